@@ -1,0 +1,156 @@
+"""Dice: a thin adapter over d20 that takes a ``random.Random`` or the player's own results.
+
+Every die rolled through a :class:`Dice` is recorded in :attr:`Dice.rolled`, so the action log
+can show each one. Given results (``roll:"15,4"``) are consumed in order; running out, giving
+too many, or giving a face the die does not have is a :class:`~rules.errors.DiceError`.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import d20
+import d20.expression as _d20_expression
+
+from rules.errors import DiceError
+
+__all__ = ["Dice", "DieRoll", "parse_given", "roll_expression", "ExpressionResult", "MAX_DICE"]
+
+MAX_DICE = 200
+MAX_EXPRESSION = 200
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    sides: int
+    value: int
+    given: bool = False
+
+
+def parse_given(text: str | None) -> list[int]:
+    """Read ``"15,4"`` into ``[15, 4]``; empty or None gives ``[]``."""
+    if text is None or not text.strip():
+        return []
+    values: list[int] = []
+    for part in text.replace(" ", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise DiceError(
+                f"`roll` takes the natural die results you rolled, comma separated, like `15,4`; "
+                f"`{part}` is not a whole number."
+            ) from None
+    if len(values) > MAX_DICE:
+        raise DiceError(f"`roll` takes at most {MAX_DICE} results.")
+    return values
+
+
+@dataclass
+class Dice:
+    """A source of die results: given ones first, then the random generator."""
+
+    rng: random.Random | None = None
+    given: list[int] = field(default_factory=list)
+    rolled: list[DieRoll] = field(default_factory=list)
+    _used: int = 0
+
+    @classmethod
+    def fixed(cls, values: Iterable[int]) -> "Dice":
+        """Dice that only ever return the given results (tests, worked examples)."""
+        return cls(rng=None, given=list(values))
+
+    def die(self, sides: int) -> int:
+        if self._used < len(self.given):
+            value = self.given[self._used]
+            self._used += 1
+            if not 1 <= value <= sides:
+                raise DiceError(
+                    f"`roll` result {value} (number {self._used}) cannot come from a d{sides}: "
+                    f"give a number from 1 to {sides}."
+                )
+            self.rolled.append(DieRoll(sides, value, given=True))
+            return value
+        if self.rng is None:
+            raise DiceError(
+                f"This action rolls more dice than the {len(self.given)} result(s) given in `roll`: "
+                f"give one more d{sides} result, or leave `roll` out to let the bot roll."
+            )
+        value = self.rng.randint(1, sides)
+        self.rolled.append(DieRoll(sides, value))
+        return value
+
+    def roll(self, count: int, sides: int) -> list[int]:
+        if count > MAX_DICE:
+            raise DiceError(f"At most {MAX_DICE} dice can be rolled at once.")
+        return [self.die(sides) for _ in range(count)]
+
+    def check_all_used(self) -> None:
+        """Refuse given results that the action did not use."""
+        if self._used < len(self.given):
+            raise DiceError(
+                f"`roll` gave {len(self.given)} result(s) but this action rolled only {self._used} "
+                f"die/dice: give exactly {self._used}."
+            )
+
+    @property
+    def used_given(self) -> bool:
+        return bool(self.given)
+
+    def values(self) -> list[int]:
+        return [r.value for r in self.rolled]
+
+
+class _RngShim:
+    """Stands in for the ``random`` module inside d20 while one expression is rolled."""
+
+    def __init__(self, dice: Dice) -> None:
+        self._dice = dice
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if stop is None:  # randrange(size) + 1 is a d(size)
+            return self._dice.die(start) - 1
+        # percentile die: randrange(0, 100, 10)
+        return (self._dice.die(10) - 1) * step
+
+
+@dataclass(frozen=True)
+class ExpressionResult:
+    expression: str
+    total: int
+    text: str
+    dice: Sequence[DieRoll]
+
+
+def roll_expression(expression: str, dice: Dice) -> ExpressionResult:
+    """Roll a d20-notation expression with limits on abusive input."""
+    expression = (expression or "").strip()
+    if not expression:
+        raise DiceError("Give a dice expression such as `1d20+5` or `4d6kh3`.")
+    if len(expression) > MAX_EXPRESSION:
+        raise DiceError(f"A dice expression may be at most {MAX_EXPRESSION} characters long.")
+    start = len(dice.rolled)
+    saved = _d20_expression.random
+    _d20_expression.random = _RngShim(dice)  # type: ignore[assignment]
+    try:
+        result = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE)).roll(
+            expression, stringifier=d20.SimpleStringifier(), allow_comments=False
+        )
+    except d20.TooManyRolls:
+        raise DiceError(f"That expression rolls more than {MAX_DICE} dice: roll fewer.") from None
+    except d20.RollSyntaxError:
+        raise DiceError(
+            f"`{expression}` is not dice notation: try `1d20+5`, `2d6`, `4d6kh3` or `1d20 + 1d4`."
+        ) from None
+    except (d20.RollError, ZeroDivisionError, OverflowError, RecursionError, ValueError) as exc:
+        msg = getattr(exc, "msg", None) or "the expression cannot be rolled"
+        raise DiceError(f"`{expression}`: {msg}.") from None
+    finally:
+        _d20_expression.random = saved  # type: ignore[assignment]
+    total = result.total
+    if isinstance(total, float):
+        total = int(total)
+    return ExpressionResult(expression, int(total), str(result), tuple(dice.rolled[start:]))

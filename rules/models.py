@@ -1,0 +1,164 @@
+"""The encounter state: pydantic models, pure data. Export and import use these directly."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from rules.errors import NotFound
+from rules.grid import Cell, Grid, parse_cell
+
+__all__ = [
+    "Combatant",
+    "MapState",
+    "Settings",
+    "Encounter",
+    "Status",
+    "EXPORT_FORMAT",
+]
+
+EXPORT_FORMAT = "skirmish-encounter/1"
+Status = Literal["active", "downed", "out"]
+
+
+class MapState(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["square", "hex", "none"] = "none"
+    width: int = Field(0, ge=0, le=60)
+    height: int = Field(0, ge=0, le=60)
+    blocked: list[str] = Field(default_factory=list)
+    terrain: dict[str, str] = Field(default_factory=dict)
+    heights: dict[str, int] = Field(default_factory=dict)
+
+    @field_validator("blocked")
+    @classmethod
+    def _cells(cls, v: list[str]) -> list[str]:
+        return [parse_cell(c).name for c in v]
+
+    def grid(self) -> Grid | None:
+        if self.kind == "none":
+            return None
+        return Grid(
+            self.kind,
+            self.width,
+            self.height,
+            blocked=[parse_cell(c) for c in self.blocked],
+            terrain={parse_cell(k): v for k, v in self.terrain.items()},
+            heights={parse_cell(k): v for k, v in self.heights.items()},
+        )
+
+
+class Combatant(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=40)
+    side: str = Field("", max_length=40)
+    owner_id: str | None = None
+    position: str | None = None
+    facing: str | None = None
+    status: Status = "active"
+    hp: int | None = None
+    initiative: int | None = None
+    sheet: dict[str, Any] = Field(default_factory=dict)
+    state: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def cell(self) -> Cell | None:
+        return parse_cell(self.position) if self.position else None
+
+    @property
+    def on_board(self) -> bool:
+        return self.status != "out" and self.position is not None
+
+    @property
+    def in_fight(self) -> bool:
+        return self.status != "out"
+
+
+class Settings(BaseModel):
+    """Encounter settings the GM can change; ``options`` overrides a system's defaults."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    player_rolls: bool = True
+    reminder_hours: float = Field(24.0, ge=0, le=24 * 30)
+    options: dict[str, str] = Field(default_factory=dict)
+
+
+class Encounter(BaseModel):
+    """One encounter. ``round`` 0 means combat has not started."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: str = EXPORT_FORMAT
+    system: str
+    variant: str | None = None
+    name: str = Field("Encounter", max_length=100)
+    round: int = 0
+    phase: str | None = None
+    current: str | None = None
+    order: list[str] = Field(default_factory=list)
+    map: MapState = Field(default_factory=MapState)
+    combatants: list[Combatant] = Field(default_factory=list)
+    settings: Settings = Field(default_factory=Settings)
+    gm_ids: list[str] = Field(default_factory=list)
+    state: dict[str, Any] = Field(default_factory=dict)
+    winner: str | None = None
+
+    # -- look-ups ----------------------------------------------------------------------------
+    def find(self, name: str | None) -> Combatant | None:
+        if not name:
+            return None
+        key = name.strip().casefold()
+        for c in self.combatants:
+            if c.name.casefold() == key:
+                return c
+        return None
+
+    def get(self, name: str | None, role: str = "combatant") -> Combatant:
+        c = self.find(name)
+        if c is None:
+            known = ", ".join(x.name for x in self.combatants) or "none yet"
+            raise NotFound(f"There is no {role} called `{name}` here. Combatants: {known}.")
+        return c
+
+    def grid(self) -> Grid | None:
+        return self.map.grid()
+
+    def at(self, cell: Cell) -> Combatant | None:
+        name = cell.name
+        for c in self.combatants:
+            if c.position == name and c.status != "out":
+                return c
+        return None
+
+    def occupied(self, exclude: Combatant | None = None) -> set[Cell]:
+        return {
+            c.cell  # type: ignore[misc]
+            for c in self.combatants
+            if c.on_board and c is not exclude
+        }
+
+    def sides(self) -> list[str]:
+        seen: list[str] = []
+        for c in self.combatants:
+            if c.side not in seen:
+                seen.append(c.side)
+        return seen
+
+    def enemies_of(self, c: Combatant) -> list[Combatant]:
+        return [o for o in self.combatants if o.side != c.side and o.in_fight]
+
+    def allies_of(self, c: Combatant) -> list[Combatant]:
+        return [o for o in self.combatants if o.side == c.side and o is not c and o.in_fight]
+
+    def is_gm(self, user_id: str) -> bool:
+        return user_id in self.gm_ids
+
+    @property
+    def started(self) -> bool:
+        return self.round > 0
+
+    def option(self, key: str, default: str | None = None) -> str | None:
+        return self.settings.options.get(key, default)

@@ -1,0 +1,161 @@
+"""Reports: events and encounters turned into Discord-neutral text (title, lines, fields, colour)."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rules.events import Event
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.models import Encounter
+    from rules.system import RuleSystem
+
+__all__ = ["Report", "describe", "describe_check", "signed", "COLOURS", "events_report", "board_report"]
+
+COLOURS = {
+    "info": 0x5865F2,
+    "hit": 0xED4245,
+    "miss": 0x99AAB5,
+    "good": 0x57F287,
+    "turn": 0xFEE75C,
+    "error": 0xED4245,
+}
+
+
+@dataclass
+class Report:
+    title: str
+    lines: list[str] = field(default_factory=list)
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    colour: int = COLOURS["info"]
+    footer: str | None = None
+
+    def text(self) -> str:
+        parts = [self.title, *self.lines]
+        for name, value in self.fields:
+            parts.append(f"{name}: {value}")
+        if self.footer:
+            parts.append(self.footer)
+        return "\n".join(parts)
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{abs(n)}"
+
+
+def describe_check(e: Event) -> str:
+    """``🎲 4 (d6) +1 backstab −1 distraction = 4 vs DV 5: miss``."""
+    bits: list[str] = []
+    if e.dice:
+        shown = ", ".join(str(d) for d in e.dice)
+        label = f" ({e.dice_label})" if e.dice_label else ""
+        kept = f" keep {e.kept}" if e.kept is not None and len(e.dice) > 1 else ""
+        bits.append(f"🎲 {shown}{label}{kept}")
+    for m in e.modifiers:
+        bits.append(f"{signed(m.value)} {m.name}")
+    text = " ".join(bits)
+    if e.total is not None:
+        text += f" = **{e.total}**"
+    if e.against is not None:
+        text += f" vs {e.against_label or 'target'} {e.against}"
+    if e.success is not None:
+        text += ": " + (e.note or ("success" if e.success else "failure"))
+    elif e.note:
+        text += f": {e.note}"
+    return text
+
+
+def _attack(e: Event) -> str:
+    head = f"**{e.actor}** attacks **{e.target}**"
+    if e.weapon:
+        head += f" with {e.weapon}"
+    if e.note is None and e.success is not None:
+        e = e.model_copy(update={"note": "hit" if e.success else "miss"})
+    return f"{head}: {describe_check(e)}"
+
+
+def _move(e: Event) -> str:
+    path = " → ".join(e.path or [])
+    cost = f" for {e.cost:g} {e.data.get('unit', 'MP')}" if e.cost is not None else ""
+    left = e.data.get("left")
+    rest = f" ({left:g} left)" if isinstance(left, (int, float)) else ""
+    facing = f", facing {e.after}" if e.after else ""
+    return f"**{e.actor}** moves {path}{cost}{facing}{rest}"
+
+
+def _damage(e: Event) -> str:
+    change = ""
+    if e.before is not None and e.after is not None:
+        change = f" ({e.before} → {e.after})"
+    extra = f": {e.note}" if e.note else ""
+    return f"**{e.target}** takes {e.amount} damage{change}{extra}"
+
+
+_FORMATTERS: dict[str, Callable[[Event], str]] = {
+    "added": lambda e: f"**{e.actor}** joins" + (f": {e.note}" if e.note else ""),
+    "edited": lambda e: f"**{e.actor}** updated" + (f": {e.note}" if e.note else ""),
+    "removed": lambda e: f"**{e.actor}** removed from the encounter",
+    "round": lambda e: f"**Round {e.after}** begins" + (f": {e.note}" if e.note else ""),
+    "turn": lambda e: e.note or f"**{e.actor}** to act",
+    "initiative": lambda e: f"**{e.actor}** initiative **{e.after}**"
+    + (f" ({describe_check(e)})" if e.dice else "")
+    + (f": {e.note}" if e.note and not e.dice else ""),
+    "move": _move,
+    "face": lambda e: f"**{e.actor}** turns to face {e.after}"
+    + (f" for {e.cost:g} MP" if e.cost else ""),
+    "attack": _attack,
+    "damage": _damage,
+    "status": lambda e: f"**{e.actor}** is now **{e.after}**" + (f": {e.note}" if e.note else ""),
+    "victory": lambda e: f"🏆 **{e.after}** win" + (f": {e.note}" if e.note else "!"),
+    "check": lambda e: f"**{e.actor}** {e.data.get('what', 'rolls')}: {describe_check(e)}",
+    "note": lambda e: e.note or "",
+}
+
+
+def describe(e: Event, system: "RuleSystem | None" = None) -> str:
+    if system is not None:
+        text = system.describe(e)
+        if text is not None:
+            return text
+    fmt = _FORMATTERS.get(e.kind)
+    if fmt is None:
+        return e.note or e.kind
+    return fmt(e)
+
+
+def events_report(title: str, events: Sequence[Event], system: "RuleSystem | None" = None) -> Report:
+    lines = [t for t in (describe(e, system) for e in events) if t]
+    colour = COLOURS["info"]
+    kinds = {e.kind for e in events}
+    if "attack" in kinds:
+        hits = [e.success for e in events if e.kind == "attack"]
+        colour = COLOURS["hit"] if any(hits) else COLOURS["miss"]
+    if "victory" in kinds:
+        colour = COLOURS["good"]
+    return Report(title=title, lines=lines, colour=colour)
+
+
+def board_report(system: "RuleSystem", enc: "Encounter") -> Report:
+    """The status board: round, whose turn, and one line per combatant."""
+    turn = system.turn(enc)
+    title = f"⚔️ {enc.name} · {system.title}"
+    lines: list[str] = []
+    if enc.winner:
+        lines.append(f"🏆 Over: **{enc.winner}** won.")
+    elif not enc.started:
+        lines.append("Setting up: add combatants, then the GM uses `/init roll`.")
+    else:
+        lines.append(f"Round **{enc.round}**" + (f" · {enc.phase}" if enc.phase else ""))
+        lines.append(turn.label)
+    fields: list[tuple[str, str]] = []
+    for side in enc.sides():
+        rows = [system.status_line(enc, c) for c in enc.combatants if c.side == side]
+        value = "\n".join(rows)
+        if len(value) > 1000:
+            value = value[:990] + "\n…"
+        fields.append((side or "no side", value or "—"))
+    extra = system.board_extra(enc)
+    if extra:
+        lines.extend(extra)
+    return Report(title=title, lines=lines, fields=fields, colour=COLOURS["turn"])

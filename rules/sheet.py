@@ -1,0 +1,174 @@
+"""Sheets and option strings: ``key=value`` pairs, quoted values, comma lists.
+
+A system describes its keys with :class:`SheetKey`; :func:`read_sheet` checks a raw sheet
+against them and names the bad key or value together with what is accepted.
+"""
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.errors import InputError, SheetError
+
+__all__ = ["SheetKey", "parse_pairs", "read_sheet", "parse_options", "yes_no"]
+
+MAX_SHEET_TEXT = 1000
+
+
+def parse_pairs(text: str | None, what: str = "sheet") -> dict[str, str]:
+    """``'class=heavy weapons="hammer, shield"'`` -> ``{"class": "heavy", "weapons": "hammer, shield"}``."""
+    if not text or not text.strip():
+        return {}
+    if len(text) > MAX_SHEET_TEXT:
+        raise SheetError(f"A {what} may be at most {MAX_SHEET_TEXT} characters long.")
+    try:
+        parts = shlex.split(text)
+    except ValueError:
+        raise SheetError(
+            f"The {what} has an unclosed quote: write values with spaces in quotes, "
+            f'like `name="Old Tom"`.'
+        ) from None
+    out: dict[str, str] = {}
+    for part in parts:
+        if "=" not in part:
+            raise SheetError(
+                f"`{part}` in the {what} is not `key=value`: write pairs like `class=heavy hp=3`."
+            )
+        key, value = part.split("=", 1)
+        key = key.strip().lower()
+        if not key:
+            raise SheetError(f"`{part}` in the {what} has no key before `=`.")
+        out[key] = value.strip()
+    return out
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """Options: words and ``key=value`` pairs: ``"adv keep=3"`` -> ``{"adv": "", "keep": "3"}``."""
+    if not text or not text.strip():
+        return {}
+    if len(text) > MAX_SHEET_TEXT:
+        raise InputError(f"`options` may be at most {MAX_SHEET_TEXT} characters long.")
+    try:
+        parts = shlex.split(text)
+    except ValueError:
+        raise InputError("`options` has an unclosed quote.") from None
+    out: dict[str, str] = {}
+    for part in parts:
+        for piece in part.split(",") if "=" not in part else [part]:
+            piece = piece.strip()
+            if not piece:
+                continue
+            if "=" in piece:
+                k, v = piece.split("=", 1)
+                out[k.strip().lower()] = v.strip()
+            else:
+                out[piece.lower()] = ""
+    return out
+
+
+_YES = {"yes", "y", "true", "1", "on"}
+_NO = {"no", "n", "false", "0", "off"}
+
+
+def yes_no(value: str, key: str) -> bool:
+    v = value.strip().lower()
+    if v in _YES:
+        return True
+    if v in _NO:
+        return False
+    raise SheetError(f"`{key}={value}` is not accepted: use `{key}=yes` or `{key}=no`.")
+
+
+@dataclass(frozen=True)
+class SheetKey:
+    """One sheet key: its kind, limits, default and a line of help."""
+
+    name: str
+    help: str
+    kind: str = "str"  # str | int | choice | bool | list | custom
+    default: Any = None
+    choices: Sequence[str] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    required: bool = False
+    parse: Callable[[str], Any] | None = field(default=None, compare=False)
+
+    def read(self, value: str) -> Any:
+        if self.parse is not None:
+            return self.parse(value)
+        if self.kind == "int":
+            try:
+                n = int(value)
+            except ValueError:
+                raise SheetError(f"`{self.name}={value}` is not accepted: {self.name} is a whole number{self._range()}.") from None
+            if (self.minimum is not None and n < self.minimum) or (
+                self.maximum is not None and n > self.maximum
+            ):
+                raise SheetError(f"`{self.name}={value}` is not accepted: {self.name} is a whole number{self._range()}.")
+            return n
+        if self.kind == "choice":
+            v = value.strip().lower()
+            if v not in self.choices:
+                raise SheetError(
+                    f"`{self.name}={value}` is not accepted: use one of {', '.join(self.choices)}."
+                )
+            return v
+        if self.kind == "bool":
+            return yes_no(value, self.name)
+        if self.kind == "list":
+            items = [x.strip().lower() for x in value.split(",") if x.strip()]
+            if self.choices:
+                bad = [x for x in items if x not in self.choices]
+                if bad:
+                    raise SheetError(
+                        f"`{self.name}`: {', '.join(bad)} {'is' if len(bad) == 1 else 'are'} not known. "
+                        f"Known: {', '.join(self.choices)}."
+                    )
+            return items
+        if len(value) > 100:
+            raise SheetError(f"`{self.name}` may be at most 100 characters long.")
+        return value
+
+    def _range(self) -> str:
+        if self.minimum is not None and self.maximum is not None:
+            return f" from {self.minimum} to {self.maximum}"
+        if self.minimum is not None:
+            return f" of at least {self.minimum}"
+        return ""
+
+    def describe(self) -> str:
+        bits = [self.help]
+        if self.choices and self.kind in ("choice", "list"):
+            bits.append(f"({', '.join(self.choices)})")
+        if self.default is not None and not self.required:
+            d = ",".join(self.default) if isinstance(self.default, (list, tuple)) else self.default
+            bits.append(f"default {d}")
+        if self.required:
+            bits.append("required")
+        return " ".join(bits)
+
+
+def read_sheet(
+    raw: dict[str, str], keys: Sequence[SheetKey], base: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Check ``raw`` against ``keys``; start from ``base`` (an existing sheet) or the defaults."""
+    spec = {k.name: k for k in keys}
+    unknown = [k for k in raw if k not in spec]
+    if unknown:
+        raise SheetError(
+            f"Unknown sheet key{'s' if len(unknown) > 1 else ''} {', '.join('`'+u+'`' for u in unknown)}: "
+            f"this system takes {', '.join(spec)}."
+        )
+    out: dict[str, Any] = dict(base) if base is not None else {}
+    if base is None:
+        for k in keys:
+            if k.default is not None:
+                out[k.name] = list(k.default) if isinstance(k.default, (list, tuple)) else k.default
+    for key, value in raw.items():
+        out[key] = spec[key].read(value)
+    missing = [k.name for k in keys if k.required and k.name not in out]
+    if missing:
+        raise SheetError(f"The sheet needs {', '.join('`'+m+'=...`' for m in missing)}.")
+    return out

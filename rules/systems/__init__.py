@@ -1,0 +1,1 @@
+"""One module per rule system; each registers itself with ``rules.system.register``."""
