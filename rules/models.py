@@ -15,9 +15,13 @@ __all__ = [
     "Encounter",
     "Status",
     "EXPORT_FORMAT",
+    "TERRAIN_KINDS",
 ]
 
 EXPORT_FORMAT = "skirmish-encounter/1"
+#: what the GM can mark on a map cell with `/encounter terrain`; "wall" cells are listed in
+#: ``MapState.blocked``, the others in ``MapState.terrain``; heights (feet) in ``MapState.heights``
+TERRAIN_KINDS = ("clear", "wall", "difficult", "rough", "obstacle", "gap", "climb")
 Status = Literal["active", "downed", "out"]
 
 

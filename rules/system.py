@@ -36,7 +36,17 @@ __all__ = [
 MAX_COMBATANTS = 60
 
 ActionKind = Literal[
-    "add", "edit", "remove", "init_roll", "init_set", "next", "move", "attack", "coupdegrace", "act"
+    "add",
+    "edit",
+    "remove",
+    "init_roll",
+    "init_set",
+    "init_order",
+    "next",
+    "move",
+    "attack",
+    "coupdegrace",
+    "act",
 ]
 
 
@@ -133,6 +143,10 @@ class RuleSystem:
         raise IllegalAction(
             f"{self.title} has no initiative number to set: the order comes from its own procedure."
         )
+
+    def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """GM sets the order of tied combatants; ``action.name`` holds the names, comma separated."""
+        raise IllegalAction(f"{self.title} has no initiative order for the GM to change.")
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         raise IllegalAction("There are no turns to end in this system.")
@@ -283,6 +297,7 @@ class RuleSystem:
             "remove": self.remove,
             "init_roll": self.roll_initiative,
             "init_set": self.set_initiative,
+            "init_order": self.reorder_initiative,
             "next": self.next_turn,
             "move": self.move,
             "attack": self.attack,
