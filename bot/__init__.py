@@ -1,0 +1,1 @@
+"""The application shell: entry point, settings, service, command tree, offline harness and console."""

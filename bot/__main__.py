@@ -1,0 +1,90 @@
+"""``python -m bot`` runs the bot; ``python -m bot console`` runs it offline."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+
+from bot.settings import Settings, TokenError, check_token
+
+log = logging.getLogger("skirmish")
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+        datefmt="%Y-%m-%d %H:%M:%S",
+    )
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
+
+
+async def run_bot(settings: Settings, token: str) -> int:
+    from bot.app import create_bot
+    from data.store import open_store
+
+    store = await open_store(settings.database_url)
+    bot = create_bot(
+        store,
+        dev_guild_id=settings.dev_guild_id,
+        board_delay=settings.board_delay_seconds,
+        reminder_every=settings.reminder_check_seconds,
+        default_reminder_hours=settings.default_reminder_hours,
+    )
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+
+    def stop(signame: str) -> None:
+        if not stopping.is_set():
+            log.info("%s received: shutting down", signame)
+            stopping.set()
+            loop.create_task(bot.close())
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop, sig.name)
+        except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
+            pass
+    try:
+        async with bot:
+            await bot.start(token)
+    except discord.LoginFailure:
+        log.error("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal (Bot -> Reset Token) and put the new one in .env.")
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        log.error("Discord refused the connection over intents: this bot needs no privileged intents; check the application's settings.")
+        return 2
+    except (OSError, discord.GatewayNotFound) as exc:
+        log.error("Cannot reach Discord (%s): check the network and try again.", exc)
+        return 2
+    finally:
+        await store.close()
+    log.info("stopped cleanly")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "console":
+        from bot.console import main as console_main
+
+        return console_main(argv[1:])
+    if argv and argv[0] in ("-h", "--help"):
+        print("usage: python -m bot            run the bot (settings from .env)\n"
+              "       python -m bot console    run commands offline (see --help there)")
+        return 0
+    settings = Settings()
+    setup_logging(settings.log_level)
+    try:
+        token = check_token(settings)
+    except TokenError as exc:
+        print(f"skirmish: {exc}", file=sys.stderr)
+        return 2
+    return asyncio.run(run_bot(settings, token))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

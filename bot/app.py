@@ -1,0 +1,177 @@
+"""The bot factory: settings, store, service and cogs wired once, explicitly."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable
+
+import discord
+from discord.ext import commands
+
+from bot.render import NO_MENTIONS, mentions_for, to_embed
+from bot.service import Service
+from bot.tree import SkirmishTree
+from data.store import Store
+
+__all__ = ["Skirmish", "BoardKeeper", "EXTENSIONS", "create_bot"]
+
+log = logging.getLogger("skirmish")
+
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.encounter",
+    "cogs.combatants",
+    "cogs.initiative",
+    "cogs.actions",
+    "cogs.tools",
+)
+
+
+class BoardKeeper:
+    """One status-board message per encounter, edited in place and re-posted if deleted.
+
+    Edits that come within ``delay`` seconds of each other are merged into one.
+    """
+
+    def __init__(self, bot: "Skirmish", delay: float) -> None:
+        self.bot = bot
+        self.delay = delay
+        self._dirty: set[str] = set()
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def touch(self, channel_id: str) -> None:
+        self._dirty.add(channel_id)
+        task = self._tasks.get(channel_id)
+        if task is None or task.done():
+            self._tasks[channel_id] = asyncio.create_task(self._run(channel_id))
+
+    async def flush(self) -> None:
+        """Wait until every pending board edit has gone out."""
+        while True:
+            pending = [t for t in self._tasks.values() if not t.done()]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def _run(self, channel_id: str) -> None:
+        while channel_id in self._dirty:
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            self._dirty.discard(channel_id)
+            try:
+                await self.update(channel_id)
+            except Exception:  # the board is a convenience: never let it break a command
+                log.exception("could not update the status board in %s", channel_id)
+
+    async def update(self, channel_id: str) -> None:
+        service = self.bot.service
+        board = await service.board(channel_id)
+        if board is None:
+            return
+        embed = to_embed(board[0])
+        channel = self.bot.get_partial_messageable(int(channel_id))
+        message_id = await service.board_message(channel_id)
+        if message_id:
+            try:
+                await channel.get_partial_message(int(message_id)).edit(embed=embed)
+                return
+            except discord.NotFound:
+                log.info("status board in %s was deleted: posting it again", channel_id)
+        message = await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
+        await service.set_board_message(channel_id, str(message.id))
+
+
+class Skirmish(commands.Bot):
+    def __init__(
+        self,
+        service: Service,
+        *,
+        dev_guild_id: int | None = None,
+        sync_commands: bool = True,
+        board_delay: float = 1.0,
+        reminder_every: float = 60.0,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=SkirmishTree,
+            allowed_mentions=NO_MENTIONS,
+            help_command=None,
+        )
+        self.service = service
+        self.boards = BoardKeeper(self, board_delay)
+        self.dev_guild_id = dev_guild_id
+        self.sync_commands = sync_commands
+        self.reminder_every = reminder_every
+        self._reminders: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+        if self.sync_commands:
+            if self.dev_guild_id:
+                guild = discord.Object(self.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("synced %d commands to server %s", len(synced), self.dev_guild_id)
+            else:
+                synced = await self.tree.sync()
+                log.info("synced %d commands globally (they can take up to an hour to appear)", len(synced))
+            self._reminders = asyncio.create_task(self._remind_forever())
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d server(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    async def send_reminders(self) -> int:
+        sent = 0
+        for reminder, text in await self.service.due_reminders():
+            channel = self.get_partial_messageable(int(reminder.channel_id))
+            try:
+                await channel.send(text, allowed_mentions=mentions_for(reminder.user_ids))
+                sent += 1
+            except discord.HTTPException:
+                log.warning("could not send a reminder to %s", reminder.channel_id, exc_info=True)
+        return sent
+
+    async def _remind_forever(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.send_reminders()
+            except Exception:  # keep the loop alive; the next pass tries again
+                log.exception("reminder pass failed")
+            await asyncio.sleep(self.reminder_every)
+
+    async def close(self) -> None:
+        if self._reminders is not None:
+            self._reminders.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reminders
+        with contextlib.suppress(Exception):
+            await self.boards.flush()
+        await super().close()
+
+
+def create_bot(
+    store: Store,
+    *,
+    rng: random.Random | None = None,
+    clock: Callable[[], float] = time.time,
+    dev_guild_id: int | None = None,
+    sync_commands: bool = True,
+    board_delay: float = 1.0,
+    reminder_every: float = 60.0,
+    default_reminder_hours: float = 24.0,
+) -> Skirmish:
+    service = Service(store, rng=rng, clock=clock, default_reminder_hours=default_reminder_hours)
+    return Skirmish(
+        service,
+        dev_guild_id=dev_guild_id,
+        sync_commands=sync_commands,
+        board_delay=board_delay,
+        reminder_every=reminder_every,
+    )

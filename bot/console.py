@@ -1,0 +1,175 @@
+"""The offline console: type slash commands as users, see what the bot would post.
+
+Each line is ``@user [#channel] /command option:value option:"value with spaces"``.
+``# text`` is a comment; blank lines are skipped. Console-only lines start with ``!``:
+``!wait HOURS`` moves the clock on and sends due reminders; ``!delete-board [#channel]``
+deletes the status board message (the bot posts it again on the next change).
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from bot.harness import Harness, HarnessError, Sent, channel_id_of, user_id_of
+
+__all__ = ["main", "parse_line", "Console"]
+
+
+def parse_line(line: str) -> tuple[str, str, str, dict[str, str]]:
+    """``@alice #tavern /move to:D4`` -> ``("alice", "tavern", "/move", {"to": "D4"})``."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        raise HarnessError("unclosed quote") from None
+    if not words or not words[0].startswith("@") or len(words[0]) < 2:
+        raise HarnessError("a line starts with the user who types it, like @alice /encounter status")
+    user = words[0][1:]
+    rest = words[1:]
+    channel = "general"
+    if rest and rest[0].startswith("#"):
+        channel = rest[0][1:] or "general"
+        rest = rest[1:]
+    if not rest or not rest[0].startswith("/"):
+        raise HarnessError("after the user comes a slash command, like /encounter status")
+    command_words = [rest[0].lstrip("/")]
+    i = 1
+    while i < len(rest) and ":" not in rest[i]:
+        command_words.append(rest[i])
+        i += 1
+    options: dict[str, str] = {}
+    for word in rest[i:]:
+        if ":" not in word:
+            raise HarnessError(f"{word!r}: options are written name:value")
+        key, value = word.split(":", 1)
+        options[key] = value
+    return user, channel, "/" + " ".join(command_words), options
+
+
+class Console:
+    def __init__(self, harness: Harness, files: Path, out: TextIO) -> None:
+        self.h = harness
+        self.files = files
+        self.out = out
+        self.names: dict[str, str] = {}
+        self.channels: dict[str, str] = {}
+        self._file_no = 0
+
+    def _user(self, name: str) -> None:
+        self.names[str(user_id_of(name))] = name
+
+    def render(self, sent: Sent) -> str:
+        text = sent.text
+        for uid, name in self.names.items():
+            text = text.replace(f"<@{uid}>", f"@{name}").replace(f"<@!{uid}>", f"@{name}")
+        where = self.channels.get(sent.channel, sent.channel)
+        head = {
+            "response": "reply", "followup": "message", "edit": "edited reply", "channel": "message",
+            "channel_edit": "status board (edited)", "autocomplete": "suggestions",
+        }[sent.kind]
+        if sent.kind == "channel" and sent.embeds and sent.embeds[0].get("title", "").startswith("⚔️"):
+            head = "status board (posted)"
+        lines = [f"[#{where}] {head}:"]
+        lines += ["  " + ln for ln in text.splitlines()]
+        pinged = [f"@{self.names.get(u, u)}" for u in sent.pinged_users()]
+        if pinged:
+            lines.append(f"  (pings {' '.join(pinged)})")
+        if sent.ephemeral and sent.to_user:
+            lines.append(f"  (only @{self.names.get(sent.to_user, sent.to_user)} can see this)")
+        for name, data in sent.files:
+            self._file_no += 1
+            path = self.files / (name if self._file_no == 1 else f"{Path(name).stem}-{self._file_no}{Path(name).suffix}")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            lines.append(f"  📎 {name} written to {path}")
+        return "\n".join(lines)
+
+    async def line(self, raw: str) -> None:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            return
+        print(f"> {line}", file=self.out)
+        try:
+            if line.startswith("!"):
+                await self._special(line)
+                return
+            user, channel, command, options = parse_line(line)
+            self._user(user)
+            self.channels[str(channel_id_of(channel))] = channel
+            for value in options.values():
+                if value.startswith("@"):
+                    self._user(value[1:])
+            sent = await self.h.run(user, command, channel, **options)
+        except HarnessError as exc:
+            print(f"  ! {exc}", file=self.out)
+            return
+        for s in sent:
+            print(self.render(s), file=self.out)
+        print(file=self.out)
+
+    async def _special(self, line: str) -> None:
+        words = line[1:].split()
+        if words and words[0] == "wait" and len(words) == 2:
+            try:
+                hours = float(words[1])
+            except ValueError:
+                raise HarnessError("!wait takes a number of hours") from None
+            self.h.clock_offset += hours * 3600  # type: ignore[attr-defined]
+            for s in await self.h.reminders():
+                print(self.render(s), file=self.out)
+            print(file=self.out)
+            return
+        if words and words[0] == "delete-board":
+            channel = (words[1] if len(words) > 1 else "#general").lstrip("#")
+            mid = await self.h.bot.service.board_message(str(channel_id_of(channel)))
+            if mid:
+                self.h.recorder.deleted.add(int(mid))
+                print(f"  (status board in #{channel} deleted)", file=self.out)
+            return
+        raise HarnessError("console lines: !wait HOURS, !delete-board [#channel]")
+
+
+async def run_console(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    if args.script:
+        try:
+            source = Path(args.script).read_text(encoding="utf-8")
+        except OSError as exc:
+            print(f"cannot read {args.script}: {exc.strerror}", file=sys.stderr)
+            return 1
+        lines = source.splitlines()
+    else:
+        lines = None
+    offset = {"value": 0.0}
+    harness = await Harness.create(args.db, seed=args.seed, clock=lambda: time.time() + offset["value"])
+    harness.clock_offset = 0.0  # type: ignore[attr-defined]
+    harness.bot.service.clock = lambda: time.time() + harness.clock_offset  # type: ignore[attr-defined]
+    console = Console(harness, Path(args.files), out)
+    try:
+        if lines is not None:
+            for raw in lines:
+                await console.line(raw)
+        else:
+            for raw in sys.stdin:
+                await console.line(raw)
+    finally:
+        await harness.close()
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m bot console", description="Run Skirmish commands offline.")
+    p.add_argument("--db", default=":memory:", help="SQLite file (default: in memory, gone at exit)")
+    p.add_argument("--seed", type=int, default=None, help="make every roll reproducible")
+    p.add_argument("--files", default=".", help="folder for attachments such as map.png (default: .)")
+    p.add_argument("script", nargs="?", help="a file of commands, one per line (default: standard input)")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    import asyncio
+
+    args = parser().parse_args(argv)
+    return asyncio.run(run_console(args))

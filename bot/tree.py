@@ -1,0 +1,57 @@
+"""The command tree with the one error handler of the bot."""
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.render import NO_MENTIONS, to_embed
+from rules.errors import RulesError
+from rules.report import COLOURS, Report
+
+__all__ = ["SkirmishTree", "send_error"]
+
+log = logging.getLogger("skirmish.errors")
+
+
+def _rules_error(error: BaseException) -> RulesError | None:
+    seen = 0
+    cur: BaseException | None = error
+    while cur is not None and seen < 5:
+        if isinstance(cur, RulesError):
+            return cur
+        cur = cur.__cause__ or getattr(cur, "original", None)
+        seen += 1
+    return None
+
+
+async def send_error(interaction: discord.Interaction, text: str) -> None:
+    embed = to_embed(Report("⚠️ Not done", [text], colour=COLOURS["error"]))
+    if interaction.response.is_done():
+        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+class SkirmishTree(app_commands.CommandTree):
+    """Maps the rules' error root to an ephemeral reply with its message; logs anything else."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        rules_error = _rules_error(error)
+        if rules_error is not None:
+            text = rules_error.message
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            text = "Skirmish runs encounters in server channels and threads, not in direct messages."
+        elif isinstance(error, app_commands.CheckFailure):
+            text = "You cannot use this command here."
+        elif isinstance(error, app_commands.TransformerError):
+            text = f"`{error.value}` is not accepted for this option: check the option's description."
+        else:
+            name = interaction.command.qualified_name if interaction.command else "?"
+            log.exception("command /%s failed", name, exc_info=error)
+            text = "Something went wrong on our side; nothing was changed. Try again, or tell the GM."
+        try:
+            await send_error(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not send an error reply", exc_info=True)

@@ -1,0 +1,1 @@
+"""Thin discord.py cogs: parse options, call the service, render, reply."""

@@ -1,0 +1,149 @@
+"""What every cog shares: the caller's context, the one reply path, transformers, autocomplete."""
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.render import NO_MENTIONS, mentions_for, to_embed
+from bot.service import Ctx, Outcome, Service
+from rules.errors import InputError
+from rules.sheet import parse_options, parse_pairs
+from rules.system import get_system
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bot.app import Skirmish
+
+__all__ = [
+    "ctx_of",
+    "reply",
+    "Sheet",
+    "Options",
+    "combatant_autocomplete",
+    "target_autocomplete",
+    "weapon_autocomplete",
+    "action_autocomplete",
+    "service_of",
+]
+
+
+def service_of(interaction: discord.Interaction) -> Service:
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+def ctx_of(interaction: discord.Interaction, roll: str | None = None) -> Ctx:
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        raise InputError("Use Skirmish in a server channel or thread.")
+    return Ctx(
+        channel_id=str(channel_id),
+        user_id=str(interaction.user.id),
+        guild_id=str(interaction.guild_id) if interaction.guild_id else None,
+        interaction_id=str(interaction.id),
+        roll=roll,
+    )
+
+
+async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """Send the outcome: the report, its file, a turn-change ping, and a board update."""
+    if outcome.duplicate:
+        return
+    kwargs: dict = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}
+    if outcome.file is not None:
+        name, data = outcome.file
+        kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
+    if outcome.ephemeral:
+        kwargs["ephemeral"] = True
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+    if outcome.ping is not None:
+        await interaction.followup.send(
+            content=outcome.ping.text[:2000], allowed_mentions=mentions_for(outcome.ping.user_ids)
+        )
+    if outcome.board_changed and interaction.channel_id is not None:
+        client: Skirmish = interaction.client  # type: ignore[assignment]
+        client.boards.touch(str(interaction.channel_id))
+
+
+class Sheet(app_commands.Transformer):
+    """``key=value`` pairs, checked for form before the callback runs."""
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> dict[str, str]:
+        return parse_pairs(value)
+
+
+class Options(app_commands.Transformer):
+    async def transform(self, interaction: discord.Interaction, value: str) -> dict[str, str]:
+        return parse_options(value)
+
+
+def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    cur = current.casefold()
+    hits = [n for n in names if cur in n.casefold()]
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in hits[:25]]
+
+
+async def _encounter(interaction: discord.Interaction):
+    if interaction.channel_id is None:
+        return None
+    return await service_of(interaction).encounter(str(interaction.channel_id))
+
+
+async def combatant_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The caller's own combatants first (all of them for a GM)."""
+    enc = await _encounter(interaction)
+    if enc is None:
+        return []
+    user = str(interaction.user.id)
+    is_gm = enc.is_gm(user)
+    names = [c.name for c in enc.combatants if c.in_fight and (is_gm or c.owner_id == user)]
+    return _choices(names, current)
+
+
+async def target_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    enc = await _encounter(interaction)
+    if enc is None:
+        return []
+    user = str(interaction.user.id)
+    names = sorted((c for c in enc.combatants if c.in_fight), key=lambda c: c.owner_id == user)
+    return _choices([c.name for c in names], current)
+
+
+def _actor(enc, interaction: discord.Interaction):
+    named = getattr(interaction.namespace, "combatant", None)
+    if named:
+        return enc.find(named)
+    user = str(interaction.user.id)
+    system = get_system(enc.system)
+    turn = system.turn(enc)
+    for n in turn.actors:
+        c = enc.find(n)
+        if c is not None and (c.owner_id == user or enc.is_gm(user)):
+            return c
+    mine = [c for c in enc.combatants if c.owner_id == user and c.in_fight]
+    return mine[0] if len(mine) == 1 else None
+
+
+async def weapon_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    enc = await _encounter(interaction)
+    if enc is None:
+        return []
+    actor = _actor(enc, interaction)
+    system = get_system(enc.system)
+    if actor is not None:
+        names = system.weapons_of(enc, actor)
+    else:
+        names = sorted({w for c in enc.combatants for w in system.weapons_of(enc, c)})
+    return _choices(names, current)
+
+
+async def action_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    enc = await _encounter(interaction)
+    if enc is None:
+        return []
+    system = get_system(enc.system)
+    return _choices(system.actions_for(enc, _actor(enc, interaction)), current)

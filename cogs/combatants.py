@@ -1,0 +1,72 @@
+"""/combatant: add, edit, remove, show."""
+from __future__ import annotations
+
+from typing import Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._common import Sheet, combatant_autocomplete, ctx_of, reply, service_of, target_autocomplete
+from rules.system import Action
+
+SheetT = app_commands.Transform[dict, Sheet]
+
+
+@app_commands.guild_only()
+class CombatantCog(commands.GroupCog, group_name="combatant", group_description="Add and change combatants"):
+    @app_commands.command(name="add", description="Add a combatant (GM, or a player adding their own)")
+    @app_commands.describe(
+        name="Its name",
+        sheet='key=value pairs, e.g. "class=heavy weapons=hammer,shield" (see /help)',
+        owner="The player who controls it (default: you, or nobody for the GM)",
+        side="Its side or team",
+        at="Where it stands: a cell like C4 (or a range band where there is no map)",
+        facing="Which way it faces: N E S W (hex: N NE SE S SW NW)",
+    )
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        sheet: Optional[SheetT] = None,
+        owner: Optional[discord.User] = None,
+        side: Optional[str] = None,
+        at: Optional[str] = None,
+        facing: Optional[str] = None,
+    ) -> None:
+        action = Action(
+            kind="add", name=name, raw_sheet=sheet or {}, owner_id=str(owner.id) if owner else None,
+            side=side, at=at, facing=facing,
+        )
+        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
+
+    @app_commands.command(name="edit", description="Change a combatant's sheet, side or place (GM or owner)")
+    @app_commands.describe(name="Which combatant", sheet="key=value pairs to change", side="New side (GM)", at="New cell (GM set-up)", facing="New facing")
+    @app_commands.autocomplete(name=combatant_autocomplete)
+    async def edit(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        sheet: Optional[SheetT] = None,
+        side: Optional[str] = None,
+        at: Optional[str] = None,
+        facing: Optional[str] = None,
+    ) -> None:
+        action = Action(kind="edit", actor=name, raw_sheet=sheet or {}, side=side, at=at, facing=facing)
+        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
+
+    @app_commands.command(name="remove", description="Remove a combatant (GM)")
+    @app_commands.describe(name="Which combatant")
+    @app_commands.autocomplete(name=target_autocomplete)
+    async def remove(self, interaction: discord.Interaction, name: str) -> None:
+        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), Action(kind="remove", actor=name)))
+
+    @app_commands.command(name="show", description="Show one combatant's sheet and state")
+    @app_commands.describe(name="Which combatant")
+    @app_commands.autocomplete(name=target_autocomplete)
+    async def show(self, interaction: discord.Interaction, name: str) -> None:
+        await reply(interaction, await service_of(interaction).show(ctx_of(interaction), name))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(CombatantCog())

@@ -1,0 +1,95 @@
+"""/encounter: start, status, end, export, import, settings, gm, terrain."""
+from __future__ import annotations
+
+from typing import Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import MAX_IMPORT_BYTES
+from cogs._common import Options, ctx_of, reply, service_of
+from rules.errors import InputError
+from rules.models import TERRAIN_KINDS
+from rules.system import all_systems
+
+SYSTEM_CHOICES = [app_commands.Choice(name=s.title, value=s.key) for s in all_systems()]
+TERRAIN_CHOICES = [app_commands.Choice(name=k, value=k) for k in TERRAIN_KINDS]
+
+
+@app_commands.guild_only()
+class EncounterCog(commands.GroupCog, group_name="encounter", group_description="Open, show, save and close encounters"):
+    @app_commands.command(name="start", description="Open an encounter in this channel; you become its GM")
+    @app_commands.describe(
+        system="The rule system",
+        name="A name for the encounter",
+        map='Grid size: "12x10" for squares, "12x10 hex" for hexes, "none" for no map',
+        variant="A variant of the rules (see /help)",
+    )
+    @app_commands.choices(system=SYSTEM_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        system: str,
+        name: Optional[str] = None,
+        map: Optional[str] = None,
+        variant: Optional[str] = None,
+    ) -> None:
+        await reply(interaction, await service_of(interaction).start(ctx_of(interaction), system, name, map, variant))
+
+    @app_commands.command(name="status", description="Show the encounter: round, whose turn, every combatant")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await reply(interaction, await service_of(interaction).status(ctx_of(interaction)))
+
+    @app_commands.command(name="end", description="Close this channel's encounter (GM)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        await reply(interaction, await service_of(interaction).end(ctx_of(interaction)))
+
+    @app_commands.command(name="export", description="Download the encounter as encounter.json")
+    async def export(self, interaction: discord.Interaction) -> None:
+        await reply(interaction, await service_of(interaction).export(ctx_of(interaction)))
+
+    @app_commands.command(name="import", description="Load an encounter.json from /encounter export (GM)")
+    @app_commands.describe(file="The encounter.json file")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        if file.size > MAX_IMPORT_BYTES:
+            raise InputError(f"That file is over {MAX_IMPORT_BYTES // 1024} KiB: attach an `encounter.json` from `/encounter export`.")
+        raw = await file.read()
+        await reply(interaction, await service_of(interaction).import_(ctx_of(interaction), raw))
+
+    @app_commands.command(name="settings", description="Show or change the encounter's settings (GM changes)")
+    @app_commands.describe(
+        player_rolls="May players give their own die results with roll:?",
+        reminder_hours="Nudge a waiting player after this many hours (0: never)",
+        options='Rule options, "key=value ..." (see /help); "key=default" resets one',
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        player_rolls: Optional[bool] = None,
+        reminder_hours: Optional[float] = None,
+        options: Optional[app_commands.Transform[dict, Options]] = None,
+    ) -> None:
+        service = service_of(interaction)
+        ctx = ctx_of(interaction)
+        if player_rolls is None and reminder_hours is None and not options:
+            await reply(interaction, await service.show_settings(ctx))
+        else:
+            await reply(interaction, await service.settings(ctx, player_rolls, reminder_hours, options))
+
+    @app_commands.command(name="gm", description="Add or remove a co-GM (GM)")
+    @app_commands.describe(user="The user", remove="Remove instead of add")
+    async def gm(self, interaction: discord.Interaction, user: discord.User, remove: bool = False) -> None:
+        await reply(interaction, await service_of(interaction).co_gm(ctx_of(interaction), str(user.id), remove))
+
+    @app_commands.command(name="terrain", description="Mark map cells: walls, difficult ground, heights (GM)")
+    @app_commands.describe(cells='Cells, e.g. "D4 D5 E5"', kind="What is there", height="Height in feet (0 clears)")
+    @app_commands.choices(kind=TERRAIN_CHOICES)
+    async def terrain(
+        self, interaction: discord.Interaction, cells: str, kind: str, height: Optional[int] = None
+    ) -> None:
+        await reply(interaction, await service_of(interaction).terrain(ctx_of(interaction), cells, kind, height))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(EncounterCog())

@@ -1,0 +1,46 @@
+"""/roll, /log, /undo, /map, /help."""
+from __future__ import annotations
+
+from typing import Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.helptext import help_report
+from bot.service import Outcome
+from cogs._common import ctx_of, reply, service_of
+from cogs.encounter import SYSTEM_CHOICES
+
+
+class ToolsCog(commands.Cog):
+    @app_commands.command(name="roll", description="Roll dice in d20 notation, e.g. 1d20+5 or 4d6kh3")
+    @app_commands.describe(dice="The expression", reason="What the roll is for")
+    async def roll(self, interaction: discord.Interaction, dice: str, reason: Optional[str] = None) -> None:
+        await reply(interaction, service_of(interaction).roll(ctx_of(interaction), dice, reason))
+
+    @app_commands.command(name="log", description="The last actions of this encounter, with every die")
+    @app_commands.describe(count="How many (1-25)")
+    @app_commands.guild_only()
+    async def log(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
+        await reply(interaction, await service_of(interaction).log(ctx_of(interaction), count))
+
+    @app_commands.command(name="undo", description="Undo the last action; repeat to go further back (GM)")
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await reply(interaction, await service_of(interaction).undo(ctx_of(interaction)))
+
+    @app_commands.command(name="map", description="A picture of the battle map")
+    @app_commands.guild_only()
+    async def map(self, interaction: discord.Interaction) -> None:
+        await reply(interaction, await service_of(interaction).map_image(ctx_of(interaction)))
+
+    @app_commands.command(name="help", description="How to play: commands, or one system's sheet keys and actions")
+    @app_commands.describe(system="A rule system")
+    @app_commands.choices(system=SYSTEM_CHOICES)
+    async def help(self, interaction: discord.Interaction, system: Optional[str] = None) -> None:
+        await reply(interaction, Outcome(help_report(system), ephemeral=True))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(ToolsCog())

@@ -1,0 +1,34 @@
+"""Persistence: the `Store` interface, its SQLite backend, and the numbered migrations.
+
+All SQL of the project lives in this package. It returns `rules` models and imports nothing
+from discord, `bot/` or `cogs/`. Open a store with ``await open_store(settings.database_url)``.
+"""
+from data.sqlite import SqliteStore
+from data.store import (
+    RECENT_INTERACTIONS,
+    Change,
+    ChannelBusy,
+    DuplicateInteraction,
+    LogEntry,
+    Reminder,
+    Store,
+    StoredEncounter,
+    UndoConflict,
+    open_store,
+    sqlite_path,
+)
+
+__all__ = [
+    "Store",
+    "SqliteStore",
+    "open_store",
+    "sqlite_path",
+    "StoredEncounter",
+    "LogEntry",
+    "Reminder",
+    "Change",
+    "ChannelBusy",
+    "DuplicateInteraction",
+    "UndoConflict",
+    "RECENT_INTERACTIONS",
+]

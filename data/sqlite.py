@@ -1,0 +1,448 @@
+"""The SQLite backend: one aiosqlite connection, numbered migrations, group commit.
+
+Every statement goes through one connection, guarded by one `asyncio.Lock` so that a read
+never sees a batch that is still open and a write never shares a transaction with another.
+`apply` queues a change and waits; one writer task drains the whole queue and writes it in
+one transaction (about three awaits per batch, whatever its size), then wakes every caller.
+A batch that fails is rolled back and retried change by change, so one bad change fails alone.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from collections.abc import Iterable, Sequence
+from contextlib import suppress
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from data.store import (
+    RECENT_INTERACTIONS,
+    Change,
+    ChannelBusy,
+    DuplicateInteraction,
+    LogEntry,
+    Reminder,
+    Store,
+    StoredEncounter,
+    UndoConflict,
+)
+from rules.errors import NotFound
+from rules.models import Encounter
+
+__all__ = ["SqliteStore", "migrations"]
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[\w\-]+\.sql$")
+
+_PRAGMAS = (
+    "PRAGMA synchronous = NORMAL;"
+    "PRAGMA busy_timeout = 5000;"
+    "PRAGMA foreign_keys = ON;"
+)
+_ENCOUNTER_COLS = "id, channel_id, guild_id, state, board_message_id"
+_LOG_COLS = (
+    "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
+    "undone, created_at"
+)
+_REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges"
+_RECENT = f"""
+    SELECT encounter_id, interaction_id FROM (
+        SELECT a.encounter_id, a.interaction_id,
+               row_number() OVER (PARTITION BY a.encounter_id ORDER BY a.id DESC) AS n
+        FROM actions AS a JOIN encounters AS e ON e.id = a.encounter_id
+        WHERE e.active = 1 AND a.interaction_id IS NOT NULL {{where}}
+    ) WHERE n <= {RECENT_INTERACTIONS}
+"""
+_UPDATE_ENCOUNTER = (
+    "UPDATE encounters SET state = ?, name = ?, active = ?, updated_at = ? WHERE id = ?"
+)
+_INSERT_ACTION = (
+    "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
+    "state_before, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_MARK_UNDONE = "UPDATE actions SET undone = 1 WHERE id = ? AND encounter_id = ? AND undone = 0"
+_UPSERT_REMINDER = (
+    f"INSERT INTO reminders ({_REMINDER_COLS}) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (encounter_id) DO UPDATE SET channel_id = excluded.channel_id, "
+    "due_at = excluded.due_at, user_ids = excluded.user_ids, turn_key = excluded.turn_key, "
+    "nudges = excluded.nudges"
+)
+_DELETE_REMINDER = "DELETE FROM reminders WHERE encounter_id = ?"
+
+_Pending = tuple[Change, "asyncio.Future[None]"]
+_STOP = None  # queued by close(): write what came before, then end the writer
+
+
+def migrations() -> list[tuple[int, str]]:
+    """The numbered migrations shipped in ``data/migrations``, as ``(number, sql)`` in order."""
+    folder = resources.files(__package__).joinpath("migrations")
+    found = sorted(
+        (int(m.group(1)), entry.read_text(encoding="utf-8"))
+        for entry in folder.iterdir()
+        if (m := _MIGRATION_NAME.match(entry.name))
+    )
+    numbers = [n for n, _ in found]
+    if numbers != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"Migrations must be numbered 1..N without gaps, found {numbers}.")
+    return found
+
+
+def _encounter(row: Sequence[Any], recent: Iterable[str] = ()) -> StoredEncounter:
+    return StoredEncounter(
+        id=row[0],
+        channel_id=row[1],
+        guild_id=row[2],
+        encounter=Encounter.model_validate_json(row[3]),
+        board_message_id=row[4],
+        recent_interactions=frozenset(recent),
+    )
+
+
+def _log_entry(row: Sequence[Any]) -> LogEntry:
+    return LogEntry(
+        id=row[0],
+        encounter_id=row[1],
+        interaction_id=row[2],
+        user_id=row[3],
+        command=row[4],
+        summary=row[5],
+        dice=json.loads(row[6]) if row[6] else [],
+        state_before=row[7],
+        undone=bool(row[8]),
+        created_at=row[9],
+    )
+
+
+def _reminder(row: Sequence[Any]) -> Reminder:
+    return Reminder(row[0], row[1], row[2], json.loads(row[3] or "[]"), row[4], row[5] or 0)
+
+
+def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
+    """Statement parameters for a batch, in queue order; per encounter, the last change wins
+    for the state and the reminder (each of those writes replaces the previous one)."""
+    states: dict[int, tuple[Any, ...]] = {}
+    actions: list[tuple[Any, ...]] = []
+    undos: list[tuple[Any, ...]] = []
+    reminders: dict[int, tuple[Any, ...] | None] = {}
+    for c in changes:
+        states[c.encounter_id] = (
+            c.encounter.model_dump_json(), c.encounter.name, int(c.active), c.now, c.encounter_id
+        )
+        if c.log:
+            actions.append((
+                c.encounter_id, c.interaction_id, c.user_id, c.command, c.summary,
+                json.dumps(c.dice), c.state_before, c.now,
+            ))
+        if c.undo_of is not None:
+            undos.append((c.undo_of, c.encounter_id))
+        if not c.active or c.clear_reminder:  # an ended encounter has nothing to remind
+            reminders[c.encounter_id] = None
+        elif (r := c.reminder) is not None:
+            reminders[c.encounter_id] = (
+                c.encounter_id, r.channel_id, r.due_at, json.dumps(r.user_ids), r.turn_key,
+                r.nudges,
+            )
+    upserts = [r for r in reminders.values() if r is not None]
+    deletes = [(k,) for k, r in reminders.items() if r is None]
+    return list(states.values()), actions, undos, upserts, deletes
+
+
+class _Mismatch(Exception):
+    """A batch touched fewer rows than it should: some change in it is not applicable."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class SqliteStore(Store):
+    """`Store` on one aiosqlite connection. Build it with ``await SqliteStore.open(path)``."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self.path = path
+        #: group-commit transactions written so far (for tests and benchmarks)
+        self.batches = 0
+        self._db = db
+        self._lock = asyncio.Lock()
+        self._queue: asyncio.Queue[_Pending | None] = asyncio.Queue()
+        self._closed = False
+        self._writer = asyncio.create_task(self._run_writer(), name=f"sqlite-writer:{path}")
+
+    # -- life cycle ------------------------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str) -> SqliteStore:
+        """Connect, set the pragmas, run pending migrations and start the writer task."""
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level="IMMEDIATE")
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.executescript(_PRAGMAS)
+            await cls._migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, path)
+
+    @staticmethod
+    async def _migrate(db: aiosqlite.Connection) -> None:
+        [(version,)] = await db.execute_fetchall("PRAGMA user_version")
+        known = migrations()
+        if version > len(known):
+            raise RuntimeError(
+                f"The database is at schema version {version}, newer than this code "
+                f"({len(known)}): upgrade the bot."
+            )
+        for number, sql in known[version:]:
+            try:
+                await db.executescript(
+                    f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {number};\nCOMMIT;"
+                )
+            except BaseException:
+                await db.rollback()
+                raise
+
+    async def close(self) -> None:
+        """Write every queued change, stop the writer task, close the connection."""
+        if not self._closed:
+            self._closed = True
+            self._queue.put_nowait(_STOP)
+        await asyncio.wait([self._writer])
+        await self._db.close()  # a no-op if a cancelled writer closed it already
+
+    # -- group commit ----------------------------------------------------------------------------
+    async def apply(self, change: Change) -> None:
+        """Queue ``change`` for the writer and wait until its batch is committed."""
+        if change.reminder is not None and change.clear_reminder:
+            raise ValueError("A change cannot both set and clear the reminder.")
+        if change.reminder is not None and change.reminder.encounter_id != change.encounter_id:
+            raise ValueError("The reminder belongs to another encounter than the change.")
+        if self._closed or self._writer.done():
+            raise RuntimeError("The store is closed.")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((change, future))
+        await future
+
+    def _drain(self, into: list[_Pending | None]) -> list[_Pending | None]:
+        while not self._queue.empty():
+            into.append(self._queue.get_nowait())
+        return into
+
+    async def _run_writer(self) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        batch: list[_Pending | None] = []
+        try:
+            while True:
+                batch = self._drain([await self._queue.get()])
+                await self._write(batch)  # absorbs a cancellation that comes while writing
+                stop, batch = _STOP in batch, []
+                if stop:
+                    return
+                if task.cancelling():
+                    raise asyncio.CancelledError
+        except asyncio.CancelledError:
+            # the event loop is going away: write the batch in hand and all queued, then close
+            self._closed = True
+            await self._write(self._drain(batch))
+            await self._db.close()
+            raise
+
+    async def _write(self, queued: list[_Pending | None]) -> None:
+        """Write ``queued`` in one transaction, or one by one if that fails.
+
+        Every caller's future is resolved; only a cancellation is raised.
+        """
+        pending = [p for p in queued if p is not _STOP]
+        if not pending:
+            return
+        async with self._lock:
+            try:
+                await self._commit([c for c, _ in pending])
+            except Exception as error:
+                if len(pending) == 1:
+                    _fail(pending[0][1], error)
+                    return
+                for change, future in pending:
+                    try:
+                        await self._commit([change])
+                    except Exception as single:
+                        _fail(future, single)
+                    else:
+                        _done(future)
+            else:
+                for _, future in pending:
+                    _done(future)
+
+    async def _commit(self, changes: list[Change]) -> None:
+        """One transaction for ``changes``: 3 awaits (update, insert, commit) when plain.
+
+        A cancellation (the event loop shutting down) does not lose the batch: statements
+        already handed to aiosqlite's thread still run, so wait for them, and if the commit
+        did not happen, roll back and write the batch again.
+        """
+        states, actions, undos, upserts, deletes = _batch_params(changes)
+        db = self._db
+        for attempt in (1, 2):
+            committing = False
+            try:
+                cur = await db.executemany(_UPDATE_ENCOUNTER, states)
+                if cur.rowcount != len(states):
+                    raise _Mismatch(NotFound(
+                        "This encounter no longer exists: start a new one with `/encounter start`."
+                    ))
+                if actions:
+                    await db.executemany(_INSERT_ACTION, actions)
+                if undos:
+                    cur = await db.executemany(_MARK_UNDONE, undos)
+                    if cur.rowcount != len(undos):
+                        raise _Mismatch(UndoConflict())
+                if upserts:
+                    await db.executemany(_UPSERT_REMINDER, upserts)
+                if deletes:
+                    await db.executemany(_DELETE_REMINDER, deletes)
+                committing = True
+                await db.commit()
+            except asyncio.CancelledError:
+                if attempt == 2:
+                    raise
+                await db.execute_fetchall("SELECT 1")  # runs after every queued statement
+                if committing and not db.in_transaction:
+                    break
+                await db.rollback()
+            except BaseException as error:
+                with suppress(Exception):
+                    await db.rollback()
+                if isinstance(error, _Mismatch):
+                    raise error.error from None
+                if isinstance(error, sqlite3.IntegrityError) and "interaction_id" in str(error):
+                    raise DuplicateInteraction() from error
+                raise
+            else:
+                break
+        self.batches += 1
+
+    # -- other writes ----------------------------------------------------------------------------
+    async def _write_one(self, sql: str, params: Sequence[Any]) -> aiosqlite.Cursor:
+        async with self._lock:
+            try:
+                cur = await self._db.execute(sql, params)
+                await self._db.commit()
+            except BaseException:
+                with suppress(Exception):
+                    await self._db.rollback()
+                raise
+            return cur
+
+    async def create_encounter(
+        self, channel_id: str, guild_id: str | None, enc: Encounter, now: float
+    ) -> StoredEncounter:
+        """Store a new active encounter; raise `ChannelBusy` if the channel has one."""
+        try:
+            cur = await self._write_one(
+                "INSERT INTO encounters (channel_id, guild_id, system, name, state, active, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+                (channel_id, guild_id, enc.system, enc.name, enc.model_dump_json(), now, now),
+            )
+        except sqlite3.IntegrityError as error:
+            if "channel_id" in str(error):
+                raise ChannelBusy() from error
+            raise
+        assert cur.lastrowid is not None
+        return StoredEncounter(
+            cur.lastrowid, channel_id, guild_id, enc.model_copy(deep=True), None, frozenset()
+        )
+
+    async def set_board_message(self, encounter_id: int, message_id: str | None) -> None:
+        """Remember the id of the encounter's status board message."""
+        await self._write_one(
+            "UPDATE encounters SET board_message_id = ? WHERE id = ?", (message_id, encounter_id)
+        )
+
+    async def bump_reminder(self, encounter_id: int, due_at: float) -> None:
+        """Move a reminder to ``due_at`` and count one more nudge."""
+        await self._write_one(
+            "UPDATE reminders SET due_at = ?, nudges = nudges + 1 WHERE encounter_id = ?",
+            (due_at, encounter_id),
+        )
+
+    # -- reads -----------------------------------------------------------------------------------
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            return list(await self._db.execute_fetchall(sql, params))
+
+    async def _with_recent(self, where: str, params: Sequence[Any]) -> list[StoredEncounter]:
+        rows = await self._rows(
+            f"SELECT {_ENCOUNTER_COLS} FROM encounters WHERE active = 1 {where} ORDER BY id",
+            params,
+        )
+        if not rows:
+            return []
+        recent: dict[int, list[str]] = {}
+        inner = "AND e.channel_id = ?" if where else ""
+        for encounter_id, interaction_id in await self._rows(
+            _RECENT.format(where=inner), params
+        ):
+            recent.setdefault(encounter_id, []).append(interaction_id)
+        return [_encounter(row, recent.get(row[0], ())) for row in rows]
+
+    async def load_active(self, channel_id: str) -> StoredEncounter | None:
+        """The channel's active encounter, or None."""
+        found = await self._with_recent("AND channel_id = ?", (channel_id,))
+        return found[0] if found else None
+
+    async def active_encounters(self) -> list[StoredEncounter]:
+        """Every active encounter, oldest first."""
+        return await self._with_recent("", ())
+
+    async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
+        """The last ``count`` log rows of the encounter, newest last."""
+        rows = await self._rows(
+            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = ? ORDER BY id DESC LIMIT ?",
+            (encounter_id, max(count, 0)),
+        )
+        return [_log_entry(row) for row in reversed(rows)]
+
+    async def last_undoable(self, encounter_id: int) -> LogEntry | None:
+        """The newest log row that is not undone and has a ``state_before``."""
+        rows = await self._rows(
+            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = ? AND undone = 0 "
+            "AND state_before IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (encounter_id,),
+        )
+        return _log_entry(rows[0]) if rows else None
+
+    async def due_reminders(self, now: float) -> list[Reminder]:
+        """Reminders due at or before ``now``, soonest first."""
+        rows = await self._rows(
+            f"SELECT {_REMINDER_COLS} FROM reminders WHERE due_at <= ? ORDER BY due_at, "
+            "encounter_id",
+            (now,),
+        )
+        return [_reminder(row) for row in rows]
+
+    async def count_encounters(self) -> int:
+        """How many encounters are stored, ended ones included."""
+        return int((await self._rows("SELECT count(*) FROM encounters"))[0][0])
+
+    async def integrity_check(self) -> str:
+        """SQLite's ``PRAGMA integrity_check`` (plus foreign keys): ``"ok"`` when all is well."""
+        rows = await self._rows("PRAGMA integrity_check")
+        result = "\n".join(str(r[0]) for r in rows)
+        if result == "ok" and (bad := await self._rows("PRAGMA foreign_key_check")):
+            return f"foreign key violations: {len(bad)} rows, first in {bad[0][0]}"
+        return result
+
+
+def _done(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def _fail(future: asyncio.Future[None], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)

@@ -1,0 +1,228 @@
+"""The persistence interface: value types, errors, the abstract `Store` and `open_store(url)`.
+
+Backends implement `Store` and return `rules` models; the rest of the bot sees nothing else.
+Today there is one backend, `data.sqlite.SqliteStore`; a PostgreSQL one is added by a new
+module and one more branch in `open_store`, selected by the `DATABASE_URL` setting.
+"""
+from __future__ import annotations
+
+import os
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from types import TracebackType
+
+from rules.errors import RulesError
+from rules.models import Encounter
+
+__all__ = [
+    "Store",
+    "StoredEncounter",
+    "LogEntry",
+    "Reminder",
+    "Change",
+    "ChannelBusy",
+    "DuplicateInteraction",
+    "UndoConflict",
+    "RECENT_INTERACTIONS",
+    "open_store",
+    "sqlite_path",
+]
+
+#: how many interaction ids of an encounter's log `StoredEncounter.recent_interactions` holds
+RECENT_INTERACTIONS = 256
+
+
+class ChannelBusy(RulesError):
+    """The channel already has an active encounter."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "This channel already has an encounter: `/encounter end` it first, or use a thread."
+        )
+
+
+class DuplicateInteraction(RulesError):
+    """The same Discord interaction was delivered twice; the second one changes nothing."""
+
+    def __init__(self) -> None:
+        super().__init__("This command was already applied.")
+
+
+class UndoConflict(RulesError):
+    """The action an undo names is already undone (or not in this encounter's log)."""
+
+    def __init__(self) -> None:
+        super().__init__("That action was already undone: look at `/log` and try again.")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEncounter:
+    """An active encounter as stored: its row ids and the `Encounter` itself."""
+
+    id: int
+    channel_id: str
+    guild_id: str | None
+    encounter: Encounter
+    board_message_id: str | None
+    #: the last `RECENT_INTERACTIONS` interaction ids of its log, to catch a duplicate delivery
+    recent_interactions: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One row of the action log."""
+
+    id: int
+    encounter_id: int
+    interaction_id: str | None
+    user_id: str | None
+    command: str | None
+    summary: str | None
+    dice: list[int]
+    state_before: str | None  # the Encounter JSON before the command; None: cannot be undone
+    undone: bool
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A pending turn reminder: nudge ``user_ids`` in ``channel_id`` at ``due_at``."""
+
+    encounter_id: int
+    channel_id: str
+    due_at: float
+    user_ids: list[str]
+    turn_key: str  # identifies the turn waited on, so a stale reminder can be told apart
+    nudges: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One accepted command, written atomically by `Store.apply`.
+
+    The encounter's state becomes ``encounter`` (and ``active``); a log row is appended unless
+    ``log`` is false; the row ``undo_of`` is marked undone; the reminder is replaced by
+    ``reminder`` or deleted when ``clear_reminder`` (or when the encounter ends).
+    """
+
+    encounter_id: int
+    encounter: Encounter
+    interaction_id: str | None
+    user_id: str
+    command: str
+    summary: str
+    dice: list[int]
+    state_before: str | None
+    now: float
+    undo_of: int | None = None
+    active: bool = True
+    reminder: Reminder | None = None
+    clear_reminder: bool = False
+    log: bool = True
+
+
+class Store(ABC):
+    """Everything the bot stores. Methods are coroutines; results are `rules` models."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Flush every pending change, then release the connection."""
+
+    @abstractmethod
+    async def create_encounter(
+        self, channel_id: str, guild_id: str | None, enc: Encounter, now: float
+    ) -> StoredEncounter:
+        """Store a new active encounter; raise `ChannelBusy` if the channel has one."""
+
+    @abstractmethod
+    async def load_active(self, channel_id: str) -> StoredEncounter | None:
+        """The channel's active encounter, or None."""
+
+    @abstractmethod
+    async def active_encounters(self) -> list[StoredEncounter]:
+        """Every active encounter (for reminders at start-up)."""
+
+    @abstractmethod
+    async def apply(self, change: Change) -> None:
+        """Write one accepted command atomically; durable once this returns.
+
+        Raises `DuplicateInteraction` if its interaction id is already in the log.
+        """
+
+    @abstractmethod
+    async def set_board_message(self, encounter_id: int, message_id: str | None) -> None:
+        """Remember the id of the encounter's status board message."""
+
+    @abstractmethod
+    async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
+        """The last ``count`` log rows of the encounter, newest last."""
+
+    @abstractmethod
+    async def last_undoable(self, encounter_id: int) -> LogEntry | None:
+        """The newest log row that is not undone and has a ``state_before``."""
+
+    @abstractmethod
+    async def due_reminders(self, now: float) -> list[Reminder]:
+        """Reminders due at or before ``now``, soonest first."""
+
+    @abstractmethod
+    async def bump_reminder(self, encounter_id: int, due_at: float) -> None:
+        """Move a reminder to ``due_at`` and count one more nudge."""
+
+    @abstractmethod
+    async def count_encounters(self) -> int:
+        """How many encounters are stored, ended ones included."""
+
+    @abstractmethod
+    async def integrity_check(self) -> str:
+        """The backend's own consistency check: ``"ok"`` when all is well."""
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
+
+
+def sqlite_path(url: str | os.PathLike[str]) -> str:
+    """The SQLite file named by ``url``: a path, ``:memory:``, or ``sqlite:///path``.
+
+    As in SQLAlchemy, ``sqlite:///rel.db`` is relative, ``sqlite:////abs.db`` absolute and
+    ``sqlite://`` in memory. Any other scheme raises `ValueError`.
+    """
+    text = os.fspath(url).strip()
+    match = _SCHEME.match(text)
+    if match is None:
+        if text.lower().startswith("sqlite:"):
+            raise ValueError(f"Bad SQLite URL {text!r}: write sqlite:///path or sqlite:///:memory:.")
+        if not text:
+            raise ValueError("DATABASE_URL is empty: give a file path or sqlite:///path.")
+        return text
+    if match.group(1).lower() != "sqlite":
+        raise ValueError(
+            f"Unsupported DATABASE_URL scheme {match.group(1)!r}: only SQLite is supported "
+            "in this version (a file path or sqlite:///path)."
+        )
+    rest = text[match.end():]
+    if not rest:
+        return ":memory:"
+    if not rest.startswith("/") or len(rest) == 1:
+        raise ValueError(f"Bad SQLite URL {text!r}: write sqlite:///path or sqlite:///:memory:.")
+    return rest[1:]
+
+
+async def open_store(url: str) -> Store:
+    """Open the store that ``url`` names (see `sqlite_path`), migrated and ready."""
+    path = sqlite_path(url)
+    from data.sqlite import SqliteStore  # the backend is chosen here, not imported eagerly
+
+    return await SqliteStore.open(path)

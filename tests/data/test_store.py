@@ -1,0 +1,449 @@
+"""The SQLite store on real files in a temp dir: migrations, round trips, group commit, undo."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from data import (
+    RECENT_INTERACTIONS,
+    Change,
+    ChannelBusy,
+    DuplicateInteraction,
+    Reminder,
+    SqliteStore,
+    Store,
+    UndoConflict,
+    open_store,
+    sqlite_path,
+)
+from data.sqlite import migrations
+from rules.errors import NotFound, RulesError
+from rules.models import Combatant, Encounter, MapState, Settings
+
+
+def enc(name: str = "x", round: int = 0) -> Encounter:
+    """A plain encounter that needs no rule system."""
+    return Encounter(system="coup-de-grace", name=name, round=round)
+
+
+def change(encounter_id: int, iid: str | None, round: int = 1, **kw: object) -> Change:
+    """A logged change that sets the encounter's round (so the order of writes shows)."""
+    args: dict[object, object] = dict(
+        encounter_id=encounter_id,
+        encounter=enc(round=round),
+        interaction_id=iid,
+        user_id="u1",
+        command="act",
+        summary=f"round {round}",
+        dice=[round, 6],
+        state_before=enc(round=round - 1).model_dump_json(),
+        now=1000.0 + round,
+    )
+    args.update(kw)
+    return Change(**args)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """A fresh database file name."""
+    return tmp_path / "skirmish.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
+    """An open store on a fresh file, closed after the test."""
+    s = await SqliteStore.open(str(db_path))
+    yield s
+    await s.close()
+
+
+def file_query(path: Path, sql: str) -> list[tuple[object, ...]]:
+    """Run ``sql`` through a separate plain sqlite3 connection (what another process sees)."""
+    con = sqlite3.connect(path)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+# -- opening and migrations ---------------------------------------------------------------------
+async def test_migrations_run_on_fresh_file_and_are_idempotent(db_path: Path) -> None:
+    """A fresh file gets every migration and user_version; reopening changes nothing."""
+    newest = len(migrations())
+    s = await open_store(str(db_path))
+    created = await s.create_encounter("c1", "g1", enc(), 1.0)
+    await s.close()
+    assert file_query(db_path, "PRAGMA user_version") == [(newest,)]
+    tables = {r[0] for r in file_query(db_path, "SELECT name FROM sqlite_master")}
+    assert {"encounters", "actions", "reminders", "encounters_active_channel"} <= tables
+    assert file_query(db_path, "PRAGMA journal_mode") == [("wal",)]
+
+    s = await open_store(str(db_path))
+    assert (await s.load_active("c1")).id == created.id  # type: ignore[union-attr]
+    assert await s.count_encounters() == 1
+    await s.close()
+    assert file_query(db_path, "PRAGMA user_version") == [(newest,)]
+
+
+def test_migrations_are_numbered_from_one() -> None:
+    """The shipped migrations are found as package resources, numbered 1..N."""
+    found = migrations()
+    assert [n for n, _ in found] == list(range(1, len(found) + 1))
+    assert "CREATE TABLE encounters" in found[0][1]
+
+
+async def test_newer_database_is_refused(db_path: Path) -> None:
+    """A file migrated by a newer version of the bot is not opened."""
+    con = sqlite3.connect(db_path)
+    con.execute(f"PRAGMA user_version = {len(migrations()) + 1}")
+    con.close()
+    with pytest.raises(RuntimeError, match="newer than this code"):
+        await open_store(str(db_path))
+
+
+def test_sqlite_path_forms() -> None:
+    """Paths, :memory: and sqlite:/// URLs name files; other schemes are refused."""
+    assert sqlite_path("bot.db") == "bot.db"
+    assert sqlite_path("/var/lib/bot.db") == "/var/lib/bot.db"
+    assert sqlite_path(":memory:") == ":memory:"
+    assert sqlite_path("sqlite:///bot.db") == "bot.db"
+    assert sqlite_path("sqlite:////var/lib/bot.db") == "/var/lib/bot.db"
+    assert sqlite_path("sqlite:///:memory:") == ":memory:"
+    assert sqlite_path("sqlite://") == ":memory:"
+    for bad in ("postgresql://u@localhost/skirmish", "mysql://x", "", "sqlite:/x"):
+        with pytest.raises(ValueError):
+            sqlite_path(bad)
+
+
+async def test_open_store_refuses_postgres_and_opens_urls(tmp_path: Path) -> None:
+    """postgresql:// says only SQLite is supported; sqlite:/// and :memory: open."""
+    with pytest.raises(ValueError, match="only SQLite is supported"):
+        await open_store("postgresql://bot@localhost/skirmish")
+    s = await open_store(f"sqlite:///{tmp_path}/sub/dir/bot.db")
+    assert isinstance(s, Store)
+    await s.create_encounter("c1", None, enc(), 1.0)
+    await s.close()
+    assert (tmp_path / "sub" / "dir" / "bot.db").exists()
+    async with await open_store(":memory:") as mem:
+        await mem.create_encounter("c1", None, enc(), 1.0)
+        assert await mem.count_encounters() == 1
+
+
+# -- encounters ---------------------------------------------------------------------------------
+async def test_create_load_round_trip_is_exact(store: SqliteStore) -> None:
+    """Every field of a rich Encounter comes back equal, with its row ids."""
+    rich = Encounter(
+        system="coup-de-grace",
+        variant="v2",
+        name="Bridge fight",
+        round=3,
+        phase="move",
+        current="Borin",
+        order=["Borin", "Grak"],
+        map=MapState(
+            kind="hex", width=12, height=10, blocked=["D4"], terrain={"C3": "rough"},
+            heights={"E5": 10},
+        ),
+        combatants=[
+            Combatant(name="Borin", side="dwarves", owner_id="123", position="C4", facing="E",
+                      hp=3, initiative=4, sheet={"weapons": ["axe", "bow"], "armor": 2},
+                      state={"wounds": [1, 2], "note": "ünïcödé \"quoted\""}),
+            Combatant(name="Grak", side="orcs", status="downed", position="D5"),
+        ],
+        settings=Settings(player_rolls=False, reminder_hours=1.5, options={"crit": "x3"}),
+        gm_ids=["42"],
+        state={"nested": {"a": [1, 2.5, None, True]}},
+        winner=None,
+    )
+    created = await store.create_encounter("chan", "guild", rich, 5.0)
+    loaded = await store.load_active("chan")
+    assert loaded is not None
+    assert loaded.id == created.id
+    assert (loaded.channel_id, loaded.guild_id, loaded.board_message_id) == ("chan", "guild", None)
+    assert loaded.encounter == rich
+    assert loaded.encounter.model_dump_json() == rich.model_dump_json()
+    assert loaded.recent_interactions == frozenset()
+    assert await store.load_active("other") is None
+
+
+async def test_one_active_encounter_per_channel(store: SqliteStore) -> None:
+    """A second encounter in a busy channel is refused; after the end a new one may start."""
+    first = await store.create_encounter("c1", "g", enc("first"), 1.0)
+    with pytest.raises(ChannelBusy) as info:
+        await store.create_encounter("c1", "g", enc("second"), 2.0)
+    assert isinstance(info.value, RulesError)
+    assert "`/encounter end` it first, or use a thread" in str(info.value)
+    await store.create_encounter("c2", "g", enc("elsewhere"), 2.0)
+
+    await store.apply(change(first.id, "end", active=False))
+    assert await store.load_active("c1") is None
+    again = await store.create_encounter("c1", "g", enc("again"), 3.0)
+    loaded = await store.load_active("c1")
+    assert loaded is not None and loaded.id == again.id and loaded.encounter.name == "again"
+    assert await store.count_encounters() == 3
+    assert [e.encounter.name for e in await store.active_encounters()] == ["elsewhere", "again"]
+
+
+async def test_set_board_message(store: SqliteStore) -> None:
+    """The board message id is stored and can be cleared."""
+    created = await store.create_encounter("c1", None, enc(), 1.0)
+    await store.set_board_message(created.id, "999")
+    assert (await store.load_active("c1")).board_message_id == "999"  # type: ignore[union-attr]
+    await store.set_board_message(created.id, None)
+    assert (await store.load_active("c1")).board_message_id is None  # type: ignore[union-attr]
+
+
+# -- apply --------------------------------------------------------------------------------------
+async def test_apply_updates_state_and_writes_log(store: SqliteStore, db_path: Path) -> None:
+    """One apply changes the state and appends a full log row, committed when it returns."""
+    created = await store.create_encounter("c1", "g", enc(), 1.0)
+    await store.apply(change(created.id, "i-1", round=2, summary="Borin hits Grak"))
+    assert file_query(db_path, "SELECT count(*) FROM actions") == [(1,)]  # durable on return
+    loaded = await store.load_active("c1")
+    assert loaded is not None and loaded.encounter.round == 2
+    assert loaded.recent_interactions == {"i-1"}
+    [entry] = await store.log(created.id, 10)
+    assert entry.encounter_id == created.id
+    assert (entry.interaction_id, entry.user_id, entry.command) == ("i-1", "u1", "act")
+    assert (entry.summary, entry.dice, entry.undone) == ("Borin hits Grak", [2, 6], False)
+    assert entry.state_before == enc(round=1).model_dump_json()
+    assert entry.created_at == 1002.0
+
+
+async def test_apply_without_log_row(store: SqliteStore) -> None:
+    """log=False changes the state and writes no log row."""
+    created = await store.create_encounter("c1", "g", enc(), 1.0)
+    await store.apply(change(created.id, None, round=4, log=False))
+    assert (await store.load_active("c1")).encounter.round == 4  # type: ignore[union-attr]
+    assert await store.log(created.id, 10) == []
+
+
+async def test_log_returns_newest_last(store: SqliteStore) -> None:
+    """log(count) gives the last count rows in order, oldest of them first."""
+    created = await store.create_encounter("c1", "g", enc(), 1.0)
+    for r in range(1, 6):
+        await store.apply(change(created.id, f"i{r}", round=r))
+    assert [e.interaction_id for e in await store.log(created.id, 3)] == ["i3", "i4", "i5"]
+    assert len(await store.log(created.id, 100)) == 5
+    assert await store.log(created.id, 0) == []
+
+
+async def test_concurrent_applies_land_in_order_once(store: SqliteStore, db_path: Path) -> None:
+    """50 concurrent applies on 5 encounters all land, in order, none twice, in few batches."""
+    ids = [(await store.create_encounter(f"c{k}", "g", enc(), 1.0)).id for k in range(5)]
+    before = store.batches
+    await asyncio.gather(*(
+        store.apply(change(ids[n % 5], f"i{n}", round=n + 1)) for n in range(50)
+    ))
+    assert store.batches - before < 10  # group commit: far fewer transactions than changes
+    for k, encounter_id in enumerate(ids):
+        log = await store.log(encounter_id, 100)
+        expected = [f"i{n}" for n in range(k, 50, 5)]
+        assert [e.interaction_id for e in log] == expected
+        assert [e.id for e in log] == sorted(e.id for e in log)
+        loaded = await store.load_active(f"c{k}")
+        assert loaded is not None and loaded.encounter.round == 50 - 5 + k + 1
+        assert loaded.recent_interactions == set(expected)
+    assert file_query(db_path, "SELECT count(*) FROM actions") == [(50,)]
+
+
+async def test_duplicate_interaction_fails_alone(store: SqliteStore) -> None:
+    """A replayed interaction id raises DuplicateInteraction; the rest of its batch lands."""
+    a = await store.create_encounter("a", "g", enc(), 1.0)
+    b = await store.create_encounter("b", "g", enc(), 1.0)
+    await store.apply(change(a.id, "dup", round=1))
+    results = await asyncio.gather(
+        store.apply(change(a.id, "a2", round=2)),
+        store.apply(change(b.id, "b1", round=1)),
+        store.apply(change(a.id, "dup", round=99)),
+        store.apply(change(b.id, "b2", round=2)),
+        store.apply(change(b.id, "b2", round=98)),  # the same id twice within one batch
+        store.apply(change(a.id, "a3", round=3)),
+        return_exceptions=True,
+    )
+    assert [type(r).__name__ for r in results] == [
+        "NoneType", "NoneType", "DuplicateInteraction", "NoneType", "DuplicateInteraction",
+        "NoneType",
+    ]
+    assert str(results[2]) == "This command was already applied."
+    assert isinstance(results[2], DuplicateInteraction) and isinstance(results[2], RulesError)
+    assert [e.interaction_id for e in await store.log(a.id, 10)] == ["dup", "a2", "a3"]
+    assert [e.interaction_id for e in await store.log(b.id, 10)] == ["b1", "b2"]
+    assert (await store.load_active("a")).encounter.round == 3  # type: ignore[union-attr]
+    assert (await store.load_active("b")).encounter.round == 2  # type: ignore[union-attr]
+
+
+async def test_apply_to_missing_encounter_fails_alone(store: SqliteStore) -> None:
+    """A change for an encounter that does not exist raises NotFound; its batch lands."""
+    a = await store.create_encounter("a", "g", enc(), 1.0)
+    results = await asyncio.gather(
+        store.apply(change(a.id, "a1", round=1)),
+        store.apply(change(a.id + 100, "ghost", round=1, log=False)),
+        store.apply(change(a.id, "a2", round=2)),
+        return_exceptions=True,
+    )
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], NotFound)
+    assert [e.interaction_id for e in await store.log(a.id, 10)] == ["a1", "a2"]
+
+
+async def test_recent_interactions_keep_the_last_256(store: SqliteStore) -> None:
+    """recent_interactions holds the newest 256 ids of the log, not older ones."""
+    created = await store.create_encounter("c1", "g", enc(), 1.0)
+    total = RECENT_INTERACTIONS + 20
+    await asyncio.gather(*(store.apply(change(created.id, f"i{n}", round=n)) for n in range(total)))
+    loaded = await store.load_active("c1")
+    assert loaded is not None
+    assert loaded.recent_interactions == {f"i{n}" for n in range(20, total)}
+    [active] = await store.active_encounters()
+    assert active.recent_interactions == loaded.recent_interactions
+
+
+async def test_invalid_changes_are_refused_before_queueing(store: SqliteStore) -> None:
+    """A change that sets and clears a reminder, or names another encounter's, is refused."""
+    created = await store.create_encounter("c1", "g", enc(), 1.0)
+    rem = Reminder(created.id, "c1", 5.0, ["u"], "t")
+    with pytest.raises(ValueError):
+        await store.apply(change(created.id, "x", reminder=rem, clear_reminder=True))
+    with pytest.raises(ValueError):
+        await store.apply(change(created.id, "y", reminder=Reminder(created.id + 1, "c", 5.0,
+                                                                    [], "t")))
+    assert await store.log(created.id, 10) == []
+
+
+# -- undo ---------------------------------------------------------------------------------------
+async def test_undo_bookkeeping(store: SqliteStore) -> None:
+    """last_undoable skips undone rows and rows without state_before; undo marks its row."""
+    created = await store.create_encounter("c1", "g", enc(), 1.0)
+    assert await store.last_undoable(created.id) is None
+    await store.apply(change(created.id, "a", round=1))
+    await store.apply(change(created.id, "b", round=2, state_before=None))
+    await store.apply(change(created.id, "c", round=3))
+    c = await store.last_undoable(created.id)
+    assert c is not None and c.interaction_id == "c"
+
+    await store.apply(change(created.id, "undo-c", round=2, undo_of=c.id, state_before=None,
+                             command="undo"))
+    log = await store.log(created.id, 10)
+    assert [(e.interaction_id, e.undone) for e in log] == [
+        ("a", False), ("b", False), ("c", True), ("undo-c", False)
+    ]
+    a = await store.last_undoable(created.id)
+    assert a is not None and a.interaction_id == "a"
+
+    with pytest.raises(UndoConflict):  # the same row cannot be undone twice
+        await store.apply(change(created.id, "undo-c-again", round=9, undo_of=c.id))
+    assert (await store.load_active("c1")).encounter.round == 2  # type: ignore[union-attr]
+    assert len(await store.log(created.id, 10)) == 4
+
+
+# -- reminders ----------------------------------------------------------------------------------
+async def test_reminders_upsert_clear_due_bump(store: SqliteStore) -> None:
+    """Reminders are replaced, found when due, bumped with a nudge count, and cleared."""
+    a = await store.create_encounter("ca", "g", enc(), 1.0)
+    b = await store.create_encounter("cb", "g", enc(), 1.0)
+    await store.apply(change(a.id, "a1", reminder=Reminder(a.id, "ca", 100.0, ["u1"], "r1:Borin")))
+    await store.apply(change(b.id, "b1", reminder=Reminder(b.id, "cb", 50.0, ["u2", "u3"], "k")))
+    assert await store.due_reminders(49.0) == []
+    assert await store.due_reminders(100.0) == [
+        Reminder(b.id, "cb", 50.0, ["u2", "u3"], "k", 0),
+        Reminder(a.id, "ca", 100.0, ["u1"], "r1:Borin", 0),
+    ]
+
+    await store.apply(change(a.id, "a2", reminder=Reminder(a.id, "ca", 300.0, ["u9"], "r2:Grak")))
+    await store.bump_reminder(b.id, 400.0)
+    assert await store.due_reminders(299.0) == []
+    assert await store.due_reminders(500.0) == [
+        Reminder(a.id, "ca", 300.0, ["u9"], "r2:Grak", 0),
+        Reminder(b.id, "cb", 400.0, ["u2", "u3"], "k", 1),
+    ]
+
+    await store.apply(change(a.id, "a3", clear_reminder=True))
+    await store.apply(change(b.id, "b-end", active=False))  # ending clears the reminder too
+    assert await store.due_reminders(10_000.0) == []
+
+
+async def test_reminder_last_change_in_a_batch_wins(store: SqliteStore) -> None:
+    """Within one batch, a clear after an upsert clears, and an upsert after a clear sets."""
+    a = await store.create_encounter("ca", "g", enc(), 1.0)
+    b = await store.create_encounter("cb", "g", enc(), 1.0)
+    await asyncio.gather(
+        store.apply(change(a.id, "a1", reminder=Reminder(a.id, "ca", 10.0, [], "t"))),
+        store.apply(change(a.id, "a2", clear_reminder=True)),
+        store.apply(change(b.id, "b1", clear_reminder=True)),
+        store.apply(change(b.id, "b2", reminder=Reminder(b.id, "cb", 20.0, ["u"], "t2"))),
+    )
+    assert await store.due_reminders(100.0) == [Reminder(b.id, "cb", 20.0, ["u"], "t2", 0)]
+
+
+# -- durability and shutdown --------------------------------------------------------------------
+async def test_state_survives_close_and_reopen(db_path: Path) -> None:
+    """Encounter, board message, log, undo marks and reminders are all there after reopening."""
+    s = await open_store(str(db_path))
+    created = await s.create_encounter("c1", "g", enc(), 1.0)
+    await s.set_board_message(created.id, "777")
+    await s.apply(change(created.id, "i1", round=1))
+    await s.apply(change(created.id, "i2", round=2, undo_of=1, state_before=None,
+                         reminder=Reminder(created.id, "c1", 60.0, ["u1"], "t")))
+    await s.close()
+
+    s = await open_store(str(db_path))
+    loaded = await s.load_active("c1")
+    assert loaded is not None
+    assert (loaded.id, loaded.board_message_id) == (created.id, "777")
+    assert loaded.encounter == enc(round=2)
+    assert loaded.recent_interactions == {"i1", "i2"}
+    assert [(e.interaction_id, e.undone) for e in await s.log(created.id, 5)] == [
+        ("i1", True), ("i2", False)
+    ]
+    assert await s.due_reminders(60.0) == [Reminder(created.id, "c1", 60.0, ["u1"], "t", 0)]
+    with pytest.raises(DuplicateInteraction):  # caught after a restart too
+        await s.apply(change(created.id, "i2", round=5))
+    await s.close()
+
+
+async def test_integrity_check_ok(store: SqliteStore) -> None:
+    """integrity_check is "ok" after a mixed workload."""
+    created = await store.create_encounter("c1", "g", enc(), 1.0)
+    await asyncio.gather(*(store.apply(change(created.id, f"i{n}", round=n)) for n in range(20)))
+    assert await store.integrity_check() == "ok"
+
+
+async def test_close_flushes_pending_changes(db_path: Path) -> None:
+    """Changes queued but not yet written when close() is called are committed by it."""
+    s = await SqliteStore.open(str(db_path))
+    created = await s.create_encounter("c1", "g", enc(), 1.0)
+    tasks = [asyncio.create_task(s.apply(change(created.id, f"i{n}", round=n + 1)))
+             for n in range(30)]
+    await asyncio.sleep(0)  # every task has queued its change; none is written yet
+    await s.close()
+    assert all(t.done() and t.exception() is None for t in tasks)
+    with pytest.raises(RuntimeError, match="closed"):
+        await s.apply(change(created.id, "late"))
+    assert file_query(db_path, "SELECT count(*), max(created_at) FROM actions") == [(30, 1030.0)]
+
+
+@pytest.mark.parametrize("yields", [1, 2, 3, 5, 8])
+async def test_cancelled_writer_flushes_pending_changes(db_path: Path, yields: int) -> None:
+    """When the event loop shuts down mid-batch or idle, every queued change lands once."""
+
+    async def session() -> int:
+        s = await SqliteStore.open(str(db_path))
+        created = await s.create_encounter("c1", "g", enc(), 1.0)
+        for wave in (range(0, 20), range(20, 40)):  # the second wave queues behind a batch
+            for n in wave:
+                asyncio.create_task(s.apply(change(created.id, f"i{n}", round=n + 1)))
+            for _ in range(yields):
+                await asyncio.sleep(0)
+        return created.id  # asyncio.run now cancels every task, the writer's included
+
+    encounter_id = await asyncio.to_thread(asyncio.run, session())
+    async with await open_store(str(db_path)) as s:
+        log = await s.log(encounter_id, 100)
+        assert [e.interaction_id for e in log] == [f"i{n}" for n in range(40)]
+        assert (await s.load_active("c1")).encounter.round == 40  # type: ignore[union-attr]
+        assert await s.integrity_check() == "ok"

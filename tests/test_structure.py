@@ -1,0 +1,133 @@
+"""Structural checks: rules/ stays pure, every extension loads, the sync payload fits Discord."""
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.app import EXTENSIONS
+from bot.harness import Harness
+
+ROOT = Path(__file__).resolve().parents[1]
+FORBIDDEN = {"discord", "aiosqlite", "bot", "cogs", "data", "random", "time", "datetime"}
+ALLOWED_TOP = {"random"}  # only as a type (random.Random passed in); see test below
+NAME_RE = re.compile(r"^[-_\w]{1,32}$")
+
+
+def _imports(path: Path) -> list[tuple[str, int]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(a.name.split(".")[0], node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.module.split(".")[0], node.lineno))
+    return found
+
+
+def test_rules_layer_is_pure() -> None:
+    """No module under rules/ imports discord, aiosqlite, bot, cogs, data, time or datetime."""
+    bad = []
+    for path in sorted((ROOT / "rules").rglob("*.py")):
+        for module, line in _imports(path):
+            if module in FORBIDDEN - ALLOWED_TOP:
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert bad == []
+
+
+def test_rules_never_call_the_global_random() -> None:
+    """rules/ may name random.Random as a type but never draws from the module-level generator."""
+    bad = []
+    for path in sorted((ROOT / "rules").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for m in re.finditer(r"\brandom\.(\w+)\(", text):
+            if m.group(1) != "Random":
+                bad.append(f"{path.relative_to(ROOT)}: random.{m.group(1)}")
+    assert bad == []
+
+
+def test_the_purity_check_catches_a_forbidden_import(tmp_path: Path) -> None:
+    """The import scanner sees `from discord import ...` and `import aiosqlite`."""
+    f = tmp_path / "x.py"
+    f.write_text("import aiosqlite\nfrom discord.ext import commands\nfrom rules.grid import Cell\n")
+    assert [m for m, _ in _imports(f)] == ["aiosqlite", "discord", "rules"]
+
+
+@pytest.fixture
+async def harness():
+    h = await Harness.create()
+    yield h
+    await h.close()
+
+
+async def test_every_extension_loads(harness: Harness) -> None:
+    """Each listed extension is loaded and adds at least one command."""
+    assert set(EXTENSIONS) <= set(harness.bot.extensions)
+    assert len(harness.bot.tree.get_commands()) >= 8
+
+
+async def test_command_names_are_unique_and_the_contract_is_there(harness: Harness) -> None:
+    """Top-level names are unique, and every command of the public contract exists."""
+    names = [c.name for c in harness.bot.tree.get_commands()]
+    assert len(names) == len(set(names))
+    flat = set()
+    for cmd in harness.bot.tree.walk_commands():
+        flat.add(cmd.qualified_name)
+    contract = {
+        "encounter start", "encounter status", "encounter end", "encounter export", "encounter import",
+        "combatant add", "combatant edit", "combatant remove", "init roll", "init set", "init next",
+        "init order", "move", "attack", "coupdegrace", "act", "roll", "log", "undo", "map",
+    }
+    assert contract <= flat
+
+
+def _check_option(opt: dict, where: str, problems: list[str]) -> None:
+    if not NAME_RE.match(opt["name"]) or opt["name"] != opt["name"].lower():
+        problems.append(f"{where}: bad option name {opt['name']!r}")
+    if not 1 <= len(opt.get("description", "")) <= 100:
+        problems.append(f"{where}.{opt['name']}: description must be 1-100 characters")
+    if len(opt.get("choices") or []) > 25:
+        problems.append(f"{where}.{opt['name']}: more than 25 choices")
+    subs = opt.get("options") or []
+    if len(subs) > 25:
+        problems.append(f"{where}.{opt['name']}: more than 25 options")
+    required_seen_optional = False
+    for sub in subs:
+        if sub["type"] not in (1, 2):
+            if sub.get("required"):
+                if required_seen_optional:
+                    problems.append(f"{where}.{opt['name']}: required option after an optional one")
+            else:
+                required_seen_optional = True
+        _check_option(sub, f"{where}.{opt['name']}", problems)
+
+
+def _text_size(node: dict) -> int:
+    size = len(node.get("name", "")) + len(node.get("description", ""))
+    for ch in node.get("choices") or []:
+        size += len(ch["name"]) + len(str(ch["value"]))
+    return size + sum(_text_size(o) for o in node.get("options") or [])
+
+
+async def test_sync_payload_fits_discord_limits(harness: Harness) -> None:
+    """The exact payload tree.sync() would send respects Discord's limits on names, sizes and counts."""
+    tree = harness.bot.tree
+    payload = [c.to_dict(tree) for c in tree.get_commands()]
+    assert 0 < len(payload) <= 100
+    problems: list[str] = []
+    for cmd in payload:
+        if not NAME_RE.match(cmd["name"]):
+            problems.append(f"bad command name {cmd['name']!r}")
+        if not 1 <= len(cmd["description"]) <= 100:
+            problems.append(f"{cmd['name']}: description must be 1-100 characters")
+        if len(cmd.get("options") or []) > 25:
+            problems.append(f"{cmd['name']}: more than 25 options")
+        if _text_size(cmd) > 4000:
+            problems.append(f"{cmd['name']}: over 4000 characters of names and descriptions")
+        for opt in cmd.get("options") or []:
+            _check_option(opt, cmd["name"], problems)
+    assert problems == []
+    assert len(json.dumps(payload)) < 64_000
