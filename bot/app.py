@@ -75,7 +75,7 @@ class BoardKeeper:
         message_id = await service.board_message(channel_id)
         if message_id:
             try:
-                await channel.get_partial_message(int(message_id)).edit(embed=embed)
+                await channel.get_partial_message(int(message_id)).edit(embed=embed, allowed_mentions=NO_MENTIONS)
                 return
             except discord.NotFound:
                 log.info("status board in %s was deleted: posting it again", channel_id)

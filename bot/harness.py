@@ -444,15 +444,15 @@ class Harness:
         await self.bot.boards.flush()
         return self.recorder.sent[start:]
 
-    async def run(self, user: str, command: str, channel: str = "general", **options: Any) -> list[Sent]:
+    async def run(self, who: str, command: str, channel: str = "general", /, **options: Any) -> list[Sent]:
         """``await h.run("alice", "/combatant add", name="Borin", owner="@bob")``."""
-        payload = self.payload(user, command, {k: str(v) for k, v in options.items() if v is not None}, channel)
+        payload = self.payload(who, command, {k: str(v) for k, v in options.items() if v is not None}, channel)
         return await self.run_payload(payload)
 
-    async def autocomplete(self, user: str, command: str, option: str, current: str = "", channel: str = "general", **options: Any) -> list[str]:
+    async def autocomplete(self, who: str, command: str, option: str, current: str = "", channel: str = "general", /, **options: Any) -> list[str]:
         opts = {k: str(v) for k, v in options.items()}
         opts[option] = current
-        payload = self.payload(user, command, opts, channel, focused=option)
+        payload = self.payload(who, command, opts, channel, focused=option)
         sent = await self.run_payload(payload)
         return [c["name"] for s in sent if s.kind == "autocomplete" for c in s.choices]
 

@@ -132,7 +132,7 @@ async def test_undo_restores_exactly_and_repeats(h: Harness) -> None:
     """/undo brings back the exact state before each action, one action per call."""
     await setup_fight(h)
     s0 = await export(h)
-    await h.run("gm", "/init roll")
+    await h.run("gm", "/init roll", roll="6,1")
     s1 = await export(h)
     await h.run("gm", "/combatant edit", name="Grak", sheet="hp=5")
     assert await export(h) != s1
@@ -147,8 +147,9 @@ async def test_undo_restores_exactly_and_repeats(h: Harness) -> None:
 async def test_log_shows_who_did_what_with_dice(h: Harness) -> None:
     """/log lists the accepted commands, newest last, with the dice rolled."""
     await setup_fight(h)
-    await h.run("gm", "/init roll")
-    await h.run("gm", "/move", combatant="Borin", facing="E")
+    await h.run("gm", "/init roll", roll="6,1")
+    await h.run("gm", "/move", combatant="Borin", facing="N")
+    await h.run("bob", "/move", facing="E")
     await h.run("bob", "/attack", target="Grak", weapon="hammer", roll="6")
     sent = await h.run("bob", "/log", count=3)
     text = sent[0].text
@@ -159,7 +160,7 @@ async def test_log_shows_who_did_what_with_dice(h: Harness) -> None:
 async def test_export_import_round_trip(h: Harness, tmp_path: Path) -> None:
     """An exported encounter imported into another channel is the same encounter."""
     await setup_fight(h)
-    await h.run("gm", "/init roll")
+    await h.run("gm", "/init roll", roll="6,1")
     data = await export(h)
     path = tmp_path / "encounter.json"
     path.write_text(json.dumps(data))
@@ -228,7 +229,7 @@ async def test_state_and_dedupe_survive_a_restart(h: Harness) -> None:
 async def test_player_rolls_setting(h: Harness) -> None:
     """With player_rolls off, a player's roll: is refused but the GM's is used."""
     await setup_fight(h)
-    await h.run("gm", "/init roll")
+    await h.run("gm", "/init roll", roll="6,1")
     await h.run("gm", "/encounter settings", player_rolls="false")
     sent = await h.run("bob", "/attack", target="Grak", weapon="hammer", roll="6")
     assert sent[0].ephemeral and "turned off" in sent[0].text
@@ -274,7 +275,7 @@ async def test_reminder_nudges_the_waiting_owner_after_the_setting(h: Harness) -
     """A turn left waiting past reminder_hours gets one nudge pinging its owner; it survives a restart."""
     await setup_fight(h)
     await h.run("gm", "/encounter settings", reminder_hours="2")
-    await h.run("gm", "/init roll")
+    await h.run("gm", "/init roll", roll="6,1")
     clock: Clock = h.bot.service.clock  # type: ignore[assignment]
     clock.now += 3600
     assert await h.reminders() == []
@@ -311,7 +312,7 @@ async def test_co_gm_can_run_the_encounter(h: Harness) -> None:
 async def test_owner_acts_only_for_own_combatants(h: Harness) -> None:
     """Bob cannot move Grak; the refusal says why."""
     await setup_fight(h)
-    await h.run("gm", "/init roll")
+    await h.run("gm", "/init roll", roll="6,1")
     sent = await h.run("bob", "/move", combatant="Grak", facing="N")
     assert sent[0].ephemeral and "not yours" in sent[0].text
 
