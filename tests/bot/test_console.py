@@ -1,0 +1,91 @@
+"""The offline console: line parsing, a scripted run, reproducible seeds, files, exit codes."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.console import parse_line
+from bot.harness import HarnessError
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = """\
+# a comment, then a blank line
+
+@gm /encounter start system:coup-de-grace name:"Test Fight" map:8x6
+@gm /combatant add name:Borin owner:@bob side:dwarves at:B3 facing:E sheet:"class=heavy weapons=hammer,shield"
+@gm /combatant add name:Grak side:orcs at:E3 facing:W sheet:"class=light weapons=axe"
+@gm /init roll
+@bob /map
+@bob /encounter export
+@stranger /encounter end
+@gm #tavern /encounter status
+@gm /nonsense
+"""
+
+
+def console(tmp_path: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "console", *args], cwd=tmp_path, env=env, input=stdin,
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("@alice /encounter status", ("alice", "general", "/encounter status", {})),
+        ("@alice #tavern /move to:D4", ("alice", "tavern", "/move", {"to": "D4"})),
+        ('@gm /combatant add name:"Old Tom" sheet:"weapons=longsword:2"', ("gm", "general", "/combatant add", {"name": "Old Tom", "sheet": "weapons=longsword:2"})),
+    ],
+)
+def test_parse_line(line: str, expected: tuple) -> None:
+    """A console line gives the user, channel, command and options."""
+    assert parse_line(line) == expected
+
+
+@pytest.mark.parametrize("line", ["/encounter status", "@alice encounter", "@alice /move to:D4 facing", '@a /x name:"open'])
+def test_parse_line_refuses_malformed_lines(line: str) -> None:
+    """Lines without a user, a slash command, or name:value options are refused."""
+    with pytest.raises(HarnessError):
+        parse_line(line)
+
+
+def test_script_runs_and_prints_what_the_bot_sends(tmp_path: Path) -> None:
+    """A script prints replies, pings, ephemeral marks and attachment paths, and exits 0."""
+    (tmp_path / "fight.txt").write_text(SCRIPT)
+    result = console(tmp_path, "--seed", "4", "--files", "out", "fight.txt")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Test Fight" in out and "status board (posted)" in out
+    assert "(pings @" in out
+    assert "(only @stranger can see this)" in out
+    assert (tmp_path / "out" / "map.png").read_bytes()[:4] == b"\x89PNG"
+    assert "encounter.json written to" in out
+    assert "[#tavern]" in out and "no encounter" in out
+    assert "unknown command /nonsense" in out
+
+
+def test_same_seed_same_story(tmp_path: Path) -> None:
+    """--seed makes every roll reproducible."""
+    script = "@gm /encounter start system:coup-de-grace\n@gm /roll dice:10d20\n"
+    a = console(tmp_path, "--seed", "11", stdin=script).stdout
+    b = console(tmp_path, "--seed", "11", stdin=script).stdout
+    assert a == b and "10d20" in a
+
+
+def test_unreadable_script_exits_nonzero(tmp_path: Path) -> None:
+    """A script that cannot be read is the one case with a non-zero exit."""
+    result = console(tmp_path, "missing.txt")
+    assert result.returncode == 1 and "cannot read missing.txt" in result.stderr
+
+
+def test_db_keeps_encounters_between_runs(tmp_path: Path) -> None:
+    """With --db the encounter is still there in the next run."""
+    console(tmp_path, "--db", "c.db", stdin="@gm /encounter start system:coup-de-grace name:Kept\n")
+    out = console(tmp_path, "--db", "c.db", stdin="@gm /encounter status\n").stdout
+    assert "Kept" in out
