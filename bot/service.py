@@ -8,16 +8,17 @@ about Discord.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
-from data.store import Change, Reminder, Store, StoredEncounter
+from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEncounter
 from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
 from rules.grid import parse_cell, parse_map_spec
@@ -72,7 +73,6 @@ class Outcome:
     report: Report
     ping: Ping | None = None
     board_changed: bool = False
-    duplicate: bool = False
     file: tuple[str, bytes] | None = None
     ephemeral: bool = False
 
@@ -150,6 +150,15 @@ class Service:
         for i in stored.recent_interactions:
             live.remember(i)
         return live
+
+    @contextlib.asynccontextmanager
+    async def _holding(self, ctx: Ctx) -> AsyncIterator[_Live]:
+        """Hold the channel's lock with its live encounter; a re-delivered interaction is refused."""
+        async with self._lock(ctx.channel_id):
+            live = await self._need(ctx.channel_id)
+            if live.seen(ctx.interaction_id):
+                raise DuplicateInteraction()
+            yield live
 
     async def _need(self, channel_id: str) -> _Live:
         live = await self._live(channel_id)
@@ -296,8 +305,7 @@ class Service:
         return "none (range bands)" if m.kind == "none" else f"{m.width}x{m.height} {m.kind}"
 
     async def end(self, ctx: Ctx) -> Outcome:
-        async with self._lock(ctx.channel_id):
-            live = await self._need(ctx.channel_id)
+        async with self._holding(ctx) as live:
             self._gm(live.enc, ctx)
             await self._commit(ctx, live, live.enc, "/encounter end", "ended the encounter", [], undoable=False, active=False)
         return Outcome(Report(f"🏁 {live.enc.name} has ended", ["The log and state stay in the database."]))
@@ -305,10 +313,7 @@ class Service:
     # -- game actions --------------------------------------------------------------------------------
     async def act(self, ctx: Ctx, action: Action) -> Outcome:
         """Run one game action (add, edit, remove, initiative, next, move, attack, ...)."""
-        async with self._lock(ctx.channel_id):
-            live = await self._need(ctx.channel_id)
-            if live.seen(ctx.interaction_id):
-                return Outcome(Report("Already applied"), duplicate=True)
+        async with self._holding(ctx) as live:
             enc = live.enc
             system = get_system(enc.system)
             is_gm = enc.is_gm(ctx.user_id)
@@ -394,8 +399,7 @@ class Service:
         reminder_hours: float | None,
         options: dict[str, str] | None,
     ) -> Outcome:
-        async with self._lock(ctx.channel_id):
-            live = await self._need(ctx.channel_id)
+        async with self._holding(ctx) as live:
             self._gm(live.enc, ctx, "change settings")
             system = get_system(live.enc.system)
             new = live.enc.model_copy(deep=True)
@@ -437,8 +441,7 @@ class Service:
         return Outcome(Report("⚙️ Encounter settings", self._settings_lines(system, live.enc)), ephemeral=True)
 
     async def co_gm(self, ctx: Ctx, user_id: str, remove: bool) -> Outcome:
-        async with self._lock(ctx.channel_id):
-            live = await self._need(ctx.channel_id)
+        async with self._holding(ctx) as live:
             self._gm(live.enc, ctx, "add or remove co-GMs")
             new = live.enc.model_copy(deep=True)
             if remove:
@@ -457,8 +460,7 @@ class Service:
         return Outcome(Report("👑 GMs", [text]), board_changed=True)
 
     async def terrain(self, ctx: Ctx, cells: str, kind: str, height: int | None) -> Outcome:
-        async with self._lock(ctx.channel_id):
-            live = await self._need(ctx.channel_id)
+        async with self._holding(ctx) as live:
             self._gm(live.enc, ctx, "mark the map")
             grid = live.enc.grid()
             if grid is None:
@@ -496,8 +498,7 @@ class Service:
 
     # -- undo, log, export/import --------------------------------------------------------------------
     async def undo(self, ctx: Ctx) -> Outcome:
-        async with self._lock(ctx.channel_id):
-            live = await self._need(ctx.channel_id)
+        async with self._holding(ctx) as live:
             self._gm(live.enc, ctx, "undo")
             entry = await self.store.last_undoable(live.id)
             if entry is None or entry.state_before is None:

@@ -48,8 +48,6 @@ def ctx_of(interaction: discord.Interaction, roll: str | None = None) -> Ctx:
 
 async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     """Send the outcome: the report, its file, a turn-change ping, and a board update."""
-    if outcome.duplicate:
-        return
     kwargs: dict = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}
     if outcome.file is not None:
         name, data = outcome.file

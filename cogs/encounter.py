@@ -11,10 +11,17 @@ from bot.service import MAX_IMPORT_BYTES
 from cogs._common import Options, ctx_of, reply, service_of
 from rules.errors import InputError
 from rules.models import TERRAIN_KINDS
-from rules.system import all_systems
+from rules.system import all_systems, get_system
 
 SYSTEM_CHOICES = [app_commands.Choice(name=s.title, value=s.key) for s in all_systems()]
 TERRAIN_CHOICES = [app_commands.Choice(name=k, value=k) for k in TERRAIN_KINDS]
+
+
+async def _variants(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    key = getattr(interaction.namespace, "system", None)
+    systems = [get_system(key)] if key in {c.value for c in SYSTEM_CHOICES} else all_systems()
+    names = [v for s in systems for v in s.variants if current.lower() in v.lower()]
+    return [app_commands.Choice(name=v, value=v) for v in names[:25]]
 
 
 @app_commands.guild_only()
@@ -27,6 +34,7 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         variant="A variant of the rules (see /help)",
     )
     @app_commands.choices(system=SYSTEM_CHOICES)
+    @app_commands.autocomplete(variant=_variants)
     async def start(
         self,
         interaction: discord.Interaction,
