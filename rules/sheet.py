@@ -142,7 +142,7 @@ class SheetKey:
         bits = [self.help]
         if self.choices and self.kind in ("choice", "list"):
             bits.append(f"({', '.join(self.choices)})")
-        if self.default is not None and not self.required:
+        if self.default not in (None, "", [], ()) and not self.required:
             d = ",".join(self.default) if isinstance(self.default, (list, tuple)) else self.default
             bits.append(f"default {d}")
         if self.required:
