@@ -350,6 +350,11 @@ class Service:
         if kind in GM_ONLY:
             self._gm(enc, ctx, f"use {COMMAND_NAMES[kind]}")
             return action
+        if kind == "act" and action.name in system.gm_actions:
+            self._gm(enc, ctx, f"use `/act action:{action.name}`")
+            if action.actor:
+                return action.model_copy(update={"actor": enc.get(action.actor).name})
+            return action
         if kind == "add":
             owner = action.owner_id or (None if is_gm else user)
             if not is_gm and owner != user:

@@ -93,8 +93,12 @@ class ActionsCog(commands.Cog):
         target="Its target, if any",
         options="Extra choices (see /help)",
         roll=ROLL,
+        weapon="The weapon it uses, if any",
+        facing="Facing afterwards, where the action allows one",
     )
-    @app_commands.autocomplete(action=action_autocomplete, combatant=combatant_autocomplete, target=target_autocomplete)
+    @app_commands.autocomplete(
+        action=action_autocomplete, combatant=combatant_autocomplete, target=target_autocomplete, weapon=weapon_autocomplete
+    )
     async def act(
         self,
         interaction: discord.Interaction,
@@ -103,8 +107,13 @@ class ActionsCog(commands.Cog):
         target: Optional[str] = None,
         options: Optional[OptionsT] = None,
         roll: Optional[str] = None,
+        weapon: Optional[str] = None,
+        facing: Optional[str] = None,
     ) -> None:
-        act = Action(kind="act", name=action.strip().lower(), actor=combatant, target=target, options=options or {})
+        act = Action(
+            kind="act", name=action.strip().lower(), actor=combatant, target=target, options=options or {},
+            weapon=weapon, facing=facing,
+        )
         await _run(interaction, act, roll)
 
 

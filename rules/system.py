@@ -109,6 +109,8 @@ class RuleSystem:
     default_side_player: ClassVar[str] = "party"
     default_side_gm: ClassVar[str] = "foes"
     has_initiative_numbers: ClassVar[bool] = True
+    #: `/act` actions that belong to the GM and to no combatant (the service passes actor=None)
+    gm_actions: ClassVar[tuple[str, ...]] = ()
     #: GM-overridable encounter options: name -> one line of help (see ``/encounter settings``)
     options_help: ClassVar[dict[str, str]] = {}
 
@@ -206,7 +208,7 @@ class RuleSystem:
         if len(standing) == 1:
             enc.winner = standing[0]
             enc.current = None
-            return [Event(kind="victory", after=standing[0], note="every other side is out of the fight")]
+            return [Event(kind="victory", after=standing[0], note="every other side is defeated")]
         if not standing:
             enc.winner = "nobody"
             enc.current = None

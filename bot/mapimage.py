@@ -1,0 +1,579 @@
+"""The ``/map`` picture: an encounter's grid drawn as a PNG with Pillow.
+
+Square boards and flat-topped "odd-q" hex boards, labelled like a chess board (column letters
+along the top, row numbers down the left). Walls are dark; terrain cells get a light fill and a
+hatch; heights (feet) sit in a corner. Each combatant on the board is a disc in its side's
+colour with its initials and a small arrow for its facing; a downed one is grey with a cross;
+the current one wears a gold ring. A legend strip below gives the encounter, the round, each
+side's colour and who is who, and the terrain shown.
+
+Everything is drawn at ``SS`` times the final size and reduced once, which anti-aliases hexes,
+discs and text cheaply. The PNG is cut to a 256-colour palette in which the flat colours stay
+exact: a third the size of an optimised RGB PNG. Geometry comes from
+:meth:`rules.grid.Grid.centre`; :func:`layout` and :func:`cell_centre_px` give pixel positions
+to callers and tests.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from rules.errors import InputError
+from rules.grid import Cell, Grid, cell_name, parse_cell
+from rules.models import Encounter
+
+__all__ = [
+    "BOARD",
+    "CURRENT_RING",
+    "DOWNED",
+    "MAX_PX",
+    "PALETTE",
+    "TERRAIN_STYLES",
+    "WALL",
+    "Layout",
+    "TerrainStyle",
+    "cell_centre_px",
+    "initials",
+    "labels",
+    "layout",
+    "render_map",
+    "side_colours",
+]
+
+RGB = tuple[int, int, int]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Op = Callable[[Image.Image, ImageDraw.ImageDraw, float], None]  # a legend item, drawn at a y offset
+
+MAX_PX = 2000  #: neither side of the image is larger
+MIN_WIDTH = 440  #: room for the legend under a tiny map
+MIN_CELL_PX = 12
+SS = 2  #: supersampling factor
+#: zlib level of the palette PNG: Pillow's ``optimize`` (level 9) costs 5x the time here for a
+#: file ~7% smaller, and the palette already makes it about a third of an optimised RGB PNG
+PNG_LEVEL = 6
+PAD = 10
+
+#: side colours, given out in the order of ``Encounter.sides()``
+PALETTE: tuple[RGB, ...] = (
+    (37, 99, 235),  # blue
+    (214, 40, 40),  # red
+    (22, 150, 70),  # green
+    (230, 130, 0),  # amber
+    (140, 60, 220),  # violet
+    (0, 150, 175),  # teal
+    (215, 45, 125),  # pink
+    (125, 85, 55),  # brown
+    (110, 160, 10),  # lime
+    (75, 85, 105),  # slate
+)
+WALL: RGB = (52, 56, 66)
+DOWNED: RGB = (165, 165, 165)
+BACKGROUND: RGB = (238, 235, 227)
+BOARD: RGB = (252, 251, 247)
+GRID_LINE: RGB = (190, 184, 170)
+INK: RGB = (38, 38, 42)
+MUTED: RGB = (105, 100, 92)
+WHITE: RGB = (255, 255, 255)
+CURRENT_RING: RGB = (255, 186, 0)
+CROSS: RGB = (150, 18, 18)
+HEIGHT_INK: RGB = (90, 60, 30)
+
+
+@dataclass(frozen=True)
+class TerrainStyle:
+    fill: RGB
+    ink: RGB
+    pattern: str  # "/", "\\", "x" (cross-hatch), "-", "|", "." (dots) or "" (plain)
+
+
+TERRAIN_STYLES: dict[str, TerrainStyle] = {
+    "difficult": TerrainStyle((240, 224, 186), (200, 160, 90), "/"),
+    "rough": TerrainStyle((222, 235, 200), (120, 155, 80), "."),
+    "obstacle": TerrainStyle((214, 218, 224), (130, 138, 150), "x"),
+    "gap": TerrainStyle((205, 226, 246), (100, 145, 200), "-"),
+    "climb": TerrainStyle((247, 218, 200), (205, 130, 90), "|"),
+}
+_OTHER = TerrainStyle((232, 230, 226), (165, 160, 150), "\\")
+_WALL_STYLE = TerrainStyle(WALL, WALL, "")
+_HEX_R = 1 / math.sqrt(3)  # circumradius of a hex whose flat-to-flat height is 1
+_COMPASS = {"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}
+
+
+def _shade(c: RGB, f: float = 0.55) -> RGB:
+    return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
+
+
+# -- names and colours ----------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def _font(size: int) -> Font:
+    return ImageFont.load_default(size=max(6, size))
+
+
+def _ascii(text: str) -> str:
+    """What the default font can draw: accents dropped, other characters as ``?``."""
+    folded = unicodedata.normalize("NFKD", text)
+    return "".join(
+        ch if 32 <= ord(ch) < 127 or ch == "·" else "?"
+        for ch in folded
+        if not unicodedata.combining(ch)
+    )
+
+
+def _fit(text: str, font: Font, width: float) -> str:
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "...") > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
+def _contrast(c: RGB) -> RGB:
+    return INK if 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] > 160 else WHITE
+
+
+def initials(name: str) -> str:
+    """First letters of two words (``Grak the Bold`` → ``GT``; a short number stays whole:
+    ``Goblin 12`` → ``G12``), else the first two letters (``Borin`` → ``Bo``)."""
+    words = [
+        w for w in ("".join(ch for ch in x if ch.isalnum()) for x in _ascii(name).split()) if w
+    ]
+    if len(words) >= 2:
+        second = words[1] if words[1].isdigit() and len(words[1]) <= 2 else words[1][0]
+        return (words[0][0] + second).upper()
+    if words:
+        return words[0][0].upper() + words[0][1:2]
+    return _ascii(name).strip()[:2] or "?"
+
+
+def labels(enc: Encounter) -> dict[str, str]:
+    """Each combatant's token label: its initials, or the first letter and a later one of its
+    name when another combatant already has them (``Borin`` ``Bo``, ``Bofur`` ``Bf``)."""
+    out: dict[str, str] = {}
+    for c in enc.combatants:
+        label = initials(c.name)
+        if label in out.values():
+            letters = [ch for ch in _ascii(c.name) if ch.isalnum()]
+            for ch in letters[1:]:
+                alt = label[0] + ch.lower()
+                if alt not in out.values():
+                    label = alt
+                    break
+        out[c.name] = label
+    return out
+
+
+def side_colours(enc: Encounter) -> dict[str, RGB]:
+    """Each side's colour: the palette in the order the sides first appear."""
+    return {side: PALETTE[i % len(PALETTE)] for i, side in enumerate(enc.sides())}
+
+
+def _cell(text: str | None, grid: Grid) -> Cell | None:
+    """A stored cell name read leniently: None when unreadable or off the board."""
+    try:
+        cell = parse_cell(text or "")
+    except InputError:
+        return None
+    return cell if grid.contains(cell) else None
+
+
+def _facing_angle(grid: Grid, facing: str | None) -> float | None:
+    f = (facing or "").strip().upper()
+    if f in grid.facings:
+        return grid.facings.index(f) * 360 / len(grid.facings)
+    return _COMPASS.get(f)
+
+
+# -- layout ---------------------------------------------------------------------------------
+def _bounds(grid: Grid) -> tuple[float, float, float, float]:
+    """The board's extent in board units (``Grid.centre`` coordinates)."""
+    if grid.kind == "square":
+        return 0.0, 0.0, float(grid.width), float(grid.height)
+    right = (grid.width - 1) * math.sqrt(3) / 2 + 0.5 + _HEX_R
+    return 0.5 - _HEX_R, 0.0, right, grid.height + (0.5 if grid.width > 1 else 0.0)
+
+
+def _label_size(unit: float) -> int:
+    return max(9, min(15, round(unit * 0.3)))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the board sits in the image, in pixels of the final image (``scale`` 1)."""
+
+    grid: Grid
+    unit: float  # px per board unit: a square's side, or a hex's flat-to-flat height
+    origin: tuple[float, float]  # the pixel of board point (0, 0)
+    size: tuple[int, int]  # the whole image
+    legend_top: int
+    scale: int = 1
+
+    def centre(self, cell: Cell) -> tuple[float, float]:
+        bx, by = self.grid.centre(cell)
+        return self.origin[0] + bx * self.unit, self.origin[1] + by * self.unit
+
+    def outline(self, cell: Cell) -> list[tuple[float, float]]:
+        cx, cy = self.centre(cell)
+        h = self.unit / 2
+        if self.grid.kind == "square":
+            return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+        r = self.unit * _HEX_R
+        return [
+            (cx - r, cy),
+            (cx - r / 2, cy - h),
+            (cx + r / 2, cy - h),
+            (cx + r, cy),
+            (cx + r / 2, cy + h),
+            (cx - r / 2, cy + h),
+        ]
+
+    def scaled(self, k: int) -> Layout:
+        (ox, oy), (w, h) = self.origin, self.size
+        return replace(
+            self,
+            unit=self.unit * k,
+            origin=(ox * k, oy * k),
+            size=(w * k, h * k),
+            legend_top=self.legend_top * k,
+            scale=self.scale * k,
+        )
+
+
+def layout(enc: Encounter, cell_px: int = 48) -> Layout:
+    """Size the picture: ``cell_px`` per cell, less when the image would pass ``MAX_PX``."""
+    grid = enc.grid()
+    if grid is None:
+        raise ValueError("this encounter has no map")
+    bx0, by0, bx1, by1 = _bounds(grid)
+    bw, bh = bx1 - bx0, by1 - by0
+    unit = max(MIN_CELL_PX, int(cell_px))
+    while True:
+        fs = _label_size(unit)
+        left = PAD + _font(fs).getlength(str(grid.height)) + PAD * 0.6
+        top = PAD + fs + PAD * 0.6
+        width = max(MIN_WIDTH, math.ceil(left + bw * unit + PAD))
+        legend_h = math.ceil(_legend(enc, grid, width * SS, SS)[1] / SS)
+        board_bottom = math.ceil(top + bh * unit + PAD / 2)
+        if max(width, board_bottom + legend_h) <= MAX_PX or unit <= MIN_CELL_PX:
+            break
+        fit = min((MAX_PX - left - PAD) / bw, (MAX_PX - top - PAD - legend_h) / bh)
+        unit = max(MIN_CELL_PX, min(unit - 1, math.floor(fit)))
+    shift = (width - (left + bw * unit + PAD)) / 2  # centre a narrow board over the legend
+    origin = (left + shift - bx0 * unit, top - by0 * unit)
+    return Layout(grid, float(unit), origin, (width, board_bottom + legend_h), board_bottom)
+
+
+def cell_centre_px(enc: Encounter, cell: str | Cell, cell_px: int = 48) -> tuple[int, int]:
+    """The pixel at the centre of ``cell`` in ``render_map(enc, cell_px=cell_px)``."""
+    x, y = layout(enc, cell_px).centre(parse_cell(cell) if isinstance(cell, str) else cell)
+    return math.floor(x), math.floor(y)
+
+
+# -- drawing pieces -------------------------------------------------------------------------
+def _tile(style: TerrainStyle, size: tuple[int, int], step: float, width: int) -> Image.Image:
+    """A rectangle of terrain: its fill and its hatch (the image's edge clips the lines)."""
+    img = Image.new("RGB", size, style.fill)
+    draw, ink = ImageDraw.Draw(img), style.ink
+    w, h = size
+    ticks = [i * step for i in range(int((w + h) / step) + 2)]
+    for p in style.pattern:
+        for t in ticks:
+            if p in "/x":
+                draw.line([(t - h, h), (t, 0)], fill=ink, width=width)
+            if p in "\\x":
+                draw.line([(t - h, 0), (t, h)], fill=ink, width=width)
+            if p == "-":
+                draw.line([(0, t + step / 2), (w, t + step / 2)], fill=ink, width=width)
+            if p == "|":
+                draw.line([(t + step / 2, 0), (t + step / 2, h)], fill=ink, width=width)
+        if p == ".":
+            r = max(1.0, width * 0.9)
+            for j, y in enumerate(ticks):
+                for x in ticks:
+                    px, py = x + (step / 2 if j % 2 else step / 4), y + step / 4
+                    draw.ellipse([px - r, py - r, px + r, py + r], fill=ink)
+    return img
+
+
+def _terrain_tile(lay: Layout, style: TerrainStyle) -> tuple[Image.Image, Image.Image]:
+    """One cell of terrain and the cell's shape as a mask, to paste on each such cell."""
+    pts = lay.outline(Cell(0, 0))
+    x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
+    size = (math.ceil(max(p[0] for p in pts) - x0) + 1, math.ceil(lay.unit) + 1)
+    mask = Image.new("L", size, 0)
+    shape = [(x - x0, y - y0) for x, y in pts]
+    draw = ImageDraw.Draw(mask)
+    draw.polygon(shape, fill=255)
+    draw.line([*shape, shape[0]], fill=0, width=lay.scale)  # the grid line covers the edge
+    return _tile(style, size, max(3.0, lay.unit / 5), lay.scale), mask
+
+
+def _token(
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    u: float,
+    colour: RGB,
+    label: str,
+    *,
+    downed: bool = False,
+    current: bool = False,
+    facing: float | None = None,
+    r: float | None = None,
+) -> None:
+    """A combatant's disc of radius ``r``, ``u`` being the size of the cell it stands in."""
+    r = u * 0.34 if r is None else r
+    edge = _shade(colour)
+    if current:
+        g = r + u * 0.11
+        draw.ellipse(
+            [cx - g, cy - g, cx + g, cy + g],
+            fill=CURRENT_RING,
+            outline=INK,
+            width=max(1, round(u * 0.02)),
+        )
+    fill = DOWNED if downed else colour
+    draw.ellipse(
+        [cx - r, cy - r, cx + r, cy + r], fill=fill, outline=edge, width=max(1, round(u * 0.045))
+    )
+    if facing is not None:
+        dx, dy = math.sin(math.radians(facing)), -math.cos(math.radians(facing))
+        tip, base, half = max(u * 0.495, r + u * 0.13), r - u * 0.02, u * 0.14
+        draw.polygon(
+            [
+                (cx + dx * tip, cy + dy * tip),
+                (cx + dx * base - dy * half, cy + dy * base + dx * half),
+                (cx + dx * base + dy * half, cy + dy * base - dx * half),
+            ],
+            fill=edge,
+        )
+    if downed:
+        d, w = r * 0.62, max(1, round(u * 0.06))
+        draw.line([(cx - d, cy - d), (cx + d, cy + d)], fill=CROSS, width=w)
+        draw.line([(cx - d, cy + d), (cx + d, cy - d)], fill=CROSS, width=w)
+    font = _font(round(r * {1: 1.1, 2: 0.9}.get(len(label), 0.72)))
+    ink, halo = (INK, DOWNED) if downed else (_contrast(fill), fill)
+    draw.text(
+        (cx, cy),
+        label,
+        font=font,
+        anchor="mm",
+        fill=ink,
+        stroke_width=round(u * 0.025),
+        stroke_fill=halo,
+    )
+
+
+def _legend(enc: Encounter, grid: Grid, width: float, k: int) -> tuple[list[Op], float]:
+    """The legend strip's drawing operations and height, in pixels at scale ``k``."""
+    ops: list[Op] = []
+    pad, row, tok = PAD * k, 30 * k, 34 * k  # tok: the cell size a legend token is drawn for
+    title_f, text_f = _font(17 * k), _font(14 * k)
+    colours, names = side_colours(enc), labels(enc)
+    x: float = pad  # the flow's cursor: items run left to right and wrap to ``indent``
+    y: float = pad + row / 2
+    indent = pad + 22 * k
+
+    def text(x: float, y: float, s: str, font: Font = text_f, fill: RGB = INK) -> None:
+        def op(img: Image.Image, d: ImageDraw.ImageDraw, oy: float) -> None:
+            d.text((x, y + oy), s, font=font, fill=fill, anchor="lm")
+
+        ops.append(op)
+
+    def token(cx: float, y: float, u: float, colour: RGB, label: str = "", **kw: bool) -> None:
+        def op(img: Image.Image, d: ImageDraw.ImageDraw, oy: float) -> None:
+            _token(d, cx, y + oy, u, colour, label, **kw)
+
+        ops.append(op)
+
+    def swatch(x: float, y: float, style: TerrainStyle) -> None:
+        def op(img: Image.Image, d: ImageDraw.ImageDraw, oy: float) -> None:
+            box = (round(x), round(y + oy - 8 * k))
+            img.paste(_tile(style, (16 * k, 16 * k), 4 * k, k), box)
+            d.rectangle([*box, box[0] + 16 * k - 1, box[1] + 16 * k - 1], outline=MUTED, width=k)
+
+        ops.append(op)
+
+    def place(w: float) -> float:
+        """Where the next item of width ``w`` goes, wrapping to a new row when it must."""
+        nonlocal x, y
+        if x + w > width - pad and x > indent:
+            x, y = indent, y + row
+        at, x = x, x + w + 16 * k
+        return at
+
+    if enc.round > 0:
+        bits = [f"Round {enc.round}"] + ([f"{enc.current}'s turn"] if enc.current else [])
+    else:
+        bits = ["not started"]
+    bits += [f"won by {enc.winner}"] if enc.winner else []
+    text(pad, y, _fit(_ascii(" · ".join([enc.name, *bits])), title_f, width - 2 * pad), title_f)
+    for side, colour in colours.items():
+        name = (_ascii(side) or "no side") + ":"
+        y += row
+        token(pad + 8 * k, y, 24 * k, colour)
+        text(indent, y, name)
+        x = indent + text_f.getlength(name) + 12 * k
+        for c in (c for c in enc.combatants if c.side == side):
+            off = c.status != "out" and _cell(c.position, grid) is None
+            note = {"downed": " (downed)", "out": " (out)"}.get(
+                c.status, " (off map)" if off else ""
+            )
+            label = _ascii(c.name)
+            at = place(tok + text_f.getlength(label + note))
+            token(
+                at + tok / 2,
+                y,
+                tok,
+                colour,
+                names[c.name],
+                downed=c.status != "active",
+                current=c.name == enc.current,
+            )
+            text(at + tok + 2 * k, y, label)
+            if note:
+                text(at + tok + 2 * k + text_f.getlength(label), y, note, fill=MUTED)
+    kinds = (["wall"] if grid.blocked else []) + sorted(set(grid.terrain.values()))
+    if kinds:
+        y += row
+        text(pad, y, "Terrain:")
+        x = pad + text_f.getlength("Terrain:") + 12 * k
+        for kind in kinds:
+            at = place(22 * k + text_f.getlength(_ascii(kind)))
+            swatch(at, y, _WALL_STYLE if kind == "wall" else TERRAIN_STYLES.get(kind, _OTHER))
+            text(at + 22 * k, y, _ascii(kind))
+    return ops, y + row / 2 + pad
+
+
+# -- the picture ----------------------------------------------------------------------------
+def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, enc: Encounter, lay: Layout) -> None:
+    grid, u, k = lay.grid, lay.unit, lay.scale
+    bx0, by0, bx1, by1 = _bounds(grid)
+    ox, oy = lay.origin
+    hexes, line = grid.kind == "hex", max(1, k)
+    if hexes:
+        for cell in grid.cells():
+            draw.polygon(lay.outline(cell), fill=BOARD)
+    else:
+        draw.rectangle([ox, oy, ox + bx1 * u, oy + by1 * u], fill=BOARD)
+    tiles: dict[str, tuple[Image.Image, Image.Image]] = {}
+    for cell, kind in grid.terrain.items():
+        if grid.contains(cell) and cell not in grid.blocked:
+            if kind not in tiles:
+                tiles[kind] = _terrain_tile(lay, TERRAIN_STYLES.get(kind, _OTHER))
+            pts = lay.outline(cell)
+            img.paste(
+                tiles[kind][0], (round(min(p[0] for p in pts)), round(pts[1][1])), tiles[kind][1]
+            )
+    for cell in grid.blocked:
+        if grid.contains(cell):
+            draw.polygon(lay.outline(cell), fill=WALL)
+    if hexes:
+        for cell in grid.cells():  # lines: a wide polygon outline costs a full-size mask
+            pts = lay.outline(cell)
+            draw.line([*pts, pts[0]], fill=GRID_LINE, width=line)
+    else:
+        for c in range(grid.width + 1):
+            draw.line([(ox + c * u, oy), (ox + c * u, oy + by1 * u)], fill=GRID_LINE, width=line)
+        for r in range(grid.height + 1):
+            draw.line([(ox, oy + r * u), (ox + bx1 * u, oy + r * u)], fill=GRID_LINE, width=line)
+        draw.rectangle([ox, oy, ox + bx1 * u, oy + by1 * u], outline=MUTED, width=line)
+    font = _font(_label_size(u / k) * k)  # coordinates, like a chess board
+    top, left = oy + by0 * u - 0.6 * PAD * k, ox + bx0 * u - 0.6 * PAD * k
+    for c in range(grid.width):
+        draw.text(
+            (lay.centre(Cell(c, 0))[0], top),
+            cell_name((c, 0))[:-1],
+            font=font,
+            fill=MUTED,
+            anchor="md",
+        )
+    for r in range(grid.height):
+        draw.text((left, lay.centre(Cell(0, r))[1]), str(r + 1), font=font, fill=MUTED, anchor="rm")
+
+
+def _draw_tokens(draw: ImageDraw.ImageDraw, enc: Encounter, lay: Layout) -> None:
+    colours, names = side_colours(enc), labels(enc)
+    grow = min(1.0, max(0.0, (44 - lay.unit / lay.scale) / 20))  # bigger discs in small cells
+    r = lay.unit * (0.34 + 0.1 * grow)
+    for c in enc.combatants:
+        cell = _cell(c.position, lay.grid) if c.status != "out" else None
+        if cell is not None:
+            cx, cy = lay.centre(cell)
+            _token(
+                draw,
+                cx,
+                cy,
+                lay.unit,
+                colours[c.side],
+                names[c.name],
+                downed=c.status == "downed",
+                current=c.name == enc.current,
+                facing=_facing_angle(lay.grid, c.facing),
+                r=r,
+            )
+
+
+def _draw_heights(draw: ImageDraw.ImageDraw, lay: Layout) -> None:
+    grid, u = lay.grid, lay.unit
+    font = _font(max(7 * lay.scale, round(u * 0.22)))
+    for cell, feet in grid.heights.items():
+        if not feet or not grid.contains(cell):
+            continue
+        x, y = lay.outline(cell)[0 if grid.kind == "square" else 1]  # the top-left corner
+        if cell in grid.blocked:
+            under, ink = WALL, _contrast(WALL)
+        else:
+            kind = grid.terrain.get(cell)
+            under, ink = (
+                BOARD if kind is None else TERRAIN_STYLES.get(kind, _OTHER).fill,
+                HEIGHT_INK,
+            )
+        draw.text(
+            (x + u * 0.05, y + u * 0.03),
+            f"{feet}'",
+            font=font,
+            fill=ink,
+            anchor="la",
+            stroke_width=max(1, round(u * 0.025)),
+            stroke_fill=under,
+        )
+
+
+def _png(img: Image.Image) -> bytes:
+    """PNG bytes of ``img`` cut to 256 colours, each palette entry being the commonest colour of
+    the pixels it stands for (not their mean), so that flat areas keep their exact colour."""
+    quant = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    index = Image.frombytes("L", img.size, quant.tobytes())
+    counts = Image.merge("RGBA", (*img.split(), index)).getcolors(img.width * img.height) or []
+    palette = quant.getpalette() or []
+    best: dict[int, int] = {}
+    for n, (r, g, b, i) in counts:  # type: ignore[misc]
+        if n > best.get(i, 0):
+            best[i] = n
+            palette[3 * i : 3 * i + 3] = (r, g, b)
+    quant.putpalette(palette)
+    buf = io.BytesIO()
+    quant.save(buf, "PNG", compress_level=PNG_LEVEL)
+    return buf.getvalue()
+
+
+def render_map(enc: Encounter, *, cell_px: int = 48) -> bytes:
+    """The encounter's map as PNG bytes; ``ValueError`` when the encounter has no map."""
+    lay = layout(enc, cell_px).scaled(SS)
+    img = Image.new("RGB", lay.size, BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    _draw_board(img, draw, enc, lay)
+    _draw_tokens(draw, enc, lay)
+    _draw_heights(draw, lay)
+    y0 = lay.legend_top
+    draw.line([(PAD * SS, y0), (lay.size[0] - PAD * SS, y0)], fill=GRID_LINE, width=SS)
+    for op in _legend(enc, lay.grid, lay.size[0], SS)[0]:
+        op(img, draw, y0)
+    return _png(img.reduce(SS))
