@@ -139,6 +139,8 @@ def roll_expression(expression: str, dice: Dice) -> ExpressionResult:
         result = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE)).roll(
             expression, stringifier=d20.SimpleStringifier(), allow_comments=False
         )
+        total = result.total
+        text = str(result)
     except d20.TooManyRolls:
         raise DiceError(f"That expression rolls more than {MAX_DICE} dice: roll fewer.") from None
     except d20.RollSyntaxError:
@@ -150,7 +152,8 @@ def roll_expression(expression: str, dice: Dice) -> ExpressionResult:
         raise DiceError(f"`{expression}`: {msg}.") from None
     finally:
         _d20_expression.random = saved  # type: ignore[assignment]
-    total = result.total
     if isinstance(total, float):
+        if total != total or total in (float("inf"), float("-inf")):
+            raise DiceError(f"`{expression}` has no finite total.")
         total = int(total)
-    return ExpressionResult(expression, int(total), str(result), tuple(dice.rolled[start:]))
+    return ExpressionResult(expression, int(total), text, tuple(dice.rolled[start:]))

@@ -244,8 +244,9 @@ class RuleSystem:
             raise InputError("A combatant needs a name of 1 to 40 characters.")
         if any(ch in name for ch in "\n\r`"):
             raise InputError("A combatant's name cannot hold line breaks or backticks.")
-        if enc.find(name) is not None:
-            raise IllegalAction(f"There is already a combatant called {name}: pick another name.")
+        existing = enc.find(name)
+        if existing is not None:
+            raise IllegalAction(f"There is already a combatant called {existing.name}: pick another name.")
         if len(enc.combatants) >= MAX_COMBATANTS:
             raise IllegalAction(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
         if enc.winner:
