@@ -17,21 +17,24 @@ __all__ = ["SheetKey", "parse_pairs", "read_sheet", "parse_options", "yes_no"]
 MAX_SHEET_TEXT = 1000
 
 
+def _words(text: str, what: str, error: type[InputError]) -> list[str]:
+    """Split on spaces, keeping quoted values together; one clear error for a bad text."""
+    if len(text) > MAX_SHEET_TEXT:
+        raise error(f"The {what} may be at most {MAX_SHEET_TEXT} characters long.")
+    try:
+        return shlex.split(text)
+    except ValueError:
+        raise error(
+            f"The {what} has an unclosed quote: write values with spaces in quotes, like `name=\"Old Tom\"`."
+        ) from None
+
+
 def parse_pairs(text: str | None, what: str = "sheet") -> dict[str, str]:
     """``'class=heavy weapons="hammer, shield"'`` -> ``{"class": "heavy", "weapons": "hammer, shield"}``."""
     if not text or not text.strip():
         return {}
-    if len(text) > MAX_SHEET_TEXT:
-        raise SheetError(f"A {what} may be at most {MAX_SHEET_TEXT} characters long.")
-    try:
-        parts = shlex.split(text)
-    except ValueError:
-        raise SheetError(
-            f"The {what} has an unclosed quote: write values with spaces in quotes, "
-            f'like `name="Old Tom"`.'
-        ) from None
     out: dict[str, str] = {}
-    for part in parts:
+    for part in _words(text, what, SheetError):
         if "=" not in part:
             raise SheetError(
                 f"`{part}` in the {what} is not `key=value`: write pairs like `class=heavy hp=3`."
@@ -48,22 +51,14 @@ def parse_options(text: str | None) -> dict[str, str]:
     """Options: words and ``key=value`` pairs: ``"adv keep=3"`` -> ``{"adv": "", "keep": "3"}``."""
     if not text or not text.strip():
         return {}
-    if len(text) > MAX_SHEET_TEXT:
-        raise InputError(f"`options` may be at most {MAX_SHEET_TEXT} characters long.")
-    try:
-        parts = shlex.split(text)
-    except ValueError:
-        raise InputError("`options` has an unclosed quote.") from None
     out: dict[str, str] = {}
-    for part in parts:
+    for part in _words(text, "`options` text", InputError):
         for piece in part.split(",") if "=" not in part else [part]:
             piece = piece.strip()
-            if not piece:
-                continue
             if "=" in piece:
                 k, v = piece.split("=", 1)
                 out[k.strip().lower()] = v.strip()
-            else:
+            elif piece:
                 out[piece.lower()] = ""
     return out
 
