@@ -420,8 +420,10 @@ class Service:
                     raise InputError(f"`{key}` is not an option of {system.title}. Options: {known}.")
                 if value in ("", "default"):
                     new.settings.options.pop(key, None)
+                elif len(value) > 500:
+                    raise InputError(f"The value of `{key}` may be at most 500 characters long.")
                 else:
-                    new.settings.options[key] = value[:100]
+                    new.settings.options[key] = value
             lines = self._settings_lines(system, new)
             if new != live.enc:
                 await self._commit(ctx, live, new, "/encounter settings", "; ".join(lines), [])

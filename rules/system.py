@@ -285,11 +285,11 @@ class RuleSystem:
         enc.order = [n for n in enc.order if n != c.name]
         if enc.current == c.name:
             enc.current = None
-        self.on_removed(enc, c)
-        return [Event(kind="removed", actor=c.name)]
+        return [Event(kind="removed", actor=c.name), *self.on_removed(enc, c, dice)]
 
-    def on_removed(self, enc: Encounter, c: Combatant) -> None:
-        """Tidy system state after a combatant left (e.g. pass the turn on)."""
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+        """Tidy system state after a combatant left (e.g. pass the turn on); say what changed."""
+        return []
 
     # -- the one entry point ---------------------------------------------------------------------------
     def resolve(self, enc: Encounter, action: Action, dice: Dice) -> Resolution:

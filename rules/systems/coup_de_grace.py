@@ -625,12 +625,13 @@ class CoupDeGrace(RuleSystem):
         side = enc.get(enc.current).side
         return events + self._end_activation(enc) + self._advance(enc, side, dice)
 
-    def on_removed(self, enc: Encounter, c: Combatant) -> None:
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         if not enc.started or enc.winner:
-            return
+            return []
         side = enc.state.get("priority")
         if self._mp(c) is not None or (enc.current is None and side and not self._pool(enc, side)):
-            self._pass_priority(enc, c.side if self._mp(c) is not None else side)
+            return self._advance(enc, c.side if self._mp(c) is not None else side, dice)
+        return []
 
     # -- geometry helpers ------------------------------------------------------------------------------------
     @staticmethod

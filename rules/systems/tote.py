@@ -1286,10 +1286,10 @@ class ToteSystem(RuleSystem):
         down = ("out",) if (enc.option("victory", "downed") or "downed").strip().lower() == "out" else ("out", "downed")
         return all(c.status in down for c in enc.combatants if c.side == side)
 
-    def on_removed(self, enc: Encounter, c: Combatant) -> None:
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         self._release(enc, c.name)
         pending = enc.state.get("pending_return")
         if pending and c.name in (pending["by"], pending["against"]):
             enc.state.pop("pending_return")
         enc.state["tiebreak"] = [n for n in enc.state.get("tiebreak", []) if n != c.name]
-        self._settle(enc)
+        return self._settle(enc)
