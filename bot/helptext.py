@@ -21,7 +21,22 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 )
 
 
-def help_report(system_key: str | None = None) -> Report:
+def _chunked(name: str, lines: list[str], limit: int = 1000) -> list[tuple[str, str]]:
+    """Lines as embed fields of at most ``limit`` characters each."""
+    fields: list[tuple[str, str]] = []
+    current: list[str] = []
+    for line in lines:
+        if current and len("\n".join([*current, line])) > limit:
+            fields.append((name if not fields else f"{name} (more)", "\n".join(current)))
+            current = []
+        current.append(line[:limit])
+    if current:
+        fields.append((name if not fields else f"{name} (more)", "\n".join(current)))
+    return fields
+
+
+def help_report(system_key: str | None = None, part: str | None = None) -> Report:
+    """The command list, or one system's sheet keys and actions (``part="options"``: its options)."""
     if not system_key:
         lines = [f"`{cmd}`: {text}" for cmd, text in COMMANDS]
         lines.append("")
@@ -29,13 +44,20 @@ def help_report(system_key: str | None = None) -> Report:
         lines.append("Systems: " + ", ".join(f"`{s.key}`" for s in all_systems()) + ". `/help system:` shows one.")
         return Report("📖 Skirmish", lines)
     system = get_system(system_key)
+    if part == "options":
+        lines = [f"`{k}`: {v}" for k, v in system.options_help.items()] or ["This system has no options."]
+        return Report(
+            f"📖 {system.title}: encounter options",
+            ["The GM sets them with `/encounter settings options:\"key=value\"`; `key=default` resets one."],
+            _chunked("Options", lines),
+        )
     lines = []
     if system.variants:
         lines.append("Variants: " + ", ".join(f"`{v}`" for v in system.variants))
     lines.append("Map: " + " or ".join(system.map_kinds) + (f" (default {system.default_map})" if system.default_map else ""))
-    fields = [("Sheet keys", "\n".join(f"`{k.name}`: {k.describe()}" for k in system.sheet_keys(None)) or "none")]
+    fields = _chunked("Sheet keys", [f"`{k.name}`: {k.describe()}" for k in system.sheet_keys(None)] or ["none"])
     if system.act_actions:
         fields.append(("/act actions", ", ".join(f"`{a}`" for a in system.act_actions)))
     if system.options_help:
-        fields.append(("Encounter options (`/encounter settings options:`)", "\n".join(f"`{k}`: {v}" for k, v in system.options_help.items())))
+        fields.append(("Encounter options", f"{len(system.options_help)} options: `/help system:{system.key} part:options` lists them."))
     return Report(f"📖 {system.title} (`{system.key}`)", lines, fields)

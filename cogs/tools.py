@@ -12,6 +12,11 @@ from bot.service import Outcome
 from cogs._common import ctx_of, reply, service_of
 from cogs.encounter import SYSTEM_CHOICES
 
+PART_CHOICES = [
+    app_commands.Choice(name="sheet keys and actions", value="sheet"),
+    app_commands.Choice(name="encounter options", value="options"),
+]
+
 
 class ToolsCog(commands.Cog):
     @app_commands.command(name="roll", description="Roll dice in d20 notation, e.g. 1d20+5 or 4d6kh3")
@@ -36,10 +41,10 @@ class ToolsCog(commands.Cog):
         await reply(interaction, await service_of(interaction).map_image(ctx_of(interaction)))
 
     @app_commands.command(name="help", description="How to play: commands, or one system's sheet keys and actions")
-    @app_commands.describe(system="A rule system")
-    @app_commands.choices(system=SYSTEM_CHOICES)
-    async def help(self, interaction: discord.Interaction, system: Optional[str] = None) -> None:
-        await reply(interaction, Outcome(help_report(system), ephemeral=True))
+    @app_commands.describe(system="A rule system", part="What to show about it")
+    @app_commands.choices(system=SYSTEM_CHOICES, part=PART_CHOICES)
+    async def help(self, interaction: discord.Interaction, system: Optional[str] = None, part: Optional[str] = None) -> None:
+        await reply(interaction, Outcome(help_report(system, part), ephemeral=True))
 
 
 async def setup(bot: commands.Bot) -> None:

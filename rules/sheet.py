@@ -138,7 +138,11 @@ class SheetKey:
         if self.choices and self.kind in ("choice", "list"):
             bits.append(f"({', '.join(self.choices)})")
         if self.default not in (None, "", [], ()) and not self.required:
-            d = ",".join(self.default) if isinstance(self.default, (list, tuple)) else self.default
+            d = self.default
+            if isinstance(d, bool):
+                d = "yes" if d else "no"
+            elif isinstance(d, (list, tuple)):
+                d = ",".join(str(x) for x in d)
             bits.append(f"default {d}")
         if self.required:
             bits.append("required")
