@@ -1,0 +1,30 @@
+"""Help pages are built from the registry and fit in one embed."""
+from __future__ import annotations
+
+import pytest
+
+from bot.helptext import help_report
+from bot.render import to_embed
+from rules.system import all_systems
+
+PARTS = [None, "sheet", "options"]
+
+
+@pytest.mark.parametrize("key", [None] + [s.key for s in all_systems()])
+@pytest.mark.parametrize("part", PARTS)
+def test_help_fits_one_embed_without_cutting(key: str | None, part: str | None) -> None:
+    """Every help page fits Discord's embed limits as built, so nothing is cut off."""
+    report = help_report(key, part)
+    assert all(len(value) <= 1024 and len(name) <= 256 for name, value in report.fields)
+    embed = to_embed(report)
+    assert len(embed) <= 6000
+    assert len(embed.fields) == len(report.fields)
+
+
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
+def test_help_lists_every_sheet_key_and_option(system) -> None:
+    """The sheet page names every sheet key; the options page every encounter option."""
+    sheet = help_report(system.key).text()
+    assert all(f"`{k.name}`" in sheet for k in system.sheet_keys(None))
+    options = help_report(system.key, "options").text()
+    assert all(f"`{k}`" in options for k in system.options_help)
