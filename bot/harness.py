@@ -9,6 +9,7 @@ Both return plausible message dicts. The console and the tests share this module
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import itertools
 import json
@@ -253,6 +254,7 @@ class Harness:
         harness = cls(bot, store, recorder)
         bot.http.request = harness._http_request  # type: ignore[method-assign]
         bot.http.get_from_cdn = harness._cdn  # type: ignore[method-assign]
+        await bot._async_setup_hook()
         await bot.setup_hook()
         return harness
 
@@ -441,6 +443,16 @@ class Harness:
         start = len(self.recorder.sent)
         interaction = discord.Interaction(data=payload, state=self.bot._connection)
         await self.bot.tree._call(interaction)
+        await self.bot.boards.flush()
+        return self.recorder.sent[start:]
+
+    async def deliver(self, payload: dict[str, Any]) -> list[Sent]:
+        """Deliver a payload the way the gateway does (INTERACTION_CREATE), and wait for the bot."""
+        start = len(self.recorder.sent)
+        tasks_before = asyncio.all_tasks()
+        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        new = [t for t in asyncio.all_tasks() - tasks_before if t.get_name() == "CommandTree-invoker"]
+        await asyncio.gather(*new)
         await self.bot.boards.flush()
         return self.recorder.sent[start:]
 

@@ -209,6 +209,17 @@ async def test_duplicate_interaction_is_applied_once(h: Harness) -> None:
     assert [c["name"] for c in data["combatants"]].count("Orc2") == 1
 
 
+async def test_gateway_delivery_runs_the_command_once(h: Harness) -> None:
+    """INTERACTION_CREATE through the connection state runs the command; a second delivery changes nothing."""
+    await setup_fight(h)
+    payload = h.payload("gm", "/combatant add", {"name": "Orc3", "sheet": GRAK, "side": "orcs", "at": "E4"})
+    sent = await h.deliver(payload)
+    assert sent and sent[0].kind == "response" and "Orc3" in sent[0].text
+    before = await export(h)
+    await h.deliver(payload)
+    assert await export(h) == before
+
+
 async def test_state_and_dedupe_survive_a_restart(h: Harness) -> None:
     """After a restart on the same file the encounter is there, and an old interaction is still a duplicate."""
     await setup_fight(h)
