@@ -224,12 +224,8 @@ class Service:
         active: bool = True,
     ) -> Ping | None:
         system = get_system(new.system)
-        old_turn = system.turn(live.enc)
         new_turn = system.turn(new)
-        changed_turn = (old_turn.key != new_turn.key or old_turn.actors != new_turn.actors) and bool(
-            new_turn.key or new_turn.actors
-        )
-        turn_moved = old_turn.key != new_turn.key
+        turn_moved = system.turn(live.enc).key != new_turn.key
         now = self.clock()
         reminder = self._reminder(live, new, new_turn, now) if (turn_moved and active) else None
         clear = (not active) or new.winner is not None or (turn_moved and reminder is None)
@@ -256,7 +252,7 @@ class Service:
         live.remember(ctx.interaction_id)
         if not active:
             self._remember(live.channel_id, None)
-        return self._ping(new, new_turn) if (turn_moved and changed_turn and active) else None
+        return self._ping(new, new_turn) if (turn_moved and active) else None
 
     # -- encounter lifecycle --------------------------------------------------------------------------
     async def start(
