@@ -52,10 +52,11 @@ class BoardKeeper:
         if task is None or task.done():
             self._tasks[channel_id] = asyncio.create_task(self._run(channel_id))
 
-    async def flush(self) -> None:
-        """Wait until every pending board edit has gone out."""
+    async def flush(self, channel_id: str | None = None) -> None:
+        """Wait until every pending board edit (of one channel, or all) has gone out."""
         while True:
-            pending = [t for t in self._tasks.values() if not t.done()]
+            tasks = self._tasks.values() if channel_id is None else [self._tasks.get(channel_id)]
+            pending = [t for t in tasks if t is not None and not t.done()]
             if not pending:
                 return
             await asyncio.gather(*pending, return_exceptions=True)

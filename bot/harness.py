@@ -255,6 +255,14 @@ class Harness:
         bot.http.request = harness._http_request  # type: ignore[method-assign]
         bot.http.get_from_cdn = harness._cdn  # type: ignore[method-assign]
         await bot._async_setup_hook()
+        # the guild is cached as the GUILD_CREATE of the guilds intent would leave it
+        state._add_guild_from_data({  # type: ignore[arg-type]
+            "id": str(GUILD_ID), "name": "Offline", "owner_id": str(BOT_USER_ID), "roles": [], "emojis": [],
+            "stickers": [], "features": [], "channels": [], "threads": [], "members": [], "member_count": 1,
+            "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
+            "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
+            "preferred_locale": "en-US", "system_channel_flags": 0,
+        })
         await bot.setup_hook()
         return harness
 
@@ -380,6 +388,13 @@ class Harness:
             raise HarnessError(f"option {param.name} takes one of: {allowed}")
         return {"type": t.value, "name": param.name, "value": value}
 
+    def _ensure_channel(self, cid: int, name: str) -> None:
+        guild = self.bot.get_guild(GUILD_ID)
+        if guild is not None and guild.get_channel(cid) is None:
+            data = {"id": str(cid), "type": 0, "name": name, "guild_id": str(GUILD_ID), "position": 0,
+                    "permission_overwrites": [], "nsfw": False, "parent_id": None}
+            guild._add_channel(discord.TextChannel(state=self.bot._connection, guild=guild, data=data))  # type: ignore[arg-type]
+
     def payload(
         self,
         user: str,
@@ -414,6 +429,7 @@ class Harness:
         token = f"tok-{iid}"
         channel_name = channel.lstrip("#")
         cid = channel_id_of(channel_name)
+        self._ensure_channel(cid, channel_name)
         self.recorder.channel_of_token[token] = str(cid)
         self.recorder.user_of_token[token] = str(user_id_of(user))
         data: dict[str, Any] = {"id": str(_stable_id("command", path[0])), "name": path[0], "type": 1, "options": opts}
@@ -443,7 +459,7 @@ class Harness:
         start = len(self.recorder.sent)
         interaction = discord.Interaction(data=payload, state=self.bot._connection)
         await self.bot.tree._call(interaction)
-        await self.bot.boards.flush()
+        await self.bot.boards.flush(str(payload["channel_id"]))
         return self.recorder.sent[start:]
 
     async def deliver(self, payload: dict[str, Any]) -> list[Sent]:

@@ -16,9 +16,9 @@ def clip(text: str, limit: int) -> str:
 
 
 def mentions_for(user_ids: tuple[str, ...] | list[str]) -> discord.AllowedMentions:
-    """Allow exactly these users to be pinged, and nobody else."""
+    """Allow exactly these users to be pinged (Discord takes at most 100), and nobody else."""
     return discord.AllowedMentions(
-        everyone=False, roles=False, replied_user=False, users=[discord.Object(int(u)) for u in user_ids]
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(int(u)) for u in list(user_ids)[:100]]
     )
 
 

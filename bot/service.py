@@ -24,7 +24,7 @@ from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesE
 from rules.grid import parse_cell, parse_map_spec
 from rules.models import EXPORT_FORMAT, TERRAIN_KINDS, Encounter, MapState, Settings
 from rules.report import Report, board_report, events_report
-from rules.system import Action, RuleSystem, Turn, get_system, system_keys
+from rules.system import MAX_COMBATANTS, Action, RuleSystem, Turn, get_system, system_keys
 
 __all__ = ["Service", "Ctx", "Outcome", "Ping", "MAX_IMPORT_BYTES"]
 
@@ -192,9 +192,7 @@ class Service:
         users = self.owners_of(enc, turn.actors)
         if not users:
             return None
-        mentions = " ".join(f"<@{u}>" for u in users)
-        who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
-        return Ping(users, f"{mentions}: your turn in **{enc.name}**: {who}. {turn.label}".strip())
+        return Ping(_mentioned(users), _turn_text(enc, turn, users, "your turn"))
 
     def _reminder(self, live: _Live, enc: Encounter, turn: Turn, now: float) -> Reminder | None:
         hours = enc.settings.reminder_hours
@@ -245,6 +243,7 @@ class Service:
                 active=active,
                 reminder=reminder,
                 clear_reminder=clear and reminder is None,
+                state_json=new_json,
             )
         )
         live.enc = new
@@ -320,7 +319,7 @@ class Service:
                     "The GM has turned off `roll:` for players in this encounter: leave it out and the bot rolls."
                 )
             dice = Dice(rng=self.rng, given=given)
-            res = system.resolve(enc, action, dice)
+            res = system.resolve(enc, action, dice, snapshot=live.json)
             command = COMMAND_NAMES[action.kind]
             report = events_report(self._title(command, action), res.events, system)
             summary = " · ".join(report.lines)[:1500] or command
@@ -660,10 +659,37 @@ class Service:
             hours = live.enc.settings.reminder_hours or self.default_reminder_hours or 24
             await self.store.bump_reminder(r.encounter_id, now + hours * 3600)
             turn = get_system(live.enc.system).turn(live.enc)
-            mentions = " ".join(f"<@{u}>" for u in r.user_ids)
             waited = (r.nudges + 1) * hours
-            out.append((r, f"⏰ {mentions}: still your turn in **{live.enc.name}** ({turn.label}); waiting about {waited:g} h."))
+            text = _turn_text(live.enc, turn, tuple(r.user_ids), f"⏰ still your turn (waiting about {waited:g} h)")
+            out.append((r, text))
         return out
+
+
+MAX_MESSAGE = 2000
+MENTION_ROOM = 1700  # of a message's 2000 characters; the rest says whose turn it is
+
+
+def _mentioned(users: tuple[str, ...]) -> tuple[str, ...]:
+    """As many of ``users`` as their mentions fit in one message (with Discord's 100 at most)."""
+    out: list[str] = []
+    size = 0
+    for u in users[:100]:
+        size += len(u) + 4
+        if size > MENTION_ROOM:
+            break
+        out.append(u)
+    return tuple(out)
+
+
+def _turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> str:
+    """``@a @b: your turn in **Bridge**: Borin, Thrain. Round 2 ...``, within one message."""
+    shown = _mentioned(users)
+    mentions = " ".join(f"<@{u}>" for u in shown)
+    if len(users) > len(shown):
+        mentions += f" (+{len(users) - len(shown)} more)"
+    who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
+    text = f"{mentions}: {lead} in **{enc.name}**: {who}. {turn.label}".strip()
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
 def _map_hint(system: RuleSystem) -> str:
@@ -698,7 +724,36 @@ def _check_import(enc: Encounter, system: RuleSystem) -> None:
     for name in [*enc.order, *( [enc.current] if enc.current else [])]:
         if enc.find(name) is None and name not in enc.sides():
             raise InputError(f"The order names `{name}`, who is not among the combatants.")
-    if len(enc.combatants) > 60:
-        raise InputError("The file has more than 60 combatants.")
+    if len(enc.combatants) > MAX_COMBATANTS:
+        raise InputError(f"The file has more than {MAX_COMBATANTS} combatants.")
+    for c in enc.combatants:
+        try:
+            sheet = system.read_sheet(enc, {k: _as_text(v) for k, v in c.sheet.items()})
+        except RulesError as exc:
+            raise InputError(f"The sheet of {c.name} in the file is not valid: {exc.message}") from None
+        if sheet != c.sheet:
+            raise InputError(f"The sheet of {c.name} in the file does not read back the same: export it again.")
+    # the file's system state must be one the rules can work with: show everything once
+    try:
+        board_report(system, enc)
+        for c in enc.combatants:
+            system.status_line(enc, c)
+            system.weapons_of(enc, c)
+            system.actions_for(enc, c)
+    except RulesError as exc:
+        raise InputError(f"The file's state does not fit the rules: {exc.message}") from None
+    except Exception as exc:  # a broken file, not a bug: say so and change nothing
+        raise InputError(f"The file's state does not fit the rules ({type(exc).__name__}): export it again.") from None
+
+
+def _as_text(value: object) -> str:
+    """A stored sheet value written back as the `key=value` text it was read from."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ",".join(f"{k}:{v}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
 
 

@@ -130,7 +130,7 @@ def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
     reminders: dict[int, tuple[Any, ...] | None] = {}
     for c in changes:
         states[c.encounter_id] = (
-            c.encounter.model_dump_json(), c.encounter.name, int(c.active), c.now, c.encounter_id
+            c.state_json or c.encounter.model_dump_json(), c.encounter.name, int(c.active), c.now, c.encounter_id
         )
         if c.log:
             actions.append((

@@ -120,6 +120,8 @@ class Change:
     reminder: Reminder | None = None
     clear_reminder: bool = False
     log: bool = True
+    #: ``encounter`` as JSON, when the caller has it already (saves serialising it again)
+    state_json: str | None = None
 
 
 class Store(ABC):

@@ -1,6 +1,7 @@
 """The encounter state: pydantic models, pure data. Export and import use these directly."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -43,27 +44,43 @@ class MapState(BaseModel):
     def grid(self) -> Grid | None:
         if self.kind == "none":
             return None
-        return Grid(
-            self.kind,
-            self.width,
-            self.height,
-            blocked=[parse_cell(c) for c in self.blocked],
-            terrain={parse_cell(k): v for k, v in self.terrain.items()},
-            heights={parse_cell(k): v for k, v in self.heights.items()},
+        return _grid(
+            self.kind, self.width, self.height, tuple(self.blocked),
+            tuple(sorted(self.terrain.items())), tuple(sorted(self.heights.items())),
         )
+
+
+@lru_cache(maxsize=512)
+def _grid(
+    kind: str,
+    width: int,
+    height: int,
+    blocked: tuple[str, ...],
+    terrain: tuple[tuple[str, str], ...],
+    heights: tuple[tuple[str, int], ...],
+) -> Grid:
+    """Grids are read-only, so one is shared by every encounter with the same map."""
+    return Grid(
+        kind,
+        width,
+        height,
+        blocked=[parse_cell(c) for c in blocked],
+        terrain={parse_cell(k): v for k, v in terrain},
+        heights={parse_cell(k): v for k, v in heights},
+    )
 
 
 class Combatant(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\n\r`]+$")
     side: str = Field("", max_length=40)
     owner_id: str | None = None
     position: str | None = None
     facing: str | None = None
     status: Status = "active"
-    hp: int | None = None
-    initiative: int | None = None
+    hp: int | None = Field(None, ge=-100_000, le=100_000)
+    initiative: int | None = Field(None, ge=-100_000, le=100_000)
     sheet: dict[str, Any] = Field(default_factory=dict)
     state: dict[str, Any] = Field(default_factory=dict)
 
@@ -99,7 +116,7 @@ class Encounter(BaseModel):
     system: str
     variant: str | None = None
     name: str = Field("Encounter", max_length=100)
-    round: int = 0
+    round: int = Field(0, ge=0, le=1_000_000)
     phase: str | None = None
     current: str | None = None
     order: list[str] = Field(default_factory=list)

@@ -292,8 +292,10 @@ class RuleSystem:
         return []
 
     # -- the one entry point ---------------------------------------------------------------------------
-    def resolve(self, enc: Encounter, action: Action, dice: Dice) -> Resolution:
-        new = type(enc).model_validate_json(enc.model_dump_json())  # a deep copy, 3x faster than deepcopy
+    def resolve(self, enc: Encounter, action: Action, dice: Dice, snapshot: str | None = None) -> Resolution:
+        """Resolve ``action`` on a copy of ``enc``; ``snapshot`` is ``enc`` as JSON if the caller has it."""
+        # a deep copy through JSON: three times faster than deepcopy
+        new = type(enc).model_validate_json(snapshot if snapshot is not None else enc.model_dump_json())
         handlers: dict[str, Callable[[Encounter, Action, Dice], list[Event]]] = {
             "add": self.add,
             "edit": self.edit,

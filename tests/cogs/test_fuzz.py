@@ -136,11 +136,6 @@ IMPORTS: dict[str, Callable[[dict[str, Any]], dict[str, Any]] | bytes] = {
 }
 
 
-#: mutations the bot accepts today and then fails on: bugs outside this test's files, reported;
-#: remove a kind from here once the import refuses it (or the bot plays it)
-KNOWN_IMPORT_BUGS = {"state-types", "combatant-state-types", "weird-sheet"}
-
-
 COMMANDS: dict[str, st.SearchStrategy[dict[str, str]]] = {
     "/encounter start": opts({"system": st.sampled_from(SYSTEMS)}, name=text, map=st.one_of(st.sampled_from(MAPS), text),
                              variant=st.one_of(st.sampled_from(["draft-2013-11-11", "standard"]), text)),
@@ -153,7 +148,7 @@ COMMANDS: dict[str, st.SearchStrategy[dict[str, str]]] = {
     "/encounter gm": opts({"user": users}, remove=bools),
     "/encounter terrain": opts({"cells": cells, "kind": st.sampled_from(["wall", "difficult", "clear", "rough", "lava"])},
                                height=ints),
-    "/encounter import": opts({"file": st.sampled_from(sorted(set(IMPORTS) - KNOWN_IMPORT_BUGS))}),
+    "/encounter import": opts({"file": st.sampled_from(sorted(IMPORTS))}),
     "/combatant add": opts({"name": names}, sheet=st.one_of(st.sampled_from(SHEETS), text), owner=users,
                            side=st.one_of(st.sampled_from(["dwarves", "orcs", ""]), text), at=cells,
                            facing=st.one_of(st.sampled_from(FACINGS), text)),
@@ -480,11 +475,7 @@ async def _import_then_play(kind: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize(
-    "kind",
-    [pytest.param(k, marks=pytest.mark.xfail(strict=True, reason="bug: bot/service.py read_export accepts a sheet or state the rules then crash on"))
-     if k in KNOWN_IMPORT_BUGS else k for k in sorted(IMPORTS)],
-)
+@pytest.mark.parametrize("kind", sorted(IMPORTS))
 def test_hostile_import_is_refused_or_playable(kind: str) -> None:
     """An edited encounter.json is either refused with nothing created, or imported and playable without errors."""
     assert asyncio.run(_import_then_play(kind)) == []

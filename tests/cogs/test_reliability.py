@@ -378,8 +378,6 @@ async def test_every_outgoing_payload_is_within_discord_limits(h: Harness, tmp_p
         assert set(s.pinged_users()) <= {str(user_id_of(u)) for u in ("bob", "carol", "everyone", "gm")}
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the reminder text is not clipped to Discord's 2000 characters "
-                   "(bot/service.py Service.due_reminders / bot/app.py Skirmish.send_reminders)")
 async def test_reminder_to_a_big_side_stays_within_discord_limits(h: Harness) -> None:
     """A turn reminder for a side of 59 minis with long names, each with its own owner, fits in one message."""
     await h.run("gm", "/encounter start", system="coup-de-grace", map="60x60")

@@ -295,7 +295,7 @@ async def test_recent_interactions_keep_the_last_256(store: SqliteStore) -> None
     """recent_interactions holds the newest 256 ids of the log, not older ones."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     total = RECENT_INTERACTIONS + 20
-    await asyncio.gather(*(store.apply(change(created.id, f"i{n}", round=n)) for n in range(total)))
+    await asyncio.gather(*(store.apply(change(created.id, f"i{n}", round=n + 1)) for n in range(total)))
     loaded = await store.load_active("c1")
     assert loaded is not None
     assert loaded.recent_interactions == {f"i{n}" for n in range(20, total)}
@@ -409,7 +409,7 @@ async def test_state_survives_close_and_reopen(db_path: Path) -> None:
 async def test_integrity_check_ok(store: SqliteStore) -> None:
     """integrity_check is "ok" after a mixed workload."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
-    await asyncio.gather(*(store.apply(change(created.id, f"i{n}", round=n)) for n in range(20)))
+    await asyncio.gather(*(store.apply(change(created.id, f"i{n}", round=n + 1)) for n in range(20)))
     assert await store.integrity_check() == "ok"
 
 
