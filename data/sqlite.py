@@ -121,6 +121,32 @@ def _reminder(row: Sequence[Any]) -> Reminder:
     return Reminder(row[0], row[1], row[2], json.loads(row[3] or "[]"), row[4], row[5] or 0)
 
 
+def _write_batch(
+    conn: sqlite3.Connection, params: tuple[list[tuple[Any, ...]], ...], committed: list[bool]
+) -> None:
+    """Run in the connection's thread: every statement of a batch, then commit (or roll back)."""
+    states, actions, undos, upserts, deletes = params
+    try:
+        cur = conn.executemany(_UPDATE_ENCOUNTER, states)
+        if cur.rowcount != len(states):
+            raise _Mismatch(NotFound("This encounter no longer exists: start a new one with `/encounter start`."))
+        if actions:
+            conn.executemany(_INSERT_ACTION, actions)
+        if undos:
+            cur = conn.executemany(_MARK_UNDONE, undos)
+            if cur.rowcount != len(undos):
+                raise _Mismatch(UndoConflict())
+        if upserts:
+            conn.executemany(_UPSERT_REMINDER, upserts)
+        if deletes:
+            conn.executemany(_DELETE_REMINDER, deletes)
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+    committed.append(True)
+
+
 def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
     """Statement parameters for a batch, in queue order; per encounter, the last change wins
     for the state and the reminder (each of those writes replaces the previous one)."""
@@ -279,47 +305,30 @@ class SqliteStore(Store):
                     _done(future)
 
     async def _commit(self, changes: list[Change]) -> None:
-        """One transaction for ``changes``: 3 awaits (update, insert, commit) when plain.
+        """One transaction for ``changes``, in ONE trip to aiosqlite's thread.
 
-        A cancellation (the event loop shutting down) does not lose the batch: statements
-        already handed to aiosqlite's thread still run, so wait for them, and if the commit
-        did not happen, roll back and write the batch again.
+        The statements and the commit run together in the connection's thread
+        (`Connection._execute`, the primitive all of aiosqlite's methods use), so a batch costs
+        one hand-over however busy the event loop is. A cancellation (the event loop shutting
+        down) does not lose the batch: the thread finishes it, commit or roll back, so wait for
+        it, and if it did not commit, write the batch again.
         """
-        states, actions, undos, upserts, deletes = _batch_params(changes)
+        params = _batch_params(changes)
         db = self._db
         for attempt in (1, 2):
-            committing = False
+            committed: list[bool] = []
             try:
-                cur = await db.executemany(_UPDATE_ENCOUNTER, states)
-                if cur.rowcount != len(states):
-                    raise _Mismatch(NotFound(
-                        "This encounter no longer exists: start a new one with `/encounter start`."
-                    ))
-                if actions:
-                    await db.executemany(_INSERT_ACTION, actions)
-                if undos:
-                    cur = await db.executemany(_MARK_UNDONE, undos)
-                    if cur.rowcount != len(undos):
-                        raise _Mismatch(UndoConflict())
-                if upserts:
-                    await db.executemany(_UPSERT_REMINDER, upserts)
-                if deletes:
-                    await db.executemany(_DELETE_REMINDER, deletes)
-                committing = True
-                await db.commit()
+                await db._execute(_write_batch, db._conn, params, committed)
             except asyncio.CancelledError:
                 if attempt == 2:
                     raise
-                await db.execute_fetchall("SELECT 1")  # runs after every queued statement
-                if committing and not db.in_transaction:
+                await db.execute_fetchall("SELECT 1")  # runs after the batch in the thread
+                if committed:
                     break
-                await db.rollback()
-            except BaseException as error:
-                with suppress(Exception):
-                    await db.rollback()
-                if isinstance(error, _Mismatch):
-                    raise error.error from None
-                if isinstance(error, sqlite3.IntegrityError) and "interaction_id" in str(error):
+            except _Mismatch as error:
+                raise error.error from None
+            except sqlite3.IntegrityError as error:
+                if "interaction_id" in str(error):
                     raise DuplicateInteraction() from error
                 raise
             else:
