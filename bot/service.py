@@ -419,6 +419,7 @@ class Service:
                     raise InputError(f"The value of `{key}` may be at most 500 characters long.")
                 else:
                     new.settings.options[key] = value
+            system.check_options(new)
             lines = self._settings_lines(system, new)
             if new != live.enc:
                 await self._commit(ctx, live, new, "/encounter settings", "; ".join(lines), [])

@@ -127,6 +127,12 @@ class RuleSystem:
         """Derive hp and state from the sheet (on add, and again after an edit)."""
         return []
 
+    def check_options(self, enc: Encounter) -> None:
+        """Raise a RulesError naming the first value in ``enc.settings.options`` the rules cannot use.
+
+        Called when the GM changes options, so a bad value is refused at once, not at the next action.
+        """
+
     # -- turn order ----------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
         return Turn()
