@@ -143,8 +143,12 @@ class Skirmish(commands.Bot):
             try:
                 await channel.send(text, allowed_mentions=mentions_for(reminder.user_ids))
                 sent += 1
+            except (discord.Forbidden, discord.NotFound):
+                log.warning("cannot remind in %s (no access, or the channel is gone)", reminder.channel_id)
             except discord.HTTPException:
-                log.warning("could not send a reminder to %s", reminder.channel_id, exc_info=True)
+                log.warning("could not send a reminder to %s; trying again later", reminder.channel_id, exc_info=True)
+                continue
+            await self.service.reminded(reminder)
         return sent
 
     async def _remind_forever(self) -> None:

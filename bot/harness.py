@@ -115,6 +115,8 @@ class Recorder:
     def __init__(self) -> None:
         self.sent: list[Sent] = []
         self.deleted: set[int] = set()
+        #: the next N channel sends fail with a server error (Discord having a bad moment)
+        self.fail_sends = 0
         self.channel_of_token: dict[str, str] = {}
         self.user_of_token: dict[str, str] = {}
         self._ids = itertools.count(1)
@@ -285,6 +287,9 @@ class Harness:
         body = kwargs.get("json") or _payload_of(None, list(form or []))
         channel = str(route.channel_id)
         if route.method == "POST" and route.path.endswith("/messages"):
+            if rec.fail_sends > 0:
+                rec.fail_sends -= 1
+                raise discord.DiscordServerError(_Response(503, "Service Unavailable"), "try again")  # type: ignore[arg-type]
             mid = rec.snowflake()
             rec.record("channel", channel, body, files, mid)
             return rec.message(channel, body, mid)

@@ -650,7 +650,7 @@ class Service:
 
     # -- reminders ------------------------------------------------------------------------------------
     async def due_reminders(self) -> list[tuple[Reminder, str]]:
-        """Reminders whose time has come, with the nudge text; each is pushed back by its interval."""
+        """Reminders whose time has come, with the nudge text (`reminded` pushes each back)."""
         now = self.clock()
         out: list[tuple[Reminder, str]] = []
         for r in await self.store.due_reminders(now):
@@ -658,12 +658,17 @@ class Service:
             if live is None or live.id != r.encounter_id:
                 continue
             hours = live.enc.settings.reminder_hours or self.default_reminder_hours or 24
-            await self.store.bump_reminder(r.encounter_id, now + hours * 3600)
             turn = get_system(live.enc.system).turn(live.enc)
             waited = (r.nudges + 1) * hours
             text = _turn_text(live.enc, turn, tuple(r.user_ids), f"⏰ still your turn (waiting about {waited:g} h)")
             out.append((r, text))
         return out
+
+    async def reminded(self, reminder: Reminder) -> None:
+        """The nudge went out (or can never go out): the next one is one interval away."""
+        live = await self._live(reminder.channel_id)
+        hours = (live.enc.settings.reminder_hours if live else 0) or self.default_reminder_hours or 24
+        await self.store.bump_reminder(reminder.encounter_id, self.clock() + hours * 3600)
 
 
 MAX_MESSAGE = 2000

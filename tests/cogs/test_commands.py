@@ -302,6 +302,22 @@ async def test_reminder_nudges_the_waiting_owner_after_the_setting(h: Harness) -
         h.store = h2.store
 
 
+async def test_a_reminder_that_could_not_be_sent_is_tried_again(h: Harness) -> None:
+    """When Discord fails the nudge, the next pass sends it; after that it waits a full interval."""
+    await setup_fight(h)
+    await h.run("gm", "/encounter settings", reminder_hours="1")
+    await h.run("gm", "/init roll", roll="6,1")
+    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    clock.now += 2 * 3600
+    h.recorder.fail_sends = 1
+    assert await h.reminders() == []
+    sent = await h.reminders()
+    assert len(sent) == 1 and sent[0].pinged_users() == [str(user_id_of("bob"))]
+    assert await h.reminders() == []
+    clock.now += 3600
+    assert len(await h.reminders()) == 1
+
+
 async def test_encounter_end_is_gm_only_and_frees_the_channel(h: Harness) -> None:
     """Only the GM ends an encounter; afterwards a new one can start."""
     await setup_fight(h)
