@@ -89,6 +89,11 @@ class BoardKeeper:
         await service.set_board_message(channel_id, str(message.id))
 
 
+# Skirmish never joins voice: no warnings about voice libraries at start-up
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
 class Skirmish(commands.Bot):
     def __init__(
         self,
