@@ -269,6 +269,9 @@ async def test_autocomplete_suggests_names_from_the_channel(h: Harness) -> None:
     assert await h.autocomplete("bob", "/attack", "target", "gr") == ["Grak"]
     weapons = await h.autocomplete("bob", "/attack", "weapon", "", target="Grak")
     assert "hammer" in weapons
+    assert await h.autocomplete("bob", "/act", "action", "rec") == ["recover"]
+    assert await h.autocomplete("bob", "/move", "combatant", "") == ["Borin"]
+    assert set(await h.autocomplete("gm", "/move", "combatant", "")) == {"Borin", "Grak"}
 
 
 async def test_fifty_concurrent_commands_all_apply_once(h: Harness) -> None:
