@@ -269,7 +269,10 @@ async def test_autocomplete_suggests_names_from_the_channel(h: Harness) -> None:
     assert await h.autocomplete("bob", "/attack", "target", "gr") == ["Grak"]
     weapons = await h.autocomplete("bob", "/attack", "weapon", "", target="Grak")
     assert "hammer" in weapons
-    assert await h.autocomplete("bob", "/act", "action", "rec") == ["recover"]
+    assert await h.autocomplete("bob", "/act", "action", "") == []  # recover is for a downed mini
+    await h.run("gm", "/encounter start", "ford", system="tote")
+    await h.run("gm", "/combatant add", "ford", name="Ann", owner="@bob", sheet="hawk=2")
+    assert await h.autocomplete("bob", "/act", "action", "ass", "ford") == ["assault", "assist"]
     assert await h.autocomplete("bob", "/move", "combatant", "") == ["Borin"]
     assert set(await h.autocomplete("gm", "/move", "combatant", "")) == {"Borin", "Grak"}
 
