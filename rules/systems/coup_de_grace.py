@@ -36,7 +36,7 @@ Choices where the text is silent (all documented in ``options_help`` or the READ
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import zip_longest
@@ -234,7 +234,7 @@ class CoupDeGrace(RuleSystem):
         return DRAFT if enc.variant == DRAFT_VARIANT else NEWER
 
     @staticmethod
-    def _int_option(enc: Encounter, key: str, default: int, low: int = 1) -> int:
+    def _int_option(enc: Encounter, key: str, default: int, low: int = 1, high: int = 99) -> int:
         raw = enc.option(key)
         if raw is None:
             return default
@@ -242,9 +242,9 @@ class CoupDeGrace(RuleSystem):
             value = int(raw)
         except ValueError:
             value = low - 1
-        if value < low:
+        if not low <= value <= high:
             raise InputError(
-                f"The encounter option `{key}={raw}` is not a whole number of at least {low}: "
+                f"The encounter option `{key}={raw}` is not a whole number from {low} to {high}: "
                 f"the GM fixes it in the encounter settings."
             )
         return value
@@ -253,6 +253,35 @@ class CoupDeGrace(RuleSystem):
     def _bool_option(enc: Encounter, key: str, default: bool) -> bool:
         raw = enc.option(key)
         return default if raw is None else yes_no(raw, key)
+
+    @staticmethod
+    def _choice_option(enc: Encounter, key: str, choices: tuple[str, ...]) -> str:
+        """The first of ``choices`` is the default."""
+        raw = (enc.option(key) or choices[0]).strip().lower()
+        if raw not in choices:
+            raise InputError(
+                f"The encounter option `{key}={raw}` is not accepted: use {' or '.join(f'`{c}`' for c in choices)}."
+            )
+        return raw
+
+    #: how the rules read each option of ``options_help`` (its default when unset)
+    _OPTION_READERS: ClassVar[dict[str, Callable[[CoupDeGrace, Encounter], Any]]] = {
+        "tie": lambda s, enc: s._choice_option(enc, "tie", ("roll", "join")),
+        "range_increment": lambda s, enc: s._int_option(enc, "range_increment", 6),
+        "max_increments": lambda s, enc: s._int_option(enc, "max_increments", 5),
+        "reach": lambda s, enc: s._int_option(enc, "reach", 2),
+        "recover_on": lambda s, enc: s._int_option(enc, "recover_on", 5, high=6),
+        "downed_adjacent": lambda s, enc: s._bool_option(enc, "downed_adjacent", True),
+        "weapons": lambda s, enc: s._catalogue(enc),
+    }
+
+    def _option(self, enc: Encounter, key: str) -> Any:
+        """Encounter option ``key`` as the rules use it; a value they cannot use raises InputError."""
+        return self._OPTION_READERS[key](self, enc)
+
+    def check_options(self, enc: Encounter) -> None:
+        for key in self.options_help:
+            self._option(enc, key)
 
     def _catalogue(self, enc: Encounter) -> dict[str, Weapon]:
         """The weapon list: the catalogue plus the GM's ``weapons`` option."""
@@ -266,7 +295,7 @@ class CoupDeGrace(RuleSystem):
                 continue
             parts = [p.strip() for p in item.split(":")]
             name = known.get(normalise_weapon(parts[0]), parts[0].lower())
-            kind = parts[1].lower() if len(parts) > 1 else "melee"
+            kind = parts[1].lower() if len(parts) > 1 else ""
             number = parts[2] if len(parts) > 2 else None
             if (
                 not name
@@ -393,9 +422,7 @@ class CoupDeGrace(RuleSystem):
         self, enc: Encounter, counts: dict[str, int], dice: Dice
     ) -> tuple[list[str], list[Event]]:
         """Most minis first; ties by a d6 roll-off (or joining order with ``tie=join``)."""
-        tie = (enc.option("tie", "roll") or "roll").strip().lower()
-        if tie not in ("roll", "join"):
-            raise InputError(f"The encounter option `tie={tie}` is not accepted: use `roll` or `join`.")
+        tie = self._option(enc, "tie")
         order: list[str] = []
         events: list[Event] = []
         for count in sorted(set(counts.values()), reverse=True):
@@ -660,7 +687,7 @@ class CoupDeGrace(RuleSystem):
     def _multiplier(self, enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> tuple[int, list[str]]:
         """The doubling of MP costs for ``c`` standing on ``cell``, and the enemies causing it."""
         rules = self._rules(enc)
-        downed_count = self._bool_option(enc, "downed_adjacent", True)
+        downed_count = self._option(enc, "downed_adjacent")
         near = [
             o.name
             for o in enc.enemies_of(c)
@@ -908,7 +935,7 @@ class CoupDeGrace(RuleSystem):
 
     def _reach_cells(self, enc: Encounter, grid: Grid, c: Combatant, weapon: Weapon) -> list[Cell]:
         """Squares a standing mini's melee weapon reaches: straight ahead, not through walls."""
-        reach = weapon.reach or self._int_option(enc, "reach", 2)
+        reach = weapon.reach or self._option(enc, "reach")
         cells: list[Cell] = []
         here = _at(c)
         for _ in range(reach):
@@ -934,7 +961,7 @@ class CoupDeGrace(RuleSystem):
                 f"{t.name} is next to {c.name} but not in {c.name}'s front facing square ({c.name} faces "
                 f"{c.facing}): turn with `/move facing:{side}` first."
             )
-        reach = weapon.reach or self._int_option(enc, "reach", 2)
+        reach = weapon.reach or self._option(enc, "reach")
         more = f" (the {weapon.name} reaches {reach} squares straight ahead)" if reach > 1 else ""
         raise IllegalAction(
             f"{c.name} is not adjacent to {t.name}: melee needs an adjacent target in the front facing{more}."
@@ -950,8 +977,8 @@ class CoupDeGrace(RuleSystem):
                 f"{grid.facing_towards(_at(c), _at(t))} first."
             )
         distance = grid.distance(_at(c), _at(t), diagonal=self._rules(enc).diagonal)
-        increment = weapon.increment or self._int_option(enc, "range_increment", 6)
-        longest = increment * self._int_option(enc, "max_increments", 5)
+        increment = weapon.increment or self._option(enc, "range_increment")
+        longest = increment * self._option(enc, "max_increments")
         if distance > longest:
             raise IllegalAction(
                 f"{t.name} is {distance} squares away: the {weapon.name} reaches {longest} at most."
@@ -1239,7 +1266,7 @@ class CoupDeGrace(RuleSystem):
                 f"{c.name} is not downed: only a downed mini (0 HP) attempts a dramatic recovery."
             )
         facing = grid.parse_facing(action.facing) if action.facing else None
-        need = self._int_option(enc, "recover_on", 5)
+        need = self._option(enc, "recover_on")
         events = self._activate(enc, c)
         roll = dice.die(6)
         ok = roll >= need

@@ -214,6 +214,16 @@ def _ft(n: int) -> str:
     return f"{n} ft"
 
 
+def _number(key: str, default: int, lo: int, hi: int) -> Callable[[KnightsOfValour, Encounter], int]:
+    """The reader of a whole-number encounter option (for ``KnightsOfValour._OPTION_READERS``)."""
+    return lambda system, enc: system._opt_int(enc, key, default, lo, hi)
+
+
+def _choice(key: str, choices: tuple[str, ...]) -> Callable[[KnightsOfValour, Encounter], str]:
+    """The reader of an encounter option that is one of ``choices`` (the first is the default)."""
+    return lambda system, enc: system._opt_choice(enc, key, choices)
+
+
 @register
 class KnightsOfValour(RuleSystem):
     """Knights of Valour: Agility initiative, Move + Combat Action turns, d20 vs Defence Value."""
@@ -270,7 +280,7 @@ class KnightsOfValour(RuleSystem):
             name = "-".join(name.lower().split())
             if not item.strip():
                 continue
-            if not (sep and name and value.strip()):
+            if not (sep and _norm(name) and value.strip()):
                 raise InputError(
                     f"Encounter option `{key}`: `{item.strip()}` is not `name:value`; "
                     f"see `/encounter settings` for the form."
@@ -281,7 +291,10 @@ class KnightsOfValour(RuleSystem):
         """Weapons by look-up key: the SRD table plus the encounter's ``weapons`` option."""
         table = dict(_WEAPON_INDEX)
         for name, spec in self._custom(enc, "weapons"):
-            table[_norm(name)] = parse_weapon(name, spec)
+            try:
+                table[_norm(name)] = parse_weapon(name, spec)
+            except InputError as exc:
+                raise InputError(f"Encounter option `weapons`: {exc.message}") from None
         return table
 
     def armours(self, enc: Encounter | None) -> dict[str, tuple[str, int]]:
@@ -291,6 +304,30 @@ class KnightsOfValour(RuleSystem):
         for name, value in self._custom(enc, "armors"):
             table[_norm(name)] = (name, self._as_int(f"`armors` entry `{name}:{value}`", value, 0, 20))
         return table
+
+    #: how the rules read each option of ``options_help`` (its default when unset)
+    _OPTION_READERS: ClassVar[dict[str, Callable[[KnightsOfValour, Encounter], Any]]] = {
+        "delay": _choice("delay", ("round", "start")),
+        "split_move": _choice("split_move", ("no", "yes")),
+        "victory": _choice("victory", ("downed", "out")),
+        "aoo": _choice("aoo", ("yes", "no")),
+        "ranged_stature": _choice("ranged_stature", ("yes", "no")),
+        "min_damage": _number("min_damage", 0, 0, 100),
+        "obstacle_height": _number("obstacle_height", 3, 0, 100),
+        **{f"height_{size}": _number(f"height_{size}", HEIGHTS[size], 1, 60) for size in SIZES},
+        "small_shield": _number("small_shield", SHIELDS["small"], 0, 20),
+        "large_shield": _number("large_shield", SHIELDS["large"], 0, 20),
+        "armors": lambda s, enc: s.armours(enc),
+        "weapons": lambda s, enc: s.catalogue(enc),
+    }
+
+    def _option(self, enc: Encounter, key: str) -> Any:
+        """Encounter option ``key`` as the rules use it; a value they cannot use raises InputError."""
+        return self._OPTION_READERS[key](self, enc)
+
+    def check_options(self, enc: Encounter) -> None:
+        for key in self.options_help:
+            self._option(enc, key)
 
     # -- sheets -------------------------------------------------------------------------------
     def _keys(self, enc: Encounter | None) -> tuple[SheetKey, ...]:
@@ -366,7 +403,7 @@ class KnightsOfValour(RuleSystem):
 
     def _height(self, enc: Encounter, c: Combatant) -> int:
         size = self._size(c)
-        return int(c.sheet.get("height") or self._opt_int(enc, f"height_{size}", HEIGHTS[size], 1, 60))
+        return int(c.sheet.get("height") or self._option(enc, f"height_{size}"))
 
     def _is_pc(self, enc: Encounter, c: Combatant) -> bool:
         pc = c.sheet.get("pc")
@@ -384,7 +421,7 @@ class KnightsOfValour(RuleSystem):
         shield = str(c.sheet.get("shield", "none"))
         if shield == "none":
             return (shield, 0)
-        return (shield, self._opt_int(enc, f"{shield}_shield", SHIELDS[shield], 0, 20))
+        return (shield, self._option(enc, f"{shield}_shield"))
 
     @staticmethod
     def _levels(c: Combatant) -> dict[str, int]:
@@ -623,7 +660,7 @@ class KnightsOfValour(RuleSystem):
                 f"or end the turn with `/init next`."
             )
         c.state["combat"] -= 1
-        if self._opt_choice(enc, "split_move", ("no", "yes")) == "no":
+        if self._option(enc, "split_move") == "no":
             c.state["ft"] = 0
         self._spend(enc, c)
 
@@ -746,7 +783,7 @@ class KnightsOfValour(RuleSystem):
         return self._advance(enc) if current is not None and current.status != "active" else []
 
     def side_defeated(self, enc: Encounter, side: str) -> bool:
-        beaten = ("out",) if self._opt_choice(enc, "victory", ("downed", "out")) == "out" else ("out", "downed")
+        beaten = ("out",) if self._option(enc, "victory") == "out" else ("out", "downed")
         return all(c.status in beaten for c in enc.combatants if c.side == side)
 
     # -- attacks ------------------------------------------------------------------------------------
@@ -875,7 +912,7 @@ class KnightsOfValour(RuleSystem):
         """One melee or ranged attack: d20 (two with Advantage/Disadvantage), then damage on a hit."""
         mods = [mod(f"P.L. {weapon.name}", self._levels(att)[weapon.name])]
         mods.append(mod("agility", self._stat(att, "agi")) if ranged else mod("strength", self._stat(att, "str")))
-        if not ranged or self._opt_choice(enc, "ranged_stature", ("yes", "no")) == "yes":
+        if not ranged or self._option(enc, "ranged_stature") == "yes":
             sa, sd = self._size(att), self._size(tgt)
             mods.append(mod(f"stature {sa} vs {sd}", stature_modifier(sa, sd)))
         if opts.get("atk"):
@@ -936,7 +973,7 @@ class KnightsOfValour(RuleSystem):
         mods.append(mod("strength", self._stat(att, "str")))
         if buff:
             mods.append(mod("buff", buff))
-        floor = self._opt_int(enc, "min_damage", 0, 0, 100)
+        floor = self._option(enc, "min_damage")
         raw = sum(rolls) + sum(x.value for x in mods)
         amount = max(floor, raw)
         before = tgt.hp or 0
@@ -980,7 +1017,7 @@ class KnightsOfValour(RuleSystem):
             height=self._height(enc, c),
             blockers=frozenset(enemies),
             others=frozenset(enc.occupied(exclude=c)),
-            obstacle=self._opt_int(enc, "obstacle_height", 3, 0, 100),
+            obstacle=self._option(enc, "obstacle_height"),
         )
 
     @staticmethod
@@ -1134,7 +1171,7 @@ class KnightsOfValour(RuleSystem):
         """Walk the steps, resolving Attacks of Opportunity before each square where one may stop
         is left (vaults, leaps and passing through allies count as one stride)."""
         events: list[Event] = []
-        aoo = self._opt_choice(enc, "aoo", ("yes", "no")) == "yes"
+        aoo = self._option(enc, "aoo") == "yes"
         shown, spent, seg_cost, segment = [here.name], 0, 0, []
 
         def flush() -> None:
@@ -1208,7 +1245,7 @@ class KnightsOfValour(RuleSystem):
         is_current = c.name == enc.current
         if c.name in acted and not (is_current and not c.state.get("used")):
             raise IllegalAction(f"{c.name} has already acted this round: initiative can be lowered before its turn.")
-        if self._opt_choice(enc, "delay", ("round", "start")) == "start" and not enc.state.get("fresh"):
+        if self._option(enc, "delay") == "start" and not enc.state.get("fresh"):
             raise IllegalAction("Here initiative can only be lowered at the start of a round, before anyone has acted.")
         old = self._eff(c)
         new = self._delay_target(enc, action, c, old)

@@ -429,18 +429,55 @@ class ToteSystem(RuleSystem):
         return int(c.sheet["rating"] if self.is_enemy(c) else c.sheet["hawk"])
 
     @staticmethod
-    def _int_option(enc: Encounter, key: str, default: int) -> int:
+    def _int_option(enc: Encounter, key: str, default: int, low: int = 0, high: int = 99) -> int:
         value = enc.option(key, str(default)) or str(default)
-        try:
-            return int(value)
-        except ValueError:
+        number = int(value) if re.fullmatch(r"\s*[+-]?\d{1,4}\s*", value) else low - 1
+        if not low <= number <= high:
             raise InputError(
-                f"Encounter option `{key}={value}` is not a whole number: the GM fixes it with `/encounter settings`."
-            ) from None
+                f"The encounter option `{key}={value}` is not accepted: give a whole number from {low} to {high}."
+            )
+        return number
 
     @staticmethod
     def _yes_option(enc: Encounter, key: str, default: bool) -> bool:
         return yes_no(enc.option(key, "yes" if default else "no") or "yes", key)
+
+    @staticmethod
+    def _choice_option(enc: Encounter, key: str, choices: tuple[str, ...]) -> str:
+        """The first of ``choices`` is the default."""
+        raw = (enc.option(key) or choices[0]).strip().lower()
+        if raw not in choices:
+            raise InputError(
+                f"The encounter option `{key}={raw}` is not accepted: use "
+                f"{', '.join(f'`{c}`' for c in choices[:-1])} or `{choices[-1]}`."
+            )
+        return raw
+
+    #: how the rules read each option of ``options_help`` (its default when unset)
+    _OPTION_READERS: ClassVar[dict[str, Callable[[ToteSystem, Encounter], Any]]] = {
+        "distance": lambda s, enc: s._choice_option(enc, "distance", BANDS),
+        "init_target": lambda s, enc: s._int_option(enc, "init_target", 8),
+        "extra_successes": lambda s, enc: s._yes_option(enc, "extra_successes", True),
+        "critical_successes": lambda s, enc: s._int_option(enc, "critical_successes", 1),
+        "damage_per_success": lambda s, enc: s._int_option(enc, "damage_per_success", 1),
+        "injury_bars": lambda s, enc: s._yes_option(enc, "injury_bars", True),
+        "assault_bonus": lambda s, enc: s._int_option(enc, "assault_bonus", 2),
+        "defend_penalty": lambda s, enc: s._int_option(enc, "defend_penalty", 2),
+        "unengaged_gain": lambda s, enc: s._int_option(enc, "unengaged_gain", 1),
+        "intimidate_base": lambda s, enc: s._int_option(enc, "intimidate_base", 7),
+        "escape_base": lambda s, enc: s._int_option(enc, "escape_base", 7),
+        "grapple_damage": lambda s, enc: s._int_option(enc, "grapple_damage", 1),
+        "coup_de_grace_cost": lambda s, enc: s._int_option(enc, "coup_de_grace_cost", 1),
+        "victory": lambda s, enc: s._choice_option(enc, "victory", ("downed", "out")),
+    }
+
+    def _option(self, enc: Encounter, key: str) -> Any:
+        """Encounter option ``key`` as the rules use it; a value they cannot use raises InputError."""
+        return self._OPTION_READERS[key](self, enc)
+
+    def check_options(self, enc: Encounter) -> None:
+        for key in self.options_help:
+            self._option(enc, key)
 
     def _distance(self, enc: Encounter, strict: bool = False) -> str:
         """The round type: "melee", or the band ("far"/"close") the GM set for distance rounds.
@@ -450,10 +487,12 @@ class ToteSystem(RuleSystem):
         """
         if "distance" in enc.state:
             return str(enc.state["distance"])
-        text = enc.option("distance", "melee") or "melee"
-        if text.strip().lower() in BANDS or strict:
-            return self._band_name(text, "the encounter option `distance`")
-        return "melee"
+        try:
+            return str(self._option(enc, "distance"))
+        except InputError:
+            if strict:
+                raise
+            return "melee"
 
     def _melee(self, enc: Encounter) -> bool:
         return self._distance(enc) == "melee"
@@ -480,7 +519,7 @@ class ToteSystem(RuleSystem):
         return [c for c in enc.combatants if c.status == "active"]
 
     def _barred(self, enc: Encounter, c: Combatant) -> frozenset[int]:
-        if not self._yes_option(enc, "injury_bars", True):
+        if not self._option(enc, "injury_bars"):
             return frozenset()
         return frozenset(int(b) for b in c.sheet["track"][: c.state.get("filled", 0)] if b != "U")
 
@@ -518,8 +557,8 @@ class ToteSystem(RuleSystem):
             [*mods, *extra],
             keep=self._opt_number(action, "keep", 1, 6),
             barred=self._barred(enc, c),
-            extra_successes=self._yes_option(enc, "extra_successes", True),
-            critical_successes=self._int_option(enc, "critical_successes", 1),
+            extra_successes=self._option(enc, "extra_successes"),
+            critical_successes=self._option(enc, "critical_successes"),
         )
 
     @staticmethod
@@ -640,7 +679,7 @@ class ToteSystem(RuleSystem):
             if c.status != "out":
                 c.state["band"] = "melee"
         events = [Event(kind="round", after=number, note=note)]
-        gain = self._int_option(enc, "unengaged_gain", 1)
+        gain = self._option(enc, "unengaged_gain")
         if number == 1 or not gain:
             return events
         for c in self._ready(enc):
@@ -673,7 +712,7 @@ class ToteSystem(RuleSystem):
             if len(enc.sides()) < 2:
                 raise IllegalAction("A fight needs two sides: add the foes (sheets with `rating`) before `/init roll`.")
             who = [c for c in self._active(enc) if c.initiative is None]
-        target = self._int_option(enc, "init_target", 8)
+        target = self._option(enc, "init_target")
         events = [self._initiative_test(enc, c, target, dice, action) for c in who]
         if action.actor is None:
             enc.state["distance"] = self._distance(enc, strict=True)
@@ -835,7 +874,7 @@ class ToteSystem(RuleSystem):
             raise IllegalAction(f"{c.name} may only return the Assault now (`/attack`) or let it go (`/init next`).")
         if not self._melee(enc):
             raise IllegalAction("A coup-de-grace is a melee blow: it waits for melee rounds.")
-        return self._perform(enc, c, "coup_de_grace", action, dice, cost=self._int_option(enc, "coup_de_grace_cost", 1))
+        return self._perform(enc, c, "coup_de_grace", action, dice, cost=self._option(enc, "coup_de_grace_cost"))
 
     def _set_distance(self, enc: Encounter, action: Action) -> list[Event]:
         if not action.is_gm:
@@ -934,7 +973,7 @@ class ToteSystem(RuleSystem):
         weapon = weapon or self._weapon(c, action.weapon or action.options.get("weapon"))
         mods = list(extra)
         if target.state.get("defend") == enc.round:
-            mods.append(mod("Defend", -self._int_option(enc, "defend_penalty", 2)))
+            mods.append(mod("Defend", -self._option(enc, "defend_penalty")))
         r = self._test(enc, c, skill, int(target.sheet["block"]), dice, action, mods)
         events.append(
             _test_event(
@@ -957,7 +996,7 @@ class ToteSystem(RuleSystem):
     ) -> list[Event]:
         parts = [f"{weapon.name} {weapon.damage}"]
         amount = weapon.damage
-        extra = (r.successes - 1) * self._int_option(enc, "damage_per_success", 1)
+        extra = (r.successes - 1) * self._option(enc, "damage_per_success")
         if extra:
             amount += extra
             parts.append(f"{signed(extra)} for {_plural(r.successes - 1, 'extra success', 'extra successes')}")
@@ -1014,7 +1053,7 @@ class ToteSystem(RuleSystem):
         assaulter = enc.get(pending["against"])
         if action.target and enc.get(action.target) is not assaulter:
             raise IllegalAction(f"A return attack answers the Assault: its target is {assaulter.name}.")
-        bonus = mod("Assault return", self._int_option(enc, "assault_bonus", 2))
+        bonus = mod("Assault return", self._option(enc, "assault_bonus"))
         events, _ = self._attack(
             enc, c, assaulter, action, dice, skill="strike", what="Return attack", melee=True, extra=[bonus]
         )
@@ -1029,7 +1068,7 @@ class ToteSystem(RuleSystem):
         return self._strike(enc, c, action, dice, "Strike")[0]
 
     def _do_assault(self, enc: Encounter, c: Combatant, action: Action, dice: Dice) -> list[Event]:
-        bonus = self._int_option(enc, "assault_bonus", 2)
+        bonus = self._option(enc, "assault_bonus")
         events, foe = self._strike(enc, c, action, dice, "Assault", [mod("Assault", bonus)])
         if foe.status != "active" or foe.initiative is None:
             return events
@@ -1057,7 +1096,7 @@ class ToteSystem(RuleSystem):
     def _do_defend(self, enc: Encounter, c: Combatant, action: Action, dice: Dice) -> list[Event]:
         strike = self._strike(enc, c, action, dice, "Defend strike")[0] if action.target else []
         c.state["defend"] = enc.round
-        penalty = self._int_option(enc, "defend_penalty", 2)
+        penalty = self._option(enc, "defend_penalty")
         before = c.initiative or 0
         c.initiative = before + 1
         return [
@@ -1086,13 +1125,13 @@ class ToteSystem(RuleSystem):
         if action.weapon or "weapon" in action.options:
             raise InputError("A Grapple is a Brawl attack with bare hands: leave `weapon` out.")
         target = self._foe(enc, c, action.target)
-        hold = Weapon("bare hands", self._int_option(enc, "grapple_damage", 1), 0, "bash")
+        hold = Weapon("bare hands", self._option(enc, "grapple_damage"), 0, "bash")
         return self._attack(enc, c, target, action, dice, skill="brawl", what="Grapple", melee=True, weapon=hold)[0]
 
     def _do_intimidate(self, enc: Encounter, c: Combatant, action: Action, dice: Dice) -> list[Event]:
         t = self._foe(enc, c, action.target)
         level, label = (t.sheet["rating"], "Rating") if self.is_enemy(t) else (t.sheet["stag"], "Stag")
-        base = self._int_option(enc, "intimidate_base", 7)
+        base = self._option(enc, "intimidate_base")
         r = self._test(enc, c, "impress", base + int(level), dice, action)
         test = _test_event(
             "check",
@@ -1188,7 +1227,7 @@ class ToteSystem(RuleSystem):
         foes = [o for o in enc.enemies_of(c) if o.status == "active"]
         top = max(foes, key=self._level, default=None)
         level = self._level(top) if top else 0
-        base = self._int_option(enc, "escape_base", 7)
+        base = self._option(enc, "escape_base")
         label = (
             f"{base} + {'Rating' if top and self.is_enemy(top) else 'Hawk'} {level} ({top.name if top else 'nobody'}) ="
         )
@@ -1283,7 +1322,7 @@ class ToteSystem(RuleSystem):
 
     # -- victory and removal ------------------------------------------------------------------------------------
     def side_defeated(self, enc: Encounter, side: str) -> bool:
-        down = ("out",) if (enc.option("victory", "downed") or "downed").strip().lower() == "out" else ("out", "downed")
+        down = ("out",) if self._option(enc, "victory") == "out" else ("out", "downed")
         return all(c.status in down for c in enc.combatants if c.side == side)
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:

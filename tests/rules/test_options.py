@@ -1,0 +1,187 @@
+"""Encounter options are checked when the GM sets them, by the same readers the rules play with."""
+from __future__ import annotations
+
+import pytest
+
+from bot.harness import Harness
+from rules.errors import RulesError
+from rules.models import Encounter, Settings
+from rules.system import get_system
+
+#: a good value for every option of every system
+GOOD: dict[str, dict[str, str]] = {
+    "coup-de-grace": {
+        "tie": "join",
+        "range_increment": "8",
+        "max_increments": "3",
+        "reach": "1",
+        "recover_on": "4",
+        "downed_adjacent": "no",
+        "weapons": "longbow:ranged:8, halberd:melee:2, javelin:versatile",
+    },
+    "knights-of-valour": {
+        "delay": "start",
+        "split_move": "yes",
+        "victory": "out",
+        "aoo": "no",
+        "ranged_stature": "no",
+        "min_damage": "1",
+        "obstacle_height": "4",
+        "height_short": "3",
+        "height_average": "6",
+        "height_tall": "8",
+        "small_shield": "2",
+        "large_shield": "3",
+        "armors": "elven-chain:5, hide:2",
+        "weapons": "elven-blade:1d10 melee, rock:1d4 10/20",
+    },
+    "tote": {
+        "distance": "far",
+        "init_target": "7",
+        "extra_successes": "no",
+        "critical_successes": "0",
+        "damage_per_success": "2",
+        "injury_bars": "no",
+        "assault_bonus": "3",
+        "defend_penalty": "1",
+        "unengaged_gain": "2",
+        "intimidate_base": "6",
+        "escape_base": "8",
+        "grapple_damage": "2",
+        "coup_de_grace_cost": "2",
+        "victory": "out",
+    },
+}
+
+#: values each system refuses, as (option, value)
+BAD: dict[str, list[tuple[str, str]]] = {
+    "coup-de-grace": [
+        ("tie", "maybe"),
+        ("range_increment", "abc"),
+        ("range_increment", "0"),
+        ("max_increments", "-2"),
+        ("reach", "1.5"),
+        ("recover_on", "five"),
+        ("downed_adjacent", "perhaps"),
+        ("weapons", "junk"),
+        ("weapons", "longbow:laser"),
+        ("weapons", "bow:ranged:0"),
+        ("weapons", "a:melee:1:2"),
+    ],
+    "knights-of-valour": [
+        ("delay", "never"),
+        ("split_move", "maybe"),
+        ("victory", "dead"),
+        ("aoo", "perhaps"),
+        ("ranged_stature", "2"),
+        ("min_damage", "x"),
+        ("min_damage", "-1"),
+        ("obstacle_height", "101"),
+        ("height_short", "0"),
+        ("height_average", "tall"),
+        ("height_tall", "61"),
+        ("small_shield", "21"),
+        ("large_shield", "big"),
+        ("armors", "junk"),
+        ("armors", "mithril:x"),
+        ("armors", "mithril:25"),
+        ("weapons", "junk"),
+        ("weapons", "elven-blade:xyz"),
+        ("weapons", "rock:1d4 20/10"),
+        ("weapons", "***:1d4 melee"),
+    ],
+    "tote": [
+        ("distance", "near"),
+        ("init_target", "abc"),
+        ("extra_successes", "perhaps"),
+        ("critical_successes", "-1"),
+        ("damage_per_success", "x"),
+        ("injury_bars", "2"),
+        ("assault_bonus", "1.5"),
+        ("defend_penalty", "-2"),
+        ("unengaged_gain", "100"),
+        ("intimidate_base", "seven"),
+        ("escape_base", "7.0"),
+        ("grapple_damage", "-1"),
+        ("coup_de_grace_cost", "lots"),
+        ("victory", "dead"),
+    ],
+}
+
+
+def encounter(system: str, **options: str) -> Encounter:
+    return Encounter(system=system, gm_ids=["gm"], settings=Settings(options=options))
+
+
+@pytest.mark.parametrize("system", sorted(GOOD))
+def test_tables_cover_every_option(system: str) -> None:
+    """Every option in `options_help` has a good value and at least one bad value here."""
+    help_keys = set(get_system(system).options_help)
+    assert set(GOOD[system]) == help_keys
+    assert {k for k, _ in BAD[system]} == help_keys
+
+
+@pytest.mark.parametrize("system", sorted(GOOD))
+def test_no_options_pass(system: str) -> None:
+    """An encounter with no options set passes `check_options` (every default is usable)."""
+    assert get_system(system).check_options(encounter(system)) is None
+
+
+@pytest.mark.parametrize(("system", "key"), [(s, k) for s in sorted(GOOD) for k in GOOD[s]])
+def test_each_good_value_passes(system: str, key: str) -> None:
+    """A good value of each option passes `check_options` on its own."""
+    assert get_system(system).check_options(encounter(system, **{key: GOOD[system][key]})) is None
+
+
+@pytest.mark.parametrize("system", sorted(GOOD))
+def test_all_good_values_pass_together(system: str) -> None:
+    """All the good values at once pass `check_options`."""
+    assert get_system(system).check_options(encounter(system, **GOOD[system])) is None
+
+
+@pytest.mark.parametrize(("system", "key", "value"), [(s, k, v) for s in sorted(BAD) for k, v in BAD[s]])
+def test_each_bad_value_is_refused_naming_the_option(system: str, key: str, value: str) -> None:
+    """A bad value raises a RulesError whose message names the option and the value."""
+    with pytest.raises(RulesError) as info:
+        get_system(system).check_options(encounter(system, **{key: value}))
+    message = str(info.value)
+    assert f"`{key}" in message
+    assert value.split(":")[0].lower() in message.lower()
+
+
+@pytest.mark.parametrize(("system", "key", "value"), [(s, k, v) for s in sorted(BAD) for k, v in BAD[s]])
+def test_a_bad_value_among_good_ones_is_still_refused(system: str, key: str, value: str) -> None:
+    """One bad value among good values of every other option is refused."""
+    options = {**GOOD[system], key: value}
+    with pytest.raises(RulesError, match=key):
+        get_system(system).check_options(encounter(system, **options))
+
+
+def test_the_rules_read_the_option_with_the_checked_reader() -> None:
+    """The value the rules use is what the reader returns, so checking and playing cannot drift."""
+    cdg, kov, tote = get_system("coup-de-grace"), get_system("knights-of-valour"), get_system("tote")
+    assert cdg._option(encounter("coup-de-grace", tie="JOIN"), "tie") == "join"
+    assert cdg._option(encounter("coup-de-grace"), "range_increment") == 6
+    assert kov._option(encounter("knights-of-valour", min_damage="3"), "min_damage") == 3
+    assert kov._option(encounter("knights-of-valour"), "height_tall") == 7
+    assert tote._option(encounter("tote", distance=" Far "), "distance") == "far"
+    assert tote._distance(encounter("tote", distance="close")) == "close"
+    assert tote._option(encounter("tote"), "victory") == "downed"
+
+
+async def test_bad_option_is_refused_through_the_command_and_nothing_is_saved() -> None:
+    """`/encounter settings options:"tie=maybe"` is refused privately and the stored option stays."""
+    h = await Harness.create()
+    try:
+        sent = await h.run("gm", "/encounter start", system="coup-de-grace")
+        assert not sent[0].ephemeral
+        sent = await h.run("gm", "/encounter settings", options="tie=join")
+        assert not sent[0].ephemeral and "`tie` = **join**" in sent[0].text
+        sent = await h.run("gm", "/encounter settings", options="tie=maybe")
+        assert sent[0].ephemeral
+        assert "`tie=maybe` is not accepted: use `roll` or `join`" in sent[0].text
+        sent = await h.run("gm", "/encounter settings")
+        assert "`tie` = **join**" in sent[0].text
+        assert "maybe" not in sent[0].text
+    finally:
+        await h.close()
