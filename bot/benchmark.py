@@ -7,7 +7,8 @@ Prints one plain table (DESIGN.md, "Performance and reliability: how they are me
   channels busy at once: one task per channel, each playing a Coup-De-Grace fight on its own
   encounter with a realistic mix (``/combatant edit``, ``/move`` turning in place,
   ``/encounter status``, ``/attack`` with ``roll:``, ``/init next``); payloads are built
-  before the clock starts, and rejected commands and errors are counted apart;
+  before the clock starts, and rejected commands and errors are counted apart; status-board
+  edits are merged per channel as the running bot merges them (``BOARD_DELAY_SECONDS``);
 - the same figures for a bare aiosqlite transaction on the same tables (one connection, 50
   tasks, each: SELECT a row, UPDATE it, INSERT a log row, COMMIT) and the plain sqlite3 rate
   of that transaction in a loop (the floor), and the ratio bot / aiosqlite;
@@ -42,8 +43,11 @@ from typing import Any
 import aiosqlite
 
 from bot.harness import Harness, Sent, channel_id_of
+from bot.settings import Settings
 from data.store import open_store
 from rules.system import get_system
+
+BOARD_DELAY: float = Settings.model_fields["board_delay_seconds"].default
 
 __all__ = ["LoadResult", "main", "run_aiosqlite", "run_bot_load", "run_sqlite3"]
 
@@ -262,7 +266,8 @@ async def run_bot_load(path: str, channels: int, rounds: int, label: str, *, pre
                        profile: cProfile.Profile | None = None, pace: float | None = None) -> LoadResult:
     """Set up ``channels`` fights on the store at ``path``, then time ``rounds`` rounds of each
     (``pace``: seconds between a channel's commands, see `_drive`)."""
-    h = await Harness.create(path, seed=1)
+    # status boards are merged per channel as the running bot does (BOARD_DELAY_SECONDS default)
+    h = await Harness.create(path, seed=1, board_delay=BOARD_DELAY)
     try:
         names = [f"{prefix}-{i}" for i in range(channels)]
         for ch in names:
@@ -587,7 +592,7 @@ async def _main(args: argparse.Namespace) -> None:
         print(f"ratio bot / bare aiosqlite = {ratio:.2f}x;  bare aiosqlite / plain sqlite3 = "
               f"{bare.rate / floor.rate if floor.rate else 0:.2f}x;  one aiosqlite round trip (SELECT 1) = "
               f"{bare.round_trip * 1e6:.0f} us (the bare transaction makes 4, one after another; the bot's "
-              f"group commit makes 3 per batch)", file=out)
+              f"group commit makes 1 per batch)", file=out)
         if bot.examples:
             print("first refusals/errors: " + " | ".join(bot.examples), file=out)
         print(f"p50/p99 ms by command, flat out: {_by_command(bot)}", file=out)

@@ -239,11 +239,14 @@ class Harness:
         seed: int | None = None,
         clock: Callable[[], float] = time.time,
         default_reminder_hours: float = 24.0,
+        board_delay: float = 0.0,
     ) -> "Harness":
+        """A bot on the store at ``db``. With ``board_delay`` 0 each command waits for its status
+        board edit (what tests and the console want); above 0, edits are merged as in production."""
         store = await open_store(db)
         rng = random.Random(seed) if seed is not None else random.Random()
         bot = create_bot(
-            store, rng=rng, clock=clock, sync_commands=False, board_delay=0.0,
+            store, rng=rng, clock=clock, sync_commands=False, board_delay=board_delay,
             default_reminder_hours=default_reminder_hours,
         )
         recorder = Recorder()
@@ -464,7 +467,8 @@ class Harness:
         start = len(self.recorder.sent)
         interaction = discord.Interaction(data=payload, state=self.bot._connection)
         await self.bot.tree._call(interaction)
-        await self.bot.boards.flush(str(payload["channel_id"]))
+        if not self.bot.boards.delay:
+            await self.bot.boards.flush(str(payload["channel_id"]))
         return self.recorder.sent[start:]
 
     async def deliver(self, payload: dict[str, Any]) -> list[Sent]:
