@@ -49,9 +49,20 @@ def parse_line(line: str) -> tuple[str, str, str, dict[str, str]]:
     return user, channel, "/" + " ".join(command_words), options
 
 
+class WallClock:
+    """The real time, plus however many hours `!wait` has skipped."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
 class Console:
-    def __init__(self, harness: Harness, files: Path, out: TextIO) -> None:
+    def __init__(self, harness: Harness, files: Path, out: TextIO, clock: WallClock | None = None) -> None:
         self.h = harness
+        self.clock = clock or WallClock()
         self.files = files
         self.out = out
         self.names: dict[str, str] = {}
@@ -117,7 +128,7 @@ class Console:
                 hours = float(words[1])
             except ValueError:
                 raise HarnessError("!wait takes a number of hours") from None
-            self.h.clock_offset += hours * 3600  # type: ignore[attr-defined]
+            self.clock.offset += hours * 3600
             for s in await self.h.reminders():
                 print(self.render(s), file=self.out)
             print(file=self.out)
@@ -142,11 +153,9 @@ async def run_console(args: argparse.Namespace, out: TextIO = sys.stdout) -> int
         lines = source.splitlines()
     else:
         lines = None
-    offset = {"value": 0.0}
-    harness = await Harness.create(args.db, seed=args.seed, clock=lambda: time.time() + offset["value"])
-    harness.clock_offset = 0.0  # type: ignore[attr-defined]
-    harness.bot.service.clock = lambda: time.time() + harness.clock_offset  # type: ignore[attr-defined]
-    console = Console(harness, Path(args.files), out)
+    clock = WallClock()
+    harness = await Harness.create(args.db, seed=args.seed, clock=clock)
+    console = Console(harness, Path(args.files), out, clock)
     try:
         if lines is not None:
             for raw in lines:

@@ -28,12 +28,22 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from bot.app import Skirmish, create_bot
 from data.store import Store, open_store
 
-__all__ = ["Harness", "Sent", "user_id_of", "channel_id_of", "HarnessError", "GUILD_ID", "APP_ID"]
+__all__ = ["Clock", "Harness", "Sent", "user_id_of", "channel_id_of", "HarnessError", "GUILD_ID", "APP_ID"]
 
 GUILD_ID = 700000000000000001
 APP_ID = 700000000000000002
 BOT_USER_ID = 700000000000000003
 _EPOCH_MS = 1420070400000
+
+
+class Clock:
+    """A clock that moves only when told to: ``clock.now += 3600``."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
 
 
 class HarnessError(Exception):

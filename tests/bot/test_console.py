@@ -89,3 +89,28 @@ def test_db_keeps_encounters_between_runs(tmp_path: Path) -> None:
     console(tmp_path, "--db", "c.db", stdin="@gm /encounter start system:coup-de-grace name:Kept\n")
     out = console(tmp_path, "--db", "c.db", stdin="@gm /encounter status\n").stdout
     assert "Kept" in out
+
+
+def test_wait_sends_due_reminders_and_delete_board_reposts(tmp_path: Path) -> None:
+    """`!wait HOURS` moves the clock and sends due nudges; `!delete-board` makes the bot post the board again."""
+    script = "\n".join([
+        "@gm /encounter start system:coup-de-grace map:6x6",
+        '@gm /combatant add name:A owner:@bob side:x at:A1 sheet:"class=light"',
+        '@gm /combatant add name:B side:y at:F6 sheet:"class=light"',
+        '@gm /combatant add name:C owner:@cat side:x at:A2 sheet:"class=light"',
+        "@gm /encounter settings reminder_hours:2",
+        "@gm /init roll",
+        "!wait 1",
+        "!wait 1.5",
+        "!delete-board",
+        "@gm /encounter status",
+        "@gm /combatant edit name:B sheet:hp=4",
+        "",
+    ])
+    out = console(tmp_path, stdin=script).stdout
+    first, second = out.split("> !wait 1.5")
+    assert "still your turn" not in first.split("> !wait 1")[1]
+    assert "still your turn" in second and "(pings @bob @cat)" in second
+    after = out.split("> !delete-board")[1]
+    assert "(status board in #general deleted)" in after
+    assert "status board (posted)" in after.split("> @gm /combatant edit")[1]

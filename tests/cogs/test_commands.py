@@ -7,18 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.harness import Harness, Sent, channel_id_of, user_id_of
+from bot.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 
 BORIN = "class=heavy weapons=hammer,shield"
 GRAK = "class=light weapons=axe"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

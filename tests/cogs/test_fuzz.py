@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from bot.harness import Harness, HarnessError, Sent, channel_id_of
+from bot.harness import Clock, Harness, HarnessError, Sent, channel_id_of
 from bot.service import Ctx
 from rules.errors import RulesError
 from rules.system import all_systems
@@ -201,14 +201,6 @@ autocomplete_steps = st.builds(
 )
 steps = st.lists(st.one_of(command_steps, command_steps, command_steps, autocomplete_steps), min_size=1, max_size=15)
 setups = st.sampled_from(["empty", "started", "fight", "fight+thread", "kov", "tote"])
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class _Errors(logging.Handler):
