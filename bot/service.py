@@ -22,7 +22,7 @@ from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEnco
 from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
 from rules.grid import parse_cell, parse_map_spec
-from rules.models import EXPORT_FORMAT, TERRAIN_KINDS, Encounter, MapState, Settings
+from rules.models import EXPORT_FORMAT, TERRAIN_KINDS, Combatant, Encounter, MapState, Settings
 from rules.report import Report, board_report, events_report
 from rules.system import MAX_COMBATANTS, Action, RuleSystem, Turn, get_system, system_keys
 
@@ -369,6 +369,16 @@ class Service:
                 raise NotAllowed(f"{c.name} is not yours: you can act only for your own combatants.")
             return action.model_copy(update={"actor": c.name})
         return action.model_copy(update={"actor": self._default_actor(enc, system, user, is_gm)})
+
+    @classmethod
+    def acting(cls, enc: Encounter, user: str, named: str | None = None) -> Combatant | None:
+        """The combatant a command by ``user`` would act with, or None where it must be named."""
+        if named:
+            return enc.find(named)
+        try:
+            return enc.find(cls._default_actor(enc, get_system(enc.system), user, enc.is_gm(user)))
+        except RulesError:
+            return None
 
     @staticmethod
     def _default_actor(enc: Encounter, system: RuleSystem, user: str, is_gm: bool) -> str:

@@ -112,18 +112,9 @@ async def target_autocomplete(interaction: discord.Interaction, current: str) ->
 
 
 def _actor(enc, interaction: discord.Interaction):
+    """The combatant the command would act with, by the service's own rule."""
     named = getattr(interaction.namespace, "combatant", None)
-    if named:
-        return enc.find(named)
-    user = str(interaction.user.id)
-    system = get_system(enc.system)
-    turn = system.turn(enc)
-    for n in turn.actors:
-        c = enc.find(n)
-        if c is not None and (c.owner_id == user or enc.is_gm(user)):
-            return c
-    mine = [c for c in enc.combatants if c.owner_id == user and c.in_fight]
-    return mine[0] if len(mine) == 1 else None
+    return service_of(interaction).acting(enc, str(interaction.user.id), named)
 
 
 async def weapon_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
