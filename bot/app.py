@@ -62,14 +62,19 @@ class BoardKeeper:
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def _run(self, channel_id: str) -> None:
-        while channel_id in self._dirty:
-            if self.delay:
-                await asyncio.sleep(self.delay)
-            self._dirty.discard(channel_id)
-            try:
-                await self.update(channel_id)
-            except Exception:  # the board is a convenience: never let it break a command
-                log.exception("could not update the status board in %s", channel_id)
+        try:
+            while channel_id in self._dirty:
+                if self.delay:
+                    await asyncio.sleep(self.delay)
+                self._dirty.discard(channel_id)
+                try:
+                    await self.update(channel_id)
+                except Exception:  # the board is a convenience: never let it break a command
+                    log.exception("could not update the status board in %s", channel_id)
+        finally:  # nothing is kept for a channel whose board is up to date
+            if self._tasks.get(channel_id) is asyncio.current_task():
+                del self._tasks[channel_id]
+            self._dirty.discard(channel_id)  # only a cancelled run leaves it there
 
     async def update(self, channel_id: str) -> None:
         service = self.bot.service

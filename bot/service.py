@@ -10,15 +10,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import random
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
 
-from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEncounter
+from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEncounter, read_state
 from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
 from rules.grid import parse_cell, parse_map_spec
@@ -26,10 +28,15 @@ from rules.models import EXPORT_FORMAT, TERRAIN_KINDS, Combatant, Encounter, Map
 from rules.report import Report, board_report, events_report
 from rules.system import MAX_COMBATANTS, Action, RuleSystem, Turn, get_system, system_keys
 
-__all__ = ["Service", "Ctx", "Outcome", "Ping", "MAX_IMPORT_BYTES"]
+__all__ = ["Service", "Ctx", "Outcome", "Ping", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]
+
+log = logging.getLogger("skirmish.service")
 
 MAX_IMPORT_BYTES = 512 * 1024
-CACHE_SIZE = 2048
+#: the encounter cache holds at most this many bytes of encounter JSON (least recently used go)
+CACHE_BYTES = 64 * 1024 * 1024
+#: how many channels known to have no encounter are remembered (apart from the cache)
+ABSENT_SIZE = 4096
 RECENT_IDS = 256
 
 COMMAND_NAMES = {
@@ -77,15 +84,26 @@ class Outcome:
     ephemeral: bool = False
 
 
+class Unreadable(IllegalAction):
+    """The channel's stored encounter does not read back; only export, undo and end work."""
+
+    def __init__(self, reason: str | None) -> None:
+        super().__init__(
+            f"This channel's encounter could not be read ({reason or 'unknown error'}): the GM can "
+            "`/encounter export` it as it is stored, `/undo` the last action, or `/encounter end` it."
+        )
+
+
 @dataclass
-class _Live:
-    """An active encounter as cached in memory: the state and its JSON, as last written."""
+class _Stored:
+    """An active encounter's row as cached in memory: its JSON as last written; ``error`` says
+    why it does not read back (a `_Live` is one that does)."""
 
     id: int
     channel_id: str
-    enc: Encounter
     json: str
     board_message_id: str | None
+    error: str | None = None
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_IDS))
     recent_set: set[str] = field(default_factory=set)
 
@@ -101,6 +119,26 @@ class _Live:
         self.recent_set.add(interaction_id)
 
 
+@dataclass(kw_only=True)
+class _Live(_Stored):
+    """An active encounter as cached in memory: the state and its JSON, as last written."""
+
+    enc: Encounter
+
+
+@dataclass
+class _ChannelLock:
+    """A channel's lock, how many tasks hold or wait for it, and which task holds it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+    owner: asyncio.Task[Any] | None = None
+
+
+def _no_encounter() -> NotFound:
+    return NotFound("There is no encounter in this channel: start one with `/encounter start`.")
+
+
 class Service:
     def __init__(
         self,
@@ -108,69 +146,156 @@ class Service:
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.time,
         default_reminder_hours: float = 24.0,
+        cache_bytes: int = CACHE_BYTES,
     ) -> None:
         self.store = store
         self.rng = rng or random.Random()
         self.clock = clock
         self.default_reminder_hours = default_reminder_hours
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._cache: OrderedDict[str, _Live | None] = OrderedDict()
+        #: the bound of the encounter cache, in bytes of encounter JSON
+        self.cache_bytes = cache_bytes
+        #: the bytes of encounter JSON the cache holds now
+        self.cached_bytes = 0
+        self._locks: dict[str, _ChannelLock] = {}
+        self._cache: OrderedDict[str, _Stored] = OrderedDict()
+        self._absent: OrderedDict[str, None] = OrderedDict()
 
     # -- loading ----------------------------------------------------------------------------
-    def _lock(self, channel_id: str) -> asyncio.Lock:
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
+    @contextlib.asynccontextmanager
+    async def _lock(self, channel_id: str) -> AsyncIterator[None]:
+        """Hold the channel's lock (again, at no cost, in the task that holds it already).
 
-    async def _live(self, channel_id: str) -> _Live | None:
+        The lock is forgotten once no task holds or waits for it, so idle channels cost nothing.
+        """
+        task = asyncio.current_task()
+        entry = self._locks.get(channel_id)
+        if entry is not None and entry.owner is task:
+            yield
+            return
+        if entry is None:
+            entry = self._locks[channel_id] = _ChannelLock()
+        entry.users += 1
+        try:
+            async with entry.lock:
+                entry.owner = task
+                try:
+                    yield
+                finally:
+                    entry.owner = None
+        finally:
+            entry.users -= 1
+            if entry.users == 0 and self._locks.get(channel_id) is entry:
+                del self._locks[channel_id]
+
+    async def _entry(self, channel_id: str) -> _Stored | None:
+        """The channel's active encounter row (readable or not), or None.
+
+        From the cache, or loaded under the channel's lock, so a load never replaces the entry a
+        command holding the lock commits to.
+        """
         if channel_id in self._cache:
             self._cache.move_to_end(channel_id)
             return self._cache[channel_id]
-        stored = await self.store.load_active(channel_id)
-        live = self._from_stored(stored) if stored else None
-        self._remember(channel_id, live)
-        return live
+        if channel_id in self._absent:
+            return None
+        async with self._lock(channel_id):
+            if channel_id in self._cache or channel_id in self._absent:
+                return self._cache.get(channel_id)
+            stored = await self.store.load_active(channel_id)
+            if stored is None:
+                self._mark_absent(channel_id)
+                return None
+            entry = self._from_stored(stored)
+            self._put(entry)
+            return entry
 
-    def _remember(self, channel_id: str, live: _Live | None) -> None:
-        self._cache[channel_id] = live
-        self._cache.move_to_end(channel_id)
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+    async def _live(self, channel_id: str) -> _Live | None:
+        """The channel's active encounter, or None; `Unreadable` if it does not read back."""
+        entry = await self._entry(channel_id)
+        if entry is None or isinstance(entry, _Live):
+            return entry
+        raise Unreadable(entry.error)
+
+    async def _readable(self, channel_id: str) -> _Live | None:
+        """The channel's active encounter if there is one that reads back, else None."""
+        entry = await self._entry(channel_id)
+        return entry if isinstance(entry, _Live) else None
+
+    def _put(self, entry: _Stored) -> None:
+        """Cache ``entry`` as its channel's newest; the least recently used go past the byte bound."""
+        self._drop(entry.channel_id)
+        self._absent.pop(entry.channel_id, None)
+        self._cache[entry.channel_id] = entry
+        self.cached_bytes += len(entry.json)
+        while self.cached_bytes > self.cache_bytes and self._cache:
+            _, gone = self._cache.popitem(last=False)
+            self.cached_bytes -= len(gone.json)
+
+    def _remember(self, channel_id: str, entry: _Stored | None) -> None:
+        """Cache the channel's encounter row, or that it has none."""
+        if entry is None:
+            self._mark_absent(channel_id)
+        else:
+            self._put(entry)
+
+    def _drop(self, channel_id: str) -> None:
+        gone = self._cache.pop(channel_id, None)
+        if gone is not None:
+            self.cached_bytes -= len(gone.json)
+
+    def _mark_absent(self, channel_id: str) -> None:
+        """Remember that the channel has no encounter, in a small set of its own."""
+        self._drop(channel_id)
+        self._absent[channel_id] = None
+        self._absent.move_to_end(channel_id)
+        while len(self._absent) > ABSENT_SIZE:
+            self._absent.popitem(last=False)
 
     @staticmethod
-    def _from_stored(stored: StoredEncounter) -> _Live:
-        live = _Live(
-            id=stored.id,
-            channel_id=stored.channel_id,
-            enc=stored.encounter,
-            json=stored.encounter.model_dump_json(),
-            board_message_id=stored.board_message_id,
-        )
+    def _from_stored(stored: StoredEncounter) -> _Stored:
+        entry: _Stored
+        if stored.encounter is None:
+            entry = _Stored(stored.id, stored.channel_id, stored.raw_state, stored.board_message_id, stored.error)
+        else:
+            entry = _Live(
+                id=stored.id,
+                channel_id=stored.channel_id,
+                enc=stored.encounter,
+                json=stored.raw_state or stored.encounter.model_dump_json(),
+                board_message_id=stored.board_message_id,
+            )
         for i in stored.recent_interactions:
-            live.remember(i)
-        return live
+            entry.remember(i)
+        return entry
+
+    @contextlib.asynccontextmanager
+    async def _holding_any(self, ctx: Ctx) -> AsyncIterator[_Stored]:
+        """Hold the channel's lock with its encounter row, readable or not; a re-delivered interaction is refused."""
+        async with self._lock(ctx.channel_id):
+            entry = await self._entry(ctx.channel_id)
+            if entry is None:
+                raise _no_encounter()
+            if entry.seen(ctx.interaction_id):
+                raise DuplicateInteraction()
+            yield entry
 
     @contextlib.asynccontextmanager
     async def _holding(self, ctx: Ctx) -> AsyncIterator[_Live]:
         """Hold the channel's lock with its live encounter; a re-delivered interaction is refused."""
-        async with self._lock(ctx.channel_id):
-            live = await self._need(ctx.channel_id)
-            if live.seen(ctx.interaction_id):
-                raise DuplicateInteraction()
-            yield live
+        async with self._holding_any(ctx) as entry:
+            if not isinstance(entry, _Live):
+                raise Unreadable(entry.error)
+            yield entry
 
     async def _need(self, channel_id: str) -> _Live:
         live = await self._live(channel_id)
         if live is None:
-            raise NotFound(
-                "There is no encounter in this channel: start one with `/encounter start`."
-            )
+            raise _no_encounter()
         return live
 
     async def encounter(self, channel_id: str) -> Encounter | None:
-        """The channel's active encounter (read-only use), or None."""
-        live = await self._live(channel_id)
+        """The channel's active encounter (read-only use), or None (also when it does not read back)."""
+        live = await self._readable(channel_id)
         return live.enc if live else None
 
     # -- the turn and its ping ----------------------------------------------------------------
@@ -212,8 +337,8 @@ class Service:
     async def _commit(
         self,
         ctx: Ctx,
-        live: _Live,
-        new: Encounter,
+        live: _Stored,
+        new: Encounter | None,
         command: str,
         summary: str,
         dice: list[int],
@@ -221,13 +346,26 @@ class Service:
         undo_of: int | None = None,
         active: bool = True,
     ) -> Ping | None:
-        system = get_system(new.system)
-        new_turn = system.turn(new)
-        turn_moved = system.turn(live.enc).key != new_turn.key
+        """Write ``new`` and its log row, then make it the channel's cached encounter.
+
+        ``new`` is None only to end an encounter that does not read back (its row is kept as
+        stored). ``live`` may be such an encounter: a command that restores it (undo) commits
+        a new state like any other.
+        """
         now = self.clock()
-        reminder = self._reminder(live, new, new_turn, now) if (turn_moved and active) else None
-        clear = (not active) or new.winner is not None or (turn_moved and reminder is None)
-        new_json = new.model_dump_json()
+        ping: Ping | None = None
+        reminder: Reminder | None = None
+        clear = True
+        if new is None:
+            new_json = live.json
+        else:
+            new_json = self._saveable(new, live.channel_id, command)
+            system = get_system(new.system)
+            new_turn = system.turn(new)
+            turn_moved = not isinstance(live, _Live) or system.turn(live.enc).key != new_turn.key
+            reminder = self._reminder(live, new, new_turn, now) if (turn_moved and active) else None
+            clear = (not active) or new.winner is not None or (turn_moved and reminder is None)
+            ping = self._ping(new, new_turn) if (turn_moved and active) else None
         await self.store.apply(
             Change(
                 encounter_id=live.id,
@@ -246,12 +384,38 @@ class Service:
                 state_json=new_json,
             )
         )
-        live.enc = new
-        live.json = new_json
-        live.remember(ctx.interaction_id)
-        if not active:
-            self._remember(live.channel_id, None)
-        return self._ping(new, new_turn) if (turn_moved and active) else None
+        if not active or new is None:
+            self._mark_absent(live.channel_id)
+            return None
+        # the holder of the lock commits to the channel's entry in the cache, even if it was evicted
+        self._drop(live.channel_id)
+        if isinstance(live, _Live):
+            kept, live.enc, live.json = live, new, new_json
+        else:
+            kept = _Live(
+                id=live.id, channel_id=live.channel_id, json=new_json, board_message_id=live.board_message_id,
+                recent=live.recent, recent_set=live.recent_set, enc=new,
+            )
+        kept.remember(ctx.interaction_id)
+        self._put(kept)
+        return ping
+
+    @staticmethod
+    def _saveable(new: Encounter, channel_id: str, command: str) -> str:
+        """``new`` as JSON, once it reads back exactly as a load reads it; else nothing is changed."""
+        try:
+            new_json = new.model_dump_json()
+        except Exception as exc:  # a state that cannot even be written
+            error: str | None = f"{type(exc).__name__}: {exc}"[:200]
+        else:
+            readable, error = read_state(new_json)
+            if readable is not None:
+                return new_json
+        log.error("%s in channel %s would store a state that cannot be read back (%s): refused", command, channel_id, error)
+        raise IllegalAction(
+            "That would leave the encounter in a state that cannot be saved: nothing was changed. "
+            "Try other values, or tell the GM."
+        )
 
     # -- encounter lifecycle --------------------------------------------------------------------------
     async def start(
@@ -300,10 +464,11 @@ class Service:
         return "none (range bands)" if m.kind == "none" else f"{m.width}x{m.height} {m.kind}"
 
     async def end(self, ctx: Ctx) -> Outcome:
-        async with self._holding(ctx) as live:
-            self._gm(live.enc, ctx)
-            await self._commit(ctx, live, live.enc, "/encounter end", "ended the encounter", [], undoable=False, active=False)
-        return Outcome(Report(f"🏁 {live.enc.name} has ended", ["The log and state stay in the database."]))
+        async with self._holding_any(ctx) as entry:
+            enc = self._gm_of(entry, ctx, "end this encounter")
+            await self._commit(ctx, entry, enc, "/encounter end", "ended the encounter", [], undoable=False, active=False)
+        name = enc.name if enc else "The encounter"
+        return Outcome(Report(f"🏁 {name} has ended", ["The log and state stay in the database."]))
 
     # -- game actions --------------------------------------------------------------------------------
     async def act(self, ctx: Ctx, action: Action) -> Outcome:
@@ -336,7 +501,19 @@ class Service:
 
     def _gm(self, enc: Encounter, ctx: Ctx, what: str = "do that") -> None:
         if not enc.is_gm(ctx.user_id):
-            raise NotAllowed(f"Only the GM of this encounter can {what}: ask <@{enc.gm_ids[0]}>.")
+            raise _not_gm(enc.gm_ids, what)
+
+    def _gm_of(self, entry: _Stored, ctx: Ctx, what: str) -> Encounter | None:
+        """Check the caller is a GM of the channel's encounter, and return it (None if it does
+        not read back: then its GMs are read from the stored JSON, and if even they cannot be
+        read, anyone may recover the channel)."""
+        if isinstance(entry, _Live):
+            self._gm(entry.enc, ctx, what)
+            return entry.enc
+        gm_ids = _stored_gm_ids(entry.json)
+        if gm_ids and ctx.user_id not in gm_ids:
+            raise _not_gm(gm_ids, what)
+        return None
 
     def _authorise(self, enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> Action:
         """Check the caller may do this, and fill in the acting combatant when it was left out."""
@@ -511,12 +688,17 @@ class Service:
 
     # -- undo, log, export/import --------------------------------------------------------------------
     async def undo(self, ctx: Ctx) -> Outcome:
-        async with self._holding(ctx) as live:
-            self._gm(live.enc, ctx, "undo")
+        async with self._holding_any(ctx) as live:
+            self._gm_of(live, ctx, "undo")
             entry = await self.store.last_undoable(live.id)
             if entry is None or entry.state_before is None:
                 raise IllegalAction("Nothing left to undo in this encounter.")
-            restored = Encounter.model_validate_json(entry.state_before)
+            restored, error = read_state(entry.state_before)
+            if restored is None:
+                raise IllegalAction(
+                    f"The state before {entry.command} could not be read either ({error}): "
+                    "`/encounter export` the encounter as it is stored, or `/encounter end` it."
+                )
             text = f"Undid {entry.command} by <@{entry.user_id}>: {entry.summary}"
             ping = await self._commit(ctx, live, restored, "/undo", text, [], undoable=False, undo_of=entry.id)
         return Outcome(Report("↩️ Undone", [text[:3500]]), ping=ping, board_changed=True)
@@ -536,7 +718,13 @@ class Service:
         return Outcome(Report(f"📜 Log of {live.enc.name}", lines))
 
     async def export(self, ctx: Ctx) -> Outcome:
-        live = await self._need(ctx.channel_id)
+        entry = await self._entry(ctx.channel_id)
+        if entry is None:
+            raise _no_encounter()
+        if not isinstance(entry, _Live):
+            lines = [f"It could not be read ({entry.error}): this is the file exactly as it is stored."]
+            return Outcome(Report("📦 Export", lines), file=("encounter.json", entry.json.encode()))
+        live = entry
         data = json.dumps(json.loads(live.json), indent=2, ensure_ascii=False).encode()
         report = Report("📦 Export", [f"{live.enc.name}: {len(live.enc.combatants)} combatants, round {live.enc.round}."])
         return Outcome(report, file=("encounter.json", data))
@@ -586,7 +774,7 @@ class Service:
 
     # -- reading --------------------------------------------------------------------------------------
     async def board(self, channel_id: str) -> tuple[Report, Encounter] | None:
-        live = await self._live(channel_id)
+        live = await self._readable(channel_id)
         if live is None:
             return None
         return board_report(get_system(live.enc.system), live.enc), live.enc
@@ -640,11 +828,11 @@ class Service:
         return Outcome(report, file=("map.png", png))
 
     async def board_message(self, channel_id: str) -> str | None:
-        live = await self._live(channel_id)
+        live = await self._entry(channel_id)
         return live.board_message_id if live else None
 
     async def set_board_message(self, channel_id: str, message_id: str) -> None:
-        live = await self._live(channel_id)
+        live = await self._entry(channel_id)
         if live is None:
             return
         live.board_message_id = message_id
@@ -664,7 +852,7 @@ class Service:
         now = self.clock()
         out: list[tuple[Reminder, str]] = []
         for r in await self.store.due_reminders(now):
-            live = await self._live(r.channel_id)
+            live = await self._readable(r.channel_id)
             if live is None or live.id != r.encounter_id:
                 continue
             hours = live.enc.settings.reminder_hours or self.default_reminder_hours or 24
@@ -676,7 +864,7 @@ class Service:
 
     async def reminded(self, reminder: Reminder) -> None:
         """The nudge went out (or can never go out): the next one is one interval away."""
-        live = await self._live(reminder.channel_id)
+        live = await self._readable(reminder.channel_id)
         hours = (live.enc.settings.reminder_hours if live else 0) or self.default_reminder_hours or 24
         await self.store.bump_reminder(reminder.encounter_id, self.clock() + hours * 3600)
 
@@ -706,6 +894,21 @@ def _turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) ->
     who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
     text = f"{mentions}: {lead} in **{enc.name}**: {who}. {turn.label}".strip()
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
+def _not_gm(gm_ids: list[str], what: str) -> NotAllowed:
+    ask = f": ask <@{gm_ids[0]}>" if gm_ids else ""
+    return NotAllowed(f"Only the GM of this encounter can {what}{ask}.")
+
+
+def _stored_gm_ids(raw: str) -> list[str]:
+    """The GMs named in an encounter's stored JSON that does not read back as an encounter."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return []
+    ids = data.get("gm_ids") if isinstance(data, dict) else None
+    return [str(i) for i in ids] if isinstance(ids, list) else []
 
 
 def _map_hint(system: RuleSystem) -> str:

@@ -30,6 +30,7 @@ from data.store import (
     Store,
     StoredEncounter,
     UndoConflict,
+    read_state,
 )
 from rules.errors import NotFound
 from rules.models import Encounter
@@ -58,7 +59,8 @@ _RECENT = f"""
     ) WHERE n <= {RECENT_INTERACTIONS}
 """
 _UPDATE_ENCOUNTER = (
-    "UPDATE encounters SET state = ?, name = ?, active = ?, updated_at = ? WHERE id = ?"
+    "UPDATE encounters SET state = ?, name = coalesce(?, name), active = ?, updated_at = ? "
+    "WHERE id = ?"
 )
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
@@ -92,13 +94,18 @@ def migrations() -> list[tuple[int, str]]:
 
 
 def _encounter(row: Sequence[Any], recent: Iterable[str] = ()) -> StoredEncounter:
+    state = row[3]
+    raw = state.decode("utf-8", "replace") if isinstance(state, bytes) else str(state or "")
+    encounter, error = read_state(raw)
     return StoredEncounter(
         id=row[0],
         channel_id=row[1],
         guild_id=row[2],
-        encounter=Encounter.model_validate_json(row[3]),
+        encounter=encounter,
         board_message_id=row[4],
         recent_interactions=frozenset(recent),
+        raw_state=raw,
+        error=error,
     )
 
 
@@ -155,8 +162,10 @@ def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
     undos: list[tuple[Any, ...]] = []
     reminders: dict[int, tuple[Any, ...] | None] = {}
     for c in changes:
+        enc = c.encounter
         states[c.encounter_id] = (
-            c.state_json or c.encounter.model_dump_json(), c.encounter.name, int(c.active), c.now, c.encounter_id
+            c.state_json or (enc.model_dump_json() if enc else ""), enc.name if enc else None,
+            int(c.active), c.now, c.encounter_id,
         )
         if c.log:
             actions.append((
@@ -351,11 +360,12 @@ class SqliteStore(Store):
         self, channel_id: str, guild_id: str | None, enc: Encounter, now: float
     ) -> StoredEncounter:
         """Store a new active encounter; raise `ChannelBusy` if the channel has one."""
+        state = enc.model_dump_json()
         try:
             cur = await self._write_one(
                 "INSERT INTO encounters (channel_id, guild_id, system, name, state, active, "
                 "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-                (channel_id, guild_id, enc.system, enc.name, enc.model_dump_json(), now, now),
+                (channel_id, guild_id, enc.system, enc.name, state, now, now),
             )
         except sqlite3.IntegrityError as error:
             if "channel_id" in str(error):
@@ -363,7 +373,7 @@ class SqliteStore(Store):
             raise
         assert cur.lastrowid is not None
         return StoredEncounter(
-            cur.lastrowid, channel_id, guild_id, enc.model_copy(deep=True), None, frozenset()
+            cur.lastrowid, channel_id, guild_id, enc.model_copy(deep=True), None, frozenset(), state
         )
 
     async def set_board_message(self, encounter_id: int, message_id: str | None) -> None:

@@ -12,6 +12,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from types import TracebackType
 
+from pydantic import ValidationError
+
 from rules.errors import RulesError
 from rules.models import Encounter
 
@@ -26,6 +28,7 @@ __all__ = [
     "UndoConflict",
     "RECENT_INTERACTIONS",
     "open_store",
+    "read_state",
     "sqlite_path",
 ]
 
@@ -58,15 +61,39 @@ class UndoConflict(RulesError):
 
 @dataclass(frozen=True, slots=True)
 class StoredEncounter:
-    """An active encounter as stored: its row ids and the `Encounter` itself."""
+    """An active encounter as stored: its row ids and the `Encounter` itself.
+
+    A row that does not read back (damaged, or written by an older bug) still loads:
+    ``encounter`` is None, ``error`` says why, and ``raw_state`` is the row as stored.
+    """
 
     id: int
     channel_id: str
     guild_id: str | None
-    encounter: Encounter
+    encounter: Encounter | None
     board_message_id: str | None
     #: the last `RECENT_INTERACTIONS` interaction ids of its log, to catch a duplicate delivery
     recent_interactions: frozenset[str]
+    #: the stored state JSON, exactly as it is in the row
+    raw_state: str = ""
+    #: why ``raw_state`` does not read back, or None when ``encounter`` is set
+    error: str | None = None
+
+
+def read_state(raw: str) -> tuple[Encounter | None, str | None]:
+    """An encounter from its stored JSON, validated as every load validates it.
+
+    Returns ``(encounter, None)``, or ``(None, reason)`` with a short reason when it does not
+    read back; never raises.
+    """
+    try:
+        return Encounter.model_validate_json(raw), None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return None, (f"{where}: {first['msg']}" if where else str(first["msg"]))[:200]
+    except Exception as exc:  # a validator that failed in another way: still a row we cannot read
+        return None, f"{type(exc).__name__}: {exc}"[:200]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +134,8 @@ class Change:
     """
 
     encounter_id: int
-    encounter: Encounter
+    #: None only when ending an encounter that cannot be read: its state is kept as stored
+    encounter: Encounter | None
     interaction_id: str | None
     user_id: str
     command: str
@@ -139,7 +167,8 @@ class Store(ABC):
 
     @abstractmethod
     async def load_active(self, channel_id: str) -> StoredEncounter | None:
-        """The channel's active encounter, or None."""
+        """The channel's active encounter, or None; a row that does not read back is
+        returned with ``encounter`` None and its ``error`` (see `StoredEncounter`)."""
 
     @abstractmethod
     async def active_encounters(self) -> list[StoredEncounter]:

@@ -1,0 +1,301 @@
+"""The service keeps every acknowledged change, never stores what it cannot read back, lets a
+damaged channel be recovered, and keeps its in-memory maps bounded."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.harness import Clock, Harness, Sent, channel_id_of, user_id_of
+from bot.service import Ctx, Service
+from data.sqlite import SqliteStore
+from rules.errors import NotFound
+from rules.system import get_system
+from tests.cogs.test_commands import h, setup_fight
+
+__all__ = ["h"]  # the harness fixture, shared with the command tests
+
+
+async def export(h: Harness, channel: str = "general") -> dict[str, Any]:
+    sent = await h.run("gm", "/encounter export", channel)
+    files = [f for s in sent for f in s.files]
+    assert files and files[0][0] == "encounter.json", [s.text for s in sent]
+    return json.loads(files[0][1])
+
+
+def reply_of(sent: list[Sent]) -> Sent:
+    return next(s for s in sent if s.kind in ("response", "followup"))
+
+
+def refused(s: Sent) -> bool:
+    return s.ephemeral and any("Not done" in (e.get("title") or "") for e in s.embeds)
+
+
+def cid(channel: str = "general") -> str:
+    return str(channel_id_of(channel))
+
+
+async def grak_side_everywhere(h: Harness, channel: str = "general") -> tuple[str, str]:
+    """Grak's side as the service serves it (the cache) and as the store holds it."""
+    enc = await h.bot.service.encounter(cid(channel))
+    stored = await h.store.load_active(cid(channel))
+    assert enc is not None and stored is not None and stored.encounter is not None
+    return enc.get("Grak").side, stored.encounter.get("Grak").side
+
+
+async def race(h: Harness, value: int, channel: str = "general") -> None:
+    """An edit (/combatant edit) and a read (/encounter status) delivered together, in either order."""
+    edit = h.payload("gm", "/combatant edit", {"name": "Grak", "side": f"orcs{value}"}, channel)
+    status = h.payload("bob", "/encounter status", {}, channel)
+    first, second = (edit, status) if value % 2 else (status, edit)
+    sent = await asyncio.gather(h.run_payload(first), h.run_payload(second))
+    assert not any(refused(s) for batch in sent for s in batch), [s.text for b in sent for s in b]
+
+
+async def grak_side_after_a_restart(h: Harness) -> str:
+    """Grak's side as a new bot process on the same database reads it."""
+    h = await h.restart()
+    try:
+        return (await export(h))["combatants"][1]["side"]
+    finally:
+        await h.close()
+
+
+# -- 1. an acknowledged edit survives a cold cache ---------------------------------------------------
+async def test_edit_and_read_together_after_a_restart_lose_nothing(h: Harness) -> None:
+    """100 times: a new Service on the same store, an edit and a read together; the edit is in the cache, the store and after a restart."""
+    await setup_fight(h)
+    old = h.bot.service
+    for value in range(1, 101):
+        h.bot.service = Service(h.store, rng=old.rng, clock=old.clock)
+        await race(h, value)
+        assert await grak_side_everywhere(h) == (f"orcs{value}", f"orcs{value}"), f"trial {value}"
+    assert await grak_side_after_a_restart(h) == "orcs100"
+
+
+async def test_edit_and_read_together_after_an_eviction_lose_nothing(h: Harness) -> None:
+    """100 times: the channel falls out of a small cache, then an edit and a read together; nothing is lost."""
+    await setup_fight(h)
+    await setup_fight(h, "other")
+    size = len((await h.store.load_active(cid())).raw_state)  # type: ignore[union-attr]
+    old = h.bot.service
+    service = h.bot.service = Service(h.store, rng=old.rng, clock=old.clock, cache_bytes=size * 3 // 2)
+    for value in range(1, 101):
+        await service.status(Ctx(cid("other"), str(user_id_of("bob"))))
+        assert cid() not in service._cache  # evicted by the other channel's load
+        await race(h, value)
+        assert await grak_side_everywhere(h) == (f"orcs{value}", f"orcs{value}"), f"trial {value}"
+    assert await grak_side_after_a_restart(h) == "orcs100"
+
+
+# -- 2. no state that cannot be read back ---------------------------------------------------------------
+async def test_a_rules_result_that_cannot_be_read_back_is_refused_and_changes_nothing(
+    h: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A resolve that sets hit points below the model's floor is refused, logged, changes nothing, and the channel keeps working."""
+    await setup_fight(h)
+    before = await export(h)
+    system = get_system("coup-de-grace")
+    resolve = system.resolve
+
+    def crafted(enc, action, dice, snapshot=None):  # type: ignore[no-untyped-def]
+        res = resolve(enc, action, dice, snapshot)
+        res.encounter.get("Grak").hp = -999_999
+        return res
+
+    monkeypatch.setattr(system, "resolve", crafted)
+    with caplog.at_level(logging.ERROR):
+        sent = await h.run("gm", "/combatant edit", name="Grak", side="ogres")
+    assert refused(sent[0]) and "cannot be saved: nothing was changed" in sent[0].text
+    assert any(r.levelno == logging.ERROR and "cannot be read back" in r.getMessage() for r in caplog.records)
+    monkeypatch.undo()
+    assert await export(h) == before
+    sent = await h.run("gm", "/combatant edit", name="Grak", side="trolls")
+    assert not refused(sent[0])
+    h = await h.restart()
+    try:
+        sent = await h.run("bob", "/encounter status")
+        assert not refused(sent[0]) and "Grak" in sent[0].text
+        assert (await export(h))["combatants"][1]["side"] == "trolls"
+    finally:
+        await h.close()
+
+
+async def test_knights_of_valour_delay_far_below_the_floor_leaves_the_channel_working(h: Harness) -> None:
+    """`/act action:delay options:"to=-999999"` is refused, changes nothing, and the channel works after a restart."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Dunmere", map="12x10")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet="hp=14 weapons=warhammer:2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H4", sheet="hp=12 weapons=warhammer:2")
+    await h.run("gm", "/init roll")
+    before = await export(h)
+    sent = await h.run("gm", "/act", combatant=before["current"], action="delay", options="to=-999999")
+    assert refused(reply_of(sent))
+    assert await export(h) == before
+    h = await h.restart()
+    try:
+        sent = await h.run("bob", "/encounter status")
+        assert not refused(sent[0])
+        assert await export(h) == before
+    finally:
+        await h.close()
+
+
+# -- 3. a damaged channel can be recovered ------------------------------------------------------------------
+async def damaged(h: Harness, tmp_path: Path, state: str | None = None) -> tuple[Harness, str]:
+    """Restart the bot on a store whose row for #general was damaged behind its back; return the raw row."""
+    await h.close()
+    path = str(tmp_path / "bot.db")
+    with sqlite3.connect(path) as conn:
+        if state is None:
+            conn.execute(
+                "UPDATE encounters SET state = json_set(state, '$.combatants[1].initiative', -999999) WHERE channel_id = ?",
+                (cid(),),
+            )
+        else:
+            conn.execute("UPDATE encounters SET state = ? WHERE channel_id = ?", (state, cid()))
+        [(raw,)] = conn.execute("SELECT state FROM encounters WHERE channel_id = ? AND active = 1", (cid(),)).fetchall()
+    return await Harness.create(path, seed=7, clock=h.bot.service.clock), raw
+
+
+async def test_a_damaged_encounter_says_so_and_the_gm_can_export_and_undo_it(h: Harness, tmp_path: Path) -> None:
+    """Every command in a damaged channel answers in one line; export gives the stored JSON; /undo restores; other channels work."""
+    await setup_fight(h)
+    await setup_fight(h, "other")
+    await h.run("gm", "/combatant edit", name="Grak", side="ogres")
+    h, raw = await damaged(h, tmp_path)
+    try:
+        for who, command, options in [
+            ("bob", "/encounter status", {}),
+            ("gm", "/combatant edit", {"name": "Grak", "sheet": "hp=3"}),
+            ("gm", "/init next", {}),
+            ("bob", "/log", {}),
+            ("bob", "/map", {}),
+            ("gm", "/encounter start", {"system": "tote"}),
+        ]:
+            sent = await h.run(who, command, **options)
+            text = reply_of(sent).text
+            assert refused(reply_of(sent)) and "encounter could not be read (" in text, (command, text)
+            assert "/encounter export" in text and "/undo" in text and "/encounter end" in text
+        sent = await h.run("bob", "/encounter status", "other")
+        assert not refused(sent[0]) and "Grak" in sent[0].text
+        h.bot.service.clock.now += 3 * 24 * 3600  # type: ignore[attr-defined]
+        await h.reminders()  # a damaged encounter does not break the reminder pass
+        sent = await h.run("gm", "/encounter export")
+        assert [f for s in sent for f in s.files][0][1].decode() == raw
+        for command in ("/undo", "/encounter end"):
+            sent = await h.run("bob", command)
+            assert refused(sent[0]) and "Only the GM" in sent[0].text
+        sent = await h.run("gm", "/undo")
+        assert not refused(sent[0]), sent[0].text
+        data = await export(h)
+        assert data["combatants"][1]["side"] == "orcs" and data["combatants"][1]["initiative"] is None
+        sent = await h.run("gm", "/combatant edit", name="Grak", side="trolls")
+        assert not refused(sent[0])
+    finally:
+        await h.close()
+
+
+async def test_a_damaged_encounter_that_is_not_json_can_be_ended(h: Harness, tmp_path: Path) -> None:
+    """A row that is not even JSON: export gives it as stored, the GM ends it, and a new one starts."""
+    await setup_fight(h)
+    h, raw = await damaged(h, tmp_path, state='{"format": "skirmish-encounter/1", broken')
+    try:
+        sent = await h.run("gm", "/encounter export")
+        assert [f for s in sent for f in s.files][0][1].decode() == raw
+        sent = await h.run("gm", "/encounter end")
+        assert not refused(sent[0]), sent[0].text
+        sent = await h.run("gm", "/encounter start", system="tote")
+        assert not refused(sent[0]), sent[0].text
+    finally:
+        await h.close()
+
+
+async def test_undo_of_a_damaged_encounter_whose_earlier_state_is_damaged_too_is_refused(h: Harness, tmp_path: Path) -> None:
+    """If the last log row's state_before cannot be read either, /undo says so and changes nothing; /encounter end still works."""
+    await setup_fight(h)
+    await h.run("gm", "/combatant edit", name="Grak", side="ogres")
+    await h.close()
+    with sqlite3.connect(str(tmp_path / "bot.db")) as conn:
+        conn.execute("UPDATE actions SET state_before = 'not json'")
+    h, raw = await damaged(h, tmp_path, state="not json either")
+    try:
+        sent = await h.run("gm", "/undo")
+        assert refused(sent[0]) and "could not be read" in sent[0].text
+        sent = await h.run("gm", "/encounter export")
+        assert [f for s in sent for f in s.files][0][1].decode() == raw
+        sent = await h.run("gm", "/encounter end")
+        assert not refused(sent[0]), sent[0].text
+    finally:
+        await h.close()
+
+
+# -- 4. bounded memory ---------------------------------------------------------------------------------------
+class CountingStore(SqliteStore):
+    """A real SQLite store that counts the encounter loads it serves."""
+
+    loads = 0
+
+    async def load_active(self, channel_id: str):  # type: ignore[no-untyped-def]
+        self.loads += 1
+        return await super().load_active(channel_id)
+
+
+async def test_channel_locks_are_released_when_idle(h: Harness) -> None:
+    """After commands in 40 channels, some of them concurrent, no channel lock is kept."""
+    for i in range(40):
+        await h.run("gm", "/encounter start", f"c{i}", system="coup-de-grace")
+    payloads = [h.payload("bob", "/encounter status", {}, f"c{i}") for i in range(40)]
+    payloads += [h.payload("gm", "/encounter settings", {"player_rolls": "false"}, f"c{i}") for i in range(40)]
+    payloads += [h.payload("bob", "/encounter status", {}, f"empty{i}") for i in range(40)]
+    await asyncio.gather(*(h.run_payload(p) for p in payloads))
+    assert len(h.bot.service._locks) == 0
+    assert not h.bot.boards._tasks and not h.bot.boards._dirty
+
+
+async def test_status_in_many_empty_channels_does_not_evict_a_live_encounter(tmp_path: Path) -> None:
+    """10,000 status calls in empty channels leave a live encounter cached: it is not loaded again."""
+    store = await CountingStore.open(str(tmp_path / "bot.db"))
+    try:
+        service = Service(store, clock=Clock())
+        gm = str(user_id_of("gm"))
+        await service.start(Ctx("1", gm), "coup-de-grace", "Bridge", "8x6", None)
+        service = Service(store, clock=Clock())  # a restart: nothing cached
+        store.loads = 0
+        await service.status(Ctx("1", gm))
+        assert store.loads == 1
+        for i in range(10_000):
+            with pytest.raises(NotFound):
+                await service.status(Ctx(str(10_000 + i), gm))
+        assert store.loads == 10_001
+        await service.status(Ctx("1", gm))
+        assert store.loads == 10_001
+        await service.start(Ctx("10000", gm), "tote", None, None, None)  # an empty channel seen before
+        assert (await service.status(Ctx("10000", gm))).report.title
+    finally:
+        await store.close()
+
+
+async def test_the_encounter_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
+    """The cache's byte total (its encounters' JSON) stays within its bound as encounters grow and multiply."""
+    store = await SqliteStore.open(str(tmp_path / "bot.db"))
+    try:
+        bound = 6_000
+        service = Service(store, clock=Clock(), cache_bytes=bound)
+        gm = str(user_id_of("gm"))
+        for i in range(30):
+            await service.start(Ctx(str(i), gm), "coup-de-grace", "x" * 90, "8x6", None)
+            assert service.cached_bytes == sum(len(live.json) for live in service._cache.values())
+            assert service.cached_bytes <= bound
+        assert 0 < len(service._cache) < 30
+        for i in range(30):
+            await service.settings(Ctx(str(i), gm), False, None, {})
+            await service.status(Ctx(str(i), gm))
+            assert service.cached_bytes == sum(len(live.json) for live in service._cache.values())
+            assert service.cached_bytes <= bound
+    finally:
+        await store.close()
