@@ -20,6 +20,8 @@ __all__ = [
     "REMINDER_HOURS_FLOOR",
     "REMINDER_HOURS_MAX",
     "MAX_NUDGES_LIMIT",
+    "INITIATIVE_MIN",
+    "INITIATIVE_MAX",
     "reminder_hours_problem",
 ]
 
@@ -104,6 +106,8 @@ class Combatant(BaseModel):
 #: ``reminder_hours`` is 0 (never) or from this floor up to the ceiling
 REMINDER_HOURS_FLOOR = 0.25
 REMINDER_HOURS_MAX = 24 * 30
+#: an initiative number a player or GM types (`/init set`, a delay `to=`)
+INITIATIVE_MIN, INITIATIVE_MAX = -99, 999
 #: how many nudges a waiting turn may get before the GM alone is told
 MAX_NUDGES_LIMIT = 10
 
