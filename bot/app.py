@@ -13,7 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot.render import NO_MENTIONS, mentions_for, to_embed
-from bot.service import Service
+from bot.service import Nudge, Service
 from bot.tree import SkirmishTree
 from data.store import Store
 
@@ -147,19 +147,32 @@ class Skirmish(commands.Bot):
         log.info("logged in as %s (%s) in %d server(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def send_reminders(self) -> int:
+        """Send every due reminder; each is handled on its own, so one failure stops no other."""
         sent = 0
-        for reminder, text in await self.service.due_reminders():
-            channel = self.get_partial_messageable(int(reminder.channel_id))
+        for nudge in await self.service.due_reminders():
             try:
-                await channel.send(text, allowed_mentions=mentions_for(reminder.user_ids))
-                sent += 1
-            except (discord.Forbidden, discord.NotFound):
-                log.warning("cannot remind in %s (no access, or the channel is gone)", reminder.channel_id)
-            except discord.HTTPException:
-                log.warning("could not send a reminder to %s; trying again later", reminder.channel_id, exc_info=True)
-                continue
-            await self.service.reminded(reminder)
+                sent += await self._send_reminder(nudge)
+            except Exception:
+                log.exception("the reminder in %s failed; the others still go out", nudge.reminder.channel_id)
         return sent
+
+    async def _send_reminder(self, nudge: Nudge) -> bool:
+        """Send one nudge. It counts as given unless Discord may take it later (a passing error)."""
+        where = nudge.reminder.channel_id
+        given = False
+        try:
+            channel = self.get_partial_messageable(int(where))
+            await channel.send(nudge.text, allowed_mentions=mentions_for(nudge.user_ids))
+            given = True
+        except (discord.Forbidden, discord.NotFound):
+            log.warning("cannot remind in %s (no access, or the channel is gone)", where)
+        except discord.HTTPException:
+            log.warning("could not send a reminder to %s; trying again later", where, exc_info=True)
+            return False
+        except Exception:  # a bad stored id, a bug: it waits one interval like a sent one, never every pass
+            log.exception("cannot send the reminder in %s", where)
+        await self.service.reminded(nudge)
+        return given
 
     async def _remind_forever(self) -> None:
         await self.wait_until_ready()

@@ -24,11 +24,20 @@ from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEnco
 from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
 from rules.grid import parse_cell, parse_map_spec
-from rules.models import EXPORT_FORMAT, TERRAIN_KINDS, Combatant, Encounter, MapState, Settings
+from rules.models import (
+    EXPORT_FORMAT,
+    MAX_NUDGES_LIMIT,
+    TERRAIN_KINDS,
+    Combatant,
+    Encounter,
+    MapState,
+    Settings,
+    reminder_hours_problem,
+)
 from rules.report import Report, board_report, events_report
 from rules.system import MAX_COMBATANTS, Action, RuleSystem, Turn, get_system, system_keys
 
-__all__ = ["Service", "Ctx", "Outcome", "Ping", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]
+__all__ = ["Service", "Ctx", "Outcome", "Ping", "Nudge", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]
 
 log = logging.getLogger("skirmish.service")
 
@@ -73,6 +82,18 @@ class Ping:
 
     user_ids: tuple[str, ...]
     text: str
+
+
+@dataclass(frozen=True)
+class Nudge:
+    """A due reminder as it goes out: its text and exactly the users it may ping.
+
+    ``last`` is the GM's notice after ``max_nudges`` nudges: the turn gets no more reminders."""
+
+    reminder: Reminder
+    text: str
+    user_ids: tuple[str, ...]
+    last: bool = False
 
 
 @dataclass
@@ -585,6 +606,7 @@ class Service:
         player_rolls: bool | None,
         reminder_hours: float | None,
         options: dict[str, str] | None,
+        max_nudges: int | None = None,
     ) -> Outcome:
         async with self._holding(ctx) as live:
             self._gm(live.enc, ctx, "change settings")
@@ -593,9 +615,14 @@ class Service:
             if player_rolls is not None:
                 new.settings.player_rolls = player_rolls
             if reminder_hours is not None:
-                if not 0 <= reminder_hours <= 720:
-                    raise InputError("`reminder_hours` is from 0 (never) to 720.")
+                problem = reminder_hours_problem(reminder_hours)
+                if problem:
+                    raise InputError(problem)
                 new.settings.reminder_hours = reminder_hours
+            if max_nudges is not None:
+                if not 0 <= max_nudges <= MAX_NUDGES_LIMIT:
+                    raise InputError(f"`max_nudges` is a whole number from 0 to {MAX_NUDGES_LIMIT}, not {max_nudges}.")
+                new.settings.max_nudges = max_nudges
             for key, value in (options or {}).items():
                 if key not in system.options_help:
                     known = ", ".join(system.options_help) or "none"
@@ -618,6 +645,7 @@ class Service:
         lines = [
             f"Players may give their own rolls (`roll:`): **{'yes' if s.player_rolls else 'no'}**",
             f"Reminder after: **{s.reminder_hours:g} h**" if s.reminder_hours else "Reminders: **off**",
+            f"Nudges per turn before only the GM is told, `max_nudges`: **{s.max_nudges}**",
             f"GMs: {', '.join(f'<@{g}>' for g in enc.gm_ids)}",
         ]
         for key, text in system.options_help.items():
@@ -847,23 +875,49 @@ class Service:
         return Outcome(Report(title, [f"<@{ctx.user_id}>: {text}", f"**Total: {result.total}**"]))
 
     # -- reminders ------------------------------------------------------------------------------------
-    async def due_reminders(self) -> list[tuple[Reminder, str]]:
-        """Reminders whose time has come, with the nudge text (`reminded` pushes each back)."""
-        now = self.clock()
-        out: list[tuple[Reminder, str]] = []
-        for r in await self.store.due_reminders(now):
-            live = await self._readable(r.channel_id)
-            if live is None or live.id != r.encounter_id:
+    async def due_reminders(self) -> list[Nudge]:
+        """Reminders whose time has come, each with its text (`reminded` records each one sent).
+
+        A reminder that cannot be read (a damaged encounter, a bug) is logged and skipped: the
+        others still go out."""
+        out: list[Nudge] = []
+        for r in await self.store.due_reminders(self.clock()):
+            try:
+                nudge = await self._nudge(r)
+            except Exception:
+                log.exception("cannot prepare the reminder of encounter %s in %s", r.encounter_id, r.channel_id)
                 continue
-            hours = live.enc.settings.reminder_hours or self.default_reminder_hours or 24
-            turn = get_system(live.enc.system).turn(live.enc)
-            waited = (r.nudges + 1) * hours
-            text = _turn_text(live.enc, turn, tuple(r.user_ids), f"⏰ still your turn (waiting about {waited:g} h)")
-            out.append((r, text))
+            if nudge is not None:
+                out.append(nudge)
         return out
 
-    async def reminded(self, reminder: Reminder) -> None:
-        """The nudge went out (or can never go out): the next one is one interval away."""
+    async def _nudge(self, r: Reminder) -> Nudge | None:
+        live = await self._readable(r.channel_id)
+        if live is None or live.id != r.encounter_id:
+            return None
+        enc = live.enc
+        hours = enc.settings.reminder_hours or self.default_reminder_hours or 24
+        turn = get_system(enc.system).turn(enc)
+        waited = (r.nudges + 1) * hours
+        if r.nudges < enc.settings.max_nudges:
+            text = _turn_text(enc, turn, tuple(r.user_ids), f"⏰ still your turn (waiting about {waited:g} h)")
+            return Nudge(r, text, tuple(r.user_ids))
+        gms = _mentioned(tuple(enc.gm_ids))
+        who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
+        times = f"{r.nudges} time{'' if r.nudges == 1 else 's'}"
+        text = (
+            f"{' '.join(f'<@{g}>' for g in gms)}: ⏰ {who}'s turn has waited {waited:g} h; players were nudged "
+            f"{times} in **{enc.name}**. No more reminders for this turn."
+        )
+        return Nudge(r, text[:MAX_MESSAGE], gms, last=True)
+
+    async def reminded(self, nudge: Nudge) -> None:
+        """The nudge went out (or can never go out): the next one is one interval away, and
+        after the GM's notice there is none for this turn."""
+        reminder = nudge.reminder
+        if nudge.last:
+            await self.store.clear_reminder(reminder.encounter_id, reminder.turn_key)
+            return
         live = await self._readable(reminder.channel_id)
         hours = (live.enc.settings.reminder_hours if live else 0) or self.default_reminder_hours or 24
         await self.store.bump_reminder(reminder.encounter_id, self.clock() + hours * 3600)

@@ -6,6 +6,8 @@ import re
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from rules.models import reminder_hours_problem
+
 __all__ = ["Settings", "TokenError", "check_token"]
 
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
@@ -28,7 +30,7 @@ class Settings(BaseSettings):
         60.0, ge=1, description="How often the bot looks for turns that have waited too long."
     )
     default_reminder_hours: float = Field(
-        24.0, ge=0, description="New encounters nudge a waiting player after this many hours (0: never)."
+        24.0, description="New encounters nudge a waiting player after this many hours (0: never, else 0.25-720)."
     )
     board_delay_seconds: float = Field(
         1.0, ge=0, description="Status-board edits within this many seconds are merged into one."
@@ -38,6 +40,14 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_none(cls, v: object) -> object:
         return None if v in ("", None) else v
+
+    @field_validator("default_reminder_hours")
+    @classmethod
+    def _reminder_range(cls, v: float) -> float:
+        problem = reminder_hours_problem(v, "DEFAULT_REMINDER_HOURS")
+        if problem:
+            raise ValueError(problem)
+        return v
 
     @field_validator("discord_token", mode="before")
     @classmethod

@@ -27,9 +27,9 @@ async def _run(interaction: discord.Interaction, action: Action, roll: str | Non
     await reply(interaction, await service_of(interaction).act(ctx_of(interaction, roll), action))
 
 
-@app_commands.guild_only()
 class ActionsCog(commands.Cog):
     @app_commands.command(name="move", description="Move to a cell (cheapest legal path) or along a path, or turn")
+    @app_commands.guild_only()
     @app_commands.describe(
         combatant="Who moves (default: yours whose turn it is)",
         to="Destination cell, e.g. D4 (or a range band where there is no map)",
@@ -53,6 +53,7 @@ class ActionsCog(commands.Cog):
         await _run(interaction, action, roll)
 
     @app_commands.command(name="attack", description="Attack a target with a weapon")
+    @app_commands.guild_only()
     @app_commands.describe(
         combatant="Who attacks (default: yours whose turn it is)",
         target="Who is attacked",
@@ -74,6 +75,7 @@ class ActionsCog(commands.Cog):
         await _run(interaction, action, roll)
 
     @app_commands.command(name="coupdegrace", description="Finish off a downed foe")
+    @app_commands.guild_only()
     @app_commands.describe(combatant="Who strikes (default: yours whose turn it is)", target="The downed foe", weapon="Which weapon", roll=ROLL)
     @app_commands.autocomplete(combatant=combatant_autocomplete, target=target_autocomplete, weapon=weapon_autocomplete)
     async def coupdegrace(
@@ -87,6 +89,7 @@ class ActionsCog(commands.Cog):
         await _run(interaction, Action(kind="coupdegrace", actor=combatant, target=target, weapon=weapon), roll)
 
     @app_commands.command(name="act", description="Any other action of the system (see /help)")
+    @app_commands.guild_only()
     @app_commands.describe(
         action="The action",
         combatant="Who acts (default: yours whose turn it is)",

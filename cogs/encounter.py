@@ -68,8 +68,9 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
     @app_commands.command(name="settings", description="Show or change the encounter's settings (GM changes)")
     @app_commands.describe(
         player_rolls="May players give their own die results with roll:?",
-        reminder_hours="Nudge a waiting player after this many hours (0: never)",
+        reminder_hours="Nudge a waiting player after this many hours (0: never, else 0.25-720)",
         options='Rule options, "key=value ..." (see /help); "key=default" resets one',
+        max_nudges="Nudges per turn (0-10, default 3); then only the GM is told, once",
     )
     async def settings(
         self,
@@ -77,13 +78,14 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         player_rolls: Optional[bool] = None,
         reminder_hours: Optional[float] = None,
         options: Optional[app_commands.Transform[dict, Options]] = None,
+        max_nudges: Optional[int] = None,
     ) -> None:
         service = service_of(interaction)
         ctx = ctx_of(interaction)
-        if player_rolls is None and reminder_hours is None and not options:
+        if player_rolls is None and reminder_hours is None and max_nudges is None and not options:
             await reply(interaction, await service.show_settings(ctx))
         else:
-            await reply(interaction, await service.settings(ctx, player_rolls, reminder_hours, options))
+            await reply(interaction, await service.settings(ctx, player_rolls, reminder_hours, options, max_nudges))
 
     @app_commands.command(name="gm", description="Add or remove a co-GM (GM)")
     @app_commands.describe(user="The user", remove="Remove instead of add")

@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._common import combatant_autocomplete, ctx_of, reply, service_of, target_autocomplete
+from rules.models import INITIATIVE_MAX, INITIATIVE_MIN
 from rules.system import Action
 
 
@@ -23,7 +24,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="Ini
     @app_commands.command(name="set", description="Set a combatant's initiative number (GM)")
     @app_commands.describe(combatant="Which combatant", value="The new initiative")
     @app_commands.autocomplete(combatant=target_autocomplete)
-    async def set_(self, interaction: discord.Interaction, combatant: str, value: app_commands.Range[int, -99, 999]) -> None:
+    async def set_(self, interaction: discord.Interaction, combatant: str, value: app_commands.Range[int, INITIATIVE_MIN, INITIATIVE_MAX]) -> None:
         action = Action(kind="init_set", actor=combatant, value=value)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 

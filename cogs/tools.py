@@ -20,6 +20,7 @@ PART_CHOICES = [
 
 class ToolsCog(commands.Cog):
     @app_commands.command(name="roll", description="Roll dice in d20 notation, e.g. 1d20+5 or 4d6kh3")
+    @app_commands.guild_only()
     @app_commands.describe(dice="The expression", reason="What the roll is for")
     async def roll(self, interaction: discord.Interaction, dice: str, reason: Optional[str] = None) -> None:
         await reply(interaction, service_of(interaction).roll(ctx_of(interaction), dice, reason))
@@ -41,6 +42,7 @@ class ToolsCog(commands.Cog):
         await reply(interaction, await service_of(interaction).map_image(ctx_of(interaction)))
 
     @app_commands.command(name="help", description="How to play: commands, or one system's sheet keys and actions")
+    @app_commands.guild_only()
     @app_commands.describe(system="A rule system", part="What to show about it")
     @app_commands.choices(system=SYSTEM_CHOICES, part=PART_CHOICES)
     async def help(self, interaction: discord.Interaction, system: Optional[str] = None, part: Optional[str] = None) -> None:

@@ -389,6 +389,12 @@ class SqliteStore(Store):
             (due_at, encounter_id),
         )
 
+    async def clear_reminder(self, encounter_id: int, turn_key: str) -> None:
+        """Drop the encounter's reminder if it still waits on the turn ``turn_key``."""
+        await self._write_one(
+            "DELETE FROM reminders WHERE encounter_id = ? AND turn_key = ?", (encounter_id, turn_key)
+        )
+
     # -- reads -----------------------------------------------------------------------------------
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         async with self._lock:

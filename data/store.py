@@ -202,6 +202,10 @@ class Store(ABC):
         """Move a reminder to ``due_at`` and count one more nudge."""
 
     @abstractmethod
+    async def clear_reminder(self, encounter_id: int, turn_key: str) -> None:
+        """Drop the encounter's reminder if it still waits on the turn ``turn_key``."""
+
+    @abstractmethod
     async def count_encounters(self) -> int:
         """How many encounters are stored, ended ones included."""
 

@@ -17,6 +17,12 @@ __all__ = [
     "Status",
     "EXPORT_FORMAT",
     "TERRAIN_KINDS",
+    "REMINDER_HOURS_FLOOR",
+    "REMINDER_HOURS_MAX",
+    "MAX_NUDGES_LIMIT",
+    "INITIATIVE_MIN",
+    "INITIATIVE_MAX",
+    "reminder_hours_problem",
 ]
 
 EXPORT_FORMAT = "skirmish-encounter/1"
@@ -97,14 +103,40 @@ class Combatant(BaseModel):
         return self.status != "out"
 
 
+#: ``reminder_hours`` is 0 (never) or from this floor up to the ceiling
+REMINDER_HOURS_FLOOR = 0.25
+REMINDER_HOURS_MAX = 24 * 30
+#: an initiative number a player or GM types (`/init set`, a delay `to=`)
+INITIATIVE_MIN, INITIATIVE_MAX = -99, 999
+#: how many nudges a waiting turn may get before the GM alone is told
+MAX_NUDGES_LIMIT = 10
+
+
+def reminder_hours_problem(hours: float, name: str = "`reminder_hours`") -> str | None:
+    """Why ``hours`` cannot be an interval between reminders, or None when it can."""
+    if hours == 0 or REMINDER_HOURS_FLOOR <= hours <= REMINDER_HOURS_MAX:
+        return None
+    return (
+        f"{name} is 0 (never) or from {REMINDER_HOURS_FLOOR:g} to {REMINDER_HOURS_MAX:g} hours, "
+        f"not {hours:g}."
+    )
+
+
 class Settings(BaseModel):
     """Encounter settings the GM can change; ``options`` overrides a system's defaults."""
 
     model_config = ConfigDict(extra="forbid")
 
     player_rolls: bool = True
-    reminder_hours: float = Field(24.0, ge=0, le=24 * 30)
+    reminder_hours: float = Field(24.0, ge=0, le=REMINDER_HOURS_MAX)
+    max_nudges: int = Field(3, ge=0, le=MAX_NUDGES_LIMIT)
     options: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("reminder_hours")
+    @classmethod
+    def _floor(cls, v: float) -> float:
+        # a value stored before the floor existed reads back raised to it, never refused
+        return v if v == 0 or v >= REMINDER_HOURS_FLOOR else REMINDER_HOURS_FLOOR
 
 
 class Encounter(BaseModel):

@@ -5,6 +5,7 @@ against them and names the bad key or value together with what is accepted.
 """
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -12,7 +13,7 @@ from typing import Any
 
 from rules.errors import InputError, SheetError
 
-__all__ = ["SheetKey", "parse_pairs", "read_sheet", "parse_options", "yes_no"]
+__all__ = ["SheetKey", "parse_pairs", "read_sheet", "parse_options", "yes_no", "read_int"]
 
 MAX_SHEET_TEXT = 1000
 
@@ -65,6 +66,18 @@ def parse_options(text: str | None) -> dict[str, str]:
 
 _YES = {"yes", "y", "true", "1", "on"}
 _NO = {"no", "n", "false", "0", "off"}
+
+
+_WHOLE = re.compile(r"\s*[+-]?[0-9]{1,9}\s*")
+
+
+def read_int(text: str, key: str, lo: int, hi: int, error: type[InputError] = InputError) -> int:
+    """A whole number from ``lo`` to ``hi`` typed by a player for ``key``; anything else is
+    refused with the range, so no typed number can store a state that cannot be read back."""
+    value = int(text) if _WHOLE.fullmatch(text) else None
+    if value is None or not lo <= value <= hi:
+        raise error(f"`{key}` must be a whole number from {lo} to {hi}, not `{text[:20]}`.")
+    return value
 
 
 def yes_no(value: str, key: str) -> bool:

@@ -131,3 +131,14 @@ async def test_sync_payload_fits_discord_limits(harness: Harness) -> None:
             _check_option(opt, cmd["name"], problems)
     assert problems == []
     assert len(json.dumps(payload)) < 64_000
+
+
+async def test_every_command_is_guild_only(harness: Harness) -> None:
+    """Every top-level command's sync payload forbids DMs: dm_permission false and contexts guild only."""
+    tree = harness.bot.tree
+    open_to_dms = [
+        c["name"]
+        for c in (cmd.to_dict(tree) for cmd in tree.get_commands())
+        if c.get("dm_permission") is not False or c.get("contexts") != [0]
+    ]
+    assert open_to_dms == []

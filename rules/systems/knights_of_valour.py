@@ -43,9 +43,9 @@ from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn, SheetError
 from rules.events import Event, Modifier, mod
 from rules.grid import Cell, Grid, cheapest_path
-from rules.models import Combatant, Encounter
+from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
 from rules.report import describe_check, signed
-from rules.sheet import SheetKey, read_sheet
+from rules.sheet import SheetKey, read_int, read_sheet
 from rules.system import Action, RuleSystem, Turn, register
 
 __all__ = [
@@ -839,9 +839,7 @@ class KnightsOfValour(RuleSystem):
                 words = ", ".join(f"{k}=N" if v else k for k, v in accepted.items())
                 raise InputError(f"`{key}` is not an option here: this takes {words}.")
             if accepted[key]:
-                if not re.fullmatch(r"[+-]?\d{1,2}", value):
-                    raise InputError(f"`{key}` takes a whole number, like `{key}=2`.")
-                out[key] = int(value)
+                out[key] = read_int(value, key, -20, 20)
             else:
                 out[key] = None
         return out
@@ -1264,18 +1262,15 @@ class KnightsOfValour(RuleSystem):
 
     def _delay_target(self, enc: Encounter, action: Action, c: Combatant, old: int) -> int:
         opts = action.options
-        try:
-            if "to" in opts:
-                return int(opts["to"])
-            if "after" in opts:
-                return min(old, self._eff(enc.get(opts["after"])) - 1)
-            amount = opts.get("by") or next((k for k in opts if re.fullmatch(r"\d+", k)), None)
-            if amount is None and action.value is not None:
-                amount = str(action.value)
-            if amount is not None:
-                return old - int(amount)
-        except ValueError:
-            pass
+        if "to" in opts:
+            return read_int(opts["to"], "to", INITIATIVE_MIN, INITIATIVE_MAX)
+        if "after" in opts:
+            return min(old, self._eff(enc.get(opts["after"])) - 1)
+        amount = opts.get("by") or next((k for k in opts if re.fullmatch(r"\d+", k)), None)
+        if amount is None and action.value is not None:
+            amount = str(action.value)
+        if amount is not None:
+            return max(old - read_int(amount, "by", 1, 99), INITIATIVE_MIN)
         raise InputError(
             "Say how far to lower initiative: `options:\"2\"` (by 2), `options:\"to=0\"` or "
             "`options:\"after=Grak\"`."

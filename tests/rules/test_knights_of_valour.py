@@ -628,7 +628,7 @@ def test_advantage_cancels_imposed_disadvantage() -> None:
 
 
 @pytest.mark.parametrize(("options", "message"), [({"flank": ""}, "`flank` is not an option"),
-                                                  ({"atk": "x"}, "takes a whole number")])
+                                                  ({"atk": "x"}, "must be a whole number from -20 to 20")])
 def test_unknown_attack_option_is_refused(options: dict[str, str], message: str) -> None:
     """Attack options are checked and listed."""
     with pytest.raises(InputError, match=message):

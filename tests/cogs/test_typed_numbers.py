@@ -1,0 +1,26 @@
+"""Typed numbers through the real command path: a refusal changes nothing and bricks nothing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.harness import Clock, Harness
+
+
+async def test_kov_delay_to_a_huge_negative_is_refused_and_the_channel_survives(tmp_path: Path) -> None:
+    """`/act action:delay options:"to=-999999"` is refused with the range; state is unchanged, also after a restart."""
+    h = await Harness.create(str(tmp_path / "bot.db"), seed=3, clock=Clock())
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Bridge", map="12x10")
+    await h.run("bob", "/combatant add", name="Borin", side="dwarves", at="C4", sheet="agi=1 hp=14 weapons=warhammer:2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H4", sheet="agi=3 hp=12 weapons=club:1")
+    await h.run("gm", "/init roll")
+    before = (await h.run("gm", "/encounter export"))[0].files[0][1]
+    sent = await h.run("bob", "/act", action="delay", options="to=-999999")
+    assert sent[0].ephemeral and "`to` must be a whole number from -99 to 999" in sent[0].text
+    assert (await h.run("gm", "/encounter export"))[0].files[0][1] == before
+    h2 = await h.restart()
+    try:
+        sent = await h2.run("bob", "/act", action="delay", options="to=-5")
+        assert not sent[0].ephemeral and "from 1 to -5" in sent[0].text
+        assert not (await h2.run("gm", "/encounter status"))[0].ephemeral
+    finally:
+        await h2.close()
