@@ -29,6 +29,7 @@ __all__ = [
     "MAX_TEXT",
     "MAX_KEYS",
     "MAX_GMS",
+    "MAX_VALUES",
     "MAX_OPTION_TEXT",
     "read_export",
     "set_options",
@@ -44,6 +45,8 @@ MAX_TEXT = 1000
 MAX_KEYS = 100
 #: the longest list anywhere, unless a tighter bound applies: one entry per cell of the largest map
 MAX_LIST = 60 * 60
+#: the most values in a file: a full export (60 combatants, every cell of a 60x60 map marked) has about 12,000
+MAX_VALUES = 20_000
 MAX_GMS = 25
 MAX_NUMBER = 2**63
 MAX_OPTION_TEXT = 500
@@ -157,8 +160,12 @@ def _check_counts(data: dict[str, Any]) -> None:
 def _check_sizes(data: Any) -> None:
     """One walk over the parsed file: depth, list and object sizes, text lengths, numbers."""
     stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
+    seen = 0
     while stack:
         node, path = stack.pop()
+        seen += 1
+        if seen > MAX_VALUES:
+            raise InputError(f"The file holds more than {MAX_VALUES} values: attach an `encounter.json` from `/encounter export`.")
         if isinstance(node, dict):
             if len(path) >= MAX_DEPTH:
                 raise InputError(f"The file is nested more than {MAX_DEPTH} levels deep at `{_where(path)}`.")

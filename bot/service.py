@@ -27,6 +27,8 @@ from rules.system import Action, RuleSystem, Turn, get_system
 
 __all__ = ["Service", "Ctx", "Outcome", "Ping", "MAX_IMPORT_BYTES"]
 
+#: an import up to this size is checked on the event loop (a few ms at most); a bigger one in a thread
+INLINE_IMPORT_BYTES = 16 * 1024
 CACHE_SIZE = 2048
 RECENT_IDS = 256
 
@@ -532,7 +534,10 @@ class Service:
 
     async def import_(self, ctx: Ctx, raw: bytes, replace: bool = False) -> Outcome:
         """Load an ``encounter.json``; over an active encounter only the GM may, with ``replace``."""
-        enc = await asyncio.to_thread(read_export, raw, ctx.user_id)  # the biggest file takes tens of ms
+        if len(raw) <= INLINE_IMPORT_BYTES:
+            enc = read_export(raw, ctx.user_id)
+        else:  # up to 512 KiB: over 100 ms of checks, in a thread so that the event loop runs on
+            enc = await asyncio.to_thread(read_export, raw, ctx.user_id)
         system = get_system(enc.system)
         summary = f"imported {enc.name}"
         async with self._lock(ctx.channel_id):

@@ -64,8 +64,9 @@ async def test_deep_nesting_is_refused_not_a_recursion_error(h: Harness) -> None
         (("round",), float("inf"), "`Infinity`"),
         (("order",), ["Borin"] * 61, "at most 60 names"),
         (("gm_ids",), [str(i) for i in range(30)], "at most 25"),
+        (("state", "junk"), [[0] * 3000 for _ in range(8)], "more than 20000 values"),
     ],
-    ids=["walls", "long-name", "sheet-keys", "huge-int", "huge-float", "infinity", "long-order", "many-gms"],
+    ids=["walls", "long-name", "sheet-keys", "huge-int", "huge-float", "infinity", "long-order", "many-gms", "values"],
 )
 async def test_sizes_are_refused_naming_the_limit(h: Harness, path: tuple[Any, ...], value: Any, words: str) -> None:
     """Each list, key count, string and number over its bound is refused with a message naming the bound."""
