@@ -20,12 +20,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.porting import MAX_IMPORT_BYTES, read_export, set_options
 from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEncounter, read_state
 from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
-from rules.grid import parse_cell, parse_map_spec
+from rules.grid import parse_map_spec
 from rules.models import (
-    EXPORT_FORMAT,
     MAX_NUDGES_LIMIT,
     TERRAIN_KINDS,
     Combatant,
@@ -35,17 +35,18 @@ from rules.models import (
     reminder_hours_problem,
 )
 from rules.report import Report, board_report, events_report
-from rules.system import MAX_COMBATANTS, Action, RuleSystem, Turn, get_system, system_keys
+from rules.system import Action, RuleSystem, Turn, get_system
 
 __all__ = ["Service", "Ctx", "Outcome", "Ping", "Nudge", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]
 
 log = logging.getLogger("skirmish.service")
 
-MAX_IMPORT_BYTES = 512 * 1024
 #: the encounter cache holds at most this many bytes of encounter JSON (least recently used go)
 CACHE_BYTES = 64 * 1024 * 1024
 #: how many channels known to have no encounter are remembered (apart from the cache)
 ABSENT_SIZE = 4096
+#: an import up to this size is checked on the event loop (a few ms at most); a bigger one in a thread
+INLINE_IMPORT_BYTES = 16 * 1024
 RECENT_IDS = 256
 
 COMMAND_NAMES = {
@@ -623,16 +624,7 @@ class Service:
                 if not 0 <= max_nudges <= MAX_NUDGES_LIMIT:
                     raise InputError(f"`max_nudges` is a whole number from 0 to {MAX_NUDGES_LIMIT}, not {max_nudges}.")
                 new.settings.max_nudges = max_nudges
-            for key, value in (options or {}).items():
-                if key not in system.options_help:
-                    known = ", ".join(system.options_help) or "none"
-                    raise InputError(f"`{key}` is not an option of {system.title}. Options: {known}.")
-                if value in ("", "default"):
-                    new.settings.options.pop(key, None)
-                elif len(value) > 500:
-                    raise InputError(f"The value of `{key}` may be at most 500 characters long.")
-                else:
-                    new.settings.options[key] = value
+            set_options(system, new.settings.options, options or {})
             system.check_options(new)
             lines = self._settings_lines(system, new)
             if new != live.enc:
@@ -757,48 +749,37 @@ class Service:
         report = Report("📦 Export", [f"{live.enc.name}: {len(live.enc.combatants)} combatants, round {live.enc.round}."])
         return Outcome(report, file=("encounter.json", data))
 
-    async def import_(self, ctx: Ctx, raw: bytes) -> Outcome:
-        enc = self.read_export(raw, ctx.user_id)
+    async def import_(self, ctx: Ctx, raw: bytes, replace: bool = False) -> Outcome:
+        """Load an ``encounter.json``; over an active encounter only the GM may, with ``replace``."""
+        if len(raw) <= INLINE_IMPORT_BYTES:
+            enc = read_export(raw, ctx.user_id)
+        else:  # up to 512 KiB: over 100 ms of checks, in a thread so that the event loop runs on
+            enc = await asyncio.to_thread(read_export, raw, ctx.user_id)
         system = get_system(enc.system)
+        summary = f"imported {enc.name}"
         async with self._lock(ctx.channel_id):
             live = await self._live(ctx.channel_id)
             if live is None:
-                stored = await self.store.create_encounter(ctx.channel_id, ctx.guild_id, enc, self.clock())
+                stored = await self.store.create_encounter(
+                    ctx.channel_id, ctx.guild_id, enc, self.clock(),
+                    interaction_id=ctx.interaction_id, user_id=ctx.user_id, command="/encounter import", summary=summary,
+                )
                 self._remember(ctx.channel_id, self._from_stored(stored))
             else:
+                if live.seen(ctx.interaction_id):
+                    raise DuplicateInteraction()
                 self._gm(live.enc, ctx, "import over this encounter")
+                if not replace:
+                    raise IllegalAction(
+                        f"This channel already has an encounter ({live.enc.name}): add `replace:true` to replace it "
+                        "with the file (`/undo` brings it back), or import in a thread."
+                    )
                 enc.gm_ids = list(dict.fromkeys(live.enc.gm_ids + enc.gm_ids))
-                await self._commit(ctx, live, enc, "/encounter import", f"imported {enc.name}", [])
+                await self._commit(ctx, live, enc, "/encounter import", summary, [])
         lines = [f"{system.title}: {len(enc.combatants)} combatants, round {enc.round}."]
         return Outcome(Report(f"📥 Imported {enc.name}", lines), board_changed=True)
 
-    @staticmethod
-    def read_export(raw: bytes, importer: str) -> Encounter:
-        """Validate an ``encounter.json``; any problem is one clear message."""
-        if len(raw) > MAX_IMPORT_BYTES:
-            raise InputError(f"That file is over {MAX_IMPORT_BYTES // 1024} KiB: attach an `encounter.json` from `/encounter export`.")
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise InputError("That file is not JSON: attach the `encounter.json` that `/encounter export` gave you.") from None
-        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise InputError(f"That file is not a Skirmish export (its `format` should be `{EXPORT_FORMAT}`).")
-        if data.get("system") not in system_keys():
-            raise InputError(f"Unknown system `{data.get('system')}`: this bot runs {', '.join(system_keys())}.")
-        try:
-            enc = Encounter.model_validate(data)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise InputError(f"The file is not valid at `{where}`: {first['msg']}.") from None
-        except RulesError as exc:
-            raise InputError(f"The file is not valid: {exc.message}") from None
-        system = get_system(enc.system)
-        system.check_variant(enc.variant)
-        _check_import(enc, system)
-        if importer not in enc.gm_ids:
-            enc.gm_ids.append(importer)
-        return enc
+    read_export = staticmethod(read_export)
 
     # -- reading --------------------------------------------------------------------------------------
     async def board(self, channel_id: str) -> tuple[Report, Encounter] | None:
@@ -971,62 +952,3 @@ def _map_hint(system: RuleSystem) -> str:
     if "hex" in system.map_kinds:
         return "write a size like `12x10 hex`"
     return "write a size like `12x10`"
-
-
-def _check_import(enc: Encounter, system: RuleSystem) -> None:
-    if enc.map.kind not in system.map_kinds and not (enc.map.kind == "none" and "none" in system.map_kinds):
-        raise InputError(f"{system.title} cannot play on a `{enc.map.kind}` map.")
-    names = [c.name.casefold() for c in enc.combatants]
-    if len(set(names)) != len(names):
-        raise InputError("The file has two combatants with the same name.")
-    grid = enc.grid()
-    seen: set[str] = set()
-    for c in enc.combatants:
-        if c.position is None:
-            continue
-        if grid is None:
-            raise InputError(f"{c.name} has a position but the map is `none`.")
-        cell = parse_cell(c.position)
-        if not grid.contains(cell) or cell in grid.blocked:
-            raise InputError(f"{c.name} stands at {c.position}, which is off the map or a wall.")
-        if c.position in seen and c.status != "out":
-            raise InputError(f"Two combatants stand at {c.position}.")
-        seen.add(c.position)
-        if c.facing is not None and c.facing not in grid.facings:
-            raise InputError(f"{c.name} has facing `{c.facing}`, which this map does not have.")
-    for name in [*enc.order, *( [enc.current] if enc.current else [])]:
-        if enc.find(name) is None and name not in enc.sides():
-            raise InputError(f"The order names `{name}`, who is not among the combatants.")
-    if len(enc.combatants) > MAX_COMBATANTS:
-        raise InputError(f"The file has more than {MAX_COMBATANTS} combatants.")
-    for c in enc.combatants:
-        try:
-            sheet = system.read_sheet(enc, {k: _as_text(v) for k, v in c.sheet.items()})
-        except RulesError as exc:
-            raise InputError(f"The sheet of {c.name} in the file is not valid: {exc.message}") from None
-        if sheet != c.sheet:
-            raise InputError(f"The sheet of {c.name} in the file does not read back the same: export it again.")
-    # the file's system state must be one the rules can work with: show everything once
-    try:
-        board_report(system, enc)
-        for c in enc.combatants:
-            system.status_line(enc, c)
-            system.weapons_of(enc, c)
-            system.actions_for(enc, c)
-    except RulesError as exc:
-        raise InputError(f"The file's state does not fit the rules: {exc.message}") from None
-    except Exception as exc:  # a broken file, not a bug: say so and change nothing
-        raise InputError(f"The file's state does not fit the rules ({type(exc).__name__}): export it again.") from None
-
-
-def _as_text(value: object) -> str:
-    """A stored sheet value written back as the `key=value` text it was read from."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, dict):
-        return ",".join(f"{k}:{v}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(v) for v in value)
-    return str(value)
-
-

@@ -58,12 +58,15 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         await reply(interaction, await service_of(interaction).export(ctx_of(interaction)))
 
     @app_commands.command(name="import", description="Load an encounter.json from /encounter export (GM)")
-    @app_commands.describe(file="The encounter.json file")
-    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+    @app_commands.describe(
+        file="The encounter.json file",
+        replace="Replace this channel's active encounter with the file (GM; /undo brings it back)",
+    )
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment, replace: bool = False) -> None:
         if file.size > MAX_IMPORT_BYTES:
             raise InputError(f"That file is over {MAX_IMPORT_BYTES // 1024} KiB: attach an `encounter.json` from `/encounter export`.")
         raw = await file.read()
-        await reply(interaction, await service_of(interaction).import_(ctx_of(interaction), raw))
+        await reply(interaction, await service_of(interaction).import_(ctx_of(interaction), raw, replace))
 
     @app_commands.command(name="settings", description="Show or change the encounter's settings (GM changes)")
     @app_commands.describe(

@@ -66,6 +66,11 @@ _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
     "state_before, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
+#: the log row of the command that created an encounter (right after its INSERT)
+_INSERT_FIRST_ACTION = (
+    "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
+    "state_before, created_at) VALUES (last_insert_rowid(), ?, ?, ?, ?, '[]', NULL, ?)"
+)
 _MARK_UNDONE = "UPDATE actions SET undone = 1 WHERE id = ? AND encounter_id = ? AND undone = 0"
 _UPSERT_REMINDER = (
     f"INSERT INTO reminders ({_REMINDER_COLS}) VALUES (?, ?, ?, ?, ?, ?) "
@@ -346,34 +351,56 @@ class SqliteStore(Store):
 
     # -- other writes ----------------------------------------------------------------------------
     async def _write_one(self, sql: str, params: Sequence[Any]) -> aiosqlite.Cursor:
+        return (await self._write_all((sql, params)))[0]
+
+    async def _write_all(self, *statements: tuple[str, Sequence[Any]]) -> list[aiosqlite.Cursor]:
+        """Run ``statements`` in one transaction."""
         async with self._lock:
             try:
-                cur = await self._db.execute(sql, params)
+                cursors = [await self._db.execute(sql, params) for sql, params in statements]
                 await self._db.commit()
             except BaseException:
                 with suppress(Exception):
                     await self._db.rollback()
                 raise
-            return cur
+            return cursors
 
     async def create_encounter(
-        self, channel_id: str, guild_id: str | None, enc: Encounter, now: float
+        self,
+        channel_id: str,
+        guild_id: str | None,
+        enc: Encounter,
+        now: float,
+        *,
+        interaction_id: str | None = None,
+        user_id: str | None = None,
+        command: str | None = None,
+        summary: str | None = None,
     ) -> StoredEncounter:
-        """Store a new active encounter; raise `ChannelBusy` if the channel has one."""
+        """Store a new active encounter; raise `ChannelBusy` if the channel has one.
+
+        With ``command``, its first log row is written in the same transaction (see `Store`).
+        """
         state = enc.model_dump_json()
+        statements: list[tuple[str, Sequence[Any]]] = [(
+            "INSERT INTO encounters (channel_id, guild_id, system, name, state, active, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+            (channel_id, guild_id, enc.system, enc.name, state, now, now),
+        )]
+        if command is not None:
+            statements.append((_INSERT_FIRST_ACTION, (interaction_id, user_id, command, summary, now)))
         try:
-            cur = await self._write_one(
-                "INSERT INTO encounters (channel_id, guild_id, system, name, state, active, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-                (channel_id, guild_id, enc.system, enc.name, state, now, now),
-            )
+            cur = (await self._write_all(*statements))[0]
         except sqlite3.IntegrityError as error:
             if "channel_id" in str(error):
                 raise ChannelBusy() from error
+            if "interaction_id" in str(error):
+                raise DuplicateInteraction() from error
             raise
         assert cur.lastrowid is not None
+        recent = frozenset([interaction_id] if command is not None and interaction_id else [])
         return StoredEncounter(
-            cur.lastrowid, channel_id, guild_id, enc.model_copy(deep=True), None, frozenset(), state
+            cur.lastrowid, channel_id, guild_id, enc.model_copy(deep=True), None, recent, state
         )
 
     async def set_board_message(self, encounter_id: int, message_id: str | None) -> None:

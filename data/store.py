@@ -161,9 +161,23 @@ class Store(ABC):
 
     @abstractmethod
     async def create_encounter(
-        self, channel_id: str, guild_id: str | None, enc: Encounter, now: float
+        self,
+        channel_id: str,
+        guild_id: str | None,
+        enc: Encounter,
+        now: float,
+        *,
+        interaction_id: str | None = None,
+        user_id: str | None = None,
+        command: str | None = None,
+        summary: str | None = None,
     ) -> StoredEncounter:
-        """Store a new active encounter; raise `ChannelBusy` if the channel has one."""
+        """Store a new active encounter; raise `ChannelBusy` if the channel has one.
+
+        With ``command``, the creation is also the encounter's first log row, in the same
+        transaction; its ``interaction_id`` already in the log raises `DuplicateInteraction`
+        and stores nothing.
+        """
 
     @abstractmethod
     async def load_active(self, channel_id: str) -> StoredEncounter | None:

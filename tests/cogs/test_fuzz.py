@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from bot.harness import Clock, Harness, HarnessError, Sent, channel_id_of
+from bot.harness import Clock, Harness, HarnessError, Sent, channel_id_of, user_id_of
 from bot.service import Ctx
 from rules.errors import RulesError
 from rules.system import all_systems
@@ -133,6 +135,10 @@ IMPORTS: dict[str, Callable[[dict[str, Any]], dict[str, Any]] | bytes] = {
     "state-types": _set("state", {"sides": 5, "priority": ["x"], "slot": "abc"}),
     "combatant-state-types": _set("combatants.0.state", {"mp": "lots", "done": "maybe", "used": [], "hp_max": None}),
     "initiative-text": _set("combatants.0.initiative", "first"),
+    "owner-not-snowflake": _set("combatants.0.owner_id", "carol"),
+    "gm-not-snowflake": _set("gm_ids", ["carol"]),
+    "bad-option": _set("settings.options", {"bogus": "1"}),
+    "deep": b"[" * 100_000,
 }
 
 
@@ -148,7 +154,7 @@ COMMANDS: dict[str, st.SearchStrategy[dict[str, str]]] = {
     "/encounter gm": opts({"user": users}, remove=bools),
     "/encounter terrain": opts({"cells": cells, "kind": st.sampled_from(["wall", "difficult", "clear", "rough", "lava"])},
                                height=ints),
-    "/encounter import": opts({"file": st.sampled_from(sorted(IMPORTS))}),
+    "/encounter import": opts({"file": st.sampled_from(sorted(IMPORTS))}, replace=bools),
     "/combatant add": opts({"name": names}, sheet=st.one_of(st.sampled_from(SHEETS), text), owner=users,
                            side=st.one_of(st.sampled_from(["dwarves", "orcs", ""]), text), at=cells,
                            facing=st.one_of(st.sampled_from(FACINGS), text)),
@@ -471,3 +477,207 @@ async def _import_then_play(kind: str) -> list[str]:
 def test_hostile_import_is_refused_or_playable(kind: str) -> None:
     """An edited encounter.json is either refused with nothing created, or imported and playable without errors."""
     assert asyncio.run(_import_then_play(kind)) == []
+
+
+# -- 10,000 hostile imports and option values, straight through the service ----------------------------
+FUZZ_SEED = 7_2026
+FUZZ_CASES_PER_SYSTEM = 3_402
+#: the slowest single case of the last run: (seconds, what it was); printed by the test
+SLOWEST: list[tuple[float, str]] = []
+
+DEEP: Any = 0
+for _ in range(40):
+    DEEP = [DEEP]
+#: values a mutation puts anywhere in an export: wrong types, edge and huge numbers, long texts, deep nesting
+VALUES: list[Any] = [
+    None, True, False, 0, -1, 1, 7, -(2**31), 2**31, 2**53 + 1, 2**63, -(2**63) - 1, 10**30, 0.5, -1e308, 1e300,
+    "", " ", "x" * 999, "x" * 1001, "🐉" * 300, "<@123>", "@everyone", "carol", "`", "a\nb", "A1", "Z99", "AA1",
+    "N", "NE", "downed", "out", "active", "12345678901234567890", str(2**64), "00000000000000000000", "-5",
+    [], {}, [1] * 70, {"a": 1}, {"": None}, ["Borin", "Borin"], {"k" * 1001: 1}, DEEP, [DEEP], {"x": DEEP},
+]
+BAD_IDS = ["carol", "", " 1", "1 ", "-1", "1.0", "1e5", "１２", "1" * 21, str(2**64), "0x10", None, 5, ["1"]]
+OPTION_VALUES = [
+    *HOSTILE, "-1", "0", "1", "2", "5", "6", "7", "8", "20", "60", "61", "99", "100", "101", "1000", "2147483648",
+    "1e3", "0x10", "1_000", "+5", " 5 ", "٣", "5.5", "-0", "yes", "no", "YES", " no ", "true", "roll", "join",
+    "round", "start", "downed", "out", "melee", "close", "far", "engaged", "x:melee", "longbow:ranged:8",
+    "halberd:melee:2", "a:b:c:d", ":", "bow:ranged:0", "bow:ranged:-1", "bow:ranged:99999999999", "," * 200,
+    "club:2:stun:bash", "x" * 500, "x" * 501, "default",
+]
+CHARS = "0123456789-+.:,=_ ayesnoYESxé🐉\n`@<>"
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into an export (to its dicts' values and its lists' items)."""
+    out = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, (*path, i))
+    return out
+
+
+def _at(data: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _mutate(base: dict[str, Any], paths: list[tuple[Any, ...]], options: list[str], rng: random.Random) -> tuple[bytes, str]:
+    """A hostile variant of ``base`` as file bytes, and what was done to it."""
+    d = json.loads(json.dumps(base))
+    op = rng.randrange(10)
+    if op == 0:  # the bytes themselves
+        raw = json.dumps(d).encode()
+        k = rng.randrange(len(raw))
+        variants = {"truncated": raw[:k], "garbage": raw[:k] + b"\xff\x00" + raw[k:],
+                    "nan": raw.replace(b'"round": ', b'"round": NaN, "x": ', 1), "deep": b"[" * 100_000,
+                    "big-int": raw.replace(b'"round": ', b'"round": 1' + b"0" * 5000 + b', "x": ', 1)}
+        what = rng.choice(sorted(variants))
+        return variants[what], what
+    if op == 1:  # owner and GM ids
+        bad = rng.choice(BAD_IDS)
+        if d["combatants"] and rng.random() < 0.6:
+            i = rng.randrange(len(d["combatants"]))
+            d["combatants"][i]["owner_id"] = bad
+            return json.dumps(d).encode(), f"combatants.{i}.owner_id={bad!r}"
+        d["gm_ids"].append(bad)
+        return json.dumps(d).encode(), f"gm_ids+={bad!r}"
+    if op == 2:  # cells and facings
+        i = rng.randrange(len(d["combatants"]))
+        key = rng.choice(["position", "facing"])
+        value = rng.choice(CELLS + FACINGS + [None])
+        d["combatants"][i][key] = value
+        return json.dumps(d).encode(), f"combatants.{i}.{key}={value!r}"
+    if op == 3:  # options
+        key = rng.choice(options + ["bogus", "", "x" * 200])
+        value = rng.choice(OPTION_VALUES)
+        d["settings"]["options"][key] = value
+        return json.dumps(d).encode(), f"options {key}={value!r}"
+    if op == 4:  # walls and map sizes
+        key = rng.choice(["blocked", "terrain", "heights", "width", "height", "kind"])
+        value = rng.choice([[rng.choice(CELLS) for _ in range(rng.randrange(1, 80))], {rng.choice(CELLS): rng.choice(VALUES)},
+                            rng.choice(VALUES), ["A1"] * 3601, "hex", "square", "none"])
+        d["map"][key] = value
+        return json.dumps(d).encode(), f"map.{key}={str(value)[:60]}"
+    path = rng.choice(paths)
+    parent, last = (_at(d, path[:-1]), path[-1]) if path else (None, None)
+    if op == 5 and isinstance(parent, dict):  # a key removed
+        del parent[last]
+        return json.dumps(d).encode(), f"del {path}"
+    node = _at(d, path)
+    if op == 6 and isinstance(node, dict):  # an unknown key
+        node[rng.choice(["junk", "Name", "hp ", "", "x" * 50])] = rng.choice(VALUES)
+        return json.dumps(d).encode(), f"unknown key at {path}"
+    if op == 7 and isinstance(node, list) and node:  # a list grown
+        node.extend([node[0]] * rng.choice([1, 59, 61, 400]))
+        return json.dumps(d).encode(), f"grown {path}"
+    value = rng.choice(VALUES) if rng.random() < 0.8 else "".join(rng.choice(CHARS) for _ in range(rng.randrange(30)))
+    if parent is None:
+        return json.dumps(value).encode(), f"the whole file = {str(value)[:60]}"
+    parent[last] = value
+    return json.dumps(d).encode(), f"{path} = {str(value)[:60]!r}"
+
+
+async def _stored(h: Harness, channel: str) -> tuple[Any, ...]:
+    """The channel's stored state and the id of its newest log row (None: no encounter)."""
+    stored = await h.store.load_active(channel)
+    if stored is None:
+        return (None, None)
+    log = await h.store.log(stored.id, 1)
+    return (stored.encounter.model_dump_json(), log[-1].id if log else None)
+
+
+async def _fuzz_channel(h: Harness, channel: str, base_raw: bytes, rng: random.Random, cases: int, label: str) -> tuple[int, tuple[float, str]]:
+    """``cases`` hostile imports and option changes in one channel; returns (accepted, slowest case)."""
+    from bot.porting import read_export
+    from rules.report import board_report
+    from rules.system import get_system
+
+    service = h.bot.service
+    gm, bob = str(user_id_of("gm")), str(user_id_of("bob"))
+    base = json.loads(base_raw)
+    options = list(get_system(base["system"]).options_help)
+    paths = _paths(base)
+    slowest, accepted = (0.0, ""), 0
+    known: dict[str, tuple[Any, ...]] = {}  # each channel's stored state after the last case
+    for i in range(cases):
+        if i % 250 == 0:  # a fresh encounter now and then keeps the log, and each case, short
+            await service.end(Ctx(channel, gm, interaction_id=f"{label}-end-{i}"))
+            await service.import_(Ctx(channel, gm, interaction_id=f"{label}-reset-{i}"), base_raw)
+            known.pop(channel, None)
+        user = gm if rng.random() < 0.85 else bob
+        target = channel if rng.random() < 0.9 else f"{channel}{i:05d}"  # now and then an empty channel of its own
+        ctx = Ctx(target, user, interaction_id=f"{label}-case-{i}")
+        if i % 3 == 2:  # every option of the system in turn, with a hostile value
+            key = options[(i // 3) % len(options)] if rng.random() < 0.95 else rng.choice(["bogus", "", "x" * 100])
+            value = rng.choice(OPTION_VALUES) if rng.random() < 0.7 else "".join(
+                rng.choice(CHARS) for _ in range(rng.randrange(12)))
+            what = f"/encounter settings options:{key}={value!r}"
+            call = service.settings(ctx, None, None, {key: value})
+        else:
+            raw, what = _mutate(base, paths, options, rng)
+            what = f"/encounter import ({what})"
+            call = service.import_(ctx, raw, replace=rng.random() < 0.8)
+        before = known.get(target) or await _stored(h, target)
+        start = time.perf_counter()
+        try:
+            await call
+        except RulesError:
+            refused = True
+        except Exception as exc:  # the property under test: nothing else escapes
+            raise AssertionError(f"{label} case {i}: {what} raised {type(exc).__name__}: {exc}") from exc
+        else:
+            refused = False
+        took = time.perf_counter() - start
+        if took > slowest[0]:
+            slowest = (took, f"{label} case {i}: {what[:200]}")
+        after = known[target] = await _stored(h, target)
+        if refused:
+            assert after == before, f"{label} case {i}: {what} was refused but changed the stored state or the log"
+            continue
+        accepted += 1
+        state = after[0]
+        assert state is not None, f"{label} case {i}: {what} was accepted but nothing is stored"
+        enc = await service.encounter(target)
+        assert enc is not None and json.loads(enc.model_dump_json()) == json.loads(state)
+        board_report(get_system(enc.system), enc)  # what is accepted can be shown
+        read_export(state.encode(), gm)  # and exported and imported again
+    return accepted, slowest
+
+
+async def _fuzz_system(setup: str, seed: int, cases: int, channels: int = 3) -> tuple[int, list[tuple[float, str]]]:
+    """``cases`` seeded hostile cases on one system's fight, over ``channels`` channels at once."""
+    h = await Harness.create(":memory:", seed=5, clock=Clock())
+    try:
+        await _setup(h, setup)
+        gm = str(user_id_of("gm"))
+        exported = (await h.bot.service.export(Ctx(str(channel_id_of("general")), gm))).file
+        assert exported is not None
+        names = [str(channel_id_of(f"fuzz-{n}")) for n in range(channels)]
+        for n, channel in enumerate(names):
+            await h.bot.service.import_(Ctx(channel, gm, interaction_id=f"{setup}-{n}-first"), exported[1])
+        done = await asyncio.gather(*(
+            _fuzz_channel(h, channel, exported[1], random.Random(seed * 100 + n), cases // channels, f"{setup}-{n}")
+            for n, channel in enumerate(names)
+        ))
+    finally:
+        await h.close()
+    return sum(a for a, _ in done), [s for _, s in done]
+
+
+async def _fuzz_all(cases: int) -> tuple[int, list[tuple[float, str]]]:
+    done = await asyncio.gather(*(_fuzz_system(setup, FUZZ_SEED + n, cases) for n, setup in enumerate(("fight", "kov", "tote"))))
+    return sum(a for a, _ in done), [s for _, s in done for s in s]
+
+
+def test_ten_thousand_hostile_imports_and_options_escape_nothing_and_refusals_change_nothing() -> None:
+    """10,206 seeded hostile imports and option values over three systems: only RulesError, and a refusal changes nothing."""
+    cases = FUZZ_CASES_PER_SYSTEM // 3 * 3
+    accepted, slowest = asyncio.run(_fuzz_all(FUZZ_CASES_PER_SYSTEM))
+    total = 3 * cases
+    SLOWEST[:] = sorted(slowest, reverse=True)
+    print(f"\nfuzzed {total} imports and options, {accepted} accepted; slowest {SLOWEST[0][0] * 1000:.1f} ms "
+          f"(9 channels at once): {SLOWEST[0][1]}")
+    assert total >= 10_000 and 0 < accepted < total

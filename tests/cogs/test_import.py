@@ -1,0 +1,180 @@
+"""/encounter import: sizes and ids checked first, options as /encounter settings reads them,
+replace:true over an active encounter, and one application per interaction."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.harness import Harness, channel_id_of, user_id_of
+from bot.service import Ctx, Service
+from data.sqlite import SqliteStore
+from data.store import DuplicateInteraction
+from rules.errors import InputError, RulesError
+from tests.cogs.test_commands import BORIN, GRAK, h  # noqa: F401 (h: the harness fixture)
+
+
+async def _fight(h: Harness, channel: str = "general") -> dict[str, Any]:
+    await h.run("gm", "/encounter start", channel, system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", channel, name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=BORIN)
+    await h.run("gm", "/combatant add", channel, name="Grak", side="orcs", at="D3", facing="W", sheet=GRAK)
+    exported = (await h.bot.service.export(Ctx(str(channel_id_of(channel)), "0"))).file
+    assert exported is not None
+    return json.loads(exported[1])
+
+
+def _refusal(data: Any, importer: str = "1") -> str:
+    """The message with which read_export refuses ``data`` (fails if it is accepted)."""
+    with pytest.raises(InputError) as info:
+        Service.read_export(json.dumps(data).encode() if not isinstance(data, bytes) else data, importer)
+    return info.value.message
+
+
+async def test_twenty_thousand_combatants_are_refused_by_count_before_validation(h: Harness) -> None:
+    """20,000 combatants (one of them invalid far down the list) are refused by their count, naming the limit."""
+    data = await _fight(h)
+    data["combatants"] = [{"name": f"Orc{i}"} for i in range(20_000)]
+    data["combatants"][5000]["hp"] = "lots"
+    data["order"] = []
+    message = _refusal(data)
+    assert "20000 combatants" in message and "at most 60" in message
+
+
+async def test_deep_nesting_is_refused_not_a_recursion_error(h: Harness) -> None:
+    """A file nested 100,000 deep, or 30 deep in a state, is refused with the depth limit."""
+    data = await _fight(h)
+    assert "nested" in _refusal(b"[" * 100_000 + b"]" * 100_000)
+    deep: Any = 1
+    for _ in range(30):
+        deep = [deep]
+    data["state"]["junk"] = deep
+    assert "nested more than 20" in _refusal(data)
+
+
+@pytest.mark.parametrize(
+    "path, value, words",
+    [
+        (("map", "blocked"), ["A1"] * 49, "at most 48 walls"),
+        (("combatants", 0, "name"), "B" * 2000, "at most 1000 characters"),
+        (("combatants", 0, "sheet"), {f"k{i}": 1 for i in range(200)}, "at most 100 keys"),
+        (("combatants", 0, "hp"), 10**40, "too large"),
+        (("round",), 1e300, "too large"),
+        (("round",), float("inf"), "`Infinity`"),
+        (("order",), ["Borin"] * 61, "at most 60 names"),
+        (("gm_ids",), [str(i) for i in range(30)], "at most 25"),
+        (("state", "junk"), [[0] * 3000 for _ in range(8)], "more than 20000 values"),
+    ],
+    ids=["walls", "long-name", "sheet-keys", "huge-int", "huge-float", "infinity", "long-order", "many-gms", "values"],
+)
+async def test_sizes_are_refused_naming_the_limit(h: Harness, path: tuple[Any, ...], value: Any, words: str) -> None:
+    """Each list, key count, string and number over its bound is refused with a message naming the bound."""
+    data = await _fight(h)
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    assert words in _refusal(data)
+
+
+@pytest.mark.parametrize("field", ["owner", "gm"])
+@pytest.mark.parametrize("bad", ["carol", "", "-1", "1" * 21, str(2**64), "12 34", "１２３"])
+async def test_user_ids_must_be_snowflakes(h: Harness, field: str, bad: str) -> None:
+    """An owner or GM id that is not a Discord snowflake is refused, naming the field."""
+    data = await _fight(h)
+    if field == "owner":
+        data["combatants"][0]["owner_id"] = bad
+        assert "combatants.0.owner_id" in _refusal(data)
+    else:
+        data["gm_ids"] = [data["gm_ids"][0], bad]
+        assert "gm_ids.1" in _refusal(data)
+
+
+async def test_a_snowflake_at_the_edge_of_64_bits_is_accepted(h: Harness) -> None:
+    """The largest 64-bit id is a valid owner."""
+    data = await _fight(h)
+    data["combatants"][0]["owner_id"] = str(2**64 - 1)
+    enc = Service.read_export(json.dumps(data).encode(), "1")
+    assert enc.combatants[0].owner_id == str(2**64 - 1)
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"bogus": "1"}, "`bogus` is not an option of Coup-De-Grace"),
+        ({"recover_on": "9"}, "recover_on"),
+        ({"weapons": "x" * 501}, "at most 500 characters"),
+    ],
+)
+async def test_options_are_read_as_settings_reads_them(h: Harness, options: dict[str, str], words: str) -> None:
+    """Unknown keys, unusable values and over-long values in the file's options are refused as /encounter settings refuses them."""
+    data = await _fight(h)
+    data["settings"]["options"] = options
+    assert words in _refusal(data)
+
+
+async def test_import_over_an_active_encounter_needs_replace(h: Harness, tmp_path: Path) -> None:
+    """The GM's import over a live encounter says to add replace:true and changes nothing; with it, it replaces."""
+    data = await _fight(h)
+    data["name"] = "Second bridge"
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps(data))
+    before = await h.store.load_active(str(channel_id_of("general")))
+    sent = await h.run("gm", "/encounter import", file=str(path))
+    assert sent[0].ephemeral and "replace:true" in sent[0].text
+    after = await h.store.load_active(str(channel_id_of("general")))
+    assert before is not None and after is not None and after.encounter == before.encounter
+    sent = await h.run("bob", "/encounter import", file=str(path), replace="true")
+    assert sent[0].ephemeral and "Only the GM" in sent[0].text
+    sent = await h.run("gm", "/encounter import", file=str(path), replace="true")
+    assert not sent[0].ephemeral
+    enc = await h.bot.service.encounter(str(channel_id_of("general")))
+    assert enc is not None and enc.name == "Second bridge"
+
+
+async def test_import_into_an_empty_channel_delivered_twice_is_applied_once(h: Harness, tmp_path: Path) -> None:
+    """The first import into an empty channel is logged with its interaction id; its second delivery changes nothing."""
+    data = await _fight(h)
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps(data))
+    payload = h.payload("gm", "/encounter import", {"file": str(path), "replace": "true"}, "other")
+    sent = await h.run_payload(payload)
+    assert not sent[0].ephemeral
+    cid = str(channel_id_of("other"))
+    stored = await h.store.load_active(cid)
+    assert stored is not None
+    log = await h.store.log(stored.id, 10)
+    assert [e.interaction_id for e in log] == [str(payload["id"])]
+    sent = await h.run_payload(payload)
+    assert sent[0].ephemeral and "already applied" in sent[0].text
+    again = await h.store.load_active(cid)
+    assert again is not None and again.encounter == stored.encounter and len(await h.store.log(again.id, 10)) == 1
+
+
+async def test_a_repeated_first_import_after_a_restart_is_still_a_duplicate(tmp_path: Path) -> None:
+    """A first import's interaction id is refused by the store even with nothing cached, and nothing is created."""
+    store = await SqliteStore.open(str(tmp_path / "s.db"))
+    try:
+        service = Service(store)
+        await service.start(Ctx("10", "1", interaction_id="100"), "tote", None, None, None)
+        raw = (await service.export(Ctx("10", "1"))).file
+        assert raw is not None
+        ctx = Ctx("20", "1", interaction_id="200")
+        await service.import_(ctx, raw[1])
+        await service.end(Ctx("20", "1", interaction_id="201"))
+        fresh = Service(store)
+        with pytest.raises(DuplicateInteraction):
+            await fresh.import_(ctx, raw[1])
+        assert await store.load_active("20") is None
+    finally:
+        await store.close()
+
+
+async def test_the_imported_state_reads_back_as_a_load_reads_it(h: Harness) -> None:
+    """What read_export returns is what a load of its JSON gives."""
+    data = await _fight(h)
+    enc = Service.read_export(json.dumps(data).encode(), str(user_id_of("gm")))
+    assert type(enc).model_validate_json(enc.model_dump_json()) == enc
+    with pytest.raises(RulesError):
+        Service.read_export(json.dumps(dict(data, winner=5)).encode(), "1")
