@@ -321,8 +321,10 @@ class Service:
             dice = Dice(rng=self.rng, given=given)
             res = system.resolve(enc, action, dice, snapshot=live.json)
             command = COMMAND_NAMES[action.kind]
-            report = events_report(self._title(command, action), res.events, system)
-            summary = " · ".join(report.lines)[:1500] or command
+            gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
+            title = f"🛠️ GM edit: {action.actor}" if gm_edit else self._title(command, action)
+            report = events_report(title, res.events, system)
+            summary = ("GM edit: " if gm_edit else "") + (" · ".join(report.lines)[:1500] or command)
             ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values())
         return Outcome(report, ping=ping, board_changed=True)
 
@@ -354,6 +356,10 @@ class Service:
             owner = action.owner_id or (None if is_gm else user)
             if not is_gm and owner != user:
                 raise NotAllowed("Players can add only their own combatants: leave `owner` out, or ask the GM.")
+            if not is_gm and enc.started:
+                raise NotAllowed(
+                    f"The fight has started, so only the GM adds combatants now: ask <@{enc.gm_ids[0]}> to add yours."
+                )
             return action.model_copy(update={"owner_id": owner})
         if kind == "edit":
             c = enc.get(action.actor)
@@ -361,6 +367,8 @@ class Service:
                 raise NotAllowed(f"{c.name} is not yours: only its owner or the GM can edit it.")
             if not is_gm and action.side:
                 raise NotAllowed("Only the GM can move a combatant to another side.")
+            if not is_gm and enc.started:
+                self._cosmetic_only(enc, system, c, action)
             return action
         # acting commands
         if action.actor:
@@ -369,6 +377,21 @@ class Service:
                 raise NotAllowed(f"{c.name} is not yours: you can act only for your own combatants.")
             return action.model_copy(update={"actor": c.name})
         return action.model_copy(update={"actor": self._default_actor(enc, system, user, is_gm)})
+
+    @staticmethod
+    def _cosmetic_only(enc: Encounter, system: RuleSystem, c: Combatant, action: Action) -> None:
+        """Mid-fight, an owner's edit may touch only cosmetic sheet keys: the rest is the GM's or the rules'."""
+        keys = {k.name: k for k in system.sheet_keys(enc.variant)}
+        refused = [k for k in action.raw_sheet if k in keys and not keys[k].cosmetic]
+        refused += [f"`{o}`" for o in ("at", "facing") if getattr(action, o)]
+        if not refused:
+            return
+        cosmetic = [k for k, key in keys.items() if key.cosmetic]
+        still = f"; you may still change {', '.join(cosmetic)}" if cosmetic else ""
+        raise NotAllowed(
+            f"The fight has started: {c.name}'s {', '.join(refused)} change now only by rule actions or by the GM's "
+            f"edit. Ask <@{enc.gm_ids[0]}>{still}."
+        )
 
     @classmethod
     def acting(cls, enc: Encounter, user: str, named: str | None = None) -> Combatant | None:

@@ -348,7 +348,7 @@ class CoupDeGrace(RuleSystem):
                 choices=tuple(catalogue),
                 parse=partial(_parse_weapons, catalogue),
             ),
-            SheetKey("race", "race, free text (shown on the board)"),
+            SheetKey("race", "race, free text (shown on the board)", cosmetic=True),
             SheetKey("dv", "defence value, overrides the class", kind="int", minimum=1, maximum=12),
             SheetKey("ma", "movement allowance, overrides the class", kind="int", minimum=0, maximum=30),
         )
