@@ -46,7 +46,7 @@ _PRAGMAS = (
 _ENCOUNTER_COLS = "id, channel_id, guild_id, state, board_message_id"
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
-    "undone, created_at"
+    "undone, created_at, dice_typed"
 )
 _REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges"
 _RECENT = f"""
@@ -62,7 +62,7 @@ _UPDATE_ENCOUNTER = (
 )
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
-    "state_before, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "state_before, created_at, dice_typed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _MARK_UNDONE = "UPDATE actions SET undone = 1 WHERE id = ? AND encounter_id = ? AND undone = 0"
 _UPSERT_REMINDER = (
@@ -114,6 +114,7 @@ def _log_entry(row: Sequence[Any]) -> LogEntry:
         state_before=row[7],
         undone=bool(row[8]),
         created_at=row[9],
+        dice_typed=json.loads(row[10]) if row[10] else [],
     )
 
 
@@ -161,7 +162,7 @@ def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
         if c.log:
             actions.append((
                 c.encounter_id, c.interaction_id, c.user_id, c.command, c.summary,
-                json.dumps(c.dice), c.state_before, c.now,
+                json.dumps(c.dice), c.state_before, c.now, json.dumps(c.dice_typed),
             ))
         if c.undo_of is not None:
             undos.append((c.undo_of, c.encounter_id))
