@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
-from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEncounter
+from data.store import Change, DuplicateInteraction, LogEntry, Reminder, Store, StoredEncounter
 from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
 from rules.grid import parse_cell, parse_map_spec
 from rules.models import EXPORT_FORMAT, TERRAIN_KINDS, Combatant, Encounter, MapState, Settings
-from rules.report import Report, board_report, events_report
+from rules.report import TYPED, Report, board_report, events_report
 from rules.system import MAX_COMBATANTS, Action, RuleSystem, Turn, get_system, system_keys
 
 __all__ = ["Service", "Ctx", "Outcome", "Ping", "MAX_IMPORT_BYTES"]
@@ -220,6 +220,7 @@ class Service:
         undoable: bool = True,
         undo_of: int | None = None,
         active: bool = True,
+        dice_typed: list[int] | None = None,
     ) -> Ping | None:
         system = get_system(new.system)
         new_turn = system.turn(new)
@@ -244,6 +245,7 @@ class Service:
                 reminder=reminder,
                 clear_reminder=clear and reminder is None,
                 state_json=new_json,
+                dice_typed=dice_typed or [],
             )
         )
         live.enc = new
@@ -318,14 +320,19 @@ class Service:
                 raise NotAllowed(
                     "The GM has turned off `roll:` for players in this encounter: leave it out and the bot rolls."
                 )
-            dice = Dice(rng=self.rng, given=given)
+            # a player's `roll:` stands only for the dice of their own combatants; the GM's for anyone's
+            mine = None if is_gm else frozenset(c.name for c in enc.combatants if c.owner_id == ctx.user_id)
+            dice = Dice(rng=self.rng, given=given, may_type=mine)
             res = system.resolve(enc, action, dice, snapshot=live.json)
             command = COMMAND_NAMES[action.kind]
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
             title = f"🛠️ GM edit: {action.actor}" if gm_edit else self._title(command, action)
             report = events_report(title, res.events, system)
             summary = ("GM edit: " if gm_edit else "") + (" · ".join(report.lines)[:1500] or command)
-            ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values())
+            typed = dice.typed()
+            if typed:
+                report.lines.append(f"{TYPED} typed with `roll:` by <@{ctx.user_id}>; unmarked dice rolled by the bot")
+            ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
         return Outcome(report, ping=ping, board_changed=True)
 
     @staticmethod
@@ -551,7 +558,7 @@ class Service:
         lines = []
         for e in entries:
             stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
-            dice = f" 🎲 {', '.join(map(str, e.dice))}" if e.dice else ""
+            dice = _log_dice(e)
             undone = " ~~undone~~" if e.undone else ""
             lines.append(f"`#{e.id}` {stamp} <@{e.user_id}> {e.command}{undone}: {e.summary}{dice}")
         if not lines:
@@ -729,6 +736,16 @@ def _turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) ->
     who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
     text = f"{mentions}: {lead} in **{enc.name}**: {who}. {turn.label}".strip()
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+
+
+def _log_dice(e: LogEntry) -> str:
+    """`` 🎲 5, 3 · ✍ typed by <@u>: 6``: the bot's dice, then the ones the caller typed."""
+    rolled = [str(d) for i, d in enumerate(e.dice) if i not in e.dice_typed]
+    typed = [str(d) for i, d in enumerate(e.dice) if i in e.dice_typed]
+    parts = [f"🎲 {', '.join(rolled)}"] if rolled else []
+    if typed:
+        parts.append(f"{TYPED} typed by <@{e.user_id}>: {', '.join(typed)}")
+    return " " + " · ".join(parts) if parts else ""
 
 
 def _map_hint(system: RuleSystem) -> str:
