@@ -122,14 +122,16 @@ class Dice:
 
     def check_all_used(self) -> None:
         """Refuse given results that the action did not use."""
-        if self._used < len(self.given):
-            others = (
-                f" of your own combatants' (the other {self._skipped} are rolled by the bot, or typed by the GM)"
-                if self._skipped else ""
+        if self._used < len(self.given) and self._skipped:
+            fix = f"give exactly {self._used}" if self._used else "leave `roll` out"
+            raise DiceError(
+                f"`roll` gave {len(self.given)} result(s) but only {self._used} of this action's dice are your own "
+                f"combatants': the others are the bot's to roll, or the GM's to type. {fix.capitalize()}."
             )
+        if self._used < len(self.given):
             raise DiceError(
                 f"`roll` gave {len(self.given)} result(s) but this action rolled only {self._used} "
-                f"die/dice{others}: give exactly {self._used}."
+                f"die/dice: give exactly {self._used}."
             )
 
     @property
