@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.porting import MAX_IMPORT_BYTES, read_export, set_options
-from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEncounter, read_state
+from data.store import Change, DuplicateInteraction, LogEntry, Reminder, Store, StoredEncounter, read_state
 from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
 from rules.grid import parse_map_spec
@@ -34,7 +34,7 @@ from rules.models import (
     Settings,
     reminder_hours_problem,
 )
-from rules.report import Report, board_report, events_report
+from rules.report import TYPED, Report, board_report, events_report
 from rules.system import Action, RuleSystem, Turn, get_system
 
 __all__ = ["Service", "Ctx", "Outcome", "Ping", "Nudge", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]
@@ -367,6 +367,7 @@ class Service:
         undoable: bool = True,
         undo_of: int | None = None,
         active: bool = True,
+        dice_typed: list[int] | None = None,
     ) -> Ping | None:
         """Write ``new`` and its log row, then make it the channel's cached encounter.
 
@@ -404,6 +405,7 @@ class Service:
                 reminder=reminder,
                 clear_reminder=clear and reminder is None,
                 state_json=new_json,
+                dice_typed=dice_typed or [],
             )
         )
         if not active or new is None:
@@ -505,12 +507,19 @@ class Service:
                 raise NotAllowed(
                     "The GM has turned off `roll:` for players in this encounter: leave it out and the bot rolls."
                 )
-            dice = Dice(rng=self.rng, given=given)
+            # a player's `roll:` stands only for the dice of their own combatants; the GM's for anyone's
+            mine = None if is_gm else frozenset(c.name for c in enc.combatants if c.owner_id == ctx.user_id)
+            dice = Dice(rng=self.rng, given=given, may_type=mine)
             res = system.resolve(enc, action, dice, snapshot=live.json)
             command = COMMAND_NAMES[action.kind]
-            report = events_report(self._title(command, action), res.events, system)
-            summary = " · ".join(report.lines)[:1500] or command
-            ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values())
+            gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
+            title = f"🛠️ GM edit: {action.actor}" if gm_edit else self._title(command, action)
+            report = events_report(title, res.events, system)
+            summary = ("GM edit: " if gm_edit else "") + (" · ".join(report.lines)[:1500] or command)
+            typed = dice.typed()
+            if typed:
+                report.lines.append(f"{TYPED} typed with `roll:` by <@{ctx.user_id}>; unmarked dice rolled by the bot")
+            ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
         return Outcome(report, ping=ping, board_changed=True)
 
     @staticmethod
@@ -553,6 +562,10 @@ class Service:
             owner = action.owner_id or (None if is_gm else user)
             if not is_gm and owner != user:
                 raise NotAllowed("Players can add only their own combatants: leave `owner` out, or ask the GM.")
+            if not is_gm and enc.started:
+                raise NotAllowed(
+                    f"The fight has started, so only the GM adds combatants now: ask <@{enc.gm_ids[0]}> to add yours."
+                )
             return action.model_copy(update={"owner_id": owner})
         if kind == "edit":
             c = enc.get(action.actor)
@@ -560,6 +573,8 @@ class Service:
                 raise NotAllowed(f"{c.name} is not yours: only its owner or the GM can edit it.")
             if not is_gm and action.side:
                 raise NotAllowed("Only the GM can move a combatant to another side.")
+            if not is_gm and enc.started:
+                self._cosmetic_only(enc, system, c, action)
             return action
         # acting commands
         if action.actor:
@@ -568,6 +583,21 @@ class Service:
                 raise NotAllowed(f"{c.name} is not yours: you can act only for your own combatants.")
             return action.model_copy(update={"actor": c.name})
         return action.model_copy(update={"actor": self._default_actor(enc, system, user, is_gm)})
+
+    @staticmethod
+    def _cosmetic_only(enc: Encounter, system: RuleSystem, c: Combatant, action: Action) -> None:
+        """Mid-fight, an owner's edit may touch only cosmetic sheet keys: the rest is the GM's or the rules'."""
+        keys = {k.name: k for k in system.sheet_keys(enc.variant)}
+        refused = [k for k in action.raw_sheet if k in keys and not keys[k].cosmetic]
+        refused += [f"`{o}`" for o in ("at", "facing") if getattr(action, o)]
+        if not refused:
+            return
+        cosmetic = [k for k, key in keys.items() if key.cosmetic]
+        still = f"; you may still change {', '.join(cosmetic)}" if cosmetic else ""
+        raise NotAllowed(
+            f"The fight has started: {c.name}'s {', '.join(refused)} change now only by rule actions or by the GM's "
+            f"edit. Ask <@{enc.gm_ids[0]}>{still}."
+        )
 
     @classmethod
     def acting(cls, enc: Encounter, user: str, named: str | None = None) -> Combatant | None:
@@ -730,7 +760,7 @@ class Service:
         lines = []
         for e in entries:
             stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
-            dice = f" 🎲 {', '.join(map(str, e.dice))}" if e.dice else ""
+            dice = _log_dice(e)
             undone = " ~~undone~~" if e.undone else ""
             lines.append(f"`#{e.id}` {stamp} <@{e.user_id}> {e.command}{undone}: {e.summary}{dice}")
         if not lines:
@@ -944,6 +974,16 @@ def _stored_gm_ids(raw: str) -> list[str]:
         return []
     ids = data.get("gm_ids") if isinstance(data, dict) else None
     return [str(i) for i in ids] if isinstance(ids, list) else []
+
+
+def _log_dice(e: LogEntry) -> str:
+    """`` 🎲 5, 3 · ✍ typed by <@u>: 6``: the bot's dice, then the ones the caller typed."""
+    rolled = [str(d) for i, d in enumerate(e.dice) if i not in e.dice_typed]
+    typed = [str(d) for i, d in enumerate(e.dice) if i in e.dice_typed]
+    parts = [f"🎲 {', '.join(rolled)}"] if rolled else []
+    if typed:
+        parts.append(f"{TYPED} typed by <@{e.user_id}>: {', '.join(typed)}")
+    return " " + " · ".join(parts) if parts else ""
 
 
 def _map_hint(system: RuleSystem) -> str:

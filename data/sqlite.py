@@ -47,7 +47,7 @@ _PRAGMAS = (
 _ENCOUNTER_COLS = "id, channel_id, guild_id, state, board_message_id"
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
-    "undone, created_at"
+    "undone, created_at, dice_typed"
 )
 _REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges"
 _RECENT = f"""
@@ -64,7 +64,7 @@ _UPDATE_ENCOUNTER = (
 )
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
-    "state_before, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "state_before, created_at, dice_typed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 #: the log row of the command that created an encounter (right after its INSERT)
 _INSERT_FIRST_ACTION = (
@@ -126,6 +126,7 @@ def _log_entry(row: Sequence[Any]) -> LogEntry:
         state_before=row[7],
         undone=bool(row[8]),
         created_at=row[9],
+        dice_typed=json.loads(row[10]) if row[10] else [],
     )
 
 
@@ -175,7 +176,7 @@ def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
         if c.log:
             actions.append((
                 c.encounter_id, c.interaction_id, c.user_id, c.command, c.summary,
-                json.dumps(c.dice), c.state_before, c.now,
+                json.dumps(c.dice), c.state_before, c.now, json.dumps(c.dice_typed),
             ))
         if c.undo_of is not None:
             undos.append((c.undo_of, c.encounter_id))

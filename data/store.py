@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 
 from pydantic import ValidationError
@@ -110,6 +110,7 @@ class LogEntry:
     state_before: str | None  # the Encounter JSON before the command; None: cannot be undone
     undone: bool
     created_at: float
+    dice_typed: list[int] = field(default_factory=list)  # indexes into ``dice`` typed with `roll:`
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +151,8 @@ class Change:
     log: bool = True
     #: ``encounter`` as JSON, when the caller has it already (saves serialising it again)
     state_json: str | None = None
+    #: indexes into ``dice`` of the results the caller typed with `roll:`
+    dice_typed: list[int] = field(default_factory=list)
 
 
 class Store(ABC):

@@ -3,11 +3,17 @@
 Every die rolled through a :class:`Dice` is recorded in :attr:`Dice.rolled`, so the action log
 can show each one. Given results (``roll:"15,4"``) are consumed in order; running out, giving
 too many, or giving a face the die does not have is a :class:`~rules.errors.DiceError`.
+
+A system rolls each die for someone (``with dice.rolling_for(name): ...``); given results stand
+only for the dice of the combatants in ``may_type`` (None: anyone's, as for the GM), and every
+other die comes from the generator. A given result comes back as :class:`Typed`, so the events
+built from it can show it was typed.
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import d20
@@ -15,10 +21,16 @@ import d20.expression as _d20_expression
 
 from rules.errors import DiceError
 
-__all__ = ["Dice", "DieRoll", "parse_given", "roll_expression", "ExpressionResult", "MAX_DICE"]
+__all__ = ["Dice", "DieRoll", "Typed", "parse_given", "roll_expression", "ExpressionResult", "MAX_DICE"]
 
 MAX_DICE = 200
 MAX_EXPRESSION = 200
+
+
+class Typed(int):
+    """A natural result the caller typed with `roll:` rather than the bot rolling it (arithmetic gives plain ints)."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -56,15 +68,35 @@ class Dice:
     rng: random.Random | None = None
     given: list[int] = field(default_factory=list)
     rolled: list[DieRoll] = field(default_factory=list)
+    #: the combatants whose dice ``given`` may stand for; None: anyone's (the GM)
+    may_type: frozenset[str] | None = None
     _used: int = 0
+    _for: tuple[str, ...] = ()
+    _skipped: int = 0
 
     @classmethod
     def fixed(cls, values: Iterable[int]) -> "Dice":
         """Dice that only ever return the given results (tests, worked examples)."""
         return cls(rng=None, given=list(values))
 
+    @contextmanager
+    def rolling_for(self, *names: str) -> Iterator[None]:
+        """The dice rolled inside belong to ``names`` (a combatant, or every member of a side)."""
+        saved, self._for = self._for, names
+        try:
+            yield
+        finally:
+            self._for = saved
+
+    def _typeable(self) -> bool:
+        """May the next given result stand for this die? Dice not tagged belong to the caller's actor."""
+        if self.may_type is None or not self._for or not self.may_type.isdisjoint(self._for):
+            return True
+        self._skipped += 1
+        return False
+
     def die(self, sides: int) -> int:
-        if self._used < len(self.given):
+        if self._used < len(self.given) and self._typeable():
             value = self.given[self._used]
             self._used += 1
             if not 1 <= value <= sides:
@@ -73,7 +105,7 @@ class Dice:
                     f"give a number from 1 to {sides}."
                 )
             self.rolled.append(DieRoll(sides, value, given=True))
-            return value
+            return Typed(value)
         if self.rng is None:
             raise DiceError(
                 f"This action rolls more dice than the {len(self.given)} result(s) given in `roll`: "
@@ -90,6 +122,12 @@ class Dice:
 
     def check_all_used(self) -> None:
         """Refuse given results that the action did not use."""
+        if self._used < len(self.given) and self._skipped:
+            fix = f"give exactly {self._used}" if self._used else "leave `roll` out"
+            raise DiceError(
+                f"`roll` gave {len(self.given)} result(s) but only {self._used} of this action's dice are your own "
+                f"combatants': the others are the bot's to roll, or the GM's to type. {fix.capitalize()}."
+            )
         if self._used < len(self.given):
             raise DiceError(
                 f"`roll` gave {len(self.given)} result(s) but this action rolled only {self._used} "
@@ -102,6 +140,10 @@ class Dice:
 
     def values(self) -> list[int]:
         return [r.value for r in self.rolled]
+
+    def typed(self) -> list[int]:
+        """Indexes into :meth:`values` of the results the caller typed."""
+        return [i for i, r in enumerate(self.rolled) if r.given]
 
 
 class _RngShim:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
+
+from rules.dice import Typed
 
 __all__ = ["Event", "Modifier", "mod"]
 
@@ -30,6 +32,8 @@ class Event(BaseModel):
     target: str | None = None
     weapon: str | None = None
     dice: list[int] = Field(default_factory=list)
+    #: indexes into ``dice`` of the results the caller typed with `roll:`; found from the dice themselves
+    typed: list[int] = Field(default_factory=list)
     dice_label: str | None = None
     kept: int | None = None
     modifiers: list[Modifier] = Field(default_factory=list)
@@ -44,3 +48,10 @@ class Event(BaseModel):
     cost: float | None = None
     note: str | None = None
     data: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_from_dice(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "typed" not in data and data.get("dice"):
+            data = {**data, "typed": [i for i, d in enumerate(data["dice"]) if isinstance(d, Typed)]}
+        return data

@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Encounter
     from rules.system import RuleSystem
 
-__all__ = ["Report", "describe", "describe_check", "signed", "COLOURS", "events_report", "board_report"]
+__all__ = ["Report", "describe", "describe_check", "die_text", "dice_text", "TYPED", "signed", "COLOURS", "events_report", "board_report"]
 
 COLOURS = {
     "info": 0x5865F2,
@@ -44,11 +44,24 @@ def signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{abs(n)}"
 
 
+#: follows a die result that the caller typed with `roll:`; a result the bot rolled stands bare
+TYPED = "✍"
+
+
+def die_text(value: int, typed: bool) -> str:
+    return f"{value}{TYPED}" if typed else str(value)
+
+
+def dice_text(e: Event) -> str:
+    """``5✍, 3``: the event's dice, typed ones marked."""
+    return ", ".join(die_text(d, i in e.typed) for i, d in enumerate(e.dice))
+
+
 def describe_check(e: Event) -> str:
     """``🎲 4 (d6) +1 backstab −1 distraction = 4 vs DV 5: miss``."""
     bits: list[str] = []
     if e.dice:
-        shown = ", ".join(str(d) for d in e.dice)
+        shown = dice_text(e)
         label = f" ({e.dice_label})" if e.dice_label else ""
         kept = f" keep {e.kept}" if e.kept is not None and len(e.dice) > 1 else ""
         bits.append(f"🎲 {shown}{label}{kept}")

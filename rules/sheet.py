@@ -102,6 +102,8 @@ class SheetKey:
     maximum: int | None = None
     required: bool = False
     parse: Callable[[str], Any] | None = field(default=None, compare=False)
+    #: only looks (no rule reads it): an owner may still change it once the fight has started
+    cosmetic: bool = False
 
     def read(self, value: str) -> Any:
         if self.parse is not None:
@@ -159,6 +161,8 @@ class SheetKey:
             bits.append(f"default {d}")
         if self.required:
             bits.append("required")
+        if self.cosmetic:
+            bits.append("(cosmetic: its owner may change it mid-fight)")
         return " ".join(bits)
 
 

@@ -348,7 +348,7 @@ class CoupDeGrace(RuleSystem):
                 choices=tuple(catalogue),
                 parse=partial(_parse_weapons, catalogue),
             ),
-            SheetKey("race", "race, free text (shown on the board)"),
+            SheetKey("race", "race, free text (shown on the board)", cosmetic=True),
             SheetKey("dv", "defence value, overrides the class", kind="int", minimum=1, maximum=12),
             SheetKey("ma", "movement allowance, overrides the class", kind="int", minimum=0, maximum=30),
         )
@@ -428,14 +428,19 @@ class CoupDeGrace(RuleSystem):
         for count in sorted(set(counts.values()), reverse=True):
             group = [s for s in counts if counts[s] == count]
             if len(group) > 1 and tie == "roll":
-                group = self._roll_off(group, dice, events)
+                group = self._roll_off(enc, group, dice, events)
             order += group
         return order, events
 
-    def _roll_off(self, sides: list[str], dice: Dice, events: list[Event], depth: int = 0) -> list[str]:
+    def _roll_off(
+        self, enc: Encounter, sides: list[str], dice: Dice, events: list[Event], depth: int = 0
+    ) -> list[str]:
         if depth >= 10:  # endless ties: keep the joining order
             return sides
-        rolls = {s: dice.die(6) for s in sides}
+        rolls: dict[str, int] = {}
+        for s in sides:
+            with dice.rolling_for(*(c.name for c in enc.combatants if c.side == s)):
+                rolls[s] = dice.die(6)
         events += [
             Event(
                 kind="check",
@@ -450,7 +455,7 @@ class CoupDeGrace(RuleSystem):
         out: list[str] = []
         for value in sorted(set(rolls.values()), reverse=True):
             tied = [s for s in sides if rolls[s] == value]
-            out += self._roll_off(tied, dice, events, depth + 1) if len(tied) > 1 else tied
+            out += self._roll_off(enc, tied, dice, events, depth + 1) if len(tied) > 1 else tied
         return out
 
     def _new_round(self, enc: Encounter, dice: Dice) -> list[Event]:
@@ -1135,7 +1140,8 @@ class CoupDeGrace(RuleSystem):
         left = self._spend(c, cost, "make a coup-de-grace" if special_cdg else "shoot", why)
         defence = self._defence(grid, c, t, mode == "melee")
         dv = self.defence(t) + sum(m.value for m in defence)
-        natural, rolled, note = self._roll(dice, c, weapon, mods, dv)
+        with dice.rolling_for(c.name):
+            natural, rolled, note = self._roll(dice, c, weapon, mods, dv)
         total = natural + sum(m.value for m in mods)
         hit = total >= dv
         used = c.state.setdefault("used", {})
@@ -1268,7 +1274,8 @@ class CoupDeGrace(RuleSystem):
         facing = grid.parse_facing(action.facing) if action.facing else None
         need = self._option(enc, "recover_on")
         events = self._activate(enc, c)
-        roll = dice.die(6)
+        with dice.rolling_for(c.name):
+            roll = dice.die(6)
         ok = roll >= need
         events.append(
             Event(

@@ -922,7 +922,8 @@ class KnightsOfValour(RuleSystem):
             why.insert(0, "Advantage asked")
         if "dis" in opts:
             why.insert(0, "Disadvantage asked")
-        rolls = dice.roll(2 if adv != dis else 1, 20)
+        with dice.rolling_for(att.name):
+            rolls = dice.roll(2 if adv != dis else 1, 20)
         kept = (max if adv else min)(rolls) if adv != dis else rolls[0]
         label = "d20" if adv == dis else f"2d20 {'Advantage' if adv else 'Disadvantage'}"
         if adv and dis:
@@ -965,7 +966,8 @@ class KnightsOfValour(RuleSystem):
     ) -> list[Event]:
         m = _DICE_RE.match(weapon.damage)
         assert m is not None  # parse_weapon checked it
-        rolls = dice.roll(int(m.group(1)), int(m.group(2))) if m.group(1) else []
+        with dice.rolling_for(att.name):
+            rolls = dice.roll(int(m.group(1)), int(m.group(2))) if m.group(1) else []
         flat = int(m.group(4) or m.group(3) or 0)
         mods: list[Modifier] = [mod("weapon damage", flat)] if flat else []
         mods.append(mod("strength", self._stat(att, "str")))

@@ -28,11 +28,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from rules.dice import Dice
+from rules.dice import Dice, Typed
 from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn, SheetError
 from rules.events import Event, Modifier, mod
 from rules.models import Combatant, Encounter
-from rules.report import signed
+from rules.report import dice_text, die_text, signed
 from rules.sheet import SheetKey, yes_no
 from rules.sheet import read_sheet as check_sheet
 from rules.system import Action, RuleSystem, Turn, register
@@ -288,7 +288,8 @@ def skill_test(
 
 
 def _test_event(kind: str, r: TestResult, label: str, against: str | None, **kw: Any) -> Event:
-    data = {"paragon": r.paragon, "successes": r.successes, "critical": r.critical, "barred": r.barred}
+    data = {"paragon": r.paragon, "successes": r.successes, "critical": r.critical, "barred": r.barred,
+            "paragon_typed": isinstance(r.paragon, Typed)}
     if r.keep_note:
         data["keep_note"] = r.keep_note
     data.update(kw.pop("data", {}))
@@ -312,12 +313,12 @@ def _plural(n: int, word: str, many: str | None = None) -> str:
 
 
 def _test_text(e: Event) -> str:
-    shown = ", ".join(map(str, e.dice)) if e.dice else "no skill dice"
+    shown = dice_text(e) if e.dice else "no skill dice"
     bits = [f"🎲 {e.dice_label} [{shown}]"]
     if e.data.get("barred"):
         bits.append(f"({', '.join(map(str, e.data['barred']))} barred by injuries)")
     bits.append(f"keep {e.kept}" if e.kept is not None else "nothing to keep")
-    bits.append(f"+ Paragon {e.data['paragon']}")
+    bits.append(f"+ Paragon {die_text(e.data['paragon'], e.data.get('paragon_typed', False))}")
     bits += [f"{signed(m.value)} {m.name}" for m in e.modifiers]
     result = ("hit" if e.success else "miss") if e.kind == "attack" else ("success" if e.success else "failure")
     against = f"{e.against_label} {e.against}" if e.against_label else f"T{e.against}"
@@ -550,16 +551,17 @@ class ToteSystem(RuleSystem):
         bonus = self._opt_number(action, "bonus", -10, 10)
         if bonus:
             mods.append(mod("bonus", bonus))
-        return skill_test(
-            dice,
-            count,
-            target,
-            [*mods, *extra],
-            keep=self._opt_number(action, "keep", 1, 6),
-            barred=self._barred(enc, c),
-            extra_successes=self._option(enc, "extra_successes"),
-            critical_successes=self._option(enc, "critical_successes"),
-        )
+        with dice.rolling_for(c.name):
+            return skill_test(
+                dice,
+                count,
+                target,
+                [*mods, *extra],
+                keep=self._opt_number(action, "keep", 1, 6),
+                barred=self._barred(enc, c),
+                extra_successes=self._option(enc, "extra_successes"),
+                critical_successes=self._option(enc, "critical_successes"),
+            )
 
     @staticmethod
     def _opt_number(action: Action, key: str, low: int, high: int) -> int | None:

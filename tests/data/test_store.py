@@ -214,6 +214,17 @@ async def test_apply_updates_state_and_writes_log(store: SqliteStore, db_path: P
     assert entry.created_at == 1002.0
 
 
+async def test_log_keeps_which_dice_were_typed(store: SqliteStore, db_path: Path) -> None:
+    """The log row stores which of its dice the caller typed; a row given none reads back as none typed."""
+    created = await store.create_encounter("c1", "g", enc(), 1.0)
+    await store.apply(change(created.id, "i-1", round=2, dice=[2, 6, 4], dice_typed=[1]))
+    await store.apply(change(created.id, "i-2", round=3))
+    first, second = await store.log(created.id, 10)
+    assert (first.dice, first.dice_typed) == ([2, 6, 4], [1])
+    assert (second.dice, second.dice_typed) == ([3, 6], [])
+    assert file_query(db_path, "SELECT dice_typed FROM actions ORDER BY id") == [("[1]",), ("[]",)]
+
+
 async def test_apply_without_log_row(store: SqliteStore) -> None:
     """log=False changes the state and writes no log row."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)

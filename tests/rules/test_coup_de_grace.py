@@ -1102,7 +1102,7 @@ def test_the_attack_reply_shows_dice_modifiers_total_defence_and_result() -> Non
     )
     lines = text(resolve(enc, "attack", [4], actor="A", target="T"))
     assert (
-        "**A** attacks **T** with sword: 🎲 4 (d6) +1 co-ordinated attack (B) = **5** vs DV 4 +1 shield (Block) "
+        "**A** attacks **T** with sword: 🎲 4✍ (d6) +1 co-ordinated attack (B) = **5** vs DV 4 +1 shield (Block) "
         "= **5**: **hit**"
     ) in lines
     assert "**T** takes 1 damage (3 → 2)" in lines

@@ -982,10 +982,10 @@ def test_reply_shows_dice_modifiers_defence_and_damage() -> None:
     res = run(duel("C4", "K4"), [4, 15, 3], kind="attack", actor="Borin", target="Grak", weapon="longbow",
               options={"adv": ""})
     text = events_report("attack", res.events, SYSTEM).text()
-    assert ("**Borin** attacks **Grak** with longbow (ranged, 40 ft): 🎲 4, 15 (2d20 Advantage: Advantage asked) "
+    assert ("**Borin** attacks **Grak** with longbow (ranged, 40 ft): 🎲 4✍, 15✍ (2d20 Advantage: Advantage asked) "
             "keep 15 +1 P.L. longbow +1 agility +1 stature average vs tall = **18** vs defence **11** "
             "(10 base +1 leather +0 agility): **hit**") in text
-    assert "**Grak** takes 🎲 3 (1d8) +1 strength = **4** damage (9 → 5 HP)" in text
+    assert "**Grak** takes 🎲 3✍ (1d8) +1 strength = **4** damage (9 → 5 HP)" in text
 
 
 def test_status_board_lines() -> None:

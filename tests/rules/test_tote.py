@@ -427,9 +427,9 @@ def test_attack_is_a_strike_against_block() -> None:
     assert who(enc, "Grak").hp == 4 and who(enc, "Grak").state["filled"] == 2
     line = text(res)
     for part in (
-        "Strike [2, 3, 6]",
+        "Strike [2✍, 3✍, 6✍]",
         "keep 6",
-        "Paragon 3",
+        "Paragon 3✍",
         "= **9** vs Block 8: hit, 1 success",
         "fills [5] [4]",
         "(5 → **4**)",
@@ -565,7 +565,7 @@ def test_grapple_is_a_brawl_attack() -> None:
     """Grapple (0): a Brawl test against Block; a hit marks 1 box and engages."""
     res = act(fight(), "Borin", "grapple", [5, 2, 4], target="Grak")
     enc = res.encounter
-    assert "Brawl [5, 2]" in text(res) and who(enc, "Grak").hp == 5 and enc.state["engaged"] == [["Borin", "Grak"]]
+    assert "Brawl [5✍, 2✍]" in text(res) and who(enc, "Grak").hp == 5 and enc.state["engaged"] == [["Borin", "Grak"]]
     assert who(enc, "Borin").initiative == 5
 
 

@@ -1,0 +1,132 @@
+"""Fair play in the rules: whose dice a typed `roll:` stands for, typed dice marked, cosmetic sheet keys."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.dice import Dice
+from rules.errors import DiceError
+from rules.events import Event
+from rules.models import Encounter, MapState, Settings
+from rules.report import describe, describe_check, events_report
+from rules.sheet import parse_pairs
+from rules.system import Action, get_system
+
+KNIGHT = "str=1 agi=1 hp=12 armor=chain-mail shield=small weapons=longsword:2"
+ORC = "str=2 agi=0 hp=9 size=tall armor=leather weapons=greataxe:2"
+SWORD = "class=light weapons=sword"
+
+
+def build(system: str, *adds: dict, map_kind: str = "square", **options: str) -> Encounter:
+    """An encounter of ``system`` with the given `/combatant add` fields, resolved with no dice."""
+    width, height = (12, 10) if map_kind != "none" else (0, 0)
+    enc = Encounter(system=system, map=MapState(kind=map_kind, width=width, height=height),
+                    gm_ids=["9"], settings=Settings(options=options))
+    for fields in adds:
+        fields = {**fields, "raw_sheet": parse_pairs(fields.pop("sheet"))}
+        enc = get_system(system).resolve(enc, Action(kind="add", is_gm=True, **fields), Dice.fixed([])).encounter
+    return enc
+
+
+def resolve(enc: Encounter, dice: Dice, **fields: object):
+    return get_system(enc.system).resolve(enc, Action(**fields), dice)  # type: ignore[arg-type]
+
+
+def test_given_results_stand_only_for_the_combatants_the_caller_may_type() -> None:
+    """Dice for a combatant outside `may_type` come from the generator; the caller's own take the typed results."""
+    dice = Dice(rng=random.Random(1), given=[6, 5], may_type=frozenset({"Borin"}))
+    with dice.rolling_for("Grak"):
+        theirs = dice.roll(3, 6)
+    with dice.rolling_for("Borin"):
+        mine = dice.roll(2, 6)
+    assert mine == [6, 5] and [r.given for r in dice.rolled] == [False] * 3 + [True, True]
+    assert len(theirs) == 3
+    dice.check_all_used()
+
+
+def test_any_caller_types_every_die_when_may_type_is_none() -> None:
+    """With `may_type=None` (the GM) typed results stand for anyone's dice, in order."""
+    dice = Dice.fixed([4, 2])
+    with dice.rolling_for("Grak"):
+        assert dice.die(6) == 4
+    with dice.rolling_for("Borin", "Thrain"):
+        assert dice.die(6) == 2
+
+
+def test_results_left_over_because_they_were_someone_elses_are_refused_with_the_reason() -> None:
+    """A typed result with no die of the caller's own to stand for is refused, saying the rest are the bot's."""
+    dice = Dice(rng=random.Random(1), given=[20], may_type=frozenset({"Borin"}))
+    with dice.rolling_for("Grak"):
+        dice.die(20)
+    with pytest.raises(DiceError, match="your own combatants.*Leave `roll` out"):
+        dice.check_all_used()
+
+
+def kov_duel() -> Encounter:
+    enc = build("knights-of-valour",
+                {"name": "Borin", "sheet": KNIGHT, "at": "C4", "facing": "E", "side": "dwarves", "owner_id": "1"},
+                {"name": "Grak", "sheet": ORC, "at": "D4", "facing": "W", "side": "orcs", "owner_id": None})
+    return resolve(enc, Dice.fixed([]), kind="init_roll", is_gm=True).encounter
+
+
+def test_knights_of_valour_attack_of_opportunity_is_rolled_by_the_bot_for_a_player() -> None:
+    """A moving player's typed d20 does not become the enemy's Attack of Opportunity roll."""
+    dice = Dice(rng=random.Random(3), given=[1], may_type=frozenset({"Borin"}))
+    with pytest.raises(DiceError):
+        resolve(kov_duel(), dice, kind="move", actor="Borin", path="W W", user_id="1")
+    dice = Dice(rng=random.Random(3), given=[], may_type=frozenset({"Borin"}))
+    res = resolve(kov_duel(), dice, kind="move", actor="Borin", path="W W", user_id="1")
+    attack = next(e for e in res.events if e.kind == "attack")
+    assert attack.actor == "Grak" and attack.typed == []
+    assert not any(r.given for r in dice.rolled)
+
+
+def test_knights_of_valour_gm_types_the_attack_of_opportunity_and_it_is_marked() -> None:
+    """The GM's typed d20 is the AoO roll, and the attack line marks it typed."""
+    res = resolve(kov_duel(), Dice.fixed([1]), kind="move", actor="Borin", path="W W", is_gm=True)
+    attack = next(e for e in res.events if e.kind == "attack")
+    assert attack.dice == [1] and attack.typed == [0]
+    assert "1✍" in describe(attack, get_system("knights-of-valour"))
+
+
+def test_coup_de_grace_roll_off_dice_belong_to_each_side() -> None:
+    """A new round's roll-off: a player's typed d6 stands for their own side only; the other side's is rolled."""
+    system = get_system("coup-de-grace")
+    enc = build("coup-de-grace",
+                {"name": "Borin", "sheet": SWORD, "at": "B2", "facing": "E", "side": "dwarves", "owner_id": "1"},
+                {"name": "Grak", "sheet": SWORD, "at": "H2", "facing": "W", "side": "orcs", "owner_id": "2"},
+                tie="roll")
+    enc = resolve(enc, Dice.fixed([6, 1]), kind="init_roll", is_gm=True).encounter
+    enc = resolve(enc, Dice.fixed([]), kind="next", actor="Borin").encounter
+    assert system.turn(enc).actors == ("Grak",)
+    dice = Dice(rng=random.Random(5), given=[3], may_type=frozenset({"Grak"}))
+    res = resolve(enc, dice, kind="next", actor="Grak")
+    checks = {e.actor: e for e in res.events if e.kind == "check"}
+    assert checks["orcs"].dice == [3] and checks["orcs"].typed == [0]
+    assert checks["dwarves"].typed == []
+
+
+def test_tote_tests_are_tagged_with_the_combatant_who_rolls() -> None:
+    """TOTE initiative tests: typed results stand only for the caller's own combatant's test."""
+    enc = build("tote",
+                {"name": "Hero", "sheet": "plan=1", "side": "heroes", "owner_id": "1"},
+                {"name": "Brute", "sheet": "rating=2", "side": "foes", "owner_id": None},
+                map_kind="none")
+    dice = Dice(rng=random.Random(2), given=[6, 6], may_type=frozenset({"Hero"}))
+    res = resolve(enc, dice, kind="init_roll", is_gm=False)
+    tests = {e.actor: e for e in res.events if e.kind == "initiative"}
+    assert tests["Hero"].dice == [6] and tests["Hero"].typed == [0]
+    assert tests["Hero"].data["paragon_typed"] is True
+    assert tests["Brute"].typed == [] and tests["Brute"].data["paragon_typed"] is False
+
+
+def test_typed_dice_look_different_from_rolled_ones() -> None:
+    """A check shows typed results with ✍ and rolled ones bare; the marks follow the event through copies."""
+    dice = Dice(rng=random.Random(4), given=[5])
+    first, second = dice.die(6), dice.die(6)
+    event = Event(kind="check", actor="Borin", dice=[first, second], dice_label="2d6")
+    assert event.typed == [0]
+    assert describe_check(event).startswith(f"🎲 5✍, {second} (2d6)")
+    assert "5✍" in events_report("t", [event.model_copy(update={"note": "x"})]).lines[0]
+    assert Event(kind="check", dice=[5]).typed == []
