@@ -18,8 +18,6 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
 from bot.porting import MAX_IMPORT_BYTES, read_export, set_options
 from data.store import Change, DuplicateInteraction, LogEntry, Reminder, Store, StoredEncounter, read_state
 from rules.dice import Dice, parse_given, roll_expression
