@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import MAX_IMPORT_BYTES
-from cogs._common import Options, ctx_of, reply, service_of
+from cogs._common import Options, ctx_of, defer, reply, service_of
 from rules.errors import InputError
 from rules.models import TERRAIN_KINDS
 from rules.system import all_systems, get_system
@@ -55,6 +55,7 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
 
     @app_commands.command(name="export", description="Download the encounter as encounter.json")
     async def export(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         await reply(interaction, await service_of(interaction).export(ctx_of(interaction)))
 
     @app_commands.command(name="import", description="Load an encounter.json from /encounter export (GM)")
@@ -62,6 +63,7 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         if file.size > MAX_IMPORT_BYTES:
             raise InputError(f"That file is over {MAX_IMPORT_BYTES // 1024} KiB: attach an `encounter.json` from `/encounter export`.")
+        await defer(interaction)
         raw = await file.read()
         await reply(interaction, await service_of(interaction).import_(ctx_of(interaction), raw))
 
