@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.service import MAX_IMPORT_BYTES
 from cogs._common import Options, ctx_of, defer, reply, service_of
 from rules.errors import InputError
-from rules.models import TERRAIN_KINDS
+from rules.models import MAX_CELL_HEIGHT, TERRAIN_KINDS
 from rules.system import all_systems, get_system
 
 SYSTEM_CHOICES = [app_commands.Choice(name=s.title, value=s.key) for s in all_systems()]
@@ -98,7 +98,11 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
     @app_commands.describe(cells='Cells, e.g. "D4 D5 E5"', kind="What is there", height="Height in feet (0 clears)")
     @app_commands.choices(kind=TERRAIN_CHOICES)
     async def terrain(
-        self, interaction: discord.Interaction, cells: str, kind: str, height: Optional[int] = None
+        self,
+        interaction: discord.Interaction,
+        cells: str,
+        kind: str,
+        height: Optional[app_commands.Range[int, -MAX_CELL_HEIGHT, MAX_CELL_HEIGHT]] = None,
     ) -> None:
         await reply(interaction, await service_of(interaction).terrain(ctx_of(interaction), cells, kind, height))
 

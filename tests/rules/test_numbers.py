@@ -141,3 +141,15 @@ def test_every_whole_number_sheet_key_is_bounded(key) -> None:
     for bad in (str(key.minimum - 1), str(key.maximum + 1), "x", "1_0", "٣", "9" * 5000):
         with pytest.raises(SheetError, match=f"{key.name} is a whole number from {key.minimum} to {key.maximum}"):
             key.read(bad)
+
+
+@pytest.mark.parametrize("height", [-1001, 1001, 10**15])
+def test_a_stored_map_height_is_bounded(height: int) -> None:
+    """A map cell's height outside -1000..1000 ft does not validate, so it can never be stored."""
+    from pydantic import ValidationError
+
+    from rules.models import MapState
+
+    with pytest.raises(ValidationError):
+        MapState(kind="square", width=8, height=6, heights={"D4": height})
+    assert MapState(kind="square", width=8, height=6, heights={"D4": 1000, "D5": -1000}).heights["D4"] == 1000
