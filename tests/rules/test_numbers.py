@@ -153,3 +153,24 @@ def test_a_stored_map_height_is_bounded(height: int) -> None:
     with pytest.raises(ValidationError):
         MapState(kind="square", width=8, height=6, heights={"D4": height})
     assert MapState(kind="square", width=8, height=6, heights={"D4": 1000, "D5": -1000}).heights["D4"] == 1000
+
+
+def _whole_number_options():
+    from tests.rules.test_options import GOOD
+
+    for system, options in sorted(GOOD.items()):
+        for key, value in sorted(options.items()):
+            if value.lstrip("-").isdigit():
+                yield pytest.param(system, key, id=f"{system}-{key}")
+
+
+@pytest.mark.parametrize(("system", "key"), list(_whole_number_options()))
+def test_every_whole_number_encounter_option_is_bounded(system: str, key: str) -> None:
+    """check_options refuses each whole-number option below, above, or not a number, naming its range."""
+    from rules.models import Encounter, Settings
+    from rules.system import get_system
+
+    for bad in ("-100000", "100000", "x", "1_0", "٣"):
+        enc = Encounter(system=system, gm_ids=["gm"], settings=Settings(options={key: bad}))
+        with pytest.raises(InputError, match=rf"^`{key}` must be a whole number from -?\d+ to \d+"):
+            get_system(system).check_options(enc)
