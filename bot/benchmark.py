@@ -273,7 +273,7 @@ async def run_bot_load(path: str, channels: int, rounds: int, label: str, *, pre
         for ch in names:
             await _setup_channel(h, ch)
         await _drive(h, names, 1, LoadResult("warm-up"))  # warm every cache, off the clock
-        h.recorder.sent.clear()
+        h.recorder.clear()
         result = LoadResult(label)
         await _drive(h, names, rounds, result, profile, pace)
         return result

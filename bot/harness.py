@@ -6,6 +6,15 @@ handler run. Every response, follow-up and edit goes through a recording
 ``AsyncWebhookAdapter`` (set in the ``async_context`` ContextVar); channel messages the bot
 sends itself (status boards, reminders) go through a recording ``HTTPClient.request``.
 Both return plausible message dicts. The console and the tests share this module.
+
+Deferrals are recorded as Discord handles them. A deferral (interaction callback type 5) is
+no message: it is kept in ``Recorder.calls`` (every call in order: messages, deferrals and
+deletions of the original response) but not in ``Recorder.sent`` nor in what ``run()`` returns,
+so a command's result is still ``sent[0]`` and the payload checks see only real messages. The
+first follow-up after a deferral replaces the "thinking" message: it gets the deferral's message
+id and visibility (whatever flags it asks for) and ``Sent.deferred`` is set. Deleting the original
+response (``interaction.delete_original_response()``) is recorded as kind ``delete``; a
+follow-up after it is a new message with its own flags.
 """
 from __future__ import annotations
 
@@ -67,7 +76,7 @@ def channel_id_of(name: str) -> int:
 class Sent:
     """One message the bot sent, edited or followed up with."""
 
-    kind: str  # response | followup | edit | channel | channel_edit | autocomplete
+    kind: str  # response | followup | edit | channel | channel_edit | autocomplete; in calls only: defer | delete
     channel: str
     message_id: int
     content: str = ""
@@ -78,6 +87,8 @@ class Sent:
     to_user: str | None = None
     choices: list[dict[str, Any]] = field(default_factory=list)
     payload: dict[str, Any] = field(default_factory=dict)
+    #: a follow-up that replaced a deferral's "thinking" message (and took its visibility)
+    deferred: bool = False
 
     @property
     def text(self) -> str:
@@ -123,7 +134,12 @@ class Recorder:
     """Records every outgoing message and hands out message ids."""
 
     def __init__(self) -> None:
+        #: the messages the bot sent or edited
         self.sent: list[Sent] = []
+        #: every call in order: the messages, plus deferrals (``defer``) and deleted originals (``delete``)
+        self.calls: list[Sent] = []
+        #: deferrals whose "thinking" message no follow-up has replaced yet, by interaction token
+        self.thinking: dict[str, Sent] = {}
         self.deleted: set[int] = set()
         #: the next N channel sends fail with a server error (Discord having a bad moment)
         self.fail_sends = 0
@@ -131,6 +147,11 @@ class Recorder:
         self.user_of_token: dict[str, str] = {}
         self._ids = itertools.count(1)
         self.cdn: dict[str, bytes] = {}
+
+    def clear(self) -> None:
+        """Forget what was recorded (the messages and every call)."""
+        self.sent.clear()
+        self.calls.clear()
 
     def snowflake(self) -> int:
         ms = int(time.time() * 1000) - _EPOCH_MS
@@ -156,7 +177,11 @@ class Recorder:
             "flags": payload.get("flags", 0),
         }
 
-    def record(self, kind: str, channel: str, payload: dict[str, Any], files: Any, message_id: int, user: str | None = None) -> Sent:
+    def record(
+        self, kind: str, channel: str, payload: dict[str, Any], files: Any, message_id: int, user: str | None = None,
+        *, deferral: Sent | None = None,
+    ) -> Sent:
+        """Record one call; ``deferral`` is the deferral a follow-up answers (it takes its visibility)."""
         got_files = []
         for f in files or []:
             fp = f.fp
@@ -164,20 +189,24 @@ class Recorder:
             fp.seek(0)
             got_files.append((f.filename, fp.read()))
             fp.seek(pos)
+        ephemeral = deferral.ephemeral if deferral is not None else bool((payload.get("flags") or 0) & 64)
         sent = Sent(
             kind=kind,
             channel=channel,
-            message_id=message_id,
+            message_id=deferral.message_id if deferral is not None else message_id,
             content=payload.get("content") or "",
             embeds=payload.get("embeds") or [],
             files=got_files,
-            ephemeral=bool((payload.get("flags") or 0) & 64),
+            ephemeral=ephemeral,
             allowed_mentions=payload.get("allowed_mentions"),
-            to_user=user if bool((payload.get("flags") or 0) & 64) else None,
+            to_user=user if ephemeral else None,
             choices=payload.get("choices") or [],
             payload=payload,
+            deferred=deferral is not None,
         )
-        self.sent.append(sent)
+        self.calls.append(sent)
+        if kind not in ("defer", "delete"):
+            self.sent.append(sent)
         return sent
 
 
@@ -210,24 +239,36 @@ class RecordingAdapter(AsyncWebhookAdapter):
                 rec.record("autocomplete", channel, data, None, 0, user)
                 return {"interaction": {"id": str(route.webhook_id), "type": 4}}
             mid = rec.snowflake()
-            rec.record("response", channel, data, files, mid, user)
+            if body.get("type") == 5:  # deferred: "thinking" until the first follow-up
+                rec.thinking[token] = rec.record("defer", channel, data, files, mid, user)
+            else:
+                rec.record("response", channel, data, files, mid, user)
             return {
                 "interaction": {
                     "id": str(route.webhook_id),
                     "type": 2,
                     "response_message_id": str(mid),
                     "response_message_ephemeral": bool((data.get("flags") or 0) & 64),
+                    "response_message_loading": body.get("type") == 5,
                 },
                 "resource": {"type": body.get("type", 4), "message": rec.message(channel, data, mid)},
             }
         if route.method == "POST":
-            mid = rec.snowflake()
-            rec.record("followup", channel, body, files, mid, user)
-            return rec.message(channel, body, mid)
+            deferral = rec.thinking.pop(token, None)
+            sent = rec.record("followup", channel, body, files, rec.snowflake(), user, deferral=deferral)
+            return rec.message(channel, body, sent.message_id)
         if route.method == "PATCH":
+            if path.endswith("/messages/@original"):
+                rec.thinking.pop(token, None)  # an edit of the original replaces the thinking message too
             mid = int(route.path.rsplit("/", 1)[-1]) if route.path.rsplit("/", 1)[-1].isdigit() else rec.snowflake()
             rec.record("edit", channel, body, files, mid, user)
             return rec.message(channel, body, mid)
+        if route.method == "DELETE" and path.endswith("/messages/@original"):
+            deferral = rec.thinking.pop(token, None)
+            mid = deferral.message_id if deferral is not None else 0
+            rec.deleted.add(mid)
+            rec.record("delete", channel, {}, None, mid, user)
+            return None
         return None
 
 

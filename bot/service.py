@@ -24,6 +24,7 @@ from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
 from rules.grid import parse_map_spec
 from rules.models import (
+    MAX_CELL_HEIGHT,
     MAX_NUDGES_LIMIT,
     TERRAIN_KINDS,
     Combatant,
@@ -33,6 +34,7 @@ from rules.models import (
     reminder_hours_problem,
 )
 from rules.report import TYPED, Report, board_report, events_report
+from rules.sheet import read_int
 from rules.system import Action, RuleSystem, Turn, get_system
 
 __all__ = ["Service", "Ctx", "Outcome", "Ping", "Nudge", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]
@@ -711,6 +713,8 @@ class Service:
                 raise InputError("Give the cells to mark, like `cells:\"D4 D5 E5\"`.")
             if len(targets) > 400:
                 raise InputError("Mark at most 400 cells at a time.")
+            if height is not None:
+                read_int(str(height), "height", -MAX_CELL_HEIGHT, MAX_CELL_HEIGHT, hint="in feet; 0 clears it")
             new = live.enc.model_copy(deep=True)
             m = new.map
             for cell in targets:

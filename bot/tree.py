@@ -10,7 +10,7 @@ from bot.render import NO_MENTIONS, to_embed
 from rules.errors import RulesError
 from rules.report import COLOURS, Report
 
-__all__ = ["SkirmishTree", "send_error"]
+__all__ = ["SkirmishTree", "send_error", "defer", "answer"]
 
 log = logging.getLogger("skirmish.errors")
 
@@ -26,12 +26,36 @@ def _rules_error(error: BaseException) -> RulesError | None:
     return None
 
 
+#: ``interaction.extras`` key: the visibility of a deferral no follow-up has answered yet
+_THINKING = "skirmish_thinking"
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+    """Answer within Discord's 3 s window with a "thinking" message, before slow work."""
+    if interaction.response.is_done():
+        return
+    await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+    interaction.extras[_THINKING] = "ephemeral" if ephemeral else "public"
+
+
+async def answer(interaction: discord.Interaction, *, ephemeral: bool = False, **kwargs) -> None:
+    """The one way a command's first message goes out: the response, or a follow-up once answered.
+
+    The first follow-up after a deferral takes the deferral's visibility, so an ephemeral
+    answer to a public deferral first deletes the "thinking" message and then goes out alone.
+    """
+    if not interaction.response.is_done():
+        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        return
+    thinking = interaction.extras.pop(_THINKING, None)
+    if thinking == "public" and ephemeral:
+        await interaction.delete_original_response()
+    await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+
+
 async def send_error(interaction: discord.Interaction, text: str) -> None:
     embed = to_embed(Report("⚠️ Not done", [text], colour=COLOURS["error"]))
-    if interaction.response.is_done():
-        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
-    else:
-        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    await answer(interaction, embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 class SkirmishTree(app_commands.CommandTree):

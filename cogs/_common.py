@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.render import NO_MENTIONS, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
+from bot.tree import answer, defer
 from rules.errors import InputError
 from rules.sheet import parse_options, parse_pairs
 from rules.system import get_system
@@ -26,6 +27,8 @@ __all__ = [
     "weapon_autocomplete",
     "action_autocomplete",
     "service_of",
+    "defer",
+    "defer_path_search",
 ]
 
 
@@ -52,12 +55,7 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     if outcome.file is not None:
         name, data = outcome.file
         kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
-    if outcome.ephemeral:
-        kwargs["ephemeral"] = True
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
+    await answer(interaction, ephemeral=outcome.ephemeral, **kwargs)
     if outcome.ping is not None:
         await interaction.followup.send(
             content=outcome.ping.text[:2000], allowed_mentions=mentions_for(outcome.ping.user_ids)
@@ -65,6 +63,14 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     if outcome.board_changed and interaction.channel_id is not None:
         client: Skirmish = interaction.client  # type: ignore[assignment]
         client.boards.touch(str(interaction.channel_id))
+
+
+async def defer_path_search(interaction: discord.Interaction, to: str | None) -> None:
+    """``/move to:`` searches a path on a map, which may take over a second: defer first."""
+    if to and interaction.channel_id is not None:
+        enc = await service_of(interaction).encounter(str(interaction.channel_id))
+        if enc is not None and enc.map.kind != "none":
+            await defer(interaction)
 
 
 class Sheet(app_commands.Transformer):

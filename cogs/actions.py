@@ -12,6 +12,7 @@ from cogs._common import (
     action_autocomplete,
     combatant_autocomplete,
     ctx_of,
+    defer_path_search,
     reply,
     service_of,
     target_autocomplete,
@@ -50,6 +51,7 @@ class ActionsCog(commands.Cog):
         roll: Optional[str] = None,
     ) -> None:
         action = Action(kind="move", actor=combatant, to=to, path=path, facing=facing, options=options or {})
+        await defer_path_search(interaction, to)
         await _run(interaction, action, roll)
 
     @app_commands.command(name="attack", description="Attack a target with a weapon")

@@ -8,9 +8,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import MAX_IMPORT_BYTES
-from cogs._common import Options, ctx_of, reply, service_of
+from cogs._common import Options, ctx_of, defer, reply, service_of
 from rules.errors import InputError
-from rules.models import TERRAIN_KINDS
+from rules.models import MAX_CELL_HEIGHT, TERRAIN_KINDS
 from rules.system import all_systems, get_system
 
 SYSTEM_CHOICES = [app_commands.Choice(name=s.title, value=s.key) for s in all_systems()]
@@ -55,6 +55,7 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
 
     @app_commands.command(name="export", description="Download the encounter as encounter.json")
     async def export(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         await reply(interaction, await service_of(interaction).export(ctx_of(interaction)))
 
     @app_commands.command(name="import", description="Load an encounter.json from /encounter export (GM)")
@@ -65,6 +66,7 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment, replace: bool = False) -> None:
         if file.size > MAX_IMPORT_BYTES:
             raise InputError(f"That file is over {MAX_IMPORT_BYTES // 1024} KiB: attach an `encounter.json` from `/encounter export`.")
+        await defer(interaction)
         raw = await file.read()
         await reply(interaction, await service_of(interaction).import_(ctx_of(interaction), raw, replace))
 
@@ -99,7 +101,11 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
     @app_commands.describe(cells='Cells, e.g. "D4 D5 E5"', kind="What is there", height="Height in feet (0 clears)")
     @app_commands.choices(kind=TERRAIN_CHOICES)
     async def terrain(
-        self, interaction: discord.Interaction, cells: str, kind: str, height: Optional[int] = None
+        self,
+        interaction: discord.Interaction,
+        cells: str,
+        kind: str,
+        height: Optional[app_commands.Range[int, -MAX_CELL_HEIGHT, MAX_CELL_HEIGHT]] = None,
     ) -> None:
         await reply(interaction, await service_of(interaction).terrain(ctx_of(interaction), cells, kind, height))
 

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from bot.helptext import help_report
 from bot.service import Outcome
-from cogs._common import ctx_of, reply, service_of
+from cogs._common import ctx_of, defer, reply, service_of
 from cogs.encounter import SYSTEM_CHOICES
 
 PART_CHOICES = [
@@ -39,6 +39,7 @@ class ToolsCog(commands.Cog):
     @app_commands.command(name="map", description="A picture of the battle map")
     @app_commands.guild_only()
     async def map(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
         await reply(interaction, await service_of(interaction).map_image(ctx_of(interaction)))
 
     @app_commands.command(name="help", description="How to play: commands, or one system's sheet keys and actions")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -20,6 +20,7 @@ __all__ = [
     "REMINDER_HOURS_FLOOR",
     "REMINDER_HOURS_MAX",
     "MAX_NUDGES_LIMIT",
+    "MAX_CELL_HEIGHT",
     "INITIATIVE_MIN",
     "INITIATIVE_MAX",
     "reminder_hours_problem",
@@ -30,6 +31,8 @@ EXPORT_FORMAT = "skirmish-encounter/1"
 #: ``MapState.blocked``, the others in ``MapState.terrain``; heights (feet) in ``MapState.heights``
 TERRAIN_KINDS = ("clear", "wall", "difficult", "rough", "obstacle", "gap", "climb")
 Status = Literal["active", "downed", "out"]
+#: a map cell's height (elevation) in feet is from -MAX_CELL_HEIGHT to MAX_CELL_HEIGHT
+MAX_CELL_HEIGHT = 1000
 
 
 class MapState(BaseModel):
@@ -40,7 +43,7 @@ class MapState(BaseModel):
     height: int = Field(0, ge=0, le=60)
     blocked: list[str] = Field(default_factory=list)
     terrain: dict[str, str] = Field(default_factory=dict)
-    heights: dict[str, int] = Field(default_factory=dict)
+    heights: dict[str, Annotated[int, Field(ge=-MAX_CELL_HEIGHT, le=MAX_CELL_HEIGHT)]] = Field(default_factory=dict)
 
     @field_validator("blocked")
     @classmethod

@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.errors import InputError, SheetError
 
-__all__ = ["SheetKey", "parse_pairs", "read_sheet", "parse_options", "yes_no", "read_int"]
+__all__ = ["SheetKey", "parse_pairs", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number"]
 
 MAX_SHEET_TEXT = 1000
 
@@ -71,12 +71,18 @@ _NO = {"no", "n", "false", "0", "off"}
 _WHOLE = re.compile(r"\s*[+-]?[0-9]{1,9}\s*")
 
 
-def read_int(text: str, key: str, lo: int, hi: int, error: type[InputError] = InputError) -> int:
-    """A whole number from ``lo`` to ``hi`` typed by a player for ``key``; anything else is
-    refused with the range, so no typed number can store a state that cannot be read back."""
+def whole_number(text: str, lo: int, hi: int) -> int | None:
+    """``text`` as a whole number from ``lo`` to ``hi`` (ASCII digits, an optional sign), else None."""
     value = int(text) if _WHOLE.fullmatch(text) else None
-    if value is None or not lo <= value <= hi:
-        raise error(f"`{key}` must be a whole number from {lo} to {hi}, not `{text[:20]}`.")
+    return value if value is not None and lo <= value <= hi else None
+
+
+def read_int(text: str, key: str, lo: int, hi: int, error: type[InputError] = InputError, hint: str = "") -> int:
+    """A whole number from ``lo`` to ``hi`` typed by a player for ``key``; anything else is
+    refused with the range (and ``hint``), so no typed number can store a state that cannot be read back."""
+    value = whole_number(text, lo, hi)
+    if value is None:
+        raise error(f"`{key}` must be a whole number from {lo} to {hi}, not `{text[:20]}`{'; ' + hint if hint else ''}.")
     return value
 
 
@@ -109,14 +115,9 @@ class SheetKey:
         if self.parse is not None:
             return self.parse(value)
         if self.kind == "int":
-            try:
-                n = int(value)
-            except ValueError:
-                raise SheetError(f"`{self.name}={value}` is not accepted: {self.name} is a whole number{self._range()}.") from None
-            if (self.minimum is not None and n < self.minimum) or (
-                self.maximum is not None and n > self.maximum
-            ):
-                raise SheetError(f"`{self.name}={value}` is not accepted: {self.name} is a whole number{self._range()}.")
+            n = whole_number(value, self.minimum, self.maximum)  # type: ignore[arg-type]
+            if n is None:
+                raise SheetError(f"`{self.name}={value[:20]}` is not accepted: {self.name} is a whole number{self._range()}.")
             return n
         if self.kind == "choice":
             v = value.strip().lower()

@@ -48,7 +48,7 @@ from rules.events import Event, Modifier, mod
 from rules.grid import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.report import describe_check, signed
-from rules.sheet import SheetKey, read_sheet, yes_no
+from rules.sheet import SheetKey, read_int, read_sheet, yes_no
 from rules.system import Action, RuleSystem, Turn, register
 
 __all__ = [
@@ -72,6 +72,8 @@ STEP_COST = 1
 TURN_COST = 1
 RANGED_COST = 4
 DRAFT_CDG_COST = 2
+#: the largest reach or range increment the `weapons` option takes: a map's longest side
+MAX_REACH = 60
 DOWNED_PENALTY = -2
 MAX_PATH_STEPS = 60
 ORTHOGONAL = ("N", "E", "S", "W")
@@ -236,18 +238,7 @@ class CoupDeGrace(RuleSystem):
     @staticmethod
     def _int_option(enc: Encounter, key: str, default: int, low: int = 1, high: int = 99) -> int:
         raw = enc.option(key)
-        if raw is None:
-            return default
-        try:
-            value = int(raw)
-        except ValueError:
-            value = low - 1
-        if not low <= value <= high:
-            raise InputError(
-                f"The encounter option `{key}={raw}` is not a whole number from {low} to {high}: "
-                f"the GM fixes it in the encounter settings."
-            )
-        return value
+        return default if raw is None else read_int(raw, key, low, high, hint="the GM fixes it in the encounter settings")
 
     @staticmethod
     def _bool_option(enc: Encounter, key: str, default: bool) -> bool:
@@ -302,13 +293,12 @@ class CoupDeGrace(RuleSystem):
                 or len(name) > 30
                 or len(parts) > 3
                 or kind not in ("melee", "ranged", "versatile")
-                or (number is not None and not (number.isdigit() and int(number) >= 1))
             ):
                 raise InputError(
                     f"The `weapons` option item `{item}` is not `name:melee|ranged|versatile[:number]`, "
                     f"like `longbow:ranged:8` or `halberd:melee:2`."
                 )
-            n = int(number) if number else None
+            n = read_int(number, "weapons", 1, MAX_REACH, hint=f"in `{item}`, the reach or range increment in squares") if number is not None else None
             base = out.get(name, Weapon(name))
             out[name] = replace(
                 base,

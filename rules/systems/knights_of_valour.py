@@ -65,6 +65,8 @@ SQUARE_FT = 5
 SIZES = ("short", "average", "tall")
 HEIGHTS = {"short": 4, "average": 6, "tall": 7}
 SHIELDS = {"none": 0, "small": 1, "large": 2}
+#: the largest Defence Modifier an armour gives (a number on a sheet, or the `armors` option)
+MAX_ARMOUR = 20
 #: Defence Modifier = SRD 5.1 armour class - 10
 ARMOUR = {
     "none": 0,
@@ -253,17 +255,9 @@ class KnightsOfValour(RuleSystem):
     }
 
     # -- catalogue and options --------------------------------------------------------------
-    @staticmethod
-    def _as_int(what: str, raw: str, lo: int, hi: int) -> int:
-        """Read a whole number from ``lo`` to ``hi``; ``what`` names the option in the error."""
-        value = int(raw) if re.fullmatch(r"\s*[+-]?\d{1,4}\s*", raw) else lo - 1
-        if not lo <= value <= hi:
-            raise InputError(f"Encounter option {what} is not accepted: give a whole number from {lo} to {hi}.")
-        return value
-
     def _opt_int(self, enc: Encounter, key: str, default: int, lo: int = 0, hi: int = 100) -> int:
         raw = enc.option(key)
-        return default if raw is None else self._as_int(f"`{key}={raw}`", raw, lo, hi)
+        return default if raw is None else read_int(raw, key, lo, hi, hint="the GM fixes it in the encounter settings")
 
     @staticmethod
     def _opt_choice(enc: Encounter, key: str, choices: Sequence[str]) -> str:
@@ -302,7 +296,7 @@ class KnightsOfValour(RuleSystem):
         table = {_norm(k): (k, v) for k, v in ARMOUR.items()}
         table.update({_norm(a): (k, ARMOUR[k]) for a, k in _ARMOUR_ALIASES.items()})
         for name, value in self._custom(enc, "armors"):
-            table[_norm(name)] = (name, self._as_int(f"`armors` entry `{name}:{value}`", value, 0, 20))
+            table[_norm(name)] = (name, read_int(value, "armors", 0, MAX_ARMOUR, hint=f"in the entry `{name}:{value[:20]}`"))
         return table
 
     #: how the rules read each option of ``options_help`` (its default when unset)
@@ -334,9 +328,9 @@ class KnightsOfValour(RuleSystem):
         weapons, armours = self.catalogue(enc), self.armours(enc)
 
         def read_armour(value: str) -> str | int:
-            if re.fullmatch(r"\d{1,2}", value.strip()):
-                return int(value)
             found = armours.get(_norm(value))
+            if found is None and any(ch.isdigit() for ch in value):
+                return read_int(value, "armor", 0, MAX_ARMOUR, SheetError, "or give an armour name")
             if found is None:
                 known = ", ".join(dict.fromkeys(n for n, _ in armours.values()))
                 raise SheetError(f"`armor={value}` is not accepted: use a number or one of {known}.")

@@ -33,7 +33,7 @@ from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn, She
 from rules.events import Event, Modifier, mod
 from rules.models import Combatant, Encounter
 from rules.report import dice_text, die_text, signed
-from rules.sheet import SheetKey, yes_no
+from rules.sheet import SheetKey, read_int, yes_no
 from rules.sheet import read_sheet as check_sheet
 from rules.system import Action, RuleSystem, Turn, register
 
@@ -114,9 +114,7 @@ class Weapon(NamedTuple):
 
 
 def _small_int(value: str, whole: str, hint: str) -> int:
-    if not value.isdigit() or int(value) > 10:
-        raise SheetError(f"`{whole}`: `{value}` is not a number from 0 to 10; {hint}.")
-    return int(value)
+    return read_int(value, "weapon", 0, 10, SheetError, f"in `{whole}`, {hint}")
 
 
 def _items(text: str) -> list[str]:
@@ -164,12 +162,10 @@ def parse_resist(text: str) -> list[str]:
     for item in _items(text):
         kind, _, amount = item.partition(":")
         kind, amount = kind.strip().lower(), amount.strip() or "1"
-        if kind not in (*DAMAGE_KINDS, "all") or not amount.isdigit() or not 1 <= int(amount) <= 10:
-            raise SheetError(
-                f"`resist={text}` is not accepted: list damage kinds (bash, pierce, slash or all) with an "
-                f"optional number of boxes, like `pierce:2,slash`."
-            )
-        out.append(f"{kind}:{int(amount)}")
+        hint = "list damage kinds (bash, pierce, slash or all) with an optional number of boxes, like `pierce:2,slash`"
+        if kind not in (*DAMAGE_KINDS, "all"):
+            raise SheetError(f"`resist={text}` is not accepted: {hint}.")
+        out.append(f"{kind}:{read_int(amount, 'resist', 1, 10, SheetError, hint)}")
     return out
 
 
@@ -431,13 +427,7 @@ class ToteSystem(RuleSystem):
 
     @staticmethod
     def _int_option(enc: Encounter, key: str, default: int, low: int = 0, high: int = 99) -> int:
-        value = enc.option(key, str(default)) or str(default)
-        number = int(value) if re.fullmatch(r"\s*[+-]?\d{1,4}\s*", value) else low - 1
-        if not low <= number <= high:
-            raise InputError(
-                f"The encounter option `{key}={value}` is not accepted: give a whole number from {low} to {high}."
-            )
-        return number
+        return read_int(enc.option(key, str(default)) or str(default), key, low, high)
 
     @staticmethod
     def _yes_option(enc: Encounter, key: str, default: bool) -> bool:
@@ -567,14 +557,7 @@ class ToteSystem(RuleSystem):
     def _opt_number(action: Action, key: str, low: int, high: int) -> int | None:
         if key not in action.options:
             return None
-        value = action.options[key]
-        try:
-            n = int(value)
-        except ValueError:
-            n = low - 1
-        if not low <= n <= high:
-            raise InputError(f"`options: {key}={value}` is not accepted: {key} is a whole number from {low} to {high}.")
-        return n
+        return read_int(action.options[key], key, low, high)
 
     def _label(self, c: Combatant, skill: str) -> str:
         """How a test's dice are named: the hero's skill, or an enemy's To-Hit / Rating dice."""

@@ -363,7 +363,9 @@ async def _step(s: Session, step: Step) -> None:
         return
     before = await _snapshot(h)
     errors_before = len(s.errors.records)
+    calls_before = len(h.recorder.calls)
     sent = await h.run_payload(payload)
+    calls = h.recorder.calls[calls_before:]
     after = await _snapshot(h)
     s.ran += 1
     what = f"{step.user} #{step.channel} {step.command} {options}" + (f" (autocomplete {step.focused})" if step.focused else "")
@@ -374,11 +376,14 @@ async def _step(s: Session, step: Step) -> None:
     if step.focused:
         assert len([x for x in sent if x.kind == "autocomplete"]) == 1, f"{what}: no autocomplete answer"
     else:
-        responses = [x for x in sent if x.kind == "response"]
-        assert len(responses) == 1, f"{what}: {len(responses)} responses"
-        if _is_refusal(responses[0]):
+        # answered once: a response, or a deferral that its first follow-up answers
+        answers = [x for x in calls if x.kind in ("response", "defer")]
+        assert len(answers) == 1, f"{what}: {len(answers)} responses"
+        first = answers[0] if answers[0].kind == "response" else next((x for x in sent if x.kind == "followup"), None)
+        assert first is not None, f"{what}: deferred and never answered"
+        if _is_refusal(first):
             s.refused += 1
-            assert after == before, f"{what} was refused ({responses[0].text!r}) but changed the state"
+            assert after == before, f"{what} was refused ({first.text!r}) but changed the state"
     for channel, (exported, state, _log) in after.items():
         if exported is not None or state is not None:
             assert exported is not None and state is not None, f"{what}: memory and store disagree in #{channel}"

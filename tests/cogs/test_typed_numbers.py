@@ -24,3 +24,19 @@ async def test_kov_delay_to_a_huge_negative_is_refused_and_the_channel_survives(
         assert not (await h2.run("gm", "/encounter status"))[0].ephemeral
     finally:
         await h2.close()
+
+
+async def test_terrain_height_is_bounded_and_a_refusal_changes_nothing(tmp_path: Path) -> None:
+    """`/encounter terrain height:` below or above -1000..1000 ft is refused with the range; nothing is marked."""
+    h = await Harness.create(str(tmp_path / "bot.db"), seed=3, clock=Clock())
+    try:
+        await h.run("gm", "/encounter start", system="knights-of-valour", name="Bridge", map="12x10")
+        before = (await h.run("gm", "/encounter export"))[0].files[0][1]
+        for height in ("-1001", "1001", "99999999999"):
+            sent = await h.run("gm", "/encounter terrain", cells="D4", kind="obstacle", height=height)
+            assert sent[0].ephemeral and "`height` must be a whole number from -1000 to 1000" in sent[0].text
+        assert (await h.run("gm", "/encounter export"))[0].files[0][1] == before
+        sent = await h.run("gm", "/encounter terrain", cells="D4", kind="obstacle", height="1000")
+        assert not sent[0].ephemeral and "height 1000 ft" in sent[0].text
+    finally:
+        await h.close()

@@ -1136,7 +1136,7 @@ def test_bad_encounter_options_are_refused() -> None:
         ("T", "b", SWORD, "E2", "W"),
         range_increment="six",
     )
-    assert "`range_increment=six` is not a whole number" in refused(enc, "attack", [6], actor="S", target="T")
+    assert "`range_increment` must be a whole number from 1 to 99, not `six`" in refused(enc, "attack", [6], actor="S", target="T")
 
 
 # -- property: any action either applies cleanly or changes nothing -------------------------------------------------------

@@ -220,8 +220,8 @@ def test_bad_weapon_option_is_refused(spec: str) -> None:
 @pytest.mark.parametrize(("option", "value", "fields", "message"), [
     ("weapons", "junk", {"kind": "attack"}, "`junk` is not `name:value`"),
     ("weapons", "rock:1d4 far", {"kind": "attack"}, "`rock:1d4 far` is not a weapon"),
-    ("armors", "mithril:lots", {"kind": "attack"}, "mithril:lots` is not accepted"),
-    ("height_short", "tall", {"kind": "move", "path": "E"}, "`height_short=tall` is not accepted"),
+    ("armors", "mithril:lots", {"kind": "attack"}, "`armors` must be a whole number from 0 to 20, not `lots`; in the entry `mithril:lots`"),
+    ("height_short", "tall", {"kind": "move", "path": "E"}, "`height_short` must be a whole number from 1 to 60, not `tall`"),
     ("victory", "maybe", {"kind": "attack"}, "use downed or out"),
 ])
 def test_bad_encounter_options_are_named(option: str, value: str, fields: dict[str, str], message: str) -> None:

@@ -46,3 +46,131 @@ def test_knights_of_valour_attack_modifiers_are_bounded(key: str, value: str) ->
     """The buff modifiers atk= def= dmg= are whole numbers from -20 to 20, and the error says so."""
     with pytest.raises(InputError, match=f"`{key}` must be a whole number from -20 to 20"):
         run(three_way(), kind="attack", actor="Borin", target="Grak", options={key: value})
+
+
+# -- TOTE: the numbers a player types in `options` ------------------------------------------------
+TOTE_OPTIONS = [
+    ("keep", "0", "`keep` must be a whole number from 1 to 6"),
+    ("keep", "7", "`keep` must be a whole number from 1 to 6"),
+    ("keep", "six", "`keep` must be a whole number from 1 to 6"),
+    ("keep", "1_0", "`keep` must be a whole number from 1 to 6"),
+    ("bonus", "-11", "`bonus` must be a whole number from -10 to 10"),
+    ("bonus", "11", "`bonus` must be a whole number from -10 to 10"),
+    ("bonus", "٣", "`bonus` must be a whole number from -10 to 10"),
+]
+
+
+@pytest.mark.parametrize(("key", "value", "message"), TOTE_OPTIONS)
+def test_tote_option_numbers_are_bounded(key: str, value: str, message: str) -> None:
+    """TOTE's keep= and bonus= refuse a value below, above or not a number, naming the range."""
+    from tests.rules.test_tote import fight, resolve
+
+    with pytest.raises(InputError, match=message):
+        resolve(fight(), "attack", [6, 6, 6], actor="Borin", target="Grak", options=f"{key}={value}")
+
+
+# -- sheets and GM options: numbers inside a written item -----------------------------------------
+SHEET_ITEMS = [
+    ("tote", "weapon=axe:²", "`weapon` must be a whole number from 0 to 10"),
+    ("tote", "weapon=axe:11", "`weapon` must be a whole number from 0 to 10"),
+    ("tote", "weapon=axe:2:٣٣", "`weapon` must be a whole number from 0 to 10"),
+    ("tote", "rating=2 resist=pierce:²", "`resist` must be a whole number from 1 to 10"),
+    ("tote", "rating=2 resist=pierce:0", "`resist` must be a whole number from 1 to 10"),
+    ("tote", "rating=2 resist=pierce:11", "`resist` must be a whole number from 1 to 10"),
+    ("knights-of-valour", "hp=5 armor=٣٣", "`armor` must be a whole number from 0 to 20"),
+    ("knights-of-valour", "hp=5 armor=21", "`armor` must be a whole number from 0 to 20"),
+]
+
+
+@pytest.mark.parametrize(("system", "sheet", "message"), SHEET_ITEMS)
+def test_numbers_inside_sheet_items_are_bounded(system: str, sheet: str, message: str) -> None:
+    """A number inside a sheet item (weapon damage, resist boxes, armour) is refused out of range or not a number."""
+    from rules.errors import SheetError
+    from rules.models import Encounter
+    from rules.sheet import parse_pairs
+    from rules.system import get_system
+
+    enc = Encounter(system=system, gm_ids=["gm"])
+    with pytest.raises(SheetError, match=message):
+        get_system(system).read_sheet(enc, parse_pairs(sheet))
+
+
+OPTION_ITEMS = [
+    ("coup-de-grace", "weapons", "bow:ranged:²", "`weapons` must be a whole number from 1 to 60"),
+    ("coup-de-grace", "weapons", "bow:ranged:61", "`weapons` must be a whole number from 1 to 60"),
+    ("coup-de-grace", "weapons", "bow:ranged:0", "`weapons` must be a whole number from 1 to 60"),
+    ("coup-de-grace", "reach", "1_0", "`reach` must be a whole number from 1 to 99"),
+    ("coup-de-grace", "reach", "100", "`reach` must be a whole number from 1 to 99"),
+    ("knights-of-valour", "armors", "mithril:٣", "`armors` must be a whole number from 0 to 20"),
+    ("knights-of-valour", "min_damage", "101", "`min_damage` must be a whole number from 0 to 100"),
+    ("knights-of-valour", "min_damage", "1_0", "`min_damage` must be a whole number from 0 to 100"),
+    ("tote", "init_target", "100", "`init_target` must be a whole number from 0 to 99"),
+    ("tote", "init_target", "-1", "`init_target` must be a whole number from 0 to 99"),
+    ("tote", "init_target", "٣", "`init_target` must be a whole number from 0 to 99"),
+]
+
+
+@pytest.mark.parametrize(("system", "key", "value", "message"), OPTION_ITEMS)
+def test_encounter_option_numbers_are_bounded_by_the_shared_reader(system: str, key: str, value: str, message: str) -> None:
+    """An encounter option's number (alone or inside an item) is read by read_int: its range is in the error."""
+    from rules.models import Encounter, Settings
+    from rules.system import get_system
+
+    enc = Encounter(system=system, gm_ids=["gm"], settings=Settings(options={key: value}))
+    with pytest.raises(InputError, match=message):
+        get_system(system).check_options(enc)
+
+
+def _int_keys():
+    from rules.system import all_systems
+
+    for system in all_systems():
+        for variant in (None, *system.variants):
+            for key in system.sheet_keys(variant):
+                if key.kind == "int":
+                    yield pytest.param(key, id=f"{system.key}-{variant}-{key.name}")
+
+
+@pytest.mark.parametrize("key", list(_int_keys()))
+def test_every_whole_number_sheet_key_is_bounded(key) -> None:
+    """Every whole-number sheet key has both limits and refuses below, above, and not a number."""
+    from rules.errors import SheetError
+
+    assert key.minimum is not None and key.maximum is not None
+    assert key.read(str(key.minimum)) == key.minimum and key.read(str(key.maximum)) == key.maximum
+    for bad in (str(key.minimum - 1), str(key.maximum + 1), "x", "1_0", "٣", "9" * 5000):
+        with pytest.raises(SheetError, match=f"{key.name} is a whole number from {key.minimum} to {key.maximum}"):
+            key.read(bad)
+
+
+@pytest.mark.parametrize("height", [-1001, 1001, 10**15])
+def test_a_stored_map_height_is_bounded(height: int) -> None:
+    """A map cell's height outside -1000..1000 ft does not validate, so it can never be stored."""
+    from pydantic import ValidationError
+
+    from rules.models import MapState
+
+    with pytest.raises(ValidationError):
+        MapState(kind="square", width=8, height=6, heights={"D4": height})
+    assert MapState(kind="square", width=8, height=6, heights={"D4": 1000, "D5": -1000}).heights["D4"] == 1000
+
+
+def _whole_number_options():
+    from tests.rules.test_options import GOOD
+
+    for system, options in sorted(GOOD.items()):
+        for key, value in sorted(options.items()):
+            if value.lstrip("-").isdigit():
+                yield pytest.param(system, key, id=f"{system}-{key}")
+
+
+@pytest.mark.parametrize(("system", "key"), list(_whole_number_options()))
+def test_every_whole_number_encounter_option_is_bounded(system: str, key: str) -> None:
+    """check_options refuses each whole-number option below, above, or not a number, naming its range."""
+    from rules.models import Encounter, Settings
+    from rules.system import get_system
+
+    for bad in ("-100000", "100000", "x", "1_0", "٣"):
+        enc = Encounter(system=system, gm_ids=["gm"], settings=Settings(options={key: bad}))
+        with pytest.raises(InputError, match=rf"^`{key}` must be a whole number from -?\d+ to \d+"):
+            get_system(system).check_options(enc)
