@@ -479,6 +479,8 @@ def _lock_file(path: str) -> int:
     folder = Path(path).parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        if os.path.exists(path):  # SQLite would quietly open a read-only file read-only
+            os.close(os.open(path, os.O_RDWR))
         fd = os.open(os.path.realpath(path) + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as error:
         if not folder.is_dir():
@@ -518,7 +520,10 @@ def _open_error(path: str, error: sqlite3.Error | OSError) -> StoreError:
             f"{path} is not a SQLite database (damaged, or another kind of file): move it away "
             "or restore a backup, or set DATABASE_URL to another file."
         )
-    if "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
+    if (
+        "readonly" in text or isinstance(error, PermissionError)
+        or getattr(error, "errno", None) == errno.EROFS
+    ):
         return StoreError(
             f"Cannot write to {path}: the file or its folder is read-only for this process; "
             "give it write access to both (SQLite writes -wal and -shm files beside it)."
