@@ -86,6 +86,20 @@ async def run_bot(settings: Settings, token: str) -> int:
     except discord.PrivilegedIntentsRequired:
         log.error("Discord refused the connection over intents: this bot needs no privileged intents; check the application's settings.")
         return 2
+    except discord.Forbidden as exc:  # at start-up: the command sync to DEV_GUILD_ID's server
+        where = f"server {settings.dev_guild_id} (DEV_GUILD_ID)" if settings.dev_guild_id else "the application"
+        log.error(
+            "Discord refused the bot access to %s (%s): invite the bot to that server with the "
+            "bot and applications.commands scopes, or leave DEV_GUILD_ID empty.",
+            where, " ".join(exc.text.split()) or exc.status,
+        )
+        return 2
+    except discord.HTTPException as exc:
+        log.error(
+            "Discord answered %s (%s) while the bot started: try again in a few minutes.",
+            exc.status, " ".join(exc.text.split()) or "no details",
+        )
+        return 2
     except NETWORK_ERRORS as exc:
         log.error(
             "Cannot reach Discord (%s): check the network, firewall or proxy, and try again.",

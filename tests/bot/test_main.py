@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import aiohttp
 import discord
@@ -188,6 +189,37 @@ def test_unreachable_gateway_after_login_is_one_clear_error(
     assert len(errors) == 1 and errors[0].getMessage().startswith("Cannot reach Discord")
     assert errors[0].exc_info is None
     asyncio.run(_fresh(tmp_path / "s.db"))  # the store was closed: the file opens again
+
+
+@pytest.mark.parametrize(
+    "status, dev_guild, words",
+    [
+        (403, 1234, "Discord refused the bot access to server 1234 (DEV_GUILD_ID)"),
+        (503, None, "Discord answered 503 (upstream overloaded) while the bot started"),
+    ],
+)
+def test_refused_command_sync_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    status: int, dev_guild: int | None, words: str,
+) -> None:
+    """A sync Discord refuses at start-up (bot not in DEV_GUILD_ID's server, an outage) is one error, exit 2."""
+    message = {"code": 50001, "message": "Missing Access"} if status == 403 else "upstream overloaded"
+    error_type = discord.Forbidden if status == 403 else discord.DiscordServerError
+
+    async def login(self: Skirmish, token: str) -> None:
+        """Login reaches the set-up hook, which syncs the commands."""
+        await self.setup_hook()
+
+    async def sync(self: discord.app_commands.CommandTree, *, guild: object = None) -> list[object]:
+        raise error_type(SimpleNamespace(status=status, reason="refused"), message)
+
+    monkeypatch.setattr(Skirmish, "login", login)
+    monkeypatch.setattr(discord.app_commands.CommandTree, "sync", sync)
+    settings = Settings(discord_token=GOOD, database_url=str(tmp_path / "s.db"), dev_guild_id=dev_guild)
+    assert asyncio.run(asyncio.wait_for(entry.run_bot(settings, GOOD), 30)) == 2
+    errors = [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+    assert len(errors) == 1 and errors[0].getMessage().startswith(words), errors[0].getMessage()
+    assert "\n" not in errors[0].getMessage() and errors[0].exc_info is None
 
 
 def test_check_token_accepts_a_well_formed_token_and_strips_bot_prefix() -> None:
