@@ -92,7 +92,7 @@ def load_settings(**values: Any) -> Settings:
         for e in error.errors():
             name = str(e["loc"][0]).upper() if e["loc"] else "settings"
             message = e["msg"].removeprefix("Value error, ")
-            problems.append(message if message.startswith(name) else f"{name}: {message}")
+            problems.append(message if name in message else f"{name}: {message}")
         raise SettingsError("; ".join(problems)) from None
 
 

@@ -486,7 +486,7 @@ def _lock_file(path: str) -> int:
         if not folder.is_dir():
             raise StoreError(
                 f"Cannot create the folder {folder} for {path} ({error.strerror}): "
-                "create it, or set DATABASE_URL to a file in a folder that exists."
+                "create it, or choose a database file in a folder that exists."
             ) from None
         raise _open_error(path, error) from None
     try:
@@ -518,7 +518,7 @@ def _open_error(path: str, error: sqlite3.Error | OSError) -> StoreError:
     if isinstance(error, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
         return StoreError(
             f"{path} is not a SQLite database (damaged, or another kind of file): move it away "
-            "or restore a backup, or set DATABASE_URL to another file."
+            "or restore a backup, or use another database file."
         )
     if (
         "readonly" in text or isinstance(error, PermissionError)

@@ -159,6 +159,8 @@ def test_load_settings_joins_every_problem_into_one_line() -> None:
     text = str(caught.value)
     assert "DEV_GUILD_ID" in text and "LOG_LEVEL" in text and "\n" not in text
     assert load_settings(log_level="debug", dev_guild_id=" 42 ", _env_file=None).log_level == "DEBUG"
+    with pytest.raises(SettingsError, match="^Unsupported DATABASE_URL scheme 'mysql'"):  # named once
+        load_settings(database_url="mysql://db/x", _env_file=None)
 
 
 @pytest.mark.parametrize(
