@@ -6,9 +6,12 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
+from discord.gateway import DiscordWebSocket
 
-from bot.settings import Settings, TokenError, check_token
+from bot.settings import Settings, SettingsError, TokenError, check_token, load_settings
+from data.store import StoreError
 
 log = logging.getLogger("skirmish")
 
@@ -22,11 +25,35 @@ def setup_logging(level: str) -> None:
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
 
 
+#: what a network that does not reach Discord raises, at login or at the gateway
+NETWORK_ERRORS = (
+    OSError, asyncio.TimeoutError, aiohttp.ClientError, discord.GatewayNotFound,
+    discord.ConnectionClosed,
+)
+
+
+def fail(message: str) -> int:
+    """A start-up problem: one line on stderr; the exit code is 2."""
+    print(f"skirmish: {message}", file=sys.stderr)
+    return 2
+
+
+async def reach_gateway(bot: discord.Client) -> None:
+    """Open one connection to Discord's gateway and close it again, so that an unreachable
+    gateway is a network error here rather than discord.py's reconnect loop (which would retry
+    for ever, then fail inside itself on the first connection)."""
+    ws = await asyncio.wait_for(bot.http.ws_connect(str(DiscordWebSocket.DEFAULT_GATEWAY)), 30)
+    await ws.close()
+
+
 async def run_bot(settings: Settings, token: str) -> int:
     from bot.app import create_bot
     from data.store import open_store
 
-    store = await open_store(settings.database_url)
+    try:
+        store = await open_store(settings.database_url)
+    except StoreError as exc:
+        return fail(str(exc))
     bot = create_bot(
         store,
         dev_guild_id=settings.dev_guild_id,
@@ -50,15 +77,34 @@ async def run_bot(settings: Settings, token: str) -> int:
             pass
     try:
         async with bot:
-            await bot.start(token)
+            await bot.login(token)
+            await reach_gateway(bot)
+            await bot.connect(reconnect=True)
     except discord.LoginFailure:
         log.error("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal (Bot -> Reset Token) and put the new one in .env.")
         return 2
     except discord.PrivilegedIntentsRequired:
         log.error("Discord refused the connection over intents: this bot needs no privileged intents; check the application's settings.")
         return 2
-    except (OSError, discord.GatewayNotFound) as exc:
-        log.error("Cannot reach Discord (%s): check the network and try again.", exc)
+    except discord.Forbidden as exc:  # at start-up: the command sync to DEV_GUILD_ID's server
+        where = f"server {settings.dev_guild_id} (DEV_GUILD_ID)" if settings.dev_guild_id else "the application"
+        log.error(
+            "Discord refused the bot access to %s (%s): invite the bot to that server with the "
+            "bot and applications.commands scopes, or leave DEV_GUILD_ID empty.",
+            where, " ".join(exc.text.split()) or exc.status,
+        )
+        return 2
+    except discord.HTTPException as exc:
+        log.error(
+            "Discord answered %s (%s) while the bot started: try again in a few minutes.",
+            exc.status, " ".join(exc.text.split()) or "no details",
+        )
+        return 2
+    except NETWORK_ERRORS as exc:
+        log.error(
+            "Cannot reach Discord (%s): check the network, firewall or proxy, and try again.",
+            str(exc) or type(exc).__name__,
+        )
         return 2
     finally:
         await store.close()
@@ -76,13 +122,12 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m bot            run the bot (settings from .env)\n"
               "       python -m bot console    run commands offline (see --help there)")
         return 0
-    settings = Settings()
-    setup_logging(settings.log_level)
     try:
+        settings = load_settings()
         token = check_token(settings)
-    except TokenError as exc:
-        print(f"skirmish: {exc}", file=sys.stderr)
-        return 2
+    except (SettingsError, TokenError) as exc:
+        return fail(str(exc))
+    setup_logging(settings.log_level)
     return asyncio.run(run_bot(settings, token))
 
 

@@ -423,6 +423,20 @@ async def run_stored(path: str, stored: int, state: str, channels: int, rounds: 
     return result, fill
 
 
+async def cold_load(path: str, actions: int, state: str, repeat: int = 5) -> float:
+    """Best seconds of `Store.load_active` right after opening a store whose one active
+    encounter has ``actions`` logged actions (the first load after a restart)."""
+    await _fresh_db(path)
+    fill_encounters(path, 1, state, log_rows=actions)
+    best = float("inf")
+    for _ in range(repeat):
+        async with await open_store(path) as store:
+            t0 = time.perf_counter()
+            await store.load_active("stored-0")
+            best = min(best, time.perf_counter() - t0)
+    return best
+
+
 # -- map and memory -----------------------------------------------------------------------------------------
 async def _map_encounters() -> list[tuple[str, Any]]:
     """Two encounters to draw: 12x10 with 10 combatants, 60x60 with 60."""
@@ -623,6 +637,9 @@ async def _main(args: argparse.Namespace) -> None:
         print(_table(f"2. Stored encounters: 10 live channels (best of {len(small)}; filling {stored_count:,} "
                      f"took {fill_s:.2f} s)", LOAD_HEADER, [_load_row(s10), _load_row(s10k)]), file=out)
         print(f"ratio {stored_count:,} stored / 10 stored = {stored_ratio:.2f}x", file=out)
+        cold = [await cold_load(str(tmpdir / f"cold-{n}.db"), n, state) for n in (10, 100_000)]
+        print(f"cold load (first load_active after opening): {cold[0] * 1000:.2f} ms at 10 logged "
+              f"actions, {cold[1] * 1000:.2f} ms at 100,000", file=out)
         out.flush()
 
         # map renders, then peak memory of a burst of commands and the renders

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.harness import Harness, HarnessError, Sent, channel_id_of, user_id_of
+from data.store import StoreError
 
 __all__ = ["main", "parse_line", "Console"]
 
@@ -154,7 +155,11 @@ async def run_console(args: argparse.Namespace, out: TextIO = sys.stdout) -> int
     else:
         lines = None
     clock = WallClock()
-    harness = await Harness.create(args.db, seed=args.seed, clock=clock)
+    try:
+        harness = await Harness.create(args.db, seed=args.seed, clock=clock)
+    except StoreError as exc:  # the database cannot be used: one line, like the bot's start-up
+        print(f"skirmish console: {exc}", file=sys.stderr)
+        return 2
     console = Console(harness, Path(args.files), out, clock)
     try:
         if lines is not None:

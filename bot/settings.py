@@ -2,19 +2,28 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from data.store import StoreError, sqlite_path
 from rules.models import reminder_hours_problem
 
-__all__ = ["Settings", "TokenError", "check_token"]
+__all__ = ["Settings", "SettingsError", "TokenError", "check_token", "load_settings"]
 
-_TOKEN_RE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
+_TOKEN_PART = re.compile(r"^[A-Za-z0-9_\-]+$")
+_TOKEN_MIN = (20, 4, 20)  # the shortest each dot-separated part of a bot token can be
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_FIX_TOKEN = "copy it again from the Developer Portal (Bot -> Reset Token) into .env"
 
 
 class TokenError(ValueError):
     """The Discord token is missing or cannot be a token."""
+
+
+class SettingsError(ValueError):
+    """A setting from the environment or `.env` cannot be used; the message is one line."""
 
 
 class Settings(BaseSettings):
@@ -38,8 +47,18 @@ class Settings(BaseSettings):
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod
-    def _blank_is_none(cls, v: object) -> object:
-        return None if v in ("", None) else v
+    def _guild_id(cls, v: object) -> object:
+        if v is None or isinstance(v, int):
+            return v
+        text = str(v).strip()
+        if not text:
+            return None
+        if not text.isdigit():
+            raise ValueError(
+                f"DEV_GUILD_ID must be your server's id, a number (with Developer Mode on, "
+                f"right-click the server -> Copy Server ID), not {text!r}; or leave it empty"
+            )
+        return int(text)
 
     @field_validator("default_reminder_hours")
     @classmethod
@@ -54,9 +73,41 @@ class Settings(BaseSettings):
     def _blank_token(cls, v: object) -> object:
         return None if v in ("", None) else v
 
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _log_level(cls, v: object) -> object:
+        level = str(v).strip().upper()
+        if level not in _LOG_LEVELS:
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, not {str(v)!r}")
+        return level
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, v: str) -> str:
+        try:
+            sqlite_path(v)
+        except StoreError as error:
+            raise ValueError(str(error)) from None
+        return v
+
+
+def load_settings(**values: Any) -> Settings:
+    """`Settings` from the environment and `.env` (``values`` win), or `SettingsError` with one
+    line naming every setting that is wrong and how."""
+    try:
+        return Settings(**values)
+    except ValidationError as error:
+        problems = []
+        for e in error.errors():
+            name = str(e["loc"][0]).upper() if e["loc"] else "settings"
+            message = e["msg"].removeprefix("Value error, ")
+            problems.append(message if name in message else f"{name}: {message}")
+        raise SettingsError("; ".join(problems)) from None
+
 
 def check_token(settings: Settings) -> str:
-    """Return the token, or raise :class:`TokenError` with one line that says how to fix it."""
+    """Return the token, or raise :class:`TokenError` with one line that says what is wrong
+    with it and how to fix it. The message never repeats the token."""
     if settings.discord_token is None:
         raise TokenError(
             "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot's token from "
@@ -65,9 +116,28 @@ def check_token(settings: Settings) -> str:
     token = settings.discord_token.get_secret_value().strip()
     if token.lower().startswith("bot "):
         token = token[4:].strip()
-    if not _TOKEN_RE.match(token):
-        raise TokenError(
-            "DISCORD_TOKEN does not look like a bot token (three dot-separated parts): copy it again "
-            "from the Developer Portal (Bot -> Reset Token) into .env, without quotes or spaces."
-        )
+    problem = _token_problem(token)
+    if problem:
+        raise TokenError(f"DISCORD_TOKEN {problem}: {_FIX_TOKEN}.")
     return token
+
+
+def _token_problem(token: str) -> str | None:
+    """What keeps ``token`` from being a bot token, said without repeating it; None if nothing."""
+    if len(token) >= 2 and token[0] == token[-1] and token[0] in "'\"":
+        return "is wrapped in quotes (remove them)"
+    if any(c.isspace() for c in token):
+        return "has spaces in it (paste it as one word)"
+    parts = token.split(".")
+    if len(parts) == 1 and token.isdigit():
+        return "is the application id (a number), not the bot token"
+    if len(parts) == 1 and len(token) == 32 and _TOKEN_PART.match(token):
+        return "looks like the client secret (OAuth2 page), not the bot token (Bot page)"
+    if len(parts) != 3:
+        return f"has {len(parts)} part{'s' if len(parts) != 1 else ''} separated by dots; a bot token has 3"
+    bad = sorted({c for c in token if c != "." and not _TOKEN_PART.match(c)})
+    if bad:
+        return f"contains characters a bot token never has ({' '.join(bad)})"
+    if any(len(p) < n for p, n in zip(parts, _TOKEN_MIN)):
+        return "is too short to be a bot token (only part of it was copied?)"
+    return None

@@ -13,6 +13,7 @@ from data.store import (
     Reminder,
     Store,
     StoredEncounter,
+    StoreError,
     UndoConflict,
     open_store,
     sqlite_path,
@@ -30,5 +31,6 @@ __all__ = [
     "ChannelBusy",
     "DuplicateInteraction",
     "UndoConflict",
+    "StoreError",
     "RECENT_INTERACTIONS",
 ]

@@ -9,7 +9,10 @@ A batch that fails is rolled back and retried change by change, so one bad chang
 from __future__ import annotations
 
 import asyncio
+import errno
+import fcntl
 import json
+import os
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -29,13 +32,14 @@ from data.store import (
     Reminder,
     Store,
     StoredEncounter,
+    StoreError,
     UndoConflict,
     read_state,
 )
 from rules.errors import NotFound
 from rules.models import Encounter
 
-__all__ = ["SqliteStore", "migrations"]
+__all__ = ["SqliteStore", "migrations", "RECENT_SQL"]
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[\w\-]+\.sql$")
 
@@ -50,14 +54,12 @@ _LOG_COLS = (
     "undone, created_at, dice_typed"
 )
 _REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges"
-_RECENT = f"""
-    SELECT encounter_id, interaction_id FROM (
-        SELECT a.encounter_id, a.interaction_id,
-               row_number() OVER (PARTITION BY a.encounter_id ORDER BY a.id DESC) AS n
-        FROM actions AS a JOIN encounters AS e ON e.id = a.encounter_id
-        WHERE e.active = 1 AND a.interaction_id IS NOT NULL {{where}}
-    ) WHERE n <= {RECENT_INTERACTIONS}
-"""
+#: one encounter's newest interaction ids: a walk back along the (encounter_id, id) index that
+#: stops after `RECENT_INTERACTIONS` rows, so it costs the same however long the log is
+RECENT_SQL = (
+    "SELECT interaction_id FROM actions WHERE encounter_id = ? AND interaction_id IS NOT NULL "
+    f"ORDER BY id DESC LIMIT {RECENT_INTERACTIONS}"
+)
 _UPDATE_ENCOUNTER = (
     "UPDATE encounters SET state = ?, name = coalesce(?, name), active = ?, updated_at = ? "
     "WHERE id = ?"
@@ -112,6 +114,11 @@ def _encounter(row: Sequence[Any], recent: Iterable[str] = ()) -> StoredEncounte
         raw_state=raw,
         error=error,
     )
+
+
+def _recent(conn: sqlite3.Connection, encounter_ids: list[int]) -> dict[int, list[str]]:
+    """Run in the connection's thread: `RECENT_SQL` for each encounter, in one hand-over."""
+    return {i: [r[0] for r in conn.execute(RECENT_SQL, (i,))] for i in encounter_ids}
 
 
 def _log_entry(row: Sequence[Any]) -> LogEntry:
@@ -203,8 +210,9 @@ class _Mismatch(Exception):
 class SqliteStore(Store):
     """`Store` on one aiosqlite connection. Build it with ``await SqliteStore.open(path)``."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str, lock_fd: int | None = None) -> None:
         self.path = path
+        self._lock_fd = lock_fd  # the open `<path>.lock`, flocked while this store lives
         #: group-commit transactions written so far (for tests and benchmarks)
         self.batches = 0
         self._db = db
@@ -216,27 +224,37 @@ class SqliteStore(Store):
     # -- life cycle ------------------------------------------------------------------------------
     @classmethod
     async def open(cls, path: str) -> SqliteStore:
-        """Connect, set the pragmas, run pending migrations and start the writer task."""
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level="IMMEDIATE")
+        """Lock the file, connect, set the pragmas, run pending migrations, start the writer.
+
+        Raises `StoreError` (one line naming the file and what to do) when another process
+        holds the file or it cannot be created, written, read as SQLite, or migrated.
+        """
+        lock_fd = None if path == ":memory:" else _lock_file(path)
         try:
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.executescript(_PRAGMAS)
-            await cls._migrate(db)
+            db = await aiosqlite.connect(path, isolation_level="IMMEDIATE")
+            try:
+                await db.execute("PRAGMA journal_mode = WAL")
+                await db.executescript(_PRAGMAS)
+                await cls._migrate(db, path)
+            except BaseException:
+                await db.close()
+                raise
+        except sqlite3.Error as error:
+            _unlock(lock_fd)
+            raise _open_error(path, error) from None
         except BaseException:
-            await db.close()
+            _unlock(lock_fd)
             raise
-        return cls(db, path)
+        return cls(db, path, lock_fd)
 
     @staticmethod
-    async def _migrate(db: aiosqlite.Connection) -> None:
+    async def _migrate(db: aiosqlite.Connection, path: str) -> None:
         [(version,)] = await db.execute_fetchall("PRAGMA user_version")
         known = migrations()
         if version > len(known):
-            raise RuntimeError(
-                f"The database is at schema version {version}, newer than this code "
-                f"({len(known)}): upgrade the bot."
+            raise StoreError(
+                f"{path} is at schema version {version}, newer than this code "
+                f"({len(known)}): upgrade the bot, or use another database file."
             )
         for number, sql in known[version:]:
             try:
@@ -254,6 +272,12 @@ class SqliteStore(Store):
             self._queue.put_nowait(_STOP)
         await asyncio.wait([self._writer])
         await self._db.close()  # a no-op if a cancelled writer closed it already
+        self._release()
+
+    def _release(self) -> None:
+        """Let another process open the file (after the connection is closed)."""
+        _unlock(self._lock_fd)
+        self._lock_fd = None
 
     # -- group commit ----------------------------------------------------------------------------
     async def apply(self, change: Change) -> None:
@@ -291,6 +315,7 @@ class SqliteStore(Store):
             self._closed = True
             await self._write(self._drain(batch))
             await self._db.close()
+            self._release()
             raise
 
     async def _write(self, queued: list[_Pending | None]) -> None:
@@ -429,19 +454,17 @@ class SqliteStore(Store):
             return list(await self._db.execute_fetchall(sql, params))
 
     async def _with_recent(self, where: str, params: Sequence[Any]) -> list[StoredEncounter]:
-        rows = await self._rows(
-            f"SELECT {_ENCOUNTER_COLS} FROM encounters WHERE active = 1 {where} ORDER BY id",
-            params,
-        )
-        if not rows:
-            return []
-        recent: dict[int, list[str]] = {}
-        inner = "AND e.channel_id = ?" if where else ""
-        for encounter_id, interaction_id in await self._rows(
-            _RECENT.format(where=inner), params
-        ):
-            recent.setdefault(encounter_id, []).append(interaction_id)
-        return [_encounter(row, recent.get(row[0], ())) for row in rows]
+        """Active encounters (``where`` narrows them) with their newest interaction ids, each
+        read by `RECENT_SQL` from the index: the cost does not grow with the log."""
+        async with self._lock:
+            rows = list(await self._db.execute_fetchall(
+                f"SELECT {_ENCOUNTER_COLS} FROM encounters WHERE active = 1 {where} ORDER BY id",
+                params,
+            ))
+            if not rows:
+                return []
+            recent = await self._db._execute(_recent, self._db._conn, [row[0] for row in rows])
+        return [_encounter(row, recent[row[0]]) for row in rows]
 
     async def load_active(self, channel_id: str) -> StoredEncounter | None:
         """The channel's active encounter, or None."""
@@ -489,6 +512,71 @@ class SqliteStore(Store):
         if result == "ok" and (bad := await self._rows("PRAGMA foreign_key_check")):
             return f"foreign key violations: {len(bad)} rows, first in {bad[0][0]}"
         return result
+
+
+# -- the file: one process at a time, and errors a person can act on ------------------------------
+def _lock_file(path: str) -> int:
+    """Create the database's folder, then take an exclusive lock on ``<path>.lock`` (the real
+    path, however it is spelled). Returns the lock file's descriptor; closing it unlocks."""
+    if os.path.isdir(path):
+        raise StoreError(f"{path} is a folder, not a database file: name a file inside it.")
+    folder = Path(path).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.path.exists(path):  # SQLite would quietly open a read-only file read-only
+            os.close(os.open(path, os.O_RDWR))
+        fd = os.open(os.path.realpath(path) + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        if not folder.is_dir():
+            raise StoreError(
+                f"Cannot create the folder {folder} for {path} ({error.strerror}): "
+                "create it, or choose a database file in a folder that exists."
+            ) from None
+        raise _open_error(path, error) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        holder = os.pread(fd, 20, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise _open_error(path, error) from None
+        pid = f" (process {holder})" if holder.isdigit() else ""
+        raise StoreError(
+            f"Another Skirmish process is using {path}{pid}: stop it first, or give this one "
+            "another database (DATABASE_URL, or --db for the console)."
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        with suppress(OSError):
+            os.close(fd)
+
+
+def _open_error(path: str, error: sqlite3.Error | OSError) -> StoreError:
+    """What went wrong with the file at ``path``, in one line that says what to do."""
+    text = str(error).lower()
+    if isinstance(error, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
+        return StoreError(
+            f"{path} is not a SQLite database (damaged, or another kind of file): move it away "
+            "or restore a backup, or use another database file."
+        )
+    if (
+        "readonly" in text or isinstance(error, PermissionError)
+        or getattr(error, "errno", None) == errno.EROFS
+    ):
+        return StoreError(
+            f"Cannot write to {path}: the file or its folder is read-only for this process; "
+            "give it write access to both (SQLite writes -wal and -shm files beside it)."
+        )
+    if "unable to open" in text:
+        return StoreError(
+            f"Cannot open {path}: check that its folder exists and this process may write there."
+        )
+    return StoreError(f"Cannot use the database {path}: {error}.")
 
 
 def _done(future: asyncio.Future[None]) -> None:

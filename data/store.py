@@ -26,6 +26,7 @@ __all__ = [
     "ChannelBusy",
     "DuplicateInteraction",
     "UndoConflict",
+    "StoreError",
     "RECENT_INTERACTIONS",
     "open_store",
     "read_state",
@@ -57,6 +58,15 @@ class UndoConflict(RulesError):
 
     def __init__(self) -> None:
         super().__init__("That action was already undone: look at `/log` and try again.")
+
+
+class StoreError(RulesError):
+    """The database cannot be opened or used as it is: the message says which file and what to do.
+
+    Raised at start-up (a bad ``DATABASE_URL``, a file that cannot be written, is not a SQLite
+    database, was written by a newer version, or is held by another process); the entry points
+    print it as one line and exit with code 2.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,18 +259,18 @@ def sqlite_path(url: str | os.PathLike[str]) -> str:
     """The SQLite file named by ``url``: a path, ``:memory:``, or ``sqlite:///path``.
 
     As in SQLAlchemy, ``sqlite:///rel.db`` is relative, ``sqlite:////abs.db`` absolute and
-    ``sqlite://`` in memory. Any other scheme raises `ValueError`.
+    ``sqlite://`` in memory. Any other scheme raises `StoreError`.
     """
     text = os.fspath(url).strip()
     match = _SCHEME.match(text)
     if match is None:
         if text.lower().startswith("sqlite:"):
-            raise ValueError(f"Bad SQLite URL {text!r}: write sqlite:///path or sqlite:///:memory:.")
+            raise StoreError(f"Bad SQLite URL {text!r}: write sqlite:///path or sqlite:///:memory:.")
         if not text:
-            raise ValueError("DATABASE_URL is empty: give a file path or sqlite:///path.")
+            raise StoreError("DATABASE_URL is empty: give a file path or sqlite:///path.")
         return text
     if match.group(1).lower() != "sqlite":
-        raise ValueError(
+        raise StoreError(
             f"Unsupported DATABASE_URL scheme {match.group(1)!r}: only SQLite is supported "
             "in this version (a file path or sqlite:///path)."
         )
@@ -268,7 +278,7 @@ def sqlite_path(url: str | os.PathLike[str]) -> str:
     if not rest:
         return ":memory:"
     if not rest.startswith("/") or len(rest) == 1:
-        raise ValueError(f"Bad SQLite URL {text!r}: write sqlite:///path or sqlite:///:memory:.")
+        raise StoreError(f"Bad SQLite URL {text!r}: write sqlite:///path or sqlite:///:memory:.")
     return rest[1:]
 
 

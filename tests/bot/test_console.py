@@ -114,3 +114,19 @@ def test_wait_sends_due_reminders_and_delete_board_reposts(tmp_path: Path) -> No
     after = out.split("> !delete-board")[1]
     assert "(status board in #general deleted)" in after
     assert "status board (posted)" in after.split("> @gm /combatant edit")[1]
+
+
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda p: (p / "bot.db").write_bytes(b"not a database\n" * 100), "is not a SQLite database"),
+        (lambda p: (p / "bot.db").mkdir(), "is a folder"),
+    ],
+)
+def test_unusable_database_is_one_line(tmp_path: Path, make, words: str) -> None:  # type: ignore[no-untyped-def]
+    """--db naming a file that cannot be used exits 2 with one line on stderr, no traceback."""
+    make(tmp_path)
+    result = console(tmp_path, "--db", "bot.db", stdin="@gm /encounter status\n")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and lines[0].startswith("skirmish console: ")

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,11 +19,12 @@ from data import (
     Reminder,
     SqliteStore,
     Store,
+    StoreError,
     UndoConflict,
     open_store,
     sqlite_path,
 )
-from data.sqlite import migrations
+from data.sqlite import RECENT_SQL, migrations
 from rules.errors import NotFound, RulesError
 from rules.models import Combatant, Encounter, MapState, Settings
 
@@ -101,8 +105,9 @@ async def test_newer_database_is_refused(db_path: Path) -> None:
     con = sqlite3.connect(db_path)
     con.execute(f"PRAGMA user_version = {len(migrations()) + 1}")
     con.close()
-    with pytest.raises(RuntimeError, match="newer than this code"):
+    with pytest.raises(StoreError, match="newer than this code"):
         await open_store(str(db_path))
+    assert file_query(db_path, "SELECT name FROM sqlite_master") == []  # nothing was migrated
 
 
 def test_sqlite_path_forms() -> None:
@@ -115,13 +120,13 @@ def test_sqlite_path_forms() -> None:
     assert sqlite_path("sqlite:///:memory:") == ":memory:"
     assert sqlite_path("sqlite://") == ":memory:"
     for bad in ("postgresql://u@localhost/skirmish", "mysql://x", "", "sqlite:/x"):
-        with pytest.raises(ValueError):
+        with pytest.raises(StoreError):
             sqlite_path(bad)
 
 
 async def test_open_store_refuses_postgres_and_opens_urls(tmp_path: Path) -> None:
     """postgresql:// says only SQLite is supported; sqlite:/// and :memory: open."""
-    with pytest.raises(ValueError, match="only SQLite is supported"):
+    with pytest.raises(StoreError, match="only SQLite is supported"):
         await open_store("postgresql://bot@localhost/skirmish")
     s = await open_store(f"sqlite:///{tmp_path}/sub/dir/bot.db")
     assert isinstance(s, Store)
@@ -131,6 +136,148 @@ async def test_open_store_refuses_postgres_and_opens_urls(tmp_path: Path) -> Non
     async with await open_store(":memory:") as mem:
         await mem.create_encounter("c1", None, enc(), 1.0)
         assert await mem.count_encounters() == 1
+
+
+# -- one process per file, and files that cannot be used ----------------------------------------
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_second_open_of_the_same_file_is_refused(db_path: Path) -> None:
+    """While a store holds a file, opening it again (by any spelling of its path) is refused."""
+    first = await SqliteStore.open(str(db_path))
+    await first.create_encounter("c1", "g", enc("first"), 1.0)
+    other_spelling = str(db_path.parent / "." / db_path.name)
+    for path in (str(db_path), other_spelling, f"sqlite:///{db_path}"):
+        with pytest.raises(StoreError, match="Another Skirmish process is using") as caught:
+            await open_store(path)
+        assert str(os.getpid()) in str(caught.value)
+    assert (await first.load_active("c1")).encounter.name == "first"  # type: ignore[union-attr]
+    await first.close()
+    async with await open_store(other_spelling) as again:  # released on close
+        assert await again.count_encounters() == 1
+
+
+async def test_memory_stores_need_no_lock() -> None:
+    """Two in-memory stores open side by side."""
+    async with await open_store(":memory:") as a, await open_store(":memory:") as b:
+        assert await a.count_encounters() == await b.count_encounters() == 0
+
+
+async def test_second_process_on_the_file_is_refused(db_path: Path, tmp_path: Path) -> None:
+    """The console on a file a store holds exits 2 with one line and changes nothing."""
+    async with await open_store(str(db_path)) as held:
+        created = await held.create_encounter("c1", "g", enc("held"), 1.0)
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "console", "--db", str(db_path)],
+            cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
+            text=True, timeout=60, input="@gm /encounter end\n",
+        )
+        assert result.returncode == 2
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Another Skirmish process is using" in lines[0], result.stderr
+        assert "Traceback" not in result.stderr and result.stdout == ""
+        loaded = await held.load_active("c1")
+        assert loaded is not None and loaded.id == created.id
+
+
+async def test_cancelled_writer_releases_the_file(db_path: Path) -> None:
+    """A store whose event loop went away without close() lets the file be opened again."""
+
+    async def session() -> None:
+        s = await SqliteStore.open(str(db_path))
+        await s.create_encounter("c1", "g", enc(), 1.0)
+
+    await asyncio.to_thread(asyncio.run, session())
+    async with await open_store(str(db_path)) as s:
+        assert await s.count_encounters() == 1
+
+
+def _corrupt(path: Path) -> str:
+    path.write_bytes(b"this is not a database, just some text\n" * 200)
+    return str(path)
+
+
+def _newer(path: Path) -> str:
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA user_version = {len(migrations()) + 7}")
+    con.close()
+    return str(path)
+
+
+def _directory(path: Path) -> str:
+    path.mkdir()
+    return str(path)
+
+
+def _under_a_file(path: Path) -> str:
+    path.write_text("a file, not a folder")
+    return str(path / "skirmish.db")
+
+
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (_corrupt, "is not a SQLite database"),
+        (_newer, "newer than this code"),
+        (_directory, "is a folder"),
+        (_under_a_file, "Cannot create the folder"),
+    ],
+)
+async def test_unusable_files_raise_one_store_error(tmp_path: Path, make, words: str) -> None:  # type: ignore[no-untyped-def]
+    """A corrupt file, a newer schema, a folder, or a path under a file is one StoreError naming the path."""
+    path = make(tmp_path / "skirmish.db")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(StoreError, match=words) as caught:
+        await SqliteStore.open(path)
+    assert path in str(caught.value) and "\n" not in str(caught.value)
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == before
+    if make is _corrupt:  # the file is left as it was
+        assert (tmp_path / "skirmish.db").read_bytes().startswith(b"this is not a database")
+
+
+# -- the recent interactions: a bounded read --------------------------------------------------------
+async def test_recent_interactions_query_reads_the_index_not_the_table(store: SqliteStore, db_path: Path) -> None:
+    """The recent-interaction query searches the (encounter_id, id) index; it never scans actions."""
+    plan = [str(row[3]) for row in file_query(db_path, f"EXPLAIN QUERY PLAN {RECENT_SQL.replace('?', '1')}")]
+    assert any("SEARCH actions USING INDEX actions_encounter (encounter_id=?)" in p for p in plan), plan
+    assert not any(p.startswith("SCAN") for p in plan), plan
+    assert not any("TEMP B-TREE" in p for p in plan), plan
+
+
+async def test_recent_interactions_at_100000_actions(db_path: Path) -> None:
+    """With 100,000 logged actions over two encounters, each load holds its own newest 256 ids."""
+    s = await SqliteStore.open(str(db_path))
+    a = await s.create_encounter("ca", "g", enc("a"), 1.0)
+    b = await s.create_encounter("cb", "g", enc("b"), 1.0)
+    ended = await s.create_encounter("cc", "g", enc("c"), 1.0)
+    await s.apply(change(ended.id, "ended-last", active=False))
+    await s.close()
+    con = sqlite3.connect(db_path)
+    rows = [
+        ((a.id, b.id)[n % 2], None if n % 10 == 9 else f"x{n}", "u", "act", "s", "[]", None, float(n))
+        for n in range(100_000)
+    ]
+    con.executemany(
+        "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
+        "state_before, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    con.commit()
+    con.close()
+
+    def newest(encounter_id: int) -> set[str]:
+        ids = [r[1] for r in reversed(rows) if r[0] == encounter_id and r[1] is not None]
+        return set(ids[:RECENT_INTERACTIONS])
+
+    async with await open_store(str(db_path)) as s:
+        loaded_a, loaded_b = await s.load_active("ca"), await s.load_active("cb")
+        assert loaded_a is not None and loaded_b is not None
+        assert loaded_a.recent_interactions == newest(a.id) and len(newest(a.id)) == RECENT_INTERACTIONS
+        assert loaded_b.recent_interactions == newest(b.id)
+        assert [(e.id, e.recent_interactions) for e in await s.active_encounters()] == [
+            (a.id, newest(a.id)), (b.id, newest(b.id))
+        ]
+        assert await s.load_active("cc") is None
 
 
 # -- encounters ---------------------------------------------------------------------------------
