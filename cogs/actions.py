@@ -18,13 +18,13 @@ from cogs._common import (
     target_autocomplete,
     weapon_autocomplete,
 )
-from rules.system import Action
+from rules.actions import Act, ActionBase, make_action
 
 OptionsT = app_commands.Transform[dict, Options]
 ROLL = 'Your own natural die results, comma separated, e.g. "15,4"'
 
 
-async def _run(interaction: discord.Interaction, action: Action, roll: str | None) -> None:
+async def _run(interaction: discord.Interaction, action: ActionBase, roll: str | None) -> None:
     await reply(interaction, await service_of(interaction).act(ctx_of(interaction, roll), action))
 
 
@@ -50,7 +50,7 @@ class ActionsCog(commands.Cog):
         options: Optional[OptionsT] = None,
         roll: Optional[str] = None,
     ) -> None:
-        action = Action(kind="move", actor=combatant, to=to, path=path, facing=facing, options=options or {})
+        action = make_action("move", actor=combatant, to=to, path=path, facing=facing, options=options or {})
         await defer_path_search(interaction, to)
         await _run(interaction, action, roll)
 
@@ -73,7 +73,7 @@ class ActionsCog(commands.Cog):
         roll: Optional[str] = None,
         options: Optional[OptionsT] = None,
     ) -> None:
-        action = Action(kind="attack", actor=combatant, target=target, weapon=weapon, options=options or {})
+        action = make_action("attack", actor=combatant, target=target, weapon=weapon, options=options or {})
         await _run(interaction, action, roll)
 
     @app_commands.command(name="coupdegrace", description="Finish off a downed foe")
@@ -88,7 +88,7 @@ class ActionsCog(commands.Cog):
         weapon: Optional[str] = None,
         roll: Optional[str] = None,
     ) -> None:
-        await _run(interaction, Action(kind="coupdegrace", actor=combatant, target=target, weapon=weapon), roll)
+        await _run(interaction, make_action("coupdegrace", actor=combatant, target=target, weapon=weapon), roll)
 
     @app_commands.command(name="act", description="Any other action of the system (see /help)")
     @app_commands.guild_only()
@@ -115,8 +115,8 @@ class ActionsCog(commands.Cog):
         weapon: Optional[str] = None,
         facing: Optional[str] = None,
     ) -> None:
-        act = Action(
-            kind="act", name=action.strip().lower(), actor=combatant, target=target, options=options or {},
+        act = Act(
+            name=action.strip().lower(), actor=combatant, target=target, options=options or {},
             weapon=weapon, facing=facing,
         )
         await _run(interaction, act, roll)

@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._common import Sheet, combatant_autocomplete, ctx_of, reply, service_of, target_autocomplete
-from rules.system import Action
+from rules.actions import Add, make_action
 
 SheetT = app_commands.Transform[dict, Sheet]
 
@@ -34,8 +34,8 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
         at: Optional[str] = None,
         facing: Optional[str] = None,
     ) -> None:
-        action = Action(
-            kind="add", name=name, raw_sheet=sheet or {}, owner_id=str(owner.id) if owner else None,
+        action = Add(
+            name=name, raw_sheet=sheet or {}, owner_id=str(owner.id) if owner else None,
             side=side, at=at, facing=facing,
         )
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
@@ -52,14 +52,14 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
         at: Optional[str] = None,
         facing: Optional[str] = None,
     ) -> None:
-        action = Action(kind="edit", actor=name, raw_sheet=sheet or {}, side=side, at=at, facing=facing)
+        action = make_action("edit", actor=name, raw_sheet=sheet or {}, side=side, at=at, facing=facing)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="remove", description="Remove a combatant (GM)")
     @app_commands.describe(name="Which combatant")
     @app_commands.autocomplete(name=target_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: str) -> None:
-        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), Action(kind="remove", actor=name)))
+        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), make_action("remove", actor=name)))
 
     @app_commands.command(name="show", description="Show one combatant's sheet and state")
     @app_commands.describe(name="Which combatant")

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from cogs._common import combatant_autocomplete, ctx_of, reply, service_of, target_autocomplete
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN
-from rules.system import Action
+from rules.actions import make_action
 
 
 @app_commands.guild_only()
@@ -18,21 +18,21 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="Ini
     @app_commands.describe(combatant="Only this combatant (e.g. one who joined late)", roll='Your own die results, e.g. "4,5"')
     @app_commands.autocomplete(combatant=target_autocomplete)
     async def roll(self, interaction: discord.Interaction, combatant: Optional[str] = None, roll: Optional[str] = None) -> None:
-        action = Action(kind="init_roll", actor=combatant)
+        action = make_action("init_roll", actor=combatant)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction, roll), action))
 
     @app_commands.command(name="set", description="Set a combatant's initiative number (GM)")
     @app_commands.describe(combatant="Which combatant", value="The new initiative")
     @app_commands.autocomplete(combatant=target_autocomplete)
     async def set_(self, interaction: discord.Interaction, combatant: str, value: app_commands.Range[int, INITIATIVE_MIN, INITIATIVE_MAX]) -> None:
-        action = Action(kind="init_set", actor=combatant, value=value)
+        action = make_action("init_set", actor=combatant, value=value)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="next", description="End your turn or activation (owner or GM)")
     @app_commands.describe(combatant="Whose turn ends (default: the one acting)")
     @app_commands.autocomplete(combatant=combatant_autocomplete)
     async def next_(self, interaction: discord.Interaction, combatant: Optional[str] = None) -> None:
-        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), Action(kind="next", actor=combatant)))
+        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), make_action("next", actor=combatant)))
 
     @app_commands.command(name="order", description="Show the initiative order; the GM may reorder tied combatants")
     @app_commands.describe(set='GM: the tied combatants in the order they act, e.g. "Alda, Bren"')
@@ -40,7 +40,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="Ini
         service = service_of(interaction)
         ctx = ctx_of(interaction)
         if set:
-            await reply(interaction, await service.act(ctx, Action(kind="init_order", name=set)))
+            await reply(interaction, await service.act(ctx, make_action("init_order", name=set)))
         else:
             await reply(interaction, await service.order(ctx))
 

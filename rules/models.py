@@ -4,10 +4,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator, model_validator
 
 from rules.errors import NotFound
 from rules.grid import Cell, Grid, parse_cell
+from rules.state import CombatantState, EncounterState, typed_state
 
 __all__ = [
     "Combatant",
@@ -91,7 +92,9 @@ class Combatant(BaseModel):
     hp: int | None = Field(None, ge=-100_000, le=100_000)
     initiative: int | None = Field(None, ge=-100_000, le=100_000)
     sheet: dict[str, Any] = Field(default_factory=dict)
-    state: dict[str, Any] = Field(default_factory=dict)
+    #: the system's typed per-combatant state (`rules.state`); a plain dict only for a system
+    #: that declares no state model
+    state: SerializeAsAny[CombatantState] | dict[str, Any] = Field(default_factory=dict)
 
     @property
     def cell(self) -> Cell | None:
@@ -159,8 +162,14 @@ class Encounter(BaseModel):
     combatants: list[Combatant] = Field(default_factory=list)
     settings: Settings = Field(default_factory=Settings)
     gm_ids: list[str] = Field(default_factory=list)
-    state: dict[str, Any] = Field(default_factory=dict)
+    #: the system's typed per-encounter state (`rules.state`)
+    state: SerializeAsAny[EncounterState] | dict[str, Any] = Field(default_factory=dict)
     winner: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_state(cls, data: Any) -> Any:
+        return typed_state(data)
 
     # -- look-ups ----------------------------------------------------------------------------
     def find(self, name: str | None) -> Combatant | None:

@@ -6,13 +6,12 @@ changed, so a rejected action changes nothing.
 """
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
 
+from rules.actions import Action, ActionKind, make_action  # noqa: F401  (re-exported)
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotFound
 from rules.events import Event
@@ -34,46 +33,6 @@ __all__ = [
 ]
 
 MAX_COMBATANTS = 60
-
-ActionKind = Literal[
-    "add",
-    "edit",
-    "remove",
-    "init_roll",
-    "init_set",
-    "init_order",
-    "next",
-    "move",
-    "attack",
-    "coupdegrace",
-    "act",
-]
-
-
-class Action(BaseModel):
-    """One command, already parsed and checked for permission by the service.
-
-    ``actor`` is the acting combatant's name (the service fills it in when the player left
-    it out). ``raw_sheet`` holds ``key=value`` pairs for add/edit.
-    """
-
-    kind: ActionKind
-    user_id: str = "0"
-    is_gm: bool = False
-    actor: str | None = None
-    target: str | None = None
-    weapon: str | None = None
-    to: str | None = None
-    path: str | None = None
-    facing: str | None = None
-    name: str | None = None
-    options: dict[str, str] = Field(default_factory=dict)
-    value: int | None = None
-    raw_sheet: dict[str, str] = Field(default_factory=dict)
-    side: str | None = None
-    owner_id: str | None = None
-    at: str | None = None
-
 
 @dataclass(frozen=True)
 class Turn:
@@ -344,43 +303,4 @@ class RuleSystem:
         return variant
 
 
-_REGISTRY: dict[str, RuleSystem] = {}
-#: the system modules, in the order the `/encounter start` choice lists them
-SYSTEM_MODULES: tuple[str, ...] = (
-    "rules.systems.coup_de_grace",
-    "rules.systems.knights_of_valour",
-    "rules.systems.tote",
-)
-
-
-def register(cls: type[RuleSystem]) -> type[RuleSystem]:
-    """Class decorator: add a system to the registry under its ``key``."""
-    if not cls.key:
-        raise ValueError("a rule system needs a key")
-    _REGISTRY[cls.key] = cls()
-    return cls
-
-
-def _load() -> None:
-    if len(_REGISTRY) < len(SYSTEM_MODULES):
-        for mod in SYSTEM_MODULES:
-            importlib.import_module(mod)
-
-
-def all_systems() -> list[RuleSystem]:
-    _load()
-    return list(_REGISTRY.values())
-
-
-def system_keys() -> list[str]:
-    return [s.key for s in all_systems()]
-
-
-def get_system(key: str) -> RuleSystem:
-    _load()
-    try:
-        return _REGISTRY[key]
-    except KeyError:
-        raise NotFound(f"There is no rule system `{key}`. Systems: {', '.join(_REGISTRY)}.") from None
-
-
+from rules.registry import SYSTEM_MODULES, all_systems, get_system, register, system_keys  # noqa: E402  (re-exported)

@@ -1263,8 +1263,6 @@ class KnightsOfValour(RuleSystem):
         if "after" in opts:
             return min(old, self._eff(enc.get(opts["after"])) - 1)
         amount = opts.get("by") or next((k for k in opts if re.fullmatch(r"\d+", k)), None)
-        if amount is None and action.value is not None:
-            amount = str(action.value)
         if amount is not None:
             return max(old - read_int(amount, "by", 1, 99), INITIATIVE_MIN)
         raise InputError(

@@ -555,9 +555,10 @@ class ToteSystem(RuleSystem):
 
     @staticmethod
     def _opt_number(action: Action, key: str, low: int, high: int) -> int | None:
-        if key not in action.options:
+        options = getattr(action, "options", {})  # an initiative roll has none
+        if key not in options:
             return None
-        return read_int(action.options[key], key, low, high)
+        return read_int(options[key], key, low, high)
 
     def _label(self, c: Combatant, skill: str) -> str:
         """How a test's dice are named: the hero's skill, or an enemy's To-Hit / Rating dice."""
@@ -1174,7 +1175,8 @@ class ToteSystem(RuleSystem):
     # -- bands ------------------------------------------------------------------------------------------------
     @staticmethod
     def _wanted_band(action: Action) -> str:
-        words = ([action.to.strip().lower()] if action.to else []) + [w for w in action.options if w in _BAND_WORDS]
+        to = getattr(action, "to", None)  # `/move to:`; `/act` names the band in its options
+        words = ([to.strip().lower()] if to else []) + [w for w in action.options if w in _BAND_WORDS]
         if len(words) != 1 or words[0] not in _BAND_WORDS:
             raise InputError(
                 "Say where to move, once: a band (`far`, `close`, `melee`), or `in`, `away`, `escape` "

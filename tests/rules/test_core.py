@@ -12,7 +12,8 @@ from rules.errors import DiceError, IllegalAction, InputError, SheetError
 from rules.grid import Cell, Grid, cell_name, cheapest_path, parse_cell, parse_map_spec
 from rules.models import Encounter, MapState
 from rules.sheet import SheetKey, parse_options, parse_pairs, read_sheet
-from rules.system import Action, get_system, system_keys
+from rules.actions import make_action
+from rules.system import get_system, system_keys
 
 
 # -- dice -----------------------------------------------------------------------------------
@@ -231,9 +232,9 @@ def test_resolve_never_changes_the_encounter_it_is_given() -> None:
     system = get_system("coup-de-grace")
     enc = Encounter(system="coup-de-grace", map=MapState(kind="square", width=6, height=6))
     before = enc.model_dump_json()
-    res = system.resolve(enc, Action(kind="add", name="Borin", raw_sheet={"class": "heavy"}, at="B2"), Dice.fixed([]))
+    res = system.resolve(enc, make_action("add", name="Borin", raw_sheet={"class": "heavy"}, at="B2"), Dice.fixed([]))
     assert enc.model_dump_json() == before and len(res.encounter.combatants) == 1
     with pytest.raises(IllegalAction, match="taken by Borin"):
-        system.resolve(res.encounter, Action(kind="add", name="Grak", raw_sheet={"class": "light"}, at="B2"), Dice.fixed([]))
+        system.resolve(res.encounter, make_action("add", name="Grak", raw_sheet={"class": "light"}, at="B2"), Dice.fixed([]))
     with pytest.raises(IllegalAction, match="already a combatant called Borin"):
-        system.resolve(res.encounter, Action(kind="add", name="borin", raw_sheet={"class": "light"}), Dice.fixed([]))
+        system.resolve(res.encounter, make_action("add", name="borin", raw_sheet={"class": "light"}), Dice.fixed([]))

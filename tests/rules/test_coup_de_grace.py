@@ -22,6 +22,7 @@ from rules.events import Event
 from rules.models import Encounter, MapState, Settings
 from rules.report import board_report, describe
 from rules.sheet import parse_pairs
+from rules.actions import make_action
 from rules.system import Action, Resolution
 from rules.systems.coup_de_grace import DRAFT_VARIANT, CoupDeGrace
 
@@ -33,7 +34,7 @@ Mini = tuple[str, str, str, str | None, str | None]
 
 # -- builders -------------------------------------------------------------------------------------
 def resolve(enc: Encounter, kind: str, dice: tuple[int, ...] | list[int] = (), **fields: Any) -> Resolution:
-    return SYSTEM.resolve(enc, Action(kind=kind, **fields), Dice.fixed(dice))
+    return SYSTEM.resolve(enc, make_action(kind, **fields), Dice.fixed(dice))
 
 
 def run(enc: Encounter, kind: str, dice: tuple[int, ...] | list[int] = (), **fields: Any) -> Encounter:
@@ -1172,8 +1173,9 @@ def test_any_action_sequence_keeps_the_encounter_consistent(
     )
     rng = random.Random(seed)
     for kind, actor, target, to, path, facing, weapon in actions:
-        action = Action(
-            kind=kind,
+        action = make_action(
+            kind,
+            lenient=True,
             actor=actor,
             target=target,
             to=to if path is None else None,

@@ -11,7 +11,8 @@ from rules.events import Event
 from rules.models import Encounter, MapState, Settings
 from rules.report import describe, describe_check, events_report
 from rules.sheet import parse_pairs
-from rules.system import Action, get_system
+from rules.actions import make_action
+from rules.system import get_system
 
 KNIGHT = "str=1 agi=1 hp=12 armor=chain-mail shield=small weapons=longsword:2"
 ORC = "str=2 agi=0 hp=9 size=tall armor=leather weapons=greataxe:2"
@@ -24,13 +25,14 @@ def build(system: str, *adds: dict, map_kind: str = "square", **options: str) ->
     enc = Encounter(system=system, map=MapState(kind=map_kind, width=width, height=height),
                     gm_ids=["9"], settings=Settings(options=options))
     for fields in adds:
-        fields = {**fields, "raw_sheet": parse_pairs(fields.pop("sheet"))}
-        enc = get_system(system).resolve(enc, Action(kind="add", is_gm=True, **fields), Dice.fixed([])).encounter
+        fields = dict(fields)
+        fields["raw_sheet"] = parse_pairs(fields.pop("sheet"))
+        enc = get_system(system).resolve(enc, make_action("add", is_gm=True, **fields), Dice.fixed([])).encounter
     return enc
 
 
 def resolve(enc: Encounter, dice: Dice, **fields: object):
-    return get_system(enc.system).resolve(enc, Action(**fields), dice)  # type: ignore[arg-type]
+    return get_system(enc.system).resolve(enc, make_action(**fields), dice)  # type: ignore[arg-type]
 
 
 def test_given_results_stand_only_for_the_combatants_the_caller_may_type() -> None:

@@ -16,6 +16,7 @@ from rules.events import mod
 from rules.models import Combatant, Encounter, MapState, Settings
 from rules.report import board_report, events_report
 from rules.sheet import parse_options, parse_pairs
+from rules.actions import make_action
 from rules.system import Action, Resolution
 from rules.systems.tote import (
     DISTANCE_COSTS,
@@ -38,7 +39,7 @@ def resolve(enc: Encounter, kind: str, dice: list[int] | tuple[int, ...] = (), *
     """Resolve one action with fixed dice; ``options`` may be given as option text."""
     if isinstance(fields.get("options"), str):
         fields["options"] = parse_options(fields["options"])  # type: ignore[arg-type]
-    return SYSTEM.resolve(enc, Action(kind=kind, **fields), Dice.fixed(dice))  # type: ignore[arg-type]
+    return SYSTEM.resolve(enc, make_action(kind, **fields), Dice.fixed(dice))  # type: ignore[arg-type]
 
 
 def step(enc: Encounter, kind: str, dice: list[int] | tuple[int, ...] = (), **fields: object) -> Encounter:
@@ -836,8 +837,9 @@ def test_random_play_keeps_the_state_sound(steps: list[tuple[str, str, str | Non
     enc = fight(BORIN, THRAIN, GRAK, ("Mog", "rating=1 track=2,1,U", "foes", 1))
     for kind, actor, target, name, options, seed in steps:
         before = enc.model_dump()
-        action = Action(
-            kind=kind,
+        action = make_action(
+            kind,
+            lenient=True,
             actor=actor,
             target=target,
             name=name,
