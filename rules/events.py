@@ -1,13 +1,37 @@
-"""Events: what a resolved action did, as data. Presentation lives in :mod:`rules.report`."""
+"""Events: what a resolved action did, as typed data. Text is made by a `rules.present.Presenter`.
+
+Each event is a small pydantic model; the core ones below are shared by every system, and a
+system declares its own beside its rules (``rules/systems/<key>/events.py``) and shows them in
+its ``present.py``. Evaluation never builds display strings: an event carries names, numbers
+and codes, and the presenter turns them into a sentence.
+"""
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.dice import Typed
 
-__all__ = ["Event", "Modifier", "mod"]
+__all__ = [
+    "Event",
+    "Modifier",
+    "mod",
+    "Roll",
+    "Added",
+    "Edited",
+    "Removed",
+    "RoundBegan",
+    "InitiativeSet",
+    "Moved",
+    "Turned",
+    "Attacked",
+    "Damaged",
+    "StatusChanged",
+    "Victory",
+    "Checked",
+    "LegacyEvent",
+]
 
 
 class Modifier(BaseModel):
@@ -19,13 +43,114 @@ def mod(name: str, value: int) -> Modifier:
     return Modifier(name=name, value=value)
 
 
-class Event(BaseModel):
-    """One thing that happened.
+def _typed_indexes(data: Any) -> Any:
+    """Fill ``typed`` from the dice themselves: a `Typed` result was typed with `roll:`."""
+    if isinstance(data, dict) and "typed" not in data and data.get("dice"):
+        data = {**data, "typed": [i for i, d in enumerate(data["dice"]) if isinstance(d, Typed)]}
+    return data
 
-    ``kind`` selects how it is shown. The core kinds are ``added edited removed round turn
-    initiative move face attack damage status victory check note``; a system may add its own
-    and describe them itself (``RuleSystem.describe``).
-    """
+
+class Roll(BaseModel):
+    """A roll checked against a number: dice, modifiers, the total, the target and the outcome."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dice: list[int] = Field(default_factory=list)
+    #: indexes into ``dice`` of the results the caller typed with `roll:`
+    typed: list[int] = Field(default_factory=list)
+    label: str | None = None
+    kept: int | None = None
+    modifiers: list[Modifier] = Field(default_factory=list)
+    total: int | None = None
+    against: int | None = None
+    against_label: str | None = None
+    success: bool | None = None
+
+    _fill_typed = model_validator(mode="before")(classmethod(lambda cls, data: _typed_indexes(data)))
+
+
+class Event(BaseModel):
+    """Base of every event: whom it is about."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    actor: str | None = None
+
+
+class Added(Event):
+    """A combatant joined; ``summary`` is its sheet as shown (`RuleSystem.sheet_summary`)."""
+
+    summary: str | None = None
+
+
+class Edited(Event):
+    summary: str | None = None
+    by_gm: bool = False
+
+
+class Removed(Event):
+    pass
+
+
+class RoundBegan(Event):
+    round: int
+
+
+class InitiativeSet(Event):
+    value: int
+    roll: Roll | None = None
+
+
+class Moved(Event):
+    path: list[str]
+    cost: float | None = None
+    unit: str = "MP"
+    left: float | None = None
+    facing: str | None = None
+
+
+class Turned(Event):
+    facing: str
+    cost: float | None = None
+
+
+class Attacked(Event):
+    target: str
+    weapon: str | None = None
+    roll: Roll
+
+
+class Damaged(Event):
+    """``actor`` took ``amount`` damage: ``before`` -> ``after`` (the system's health number)."""
+
+    amount: int
+    before: int | None = None
+    after: int | None = None
+
+
+class StatusChanged(Event):
+    """``actor`` is now ``status`` (active, downed, out); ``cause`` is a code the presenter names."""
+
+    status: str
+    cause: str | None = None
+
+
+class Victory(Event):
+    """The fight is over: ``side`` won (None: nobody is left standing)."""
+
+    side: str | None = None
+
+
+class Checked(Event):
+    """A roll that is not an attack: ``what`` is a code the presenter names (``recover``...)."""
+
+    what: str
+    roll: Roll
+
+
+class LegacyEvent(BaseModel):
+    """The untyped event of the first rules layer: a kind and loose fields, its text made from
+    ``note``. Systems move to typed events; the presenter still shows these meanwhile."""
 
     kind: str
     actor: str | None = None
@@ -49,9 +174,4 @@ class Event(BaseModel):
     note: str | None = None
     data: dict[str, Any] = Field(default_factory=dict)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _typed_from_dice(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "typed" not in data and data.get("dice"):
-            data = {**data, "typed": [i for i, d in enumerate(data["dice"]) if isinstance(d, Typed)]}
-        return data
+    _fill_typed = model_validator(mode="before")(classmethod(lambda cls, data: _typed_indexes(data)))

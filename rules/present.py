@@ -1,0 +1,205 @@
+"""Presentation: events and encounters turned into Discord-neutral text.
+
+A :class:`Presenter` maps event types to methods (the d20 stringifier pattern): the core
+events are shown here, and each system's ``present.py`` subclasses it for its own events,
+its status lines and its board. Nothing here decides a rule.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rules.events import (
+    Added,
+    Attacked,
+    Checked,
+    Damaged,
+    Edited,
+    Event,
+    InitiativeSet,
+    LegacyEvent,
+    Moved,
+    Removed,
+    Roll,
+    RoundBegan,
+    StatusChanged,
+    Turned,
+    Victory,
+)
+from rules.report import COLOURS, Report, die_text, signed
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.models import Combatant, Encounter
+    from rules.system import RuleSystem
+
+__all__ = ["Presenter", "roll_text"]
+
+
+def roll_text(r: Roll, outcome: str | None = None) -> str:
+    """``🎲 4 (d6) +1 backstab −1 distraction = 4 vs DV 5: miss``."""
+    bits: list[str] = []
+    if r.dice:
+        shown = ", ".join(die_text(d, i in r.typed) for i, d in enumerate(r.dice))
+        label = f" ({r.label})" if r.label else ""
+        kept = f" keep {r.kept}" if r.kept is not None and len(r.dice) > 1 else ""
+        bits.append(f"🎲 {shown}{label}{kept}")
+    for m in r.modifiers:
+        bits.append(f"{signed(m.value)} {m.name}")
+    text = " ".join(bits)
+    if r.total is not None:
+        text += f" = **{r.total}**"
+    if r.against is not None:
+        text += f" vs {r.against_label or 'target'} {r.against}"
+    if outcome is not None:
+        text += f": {outcome}"
+    elif r.success is not None:
+        text += ": " + ("success" if r.success else "failure")
+    return text
+
+
+class Presenter:
+    """The text of one system. Subclasses add ``formats`` entries for their own event types
+    (``{MyEvent: "my_event"}``: the method of that name takes the event and returns a line)."""
+
+    #: event type -> name of the method that shows it; looked up along the type's MRO
+    formats: ClassVar[dict[type, str]] = {
+        Added: "added",
+        Edited: "edited",
+        Removed: "removed",
+        RoundBegan: "round_began",
+        InitiativeSet: "initiative_set",
+        Moved: "moved",
+        Turned: "turned",
+        Attacked: "attacked",
+        Damaged: "damaged",
+        StatusChanged: "status_changed",
+        Victory: "victory",
+        Checked: "checked",
+        LegacyEvent: "legacy",
+    }
+    #: names for the codes of `StatusChanged.cause` and `Checked.what`
+    causes: ClassVar[dict[str, str]] = {}
+    checks: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, system: "RuleSystem") -> None:
+        self.system = system
+        self._methods: dict[type, Callable[[Any], str]] = {}
+
+    # -- events -------------------------------------------------------------------------------------
+    def text(self, e: Event | LegacyEvent) -> str:
+        method = self._methods.get(type(e))
+        if method is None:
+            for cls in type(e).__mro__:
+                name = self._formats().get(cls)
+                if name is not None:
+                    method = self._methods[type(e)] = getattr(self, name)
+                    break
+            else:
+                raise TypeError(f"no text for {type(e).__name__}")
+        return method(e)
+
+    @classmethod
+    def _formats(cls) -> dict[type, str]:
+        merged: dict[type, str] = {}
+        for klass in reversed(cls.__mro__):
+            merged.update(getattr(klass, "formats", {}))
+        return merged
+
+    def added(self, e: Added) -> str:
+        return f"**{e.actor}** joins" + (f": {e.summary}" if e.summary else "")
+
+    def edited(self, e: Edited) -> str:
+        who = "GM edit: " if e.by_gm else ""
+        return f"{who}**{e.actor}** updated" + (f": {e.summary}" if e.summary else "")
+
+    def removed(self, e: Removed) -> str:
+        return f"**{e.actor}** removed from the encounter"
+
+    def round_began(self, e: RoundBegan) -> str:
+        return f"**Round {e.round}** begins"
+
+    def initiative_set(self, e: InitiativeSet) -> str:
+        roll = f" ({roll_text(e.roll)})" if e.roll is not None and e.roll.dice else ""
+        return f"**{e.actor}** initiative **{e.value}**{roll}"
+
+    def moved(self, e: Moved) -> str:
+        path = " → ".join(e.path)
+        cost = f" for {e.cost:g} {e.unit}" if e.cost is not None else ""
+        rest = f" ({e.left:g} left)" if e.left is not None else ""
+        facing = f", facing {e.facing}" if e.facing else ""
+        return f"**{e.actor}** moves {path}{cost}{facing}{rest}"
+
+    def turned(self, e: Turned) -> str:
+        return f"**{e.actor}** turns to face {e.facing}" + (f" for {e.cost:g} MP" if e.cost else "")
+
+    def attacked(self, e: Attacked) -> str:
+        head = f"**{e.actor}** attacks **{e.target}**" + (f" with {e.weapon}" if e.weapon else "")
+        outcome = None if e.roll.success is None else ("hit" if e.roll.success else "miss")
+        return f"{head}: {roll_text(e.roll, outcome)}"
+
+    def damaged(self, e: Damaged) -> str:
+        change = f" ({e.before} → {e.after})" if e.before is not None and e.after is not None else ""
+        return f"**{e.actor}** takes {e.amount} damage{change}"
+
+    def status_changed(self, e: StatusChanged) -> str:
+        cause = self.causes.get(e.cause or "", e.cause or "")
+        return f"**{e.actor}** is now **{e.status}**" + (f": {cause}" if cause else "")
+
+    def victory(self, e: Victory) -> str:
+        if e.side is None:
+            return "🏆 Nobody wins: no side is left standing"
+        return f"🏆 **{e.side}** win: every other side is defeated"
+
+    def checked(self, e: Checked) -> str:
+        what = self.checks.get(e.what, e.what)
+        return f"**{e.actor}** {what}: {roll_text(e.roll)}"
+
+    def legacy(self, e: LegacyEvent) -> str:
+        from rules.report import describe  # the untyped events' formatter, until no system makes them
+
+        return describe(e, self.system)
+
+    # -- reports -----------------------------------------------------------------------------------
+    def colour(self, events: Sequence[Event | LegacyEvent]) -> int:
+        if any(isinstance(e, Victory) or getattr(e, "kind", None) == "victory" for e in events):
+            return COLOURS["good"]
+        hits = [
+            e.roll.success if isinstance(e, Attacked) else e.success
+            for e in events
+            if isinstance(e, Attacked) or getattr(e, "kind", None) == "attack"
+        ]
+        if hits:
+            return COLOURS["hit"] if any(hits) else COLOURS["miss"]
+        return COLOURS["info"]
+
+    def report(self, title: str, events: Sequence[Event | LegacyEvent]) -> Report:
+        lines = [t for t in (self.text(e) for e in events) if t]
+        return Report(title=title, lines=lines, colour=self.colour(events))
+
+    def status_line(self, enc: "Encounter", c: "Combatant") -> str:
+        return self.system.status_line(enc, c)
+
+    def board_extra(self, enc: "Encounter") -> list[str]:
+        return self.system.board_extra(enc)
+
+    def board(self, enc: "Encounter") -> Report:
+        """The status board: round, whose turn, and one line per combatant."""
+        turn = self.system.turn(enc)
+        title = f"⚔️ {enc.name} · {self.system.title}"
+        lines: list[str] = []
+        if enc.winner:
+            lines.append(f"🏆 Over: **{enc.winner}** won.")
+        elif not enc.started:
+            lines.append("Setting up: add combatants, then the GM uses `/init roll`.")
+        else:
+            lines.append(f"Round **{enc.round}**" + (f" · {enc.phase}" if enc.phase else ""))
+            lines.append(turn.label)
+        fields: list[tuple[str, str]] = []
+        for side in enc.sides():
+            rows = [self.status_line(enc, c) for c in enc.combatants if c.side == side]
+            value = "\n".join(rows)
+            if len(value) > 1000:
+                value = value[:990] + "\n…"
+            fields.append((side or "no side", value or "—"))
+        lines.extend(self.board_extra(enc))
+        return Report(title=title, lines=lines, fields=fields, colour=COLOURS["turn"])
