@@ -515,7 +515,7 @@ class Service:
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
             title = f"🛠️ GM edit: {action.actor}" if gm_edit else self._title(command, action)
             report = events_report(title, res.events, system)
-            summary = ("GM edit: " if gm_edit else "") + (" · ".join(report.lines)[:1500] or command)
+            summary = " · ".join(report.lines)[:1500] or command  # a GM's mid-fight edit says so itself
             typed = dice.typed()
             if typed:
                 report.lines.append(f"{TYPED} typed with `roll:` by <@{ctx.user_id}>; unmarked dice rolled by the bot")

@@ -7,7 +7,7 @@ and codes, and the presenter turns them into a sentence.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -70,9 +70,10 @@ class Roll(BaseModel):
 
 
 class Event(BaseModel):
-    """Base of every event: whom it is about."""
+    """Base of every event: whom it is about. ``kind`` names the type in a word (for filters)."""
 
     model_config = ConfigDict(extra="forbid")
+    kind: ClassVar[str] = "event"
 
     actor: str | None = None
 
@@ -80,28 +81,33 @@ class Event(BaseModel):
 class Added(Event):
     """A combatant joined; ``summary`` is its sheet as shown (`RuleSystem.sheet_summary`)."""
 
+    kind: ClassVar[str] = "added"
     summary: str | None = None
 
 
 class Edited(Event):
+    kind: ClassVar[str] = "edited"
     summary: str | None = None
     by_gm: bool = False
 
 
 class Removed(Event):
-    pass
+    kind: ClassVar[str] = "removed"
 
 
 class RoundBegan(Event):
+    kind: ClassVar[str] = "round"
     round: int
 
 
 class InitiativeSet(Event):
+    kind: ClassVar[str] = "initiative"
     value: int
     roll: Roll | None = None
 
 
 class Moved(Event):
+    kind: ClassVar[str] = "move"
     path: list[str]
     cost: float | None = None
     unit: str = "MP"
@@ -110,11 +116,13 @@ class Moved(Event):
 
 
 class Turned(Event):
+    kind: ClassVar[str] = "face"
     facing: str
     cost: float | None = None
 
 
 class Attacked(Event):
+    kind: ClassVar[str] = "attack"
     target: str
     weapon: str | None = None
     roll: Roll
@@ -123,6 +131,7 @@ class Attacked(Event):
 class Damaged(Event):
     """``actor`` took ``amount`` damage: ``before`` -> ``after`` (the system's health number)."""
 
+    kind: ClassVar[str] = "damage"
     amount: int
     before: int | None = None
     after: int | None = None
@@ -131,6 +140,7 @@ class Damaged(Event):
 class StatusChanged(Event):
     """``actor`` is now ``status`` (active, downed, out); ``cause`` is a code the presenter names."""
 
+    kind: ClassVar[str] = "status"
     status: str
     cause: str | None = None
 
@@ -138,12 +148,14 @@ class StatusChanged(Event):
 class Victory(Event):
     """The fight is over: ``side`` won (None: nobody is left standing)."""
 
+    kind: ClassVar[str] = "victory"
     side: str | None = None
 
 
 class Checked(Event):
     """A roll that is not an attack: ``what`` is a code the presenter names (``recover``...)."""
 
+    kind: ClassVar[str] = "check"
     what: str
     roll: Roll
 

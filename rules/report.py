@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from rules.events import Event
+from rules.events import LegacyEvent as Event
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Encounter
@@ -137,38 +137,14 @@ def describe(e: Event, system: "RuleSystem | None" = None) -> str:
     return fmt(e)
 
 
-def events_report(title: str, events: Sequence[Event], system: "RuleSystem | None" = None) -> Report:
-    lines = [t for t in (describe(e, system) for e in events) if t]
-    colour = COLOURS["info"]
-    kinds = {e.kind for e in events}
-    if "attack" in kinds:
-        hits = [e.success for e in events if e.kind == "attack"]
-        colour = COLOURS["hit"] if any(hits) else COLOURS["miss"]
-    if "victory" in kinds:
-        colour = COLOURS["good"]
-    return Report(title=title, lines=lines, colour=colour)
+def events_report(title: str, events: Sequence[Any], system: "RuleSystem | None" = None) -> Report:
+    """The report of one command's events, in the system's words (`RuleSystem.present`)."""
+    if system is None:
+        lines = [t for t in (describe(e) for e in events) if t]
+        return Report(title=title, lines=lines)
+    return system.present.report(title, events)
 
 
 def board_report(system: "RuleSystem", enc: "Encounter") -> Report:
-    """The status board: round, whose turn, and one line per combatant."""
-    turn = system.turn(enc)
-    title = f"⚔️ {enc.name} · {system.title}"
-    lines: list[str] = []
-    if enc.winner:
-        lines.append(f"🏆 Over: **{enc.winner}** won.")
-    elif not enc.started:
-        lines.append("Setting up: add combatants, then the GM uses `/init roll`.")
-    else:
-        lines.append(f"Round **{enc.round}**" + (f" · {enc.phase}" if enc.phase else ""))
-        lines.append(turn.label)
-    fields: list[tuple[str, str]] = []
-    for side in enc.sides():
-        rows = [system.status_line(enc, c) for c in enc.combatants if c.side == side]
-        value = "\n".join(rows)
-        if len(value) > 1000:
-            value = value[:990] + "\n…"
-        fields.append((side or "no side", value or "—"))
-    extra = system.board_extra(enc)
-    if extra:
-        lines.extend(extra)
-    return Report(title=title, lines=lines, fields=fields, colour=COLOURS["turn"])
+    """The status board (`rules.present.Presenter.board`)."""
+    return system.present.board(enc)

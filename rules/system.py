@@ -14,9 +14,12 @@ from typing import Any, ClassVar
 from rules.actions import Action, ActionKind, make_action  # noqa: F401  (re-exported)
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotFound
-from rules.events import Event
+from rules.events import Added, Edited, Event, LegacyEvent, Removed, Victory
 from rules.grid import Grid
 from rules.models import Combatant, Encounter
+from rules.options import OptionSet, OptionValues
+from rules.actions import ActionTable
+from rules.present import Presenter
 from rules.sheet import SheetKey, read_sheet
 
 __all__ = [
@@ -64,14 +67,40 @@ class RuleSystem:
     variants: ClassVar[tuple[str, ...]] = ()
     map_kinds: ClassVar[tuple[str, ...]] = ("square",)
     default_map: ClassVar[str | None] = "12x10"
-    act_actions: ClassVar[tuple[str, ...]] = ()
     default_side_player: ClassVar[str] = "party"
     default_side_gm: ClassVar[str] = "foes"
     has_initiative_numbers: ClassVar[bool] = True
-    #: `/act` actions that belong to the GM and to no combatant (the service passes actor=None)
-    gm_actions: ClassVar[tuple[str, ...]] = ()
-    #: GM-overridable encounter options: name -> one line of help (see ``/encounter settings``)
-    options_help: ClassVar[dict[str, str]] = {}
+    #: the GM-overridable rule defaults, declared once (`rules.options`)
+    options: ClassVar[OptionSet] = OptionSet()
+    #: the `/act` actions, declared once (`rules.actions.ActionTable`)
+    actions: ClassVar[ActionTable] = ActionTable()
+    #: shows this system's events, status lines and board (`rules.present`)
+    presenter_class: ClassVar[type[Presenter]] = Presenter
+
+    @property
+    def act_actions(self) -> tuple[str, ...]:
+        return self.actions.names
+
+    @property
+    def gm_actions(self) -> tuple[str, ...]:
+        """`/act` actions that belong to the GM and to no combatant (the service passes actor=None)."""
+        return self.actions.gm_only
+
+    @property
+    def options_help(self) -> dict[str, str]:
+        """Option name -> one line of help (see ``/encounter settings``)."""
+        return self.options.help
+
+    def option_values(self, enc: Encounter) -> OptionValues:
+        """The encounter's options as the rules use them, read once per distinct set of values."""
+        return self.options.read(enc.settings.options)
+
+    @property
+    def present(self) -> Presenter:
+        presenter = self.__dict__.get("_presenter")
+        if presenter is None:
+            presenter = self.__dict__["_presenter"] = self.presenter_class(self)
+        return presenter
 
     # -- sheets ------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
@@ -91,6 +120,7 @@ class RuleSystem:
 
         Called when the GM changes options, so a bad value is refused at once, not at the next action.
         """
+        self.options.check(enc.settings.options)
 
     # -- turn order ----------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
@@ -100,7 +130,7 @@ class RuleSystem:
         return []
 
     def actions_for(self, enc: Encounter, c: Combatant | None) -> list[str]:
-        return list(self.act_actions)
+        return self.actions.legal_now(enc, c)
 
     # -- handlers --------------------------------------------------------------------------------
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
@@ -173,11 +203,11 @@ class RuleSystem:
         if len(standing) == 1:
             enc.winner = standing[0]
             enc.current = None
-            return [Event(kind="victory", after=standing[0], note="every other side is defeated")]
+            return [Victory(side=standing[0])]
         if not standing:
             enc.winner = "nobody"
             enc.current = None
-            return [Event(kind="victory", after="nobody", note="no side is left standing")]
+            return [Victory(side=None)]
         return []
 
     # -- generic encounter edits ------------------------------------------------------------------------
@@ -226,7 +256,7 @@ class RuleSystem:
         c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet)
         self.place(enc, c, action.at, action.facing)
         enc.combatants.append(c)
-        events = [Event(kind="added", actor=name, note=self.sheet_summary(c) or None)]
+        events: list[Event | LegacyEvent] = [Added(actor=name, summary=self.sheet_summary(c) or None)]
         events += self.setup_combatant(enc, c, new=True)
         return events
 
@@ -240,7 +270,7 @@ class RuleSystem:
             c.side = action.side.strip()[:40]
         if action.at or action.facing:
             self.place(enc, c, action.at, action.facing)
-        events = [Event(kind="edited", actor=c.name, note=self.sheet_summary(c) or None)]
+        events: list[Event | LegacyEvent] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=action.is_gm and enc.started)]
         events += self.setup_combatant(enc, c, new=False)
         return events
 
@@ -250,7 +280,7 @@ class RuleSystem:
         enc.order = [n for n in enc.order if n != c.name]
         if enc.current == c.name:
             enc.current = None
-        return [Event(kind="removed", actor=c.name), *self.on_removed(enc, c, dice)]
+        return [Removed(actor=c.name), *self.on_removed(enc, c, dice)]
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         """Tidy system state after a combatant left (e.g. pass the turn on); say what changed."""

@@ -44,7 +44,7 @@ from typing import Any, ClassVar
 
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotFound, NotYourTurn, SheetError
-from rules.events import Event, Modifier, mod
+from rules.events import LegacyEvent as Event, Modifier, mod
 from rules.grid import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.report import describe_check, signed

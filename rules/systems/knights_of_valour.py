@@ -41,7 +41,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn, SheetError
-from rules.events import Event, Modifier, mod
+from rules.events import LegacyEvent as Event, Modifier, mod
 from rules.grid import Cell, Grid, cheapest_path
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
 from rules.report import describe_check, signed

@@ -30,7 +30,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from rules.dice import Dice, Typed
 from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn, SheetError
-from rules.events import Event, Modifier, mod
+from rules.events import LegacyEvent as Event, Modifier, mod
 from rules.models import Combatant, Encounter
 from rules.report import dice_text, die_text, signed
 from rules.sheet import SheetKey, read_int, yes_no

@@ -18,7 +18,7 @@ from rules.errors import (
     RulesError,
     SheetError,
 )
-from rules.events import Event
+from rules.events import LegacyEvent as Event
 from rules.models import Encounter, MapState, Settings
 from rules.report import board_report, describe
 from rules.sheet import parse_pairs
@@ -768,7 +768,7 @@ def test_worked_example_two_damage_to_a_one_hp_mini_is_out_of_action() -> None:
     t = res.encounter.get("T")
     assert (t.hp, t.status, t.position, t.facing) == (-1, "out", None, None)
     assert [e.after for e in events_of(res, "status")] == ["out"]
-    assert (res.encounter.winner, one(res, "victory").after) == ("a", "a")
+    assert (res.encounter.winner, one(res, "victory").side) == ("a", "a")
 
 
 def test_a_downed_mini_has_no_facing_and_attacks_once_at_minus_two() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from rules.dice import Dice
 from rules.errors import DiceError
-from rules.events import Event
+from rules.events import LegacyEvent as Event
 from rules.models import Encounter, MapState, Settings
 from rules.report import describe, describe_check, events_report
 from rules.sheet import parse_pairs

@@ -19,7 +19,7 @@ from rules.errors import (
     RulesError,
     SheetError,
 )
-from rules.events import Event
+from rules.events import LegacyEvent as Event
 from rules.models import Encounter, MapState
 from rules.report import board_report, events_report
 from rules.sheet import parse_options, parse_pairs
