@@ -1,0 +1,25 @@
+"""The shared scenario builder works for every system and checks refusals."""
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import RulesError
+from rules.system import system_keys
+from tests.scenario import Scenario
+
+SHEETS = {
+    "coup-de-grace": "class=light weapons=sword",
+    "knights-of-valour": "hp=9 weapons=longsword:1",
+    "tote": "strike=2",
+}
+
+
+@pytest.mark.parametrize("key", system_keys())
+def test_builder_adds_through_the_system_and_refusals_change_nothing(key: str) -> None:
+    """Adding goes through the system's own add; a refused action leaves the encounter as it was."""
+    s = Scenario(key)
+    s.add("Borin", SHEETS[key], side="a", at=None if s.enc.map.kind == "none" else "B2")
+    assert s.get("Borin").side == "a"
+    message = s.refused("add", name="borin", raw_sheet={}, error=RulesError)
+    assert "Borin" in message
+
