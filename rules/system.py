@@ -70,6 +70,11 @@ class RuleSystem:
     default_side_player: ClassVar[str] = "party"
     default_side_gm: ClassVar[str] = "foes"
     has_initiative_numbers: ClassVar[bool] = True
+    #: whether combatants face a way (facings are shown and accepted only where this is true)
+    uses_facing: ClassVar[bool] = True
+    #: the map markings this system's rules read (`/encounter terrain` refuses the others);
+    #: each kind means the same in every system that uses it (see `rules.models.TERRAIN_KINDS`)
+    terrain_kinds: ClassVar[tuple[str, ...]] = ("clear", "wall")
     #: the GM-overridable rule defaults, declared once (`rules.options`)
     options: ClassVar[OptionSet] = OptionSet()
     #: the `/act` actions, declared once (`rules.actions.ActionTable`)
@@ -228,6 +233,10 @@ class RuleSystem:
             if other is not None and other is not c:
                 raise IllegalAction(f"{cell.name} is taken by {other.name}: pick a free cell.")
             c.position = cell.name
+        if not self.uses_facing:
+            if facing:
+                raise InputError(f"{self.title} has no facings: leave `facing` out.")
+            return
         if facing:
             c.facing = grid.parse_facing(facing)
         elif c.position and not c.facing:
