@@ -162,6 +162,8 @@ class Encounter(BaseModel):
     combatants: list[Combatant] = Field(default_factory=list)
     settings: Settings = Field(default_factory=Settings)
     gm_ids: list[str] = Field(default_factory=list)
+    #: the GM's last edits made mid-fight (hit points, stats, places...), shown on the board
+    gm_edits: list[str] = Field(default_factory=list, max_length=10)
     #: the system's typed per-encounter state (`rules.state`)
     state: SerializeAsAny[EncounterState] | dict[str, Any] = Field(default_factory=dict)
     winner: str | None = None

@@ -202,4 +202,6 @@ class Presenter:
                 value = value[:990] + "\n…"
             fields.append((side or "no side", value or "—"))
         lines.extend(self.board_extra(enc))
+        if enc.gm_edits and not enc.winner:
+            lines.append("🛠️ GM changes: " + "; ".join(enc.gm_edits))
         return Report(title=title, lines=lines, fields=fields, colour=COLOURS["turn"])

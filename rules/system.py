@@ -37,6 +37,10 @@ __all__ = [
 
 MAX_COMBATANTS = 60
 
+#: how many of the GM's mid-fight edits the encounter keeps to show on the board
+GM_EDITS_SHOWN = 3
+
+
 @dataclass(frozen=True)
 class Turn:
     """Who may act now.
@@ -279,7 +283,13 @@ class RuleSystem:
             c.side = action.side.strip()[:40]
         if action.at or action.facing:
             self.place(enc, c, action.at, action.facing)
-        events: list[Event | LegacyEvent] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=action.is_gm and enc.started)]
+        by_gm = action.is_gm and enc.started
+        if by_gm:  # mid-fight, only the GM changes these: the board shows the last few such changes
+            changed = [f"{k}={v}" for k, v in action.raw_sheet.items()]
+            changed += [f"{k} {v}" for k, v in (("at", action.at), ("facing", action.facing), ("side", action.side)) if v]
+            note = f"round {enc.round}: {c.name} {' '.join(changed)}"[:200]
+            enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
+        events: list[Event | LegacyEvent] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=by_gm)]
         events += self.setup_combatant(enc, c, new=False)
         return events
 

@@ -82,3 +82,11 @@ async def test_help_says_which_sheet_keys_are_cosmetic(h: Harness) -> None:
     race = next(line for line in text.splitlines() if line.startswith("`race`"))
     assert "cosmetic" in race
     assert not any("cosmetic" in line for line in text.splitlines() if line.startswith("`hp`"))
+
+
+async def test_gm_edit_mid_fight_shows_on_the_board(h: Harness) -> None:
+    """A GM's mid-fight change of hit points is shown on the status board as a GM change."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant edit", name="Borin", sheet="hp=1")
+    boards = [s for s in h.recorder.sent if s.kind in ("channel", "channel_edit")]
+    assert "GM changes" in boards[-1].text and "Borin hp=1" in boards[-1].text
