@@ -55,6 +55,7 @@ class Option:
             minimum=self.minimum,
             maximum=self.maximum,
             parse=self.parse,
+            accepts=self.accepts,
         )
 
     def read(self, raw: str | None) -> Any:
@@ -75,28 +76,11 @@ class Option:
 
     def accepted(self) -> str:
         """What the option accepts, for ``/help`` and the README."""
-        if self.accepts:
-            return self.accepts
-        if self.kind == "int":
-            lo, hi = self.minimum, self.maximum
-            if lo is not None and hi is not None:
-                return f"{lo}–{hi}"
-            return "a whole number"
-        if self.kind == "choice":
-            return ", ".join(f"`{c}`" for c in self.choices)
-        if self.kind == "bool":
-            return "`yes`, `no`"
-        return "text"
+        return self._key().accepted()
 
     def default_text(self) -> str:
         value = self.default_value()
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        if value in (None, "", (), [], {}):
-            return "none"
-        if isinstance(value, Mapping):
-            return "none"
-        return str(value)
+        return SheetKey(self.name, self.help, default=value).default_text() if not isinstance(value, Mapping) else "none"
 
 
 def int_option(name: str, default: int, minimum: int, maximum: int, help: str) -> Option:

@@ -110,6 +110,8 @@ class SheetKey:
     parse: Callable[[str], Any] | None = field(default=None, compare=False)
     #: only looks (no rule reads it): an owner may still change it once the fight has started
     cosmetic: bool = False
+    #: what the key accepts, for the README and `/help`, where the kind alone does not say it
+    accepts: str | None = None
 
     def read(self, value: str) -> Any:
         if self.parse is not None:
@@ -148,6 +150,33 @@ class SheetKey:
         if self.minimum is not None:
             return f" of at least {self.minimum}"
         return ""
+
+    def accepted(self) -> str:
+        """What the key accepts, in a few words: ``1–20``, ``heavy, light``, ``yes, no``..."""
+        if self.accepts:
+            return self.accepts
+        if self.kind == "int":
+            if self.minimum is not None and self.maximum is not None:
+                return f"{self.minimum}–{self.maximum}"
+            return "a whole number" + self._range()
+        if self.kind in ("choice", "list") and self.choices:
+            listed = ", ".join(f"`{c}`" for c in self.choices)
+            return listed if self.kind == "choice" else f"a comma list of {listed}"
+        if self.kind == "bool":
+            return "`yes`, `no`"
+        return "text"
+
+    def default_text(self) -> str:
+        if self.required:
+            return "required"
+        d = self.default
+        if d in (None, "", [], (), {}):
+            return "none"
+        if isinstance(d, bool):
+            return "yes" if d else "no"
+        if isinstance(d, (list, tuple)):
+            return ",".join(str(x) for x in d)
+        return str(d)
 
     def describe(self) -> str:
         bits = [self.help]
