@@ -33,7 +33,7 @@ __all__ = [
     "MAX_COMBATANTS",
 ]
 
-MAX_COMBATANTS = 60
+MAX_COMBATANTS = 100
 
 ActionKind = Literal[
     "add",
