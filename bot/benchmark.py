@@ -14,6 +14,9 @@ Prints one plain table (DESIGN.md, "Performance and reliability: how they are me
   of that transaction in a loop (the floor), and the ratio bot / aiosqlite;
 - the cost with 10 and with 10,000 stored encounters (10 live channels either way);
 - map render time (12x10 with 10 combatants, 60x60 with 60) and peak memory;
+- the slowest rules step: ``system.resolve`` of a far ``/move`` (reachable, out of reach, and
+  walled off) on a 100x100 map with walls and 100 combatants, Coup-De-Grace and Knights of
+  Valour, p50 and max beside the 20 ms target;
 - the targets of the performance issue beside the figures, PASS or MISS.
 
 It never asserts and always exits 0. ``--quick`` runs in about 20 s, the full run in under
@@ -29,6 +32,7 @@ import gc
 import io
 import os
 import pstats
+import random
 import resource
 import sqlite3
 import statistics
@@ -483,6 +487,92 @@ def time_maps(encounters: list[tuple[str, Any]], repeat: int) -> list[tuple[str,
     return out
 
 
+# -- the slowest rules step ------------------------------------------------------------------------------
+RULES_STEP_TARGET_MS = 20.0
+
+
+def _walled_map(size: int) -> tuple[list[str], set[tuple[int, int]]]:
+    """Walls for a ``size`` x ``size`` board: a vertical wall every 8 columns with a one-square gap
+    at alternate ends (a long winding way across), and a closed 3x3 room near the far corner."""
+    walls: set[tuple[int, int]] = set()
+    for col in range(6, size - 6, 8):
+        gap = size - 1 if (col // 8) % 2 == 0 else 0
+        walls |= {(col, row) for row in range(size) if row != gap}
+    room = (size - 5, size - 5)
+    walls |= {(room[0] + dx, room[1] + dy) for dx in range(-2, 3) for dy in range(-2, 3) if max(abs(dx), abs(dy)) == 2}
+    return [f"{_col(c)}{r + 1}" for c, r in sorted(walls)], walls
+
+
+def _crowd(size: int, count: int, walls: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``count`` free squares spread over the board, away from the mover's corner."""
+    spots: list[tuple[int, int]] = []
+    for i in range(size * size):  # 7919 is prime: this visits every square once, scattered
+        col, row = divmod(i * 7919 % (size * size), size)
+        if (col, row) not in walls and col + row > 4 and max(abs(col - size + 5), abs(row - size + 5)) > 2:
+            spots.append((col, row))
+        if len(spots) == count:
+            break
+    return spots
+
+
+def _rules_step_encounter(key: str, size: int, count: int) -> Any:
+    """A started ``key`` encounter on a walled ``size`` map with ``count`` combatants; "Mover" at A1
+    (fast: unarmoured, or 200 ft of movement) may move now."""
+    from rules.dice import Dice
+    from rules.models import Encounter, MapState
+    from rules.sheet import parse_pairs
+    from rules.system import Action
+
+    system = get_system(key)
+    names, walls = _walled_map(size)
+    enc = Encounter(system=key, map=MapState(kind="square", width=size, height=size, blocked=names), gm_ids=["9"])
+    if key == "coup-de-grace":
+        enc.settings.options["tie"] = "join"
+        sheets = ("class=unarmoured weapons=sword", "class=light weapons=sword")
+    else:
+        sheets = ("agi=3 hp=9 move=200 weapons=longsword:1", "agi=-3 hp=9 weapons=longsword:1")
+    spots = [(0, 0), *_crowd(size, count - 1, walls)]
+    for i, (col, row) in enumerate(spots):
+        action = Action(kind="add", is_gm=True, name="Mover" if i == 0 else f"F{i}", side="a" if i % 2 == 0 else "b",
+                        raw_sheet=parse_pairs(sheets[0 if i == 0 else 1]), at=f"{_col(col)}{row + 1}", facing="E",
+                        owner_id="1")
+        enc = system.resolve(enc, action, Dice.fixed([])).encounter
+    enc = system.resolve(enc, Action(kind="init_roll", is_gm=True), Dice(random.Random(1))).encounter
+    if key == "coup-de-grace":
+        enc = system.resolve(enc, Action(kind="init_order", is_gm=True, name="a"), Dice.fixed([])).encounter
+    return enc
+
+
+def time_rules_steps(size: int, count: int, repeat: int) -> list[tuple[str, float, float, str]]:
+    """``(label, p50 ms, max ms, outcome)`` of ``system.resolve`` for far moves on a walled map."""
+    from rules.dice import Dice
+    from rules.errors import RulesError
+    from rules.system import Action
+
+    last = f"{_col(size - 1)}{size}"
+    room = f"{_col(size - 5)}{size - 4}"
+    out = []
+    for key, reach in (("coup-de-grace", (4, 4)), ("knights-of-valour", (5, 38))):
+        system = get_system(key)
+        enc = _rules_step_encounter(key, size, count)
+        taken = {c.position for c in enc.combatants}
+        near = next(n for i in range(size) if (n := f"{_col(reach[0])}{reach[1] + 1 - i}") not in taken)
+        snapshot = enc.model_dump_json()
+        for what, to in (("reachable", near), ("out of reach", last), ("walled off", room)):
+            times, outcome = [], ""
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                try:
+                    system.resolve(enc, Action(kind="move", is_gm=True, actor="Mover", to=to), Dice(random.Random(1)),
+                                   snapshot=snapshot)
+                    outcome = "moved"
+                except RulesError as exc:
+                    outcome = "refused: " + str(exc)[:60]
+                times.append(time.perf_counter() - t0)
+            out.append((f"{key} to {to} ({what})", statistics.median(times) * 1000, max(times) * 1000, outcome))
+    return out
+
+
 # -- report ----------------------------------------------------------------------------------------------------
 def _verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
@@ -649,6 +739,13 @@ async def _main(args: argparse.Namespace) -> None:
         print(_table("3. Map render (bot.mapimage.render_map)", ["map", "median ms", "best ms", "PNG bytes"],
                      [[lbl, f"{med:.1f}", f"{best:.1f}", f"{size:,}"] for lbl, med, best, size in maps]), file=out)
 
+        steps = time_rules_steps(100, 100, 3 if quick else 10)
+        slowest = max(mx for _, _, mx, _ in steps)
+        print(file=out)
+        print(_table(f"3b. Slowest rules step: system.resolve of a far /move, 100x100 walled map, 100 combatants "
+                     f"(target < {RULES_STEP_TARGET_MS:.0f} ms)", ["move", "p50 ms", "max ms", "outcome"],
+                     [[lbl, f"{p50:.1f}", f"{mx:.1f}", what] for lbl, p50, mx, what in steps]), file=out)
+
         gc.collect()
         tracemalloc.start()
         burst = await run_bot_load(str(tmpdir / "mem.db"), 50, 1, "memory burst", prefix="mem")
@@ -670,6 +767,8 @@ async def _main(args: argparse.Namespace) -> None:
             ["p99 < 20 ms, 50 channels flat out (closed loop)", f"{bot.pct(99):.2f} ms", _verdict(bot.pct(99) < 20)],
             [">= 0.5 x bare aiosqlite rate", f"{ratio:.2f}x", _verdict(ratio >= 0.5)],
             ["10,000 stored no slower than 10 (>= 0.9x)", f"{stored_ratio:.2f}x", _verdict(stored_ratio >= 0.9)],
+            [f"slowest rules step < {RULES_STEP_TARGET_MS:.0f} ms (far /move, 100x100, 100 combatants)",
+             f"{slowest:.1f} ms", _verdict(slowest < RULES_STEP_TARGET_MS)],
             ["no refused or failed command in the mix", f"{failed:,}", _verdict(failed == 0)],
         ]
         print(_table("5. Targets", ["target", "measured", "verdict"], targets), file=out)

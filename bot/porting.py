@@ -21,6 +21,7 @@ from rules.errors import InputError, RulesError
 from rules.grid import parse_cell
 from rules.models import EXPORT_FORMAT, Encounter
 from rules.report import board_report
+from rules.geometry import MAX_SIDE
 from rules.system import MAX_COMBATANTS, RuleSystem, get_system, system_keys
 
 __all__ = [
@@ -44,9 +45,9 @@ MAX_TEXT = 1000
 #: the most keys of an object (a sheet, a state); the map's terrain and heights go by the map's size
 MAX_KEYS = 100
 #: the longest list anywhere, unless a tighter bound applies: one entry per cell of the largest map
-MAX_LIST = 60 * 60
-#: the most values in a file: a full export (60 combatants, every cell of a 60x60 map marked) has about 12,000
-MAX_VALUES = 20_000
+MAX_LIST = MAX_SIDE * MAX_SIDE
+#: the most values in a file: a full export (100 combatants, every cell of a 100x100 map marked) has about 32,000
+MAX_VALUES = 40_000
 MAX_GMS = 25
 MAX_NUMBER = 2**63
 MAX_OPTION_TEXT = 500
@@ -148,7 +149,7 @@ def _check_counts(data: dict[str, Any]) -> None:
     m = data.get("map")
     if not isinstance(m, dict):
         return
-    width, height = (v if isinstance(v, int) and 0 <= v <= 60 else 60 for v in (m.get("width"), m.get("height")))
+    width, height = (v if isinstance(v, int) and 0 <= v <= MAX_SIDE else MAX_SIDE for v in (m.get("width"), m.get("height")))
     cells = width * height
     if (n := _length(m, "blocked")) > cells:
         raise InputError(f"The file's map has {n} walls: a {width}x{height} map holds at most {cells} walls.")

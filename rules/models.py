@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator, model_validator
 
 from rules.errors import NotFound
-from rules.grid import Cell, Grid, parse_cell
+from rules.geometry import MAX_SIDE, Cell, Grid, parse_cell
 from rules.state import CombatantState, EncounterState, typed_state
 
 __all__ = [
@@ -40,8 +40,8 @@ class MapState(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["square", "hex", "none"] = "none"
-    width: int = Field(0, ge=0, le=60)
-    height: int = Field(0, ge=0, le=60)
+    width: int = Field(0, ge=0, le=MAX_SIDE)
+    height: int = Field(0, ge=0, le=MAX_SIDE)
     blocked: list[str] = Field(default_factory=list)
     terrain: dict[str, str] = Field(default_factory=dict)
     heights: dict[str, Annotated[int, Field(ge=-MAX_CELL_HEIGHT, le=MAX_CELL_HEIGHT)]] = Field(default_factory=dict)

@@ -35,7 +35,7 @@ __all__ = [
     "MAX_COMBATANTS",
 ]
 
-MAX_COMBATANTS = 60
+MAX_COMBATANTS = 100
 
 #: how many of the GM's mid-fight edits the encounter keeps to show on the board
 GM_EDITS_SHOWN = 3

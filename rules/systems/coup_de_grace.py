@@ -761,11 +761,23 @@ class CoupDeGrace(RuleSystem):
                 if nxt is not None:
                     yield nxt, mults[cell] * STEP_COST, d
 
-        found = cheapest_path(_at(c), lambda s: s == dest, successors)
+        def heuristic(cell: Cell) -> int:
+            return grid.distance(cell, dest, diagonal=rules.diagonal) * STEP_COST
+
+        left = self._mp(c) or 0
+        walled = grid.region(_at(c)) != grid.region(dest)
+        # within the MP left; past them, within twice as many, to say what the move would cost
+        found = None if walled else (
+            cheapest_path(_at(c), lambda s: s == dest, successors, budget=left, heuristic=heuristic)
+            or cheapest_path(_at(c), lambda s: s == dest, successors, budget=2 * left, heuristic=heuristic)
+        )
         if found is None:
             raise IllegalAction(
                 f"There is no way from {c.position} to {dest.name} for {c.name}: minis and walls "
                 f"block every path."
+                if walled
+                else f"{c.name} cannot reach {dest.name} with the {left} MP left: minis and walls are in "
+                f"the way, or it is too far. Pick a nearer square."
             )
         steps = found[1]
         out: list[tuple[Cell, str, int]] = []

@@ -1094,12 +1094,19 @@ class KnightsOfValour(RuleSystem):
         def is_goal(pos: _Pos) -> bool:
             return pos.cell == goal and pos.mode == "stand"
 
-        found = cheapest_path(start, is_goal, successors, budget=budget)
+        def heuristic(pos: _Pos) -> int:
+            return m.grid.distance(pos.cell, goal, diagonal=True) * SQUARE_FT
+
+        if m.grid.region(start.cell) != m.grid.region(goal):
+            raise IllegalAction(f"{m.name} cannot reach {goal.name}: walls are in the way.")
+        found = cheapest_path(start, is_goal, successors, budget=budget, heuristic=heuristic)
         if found is None:
-            anyway = cheapest_path(start, is_goal, successors)
+            # past the movement left, within twice as much, to say what the move would cost
+            anyway = cheapest_path(start, is_goal, successors, budget=2 * budget, heuristic=heuristic)
             if anyway is None:
                 raise IllegalAction(
-                    f"{m.name} cannot reach {goal.name}: walls, enemies, gaps or heights are in the way."
+                    f"{m.name} cannot reach {goal.name} with {_ft(budget)} of movement: walls, enemies, "
+                    f"gaps or heights are in the way, or it is too far. Pick a nearer square."
                 )
             raise IllegalAction(
                 f"{goal.name} is {_ft(int(anyway[0]))} of movement away but {m.name} has {_ft(budget)}: "

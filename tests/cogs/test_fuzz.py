@@ -56,7 +56,7 @@ SHEETS = [BORIN, GRAK, "class=unarmoured", "class=heavy weapons=bow", "hp=2", "h
 ROLLS = ["1", "6", "15,4", "0", "-1", "7", "1,1,1,1,1,1,1,1,1,1", "", "a", "1,,2", " 3 ", "6,6", "99999999999999999999"]
 DICE = ["1d20", "4d6kh3", "1000d6", "1d0", "0d6", "d", "1d20+" * 60 + "1", "(((1)))", "1d6e6", "1d1e1", "2d6ro1",
         "10000000000d1", "1d100000000000", "", "@everyone", "1/0", "5 - 10", "1d20 [attack]"]
-MAPS = ["12x10", "12x10 hex", "none", "8x6", "1x1", "60x60", "0x0", "61x1", "999x999", "abc", "", "12 x 10", "12x10 square"]
+MAPS = ["12x10", "12x10 hex", "none", "8x6", "1x1", "60x60", "100x100", "0x0", "101x1", "999x999", "abc", "", "12 x 10", "12x10 square"]
 NAMES = ["Borin", "Grak", "Thrain", "borin", "@everyone", "<@&1>", "", " ", "x" * 40, "x" * 41, "🐉", "line\nbreak"]
 SYSTEMS = [s.key for s in all_systems()] + ["chess", ""]
 
@@ -101,7 +101,7 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
 
 def _many(d: dict[str, Any]) -> dict[str, Any]:
     first = d["combatants"][0]
-    d["combatants"] = [dict(first, name=f"Clone{i}", position=None) for i in range(61)]
+    d["combatants"] = [dict(first, name=f"Clone{i}", position=None) for i in range(101)]
     d["order"], d["current"] = [], None
     return d
 
@@ -122,7 +122,7 @@ IMPORTS: dict[str, Callable[[dict[str, Any]], dict[str, Any]] | bytes] = {
     "off-map": _set("combatants.0.position", "Z99"),
     "negative-hp": _set("combatants.0.hp", -3),
     "huge-hp": _set("combatants.0.hp", 10**20),
-    "wide-map": _set("map.width", 61),
+    "wide-map": _set("map.width", 101),
     "bad-facing": _set("combatants.0.facing", "NE"),
     "bad-status": _set("combatants.0.status", "zombie"),
     "downed-status": _set("combatants.0.status", "downed"),

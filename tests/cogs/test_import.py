@@ -13,6 +13,8 @@ from bot.service import Ctx, Service
 from data.sqlite import SqliteStore
 from data.store import DuplicateInteraction
 from rules.errors import InputError, RulesError
+from rules.system import MAX_COMBATANTS
+from bot.porting import MAX_VALUES
 from tests.cogs.test_commands import BORIN, GRAK, h  # noqa: F401 (h: the harness fixture)
 
 
@@ -39,7 +41,7 @@ async def test_twenty_thousand_combatants_are_refused_by_count_before_validation
     data["combatants"][5000]["hp"] = "lots"
     data["order"] = []
     message = _refusal(data)
-    assert "20000 combatants" in message and "at most 60" in message
+    assert "20000 combatants" in message and f"at most {MAX_COMBATANTS}" in message
 
 
 async def test_deep_nesting_is_refused_not_a_recursion_error(h: Harness) -> None:
@@ -62,9 +64,9 @@ async def test_deep_nesting_is_refused_not_a_recursion_error(h: Harness) -> None
         (("combatants", 0, "hp"), 10**40, "too large"),
         (("round",), 1e300, "too large"),
         (("round",), float("inf"), "`Infinity`"),
-        (("order",), ["Borin"] * 61, "at most 60 names"),
+        (("order",), ["Borin"] * (MAX_COMBATANTS + 1), f"at most {MAX_COMBATANTS} names"),
         (("gm_ids",), [str(i) for i in range(30)], "at most 25"),
-        (("state", "junk"), [[0] * 3000 for _ in range(8)], "more than 20000 values"),
+        (("state", "junk"), [[0] * 3000 for _ in range(MAX_VALUES // 3000 + 1)], f"more than {MAX_VALUES} values"),
     ],
     ids=["walls", "long-name", "sheet-keys", "huge-int", "huge-float", "infinity", "long-order", "many-gms", "values"],
 )

@@ -1,0 +1,216 @@
+"""The board interface shared by square and hex grids; :class:`Grid` chooses the kind once.
+
+``Grid("square", 12, 10)`` builds a :class:`~rules.geometry.square.SquareGrid`,
+``Grid("hex", ...)`` a :class:`~rules.geometry.hex.HexGrid`: each kind implements the few
+methods that differ (steps, directions, distance, centres, lines) and inherits the rest.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar
+
+from rules.errors import InputError
+from rules.geometry import sight
+from rules.geometry.cells import Cell, cell_name, parse_cell
+
+__all__ = ["Grid"]
+
+_KINDS: dict[str, type[Grid]] = {}
+
+
+class Grid:
+    """A board: its kind, size and the cells the GM has marked. Read-only once built."""
+
+    kind: ClassVar[str] = ""
+    facings: ClassVar[tuple[str, ...]] = ()
+    #: the front arc's width in degrees
+    arc: ClassVar[float] = 90.0
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        _KINDS[cls.kind] = cls
+
+    def __new__(cls, kind: str = "", *args: Any, **kw: Any) -> Grid:
+        if cls is Grid:
+            if kind not in _KINDS:
+                raise ValueError(f"unknown grid kind {kind!r}")
+            cls = _KINDS[kind]
+        return object.__new__(cls)
+
+    def __init__(
+        self,
+        kind: str,
+        width: int,
+        height: int,
+        blocked: Iterable[Cell] = (),
+        terrain: dict[Cell, str] | None = None,
+        heights: dict[Cell, int] | None = None,
+    ) -> None:
+        self.width = width
+        self.height = height
+        self.blocked = frozenset(blocked)
+        self.terrain = dict(terrain or {})
+        self.heights = dict(heights or {})
+        self._steps: dict[tuple[Cell, str], Cell | None] = {}
+        self._regions: list[int] | None = None
+
+    # -- what each kind implements ------------------------------------------------------------
+    def _step(self, cell: Cell, direction: str) -> Cell:
+        raise NotImplementedError
+
+    def directions(self, diagonal: bool = False) -> tuple[str, ...]:
+        """The single-step directions (squares add the four diagonals with ``diagonal``)."""
+        raise NotImplementedError
+
+    def direction(self, a: Cell, b: Cell) -> str | None:
+        """The direction of the single step from ``a`` to ``b``, if they touch."""
+        raise NotImplementedError
+
+    def distance(self, a: Cell, b: Cell, diagonal: bool = False) -> int:
+        """Steps on an empty board."""
+        raise NotImplementedError
+
+    def centre(self, cell: Cell) -> tuple[float, float]:
+        """The cell's centre in board units (a square side, or a hex's flat-to-flat height)."""
+        raise NotImplementedError
+
+    def line_cells(self, a: Cell, b: Cell) -> list[Cell]:
+        """Cells strictly between ``a`` and ``b`` whose interior the centre line crosses."""
+        raise NotImplementedError
+
+    def corner_cells(self, a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:
+        """The pairs of cells on either side of each corner the centre line passes exactly through."""
+        return []
+
+    def _adjacent_direction(self, d: str, diagonal: bool) -> bool:
+        return True
+
+    # -- cells -----------------------------------------------------------------------------------
+    def contains(self, cell: Cell) -> bool:
+        return 0 <= cell.col < self.width and 0 <= cell.row < self.height
+
+    def parse(self, text: str) -> Cell:
+        cell = parse_cell(text)
+        if not self.contains(cell):
+            last = cell_name(Cell(self.width - 1, self.height - 1))
+            raise InputError(f"{cell_name(cell)} is off the map: cells run from A1 to {last}.")
+        return cell
+
+    def cells(self) -> Iterator[Cell]:
+        for row in range(self.height):
+            for col in range(self.width):
+                yield Cell(col, row)
+
+    def parse_facing(self, text: str) -> str:
+        f = (text or "").strip().upper()
+        if f not in self.facings:
+            raise InputError(f"`{text}` is not a facing here: use one of {' '.join(self.facings)}.")
+        return f
+
+    # -- steps and adjacency -------------------------------------------------------------------------
+    def step(self, cell: Cell, direction: str) -> Cell | None:
+        """The cell one step from ``cell`` towards ``direction`` (None if off the map); cached."""
+        key = (cell, direction)
+        try:
+            return self._steps[key]
+        except KeyError:
+            pass
+        nxt = self._step(cell, direction.upper())
+        found = nxt if self.contains(nxt) else None
+        self._steps[key] = found
+        return found
+
+    def neighbours(self, cell: Cell, diagonal: bool = False) -> list[Cell]:
+        return [n for d in self.directions(diagonal) if (n := self.step(cell, d)) is not None]
+
+    def adjacent(self, a: Cell, b: Cell, diagonal: bool = False) -> bool:
+        d = self.direction(a, b)
+        return d is not None and self._adjacent_direction(d, diagonal)
+
+    def region(self, cell: Cell) -> int:
+        """Which part of the board walled off from the others ``cell`` lies in (walls are -1)."""
+        if self._regions is None:
+            self._regions = self._label_regions()
+        return self._regions[cell.row * self.width + cell.col]
+
+    def _label_regions(self) -> list[int]:
+        """Label the open cells by the region their widest steps (diagonals too) connect them in."""
+        w, h = self.width, self.height
+        labels = [-1] * (w * h)
+        walls = {c.row * w + c.col for c in self.blocked if self.contains(c)}
+        offsets = [self._offsets(parity) for parity in (0, 1)]
+        label = 0
+        for start in range(w * h):
+            if labels[start] != -1 or start in walls:
+                continue
+            labels[start] = label
+            todo = [start]
+            while todo:
+                row, col = divmod(todo.pop(), w)
+                for dc, dr in offsets[col & 1]:
+                    c, r = col + dc, row + dr
+                    if 0 <= c < w and 0 <= r < h:
+                        i = r * w + c
+                        if labels[i] == -1 and i not in walls:
+                            labels[i] = label
+                            todo.append(i)
+            label += 1
+        return labels
+
+    def _offsets(self, parity: int) -> list[tuple[int, int]]:
+        """``(dcol, drow)`` of every single step (diagonals too) from a column of this parity."""
+        here = Cell(parity, 2)
+        return [(n.col - here.col, n.row - here.row) for d in self.directions(True) for n in [self._step(here, d)]]
+
+    # -- facing and arcs ---------------------------------------------------------------------------------
+    def front(self, cell: Cell, facing: str) -> Cell | None:
+        return self.step(cell, facing)
+
+    def opposite(self, facing: str) -> str:
+        fs = self.facings
+        i = fs.index(facing)
+        return fs[(i + len(fs) // 2) % len(fs)]
+
+    def turn_steps(self, a: str, b: str) -> int:
+        """How many facing steps (one side of the grid each) turn ``a`` into ``b``."""
+        fs = self.facings
+        d = abs(fs.index(a) - fs.index(b))
+        return min(d, len(fs) - d)
+
+    def bearing(self, a: Cell, b: Cell) -> float:
+        """Angle from ``a`` to ``b`` in degrees clockwise from north."""
+        ax, ay = self.centre(a)
+        bx, by = self.centre(b)
+        return math.degrees(math.atan2(bx - ax, -(by - ay))) % 360
+
+    def _facing_angle(self, facing: str) -> float:
+        fs = self.facings
+        return fs.index(facing) * 360 / len(fs)
+
+    def in_arc(self, origin: Cell, facing: str, target: Cell, width: float | None = None) -> bool:
+        """Is ``target`` in the front arc (``width`` degrees, the kind's default if None)?"""
+        if origin == target:
+            return False
+        width = width or self.arc
+        diff = (self.bearing(origin, target) - self._facing_angle(facing) + 180) % 360 - 180
+        return abs(diff) <= width / 2 + 1e-9
+
+    def facing_towards(self, a: Cell, b: Cell) -> str:
+        """The facing from ``a`` that points most directly at ``b``."""
+        angle = self.bearing(a, b)
+        fs = self.facings
+        step = 360 / len(fs)
+        return fs[int(((angle + step / 2) % 360) // step)]
+
+    # -- line of sight ---------------------------------------------------------------------------------------
+    def line_of_sight(
+        self, a: Cell, b: Cell, blockers: Iterable[Cell] = (), corner: str = "open"
+    ) -> bool:
+        """True when the line between centres crosses no blocked cell and no blocker.
+
+        ``corner`` says what a corner the line passes exactly through does (see
+        :mod:`rules.geometry.sight`): ``open`` (the default) never blocks, ``blocks`` blocks
+        when either cell beside the corner is blocked, ``either`` only when both are.
+        """
+        return sight.line_of_sight(self, a, b, blockers, corner)

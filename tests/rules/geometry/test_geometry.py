@@ -1,0 +1,90 @@
+"""rules.geometry: the two board kinds, the corner rule, corner lines, regions and budgeted paths."""
+from __future__ import annotations
+
+from rules.geometry import Cell, Grid, HexGrid, SquareGrid, cheapest_path, corner_lines, obstruction, parse_cell
+
+
+def _walk(g: Grid):
+    def successors(c: Cell):
+        for d in g.directions():
+            n = g.step(c, d)
+            if n is not None and n not in g.blocked:
+                yield n, 1.0, d
+    return successors
+
+
+def test_grid_factory_picks_the_kind_once() -> None:
+    """Grid(kind, ...) builds the kind's own class."""
+    assert isinstance(Grid("square", 5, 5), SquareGrid) and isinstance(Grid("hex", 5, 5), HexGrid)
+
+
+def test_parse_cell_is_cached() -> None:
+    """The same text gives the very same Cell object."""
+    assert parse_cell("C4") is parse_cell("C4")
+
+
+def test_corner_rule_open_blocks_either() -> None:
+    """A diagonal through a corner: open ignores the cells beside it, blocks needs one, either both."""
+    one = Grid("square", 5, 5, blocked=[Cell(1, 0)])
+    both = Grid("square", 5, 5, blocked=[Cell(1, 0), Cell(0, 1)])
+    a, b = Cell(0, 0), Cell(1, 1)
+    assert one.line_of_sight(a, b) and not one.line_of_sight(a, b, corner="blocks")
+    assert one.line_of_sight(a, b, corner="either") and not both.line_of_sight(a, b, corner="either")
+
+
+def test_corner_lines_count_obstructed_back_corner_lines() -> None:
+    """A wall square on the diagonal obstructs some lines; none in the open; a full wall all three."""
+    g = Grid("square", 6, 6, blocked=[Cell(2, 2)])
+    assert obstruction(g, Cell(0, 0), Cell(4, 4)) == "partial"
+    assert obstruction(g, Cell(0, 0), Cell(4, 0)) == "none"
+    block = Grid("square", 6, 6, blocked=[Cell(c, r) for c in range(1, 4) for r in range(1, 4)])
+    assert obstruction(block, Cell(0, 0), Cell(4, 4)) == "hidden"
+
+
+def test_regions_split_by_a_wall() -> None:
+    """Cells on either side of a full wall lie in different regions."""
+    g = Grid("square", 5, 5, blocked=[Cell(2, r) for r in range(5)])
+    assert g.region(Cell(0, 0)) == g.region(Cell(1, 4)) != g.region(Cell(4, 4))
+    assert g.region(Cell(2, 0)) == -1
+
+
+def test_budget_stops_the_search_early() -> None:
+    """With a budget and a heuristic, a far goal is refused after few expansions."""
+    g = Grid("square", 100, 100)
+    seen: list[Cell] = []
+    succ = _walk(g)
+
+    def counted(c: Cell):
+        seen.append(c)
+        return succ(c)
+
+    goal = Cell(99, 99)
+    found = cheapest_path(Cell(0, 0), lambda c: c == goal, counted, budget=10,
+                          heuristic=lambda c: g.distance(c, goal))
+    assert found is None and len(seen) == 0
+    near = Cell(5, 0)
+    found = cheapest_path(Cell(0, 0), lambda c: c == near, counted, budget=10,
+                          heuristic=lambda c: g.distance(c, near))
+    assert found is not None and found[0] == 5 and len(seen) <= 10
+
+
+def test_same_cost_as_plain_search_round_a_wall() -> None:
+    """A* with the distance heuristic finds the same cost as the plain search."""
+    g = Grid("square", 8, 8, blocked=[Cell(3, r) for r in range(7)])
+    goal = Cell(6, 0)
+    plain = cheapest_path(Cell(0, 0), lambda c: c == goal, _walk(g))
+    astar = cheapest_path(Cell(0, 0), lambda c: c == goal, _walk(g), heuristic=lambda c: g.distance(c, goal))
+    assert plain is not None and astar is not None and plain[0] == astar[0] == 20
+
+
+def test_ties_broken_by_the_second_cost() -> None:
+    """Of two equal-cost ways, the one with the smaller second cost wins."""
+    g = Grid("square", 3, 3)
+    goal = Cell(1, 1)
+    # going E first costs a second point; going S first does not
+    found = cheapest_path(Cell(0, 0), lambda c: c == goal, _walk(g),
+                          tie=lambda a, b, d: 1.0 if b == Cell(1, 0) else 0.0)
+    assert found is not None and [c for c, _ in found[1]] == [Cell(0, 1), Cell(1, 1)]
+    found = cheapest_path(Cell(0, 0), lambda c: c == goal, _walk(g),
+                          tie=lambda a, b, d: 1.0 if b == Cell(0, 1) else 0.0)
+    assert found is not None and [c for c, _ in found[1]] == [Cell(1, 0), Cell(1, 1)]
