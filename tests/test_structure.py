@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import EXTENSIONS
-from bot.harness import Harness
+from bot.offline.harness import Harness
 
 ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN = {"discord", "aiosqlite", "bot", "cogs", "data", "random", "time", "datetime"}
@@ -54,6 +54,14 @@ def test_the_purity_check_catches_a_forbidden_import(tmp_path: Path) -> None:
     f = tmp_path / "x.py"
     f.write_text("import aiosqlite\nfrom discord.ext import commands\nfrom rules.grid import Cell\n")
     assert [m for m, _ in _imports(f)] == ["aiosqlite", "discord", "rules"]
+
+
+def test_service_is_a_package_of_small_modules() -> None:
+    """bot/service/ is core, commands, permissions, porting and views, each under 600 lines."""
+    modules = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in (ROOT / "bot" / "service").glob("*.py")}
+    assert {"core.py", "commands.py", "permissions.py", "porting.py", "views.py"} <= set(modules)
+    assert not (ROOT / "bot" / "service.py").exists() and not (ROOT / "bot" / "porting.py").exists()
+    assert {name: n for name, n in modules.items() if n >= 600} == {}
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.harness import Clock, Harness, Sent, channel_id_of, user_id_of
+from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 from bot.service import Ctx, Service
 from data.sqlite import SqliteStore
 from rules.errors import NotFound

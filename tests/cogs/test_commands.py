@@ -1,4 +1,4 @@
-"""The real discord.py command path, driven offline through the harness (bot/harness.py)."""
+"""The real discord.py command path, driven offline through the harness (bot/offline/harness.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.harness import Clock, Harness, Sent, channel_id_of, user_id_of
+from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 
 BORIN = "class=heavy weapons=hammer,shield"
 GRAK = "class=light weapons=axe"

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.harness import Clock, Harness, Sent
+from bot.offline.harness import Clock, Harness, Sent
 from tests.cogs.test_commands import setup_fight
 
 

@@ -1,7 +1,7 @@
 """Fair play through the real command path: what owners may change mid-fight, whose dice a player types."""
 from __future__ import annotations
 
-from bot.harness import Harness
+from bot.offline.harness import Harness
 from tests.cogs.test_commands import BORIN, GRAK, export, h  # noqa: F401 (h: the harness fixture)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.harness import Harness, channel_id_of, user_id_of
+from bot.offline.harness import Harness, channel_id_of, user_id_of
 from bot.service import Ctx, Service
 from data.sqlite import SqliteStore
 from data.store import DuplicateInteraction

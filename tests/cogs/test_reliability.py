@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bot.harness import Clock, Harness, Sent, channel_id_of, user_id_of
+from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 from data.store import open_store
 from rules.system import all_systems, get_system
 

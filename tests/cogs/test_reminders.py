@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.harness import Clock, Harness, channel_id_of, user_id_of
+from bot.offline.harness import Clock, Harness, channel_id_of, user_id_of
 from bot.settings import Settings as BotSettings
 from rules.models import Settings as EncounterSettings
 

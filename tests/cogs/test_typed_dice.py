@@ -1,7 +1,7 @@
 """Whose dice a player's `roll:` may stand for, and typed dice marked in replies and `/log`, through the real command path."""
 from __future__ import annotations
 
-from bot.harness import Harness, Sent, user_id_of
+from bot.offline.harness import Harness, Sent, user_id_of
 from tests.cogs.test_commands import h  # noqa: F401 (the harness fixture)
 from tests.cogs.test_fair_play import borin, export, started_cdg
 

@@ -1,0 +1,550 @@
+"""The offline harness: the real discord.py command path with no network.
+
+Interactions are built from gateway payload dicts (``discord.Interaction(data=..., state=...)``)
+and run through ``bot.tree._call``, so the real checks, transformers, callbacks and error
+handler run. Every response, follow-up and edit goes through a recording
+``AsyncWebhookAdapter`` (set in the ``async_context`` ContextVar); channel messages the bot
+sends itself (status boards, reminders) go through a recording ``HTTPClient.request``.
+Both return plausible message dicts. The console and the tests share this module.
+
+Deferrals are recorded as Discord handles them. A deferral (interaction callback type 5) is
+no message: it is kept in ``Recorder.calls`` (every call in order: messages, deferrals and
+deletions of the original response) but not in ``Recorder.sent`` nor in what ``run()`` returns,
+so a command's result is still ``sent[0]`` and the payload checks see only real messages. The
+first follow-up after a deferral replaces the "thinking" message: it gets the deferral's message
+id and visibility (whatever flags it asks for) and ``Sent.deferred`` is set. Deleting the original
+response (``interaction.delete_original_response()``) is recorded as kind ``delete``; a
+follow-up after it is a new message with its own flags.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import json
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.enums import AppCommandOptionType
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from bot.app import Skirmish, create_bot
+from data.store import Store, open_store
+
+__all__ = ["Clock", "Harness", "Sent", "user_id_of", "channel_id_of", "HarnessError", "GUILD_ID", "APP_ID"]
+
+GUILD_ID = 700000000000000001
+APP_ID = 700000000000000002
+BOT_USER_ID = 700000000000000003
+_EPOCH_MS = 1420070400000
+
+
+class Clock:
+    """A clock that moves only when told to: ``clock.now += 3600``."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class HarnessError(Exception):
+    """A command line the harness could not turn into an interaction (not a bot reply)."""
+
+
+def _stable_id(kind: str, name: str) -> int:
+    digest = hashlib.sha256(f"{kind}:{name.lower()}".encode()).digest()
+    return 100000000000000000 + int.from_bytes(digest[:8], "big") % 800000000000000000
+
+
+def user_id_of(name: str) -> int:
+    return _stable_id("user", name.lstrip("@"))
+
+
+def channel_id_of(name: str) -> int:
+    return _stable_id("channel", name.lstrip("#"))
+
+
+@dataclass
+class Sent:
+    """One message the bot sent, edited or followed up with."""
+
+    kind: str  # response | followup | edit | channel | channel_edit | autocomplete; in calls only: defer | delete
+    channel: str
+    message_id: int
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    ephemeral: bool = False
+    allowed_mentions: dict[str, Any] | None = None
+    to_user: str | None = None
+    choices: list[dict[str, Any]] = field(default_factory=list)
+    payload: dict[str, Any] = field(default_factory=dict)
+    #: a follow-up that replaced a deferral's "thinking" message (and took its visibility)
+    deferred: bool = False
+
+    @property
+    def text(self) -> str:
+        parts = [self.content] if self.content else []
+        for e in self.embeds:
+            for key in ("title", "description"):
+                if e.get(key):
+                    parts.append(e[key])
+            for f in e.get("fields", []):
+                parts.append(f"{f['name']}: {f['value']}")
+            if e.get("footer"):
+                parts.append(e["footer"].get("text", ""))
+        return "\n".join(parts)
+
+    def pinged_users(self) -> list[str]:
+        """The users this message can actually notify, by its allowed_mentions."""
+        am = self.allowed_mentions
+        if am is None:
+            return []
+        if "users" in (am.get("parse") or []):
+            return sorted(set(_mentions(self.content)))
+        allowed = {str(u) for u in am.get("users", [])}
+        return sorted(u for u in _mentions(self.content) if u in allowed)
+
+    def pings_everyone(self) -> bool:
+        am = self.allowed_mentions
+        return am is None or "everyone" in (am.get("parse") or [])
+
+
+def _mentions(text: str) -> list[str]:
+    return re.findall(r"<@!?(\d+)>", text or "")
+
+
+class _Response:
+    """Enough of an aiohttp response for discord.HTTPException."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        self.status = status
+        self.reason = reason
+
+
+class Recorder:
+    """Records every outgoing message and hands out message ids."""
+
+    def __init__(self) -> None:
+        #: the messages the bot sent or edited
+        self.sent: list[Sent] = []
+        #: every call in order: the messages, plus deferrals (``defer``) and deleted originals (``delete``)
+        self.calls: list[Sent] = []
+        #: deferrals whose "thinking" message no follow-up has replaced yet, by interaction token
+        self.thinking: dict[str, Sent] = {}
+        self.deleted: set[int] = set()
+        #: the next N channel sends fail with a server error (Discord having a bad moment)
+        self.fail_sends = 0
+        self.channel_of_token: dict[str, str] = {}
+        self.user_of_token: dict[str, str] = {}
+        self._ids = itertools.count(1)
+        self.cdn: dict[str, bytes] = {}
+
+    def clear(self) -> None:
+        """Forget what was recorded (the messages and every call)."""
+        self.sent.clear()
+        self.calls.clear()
+
+    def snowflake(self) -> int:
+        ms = int(time.time() * 1000) - _EPOCH_MS
+        return (ms << 22) + next(self._ids)
+
+    def message(self, channel: str, payload: dict[str, Any], message_id: int | None = None) -> dict[str, Any]:
+        mid = message_id or self.snowflake()
+        return {
+            "id": str(mid),
+            "channel_id": str(channel),
+            "type": 0,
+            "content": payload.get("content") or "",
+            "author": {"id": str(BOT_USER_ID), "username": "Skirmish", "discriminator": "0", "avatar": None, "bot": True},
+            "embeds": payload.get("embeds") or [],
+            "attachments": [],
+            "timestamp": "2026-01-01T00:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+            "flags": payload.get("flags", 0),
+        }
+
+    def record(
+        self, kind: str, channel: str, payload: dict[str, Any], files: Any, message_id: int, user: str | None = None,
+        *, deferral: Sent | None = None,
+    ) -> Sent:
+        """Record one call; ``deferral`` is the deferral a follow-up answers (it takes its visibility)."""
+        got_files = []
+        for f in files or []:
+            fp = f.fp
+            pos = fp.tell()
+            fp.seek(0)
+            got_files.append((f.filename, fp.read()))
+            fp.seek(pos)
+        ephemeral = deferral.ephemeral if deferral is not None else bool((payload.get("flags") or 0) & 64)
+        sent = Sent(
+            kind=kind,
+            channel=channel,
+            message_id=deferral.message_id if deferral is not None else message_id,
+            content=payload.get("content") or "",
+            embeds=payload.get("embeds") or [],
+            files=got_files,
+            ephemeral=ephemeral,
+            allowed_mentions=payload.get("allowed_mentions"),
+            to_user=user if ephemeral else None,
+            choices=payload.get("choices") or [],
+            payload=payload,
+            deferred=deferral is not None,
+        )
+        self.calls.append(sent)
+        if kind not in ("defer", "delete"):
+            self.sent.append(sent)
+        return sent
+
+
+def _payload_of(payload: dict[str, Any] | None, multipart: list[dict[str, Any]] | None) -> dict[str, Any]:
+    if payload is not None:
+        return payload
+    for part in multipart or []:
+        if part.get("name") == "payload_json":
+            return json.loads(part["value"])
+    return {}
+
+
+class RecordingAdapter(AsyncWebhookAdapter):
+    """Stands in for Discord's webhook endpoints: interaction responses, follow-ups, edits."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        super().__init__()
+        self.recorder = recorder
+
+    async def request(self, route, session, *, payload=None, multipart=None, files=None, **kwargs):  # type: ignore[override]
+        rec = self.recorder
+        body = _payload_of(payload, multipart)
+        token = str(route.webhook_token)
+        channel = rec.channel_of_token.get(token, "0")
+        user = rec.user_of_token.get(token)
+        path = route.path
+        if path.endswith("/callback"):
+            data = body.get("data") or {}
+            if body.get("type") == 8:  # autocomplete result
+                rec.record("autocomplete", channel, data, None, 0, user)
+                return {"interaction": {"id": str(route.webhook_id), "type": 4}}
+            mid = rec.snowflake()
+            if body.get("type") == 5:  # deferred: "thinking" until the first follow-up
+                rec.thinking[token] = rec.record("defer", channel, data, files, mid, user)
+            else:
+                rec.record("response", channel, data, files, mid, user)
+            return {
+                "interaction": {
+                    "id": str(route.webhook_id),
+                    "type": 2,
+                    "response_message_id": str(mid),
+                    "response_message_ephemeral": bool((data.get("flags") or 0) & 64),
+                    "response_message_loading": body.get("type") == 5,
+                },
+                "resource": {"type": body.get("type", 4), "message": rec.message(channel, data, mid)},
+            }
+        if route.method == "POST":
+            deferral = rec.thinking.pop(token, None)
+            sent = rec.record("followup", channel, body, files, rec.snowflake(), user, deferral=deferral)
+            return rec.message(channel, body, sent.message_id)
+        if route.method == "PATCH":
+            if path.endswith("/messages/@original"):
+                rec.thinking.pop(token, None)  # an edit of the original replaces the thinking message too
+            mid = int(route.path.rsplit("/", 1)[-1]) if route.path.rsplit("/", 1)[-1].isdigit() else rec.snowflake()
+            rec.record("edit", channel, body, files, mid, user)
+            return rec.message(channel, body, mid)
+        if route.method == "DELETE" and path.endswith("/messages/@original"):
+            deferral = rec.thinking.pop(token, None)
+            mid = deferral.message_id if deferral is not None else 0
+            rec.deleted.add(mid)
+            rec.record("delete", channel, {}, None, mid, user)
+            return None
+        return None
+
+
+class Harness:
+    """A bot with a real command tree, a real store, and no network."""
+
+    def __init__(self, bot: Skirmish, store: Store, recorder: Recorder) -> None:
+        self.bot = bot
+        self.store = store
+        self.recorder = recorder
+        self._interaction_ids = itertools.count(1)
+
+    # -- life cycle -----------------------------------------------------------------------------
+    @classmethod
+    async def create(
+        cls,
+        db: str = ":memory:",
+        *,
+        seed: int | None = None,
+        clock: Callable[[], float] = time.time,
+        default_reminder_hours: float = 24.0,
+        board_delay: float = 0.0,
+    ) -> "Harness":
+        """A bot on the store at ``db``. With ``board_delay`` 0 each command waits for its status
+        board edit (what tests and the console want); above 0, edits are merged as in production."""
+        store = await open_store(db)
+        rng = random.Random(seed) if seed is not None else random.Random()
+        bot = create_bot(
+            store, rng=rng, clock=clock, sync_commands=False, board_delay=board_delay,
+            default_reminder_hours=default_reminder_hours,
+        )
+        recorder = Recorder()
+        async_context.set(RecordingAdapter(recorder))
+        state = bot._connection
+        state.user = discord.ClientUser(
+            state=state, data={"id": str(BOT_USER_ID), "username": "Skirmish", "discriminator": "0", "avatar": None, "bot": True}
+        )
+        state.application_id = APP_ID
+        harness = cls(bot, store, recorder)
+        bot.http.request = harness._http_request  # type: ignore[method-assign]
+        bot.http.get_from_cdn = harness._cdn  # type: ignore[method-assign]
+        await bot._async_setup_hook()
+        # the guild is cached as the GUILD_CREATE of the guilds intent would leave it
+        state._add_guild_from_data({  # type: ignore[arg-type]
+            "id": str(GUILD_ID), "name": "Offline", "owner_id": str(BOT_USER_ID), "roles": [], "emojis": [],
+            "stickers": [], "features": [], "channels": [], "threads": [], "members": [], "member_count": 1,
+            "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
+            "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
+            "preferred_locale": "en-US", "system_channel_flags": 0,
+        })
+        await bot.setup_hook()
+        return harness
+
+    async def close(self) -> None:
+        await self.bot.boards.flush()
+        await self.store.close()
+
+    async def restart(self) -> "Harness":
+        """A new bot process on the same database file (state must survive)."""
+        await self.close()
+        return await Harness.create(self.store_path, clock=self.bot.service.clock)
+
+    @property
+    def store_path(self) -> str:
+        return getattr(self.store, "path", ":memory:")
+
+    # -- channel HTTP (bot token) -----------------------------------------------------------------
+    async def _http_request(self, route, *, files=None, form=None, **kwargs):  # type: ignore[no-untyped-def]
+        rec = self.recorder
+        body = kwargs.get("json") or _payload_of(None, list(form or []))
+        channel = str(route.channel_id)
+        if route.method == "POST" and route.path.endswith("/messages"):
+            if rec.fail_sends > 0:
+                rec.fail_sends -= 1
+                raise discord.DiscordServerError(_Response(503, "Service Unavailable"), "try again")  # type: ignore[arg-type]
+            mid = rec.snowflake()
+            rec.record("channel", channel, body, files, mid)
+            return rec.message(channel, body, mid)
+        if route.method == "PATCH" and "/messages/" in route.path:
+            mid = int(route.url.rsplit("/", 1)[-1])
+            if mid in rec.deleted:
+                raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})  # type: ignore[arg-type]
+            rec.record("channel_edit", channel, body, files, mid)
+            return rec.message(channel, body, mid)
+        raise HarnessError(f"the offline harness does not serve {route.method} {route.path}")
+
+    async def _cdn(self, url: str) -> bytes:
+        try:
+            return self.recorder.cdn[url]
+        except KeyError:
+            raise discord.NotFound(_Response(404, "Not Found"), "no such attachment") from None  # type: ignore[arg-type]
+
+    # -- interactions ---------------------------------------------------------------------------------
+    def _member(self, user: str) -> dict[str, Any]:
+        uid = user_id_of(user)
+        return {
+            "user": {"id": str(uid), "username": user.lstrip("@"), "global_name": user.lstrip("@"), "discriminator": "0", "avatar": None},
+            "roles": [],
+            "joined_at": "2026-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "permissions": str(discord.Permissions.text().value),
+        }
+
+    def _resolve_command(self, words: list[str]) -> tuple[app_commands.Command, list[str]]:
+        tree = self.bot.tree
+        if not words:
+            raise HarnessError("no command given")
+        top = tree.get_command(words[0])
+        if top is None:
+            names = ", ".join(sorted(c.name for c in tree.get_commands()))
+            raise HarnessError(f"unknown command /{words[0]} (commands: {names})")
+        path = [words[0]]
+        node: Any = top
+        rest = words[1:]
+        while isinstance(node, app_commands.Group):
+            if not rest:
+                subs = ", ".join(sorted(c.name for c in node.commands))
+                raise HarnessError(f"/{' '.join(path)} needs a subcommand: {subs}")
+            child = node.get_command(rest[0])
+            if child is None:
+                subs = ", ".join(sorted(c.name for c in node.commands))
+                raise HarnessError(f"/{' '.join(path)} has no subcommand {rest[0]} (it has: {subs})")
+            path.append(rest[0])
+            node = child
+            rest = rest[1:]
+        if rest:
+            raise HarnessError(f"unexpected words {' '.join(rest)!r}: options are written name:value")
+        return node, path
+
+    def _option(self, param: app_commands.Parameter, raw: str, resolved: dict[str, Any]) -> dict[str, Any]:
+        t = param.type
+        value: Any
+        if t is AppCommandOptionType.string:
+            value = raw
+        elif t is AppCommandOptionType.integer:
+            try:
+                value = int(raw)
+            except ValueError:
+                raise HarnessError(f"option {param.name} takes a whole number, not {raw!r}") from None
+        elif t is AppCommandOptionType.number:
+            try:
+                value = float(raw)
+            except ValueError:
+                raise HarnessError(f"option {param.name} takes a number, not {raw!r}") from None
+        elif t is AppCommandOptionType.boolean:
+            low = raw.lower()
+            if low not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
+                raise HarnessError(f"option {param.name} takes true or false, not {raw!r}")
+            value = low in ("true", "yes", "1", "on")
+        elif t is AppCommandOptionType.user:
+            name = raw.lstrip("@")
+            uid = str(user_id_of(name))
+            member = self._member(name)
+            resolved.setdefault("users", {})[uid] = member["user"]
+            resolved.setdefault("members", {})[uid] = {k: v for k, v in member.items() if k != "user"}
+            value = uid
+        elif t is AppCommandOptionType.attachment:
+            try:
+                with open(raw, "rb") as fh:
+                    content = fh.read()
+            except OSError as exc:
+                raise HarnessError(f"cannot read {raw}: {exc.strerror}") from None
+            aid = str(self.recorder.snowflake())
+            url = f"https://cdn.invalid/attachments/{aid}/{raw.rsplit('/', 1)[-1]}"
+            self.recorder.cdn[url] = content
+            resolved.setdefault("attachments", {})[aid] = {
+                "id": aid, "filename": raw.rsplit("/", 1)[-1], "size": len(content), "url": url, "proxy_url": url,
+            }
+            value = aid
+        else:
+            raise HarnessError(f"option type {t.name} is not supported offline")
+        if param.choices and not any(str(c.value) == str(value) for c in param.choices):
+            allowed = ", ".join(str(c.value) for c in param.choices)
+            raise HarnessError(f"option {param.name} takes one of: {allowed}")
+        return {"type": t.value, "name": param.name, "value": value}
+
+    def _ensure_channel(self, cid: int, name: str) -> None:
+        guild = self.bot.get_guild(GUILD_ID)
+        if guild is not None and guild.get_channel(cid) is None:
+            data = {"id": str(cid), "type": 0, "name": name, "guild_id": str(GUILD_ID), "position": 0,
+                    "permission_overwrites": [], "nsfw": False, "parent_id": None}
+            guild._add_channel(discord.TextChannel(state=self.bot._connection, guild=guild, data=data))  # type: ignore[arg-type]
+
+    def payload(
+        self,
+        user: str,
+        command: str,
+        options: dict[str, str],
+        channel: str = "general",
+        *,
+        focused: str | None = None,
+    ) -> dict[str, Any]:
+        words = command.strip().lstrip("/").split()
+        cmd, path = self._resolve_command(words)
+        params = {p.name: p for p in cmd.parameters}
+        resolved: dict[str, Any] = {}
+        opts: list[dict[str, Any]] = []
+        for name, raw in options.items():
+            param = params.get(name)
+            if param is None:
+                known = ", ".join(params) or "none"
+                raise HarnessError(f"/{' '.join(path)} has no option {name} (options: {known})")
+            if focused == name:
+                opts.append({"type": param.type.value, "name": name, "value": raw, "focused": True})
+            else:
+                opts.append(self._option(param, raw, resolved))
+        missing = [p.name for p in cmd.parameters if p.required and p.name not in options and p.name != focused]
+        if missing and focused is None:
+            raise HarnessError(f"/{' '.join(path)} needs option(s): {', '.join(missing)}")
+        if len(path) >= 2:
+            opts = [{"type": AppCommandOptionType.subcommand.value, "name": path[-1], "options": opts}]
+        if len(path) == 3:
+            opts = [{"type": AppCommandOptionType.subcommand_group.value, "name": path[1], "options": opts}]
+        iid = self.recorder.snowflake()
+        token = f"tok-{iid}"
+        channel_name = channel.lstrip("#")
+        cid = channel_id_of(channel_name)
+        self._ensure_channel(cid, channel_name)
+        self.recorder.channel_of_token[token] = str(cid)
+        self.recorder.user_of_token[token] = str(user_id_of(user))
+        data: dict[str, Any] = {"id": str(_stable_id("command", path[0])), "name": path[0], "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        return {
+            "id": str(iid),
+            "application_id": str(APP_ID),
+            "token": token,
+            "version": 1,
+            "type": 4 if focused else 2,
+            "data": data,
+            "guild_id": str(GUILD_ID),
+            "channel_id": str(cid),
+            "channel": {"id": str(cid), "type": 0, "name": channel_name, "guild_id": str(GUILD_ID), "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None},
+            "member": self._member(user),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "app_permissions": str(discord.Permissions.text().value),
+            "entitlements": [],
+            "authorizing_integration_owners": {},
+            "attachment_size_limit": 8 * 1024 * 1024,
+        }
+
+    async def run_payload(self, payload: dict[str, Any]) -> list[Sent]:
+        """Deliver one interaction payload through the real tree; return what the bot sent."""
+        start = len(self.recorder.sent)
+        interaction = discord.Interaction(data=payload, state=self.bot._connection)
+        await self.bot.tree._call(interaction)
+        if not self.bot.boards.delay:
+            await self.bot.boards.flush(str(payload["channel_id"]))
+        return self.recorder.sent[start:]
+
+    async def deliver(self, payload: dict[str, Any]) -> list[Sent]:
+        """Deliver a payload the way the gateway does (INTERACTION_CREATE), and wait for the bot."""
+        start = len(self.recorder.sent)
+        tasks_before = asyncio.all_tasks()
+        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        new = [t for t in asyncio.all_tasks() - tasks_before if t.get_name() == "CommandTree-invoker"]
+        await asyncio.gather(*new)
+        await self.bot.boards.flush()
+        return self.recorder.sent[start:]
+
+    async def run(self, who: str, command: str, channel: str = "general", /, **options: Any) -> list[Sent]:
+        """``await h.run("alice", "/combatant add", name="Borin", owner="@bob")``."""
+        payload = self.payload(who, command, {k: str(v) for k, v in options.items() if v is not None}, channel)
+        return await self.run_payload(payload)
+
+    async def autocomplete(self, who: str, command: str, option: str, current: str = "", channel: str = "general", /, **options: Any) -> list[str]:
+        opts = {k: str(v) for k, v in options.items()}
+        opts[option] = current
+        payload = self.payload(who, command, opts, channel, focused=option)
+        sent = await self.run_payload(payload)
+        return [c["name"] for s in sent if s.kind == "autocomplete" for c in s.choices]
+
+    async def reminders(self) -> list[Sent]:
+        start = len(self.recorder.sent)
+        await self.bot.send_reminders()
+        return self.recorder.sent[start:]
