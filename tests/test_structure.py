@@ -64,6 +64,30 @@ def test_service_is_a_package_of_small_modules() -> None:
     assert {name: n for name, n in modules.items() if n >= 600} == {}
 
 
+def test_no_test_module_imports_another() -> None:
+    """Tests share fixtures through conftest.py and helpers through plain modules, never by importing a test_*.py."""
+    bad = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if path.parent.name == "rules":  # tests/rules is being rewritten beside this change
+            continue
+        for module, line in _imports_full(path):
+            if module.rsplit(".", 1)[-1].startswith("test_"):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert bad == []
+
+
+def _imports_full(path: Path) -> list[tuple[str, int]]:
+    """Every module ``path`` imports from, with its full dotted name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append((node.module, node.lineno))
+    return found
+
+
 @pytest.fixture
 async def harness():
     h = await Harness.create()

@@ -29,11 +29,10 @@ from hypothesis import strategies as st
 
 from bot.offline.harness import Clock, Harness, HarnessError, Sent, channel_id_of, user_id_of
 from bot.service import Ctx
+from tests.cogs.fights import BORIN, GRAK
 from rules.errors import RulesError
 from rules.system import all_systems
 
-BORIN = "class=heavy weapons=hammer,shield"
-GRAK = "class=light weapons=axe"
 CHANNELS = ("general", "thread")
 USERS = ("gm", "bob", "carol", "stranger")
 

@@ -13,7 +13,7 @@ from bot.service import Ctx, Service
 from data.sqlite import SqliteStore
 from data.store import DuplicateInteraction
 from rules.errors import InputError, RulesError
-from tests.cogs.test_commands import BORIN, GRAK, h  # noqa: F401 (h: the harness fixture)
+from tests.cogs.fights import BORIN, GRAK
 
 
 async def _fight(h: Harness, channel: str = "general") -> dict[str, Any]:
