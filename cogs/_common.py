@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.render import NO_MENTIONS, mentions_for, to_embed
+from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
 from bot.tree import answer, defer
 from rules.errors import InputError
@@ -58,7 +58,7 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     await answer(interaction, ephemeral=outcome.ephemeral, **kwargs)
     if outcome.ping is not None:
         await interaction.followup.send(
-            content=outcome.ping.text[:2000], allowed_mentions=mentions_for(outcome.ping.user_ids)
+            content=discord_text(outcome.ping.text)[:2000], allowed_mentions=mentions_for(outcome.ping.user_ids)
         )
     if outcome.board_changed and interaction.channel_id is not None:
         client: Skirmish = interaction.client  # type: ignore[assignment]

@@ -16,7 +16,7 @@ from rules.dice import Dice, roll_expression
 from rules.errors import IllegalAction, InputError
 from rules.grid import parse_map_spec
 from rules.models import MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, TERRAIN_KINDS, Encounter, MapState, Settings, reminder_hours_problem
-from rules.report import TYPED, Report, board_report, events_report
+from rules.report import TYPED, Report, board_report, events_report, user_ref
 from rules.sheet import read_int
 from rules.system import Action, RuleSystem, get_system
 
@@ -55,7 +55,7 @@ class Service(ServiceCore):
                 )
             stored = await self.store.create_encounter(ctx.channel_id, ctx.guild_id, enc, self.clock())
             self._remember(ctx.channel_id, self._from_stored(stored))
-        lines = [f"GM: <@{ctx.user_id}>", f"Map: {views.map_text(enc.map)}"]
+        lines = [f"GM: {user_ref(ctx.user_id)}", f"Map: {views.map_text(enc.map)}"]
         if variant:
             lines.append(f"Variant: {variant}")
         lines.append("Add combatants with `/combatant add`, then `/init roll` to begin.")
@@ -95,7 +95,7 @@ class Service(ServiceCore):
             summary = " · ".join(report.lines)[:1500] or command  # a GM's mid-fight edit says so itself
             typed = dice.typed()
             if typed:
-                report.lines.append(f"{TYPED} typed with `roll:` by <@{ctx.user_id}>; unmarked dice rolled by the bot")
+                report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
             ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
         return Outcome(report, ping=ping, board_changed=True)
 
@@ -141,16 +141,16 @@ class Service(ServiceCore):
             new = live.enc.model_copy(deep=True)
             if remove:
                 if user_id not in new.gm_ids:
-                    raise InputError(f"<@{user_id}> is not a GM here.")
+                    raise InputError(f"{user_ref(user_id)} is not a GM here.")
                 if len(new.gm_ids) == 1:
                     raise IllegalAction("An encounter needs at least one GM: add another before removing this one.")
                 new.gm_ids.remove(user_id)
-                text = f"<@{user_id}> is no longer a GM here."
+                text = f"{user_ref(user_id)} is no longer a GM here."
             else:
                 if user_id in new.gm_ids:
-                    raise InputError(f"<@{user_id}> is already a GM here.")
+                    raise InputError(f"{user_ref(user_id)} is already a GM here.")
                 new.gm_ids.append(user_id)
-                text = f"<@{user_id}> is now a co-GM."
+                text = f"{user_ref(user_id)} is now a co-GM."
             await self._commit(ctx, live, new, "/encounter gm", text, [])
         return Outcome(Report("👑 GMs", [text]), board_changed=True)
 
@@ -206,7 +206,7 @@ class Service(ServiceCore):
                     f"The state before {entry.command} could not be read either ({error}): "
                     "`/encounter export` the encounter as it is stored, or `/encounter end` it."
                 )
-            text = f"Undid {entry.command} by <@{entry.user_id}>: {entry.summary}"
+            text = f"Undid {entry.command} by {user_ref(entry.user_id)}: {entry.summary}"
             ping = await self._commit(ctx, live, restored, "/undo", text, [], undoable=False, undo_of=entry.id)
         return Outcome(Report("↩️ Undone", [text[:3500]]), ping=ping, board_changed=True)
 

@@ -22,7 +22,7 @@ from typing import Any
 from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEncounter, read_state
 from rules.errors import IllegalAction, NotFound
 from rules.models import Encounter
-from rules.report import Report
+from rules.report import Report, user_ref
 from rules.system import Turn, get_system
 
 __all__ = ["ServiceCore", "Ctx", "Outcome", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "no_encounter", "MAX_MESSAGE"]
@@ -444,7 +444,7 @@ class ServiceCore:
         who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
         times = f"{r.nudges} time{'' if r.nudges == 1 else 's'}"
         text = (
-            f"{' '.join(f'<@{g}>' for g in gms)}: ⏰ {who}'s turn has waited {waited:g} h; players were nudged "
+            f"{' '.join(user_ref(g) for g in gms)}: ⏰ {who}'s turn has waited {waited:g} h; players were nudged "
             f"{times} in **{enc.name}**. No more reminders for this turn."
         )
         return Nudge(r, text[:MAX_MESSAGE], gms, last=True)
@@ -480,7 +480,7 @@ def _mentioned(users: tuple[str, ...]) -> tuple[str, ...]:
 def _turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> str:
     """``@a @b: your turn in **Bridge**: Borin, Thrain. Round 2 ...``, within one message."""
     shown = _mentioned(users)
-    mentions = " ".join(f"<@{u}>" for u in shown)
+    mentions = " ".join(user_ref(u) for u in shown)
     if len(users) > len(shown):
         mentions += f" (+{len(users) - len(shown)} more)"
     who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")

@@ -12,6 +12,7 @@ from bot.service.core import Ctx, _Live, _Stored
 from rules.dice import Dice, parse_given
 from rules.errors import InputError, NotAllowed, NotFound, RulesError
 from rules.models import Combatant, Encounter
+from rules.report import user_ref
 from rules.system import Action, RuleSystem, get_system
 
 __all__ = [
@@ -71,7 +72,7 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
             raise NotAllowed("Players can add only their own combatants: leave `owner` out, or ask the GM.")
         if not is_gm and enc.started:
             raise NotAllowed(
-                f"The fight has started, so only the GM adds combatants now: ask <@{enc.gm_ids[0]}> to add yours."
+                f"The fight has started, so only the GM adds combatants now: ask {user_ref(enc.gm_ids[0])} to add yours."
             )
         return action.model_copy(update={"owner_id": owner})
     if kind == "edit":
@@ -102,7 +103,7 @@ def _cosmetic_only(enc: Encounter, system: RuleSystem, c: Combatant, action: Act
     still = f"; you may still change {', '.join(cosmetic)}" if cosmetic else ""
     raise NotAllowed(
         f"The fight has started: {c.name}'s {', '.join(refused)} change now only by rule actions or by the GM's "
-        f"edit. Ask <@{enc.gm_ids[0]}>{still}."
+        f"edit. Ask {user_ref(enc.gm_ids[0])}{still}."
     )
 
 def acting(enc: Encounter, user: str, named: str | None = None) -> Combatant | None:
@@ -150,7 +151,7 @@ def dice_for(enc: Encounter, ctx: Ctx, is_gm: bool, rng: random.Random) -> Dice:
 
 def not_gm(gm_ids: list[str], what: str) -> NotAllowed:
     """The refusal of a GM-only step, naming a GM to ask."""
-    ask = f": ask <@{gm_ids[0]}>" if gm_ids else ""
+    ask = f": ask {user_ref(gm_ids[0])}" if gm_ids else ""
     return NotAllowed(f"Only the GM of this encounter can {what}{ask}.")
 
 

@@ -8,7 +8,7 @@ import time
 from data.store import LogEntry
 from rules.dice import ExpressionResult
 from rules.models import Combatant, Encounter, MapState
-from rules.report import TYPED, Report
+from rules.report import TYPED, Report, user_ref
 from rules.system import Action, RuleSystem
 
 __all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "show_report", "log_report", "roll_report"]
@@ -33,7 +33,7 @@ def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
         f"Players may give their own rolls (`roll:`): **{'yes' if s.player_rolls else 'no'}**",
         f"Reminder after: **{s.reminder_hours:g} h**" if s.reminder_hours else "Reminders: **off**",
         f"Nudges per turn before only the GM is told, `max_nudges`: **{s.max_nudges}**",
-        f"GMs: {', '.join(f'<@{g}>' for g in enc.gm_ids)}",
+        f"GMs: {', '.join(user_ref(g) for g in enc.gm_ids)}",
     ]
     for key, text in system.options_help.items():
         value = s.options.get(key)
@@ -74,7 +74,7 @@ def order_report(system: RuleSystem, enc: Encounter) -> Report:
 
 def show_report(system: RuleSystem, enc: Encounter, c: Combatant) -> Report:
     """`/combatant show`: one combatant's line, side, owner, sheet and state."""
-    owner = f"<@{c.owner_id}>" if c.owner_id else "the GM"
+    owner = user_ref(c.owner_id) if c.owner_id else "the GM"
     lines = [system.status_line(enc, c), f"Side: {c.side or '—'} · owner: {owner}"]
     fields = [("Sheet", system.sheet_summary(c) or "—")]
     if c.state:
@@ -88,7 +88,7 @@ def log_report(enc: Encounter, entries: list[LogEntry]) -> Report:
     for e in entries:
         stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
         undone = " ~~undone~~" if e.undone else ""
-        lines.append(f"`#{e.id}` {stamp} <@{e.user_id}> {e.command}{undone}: {e.summary}{_log_dice(e)}")
+        lines.append(f"`#{e.id}` {stamp} {user_ref(e.user_id)} {e.command}{undone}: {e.summary}{_log_dice(e)}")
     return Report(f"📜 Log of {enc.name}", lines or ["Nothing has happened yet."])
 
 
@@ -98,14 +98,14 @@ def roll_report(user_id: str, result: ExpressionResult, reason: str | None) -> R
     if len(text) > 3000:
         text = text[:3000] + " …"
     heading = f"🎲 {reason[:200]}" if reason else "🎲 Roll"
-    return Report(heading, [f"<@{user_id}>: {text}", f"**Total: {result.total}**"])
+    return Report(heading, [f"{user_ref(user_id)}: {text}", f"**Total: {result.total}**"])
 
 
 def _log_dice(e: LogEntry) -> str:
-    """`` 🎲 5, 3 · ✍ typed by <@u>: 6``: the bot's dice, then the ones the caller typed."""
+    """`` 🎲 5, 3 · ✍ typed by @u: 6``: the bot's dice, then the ones the caller typed."""
     rolled = [str(d) for i, d in enumerate(e.dice) if i not in e.dice_typed]
     typed = [str(d) for i, d in enumerate(e.dice) if i in e.dice_typed]
     parts = [f"🎲 {', '.join(rolled)}"] if rolled else []
     if typed:
-        parts.append(f"{TYPED} typed by <@{e.user_id}>: {', '.join(typed)}")
+        parts.append(f"{TYPED} typed by {user_ref(e.user_id)}: {', '.join(typed)}")
     return " " + " · ".join(parts) if parts else ""
