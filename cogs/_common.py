@@ -26,6 +26,7 @@ __all__ = [
     "target_autocomplete",
     "weapon_autocomplete",
     "action_autocomplete",
+    "facing_autocomplete",
     "service_of",
     "defer",
     "defer_path_search",
@@ -134,6 +135,13 @@ async def weapon_autocomplete(interaction: discord.Interaction, current: str) ->
     else:
         names = sorted({w for c in enc.combatants for w in system.weapons_of(enc, c)})
     return _choices(names, current)
+
+
+async def facing_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The map's facings, and none where the encounter's system has no facings."""
+    enc = await _encounter(interaction)
+    grid = enc.grid() if enc is not None and get_system(enc.system).uses_facing else None
+    return _choices(list(grid.facings), current) if grid is not None else []
 
 
 async def action_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

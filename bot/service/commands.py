@@ -12,6 +12,7 @@ from bot.service.core import Ctx, Outcome, ServiceCore, _Live, no_encounter
 from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, require_gm, require_gm_of
 from bot.service.porting import read_export, set_options
 from data.store import DuplicateInteraction, read_state
+from rules.cell_lists import parse_cell_list
 from rules.dice import Dice, roll_expression
 from rules.errors import IllegalAction, InputError
 from rules.grid import parse_map_spec
@@ -24,6 +25,13 @@ __all__ = ["Service", "INLINE_IMPORT_BYTES"]
 
 #: an import up to this size is checked on the event loop (a few ms at most); a bigger one in a thread
 INLINE_IMPORT_BYTES = 16 * 1024
+
+
+def terrain_kinds(system: RuleSystem) -> tuple[str, ...]:
+    """The map markings ``system`` reads (`RuleSystem.terrain_kinds`); a system that does not
+    declare its own yet keeps every kind, as before the declaration existed."""
+    declared = any("terrain_kinds" in vars(k) for k in type(system).__mro__ if k is not RuleSystem)
+    return system.terrain_kinds if declared else TERRAIN_KINDS
 
 
 class Service(ServiceCore):
@@ -161,13 +169,11 @@ class Service(ServiceCore):
             if grid is None:
                 raise IllegalAction("This encounter has no map to mark.")
             kind = (kind or "").strip().lower()
-            if kind not in TERRAIN_KINDS:
-                raise InputError(f"`{kind}` is not a terrain: use one of {', '.join(TERRAIN_KINDS)}.")
-            targets = [grid.parse(t) for t in cells.replace(",", " ").split()]
-            if not targets:
-                raise InputError("Give the cells to mark, like `cells:\"D4 D5 E5\"`.")
-            if len(targets) > 400:
-                raise InputError("Mark at most 400 cells at a time.")
+            system = get_system(live.enc.system)
+            kinds = terrain_kinds(system)
+            if kind not in kinds:
+                raise InputError(f"`{kind}` is not a terrain {system.title} uses: use one of {', '.join(kinds)}.")
+            targets = parse_cell_list(cells, grid.width, grid.height)
             if height is not None:
                 read_int(str(height), "height", -MAX_CELL_HEIGHT, MAX_CELL_HEIGHT, hint="in feet; 0 clears it")
             new = live.enc.model_copy(deep=True)
