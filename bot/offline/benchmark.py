@@ -529,7 +529,7 @@ STAGES: list[tuple[tuple[str, str], str]] = [
     (("bot/offline/harness.py", "run_payload"), "the whole command, as the harness runs it"),
     (("discord/interactions.py", "__init__"), "discord.py Interaction objects (the interaction, its response, ...)"),
     (("discord/app_commands/tree.py", "_call"), "discord.py dispatch: checks, transformers, callback"),
-    (("bot/service/core.py", "act"), "service: lock, authorise, resolve, commit"),
+    (("bot/service/commands.py", "act"), "service: lock, authorise, resolve, commit"),
     (("rules/system.py", "resolve"), "rules: resolve (deep copy of the encounter included)"),
     (("pydantic/main.py", "model_copy"), "pydantic model_copy (deep copies)"),
     (("rules/report.py", "events_report"), "rules: events to a report"),

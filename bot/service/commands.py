@@ -8,7 +8,7 @@ import asyncio
 import json
 
 from bot.service import views
-from bot.service.core import Ctx, Outcome, ServiceCore, _Live, no_encounter
+from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, no_encounter
 from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, require_gm, require_gm_of
 from bot.service.porting import read_export, set_options
 from data.store import DuplicateInteraction, read_state
@@ -225,7 +225,7 @@ class Service(ServiceCore):
         entry = await self._entry(ctx.channel_id)
         if entry is None:
             raise no_encounter()
-        if not isinstance(entry, _Live):
+        if not isinstance(entry, LiveEntry):
             lines = [f"It could not be read ({entry.error}): this is the file exactly as it is stored."]
             return Outcome(Report("📦 Export", lines), file=("encounter.json", entry.json.encode()))
         live = entry

@@ -25,7 +25,10 @@ from rules.models import Encounter
 from rules.report import Report, user_ref
 from rules.system import Turn, get_system
 
-__all__ = ["ServiceCore", "Ctx", "Outcome", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "no_encounter", "MAX_MESSAGE"]
+__all__ = [
+    "ServiceCore", "Ctx", "Outcome", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
+    "MAX_MESSAGE",
+]
 
 log = logging.getLogger("skirmish.service")
 
@@ -86,9 +89,9 @@ class Unreadable(IllegalAction):
 
 
 @dataclass
-class _Stored:
+class StoredEntry:
     """An active encounter's row as cached in memory: its JSON as last written; ``error`` says
-    why it does not read back (a `_Live` is one that does)."""
+    why it does not read back (a `LiveEntry` is one that does)."""
 
     id: int
     channel_id: str
@@ -111,7 +114,7 @@ class _Stored:
 
 
 @dataclass(kw_only=True)
-class _Live(_Stored):
+class LiveEntry(StoredEntry):
     """An active encounter as cached in memory: the state and its JSON, as last written."""
 
     enc: Encounter
@@ -150,7 +153,7 @@ class ServiceCore:
         #: the bytes of encounter JSON the cache holds now
         self.cached_bytes = 0
         self._locks: dict[str, _ChannelLock] = {}
-        self._cache: OrderedDict[str, _Stored] = OrderedDict()
+        self._cache: OrderedDict[str, StoredEntry] = OrderedDict()
         self._absent: OrderedDict[str, None] = OrderedDict()
 
     # -- loading ----------------------------------------------------------------------------
@@ -180,7 +183,7 @@ class ServiceCore:
             if entry.users == 0 and self._locks.get(channel_id) is entry:
                 del self._locks[channel_id]
 
-    async def _entry(self, channel_id: str) -> _Stored | None:
+    async def _entry(self, channel_id: str) -> StoredEntry | None:
         """The channel's active encounter row (readable or not), or None.
 
         From the cache, or loaded under the channel's lock, so a load never replaces the entry a
@@ -202,19 +205,19 @@ class ServiceCore:
             self._put(entry)
             return entry
 
-    async def _live(self, channel_id: str) -> _Live | None:
+    async def _live(self, channel_id: str) -> LiveEntry | None:
         """The channel's active encounter, or None; `Unreadable` if it does not read back."""
         entry = await self._entry(channel_id)
-        if entry is None or isinstance(entry, _Live):
+        if entry is None or isinstance(entry, LiveEntry):
             return entry
         raise Unreadable(entry.error)
 
-    async def _readable(self, channel_id: str) -> _Live | None:
+    async def _readable(self, channel_id: str) -> LiveEntry | None:
         """The channel's active encounter if there is one that reads back, else None."""
         entry = await self._entry(channel_id)
-        return entry if isinstance(entry, _Live) else None
+        return entry if isinstance(entry, LiveEntry) else None
 
-    def _put(self, entry: _Stored) -> None:
+    def _put(self, entry: StoredEntry) -> None:
         """Cache ``entry`` as its channel's newest; the least recently used go past the byte bound."""
         self._drop(entry.channel_id)
         self._absent.pop(entry.channel_id, None)
@@ -224,7 +227,7 @@ class ServiceCore:
             _, gone = self._cache.popitem(last=False)
             self.cached_bytes -= len(gone.json)
 
-    def _remember(self, channel_id: str, entry: _Stored | None) -> None:
+    def _remember(self, channel_id: str, entry: StoredEntry | None) -> None:
         """Cache the channel's encounter row, or that it has none."""
         if entry is None:
             self._mark_absent(channel_id)
@@ -245,12 +248,12 @@ class ServiceCore:
             self._absent.popitem(last=False)
 
     @staticmethod
-    def _from_stored(stored: StoredEncounter) -> _Stored:
-        entry: _Stored
+    def _from_stored(stored: StoredEncounter) -> StoredEntry:
+        entry: StoredEntry
         if stored.encounter is None:
-            entry = _Stored(stored.id, stored.channel_id, stored.raw_state, stored.board_message_id, stored.error)
+            entry = StoredEntry(stored.id, stored.channel_id, stored.raw_state, stored.board_message_id, stored.error)
         else:
-            entry = _Live(
+            entry = LiveEntry(
                 id=stored.id,
                 channel_id=stored.channel_id,
                 enc=stored.encounter,
@@ -262,7 +265,7 @@ class ServiceCore:
         return entry
 
     @contextlib.asynccontextmanager
-    async def _holding_any(self, ctx: Ctx) -> AsyncIterator[_Stored]:
+    async def _holding_any(self, ctx: Ctx) -> AsyncIterator[StoredEntry]:
         """Hold the channel's lock with its encounter row, readable or not; a re-delivered interaction is refused."""
         async with self._lock(ctx.channel_id):
             entry = await self._entry(ctx.channel_id)
@@ -273,14 +276,14 @@ class ServiceCore:
             yield entry
 
     @contextlib.asynccontextmanager
-    async def _holding(self, ctx: Ctx) -> AsyncIterator[_Live]:
+    async def _holding(self, ctx: Ctx) -> AsyncIterator[LiveEntry]:
         """Hold the channel's lock with its live encounter; a re-delivered interaction is refused."""
         async with self._holding_any(ctx) as entry:
-            if not isinstance(entry, _Live):
+            if not isinstance(entry, LiveEntry):
                 raise Unreadable(entry.error)
             yield entry
 
-    async def _need(self, channel_id: str) -> _Live:
+    async def _need(self, channel_id: str) -> LiveEntry:
         live = await self._live(channel_id)
         if live is None:
             raise no_encounter()
@@ -312,7 +315,7 @@ class ServiceCore:
             return None
         return Ping(_mentioned(users), _turn_text(enc, turn, users, "your turn"))
 
-    def _reminder(self, live: _Live, enc: Encounter, turn: Turn, now: float) -> Reminder | None:
+    def _reminder(self, live: LiveEntry, enc: Encounter, turn: Turn, now: float) -> Reminder | None:
         hours = enc.settings.reminder_hours
         users = self.owners_of(enc, turn.actors)
         if enc.winner or not users or hours <= 0:
@@ -330,7 +333,7 @@ class ServiceCore:
     async def _commit(
         self,
         ctx: Ctx,
-        live: _Stored,
+        live: StoredEntry,
         new: Encounter | None,
         command: str,
         summary: str,
@@ -356,7 +359,7 @@ class ServiceCore:
             new_json = self._saveable(new, live.channel_id, command)
             system = get_system(new.system)
             new_turn = system.turn(new)
-            turn_moved = not isinstance(live, _Live) or system.turn(live.enc).key != new_turn.key
+            turn_moved = not isinstance(live, LiveEntry) or system.turn(live.enc).key != new_turn.key
             reminder = self._reminder(live, new, new_turn, now) if (turn_moved and active) else None
             clear = (not active) or new.winner is not None or (turn_moved and reminder is None)
             ping = self._ping(new, new_turn) if (turn_moved and active) else None
@@ -384,10 +387,10 @@ class ServiceCore:
             return None
         # the holder of the lock commits to the channel's entry in the cache, even if it was evicted
         self._drop(live.channel_id)
-        if isinstance(live, _Live):
+        if isinstance(live, LiveEntry):
             kept, live.enc, live.json = live, new, new_json
         else:
-            kept = _Live(
+            kept = LiveEntry(
                 id=live.id, channel_id=live.channel_id, json=new_json, board_message_id=live.board_message_id,
                 recent=live.recent, recent_set=live.recent_set, enc=new,
             )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import random
 
-from bot.service.core import Ctx, _Live, _Stored
+from bot.service.core import Ctx, LiveEntry, StoredEntry
 from rules.dice import Dice, parse_given
 from rules.errors import InputError, NotAllowed, NotFound, RulesError
 from rules.models import Combatant, Encounter
@@ -42,11 +42,11 @@ def require_gm(enc: Encounter, ctx: Ctx, what: str = "do that") -> None:
     if not enc.is_gm(ctx.user_id):
         raise not_gm(enc.gm_ids, what)
 
-def require_gm_of(entry: _Stored, ctx: Ctx, what: str) -> Encounter | None:
+def require_gm_of(entry: StoredEntry, ctx: Ctx, what: str) -> Encounter | None:
     """Check the caller is a GM of the channel's encounter, and return it (None if it does
     not read back: then its GMs are read from the stored JSON, and if even they cannot be
     read, anyone may recover the channel)."""
-    if isinstance(entry, _Live):
+    if isinstance(entry, LiveEntry):
         require_gm(entry.enc, ctx, what)
         return entry.enc
     gm_ids = stored_gm_ids(entry.json)
