@@ -1,4 +1,4 @@
-"""``python -m bot`` runs the bot; ``python -m bot console`` runs it offline."""
+"""``python -m bot`` runs the bot; ``python -m bot console`` runs it offline; ``python -m bot benchmark`` measures it."""
 from __future__ import annotations
 
 import asyncio
@@ -115,12 +115,17 @@ async def run_bot(settings: Settings, token: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "console":
-        from bot.console import main as console_main
+        from bot.offline.console import main as console_main
 
         return console_main(argv[1:])
+    if argv and argv[0] == "benchmark":
+        from bot.offline.benchmark import main as benchmark_main
+
+        return benchmark_main(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
         print("usage: python -m bot            run the bot (settings from .env)\n"
-              "       python -m bot console    run commands offline (see --help there)")
+              "       python -m bot console    run commands offline (see --help there)\n"
+              "       python -m bot benchmark  measure speed offline [--quick] [--profile]")
         return 0
     try:
         settings = load_settings()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import discord
 from discord.ext import commands
 
-from bot.render import NO_MENTIONS, mentions_for, to_embed
+from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Nudge, Service
 from bot.tree import SkirmishTree
 from data.store import Store
@@ -162,7 +162,7 @@ class Skirmish(commands.Bot):
         given = False
         try:
             channel = self.get_partial_messageable(int(where))
-            await channel.send(nudge.text, allowed_mentions=mentions_for(nudge.user_ids))
+            await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids))
             given = True
         except (discord.Forbidden, discord.NotFound):
             log.warning("cannot remind in %s (no access, or the channel is gone)", where)

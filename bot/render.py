@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import discord
 
-from rules.report import Report
+from rules.report import Report, render_users
 
-__all__ = ["to_embed", "NO_MENTIONS", "mentions_for", "LIMITS", "clip"]
+__all__ = ["to_embed", "discord_text", "NO_MENTIONS", "mentions_for", "LIMITS", "clip"]
 
 NO_MENTIONS = discord.AllowedMentions.none()
 LIMITS = {"title": 256, "description": 4096, "fields": 25, "field_name": 256, "field_value": 1024, "total": 6000, "content": 2000}
@@ -13,6 +13,12 @@ LIMITS = {"title": 256, "description": 4096, "fields": 25, "field_name": 256, "f
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def discord_text(text: str) -> str:
+    """Report text for Discord: each user reference (`rules.report.user_ref`) as a mention
+    (which pings nobody unless the message's allowed_mentions name that user)."""
+    return render_users(text, lambda user_id: f"<@{user_id}>")
 
 
 def mentions_for(user_ids: tuple[str, ...] | list[str]) -> discord.AllowedMentions:
@@ -23,18 +29,19 @@ def mentions_for(user_ids: tuple[str, ...] | list[str]) -> discord.AllowedMentio
 
 
 def to_embed(report: Report) -> discord.Embed:
-    title = clip(report.title, LIMITS["title"])
+    title = clip(discord_text(report.title), LIMITS["title"])
     budget = LIMITS["total"] - len(title) - 40
-    description = clip("\n".join(report.lines), min(LIMITS["description"], budget))
+    description = clip(discord_text("\n".join(report.lines)), min(LIMITS["description"], budget))
     budget -= len(description)
     embed = discord.Embed(title=title, description=description or None, colour=report.colour)
     for name, value in report.fields[: LIMITS["fields"]]:
-        name = clip(name or "—", LIMITS["field_name"])
-        value = clip(value or "—", LIMITS["field_value"])
+        name = clip(discord_text(name or "—"), LIMITS["field_name"])
+        value = clip(discord_text(value or "—"), LIMITS["field_value"])
         if len(name) + len(value) > budget - 20:
             break
         budget -= len(name) + len(value)
         embed.add_field(name=name, value=value, inline=False)
-    if report.footer and len(report.footer) < budget:
-        embed.set_footer(text=clip(report.footer, 2048))
+    footer = discord_text(report.footer or "")
+    if footer and len(footer) < budget:
+        embed.set_footer(text=clip(footer, 2048))
     return embed

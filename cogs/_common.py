@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.render import NO_MENTIONS, mentions_for, to_embed
+from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
 from bot.tree import answer, defer
 from rules.errors import InputError
@@ -26,6 +26,7 @@ __all__ = [
     "target_autocomplete",
     "weapon_autocomplete",
     "action_autocomplete",
+    "facing_autocomplete",
     "service_of",
     "defer",
     "defer_path_search",
@@ -58,7 +59,7 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     await answer(interaction, ephemeral=outcome.ephemeral, **kwargs)
     if outcome.ping is not None:
         await interaction.followup.send(
-            content=outcome.ping.text[:2000], allowed_mentions=mentions_for(outcome.ping.user_ids)
+            content=discord_text(outcome.ping.text)[:2000], allowed_mentions=mentions_for(outcome.ping.user_ids)
         )
     if outcome.board_changed and interaction.channel_id is not None:
         client: Skirmish = interaction.client  # type: ignore[assignment]
@@ -134,6 +135,13 @@ async def weapon_autocomplete(interaction: discord.Interaction, current: str) ->
     else:
         names = sorted({w for c in enc.combatants for w in system.weapons_of(enc, c)})
     return _choices(names, current)
+
+
+async def facing_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The map's facings, and none where the encounter's system has no facings."""
+    enc = await _encounter(interaction)
+    grid = enc.grid() if enc is not None and get_system(enc.system).uses_facing else None
+    return _choices(list(grid.facings), current) if grid is not None else []
 
 
 async def action_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -11,6 +11,7 @@ from cogs._common import (
     Options,
     action_autocomplete,
     combatant_autocomplete,
+    facing_autocomplete,
     ctx_of,
     defer_path_search,
     reply,
@@ -39,7 +40,7 @@ class ActionsCog(commands.Cog):
         options="Extra choices the system reads (see /help)",
         roll=ROLL,
     )
-    @app_commands.autocomplete(combatant=combatant_autocomplete)
+    @app_commands.autocomplete(combatant=combatant_autocomplete, facing=facing_autocomplete)
     async def move(
         self,
         interaction: discord.Interaction,
@@ -102,7 +103,8 @@ class ActionsCog(commands.Cog):
         facing="Facing afterwards, where the action allows one",
     )
     @app_commands.autocomplete(
-        action=action_autocomplete, combatant=combatant_autocomplete, target=target_autocomplete, weapon=weapon_autocomplete
+        action=action_autocomplete, combatant=combatant_autocomplete, target=target_autocomplete, weapon=weapon_autocomplete,
+        facing=facing_autocomplete,
     )
     async def act(
         self,

@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._common import Sheet, combatant_autocomplete, ctx_of, reply, service_of, target_autocomplete
+from cogs._common import Sheet, combatant_autocomplete, ctx_of, facing_autocomplete, reply, service_of, target_autocomplete
 from rules.actions import Add, make_action
 
 SheetT = app_commands.Transform[dict, Sheet]
@@ -22,8 +22,9 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
         owner="The player who controls it (default: you, or nobody for the GM)",
         side="Its side or team",
         at="Where it stands: a cell like C4 (or a range band where there is no map)",
-        facing="Which way it faces: N E S W (hex: N NE SE S SW NW)",
+        facing="Which way it faces: N E S W (hex: N NE SE S SW NW), where the system uses facings",
     )
+    @app_commands.autocomplete(facing=facing_autocomplete)
     async def add(
         self,
         interaction: discord.Interaction,
@@ -42,7 +43,7 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
 
     @app_commands.command(name="edit", description="Change a combatant's sheet, side or place (GM or owner)")
     @app_commands.describe(name="Which combatant", sheet="key=value pairs to change", side="New side (GM)", at="New cell (GM set-up)", facing="New facing")
-    @app_commands.autocomplete(name=combatant_autocomplete)
+    @app_commands.autocomplete(name=combatant_autocomplete, facing=facing_autocomplete)
     async def edit(
         self,
         interaction: discord.Interaction,

@@ -1,6 +1,7 @@
 """Reports: events and encounters turned into Discord-neutral text (title, lines, fields, colour)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Encounter
     from rules.system import RuleSystem
 
-__all__ = ["Report", "describe", "describe_check", "die_text", "dice_text", "TYPED", "signed", "COLOURS", "events_report", "board_report"]
+__all__ = ["Report", "user_ref", "render_users", "describe", "describe_check", "die_text", "dice_text", "TYPED", "signed", "COLOURS", "events_report", "board_report"]
 
 COLOURS = {
     "info": 0x5865F2,
@@ -21,6 +22,22 @@ COLOURS = {
     "turn": 0xFEE75C,
     "error": 0xED4245,
 }
+
+
+#: a user named in report text: ``{user:<id>}``. Text for players never holds a platform's
+#: mention syntax; the front end renders each reference its own way (`bot.render.discord_text`
+#: as a Discord mention that pings nobody, the console as ``@name``).
+USER_REF = re.compile(r"\{user:([0-9]{1,20})\}")
+
+
+def user_ref(user_id: str) -> str:
+    """The reference to the user ``user_id`` in report text (``{user:123}``)."""
+    return f"{{user:{user_id}}}"
+
+
+def render_users(text: str, show: Callable[[str], str]) -> str:
+    """``text`` with every user reference replaced by ``show(user_id)``."""
+    return USER_REF.sub(lambda m: show(m.group(1)), text) if "{user:" in text else text
 
 
 @dataclass

@@ -1,12 +1,21 @@
 """Fixtures shared by every test folder."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 import pytest
 
+from bot.offline.harness import Clock, Harness
 from tests.scenario import Scenario
+
+
+@pytest.fixture
+async def h(tmp_path: Path) -> AsyncIterator[Harness]:
+    """The offline harness on a fresh database file, seed 7, with a manual clock."""
+    harness = await Harness.create(str(tmp_path / "bot.db"), seed=7, clock=Clock())
+    yield harness
+    await harness.close()
 
 
 @pytest.fixture

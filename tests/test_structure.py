@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import EXTENSIONS
-from bot.harness import Harness
+from bot.offline.harness import Harness
 
 ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN = {"discord", "aiosqlite", "bot", "cogs", "data", "random", "time", "datetime"}
@@ -54,6 +54,38 @@ def test_the_purity_check_catches_a_forbidden_import(tmp_path: Path) -> None:
     f = tmp_path / "x.py"
     f.write_text("import aiosqlite\nfrom discord.ext import commands\nfrom rules.grid import Cell\n")
     assert [m for m, _ in _imports(f)] == ["aiosqlite", "discord", "rules"]
+
+
+def test_service_is_a_package_of_small_modules() -> None:
+    """bot/service/ is core, commands, permissions, porting and views, each under 600 lines."""
+    modules = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in (ROOT / "bot" / "service").glob("*.py")}
+    assert {"core.py", "commands.py", "permissions.py", "porting.py", "views.py"} <= set(modules)
+    assert not (ROOT / "bot" / "service.py").exists() and not (ROOT / "bot" / "porting.py").exists()
+    assert {name: n for name, n in modules.items() if n >= 600} == {}
+
+
+def test_no_test_module_imports_another() -> None:
+    """Tests share fixtures through conftest.py and helpers through plain modules, never by importing a test_*.py."""
+    bad = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if path.parent.name == "rules":  # tests/rules is being rewritten beside this change
+            continue
+        for module, line in _imports_full(path):
+            if module.rsplit(".", 1)[-1].startswith("test_"):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert bad == []
+
+
+def _imports_full(path: Path) -> list[tuple[str, int]]:
+    """Every module ``path`` imports from, with its full dotted name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append((node.module, node.lineno))
+    return found
 
 
 @pytest.fixture

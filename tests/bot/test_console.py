@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import parse_line
-from bot.harness import HarnessError
+from bot.offline.console import parse_line
+from bot.offline.harness import HarnessError
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """\

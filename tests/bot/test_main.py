@@ -266,3 +266,14 @@ def test_sigterm_shuts_down_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
     assert asyncio.run(scenario()) == 0
     assert (tmp_path / "s.db").exists()
+
+
+@pytest.mark.parametrize("module_args", [["bot", "benchmark"], ["bot.offline.benchmark"]])
+def test_benchmark_runs_from_the_entry_point_and_its_module(tmp_path: Path, module_args: list[str]) -> None:
+    """`python -m bot benchmark` and `python -m bot.offline.benchmark` both reach the benchmark's options."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-m", *module_args, "--help"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert "usage: python -m bot benchmark" in result.stdout and "--quick" in result.stdout

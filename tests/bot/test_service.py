@@ -3,7 +3,6 @@ damaged channel be recovered, and keeps its in-memory maps bounded."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sqlite3
 from pathlib import Path
@@ -11,21 +10,18 @@ from typing import Any
 
 import pytest
 
-from bot.harness import Clock, Harness, Sent, channel_id_of, user_id_of
+from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 from bot.service import Ctx, Service
 from data.sqlite import SqliteStore
 from rules.errors import NotFound
 from rules.system import get_system
-from tests.cogs.test_commands import h, setup_fight
-
-__all__ = ["h"]  # the harness fixture, shared with the command tests
+from tests.cogs import fights
+from tests.cogs.fights import setup_fight
 
 
 async def export(h: Harness, channel: str = "general") -> dict[str, Any]:
-    sent = await h.run("gm", "/encounter export", channel)
-    files = [f for s in sent for f in s.files]
-    assert files and files[0][0] == "encounter.json", [s.text for s in sent]
-    return json.loads(files[0][1])
+    """The channel's encounter as its GM exports it."""
+    return await fights.export(h, channel, who="gm")
 
 
 def reply_of(sent: list[Sent]) -> Sent:

@@ -1,4 +1,4 @@
-"""The real discord.py command path, driven offline through the harness (bot/harness.py)."""
+"""The real discord.py command path, driven offline through the harness (bot/offline/harness.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -7,34 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.harness import Clock, Harness, Sent, channel_id_of, user_id_of
-
-BORIN = "class=heavy weapons=hammer,shield"
-GRAK = "class=light weapons=axe"
-
-
-@pytest.fixture
-async def h(tmp_path: Path):
-    harness = await Harness.create(str(tmp_path / "bot.db"), seed=7, clock=Clock())
-    yield harness
-    await harness.close()
-
-
-async def setup_fight(h: Harness, channel: str = "general") -> None:
-    await h.run("gm", "/encounter start", channel, system="coup-de-grace", name="Bridge", map="8x6")
-    await h.run("gm", "/combatant add", channel, name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=BORIN)
-    await h.run("gm", "/combatant add", channel, name="Grak", side="orcs", at="D3", facing="W", sheet=GRAK)
-
+from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
+from tests.cogs.fights import BORIN, GRAK, export, setup_fight
 
 def replies(sent: list[Sent]) -> list[Sent]:
     return [s for s in sent if s.kind in ("response", "followup")]
-
-
-async def export(h: Harness, channel: str = "general") -> dict:
-    sent = await h.run("bob", "/encounter export", channel)
-    files = [f for s in sent for f in s.files]
-    assert files and files[0][0] == "encounter.json"
-    return json.loads(files[0][1])
 
 
 async def test_start_posts_a_reply_and_a_status_board(h: Harness) -> None:

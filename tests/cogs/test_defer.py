@@ -4,17 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 
-from bot.harness import Clock, Harness, Sent
-from tests.cogs.test_commands import setup_fight
-
-
-@pytest.fixture
-async def h(tmp_path: Path):
-    harness = await Harness.create(str(tmp_path / "bot.db"), seed=7, clock=Clock())
-    yield harness
-    await harness.close()
+from bot.offline.harness import Harness, Sent
+from tests.cogs.fights import setup_fight
 
 
 async def calls_of(h: Harness, who: str, command: str, channel: str = "general", /, **options: Any) -> tuple[list[Sent], list[Sent]]:

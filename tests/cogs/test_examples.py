@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import parse_line
-from bot.harness import Harness
+from bot.offline.console import parse_line
+from bot.offline.harness import Harness
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "bot" / "examples").glob("*.txt"))
 READ_ONLY = {"/log", "/map", "/encounter status", "/encounter export", "/help", "/roll", "/combatant show"}

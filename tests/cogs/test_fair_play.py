@@ -1,19 +1,8 @@
 """Fair play through the real command path: what owners may change mid-fight, whose dice a player types."""
 from __future__ import annotations
 
-from bot.harness import Harness
-from tests.cogs.test_commands import BORIN, GRAK, export, h  # noqa: F401 (h: the harness fixture)
-
-
-def borin(data: dict) -> dict:
-    return next(c for c in data["combatants"] if c["name"] == "Borin")
-
-
-async def started_cdg(h: Harness) -> None:
-    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
-    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=BORIN)
-    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet=GRAK)
-    await h.run("gm", "/init roll", roll="6,1")
+from bot.offline.harness import Harness
+from tests.cogs.fights import BORIN, borin, export, started_cdg
 
 
 async def test_owner_cannot_raise_stats_mid_fight_and_nothing_changes(h: Harness) -> None:

@@ -1,4 +1,4 @@
-"""Random and hostile command sequences through the real discord.py tree (bot/harness.py).
+"""Random and hostile command sequences through the real discord.py tree (bot/offline/harness.py).
 
 Properties, for every command of every generated sequence:
 - no unhandled error: nothing logged at ERROR by the bot or discord.py, no "Something went wrong";
@@ -27,13 +27,12 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from bot.harness import Clock, Harness, HarnessError, Sent, channel_id_of, user_id_of
+from bot.offline.harness import Clock, Harness, HarnessError, Sent, channel_id_of, user_id_of
 from bot.service import Ctx
+from tests.cogs.fights import BORIN, GRAK
 from rules.errors import RulesError
 from rules.system import all_systems
 
-BORIN = "class=heavy weapons=hammer,shield"
-GRAK = "class=light weapons=axe"
 CHANNELS = ("general", "thread")
 USERS = ("gm", "bob", "carol", "stranger")
 
@@ -596,7 +595,7 @@ async def _stored(h: Harness, channel: str) -> tuple[Any, ...]:
 
 async def _fuzz_channel(h: Harness, channel: str, base_raw: bytes, rng: random.Random, cases: int, label: str) -> tuple[int, tuple[float, str]]:
     """``cases`` hostile imports and option changes in one channel; returns (accepted, slowest case)."""
-    from bot.porting import read_export
+    from bot.service.porting import read_export
     from rules.report import board_report
     from rules.system import get_system
 

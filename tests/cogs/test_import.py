@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from bot.harness import Harness, channel_id_of, user_id_of
+from bot.offline.harness import Harness, channel_id_of, user_id_of
 from bot.service import Ctx, Service
 from data.sqlite import SqliteStore
 from data.store import DuplicateInteraction
 from rules.errors import InputError, RulesError
 from rules.system import MAX_COMBATANTS
-from bot.porting import MAX_VALUES
-from tests.cogs.test_commands import BORIN, GRAK, h  # noqa: F401 (h: the harness fixture)
+from bot.service.porting import MAX_VALUES
+from tests.cogs.fights import BORIN, GRAK
 
 
 async def _fight(h: Harness, channel: str = "general") -> dict[str, Any]:

@@ -6,7 +6,6 @@ the offline harness (the real discord.py tree) or the offline console in a subpr
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import queue
 import random
@@ -22,17 +21,17 @@ from typing import Any
 
 import pytest
 
-from bot.harness import Clock, Harness, Sent, channel_id_of, user_id_of
+from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
+from tests.cogs.fights import BORIN, GRAK, export
 from data.store import open_store
 from rules.system import all_systems, get_system
 
 REPO = Path(__file__).resolve().parents[2]
-BORIN = "class=heavy weapons=hammer,shield"
-GRAK = "class=light weapons=axe"
 
 
 @pytest.fixture
 async def h(tmp_path: Path):
+    """The harness with seed 11 (these tests were written against its dice)."""
     harness = await Harness.create(str(tmp_path / "bot.db"), seed=11, clock=Clock())
     yield harness
     await harness.close()
@@ -45,13 +44,6 @@ def cell(i: int, width: int = 12) -> str:
         col, r = divmod(col - 1, 26)
         letters = chr(ord("A") + r) + letters
     return f"{letters}{i // width + 1}"
-
-
-async def export(h: Harness, channel: str = "general") -> dict[str, Any]:
-    sent = await h.run("bob", "/encounter export", channel)
-    files = [f for s in sent for f in s.files]
-    assert files and files[0][0] == "encounter.json", [s.text for s in sent]
-    return json.loads(files[0][1])
 
 
 def responses(sent: list[Sent]) -> list[Sent]:

@@ -2,25 +2,16 @@
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from bot.harness import Clock, Harness, channel_id_of, user_id_of
+from bot.offline.harness import Clock, Harness, channel_id_of, user_id_of
+from tests.cogs.fights import BORIN, GRAK
 from bot.settings import Settings as BotSettings
 from rules.models import Settings as EncounterSettings
 
-BORIN = "class=heavy weapons=hammer,shield"
-GRAK = "class=light weapons=axe"
 HOUR = 3600
-
-
-@pytest.fixture
-async def h(tmp_path: Path):
-    harness = await Harness.create(str(tmp_path / "bot.db"), seed=7, clock=Clock())
-    yield harness
-    await harness.close()
 
 
 def clock_of(h: Harness) -> Clock:

@@ -1,9 +1,8 @@
 """Whose dice a player's `roll:` may stand for, and typed dice marked in replies and `/log`, through the real command path."""
 from __future__ import annotations
 
-from bot.harness import Harness, Sent, user_id_of
-from tests.cogs.test_commands import h  # noqa: F401 (the harness fixture)
-from tests.cogs.test_fair_play import borin, export, started_cdg
+from bot.offline.harness import Harness, Sent, user_id_of
+from tests.cogs.fights import borin, export, started_cdg
 
 KNIGHT = "str=1 agi=1 hp=12 armor=chain-mail shield=small weapons=longsword:2"
 ORC = "str=2 agi=0 hp=9 size=tall armor=leather weapons=greataxe:2"

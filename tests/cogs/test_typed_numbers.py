@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.harness import Clock, Harness
+from bot.offline.harness import Clock, Harness
 
 
 async def test_kov_delay_to_a_huge_negative_is_refused_and_the_channel_survives(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.harness import Harness
+from bot.offline.harness import Harness
 from rules.errors import RulesError
 from rules.models import Encounter, Settings
 from rules.system import get_system

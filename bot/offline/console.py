@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from bot.harness import Harness, HarnessError, Sent, channel_id_of, user_id_of
+from bot.offline.harness import Harness, HarnessError, Sent, channel_id_of, user_id_of
 from data.store import StoreError
 
 __all__ = ["main", "parse_line", "Console"]

@@ -1,4 +1,4 @@
-"""``python -m bot.benchmark [--quick] [--profile]``: how fast the bot is, measured offline.
+"""``python -m bot benchmark [--quick] [--profile]``: how fast the bot is, measured offline.
 
 Prints one plain table (DESIGN.md, "Performance and reliability: how they are measured"):
 
@@ -46,7 +46,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.harness import Harness, Sent, channel_id_of
+from bot.offline.harness import Harness, Sent, channel_id_of
 from bot.settings import Settings
 from data.store import open_store
 from rules.system import get_system
@@ -616,21 +616,21 @@ def _layer(filename: str) -> str:
 
 #: functions whose cumulative time tells the stages of a command apart
 STAGES: list[tuple[tuple[str, str], str]] = [
-    (("bot/harness.py", "run_payload"), "the whole command, as the harness runs it"),
+    (("bot/offline/harness.py", "run_payload"), "the whole command, as the harness runs it"),
     (("discord/interactions.py", "__init__"), "discord.py Interaction objects (the interaction, its response, ...)"),
     (("discord/app_commands/tree.py", "_call"), "discord.py dispatch: checks, transformers, callback"),
-    (("bot/service.py", "act"), "service: lock, authorise, resolve, commit"),
+    (("bot/service/commands.py", "act"), "service: lock, authorise, resolve, commit"),
     (("rules/system.py", "resolve"), "rules: resolve (deep copy of the encounter included)"),
     (("pydantic/main.py", "model_copy"), "pydantic model_copy (deep copies)"),
     (("rules/report.py", "events_report"), "rules: events to a report"),
-    (("bot/service.py", "_commit"), "service: build the Change, wait for the group commit"),
+    (("bot/service/core.py", "_commit"), "service: build the Change, wait for the group commit"),
     (("data/sqlite.py", "_batch_params"), "store: statement parameters (model_dump_json again)"),
     (("data/sqlite.py", "_commit"), "store: one group-commit transaction (awaits the thread)"),
     (("cogs/_common.py", "reply"), "cog reply: embed, response, ping follow-up"),
     (("bot/app.py", "update"), "status board: report, embed, edit the message"),
     (("rules/report.py", "board_report"), "rules: the board report"),
-    (("bot/harness.py", "request"), "harness: fake webhook endpoint (records the message)"),
-    (("bot/harness.py", "_http_request"), "harness: fake channel endpoint (records the message)"),
+    (("bot/offline/harness.py", "request"), "harness: fake webhook endpoint (records the message)"),
+    (("bot/offline/harness.py", "_http_request"), "harness: fake channel endpoint (records the message)"),
     (("discord/message.py", "__init__"), "discord.py Message objects built from what the fakes return"),
 ]
 
@@ -786,7 +786,7 @@ async def _main(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bot.benchmark", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m bot benchmark", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="a shorter run (about 20 s)")
     p.add_argument("--profile", action="store_true", help="also profile the 50-channel load with cProfile")
     args = p.parse_args(argv)

@@ -1,0 +1,1 @@
+"""Running Skirmish without Discord: the harness, the console and the benchmark."""

@@ -1,0 +1,316 @@
+"""The commands of the service: each takes the channel's lock, checks who may do it
+(`bot.service.permissions`), changes the encounter, commits once (`bot.service.core`) and
+hands back an :class:`~bot.service.core.Outcome`; the read-only replies come from
+`bot.service.views`."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+from bot.service import views
+from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, no_encounter
+from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, require_gm, require_gm_of
+from bot.service.porting import read_export, set_options
+from data.store import DuplicateInteraction, read_state
+from rules.cell_lists import parse_cell_list
+from rules.dice import Dice, roll_expression
+from rules.errors import IllegalAction, InputError
+from rules.grid import parse_map_spec
+from rules.models import MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, TERRAIN_KINDS, Encounter, MapState, Settings, reminder_hours_problem
+from rules.report import TYPED, Report, board_report, events_report, user_ref
+from rules.sheet import read_int
+from rules.system import Action, RuleSystem, get_system
+
+__all__ = ["Service", "INLINE_IMPORT_BYTES"]
+
+#: an import up to this size is checked on the event loop (a few ms at most); a bigger one in a thread
+INLINE_IMPORT_BYTES = 16 * 1024
+
+
+def terrain_kinds(system: RuleSystem) -> tuple[str, ...]:
+    """The map markings ``system`` reads (`RuleSystem.terrain_kinds`); a system that does not
+    declare its own yet keeps every kind, as before the declaration existed."""
+    declared = any("terrain_kinds" in vars(k) for k in type(system).__mro__ if k is not RuleSystem)
+    return system.terrain_kinds if declared else TERRAIN_KINDS
+
+
+class Service(ServiceCore):
+    """Every command a cog can call, one at a time per channel."""
+
+    # -- encounter lifecycle --------------------------------------------------------------------------
+    async def start(
+        self,
+        ctx: Ctx,
+        system_key: str,
+        name: str | None,
+        map_spec: str | None,
+        variant: str | None,
+    ) -> Outcome:
+        system = get_system(system_key)
+        variant = system.check_variant(variant)
+        enc = Encounter(
+            system=system.key,
+            variant=variant,
+            name=(name or "").strip()[:100] or f"{system.title} encounter",
+            map=self._map(system, map_spec),
+            gm_ids=[ctx.user_id],
+            settings=Settings(reminder_hours=self.default_reminder_hours),
+        )
+        async with self._lock(ctx.channel_id):
+            if await self._live(ctx.channel_id) is not None:
+                raise IllegalAction(
+                    "This channel already has an encounter: `/encounter end` it first, or start one in a thread."
+                )
+            stored = await self.store.create_encounter(ctx.channel_id, ctx.guild_id, enc, self.clock())
+            self._remember(ctx.channel_id, self._from_stored(stored))
+        lines = [f"GM: {user_ref(ctx.user_id)}", f"Map: {views.map_text(enc.map)}"]
+        if variant:
+            lines.append(f"Variant: {variant}")
+        lines.append("Add combatants with `/combatant add`, then `/init roll` to begin.")
+        return Outcome(Report(f"⚔️ {enc.name} · {system.title}", lines), board_changed=True)
+
+    @staticmethod
+    def _map(system: RuleSystem, spec: str | None) -> MapState:
+        if spec is None or not spec.strip():
+            spec = system.default_map or "none"
+        kind, width, height = parse_map_spec(spec)
+        if kind not in system.map_kinds:
+            kinds = " or ".join(f"`{k}`" for k in system.map_kinds)
+            raise InputError(f"{system.title} plays on a {kinds} map, not `{kind}`: {views.map_hint(system)}.")
+        return MapState(kind=kind, width=width, height=height)  # type: ignore[arg-type]
+
+    async def end(self, ctx: Ctx) -> Outcome:
+        async with self._holding_any(ctx) as entry:
+            enc = require_gm_of(entry, ctx, "end this encounter")
+            await self._commit(ctx, entry, enc, "/encounter end", "ended the encounter", [], undoable=False, active=False)
+        name = enc.name if enc else "The encounter"
+        return Outcome(Report(f"🏁 {name} has ended", ["The log and state stay in the database."]))
+
+    # -- game actions --------------------------------------------------------------------------------
+    async def act(self, ctx: Ctx, action: Action) -> Outcome:
+        """Run one game action (add, edit, remove, initiative, next, move, attack, ...)."""
+        async with self._holding(ctx) as live:
+            enc = live.enc
+            system = get_system(enc.system)
+            is_gm = enc.is_gm(ctx.user_id)
+            action = authorise(enc, system, ctx, action.model_copy(update={"user_id": ctx.user_id, "is_gm": is_gm}))
+            dice = dice_for(enc, ctx, is_gm, self.rng)
+            res = system.resolve(enc, action, dice, snapshot=live.json)
+            command = COMMAND_NAMES[action.kind]
+            gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
+            title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
+            report = events_report(title, res.events, system)
+            summary = " · ".join(report.lines)[:1500] or command  # a GM's mid-fight edit says so itself
+            typed = dice.typed()
+            if typed:
+                report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
+            ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
+        return Outcome(report, ping=ping, board_changed=True)
+
+    # -- settings, GMs, terrain --------------------------------------------------------------------
+    async def settings(
+        self,
+        ctx: Ctx,
+        player_rolls: bool | None,
+        reminder_hours: float | None,
+        options: dict[str, str] | None,
+        max_nudges: int | None = None,
+    ) -> Outcome:
+        async with self._holding(ctx) as live:
+            require_gm(live.enc, ctx, "change settings")
+            system = get_system(live.enc.system)
+            new = live.enc.model_copy(deep=True)
+            if player_rolls is not None:
+                new.settings.player_rolls = player_rolls
+            if reminder_hours is not None:
+                problem = reminder_hours_problem(reminder_hours)
+                if problem:
+                    raise InputError(problem)
+                new.settings.reminder_hours = reminder_hours
+            if max_nudges is not None:
+                if not 0 <= max_nudges <= MAX_NUDGES_LIMIT:
+                    raise InputError(f"`max_nudges` is a whole number from 0 to {MAX_NUDGES_LIMIT}, not {max_nudges}.")
+                new.settings.max_nudges = max_nudges
+            set_options(system, new.settings.options, options or {})
+            system.check_options(new)
+            lines = views.settings_lines(system, new)
+            if new != live.enc:
+                await self._commit(ctx, live, new, "/encounter settings", "; ".join(lines), [])
+        return Outcome(Report("⚙️ Encounter settings", lines), board_changed=True)
+
+    async def show_settings(self, ctx: Ctx) -> Outcome:
+        live = await self._need(ctx.channel_id)
+        system = get_system(live.enc.system)
+        return Outcome(Report("⚙️ Encounter settings", views.settings_lines(system, live.enc)), ephemeral=True)
+
+    async def co_gm(self, ctx: Ctx, user_id: str, remove: bool) -> Outcome:
+        async with self._holding(ctx) as live:
+            require_gm(live.enc, ctx, "add or remove co-GMs")
+            new = live.enc.model_copy(deep=True)
+            if remove:
+                if user_id not in new.gm_ids:
+                    raise InputError(f"{user_ref(user_id)} is not a GM here.")
+                if len(new.gm_ids) == 1:
+                    raise IllegalAction("An encounter needs at least one GM: add another before removing this one.")
+                new.gm_ids.remove(user_id)
+                text = f"{user_ref(user_id)} is no longer a GM here."
+            else:
+                if user_id in new.gm_ids:
+                    raise InputError(f"{user_ref(user_id)} is already a GM here.")
+                new.gm_ids.append(user_id)
+                text = f"{user_ref(user_id)} is now a co-GM."
+            await self._commit(ctx, live, new, "/encounter gm", text, [])
+        return Outcome(Report("👑 GMs", [text]), board_changed=True)
+
+    async def terrain(self, ctx: Ctx, cells: str, kind: str, height: int | None) -> Outcome:
+        async with self._holding(ctx) as live:
+            require_gm(live.enc, ctx, "mark the map")
+            grid = live.enc.grid()
+            if grid is None:
+                raise IllegalAction("This encounter has no map to mark.")
+            kind = (kind or "").strip().lower()
+            system = get_system(live.enc.system)
+            kinds = terrain_kinds(system)
+            if kind not in kinds:
+                raise InputError(f"`{kind}` is not a terrain {system.title} uses: use one of {', '.join(kinds)}.")
+            targets = parse_cell_list(cells, grid.width, grid.height)
+            if height is not None:
+                read_int(str(height), "height", -MAX_CELL_HEIGHT, MAX_CELL_HEIGHT, hint="in feet; 0 clears it")
+            new = live.enc.model_copy(deep=True)
+            m = new.map
+            for cell in targets:
+                name = cell.name
+                if kind == "wall" and new.at(cell) is not None:
+                    raise IllegalAction(f"{name} holds {new.at(cell).name}: a wall cannot go there.")  # type: ignore[union-attr]
+                if name in m.blocked:
+                    m.blocked.remove(name)
+                m.terrain.pop(name, None)
+                if kind == "wall":
+                    m.blocked.append(name)
+                elif kind != "clear":
+                    m.terrain[name] = kind
+                if height is not None:
+                    if height:
+                        m.heights[name] = height
+                    else:
+                        m.heights.pop(name, None)
+            names = " ".join(c.name for c in targets)
+            text = f"{names}: {kind}" + (f", height {height} ft" if height is not None else "")
+            await self._commit(ctx, live, new, "/encounter terrain", text, [])
+        return Outcome(Report("🗺️ Map marked", [text]), board_changed=True)
+
+    # -- undo, log, export/import --------------------------------------------------------------------
+    async def undo(self, ctx: Ctx) -> Outcome:
+        async with self._holding_any(ctx) as live:
+            require_gm_of(live, ctx, "undo")
+            entry = await self.store.last_undoable(live.id)
+            if entry is None or entry.state_before is None:
+                raise IllegalAction("Nothing left to undo in this encounter.")
+            restored, error = read_state(entry.state_before)
+            if restored is None:
+                raise IllegalAction(
+                    f"The state before {entry.command} could not be read either ({error}): "
+                    "`/encounter export` the encounter as it is stored, or `/encounter end` it."
+                )
+            text = f"Undid {entry.command} by {user_ref(entry.user_id)}: {entry.summary}"
+            ping = await self._commit(ctx, live, restored, "/undo", text, [], undoable=False, undo_of=entry.id)
+        return Outcome(Report("↩️ Undone", [text[:3500]]), ping=ping, board_changed=True)
+
+    async def log(self, ctx: Ctx, count: int) -> Outcome:
+        live = await self._need(ctx.channel_id)
+        entries = await self.store.log(live.id, max(1, min(count, 25)))
+        return Outcome(views.log_report(live.enc, entries))
+
+    async def export(self, ctx: Ctx) -> Outcome:
+        entry = await self._entry(ctx.channel_id)
+        if entry is None:
+            raise no_encounter()
+        if not isinstance(entry, LiveEntry):
+            lines = [f"It could not be read ({entry.error}): this is the file exactly as it is stored."]
+            return Outcome(Report("📦 Export", lines), file=("encounter.json", entry.json.encode()))
+        live = entry
+        data = json.dumps(json.loads(live.json), indent=2, ensure_ascii=False).encode()
+        report = Report("📦 Export", [f"{live.enc.name}: {len(live.enc.combatants)} combatants, round {live.enc.round}."])
+        return Outcome(report, file=("encounter.json", data))
+
+    async def import_(self, ctx: Ctx, raw: bytes, replace: bool = False) -> Outcome:
+        """Load an ``encounter.json``; over an active encounter only the GM may, with ``replace``."""
+        if len(raw) <= INLINE_IMPORT_BYTES:
+            enc = read_export(raw, ctx.user_id)
+        else:  # up to 512 KiB: over 100 ms of checks, in a thread so that the event loop runs on
+            enc = await asyncio.to_thread(read_export, raw, ctx.user_id)
+        system = get_system(enc.system)
+        summary = f"imported {enc.name}"
+        async with self._lock(ctx.channel_id):
+            live = await self._live(ctx.channel_id)
+            if live is None:
+                stored = await self.store.create_encounter(
+                    ctx.channel_id, ctx.guild_id, enc, self.clock(),
+                    interaction_id=ctx.interaction_id, user_id=ctx.user_id, command="/encounter import", summary=summary,
+                )
+                self._remember(ctx.channel_id, self._from_stored(stored))
+            else:
+                if live.seen(ctx.interaction_id):
+                    raise DuplicateInteraction()
+                require_gm(live.enc, ctx, "import over this encounter")
+                if not replace:
+                    raise IllegalAction(
+                        f"This channel already has an encounter ({live.enc.name}): add `replace:true` to replace it "
+                        "with the file (`/undo` brings it back), or import in a thread."
+                    )
+                enc.gm_ids = list(dict.fromkeys(live.enc.gm_ids + enc.gm_ids))
+                await self._commit(ctx, live, enc, "/encounter import", summary, [])
+        lines = [f"{system.title}: {len(enc.combatants)} combatants, round {enc.round}."]
+        return Outcome(Report(f"📥 Imported {enc.name}", lines), board_changed=True)
+
+    read_export = staticmethod(read_export)
+
+    # -- reading --------------------------------------------------------------------------------------
+    async def order(self, ctx: Ctx) -> Outcome:
+        live = await self._need(ctx.channel_id)
+        return Outcome(views.order_report(get_system(live.enc.system), live.enc))
+
+    async def show(self, ctx: Ctx, name: str) -> Outcome:
+        live = await self._need(ctx.channel_id)
+        enc = live.enc
+        return Outcome(views.show_report(get_system(enc.system), enc, enc.get(name)), ephemeral=True)
+
+    async def board(self, channel_id: str) -> tuple[Report, Encounter] | None:
+        live = await self._readable(channel_id)
+        if live is None:
+            return None
+        return board_report(get_system(live.enc.system), live.enc), live.enc
+
+    async def status(self, ctx: Ctx) -> Outcome:
+        live = await self._need(ctx.channel_id)
+        return Outcome(board_report(get_system(live.enc.system), live.enc))
+
+    async def map_image(self, ctx: Ctx) -> Outcome:
+        live = await self._need(ctx.channel_id)
+        enc = live.enc
+        if enc.map.kind == "none":
+            raise IllegalAction(
+                "This encounter has no map: distances are range bands. `/encounter status` shows who is where."
+            )
+        from bot.mapimage import render_map
+
+        png = await asyncio.to_thread(render_map, enc)
+        report = Report(f"🗺️ {enc.name} · round {enc.round}", [f"{enc.map.width}x{enc.map.height} {enc.map.kind}"])
+        return Outcome(report, file=("map.png", png))
+
+    async def board_message(self, channel_id: str) -> str | None:
+        live = await self._entry(channel_id)
+        return live.board_message_id if live else None
+
+    async def set_board_message(self, channel_id: str, message_id: str) -> None:
+        live = await self._entry(channel_id)
+        if live is None:
+            return
+        live.board_message_id = message_id
+        await self.store.set_board_message(live.id, message_id)
+
+    def roll(self, ctx: Ctx, expression: str, reason: str | None) -> Outcome:
+        result = roll_expression(expression, Dice(rng=self.rng))
+        return Outcome(views.roll_report(ctx.user_id, result, reason))
+
+    acting = staticmethod(acting)

@@ -1,0 +1,492 @@
+"""The service's machinery: channel locks, the encounter cache, loading, one write per command,
+the turn ping and the reminders.
+
+Every command (`bot.service.commands`) takes the channel's lock, loads the encounter (cached
+after the first load), checks who may do it (`bot.service.permissions`), calls the rule system,
+saves the new state and the log row in one transaction (`ServiceCore._commit`), and hands back
+an :class:`Outcome` for the cog to render. Nothing here knows about Discord.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEncounter, read_state
+from rules.errors import IllegalAction, NotFound
+from rules.models import Encounter
+from rules.report import Report, user_ref
+from rules.system import Turn, get_system
+
+__all__ = [
+    "ServiceCore", "Ctx", "Outcome", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
+    "MAX_MESSAGE",
+]
+
+log = logging.getLogger("skirmish.service")
+
+#: the encounter cache holds at most this many bytes of encounter JSON (least recently used go)
+CACHE_BYTES = 64 * 1024 * 1024
+#: how many channels known to have no encounter are remembered (apart from the cache)
+ABSENT_SIZE = 4096
+RECENT_IDS = 256
+
+@dataclass(frozen=True)
+class Ctx:
+    """Who sent a command, and where."""
+
+    channel_id: str
+    user_id: str
+    guild_id: str | None = None
+    interaction_id: str | None = None
+    roll: str | None = None
+
+
+@dataclass(frozen=True)
+class Ping:
+    """A turn change: a new message that mentions exactly these users."""
+
+    user_ids: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Nudge:
+    """A due reminder as it goes out: its text and exactly the users it may ping.
+
+    ``last`` is the GM's notice after ``max_nudges`` nudges: the turn gets no more reminders."""
+
+    reminder: Reminder
+    text: str
+    user_ids: tuple[str, ...]
+    last: bool = False
+
+
+@dataclass
+class Outcome:
+    report: Report
+    ping: Ping | None = None
+    board_changed: bool = False
+    file: tuple[str, bytes] | None = None
+    ephemeral: bool = False
+
+
+class Unreadable(IllegalAction):
+    """The channel's stored encounter does not read back; only export, undo and end work."""
+
+    def __init__(self, reason: str | None) -> None:
+        super().__init__(
+            f"This channel's encounter could not be read ({reason or 'unknown error'}): the GM can "
+            "`/encounter export` it as it is stored, `/undo` the last action, or `/encounter end` it."
+        )
+
+
+@dataclass
+class StoredEntry:
+    """An active encounter's row as cached in memory: its JSON as last written; ``error`` says
+    why it does not read back (a `LiveEntry` is one that does)."""
+
+    id: int
+    channel_id: str
+    json: str
+    board_message_id: str | None
+    error: str | None = None
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_IDS))
+    recent_set: set[str] = field(default_factory=set)
+
+    def seen(self, interaction_id: str | None) -> bool:
+        return interaction_id is not None and interaction_id in self.recent_set
+
+    def remember(self, interaction_id: str | None) -> None:
+        if interaction_id is None:
+            return
+        if len(self.recent) == self.recent.maxlen:
+            self.recent_set.discard(self.recent[0])
+        self.recent.append(interaction_id)
+        self.recent_set.add(interaction_id)
+
+
+@dataclass(kw_only=True)
+class LiveEntry(StoredEntry):
+    """An active encounter as cached in memory: the state and its JSON, as last written."""
+
+    enc: Encounter
+
+
+@dataclass
+class _ChannelLock:
+    """A channel's lock, how many tasks hold or wait for it, and which task holds it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+    owner: asyncio.Task[Any] | None = None
+
+
+def no_encounter() -> NotFound:
+    return NotFound("There is no encounter in this channel: start one with `/encounter start`.")
+
+
+class ServiceCore:
+    """The lock, cache, load and commit every command of :class:`bot.service.Service` goes through."""
+
+    def __init__(
+        self,
+        store: Store,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
+        default_reminder_hours: float = 24.0,
+        cache_bytes: int = CACHE_BYTES,
+    ) -> None:
+        self.store = store
+        self.rng = rng or random.Random()
+        self.clock = clock
+        self.default_reminder_hours = default_reminder_hours
+        #: the bound of the encounter cache, in bytes of encounter JSON
+        self.cache_bytes = cache_bytes
+        #: the bytes of encounter JSON the cache holds now
+        self.cached_bytes = 0
+        self._locks: dict[str, _ChannelLock] = {}
+        self._cache: OrderedDict[str, StoredEntry] = OrderedDict()
+        self._absent: OrderedDict[str, None] = OrderedDict()
+
+    # -- loading ----------------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def _lock(self, channel_id: str) -> AsyncIterator[None]:
+        """Hold the channel's lock (again, at no cost, in the task that holds it already).
+
+        The lock is forgotten once no task holds or waits for it, so idle channels cost nothing.
+        """
+        task = asyncio.current_task()
+        entry = self._locks.get(channel_id)
+        if entry is not None and entry.owner is task:
+            yield
+            return
+        if entry is None:
+            entry = self._locks[channel_id] = _ChannelLock()
+        entry.users += 1
+        try:
+            async with entry.lock:
+                entry.owner = task
+                try:
+                    yield
+                finally:
+                    entry.owner = None
+        finally:
+            entry.users -= 1
+            if entry.users == 0 and self._locks.get(channel_id) is entry:
+                del self._locks[channel_id]
+
+    async def _entry(self, channel_id: str) -> StoredEntry | None:
+        """The channel's active encounter row (readable or not), or None.
+
+        From the cache, or loaded under the channel's lock, so a load never replaces the entry a
+        command holding the lock commits to.
+        """
+        if channel_id in self._cache:
+            self._cache.move_to_end(channel_id)
+            return self._cache[channel_id]
+        if channel_id in self._absent:
+            return None
+        async with self._lock(channel_id):
+            if channel_id in self._cache or channel_id in self._absent:
+                return self._cache.get(channel_id)
+            stored = await self.store.load_active(channel_id)
+            if stored is None:
+                self._mark_absent(channel_id)
+                return None
+            entry = self._from_stored(stored)
+            self._put(entry)
+            return entry
+
+    async def _live(self, channel_id: str) -> LiveEntry | None:
+        """The channel's active encounter, or None; `Unreadable` if it does not read back."""
+        entry = await self._entry(channel_id)
+        if entry is None or isinstance(entry, LiveEntry):
+            return entry
+        raise Unreadable(entry.error)
+
+    async def _readable(self, channel_id: str) -> LiveEntry | None:
+        """The channel's active encounter if there is one that reads back, else None."""
+        entry = await self._entry(channel_id)
+        return entry if isinstance(entry, LiveEntry) else None
+
+    def _put(self, entry: StoredEntry) -> None:
+        """Cache ``entry`` as its channel's newest; the least recently used go past the byte bound."""
+        self._drop(entry.channel_id)
+        self._absent.pop(entry.channel_id, None)
+        self._cache[entry.channel_id] = entry
+        self.cached_bytes += len(entry.json)
+        while self.cached_bytes > self.cache_bytes and self._cache:
+            _, gone = self._cache.popitem(last=False)
+            self.cached_bytes -= len(gone.json)
+
+    def _remember(self, channel_id: str, entry: StoredEntry | None) -> None:
+        """Cache the channel's encounter row, or that it has none."""
+        if entry is None:
+            self._mark_absent(channel_id)
+        else:
+            self._put(entry)
+
+    def _drop(self, channel_id: str) -> None:
+        gone = self._cache.pop(channel_id, None)
+        if gone is not None:
+            self.cached_bytes -= len(gone.json)
+
+    def _mark_absent(self, channel_id: str) -> None:
+        """Remember that the channel has no encounter, in a small set of its own."""
+        self._drop(channel_id)
+        self._absent[channel_id] = None
+        self._absent.move_to_end(channel_id)
+        while len(self._absent) > ABSENT_SIZE:
+            self._absent.popitem(last=False)
+
+    @staticmethod
+    def _from_stored(stored: StoredEncounter) -> StoredEntry:
+        entry: StoredEntry
+        if stored.encounter is None:
+            entry = StoredEntry(stored.id, stored.channel_id, stored.raw_state, stored.board_message_id, stored.error)
+        else:
+            entry = LiveEntry(
+                id=stored.id,
+                channel_id=stored.channel_id,
+                enc=stored.encounter,
+                json=stored.raw_state or stored.encounter.model_dump_json(),
+                board_message_id=stored.board_message_id,
+            )
+        for i in stored.recent_interactions:
+            entry.remember(i)
+        return entry
+
+    @contextlib.asynccontextmanager
+    async def _holding_any(self, ctx: Ctx) -> AsyncIterator[StoredEntry]:
+        """Hold the channel's lock with its encounter row, readable or not; a re-delivered interaction is refused."""
+        async with self._lock(ctx.channel_id):
+            entry = await self._entry(ctx.channel_id)
+            if entry is None:
+                raise no_encounter()
+            if entry.seen(ctx.interaction_id):
+                raise DuplicateInteraction()
+            yield entry
+
+    @contextlib.asynccontextmanager
+    async def _holding(self, ctx: Ctx) -> AsyncIterator[LiveEntry]:
+        """Hold the channel's lock with its live encounter; a re-delivered interaction is refused."""
+        async with self._holding_any(ctx) as entry:
+            if not isinstance(entry, LiveEntry):
+                raise Unreadable(entry.error)
+            yield entry
+
+    async def _need(self, channel_id: str) -> LiveEntry:
+        live = await self._live(channel_id)
+        if live is None:
+            raise no_encounter()
+        return live
+
+    async def encounter(self, channel_id: str) -> Encounter | None:
+        """The channel's active encounter (read-only use), or None (also when it does not read back)."""
+        live = await self._readable(channel_id)
+        return live.enc if live else None
+
+    # -- the turn and its ping ----------------------------------------------------------------
+    @staticmethod
+    def owners_of(enc: Encounter, names: tuple[str, ...]) -> tuple[str, ...]:
+        users: list[str] = []
+        for n in names:
+            c = enc.find(n)
+            if c is None:
+                continue
+            for u in [c.owner_id] if c.owner_id else enc.gm_ids[:1]:
+                if u and u not in users:
+                    users.append(u)
+        return tuple(users)
+
+    def _ping(self, enc: Encounter, turn: Turn) -> Ping | None:
+        if enc.winner or not turn.actors:
+            return None
+        users = self.owners_of(enc, turn.actors)
+        if not users:
+            return None
+        return Ping(_mentioned(users), _turn_text(enc, turn, users, "your turn"))
+
+    def _reminder(self, live: LiveEntry, enc: Encounter, turn: Turn, now: float) -> Reminder | None:
+        hours = enc.settings.reminder_hours
+        users = self.owners_of(enc, turn.actors)
+        if enc.winner or not users or hours <= 0:
+            return None
+        return Reminder(
+            encounter_id=live.id,
+            channel_id=live.channel_id,
+            due_at=now + hours * 3600,
+            user_ids=list(users),
+            turn_key=json.dumps(list(turn.key), default=str),
+            nudges=0,
+        )
+
+    # -- writing ------------------------------------------------------------------------------
+    async def _commit(
+        self,
+        ctx: Ctx,
+        live: StoredEntry,
+        new: Encounter | None,
+        command: str,
+        summary: str,
+        dice: list[int],
+        undoable: bool = True,
+        undo_of: int | None = None,
+        active: bool = True,
+        dice_typed: list[int] | None = None,
+    ) -> Ping | None:
+        """Write ``new`` and its log row, then make it the channel's cached encounter.
+
+        ``new`` is None only to end an encounter that does not read back (its row is kept as
+        stored). ``live`` may be such an encounter: a command that restores it (undo) commits
+        a new state like any other.
+        """
+        now = self.clock()
+        ping: Ping | None = None
+        reminder: Reminder | None = None
+        clear = True
+        if new is None:
+            new_json = live.json
+        else:
+            new_json = self._saveable(new, live.channel_id, command)
+            system = get_system(new.system)
+            new_turn = system.turn(new)
+            turn_moved = not isinstance(live, LiveEntry) or system.turn(live.enc).key != new_turn.key
+            reminder = self._reminder(live, new, new_turn, now) if (turn_moved and active) else None
+            clear = (not active) or new.winner is not None or (turn_moved and reminder is None)
+            ping = self._ping(new, new_turn) if (turn_moved and active) else None
+        await self.store.apply(
+            Change(
+                encounter_id=live.id,
+                encounter=new,
+                interaction_id=ctx.interaction_id,
+                user_id=ctx.user_id,
+                command=command,
+                summary=summary[:1500],
+                dice=dice,
+                state_before=live.json if undoable else None,
+                now=now,
+                undo_of=undo_of,
+                active=active,
+                reminder=reminder,
+                clear_reminder=clear and reminder is None,
+                state_json=new_json,
+                dice_typed=dice_typed or [],
+            )
+        )
+        if not active or new is None:
+            self._mark_absent(live.channel_id)
+            return None
+        # the holder of the lock commits to the channel's entry in the cache, even if it was evicted
+        self._drop(live.channel_id)
+        if isinstance(live, LiveEntry):
+            kept, live.enc, live.json = live, new, new_json
+        else:
+            kept = LiveEntry(
+                id=live.id, channel_id=live.channel_id, json=new_json, board_message_id=live.board_message_id,
+                recent=live.recent, recent_set=live.recent_set, enc=new,
+            )
+        kept.remember(ctx.interaction_id)
+        self._put(kept)
+        return ping
+
+    @staticmethod
+    def _saveable(new: Encounter, channel_id: str, command: str) -> str:
+        """``new`` as JSON, once it reads back exactly as a load reads it; else nothing is changed."""
+        try:
+            new_json = new.model_dump_json()
+        except Exception as exc:  # a state that cannot even be written
+            error: str | None = f"{type(exc).__name__}: {exc}"[:200]
+        else:
+            readable, error = read_state(new_json)
+            if readable is not None:
+                return new_json
+        log.error("%s in channel %s would store a state that cannot be read back (%s): refused", command, channel_id, error)
+        raise IllegalAction(
+            "That would leave the encounter in a state that cannot be saved: nothing was changed. "
+            "Try other values, or tell the GM."
+        )
+
+    # -- reminders ------------------------------------------------------------------------------------
+    async def due_reminders(self) -> list[Nudge]:
+        """Reminders whose time has come, each with its text (`reminded` records each one sent).
+
+        A reminder that cannot be read (a damaged encounter, a bug) is logged and skipped: the
+        others still go out."""
+        out: list[Nudge] = []
+        for r in await self.store.due_reminders(self.clock()):
+            try:
+                nudge = await self._nudge(r)
+            except Exception:
+                log.exception("cannot prepare the reminder of encounter %s in %s", r.encounter_id, r.channel_id)
+                continue
+            if nudge is not None:
+                out.append(nudge)
+        return out
+
+    async def _nudge(self, r: Reminder) -> Nudge | None:
+        live = await self._readable(r.channel_id)
+        if live is None or live.id != r.encounter_id:
+            return None
+        enc = live.enc
+        hours = enc.settings.reminder_hours or self.default_reminder_hours or 24
+        turn = get_system(enc.system).turn(enc)
+        waited = (r.nudges + 1) * hours
+        if r.nudges < enc.settings.max_nudges:
+            text = _turn_text(enc, turn, tuple(r.user_ids), f"⏰ still your turn (waiting about {waited:g} h)")
+            return Nudge(r, text, tuple(r.user_ids))
+        gms = _mentioned(tuple(enc.gm_ids))
+        who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
+        times = f"{r.nudges} time{'' if r.nudges == 1 else 's'}"
+        text = (
+            f"{' '.join(user_ref(g) for g in gms)}: ⏰ {who}'s turn has waited {waited:g} h; players were nudged "
+            f"{times} in **{enc.name}**. No more reminders for this turn."
+        )
+        return Nudge(r, text[:MAX_MESSAGE], gms, last=True)
+
+    async def reminded(self, nudge: Nudge) -> None:
+        """The nudge went out (or can never go out): the next one is one interval away, and
+        after the GM's notice there is none for this turn."""
+        reminder = nudge.reminder
+        if nudge.last:
+            await self.store.clear_reminder(reminder.encounter_id, reminder.turn_key)
+            return
+        live = await self._readable(reminder.channel_id)
+        hours = (live.enc.settings.reminder_hours if live else 0) or self.default_reminder_hours or 24
+        await self.store.bump_reminder(reminder.encounter_id, self.clock() + hours * 3600)
+
+
+MAX_MESSAGE = 2000
+MENTION_ROOM = 1700  # of a message's 2000 characters; the rest says whose turn it is
+
+
+def _mentioned(users: tuple[str, ...]) -> tuple[str, ...]:
+    """As many of ``users`` as their mentions fit in one message (with Discord's 100 at most)."""
+    out: list[str] = []
+    size = 0
+    for u in users[:100]:
+        size += len(u) + 4
+        if size > MENTION_ROOM:
+            break
+        out.append(u)
+    return tuple(out)
+
+
+def _turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> str:
+    """``@a @b: your turn in **Bridge**: Borin, Thrain. Round 2 ...``, within one message."""
+    shown = _mentioned(users)
+    mentions = " ".join(user_ref(u) for u in shown)
+    if len(users) > len(shown):
+        mentions += f" (+{len(users) - len(shown)} more)"
+    who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
+    text = f"{mentions}: {lead} in **{enc.name}**: {who}. {turn.label}".strip()
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
+

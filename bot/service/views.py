@@ -1,0 +1,111 @@
+"""The read-only replies the service builds: command titles, settings lines, the order, a
+combatant's sheet, log rows, rolls and the map's description. Each takes what it shows and
+returns text or a :class:`~rules.report.Report`; none reads or writes storage."""
+from __future__ import annotations
+
+import time
+
+from data.store import LogEntry
+from rules.dice import ExpressionResult
+from rules.models import Combatant, Encounter, MapState
+from rules.report import TYPED, Report, user_ref
+from rules.system import Action, RuleSystem
+
+__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "show_report", "log_report", "roll_report"]
+
+#: commands that act with one combatant, whose reply is titled with its name
+ACTOR_KINDS = {"next", "move", "attack", "coupdegrace", "act"}
+
+
+def title(command: str, action: Action) -> str:
+    """``Borin: move``: the title of a game action's reply."""
+    if action.kind == "act" and action.name:
+        return f"{action.actor}: {action.name}"
+    if action.actor and action.kind in ACTOR_KINDS:
+        return f"{action.actor}: {command.lstrip('/')}"
+    return command
+
+
+def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
+    """The encounter's settings and the system's options, one line each."""
+    s = enc.settings
+    lines = [
+        f"Players may give their own rolls (`roll:`): **{'yes' if s.player_rolls else 'no'}**",
+        f"Reminder after: **{s.reminder_hours:g} h**" if s.reminder_hours else "Reminders: **off**",
+        f"Nudges per turn before only the GM is told, `max_nudges`: **{s.max_nudges}**",
+        f"GMs: {', '.join(user_ref(g) for g in enc.gm_ids)}",
+    ]
+    for key, text in system.options_help.items():
+        value = s.options.get(key)
+        lines.append(f"`{key}` = **{value}**: {text}" if value else f"`{key}` (default): {text}")
+    return lines
+
+
+def map_text(m: MapState) -> str:
+    return "none (range bands)" if m.kind == "none" else f"{m.width}x{m.height} {m.kind}"
+
+
+def map_hint(system: RuleSystem) -> str:
+    """What to write in `map` for ``system``."""
+    if system.map_kinds == ("none",):
+        return "leave `map` out"
+    if "hex" in system.map_kinds:
+        return "write a size like `12x10 hex`"
+    return "write a size like `12x10`"
+
+
+def order_report(system: RuleSystem, enc: Encounter) -> Report:
+    """`/init order`: who acts in which order, the ones acting now marked."""
+    turn = system.turn(enc)
+    lines: list[str] = []
+    if not enc.started:
+        lines.append("Combat has not started: the GM uses `/init roll`.")
+    for i, name in enumerate(enc.order, 1):
+        c = enc.find(name)
+        if c is None:
+            continue
+        mark = "▶️ " if name in turn.actors else ""
+        init = f" ({c.initiative})" if c.initiative is not None else ""
+        lines.append(f"{mark}{i}. **{c.name}**{init} · {c.side}" + (f" · {c.status}" if c.status != "active" else ""))
+    if turn.label:
+        lines.append(turn.label)
+    return Report(f"🎯 Order · round {enc.round}", lines or ["No combatants yet."])
+
+
+def show_report(system: RuleSystem, enc: Encounter, c: Combatant) -> Report:
+    """`/combatant show`: one combatant's line, side, owner, sheet and state."""
+    owner = user_ref(c.owner_id) if c.owner_id else "the GM"
+    lines = [system.status_line(enc, c), f"Side: {c.side or '—'} · owner: {owner}"]
+    fields = [("Sheet", system.sheet_summary(c) or "—")]
+    if c.state:
+        fields.append(("State", ", ".join(f"{k}={v}" for k, v in c.state.items())[:1000]))
+    return Report(f"🧾 {c.name}", lines, fields)
+
+
+def log_report(enc: Encounter, entries: list[LogEntry]) -> Report:
+    """`/log`: one row per logged command, with every die, rolled or typed."""
+    lines = []
+    for e in entries:
+        stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
+        undone = " ~~undone~~" if e.undone else ""
+        lines.append(f"`#{e.id}` {stamp} {user_ref(e.user_id)} {e.command}{undone}: {e.summary}{_log_dice(e)}")
+    return Report(f"📜 Log of {enc.name}", lines or ["Nothing has happened yet."])
+
+
+def roll_report(user_id: str, result: ExpressionResult, reason: str | None) -> Report:
+    """`/roll`: who rolled, the dice and the total."""
+    text = result.text
+    if len(text) > 3000:
+        text = text[:3000] + " …"
+    heading = f"🎲 {reason[:200]}" if reason else "🎲 Roll"
+    return Report(heading, [f"{user_ref(user_id)}: {text}", f"**Total: {result.total}**"])
+
+
+def _log_dice(e: LogEntry) -> str:
+    """`` 🎲 5, 3 · ✍ typed by @u: 6``: the bot's dice, then the ones the caller typed."""
+    rolled = [str(d) for i, d in enumerate(e.dice) if i not in e.dice_typed]
+    typed = [str(d) for i, d in enumerate(e.dice) if i in e.dice_typed]
+    parts = [f"🎲 {', '.join(rolled)}"] if rolled else []
+    if typed:
+        parts.append(f"{TYPED} typed by {user_ref(e.user_id)}: {', '.join(typed)}")
+    return " " + " · ".join(parts) if parts else ""

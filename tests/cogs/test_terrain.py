@@ -1,0 +1,67 @@
+"""`/encounter terrain`: kinds the system uses, cell lists with ranges and rectangles; facings only where used."""
+from __future__ import annotations
+
+import pytest
+
+from bot.offline.harness import Harness
+from rules.system import get_system
+from tests.cogs.fights import export, setup_fight
+
+CDG = type(get_system("coup-de-grace"))
+
+
+async def test_terrain_refuses_a_kind_the_system_does_not_use(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system that reads only walls refuses `kind:difficult`, naming the kinds it uses; nothing is marked."""
+    monkeypatch.setattr(CDG, "terrain_kinds", ("clear", "wall"))
+    await setup_fight(h)
+    before = await export(h)
+    sent = await h.run("gm", "/encounter terrain", cells="E1", kind="difficult")
+    assert sent[0].ephemeral and "`difficult`" in sent[0].text and "clear, wall" in sent[0].text
+    assert "Coup-De-Grace" in sent[0].text
+    assert await export(h) == before
+    sent = await h.run("gm", "/encounter terrain", cells="E1", kind="wall")
+    assert not sent[0].ephemeral and (await export(h))["map"]["blocked"] == ["E1"]
+
+
+async def test_terrain_takes_ranges_and_rectangles(h: Harness) -> None:
+    """`cells:"A1-A3 F2:G3 B6-A6"` marks a column range, a rectangle row by row and a reversed row range."""
+    await setup_fight(h)
+    sent = await h.run("gm", "/encounter terrain", cells="A1-A3, F2:G3 B6-A6 A2", kind="wall")
+    assert not sent[0].ephemeral
+    assert (await export(h))["map"]["blocked"] == ["A1", "A2", "A3", "F2", "G2", "F3", "G3", "B6", "A6"]
+
+
+@pytest.mark.parametrize(
+    ("cells", "words"),
+    [
+        ("A1-C3", "`A1-C3` is not a range: a range runs along one row or column"),
+        ("A1:J2", "J2 is off the map: cells run from A1 to H6"),
+        ("A1-", "`A1-` is not a range or rectangle"),
+        ("B2:Q", "`Q` is not a cell"),
+        ("A1:H6 A1:H6 " * 5, "at most 400 cells"),
+        (" , ", "Give the cells to mark"),
+    ],
+)
+async def test_bad_cell_lists_are_refused_and_change_nothing(h: Harness, cells: str, words: str) -> None:
+    """A diagonal range, an off-map corner, a broken token, too many cells or none at all: refused, nothing marked."""
+    await setup_fight(h)
+    before = await export(h)
+    sent = await h.run("gm", "/encounter terrain", cells=cells, kind="wall")
+    assert sent[0].ephemeral and words in sent[0].text, sent[0].text
+    assert await export(h) == before
+
+
+async def test_facing_autocomplete_offers_the_maps_facings(h: Harness) -> None:
+    """On a square map `facing:` offers N E S W, filtered by what was typed."""
+    await setup_fight(h)
+    assert await h.autocomplete("gm", "/combatant add", "facing", "") == ["N", "E", "S", "W"]
+    assert await h.autocomplete("gm", "/combatant edit", "facing", "w", name="Borin") == ["W"]
+
+
+async def test_no_facing_where_the_system_uses_none(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the system has no facings, the autocomplete offers none and `/combatant add facing:` is refused."""
+    monkeypatch.setattr(CDG, "uses_facing", False)
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    assert await h.autocomplete("gm", "/combatant add", "facing", "") == []
+    sent = await h.run("gm", "/combatant add", name="Grak", at="D3", facing="W", sheet="class=light weapons=axe")
+    assert sent[0].ephemeral and "no facings" in sent[0].text
