@@ -84,6 +84,15 @@ _Pending = tuple[Change, "asyncio.Future[None]"]
 _STOP = None  # queued by close(): write what came before, then end the writer
 
 
+def _text(value: str | None) -> str | None:
+    """``value`` fit for a text column: PostgreSQL refuses NUL, so it becomes U+FFFD.
+
+    (The state columns hold JSON, where pydantic writes a NUL escaped; names and summaries are
+    copied out of it for people to read, and a NUL there would fail the whole command.)
+    """
+    return value.replace("\x00", "\ufffd") if value and "\x00" in value else value
+
+
 def _encounter(row: asyncpg.Record) -> StoredEncounter:
     raw = row["state"] or ""
     encounter, error = read_state(raw)
@@ -145,13 +154,13 @@ async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
     for c in changes:
         enc = c.encounter
         states[c.encounter_id] = (
-            c.state_json or (enc.model_dump_json() if enc else ""), enc.name if enc else None,
-            c.active, c.now,
+            c.state_json or (enc.model_dump_json() if enc else ""),
+            _text(enc.name) if enc else None, c.active, c.now,
         )
         if c.log:
             actions.append((
-                c.encounter_id, c.interaction_id, c.user_id, c.command, c.summary, c.dice,
-                c.state_before, c.now, c.dice_typed,
+                c.encounter_id, _text(c.interaction_id), _text(c.user_id), _text(c.command),
+                _text(c.summary), c.dice, c.state_before, c.now, c.dice_typed,
             ))
         if c.undo_of is not None:
             undos.append((c.undo_of, c.encounter_id))
@@ -335,12 +344,12 @@ class PostgresStore(Store):
                 new_id = await conn.fetchval(
                     "INSERT INTO encounters (channel_id, guild_id, system, name, state, active, "
                     "created_at, updated_at) VALUES ($1, $2, $3, $4, $5, true, $6, $6) RETURNING id",
-                    channel_id, guild_id, enc.system, enc.name, state, now,
+                    _text(channel_id), _text(guild_id), enc.system, _text(enc.name), state, now,
                 )
                 if command is not None:
                     await conn.execute(
-                        _INSERT_ACTION, new_id, interaction_id, user_id, command, summary, [],
-                        None, now, [],
+                        _INSERT_ACTION, new_id, _text(interaction_id), _text(user_id),
+                        _text(command), _text(summary), [], None, now, [],
                     )
         except asyncpg.UniqueViolationError as error:
             raise _unique_error(error) from error

@@ -610,3 +610,26 @@ async def test_cancelled_writer_flushes_pending_changes(url: str, yields: int) -
         assert [e.interaction_id for e in log] == [f"i{n}" for n in range(40)]
         assert (await s.load_active("c1")).encounter.round == 40  # type: ignore[union-attr]
         assert await s.integrity_check() == "ok"
+
+
+# -- states as stored ---------------------------------------------------------------------------
+async def test_state_with_control_characters_round_trips(store: Store) -> None:
+    """A name with a NUL and other control characters is stored and read back exactly."""
+    odd = enc("nul\x00tab\tbell\x07 ünï")
+    created = await store.create_encounter("c1", "g", odd, 1.0)
+    await store.apply(change(created.id, "i1", encounter=odd.model_copy(update={"round": 2})))
+    loaded = await store.load_active("c1")
+    assert loaded is not None and loaded.encounter is not None
+    assert loaded.encounter.name == odd.name and loaded.encounter.round == 2
+
+
+async def test_state_that_does_not_read_back_keeps_its_raw_row(store: Store, url: str) -> None:
+    """A damaged state still loads: no encounter, the reason, and the row exactly as stored."""
+    await store.create_encounter("c1", "g", enc(), 1.0)
+    damaged = '{"system": "coup-de-grace", "round": "many"}'
+    await query(url, f"UPDATE encounters SET state = '{damaged}'")
+    loaded = await store.load_active("c1")
+    assert loaded is not None and loaded.encounter is None
+    assert loaded.raw_state == damaged and loaded.error is not None and "round" in loaded.error
+    [active] = await store.active_encounters()
+    assert active.raw_state == damaged and active.encounter is None
