@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from data.store import StoreError, sqlite_path
+from data.store import StoreError, database_backend
 from rules.models import reminder_hours_problem
 
 __all__ = ["Settings", "SettingsError", "TokenError", "check_token", "load_settings"]
@@ -33,7 +33,10 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(
         None, description="Sync commands to this one server (instant) instead of globally."
     )
-    database_url: str = Field("skirmish.db", description="SQLite file path (or sqlite:///path).")
+    database_url: str = Field(
+        "skirmish.db",
+        description="SQLite file path (or sqlite:///path), or postgresql://user:password@host/database.",
+    )
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING or ERROR.")
     reminder_check_seconds: float = Field(
         60.0, ge=1, description="How often the bot looks for turns that have waited too long."
@@ -85,7 +88,7 @@ class Settings(BaseSettings):
     @classmethod
     def _database_url(cls, v: str) -> str:
         try:
-            sqlite_path(v)
+            database_backend(v)
         except StoreError as error:
             raise ValueError(str(error)) from None
         return v

@@ -34,6 +34,7 @@ from data.store import (
     StoredEncounter,
     StoreError,
     UndoConflict,
+    check_change,
     read_state,
 )
 from rules.errors import NotFound
@@ -86,9 +87,9 @@ _Pending = tuple[Change, "asyncio.Future[None]"]
 _STOP = None  # queued by close(): write what came before, then end the writer
 
 
-def migrations() -> list[tuple[int, str]]:
-    """The numbered migrations shipped in ``data/migrations``, as ``(number, sql)`` in order."""
-    folder = resources.files(__package__).joinpath("migrations")
+def migrations(folder_name: str = "migrations") -> list[tuple[int, str]]:
+    """The numbered migrations shipped in ``data/<folder_name>``, as ``(number, sql)`` in order."""
+    folder = resources.files(__package__).joinpath(folder_name)
     found = sorted(
         (int(m.group(1)), entry.read_text(encoding="utf-8"))
         for entry in folder.iterdir()
@@ -282,10 +283,7 @@ class SqliteStore(Store):
     # -- group commit ----------------------------------------------------------------------------
     async def apply(self, change: Change) -> None:
         """Queue ``change`` for the writer and wait until its batch is committed."""
-        if change.reminder is not None and change.clear_reminder:
-            raise ValueError("A change cannot both set and clear the reminder.")
-        if change.reminder is not None and change.reminder.encounter_id != change.encounter_id:
-            raise ValueError("The reminder belongs to another encounter than the change.")
+        check_change(change)
         if self._closed or self._writer.done():
             raise RuntimeError("The store is closed.")
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()

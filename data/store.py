@@ -1,13 +1,15 @@
 """The persistence interface: value types, errors, the abstract `Store` and `open_store(url)`.
 
 Backends implement `Store` and return `rules` models; the rest of the bot sees nothing else.
-Today there is one backend, `data.sqlite.SqliteStore`; a PostgreSQL one is added by a new
-module and one more branch in `open_store`, selected by the `DATABASE_URL` setting.
+Two backends: `data.sqlite.SqliteStore` (a file path or ``sqlite:///``, the default) and
+`data.postgres.PostgresStore` (``postgresql://``), chosen by `database_backend` from the
+``DATABASE_URL`` setting.
 """
 from __future__ import annotations
 
 import os
 import re
+from urllib.parse import urlsplit
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -29,8 +31,11 @@ __all__ = [
     "StoreError",
     "RECENT_INTERACTIONS",
     "open_store",
+    "check_change",
     "read_state",
     "sqlite_path",
+    "database_backend",
+    "redact_url",
 ]
 
 #: how many interaction ids of an encounter's log `StoredEncounter.recent_interactions` holds
@@ -165,6 +170,14 @@ class Change:
     dice_typed: list[int] = field(default_factory=list)
 
 
+def check_change(change: Change) -> None:
+    """Raise ValueError for a change no backend may queue (a caller's bug, not a player's)."""
+    if change.reminder is not None and change.clear_reminder:
+        raise ValueError("A change cannot both set and clear the reminder.")
+    if change.reminder is not None and change.reminder.encounter_id != change.encounter_id:
+        raise ValueError("The reminder belongs to another encounter than the change.")
+
+
 class Store(ABC):
     """Everything the bot stores. Methods are coroutines; results are `rules` models."""
 
@@ -253,6 +266,41 @@ class Store(ABC):
 
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
+_POSTGRES_SCHEMES = ("postgresql", "postgres")
+_URL_FORMS = "a file path, sqlite:///path or postgresql://user@host/database"
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its password (in the user part or a ``password=`` parameter) replaced by
+    ``***``, fit to print."""
+    text = re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", url.strip())
+    match = _SCHEME.match(text)
+    if match is None:
+        return text
+    rest = text[match.end():]
+    end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
+    user, at, host = rest[:end].rpartition("@")
+    if not at or ":" not in user:
+        return text
+    return f"{text[:match.end()]}{user.split(':', 1)[0]}:***@{host}{rest[end:]}"
+
+
+def database_backend(url: str | os.PathLike[str]) -> tuple[str, str]:
+    """Which backend ``url`` names and what it opens: ``("sqlite", path)`` (see `sqlite_path`)
+    or ``("postgresql", url)`` for a ``postgresql://`` or ``postgres://`` URL.
+
+    Raises `StoreError` with one line (never the password) when ``url`` cannot name a database.
+    """
+    text = os.fspath(url).strip()
+    match = _SCHEME.match(text)
+    if match is None or match.group(1).lower() not in _POSTGRES_SCHEMES:
+        return "sqlite", sqlite_path(text)
+    try:
+        urlsplit(text).port  # noqa: B018 - a port that is not a number raises here
+    except ValueError as error:
+        raise StoreError(f"Bad PostgreSQL URL {redact_url(text)!r} ({error}): write "
+                         "postgresql://user:password@host:5432/database.") from None
+    return "postgresql", text
 
 
 def sqlite_path(url: str | os.PathLike[str]) -> str:
@@ -267,12 +315,11 @@ def sqlite_path(url: str | os.PathLike[str]) -> str:
         if text.lower().startswith("sqlite:"):
             raise StoreError(f"Bad SQLite URL {text!r}: write sqlite:///path or sqlite:///:memory:.")
         if not text:
-            raise StoreError("DATABASE_URL is empty: give a file path or sqlite:///path.")
+            raise StoreError(f"DATABASE_URL is empty: give {_URL_FORMS}.")
         return text
     if match.group(1).lower() != "sqlite":
         raise StoreError(
-            f"Unsupported DATABASE_URL scheme {match.group(1)!r}: only SQLite is supported "
-            "in this version (a file path or sqlite:///path)."
+            f"Unsupported DATABASE_URL scheme {match.group(1)!r}: give {_URL_FORMS}."
         )
     rest = text[match.end():]
     if not rest:
@@ -283,8 +330,13 @@ def sqlite_path(url: str | os.PathLike[str]) -> str:
 
 
 async def open_store(url: str) -> Store:
-    """Open the store that ``url`` names (see `sqlite_path`), migrated and ready."""
-    path = sqlite_path(url)
-    from data.sqlite import SqliteStore  # the backend is chosen here, not imported eagerly
+    """Open the store that ``url`` names (see `database_backend`), migrated and ready."""
+    backend, target = database_backend(url)
+    # the backend is chosen here, not imported eagerly
+    if backend == "postgresql":
+        from data.postgres import PostgresStore
 
-    return await SqliteStore.open(path)
+        return await PostgresStore.open(target)
+    from data.sqlite import SqliteStore
+
+    return await SqliteStore.open(target)

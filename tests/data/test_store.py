@@ -1,4 +1,5 @@
-"""The SQLite store on real files in a temp dir: migrations, round trips, group commit, undo."""
+"""The store on both backends (SQLite files in a temp dir, a real PostgreSQL server): migrations,
+round trips, group commit, undo; and what only SQLite has (the file lock, PRAGMAs, query plans)."""
 from __future__ import annotations
 
 import asyncio
@@ -6,7 +7,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -51,18 +51,23 @@ def change(encounter_id: int, iid: str | None, round: int = 1, **kw: object) -> 
     return Change(**args)  # type: ignore[arg-type]
 
 
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    """A fresh database file name."""
-    return tmp_path / "skirmish.db"
+async def query(url: str, sql: str) -> list[tuple[object, ...]]:
+    """Run ``sql`` on a connection of its own to the database at ``url`` (what another process sees)."""
+    if not url.startswith("postgresql://"):
+        con = sqlite3.connect(url)
+        try:
+            rows = con.execute(sql).fetchall()
+            con.commit()
+            return rows
+        finally:
+            con.close()
+    import asyncpg
 
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    """An open store on a fresh file, closed after the test."""
-    s = await SqliteStore.open(str(db_path))
-    yield s
-    await s.close()
+    con = await asyncpg.connect(url)
+    try:
+        return [tuple(r) for r in await con.fetch(sql)]
+    finally:
+        await con.close()
 
 
 def file_query(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -124,10 +129,8 @@ def test_sqlite_path_forms() -> None:
             sqlite_path(bad)
 
 
-async def test_open_store_refuses_postgres_and_opens_urls(tmp_path: Path) -> None:
-    """postgresql:// says only SQLite is supported; sqlite:/// and :memory: open."""
-    with pytest.raises(StoreError, match="only SQLite is supported"):
-        await open_store("postgresql://bot@localhost/skirmish")
+async def test_open_store_opens_sqlite_urls(tmp_path: Path) -> None:
+    """sqlite:/// URLs and :memory: open SQLite stores."""
     s = await open_store(f"sqlite:///{tmp_path}/sub/dir/bot.db")
     assert isinstance(s, Store)
     await s.create_encounter("c1", None, enc(), 1.0)
@@ -236,8 +239,9 @@ async def test_unusable_files_raise_one_store_error(tmp_path: Path, make, words:
 
 
 # -- the recent interactions: a bounded read --------------------------------------------------------
-async def test_recent_interactions_query_reads_the_index_not_the_table(store: SqliteStore, db_path: Path) -> None:
+async def test_recent_interactions_query_reads_the_index_not_the_table(db_path: Path) -> None:
     """The recent-interaction query searches the (encounter_id, id) index; it never scans actions."""
+    await (await SqliteStore.open(str(db_path))).close()
     plan = [str(row[3]) for row in file_query(db_path, f"EXPLAIN QUERY PLAN {RECENT_SQL.replace('?', '1')}")]
     assert any("SEARCH actions USING INDEX actions_encounter (encounter_id=?)" in p for p in plan), plan
     assert not any(p.startswith("SCAN") for p in plan), plan
@@ -281,7 +285,7 @@ async def test_recent_interactions_at_100000_actions(db_path: Path) -> None:
 
 
 # -- encounters ---------------------------------------------------------------------------------
-async def test_create_load_round_trip_is_exact(store: SqliteStore) -> None:
+async def test_create_load_round_trip_is_exact(store: Store) -> None:
     """Every field of a rich Encounter comes back equal, with its row ids."""
     rich = Encounter(
         system="coup-de-grace",
@@ -317,7 +321,7 @@ async def test_create_load_round_trip_is_exact(store: SqliteStore) -> None:
     assert await store.load_active("other") is None
 
 
-async def test_one_active_encounter_per_channel(store: SqliteStore) -> None:
+async def test_one_active_encounter_per_channel(store: Store) -> None:
     """A second encounter in a busy channel is refused; after the end a new one may start."""
     first = await store.create_encounter("c1", "g", enc("first"), 1.0)
     with pytest.raises(ChannelBusy) as info:
@@ -335,7 +339,7 @@ async def test_one_active_encounter_per_channel(store: SqliteStore) -> None:
     assert [e.encounter.name for e in await store.active_encounters()] == ["elsewhere", "again"]
 
 
-async def test_set_board_message(store: SqliteStore) -> None:
+async def test_set_board_message(store: Store) -> None:
     """The board message id is stored and can be cleared."""
     created = await store.create_encounter("c1", None, enc(), 1.0)
     await store.set_board_message(created.id, "999")
@@ -345,11 +349,11 @@ async def test_set_board_message(store: SqliteStore) -> None:
 
 
 # -- apply --------------------------------------------------------------------------------------
-async def test_apply_updates_state_and_writes_log(store: SqliteStore, db_path: Path) -> None:
+async def test_apply_updates_state_and_writes_log(store: Store, url: str) -> None:
     """One apply changes the state and appends a full log row, committed when it returns."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     await store.apply(change(created.id, "i-1", round=2, summary="Borin hits Grak"))
-    assert file_query(db_path, "SELECT count(*) FROM actions") == [(1,)]  # durable on return
+    assert await query(url, "SELECT count(*) FROM actions") == [(1,)]  # durable on return
     loaded = await store.load_active("c1")
     assert loaded is not None and loaded.encounter.round == 2
     assert loaded.recent_interactions == {"i-1"}
@@ -361,7 +365,7 @@ async def test_apply_updates_state_and_writes_log(store: SqliteStore, db_path: P
     assert entry.created_at == 1002.0
 
 
-async def test_log_keeps_which_dice_were_typed(store: SqliteStore, db_path: Path) -> None:
+async def test_log_keeps_which_dice_were_typed(store: Store, url: str, backend: str) -> None:
     """The log row stores which of its dice the caller typed; a row given none reads back as none typed."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     await store.apply(change(created.id, "i-1", round=2, dice=[2, 6, 4], dice_typed=[1]))
@@ -369,10 +373,11 @@ async def test_log_keeps_which_dice_were_typed(store: SqliteStore, db_path: Path
     first, second = await store.log(created.id, 10)
     assert (first.dice, first.dice_typed) == ([2, 6, 4], [1])
     assert (second.dice, second.dice_typed) == ([3, 6], [])
-    assert file_query(db_path, "SELECT dice_typed FROM actions ORDER BY id") == [("[1]",), ("[]",)]
+    stored = {"sqlite": [("[1]",), ("[]",)], "postgresql": [([1],), ([],)]}[backend]
+    assert await query(url, "SELECT dice_typed FROM actions ORDER BY id") == stored
 
 
-async def test_apply_without_log_row(store: SqliteStore) -> None:
+async def test_apply_without_log_row(store: Store) -> None:
     """log=False changes the state and writes no log row."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     await store.apply(change(created.id, None, round=4, log=False))
@@ -380,7 +385,7 @@ async def test_apply_without_log_row(store: SqliteStore) -> None:
     assert await store.log(created.id, 10) == []
 
 
-async def test_log_returns_newest_last(store: SqliteStore) -> None:
+async def test_log_returns_newest_last(store: Store) -> None:
     """log(count) gives the last count rows in order, oldest of them first."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     for r in range(1, 6):
@@ -390,14 +395,14 @@ async def test_log_returns_newest_last(store: SqliteStore) -> None:
     assert await store.log(created.id, 0) == []
 
 
-async def test_concurrent_applies_land_in_order_once(store: SqliteStore, db_path: Path) -> None:
+async def test_concurrent_applies_land_in_order_once(store: Store, url: str) -> None:
     """50 concurrent applies on 5 encounters all land, in order, none twice, in few batches."""
     ids = [(await store.create_encounter(f"c{k}", "g", enc(), 1.0)).id for k in range(5)]
-    before = store.batches
+    before = store.batches  # type: ignore[attr-defined]
     await asyncio.gather(*(
         store.apply(change(ids[n % 5], f"i{n}", round=n + 1)) for n in range(50)
     ))
-    assert store.batches - before < 10  # group commit: far fewer transactions than changes
+    assert store.batches - before < 10  # type: ignore[attr-defined]  # group commit: far fewer transactions than changes
     for k, encounter_id in enumerate(ids):
         log = await store.log(encounter_id, 100)
         expected = [f"i{n}" for n in range(k, 50, 5)]
@@ -406,10 +411,10 @@ async def test_concurrent_applies_land_in_order_once(store: SqliteStore, db_path
         loaded = await store.load_active(f"c{k}")
         assert loaded is not None and loaded.encounter.round == 50 - 5 + k + 1
         assert loaded.recent_interactions == set(expected)
-    assert file_query(db_path, "SELECT count(*) FROM actions") == [(50,)]
+    assert await query(url, "SELECT count(*) FROM actions") == [(50,)]
 
 
-async def test_duplicate_interaction_fails_alone(store: SqliteStore) -> None:
+async def test_duplicate_interaction_fails_alone(store: Store) -> None:
     """A replayed interaction id raises DuplicateInteraction; the rest of its batch lands."""
     a = await store.create_encounter("a", "g", enc(), 1.0)
     b = await store.create_encounter("b", "g", enc(), 1.0)
@@ -435,7 +440,7 @@ async def test_duplicate_interaction_fails_alone(store: SqliteStore) -> None:
     assert (await store.load_active("b")).encounter.round == 2  # type: ignore[union-attr]
 
 
-async def test_apply_to_missing_encounter_fails_alone(store: SqliteStore) -> None:
+async def test_apply_to_missing_encounter_fails_alone(store: Store) -> None:
     """A change for an encounter that does not exist raises NotFound; its batch lands."""
     a = await store.create_encounter("a", "g", enc(), 1.0)
     results = await asyncio.gather(
@@ -449,7 +454,7 @@ async def test_apply_to_missing_encounter_fails_alone(store: SqliteStore) -> Non
     assert [e.interaction_id for e in await store.log(a.id, 10)] == ["a1", "a2"]
 
 
-async def test_recent_interactions_keep_the_last_256(store: SqliteStore) -> None:
+async def test_recent_interactions_keep_the_last_256(store: Store) -> None:
     """recent_interactions holds the newest 256 ids of the log, not older ones."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     total = RECENT_INTERACTIONS + 20
@@ -461,7 +466,7 @@ async def test_recent_interactions_keep_the_last_256(store: SqliteStore) -> None
     assert active.recent_interactions == loaded.recent_interactions
 
 
-async def test_invalid_changes_are_refused_before_queueing(store: SqliteStore) -> None:
+async def test_invalid_changes_are_refused_before_queueing(store: Store) -> None:
     """A change that sets and clears a reminder, or names another encounter's, is refused."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     rem = Reminder(created.id, "c1", 5.0, ["u"], "t")
@@ -474,7 +479,7 @@ async def test_invalid_changes_are_refused_before_queueing(store: SqliteStore) -
 
 
 # -- undo ---------------------------------------------------------------------------------------
-async def test_undo_bookkeeping(store: SqliteStore) -> None:
+async def test_undo_bookkeeping(store: Store) -> None:
     """last_undoable skips undone rows and rows without state_before; undo marks its row."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     assert await store.last_undoable(created.id) is None
@@ -500,7 +505,7 @@ async def test_undo_bookkeeping(store: SqliteStore) -> None:
 
 
 # -- reminders ----------------------------------------------------------------------------------
-async def test_reminders_upsert_clear_due_bump(store: SqliteStore) -> None:
+async def test_reminders_upsert_clear_due_bump(store: Store) -> None:
     """Reminders are replaced, found when due, bumped with a nudge count, and cleared."""
     a = await store.create_encounter("ca", "g", enc(), 1.0)
     b = await store.create_encounter("cb", "g", enc(), 1.0)
@@ -525,7 +530,7 @@ async def test_reminders_upsert_clear_due_bump(store: SqliteStore) -> None:
     assert await store.due_reminders(10_000.0) == []
 
 
-async def test_reminder_last_change_in_a_batch_wins(store: SqliteStore) -> None:
+async def test_reminder_last_change_in_a_batch_wins(store: Store) -> None:
     """Within one batch, a clear after an upsert clears, and an upsert after a clear sets."""
     a = await store.create_encounter("ca", "g", enc(), 1.0)
     b = await store.create_encounter("cb", "g", enc(), 1.0)
@@ -539,9 +544,9 @@ async def test_reminder_last_change_in_a_batch_wins(store: SqliteStore) -> None:
 
 
 # -- durability and shutdown --------------------------------------------------------------------
-async def test_state_survives_close_and_reopen(db_path: Path) -> None:
+async def test_state_survives_close_and_reopen(url: str) -> None:
     """Encounter, board message, log, undo marks and reminders are all there after reopening."""
-    s = await open_store(str(db_path))
+    s = await open_store(url)
     created = await s.create_encounter("c1", "g", enc(), 1.0)
     await s.set_board_message(created.id, "777")
     await s.apply(change(created.id, "i1", round=1))
@@ -549,7 +554,7 @@ async def test_state_survives_close_and_reopen(db_path: Path) -> None:
                          reminder=Reminder(created.id, "c1", 60.0, ["u1"], "t")))
     await s.close()
 
-    s = await open_store(str(db_path))
+    s = await open_store(url)
     loaded = await s.load_active("c1")
     assert loaded is not None
     assert (loaded.id, loaded.board_message_id) == (created.id, "777")
@@ -564,16 +569,16 @@ async def test_state_survives_close_and_reopen(db_path: Path) -> None:
     await s.close()
 
 
-async def test_integrity_check_ok(store: SqliteStore) -> None:
+async def test_integrity_check_ok(store: Store) -> None:
     """integrity_check is "ok" after a mixed workload."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     await asyncio.gather(*(store.apply(change(created.id, f"i{n}", round=n + 1)) for n in range(20)))
     assert await store.integrity_check() == "ok"
 
 
-async def test_close_flushes_pending_changes(db_path: Path) -> None:
+async def test_close_flushes_pending_changes(url: str) -> None:
     """Changes queued but not yet written when close() is called are committed by it."""
-    s = await SqliteStore.open(str(db_path))
+    s = await open_store(url)
     created = await s.create_encounter("c1", "g", enc(), 1.0)
     tasks = [asyncio.create_task(s.apply(change(created.id, f"i{n}", round=n + 1)))
              for n in range(30)]
@@ -582,15 +587,15 @@ async def test_close_flushes_pending_changes(db_path: Path) -> None:
     assert all(t.done() and t.exception() is None for t in tasks)
     with pytest.raises(RuntimeError, match="closed"):
         await s.apply(change(created.id, "late"))
-    assert file_query(db_path, "SELECT count(*), max(created_at) FROM actions") == [(30, 1030.0)]
+    assert await query(url, "SELECT count(*), max(created_at) FROM actions") == [(30, 1030.0)]
 
 
 @pytest.mark.parametrize("yields", [1, 2, 3, 5, 8])
-async def test_cancelled_writer_flushes_pending_changes(db_path: Path, yields: int) -> None:
+async def test_cancelled_writer_flushes_pending_changes(url: str, yields: int) -> None:
     """When the event loop shuts down mid-batch or idle, every queued change lands once."""
 
     async def session() -> int:
-        s = await SqliteStore.open(str(db_path))
+        s = await open_store(url)
         created = await s.create_encounter("c1", "g", enc(), 1.0)
         for wave in (range(0, 20), range(20, 40)):  # the second wave queues behind a batch
             for n in wave:
@@ -600,8 +605,31 @@ async def test_cancelled_writer_flushes_pending_changes(db_path: Path, yields: i
         return created.id  # asyncio.run now cancels every task, the writer's included
 
     encounter_id = await asyncio.to_thread(asyncio.run, session())
-    async with await open_store(str(db_path)) as s:
+    async with await open_store(url) as s:
         log = await s.log(encounter_id, 100)
         assert [e.interaction_id for e in log] == [f"i{n}" for n in range(40)]
         assert (await s.load_active("c1")).encounter.round == 40  # type: ignore[union-attr]
         assert await s.integrity_check() == "ok"
+
+
+# -- states as stored ---------------------------------------------------------------------------
+async def test_state_with_control_characters_round_trips(store: Store) -> None:
+    """A name with a NUL and other control characters is stored and read back exactly."""
+    odd = enc("nul\x00tab\tbell\x07 ünï")
+    created = await store.create_encounter("c1", "g", odd, 1.0)
+    await store.apply(change(created.id, "i1", encounter=odd.model_copy(update={"round": 2})))
+    loaded = await store.load_active("c1")
+    assert loaded is not None and loaded.encounter is not None
+    assert loaded.encounter.name == odd.name and loaded.encounter.round == 2
+
+
+async def test_state_that_does_not_read_back_keeps_its_raw_row(store: Store, url: str) -> None:
+    """A damaged state still loads: no encounter, the reason, and the row exactly as stored."""
+    await store.create_encounter("c1", "g", enc(), 1.0)
+    damaged = '{"system": "coup-de-grace", "round": "many"}'
+    await query(url, f"UPDATE encounters SET state = '{damaged}'")
+    loaded = await store.load_active("c1")
+    assert loaded is not None and loaded.encounter is None
+    assert loaded.raw_state == damaged and loaded.error is not None and "round" in loaded.error
+    [active] = await store.active_encounters()
+    assert active.raw_state == damaged and active.encounter is None

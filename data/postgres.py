@@ -1,0 +1,455 @@
+"""The PostgreSQL backend: asyncpg, a connection pool, numbered migrations, group commit.
+
+Reads and the small writes run on a pool, each in its own transaction. `apply` queues a change
+and waits; one writer task drains the whole queue and writes it in one transaction on one
+pooled connection (a handful of round trips per batch, whatever its size), then wakes every
+caller, so changes land in the order they were queued. A batch that fails is rolled back and
+retried change by change, so one bad change fails alone. Several processes may share one
+database: there is no file lock, the unique indexes refuse a second active encounter in a
+channel and a repeated interaction id whichever process writes them, and migrations run under
+an advisory lock.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+from data.sqlite import migrations
+from data.store import (
+    RECENT_INTERACTIONS,
+    Change,
+    ChannelBusy,
+    DuplicateInteraction,
+    LogEntry,
+    Reminder,
+    Store,
+    StoredEncounter,
+    StoreError,
+    UndoConflict,
+    check_change,
+    read_state,
+    redact_url,
+)
+from rules.errors import NotFound
+from rules.models import Encounter
+
+__all__ = ["PostgresStore", "RECENT_SQL", "MIGRATIONS"]
+
+#: the folder of data/ that holds this backend's numbered migrations
+MIGRATIONS = "migrations_pg"
+_MIGRATION_LOCK = 0x536B726D  # pg_advisory_xact_lock key: one process migrates at a time
+_CONNECT_SECONDS = 10
+
+_LOG_COLS = (
+    "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
+    "undone, created_at, dice_typed"
+)
+_REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges"
+#: one encounter's newest interaction ids, read backwards from the covering index
+RECENT_SQL = (
+    "SELECT a.interaction_id FROM actions a WHERE a.encounter_id = e.id "
+    f"AND a.interaction_id IS NOT NULL ORDER BY a.id DESC LIMIT {RECENT_INTERACTIONS}"
+)
+_ACTIVE = (
+    "SELECT e.id, e.channel_id, e.guild_id, e.state, e.board_message_id, "
+    f"ARRAY({RECENT_SQL}) AS recent FROM encounters e WHERE e.active"
+)
+#: the batch's states, one per encounter (the last change wins), in one statement
+_UPDATE_STATES = (
+    "UPDATE encounters e SET state = v.state, name = coalesce(v.name, e.name), "
+    "active = v.active, updated_at = v.now "
+    "FROM unnest($1::bigint[], $2::text[], $3::text[], $4::boolean[], $5::float8[]) "
+    "AS v(id, state, name, active, now) WHERE e.id = v.id RETURNING e.id"
+)
+_INSERT_ACTION = (
+    "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
+    "state_before, created_at, dice_typed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+)
+_MARK_UNDONE = (
+    "UPDATE actions a SET undone = true FROM unnest($1::bigint[], $2::bigint[]) AS v(id, enc) "
+    "WHERE a.id = v.id AND a.encounter_id = v.enc AND NOT a.undone RETURNING a.id"
+)
+_UPSERT_REMINDER = (
+    f"INSERT INTO reminders ({_REMINDER_COLS}) VALUES ($1, $2, $3, $4, $5, $6) "
+    "ON CONFLICT (encounter_id) DO UPDATE SET channel_id = excluded.channel_id, "
+    "due_at = excluded.due_at, user_ids = excluded.user_ids, turn_key = excluded.turn_key, "
+    "nudges = excluded.nudges"
+)
+_DELETE_REMINDERS = "DELETE FROM reminders WHERE encounter_id = ANY($1::bigint[])"
+
+_Pending = tuple[Change, "asyncio.Future[None]"]
+_STOP = None  # queued by close(): write what came before, then end the writer
+
+
+def _text(value: str | None) -> str | None:
+    """``value`` fit for a text column: PostgreSQL refuses NUL, so it becomes U+FFFD.
+
+    (The state columns hold JSON, where pydantic writes a NUL escaped; names and summaries are
+    copied out of it for people to read, and a NUL there would fail the whole command.)
+    """
+    return value.replace("\x00", "\ufffd") if value and "\x00" in value else value
+
+
+def _encounter(row: asyncpg.Record) -> StoredEncounter:
+    raw = row["state"] or ""
+    encounter, error = read_state(raw)
+    return StoredEncounter(
+        id=row["id"],
+        channel_id=row["channel_id"],
+        guild_id=row["guild_id"],
+        encounter=encounter,
+        board_message_id=row["board_message_id"],
+        recent_interactions=frozenset(row["recent"]),
+        raw_state=raw,
+        error=error,
+    )
+
+
+def _log_entry(row: asyncpg.Record) -> LogEntry:
+    return LogEntry(
+        id=row["id"],
+        encounter_id=row["encounter_id"],
+        interaction_id=row["interaction_id"],
+        user_id=row["user_id"],
+        command=row["command"],
+        summary=row["summary"],
+        dice=list(row["dice"]),
+        state_before=row["state_before"],
+        undone=row["undone"],
+        created_at=row["created_at"],
+        dice_typed=list(row["dice_typed"]),
+    )
+
+
+def _reminder(row: asyncpg.Record) -> Reminder:
+    return Reminder(
+        encounter_id=row["encounter_id"],
+        channel_id=row["channel_id"],
+        due_at=row["due_at"],
+        user_ids=list(row["user_ids"]),
+        turn_key=row["turn_key"],
+        nudges=row["nudges"],
+    )
+
+
+def _unique_error(error: asyncpg.UniqueViolationError) -> Exception:
+    """The store's error for a unique index a write ran into."""
+    if error.constraint_name == "encounters_active_channel":
+        return ChannelBusy()
+    if error.constraint_name == "actions_interaction_id_key":
+        return DuplicateInteraction()
+    return error
+
+
+async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
+    """``changes`` in one transaction on ``conn``, in queue order; per encounter, the last
+    change sets the state and the reminder. Raises the first change that does not apply."""
+    states: dict[int, tuple[str, str | None, bool, float]] = {}
+    actions: list[tuple[Any, ...]] = []
+    undos: list[tuple[int, int]] = []
+    reminders: dict[int, Reminder | None] = {}
+    for c in changes:
+        enc = c.encounter
+        states[c.encounter_id] = (
+            c.state_json or (enc.model_dump_json() if enc else ""),
+            _text(enc.name) if enc else None, c.active, c.now,
+        )
+        if c.log:
+            actions.append((
+                c.encounter_id, _text(c.interaction_id), _text(c.user_id), _text(c.command),
+                _text(c.summary), c.dice, c.state_before, c.now, c.dice_typed,
+            ))
+        if c.undo_of is not None:
+            undos.append((c.undo_of, c.encounter_id))
+        if not c.active or c.clear_reminder:  # an ended encounter has nothing to remind
+            reminders[c.encounter_id] = None
+        elif c.reminder is not None:
+            reminders[c.encounter_id] = c.reminder
+    async with conn.transaction():
+        ids = sorted(states)  # the same lock order in every process
+        updated = await conn.fetch(_UPDATE_STATES, ids, *(
+            [states[i][k] for i in ids] for k in range(4)
+        ))
+        if len(updated) != len(ids):
+            raise NotFound("This encounter no longer exists: start a new one with `/encounter start`.")
+        if actions:
+            await conn.executemany(_INSERT_ACTION, actions)
+        if undos:
+            marked = await conn.fetch(_MARK_UNDONE, [u[0] for u in undos], [u[1] for u in undos])
+            if len(marked) != len(undos):
+                raise UndoConflict()
+        if deletes := [k for k, r in reminders.items() if r is None]:
+            await conn.execute(_DELETE_REMINDERS, deletes)
+        if upserts := [r for r in reminders.values() if r is not None]:
+            await conn.executemany(_UPSERT_REMINDER, [
+                (r.encounter_id, r.channel_id, r.due_at, r.user_ids, r.turn_key, r.nudges)
+                for r in upserts
+            ])
+
+
+class PostgresStore(Store):
+    """`Store` on an asyncpg pool. Build it with ``await PostgresStore.open(url)``."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self.url = redact_url(url)
+        #: group-commit transactions written so far (for tests and benchmarks)
+        self.batches = 0
+        self._pool = pool
+        self._queue: asyncio.Queue[_Pending | None] = asyncio.Queue()
+        self._closed = False
+        self._writer = asyncio.create_task(self._run_writer(), name="postgres-writer")
+
+    # -- life cycle ------------------------------------------------------------------------------
+    @classmethod
+    async def open(cls, url: str, *, max_connections: int = 10) -> PostgresStore:
+        """Connect, run pending migrations, start the writer.
+
+        Raises `StoreError` (one line naming the database, never its password, and what to do)
+        when the server cannot be reached, refuses the login, has no such database, or holds a
+        schema newer than this code.
+        """
+        shown = redact_url(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=max_connections, timeout=_CONNECT_SECONDS,
+            )
+        except Exception as error:
+            raise _connect_error(shown, url, error) from None
+        try:
+            async with pool.acquire() as conn:
+                await cls._migrate(conn, shown)
+        except BaseException:
+            pool.terminate()
+            raise
+        return cls(pool, url)
+
+    @staticmethod
+    async def _migrate(conn: asyncpg.Connection, shown: str) -> None:
+        known = migrations(MIGRATIONS)
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, "
+                "applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            version = await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version")
+            if version > len(known):
+                raise StoreError(
+                    f"The database {shown} is at schema version {version}, newer than this code "
+                    f"({len(known)}): upgrade the bot, or use another database."
+                )
+            for number, sql in known[version:]:
+                await conn.execute(sql)
+                await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+
+    async def close(self) -> None:
+        """Write every queued change, stop the writer task, close the pool."""
+        if not self._closed:
+            self._closed = True
+            self._queue.put_nowait(_STOP)
+        await asyncio.wait([self._writer])
+        await self._pool.close()  # a no-op if a cancelled writer closed it already
+
+    # -- group commit ----------------------------------------------------------------------------
+    async def apply(self, change: Change) -> None:
+        """Queue ``change`` for the writer and wait until its batch is committed."""
+        check_change(change)
+        if self._closed or self._writer.done():
+            raise RuntimeError("The store is closed.")
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((change, future))
+        await future
+
+    async def _run_writer(self) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        batch: list[_Pending | None] = []
+        try:
+            while True:
+                batch = [await self._queue.get()]
+                while not self._queue.empty():
+                    batch.append(self._queue.get_nowait())
+                await self._write(batch)
+                stop, batch = _STOP in batch, []
+                if stop:
+                    return
+                if task.cancelling():
+                    raise asyncio.CancelledError
+        except asyncio.CancelledError:
+            # the event loop is going away: write the batch in hand and all queued, then close
+            self._closed = True
+            while not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            await self._write(batch)
+            await self._pool.close()
+            raise
+
+    async def _write(self, queued: list[_Pending | None]) -> None:
+        """Write ``queued`` in one transaction, or one by one if that fails; every caller's
+        future is resolved."""
+        pending = [p for p in queued if p is not _STOP]
+        if not pending:
+            return
+        changes = [c for c, _ in pending]
+        async with self._pool.acquire() as conn:
+            error = await self._commit(conn, changes)
+            if error is None:
+                outcomes: list[Exception | None] = [None] * len(changes)
+            elif len(changes) == 1:
+                outcomes = [error]
+            else:
+                outcomes = [await self._commit(conn, [c]) for c in changes]
+        for (_, future), outcome in zip(pending, outcomes):
+            if future.done():
+                continue
+            if outcome is None:
+                future.set_result(None)
+            else:
+                future.set_exception(outcome)
+
+    async def _commit(self, conn: asyncpg.Connection, changes: list[Change]) -> Exception | None:
+        """One transaction for ``changes``; the error that rolled it back, or None."""
+        try:
+            await _write_batch(conn, changes)
+        except asyncpg.UniqueViolationError as error:
+            return _unique_error(error)
+        except Exception as error:
+            return error
+        self.batches += 1
+        return None
+
+    # -- other writes ----------------------------------------------------------------------------
+    async def create_encounter(
+        self,
+        channel_id: str,
+        guild_id: str | None,
+        enc: Encounter,
+        now: float,
+        *,
+        interaction_id: str | None = None,
+        user_id: str | None = None,
+        command: str | None = None,
+        summary: str | None = None,
+    ) -> StoredEncounter:
+        """Store a new active encounter; raise `ChannelBusy` if the channel has one.
+
+        With ``command``, its first log row is written in the same transaction (see `Store`).
+        """
+        state = enc.model_dump_json()
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                new_id = await conn.fetchval(
+                    "INSERT INTO encounters (channel_id, guild_id, system, name, state, active, "
+                    "created_at, updated_at) VALUES ($1, $2, $3, $4, $5, true, $6, $6) RETURNING id",
+                    _text(channel_id), _text(guild_id), enc.system, _text(enc.name), state, now,
+                )
+                if command is not None:
+                    await conn.execute(
+                        _INSERT_ACTION, new_id, _text(interaction_id), _text(user_id),
+                        _text(command), _text(summary), [], None, now, [],
+                    )
+        except asyncpg.UniqueViolationError as error:
+            raise _unique_error(error) from error
+        recent = frozenset([interaction_id] if command is not None and interaction_id else [])
+        return StoredEncounter(
+            new_id, channel_id, guild_id, enc.model_copy(deep=True), None, recent, state
+        )
+
+    async def _execute(self, sql: str, *params: Any) -> None:
+        await self._pool.execute(sql, *params)
+
+    async def set_board_message(self, encounter_id: int, message_id: str | None) -> None:
+        """Remember the id of the encounter's status board message."""
+        await self._execute(
+            "UPDATE encounters SET board_message_id = $1 WHERE id = $2", message_id, encounter_id
+        )
+
+    async def bump_reminder(self, encounter_id: int, due_at: float) -> None:
+        """Move a reminder to ``due_at`` and count one more nudge."""
+        await self._execute(
+            "UPDATE reminders SET due_at = $1, nudges = nudges + 1 WHERE encounter_id = $2",
+            due_at, encounter_id,
+        )
+
+    async def clear_reminder(self, encounter_id: int, turn_key: str) -> None:
+        """Drop the encounter's reminder if it still waits on the turn ``turn_key``."""
+        await self._execute(
+            "DELETE FROM reminders WHERE encounter_id = $1 AND turn_key = $2", encounter_id, turn_key
+        )
+
+    # -- reads -----------------------------------------------------------------------------------
+    async def _rows(self, sql: str, *params: Any) -> Sequence[asyncpg.Record]:
+        return await self._pool.fetch(sql, *params)
+
+    async def load_active(self, channel_id: str) -> StoredEncounter | None:
+        """The channel's active encounter, or None."""
+        rows = await self._rows(f"{_ACTIVE} AND e.channel_id = $1", channel_id)
+        return _encounter(rows[0]) if rows else None
+
+    async def active_encounters(self) -> list[StoredEncounter]:
+        """Every active encounter, oldest first."""
+        return [_encounter(row) for row in await self._rows(f"{_ACTIVE} ORDER BY e.id")]
+
+    async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
+        """The last ``count`` log rows of the encounter, newest last."""
+        rows = await self._rows(
+            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = $1 ORDER BY id DESC LIMIT $2",
+            encounter_id, max(count, 0),
+        )
+        return [_log_entry(row) for row in reversed(rows)]
+
+    async def last_undoable(self, encounter_id: int) -> LogEntry | None:
+        """The newest log row that is not undone and has a ``state_before``."""
+        rows = await self._rows(
+            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = $1 AND NOT undone "
+            "AND state_before IS NOT NULL ORDER BY id DESC LIMIT 1",
+            encounter_id,
+        )
+        return _log_entry(rows[0]) if rows else None
+
+    async def due_reminders(self, now: float) -> list[Reminder]:
+        """Reminders due at or before ``now``, soonest first."""
+        rows = await self._rows(
+            f"SELECT {_REMINDER_COLS} FROM reminders WHERE due_at <= $1 "
+            "ORDER BY due_at, encounter_id",
+            now,
+        )
+        return [_reminder(row) for row in rows]
+
+    async def count_encounters(self) -> int:
+        """How many encounters are stored, ended ones included."""
+        return int(await self._pool.fetchval("SELECT count(*) FROM encounters"))
+
+    async def integrity_check(self) -> str:
+        """``"ok"`` when the schema is this code's and every index is valid; else what is not."""
+        version = await self._pool.fetchval("SELECT max(version) FROM schema_version")
+        if version != len(migrations(MIGRATIONS)):
+            return f"schema version {version}, expected {len(migrations(MIGRATIONS))}"
+        bad = await self._rows(
+            "SELECT indexrelid::regclass::text AS name FROM pg_index i JOIN pg_class c "
+            "ON c.oid = i.indrelid WHERE c.relnamespace = current_schema()::regnamespace "
+            "AND NOT (i.indisvalid AND i.indisready)"
+        )
+        return f"invalid indexes: {', '.join(r['name'] for r in bad)}" if bad else "ok"
+
+
+def _connect_error(shown: str, url: str, error: BaseException) -> StoreError:
+    """Why the database at ``shown`` cannot be reached, in one line that says what to do (the
+    password of ``url`` is taken out of anything the driver said)."""
+    reason = " ".join(str(error).split()) or type(error).__name__
+    password = url.partition("://")[2].partition("@")[0].partition(":")[2]
+    if password:
+        reason = reason.replace(password, "***")
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        advice = "create the database (createdb), or fix the name in DATABASE_URL"
+    elif isinstance(error, (asyncpg.InvalidPasswordError,
+                            asyncpg.InvalidAuthorizationSpecificationError)):
+        advice = "check the user and password in DATABASE_URL"
+    elif isinstance(error, (OSError, asyncio.TimeoutError)):
+        advice = "check that the server is running and the host and port in DATABASE_URL"
+    else:
+        advice = "check DATABASE_URL"
+    return StoreError(f"Cannot connect to the PostgreSQL database {shown} ({reason[:200]}): {advice}.")
