@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.harness import channel_id_of
+from bot.offline.harness import channel_id_of
 from bot.settings import SettingsError, load_settings
 from data import ChannelBusy, DuplicateInteraction, Store, StoreError, open_store
 from data.postgres import MIGRATIONS, PostgresStore
 from data.sqlite import migrations
 from data.store import database_backend, redact_url
 from tests.data.conftest import PgServer
-from tests.data.test_store import change, enc, query
+from tests.data.stores import change, enc, query
 
 ROOT = Path(__file__).resolve().parents[2]
 
