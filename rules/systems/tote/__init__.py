@@ -171,5 +171,5 @@ class ToteSystem(RuleSystem):
         if st.pending_return and c.name in (st.pending_return.by, st.pending_return.against):
             st.pending_return = None
         st.tiebreak = [n for n in st.tiebreak if n != c.name]
-        st.ranges = [r for r in st.ranges if c.name not in (r.a, r.b)]
+        st.ranges = {a: {b: v for b, v in row.items() if b != c.name} for a, row in st.ranges.items() if a != c.name}
         return initiative.settle(enc, self.side_defeated)

@@ -19,7 +19,7 @@ from rules.systems.tote.events import (
     TiesOrdered,
     ToteRound,
 )
-from rules.systems.tote.movement import all_at, band_name, disengaged, foes_in_fight, is_melee, nearest_band, pair_band, round_distance
+from rules.systems.tote.movement import all_at, band_name, disengaged, is_melee, nearest_band, round_distance
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, items, level
 from rules.systems.tote.skill import run_test
@@ -45,11 +45,13 @@ def entries(enc: Encounter) -> list[pool.Entry]:
 
 
 def ready(enc: Encounter) -> list[Combatant]:
-    return [enc.get(e.name) for e in pool.ready(entries(enc))]
+    by_name = {c.name: c for c in enc.combatants}
+    return [by_name[e.name] for e in pool.ready(entries(enc))]
 
 
 def waiting(enc: Encounter) -> list[Combatant]:
-    return [enc.get(e.name) for e in pool.waiting(entries(enc))]
+    by_name = {c.name: c for c in enc.combatants}
+    return [by_name[e.name] for e in pool.waiting(entries(enc))]
 
 
 def turn(enc: Encounter) -> Turn:
@@ -107,7 +109,7 @@ def start_round(enc: Encounter, number: int) -> list[Event]:
     st.pending_return = None
     begins = False
     if not is_melee(enc):
-        if not any(pair_band(enc, c, o) == "melee" for c in _active(enc) for o in foes_in_fight(enc, c)):
+        if nearest_band(enc) != "melee":
             return [ToteRound(round=number, melee=False)]
         st.distance = "melee"
         begins = True
@@ -116,8 +118,9 @@ def start_round(enc: Encounter, number: int) -> list[Event]:
     values = opts(enc)
     if number == 1 and not values.first_round_gain:
         return events
-    for g in pool.gains(entries(enc), values.unengaged_gain, lambda e: _unengaged(enc, enc.get(e.name), number)):
-        enc.get(g.name).initiative = g.after
+    by_name = {c.name: c for c in enc.combatants}
+    for g in pool.gains(entries(enc), values.unengaged_gain, lambda e: _unengaged(enc, by_name[e.name], number)):
+        by_name[g.name].initiative = g.after
         events.append(InitiativeChanged(actor=g.name, before=g.before, after=g.after, cause="unengaged"))
     return events
 

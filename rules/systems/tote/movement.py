@@ -14,7 +14,7 @@ from rules.systems.tote.events import BandMoved, EscapeFailed, MeleeNext, Tested
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, level
 from rules.systems.tote.skill import run_test
-from rules.systems.tote.state import Range, cstate, estate
+from rules.systems.tote.state import cstate, estate
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
 
 __all__ = [
@@ -68,23 +68,31 @@ def _nearer(*bands: str) -> str:
     return min(bands, key=BANDS.index)
 
 
-def pair_band(enc: Encounter, a: Combatant, b: Combatant) -> str:
-    """The distance between ``a`` and ``b``: set by a move, else the nearer of their own bands."""
+def pair_band(enc: Encounter, a: Combatant, b: Combatant, index: dict[tuple[str, str], str] | None = None) -> str:
+    """The distance between ``a`` and ``b``: set by a move, else the nearer of their own bands.
+
+    ``index`` is `ToteEncounter.range_index()` when the caller looks up many pairs."""
     st = estate(enc)
     if st.distance == "melee":
         return "melee"
-    x, y = sorted((a.name, b.name))
-    for r in st.ranges:
-        if r.a == x and r.b == y:
-            return r.band
+    pair = (a.name, b.name) if a.name < b.name else (b.name, a.name)
+    band = (st.range_index() if index is None else index).get(pair)
+    if band is not None:
+        return band
     placed = [s.band for s in (cstate(a), cstate(b)) if s.band]
     return _nearer(*placed) if placed else round_distance(enc)
 
 
-def _set_pair(enc: Encounter, a: Combatant, b: Combatant, band: str) -> None:
+def _set_pairs(enc: Encounter, c: Combatant, bands: dict[str, str]) -> None:
+    """Set the distance between ``c`` and each foe named in ``bands``."""
     st = estate(enc)
-    x, y = sorted((a.name, b.name))
-    st.ranges = [r for r in st.ranges if (r.a, r.b) != (x, y)] + [Range(a=x, b=y, band=band)]  # type: ignore[arg-type]
+    index = dict(st.range_index())
+    for other, band in bands.items():
+        index[(c.name, other) if c.name < other else (other, c.name)] = band
+    ranges: dict[str, dict[str, str]] = {}
+    for (a, b), band in index.items():
+        ranges.setdefault(a, {})[b] = band
+    st.ranges = ranges  # type: ignore[assignment]
 
 
 def foes_in_fight(enc: Encounter, c: Combatant) -> list[Combatant]:
@@ -95,20 +103,22 @@ def band_of(enc: Encounter, c: Combatant) -> str:
     """``c``'s distance from its nearest foe still in the fight (its own band when there is none)."""
     foes = foes_in_fight(enc, c)
     if foes:
-        return _nearer(*(pair_band(enc, c, o) for o in foes))
+        index = estate(enc).range_index()
+        return _nearer(*(pair_band(enc, c, o, index) for o in foes))
     return cstate(c).band or round_distance(enc)
 
 
 def nearest_band(enc: Encounter) -> str | None:
     """The nearest distance between any two active foes (None: nobody faces anyone)."""
     active = [c for c in enc.combatants if c.status == "active"]
-    bands = [pair_band(enc, a, b) for i, a in enumerate(active) for b in active[i + 1 :] if a.side != b.side]
+    index = estate(enc).range_index()
+    bands = {pair_band(enc, a, b, index) for i, a in enumerate(active) for b in active[i + 1 :] if a.side != b.side}
     return _nearer(*bands) if bands else None
 
 
 def all_at(enc: Encounter, band: str) -> None:
     """Everyone still in the fight stands at ``band`` from every foe."""
-    estate(enc).ranges = []
+    estate(enc).ranges = {}
     for c in enc.combatants:
         if c.status != "out":
             cstate(c).band = band  # type: ignore[assignment]
@@ -180,9 +190,8 @@ def move_band(
         raise IllegalAction(f"{c.name} is at {here.capitalize()}: a move goes one band, to Close.")
     delta = BANDS.index(want) - step
     foes = [only] if only is not None else foes_in_fight(enc, c)
-    for o in foes:
-        now = BANDS.index(pair_band(enc, c, o))
-        _set_pair(enc, c, o, BANDS[min(max(now + delta, 0), len(BANDS) - 1)])
+    last, index = len(BANDS) - 1, estate(enc).range_index()
+    _set_pairs(enc, c, {o.name: BANDS[min(max(BANDS.index(pair_band(enc, c, o, index)) + delta, 0), last)] for o in foes})
     if only is None:
         cstate(c).band = want  # type: ignore[assignment]
     events: list[Event] = [

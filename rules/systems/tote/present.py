@@ -258,12 +258,12 @@ class TotePresenter(Presenter):
     @staticmethod
     def _distances(enc: "Encounter", limit: int = 12) -> list[str]:
         """One line per combatant whose foes are not all at one distance (at most ``limit``)."""
-        lines = []
+        lines, index = [], estate(enc).range_index()
         for c in enc.combatants:
             foes = [o for o in enc.enemies_of(c) if o.status == "active"]
             if c.status != "active" or c.side != enc.sides()[0] or not foes:
                 continue
-            bands = {o.name: pair_band(enc, c, o) for o in foes}
+            bands = {o.name: pair_band(enc, c, o, index) for o in foes}
             if len(set(bands.values())) > 1:
                 lines.append(f"📏 {c.name}: " + ", ".join(f"{n} {b}" for n, b in bands.items()))
         return lines[:limit]

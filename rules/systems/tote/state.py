@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from rules.models import Combatant, Encounter
 from rules.state import CombatantState, EncounterState, register_state
 
-__all__ = ["Band", "Protect", "Pending", "Range", "ToteCombatant", "ToteEncounter", "cstate", "estate"]
+__all__ = ["Band", "Protect", "Pending", "ToteCombatant", "ToteEncounter", "cstate", "estate"]
 
 Band = Literal["melee", "close", "far"]
 #: a round number as stored (an import's text is read into a number, so it is bounded)
@@ -37,15 +37,6 @@ class Pending(BaseModel):
     model_config = ConfigDict(extra="forbid")
     by: Name
     against: Name
-
-
-class Range(BaseModel):
-    """The distance between two combatants, names in sorted order."""
-
-    model_config = ConfigDict(extra="forbid")
-    a: Name
-    b: Name
-    band: Band
 
 
 class ToteCombatant(CombatantState):
@@ -76,13 +67,21 @@ class ToteCombatant(CombatantState):
 class ToteEncounter(EncounterState):
     #: the round type once the fight started: melee, or far/close for distance rounds
     distance: Band | None = None
-    #: pairs of foes whose distance a move set
-    ranges: list[Range] = Field(default_factory=list)
+    #: pairs of foes whose distance a move set: ``{a: {b: band}}`` with a before b in sorted order
+    ranges: dict[Name, dict[Name, Band]] = Field(default_factory=dict)
     #: engaged pairs, names in sorted order
     engaged: list[tuple[Name, Name]] = Field(default_factory=list)
     pending_return: Pending | None = None
     #: the GM's order for ties left after initiative, heroes-first and Hawk/Rating
     tiebreak: list[Name] = Field(default_factory=list)
+    #: ``ranges`` by pair, built again whenever ``ranges`` is replaced (it is never changed in place)
+    _index: tuple[dict[str, dict[str, str]], dict[tuple[str, str], str]] | None = PrivateAttr(default=None)
+
+    def range_index(self) -> dict[tuple[str, str], str]:
+        """(a, b) in sorted order -> the band a move set between them."""
+        if self._index is None or self._index[0] is not self.ranges:
+            self._index = (self.ranges, {(a, b): band for a, row in self.ranges.items() for b, band in row.items()})
+        return self._index[1]
 
     @model_validator(mode="before")
     @classmethod

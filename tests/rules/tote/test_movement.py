@@ -110,3 +110,14 @@ def test_moving_away_from_far_tries_to_escape(dice: list[int], escaped: bool) ->
         assert "escaped the fight" in text(res)
 
 
+
+
+def test_a_move_can_close_on_one_foe_only() -> None:
+    """`/act action:move target:X` changes the distance to X alone; both of that pair see the new band."""
+    enc = fight(BORIN, GRAK, ("Mog", "rating=1", "foes", 1), distance="far")
+    res = act(enc, "Borin", "move", target="Mog", options="close")
+    enc = res.encounter
+    borin, grak, mog = who(enc, "Borin"), who(enc, "Grak"), who(enc, "Mog")
+    assert (SYSTEM.present.status_line(enc, mog).split(" · ")[2], SYSTEM.present.status_line(enc, grak).split(" · ")[2]) == ("close", "far")
+    assert "📏 Borin: Grak far, Mog close" in "\n".join(SYSTEM.present.board_extra(enc))
+    assert borin.state.band == "far" and enc.phase == "distance: close"
