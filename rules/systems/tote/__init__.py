@@ -19,7 +19,7 @@ from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn, register
 from rules.systems.tote import actions, initiative
 from rules.systems.tote.events import FightLeft
-from rules.systems.tote.movement import band_name, release
+from rules.systems.tote.movement import band_name, forget_pairs, release
 from rules.systems.tote.options import OPTIONS, opts
 from rules.systems.tote.present import TotePresenter
 from rules.systems.tote.sheet import (
@@ -95,6 +95,7 @@ class ToteSystem(RuleSystem):
             raise InputError("TOTE has no map, so there is no facing: leave `facing` out.")
         if at:
             cstate(c).band = band_name(at, "at")  # type: ignore[assignment]
+            forget_pairs(enc, c.name)
 
     def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
         return [w.name for w in weapons(c)]
@@ -171,5 +172,5 @@ class ToteSystem(RuleSystem):
         if st.pending_return and c.name in (st.pending_return.by, st.pending_return.against):
             st.pending_return = None
         st.tiebreak = [n for n in st.tiebreak if n != c.name]
-        st.ranges = {a: {b: v for b, v in row.items() if b != c.name} for a, row in st.ranges.items() if a != c.name}
+        forget_pairs(enc, c.name)
         return initiative.settle(enc, self.side_defeated)

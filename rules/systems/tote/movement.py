@@ -27,6 +27,7 @@ __all__ = [
     "band_of",
     "nearest_band",
     "foes_in_fight",
+    "forget_pairs",
     "engaged_with",
     "engage",
     "release",
@@ -93,6 +94,13 @@ def _set_pairs(enc: Encounter, c: Combatant, bands: dict[str, str]) -> None:
     for (a, b), band in index.items():
         ranges.setdefault(a, {})[b] = band
     st.ranges = ranges  # type: ignore[assignment]
+
+
+def forget_pairs(enc: Encounter, name: str) -> None:
+    """Drop the distances moves set between ``name`` and anyone (it left, or was placed again with ``at:``)."""
+    st = estate(enc)
+    if any(name == a or name in row for a, row in st.ranges.items()):
+        st.ranges = {a: {b: v for b, v in row.items() if b != name} for a, row in st.ranges.items() if a != name}  # type: ignore[assignment]
 
 
 def foes_in_fight(enc: Encounter, c: Combatant) -> list[Combatant]:

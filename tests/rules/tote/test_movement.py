@@ -121,3 +121,12 @@ def test_a_move_can_close_on_one_foe_only() -> None:
     assert (SYSTEM.present.status_line(enc, mog).split(" · ")[2], SYSTEM.present.status_line(enc, grak).split(" · ")[2]) == ("close", "far")
     assert "📏 Borin: Grak far, Mog close" in "\n".join(SYSTEM.present.board_extra(enc))
     assert borin.state.band == "far" and enc.phase == "distance: close"
+
+
+def test_a_gm_edit_at_places_the_combatant_from_all_its_foes_again() -> None:
+    """`/combatant edit at:far` puts the combatant at Far from every foe, whatever moves set before."""
+    enc = step(fight(BORIN, GRAK, distance="far"), "move", actor="Borin", to="close")
+    assert SYSTEM.present.status_line(enc, who(enc, "Grak")).split(" · ")[2] == "close"
+    enc = step(enc, "edit", actor="Borin", at="far", is_gm=True)
+    assert SYSTEM.present.status_line(enc, who(enc, "Grak")).split(" · ")[2] == "far"
+    assert enc.state.ranges == {}
