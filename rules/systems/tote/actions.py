@@ -8,12 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rules.actions import ActionSpec, ActionTable
+from rules.actions import Act, ActionSpec, ActionTable, Attack, CoupDeGrace, Move
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, mod
 from rules.models import Combatant, Encounter
 from rules.systems.tote import attacks, initiative
+from rules.systems.tote.initiative import Defeated
 from rules.systems.tote.events import (
     Defending,
     Disengaged,
@@ -47,7 +48,8 @@ __all__ = ["ACTIONS", "OPTION_WORDS", "acting", "perform", "act", "attack", "mov
 
 OPTION_WORDS = ("keep", "bonus", "ally", "weapon", *BAND_WORDS)
 _TEST_OPTIONS = (("keep=N", "the skill die to keep"), ("bonus=N", "a bonus from -10 to 10"))
-Defeated = Callable[[Encounter, str], bool]
+#: the actions a combatant takes on its turn
+Acting = Act | Attack | Move | CoupDeGrace
 
 
 def _in_melee(enc: Encounter, c: Combatant | None) -> bool:
@@ -104,7 +106,7 @@ ACTIONS = ActionTable(
 
 
 # -- who acts ---------------------------------------------------------------------------------------
-def acting(enc: Encounter, action) -> Combatant:  # type: ignore[no-untyped-def]
+def acting(enc: Encounter, action: Acting) -> Combatant:
     """The combatant named in ``action`` if it may act now, else a message saying who may."""
     if not enc.started:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
@@ -135,7 +137,9 @@ def acting(enc: Encounter, action) -> Combatant:  # type: ignore[no-untyped-def]
     return c
 
 
-def perform(enc: Encounter, c: Combatant, name: str, action, dice: Dice, defeated: Defeated, cost: int | None = None) -> list[Event]:  # type: ignore[no-untyped-def]
+def perform(
+    enc: Encounter, c: Combatant, name: str, action: Acting, dice: Dice, defeated: Defeated, cost: int | None = None
+) -> list[Event]:
     """Check the round type and the cost, run the action, spend, and pass the turn on."""
     table = costs(enc)
     if name not in table and cost is None:
@@ -164,11 +168,11 @@ def perform(enc: Encounter, c: Combatant, name: str, action, dice: Dice, defeate
 
 
 # -- the handlers ----------------------------------------------------------------------------------
-def _strike(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _strike(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     return attacks.strike(enc, c, action, dice, "strike")[0]
 
 
-def _assault(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _assault(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     bonus = opts(enc).assault_bonus
     events, foe = attacks.strike(enc, c, action, dice, "assault", [mod("Assault", bonus)])
     if foe.status != "active" or foe.initiative is None:
@@ -179,7 +183,7 @@ def _assault(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  
     return [*events, ReturnOffered(actor=foe.name, against=c.name, bonus=bonus)]
 
 
-def _assist(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _assist(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     friend = attacks.ally(enc, c, action.options.get("ally"), "assist")
     target = attacks.foe(enc, c, action.target)
     if friend.initiative is None:
@@ -190,7 +194,7 @@ def _assist(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  #
     return [gain, *attacks.attack(enc, c, target, action, dice, skill="strike", what="assist", melee=True)[0]]
 
 
-def _defend(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _defend(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     strike = attacks.strike(enc, c, action, dice, "defend")[0] if action.target else []
     cstate(c).defend = enc.round
     before = c.initiative or 0
@@ -202,7 +206,7 @@ def _defend(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  #
     ]
 
 
-def _disengage(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _disengage(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     engaged = engaged_with(enc, c.name)
     if not engaged:
         raise IllegalAction(f"{c.name} is not engaged with anyone: there is nothing to disengage from.")
@@ -219,7 +223,7 @@ def _disengage(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:
     return [Disengaged(actor=c.name, other=other, until=enc.round + 1)]
 
 
-def _grapple(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _grapple(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     if action.weapon or "weapon" in action.options:
         raise InputError("A Grapple is a Brawl attack with bare hands: leave `weapon` out.")
     target = attacks.foe(enc, c, action.target)
@@ -227,7 +231,7 @@ def _grapple(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  
     return attacks.attack(enc, c, target, action, dice, skill="brawl", what="grapple", melee=True, arm=hold)[0]
 
 
-def _intimidate(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _intimidate(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     t = attacks.foe(enc, c, action.target)
     lvl = int(t.sheet["rating"] if is_enemy(t) else t.sheet["stag"])
     base = opts(enc).intimidate_base
@@ -240,7 +244,7 @@ def _intimidate(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]
     return [tested, InitiativeChanged(actor=t.name, before=before, after=t.initiative, cause="intimidated", by=c.name)]
 
 
-def _protect(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _protect(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     if engaged_with(enc, c.name):
         raise IllegalAction(f"{c.name} is engaged: only an unengaged combatant can Protect. Disengage first.")
     friend = attacks.ally(enc, c, action.target or action.options.get("ally"), "protect")
@@ -248,22 +252,22 @@ def _protect(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  
     return [Protecting(actor=c.name, ally=friend.name)]
 
 
-def _shoot(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _shoot(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     return attacks.shoot(enc, c, action, dice)
 
 
-def _move(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _move(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     want = wanted_band(getattr(action, "to", None), action.options)
     only = attacks.foe(enc, c, action.target) if getattr(action, "target", None) else None
     return move_band(enc, c, want, action, dice, only)
 
 
-def _shoot_and_move(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _shoot_and_move(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     want = wanted_band(None, action.options)
     return attacks.shoot(enc, c, action, dice) + move_band(enc, c, want, action, dice)
 
 
-def _coup_de_grace(enc: Encounter, c: Combatant, action, dice: Dice) -> list[Event]:  # type: ignore[no-untyped-def]
+def _coup_de_grace(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     t = attacks.foe(enc, c, action.target, downed=True)
     return take_out(enc, t, "out", "coup-de-grace")
 
@@ -285,7 +289,7 @@ _HANDLERS: dict[str, Callable[..., list[Event]]] = {
 
 
 # -- the commands ----------------------------------------------------------------------------------
-def _return_attack(enc: Encounter, c: Combatant, action, dice: Dice, defeated: Defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def _return_attack(enc: Encounter, c: Combatant, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
     st = estate(enc)
     assert st.pending_return is not None
     assaulter = enc.get(st.pending_return.against)
@@ -303,7 +307,7 @@ def _only_return(c: Combatant) -> IllegalAction:
     return IllegalAction(f"{c.name} may only return the Assault now (`/attack`) or let it go (`/init next`).")
 
 
-def act(enc: Encounter, action, dice: Dice, defeated: Defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def act(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
     name = (action.name or "").strip().lower().replace("&", "and").replace("_", "-").replace(" ", "-")
     name = re.sub("-+", "-", name)
     if name == "distance":
@@ -317,14 +321,14 @@ def act(enc: Encounter, action, dice: Dice, defeated: Defeated) -> list[Event]: 
     return perform(enc, c, spec.name, action, dice, defeated)
 
 
-def attack(enc: Encounter, action, dice: Dice, defeated: Defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def attack(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
     c = acting(enc, action)
     if estate(enc).pending_return:
         return _return_attack(enc, c, action, dice, defeated)
     return perform(enc, c, "strike" if is_melee(enc) else "shoot", action, dice, defeated)
 
 
-def move(enc: Encounter, action, dice: Dice, defeated: Defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def move(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
     if action.path or action.facing:
         raise InputError("TOTE has no map: move with `to:` a band (far, close, melee) or `in`, `away`, `escape`.")
     c = acting(enc, action)
@@ -336,7 +340,7 @@ def move(enc: Encounter, action, dice: Dice, defeated: Defeated) -> list[Event]:
     return perform(enc, c, "move", action, dice, defeated)
 
 
-def coup_de_grace(enc: Encounter, action, dice: Dice, defeated: Defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def coup_de_grace(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
     c = acting(enc, action)
     if estate(enc).pending_return:
         raise _only_return(c)
@@ -345,7 +349,7 @@ def coup_de_grace(enc: Encounter, action, dice: Dice, defeated: Defeated) -> lis
     return perform(enc, c, "coup-de-grace", action, dice, defeated, cost=opts(enc).coup_de_grace_cost)
 
 
-def _set_distance(enc: Encounter, action, defeated: Defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def _set_distance(enc: Encounter, action: Act, defeated: Defeated) -> list[Event]:
     """The GM sets the distance (`gm_only` in the table: the service lets only the GM send it)."""
     words = [w for w in action.options if w in BANDS]
     if len(words) != 1 or len(action.options) != 1:

@@ -5,6 +5,9 @@ of each melee round the unengaged gain (``unengaged_gain``); distance rounds gai
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from rules.actions import InitOrder, InitRoll, InitSet, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event
@@ -25,6 +28,8 @@ from rules.systems.tote.sheet import is_enemy, items, level
 from rules.systems.tote.skill import run_test
 from rules.systems.tote.state import cstate, estate
 from rules.turns import pool
+
+Defeated = Callable[[Encounter, str], bool]
 
 __all__ = ["entries", "ready", "waiting", "turn", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over"]
 
@@ -71,12 +76,12 @@ def turn(enc: Encounter) -> Turn:
     return Turn((c.name,), (enc.round, c.name), label, c.name, c.side)
 
 
-def over(enc: Encounter, defeated) -> bool:  # type: ignore[no-untyped-def]
+def over(enc: Encounter, defeated: Defeated) -> bool:
     sides = enc.sides()
     return len(sides) >= 2 and sum(not defeated(enc, s) for s in sides) <= 1
 
 
-def settle(enc: Encounter, defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def settle(enc: Encounter, defeated: Defeated) -> list[Event]:
     """Start the next round when nobody is left to act, then refresh phase, order and current."""
     events: list[Event] = []
     st = estate(enc)
@@ -126,7 +131,7 @@ def start_round(enc: Encounter, number: int) -> list[Event]:
 
 
 # -- the initiative commands -------------------------------------------------------------------------
-def roll_initiative(enc: Encounter, action, dice: Dice, defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice, defeated: Defeated) -> list[Event]:
     if action.actor is None and enc.started:
         raise IllegalAction(
             f"Combat has already started (round {enc.round}): roll for a newcomer with `combatant:NAME`, "
@@ -156,7 +161,7 @@ def roll_initiative(enc: Encounter, action, dice: Dice, defeated) -> list[Event]
     return events + settle(enc, defeated)
 
 
-def set_initiative(enc: Encounter, action, defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def set_initiative(enc: Encounter, action: InitSet, defeated: Defeated) -> list[Event]:
     if not action.actor:
         raise InputError("Name the `combatant` whose initiative points you set.")
     c = enc.get(action.actor)
@@ -166,7 +171,7 @@ def set_initiative(enc: Encounter, action, defeated) -> list[Event]:  # type: ig
     return [InitiativeChanged(actor=c.name, before=before, after=c.initiative, cause="gm"), *settle(enc, defeated)]
 
 
-def reorder(enc: Encounter, action, defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def reorder(enc: Encounter, action: InitOrder, defeated: Defeated) -> list[Event]:
     names = [enc.get(n).name for n in items(action.name or "")]
     if not names:
         raise InputError("Give the names in the order ties should break, comma separated: `Borin, Thrain`.")
@@ -175,7 +180,7 @@ def reorder(enc: Encounter, action, defeated) -> list[Event]:  # type: ignore[no
     return [TiesOrdered(names=names), *settle(enc, defeated)]
 
 
-def next_turn(enc: Encounter, action, defeated) -> list[Event]:  # type: ignore[no-untyped-def]
+def next_turn(enc: Encounter, action: Next, defeated: Defeated) -> list[Event]:
     """Pass the turn: the named combatant passes (keeping its points), or declines a return attack.
 
     A player may pass only the combatant whose turn it is. The GM may pass a combatant out of

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from rules.models import Encounter
+
 from rules.systems.tote import MELEE_COSTS
-from rules.errors import IllegalAction, InputError, NotYourTurn, RulesError, SheetError
+from rules.errors import IllegalAction, InputError, NotYourTurn
 from tests.rules.tote.build import (
-    BORIN, GRAK, SYSTEM, THRAIN, act, engaged_round_two, fight, pass_round, resolve, setup, step, text, who,
+    BORIN,
+    GRAK,
+    SYSTEM,
+    THRAIN,
+    act,
+    engaged_round_two,
+    fight,
+    pass_round,
+    resolve,
+    step,
+    text,
+    who,
 )
 
 # -- melee round costs (the text's table) ---------------------------------------------------------------------

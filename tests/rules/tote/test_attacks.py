@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules.models import Encounter
-from rules.errors import IllegalAction, InputError, NotYourTurn, RulesError, SheetError
-from tests.rules.tote.build import (
-    BORIN, GRAK, SYSTEM, THRAIN, act, engaged_round_two, fight, pass_round, resolve, setup, step, text, who,
-)
+from rules.errors import IllegalAction
+from tests.rules.tote.build import BORIN, SYSTEM, fight, resolve, step, text, who
 
 # -- injuries, unconsciousness and coup-de-grace --------------------------------------------------------
 def test_injury_bars_the_face_in_a_real_attack() -> None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules.systems.tote import DISTANCE_COSTS
-from rules.errors import IllegalAction, InputError, NotYourTurn, RulesError, SheetError
-from tests.rules.tote.build import (
-    BORIN, GRAK, SYSTEM, THRAIN, act, engaged_round_two, fight, pass_round, resolve, setup, step, text, who,
-)
+from rules.errors import IllegalAction, InputError
+from tests.rules.tote.build import BORIN, GRAK, SYSTEM, act, fight, resolve, setup, step, text, who
 
 # -- bands instead of cells ----------------------------------------------------------------------------
 def test_place_takes_a_band_name() -> None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules.systems.tote import Weapon, parse_tohit
-from rules.errors import IllegalAction, InputError, NotYourTurn, RulesError, SheetError
-from tests.rules.tote.build import (
-    BORIN, GRAK, SYSTEM, THRAIN, act, engaged_round_two, fight, pass_round, resolve, setup, step, text, who,
-)
+from rules.errors import SheetError
+from tests.rules.tote.build import BORIN, SYSTEM, fight, resolve, setup, who
 
 # -- sheets -------------------------------------------------------------------------------------------
 def test_hero_sheet_defaults() -> None:

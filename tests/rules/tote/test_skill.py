@@ -10,10 +10,8 @@ from hypothesis import strategies as st
 from rules.dice import Dice
 from rules.events import mod
 from rules.systems.tote import skill_test
-from rules.errors import IllegalAction, InputError, NotYourTurn, RulesError, SheetError
-from tests.rules.tote.build import (
-    BORIN, GRAK, SYSTEM, THRAIN, act, engaged_round_two, fight, pass_round, resolve, setup, step, text, who,
-)
+
+
 
 # -- the skill test ----------------------------------------------------------------------------------
 @pytest.mark.parametrize(

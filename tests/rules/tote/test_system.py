@@ -16,10 +16,8 @@ from rules.dice import Dice
 from rules.report import board_report
 from rules.sheet import parse_options
 from rules.systems.tote import DISTANCE_COSTS, MELEE_COSTS
-from rules.errors import IllegalAction, InputError, NotYourTurn, RulesError, SheetError
-from tests.rules.tote.build import (
-    BORIN, GRAK, SYSTEM, THRAIN, act, engaged_round_two, fight, pass_round, resolve, setup, step, text, who,
-)
+from rules.errors import RulesError
+from tests.rules.tote.build import BORIN, GRAK, SYSTEM, THRAIN, engaged_round_two, fight, resolve, who
 
 # -- every error leaves the encounter unchanged ---------------------------------------------------------------
 @pytest.mark.parametrize(

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import IllegalAction, InputError, NotYourTurn, RulesError, SheetError
-from tests.rules.tote.build import (
-    BORIN, GRAK, SYSTEM, THRAIN, act, engaged_round_two, fight, pass_round, resolve, setup, step, text, who,
-)
+from rules.errors import IllegalAction, NotYourTurn
+from tests.rules.tote.build import BORIN, GRAK, SYSTEM, act, fight, resolve, setup, step, text, who
 
 # -- starting initiative -------------------------------------------------------------------------------
 def test_hero_initiative_is_t8_plan_successes_plus_hawk() -> None:
