@@ -117,10 +117,10 @@ def test_tote_tests_are_tagged_with_the_combatant_who_rolls() -> None:
                 map_kind="none")
     dice = Dice(rng=random.Random(2), given=[6, 6], may_type=frozenset({"Hero"}))
     res = resolve(enc, dice, kind="init_roll", is_gm=False)
-    tests = {e.actor: e for e in res.events if e.kind == "initiative"}
+    tests = {e.actor: e.test for e in res.events if e.kind == "initiative"}
     assert tests["Hero"].dice == [6] and tests["Hero"].typed == [0]
-    assert tests["Hero"].data["paragon_typed"] is True
-    assert tests["Brute"].typed == [] and tests["Brute"].data["paragon_typed"] is False
+    assert tests["Hero"].paragon_typed is True
+    assert tests["Brute"].typed == [] and tests["Brute"].paragon_typed is False
 
 
 def test_typed_dice_look_different_from_rolled_ones() -> None:

@@ -45,6 +45,7 @@ GOOD: dict[str, dict[str, str]] = {
         "assault_bonus": "3",
         "defend_penalty": "1",
         "unengaged_gain": "2",
+        "first_round_gain": "no",
         "intimidate_base": "6",
         "escape_base": "8",
         "grapple_damage": "2",
@@ -100,6 +101,7 @@ BAD: dict[str, list[tuple[str, str]]] = {
         ("assault_bonus", "1.5"),
         ("defend_penalty", "-2"),
         ("unengaged_gain", "100"),
+        ("first_round_gain", "sometimes"),
         ("intimidate_base", "seven"),
         ("escape_base", "7.0"),
         ("grapple_damage", "-1"),
@@ -164,9 +166,9 @@ def test_the_rules_read_the_option_with_the_checked_reader() -> None:
     assert cdg._option(encounter("coup-de-grace"), "range_increment") == 6
     assert kov._option(encounter("knights-of-valour", min_damage="3"), "min_damage") == 3
     assert kov._option(encounter("knights-of-valour"), "height_tall") == 7
-    assert tote._option(encounter("tote", distance=" Far "), "distance") == "far"
-    assert tote._distance(encounter("tote", distance="close")) == "close"
-    assert tote._option(encounter("tote"), "victory") == "downed"
+    assert tote.option_values(encounter("tote", distance=" Far ")).distance == "far"
+    assert tote.option_values(encounter("tote", distance="close")).distance == "close"
+    assert tote.option_values(encounter("tote")).victory == "downed"
 
 
 async def test_bad_option_is_refused_through_the_command_and_nothing_is_saved() -> None:

@@ -1,0 +1,176 @@
+"""TOTE (Tales from the Torn Earth): initiative as a resource, range bands, no grid.
+
+Source: ``shared/rules/tote.txt`` with the project defaults of ``shared/rules/README.md``.
+Where each rule lives: the data of the text in `tables`, sheets in `sheet`, options in
+`options`, typed state in `state`, the skill test in `skill`, bands and engagement in
+`movement`, attacks and damage in `attacks`, the initiative pool in `initiative` (on
+`rules.turns.pool`), the `/act` table and its handlers in `actions`, text in `present`.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.dice import Dice
+from rules.errors import InputError
+from rules.events import Event, Victory
+from rules.models import Combatant, Encounter
+from rules.sheet import SheetKey
+from rules.system import Action, RuleSystem, Turn, register
+from rules.systems.tote import actions, initiative
+from rules.systems.tote.events import FightLeft
+from rules.systems.tote.movement import band_name, forget_pairs, release
+from rules.systems.tote.options import OPTIONS, opts
+from rules.systems.tote.present import TotePresenter
+from rules.systems.tote.sheet import (
+    ENEMY_KEYS,
+    HERO_KEYS,
+    SHARED_KEYS,
+    Weapon,
+    is_enemy,
+    parse_resist,
+    parse_tohit,
+    parse_track,
+    parse_weapons,
+    read_tote_sheet,
+    weapons,
+)
+from rules.systems.tote.skill import TestResult, skill_test
+from rules.systems.tote.state import ToteCombatant, ToteEncounter, cstate, estate
+from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS, SKILLS, TOTEMS
+
+__all__ = [
+    "ToteSystem",
+    "ToteCombatant",
+    "ToteEncounter",
+    "TestResult",
+    "Weapon",
+    "skill_test",
+    "parse_weapons",
+    "parse_track",
+    "parse_tohit",
+    "parse_resist",
+    "BANDS",
+    "MELEE_COSTS",
+    "DISTANCE_COSTS",
+    "TOTEMS",
+    "SKILLS",
+]
+
+
+@register
+class ToteSystem(RuleSystem):
+    key = "tote"
+    title = "TOTE"
+    map_kinds = ("none",)
+    default_map = None
+    default_side_player = "heroes"
+    default_side_gm = "foes"
+    uses_facing = False
+    terrain_kinds = ()
+    options = OPTIONS
+    actions = actions.ACTIONS
+    presenter_class = TotePresenter
+
+    is_enemy = staticmethod(is_enemy)
+
+    # -- sheets ---------------------------------------------------------------------------------
+    def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
+        return (*HERO_KEYS[: -len(SHARED_KEYS)], *ENEMY_KEYS)
+
+    def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
+        return read_tote_sheet(raw, base)
+
+    def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
+        st = cstate(c)
+        events = initiative.joined(enc, c, new)
+        st.filled = min(st.filled, len(c.sheet["track"]))
+        c.hp = len(c.sheet["track"]) - st.filled
+        if c.hp == 0 and c.status == "active":
+            c.status = "downed"
+        return events + initiative.settle(enc, self.side_defeated)
+
+    def place(self, enc: Encounter, c: Combatant, at: str | None, facing: str | None) -> None:
+        if facing:
+            raise InputError("TOTE has no map, so there is no facing: leave `facing` out.")
+        if at:
+            cstate(c).band = band_name(at, "at")  # type: ignore[assignment]
+            forget_pairs(enc, c.name)
+
+    def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
+        return [w.name for w in weapons(c)]
+
+    # -- turns and actions ------------------------------------------------------------------------
+    def turn(self, enc: Encounter) -> Turn:
+        estate(enc)
+        return initiative.turn(enc)
+
+    def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return initiative.roll_initiative(enc, action, dice, self.side_defeated)
+
+    def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return initiative.set_initiative(enc, action, self.side_defeated)
+
+    def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return initiative.reorder(enc, action, self.side_defeated)
+
+    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return initiative.next_turn(enc, action, self.side_defeated)
+
+    def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return actions.act(enc, action, dice, self.side_defeated)
+
+    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return actions.attack(enc, action, dice, self.side_defeated)
+
+    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return actions.move(enc, action, dice, self.side_defeated)
+
+    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return actions.coup_de_grace(enc, action, dice, self.side_defeated)
+
+    # -- presentation (made in present.py) ----------------------------------------------------------
+    def status_line(self, enc: Encounter, c: Combatant) -> str:
+        return self.present.status_line(enc, c)
+
+    def board_extra(self, enc: Encounter) -> list[str]:
+        return self.present.board_extra(enc)
+
+    def sheet_summary(self, c: Combatant) -> str:
+        return self.present.sheet_summary(c)  # type: ignore[attr-defined,no-any-return]
+
+    # -- victory and removal ------------------------------------------------------------------------
+    def side_defeated(self, enc: Encounter, side: str) -> bool:
+        """Everyone of ``side`` still in the fight is down; escaped heroes left it and are not defeated."""
+        down = ("out",) if opts(enc).victory == "out" else ("out", "downed")
+        staying = [c for c in enc.combatants if c.side == side and not cstate(c).escaped]
+        return bool(staying) and all(c.status in down for c in staying)
+
+    @staticmethod
+    def _left(enc: Encounter, side: str) -> bool:
+        return all(cstate(c).escaped for c in enc.combatants if c.side == side)
+
+    def check_victory(self, enc: Encounter) -> list[Event]:
+        """A side whose every foe is defeated wins; when the others all escaped, nobody won."""
+        if not enc.started or enc.winner or len(enc.sides()) < 2:
+            return []
+        sides = enc.sides()
+        left = [s for s in sides if self._left(enc, s)]
+        standing = [s for s in sides if s not in left and not self.side_defeated(enc, s)]
+        if len(standing) > 1:
+            return []
+        enc.current = None
+        if len(standing) == 1 and len(left) < len(sides) - 1:
+            enc.winner = standing[0]
+            return [Victory(side=standing[0])]
+        enc.winner = "nobody"
+        return [FightLeft(side=s) for s in left] if left else [Victory(side=None)]
+
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+        release(enc, c.name)
+        st = estate(enc)
+        if st.pending_return and c.name in (st.pending_return.by, st.pending_return.against):
+            st.pending_return = None
+        st.tiebreak = [n for n in st.tiebreak if n != c.name]
+        forget_pairs(enc, c.name)
+        return initiative.settle(enc, self.side_defeated)

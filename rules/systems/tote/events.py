@@ -1,0 +1,258 @@
+"""TOTE's own events: typed data (names, numbers, codes); `present.py` makes their text."""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.dice import Typed
+from rules.events import Event, Modifier, Moved, RoundBegan
+
+__all__ = [
+    "SkillTest",
+    "InitiativeRolled",
+    "Spent",
+    "Struck",
+    "Wounded",
+    "Tested",
+    "InitiativeChanged",
+    "Engaged",
+    "Disengaged",
+    "Defending",
+    "Protecting",
+    "Redirected",
+    "ReturnOffered",
+    "NoReturn",
+    "ReturnDeclined",
+    "Passed",
+    "BandMoved",
+    "MeleeNext",
+    "EscapeFailed",
+    "Joined",
+    "DistanceSet",
+    "TiesOrdered",
+    "ToteRound",
+    "FightLeft",
+]
+
+
+class SkillTest(BaseModel):
+    """One skill test as rolled: plain dice, Paragon die, the kept die, modifiers, total, successes."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: the skill tested (plan, strike, shoot, brawl, impress, move); ``enemy``: rolled on Rating/To-Hit dice
+    skill: str
+    enemy: bool = False
+    dice: list[int] = Field(default_factory=list)
+    #: indexes into ``dice`` of the results the caller typed with `roll:`
+    typed: list[int] = Field(default_factory=list)
+    paragon: int
+    paragon_typed: bool = False
+    kept: int | None = None
+    modifiers: list[Modifier] = Field(default_factory=list)
+    target: int
+    total: int
+    successes: int
+    critical: bool = False
+    #: faces rolled that filled injury boxes bar
+    barred: list[int] = Field(default_factory=list)
+    #: ``keep=N`` asked for a face that was not rolled (or is barred): the best was kept
+    keep_missing: int | None = None
+
+    @property
+    def success(self) -> bool:
+        return self.successes > 0
+
+    @classmethod
+    def of(cls, r: Any, skill: str, enemy: bool) -> "SkillTest":
+        """From a `rules.systems.tote.skill.TestResult`, marking the typed dice."""
+        return cls(
+            skill=skill,
+            enemy=enemy,
+            dice=list(r.dice),
+            typed=[i for i, d in enumerate(r.dice) if isinstance(d, Typed)],
+            paragon=r.paragon,
+            paragon_typed=isinstance(r.paragon, Typed),
+            kept=r.kept,
+            modifiers=r.modifiers,
+            target=r.target,
+            total=r.total,
+            successes=r.successes,
+            critical=r.critical,
+            barred=r.barred,
+            keep_missing=r.keep_missing,
+        )
+
+
+class InitiativeRolled(Event):
+    """The starting initiative: the test's successes + Hawk (hero) or Rating (enemy)."""
+
+    kind: ClassVar[str] = "initiative"
+    test: SkillTest
+    base: int
+    value: int
+
+
+class Spent(Event):
+    """``actor`` takes ``action`` for ``cost`` initiative (``before`` -> ``after``)."""
+
+    kind: ClassVar[str] = "spend"
+    action: str
+    cost: int
+    before: int
+    after: int
+
+
+class Struck(Event):
+    """An attack test: ``action`` is strike, assault, assist, defend, grapple, shoot or return."""
+
+    kind: ClassVar[str] = "attack"
+    target: str
+    weapon: str
+    action: str
+    test: SkillTest
+
+    @property
+    def success(self) -> bool:
+        return self.test.success
+
+
+class Wounded(Event):
+    """``actor`` is hit by ``by``: weapon damage, extra successes, effect and resists make
+    ``amount``; ``boxes`` were filled, ``before`` -> ``after`` unfilled boxes."""
+
+    kind: ClassVar[str] = "damage"
+    by: str
+    weapon: str
+    damage: int
+    extra: int = 0
+    extra_successes: int = 0
+    effect: int = 0
+    resists: list[tuple[str, int]] = Field(default_factory=list)
+    amount: int
+    boxes: list[str] = Field(default_factory=list)
+    before: int
+    after: int
+
+
+class Tested(Event):
+    """A test that is not an attack: ``what`` is intimidate or escape; the target number is
+    ``base`` + ``level`` (a Rating, or a hero's Stag or Hawk) of ``against``."""
+
+    kind: ClassVar[str] = "check"
+    what: str
+    target: str | None = None
+    test: SkillTest
+    base: int
+    level: int
+    level_of_enemy: bool
+    level_from: str | None = None
+
+
+class InitiativeChanged(Event):
+    """``cause``: assist (``by`` assisted), defend, unengaged, intimidated, gm."""
+
+    kind: ClassVar[str] = "initiative_change"
+    before: int | None
+    after: int
+    cause: str
+    by: str | None = None
+
+
+class Engaged(Event):
+    kind: ClassVar[str] = "engaged"
+    other: str
+
+
+class Disengaged(Event):
+    kind: ClassVar[str] = "disengaged"
+    other: str
+    until: int
+
+
+class Defending(Event):
+    kind: ClassVar[str] = "defend"
+    penalty: int
+
+
+class Protecting(Event):
+    kind: ClassVar[str] = "protect"
+    ally: str
+
+
+class Redirected(Event):
+    """``actor`` protects ``ally`` and takes the attack instead."""
+
+    kind: ClassVar[str] = "redirect"
+    ally: str
+
+
+class ReturnOffered(Event):
+    """``actor`` may return ``against``'s Assault now at ``bonus``."""
+
+    kind: ClassVar[str] = "return_offered"
+    against: str
+    bonus: int
+
+
+class NoReturn(Event):
+    kind: ClassVar[str] = "no_return"
+
+
+class ReturnDeclined(Event):
+    kind: ClassVar[str] = "return_declined"
+    against: str
+
+
+class Passed(Event):
+    kind: ClassVar[str] = "pass"
+    points: int
+
+
+class BandMoved(Moved):
+    """A move between bands: ``path`` is [from, to]; ``foes`` the foes whose distance changed."""
+
+    foes: list[str] = Field(default_factory=list)
+
+
+class MeleeNext(Event):
+    """``actor`` moved in from Close: melee rounds begin next round."""
+
+    kind: ClassVar[str] = "melee_next"
+
+
+class EscapeFailed(Event):
+    kind: ClassVar[str] = "escape_failed"
+
+
+class Joined(Event):
+    """``actor`` joined a fight in progress and has no initiative yet."""
+
+    kind: ClassVar[str] = "joined"
+
+
+class DistanceSet(Event):
+    kind: ClassVar[str] = "distance"
+    band: str
+    started: bool
+
+
+class TiesOrdered(Event):
+    kind: ClassVar[str] = "ties"
+    names: list[str]
+
+
+class ToteRound(RoundBegan):
+    """A round begins: ``melee`` or a distance round; ``melee_begins``: the first melee round
+    after distance rounds (someone is in Melee)."""
+
+    melee: bool
+    melee_begins: bool = False
+
+
+class FightLeft(Event):
+    """Every combatant of ``side`` escaped: the fight is over and nobody won it."""
+
+    kind: ClassVar[str] = "left"
+    side: str

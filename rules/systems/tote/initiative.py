@@ -1,0 +1,220 @@
+"""TOTE's initiative: the starting T8 test, then a pool of points (`rules.turns.pool`).
+
+Heroes win ties against foes, then Hawk/Rating, then the GM's ``/init order``. At the start
+of each melee round the unengaged gain (``unengaged_gain``); distance rounds gain nothing.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.actions import InitOrder, InitRoll, InitSet, Next
+from rules.dice import Dice
+from rules.errors import IllegalAction, InputError, NotYourTurn
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.system import Turn
+from rules.systems.tote.events import (
+    InitiativeChanged,
+    InitiativeRolled,
+    Joined,
+    Passed,
+    ReturnDeclined,
+    TiesOrdered,
+    ToteRound,
+)
+from rules.systems.tote.movement import all_at, band_name, disengaged, is_melee, nearest_band, round_distance
+from rules.systems.tote.options import opts
+from rules.systems.tote.sheet import is_enemy, items, level
+from rules.systems.tote.skill import run_test
+from rules.systems.tote.state import cstate, estate
+from rules.turns import pool
+
+Defeated = Callable[[Encounter, str], bool]
+
+__all__ = ["entries", "ready", "waiting", "turn", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over"]
+
+
+def _active(enc: Encounter) -> list[Combatant]:
+    return [c for c in enc.combatants if c.status == "active"]
+
+
+def entries(enc: Encounter) -> list[pool.Entry]:
+    """The pool's view of the active combatants: points, acted this round, the tie key."""
+    ties = estate(enc).tiebreak
+    out = []
+    for i, c in enumerate(_active(enc)):
+        rank = ties.index(c.name) if c.name in ties else len(ties)
+        key = (int(is_enemy(c)), -level(c), rank, i)
+        out.append(pool.Entry(c.name, c.initiative, cstate(c).acted == enc.round, key))
+    return out
+
+
+def ready(enc: Encounter) -> list[Combatant]:
+    by_name = {c.name: c for c in enc.combatants}
+    return [by_name[e.name] for e in pool.ready(entries(enc))]
+
+
+def waiting(enc: Encounter) -> list[Combatant]:
+    by_name = {c.name: c for c in enc.combatants}
+    return [by_name[e.name] for e in pool.waiting(entries(enc))]
+
+
+def turn(enc: Encounter) -> Turn:
+    if not enc.started or enc.winner:
+        return Turn()
+    pending = estate(enc).pending_return
+    if pending:
+        foe = enc.get(pending.by)
+        label = f"{foe.name} may return {pending.against}'s Assault: `/attack` (free) or `/init next` to let it go"
+        return Turn((foe.name,), (enc.round, "return", foe.name), label, foe.name, foe.side)
+    left = waiting(enc)
+    if not left:
+        return Turn(label="Nobody is ready to act: the GM rolls initiative with `/init roll combatant:NAME`.")
+    c = left[0]
+    later = ", ".join(f"{o.name} {o.initiative}" for o in left[1:4]) + (" …" if len(left) > 4 else "")
+    label = f"{c.name} to act ({c.initiative} initiative)" + (f"; then {later}" if later else "")
+    return Turn((c.name,), (enc.round, c.name), label, c.name, c.side)
+
+
+def over(enc: Encounter, defeated: Defeated) -> bool:
+    sides = enc.sides()
+    return len(sides) >= 2 and sum(not defeated(enc, s) for s in sides) <= 1
+
+
+def settle(enc: Encounter, defeated: Defeated) -> list[Event]:
+    """Start the next round when nobody is left to act, then refresh phase, order and current."""
+    events: list[Event] = []
+    st = estate(enc)
+    if st.pending_return and enc.get(st.pending_return.by).status != "active":
+        st.pending_return = None
+    live = enc.started and not enc.winner and not over(enc, defeated) and not st.pending_return
+    if live and pool.round_over(entries(enc)):
+        events += start_round(enc, enc.round + 1)
+    enc.order = pool.order(entries(enc))
+    if enc.started:
+        if is_melee(enc):
+            enc.phase = "melee"
+        else:
+            nearest = nearest_band(enc) or round_distance(enc)
+            enc.phase = f"distance: {'close' if nearest != 'far' else 'far'}"
+    enc.current = turn(enc).current
+    return events
+
+
+def _unengaged(enc: Encounter, c: Combatant, number: int) -> bool:
+    """"An unengaged combatant is one that neither dealt nor received melee damage in the
+    previous round"; one that disengaged counts as disengaged for the next round."""
+    return cstate(c).melee_round != number - 1 or disengaged(enc, c)
+
+
+def start_round(enc: Encounter, number: int) -> list[Event]:
+    """Begin round ``number``: switch to melee when a pair of foes is in Melee, then the unengaged gain."""
+    enc.round = number
+    st = estate(enc)
+    st.pending_return = None
+    begins = False
+    if not is_melee(enc):
+        if nearest_band(enc) != "melee":
+            return [ToteRound(round=number, melee=False)]
+        st.distance = "melee"
+        begins = True
+    all_at(enc, "melee")
+    events: list[Event] = [ToteRound(round=number, melee=True, melee_begins=begins)]
+    values = opts(enc)
+    if number == 1 and not values.first_round_gain:
+        return events
+    by_name = {c.name: c for c in enc.combatants}
+    for g in pool.gains(entries(enc), values.unengaged_gain, lambda e: _unengaged(enc, by_name[e.name], number)):
+        by_name[g.name].initiative = g.after
+        events.append(InitiativeChanged(actor=g.name, before=g.before, after=g.after, cause="unengaged"))
+    return events
+
+
+# -- the initiative commands -------------------------------------------------------------------------
+def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice, defeated: Defeated) -> list[Event]:
+    if action.actor is None and enc.started:
+        raise IllegalAction(
+            f"Combat has already started (round {enc.round}): roll for a newcomer with `combatant:NAME`, "
+            f"or set a value with `/init set`."
+        )
+    if action.actor is not None:
+        who = [enc.get(action.actor)]
+        if who[0].status != "active":
+            raise IllegalAction(f"{who[0].name} is {who[0].status} and does not take part in initiative.")
+    else:
+        if len(enc.sides()) < 2:
+            raise IllegalAction("A fight needs two sides: add the foes (sheets with `rating`) before `/init roll`.")
+        who = [c for c in _active(enc) if c.initiative is None]
+    target = opts(enc).init_target
+    events: list[Event] = []
+    for c in who:
+        r, test = run_test(enc, c, "plan", target, dice, action)
+        c.initiative = r.successes + level(c)
+        events.append(InitiativeRolled(actor=c.name, test=test, base=level(c), value=c.initiative))
+    if action.actor is None:
+        st = estate(enc)
+        st.distance = opts(enc).distance
+        for c in enc.combatants:
+            if cstate(c).band is None:
+                cstate(c).band = st.distance
+        events += start_round(enc, 1)
+    return events + settle(enc, defeated)
+
+
+def set_initiative(enc: Encounter, action: InitSet, defeated: Defeated) -> list[Event]:
+    if not action.actor:
+        raise InputError("Name the `combatant` whose initiative points you set.")
+    c = enc.get(action.actor)
+    if action.value is None or not 0 <= action.value <= 99:
+        raise InputError("`/init set` needs a `value`: initiative points from 0 to 99.")
+    before, c.initiative = c.initiative, action.value
+    return [InitiativeChanged(actor=c.name, before=before, after=c.initiative, cause="gm"), *settle(enc, defeated)]
+
+
+def reorder(enc: Encounter, action: InitOrder, defeated: Defeated) -> list[Event]:
+    names = [enc.get(n).name for n in items(action.name or "")]
+    if not names:
+        raise InputError("Give the names in the order ties should break, comma separated: `Borin, Thrain`.")
+    st = estate(enc)
+    st.tiebreak = names + [n for n in st.tiebreak if n not in names]
+    return [TiesOrdered(names=names), *settle(enc, defeated)]
+
+
+def next_turn(enc: Encounter, action: Next, defeated: Defeated) -> list[Event]:
+    """Pass the turn: the named combatant passes (keeping its points), or declines a return attack.
+
+    A player may pass only the combatant whose turn it is. The GM may pass a combatant out of
+    turn (a GM override of turn order, the one place the rules read ``action.is_gm``): the one
+    named, never someone else; one that cannot pass now is refused.
+    """
+    if not enc.started:
+        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+    now = turn(enc)
+    if now.current is None:
+        raise IllegalAction("Nobody is waiting to act: the GM rolls initiative with `/init roll combatant:NAME`.")
+    c = enc.get(action.actor) if action.actor else enc.get(now.current)
+    st = estate(enc)
+    if c.name != now.current:
+        if not action.is_gm:
+            raise NotYourTurn(f"It is {now.current}'s turn, not {c.name}'s: only they or the GM can pass it.")
+        if st.pending_return:
+            raise NotYourTurn(
+                f"{st.pending_return.by} first answers {st.pending_return.against}'s Assault: pass {st.pending_return.by}."
+            )
+        if c.status != "active" or c.initiative is None or cstate(c).acted == enc.round:
+            raise IllegalAction(f"{c.name} is not waiting to act this round: there is no turn of theirs to pass.")
+    if st.pending_return and c.name == st.pending_return.by:
+        against = st.pending_return.against
+        st.pending_return = None
+        events: list[Event] = [ReturnDeclined(actor=c.name, against=against)]
+    else:
+        cstate(c).acted = enc.round
+        events = [Passed(actor=c.name, points=c.initiative or 0)]
+    return events + settle(enc, defeated)
+
+
+def joined(enc: Encounter, c: Combatant, new: bool) -> list[Event]:
+    """A combatant added or edited: mid-fight newcomers stand at the fight's distance and wait for a roll."""
+    if enc.started and cstate(c).band is None:
+        cstate(c).band = band_name(round_distance(enc), "at")  # type: ignore[assignment]
+    return [Joined(actor=c.name)] if new and enc.started else []

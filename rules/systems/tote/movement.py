@@ -1,0 +1,231 @@
+"""Where TOTE combatants stand: no grid, but range bands between foes, and engagement.
+
+Distance is between two combatants (see `state.py`): a move changes the mover's distance to
+its foes (or to one foe, named with ``target``), and the two of a pair always agree on it.
+A combatant's own band, shown on the board, is its distance to its nearest foe.
+"""
+from __future__ import annotations
+
+from rules.dice import Dice
+from rules.errors import IllegalAction, InputError
+from rules.events import Event, StatusChanged
+from rules.models import Combatant, Encounter
+from rules.systems.tote.events import BandMoved, EscapeFailed, MeleeNext, Tested
+from rules.systems.tote.options import opts
+from rules.systems.tote.sheet import is_enemy, level
+from rules.systems.tote.skill import run_test
+from rules.systems.tote.state import cstate, estate
+from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
+
+__all__ = [
+    "BAND_WORDS",
+    "round_distance",
+    "is_melee",
+    "costs",
+    "band_name",
+    "pair_band",
+    "band_of",
+    "nearest_band",
+    "foes_in_fight",
+    "forget_pairs",
+    "engaged_with",
+    "engage",
+    "release",
+    "disengaged",
+    "take_out",
+    "wanted_band",
+    "move_band",
+    "all_at",
+]
+
+BAND_WORDS = (*BANDS, "in", "away", "escape")
+
+
+def round_distance(enc: Encounter) -> str:
+    """The round type: "melee", or the band ("far"/"close") the GM set for distance rounds;
+    before the fight it comes from the encounter option ``distance``."""
+    return estate(enc).distance or opts(enc).distance
+
+
+def is_melee(enc: Encounter) -> bool:
+    return round_distance(enc) == "melee"
+
+
+def costs(enc: Encounter) -> dict[str, int]:
+    return MELEE_COSTS if is_melee(enc) else DISTANCE_COSTS
+
+
+def band_name(text: str, where: str) -> str:
+    band = text.strip().lower()
+    if band not in BANDS:
+        raise InputError(
+            f"`{text}` is not a range band: TOTE has no map, so `{where}` takes far, close or melee "
+            f"(the distance from the foes)."
+        )
+    return band
+
+
+def _nearer(*bands: str) -> str:
+    return min(bands, key=BANDS.index)
+
+
+def pair_band(enc: Encounter, a: Combatant, b: Combatant, index: dict[tuple[str, str], str] | None = None) -> str:
+    """The distance between ``a`` and ``b``: set by a move, else the nearer of their own bands.
+
+    ``index`` is `ToteEncounter.range_index()` when the caller looks up many pairs."""
+    st = estate(enc)
+    if st.distance == "melee":
+        return "melee"
+    pair = (a.name, b.name) if a.name < b.name else (b.name, a.name)
+    band = (st.range_index() if index is None else index).get(pair)
+    if band is not None:
+        return band
+    placed = [s.band for s in (cstate(a), cstate(b)) if s.band]
+    return _nearer(*placed) if placed else round_distance(enc)
+
+
+def _set_pairs(enc: Encounter, c: Combatant, bands: dict[str, str]) -> None:
+    """Set the distance between ``c`` and each foe named in ``bands``."""
+    st = estate(enc)
+    index = dict(st.range_index())
+    for other, band in bands.items():
+        index[(c.name, other) if c.name < other else (other, c.name)] = band
+    ranges: dict[str, dict[str, str]] = {}
+    for (a, b), band in index.items():
+        ranges.setdefault(a, {})[b] = band
+    st.ranges = ranges  # type: ignore[assignment]
+
+
+def forget_pairs(enc: Encounter, name: str) -> None:
+    """Drop the distances moves set between ``name`` and anyone (it left, or was placed again with ``at:``)."""
+    st = estate(enc)
+    if any(name == a or name in row for a, row in st.ranges.items()):
+        st.ranges = {a: {b: v for b, v in row.items() if b != name} for a, row in st.ranges.items() if a != name}  # type: ignore[assignment]
+
+
+def foes_in_fight(enc: Encounter, c: Combatant) -> list[Combatant]:
+    return [o for o in enc.enemies_of(c) if o.status == "active"]
+
+
+def band_of(enc: Encounter, c: Combatant) -> str:
+    """``c``'s distance from its nearest foe still in the fight (its own band when there is none)."""
+    foes = foes_in_fight(enc, c)
+    if foes:
+        index = estate(enc).range_index()
+        return _nearer(*(pair_band(enc, c, o, index) for o in foes))
+    return cstate(c).band or round_distance(enc)
+
+
+def nearest_band(enc: Encounter) -> str | None:
+    """The nearest distance between any two active foes (None: nobody faces anyone)."""
+    active = [c for c in enc.combatants if c.status == "active"]
+    index = estate(enc).range_index()
+    bands = {pair_band(enc, a, b, index) for i, a in enumerate(active) for b in active[i + 1 :] if a.side != b.side}
+    return _nearer(*bands) if bands else None
+
+
+def all_at(enc: Encounter, band: str) -> None:
+    """Everyone still in the fight stands at ``band`` from every foe."""
+    estate(enc).ranges = {}
+    for c in enc.combatants:
+        if c.status != "out":
+            cstate(c).band = band  # type: ignore[assignment]
+
+
+# -- engagement ------------------------------------------------------------------------------------
+def engaged_with(enc: Encounter, name: str) -> list[str]:
+    return [b if a == name else a for a, b in estate(enc).engaged if name in (a, b)]
+
+
+def engage(enc: Encounter, a: str, b: str) -> bool:
+    pair = tuple(sorted((a, b)))
+    st = estate(enc)
+    if pair in st.engaged:
+        return False
+    st.engaged = [*st.engaged, pair]  # type: ignore[list-item]
+    return True
+
+
+def release(enc: Encounter, name: str, other: str | None = None) -> None:
+    st = estate(enc)
+    st.engaged = [p for p in st.engaged if name not in p or (other is not None and other not in p)]
+
+
+def disengaged(enc: Encounter, c: Combatant) -> bool:
+    """"You will count as disengaged for the next round": true from the Disengage to the end of the next round."""
+    until = cstate(c).disengaged
+    return until is not None and enc.round <= until
+
+
+def take_out(enc: Encounter, t: Combatant, status: str, cause: str) -> list[Event]:
+    t.status = status  # type: ignore[assignment]
+    release(enc, t.name)
+    return [StatusChanged(actor=t.name, status=status, cause=cause)]
+
+
+# -- moves ----------------------------------------------------------------------------------------
+def wanted_band(to: str | None, options: dict[str, str]) -> str:
+    words = ([to.strip().lower()] if to else []) + [w for w in options if w in BAND_WORDS]
+    if len(words) != 1 or words[0] not in BAND_WORDS:
+        raise InputError(
+            "Say where to move, once: a band (`far`, `close`, `melee`), or `in`, `away`, `escape` "
+            "(`to:close`, or `options:close` with `/act`)."
+        )
+    return words[0]
+
+
+def move_band(
+    enc: Encounter, c: Combatant, want: str, action: object, dice: Dice, only: Combatant | None = None
+) -> list[Event]:
+    """Move ``c`` one band nearer or farther from its foes (or from ``only``); away from Far is an escape."""
+    here = pair_band(enc, c, only) if only is not None else band_of(enc, c)
+    step = BANDS.index(here)
+    if want == "in":
+        if step == 0:
+            raise IllegalAction(f"{c.name} is already in melee.")
+        want = BANDS[step - 1]
+    elif want == "away":
+        want = "escape" if here == "far" else BANDS[step + 1]
+    if want == "escape":
+        if here != "far" or only is not None:
+            raise IllegalAction(
+                f"{c.name} is at {here.capitalize()}: only a move away from Far (from every foe) tries to Escape Foes."
+            )
+        return _escape(enc, c, action, dice)
+    if want == here:
+        raise IllegalAction(f"{c.name} is already at {here.capitalize()}.")
+    if abs(BANDS.index(want) - step) != 1:
+        raise IllegalAction(f"{c.name} is at {here.capitalize()}: a move goes one band, to Close.")
+    delta = BANDS.index(want) - step
+    foes = [only] if only is not None else foes_in_fight(enc, c)
+    last, index = len(BANDS) - 1, estate(enc).range_index()
+    _set_pairs(enc, c, {o.name: BANDS[min(max(BANDS.index(pair_band(enc, c, o, index)) + delta, 0), last)] for o in foes})
+    if only is None:
+        cstate(c).band = want  # type: ignore[assignment]
+    events: list[Event] = [
+        BandMoved(actor=c.name, path=[here, want], unit="initiative", left=c.initiative or 0, foes=[o.name for o in foes])
+    ]
+    if want == "melee":
+        events.append(MeleeNext(actor=c.name))
+    return events
+
+
+def _escape(enc: Encounter, c: Combatant, action: object, dice: Dice) -> list[Event]:
+    foes = foes_in_fight(enc, c)
+    top = max(foes, key=level, default=None)
+    lvl = level(top) if top else 0
+    base = opts(enc).escape_base
+    r, test = run_test(enc, c, "move", base + lvl, dice, action)
+    tested = Tested(
+        actor=c.name,
+        what="escape",
+        test=test,
+        base=base,
+        level=lvl,
+        level_of_enemy=top is None or is_enemy(top),
+        level_from=top.name if top else None,
+    )
+    if not r.success:
+        return [tested, EscapeFailed(actor=c.name)]
+    cstate(c).escaped = True
+    return [tested, *take_out(enc, c, "out", "escaped")]

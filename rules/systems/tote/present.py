@@ -1,0 +1,269 @@
+"""Every sentence TOTE shows: its events, the status lines, the board, sheet summaries."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rules.present import Presenter
+from rules.report import die_text, signed
+from rules.systems.tote import events as ev
+from rules.systems.tote.movement import band_of, disengaged, engaged_with, is_melee, pair_band, round_distance
+from rules.systems.tote.sheet import ENEMY_KEYS, HERO_KEYS, is_enemy
+from rules.systems.tote.state import cstate, estate
+from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.models import Combatant, Encounter
+
+__all__ = ["TotePresenter", "test_text"]
+
+#: the words of `Struck.action` and `Spent.action`
+ACTION_WORDS = {
+    "strike": "Strike",
+    "assault": "Assault",
+    "assist": "Assist strike",
+    "defend": "Defend strike",
+    "grapple": "Grapple",
+    "shoot": "Shoot",
+    "return": "Return attack",
+}
+#: the words of `InitiativeChanged.cause`
+GAIN_WORDS = {"defend": "Defend", "unengaged": "unengaged", "gm": "set by the GM"}
+#: the names of the tests
+ATTACK_SKILLS = ("strike", "shoot", "brawl")
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def _label(t: ev.SkillTest) -> str:
+    """How a test's dice are named: the hero's skill, or an enemy's To-Hit / Rating dice."""
+    if not t.enemy:
+        return t.skill.capitalize()
+    return "To-Hit" if t.skill in ATTACK_SKILLS else "Rating dice"
+
+
+def test_text(t: ev.SkillTest, against: str | None = None, attack: bool = False) -> str:
+    """``🎲 Strike [2✍, 3✍, 6✍] keep 6 + Paragon 3✍ = **9** vs Block 8: hit, 1 success``."""
+    shown = ", ".join(die_text(d, i in t.typed) for i, d in enumerate(t.dice)) if t.dice else "no skill dice"
+    bits = [f"🎲 {_label(t)} [{shown}]"]
+    if t.barred:
+        bits.append(f"({', '.join(map(str, t.barred))} barred by injuries)")
+    bits.append(f"keep {t.kept}" if t.kept is not None else "nothing to keep")
+    bits.append(f"+ Paragon {die_text(t.paragon, t.paragon_typed)}")
+    bits += [f"{signed(m.value)} {m.name}" for m in t.modifiers]
+    result = ("hit" if t.success else "miss") if attack else ("success" if t.success else "failure")
+    text = " ".join(bits) + f" = **{t.total}** vs {against or f'T{t.target}'}: {result}"
+    if t.success:
+        text += f", {_plural(t.successes, 'success', 'successes')}"
+        if t.critical:
+            text += " (critical)"
+    if t.keep_missing is not None:
+        text += f" (no keepable {t.keep_missing} was rolled, so the best die was kept)"
+    return text
+
+
+class TotePresenter(Presenter):
+    formats: ClassVar[dict[type, str]] = {
+        ev.InitiativeRolled: "initiative_rolled",
+        ev.Spent: "spent",
+        ev.Struck: "struck",
+        ev.Wounded: "wounded",
+        ev.Tested: "tested",
+        ev.InitiativeChanged: "initiative_changed",
+        ev.Engaged: "engaged",
+        ev.Disengaged: "disengaged",
+        ev.Defending: "defending",
+        ev.Protecting: "protecting",
+        ev.Redirected: "redirected",
+        ev.ReturnOffered: "return_offered",
+        ev.NoReturn: "no_return",
+        ev.ReturnDeclined: "return_declined",
+        ev.Passed: "passed",
+        ev.MeleeNext: "melee_next",
+        ev.EscapeFailed: "escape_failed",
+        ev.Joined: "joined",
+        ev.DistanceSet: "distance_set",
+        ev.TiesOrdered: "ties_ordered",
+        ev.ToteRound: "tote_round",
+        ev.FightLeft: "fight_left",
+    }
+    causes: ClassVar[dict[str, str]] = {
+        "unconscious": "unconscious (U filled): a `/coupdegrace` takes them out of the fight",
+        "coup-de-grace": "a coup-de-grace takes them out of the fight",
+        "escaped": "escaped the fight",
+    }
+
+    # -- events -------------------------------------------------------------------------------------
+    def initiative_rolled(self, e: ev.InitiativeRolled) -> str:
+        base = f"{'Rating' if e.test.enemy else 'Hawk'} {e.base}"
+        return f"**{e.actor}** starting initiative **{e.value}**: {test_text(e.test)} → {e.test.successes} + {base}"
+
+    def spent(self, e: ev.Spent) -> str:
+        what = ACTION_WORDS.get(e.action) if e.action == "return" else e.action.replace("-", " ").capitalize()
+        if e.cost:
+            return f"**{e.actor}** · {what}: spends {e.cost} initiative ({e.before} → **{e.after}**)"
+        return f"**{e.actor}** · {what}: free ({e.after} initiative left)"
+
+    def struck(self, e: ev.Struck) -> str:
+        what = ACTION_WORDS.get(e.action, e.action)
+        return f"**{e.actor}** · {what} at **{e.target}** with {e.weapon}: {test_text(e.test, f'Block {e.test.target}', True)}"
+
+    def wounded(self, e: ev.Wounded) -> str:
+        parts = [f"{e.weapon} {e.damage}"]
+        if e.extra:
+            parts.append(f"{signed(e.extra)} for {_plural(e.extra_successes, 'extra success', 'extra successes')}")
+        if e.effect:
+            parts.append(f"{signed(e.effect)} effect (critical)")
+        parts += [f"−{boxes} resist {kind}" for kind, boxes in e.resists]
+        boxes = f"fills {' '.join(f'[{b}]' for b in e.boxes)}" if e.boxes else "no box filled"
+        return f"**{e.actor}** takes {len(e.boxes)} damage ({e.before} → {e.after}): {' '.join(parts)} = {e.amount}; {boxes}"
+
+    def tested(self, e: ev.Tested) -> str:
+        label = ("Rating" if e.level_of_enemy else ("Stag" if e.what == "intimidate" else "Hawk"))
+        source = f" ({e.level_from or 'nobody'})" if e.what == "escape" else ""
+        against = f"{e.base} + {label} {e.level}{source} = {e.test.target}"
+        what = f"Intimidate {e.target}" if e.what == "intimidate" else "Escape Foes"
+        return f"**{e.actor}** · {what}: {test_text(e.test, against)}"
+
+    def initiative_changed(self, e: ev.InitiativeChanged) -> str:
+        if e.cause == "assist":
+            note = f"+1 from {e.by}'s Assist"
+        elif e.cause == "intimidated":
+            note = f"−{(e.before or 0) - e.after} intimidated"
+        elif e.cause == "gm":
+            note = "set by the GM"
+        else:
+            note = f"{signed(e.after - (e.before or 0))} {GAIN_WORDS[e.cause]}"
+        return f"**{e.actor}** initiative **{e.after}**: {note}"
+
+    def engaged(self, e: ev.Engaged) -> str:
+        return f"{e.actor} and {e.other} are now engaged."
+
+    def disengaged(self, e: ev.Disengaged) -> str:
+        return f"{e.actor} disengages from {e.other} and counts as disengaged until the end of round {e.until}."
+
+    def defending(self, e: ev.Defending) -> str:
+        return f"{e.actor} defends: attacks against {e.actor} take −{e.penalty} this round."
+
+    def protecting(self, e: ev.Protecting) -> str:
+        return f"{e.actor} protects {e.ally}: attacks on {e.ally} hit {e.actor} instead this round."
+
+    def redirected(self, e: ev.Redirected) -> str:
+        return f"{e.actor} protects {e.ally} and takes the attack instead."
+
+    def return_offered(self, e: ev.ReturnOffered) -> str:
+        return (
+            f"{e.actor} may return the Assault now: `/attack target:{e.against}` (free, {signed(e.bonus)}; "
+            f"it is {e.actor}'s action this round) or `/init next` to let it go."
+        )
+
+    def no_return(self, e: ev.NoReturn) -> str:
+        return f"{e.actor} has already acted this round: no return attack."
+
+    def return_declined(self, e: ev.ReturnDeclined) -> str:
+        return f"{e.actor} lets {e.against}'s Assault go unanswered and keeps its action"
+
+    def passed(self, e: ev.Passed) -> str:
+        return f"{e.actor} passes, keeping {_plural(e.points, 'initiative point')}"
+
+    def melee_next(self, e: ev.MeleeNext) -> str:
+        return f"{e.actor} moves in from Close: melee rounds begin next round."
+
+    def escape_failed(self, e: ev.EscapeFailed) -> str:
+        return f"{e.actor} fails to escape and stays at Far."
+
+    def joined(self, e: ev.Joined) -> str:
+        return f"{e.actor} joins a fight in progress: the GM rolls its initiative with `/init roll combatant:{e.actor}`."
+
+    def distance_set(self, e: ev.DistanceSet) -> str:
+        text = "melee rounds" if e.band == "melee" else f"distance rounds at {e.band.capitalize()}: move 0, shoot 0, shoot-and-move 1"
+        when = "" if e.started else " from the first round"
+        return f"The GM sets the distance: {text}{when}; everyone is at {e.band.capitalize()}."
+
+    def ties_ordered(self, e: ev.TiesOrdered) -> str:
+        return f"Ties left after initiative, heroes-first and Hawk/Rating now break in this order: {', '.join(e.names)}"
+
+    def tote_round(self, e: ev.ToteRound) -> str:
+        if not e.melee:
+            note = "distance round: move 0, shoot 0, shoot-and-move 1; no initiative gain"
+        elif e.melee_begins:
+            note = "a combatant is in Melee: melee rounds begin"
+        else:
+            note = "melee round"
+        return f"**Round {e.round}** begins: {note}"
+
+    def fight_left(self, e: ev.FightLeft) -> str:
+        return f"🏃 Every one of **{e.side}** escaped: the fight is over, and nobody won it."
+
+    # -- sheets, status lines, the board -------------------------------------------------------------
+    def sheet_summary(self, c: "Combatant") -> str:
+        """The sheet without its default values, led by hero or enemy."""
+        keys = {k.name: k.default for k in (ENEMY_KEYS if is_enemy(c) else HERO_KEYS)}
+        parts = []
+        for k, v in c.sheet.items():
+            if v == keys.get(k) or v is None:
+                continue
+            shown = ",".join(map(str, v)) if isinstance(v, list) else ("yes" if v is True else v)
+            parts.append(f"{k}={shown}")
+        return ("enemy: " if is_enemy(c) else "hero: ") + (" ".join(parts) or "default values")
+
+    def status_line(self, enc: "Encounter", c: "Combatant") -> str:
+        st = cstate(c)
+        bits = [f"**{c.name}**"]
+        if is_enemy(c):
+            bits.append(f"rating {c.sheet['rating']}" + (" group" if c.sheet.get("group") else ""))
+        if c.status == "out":
+            return " · ".join([*bits, "escaped" if st.escaped else "out"])
+        filled = st.filled
+        track = "".join(f"[{'x' if i < filled else b}]" for i, b in enumerate(c.sheet["track"]))
+        bits += [band_of(enc, c), f"init {'—' if c.initiative is None else c.initiative}", f"{track} {c.hp} left"]
+        engaged = engaged_with(enc, c.name)
+        if engaged:
+            bits.append(f"engaged: {', '.join(engaged)}")
+        if enc.started and disengaged(enc, c):
+            bits.append(f"disengaged until round {st.disengaged}'s end")
+        if enc.started and st.defend == enc.round:
+            bits.append("defending")
+        if enc.started and st.protect and st.protect.round == enc.round:
+            bits.append(f"protecting {st.protect.ally}")
+        if c.status == "downed":
+            bits.append("unconscious")
+        elif enc.started and st.acted == enc.round:
+            bits.append("acted")
+        return " · ".join(bits)
+
+    def board_extra(self, enc: "Encounter") -> list[str]:
+        if not enc.started:
+            d = round_distance(enc)
+            return [f"Starting distance: {d} (the GM changes it with `/act action:distance options:far|close|melee`)."]
+        if is_melee(enc):
+            costs = ", ".join(f"{n} {v}" for n, v in MELEE_COSTS.items())
+            lines = [f"⚔️ Melee round: unengaged combatants gain initiative at the start of each. Costs: {costs}."]
+        else:
+            nearest = (enc.phase or "").removeprefix("distance: ").capitalize()
+            table = ", ".join(f"{n} {v}" for n, v in DISTANCE_COSTS.items())
+            lines = [
+                f"🏹 Distance round, nearest band {nearest}: no initiative gain. Costs: {table}; "
+                "moving in from Close starts melee, moving away from Far tries to Escape Foes."
+            ]
+            lines += self._distances(enc)
+        pairs = estate(enc).engaged
+        lines.append("🔗 Engaged: " + ("; ".join(f"{a} ⇄ {b}" for a, b in pairs) if pairs else "nobody"))
+        pending = estate(enc).pending_return
+        if pending:
+            lines.append(f"↩️ {pending.by} may return {pending.against}'s Assault.")
+        return lines
+
+    @staticmethod
+    def _distances(enc: "Encounter", limit: int = 12) -> list[str]:
+        """One line per combatant whose foes are not all at one distance (at most ``limit``)."""
+        lines, index = [], estate(enc).range_index()
+        for c in enc.combatants:
+            foes = [o for o in enc.enemies_of(c) if o.status == "active"]
+            if c.status != "active" or c.side != enc.sides()[0] or not foes:
+                continue
+            bands = {o.name: pair_band(enc, c, o, index) for o in foes}
+            if len(set(bands.values())) > 1:
+                lines.append(f"📏 {c.name}: " + ", ".join(f"{n} {b}" for n, b in bands.items()))
+        return lines[:limit]

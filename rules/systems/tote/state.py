@@ -1,0 +1,110 @@
+"""TOTE's typed state: per combatant (injuries, the round it acted, Defend, Protect, where it
+stands) and per encounter (round type, distances between foes, engagements, a pending return
+attack, the GM's tie order).
+
+Distance is kept **between two combatants**: ``ranges`` holds the pairs whose distance a move
+changed; any other pair is at the nearer of the two combatants' own bands (``band``: where
+``at:`` or its last move put it), or at the encounter's distance. Encounters stored before the
+pairs existed kept only the per-combatant ``band``; they read back with that as each pair's
+distance.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from rules.models import Combatant, Encounter
+from rules.state import CombatantState, EncounterState, register_state
+
+__all__ = ["Band", "Protect", "Pending", "ToteCombatant", "ToteEncounter", "cstate", "estate"]
+
+Band = Literal["melee", "close", "far"]
+#: a round number as stored (an import's text is read into a number, so it is bounded)
+RoundNo = Annotated[int, Field(ge=0, le=100_000)]
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class Protect(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ally: Name
+    round: RoundNo
+
+
+class Pending(BaseModel):
+    """A foe (``by``) may return ``against``'s Assault now."""
+
+    model_config = ConfigDict(extra="forbid")
+    by: Name
+    against: Name
+
+
+class ToteCombatant(CombatantState):
+    #: injury boxes filled from the left
+    filled: int = Field(0, ge=0, le=12)
+    #: where ``at:`` or its last move put it: the distance of its pairs that no move has set
+    band: Band | None = None
+    #: the round it last acted in
+    acted: RoundNo | None = None
+    #: the round it defends in
+    defend: RoundNo | None = None
+    protect: Protect | None = None
+    #: the last round it dealt or received melee damage
+    melee_round: RoundNo | None = None
+    #: it counts as disengaged until the end of this round (the round after its Disengage)
+    disengaged: RoundNo | None = None
+    escaped: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_shapes(cls, data: Any) -> Any:
+        """Stored encounters wrote empty values as null or an empty dict (`protect: {}`)."""
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if v is not None and v != {}}
+        return data
+
+
+class ToteEncounter(EncounterState):
+    #: the round type once the fight started: melee, or far/close for distance rounds
+    distance: Band | None = None
+    #: pairs of foes whose distance a move set: ``{a: {b: band}}`` with a before b in sorted order
+    ranges: dict[Name, dict[Name, Band]] = Field(default_factory=dict)
+    #: engaged pairs, names in sorted order
+    engaged: list[tuple[Name, Name]] = Field(default_factory=list)
+    pending_return: Pending | None = None
+    #: the GM's order for ties left after initiative, heroes-first and Hawk/Rating
+    tiebreak: list[Name] = Field(default_factory=list)
+    #: ``ranges`` by pair, built again whenever ``ranges`` is replaced (it is never changed in place)
+    _index: tuple[dict[str, dict[str, str]], dict[tuple[str, str], str]] | None = PrivateAttr(default=None)
+
+    def range_index(self) -> dict[tuple[str, str], str]:
+        """(a, b) in sorted order -> the band a move set between them."""
+        if self._index is None or self._index[0] is not self.ranges:
+            self._index = (self.ranges, {(a, b): band for a, row in self.ranges.items() for b, band in row.items()})
+        return self._index[1]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_shapes(cls, data: Any) -> Any:
+        """Stored encounters wrote pairs as two-item lists in any order and a null return."""
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if v is not None}
+            if isinstance(data.get("engaged"), list):
+                data["engaged"] = [tuple(sorted(p)) if isinstance(p, (list, tuple)) else p for p in data["engaged"]]
+        return data
+
+
+register_state("tote", ToteCombatant, ToteEncounter)
+
+
+def cstate(c: Combatant) -> ToteCombatant:
+    """``c``'s TOTE state (a new combatant's empty dict becomes the model)."""
+    if not isinstance(c.state, ToteCombatant):
+        c.state = ToteCombatant.model_validate(c.state if isinstance(c.state, dict) else c.state.model_dump())
+    return c.state
+
+
+def estate(enc: Encounter) -> ToteEncounter:
+    if not isinstance(enc.state, ToteEncounter):
+        enc.state = ToteEncounter.model_validate(enc.state if isinstance(enc.state, dict) else enc.state.model_dump())
+    return enc.state

@@ -1,0 +1,1 @@
+"""Turn procedures shared by the rule systems: each works on typed data the system passes in."""

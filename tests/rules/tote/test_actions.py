@@ -1,0 +1,255 @@
+"""TOTE: the melee actions, their costs (the text's table) and effects."""
+
+from __future__ import annotations
+
+import pytest
+
+
+from rules.systems.tote import MELEE_COSTS
+from rules.errors import IllegalAction, InputError, NotYourTurn
+from tests.rules.tote.build import (
+    BORIN,
+    GRAK,
+    SYSTEM,
+    THRAIN,
+    act,
+    engaged_round_two,
+    fight,
+    pass_round,
+    resolve,
+    step,
+    text,
+    who,
+)
+
+# -- melee round costs (the text's table) ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "target", "options", "dice", "cost"),
+    [
+        ("assault", "Grak", "", [1, 1, 1, 1], 2),
+        ("assist", "Grak", "ally=Thrain", [1, 1, 1, 1], 1),
+        ("defend", None, "", [], 0),
+        ("grapple", "Grak", "", [1, 1, 1], 0),
+        ("intimidate", "Grak", "", [1, 1, 1], 1),
+        ("protect", "Thrain", "", [], 2),
+        ("shoot", "Grak", "", [1, 1], 3),
+        ("strike", "Grak", "", [1, 1, 1, 1], 1),
+    ],
+)
+def test_melee_action_costs(name: str, target: str | None, options: str, dice: list[int], cost: int) -> None:
+    """Each melee action spends its initiative cost from the text's table, and the reply says so."""
+    res = act(fight(), "Borin", name, dice, target=target, options=options)
+    gained = 1 if name == "defend" else 0
+    assert MELEE_COSTS[name] == cost
+    assert who(res.encounter, "Borin").initiative == 5 - cost + gained
+    assert f"(5 → **{5 - cost}**)" in text(res) if cost else "free" in text(res)
+
+
+def test_disengage_costs_three() -> None:
+    """Disengage costs 3 and ends the engagement."""
+    res = act(engaged_round_two(), "Borin", "disengage")
+    enc = res.encounter
+    assert who(enc, "Borin").initiative == 1 and enc.state.engaged == []
+    assert "Borin disengages from Grak" in text(res)
+
+
+def test_cannot_spend_initiative_it_does_not_have() -> None:
+    """A combatant cannot spend initiative it does not have; 0-cost actions stay open at 0."""
+    enc = fight(("Ann", "hawk=1", "heroes", 0), ("Grak", "rating=1", "foes", 0))
+    with pytest.raises(IllegalAction, match="0 initiative points and strike costs 1") as err:
+        resolve(enc, "attack", [1, 1, 1], actor="Ann", target="Grak")
+    assert "defend, grapple cost 0" in err.value.message
+    assert who(step(enc, "act", actor="Ann", name="defend"), "Ann").initiative == 1
+
+
+# -- melee actions: effects -------------------------------------------------------------------------------
+def test_attack_is_a_strike_against_block() -> None:
+    """`/attack` in a melee round is a Strike (1) against the foe's Block 8; damage = weapon damage."""
+    res = resolve(fight(), "attack", [2, 3, 6, 3], actor="Borin", target="Grak")
+    enc = res.encounter
+    assert who(enc, "Grak").hp == 4 and who(enc, "Grak").state.filled == 2
+    line = text(res)
+    for part in (
+        "Strike [2✍, 3✍, 6✍]",
+        "keep 6",
+        "Paragon 3✍",
+        "= **9** vs Block 8: hit, 1 success",
+        "fills [5] [4]",
+        "(5 → **4**)",
+    ):
+        assert part in line
+
+
+def test_extra_successes_add_damage() -> None:
+    """Each success beyond the first adds one box: 6 + 4 with others 5 and 4 also meeting 8 is 3 successes."""
+    enc = step(fight(), "attack", [5, 4, 6, 4], actor="Borin", target="Grak")
+    assert who(enc, "Grak").hp == 6 - (2 + 2)
+
+
+def test_resist_and_critical_effect_change_damage() -> None:
+    """A resisted kind marks fewer boxes; a weapon's effect adds on a critical."""
+    foe = ("Grak", "rating=2 resist=slash", "foes", 3)
+    enc = step(fight(BORIN, foe), "attack", [6, 1, 1, 3], actor="Borin", target="Grak")
+    assert who(enc, "Grak").hp == 6 - (2 - 1)
+    maul = ("Ann", "strike=1 weapon=maul:2:1:bash", "heroes", 5)
+    res = resolve(fight(maul, GRAK), "attack", [4, 4], actor="Ann", target="Grak")
+    assert who(res.encounter, "Grak").hp == 6 - (2 + 1 + 1)  # 1 extra success (critical) + effect 1
+    assert "effect (critical)" in text(res)
+
+
+def test_damage_engages_the_pair_and_restricts_targets() -> None:
+    """Melee damage engages the pair; an engaged combatant must target that foe."""
+    two_foes = (BORIN, THRAIN, GRAK, ("Mog", "rating=1", "foes", 1))
+    enc = step(fight(*two_foes), "attack", [2, 3, 6, 3], actor="Borin", target="Grak")
+    assert enc.state.engaged == [("Borin", "Grak")]
+    enc = pass_round(enc)
+    with pytest.raises(IllegalAction, match="engaged with Grak: its actions must target that foe"):
+        resolve(enc, "attack", [1, 1, 1, 1], actor="Borin", target="Mog")
+    assert (
+        who(step(enc, "attack", [1, 1, 1, 1], actor="Borin"), "Borin").state.acted == 2
+    )  # the target defaults to Grak
+
+
+def test_unengaged_combatants_gain_one_initiative_each_melee_round() -> None:
+    """At a melee round's start, those that neither dealt nor took melee damage last round gain 1."""
+    enc = engaged_round_two()
+    assert (who(enc, "Borin").initiative, who(enc, "Grak").initiative, who(enc, "Thrain").initiative) == (4, 3, 3)
+    enc = pass_round(enc)
+    # nobody dealt melee damage in round 2: all gain, engaged or not
+    assert (who(enc, "Borin").initiative, who(enc, "Grak").initiative, who(enc, "Thrain").initiative) == (5, 4, 4)
+
+
+def test_first_round_has_no_gain_and_the_gain_is_a_gm_option() -> None:
+    """The starting initiative counts as round 1's; `unengaged_gain=2` changes the gain."""
+    enc = fight(unengaged_gain="2")
+    assert who(enc, "Borin").initiative == 5
+    assert who(pass_round(enc), "Borin").initiative == 7
+
+
+def test_assault_gets_plus_two_and_offers_a_free_return() -> None:
+    """Assault (2): +2 to hit; the foe may return an attack at +2 for free, and that is its action."""
+    res = act(fight(), "Borin", "assault", [2, 3, 6, 3], target="Grak")
+    enc = res.encounter
+    assert "+2 Assault" in text(res) and who(enc, "Grak").hp == 3  # 11 vs 8: 2 successes, axe 2 + 1
+    assert SYSTEM.turn(enc).actors == ("Grak",) and enc.current == "Grak"
+    back = resolve(enc, "attack", [6, 1, 1], actor="Grak")
+    enc = back.encounter
+    assert "+2 Assault return" in text(back) and who(enc, "Borin").hp == 4
+    assert who(enc, "Grak").initiative == 3 and who(enc, "Grak").state.acted == 1
+    assert enc.current == "Thrain"
+
+
+def test_assault_return_can_be_declined() -> None:
+    """`/init next` lets the Assault go unanswered: the foe keeps its action for later in the round."""
+    enc = step(fight(), "act", [1, 1, 1, 1], actor="Borin", name="assault", target="Grak")
+    enc = step(enc, "next", actor="Grak")
+    assert enc.state.pending_return is None and enc.current == "Grak" and who(enc, "Grak").state.acted is None
+
+
+def test_no_return_from_a_foe_that_already_acted() -> None:
+    """A foe that has already acted this round cannot return the Assault."""
+    enc = step(fight(), "next", actor="Borin")
+    enc = step(enc, "next", actor="Grak")
+    res = act(enc, "Thrain", "assault", [1, 1, 1], target="Grak")
+    assert "no return attack" in text(res) and res.encounter.round == 2
+
+
+def test_only_the_return_is_open_while_it_is_pending() -> None:
+    """While a return is pending, others wait and the foe may only return or decline."""
+    enc = step(fight(), "act", [1, 1, 1, 1], actor="Borin", name="assault", target="Grak")
+    with pytest.raises(NotYourTurn, match="answers Borin's Assault"):
+        act(enc, "Thrain", "defend")
+    with pytest.raises(IllegalAction, match="only return"):
+        act(enc, "Grak", "defend")
+
+
+def test_assist_gives_the_ally_one_initiative_and_strikes() -> None:
+    """Assist (1): the ally gains 1 initiative and the assister makes a Strike test."""
+    res = act(fight(), "Borin", "assist", [2, 3, 6, 3], target="Grak", options="ally=Thrain")
+    assert who(res.encounter, "Thrain").initiative == 3 and who(res.encounter, "Grak").hp == 4
+    assert "Assist strike" in text(res)
+    with pytest.raises(InputError, match="needs an ally"):
+        act(fight(), "Borin", "assist", [1, 1, 1, 1], target="Grak")
+
+
+def test_defend_gains_one_and_makes_attacks_harder() -> None:
+    """Defend (0): +1 initiative, and attacks against the defender take −2 this round (To-Hit 8 acts as 10)."""
+    enc = fight(("Ann", "hawk=1", "heroes", 5), ("Grak", "rating=2", "foes", 3))
+    enc_plain = step(enc, "next", actor="Ann")
+    assert who(step(enc_plain, "attack", [6, 1, 3], actor="Grak"), "Ann").hp == 5  # 9 vs 8: hit, fists 1
+    enc_def = step(enc, "act", actor="Ann", name="defend")
+    assert who(enc_def, "Ann").initiative == 6
+    res = resolve(enc_def, "attack", [6, 1, 3], actor="Grak")
+    assert who(res.encounter, "Ann").hp == 6 and "−2 Defend" in text(res)  # 9 − 2 = 7: a miss
+
+
+def test_defend_may_strike_a_named_foe() -> None:
+    """Defend with a `target` also makes a Strike test at that foe."""
+    res = act(fight(), "Borin", "defend", [2, 3, 6, 3], target="Grak")
+    assert who(res.encounter, "Grak").hp == 4 and who(res.encounter, "Borin").initiative == 6
+
+
+def test_disengaged_counts_as_unengaged_next_round() -> None:
+    """A combatant that disengaged gains initiative next round even if it took melee damage after, and stays unengaged."""
+    enc = step(engaged_round_two(), "act", actor="Borin", name="disengage")  # 4 -> 1
+    enc = step(enc, "next", actor="Thrain")
+    enc = step(enc, "attack", [6, 1, 3], actor="Grak", target="Borin")  # 3 -> 2, hits; Borin counts as disengaged
+    assert enc.round == 3 and enc.state.engaged == [] and who(enc, "Borin").hp == 4
+    assert (who(enc, "Borin").initiative, who(enc, "Grak").initiative, who(enc, "Thrain").initiative) == (2, 2, 4)
+
+
+def test_disengage_needs_an_engagement() -> None:
+    """Disengaging while unengaged is refused."""
+    with pytest.raises(IllegalAction, match="not engaged"):
+        act(fight(), "Borin", "disengage")
+
+
+def test_grapple_is_a_brawl_attack() -> None:
+    """Grapple (0): a Brawl test against Block; a hit marks 1 box and engages."""
+    res = act(fight(), "Borin", "grapple", [5, 2, 4], target="Grak")
+    enc = res.encounter
+    assert "Brawl [5✍, 2✍]" in text(res) and who(enc, "Grak").hp == 5 and enc.state.engaged == [("Borin", "Grak")]
+    assert who(enc, "Borin").initiative == 5
+
+
+def test_intimidate_against_a_hero_uses_stag() -> None:
+    """An enemy's Intimidate targets 7 + the hero's Stag; each success lowers its initiative by 1."""
+    enc = fight(("Ann", "stag=3", "heroes", 2), ("Grak", "rating=2", "foes", 4))
+    res = act(enc, "Grak", "intimidate", [6, 4, 1], target="Ann")
+    assert "vs 7 + Stag 3 = 10" in text(res) and who(res.encounter, "Ann").initiative == 2
+    res = act(enc, "Grak", "intimidate", [6, 4, 6], target="Ann")
+    assert who(res.encounter, "Ann").initiative == 0  # 12: 2 successes + critical 1 = 3, floored at 0
+
+
+def test_protect_redirects_attacks_on_the_ally() -> None:
+    """Protect (2): attacks on the ally hit the protector instead this round."""
+    enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), GRAK)
+    enc = step(enc, "next", actor="Borin")
+    enc = step(enc, "act", actor="Thrain", name="protect", target="Borin")
+    res = resolve(enc, "attack", [6, 1, 3], actor="Grak", target="Borin")
+    assert "Thrain protects Borin" in text(res)
+    assert who(res.encounter, "Thrain").hp == 4 and who(res.encounter, "Borin").hp == 6
+
+
+def test_protect_and_shoot_need_an_unengaged_combatant() -> None:
+    """Protect and the melee-round Shoot are refused to an engaged combatant."""
+    enc = engaged_round_two()
+    with pytest.raises(IllegalAction, match="only an unengaged combatant can Protect"):
+        act(enc, "Borin", "protect", target="Thrain")
+    with pytest.raises(IllegalAction, match="only an unengaged combatant can Shoot"):
+        act(enc, "Borin", "shoot", [6, 6], target="Grak")
+
+
+def test_shoot_in_melee_engages_without_melee_damage() -> None:
+    """Shoot (3) hits any foe; its damage engages the pair but is not melee damage."""
+    res = act(fight(), "Borin", "shoot", [6, 3], target="Grak", weapon="bow")
+    assert who(res.encounter, "Grak").hp == 5 and res.encounter.state.engaged == [("Borin", "Grak")]
+    assert who(res.encounter, "Borin").state.melee_round is None
+
+
+def test_distance_actions_are_refused_in_melee() -> None:
+    """In melee rounds `/move` is refused with what to do instead."""
+    with pytest.raises(IllegalAction, match="disengage"):
+        resolve(fight(), "move", actor="Borin", to="close")
+
+

@@ -1,0 +1,130 @@
+"""TOTE: range bands between foes, distance rounds, moves and Escape Foes."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.systems.tote import DISTANCE_COSTS
+from rules.errors import IllegalAction, InputError
+from tests.rules.tote.build import BORIN, GRAK, SYSTEM, act, fight, resolve, setup, step, text, who
+
+# -- bands instead of cells ----------------------------------------------------------------------------
+def test_place_takes_a_band_name() -> None:
+    """`/combatant add at:` takes far, close or melee; the band is kept in the combatant's state."""
+    enc = setup(BORIN, at={"Borin": "Close"})
+    assert who(enc, "Borin").state.band == "close" and who(enc, "Borin").position is None
+
+
+@pytest.mark.parametrize(("at", "facing", "words"), [("C4", None, "not a range band"), (None, "E", "no facing")])
+def test_place_refuses_cells_and_facings(at: str | None, facing: str | None, words: str) -> None:
+    """A cell or a facing is refused with a message naming the bands."""
+    enc = setup()
+    with pytest.raises(InputError, match=words) as err:
+        resolve(enc, "add", name="Borin", at=at, facing=facing)
+    if at:
+        assert "far, close or melee" in err.value.message
+
+
+def test_unplaced_combatants_stand_at_the_encounter_distance() -> None:
+    """Without `at`, a combatant stands at the encounter's distance (option `distance`, default melee)."""
+    enc = fight(BORIN, GRAK, distance="far")
+    assert enc.phase == "distance: far"
+    assert "far" in SYSTEM.status_line(enc, who(enc, "Grak"))
+
+
+# -- distance rounds -------------------------------------------------------------------------------------
+def test_gm_sets_the_distance() -> None:
+    """The GM sets Far or Close with `/act action:distance`; players may not."""
+    res = resolve(fight(), "act", actor="Borin", name="distance", options="far", is_gm=True)
+    enc = res.encounter
+    assert enc.phase == "distance: far" and all(c.state.band == "far" for c in enc.combatants)
+    assert sorted(SYSTEM.actions_for(enc, None)) == sorted([*DISTANCE_COSTS, "distance"])
+    assert SYSTEM.actions.get("distance").gm_only and SYSTEM.gm_actions == ("distance",)
+
+
+def test_distance_move_costs_nothing_and_changes_the_band() -> None:
+    """Move (0): one band nearer or farther; the reply shows the bands."""
+    res = resolve(fight(distance="far"), "move", actor="Borin", to="close")
+    assert who(res.encounter, "Borin").state.band == "close" and who(res.encounter, "Borin").initiative == 5
+    assert "far → close" in text(res)
+
+
+def test_moves_go_one_band_at_a_time() -> None:
+    """A move goes one band: Far to Melee is refused."""
+    with pytest.raises(IllegalAction, match="one band"):
+        resolve(fight(distance="far"), "move", actor="Borin", to="melee")
+
+
+def test_moving_in_from_close_starts_melee_rounds() -> None:
+    """A combatant that moves in from Close brings melee rounds from the next round."""
+    enc = step(fight(distance="close"), "move", actor="Borin", to="in")
+    assert enc.phase == "distance: close"
+    enc = step(enc, "next", actor="Grak")
+    res = resolve(enc, "next", actor="Thrain")
+    enc = res.encounter
+    assert enc.round == 2 and enc.phase == "melee" and all(c.state.band == "melee" for c in enc.combatants)
+    assert "melee rounds begin" in text(res) and who(enc, "Grak").initiative == 4  # unengaged gain
+
+
+def test_no_initiative_gain_in_distance_rounds() -> None:
+    """Distance rounds give nobody initiative at their start."""
+    enc = fight(distance="far")
+    for name in ("Borin", "Grak", "Thrain"):
+        enc = step(enc, "next", actor=name)
+    assert enc.round == 2 and [c.initiative for c in enc.combatants] == [5, 2, 3]
+
+
+def test_shoot_at_distance_is_free() -> None:
+    """Shoot (0): `/attack` in a distance round is a Shoot test and costs nothing."""
+    res = resolve(fight(distance="far"), "attack", [6, 2], actor="Borin", target="Grak", weapon="bow")
+    assert who(res.encounter, "Grak").hp == 5 and who(res.encounter, "Borin").initiative == 5
+    assert "Shoot at **Grak** with bow" in text(res)
+
+
+def test_shoot_and_move_costs_one() -> None:
+    """Shoot & Move (1): a Shoot test at the current range, then a move."""
+    res = act(fight(distance="far"), "Borin", "shoot-and-move", [6, 2], target="Grak", options="close weapon=bow")
+    enc = res.encounter
+    assert who(enc, "Borin").initiative == 4 and who(enc, "Borin").state.band == "close" and who(enc, "Grak").hp == 5
+
+
+def test_melee_actions_are_refused_at_distance() -> None:
+    """A melee action in a distance round is refused with the distance actions listed."""
+    with pytest.raises(IllegalAction, match="move, shoot or shoot-and-move"):
+        act(fight(distance="far"), "Borin", "assault", target="Grak")
+
+
+@pytest.mark.parametrize(("dice", "escaped"), [([6, 4], True), ([2, 1], False)])
+def test_moving_away_from_far_tries_to_escape(dice: list[int], escaped: bool) -> None:
+    """Escape Foes: a Move test against 7 + the highest foe Rating; on a failure the escaper stays at Far."""
+    enc = fight(
+        ("Ann", "move=1", "heroes", 5), ("Grak", "rating=2", "foes", 3), ("Mog", "rating=1", "foes", 1), distance="far"
+    )
+    res = resolve(enc, "move", dice, actor="Ann", to="away")
+    ann = who(res.encounter, "Ann")
+    assert "vs 7 + Rating 2 (Grak) = 9" in text(res)
+    assert (ann.status == "out") is escaped and ann.state.band == "far"
+    if escaped:
+        assert "escaped the fight" in text(res)
+
+
+
+
+def test_a_move_can_close_on_one_foe_only() -> None:
+    """`/act action:move target:X` changes the distance to X alone; both of that pair see the new band."""
+    enc = fight(BORIN, GRAK, ("Mog", "rating=1", "foes", 1), distance="far")
+    res = act(enc, "Borin", "move", target="Mog", options="close")
+    enc = res.encounter
+    borin, grak, mog = who(enc, "Borin"), who(enc, "Grak"), who(enc, "Mog")
+    assert (SYSTEM.present.status_line(enc, mog).split(" · ")[2], SYSTEM.present.status_line(enc, grak).split(" · ")[2]) == ("close", "far")
+    assert "📏 Borin: Grak far, Mog close" in "\n".join(SYSTEM.present.board_extra(enc))
+    assert borin.state.band == "far" and enc.phase == "distance: close"
+
+
+def test_a_gm_edit_at_places_the_combatant_from_all_its_foes_again() -> None:
+    """`/combatant edit at:far` puts the combatant at Far from every foe, whatever moves set before."""
+    enc = step(fight(BORIN, GRAK, distance="far"), "move", actor="Borin", to="close")
+    assert SYSTEM.present.status_line(enc, who(enc, "Grak")).split(" · ")[2] == "close"
+    enc = step(enc, "edit", actor="Borin", at="far", is_gm=True)
+    assert SYSTEM.present.status_line(enc, who(enc, "Grak")).split(" · ")[2] == "far"
+    assert enc.state.ranges == {}

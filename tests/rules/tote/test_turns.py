@@ -1,0 +1,137 @@
+"""TOTE: the starting initiative and the initiative pool's order and turns."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import IllegalAction, NotYourTurn
+from tests.rules.tote.build import BORIN, GRAK, SYSTEM, act, fight, resolve, setup, step, text, who
+
+# -- starting initiative -------------------------------------------------------------------------------
+def test_hero_initiative_is_t8_plan_successes_plus_hawk() -> None:
+    """Heroes: a T8 Plan test's successes + Hawk. Plan 2 rolls 6, 5 and Paragon 3: 2 successes + Hawk 2 = 4."""
+    enc = setup(("Ann", "plan=2 hawk=2", "heroes", None), ("Grak", "rating=1", "foes", 0), first_round_gain="no")
+    enc = step(enc, "init_roll", [6, 5, 3], is_gm=True)
+    assert who(enc, "Ann").initiative == 4 and enc.round == 1 and enc.phase == "melee"
+
+
+def test_enemy_initiative_is_t8_successes_plus_rating() -> None:
+    """Enemies: a T8 test on Rating dice, successes + Rating: 1, 2, 4 and Paragon 4 is 1 success + critical + 3."""
+    enc = setup(("Ann", "hawk=2", "heroes", 0), ("Grak", "rating=3", "foes", None), first_round_gain="no")
+    res = resolve(enc, "init_roll", [1, 2, 4, 4], is_gm=True)
+    assert who(res.encounter, "Grak").initiative == 5
+    assert "Rating 3" in text(res) and "critical" in text(res)
+
+
+def test_failed_initiative_test_gives_the_base_value() -> None:
+    """A failed T8 test adds nothing: the hero starts at its Hawk totem."""
+    enc = setup(("Ann", "plan=1 hawk=3", "heroes", None), ("Grak", "rating=1", "foes", 0), first_round_gain="no")
+    assert who(step(enc, "init_roll", [1, 2], is_gm=True), "Ann").initiative == 3
+
+
+def test_initiative_target_is_a_gm_option() -> None:
+    """`init_target=10` makes the starting test a T10."""
+    enc = setup(("Ann", "plan=1 hawk=0", "heroes", None), ("Grak", "rating=1", "foes", 0), init_target="10", first_round_gain="no")
+    assert who(step(enc, "init_roll", [4, 5], is_gm=True), "Ann").initiative == 0
+
+
+def test_init_roll_for_one_combatant_does_not_start_combat() -> None:
+    """`/init roll combatant:X` rolls for that one only; the fight starts with the roll for everyone."""
+    enc = setup(("Ann", "plan=1 hawk=1", "heroes", None), ("Grak", "rating=1", "foes", None), first_round_gain="no")
+    enc = step(enc, "init_roll", [6, 2], actor="Ann", is_gm=True)
+    assert who(enc, "Ann").initiative == 2 and not enc.started
+    enc = step(enc, "init_roll", [1, 1], is_gm=True)  # only Grak is still unrolled
+    assert enc.round == 1 and who(enc, "Grak").initiative == 1 and who(enc, "Ann").initiative == 2
+
+
+def test_init_roll_for_everyone_twice_is_refused() -> None:
+    """Once started, `/init roll` without a combatant is refused with what to do instead."""
+    with pytest.raises(IllegalAction, match="combatant:NAME"):
+        resolve(fight(), "init_roll", is_gm=True)
+
+
+def test_init_roll_needs_two_sides() -> None:
+    """A fight needs foes before it starts."""
+    with pytest.raises(IllegalAction, match="two sides"):
+        resolve(setup(BORIN), "init_roll", is_gm=True)
+
+
+def test_init_set_sets_initiative_points() -> None:
+    """`/init set` sets a combatant's initiative points, and the order is re-read."""
+    enc = step(fight(), "init_set", actor="Thrain", value=9, is_gm=True)
+    assert who(enc, "Thrain").initiative == 9 and enc.current == "Thrain" and enc.order[0] == "Thrain"
+
+
+# -- order and ties ----------------------------------------------------------------------------------------
+def test_highest_initiative_acts_first() -> None:
+    """Actions resolve in initiative order, highest first: Borin 5, Grak 3, Thrain 2."""
+    enc = fight()
+    assert enc.order == ["Borin", "Grak", "Thrain"] and enc.current == "Borin"
+    assert SYSTEM.turn(enc).actors == ("Borin",)
+
+
+def test_heroes_win_ties_against_foes() -> None:
+    """A hero and a foe on equal initiative: the hero acts first."""
+    enc = fight(("Grak", "rating=5", "foes", 3), ("Ann", "hawk=1", "heroes", 3))
+    assert enc.order == ["Ann", "Grak"]
+
+
+def test_heroes_break_ties_by_hawk_then_by_the_gm() -> None:
+    """Tied heroes go by Hawk; remaining ties follow the GM's `/init order`."""
+    enc = fight(("Ann", "hawk=1", "heroes", 3), ("Bea", "hawk=3", "heroes", 3), ("Cid", "hawk=1", "heroes", 3), GRAK)
+    assert enc.order[:3] == ["Bea", "Ann", "Cid"]
+    enc = step(enc, "init_order", name="Cid, Ann", is_gm=True)
+    assert enc.order[:3] == ["Bea", "Cid", "Ann"]
+
+
+def test_acting_out_of_order_is_refused() -> None:
+    """Only the combatant with the highest initiative still to act may act."""
+    with pytest.raises(NotYourTurn, match="Borin's turn"):
+        act(fight(), "Thrain", "defend")
+
+
+def test_order_is_reread_after_intimidate() -> None:
+    """Intimidate lowers the foe's initiative at once: Grak drops from 3 to 1 and Thrain (2) acts before it."""
+    res = act(fight(), "Borin", "intimidate", [6, 6, 3], target="Grak")
+    enc = res.encounter
+    assert who(enc, "Borin").initiative == 4 and who(enc, "Grak").initiative == 1
+    assert enc.current == "Thrain"
+    assert "vs 7 + Rating 2 = 9" in text(res)
+
+
+def test_turn_key_changes_when_the_turn_passes() -> None:
+    """The turn key changes exactly when someone new is to act."""
+    enc = fight()
+    before = SYSTEM.turn(enc)
+    after = SYSTEM.turn(step(enc, "next", actor="Borin"))
+    assert before.key != after.key and after.actors == ("Grak",) and "Grak to act" in after.label
+
+
+def test_next_passes_and_keeps_initiative() -> None:
+    """`/init next` passes the turn; the passer keeps its initiative points."""
+    enc = step(fight(), "next", actor="Borin")
+    assert who(enc, "Borin").initiative == 5 and enc.current == "Grak"
+
+
+def test_next_by_someone_else_is_refused() -> None:
+    """A player cannot pass another combatant's turn."""
+    with pytest.raises(NotYourTurn, match="Borin's turn"):
+        resolve(fight(), "next", actor="Thrain")
+
+
+def test_round_ends_when_everyone_has_acted_or_passed() -> None:
+    """When nobody is left to act, the next round starts at once with the highest initiative."""
+    enc = fight()
+    for name in ("Borin", "Grak", "Thrain"):
+        assert enc.round == 1 and enc.current == name
+        enc = step(enc, "next", actor=name)
+    assert enc.round == 2 and enc.current == "Borin"
+
+
+def test_an_action_uses_the_round() -> None:
+    """Each combatant takes one action a round."""
+    enc = step(fight(), "act", actor="Borin", name="defend")
+    with pytest.raises(NotYourTurn, match="already acted"):
+        act(enc, "Borin", "defend")
+
+
