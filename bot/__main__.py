@@ -122,10 +122,15 @@ def main(argv: list[str] | None = None) -> int:
         from bot.offline.benchmark import main as benchmark_main
 
         return benchmark_main(argv[1:])
+    if argv and argv[0] == "docs":
+        from bot.docs import main as docs_main
+
+        return docs_main(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
         print("usage: python -m bot            run the bot (settings from .env)\n"
               "       python -m bot console    run commands offline (see --help there)\n"
-              "       python -m bot benchmark  measure speed offline [--quick] [--profile]")
+              "       python -m bot benchmark  measure speed offline [--quick] [--profile]\n"
+              "       python -m bot docs       print each system's README tables [--write README.md]")
         return 0
     try:
         settings = load_settings()
