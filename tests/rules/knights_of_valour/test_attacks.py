@@ -245,3 +245,22 @@ def test_removing_the_acting_combatant_passes_the_turn() -> None:
     """When the acting combatant is removed the next one acts."""
     enc = step(duel(enc=add(encounter(), "Snaga", "agi=-2 hp=5", "J9", "orcs", owner=None)), kind="remove", actor="Borin")
     assert enc.current == "Grak" and enc.order == ["Grak", "Snaga"]
+
+
+# -- corrections: height and reach, zero close range ------------------------------------------------------
+def test_height_counts_for_melee_reach() -> None:
+    """Melee needs a target within 5 ft: one standing 10 ft higher on the next square is out of reach."""
+    enc = encounter(heights={"D4": 10})
+    with pytest.raises(IllegalAction, match="Grak is 10 ft away: longsword reaches 5 ft"):
+        run(duel("C4", "D4", enc=enc), [10], kind="attack", actor="Borin", target="Grak", weapon="longsword")
+    low = encounter(heights={"D4": 5})
+    assert one(run(duel("C4", "D4", enc=low), [1], kind="attack", actor="Borin", target="Grak").events, "attack").range == 5
+
+
+def test_zero_close_range_gives_disadvantage_in_melee_too() -> None:
+    """Text: "If the Effective Close Range is 0 feet, then all Attacks made with this Weapon Type are
+    made with Disadvantage": a thrown weapon struck in melee too."""
+    enc = encounter(weapons="rock:1d4 melee 10/20")
+    enc = duel("C4", "D4", knight="str=-2 agi=1 hp=10 weapons=rock:1", enc=enc)
+    attack = one(run(enc, [15, 2], kind="attack", actor="Borin", target="Grak").events, "attack")
+    assert (attack.mode, attack.roll.dice, attack.roll.kept, attack.reasons) == ("melee", [15, 2], 2, ["close_zero"])

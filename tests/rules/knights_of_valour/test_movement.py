@@ -8,6 +8,7 @@ from rules.dice import Dice
 from rules.errors import DiceError, IllegalAction, InputError
 from rules.models import Encounter
 from rules.report import board_report
+from tests.scenario import Scenario
 from tests.rules.knights_of_valour.builders import KNIGHT, ORC, SYSTEM, add, cost_of, duel, encounter, moved, of, one, run, shown_path, start, step
 
 
@@ -239,3 +240,58 @@ def test_missing_dice_for_an_attack_of_opportunity_changes_nothing() -> None:
     with pytest.raises(DiceError):
         SYSTEM.resolve(enc, make_action("move", actor="Borin", path="W"), Dice.fixed([]))
     assert enc.model_dump() == before
+
+
+# -- corrections: every square left, the path that provokes least, height ---------------------------------
+def kov_scenario(grak_at: str, **options: str) -> Scenario:
+    """Borin (the knight, a player) at C4 against Grak (the orc) at ``grak_at``; Borin acts first."""
+    s = Scenario("knights-of-valour", map="12x10", **options)
+    return s.add("Borin", KNIGHT, side="dwarves", at="C4").add("Grak", ORC, side="orcs", at=grak_at, owner=None)
+
+
+def test_attack_of_opportunity_from_a_square_passed_in_an_allys_space() -> None:
+    """Text: "a Move Action that takes you more than 5 ft away from an adjacent enemy": leaving D4,
+    passed in an ally's space next to Grak, provokes him."""
+    s = kov_scenario("E3").add("Thrain", "hp=9", side="dwarves", at="D4")
+    s.run("init_roll")
+    res = s.run("move", [1], actor="Borin", path="E S")
+    attack = one(res.events, "attack")
+    assert (attack.actor, attack.opportunity, s.get("Borin").position) == ("Grak", True, "D5")
+
+
+def test_attack_of_opportunity_from_a_square_vaulted() -> None:
+    """Text: "more than 5 ft away from an adjacent enemy": the obstacle square of a vault counts too."""
+    s = kov_scenario("C6")
+    s.enc.map.terrain["D5"] = "obstacle"
+    s.run("init_roll")
+    res = s.run("move", [1], actor="Borin", path="SE SE")
+    assert one(res.events, "attack").actor == "Grak" and s.get("Borin").position == "E6"
+    assert shown_path(one(res.events, "move")) == ["C4", "D5 (vault)", "E6"]
+
+
+def test_move_to_prefers_the_path_that_provokes_fewer_attacks() -> None:
+    """`/move to:` takes, of the paths of equal cost, one that leaves no enemy's reach: E4 for 10 ft
+    past D3 would provoke Grak at D2 ("more than 5 ft away from an adjacent enemy"), past D4 it does not."""
+    s = kov_scenario("D2")
+    s.run("init_roll")
+    res = s.run("move", actor="Borin", to="E4")
+    assert not of(res.events, "attack") and cost_of(res.events) == 10
+    assert s.get("Borin").position == "E4"
+
+
+def test_move_to_says_when_its_path_provokes() -> None:
+    """When every path of that cost provokes, the reply says so before the Attack of Opportunity."""
+    s = kov_scenario("D4")
+    s.run("init_roll")
+    res = s.run("move", [1], actor="Borin", to="A4")
+    assert [e.kind for e in res.events][:2] == ["provokes", "attack"]
+    assert s.text(res)[0] == "Borin's path to A4 provokes an Attack of Opportunity from Grak: no path as cheap avoids them"
+
+
+def test_height_counts_for_attacks_of_opportunity() -> None:
+    """An enemy standing 10 ft above is not adjacent ("within 5 ft"), so leaving it provokes nothing."""
+    s = kov_scenario("D4")
+    s.enc.map.heights["D4"] = 10
+    s.run("init_roll")
+    res = s.run("move", actor="Borin", path="W W")
+    assert not of(res.events, "attack") and s.get("Borin").position == "A4"

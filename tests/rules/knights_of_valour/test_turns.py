@@ -257,3 +257,34 @@ def test_unknown_act_lists_the_actions() -> None:
     """An unknown /act name lists the system's actions."""
     with pytest.raises(IllegalAction, match="delay, wield, grant, shove"):
         run(duel(), kind="act", actor="Borin", name="dance")
+
+
+# -- corrections: who may delay and when ------------------------------------------------------------------
+def test_by_default_only_players_delay_and_only_at_the_start_of_the_round() -> None:
+    """Text: "At the start of a Round, Players may elect to reduce their Initiative": a monster may not,
+    and a player may not once someone has acted."""
+    enc = three_way()
+    with pytest.raises(IllegalAction, match="Grak is not a player character"):
+        run(enc, kind="act", actor="Grak", name="delay", options={"1": ""}, gm=True)
+    assert step(enc, kind="act", actor="Thrain", name="delay", options={"1": ""}).get("Thrain").initiative == -1
+    moved = step(enc, kind="move", actor="Borin", path="E")
+    with pytest.raises(IllegalAction, match="only be lowered at the start of a round"):
+        run(moved, kind="act", actor="Thrain", name="delay", options={"1": ""})
+
+
+def test_delay_round_option_lets_anyone_delay_until_its_turn() -> None:
+    """`delay=round` (the looser reading) lets a monster lower its initiative on its own turn."""
+    enc = three_way()
+    enc.settings.options["delay"] = "round"
+    enc = step(step(enc, kind="next", actor="Borin"), kind="act", actor="Grak", name="delay", options={"1": ""})
+    assert (enc.get("Grak").initiative, enc.current) == (0, "Thrain")
+
+
+def test_init_roll_for_a_delayed_combatant_clears_its_delay() -> None:
+    """`/init roll combatant:X` gives X its Agility back and ends its delay (no longer shown as delayed)."""
+    enc = step(three_way(), kind="act", actor="Borin", name="delay", options={"to": "0"})
+    assert enc.get("Borin").state.delayed
+    enc = step(enc, kind="init_roll", actor="Borin", gm=True)
+    borin = enc.get("Borin")
+    assert (borin.initiative, borin.state.delayed) == (2, False)
+    assert "(delayed)" not in SYSTEM.present.status_line(enc, borin)
