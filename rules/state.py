@@ -8,6 +8,7 @@ an unknown key or a wrong type is a validation error, never a surprise in a late
 from __future__ import annotations
 
 import importlib
+from collections.abc import ItemsView
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -19,6 +20,10 @@ class CombatantState(BaseModel):
     """A system's per-combatant state. Subclasses declare their fields with defaults."""
 
     model_config = ConfigDict(extra="forbid")
+
+    def items(self) -> ItemsView[str, Any]:
+        """``(field, value)`` pairs, as a dict state gave them (readers that list the state use it)."""
+        return self.model_dump().items()
 
 
 class EncounterState(BaseModel):

@@ -55,3 +55,18 @@ def test_every_option_is_declared_once_with_its_default() -> None:
     values = SYSTEM.option_values(duel())
     assert set(values) == {o.name for o in SYSTEM.options}
     assert (values.delay, values.split_move, values.obstacle_height, values.height_tall) == ("start", "no", 3, 7)
+
+
+async def test_combatant_show_lists_the_typed_state() -> None:
+    """`/combatant show` of a Knights of Valour combatant lists its state fields (read through the typed model)."""
+    from bot.harness import Harness
+
+    h = await Harness.create()
+    try:
+        await h.run("gm", "/encounter start", system="knights-of-valour", map="12x10")
+        await h.run("gm", "/combatant add", name="Borin", side="dwarves", at="C4", sheet="agi=1 hp=12 weapons=longsword:2")
+        sent = await h.run("gm", "/combatant show", name="Borin")
+        assert "Something went wrong" not in sent[0].text
+        assert "wield=longsword" in sent[0].text and "combat_actions=0" in sent[0].text
+    finally:
+        await h.close()
