@@ -81,8 +81,9 @@ class _Mover:
     height: int
     blockers: frozenset[Cell]
     others: frozenset[Cell]
-    #: enemies that may still make an Attack of Opportunity, in initiative order
-    foes: tuple[_Foe, ...]
+    #: enemies that may still make an Attack of Opportunity, in initiative order, by the squares
+    #: next to them (so a step far from every enemy looks nothing up)
+    near: dict[Cell, tuple[_Foe, ...]]
 
     def ground(self, cell: Cell) -> int:
         return ground(self.grid, self.opts, cell)
@@ -93,7 +94,7 @@ class _Mover:
     def provoked(self, here: _Pos, there: _Pos) -> list[_Foe]:
         """Foes next to ``here`` (5 ft, height counted) that ``there`` is more than 5 ft from."""
         return [
-            f for f in self.foes
+            f for f in self.near.get(here.cell, ())
             if distance(here.cell, here.level, f.cell, f.level) <= SQUARE_FT
             and distance(there.cell, there.level, f.cell, f.level) > SQUARE_FT
         ]
@@ -117,8 +118,16 @@ def _mover(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant) -> _Mov
         height=sheet.height(opts, c),
         blockers=frozenset(e.cell for e in active if e.cell is not None),
         others=frozenset(enc.occupied(exclude=c)),
-        foes=tuple(foes),
+        near=_near(grid, foes),
     )
+
+
+def _near(grid: Grid, foes: list[_Foe]) -> dict[Cell, tuple[_Foe, ...]]:
+    near: dict[Cell, list[_Foe]] = {}
+    for f in foes:
+        for cell in (f.cell, *grid.neighbours(f.cell, diagonal=True)):
+            near.setdefault(cell, []).append(f)
+    return {cell: tuple(fs) for cell, fs in near.items()}
 
 
 def _transition(m: _Mover, pos: _Pos, d: str) -> _Step | str:
