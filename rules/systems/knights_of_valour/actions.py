@@ -4,14 +4,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.actions import Act, ActionSpec, ActionTable
-from rules.errors import InputError, NotYourTurn
+from rules.errors import InputError, NotYourTurn, RulesError
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.attacks import left
 from rules.systems.knights_of_valour.events import Granted, Narrated, Wielded
-from rules.systems.knights_of_valour.initiative import acting, delay, enc_state, spend_combat
+from rules.systems.knights_of_valour.options import OPTIONS
+from rules.systems.knights_of_valour.initiative import acting, delay, delay_refusal, spend_combat
 from rules.systems.knights_of_valour.tables import NARRATIVE
 
 __all__ = ["ACTIONS", "HANDLERS"]
@@ -22,7 +23,13 @@ def _my_turn(enc: Encounter, c: Combatant | None) -> bool:
 
 
 def _may_delay(enc: Encounter, c: Combatant | None) -> bool:
-    return c is not None and enc.started and c.status == "active" and (c.name not in enc_state(enc).acted or c.name == enc.current)
+    if c is None or not enc.started or c.status != "active":
+        return False
+    try:
+        opts = OPTIONS.read(enc.settings.options)
+    except RulesError:  # a bad option is refused when the action is taken, with its reason
+        return True
+    return delay_refusal(enc, opts, c) is None
 
 
 ACTIONS = ActionTable(

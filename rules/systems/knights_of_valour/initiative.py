@@ -37,6 +37,7 @@ __all__ = [
     "spend",
     "spend_combat",
     "delay",
+    "delay_refusal",
 ]
 
 
@@ -276,19 +277,10 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, s
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
     if c.status != "active":
         raise IllegalAction(f"{c.name} is {c.status}: it does not act this round.")
-    st = enc_state(enc)
-    window = "start" if opts.delay == "start" else "turn"
-    refusal = ordered.delay_refusal(
-        c.name,
-        window=window,
-        acted=st.acted,
-        current=enc.current,
-        turn_used=sheet.state(c).spent,
-        round_start=st.round_start,
-        may_delay=window != "start" or sheet.is_pc(enc, c),
-    )
+    refusal = delay_refusal(enc, opts, c)
     if refusal is not None:
         raise IllegalAction(_DELAY_REFUSALS[refusal].format(name=c.name))
+    st = enc_state(enc)
     old = effective(c)
     new = _delay_target(enc, options, old)
     if new >= old:
@@ -301,6 +293,21 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, s
     arrange(enc)
     events: list[Event] = [_agility(c, "delay", old=old)]
     return events + (advance(enc) if enc.current is None else [])
+
+
+def delay_refusal(enc: Encounter, opts: OptionValues, c: Combatant) -> str | None:
+    """Why ``c`` may not lower its initiative now (a code of `rules.turns.ordered.delay_refusal`)."""
+    st = enc_state(enc)
+    window: ordered.DelayWindow = "start" if opts.delay == "start" else "turn"
+    return ordered.delay_refusal(
+        c.name,
+        window=window,
+        acted=st.acted,
+        current=enc.current,
+        turn_used=sheet.state(c).spent,
+        round_start=st.round_start,
+        may_delay=window != "start" or sheet.is_pc(enc, c),
+    )
 
 
 def _delay_target(enc: Encounter, opts: dict[str, str], old: int) -> int:

@@ -288,3 +288,13 @@ def test_init_roll_for_a_delayed_combatant_clears_its_delay() -> None:
     borin = enc.get("Borin")
     assert (borin.initiative, borin.state.delayed) == (2, False)
     assert "(delayed)" not in SYSTEM.present.status_line(enc, borin)
+
+
+def test_autocomplete_offers_delay_only_when_it_is_allowed() -> None:
+    """The actions offered now follow the delay rule: a player at the start of the round, not a monster, not later."""
+    enc = three_way()
+    assert "delay" in SYSTEM.actions_for(enc, enc.get("Thrain"))
+    assert "delay" not in SYSTEM.actions_for(enc, enc.get("Grak"))
+    moved = step(enc, kind="move", actor="Borin", path="E")
+    assert "delay" not in SYSTEM.actions_for(moved, moved.get("Thrain"))
+    assert "wield" in SYSTEM.actions_for(moved, moved.get("Borin")) and "shove" not in SYSTEM.actions_for(moved, moved.get("Thrain"))
