@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from rules.dice import Dice
 from rules.events import Event
-from rules.models import Encounter, MapState
+from rules.models import Encounter
 from rules.sheet import parse_pairs
 from rules.actions import make_action
 from rules.system import Resolution
 from rules.systems.knights_of_valour import KnightsOfValour
+from tests.scenario import GM, Scenario  # noqa: F401 (GM re-exported for the tests)
 
 SYSTEM = KnightsOfValour()
 KEY = SYSTEM.key
-GM = "9"
 KNIGHT = "str=1 agi=1 hp=12 armor=chain-mail shield=small weapons=longsword:2,longbow:1"
 ORC = "str=2 agi=0 hp=9 size=tall armor=leather weapons=greataxe:2"
 
@@ -23,13 +23,10 @@ def encounter(
     heights: dict[str, int] | None = None,
     **options: str,
 ) -> Encounter:
-    enc = Encounter(
-        system=KEY,
-        map=MapState(kind="square", width=12, height=10, blocked=list(blocked),
-                     terrain=terrain or {}, heights=heights or {}),
-        gm_ids=[GM],
-    )
-    enc.settings.options.update(options)
+    """A 12x10 encounter (the shared `Scenario`'s) with walls, terrain, heights and options."""
+    enc = Scenario(KEY, map="12x10", blocked=blocked, **options).enc
+    enc.map.terrain.update(terrain or {})
+    enc.map.heights.update(heights or {})
     return enc
 
 
