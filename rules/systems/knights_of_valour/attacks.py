@@ -13,6 +13,7 @@ from rules.events import Event, Modifier, Roll, StatusChanged, mod
 from rules.grid import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
+from rules.report import signed
 from rules.sheet import read_int
 from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.events import ActionsLeft, CoupDeGraceStruck, KovAttack, KovDamage
@@ -131,7 +132,7 @@ def _check_ranged(opts: OptionValues, c: Combatant, t: Combatant, weapon: Weapon
     far = effective_range(weapon, strength)[1]
     if far == 0:
         raise IllegalAction(
-            f"With Strength {'+' if strength >= 0 else '−'}{abs(strength)} the effective maximum range of "
+            f"With Strength {signed(strength)} the effective maximum range of "
             f"{weapon.name} is 0 ft: {c.name} cannot make a ranged attack with it."
         )
     if dist > far:
@@ -235,8 +236,11 @@ def _damage(
     before = tgt.hp or 0
     tgt.hp = before - amount
     events: list[Event] = [
-        KovDamage(actor=tgt.name, by=att.name, weapon=weapon.name, amount=amount,
-                  roll=Roll(dice=rolls, label=weapon.damage if rolls else None, modifiers=mods), before=before, after=tgt.hp, floor=floor if amount != raw else None)
+        KovDamage(
+            actor=tgt.name, by=att.name, weapon=weapon.name, amount=amount, before=before, after=tgt.hp,
+            roll=Roll(dice=rolls, label=weapon.damage if rolls else None, modifiers=mods),
+            floor=floor if amount != raw else None,
+        )
     ]
     if tgt.hp <= 0 and tgt.status == "active":
         events += set_status(enc, tgt, "downed", "zero_hp")

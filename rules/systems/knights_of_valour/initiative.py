@@ -124,7 +124,8 @@ def _new_round(enc: Encounter) -> Event:
 
 
 def _agility(c: Combatant, cause: str = "agility", **fields: object) -> KovInitiative:
-    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=sheet.stat(c, "agi"), **fields)  # type: ignore[arg-type]
+    agility = sheet.stat(c, "agi")
+    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, **fields)  # type: ignore[arg-type]
 
 
 def init_one(enc: Encounter, c: Combatant) -> list[Event]:

@@ -6,7 +6,18 @@ import pytest
 from rules.errors import IllegalAction, InputError
 from rules.models import Encounter
 from rules.sheet import parse_options
-from tests.rules.knights_of_valour.builders import SYSTEM, add, defence, duel, encounter, of, one, run, step, text
+from tests.rules.knights_of_valour.builders import (
+    SYSTEM,
+    add,
+    defence,
+    duel,
+    encounter,
+    of,
+    one,
+    run,
+    step,
+    text,
+)
 
 
 # -- attacks -----------------------------------------------------------------------------------------

@@ -9,7 +9,22 @@ from rules.errors import DiceError, IllegalAction, InputError
 from rules.models import Encounter
 from rules.report import board_report
 from tests.scenario import Scenario
-from tests.rules.knights_of_valour.builders import KNIGHT, ORC, SYSTEM, add, cost_of, duel, encounter, moved, of, one, run, shown_path, start, step
+from tests.rules.knights_of_valour.builders import (
+    KNIGHT,
+    ORC,
+    SYSTEM,
+    add,
+    cost_of,
+    duel,
+    encounter,
+    moved,
+    of,
+    one,
+    run,
+    shown_path,
+    start,
+    step,
+)
 
 
 # -- movement ---------------------------------------------------------------------------------------

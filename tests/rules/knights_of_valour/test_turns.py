@@ -7,7 +7,20 @@ from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn, Rul
 from rules.models import Encounter
 from rules.report import board_report
 from rules.sheet import parse_options
-from tests.rules.knights_of_valour.builders import GM, SYSTEM, add, duel, encounter, of, one, run, start, step, text, three_way
+from tests.rules.knights_of_valour.builders import (
+    GM,
+    SYSTEM,
+    add,
+    duel,
+    encounter,
+    of,
+    one,
+    run,
+    start,
+    step,
+    text,
+    three_way,
+)
 
 
 # -- initiative ------------------------------------------------------------------------------------
