@@ -18,10 +18,12 @@ from functools import lru_cache
 from typing import Any
 
 from rules.errors import InputError, SheetError
-from rules.sheet import SheetKey
+from rules.sheet import SheetKey, read_int
 
 __all__ = ["Option", "OptionSet", "OptionValues", "int_option", "choice_option", "yes_no_option", "text_option"]
 
+#: how a refusal of an option's value ends
+_CHANGE_IT = "the GM changes it with `/encounter settings`"
 #: the longest value the GM may give one option
 MAX_OPTION_TEXT = 500
 
@@ -64,6 +66,8 @@ class Option:
             return self.default_value()
         if len(raw) > MAX_OPTION_TEXT:
             raise InputError(f"The value of `{self.name}` may be at most {MAX_OPTION_TEXT} characters long.")
+        if self.kind == "int" and self.minimum is not None and self.maximum is not None:
+            return read_int(raw.strip(), self.name, self.minimum, self.maximum, hint=_CHANGE_IT)
         try:
             return self._key().read(raw.strip())
         except SheetError as exc:

@@ -20,6 +20,10 @@ class CombatantState(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    def shown(self) -> dict[str, Any]:
+        """The fields that differ from a new combatant's, for `/combatant show`."""
+        return self.model_dump(exclude_defaults=True)
+
 
 class EncounterState(BaseModel):
     """A system's per-encounter state. Subclasses declare their fields with defaults."""

@@ -9,6 +9,7 @@ from data.store import LogEntry
 from rules.dice import ExpressionResult
 from rules.models import Combatant, Encounter, MapState
 from rules.report import TYPED, Report, user_ref
+from rules.state import CombatantState
 from rules.system import Action, RuleSystem
 
 __all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "show_report", "log_report", "roll_report"]
@@ -77,8 +78,9 @@ def show_report(system: RuleSystem, enc: Encounter, c: Combatant) -> Report:
     owner = user_ref(c.owner_id) if c.owner_id else "the GM"
     lines = [system.status_line(enc, c), f"Side: {c.side or '—'} · owner: {owner}"]
     fields = [("Sheet", system.sheet_summary(c) or "—")]
-    if c.state:
-        fields.append(("State", ", ".join(f"{k}={v}" for k, v in c.state.items())[:1000]))
+    state = c.state.shown() if isinstance(c.state, CombatantState) else c.state
+    if state:
+        fields.append(("State", ", ".join(f"{k}={v}" for k, v in state.items())[:1000]))
     return Report(f"🧾 {c.name}", lines, fields)
 
 

@@ -11,8 +11,8 @@ ORC = "str=2 agi=0 hp=9 size=tall armor=leather weapons=greataxe:2"
 async def kov_duel(h: Harness) -> None:
     """Borin (bob's knight) stands next to Grak (the GM's orc); Borin acts first."""
     await h.run("gm", "/encounter start", system="knights-of-valour", map="12x10")
-    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", facing="E", sheet=KNIGHT)
-    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="D4", facing="W", sheet=ORC)
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet=KNIGHT)
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="D4", sheet=ORC)
     await h.run("gm", "/init roll")
 
 

@@ -67,8 +67,8 @@ def test_results_left_over_because_they_were_someone_elses_are_refused_with_the_
 
 def kov_duel() -> Encounter:
     enc = build("knights-of-valour",
-                {"name": "Borin", "sheet": KNIGHT, "at": "C4", "facing": "E", "side": "dwarves", "owner_id": "1"},
-                {"name": "Grak", "sheet": ORC, "at": "D4", "facing": "W", "side": "orcs", "owner_id": None})
+                {"name": "Borin", "sheet": KNIGHT, "at": "C4", "side": "dwarves", "owner_id": "1"},
+                {"name": "Grak", "sheet": ORC, "at": "D4", "side": "orcs", "owner_id": None})
     return resolve(enc, Dice.fixed([]), kind="init_roll", is_gm=True).encounter
 
 
@@ -80,7 +80,7 @@ def test_knights_of_valour_attack_of_opportunity_is_rolled_by_the_bot_for_a_play
     dice = Dice(rng=random.Random(3), given=[], may_type=frozenset({"Borin"}))
     res = resolve(kov_duel(), dice, kind="move", actor="Borin", path="W W", user_id="1")
     attack = next(e for e in res.events if e.kind == "attack")
-    assert attack.actor == "Grak" and attack.typed == []
+    assert attack.actor == "Grak" and attack.roll.typed == []
     assert not any(r.given for r in dice.rolled)
 
 
@@ -88,8 +88,8 @@ def test_knights_of_valour_gm_types_the_attack_of_opportunity_and_it_is_marked()
     """The GM's typed d20 is the AoO roll, and the attack line marks it typed."""
     res = resolve(kov_duel(), Dice.fixed([1]), kind="move", actor="Borin", path="W W", is_gm=True)
     attack = next(e for e in res.events if e.kind == "attack")
-    assert attack.dice == [1] and attack.typed == [0]
-    assert "1✍" in describe(attack, get_system("knights-of-valour"))
+    assert attack.roll.dice == [1] and attack.roll.typed == [0]
+    assert "1✍" in get_system("knights-of-valour").present.text(attack)
 
 
 def test_coup_de_grace_roll_off_dice_belong_to_each_side() -> None:

@@ -5,7 +5,7 @@ import pytest
 
 from rules.errors import InputError
 from rules.sheet import read_int
-from tests.rules.test_knights_of_valour import run, three_way
+from tests.rules.knights_of_valour.builders import run, three_way
 
 
 @pytest.mark.parametrize(("text", "expected"), [("0", 0), ("-20", -20), ("40", 40), (" +7 ", 7)])
@@ -104,9 +104,9 @@ OPTION_ITEMS = [
     ("knights-of-valour", "armors", "mithril:٣", "`armors` must be a whole number from 0 to 20"),
     ("knights-of-valour", "min_damage", "101", "`min_damage` must be a whole number from 0 to 100"),
     ("knights-of-valour", "min_damage", "1_0", "`min_damage` must be a whole number from 0 to 100"),
-    ("tote", "init_target", "100", "init_target is a whole number from 0 to 99"),
-    ("tote", "init_target", "-1", "init_target is a whole number from 0 to 99"),
-    ("tote", "init_target", "٣", "init_target is a whole number from 0 to 99"),
+    ("tote", "init_target", "100", "`init_target` must be a whole number from 0 to 99"),
+    ("tote", "init_target", "-1", "`init_target` must be a whole number from 0 to 99"),
+    ("tote", "init_target", "٣", "`init_target` must be a whole number from 0 to 99"),
 ]
 
 

@@ -164,8 +164,8 @@ def test_the_rules_read_the_option_with_the_checked_reader() -> None:
     cdg, kov, tote = get_system("coup-de-grace"), get_system("knights-of-valour"), get_system("tote")
     assert cdg._option(encounter("coup-de-grace", tie="JOIN"), "tie") == "join"
     assert cdg._option(encounter("coup-de-grace"), "range_increment") == 6
-    assert kov._option(encounter("knights-of-valour", min_damage="3"), "min_damage") == 3
-    assert kov._option(encounter("knights-of-valour"), "height_tall") == 7
+    assert kov.option_values(encounter("knights-of-valour", min_damage="3")).min_damage == 3
+    assert kov.option_values(encounter("knights-of-valour")).height_tall == 7
     assert tote.option_values(encounter("tote", distance=" Far ")).distance == "far"
     assert tote.option_values(encounter("tote", distance="close")).distance == "close"
     assert tote.option_values(encounter("tote")).victory == "downed"

@@ -1,0 +1,174 @@
+"""Knights of Valour: Days of Thunder, combat on a square grid of 5 ft squares.
+
+The rules are shared/rules/knights-of-valour.txt with the defaults of shared/rules/README.md
+(SRD 5.1 weapons and armour); every choice the GM may want to change is an encounter option
+(`options.py`). The package: `tables.py` (the text's data), `sheet.py`, `options.py`,
+`state.py`, `initiative.py` (turns, through `rules.turns.ordered`), `attacks.py`,
+`movement.py`, `actions.py` (the `/act` table), `events.py` and `present.py` (all its text).
+
+Turns. Initiative is Agility (``/init set`` overrides it), highest first; on a tie player
+characters act before monsters, then a delayed combatant after the others, then the order
+the GM set with ``/init order`` (else the order they joined). A turn is one Move Action and
+one Combat Action in either order; the Move Action may be spread over several ``/move``
+commands until the Combat Action is taken (option ``split_move``). At the start of a round a
+player may lower its initiative for the round (``/act action:delay``; option ``delay``).
+Downed combatants are skipped; a combatant downed during its own turn ends it.
+
+Dice order for ``roll:``. An attack rolls its d20 (two with Advantage or Disadvantage), then on
+a hit the weapon's damage dice. A move rolls, stride by stride and for each enemy it provokes
+in step and then initiative order, that attack's d20 and then its damage dice on a hit.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.actions import Act
+from rules.dice import Dice
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.sheet import SheetKey, read_sheet
+from rules.system import Action, RuleSystem, Turn, register
+from rules.systems.knights_of_valour import attacks, initiative, movement, sheet
+from rules.systems.knights_of_valour.actions import ACTIONS, HANDLERS
+from rules.systems.knights_of_valour.events import HpSet
+from rules.systems.knights_of_valour.options import DEFAULT_ARMOURS, DEFAULT_WEAPONS, OPTIONS
+from rules.systems.knights_of_valour.present import KovPresenter, sheet_summary
+from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
+from rules.systems.knights_of_valour.tables import (
+    ARMOUR,
+    HEIGHTS,
+    SHIELDS,
+    SIZES,
+    WEAPONS,
+    Weapon,
+    effective_range,
+    parse_weapon,
+    stature_modifier,
+)
+
+__all__ = [
+    "ARMOUR",
+    "HEIGHTS",
+    "SHIELDS",
+    "SIZES",
+    "WEAPONS",
+    "KnightsOfValour",
+    "KovCombatant",
+    "KovEncounter",
+    "Weapon",
+    "effective_range",
+    "parse_weapon",
+    "stature_modifier",
+]
+
+
+@register
+class KnightsOfValour(RuleSystem):
+    """Knights of Valour: Agility initiative, Move + Combat Action turns, d20 vs Defence Value."""
+
+    key = "knights-of-valour"
+    title = "Knights of Valour"
+    map_kinds = ("square",)
+    default_map = "12x10"
+    #: the text has no facing rules
+    uses_facing = False
+    terrain_kinds = ("clear", "wall", "difficult", "rough", "obstacle", "gap", "climb")
+    options = OPTIONS
+    actions = ACTIONS
+    presenter_class = KovPresenter
+
+    # -- sheets -------------------------------------------------------------------------------
+    def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
+        return sheet.sheet_keys(DEFAULT_WEAPONS, DEFAULT_ARMOURS)
+
+    def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
+        opts = self.option_values(enc)
+        return read_sheet(raw, sheet.sheet_keys(opts.weapons, opts.armors), base)
+
+    def sheet_summary(self, c: Combatant) -> str:
+        return sheet_summary(c)
+
+    def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
+        return sheet.usable(c)
+
+    def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
+        if not isinstance(c.state, KovCombatant):
+            c.state = KovCombatant.model_validate(c.state or {})
+        st, levels = c.state, sheet.levels(c)
+        if new:
+            c.hp = int(c.sheet["hp"])
+            c.status = "active" if c.hp > 0 else "downed"
+            initiative.enc_state(enc).tie_order.append(c.name)
+        if st.wield not in levels:
+            st.wield = next(iter(levels), None)
+        if enc.started and c.in_fight and not st.delayed:
+            c.initiative = initiative.base_init(c)
+        initiative.arrange(enc)
+        return []
+
+    def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        events = super().edit(enc, action, dice)
+        c = enc.get(action.actor)
+        if "hp" in action.raw_sheet:
+            before, c.hp = c.hp, int(c.sheet["hp"])
+            events.append(HpSet(actor=c.name, before=before, after=c.hp))
+            if c.status != "out":
+                events += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", "gm_hp")
+        return events + attacks.end_if_down(enc)
+
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+        st = initiative.enc_state(enc)
+        st.tie_order = [n for n in st.tie_order if n != c.name]
+        initiative.arrange(enc)
+        if enc.started and enc.current is None and not enc.winner:
+            return initiative.advance(enc)
+        return []
+
+    def side_defeated(self, enc: Encounter, side: str) -> bool:
+        beaten = ("out",) if self.option_values(enc).victory == "out" else ("out", "downed")
+        return all(c.status in beaten for c in enc.combatants if c.side == side)
+
+    # -- turns ----------------------------------------------------------------------------------
+    def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        if action.actor:
+            return initiative.init_one(enc, enc.get(action.actor))
+        return initiative.start(enc)
+
+    def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return initiative.set_initiative(enc, enc.get(action.actor), action.value)
+
+    def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        # ordering ties is the GM's (the text: players "decide ... which of them goes first")
+        return initiative.reorder(enc, action.name or "", action.is_gm)
+
+    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return initiative.end_turn(enc, action)
+
+    def turn(self, enc: Encounter) -> Turn:
+        c = enc.find(enc.current)
+        if not enc.started or enc.winner or c is None:
+            return Turn()
+        label = self.present.turn_label(enc, c)  # type: ignore[attr-defined]
+        return Turn(actors=(c.name,), key=(enc.round, c.name), label=label, current=c.name, side=c.side)
+
+    # -- actions --------------------------------------------------------------------------------
+    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
+
+    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return attacks.attack(enc, self.option_values(enc), self.need_grid(enc), action, dice)
+
+    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action)
+
+    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
+        spec = self.actions.get(action.name)
+        return HANDLERS[spec.name](enc, self.option_values(enc), action.model_copy(update={"name": spec.name}))
+
+    # -- presentation -----------------------------------------------------------------------------
+    def status_line(self, enc: Encounter, c: Combatant) -> str:
+        return self.present.status_line(enc, c)
+
+    def board_extra(self, enc: Encounter) -> list[str]:
+        return self.present.board_extra(enc)

@@ -1,0 +1,115 @@
+"""The `/act` actions of Knights of Valour, declared once, and their handlers."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.actions import Act, ActionSpec, ActionTable
+from rules.errors import InputError, NotYourTurn, RulesError
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.systems.knights_of_valour import sheet
+from rules.systems.knights_of_valour.attacks import left
+from rules.systems.knights_of_valour.events import Granted, Narrated, Wielded
+from rules.systems.knights_of_valour.options import OPTIONS
+from rules.systems.knights_of_valour.initiative import acting, delay, delay_refusal, spend_combat
+from rules.systems.knights_of_valour.tables import NARRATIVE
+
+__all__ = ["ACTIONS", "HANDLERS"]
+
+
+def _my_turn(enc: Encounter, c: Combatant | None) -> bool:
+    return c is not None and enc.current == c.name
+
+
+def _may_delay(enc: Encounter, c: Combatant | None) -> bool:
+    if c is None or not enc.started or c.status != "active":
+        return False
+    try:
+        opts = OPTIONS.read(enc.settings.options)
+    except RulesError:  # a bad option is refused when the action is taken, with its reason
+        return True
+    return delay_refusal(enc, opts, c) is None
+
+
+ACTIONS = ActionTable(
+    ActionSpec(
+        "delay",
+        "lower your initiative for this round (players at the start of the round; option `delay`)",
+        options=(("N", "lower it by N"), ("to=N", "lower it to N"), ("after=NAME", "act just after NAME")),
+        legal=_may_delay,
+    ),
+    ActionSpec(
+        "wield",
+        "take up another weapon from your sheet; its P.L. then counts in your melee defence",
+        cost="free",
+        options=(("NAME", "the weapon"),),
+        legal=lambda enc, c: c is not None and (not enc.started or _my_turn(enc, c)),
+    ),
+    ActionSpec(
+        "grant",
+        "give the acting combatant an extra Move or Combat Action (an item, buff or spell)",
+        gm_only=True,
+        options=(("move", "an extra Move Action"), ("combat", "an extra Combat Action")),
+    ),
+    *(
+        ActionSpec(
+            name,
+            f"{what}: recorded for the GM to rule on (the text gives no procedure)",
+            cost="Combat Action",
+            target=True,
+            legal=_my_turn,
+        )
+        for name, what in NARRATIVE.items()
+    ),
+)
+
+
+def _delay(enc: Encounter, opts: OptionValues, action: Act) -> list[Event]:
+    return delay(enc, opts, enc.get(action.actor), action.options)
+
+
+def _wield(enc: Encounter, opts: OptionValues, action: Act) -> list[Event]:
+    c = enc.get(action.actor)
+    if enc.started and c.name != enc.current:
+        raise NotYourTurn(f"{c.name} changes weapons on its own turn (it is {enc.current}'s).")
+    name = action.weapon or action.options.get("weapon") or next(iter(action.options), None)
+    levels = sheet.levels(c)
+    weapon = sheet.weapon(opts, name) if name else None
+    if weapon is None or weapon.name not in levels:
+        example = next(iter(levels), "longsword")
+        raise InputError(
+            f"Name a weapon from the sheet to wield, like `options:\"{example}\"`: "
+            f"{c.name} has {', '.join(levels) or 'none'}."
+        )
+    sheet.state(c).wield = weapon.name
+    return [Wielded(actor=c.name, weapon=weapon.name, melee=weapon.melee, level=levels[weapon.name])]
+
+
+def _grant(enc: Encounter, opts: OptionValues, action: Act) -> list[Event]:
+    c = acting(enc, action.actor or enc.current)
+    kinds = [k for k in action.options if k in ("move", "combat")]
+    if not kinds or len(kinds) < len(action.options):
+        raise InputError("Say what to grant: `options:\"move\"`, `options:\"combat\"` or both.")
+    st = sheet.state(c)
+    for k in kinds:
+        if k == "move":
+            st.move_actions += 1
+        else:
+            st.combat_actions += 1
+    return [Granted(actor=c.name, actions=kinds), left(c)]
+
+
+def _narrative(enc: Encounter, opts: OptionValues, action: Act) -> list[Event]:
+    c = acting(enc, action.actor)
+    t = enc.get(action.target, "target") if action.target else None
+    spend_combat(enc, opts, c)
+    return [Narrated(actor=c.name, action=action.name, target=t.name if t else None), left(c)]
+
+
+HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act], list[Event]]] = {
+    "delay": _delay,
+    "wield": _wield,
+    "grant": _grant,
+    **{name: _narrative for name in NARRATIVE},
+}

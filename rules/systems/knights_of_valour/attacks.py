@@ -1,0 +1,277 @@
+"""Attacks in Knights of Valour: melee and ranged strikes, damage, downed, the coup de grâce.
+
+Reach: the distance between two combatants is the larger of the squares between them (5 ft
+each, diagonals too) and the difference of the heights they stand at, so height counts for
+melee reach and for Attacks of Opportunity.
+"""
+from __future__ import annotations
+
+from rules.actions import Attack, CoupDeGrace
+from rules.dice import Dice
+from rules.errors import IllegalAction, InputError
+from rules.events import Event, Modifier, Roll, StatusChanged, mod
+from rules.grid import Cell, Grid
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.report import signed
+from rules.sheet import read_int
+from rules.systems.knights_of_valour import sheet
+from rules.systems.knights_of_valour.events import ActionsLeft, CoupDeGraceStruck, KovAttack, KovDamage
+from rules.systems.knights_of_valour.initiative import acting, advance, arrange, spend_combat
+from rules.systems.knights_of_valour.tables import DICE_RE, SQUARE_FT, Weapon, effective_range, stature_modifier
+
+__all__ = [
+    "ground",
+    "distance",
+    "target",
+    "choose_weapon",
+    "attack",
+    "strike",
+    "coup_de_grace",
+    "set_status",
+    "end_if_down",
+    "left",
+]
+
+#: the option words of `/attack`, and whether each takes ``=N``
+ATTACK_OPTIONS = {"adv": False, "dis": False, "throw": False, "atk": True, "def": True, "dmg": True}
+
+
+def ground(grid: Grid, opts: OptionValues, cell: Cell) -> int:
+    """The height in feet one stands at on ``cell`` (an unmarked obstacle: ``obstacle_height``)."""
+    default = opts.obstacle_height if grid.terrain.get(cell) == "obstacle" else 0
+    return grid.heights.get(cell, default)
+
+
+def distance(a: Cell, a_level: int, b: Cell, b_level: int) -> int:
+    """Feet between two combatants: squares (5 ft each, diagonals too) or height, the larger."""
+    return max(SQUARE_FT * max(abs(a.col - b.col), abs(a.row - b.row)), abs(a_level - b_level))
+
+
+def _between(grid: Grid, opts: OptionValues, c: Combatant, t: Combatant) -> tuple[Cell, Cell, int]:
+    a, b = c.cell, t.cell
+    if a is None or b is None:
+        missing = t.name if b is None else c.name
+        raise IllegalAction(f"{missing} is not on the map: the GM places it with `/combatant edit at:`.")
+    return a, b, distance(a, ground(grid, opts, a), b, ground(grid, opts, b))
+
+
+def left(c: Combatant) -> ActionsLeft:
+    st = sheet.state(c)
+    return ActionsLeft(actor=c.name, feet_left=st.feet_left, move_actions=st.move_actions, combat_actions=st.combat_actions)
+
+
+def target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
+    if not name:
+        raise InputError("Name the combatant to attack in `target`.")
+    t = enc.get(name, "target")
+    if t is c:
+        raise IllegalAction(f"{c.name} cannot attack itself: pick another target.")
+    if not t.in_fight:
+        raise IllegalAction(f"{t.name} is already out of the fight: pick another target.")
+    return t
+
+
+def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
+    levels, usable = sheet.levels(c), sheet.usable(c)
+    if not name:
+        held = sheet.state(c).wield
+        name = held if levels.get(held or "", 0) > 0 else None
+        if name is None and len(usable) == 1:
+            name = usable[0]
+    if not name:
+        raise InputError(f"Name the weapon in `weapon`: {c.name} is proficient in {', '.join(usable) or 'none'}.")
+    weapon = sheet.weapon(opts, name)
+    if weapon is None or weapon.name not in levels:
+        raise IllegalAction(
+            f"{c.name} has no `{name}`: its weapons are {', '.join(levels) or 'none'} (the sheet's `weapons=name:P.L.`)."
+        )
+    if levels[weapon.name] < 1:
+        raise IllegalAction(
+            f"{c.name} is not proficient in {weapon.name} (P.L. 0): attack only with a weapon of "
+            f"P.L. 1 or more ({', '.join(usable) or 'none'})."
+        )
+    return weapon
+
+
+def _options(given: dict[str, str]) -> dict[str, int | None]:
+    out: dict[str, int | None] = {}
+    for key, value in given.items():
+        if key not in ATTACK_OPTIONS:
+            words = ", ".join(f"{k}=N" if v else k for k, v in ATTACK_OPTIONS.items())
+            raise InputError(f"`{key}` is not an option here: this takes {words}.")
+        out[key] = read_int(value, key, -20, 20) if ATTACK_OPTIONS[key] else None
+    return out
+
+
+def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor)
+    t = target(enc, c, action.target)
+    weapon = choose_weapon(opts, c, action.weapon)
+    words = _options(action.options)
+    a, b, dist = _between(grid, opts, c, t)
+    ranged = not (weapon.melee and dist <= SQUARE_FT and "throw" not in words)
+    if ranged:
+        _check_ranged(opts, c, t, weapon, dist, "throw" in words)
+        wall = next((x for x in grid.line_cells(a, b) if x in grid.blocked), None)
+        if wall is not None:
+            raise IllegalAction(f"{c.name} has no line of sight to {t.name}: the wall at {wall.name} is in the way.")
+    spend_combat(enc, opts, c)
+    return [*strike(enc, opts, c, t, weapon, ranged, dist, dice, words), left(c)]
+
+
+def _check_ranged(opts: OptionValues, c: Combatant, t: Combatant, weapon: Weapon, dist: int, thrown: bool) -> None:
+    """Refuse a ranged attack out of range."""
+    if not weapon.ranged:
+        others = [n for n in sheet.usable(c) if (w := sheet.weapon(opts, n)) and w.ranged]
+        if thrown:
+            raise IllegalAction(f"{weapon.name} cannot be thrown: it has no range.")
+        instead = f", or use a ranged weapon ({', '.join(others)})" if others else ""
+        raise IllegalAction(f"{t.name} is {dist} ft away: {weapon.name} reaches 5 ft. Move next to {t.name}{instead}.")
+    strength = sheet.stat(c, "str")
+    far = effective_range(weapon, strength)[1]
+    if far == 0:
+        raise IllegalAction(
+            f"With Strength {signed(strength)} the effective maximum range of "
+            f"{weapon.name} is 0 ft: {c.name} cannot make a ranged attack with it."
+        )
+    if dist > far:
+        raise IllegalAction(
+            f"{t.name} is {dist} ft away, past the effective maximum range of {weapon.name} ({far} ft): move closer."
+        )
+
+
+def _imposed(c: Combatant, weapon: Weapon, ranged: bool, dist: int) -> tuple[list[str], int | None]:
+    """Reasons for imposed Disadvantage, and the effective close range where it matters.
+
+    Text: "If the Effective Close Range is 0 feet, then all Attacks made with this Weapon Type
+    are made with Disadvantage" (melee strikes with a thrown weapon too)."""
+    if not weapon.ranged:
+        return [], None
+    close = effective_range(weapon, sheet.stat(c, "str"))[0]
+    if close == 0:
+        return ["close_zero"], close
+    if ranged and dist > close:
+        return ["past_close"], close
+    return [], close
+
+
+def strike(
+    enc: Encounter,
+    opts: OptionValues,
+    att: Combatant,
+    tgt: Combatant,
+    weapon: Weapon,
+    ranged: bool,
+    dist: int,
+    dice: Dice,
+    words: dict[str, int | None],
+    opportunity: bool = False,
+) -> list[Event]:
+    """One melee or ranged attack: d20 (two with Advantage/Disadvantage), then damage on a hit."""
+    mods = [mod(f"P.L. {weapon.name}", sheet.levels(att)[weapon.name])]
+    mods.append(mod("agility", sheet.stat(att, "agi")) if ranged else mod("strength", sheet.stat(att, "str")))
+    if not ranged or opts.ranged_stature == "yes":
+        sa, sd = sheet.size(att), sheet.size(tgt)
+        mods.append(mod(f"stature {sa} vs {sd}", stature_modifier(sa, sd)))
+    if words.get("atk"):
+        mods.append(mod("buff", words["atk"] or 0))
+    defence = _defence(opts, tgt, ranged, words.get("def") or 0)
+    imposed, close = _imposed(att, weapon, ranged, dist)
+    adv, dis = "adv" in words, "dis" in words or bool(imposed)
+    reasons = (["dis_asked"] if "dis" in words else []) + (["adv_asked"] if adv else []) + imposed
+    if adv and dis:
+        reasons.append("cancel")
+    with dice.rolling_for(att.name):
+        rolls = dice.roll(2 if adv != dis else 1, 20)
+    kept = (max if adv else min)(rolls) if adv != dis else rolls[0]
+    label = "d20" if adv == dis else f"2d20 {'Advantage' if adv else 'Disadvantage'}"
+    total = kept + sum(m.value for m in mods)
+    against = sum(m.value for m in defence)
+    sheet.state(att).wield = weapon.name
+    hit = total >= against
+    roll = Roll(dice=rolls, label=label, kept=kept if len(rolls) > 1 else None, modifiers=mods, total=total,
+                against=against, against_label="defence", success=hit)
+    events: list[Event] = [
+        KovAttack(actor=att.name, target=tgt.name, weapon=weapon.name, roll=roll, mode="ranged" if ranged else "melee",
+                  range=dist, defence=defence, reasons=reasons, close=close, opportunity=opportunity)
+    ]
+    if hit:
+        events += _damage(enc, opts, att, tgt, weapon, dice, words.get("dmg") or 0)
+    return events
+
+
+def _defence(opts: OptionValues, t: Combatant, ranged: bool, buff: int) -> list[Modifier]:
+    """Defence Value terms: 10, melee weapon P.L. (melee only), armour, shield, Agility, buff."""
+    terms = [mod("base", 10)]
+    held = sheet.wielded(opts, t)
+    if not ranged and held is not None and held.melee:
+        terms.append(mod(f"P.L. {held.name}", sheet.levels(t).get(held.name, 0)))
+    (armour, dm), (shield, sm) = sheet.armour(opts, t), sheet.shield(opts, t)
+    if dm:
+        terms.append(mod(armour, dm))
+    if sm:
+        terms.append(mod(f"{shield} shield", sm))
+    terms.append(mod("agility", sheet.stat(t, "agi")))
+    if buff:
+        terms.append(mod("buff", buff))
+    return terms
+
+
+def _damage(
+    enc: Encounter, opts: OptionValues, att: Combatant, tgt: Combatant, weapon: Weapon, dice: Dice, buff: int
+) -> list[Event]:
+    m = DICE_RE.match(weapon.damage)
+    assert m is not None  # parse_weapon checked it
+    with dice.rolling_for(att.name):
+        rolls = dice.roll(int(m.group(1)), int(m.group(2))) if m.group(1) else []
+    flat = int(m.group(4) or m.group(3) or 0)
+    mods: list[Modifier] = [mod("weapon damage", flat)] if flat else []
+    mods.append(mod("strength", sheet.stat(att, "str")))
+    if buff:
+        mods.append(mod("buff", buff))
+    floor = opts.min_damage
+    raw = sum(rolls) + sum(x.value for x in mods)
+    amount = max(floor, raw)
+    before = tgt.hp or 0
+    tgt.hp = before - amount
+    events: list[Event] = [
+        KovDamage(
+            actor=tgt.name, by=att.name, weapon=weapon.name, amount=amount, before=before, after=tgt.hp,
+            roll=Roll(dice=rolls, label=weapon.damage if rolls else None, modifiers=mods),
+            floor=floor if amount != raw else None,
+        )
+    ]
+    if tgt.hp <= 0 and tgt.status == "active":
+        events += set_status(enc, tgt, "downed", "zero_hp")
+    return events
+
+
+def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDeGrace) -> list[Event]:
+    c = acting(enc, action.actor)
+    t = target(enc, c, action.target)
+    best = sheet.best_melee(opts, c)
+    weapon = choose_weapon(opts, c, action.weapon or (best.name if best else None))
+    if t.status != "downed":
+        raise IllegalAction(f"{t.name} is not downed: a coup de grâce needs a downed target, so `/attack` it first.")
+    if _between(grid, opts, c, t)[2] > SQUARE_FT:
+        raise IllegalAction(f"{c.name} is not adjacent to {t.name}: a coup de grâce needs a target within 5 ft.")
+    spend_combat(enc, opts, c)
+    return [CoupDeGraceStruck(actor=c.name, target=t.name, weapon=weapon.name), *set_status(enc, t, "out", "coup"), left(c)]
+
+
+def set_status(enc: Encounter, c: Combatant, status: str, cause: str) -> list[Event]:
+    """``cause``: ``zero_hp``, ``coup`` or ``gm_hp`` (the presenter names them)."""
+    if c.status == status:
+        return []
+    c.status = status  # type: ignore[assignment]
+    if status == "out":
+        arrange(enc)
+    return [StatusChanged(actor=c.name, status=status, cause=cause)]
+
+
+def end_if_down(enc: Encounter) -> list[Event]:
+    """A combatant downed or taken out during its own turn ends it."""
+    current = enc.find(enc.current)
+    return advance(enc) if current is not None and current.status != "active" else []
+

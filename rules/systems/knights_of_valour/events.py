@@ -1,0 +1,176 @@
+"""The events of Knights of Valour: names, numbers and codes; `present.py` makes the text."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, Field
+
+from rules.events import Attacked, Damaged, Event, InitiativeSet, Modifier, Moved, Roll, RoundBegan
+
+__all__ = [
+    "Ranked",
+    "KovInitiative",
+    "KovRound",
+    "OrderShown",
+    "TieOrdered",
+    "TurnBegan",
+    "TurnEnded",
+    "ActionsLeft",
+    "KovAttack",
+    "CoupDeGraceStruck",
+    "KovDamage",
+    "HpSet",
+    "Step",
+    "KovMoved",
+    "PathProvokes",
+    "Fell",
+    "Wielded",
+    "Granted",
+    "Narrated",
+]
+
+
+class Ranked(BaseModel):
+    """One place in the order: a name and its initiative."""
+
+    name: str
+    initiative: int
+
+
+class KovInitiative(InitiativeSet):
+    """``cause``: ``agility`` (its Agility), ``gm`` (the GM's number at the start), ``set`` (`/init set`),
+    ``delay`` (lowered for the round)."""
+
+    cause: str
+    agility: int = 0
+    #: the initiative before a delay
+    old: int | None = None
+    #: it has already acted this round (a new place counts from the next round)
+    acted: bool = False
+
+
+class KovRound(RoundBegan):
+    order: list[Ranked] = Field(default_factory=list)
+    #: tied player characters, who may ask the GM for another order
+    tied: list[list[str]] = Field(default_factory=list)
+
+
+class OrderShown(Event):
+    kind: ClassVar[str] = "order"
+    order: list[Ranked] = Field(default_factory=list)
+
+
+class TieOrdered(Event):
+    kind: ClassVar[str] = "order"
+    initiative: int
+    names: list[str]
+    #: some of them have acted: the new order counts from the next round for them
+    later: bool = False
+    order: list[Ranked] = Field(default_factory=list)
+
+
+class TurnBegan(Event):
+    kind: ClassVar[str] = "turn"
+    movement: int
+
+
+class TurnEnded(Event):
+    kind: ClassVar[str] = "turn_end"
+
+
+class ActionsLeft(Event):
+    """What ``actor`` has left of its turn."""
+
+    kind: ClassVar[str] = "left"
+    feet_left: int = 0
+    move_actions: int = 0
+    combat_actions: int = 0
+
+
+class KovAttack(Attacked):
+    """``mode`` melee or ranged at ``range`` feet; ``defence`` the Defence Value's terms;
+    ``reasons`` codes for the dice rolled (``adv_asked``, ``dis_asked``, ``close_zero``,
+    ``past_close``, ``cancel``); ``close`` the effective close range where it matters."""
+
+    mode: str
+    range: int
+    defence: list[Modifier] = Field(default_factory=list)
+    reasons: list[str] = Field(default_factory=list)
+    close: int | None = None
+    opportunity: bool = False
+
+
+class CoupDeGraceStruck(Event):
+    """An automatic hit on a downed target, which takes it out."""
+
+    kind: ClassVar[str] = "coupdegrace"
+    target: str
+    weapon: str
+
+
+class KovDamage(Damaged):
+    """``actor`` took damage from ``by``'s ``weapon``; ``floor`` is set when the minimum raised it."""
+
+    by: str
+    weapon: str
+    #: the damage dice and modifiers (its total is ``amount`` unless the minimum raised it)
+    roll: Roll
+    floor: int | None = None
+
+
+class HpSet(Event):
+    kind: ClassVar[str] = "hp"
+    before: int | None
+    after: int
+
+
+class Step(BaseModel):
+    """One square of a move: ``how`` is ``""``, ``difficult``, ``vault``, ``leap``, ``climb`` or
+    ``descend`` (``feet`` climbed or descended)."""
+
+    cell: str
+    how: str = ""
+    feet: int = 0
+
+
+class KovMoved(Moved):
+    steps: list[Step] = Field(default_factory=list)
+
+
+class PathProvokes(Event):
+    """The path `/move to:` chose provokes ``foes``: no path as cheap avoids them."""
+
+    kind: ClassVar[str] = "provokes"
+    goal: str
+    foes: list[str]
+
+
+class Fell(Event):
+    """``actor`` was dropped by an Attack of Opportunity and stops ``at``."""
+
+    kind: ClassVar[str] = "fell"
+    at: str
+
+
+class Wielded(Event):
+    """``actor`` took up ``weapon`` (a free action); a melee one defends with its P.L. ``level``."""
+
+    kind: ClassVar[str] = "wield"
+    weapon: str
+    melee: bool
+    level: int
+
+
+class Granted(Event):
+    kind: ClassVar[str] = "grant"
+    #: ``move`` and/or ``combat``
+    actions: list[str]
+
+
+class Narrated(Event):
+    """A Combat Action the text gives no procedure for (the GM rules on it)."""
+
+    kind: ClassVar[str] = "narrative"
+    action: str
+    target: str | None = None
+

@@ -1,0 +1,328 @@
+"""Turns in Knights of Valour: Agility initiative through `rules.turns.ordered`, one Move Action
+and one Combat Action a turn, delay, and the GM's order of ties."""
+from __future__ import annotations
+
+from rules.actions import ActionBase
+from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn
+from rules.events import Event
+from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
+from rules.options import OptionValues
+from rules.sheet import read_int
+from rules.systems.knights_of_valour import sheet
+from rules.systems.knights_of_valour.events import (
+    KovInitiative,
+    KovRound,
+    OrderShown,
+    Ranked,
+    TieOrdered,
+    TurnBegan,
+    TurnEnded,
+)
+from rules.systems.knights_of_valour.state import KovEncounter
+from rules.turns import ordered
+
+__all__ = [
+    "enc_state",
+    "base_init",
+    "effective",
+    "arrange",
+    "ranking",
+    "start",
+    "init_one",
+    "set_initiative",
+    "reorder",
+    "advance",
+    "end_turn",
+    "acting",
+    "spend",
+    "spend_combat",
+    "delay",
+    "delay_refusal",
+]
+
+
+def enc_state(enc: Encounter) -> KovEncounter:
+    assert isinstance(enc.state, KovEncounter)
+    return enc.state
+
+
+def base_init(c: Combatant) -> int:
+    override = sheet.state(c).init_set
+    return override if override is not None else sheet.stat(c, "agi")
+
+
+def effective(c: Combatant) -> int:
+    return c.initiative if c.initiative is not None else base_init(c)
+
+
+def _slots(enc: Encounter) -> list[ordered.Slot]:
+    ties = enc_state(enc).tie_order
+    return [
+        ordered.Slot(
+            c.name,
+            effective(c),
+            # on a tie: players before monsters, a delayed combatant after the others, then the GM's order
+            (not sheet.is_pc(enc, c), sheet.state(c).delayed, ties.index(c.name) if c.name in ties else len(ties)),
+            c.status == "active",
+        )
+        for c in enc.combatants
+        if c.in_fight
+    ]
+
+
+def arrange(enc: Encounter) -> None:
+    """Sort those who have not acted this round; those who have keep their places."""
+    st = enc_state(enc)
+    st.acted = [n for n in st.acted if (c := enc.find(n)) and c.in_fight]
+    enc.order = ordered.arrange(_slots(enc), st.acted)
+
+
+def ranking(enc: Encounter) -> list[Ranked]:
+    return [Ranked(name=n, initiative=effective(enc.get(n))) for n in enc.order]
+
+
+def _round(enc: Encounter) -> KovRound:
+    players = [s for s in _slots(enc) if sheet.is_pc(enc, enc.get(s.name))]
+    return KovRound(round=enc.round, order=ranking(enc), tied=ordered.tied_groups(players))
+
+
+def _start_turn(c: Combatant) -> None:
+    st = sheet.state(c)
+    st.move_actions, st.combat_actions, st.feet_left, st.spent, st.provoked = 1, 1, 0, False, []
+
+
+def advance(enc: Encounter) -> list[Event]:
+    """Pass the turn to the next active combatant, starting a new round when needed."""
+    enc.current = None
+    if not any(c.status == "active" for c in enc.combatants):
+        return []
+    events: list[Event] = []
+    st = enc_state(enc)
+    for _ in range(2):
+        active = {c.name for c in enc.combatants if c.status == "active"}
+        name = ordered.next_to_act(enc.order, st.acted, active)
+        if name is not None:
+            st.acted.append(name)
+            enc.current = name
+            c = enc.get(name)
+            _start_turn(c)
+            return events + [TurnBegan(actor=name, movement=sheet.movement(c))]
+        events.append(_new_round(enc))
+    return events
+
+
+def _new_round(enc: Encounter) -> Event:
+    enc.round += 1
+    st = enc_state(enc)
+    st.acted, st.round_start = [], True
+    for c in enc.combatants:
+        if c.in_fight:
+            c.initiative = base_init(c)
+            sheet.state(c).delayed = False
+    arrange(enc)
+    return _round(enc)
+
+
+def _agility(c: Combatant, cause: str = "agility", **fields: object) -> KovInitiative:
+    agility = sheet.stat(c, "agi")
+    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, **fields)  # type: ignore[arg-type]
+
+
+def init_one(enc: Encounter, c: Combatant) -> list[Event]:
+    """`/init roll combatant:X`: X's initiative is its Agility again, and any delay is over."""
+    if not c.in_fight:
+        raise IllegalAction(f"{c.name} is out of the fight: it takes no initiative.")
+    st = sheet.state(c)
+    st.init_set, st.delayed = None, False
+    c.initiative = base_init(c)
+    arrange(enc)
+    return [_agility(c)]
+
+
+def start(enc: Encounter) -> list[Event]:
+    if enc.started:
+        raise IllegalAction(
+            f"Combat is already under way (round {enc.round}): use `/init set` to change one "
+            f"combatant's initiative, or `/init order` to order tied players."
+        )
+    fighters = [c for c in enc.combatants if c.in_fight]
+    if not fighters:
+        raise IllegalAction("There is nobody to fight yet: add combatants with `/combatant add` first.")
+    for c in fighters:
+        c.initiative = base_init(c)
+        sheet.state(c).delayed = False
+    enc.round = 1
+    st = enc_state(enc)
+    st.acted, st.round_start = [], True
+    arrange(enc)
+    events: list[Event] = [
+        _agility(c, "agility" if sheet.state(c).init_set is None else "gm") for c in map(enc.get, enc.order)
+    ]
+    events.append(_round(enc))
+    return events + advance(enc)
+
+
+def set_initiative(enc: Encounter, c: Combatant, value: int | None) -> list[Event]:
+    if value is None:
+        raise InputError("Give the new initiative in `value`, like `value:3`.")
+    if not -20 <= value <= 40:
+        raise InputError("An initiative is a whole number from -20 to 40.")
+    st = sheet.state(c)
+    st.init_set, st.delayed = value, False
+    c.initiative = value
+    arrange(enc)
+    return [_agility(c, "set", acted=c.name in enc_state(enc).acted)]
+
+
+def _split_names(enc: Encounter, text: str) -> list[Combatant]:
+    """Names separated by commas, or by spaces (longest matching name first)."""
+    if "," in text:
+        return [enc.get(n.strip()) for n in text.split(",") if n.strip()]
+    words, out = text.split(), []
+    while words:
+        for n in range(len(words), 0, -1):
+            c = enc.find(" ".join(words[:n]))
+            if c is not None:
+                out.append(c)
+                words = words[n:]
+                break
+        else:
+            enc.get(words[0])  # no name starts here: raises NotFound listing the combatants
+    return out
+
+
+def reorder(enc: Encounter, text: str, by_gm: bool) -> list[Event]:
+    chosen = _split_names(enc, text)
+    if not chosen:
+        return [OrderShown(order=ranking(enc))]
+    if not by_gm:
+        raise NotAllowed("Only the GM sets the order of tied combatants: tell the GM the order you agreed.")
+    if len(chosen) < 2 or len({c.name for c in chosen}) < len(chosen):
+        raise InputError("Name two or more different tied combatants, in the order they should act.")
+    out = [c.name for c in chosen if not c.in_fight]
+    if out:
+        raise IllegalAction(f"{', '.join(out)} is out of the fight: leave it out of the order.")
+    if len({effective(c) for c in chosen}) > 1:
+        shown = ", ".join(f"{c.name} {effective(c)}" for c in chosen)
+        raise IllegalAction(f"Only tied combatants can be put in order ({shown}): change a number with `/init set`.")
+    if len({sheet.is_pc(enc, c) for c in chosen}) > 1:
+        raise IllegalAction(
+            "Player characters always act before monsters on a tie: order the players and the "
+            "monsters separately (or change a sheet's `pc`)."
+        )
+    ties = enc_state(enc).tie_order
+    ties.extend(c.name for c in chosen if c.name not in ties)
+    for slot, c in zip(sorted(ties.index(c.name) for c in chosen), chosen):
+        ties[slot] = c.name
+    arrange(enc)
+    later = any(c.name in enc_state(enc).acted for c in chosen)
+    names = [c.name for c in chosen]
+    return [TieOrdered(initiative=effective(chosen[0]), names=names, later=later, order=ranking(enc))]
+
+
+def end_turn(enc: Encounter, action: ActionBase) -> list[Event]:
+    if not enc.started:
+        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+    current, actor = enc.find(enc.current), enc.find(action.actor)
+    # a GM override: the GM may end anyone's turn
+    if actor is not None and current is not None and actor is not current and not action.is_gm:
+        raise NotYourTurn(f"It is {current.name}'s turn, not {actor.name}'s: only they or the GM can end it.")
+    enc_state(enc).round_start = False
+    events: list[Event] = [TurnEnded(actor=current.name)] if current else []
+    return events + advance(enc)
+
+
+def acting(enc: Encounter, name: str | None) -> Combatant:
+    """The combatant ``name``, which must be the one whose turn it is."""
+    if not enc.started:
+        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+    c = enc.get(name)
+    if enc.current is None:
+        raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
+    if c.name != enc.current:
+        raise NotYourTurn(f"It is {enc.current}'s turn, not {c.name}'s: wait for the bot to ping you.")
+    return c
+
+
+def spend(enc: Encounter, c: Combatant) -> None:
+    sheet.state(c).spent = True
+    enc_state(enc).round_start = False
+
+
+def spend_combat(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
+    st = sheet.state(c)
+    if st.combat_actions < 1:
+        raise IllegalAction(
+            f"{c.name} has used the Combat Action this turn: move if the Move Action is left, "
+            f"or end the turn with `/init next`."
+        )
+    st.combat_actions -= 1
+    if opts.split_move == "no":
+        st.feet_left = 0
+    spend(enc, c)
+
+
+_DELAY_REFUSALS = {
+    "not_allowed": "{name} is not a player character: at the start of a round only players may lower their "
+    "initiative (the GM allows anyone with the option `delay=round`).",
+    "acted": "{name} has already acted this round: initiative can be lowered before its turn.",
+    "not_start": "Initiative can only be lowered at the start of a round, before anyone has acted "
+    "(the GM allows it later with the option `delay=round`).",
+}
+
+
+def delay(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str]) -> list[Event]:
+    """Lower ``c``'s initiative for the round (text: "At the start of a Round, Players may elect to
+    reduce their Initiative"; option ``delay=round``: anyone, until its own turn has begun)."""
+    if not enc.started:
+        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+    if c.status != "active":
+        raise IllegalAction(f"{c.name} is {c.status}: it does not act this round.")
+    refusal = delay_refusal(enc, opts, c)
+    if refusal is not None:
+        raise IllegalAction(_DELAY_REFUSALS[refusal].format(name=c.name))
+    st = enc_state(enc)
+    old = effective(c)
+    new = _delay_target(enc, options, old)
+    if new >= old:
+        raise InputError(f"A delay must lower initiative: {c.name}'s is {old}, and {new} is not lower.")
+    c.initiative = new
+    sheet.state(c).delayed = True
+    if c.name == enc.current:
+        st.acted.remove(c.name)
+        enc.current = None
+    arrange(enc)
+    events: list[Event] = [_agility(c, "delay", old=old)]
+    return events + (advance(enc) if enc.current is None else [])
+
+
+def delay_refusal(enc: Encounter, opts: OptionValues, c: Combatant) -> str | None:
+    """Why ``c`` may not lower its initiative now (a code of `rules.turns.ordered.delay_refusal`)."""
+    st = enc_state(enc)
+    window: ordered.DelayWindow = "start" if opts.delay == "start" else "turn"
+    return ordered.delay_refusal(
+        c.name,
+        window=window,
+        acted=st.acted,
+        current=enc.current,
+        turn_used=sheet.state(c).spent,
+        round_start=st.round_start,
+        may_delay=window != "start" or sheet.is_pc(enc, c),
+    )
+
+
+def _delay_target(enc: Encounter, opts: dict[str, str], old: int) -> int:
+    amount = opts.get("by") or next((k for k in opts if k.isdigit()), None)
+    new = ordered.lowered(
+        old,
+        floor=INITIATIVE_MIN,
+        to=read_int(opts["to"], "to", INITIATIVE_MIN, INITIATIVE_MAX) if "to" in opts else None,
+        below=effective(enc.get(opts["after"])) if "after" in opts else None,
+        by=read_int(amount, "by", 1, 99) if amount is not None else None,
+    )
+    if new is None:
+        raise InputError(
+            "Say how far to lower initiative: `options:\"2\"` (by 2), `options:\"to=0\"` or "
+            "`options:\"after=Grak\"`."
+        )
+    return new

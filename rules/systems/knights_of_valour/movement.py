@@ -1,0 +1,330 @@
+"""Movement in Knights of Valour: steps, difficult terrain, vault, leap, climb, descend, the
+cheapest path of `/move to:`, and Attacks of Opportunity.
+
+Map. Walls block moves and line of sight, and their corners cannot be cut diagonally.
+Diagonal steps cost 5 ft. Entering a ``difficult`` or ``rough`` square costs 10 ft (movement
+halved). ``heights`` are elevations in feet. Vault: an ``obstacle`` square whose top (its
+height, default ``obstacle_height``) is at most the mover's height above it is crossed
+straight on for 5 ft without stopping on it; a higher one must be climbed. Leap: ``gap``
+squares are crossed in a straight line, 5 ft each, when their total width (5 ft a square) is
+at most twice the mover's height; nobody stops in a gap. Climb: rising costs 2 ft per foot
+on top of the step (half speed); a rise above the mover's height needs a square marked
+``climb`` (or an obstacle). Descend: a drop up to the mover's height is free, a deeper one
+costs 2 ft per foot. Active enemies block squares; allies and downed combatants may be passed
+but not stopped on.
+
+Attacks of Opportunity. Text: "use a Move Action that takes you more than 5 ft away from an
+adjacent enemy": every square left next to an active enemy for one more than 5 ft from it
+provokes that enemy's free melee attack (wielded melee weapon, else its best one), once per
+enemy per turn, including squares passed in an ally's space or in a vault or leap. They are
+resolved before the stride (the steps up to the next square where one may stop) begins, in
+the order of the steps and then of initiative; a mover dropped by one stops where it was.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from rules.actions import Move
+from rules.dice import Dice
+from rules.errors import IllegalAction, InputError
+from rules.events import Event
+from rules.grid import Cell, Grid, cheapest_path
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.systems.knights_of_valour import sheet
+from rules.systems.knights_of_valour.attacks import distance, end_if_down, ground, left, strike
+from rules.systems.knights_of_valour.events import Fell, KovMoved, PathProvokes, Step
+from rules.systems.knights_of_valour.initiative import acting, spend
+from rules.systems.knights_of_valour.tables import DIFFICULT, DIRECTIONS, SQUARE_FT, Weapon
+
+__all__ = ["move"]
+
+
+class _Pos(NamedTuple):
+    """A search state while moving: where, how (stand, vault, leap), and at what elevation."""
+
+    cell: Cell
+    mode: str = "stand"
+    heading: str | None = None
+    run: int = 0
+    level: int = 0
+
+
+class _Step(NamedTuple):
+    pos: _Pos
+    cost: int
+    how: str
+    feet: int = 0
+
+
+@dataclass(frozen=True)
+class _Foe:
+    name: str
+    cell: Cell
+    level: int
+    weapon: Weapon
+
+
+@dataclass(frozen=True)
+class _Mover:
+    name: str
+    grid: Grid
+    opts: OptionValues
+    height: int
+    blockers: frozenset[Cell]
+    others: frozenset[Cell]
+    #: enemies that may still make an Attack of Opportunity, in initiative order, by the squares
+    #: next to them (so a step far from every enemy looks nothing up)
+    near: dict[Cell, tuple[_Foe, ...]]
+
+    def ground(self, cell: Cell) -> int:
+        return ground(self.grid, self.opts, cell)
+
+    def can_stop(self, pos: _Pos) -> bool:
+        return pos.mode == "stand" and pos.cell not in self.others
+
+    def provoked(self, here: _Pos, there: _Pos) -> list[_Foe]:
+        """Foes next to ``here`` (5 ft, height counted) that ``there`` is more than 5 ft from."""
+        return [
+            f for f in self.near.get(here.cell, ())
+            if distance(here.cell, here.level, f.cell, f.level) <= SQUARE_FT
+            and distance(there.cell, there.level, f.cell, f.level) > SQUARE_FT
+        ]
+
+
+def _mover(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant) -> _Mover:
+    active = [e for e in enc.enemies_of(c) if e.status == "active" and e.cell is not None]
+    foes: list[_Foe] = []
+    if opts.aoo == "yes":
+        rank = {n: i for i, n in enumerate(enc.order)}
+        for e in sorted(active, key=lambda e: rank.get(e.name, len(rank))):
+            weapon = sheet.best_melee(opts, e)
+            if weapon is not None and e.name not in sheet.state(c).provoked:
+                cell = e.cell
+                assert cell is not None
+                foes.append(_Foe(e.name, cell, ground(grid, opts, cell), weapon))
+    return _Mover(
+        name=c.name,
+        grid=grid,
+        opts=opts,
+        height=sheet.height(opts, c),
+        blockers=frozenset(e.cell for e in active if e.cell is not None),
+        others=frozenset(enc.occupied(exclude=c)),
+        near=_near(grid, foes),
+    )
+
+
+def _near(grid: Grid, foes: list[_Foe]) -> dict[Cell, tuple[_Foe, ...]]:
+    near: dict[Cell, list[_Foe]] = {}
+    for f in foes:
+        for cell in (f.cell, *grid.neighbours(f.cell, diagonal=True)):
+            near.setdefault(cell, []).append(f)
+    return {cell: tuple(fs) for cell, fs in near.items()}
+
+
+def _transition(m: _Mover, pos: _Pos, d: str) -> _Step | str:
+    """One step from ``pos`` towards ``d``, or the reason it cannot be taken."""
+    g, here = m.grid, pos.cell
+    nxt = g.step(here, d)
+    if nxt is None:
+        return f"going {d} from {here.name} leaves the map"
+    if nxt in g.blocked:
+        return f"{nxt.name} is a wall"
+    if nxt in m.blockers:
+        return f"{nxt.name} is held by an enemy: go around"
+    if len(d) == 2 and {Cell(nxt.col, here.row), Cell(here.col, nxt.row)} & g.blocked:
+        return f"going {d} from {here.name} would cut the corner of a wall"
+    if pos.mode != "stand" and d != pos.heading:
+        return f"a {pos.mode} goes straight on: keep going {pos.heading} from {here.name}"
+    kind = g.terrain.get(nxt)
+    if kind == "gap":
+        run = pos.run + 1 if pos.mode == "leap" else 1
+        if pos.mode == "vault":
+            return f"{m.name} cannot leap the gap at {nxt.name} straight out of a vault"
+        if run * SQUARE_FT > 2 * m.height:
+            return (
+                f"the gap at {nxt.name} makes a leap of {run * SQUARE_FT} ft; {m.name} leaps at "
+                f"most {2 * m.height} ft, twice its height"
+            )
+        return _Step(_Pos(nxt, "leap", d, run, pos.level), SQUARE_FT, "leap")
+    ground_ft = m.ground(nxt)
+    if kind == "obstacle":
+        if pos.mode != "stand":
+            return f"{m.name} cannot land on the obstacle at {nxt.name}"
+        if ground_ft - pos.level <= m.height:
+            return _Step(_Pos(nxt, "vault", d, 0, pos.level), SQUARE_FT, "vault")
+    step = SQUARE_FT * (2 if kind in DIFFICULT else 1)
+    rise = ground_ft - pos.level
+    land = _Pos(nxt, level=ground_ft)
+    if rise > 0:
+        if rise > m.height and kind not in ("climb", "obstacle"):
+            return (
+                f"{nxt.name} is {rise} ft higher than {here.name}: higher than {m.name}'s "
+                f"{m.height} ft only a square marked `climb` can be climbed"
+            )
+        return _Step(land, step + 2 * rise, "climb", rise)
+    if rise < 0:
+        drop = -rise
+        return _Step(land, step + (2 * drop if drop > m.height else 0), "descend", drop)
+    return _Step(land, step, "difficult" if kind in DIFFICULT else "")
+
+
+def _walk(m: _Mover, start: _Pos, dirs: Sequence[str]) -> list[_Step]:
+    steps: list[_Step] = []
+    pos = start
+    for d in dirs:
+        step = _transition(m, pos, d.upper())
+        if isinstance(step, str):
+            raise IllegalAction(f"{m.name} cannot move that way: {step}.")
+        steps.append(step)
+        pos = step.pos
+    if steps and not m.can_stop(pos):
+        raise IllegalAction(
+            f"{m.name} cannot stop at {pos.cell.name}: a vault or leap lands beyond it and an "
+            f"occupied square can only be passed. Add steps to a free square."
+        )
+    return steps
+
+
+def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
+    """The cheapest directions from ``start`` to ``goal`` within ``budget`` feet; at equal cost,
+    the one that provokes the fewest Attacks of Opportunity."""
+    if goal == start.cell:
+        raise InputError(f"{m.name} is already at {goal.name}.")
+    other = "an enemy" if goal in m.blockers else "someone" if goal in m.others else None
+    if other or goal in m.grid.blocked:
+        raise IllegalAction(f"{goal.name} is {'taken by ' + other if other else 'a wall'}: pick a free square.")
+
+    def successors(pos: _Pos) -> Iterator[tuple[_Pos, float, str]]:
+        for d in DIRECTIONS:
+            step = _transition(m, pos, d)
+            if not isinstance(step, str):
+                yield step.pos, step.cost, d
+
+    def provokes(pos: _Pos, nxt: _Pos, _d: str) -> float:
+        return len(m.provoked(pos, nxt))
+
+    def heuristic(pos: _Pos) -> float:  # every square costs at least 5 ft, diagonals too
+        return m.grid.distance(pos.cell, goal, diagonal=True) * SQUARE_FT
+
+    def is_goal(pos: _Pos) -> bool:
+        return pos.cell == goal and pos.mode == "stand"
+
+    if m.grid.region(start.cell) != m.grid.region(goal):
+        raise IllegalAction(f"{m.name} cannot reach {goal.name}: walls are in the way.")
+    found = cheapest_path(start, is_goal, successors, budget=budget, heuristic=heuristic, tie=provokes)
+    if found is None:
+        # past the movement left, within twice as much, to say what the move would cost
+        anyway = cheapest_path(start, is_goal, successors, budget=2 * budget, heuristic=heuristic)
+        if anyway is None:
+            raise IllegalAction(
+                f"{m.name} cannot reach {goal.name} with {budget} ft of movement: walls, enemies, gaps or "
+                f"heights are in the way, or it is too far. Pick a nearer square."
+            )
+        raise IllegalAction(
+            f"{goal.name} is {int(anyway[0])} ft of movement away but {m.name} has {budget} ft: pick a nearer square."
+        )
+    return [d for _, d in found[1]]
+
+
+def _strides(m: _Mover, start: _Pos, steps: list[_Step]) -> Iterator[tuple[_Pos, list[_Step], list[_Foe]]]:
+    """Each stride (steps up to a square where one may stop) with the foes it provokes, each once."""
+    pos, stride, foes, seen = start, [], [], set()  # type: ignore[var-annotated]
+    for step in steps:
+        for f in m.provoked(pos, step.pos):
+            if f.name not in seen:
+                seen.add(f.name)
+                foes.append(f)
+        stride.append(step)
+        pos = step.pos
+        if m.can_stop(pos):
+            yield pos, stride, foes
+            stride, foes = [], []
+
+
+def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor)
+    if action.facing:
+        raise InputError("Knights of Valour has no facings: leave `facing` out.")
+    if action.to and action.path:
+        raise InputError("Give either `to` (a square) or `path` (steps like `N NE E`), not both.")
+    if not action.to and not action.path:
+        raise InputError("Give `to` (a square) or `path` (steps like `N NE E`).")
+    here = c.cell
+    if here is None:
+        raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
+    st = sheet.state(c)
+    budget = max(st.feet_left, sheet.movement(c) if st.move_actions > 0 else 0)
+    if budget <= 0:
+        raise IllegalAction(
+            f"{c.name} has no movement left this turn: use the Combat Action or end the turn with `/init next`."
+        )
+    m = _mover(enc, opts, grid, c)
+    start = _Pos(here, level=m.ground(here))
+    if action.to:
+        goal = grid.parse(action.to)
+        dirs = _route(m, start, goal, budget)
+    else:
+        dirs = re.split(r"[\s,]+", (action.path or "").strip())
+    steps = _walk(m, start, dirs)
+    cost = sum(s.cost for s in steps)
+    if cost > budget:
+        raise IllegalAction(f"That path costs {cost} ft but {c.name} has {budget} ft of movement left.")
+    if cost > st.feet_left:
+        st.move_actions -= 1
+        st.feet_left = sheet.movement(c)
+    available = st.feet_left
+    st.feet_left -= cost
+    spend(enc, c)
+    events: list[Event] = []
+    if action.to:
+        foes = [f.name for _, _, fs in _strides(m, start, steps) for f in fs]
+        if foes:
+            events.append(PathProvokes(actor=c.name, goal=goal.name, foes=foes))
+    events += _travel(enc, m, c, start, steps, available, dice)
+    if c.status == "active":
+        events.append(left(c))
+    return events + end_if_down(enc)
+
+
+def _travel(
+    enc: Encounter, m: _Mover, c: Combatant, start: _Pos, steps: list[_Step], available: int, dice: Dice
+) -> list[Event]:
+    """Walk the steps stride by stride, resolving the Attacks of Opportunity of each stride first."""
+    events: list[Event] = []
+    here = start.cell
+    shown: list[Step] = []
+    spent = seg_cost = 0
+
+    origin = here
+
+    def flush() -> None:
+        nonlocal seg_cost, origin
+        if shown:
+            events.append(
+                KovMoved(actor=c.name, path=[origin.name, *(s.cell for s in shown)], steps=list(shown),
+                         cost=seg_cost, unit="ft", left=available - spent)
+            )
+        shown.clear()
+        seg_cost, origin = 0, here
+
+    for dest, stride, foes in _strides(m, start, steps):
+        if foes:
+            flush()
+        for foe in foes:
+            sheet.state(c).provoked.append(foe.name)
+            attacker = enc.get(foe.name)
+            events += strike(enc, m.opts, attacker, c, foe.weapon, False, SQUARE_FT, dice, {}, opportunity=True)
+            if c.status != "active":
+                return events + [Fell(actor=c.name, at=here.name)]
+        for s in stride:
+            shown.append(Step(cell=s.pos.cell.name, how=s.how, feet=s.feet))
+            spent += s.cost
+            seg_cost += s.cost
+        here = dest.cell
+        c.position = here.name
+    flush()
+    return events

@@ -1,0 +1,223 @@
+"""Every sentence Knights of Valour shows: its events, its status lines and its board."""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rules.events import Moved
+from rules.models import Combatant, Encounter
+from rules.present import Presenter, roll_text
+from rules.report import signed
+from rules.systems.knights_of_valour import sheet
+from rules.systems.knights_of_valour.events import (
+    ActionsLeft,
+    CoupDeGraceStruck,
+    Fell,
+    Granted,
+    HpSet,
+    KovAttack,
+    KovDamage,
+    KovInitiative,
+    KovMoved,
+    KovRound,
+    Narrated,
+    OrderShown,
+    PathProvokes,
+    Ranked,
+    TieOrdered,
+    TurnBegan,
+    TurnEnded,
+    Wielded,
+)
+from rules.systems.knights_of_valour.initiative import effective
+from rules.systems.knights_of_valour.state import KovEncounter
+from rules.systems.knights_of_valour.tables import NARRATIVE
+
+__all__ = ["KovPresenter", "left_text", "sheet_summary"]
+
+
+def order_text(order: list[Ranked]) -> str:
+    return ", ".join(f"{r.name} {r.initiative}" for r in order)
+
+
+def left_text(feet_left: int, move_actions: int, combat_actions: int) -> str:
+    """``Move Action (25 ft left) and Combat Action left``."""
+    parts = []
+    if feet_left > 0:
+        parts.append(f"Move Action ({feet_left} ft left)")
+    if move_actions > 0:
+        parts.append("Move Action" + (f" ×{move_actions}" if move_actions > 1 else ""))
+    if combat_actions > 0:
+        parts.append("Combat Action" + (f" ×{combat_actions}" if combat_actions > 1 else ""))
+    return " and ".join(parts) + " left" if parts else "both actions used, `/init next` ends the turn"
+
+
+def sheet_summary(c: Combatant) -> str:
+    def show(v: Any) -> str:
+        if isinstance(v, dict):
+            return ",".join(f"{k}:{n}" for k, n in v.items())
+        return "yes" if v is True else "no" if v is False else str(v)
+
+    return " ".join(f"{k}={show(v)}" for k, v in c.sheet.items())
+
+
+class KovPresenter(Presenter):
+    formats: ClassVar[dict[type, str]] = {
+        KovInitiative: "kov_initiative",
+        KovRound: "kov_round",
+        OrderShown: "order_shown",
+        TieOrdered: "tie_ordered",
+        TurnBegan: "turn_began",
+        TurnEnded: "turn_ended",
+        ActionsLeft: "actions_left",
+        KovAttack: "kov_attack",
+        CoupDeGraceStruck: "coup_de_grace",
+        KovDamage: "kov_damage",
+        HpSet: "hp_set",
+        KovMoved: "moved",
+        PathProvokes: "path_provokes",
+        Fell: "fell",
+        Wielded: "wielded",
+        Granted: "granted",
+        Narrated: "narrated",
+    }
+    causes: ClassVar[dict[str, str]] = {
+        "zero_hp": "0 HP or less; a coup de grâce takes it out",
+        "coup": "coup de grâce",
+        "gm_hp": "HP set by the GM",
+    }
+    steps: ClassVar[dict[str, str]] = {"difficult": "difficult", "vault": "vault", "leap": "leap"}
+    reasons: ClassVar[dict[str, str]] = {
+        "adv_asked": "Advantage asked",
+        "dis_asked": "Disadvantage asked",
+        "close_zero": "effective close range 0 ft",
+        "past_close": "{range} ft is past close range {close} ft",
+        "cancel": "they cancel",
+    }
+
+    # -- turns ----------------------------------------------------------------------------------
+    def kov_initiative(self, e: KovInitiative) -> str:
+        agility = f"Agility {signed(e.agility)}"
+        acted = "; it has acted this round, so its place changes from the next round" if e.acted else ""
+        note = {
+            "agility": agility,
+            "gm": "set by the GM",
+            "set": f"set by the GM ({agility}){acted}",
+            "delay": f"delays for this round, from {e.old} to {e.value}",
+        }[e.cause]
+        return f"**{e.actor}** initiative **{e.value}**: {note}"
+
+    def kov_round(self, e: KovRound) -> str:
+        note = f"order {order_text(e.order)}"
+        if e.tied:
+            groups = "; ".join(", ".join(t) for t in e.tied)
+            note += f"; tied players ({groups}) may ask the GM for another order with `/init order`"
+        return f"**Round {e.round}** begins: {note}"
+
+    def order_shown(self, e: OrderShown) -> str:
+        return f"Initiative order: {order_text(e.order) or 'not set yet'}"
+
+    def tie_ordered(self, e: TieOrdered) -> str:
+        later = " (from the next round for those who have acted)" if e.later else ""
+        return f"The GM orders the tie at {e.initiative}: {', then '.join(e.names)}{later}. Order: {order_text(e.order)}"
+
+    def turn_began(self, e: TurnBegan) -> str:
+        return f"**{e.actor}** to act: Move Action ({e.movement} ft) and Combat Action"
+
+    def turn_ended(self, e: TurnEnded) -> str:
+        return f"**{e.actor}** ends the turn"
+
+    def actions_left(self, e: ActionsLeft) -> str:
+        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions)}"
+
+    # -- attacks --------------------------------------------------------------------------------
+    def _head(self, actor: str | None, target: str, weapon: str, mode: str, dist: int) -> str:
+        return f"**{actor}** attacks **{target}** with {weapon} ({mode}" + (f", {dist} ft)" if dist else ")")
+
+    def kov_attack(self, e: KovAttack) -> str:
+        head = self._head(e.actor, e.target, e.weapon or "", e.mode, e.range)
+        if e.opportunity:
+            head = f"Attack of Opportunity: {head}"
+        label = e.roll.label or "d20"
+        if e.reasons:
+            label += ": " + "; ".join(self.reasons[r].format(range=e.range, close=e.close) for r in e.reasons)
+        roll = roll_text(e.roll.model_copy(update={"label": label, "against": None, "success": None}))
+        defence = " ".join(f"{signed(m.value)} {m.name}" if i else f"{m.value} {m.name}" for i, m in enumerate(e.defence))
+        result = "**hit**" if e.roll.success else "**miss**"
+        return f"{head}: {roll} vs defence **{e.roll.against}** ({defence}): {result}"
+
+    def coup_de_grace(self, e: CoupDeGraceStruck) -> str:
+        head = self._head(e.actor, e.target, e.weapon, "melee", 5)
+        return f"{head}: coup de grâce, an automatic hit on a downed target"
+
+    def kov_damage(self, e: KovDamage) -> str:
+        extra = f": raised to the minimum {e.floor}" if e.floor is not None else ""
+        return f"**{e.actor}** takes {roll_text(e.roll)} = **{e.amount}** damage ({e.before} → {e.after} HP){extra}"
+
+    def hp_set(self, e: HpSet) -> str:
+        return f"**{e.actor}** HP set to {e.after} (was {e.before})"
+
+    # -- movement -------------------------------------------------------------------------------
+    def moved(self, e: Moved) -> str:
+        if isinstance(e, KovMoved):
+            shown = [e.path[0]]
+            for s in e.steps:
+                how = f"{s.how} {s.feet} ft" if s.how in ("climb", "descend") else self.steps.get(s.how, "")
+                shown.append(s.cell + (f" ({how})" if how else ""))
+            e = e.model_copy(update={"path": shown})
+        return super().moved(e)
+
+    def path_provokes(self, e: PathProvokes) -> str:
+        foes = ", ".join(e.foes)
+        what = "an Attack of Opportunity" if len(e.foes) == 1 else "Attacks of Opportunity"
+        return f"{e.actor}'s path to {e.goal} provokes {what} from {foes}: no path as cheap avoids them"
+
+    def fell(self, e: Fell) -> str:
+        return f"**{e.actor}** falls at {e.at} and stops there"
+
+    # -- /act -------------------------------------------------------------------------------------
+    def wielded(self, e: Wielded) -> str:
+        defends = f"defends in melee with its P.L. {e.level}" if e.melee else "adds no P.L. to its melee defence"
+        return f"**{e.actor}** takes up the {e.weapon} (free): {defends}"
+
+    def granted(self, e: Granted) -> str:
+        what = " and ".join(f"an extra {k.title()} Action" for k in e.actions)
+        return f"The GM grants **{e.actor}** {what}"
+
+    def narrated(self, e: Narrated) -> str:
+        what = NARRATIVE[e.action] + (f" **{e.target}**" if e.target else "")
+        return (
+            f"**{e.actor}** uses the Combat Action to {what}: the rules give no procedure for it, so "
+            f"the GM rules on the outcome (`/roll` for any check)"
+        )
+
+    # -- the board ----------------------------------------------------------------------------------
+    def status_line(self, enc: Encounter, c: Combatant) -> str:
+        st = sheet.state(c)
+        bits = [f"**{c.name}**"]
+        if c.position:
+            bits.append(c.position)
+        bits.append(f"{c.hp}/{c.sheet.get('hp')} HP")
+        if c.initiative is not None:
+            bits.append(f"init {c.initiative}" + (" (delayed)" if st.delayed else ""))
+        if st.wield:
+            bits.append(st.wield)
+        if c.status != "active":
+            bits.append(c.status)
+        elif enc.started and not enc.winner:
+            if c.name == enc.current:
+                bits.append("▶ " + left_text(st.feet_left, st.move_actions, st.combat_actions))
+            elif isinstance(enc.state, KovEncounter) and c.name in enc.state.acted:
+                bits.append("turn over")
+            else:
+                bits.append("Move and Combat Action to come")
+        return " · ".join(bits)
+
+    def board_extra(self, enc: Encounter) -> list[str]:
+        if not (enc.started and enc.order and not enc.winner):
+            return []
+        order = ", ".join(f"{n} {effective(c)}" for n in enc.order if (c := enc.find(n)))
+        return [f"Order: {order}"]
+
+    def turn_label(self, enc: Encounter, c: Combatant) -> str:
+        st = sheet.state(c)
+        return f"Round {enc.round} · {c.name} to act: {left_text(st.feet_left, st.move_actions, st.combat_actions)}"

@@ -1,0 +1,143 @@
+"""The sheet of Knights of Valour: its keys, and the readers of a combatant's numbers."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from rules.errors import SheetError
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.sheet import SheetKey, read_int
+from rules.systems.knights_of_valour.state import KovCombatant
+from rules.systems.knights_of_valour.tables import MAX_ARMOUR, SHIELDS, SIZES, Weapon, norm
+
+__all__ = [
+    "sheet_keys",
+    "stat",
+    "size",
+    "height",
+    "movement",
+    "is_pc",
+    "armour",
+    "shield",
+    "levels",
+    "usable",
+    "weapon",
+    "wielded",
+    "best_melee",
+    "state",
+]
+
+
+def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, int]]) -> tuple[SheetKey, ...]:
+    """The sheet keys, reading weapons and armour from the encounter's catalogue."""
+
+    def read_armour(value: str) -> str | int:
+        found = armours.get(norm(value))
+        if found is None and any(ch.isdigit() for ch in value):
+            return read_int(value, "armor", 0, MAX_ARMOUR, SheetError, "or give an armour name")
+        if found is None:
+            known = ", ".join(dict.fromkeys(n for n, _ in armours.values()))
+            raise SheetError(f"`armor={value}` is not accepted: use a number or one of {known}.")
+        return found[0]
+
+    def read_weapons(value: str) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for item in (x.strip() for x in value.split(",") if x.strip()):
+            name, _, level = item.partition(":")
+            found = weapons.get(norm(name))
+            if found is None:
+                known = ", ".join(sorted(w.name for w in weapons.values()))
+                raise SheetError(f"`weapons`: `{name}` is not a known weapon. Known: {known}.")
+            if not re.fullmatch(r"\d{1,2}", level.strip()) or int(level) > 10:
+                raise SheetError(
+                    f"`weapons`: write each weapon as name:P.L. with a P.L. from 0 to 10, "
+                    f"like `longsword:2,longbow:1`; `{item}` is not."
+                )
+            out[found.name] = int(level)
+        return out
+
+    return (
+        SheetKey("str", "Strength stat", "int", 0, minimum=-3, maximum=3),
+        SheetKey("agi", "Agility stat, also the initiative", "int", 0, minimum=-3, maximum=3),
+        SheetKey("size", "stature", "choice", "average", choices=SIZES),
+        SheetKey("height", "height in feet for vault, leap, climb and descend (default by size)",
+                 "int", minimum=1, maximum=60),
+        SheetKey("hp", "hit points; editing it sets the current HP (0 or less: downed)", "int",
+                 required=True, minimum=-99, maximum=999),
+        SheetKey("armor", "armour name or Defence Modifier number", "custom", "none", parse=read_armour),
+        SheetKey("shield", "shield", "choice", "none", choices=tuple(SHIELDS)),
+        SheetKey("weapons", "name:P.L. list, e.g. longsword:2,longbow:1", "custom", parse=read_weapons),
+        SheetKey("move", "Movement in feet", "int", 30, minimum=0, maximum=200),
+        SheetKey("pc", "player character (wins initiative ties): yes/no, default yes when "
+                 "owned by a non-GM", "bool"),
+    )
+
+
+def state(c: Combatant) -> KovCombatant:
+    """The combatant's typed state (every Knights of Valour combatant has one)."""
+    assert isinstance(c.state, KovCombatant)
+    return c.state
+
+
+def stat(c: Combatant, key: str) -> int:
+    return int(c.sheet.get(key, 0))
+
+
+def size(c: Combatant) -> str:
+    return str(c.sheet.get("size", "average"))
+
+
+def height(opts: OptionValues, c: Combatant) -> int:
+    return int(c.sheet.get("height") or opts[f"height_{size(c)}"])
+
+
+def movement(c: Combatant) -> int:
+    return int(c.sheet.get("move", 30))
+
+
+def is_pc(enc: Encounter, c: Combatant) -> bool:
+    pc = c.sheet.get("pc")
+    if pc is None:
+        return c.owner_id is not None and c.owner_id not in enc.gm_ids
+    return bool(pc)
+
+
+def armour(opts: OptionValues, c: Combatant) -> tuple[str, int]:
+    worn: Any = c.sheet.get("armor", "none")
+    if isinstance(worn, int):
+        return ("armour", worn)
+    return opts.armors.get(norm(worn), (worn, 0))  # type: ignore[no-any-return]
+
+
+def shield(opts: OptionValues, c: Combatant) -> tuple[str, int]:
+    kind = str(c.sheet.get("shield", "none"))
+    return (kind, 0) if kind == "none" else (kind, opts[f"{kind}_shield"])
+
+
+def levels(c: Combatant) -> dict[str, int]:
+    return dict(c.sheet.get("weapons") or {})
+
+
+def usable(c: Combatant) -> list[str]:
+    """The weapons it is proficient in (P.L. 1 or more)."""
+    return [n for n, lv in levels(c).items() if lv > 0]
+
+
+def weapon(opts: OptionValues, name: str) -> Weapon | None:
+    return opts.weapons.get(norm(name))  # type: ignore[no-any-return]
+
+
+def wielded(opts: OptionValues, c: Combatant) -> Weapon | None:
+    name = state(c).wield
+    return weapon(opts, name) if name else None
+
+
+def best_melee(opts: OptionValues, c: Combatant) -> Weapon | None:
+    """The wielded weapon if it is a proficient melee weapon, else the highest-P.L. one."""
+    held, lv = wielded(opts, c), levels(c)
+    if held and held.melee and lv.get(held.name, 0) > 0:
+        return held
+    melee = [w for n in usable(c) if (w := weapon(opts, n)) and w.melee]
+    return max(melee, key=lambda w: lv[w.name], default=None)

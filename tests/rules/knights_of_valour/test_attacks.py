@@ -1,0 +1,277 @@
+"""Knights of Valour: attacks, damage, downed, the coup de grâce and victory."""
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import IllegalAction, InputError
+from rules.models import Encounter
+from rules.sheet import parse_options
+from tests.rules.knights_of_valour.builders import (
+    SYSTEM,
+    add,
+    defence,
+    duel,
+    encounter,
+    of,
+    one,
+    run,
+    step,
+    text,
+)
+
+
+# -- attacks -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("d20", "hit"), [(9, True), (8, False)])
+def test_melee_attack_formula(d20: int, hit: bool) -> None:
+    """Melee: d20 + P.L. + Strength + stature vs 10 + melee P.L. + armour + shield + Agility; ties hit."""
+    res = run(duel(), [d20, 5] if hit else [d20], kind="attack", actor="Borin", target="Grak", weapon="longsword")
+    attack = one(res.events, "attack")
+    assert [(m.name, m.value) for m in attack.roll.modifiers] == [
+        ("P.L. longsword", 2), ("strength", 1), ("stature average vs tall", 1)]
+    assert defence(attack) == [["base", 10], ["P.L. greataxe", 2], ["leather", 1], ["agility", 0]]
+    assert (attack.roll.total, attack.roll.against, attack.roll.success) == (d20 + 4, 13, hit)
+
+
+def test_melee_defence_counts_armour_shield_and_agility() -> None:
+    """The defender's wielded melee P.L., armour, shield and Agility all raise its Defence Value."""
+    enc = step(duel(), kind="next", actor="Borin")
+    attack = one(run(enc, [1], kind="attack", actor="Grak", target="Borin").events, "attack")
+    assert defence(attack) == [["base", 10], ["P.L. longsword", 2], ["chain-mail", 6],
+                                      ["small shield", 1], ["agility", 1]]
+    assert (attack.roll.against, attack.roll.total) == (20, 1 + 2 + 2 - 1)
+
+
+def test_defender_wielding_a_ranged_weapon_gets_no_pl() -> None:
+    """The target's Weapon P.L. counts only when the weapon it wields is a melee weapon."""
+    enc = duel(orc="hp=9 weapons=longbow:3,club:1")
+    attack = one(run(enc, [1], kind="attack", actor="Borin", target="Grak").events, "attack")
+    assert defence(attack) == [["base", 10], ["agility", 0]]
+
+
+def test_wield_switches_the_defending_weapon() -> None:
+    """`/act action:wield` takes up another weapon from the sheet for free."""
+    enc = step(duel(), kind="act", actor="Borin", name="wield", options={"longbow": ""})
+    enc = step(enc, kind="next", actor="Borin")
+    attack = one(run(enc, [1], kind="attack", actor="Grak", target="Borin").events, "attack")
+    assert ["P.L. longsword", 2] not in defence(attack)
+    with pytest.raises(InputError, match="Name a weapon from the sheet"):
+        run(duel(), kind="act", actor="Borin", name="wield", options={"maul": ""})
+
+
+def test_ranged_attack_formula() -> None:
+    """Ranged: d20 + P.L. + Agility + stature vs 10 + Defence Modifier + Agility (no weapon P.L.)."""
+    res = run(duel("C4", "K4"), [10, 4], kind="attack", actor="Borin", target="Grak", weapon="longbow")
+    attack = one(res.events, "attack")
+    assert attack.mode == "ranged" and attack.range == 40
+    assert [(m.name, m.value) for m in attack.roll.modifiers] == [
+        ("P.L. longbow", 1), ("agility", 1), ("stature average vs tall", 1)]
+    assert (attack.roll.total, attack.roll.against, attack.roll.success) == (13, 11, True)
+
+
+def test_ranged_stature_option() -> None:
+    """`ranged_stature=no` keeps the size table to melee attacks."""
+    enc = duel("C4", "K4")
+    enc.settings.options["ranged_stature"] = "no"
+    attack = one(run(enc, [1], kind="attack", actor="Borin", target="Grak", weapon="longbow").events, "attack")
+    assert [m.name for m in attack.roll.modifiers] == ["P.L. longbow", "agility"]
+
+
+def test_thrown_weapon_strikes_in_melee_unless_thrown() -> None:
+    """A thrown weapon next to its target strikes in melee; `options:"throw"` throws it."""
+    enc = duel(knight="agi=1 hp=9 weapons=spear:1")
+    assert one(run(enc, [1], kind="attack", actor="Borin", target="Grak").events, "attack").mode == "melee"
+    thrown = run(enc, [1], kind="attack", actor="Borin", target="Grak", options={"throw": ""})
+    assert one(thrown.events, "attack").mode == "ranged"
+
+
+def test_ranged_attack_needs_line_of_sight() -> None:
+    """A wall between attacker and target blocks a ranged attack."""
+    enc = duel("C4", "K4", enc=encounter(blocked=("F4",)))
+    with pytest.raises(IllegalAction, match="no line of sight to Grak: the wall at F4"):
+        run(enc, [10], kind="attack", actor="Borin", target="Grak", weapon="longbow")
+
+
+def test_melee_reach_is_five_feet() -> None:
+    """A melee weapon needs a target within 5 ft (diagonals count as 5 ft)."""
+    with pytest.raises(IllegalAction, match="Grak is 10 ft away: longsword reaches 5 ft.*longbow"):
+        run(duel("C4", "E4"), [10], kind="attack", actor="Borin", target="Grak", weapon="longsword")
+    diagonal = run(duel("C4", "D5"), [1], kind="attack", actor="Borin", target="Grak", weapon="longsword")
+    assert one(diagonal.events, "attack").range == 5
+
+
+@pytest.mark.parametrize(("weapon", "message", "error"), [
+    ("longbow", "not proficient in longbow \\(P.L. 0\\)", IllegalAction),
+    ("maul", "has no `maul`", IllegalAction),
+])
+def test_only_proficient_weapons_attack(weapon: str, message: str, error: type[Exception]) -> None:
+    """Only weapons with P.L. greater than 0 can attack."""
+    enc = duel(knight="agi=1 hp=9 weapons=longsword:2,longbow:0")
+    with pytest.raises(error, match=message):
+        run(enc, [10], kind="attack", actor="Borin", target="Grak", weapon=weapon)
+
+
+@pytest.mark.parametrize(("options", "dice", "d20s", "kept", "label"), [
+    ("adv", [4, 17, 1], [4, 17], 17, "2d20 Advantage"),
+    ("dis", [4, 17], [4, 17], 4, "2d20 Disadvantage"),
+    ("adv dis", [4], [4], 4, "d20"),
+])
+def test_advantage_and_disadvantage(options: str, dice: list[int], d20s: list[int], kept: int, label: str) -> None:
+    """Advantage keeps the higher of 2d20, Disadvantage the lower; together they cancel."""
+    attack = one(run(duel(), dice, kind="attack", actor="Borin", target="Grak",
+                     options=parse_options(options)).events, "attack")
+    assert (attack.roll.dice, attack.roll.label, attack.roll.total - 4) == (d20s, label, kept)  # type: ignore[operator]
+
+
+def test_advantage_cancels_imposed_disadvantage() -> None:
+    """Advantage asked cancels the Disadvantage of a long-range shot."""
+    enc = duel("C4", "L10", knight="str=1 agi=1 hp=9 weapons=sling:1")  # 45 ft, close range 35 ft
+    attack = one(run(enc, [7], kind="attack", actor="Borin", target="Grak", options={"adv": ""}).events, "attack")
+    assert attack.roll.dice == [7] and attack.reasons == ["adv_asked", "past_close", "cancel"]
+    assert "(d20: Advantage asked; 45 ft is past close range 35 ft; they cancel)" in SYSTEM.present.text(attack)
+
+
+@pytest.mark.parametrize(("options", "message"), [({"flank": ""}, "`flank` is not an option"),
+                                                  ({"atk": "x"}, "must be a whole number from -20 to 20")])
+def test_unknown_attack_option_is_refused(options: dict[str, str], message: str) -> None:
+    """Attack options are checked and listed."""
+    with pytest.raises(InputError, match=message):
+        run(duel(), [1], kind="attack", actor="Borin", target="Grak", options=options)
+
+
+def test_buff_options_modify_attack_defence_and_damage() -> None:
+    """`atk=`, `def=` and `dmg=` add the text's bracketed buff modifiers."""
+    res = run(duel(), [9, 3], kind="attack", actor="Borin", target="Grak",
+              options=parse_options("atk=2 def=1 dmg=3"))
+    attack, damage = one(res.events, "attack"), one(res.events, "damage")
+    assert (attack.roll.total, attack.roll.against) == (15, 14)
+    assert damage.amount == 3 + 1 + 3
+
+
+@pytest.mark.parametrize(("roll", "floor", "amount"), [(5, None, 6), (1, None, 2)])
+def test_damage_is_weapon_dice_plus_strength(roll: int, floor: str | None, amount: int) -> None:
+    """Damage on a hit = the weapon's dice + Strength."""
+    res = run(duel(), [20, roll], kind="attack", actor="Borin", target="Grak", weapon="longsword")
+    damage = one(res.events, "damage")
+    assert (damage.roll.dice, damage.roll.label, damage.amount) == ([roll], "1d8", amount)
+    assert (damage.before, damage.after, res.encounter.get("Grak").hp) == (9, 9 - amount, 9 - amount)
+
+
+@pytest.mark.parametrize(("option", "amount"), [(None, 0), ("1", 1)])
+def test_damage_floor(option: str | None, amount: int) -> None:
+    """Strength cannot make damage negative; `min_damage` raises the floor."""
+    enc = duel(knight="str=-3 agi=1 hp=9 weapons=dagger:1")
+    if option:
+        enc.settings.options["min_damage"] = option
+    assert one(run(enc, [20, 1], kind="attack", actor="Borin", target="Grak").events, "damage").amount == amount
+
+
+def test_two_dice_weapon() -> None:
+    """A 2d6 weapon rolls two damage dice."""
+    enc = duel(knight="str=0 agi=1 hp=9 weapons=greatsword:1")
+    assert one(run(enc, [20, 2, 6], kind="attack", actor="Borin", target="Grak").events, "damage").amount == 8
+
+
+def test_attack_errors() -> None:
+    """Attacks need a target other than oneself that is still in the fight."""
+    enc = duel()
+    with pytest.raises(InputError, match="Name the combatant"):
+        run(enc, [1], kind="attack", actor="Borin")
+    with pytest.raises(IllegalAction, match="cannot attack itself"):
+        run(enc, [1], kind="attack", actor="Borin", target="Borin")
+
+
+def test_weapon_must_be_named_when_unclear() -> None:
+    """With no weapon wielded and several to choose from, the attacker must name one."""
+    enc = duel()
+    enc.get("Borin").state.wield = None
+    with pytest.raises(InputError, match="proficient in longsword, longbow"):
+        run(enc, [1], kind="attack", actor="Borin", target="Grak")
+
+
+# -- downed, coup de grace, victory ---------------------------------------------------------------------
+def downed_grak(**options: str) -> Encounter:
+    """Grak drops to 0 HP in round 1 while a second orc keeps the fight going."""
+    enc = add(encounter(**options), "Snaga", "agi=-2 hp=5 weapons=club:1", "J9", "orcs", owner=None)
+    enc = duel(enc=enc)
+    return step(enc, [20, 8], kind="attack", actor="Borin", target="Grak")  # 8 + 1 = 9 damage
+
+
+def test_zero_hp_is_downed() -> None:
+    """At 0 HP or less a combatant is downed and its turns are skipped."""
+    enc = downed_grak()
+    assert (enc.get("Grak").hp, enc.get("Grak").status, enc.winner) == (0, "downed", None)
+    enc = step(enc, kind="next", actor="Borin")
+    assert enc.current == "Snaga"
+
+
+def test_coup_de_grace_takes_a_downed_adjacent_target_out() -> None:
+    """A coup de grâce on an adjacent downed combatant hits automatically and takes it out."""
+    enc = step(step(downed_grak(), kind="next", actor="Borin"), kind="next", actor="Snaga")
+    res = run(enc, kind="coupdegrace", actor="Borin", target="Grak")
+    assert "an automatic hit on a downed target" in text(one(res.events, "coupdegrace"))
+    assert one(res.events, "status").status == "out"
+    assert res.encounter.get("Grak").status == "out" and "Grak" not in res.encounter.order
+    assert res.encounter.get("Borin").state.combat_actions == 0
+
+
+def test_coup_de_grace_errors() -> None:
+    """A coup de grâce needs a downed target within 5 ft and the Combat Action."""
+    with pytest.raises(IllegalAction, match="Grak is not downed"):
+        run(duel(), kind="coupdegrace", actor="Borin", target="Grak")
+    with pytest.raises(IllegalAction, match="used the Combat Action"):
+        run(downed_grak(), kind="coupdegrace", actor="Borin", target="Grak")
+    enc = step(step(downed_grak(), kind="next", actor="Borin"), kind="next", actor="Snaga")
+    enc = step(enc, kind="move", actor="Borin", path="W")
+    with pytest.raises(IllegalAction, match="not adjacent to Grak"):
+        run(enc, kind="coupdegrace", actor="Borin", target="Grak")
+
+
+@pytest.mark.parametrize(("option", "winner"), [(None, "dwarves"), ("out", None)])
+def test_victory_when_every_enemy_is_down(option: str | None, winner: str | None) -> None:
+    """A side whose combatants are all downed or out is beaten (`victory=out`: only out)."""
+    enc = duel()
+    if option:
+        enc.settings.options["victory"] = option
+    res = run(enc, [20, 8], kind="attack", actor="Borin", target="Grak")
+    assert res.encounter.winner == winner
+    assert bool(of(res.events, "victory")) == bool(winner)
+
+
+def test_gm_edit_of_hp_sets_current_hp_and_revives() -> None:
+    """Editing `hp` sets the current HP; a downed combatant above 0 HP is active again."""
+    enc = step(downed_grak(), kind="edit", actor="Grak", raw_sheet={"hp": "4"})
+    assert (enc.get("Grak").hp, enc.get("Grak").status) == (4, "active")
+    assert step(enc, kind="edit", actor="Grak", raw_sheet={"str": "1"}).get("Grak").hp == 4
+
+
+def test_gm_dropping_the_acting_combatant_passes_the_turn() -> None:
+    """A combatant downed during its own turn (here by the GM setting its HP) ends that turn."""
+    enc = add(encounter(), "Thrain", "agi=-3 hp=9", "J9", "dwarves", owner="2")
+    res = run(duel(enc=enc), kind="edit", actor="Borin", raw_sheet={"hp": "0"}, gm=True)
+    assert res.encounter.get("Borin").status == "downed" and res.encounter.current == "Grak"
+    assert [e.kind for e in res.events][-2:] == ["status", "turn"]
+
+
+def test_removing_the_acting_combatant_passes_the_turn() -> None:
+    """When the acting combatant is removed the next one acts."""
+    enc = step(duel(enc=add(encounter(), "Snaga", "agi=-2 hp=5", "J9", "orcs", owner=None)), kind="remove", actor="Borin")
+    assert enc.current == "Grak" and enc.order == ["Grak", "Snaga"]
+
+
+# -- corrections: height and reach, zero close range ------------------------------------------------------
+def test_height_counts_for_melee_reach() -> None:
+    """Melee needs a target within 5 ft: one standing 10 ft higher on the next square is out of reach."""
+    enc = encounter(heights={"D4": 10})
+    with pytest.raises(IllegalAction, match="Grak is 10 ft away: longsword reaches 5 ft"):
+        run(duel("C4", "D4", enc=enc), [10], kind="attack", actor="Borin", target="Grak", weapon="longsword")
+    low = encounter(heights={"D4": 5})
+    assert one(run(duel("C4", "D4", enc=low), [1], kind="attack", actor="Borin", target="Grak").events, "attack").range == 5
+
+
+def test_zero_close_range_gives_disadvantage_in_melee_too() -> None:
+    """Text: "If the Effective Close Range is 0 feet, then all Attacks made with this Weapon Type are
+    made with Disadvantage": a thrown weapon struck in melee too."""
+    enc = encounter(weapons="rock:1d4 melee 10/20")
+    enc = duel("C4", "D4", knight="str=-2 agi=1 hp=10 weapons=rock:1", enc=enc)
+    attack = one(run(enc, [15, 2], kind="attack", actor="Borin", target="Grak").events, "attack")
+    assert (attack.mode, attack.roll.dice, attack.roll.kept, attack.reasons) == ("melee", [15, 2], 2, ["close_zero"])

@@ -1,0 +1,109 @@
+"""Knights of Valour: what the replies and the board show, and properties of the whole."""
+from __future__ import annotations
+
+import ast
+import random
+
+import pytest
+from hypothesis import strategies as st
+
+from hypothesis import given, settings
+from pathlib import Path
+from rules.actions import make_action
+from rules.dice import Dice
+from rules.errors import RulesError
+from rules.report import board_report, events_report
+from rules.systems.knights_of_valour import SIZES
+from tests.rules.knights_of_valour.builders import SYSTEM, add, duel, encounter, of, one, run, start
+
+
+# -- reports -----------------------------------------------------------------------------------------------
+def test_reply_shows_dice_modifiers_defence_and_damage() -> None:
+    """The reply names both d20s, every modifier, the Defence Value terms, the damage dice and the HP change."""
+    res = run(duel("C4", "K4"), [4, 15, 3], kind="attack", actor="Borin", target="Grak", weapon="longbow",
+              options={"adv": ""})
+    text = events_report("attack", res.events, SYSTEM).text()
+    assert ("**Borin** attacks **Grak** with longbow (ranged, 40 ft): 🎲 4✍, 15✍ (2d20 Advantage: Advantage asked) "
+            "keep 15 +1 P.L. longbow +1 agility +1 stature average vs tall = **18** vs defence **11** "
+            "(10 base +1 leather +0 agility): **hit**") in text
+    assert "**Grak** takes 🎲 3✍ (1d8) +1 strength = **4** damage (9 → 5 HP)" in text
+
+
+def test_status_board_lines() -> None:
+    """The board shows position, HP, initiative, weapon in hand and the order."""
+    board = board_report(SYSTEM, duel()).text()
+    assert "**Borin** · C4 · 12/12 HP · init 1 · longsword · ▶ Move Action and Combat Action left" in board
+    assert "Order: Borin 1, Grak 0" in board
+
+
+# -- safety and properties ------------------------------------------------------------------------------------
+ILLEGAL = [  # each raises on the started duel, given the single die result 10
+    {"kind": "attack", "actor": "Grak", "target": "Borin"},  # not Grak's turn
+    {"kind": "attack", "actor": "Borin", "target": "Grak", "weapon": "longbow"},  # hits: no damage die
+    {"kind": "attack", "actor": "Borin", "target": "Grak", "options": {"bogus": ""}},
+    {"kind": "move", "actor": "Borin", "path": "E"},  # into Grak's square
+    {"kind": "move", "actor": "Borin", "to": "L10", "path": "E"},
+    {"kind": "coupdegrace", "actor": "Borin", "target": "Grak"},  # Grak is not downed
+    {"kind": "act", "actor": "Borin", "name": "delay", "options": {"to": "9"}},  # not lower
+    {"kind": "init_order", "name": "Borin, Grak", "is_gm": True},  # untied
+    {"kind": "init_roll"},  # already started
+]
+
+
+@pytest.mark.parametrize("fields", ILLEGAL)
+def test_rejected_actions_change_nothing(fields: dict[str, object]) -> None:
+    """resolve never changes the encounter it is given when it raises."""
+    enc = duel()
+    before = enc.model_dump()
+    with pytest.raises(RulesError):
+        SYSTEM.resolve(enc, make_action(**fields), Dice.fixed([10]))  # type: ignore[arg-type]
+    assert enc.model_dump() == before
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.booleans()), min_size=1, max_size=8))
+def test_order_property(fighters: list[tuple[int, bool]]) -> None:
+    """The order is by initiative, highest first, and players precede monsters on ties."""
+    enc = encounter()
+    for i, (agi, pc) in enumerate(fighters):
+        enc = add(enc, f"F{i}", f"agi={agi} hp=5", f"A{i + 1}", "s", owner="1" if pc else None)
+    order = [enc.get(n) for n in start(enc).order]
+    keys = [(-c.sheet["agi"], c.owner_id is None) for c in order]
+    assert keys == sorted(keys)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    d20=st.integers(1, 20), seed=st.integers(0, 1000),
+    strength=st.integers(-3, 3), agility=st.integers(-3, 3), level=st.integers(1, 10),
+    size=st.sampled_from(SIZES), target_size=st.sampled_from(SIZES),
+)
+def test_attack_property(d20: int, seed: int, strength: int, agility: int, level: int, size: str,
+                         target_size: str) -> None:
+    """An attack's total is its die plus its named modifiers, it hits exactly when it reaches the
+    defence, a hit does its damage die + Strength (at least 0), and the input is never changed."""
+    enc = duel(knight=f"str={strength} agi={agility} size={size} hp=9 weapons=longsword:{level}",
+               orc=f"agi=-3 hp=30 size={target_size} armor=plate weapons=club:2")
+    before = enc.model_dump()
+    res = SYSTEM.resolve(enc, make_action("attack", actor="Borin", target="Grak"),
+                         Dice(rng=random.Random(seed), given=[d20]))
+    attack, damage = one(res.events, "attack"), of(res.events, "damage")
+    assert attack.roll.total == d20 + sum(m.value for m in attack.roll.modifiers)
+    assert attack.roll.against == 10 + 2 + 8 - 3 and attack.roll.success == (attack.roll.total >= attack.roll.against)  # type: ignore[operator]
+    assert bool(damage) == attack.roll.success
+    hurt = max(0, damage[0].roll.dice[0] + strength) if damage else 0
+    assert res.encounter.get("Grak").hp == 30 - hurt
+    assert enc.model_dump() == before
+
+
+def test_rules_module_is_pure() -> None:
+    """The system imports nothing from discord, aiosqlite, bot, cogs or data, and no randomness."""
+    package = Path(__file__).parents[3] / "rules" / "systems" / "knights_of_valour"
+    roots = {
+        (node.module or "").split(".")[0] if isinstance(node, ast.ImportFrom) else alias.name.split(".")[0]
+        for path in sorted(package.glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    assert "rules" in roots
+    assert not roots & {"discord", "aiosqlite", "bot", "cogs", "data", "random", "time", "datetime"}

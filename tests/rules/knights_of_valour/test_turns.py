@@ -1,0 +1,313 @@
+"""Knights of Valour: initiative, delay, and the Move and Combat Actions of a turn."""
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn, RulesError
+from rules.models import Encounter
+from rules.report import board_report
+from rules.sheet import parse_options
+from tests.rules.knights_of_valour.builders import (
+    GM,
+    SYSTEM,
+    add,
+    duel,
+    encounter,
+    of,
+    one,
+    run,
+    start,
+    step,
+    text,
+    three_way,
+)
+
+
+# -- initiative ------------------------------------------------------------------------------------
+def test_initiative_is_agility_highest_first() -> None:
+    """Initiative = Agility; combatants act in descending order (text: +2 acts before +1)."""
+    enc = encounter()
+    for name, agi in (("Ann", 1), ("Bob", 2), ("Cid", -1)):
+        enc = add(enc, name, f"agi={agi} hp=5", f"A{agi + 3}", "party")
+    res = run(enc, kind="init_roll")
+    assert res.encounter.order == ["Bob", "Ann", "Cid"]
+    assert [(e.actor, e.value) for e in of(res.events, "initiative")] == [("Bob", 2), ("Ann", 1), ("Cid", -1)]
+    assert (res.encounter.round, res.encounter.current) == (1, "Bob")
+
+
+@pytest.mark.parametrize(("player_sheet", "owner", "monster_sheet", "monster_owner", "first"), [
+    ("agi=1 hp=5", "1", "agi=1 hp=5", None, "Hero"),        # player owner beats unowned monster
+    ("agi=1 hp=5", "1", "agi=1 hp=5", GM, "Hero"),          # a GM's combatant is a monster
+    ("agi=1 hp=5 pc=no", "1", "agi=1 hp=5 pc=yes", None, "Beast"),  # `pc` overrides
+    ("agi=0 hp=5", "1", "agi=1 hp=5", None, "Beast"),       # no tie: agility decides
+])
+def test_players_win_ties_against_monsters(
+    player_sheet: str, owner: str, monster_sheet: str, monster_owner: str | None, first: str
+) -> None:
+    """On a tie players act before monsters; `pc` on the sheet says who is a player."""
+    enc = add(encounter(), "Beast", monster_sheet, "A1", "monsters", owner=monster_owner)
+    enc = start(add(enc, "Hero", player_sheet, "B1", "party", owner=owner))
+    assert enc.order[0] == first
+
+
+def tied_party() -> Encounter:
+    enc = add(encounter(), "Borin", "agi=1 hp=5 weapons=club:1", "A1", "party", owner="1")
+    enc = add(enc, "Old Tom", "agi=1 hp=5", "A2", "party", owner="2")
+    return start(add(enc, "Grak", "agi=1 hp=5", "A3", "orcs", owner=None))
+
+
+def test_tied_players_keep_join_order_until_the_gm_changes_it() -> None:
+    """Tied players act in the order they joined; `/init order` (GM) changes it for later rounds too."""
+    enc = tied_party()
+    assert enc.order == ["Borin", "Old Tom", "Grak"]
+    res = run(enc, kind="init_order", name="Old Tom Borin", gm=True)
+    assert "from the next round" in text(one(res.events, "order"))
+    enc = step(res.encounter, kind="next", actor="Borin")
+    enc = step(step(enc, kind="next", actor="Old Tom"), kind="next", actor="Grak")
+    assert (enc.round, enc.order, enc.current) == (2, ["Old Tom", "Borin", "Grak"], "Old Tom")
+
+
+def test_gm_order_applies_at_once_before_anyone_acts() -> None:
+    """Reordering tied players who have not acted changes the order now (comma separated names)."""
+    enc = add(encounter(), "Grak", "agi=3 hp=5", "A3", "orcs", owner=None)
+    enc = add(add(enc, "Borin", "agi=1 hp=5", "A1", "party"), "Thrain", "agi=1 hp=5", "A2", "party")
+    enc = step(start(enc), kind="init_order", name="Thrain, Borin", gm=True)
+    assert enc.order == ["Grak", "Thrain", "Borin"]
+
+
+@pytest.mark.parametrize(("names", "gm", "error", "message"), [
+    ("Borin, Grak", True, IllegalAction, "Player characters always act before monsters"),
+    ("Borin", True, InputError, "two or more different"),
+    ("Borin Borin", True, InputError, "two or more different"),
+    ("Borin, Nobody", True, RulesError, "no combatant called `Nobody`"),
+    ("Old Tom, Borin", False, NotAllowed, "Only the GM"),
+])
+def test_reorder_errors(names: str, gm: bool, error: type[Exception], message: str) -> None:
+    """Only the GM orders ties, only between tied combatants of the same kind."""
+    with pytest.raises(error, match=message):
+        run(tied_party(), kind="init_order", name=names, gm=gm)
+
+
+def test_reorder_refuses_untied_combatants() -> None:
+    """Combatants with different initiatives cannot be reordered: `/init set` changes numbers."""
+    enc = step(tied_party(), kind="init_set", actor="Old Tom", value=0)
+    with pytest.raises(IllegalAction, match="Only tied combatants.*Old Tom 0, Borin 1"):
+        run(enc, kind="init_order", name="Old Tom, Borin", gm=True)
+
+
+def test_init_order_without_names_shows_the_order() -> None:
+    """`/init order` with no names changes nothing and lists the order."""
+    res = run(tied_party(), kind="init_order")
+    assert text(one(res.events, "order")) == "Initiative order: Borin 1, Old Tom 1, Grak 1"
+
+
+def test_init_set_overrides_agility_for_later_rounds() -> None:
+    """`/init set` replaces Agility as the initiative and reorders those still to act."""
+    enc = step(duel(), kind="init_set", actor="Grak", value=5, gm=True)
+    assert enc.order == ["Borin", "Grak"]  # Borin is already acting this round
+    enc = step(step(enc, kind="next", actor="Borin"), kind="next", actor="Grak")
+    assert (enc.round, enc.order, enc.get("Grak").initiative) == (2, ["Grak", "Borin"], 5)
+
+
+def test_init_set_needs_a_value() -> None:
+    """`/init set` without a value says what to give."""
+    with pytest.raises(InputError, match="value:3"):
+        run(duel(), kind="init_set", actor="Grak")
+
+
+def test_init_roll_for_one_combatant_resets_it_to_agility() -> None:
+    """`/init roll combatant:X` gives X its Agility as initiative again."""
+    enc = step(duel(), kind="init_set", actor="Grak", value=5)
+    res = run(enc, kind="init_roll", actor="Grak")
+    assert (res.encounter.get("Grak").initiative, text(one(res.events, "initiative"))) == (0, "**Grak** initiative **0**: Agility +0")
+
+
+def test_init_roll_twice_is_refused() -> None:
+    """Rolling for everyone again mid-fight is refused with what to do instead."""
+    with pytest.raises(IllegalAction, match="already under way"):
+        run(duel(), kind="init_roll")
+
+
+def test_init_roll_needs_combatants() -> None:
+    """Combat cannot start with nobody in it."""
+    with pytest.raises(IllegalAction, match="add combatants"):
+        run(encounter(), kind="init_roll")
+
+
+def test_delay_lowers_initiative_for_the_round_only() -> None:
+    """A combatant may lower its initiative at the start of a round; it comes back next round."""
+    enc = three_way()
+    res = run(enc, kind="act", actor="Borin", name="delay", options=parse_options("to=0"))
+    enc = res.encounter
+    assert text(one(res.events, "initiative")).endswith(": delays for this round, from 2 to 0")
+    assert (enc.order, enc.current) == (["Grak", "Thrain", "Borin"], "Grak")
+    assert one(res.events, "turn").actor == "Grak"
+    for name in ("Grak", "Thrain", "Borin"):
+        enc = step(enc, kind="next", actor=name)
+    assert (enc.round, enc.order, enc.get("Borin").initiative) == (2, ["Borin", "Grak", "Thrain"], 2)
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    ({"2": ""}, 0), ({"by": "1"}, 1), ({"3": ""}, -1), ({"after": "Grak"}, 0),
+])
+def test_delay_amount_forms(options: dict[str, str], expected: int) -> None:
+    """`options:"N"` and `by=N` lower by N; `after=NAME` drops below NAME."""
+    enc = step(three_way(), kind="act", actor="Borin", name="delay", options=options)
+    assert enc.get("Borin").initiative == expected
+
+
+@pytest.mark.parametrize(("options", "message"), [({}, "Say how far"), ({"to": "5"}, "is not lower")])
+def test_delay_amount_errors(options: dict[str, str], message: str) -> None:
+    """A delay needs an amount that lowers the initiative."""
+    with pytest.raises(InputError, match=message):
+        run(three_way(), kind="act", actor="Thrain", name="delay", options=options)
+
+
+def test_delay_refused_after_acting() -> None:
+    """Once its turn has been used, a combatant cannot lower its initiative this round."""
+    enc = step(three_way(), kind="move", actor="Borin", path="E")
+    with pytest.raises(IllegalAction, match="already acted this round"):
+        run(enc, kind="act", actor="Borin", name="delay", options={"1": ""})
+
+
+@pytest.mark.parametrize(("mode", "allowed"), [("round", True), ("start", False)])
+def test_delay_window_option(mode: str, allowed: bool) -> None:
+    """`delay=start` keeps delays to the start of the round; the default allows them until one's turn."""
+    enc = three_way()
+    enc.settings.options["delay"] = mode
+    enc = step(enc, kind="move", actor="Borin", path="E")
+    if allowed:
+        assert step(enc, kind="act", actor="Thrain", name="delay", options={"1": ""}).get("Thrain").initiative == -1
+    else:
+        with pytest.raises(IllegalAction, match="start of a round"):
+            run(enc, kind="act", actor="Thrain", name="delay", options={"1": ""})
+
+
+# -- turns -----------------------------------------------------------------------------------------
+def test_turn_key_and_label() -> None:
+    """The turn names the acting combatant, its actions left, and its key changes with the turn."""
+    enc = duel()
+    turn = SYSTEM.turn(enc)
+    assert (turn.actors, turn.label) == (("Borin",), "Round 1 · Borin to act: Move Action and Combat Action left")
+    after = step(enc, kind="next", actor="Borin")
+    assert SYSTEM.turn(after).actors == ("Grak",) and SYSTEM.turn(after).key != turn.key
+    again = step(after, kind="next", actor="Grak")
+    assert (again.round, SYSTEM.turn(again).actors) == (2, ("Borin",))
+
+
+def test_move_then_attack_and_attack_then_move() -> None:
+    """A turn is one Move Action and one Combat Action, in either order."""
+    enc = duel("C4", "E4")
+    after_move = step(enc, kind="move", actor="Borin", to="D4")
+    assert one(run(after_move, [1], kind="attack", actor="Borin", target="Grak").events, "attack").roll.success is False
+    enc = duel("C4", "D4")
+    after_attack = step(enc, [1], kind="attack", actor="Borin", target="Grak")
+    assert step(after_attack, kind="move", actor="Borin", path="N").get("Borin").position == "C3"
+
+
+def test_one_combat_action_per_turn() -> None:
+    """A second attack in the same turn is refused."""
+    enc = step(duel(), [1], kind="attack", actor="Borin", target="Grak")
+    with pytest.raises(IllegalAction, match="used the Combat Action"):
+        run(enc, [1], kind="attack", actor="Borin", target="Grak")
+
+
+@pytest.mark.parametrize(("split", "allowed"), [("no", False), ("yes", True)])
+def test_combat_action_ends_a_move_under_way(split: str, allowed: bool) -> None:
+    """Taking the Combat Action ends a started Move Action unless `split_move=yes`."""
+    enc = duel("C4", "E4")
+    enc.settings.options["split_move"] = split
+    enc = step(step(enc, kind="move", actor="Borin", to="D4"), [1], kind="attack", actor="Borin", target="Grak")
+    if allowed:
+        assert step(enc, kind="move", actor="Borin", path="N").get("Borin").position == "D3"
+    else:
+        with pytest.raises(IllegalAction, match="no movement left"):
+            run(enc, kind="move", actor="Borin", path="N")
+
+
+def test_reply_and_board_show_actions_left() -> None:
+    """The reply and the status board say which of the two actions is left."""
+    enc = duel("C4", "E4")
+    res = run(enc, kind="move", actor="Borin", path="E")
+    assert text(one(res.events, "left")) == "Borin: Move Action (25 ft left) and Combat Action left"
+    board = board_report(SYSTEM, res.encounter).text()
+    assert "▶ Move Action (25 ft left) and Combat Action left" in board
+    assert "Move and Combat Action to come" in board
+    done = run(res.encounter, [1], kind="attack", actor="Borin", target="Grak")
+    assert text(one(done.events, "left")) == "Borin: both actions used, `/init next` ends the turn"
+
+
+def test_acting_out_of_turn_is_refused() -> None:
+    """Only the combatant whose turn it is may move, attack or act."""
+    with pytest.raises(NotYourTurn, match="It is Borin's turn, not Grak's"):
+        run(duel(), [1], kind="attack", actor="Grak", target="Borin")
+
+
+def test_next_by_another_player_is_refused_but_the_gm_may() -> None:
+    """Only the acting combatant's side or the GM ends a turn."""
+    with pytest.raises(NotYourTurn):
+        run(duel(), kind="next", actor="Grak")
+    assert step(duel(), kind="next", actor="Grak", gm=True).current == "Grak"
+
+
+def test_gm_grants_an_extra_combat_action() -> None:
+    """An extra Combat Action granted by the GM (item, buff, spell) can be used in the same turn."""
+    enc = step(duel(), kind="act", actor="Borin", name="grant", options={"combat": ""}, gm=True)
+    enc = step(enc, [1], kind="attack", actor="Borin", target="Grak")
+    assert step(enc, [1], kind="attack", actor="Borin", target="Grak").get("Borin").state.combat_actions == 0
+    assert SYSTEM.actions.get("grant").gm_only  # the service lets only the GM use it
+
+
+@pytest.mark.parametrize("name", ["shove", "grapple", "throw", "release", "cast", "search", "use"])
+def test_listed_combat_actions_use_the_combat_action(name: str) -> None:
+    """The text's other Combat Actions are recorded for the GM to rule on and use the Combat Action."""
+    res = run(duel(), kind="act", actor="Borin", name=name, target="Grak")
+    assert "the GM rules on the outcome" in text(res.events[0])
+    assert res.encounter.get("Borin").state.combat_actions == 0
+
+
+def test_unknown_act_lists_the_actions() -> None:
+    """An unknown /act name lists the system's actions."""
+    with pytest.raises(IllegalAction, match="delay, wield, grant, shove"):
+        run(duel(), kind="act", actor="Borin", name="dance")
+
+
+# -- corrections: who may delay and when ------------------------------------------------------------------
+def test_by_default_only_players_delay_and_only_at_the_start_of_the_round() -> None:
+    """Text: "At the start of a Round, Players may elect to reduce their Initiative": a monster may not,
+    and a player may not once someone has acted."""
+    enc = three_way()
+    with pytest.raises(IllegalAction, match="Grak is not a player character"):
+        run(enc, kind="act", actor="Grak", name="delay", options={"1": ""}, gm=True)
+    assert step(enc, kind="act", actor="Thrain", name="delay", options={"1": ""}).get("Thrain").initiative == -1
+    moved = step(enc, kind="move", actor="Borin", path="E")
+    with pytest.raises(IllegalAction, match="only be lowered at the start of a round"):
+        run(moved, kind="act", actor="Thrain", name="delay", options={"1": ""})
+
+
+def test_delay_round_option_lets_anyone_delay_until_its_turn() -> None:
+    """`delay=round` (the looser reading) lets a monster lower its initiative on its own turn."""
+    enc = three_way()
+    enc.settings.options["delay"] = "round"
+    enc = step(step(enc, kind="next", actor="Borin"), kind="act", actor="Grak", name="delay", options={"1": ""})
+    assert (enc.get("Grak").initiative, enc.current) == (0, "Thrain")
+
+
+def test_init_roll_for_a_delayed_combatant_clears_its_delay() -> None:
+    """`/init roll combatant:X` gives X its Agility back and ends its delay (no longer shown as delayed)."""
+    enc = step(three_way(), kind="act", actor="Borin", name="delay", options={"to": "0"})
+    assert enc.get("Borin").state.delayed
+    enc = step(enc, kind="init_roll", actor="Borin", gm=True)
+    borin = enc.get("Borin")
+    assert (borin.initiative, borin.state.delayed) == (2, False)
+    assert "(delayed)" not in SYSTEM.present.status_line(enc, borin)
+
+
+def test_autocomplete_offers_delay_only_when_it_is_allowed() -> None:
+    """The actions offered now follow the delay rule: a player at the start of the round, not a monster, not later."""
+    enc = three_way()
+    assert "delay" in SYSTEM.actions_for(enc, enc.get("Thrain"))
+    assert "delay" not in SYSTEM.actions_for(enc, enc.get("Grak"))
+    moved = step(enc, kind="move", actor="Borin", path="E")
+    assert "delay" not in SYSTEM.actions_for(moved, moved.get("Thrain"))
+    assert "wield" in SYSTEM.actions_for(moved, moved.get("Borin")) and "shove" not in SYSTEM.actions_for(moved, moved.get("Thrain"))
