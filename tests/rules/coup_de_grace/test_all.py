@@ -18,13 +18,14 @@ from rules.errors import (
     RulesError,
     SheetError,
 )
-from rules.events import LegacyEvent as Event
+from rules.events import Event
 from rules.models import Encounter, MapState, Settings
-from rules.report import board_report, describe
+from rules.report import board_report
 from rules.sheet import parse_pairs
 from rules.actions import make_action
 from rules.system import Action, Resolution
 from rules.systems.coup_de_grace import DRAFT_VARIANT, CoupDeGrace
+from rules.systems.coup_de_grace.events import Wounded
 
 KEY = "coup-de-grace"
 SYSTEM = CoupDeGrace()
@@ -94,11 +95,11 @@ def one(res: Resolution, kind: str) -> Event:
 
 
 def mods(event: Event) -> dict[str, int]:
-    return {m.name: m.value for m in event.modifiers}
+    return {m.name: m.value for m in event.roll.modifiers}
 
 
 def text(res: Resolution) -> str:
-    return "\n".join(describe(e, SYSTEM) for e in res.events)
+    return "\n".join(SYSTEM.present.text(e) for e in res.events)
 
 
 SWORD = "class=light weapons=sword"  # DV 4, MA 6, no special rule
@@ -198,7 +199,7 @@ def test_worked_example_dwarf_with_hammer_and_shield() -> None:
     enc = run(run(res.encounter, "next"), "move", actor="Grak", path="W")
     res = resolve(enc, "attack", [5], actor="Grak", target="Borin", weapon="sword")
     attack = one(res, "attack")
-    assert (attack.against, attack.success) == (6, False)  # DV 5 +1 shield against a frontal attack
+    assert (attack.roll.against, attack.roll.success) == (6, False)  # DV 5 +1 shield against a frontal attack
 
 
 # -- movement ----------------------------------------------------------------------------------------
@@ -209,7 +210,7 @@ def test_each_adjacent_enemy_doubles_the_step(enemies: tuple[str, ...], cost: in
     """Worked example: a step costs 1, 2 next to one enemy, 4 next to two, 8 next to three."""
     enc = fight(("M", "a", "class=unarmoured", "E5", "W"), *foes(*enemies))
     move = one(resolve(enc, "move", actor="M", path="W"), "move")
-    assert (move.cost, move.data["left"]) == (cost, 8 - cost)
+    assert (move.cost, move.left) == (cost, 8 - cost)
 
 
 def test_only_the_step_that_starts_next_to_an_enemy_is_doubled() -> None:
@@ -235,16 +236,16 @@ def test_turning_in_place_costs_one_doubled_by_enemies(enemies: tuple[str, ...],
         fight(("M", "a", "class=unarmoured", "E5", "W"), *foes(*enemies)), "move", actor="M", facing="S"
     )
     face = one(res, "face")
-    assert (face.cost, face.data["left"], res.encounter.get("M").facing) == (cost, 8 - cost, "S")
+    assert (face.cost, face.left, res.encounter.get("M").facing) == (cost, 8 - cost, "S")
 
 
 def test_move_to_finds_the_cheapest_way_round_a_wall() -> None:
-    """`to:` goes round walls along a cheapest path and faces along the last step."""
+    """`to:` goes round walls along a cheapest path; without `facing:` the mini keeps its facing."""
     enc = fight(("M", "a", "class=unarmoured", "B2", "E"), ("O", "b", SWORD, "J9", "N"), blocked=("C2",))
     res = resolve(enc, "move", actor="M", to="D2")
     move, m = one(res, "move"), res.encounter.get("M")
     assert (move.cost, len(move.path or []), m.position) == (4, 5, "D2")
-    assert m.facing == {"B1": "S", "B3": "N"}[(move.path or [])[1]]
+    assert m.facing == "E"
 
 
 def test_move_to_avoids_squares_next_to_enemies_when_cheaper() -> None:
@@ -328,7 +329,7 @@ def test_draft_step_back_then_shoot_with_six_points() -> None:
     assert "needs 8 MP to shoot (4 MP ×2: next to O)" in refused(enc, "attack", [6], actor="S", target="O")
     enc = run(enc, "move", actor="S", path="W", facing="E")
     res = resolve(enc, "attack", [6], actor="S", target="O")
-    assert (one(res, "attack").data["cost"], res.encounter.get("S").state["mp"]) == (4, 0)
+    assert (one(res, "attack").cost, res.encounter.get("S").state.mp) == (4, 0)
 
 
 # -- range, arc and line of sight ---------------------------------------------------------------------------
@@ -340,7 +341,7 @@ def test_worked_example_range_increment_six(distance: int, penalty: int) -> None
         ("S", "a", "class=unarmoured weapons=bow", "A2", "E"), ("T", "b", SWORD, target, "W"), size=(20, 3)
     )
     attack = one(resolve(enc, "attack", [6], actor="S", target="T"), "attack")
-    assert (attack.data["range"], sum(mods(attack).values()), attack.total) == (
+    assert (attack.range, sum(mods(attack).values()), attack.roll.total) == (
         distance,
         penalty,
         6 + penalty,
@@ -362,7 +363,7 @@ def test_worked_example_adjacent_is_range_one_and_nearest_diagonal_range_two(
         range_increment=2,
     )
     attack = one(resolve(enc, "attack", [6], actor="S", target="T"), "attack")
-    assert (attack.data["range"], attack.total) == (distance, 6 - distance // 2)
+    assert (attack.range, attack.roll.total) == (distance, 6 - distance // 2)
 
 
 def test_worked_example_range_penalty_doubles_against_a_downed_target() -> None:
@@ -407,7 +408,7 @@ def test_ranged_attacks_need_arc_sight_and_range(
 def test_the_front_arc_is_three_then_five_squares_wide() -> None:
     """The arc holds the three squares in front, then five beyond, and nothing beside."""
     enc = fight(("S", "a", "class=unarmoured weapons=bow", "E5", "N"), ("T", "b", SWORD, "C3", "S"))
-    assert one(resolve(enc, "attack", [6], actor="S", target="T"), "attack").data["range"] == 4
+    assert one(resolve(enc, "attack", [6], actor="S", target="T"), "attack").range == 4
     beside = fight(("S", "a", "class=unarmoured weapons=bow", "E5", "N"), ("T", "b", SWORD, "B4", "S"))
     assert "front 90 degree arc" in refused(beside, "attack", [6], actor="S", target="T")
 
@@ -420,7 +421,7 @@ def test_a_ranged_attack_costs_four_doubled_by_adjacent_enemies(adjacent: tuple[
     )
     if ok:
         attack = one(resolve(enc, "attack", [6], actor="S", target="T"), "attack")
-        assert (attack.data["cost"], attack.data["left"]) == (8, 0)
+        assert (attack.cost, attack.left) == (8, 0)
     else:
         assert "needs 16 MP to shoot" in refused(enc, "attack", [6], actor="S", target="T")
 
@@ -451,10 +452,10 @@ def test_a_melee_attack_hits_on_the_defence_value_or_more(roll: int, hit: bool) 
         target="T",
     )
     attack = one(res, "attack")
-    assert (attack.total, attack.against, attack.success) == (roll, 4, hit)
+    assert (attack.roll.total, attack.roll.against, attack.roll.success) == (roll, 4, hit)
     assert res.encounter.get("T").hp == (2 if hit else 3)
     assert events_of(res, "damage") == (
-        [Event(kind="damage", target="T", amount=1, before=3, after=2)] if hit else []
+        [Wounded(actor="T", amount=1, before=3, after=2)] if hit else []
     )
 
 
@@ -499,7 +500,7 @@ def test_spears_reach_two_squares_straight_ahead(
     )
     if ok:
         attack = one(resolve(enc, "attack", [6], actor="A", target="T"), "attack")
-        assert (attack.data["mode"], attack.data["cost"]) == ("melee", 0)
+        assert (attack.mode, attack.cost) == ("melee", 0)
     else:
         assert "melee needs an adjacent target" in refused(enc, "attack", [6], actor="A", target="T")
 
@@ -523,7 +524,7 @@ def test_two_of_the_same_weapon_attack_twice() -> None:
     """A mini with two axes attacks twice with them."""
     enc = fight(("A", "a", "class=light weapons=axe,axe", "C3", "E"), ("T", "b", SWORD, "D3", "W"))
     enc = run(run(enc, "attack", [1], actor="A", target="T"), "attack", [1], actor="A", target="T")
-    assert enc.get("A").state["used"] == {"axe": 2}
+    assert enc.get("A").state.used == {"axe": 2}
 
 
 @pytest.mark.parametrize(
@@ -588,7 +589,7 @@ def test_melee_coup_de_grace_bonus_against_a_downed_mini() -> None:
     assert enc.get("T").status == "downed" and enc.get("T").facing is None
     for kind in ("attack", "coupdegrace"):
         attack = one(resolve(enc, kind, [3], actor="A", target="T", weapon="dagger"), "attack")
-        assert (mods(attack), attack.total, attack.success) == ({"melee coup-de-grace": 1}, 4, True)
+        assert (mods(attack), attack.roll.total, attack.roll.success) == ({"melee coup-de-grace": 1}, 4, True)
 
 
 def test_coup_de_grace_on_a_standing_mini_is_refused() -> None:
@@ -619,7 +620,7 @@ def test_shield_and_buckler_defend_against_attacks_from_the_front_arc(
     enc = fight(
         ("A", "a", sheet, attacker, facing), ("T", "b", f"class=light weapons=sword,{weapons}", "D3", "W")
     )
-    assert one(resolve(enc, "attack", [1], actor="A", target="T"), "attack").against == dv
+    assert one(resolve(enc, "attack", [1], actor="A", target="T"), "attack").roll.against == dv
 
 
 # -- weapon special rules -----------------------------------------------------------------------------------------
@@ -659,7 +660,7 @@ def test_pistol_pushes_the_target_back_unless_it_cannot_go(
     )
     res = resolve(enc, "attack", [6], actor="S", target="T")
     assert (res.encounter.get("T").position, one(res, "damage").amount) == (where, 1)
-    assert any("Blastback cancelled" in (e.note or "") for e in res.events) == cancelled
+    assert ("Blastback cancelled" in text(res)) == cancelled
 
 
 @pytest.mark.parametrize(
@@ -691,14 +692,14 @@ def test_curved_sword_adds_one_to_a_roll_of_one_to_three(roll: int, total: int, 
     """Curved sword: a natural 1-3 gets +1."""
     enc = fight(("A", "a", "class=light weapons=curved-sword", "C3", "E"), ("T", "b", SWORD, "D3", "W"))
     attack = one(resolve(enc, "attack", [roll], actor="A", target="T"), "attack")
-    assert (attack.total, attack.success) == (total, hit)
+    assert (attack.roll.total, attack.roll.success) == (total, hit)
 
 
 @pytest.mark.parametrize(("roll", "left"), [(1, 8), (6, 6)])
 def test_fencing_sword_gives_two_movement_points_after_a_miss(roll: int, left: int) -> None:
     """Fencing sword: +2 MP after a miss, nothing after a hit."""
     enc = fight(("A", "a", 'class=light weapons="fencing sword"', "C3", "E"), ("T", "b", SWORD, "D3", "W"))
-    assert resolve(enc, "attack", [roll], actor="A", target="T").encounter.get("A").state["mp"] == left
+    assert resolve(enc, "attack", [roll], actor="A", target="T").encounter.get("A").state.mp == left
 
 
 @pytest.mark.parametrize(
@@ -713,7 +714,7 @@ def test_throwing_knife_is_ranged_and_a_melee_weapon(
         ("A", "a", "class=unarmoured weapons=throwing-knife", "C3", "E"), ("T", "b", SWORD, target, "W")
     )
     attack = one(resolve(enc, "attack", [6], actor="A", target="T", options=options), "attack")
-    assert (attack.data["mode"], attack.data["left"]) == (mode, left)
+    assert (attack.mode, attack.left) == (mode, left)
 
 
 def test_attack_options_are_checked() -> None:
@@ -732,9 +733,9 @@ def test_crossbow_rerolls_a_missing_two_once_per_round() -> None:
     )
     res = resolve(enc, "attack", [2, 5], actor="S", target="T")
     first = one(res, "attack")
-    assert (first.dice, first.total, first.success) == ([2, 5], 5, True)
+    assert (first.roll.dice, first.roll.total, first.roll.success) == ([2, 5], 5, True)
     second = one(resolve(res.encounter, "attack", [2], actor="S", target="T"), "attack")
-    assert (second.dice, second.success) == ([2], False)
+    assert (second.roll.dice, second.roll.success) == ([2], False)
 
 
 def test_crossbow_keeps_a_two_that_hits() -> None:
@@ -743,7 +744,7 @@ def test_crossbow_keeps_a_two_that_hits() -> None:
         ("S", "a", "class=unarmoured weapons=crossbow", "A2", "E"), ("T", "b", "class=light dv=2", "E2", "W")
     )
     attack = one(resolve(enc, "attack", [2], actor="S", target="T"), "attack")
-    assert (attack.dice, attack.success) == ([2], True)
+    assert (attack.roll.dice, attack.roll.success) == ([2], True)
 
 
 # -- downed, out of action, recovery, victory ---------------------------------------------------------------------
@@ -767,7 +768,7 @@ def test_worked_example_two_damage_to_a_one_hp_mini_is_out_of_action() -> None:
     res = resolve(enc, "attack", [6], actor="A", target="T")
     t = res.encounter.get("T")
     assert (t.hp, t.status, t.position, t.facing) == (-1, "out", None, None)
-    assert [e.after for e in events_of(res, "status")] == ["out"]
+    assert [e.status for e in events_of(res, "status")] == ["out"]
     assert (res.encounter.winner, one(res, "victory").side) == ("a", "a")
 
 
@@ -776,8 +777,8 @@ def test_a_downed_mini_has_no_facing_and_attacks_once_at_minus_two() -> None:
     enc = downed_fight()
     res = resolve(enc, "attack", [6], actor="T", target="A")
     attack = one(res, "attack")
-    assert (mods(attack), attack.total, attack.success) == ({"downed": -2}, 4, True)
-    assert res.encounter.current is None and res.encounter.get("T").state["done"]
+    assert (mods(attack), attack.roll.total, attack.roll.success) == ({"downed": -2}, 4, True)
+    assert res.encounter.current is None and res.encounter.get("T").state.done
     assert "already activated" in refused(res.encounter, "move", actor="T", to="D4")
 
 
@@ -791,7 +792,7 @@ def test_a_downed_mini_may_shoot_without_an_arc() -> None:
     )
     enc = run(run(enc, "attack", [4], actor="A", target="T"), "next")
     attack = one(resolve(enc, "attack", [6], actor="T", target="Z"), "attack")
-    assert (attack.data["mode"], attack.data["range"], attack.data["cost"], mods(attack)) == (
+    assert (attack.mode, attack.range, attack.cost, mods(attack)) == (
         "ranged",
         3,
         0,
@@ -835,7 +836,7 @@ def test_dramatic_recovery_stands_up_on_five_or_more(
     res = resolve(downed_fight(**options), "act", [roll], actor="T", name="recover", facing=facing)
     t = res.encounter.get("T")
     assert (t.status, t.hp, t.facing) == (status, hp, after)
-    assert one(res, "check").success == (status == "active") and res.encounter.current is None
+    assert one(res, "check").roll.success == (status == "active") and res.encounter.current is None
 
 
 def test_only_a_downed_mini_recovers() -> None:
@@ -878,7 +879,7 @@ def test_draft_coup_de_grace_costs_two_doubled_to_four() -> None:
     )
     res = resolve(enc, "coupdegrace", [3], actor="A", target="T", weapon="axe")
     attack = one(res, "attack")
-    assert (attack.data["cost"], attack.data["left"], mods(attack), attack.success) == (
+    assert (attack.cost, attack.left, mods(attack), attack.roll.success) == (
         4,
         0,
         {"melee coup-de-grace": 1},
@@ -897,7 +898,7 @@ def test_draft_coup_de_grace_needs_four_points() -> None:
     )
     enc = run(enc, "move", actor="A", path="S", facing="E")
     enc = run(enc, "attack", [4], actor="A", target="T", weapon="sword")
-    assert "needs 4 MP to make a coup-de-grace (2 MP ×2: next to T) but has 2 left" in refused(
+    assert "needs 4 MP to make a coup-de-grace but has 2 left" in refused(
         enc, "coupdegrace", [6], actor="A", target="T", weapon="axe"
     )
 
@@ -937,7 +938,7 @@ def test_a_tie_is_rolled_off_with_a_d6_per_side(dice: tuple[int, ...], first: st
     enc = encounter(("Borin", "dwarves", SWORD, "B2", "E"), ("Grak", "orcs", SWORD, "H2", "W"))
     res = resolve(enc, "init_roll", dice)
     assert SYSTEM.turn(res.encounter).side == first
-    assert [e.dice[0] for e in events_of(res, "check")] == list(dice)
+    assert [e.roll.dice[0] for e in events_of(res, "check")] == list(dice)
 
 
 def test_a_tie_can_go_to_the_side_that_joined_first() -> None:
@@ -984,7 +985,7 @@ def test_initiative_over_two_rounds_with_uneven_sides() -> None:
     assert (enc.round, turn.side, turn.actors) == (2, "orcs", ("Snaga", "Grak"))
     assert enc.order == ["Snaga", "Borin", "Grak", "Thrain"]
     assert len(set(keys)) == len(keys)
-    assert not any(c.state["done"] for c in enc.combatants if c.in_fight)
+    assert not any(c.state.done for c in enc.combatants if c.in_fight)
 
 
 def test_the_turn_key_changes_only_when_priority_passes() -> None:
@@ -1132,12 +1133,11 @@ def test_the_board_shows_points_and_sides() -> None:
 
 def test_bad_encounter_options_are_refused() -> None:
     """A numeric option that is not a positive whole number is refused with a clear message."""
-    enc = fight(
-        ("S", "a", "class=unarmoured weapons=bow", "A2", "E"),
-        ("T", "b", SWORD, "E2", "W"),
-        range_increment="six",
+    enc = fight(("S", "a", "class=unarmoured weapons=bow", "A2", "E"), ("T", "b", SWORD, "E2", "W"))
+    enc.settings.options["range_increment"] = "six"
+    assert "`range_increment=six` is not accepted: range_increment is a whole number from 1 to 99" in refused(
+        enc, "attack", [6], actor="S", target="T"
     )
-    assert "`range_increment` must be a whole number from 1 to 99, not `six`" in refused(enc, "attack", [6], actor="S", target="T")
 
 
 # -- property: any action either applies cleanly or changes nothing -------------------------------------------------------
@@ -1194,11 +1194,11 @@ def test_any_action_sequence_keeps_the_encounter_consistent(
         assert len(cells) == len(set(cells)) and "D5" not in cells
         for c in enc.combatants:
             expected = "out" if c.hp <= -1 else "downed" if c.hp == 0 else "active"
-            assert c.status == expected and c.hp <= c.state["hp_max"]
+            assert c.status == expected and c.hp <= c.state.hp_max
             assert (c.position is None) == (c.status == "out")
             assert (c.facing is None) == (c.status != "active")
-            assert c.state["mp"] is None or c.state["mp"] >= 0
+            assert c.state.mp is None or c.state.mp >= 0
         if enc.winner:
             break
         if enc.current:
-            assert enc.get(enc.current).side == enc.state["priority"]
+            assert enc.get(enc.current).side == enc.state.priority
