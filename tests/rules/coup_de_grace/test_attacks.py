@@ -8,7 +8,8 @@ import pytest
 from rules.errors import IllegalAction, NotFound, RulesError
 from rules.systems.coup_de_grace import DRAFT_VARIANT
 from rules.systems.coup_de_grace.events import Wounded
-from tests.rules.coup_de_grace.common import resolve, run, refused, fight, events_of, one, mods, text, foes, SWORD
+from tests.scenario import Scenario
+from tests.rules.coup_de_grace.common import KEY, SWORD, events_of, fight, foes, mods, one, refused, resolve, run, text
 
 
 # -- range, arc and line of sight ---------------------------------------------------------------------------
@@ -470,3 +471,82 @@ def test_draft_coup_de_grace_needs_four_points() -> None:
     )
 
 
+
+
+# -- corrections: sight, range, shield, hammer, the draft's coup-de-grace ---------------------------------------------
+def _shooter(s: Scenario, at: str = "A1", facing: str = "E", target: str = "D2") -> Scenario:
+    s.add("S", "class=unarmoured weapons=bow", side="a", at=at, facing=facing)
+    s.add("T", SWORD, side="b", at=target, facing="W")
+    s.run("init_roll")
+    s.run("init_order", name="a")
+    return s
+
+
+def test_an_obstacle_blocks_line_of_sight() -> None:
+    """"without intersecting a square occupied by another model, or an obstacle that blocks line of sight"."""
+    s = Scenario(KEY, map="8x6", tie="join")
+    s.enc.map.terrain["C1"] = "obstacle"
+    _shooter(s, target="E1")
+    assert "no line of sight" in s.refused("attack", [6], actor="S", target="T")
+
+
+@pytest.mark.parametrize(("corners", "seen"), [("open", True), ("blocked", False)])
+def test_the_corner_rule_of_sight_is_an_option(corners: str, seen: bool) -> None:
+    """"you can draw a line between the centre of your squares without intersecting a square ... or an obstacle":
+    a line that only touches a wall's corner sees past it (`sight_corners=open`) or not (`blocked`)."""
+    s = _shooter(Scenario(KEY, map="8x6", blocked=("B1",), tie="join", sight_corners=corners), facing="S", target="B2")
+    if seen:
+        assert s.run("attack", [6], actor="S", target="T").events[-2].roll.success
+    else:
+        assert "no line of sight" in s.refused("attack", [6], actor="S", target="T")
+
+
+@pytest.mark.parametrize(("counting", "legal"), [("ignore", True), ("around", False)])
+def test_range_round_walls_is_an_option(counting: str, legal: bool) -> None:
+    """"an opponent that is within range": by default range ignores walls (they matter for sight only); with
+    `range_walls=around` it is the way round them, and a target no way reaches is out of range."""
+    s = _shooter(Scenario(KEY, map="8x6", blocked=("A2", "B2", "C1"), tie="join", range_walls=counting))
+    if legal:
+        assert one(s.run("attack", [6], actor="S", target="T"), "attack").range == 4
+    else:
+        assert "no way round the walls" in s.refused("attack", [6], actor="S", target="T")
+
+
+def test_the_shield_attack_is_an_option() -> None:
+    """"His shield ... gives him +1 Defence against frontal attacks": with `shield_attacks=no` it only defends."""
+    for allowed in (True, False):
+        s = Scenario(KEY, map="8x6", tie="join", shield_attacks="yes" if allowed else "no")
+        s.add("A", "class=heavy weapons=shield", side="a", at="C3", facing="E").add("T", SWORD, side="b", at="D3", facing="W")
+        s.run("init_roll")
+        s.run("init_order", name="a")
+        if allowed:
+            assert one(s.run("attack", [6], actor="A", target="T"), "attack").weapon == "shield"
+        else:
+            assert "cannot attack" in s.refused("attack", [6], actor="A", target="T", weapon="shield")
+
+
+@pytest.mark.parametrize(("rule", "options", "pushed"), [
+    ("always", {}, True), ("optional", {}, False), ("optional", {"push": ""}, True),
+])
+def test_the_hammer_push_is_optional_as_an_option(rule: str, options: dict[str, str], pushed: bool) -> None:
+    """"when he makes a successful melee attack with this, he can knockback an opponent one square":
+    `hammer_push=optional` pushes only with `options:push`."""
+    s = Scenario(KEY, map="8x6", tie="join", hammer_push=rule)
+    s.add("A", "class=heavy weapons=hammer", side="a", at="C3", facing="E").add("T", SWORD, side="b", at="D3", facing="W")
+    s.run("init_roll")
+    s.run("init_order", name="a")
+    s.run("attack", [6], actor="A", target="T", options=options)
+    assert s.get("T").position == ("E3" if pushed else "D3")
+
+
+def test_the_draft_coup_de_grace_always_costs_four() -> None:
+    """Draft: "the base cost of 2 movement points is always doubled to 4 movement points", even when downed
+    enemies do not double MP costs (`downed_adjacent=no`)."""
+    s = Scenario(KEY, map="12x10", variant=DRAFT_VARIANT, tie="join", downed_adjacent="no")
+    s.add("A", "class=light weapons=sword,axe", side="a", at="B3", facing="E")
+    s.add("T", "class=light hp=1", side="b", at="C3", facing="W").add("U", SWORD, side="b", at="J9", facing="N")
+    s.run("init_roll")
+    s.run("init_order", name="a")
+    s.run("attack", [4], actor="A", target="T", weapon="sword")
+    attack = one(s.run("coupdegrace", [3], actor="A", target="T", weapon="axe"), "attack")
+    assert (attack.cost, attack.left) == (4, 1)

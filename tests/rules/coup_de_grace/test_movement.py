@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from rules.systems.coup_de_grace import DRAFT_VARIANT
-from tests.rules.coup_de_grace.common import resolve, run, refused, fight, one, foes, SWORD
+from tests.scenario import Scenario
+from tests.rules.coup_de_grace.common import KEY, SWORD, SYSTEM, fight, foes, one, refused, resolve, run
 
 
 # -- movement ----------------------------------------------------------------------------------------
@@ -139,3 +140,76 @@ def test_draft_step_back_then_shoot_with_six_points() -> None:
     assert (one(res, "attack").cost, res.encounter.get("S").state.mp) == (4, 0)
 
 
+
+
+# -- corrections: obstacles, the kept facing, the draft's defaults as options ------------------------------------------
+def _duel(s: Scenario, first: str = "a") -> Scenario:
+    s.run("init_roll")
+    s.run("init_order", name=first)
+    return s
+
+
+def test_an_obstacle_blocks_moves_like_a_wall() -> None:
+    """"You may never move through walls or other blocking obstacles": an `obstacle` square blocks a step."""
+    s = Scenario(KEY, map="8x6", tie="join")
+    s.enc.map.terrain["C3"] = "obstacle"
+    s.add("M", "class=unarmoured", side="a", at="B3", facing="E").add("O", SWORD, side="b", at="H6", facing="N")
+    _duel(s)
+    assert "C3 is a wall or obstacle" in s.refused("move", actor="M", path="E")
+    assert s.run("move", actor="M", to="D3").events[-1].cost == 4  # round the obstacle
+
+
+def test_the_system_reads_walls_and_obstacles_only() -> None:
+    """"Other blocking obstacles": Coup-De-Grace reads `wall` and `obstacle`; `difficult` and `gap` mean nothing here."""
+    assert SYSTEM.terrain_kinds == ("clear", "wall", "obstacle") and SYSTEM.uses_facing
+
+
+def test_a_move_without_facing_keeps_the_facing() -> None:
+    """"For ONE movement point a mini can move into one of its four adjacent squares ... and change its facing to
+    any of the four directions": a move without `facing:` keeps the mini's facing, at no extra cost."""
+    s = _duel(Scenario(KEY, map="8x6", tie="join").add("M", "class=unarmoured", side="a", at="B2", facing="N")
+              .add("O", SWORD, side="b", at="H6", facing="N"))
+    res = s.run("move", actor="M", to="D2")
+    assert (s.get("M").facing, res.events[-1].cost) == ("N", 2)
+    assert s.run("move", actor="M", path="S", facing="W").events[-1].cost == 1 and s.get("M").facing == "W"
+
+
+def test_the_draft_diagonal_squeeze_is_an_option() -> None:
+    """Draft: "a mini can move 1 square in any direction (including diagonals)"; squeezing between two blocked
+    squares is refused by default and allowed with `diagonal_squeeze=yes`."""
+    for squeeze, allowed in (("no", False), ("yes", True)):
+        s = Scenario(KEY, map="8x6", variant=DRAFT_VARIANT, blocked=("C2", "B3"), tie="join", diagonal_squeeze=squeeze)
+        _duel(s.add("M", "class=unarmoured", side="a", at="B2", facing="E").add("O", SWORD, side="b", at="H6", facing="N"))
+        if allowed:
+            assert s.run("move", actor="M", path="SE").events[-1].path == ["B2", "C3"]
+        else:
+            assert "squeezes between two blocked squares" in s.refused("move", actor="M", path="SE")
+
+
+def test_the_draft_turn_in_place_is_an_option() -> None:
+    """Draft: "For ONE movement point a mini can remain in his current square and change his facing"; with
+    `turn_in_place=no` a mini turns only as it steps."""
+    for turn, allowed in (("yes", True), ("no", False)):
+        s = Scenario(KEY, map="8x6", variant=DRAFT_VARIANT, tie="join", turn_in_place=turn)
+        _duel(s.add("M", "class=unarmoured", side="a", at="B2", facing="E").add("O", SWORD, side="b", at="H6", facing="N"))
+        if allowed:
+            assert s.run("move", actor="M", facing="S").events[-1].cost == 1
+        else:
+            assert "turn_in_place=no" in s.refused("move", actor="M", facing="S")
+
+
+@pytest.mark.parametrize(("crawl", "variant", "allowed"), [
+    ("ruleset", None, False), ("any", None, True), ("ruleset", DRAFT_VARIANT, True), ("orthogonal", DRAFT_VARIANT, False),
+])
+def test_the_crawl_direction_is_an_option(crawl: str, variant: str | None, allowed: bool) -> None:
+    """A downed mini "can crawl one square": N, E, S or W by default (draft: any direction), or as `crawl` says."""
+    s = Scenario(KEY, map="8x6", variant=variant, tie="join", crawl=crawl)
+    s.add("T", "class=light hp=1 weapons=sword", side="a", at="C3", facing="E")
+    s.add("A", "class=light weapons=sword,axe", side="b", at="D3", facing="W").add("F", SWORD, side="b", at="H6", facing="N")
+    _duel(s, "b")
+    s.run("attack", [6], actor="A", target="T", weapon="sword")
+    s.run("next")
+    if allowed:
+        assert [e.path for e in s.run("move", actor="T", to="B2").events if e.kind == "move"] == [["C3", "B2"]]
+    else:
+        assert "can only crawl one square" in s.refused("move", actor="T", to="B2")
