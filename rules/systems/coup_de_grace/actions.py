@@ -54,6 +54,7 @@ def cast(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
     c = enc.get(action.actor)
     if c.status != "active":
         raise IllegalAction(f"{c.name} is {c.status}: only a standing mini casts a spell.")
+    events = activate(enc, c)
     spell = _spell(enc, action.options)
     target: Combatant | None = enc.get(action.target, "target") if action.target else None
     if spell.range is not None and target is None:
@@ -66,7 +67,6 @@ def cast(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
             raise IllegalAction(f"{target.name} is out of range: {spell.name} reaches {spell.range} squares.")
         if target is not c and not clear_line(enc, grid, a, b, enc.occupied(exclude=c) - {b}):
             raise IllegalAction(f"{c.name} has no line of sight to {target.name}: a mini or an obstacle is in the way.")
-    events = activate(enc, c)
     cost, why = cost_here(enc, grid, c, spell.cost)
     left = spend(c, cost, f"cast {spell.name}", why)
     events.append(

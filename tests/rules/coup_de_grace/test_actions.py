@@ -54,3 +54,9 @@ def test_no_spells_without_the_option() -> None:
     assert "`spells` option" in s.refused("act", name="cast", actor="M", options={"blink": ""})
     assert SYSTEM.actions_for(s.enc, s.get("M")) == []
     assert SYSTEM.actions_for(_mage(spells="blink").enc, s.get("M")) == ["cast"]
+
+
+def test_a_spell_waits_for_the_casters_activation() -> None:
+    """Casting is an action of the mini's activation: a mini whose side lacks priority waits."""
+    s = _mage(spells="blink")
+    assert "Priority is with a" in s.refused("act", name="cast", actor="T", options={"blink": ""})

@@ -213,3 +213,10 @@ def test_the_crawl_direction_is_an_option(crawl: str, variant: str | None, allow
         assert [e.path for e in s.run("move", actor="T", to="B2").events if e.kind == "move"] == [["C3", "B2"]]
     else:
         assert "can only crawl one square" in s.refused("move", actor="T", to="B2")
+
+
+def test_no_mini_is_placed_on_an_obstacle() -> None:
+    """A blocking obstacle is no place for a mini: `/combatant add at:` an obstacle square is refused."""
+    s = Scenario(KEY, map="8x6")
+    s.enc.map.terrain["C3"] = "obstacle"
+    assert "C3 is a wall or obstacle" in s.refused("add", name="M", raw_sheet={"class": "light"}, at="C3", facing="E")
