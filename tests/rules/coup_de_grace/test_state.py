@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from pydantic import ValidationError
 
-from bot.porting import read_export
-from rules.errors import RulesError
+from rules.models import Encounter
 from rules.systems.coup_de_grace.state import BattleState, MiniState
 from tests.rules.coup_de_grace.common import SYSTEM, resolve
 
@@ -39,8 +39,8 @@ OLD_EXPORT = {
 
 
 def test_an_old_export_loads_into_the_typed_state() -> None:
-    """An export of the first version (dict state) imports with every value in the typed models."""
-    enc = read_export(json.dumps(OLD_EXPORT).encode(), "42")
+    """An export of the first version (dict state) reads back with every value in the typed models."""
+    enc = Encounter.model_validate_json(json.dumps(OLD_EXPORT))
     borin, grak = enc.get("Borin"), enc.get("Grak")
     assert isinstance(enc.state, BattleState) and (enc.state.priority, enc.state.slot) == ("dwarves", 1)
     assert isinstance(borin.state, MiniState) and (borin.state.mp, borin.state.used) == (2, {"axe": 1})
@@ -49,14 +49,14 @@ def test_an_old_export_loads_into_the_typed_state() -> None:
 
 def test_an_old_export_plays_on() -> None:
     """The imported encounter plays on: Borin's axe finishes Grak with his activation's MP."""
-    enc = read_export(json.dumps(OLD_EXPORT).encode(), "42")
+    enc = Encounter.model_validate_json(json.dumps(OLD_EXPORT))
     res = resolve(enc, "next")
     assert res.encounter.state.priority == "orcs" and SYSTEM.turn(res.encounter).actors == ("Grak",)
 
 
 def test_an_unknown_state_key_is_refused() -> None:
-    """A state key no version wrote is refused on import, with nothing loaded."""
+    """A state key no version wrote is refused when the encounter is read."""
     bad = json.loads(json.dumps(OLD_EXPORT))
     bad["combatants"][0]["state"]["wings"] = 2
-    with pytest.raises(RulesError):
-        read_export(json.dumps(bad).encode(), "42")
+    with pytest.raises(ValidationError):
+        Encounter.model_validate_json(json.dumps(bad))
