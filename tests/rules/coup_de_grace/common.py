@@ -9,10 +9,10 @@ from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
 from rules.events import Event
-from rules.models import Encounter, MapState, Settings
-from rules.sheet import parse_pairs
+from rules.models import Encounter
 from rules.system import Resolution
 from rules.systems.coup_de_grace import CoupDeGrace
+from tests.scenario import Scenario
 
 KEY = "coup-de-grace"
 SYSTEM = CoupDeGrace()
@@ -52,17 +52,11 @@ def encounter(
     blocked: tuple[str, ...] = (),
     **options: Any,
 ) -> Encounter:
-    enc = Encounter(
-        system=KEY,
-        variant=variant,
-        map=MapState(kind="square", width=size[0], height=size[1], blocked=list(blocked)),
-        settings=Settings(options={k: str(v) for k, v in options.items()}),
-    )
+    """An encounter of ``minis`` (name, side, sheet, at, facing) built by `tests.scenario.Scenario`."""
+    s = Scenario(KEY, map=f"{size[0]}x{size[1]}", variant=variant, blocked=blocked, **options)
     for name, side, sheet, at, facing in minis:
-        enc = run(
-            enc, "add", name=name, raw_sheet=parse_pairs(sheet), at=at, facing=facing, side=side, owner_id="1"
-        )
-    return enc
+        s.add(name, sheet, side=side, at=at, facing=facing, owner="1")
+    return s.enc
 
 
 def fight(*minis: Mini, first: str | None = "a", dice: tuple[int, ...] = (), **kw: Any) -> Encounter:
