@@ -105,8 +105,8 @@ def test_coup_de_grace_roll_off_dice_belong_to_each_side() -> None:
     dice = Dice(rng=random.Random(5), given=[3], may_type=frozenset({"Grak"}))
     res = resolve(enc, dice, kind="next", actor="Grak")
     checks = {e.actor: e for e in res.events if e.kind == "check"}
-    assert checks["orcs"].dice == [3] and checks["orcs"].typed == [0]
-    assert checks["dwarves"].typed == []
+    assert checks["orcs"].roll.dice == [3] and checks["orcs"].roll.typed == [0]
+    assert checks["dwarves"].roll.typed == []
 
 
 def test_tote_tests_are_tagged_with_the_combatant_who_rolls() -> None:

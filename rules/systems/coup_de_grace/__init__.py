@@ -1,0 +1,180 @@
+"""Coup-De-Grace: Rules of Conflict (RPGnet wiki, November 2013).
+
+Two rulesets share this package:
+
+- the newer text (15 Nov 2013, the default): MA 8/6/4, 4-way adjacency and moves, turning in
+  place costs 1 MP, each adjacent enemy doubles every MP cost (2, 4, 8...), a coup-de-grace is
+  any attack on a downed mini;
+- the draft (11 Nov 2013, variant ``draft-2013-11-11``): MA 6/5/4, steps in 8 directions
+  (range is counted the same way), one doubling when any enemy touches the mini (diagonals
+  included), and the coup-de-grace is its own melee action costing 4 MP. What the draft leaves
+  empty falls back to the newer text.
+
+Where the text is silent the choice is an encounter option (`options.py`) with today's reading
+as its default. Choices that are not options: only minis on the board are activated
+(undeployed minis still count for the initiative); downed minis have no facing (they neither
+co-ordinate, distract, block nor get a backstab or a shield bonus; a downed attacker needs no
+arc); pushes go one square along the side of the square that points most directly away from
+the attacker, and a pistol push that cannot happen is cancelled; a crossbow rerolls a natural 2
+by itself, once per round, only when the 2 would miss; spears and polearms reach ``reach``
+squares straight ahead over minis, not walls.
+
+Modules: ``tables`` (the text's data), ``sheet``, ``options``, ``state``, ``activation`` (the
+rounds, on `rules.turns.alternating`), ``movement``, ``attacks``, ``actions`` (the `/act`
+table), ``events`` and ``present`` (the text).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.actions import Act, Attack, CoupDeGrace as CoupDeGraceAction, Move
+from rules.dice import Dice
+from rules.errors import IllegalAction
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.sheet import SheetKey, read_sheet
+from rules.state import register_state
+from rules.system import Action, RuleSystem, Turn, register
+from rules.systems.coup_de_grace import activation, attacks, movement
+from rules.systems.coup_de_grace.actions import ACTIONS, HANDLERS
+from rules.systems.coup_de_grace.events import HpChanged
+from rules.systems.coup_de_grace.options import OPTIONS
+from rules.systems.coup_de_grace.present import CoupDeGracePresenter
+from rules.systems.coup_de_grace.sheet import catalogue, defence, keys, ruleset, state_of, weapons_held
+from rules.systems.coup_de_grace.sheet import movement as movement_allowance
+from rules.systems.coup_de_grace.state import BattleState, MiniState
+from rules.systems.coup_de_grace.tables import CLASSES, DEFAULT_HP, DEFENCE_VALUE, DRAFT, DRAFT_VARIANT  # noqa: F401
+from rules.systems.coup_de_grace.tables import NEWER, WEAPONS, Ruleset, Weapon, normalise_weapon  # noqa: F401
+
+__all__ = [
+    "CLASSES",
+    "DEFENCE_VALUE",
+    "DRAFT",
+    "DRAFT_VARIANT",
+    "NEWER",
+    "WEAPONS",
+    "CoupDeGrace",
+    "Ruleset",
+    "Weapon",
+    "normalise_weapon",
+]
+
+
+@register
+class CoupDeGrace(RuleSystem):
+    key = "coup-de-grace"
+    title = "Coup-De-Grace"
+    variants = (DRAFT_VARIANT,)
+    map_kinds = ("square",)
+    default_map = "12x10"
+    default_side_player = "heroes"
+    default_side_gm = "foes"
+    has_initiative_numbers = False
+    uses_facing = True
+    #: "walls or other blocking obstacles": an `obstacle` blocks moves and line of sight like a wall
+    terrain_kinds = ("clear", "wall", "obstacle")
+    options = OPTIONS
+    actions = ACTIONS
+    presenter_class = CoupDeGracePresenter
+
+    # -- sheets -------------------------------------------------------------------------------------
+    def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
+        return keys(WEAPONS)
+
+    def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
+        return read_sheet(raw, keys(catalogue(enc)), base)
+
+    def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
+        hp_max = int(c.sheet.get("hp", DEFAULT_HP))
+        if new or c.hp is None:
+            c.hp = hp_max
+            c.state = MiniState(hp_max=hp_max)
+            return []
+        s = state_of(c)
+        old = s.hp_max if s.hp_max is not None else hp_max
+        s.hp_max = hp_max
+        if hp_max == old or c.status == "out":
+            return []
+        new_hp = c.hp + hp_max - old
+        return [
+            HpChanged(actor=c.name, hp_max_before=old, hp_max=hp_max, before=c.hp, after=new_hp),
+            *attacks.set_hp(enc, c, new_hp),
+        ]
+
+    def place(self, enc: Encounter, c: Combatant, at: str | None, facing: str | None) -> None:
+        grid = enc.grid()
+        if at and grid is not None:
+            cell = grid.parse(at)
+            if cell in movement.blocked(grid):
+                raise IllegalAction(f"{cell.name} is a wall or obstacle: pick an open cell.")
+        super().place(enc, c, at, facing)
+        if c.status == "downed":
+            c.facing = None  # a downed mini lies on its side: no facing
+
+    # -- text (made in present.py; the service still asks the system) ----------------------------------
+    def status_line(self, enc: Encounter, c: Combatant) -> str:
+        return self.present.status_line(enc, c)
+
+    def board_extra(self, enc: Encounter) -> list[str]:
+        return self.present.board_extra(enc)
+
+    # -- derived values -------------------------------------------------------------------------------
+    def defence(self, c: Combatant) -> int:
+        return defence(c)
+
+    def movement(self, enc: Encounter, c: Combatant) -> int:
+        return movement_allowance(enc, c)
+
+    def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
+        return weapons_held(enc, c)
+
+    # -- turn order -------------------------------------------------------------------------------------
+    def turn(self, enc: Encounter) -> Turn:
+        return activation.turn(enc)
+
+    def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return activation.start(enc, action.actor, self.title, dice)
+
+    def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        raise IllegalAction(
+            f"{self.title} has no initiative numbers: each round the side with the most minis "
+            f"activates first. The GM can set the order of sides with `/init order` before the "
+            f"round's first activation."
+        )
+
+    def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return activation.reorder(enc, action.name)
+
+    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return activation.next_turn(enc, action.actor, dice)
+
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+        return activation.on_removed(enc, c, dice)
+
+    # -- actions ------------------------------------------------------------------------------------------
+    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:  # type: ignore[override]
+        return movement.move(enc, self.need_grid(enc), action, dice)
+
+    def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
+        grid = self.need_grid(enc)
+        self.need_started(enc)
+        return attacks.attack(enc, grid, action, dice, special_cdg=False)
+
+    def coup_de_grace(self, enc: Encounter, action: CoupDeGraceAction, dice: Dice) -> list[Event]:  # type: ignore[override]
+        target = enc.get(attacks.need_target(action.target), "target")
+        if target.status != "downed":
+                raise IllegalAction(
+                f"{target.name} is not downed: a coup-de-grace is an attack on a downed mini (0 HP). "
+                f"Use `/attack` against a standing one."
+            )
+        grid = self.need_grid(enc)
+        self.need_started(enc)
+        return attacks.attack(enc, grid, action, dice, special_cdg=ruleset(enc).cdg_action)
+
+    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
+        spec = self.actions.get(action.name)
+        return HANDLERS[spec.name](enc, self.need_grid(enc), action, dice)
+
+
+register_state(CoupDeGrace.key, MiniState, BattleState)

@@ -1,0 +1,201 @@
+"""Coup-De-Grace's words: its events, status lines and board (every sentence the system shows)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rules.events import Checked
+from rules.present import Presenter, roll_text
+from rules.report import signed
+from rules.systems.coup_de_grace.events import (
+    Activated,
+    ActivationEnded,
+    Blocker,
+    Cast,
+    Finesse,
+    HpChanged,
+    MiniMoved,
+    MiniTurned,
+    NewRound,
+    OrderSet,
+    Passed,
+    Priority,
+    PushCancelled,
+    Pushed,
+    RoundOver,
+    Standing,
+    Struck,
+    Wounded,
+)
+from rules.systems.coup_de_grace.activation import side_order
+from rules.systems.coup_de_grace.sheet import defence, movement, state_of
+from rules.systems.coup_de_grace.tables import STEP_COST
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.models import Combatant, Encounter
+
+__all__ = ["CoupDeGracePresenter", "blocker_text"]
+
+#: the damage bonuses of `Wounded.bonuses`
+BONUSES = {
+    "axe": "axe Dolorous Blow (natural 6)",
+    "knife": "assassin's knife Spine Stab (backstab)",
+    "glaive": "glaive Cut Down (natural 3-4)",
+    "hammer": "hammer Bash Back",
+}
+
+
+def blocker_text(b: Blocker) -> str:
+    """``E3 is taken by Grak``: why a square cannot be entered."""
+    if b.what == "edge":
+        return "off the map"
+    if b.what == "wall":
+        return f"{b.cell} is a wall or obstacle"
+    return f"{b.cell} is taken by {b.by or 'a mini'}"
+
+
+class CoupDeGracePresenter(Presenter):
+    formats: ClassVar[dict[type, str]] = {
+        NewRound: "new_round",
+        Priority: "priority",
+        Passed: "passed",
+        RoundOver: "round_over",
+        OrderSet: "order_set",
+        Activated: "activated",
+        ActivationEnded: "activation_ended",
+        MiniMoved: "mini_moved",
+        MiniTurned: "mini_turned",
+        Struck: "struck",
+        Finesse: "finesse",
+        Wounded: "wounded",
+        Pushed: "pushed",
+        PushCancelled: "push_cancelled",
+        Standing: "standing",
+        HpChanged: "hp_changed",
+        Cast: "cast",
+    }
+    checks: ClassVar[dict[str, str]] = {
+        "roll_off": "rolls off for the initiative",
+        "recover": "attempts a dramatic recovery",
+    }
+
+    # -- rounds and activations ---------------------------------------------------------------------
+    def new_round(self, e: NewRound) -> str:
+        summary = ", ".join(f"{s} {e.counts.get(s, 0)}" for s in e.sides) or "none"
+        lead = e.sides[0] if e.sides else "nobody"
+        return (
+            f"**Round {e.round}** begins: {lead} have the initiative (minis in the battle: {summary}); "
+            f"sides take turns activating one mini at a time"
+        )
+
+    def priority(self, e: Priority) -> str:
+        return f"**{e.side}** to activate a mini: {', '.join(e.minis)}"
+
+    def passed(self, e: Passed) -> str:
+        return f"{e.side} have no minis left to activate and pass."
+
+    def round_over(self, e: RoundOver) -> str:
+        return f"Every mini has activated: round {e.round} is over."
+
+    def order_set(self, e: OrderSet) -> str:
+        return f"Order of sides this round: {' → '.join(e.sides)}."
+
+    def activated(self, e: Activated) -> str:
+        if e.downed:
+            return (
+                f"{e.actor} activates while downed: ONE action (crawl one square, attack at −2, "
+                f"or `/act action:recover`)"
+            )
+        return f"{e.actor} activates with {e.mp} MP"
+
+    def activation_ended(self, e: ActivationEnded) -> str:
+        unused = f" ({e.unused} MP unused)" if e.unused else ""
+        return f"{e.actor}'s activation ends{unused}."
+
+    def checked(self, e: Checked) -> str:
+        if e.what == "recover":
+            outcome = "stands up with 1 HP" if e.roll.success else "nothing happens"
+            return f"**{e.actor}** {self.checks['recover']}: {roll_text(e.roll, outcome)}"
+        return super().checked(e)
+
+    # -- moves ---------------------------------------------------------------------------------------
+    def mini_moved(self, e: MiniMoved) -> str:
+        path = " → ".join(e.path)
+        if e.crawl:
+            return f"**{e.actor}** crawls {path} (its one action while downed)"
+        detail = f" ({'+'.join(map(str, e.steps))})" if any(s > STEP_COST for s in e.steps) else ""
+        return f"**{e.actor}** moves {path} for {e.cost:g} MP{detail}, facing {e.facing} · {e.left:g} MP left"
+
+    def mini_turned(self, e: MiniTurned) -> str:
+        return f"**{e.actor}** turns to face {e.facing} for {e.cost:g} MP · {e.left} MP left"
+
+    # -- attacks -------------------------------------------------------------------------------------
+    def struck(self, e: Struck) -> str:
+        verb = "shoots at" if e.mode == "ranged" else "attacks"
+        roll = roll_text(e.roll.model_copy(update={"against": None, "success": None}), None)
+        guard = "".join(f" {signed(m.value)} {m.name}" for m in e.defence)
+        dv = f"DV {e.dv}{guard}" + (f" = **{e.roll.against}**" if guard else "")
+        cost = f" · {e.cost} MP, {e.left} left" if e.cost else ""
+        extra = " (crossbow Accuracy: the missing 2 is rerolled, once a round)" if e.reroll else ""
+        return (
+            f"**{e.actor}** {verb} **{e.target}** with {e.weapon}: {roll} vs {dv}: "
+            f"**{'hit' if e.roll.success else 'miss'}**{extra}{cost}"
+        )
+
+    def finesse(self, e: Finesse) -> str:
+        return f"fencing sword Finesse: the miss gives {e.actor} +{e.gained} MP ({e.left} left)"
+
+    def wounded(self, e: Wounded) -> str:
+        change = f" ({e.before} → {e.after})"
+        names = [
+            BONUSES[b] + (f" ({blocker_text(e.blocker)})" if b == "hammer" and e.blocker else "") for b in e.bonuses
+        ]
+        note = ": " + " ".join(["1", *(f"+1 {n}" for n in names)]) if names else ""
+        return f"**{e.actor}** takes {e.amount} damage{change}{note}"
+
+    def pushed(self, e: Pushed) -> str:
+        return f"**{e.target}** is pushed back {' → '.join(e.path)} ({e.weapon})"
+
+    def push_cancelled(self, e: PushCancelled) -> str:
+        return f"{e.weapon} Blastback cancelled: {blocker_text(e.blocker)}"
+
+    def standing(self, e: Standing) -> str:
+        cause = {
+            "out": "out of action, removed from the board",
+            "zero": "0 HP: lies down, no facing",
+            "stands": f"stands up facing {e.facing}",
+        }.get(e.cause or "", "")
+        return f"**{e.actor}** is now **{e.status}**" + (f": {cause}" if cause else "")
+
+    def hp_changed(self, e: HpChanged) -> str:
+        return f"sheet hp {e.hp_max_before} → {e.hp_max}: {e.actor} has {e.before} → {e.after} HP"
+
+    def cast(self, e: Cast) -> str:
+        at = f" at **{e.target}** ({e.range} squares)" if e.target else ""
+        left = f" · {e.left} MP left" if e.left is not None else ""
+        return f"**{e.actor}** casts {e.spell}{at} for {e.cost} MP{left}: the GM rules on its effect"
+
+    # -- the board -------------------------------------------------------------------------------------
+    def status_line(self, enc: "Encounter", c: "Combatant") -> str:
+        s = state_of(c)
+        bits = [f"**{c.name}**"]
+        if c.position:
+            bits.append(c.position + (f" {c.facing}" if c.facing else ""))
+        elif c.status != "out":
+            bits.append("not deployed")
+        bits.append(f"{c.hp}/{s.hp_max if s.hp_max is not None else c.hp} HP · DV {defence(c)} · MA {movement(enc, c)}")
+        if s.mp is not None:
+            bits.append(f"▶ {s.mp} MP left")
+        elif enc.started and s.done and c.in_fight:
+            bits.append("activated")
+        if c.status != "active":
+            bits.append(c.status)
+        weapons = ", ".join(w + (" (used)" if s.used.get(w) else "") for w in (c.sheet.get("weapons") or []))
+        bits.append(weapons or "no weapons")
+        if c.sheet.get("race"):
+            bits.append(str(c.sheet["race"]))
+        return " · ".join(bits)
+
+    def board_extra(self, enc: "Encounter") -> list[str]:
+        if not enc.started or enc.winner:
+            return []
+        return [f"Order of sides this round: {' → '.join(side_order(enc))}"]

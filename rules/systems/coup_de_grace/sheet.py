@@ -1,0 +1,145 @@
+"""Coup-De-Grace's sheet: its keys, their readers, and the numbers a sheet gives (DV, MA)."""
+from __future__ import annotations
+
+import re
+from functools import partial
+
+from rules.errors import IllegalAction, NotFound, SheetError
+from rules.grid import Cell
+from rules.models import Combatant, Encounter
+from rules.sheet import SheetKey
+from rules.systems.coup_de_grace.options import values
+from rules.systems.coup_de_grace.state import MiniState
+from rules.systems.coup_de_grace.tables import (
+    CLASS_ALIASES,
+    CLASSES,
+    DEFAULT_HP,
+    DEFENCE_VALUE,
+    DRAFT,
+    DRAFT_VARIANT,
+    NEWER,
+    Ruleset,
+    Weapon,
+    normalise_weapon,
+)
+
+__all__ = [
+    "catalogue",
+    "defence",
+    "facing_of",
+    "keys",
+    "movement",
+    "parse_class",
+    "ruleset",
+    "square_of",
+    "state_of",
+    "weapon",
+    "weapons_held",
+]
+
+
+def ruleset(enc: Encounter) -> Ruleset:
+    return DRAFT if enc.variant == DRAFT_VARIANT else NEWER
+
+
+def state_of(c: Combatant) -> MiniState:
+    """The mini's typed state (a combatant added before the fight has the defaults)."""
+    if not isinstance(c.state, MiniState):
+        c.state = MiniState.model_validate(c.state or {})
+    return c.state
+
+
+def parse_class(value: str) -> str:
+    v = re.sub(r"[\s_-]+armou?red$", "", value.strip().lower())
+    if v not in CLASS_ALIASES:
+        raise SheetError(f"`class={value}` is not accepted: use one of {', '.join(CLASSES)}.")
+    return CLASS_ALIASES[v]
+
+
+def _parse_held(known_weapons: dict[str, Weapon], value: str) -> list[str]:
+    known = {normalise_weapon(n): n for n in known_weapons}
+    items = [x.strip() for x in value.split(",") if x.strip()]
+    bad = [x for x in items if normalise_weapon(x) not in known]
+    if bad:
+        raise SheetError(
+            f"`weapons`: {', '.join(bad)} {'is' if len(bad) == 1 else 'are'} not known. "
+            f"Known: {', '.join(known_weapons)} (the GM adds more with the `weapons` encounter option)."
+        )
+    if len(items) > 6:
+        raise SheetError("`weapons` lists at most 6 weapons.")
+    return [known[normalise_weapon(x)] for x in items]
+
+
+def keys(known_weapons: dict[str, Weapon]) -> tuple[SheetKey, ...]:
+    return (
+        SheetKey(
+            "class",
+            "armour class: unarmoured (DV 3, MA 8), light (DV 4, MA 6) or heavy (DV 5, MA 4); draft MA 6/5/4",
+            kind="choice",
+            choices=CLASSES,
+            required=True,
+            parse=parse_class,
+        ),
+        SheetKey("hp", "hit points", kind="int", default=DEFAULT_HP, minimum=1, maximum=20),
+        SheetKey(
+            "weapons",
+            "weapons in hand, comma separated",
+            kind="list",
+            choices=tuple(known_weapons),
+            parse=partial(_parse_held, known_weapons),
+        ),
+        SheetKey("race", "race, free text (shown on the board)", cosmetic=True),
+        SheetKey("dv", "defence value, overrides the class", kind="int", minimum=1, maximum=12),
+        SheetKey("ma", "movement allowance, overrides the class", kind="int", minimum=0, maximum=30),
+    )
+
+
+def catalogue(enc: Encounter) -> dict[str, Weapon]:
+    """The weapons of this encounter: the text's catalogue with the GM's `weapons` option
+    (a shield that may not attack when `shield_attacks=no`)."""
+    opts = values(enc)
+    known: dict[str, Weapon] = opts.weapons
+    if not opts.shield_attacks and known["shield"].melee:
+        known = {**known, "shield": Weapon("shield", melee=False, rule=known["shield"].rule)}
+    return known
+
+
+def weapon(enc: Encounter, name: str) -> Weapon:
+    known = catalogue(enc)
+    if name not in known:
+        raise NotFound(f"`{name}` is no longer a known weapon here: the GM edits the sheet or the `weapons` option.")
+    return known[name]
+
+
+def weapons_held(enc: Encounter, c: Combatant) -> list[str]:
+    """The weapons in ``c``'s hands that can attack."""
+    known = catalogue(enc)
+    held = dict.fromkeys(c.sheet.get("weapons") or [])
+    return [w for w in held if w in known and known[w].attacks]
+
+
+def defence(c: Combatant) -> int:
+    return int(c.sheet.get("dv") or DEFENCE_VALUE[c.sheet.get("class", "unarmoured")])
+
+
+def movement(enc: Encounter, c: Combatant) -> int:
+    ma = c.sheet.get("ma")
+    return int(ma) if ma is not None else ruleset(enc).movement[c.sheet.get("class", "unarmoured")]
+
+
+def square_of(c: Combatant) -> Cell:
+    """The square of a mini on the board."""
+    if c.cell is None:
+        raise IllegalAction(
+            f"{c.name} is not on the board: the GM places it with `/combatant edit name:{c.name} at:CELL`."
+        )
+    return c.cell
+
+
+def facing_of(c: Combatant) -> str:
+    """The facing of a standing mini."""
+    if c.facing is None:
+        raise IllegalAction(
+            f"{c.name} has no facing: the GM gives it one with `/combatant edit name:{c.name} facing:N`."
+        )
+    return c.facing

@@ -1,0 +1,202 @@
+"""Coup-De-Grace rounds: initiative by side size, alternating activation, the GM's order of sides."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from rules.errors import NotYourTurn, RulesError
+from tests.rules.coup_de_grace.common import resolve, run, refused, encounter, fight, events_of, text, SWORD, SYSTEM
+
+
+# -- initiative and activation ----------------------------------------------------------------------------------------
+def test_init_roll_gives_the_first_activation_to_the_side_with_most_minis() -> None:
+    """The larger side activates first; the order alternates sides; there are no initiative numbers."""
+    enc = fight(
+        ("Borin", "dwarves", SWORD, "B2", "E"),
+        ("Grak", "orcs", SWORD, "H2", "W"),
+        ("Snaga", "orcs", SWORD, "H4", "W"),
+        first=None,
+    )
+    turn = SYSTEM.turn(enc)
+    assert (enc.round, turn.side, turn.actors, enc.current) == (1, "orcs", ("Grak", "Snaga"), None)
+    assert enc.order == ["Grak", "Borin", "Snaga"]
+    assert all(c.initiative is None for c in enc.combatants)
+
+
+def test_undeployed_minis_count_for_initiative_but_do_not_activate() -> None:
+    """Minis not yet on the board count for the initiative; only deployed ones activate."""
+    enc = fight(
+        ("Grak", "orcs", SWORD, "H2", "W"),
+        ("Snaga", "orcs", SWORD, "H4", "W"),
+        ("Borin", "dwarves", SWORD, "B2", "E"),
+        ("Dwalin", "dwarves", SWORD, None, None),
+        ("Balin", "dwarves", SWORD, None, None),
+        first=None,
+    )
+    assert SYSTEM.turn(enc).actors == ("Borin",)
+    assert "not on the board" in refused(enc, "next", actor="Dwalin")
+
+
+@pytest.mark.parametrize(("dice", "first"), [((2, 5), "orcs"), ((6, 1), "dwarves"), ((3, 3, 1, 4), "orcs")])
+def test_a_tie_is_rolled_off_with_a_d6_per_side(dice: tuple[int, ...], first: str) -> None:
+    """Tied sides each roll a d6, highest first, re-rolling ties (the default)."""
+    enc = encounter(("Borin", "dwarves", SWORD, "B2", "E"), ("Grak", "orcs", SWORD, "H2", "W"))
+    res = resolve(enc, "init_roll", dice)
+    assert SYSTEM.turn(res.encounter).side == first
+    assert [e.roll.dice[0] for e in events_of(res, "check")] == list(dice)
+
+
+def test_a_tie_can_go_to_the_side_that_joined_first() -> None:
+    """`tie=join` gives a tie to the side that joined first, without dice; other values are refused."""
+    enc = encounter(("Borin", "dwarves", SWORD, "B2", "E"), ("Grak", "orcs", SWORD, "H2", "W"), tie="join")
+    assert SYSTEM.turn(run(enc, "init_roll")).side == "dwarves"
+    enc.settings.options["tie"] = "coin"
+    assert "`tie=coin` is not accepted" in refused(enc, "init_roll")
+
+
+def test_initiative_over_two_rounds_with_uneven_sides() -> None:
+    """3 dwarves v 2 orcs: sides alternate, orcs pass; round 2 is worked out afresh (downed count, out do not)."""
+    enc = fight(
+        ("Borin", "dwarves", "class=heavy weapons=hammer", "B2", "E"),
+        ("Thrain", "dwarves", "class=light weapons=axe hp=1", "C6", "E"),
+        ("Dwalin", "dwarves", "class=unarmoured weapons=axe hp=1", "C8", "E"),
+        ("Snaga", "orcs", "class=light weapons=axe", "D6", "W"),
+        ("Grak", "orcs", "class=light weapons=axe", "D8", "W"),
+        first=None,
+        tie="roll",
+    )
+    turn = SYSTEM.turn(enc)
+    assert (turn.side, turn.actors) == ("dwarves", ("Borin", "Thrain", "Dwalin"))
+    assert enc.order == ["Borin", "Snaga", "Thrain", "Grak", "Dwalin"]
+    keys = [turn.key]
+    enc = run(enc, "next", actor="Borin")  # activates Borin and does nothing
+    keys.append(SYSTEM.turn(enc).key)
+    assert SYSTEM.turn(enc).actors == ("Snaga", "Grak")
+    enc = run(enc, "attack", [6], actor="Grak", target="Dwalin")  # axe natural 6: 2 damage, out
+    assert SYSTEM.turn(enc).key == keys[-1] and SYSTEM.turn(enc).actors == ("Grak",)
+    enc = run(enc, "next")
+    keys.append(SYSTEM.turn(enc).key)
+    assert SYSTEM.turn(enc).actors == ("Thrain",)
+    enc = run(enc, "next", actor="Thrain")
+    keys.append(SYSTEM.turn(enc).key)
+    res = resolve(run(enc, "attack", [4], actor="Snaga", target="Thrain"), "next", [2, 5])
+    assert res.encounter.get("Thrain").status == "downed"
+    notes = text(res)
+    assert "dwarves have no minis left to activate and pass" in notes and "round 1 is over" in notes
+    enc = res.encounter
+    turn = SYSTEM.turn(enc)
+    keys.append(turn.key)
+    # round 2: dwarves 2 (Thrain downed counts, Dwalin out does not) v orcs 2: rolled off 2 v 5
+    assert (enc.round, turn.side, turn.actors) == (2, "orcs", ("Snaga", "Grak"))
+    assert enc.order == ["Snaga", "Borin", "Grak", "Thrain"]
+    assert len(set(keys)) == len(keys)
+    assert not any(c.state.done for c in enc.combatants if c.in_fight)
+
+
+def test_the_turn_key_changes_only_when_priority_passes() -> None:
+    """Activating a mini keeps the key (no new ping); ending the activation changes it."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "H3", "W"))
+    before = SYSTEM.turn(enc)
+    enc = run(enc, "move", actor="A", path="E")
+    during = SYSTEM.turn(enc)
+    after = SYSTEM.turn(run(enc, "next"))
+    assert before.key == during.key != after.key
+    assert (during.actors, during.label) == (("A",), "Round 1 · A (a) activating: 5/6 MP left")
+    assert (after.actors, after.label) == (("T",), "Round 1 · b to activate: T")
+
+
+@pytest.mark.parametrize(
+    ("steps", "kind", "fields", "message", "error"),
+    [
+        (
+            [],
+            "move",
+            {"actor": "T", "path": "W"},
+            "Priority is with a, who activate one of A, B; T waits",
+            NotYourTurn,
+        ),
+        (
+            [("move", {"actor": "A", "path": "E"})],
+            "move",
+            {"actor": "B", "path": "E"},
+            "A is activating now: its activation ends with `/init next`",
+            NotYourTurn,
+        ),
+        (
+            [("next", {"actor": "A"}), ("next", {"actor": "T"})],
+            "move",
+            {"actor": "A", "path": "E"},
+            "A has already activated in round 1",
+            NotYourTurn,
+        ),
+        ([], "next", {}, "a must activate a mini before priority passes", NotYourTurn),
+    ],
+)
+def test_activation_order_is_enforced(
+    steps: list[tuple[str, dict[str, str]]],
+    kind: str,
+    fields: dict[str, str],
+    message: str,
+    error: type[RulesError],
+) -> None:
+    """Only the side with priority acts, one mini at a time, once a round; a side cannot pass."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("B", "a", SWORD, "C5", "E"), ("T", "b", SWORD, "H3", "W"))
+    for step_kind, step_fields in steps:
+        enc = run(enc, step_kind, **step_fields)
+    assert message in refused(enc, kind, error=error, **fields)
+
+
+@pytest.mark.parametrize(
+    ("setup", "fields", "message"),
+    [
+        (False, {}, "Combat has not started"),
+        (True, {}, "The fight is under way (round 1)"),
+        (True, {"actor": "A"}, "no initiative for a single mini"),
+    ],
+)
+def test_init_roll_is_refused_when_it_cannot_start_the_fight(
+    setup: bool, fields: dict[str, str], message: str
+) -> None:
+    """`/init roll` starts the fight once, for every side."""
+    enc = (
+        fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "H3", "W"))
+        if setup
+        else encounter(("A", "a", SWORD, "C3", "E"))
+    )
+    kind = "init_roll" if setup else "next"
+    assert message in refused(enc, kind, **fields)
+    if not setup:
+        assert "needs minis on at least two sides" in refused(enc, "init_roll")
+
+
+def test_there_are_no_initiative_numbers_to_set() -> None:
+    """`/init set` explains how the order is decided."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "H3", "W"))
+    assert "no initiative numbers" in refused(enc, "init_set", actor="A", value=5)
+
+
+def test_the_gm_sets_the_order_of_sides_before_the_first_activation() -> None:
+    """`/init order` takes side or mini names, only before anyone has activated this round."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "H3", "W"), first=None)
+    assert SYSTEM.turn(run(enc, "init_order", name="T")).side == "b"
+    assert "neither a side nor a mini" in refused(enc, "init_order", name="elves")
+    moved = run(enc, "move", actor="A", path="E")
+    assert "before the round's first activation" in refused(moved, "init_order", name="b")
+
+
+def test_removing_the_activating_mini_passes_priority() -> None:
+    """When the GM removes the mini that is activating, the other side gets priority."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("B", "a", SWORD, "C5", "E"), ("T", "b", SWORD, "H3", "W"))
+    enc = run(run(enc, "move", actor="A", path="E"), "remove", actor="A")
+    assert (enc.current, SYSTEM.turn(enc).actors) == (None, ("T",))
+
+
+def test_an_edit_of_hp_mid_fight_shifts_current_hp() -> None:
+    """Raising or lowering the sheet's hp moves current HP by the same amount, with the status it means."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "D3", "W"))
+    enc = run(enc, "attack", [6], actor="A", target="T")
+    res = resolve(enc, "edit", actor="T", raw_sheet={"hp": "1"})
+    assert (res.encounter.get("T").hp, res.encounter.get("T").status) == (0, "downed")
+
+
