@@ -30,7 +30,6 @@ __all__ = [
     "StatusChanged",
     "Victory",
     "Checked",
-    "LegacyEvent",
 ]
 
 
@@ -158,32 +157,3 @@ class Checked(Event):
     kind: ClassVar[str] = "check"
     what: str
     roll: Roll
-
-
-class LegacyEvent(BaseModel):
-    """The untyped event of the first rules layer: a kind and loose fields, its text made from
-    ``note``. Systems move to typed events; the presenter still shows these meanwhile."""
-
-    kind: str
-    actor: str | None = None
-    target: str | None = None
-    weapon: str | None = None
-    dice: list[int] = Field(default_factory=list)
-    #: indexes into ``dice`` of the results the caller typed with `roll:`; found from the dice themselves
-    typed: list[int] = Field(default_factory=list)
-    dice_label: str | None = None
-    kept: int | None = None
-    modifiers: list[Modifier] = Field(default_factory=list)
-    total: int | None = None
-    against: int | None = None
-    against_label: str | None = None
-    success: bool | None = None
-    amount: int | None = None
-    before: Any = None
-    after: Any = None
-    path: list[str] | None = None
-    cost: float | None = None
-    note: str | None = None
-    data: dict[str, Any] = Field(default_factory=dict)
-
-    _fill_typed = model_validator(mode="before")(classmethod(lambda cls, data: _typed_indexes(data)))

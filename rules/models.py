@@ -92,9 +92,8 @@ class Combatant(BaseModel):
     hp: int | None = Field(None, ge=-100_000, le=100_000)
     initiative: int | None = Field(None, ge=-100_000, le=100_000)
     sheet: dict[str, Any] = Field(default_factory=dict)
-    #: the system's typed per-combatant state (`rules.state`); a plain dict only for a system
-    #: that declares no state model
-    state: SerializeAsAny[CombatantState] | dict[str, Any] = Field(default_factory=dict)
+    #: the system's typed per-combatant state (`rules.state`), read by the encounter's system
+    state: SerializeAsAny[CombatantState] = Field(default_factory=CombatantState)
 
     @property
     def cell(self) -> Cell | None:
@@ -165,7 +164,7 @@ class Encounter(BaseModel):
     #: the GM's last edits made mid-fight (hit points, stats, places...), shown on the board
     gm_edits: list[str] = Field(default_factory=list, max_length=10)
     #: the system's typed per-encounter state (`rules.state`)
-    state: SerializeAsAny[EncounterState] | dict[str, Any] = Field(default_factory=dict)
+    state: SerializeAsAny[EncounterState] = Field(default_factory=EncounterState)
     winner: str | None = None
 
     @model_validator(mode="before")

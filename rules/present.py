@@ -17,7 +17,6 @@ from rules.events import (
     Edited,
     Event,
     InitiativeSet,
-    LegacyEvent,
     Moved,
     Removed,
     Roll,
@@ -75,7 +74,6 @@ class Presenter:
         StatusChanged: "status_changed",
         Victory: "victory",
         Checked: "checked",
-        LegacyEvent: "legacy",
     }
     #: names for the codes of `StatusChanged.cause` and `Checked.what`
     causes: ClassVar[dict[str, str]] = {}
@@ -86,7 +84,7 @@ class Presenter:
         self._methods: dict[type, Callable[[Any], str]] = {}
 
     # -- events -------------------------------------------------------------------------------------
-    def text(self, e: Event | LegacyEvent) -> str:
+    def text(self, e: Event) -> str:
         method = self._methods.get(type(e))
         if method is None:
             for cls in type(e).__mro__:
@@ -154,33 +152,35 @@ class Presenter:
         what = self.checks.get(e.what, e.what)
         return f"**{e.actor}** {what}: {roll_text(e.roll)}"
 
-    def legacy(self, e: LegacyEvent) -> str:
-        from rules.report import describe  # the untyped events' formatter, until no system makes them
-
-        return describe(e, self.system)
-
     # -- reports -----------------------------------------------------------------------------------
-    def colour(self, events: Sequence[Event | LegacyEvent]) -> int:
-        if any(isinstance(e, Victory) or getattr(e, "kind", None) == "victory" for e in events):
+    def colour(self, events: Sequence[Event]) -> int:
+        if any(isinstance(e, Victory) for e in events):
             return COLOURS["good"]
-        hits = [
-            e.roll.success if isinstance(e, Attacked) else e.success
-            for e in events
-            if isinstance(e, Attacked) or getattr(e, "kind", None) == "attack"
-        ]
+        hits = [e.roll.success for e in events if isinstance(e, Attacked)]
         if hits:
             return COLOURS["hit"] if any(hits) else COLOURS["miss"]
         return COLOURS["info"]
 
-    def report(self, title: str, events: Sequence[Event | LegacyEvent]) -> Report:
+    def report(self, title: str, events: Sequence[Event]) -> Report:
         lines = [t for t in (self.text(e) for e in events) if t]
         return Report(title=title, lines=lines, colour=self.colour(events))
 
     def status_line(self, enc: "Encounter", c: "Combatant") -> str:
-        return self.system.status_line(enc, c)
+        """One combatant's line on the board: name, place, health, initiative, status."""
+        bits = [f"**{c.name}**"]
+        if c.position:
+            bits.append(c.position + (f" {c.facing}" if c.facing else ""))
+        if c.hp is not None:
+            bits.append(f"{c.hp} HP")
+        if c.initiative is not None:
+            bits.append(f"init {c.initiative}")
+        if c.status != "active":
+            bits.append(c.status)
+        return " · ".join(bits)
 
     def board_extra(self, enc: "Encounter") -> list[str]:
-        return self.system.board_extra(enc)
+        """Lines the system adds under the board's head (engagements, distances...)."""
+        return []
 
     def board(self, enc: "Encounter") -> Report:
         """The status board: round, whose turn, and one line per combatant."""

@@ -48,31 +48,38 @@ def state_types(key: str) -> tuple[type[CombatantState], type[EncounterState]] |
     return _TYPES.get(key)
 
 
+def _typed(value: Any, model: type[BaseModel]) -> Any:
+    """``value`` (a dict, or a state model of another type) read by ``model``; a ``model`` as it is."""
+    if isinstance(value, model):
+        return value
+    if isinstance(value, BaseModel):
+        value = value.model_dump()
+    return model.model_validate(value or {})
+
+
 def typed_state(data: Any) -> Any:
-    """An encounter's raw data with its state dicts read by its system's models (before validation)."""
+    """An encounter's raw data with its state read by its system's models (before validation).
+
+    Combatants given as dicts or as models both get their state read by the system's model, so
+    a combatant built before it joined an encounter (with the base state) is typed on the way in.
+    """
     if not isinstance(data, dict):
         return data
     key = data.get("system")
-    if not isinstance(key, str):
-        return data
-    types = state_types(key)
+    types = state_types(key) if isinstance(key, str) else None
     if types is None:
         return data
     combatant_type, encounter_type = types
     out = dict(data)
-    state = out.get("state")
-    if state is None or isinstance(state, dict):
-        out["state"] = encounter_type.model_validate(state or {})
-    elif isinstance(state, EncounterState) and not isinstance(state, encounter_type):
-        out["state"] = encounter_type.model_validate(state.model_dump())
+    out["state"] = _typed(out.get("state"), encounter_type)
     combatants = out.get("combatants")
     if isinstance(combatants, list):
         fixed = []
         for c in combatants:
             if isinstance(c, dict):
-                s = c.get("state")
-                if s is None or isinstance(s, dict):
-                    c = {**c, "state": combatant_type.model_validate(s or {})}
+                c = {**c, "state": _typed(c.get("state"), combatant_type)}
+            elif isinstance(c, BaseModel) and not isinstance(getattr(c, "state", None), combatant_type):
+                c = c.model_copy(update={"state": _typed(getattr(c, "state", None), combatant_type)})
             fixed.append(c)
         out["combatants"] = fixed
     return out

@@ -14,12 +14,13 @@ from typing import Any, ClassVar
 from rules.actions import Action, ActionKind, make_action  # noqa: F401  (re-exported)
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotFound
-from rules.events import Added, Edited, Event, LegacyEvent, Removed, Victory
+from rules.events import Added, Edited, Event, Removed, Victory
 from rules.grid import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, OptionValues
 from rules.actions import ActionTable
 from rules.present import Presenter
+from rules.state import CombatantState, state_types
 from rules.sheet import SheetKey, read_sheet
 
 __all__ = [
@@ -171,25 +172,6 @@ class RuleSystem:
         raise IllegalAction(f"`{action.name}` is not an action here. Actions: {known}.")
 
     # -- presentation hooks -------------------------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant) -> str:
-        bits = [f"**{c.name}**"]
-        if c.position:
-            bits.append(c.position + (f" {c.facing}" if c.facing else ""))
-        if c.hp is not None:
-            bits.append(f"{c.hp} HP")
-        if c.initiative is not None:
-            bits.append(f"init {c.initiative}")
-        if c.status != "active":
-            bits.append(c.status)
-        return " · ".join(bits)
-
-    def board_extra(self, enc: Encounter) -> list[str]:
-        return []
-
-    def describe(self, event: Event) -> str | None:
-        """System-specific event text; None falls back to the core formatters."""
-        return None
-
     def sheet_summary(self, c: Combatant) -> str:
         parts = []
         for k, v in c.sheet.items():
@@ -266,10 +248,11 @@ class RuleSystem:
             side = self.default_side_gm if (owner is None or owner in enc.gm_ids) else self.default_side_player
         if len(side) > 40:
             raise InputError("A side's name is at most 40 characters long.")
-        c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet)
+        types = state_types(self.key)
+        c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet, state=types[0]() if types else CombatantState())
         self.place(enc, c, action.at, action.facing)
         enc.combatants.append(c)
-        events: list[Event | LegacyEvent] = [Added(actor=name, summary=self.sheet_summary(c) or None)]
+        events: list[Event] = [Added(actor=name, summary=self.sheet_summary(c) or None)]
         events += self.setup_combatant(enc, c, new=True)
         return events
 
@@ -289,7 +272,7 @@ class RuleSystem:
             changed += [f"{k} {v}" for k, v in (("at", action.at), ("facing", action.facing), ("side", action.side)) if v]
             note = f"round {enc.round}: {c.name} {' '.join(changed)}"[:200]
             enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
-        events: list[Event | LegacyEvent] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=by_gm)]
+        events: list[Event] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=by_gm)]
         events += self.setup_combatant(enc, c, new=False)
         return events
 

@@ -20,7 +20,6 @@ from pydantic import ValidationError
 from rules.errors import InputError, RulesError
 from rules.grid import parse_cell
 from rules.models import EXPORT_FORMAT, Encounter
-from rules.report import board_report
 from rules.geometry import MAX_SIDE
 from rules.system import MAX_COMBATANTS, RuleSystem, get_system, system_keys
 
@@ -243,18 +242,6 @@ def _check_rules(enc: Encounter, system: RuleSystem) -> None:
             raise InputError(f"The sheet of {c.name} in the file is not valid: {exc.message}") from None
         if sheet != c.sheet:
             raise InputError(f"The sheet of {c.name} in the file does not read back the same: export it again.")
-    # per-combatant and encounter state are loose dicts in the rules: the readers that use them
-    # (status lines, weapons, actions, the board) are the only check of their types there is
-    try:
-        board_report(system, enc)
-        for c in enc.combatants:
-            system.status_line(enc, c)
-            system.weapons_of(enc, c)
-            system.actions_for(enc, c)
-    except RulesError as exc:
-        raise InputError(f"The file's state does not fit the rules: {exc.message}") from None
-    except Exception as exc:  # a broken file, not a bug: say so and change nothing
-        raise InputError(f"The file's state does not fit the rules ({type(exc).__name__}): export it again.") from None
 
 
 def _as_text(value: object) -> str:

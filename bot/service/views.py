@@ -76,7 +76,7 @@ def order_report(system: RuleSystem, enc: Encounter) -> Report:
 def show_report(system: RuleSystem, enc: Encounter, c: Combatant) -> Report:
     """`/combatant show`: one combatant's line, side, owner, sheet and state."""
     owner = user_ref(c.owner_id) if c.owner_id else "the GM"
-    lines = [system.status_line(enc, c), f"Side: {c.side or '—'} · owner: {owner}"]
+    lines = [system.present.status_line(enc, c), f"Side: {c.side or '—'} · owner: {owner}"]
     fields = [("Sheet", system.sheet_summary(c) or "—")]
     state = c.state.shown() if isinstance(c.state, CombatantState) else c.state
     if state:

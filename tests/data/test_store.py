@@ -26,6 +26,7 @@ from data import (
 from data.sqlite import RECENT_SQL, migrations
 from rules.errors import NotFound, RulesError
 from rules.models import Combatant, Encounter, MapState, Settings
+from rules.systems.coup_de_grace.state import BattleState, MiniState
 from tests.data.stores import change, enc, query
 
 
@@ -247,7 +248,7 @@ async def test_recent_interactions_at_100000_actions(db_path: Path) -> None:
 async def test_create_load_round_trip_is_exact(store: Store) -> None:
     """Every field of a rich Encounter comes back equal, with its row ids."""
     rich = Encounter(
-        system="untyped",  # no system declares its state: any JSON state round-trips
+        system="coup-de-grace",  # its typed state round-trips, read by the system's models
         variant="v2",
         name="Bridge fight",
         round=3,
@@ -261,12 +262,12 @@ async def test_create_load_round_trip_is_exact(store: Store) -> None:
         combatants=[
             Combatant(name="Borin", side="dwarves", owner_id="123", position="C4", facing="E",
                       hp=3, initiative=4, sheet={"weapons": ["axe", "bow"], "armor": 2},
-                      state={"wounds": [1, 2], "note": "ünïcödé \"quoted\""}),
+                      state=MiniState(mp=3, used={"ünïcödé \"axe\"": 1}, last_facing="E")),
             Combatant(name="Grak", side="orcs", status="downed", position="D5"),
         ],
         settings=Settings(player_rolls=False, reminder_hours=1.5, options={"crit": "x3"}),
         gm_ids=["42"],
-        state={"nested": {"a": [1, 2.5, None, True]}},
+        state=BattleState(sides=["dwarves", "orcs"], priority="orcs", slot=7),
         winner=None,
     )
     created = await store.create_encounter("chan", "guild", rich, 5.0)

@@ -7,9 +7,10 @@ import pytest
 
 from rules.dice import Dice
 from rules.errors import DiceError
-from rules.events import LegacyEvent as Event
+from rules.events import Checked, Roll
 from rules.models import Encounter, MapState, Settings
-from rules.report import describe, describe_check, events_report
+from rules.present import roll_text
+from rules.report import events_report
 from rules.sheet import parse_pairs
 from rules.actions import make_action
 from rules.system import get_system
@@ -127,8 +128,9 @@ def test_typed_dice_look_different_from_rolled_ones() -> None:
     """A check shows typed results with ✍ and rolled ones bare; the marks follow the event through copies."""
     dice = Dice(rng=random.Random(4), given=[5])
     first, second = dice.die(6), dice.die(6)
-    event = Event(kind="check", actor="Borin", dice=[first, second], dice_label="2d6")
-    assert event.typed == [0]
-    assert describe_check(event).startswith(f"🎲 5✍, {second} (2d6)")
-    assert "5✍" in events_report("t", [event.model_copy(update={"note": "x"})]).lines[0]
-    assert Event(kind="check", dice=[5]).typed == []
+    roll = Roll(dice=[first, second], label="2d6")
+    assert roll.typed == [0]
+    assert roll_text(roll).startswith(f"🎲 5✍, {second} (2d6)")
+    event = Checked(actor="Borin", what="recover", roll=roll)
+    assert "5✍" in events_report("t", [event.model_copy()], get_system("coup-de-grace")).lines[0]
+    assert Roll(dice=[5]).typed == []

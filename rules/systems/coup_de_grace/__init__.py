@@ -113,12 +113,6 @@ class CoupDeGrace(RuleSystem):
             c.facing = None  # a downed mini lies on its side: no facing
 
     # -- text (made in present.py; the service still asks the system) ----------------------------------
-    def status_line(self, enc: Encounter, c: Combatant) -> str:
-        return self.present.status_line(enc, c)
-
-    def board_extra(self, enc: Encounter) -> list[str]:
-        return self.present.board_extra(enc)
-
     # -- derived values -------------------------------------------------------------------------------
     def defence(self, c: Combatant) -> int:
         return defence(c)

@@ -1,7 +1,6 @@
 """Coup-De-Grace's typed state: per mini (activation, MP, weapons used) and per encounter (sides)."""
 from __future__ import annotations
 
-from collections.abc import ItemsView
 from typing import Annotated, Any
 
 from pydantic import Field, model_validator
@@ -37,10 +36,6 @@ class MiniState(CombatantState):
     reroll: bool = False
     #: the facing it had when it went down (it stands up facing that way)
     last_facing: str | None = None
-
-    def items(self) -> ItemsView[str, Any]:
-        """The fields as ``(name, value)`` pairs (`/combatant show` lists them as the old dict)."""
-        return self.model_dump().items()
 
     @model_validator(mode="before")
     @classmethod

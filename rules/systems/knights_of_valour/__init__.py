@@ -167,8 +167,3 @@ class KnightsOfValour(RuleSystem):
         return HANDLERS[spec.name](enc, self.option_values(enc), action.model_copy(update={"name": spec.name}))
 
     # -- presentation -----------------------------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant) -> str:
-        return self.present.status_line(enc, c)
-
-    def board_extra(self, enc: Encounter) -> list[str]:
-        return self.present.board_extra(enc)

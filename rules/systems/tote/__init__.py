@@ -130,12 +130,6 @@ class ToteSystem(RuleSystem):
         return actions.coup_de_grace(enc, action, dice, self.side_defeated)
 
     # -- presentation (made in present.py) ----------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant) -> str:
-        return self.present.status_line(enc, c)
-
-    def board_extra(self, enc: Encounter) -> list[str]:
-        return self.present.board_extra(enc)
-
     def sheet_summary(self, c: Combatant) -> str:
         return self.present.sheet_summary(c)  # type: ignore[attr-defined,no-any-return]
 

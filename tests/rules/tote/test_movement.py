@@ -29,7 +29,7 @@ def test_unplaced_combatants_stand_at_the_encounter_distance() -> None:
     """Without `at`, a combatant stands at the encounter's distance (option `distance`, default melee)."""
     enc = fight(BORIN, GRAK, distance="far")
     assert enc.phase == "distance: far"
-    assert "far" in SYSTEM.status_line(enc, who(enc, "Grak"))
+    assert "far" in SYSTEM.present.status_line(enc, who(enc, "Grak"))
 
 
 # -- distance rounds -------------------------------------------------------------------------------------
