@@ -50,7 +50,7 @@ def _block(key: str, body: str) -> str:
 
 
 def _pattern(key: str) -> re.Pattern[str]:
-    return re.compile(rf"<!-- tables:{re.escape(key)} -->\n.*?\n<!-- /tables:{re.escape(key)} -->", re.S)
+    return re.compile(rf"<!-- tables:{re.escape(key)} -->\n(?:.*?\n)?<!-- /tables:{re.escape(key)} -->", re.S)
 
 
 def write_tables(text: str) -> str:
