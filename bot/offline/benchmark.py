@@ -521,7 +521,7 @@ def _rules_step_encounter(key: str, size: int, count: int) -> Any:
     from rules.dice import Dice
     from rules.models import Encounter, MapState
     from rules.sheet import parse_pairs
-    from rules.system import Action
+    from rules.actions import make_action
 
     system = get_system(key)
     names, walls = _walled_map(size)
@@ -533,13 +533,13 @@ def _rules_step_encounter(key: str, size: int, count: int) -> Any:
         sheets = ("agi=3 hp=9 move=200 weapons=longsword:1", "agi=-3 hp=9 weapons=longsword:1")
     spots = [(0, 0), *_crowd(size, count - 1, walls)]
     for i, (col, row) in enumerate(spots):
-        action = Action(kind="add", is_gm=True, name="Mover" if i == 0 else f"F{i}", side="a" if i % 2 == 0 else "b",
-                        raw_sheet=parse_pairs(sheets[0 if i == 0 else 1]), at=f"{_col(col)}{row + 1}", facing="E",
-                        owner_id="1")
+        action = make_action("add", is_gm=True, name="Mover" if i == 0 else f"F{i}", side="a" if i % 2 == 0 else "b",
+                        raw_sheet=parse_pairs(sheets[0 if i == 0 else 1]), at=f"{_col(col)}{row + 1}",
+                        facing="E" if system.uses_facing else None, owner_id="1")
         enc = system.resolve(enc, action, Dice.fixed([])).encounter
-    enc = system.resolve(enc, Action(kind="init_roll", is_gm=True), Dice(random.Random(1))).encounter
+    enc = system.resolve(enc, make_action("init_roll", is_gm=True), Dice(random.Random(1))).encounter
     if key == "coup-de-grace":
-        enc = system.resolve(enc, Action(kind="init_order", is_gm=True, name="a"), Dice.fixed([])).encounter
+        enc = system.resolve(enc, make_action("init_order", is_gm=True, name="a"), Dice.fixed([])).encounter
     return enc
 
 
@@ -547,7 +547,7 @@ def time_rules_steps(size: int, count: int, repeat: int) -> list[tuple[str, floa
     """``(label, p50 ms, max ms, outcome)`` of ``system.resolve`` for far moves on a walled map."""
     from rules.dice import Dice
     from rules.errors import RulesError
-    from rules.system import Action
+    from rules.actions import make_action
 
     last = f"{_col(size - 1)}{size}"
     room = f"{_col(size - 5)}{size - 4}"
@@ -563,7 +563,7 @@ def time_rules_steps(size: int, count: int, repeat: int) -> list[tuple[str, floa
             for _ in range(repeat):
                 t0 = time.perf_counter()
                 try:
-                    system.resolve(enc, Action(kind="move", is_gm=True, actor="Mover", to=to), Dice(random.Random(1)),
+                    system.resolve(enc, make_action("move", is_gm=True, actor="Mover", to=to), Dice(random.Random(1)),
                                    snapshot=snapshot)
                     outcome = "moved"
                 except RulesError as exc:
