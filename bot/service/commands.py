@@ -16,7 +16,7 @@ from rules.cell_lists import parse_cell_list
 from rules.dice import Dice, roll_expression
 from rules.errors import IllegalAction, InputError
 from rules.grid import parse_map_spec
-from rules.models import MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, TERRAIN_KINDS, Encounter, MapState, Settings, reminder_hours_problem
+from rules.models import MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, Encounter, MapState, Settings, reminder_hours_problem
 from rules.report import TYPED, Report, board_report, events_report, user_ref
 from rules.sheet import read_int
 from rules.system import Action, RuleSystem, get_system
@@ -25,13 +25,6 @@ __all__ = ["Service", "INLINE_IMPORT_BYTES"]
 
 #: an import up to this size is checked on the event loop (a few ms at most); a bigger one in a thread
 INLINE_IMPORT_BYTES = 16 * 1024
-
-
-def terrain_kinds(system: RuleSystem) -> tuple[str, ...]:
-    """The map markings ``system`` reads (`RuleSystem.terrain_kinds`); a system that does not
-    declare its own yet keeps every kind, as before the declaration existed."""
-    declared = any("terrain_kinds" in vars(k) for k in type(system).__mro__ if k is not RuleSystem)
-    return system.terrain_kinds if declared else TERRAIN_KINDS
 
 
 class Service(ServiceCore):
@@ -170,7 +163,7 @@ class Service(ServiceCore):
                 raise IllegalAction("This encounter has no map to mark.")
             kind = (kind or "").strip().lower()
             system = get_system(live.enc.system)
-            kinds = terrain_kinds(system)
+            kinds = system.terrain_kinds
             if kind not in kinds:
                 raise InputError(f"`{kind}` is not a terrain {system.title} uses: use one of {', '.join(kinds)}.")
             targets = parse_cell_list(cells, grid.width, grid.height)

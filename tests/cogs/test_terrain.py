@@ -10,13 +10,12 @@ from tests.cogs.fights import export, setup_fight
 CDG = type(get_system("coup-de-grace"))
 
 
-async def test_terrain_refuses_a_kind_the_system_does_not_use(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A system that reads only walls refuses `kind:difficult`, naming the kinds it uses; nothing is marked."""
-    monkeypatch.setattr(CDG, "terrain_kinds", ("clear", "wall"))
+async def test_terrain_refuses_a_kind_the_system_does_not_use(h: Harness) -> None:
+    """Coup-De-Grace reads walls and obstacles only: `kind:difficult` is refused, naming the kinds it uses."""
     await setup_fight(h)
     before = await export(h)
     sent = await h.run("gm", "/encounter terrain", cells="E1", kind="difficult")
-    assert sent[0].ephemeral and "`difficult`" in sent[0].text and "clear, wall" in sent[0].text
+    assert sent[0].ephemeral and "`difficult`" in sent[0].text and "clear, wall, obstacle" in sent[0].text
     assert "Coup-De-Grace" in sent[0].text
     assert await export(h) == before
     sent = await h.run("gm", "/encounter terrain", cells="E1", kind="wall")
