@@ -8,11 +8,11 @@ __all__ = ["help_report", "COMMANDS"]
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("/encounter start system name map variant", "open an encounter here; you become its GM"),
-    ("/encounter status · end · export · import file", "show, close, save to or load from encounter.json"),
-    ("/encounter settings player_rolls reminder_hours options", "show or change settings (GM changes)"),
+    ("/encounter status · end · export · import file replace", "show, close, save to or load from encounter.json"),
+    ("/encounter settings player_rolls reminder_hours max_nudges options", "show or change settings (GM changes)"),
     ("/encounter gm user remove · terrain cells kind height", "co-GMs; mark walls, terrain, heights (GM)"),
-    ("/combatant add name sheet owner side at facing", "add a combatant (GM, or a player adding their own)"),
-    ("/combatant edit · remove · show", "change (GM or owner), remove (GM), look at a sheet"),
+    ("/combatant add name sheet owner side at facing", "add a combatant (GM, or a player adding their own before the fight)"),
+    ("/combatant edit · remove · show", "change (GM; owners before the fight), remove (GM), look at a sheet"),
     ("/init roll · set · next · order", "start combat, set a number, end a turn, show or reorder"),
     ("/move to path facing", "move (cheapest legal path to a cell, or exact steps) or turn"),
     ("/attack target weapon roll options · /coupdegrace target weapon roll", "attack; finish a downed foe"),
@@ -36,7 +36,7 @@ def _chunked(name: str, lines: list[str], limit: int = 1000) -> list[tuple[str, 
 
 
 def help_report(system_key: str | None = None, part: str | None = None) -> Report:
-    """The command list, or one system's sheet keys and actions (``part="options"``: its options)."""
+    """The command list, or one system's sheet keys (``part="actions"``: its `/act` actions, ``"options"``: its options)."""
     if not system_key:
         lines = [f"`{cmd}`: {text}" for cmd, text in COMMANDS]
         lines.append("")
@@ -44,6 +44,12 @@ def help_report(system_key: str | None = None, part: str | None = None) -> Repor
         lines.append("Systems: " + ", ".join(f"`{s.key}`" for s in all_systems()) + ". `/help system:` shows one.")
         return Report("📖 Skirmish", lines)
     system = get_system(system_key)
+    if part == "actions":
+        return Report(
+            f"📖 {system.title}: /act actions",
+            ["`/act action:NAME` with `target`, `options` and `roll` where the action takes them."],
+            _chunked("Actions", list(system.actions.lines()) or ["This system has no `/act` actions."]),
+        )
     if part == "options":
         lines = [f"`{k}`: {v}" for k, v in system.options_help.items()] or ["This system has no options."]
         return Report(
@@ -57,7 +63,10 @@ def help_report(system_key: str | None = None, part: str | None = None) -> Repor
     lines.append("Map: " + " or ".join(system.map_kinds) + (f" (default {system.default_map})" if system.default_map else ""))
     fields = _chunked("Sheet keys", [f"`{k.name}`: {k.describe()}" for k in system.sheet_keys(None)] or ["none"])
     if system.act_actions:
-        fields.append(("/act actions", ", ".join(f"`{a}`" for a in system.act_actions)))
+        fields.append((
+            "/act actions",
+            ", ".join(f"`{a}`" for a in system.act_actions) + f": `/help system:{system.key} part:actions` explains them.",
+        ))
     if system.options_help:
         fields.append(("Encounter options", f"{len(system.options_help)} options: `/help system:{system.key} part:options` lists them."))
     return Report(f"📖 {system.title} (`{system.key}`)", lines, fields)

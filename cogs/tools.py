@@ -13,7 +13,8 @@ from cogs._common import ctx_of, defer, reply, service_of
 from cogs.encounter import SYSTEM_CHOICES
 
 PART_CHOICES = [
-    app_commands.Choice(name="sheet keys and actions", value="sheet"),
+    app_commands.Choice(name="sheet keys", value="sheet"),
+    app_commands.Choice(name="/act actions", value="actions"),
     app_commands.Choice(name="encounter options", value="options"),
 ]
 

@@ -7,7 +7,7 @@ from bot.helptext import help_report
 from bot.render import to_embed
 from rules.system import all_systems
 
-PARTS = [None, "sheet", "options"]
+PARTS = [None, "sheet", "actions", "options"]
 
 
 @pytest.mark.parametrize("key", [None] + [s.key for s in all_systems()])
@@ -28,3 +28,10 @@ def test_help_lists_every_sheet_key_and_option(system) -> None:
     assert all(f"`{k.name}`" in sheet for k in system.sheet_keys(None))
     options = help_report(system.key, "options").text()
     assert all(f"`{k}`" in options for k in system.options_help)
+
+
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
+def test_help_explains_every_act_action(system) -> None:  # type: ignore[no-untyped-def]
+    """The actions page gives every declared `/act` action its line: cost, what it does, its options."""
+    text = help_report(system.key, "actions").text()
+    assert all(spec.line()[:60] in text for spec in system.actions)
