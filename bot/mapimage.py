@@ -10,7 +10,7 @@ side's colour and who is who, and the terrain shown.
 Everything is drawn at ``SS`` times the final size and reduced once, which anti-aliases hexes,
 discs and text cheaply. The PNG is cut to a 256-colour palette in which the flat colours stay
 exact: a third the size of an optimised RGB PNG. Geometry comes from
-:meth:`rules.grid.Grid.centre`; :func:`layout` and :func:`cell_centre_px` give pixel positions
+:meth:`rules.geometry.Grid.centre`; :func:`layout` and :func:`cell_centre_px` give pixel positions
 to callers and tests.
 """
 
@@ -26,7 +26,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from rules.errors import InputError
-from rules.grid import Cell, Grid, cell_name, parse_cell
+from rules.geometry import Cell, Grid, cell_name, parse_cell
 from rules.models import Encounter
 
 __all__ = [

@@ -15,7 +15,7 @@ from rules.actions import Action, ActionKind, make_action  # noqa: F401  (re-exp
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotFound
 from rules.events import Added, Edited, Event, Removed, Victory
-from rules.grid import Grid
+from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, OptionValues
 from rules.actions import ActionTable

@@ -9,7 +9,7 @@ import pytest
 from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
-from rules.grid import parse_map_spec
+from rules.geometry import parse_map_spec
 from rules.models import Encounter, MapState, Settings
 from rules.sheet import parse_pairs
 from rules.system import Resolution, RuleSystem, get_system

@@ -52,7 +52,7 @@ def test_rules_never_call_the_global_random() -> None:
 def test_the_purity_check_catches_a_forbidden_import(tmp_path: Path) -> None:
     """The import scanner sees `from discord import ...` and `import aiosqlite`."""
     f = tmp_path / "x.py"
-    f.write_text("import aiosqlite\nfrom discord.ext import commands\nfrom rules.grid import Cell\n")
+    f.write_text("import aiosqlite\nfrom discord.ext import commands\nfrom rules.geometry import Cell\n")
     assert [m for m, _ in _imports(f)] == ["aiosqlite", "discord", "rules"]
 
 

@@ -12,10 +12,10 @@ from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, no_encounter
 from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, require_gm, require_gm_of
 from bot.service.porting import read_export, set_options
 from data.store import DuplicateInteraction, read_state
-from rules.cell_lists import parse_cell_list
+from rules.geometry.cell_lists import parse_cell_list
 from rules.dice import Dice, roll_expression
 from rules.errors import IllegalAction, InputError
-from rules.grid import parse_map_spec
+from rules.geometry import parse_map_spec
 from rules.models import MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, Encounter, MapState, Settings, reminder_hours_problem
 from rules.report import TYPED, Report, board_report, events_report, user_ref
 from rules.sheet import read_int

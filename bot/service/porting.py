@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rules.errors import InputError, RulesError
-from rules.grid import parse_cell
+from rules.geometry import parse_cell
 from rules.models import EXPORT_FORMAT, Encounter
 from rules.geometry import MAX_SIDE
 from rules.system import MAX_COMBATANTS, RuleSystem, get_system, system_keys

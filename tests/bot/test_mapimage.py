@@ -23,7 +23,7 @@ from bot.mapimage import (
     render_map,
     side_colours,
 )
-from rules.grid import cell_name
+from rules.geometry import cell_name
 from rules.models import Combatant, Encounter, MapState
 
 CELL = 48

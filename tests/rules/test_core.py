@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import DiceError, IllegalAction, InputError, SheetError
-from rules.grid import Cell, Grid, cell_name, cheapest_path, parse_cell, parse_map_spec
+from rules.geometry import Cell, Grid, cell_name, cheapest_path, parse_cell, parse_map_spec
 from rules.models import Encounter, MapState
 from rules.sheet import SheetKey, parse_options, parse_pairs, read_sheet
 from rules.actions import make_action

@@ -5,7 +5,7 @@ from rules.actions import Act, ActionSpec, ActionTable
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Roll
-from rules.grid import Grid
+from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.systems.coup_de_grace.activation import activate, finish
 from rules.systems.coup_de_grace.attacks import set_hp

@@ -7,7 +7,7 @@ from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotFound
 from rules.events import Event, Modifier, Roll, mod
-from rules.grid import Cell, Grid
+from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.systems.coup_de_grace.activation import activate, finish
 from rules.systems.coup_de_grace.events import Blocker, Finesse, PushCancelled, Pushed, Standing, Struck, Wounded

@@ -2,7 +2,7 @@
 
 "You may never move through walls or other blocking obstacles": a `wall` or an `obstacle`
 square blocks moves and sight; minis block moves and sight too. The path search calls
-`rules.grid.cheapest_path` (every call is in this module).
+`rules.geometry.cheapest_path` (every call is in this module).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event
-from rules.grid import Cell, Grid, cheapest_path
+from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.actions import Move
 from rules.systems.coup_de_grace.events import Blocker, MiniMoved, MiniTurned

@@ -5,7 +5,7 @@ import re
 from functools import partial
 
 from rules.errors import IllegalAction, NotFound, SheetError
-from rules.grid import Cell
+from rules.geometry import Cell
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.systems.coup_de_grace.options import values

@@ -10,7 +10,7 @@ from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Modifier, Roll, StatusChanged, mod
-from rules.grid import Cell, Grid
+from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.report import signed

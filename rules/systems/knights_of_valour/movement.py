@@ -31,7 +31,7 @@ from rules.actions import Move
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event
-from rules.grid import Cell, Grid, cheapest_path
+from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.knights_of_valour import sheet

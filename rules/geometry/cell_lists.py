@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from rules.errors import InputError
-from rules.grid import Cell, cell_name, parse_cell
+from rules.geometry.cells import Cell, cell_name, parse_cell
 
 __all__ = ["parse_cell_list", "MAX_LISTED_CELLS"]
 
