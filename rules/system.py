@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 
-from rules.actions import Action, ActionKind, make_action  # noqa: F401  (re-exported)
+from rules.actions import Action
 from rules.dice import Dice
-from rules.errors import IllegalAction, InputError, NotFound
+from rules.errors import IllegalAction, InputError
 from rules.events import Added, Edited, Event, Removed, Victory
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
@@ -25,7 +25,6 @@ from rules.sheet import SheetKey, read_sheet
 
 __all__ = [
     "Action",
-    "ActionKind",
     "Turn",
     "Resolution",
     "RuleSystem",
@@ -335,4 +334,4 @@ class RuleSystem:
         return variant
 
 
-from rules.registry import SYSTEM_MODULES, all_systems, get_system, register, system_keys  # noqa: E402  (re-exported)
+from rules.registry import all_systems, get_system, register, system_keys  # noqa: E402  (re-exported)
