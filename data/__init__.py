@@ -11,6 +11,7 @@ from data.store import (
     DuplicateInteraction,
     LogEntry,
     Reminder,
+    StaleEncounter,
     Store,
     StoredEncounter,
     StoreError,
@@ -31,6 +32,7 @@ __all__ = [
     "ChannelBusy",
     "DuplicateInteraction",
     "UndoConflict",
+    "StaleEncounter",
     "StoreError",
     "RECENT_INTERACTIONS",
 ]

@@ -26,22 +26,27 @@ from data.store import (
     LogEntry,
     Reminder,
     Store,
+    StaleEncounter,
     StoredEncounter,
     StoreError,
     UndoConflict,
     check_change,
     read_state,
     redact_url,
+    version_plan,
 )
 from rules.errors import NotFound
 from rules.models import Encounter
 
-__all__ = ["PostgresStore", "RECENT_SQL", "MIGRATIONS"]
+__all__ = ["PostgresStore", "RECENT_SQL", "MIGRATIONS", "REMINDER_LEASE"]
 
 #: the folder of data/ that holds this backend's numbered migrations
 MIGRATIONS = "migrations_pg"
 _MIGRATION_LOCK = 0x536B726D  # pg_advisory_xact_lock key: one process migrates at a time
 _CONNECT_SECONDS = 10
+#: seconds a process's claim on a due reminder lasts: if it has not sent it (and bumped or
+#: cleared it) by then, the reminder is due again for any process
+REMINDER_LEASE = 120.0
 
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
@@ -54,15 +59,27 @@ RECENT_SQL = (
     f"AND a.interaction_id IS NOT NULL ORDER BY a.id DESC LIMIT {RECENT_INTERACTIONS}"
 )
 _ACTIVE = (
-    "SELECT e.id, e.channel_id, e.guild_id, e.state, e.board_message_id, "
+    "SELECT e.id, e.channel_id, e.guild_id, e.state, e.board_message_id, e.version, "
     f"ARRAY({RECENT_SQL}) AS recent FROM encounters e WHERE e.active"
 )
-#: the batch's states, one per encounter (the last change wins), in one statement
+#: the batch's encounters locked for the transaction, in id order (the same in every process)
+_LOCK_ENCOUNTERS = "SELECT pg_advisory_xact_lock(id) FROM unnest($1::bigint[]) AS id ORDER BY id"
+#: the batch's states, one per encounter (the last change wins), in one statement; each only
+#: on the version its changes read (NULL: any), which goes up by their count
 _UPDATE_STATES = (
     "UPDATE encounters e SET state = v.state, name = coalesce(v.name, e.name), "
-    "active = v.active, updated_at = v.now "
-    "FROM unnest($1::bigint[], $2::text[], $3::text[], $4::boolean[], $5::float8[]) "
-    "AS v(id, state, name, active, now) WHERE e.id = v.id RETURNING e.id"
+    "active = v.active, updated_at = v.now, version = e.version + v.count "
+    "FROM unnest($1::bigint[], $2::text[], $3::text[], $4::boolean[], $5::float8[], "
+    "$6::bigint[], $7::bigint[]) AS v(id, state, name, active, now, base, count) "
+    "WHERE e.id = v.id AND (v.base IS NULL OR e.version = v.base) RETURNING e.id"
+)
+#: the due reminders no other process holds, claimed for `REMINDER_LEASE` seconds; returned
+#: as they were due
+_CLAIM_REMINDERS = (
+    "WITH due AS (SELECT encounter_id, due_at FROM reminders WHERE due_at <= $1 "
+    "ORDER BY due_at, encounter_id FOR UPDATE SKIP LOCKED) "
+    "UPDATE reminders r SET due_at = $1 + $2 FROM due WHERE r.encounter_id = due.encounter_id "
+    "RETURNING r.encounter_id, r.channel_id, due.due_at, r.user_ids, r.turn_key, r.nudges"
 )
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
@@ -105,6 +122,7 @@ def _encounter(row: asyncpg.Record) -> StoredEncounter:
         recent_interactions=frozenset(row["recent"]),
         raw_state=raw,
         error=error,
+        version=row["version"],
     )
 
 
@@ -147,7 +165,8 @@ def _unique_error(error: asyncpg.UniqueViolationError) -> Exception:
 async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
     """``changes`` in one transaction on ``conn``, in queue order; per encounter, the last
     change sets the state and the reminder. Raises the first change that does not apply."""
-    states: dict[int, tuple[str, str | None, bool, float]] = {}
+    plan = version_plan(changes)
+    states: dict[int, tuple[str, str | None, bool, float, int | None, int]] = {}
     actions: list[tuple[Any, ...]] = []
     undos: list[tuple[int, int]] = []
     reminders: dict[int, Reminder | None] = {}
@@ -155,7 +174,7 @@ async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
         enc = c.encounter
         states[c.encounter_id] = (
             c.state_json or (enc.model_dump_json() if enc else ""),
-            _text(enc.name) if enc else None, c.active, c.now,
+            _text(enc.name) if enc else None, c.active, c.now, *plan[c.encounter_id],
         )
         if c.log:
             actions.append((
@@ -170,11 +189,18 @@ async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
             reminders[c.encounter_id] = c.reminder
     async with conn.transaction():
         ids = sorted(states)  # the same lock order in every process
+        await conn.execute(_LOCK_ENCOUNTERS, ids)
         updated = await conn.fetch(_UPDATE_STATES, ids, *(
-            [states[i][k] for i in ids] for k in range(4)
+            [states[i][k] for i in ids] for k in range(6)
         ))
         if len(updated) != len(ids):
-            raise NotFound("This encounter no longer exists: start a new one with `/encounter start`.")
+            missed = sorted(set(ids) - {r["id"] for r in updated})
+            found = await conn.fetchval(
+                "SELECT count(*) FROM encounters WHERE id = ANY($1::bigint[])", missed
+            )
+            if found != len(missed):
+                raise NotFound("This encounter no longer exists: start a new one with `/encounter start`.")
+            raise StaleEncounter()
         if actions:
             await conn.executemany(_INSERT_ACTION, actions)
         if undos:
@@ -355,7 +381,8 @@ class PostgresStore(Store):
             raise _unique_error(error) from error
         recent = frozenset([interaction_id] if command is not None and interaction_id else [])
         return StoredEncounter(
-            new_id, channel_id, guild_id, enc.model_copy(deep=True), None, recent, state
+            new_id, channel_id, guild_id, enc.model_copy(deep=True), None, recent, state,
+            version=0,
         )
 
     async def _execute(self, sql: str, *params: Any) -> None:
@@ -411,13 +438,12 @@ class PostgresStore(Store):
         return _log_entry(rows[0]) if rows else None
 
     async def due_reminders(self, now: float) -> list[Reminder]:
-        """Reminders due at or before ``now``, soonest first."""
-        rows = await self._rows(
-            f"SELECT {_REMINDER_COLS} FROM reminders WHERE due_at <= $1 "
-            "ORDER BY due_at, encounter_id",
-            now,
-        )
-        return [_reminder(row) for row in rows]
+        """Reminders due at or before ``now``, soonest first, each claimed for this process:
+        locked with ``FOR UPDATE SKIP LOCKED`` (a process asking at the same moment passes
+        over them) and moved `REMINDER_LEASE` seconds ahead in the same statement, so no other
+        process takes them until this one has sent them (`bump_reminder`, `clear_reminder`)."""
+        rows = await self._rows(_CLAIM_REMINDERS, now, REMINDER_LEASE)
+        return sorted(map(_reminder, rows), key=lambda r: (r.due_at, r.encounter_id))
 
     async def count_encounters(self) -> int:
         """How many encounters are stored, ended ones included."""

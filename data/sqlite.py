@@ -31,11 +31,13 @@ from data.store import (
     LogEntry,
     Reminder,
     Store,
+    StaleEncounter,
     StoredEncounter,
     StoreError,
     UndoConflict,
     check_change,
     read_state,
+    version_plan,
 )
 from rules.errors import NotFound
 from rules.models import Encounter
@@ -49,7 +51,7 @@ _PRAGMAS = (
     "PRAGMA busy_timeout = 5000;"
     "PRAGMA foreign_keys = ON;"
 )
-_ENCOUNTER_COLS = "id, channel_id, guild_id, state, board_message_id"
+_ENCOUNTER_COLS = "id, channel_id, guild_id, state, board_message_id, version"
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
     "undone, created_at, dice_typed"
@@ -61,9 +63,10 @@ RECENT_SQL = (
     "SELECT interaction_id FROM actions WHERE encounter_id = ? AND interaction_id IS NOT NULL "
     f"ORDER BY id DESC LIMIT {RECENT_INTERACTIONS}"
 )
+#: the state of one encounter, only on the version its change read (NULL: any)
 _UPDATE_ENCOUNTER = (
-    "UPDATE encounters SET state = ?, name = coalesce(?, name), active = ?, updated_at = ? "
-    "WHERE id = ?"
+    "UPDATE encounters SET state = ?, name = coalesce(?, name), active = ?, updated_at = ?, "
+    "version = version + ? WHERE id = ? AND (? IS NULL OR version = ?)"
 )
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
@@ -114,6 +117,7 @@ def _encounter(row: Sequence[Any], recent: Iterable[str] = ()) -> StoredEncounte
         recent_interactions=frozenset(recent),
         raw_state=raw,
         error=error,
+        version=row[5],
     )
 
 
@@ -150,7 +154,12 @@ def _write_batch(
     try:
         cur = conn.executemany(_UPDATE_ENCOUNTER, states)
         if cur.rowcount != len(states):
-            raise _Mismatch(NotFound("This encounter no longer exists: start a new one with `/encounter start`."))
+            ids = [s[5] for s in states]
+            marks = ",".join("?" * len(ids))
+            [(found,)] = conn.execute(f"SELECT count(*) FROM encounters WHERE id IN ({marks})", ids)
+            if found != len(ids):
+                raise _Mismatch(NotFound("This encounter no longer exists: start a new one with `/encounter start`."))
+            raise _Mismatch(StaleEncounter())
         if actions:
             conn.executemany(_INSERT_ACTION, actions)
         if undos:
@@ -175,11 +184,13 @@ def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
     actions: list[tuple[Any, ...]] = []
     undos: list[tuple[Any, ...]] = []
     reminders: dict[int, tuple[Any, ...] | None] = {}
+    plan = version_plan(changes)
     for c in changes:
         enc = c.encounter
+        base, count = plan[c.encounter_id]
         states[c.encounter_id] = (
             c.state_json or (enc.model_dump_json() if enc else ""), enc.name if enc else None,
-            int(c.active), c.now, c.encounter_id,
+            int(c.active), c.now, count, c.encounter_id, base, base,
         )
         if c.log:
             actions.append((
@@ -351,7 +362,7 @@ class SqliteStore(Store):
         down) does not lose the batch: the thread finishes it, commit or roll back, so wait for
         it, and if it did not commit, write the batch again.
         """
-        params = _batch_params(changes)
+        params = _batch_params(changes)  # StaleEncounter if one encounter's changes do not chain
         db = self._db
         for attempt in (1, 2):
             committed: list[bool] = []
@@ -424,7 +435,8 @@ class SqliteStore(Store):
         assert cur.lastrowid is not None
         recent = frozenset([interaction_id] if command is not None and interaction_id else [])
         return StoredEncounter(
-            cur.lastrowid, channel_id, guild_id, enc.model_copy(deep=True), None, recent, state
+            cur.lastrowid, channel_id, guild_id, enc.model_copy(deep=True), None, recent, state,
+            version=0,
         )
 
     async def set_board_message(self, encounter_id: int, message_id: str | None) -> None:

@@ -28,10 +28,12 @@ __all__ = [
     "ChannelBusy",
     "DuplicateInteraction",
     "UndoConflict",
+    "StaleEncounter",
     "StoreError",
     "RECENT_INTERACTIONS",
     "open_store",
     "check_change",
+    "version_plan",
     "read_state",
     "sqlite_path",
     "database_backend",
@@ -65,6 +67,17 @@ class UndoConflict(RulesError):
         super().__init__("That action was already undone: look at `/log` and try again.")
 
 
+class StaleEncounter(RulesError):
+    """Another process wrote the encounter after this command read it: nothing was written.
+
+    The service reloads the encounter and resolves the command again once; a second conflict
+    reaches the player with this message.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("Someone changed this encounter at the same moment: try again.")
+
+
 class StoreError(RulesError):
     """The database cannot be opened or used as it is: the message says which file and what to do.
 
@@ -93,6 +106,8 @@ class StoredEncounter:
     raw_state: str = ""
     #: why ``raw_state`` does not read back, or None when ``encounter`` is set
     error: str | None = None
+    #: how many changes were applied to the row: a `Change` names the version it read
+    version: int = 0
 
 
 def read_state(raw: str) -> tuple[Encounter | None, str | None]:
@@ -168,6 +183,9 @@ class Change:
     state_json: str | None = None
     #: indexes into ``dice`` of the results the caller typed with `roll:`
     dice_typed: list[int] = field(default_factory=list)
+    #: the encounter's version the command read (`StoredEncounter.version`): the write lands
+    #: only on that version, else `StaleEncounter`; None writes whatever the version is
+    version: int | None = None
 
 
 def check_change(change: Change) -> None:
@@ -218,7 +236,9 @@ class Store(ABC):
     async def apply(self, change: Change) -> None:
         """Write one accepted command atomically; durable once this returns.
 
-        Raises `DuplicateInteraction` if its interaction id is already in the log.
+        Adds one to the encounter's version. Raises `DuplicateInteraction` if its interaction
+        id is already in the log, and `StaleEncounter` if the encounter is no longer at
+        ``change.version``; either way nothing of the change is written.
         """
 
     @abstractmethod
@@ -235,7 +255,11 @@ class Store(ABC):
 
     @abstractmethod
     async def due_reminders(self, now: float) -> list[Reminder]:
-        """Reminders due at or before ``now``, soonest first."""
+        """Reminders due at or before ``now``, soonest first (as they were due).
+
+        Where several processes share the database, each reminder returned is claimed for this
+        process for a short lease (its ``due_at`` moves ahead), so another does not take it too.
+        """
 
     @abstractmethod
     async def bump_reminder(self, encounter_id: int, due_at: float) -> None:
@@ -340,3 +364,23 @@ async def open_store(url: str) -> Store:
     from data.sqlite import SqliteStore
 
     return await SqliteStore.open(target)
+
+
+def version_plan(changes: list[Change]) -> dict[int, tuple[int | None, int]]:
+    """Per encounter of a batch: the version it must be at before the batch (None: any) and
+    how many changes the batch applies to it.
+
+    The changes of one encounter must follow each other (each read the version the one before
+    it wrote); one that does not raises `StaleEncounter`, so the batch is retried change by
+    change and the stale one fails alone.
+    """
+    plan: dict[int, tuple[int | None, int]] = {}
+    for c in changes:
+        base, count = plan.get(c.encounter_id, (None, 0))
+        if c.version is not None:
+            if base is None:
+                base = c.version - count
+            elif c.version != base + count:
+                raise StaleEncounter()
+        plan[c.encounter_id] = (base, count + 1)
+    return plan

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.offline.harness import Clock, Harness
+from tests.backends import backend, db_path, pg_server, store, url  # noqa: F401 (the store fixtures, both backends)
 from tests.scenario import Scenario
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import itertools
+import os
 import json
 import random
 import re
@@ -145,7 +146,9 @@ class Recorder:
         self.fail_sends = 0
         self.channel_of_token: dict[str, str] = {}
         self.user_of_token: dict[str, str] = {}
-        self._ids = itertools.count(1)
+        # a snowflake's low 22 bits: the process's own range (as Discord's process and worker
+        # bits), so two consoles started in the same millisecond never make the same id
+        self._ids = itertools.count(((os.getpid() & 0x3FF) << 12) + 1)
         self.cdn: dict[str, bytes] = {}
 
     def clear(self) -> None:

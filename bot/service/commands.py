@@ -11,7 +11,7 @@ from bot.service import views
 from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, no_encounter
 from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, require_gm, require_gm_of
 from bot.service.porting import read_export, set_options
-from data.store import DuplicateInteraction, read_state
+from data.store import DuplicateInteraction, StaleEncounter, read_state
 from rules.geometry.cell_lists import parse_cell_list
 from rules.dice import Dice, roll_expression
 from rules.errors import IllegalAction, InputError
@@ -81,7 +81,19 @@ class Service(ServiceCore):
 
     # -- game actions --------------------------------------------------------------------------------
     async def act(self, ctx: Ctx, action: Action) -> Outcome:
-        """Run one game action (add, edit, remove, initiative, next, move, attack, ...)."""
+        """Run one game action (add, edit, remove, initiative, next, move, attack, ...).
+
+        If another process wrote the encounter after it was read, the action is checked and
+        resolved once more on the encounter as stored now (the same action, the same dice
+        source: dice typed with `roll:` are used again); a second conflict is refused with
+        `StaleEncounter`. Nothing is ever written over another process's write.
+        """
+        try:
+            return await self._act(ctx, action)
+        except StaleEncounter:
+            return await self._act(ctx, action)  # the conflict dropped the cached entry: reloaded
+
+    async def _act(self, ctx: Ctx, action: Action) -> Outcome:
         async with self._holding(ctx) as live:
             enc = live.enc
             system = get_system(enc.system)

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from data.store import Change, DuplicateInteraction, Reminder, Store, StoredEncounter, read_state
+from data.store import Change, DuplicateInteraction, Reminder, StaleEncounter, Store, StoredEncounter, read_state
 from rules.errors import IllegalAction, NotFound
 from rules.models import Encounter
 from rules.report import Report, user_ref
@@ -100,6 +100,8 @@ class StoredEntry:
     error: str | None = None
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_IDS))
     recent_set: set[str] = field(default_factory=set)
+    #: the row's version as loaded or last written: the next write lands only on it
+    version: int = 0
 
     def seen(self, interaction_id: str | None) -> bool:
         return interaction_id is not None and interaction_id in self.recent_set
@@ -152,6 +154,8 @@ class ServiceCore:
         self.cache_bytes = cache_bytes
         #: the bytes of encounter JSON the cache holds now
         self.cached_bytes = 0
+        #: writes refused because another process wrote the encounter first (then reloaded)
+        self.conflicts = 0
         self._locks: dict[str, _ChannelLock] = {}
         self._cache: OrderedDict[str, StoredEntry] = OrderedDict()
         self._absent: OrderedDict[str, None] = OrderedDict()
@@ -251,7 +255,10 @@ class ServiceCore:
     def _from_stored(stored: StoredEncounter) -> StoredEntry:
         entry: StoredEntry
         if stored.encounter is None:
-            entry = StoredEntry(stored.id, stored.channel_id, stored.raw_state, stored.board_message_id, stored.error)
+            entry = StoredEntry(
+                stored.id, stored.channel_id, stored.raw_state, stored.board_message_id, stored.error,
+                version=stored.version,
+            )
         else:
             entry = LiveEntry(
                 id=stored.id,
@@ -259,6 +266,7 @@ class ServiceCore:
                 enc=stored.encounter,
                 json=stored.raw_state or stored.encounter.model_dump_json(),
                 board_message_id=stored.board_message_id,
+                version=stored.version,
             )
         for i in stored.recent_interactions:
             entry.remember(i)
@@ -348,6 +356,10 @@ class ServiceCore:
         ``new`` is None only to end an encounter that does not read back (its row is kept as
         stored). ``live`` may be such an encounter: a command that restores it (undo) commits
         a new state like any other.
+
+        The write lands only on the version ``live`` was read at: if another process wrote the
+        encounter since, nothing is written, the cached entry is dropped (the next command
+        loads the encounter afresh) and `StaleEncounter` is raised.
         """
         now = self.clock()
         ping: Ping | None = None
@@ -363,36 +375,41 @@ class ServiceCore:
             reminder = self._reminder(live, new, new_turn, now) if (turn_moved and active) else None
             clear = (not active) or new.winner is not None or (turn_moved and reminder is None)
             ping = self._ping(new, new_turn) if (turn_moved and active) else None
-        await self.store.apply(
-            Change(
-                encounter_id=live.id,
-                encounter=new,
-                interaction_id=ctx.interaction_id,
-                user_id=ctx.user_id,
-                command=command,
-                summary=summary[:1500],
-                dice=dice,
-                state_before=live.json if undoable else None,
-                now=now,
-                undo_of=undo_of,
-                active=active,
-                reminder=reminder,
-                clear_reminder=clear and reminder is None,
-                state_json=new_json,
-                dice_typed=dice_typed or [],
-            )
+        change = Change(
+            encounter_id=live.id,
+            encounter=new,
+            interaction_id=ctx.interaction_id,
+            user_id=ctx.user_id,
+            command=command,
+            summary=summary[:1500],
+            dice=dice,
+            state_before=live.json if undoable else None,
+            now=now,
+            undo_of=undo_of,
+            active=active,
+            reminder=reminder,
+            clear_reminder=clear and reminder is None,
+            state_json=new_json,
+            dice_typed=dice_typed or [],
+            version=live.version,
         )
+        try:
+            await self.store.apply(change)
+        except StaleEncounter:
+            self.conflicts += 1
+            self._drop(live.channel_id)
+            raise
         if not active or new is None:
             self._mark_absent(live.channel_id)
             return None
         # the holder of the lock commits to the channel's entry in the cache, even if it was evicted
         self._drop(live.channel_id)
         if isinstance(live, LiveEntry):
-            kept, live.enc, live.json = live, new, new_json
+            kept, live.enc, live.json, live.version = live, new, new_json, live.version + 1
         else:
             kept = LiveEntry(
                 id=live.id, channel_id=live.channel_id, json=new_json, board_message_id=live.board_message_id,
-                recent=live.recent, recent_set=live.recent_set, enc=new,
+                recent=live.recent, recent_set=live.recent_set, enc=new, version=live.version + 1,
             )
         kept.remember(ctx.interaction_id)
         self._put(kept)

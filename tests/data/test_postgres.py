@@ -16,7 +16,7 @@ from data import ChannelBusy, DuplicateInteraction, Store, StoreError, open_stor
 from data.postgres import MIGRATIONS, PostgresStore
 from data.sqlite import migrations
 from data.store import database_backend, redact_url
-from tests.data.conftest import PgServer
+from tests.backends import PgServer
 from tests.data.stores import change, enc, query
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,5 @@
-"""A real PostgreSQL server for the session, and a store fixture over both backends.
+"""A real PostgreSQL server for the session, and store fixtures over both backends (registered
+for every test folder by tests/conftest.py).
 
 The server runs from a temp dir on a Unix socket (no TCP port) as the ``postgres`` user (it
 refuses to run as root), started once for the session and stopped at its end; each test that
