@@ -128,6 +128,8 @@ class Dice:
                 f"`roll` gave {len(self.given)} result(s) but only {self._used} of this action's dice are your own "
                 f"combatants': the others are the bot's to roll, or the GM's to type. {fix.capitalize()}."
             )
+        if self.given and not self._used:
+            raise DiceError("This command rolls no dice, so leave `roll` out.")
         if self._used < len(self.given):
             raise DiceError(
                 f"`roll` gave {len(self.given)} result(s) but this action rolled only {self._used} "

@@ -29,7 +29,7 @@ from rules.report import COLOURS, Report, die_text, signed
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
-    from rules.system import RuleSystem
+    from rules.system import RuleSystem, Turn
 
 __all__ = ["Presenter", "roll_text"]
 
@@ -177,6 +177,18 @@ class Presenter:
         if c.status != "active":
             bits.append(c.status)
         return " · ".join(bits)
+
+    def order_lines(self, enc: "Encounter", turn: "Turn") -> list[str]:
+        """`/init order`: one numbered line per combatant in order, the ones acting now marked."""
+        lines = []
+        for i, name in enumerate(enc.order, 1):
+            c = enc.find(name)
+            if c is None:
+                continue
+            mark = "▶️ " if name in turn.actors else ""
+            init = f" ({c.initiative})" if c.initiative is not None else ""
+            lines.append(f"{mark}{i}. **{c.name}**{init} · {c.side}" + (f" · {c.status}" if c.status != "active" else ""))
+        return lines
 
     def board_extra(self, enc: "Encounter") -> list[str]:
         """Lines the system adds under the board's head (engagements, distances...)."""

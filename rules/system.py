@@ -25,6 +25,7 @@ from rules.sheet import SheetKey, read_sheet
 
 __all__ = [
     "Action",
+    "check_plain",
     "Turn",
     "Resolution",
     "RuleSystem",
@@ -39,6 +40,19 @@ MAX_COMBATANTS = 100
 
 #: how many of the GM's mid-fight edits the encounter keeps to show on the board
 GM_EDITS_SHOWN = 3
+
+
+#: characters Discord reads as Markdown: a name holding them would not show as typed
+MARKDOWN = "*_~|`\\"
+
+
+def check_plain(name: str, what: str) -> None:
+    """Refuse a name holding Markdown characters, which every reply, board and ping would misshow."""
+    if any(ch in name for ch in MARKDOWN):
+        raise InputError(
+            f"A {what} cannot hold the Markdown characters * _ ~ | ` or \\ (Discord would not show it as typed): "
+            f"write it without them, e.g. with spaces or hyphens."
+        )
 
 
 @dataclass(frozen=True)
@@ -231,8 +245,9 @@ class RuleSystem:
         name = (action.name or "").strip()
         if not name or len(name) > 40:
             raise InputError("A combatant needs a name of 1 to 40 characters.")
-        if any(ch in name for ch in "\n\r`"):
-            raise InputError("A combatant's name cannot hold line breaks or backticks.")
+        if any(ch in name for ch in "\n\r"):
+            raise InputError("A combatant's name cannot hold line breaks.")
+        check_plain(name, "combatant's name")
         existing = enc.find(name)
         if existing is not None:
             raise IllegalAction(f"There is already a combatant called {existing.name}: pick another name.")
@@ -247,6 +262,7 @@ class RuleSystem:
             side = self.default_side_gm if (owner is None or owner in enc.gm_ids) else self.default_side_player
         if len(side) > 40:
             raise InputError("A side's name is at most 40 characters long.")
+        check_plain(side, "side's name")
         types = state_types(self.key)
         c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet, state=types[0]() if types else CombatantState())
         self.place(enc, c, action.at, action.facing)
@@ -262,6 +278,7 @@ class RuleSystem:
         if action.raw_sheet:
             c.sheet = self.read_sheet(enc, action.raw_sheet, base=c.sheet)
         if action.side:
+            check_plain(action.side, "side's name")
             c.side = action.side.strip()[:40]
         if action.at or action.facing:
             self.place(enc, c, action.at, action.facing)

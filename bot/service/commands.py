@@ -19,7 +19,7 @@ from rules.geometry import parse_map_spec
 from rules.models import MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, Encounter, MapState, Settings, reminder_hours_problem
 from rules.report import TYPED, Report, board_report, events_report, user_ref
 from rules.sheet import read_int
-from rules.system import Action, RuleSystem, get_system
+from rules.system import Action, RuleSystem, check_plain, get_system
 
 __all__ = ["Service", "INLINE_IMPORT_BYTES"]
 
@@ -41,6 +41,7 @@ class Service(ServiceCore):
     ) -> Outcome:
         system = get_system(system_key)
         variant = system.check_variant(variant)
+        check_plain(name or "", "encounter's name")
         enc = Encounter(
             system=system.key,
             variant=variant,
@@ -300,7 +301,7 @@ class Service(ServiceCore):
         from bot.mapimage import render_map
 
         png = await asyncio.to_thread(render_map, enc)
-        report = Report(f"🗺️ {enc.name} · round {enc.round}", [f"{enc.map.width}x{enc.map.height} {enc.map.kind}"])
+        report = Report(views.map_title(enc), [f"{enc.map.width}x{enc.map.height} {enc.map.kind}"])
         return Outcome(report, file=("map.png", png))
 
     async def board_message(self, channel_id: str) -> str | None:

@@ -90,7 +90,12 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
         if not is_gm and c.owner_id != user:
             raise NotAllowed(f"{c.name} is not yours: you can act only for your own combatants.")
         return action.model_copy(update={"actor": c.name})
-    return action.model_copy(update={"actor": default_actor(enc, system, user, is_gm)})
+    actor = default_actor(enc, system, user, is_gm)
+    target = enc.find(getattr(action, "target", None))
+    if target is not None and target.name == actor:  # the GM aims at the one whose turn it is: name the attacker
+        foes = ", ".join(c.name for c in enc.enemies_of(target) if c.in_fight)
+        raise InputError(f"It is {actor}'s turn and {actor} is the target: name the attacker with `combatant` ({foes}).")
+    return action.model_copy(update={"actor": actor})
 
 def _cosmetic_only(enc: Encounter, system: RuleSystem, c: Combatant, action: Action) -> None:
     """Mid-fight, an owner's edit may touch only cosmetic sheet keys: the rest is the GM's or the rules'."""

@@ -12,7 +12,7 @@ from rules.report import TYPED, Report, user_ref
 from rules.state import CombatantState
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "show_report", "log_report", "roll_report"]
+__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "log_report", "roll_report"]
 
 #: commands that act with one combatant, whose reply is titled with its name
 ACTOR_KINDS = {"next", "move", "attack", "coupdegrace", "act"}
@@ -21,7 +21,7 @@ ACTOR_KINDS = {"next", "move", "attack", "coupdegrace", "act"}
 def title(command: str, action: Action) -> str:
     """``Borin: move``: the title of a game action's reply."""
     if action.kind == "act" and action.name:
-        return f"{action.actor}: {action.name}"
+        return f"{action.actor}: {action.name}" if action.actor else f"/act {action.name}"
     if action.actor and action.kind in ACTOR_KINDS:
         return f"{action.actor}: {command.lstrip('/')}"
     return command
@@ -61,16 +61,16 @@ def order_report(system: RuleSystem, enc: Encounter) -> Report:
     lines: list[str] = []
     if not enc.started:
         lines.append("Combat has not started: the GM uses `/init roll`.")
-    for i, name in enumerate(enc.order, 1):
-        c = enc.find(name)
-        if c is None:
-            continue
-        mark = "▶️ " if name in turn.actors else ""
-        init = f" ({c.initiative})" if c.initiative is not None else ""
-        lines.append(f"{mark}{i}. **{c.name}**{init} · {c.side}" + (f" · {c.status}" if c.status != "active" else ""))
+    lines += system.present.order_lines(enc, turn)
     if turn.label:
         lines.append(turn.label)
     return Report(f"🎯 Order · round {enc.round}", lines or ["No combatants yet."])
+
+
+def map_title(enc: Encounter) -> str:
+    """`/map`'s title: the round, or that the fight has not started."""
+    when = f"round {enc.round}" if enc.started else "the fight has not started"
+    return f"🗺️ {enc.name} · {when}"
 
 
 def show_report(system: RuleSystem, enc: Encounter, c: Combatant) -> Report:

@@ -32,6 +32,7 @@ from rules.systems.coup_de_grace.tables import STEP_COST
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
+    from rules.system import Turn
 
 __all__ = ["CoupDeGracePresenter", "blocker_text"]
 
@@ -74,7 +75,7 @@ class CoupDeGracePresenter(Presenter):
         Cast: "cast",
     }
     checks: ClassVar[dict[str, str]] = {
-        "roll_off": "rolls off for the initiative",
+        "roll_off": "roll off for the initiative",
         "recover": "attempts a dramatic recovery",
     }
 
@@ -115,6 +116,8 @@ class CoupDeGracePresenter(Presenter):
         if e.what == "recover":
             outcome = "stands up with 1 HP" if e.roll.success else "nothing happens"
             return f"**{e.actor}** {self.checks['recover']}: {roll_text(e.roll, outcome)}"
+        if e.what == "roll_off":  # the actor is a side: "the dwarves roll off"
+            return f"the {super().checked(e)}"
         return super().checked(e)
 
     # -- moves ---------------------------------------------------------------------------------------
@@ -131,6 +134,8 @@ class CoupDeGracePresenter(Presenter):
     # -- attacks -------------------------------------------------------------------------------------
     def struck(self, e: Struck) -> str:
         verb = "shoots at" if e.mode == "ranged" else "attacks"
+        if e.coup_de_grace and e.mode == "ranged":
+            verb = "shoots a coup-de-grace at"
         roll = roll_text(e.roll.model_copy(update={"against": None, "success": None}), None)
         guard = "".join(f" {signed(m.value)} {m.name}" for m in e.defence)
         dv = f"DV {e.dv}{guard}" + (f" = **{e.roll.against}**" if guard else "")
@@ -194,6 +199,17 @@ class CoupDeGracePresenter(Presenter):
         if c.sheet.get("race"):
             bits.append(str(c.sheet["race"]))
         return " · ".join(bits)
+
+    def order_lines(self, enc: "Encounter", turn: "Turn") -> list[str]:
+        """Sides alternate, so the order is of sides: each side's minis still to activate, the side with priority marked."""
+        if not enc.started:
+            return []
+        lines = [f"Order of sides this round: {' → '.join(side_order(enc))}"]
+        for side in side_order(enc):
+            waiting = [c.name for c in enc.combatants if c.side == side and c.in_fight and not state_of(c).done]
+            mark = "▶️ " if side == turn.side and turn.actors else ""
+            lines.append(f"{mark}**{side}**: " + (f"to activate: {', '.join(waiting)}" if waiting else "all activated"))
+        return lines
 
     def board_extra(self, enc: "Encounter") -> list[str]:
         if not enc.started or enc.winner:
