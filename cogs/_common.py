@@ -27,6 +27,7 @@ __all__ = [
     "weapon_autocomplete",
     "action_autocomplete",
     "facing_autocomplete",
+    "option_autocomplete",
     "service_of",
     "defer",
     "defer_path_search",
@@ -150,3 +151,22 @@ async def action_autocomplete(interaction: discord.Interaction, current: str) ->
         return []
     system = get_system(enc.system)
     return _choices(system.actions_for(enc, _actor(enc, interaction)), current)
+
+
+async def option_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The encounter's declared options: the last word of ``current`` completed to ``key=`` or,
+    for an option with a list of values, to ``key=value``; the words before it are kept."""
+    enc = await _encounter(interaction)
+    if enc is None:
+        return []
+    head, _, word = current.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    key, eq, value = word.partition("=")
+    out: list[str] = []
+    for option in get_system(enc.system).options:
+        if not eq and option.name.startswith(key.lower()):
+            out.append(f"{prefix}{option.name}=")
+        elif eq and option.name == key.lower():
+            values = option.choices or (("yes", "no") if option.kind == "bool" else ())
+            out += [f"{prefix}{key}={v}" for v in (*values, "default") if v.startswith(value.lower())]
+    return [app_commands.Choice(name=o, value=o) for o in out if len(o) <= 100][:25]

@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import MAX_IMPORT_BYTES
-from cogs._common import Options, ctx_of, defer, reply, service_of
+from cogs._common import Options, ctx_of, defer, option_autocomplete, reply, service_of
 from rules.errors import InputError
 from rules.models import MAX_CELL_HEIGHT, TERRAIN_KINDS
 from rules.system import all_systems, get_system
@@ -77,6 +77,7 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         options='Rule options, "key=value ..." (see /help); "key=default" resets one',
         max_nudges="Nudges per turn (0-10, default 3); then only the GM is told, once",
     )
+    @app_commands.autocomplete(options=option_autocomplete)
     async def settings(
         self,
         interaction: discord.Interaction,
