@@ -39,6 +39,8 @@ __all__ = [
 ]
 
 MAX_COMBATANTS = 100
+#: the longest name a combatant may have
+MAX_NAME = 40
 #: the most copies one `/combatant add count:` adds
 MAX_COPIES = 20
 
@@ -257,8 +259,8 @@ class RuleSystem:
                 events += self.add(enc, copy, dice)
             return events
         name = (action.name or "").strip()
-        if not name or len(name) > 40:
-            raise InputError("A combatant needs a name of 1 to 40 characters.")
+        if not name or len(name) > MAX_NAME:
+            raise InputError(f"A combatant needs a name of 1 to {MAX_NAME} characters.")
         if any(ch in name for ch in "\n\r"):
             raise InputError("A combatant's name cannot hold line breaks.")
         check_plain(name, "combatant's name")
@@ -293,6 +295,9 @@ class RuleSystem:
         """The ``count`` single adds of ``/combatant add count:``: ``name 1`` .. ``name n``, on the cells ``at`` lists
         (in order; more cells than copies leaves the rest free); without a map, ``at`` (a band) is for all."""
         name = (action.name or "").strip()
+        room = MAX_NAME - len(f" {count}")
+        if not name or len(name) > room:
+            raise InputError(f"{count} copies need a name of 1 to {room} characters, to fit their numbers up to {count}.")
         grid = enc.grid()
         spots: list[str | None] = [action.at] * count
         if grid is not None and action.at:

@@ -118,3 +118,25 @@ async def test_add_reply_leaves_out_facing_where_the_system_has_none(h: Harness)
     sent = await h.run("gm", "/combatant add", name="Wolf", at="close", sheet=TOTE_ENEMY)
     text = sent[0].text
     assert "at close" in text and "foes" in text and "facing" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [("G" * 38, "name of 1 to 37 characters"), ("  ", "name of 1 to 37 characters")],
+)
+async def test_copies_need_a_name_that_fits_with_its_number(h: Harness, name: str, words: str) -> None:
+    """With `count:`, a name too long for its number, or a blank one, is refused, naming the limit."""
+    await setup_fight(h)
+    before = await export(h)
+    sent = await h.run("gm", "/combatant add", name=name, count=12, sheet=GRAK)
+    assert sent[0].ephemeral and words in sent[0].text, sent[0].text
+    assert await export(h) == before
+
+
+async def test_edit_side_joins_an_existing_side_whatever_its_case(h: Harness) -> None:
+    """`/combatant edit side:DWARVES` moves Grak to the side `dwarves` as first spelt."""
+    await setup_fight(h)
+    await h.run("gm", "/combatant edit", name="Grak", side="DWARVES")
+    sides = {c["name"]: c["side"] for c in (await export(h))["combatants"]}
+    assert sides == {"Borin": "dwarves", "Grak": "dwarves"}
+
