@@ -7,10 +7,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._common import Sheet, combatant_autocomplete, ctx_of, facing_autocomplete, reply, service_of, target_autocomplete
+from cogs._common import (
+    Sheet, _choices, _encounter, combatant_autocomplete, ctx_of, facing_autocomplete, reply, service_of, target_autocomplete,
+)
 from rules.actions import Add, make_action
+from rules.system import MAX_COPIES, get_system
 
 SheetT = app_commands.Transform[dict, Sheet]
+
+
+async def side_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The encounter's sides, then the system's default player and GM sides."""
+    enc = await _encounter(interaction)
+    if enc is None:
+        return []
+    system = get_system(enc.system)
+    sides: dict[str, str] = {}
+    for side in (*enc.sides(), system.default_side_player, system.default_side_gm):
+        sides.setdefault(side.casefold(), side)
+    return _choices(list(sides.values()), current)
 
 
 @app_commands.guild_only()
@@ -20,11 +35,12 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
         name="Its name",
         sheet='key=value pairs, e.g. "class=heavy weapons=hammer,shield" (see /help)',
         owner="The player who controls it (default: you, or nobody for the GM)",
-        side="Its side or team",
-        at="Where it stands: a cell like C4 (or a range band where there is no map)",
+        side="Its side or team (matched whatever the case)",
+        at='Where it stands: a cell like C4 (a band with no map); with count, a list: "B2 C2", A1-A4, B2:D4',
         facing="Which way it faces: N E S W (hex: N NE SE S SW NW), where the system uses facings",
+        count=f"Add this many, named Goblin 1, Goblin 2... (1 to {MAX_COPIES})",
     )
-    @app_commands.autocomplete(facing=facing_autocomplete)
+    @app_commands.autocomplete(facing=facing_autocomplete, side=side_autocomplete)
     async def add(
         self,
         interaction: discord.Interaction,
@@ -34,16 +50,17 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
         side: Optional[str] = None,
         at: Optional[str] = None,
         facing: Optional[str] = None,
+        count: Optional[app_commands.Range[int, 1, MAX_COPIES]] = None,
     ) -> None:
         action = Add(
             name=name, raw_sheet=sheet or {}, owner_id=str(owner.id) if owner else None,
-            side=side, at=at, facing=facing,
+            side=side, at=at, facing=facing, count=count,
         )
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="edit", description="Change a combatant's sheet, side or place (GM or owner)")
     @app_commands.describe(name="Which combatant", sheet="key=value pairs to change", side="New side (GM)", at="New cell (GM set-up)", facing="New facing")
-    @app_commands.autocomplete(name=combatant_autocomplete, facing=facing_autocomplete)
+    @app_commands.autocomplete(name=combatant_autocomplete, facing=facing_autocomplete, side=side_autocomplete)
     async def edit(
         self,
         interaction: discord.Interaction,

@@ -64,6 +64,8 @@ class Add(_Sheet):
     kind: Literal["add"] = "add"
     name: str
     owner_id: str | None = None
+    #: add this many copies, named ``name 1`` .. ``name n`` (``at`` then lists their cells)
+    count: int | None = None
 
 
 class Edit(_Sheet):

@@ -82,6 +82,15 @@ class Added(Event):
 
     kind: ClassVar[str] = "added"
     summary: str | None = None
+    side: str | None = None
+    owner_id: str | None = None
+    #: where it stands (a cell, or a band where there is no map); None: not placed yet
+    at: str | None = None
+    facing: str | None = None
+    #: the encounter has a map (so a combatant off it is not placed yet)
+    on_map: bool = False
+    #: the system uses facings, so the text says which way it faces
+    faces: bool = False
 
 
 class Edited(Event):

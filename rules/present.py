@@ -25,7 +25,7 @@ from rules.events import (
     Turned,
     Victory,
 )
-from rules.report import COLOURS, Report, die_text, signed
+from rules.report import COLOURS, Report, die_text, signed, user_ref
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
@@ -104,7 +104,13 @@ class Presenter:
         return merged
 
     def added(self, e: Added) -> str:
-        return f"**{e.actor}** joins" + (f": {e.summary}" if e.summary else "")
+        """``**Grak** joins **orcs** at D3 facing W, played by {user:1}: class=light``."""
+        side = f" **{e.side}**" if e.side else ""
+        where = f" at {e.at}" if e.at else " (not on the map yet)" if e.on_map else ""
+        facing = f" facing {e.facing}" if e.faces and e.facing else ""
+        owner = f"played by {user_ref(e.owner_id)}" if e.owner_id else "the GM's"
+        summary = f": {e.summary}" if e.summary else ""
+        return f"**{e.actor}** joins{side}{where}{facing}, {owner}{summary}"
 
     def edited(self, e: Edited) -> str:
         who = "GM edit: " if e.by_gm else ""

@@ -16,6 +16,7 @@ from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Added, Edited, Event, Removed, Victory
 from rules.geometry import Grid
+from rules.geometry.cell_lists import parse_cell_list
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, OptionValues
 from rules.actions import ActionTable
@@ -34,9 +35,14 @@ __all__ = [
     "system_keys",
     "all_systems",
     "MAX_COMBATANTS",
+    "MAX_COPIES",
 ]
 
 MAX_COMBATANTS = 100
+#: the longest name a combatant may have
+MAX_NAME = 40
+#: the most copies one `/combatant add count:` adds
+MAX_COPIES = 20
 
 #: how many of the GM's mid-fight edits the encounter keeps to show on the board
 GM_EDITS_SHOWN = 3
@@ -85,7 +91,8 @@ class RuleSystem:
     variants: ClassVar[tuple[str, ...]] = ()
     map_kinds: ClassVar[tuple[str, ...]] = ("square",)
     default_map: ClassVar[str | None] = "12x10"
-    default_side_player: ClassVar[str] = "party"
+    #: the sides a player's and the GM's combatants join when `side` is left out: the same in every system
+    default_side_player: ClassVar[str] = "heroes"
     default_side_gm: ClassVar[str] = "foes"
     has_initiative_numbers: ClassVar[bool] = True
     #: whether combatants face a way (facings are shown and accepted only where this is true)
@@ -242,9 +249,18 @@ class RuleSystem:
             c.facing = grid.facings[0]
 
     def add(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """Add one combatant, or ``action.count`` numbered copies (each through this same add)."""
+        count = getattr(action, "count", None)
+        if count is not None and not 1 <= count <= MAX_COPIES:
+            raise InputError(f"`count` is a whole number from 1 to {MAX_COPIES}, not {count}.")
+        if count is not None and count > 1:
+            events: list[Event] = []
+            for copy in self.copies(enc, action, count):
+                events += self.add(enc, copy, dice)
+            return events
         name = (action.name or "").strip()
-        if not name or len(name) > 40:
-            raise InputError("A combatant needs a name of 1 to 40 characters.")
+        if not name or len(name) > MAX_NAME:
+            raise InputError(f"A combatant needs a name of 1 to {MAX_NAME} characters.")
         if any(ch in name for ch in "\n\r"):
             raise InputError("A combatant's name cannot hold line breaks.")
         check_plain(name, "combatant's name")
@@ -260,16 +276,48 @@ class RuleSystem:
         side = (action.side or "").strip()
         if not side:
             side = self.default_side_gm if (owner is None or owner in enc.gm_ids) else self.default_side_player
-        if len(side) > 40:
-            raise InputError("A side's name is at most 40 characters long.")
-        check_plain(side, "side's name")
+        side = self.side_name(enc, side)
         types = state_types(self.key)
         c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet, state=types[0]() if types else CombatantState())
         self.place(enc, c, action.at, action.facing)
         enc.combatants.append(c)
-        events: list[Event] = [Added(actor=name, summary=self.sheet_summary(c) or None)]
+        where = c.position or getattr(c.state, "band", None)
+        events = [
+            Added(
+                actor=name, summary=self.sheet_summary(c) or None, side=side, owner_id=owner,
+                at=where, facing=c.facing, on_map=enc.grid() is not None, faces=self.uses_facing,
+            )
+        ]
         events += self.setup_combatant(enc, c, new=True)
         return events
+
+    def copies(self, enc: Encounter, action: Action, count: int) -> list[Action]:
+        """The ``count`` single adds of ``/combatant add count:``: ``name 1`` .. ``name n``, on the cells ``at`` lists
+        (in order; more cells than copies leaves the rest free); without a map, ``at`` (a band) is for all."""
+        name = (action.name or "").strip()
+        room = MAX_NAME - len(f" {count}")
+        if not name or len(name) > room:
+            raise InputError(f"{count} copies need a name of 1 to {room} characters, to fit their numbers up to {count}.")
+        grid = enc.grid()
+        spots: list[str | None] = [action.at] * count
+        if grid is not None and action.at:
+            cells = parse_cell_list(action.at, grid.width, grid.height)
+            if len(cells) < count:
+                raise InputError(
+                    f"{count} combatants need {count} cells, and `at` names {len(cells)}: "
+                    f'list one cell each, e.g. `at:"B2:D4"`, or lower `count`.'
+                )
+            spots = [cell.name for cell in cells[:count]]
+        return [action.model_copy(update={"name": f"{name} {i}", "at": at, "count": None}) for i, at in enumerate(spots, 1)]
+
+    @staticmethod
+    def side_name(enc: Encounter, side: str) -> str:
+        """``side`` checked, spelt as the encounter first spelt it (sides match whatever their case)."""
+        if len(side) > 40:
+            raise InputError("A side's name is at most 40 characters long.")
+        check_plain(side, "side's name")
+        key = side.casefold()
+        return next((s for s in enc.sides() if s.casefold() == key), side)
 
     def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         c = enc.get(action.actor)
@@ -278,8 +326,7 @@ class RuleSystem:
         if action.raw_sheet:
             c.sheet = self.read_sheet(enc, action.raw_sheet, base=c.sheet)
         if action.side:
-            check_plain(action.side, "side's name")
-            c.side = action.side.strip()[:40]
+            c.side = self.side_name(enc, action.side.strip())
         if action.at or action.facing:
             self.place(enc, c, action.at, action.facing)
         by_gm = action.is_gm and enc.started

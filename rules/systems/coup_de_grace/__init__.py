@@ -68,8 +68,6 @@ class CoupDeGrace(RuleSystem):
     variants = (DRAFT_VARIANT,)
     map_kinds = ("square",)
     default_map = "12x10"
-    default_side_player = "heroes"
-    default_side_gm = "foes"
     has_initiative_numbers = False
     uses_facing = True
     #: "walls or other blocking obstacles": an `obstacle` blocks moves and line of sight like a wall

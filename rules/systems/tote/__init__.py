@@ -64,8 +64,6 @@ class ToteSystem(RuleSystem):
     title = "TOTE"
     map_kinds = ("none",)
     default_map = None
-    default_side_player = "heroes"
-    default_side_gm = "foes"
     uses_facing = False
     terrain_kinds = ()
     options = OPTIONS
