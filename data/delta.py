@@ -11,7 +11,7 @@ this scheme hold the whole state before them, and read as snapshots.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,11 +147,14 @@ def undo_columns(
     return before, delta, 0
 
 
-def states_before(rows: Sequence[UndoRow]) -> dict[int, str | None]:
+def states_before(
+    rows: Sequence[UndoRow], wanted: Collection[int] | None = None
+) -> dict[int, str | None]:
     """The state JSON before each undoable row of ``rows`` (one encounter's rows in id order,
     reaching back to the snapshot of the oldest row wanted): its snapshot, or the nearest
     snapshot before it with the deltas of the rows between applied. None where the chain
-    cannot be followed (a row missing from ``rows``, or undo data dropped)."""
+    cannot be followed (a row missing from ``rows``, or undo data dropped). With ``wanted``,
+    only those rows' states are written out."""
     found: dict[int, str | None] = {}
     state: Any = _MISSING
     previous: UndoRow | None = None
@@ -171,7 +174,7 @@ def states_before(rows: Sequence[UndoRow]) -> dict[int, str | None]:
                 state = patch(state, json.loads(previous.delta))
             else:
                 state = _MISSING
-            if row.undoable:
+            if row.undoable and (wanted is None or row.id in wanted):
                 found[row.id] = None if state is _MISSING else _dumps(state)
         previous = row
     return found

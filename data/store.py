@@ -396,7 +396,7 @@ def entries_with_states(
 ) -> list[LogEntry]:
     """``entries`` with each ``state_before`` rebuilt from the compact log ``rows`` (the same
     rows with their undo columns, oldest first, reaching back to the snapshot needed)."""
-    states = states_before(rows)
+    states = states_before(rows, {e.id for e in entries})
     return [replace(e, state_before=states.get(e.id)) for e in entries]
 
 
