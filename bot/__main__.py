@@ -60,6 +60,7 @@ async def run_bot(settings: Settings, token: str) -> int:
         board_delay=settings.board_delay_seconds,
         reminder_every=settings.reminder_check_seconds,
         default_reminder_hours=settings.default_reminder_hours,
+        log_retention_days=settings.log_retention_days,
     )
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

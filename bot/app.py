@@ -108,6 +108,7 @@ class Skirmish(commands.Bot):
         sync_commands: bool = True,
         board_delay: float = 1.0,
         reminder_every: float = 60.0,
+        log_retention_days: float = 30.0,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -123,6 +124,8 @@ class Skirmish(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.sync_commands = sync_commands
         self.reminder_every = reminder_every
+        self.log_retention_days = log_retention_days
+        self._compacted_at = float("-inf")  # when `compact_log` last ran
         self._reminders: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
@@ -174,11 +177,21 @@ class Skirmish(commands.Bot):
         await self.service.reminded(nudge)
         return given
 
+    async def compact_log(self) -> int:
+        """Drop the undo data of encounters ended over ``log_retention_days`` ago, at most once
+        an hour (the first call runs at once); how many log rows it compacted."""
+        now = self.service.clock()
+        if now - self._compacted_at < 3600:
+            return 0
+        self._compacted_at = now
+        return await self.service.store.compact(now, self.log_retention_days)
+
     async def _remind_forever(self) -> None:
         await self.wait_until_ready()
         while not self.is_closed():
             try:
                 await self.send_reminders()
+                await self.compact_log()
             except Exception:  # keep the loop alive; the next pass tries again
                 log.exception("reminder pass failed")
             await asyncio.sleep(self.reminder_every)
@@ -203,6 +216,7 @@ def create_bot(
     board_delay: float = 1.0,
     reminder_every: float = 60.0,
     default_reminder_hours: float = 24.0,
+    log_retention_days: float = 30.0,
 ) -> Skirmish:
     service = Service(store, rng=rng, clock=clock, default_reminder_hours=default_reminder_hours)
     return Skirmish(
@@ -211,4 +225,5 @@ def create_bot(
         sync_commands=sync_commands,
         board_delay=board_delay,
         reminder_every=reminder_every,
+        log_retention_days=log_retention_days,
     )

@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     board_delay_seconds: float = Field(
         1.0, ge=0, description="Status-board edits within this many seconds are merged into one."
     )
+    log_retention_days: float = Field(
+        30.0, ge=0, description="Ended encounters lose their undo data after this many days (0: kept forever)."
+    )
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod

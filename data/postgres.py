@@ -18,6 +18,7 @@ from typing import Any
 import asyncpg
 
 from data.sqlite import migrations
+from data.delta import LAST_LINK, SNAPSHOT_EVERY, Link, UndoRow, chain_rows
 from data.store import (
     RECENT_INTERACTIONS,
     Change,
@@ -31,8 +32,10 @@ from data.store import (
     StoreError,
     UndoConflict,
     check_change,
+    entries_with_states,
     read_state,
     redact_url,
+    undo_rows,
     version_plan,
 )
 from rules.errors import NotFound
@@ -50,7 +53,7 @@ REMINDER_LEASE = 120.0
 
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
-    "undone, created_at, dice_typed"
+    "undone, created_at, dice_typed, delta, version, chain, undoable"
 )
 _REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges"
 #: one encounter's newest interaction ids, read backwards from the covering index
@@ -83,7 +86,19 @@ _CLAIM_REMINDERS = (
 )
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
-    "state_before, created_at, dice_typed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+    "state_before, created_at, dice_typed, delta, version, chain, undoable) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+)
+#: each encounter's newest log row as a `Link`, read backwards from the index
+_LAST_LINKS = (
+    "SELECT v.id, a.* FROM unnest($1::bigint[]) AS v(id) LEFT JOIN LATERAL ("
+    + LAST_LINK.format("v.id") + ") a ON true"
+)
+#: the undo data of encounters ended before a time, dropped; their log text and state stay
+_COMPACT = (
+    "UPDATE actions SET state_before = NULL, delta = NULL, chain = NULL, undoable = false "
+    "WHERE encounter_id IN (SELECT id FROM encounters WHERE NOT active AND updated_at < $1) "
+    "AND (state_before IS NOT NULL OR delta IS NOT NULL OR undoable)"
 )
 _MARK_UNDONE = (
     "UPDATE actions a SET undone = true FROM unnest($1::bigint[], $2::bigint[]) AS v(id, enc) "
@@ -124,6 +139,11 @@ def _encounter(row: asyncpg.Record) -> StoredEncounter:
         error=error,
         version=row["version"],
     )
+
+
+def _undo_row(row: asyncpg.Record) -> UndoRow:
+    return UndoRow(row["id"], row["state_before"], row["delta"], row["version"], row["chain"],
+                   row["undoable"])
 
 
 def _log_entry(row: asyncpg.Record) -> LogEntry:
@@ -170,6 +190,7 @@ async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
     actions: list[tuple[Any, ...]] = []
     undos: list[tuple[int, int]] = []
     reminders: dict[int, Reminder | None] = {}
+    logged = undo_rows(changes)
     for c in changes:
         enc = c.encounter
         states[c.encounter_id] = (
@@ -179,7 +200,8 @@ async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
         if c.log:
             actions.append((
                 c.encounter_id, _text(c.interaction_id), _text(c.user_id), _text(c.command),
-                _text(c.summary), c.dice, c.state_before, c.now, c.dice_typed,
+                _text(c.summary), c.dice, None, c.now, c.dice_typed,
+                c.undoable and c.state_before is not None,
             ))
         if c.undo_of is not None:
             undos.append((c.undo_of, c.encounter_id))
@@ -201,8 +223,17 @@ async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
             if found != len(missed):
                 raise NotFound("This encounter no longer exists: start a new one with `/encounter start`.")
             raise StaleEncounter()
-        if actions:
-            await conn.executemany(_INSERT_ACTION, actions)
+        if actions:  # each row's undo columns chain on to the encounter's newest row
+            last = {
+                r["id"]: None if r["version"] is None and r["chain"] is None
+                else Link(r["version"], r["chain"])
+                for r in await conn.fetch(_LAST_LINKS, sorted({a[0] for a in actions}))
+            }
+            undo = chain_rows(logged, last)
+            await conn.executemany(_INSERT_ACTION, [
+                (*a[:6], snap, *a[7:9], delta, row[3], chain, a[9])
+                for a, row, (snap, delta, chain) in zip(actions, logged, undo)
+            ])
         if undos:
             marked = await conn.fetch(_MARK_UNDONE, [u[0] for u in undos], [u[1] for u in undos])
             if len(marked) != len(undos):
@@ -375,7 +406,8 @@ class PostgresStore(Store):
                 if command is not None:
                     await conn.execute(
                         _INSERT_ACTION, new_id, _text(interaction_id), _text(user_id),
-                        _text(command), _text(summary), [], None, now, [],
+                        _text(command), _text(summary), [], None, now, [], None, None, None,
+                        False,
                     )
         except asyncpg.UniqueViolationError as error:
             raise _unique_error(error) from error
@@ -421,21 +453,36 @@ class PostgresStore(Store):
         return [_encounter(row) for row in await self._rows(f"{_ACTIVE} ORDER BY e.id")]
 
     async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
-        """The last ``count`` log rows of the encounter, newest last."""
-        rows = await self._rows(
+        """The last ``count`` log rows of the encounter, newest last, each ``state_before``
+        rebuilt from the snapshot before it (at most `SNAPSHOT_EVERY` rows further back)."""
+        count = max(count, 0)
+        rows = list(await self._rows(
             f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = $1 ORDER BY id DESC LIMIT $2",
-            encounter_id, max(count, 0),
-        )
-        return [_log_entry(row) for row in reversed(rows)]
+            encounter_id, count + SNAPSHOT_EVERY,
+        ))[::-1]
+        entries = [_log_entry(row) for row in rows[max(len(rows) - count, 0):]]
+        return entries_with_states(entries, [_undo_row(row) for row in rows])
 
     async def last_undoable(self, encounter_id: int) -> LogEntry | None:
-        """The newest log row that is not undone and has a ``state_before``."""
-        rows = await self._rows(
-            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = $1 AND NOT undone "
-            "AND state_before IS NOT NULL ORDER BY id DESC LIMIT 1",
+        """The newest log row that is not undone and may be undone, with its ``state_before``
+        rebuilt from the snapshot at or before it (one statement: the row, then its chain)."""
+        rows = list(await self._rows(
+            f"WITH k AS (SELECT id, coalesce(chain, 0) + 1 AS n FROM actions WHERE "
+            "encounter_id = $1 AND NOT undone AND undoable ORDER BY id DESC LIMIT 1) "
+            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = $1 AND id <= (SELECT id FROM k) "
+            "ORDER BY id DESC LIMIT (SELECT n FROM k)",
             encounter_id,
-        )
-        return _log_entry(rows[0]) if rows else None
+        ))[::-1]
+        if not rows:
+            return None
+        return entries_with_states([_log_entry(rows[-1])], [_undo_row(row) for row in rows])[0]
+
+    async def compact(self, now: float, retention_days: float) -> int:
+        """Drop the undo data of encounters that ended over ``retention_days`` ago (0: none)."""
+        if retention_days <= 0:
+            return 0
+        status = await self._pool.execute(_COMPACT, now - retention_days * 86400)
+        return int(status.split()[-1])
 
     async def due_reminders(self, now: float) -> list[Reminder]:
         """Reminders due at or before ``now``, soonest first, each claimed for this process:

@@ -23,6 +23,7 @@ from typing import Any
 
 import aiosqlite
 
+from data.delta import LAST_LINK, SNAPSHOT_EVERY, Link, UndoRow, chain_rows
 from data.store import (
     RECENT_INTERACTIONS,
     Change,
@@ -36,7 +37,9 @@ from data.store import (
     StoreError,
     UndoConflict,
     check_change,
+    entries_with_states,
     read_state,
+    undo_rows,
     version_plan,
 )
 from rules.errors import NotFound
@@ -54,7 +57,7 @@ _PRAGMAS = (
 _ENCOUNTER_COLS = "id, channel_id, guild_id, state, board_message_id, version"
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
-    "undone, created_at, dice_typed"
+    "undone, created_at, dice_typed, delta, version, chain, undoable"
 )
 _REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges"
 #: one encounter's newest interaction ids: a walk back along the (encounter_id, id) index that
@@ -70,12 +73,19 @@ _UPDATE_ENCOUNTER = (
 )
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
-    "state_before, created_at, dice_typed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "state_before, created_at, dice_typed, delta, version, chain, undoable) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 #: the log row of the command that created an encounter (right after its INSERT)
 _INSERT_FIRST_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
-    "state_before, created_at) VALUES (last_insert_rowid(), ?, ?, ?, ?, '[]', NULL, ?)"
+    "state_before, created_at, undoable) VALUES (last_insert_rowid(), ?, ?, ?, ?, '[]', NULL, ?, 0)"
+)
+#: the undo data of encounters ended before a time, dropped; their log text and state stay
+_COMPACT = (
+    "UPDATE actions SET state_before = NULL, delta = NULL, chain = NULL, undoable = 0 "
+    "WHERE encounter_id IN (SELECT id FROM encounters WHERE active = 0 AND updated_at < ?) "
+    "AND (state_before IS NOT NULL OR delta IS NOT NULL OR undoable = 1)"
 )
 _MARK_UNDONE = "UPDATE actions SET undone = 1 WHERE id = ? AND encounter_id = ? AND undone = 0"
 _UPSERT_REMINDER = (
@@ -126,6 +136,10 @@ def _recent(conn: sqlite3.Connection, encounter_ids: list[int]) -> dict[int, lis
     return {i: [r[0] for r in conn.execute(RECENT_SQL, (i,))] for i in encounter_ids}
 
 
+def _undo_row(row: Sequence[Any]) -> UndoRow:
+    return UndoRow(row[0], row[7], row[11], row[12], row[13], bool(row[14]))
+
+
 def _log_entry(row: Sequence[Any]) -> LogEntry:
     return LogEntry(
         id=row[0],
@@ -152,6 +166,14 @@ def _write_batch(
     """Run in the connection's thread: every statement of a batch, then commit (or roll back)."""
     states, actions, undos, upserts, deletes = params
     try:
+        if actions:  # each row's undo columns chain on to the encounter's newest row
+            last = {
+                i: (Link(*row) if (row := conn.execute(LAST_LINK.format("?"), (i,)).fetchone()) else None)
+                for i in {a[0] for a in actions}
+            }
+            undo = chain_rows([a[-1] for a in actions], last)
+            actions = [(*a[:6], snap, *a[7:9], delta, a[-1][3], chain, a[9])
+                       for a, (snap, delta, chain) in zip(actions, undo)]
         cur = conn.executemany(_UPDATE_ENCOUNTER, states)
         if cur.rowcount != len(states):
             ids = [s[5] for s in states]
@@ -185,6 +207,7 @@ def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
     undos: list[tuple[Any, ...]] = []
     reminders: dict[int, tuple[Any, ...] | None] = {}
     plan = version_plan(changes)
+    logged = iter(undo_rows(changes))
     for c in changes:
         enc = c.encounter
         base, count = plan[c.encounter_id]
@@ -195,7 +218,8 @@ def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
         if c.log:
             actions.append((
                 c.encounter_id, c.interaction_id, c.user_id, c.command, c.summary,
-                json.dumps(c.dice), c.state_before, c.now, json.dumps(c.dice_typed),
+                json.dumps(c.dice), None, c.now, json.dumps(c.dice_typed),
+                int(c.undoable and c.state_before is not None), next(logged),
             ))
         if c.undo_of is not None:
             undos.append((c.undo_of, c.encounter_id))
@@ -486,21 +510,40 @@ class SqliteStore(Store):
         return await self._with_recent("", ())
 
     async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
-        """The last ``count`` log rows of the encounter, newest last."""
-        rows = await self._rows(
+        """The last ``count`` log rows of the encounter, newest last, each ``state_before``
+        rebuilt from the snapshot before it (at most `SNAPSHOT_EVERY` rows further back)."""
+        count = max(count, 0)
+        rows = (await self._rows(
             f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = ? ORDER BY id DESC LIMIT ?",
-            (encounter_id, max(count, 0)),
-        )
-        return [_log_entry(row) for row in reversed(rows)]
+            (encounter_id, count + SNAPSHOT_EVERY),
+        ))[::-1]
+        entries = [_log_entry(row) for row in rows[max(len(rows) - count, 0):]]
+        return entries_with_states(entries, [_undo_row(row) for row in rows])
 
     async def last_undoable(self, encounter_id: int) -> LogEntry | None:
-        """The newest log row that is not undone and has a ``state_before``."""
-        rows = await self._rows(
-            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = ? AND undone = 0 "
-            "AND state_before IS NOT NULL ORDER BY id DESC LIMIT 1",
-            (encounter_id,),
-        )
-        return _log_entry(rows[0]) if rows else None
+        """The newest log row that is not undone and may be undone, with its ``state_before``
+        rebuilt from the snapshot at or before it."""
+        async with self._lock:
+            found = list(await self._db.execute_fetchall(
+                "SELECT id, chain FROM actions WHERE encounter_id = ? AND undone = 0 "
+                "AND undoable = 1 ORDER BY id DESC LIMIT 1",
+                (encounter_id,),
+            ))
+            if not found:
+                return None
+            rows = list(await self._db.execute_fetchall(
+                f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = ? AND id <= ? "
+                "ORDER BY id DESC LIMIT ?",
+                (encounter_id, found[0][0], (found[0][1] or 0) + 1),
+            ))[::-1]
+        return entries_with_states([_log_entry(rows[-1])], [_undo_row(row) for row in rows])[0]
+
+    async def compact(self, now: float, retention_days: float) -> int:
+        """Drop the undo data of encounters that ended over ``retention_days`` ago (0: none)."""
+        if retention_days <= 0:
+            return 0
+        cur = await self._write_one(_COMPACT, (now - retention_days * 86400,))
+        return cur.rowcount
 
     async def due_reminders(self, now: float) -> list[Reminder]:
         """Reminders due at or before ``now``, soonest first."""

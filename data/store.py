@@ -11,11 +11,12 @@ import os
 import re
 from urllib.parse import urlsplit
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 
 from pydantic import ValidationError
 
+from data.delta import UndoRow, states_before
 from rules.errors import RulesError
 from rules.models import Encounter
 
@@ -34,6 +35,8 @@ __all__ = [
     "open_store",
     "check_change",
     "version_plan",
+    "undo_rows",
+    "entries_with_states",
     "read_state",
     "sqlite_path",
     "database_backend",
@@ -137,7 +140,9 @@ class LogEntry:
     command: str | None
     summary: str | None
     dice: list[int]
-    state_before: str | None  # the Encounter JSON before the command; None: cannot be undone
+    #: the Encounter JSON before the command (rebuilt from the compact log); None: cannot be
+    #: undone (or its undo data was dropped by `Store.compact`)
+    state_before: str | None
     undone: bool
     created_at: float
     dice_typed: list[int] = field(default_factory=list)  # indexes into ``dice`` typed with `roll:`
@@ -186,6 +191,9 @@ class Change:
     #: the encounter's version the command read (`StoredEncounter.version`): the write lands
     #: only on that version, else `StaleEncounter`; None writes whatever the version is
     version: int | None = None
+    #: false for a row /undo may not take back (an undo, an end) that still gives
+    #: ``state_before`` so the log can store the change it made
+    undoable: bool = True
 
 
 def check_change(change: Change) -> None:
@@ -252,6 +260,12 @@ class Store(ABC):
     @abstractmethod
     async def last_undoable(self, encounter_id: int) -> LogEntry | None:
         """The newest log row that is not undone and has a ``state_before``."""
+
+    @abstractmethod
+    async def compact(self, now: float, retention_days: float) -> int:
+        """Drop the undo data (snapshots and deltas) of encounters that ended more than
+        ``retention_days`` before ``now``; their log text, dice, summaries and final state stay.
+        ``retention_days`` 0 keeps everything. Returns how many log rows were compacted."""
 
     @abstractmethod
     async def due_reminders(self, now: float) -> list[Reminder]:
@@ -364,6 +378,26 @@ async def open_store(url: str) -> Store:
     from data.sqlite import SqliteStore
 
     return await SqliteStore.open(target)
+
+
+def undo_rows(changes: list[Change]) -> list[tuple[int, str | None, str, int | None]]:
+    """The logged changes of a batch as `data.delta.chain_rows` takes them: encounter id, the
+    state before, the state after and the version read."""
+    return [
+        (c.encounter_id, c.state_before,
+         c.state_json or (c.encounter.model_dump_json() if c.encounter else c.state_before or ""),
+         c.version)
+        for c in changes if c.log
+    ]
+
+
+def entries_with_states(
+    entries: list[LogEntry], rows: list[UndoRow]
+) -> list[LogEntry]:
+    """``entries`` with each ``state_before`` rebuilt from the compact log ``rows`` (the same
+    rows with their undo columns, oldest first, reaching back to the snapshot needed)."""
+    states = states_before(rows, {e.id for e in entries})
+    return [replace(e, state_before=states.get(e.id)) for e in entries]
 
 
 def version_plan(changes: list[Change]) -> dict[int, tuple[int | None, int]]:

@@ -48,6 +48,7 @@ import aiosqlite
 
 from bot.offline.harness import Harness, Sent, channel_id_of
 from bot.settings import Settings
+from data.delta import SNAPSHOT_EVERY
 from data.store import open_store
 from rules.system import get_system
 
@@ -283,6 +284,48 @@ async def run_bot_load(path: str, channels: int, rounds: int, label: str, *, pre
         return result
     finally:
         await h.close()
+
+async def log_bytes_per_action(path: str, size: int = 60, activations: int = 100) -> tuple[float, int, int]:
+    """Undo data stored per logged action: ``size`` Coup-De-Grace fighters in two facing lines
+    on a 30x12 map, ``activations`` turns of the one acting (each: an attack on the foe
+    opposite, a turn in place, a step, /init next) through the harness on a SQLite file.
+    Returns (bytes per action, logged actions, the encounter's JSON size)."""
+    h = await Harness.create(path, seed=3)
+    try:
+        half = size // 2
+        await _check(h, "gm", "/encounter start", "log", system="coup-de-grace", name="Big", map="30x12")
+        for name, row, facing, sheet in (("Dwarf", 5, "S", BORIN), ("Orc", 6, "N", GRAK)):
+            for i in range(half):
+                await _check(h, "gm", "/combatant add", "log", name=f"{name} {i + 1}", side=name.lower(),
+                             at=f"{_col(i)}{row}", facing=facing, sheet=sheet)
+        await _check(h, "gm", "/init roll", "log")
+        channel = str(channel_id_of("log"))
+        rng = random.Random(3)
+        for _ in range(activations):
+            enc = await h.bot.service.encounter(channel)
+            actors = get_system(enc.system).turn(enc).actors if enc is not None else []
+            if enc is None or not actors:
+                break
+            kind, _, n = actors[0].partition(" ")
+            foe, weapon = (f"Orc {n}", "hammer") if kind == "Dwarf" else (f"Dwarf {n}", "axe")
+            for command, options in (
+                ("/attack", {"combatant": actors[0], "target": foe, "weapon": weapon}),
+                ("/move", {"combatant": actors[0], "facing": rng.choice("NESW")}),
+                ("/move", {"combatant": actors[0], "path": rng.choice("NESW")}),
+                ("/init next", {}),
+            ):
+                await h.run("gm", command, "log", **options)
+        [live] = await h.bot.service.store.active_encounters()
+        state_size = len(live.raw_state)
+    finally:
+        await h.close()
+    with sqlite3.connect(path) as con:
+        [(undo_bytes, actions)] = con.execute(
+            "SELECT sum(coalesce(length(state_before), 0) + coalesce(length(delta), 0)), count(*) "
+            "FROM actions WHERE command NOT IN ('/encounter start', '/combatant add')"
+        ).fetchall()
+    return (undo_bytes or 0) / max(actions, 1), actions, state_size
+
 
 
 # -- the floor: bare aiosqlite and sqlite3 ---------------------------------------------------------
@@ -759,6 +802,10 @@ async def _main(args: argparse.Namespace) -> None:
               f"burst, plus both map renders, traced)", file=out)
         print(f"getrusage maxrss: {maxrss_kb / 1024:.1f} MiB (the whole benchmark process)", file=out)
 
+        per_action, logged, big_state = await log_bytes_per_action(str(tmpdir / "log.db"))
+        print(f"action log: {per_action:,.0f} bytes of undo data per logged action over {logged} actions "
+              f"(60 combatants, state {big_state:,} bytes; a snapshot every {SNAPSHOT_EVERY} rows)", file=out)
+
         print(file=out)
         failed = sum(r.rejected + r.errors for r in (bot, paced, s10, s10k))
         targets = [
@@ -769,6 +816,8 @@ async def _main(args: argparse.Namespace) -> None:
             ["10,000 stored no slower than 10 (>= 0.9x)", f"{stored_ratio:.2f}x", _verdict(stored_ratio >= 0.9)],
             [f"slowest rules step < {RULES_STEP_TARGET_MS:.0f} ms (far /move, 100x100, 100 combatants)",
              f"{slowest:.1f} ms", _verdict(slowest < RULES_STEP_TARGET_MS)],
+            ["< 1 KB undo data per logged action, 60 combatants", f"{per_action:,.0f} B",
+             _verdict(per_action < 1024)],
             ["no refused or failed command in the mix", f"{failed:,}", _verdict(failed == 0)],
         ]
         print(_table("5. Targets", ["target", "measured", "verdict"], targets), file=out)
