@@ -14,6 +14,8 @@ from rules.models import MAX_CELL_HEIGHT, TERRAIN_KINDS
 from rules.system import all_systems, get_system
 
 SYSTEM_CHOICES = [app_commands.Choice(name=s.title, value=s.key) for s in all_systems()]
+#: the `public` option of the replies that only the caller sees by default
+PUBLIC_HELP = "Post it for everyone (default: only you see it)"
 TERRAIN_CHOICES = [app_commands.Choice(name=k, value=k) for k in TERRAIN_KINDS]
 
 
@@ -46,8 +48,9 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         await reply(interaction, await service_of(interaction).start(ctx_of(interaction), system, name, map, variant))
 
     @app_commands.command(name="status", description="Show the encounter: round, whose turn, every combatant")
-    async def status(self, interaction: discord.Interaction) -> None:
-        await reply(interaction, await service_of(interaction).status(ctx_of(interaction)))
+    @app_commands.describe(public=PUBLIC_HELP)
+    async def status(self, interaction: discord.Interaction, public: bool = False) -> None:
+        await reply(interaction, await service_of(interaction).status(ctx_of(interaction), public))
 
     @app_commands.command(name="end", description="Close this channel's encounter (GM)")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.helptext import help_report
 from bot.service import Outcome
 from cogs._common import ctx_of, defer, reply, service_of
-from cogs.encounter import SYSTEM_CHOICES
+from cogs.encounter import PUBLIC_HELP, SYSTEM_CHOICES
 
 PART_CHOICES = [
     app_commands.Choice(name="sheet keys", value="sheet"),
@@ -27,10 +27,12 @@ class ToolsCog(commands.Cog):
         await reply(interaction, service_of(interaction).roll(ctx_of(interaction), dice, reason))
 
     @app_commands.command(name="log", description="The last actions of this encounter, with every die")
-    @app_commands.describe(count="How many (1-25)")
+    @app_commands.describe(count="How many (1-25)", public=PUBLIC_HELP)
     @app_commands.guild_only()
-    async def log(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
-        await reply(interaction, await service_of(interaction).log(ctx_of(interaction), count))
+    async def log(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 25] = 10, public: bool = False
+    ) -> None:
+        await reply(interaction, await service_of(interaction).log(ctx_of(interaction), count, public))
 
     @app_commands.command(name="undo", description="Undo the last action; repeat to go further back (GM)")
     @app_commands.guild_only()

@@ -65,6 +65,14 @@ _ACTIVE = (
     "SELECT e.id, e.channel_id, e.guild_id, e.state, e.board_message_id, e.version, "
     f"ARRAY({RECENT_SQL}) AS recent FROM encounters e WHERE e.active"
 )
+#: the channel's newest ended encounter, unless one is active there (no recent ids: it takes no commands)
+_LAST_ENDED = (
+    "SELECT e.id, e.channel_id, e.guild_id, e.state, e.board_message_id, e.version, "
+    "ARRAY[]::text[] AS recent FROM encounters e WHERE e.channel_id = $1 AND NOT e.active "
+    "AND NOT EXISTS (SELECT 1 FROM encounters a WHERE a.channel_id = $1 AND a.active) "
+    "ORDER BY e.updated_at DESC, e.id DESC LIMIT 1"
+)
+_COUNT_LOG = "SELECT count(*) FROM actions WHERE encounter_id = $1"
 #: the batch's encounters locked for the transaction, in id order (the same in every process)
 _LOCK_ENCOUNTERS = "SELECT pg_advisory_xact_lock(id) FROM unnest($1::bigint[]) AS id ORDER BY id"
 #: the batch's states, one per encounter (the last change wins), in one statement; each only
@@ -452,6 +460,11 @@ class PostgresStore(Store):
         """Every active encounter, oldest first."""
         return [_encounter(row) for row in await self._rows(f"{_ACTIVE} ORDER BY e.id")]
 
+    async def last_ended(self, channel_id: str) -> StoredEncounter | None:
+        """The channel's newest ended encounter, while it has no active one."""
+        rows = await self._rows(_LAST_ENDED, channel_id)
+        return _encounter(rows[0]) if rows else None
+
     async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
         """The last ``count`` log rows of the encounter, newest last, each ``state_before``
         rebuilt from the snapshot before it (at most `SNAPSHOT_EVERY` rows further back)."""
@@ -462,6 +475,10 @@ class PostgresStore(Store):
         ))[::-1]
         entries = [_log_entry(row) for row in rows[max(len(rows) - count, 0):]]
         return entries_with_states(entries, [_undo_row(row) for row in rows])
+
+    async def count_log(self, encounter_id: int) -> int:
+        """How many log rows the encounter has."""
+        return int((await self._rows(_COUNT_LOG, encounter_id))[0][0])
 
     async def last_undoable(self, encounter_id: int) -> LogEntry | None:
         """The newest log row that is not undone and may be undone, with its ``state_before``

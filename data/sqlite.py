@@ -55,6 +55,13 @@ _PRAGMAS = (
     "PRAGMA foreign_keys = ON;"
 )
 _ENCOUNTER_COLS = "id, channel_id, guild_id, state, board_message_id, version"
+#: the channel's newest ended encounter, unless one is active there
+_LAST_ENDED = (
+    f"SELECT {_ENCOUNTER_COLS} FROM encounters WHERE channel_id = ? AND active = 0 "
+    "AND NOT EXISTS (SELECT 1 FROM encounters WHERE channel_id = ? AND active = 1) "
+    "ORDER BY updated_at DESC, id DESC LIMIT 1"
+)
+_COUNT_LOG = "SELECT count(*) FROM actions WHERE encounter_id = ?"
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
     "undone, created_at, dice_typed, delta, version, chain, undoable"
@@ -509,6 +516,11 @@ class SqliteStore(Store):
         """Every active encounter, oldest first."""
         return await self._with_recent("", ())
 
+    async def last_ended(self, channel_id: str) -> StoredEncounter | None:
+        """The channel's newest ended encounter, while it has no active one."""
+        rows = await self._rows(_LAST_ENDED, (channel_id, channel_id))
+        return _encounter(rows[0]) if rows else None
+
     async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
         """The last ``count`` log rows of the encounter, newest last, each ``state_before``
         rebuilt from the snapshot before it (at most `SNAPSHOT_EVERY` rows further back)."""
@@ -519,6 +531,10 @@ class SqliteStore(Store):
         ))[::-1]
         entries = [_log_entry(row) for row in rows[max(len(rows) - count, 0):]]
         return entries_with_states(entries, [_undo_row(row) for row in rows])
+
+    async def count_log(self, encounter_id: int) -> int:
+        """How many log rows the encounter has."""
+        return int((await self._rows(_COUNT_LOG, (encounter_id,)))[0][0])
 
     async def last_undoable(self, encounter_id: int) -> LogEntry | None:
         """The newest log row that is not undone and may be undone, with its ``state_before``

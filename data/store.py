@@ -237,6 +237,11 @@ class Store(ABC):
         returned with ``encounter`` None and its ``error`` (see `StoredEncounter`)."""
 
     @abstractmethod
+    async def last_ended(self, channel_id: str) -> StoredEncounter | None:
+        """The channel's most recently ended encounter, in its final state, while the channel
+        has no active one; else None. Its ``recent_interactions`` are left empty."""
+
+    @abstractmethod
     async def active_encounters(self) -> list[StoredEncounter]:
         """Every active encounter (for reminders at start-up)."""
 
@@ -256,6 +261,10 @@ class Store(ABC):
     @abstractmethod
     async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
         """The last ``count`` log rows of the encounter, newest last."""
+
+    @abstractmethod
+    async def count_log(self, encounter_id: int) -> int:
+        """How many log rows the encounter has, undone ones included."""
 
     @abstractmethod
     async def last_undoable(self, encounter_id: int) -> LogEntry | None:

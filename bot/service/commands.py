@@ -8,7 +8,7 @@ import asyncio
 import json
 
 from bot.service import views
-from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, no_encounter
+from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, no_encounter
 from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, require_gm, require_gm_of
 from bot.service.porting import read_export, set_options
 from data.store import DuplicateInteraction, StaleEncounter, read_state
@@ -76,9 +76,14 @@ class Service(ServiceCore):
     async def end(self, ctx: Ctx) -> Outcome:
         async with self._holding_any(ctx) as entry:
             enc = require_gm_of(entry, ctx, "end this encounter")
+            logged = await self.store.count_log(entry.id)
             await self._commit(ctx, entry, enc, "/encounter end", "ended the encounter", [], undoable=False, active=False)
-        name = enc.name if enc else "The encounter"
-        return Outcome(Report(f"🏁 {name} has ended", ["The log and state stay in the database."]))
+        return Outcome(views.end_report(enc, logged))
+
+    async def _ended(self, channel_id: str) -> StoredEntry | None:
+        """The channel's last ended encounter while it has no active one (for `/log` and export)."""
+        stored = await self.store.last_ended(channel_id)
+        return None if stored is None else self._from_stored(stored)
 
     # -- game actions --------------------------------------------------------------------------------
     async def act(self, ctx: Ctx, action: Action) -> Outcome:
@@ -222,13 +227,19 @@ class Service(ServiceCore):
             ping = await self._commit(ctx, live, restored, "/undo", text, [], undoable=False, undo_of=entry.id)
         return Outcome(Report("↩️ Undone", [text[:3500]]), ping=ping, board_changed=True)
 
-    async def log(self, ctx: Ctx, count: int) -> Outcome:
-        live = await self._need(ctx.channel_id)
-        entries = await self.store.log(live.id, max(1, min(count, 25)))
-        return Outcome(views.log_report(live.enc, entries))
+    async def log(self, ctx: Ctx, count: int, public: bool = False) -> Outcome:
+        entry: StoredEntry | None = await self._live(ctx.channel_id)
+        ended = entry is None
+        if entry is None:
+            entry = await self._ended(ctx.channel_id)
+            if entry is None:
+                raise no_encounter()
+        name = entry.enc.name if isinstance(entry, LiveEntry) else "the ended encounter"
+        entries = await self.store.log(entry.id, max(1, min(count, 25)))
+        return Outcome(views.log_report(name, entries, ended=ended), ephemeral=not public)
 
     async def export(self, ctx: Ctx) -> Outcome:
-        entry = await self._entry(ctx.channel_id)
+        entry = await self._entry(ctx.channel_id) or await self._ended(ctx.channel_id)
         if entry is None:
             raise no_encounter()
         if not isinstance(entry, LiveEntry):
@@ -287,9 +298,9 @@ class Service(ServiceCore):
             return None
         return board_report(get_system(live.enc.system), live.enc), live.enc
 
-    async def status(self, ctx: Ctx) -> Outcome:
+    async def status(self, ctx: Ctx, public: bool = False) -> Outcome:
         live = await self._need(ctx.channel_id)
-        return Outcome(board_report(get_system(live.enc.system), live.enc))
+        return Outcome(board_report(get_system(live.enc.system), live.enc), ephemeral=not public)
 
     async def map_image(self, ctx: Ctx) -> Outcome:
         live = await self._need(ctx.channel_id)

@@ -12,7 +12,10 @@ from rules.report import TYPED, Report, user_ref
 from rules.state import CombatantState
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "log_report", "roll_report"]
+__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report"]
+
+#: what still works once an encounter has ended
+AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
 
 #: commands that act with one combatant, whose reply is titled with its name
 ACTOR_KINDS = {"next", "move", "attack", "coupdegrace", "act"}
@@ -84,14 +87,35 @@ def show_report(system: RuleSystem, enc: Encounter, c: Combatant) -> Report:
     return Report(f"🧾 {c.name}", lines, fields)
 
 
-def log_report(enc: Encounter, entries: list[LogEntry]) -> Report:
-    """`/log`: one row per logged command, with every die, rolled or typed."""
-    lines = []
+def end_report(enc: Encounter | None, logged: int) -> Report:
+    """`/encounter end`: the rounds played, the winner, who fell on each side, the log's length."""
+    if enc is None:
+        return Report("🏁 The encounter has ended", [f"Actions logged: **{logged}**", AFTER_END])
+    fallen = {
+        side: ", ".join(f"{c.name} ({c.status})" for c in enc.combatants if c.side == side and c.status != "active")
+        for side in enc.sides()
+    }
+    fell = [f"{side}: {names}" for side, names in fallen.items() if names]
+    winner = "no one: every side fell" if enc.winner == "nobody" else enc.winner
+    lines = [
+        f"Rounds played: **{enc.round}**",
+        f"Winner: **{winner}**" if winner else "Winner: none yet",
+        "Fell: " + ("; ".join(fell) if fell else "nobody"),
+        f"Actions logged: **{logged}**",
+        AFTER_END,
+    ]
+    return Report(f"🏁 {enc.name} has ended", lines)
+
+
+def log_report(name: str, entries: list[LogEntry], ended: bool = False) -> Report:
+    """`/log` of the encounter called ``name``: one row per logged command, with every die,
+    rolled or typed; an ended one says so first."""
+    lines = [f"This fight has ended: {AFTER_END}"] if ended else []
     for e in entries:
         stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
         undone = " ~~undone~~" if e.undone else ""
         lines.append(f"`#{e.id}` {stamp} {user_ref(e.user_id)} {e.command}{undone}: {e.summary}{_log_dice(e)}")
-    return Report(f"📜 Log of {enc.name}", lines or ["Nothing has happened yet."])
+    return Report(f"📜 Log of {name}" + (" (ended)" if ended else ""), lines or ["Nothing has happened yet."])
 
 
 def roll_report(user_id: str, result: ExpressionResult, reason: str | None) -> Report:

@@ -265,7 +265,8 @@ def _problems(s: Sent) -> list[str]:
 
 
 async def _snapshot(h: Harness) -> dict[str, tuple[Any, ...]]:
-    """Per channel: the export bytes, the stored state and the log length (None: no encounter)."""
+    """Per channel: the export bytes, the stored state (the active encounter's, else the last
+    ended one's), the log length and whether it is active (None: no encounter)."""
     out: dict[str, tuple[Any, ...]] = {}
     for channel in CHANNELS:
         cid = str(channel_id_of(channel))
@@ -273,10 +274,11 @@ async def _snapshot(h: Harness) -> dict[str, tuple[Any, ...]]:
             exported = (await h.bot.service.export(Ctx(cid, "0"))).file
         except RulesError:
             exported = None
-        stored = await h.store.load_active(cid)
+        active = await h.store.load_active(cid)
+        stored = active or await h.store.last_ended(cid)
         state = stored.encounter.model_dump_json() if stored else None
         log = len(await h.store.log(stored.id, 10**6)) if stored else 0
-        out[channel] = (exported[1] if exported else None, state, log)
+        out[channel] = (exported[1] if exported else None, state, log, active is not None)
     return out
 
 
@@ -383,7 +385,7 @@ async def _step(s: Session, step: Step) -> None:
         if _is_refusal(first):
             s.refused += 1
             assert after == before, f"{what} was refused ({first.text!r}) but changed the state"
-    for channel, (exported, state, _log) in after.items():
+    for channel, (exported, state, _log, _active) in after.items():
         if exported is not None or state is not None:
             assert exported is not None and state is not None, f"{what}: memory and store disagree in #{channel}"
             assert json.loads(exported) == json.loads(state), f"{what}: memory and store disagree in #{channel}"

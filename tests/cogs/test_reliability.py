@@ -73,7 +73,7 @@ async def test_concurrent_commands_on_one_channel_none_lost_none_twice(h: Harnes
         p = h.payload(user, "/combatant edit", {"name": name, "sheet": f"hp={hp}"})
         hp_of[p["id"]] = (name, hp)
         edits.append(p)
-    status = [h.payload(rng.choice(["carol", "stranger", "bob"]), "/encounter status", {}) for _ in range(20)]
+    status = [h.payload(rng.choice(["carol", "stranger", "bob"]), "/encounter status", {"public": "true"}) for _ in range(20)]
     resent = rng.sample(edits, 10)  # the same interactions delivered a second time
     deliveries = adds + edits + status + resent
     rng.shuffle(deliveries)
@@ -219,7 +219,7 @@ async def test_killed_mid_load_loses_no_acknowledged_command(tmp_path: Path) -> 
     try:
         sent = await h.run("gm", "/combatant add", "c0", name="After", sheet=BORIN, at=cell(100))
         assert not refused(sent[0]), sent[0].text
-        sent = await h.run("carol", "/encounter status", "c0")
+        sent = await h.run("carol", "/encounter status", "c0", public="true")
         assert "After" in sent[0].text and not sent[0].ephemeral
         names = {c["name"] for c in (await export(h, "c0"))["combatants"]}
         assert "After" in names and {n for n in acked if n.startswith("U0x")} <= names

@@ -21,7 +21,7 @@ async def test_kov_delay_to_a_huge_negative_is_refused_and_the_channel_survives(
     try:
         sent = await h2.run("bob", "/act", action="delay", options="to=-5")
         assert not sent[0].ephemeral and "from 1 to -5" in sent[0].text
-        assert not (await h2.run("gm", "/encounter status"))[0].ephemeral
+        assert not (await h2.run("gm", "/encounter status", public="true"))[0].ephemeral
     finally:
         await h2.close()
 

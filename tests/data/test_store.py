@@ -299,6 +299,23 @@ async def test_one_active_encounter_per_channel(store: Store) -> None:
     assert [e.encounter.name for e in await store.active_encounters()] == ["elsewhere", "again"]
 
 
+async def test_last_ended_is_the_newest_ended_encounter_of_a_channel_without_an_active_one(store: Store) -> None:
+    """last_ended gives the channel's most recently ended encounter, its final state and log length; None while one is active or none ended."""
+    assert await store.last_ended("c1") is None
+    first = await store.create_encounter("c1", "g", enc("first"), 1.0)
+    assert await store.last_ended("c1") is None
+    await store.apply(change(first.id, "a", round=3, active=False))
+    second = await store.create_encounter("c1", "g", enc("second"), 2.0)
+    assert await store.last_ended("c1") is None  # a new encounter hides the ended one
+    await store.apply(change(second.id, "b", round=1))
+    await store.apply(change(second.id, "c", round=5, active=False))
+    await store.create_encounter("c2", "g", enc("other"), 2.0)
+    ended = await store.last_ended("c1")
+    assert ended is not None and ended.id == second.id and ended.encounter.round == 5
+    assert await store.last_ended("c2") is None and await store.last_ended("c3") is None
+    assert (await store.count_log(second.id), await store.count_log(first.id)) == (2, 1)
+
+
 async def test_set_board_message(store: Store) -> None:
     """The board message id is stored and can be cleared."""
     created = await store.create_encounter("c1", None, enc(), 1.0)
