@@ -8,11 +8,11 @@ an unknown key or a wrong type is a validation error, never a surprise in a late
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["CombatantState", "EncounterState", "register_state", "state_types", "typed_state"]
+__all__ = ["CombatantState", "EncounterState", "register_state", "state_types", "typed_state", "state_as"]
 
 
 class CombatantState(BaseModel):
@@ -55,6 +55,17 @@ def _typed(value: Any, model: type[BaseModel]) -> Any:
     if isinstance(value, BaseModel):
         value = value.model_dump()
     return model.model_validate(value or {})
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def state_as(holder: Any, model: type[M]) -> M:
+    """``holder.state`` (a combatant's or an encounter's) as ``model``: read into it in place the
+    first time (a combatant built before it joined an encounter still has the base state)."""
+    if not isinstance(holder.state, model):
+        holder.state = _typed(holder.state, model)
+    return holder.state
 
 
 def typed_state(data: Any) -> Any:

@@ -23,3 +23,15 @@ def test_builder_adds_through_the_system_and_refusals_change_nothing(key: str) -
     message = s.refused("add", name="borin", raw_sheet={}, error=RulesError)
     assert "Borin" in message
 
+
+
+def test_state_as_reads_a_base_state_into_the_systems_model() -> None:
+    """A combatant built outside an encounter (base state) gets its system's model, once, in place."""
+    from rules.models import Combatant
+    from rules.state import CombatantState, state_as
+    from rules.systems.coup_de_grace.state import MiniState
+
+    c = Combatant(name="Borin")
+    assert type(c.state) is CombatantState
+    first = state_as(c, MiniState)
+    assert isinstance(c.state, MiniState) and first.mp is None and state_as(c, MiniState) is first

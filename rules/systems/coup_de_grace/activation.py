@@ -11,6 +11,7 @@ from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotFound, NotYourTurn
 from rules.events import Checked, Event, Roll
 from rules.models import Combatant, Encounter
+from rules.state import state_as
 from rules.system import Turn
 from rules.systems.coup_de_grace.events import Activated, ActivationEnded, NewRound, OrderSet, Passed, Priority, RoundOver
 from rules.systems.coup_de_grace.options import values
@@ -36,9 +37,7 @@ __all__ = [
 
 
 def battle(enc: Encounter) -> BattleState:
-    if not isinstance(enc.state, BattleState):
-        enc.state = BattleState.model_validate(enc.state or {})
-    return enc.state
+    return state_as(enc, BattleState)
 
 
 def pool(enc: Encounter, side: str | None) -> list[Combatant]:

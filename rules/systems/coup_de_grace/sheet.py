@@ -7,6 +7,7 @@ from functools import partial
 from rules.errors import IllegalAction, NotFound, SheetError
 from rules.geometry import Cell
 from rules.models import Combatant, Encounter
+from rules.state import state_as
 from rules.sheet import SheetKey
 from rules.systems.coup_de_grace.options import values
 from rules.systems.coup_de_grace.state import MiniState
@@ -44,9 +45,7 @@ def ruleset(enc: Encounter) -> Ruleset:
 
 def state_of(c: Combatant) -> MiniState:
     """The mini's typed state (a combatant added before the fight has the defaults)."""
-    if not isinstance(c.state, MiniState):
-        c.state = MiniState.model_validate(c.state or {})
-    return c.state
+    return state_as(c, MiniState)
 
 
 def parse_class(value: str) -> str:

@@ -27,6 +27,7 @@ from rules.actions import Act
 from rules.dice import Dice
 from rules.events import Event
 from rules.models import Combatant, Encounter
+from rules.state import state_as
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, RuleSystem, Turn, register
 from rules.systems.knights_of_valour import attacks, initiative, movement, sheet
@@ -93,9 +94,7 @@ class KnightsOfValour(RuleSystem):
         return sheet.usable(c)
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
-        if not isinstance(c.state, KovCombatant):
-            c.state = KovCombatant.model_validate(c.state or {})
-        st, levels = c.state, sheet.levels(c)
+        st, levels = state_as(c, KovCombatant), sheet.levels(c)
         if new:
             c.hp = int(c.sheet["hp"])
             c.status = "active" if c.hp > 0 else "downed"

@@ -8,6 +8,7 @@ from rules.events import Event
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
 from rules.options import OptionValues
 from rules.sheet import read_int
+from rules.state import state_as
 from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.events import (
     KovInitiative,
@@ -42,8 +43,7 @@ __all__ = [
 
 
 def enc_state(enc: Encounter) -> KovEncounter:
-    assert isinstance(enc.state, KovEncounter)
-    return enc.state
+    return state_as(enc, KovEncounter)
 
 
 def base_init(c: Combatant) -> int:

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from rules.models import Combatant, Encounter
-from rules.state import CombatantState, EncounterState, register_state
+from rules.state import CombatantState, EncounterState, register_state, state_as
 
 __all__ = ["Band", "Protect", "Pending", "ToteCombatant", "ToteEncounter", "cstate", "estate"]
 
@@ -98,13 +98,9 @@ register_state("tote", ToteCombatant, ToteEncounter)
 
 
 def cstate(c: Combatant) -> ToteCombatant:
-    """``c``'s TOTE state (a new combatant's empty dict becomes the model)."""
-    if not isinstance(c.state, ToteCombatant):
-        c.state = ToteCombatant.model_validate(c.state if isinstance(c.state, dict) else c.state.model_dump())
-    return c.state
+    """``c``'s TOTE state."""
+    return state_as(c, ToteCombatant)
 
 
 def estate(enc: Encounter) -> ToteEncounter:
-    if not isinstance(enc.state, ToteEncounter):
-        enc.state = ToteEncounter.model_validate(enc.state if isinstance(enc.state, dict) else enc.state.model_dump())
-    return enc.state
+    return state_as(enc, ToteEncounter)
