@@ -30,6 +30,8 @@ __all__ = [
     "StatusChanged",
     "Victory",
     "Checked",
+    "EffectAdded",
+    "EffectEnded",
 ]
 
 
@@ -166,3 +168,22 @@ class Checked(Event):
     kind: ClassVar[str] = "check"
     what: str
     roll: Roll
+
+
+class EffectAdded(Event):
+    """An effect begins: ``actor`` is its target (None: on the field); it counts down ``left``
+    times at ``ends`` (of ``of``'s turn for the turn moments)."""
+
+    kind: ClassVar[str] = "effect"
+    name: str
+    ends: str
+    left: int
+    of: str | None = None
+
+
+class EffectEnded(Event):
+    """An effect ran out (or was removed: ``removed``); ``actor`` is its target."""
+
+    kind: ClassVar[str] = "effect"
+    name: str
+    removed: bool = False

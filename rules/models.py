@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator, model_validator
 
+from rules.effects import MAX_EFFECTS, Effect
 from rules.errors import NotFound
 from rules.geometry import MAX_SIDE, Cell, Grid, parse_cell
 from rules.state import CombatantState, EncounterState, typed_state
@@ -165,6 +166,8 @@ class Encounter(BaseModel):
     gm_edits: list[str] = Field(default_factory=list, max_length=10)
     #: the system's typed per-encounter state (`rules.state`)
     state: SerializeAsAny[EncounterState] = Field(default_factory=EncounterState)
+    #: effects with durations (`rules.effects`), the GM's and the systems' own
+    effects: list[Effect] = Field(default_factory=list, max_length=MAX_EFFECTS)
     winner: str | None = None
 
     @model_validator(mode="before")

@@ -13,6 +13,8 @@ from rules.events import (
     Added,
     Attacked,
     Checked,
+    EffectAdded,
+    EffectEnded,
     Damaged,
     Edited,
     Event,
@@ -74,6 +76,8 @@ class Presenter:
         StatusChanged: "status_changed",
         Victory: "victory",
         Checked: "checked",
+        EffectAdded: "effect_added",
+        EffectEnded: "effect_ended",
     }
     #: names for the codes of `StatusChanged.cause` and `Checked.what`
     causes: ClassVar[dict[str, str]] = {}
@@ -157,6 +161,27 @@ class Presenter:
     def checked(self, e: Checked) -> str:
         what = self.checks.get(e.what, e.what)
         return f"**{e.actor}** {what}: {roll_text(e.roll)}"
+
+    #: how each moment an effect counts down at is written
+    ENDS: ClassVar[dict[str, str]] = {
+        "turn_start": "the start of {of}'s turn",
+        "turn_end": "the end of {of}'s turn",
+        "round_end": "the end of the round",
+        "phase_end": "the end of the phase",
+    }
+
+    def effect_ends(self, ends: str, of: str | None, left: int) -> str:
+        """``until the end of Grak's turn, 3 times``: when an effect runs out."""
+        when = self.ENDS[ends].format(of=of or "its target")
+        return f"until {when}" + (f" ({left} times)" if left > 1 else "")
+
+    def effect_added(self, e: EffectAdded) -> str:
+        on = f" on **{e.actor}**" if e.actor else ""
+        return f"Effect **{e.name}**{on} {self.effect_ends(e.ends, e.of or e.actor, e.left)}"
+
+    def effect_ended(self, e: EffectEnded) -> str:
+        on = f" on **{e.actor}**" if e.actor else ""
+        return f"Effect **{e.name}**{on} " + ("removed" if e.removed else "ends")
 
     # -- reports -----------------------------------------------------------------------------------
     def colour(self, events: Sequence[Event]) -> int:

@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 from rules.actions import Action
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
-from rules.events import Added, Edited, Event, Removed, Victory
+from rules.effects import moments, tick
+from rules.events import Added, EffectEnded, Edited, Event, Removed, Victory
 from rules.geometry import Grid
 from rules.geometry.cell_lists import parse_cell_list
 from rules.models import Combatant, Encounter
@@ -371,10 +372,22 @@ class RuleSystem:
         }
         if new.winner and action.kind not in ("edit", "remove"):
             raise IllegalAction(f"This fight is over ({new.winner} won): `/encounter end` to close it.")
+        before = (new.round, new.phase, new.current)
         events = handlers[action.kind](new, action, dice)
+        events += self.tick_effects(new, before)
         events += self.check_victory(new)
         dice.check_all_used()
         return Resolution(new, events)
+
+    @staticmethod
+    def tick_effects(enc: Encounter, before: tuple[int, str | None, str | None]) -> list[Event]:
+        """Count the encounter's effects down by the turn moments passed since ``before``; an
+        effect whose target has left the encounter ends too. Say which ended."""
+        names = {c.name for c in enc.combatants}
+        kept, ended = tick(enc.effects, moments(before, (enc.round, enc.phase, enc.current)))
+        gone = [e for e in kept if e.target is not None and e.target not in names]
+        enc.effects = [e for e in kept if e not in gone]
+        return [EffectEnded(actor=e.target, name=e.name) for e in ended + gone]
 
     # -- helpers for subclasses ---------------------------------------------------------------------------
     @staticmethod

@@ -1,0 +1,77 @@
+"""Effects with durations: the moments a turn passes, the count-down, and the tick after every action."""
+from __future__ import annotations
+
+from rules.effects import Effect, active, moments, next_id, tick
+from rules.events import EffectEnded
+from tests.scenario import Scenario
+
+
+def _effect(**kw) -> Effect:
+    return Effect(**{"id": 1, "name": "Bless", "target": "Grak", **kw})
+
+
+def test_moments_of_a_turn_passing_within_a_round():
+    """Grak's turn ends and Borin's starts: no round or phase ends."""
+    assert moments((1, None, "Grak"), (1, None, "Borin")) == [("turn_end", "Grak"), ("turn_start", "Borin")]
+
+
+def test_moments_of_a_new_round_and_phase():
+    """A new round ends the last turn, the phase and the round, then the first turn starts."""
+    assert moments((1, "flurry", "Grak"), (2, "movement", "Borin")) == [
+        ("turn_end", "Grak"), ("phase_end", None), ("round_end", None), ("turn_start", "Borin"),
+    ]
+
+
+def test_nothing_passes_when_the_turn_stays_or_combat_starts():
+    """The same snapshot passes nothing; the first round's start ends no round and no turn."""
+    assert moments((1, None, "Grak"), (1, None, "Grak")) == []
+    assert moments((0, None, None), (1, None, "Grak")) == [("turn_start", "Grak")]
+
+
+def test_tick_counts_down_only_at_its_own_moment():
+    """An effect lasting 2 ends of Grak's turn survives Borin's turn end and one of Grak's."""
+    e = _effect(ends="turn_end", left=2)
+    kept, ended = tick([e], [("turn_end", "Borin")])
+    assert kept == [e] and ended == []
+    kept, ended = tick(kept, [("turn_end", "Grak")])
+    assert kept[0].left == 1 and ended == []
+    kept, ended = tick(kept, [("turn_end", "Grak"), ("turn_start", "Borin")])
+    assert kept == [] and [x.name for x in ended] == ["Bless"]
+
+
+def test_of_names_whose_turn_counts():
+    """"Until the end of Borin's turn" on Grak counts Borin's turns, not Grak's."""
+    e = _effect(ends="turn_end", of="Borin")
+    assert tick([e], [("turn_end", "Grak")]) == ([e], [])
+    assert tick([e], [("turn_end", "Borin")])[1] == [e]
+
+
+def test_round_and_phase_effects_and_lookups():
+    """A round effect ends at the round's end; `active` finds a system's coded condition."""
+    stun = _effect(name="Stunned", code="stun", ends="round_end")
+    cloud = Effect(id=2, name="Cloud", ends="phase_end", left=4, cells=["C3"])
+    assert active([stun, cloud], "Grak", "stun") is stun and active([cloud], "Grak", "stun") is None
+    kept, ended = tick([stun, cloud], [("phase_end", None), ("round_end", None)])
+    assert ended == [stun] and kept[0].left == 3
+    assert next_id([stun, cloud]) == 3 and next_id([]) == 1
+
+
+def test_resolve_ticks_effects_when_the_turn_passes():
+    """After `/init next` an effect ending at the end of the acting combatant's turn is gone, logged as ended."""
+    s = Scenario("knights-of-valour", map="8x6")
+    s.add("Borin", "agi=3 hp=10", side="heroes", at="B2").add("Grak", "agi=0 hp=10", side="foes", at="F5")
+    s.run("init_roll")
+    first = s.enc.current
+    s.enc.effects = [Effect(id=1, name="Bless", target=first, ends="turn_end")]
+    res = s.run("next", actor=first)
+    assert s.enc.effects == []
+    assert [e for e in res.events if isinstance(e, EffectEnded)] == [EffectEnded(actor=first, name="Bless")]
+
+
+def test_effects_on_a_removed_combatant_end_with_it():
+    """Removing a combatant ends the effects on it."""
+    s = Scenario("knights-of-valour", map="8x6")
+    s.add("Borin", "agi=3 hp=10", side="heroes", at="B2").add("Grak", "agi=0 hp=10", side="foes", at="F5")
+    s.enc.effects = [Effect(id=1, name="Bless", target="Grak", left=3)]
+    s.run("remove", actor="Grak")
+    assert s.enc.effects == []
