@@ -31,6 +31,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.initiative",
     "cogs.actions",
     "cogs.tools",
+    "cogs.effects",
 )
 
 

@@ -34,6 +34,8 @@ __all__ = [
     "Attack",
     "CoupDeGrace",
     "Act",
+    "EffectAdd",
+    "EffectRemove",
     "ActionKind",
     "ACTION_KINDS",
     "make_action",
@@ -126,12 +128,30 @@ class Act(_Strike):
     facing: str | None = None
 
 
+class EffectAdd(ActionBase):
+    """`/effect add`: ``actor`` is the target (None: an effect on the field, the GM's)."""
+
+    kind: Literal["effect_add"] = "effect_add"
+    name: str
+    rounds: int = 1
+    #: when it counts down, as typed ("end of Grak's turn"); None: the end of the target's turn
+    ends: str | None = None
+
+
+class EffectRemove(ActionBase):
+    """`/effect remove`: the effect called ``name`` (on ``actor`` if named)."""
+
+    kind: Literal["effect_remove"] = "effect_remove"
+    name: str
+
+
 Action = Annotated[
-    Union[Add, Edit, Remove, InitRoll, InitSet, InitOrder, Next, Move, Attack, CoupDeGrace, Act],
+    Union[Add, Edit, Remove, InitRoll, InitSet, InitOrder, Next, Move, Attack, CoupDeGrace, Act, EffectAdd, EffectRemove],
     Field(discriminator="kind"),
 ]
 ActionKind = Literal[
-    "add", "edit", "remove", "init_roll", "init_set", "init_order", "next", "move", "attack", "coupdegrace", "act"
+    "add", "edit", "remove", "init_roll", "init_set", "init_order", "next", "move", "attack", "coupdegrace", "act",
+    "effect_add", "effect_remove",
 ]
 ACTION_KINDS: tuple[str, ...] = ActionKind.__args__  # type: ignore[attr-defined]
 
@@ -140,7 +160,7 @@ _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 
 _MODELS: dict[str, type[ActionBase]] = {
     m.model_fields["kind"].default: m
-    for m in (Add, Edit, Remove, InitRoll, InitSet, InitOrder, Next, Move, Attack, CoupDeGrace, Act)
+    for m in (Add, Edit, Remove, InitRoll, InitSet, InitOrder, Next, Move, Attack, CoupDeGrace, Act, EffectAdd, EffectRemove)
 }
 
 

@@ -14,11 +14,15 @@ code and change no rule: they are reminders shown on the board.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Effect", "Ends", "Moment", "MAX_EFFECTS", "moments", "tick", "active", "next_id"]
+from rules.errors import InputError
+
+__all__ = ["Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "moments", "tick", "active", "next_id", "parse_ends", "ENDS_HELP"]
 
 #: the moments an effect can count down at
 Ends = Literal["turn_start", "turn_end", "round_end", "phase_end"]
@@ -60,26 +64,35 @@ class Effect(BaseModel):
 
 #: one moment that passed: (kind, combatant whose turn it was or None)
 Moment = tuple[str, str | None]
+#: where the turn stands: (round, phase, the turn's key, the combatant whose turn it is or None)
+TurnPoint = tuple[int, str | None, tuple, str | None]
 
 
-def moments(before: tuple[int, str | None, str | None], after: tuple[int, str | None, str | None]) -> list[Moment]:
-    """The moments that passed between two ``(round, phase, current)`` snapshots, in order.
+def moments(before: TurnPoint, after: TurnPoint, actor: str | None = None) -> list[Moment]:
+    """The moments that passed between two turn points, in order.
 
-    The turn of ``before``'s current ended when the current changed or a new round or phase
-    began; a new round ends the old one (and its last phase); the new current's turn starts.
+    The turn of ``before``'s combatant ended when the turn passed on (another combatant, a new
+    key, round or phase). In systems where a side's turn lets any of its models act, nobody's
+    turn is current until one acts: when ``actor`` (who did the action) made the turn pass from
+    there, its turn both started and ended in this action. A new round ends the old one (and
+    its phase); the new combatant's turn starts.
     """
-    round0, phase0, cur0 = before
-    round1, phase1, cur1 = after
+    round0, phase0, key0, cur0 = before
+    round1, phase1, key1, cur1 = after
     if before == after or round1 < round0:
         return []
+    passed = key0 != key1 or round0 != round1 or phase0 != phase1
     out: list[Moment] = []
-    if cur0 is not None and round0 > 0:
-        out.append(("turn_end", cur0))
+    if round0 > 0:
+        if cur0 is not None and (cur0 != cur1 or passed):
+            out.append(("turn_end", cur0))
+        elif cur0 is None and passed and actor is not None and actor != cur1:
+            out += [("turn_start", actor), ("turn_end", actor)]
     if phase0 is not None and (phase1 != phase0 or round1 != round0):
         out.append(("phase_end", None))
     if round1 > round0 and round0 > 0:
         out.append(("round_end", None))
-    if cur1 is not None:
+    if cur1 is not None and (cur1 != cur0 or passed):
         out.append(("turn_start", cur1))
     return out
 
@@ -112,3 +125,34 @@ def active(effects: list[Effect], target: str | None, code: str) -> Effect | Non
 def next_id(effects: list[Effect]) -> int:
     """A new effect's id: one more than the largest in use."""
     return max((e.id for e in effects), default=0) + 1
+
+
+#: how `ends` is written, for help and refusals
+ENDS_HELP = "\"end of Grak's turn\", \"start of Grak's turn\", \"end of the round\" or \"end of the phase\""
+
+_TURN = re.compile(r"^(?:at )?(?:the )?(start|beginning|end) of (?:(.+?)['’]s? )?(?:next )?turn$")
+_ROUND = re.compile(r"^(?:at )?(?:the )?end of (?:the |each |every )?(round|phase)$")
+
+
+def parse_ends(text: str | None, target: str | None, names: Iterable[str]) -> tuple[Ends, str | None]:
+    """``ends`` as typed: (the moment, whose turn). Left out: the end of the target's turn (of the
+    round for an effect on the field). A name is matched whatever its case."""
+    words = " ".join((text or "").strip().lower().split())
+    if not words:
+        return ("turn_end", target) if target else ("round_end", None)
+    found = _ROUND.match(words)
+    if found:
+        return ("round_end" if found.group(1) == "round" else "phase_end"), None
+    found = _TURN.match(words)
+    if found is None:
+        raise InputError(f"`ends` should say when the effect counts down: {ENDS_HELP}.")
+    kind: Ends = "turn_end" if found.group(1) == "end" else "turn_start"
+    who = found.group(2)
+    if who in (None, "its", "their", "my", "his", "her"):
+        if target is None:
+            raise InputError("An effect on the field counts rounds or phases: say \"end of the round\", or name whose turn.")
+        return kind, target
+    by_fold = {n.casefold(): n for n in names}
+    if who not in by_fold:
+        raise InputError(f"`ends` names {who[:40]}, who is not in this encounter: name a combatant, e.g. {ENDS_HELP}.")
+    return kind, by_fold[who]

@@ -175,6 +175,13 @@ class Presenter:
         when = self.ENDS[ends].format(of=of or "its target")
         return f"until {when}" + (f" ({left} times)" if left > 1 else "")
 
+    def effect_lines(self, enc: "Encounter") -> list[str]:
+        """One line per running effect: ``Bless on Grak, until the end of Grak's turn (2 times)``."""
+        return [
+            f"{e.name}" + (f" on {e.target}" if e.target else "") + ", " + self.effect_ends(e.ends, e.of or e.target, e.left)
+            for e in enc.effects
+        ]
+
     def effect_added(self, e: EffectAdded) -> str:
         on = f" on **{e.actor}**" if e.actor else ""
         return f"Effect **{e.name}**{on} {self.effect_ends(e.ends, e.of or e.actor, e.left)}"
@@ -245,6 +252,8 @@ class Presenter:
                 value = value[:990] + "\n…"
             fields.append((side or "no side", value or "—"))
         lines.extend(self.board_extra(enc))
+        if enc.effects and not enc.winner:
+            lines.append("✨ Effects: " + "; ".join(self.effect_lines(enc))[:900])
         if enc.gm_edits and not enc.winner:
             lines.append("🛠️ GM changes: " + "; ".join(enc.gm_edits))
         return Report(title=title, lines=lines, fields=fields, colour=COLOURS["turn"])

@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 
 from rules.actions import Action
 from rules.dice import Dice
-from rules.errors import IllegalAction, InputError
-from rules.effects import moments, tick
-from rules.events import Added, EffectEnded, Edited, Event, Removed, Victory
+from rules.errors import IllegalAction, InputError, NotAllowed
+from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, TurnPoint, moments, next_id, parse_ends, tick
+from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, Removed, Victory
 from rules.geometry import Grid
 from rules.geometry.cell_lists import parse_cell_list
 from rules.models import Combatant, Encounter
@@ -81,6 +81,10 @@ class Turn:
 class Resolution:
     encounter: Encounter
     events: list[Event] = field(default_factory=list)
+
+
+#: the actions by which the acting combatant can end its own turn
+_TURN_KINDS = frozenset({"next", "move", "attack", "coupdegrace", "act"})
 
 
 class RuleSystem:
@@ -348,6 +352,43 @@ class RuleSystem:
             enc.current = None
         return [Removed(actor=c.name), *self.on_removed(enc, c, dice)]
 
+    def add_effect(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """`/effect add`: a named effect on a combatant (or the field) that counts down `rounds`
+        times at the moment `ends` names. It changes no rule: the systems add their own with a code."""
+        target = enc.get(action.actor).name if action.actor else None
+        name = " ".join(action.name.split())
+        if not name or len(name) > 40:
+            raise InputError("An effect needs a name of 1 to 40 characters, e.g. `Bless`.")
+        check_plain(name, "An effect's name")
+        if not 1 <= action.rounds <= MAX_DURATION:
+            raise InputError(f"`rounds` is how many times the effect counts down: a whole number from 1 to {MAX_DURATION}.")
+        ends, of = parse_ends(action.ends, target, (c.name for c in enc.combatants))
+        if any(e.name.casefold() == name.casefold() and e.target == target for e in enc.effects):
+            on = f"{target} already has" if target else "The field already has"
+            raise InputError(f"{on} an effect called {name}: `/effect remove` it first, or choose another name.")
+        if len(enc.effects) >= MAX_EFFECTS:
+            raise InputError(f"This encounter has {MAX_EFFECTS} effects, the most it keeps: `/effect remove` some first.")
+        effect = Effect(id=next_id(enc.effects), name=name, target=target, ends=ends, of=of, left=action.rounds)
+        enc.effects.append(effect)
+        return [EffectAdded(actor=target, name=name, ends=ends, left=action.rounds, of=of)]
+
+    def remove_effect(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """`/effect remove`: the GM removes any effect; a player one of the GM's kind on their own combatant."""
+        target = enc.get(action.actor).name if action.actor else None
+        wanted = " ".join(action.name.split()).casefold()
+        found = [e for e in enc.effects if e.name.casefold() == wanted and (action.actor is None or e.target == target)]
+        if not found:
+            names = ", ".join(sorted({e.name for e in enc.effects})) or "none"
+            raise InputError(f"No effect called {action.name[:40]}" + (f" on {target}" if target else "") + f". Effects now: {names}.")
+        if len(found) > 1:
+            on = ", ".join(e.target or "the field" for e in found)
+            raise InputError(f"{found[0].name} is on {on}: say which with `target`.")
+        effect = found[0]
+        if effect.code and not action.is_gm:
+            raise NotAllowed(f"{effect.name} is a rule's effect: it ends by the rules, or the GM removes it.")
+        enc.effects.remove(effect)
+        return [EffectEnded(actor=effect.target, name=effect.name, removed=True)]
+
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         """Tidy system state after a combatant left (e.g. pass the turn on); say what changed."""
         return []
@@ -369,22 +410,33 @@ class RuleSystem:
             "attack": self.attack,
             "coupdegrace": self.coup_de_grace,
             "act": self.act,
+            "effect_add": self.add_effect,
+            "effect_remove": self.remove_effect,
         }
         if new.winner and action.kind not in ("edit", "remove"):
             raise IllegalAction(f"This fight is over ({new.winner} won): `/encounter end` to close it.")
-        before = (new.round, new.phase, new.current)
+        # effects count down by the turn moments this action passed; one added now starts counting after it
+        before = self.turn_point(new) if new.effects else None
         events = handlers[action.kind](new, action, dice)
-        events += self.tick_effects(new, before)
+        if before is not None:
+            events += self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
         events += self.check_victory(new)
         dice.check_all_used()
         return Resolution(new, events)
 
-    @staticmethod
-    def tick_effects(enc: Encounter, before: tuple[int, str | None, str | None]) -> list[Event]:
-        """Count the encounter's effects down by the turn moments passed since ``before``; an
-        effect whose target has left the encounter ends too. Say which ended."""
+    def turn_point(self, enc: Encounter) -> TurnPoint:
+        """Where the turn stands, for counting effects down (`rules.effects.moments`)."""
+        if not enc.started:
+            return (enc.round, enc.phase, (), None)
+        turn = self.turn(enc)
+        return (enc.round, enc.phase, turn.key, turn.current)
+
+    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None) -> list[Event]:
+        """Count the encounter's effects down by the turn moments passed since ``before`` (``actor``
+        did the action); an effect whose target has left the encounter ends too. Say which ended."""
         names = {c.name for c in enc.combatants}
-        kept, ended = tick(enc.effects, moments(before, (enc.round, enc.phase, enc.current)))
+        passed = moments(before, self.turn_point(enc), actor)
+        kept, ended = tick(enc.effects, passed)
         gone = [e for e in kept if e.target is not None and e.target not in names]
         enc.effects = [e for e in kept if e not in gone]
         return [EffectEnded(actor=e.target, name=e.name) for e in ended + gone]

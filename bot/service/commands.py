@@ -292,6 +292,10 @@ class Service(ServiceCore):
         enc = live.enc
         return Outcome(views.show_report(get_system(enc.system), enc, enc.get(name)), ephemeral=True)
 
+    async def effects(self, ctx: Ctx, public: bool = False) -> Outcome:
+        live = await self._need(ctx.channel_id)
+        return Outcome(views.effects_report(get_system(live.enc.system), live.enc), ephemeral=not public)
+
     async def board(self, channel_id: str) -> tuple[Report, Encounter] | None:
         live = await self._readable(channel_id)
         if live is None:

@@ -32,6 +32,8 @@ COMMAND_NAMES = {
     "attack": "/attack",
     "coupdegrace": "/coupdegrace",
     "act": "/act",
+    "effect_add": "/effect add",
+    "effect_remove": "/effect remove",
 }
 #: the commands only a GM may use (GM-only `/act` actions come from each system's action table)
 GM_ONLY = {"remove", "init_roll", "init_set", "init_order"}
@@ -84,6 +86,15 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
         if not is_gm and enc.started:
             _cosmetic_only(enc, system, c, action)
         return action
+    if kind in ("effect_add", "effect_remove"):
+        if action.actor is None:
+            if not is_gm and kind == "effect_add":
+                raise NotAllowed("Only the GM puts effects on the field: name a combatant of yours with `target`.")
+            return action
+        c = enc.get(action.actor)
+        if not is_gm and c.owner_id != user:
+            raise NotAllowed(f"{c.name} is not yours: only its owner or the GM can change its effects.")
+        return action.model_copy(update={"actor": c.name})
     # acting commands
     if action.actor:
         c = enc.get(action.actor)

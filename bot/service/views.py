@@ -12,7 +12,7 @@ from rules.report import TYPED, Report, user_ref
 from rules.state import CombatantState
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report"]
+__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "effects_report"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -135,3 +135,9 @@ def _log_dice(e: LogEntry) -> str:
     if typed:
         parts.append(f"{TYPED} typed by {user_ref(e.user_id)}: {', '.join(typed)}")
     return " " + " · ".join(parts) if parts else ""
+
+
+def effects_report(system: RuleSystem, enc: Encounter) -> Report:
+    """`/effect list`: every running effect and when it ends."""
+    lines = system.present.effect_lines(enc) or ["No effects running: `/effect add` puts one on a combatant."]
+    return Report(title=f"Effects · {enc.name}", lines=lines)

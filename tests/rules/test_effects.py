@@ -12,20 +12,36 @@ def _effect(**kw) -> Effect:
 
 def test_moments_of_a_turn_passing_within_a_round():
     """Grak's turn ends and Borin's starts: no round or phase ends."""
-    assert moments((1, None, "Grak"), (1, None, "Borin")) == [("turn_end", "Grak"), ("turn_start", "Borin")]
+    assert moments((1, None, (1, 0), "Grak"), (1, None, (1, 1), "Borin")) == [("turn_end", "Grak"), ("turn_start", "Borin")]
 
 
 def test_moments_of_a_new_round_and_phase():
     """A new round ends the last turn, the phase and the round, then the first turn starts."""
-    assert moments((1, "flurry", "Grak"), (2, "movement", "Borin")) == [
+    assert moments((1, "flurry", (1,), "Grak"), (2, "movement", (2,), "Borin")) == [
         ("turn_end", "Grak"), ("phase_end", None), ("round_end", None), ("turn_start", "Borin"),
     ]
 
 
+def test_the_same_combatant_again_next_round_ends_and_starts_a_turn():
+    """Alone on the field, Grak's turn still ends and starts again when the round turns."""
+    assert moments((1, None, (1,), "Grak"), (2, None, (2,), "Grak")) == [
+        ("turn_end", "Grak"), ("round_end", None), ("turn_start", "Grak"),
+    ]
+
+
+def test_a_side_activation_that_starts_and_ends_in_one_action():
+    """With a side to act and nobody current, the actor who passes the turn had a whole turn in one action."""
+    assert moments((1, None, (1, 0), None), (1, None, (1, 1), None), actor="Borin") == [
+        ("turn_start", "Borin"), ("turn_end", "Borin"),
+    ]
+    # an activation that begins (nobody current -> Borin, same key) only starts Borin's turn
+    assert moments((1, None, (1, 0), None), (1, None, (1, 0), "Borin"), actor="Borin") == [("turn_start", "Borin")]
+
+
 def test_nothing_passes_when_the_turn_stays_or_combat_starts():
-    """The same snapshot passes nothing; the first round's start ends no round and no turn."""
-    assert moments((1, None, "Grak"), (1, None, "Grak")) == []
-    assert moments((0, None, None), (1, None, "Grak")) == [("turn_start", "Grak")]
+    """The same point passes nothing; the first round's start ends no round and no turn."""
+    assert moments((1, None, (1,), "Grak"), (1, None, (1,), "Grak")) == []
+    assert moments((0, None, (), None), (1, None, (1,), "Grak")) == [("turn_start", "Grak")]
 
 
 def test_tick_counts_down_only_at_its_own_moment():

@@ -1,0 +1,92 @@
+"""`/effect add`, `/effect remove` and `/effect list` through the real command tree."""
+from __future__ import annotations
+
+from bot.offline.harness import Harness, Sent
+from tests.cogs.fights import export, started_cdg
+
+
+def reply(sent: list[Sent]) -> Sent:
+    """The reply to the command (not the board or a ping)."""
+    return next(s for s in sent if s.kind in ("response", "followup"))
+
+
+def effects(data: dict) -> list[tuple[str, str | None, int]]:
+    """(name, target, left) of each effect in an export."""
+    return [(e["name"], e["target"], e["left"]) for e in data["effects"]]
+
+
+async def test_an_owner_adds_an_effect_that_counts_down_at_the_end_of_its_turns(h: Harness) -> None:
+    """Bless on Borin for 2 of his turns: shown on the board, 1 left after his turn, gone after the next."""
+    await started_cdg(h)
+    sent = await h.run("bob", "/effect add", name="Bless", target="Borin", rounds="2")
+    assert "Effect **Bless** on **Borin** until the end of Borin's turn (2 times)" in reply(sent).text
+    status = reply(await h.run("bob", "/encounter status")).text
+    assert "✨ Effects: Bless on Borin, until the end of Borin's turn (2 times)" in status
+    await h.run("bob", "/init next")
+    assert effects(await export(h)) == [("Bless", "Borin", 1)]
+    await h.run("gm", "/init next")
+    sent = await h.run("bob", "/init next")
+    assert "Effect **Bless** on **Borin** ends" in reply(sent).text
+    assert effects(await export(h)) == []
+
+
+async def test_undo_brings_an_ended_effect_back_exactly(h: Harness) -> None:
+    """`/undo` of the turn that ended an effect restores it with its count."""
+    await started_cdg(h)
+    await h.run("bob", "/effect add", name="Bless", target="Borin")
+    await h.run("bob", "/init next")
+    assert effects(await export(h)) == []
+    await h.run("gm", "/undo")
+    assert effects(await export(h)) == [("Bless", "Borin", 1)]
+
+
+async def test_round_effects_on_the_field_are_the_gms(h: Harness) -> None:
+    """Fog for 3 round ends is the GM's to place; a player is told to name a combatant of theirs."""
+    await started_cdg(h)
+    refused = reply(await h.run("bob", "/effect add", name="Fog", rounds="3", ends="end of the round"))
+    assert refused.ephemeral and "Only the GM puts effects on the field" in refused.text
+    await h.run("gm", "/effect add", name="Fog", rounds="3", ends="end of the round")
+    await h.run("bob", "/init next")
+    await h.run("gm", "/init next")  # round 1 ends
+    assert effects(await export(h)) == [("Fog", None, 2)]
+
+
+async def test_refusals_change_nothing(h: Harness) -> None:
+    """Someone else's combatant, an unreadable `ends`, a duplicate name and an unknown effect are refused with what to do."""
+    await started_cdg(h)
+    await h.run("gm", "/effect add", name="Haste", target="Grak", ends="start of borin's turn")
+    before = await export(h)
+    cases = [
+        ("bob", {"name": "Curse", "target": "Grak"}, "Grak is not yours"),
+        ("gm", {"name": "X", "target": "Grak", "ends": "whenever"}, "`ends` should say when"),
+        ("gm", {"name": "haste", "target": "Grak"}, "Grak already has an effect called haste"),
+        ("gm", {"name": "Ghost", "target": "Grak", "ends": "end of Nobody's turn"}, "not in this encounter"),
+        ("gm", {"name": "Bad*name", "target": "Grak"}, "without them"),
+    ]
+    for who, options, message in cases:
+        r = reply(await h.run(who, "/effect add", **options))
+        assert r.ephemeral and message in r.text, r.text
+    r = reply(await h.run("gm", "/effect remove", name="Bless"))
+    assert "No effect called Bless" in r.text and "Haste" in r.text
+    assert await export(h) == before
+    assert effects(before) == [("Haste", "Grak", 1)] and before["effects"][0]["of"] == "Borin"
+
+
+async def test_list_is_private_unless_public_and_remove_ends_it(h: Harness) -> None:
+    """`/effect list` is ephemeral by default; the owner removes their own effect."""
+    await started_cdg(h)
+    r = reply(await h.run("bob", "/effect list"))
+    assert r.ephemeral and "No effects running" in r.text
+    await h.run("bob", "/effect add", name="Bless", target="Borin", rounds="3")
+    r = reply(await h.run("bob", "/effect list", public="true"))
+    assert not r.ephemeral and "Bless on Borin, until the end of Borin's turn (3 times)" in r.text
+    r = reply(await h.run("bob", "/effect remove", name="bless"))
+    assert "Effect **Bless** on **Borin** removed" in r.text
+    assert effects(await export(h)) == []
+
+
+async def test_ends_autocomplete_offers_the_targets_turn_first(h: Harness) -> None:
+    """`ends` suggests the round, then the target's turn before the others'."""
+    await started_cdg(h)
+    choices = await h.autocomplete("gm", "/effect add", "ends", "", target="Grak", name="Haste")
+    assert choices[0] == "end of the round" and choices[1] == "end of Grak's turn"
