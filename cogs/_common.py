@@ -58,6 +58,8 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
         name, data = outcome.file
         kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
     await answer(interaction, ephemeral=outcome.ephemeral, **kwargs)
+    if outcome.private is not None:
+        await interaction.followup.send(embed=to_embed(outcome.private), ephemeral=True, allowed_mentions=NO_MENTIONS)
     if outcome.ping is not None:
         await interaction.followup.send(
             content=discord_text(outcome.ping.text)[:2000], allowed_mentions=mentions_for(outcome.ping.user_ids)

@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import MAX_IMPORT_BYTES
-from cogs._common import Options, ctx_of, defer, option_autocomplete, reply, service_of
+from cogs._common import Options, ctx_of, defer, option_autocomplete, reply, service_of, target_autocomplete
 from rules.errors import InputError
 from rules.models import MAX_CELL_HEIGHT, TERRAIN_KINDS
 from rules.system import all_systems, get_system
@@ -112,6 +112,12 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         height: Optional[app_commands.Range[int, -MAX_CELL_HEIGHT, MAX_CELL_HEIGHT]] = None,
     ) -> None:
         await reply(interaction, await service_of(interaction).terrain(ctx_of(interaction), cells, kind, height))
+
+    @app_commands.command(name="reveal", description="Show players the numbers of your combatants, or hide them again (GM)")
+    @app_commands.describe(combatant="One of your combatants (left out: all of them)", hide="Hide the numbers again")
+    @app_commands.autocomplete(combatant=target_autocomplete)
+    async def reveal(self, interaction: discord.Interaction, combatant: Optional[str] = None, hide: bool = False) -> None:
+        await reply(interaction, await service_of(interaction).reveal(ctx_of(interaction), combatant, hide))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -137,6 +137,10 @@ class Settings(BaseModel):
     reminder_hours: float = Field(24.0, ge=0, le=REMINDER_HOURS_MAX)
     max_nudges: int = Field(3, ge=0, le=MAX_NUDGES_LIMIT)
     options: dict[str, str] = Field(default_factory=dict)
+    #: show the numbers of the GM's combatants to everyone (players see a condition word otherwise)
+    reveal: bool = False
+    #: the GM's combatants whose numbers are shown to everyone
+    revealed: list[str] = Field(default_factory=list, max_length=100)
 
     @field_validator("reminder_hours")
     @classmethod
@@ -221,6 +225,14 @@ class Encounter(BaseModel):
 
     def allies_of(self, c: Combatant) -> list[Combatant]:
         return [o for o in self.combatants if o.side == c.side and o is not c and o.in_fight]
+
+    def hidden(self, c: Combatant) -> bool:
+        """Are ``c``'s numbers hidden from players? The GM's combatants are, until revealed."""
+        return c.owner_id is None and not self.settings.reveal and c.name not in self.settings.revealed
+
+    def hidden_names(self) -> frozenset[str]:
+        """The combatants whose numbers players see only as a condition word."""
+        return frozenset(c.name for c in self.combatants if self.hidden(c))
 
     def is_gm(self, user_id: str) -> bool:
         return user_id in self.gm_ids

@@ -6,6 +6,7 @@ its status lines and its board. Nothing here decides a rule.
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -83,9 +84,53 @@ class Presenter:
     causes: ClassVar[dict[str, str]] = {}
     checks: ClassVar[dict[str, str]] = {}
 
+    #: the combatants whose health players see only as a condition word (`view`)
+    hide: frozenset[str] = frozenset()
+    #: the encounter a view shows (its combatants' conditions), None for a plain presenter
+    enc: "Encounter | None" = None
+
     def __init__(self, system: "RuleSystem") -> None:
         self.system = system
-        self._methods: dict[type, Callable[[Any], str]] = {}
+        self._methods: dict[type, Callable[[Any, Any], str]] = {}
+
+    def view(self, enc: "Encounter", hide: frozenset[str] = frozenset()) -> "Presenter":
+        """This presenter showing ``enc`` with the health of ``hide`` as condition words."""
+        if not hide and self.enc is None:
+            return self
+        shown = copy.copy(self)
+        shown.enc, shown.hide = enc, hide
+        return shown
+
+    # -- hidden information ---------------------------------------------------------------------------
+    def hidden(self, name: str | None) -> bool:
+        return name is not None and name in self.hide
+
+    def condition(self, name: str | None) -> str:
+        """``badly hurt``: the condition word of a combatant of the viewed encounter."""
+        c = self.enc.find(name) if self.enc is not None else None
+        return self.system.condition(c) if c is not None else "unknown"
+
+    def health_change(self, name: str | None, before: int | None, after: int | None, unit: str = "") -> str:
+        """`` (12 → 7 HP)``, or `` (now hurt)`` for a combatant whose numbers are hidden."""
+        if self.hidden(name):
+            return f" (now {self.condition(name)})"
+        if before is None or after is None:
+            return ""
+        return f" ({before} → {after}{unit})"
+
+    def hidden_line(self, enc: "Encounter", c: "Combatant") -> str:
+        """A hidden combatant's board line: name, place, condition, initiative, effects."""
+        bits = [f"**{c.name}**"]
+        if c.position:
+            bits.append(c.position + (f" {c.facing}" if c.facing and self.system.uses_facing else ""))
+        bits.append(self.system.condition(c))
+        if c.initiative is not None and self.system.has_initiative_numbers:
+            bits.append(f"init {c.initiative}")
+        return " · ".join(bits)
+
+    def line(self, enc: "Encounter", c: "Combatant") -> str:
+        """``c``'s board line as this view shows it."""
+        return self.hidden_line(enc, c) if self.hidden(c.name) else self.status_line(enc, c)
 
     # -- events -------------------------------------------------------------------------------------
     def text(self, e: Event) -> str:
@@ -94,11 +139,11 @@ class Presenter:
             for cls in type(e).__mro__:
                 name = self._formats().get(cls)
                 if name is not None:
-                    method = self._methods[type(e)] = getattr(self, name)
+                    method = self._methods[type(e)] = getattr(type(self), name)
                     break
             else:
                 raise TypeError(f"no text for {type(e).__name__}")
-        return method(e)
+        return method(self, e)
 
     @classmethod
     def _formats(cls) -> dict[type, str]:
@@ -146,7 +191,7 @@ class Presenter:
         return f"{head}: {roll_text(e.roll, outcome)}"
 
     def damaged(self, e: Damaged) -> str:
-        change = f" ({e.before} → {e.after})" if e.before is not None and e.after is not None else ""
+        change = self.health_change(e.actor, e.before, e.after)
         return f"**{e.actor}** takes {e.amount} damage{change}"
 
     def status_changed(self, e: StatusChanged) -> str:
@@ -246,7 +291,7 @@ class Presenter:
             lines.append(turn.label)
         fields: list[tuple[str, str]] = []
         for side in enc.sides():
-            rows = [self.status_line(enc, c) for c in enc.combatants if c.side == side]
+            rows = [self.line(enc, c) for c in enc.combatants if c.side == side]
             value = "\n".join(rows)
             if len(value) > 1000:
                 value = value[:990] + "\n…"

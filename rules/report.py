@@ -67,11 +67,16 @@ def die_text(value: int, typed: bool) -> str:
     return f"{value}{TYPED}" if typed else str(value)
 
 
-def events_report(title: str, events: Sequence[Any], system: "RuleSystem") -> Report:
-    """The report of one command's events, in the system's words (`RuleSystem.present`)."""
-    return system.present.report(title, events)
+def events_report(
+    title: str, events: Sequence[Any], system: "RuleSystem", enc: "Encounter | None" = None, hide: frozenset[str] = frozenset()
+) -> Report:
+    """The report of one command's events, in the system's words (`RuleSystem.present`), with
+    the health of ``hide`` (combatants of ``enc``) as condition words."""
+    present = system.present.view(enc, hide) if enc is not None else system.present
+    return present.report(title, events)
 
 
-def board_report(system: "RuleSystem", enc: "Encounter") -> Report:
-    """The status board (`rules.present.Presenter.board`)."""
-    return system.present.board(enc)
+def board_report(system: "RuleSystem", enc: "Encounter", numbers: bool = False) -> Report:
+    """The status board (`rules.present.Presenter.board`): hidden combatants' health as condition
+    words unless ``numbers`` (the GM's own view)."""
+    return system.present.view(enc, frozenset() if numbers else enc.hidden_names()).board(enc)

@@ -197,6 +197,25 @@ class RuleSystem:
         raise IllegalAction(f"`{action.name}` is not an action here. Actions: {known}.")
 
     # -- presentation hooks -------------------------------------------------------------------------
+    def health(self, c: Combatant) -> tuple[int, int] | None:
+        """``c``'s health now and when unhurt, for its condition word (None: this system has no
+        health number for it). The default reads `hp` against the sheet's `hp`."""
+        full = c.sheet.get("hp")
+        if c.hp is None or not isinstance(full, int) or full <= 0:
+            return None
+        return c.hp, full
+
+    def condition(self, c: Combatant) -> str:
+        """What players see of a hidden combatant's health: unhurt, hurt, badly hurt, down, out."""
+        if c.status == "out":
+            return "out"
+        if c.status == "downed":
+            return "down"
+        health = self.health(c)
+        if health is None or health[0] >= health[1]:
+            return "unhurt"
+        return "hurt" if 2 * health[0] > health[1] else "badly hurt"
+
     def sheet_summary(self, c: Combatant) -> str:
         parts = []
         for k, v in c.sheet.items():

@@ -9,7 +9,7 @@ import json
 
 from bot.service import views
 from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, no_encounter
-from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, require_gm, require_gm_of
+from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, not_gm, require_gm, require_gm_of
 from bot.service.porting import read_export, set_options
 from data.store import DuplicateInteraction, StaleEncounter, read_state
 from rules.geometry.cell_lists import parse_cell_list
@@ -110,13 +110,15 @@ class Service(ServiceCore):
             command = COMMAND_NAMES[action.kind]
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
             title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
-            report = events_report(title, res.events, system)
+            hide = res.encounter.hidden_names()
+            report = events_report(title, res.events, system, res.encounter, hide)
+            private = views.numbers_report(report, events_report(title, res.events, system)) if is_gm and hide else None
             summary = " · ".join(report.lines)[:1500] or command  # a GM's mid-fight edit says so itself
             typed = dice.typed()
             if typed:
                 report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
             ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
-        return Outcome(report, ping=ping, board_changed=True)
+        return Outcome(report, ping=ping, board_changed=True, private=private)
 
     # -- settings, GMs, terrain --------------------------------------------------------------------
     async def settings(
@@ -246,6 +248,8 @@ class Service(ServiceCore):
             lines = [f"It could not be read ({entry.error}): this is the file exactly as it is stored."]
             return Outcome(Report("📦 Export", lines), file=("encounter.json", entry.json.encode()))
         live = entry
+        if live.enc.hidden_names() and not live.enc.is_gm(ctx.user_id):
+            raise not_gm(live.enc.gm_ids, "export it while its combatants' numbers are hidden from players (or reveal them with `/encounter reveal`)")
         data = json.dumps(json.loads(live.json), indent=2, ensure_ascii=False).encode()
         report = Report("📦 Export", [f"{live.enc.name}: {len(live.enc.combatants)} combatants, round {live.enc.round}."])
         return Outcome(report, file=("encounter.json", data))
@@ -290,7 +294,9 @@ class Service(ServiceCore):
     async def show(self, ctx: Ctx, name: str) -> Outcome:
         live = await self._need(ctx.channel_id)
         enc = live.enc
-        return Outcome(views.show_report(get_system(enc.system), enc, enc.get(name)), ephemeral=True)
+        c = enc.get(name)
+        public = enc.hidden(c) and not enc.is_gm(ctx.user_id)
+        return Outcome(views.show_report(get_system(enc.system), enc, c, public_only=public), ephemeral=True)
 
     async def effects(self, ctx: Ctx, public: bool = False) -> Outcome:
         live = await self._need(ctx.channel_id)
@@ -303,8 +309,36 @@ class Service(ServiceCore):
         return board_report(get_system(live.enc.system), live.enc), live.enc
 
     async def status(self, ctx: Ctx, public: bool = False) -> Outcome:
+        """The board: for the GM's own eyes with every number; posted for all, as players see it."""
         live = await self._need(ctx.channel_id)
-        return Outcome(board_report(get_system(live.enc.system), live.enc), ephemeral=not public)
+        numbers = not public and live.enc.is_gm(ctx.user_id)
+        return Outcome(board_report(get_system(live.enc.system), live.enc, numbers), ephemeral=not public)
+
+    async def reveal(self, ctx: Ctx, name: str | None, hide: bool = False) -> Outcome:
+        """The GM shows (or hides again) the numbers of one of their combatants, or of all."""
+        async with self._holding(ctx) as live:
+            require_gm(live.enc, ctx, "reveal or hide combatants' numbers")
+            new = live.enc.model_copy(deep=True)
+            revealed = new.settings.revealed
+            if name is None:
+                new.settings.reveal = not hide
+                if hide:
+                    revealed.clear()
+                what = "every combatant's numbers are " + ("hidden from players again" if hide else "shown to everyone")
+            else:
+                c = new.get(name)
+                if c.owner_id is not None:
+                    raise InputError(f"{c.name} is a player's: players' combatants always show their numbers.")
+                if hide and new.settings.reveal:
+                    raise InputError("Every combatant's numbers are shown: `/encounter reveal hide:true` without a name hides them all first.")
+                if hide:
+                    new.settings.revealed = [n for n in revealed if n != c.name]
+                elif c.name not in revealed:
+                    revealed.append(c.name)
+                what = f"{c.name}'s numbers are " + ("hidden from players again" if hide else "shown to everyone")
+            if new != live.enc:
+                await self._commit(ctx, live, new, "/encounter reveal", what, [])
+        return Outcome(Report("👁️ Reveal", [what[0].upper() + what[1:] + "."]), board_changed=True)
 
     async def map_image(self, ctx: Ctx) -> Outcome:
         live = await self._need(ctx.channel_id)

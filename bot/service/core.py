@@ -76,6 +76,8 @@ class Outcome:
     board_changed: bool = False
     file: tuple[str, bytes] | None = None
     ephemeral: bool = False
+    #: shown only to the caller after the reply (the GM's numbers behind condition words)
+    private: Report | None = None
 
 
 class Unreadable(IllegalAction):

@@ -9,10 +9,9 @@ from data.store import LogEntry
 from rules.dice import ExpressionResult
 from rules.models import Combatant, Encounter, MapState
 from rules.report import TYPED, Report, user_ref
-from rules.state import CombatantState
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "effects_report"]
+__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "effects_report", "numbers_report"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -76,15 +75,27 @@ def map_title(enc: Encounter) -> str:
     return f"🗺️ {enc.name} · {when}"
 
 
-def show_report(system: RuleSystem, enc: Encounter, c: Combatant) -> Report:
-    """`/combatant show`: one combatant's line, side, owner, sheet and state."""
+def show_report(system: RuleSystem, enc: Encounter, c: Combatant, public_only: bool = False) -> Report:
+    """`/combatant show`: one combatant's line (as the system shows it), side, owner and sheet;
+    ``public_only``: what players may see of a GM's combatant whose numbers are hidden."""
     owner = user_ref(c.owner_id) if c.owner_id else "the GM"
-    lines = [system.present.status_line(enc, c), f"Side: {c.side or '—'} · owner: {owner}"]
-    fields = [("Sheet", system.sheet_summary(c) or "—")]
-    state = c.state.shown() if isinstance(c.state, CombatantState) else c.state
-    if state:
-        fields.append(("State", ", ".join(f"{k}={v}" for k, v in state.items())[:1000]))
-    return Report(f"🧾 {c.name}", lines, fields)
+    present = system.present.view(enc, frozenset({c.name}) if public_only else frozenset())
+    lines = [present.line(enc, c), f"Side: {c.side or '—'} · owner: {owner}"]
+    effects = [e for e in enc.effects if e.target == c.name]
+    if effects:
+        lines.append("Effects: " + ", ".join(f"{e.name} ({present.effect_ends(e.ends, e.of or e.target, e.left)})" for e in effects))
+    if public_only:
+        lines.append("The GM keeps its sheet and numbers hidden.")
+        return Report(f"🧾 {c.name}", lines)
+    return Report(f"🧾 {c.name}", lines, [("Sheet", system.sheet_summary(c) or "—")])
+
+
+def numbers_report(public: Report, full: Report) -> Report | None:
+    """For the GM: the lines of ``full`` that the public ``public`` shows as condition words."""
+    lines = [line for line in full.lines if line not in public.lines]
+    if not lines:
+        return None
+    return Report("🔒 The numbers (only you see this)", lines)
 
 
 def end_report(enc: Encounter | None, logged: int) -> Report:

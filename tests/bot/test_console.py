@@ -20,7 +20,7 @@ SCRIPT = """\
 @gm /combatant add name:Grak side:orcs at:E3 facing:W sheet:"class=light weapons=axe"
 @gm /init roll
 @bob /map
-@bob /encounter export
+@gm /encounter export
 @stranger /encounter end
 @gm #tavern /encounter status
 @gm /nonsense

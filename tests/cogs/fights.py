@@ -25,7 +25,7 @@ async def started_cdg(h: Harness) -> None:
     await h.run("gm", "/init roll", roll="6,1")
 
 
-async def export(h: Harness, channel: str = "general", who: str = "bob") -> dict[str, Any]:
+async def export(h: Harness, channel: str = "general", who: str = "gm") -> dict[str, Any]:
     """The channel's encounter as `/encounter export` gives it to ``who``."""
     sent = await h.run(who, "/encounter export", channel)
     files = [f for s in sent for f in s.files]

@@ -29,7 +29,7 @@ async def test_slow_commands_defer_publicly_then_deliver_their_result(h: Harness
     await h.run("gm", "/init roll")
     cases = [
         (("bob", "/map"), {}, "map.png"),
-        (("bob", "/encounter export"), {}, "encounter.json"),
+        (("gm", "/encounter export"), {}, "encounter.json"),
         (("gm", "/encounter import", "other"), {"file": str(path)}, None),
         (("gm", "/move"), {"combatant": "Borin", "to": "B2"}, None),
     ]

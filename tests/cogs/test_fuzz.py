@@ -271,7 +271,7 @@ async def _snapshot(h: Harness) -> dict[str, tuple[Any, ...]]:
     for channel in CHANNELS:
         cid = str(channel_id_of(channel))
         try:
-            exported = (await h.bot.service.export(Ctx(cid, "0"))).file
+            exported = (await h.bot.service.export(Ctx(cid, str(user_id_of("gm"))))).file
         except RulesError:
             exported = None
         active = await h.store.load_active(cid)

@@ -22,7 +22,7 @@ async def _fight(h: Harness, channel: str = "general") -> dict[str, Any]:
     await h.run("gm", "/encounter start", channel, system="coup-de-grace", name="Bridge", map="8x6")
     await h.run("gm", "/combatant add", channel, name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=BORIN)
     await h.run("gm", "/combatant add", channel, name="Grak", side="orcs", at="D3", facing="W", sheet=GRAK)
-    exported = (await h.bot.service.export(Ctx(str(channel_id_of(channel)), "0"))).file
+    exported = (await h.bot.service.export(Ctx(str(channel_id_of(channel)), str(user_id_of("gm"))))).file
     assert exported is not None
     return json.loads(exported[1])
 

@@ -83,6 +83,10 @@ class CoupDeGrace(RuleSystem):
     def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
         return read_sheet(raw, keys(catalogue(enc)), base)
 
+    def health(self, c: Combatant) -> tuple[int, int] | None:
+        full = state_of(c).hp_max
+        return (c.hp, full) if c.hp is not None and full else None
+
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         hp_max = int(c.sheet.get("hp", DEFAULT_HP))
         if new or c.hp is None:

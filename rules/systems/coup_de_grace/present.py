@@ -150,7 +150,7 @@ class CoupDeGracePresenter(Presenter):
         return f"fencing sword Finesse: the miss gives {e.actor} +{e.gained} MP ({e.left} left)"
 
     def wounded(self, e: Wounded) -> str:
-        change = f" ({e.before} → {e.after})"
+        change = self.health_change(e.actor, e.before, e.after)
         names = [
             BONUSES[b] + (f" ({blocker_text(e.blocker)})" if b == "hammer" and e.blocker else "") for b in e.bonuses
         ]
@@ -172,6 +172,8 @@ class CoupDeGracePresenter(Presenter):
         return f"**{e.actor}** is now **{e.status}**" + (f": {cause}" if cause else "")
 
     def hp_changed(self, e: HpChanged) -> str:
+        if self.hidden(e.actor):
+            return f"{e.actor}'s sheet hp changed{self.health_change(e.actor, e.before, e.after)}"
         return f"sheet hp {e.hp_max_before} → {e.hp_max}: {e.actor} has {e.before} → {e.after} HP"
 
     def cast(self, e: Cast) -> str:

@@ -151,9 +151,11 @@ class KovPresenter(Presenter):
 
     def kov_damage(self, e: KovDamage) -> str:
         extra = f": raised to the minimum {e.floor}" if e.floor is not None else ""
-        return f"**{e.actor}** takes {roll_text(e.roll)} = **{e.amount}** damage ({e.before} → {e.after} HP){extra}"
+        return f"**{e.actor}** takes {roll_text(e.roll)} = **{e.amount}** damage{self.health_change(e.actor, e.before, e.after, ' HP')}{extra}"
 
     def hp_set(self, e: HpSet) -> str:
+        if self.hidden(e.actor):
+            return f"**{e.actor}** HP set by the GM{self.health_change(e.actor, e.before, e.after)}"
         return f"**{e.actor}** HP set to {e.after} (was {e.before})"
 
     # -- movement -------------------------------------------------------------------------------

@@ -128,6 +128,10 @@ class ToteSystem(RuleSystem):
         return actions.coup_de_grace(enc, action, dice, self.side_defeated)
 
     # -- presentation (made in present.py) ----------------------------------------------------------
+    def health(self, c: Combatant) -> tuple[int, int] | None:
+        track = c.sheet.get("track")
+        return (c.hp, len(track)) if c.hp is not None and track else None
+
     def sheet_summary(self, c: Combatant) -> str:
         return self.present.sheet_summary(c)  # type: ignore[attr-defined,no-any-return]
 

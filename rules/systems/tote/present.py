@@ -116,6 +116,8 @@ class TotePresenter(Presenter):
         if e.effect:
             parts.append(f"{signed(e.effect)} effect (critical)")
         parts += [f"−{boxes} resist {kind}" for kind, boxes in e.resists]
+        if self.hidden(e.actor):
+            return f"**{e.actor}** takes {len(e.boxes)} damage: {' '.join(parts)} = {e.amount}{self.health_change(e.actor, e.before, e.after)}"
         boxes = f"fills {' '.join(f'[{b}]' for b in e.boxes)}" if e.boxes else "no box filled"
         return f"**{e.actor}** takes {len(e.boxes)} damage ({e.before} → {e.after}): {' '.join(parts)} = {e.amount}; {boxes}"
 

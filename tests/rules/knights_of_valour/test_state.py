@@ -58,7 +58,7 @@ def test_every_option_is_declared_once_with_its_default() -> None:
 
 
 async def test_combatant_show_lists_the_typed_state() -> None:
-    """`/combatant show` of a Knights of Valour combatant lists the state fields that are not at their defaults."""
+    """`/combatant show` of a Knights of Valour combatant shows its state as the board does (the wielded weapon), never the raw fields."""
     from bot.offline.harness import Harness
 
     h = await Harness.create()
@@ -67,6 +67,7 @@ async def test_combatant_show_lists_the_typed_state() -> None:
         await h.run("gm", "/combatant add", name="Borin", side="dwarves", at="C4", sheet="agi=1 hp=12 weapons=longsword:2")
         sent = await h.run("gm", "/combatant show", name="Borin")
         assert "Something went wrong" not in sent[0].text
-        assert "wield=longsword" in sent[0].text and "combat_actions=0" not in sent[0].text
+        assert "12/12 HP · longsword" in sent[0].text
+        assert "wield=" not in sent[0].text and "combat_actions" not in sent[0].text
     finally:
         await h.close()

@@ -230,7 +230,7 @@ def test_reply_and_board_show_actions_left() -> None:
     enc = duel("C4", "E4")
     res = run(enc, kind="move", actor="Borin", path="E")
     assert text(one(res.events, "left")) == "Borin: Move Action (25 ft left) and Combat Action left"
-    board = board_report(SYSTEM, res.encounter).text()
+    board = board_report(SYSTEM, res.encounter, numbers=True).text()
     assert "▶ Move Action (25 ft left) and Combat Action left" in board
     assert "Move and Combat Action to come" in board
     done = run(res.encounter, [1], kind="attack", actor="Borin", target="Grak")
