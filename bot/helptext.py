@@ -4,19 +4,24 @@ from __future__ import annotations
 from rules.report import Report
 from rules.system import all_systems, get_system
 
-__all__ = ["help_report", "COMMANDS"]
+__all__ = ["help_report", "COMMANDS", "PART_NAMES"]
+
+#: the parts of a system's help page
+PART_NAMES = {"sheet": "sheet keys", "actions": "`/act` actions", "options": "encounter options"}
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("/encounter start system name map variant", "open an encounter here; you become its GM"),
     ("/encounter status · end · export · import file replace", "show, close, save to or load from encounter.json"),
     ("/encounter settings player_rolls reminder_hours max_nudges options", "show or change settings (GM changes)"),
     ("/encounter gm user remove · terrain cells kind height", "co-GMs; mark walls, terrain, heights (GM)"),
+    ("/encounter reveal combatant hide", "show players the numbers of the GM's combatants, or hide them again (GM)"),
     ("/combatant add name sheet owner side at facing", "add a combatant (GM, or a player adding their own before the fight)"),
     ("/combatant edit · remove · show", "change (GM; owners before the fight), remove (GM), look at a sheet"),
     ("/init roll · set · next · order", "start combat, set a number, end a turn, show or reorder"),
     ("/move to path facing", "move (cheapest legal path to a cell, or exact steps) or turn"),
     ("/attack target weapon roll options · /coupdegrace target weapon roll", "attack; finish a downed foe"),
     ("/act action target options roll", "the system's other actions"),
+    ("/effect add name target rounds ends · remove · list", "effects that last some turns or rounds, shown on the board"),
     ("/roll dice reason · /log count · /undo · /map · /help system", "dice, the log, undo (GM), map picture, help"),
 )
 
@@ -39,6 +44,8 @@ def help_report(system_key: str | None = None, part: str | None = None) -> Repor
     """The command list, or one system's sheet keys (``part="actions"``: its `/act` actions, ``"options"``: its options)."""
     if not system_key:
         lines = [f"`{cmd}`: {text}" for cmd, text in COMMANDS]
+        if part:
+            lines.insert(0, f"`part` shows one system's {PART_NAMES.get(part, part)}: add `system`, e.g. `/help system:{all_systems()[0].key} part:{part}`.")
         lines.append("")
         lines.append("`roll:` takes your own natural die results, comma separated (`15,4`), used in order.")
         lines.append("Systems: " + ", ".join(f"`{s.key}`" for s in all_systems()) + ". `/help system:` shows one.")
@@ -57,7 +64,7 @@ def help_report(system_key: str | None = None, part: str | None = None) -> Repor
             ["The GM sets them with `/encounter settings options:\"key=value\"`; `key=default` resets one."],
             _chunked("Options", lines),
         )
-    lines = []
+    lines = list(system.rules_summary)
     if system.variants:
         lines.append("Variants: " + ", ".join(f"`{v}`" for v in system.variants))
     lines.append("Map: " + " or ".join(system.map_kinds) + (f" (default {system.default_map})" if system.default_map else ""))

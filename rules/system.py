@@ -109,6 +109,8 @@ class RuleSystem:
     options: ClassVar[OptionSet] = OptionSet()
     #: the `/act` actions, declared once (`rules.actions.ActionTable`)
     actions: ClassVar[ActionTable] = ActionTable()
+    #: the rules in short readable lines, for `/help system:` (the README has them in full)
+    rules_summary: ClassVar[tuple[str, ...]] = ()
     #: shows this system's events, status lines and board (`rules.present`)
     presenter_class: ClassVar[type[Presenter]] = Presenter
 

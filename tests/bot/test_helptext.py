@@ -35,3 +35,25 @@ def test_help_explains_every_act_action(system) -> None:  # type: ignore[no-unty
     """The actions page gives every declared `/act` action its line: cost, what it does, its options."""
     text = help_report(system.key, "actions").text()
     assert all(spec.line()[:60] in text for spec in system.actions)
+
+
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
+def test_help_gives_each_systems_rules_in_short_lines(system) -> None:  # type: ignore[no-untyped-def]
+    """`/help system:` opens with the system's rules in a few short lines."""
+    assert 3 <= len(system.rules_summary) <= 8
+    assert all(len(line) <= 200 for line in system.rules_summary)
+    report = help_report(system.key)
+    assert report.lines[: len(system.rules_summary)] == list(system.rules_summary)
+
+
+@pytest.mark.parametrize("part", ["sheet", "actions", "options"])
+def test_a_part_without_a_system_says_it_needs_one(part: str) -> None:
+    """`/help part:actions` with no system says to add `system`, with an example."""
+    first = help_report(None, part).lines[0]
+    assert "add `system`" in first and f"part:{part}`" in first
+
+
+def test_the_command_list_names_effects_and_reveal() -> None:
+    """The command list includes `/effect` and `/encounter reveal`."""
+    text = help_report().text()
+    assert "/effect add" in text and "/encounter reveal" in text

@@ -63,6 +63,15 @@ __all__ = [
 
 @register
 class CoupDeGrace(RuleSystem):
+    #: the rules in short, for `/help system:` (the README has them in full)
+    rules_summary = (
+        'Sides alternate activating one mini at a time; the side with the most minis in the battle goes first (ties roll a d6).',
+        "A mini's activation has its MA in movement points: a step costs 1 MP, turning in place 1; each adjacent enemy doubles a move's cost.",
+        "Melee (0 MP): 1d6 >= the target's defence value hits for 1 HP, target in the front square; each weapon attacks once a round.",
+        'Ranged (4 MP): the same roll at a target in the front arc, in range and in line of sight; -1 per range increment.',
+        'At 0 HP a mini is downed (crawls, attacks at -2, recovers on a 5+); below 0 it is out. `/coupdegrace` finishes a downed mini.',
+        'A side wins when every other side is out of action.',
+    )
     key = "coup-de-grace"
     title = "Coup-De-Grace"
     variants = (DRAFT_VARIANT,)

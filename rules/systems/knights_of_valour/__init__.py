@@ -67,6 +67,14 @@ __all__ = [
 @register
 class KnightsOfValour(RuleSystem):
     """Knights of Valour: Agility initiative, Move + Combat Action turns, d20 vs Defence Value."""
+    #: the rules in short, for `/help system:` (the README has them in full)
+    rules_summary = (
+        'Initiative is Agility, highest first; players win ties; players may lower theirs at the start of the round (`/act action:delay`).',
+        'A turn is one Move Action and one Combat Action, in either order; `/init next` ends it.',
+        "Attack: d20 + modifiers must reach 10 + the target's modifiers; damage is the weapon's dice.",
+        'Leaving a square next to an enemy provokes an Attack of Opportunity; walls block; difficult ground costs double.',
+        'At 0 HP a combatant is downed; a coup de grace takes it out. A side wins when the others are all downed (option `victory`).',
+    )
 
     key = "knights-of-valour"
     title = "Knights of Valour"

@@ -60,6 +60,14 @@ __all__ = [
 
 @register
 class ToteSystem(RuleSystem):
+    #: the rules in short, for `/help system:` (the README has them in full)
+    rules_summary = (
+        'No map: distance is a range band (melee, close, far) between each pair of foes.',
+        'Skill test: roll as many d6 as the skill, keep one, add the Paragon d6; meet the target (T8...) to succeed.',
+        "Initiative points: a T8 Plan test's successes + Hawk (enemies: + Rating); actions spend points, highest acts first.",
+        "Strike or Shoot against the foe's Block; damage fills Injury Track boxes, whose numbers can no longer be kept on a skill die.",
+        'Filling the U box leaves a combatant unconscious; a coup-de-grace finishes it.',
+    )
     key = "tote"
     title = "TOTE"
     map_kinds = ("none",)
