@@ -32,6 +32,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.actions",
     "cogs.tools",
     "cogs.effects",
+    "cogs.notify",
 )
 
 
@@ -168,6 +169,7 @@ class Skirmish(commands.Bot):
             channel = self.get_partial_messageable(int(where))
             await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids))
             given = True
+            await self._direct(nudge)
         except (discord.Forbidden, discord.NotFound):
             log.warning("cannot remind in %s (no access, or the channel is gone)", where)
         except discord.HTTPException:
@@ -176,7 +178,19 @@ class Skirmish(commands.Bot):
         except Exception:  # a bad stored id, a bug: it waits one interval like a sent one, never every pass
             log.exception("cannot send the reminder in %s", where)
         await self.service.reminded(nudge)
+        if nudge.kind == "deadline":
+            self.boards.touch(where)
         return given
+
+    async def _direct(self, nudge: Nudge) -> None:
+        """Send the nudge by direct message to those who asked for it (`/notify`); a player
+        who does not take DMs from the bot is skipped."""
+        for user_id in nudge.dm_ids:
+            try:
+                user = await self.fetch_user(int(user_id))
+                await user.send(discord_text(nudge.text), allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException:
+                log.info("cannot send a direct message to %s", user_id)
 
     async def compact_log(self) -> int:
         """Drop the undo data of encounters ended over ``log_retention_days`` ago, at most once

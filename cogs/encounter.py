@@ -79,8 +79,15 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         reminder_hours="Nudge a waiting player after this many hours (0: never, else 0.25-720)",
         options='Rule options, "key=value ..." (see /help); "key=default" resets one',
         max_nudges="Nudges per turn (0-10, default 3); then only the GM is told, once",
+        deadline_hours="A waiting turn's deadline in hours (0: none, else 1-2160)",
+        deadline_policy="At the deadline: pass the turn, hold the action, or only tell the GM",
     )
     @app_commands.autocomplete(options=option_autocomplete)
+    @app_commands.choices(deadline_policy=[
+        app_commands.Choice(name="pass: the turn ends", value="pass"),
+        app_commands.Choice(name="hold: the combatant holds its action", value="hold"),
+        app_commands.Choice(name="gm: only tell the GM", value="gm"),
+    ])
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -88,13 +95,18 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         reminder_hours: Optional[float] = None,
         options: Optional[app_commands.Transform[dict, Options]] = None,
         max_nudges: Optional[int] = None,
+        deadline_hours: Optional[float] = None,
+        deadline_policy: Optional[str] = None,
     ) -> None:
         service = service_of(interaction)
         ctx = ctx_of(interaction)
-        if player_rolls is None and reminder_hours is None and max_nudges is None and not options:
+        changes = (player_rolls, reminder_hours, max_nudges, deadline_hours, deadline_policy)
+        if all(x is None for x in changes) and not options:
             await reply(interaction, await service.show_settings(ctx))
         else:
-            await reply(interaction, await service.settings(ctx, player_rolls, reminder_hours, options, max_nudges))
+            await reply(interaction, await service.settings(
+                ctx, player_rolls, reminder_hours, options, max_nudges, deadline_hours, deadline_policy
+            ))
 
     @app_commands.command(name="gm", description="Add or remove a co-GM (GM)")
     @app_commands.describe(user="The user", remove="Remove instead of add")

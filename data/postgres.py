@@ -25,6 +25,7 @@ from data.store import (
     ChannelBusy,
     DuplicateInteraction,
     LogEntry,
+    NotifyPrefs,
     Reminder,
     Store,
     StaleEncounter,
@@ -55,7 +56,7 @@ _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
     "undone, created_at, dice_typed, delta, version, chain, undoable"
 )
-_REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges"
+_REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges, since, warned"
 #: one encounter's newest interaction ids, read backwards from the covering index
 RECENT_SQL = (
     "SELECT a.interaction_id FROM actions a WHERE a.encounter_id = e.id "
@@ -90,7 +91,7 @@ _CLAIM_REMINDERS = (
     "WITH due AS (SELECT encounter_id, due_at FROM reminders WHERE due_at <= $1 "
     "ORDER BY due_at, encounter_id FOR UPDATE SKIP LOCKED) "
     "UPDATE reminders r SET due_at = $1 + $2 FROM due WHERE r.encounter_id = due.encounter_id "
-    "RETURNING r.encounter_id, r.channel_id, due.due_at, r.user_ids, r.turn_key, r.nudges"
+    "RETURNING r.encounter_id, r.channel_id, due.due_at, r.user_ids, r.turn_key, r.nudges, r.since, r.warned"
 )
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
@@ -113,10 +114,10 @@ _MARK_UNDONE = (
     "WHERE a.id = v.id AND a.encounter_id = v.enc AND NOT a.undone RETURNING a.id"
 )
 _UPSERT_REMINDER = (
-    f"INSERT INTO reminders ({_REMINDER_COLS}) VALUES ($1, $2, $3, $4, $5, $6) "
+    f"INSERT INTO reminders ({_REMINDER_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
     "ON CONFLICT (encounter_id) DO UPDATE SET channel_id = excluded.channel_id, "
     "due_at = excluded.due_at, user_ids = excluded.user_ids, turn_key = excluded.turn_key, "
-    "nudges = excluded.nudges"
+    "nudges = excluded.nudges, since = excluded.since, warned = excluded.warned"
 )
 _DELETE_REMINDERS = "DELETE FROM reminders WHERE encounter_id = ANY($1::bigint[])"
 
@@ -178,6 +179,8 @@ def _reminder(row: asyncpg.Record) -> Reminder:
         user_ids=list(row["user_ids"]),
         turn_key=row["turn_key"],
         nudges=row["nudges"],
+        since=row["since"],
+        warned=row["warned"],
     )
 
 
@@ -250,7 +253,7 @@ async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
             await conn.execute(_DELETE_REMINDERS, deletes)
         if upserts := [r for r in reminders.values() if r is not None]:
             await conn.executemany(_UPSERT_REMINDER, [
-                (r.encounter_id, r.channel_id, r.due_at, r.user_ids, r.turn_key, r.nudges)
+                (r.encounter_id, r.channel_id, r.due_at, r.user_ids, r.turn_key, r.nudges, r.since, r.warned)
                 for r in upserts
             ])
 
@@ -434,11 +437,34 @@ class PostgresStore(Store):
             "UPDATE encounters SET board_message_id = $1 WHERE id = $2", message_id, encounter_id
         )
 
-    async def bump_reminder(self, encounter_id: int, due_at: float) -> None:
-        """Move a reminder to ``due_at`` and count one more nudge."""
+    async def bump_reminder(self, encounter_id: int, due_at: float, warned: bool = False) -> None:
+        """Move a reminder to ``due_at`` and count one more nudge (``warned``: the deadline's
+        warning went out)."""
         await self._execute(
-            "UPDATE reminders SET due_at = $1, nudges = nudges + 1 WHERE encounter_id = $2",
-            due_at, encounter_id,
+            "UPDATE reminders SET due_at = $1, nudges = nudges + 1, warned = warned OR $2 WHERE encounter_id = $3",
+            due_at, warned, encounter_id,
+        )
+
+    async def postpone_reminder(self, encounter_id: int, due_at: float) -> None:
+        """Move a reminder to ``due_at`` without counting a nudge (its players' quiet hours)."""
+        await self._execute("UPDATE reminders SET due_at = $1 WHERE encounter_id = $2", due_at, encounter_id)
+
+    async def player_prefs(self, user_ids: Sequence[str]) -> dict[str, NotifyPrefs]:
+        """The `/notify` choices of those of ``user_ids`` who made any."""
+        if not user_ids:
+            return {}
+        rows = await self._pool.fetch(
+            "SELECT user_id, tz, quiet_start, quiet_end, mode FROM players WHERE user_id = ANY($1::text[])", list(user_ids)
+        )
+        return {row["user_id"]: NotifyPrefs(*row) for row in rows}
+
+    async def set_player_prefs(self, prefs: NotifyPrefs) -> None:
+        """Store a player's `/notify` choices (replacing earlier ones)."""
+        await self._execute(
+            "INSERT INTO players (user_id, tz, quiet_start, quiet_end, mode) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (user_id) DO UPDATE SET tz = excluded.tz, quiet_start = excluded.quiet_start, "
+            "quiet_end = excluded.quiet_end, mode = excluded.mode",
+            prefs.user_id, prefs.tz, prefs.quiet_start, prefs.quiet_end, prefs.mode,
         )
 
     async def clear_reminder(self, encounter_id: int, turn_key: str) -> None:

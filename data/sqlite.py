@@ -30,6 +30,7 @@ from data.store import (
     ChannelBusy,
     DuplicateInteraction,
     LogEntry,
+    NotifyPrefs,
     Reminder,
     Store,
     StaleEncounter,
@@ -66,7 +67,7 @@ _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
     "undone, created_at, dice_typed, delta, version, chain, undoable"
 )
-_REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges"
+_REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges, since, warned"
 #: one encounter's newest interaction ids: a walk back along the (encounter_id, id) index that
 #: stops after `RECENT_INTERACTIONS` rows, so it costs the same however long the log is
 RECENT_SQL = (
@@ -96,10 +97,10 @@ _COMPACT = (
 )
 _MARK_UNDONE = "UPDATE actions SET undone = 1 WHERE id = ? AND encounter_id = ? AND undone = 0"
 _UPSERT_REMINDER = (
-    f"INSERT INTO reminders ({_REMINDER_COLS}) VALUES (?, ?, ?, ?, ?, ?) "
+    f"INSERT INTO reminders ({_REMINDER_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (encounter_id) DO UPDATE SET channel_id = excluded.channel_id, "
     "due_at = excluded.due_at, user_ids = excluded.user_ids, turn_key = excluded.turn_key, "
-    "nudges = excluded.nudges"
+    "nudges = excluded.nudges, since = excluded.since, warned = excluded.warned"
 )
 _DELETE_REMINDER = "DELETE FROM reminders WHERE encounter_id = ?"
 
@@ -164,7 +165,7 @@ def _log_entry(row: Sequence[Any]) -> LogEntry:
 
 
 def _reminder(row: Sequence[Any]) -> Reminder:
-    return Reminder(row[0], row[1], row[2], json.loads(row[3] or "[]"), row[4], row[5] or 0)
+    return Reminder(row[0], row[1], row[2], json.loads(row[3] or "[]"), row[4], row[5] or 0, row[6], bool(row[7]))
 
 
 def _write_batch(
@@ -235,7 +236,7 @@ def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
         elif (r := c.reminder) is not None:
             reminders[c.encounter_id] = (
                 c.encounter_id, r.channel_id, r.due_at, json.dumps(r.user_ids), r.turn_key,
-                r.nudges,
+                r.nudges, r.since, int(r.warned),
             )
     upserts = [r for r in reminders.values() if r is not None]
     deletes = [(k,) for k, r in reminders.items() if r is None]
@@ -476,11 +477,35 @@ class SqliteStore(Store):
             "UPDATE encounters SET board_message_id = ? WHERE id = ?", (message_id, encounter_id)
         )
 
-    async def bump_reminder(self, encounter_id: int, due_at: float) -> None:
-        """Move a reminder to ``due_at`` and count one more nudge."""
+    async def bump_reminder(self, encounter_id: int, due_at: float, warned: bool = False) -> None:
+        """Move a reminder to ``due_at`` and count one more nudge (``warned``: the deadline's
+        warning went out)."""
         await self._write_one(
-            "UPDATE reminders SET due_at = ?, nudges = nudges + 1 WHERE encounter_id = ?",
-            (due_at, encounter_id),
+            "UPDATE reminders SET due_at = ?, nudges = nudges + 1, warned = max(warned, ?) WHERE encounter_id = ?",
+            (due_at, int(warned), encounter_id),
+        )
+
+    async def postpone_reminder(self, encounter_id: int, due_at: float) -> None:
+        """Move a reminder to ``due_at`` without counting a nudge (its players' quiet hours)."""
+        await self._write_one("UPDATE reminders SET due_at = ? WHERE encounter_id = ?", (due_at, encounter_id))
+
+    async def player_prefs(self, user_ids: Sequence[str]) -> dict[str, NotifyPrefs]:
+        """The `/notify` choices of those of ``user_ids`` who made any."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._rows(
+            f"SELECT user_id, tz, quiet_start, quiet_end, mode FROM players WHERE user_id IN ({marks})", list(user_ids)
+        )
+        return {row[0]: NotifyPrefs(*row) for row in rows}
+
+    async def set_player_prefs(self, prefs: NotifyPrefs) -> None:
+        """Store a player's `/notify` choices (replacing earlier ones)."""
+        await self._write_one(
+            "INSERT INTO players (user_id, tz, quiet_start, quiet_end, mode) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET tz = excluded.tz, quiet_start = excluded.quiet_start, "
+            "quiet_end = excluded.quiet_end, mode = excluded.mode",
+            (prefs.user_id, prefs.tz, prefs.quiet_start, prefs.quiet_end, prefs.mode),
         )
 
     async def clear_reminder(self, encounter_id: int, turn_key: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
@@ -41,6 +42,7 @@ __all__ = [
     "sqlite_path",
     "database_backend",
     "redact_url",
+    "NotifyPrefs",
 ]
 
 #: how many interaction ids of an encounter's log `StoredEncounter.recent_interactions` holds
@@ -158,6 +160,22 @@ class Reminder:
     user_ids: list[str]
     turn_key: str  # identifies the turn waited on, so a stale reminder can be told apart
     nudges: int = 0
+    #: when the turn began waiting (for its deadline); None on rows written before the clock
+    since: float | None = None
+    #: the deadline's warning went out
+    warned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NotifyPrefs:
+    """A player's `/notify` choices: quiet hours (minutes after local midnight in ``tz``) and
+    how nudges reach them (``channel`` mentions, ``dm``, or ``both``)."""
+
+    user_id: str
+    tz: str | None = None
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    mode: str = "channel"
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,8 +303,21 @@ class Store(ABC):
         """
 
     @abstractmethod
-    async def bump_reminder(self, encounter_id: int, due_at: float) -> None:
-        """Move a reminder to ``due_at`` and count one more nudge."""
+    async def bump_reminder(self, encounter_id: int, due_at: float, warned: bool = False) -> None:
+        """Move a reminder to ``due_at`` and count one more nudge (``warned``: the deadline's
+        warning went out)."""
+
+    @abstractmethod
+    async def postpone_reminder(self, encounter_id: int, due_at: float) -> None:
+        """Move a reminder to ``due_at`` without counting a nudge (its players' quiet hours)."""
+
+    @abstractmethod
+    async def player_prefs(self, user_ids: Sequence[str]) -> dict[str, NotifyPrefs]:
+        """The `/notify` choices of those of ``user_ids`` who made any."""
+
+    @abstractmethod
+    async def set_player_prefs(self, prefs: NotifyPrefs) -> None:
+        """Store a player's `/notify` choices (replacing earlier ones)."""
 
     @abstractmethod
     async def clear_reminder(self, encounter_id: int, turn_key: str) -> None:

@@ -26,6 +26,9 @@ __all__ = [
     "INITIATIVE_MIN",
     "INITIATIVE_MAX",
     "reminder_hours_problem",
+    "DEADLINE_HOURS_MAX",
+    "DEADLINE_POLICIES",
+    "deadline_hours_problem",
 ]
 
 EXPORT_FORMAT = "skirmish-encounter/1"
@@ -128,6 +131,19 @@ def reminder_hours_problem(hours: float, name: str = "`reminder_hours`") -> str 
     )
 
 
+#: ``deadline_hours`` is 0 (none) or from 1 hour to 90 days
+DEADLINE_HOURS_MAX = 24 * 90
+#: what happens when a turn's deadline passes: the turn ends, the combatant holds, or only the GM is told
+DEADLINE_POLICIES = ("pass", "hold", "gm")
+
+
+def deadline_hours_problem(hours: float) -> str | None:
+    """Why ``hours`` cannot be a turn's deadline, or None when it can."""
+    if hours == 0 or 1 <= hours <= DEADLINE_HOURS_MAX:
+        return None
+    return f"`deadline_hours` is 0 (no deadline) or from 1 to {DEADLINE_HOURS_MAX} hours, not {hours:g}."
+
+
 class Settings(BaseModel):
     """Encounter settings the GM can change; ``options`` overrides a system's defaults."""
 
@@ -136,6 +152,9 @@ class Settings(BaseModel):
     player_rolls: bool = True
     reminder_hours: float = Field(24.0, ge=0, le=REMINDER_HOURS_MAX)
     max_nudges: int = Field(3, ge=0, le=MAX_NUDGES_LIMIT)
+    #: a waiting turn's deadline in hours (0: none), and what happens then
+    deadline_hours: float = Field(0.0, ge=0, le=DEADLINE_HOURS_MAX)
+    deadline_policy: Literal["pass", "hold", "gm"] = "pass"
     options: dict[str, str] = Field(default_factory=dict)
     #: show the numbers of the GM's combatants to everyone (players see a condition word otherwise)
     reveal: bool = False

@@ -199,6 +199,11 @@ class RuleSystem:
         raise IllegalAction(f"`{action.name}` is not an action here. Actions: {known}.")
 
     # -- presentation hooks -------------------------------------------------------------------------
+    def hold_action(self, enc: Encounter, actor: str) -> Action | None:
+        """What ``actor`` does to hold its action when its turn passes its deadline (the
+        `deadline_policy` `hold`); None where the system has no way to hold (the GM is told)."""
+        return None
+
     def health(self, c: Combatant) -> tuple[int, int] | None:
         """``c``'s health now and when unhurt, for its condition word (None: this system has no
         health number for it). The default reads `hp` against the sheet's `hp`."""

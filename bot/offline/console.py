@@ -77,7 +77,8 @@ class Console:
         text = sent.text
         for uid, name in self.names.items():
             text = text.replace(f"<@{uid}>", f"@{name}").replace(f"<@!{uid}>", f"@{name}")
-        where = self.channels.get(sent.channel, sent.channel)
+        dm = self.h.recorder.dm_of.get(sent.channel)
+        where = f"DM to @{self.names.get(dm, dm)}" if dm else self.channels.get(sent.channel, sent.channel)
         head = {
             "response": "reply", "followup": "message", "edit": "edited reply", "channel": "message",
             "channel_edit": "status board (edited)", "autocomplete": "suggestions",

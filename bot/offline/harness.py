@@ -150,6 +150,8 @@ class Recorder:
         # bits), so two consoles started in the same millisecond never make the same id
         self._ids = itertools.count(((os.getpid() & 0x3FF) << 12) + 1)
         self.cdn: dict[str, bytes] = {}
+        #: direct-message channels the bot opened: channel id -> the user's id
+        self.dm_of: dict[str, str] = {}
 
     def clear(self) -> None:
         """Forget what was recorded (the messages and every call)."""
@@ -356,7 +358,21 @@ class Harness:
                 raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})  # type: ignore[arg-type]
             rec.record("channel_edit", channel, body, files, mid)
             return rec.message(channel, body, mid)
+        if route.method == "GET" and route.path == "/users/{user_id}":
+            uid = str(route.url.rsplit("/", 1)[-1])
+            return {"id": uid, "username": f"user{uid[-4:]}", "discriminator": "0", "avatar": None, "global_name": None}
+        if route.method == "POST" and route.path == "/users/@me/channels":
+            uid = str(body.get("recipient_id"))
+            cid = next((c for c, u in rec.dm_of.items() if u == uid), None) or str(rec.snowflake())
+            rec.dm_of[cid] = uid
+            recipient = {"id": uid, "username": f"user{uid[-4:]}", "discriminator": "0", "avatar": None}
+            return {"id": cid, "type": 1, "recipients": [recipient], "last_message_id": None}
         raise HarnessError(f"the offline harness does not serve {route.method} {route.path}")
+
+    def direct_messages(self, user: str) -> list[Sent]:
+        """The direct messages the bot sent to ``user``."""
+        uid = str(user_id_of(user))
+        return [s for s in self.recorder.sent if self.recorder.dm_of.get(s.channel) == uid]
 
     async def _cdn(self, url: str) -> bytes:
         try:

@@ -9,25 +9,33 @@ import json
 
 from bot.service import views
 from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, no_encounter
+from bot.service.clock import parse_quiet, quiet_text, zone
+from bot.service.reminders import Reminders
 from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, not_gm, require_gm, require_gm_of
 from bot.service.porting import read_export, set_options
-from data.store import DuplicateInteraction, StaleEncounter, read_state
+from data.store import DuplicateInteraction, NotifyPrefs, StaleEncounter, read_state
 from rules.geometry.cell_lists import parse_cell_list
 from rules.dice import Dice, roll_expression
 from rules.errors import IllegalAction, InputError
 from rules.geometry import parse_map_spec
-from rules.models import MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, Encounter, MapState, Settings, reminder_hours_problem
+from rules.models import (
+    DEADLINE_POLICIES, MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, Encounter, MapState, Settings, deadline_hours_problem,
+    reminder_hours_problem,
+)
 from rules.report import TYPED, Report, board_report, events_report, user_ref
 from rules.sheet import read_int
 from rules.system import Action, RuleSystem, check_plain, get_system
 
-__all__ = ["Service", "INLINE_IMPORT_BYTES"]
+__all__ = ["Service", "INLINE_IMPORT_BYTES", "NOTIFY_MODES"]
+
+#: how nudges reach a player (`/notify mode:`)
+NOTIFY_MODES = {"channel": "a mention in the channel", "dm": "a direct message", "both": "a mention and a direct message"}
 
 #: an import up to this size is checked on the event loop (a few ms at most); a bigger one in a thread
 INLINE_IMPORT_BYTES = 16 * 1024
 
 
-class Service(ServiceCore):
+class Service(Reminders):
     """Every command a cog can call, one at a time per channel."""
 
     # -- encounter lifecycle --------------------------------------------------------------------------
@@ -128,6 +136,8 @@ class Service(ServiceCore):
         reminder_hours: float | None,
         options: dict[str, str] | None,
         max_nudges: int | None = None,
+        deadline_hours: float | None = None,
+        deadline_policy: str | None = None,
     ) -> Outcome:
         async with self._holding(ctx) as live:
             require_gm(live.enc, ctx, "change settings")
@@ -144,11 +154,22 @@ class Service(ServiceCore):
                 if not 0 <= max_nudges <= MAX_NUDGES_LIMIT:
                     raise InputError(f"`max_nudges` is a whole number from 0 to {MAX_NUDGES_LIMIT}, not {max_nudges}.")
                 new.settings.max_nudges = max_nudges
+            if deadline_hours is not None:
+                problem = deadline_hours_problem(deadline_hours)
+                if problem:
+                    raise InputError(problem)
+                new.settings.deadline_hours = deadline_hours
+            if deadline_policy is not None:
+                if deadline_policy not in DEADLINE_POLICIES:
+                    raise InputError(f"`deadline_policy` is one of {', '.join(DEADLINE_POLICIES)}.")
+                new.settings.deadline_policy = deadline_policy  # type: ignore[assignment]
             set_options(system, new.settings.options, options or {})
             system.check_options(new)
             lines = views.settings_lines(system, new)
             if new != live.enc:
-                await self._commit(ctx, live, new, "/encounter settings", "; ".join(lines), [])
+                clock = ("reminder_hours", "max_nudges", "deadline_hours")
+                rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in clock)
+                await self._commit(ctx, live, new, "/encounter settings", "; ".join(lines), [], rearm=rearm)
         return Outcome(Report("⚙️ Encounter settings", lines), board_changed=True)
 
     async def show_settings(self, ctx: Ctx) -> Outcome:
@@ -225,7 +246,7 @@ class Service(ServiceCore):
                     f"The state before {entry.command} could not be read either ({error}): "
                     "`/encounter export` the encounter as it is stored, or `/encounter end` it."
                 )
-            text = f"Undid {entry.command} by {user_ref(entry.user_id)}: {entry.summary}"
+            text = f"Undid {entry.command} by {views.who(entry.user_id)}: {entry.summary}"
             ping = await self._commit(ctx, live, restored, "/undo", text, [], undoable=False, undo_of=entry.id)
         return Outcome(Report("↩️ Undone", [text[:3500]]), ping=ping, board_changed=True)
 
@@ -297,6 +318,26 @@ class Service(ServiceCore):
         c = enc.get(name)
         public = enc.hidden(c) and not enc.is_gm(ctx.user_id)
         return Outcome(views.show_report(get_system(enc.system), enc, c, public_only=public), ephemeral=True)
+
+    async def notify(self, ctx: Ctx, quiet: str | None, tz: str | None, mode: str | None, reset: bool = False) -> Outcome:
+        """A player's `/notify` choices: quiet hours in a time zone, and nudges by mention, DM or both."""
+        old = NotifyPrefs(ctx.user_id) if reset else (await self.store.player_prefs([ctx.user_id])).get(ctx.user_id, NotifyPrefs(ctx.user_id))
+        start, end = old.quiet_start, old.quiet_end
+        if quiet is not None:
+            start, end = (None, None) if quiet.strip().lower() in ("", "none", "off") else parse_quiet(quiet)
+        zone_name = old.tz if tz is None else (tz.strip() or None)
+        zone(zone_name)  # refuses an unknown name
+        if mode is not None and mode not in NOTIFY_MODES:
+            raise InputError(f"`mode` is one of {', '.join(NOTIFY_MODES)}.")
+        prefs = NotifyPrefs(ctx.user_id, zone_name, start, end, mode or old.mode)
+        if prefs != old or reset:
+            await self.store.set_player_prefs(prefs)
+        lines = [
+            f"Quiet hours: **{quiet_text(prefs)}**" + (": nudges due then wait until they end" if start is not None else ""),
+            f"Nudges reach you by: **{NOTIFY_MODES[prefs.mode]}**",
+            "Turn changes always mention you in the channel; these choices are for nudges and deadline warnings, in every server.",
+        ]
+        return Outcome(Report("🔔 Your notifications", lines), ephemeral=True)
 
     async def effects(self, ctx: Ctx, public: bool = False) -> Outcome:
         live = await self._need(ctx.channel_id)

@@ -24,6 +24,7 @@ from rules.errors import IllegalAction, NotFound
 from rules.models import Encounter
 from rules.report import Report, user_ref
 from rules.system import Turn, get_system
+from bot.service.clock import deadline_times
 
 __all__ = [
     "ServiceCore", "Ctx", "Outcome", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
@@ -59,14 +60,17 @@ class Ping:
 
 @dataclass(frozen=True)
 class Nudge:
-    """A due reminder as it goes out: its text and exactly the users it may ping.
+    """A due reminder as it goes out: its text, exactly the users it may ping in the channel,
+    and those who asked for it by direct message (`/notify`).
 
-    ``last`` is the GM's notice after ``max_nudges`` nudges: the turn gets no more reminders."""
+    ``kind``: ``nudge``, ``notice`` (the GM's, after ``max_nudges`` nudges), ``warning`` (the
+    deadline is near) or ``deadline`` (its policy was applied: the reminder is already replaced)."""
 
     reminder: Reminder
     text: str
     user_ids: tuple[str, ...]
-    last: bool = False
+    kind: str = "nudge"
+    dm_ids: tuple[str, ...] = ()
 
 
 @dataclass
@@ -326,17 +330,21 @@ class ServiceCore:
         return Ping(_mentioned(users), _turn_text(enc, turn, users, "your turn"))
 
     def _reminder(self, live: LiveEntry, enc: Encounter, turn: Turn, now: float) -> Reminder | None:
+        """The new turn's reminder: its first nudge, or its deadline's warning if that is sooner."""
         hours = enc.settings.reminder_hours
         users = self.owners_of(enc, turn.actors)
-        if enc.winner or not users or hours <= 0:
+        clock = deadline_times(enc.settings.deadline_hours, now)
+        if enc.winner or not users or (hours <= 0 and clock is None):
             return None
+        due = min([now + hours * 3600] if hours > 0 else [], default=float("inf"))
         return Reminder(
             encounter_id=live.id,
             channel_id=live.channel_id,
-            due_at=now + hours * 3600,
+            due_at=min(due, clock[0]) if clock else due,
             user_ids=list(users),
             turn_key=json.dumps(list(turn.key), default=str),
             nudges=0,
+            since=now,
         )
 
     # -- writing ------------------------------------------------------------------------------
@@ -352,8 +360,11 @@ class ServiceCore:
         undo_of: int | None = None,
         active: bool = True,
         dice_typed: list[int] | None = None,
+        rearm: bool = False,
     ) -> Ping | None:
         """Write ``new`` and its log row, then make it the channel's cached encounter.
+
+        ``rearm``: the turn clock's settings changed, so the waiting turn's reminder starts anew.
 
         ``new`` is None only to end an encounter that does not read back (its row is kept as
         stored). ``live`` may be such an encounter: a command that restores it (undo) commits
@@ -374,8 +385,9 @@ class ServiceCore:
             system = get_system(new.system)
             new_turn = system.turn(new)
             turn_moved = not isinstance(live, LiveEntry) or system.turn(live.enc).key != new_turn.key
-            reminder = self._reminder(live, new, new_turn, now) if (turn_moved and active) else None
-            clear = (not active) or new.winner is not None or (turn_moved and reminder is None)
+            fresh = (turn_moved or rearm) and active and new.started
+            reminder = self._reminder(live, new, new_turn, now) if fresh else None
+            clear = (not active) or new.winner is not None or (fresh and reminder is None)
             ping = self._ping(new, new_turn) if (turn_moved and active) else None
         change = Change(
             encounter_id=live.id,
@@ -434,54 +446,6 @@ class ServiceCore:
             "That would leave the encounter in a state that cannot be saved: nothing was changed. "
             "Try other values, or tell the GM."
         )
-
-    # -- reminders ------------------------------------------------------------------------------------
-    async def due_reminders(self) -> list[Nudge]:
-        """Reminders whose time has come, each with its text (`reminded` records each one sent).
-
-        A reminder that cannot be read (a damaged encounter, a bug) is logged and skipped: the
-        others still go out."""
-        out: list[Nudge] = []
-        for r in await self.store.due_reminders(self.clock()):
-            try:
-                nudge = await self._nudge(r)
-            except Exception:
-                log.exception("cannot prepare the reminder of encounter %s in %s", r.encounter_id, r.channel_id)
-                continue
-            if nudge is not None:
-                out.append(nudge)
-        return out
-
-    async def _nudge(self, r: Reminder) -> Nudge | None:
-        live = await self._readable(r.channel_id)
-        if live is None or live.id != r.encounter_id:
-            return None
-        enc = live.enc
-        hours = enc.settings.reminder_hours or self.default_reminder_hours or 24
-        turn = get_system(enc.system).turn(enc)
-        waited = (r.nudges + 1) * hours
-        if r.nudges < enc.settings.max_nudges:
-            text = _turn_text(enc, turn, tuple(r.user_ids), f"⏰ still your turn (waiting about {waited:g} h)")
-            return Nudge(r, text, tuple(r.user_ids))
-        gms = _mentioned(tuple(enc.gm_ids))
-        who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
-        times = f"{r.nudges} time{'' if r.nudges == 1 else 's'}"
-        text = (
-            f"{' '.join(user_ref(g) for g in gms)}: ⏰ {who}'s turn has waited {waited:g} h; players were nudged "
-            f"{times} in **{enc.name}**. No more reminders for this turn."
-        )
-        return Nudge(r, text[:MAX_MESSAGE], gms, last=True)
-
-    async def reminded(self, nudge: Nudge) -> None:
-        """The nudge went out (or can never go out): the next one is one interval away, and
-        after the GM's notice there is none for this turn."""
-        reminder = nudge.reminder
-        if nudge.last:
-            await self.store.clear_reminder(reminder.encounter_id, reminder.turn_key)
-            return
-        live = await self._readable(reminder.channel_id)
-        hours = (live.enc.settings.reminder_hours if live else 0) or self.default_reminder_hours or 24
-        await self.store.bump_reminder(reminder.encounter_id, self.clock() + hours * 3600)
 
 
 MAX_MESSAGE = 2000

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import time
 
+from bot.service.reminders import BOT_USER
 from data.store import LogEntry
 from rules.dice import ExpressionResult
 from rules.models import Combatant, Encounter, MapState
 from rules.report import TYPED, Report, user_ref
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "effects_report", "numbers_report"]
+__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "effects_report", "numbers_report", "who"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -36,6 +37,10 @@ def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
         f"Players may give their own rolls (`roll:`): **{'yes' if s.player_rolls else 'no'}**",
         f"Reminder after: **{s.reminder_hours:g} h**" if s.reminder_hours else "Reminders: **off**",
         f"Nudges per turn before only the GM is told, `max_nudges`: **{s.max_nudges}**",
+        (f"Turn deadline, `deadline_hours`: **{s.deadline_hours:g} h**, then `deadline_policy` **{s.deadline_policy}**"
+         if s.deadline_hours else f"Turn deadline: **none** (`deadline_policy` {s.deadline_policy} once `deadline_hours` is set)"),
+        "Players' numbers: all shown; the GM's combatants: " + ("**shown**" if s.reveal else "**hidden** (a condition word)")
+        + (f", except {', '.join(s.revealed)}" if s.revealed and not s.reveal else ""),
         f"GMs: {', '.join(user_ref(g) for g in enc.gm_ids)}",
     ]
     for key, text in system.options_help.items():
@@ -98,6 +103,11 @@ def numbers_report(public: Report, full: Report) -> Report | None:
     return Report("🔒 The numbers (only you see this)", lines)
 
 
+def who(user_id: str) -> str:
+    """Who did a logged action: a user, or the turn clock (a deadline it applied)."""
+    return "⏰ the turn clock" if user_id == BOT_USER else user_ref(user_id)
+
+
 def end_report(enc: Encounter | None, logged: int) -> Report:
     """`/encounter end`: the rounds played, the winner, who fell on each side, the log's length."""
     if enc is None:
@@ -125,7 +135,7 @@ def log_report(name: str, entries: list[LogEntry], ended: bool = False) -> Repor
     for e in entries:
         stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
         undone = " ~~undone~~" if e.undone else ""
-        lines.append(f"`#{e.id}` {stamp} {user_ref(e.user_id)} {e.command}{undone}: {e.summary}{_log_dice(e)}")
+        lines.append(f"`#{e.id}` {stamp} {who(e.user_id)} {e.command}{undone}: {e.summary}{_log_dice(e)}")
     return Report(f"📜 Log of {name}" + (" (ended)" if ended else ""), lines or ["Nothing has happened yet."])
 
 

@@ -15,6 +15,7 @@ from data import (
     RECENT_INTERACTIONS,
     ChannelBusy,
     DuplicateInteraction,
+    NotifyPrefs,
     Reminder,
     SqliteStore,
     Store,
@@ -505,6 +506,29 @@ async def test_reminders_upsert_clear_due_bump(store: Store) -> None:
     await store.apply(change(a.id, "a3", clear_reminder=True))
     await store.apply(change(b.id, "b-end", active=False))  # ending clears the reminder too
     assert await store.due_reminders(10_000.0) == []
+
+
+async def test_turn_clock_fields_warning_and_postponing(store: Store) -> None:
+    """A reminder keeps when its turn began; bumping can record the warning; postponing counts no nudge."""
+    a = await store.create_encounter("ca", "g", enc(), 1.0)
+    await store.apply(change(a.id, "a1", reminder=Reminder(a.id, "ca", 100.0, ["u1"], "t", since=40.0)))
+    assert await store.due_reminders(100.0) == [Reminder(a.id, "ca", 100.0, ["u1"], "t", 0, 40.0, False)]
+    await store.bump_reminder(a.id, 200.0, warned=True)
+    await store.postpone_reminder(a.id, 250.0)
+    assert await store.due_reminders(250.0) == [Reminder(a.id, "ca", 250.0, ["u1"], "t", 1, 40.0, True)]
+    await store.bump_reminder(a.id, 300.0)  # a later nudge keeps the warning's mark
+    assert (await store.due_reminders(300.0))[0].warned is True
+
+
+async def test_player_prefs_round_trip_and_replace(store: Store) -> None:
+    """`/notify` choices are stored per player, read for the players asked, and replaced whole."""
+    assert await store.player_prefs(["u1"]) == {}
+    await store.set_player_prefs(NotifyPrefs("u1", "Europe/Paris", 22 * 60, 8 * 60, "both"))
+    await store.set_player_prefs(NotifyPrefs("u2", None, None, None, "dm"))
+    assert await store.player_prefs(["u1", "u3"]) == {"u1": NotifyPrefs("u1", "Europe/Paris", 1320, 480, "both")}
+    await store.set_player_prefs(NotifyPrefs("u1", None, None, None, "channel"))
+    assert (await store.player_prefs(["u1", "u2"]))["u1"] == NotifyPrefs("u1")
+    assert (await store.player_prefs(["u2"]))["u2"].mode == "dm"
 
 
 async def test_reminder_last_change_in_a_batch_wins(store: Store) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import Act
+from rules.actions import Act, make_action
 from rules.dice import Dice
 from rules.events import Event
 from rules.models import Combatant, Encounter
@@ -94,6 +94,16 @@ class KnightsOfValour(RuleSystem):
     def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
         opts = self.option_values(enc)
         return read_sheet(raw, sheet.sheet_keys(opts.weapons, opts.armors), base)
+
+    def hold_action(self, enc: Encounter, actor: str) -> Action | None:
+        """Holding is a delay until after the next combatant in the order (where the option
+        `delay` allows it now; otherwise the delay is refused and the GM is told)."""
+        order = [n for n in enc.order if n != actor and (c := enc.find(n)) is not None and c.status == "active"]
+        if actor not in enc.order or not order:
+            return None
+        later = enc.order[enc.order.index(actor) + 1:]
+        after = next((n for n in later if n in order), order[0])
+        return make_action("act", name="delay", actor=actor, options={"after": after}, is_gm=True)
 
     def sheet_summary(self, c: Combatant) -> str:
         return sheet_summary(c)

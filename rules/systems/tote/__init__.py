@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import InputError
 from rules.events import Event, Victory
@@ -136,6 +137,10 @@ class ToteSystem(RuleSystem):
         return actions.coup_de_grace(enc, action, dice, self.side_defeated)
 
     # -- presentation (made in present.py) ----------------------------------------------------------
+    def hold_action(self, enc: Encounter, actor: str) -> Action | None:
+        """Holding is passing with `/init next`: the combatant keeps its initiative points."""
+        return make_action("next", actor=actor, is_gm=True)
+
     def health(self, c: Combatant) -> tuple[int, int] | None:
         track = c.sheet.get("track")
         return (c.hp, len(track)) if c.hp is not None and track else None

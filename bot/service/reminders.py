@@ -1,0 +1,173 @@
+"""The turn clock: nudges for a waiting turn, the GM's notice, the deadline's warning, and the
+deadline's policy (pass, hold, or tell the GM), all respecting players' quiet hours and DM choice.
+
+A turn's reminder row knows when the turn began (``since``); everything else is worked out
+from the encounter's settings when the row falls due, so a change of settings takes effect at
+the next due time.
+"""
+from __future__ import annotations
+
+import logging
+
+from bot.service.clock import deadline_times, quiet_until
+from bot.service.core import MAX_MESSAGE, Ctx, LiveEntry, Nudge, ServiceCore, _mentioned, _turn_text
+from data.store import DuplicateInteraction, Reminder
+from rules.actions import make_action
+from rules.dice import Dice
+from rules.errors import RulesError
+from rules.models import Encounter
+from rules.report import events_report, user_ref
+from rules.system import get_system
+
+__all__ = ["Reminders", "BOT_USER"]
+
+log = logging.getLogger(__name__)
+
+#: the user id the bot's own log rows carry (a deadline applied by the clock)
+BOT_USER = "0"
+
+
+class Reminders(ServiceCore):
+    """The reminder pass of the service (mixed into `Service`)."""
+
+    async def due_reminders(self) -> list[Nudge]:
+        """Reminders whose time has come, each with its text (`reminded` records each one sent).
+
+        A reminder that cannot be read (a damaged encounter, a bug) is logged and skipped: the
+        others still go out. A deadline's policy is applied here, before its message goes out."""
+        out: list[Nudge] = []
+        for r in await self.store.due_reminders(self.clock()):
+            try:
+                nudge = await self._nudge(r)
+            except Exception:
+                log.exception("cannot prepare the reminder of encounter %s in %s", r.encounter_id, r.channel_id)
+                continue
+            if nudge is not None:
+                out.append(nudge)
+        return out
+
+    async def _nudge(self, r: Reminder) -> Nudge | None:
+        live = await self._readable(r.channel_id)
+        if live is None or live.id != r.encounter_id:
+            return None
+        enc, now = live.enc, self.clock()
+        clock = deadline_times(enc.settings.deadline_hours, r.since)
+        if clock is not None and now >= clock[1]:
+            return await self._deadline(live, r)
+        nudges = r.nudges - int(r.warned)
+        hours = enc.settings.reminder_hours
+        turn = get_system(enc.system).turn(enc)
+        if clock is not None and not r.warned and now >= clock[0]:
+            left = (clock[1] - now) / 3600
+            policy = POLICY_WORDS[enc.settings.deadline_policy]
+            lead = f"⏳ your turn's deadline is in about {left:.0f} h (then {policy})"
+            users, kind = tuple(r.user_ids), "warning"
+            text = _turn_text(enc, turn, users, lead)
+        elif hours > 0 and nudges < enc.settings.max_nudges:
+            waited = (nudges + 1) * hours
+            users, kind = tuple(r.user_ids), "nudge"
+            text = _turn_text(enc, turn, users, f"⏰ still your turn (waiting about {waited:g} h)")
+        elif hours > 0 and nudges == enc.settings.max_nudges:
+            users, kind = _mentioned(tuple(enc.gm_ids)), "notice"
+            who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
+            times = f"{nudges} time{'' if nudges == 1 else 's'}"
+            more = "No more reminders for this turn." if clock is None else "Its deadline still applies."
+            text = (
+                f"{' '.join(user_ref(g) for g in users)}: ⏰ {who}'s turn has waited {(nudges + 1) * hours:g} h; "
+                f"players were nudged {times} in **{enc.name}**. {more}"
+            )[:MAX_MESSAGE]
+        else:  # nothing to say now (the settings changed): wait for the next thing that is due
+            await self._reschedule(enc, r, now, warned=r.warned, sent=False)
+            return None
+        return await self._addressed(r, text, users, kind, now, clock[1] if clock else None)
+
+    async def _addressed(
+        self, r: Reminder, text: str, users: tuple[str, ...], kind: str, now: float, deadline: float | None
+    ) -> Nudge | None:
+        """The nudge for the players awake now, by channel mention or DM as each asked; if all
+        are in their quiet hours it waits until the first of them ends (never past the deadline)."""
+        prefs = await self.store.player_prefs(users)
+        quiet = {u: t for u in users if u in prefs and (t := quiet_until(prefs[u], now)) is not None}
+        awake = [u for u in users if u not in quiet]
+        if users and not awake:
+            wake = min(quiet.values())
+            await self.store.postpone_reminder(r.encounter_id, min(wake, deadline) if deadline else wake)
+            return None
+        mode = {u: prefs[u].mode if u in prefs else "channel" for u in awake}
+        pings = tuple(u for u in awake if mode[u] in ("channel", "both"))
+        dms = tuple(u for u in awake if mode[u] in ("dm", "both"))
+        return Nudge(r, text, pings, kind=kind, dm_ids=dms)
+
+    async def reminded(self, nudge: Nudge) -> None:
+        """The nudge went out (or can never go out): schedule what is due next for this turn."""
+        if nudge.kind == "deadline":
+            return  # its action replaced the reminder (or cleared it)
+        live = await self._readable(nudge.reminder.channel_id)
+        if live is None:
+            return
+        await self._reschedule(live.enc, nudge.reminder, self.clock(), warned=nudge.reminder.warned or nudge.kind == "warning")
+
+    async def _reschedule(self, enc: Encounter, r: Reminder, now: float, warned: bool, sent: bool = True) -> None:
+        """Move the reminder to the next nudge, the GM's notice, the warning or the deadline,
+        whichever comes first; drop it when nothing is left. ``sent``: one more went out."""
+        clock = deadline_times(enc.settings.deadline_hours, r.since)
+        nudges = r.nudges - int(r.warned) + int(sent and not (warned and not r.warned))
+        hours = enc.settings.reminder_hours
+        due: list[float] = []
+        if hours > 0 and nudges <= enc.settings.max_nudges:
+            due.append(now + hours * 3600)
+        if clock is not None:
+            due += [clock[1]] if warned else [max(clock[0], now), clock[1]]
+        if not due:
+            await self.store.clear_reminder(r.encounter_id, r.turn_key)
+        elif sent:
+            await self.store.bump_reminder(r.encounter_id, min(due), warned=warned)
+        else:
+            await self.store.postpone_reminder(r.encounter_id, min(due))
+
+    async def _deadline(self, live: LiveEntry, r: Reminder) -> Nudge | None:
+        """Apply the encounter's deadline policy to the turn that passed its deadline."""
+        enc = live.enc
+        system = get_system(enc.system)
+        turn = system.turn(enc)
+        actor = turn.current or (turn.actors[0] if turn.actors else None)
+        policy = enc.settings.deadline_policy
+        action = None
+        if actor is not None and policy == "pass":
+            action = make_action("next", actor=actor, is_gm=True, user_id=BOT_USER)
+        elif actor is not None and policy == "hold":
+            action = system.hold_action(enc, actor)
+        hours = f"{enc.settings.deadline_hours:g} h"
+        ctx = Ctx(live.channel_id, BOT_USER, interaction_id=f"deadline:{r.encounter_id}:{r.turn_key}:{r.since}")
+        if action is not None:
+            try:
+                async with self._holding(ctx) as held:
+                    if held.enc is not enc:  # the turn moved on meanwhile: its own reminder takes over
+                        return None
+                    dice = Dice(rng=self.rng)
+                    res = system.resolve(enc, action, dice)
+                    hidden = res.encounter.hidden_names()
+                    report = events_report(f"⏰ Deadline: {actor}'s turn", res.events, system, res.encounter, hidden)
+                    summary = f"⏰ {actor}'s turn passed its {hours} deadline ({policy}): " + " · ".join(report.lines)
+                    ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], summary, dice.values())
+            except (RulesError, DuplicateInteraction) as exc:
+                log.info("deadline in %s: %s; the GM is told instead", live.channel_id, exc)
+            else:
+                text = "\n".join([f"**{report.title}** ({POLICY_WORDS[policy]} after {hours})", *report.lines])
+                if ping is not None:
+                    return Nudge(r, f"{text}\n{ping.text}"[:MAX_MESSAGE], ping.user_ids, kind="deadline")
+                return Nudge(r, text[:MAX_MESSAGE], (), kind="deadline")
+        gms = _mentioned(tuple(enc.gm_ids))
+        why = "" if policy == "gm" else f" ({system.title} has no way to {'hold' if policy == 'hold' else 'pass'} it)"
+        text = (
+            f"{' '.join(user_ref(g) for g in gms)}: ⏰ {', '.join(turn.actors[:10]) or 'the turn'} passed its {hours} "
+            f"deadline in **{enc.name}**; it is up to you{why}."
+        )[:MAX_MESSAGE]
+        await self.store.clear_reminder(r.encounter_id, r.turn_key)
+        return Nudge(r, text, gms, kind="deadline")
+
+
+#: the command a deadline's action is logged as
+COMMANDS = {"next": "/init next", "act": "/act"}
+#: what a deadline policy does, in a few words
+POLICY_WORDS = {"pass": "the turn passes", "hold": "the combatant holds its action", "gm": "the GM is told"}

@@ -1,0 +1,209 @@
+"""The turn clock's deadline (pass, hold, tell the GM), its warning, and `/notify` quiet hours and DMs."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from bot.offline.harness import Clock, Harness, Sent, user_id_of
+from tests.cogs.fights import BORIN, GRAK, export
+
+HOUR = 3600
+
+
+def clock_of(h: Harness) -> Clock:
+    return h.bot.service.clock  # type: ignore[return-value]
+
+
+def reply(sent: list[Sent]) -> Sent:
+    """The reply to the command (not the board or a ping)."""
+    return next(s for s in sent if s.kind in ("response", "followup"))
+
+
+async def waiting_turn(h: Harness, system: str = "coup-de-grace", **settings: str) -> None:
+    """A started fight whose first turn is Borin's (bob's) against Grak (the GM's), with ``settings``."""
+    await h.run("gm", "/encounter start", system=system, name="Bridge", map="8x6")
+    if system == "coup-de-grace":
+        await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=BORIN)
+        await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet=GRAK)
+    else:
+        await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="B2", sheet="agi=3 hp=10")
+        await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F5", sheet="agi=0 hp=10")
+    await h.run("gm", "/encounter settings", **settings)
+    await h.run("gm", "/init roll", **({"roll": "6,1"} if system == "coup-de-grace" else {}))
+
+
+async def test_a_warning_then_the_deadline_passes_the_turn(h: Harness) -> None:
+    """With a 4 h deadline and policy pass, bob is warned 1 h before; at 4 h Borin's turn passes to Grak, pinging the GM."""
+    await waiting_turn(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    clock = clock_of(h)
+    clock.now += 2 * HOUR
+    assert await h.reminders() == []
+    clock.now += HOUR
+    [warning] = await h.reminders()
+    assert warning.pinged_users() == [str(user_id_of("bob"))]
+    assert "deadline is in about 1 h (then the turn passes)" in warning.text
+    clock.now += HOUR
+    sent = await h.reminders()
+    deadline = next(s for s in sent if "Deadline" in s.text)
+    assert "Borin's turn" in deadline.text and "Grak" in deadline.text
+    assert deadline.pinged_users() == [str(user_id_of("gm"))]
+    log = reply(await h.run("gm", "/log", count="1")).text
+    assert "⏰ the turn clock /init next: ⏰ Borin's turn passed its 4 h deadline (pass)" in log
+    assert "Borin's activation ends" in log
+
+
+async def test_undo_of_a_deadline_gives_the_turn_a_fresh_clock(h: Harness) -> None:
+    """`/undo` brings Borin's turn back, and its deadline counts again from the undo."""
+    await waiting_turn(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    clock = clock_of(h)
+    before = await export(h)
+    clock.now += 4 * HOUR
+    await h.reminders()
+    assert await export(h) != before
+    await h.run("gm", "/undo")
+    assert await export(h) == before
+    clock.now += 2 * HOUR
+    assert await h.reminders() == []
+    clock.now += 2 * HOUR
+    assert any("Deadline" in s.text for s in await h.reminders())
+
+
+async def test_policy_gm_only_tells_the_gm_and_the_turn_waits(h: Harness) -> None:
+    """Policy gm: at the deadline the GM alone is told, the turn stays Borin's, and nothing more is sent."""
+    await waiting_turn(h, reminder_hours="0", deadline_hours="2", deadline_policy="gm")
+    before = await export(h)
+    clock_of(h).now += 2 * HOUR
+    [notice] = await h.reminders()
+    assert notice.pinged_users() == [str(user_id_of("gm"))]
+    assert "passed its 2 h deadline" in notice.text and "it is up to you" in notice.text
+    assert await export(h) == before
+    clock_of(h).now += 10 * HOUR
+    assert await h.reminders() == []
+
+
+async def test_hold_where_the_system_cannot_hold_tells_the_gm(h: Harness) -> None:
+    """Coup-De-Grace has no way to hold an action: the GM is told so, and nothing changes."""
+    await waiting_turn(h, reminder_hours="0", deadline_hours="2", deadline_policy="hold")
+    before = await export(h)
+    clock_of(h).now += 2 * HOUR
+    [notice] = await h.reminders()
+    assert "Coup-De-Grace has no way to hold it" in notice.text
+    assert await export(h) == before
+
+
+async def test_hold_in_knights_of_valour_delays_after_the_next_combatant(h: Harness) -> None:
+    """Knights of Valour holds by a delay: Borin acts after Grak, whose turn it now is."""
+    await waiting_turn(h, system="knights-of-valour", reminder_hours="0", deadline_hours="2", deadline_policy="hold")
+    clock_of(h).now += 2 * HOUR
+    sent = await h.reminders()
+    text = "\n".join(s.text for s in sent)
+    assert "Deadline" in text and "delay" in text.lower()
+    data = await export(h)
+    assert data["current"] == "Grak"
+
+
+async def test_nudges_still_come_and_the_notice_keeps_the_deadline(h: Harness) -> None:
+    """With reminders every hour and one nudge, bob is nudged, the GM is told the deadline still applies, then the warning comes."""
+    await waiting_turn(h, reminder_hours="1", max_nudges="1", deadline_hours="8")
+    clock = clock_of(h)
+    texts = []
+    for _ in range(6):
+        clock.now += HOUR
+        texts += [s.text for s in await h.reminders()]
+    assert len(texts) == 3
+    assert "still your turn" in texts[0]
+    assert "Its deadline still applies" in texts[1]
+    assert "deadline is in about 2 h" in texts[2]
+
+
+async def test_a_deadline_set_mid_turn_counts_from_then_and_survives_a_restart(h: Harness) -> None:
+    """Setting deadline_hours during a turn arms it from that moment; a restart keeps it."""
+    await waiting_turn(h, reminder_hours="0")
+    clock = clock_of(h)
+    clock.now += 10 * HOUR
+    await h.run("gm", "/encounter settings", deadline_hours="3", deadline_policy="gm")
+    h2 = await h.restart()
+    try:
+        clock.now += 2 * HOUR
+        assert await h2.reminders() == []
+        clock.now += HOUR / 4  # a quarter of the deadline before it
+        [warning] = await h2.reminders()
+        assert "deadline is in about 1 h" in warning.text
+        clock.now += 3 * HOUR / 4
+        [notice] = await h2.reminders()
+        assert "passed its 3 h deadline" in notice.text
+    finally:
+        await h2.close()
+        h.store = h2.store
+
+
+@pytest.mark.parametrize("value", ["0.5", "-1", "2161"])
+async def test_deadline_hours_outside_the_range_is_refused(h: Harness, value: str) -> None:
+    """deadline_hours is 0 or 1 to 2160, and a refusal says so."""
+    await waiting_turn(h)
+    r = reply(await h.run("gm", "/encounter settings", deadline_hours=value))
+    assert r.ephemeral and "`deadline_hours` is 0 (no deadline) or from 1 to 2160 hours" in r.text
+
+
+def at_utc(*args: int) -> float:
+    return datetime(*args, tzinfo=timezone.utc).timestamp()
+
+
+async def test_a_nudge_in_quiet_hours_waits_until_they_end(h: Harness) -> None:
+    """bob is quiet 22:00-08:00 in Paris: a nudge due at 23:30 Paris time goes out at 08:00 Paris time."""
+    clock = clock_of(h)
+    clock.now = at_utc(2027, 1, 15, 21, 30)  # 22:30 in Paris (UTC+1 in January)
+    r = reply(await h.run("bob", "/notify", quiet="22:00-08:00", tz="Europe/Paris"))
+    assert r.ephemeral and "22:00-08:00 Europe/Paris" in r.text
+    await waiting_turn(h, reminder_hours="1")
+    clock.now += HOUR
+    assert await h.reminders() == []
+    clock.now = at_utc(2027, 1, 16, 6, 59)
+    assert await h.reminders() == []
+    clock.now = at_utc(2027, 1, 16, 7, 0)  # 08:00 in Paris
+    [nudge] = await h.reminders()
+    assert nudge.pinged_users() == [str(user_id_of("bob"))] and "still your turn" in nudge.text
+
+
+async def test_dm_mode_sends_the_nudge_by_direct_message(h: Harness) -> None:
+    """mode dm: the nudge reaches bob by DM and the channel message does not ping him; both does both."""
+    await h.run("bob", "/notify", mode="dm")
+    await waiting_turn(h, reminder_hours="1")
+    clock_of(h).now += HOUR
+    sent = await h.reminders()
+    channel = [s for s in sent if s not in h.direct_messages("bob")]
+    assert [s.pinged_users() for s in channel] == [[]]
+    [dm] = h.direct_messages("bob")
+    assert "still your turn" in dm.text and dm.pinged_users() == []
+    await h.run("bob", "/notify", mode="both")
+    clock_of(h).now += HOUR
+    sent = await h.reminders()
+    assert len(h.direct_messages("bob")) == 2
+    assert any(s.pinged_users() == [str(user_id_of("bob"))] for s in sent)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"tz": "Mars/Olympus"}, "is not a time zone name"),
+        ({"quiet": "22:00"}, "a span of the day such as `22:00-08:00`"),
+        ({"quiet": "25:00-08:00"}, "run from 00:00 to 23:59"),
+        ({"quiet": "08:00-08:00"}, "different times"),
+    ],
+)
+async def test_bad_notify_choices_are_refused_and_change_nothing(h: Harness, options: dict, message: str) -> None:
+    """A bad time zone or span is refused with what to write; the earlier choices stay."""
+    await h.run("bob", "/notify", quiet="22:00-08:00", tz="Europe/Paris", mode="both")
+    r = reply(await h.run("bob", "/notify", **options))
+    assert r.ephemeral and message in r.text
+    prefs = await h.bot.service.store.player_prefs([str(user_id_of("bob"))])
+    assert prefs[str(user_id_of("bob"))].mode == "both" and prefs[str(user_id_of("bob"))].tz == "Europe/Paris"
+
+
+async def test_notify_reset_and_none(h: Harness) -> None:
+    """`quiet:none` clears quiet hours; `reset:true` forgets everything."""
+    await h.run("bob", "/notify", quiet="22:00-08:00", mode="dm")
+    assert "Quiet hours: **none**" in reply(await h.run("bob", "/notify", quiet="none")).text
+    r = reply(await h.run("bob", "/notify", reset="true"))
+    assert "a mention in the channel" in r.text and "Quiet hours: **none**" in r.text
