@@ -1,11 +1,14 @@
 """The ``/map`` picture: an encounter's grid drawn as a PNG with Pillow.
 
-Square boards and flat-topped "odd-q" hex boards, labelled like a chess board (column letters
-along the top, row numbers down the left). Walls are dark; terrain cells get a light fill and a
-hatch; heights (feet) sit in a corner. Each combatant on the board is a disc in its side's
-colour with its initials and a small arrow for its facing; a downed one is grey with a cross;
-the current one wears a gold ring. A legend strip below gives the encounter, the round, each
-side's colour and who is who, and the terrain shown.
+Square boards and flat-topped "odd-q" hex boards drawn as hexes, labelled on all four edges
+with the cell names players type (column letters, row numbers from 1 at the top). Walls are
+dark; terrain cells get a light fill and a hatch; heights (feet) sit in a corner; cells the
+system shades (:meth:`rules.system.RuleSystem.highlights`: the acting combatant's front arc or
+reach, zones of threat) get a tint; the last move is a trail of dots in the mover's colour. Each
+combatant on the board is a disc in its side's colour with its label (``bot.mapkey.labels``)
+and a mark on the cell's edge it faces; a downed one is grey with a cross; the current one
+wears a gold ring. A legend strip below gives the encounter, the round, each side's colour and
+who is who, the trail, the shading and the terrain shown. Text is drawn in the bundled font.
 
 Everything is drawn at ``SS`` times the final size and reduced once, which anti-aliases hexes,
 discs and text cheaply. The PNG is cut to a 256-colour palette in which the flat colours stay
@@ -18,16 +21,16 @@ from __future__ import annotations
 
 import io
 import math
-import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from rules.errors import InputError
+from bot.mapkey import HIGHLIGHT_WORDS, PALETTE, board_cell, describe_map, initials, labels, side_colours
+from bot.mapkey import font as _font
 from rules.geometry import Cell, Grid, cell_name, parse_cell
-from rules.models import Encounter
+from rules.models import Combatant, Encounter
+from rules.system import Highlight, RuleSystem
 
 __all__ = [
     "BOARD",
@@ -37,21 +40,26 @@ __all__ = [
     "PALETTE",
     "TERRAIN_STYLES",
     "WALL",
+    "DEFAULT_CELL_PX",
+    "HIGHLIGHT_TINTS",
     "Layout",
     "TerrainStyle",
     "cell_centre_px",
     "initials",
     "labels",
     "layout",
+    "map_picture",
     "render_map",
     "side_colours",
 ]
 
 RGB = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Font = ImageFont.FreeTypeFont
 Op = Callable[[Image.Image, ImageDraw.ImageDraw, float], None]  # a legend item, drawn at a y offset
 
 MAX_PX = 2000  #: neither side of the image is larger
+#: a cell's side by default: a 12x10 board is about 830 px wide, sharp in Discord's preview
+DEFAULT_CELL_PX = 64
 MIN_WIDTH = 440  #: room for the legend under a tiny map
 MIN_CELL_PX = 12
 SS = 2  #: supersampling factor
@@ -60,19 +68,6 @@ SS = 2  #: supersampling factor
 PNG_LEVEL = 6
 PAD = 10
 
-#: side colours, given out in the order of ``Encounter.sides()``
-PALETTE: tuple[RGB, ...] = (
-    (37, 99, 235),  # blue
-    (214, 40, 40),  # red
-    (22, 150, 70),  # green
-    (230, 130, 0),  # amber
-    (140, 60, 220),  # violet
-    (0, 150, 175),  # teal
-    (215, 45, 125),  # pink
-    (125, 85, 55),  # brown
-    (110, 160, 10),  # lime
-    (75, 85, 105),  # slate
-)
 WALL: RGB = (52, 56, 66)
 DOWNED: RGB = (165, 165, 165)
 BACKGROUND: RGB = (238, 235, 227)
@@ -84,6 +79,14 @@ WHITE: RGB = (255, 255, 255)
 CURRENT_RING: RGB = (255, 186, 0)
 CROSS: RGB = (150, 18, 18)
 HEIGHT_INK: RGB = (90, 60, 30)
+#: the tint and its strength (0-255) of each kind of shaded cell; other kinds take ``_OTHER_TINT``
+HIGHLIGHT_TINTS: dict[str, tuple[RGB, int]] = {
+    "arc": ((255, 200, 40), 80),
+    "reach": ((255, 150, 30), 90),
+    "threat": ((230, 60, 40), 60),
+    "danger": ((200, 0, 0), 110),
+}
+_OTHER_TINT: tuple[RGB, int] = ((150, 80, 220), 70)
 
 
 @dataclass(frozen=True)
@@ -110,22 +113,7 @@ def _shade(c: RGB, f: float = 0.55) -> RGB:
     return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
 
 
-# -- names and colours ----------------------------------------------------------------------
-@lru_cache(maxsize=64)
-def _font(size: int) -> Font:
-    return ImageFont.load_default(size=max(6, size))
-
-
-def _ascii(text: str) -> str:
-    """What the default font can draw: accents dropped, other characters as ``?``."""
-    folded = unicodedata.normalize("NFKD", text)
-    return "".join(
-        ch if 32 <= ord(ch) < 127 or ch == "·" else "?"
-        for ch in folded
-        if not unicodedata.combining(ch)
-    )
-
-
+# -- names and colours ---------------------------------------------------------------------
 def _fit(text: str, font: Font, width: float) -> str:
     if font.getlength(text) <= width:
         return text
@@ -136,51 +124,6 @@ def _fit(text: str, font: Font, width: float) -> str:
 
 def _contrast(c: RGB) -> RGB:
     return INK if 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] > 160 else WHITE
-
-
-def initials(name: str) -> str:
-    """First letters of two words (``Grak the Bold`` → ``GT``; a short number stays whole:
-    ``Goblin 12`` → ``G12``), else the first two letters (``Borin`` → ``Bo``)."""
-    words = [
-        w for w in ("".join(ch for ch in x if ch.isalnum()) for x in _ascii(name).split()) if w
-    ]
-    if len(words) >= 2:
-        second = words[1] if words[1].isdigit() and len(words[1]) <= 2 else words[1][0]
-        return (words[0][0] + second).upper()
-    if words:
-        return words[0][0].upper() + words[0][1:2]
-    return _ascii(name).strip()[:2] or "?"
-
-
-def labels(enc: Encounter) -> dict[str, str]:
-    """Each combatant's token label: its initials, or the first letter and a later one of its
-    name when another combatant already has them (``Borin`` ``Bo``, ``Bofur`` ``Bf``)."""
-    out: dict[str, str] = {}
-    for c in enc.combatants:
-        label = initials(c.name)
-        if label in out.values():
-            letters = [ch for ch in _ascii(c.name) if ch.isalnum()]
-            for ch in letters[1:]:
-                alt = label[0] + ch.lower()
-                if alt not in out.values():
-                    label = alt
-                    break
-        out[c.name] = label
-    return out
-
-
-def side_colours(enc: Encounter) -> dict[str, RGB]:
-    """Each side's colour: the palette in the order the sides first appear."""
-    return {side: PALETTE[i % len(PALETTE)] for i, side in enumerate(enc.sides())}
-
-
-def _cell(text: str | None, grid: Grid) -> Cell | None:
-    """A stored cell name read leniently: None when unreadable or off the board."""
-    try:
-        cell = parse_cell(text or "")
-    except InputError:
-        return None
-    return cell if grid.contains(cell) else None
 
 
 def _facing_angle(grid: Grid, facing: str | None) -> float | None:
@@ -245,8 +188,9 @@ class Layout:
         )
 
 
-def layout(enc: Encounter, cell_px: int = 48) -> Layout:
-    """Size the picture: ``cell_px`` per cell, less when the image would pass ``MAX_PX``."""
+def layout(enc: Encounter, cell_px: int = DEFAULT_CELL_PX, shaded: Sequence[str] = ()) -> Layout:
+    """Size the picture: ``cell_px`` per cell, less when the image would pass ``MAX_PX``;
+    ``shaded``: the kinds of shaded cells the legend names."""
     grid = enc.grid()
     if grid is None:
         raise ValueError("this encounter has no map")
@@ -255,21 +199,22 @@ def layout(enc: Encounter, cell_px: int = 48) -> Layout:
     unit = max(MIN_CELL_PX, int(cell_px))
     while True:
         fs = _label_size(unit)
-        left = PAD + _font(fs).getlength(str(grid.height)) + PAD * 0.6
-        top = PAD + fs + PAD * 0.6
-        width = max(MIN_WIDTH, math.ceil(left + bw * unit + PAD))
-        legend_h = math.ceil(_legend(enc, grid, width * SS, SS)[1] / SS)
-        board_bottom = math.ceil(top + bh * unit + PAD / 2)
+        side = PAD + _font(fs).getlength(str(grid.height)) + PAD * 0.6  # row numbers, left and right
+        top = PAD + fs + PAD * 0.6  # column letters above and below
+        below = fs + PAD * 1.1
+        width = max(MIN_WIDTH, math.ceil(2 * side + bw * unit))
+        legend_h = math.ceil(_legend(enc, grid, width * SS, SS, shaded)[1] / SS)
+        board_bottom = math.ceil(top + bh * unit + below)
         if max(width, board_bottom + legend_h) <= MAX_PX or unit <= MIN_CELL_PX:
             break
-        fit = min((MAX_PX - left - PAD) / bw, (MAX_PX - top - PAD - legend_h) / bh)
+        fit = min((MAX_PX - 2 * side) / bw, (MAX_PX - top - below - legend_h) / bh)
         unit = max(MIN_CELL_PX, min(unit - 1, math.floor(fit)))
-    shift = (width - (left + bw * unit + PAD)) / 2  # centre a narrow board over the legend
-    origin = (left + shift - bx0 * unit, top - by0 * unit)
+    shift = (width - (2 * side + bw * unit)) / 2  # centre a narrow board over the legend
+    origin = (side + shift - bx0 * unit, top - by0 * unit)
     return Layout(grid, float(unit), origin, (width, board_bottom + legend_h), board_bottom)
 
 
-def cell_centre_px(enc: Encounter, cell: str | Cell, cell_px: int = 48) -> tuple[int, int]:
+def cell_centre_px(enc: Encounter, cell: str | Cell, cell_px: int = DEFAULT_CELL_PX) -> tuple[int, int]:
     """The pixel at the centre of ``cell`` in ``render_map(enc, cell_px=cell_px)``."""
     x, y = layout(enc, cell_px).centre(parse_cell(cell) if isinstance(cell, str) else cell)
     return math.floor(x), math.floor(y)
@@ -326,10 +271,14 @@ def _token(
     current: bool = False,
     facing: float | None = None,
     r: float | None = None,
+    side_mark: list[tuple[float, float]] | None = None,
 ) -> None:
-    """A combatant's disc of radius ``r``, ``u`` being the size of the cell it stands in."""
+    """A combatant's disc of radius ``r``, ``u`` being the size of the cell it stands in;
+    ``side_mark``: the two ends of the bar drawn on the cell's edge it faces."""
     r = u * 0.34 if r is None else r
     edge = _shade(colour)
+    if side_mark is not None:
+        draw.line(side_mark, fill=edge, width=max(2, round(u * 0.09)))
     if current:
         g = r + u * 0.11
         draw.ellipse(
@@ -357,7 +306,10 @@ def _token(
         d, w = r * 0.62, max(1, round(u * 0.06))
         draw.line([(cx - d, cy - d), (cx + d, cy + d)], fill=CROSS, width=w)
         draw.line([(cx - d, cy + d), (cx + d, cy - d)], fill=CROSS, width=w)
-    font = _font(round(r * {1: 1.1, 2: 0.9}.get(len(label), 0.72)))
+    size = round(r * {1: 1.1, 2: 0.9}.get(len(label), 0.72))
+    while size > 6 and _font(size).getlength(label) > r * 1.6:  # long labels shrink to fit the disc
+        size -= 1
+    font = _font(size)
     ink, halo = (INK, DOWNED) if downed else (_contrast(fill), fill)
     draw.text(
         (cx, cy),
@@ -370,8 +322,11 @@ def _token(
     )
 
 
-def _legend(enc: Encounter, grid: Grid, width: float, k: int) -> tuple[list[Op], float]:
-    """The legend strip's drawing operations and height, in pixels at scale ``k``."""
+def _legend(
+    enc: Encounter, grid: Grid, width: float, k: int, shaded: Sequence[str] = ()
+) -> tuple[list[Op], float]:
+    """The legend strip's drawing operations and height, in pixels at scale ``k``; ``shaded``:
+    the kinds of shaded cells on the board."""
     ops: list[Op] = []
     pad, row, tok = PAD * k, 30 * k, 34 * k  # tok: the cell size a legend token is drawn for
     title_f, text_f = _font(17 * k), _font(14 * k)
@@ -400,6 +355,12 @@ def _legend(enc: Encounter, grid: Grid, width: float, k: int) -> tuple[list[Op],
 
         ops.append(op)
 
+    def trail(x: float, y: float, colour: RGB) -> None:
+        def op(img: Image.Image, d: ImageDraw.ImageDraw, oy: float) -> None:
+            _trail(d, [(x + 2 * k, y + oy + 5 * k), (x + 10 * k, y + oy - 5 * k), (x + 20 * k, y + oy - 5 * k)], 16 * k, colour)
+
+        ops.append(op)
+
     def place(w: float) -> float:
         """Where the next item of width ``w`` goes, wrapping to a new row when it must."""
         nonlocal x, y
@@ -413,19 +374,19 @@ def _legend(enc: Encounter, grid: Grid, width: float, k: int) -> tuple[list[Op],
     else:
         bits = ["not started"]
     bits += [f"won by {enc.winner}"] if enc.winner else []
-    text(pad, y, _fit(_ascii(" · ".join([enc.name, *bits])), title_f, width - 2 * pad), title_f)
+    text(pad, y, _fit(" · ".join([enc.name, *bits]), title_f, width - 2 * pad), title_f)
     for side, colour in colours.items():
-        name = (_ascii(side) or "no side") + ":"
+        name = (side or "no side") + ":"
         y += row
         token(pad + 8 * k, y, 24 * k, colour)
         text(indent, y, name)
         x = indent + text_f.getlength(name) + 12 * k
         for c in (c for c in enc.combatants if c.side == side):
-            off = c.status != "out" and _cell(c.position, grid) is None
+            off = c.status != "out" and board_cell(c.position, grid) is None
             note = {"downed": " (downed)", "out": " (out)"}.get(
                 c.status, " (off map)" if off else ""
             )
-            label = _ascii(c.name)
+            label = c.name
             at = place(tok + text_f.getlength(label + note))
             token(
                 at + tok / 2,
@@ -439,20 +400,37 @@ def _legend(enc: Encounter, grid: Grid, width: float, k: int) -> tuple[list[Op],
             text(at + tok + 2 * k, y, label)
             if note:
                 text(at + tok + 2 * k + text_f.getlength(label), y, note, fill=MUTED)
+    mover = _mover(enc, grid)
+    if mover is not None or shaded:
+        y += row
+        text(pad, y, "Shown:")
+        x = pad + text_f.getlength("Shown:") + 12 * k
+        if mover is not None:
+            words = f"{mover.name}'s last move"
+            at = place(26 * k + text_f.getlength(words))
+            trail(at, y, colours[mover.side])
+            text(at + 26 * k, y, words)
+        for kind in shaded:
+            words = HIGHLIGHT_WORDS.get(kind, kind) + (f" of {enc.current}" if enc.current else "")
+            at = place(22 * k + text_f.getlength(words))
+            swatch(at, y, TerrainStyle(_tinted(BOARD, kind), _tinted(BOARD, kind), ""))
+            text(at + 22 * k, y, words)
     kinds = (["wall"] if grid.blocked else []) + sorted(set(grid.terrain.values()))
     if kinds:
         y += row
         text(pad, y, "Terrain:")
         x = pad + text_f.getlength("Terrain:") + 12 * k
         for kind in kinds:
-            at = place(22 * k + text_f.getlength(_ascii(kind)))
+            at = place(22 * k + text_f.getlength(kind))
             swatch(at, y, _WALL_STYLE if kind == "wall" else TERRAIN_STYLES.get(kind, _OTHER))
-            text(at + 22 * k, y, _ascii(kind))
+            text(at + 22 * k, y, kind)
     return ops, y + row / 2 + pad
 
 
 # -- the picture ----------------------------------------------------------------------------
-def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, enc: Encounter, lay: Layout) -> None:
+def _draw_board(
+    img: Image.Image, draw: ImageDraw.ImageDraw, enc: Encounter, lay: Layout, highlights: Sequence[Highlight] = ()
+) -> None:
     grid, u, k = lay.grid, lay.unit, lay.scale
     bx0, by0, bx1, by1 = _bounds(grid)
     ox, oy = lay.origin
@@ -474,6 +452,7 @@ def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, enc: Encounter, lay
     for cell in grid.blocked:
         if grid.contains(cell):
             draw.polygon(lay.outline(cell), fill=WALL)
+    _draw_shading(img, lay, highlights)
     if hexes:
         for cell in grid.cells():  # lines: a wide polygon outline costs a full-size mask
             pts = lay.outline(cell)
@@ -484,18 +463,92 @@ def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, enc: Encounter, lay
         for r in range(grid.height + 1):
             draw.line([(ox, oy + r * u), (ox + bx1 * u, oy + r * u)], fill=GRID_LINE, width=line)
         draw.rectangle([ox, oy, ox + bx1 * u, oy + by1 * u], outline=MUTED, width=line)
-    font = _font(_label_size(u / k) * k)  # coordinates, like a chess board
-    top, left = oy + by0 * u - 0.6 * PAD * k, ox + bx0 * u - 0.6 * PAD * k
+    font = _font(_label_size(u / k) * k)  # coordinates on all four edges, as players type them
+    gap = 0.6 * PAD * k
+    last_col, last_row = grid.width - 1, grid.height - 1
     for c in range(grid.width):
-        draw.text(
-            (lay.centre(Cell(c, 0))[0], top),
-            cell_name((c, 0))[:-1],
-            font=font,
-            fill=MUTED,
-            anchor="md",
-        )
+        letters, x = cell_name((c, 0))[:-1], lay.centre(Cell(c, 0))[0]
+        draw.text((x, oy + by0 * u - gap), letters, font=font, fill=MUTED, anchor="md")
+        bottom = lay.centre(Cell(c, last_row))[1] + u / 2 + gap
+        draw.text((x, bottom), letters, font=font, fill=MUTED, anchor="ma")
     for r in range(grid.height):
-        draw.text((left, lay.centre(Cell(0, r))[1]), str(r + 1), font=font, fill=MUTED, anchor="rm")
+        left, right = lay.centre(Cell(0, r)), lay.centre(Cell(last_col, r))
+        draw.text((ox + bx0 * u - gap, left[1]), str(r + 1), font=font, fill=MUTED, anchor="rm")
+        draw.text((ox + bx1 * u + gap, right[1]), str(r + 1), font=font, fill=MUTED, anchor="lm")
+
+
+def _tint(kind: str) -> tuple[RGB, int]:
+    return HIGHLIGHT_TINTS.get(kind, _OTHER_TINT)
+
+
+def _tinted(base: RGB, kind: str) -> RGB:
+    """``base`` under the tint of ``kind``: the colour a shaded empty cell shows."""
+    colour, alpha = _tint(kind)
+    return tuple(round(b + (c - b) * alpha / 255) for b, c in zip(base, colour))  # type: ignore[return-value]
+
+
+def _draw_shading(img: Image.Image, lay: Layout, highlights: Sequence[Highlight]) -> None:
+    """Tint the cells a system shades, one kind at a time, over the terrain and under the lines."""
+    by_kind: dict[str, list[Cell]] = {}
+    for h in highlights:
+        if lay.grid.contains(h.cell):
+            by_kind.setdefault(h.kind, []).append(h.cell)
+    for kind, cells in by_kind.items():
+        shapes = [lay.outline(cell) for cell in cells]
+        x0 = math.floor(min(x for pts in shapes for x, _ in pts))
+        y0 = math.floor(min(y for pts in shapes for _, y in pts))
+        x1 = math.ceil(max(x for pts in shapes for x, _ in pts))
+        y1 = math.ceil(max(y for pts in shapes for _, y in pts))
+        colour, alpha = _tint(kind)
+        mask = Image.new("L", (x1 - x0 + 1, y1 - y0 + 1), 0)
+        draw = ImageDraw.Draw(mask)
+        for pts in shapes:
+            draw.polygon([(x - x0, y - y0) for x, y in pts], fill=alpha)
+        img.paste(Image.new("RGB", mask.size, colour), (x0, y0), mask)
+
+
+def _mover(enc: Encounter, grid: Grid) -> Combatant | None:
+    """Who made the last move, when its trail is on the board and it is still here."""
+    move = enc.last_move
+    if move is None or len([x for x in move.path if board_cell(x, grid)]) < 2:
+        return None
+    return enc.find(move.actor)
+
+
+def _trail(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], u: float, colour: RGB) -> None:
+    """A move's trail: a line through the cells' centres, a dot on each cell passed, a ring at the start."""
+    ink = _shade(colour, 0.8)
+    draw.line(points, fill=ink, width=max(2, round(u * 0.07)), joint="curve")
+    d = max(2.0, u * 0.09)
+    for x, y in points[1:-1]:
+        draw.ellipse([x - d, y - d, x + d, y + d], fill=ink)
+    (x, y), d = points[0], d * 1.6
+    draw.ellipse([x - d, y - d, x + d, y + d], fill=BOARD, outline=ink, width=max(2, round(u * 0.05)))
+
+
+def _draw_trail(draw: ImageDraw.ImageDraw, enc: Encounter, lay: Layout) -> None:
+    mover = _mover(enc, lay.grid)
+    if mover is None or enc.last_move is None:
+        return
+    cells = [cell for x in enc.last_move.path if (cell := board_cell(x, lay.grid)) is not None]
+    _trail(draw, [lay.centre(cell) for cell in cells], lay.unit, side_colours(enc)[mover.side])
+
+
+def _side_mark(lay: Layout, cx: float, cy: float, angle: float | None) -> list[tuple[float, float]] | None:
+    """The middle of the cell edge at ``angle`` (degrees clockwise from north), as a bar's two ends;
+    None between two edges (a square's diagonal facing)."""
+    if angle is None:
+        return None
+    hexes = lay.grid.kind == "hex"
+    half, radius = (30.0, lay.unit * _HEX_R) if hexes else (45.0, lay.unit / math.sqrt(2))
+    if not hexes and angle % 90:
+        return None
+    ends = []
+    for a in (angle - half * 0.6, angle + half * 0.6):  # the middle 60% of the edge
+        t = math.radians(a)
+        reach = radius * math.cos(math.radians(half)) / math.cos(math.radians(half * 0.6))
+        ends.append((cx + reach * math.sin(t), cy - reach * math.cos(t)))
+    return ends
 
 
 def _draw_tokens(draw: ImageDraw.ImageDraw, enc: Encounter, lay: Layout) -> None:
@@ -503,7 +556,7 @@ def _draw_tokens(draw: ImageDraw.ImageDraw, enc: Encounter, lay: Layout) -> None
     grow = min(1.0, max(0.0, (44 - lay.unit / lay.scale) / 20))  # bigger discs in small cells
     r = lay.unit * (0.34 + 0.1 * grow)
     for c in enc.combatants:
-        cell = _cell(c.position, lay.grid) if c.status != "out" else None
+        cell = board_cell(c.position, lay.grid) if c.status != "out" else None
         if cell is not None:
             cx, cy = lay.centre(cell)
             _token(
@@ -517,6 +570,7 @@ def _draw_tokens(draw: ImageDraw.ImageDraw, enc: Encounter, lay: Layout) -> None
                 current=c.name == enc.current,
                 facing=_facing_angle(lay.grid, c.facing),
                 r=r,
+                side_mark=_side_mark(lay, cx, cy, _facing_angle(lay.grid, c.facing)),
             )
 
 
@@ -564,16 +618,31 @@ def _png(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def render_map(enc: Encounter, *, cell_px: int = 48) -> bytes:
-    """The encounter's map as PNG bytes; ``ValueError`` when the encounter has no map."""
-    lay = layout(enc, cell_px).scaled(SS)
+def _kinds(highlights: Sequence[Highlight]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(h.kind for h in highlights))
+
+
+def render_map(
+    enc: Encounter, *, cell_px: int = DEFAULT_CELL_PX, highlights: Sequence[Highlight] = ()
+) -> bytes:
+    """The encounter's map as PNG bytes, ``highlights`` shaded; ``ValueError`` when the encounter
+    has no map. Reads ``enc`` throughout: give it a copy no one changes meanwhile."""
+    lay = layout(enc, cell_px, _kinds(highlights)).scaled(SS)
     img = Image.new("RGB", lay.size, BACKGROUND)
     draw = ImageDraw.Draw(img)
-    _draw_board(img, draw, enc, lay)
+    _draw_board(img, draw, enc, lay, highlights)
+    _draw_trail(draw, enc, lay)
     _draw_tokens(draw, enc, lay)
     _draw_heights(draw, lay)
     y0 = lay.legend_top
     draw.line([(PAD * SS, y0), (lay.size[0] - PAD * SS, y0)], fill=GRID_LINE, width=SS)
-    for op in _legend(enc, lay.grid, lay.size[0], SS)[0]:
+    for op in _legend(enc, lay.grid, lay.size[0], SS, _kinds(highlights))[0]:
         op(img, draw, y0)
     return _png(img.reduce(SS))
+
+
+def map_picture(system: RuleSystem, enc: Encounter) -> tuple[bytes, list[str]]:
+    """``/map``: the picture of ``enc`` with what ``system`` shades, and the words describing it.
+    Slow on large maps: run it in a thread, on a copy of the encounter (see `bot.service`)."""
+    highlights = system.highlights(enc)
+    return render_map(enc, highlights=highlights), describe_map(enc, highlights)

@@ -16,6 +16,8 @@ __all__ = [
     "MapState",
     "Settings",
     "Encounter",
+    "LastMove",
+    "MAX_TRAIL",
     "Status",
     "EXPORT_FORMAT",
     "TERRAIN_KINDS",
@@ -168,6 +170,19 @@ class Settings(BaseModel):
         return v if v == 0 or v >= REMINDER_HOURS_FLOOR else REMINDER_HOURS_FLOOR
 
 
+#: the most cells of the last move the encounter keeps for the map's trail
+MAX_TRAIL = 400
+
+
+class LastMove(BaseModel):
+    """The latest move: who moved and the cells it went through, for the map to draw."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    actor: str = Field(max_length=100)
+    path: list[Annotated[str, Field(max_length=12)]] = Field(default_factory=list, max_length=MAX_TRAIL)
+
+
 class Encounter(BaseModel):
     """One encounter. ``round`` 0 means combat has not started."""
 
@@ -192,6 +207,8 @@ class Encounter(BaseModel):
     #: effects with durations (`rules.effects`), the GM's and the systems' own
     effects: list[Effect] = Field(default_factory=list, max_length=MAX_EFFECTS)
     winner: str | None = None
+    #: the latest move, drawn as a trail on the map
+    last_move: LastMove | None = None
 
     @model_validator(mode="before")
     @classmethod

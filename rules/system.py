@@ -15,10 +15,10 @@ from rules.actions import Action
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, TurnPoint, moments, next_id, parse_ends, tick
-from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, Removed, Victory
-from rules.geometry import Grid
+from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, Moved, Removed, Victory
+from rules.geometry import Cell, Grid
 from rules.geometry.cell_lists import parse_cell_list
-from rules.models import Combatant, Encounter
+from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import OptionSet, OptionValues
 from rules.actions import ActionTable
 from rules.present import Presenter
@@ -30,6 +30,7 @@ __all__ = [
     "check_plain",
     "Turn",
     "Resolution",
+    "Highlight",
     "RuleSystem",
     "register",
     "get_system",
@@ -75,6 +76,15 @@ class Turn:
     label: str = ""
     current: str | None = None
     side: str | None = None
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A cell the map shades, and why: ``arc`` (front arc), ``reach`` (melee reach), ``threat``,
+    ``danger`` or a system's own word (the map shades unknown kinds alike and names them)."""
+
+    cell: Cell
+    kind: str
 
 
 @dataclass
@@ -230,6 +240,18 @@ class RuleSystem:
                 v = ",".join(str(x) for x in v)
             parts.append(f"{k}={v}")
         return " ".join(parts)
+
+    def highlights(self, enc: Encounter) -> list[Highlight]:
+        """Cells the map shades now (the acting combatant's front arc or reach, zones of threat);
+        none unless the system says so."""
+        return []
+
+    def acting_on_map(self, enc: Encounter) -> Combatant | None:
+        """The one combatant acting now, if it stands on the map (for :meth:`highlights`)."""
+        turn = self.turn(enc)
+        name = turn.current or (turn.actors[0] if len(turn.actors) == 1 else None)
+        c = enc.find(name)
+        return c if c is not None and c.on_board and enc.grid() is not None else None
 
     # -- victory ---------------------------------------------------------------------------------------
     def side_defeated(self, enc: Encounter, side: str) -> bool:
@@ -446,6 +468,9 @@ class RuleSystem:
         events = handlers[action.kind](new, action, dice)
         if before is not None:
             events += self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
+        moves = [e for e in events if isinstance(e, Moved) and e.actor]
+        if moves and new.map.kind != "none":  # the map draws the last move's trail
+            new.last_move = LastMove(actor=moves[-1].actor, path=moves[-1].path[-MAX_TRAIL:])
         events += self.check_victory(new)
         dice.check_all_used()
         return Resolution(new, events)

@@ -388,11 +388,12 @@ class Service(Reminders):
             raise IllegalAction(
                 "This encounter has no map: distances are range bands. `/encounter status` shows who is where."
             )
-        from bot.mapimage import render_map
+        from bot import mapimage
 
-        png = await asyncio.to_thread(render_map, enc)
-        report = Report(views.map_title(enc), [f"{enc.map.width}x{enc.map.height} {enc.map.kind}"])
-        return Outcome(report, file=("map.png", png))
+        # drawn in a thread from a copy, so the loop runs on and later commands change nothing drawn
+        snapshot = enc.model_copy(deep=True)
+        png, lines = await asyncio.to_thread(mapimage.map_picture, get_system(enc.system), snapshot)
+        return Outcome(Report(views.map_title(enc), lines), file=("map.png", png))
 
     async def board_message(self, channel_id: str) -> str | None:
         live = await self._entry(channel_id)

@@ -23,7 +23,7 @@ from bot.mapimage import (
     render_map,
     side_colours,
 )
-from rules.geometry import cell_name
+from rules.geometry import Cell, cell_name
 from rules.models import Combatant, Encounter, MapState
 
 CELL = 48
@@ -102,9 +102,10 @@ def test_combatants_take_their_side_colour() -> None:
     )
     img = _image(enc)
     colours = side_colours(enc)
-    assert colours == {"dwarves": PALETTE[0], "orcs": PALETTE[1]}
-    assert _disc_colour(img, enc, "C4") == PALETTE[0]
-    assert _disc_colour(img, enc, "F4") == PALETTE[1]
+    assert set(colours) == {"dwarves", "orcs"} and colours["dwarves"] != colours["orcs"]
+    assert set(colours.values()) <= set(PALETTE)
+    assert _disc_colour(img, enc, "C4") == colours["dwarves"]
+    assert _disc_colour(img, enc, "F4") == colours["orcs"]
 
 
 def test_downed_is_grey_and_out_is_not_drawn() -> None:
@@ -143,7 +144,7 @@ def test_hex_map_renders() -> None:
     assert abs((by - ay) - CELL / 2) <= 1 and bx > ax
     assert _pixel(img, enc, "B1") == WALL
     assert _pixel(img, enc, "A1") == BOARD
-    assert _disc_colour(img, enc, "D3") == PALETTE[0]
+    assert _disc_colour(img, enc, "D3") == side_colours(enc)["elves"]
 
 
 @pytest.mark.parametrize("kind", ["square", "hex"])
@@ -175,8 +176,280 @@ def test_initials_and_labels() -> None:
         "GT",
         "Bo",
         "G12",
-        "E",
+        "É",
         "@@",
     ]
     enc = _enc(combatants=[Combatant(name=n, side="dwarves") for n in ("Borin", "Bofur", "Bob")])
     assert labels(enc) == {"Borin": "Bo", "Bofur": "Bf", "Bob": "Bb"}
+
+
+# -- the bundled font ----------------------------------------------------------------------
+UNASSIGNED = "\u0378"  # no character: every font draws its missing-glyph box for it
+
+
+def _glyph(text: str) -> bytes:
+    """The bitmap the map's font draws for ``text``."""
+    from bot.mapkey import font
+
+    mask = font(40).getmask(text)
+    return bytes(mask) + repr(mask.size).encode()
+
+
+@pytest.mark.parametrize("text", ["Æ", "g", "ï", "Ω", "Ж", "中", "文", "か", "한"])
+def test_font_draws_every_script(text: str) -> None:
+    """Latin, Greek, Cyrillic, CJK, kana and hangul letters are real glyphs, not the missing box."""
+    assert _glyph(text) != _glyph(UNASSIGNED)
+    assert any(_glyph(text))
+
+
+def test_font_is_loaded_from_the_package() -> None:
+    """The map's font is the file shipped inside the bot package, with its licence beside it."""
+    from pathlib import Path
+
+    import bot
+    from bot.mapkey import FONT_FILE, font as _font
+
+    package = Path(bot.__file__).parent
+    assert Path(FONT_FILE).parent == package / "fonts"
+    assert Path(_font(20).path) == Path(FONT_FILE)
+    assert (package / "fonts" / "LICENSE-Apache-2.0.txt").is_file()
+
+
+def test_unicode_names_render_on_the_map() -> None:
+    """Ægir and 中文 get their own letters on their tokens and in the legend."""
+    from bot.mapimage import initials
+
+    assert initials("Ægir") == "Æg"
+    assert initials("中文") == "中"
+    enc = _enc(
+        combatants=[
+            Combatant(name="Ægir", side="heroes", position="C4"),
+            Combatant(name="中文", side="foes", position="F4"),
+        ]
+    )
+    assert labels(enc) == {"Ægir": "Æg", "中文": "中"}
+    assert _image(enc).size == layout(enc, CELL).size
+
+
+def test_font_files_are_declared_package_data() -> None:
+    """`pip install .` ships the font and its licence: pyproject.toml declares them as package data."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    declared = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["bot"]
+    shipped = [p.relative_to(root / "bot").as_posix() for p in (root / "bot" / "fonts").iterdir()]
+    assert {"fonts/WenQuanYiMicroHei.ttf", "fonts/LICENSE-Apache-2.0.txt"} <= set(shipped)
+    assert all(any(fnmatch.fnmatch(f, pattern) for pattern in declared) for f in shipped)
+
+
+# -- telling combatants and sides apart ----------------------------------------------------
+def test_copies_get_distinct_labels() -> None:
+    """Goblin 1..Goblin 5 read G1..G5, and a full encounter of 100 gets 100 different labels."""
+    goblins = _enc(combatants=[Combatant(name=f"Goblin {i}", side="foes") for i in range(1, 6)])
+    assert list(labels(goblins).values()) == ["G1", "G2", "G3", "G4", "G5"]
+    names = [f"Goblin Archer {i}" for i in range(1, 21)] + [f"Bo{'r' * i}in" for i in range(30)] + [f"Dwarf{i}" for i in range(10)]
+    names += [f"Borin {i}" for i in range(20)] + [f"Grak {chr(65 + i)}" for i in range(20)]
+    crowd = _enc(combatants=[Combatant(name=n, side="foes") for n in names])
+    assert len(set(labels(crowd).values())) == len(names) == 100
+
+
+def _sides(order: list[str]) -> dict[str, tuple[int, int, int]]:
+    return side_colours(_enc(combatants=[Combatant(name=f"{s} one", side=s) for s in order]))
+
+
+def test_side_colours_come_from_the_names_alone() -> None:
+    """The same sides get the same colours whatever order they joined in, all different."""
+    sides = ["orcs", "dwarves", "elves", "trolls", "heroes", "foes"]
+    first, second = _sides(sides), _sides(list(reversed(sides)))
+    assert first == second
+    assert len(set(first.values())) == len(sides)
+    assert (first["heroes"], first["foes"]) == (PALETTE[0], PALETTE[1])
+    assert len(set(_sides([f"side {i}" for i in range(len(PALETTE))]).values())) == len(PALETTE)
+
+
+def test_side_colours_are_the_same_in_every_process() -> None:
+    """Two processes with different string hash seeds give the sides the same colours."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "from bot.mapkey import side_colours; from rules.models import Combatant, Encounter; "
+        "people = [Combatant(name=s + ' one', side=s) for s in ['orcs', 'dwarves', 'elves', 'goblins']]; "
+        "print(sorted(side_colours(Encounter(system='test', combatants=people)).items()))"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for seed in ("1", "2")
+    ]
+    runs = {p.communicate()[0] for p in procs}
+    assert [p.returncode for p in procs] == [0, 0]
+    assert len(runs) == 1
+    assert str(sorted(_sides(["goblins", "elves", "dwarves", "orcs"]).items())) == runs.pop().strip()
+
+
+# -- the trail, the shading, the edges -----------------------------------------------------
+def test_trail_follows_the_last_move() -> None:
+    """The last move's cells carry the trail in the mover's colour; without one they stay bare."""
+    from bot.mapimage import _shade
+    from rules.models import LastMove
+
+    people = [Combatant(name="Borin", side="dwarves", position="E2")]
+    trail = LastMove(actor="Borin", path=["B2", "C2", "D2", "E2"])
+    moved = _enc(combatants=people).model_copy(update={"last_move": trail})
+    img = _image(moved)
+    ink = _shade(side_colours(moved)["dwarves"], 0.8)
+    assert _pixel(img, moved, "C2") == ink and _pixel(img, moved, "D2") == ink
+    assert _pixel(img, moved, "C3") == BOARD
+    plain = _image(_enc(combatants=people))
+    assert _pixel(plain, moved, "C2") == BOARD
+
+
+def test_shaded_cells_are_tinted() -> None:
+    """Cells a system shades take their kind's tint; the others keep the board colour."""
+    from bot.mapimage import _tinted
+    from rules.geometry import parse_cell
+    from rules.system import Highlight
+
+    enc = _enc()
+    shade = [Highlight(parse_cell("C3"), "arc"), Highlight(parse_cell("D3"), "threat"), Highlight(parse_cell("E3"), "odd")]
+    img = Image.open(io.BytesIO(render_map(enc, cell_px=CELL, highlights=shade))).convert("RGB")
+    tints = [_pixel(img, enc, c) for c in ("C3", "D3", "E3")]
+    assert tints == [_tinted(BOARD, "arc"), _tinted(BOARD, "threat"), _tinted(BOARD, "odd")]
+    assert len(set(tints)) == 3 and BOARD not in tints
+    assert _pixel(img, enc, "F3") == BOARD
+
+
+@pytest.mark.parametrize("kind", ["square", "hex"])
+def test_coordinates_on_all_four_edges(kind: str) -> None:
+    """Column letters above and below the board, row numbers left and right of it."""
+    enc = _enc(kind, 6, 5)
+    img = _image(enc)
+    lay = layout(enc, CELL)
+    (ax, ay), (fx, _) = cell_centre_px(enc, "A1", CELL), cell_centre_px(enc, "F1", CELL)
+    _, by = cell_centre_px(enc, "A5", CELL)
+    h = CELL // 2
+
+    def inked(box: tuple[int, int, int, int]) -> bool:
+        return any(sum(c) < 3 * 160 for _, c in img.crop(box).getcolors(1 << 16) or [])
+
+    assert inked((ax - h, 0, ax + h, ay - h))  # "A" above
+    assert inked((ax - h, by + h + 1, ax + h, lay.legend_top - 2))  # "A" below
+    assert inked((0, ay - h // 2, ax - h - 2, ay + h // 2))  # "1" on the left
+    assert inked((fx + h + 2, ay - h // 2, img.width - 1, ay + h // 2 + CELL // 2))  # "1" on the right
+
+
+# -- hexes -----------------------------------------------------------------------------------
+def test_hex_centres_follow_the_geometry() -> None:
+    """Each hex neighbour the rules name (N NE SE S SW NW) is drawn one hex away in that direction."""
+    import math
+
+    from rules.geometry import parse_cell
+    from rules.geometry.hex import HEX_FACINGS
+
+    enc = _enc("hex", 8, 8)
+    grid = enc.grid()
+    assert grid is not None
+    for start in ("C3", "D4"):
+        x0, y0 = layout(enc, CELL).centre(parse_cell(start))
+        for i, direction in enumerate(HEX_FACINGS):
+            step = grid.step(parse_cell(start), direction)
+            assert step is not None
+            x1, y1 = layout(enc, CELL).centre(step)
+            assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(CELL, abs=0.01)
+            bearing = math.degrees(math.atan2(x1 - x0, y0 - y1)) % 360
+            assert bearing == pytest.approx(60 * i, abs=0.01)
+
+
+@pytest.mark.parametrize("facing", ["N", "NE", "SE", "S", "SW", "NW"])
+def test_hex_facing_marks_that_edge(facing: str) -> None:
+    """A hex token's facing is a mark on the middle of the edge it faces, and on no other edge."""
+    import math
+
+    from bot.mapimage import _shade
+    from rules.geometry.hex import HEX_FACINGS
+
+    enc = _enc("hex", 8, 8, [Combatant(name="Elf", side="elves", position="D4", facing=facing)])
+    img = _image(enc)
+    cx, cy = layout(enc, CELL).centre(Cell(3, 3))
+    edge = _shade(side_colours(enc)["elves"])
+    marked = []
+    for i, d in enumerate(HEX_FACINGS):
+        t = math.radians(60 * i)
+        for along in (-0.12, 0.12):  # beside the middle, clear of the arrow's tip
+            x = cx + CELL * 0.48 * math.sin(t) + CELL * along * math.cos(t)
+            y = cy - CELL * 0.48 * math.cos(t) + CELL * along * math.sin(t)
+            if img.getpixel((math.floor(x), math.floor(y))) == edge:
+                marked.append(d)
+    assert set(marked) == {facing}
+
+
+# -- /map off the event loop, from a snapshot ------------------------------------------------
+async def test_map_renders_off_the_loop_from_a_snapshot(h, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A 100x100 map with 100 combatants renders in a thread while the loop keeps ticking, and
+    draws the encounter as it was when asked even though the live one changes meanwhile."""
+    import asyncio
+    import threading
+
+    import bot.mapimage
+    from bot.offline.harness import channel_id_of
+    from tests.cogs.fights import GRAK
+
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Big", map="100x100")
+    for row in range(1, 6):
+        await h.run("gm", "/combatant add", name=f"Orc{row}", count=20, at=f"A{row * 10}:T{row * 10}", sheet=GRAK, side=f"s{row}")
+    live = await h.bot.service.encounter(str(channel_id_of("general")))
+    assert live is not None and len(live.combatants) == 100
+    before = live.model_copy(deep=True)
+
+    started, drawn = threading.Event(), []
+    real = bot.mapimage.map_picture
+
+    def watched(system, enc):  # type: ignore[no-untyped-def]
+        started.set()
+        out = real(system, enc)
+        drawn.append((threading.get_ident(), enc))
+        return out
+
+    monkeypatch.setattr(bot.mapimage, "map_picture", watched)
+    ticks = 0
+    command = asyncio.create_task(h.run("bob", "/map"))
+    while not command.done():  # the monitor: it runs only when the loop is free
+        if started.is_set() and not drawn:
+            if ticks == 0:  # the live encounter changes while the picture is drawn
+                live.combatants[0].position = "Z99"
+                live.combatants[1].status = "out"
+            ticks += 1
+        await asyncio.sleep(0.001)
+    sent = command.result()
+    assert started.is_set() and ticks > 0  # the loop kept running while the thread drew
+    assert drawn[0][0] != threading.get_ident()
+    assert drawn[0][1] is not live and drawn[0][1] == before
+    png = [f for s in sent for f in s.files][0][1]
+    from rules.registry import get_system
+
+    assert png == bot.mapimage.render_map(before, highlights=get_system("coup-de-grace").highlights(before))
+
+
+async def test_map_reply_says_what_the_picture_shows(h) -> None:  # type: ignore[no-untyped-def]
+    """/map's text names the board, each side's colour, who stands where, the trail and the shading."""
+    from tests.cogs.fights import started_cdg
+
+    await started_cdg(h)
+    await h.run("bob", "/move", combatant="Borin", to="D3")
+    sent = await h.run("bob", "/map")
+    text = "\n".join(s.text for s in sent)
+    assert "8x6 squares: columns A-H left to right, rows 1-6 top to bottom." in text
+    assert "Borin [Bo] at D3, facing E, acting now" in text
+    assert "Grak [Gr] at F3, facing W" in text
+    assert "Last move (trail): Borin C3 → D3" in text
+    assert "Shaded: Borin's front arc" in text
+    assert "dwarves (" in text and "orcs (" in text

@@ -35,7 +35,7 @@ from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
 from rules.state import register_state
-from rules.system import Action, RuleSystem, Turn, register
+from rules.system import Action, Highlight, RuleSystem, Turn, register
 from rules.systems.coup_de_grace import activation, attacks, movement
 from rules.systems.coup_de_grace.actions import ACTIONS, HANDLERS
 from rules.systems.coup_de_grace.events import HpChanged
@@ -137,6 +137,14 @@ class CoupDeGrace(RuleSystem):
     # -- turn order -------------------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
         return activation.turn(enc)
+
+    def highlights(self, enc: Encounter) -> list[Highlight]:
+        """The acting mini's front 90 degree arc (a downed mini has none)."""
+        c = self.acting_on_map(enc)
+        grid = enc.grid()
+        if c is None or grid is None or c.cell is None or not c.facing or c.status != "active":
+            return []
+        return [Highlight(x, "arc") for x in grid.cells() if x != c.cell and grid.in_arc(c.cell, c.facing, x)]
 
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return activation.start(enc, action.actor, self.title, dice)

@@ -29,7 +29,7 @@ from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.state import state_as
 from rules.sheet import SheetKey, read_sheet
-from rules.system import Action, RuleSystem, Turn, register
+from rules.system import Action, Highlight, RuleSystem, Turn, register
 from rules.systems.knights_of_valour import attacks, initiative, movement, sheet
 from rules.systems.knights_of_valour.actions import ACTIONS, HANDLERS
 from rules.systems.knights_of_valour.events import HpSet
@@ -38,6 +38,7 @@ from rules.systems.knights_of_valour.present import KovPresenter, sheet_summary
 from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
 from rules.systems.knights_of_valour.tables import (
     ARMOUR,
+    SQUARE_FT,
     HEIGHTS,
     SHIELDS,
     SIZES,
@@ -168,6 +169,20 @@ class KnightsOfValour(RuleSystem):
             return Turn()
         label = self.present.turn_label(enc, c)  # type: ignore[attr-defined]
         return Turn(actors=(c.name,), key=(enc.round, c.name), label=label, current=c.name, side=c.side)
+
+    def highlights(self, enc: Encounter) -> list[Highlight]:
+        """The acting knight's melee reach: the squares within 5 ft, heights counted."""
+        c = self.acting_on_map(enc)
+        grid = enc.grid()
+        if c is None or grid is None or c.cell is None:
+            return []
+        opts, here = self.option_values(enc), c.cell
+        level = attacks.ground(grid, opts, here)
+        return [
+            Highlight(x, "reach")
+            for x in grid.neighbours(here, diagonal=True)
+            if x not in grid.blocked and attacks.distance(here, level, x, attacks.ground(grid, opts, x)) <= SQUARE_FT
+        ]
 
     # -- actions --------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:

@@ -1,0 +1,200 @@
+"""What the ``/map`` picture says, apart from drawing it: the bundled font, each side's colour,
+each combatant's token label, the shading kinds, and the text that describes the picture.
+
+The font is WenQuanYi Micro Hei (Apache 2.0, ``bot/fonts/``), cut to the scripts players type:
+Latin, Greek, Cyrillic, CJK ideographs, kana and hangul, so every machine draws the same letters.
+A side's colour comes from its name (CRC-32 of the case-folded name, clashes moved on to the
+next free colour in name order), so it never depends on the order the sides joined.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+import zlib
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+
+from PIL import ImageFont
+
+from rules.errors import InputError
+from rules.geometry import Cell, Grid, cell_name, parse_cell
+from rules.models import Encounter
+from rules.system import Highlight, RuleSystem
+
+__all__ = [
+    "FONT_FILE",
+    "PALETTE",
+    "COLOUR_NAMES",
+    "HIGHLIGHT_WORDS",
+    "font",
+    "initials",
+    "labels",
+    "side_colours",
+    "board_cell",
+    "describe_map",
+]
+
+RGB = tuple[int, int, int]
+
+#: the bundled font, inside the installed package
+FONT_FILE = str(resources.files("bot") / "fonts" / "WenQuanYiMicroHei.ttf")
+
+#: side colours; a side takes the one its name picks (see :func:`side_colours`)
+PALETTE: tuple[RGB, ...] = (
+    (37, 99, 235),  # blue
+    (214, 40, 40),  # red
+    (22, 150, 70),  # green
+    (230, 130, 0),  # amber
+    (140, 60, 220),  # violet
+    (0, 150, 175),  # teal
+    (215, 45, 125),  # pink
+    (125, 85, 55),  # brown
+    (110, 160, 10),  # lime
+    (75, 85, 105),  # slate
+)
+COLOUR_NAMES = ("blue", "red", "green", "amber", "violet", "teal", "pink", "brown", "lime", "slate")
+#: the default sides of every system keep the two clearest colours
+_PREFERRED = {RuleSystem.default_side_player: 0, RuleSystem.default_side_gm: 1}
+
+#: how the legend and the description name each kind of shaded cell
+HIGHLIGHT_WORDS = {"arc": "front arc", "reach": "reach", "threat": "threatened", "danger": "danger"}
+
+#: the longest number kept whole on a token (``Goblin 100`` → ``G100``)
+_NUMBER_DIGITS = 3
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The bundled font at ``size`` pixels, laid out by Pillow's basic engine (a third of the
+    time of Raqm's; names need no shaping in the scripts the font covers)."""
+    return ImageFont.truetype(FONT_FILE, max(6, size), layout_engine=ImageFont.Layout.BASIC)
+
+
+def _wide(ch: str) -> bool:
+    """CJK and other full-width letters: one of them says as much as two Latin letters."""
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+def _upper(ch: str) -> str:
+    up = ch.upper()
+    return up if len(up) == 1 else ch
+
+
+def initials(name: str) -> str:
+    """A token's label: the first letters of two words (``Grak the Bold`` → ``GT``), else the
+    first two letters (``Borin`` → ``Bo``), one full-width letter (``中文`` → ``中``), and a
+    closing number kept whole (``Goblin 3`` → ``G3``, ``Goblin Archer 12`` → ``GA12``)."""
+    words = [w for w in ("".join(ch for ch in x if ch.isalnum()) for x in name.split()) if w]
+    if not words:
+        return name.strip()[:2] or "?"
+    number = ""
+    if len(words) > 1 and words[-1].isdecimal() and len(words[-1]) <= _NUMBER_DIGITS:
+        number = words.pop()
+    first = words[0]
+    if _wide(first[0]):
+        head = first[0]
+    elif len(words) >= 2 and not _wide(words[1][0]):
+        head = _upper(first[0]) + _upper(words[1][0])
+    elif number:
+        head = _upper(first[0])
+    else:
+        head = _upper(first[0]) + first[1:2]
+    return head + number
+
+
+def labels(enc: Encounter) -> dict[str, str]:
+    """Each combatant's token label, distinct within the encounter: its initials, else the first
+    letter and a later one of its name (``Borin`` ``Bo``, ``Bofur`` ``Bf``), else a number added."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for c in enc.combatants:
+        label = initials(c.name)
+        if label in used:
+            letters = [ch for ch in c.name if ch.isalnum()]
+            label = next((label[0] + ch.lower() for ch in letters[1:] if label[0] + ch.lower() not in used), label)
+        n = 2
+        base = label
+        while label in used:
+            label, n = f"{base[:2]}{n}", n + 1
+        out[c.name] = label
+        used.add(label)
+    return out
+
+
+def _colour_index(side: str) -> int:
+    key = side.casefold()
+    return _PREFERRED.get(key, zlib.crc32(key.encode()) % len(PALETTE))
+
+
+def side_colours(enc: Encounter) -> dict[str, RGB]:
+    """Each side's colour, from its name alone (stable across runs, processes and join order);
+    two sides that would share one are told apart, in name order, by the next free colour."""
+    sides = enc.sides()
+    taken: set[int] = set()
+    chosen: dict[str, int] = {}
+    for side in sorted(sides, key=lambda s: (_colour_index(s), s.casefold(), s)):
+        want = _colour_index(side)
+        free = [(want + i) % len(PALETTE) for i in range(len(PALETTE)) if (want + i) % len(PALETTE) not in taken]
+        chosen[side] = free[0] if free else want
+        taken.add(chosen[side])
+    return {side: PALETTE[chosen[side]] for side in sides}
+
+
+def board_cell(text: str | None, grid: Grid) -> Cell | None:
+    """A stored cell name read leniently: None when unreadable or off the board."""
+    try:
+        cell = parse_cell(text or "")
+    except InputError:
+        return None
+    return cell if grid.contains(cell) else None
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def describe_map(enc: Encounter, highlights: Sequence[Highlight] = ()) -> list[str]:
+    """What the picture shows, in words (for screen readers and the `/map` reply)."""
+    grid = enc.grid()
+    if grid is None:
+        return ["No map: distances are range bands."]
+    last_col = cell_name((grid.width - 1, 0))[:-1]
+    lines = [
+        f"{grid.width}x{grid.height} {'hexes' if grid.kind == 'hex' else 'squares'}: "
+        f"columns A-{last_col} left to right, rows 1-{grid.height} top to bottom."
+    ]
+    colours, names = side_colours(enc), labels(enc)
+    for side, colour in colours.items():
+        people = []
+        for c in (c for c in enc.combatants if c.side == side):
+            cell = board_cell(c.position, grid) if c.status != "out" else None
+            where = f"at {cell.name}" if cell else ("out" if c.status == "out" else "off the map")
+            bits = [where]
+            if cell and c.facing:
+                bits.append(f"facing {c.facing}")
+            if c.status == "downed":
+                bits.append("downed")
+            if c.name == enc.current:
+                bits.append("acting now")
+            people.append(f"{c.name} [{names[c.name]}] {', '.join(bits)}")
+        lines.append(f"{side} ({COLOUR_NAMES[PALETTE.index(colour)]}): {'; '.join(people)}")
+    move = enc.last_move
+    if move and len(move.path) > 1:
+        lines.append(f"Last move (trail): {move.actor} {' → '.join(move.path)}")
+    kinds: dict[str, int] = {}
+    for h in highlights:
+        kinds[h.kind] = kinds.get(h.kind, 0) + 1
+    acting = f"{enc.current}'s " if enc.current else ""
+    for kind, n in kinds.items():
+        lines.append(f"Shaded: {acting}{HIGHLIGHT_WORDS.get(kind, kind)}, {_count(n, 'cell')}")
+    marks = [_count(len(grid.blocked), "wall")] if grid.blocked else []
+    terrain: dict[str, int] = {}
+    for kind in grid.terrain.values():
+        terrain[kind] = terrain.get(kind, 0) + 1
+    marks += [f"{kind} {n}" for kind, n in sorted(terrain.items())]
+    if grid.heights:
+        marks.append(_count(len(grid.heights), "marked height"))
+    if marks:
+        lines.append(f"Marked cells: {', '.join(marks)}")
+    return lines
