@@ -30,6 +30,7 @@ __all__ = [
     "StatusChanged",
     "Victory",
     "Checked",
+    "TurnDone",
 ]
 
 
@@ -166,3 +167,9 @@ class Checked(Event):
     kind: ClassVar[str] = "check"
     what: str
     roll: Roll
+
+
+class TurnDone(Event):
+    """``actor`` has nothing left to do this turn, so the turn ends by itself (option ``auto_end``)."""
+
+    kind: ClassVar[str] = "turn_done"

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 
-from rules.actions import Action
+from rules.actions import Action, make_action
 from rules.dice import Dice
-from rules.errors import IllegalAction, InputError
-from rules.events import Added, Edited, Event, Removed, Victory
+from rules.errors import IllegalAction, InputError, RulesError
+from rules.events import Added, Edited, Event, Removed, TurnDone, Victory
 from rules.geometry import Grid
 from rules.geometry.cell_lists import parse_cell_list
 from rules.models import Combatant, Encounter
@@ -43,6 +43,9 @@ MAX_COMBATANTS = 100
 MAX_NAME = 40
 #: the most copies one `/combatant add count:` adds
 MAX_COPIES = 20
+
+#: the actions after which a turn with nothing left to do ends by itself (option ``auto_end``)
+AUTO_END_KINDS = frozenset({"move", "attack", "coupdegrace", "act"})
 
 #: how many of the GM's mid-fight edits the encounter keeps to show on the board
 GM_EDITS_SHOWN = 3
@@ -155,6 +158,25 @@ class RuleSystem:
     # -- turn order ----------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
         return Turn()
+
+    def turn_done(self, enc: Encounter, c: Combatant) -> bool:
+        """Whether ``c``, whose turn it is, has nothing left to do this turn. Where it has and the
+        encounter's shared option ``auto_end`` is on, the action that spent the last of it also
+        ends the turn. A system whose turns can run out overrides this (and declares ``AUTO_END``)."""
+        return False
+
+    def on_deck(self, enc: Encounter) -> tuple[str, ...]:
+        """Who acts after the turn under way, found by ending it on a copy; nothing when that
+        needs a roll (a new round's roll-off) or the turn cannot be ended."""
+        turn = self.turn(enc)
+        if not turn.actors or enc.winner:
+            return ()
+        end = make_action("next", actor=turn.current or turn.actors[0], is_gm=True)
+        try:
+            after = self.resolve(enc, end, Dice.fixed(()))  # no dice: a roll would decide, so nobody is named
+        except RulesError:
+            return ()
+        return self.turn(after.encounter).actors
 
     def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
         return []
@@ -373,8 +395,19 @@ class RuleSystem:
             raise IllegalAction(f"This fight is over ({new.winner} won): `/encounter end` to close it.")
         events = handlers[action.kind](new, action, dice)
         events += self.check_victory(new)
+        events += self._auto_end(new, action, dice)
         dice.check_all_used()
         return Resolution(new, events)
+
+    def _auto_end(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """End the turn of a combatant the action left with nothing to do (option ``auto_end``)."""
+        if action.kind not in AUTO_END_KINDS or enc.winner or "auto_end" not in self.options:
+            return []
+        c = enc.find(self.turn(enc).current)
+        if c is None or not self.option_values(enc).auto_end or not self.turn_done(enc, c):
+            return []
+        end = make_action("next", actor=c.name, user_id=action.user_id, is_gm=action.is_gm)
+        return [TurnDone(actor=c.name), *self.next_turn(enc, end, dice)]
 
     # -- helpers for subclasses ---------------------------------------------------------------------------
     @staticmethod
