@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import random
@@ -27,7 +28,7 @@ from rules.system import Turn, get_system
 
 __all__ = [
     "ServiceCore", "Ctx", "Outcome", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
-    "MAX_MESSAGE",
+    "MAX_MESSAGE", "turn_tag",
 ]
 
 log = logging.getLogger("skirmish.service")
@@ -51,10 +52,20 @@ class Ctx:
 
 @dataclass(frozen=True)
 class Ping:
-    """A turn change: a new message that mentions exactly these users."""
+    """A turn change: a new message that mentions exactly these users. ``encounter_id`` and
+    ``turn`` (`turn_tag`) say which encounter and turn its buttons end."""
 
     user_ids: tuple[str, ...]
     text: str
+    encounter_id: int | None = None
+    turn: str = ""
+
+
+def turn_tag(enc: Encounter, turn: Turn) -> str:
+    """A short tag of the turn under way (``r2.1a2b3c4d``): the round and a hash of the turn's key,
+    which changes exactly when the turn passes; a button carrying an older tag is stale."""
+    digest = hashlib.sha256(json.dumps(list(turn.key), default=str).encode()).hexdigest()[:8]
+    return f"r{enc.round}.{digest}"
 
 
 @dataclass(frozen=True)
@@ -315,13 +326,19 @@ class ServiceCore:
                     users.append(u)
         return tuple(users)
 
-    def _ping(self, enc: Encounter, turn: Turn) -> Ping | None:
+    def _ping(self, enc: Encounter, turn: Turn, encounter_id: int) -> Ping | None:
+        """The turn-change message: who must act now (pinged) and who is on deck (named, not pinged)."""
         if enc.winner or not turn.actors:
             return None
         users = self.owners_of(enc, turn.actors)
         if not users:
             return None
-        return Ping(_mentioned(users), _turn_text(enc, turn, users, "your turn"))
+        text = _turn_text(enc, turn, users, "your turn")
+        on_deck = get_system(enc.system).on_deck(enc)
+        if on_deck:
+            deck = f"\nOn deck: {_names(on_deck)}."
+            text += deck if len(text) + len(deck) <= MAX_MESSAGE else ""
+        return Ping(_mentioned(users), text, encounter_id, turn_tag(enc, turn))
 
     def _reminder(self, live: LiveEntry, enc: Encounter, turn: Turn, now: float) -> Reminder | None:
         hours = enc.settings.reminder_hours
@@ -374,7 +391,7 @@ class ServiceCore:
             turn_moved = not isinstance(live, LiveEntry) or system.turn(live.enc).key != new_turn.key
             reminder = self._reminder(live, new, new_turn, now) if (turn_moved and active) else None
             clear = (not active) or new.winner is not None or (turn_moved and reminder is None)
-            ping = self._ping(new, new_turn) if (turn_moved and active) else None
+            ping = self._ping(new, new_turn, live.id) if (turn_moved and active) else None
         change = Change(
             encounter_id=live.id,
             encounter=new,
@@ -462,7 +479,7 @@ class ServiceCore:
             text = _turn_text(enc, turn, tuple(r.user_ids), f"⏰ still your turn (waiting about {waited:g} h)")
             return Nudge(r, text, tuple(r.user_ids))
         gms = _mentioned(tuple(enc.gm_ids))
-        who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
+        who = _names(turn.actors)
         times = f"{r.nudges} time{'' if r.nudges == 1 else 's'}"
         text = (
             f"{' '.join(user_ref(g) for g in gms)}: ⏰ {who}'s turn has waited {waited:g} h; players were nudged "
@@ -498,13 +515,18 @@ def _mentioned(users: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _names(names: tuple[str, ...]) -> str:
+    """``Borin, Thrain``: at most ten names, then an ellipsis."""
+    return ", ".join(names[:10]) + (" …" if len(names) > 10 else "")
+
+
 def _turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> str:
     """``@a @b: your turn in **Bridge**: Borin, Thrain. Round 2 ...``, within one message."""
     shown = _mentioned(users)
     mentions = " ".join(user_ref(u) for u in shown)
     if len(users) > len(shown):
         mentions += f" (+{len(users) - len(shown)} more)"
-    who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
+    who = _names(turn.actors)
     text = f"{mentions}: {lead} in **{enc.name}**: {who}. {turn.label}".strip()
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
