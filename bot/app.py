@@ -133,7 +133,7 @@ class Skirmish(commands.Bot):
         self._compacted_at = float("-inf")  # when `compact_log` last ran
         #: the buttons of a turn-change message and of the status board, and the questions waiting
         #: for Confirm or Cancel: set by the `cogs.buttons` extension
-        self.turn_view: Callable[[int, str], discord.ui.View] | None = None
+        self.turn_view: Callable[[int, str, bool], discord.ui.View] | None = None
         self.board_view: Callable[[int], discord.ui.View] | None = None
         self.questions: Any = None
         self._reminders: asyncio.Task[None] | None = None

@@ -63,7 +63,7 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     if ping is not None:
         extra: dict = {}
         if client.turn_view is not None and ping.encounter_id is not None:
-            extra["view"] = client.turn_view(ping.encounter_id, ping.turn)
+            extra["view"] = client.turn_view(ping.encounter_id, ping.turn, ping.has_map)
         await interaction.followup.send(
             content=discord_text(ping.text)[:2000], allowed_mentions=mentions_for(ping.user_ids), **extra
         )

@@ -95,11 +95,12 @@ class UndoButton(ui.DynamicItem[ui.Button], template=r"skirmish:undo:(?P<enc>\d+
         await _pressed(interaction, lambda: service_of(interaction).undo(ctx_of(interaction), self.encounter_id))
 
 
-def turn_view(encounter_id: int, turn: str) -> ui.View:
-    """The buttons of a turn-change message."""
+def turn_view(encounter_id: int, turn: str, has_map: bool = True) -> ui.View:
+    """The buttons of a turn-change message (Map only where the encounter has a map)."""
     view = ui.View(timeout=None)
     view.add_item(EndTurnButton(encounter_id, turn))
-    view.add_item(MapButton(encounter_id))
+    if has_map:
+        view.add_item(MapButton(encounter_id))
     return view
 
 

@@ -165,15 +165,16 @@ class RuleSystem:
         ends the turn. A system whose turns can run out overrides this (and declares ``AUTO_END``)."""
         return False
 
-    def on_deck(self, enc: Encounter) -> tuple[str, ...]:
+    def on_deck(self, enc: Encounter, snapshot: str | None = None) -> tuple[str, ...]:
         """Who acts after the turn under way, found by ending it on a copy; nothing when that
-        needs a roll (a new round's roll-off) or the turn cannot be ended."""
+        needs a roll (a new round's roll-off) or the turn cannot be ended. ``snapshot``: ``enc``
+        as JSON, if the caller has it."""
         turn = self.turn(enc)
         if not turn.actors or enc.winner:
             return ()
         end = make_action("next", actor=turn.current or turn.actors[0], is_gm=True)
         try:
-            after = self.resolve(enc, end, Dice.fixed(()))  # no dice: a roll would decide, so nobody is named
+            after = self.resolve(enc, end, Dice.fixed(()), snapshot)  # no dice: a roll would decide, so nobody is named
         except RulesError:
             return ()
         return self.turn(after.encounter).actors

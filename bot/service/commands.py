@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from bot.service import views
 from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, no_encounter, turn_tag
-from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, require_gm, require_gm_of
+from bot.service.permissions import COMMAND_NAMES, acting, authorise, default_actor, dice_for, require_gm, require_gm_of
 from bot.service.porting import read_export, set_options
 from data.store import DuplicateInteraction, StaleEncounter, read_state
 from rules.geometry.cell_lists import parse_cell_list
@@ -330,7 +330,16 @@ class Service(ServiceCore):
             if turn_tag(live.enc, now) != turn:
                 whose = f" (it is {', '.join(now.actors[:10])}'s turn now)" if now.actors else ""
                 raise IllegalAction(f"This turn has passed{whose}: that button no longer does anything, and nothing was changed.")
-            return await self.act(ctx, make_action("next", actor=now.current))
+            actor = now.current
+            if actor is None:  # a side's turn (Coup-De-Grace): the presser's one mini, or say which to name
+                try:
+                    actor = default_actor(live.enc, get_system(live.enc.system), ctx.user_id, live.enc.is_gm(ctx.user_id))
+                except InputError:
+                    raise InputError(
+                        f"More than one combatant can act now ({', '.join(now.actors[:10])}): end one's turn with "
+                        "`/init next combatant:NAME`, or act with it first."
+                    ) from None
+            return await self.act(ctx, make_action("next", actor=actor))
 
     @staticmethod
     def _button_encounter(entry: E | None, encounter_id: int | None) -> E:

@@ -59,6 +59,8 @@ class Ping:
     text: str
     encounter_id: int | None = None
     turn: str = ""
+    #: the encounter has a map (so the message offers the Map button)
+    has_map: bool = True
 
 
 def turn_tag(enc: Encounter, turn: Turn) -> str:
@@ -326,7 +328,7 @@ class ServiceCore:
                     users.append(u)
         return tuple(users)
 
-    def _ping(self, enc: Encounter, turn: Turn, encounter_id: int) -> Ping | None:
+    def _ping(self, enc: Encounter, turn: Turn, encounter_id: int, enc_json: str | None = None) -> Ping | None:
         """The turn-change message: who must act now (pinged) and who is on deck (named, not pinged)."""
         if enc.winner or not turn.actors:
             return None
@@ -334,11 +336,11 @@ class ServiceCore:
         if not users:
             return None
         text = _turn_text(enc, turn, users, "your turn")
-        on_deck = get_system(enc.system).on_deck(enc)
+        on_deck = get_system(enc.system).on_deck(enc, enc_json)
         if on_deck:
             deck = f"\nOn deck: {_names(on_deck)}."
             text += deck if len(text) + len(deck) <= MAX_MESSAGE else ""
-        return Ping(_mentioned(users), text, encounter_id, turn_tag(enc, turn))
+        return Ping(_mentioned(users), text, encounter_id, turn_tag(enc, turn), enc.map.kind != "none")
 
     def _reminder(self, live: LiveEntry, enc: Encounter, turn: Turn, now: float) -> Reminder | None:
         hours = enc.settings.reminder_hours
@@ -391,7 +393,7 @@ class ServiceCore:
             turn_moved = not isinstance(live, LiveEntry) or system.turn(live.enc).key != new_turn.key
             reminder = self._reminder(live, new, new_turn, now) if (turn_moved and active) else None
             clear = (not active) or new.winner is not None or (turn_moved and reminder is None)
-            ping = self._ping(new, new_turn, live.id) if (turn_moved and active) else None
+            ping = self._ping(new, new_turn, live.id, new_json) if (turn_moved and active) else None
         change = Change(
             encounter_id=live.id,
             encounter=new,

@@ -35,3 +35,9 @@ def test_help_explains_every_act_action(system) -> None:  # type: ignore[no-unty
     """The actions page gives every declared `/act` action its line: cost, what it does, its options."""
     text = help_report(system.key, "actions").text()
     assert all(spec.line()[:60] in text for spec in system.actions)
+
+
+def test_help_names_the_buttons_and_how_to_skip_a_question() -> None:
+    """The command list says what End turn, Map and Undo do and that `confirm:true` skips the question."""
+    text = help_report().text()
+    assert "**End turn**" in text and "**Map**" in text and "**Undo**" in text and "`confirm:true`" in text

@@ -202,3 +202,25 @@ async def test_a_spent_turn_ends_by_itself_and_one_undo_takes_both_back(h: Harne
     await h.run("gm", "/undo")
     assert (await h.run("gm", "/encounter export"))[0].files[0][1] == before
     assert await current(h) == "Borin"
+
+
+async def test_end_turn_of_a_side_with_several_minis_says_how_to_choose(h: Harness) -> None:
+    """Coup-De-Grace: with two of bob's minis free to activate, End turn says to name one; once Borin acts, it ends his activation."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Kell", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="B3", facing="E", sheet="class=heavy weapons=hammer")
+    await h.run("gm", "/combatant add", name="Thrain", owner="@bob", side="dwarves", at="B5", facing="E", sheet="class=light weapons=axe")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet="class=light weapons=axe")
+    assert "On deck: Grak." in turn_message(await h.run("gm", "/init roll")).content
+    assert "/init next combatant:NAME" in refusal(await h.press("bob", "End turn"))
+    await h.run("bob", "/move", combatant="Borin", to="C3")
+    sent = await h.press("bob", "End turn")
+    assert "Borin's activation ends" in sent[0].text and not sent[0].ephemeral
+
+
+async def test_no_map_no_map_button(h: Harness) -> None:
+    """TOTE has no map: its turn message carries End turn only."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", sheet="hawk=2")
+    await h.run("gm", "/combatant add", name="Grak", sheet="rating=1")
+    message = turn_message(await h.run("gm", "/init roll"))
+    assert [b["label"] for b in buttons_of(message)] == ["End turn"]
