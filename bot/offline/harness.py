@@ -15,6 +15,12 @@ first follow-up after a deferral replaces the "thinking" message: it gets the de
 id and visibility (whatever flags it asks for) and ``Sent.deferred`` is set. Deleting the original
 response (``interaction.delete_original_response()``) is recorded as kind ``delete``; a
 follow-up after it is a new message with its own flags.
+
+Button presses (``await h.press("bob", "End turn")``) are type-3 interactions delivered through
+``parse_interaction_create`` with the ``custom_id``, ``component_type`` 2 and the message the
+button is on (the latest recorded message of the channel carrying it, as last sent or edited),
+so the registered ``ui.DynamicItem`` classes run for real. A press that updates its message
+(interaction callback type 7) is recorded as an ``edit`` of that message.
 """
 from __future__ import annotations
 

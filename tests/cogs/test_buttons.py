@@ -198,6 +198,8 @@ async def test_a_spent_turn_ends_by_itself_and_one_undo_takes_both_back(h: Harne
     sent = await h.run("bob", "/attack", target="Grak", roll="15,3")
     assert "nothing left to do" in sent[0].text
     assert turn_message(sent).pinged_users() == [str(user_id_of("gm"))]
+    log = (await h.run("gm", "/log", count=1))[0].text
+    assert "/attack" in log and "nothing left to do" in log
     assert await current(h) == "Grak"
     await h.run("gm", "/undo")
     assert (await h.run("gm", "/encounter export"))[0].files[0][1] == before
@@ -224,3 +226,18 @@ async def test_no_map_no_map_button(h: Harness) -> None:
     await h.run("gm", "/combatant add", name="Grak", sheet="rating=1")
     message = turn_message(await h.run("gm", "/init roll"))
     assert [b["label"] for b in buttons_of(message)] == ["End turn"]
+
+
+async def test_every_press_reply_pings_only_whom_a_turn_change_must(h: Harness) -> None:
+    """Across presses of every button, mentions stay disabled except the turn message's one ping, and custom ids fit."""
+    await fight(h)
+    start = len(h.recorder.sent)
+    for who, label in (("tess", "End turn"), ("bob", "Map"), ("bob", "End turn"), ("gm", "Undo"), ("bob", "Undo")):
+        await h.press(who, label)
+    await h.run("gm", "/encounter end")
+    await h.press("gm", "Confirm")
+    sent = h.recorder.sent[start:]
+    assert sent and all(not s.pings_everyone() for s in sent)
+    pinging = [s for s in sent if s.pinged_users()]
+    assert pinging and all("your turn" in s.content for s in pinging)
+    assert all(len(b["custom_id"]) <= 100 and len(b["label"]) <= 80 for s in sent for b in buttons_of(s))
