@@ -8,6 +8,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -33,6 +34,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.tools",
     "cogs.effects",
     "cogs.notify",
+    "cogs.buttons",
 )
 
 
@@ -83,16 +85,19 @@ class BoardKeeper:
         board = await service.board(channel_id)
         if board is None:
             return
-        embed = to_embed(board[0])
+        report, _, encounter_id = board
+        kwargs: dict[str, Any] = {"embed": to_embed(report), "allowed_mentions": NO_MENTIONS}
+        if self.bot.board_view is not None:
+            kwargs["view"] = self.bot.board_view(encounter_id)
         channel = self.bot.get_partial_messageable(int(channel_id))
         message_id = await service.board_message(channel_id)
         if message_id:
             try:
-                await channel.get_partial_message(int(message_id)).edit(embed=embed, allowed_mentions=NO_MENTIONS)
+                await channel.get_partial_message(int(message_id)).edit(**kwargs)
                 return
             except discord.NotFound:
                 log.info("status board in %s was deleted: posting it again", channel_id)
-        message = await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
+        message = await channel.send(**kwargs)
         await service.set_board_message(channel_id, str(message.id))
 
 
@@ -128,6 +133,11 @@ class Skirmish(commands.Bot):
         self.reminder_every = reminder_every
         self.log_retention_days = log_retention_days
         self._compacted_at = float("-inf")  # when `compact_log` last ran
+        #: the buttons of a turn-change message and of the status board, and the questions waiting
+        #: for Confirm or Cancel: set by the `cogs.buttons` extension
+        self.turn_view: Callable[[int, str, bool], discord.ui.View] | None = None
+        self.board_view: Callable[[int], discord.ui.View] | None = None
+        self.questions: Any = None
         self._reminders: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:

@@ -11,7 +11,7 @@ PART_NAMES = {"sheet": "sheet keys", "actions": "`/act` actions", "options": "en
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("/encounter start system name map variant", "open an encounter here; you become its GM"),
-    ("/encounter status · end · export · import file replace", "show, close, save to or load from encounter.json"),
+    ("/encounter status · end confirm · export · import file replace confirm", "show, close, save to or load from encounter.json"),
     ("/encounter settings player_rolls reminder_hours max_nudges options", "show or change settings (GM changes)"),
     ("/encounter gm user remove · terrain cells kind height", "co-GMs; mark walls, terrain, heights (GM)"),
     ("/encounter reveal combatant hide", "show players the numbers of the GM's combatants, or hide them again (GM)"),
@@ -48,6 +48,11 @@ def help_report(system_key: str | None = None, part: str | None = None) -> Repor
             lines.insert(0, f"`part` shows one system's {PART_NAMES.get(part, part)}: add `system`, e.g. `/help system:{all_systems()[0].key} part:{part}`.")
         lines.append("")
         lines.append("`roll:` takes your own natural die results, comma separated (`15,4`), used in order.")
+        lines.append(
+            "Buttons: **End turn** (the acting combatant's owner or a GM) and **Map** (only you see it) on the turn "
+            "message, the GM's **Undo** on the board; `/encounter end` and `import replace:true` ask Confirm / Cancel "
+            "(`confirm:true` skips the question)."
+        )
         lines.append("Systems: " + ", ".join(f"`{s.key}`" for s in all_systems()) + ". `/help system:` shows one.")
         return Report("📖 Skirmish", lines)
     system = get_system(system_key)

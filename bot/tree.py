@@ -10,7 +10,7 @@ from bot.render import NO_MENTIONS, to_embed
 from rules.errors import RulesError
 from rules.report import COLOURS, Report
 
-__all__ = ["SkirmishTree", "send_error", "defer", "answer"]
+__all__ = ["SkirmishTree", "send_error", "report_error", "defer", "answer"]
 
 log = logging.getLogger("skirmish.errors")
 
@@ -58,24 +58,33 @@ async def send_error(interaction: discord.Interaction, text: str) -> None:
     await answer(interaction, embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """The one answer to a failed command or button press: a rules error's message, a fixed line
+    for a check failure, or (logged) a short generic reply; always ephemeral."""
+    rules_error = _rules_error(error)
+    if rules_error is not None:
+        text = rules_error.message
+    elif isinstance(error, app_commands.NoPrivateMessage):
+        text = "Skirmish runs encounters in server channels and threads, not in direct messages."
+    elif isinstance(error, app_commands.CheckFailure):
+        text = "You cannot use this command here."
+    elif isinstance(error, app_commands.TransformerError):
+        text = f"`{error.value}` is not accepted for this option: check the option's description."
+    else:
+        if interaction.command is not None:
+            name = f"/{interaction.command.qualified_name}"
+        else:  # a button: its custom_id says which
+            name = str((interaction.data or {}).get("custom_id", "?"))
+        log.exception("%s failed", name, exc_info=error)
+        text = "Something went wrong on our side; nothing was changed. Try again, or tell the GM."
+    try:
+        await send_error(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not send an error reply", exc_info=True)
+
+
 class SkirmishTree(app_commands.CommandTree):
     """Maps the rules' error root to an ephemeral reply with its message; logs anything else."""
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        rules_error = _rules_error(error)
-        if rules_error is not None:
-            text = rules_error.message
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            text = "Skirmish runs encounters in server channels and threads, not in direct messages."
-        elif isinstance(error, app_commands.CheckFailure):
-            text = "You cannot use this command here."
-        elif isinstance(error, app_commands.TransformerError):
-            text = f"`{error.value}` is not accepted for this option: check the option's description."
-        else:
-            name = interaction.command.qualified_name if interaction.command else "?"
-            log.exception("command /%s failed", name, exc_info=error)
-            text = "Something went wrong on our side; nothing was changed. Try again, or tell the GM."
-        try:
-            await send_error(interaction, text)
-        except discord.HTTPException:
-            log.warning("could not send an error reply", exc_info=True)
+        await report_error(interaction, error)

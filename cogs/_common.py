@@ -60,12 +60,16 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     await answer(interaction, ephemeral=outcome.ephemeral, **kwargs)
     if outcome.private is not None:
         await interaction.followup.send(embed=to_embed(outcome.private), ephemeral=True, allowed_mentions=NO_MENTIONS)
-    if outcome.ping is not None:
+    client: Skirmish = interaction.client  # type: ignore[assignment]
+    ping = outcome.ping
+    if ping is not None:
+        extra: dict = {}
+        if client.turn_view is not None and ping.encounter_id is not None:
+            extra["view"] = client.turn_view(ping.encounter_id, ping.turn, ping.has_map)
         await interaction.followup.send(
-            content=discord_text(outcome.ping.text)[:2000], allowed_mentions=mentions_for(outcome.ping.user_ids)
+            content=discord_text(ping.text)[:2000], allowed_mentions=mentions_for(ping.user_ids), **extra
         )
     if outcome.board_changed and interaction.channel_id is not None:
-        client: Skirmish = interaction.client  # type: ignore[assignment]
         client.boards.touch(str(interaction.channel_id))
 
 

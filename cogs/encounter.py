@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import MAX_IMPORT_BYTES
+from cogs.buttons import ask
 from cogs._common import Options, ctx_of, defer, option_autocomplete, reply, service_of, target_autocomplete
 from rules.errors import InputError
 from rules.models import MAX_CELL_HEIGHT, TERRAIN_KINDS
@@ -16,6 +17,8 @@ from rules.system import all_systems, get_system
 SYSTEM_CHOICES = [app_commands.Choice(name=s.title, value=s.key) for s in all_systems()]
 #: the `public` option of the replies that only the caller sees by default
 PUBLIC_HELP = "Post it for everyone (default: only you see it)"
+#: the `confirm` option of the commands that ask before they drop a fight under way
+CONFIRM_HELP = "Skip the Confirm / Cancel question and do it at once"
 TERRAIN_CHOICES = [app_commands.Choice(name=k, value=k) for k in TERRAIN_KINDS]
 
 
@@ -52,9 +55,15 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
     async def status(self, interaction: discord.Interaction, public: bool = False) -> None:
         await reply(interaction, await service_of(interaction).status(ctx_of(interaction), public))
 
-    @app_commands.command(name="end", description="Close this channel's encounter (GM)")
-    async def end(self, interaction: discord.Interaction) -> None:
-        await reply(interaction, await service_of(interaction).end(ctx_of(interaction)))
+    @app_commands.command(name="end", description="Close this channel's encounter (GM; asks first while the fight is on)")
+    @app_commands.describe(confirm=CONFIRM_HELP)
+    async def end(self, interaction: discord.Interaction, confirm: bool = False) -> None:
+        service = service_of(interaction)
+        question = None if confirm else await service.end_question(ctx_of(interaction))
+        if question is None:
+            await reply(interaction, await service.end(ctx_of(interaction)))
+        else:
+            await ask(interaction, question, lambda pressed: service.end(ctx_of(pressed)))
 
     @app_commands.command(name="export", description="Download the encounter as encounter.json")
     async def export(self, interaction: discord.Interaction) -> None:
@@ -64,14 +73,22 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
     @app_commands.command(name="import", description="Load an encounter.json from /encounter export (GM)")
     @app_commands.describe(
         file="The encounter.json file",
-        replace="Replace this channel's active encounter with the file (GM; /undo brings it back)",
+        replace="Replace this channel's active encounter with the file (GM; asks first; /undo brings it back)",
+        confirm=CONFIRM_HELP,
     )
-    async def import_(self, interaction: discord.Interaction, file: discord.Attachment, replace: bool = False) -> None:
+    async def import_(
+        self, interaction: discord.Interaction, file: discord.Attachment, replace: bool = False, confirm: bool = False
+    ) -> None:
         if file.size > MAX_IMPORT_BYTES:
             raise InputError(f"That file is over {MAX_IMPORT_BYTES // 1024} KiB: attach an `encounter.json` from `/encounter export`.")
         await defer(interaction)
         raw = await file.read()
-        await reply(interaction, await service_of(interaction).import_(ctx_of(interaction), raw, replace))
+        service = service_of(interaction)
+        question = None if confirm else await service.import_question(ctx_of(interaction), raw, replace)
+        if question is None:
+            await reply(interaction, await service.import_(ctx_of(interaction), raw, replace))
+        else:
+            await ask(interaction, question, lambda pressed: service.import_(ctx_of(pressed), raw, True))
 
     @app_commands.command(name="settings", description="Show or change the encounter's settings (GM changes)")
     @app_commands.describe(

@@ -32,6 +32,7 @@ __all__ = [
     "Checked",
     "EffectAdded",
     "EffectEnded",
+    "TurnDone",
 ]
 
 
@@ -187,3 +188,9 @@ class EffectEnded(Event):
     kind: ClassVar[str] = "effect"
     name: str
     removed: bool = False
+
+
+class TurnDone(Event):
+    """``actor`` has nothing left to do this turn, so the turn ends by itself (option ``auto_end``)."""
+
+    kind: ClassVar[str] = "turn_done"

@@ -20,7 +20,9 @@ from typing import Any
 from rules.errors import InputError, SheetError
 from rules.sheet import SheetKey, read_int
 
-__all__ = ["Option", "OptionSet", "OptionValues", "int_option", "choice_option", "yes_no_option", "text_option"]
+__all__ = [
+    "Option", "OptionSet", "OptionValues", "int_option", "choice_option", "yes_no_option", "text_option", "AUTO_END",
+]
 
 #: how a refusal of an option's value ends
 _CHANGE_IT = "the GM changes it with `/encounter settings`"
@@ -177,3 +179,12 @@ class OptionSet:
     def rows(self) -> list[tuple[str, str, str, str]]:
         """``(name, meaning, accepted values, default)`` for the README and ``/help``."""
         return [(o.name, o.help, o.accepted(), o.default_text()) for o in self.options]
+
+
+#: shared by every system with a `RuleSystem.turn_done` rule: a turn with nothing left to do ends by itself
+AUTO_END = yes_no_option(
+    "auto_end",
+    True,
+    "`yes`: a turn ends by itself once its combatant has nothing left to do, with the action that spent the "
+    "last of it (one `/undo` takes both back); `no`: only `/init next` or the End turn button ends it",
+)

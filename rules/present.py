@@ -26,6 +26,7 @@ from rules.events import (
     RoundBegan,
     StatusChanged,
     Turned,
+    TurnDone,
     Victory,
 )
 from rules.report import COLOURS, Report, die_text, signed, user_ref
@@ -79,6 +80,7 @@ class Presenter:
         Checked: "checked",
         EffectAdded: "effect_added",
         EffectEnded: "effect_ended",
+        TurnDone: "turn_done",
     }
     #: names for the codes of `StatusChanged.cause` and `Checked.what`
     causes: ClassVar[dict[str, str]] = {}
@@ -202,6 +204,9 @@ class Presenter:
         if e.side is None:
             return "🏆 Nobody wins: no side is left standing"
         return f"🏆 **{e.side}** win: every other side is defeated"
+
+    def turn_done(self, e: TurnDone) -> str:
+        return f"**{e.actor}** has nothing left to do: the turn ends by itself (option `auto_end=no` turns this off)"
 
     def checked(self, e: Checked) -> str:
         what = self.checks.get(e.what, e.what)

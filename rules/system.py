@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 
-from rules.actions import Action
+from rules.actions import Action, make_action
 from rules.dice import Dice
-from rules.errors import IllegalAction, InputError, NotAllowed
+from rules.errors import IllegalAction, InputError, NotAllowed, RulesError
 from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, TurnPoint, moments, next_id, parse_ends, tick
-from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, Moved, Removed, Victory
+from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, Moved, Removed, TurnDone, Victory
 from rules.geometry import Cell, Grid
 from rules.geometry.cell_lists import parse_cell_list
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
@@ -45,6 +45,9 @@ MAX_COMBATANTS = 100
 MAX_NAME = 40
 #: the most copies one `/combatant add count:` adds
 MAX_COPIES = 20
+
+#: the actions after which a turn with nothing left to do ends by itself (option ``auto_end``)
+AUTO_END_KINDS = frozenset({"move", "attack", "coupdegrace", "act"})
 
 #: how many of the GM's mid-fight edits the encounter keeps to show on the board
 GM_EDITS_SHOWN = 3
@@ -172,6 +175,26 @@ class RuleSystem:
     # -- turn order ----------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
         return Turn()
+
+    def turn_done(self, enc: Encounter, c: Combatant) -> bool:
+        """Whether ``c``, whose turn it is, has nothing left to do this turn. Where it has and the
+        encounter's shared option ``auto_end`` is on, the action that spent the last of it also
+        ends the turn. A system whose turns can run out overrides this (and declares ``AUTO_END``)."""
+        return False
+
+    def on_deck(self, enc: Encounter, snapshot: str | None = None) -> tuple[str, ...]:
+        """Who acts after the turn under way, found by ending it on a copy; nothing when that
+        needs a roll (a new round's roll-off) or the turn cannot be ended. ``snapshot``: ``enc``
+        as JSON, if the caller has it."""
+        turn = self.turn(enc)
+        if not turn.actors or enc.winner:
+            return ()
+        end = make_action("next", actor=turn.current or turn.actors[0], is_gm=True)
+        try:
+            after = self.resolve(enc, end, Dice.fixed(()), snapshot)  # no dice: a roll would decide, so nobody is named
+        except RulesError:
+            return ()
+        return self.turn(after.encounter).actors
 
     def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
         return []
@@ -466,12 +489,13 @@ class RuleSystem:
         # effects count down by the turn moments this action passed; one added now starts counting after it
         before = self.turn_point(new) if new.effects else None
         events = handlers[action.kind](new, action, dice)
-        if before is not None:
-            events += self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
         moves = [e for e in events if isinstance(e, Moved) and e.actor]
         if moves and new.map.kind != "none":  # the map draws the last move's trail
             new.last_move = LastMove(actor=moves[-1].actor, path=moves[-1].path[-MAX_TRAIL:])
         events += self.check_victory(new)
+        events += self._auto_end(new, action, dice)
+        if before is not None:
+            events += self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
         dice.check_all_used()
         return Resolution(new, events)
 
@@ -491,6 +515,16 @@ class RuleSystem:
         gone = [e for e in kept if e.target is not None and e.target not in names]
         enc.effects = [e for e in kept if e not in gone]
         return [EffectEnded(actor=e.target, name=e.name) for e in ended + gone]
+
+    def _auto_end(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """End the turn of a combatant the action left with nothing to do (option ``auto_end``)."""
+        if action.kind not in AUTO_END_KINDS or enc.winner or "auto_end" not in self.options:
+            return []
+        c = enc.find(self.turn(enc).current)
+        if c is None or not self.option_values(enc).auto_end or not self.turn_done(enc, c):
+            return []
+        end = make_action("next", actor=c.name, user_id=action.user_id, is_gm=action.is_gm)
+        return [TurnDone(actor=c.name), *self.next_turn(enc, end, dice)]
 
     # -- helpers for subclasses ---------------------------------------------------------------------------
     @staticmethod

@@ -1,9 +1,12 @@
 """The offline console: type slash commands as users, see what the bot would post.
 
 Each line is ``@user [#channel] /command option:value option:"value with spaces"``.
-``# text`` is a comment; blank lines are skipped. Console-only lines start with ``!``:
-``!wait HOURS`` moves the clock on and sends due reminders; ``!delete-board [#channel]``
-deletes the status board message (the bot posts it again on the next change).
+``# text`` is a comment; blank lines are skipped. Buttons are printed under their message
+(``[End turn] [Map]``); ``@user [#channel] !press "End turn"`` presses the button with that
+label (or custom id) on the latest message in the channel that has it. Console-only lines
+start with ``!``: ``!wait HOURS`` moves the clock on and sends due reminders;
+``!delete-board [#channel]`` deletes the status board message (the bot posts it again on the
+next change).
 """
 from __future__ import annotations
 
@@ -14,10 +17,16 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from bot.offline.harness import Harness, HarnessError, Sent, channel_id_of, user_id_of
+from bot.offline.harness import Harness, HarnessError, Sent, buttons_of, channel_id_of, user_id_of
 from data.store import StoreError
 
-__all__ = ["main", "parse_line", "Console"]
+__all__ = ["main", "parse_line", "parse_press", "Console", "HELP"]
+
+#: what the console accepts, said when a line is not understood
+HELP = (
+    'console lines: @user [#channel] /command name:value ..., @user [#channel] !press "Button label", '
+    "!wait HOURS, !delete-board [#channel], # comment"
+)
 
 
 def parse_line(line: str) -> tuple[str, str, str, dict[str, str]]:
@@ -35,7 +44,7 @@ def parse_line(line: str) -> tuple[str, str, str, dict[str, str]]:
         channel = rest[0][1:] or "general"
         rest = rest[1:]
     if not rest or not rest[0].startswith("/"):
-        raise HarnessError("after the user comes a slash command, like /encounter status")
+        raise HarnessError('after the user comes a slash command, like /encounter status, or !press "End turn"')
     command_words = [rest[0].lstrip("/")]
     i = 1
     while i < len(rest) and ":" not in rest[i]:
@@ -48,6 +57,24 @@ def parse_line(line: str) -> tuple[str, str, str, dict[str, str]]:
         key, value = word.split(":", 1)
         options[key] = value
     return user, channel, "/" + " ".join(command_words), options
+
+
+def parse_press(line: str) -> tuple[str, str, str] | None:
+    """``@bob #tavern !press "End turn"`` -> ``("bob", "tavern", "End turn")``; None for other lines."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        raise HarnessError("unclosed quote") from None
+    if len(words) < 2 or not words[0].startswith("@") or len(words[0]) < 2:
+        return None
+    channel, rest = "general", words[1:]
+    if rest[0].startswith("#"):
+        channel, rest = rest[0][1:] or "general", rest[1:]
+    if not rest or rest[0] != "!press":
+        return None
+    if len(rest) != 2:
+        raise HarnessError('!press takes one button label in quotes, like @bob !press "End turn"')
+    return words[0][1:], channel, rest[1]
 
 
 class WallClock:
@@ -73,6 +100,10 @@ class Console:
     def _user(self, name: str) -> None:
         self.names[str(user_id_of(name))] = name
 
+    def _seen(self, user: str, channel: str) -> None:
+        self._user(user)
+        self.channels[str(channel_id_of(channel))] = channel
+
     def render(self, sent: Sent) -> str:
         text = sent.text
         for uid, name in self.names.items():
@@ -87,6 +118,9 @@ class Console:
             head = "status board (posted)"
         lines = [f"[#{where}] {head}:"]
         lines += ["  " + ln for ln in text.splitlines()]
+        buttons = buttons_of(sent)
+        if buttons:
+            lines.append("  " + " ".join(f"[{b.get('label') or b.get('custom_id')}]" for b in buttons))
         pinged = [f"@{self.names.get(u, u)}" for u in sent.pinged_users()]
         if pinged:
             lines.append(f"  (pings {' '.join(pinged)})")
@@ -109,13 +143,18 @@ class Console:
             if line.startswith("!"):
                 await self._special(line)
                 return
-            user, channel, command, options = parse_line(line)
-            self._user(user)
-            self.channels[str(channel_id_of(channel))] = channel
-            for value in options.values():
-                if value.startswith("@"):
-                    self._user(value[1:])
-            sent = await self.h.run(user, command, channel, **options)
+            press = parse_press(line)
+            if press is not None:
+                user, channel, label = press
+                self._seen(user, channel)
+                sent = await self.h.press(user, label, channel)
+            else:
+                user, channel, command, options = parse_line(line)
+                self._seen(user, channel)
+                for value in options.values():
+                    if value.startswith("@"):
+                        self._user(value[1:])
+                sent = await self.h.run(user, command, channel, **options)
         except HarnessError as exc:
             print(f"  ! {exc}", file=self.out)
             return
@@ -142,7 +181,7 @@ class Console:
                 self.h.recorder.deleted.add(int(mid))
                 print(f"  (status board in #{channel} deleted)", file=self.out)
             return
-        raise HarnessError("console lines: !wait HOURS, !delete-board [#channel]")
+        raise HarnessError(HELP)
 
 
 async def run_console(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:

@@ -15,6 +15,12 @@ first follow-up after a deferral replaces the "thinking" message: it gets the de
 id and visibility (whatever flags it asks for) and ``Sent.deferred`` is set. Deleting the original
 response (``interaction.delete_original_response()``) is recorded as kind ``delete``; a
 follow-up after it is a new message with its own flags.
+
+Button presses (``await h.press("bob", "End turn")``) are type-3 interactions delivered through
+``parse_interaction_create`` with the ``custom_id``, ``component_type`` 2 and the message the
+button is on (the latest recorded message of the channel carrying it, as last sent or edited),
+so the registered ``ui.DynamicItem`` classes run for real. A press that updates its message
+(interaction callback type 7) is recorded as an ``edit`` of that message.
 """
 from __future__ import annotations
 
@@ -38,7 +44,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from bot.app import Skirmish, create_bot
 from data.store import Store, open_store
 
-__all__ = ["Clock", "Harness", "Sent", "user_id_of", "channel_id_of", "HarnessError", "GUILD_ID", "APP_ID"]
+__all__ = ["Clock", "Harness", "Sent", "user_id_of", "channel_id_of", "HarnessError", "GUILD_ID", "APP_ID", "buttons_of"]
 
 GUILD_ID = 700000000000000001
 APP_ID = 700000000000000002
@@ -119,6 +125,13 @@ class Sent:
         return am is None or "everyone" in (am.get("parse") or [])
 
 
+def buttons_of(sent: Sent) -> list[dict[str, Any]]:
+    """The buttons of a recorded message, in order (each a component dict: label, custom_id, style)."""
+    return [
+        c for row in sent.payload.get("components") or [] for c in row.get("components", []) if c.get("type") == 2
+    ]
+
+
 def _mentions(text: str) -> list[str]:
     return re.findall(r"<@!?(\d+)>", text or "")
 
@@ -146,6 +159,8 @@ class Recorder:
         self.fail_sends = 0
         self.channel_of_token: dict[str, str] = {}
         self.user_of_token: dict[str, str] = {}
+        #: the message a button press's interaction came from, by interaction token
+        self.message_of_token: dict[str, int] = {}
         # a snowflake's low 22 bits: the process's own range (as Discord's process and worker
         # bits), so two consoles started in the same millisecond never make the same id
         self._ids = itertools.count(((os.getpid() & 0x3FF) << 12) + 1)
@@ -180,6 +195,7 @@ class Recorder:
             "mention_roles": [],
             "pinned": False,
             "flags": payload.get("flags", 0),
+            "components": payload.get("components") or [],
         }
 
     def record(
@@ -246,6 +262,11 @@ class RecordingAdapter(AsyncWebhookAdapter):
             mid = rec.snowflake()
             if body.get("type") == 5:  # deferred: "thinking" until the first follow-up
                 rec.thinking[token] = rec.record("defer", channel, data, files, mid, user)
+            elif body.get("type") == 7:  # a button press updates the message it is on
+                mid = rec.message_of_token.get(token, mid)
+                ephemeral = any(s.message_id == mid and s.ephemeral for s in rec.sent)
+                data = {**data, "flags": (data.get("flags") or 0) | (64 if ephemeral else 0)}
+                rec.record("edit", channel, data, files, mid, user)
             else:
                 rec.record("response", channel, data, files, mid, user)
             return {
@@ -332,9 +353,12 @@ class Harness:
         await self.store.close()
 
     async def restart(self) -> "Harness":
-        """A new bot process on the same database file (state must survive)."""
+        """A new bot process on the same database file (state must survive). The channels keep the
+        messages already sent, as Discord does, so their buttons can still be pressed."""
         await self.close()
-        return await Harness.create(self.store_path, clock=self.bot.service.clock)
+        new = await Harness.create(self.store_path, clock=self.bot.service.clock)
+        new.recorder.sent[:0] = self.recorder.sent
+        return new
 
     @property
     def store_path(self) -> str:
@@ -503,6 +527,14 @@ class Harness:
             opts = [{"type": AppCommandOptionType.subcommand.value, "name": path[-1], "options": opts}]
         if len(path) == 3:
             opts = [{"type": AppCommandOptionType.subcommand_group.value, "name": path[1], "options": opts}]
+        data: dict[str, Any] = {"id": str(_stable_id("command", path[0])), "name": path[0], "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        return self._interaction(user, channel, 4 if focused else 2, data)
+
+    def _interaction(self, user: str, channel: str, kind: int, data: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        """An INTERACTION_CREATE payload of ``kind`` (2 command, 3 component, 4 autocomplete) by
+        ``user`` in ``channel``, with a fresh id and token the recording adapter knows."""
         iid = self.recorder.snowflake()
         token = f"tok-{iid}"
         channel_name = channel.lstrip("#")
@@ -510,15 +542,12 @@ class Harness:
         self._ensure_channel(cid, channel_name)
         self.recorder.channel_of_token[token] = str(cid)
         self.recorder.user_of_token[token] = str(user_id_of(user))
-        data: dict[str, Any] = {"id": str(_stable_id("command", path[0])), "name": path[0], "type": 1, "options": opts}
-        if resolved:
-            data["resolved"] = resolved
         return {
             "id": str(iid),
             "application_id": str(APP_ID),
             "token": token,
             "version": 1,
-            "type": 4 if focused else 2,
+            "type": kind,
             "data": data,
             "guild_id": str(GUILD_ID),
             "channel_id": str(cid),
@@ -530,6 +559,7 @@ class Harness:
             "entitlements": [],
             "authorizing_integration_owners": {},
             "attachment_size_limit": 8 * 1024 * 1024,
+            **extra,
         }
 
     async def run_payload(self, payload: dict[str, Any]) -> list[Sent]:
@@ -562,6 +592,44 @@ class Harness:
         payload = self.payload(who, command, opts, channel, focused=option)
         sent = await self.run_payload(payload)
         return [c["name"] for s in sent if s.kind == "autocomplete" for c in s.choices]
+
+    # -- buttons ----------------------------------------------------------------------------------------
+    def button(self, label_or_custom_id: str, channel: str = "general") -> tuple[Sent, dict[str, Any]]:
+        """The latest message in ``channel`` (as last sent or edited) carrying that button, and the button."""
+        cid = str(channel_id_of(channel.lstrip("#")))
+        seen: set[int] = set()
+        for sent in reversed(self.recorder.sent):
+            if sent.channel != cid or sent.kind == "autocomplete" or sent.message_id in seen:
+                continue
+            seen.add(sent.message_id)
+            for button in buttons_of(sent):
+                if label_or_custom_id in (button.get("label"), button.get("custom_id")):
+                    return sent, button
+        raise HarnessError(f"no message in #{channel.lstrip('#')} has a button {label_or_custom_id!r}")
+
+    def press_payload(self, user: str, label_or_custom_id: str, channel: str = "general") -> dict[str, Any]:
+        """The INTERACTION_CREATE payload (type 3) of ``user`` pressing the button on its latest message."""
+        sent, button = self.button(label_or_custom_id, channel)
+        message = self.recorder.message(sent.channel, sent.payload, sent.message_id)
+        message["flags"] = (message.get("flags") or 0) | (64 if sent.ephemeral else 0)
+        payload = self._interaction(user, channel, 3, {"custom_id": button["custom_id"], "component_type": 2}, message=message)
+        self.recorder.message_of_token[payload["token"]] = sent.message_id
+        return payload
+
+    async def press(self, who: str, label_or_custom_id: str, channel: str = "general") -> list[Sent]:
+        """``await h.press("bob", "End turn")``: ``who`` presses the button on the latest message in
+        ``channel`` that carries it, delivered as the gateway delivers it (a type-3 interaction)."""
+        return await self.deliver_press(self.press_payload(who, label_or_custom_id, channel))
+
+    async def deliver_press(self, payload: dict[str, Any]) -> list[Sent]:
+        """Deliver a button press payload as the gateway does, and wait for the bot."""
+        start = len(self.recorder.sent)
+        tasks_before = asyncio.all_tasks()
+        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        new = [t for t in asyncio.all_tasks() - tasks_before if t.get_name().startswith("discord-ui-")]
+        await asyncio.gather(*new)
+        await self.bot.boards.flush()
+        return self.recorder.sent[start:]
 
     async def reminders(self) -> list[Sent]:
         start = len(self.recorder.sent)

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import TypeVar
 
 from bot.service import views
-from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, no_encounter
+from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, no_encounter, turn_tag
 from bot.service.clock import parse_quiet, quiet_text, zone
 from bot.service.reminders import Reminders
-from bot.service.permissions import COMMAND_NAMES, acting, authorise, dice_for, not_gm, require_gm, require_gm_of
+from bot.service.permissions import COMMAND_NAMES, acting, authorise, default_actor, dice_for, not_gm, require_gm, require_gm_of
 from bot.service.porting import read_export, set_options
 from data.store import DuplicateInteraction, NotifyPrefs, StaleEncounter, read_state
 from rules.geometry.cell_lists import parse_cell_list
+from rules.actions import make_action
 from rules.dice import Dice, roll_expression
 from rules.errors import IllegalAction, InputError
 from rules.geometry import parse_map_spec
@@ -30,6 +32,8 @@ __all__ = ["Service", "INLINE_IMPORT_BYTES", "NOTIFY_MODES"]
 
 #: how nudges reach a player (`/notify mode:`)
 NOTIFY_MODES = {"channel": "a mention in the channel", "dm": "a direct message", "both": "a mention and a direct message"}
+
+E = TypeVar("E", bound=StoredEntry)
 
 #: an import up to this size is checked on the event loop (a few ms at most); a bigger one in a thread
 INLINE_IMPORT_BYTES = 16 * 1024
@@ -80,6 +84,18 @@ class Service(Reminders):
             kinds = " or ".join(f"`{k}`" for k in system.map_kinds)
             raise InputError(f"{system.title} plays on a {kinds} map, not `{kind}`: {views.map_hint(system)}.")
         return MapState(kind=kind, width=width, height=height)  # type: ignore[arg-type]
+
+    async def end_question(self, ctx: Ctx) -> Report | None:
+        """What `/encounter end` asks the GM before ending a fight that is not over (None: nothing
+        to ask, the fight is won); a caller who may not end it is refused at once."""
+        entry = await self._entry(ctx.channel_id)
+        if entry is None:
+            raise no_encounter()
+        enc = require_gm_of(entry, ctx, "end this encounter")
+        if enc is not None and enc.winner:
+            return None
+        what = f"**{enc.name}** (round {enc.round}, {len(enc.combatants)} combatants)" if enc else "this channel's encounter"
+        return Report("🏁 End the encounter?", [f"End {what}? Nothing undoes the end: {views.AFTER_END}"])
 
     async def end(self, ctx: Ctx) -> Outcome:
         async with self._holding_any(ctx) as entry:
@@ -234,8 +250,12 @@ class Service(Reminders):
         return Outcome(Report("🗺️ Map marked", [text]), board_changed=True)
 
     # -- undo, log, export/import --------------------------------------------------------------------
-    async def undo(self, ctx: Ctx) -> Outcome:
+    async def undo(self, ctx: Ctx, encounter_id: int | None = None) -> Outcome:
+        """`/undo`, or the board's Undo button of the encounter ``encounter_id``."""
+        if encounter_id is not None:  # an ended fight's button: say so rather than "no encounter"
+            self._button_encounter(await self._entry(ctx.channel_id), encounter_id)
         async with self._holding_any(ctx) as live:
+            self._button_encounter(live, encounter_id)
             require_gm_of(live, ctx, "undo")
             entry = await self.store.last_undoable(live.id)
             if entry is None or entry.state_before is None:
@@ -305,7 +325,53 @@ class Service(Reminders):
         lines = [f"{system.title}: {len(enc.combatants)} combatants, round {enc.round}."]
         return Outcome(Report(f"📥 Imported {enc.name}", lines), board_changed=True)
 
+    async def import_question(self, ctx: Ctx, raw: bytes, replace: bool) -> Report | None:
+        """What an import with ``replace`` asks the GM before replacing the channel's encounter
+        (None: nothing to replace); a bad file or a caller who may not replace is refused at once."""
+        live = await self._live(ctx.channel_id)
+        if not replace or live is None:
+            return None
+        if live.seen(ctx.interaction_id):
+            raise DuplicateInteraction()
+        require_gm(live.enc, ctx, "import over this encounter")
+        enc = await asyncio.to_thread(read_export, raw, ctx.user_id) if len(raw) > INLINE_IMPORT_BYTES else read_export(raw, ctx.user_id)
+        old = live.enc
+        return Report("📥 Replace the encounter?", [
+            f"Replace **{old.name}** (round {old.round}, {len(old.combatants)} combatants) with **{enc.name}** "
+            f"({len(enc.combatants)} combatants) from the file? `/undo` brings the old one back.",
+        ])
+
     read_export = staticmethod(read_export)
+
+    # -- buttons --------------------------------------------------------------------------------------
+    async def end_turn(self, ctx: Ctx, encounter_id: int, turn: str) -> Outcome:
+        """The End turn button: the `/init next` of the combatant whose turn it is, while that turn
+        is still the one the button was posted for (``turn``, a `turn_tag`)."""
+        async with self._lock(ctx.channel_id):
+            live = self._button_encounter(await self._live(ctx.channel_id), encounter_id)
+            if live.seen(ctx.interaction_id):
+                raise DuplicateInteraction()
+            now = get_system(live.enc.system).turn(live.enc)
+            if turn_tag(live.enc, now) != turn:
+                whose = f" (it is {', '.join(now.actors[:10])}'s turn now)" if now.actors else ""
+                raise IllegalAction(f"This turn has passed{whose}: that button no longer does anything, and nothing was changed.")
+            actor = now.current
+            if actor is None:  # a side's turn (Coup-De-Grace): the presser's one mini, or say which to name
+                try:
+                    actor = default_actor(live.enc, get_system(live.enc.system), ctx.user_id, live.enc.is_gm(ctx.user_id))
+                except InputError:
+                    raise InputError(
+                        f"More than one combatant can act now ({', '.join(now.actors[:10])}): end one's turn with "
+                        "`/init next combatant:NAME`, or act with it first."
+                    ) from None
+            return await self.act(ctx, make_action("next", actor=actor))
+
+    @staticmethod
+    def _button_encounter(entry: E | None, encounter_id: int | None) -> E:
+        """The channel's encounter a button belongs to (``encounter_id``; None: any), or a refusal."""
+        if entry is None or (encounter_id is not None and entry.id != encounter_id):
+            raise IllegalAction("That fight has ended: its buttons no longer do anything, and nothing was changed.")
+        return entry
 
     # -- reading --------------------------------------------------------------------------------------
     async def order(self, ctx: Ctx) -> Outcome:
@@ -343,11 +409,12 @@ class Service(Reminders):
         live = await self._need(ctx.channel_id)
         return Outcome(views.effects_report(get_system(live.enc.system), live.enc), ephemeral=not public)
 
-    async def board(self, channel_id: str) -> tuple[Report, Encounter] | None:
+    async def board(self, channel_id: str) -> tuple[Report, Encounter, int] | None:
+        """The channel's status board, its encounter and that encounter's id (None: no encounter)."""
         live = await self._readable(channel_id)
         if live is None:
             return None
-        return board_report(get_system(live.enc.system), live.enc), live.enc
+        return board_report(get_system(live.enc.system), live.enc), live.enc, live.id
 
     async def status(self, ctx: Ctx, public: bool = False) -> Outcome:
         """The board: for the GM's own eyes with every number; posted for all, as players see it."""
@@ -381,8 +448,12 @@ class Service(Reminders):
                 await self._commit(ctx, live, new, "/encounter reveal", what, [])
         return Outcome(Report("👁️ Reveal", [what[0].upper() + what[1:] + "."]), board_changed=True)
 
-    async def map_image(self, ctx: Ctx) -> Outcome:
-        live = await self._need(ctx.channel_id)
+    async def map_image(self, ctx: Ctx, encounter_id: int | None = None, ephemeral: bool = False) -> Outcome:
+        """`/map`, or the Map button of the encounter ``encounter_id`` (only the presser sees it)."""
+        if encounter_id is None:
+            live = await self._need(ctx.channel_id)
+        else:
+            live = self._button_encounter(await self._live(ctx.channel_id), encounter_id)
         enc = live.enc
         if enc.map.kind == "none":
             raise IllegalAction(
@@ -393,7 +464,7 @@ class Service(Reminders):
         # drawn in a thread from a copy, so the loop runs on and later commands change nothing drawn
         snapshot = enc.model_copy(deep=True)
         png, lines = await asyncio.to_thread(mapimage.map_picture, get_system(enc.system), snapshot)
-        return Outcome(Report(views.map_title(enc), lines), file=("map.png", png))
+        return Outcome(Report(views.map_title(enc), lines), file=("map.png", png), ephemeral=ephemeral)
 
     async def board_message(self, channel_id: str) -> str | None:
         live = await self._entry(channel_id)

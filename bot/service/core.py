@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import random
@@ -28,7 +29,7 @@ from bot.service.clock import deadline_times
 
 __all__ = [
     "ServiceCore", "Ctx", "Outcome", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
-    "MAX_MESSAGE",
+    "MAX_MESSAGE", "turn_tag",
 ]
 
 log = logging.getLogger("skirmish.service")
@@ -52,10 +53,22 @@ class Ctx:
 
 @dataclass(frozen=True)
 class Ping:
-    """A turn change: a new message that mentions exactly these users."""
+    """A turn change: a new message that mentions exactly these users. ``encounter_id`` and
+    ``turn`` (`turn_tag`) say which encounter and turn its buttons end."""
 
     user_ids: tuple[str, ...]
     text: str
+    encounter_id: int | None = None
+    turn: str = ""
+    #: the encounter has a map (so the message offers the Map button)
+    has_map: bool = True
+
+
+def turn_tag(enc: Encounter, turn: Turn) -> str:
+    """A short tag of the turn under way (``r2.1a2b3c4d``): the round and a hash of the turn's key,
+    which changes exactly when the turn passes; a button carrying an older tag is stale."""
+    digest = hashlib.sha256(json.dumps(list(turn.key), default=str).encode()).hexdigest()[:8]
+    return f"r{enc.round}.{digest}"
 
 
 @dataclass(frozen=True)
@@ -321,13 +334,19 @@ class ServiceCore:
                     users.append(u)
         return tuple(users)
 
-    def _ping(self, enc: Encounter, turn: Turn) -> Ping | None:
+    def _ping(self, enc: Encounter, turn: Turn, encounter_id: int, enc_json: str | None = None) -> Ping | None:
+        """The turn-change message: who must act now (pinged) and who is on deck (named, not pinged)."""
         if enc.winner or not turn.actors:
             return None
         users = self.owners_of(enc, turn.actors)
         if not users:
             return None
-        return Ping(_mentioned(users), _turn_text(enc, turn, users, "your turn"))
+        text = _turn_text(enc, turn, users, "your turn")
+        on_deck = get_system(enc.system).on_deck(enc, enc_json)
+        if on_deck:
+            deck = f"\nOn deck: {_names(on_deck)}."
+            text += deck if len(text) + len(deck) <= MAX_MESSAGE else ""
+        return Ping(_mentioned(users), text, encounter_id, turn_tag(enc, turn), enc.map.kind != "none")
 
     def _reminder(self, live: LiveEntry, enc: Encounter, turn: Turn, now: float) -> Reminder | None:
         """The new turn's reminder: its first nudge, or its deadline's warning if that is sooner."""
@@ -388,7 +407,7 @@ class ServiceCore:
             fresh = (turn_moved or rearm) and active and new.started
             reminder = self._reminder(live, new, new_turn, now) if fresh else None
             clear = (not active) or new.winner is not None or (fresh and reminder is None)
-            ping = self._ping(new, new_turn) if (turn_moved and active) else None
+            ping = self._ping(new, new_turn, live.id, new_json) if (turn_moved and active) else None
         change = Change(
             encounter_id=live.id,
             encounter=new,
@@ -464,13 +483,18 @@ def _mentioned(users: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _names(names: tuple[str, ...]) -> str:
+    """``Borin, Thrain``: at most ten names, then an ellipsis."""
+    return ", ".join(names[:10]) + (" …" if len(names) > 10 else "")
+
+
 def _turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> str:
     """``@a @b: your turn in **Bridge**: Borin, Thrain. Round 2 ...``, within one message."""
     shown = _mentioned(users)
     mentions = " ".join(user_ref(u) for u in shown)
     if len(users) > len(shown):
         mentions += f" (+{len(users) - len(shown)} more)"
-    who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
+    who = _names(turn.actors)
     text = f"{mentions}: {lead} in **{enc.name}**: {who}. {turn.label}".strip()
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from bot.service.clock import deadline_times, quiet_until
-from bot.service.core import MAX_MESSAGE, Ctx, LiveEntry, Nudge, ServiceCore, _mentioned, _turn_text
+from bot.service.core import MAX_MESSAGE, Ctx, LiveEntry, Nudge, ServiceCore, _mentioned, _names, _turn_text
 from data.store import DuplicateInteraction, Reminder
 from rules.actions import make_action
 from rules.dice import Dice
@@ -69,7 +69,7 @@ class Reminders(ServiceCore):
             text = _turn_text(enc, turn, users, f"⏰ still your turn (waiting about {waited:g} h)")
         elif hours > 0 and nudges == enc.settings.max_nudges:
             users, kind = _mentioned(tuple(enc.gm_ids)), "notice"
-            who = ", ".join(turn.actors[:10]) + (" …" if len(turn.actors) > 10 else "")
+            who = _names(turn.actors)
             times = f"{nudges} time{'' if nudges == 1 else 's'}"
             more = "No more reminders for this turn." if clock is None else "Its deadline still applies."
             text = (
@@ -160,7 +160,7 @@ class Reminders(ServiceCore):
         gms = _mentioned(tuple(enc.gm_ids))
         why = "" if policy == "gm" else f" ({system.title} has no way to {'hold' if policy == 'hold' else 'pass'} it)"
         text = (
-            f"{' '.join(user_ref(g) for g in gms)}: ⏰ {', '.join(turn.actors[:10]) or 'the turn'} passed its {hours} "
+            f"{' '.join(user_ref(g) for g in gms)}: ⏰ {_names(turn.actors) or 'the turn'} passed its {hours} "
             f"deadline in **{enc.name}**; it is up to you{why}."
         )[:MAX_MESSAGE]
         await self.store.clear_reminder(r.encounter_id, r.turn_key)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.offline.console import parse_line
+from bot.offline.console import parse_line, parse_press
 from bot.offline.harness import HarnessError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,3 +130,52 @@ def test_unusable_database_is_one_line(tmp_path: Path, make, words: str) -> None
     assert result.returncode == 2 and "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and lines[0].startswith("skirmish console: ")
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ('@bob !press "End turn"', ("bob", "general", "End turn")),
+        ("@gm #tavern !press Confirm", ("gm", "tavern", "Confirm")),
+        ("@gm /encounter end", None),
+    ],
+)
+def test_parse_press(line: str, expected: tuple | None) -> None:
+    """`@user [#channel] !press "Label"` names who presses which button where; other lines are not presses."""
+    assert parse_press(line) == expected
+
+
+def test_press_needs_one_label() -> None:
+    """`!press` with no label, or two, is refused with how to write it."""
+    for line in ("@bob !press", '@bob !press "End turn" Map'):
+        with pytest.raises(HarnessError, match="one button label"):
+            parse_press(line)
+
+
+BUTTONS = """\
+@gm /encounter start system:knights-of-valour name:Ford map:8x6
+@gm /combatant add name:Borin owner:@bob at:B3 sheet:"agi=2 hp=10 weapons=club:1"
+@gm /combatant add name:Grak at:F3 sheet:"agi=1 hp=10 weapons=club:1"
+@gm /init roll
+@tess !press "End turn"
+@bob !press "End turn"
+@gm /encounter end
+@gm !press Cancel
+@gm /encounter end
+@gm !press Confirm
+@gm !press Nope
+!frob
+"""
+
+
+def test_console_prints_and_presses_buttons(tmp_path: Path) -> None:
+    """Buttons are printed under their message; !press presses the latest one; refusals and unknown buttons are said."""
+    result = console(tmp_path, "--seed", "2", stdin=BUTTONS)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "  [End turn] [Map]" in out and "  [Undo]" in out and "  [Confirm] [Cancel]" in out
+    assert "Borin is not yours" in out and "(only @tess can see this)" in out
+    assert "Borin: init next" in out and "your turn in **Ford**: Grak" in out and "On deck: Borin." in out
+    assert "Cancelled" in out and out.count("Ford has ended") == 1
+    assert "no message in #general has a button 'Nope'" in out
+    assert "!press" in out.split("> !frob", 1)[1]

@@ -57,3 +57,9 @@ def test_the_command_list_names_effects_and_reveal() -> None:
     """The command list includes `/effect` and `/encounter reveal`."""
     text = help_report().text()
     assert "/effect add" in text and "/encounter reveal" in text
+
+
+def test_help_names_the_buttons_and_how_to_skip_a_question() -> None:
+    """The command list says what End turn, Map and Undo do and that `confirm:true` skips the question."""
+    text = help_report().text()
+    assert "**End turn**" in text and "**Map**" in text and "**Undo**" in text and "`confirm:true`" in text

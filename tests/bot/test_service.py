@@ -204,7 +204,9 @@ async def test_a_damaged_encounter_that_is_not_json_can_be_ended(h: Harness, tmp
         sent = await h.run("gm", "/encounter export")
         assert [f for s in sent for f in s.files][0][1].decode() == raw
         sent = await h.run("gm", "/encounter end")
-        assert not refused(sent[0]), sent[0].text
+        assert refused(sent[0]) is False and "End the encounter?" in sent[0].text
+        sent = await h.press("gm", "Confirm")
+        assert "has ended" in sent[-1].text, [s.text for s in sent]
         sent = await h.run("gm", "/encounter start", system="tote")
         assert not refused(sent[0]), sent[0].text
     finally:
@@ -224,7 +226,7 @@ async def test_undo_of_a_damaged_encounter_whose_earlier_state_is_damaged_too_is
         assert refused(sent[0]) and "could not be read" in sent[0].text
         sent = await h.run("gm", "/encounter export")
         assert [f for s in sent for f in s.files][0][1].decode() == raw
-        sent = await h.run("gm", "/encounter end")
+        sent = await h.run("gm", "/encounter end", confirm="true")
         assert not refused(sent[0]), sent[0].text
     finally:
         await h.close()

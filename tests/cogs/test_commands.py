@@ -298,7 +298,7 @@ async def test_encounter_end_is_gm_only_and_frees_the_channel(h: Harness) -> Non
     await setup_fight(h)
     sent = await h.run("bob", "/encounter end")
     assert sent[0].ephemeral
-    await h.run("gm", "/encounter end")
+    await h.run("gm", "/encounter end", confirm="true")
     sent = await h.run("gm", "/encounter start", system="coup-de-grace")
     assert not sent[0].ephemeral
 

@@ -26,7 +26,7 @@ async def fallen_fight(h: Harness, tmp_path: Path) -> dict:
     data.update(round=2, winner="dwarves")
     path = tmp_path / "fallen.json"
     path.write_text(json.dumps(data))
-    await h.run("gm", "/encounter import", file=str(path), replace="true")
+    await h.run("gm", "/encounter import", file=str(path), replace="true", confirm="true")
     return await export(h, who="gm")
 
 
@@ -36,7 +36,7 @@ async def test_end_posts_rounds_winner_the_fallen_and_the_log_length(h: Harness,
     store = h.bot.service.store
     [live] = await store.active_encounters()
     logged = len(await store.log(live.id, 1000))
-    sent = await h.run("gm", "/encounter end")
+    sent = await h.run("gm", "/encounter end", confirm="true")
     text = reply(sent).text
     assert not reply(sent).ephemeral
     assert "Rounds played: **2**" in text
@@ -49,14 +49,14 @@ async def test_end_posts_rounds_winner_the_fallen_and_the_log_length(h: Harness,
 async def test_end_before_anyone_won_says_no_winner_yet(h: Harness) -> None:
     """Ending an undecided fight says there is no winner yet and that nobody fell."""
     await started_cdg(h)
-    text = reply(await h.run("gm", "/encounter end")).text
+    text = reply(await h.run("gm", "/encounter end", confirm="true")).text
     assert "Winner: none yet" in text and "Fell: nobody" in text
 
 
 async def test_ended_fights_log_and_export_work_until_a_new_encounter(h: Harness, tmp_path: Path) -> None:
     """After the end, `/log` says the fight ended and export gives its final state; other commands find no encounter; a new start replaces both."""
     final = await fallen_fight(h, tmp_path)
-    await h.run("gm", "/encounter end")
+    await h.run("gm", "/encounter end", confirm="true")
     log = reply(await h.run("bob", "/log")).text
     assert "ended" in log and "/encounter import" in log and "/encounter end" in log
     assert await export(h) == final
@@ -71,7 +71,7 @@ async def test_ended_fights_log_and_export_work_until_a_new_encounter(h: Harness
 async def test_log_and_export_elsewhere_still_find_no_encounter(h: Harness) -> None:
     """A channel that never had an encounter still says so for `/log` and export, even after another channel's ended."""
     await started_cdg(h)
-    await h.run("gm", "/encounter end")
+    await h.run("gm", "/encounter end", confirm="true")
     for command in ("/log", "/encounter export"):
         sent = reply(await h.run("bob", command, "tavern"))
         assert sent.ephemeral and "no encounter" in sent.text and not sent.files

@@ -117,7 +117,7 @@ async def test_options_are_read_as_settings_reads_them(h: Harness, options: dict
 
 
 async def test_import_over_an_active_encounter_needs_replace(h: Harness, tmp_path: Path) -> None:
-    """The GM's import over a live encounter says to add replace:true and changes nothing; with it, it replaces."""
+    """The GM's import over a live encounter says to add replace:true and changes nothing; with it and Confirm, it replaces."""
     data = await _fight(h)
     data["name"] = "Second bridge"
     path = tmp_path / "e.json"
@@ -130,7 +130,10 @@ async def test_import_over_an_active_encounter_needs_replace(h: Harness, tmp_pat
     sent = await h.run("bob", "/encounter import", file=str(path), replace="true")
     assert sent[0].ephemeral and "Only the GM" in sent[0].text
     sent = await h.run("gm", "/encounter import", file=str(path), replace="true")
-    assert not sent[0].ephemeral
+    assert sent[-1].ephemeral and "Replace the encounter?" in sent[-1].text
+    sent = await h.press("gm", "Confirm")
+    result = [s for s in sent if s.kind == "followup"]
+    assert not result[0].ephemeral and "Imported Second bridge" in result[0].text
     enc = await h.bot.service.encounter(str(channel_id_of("general")))
     assert enc is not None and enc.name == "Second bridge"
 

@@ -93,6 +93,6 @@ async def test_ranged_coup_de_grace_says_so(h: Harness, tmp_path: Path) -> None:
     grak.update(status="downed", hp=0, facing=None)
     path = tmp_path / "downed.json"
     path.write_text(json.dumps(data))
-    await h.run("gm", "/encounter import", file=str(path), replace="true")
+    await h.run("gm", "/encounter import", file=str(path), replace="true", confirm="true")
     text = reply(await h.run("bob", "/coupdegrace", target="Grak", weapon="crossbow", roll="6")).text
     assert "shoots" in text and "coup-de-grace" in text

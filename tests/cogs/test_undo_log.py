@@ -32,7 +32,7 @@ async def test_the_reminder_loop_compacts_ended_encounters_at_most_hourly(h: Har
     await h.run("gm", "/combatant edit", name="Grak", at="F5")
     store = h.bot.service.store
     [live] = await store.active_encounters()
-    await h.run("gm", "/encounter end")
+    await h.run("gm", "/encounter end", confirm="true")
     assert await h.bot.compact_log() == 0  # ended just now: kept
     clock.now += 31 * 86400
     assert await h.bot.compact_log() > 0

@@ -28,6 +28,7 @@ GOOD: dict[str, dict[str, str]] = {
         "crawl": "any",
     },
     "knights-of-valour": {
+        "auto_end": "no",
         "delay": "start",
         "split_move": "yes",
         "victory": "out",
@@ -87,6 +88,7 @@ BAD: dict[str, list[tuple[str, str]]] = {
         ("crawl", "roll"),
     ],
     "knights-of-valour": [
+        ("auto_end", "sometimes"),
         ("delay", "never"),
         ("split_move", "maybe"),
         ("victory", "dead"),

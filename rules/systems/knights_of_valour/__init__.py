@@ -163,6 +163,11 @@ class KnightsOfValour(RuleSystem):
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return initiative.end_turn(enc, action)
 
+    def turn_done(self, enc: Encounter, c: Combatant) -> bool:
+        """Both actions spent: no Combat Action left, no Move Action to begin and no feet left of one."""
+        st = state_as(c, KovCombatant)
+        return st.combat_actions == 0 and st.move_actions == 0 and st.feet_left == 0
+
     def turn(self, enc: Encounter) -> Turn:
         c = enc.find(enc.current)
         if not enc.started or enc.winner or c is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.errors import InputError
-from rules.options import Option, OptionSet, choice_option, int_option, text_option
+from rules.options import AUTO_END, Option, OptionSet, choice_option, int_option, text_option
 from rules.sheet import read_int
 from rules.systems.knights_of_valour.tables import (
     ARMOUR,
@@ -105,4 +105,5 @@ OPTIONS = OptionSet(
         "extra or changed weapons, comma separated `name:damage [melee] [close/maximum ft]`",
         "e.g. `elven-blade:1d10 melee, rock:1d4 10/20, javelin:1d6 melee 30/120`",
     ),
+    AUTO_END,
 )

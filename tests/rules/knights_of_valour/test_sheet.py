@@ -144,7 +144,7 @@ def test_options_help_names_every_option() -> None:
     """Every encounter option the system reads is documented for `/encounter settings`."""
     assert set(SYSTEM.options_help) == {
         "delay", "split_move", "victory", "aoo", "ranged_stature", "min_damage", "obstacle_height",
-        "height_short", "height_average", "height_tall", "small_shield", "large_shield", "armors", "weapons",
+        "height_short", "height_average", "height_tall", "small_shield", "large_shield", "armors", "weapons", "auto_end",
     }
 
 

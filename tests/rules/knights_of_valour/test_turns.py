@@ -216,7 +216,7 @@ def test_one_combat_action_per_turn() -> None:
 def test_combat_action_ends_a_move_under_way(split: str, allowed: bool) -> None:
     """Taking the Combat Action ends a started Move Action unless `split_move=yes`."""
     enc = duel("C4", "E4")
-    enc.settings.options["split_move"] = split
+    enc.settings.options.update(split_move=split, auto_end="no")
     enc = step(step(enc, kind="move", actor="Borin", to="D4"), [1], kind="attack", actor="Borin", target="Grak")
     if allowed:
         assert step(enc, kind="move", actor="Borin", path="N").get("Borin").position == "D3"

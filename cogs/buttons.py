@@ -1,0 +1,203 @@
+"""Buttons: End turn and Map on a turn-change message, the GM's Undo on the status board, and
+Confirm / Cancel on the questions `/encounter end` and `/encounter import replace:true` ask.
+
+The turn and board buttons are persistent `ui.DynamicItem`s: their ``custom_id`` carries the
+encounter id (and the turn, as `bot.service.core.turn_tag`), so they work after a restart and
+a stale one is recognised. Each press goes through the same service method as the slash
+command (log, dedup of the interaction id, undo, board update, the turn ping).
+
+A question's answer is held in memory for `QUESTION_SECONDS`; its buttons carry a random token,
+so a press after a restart or after the question expired says so and changes nothing.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import ui
+from discord.ext import commands
+
+from bot.render import NO_MENTIONS, to_embed
+from bot.service import Outcome
+from bot.tree import answer, report_error
+from cogs._common import ctx_of, defer, reply, service_of
+from rules.errors import NotAllowed
+from rules.report import COLOURS, Report, user_ref
+
+__all__ = [
+    "EndTurnButton", "MapButton", "UndoButton", "AnswerButton", "turn_view", "board_view", "ask", "Questions",
+    "QUESTION_SECONDS", "DYNAMIC_ITEMS",
+]
+
+#: how long a question waits for its Confirm or Cancel
+QUESTION_SECONDS = 600
+
+
+async def _pressed(interaction: discord.Interaction, run: Callable[[], Awaitable[Outcome]], *, slow: bool = False) -> None:
+    """Run a press through the service and reply as the slash command does; errors are ephemeral."""
+    try:
+        if slow:
+            await defer(interaction, ephemeral=True)
+        await reply(interaction, await run())
+    except Exception as exc:
+        await report_error(interaction, exc)
+
+
+class EndTurnButton(ui.DynamicItem[ui.Button], template=r"skirmish:end:(?P<enc>\d+):(?P<turn>r\d+\.[0-9a-f]+)"):
+    """End turn: the `/init next` of the combatant whose turn it is (its owner or a GM)."""
+
+    def __init__(self, encounter_id: int, turn: str) -> None:
+        super().__init__(
+            ui.Button(label="End turn", style=discord.ButtonStyle.primary, custom_id=f"skirmish:end:{encounter_id}:{turn}")
+        )
+        self.encounter_id, self.turn = encounter_id, turn
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "EndTurnButton":
+        return cls(int(match["enc"]), match["turn"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _pressed(interaction, lambda: service_of(interaction).end_turn(ctx_of(interaction), self.encounter_id, self.turn))
+
+
+class MapButton(ui.DynamicItem[ui.Button], template=r"skirmish:map:(?P<enc>\d+)"):
+    """Map: the `/map` picture, shown only to whoever pressed."""
+
+    def __init__(self, encounter_id: int) -> None:
+        super().__init__(ui.Button(label="Map", style=discord.ButtonStyle.secondary, custom_id=f"skirmish:map:{encounter_id}"))
+        self.encounter_id = encounter_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "MapButton":
+        return cls(int(match["enc"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        await _pressed(interaction, lambda: service.map_image(ctx_of(interaction), self.encounter_id, ephemeral=True), slow=True)
+
+
+class UndoButton(ui.DynamicItem[ui.Button], template=r"skirmish:undo:(?P<enc>\d+)"):
+    """Undo, on the status board: the GM's `/undo`."""
+
+    def __init__(self, encounter_id: int) -> None:
+        super().__init__(ui.Button(label="Undo", style=discord.ButtonStyle.danger, custom_id=f"skirmish:undo:{encounter_id}"))
+        self.encounter_id = encounter_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "UndoButton":
+        return cls(int(match["enc"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _pressed(interaction, lambda: service_of(interaction).undo(ctx_of(interaction), self.encounter_id))
+
+
+def turn_view(encounter_id: int, turn: str, has_map: bool = True) -> ui.View:
+    """The buttons of a turn-change message (Map only where the encounter has a map)."""
+    view = ui.View(timeout=None)
+    view.add_item(EndTurnButton(encounter_id, turn))
+    if has_map:
+        view.add_item(MapButton(encounter_id))
+    return view
+
+
+def board_view(encounter_id: int) -> ui.View:
+    """The buttons of the status board."""
+    view = ui.View(timeout=None)
+    view.add_item(UndoButton(encounter_id))
+    return view
+
+
+# -- questions -----------------------------------------------------------------------------------------
+@dataclass
+class Question:
+    user_id: int
+    expires_at: float
+    run: Callable[[discord.Interaction], Awaitable[Outcome]]
+
+
+class Questions:
+    """The questions waiting for an answer, by token; expired ones are dropped as new ones come."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self._waiting: dict[str, Question] = {}
+
+    def add(self, user_id: int, run: Callable[[discord.Interaction], Awaitable[Outcome]]) -> str:
+        now = self.clock()
+        self._waiting = {t: q for t, q in self._waiting.items() if q.expires_at > now}
+        token = secrets.token_hex(8)
+        self._waiting[token] = Question(user_id, now + QUESTION_SECONDS, run)
+        return token
+
+    def get(self, token: str) -> Question | None:
+        q = self._waiting.get(token)
+        return q if q is not None and q.expires_at > self.clock() else None
+
+    def drop(self, token: str) -> None:
+        self._waiting.pop(token, None)
+
+
+def _questions(interaction: discord.Interaction) -> Questions:
+    return interaction.client.questions  # type: ignore[attr-defined,no-any-return]
+
+
+class AnswerButton(ui.DynamicItem[ui.Button], template=r"skirmish:answer:(?P<token>[0-9a-f]{16}):(?P<answer>yes|no)"):
+    """Confirm or Cancel: only the author of the question may answer, once, before it expires."""
+
+    def __init__(self, token: str, yes: bool) -> None:
+        super().__init__(
+            ui.Button(
+                label="Confirm" if yes else "Cancel",
+                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                custom_id=f"skirmish:answer:{token}:{'yes' if yes else 'no'}",
+            )
+        )
+        self.token, self.yes = token, yes
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "AnswerButton":
+        return cls(match["token"], match["answer"] == "yes")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            questions = _questions(interaction)
+            q = questions.get(self.token)
+            if q is None:
+                raise NotAllowed("This question has expired: nothing was changed. Run the command again.")
+            if interaction.user.id != q.user_id:
+                raise NotAllowed(f"Only {user_ref(str(q.user_id))}, who ran the command, can answer this.")
+            questions.drop(self.token)
+            note = Report("✅ Confirmed", ["Done as asked: see the reply below."]) if self.yes else Report(
+                "Cancelled", ["Nothing was changed."]
+            )
+            await interaction.response.edit_message(embed=to_embed(note), view=None)
+            if self.yes:
+                await reply(interaction, await q.run(interaction))
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+
+async def ask(interaction: discord.Interaction, question: Report, run: Callable[[discord.Interaction], Awaitable[Outcome]]) -> None:
+    """Ask the command's author ``question`` (only they see it) with Confirm / Cancel; Confirm calls
+    ``run`` with the press's interaction, whose outcome is the reply the command would have sent."""
+    token = _questions(interaction).add(interaction.user.id, run)
+    view = ui.View(timeout=None)
+    view.add_item(AnswerButton(token, True))
+    view.add_item(AnswerButton(token, False))
+    minutes = QUESTION_SECONDS // 60
+    report = Report(question.title, [*question.lines, f"Confirm within {minutes} minutes, or nothing happens."], colour=COLOURS["error"])
+    await answer(interaction, embed=to_embed(report), view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+#: every persistent button, registered at start-up with `bot.add_dynamic_items`
+DYNAMIC_ITEMS: tuple[Any, ...] = (EndTurnButton, MapButton, UndoButton, AnswerButton)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.turn_view, bot.board_view = turn_view, board_view  # type: ignore[attr-defined]
+    bot.questions = Questions(bot.service.clock)  # type: ignore[attr-defined]
