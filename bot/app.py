@@ -177,7 +177,11 @@ class Skirmish(commands.Bot):
         given = False
         try:
             channel = self.get_partial_messageable(int(where))
-            await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids))
+            extra: dict = {}
+            ping = nudge.ping
+            if ping is not None and ping.encounter_id is not None and self.turn_view is not None:
+                extra["view"] = self.turn_view(ping.encounter_id, ping.turn, ping.has_map)
+            await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids), **extra)
             given = True
             await self._direct(nudge)
         except (discord.Forbidden, discord.NotFound):

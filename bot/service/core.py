@@ -84,6 +84,8 @@ class Nudge:
     user_ids: tuple[str, ...]
     kind: str = "nudge"
     dm_ids: tuple[str, ...] = ()
+    #: the turn change a deadline made (its message carries the turn's buttons)
+    ping: Ping | None = None
 
 
 @dataclass

@@ -155,7 +155,7 @@ class Reminders(ServiceCore):
             else:
                 text = "\n".join([f"**{report.title}** ({POLICY_WORDS[policy]} after {hours})", *report.lines])
                 if ping is not None:
-                    return Nudge(r, f"{text}\n{ping.text}"[:MAX_MESSAGE], ping.user_ids, kind="deadline")
+                    return Nudge(r, f"{text}\n{ping.text}"[:MAX_MESSAGE], ping.user_ids, kind="deadline", ping=ping)
                 return Nudge(r, text[:MAX_MESSAGE], (), kind="deadline")
         gms = _mentioned(tuple(enc.gm_ids))
         why = "" if policy == "gm" else f" ({system.title} has no way to {'hold' if policy == 'hold' else 'pass'} it)"

@@ -48,6 +48,7 @@ async def test_a_warning_then_the_deadline_passes_the_turn(h: Harness) -> None:
     deadline = next(s for s in sent if "Deadline" in s.text)
     assert "Borin's turn" in deadline.text and "Grak" in deadline.text
     assert deadline.pinged_users() == [str(user_id_of("gm"))]
+    assert "End turn" in str(deadline.payload.get("components")), "the new turn's message carries its buttons"
     log = reply(await h.run("gm", "/log", count="1")).text
     assert "⏰ the turn clock /init next: ⏰ Borin's turn passed its 4 h deadline (pass)" in log
     assert "Borin's activation ends" in log
