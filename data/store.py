@@ -41,10 +41,34 @@ __all__ = [
     "sqlite_path",
     "database_backend",
     "redact_url",
+    "TABLES",
+    "Row",
+    "ShardSlice",
 ]
 
 #: how many interaction ids of an encounter's log `StoredEncounter.recent_interactions` holds
 RECENT_INTERACTIONS = 256
+
+#: every table of a database, in the order a copy must write them (a row's encounter first):
+#: its key column and its columns, named alike on both backends
+TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "encounters": ("id", (
+        "id", "channel_id", "guild_id", "system", "name", "state", "active", "board_message_id",
+        "created_at", "updated_at", "version",
+    )),
+    "actions": ("id", (
+        "id", "encounter_id", "interaction_id", "user_id", "command", "summary", "dice",
+        "state_before", "undone", "created_at", "dice_typed", "delta", "version", "chain",
+        "undoable",
+    )),
+    "reminders": ("encounter_id", (
+        "encounter_id", "channel_id", "guild_id", "due_at", "user_ids", "turn_key", "nudges",
+    )),
+}
+
+#: one stored row as both backends read and write it for a copy (`Store.read_rows`): ints,
+#: floats, text, None, bools for flags and lists for dice, typed dice and user ids
+Row = dict[str, object]
 
 
 class ChannelBusy(RulesError):
@@ -88,6 +112,23 @@ class StoreError(RulesError):
     database, was written by a newer version, or is held by another process); the entry points
     print it as one line and exit with code 2.
     """
+
+
+@dataclass(frozen=True, slots=True)
+class ShardSlice:
+    """The Discord shards a process runs: ``ids`` of ``count``. A guild belongs to shard
+    ``(guild_id >> 22) % count`` (Discord's rule; direct messages, no guild, go to shard 0)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def shard_of(self, guild_id: str | int | None) -> int:
+        """The shard that receives ``guild_id``'s events."""
+        return (int(guild_id) >> 22) % self.count if guild_id not in (None, "") else 0
+
+    def owns(self, guild_id: str | int | None) -> bool:
+        """Whether this process runs the shard of ``guild_id``."""
+        return self.shard_of(guild_id) in self.ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +248,10 @@ def check_change(change: Change) -> None:
 class Store(ABC):
     """Everything the bot stores. Methods are coroutines; results are `rules` models."""
 
+    #: the shards this process runs (set by the bot when it runs a slice of them): it claims
+    #: only the reminders of their guilds; None claims every reminder
+    shards: ShardSlice | None = None
+
     @abstractmethod
     async def close(self) -> None:
         """Flush every pending change, then release the connection."""
@@ -282,6 +327,7 @@ class Store(ABC):
 
         Where several processes share the database, each reminder returned is claimed for this
         process for a short lease (its ``due_at`` moves ahead), so another does not take it too.
+        With `shards` set, only the reminders of guilds on those shards are returned.
         """
 
     @abstractmethod
@@ -299,6 +345,25 @@ class Store(ABC):
     @abstractmethod
     async def integrity_check(self) -> str:
         """The backend's own consistency check: ``"ok"`` when all is well."""
+
+    # -- whole tables, for `data.migrate` ----------------------------------------------------------
+    @abstractmethod
+    async def read_rows(self, table: str, after: int | None, limit: int) -> list[Row]:
+        """Up to ``limit`` rows of ``table`` (a key of `TABLES`) exactly as stored, by key above
+        ``after`` (None: from the first), in key order."""
+
+    @abstractmethod
+    async def read_rows_by_key(self, table: str, keys: list[int]) -> list[Row]:
+        """The rows of ``table`` whose key is in ``keys``, in key order."""
+
+    @abstractmethod
+    async def write_rows(self, table: str, rows: list[Row]) -> None:
+        """Insert ``rows`` (as `read_rows` gives them, keys included) in one transaction, and
+        move the table's id counter past them."""
+
+    @abstractmethod
+    async def count_rows(self, table: str) -> int:
+        """How many rows ``table`` holds."""
 
     async def __aenter__(self) -> Store:
         return self
