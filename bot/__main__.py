@@ -64,6 +64,8 @@ async def run_bot(settings: Settings, token: str) -> int:
         reminder_every=settings.reminder_check_seconds,
         default_reminder_hours=settings.default_reminder_hours,
         log_retention_days=settings.log_retention_days,
+        shard_count=settings.shard_count,
+        shard_ids=settings.shard_ids,
     )
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
