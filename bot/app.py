@@ -191,6 +191,7 @@ class Skirmish(commands.Bot):
             log.warning("cannot remind in %s (no access, or the channel is gone)", where)
         except discord.HTTPException:
             log.warning("could not send a reminder to %s; trying again later", where, exc_info=True)
+            await self.service.store.release_reminder(nudge.reminder)
             return False
         except Exception:  # a bad stored id, a bug: it waits one interval like a sent one, never every pass
             log.exception("cannot send the reminder in %s", where)

@@ -448,6 +448,15 @@ class PostgresStore(Store):
             due_at, encounter_id,
         )
 
+    async def release_reminder(self, reminder: Reminder) -> None:
+        """Give back a claimed reminder that was not sent: its due time is what it was before
+        the claim (unless it changed since: a new turn, a nudge counted)."""
+        await self._execute(
+            "UPDATE reminders SET due_at = $2 WHERE encounter_id = $1 AND turn_key = $3 "
+            "AND nudges = $4",
+            reminder.encounter_id, reminder.due_at, reminder.turn_key, reminder.nudges,
+        )
+
     async def clear_reminder(self, encounter_id: int, turn_key: str) -> None:
         """Drop the encounter's reminder if it still waits on the turn ``turn_key``."""
         await self._execute(

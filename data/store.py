@@ -330,6 +330,11 @@ class Store(ABC):
         With `shards` set, only the reminders of guilds on those shards are returned.
         """
 
+    async def release_reminder(self, reminder: Reminder) -> None:
+        """Give back a reminder `due_reminders` returned that could not be sent (Discord failed
+        for a moment): it is due again at once, for any process. Only a backend that leases its
+        claims has anything to give back."""
+
     @abstractmethod
     async def bump_reminder(self, encounter_id: int, due_at: float) -> None:
         """Move a reminder to ``due_at`` and count one more nudge."""

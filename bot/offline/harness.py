@@ -283,6 +283,8 @@ class Harness:
         self.store = store
         self.recorder = recorder
         self._interaction_ids = itertools.count(1)
+        #: the database the harness opened (a SQLite path or a PostgreSQL URL), for `restart`
+        self.db = ":memory:"
 
     # -- life cycle -----------------------------------------------------------------------------
     @classmethod
@@ -311,6 +313,7 @@ class Harness:
         )
         state.application_id = APP_ID
         harness = cls(bot, store, recorder)
+        harness.db = db
         bot.http.request = harness._http_request  # type: ignore[method-assign]
         bot.http.get_from_cdn = harness._cdn  # type: ignore[method-assign]
         await bot._async_setup_hook()
@@ -330,9 +333,9 @@ class Harness:
         await self.store.close()
 
     async def restart(self) -> "Harness":
-        """A new bot process on the same database file (state must survive)."""
+        """A new bot process on the same database (state must survive)."""
         await self.close()
-        return await Harness.create(self.store_path, clock=self.bot.service.clock)
+        return await Harness.create(self.db, clock=self.bot.service.clock)
 
     @property
     def store_path(self) -> str:
