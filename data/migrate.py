@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from data.store import TABLES, Row, Store, StoreError
+from data.store import TABLES, Row, Store, StoreError, text_without_nul
 
 __all__ = ["TableCopy", "migrate", "BATCH"]
 
@@ -43,6 +43,11 @@ async def _batches(store: Store, table: str, size: int) -> AsyncIterator[list[Ro
         after = int(rows[-1][key])  # type: ignore[call-overload]
 
 
+def _comparable(row: Row) -> Row:
+    """``row`` as any backend stores it: a NUL in text is U+FFFD on PostgreSQL."""
+    return {k: text_without_nul(v) if isinstance(v, str) else v for k, v in row.items()}
+
+
 async def _missing(source_rows: list[Row], dest: Store, table: str) -> tuple[list[Row], int]:
     """The rows of ``source_rows`` the destination lacks, and how many it holds already;
     `StoreError` when it holds one that differs."""
@@ -53,8 +58,8 @@ async def _missing(source_rows: list[Row], dest: Store, table: str) -> tuple[lis
         theirs = held.get(row[key])
         if theirs is None:
             missing.append(row)
-        elif theirs != row:
-            column = next(c for c in TABLES[table][1] if theirs.get(c) != row.get(c))
+        elif (a := _comparable(theirs)) != (b := _comparable(row)):
+            column = next(c for c in TABLES[table][1] if a.get(c) != b.get(c))
             raise StoreError(
                 f"The destination already holds {table} row {key}={row[key]} with another "
                 f"{column}: nothing was copied. Migrate into an empty database, or remove its "

@@ -37,6 +37,7 @@ from data.store import (
     entries_with_states,
     read_state,
     redact_url,
+    text_without_nul as _text,
     undo_rows,
     version_plan,
 )
@@ -129,15 +130,6 @@ _DELETE_REMINDERS = "DELETE FROM reminders WHERE encounter_id = ANY($1::bigint[]
 
 _Pending = tuple[Change, "asyncio.Future[None]"]
 _STOP = None  # queued by close(): write what came before, then end the writer
-
-
-def _text(value: str | None) -> str | None:
-    """``value`` fit for a text column: PostgreSQL refuses NUL, so it becomes U+FFFD.
-
-    (The state columns hold JSON, where pydantic writes a NUL escaped; names and summaries are
-    copied out of it for people to read, and a NUL there would fail the whole command.)
-    """
-    return value.replace("\x00", "\ufffd") if value and "\x00" in value else value
 
 
 def _encounter(row: asyncpg.Record) -> StoredEncounter:
@@ -573,7 +565,7 @@ class PostgresStore(Store):
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.executemany(
                 f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({marks})",
-                [tuple(row[c] for c in cols) for row in rows],
+                [tuple(_text(v) if isinstance(v, str) else v for v in (row[c] for c in cols)) for row in rows],
             )
             await conn.execute(
                 f"SELECT setval(s, (SELECT max({key}) FROM {table})) FROM "

@@ -44,6 +44,7 @@ __all__ = [
     "TABLES",
     "Row",
     "ShardSlice",
+    "text_without_nul",
 ]
 
 #: how many interaction ids of an encounter's log `StoredEncounter.recent_interactions` holds
@@ -385,6 +386,15 @@ class Store(ABC):
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 _POSTGRES_SCHEMES = ("postgresql", "postgres")
 _URL_FORMS = "a file path, sqlite:///path or postgresql://user@host/database"
+
+
+def text_without_nul(value: str | None) -> str | None:
+    """``value`` fit for a PostgreSQL text column, which refuses NUL: each becomes U+FFFD.
+
+    (The state columns hold JSON, where pydantic writes a NUL escaped; names and summaries are
+    copied out of it for people to read, and a NUL there would fail the whole command.)
+    """
+    return value.replace("\x00", "\ufffd") if value and "\x00" in value else value
 
 
 def redact_url(url: str) -> str:

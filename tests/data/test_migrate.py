@@ -200,3 +200,25 @@ def test_a_bad_url_is_one_line_and_exit_code_2(tmp_path: Path, args: list[str], 
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert words in done.stderr and "secret" not in done.stderr
+
+
+async def test_a_nul_in_stored_text_is_copied_as_postgresql_stores_it(tmp_path: Path, pg_server: PgServer) -> None:
+    """A name and log summary with a NUL (SQLite keeps it, PostgreSQL text cannot) copy as U+FFFD, as the bot writes them there, and a second run finds them already copied."""
+    db, url = str(tmp_path / "bot.db"), await pg_server.fresh_url()
+    source = await open_store(db)
+    try:
+        created = await source.create_encounter("c1", "g", enc("Nul\x00name"), 1.0, user_id="u", command="/encounter start",
+                                                summary="**Nul\x00name** begins")
+        dest = await open_store(url)
+        try:
+            first = await migrate(source, dest)
+            again = await migrate(source, dest)
+            [row] = await dest.read_rows("actions", None, 10)
+            assert row["summary"] == "**Nul\ufffdname** begins"
+            [stored] = await dest.read_rows("encounters", None, 10)
+            assert stored["name"] == "Nul\ufffdname" and stored["id"] == created.id
+        finally:
+            await dest.close()
+    finally:
+        await source.close()
+    assert [t.copied for t in first] == [1, 1, 0] and [t.copied for t in again] == [0, 0, 0]
