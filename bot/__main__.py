@@ -1,8 +1,11 @@
-"""``python -m bot`` runs the bot; ``python -m bot console`` runs it offline; ``python -m bot benchmark`` measures it."""
+"""``python -m bot`` runs the bot; ``python -m bot console`` runs it offline; ``python -m bot benchmark`` measures it;
+``python -m bot migrate`` copies a database into another."""
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 
@@ -11,7 +14,7 @@ import discord
 from discord.gateway import DiscordWebSocket
 
 from bot.settings import Settings, SettingsError, TokenError, check_token, load_settings
-from data.store import StoreError
+from data.store import StoreError, database_backend, open_store, redact_url
 
 log = logging.getLogger("skirmish")
 
@@ -61,6 +64,8 @@ async def run_bot(settings: Settings, token: str) -> int:
         reminder_every=settings.reminder_check_seconds,
         default_reminder_hours=settings.default_reminder_hours,
         log_retention_days=settings.log_retention_days,
+        shard_count=settings.shard_count,
+        shard_ids=settings.shard_ids,
     )
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -113,6 +118,65 @@ async def run_bot(settings: Settings, token: str) -> int:
     return 0
 
 
+def migrate_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m bot migrate",
+        description="Copy every encounter, log row and reminder into another database (stop the "
+                    "bot first). Run twice, it copies nothing more; a destination holding other "
+                    "data is refused and left as it is.",
+    )
+    p.add_argument("--to", required=True, metavar="URL",
+                   help="the destination: postgresql://user:password@host:5432/database")
+    p.add_argument("--from", dest="source", metavar="URL",
+                   help="the source (default: the DATABASE_URL setting, skirmish.db if unset)")
+    return p
+
+
+def migrate_main(argv: list[str]) -> int:
+    """``python -m bot migrate --to URL [--from URL]``: copy, check the counts, print them."""
+    args = migrate_parser().parse_args(argv)
+    source = args.source
+    try:
+        if source is None:
+            source = load_settings().database_url
+        kind, target = database_backend(source)
+        if database_backend(args.to) == (kind, target):
+            return fail("--from and --to name the same database: give another destination.")
+    except (SettingsError, StoreError) as exc:
+        return fail(str(exc))
+    if kind == "sqlite" and not os.path.isfile(target):
+        return fail(f"There is no database file {target} to migrate from: give --from the bot's file.")
+    return asyncio.run(_migrate(source, args.to))
+
+
+async def _migrate(source_url: str, dest_url: str) -> int:
+    from data.migrate import migrate
+
+    try:
+        source = await open_store(source_url)
+    except StoreError as exc:
+        return fail(str(exc))
+    try:
+        dest = await open_store(dest_url)
+    except StoreError as exc:
+        await source.close()
+        return fail(str(exc))
+    try:
+        report = await migrate(source, dest)
+    except StoreError as exc:
+        return fail(str(exc))
+    finally:
+        await dest.close()
+        await source.close()
+    copied = sum(t.copied for t in report)
+    where = f"{redact_url(source_url)} -> {redact_url(dest_url)}"
+    print(f"Copied {copied} rows: {where}" if copied else
+          f"Nothing to copy: the destination already holds every row ({where})")
+    for t in report:
+        print(f"  {t.table}: {t.rows} in both (copied {t.copied}, already there {t.present})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "console":
@@ -123,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         from bot.offline.benchmark import main as benchmark_main
 
         return benchmark_main(argv[1:])
+    if argv and argv[0] == "migrate":
+        return migrate_main(argv[1:])
     if argv and argv[0] == "docs":
         from bot.docs import main as docs_main
 
@@ -131,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m bot            run the bot (settings from .env)\n"
               "       python -m bot console    run commands offline (see --help there)\n"
               "       python -m bot benchmark  measure speed offline [--quick] [--profile]\n"
-              "       python -m bot docs       print each system's README tables [--write README.md]")
+              "       python -m bot docs       print each system's README tables [--write README.md]\n"
+              "       python -m bot migrate    copy the database: --to postgresql://... [--from skirmish.db]")
         return 0
     try:
         settings = load_settings()

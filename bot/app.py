@@ -16,9 +16,9 @@ from discord.ext import commands
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Nudge, Service
 from bot.tree import SkirmishTree
-from data.store import Store
+from data.store import ShardSlice, Store
 
-__all__ = ["Skirmish", "BoardKeeper", "EXTENSIONS", "create_bot"]
+__all__ = ["Skirmish", "ShardedSkirmish", "BoardKeeper", "EXTENSIONS", "create_bot"]
 
 log = logging.getLogger("skirmish")
 
@@ -51,6 +51,8 @@ class BoardKeeper:
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     def touch(self, channel_id: str) -> None:
+        if not self.bot.runs_channel(channel_id):  # another process runs its guild's shard
+            return
         self._dirty.add(channel_id)
         task = self._tasks.get(channel_id)
         if task is None or task.done():
@@ -116,6 +118,7 @@ class Skirmish(commands.Bot):
         board_delay: float = 1.0,
         reminder_every: float = 60.0,
         log_retention_days: float = 30.0,
+        **sharding: object,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -125,7 +128,10 @@ class Skirmish(commands.Bot):
             tree_cls=SkirmishTree,
             allowed_mentions=NO_MENTIONS,
             help_command=None,
+            **sharding,
         )
+        #: the shards this process runs when it runs only some (`run_shards`); None: all
+        self.shard_slice: ShardSlice | None = None
         self.service = service
         self.boards = BoardKeeper(self, board_delay)
         self.dev_guild_id = dev_guild_id
@@ -139,6 +145,20 @@ class Skirmish(commands.Bot):
         self.board_view: Callable[[int], discord.ui.View] | None = None
         self.questions: Any = None
         self._reminders: asyncio.Task[None] | None = None
+
+    def run_shards(self, shards: ShardSlice | None) -> None:
+        """Run only ``shards`` (None: all): the store claims only their guilds' reminders, and
+        boards of other guilds are left to the processes that run those."""
+        self.shard_slice = shards
+        self.service.store.shards = shards
+
+    def runs_channel(self, channel_id: str) -> bool:
+        """Whether this process runs the shard of the channel's guild (a channel it does not
+        know came to it by a command, so it is its own)."""
+        if self.shard_slice is None:
+            return True
+        guild = getattr(self.get_channel(int(channel_id)), "guild", None)
+        return guild is None or self.shard_slice.owns(guild.id)
 
     async def setup_hook(self) -> None:
         for ext in EXTENSIONS:
@@ -188,6 +208,7 @@ class Skirmish(commands.Bot):
             log.warning("cannot remind in %s (no access, or the channel is gone)", where)
         except discord.HTTPException:
             log.warning("could not send a reminder to %s; trying again later", where, exc_info=True)
+            await self.service.store.release_reminder(nudge.reminder)
             return False
         except Exception:  # a bad stored id, a bug: it waits one interval like a sent one, never every pass
             log.exception("cannot send the reminder in %s", where)
@@ -235,6 +256,10 @@ class Skirmish(commands.Bot):
         await super().close()
 
 
+class ShardedSkirmish(Skirmish, commands.AutoShardedBot):
+    """The bot over several shards (``SHARD_COUNT``), or a slice of them (``SHARD_IDS``)."""
+
+
 def create_bot(
     store: Store,
     *,
@@ -246,13 +271,23 @@ def create_bot(
     reminder_every: float = 60.0,
     default_reminder_hours: float = 24.0,
     log_retention_days: float = 30.0,
+    shard_count: int | None = None,
+    shard_ids: tuple[int, ...] | None = None,
 ) -> Skirmish:
+    """The bot on ``store``; with ``shard_count``, an `AutoShardedBot` over ``shard_ids`` of
+    them (None: all), that leaves other shards' guilds to the processes that run them."""
     service = Service(store, rng=rng, clock=clock, default_reminder_hours=default_reminder_hours)
-    return Skirmish(
-        service,
+    options = dict(
         dev_guild_id=dev_guild_id,
         sync_commands=sync_commands,
         board_delay=board_delay,
         reminder_every=reminder_every,
         log_retention_days=log_retention_days,
     )
+    if shard_count is None:
+        bot = Skirmish(service, **options)  # type: ignore[arg-type]
+    else:
+        ids = None if shard_ids is None else list(shard_ids)
+        bot = ShardedSkirmish(service, shard_count=shard_count, shard_ids=ids, **options)  # type: ignore[arg-type]
+    bot.run_shards(None if shard_count is None or shard_ids is None else ShardSlice(shard_count, tuple(shard_ids)))
+    return bot

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from data.store import StoreError, database_backend
 from rules.models import reminder_hours_problem
@@ -50,6 +50,54 @@ class Settings(BaseSettings):
     log_retention_days: float = Field(
         30.0, ge=0, description="Ended encounters lose their undo data after this many days (0: kept forever)."
     )
+
+    shard_count: int | None = Field(
+        None, description="How many shards the bot's Discord connection has in all (empty: one process, no sharding)."
+    )
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        None, description="The shards this process runs, a comma list such as 0,1 (empty: all of SHARD_COUNT)."
+    )
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _shard_count(cls, v: object) -> object:
+        text = "" if v is None else str(v).strip()
+        if not text:
+            return None
+        if not text.isdigit():
+            raise ValueError(f"SHARD_COUNT must be a whole number (Discord wants one shard per 2,500 servers at most), not {text!r}")
+        if int(text) < 1:
+            raise ValueError("SHARD_COUNT must be 1 or more, or left empty")
+        return int(text)
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_ids(cls, v: object) -> object:
+        if v is None or isinstance(v, tuple):
+            return v
+        text = str(v).strip()
+        if not text:
+            return None
+        parts = [p.strip() for p in text.split(",")]
+        if not all(p.isdigit() for p in parts):
+            raise ValueError(f"SHARD_IDS must be a comma list of shard numbers such as 0,1, not {text!r}")
+        ids = [int(p) for p in parts]
+        if twice := sorted({i for i in ids if ids.count(i) > 1}):
+            raise ValueError(f"SHARD_IDS names shard {twice[0]} twice")
+        return tuple(sorted(ids))
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the number of shards in all: set both, or neither")
+        if self.shard_ids[-1] >= self.shard_count:
+            raise ValueError(
+                f"SHARD_IDS must be shard numbers from 0 to {self.shard_count - 1} "
+                f"(SHARD_COUNT is {self.shard_count}), not {','.join(map(str, self.shard_ids))}"
+            )
+        return self
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod
@@ -105,7 +153,7 @@ def load_settings(**values: Any) -> Settings:
     except ValidationError as error:
         problems = []
         for e in error.errors():
-            name = str(e["loc"][0]).upper() if e["loc"] else "settings"
+            name = str(e["loc"][0]).upper() if e["loc"] else ""  # none: a check of several, named in it
             message = e["msg"].removeprefix("Value error, ")
             problems.append(message if name in message else f"{name}: {message}")
         raise SettingsError("; ".join(problems)) from None

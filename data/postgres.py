@@ -26,7 +26,9 @@ from data.store import (
     DuplicateInteraction,
     LogEntry,
     NotifyPrefs,
+    TABLES,
     Reminder,
+    Row,
     Store,
     StaleEncounter,
     StoredEncounter,
@@ -36,6 +38,7 @@ from data.store import (
     entries_with_states,
     read_state,
     redact_url,
+    text_without_nul as _text,
     undo_rows,
     version_plan,
 )
@@ -88,11 +91,14 @@ _UPDATE_STATES = (
 #: the due reminders no other process holds, claimed for `REMINDER_LEASE` seconds; returned
 #: as they were due
 _CLAIM_REMINDERS = (
-    "WITH due AS (SELECT encounter_id, due_at FROM reminders WHERE due_at <= $1 "
+    "WITH due AS (SELECT encounter_id, due_at FROM reminders WHERE due_at <= $1 {mine}"
     "ORDER BY due_at, encounter_id FOR UPDATE SKIP LOCKED) "
     "UPDATE reminders r SET due_at = $1 + $2 FROM due WHERE r.encounter_id = due.encounter_id "
     "RETURNING r.encounter_id, r.channel_id, due.due_at, r.user_ids, r.turn_key, r.nudges, r.since, r.warned"
 )
+#: the `_CLAIM_REMINDERS` filter of a process that runs some shards: a guild's shard is
+#: (guild_id >> 22) % count, and no guild is shard 0
+_MY_SHARDS = "AND (coalesce(guild_id, '0')::bigint >> 22) % $3 = ANY($4::bigint[]) "
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
     "state_before, created_at, dice_typed, delta, version, chain, undoable) "
@@ -113,8 +119,10 @@ _MARK_UNDONE = (
     "UPDATE actions a SET undone = true FROM unnest($1::bigint[], $2::bigint[]) AS v(id, enc) "
     "WHERE a.id = v.id AND a.encounter_id = v.enc AND NOT a.undone RETURNING a.id"
 )
+#: a reminder, with the guild of its encounter (for the shard that owns it)
 _UPSERT_REMINDER = (
-    f"INSERT INTO reminders ({_REMINDER_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+    f"INSERT INTO reminders ({_REMINDER_COLS}, guild_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, "
+    "(SELECT guild_id FROM encounters WHERE id = $1)) "
     "ON CONFLICT (encounter_id) DO UPDATE SET channel_id = excluded.channel_id, "
     "due_at = excluded.due_at, user_ids = excluded.user_ids, turn_key = excluded.turn_key, "
     "nudges = excluded.nudges, since = excluded.since, warned = excluded.warned"
@@ -123,15 +131,6 @@ _DELETE_REMINDERS = "DELETE FROM reminders WHERE encounter_id = ANY($1::bigint[]
 
 _Pending = tuple[Change, "asyncio.Future[None]"]
 _STOP = None  # queued by close(): write what came before, then end the writer
-
-
-def _text(value: str | None) -> str | None:
-    """``value`` fit for a text column: PostgreSQL refuses NUL, so it becomes U+FFFD.
-
-    (The state columns hold JSON, where pydantic writes a NUL escaped; names and summaries are
-    copied out of it for people to read, and a NUL there would fail the whole command.)
-    """
-    return value.replace("\x00", "\ufffd") if value and "\x00" in value else value
 
 
 def _encounter(row: asyncpg.Record) -> StoredEncounter:
@@ -467,6 +466,15 @@ class PostgresStore(Store):
             prefs.user_id, prefs.tz, prefs.quiet_start, prefs.quiet_end, prefs.mode,
         )
 
+    async def release_reminder(self, reminder: Reminder) -> None:
+        """Give back a claimed reminder that was not sent: its due time is what it was before
+        the claim (unless it changed since: a new turn, a nudge counted)."""
+        await self._execute(
+            "UPDATE reminders SET due_at = $2 WHERE encounter_id = $1 AND turn_key = $3 "
+            "AND nudges = $4",
+            reminder.encounter_id, reminder.due_at, reminder.turn_key, reminder.nudges,
+        )
+
     async def clear_reminder(self, encounter_id: int, turn_key: str) -> None:
         """Drop the encounter's reminder if it still waits on the turn ``turn_key``."""
         await self._execute(
@@ -532,7 +540,11 @@ class PostgresStore(Store):
         locked with ``FOR UPDATE SKIP LOCKED`` (a process asking at the same moment passes
         over them) and moved `REMINDER_LEASE` seconds ahead in the same statement, so no other
         process takes them until this one has sent them (`bump_reminder`, `clear_reminder`)."""
-        rows = await self._rows(_CLAIM_REMINDERS, now, REMINDER_LEASE)
+        if self.shards is None:
+            rows = await self._rows(_CLAIM_REMINDERS.format(mine=""), now, REMINDER_LEASE)
+        else:
+            rows = await self._rows(_CLAIM_REMINDERS.format(mine=_MY_SHARDS), now, REMINDER_LEASE,
+                                    self.shards.count, list(self.shards.ids))
         return sorted(map(_reminder, rows), key=lambda r: (r.due_at, r.encounter_id))
 
     async def count_encounters(self) -> int:
@@ -550,6 +562,59 @@ class PostgresStore(Store):
             "AND NOT (i.indisvalid AND i.indisready)"
         )
         return f"invalid indexes: {', '.join(r['name'] for r in bad)}" if bad else "ok"
+
+
+    # -- whole tables, for data.migrate -------------------------------------------------------------
+    async def read_rows(self, table: str, after: int | None, limit: int) -> list[Row]:
+        """Up to ``limit`` rows of ``table`` by key above ``after``, as stored."""
+        key, cols = TABLES[table]
+        kind = _KEY_TYPES.get(table, "bigint")
+        rows = await self._rows(
+            f"SELECT {', '.join(cols)} FROM {table} WHERE $1::{kind} IS NULL OR {key} > $1 "
+            f"ORDER BY {key} LIMIT $2",
+            after, limit,
+        )
+        return [_row_out(row) for row in rows]
+
+    async def read_rows_by_key(self, table: str, keys: list[int] | list[str]) -> list[Row]:
+        """The rows of ``table`` whose key is in ``keys``, in key order."""
+        key, cols = TABLES[table]
+        rows = await self._rows(
+            f"SELECT {', '.join(cols)} FROM {table} WHERE {key} = ANY($1::{_KEY_TYPES.get(table, 'bigint')}[]) "
+            f"ORDER BY {key}",
+            keys,
+        )
+        return [_row_out(row) for row in rows]
+
+    async def write_rows(self, table: str, rows: list[Row]) -> None:
+        """Insert ``rows`` in one transaction, then move the table's id sequence past them."""
+        key, cols = TABLES[table]
+        marks = ", ".join(f"${i}" for i in range(1, len(cols) + 1))
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.executemany(
+                f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({marks})",
+                [tuple(_text(v) if isinstance(v, str) else v for v in (row[c] for c in cols)) for row in rows],
+            )
+            if table not in _KEY_TYPES:  # a text key has no id sequence to move
+                await conn.execute(
+                    f"SELECT setval(s, (SELECT max({key}) FROM {table})) FROM "
+                    f"pg_get_serial_sequence('{table}', '{key}') AS s WHERE s IS NOT NULL"
+                )
+
+    async def count_rows(self, table: str) -> int:
+        """How many rows ``table`` holds."""
+        if table not in TABLES:
+            raise KeyError(table)
+        return int(await self._pool.fetchval(f"SELECT count(*) FROM {table}"))
+
+
+#: tables whose key is not a bigint id
+_KEY_TYPES = {"players": "text"}
+
+
+def _row_out(row: asyncpg.Record) -> Row:
+    """A stored row as both backends give it: arrays as lists."""
+    return {k: list(v) if isinstance(v, list | tuple) else v for k, v in row.items()}
 
 
 def _connect_error(shown: str, url: str, error: BaseException) -> StoreError:

@@ -31,7 +31,9 @@ from data.store import (
     DuplicateInteraction,
     LogEntry,
     NotifyPrefs,
+    TABLES,
     Reminder,
+    Row,
     Store,
     StaleEncounter,
     StoredEncounter,
@@ -96,8 +98,10 @@ _COMPACT = (
     "AND (state_before IS NOT NULL OR delta IS NOT NULL OR undoable = 1)"
 )
 _MARK_UNDONE = "UPDATE actions SET undone = 1 WHERE id = ? AND encounter_id = ? AND undone = 0"
+#: a reminder, with the guild of its encounter (for the shard that owns it)
 _UPSERT_REMINDER = (
-    f"INSERT INTO reminders ({_REMINDER_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+    f"INSERT INTO reminders ({_REMINDER_COLS}, guild_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+    "(SELECT guild_id FROM encounters WHERE id = ?1)) "
     "ON CONFLICT (encounter_id) DO UPDATE SET channel_id = excluded.channel_id, "
     "due_at = excluded.due_at, user_ids = excluded.user_ids, turn_key = excluded.turn_key, "
     "nudges = excluded.nudges, since = excluded.since, warned = excluded.warned"
@@ -587,11 +591,16 @@ class SqliteStore(Store):
         return cur.rowcount
 
     async def due_reminders(self, now: float) -> list[Reminder]:
-        """Reminders due at or before ``now``, soonest first."""
+        """Reminders due at or before ``now`` (of the guilds on `shards`, if set), soonest first."""
+        mine, params = "", [now]
+        if self.shards is not None:  # a guild's shard: (guild_id >> 22) % count; none: shard 0
+            mine = ("AND ((coalesce(CAST(guild_id AS INTEGER), 0) >> 22) % ?) "
+                    "IN (SELECT value FROM json_each(?))")
+            params += [self.shards.count, json.dumps(self.shards.ids)]
         rows = await self._rows(
-            f"SELECT {_REMINDER_COLS} FROM reminders WHERE due_at <= ? ORDER BY due_at, "
-            "encounter_id",
-            (now,),
+            f"SELECT {_REMINDER_COLS} FROM reminders WHERE due_at <= ? {mine} "
+            "ORDER BY due_at, encounter_id",
+            params,
         )
         return [_reminder(row) for row in rows]
 
@@ -606,6 +615,74 @@ class SqliteStore(Store):
         if result == "ok" and (bad := await self._rows("PRAGMA foreign_key_check")):
             return f"foreign key violations: {len(bad)} rows, first in {bad[0][0]}"
         return result
+
+
+    # -- whole tables, for data.migrate -------------------------------------------------------------
+    async def read_rows(self, table: str, after: int | None, limit: int) -> list[Row]:
+        """Up to ``limit`` rows of ``table`` by key above ``after``, as stored."""
+        key, cols = TABLES[table]
+        rows = await self._rows(
+            f"SELECT {', '.join(cols)} FROM {table} WHERE ? IS NULL OR {key} > ? "
+            f"ORDER BY {key} LIMIT ?",
+            (after, after, limit),
+        )
+        return [_row_out(cols, row) for row in rows]
+
+    async def read_rows_by_key(self, table: str, keys: list[int] | list[str]) -> list[Row]:
+        """The rows of ``table`` whose key is in ``keys``, in key order."""
+        key, cols = TABLES[table]
+        rows = await self._rows(
+            f"SELECT {', '.join(cols)} FROM {table} WHERE {key} IN "
+            f"(SELECT value FROM json_each(?)) ORDER BY {key}",
+            (json.dumps(keys),),
+        )
+        return [_row_out(cols, row) for row in rows]
+
+    async def write_rows(self, table: str, rows: list[Row]) -> None:
+        """Insert ``rows`` in one transaction (SQLite's ids follow the largest by themselves)."""
+        _, cols = TABLES[table]
+        sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
+        async with self._lock:
+            try:
+                await self._db.executemany(sql, [_row_in(cols, row) for row in rows])
+                await self._db.commit()
+            except BaseException:
+                with suppress(Exception):
+                    await self._db.rollback()
+                raise
+
+    async def count_rows(self, table: str) -> int:
+        """How many rows ``table`` holds."""
+        if table not in TABLES:
+            raise KeyError(table)
+        return int((await self._rows(f"SELECT count(*) FROM {table}"))[0][0])
+
+
+#: the columns SQLite keeps as JSON lists and as 0/1 flags
+_JSON_LISTS = frozenset({"dice", "dice_typed", "user_ids"})
+_FLAGS = frozenset({"active", "undone", "undoable", "warned"})
+
+
+def _row_out(cols: tuple[str, ...], row: Sequence[Any]) -> Row:
+    """A stored row as both backends give it: JSON lists as lists (NULL: empty), flags as bools."""
+    out: Row = {}
+    for col, value in zip(cols, row):
+        if col in _JSON_LISTS:
+            value = json.loads(value) if value else []
+        elif col in _FLAGS:
+            value = bool(value)
+        elif isinstance(value, bytes):
+            value = value.decode("utf-8", "replace")
+        out[col] = value
+    return out
+
+
+def _row_in(cols: tuple[str, ...], row: Row) -> tuple[Any, ...]:
+    """``row`` (as `_row_out` gives it) as SQLite stores it."""
+    return tuple(
+        json.dumps(row[c]) if c in _JSON_LISTS else int(bool(row[c])) if c in _FLAGS else row[c]
+        for c in cols
+    )
 
 
 # -- the file: one process at a time, and errors a person can act on ------------------------------

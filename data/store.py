@@ -43,10 +43,37 @@ __all__ = [
     "database_backend",
     "redact_url",
     "NotifyPrefs",
+    "TABLES",
+    "Row",
+    "ShardSlice",
+    "text_without_nul",
 ]
 
 #: how many interaction ids of an encounter's log `StoredEncounter.recent_interactions` holds
 RECENT_INTERACTIONS = 256
+
+#: every table of a database, in the order a copy must write them (a row's encounter first):
+#: its key column and its columns, named alike on both backends
+TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "encounters": ("id", (
+        "id", "channel_id", "guild_id", "system", "name", "state", "active", "board_message_id",
+        "created_at", "updated_at", "version",
+    )),
+    "actions": ("id", (
+        "id", "encounter_id", "interaction_id", "user_id", "command", "summary", "dice",
+        "state_before", "undone", "created_at", "dice_typed", "delta", "version", "chain",
+        "undoable",
+    )),
+    "reminders": ("encounter_id", (
+        "encounter_id", "channel_id", "guild_id", "due_at", "user_ids", "turn_key", "nudges",
+        "since", "warned",
+    )),
+    "players": ("user_id", ("user_id", "tz", "quiet_start", "quiet_end", "mode")),
+}
+
+#: one stored row as both backends read and write it for a copy (`Store.read_rows`): ints,
+#: floats, text, None, bools for flags and lists for dice, typed dice and user ids
+Row = dict[str, object]
 
 
 class ChannelBusy(RulesError):
@@ -90,6 +117,23 @@ class StoreError(RulesError):
     database, was written by a newer version, or is held by another process); the entry points
     print it as one line and exit with code 2.
     """
+
+
+@dataclass(frozen=True, slots=True)
+class ShardSlice:
+    """The Discord shards a process runs: ``ids`` of ``count``. A guild belongs to shard
+    ``(guild_id >> 22) % count`` (Discord's rule; direct messages, no guild, go to shard 0)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def shard_of(self, guild_id: str | int | None) -> int:
+        """The shard that receives ``guild_id``'s events."""
+        return (int(guild_id) >> 22) % self.count if guild_id not in (None, "") else 0
+
+    def owns(self, guild_id: str | int | None) -> bool:
+        """Whether this process runs the shard of ``guild_id``."""
+        return self.shard_of(guild_id) in self.ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +269,10 @@ def check_change(change: Change) -> None:
 class Store(ABC):
     """Everything the bot stores. Methods are coroutines; results are `rules` models."""
 
+    #: the shards this process runs (set by the bot when it runs a slice of them): it claims
+    #: only the reminders of their guilds; None claims every reminder
+    shards: ShardSlice | None = None
+
     @abstractmethod
     async def close(self) -> None:
         """Flush every pending change, then release the connection."""
@@ -300,7 +348,13 @@ class Store(ABC):
 
         Where several processes share the database, each reminder returned is claimed for this
         process for a short lease (its ``due_at`` moves ahead), so another does not take it too.
+        With `shards` set, only the reminders of guilds on those shards are returned.
         """
+
+    async def release_reminder(self, reminder: Reminder) -> None:
+        """Give back a reminder `due_reminders` returned that could not be sent (Discord failed
+        for a moment): it is due again at once, for any process. Only a backend that leases its
+        claims has anything to give back."""
 
     @abstractmethod
     async def bump_reminder(self, encounter_id: int, due_at: float, warned: bool = False) -> None:
@@ -331,6 +385,25 @@ class Store(ABC):
     async def integrity_check(self) -> str:
         """The backend's own consistency check: ``"ok"`` when all is well."""
 
+    # -- whole tables, for `data.migrate` ----------------------------------------------------------
+    @abstractmethod
+    async def read_rows(self, table: str, after: int | None, limit: int) -> list[Row]:
+        """Up to ``limit`` rows of ``table`` (a key of `TABLES`) exactly as stored, by key above
+        ``after`` (None: from the first), in key order."""
+
+    @abstractmethod
+    async def read_rows_by_key(self, table: str, keys: list[int] | list[str]) -> list[Row]:
+        """The rows of ``table`` whose key is in ``keys``, in key order."""
+
+    @abstractmethod
+    async def write_rows(self, table: str, rows: list[Row]) -> None:
+        """Insert ``rows`` (as `read_rows` gives them, keys included) in one transaction, and
+        move the table's id counter past them."""
+
+    @abstractmethod
+    async def count_rows(self, table: str) -> int:
+        """How many rows ``table`` holds."""
+
     async def __aenter__(self) -> Store:
         return self
 
@@ -346,6 +419,15 @@ class Store(ABC):
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 _POSTGRES_SCHEMES = ("postgresql", "postgres")
 _URL_FORMS = "a file path, sqlite:///path or postgresql://user@host/database"
+
+
+def text_without_nul(value: str | None) -> str | None:
+    """``value`` fit for a PostgreSQL text column, which refuses NUL: each becomes U+FFFD.
+
+    (The state columns hold JSON, where pydantic writes a NUL escaped; names and summaries are
+    copied out of it for people to read, and a NUL there would fail the whole command.)
+    """
+    return value.replace("\x00", "\ufffd") if value and "\x00" in value else value
 
 
 def redact_url(url: str) -> str:

@@ -169,3 +169,10 @@ async def store(url: str) -> AsyncIterator[Store]:
     yield s
     await s.close()
 
+
+
+@pytest.fixture(name="harness_db")
+def on_each_backend(url: str) -> str:
+    """Imported into a test module, this runs the module's `h` harness (tests/conftest.py) on a
+    fresh database of each backend in turn."""
+    return url

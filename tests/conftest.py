@@ -12,9 +12,16 @@ from tests.scenario import Scenario
 
 
 @pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[Harness]:
-    """The offline harness on a fresh database file, seed 7, with a manual clock."""
-    harness = await Harness.create(str(tmp_path / "bot.db"), seed=7, clock=Clock())
+def harness_db(tmp_path: Path) -> str:
+    """The database of the `h` harness: a fresh SQLite file (a test module that imports
+    `tests.backends.on_each_backend` runs it on each backend instead)."""
+    return str(tmp_path / "bot.db")
+
+
+@pytest.fixture
+async def h(harness_db: str) -> AsyncIterator[Harness]:
+    """The offline harness on a fresh database, seed 7, with a manual clock."""
+    harness = await Harness.create(harness_db, seed=7, clock=Clock())
     yield harness
     await harness.close()
 

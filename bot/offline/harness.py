@@ -306,6 +306,8 @@ class Harness:
         self.store = store
         self.recorder = recorder
         self._interaction_ids = itertools.count(1)
+        #: the database the harness opened (a SQLite path or a PostgreSQL URL), for `restart`
+        self.db = ":memory:"
 
     # -- life cycle -----------------------------------------------------------------------------
     @classmethod
@@ -334,6 +336,7 @@ class Harness:
         )
         state.application_id = APP_ID
         harness = cls(bot, store, recorder)
+        harness.db = db
         bot.http.request = harness._http_request  # type: ignore[method-assign]
         bot.http.get_from_cdn = harness._cdn  # type: ignore[method-assign]
         await bot._async_setup_hook()
@@ -353,10 +356,10 @@ class Harness:
         await self.store.close()
 
     async def restart(self) -> "Harness":
-        """A new bot process on the same database file (state must survive). The channels keep the
+        """A new bot process on the same database (state must survive). The channels keep the
         messages already sent, as Discord does, so their buttons can still be pressed."""
         await self.close()
-        new = await Harness.create(self.store_path, clock=self.bot.service.clock)
+        new = await Harness.create(self.db, clock=self.bot.service.clock)
         new.recorder.sent[:0] = self.recorder.sent
         return new
 

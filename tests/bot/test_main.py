@@ -25,7 +25,7 @@ from data.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = "MTA" + "x" * 21 + ".GhIjKl." + "y" * 30
-_SETTINGS = ("DISCORD_", "DEV_GUILD", "DATABASE_URL", "LOG_LEVEL", "REMINDER_", "DEFAULT_REMINDER", "BOARD_")
+_SETTINGS = ("DISCORD_", "DEV_GUILD", "DATABASE_URL", "LOG_LEVEL", "REMINDER_", "DEFAULT_REMINDER", "BOARD_", "SHARD_")
 
 
 def _without_file_override() -> None:
@@ -130,6 +130,8 @@ async def _fresh(path: Path) -> None:
         (lambda p: {"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR"),
         (lambda p: {"DATABASE_URL": "mysql://db/skirmish"}, "Unsupported DATABASE_URL scheme 'mysql'"),
         (lambda p: {"REMINDER_CHECK_SECONDS": "0"}, "REMINDER_CHECK_SECONDS"),
+        (lambda p: {"SHARD_COUNT": "2", "SHARD_IDS": "5"}, "SHARD_IDS must be shard numbers from 0 to 1 (SHARD_COUNT is 2)"),
+        (lambda p: {"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
         (_corrupt, "bot.db is not a SQLite database"),
         (_newer, "newer than this code"),
         (_read_only_file, "Cannot write to"),

@@ -10,12 +10,12 @@ import pytest
 
 from bot.offline.harness import Harness, channel_id_of, user_id_of
 from bot.service import Ctx, Service
-from data.sqlite import SqliteStore
-from data.store import DuplicateInteraction
+from data.store import DuplicateInteraction, Store
 from rules.errors import InputError, RulesError
 from rules.system import MAX_COMBATANTS
 from bot.service.porting import MAX_VALUES
 from tests.cogs.fights import BORIN, GRAK
+from tests.backends import on_each_backend  # noqa: F401 (the h harness on SQLite and PostgreSQL)
 
 
 async def _fight(h: Harness, channel: str = "general") -> dict[str, Any]:
@@ -157,23 +157,19 @@ async def test_import_into_an_empty_channel_delivered_twice_is_applied_once(h: H
     assert again is not None and again.encounter == stored.encounter and len(await h.store.log(again.id, 10)) == 1
 
 
-async def test_a_repeated_first_import_after_a_restart_is_still_a_duplicate(tmp_path: Path) -> None:
+async def test_a_repeated_first_import_after_a_restart_is_still_a_duplicate(store: Store) -> None:
     """A first import's interaction id is refused by the store even with nothing cached, and nothing is created."""
-    store = await SqliteStore.open(str(tmp_path / "s.db"))
-    try:
-        service = Service(store)
-        await service.start(Ctx("10", "1", interaction_id="100"), "tote", None, None, None)
-        raw = (await service.export(Ctx("10", "1"))).file
-        assert raw is not None
-        ctx = Ctx("20", "1", interaction_id="200")
-        await service.import_(ctx, raw[1])
-        await service.end(Ctx("20", "1", interaction_id="201"))
-        fresh = Service(store)
-        with pytest.raises(DuplicateInteraction):
-            await fresh.import_(ctx, raw[1])
-        assert await store.load_active("20") is None
-    finally:
-        await store.close()
+    service = Service(store)
+    await service.start(Ctx("10", "1", interaction_id="100"), "tote", None, None, None)
+    raw = (await service.export(Ctx("10", "1"))).file
+    assert raw is not None
+    ctx = Ctx("20", "1", interaction_id="200")
+    await service.import_(ctx, raw[1])
+    await service.end(Ctx("20", "1", interaction_id="201"))
+    fresh = Service(store)
+    with pytest.raises(DuplicateInteraction):
+        await fresh.import_(ctx, raw[1])
+    assert await store.load_active("20") is None
 
 
 async def test_the_imported_state_reads_back_as_a_load_reads_it(h: Harness) -> None:

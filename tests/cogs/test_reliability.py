@@ -1,7 +1,8 @@
 """Reliability: concurrency on one channel, a process killed mid-load, and Discord's payload limits.
 
 See DESIGN.md, "Performance and reliability: how they are measured". Everything runs through
-the offline harness (the real discord.py tree) or the offline console in a subprocess.
+the offline harness (the real discord.py tree) or the offline console in a subprocess, on each
+backend (a SQLite file and a PostgreSQL database, the `url` fixture of tests/backends.py).
 """
 from __future__ import annotations
 
@@ -30,9 +31,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-async def h(tmp_path: Path):
-    """The harness with seed 11 (these tests were written against its dice)."""
-    harness = await Harness.create(str(tmp_path / "bot.db"), seed=11, clock=Clock())
+async def h(url: str):
+    """The harness on each backend with seed 11 (these tests were written against its dice)."""
+    harness = await Harness.create(url, seed=11, clock=Clock())
     yield harness
     await harness.close()
 
@@ -142,14 +143,14 @@ def _console_lines() -> list[str]:
     return lines
 
 
-def _run_console_and_kill(db: Path, want_acks: int) -> tuple[set[str], int, str]:
+def _run_console_and_kill(db: str, files: Path, want_acks: int) -> tuple[set[str], int, str]:
     """Feed the offline console a load, SIGKILL it once ``want_acks`` adds were answered.
 
     Returns the names whose add was acknowledged (its reply printed), the exit code, and the output.
     """
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "console", "--db", str(db), "--files", str(db.parent)],
+        [sys.executable, "-m", "bot", "console", "--db", db, "--files", str(files)],
         cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True, encoding="utf-8", env=env,
     )
@@ -188,15 +189,15 @@ def _run_console_and_kill(db: Path, want_acks: int) -> tuple[set[str], int, str]
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-async def test_killed_mid_load_loses_no_acknowledged_command(tmp_path: Path) -> None:
+async def test_killed_mid_load_loses_no_acknowledged_command(url: str, tmp_path: Path) -> None:
     """SIGKILL the console mid-load: integrity check ok, every acknowledged add stored and logged, and the bot carries on."""
-    db = tmp_path / "killed.db"
-    acked, code, tail = _run_console_and_kill(db, want_acks=40)
+    db = url
+    acked, code, tail = _run_console_and_kill(db, tmp_path, want_acks=40)
     assert code == -signal.SIGKILL, f"the console ended by itself ({code}) before it was killed:\n{tail}"
     assert len(acked) >= 40, f"too few replies before the kill:\n{tail}"
     assert len(acked) < CHANNELS * ADDS, "the load was over before the kill: nothing was tested mid-load"
 
-    store = await open_store(str(db))
+    store = await open_store(db)
     try:
         assert await store.integrity_check() == "ok"
         stored_names: set[str] = set()
@@ -215,7 +216,7 @@ async def test_killed_mid_load_loses_no_acknowledged_command(tmp_path: Path) -> 
     missing = sorted(acked - stored_names)
     assert missing == [], f"acknowledged but lost: {missing}"
 
-    h = await Harness.create(str(db), seed=3)
+    h = await Harness.create(db, seed=3)
     try:
         sent = await h.run("gm", "/combatant add", "c0", name="After", sheet=BORIN, at=cell(100))
         assert not refused(sent[0]), sent[0].text

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.offline.harness import Clock, Harness
+from tests.backends import on_each_backend  # noqa: F401 (the h harness on SQLite and PostgreSQL)
 
 
 async def test_kov_delay_to_a_huge_negative_is_refused_and_the_channel_survives(tmp_path: Path) -> None:

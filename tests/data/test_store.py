@@ -25,6 +25,7 @@ from data import (
     sqlite_path,
 )
 from data.sqlite import RECENT_SQL, migrations
+from data.store import ShardSlice
 from rules.errors import NotFound, RulesError
 from rules.models import Combatant, Encounter, MapState, Settings
 from rules.systems.coup_de_grace.state import BattleState, MiniState
@@ -634,3 +635,19 @@ async def test_state_that_does_not_read_back_keeps_its_raw_row(store: Store, url
     assert loaded.raw_state == damaged and loaded.error is not None and "round" in loaded.error
     [active] = await store.active_encounters()
     assert active.raw_state == damaged and active.encounter is None
+
+
+async def test_a_store_running_some_shards_claims_only_their_guilds_reminders(store: Store) -> None:
+    """With `shards` set, due_reminders returns the reminders of guilds on those shards only (no guild: shard 0); unset, all of them."""
+    guilds = {"g1": str(1 << 22), "g0": str(2 << 22), "none": None}  # shards 1, 0 and 0 of two
+    ids = {}
+    for name, guild in guilds.items():
+        created = await store.create_encounter(name, guild, enc(), 1.0)
+        await store.apply(change(created.id, name, reminder=Reminder(created.id, name, 5.0, ["u"], "t")))
+        ids[name] = created.id
+    store.shards = ShardSlice(2, (1,))
+    assert [r.encounter_id for r in await store.due_reminders(10.0)] == [ids["g1"]]
+    store.shards = ShardSlice(2, (0,))
+    assert sorted(r.encounter_id for r in await store.due_reminders(10.0)) == sorted([ids["g0"], ids["none"]])
+    store.shards = None
+    assert len(await store.due_reminders(1000.0)) == 3  # after PostgreSQL's lease on the claimed ones

@@ -114,3 +114,23 @@ async def test_due_reminders_are_claimed_by_one_process(pg_server: PgServer) -> 
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_released_reminder_is_due_again_at_once_for_any_process(pg_server: PgServer) -> None:
+    """A claimed reminder that could not be sent, given back, is due again at its old time for the other process; one bumped meanwhile is not moved back."""
+    url = await pg_server.fresh_url()
+    first, second = await open_store(url), await open_store(url)
+    try:
+        for k in range(2):
+            created = await first.create_encounter(f"c{k}", "g", enc(), 1.0)
+            await first.apply(change(created.id, f"i{k}", reminder=Reminder(created.id, f"c{k}", 10.0 + k, ["u"], "t")))
+        failed, sent = await first.due_reminders(100.0)
+        await first.bump_reminder(sent.encounter_id, 5000.0)
+        await first.release_reminder(failed)
+        await first.release_reminder(sent)  # too late: it was nudged, and stays where the bump put it
+        again = await second.due_reminders(100.0)
+        assert [(r.encounter_id, r.due_at) for r in again] == [(failed.encounter_id, 10.0)]
+        assert [r.encounter_id for r in await second.due_reminders(4999.0)] == [failed.encounter_id]
+    finally:
+        await first.close()
+        await second.close()

@@ -1,4 +1,4 @@
--- 0006: the turn clock. A reminder knows when its turn began (`since`, for the deadline) and
+-- 0007: the turn clock. A reminder knows when its turn began (`since`, for the deadline) and
 -- whether the deadline's warning went out; `players` holds each player's /notify choices.
 ALTER TABLE reminders ADD COLUMN since REAL;
 ALTER TABLE reminders ADD COLUMN warned INTEGER NOT NULL DEFAULT 0;

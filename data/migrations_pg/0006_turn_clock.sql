@@ -1,4 +1,4 @@
--- 0005 (PostgreSQL): the turn clock. A reminder knows when its turn began (`since`, for the
+-- 0006 (PostgreSQL): the turn clock. A reminder knows when its turn began (`since`, for the
 -- deadline) and whether the deadline's warning went out; `players` holds each player's
 -- /notify choices.
 ALTER TABLE reminders ADD COLUMN since double precision;
