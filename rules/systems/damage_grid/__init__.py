@@ -5,7 +5,7 @@ missing pages (the turn sequence, movement, the knock-down table); every choice 
 to change is an encounter option (`options.py`). The package: `sheet.py`, `options.py`,
 `state.py`, `activation.py` (phases of alternating activations, through `rules.turns.alternating`),
 `movement.py`, `reach.py` (reach circles, the row behind, corner lines of sight, cover),
-`attacks.py`, `hits.py` (the grid arithmetic), `actions.py` (the `/act` table), `events.py` and
+`attacks.py`, `grid.py`, `flips.py`, `damage.py`, `mode.py` (the grid arithmetic), `cover.py`, `actions.py` (the `/act` table), `events.py` and
 `present.py` (all its text).
 
 Status: a model at Mind 0 is inert (``downed``: it performs no action, and ``/coupdegrace``
@@ -24,7 +24,7 @@ from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.state import register_state
 from rules.system import Action, RuleSystem, Turn, register
-from rules.systems.damage_grid import activation, attacks, cover, hits, movement, sheet
+from rules.systems.damage_grid import activation, attacks, cover, movement, sheet
 from rules.systems.damage_grid.actions import ACTIONS, HANDLERS
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.present import DgPresenter, sheet_summary
@@ -62,7 +62,8 @@ class DamageGridGame(RuleSystem):
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         """The grid's values from the sheet (a new model whole; an edit keeps the hits taken)."""
         st = sheet.model(c)
-        full = {loc: int(c.sheet.get(loc) if c.sheet.get(loc) is not None else hits.DEFAULTS[loc]) for loc in hits.DEFAULTS}
+        given = {k: int(c.sheet[k]) for k in sheet.LOCATION_KEYS if c.sheet.get(k) is not None}
+        full = sheet.grid_of(c).start_values(given)
         arms = {w.name: w.health for w in sheet.weapons(c)}
         if new or not st.full:
             st.values, st.weapon_health = dict(full), dict(arms)

@@ -20,10 +20,10 @@ from rules.errors import IllegalAction
 from rules.events import Event
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
-from rules.systems.damage_grid import hits
 from rules.systems.damage_grid.activation import activate, pool
 from rules.systems.damage_grid.attacks import check_words, choose_weapon, spend_cp, strike, target_of
 from rules.systems.damage_grid.events import GrappleTest, GridDamage, ProneChanged
+from rules.systems.damage_grid.mode import largest_group
 from rules.systems.damage_grid.movement import _find, walk
 from rules.systems.damage_grid.reach import adjacent
 from rules.systems.damage_grid.sheet import model
@@ -99,7 +99,7 @@ def _lunge(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
     st.cp -= 1
     st.activation, st.speed_left = "lunged", 0
     struck = strike(enc, grid, c, t, w, action.options, dice, special="lunge")
-    damaged = any(isinstance(e, GridDamage) and any(h.taken or h.transferred for h in e.locations) for e in struck)
+    damaged = any(isinstance(e, GridDamage) and any(h.taken for h in e.locations) for e in struck)
     events += struck
     if not damaged and not st.prone:
         st.prone = True
@@ -116,7 +116,7 @@ def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool
         rolled = [int(x) for x in dice.roll(max(mine, 1), 6)]
     with dice.rolling_for(t.name):
         other = [int(x) for x in dice.roll(max(theirs, 1), 6)]
-    best, their_best = hits.largest_group(rolled), hits.largest_group(other)
+    best, their_best = largest_group(rolled), largest_group(other)
     won = best > their_best
     return GrappleTest(actor=a.name, target=t.name, dice=rolled, target_dice=other, best=best,
                        target_best=their_best, helpers=helpers, won=won, breaking=breaking), won

@@ -12,18 +12,21 @@ Combat Point forced in a round costs ``k`` times ``forced_penalty`` Accuracy.
 """
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Modifier, Roll, StatusChanged, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.sheet import read_int
-from rules.systems.damage_grid import hits
+from rules.systems.damage_grid import damage, flips, mode
 from rules.systems.damage_grid.activation import end_if_out, now
-from rules.systems.damage_grid.events import DgAttack, Flip, GridDamage, ProneChanged
+from rules.systems.damage_grid.events import DgAttack, Flip, GridDamage, LocationHit, ProneChanged
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import adjacent, behind, in_front_rows, reach_distance, sight, view
-from rules.systems.damage_grid.sheet import Weapon, model, size, weapons
+from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
+from rules.systems.damage_grid.sheet import Weapon, grid_of, model, size, weapons
 
 __all__ = ["BARE", "choose_weapon", "check_reach", "strike", "target_of", "spend_cp", "SIZE_ACCURACY"]
 
@@ -32,6 +35,8 @@ BARE = Weapon(name="bare", reach=1, power=0, accuracy=0, melee=True, health=1)
 #: Accuracy by the target's size
 SIZE_ACCURACY = {0: -3, 1: -1, 2: 0, 3: 1, 4: 3}
 #: the words `/attack options:` reads, and whether each takes ``=value``
+#: where the bot aims when the attacker names no location, in order of preference
+AIMS = (HEALTH, MIND)
 WORDS = {"aim": True, "flips": True, "dice": True, "low": False, "force": False, "acc": True, "power": True, "arsenal": True}
 
 
@@ -202,71 +207,65 @@ def strike(
     with dice.rolling_for(c.name):
         rolled = dice.roll(count, 6)
     faces = [int(x) for x in rolled]
-    aim = words.get("aim", "").lower() or None
+    grid = grid_of(t)
+    aim = flips.aim_location(grid, words["aim"]) if words.get("aim") else None
+    shield = not adjacent(a, b) and not w.blast  # type: ignore[arg-type]
+    cover_added = max(seen.cover - count, 0)
+    hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.get("arsenal")}
     if accuracy > 0 and "flips" in words:
-        turns = hits.parse_flips(words["flips"], faces, accuracy)
+        turns = flips.parse_flips(words["flips"], faces, accuracy)
     elif accuracy > 0:
-        turns = hits.aim_flips(faces, accuracy, aim or _best_aim(faces, accuracy, ts.values))
+        aim = aim or _best_aim(grid, faces, accuracy)
+        turns = flips.best_flips(faces, accuracy, aim, grid)
     elif accuracy < 0:
         if "flips" in words:
-            raise InputError(f"The attack's Accuracy is {accuracy}: the target flips, not {c.name}. Leave `flips` out.")
-        turns = hits.defend_flips(faces, -accuracy, ts.values)
+            flips.parse_flips(words["flips"], faces, accuracy)  # refused: the target flips
+        turns = flips.target_flips(faces, -accuracy, damage.harm(grid, ts.values, **hit))
     else:
         turns = []
-    for tn in turns:
-        faces[tn.index] = tn.after
-    cover_added = max(seen.cover - count, 0)
-    applied = hits.apply(
-        faces, ts.values, ts.weapon_health, shield=not adjacent(a, b) and not w.blast,  # type: ignore[arg-type]
-        extra_body=cover_added, arsenal=words.get("arsenal"),
-    )
+    faces = flips.apply_flips(faces, turns)
+    applied = damage.apply_faces(faces, grid, ts.values, **hit)  # type: ignore[arg-type]
     event = DgAttack(
         actor=c.name, target=t.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{count}d6"),
-        faces=faces, flips=[Flip(before=tn.before, after=tn.after, cost=tn.cost, by="target" if accuracy < 0 else "attacker") for tn in turns],
+        faces=faces, flips=[Flip(before=tn.before, after=tn.after, cost=tn.cost, by=tn.by) for tn in turns],
         power=power, accuracy=acc, aim=aim, distance=d, reach=counted, sight=seen.level, cover=seen.cover,
         cover_by=seen.cover_by, cover_added=cover_added, forced=forced, melee=w.melee, special=special,
     )
     return [event, *_damage(enc, c, t, applied, dice, special)]
 
 
-def _best_aim(faces: list[int], accuracy: int, target: dict[str, int]) -> str:
-    """Where the bot aims when the attacker does not say: the location left with the most hits (ties: Health, Mind)."""
+def _best_aim(grid: DamageGrid, faces: list[int], accuracy: int) -> str:
+    """Where the bot aims when the attacker does not say: Health or Mind, whichever gets more dice (ties: Health)."""
     def score(loc: str) -> tuple[int, int]:
-        dice = list(faces)
-        for tn in hits.aim_flips(dice, accuracy, loc):
-            dice[tn.index] = tn.after
-        return sum(1 for f in dice if hits.location_of(f) == loc), -("health", "mind").index(loc)
+        final = flips.apply_flips(faces, flips.best_flips(faces, accuracy, loc, grid))
+        return sum(1 for f in final if grid.location_of(f) == loc), -AIMS.index(loc)
 
-    return max(("health", "mind"), key=score)
+    return max((loc for loc in AIMS if grid.has(loc)), key=score, default=grid.names[0])
 
 
-def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: hits.Applied, dice: Dice, special: str | None) -> list[Event]:
+def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, dice: Dice, special: str | None) -> list[Event]:
     ts = model(t)
-    before = dict(ts.values)
-    rows = applied.hits
-    lost = max(before.get("health", 0) - applied.values.get("health", 0), 0)
-    ts.values, ts.weapon_health = applied.values, applied.weapons
-    events: list[Event] = [GridDamage(actor=t.name, locations=rows, weapons=applied.weapon_hits, health_lost=lost)]
-    if applied.killed or (special == "coup" and lost):
+    before_health = ts.values.get(HEALTH, 0)
+    ts.values, ts.weapon_health = dict(applied.values), dict(applied.weapons)
+    rows = [LocationHit(**asdict(row)) for row in applied.locations]
+    events: list[Event] = [GridDamage(actor=t.name, locations=rows, weapon=applied.weapon, health_lost=applied.health_lost)]
+    if applied.killed or (special == "coup" and applied.health_lost):
         t.status = "out"
-        events.append(StatusChanged(actor=t.name, status="out", cause="coup" if special == "coup" and not applied.killed else "health0"))
+        events.append(StatusChanged(actor=t.name, status="out", cause="health0" if applied.killed else "coup"))
         return events + end_if_out(enc, t)
     if applied.inert and t.status == "active":
         t.status = "downed"
         events.append(StatusChanged(actor=t.name, status="downed", cause="mind0"))
         return events + end_if_out(enc, t)
-    mind_hit = before.get("mind", 0) > applied.values.get("mind", 0)
-    difficulty = hits.mode_difficulty(before.get("health", 0), lost) if (lost or mind_hit) else 0
-    if difficulty and t.status == "active":
-        n = max(applied.values.get("mind", 0), 1)
-        with dice.rolling_for(t.name):
-            test = dice.roll(n, 6)
-        best = hits.largest_group([int(x) for x in test])
-        passed = best >= difficulty
-        events.append(Checked(actor=t.name, what="mode", roll=Roll(dice=list(test), label=f"{n}d6", total=best,
-                                                                    against=difficulty, against_label="difficulty",
-                                                                    success=passed)))
-        if not passed and not ts.prone:
+    if t.status != "active":
+        return events
+    with dice.rolling_for(t.name):
+        test = mode.mode_test(dice, before_health, applied.health_lost, ts.values.get(MIND, 0))
+    if test is not None:
+        events.append(Checked(actor=t.name, what="mode", roll=Roll(
+            dice=list(test.dice), label=f"{len(test.dice)}d6", total=test.best, against=test.difficulty,
+            against_label="difficulty", success=test.passed)))
+        if not test.passed and not ts.prone:
             ts.prone = True
             events.append(ProneChanged(actor=t.name, prone=True, cause="knocked"))
     return events

@@ -85,14 +85,16 @@ class Flip(BaseModel):
 
 
 class LocationHit(BaseModel):
-    """One location of the target's grid after an attack."""
+    """One location of the target's grid after an attack (`damage.LocationDamage` as an event):
+    dice that struck it, stopped by Shield and Body, hits taken, received and passed on by arrows."""
 
     location: str
-    hits: int
+    rolled: int = 0
     shield: int = 0
     body: int = 0
     taken: int = 0
-    transferred: int = 0
+    received: int = 0
+    passed: int = 0
     before: int | None = None
     after: int | None = None
 
@@ -121,11 +123,12 @@ class DgAttack(Attacked):
 
 
 class GridDamage(Event):
-    """What an attack did to ``actor``'s grid: per location, and the weapons hit through Arsenal."""
+    """What an attack did to ``actor``'s grid, per location; ``weapon`` is the carried weapon the
+    Arsenal location stands for (its row's before and after are that weapon's Health)."""
 
     kind: ClassVar[str] = "grid"
     locations: list[LocationHit] = Field(default_factory=list)
-    weapons: dict[str, int] = Field(default_factory=dict)
+    weapon: str | None = None
     health_lost: int = 0
 
 

@@ -7,7 +7,6 @@ from rules.effects import active
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
 from rules.report import signed
-from rules.systems.damage_grid import hits
 from rules.systems.damage_grid.events import (
     Activated,
     ActivationEnded,
@@ -145,14 +144,20 @@ class DgPresenter(Presenter):
             return f"**{e.actor}**: no face lands"
         parts = []
         for h in e.locations:
-            stops = [f"Shield stops {h.shield}" if h.shield else "", f"Body stops {h.body}" if h.body else ""]
-            stop = ", ".join(s for s in stops if s)
-            got = h.taken + h.transferred
-            change = f" ({h.before} → {h.after})" if h.taken and h.before is not None else ""
-            moved = f", {h.transferred} passed on by the arrow" if h.transferred else ""
-            parts.append(f"{h.location.title()} ×{h.hits}" + (f": {stop}" if stop else "") + f"; {got} through{change}{moved}")
-        arms = "".join(f"; the {w} takes {n}" for w, n in e.weapons.items())
-        return f"**{e.actor}**'s grid: " + "; ".join(parts) + arms
+            stops = ", ".join(s for s in (f"Shield stops {h.shield}" if h.shield else "",
+                                          f"Body stops {h.body}" if h.body else "") if s)
+            name = f"Arsenal ({e.weapon})" if h.location == "arsenal" and e.weapon else h.location.title()
+            bits = [name + (f" ×{h.rolled}" if h.rolled else "") + (f" ({stops})" if stops else "")]
+            if h.received:
+                bits.append(f"{h.received} passed on to it")
+            if h.taken:
+                bits.append(f"takes {h.taken} ({h.before} → {h.after})")
+            elif h.rolled and not h.passed:
+                bits.append("no hit gets through")
+            if h.passed:
+                bits.append(f"passes {h.passed} on by its arrow")
+            parts.append(", ".join(bits))
+        return f"**{e.actor}**'s grid: " + "; ".join(parts)
 
     def prone_changed(self, e: ProneChanged) -> str:
         return f"**{e.actor}** " + self.prone_causes.get(e.cause, e.cause)
@@ -184,7 +189,7 @@ class DgPresenter(Presenter):
         bits = [f"**{c.name}**"]
         if c.position:
             bits.append(c.position + (f" {c.facing}" if c.facing else ""))
-        vals = " ".join(f"{loc[:2].title()}{st.values[loc]}" for loc in hits.LOCATIONS if loc in st.values)
+        vals = " ".join(f"{loc[:2].title()}{n}" for loc, n in st.values.items())
         if vals:
             bits.append(vals)
         if enc.started:

@@ -16,7 +16,7 @@ from rules.errors import SheetError
 from rules.models import Combatant
 from rules.sheet import SheetKey, read_int
 from rules.state import state_as
-from rules.systems.damage_grid.hits import DEFAULTS
+from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS, DamageGrid, parse_grid
 from rules.systems.damage_grid.state import DgModel
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "weapon",
     "size",
     "model",
+    "grid_of",
 ]
 
 #: the area shapes a weapon may have, as written before their number
@@ -128,22 +129,20 @@ def parse_weapons(text: str) -> list[dict[str, Any]]:
 
 
 def _read_grid(text: str) -> str:
-    """The sheet's ``grid`` value: ``humanoid`` (the one grid the attacks read so far)."""
-    if text.strip().lower() != "humanoid":
-        raise SheetError(f"`grid={text[:30]}` is not accepted: write `grid=humanoid` (custom grids are not read yet).")
-    return "humanoid"
+    """The sheet's ``grid`` value, read by the grid's parser and stored as it writes it back."""
+    return parse_grid(text).text
 
 
 def sheet_keys() -> tuple[SheetKey, ...]:
     locations = tuple(
-        SheetKey(key, f"{key.title()} value: hits it can take (humanoid default {DEFAULTS[key]})", "int",
+        SheetKey(key, f"{key.title()} value: hits it can take (humanoid default {HUMANOID_DEFAULTS[key]})", "int",
                  minimum=0, maximum=99)
         for key in LOCATION_KEYS
     )
     return (
         SheetKey(
-            "grid", "the damage grid", "custom",
-            "humanoid", parse=_read_grid, accepts="`humanoid`",
+            "grid", "the damage grid: `humanoid`, or `face:location:hits:arrow` per location (faces joined by `/`)", "custom",
+            "humanoid", parse=_read_grid, accepts="`humanoid` or a custom grid",
         ),
         *locations,
         SheetKey("size", "size: 0 tiny to 4 huge (changes the attacker's Accuracy, and Body as cover)", "int", 2,
@@ -167,6 +166,11 @@ def weapons(c: Combatant) -> list[Weapon]:
 def weapon(c: Combatant, name: str) -> Weapon | None:
     key = name.strip().lower()
     return next((w for w in weapons(c) if w.name == key), None)
+
+
+def grid_of(c: Combatant) -> DamageGrid:
+    """The model's damage grid (read from its sheet; the humanoid one by default)."""
+    return parse_grid(c.sheet.get("grid"))
 
 
 def size(c: Combatant) -> int:

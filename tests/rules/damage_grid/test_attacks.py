@@ -25,7 +25,7 @@ def test_the_mind_hit_through_body_2_makes_the_target_inert() -> None:
     assert attack.faces == [1, 1, 1, 1]
     (grid,) = events(res, GridDamage)
     (mind,) = grid.locations
-    assert (mind.hits, mind.shield, mind.body, mind.taken, mind.after) == (4, 0, 2, 2, 0)
+    assert (mind.rolled, mind.shield, mind.body, mind.taken, mind.after) == (4, 0, 2, 2, 0)
     assert s.get("Hera").status == "downed"
     assert events(res, StatusChanged)[0].cause == "mind0"
 
