@@ -23,7 +23,7 @@ from rules.systems.damage_grid.events import (
     Priority,
     ProneChanged,
 )
-from rules.systems.damage_grid.sheet import model, weapons
+from rules.systems.damage_grid.sheet import model
 
 __all__ = ["DgPresenter", "sheet_summary"]
 
@@ -45,7 +45,7 @@ def sheet_summary(c: Combatant) -> str:
     bits = []
     for k, v in c.sheet.items():
         if k == "weapons":
-            v = ",".join(w.profile() for w in weapons(c)) or "none"
+            v = ",".join(v) or "none"
         elif isinstance(v, bool):
             v = "yes" if v else "no"
         bits.append(f"{k}={v}")

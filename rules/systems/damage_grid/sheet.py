@@ -8,6 +8,7 @@ the Arsenal location; default 2), e.g. ``gravity-saber:2:4:2:melee,pulse-ring:4:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -88,6 +89,7 @@ def _area(text: str, item: str) -> tuple[str, int]:
     return m.group(1), int(m.group(2))
 
 
+@lru_cache(maxsize=1024)
 def _weapon(item: str) -> Weapon:
     parts = [p.strip().lower() for p in item.split(":")]
     if len(parts) < 4 or not _NAME.fullmatch(parts[0]):
@@ -114,8 +116,9 @@ def _weapon(item: str) -> Weapon:
     return Weapon(**fields)
 
 
-def parse_weapons(text: str) -> list[dict[str, Any]]:
-    """The sheet's ``weapons`` value: a list of weapon profiles (as stored)."""
+def parse_weapons(text: str) -> list[str]:
+    """The sheet's ``weapons`` value: the weapon profiles, each as :meth:`Weapon.profile` writes it
+    (so a stored sheet reads back the same)."""
     items = [x.strip() for x in text.split(",") if x.strip()]
     if len(items) > MAX_WEAPONS:
         raise SheetError(f"`weapons`: a model carries at most {MAX_WEAPONS} weapons.")
@@ -125,7 +128,7 @@ def parse_weapons(text: str) -> list[dict[str, Any]]:
         if w.name in out:
             raise SheetError(f"`weapons`: `{w.name}` is listed twice: give each weapon once.")
         out[w.name] = w
-    return [w.model_dump() for w in out.values()]
+    return [w.profile() for w in out.values()]
 
 
 def _read_grid(text: str) -> str:
@@ -160,7 +163,7 @@ def model(c: Combatant) -> DgModel:
 
 
 def weapons(c: Combatant) -> list[Weapon]:
-    return [Weapon(**w) for w in c.sheet.get("weapons") or []]
+    return [_weapon(w) for w in c.sheet.get("weapons") or []]
 
 
 def weapon(c: Combatant, name: str) -> Weapon | None:
