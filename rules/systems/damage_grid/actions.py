@@ -80,8 +80,10 @@ def _lunge(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
     elif adjacent(c.cell, t.cell):  # type: ignore[arg-type]
         cells = []
     else:
+        here = c.cell
         near = [n for n in grid.neighbours(t.cell, diagonal=True) if enc.at(n) is None]  # type: ignore[arg-type]
-        near.sort(key=lambda n: (grid.distance(c.cell, n, diagonal=True), n.row, n.col))  # type: ignore[arg-type]
+        # the nearest in steps, then in a straight line
+        near.sort(key=lambda n: (grid.distance(here, n, diagonal=True), (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))  # type: ignore[arg-type]
         cells = []
         for goal in near:
             try:

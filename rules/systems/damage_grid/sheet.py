@@ -81,6 +81,9 @@ _HOW = (
 )
 
 
+_HINT = "in `weapons`, each weapon is `name:reach:power:accuracy`"
+
+
 def _area(text: str, item: str) -> tuple[str, int]:
     m = re.fullmatch(r"([a-z]+)(\d{1,2})", text)
     if not m or m.group(1) not in AREA_SHAPES or not 1 <= int(m.group(2)) <= 20:
@@ -97,9 +100,9 @@ def _weapon(item: str) -> Weapon:
     name = parts[0]
     fields: dict[str, Any] = {
         "name": name,
-        "reach": read_int(parts[1], f"{name} reach", 1, 99, SheetError),
-        "power": read_int(parts[2], f"{name} power", 0, 30, SheetError),
-        "accuracy": read_int(parts[3], f"{name} accuracy", -10, 20, SheetError),
+        "reach": read_int(parts[1], f"{name} reach", 1, 99, SheetError, _HINT),
+        "power": read_int(parts[2], f"{name} power", 0, 30, SheetError, _HINT),
+        "accuracy": read_int(parts[3], f"{name} accuracy", -10, 20, SheetError, _HINT),
     }
     for word in parts[4:]:
         key, _, value = word.partition("=")
@@ -108,9 +111,9 @@ def _weapon(item: str) -> Weapon:
         elif key == "area" and value:
             fields["area"] = _area(value, item)
         elif key == "cloud" and value:
-            fields["cloud"] = read_int(value, f"{name} cloud", 0, 50, SheetError)
+            fields["cloud"] = read_int(value, f"{name} cloud", 0, 50, SheetError, _HINT)
         elif key == "health" and value:
-            fields["health"] = read_int(value, f"{name} health", 1, 99, SheetError)
+            fields["health"] = read_int(value, f"{name} health", 1, 99, SheetError, _HINT)
         else:
             raise SheetError(f"`weapons`: `{word[:20]}` in `{item[:40]}` is not a weapon attribute: {_HOW}.")
     return Weapon(**fields)

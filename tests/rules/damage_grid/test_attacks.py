@@ -118,3 +118,28 @@ def test_explicit_flips_cannot_cost_more_than_the_accuracy() -> None:
     assert "flip less" in message
     s.refused("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber", options={"flips": "2>5"},
               error=InputError)
+
+
+def test_size_stationary_and_injury_change_accuracy() -> None:
+    """"A target with a size of 4 increases Accuracy by 3"; "A stationary target or attacker ... +2"; "-1 for every 2 hits ... to Mind and Health\""""
+    s = duel(a_sheet="weapons=gun:6:1:0 health=5", b_sheet="size=4 health=9 body=9", b_at="E4")
+    model(s.get("Meena")).values["health"] = 3
+    for _ in range(5):
+        s.run("next", actor="Meena")
+        s.run("next", actor="Hera")
+    res = s.run("attack", [6], actor="Meena", target="Hera")
+    mods = {m.name: m.value for m in events(res, DgAttack)[0].accuracy}
+    assert mods == {"gun": 0, "size 4": 3, "stationary": 2, "injured": -1}
+
+
+def test_a_moving_target_is_harder_to_hit() -> None:
+    """"A moving target (has moved at least 5 squares in consecutive actions without pause) decreases the Accuracy by 1.\""""
+    s = duel(a_sheet="weapons=gun:8:1:0", b_sheet="health=9 body=9", b_at="J1", b_facing="W")
+    s.run("next", actor="Meena")
+    s.run("move", actor="Hera", path="S S S S")
+    s.run("next", actor="Hera")
+    s.run("next", actor="Meena")
+    s.run("move", actor="Hera", path="W")
+    s.run("next", actor="Hera")
+    res = s.run("attack", [6], actor="Meena", target="Hera")
+    assert {m.name: m.value for m in events(res, DgAttack)[0].accuracy}.get("moving") == -1
