@@ -183,10 +183,12 @@ def apply_faces(
 def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: object) -> Callable[[Sequence[int]], tuple[int, ...]]:
     """How bad final ``faces`` are for the target (lower is better), for the target's own flips
     (:func:`rules.systems.damage_grid.flips.target_flips`): killed, then inert, then Health lost,
-    Mind lost, and all hits taken. ``kwargs`` are :func:`apply_faces`'s."""
+    Mind lost, and all hits that got through (taken, or lost for want of a location to take them,
+    so that the measure still falls while the worst cannot be helped). ``kwargs`` are
+    :func:`apply_faces`'s."""
 
     def measure(faces: Sequence[int]) -> tuple[int, ...]:
         d = apply_faces(faces, grid, values, **kwargs)  # type: ignore[arg-type]
-        return (int(d.killed), int(d.inert), d.health_lost, d.mind_lost, d.taken)
+        return (int(d.killed), int(d.inert), d.health_lost, d.mind_lost, d.taken + d.lost)
 
     return measure

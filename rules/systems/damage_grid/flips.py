@@ -10,8 +10,8 @@ opposite 2.
 are not on it, cheapest first, while the Accuracy lasts: that puts the most dice on the location
 with the fewest flips. Ties: among dice of equal cost the earliest rolled first, and each die
 turns to the lowest face of the location it reaches at that cost. The text's example: "Meena
-rolls 4D6 and gets 3, 3, 5 and 4. She is allowed 2 flips and uses one to flip 5 to a 3" (she may
-the 4 is opposite the 3, so aimed at Body the bot makes the same one flip).
+rolls 4D6 and gets 3, 3, 5 and 4. She is allowed 2 flips and uses one to flip 5 to a 3" (the 4 is
+opposite the 3, so aimed at Body the bot makes the same single flip).
 
 **Explicit flips** (:func:`parse_flips`): ``5>3,4>1`` turns a die showing 5 into a 3 and one
 showing 4 into a 1; each names a different die (the earliest rolled not yet named), and they
@@ -21,8 +21,10 @@ cost at most the Accuracy.
 bot flips for the target, choosing the flips that leave the least harm by the ``harm`` measure it
 is given (:func:`rules.systems.damage_grid.damage.harm` ranks death, then inertness, then Health,
 Mind and all hits taken); at equal harm the fewest flips, then the first found trying faces from
-low to high. The search is exact over the multiset of faces (the order of the dice does not
-matter to the damage) up to :data:`SEARCH_LIMIT` positions, which covers any realistic pool.
+low to high. The search runs over the multiset of faces (the order of the dice does not matter to
+the damage) one flip at a time, going on from the :data:`BEAM` least harmful positions after each
+flip and weighing at most :data:`SEARCH_LIMIT` positions in all: every position for small pools
+and few points, and a bounded cost for any pool.
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ from rules.systems.damage_grid.grid import FACES, DamageGrid
 __all__ = [
     "NEIGHBOURS",
     "SEARCH_LIMIT",
+    "BEAM",
     "Flip",
     "flip_cost",
     "apply_flips",
@@ -48,8 +51,9 @@ __all__ = [
 
 #: a face's four connected faces (all but itself and its opposite, which sums to 7)
 NEIGHBOURS: dict[int, tuple[int, ...]] = {f: tuple(g for g in FACES if g != f and f + g != 7) for f in FACES}
-#: the most face multisets the target's search looks at
-SEARCH_LIMIT = 5000
+#: the most face multisets the target's search weighs, and how many it goes on from after each flip
+SEARCH_LIMIT = 600
+BEAM = 12
 _FLIP_RE = re.compile(r"^([1-6])>([1-6])$")
 
 
@@ -147,27 +151,27 @@ def _moved(state: tuple[int, ...], a: int, b: int) -> tuple[int, ...]:
 
 def target_flips(dice: Sequence[int], points: int, harm: Callable[[Sequence[int]], Any]) -> list[Flip]:
     """The target's flips for a negative Accuracy of ``-points``: the fewest flips that leave the
-    least ``harm(faces)`` (any comparable value; lower is better for the target)."""
+    least ``harm(faces)`` (any comparable value; lower is better for the target) the search finds."""
     start = tuple(sorted(int(d) for d in dice))
     best_harm, best_path = harm(start), ()
-    frontier: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {start: ()}
+    frontier: list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = [(start, ())]
     seen = {start}
     for _ in range(max(points, 0)):
-        found: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
-        for state, path in frontier.items():
+        found = []
+        for state, path in frontier:
             for a in sorted(set(state)):
                 for b in NEIGHBOURS[a]:
                     new = _moved(state, a, b)
-                    if new not in seen and len(seen) < SEARCH_LIMIT:
-                        seen.add(new)
-                        found[new] = (*path, (a, b))
-        for state, path in found.items():
-            h = harm(state)
-            if h < best_harm:
-                best_harm, best_path = h, path
-        frontier = found
-        if not frontier:
+                    if new in seen or len(seen) >= SEARCH_LIMIT:
+                        continue
+                    seen.add(new)
+                    found.append((harm(new), new, (*path, (a, b))))
+        if not found:
             break
+        found.sort(key=lambda x: x[0])  # stable: ties keep the order found
+        if found[0][0] < best_harm:
+            best_harm, best_path = found[0][0], found[0][2]
+        frontier = [(state, path) for _, state, path in found[:BEAM]]
     return _as_flips(dice, best_path)
 
 

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rules.errors import SheetError
 
@@ -87,6 +88,8 @@ class DamageGrid:
     """Faces 1..6 grouped into locations (in the order of their lowest face)."""
 
     locations: tuple[Location, ...]
+    _by_name: dict[str, Location] = field(init=False, repr=False, compare=False, hash=False)
+    _by_face: dict[int, str] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         faces = sorted(f for loc in self.locations for f in loc.faces)
@@ -95,23 +98,19 @@ class DamageGrid:
             raise ValueError("a damage grid needs each face 1..6 once and distinct location names")
         if any(loc.arrow is not None and loc.arrow not in names for loc in self.locations):
             raise ValueError("a transfer arrow names a location not on the grid")
+        object.__setattr__(self, "_by_name", {loc.name: loc for loc in self.locations})
+        object.__setattr__(self, "_by_face", {f: loc.name for loc in self.locations for f in loc.faces})
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(loc.name for loc in self.locations)
+        return tuple(self._by_name)
 
     def location(self, name: str) -> Location:
-        for loc in self.locations:
-            if loc.name == name:
-                return loc
-        raise KeyError(name)
+        return self._by_name[name]
 
     def location_of(self, face: int) -> str:
         """The location a die face strikes."""
-        for loc in self.locations:
-            if face in loc.faces:
-                return loc.name
-        raise KeyError(face)
+        return self._by_face[face]
 
     def faces_of(self, name: str) -> tuple[int, ...]:
         return self.location(name).faces
@@ -121,7 +120,7 @@ class DamageGrid:
         return self.location(name).arrow
 
     def has(self, name: str) -> bool:
-        return name in self.names
+        return name in self._by_name
 
     def start_values(self, overrides: Mapping[str, int] | None = None) -> dict[str, int]:
         """Hits per location at full strength (Arsenal left out: its hits are the weapons' Health);
@@ -159,6 +158,7 @@ def _faces(text: str, item: str) -> tuple[int, ...]:
     return faces
 
 
+@lru_cache(maxsize=256)
 def parse_grid(text: str | None) -> DamageGrid:
     """Read the sheet key ``grid``: ``humanoid`` (also empty) or a custom list (module docstring)."""
     raw = (text or "").strip().lower()

@@ -1,8 +1,11 @@
 """Applying final faces to a damage grid: Shield, then Body, transfer arrows, Arsenal, Mind 0 and Health 0."""
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from rules.systems.damage_grid.damage import Transfer, apply_faces, harm
-from rules.systems.damage_grid.flips import apply_flips, best_flips, parse_flips, target_flips
+from rules.systems.damage_grid.flips import SEARCH_LIMIT, apply_flips, best_flips, parse_flips, target_flips
 from rules.systems.damage_grid.grid import HUMANOID, parse_grid
 
 FULL = {"mind": 2, "health": 3, "body": 2, "shield": 1, "speed": 4}
@@ -117,3 +120,44 @@ def test_target_flips_with_the_damage_harm():
     after = apply_flips([2, 2, 3], flips)
     assert len(flips) == 1 and after.count(2) == 1
     assert apply_faces(after, HUMANOID, values, shield=False).health_lost == 0
+
+
+_faces = st.lists(st.integers(1, 6), max_size=12)
+_values = st.fixed_dictionaries({k: st.integers(0, 4) for k in ("mind", "health", "body", "shield", "speed")})
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(faces=_faces, values=_values, shield=st.booleans(), cover=st.integers(0, 3), weapon=st.integers(0, 3))
+def test_every_hit_is_stopped_taken_or_lost(faces, values, shield, cover, weapon):
+    """Each die is stopped by Shield or Body, taken by one location, or lost; no value rises or goes below 0."""
+    d = apply_faces(faces, HUMANOID, values, shield=shield, extra_body=cover, weapons={"gun": weapon})
+    rows = d.locations
+    assert sum(r.rolled for r in rows) == len(faces)
+    assert sum(r.shield + r.body for r in rows) + sum(r.taken for r in rows) + d.lost == len(faces)
+    assert all(0 <= d.values[k] <= values[k] for k in values) and 0 <= d.weapons["gun"] <= weapon
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(faces=_faces, values=_values, points=st.integers(0, 4))
+def test_target_flips_never_cost_more_nor_hurt_more(faces, values, points):
+    """The target's flips cost at most its points and never leave more harm than flipping nothing."""
+    measure = harm(HUMANOID, values)
+    flips = target_flips(faces, points, measure)
+    assert sum(f.cost for f in flips) <= points
+    assert measure(apply_flips(faces, flips)) <= measure(faces)
+
+
+def test_target_flips_help_a_target_doomed_either_way_and_stay_bounded():
+    """20 dice on Mind and Health, 10 points: the target still spreads them (fewer hits get through), weighing at
+    most SEARCH_LIMIT positions."""
+    values = {"mind": 3, "health": 5, "body": 1, "shield": 1, "speed": 4}
+    measure, weighed = harm(HUMANOID, values), []
+
+    def counted(faces):
+        weighed.append(1)
+        return measure(faces)
+
+    dice = [1, 2] * 10
+    flips = target_flips(dice, 10, counted)
+    assert measure(apply_flips(dice, flips)) < measure(dice)
+    assert len(weighed) <= SEARCH_LIMIT + 1
