@@ -24,7 +24,7 @@ from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.state import register_state
 from rules.system import Action, RuleSystem, Turn, register
-from rules.systems.damage_grid import activation, attacks, cover, movement, sheet
+from rules.systems.damage_grid import activation, attacks, blasts, cover, movement, sheet
 from rules.systems.damage_grid.actions import ACTIONS, HANDLERS
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.present import DgPresenter, sheet_summary
@@ -81,7 +81,7 @@ class DamageGridGame(RuleSystem):
         return activation.start(enc, action.actor)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return activation.next_turn(enc, action.actor)
+        return activation.next_turn(enc, action.actor, dice)
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return activation.on_removed(enc, c)
@@ -96,13 +96,19 @@ class DamageGridGame(RuleSystem):
     def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
         grid = self.need_grid(enc)
         c = enc.get(action.actor)
-        if action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
-            return cover.attack_cover(enc, grid, c, action, dice)
-        t = attacks.target_of(enc, c, action.target)
         attacks.check_words(action.options)
         w = attacks.choose_weapon(c, action.weapon)
+        if w.area and action.target and enc.find(action.target) is None:
+            centre = grid.parse(action.target)
+        elif w.area:
+            centre = attacks.target_of(enc, c, action.target).cell  # type: ignore[assignment]
+        elif action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
+            return cover.attack_cover(enc, grid, c, action, dice)
+        t = None if w.area else attacks.target_of(enc, c, action.target)
         events = activation.activate(enc, c, "combat")
         forced = attacks.spend_cp(enc, c, action.options)
+        if t is None:
+            return events + blasts.area_attack(enc, grid, c, centre, w, action.options, dice, forced)
         return events + attacks.strike(enc, grid, c, t, w, action.options, dice, forced=forced)
 
     def coup_de_grace(self, enc: Encounter, action: CoupDeGraceAction, dice: Dice) -> list[Event]:  # type: ignore[override]

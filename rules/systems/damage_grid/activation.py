@@ -11,6 +11,7 @@ Combat Points a round (option ``combat_points``), given back when the round begi
 """
 from __future__ import annotations
 
+from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event
 from rules.models import Combatant, Encounter
@@ -72,7 +73,7 @@ def _phase_name(enc: Encounter) -> str:
     return f"phase {battle(enc).phase + 1}/{values(enc).phases}"
 
 
-def new_round(enc: Encounter) -> list[Event]:
+def new_round(enc: Encounter, dice: Dice | None = None) -> list[Event]:
     """Begin the next round: Combat Points back, the order of sides worked out afresh."""
     enc.round += 1
     enc.current = None
@@ -86,10 +87,10 @@ def new_round(enc: Encounter) -> list[Event]:
     state.sides, state.phase, state.priority = sides, 0, None
     enc.phase = _phase_name(enc)
     enc.order = alternating.interleave([[c.name for c in pool(enc, s)] for s in sides])
-    return [NewRound(round=enc.round, sides=sides), *_pass_priority(enc, None)]
+    return [NewRound(round=enc.round, sides=sides), *_drift(enc, dice), *_pass_priority(enc, None)]
 
 
-def _pass_priority(enc: Encounter, after: str | None) -> list[Event]:
+def _pass_priority(enc: Encounter, after: str | None, dice: Dice | None = None) -> list[Event]:
     state = battle(enc)
     phases = values(enc).phases
     first = max(enc.round - 1, 0) * phases
@@ -105,16 +106,26 @@ def _pass_priority(enc: Encounter, after: str | None) -> list[Event]:
         if not any(_ready(enc, c, now(enc) + 1) for c in enc.combatants):
             state.priority = None  # nobody can act any more: the fight waits for the GM
             return []
-        return new_round(enc)
+        return new_round(enc, dice)
     events: list[Event] = []
     if nxt.phase != state.phase:
         state.phase = nxt.phase
         enc.phase = _phase_name(enc)
         events.append(PhaseBegan(round=enc.round, phase=nxt.phase + 1, phases=phases))
+        events += _drift(enc, dice)
     events += [Passed(side=s) for s in nxt.passed]
     state.priority = nxt.side
     state.slot += 1
     return events + [Priority(side=nxt.side, models=[c.name for c in pool(enc, nxt.side)])]
+
+
+def _drift(enc: Encounter, dice: Dice | None) -> list[Event]:
+    """Clouds drift at the start of each phase (`blasts.drift_clouds`)."""
+    if dice is None or not any(e.code == "cloud" for e in enc.effects):
+        return []
+    from rules.systems.damage_grid.blasts import drift_clouds  # blasts builds on attacks, which build on this module
+
+    return drift_clouds(enc, dice)
 
 
 def start(enc: Encounter, actor: str | None) -> list[Event]:
@@ -191,14 +202,14 @@ def _end(enc: Encounter) -> list[Event]:
     return [ActivationEnded(actor=c.name)]
 
 
-def next_turn(enc: Encounter, actor: str | None) -> list[Event]:
+def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None) -> list[Event]:
     """`/init next`: end the activation under way (activating ``actor`` first, doing nothing, if none is)."""
     need_started(enc)
     events: list[Event] = []
     if enc.current is None:
         side = battle(enc).priority
         if side is None or not pool(enc, side):
-            return _pass_priority(enc, side)
+            return _pass_priority(enc, side, dice)
         if not actor:
             raise NotYourTurn(
                 f"{side} must activate a model first: act with one, or `/init next combatant:NAME` to activate it "
@@ -206,7 +217,7 @@ def next_turn(enc: Encounter, actor: str | None) -> list[Event]:
             )
         events += activate(enc, enc.get(actor), "pass")
     side = enc.get(enc.current).side
-    return events + _end(enc) + _pass_priority(enc, side)
+    return events + _end(enc) + _pass_priority(enc, side, dice)
 
 
 def end_if_out(enc: Encounter, c: Combatant) -> list[Event]:

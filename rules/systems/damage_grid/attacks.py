@@ -24,7 +24,7 @@ from rules.systems.damage_grid import damage, flips, mode
 from rules.systems.damage_grid.activation import end_if_out, now
 from rules.systems.damage_grid.events import DgAttack, Flip, GridDamage, LocationHit, ProneChanged
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import adjacent, behind, in_front_rows, reach_distance, sight, view
+from rules.systems.damage_grid.reach import Sight, adjacent, behind, in_front_rows, reach_distance, sight, view
 from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
 from rules.systems.damage_grid.sheet import Weapon, grid_of, model, size, weapons
 
@@ -146,19 +146,24 @@ def _stationary(enc: Encounter, c: Combatant) -> bool:
 
 def strike(
     enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, words: dict[str, str], dice: Dice,
-    *, special: str | None = None, forced: int = 0,
+    *, special: str | None = None, forced: int = 0, area: Cell | None = None,
 ) -> list[Event]:
-    """One attack of ``c`` on ``t`` with ``w`` (reach, sight and the Combat Point already checked by the caller
-    except sight); returns the events, the damage and the knock-down test included."""
+    """One attack of ``c`` on ``t`` with ``w`` (the Combat Point paid by the caller); returns the events, the
+    damage and the knock-down test included. ``area``: ``t`` is caught in an area centred there (the area's
+    reach and sight were checked; no obstruction or cover between the centre and ``t``)."""
     a, b = c.cell, t.cell
-    d, counted, limited, extended = check_reach(enc, grid, c, b, w)  # type: ignore[arg-type]
-    if not w.melee and _melee_needed(enc, c, t, d):
-        raise IllegalAction(
-            f"{c.name} and {t.name} both have melee weapons in reach of each other: only a melee weapon can be used."
-        )
-    seen = sight(enc, grid, a, b)  # type: ignore[arg-type]
-    if seen.lines == 3:
-        raise IllegalAction(f"{c.name} has no line of sight to {t.name}: all three corner lines are obstructed.")
+    if area is None:
+        d, counted, limited, extended = check_reach(enc, grid, c, b, w)  # type: ignore[arg-type]
+        if not w.melee and _melee_needed(enc, c, t, d):
+            raise IllegalAction(
+                f"{c.name} and {t.name} both have melee weapons in reach of each other: only a melee weapon can be used."
+            )
+        seen = sight(enc, grid, a, b)  # type: ignore[arg-type]
+        if seen.lines == 3:
+            raise IllegalAction(f"{c.name} has no line of sight to {t.name}: all three corner lines are obstructed.")
+    else:
+        d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), False, 0  # type: ignore[arg-type]
+        seen = Sight(0)
     opts = values(enc)
     st, ts = model(c), model(t)
     # Power
@@ -168,7 +173,7 @@ def strike(
         power.append(mod("low on power", -(base // 2)))
     if opts.gravity:
         power.append(mod("gravity", opts.gravity))
-    if behind(t, a):  # type: ignore[arg-type]
+    if area is None and behind(t, a):  # type: ignore[arg-type]
         power.append(mod("from behind", 1))
     if "power" in words:
         power.append(mod("ability", read_int(words["power"], "power", -20, 20)))
@@ -230,6 +235,7 @@ def strike(
         faces=faces, flips=[Flip(before=tn.before, after=tn.after, cost=tn.cost, by=tn.by) for tn in turns],
         power=power, accuracy=acc, aim=aim, distance=d, reach=counted, sight=seen.level, cover=seen.cover,
         cover_by=seen.cover_by, cover_added=cover_added, forced=forced, melee=w.melee, special=special,
+        area=area.name if area is not None else None,
     )
     return [event, *_damage(enc, c, t, applied, dice, special)]
 

@@ -120,6 +120,8 @@ class DgAttack(Attacked):
     forced: int = 0
     melee: bool = False
     special: str | None = None
+    #: the square an area weapon was centred on (each model in it is attacked separately)
+    area: str | None = None
 
 
 class GridDamage(Event):

@@ -23,6 +23,8 @@ corner line crosses: a wall has Body ``wall_body`` (10, hard), an obstacle ``obs
 (5, soft), a model its size + Body. "If the Body of the cover is greater than the Power of the
 attack the difference is added to the Body of the target."
 
+Squares under a cloud obstruct the corner lines too (smoke), but give no cover.
+
 **The environment** multiplies the distance to the target ("Factors are cumulative"):
 darkness doubles it unless the attacker sees in the dark or the target is lit; total
 darkness allows only Reach 1 without Accuracy unless the attacker sees in the dark or the
@@ -36,8 +38,9 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rules.geometry import Cell, Grid, corner_lines
+from rules.geometry import Cell, Grid, corner_lines, parse_cell
 from rules.models import Combatant, Encounter
+from rules.systems.damage_grid.areas import reach_distance
 from rules.systems.damage_grid.movement import blocking
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.sheet import model, size
@@ -52,14 +55,10 @@ __all__ = [
     "in_front_rows",
     "adjacent",
     "FACING_VECTORS",
+    "clouds",
 ]
 
 FACING_VECTORS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-
-
-def reach_distance(a: Cell, b: Cell) -> int:
-    """The reach circle ``b`` lies on from ``a``: the centre-to-centre distance rounded (halves up)."""
-    return int(math.floor(math.hypot(a.col - b.col, a.row - b.row) + 0.5))
 
 
 def adjacent(a: Cell, b: Cell) -> bool:
@@ -103,6 +102,11 @@ class Sight:
         return ("none", "partial", "hidden", "blocked")[self.lines]
 
 
+def clouds(enc: Encounter) -> set[Cell]:
+    """Squares under a cloud: they obstruct the corner lines like an obstruction (smoke)."""
+    return {parse_cell(x) for e in enc.effects if e.code == "cloud" and e.target is None for x in e.cells}
+
+
 def _crosses(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
     return corner_lines(_plain(grid.width, grid.height, frozenset()), a, b, [cell]) > 0
 
@@ -110,7 +114,7 @@ def _crosses(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
 def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
     """Obstruction and cover between squares ``a`` and ``b``."""
     solid = frozenset(blocking(enc, grid))
-    lines = corner_lines(_plain(grid.width, grid.height, solid), a, b)
+    lines = corner_lines(_plain(grid.width, grid.height, solid | clouds(enc)), a, b)
     opts = values(enc)
     box = (min(a.col, b.col), max(a.col, b.col), min(a.row, b.row), max(a.row, b.row))
 

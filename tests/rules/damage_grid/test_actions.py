@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.errors import IllegalAction
-from rules.systems.damage_grid.events import CoverHit, DgAttack, DgMoved, GrappleTest, ProneChanged
+from rules.systems.damage_grid.events import CloudDrifted, CoverHit, DgAttack, DgMoved, GrappleTest, ProneChanged
 from rules.systems.damage_grid.sheet import model
 from tests.rules.damage_grid.build import SABER, duel, events
 from tests.scenario import Scenario
@@ -66,3 +66,29 @@ def test_cover_can_be_shot_to_debris() -> None:
     s.run("next", actor="Hera")
     moved = events(s.run("move", actor="Meena", path="N N"), DgMoved)[0]
     assert moved.rough == ["E6"]
+
+
+def test_an_area_weapon_attacks_every_model_in_it_with_separate_dice() -> None:
+    """"Any model in the Area Affect is affected ... with separate die rolls. This includes models friendly\""""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Juno", "weapons=grenade:5:2:0:blast:area=star1", side="a", at="E8", facing="N")
+    s.add("Kit", "health=9 body=9", side="a", at="D5", facing="N")
+    s.add("Hera", "health=9 body=9 shield=5", side="b", at="E5", facing="S")
+    s.add("Xul", "health=9 body=9", side="b", at="H5", facing="S")
+    s.run("init_roll")
+    res = s.run("attack", [1, 1, 2, 2], actor="Juno", target="E5", weapon="grenade")
+    hit = [e.target for e in events(res, DgAttack)]
+    assert hit == ["Kit", "Hera"] and all(e.area == "E5" for e in events(res, DgAttack))
+
+
+def test_a_cloud_drifts_or_ends_on_its_d10() -> None:
+    """A cloud stays on its squares: "Each phase roll a D10. On a 0 the Cloud disappears prematurely. Any other result the cloud is moved\""""
+    s = duel(a_sheet="weapons=smoke:5:1:0:area=burst1:cloud=4,gun:8:1:0", b_sheet="health=9 body=9", b_at="E4")
+    s.run("attack", actor="Meena", target="E6", weapon="smoke")
+    assert s.enc.effects[0].cells == ["E6"]
+    s.run("next", actor="Meena")
+    res = s.run("next", [3], actor="Hera")
+    assert events(res, CloudDrifted)[0].direction == "E" and s.enc.effects[0].cells == ["F6"]
+    s.run("next", actor="Meena")
+    res = s.run("next", [10], actor="Hera")
+    assert events(res, CloudDrifted)[0].gone and not s.enc.effects
