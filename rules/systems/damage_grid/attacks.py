@@ -26,7 +26,7 @@ from rules.systems.damage_grid.events import DgAttack, Flip, GridDamage, Locatio
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import Sight, adjacent, behind, in_front_rows, reach_distance, sight, view
 from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
-from rules.systems.damage_grid.sheet import Weapon, grid_of, model, size, weapons
+from rules.systems.damage_grid.sheet import Weapon, grid_of, model, release, size, weapons
 
 __all__ = ["BARE", "choose_weapon", "check_reach", "strike", "target_of", "spend_cp", "SIZE_ACCURACY"]
 
@@ -255,6 +255,8 @@ def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, 
     ts.values, ts.weapon_health = dict(applied.values), dict(applied.weapons)
     rows = [LocationHit(**asdict(row)) for row in applied.locations]
     events: list[Event] = [GridDamage(actor=t.name, locations=rows, weapon=applied.weapon, health_lost=applied.health_lost)]
+    if applied.killed or applied.inert:
+        release(enc, t)
     if applied.killed or (special == "coup" and applied.health_lost):
         t.status = "out"
         events.append(StatusChanged(actor=t.name, status="out", cause="health0" if applied.killed else "coup"))

@@ -19,7 +19,7 @@ from rules.models import Combatant, Encounter
 from rules.systems.damage_grid.activation import activate, battle, now
 from rules.systems.damage_grid.events import DgMoved, ProneChanged
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.sheet import model
+from rules.systems.damage_grid.sheet import model, release
 
 __all__ = ["move", "walk", "blocking", "step_cost", "MAX_PATH_STEPS"]
 
@@ -124,6 +124,7 @@ def walk(enc: Encounter, grid: Grid, c: Combatant, cells: list[Cell]) -> DgMoved
         st.run = (st.run if st.moved >= now(enc) - 1 else 0) + len(cells)
         st.moved = now(enc)
         c.position = cells[-1].name
+        release(enc, c)
     return DgMoved(actor=c.name, path=path, cost=cost, unit="Speed", left=st.speed_left, stood=stood, rough=rough)
 
 

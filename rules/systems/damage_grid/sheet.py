@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.errors import SheetError
-from rules.models import Combatant
+from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_int
 from rules.state import state_as
 from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS, DamageGrid, parse_grid
@@ -33,6 +33,7 @@ __all__ = [
     "size",
     "model",
     "grid_of",
+    "release",
 ]
 
 #: the area shapes a weapon may have, as written before their number
@@ -163,6 +164,14 @@ def sheet_keys() -> tuple[SheetKey, ...]:
 def model(c: Combatant) -> DgModel:
     """The model's typed state."""
     return state_as(c, DgModel)
+
+
+def release(enc: Encounter, c: Combatant) -> None:
+    """``c`` lets go of every model it holds in a grapple (it moved away, or it is inert or destroyed)."""
+    for other in enc.combatants:
+        held = model(other).grappled_by
+        if c.name in held:
+            model(other).grappled_by = [n for n in held if n != c.name]
 
 
 def weapons(c: Combatant) -> list[Weapon]:

@@ -92,3 +92,13 @@ def test_a_cloud_drifts_or_ends_on_its_d10() -> None:
     s.run("next", actor="Meena")
     res = s.run("next", [10], actor="Hera")
     assert events(res, CloudDrifted)[0].gone and not s.enc.effects
+
+
+def test_a_grappler_that_moves_away_lets_go() -> None:
+    """A grapple holds while the grappler stays: moving away (or falling inert) releases the target."""
+    s = duel(a_sheet="health=3", b_sheet="health=2")
+    s.run("act", [4, 4, 1, 2, 5], actor="Meena", name="grapple", target="Hera")
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    s.run("move", actor="Meena", path="S")
+    assert model(s.get("Hera")).grappled_by == []

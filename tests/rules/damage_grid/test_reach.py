@@ -130,3 +130,22 @@ def test_extreme_brightness_allows_only_reach_1_without_accuracy() -> None:
     s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=20", environment="extreme-brightness")
     res = s.run("attack", [6, 6, 6, 6], actor="Meena", target="Hera")
     assert sum(m.value for m in events(res, DgAttack)[0].accuracy) == 0 and not events(res, DgAttack)[0].flips
+
+
+def test_in_one_column_a_wall_between_blocks_and_a_wall_beside_obstructs() -> None:
+    """"If the target is in the same row or column as the model then the model can pick which is the f corner": lines touching the wall count."""
+    s = duel(blocked=("E6",), b_at="E4", start=False)
+    grid = s.enc.grid()
+    assert sight(s.enc, grid, parse_cell("E8"), parse_cell("E4")).lines == 3
+    beside = duel(blocked=("F6",), b_at="E4", start=False)
+    assert sight(beside.enc, beside.enc.grid(), parse_cell("E8"), parse_cell("E4")).lines == 1
+
+
+def test_a_model_between_in_one_column_gives_cover() -> None:
+    """"Xul is standing between Meena and her target": a model in the same column between them is cover."""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", f"weapons={RING}", side="a", at="E8", facing="N")
+    s.add("Xul", "body=3", side="a", at="E7", facing="N")
+    s.add("Target", "health=20 body=0", side="b", at="E5", facing="S")
+    seen = sight(s.enc, s.enc.grid(), parse_cell("E8"), parse_cell("E5"))
+    assert (seen.lines, seen.cover, seen.cover_by) == (0, 5, "Xul")
