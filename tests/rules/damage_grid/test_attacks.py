@@ -143,3 +143,20 @@ def test_a_moving_target_is_harder_to_hit() -> None:
     s.run("next", actor="Hera")
     res = s.run("attack", [6], actor="Meena", target="Hera")
     assert {m.name: m.value for m in events(res, DgAttack)[0].accuracy}.get("moving") == -1
+
+
+def test_arsenal_hits_land_on_the_named_weapon_which_is_lost_at_health_0() -> None:
+    """"When this location is hit the attacker targets one Weapon ... Each weapon has its own Health value\""""
+    s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="body=0 health=9 weapons=claw:1:2:0:melee,pistol:5:2:0:health=1", b_at="E4")
+    res = s.run("attack", [5, 5], actor="Meena", target="Hera", options={"arsenal": "pistol"})
+    assert events(res, GridDamage)[0].weapon == "pistol"
+    assert model(s.get("Hera")).weapon_health == {"claw": 2, "pistol": 0}
+    assert s.system.weapons_of(s.enc, s.get("Hera")) == ["claw", "bare"]
+
+
+def test_the_board_shows_each_models_grid_cp_and_conditions() -> None:
+    """The status board line: square and facing, the grid's values, Combat Points, prone, inert."""
+    s = duel()
+    model(s.get("Hera")).prone = True
+    line = s.system.present.status_line(s.enc, s.get("Hera"))
+    assert line == "**Hera** · E7 S · Mi2 He3 Bo1 Sh0 Sp4 · 2 CP · prone"
