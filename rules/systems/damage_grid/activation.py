@@ -120,12 +120,12 @@ def _pass_priority(enc: Encounter, after: str | None, dice: Dice | None = None) 
 
 
 def _drift(enc: Encounter, dice: Dice | None) -> list[Event]:
-    """Clouds drift at the start of each phase (`blasts.drift_clouds`)."""
-    if dice is None or not any(e.code == "cloud" for e in enc.effects):
+    """What happens as each phase begins: clouds drift, pulses spread (`blasts.phase_begins`)."""
+    if dice is None or not any(e.code in ("cloud", "pulse") for e in enc.effects):
         return []
-    from rules.systems.damage_grid.blasts import drift_clouds  # blasts builds on attacks, which build on this module
+    from rules.systems.damage_grid.blasts import phase_begins  # blasts builds on attacks, which build on this module
 
-    return drift_clouds(enc, dice)
+    return phase_begins(enc, dice)
 
 
 def start(enc: Encounter, actor: str | None) -> list[Event]:

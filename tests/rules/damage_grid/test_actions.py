@@ -102,3 +102,16 @@ def test_a_grappler_that_moves_away_lets_go() -> None:
     s.run("next", actor="Hera")
     s.run("move", actor="Meena", path="S")
     assert model(s.get("Hera")).grappled_by == []
+
+
+def test_a_pulse_strikes_the_next_circle_as_each_phase_begins() -> None:
+    """"Pulse X. The Area Affect is the reach circle in phases after the Area Affect is triggered ... Previous phases are not affected again.\""""
+    s = duel(a_sheet="weapons=pulser:5:1:0:area=pulse2", b_sheet="health=9 body=0", b_at="E4")
+    res = s.run("attack", actor="Meena", target="E5", weapon="pulser")
+    assert not events(res, DgAttack)
+    s.run("next", actor="Meena")
+    res = s.run("next", [6], actor="Hera")
+    assert [e.target for e in events(res, DgAttack)] == ["Hera"]
+    s.run("next", actor="Meena")
+    res = s.run("next", actor="Hera")
+    assert not events(res, DgAttack) and not s.enc.effects
