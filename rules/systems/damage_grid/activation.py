@@ -18,6 +18,7 @@ from rules.models import Combatant, Encounter
 from rules.state import state_as
 from rules.system import Turn
 from rules.systems.damage_grid.events import Activated, ActivationEnded, NewRound, Passed, PhaseBegan, Priority
+from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.sheet import model
 from rules.systems.damage_grid.state import DgBattle
@@ -51,8 +52,12 @@ def now(enc: Encounter) -> int:
 
 
 def speed(c: Combatant) -> int:
-    """Speed points: the Speed location's value now (each hit on Speed takes one away)."""
-    return max(model(c).values.get("speed", 0), 0)
+    """Speed points: the Speed location's value now (each hit on Speed takes one away); a custom grid
+    with no Speed location moves at the sheet's ``speed`` (default 4)."""
+    values = model(c).values
+    if "speed" in values:
+        return max(values["speed"], 0)
+    return int(c.sheet.get("speed") if c.sheet.get("speed") is not None else HUMANOID_DEFAULTS["speed"])
 
 
 def _ready(enc: Encounter, c: Combatant, phase: int) -> bool:

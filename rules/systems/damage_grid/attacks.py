@@ -231,7 +231,7 @@ def strike(
     faces = flips.apply_flips(faces, turns)
     applied = damage.apply_faces(faces, grid, ts.values, **hit)  # type: ignore[arg-type]
     event = DgAttack(
-        actor=c.name, target=t.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{count}d6"),
+        actor=c.name, target=t.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{count}d6", success=applied.taken > 0),
         faces=faces, flips=[Flip(before=tn.before, after=tn.after, cost=tn.cost, by=tn.by) for tn in turns],
         power=power, accuracy=acc, aim=aim, distance=d, reach=counted, sight=seen.level, cover=seen.cover,
         cover_by=seen.cover_by, cover_added=cover_added, forced=forced, melee=w.melee, special=special,

@@ -61,3 +61,10 @@ def test_facing_alone_turns_the_model() -> None:
     s = duel(b_at="J2")
     s.run("move", actor="Meena", facing="E")
     assert s.get("Meena").facing == "E"
+
+
+def test_a_custom_grid_without_speed_moves_at_the_sheets_speed() -> None:
+    """A grid with no Speed location: Speed points are the sheet's `speed` (default 4)."""
+    s = duel(a_sheet="grid=1/2/3:health:4:none,4/5/6:body:2:health speed=2", b_at="J2")
+    res = s.run("move", actor="Meena", path="N")
+    assert events(res, DgMoved)[0].left == 1
