@@ -1,0 +1,131 @@
+"""The damage-grid game (an unnamed science-fiction skirmish game), on a square grid.
+
+The rules are shared/rules/damage-grid.txt with the defaults of shared/rules/README.md for its
+missing pages (the turn sequence, movement, the knock-down table); every choice the GM may want
+to change is an encounter option (`options.py`). The package: `sheet.py`, `options.py`,
+`state.py`, `activation.py` (phases of alternating activations, through `rules.turns.alternating`),
+`movement.py`, `reach.py` (reach circles, the row behind, corner lines of sight, cover),
+`attacks.py`, `grid.py`, `flips.py`, `damage.py`, `mode.py` (the grid arithmetic), `cover.py`, `actions.py` (the `/act` table), `events.py` and
+`present.py` (all its text).
+
+Status: a model at Mind 0 is inert (``downed``: it performs no action, and ``/coupdegrace``
+finishes it); at Health 0 it is destroyed (``out``).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.actions import Act, Attack, CoupDeGrace as CoupDeGraceAction, Move
+from rules.dice import Dice
+from rules.errors import IllegalAction
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.sheet import SheetKey
+from rules.state import register_state
+from rules.system import Action, RuleSystem, Turn, register
+from rules.systems.damage_grid import activation, attacks, blasts, cover, movement, sheet
+from rules.systems.damage_grid.actions import ACTIONS, HANDLERS
+from rules.systems.damage_grid.options import OPTIONS
+from rules.systems.damage_grid.present import DgPresenter, sheet_summary
+from rules.systems.damage_grid.state import DgBattle, DgModel
+
+__all__ = ["DamageGridGame", "DgModel", "DgBattle"]
+
+
+@register
+class DamageGridGame(RuleSystem):
+    """Phases of alternating activations, Power d6 pools, Accuracy face flips, the damage grid."""
+
+    key = "damage-grid"
+    title = "Damage Grid"
+    map_kinds = ("square",)
+    default_map = "12x10"
+    has_initiative_numbers = False
+    #: "the target is not in any row behind the model": models face a way
+    uses_facing = True
+    terrain_kinds = ("clear", "wall", "obstacle", "rough", "difficult")
+    options = OPTIONS
+    actions = ACTIONS
+    presenter_class = DgPresenter
+
+    # -- sheets -------------------------------------------------------------------------------
+    def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
+        return sheet.sheet_keys()
+
+    def sheet_summary(self, c: Combatant) -> str:
+        return sheet_summary(c)
+
+    def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
+        return [w.name for w in attacks.usable(c)] + ["bare"]
+
+    def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
+        """The grid's values from the sheet (a new model whole; an edit keeps the hits taken)."""
+        st = sheet.model(c)
+        given = {k: int(c.sheet[k]) for k in sheet.LOCATION_KEYS if c.sheet.get(k) is not None}
+        full = sheet.grid_of(c).start_values(given)
+        arms = {w.name: w.health for w in sheet.weapons(c)}
+        if new or not st.full:
+            st.values, st.weapon_health = dict(full), dict(arms)
+        else:
+            st.values = {k: max(v - (st.full.get(k, v) - st.values.get(k, st.full.get(k, v))), 0) for k, v in full.items()}
+            st.weapon_health = {k: min(st.weapon_health.get(k, v), v) for k, v in arms.items()}
+        st.full = full
+        return []
+
+    # -- turns ----------------------------------------------------------------------------------
+    def turn(self, enc: Encounter) -> Turn:
+        return activation.turn(enc)
+
+    def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return activation.start(enc, action.actor)
+
+    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return activation.next_turn(enc, action.actor, dice)
+
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+        return activation.on_removed(enc, c)
+
+    def side_defeated(self, enc: Encounter, side: str) -> bool:
+        return all(c.status != "active" for c in enc.combatants if c.side == side)
+
+    # -- actions --------------------------------------------------------------------------------
+    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:  # type: ignore[override]
+        return movement.move(enc, self.need_grid(enc), action)
+
+    def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
+        grid = self.need_grid(enc)
+        c = enc.get(action.actor)
+        attacks.check_words(action.options)
+        w = attacks.choose_weapon(c, action.weapon)
+        if w.area and action.target and enc.find(action.target) is None:
+            centre = grid.parse(action.target)
+        elif w.area:
+            centre = attacks.target_of(enc, c, action.target).cell  # type: ignore[assignment]
+        elif action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
+            return cover.attack_cover(enc, grid, c, action, dice)
+        t = None if w.area else attacks.target_of(enc, c, action.target)
+        events = activation.activate(enc, c, "combat")
+        forced = attacks.spend_cp(enc, c, action.options)
+        if t is None:
+            return events + blasts.area_attack(enc, grid, c, centre, w, action.options, dice, forced)
+        return events + attacks.strike(enc, grid, c, t, w, action.options, dice, forced=forced)
+
+    def coup_de_grace(self, enc: Encounter, action: CoupDeGraceAction, dice: Dice) -> list[Event]:  # type: ignore[override]
+        grid = self.need_grid(enc)
+        c = enc.get(action.actor)
+        t = attacks.target_of(enc, c, action.target)
+        if t.status != "downed":
+            raise IllegalAction(f"{t.name} is not inert: a coup de grâce is for a model at Mind 0. Use `/attack`.")
+        attacks.check_words(action.options)
+        w = attacks.choose_weapon(c, action.weapon)
+        events = activation.activate(enc, c, "combat")
+        forced = attacks.spend_cp(enc, c, action.options)
+        return events + attacks.strike(enc, grid, c, t, w, action.options, dice, special="coup", forced=forced)
+
+    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
+        spec = self.actions.get(action.name)
+        return HANDLERS[spec.name](enc, self.need_grid(enc), action, dice)
+
+
+register_state(DamageGridGame.key, DgModel, DgBattle)

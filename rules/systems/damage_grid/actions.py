@@ -1,0 +1,160 @@
+"""The `/act` actions of the damage-grid game, declared once, and their handlers.
+
+- ``lunge``: "A Lunge costs 1 Combat Point and this is the only CP that can be spent during the
+  activation. The model must be able to move to an adjacent square from the target. If the model
+  fails to damage the target they have fallen to the ground." The move is paid in Speed points
+  (``to=CELL``, else the nearest free square next to the target); then one attack.
+- ``grapple``: "Both model and target roll an attack using their Health as the Power. The side
+  with the greater number of same facings is the winner" (a tie holds nobody); each ally of the
+  grappler next to the target adds 1 Power. 1 Combat Point. Dice for ``roll:``: the grappler's,
+  then the target's.
+- ``break``: the grappled model spends 1 Combat Point on the same test against its strongest holder.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.actions import Act, ActionSpec, ActionTable
+from rules.dice import Dice
+from rules.errors import IllegalAction
+from rules.events import Event
+from rules.geometry import Grid
+from rules.models import Combatant, Encounter
+from rules.systems.damage_grid.activation import activate, pool
+from rules.systems.damage_grid.attacks import check_words, choose_weapon, spend_cp, strike, target_of
+from rules.systems.damage_grid.events import GrappleTest, GridDamage, ProneChanged
+from rules.systems.damage_grid.mode import largest_group
+from rules.systems.damage_grid.movement import _find, walk
+from rules.systems.damage_grid.reach import adjacent
+from rules.systems.damage_grid.sheet import model
+
+__all__ = ["ACTIONS", "HANDLERS"]
+
+
+def _may_start(enc: Encounter, c: Combatant | None) -> bool:
+    if c is None or not enc.started or c.status != "active":
+        return False
+    return enc.current is None and c in pool(enc, c.side)
+
+
+def _held(enc: Encounter, c: Combatant | None) -> bool:
+    return c is not None and bool(model(c).grappled_by) and (_may_start(enc, c) or enc.current == c.name)
+
+
+ACTIONS = ActionTable(
+    ActionSpec(
+        "lunge",
+        "move next to the target and attack it with exactly 1 Combat Point; no damage and the lunger falls prone",
+        cost="a Lunge activation, 1 CP",
+        target=True,
+        options=(("to=CELL", "the square to lunge to (default: the nearest next to the target)"),
+                 ("aim=LOCATION", "the location to aim the flips at"), ("flips=5>3", "explicit flips")),
+        legal=_may_start,
+    ),
+    ActionSpec(
+        "grapple",
+        "hold an adjacent target: both roll their Health in dice, the larger group of equal faces wins; allies next "
+        "to the target add 1 Power each; melee attacks on a grappled model get +2 Accuracy",
+        cost="a Combat activation, 1 CP",
+        target=True,
+        legal=lambda enc, c: _may_start(enc, c) or (c is not None and enc.current == c.name),
+    ),
+    ActionSpec("break", "try to break a grapple holding you (the same test)", cost="1 CP", legal=_held),
+)
+
+
+def _lunge(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+    c = enc.get(action.actor)
+    t = target_of(enc, c, action.target)
+    check_words({k: v for k, v in action.options.items() if k != "to"})
+    w = choose_weapon(c, action.weapon)
+    events = activate(enc, c, "lunge")
+    st = model(c)
+    if st.cp < 1:
+        raise IllegalAction(f"{c.name} has no Combat Point left for a Lunge this round.")
+    if "to" in action.options:
+        goal = grid.parse(action.options["to"])
+        if not adjacent(goal, t.cell) or goal == t.cell:  # type: ignore[arg-type]
+            raise IllegalAction(f"{goal.name} is not next to {t.name}: a Lunge ends next to its target.")
+        cells = _find(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != c.cell else []
+    elif adjacent(c.cell, t.cell):  # type: ignore[arg-type]
+        cells = []
+    else:
+        here = c.cell
+        near = [n for n in grid.neighbours(t.cell, diagonal=True) if enc.at(n) is None]  # type: ignore[arg-type]
+        # the nearest in steps, then in a straight line
+        near.sort(key=lambda n: (grid.distance(here, n, diagonal=True), (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))  # type: ignore[arg-type]
+        cells = []
+        for goal in near:
+            try:
+                cells = _find(enc, grid, c, goal, st.speed_left)
+                break
+            except IllegalAction:
+                continue
+        else:
+            raise IllegalAction(f"{c.name} cannot reach a square next to {t.name} with {st.speed_left} Speed points.")
+    moved = walk(enc, grid, c, cells)
+    if cells:
+        c.facing = grid.facing_towards(c.cell, t.cell)  # type: ignore[arg-type]
+        moved.facing = c.facing
+    events.append(moved)
+    st.cp -= 1
+    st.activation, st.speed_left = "lunged", 0
+    struck = strike(enc, grid, c, t, w, action.options, dice, special="lunge")
+    damaged = any(isinstance(e, GridDamage) and any(h.taken for h in e.locations) for e in struck)
+    events += struck
+    if not damaged and not st.prone:
+        st.prone = True
+        events.append(ProneChanged(actor=c.name, prone=True, cause="lunge"))
+    return events
+
+
+def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool) -> tuple[GrappleTest, bool]:
+    helpers = [o.name for o in enc.allies_of(a) if o.status == "active" and o.cell and adjacent(o.cell, t.cell)]  # type: ignore[arg-type]
+    helpers = [h for h in helpers if h != t.name]
+    mine = max(model(a).values.get("health", 0), 0) + len(helpers)
+    theirs = max(model(t).values.get("health", 0), 0)
+    with dice.rolling_for(a.name):
+        rolled = [int(x) for x in dice.roll(max(mine, 1), 6)]
+    with dice.rolling_for(t.name):
+        other = [int(x) for x in dice.roll(max(theirs, 1), 6)]
+    best, their_best = largest_group(rolled), largest_group(other)
+    won = best > their_best
+    return GrappleTest(actor=a.name, target=t.name, dice=rolled, target_dice=other, best=best,
+                       target_best=their_best, helpers=helpers, won=won, breaking=breaking), won
+
+
+def _grapple(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+    c = enc.get(action.actor)
+    t = target_of(enc, c, action.target)
+    if not adjacent(c.cell, t.cell):  # type: ignore[arg-type]
+        raise IllegalAction(f"{t.name} is not next to {c.name}: a Grapple needs an adjacent target.")
+    if c.name in model(t).grappled_by:
+        raise IllegalAction(f"{c.name} already holds {t.name}.")
+    events = activate(enc, c, "grapple")
+    spend_cp(enc, c, action.options)
+    test, won = _test(enc, c, t, dice, False)
+    if won:
+        model(t).grappled_by.append(c.name)
+    return events + [test]
+
+
+def _break(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+    c = enc.get(action.actor)
+    holders = [h for n in model(c).grappled_by if (h := enc.find(n)) is not None]
+    if not holders:
+        raise IllegalAction(f"{c.name} is not held in a grapple.")
+    events = activate(enc, c, "grapple")
+    spend_cp(enc, c, action.options)
+    strongest = max(holders, key=lambda h: model(h).values.get("health", 0))
+    test, won = _test(enc, c, strongest, dice, True)
+    if won:
+        model(c).grappled_by = []
+    return events + [test]
+
+
+HANDLERS: dict[str, Callable[[Encounter, Grid, Act, Dice], list[Event]]] = {
+    "lunge": _lunge,
+    "grapple": _grapple,
+    "break": _break,
+}

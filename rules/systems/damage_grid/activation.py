@@ -1,0 +1,259 @@
+"""The damage-grid game's rounds (the text's Sequence page is missing: shared/rules/README.md's default).
+
+A round has 4 phases (option ``phases``). In each phase the sides alternate activating one model
+at a time, through `rules.turns.alternating`: the side with the most models in the fight first
+(ties: the order the sides joined), and a side with no model left to activate in the phase
+passes. Every active model on the board activates once a phase; inert (Mind 0) models do not.
+An activation is a Move, a Combat activation or a Lunge (or a Grapple, which is a Combat
+activation); it begins with the model's first action and ends with ``/init next``
+(``/init next combatant:NAME`` activates a model and does nothing with it). Each model has 2
+Combat Points a round (option ``combat_points``), given back when the round begins.
+"""
+from __future__ import annotations
+
+from rules.dice import Dice
+from rules.errors import IllegalAction, InputError, NotYourTurn
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.state import state_as
+from rules.system import Turn
+from rules.systems.damage_grid.events import Activated, ActivationEnded, NewRound, Passed, PhaseBegan, Priority
+from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS
+from rules.systems.damage_grid.options import values
+from rules.systems.damage_grid.sheet import model
+from rules.systems.damage_grid.state import DgBattle
+from rules.turns import alternating
+
+__all__ = [
+    "battle",
+    "now",
+    "pool",
+    "start",
+    "activate",
+    "acting",
+    "next_turn",
+    "on_removed",
+    "turn",
+    "speed",
+]
+
+#: what each kind of activation is called in refusals
+KINDS = {"move": "a Move", "combat": "a Combat activation", "lunge": "a Lunge", "grapple": "a Grapple", "pass": "a pass",
+         "lunged": "a Lunge already made"}
+
+
+def battle(enc: Encounter) -> DgBattle:
+    return state_as(enc, DgBattle)
+
+
+def now(enc: Encounter) -> int:
+    """The phase under way, counted from the fight's first (0)."""
+    return max(enc.round - 1, 0) * values(enc).phases + battle(enc).phase
+
+
+def speed(c: Combatant) -> int:
+    """Speed points: the Speed location's value now (each hit on Speed takes one away); a custom grid
+    with no Speed location moves at the sheet's ``speed`` (default 4)."""
+    values = model(c).values
+    if "speed" in values:
+        return max(values["speed"], 0)
+    return int(c.sheet.get("speed") if c.sheet.get("speed") is not None else HUMANOID_DEFAULTS["speed"])
+
+
+def _ready(enc: Encounter, c: Combatant, phase: int) -> bool:
+    return c.status == "active" and c.position is not None and model(c).acted < phase
+
+
+def pool(enc: Encounter, side: str | None, phase: int | None = None) -> list[Combatant]:
+    """The side's models that may still activate in ``phase`` (default: the phase under way)."""
+    p = now(enc) if phase is None else phase
+    return [c for c in enc.combatants if c.side == side and _ready(enc, c, p)]
+
+
+def _standing(enc: Encounter) -> list[str]:
+    return [s for s in enc.sides() if any(c.status == "active" for c in enc.combatants if c.side == s)]
+
+
+def _phase_name(enc: Encounter) -> str:
+    return f"phase {battle(enc).phase + 1}/{values(enc).phases}"
+
+
+def new_round(enc: Encounter, dice: Dice | None = None) -> list[Event]:
+    """Begin the next round: Combat Points back, the order of sides worked out afresh."""
+    enc.round += 1
+    enc.current = None
+    opts = values(enc)
+    for c in enc.combatants:
+        st = model(c)
+        st.cp, st.forced, st.activation, st.speed_left = opts.combat_points, 0, None, 0
+    counts = {s: sum(1 for c in enc.combatants if c.side == s and c.status == "active") for s in enc.sides()}
+    sides, _ = alternating.order_sides({s: n for s, n in counts.items() if n}, "join")
+    state = battle(enc)
+    state.sides, state.phase, state.priority = sides, 0, None
+    enc.phase = _phase_name(enc)
+    enc.order = alternating.interleave([[c.name for c in pool(enc, s)] for s in sides])
+    return [NewRound(round=enc.round, sides=sides), *_drift(enc, dice), *_pass_priority(enc, None)]
+
+
+def _pass_priority(enc: Encounter, after: str | None, dice: Dice | None = None) -> list[Event]:
+    state = battle(enc)
+    phases = values(enc).phases
+    first = max(enc.round - 1, 0) * phases
+    nxt = alternating.next_turn(
+        alternating.rotation(state.sides, enc.sides()),
+        after,
+        lambda side, p: bool(pool(enc, side, first + p)),
+        phase=state.phase,
+        phases=phases,
+        standing=set(_standing(enc)).__contains__,
+    )
+    if nxt.side is None:
+        if not any(_ready(enc, c, now(enc) + 1) for c in enc.combatants):
+            state.priority = None  # nobody can act any more: the fight waits for the GM
+            return []
+        return new_round(enc, dice)
+    events: list[Event] = []
+    if nxt.phase != state.phase:
+        state.phase = nxt.phase
+        enc.phase = _phase_name(enc)
+        events.append(PhaseBegan(round=enc.round, phase=nxt.phase + 1, phases=phases))
+        events += _drift(enc, dice)
+    events += [Passed(side=s) for s in nxt.passed]
+    state.priority = nxt.side
+    state.slot += 1
+    return events + [Priority(side=nxt.side, models=[c.name for c in pool(enc, nxt.side)])]
+
+
+def _drift(enc: Encounter, dice: Dice | None) -> list[Event]:
+    """What happens as each phase begins: clouds drift, pulses spread (`blasts.phase_begins`)."""
+    if dice is None or not any(e.code in ("cloud", "pulse") for e in enc.effects):
+        return []
+    from rules.systems.damage_grid.blasts import phase_begins  # blasts builds on attacks, which build on this module
+
+    return phase_begins(enc, dice)
+
+
+def start(enc: Encounter, actor: str | None) -> list[Event]:
+    """`/init roll`: the fight begins with round 1, phase 1."""
+    if actor:
+        raise IllegalAction(
+            "The damage-grid game has no initiative for one model: `/init roll` without a combatant starts "
+            "the fight, and the side with the most models activates first."
+        )
+    if enc.started:
+        raise IllegalAction(f"The fight is under way (round {enc.round}): `/init next` ends the activation under way.")
+    if len([s for s in enc.sides() if any(c.on_board for c in enc.combatants if c.side == s)]) < 2:
+        raise IllegalAction("A fight needs models on the board on at least two sides: add some with `/combatant add`.")
+    return new_round(enc)
+
+
+def need_started(enc: Encounter) -> None:
+    if not enc.started:
+        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+
+
+def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
+    """Make ``c`` the activating model with a ``how`` activation (or go on with the one under way)."""
+    need_started(enc)
+    st = model(c)
+    if enc.current == c.name:
+        if st.activation != how:
+            raise IllegalAction(
+                f"{c.name} is in {KINDS[st.activation or 'pass']}, so it cannot begin {KINDS[how]} now: a model cannot "
+                f"move and then attack in one activation (a Lunge does both). `/init next` ends the activation."
+            )
+        return []
+    if c.status == "out":
+        raise IllegalAction(f"{c.name} is destroyed and takes no further part in the fight.")
+    if c.status == "downed":
+        raise IllegalAction(f"{c.name} is inert (Mind 0) and cannot perform actions.")
+    if enc.current:
+        raise NotYourTurn(f"{enc.current} is activating now: its activation ends with `/init next` before {c.name} can act.")
+    side = battle(enc).priority
+    waiting = ", ".join(x.name for x in pool(enc, side)) or "none"
+    if c.position is None:
+        raise IllegalAction(f"{c.name} is not on the board: the GM places it with `/combatant edit name:{c.name} at:CELL`.")
+    if st.acted >= now(enc):
+        raise NotYourTurn(
+            f"{c.name} has already activated in this phase ({enc.phase}): each model activates once a phase. "
+            f"Still to activate for {side}: {waiting}."
+        )
+    if c.side != side:
+        raise NotYourTurn(f"{side} activate a model now (one of {waiting}); {c.name} waits until it is {c.side}'s turn.")
+    if st.grappled_by and how in ("move", "lunge"):
+        raise IllegalAction(
+            f"{c.name} is held in a grapple by {', '.join(st.grappled_by)}: it must break it first "
+            f"(`/act action:break`, 1 Combat Point)."
+        )
+    enc.current = c.name
+    st.activation, st.acted = how, now(enc)
+    st.speed_left = speed(c) if how in ("move", "lunge") else 0
+    if how not in ("move", "lunge"):
+        st.run = 0
+    return [Activated(actor=c.name, how=how, speed=st.speed_left, cp=st.cp)]
+
+
+def acting(enc: Encounter, name: str | None) -> Combatant:
+    if not name:
+        raise InputError("Name the model that acts in `combatant`.")
+    return enc.get(name)
+
+
+def _end(enc: Encounter) -> list[Event]:
+    c = enc.get(enc.current)
+    st = model(c)
+    st.activation, st.speed_left = None, 0
+    enc.current = None
+    return [ActivationEnded(actor=c.name)]
+
+
+def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None) -> list[Event]:
+    """`/init next`: end the activation under way (activating ``actor`` first, doing nothing, if none is)."""
+    need_started(enc)
+    events: list[Event] = []
+    if enc.current is None:
+        side = battle(enc).priority
+        if side is None or not pool(enc, side):
+            return _pass_priority(enc, side, dice)
+        if not actor:
+            raise NotYourTurn(
+                f"{side} must activate a model first: act with one, or `/init next combatant:NAME` to activate it "
+                f"and do nothing."
+            )
+        events += activate(enc, enc.get(actor), "pass")
+    side = enc.get(enc.current).side
+    return events + _end(enc) + _pass_priority(enc, side, dice)
+
+
+def end_if_out(enc: Encounter, c: Combatant) -> list[Event]:
+    """The activating model was made inert or destroyed: its activation ends, priority passes."""
+    if enc.current != c.name or c.status == "active" or len(_standing(enc)) < 2:
+        return []
+    return _end(enc) + _pass_priority(enc, c.side)
+
+
+def on_removed(enc: Encounter, c: Combatant) -> list[Event]:
+    if not enc.started or enc.winner:
+        return []
+    side = battle(enc).priority
+    if enc.current is None and side is not None and not pool(enc, side):
+        return _pass_priority(enc, side)
+    return []
+
+
+def turn(enc: Encounter) -> Turn:
+    if not enc.started or enc.winner:
+        return Turn()
+    state = battle(enc)
+    key = (enc.round, state.phase, state.slot)
+    cur = enc.find(enc.current)
+    if cur is not None:
+        st = model(cur)
+        doing = f"{st.speed_left} Speed left" if st.activation in ("move", "lunge") else f"{st.cp} CP left"
+        label = f"Round {enc.round} · {enc.phase} · {cur.name} ({cur.side}) activating: {doing}"
+        return Turn((cur.name,), key, label, cur.name, cur.side)
+    side = state.priority
+    names = tuple(c.name for c in pool(enc, side)) if side else ()
+    if not names:
+        return Turn((), key, f"Round {enc.round} · {enc.phase}: `/init next` goes on")
+    return Turn(names, key, f"Round {enc.round} · {enc.phase} · {side} to activate one of: {', '.join(names)}", None, side)

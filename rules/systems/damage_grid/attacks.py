@@ -1,0 +1,279 @@
+"""Attacks in the damage-grid game: the checks of reach and sight, Power, Accuracy, flips, damage.
+
+The order of dice for ``roll:``: the Power dice in order, then the target's Mode (knock-down) test
+dice when it must take one. Each reply shows every die before and after the flips, the faces on
+the grid, what Shield and Body stopped, and what changed.
+
+Choices where the text is silent: a "stationary target or attacker" gives +2 once; moving means
+5 or more squares in consecutive Move activations with no phase between them without a move
+(fast: more than 10); the reach-1 attack "using the current Health attribute of the model as its
+Power" is the weapon ``bare`` (melee, Accuracy 0); the Power rolled is at least 1; the ``k``-th
+Combat Point forced in a round costs ``k`` times ``forced_penalty`` Accuracy.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from rules.dice import Dice
+from rules.errors import IllegalAction, InputError
+from rules.events import Checked, Event, Modifier, Roll, StatusChanged, mod
+from rules.geometry import Cell, Grid
+from rules.models import Combatant, Encounter
+from rules.sheet import read_int
+from rules.systems.damage_grid import damage, flips, mode
+from rules.systems.damage_grid.activation import end_if_out, now
+from rules.systems.damage_grid.events import DgAttack, Flip, GridDamage, LocationHit, ProneChanged
+from rules.systems.damage_grid.options import values
+from rules.systems.damage_grid.reach import Sight, adjacent, behind, in_front_rows, reach_distance, sight, view
+from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
+from rules.systems.damage_grid.sheet import Weapon, grid_of, model, release, size, weapons
+
+__all__ = ["BARE", "choose_weapon", "check_reach", "strike", "target_of", "spend_cp", "SIZE_ACCURACY"]
+
+#: "a model can always attack at Reach 1 ... using the current Health attribute of the model as its Power"
+BARE = Weapon(name="bare", reach=1, power=0, accuracy=0, melee=True, health=1)
+#: Accuracy by the target's size
+SIZE_ACCURACY = {0: -3, 1: -1, 2: 0, 3: 1, 4: 3}
+#: the words `/attack options:` reads, and whether each takes ``=value``
+#: where the bot aims when the attacker names no location, in order of preference
+AIMS = (HEALTH, MIND)
+WORDS = {"aim": True, "flips": True, "dice": True, "low": False, "force": False, "acc": True, "power": True, "arsenal": True}
+
+
+def check_words(words: dict[str, str]) -> None:
+    for k, v in words.items():
+        if k not in WORDS:
+            raise InputError(f"`{k}` is not an attack option here: use {', '.join(WORDS)}.")
+        if WORDS[k] and not v:
+            raise InputError(f"`{k}` takes a value, like `{k}=...`.")
+
+
+def usable(c: Combatant) -> list[Weapon]:
+    """The weapons it carries that still have Health."""
+    health = model(c).weapon_health
+    return [w for w in weapons(c) if health.get(w.name, w.health) > 0]
+
+
+def choose_weapon(c: Combatant, name: str | None) -> Weapon:
+    ws = usable(c)
+    if not name:
+        if len(ws) == 1:
+            return ws[0]
+        if not ws:
+            return BARE
+        raise InputError(f"Name the weapon in `weapon`: {c.name} carries {', '.join(w.name for w in ws)} (or `bare`).")
+    key = name.strip().lower()
+    if key == "bare":
+        return BARE
+    found = next((w for w in ws if w.name == key), None)
+    if found is None:
+        raise IllegalAction(f"{c.name} has no usable weapon `{name}`: it carries {', '.join(w.name for w in ws) or 'none'} (and `bare`).")
+    return found
+
+
+def target_of(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
+    if not name:
+        raise InputError("Name the model to attack in `target`.")
+    t = enc.get(name, "target")
+    if t is c:
+        raise IllegalAction(f"{c.name} cannot attack itself: pick another target.")
+    if t.status == "out":
+        raise IllegalAction(f"{t.name} is already destroyed: pick another target.")
+    if t.cell is None or c.cell is None:
+        raise IllegalAction(f"{t.name if t.cell is None else c.name} is not on the board.")
+    return t
+
+
+def spend_cp(enc: Encounter, c: Combatant, words: dict[str, str]) -> int:
+    """Pay the attack's Combat Point; with none left, ``force`` forces one. The Accuracy it costs."""
+    st = model(c)
+    if st.cp > 0:
+        st.cp -= 1
+        return 0
+    if "force" not in words:
+        raise IllegalAction(
+            f"{c.name} has no Combat Points left this round: add `options:\"force\"` to force one at "
+            f"-{values(enc).forced_penalty * (st.forced + 1)} Accuracy, or end the activation with `/init next`."
+        )
+    st.forced += 1
+    return values(enc).forced_penalty * st.forced
+
+
+def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon, melee_only: bool = False) -> tuple[int, int, bool, int]:
+    """Refuse an attack out of reach; ``(distance, counted, limited, extended-reach penalty)``."""
+    if w.reach <= 2 and not w.melee:
+        raise IllegalAction(f"The {w.name} has Reach {w.reach} and no melee: it cannot be used to attack.")
+    if not in_front_rows(c, where):
+        raise IllegalAction(
+            f"{where.name} is in a row behind {c.name} (facing {c.facing}): a model attacks only ahead, beside, or the "
+            f"square immediately behind it. Turn with `/move facing:` in a Move activation first."
+        )
+    d = reach_distance(c.cell, where)  # type: ignore[arg-type]
+    seen = view(enc, c, d)
+    if seen.limited and d > 1:
+        raise IllegalAction(f"In {', '.join(seen.factors)} {c.name} can attack only at Reach 1 (this target is at {d}).")
+    counted = d if seen.limited else seen.distance
+    penalty = 0
+    if counted > w.reach:
+        if values(enc).extended_reach == "yes" and not w.melee and not melee_only:
+            penalty = -(-counted // w.reach) - 1
+        else:
+            why = f" ({', '.join(seen.factors)} make it {counted})" if seen.factors else ""
+            raise IllegalAction(f"The target is at Reach {d}{why}, beyond the {w.name}'s Reach {w.reach}: get closer.")
+    return d, counted, seen.limited, penalty
+
+
+def _melee_needed(enc: Encounter, c: Combatant, t: Combatant, d: int) -> bool:
+    """Both have melee weapons in reach of each other: only melee weapons may be used."""
+    return any(w.melee and w.reach >= d for w in usable(c)) and any(w.melee and w.reach >= d for w in usable(t))
+
+
+def injuries(c: Combatant) -> int:
+    st = model(c)
+    return sum(max(st.full.get(k, 0) - st.values.get(k, 0), 0) for k in ("mind", "health"))
+
+
+def _moving(enc: Encounter, c: Combatant) -> int:
+    st = model(c)
+    if st.moved < now(enc) - 1:
+        return 0
+    return -3 if st.run > 10 else -1 if st.run >= 5 else 0
+
+
+def _stationary(enc: Encounter, c: Combatant) -> bool:
+    return now(enc) - model(c).moved >= 5
+
+
+def strike(
+    enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, words: dict[str, str], dice: Dice,
+    *, special: str | None = None, forced: int = 0, area: Cell | None = None,
+) -> list[Event]:
+    """One attack of ``c`` on ``t`` with ``w`` (the Combat Point paid by the caller); returns the events, the
+    damage and the knock-down test included. ``area``: ``t`` is caught in an area centred there (the area's
+    reach and sight were checked; no obstruction or cover between the centre and ``t``)."""
+    a, b = c.cell, t.cell
+    if area is None:
+        d, counted, limited, extended = check_reach(enc, grid, c, b, w)  # type: ignore[arg-type]
+        if not w.melee and _melee_needed(enc, c, t, d):
+            raise IllegalAction(
+                f"{c.name} and {t.name} both have melee weapons in reach of each other: only a melee weapon can be used."
+            )
+        seen = sight(enc, grid, a, b)  # type: ignore[arg-type]
+        if seen.lines == 3:
+            raise IllegalAction(f"{c.name} has no line of sight to {t.name}: all three corner lines are obstructed.")
+    else:
+        d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), False, 0  # type: ignore[arg-type]
+        seen = Sight(0)
+    opts = values(enc)
+    st, ts = model(c), model(t)
+    # Power
+    base = max(st.values.get("health", 0), 0) if w is BARE else w.power
+    power: list[Modifier] = [mod("Health" if w is BARE else w.name, base)]
+    if "low" in words:
+        power.append(mod("low on power", -(base // 2)))
+    if opts.gravity:
+        power.append(mod("gravity", opts.gravity))
+    if area is None and behind(t, a):  # type: ignore[arg-type]
+        power.append(mod("from behind", 1))
+    if "power" in words:
+        power.append(mod("ability", read_int(words["power"], "power", -20, 20)))
+    most = max(sum(m.value for m in power), 1)
+    count = read_int(words["dice"], "dice", 1, most, hint=f"at most the attack's Power {most}") if "dice" in words else most
+    if count < most:
+        power.append(mod("fewer by choice", count - most))
+    # Accuracy
+    acc: list[Modifier] = [mod(w.name, w.accuracy)]
+    if SIZE_ACCURACY[size(t)]:
+        acc.append(mod(f"size {size(t)}", SIZE_ACCURACY[size(t)]))
+    if seen.lines:
+        acc.append(mod("partly obstructed" if seen.lines == 1 else "hidden", -2 if seen.lines == 1 else -4))
+    if ts.prone or t.status == "downed":
+        acc.append(mod("prone", -2))
+    if _stationary(enc, t) or _stationary(enc, c):
+        acc.append(mod("stationary", 2))
+    if (m := _moving(enc, t)):
+        acc.append(mod("fast" if m == -3 else "moving", m))
+    if injuries(c) >= 2:
+        acc.append(mod("injured", -(injuries(c) // 2)))
+    if forced:
+        acc.append(mod("forced CP", -forced))
+    if extended:
+        acc.append(mod("extended reach", -extended))
+    if ts.grappled_by and w.melee:
+        acc.append(mod("grappled", 2))
+    if "acc" in words:
+        acc.append(mod("ability", read_int(words["acc"], "acc", -20, 20)))
+    if special == "coup":
+        acc = [m for m in acc if m.value > 0]
+    if limited:
+        acc = [mod("only Reach 1, no Accuracy", 0)]
+    accuracy = sum(m.value for m in acc)
+    # the dice
+    with dice.rolling_for(c.name):
+        rolled = dice.roll(count, 6)
+    faces = [int(x) for x in rolled]
+    grid = grid_of(t)
+    aim = flips.aim_location(grid, words["aim"]) if words.get("aim") else None
+    shield = not adjacent(a, b) and not w.blast  # type: ignore[arg-type]
+    cover_added = max(seen.cover - count, 0)
+    hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.get("arsenal")}
+    if accuracy > 0 and "flips" in words:
+        turns = flips.parse_flips(words["flips"], faces, accuracy)
+    elif accuracy > 0:
+        aim = aim or _best_aim(grid, faces, accuracy)
+        turns = flips.best_flips(faces, accuracy, aim, grid)
+    elif accuracy < 0:
+        if "flips" in words:
+            flips.parse_flips(words["flips"], faces, accuracy)  # refused: the target flips
+        turns = flips.target_flips(faces, -accuracy, damage.harm(grid, ts.values, **hit))
+    else:
+        turns = []
+    faces = flips.apply_flips(faces, turns)
+    applied = damage.apply_faces(faces, grid, ts.values, **hit)  # type: ignore[arg-type]
+    event = DgAttack(
+        actor=c.name, target=t.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{count}d6", success=applied.taken > 0),
+        faces=faces, flips=[Flip(before=tn.before, after=tn.after, cost=tn.cost, by=tn.by) for tn in turns],
+        power=power, accuracy=acc, aim=aim, distance=d, reach=counted, sight=seen.level, cover=seen.cover,
+        cover_by=seen.cover_by, cover_added=cover_added, forced=forced, melee=w.melee, special=special,
+        area=area.name if area is not None else None,
+    )
+    return [event, *_damage(enc, c, t, applied, dice, special)]
+
+
+def _best_aim(grid: DamageGrid, faces: list[int], accuracy: int) -> str:
+    """Where the bot aims when the attacker does not say: Health or Mind, whichever gets more dice (ties: Health)."""
+    def score(loc: str) -> tuple[int, int]:
+        final = flips.apply_flips(faces, flips.best_flips(faces, accuracy, loc, grid))
+        return sum(1 for f in final if grid.location_of(f) == loc), -AIMS.index(loc)
+
+    return max((loc for loc in AIMS if grid.has(loc)), key=score, default=grid.names[0])
+
+
+def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, dice: Dice, special: str | None) -> list[Event]:
+    ts = model(t)
+    before_health = ts.values.get(HEALTH, 0)
+    ts.values, ts.weapon_health = dict(applied.values), dict(applied.weapons)
+    rows = [LocationHit(**asdict(row)) for row in applied.locations]
+    events: list[Event] = [GridDamage(actor=t.name, locations=rows, weapon=applied.weapon, health_lost=applied.health_lost)]
+    if applied.killed or applied.inert:
+        release(enc, t)
+    if applied.killed or (special == "coup" and applied.health_lost):
+        t.status = "out"
+        events.append(StatusChanged(actor=t.name, status="out", cause="health0" if applied.killed else "coup"))
+        return events + end_if_out(enc, t)
+    if applied.inert and t.status == "active":
+        t.status = "downed"
+        events.append(StatusChanged(actor=t.name, status="downed", cause="mind0"))
+        return events + end_if_out(enc, t)
+    if t.status != "active":
+        return events
+    with dice.rolling_for(t.name):
+        test = mode.mode_test(dice, before_health, applied.health_lost, ts.values.get(MIND, 0))
+    if test is not None:
+        events.append(Checked(actor=t.name, what="mode", roll=Roll(
+            dice=list(test.dice), label=f"{len(test.dice)}d6", total=test.best, against=test.difficulty,
+            against_label="difficulty", success=test.passed)))
+        if not test.passed and not ts.prone:
+            ts.prone = True
+            events.append(ProneChanged(actor=t.name, prone=True, cause="knocked"))
+    return events

@@ -1,0 +1,58 @@
+"""Cover as a target: "Treat the Body of the cover as the Body damage square with a Health of the
+same value. When the Health of the cover is reduced to 0 it is destroyed or reduced to debris that
+will not provide cover anymore but may increase the cost of speed points entering the square."
+
+Reading: a wall or obstacle square is a one-square grid that every Power die hits; its hits add up
+over the fight, and at its Body (``wall_body``, ``obstacle_body``) it is debris. "A model that is
+also obstructing as cover cannot be targeted this way."
+"""
+from __future__ import annotations
+
+from rules.actions import Attack
+from rules.dice import Dice
+from rules.errors import InputError
+from rules.events import Event, Roll
+from rules.geometry import Grid
+from rules.models import Combatant, Encounter
+from rules.systems.damage_grid.activation import activate, battle
+from rules.systems.damage_grid.attacks import check_reach, check_words, choose_weapon, spend_cp
+from rules.systems.damage_grid.events import CoverHit, DgAttack
+from rules.systems.damage_grid.movement import blocking
+from rules.systems.damage_grid.options import values
+
+__all__ = ["is_cover", "cover_body", "attack_cover"]
+
+
+def is_cover(enc: Encounter, grid: Grid, text: str) -> bool:
+    try:
+        cell = grid.parse(text)
+    except InputError:
+        return False
+    return cell in blocking(enc, grid)
+
+
+def cover_body(enc: Encounter, grid: Grid, name: str) -> int:
+    opts = values(enc)
+    return opts.obstacle_body if grid.terrain.get(grid.parse(name)) == "obstacle" else opts.wall_body
+
+
+def attack_cover(enc: Encounter, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
+    cell = grid.parse(action.target or "")
+    check_words(action.options)
+    w = choose_weapon(c, action.weapon)
+    d, counted, _, _ = check_reach(enc, grid, c, cell, w)
+    events = activate(enc, c, "combat")
+    forced = spend_cp(enc, c, action.options)
+    power = max(w.power if w.name != "bare" else c.state.values.get("health", 0), 1)  # type: ignore[attr-defined]
+    with dice.rolling_for(c.name):
+        rolled = dice.roll(power, 6)
+    state = battle(enc)
+    body = cover_body(enc, grid, cell.name)
+    taken = min(len(rolled), body - state.cover_hits.get(cell.name, 0))
+    state.cover_hits[cell.name] = state.cover_hits.get(cell.name, 0) + taken
+    left = body - state.cover_hits[cell.name]
+    if left <= 0:
+        state.debris.append(cell.name)
+    events.append(DgAttack(actor=c.name, target=cell.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{power}d6"),
+                           faces=[int(x) for x in rolled], distance=d, reach=counted, forced=forced, melee=w.melee))
+    return events + [CoverHit(cell=cell.name, hits=taken, left=max(left, 0), debris=left <= 0)]

@@ -1,0 +1,194 @@
+"""Applying an attack's final faces to a target's damage grid.
+
+"Group together all the attack faces to their location on the damage grid. ... When a model is
+hit and all the faces are grouped by the target's damage grid, remove as many faces from all
+grid squares as the value of the target's Shield, if Shield can be used.
+ - If a model is attacked from any of the nine adjacent squares its Shield cannot be used to
+   deflect the attack.
+ - If a weapon with Blast attacks a model its Shield cannot be used to defect the attack.
+Then remove as many faces from all grid squares the value of the target's Body. Effectively the
+damage will be = faces - (Shield + Body). Shields and Body will always stop damage to other grid
+squares until they are reduced to 0 themselves or cannot be used to block an attack."
+
+Readings chosen where the text is open:
+
+- Shield and Body are subtracted from *each* location's group ("from all grid squares"), with
+  their values as they were before this attack (an attack that ruins Body still meets the Body
+  it had); ``extra_body`` is what cover adds ("the difference is added to the Body of the target").
+- What gets through lowers the location's hits. Hits beyond them, or on a location already
+  ruined ("value is 0") "or ignored", follow the transfer arrow to the next location, and on
+  along the arrows while hits are left; Shield and Body are not subtracted again on the way.
+  A chain visits each location once: hits left when it comes back round, or at a location
+  with no arrow, are lost (nothing is left to take them).
+- Arsenal: "When this location is hit the attacker targets one Weapon or Equipment the model is
+  carrying. Each weapon has its own Health value and takes damage like anything else." The
+  attacker names the weapon (default: the first carried with Health left); it takes what it can
+  and the rest follows Arsenal's arrow (not on to a second weapon). No weapon left: ruined.
+- "When Mind reaches 0 the model can no longer perform Actions and becomes inert or falls over.
+  When Health reaches 0 the model is killed or destroyed." (:attr:`Damage.inert`,
+  :attr:`Damage.killed`; a grid without Mind is never inert.)
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rules.systems.damage_grid.grid import ARSENAL, BODY, HEALTH, MIND, SHIELD, DamageGrid
+
+__all__ = ["LocationDamage", "Transfer", "Damage", "apply_faces", "harm"]
+
+
+@dataclass
+class LocationDamage:
+    """One location's share of an attack.
+
+    ``rolled``: dice that struck it; ``shield`` / ``body``: of those, stopped by Shield / Body;
+    ``taken``: hits it took (its own and those transferred to it); ``received``: hits transferred
+    to it; ``passed``: hits it sent on along its arrow; ``before`` / ``after``: its hits (for Arsenal
+    the struck weapon's Health; None when it carries none).
+    """
+
+    location: str
+    rolled: int = 0
+    shield: int = 0
+    body: int = 0
+    taken: int = 0
+    received: int = 0
+    passed: int = 0
+    before: int | None = None
+    after: int | None = None
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """``hits`` went from a ruined location ``source`` along its arrow to ``to``."""
+
+    source: str
+    to: str
+    hits: int
+
+
+@dataclass
+class Damage:
+    """The result of an attack on a grid: per location (grid order, only those touched), the
+    transfers, the new hits per location and the carried weapons' new Health."""
+
+    faces: tuple[int, ...]
+    locations: list[LocationDamage]
+    values: dict[str, int]
+    weapons: dict[str, int]
+    shield: int
+    body: int
+    weapon: str | None = None
+    transfers: list[Transfer] = field(default_factory=list)
+    #: hits nothing could take (every location on their way ruined)
+    lost: int = 0
+    inert: bool = False
+    killed: bool = False
+
+    def at(self, location: str) -> LocationDamage | None:
+        return next((row for row in self.locations if row.location == location), None)
+
+    def lost_from(self, location: str) -> int:
+        row = self.at(location)
+        return max((row.before or 0) - (row.after or 0), 0) if row else 0
+
+    @property
+    def health_lost(self) -> int:
+        return self.lost_from(HEALTH)
+
+    @property
+    def mind_lost(self) -> int:
+        return self.lost_from(MIND)
+
+    @property
+    def taken(self) -> int:
+        """Every hit the target took, weapons' included."""
+        return sum(row.taken for row in self.locations)
+
+
+def _weapon(weapons: Mapping[str, int], named: str | None) -> str | None:
+    live = [w for w, hp in weapons.items() if hp > 0]
+    return named if named in live else (live[0] if live else None)
+
+
+def apply_faces(
+    faces: Sequence[int],
+    grid: DamageGrid,
+    values: Mapping[str, int],
+    *,
+    shield: bool = True,
+    extra_body: int = 0,
+    weapons: Mapping[str, int] | None = None,
+    arsenal: str | None = None,
+) -> Damage:
+    """Apply the final ``faces`` to a target with hits ``values`` per location (module docstring).
+
+    ``shield``: False when the attacker is in one of the nine adjacent squares or the weapon has
+    Blast; ``extra_body``: what cover adds to Body; ``weapons``: carried weapons' Health by name,
+    ``arsenal`` the one the attacker names.
+    """
+    now = {k: int(v) for k, v in values.items()}
+    arms = {k: int(v) for k, v in (weapons or {}).items()}
+    stop_shield = max(now.get(SHIELD, 0), 0) if shield and grid.has(SHIELD) else 0
+    stop_body = max(now.get(BODY, 0), 0) + max(extra_body, 0) if grid.has(BODY) else max(extra_body, 0)
+    struck = _weapon(arms, arsenal) if grid.has(ARSENAL) else None
+    counts = Counter(grid.location_of(int(f)) for f in faces)
+    rows = {name: LocationDamage(name) for name in grid.names}
+    for name, row in rows.items():
+        row.before = arms.get(struck) if name == ARSENAL else now.get(name)
+    result = Damage(tuple(int(f) for f in faces), [], now, arms, stop_shield, stop_body, struck)
+
+    def room(name: str) -> int:
+        if name == ARSENAL:
+            return max(arms.get(struck, 0), 0) if struck else 0
+        return max(now.get(name, 0), 0)
+
+    def take(name: str, hits: int) -> None:
+        if name == ARSENAL:
+            arms[struck] -= hits  # type: ignore[index]
+        else:
+            now[name] -= hits
+        rows[name].taken += hits
+
+    for name in grid.names:
+        row = rows[name]
+        row.rolled = counts.get(name, 0)
+        row.shield = min(row.rolled, stop_shield)
+        row.body = min(row.rolled - row.shield, stop_body)
+        left, here, visited = row.rolled - row.shield - row.body, name, set()
+        while left > 0 and here not in visited:
+            visited.add(here)
+            hits = min(left, room(here))
+            if hits:
+                take(here, hits)
+            left -= hits
+            to = grid.arrow(here)
+            if not left or to is None or to in visited:
+                break
+            result.transfers.append(Transfer(here, to, left))
+            rows[here].passed += left
+            rows[to].received += left
+            here = to
+        result.lost += left
+    for name, row in rows.items():
+        row.after = arms.get(struck) if name == ARSENAL else now.get(name)
+    result.locations = [row for row in rows.values() if row.rolled or row.received]
+    result.inert = grid.has(MIND) and now.get(MIND, 0) <= 0
+    result.killed = grid.has(HEALTH) and now.get(HEALTH, 0) <= 0
+    return result
+
+
+def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: object) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """How bad final ``faces`` are for the target (lower is better), for the target's own flips
+    (:func:`rules.systems.damage_grid.flips.target_flips`): killed, then inert, then Health lost,
+    Mind lost, and all hits that got through (taken, or lost for want of a location to take them,
+    so that the measure still falls while the worst cannot be helped). ``kwargs`` are
+    :func:`apply_faces`'s."""
+
+    def measure(faces: Sequence[int]) -> tuple[int, ...]:
+        d = apply_faces(faces, grid, values, **kwargs)  # type: ignore[arg-type]
+        return (int(d.killed), int(d.inert), d.health_lost, d.mind_lost, d.taken + d.lost)
+
+    return measure

@@ -1,0 +1,185 @@
+"""The events of the damage-grid game: names, numbers and codes; `present.py` makes the text."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, Field
+
+from rules.events import Attacked, Event, Modifier, Moved
+
+__all__ = [
+    "NewRound",
+    "PhaseBegan",
+    "Priority",
+    "Passed",
+    "Activated",
+    "ActivationEnded",
+    "DgMoved",
+    "Flip",
+    "LocationHit",
+    "DgAttack",
+    "GridDamage",
+    "ProneChanged",
+    "CoverHit",
+    "GrappleTest",
+    "CloudPlaced",
+    "CloudDrifted",
+]
+
+
+class NewRound(Event):
+    kind: ClassVar[str] = "round"
+    round: int
+    sides: list[str]
+
+
+class PhaseBegan(Event):
+    kind: ClassVar[str] = "phase"
+    round: int
+    phase: int
+    phases: int
+
+
+class Priority(Event):
+    """``side`` activates one of ``models`` now."""
+
+    kind: ClassVar[str] = "priority"
+    side: str
+    models: list[str]
+
+
+class Passed(Event):
+    """``side`` has no model left to activate in this phase."""
+
+    kind: ClassVar[str] = "passed"
+    side: str
+
+
+class Activated(Event):
+    """``actor`` begins a ``how`` activation (``move``, ``combat``, ``lunge``, ``grapple``, ``pass``)."""
+
+    kind: ClassVar[str] = "activate"
+    how: str
+    speed: int = 0
+    cp: int = 0
+
+
+class ActivationEnded(Event):
+    kind: ClassVar[str] = "activation_end"
+
+
+class DgMoved(Moved):
+    #: it stood up first (from prone), paying ``stand`` Speed points
+    stood: int | None = None
+    #: squares that cost more (rough or debris)
+    rough: list[str] = Field(default_factory=list)
+
+
+class Flip(BaseModel):
+    """One die turned from ``before`` to ``after`` at ``cost`` flips; ``by`` is who flipped it."""
+
+    before: int
+    after: int
+    cost: int = 1
+    by: str = "attacker"
+
+
+class LocationHit(BaseModel):
+    """One location of the target's grid after an attack (`damage.LocationDamage` as an event):
+    dice that struck it, stopped by Shield and Body, hits taken, received and passed on by arrows."""
+
+    location: str
+    rolled: int = 0
+    shield: int = 0
+    body: int = 0
+    taken: int = 0
+    received: int = 0
+    passed: int = 0
+    before: int | None = None
+    after: int | None = None
+
+
+class DgAttack(Attacked):
+    """``roll.dice`` are the Power dice as rolled, ``faces`` after the flips; ``power`` and
+    ``accuracy`` are the terms that made them; ``reach`` the distance counted and the weapon's
+    Reach after the environment; ``sight`` none, partial or hidden; ``cover`` the cover's Body
+    (``cover_by``: a square or a model) and what it added to the target's Body."""
+
+    faces: list[int] = Field(default_factory=list)
+    flips: list[Flip] = Field(default_factory=list)
+    power: list[Modifier] = Field(default_factory=list)
+    accuracy: list[Modifier] = Field(default_factory=list)
+    aim: str | None = None
+    distance: int = 0
+    reach: int = 0
+    sight: str = "none"
+    cover: int = 0
+    cover_by: str | None = None
+    cover_added: int = 0
+    cp: int = 1
+    forced: int = 0
+    melee: bool = False
+    special: str | None = None
+    #: the square an area weapon was centred on (each model in it is attacked separately)
+    area: str | None = None
+
+
+class GridDamage(Event):
+    """What an attack did to ``actor``'s grid, per location; ``weapon`` is the carried weapon the
+    Arsenal location stands for (its row's before and after are that weapon's Health)."""
+
+    kind: ClassVar[str] = "grid"
+    locations: list[LocationHit] = Field(default_factory=list)
+    weapon: str | None = None
+    health_lost: int = 0
+
+
+class ProneChanged(Event):
+    """``actor`` fell (``prone``) or stood up; ``cause`` is a code the presenter names."""
+
+    kind: ClassVar[str] = "prone"
+    prone: bool
+    cause: str
+
+
+class CoverHit(Event):
+    """An attack on a cover square: ``hits`` taken, ``left`` of its Health, ``debris`` when destroyed."""
+
+    kind: ClassVar[str] = "cover"
+    cell: str
+    hits: int
+    left: int
+    debris: bool = False
+
+
+class GrappleTest(Event):
+    """A grapple (or a try to break one): the largest groups of equal faces of each side."""
+
+    kind: ClassVar[str] = "grapple"
+    target: str
+    dice: list[int]
+    target_dice: list[int]
+    best: int
+    target_best: int
+    helpers: list[str] = Field(default_factory=list)
+    won: bool
+    breaking: bool = False
+
+
+class CloudPlaced(Event):
+    kind: ClassVar[str] = "cloud"
+    name: str
+    cells: list[str]
+    phases: int
+
+
+class CloudDrifted(Event):
+    """A cloud rolled ``roll`` on its d10: gone on a 0 (a 10), else moved ``direction``."""
+
+    kind: ClassVar[str] = "cloud"
+    name: str
+    roll: int
+    direction: str | None = None
+    cells: list[str] = Field(default_factory=list)
+    gone: bool = False
+    blocked: bool = False

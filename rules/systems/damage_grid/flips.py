@@ -1,0 +1,189 @@
+"""Face flips: how Accuracy turns the rolled faces before they strike the damage grid.
+
+"The model may then perform as many face flips with the total Accuracy of its attack. A flip is
+changing the face of the die to any one of the 4 connected faces. A flip cannot turn to the
+opposite face. To flip to the opposite side would cost 2 flips, one for each face change."
+Opposite faces sum to 7 (shared/rules/README.md), so a face's four neighbours cost 1 and its
+opposite 2.
+
+**Aimed flips** (:func:`best_flips`): the attacker names a location; the bot flips the dice that
+are not on it, cheapest first, while the Accuracy lasts: that puts the most dice on the location
+with the fewest flips. Ties: among dice of equal cost the earliest rolled first, and each die
+turns to the lowest face of the location it reaches at that cost. The text's example: "Meena
+rolls 4D6 and gets 3, 3, 5 and 4. She is allowed 2 flips and uses one to flip 5 to a 3" (the 4 is
+opposite the 3, so aimed at Body the bot makes the same single flip).
+
+**Explicit flips** (:func:`parse_flips`): ``5>3,4>1`` turns a die showing 5 into a 3 and one
+showing 4 into a 1; each names a different die (the earliest rolled not yet named), and they
+cost at most the Accuracy.
+
+**A negative Accuracy** "allows the target to flip that many faces" (:func:`target_flips`): the
+bot flips for the target, choosing the flips that leave the least harm by the ``harm`` measure it
+is given (:func:`rules.systems.damage_grid.damage.harm` ranks death, then inertness, then Health,
+Mind and all hits taken); at equal harm the fewest flips, then the first found trying faces from
+low to high. The search runs over the multiset of faces (the order of the dice does not matter to
+the damage) one flip at a time, going on from the :data:`BEAM` least harmful positions after each
+flip and weighing at most :data:`SEARCH_LIMIT` positions in all: every position for small pools
+and few points, and a bounded cost for any pool.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import InputError
+from rules.systems.damage_grid.grid import FACES, DamageGrid
+
+__all__ = [
+    "NEIGHBOURS",
+    "SEARCH_LIMIT",
+    "BEAM",
+    "Flip",
+    "flip_cost",
+    "apply_flips",
+    "aim_location",
+    "best_flips",
+    "parse_flips",
+    "target_flips",
+]
+
+#: a face's four connected faces (all but itself and its opposite, which sums to 7)
+NEIGHBOURS: dict[int, tuple[int, ...]] = {f: tuple(g for g in FACES if g != f and f + g != 7) for f in FACES}
+#: the most face multisets the target's search weighs, and how many it goes on from after each flip
+SEARCH_LIMIT = 600
+BEAM = 12
+_FLIP_RE = re.compile(r"^([1-6])>([1-6])$")
+
+
+def flip_cost(a: int, b: int) -> int:
+    """Flips to turn face ``a`` into ``b``: 0 the same face, 2 the opposite one, else 1."""
+    return 0 if a == b else 2 if a + b == 7 else 1
+
+
+@dataclass(frozen=True)
+class Flip:
+    """The die at ``index`` (in the order rolled) turned from ``before`` to ``after`` for ``cost``."""
+
+    index: int
+    before: int
+    after: int
+    cost: int
+    by: str = "attacker"  # "attacker" | "target"
+
+
+def apply_flips(dice: Sequence[int], flips: Sequence[Flip]) -> list[int]:
+    """The final faces: ``dice`` with each flip applied."""
+    out = [int(d) for d in dice]
+    for f in flips:
+        out[f.index] = f.after
+    return out
+
+
+def aim_location(grid: DamageGrid, aim: str) -> str:
+    """The location named by ``aim=`` (any case), or a refusal listing the grid's locations."""
+    name = (aim or "").strip().lower()
+    if not grid.has(name):
+        raise InputError(f"`aim={aim[:20]}` is not a location of the target: aim at one of {', '.join(grid.names)}.")
+    return name
+
+
+def best_flips(dice: Sequence[int], accuracy: int, aim: str, grid: DamageGrid) -> list[Flip]:
+    """The flips (in roll order) that put the most dice on location ``aim`` within ``accuracy``."""
+    goal = grid.faces_of(aim_location(grid, aim))
+    options: list[Flip] = []
+    for i, d in enumerate(dice):
+        if d in goal:
+            continue
+        to = min(goal, key=lambda g: (flip_cost(d, g), g))
+        options.append(Flip(i, int(d), to, flip_cost(d, to)))
+    chosen, left = [], max(accuracy, 0)
+    for f in sorted(options, key=lambda f: (f.cost, f.index)):
+        if f.cost <= left:
+            chosen.append(f)
+            left -= f.cost
+    return sorted(chosen, key=lambda f: f.index)
+
+
+def parse_flips(text: str, dice: Sequence[int], accuracy: int) -> list[Flip]:
+    """Read ``flips=5>3,4>1`` against the rolled ``dice`` and the attack's ``accuracy``."""
+    if accuracy <= 0:
+        raise InputError(
+            f"The attack's Accuracy is {accuracy}, so {'the target flips' if accuracy < 0 else 'there are no flips'}: "
+            f"leave `flips` out."
+        )
+    items = [x for x in re.split(r"[,\s]+", (text or "").strip()) if x]
+    if not items:
+        raise InputError("`flips` is empty: write `from>to` faces, like `flips=5>3,4>1`, or leave it out.")
+    if len(items) > len(dice):
+        raise InputError(f"`flips` names {len(items)} flips but the attack rolled {len(dice)} dice: one flip per die.")
+    out: list[Flip] = []
+    used: set[int] = set()
+    shown = ", ".join(str(int(d)) for d in dice)
+    for item in items:
+        m = _FLIP_RE.match(item)
+        if not m:
+            raise InputError(f"`flips`: `{item[:10]}` is not a flip: write `from>to` faces 1 to 6, like `flips=5>3,4>1`.")
+        a, b = int(m.group(1)), int(m.group(2))
+        if a == b:
+            raise InputError(f"`flips`: `{item}` turns a face into itself: leave it out.")
+        i = next((j for j, d in enumerate(dice) if d == a and j not in used), None)
+        if i is None:
+            raise InputError(f"`flips`: no die left showing {a} to flip (the dice are {shown}).")
+        used.add(i)
+        out.append(Flip(i, a, b, flip_cost(a, b)))
+    spent = sum(f.cost for f in out)
+    if spent > accuracy:
+        raise InputError(
+            f"`flips` cost {spent} (a connected face 1, the opposite face 2) but the attack's Accuracy is {accuracy}: "
+            f"flip less."
+        )
+    return sorted(out, key=lambda f: f.index)
+
+
+def _moved(state: tuple[int, ...], a: int, b: int) -> tuple[int, ...]:
+    faces = list(state)
+    faces.remove(a)
+    faces.append(b)
+    return tuple(sorted(faces))
+
+
+def target_flips(dice: Sequence[int], points: int, harm: Callable[[Sequence[int]], Any]) -> list[Flip]:
+    """The target's flips for a negative Accuracy of ``-points``: the fewest flips that leave the
+    least ``harm(faces)`` (any comparable value; lower is better for the target) the search finds."""
+    start = tuple(sorted(int(d) for d in dice))
+    best_harm, best_path = harm(start), ()
+    frontier: list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = [(start, ())]
+    seen = {start}
+    for _ in range(max(points, 0)):
+        found = []
+        for state, path in frontier:
+            for a in sorted(set(state)):
+                for b in NEIGHBOURS[a]:
+                    new = _moved(state, a, b)
+                    if new in seen or len(seen) >= SEARCH_LIMIT:
+                        continue
+                    seen.add(new)
+                    found.append((harm(new), new, (*path, (a, b))))
+        if not found:
+            break
+        found.sort(key=lambda x: x[0])  # stable: ties keep the order found
+        if found[0][0] < best_harm:
+            best_harm, best_path = found[0][0], found[0][2]
+        frontier = [(state, path) for _, state, path in found[:BEAM]]
+    return _as_flips(dice, best_path)
+
+
+def _as_flips(dice: Sequence[int], moves: Sequence[tuple[int, int]]) -> list[Flip]:
+    """Face moves ``a -> b`` laid on the dice: a die already moved goes on, else the earliest showing ``a``."""
+    now = [int(d) for d in dice]
+    moved: list[int] = []
+    for a, b in moves:
+        i = next((j for j in moved if now[j] == a), None)
+        if i is None:
+            i = next(j for j, d in enumerate(now) if d == a and j not in moved)
+            moved.append(i)
+        now[i] = b
+    return [Flip(i, int(dice[i]), now[i], flip_cost(dice[i], now[i]), by="target")
+            for i in sorted(moved) if now[i] != dice[i]]

@@ -1,0 +1,155 @@
+"""Movement in the damage-grid game (the text's Movement page is missing: shared/rules/README.md's default).
+
+A Move activation has Speed points equal to the model's Speed location value (each hit on Speed
+takes one away); each square entered costs 1, a `rough` or `difficult` square or debris (a cover
+square destroyed by attacks) 1 more (option ``rough_cost``). Steps may be diagonal (option
+``diagonal``). Walls, obstacles and other models block. A prone model stands up first, for
+``stand_cost`` Speed points (1). A Move activation may be spread over several ``/move``
+commands until its Speed points run out. A grappled model cannot move.
+"""
+from __future__ import annotations
+
+import re
+
+from rules.actions import Move
+from rules.errors import IllegalAction, InputError
+from rules.events import Event
+from rules.geometry import Cell, Grid, cheapest_path, parse_cell
+from rules.models import Combatant, Encounter
+from rules.systems.damage_grid.activation import activate, battle, now
+from rules.systems.damage_grid.events import DgMoved, ProneChanged
+from rules.systems.damage_grid.options import values
+from rules.systems.damage_grid.sheet import model, release
+
+__all__ = ["move", "walk", "blocking", "step_cost", "MAX_PATH_STEPS"]
+
+MAX_PATH_STEPS = 60
+ROUGH = ("rough", "difficult")
+
+
+def blocking(enc: Encounter, grid: Grid) -> set[Cell]:
+    """Squares no model enters: walls and obstacles not yet reduced to debris."""
+    debris = {parse_cell(x) for x in battle(enc).debris}
+    solid = set(grid.blocked) | {c for c, kind in grid.terrain.items() if kind == "obstacle"}
+    return solid - debris
+
+
+def step_cost(enc: Encounter, grid: Grid, cell: Cell) -> int:
+    """Speed points to enter ``cell``: 1, plus ``rough_cost`` for rough ground or debris."""
+    rough = grid.terrain.get(cell) in ROUGH or cell.name in battle(enc).debris
+    return 1 + (values(enc).rough_cost if rough else 0)
+
+
+def _directions(enc: Encounter, grid: Grid) -> tuple[str, ...]:
+    return grid.directions(values(enc).diagonal == "yes")
+
+
+def _path_steps(enc: Encounter, grid: Grid, c: Combatant, text: str) -> list[Cell]:
+    tokens = [t for t in re.split(r"[\s,]+", text.strip().upper()) if t]
+    dirs = _directions(enc, grid)
+    if not tokens or len(tokens) > MAX_PATH_STEPS:
+        raise InputError(f"`path` takes 1 to {MAX_PATH_STEPS} steps like `N NE E`.")
+    here, cells = c.cell, []
+    for d in tokens:
+        if d not in dirs:
+            raise InputError(f"`{d}` is not a step here: use {' '.join(dirs)}.")
+        nxt = grid.step(here, d)  # type: ignore[arg-type]
+        if nxt is None:
+            raise IllegalAction(f"The step {d} from {here.name} leaves the map.")  # type: ignore[union-attr]
+        cells.append(nxt)
+        here = nxt
+    return cells
+
+
+def _open(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> str | None:
+    """Why ``c`` cannot enter ``cell`` (None: it can)."""
+    if cell in blocking(enc, grid):
+        return f"{cell.name} is a wall or obstacle"
+    other = enc.at(cell)
+    if other is not None and other is not c:
+        return f"{cell.name} is taken by {other.name}"
+    return None
+
+
+def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
+    dirs = _directions(enc, grid)
+
+    def successors(cell: Cell):  # type: ignore[no-untyped-def]
+        for d in dirs:
+            nxt = grid.step(cell, d)
+            if nxt is not None and _open(enc, grid, c, nxt) is None:
+                yield nxt, step_cost(enc, grid, nxt), d
+
+    found = cheapest_path(
+        c.cell, lambda x: x == goal, successors, budget=budget,
+        heuristic=lambda x: grid.distance(x, goal, diagonal=len(dirs) > 4),
+    )
+    if found is None:
+        why = _open(enc, grid, c, goal)
+        raise IllegalAction(
+            f"{c.name} cannot reach {goal.name}" + (f": {why}" if why else f" with {budget} Speed points left")
+            + ". Pick a nearer square, or `/init next` to end the activation."
+        )
+    return [cell for cell, _ in found[1]]
+
+
+def walk(enc: Encounter, grid: Grid, c: Combatant, cells: list[Cell]) -> DgMoved:
+    """Move ``c`` along ``cells`` (each checked), paying Speed points; stand up first if prone."""
+    st = model(c)
+    stood = None
+    if st.prone:
+        stood = values(enc).stand_cost
+        if stood > st.speed_left:
+            raise IllegalAction(f"{c.name} is prone and needs {stood} Speed points to stand up; it has {st.speed_left}.")
+    cost, rough, here = stood or 0, [], c.cell
+    for cell in cells:
+        why = _open(enc, grid, c, cell)
+        if why or not grid.adjacent(here, cell, diagonal=True):  # type: ignore[arg-type]
+            raise IllegalAction(f"{c.name} cannot step to {cell.name}: {why or 'not a single step'}.")
+        step = step_cost(enc, grid, cell)
+        if step > 1:
+            rough.append(cell.name)
+        cost += step
+        here = cell
+    if cost > st.speed_left:
+        raise IllegalAction(
+            f"That move costs {cost} Speed points and {c.name} has {st.speed_left} left: move less far, "
+            f"or `/init next` to end the activation."
+        )
+    path = [c.position or ""] + [x.name for x in cells]
+    st.speed_left -= cost
+    if stood is not None:
+        st.prone = False
+    if cells:
+        st.run = (st.run if st.moved >= now(enc) - 1 else 0) + len(cells)
+        st.moved = now(enc)
+        c.position = cells[-1].name
+        release(enc, c)
+    return DgMoved(actor=c.name, path=path, cost=cost, unit="Speed", left=st.speed_left, stood=stood, rough=rough)
+
+
+def move(enc: Encounter, grid: Grid, action: Move) -> list[Event]:
+    c = enc.get(action.actor)
+    if action.facing and not action.to and not action.path:
+        events = activate(enc, c, "move")
+        c.facing = grid.parse_facing(action.facing)
+        return events + [DgMoved(actor=c.name, path=[c.position or ""], cost=0, unit="Speed",
+                                 left=model(c).speed_left, facing=c.facing)]
+    if bool(action.to) == bool(action.path):
+        raise InputError("Give either `to` (a square: the cheapest path is found) or `path` (steps like `N NE E`).")
+    events = activate(enc, c, "move")
+    st = model(c)
+    budget = st.speed_left - (values(enc).stand_cost if st.prone else 0)
+    cells = _find(enc, grid, c, grid.parse(action.to), max(budget, 0)) if action.to else _path_steps(enc, grid, c, action.path or "")
+    start = c.cell
+    was_prone = st.prone
+    moved = walk(enc, grid, c, cells)
+    if cells:
+        c.facing = action.facing and grid.parse_facing(action.facing) or grid.facing_towards(start, cells[-1])  # type: ignore[arg-type]
+    elif action.facing:
+        c.facing = grid.parse_facing(action.facing)
+    moved.facing = c.facing
+    events.append(moved)
+    if was_prone:
+        events.append(ProneChanged(actor=c.name, prone=False, cause="stood"))
+    return events

@@ -1,0 +1,208 @@
+"""Every sentence the damage-grid game shows: its events, its status lines and its board."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rules.effects import active
+from rules.models import Combatant, Encounter
+from rules.present import Presenter
+from rules.report import signed
+from rules.systems.damage_grid.events import (
+    Activated,
+    ActivationEnded,
+    CloudDrifted,
+    CloudPlaced,
+    CoverHit,
+    DgAttack,
+    DgMoved,
+    GrappleTest,
+    GridDamage,
+    NewRound,
+    Passed,
+    PhaseBegan,
+    Priority,
+    ProneChanged,
+)
+from rules.systems.damage_grid.sheet import model
+
+__all__ = ["DgPresenter", "sheet_summary"]
+
+HOW = {
+    "move": "a Move", "combat": "a Combat activation", "lunge": "a Lunge", "grapple": "a Grapple",
+    "pass": "nothing (passes)",
+}
+
+
+def _terms(mods: list, total_label: str) -> str:  # type: ignore[type-arg]
+    if not mods:
+        return ""
+    first, rest = mods[0], mods[1:]
+    text = f"{first.value} {first.name}" + "".join(f" {signed(m.value)} {m.name}" for m in rest)
+    return f"{text} = {total_label}"
+
+
+def sheet_summary(c: Combatant) -> str:
+    bits = []
+    for k, v in c.sheet.items():
+        if k == "weapons":
+            v = ",".join(v) or "none"
+        elif isinstance(v, bool):
+            v = "yes" if v else "no"
+        bits.append(f"{k}={v}")
+    return " ".join(bits)
+
+
+class DgPresenter(Presenter):
+    formats: ClassVar[dict[type, str]] = {
+        NewRound: "new_round",
+        PhaseBegan: "phase_began",
+        Priority: "priority",
+        Passed: "passed",
+        Activated: "activated",
+        ActivationEnded: "activation_ended",
+        DgMoved: "dg_moved",
+        DgAttack: "dg_attack",
+        GridDamage: "grid_damage",
+        ProneChanged: "prone_changed",
+        CoverHit: "cover_hit",
+        GrappleTest: "grapple_test",
+        CloudPlaced: "cloud_placed",
+        CloudDrifted: "cloud_drifted",
+    }
+    causes: ClassVar[dict[str, str]] = {
+        "mind0": "Mind 0, inert (a `/coupdegrace` finishes it)",
+        "health0": "Health 0, destroyed",
+        "coup": "coup de grâce",
+    }
+    checks: ClassVar[dict[str, str]] = {"mode": "Mode (knock-down) test"}
+    prone_causes: ClassVar[dict[str, str]] = {
+        "knocked": "knocked down (failed the Mode test)",
+        "lunge": "falls to the ground: the Lunge did no damage",
+        "stood": "stands up",
+    }
+
+    # -- turns ----------------------------------------------------------------------------------
+    def new_round(self, e: NewRound) -> str:
+        return f"**Round {e.round}** begins: Combat Points back; sides activate in the order {', '.join(e.sides)}"
+
+    def phase_began(self, e: PhaseBegan) -> str:
+        return f"**Phase {e.phase}/{e.phases}** of round {e.round} begins"
+
+    def priority(self, e: Priority) -> str:
+        return f"**{e.side}** activate a model: {', '.join(e.models)}"
+
+    def passed(self, e: Passed) -> str:
+        return f"{e.side} have no model left to activate in this phase"
+
+    def activated(self, e: Activated) -> str:
+        left = f" ({e.speed} Speed points)" if e.how in ("move", "lunge") else f" ({e.cp} CP left)" if e.how != "pass" else ""
+        return f"**{e.actor}** activates: {HOW.get(e.how, e.how)}{left}"
+
+    def activation_ended(self, e: ActivationEnded) -> str:
+        return f"**{e.actor}** ends its activation"
+
+    # -- movement -------------------------------------------------------------------------------
+    def dg_moved(self, e: DgMoved) -> str:
+        if len(e.path) <= 1 and e.facing:
+            return f"**{e.actor}** turns to face {e.facing}"
+        text = super().moved(e)
+        notes = []
+        if e.stood is not None:
+            notes.append(f"standing up cost {e.stood}")
+        if e.rough:
+            notes.append(f"rough ground at {', '.join(e.rough)}")
+        return text + (f"; {'; '.join(notes)}" if notes else "")
+
+    # -- attacks --------------------------------------------------------------------------------
+    def dg_attack(self, e: DgAttack) -> str:
+        what = {"lunge": "lunges at", "coup": "gives the coup de grâce to"}.get(e.special or "", "attacks")
+        head = f"**{e.actor}** {what} **{e.target}** with {e.weapon} (" + (f"area on {e.area}, " if e.area else "")
+        head += f"Reach {e.distance}"
+        head += f", counted {e.reach}" if e.reach != e.distance else ""
+        head += ", melee)" if e.melee else ")"
+        power = sum(m.value for m in e.power)
+        accuracy = sum(m.value for m in e.accuracy)
+        lines = [head]
+        lines.append(f"Power {_terms(e.power, str(power))}; Accuracy {_terms(e.accuracy, str(accuracy))}")
+        if e.sight != "none":
+            lines.append("the target is " + ("partly obstructed" if e.sight == "partial" else "hidden"))
+        if e.cover:
+            added = f": +{e.cover_added} Body" if e.cover_added else ": the Power penetrates it"
+            lines.append(f"cover of Body {e.cover} ({e.cover_by}){added}")
+        shown = ", ".join(("✍️" if i in e.roll.typed else "") + str(d) for i, d in enumerate(e.roll.dice))
+        lines.append(f"🎲 {shown} ({e.roll.label})")
+        if e.flips:
+            who = "the target flips" if e.flips[0].by == "target" else "flips"
+            aim = f" aiming at {e.aim.title()}" if e.aim else ""
+            lines.append(f"{who}{aim}: " + ", ".join(f"{f.before}→{f.after}" + (" (2)" if f.cost == 2 else "") for f in e.flips)
+                         + f" → {', '.join(map(str, e.faces))}")
+        if e.forced:
+            lines.append(f"forced Combat Point: -{e.forced} Accuracy")
+        return "\n".join(lines)
+
+    def grid_damage(self, e: GridDamage) -> str:
+        if not e.locations:
+            return f"**{e.actor}**: no face lands"
+        parts = []
+        for h in e.locations:
+            stops = ", ".join(s for s in (f"Shield stops {h.shield}" if h.shield else "",
+                                          f"Body stops {h.body}" if h.body else "") if s)
+            name = f"Arsenal ({e.weapon})" if h.location == "arsenal" and e.weapon else h.location.title()
+            bits = [name + (f" ×{h.rolled}" if h.rolled else "") + (f" ({stops})" if stops else "")]
+            if h.received:
+                bits.append(f"{h.received} passed on to it")
+            if h.taken:
+                bits.append(f"takes {h.taken} ({h.before} → {h.after})")
+            elif h.rolled and not h.passed:
+                bits.append("no hit gets through")
+            if h.passed:
+                bits.append(f"passes {h.passed} on by its arrow")
+            parts.append(", ".join(bits))
+        return f"**{e.actor}**'s grid: " + "; ".join(parts)
+
+    def prone_changed(self, e: ProneChanged) -> str:
+        return f"**{e.actor}** " + self.prone_causes.get(e.cause, e.cause)
+
+    def cover_hit(self, e: CoverHit) -> str:
+        end = ": reduced to debris (no cover; rough to cross)" if e.debris else f" ({e.left} left)"
+        return f"The cover at {e.cell} takes {e.hits}{end}"
+
+    def grapple_test(self, e: GrappleTest) -> str:
+        helpers = f" (helped by {', '.join(e.helpers)})" if e.helpers else ""
+        what = "tries to break free of" if e.breaking else "grapples"
+        result = ("breaks free" if e.breaking else "holds the target") if e.won else "fails"
+        return (f"**{e.actor}** {what} **{e.target}**{helpers}: 🎲 {', '.join(map(str, e.dice))} (best group {e.best}) "
+                f"vs 🎲 {', '.join(map(str, e.target_dice))} (best group {e.target_best}): {result}")
+
+    def cloud_placed(self, e: CloudPlaced) -> str:
+        return f"A cloud ({e.name}) covers {', '.join(e.cells)} for {e.phases} phases"
+
+    def cloud_drifted(self, e: CloudDrifted) -> str:
+        if e.gone:
+            return f"The {e.name} cloud rolls {e.roll} on its d10 and disappears"
+        if e.blocked:
+            return f"The {e.name} cloud rolls {e.roll}: blocked, it stays"
+        return f"The {e.name} cloud rolls {e.roll} and drifts {e.direction}"
+
+    # -- the board ----------------------------------------------------------------------------------
+    def status_line(self, enc: Encounter, c: Combatant) -> str:
+        st = model(c)
+        bits = [f"**{c.name}**"]
+        if c.position:
+            bits.append(c.position + (f" {c.facing}" if c.facing else ""))
+        vals = " ".join(f"{loc[:2].title()}{n}" for loc, n in st.values.items())
+        if vals:
+            bits.append(vals)
+        if enc.started:
+            bits.append(f"{st.cp} CP")
+        if st.prone:
+            bits.append("prone")
+        if st.grappled_by:
+            bits.append("held by " + ", ".join(st.grappled_by))
+        if c.status != "active":
+            bits.append("inert" if c.status == "downed" else "destroyed")
+        return " · ".join(bits)
+
+    def board_extra(self, enc: Encounter) -> list[str]:
+        cloud = active(enc.effects, None, "cloud")
+        return [f"Cloud on {', '.join(cloud.cells)}"] if cloud else []

@@ -1,0 +1,195 @@
+"""Reach, the row behind, line of sight, obstruction and cover in the damage-grid game.
+
+**Reach circles.** The text's reach diagram is lost; what is left says the squares around a model
+are Reach 1, the next ring Reach 2 and 3 ("both A and C are at a range of 3"), and "Increase the
+reach by 1 for every square beyond 3. So the next 'circle' of squares would require Reach 4".
+The distance used: the straight line between the two squares' centres, in squares, rounded to
+the nearest whole number (halves up). So the eight squares around a model are Reach 1, a
+knight's move (2, 1) is 2, (2, 2) and (3, 1) are 3, and (3, 2) begins the Reach 4 circle.
+
+**The row behind.** A model attacks nothing "in any row behind the model except the square
+immediately behind": rows are counted along its facing.
+
+**Line of sight** is the text's corner rule (`rules.geometry.sight.corner_lines`): the three
+lines joining the model's back corners to the target's; walls and obstacles (not debris)
+obstruct. One line obstructed: partially obstructed (-2 Accuracy); two: hidden (-4); three: no
+line of sight. In the same row or column the lines run along the squares' edges, so a line
+there is obstructed when it touches a wall or obstacle between the two squares ("any one line
+... touches the obstruction"), and the attacker picks the front corner that obstructs fewer
+lines. Other models do not obstruct ("the model can fire around the obstructing model") but
+give cover.
+
+**Cover.** "A target benefits from cover if any one line from the model's corner touches the
+obstruction and is still in Line Of Sight": the cover is the strongest square or model any
+corner line crosses: a wall has Body ``wall_body`` (10, hard), an obstacle ``obstacle_body``
+(5, soft), a model its size + Body. "If the Body of the cover is greater than the Power of the
+attack the difference is added to the Body of the target."
+
+Squares under a cloud obstruct the corner lines too (smoke), but give no cover.
+
+**The environment** multiplies the distance to the target ("Factors are cumulative"):
+darkness doubles it unless the attacker sees in the dark or the target is lit; total
+darkness allows only Reach 1 without Accuracy unless the attacker sees in the dark or the
+target is lit, which double it instead; brightness doubles it unless the attacker is
+sightless; extreme brightness allows only Reach 1 without Accuracy unless it is sightless;
+poor visibility adds 50 % (rounded up), abysmal visibility doubles it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rules.geometry import Cell, Grid, corner_lines, parse_cell
+from rules.models import Combatant, Encounter
+from rules.systems.damage_grid.areas import reach_distance
+from rules.systems.damage_grid.movement import blocking
+from rules.systems.damage_grid.options import values
+from rules.systems.damage_grid.sheet import model, size
+
+__all__ = [
+    "reach_distance",
+    "Sight",
+    "sight",
+    "View",
+    "view",
+    "behind",
+    "in_front_rows",
+    "adjacent",
+    "FACING_VECTORS",
+    "clouds",
+]
+
+FACING_VECTORS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+
+
+def adjacent(a: Cell, b: Cell) -> bool:
+    """One of the nine squares around ``a`` (its own included)."""
+    return max(abs(a.col - b.col), abs(a.row - b.row)) <= 1
+
+
+def _ahead(origin: Cell, facing: str | None, other: Cell) -> tuple[int, int]:
+    """``(rows ahead, squares aside)`` of ``other`` as ``origin`` faces."""
+    fx, fy = FACING_VECTORS.get(facing or "N", (0, -1))
+    dx, dy = other.col - origin.col, other.row - origin.row
+    return dx * fx + dy * fy, abs(dx * fy - dy * fx)
+
+
+def in_front_rows(c: Combatant, target: Cell) -> bool:
+    """Not in a row behind ``c``, or the square immediately behind it."""
+    ahead, aside = _ahead(c.cell, c.facing, target)  # type: ignore[arg-type]
+    return ahead >= 0 or (ahead == -1 and aside == 0)
+
+
+def behind(target: Combatant, attacker: Cell) -> bool:
+    """``attacker`` stands in a row behind ``target`` (+1 Power)."""
+    return _ahead(target.cell, target.facing, attacker)[0] < 0  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=256)
+def _plain(width: int, height: int, solid: frozenset[Cell]) -> Grid:
+    return Grid("square", width, height, blocked=solid)
+
+
+@dataclass(frozen=True)
+class Sight:
+    """The three corner lines: how many are obstructed, and the strongest cover any line crosses."""
+
+    lines: int
+    cover: int = 0
+    cover_by: str | None = None
+
+    @property
+    def level(self) -> str:
+        return ("none", "partial", "hidden", "blocked")[self.lines]
+
+
+def clouds(enc: Encounter) -> set[Cell]:
+    """Squares under a cloud: they obstruct the corner lines like an obstruction (smoke)."""
+    return {parse_cell(x) for e in enc.effects if e.code == "cloud" and e.target is None for x in e.cells}
+
+
+def _in_line_lines(a: Cell, b: Cell, solid: frozenset[Cell]) -> int:
+    """The corner lines obstructed between two squares in one row or column.
+
+    There the three back-corner lines run along the row's two edges (one along one edge, two
+    along the other, as the attacker picks the front corner), so they cross no square; the text
+    counts a line that "touches the obstruction". An edge is touched by a solid square strictly
+    between the two, in the row itself or the one beyond that edge; the attacker takes the
+    front corner that obstructs fewer lines."""
+    if a.row == b.row:
+        lane, lo, hi, key = a.row, min(a.col, b.col), max(a.col, b.col), lambda c: (c.col, c.row)
+    else:
+        lane, lo, hi, key = a.col, min(a.row, b.row), max(a.row, b.row), lambda c: (c.row, c.col)
+    near = {side for along, side in map(key, solid) if lo < along < hi}
+    first, second = int(bool(near & {lane - 1, lane})), int(bool(near & {lane, lane + 1}))
+    return min(first + 2 * second, 2 * first + second)
+
+
+def _lines(grid: Grid, a: Cell, b: Cell, solid: frozenset[Cell]) -> int:
+    if a.row == b.row or a.col == b.col:
+        return _in_line_lines(a, b, solid)
+    return corner_lines(_plain(grid.width, grid.height, solid), a, b)
+
+
+def _crosses(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
+    return _lines(grid, a, b, frozenset({cell})) > 0
+
+
+def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
+    """Obstruction and cover between squares ``a`` and ``b``."""
+    solid = frozenset(blocking(enc, grid))
+    lines = _lines(grid, a, b, solid | clouds(enc))
+    opts = values(enc)
+    box = (min(a.col, b.col), max(a.col, b.col), min(a.row, b.row), max(a.row, b.row))
+
+    def inside(c: Cell) -> bool:
+        return box[0] <= c.col <= box[1] and box[2] <= c.row <= box[3] and c not in (a, b)
+
+    best, by = 0, None
+    for cell in sorted(c for c in solid if inside(c)):
+        body = opts.obstacle_body if grid.terrain.get(cell) == "obstacle" else opts.wall_body
+        if body > best and _crosses(grid, a, b, cell):
+            best, by = body, cell.name
+    for m in enc.combatants:
+        cell = m.cell
+        if m.on_board and cell is not None and inside(cell):
+            body = size(m) + max(model(m).values.get("body", 0), 0)
+            if body > best and _crosses(grid, a, b, cell):
+                best, by = body, m.name
+    return Sight(lines, best, by)
+
+
+@dataclass(frozen=True)
+class View:
+    """The environment's effect on one attack: the distance counted, and whether only Reach 1
+    without Accuracy is possible (``limited``)."""
+
+    distance: int
+    limited: bool = False
+    factors: tuple[str, ...] = ()
+
+
+def view(enc: Encounter, c: Combatant, distance: int) -> View:
+    """``distance`` changed by the environment, cumulatively (see the module's text)."""
+    opts = values(enc)
+    dark_sight = bool(c.sheet.get("see-in-dark")) or opts.lit == "yes"
+    sightless = bool(c.sheet.get("sightless"))
+    d, limited, factors = distance, False, []
+    for factor in (opts.environment, opts.haze):
+        if factor == "darkness" and not dark_sight:
+            d, factors = d * 2, factors + [factor]
+        elif factor == "total-darkness":
+            if dark_sight:
+                d, factors = d * 2, factors + [factor]
+            else:
+                limited, factors = True, factors + [factor]
+        elif factor == "brightness" and not sightless:
+            d, factors = d * 2, factors + [factor]
+        elif factor == "extreme-brightness" and not sightless:
+            limited, factors = True, factors + [factor]
+        elif factor == "poor-visibility":
+            d, factors = math.ceil(d * 3 / 2), factors + [factor]
+        elif factor == "abysmal-visibility":
+            d, factors = d * 2, factors + [factor]
+    return View(d, limited, tuple(factors))

@@ -1,0 +1,192 @@
+"""The sheet of the damage-grid game: its keys, the weapon profile, and readers of a model's numbers.
+
+A weapon is written ``name:reach:power:accuracy`` followed by any of the words ``melee``,
+``blast``, ``area=SHAPE`` (``burst2``, ``corridor1``, ``fan2``, ``star2``, ``pulse3``),
+``cloud=N`` (the area stays N phases) and ``health=N`` (the weapon's own Health, hit through
+the Arsenal location; default 2), e.g. ``gravity-saber:2:4:2:melee,pulse-ring:4:3:1``.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.errors import SheetError
+from rules.models import Combatant, Encounter
+from rules.sheet import SheetKey, read_int
+from rules.state import state_as
+from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS, DamageGrid, parse_grid
+from rules.systems.damage_grid.state import DgModel
+
+__all__ = [
+    "Weapon",
+    "AREA_SHAPES",
+    "DEFAULT_WEAPON_HEALTH",
+    "LOCATION_KEYS",
+    "MAX_WEAPONS",
+    "parse_weapons",
+    "sheet_keys",
+    "weapons",
+    "weapon",
+    "size",
+    "model",
+    "grid_of",
+    "release",
+]
+
+#: the area shapes a weapon may have, as written before their number
+AREA_SHAPES = ("burst", "corridor", "fan", "star", "pulse")
+#: a weapon's Health when the sheet does not give one (the text gives none: a project default)
+DEFAULT_WEAPON_HEALTH = 2
+#: the location values a sheet may override
+LOCATION_KEYS = ("mind", "health", "body", "shield", "speed")
+MAX_WEAPONS = 8
+_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,29}")
+
+
+class Weapon(BaseModel):
+    """One weapon's profile: Reach, Power, Accuracy and its attributes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    reach: int = Field(ge=1, le=99)
+    power: int = Field(ge=0, le=30)
+    accuracy: int = Field(ge=-10, le=20)
+    melee: bool = False
+    blast: bool = False
+    #: ``(shape, size)`` of an area weapon, e.g. ``("burst", 2)``
+    area: tuple[str, int] | None = None
+    #: phases the area stays as a cloud (0: it ends with the phase)
+    cloud: int = Field(0, ge=0, le=50)
+    health: int = Field(DEFAULT_WEAPON_HEALTH, ge=1, le=99)
+
+    def profile(self) -> str:
+        """``gravity-saber:2:4:2:melee``: the weapon as the sheet writes it."""
+        bits = [self.name, str(self.reach), str(self.power), str(self.accuracy)]
+        bits += [w for w, on in (("melee", self.melee), ("blast", self.blast)) if on]
+        if self.area:
+            bits.append(f"area={self.area[0]}{self.area[1]}")
+        if self.cloud:
+            bits.append(f"cloud={self.cloud}")
+        if self.health != DEFAULT_WEAPON_HEALTH:
+            bits.append(f"health={self.health}")
+        return ":".join(bits)
+
+
+_HOW = (
+    "write each weapon as `name:reach:power:accuracy` plus any of `melee`, `blast`, `area=burst2`, "
+    "`cloud=4`, `health=3`, comma separated, like `weapons=gravity-saber:2:4:2:melee,pulse-ring:4:3:1`"
+)
+
+
+_HINT = "in `weapons`, each weapon is `name:reach:power:accuracy`"
+
+
+def _area(text: str, item: str) -> tuple[str, int]:
+    m = re.fullmatch(r"([a-z]+)(\d{1,2})", text)
+    if not m or m.group(1) not in AREA_SHAPES or not 1 <= int(m.group(2)) <= 20:
+        shapes = ", ".join(f"`{s}N`" for s in AREA_SHAPES)
+        raise SheetError(f"`weapons`: `area={text[:20]}` in `{item}` is not an area: use {shapes} with N from 1 to 20.")
+    return m.group(1), int(m.group(2))
+
+
+@lru_cache(maxsize=1024)
+def _weapon(item: str) -> Weapon:
+    parts = [p.strip().lower() for p in item.split(":")]
+    if len(parts) < 4 or not _NAME.fullmatch(parts[0]):
+        raise SheetError(f"`weapons`: `{item[:40]}` is not a weapon: {_HOW}.")
+    name = parts[0]
+    fields: dict[str, Any] = {
+        "name": name,
+        "reach": read_int(parts[1], f"{name} reach", 1, 99, SheetError, _HINT),
+        "power": read_int(parts[2], f"{name} power", 0, 30, SheetError, _HINT),
+        "accuracy": read_int(parts[3], f"{name} accuracy", -10, 20, SheetError, _HINT),
+    }
+    for word in parts[4:]:
+        key, _, value = word.partition("=")
+        if key in ("melee", "blast") and not value:
+            fields[key] = True
+        elif key == "area" and value:
+            fields["area"] = _area(value, item)
+        elif key == "cloud" and value:
+            fields["cloud"] = read_int(value, f"{name} cloud", 0, 50, SheetError, _HINT)
+        elif key == "health" and value:
+            fields["health"] = read_int(value, f"{name} health", 1, 99, SheetError, _HINT)
+        else:
+            raise SheetError(f"`weapons`: `{word[:20]}` in `{item[:40]}` is not a weapon attribute: {_HOW}.")
+    return Weapon(**fields)
+
+
+def parse_weapons(text: str) -> list[str]:
+    """The sheet's ``weapons`` value: the weapon profiles, each as :meth:`Weapon.profile` writes it
+    (so a stored sheet reads back the same)."""
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if len(items) > MAX_WEAPONS:
+        raise SheetError(f"`weapons`: a model carries at most {MAX_WEAPONS} weapons.")
+    out: dict[str, Weapon] = {}
+    for item in items:
+        w = _weapon(item)
+        if w.name in out:
+            raise SheetError(f"`weapons`: `{w.name}` is listed twice: give each weapon once.")
+        out[w.name] = w
+    return [w.profile() for w in out.values()]
+
+
+def _read_grid(text: str) -> str:
+    """The sheet's ``grid`` value, read by the grid's parser and stored as it writes it back."""
+    return parse_grid(text).text
+
+
+def sheet_keys() -> tuple[SheetKey, ...]:
+    locations = tuple(
+        SheetKey(key, f"{key.title()} value: hits it can take (humanoid default {HUMANOID_DEFAULTS[key]})", "int",
+                 minimum=0, maximum=99)
+        for key in LOCATION_KEYS
+    )
+    return (
+        SheetKey(
+            "grid", "the damage grid: `humanoid`, or `face:location:hits:arrow` per location (faces joined by `/`)", "custom",
+            "humanoid", parse=_read_grid, accepts="`humanoid` or a custom grid",
+        ),
+        *locations,
+        SheetKey("size", "size: 0 tiny to 4 huge (changes the attacker's Accuracy, and Body as cover)", "int", 2,
+                 minimum=0, maximum=4),
+        SheetKey("weapons", "weapon profiles `name:reach:power:accuracy[:melee][:blast][:area=burst2][:cloud=4]"
+                 "[:health=2]`, comma separated", "custom", parse=parse_weapons, accepts="weapon profiles"),
+        SheetKey("see-in-dark", "sees in the dark", "bool", False),
+        SheetKey("sightless", "sightless: not blinded by brightness", "bool", False),
+    )
+
+
+def model(c: Combatant) -> DgModel:
+    """The model's typed state."""
+    return state_as(c, DgModel)
+
+
+def release(enc: Encounter, c: Combatant) -> None:
+    """``c`` lets go of every model it holds in a grapple (it moved away, or it is inert or destroyed)."""
+    for other in enc.combatants:
+        held = model(other).grappled_by
+        if c.name in held:
+            model(other).grappled_by = [n for n in held if n != c.name]
+
+
+def weapons(c: Combatant) -> list[Weapon]:
+    return [_weapon(w) for w in c.sheet.get("weapons") or []]
+
+
+def weapon(c: Combatant, name: str) -> Weapon | None:
+    key = name.strip().lower()
+    return next((w for w in weapons(c) if w.name == key), None)
+
+
+def grid_of(c: Combatant) -> DamageGrid:
+    """The model's damage grid (read from its sheet; the humanoid one by default)."""
+    return parse_grid(c.sheet.get("grid"))
+
+
+def size(c: Combatant) -> int:
+    return int(c.sheet.get("size", 2))

@@ -1,0 +1,117 @@
+"""`/act`: Lunge, Grapple and breaking free; attacks on cover squares."""
+from __future__ import annotations
+
+from rules.errors import IllegalAction
+from rules.systems.damage_grid.events import CloudDrifted, CoverHit, DgAttack, DgMoved, GrappleTest, ProneChanged
+from rules.systems.damage_grid.sheet import model
+from tests.rules.damage_grid.build import SABER, duel, events
+from tests.scenario import Scenario
+
+
+def test_a_lunge_moves_next_to_the_target_and_attacks_with_one_cp() -> None:
+    """"A model can make a Lunge activation that combines movement and combat into one ... costs 1 Combat Point\""""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=9 body=0", b_at="E5")
+    res = s.run("act", [2, 2, 2, 6], actor="Meena", name="lunge", target="Hera", options={"aim": "speed"})
+    assert events(res, DgMoved)[0].path[-1] == "E6"
+    assert events(res, DgAttack)[0].special == "lunge"
+    assert model(s.get("Meena")).cp == 1 and not model(s.get("Meena")).prone
+    assert "Lunge" in s.refused("attack", [1, 1, 1, 1], actor="Meena", target="Hera", error=IllegalAction)
+
+
+def test_a_lunge_that_does_no_damage_leaves_the_lunger_prone() -> None:
+    """"If the model fails to damage the target they have fallen to the ground.\""""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="body=9", b_at="E5")
+    res = s.run("act", [3, 3, 3, 3], actor="Meena", name="lunge", target="Hera")
+    assert events(res, ProneChanged)[0].cause == "lunge" and model(s.get("Meena")).prone
+
+
+def test_a_grapple_is_won_by_the_larger_group_of_equal_faces() -> None:
+    """"Both model and target roll an attack using their Health as the Power. The side with the greater number of same facings is the winner.\""""
+    s = duel(a_sheet="health=3", b_sheet="health=2")
+    res = s.run("act", [4, 4, 1, 2, 5], actor="Meena", name="grapple", target="Hera")
+    test = events(res, GrappleTest)[0]
+    assert (test.best, test.target_best, test.won) == (2, 1, True)
+    assert model(s.get("Hera")).grappled_by == ["Meena"]
+
+
+def test_helpers_add_power_to_a_grapple() -> None:
+    """"Additional models can aid in a Grapple each increasing the Power of the grapple by 1.\""""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", "health=2", side="a", at="E8", facing="N").add("Kit", side="a", at="F7", facing="N")
+    s.add("Hera", "health=2", side="b", at="E7", facing="S")
+    s.run("init_roll")
+    res = s.run("act", [1, 2, 3, 6, 6], actor="Meena", name="grapple", target="Hera")
+    test = events(res, GrappleTest)[0]
+    assert test.helpers == ["Kit"] and len(test.dice) == 3 and not test.won
+
+
+def test_melee_attacks_on_a_grappled_target_gain_two_accuracy_and_it_can_break_free() -> None:
+    """"Melee attacks against a grappled target benefit Accuracy +2"; "it must break the grapple spending 1 Combat Point.\""""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=2 body=9")
+    model(s.get("Hera")).grappled_by = ["Meena"]
+    res = s.run("attack", [3, 3, 3, 3], actor="Meena", target="Hera")
+    assert any(m.name == "grappled" and m.value == 2 for m in events(res, DgAttack)[0].accuracy)
+    s.run("next", actor="Meena")
+    res = s.run("act", [5, 5, 1, 2, 3], actor="Hera", name="break")
+    assert events(res, GrappleTest)[0].won and model(s.get("Hera")).grappled_by == []
+
+
+def test_cover_can_be_shot_to_debris() -> None:
+    """"When the Health of the cover is reduced to 0 it is destroyed or reduced to debris that will not provide cover anymore\""""
+    s = duel(a_sheet="weapons=cannon:4:6:0", b_at="J2", obstacle_body="5")
+    s.enc.map.terrain = {"E6": "obstacle"}
+    res = s.run("attack", [1, 2, 3, 4, 5, 6], actor="Meena", target="E6")
+    assert events(res, CoverHit)[0].debris and "E6" in s.enc.state.debris
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    moved = events(s.run("move", actor="Meena", path="N N"), DgMoved)[0]
+    assert moved.rough == ["E6"]
+
+
+def test_an_area_weapon_attacks_every_model_in_it_with_separate_dice() -> None:
+    """"Any model in the Area Affect is affected ... with separate die rolls. This includes models friendly\""""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Juno", "weapons=grenade:5:2:0:blast:area=star1", side="a", at="E8", facing="N")
+    s.add("Kit", "health=9 body=9", side="a", at="D5", facing="N")
+    s.add("Hera", "health=9 body=9 shield=5", side="b", at="E5", facing="S")
+    s.add("Xul", "health=9 body=9", side="b", at="H5", facing="S")
+    s.run("init_roll")
+    res = s.run("attack", [1, 1, 2, 2], actor="Juno", target="E5", weapon="grenade")
+    hit = [e.target for e in events(res, DgAttack)]
+    assert hit == ["Kit", "Hera"] and all(e.area == "E5" for e in events(res, DgAttack))
+
+
+def test_a_cloud_drifts_or_ends_on_its_d10() -> None:
+    """A cloud stays on its squares: "Each phase roll a D10. On a 0 the Cloud disappears prematurely. Any other result the cloud is moved\""""
+    s = duel(a_sheet="weapons=smoke:5:1:0:area=burst1:cloud=4,gun:8:1:0", b_sheet="health=9 body=9", b_at="E4")
+    s.run("attack", actor="Meena", target="E6", weapon="smoke")
+    assert s.enc.effects[0].cells == ["E6"]
+    s.run("next", actor="Meena")
+    res = s.run("next", [3], actor="Hera")
+    assert events(res, CloudDrifted)[0].direction == "E" and s.enc.effects[0].cells == ["F6"]
+    s.run("next", actor="Meena")
+    res = s.run("next", [10], actor="Hera")
+    assert events(res, CloudDrifted)[0].gone and not s.enc.effects
+
+
+def test_a_grappler_that_moves_away_lets_go() -> None:
+    """A grapple holds while the grappler stays: moving away (or falling inert) releases the target."""
+    s = duel(a_sheet="health=3", b_sheet="health=2")
+    s.run("act", [4, 4, 1, 2, 5], actor="Meena", name="grapple", target="Hera")
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    s.run("move", actor="Meena", path="S")
+    assert model(s.get("Hera")).grappled_by == []
+
+
+def test_a_pulse_strikes_the_next_circle_as_each_phase_begins() -> None:
+    """"Pulse X. The Area Affect is the reach circle in phases after the Area Affect is triggered ... Previous phases are not affected again.\""""
+    s = duel(a_sheet="weapons=pulser:5:1:0:area=pulse2", b_sheet="health=9 body=0", b_at="E4")
+    res = s.run("attack", actor="Meena", target="E5", weapon="pulser")
+    assert not events(res, DgAttack)
+    s.run("next", actor="Meena")
+    res = s.run("next", [6], actor="Hera")
+    assert [e.target for e in events(res, DgAttack)] == ["Hera"]
+    s.run("next", actor="Meena")
+    res = s.run("next", actor="Hera")
+    assert not events(res, DgAttack) and not s.enc.effects

@@ -1,0 +1,162 @@
+"""Attacks: Power, Accuracy and flips, the grid, the Mode test, forced Combat Points, the coup de grâce."""
+from __future__ import annotations
+
+from rules.errors import IllegalAction, InputError
+from rules.events import Checked, StatusChanged
+from rules.systems.damage_grid.events import DgAttack, GridDamage, ProneChanged
+from rules.systems.damage_grid.sheet import model
+from tests.rules.damage_grid.build import SABER, duel, events
+
+
+def test_meenas_gravity_saber_flips_a_five_to_a_three() -> None:
+    """"Meena rolls 4D6 and gets 3, 3, 5 and 4. She is allowed 2 flips and uses one to flip 5 to a 3. The end result is 3, 3, 3 and 4.\""""
+    s = duel(b_sheet="body=3 health=9")
+    res = s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber", options={"flips": "5>3"})
+    (attack,) = events(res, DgAttack)
+    assert attack.roll.dice == [3, 3, 5, 4] and attack.faces == [3, 3, 3, 4]
+    assert sum(m.value for m in attack.accuracy) == 2
+
+
+def test_the_mind_hit_through_body_2_makes_the_target_inert() -> None:
+    """"gets 1, 3, 4, 4 ... Body of 2 and Mind 2 ... Accuracy is 3 ... flips 3, 4 and 4 all to 1 ... reduce the target's Mind to 0\""""
+    s = duel(a_sheet="weapons=gravity-saber:2:4:3:melee", b_sheet="body=2 mind=2 shield=3")
+    res = s.run("attack", [1, 3, 4, 4], actor="Meena", target="Hera", options={"aim": "mind"})
+    (attack,) = events(res, DgAttack)
+    assert attack.faces == [1, 1, 1, 1]
+    (grid,) = events(res, GridDamage)
+    (mind,) = grid.locations
+    assert (mind.rolled, mind.shield, mind.body, mind.taken, mind.after) == (4, 0, 2, 2, 0)
+    assert s.get("Hera").status == "downed"
+    assert events(res, StatusChanged)[0].cause == "mind0"
+
+
+def test_a_two_thirds_health_loss_needs_two_matching_faces() -> None:
+    """"Meena has a starting Health of 3. An attack reduced her Health to 1 ... must get 2 or more facings\""""
+    s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=3 body=0 mind=2", b_at="E4")
+    res = s.run("attack", [2, 2, 3, 5], actor="Meena", target="Hera")
+    (test,) = events(res, Checked)
+    assert (test.roll.dice, test.roll.against, test.roll.success) == ([3, 5], 2, False)
+    assert model(s.get("Hera")).values["health"] == 1 and model(s.get("Hera")).prone
+    assert events(res, ProneChanged)
+
+
+def test_a_matching_pair_passes_the_mode_test() -> None:
+    """"pass if the largest group of equal faces >= difficulty": a pair passes difficulty 2."""
+    s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=3 body=0 mind=2", b_at="E4")
+    s.run("attack", [2, 2, 6, 6], actor="Meena", target="Hera")
+    assert not model(s.get("Hera")).prone
+
+
+def test_shield_stops_hits_from_afar_but_not_from_the_nine_adjacent_squares() -> None:
+    """"If a model is attacked from any of the nine adjacent squares its Shield cannot be used.\""""
+    far = duel(a_sheet="weapons=gun:4:2:0", b_sheet="shield=1 body=0 health=9", b_at="E5")
+    res = far.run("attack", [6, 6], actor="Meena", target="Hera")
+    assert events(res, GridDamage)[0].locations[0].shield == 1
+    near = duel(a_sheet=f"weapons={SABER}", b_sheet="shield=1 body=0 health=9")
+    res = near.run("attack", [6, 6, 6, 6], actor="Meena", target="Hera", options={})
+    assert events(res, GridDamage)[0].locations[0].shield == 0
+
+
+def test_forced_combat_points_cost_accuracy_cumulatively() -> None:
+    """"A model can force more Combat Points at a cumulative cost of -2 Accuracy to their attack.\""""
+    s = duel(a_sheet="weapons=gun:4:1:4", b_sheet="health=20 body=0 mind=20", b_at="E4", combat_points="1")
+    s.run("attack", [6], actor="Meena", target="Hera")
+    assert "force" in s.refused("attack", [6], actor="Meena", target="Hera", error=IllegalAction)
+    first = s.run("attack", [6], actor="Meena", target="Hera", options={"force": ""})
+    second = s.run("attack", [6], actor="Meena", target="Hera", options={"force": ""})
+    assert sum(m.value for m in events(first, DgAttack)[0].accuracy) == 2
+    assert sum(m.value for m in events(second, DgAttack)[0].accuracy) == 0
+
+
+def test_negative_accuracy_lets_the_target_flip() -> None:
+    """"A negative Accuracy allows the target to flip that many faces.\""""
+    s = duel(a_sheet="weapons=gun:4:2:-1", b_sheet="health=9 body=0", b_at="E4")
+    res = s.run("attack", [2, 2], actor="Meena", target="Hera")
+    (attack,) = events(res, DgAttack)
+    assert [f.by for f in attack.flips] == ["target"] and attack.faces.count(2) == 1
+
+
+def test_fewer_dice_by_choice_and_half_power_when_low() -> None:
+    """"An attack can always roll less power ... A weapon low on power attacks with only half its Power rounded up.\""""
+    s = duel(a_sheet="weapons=gun:4:5:0", b_sheet="health=30 body=9", b_at="E4")
+    res = s.run("attack", [6, 6, 6], actor="Meena", target="Hera", options={"low": ""})
+    assert events(res, DgAttack)[0].roll.label == "3d6"
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    res = s.run("attack", [6, 6], actor="Meena", target="Hera", options={"dice": "2"})
+    assert len(events(res, DgAttack)[0].roll.dice) == 2
+
+
+def test_an_attack_from_behind_gains_one_power() -> None:
+    """"An attack from any square behind the target benefits +1 Power.\""""
+    s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=30 body=9", b_at="E5", b_facing="N")
+    res = s.run("attack", [6, 6, 6], actor="Meena", target="Hera")
+    assert any(m.name == "from behind" for m in events(res, DgAttack)[0].power)
+
+
+def test_coup_de_grace_takes_an_inert_model_out_when_it_damages_health() -> None:
+    """Project default: against an inert (Mind 0) model, an attack with no Accuracy penalty that takes it out when it damages Health."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="mind=0 health=5 body=0 size=0")
+    s.get("Hera").status = "downed"
+    res = s.run("coupdegrace", [2, 6, 6, 6], actor="Meena", target="Hera", options={"aim": "health"})
+    attack = events(res, DgAttack)[0]
+    assert all(m.value > 0 for m in attack.accuracy)
+    assert s.get("Hera").status == "out"
+
+
+def test_coup_de_grace_refuses_a_standing_model() -> None:
+    """A coup de grâce is only for an inert model."""
+    s = duel()
+    assert "not inert" in s.refused("coupdegrace", [1, 1, 1, 1], actor="Meena", target="Hera", error=IllegalAction)
+
+
+def test_explicit_flips_cannot_cost_more_than_the_accuracy() -> None:
+    """Flips are paid from Accuracy: "To flip to the opposite side would cost 2 flips\""""
+    s = duel(b_sheet="health=9")
+    message = s.refused("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber",
+                        options={"flips": "4>3,3>4"}, error=InputError)
+    assert "flip less" in message
+    s.refused("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber", options={"flips": "2>5"},
+              error=InputError)
+
+
+def test_size_stationary_and_injury_change_accuracy() -> None:
+    """"A target with a size of 4 increases Accuracy by 3"; "A stationary target or attacker ... +2"; "-1 for every 2 hits ... to Mind and Health\""""
+    s = duel(a_sheet="weapons=gun:6:1:0 health=5", b_sheet="size=4 health=9 body=9", b_at="E4")
+    model(s.get("Meena")).values["health"] = 3
+    for _ in range(5):
+        s.run("next", actor="Meena")
+        s.run("next", actor="Hera")
+    res = s.run("attack", [6], actor="Meena", target="Hera")
+    mods = {m.name: m.value for m in events(res, DgAttack)[0].accuracy}
+    assert mods == {"gun": 0, "size 4": 3, "stationary": 2, "injured": -1}
+
+
+def test_a_moving_target_is_harder_to_hit() -> None:
+    """"A moving target (has moved at least 5 squares in consecutive actions without pause) decreases the Accuracy by 1.\""""
+    s = duel(a_sheet="weapons=gun:8:1:0", b_sheet="health=9 body=9", b_at="J1", b_facing="W")
+    s.run("next", actor="Meena")
+    s.run("move", actor="Hera", path="S S S S")
+    s.run("next", actor="Hera")
+    s.run("next", actor="Meena")
+    s.run("move", actor="Hera", path="W")
+    s.run("next", actor="Hera")
+    res = s.run("attack", [6], actor="Meena", target="Hera")
+    assert {m.name: m.value for m in events(res, DgAttack)[0].accuracy}.get("moving") == -1
+
+
+def test_arsenal_hits_land_on_the_named_weapon_which_is_lost_at_health_0() -> None:
+    """"When this location is hit the attacker targets one Weapon ... Each weapon has its own Health value\""""
+    s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="body=0 health=9 weapons=claw:1:2:0:melee,pistol:5:2:0:health=1", b_at="E4")
+    res = s.run("attack", [5, 5], actor="Meena", target="Hera", options={"arsenal": "pistol"})
+    assert events(res, GridDamage)[0].weapon == "pistol"
+    assert model(s.get("Hera")).weapon_health == {"claw": 2, "pistol": 0}
+    assert s.system.weapons_of(s.enc, s.get("Hera")) == ["claw", "bare"]
+
+
+def test_the_board_shows_each_models_grid_cp_and_conditions() -> None:
+    """The status board line: square and facing, the grid's values, Combat Points, prone, inert."""
+    s = duel()
+    model(s.get("Hera")).prone = True
+    line = s.system.present.status_line(s.enc, s.get("Hera"))
+    assert line == "**Hera** · E7 S · Mi2 He3 Bo1 Sh0 Sp4 · 2 CP · prone"

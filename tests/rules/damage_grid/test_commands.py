@@ -1,0 +1,37 @@
+"""The damage-grid game through the real command path (the offline harness): replies, typed dice, undo."""
+from __future__ import annotations
+
+from bot.offline.harness import Harness
+from tests.cogs.fights import export
+
+
+async def duel(h: Harness) -> None:
+    """Meena (bob's) faces Hera (the GM's) across one square; the crew activate first."""
+    await h.run("gm", "/encounter start", system="damage-grid", map="12x10")
+    await h.run("gm", "/combatant add", name="Meena", owner="@bob", side="crew", at="E8", facing="N",
+                sheet="body=2 weapons=gravity-saber:2:4:3:melee")
+    await h.run("gm", "/combatant add", name="Hera", side="boarders", at="E7", facing="S", sheet="body=2 mind=2")
+    await h.run("gm", "/init roll")
+
+
+async def test_an_aimed_attack_shows_every_die_before_and_after_the_flips(h: Harness) -> None:
+    """The text's Mind example typed by the player: the reply shows the dice, the flips, Body's stop and the change."""
+    await duel(h)
+    sent = await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", options="aim=mind", roll="1,3,4,4")
+    text = next(s for s in sent if not s.ephemeral).text
+    assert "1, ✍️3, ✍️4, ✍️4" in text and "3→1, 4→1, 4→1 → 1, 1, 1, 1" in text
+    assert "Body stops 2" in text and "(2 → 0)" in text and "inert" in text
+    hera = next(c for c in (await export(h))["combatants"] if c["name"] == "Hera")
+    assert hera["status"] == "downed" and hera["state"]["values"]["mind"] == 0
+
+
+async def test_a_refused_attack_changes_nothing_and_undo_restores(h: Harness) -> None:
+    """A bad `flips` is refused with what to write; an accepted attack is undone exactly."""
+    await duel(h)
+    before = await export(h)
+    sent = await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", options="flips=9>1", roll="1,3,4,4")
+    assert sent[0].ephemeral and "from>to" in sent[0].text
+    assert await export(h) == before
+    await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", roll="2,2,2,2")
+    await h.run("gm", "/undo")
+    assert await export(h) == before

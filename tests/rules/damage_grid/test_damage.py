@@ -1,0 +1,163 @@
+"""Applying final faces to a damage grid: Shield, then Body, transfer arrows, Arsenal, Mind 0 and Health 0."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.systems.damage_grid.damage import Transfer, apply_faces, harm
+from rules.systems.damage_grid.flips import SEARCH_LIMIT, apply_flips, best_flips, parse_flips, target_flips
+from rules.systems.damage_grid.grid import HUMANOID, parse_grid
+
+FULL = {"mind": 2, "health": 3, "body": 2, "shield": 1, "speed": 4}
+
+
+def test_mind_hit_through_body_two_renders_the_target_inert():
+    """Meena rolls 1, 3, 4, 4 with Accuracy 3, flips "3, 4 and 4 all to 1, for a total of 4 hits against Mind. The
+    target's Body prevents 2 of the hits leaving two to get through which reduce the target's Mind to 0"."""
+    faces = apply_flips([1, 3, 4, 4], best_flips([1, 3, 4, 4], 3, "mind", HUMANOID))
+    d = apply_faces(faces, HUMANOID, {"mind": 2, "health": 3, "body": 2, "shield": 2, "speed": 4}, shield=False)
+    mind = d.at("mind")
+    assert (mind.rolled, mind.shield, mind.body, mind.taken, mind.before, mind.after) == (4, 0, 2, 2, 2, 0)
+    assert d.inert and not d.killed and d.values["mind"] == 0 and d.mind_lost == 2
+
+
+def test_meenas_gravity_saber_on_a_default_humanoid():
+    """3, 3, 5, 4 with the flip 5>3 (3, 3, 3, 4) from the front: no Shield; Body 1 stops one hit on each square."""
+    faces = apply_flips([3, 3, 5, 4], parse_flips("5>3", [3, 3, 5, 4], 2))
+    d = apply_faces(faces, HUMANOID, HUMANOID.start_values(), shield=False)
+    body, shield = d.at("body"), d.at("shield")
+    assert (body.rolled, body.body, body.taken, body.passed) == (3, 1, 1, 1)
+    assert (shield.rolled, shield.body, shield.taken) == (1, 1, 0)
+    assert d.transfers == [Transfer("body", "health", 1)]
+    assert d.values == {"mind": 2, "health": 2, "body": 0, "shield": 0, "speed": 4} and d.health_lost == 1
+
+
+def test_shield_then_body_from_every_location():
+    """"remove as many faces from all grid squares as the value of the target's Shield ... Then ... Body":
+    damage = faces - (Shield + Body) on each square."""
+    d = apply_faces([2, 2, 2, 2, 6, 6], HUMANOID, FULL)
+    health, speed = d.at("health"), d.at("speed")
+    assert (health.rolled, health.shield, health.body, health.taken) == (4, 1, 2, 1)
+    assert (speed.rolled, speed.shield, speed.body, speed.taken) == (2, 1, 1, 0)
+    assert (d.shield, d.body) == (1, 2)
+
+
+def test_no_shield_from_adjacent_squares_or_against_blast():
+    """"attacked from any of the nine adjacent squares" or by Blast: Shield is not used (the caller says so)."""
+    d = apply_faces([2, 2, 2, 2], HUMANOID, FULL, shield=False)
+    assert d.at("health").shield == 0 and d.at("health").taken == 2 and d.shield == 0
+
+
+def test_cover_adds_to_body():
+    """Cover's difference over the Power "is added to the Body of the target"."""
+    d = apply_faces([2, 2, 2, 2], HUMANOID, FULL, shield=False, extra_body=2)
+    assert d.at("health").body == 4 and d.at("health").taken == 0 and d.body == 4
+
+
+def test_a_ruined_location_transfers_along_its_arrow():
+    """Hits on a location at 0 follow its arrow: Speed ^ Body ^ Health."""
+    values = {"mind": 2, "health": 3, "body": 0, "shield": 0, "speed": 0}
+    d = apply_faces([6, 6], HUMANOID, values)
+    assert d.transfers == [Transfer("speed", "body", 2), Transfer("body", "health", 2)]
+    assert d.values["health"] == 1 and d.at("health").received == 2 and d.at("speed").passed == 2
+
+
+def test_hits_beyond_a_location_go_on():
+    """A location takes what it has left; the rest follows the arrow."""
+    d = apply_faces([6, 6, 6], HUMANOID, {"mind": 2, "health": 3, "body": 0, "shield": 0, "speed": 1})
+    assert d.at("speed").taken == 1 and d.at("speed").after == 0 and d.at("body").passed == 2
+    assert d.values["health"] == 1
+
+
+def test_hits_round_a_ruined_loop_are_lost():
+    """Mind v Health and Health ^ Mind: when both are ruined the hits have nowhere to go."""
+    d = apply_faces([1, 1, 2], HUMANOID, {"mind": 0, "health": 0, "body": 0, "shield": 0, "speed": 4})
+    assert d.lost == 3 and d.values["mind"] == 0 and d.values["health"] == 0
+
+
+def test_health_zero_kills():
+    """"When Health reaches 0 the model is killed or destroyed."."""
+    d = apply_faces([2, 2, 2], HUMANOID, {"mind": 2, "health": 3, "body": 0, "shield": 0, "speed": 4})
+    assert d.killed and not d.inert and d.health_lost == 3
+
+
+def test_arsenal_hits_the_named_weapon():
+    """"When this location is hit the attacker targets one Weapon": it takes what its Health allows, the rest goes to Body."""
+    values = {"mind": 2, "health": 3, "body": 0, "shield": 0, "speed": 4}
+    d = apply_faces([5, 5, 5], HUMANOID, values, weapons={"saber": 3, "ring": 2}, arsenal="ring")
+    assert d.weapon == "ring" and d.weapons == {"saber": 3, "ring": 0}
+    assert (d.at("arsenal").before, d.at("arsenal").after, d.at("arsenal").taken) == (2, 0, 2)
+    assert d.transfers == [Transfer("arsenal", "body", 1), Transfer("body", "health", 1)]
+
+
+def test_arsenal_defaults_to_the_first_weapon_with_health():
+    """No weapon named (or a broken one): the first carried weapon with Health left; none at all: Arsenal is ruined."""
+    values = {"mind": 2, "health": 3, "body": 0, "shield": 0, "speed": 4}
+    d = apply_faces([5], HUMANOID, values, weapons={"saber": 0, "ring": 2}, arsenal="saber")
+    assert d.weapon == "ring" and d.weapons["ring"] == 1
+    bare = apply_faces([5], HUMANOID, values)
+    assert bare.weapon is None and bare.values["health"] == 2
+
+
+def test_custom_one_square_grid():
+    """A grid of one square takes every face; with no arrow the overflow is lost."""
+    grid = parse_grid("1/2/3/4/5/6:health:3:none")
+    d = apply_faces([1, 3, 5, 6, 6], grid, grid.start_values())
+    assert d.at("health").rolled == 5 and d.values == {"health": 0} and d.lost == 2 and d.killed and not d.inert
+
+
+def test_apply_does_not_change_its_inputs():
+    """The values and weapons given are left as they were (bad input changes nothing)."""
+    values, weapons = dict(FULL), {"saber": 2}
+    apply_faces([1, 2, 5, 5], HUMANOID, values, weapons=weapons)
+    assert values == FULL and weapons == {"saber": 2}
+
+
+def test_target_flips_with_the_damage_harm():
+    """Accuracy -1: the target turns the Health die that would get through onto a square that stops it."""
+    values = {"mind": 2, "health": 3, "body": 1, "shield": 0, "speed": 4}
+    flips = target_flips([2, 2, 3], 1, harm(HUMANOID, values, shield=False))
+    after = apply_flips([2, 2, 3], flips)
+    assert len(flips) == 1 and after.count(2) == 1
+    assert apply_faces(after, HUMANOID, values, shield=False).health_lost == 0
+
+
+_faces = st.lists(st.integers(1, 6), max_size=12)
+_values = st.fixed_dictionaries({k: st.integers(0, 4) for k in ("mind", "health", "body", "shield", "speed")})
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(faces=_faces, values=_values, shield=st.booleans(), cover=st.integers(0, 3), weapon=st.integers(0, 3))
+def test_every_hit_is_stopped_taken_or_lost(faces, values, shield, cover, weapon):
+    """Each die is stopped by Shield or Body, taken by one location, or lost; no value rises or goes below 0."""
+    d = apply_faces(faces, HUMANOID, values, shield=shield, extra_body=cover, weapons={"gun": weapon})
+    rows = d.locations
+    assert sum(r.rolled for r in rows) == len(faces)
+    assert sum(r.shield + r.body for r in rows) + sum(r.taken for r in rows) + d.lost == len(faces)
+    assert all(0 <= d.values[k] <= values[k] for k in values) and 0 <= d.weapons["gun"] <= weapon
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(faces=_faces, values=_values, points=st.integers(0, 4))
+def test_target_flips_never_cost_more_nor_hurt_more(faces, values, points):
+    """The target's flips cost at most its points and never leave more harm than flipping nothing."""
+    measure = harm(HUMANOID, values)
+    flips = target_flips(faces, points, measure)
+    assert sum(f.cost for f in flips) <= points
+    assert measure(apply_flips(faces, flips)) <= measure(faces)
+
+
+def test_target_flips_help_a_target_doomed_either_way_and_stay_bounded():
+    """20 dice on Mind and Health, 10 points: the target still spreads them (fewer hits get through), weighing at
+    most SEARCH_LIMIT positions."""
+    values = {"mind": 3, "health": 5, "body": 1, "shield": 1, "speed": 4}
+    measure, weighed = harm(HUMANOID, values), []
+
+    def counted(faces):
+        weighed.append(1)
+        return measure(faces)
+
+    dice = [1, 2] * 10
+    flips = target_flips(dice, 10, counted)
+    assert measure(apply_flips(dice, flips)) < measure(dice)
+    assert len(weighed) <= SEARCH_LIMIT + 1

@@ -1,0 +1,134 @@
+"""Face flips: neighbouring faces cost 1, the opposite face 2; aimed, explicit and the target's flips."""
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import InputError
+from rules.systems.damage_grid.flips import (
+    NEIGHBOURS,
+    Flip,
+    apply_flips,
+    best_flips,
+    flip_cost,
+    parse_flips,
+    target_flips,
+)
+from rules.systems.damage_grid.grid import HUMANOID, parse_grid
+
+
+def test_each_face_has_four_connected_faces():
+    """"any one of the 4 connected faces": all but the face itself and its opposite (summing to 7)."""
+    assert NEIGHBOURS[1] == (2, 3, 4, 5) and NEIGHBOURS[3] == (1, 2, 5, 6)
+    assert all(len(n) == 4 for n in NEIGHBOURS.values())
+
+
+@pytest.mark.parametrize("a, b, cost", [(5, 5, 0), (5, 3, 1), (4, 1, 1), (1, 6, 2), (3, 4, 2), (2, 5, 2)])
+def test_flip_cost(a, b, cost):
+    """"To flip to the opposite side would cost 2 flips, one for each face change."."""
+    assert flip_cost(a, b) == cost
+
+
+def test_meenas_gravity_saber_explicit_flip():
+    """Meena rolls 3, 3, 5, 4, is allowed 2 flips "and uses one to flip 5 to a 3. The end result is 3, 3, 3 and 4"."""
+    dice = [3, 3, 5, 4]
+    flips = parse_flips("5>3", dice, 2)
+    assert flips == [Flip(2, 5, 3, 1)]
+    assert apply_flips(dice, flips) == [3, 3, 3, 4]
+
+
+def test_meenas_gravity_saber_aimed_at_body():
+    """Aimed at Body the bot finds Meena's flip: 5 to 3 (1 flip); the 4 is opposite the 3 and would need 2 more."""
+    flips = best_flips([3, 3, 5, 4], 2, "Body", HUMANOID)
+    assert flips == [Flip(2, 5, 3, 1)]
+    assert apply_flips([3, 3, 5, 4], flips) == [3, 3, 3, 4]
+
+
+def test_mind_hit_through_body_flips():
+    """"flips 3, 4 and 4 all to 1, for a total of 4 hits against Mind" with Accuracy 3."""
+    flips = best_flips([1, 3, 4, 4], 3, "mind", HUMANOID)
+    assert apply_flips([1, 3, 4, 4], flips) == [1, 1, 1, 1] and sum(f.cost for f in flips) == 3
+
+
+def test_best_flips_takes_cheap_dice_first():
+    """With Accuracy 2 and aim Mind, two neighbouring dice (cost 1 each) beat the opposite 6 (cost 2)."""
+    flips = best_flips([6, 2, 3], 2, "mind", HUMANOID)
+    assert apply_flips([6, 2, 3], flips) == [6, 1, 1]
+
+
+def test_best_flips_spends_two_on_an_opposite_face_when_it_is_all_there_is():
+    """A 6 aimed at Mind (face 1) needs 2 flips; with only 1 it stays."""
+    assert apply_flips([6], best_flips([6], 2, "mind", HUMANOID)) == [1]
+    assert best_flips([6], 1, "mind", HUMANOID) == []
+
+
+def test_best_flips_ties_take_the_earliest_die_and_lowest_face():
+    """Equal costs: the earliest rolled die first; it turns to the lowest face of the location."""
+    grid = parse_grid("1/2:health:5:none,3/4/5/6:body:2:health")
+    flips = best_flips([5, 3, 4], 1, "health", grid)
+    assert flips == [Flip(0, 5, 1, 1)]
+
+
+def test_best_flips_with_no_accuracy_flips_nothing():
+    """Accuracy 0 or less: the attacker flips nothing."""
+    assert best_flips([3, 4], 0, "mind", HUMANOID) == []
+    assert best_flips([3, 4], -2, "mind", HUMANOID) == []
+
+
+def test_aim_at_an_unknown_location_is_refused():
+    """`aim=` names a location of the target's grid; the message lists them."""
+    with pytest.raises(InputError, match="mind, health, body, shield, arsenal, speed"):
+        best_flips([3], 1, "head", HUMANOID)
+
+
+def test_parse_flips_two_dice():
+    """`5>3,4>1` flips a 5 and a 4; each flip names a different die, the earliest rolled."""
+    flips = parse_flips("5>3, 4>1", [4, 5, 4], 2)
+    assert flips == [Flip(0, 4, 1, 1), Flip(1, 5, 3, 1)]
+    assert parse_flips("4>1 4>2", [4, 5, 4], 2) == [Flip(0, 4, 1, 1), Flip(2, 4, 2, 1)]
+
+
+@pytest.mark.parametrize(
+    "text, dice, accuracy, says",
+    [
+        ("5>3", [5], 0, "no flips"),
+        ("5>3", [5], -1, "the target flips"),
+        ("", [5], 2, "empty"),
+        ("5-3", [5], 2, "not a flip"),
+        ("5>7", [5], 2, "not a flip"),
+        ("5>5", [5], 2, "into itself"),
+        ("4>1", [5], 2, "no die left showing 4"),
+        ("5>1,5>1", [5, 3], 2, "no die left showing 5"),
+        ("5>2", [5], 1, "cost 2"),
+        ("5>3,3>1", [5, 3], 1, "Accuracy is 1"),
+        ("5>3,3>1", [5], 3, "one flip per die"),
+    ],
+)
+def test_parse_flips_refuses(text, dice, accuracy, says):
+    """Flips that do not fit the dice or the Accuracy are refused with what to do."""
+    with pytest.raises(InputError, match=says):
+        parse_flips(text, dice, accuracy)
+
+
+def _mind_hits(faces):
+    """A harm measure for the tests: dice on Mind, then dice on Health."""
+    return (list(faces).count(1), list(faces).count(2))
+
+
+def test_target_flips_move_dice_off_the_worst_location():
+    """Accuracy -2: the target turns two of the three Mind dice away (the least harm)."""
+    flips = target_flips([1, 1, 1, 3], 2, _mind_hits)
+    assert all(f.by == "target" and f.before == 1 and f.after not in (1, 2) for f in flips)
+    assert apply_flips([1, 1, 1, 3], flips).count(1) == 1 and len(flips) == 2
+
+
+def test_target_flips_spend_nothing_when_nothing_helps():
+    """"allows the target to flip": it flips nothing when no flip lowers the harm."""
+    assert target_flips([3, 4, 5], 3, _mind_hits) == []
+
+
+def test_target_flips_use_two_points_on_one_die_when_needed():
+    """A harm only the opposite face avoids costs the target 2 points on one die."""
+    def harm(faces):
+        return sum(1 for f in faces if f != 6)
+    assert target_flips([1, 6], 2, harm) == [Flip(0, 1, 6, 2, by="target")]
+    assert target_flips([1, 6], 1, harm) == []

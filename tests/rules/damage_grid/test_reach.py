@@ -1,0 +1,151 @@
+"""Reach circles, the row behind, corner lines of sight, cover and the environment."""
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import IllegalAction
+from rules.geometry import parse_cell
+from rules.systems.damage_grid.events import DgAttack
+from rules.systems.damage_grid.reach import reach_distance, sight
+from tests.rules.damage_grid.build import RING, SABER, duel, events
+from tests.scenario import Scenario
+
+
+@pytest.mark.parametrize(
+    ("other", "reach"),
+    [("E7", 1), ("F7", 1), ("E6", 2), ("G7", 2), ("G6", 3), ("H7", 3), ("E5", 3), ("H6", 4), ("E4", 4), ("I4", 6)],
+)
+def test_reach_circles(other: str, reach: int) -> None:
+    """"Increase the reach by 1 for every square beyond 3": the centre distance rounded, from E8."""
+    assert reach_distance(parse_cell("E8"), parse_cell(other)) == reach
+
+
+def test_meena_reaches_b_with_the_saber_but_a_at_range_3_only_with_the_ring() -> None:
+    """"Only B is within the reach of the Gravity Saber, both A and C are at a range of 3 ... within the range of the Pulse Laser Ring.\""""
+    s = duel(a_sheet=f"weapons={SABER},{RING}", b_sheet="health=20 body=9", b_at="E5")
+    message = s.refused("attack", [1, 1, 1, 1], actor="Meena", target="Hera", weapon="gravity-saber", error=IllegalAction)
+    assert "Reach 3" in message
+    res = s.run("attack", [1, 1, 1], actor="Meena", target="Hera", weapon="pulse-ring")
+    assert events(res, DgAttack)[0].distance == 3
+
+
+def test_only_the_square_immediately_behind_can_be_attacked_from_the_rows_behind() -> None:
+    """"If the target is not in any row behind the model except the square immediately behind.\""""
+    behind = duel(a_sheet=f"weapons={RING}", b_at="F9")
+    assert "row behind" in behind.refused("attack", [1, 1, 1], actor="Meena", target="Hera", error=IllegalAction)
+    straight = duel(a_sheet=f"weapons={SABER}", b_sheet="health=20", b_at="E9")
+    straight.run("attack", [6, 6, 6, 6, 6], actor="Meena", target="Hera")
+    assert straight.get("Hera").status == "active"
+
+
+def test_reach_1_or_2_weapons_without_melee_cannot_attack() -> None:
+    """"If the Reach is 1 or 2 and the weapon does not have melee it cannot be used in the attack.\""""
+    s = duel(a_sheet="weapons=stub:2:3:0")
+    assert "no melee" in s.refused("attack", [1, 1, 1], actor="Meena", target="Hera", error=IllegalAction)
+
+
+def test_the_reach_1_fallback_uses_health_as_power() -> None:
+    """"a model can always attack at Reach 1, even if they do not have any weapons using the current Health attribute ... as its Power.\""""
+    s = duel(a_sheet="health=3", b_sheet="health=20 body=9")
+    res = s.run("attack", [1, 1, 1], actor="Meena", target="Hera")
+    assert events(res, DgAttack)[0].weapon == "bare" and len(events(res, DgAttack)[0].roll.dice) == 3
+
+
+def test_melee_weapons_in_mutual_reach_exclude_the_others() -> None:
+    """"Weapons without melee cannot be used in this situation" (both have melee weapons in reach of each other)."""
+    s = duel(a_sheet=f"weapons={SABER},{RING}", b_sheet=f"weapons={SABER}")
+    message = s.refused("attack", [1, 1, 1], actor="Meena", target="Hera", weapon="pulse-ring", error=IllegalAction)
+    assert "melee" in message
+
+
+def _walled() -> Scenario:
+    s = Scenario("damage-grid", map="12x10", blocked=("C6", "D6"))
+    s.add("Meena", f"weapons={RING}", side="a", at="D8", facing="N")
+    s.add("B", "health=20 body=1", side="b", at="F5", facing="S")
+    s.add("A", "health=20", side="b", at="C4", facing="S")
+    s.run("init_roll")
+    return s
+
+
+def test_b_behind_the_wall_gains_cover() -> None:
+    """"B will gain the benefits of cover as one corner-to-corner line passes through the Wall.\""""
+    s = _walled()
+    seen = sight(s.enc, s.enc.grid(), parse_cell("D8"), parse_cell("F5"))
+    assert seen.lines == 1 and seen.cover == 10
+    s.run("next", actor="A")
+    res = s.run("attack", [3, 3, 3], actor="Meena", target="B")
+    attack = events(res, DgAttack)[0]
+    assert attack.sight == "partial" and attack.cover_added == 7
+    assert any(m.name == "partly obstructed" and m.value == -2 for m in attack.accuracy)
+
+
+def test_a_target_with_all_three_lines_through_the_wall_cannot_be_seen() -> None:
+    """"If all 3 lines pass through then there is no LOS.\""""
+    s = _walled()
+    s.run("next", actor="B")
+    assert "line of sight" in s.refused("attack", [1, 1, 1], actor="Meena", target="A", error=IllegalAction)
+
+
+def test_xul_as_cover_has_body_5() -> None:
+    """"Xul is a humanoid of size 2 and has a Body of 3. Adding 2 and 3 give a cover Body total of 5.\""""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", f"weapons={RING}", side="a", at="E8", facing="N")
+    s.add("Xul", "body=3", side="a", at="F7", facing="N")
+    s.add("Target", "health=20 body=0", side="b", at="F5", facing="S")
+    s.run("init_roll")
+    res = s.run("attack", [6, 6, 6], actor="Meena", target="Target")
+    attack = events(res, DgAttack)[0]
+    assert (attack.cover, attack.cover_by, attack.cover_added, attack.sight) == (5, "Xul", 2, "none")
+
+
+def test_the_focus_ring_at_reach_9_loses_2_accuracy_with_extended_reach() -> None:
+    """"Meena's Focus Ring has Reach 4. Her target Xul is at Reach 9 ... suffering -2 Accuracy.\""""
+    s = duel(a_sheet="weapons=focus-ring:4:2:3", b_sheet="health=20", a_at="A10", b_at="A1", extended_reach="yes")
+    res = s.run("attack", [6, 6], actor="Meena", target="Hera")
+    attack = events(res, DgAttack)[0]
+    assert attack.distance == 9 and any(m.name == "extended reach" and m.value == -2 for m in attack.accuracy)
+    plain = duel(a_sheet="weapons=focus-ring:4:2:3", a_at="A10", b_at="A1")
+    assert "beyond" in plain.refused("attack", [6, 6], actor="Meena", target="Hera", error=IllegalAction)
+
+
+def test_melee_weapons_keep_their_base_reach_with_extended_reach() -> None:
+    """"Melee weapons can still only attack to their base Reach.\""""
+    s = duel(a_sheet=f"weapons={SABER}", b_at="E4", extended_reach="yes")
+    assert "beyond" in s.refused("attack", [1, 1, 1, 1], actor="Meena", target="Hera", error=IllegalAction)
+
+
+def test_darkness_doubles_and_poor_visibility_adds_half_cumulatively() -> None:
+    """"Factors are cumulative": darkness doubles the Reach to the target, poor visibility adds 50 % rounded up."""
+    s = duel(a_sheet="weapons=gun:5:2:0", b_sheet="health=20", b_at="E6", environment="darkness", haze="poor-visibility")
+    message = s.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
+    assert "make it 6" in message or "beyond" in message
+    lit = duel(a_sheet="weapons=gun:5:2:0 see-in-dark=yes", b_sheet="health=20", b_at="E6", environment="darkness",
+               haze="poor-visibility")
+    res = lit.run("attack", [1, 1], actor="Meena", target="Hera")
+    assert events(res, DgAttack)[0].reach == 3
+
+
+def test_extreme_brightness_allows_only_reach_1_without_accuracy() -> None:
+    """"Extreme Brightness. Models with out Sightless can only attack at Reach 1 without any Accuracy.\""""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=20", environment="extreme-brightness")
+    res = s.run("attack", [6, 6, 6, 6], actor="Meena", target="Hera")
+    assert sum(m.value for m in events(res, DgAttack)[0].accuracy) == 0 and not events(res, DgAttack)[0].flips
+
+
+def test_in_one_column_a_wall_between_blocks_and_a_wall_beside_obstructs() -> None:
+    """"If the target is in the same row or column as the model then the model can pick which is the f corner": lines touching the wall count."""
+    s = duel(blocked=("E6",), b_at="E4", start=False)
+    grid = s.enc.grid()
+    assert sight(s.enc, grid, parse_cell("E8"), parse_cell("E4")).lines == 3
+    beside = duel(blocked=("F6",), b_at="E4", start=False)
+    assert sight(beside.enc, beside.enc.grid(), parse_cell("E8"), parse_cell("E4")).lines == 1
+
+
+def test_a_model_between_in_one_column_gives_cover() -> None:
+    """"Xul is standing between Meena and her target": a model in the same column between them is cover."""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", f"weapons={RING}", side="a", at="E8", facing="N")
+    s.add("Xul", "body=3", side="a", at="E7", facing="N")
+    s.add("Target", "health=20 body=0", side="b", at="E5", facing="S")
+    seen = sight(s.enc, s.enc.grid(), parse_cell("E8"), parse_cell("E5"))
+    assert (seen.lines, seen.cover, seen.cover_by) == (0, 5, "Xul")

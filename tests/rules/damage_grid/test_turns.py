@@ -1,0 +1,51 @@
+"""The damage-grid rounds: phases of alternating activations (shared/rules/README.md's default)."""
+from __future__ import annotations
+
+from rules.errors import IllegalAction, NotYourTurn
+from rules.systems.damage_grid.sheet import model
+from tests.rules.damage_grid.build import duel
+from tests.scenario import Scenario
+
+
+def test_the_side_with_more_models_activates_first() -> None:
+    """"In each phase sides alternate activating one model": the larger side first (ties: joining order)."""
+    s = Scenario("damage-grid")
+    s.add("A1", side="a", at="B2").add("B1", side="b", at="F2").add("B2", side="b", at="G2")
+    s.run("init_roll")
+    turn = s.system.turn(s.enc)
+    assert turn.side == "b" and set(turn.actors) == {"B1", "B2"}
+
+
+def test_sides_alternate_then_the_next_phase_and_round_begin() -> None:
+    """"a round has 4 phases; in each phase sides alternate activating one model"; CP come back each round."""
+    s = duel()
+    assert s.enc.phase == "phase 1/4"
+    s.run("attack", [6, 6, 6, 6], actor="Meena", target="Hera", weapon="gravity-saber", options={"aim": "speed"})
+    assert model(s.get("Meena")).cp == 1
+    s.run("next", actor="Meena")
+    assert s.system.turn(s.enc).side == "b"
+    s.run("next", actor="Hera")
+    assert s.enc.phase == "phase 2/4"
+    for _ in range(3):
+        s.run("next", actor="Meena")
+        s.run("next", actor="Hera")
+    assert s.enc.round == 2 and s.enc.phase == "phase 1/4"
+    assert model(s.get("Meena")).cp == 2
+
+
+def test_a_model_activates_once_a_phase_and_only_on_its_sides_turn() -> None:
+    """Each model activates once in each phase, when its side has the activation."""
+    s = duel()
+    assert "a activate" in s.refused("move", actor="Hera", to="E5", error=NotYourTurn)
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    s.run("next", actor="Meena")
+    assert "already activated" in s.refused("move", actor="Meena", to="E9", error=NotYourTurn)
+
+
+def test_a_model_cannot_move_and_then_attack_in_one_activation() -> None:
+    """"Generally a model cannot move and then use a combat point to attack, requiring two activations instead.\""""
+    s = duel(a_at="E9")
+    s.run("move", actor="Meena", to="E8")
+    message = s.refused("attack", [1, 1, 1, 1], actor="Meena", target="Hera", weapon="gravity-saber", error=IllegalAction)
+    assert "Lunge" in message
