@@ -35,7 +35,8 @@ def run_migrate(*args: str) -> subprocess.CompletedProcess[str]:
 
 async def play_examples(db: str, clock: Clock) -> None:
     """Each example fight in a channel of its own; the Coup-De-Grace one ends and, ten days
-    later, its undo data is compacted; the TOTE one waits on a turn with a reminder."""
+    later, its undo data is compacted; the TOTE one waits on a turn with a reminder (the
+    others' reminders are turned off)."""
     h = await Harness.create(db, seed=5, clock=clock)
     try:
         for path in EXAMPLES:
@@ -44,6 +45,9 @@ async def play_examples(db: str, clock: Clock) -> None:
                     user, _, command, options = parse_line(line)
                     await h.run(user, command, path.stem, **options)
                     clock.now += 60
+        for other in EXAMPLES:  # only the TOTE turn waits on a reminder
+            if other.stem not in ("tote", "coup-de-grace"):
+                await h.run("gm", "/encounter settings", other.stem, reminder_hours="0")
         await h.run("gm", "/encounter settings", "tote", reminder_hours="1", deadline_hours="48")
         await h.run("bob", "/notify", "tote", quiet="22:00-08:00", tz="Europe/Paris", mode="both")
         await h.run("gm", "/init next", "tote")

@@ -48,6 +48,15 @@ class DamageGridGame(RuleSystem):
     options = OPTIONS
     actions = ACTIONS
     presenter_class = DgPresenter
+    #: the rules in short, for `/help system:` (the README has them in full)
+    rules_summary = (
+        "A round has 4 phases; in each, sides alternate activating one model: Move, Combat or Lunge.",
+        "Move: 1 Speed point a square (rough and debris +1). Combat: 1 Combat Point an attack, 2 CP a round; more CP cost -2 Accuracy each.",
+        "A target must be in the weapon's Reach circles, not in a row behind, and seen along the three back-corner lines.",
+        "Attack: roll Power d6; Accuracy flips faces (a neighbouring face costs 1, the opposite 2); each face hits its grid location.",
+        "Shield (not from adjacent squares, not against Blast), then Body, is taken from every location; a ruined location passes hits by its arrow.",
+        "Mind 0: inert (downed), and `/coupdegrace` can finish it; Health 0: destroyed (out). Heavy Health loss calls for a knock-down test.",
+    )
 
     # -- sheets -------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
@@ -72,6 +81,11 @@ class DamageGridGame(RuleSystem):
             st.weapon_health = {k: min(st.weapon_health.get(k, v), v) for k, v in arms.items()}
         st.full = full
         return []
+
+    def health(self, c: Combatant) -> tuple[int, int] | None:
+        st = sheet.model(c)
+        full = st.full.get("health")
+        return (st.values.get("health", 0), full) if full else None
 
     # -- turns ----------------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:

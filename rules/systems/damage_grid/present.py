@@ -152,13 +152,14 @@ class DgPresenter(Presenter):
             if h.received:
                 bits.append(f"{h.received} passed on to it")
             if h.taken:
-                bits.append(f"takes {h.taken} ({h.before} → {h.after})")
+                bits.append(f"takes {h.taken}" + ("" if self.hidden(e.actor) else f" ({h.before} → {h.after})"))
             elif h.rolled and not h.passed:
                 bits.append("no hit gets through")
             if h.passed:
                 bits.append(f"passes {h.passed} on by its arrow")
             parts.append(", ".join(bits))
-        return f"**{e.actor}**'s grid: " + "; ".join(parts)
+        now = f" (now {self.condition(e.actor)})" if self.hidden(e.actor) else ""
+        return f"**{e.actor}**'s grid: " + "; ".join(parts) + now
 
     def prone_changed(self, e: ProneChanged) -> str:
         return f"**{e.actor}** " + self.prone_causes.get(e.cause, e.cause)

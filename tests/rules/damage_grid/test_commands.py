@@ -5,13 +5,23 @@ from bot.offline.harness import Harness
 from tests.cogs.fights import export
 
 
-async def duel(h: Harness) -> None:
-    """Meena (bob's) faces Hera (the GM's) across one square; the crew activate first."""
+async def duel(h: Harness, reveal: bool = True) -> None:
+    """Meena (bob's) faces Hera (the GM's, her numbers shown unless ``reveal`` is false) across one square; the crew activate first."""
     await h.run("gm", "/encounter start", system="damage-grid", map="12x10")
     await h.run("gm", "/combatant add", name="Meena", owner="@bob", side="crew", at="E8", facing="N",
                 sheet="body=2 weapons=gravity-saber:2:4:3:melee")
     await h.run("gm", "/combatant add", name="Hera", side="boarders", at="E7", facing="S", sheet="body=2 mind=2")
     await h.run("gm", "/init roll")
+    if reveal:
+        await h.run("gm", "/encounter reveal")
+
+
+async def test_a_hidden_targets_grid_shows_players_a_condition(h: Harness) -> None:
+    """With Hera's numbers hidden, the reply says what Body stopped and that she is down, not her Mind's values."""
+    await duel(h, reveal=False)
+    sent = await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", options="aim=mind", roll="1,3,4,4")
+    text = next(s for s in sent if not s.ephemeral).text
+    assert "Body stops 2" in text and "takes 2" in text and "(now down)" in text and "(2 → 0)" not in text
 
 
 async def test_an_aimed_attack_shows_every_die_before_and_after_the_flips(h: Harness) -> None:
