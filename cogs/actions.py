@@ -79,7 +79,10 @@ class ActionsCog(commands.Cog):
 
     @app_commands.command(name="coupdegrace", description="Finish off a downed foe")
     @app_commands.guild_only()
-    @app_commands.describe(combatant="Who strikes (default: yours whose turn it is)", target="The downed foe", weapon="Which weapon", roll=ROLL)
+    @app_commands.describe(
+        combatant="Who strikes (default: yours whose turn it is)", target="The downed foe", weapon="Which weapon", roll=ROLL,
+        options='The system\'s strike options, as for /attack (e.g. "aim=health")',
+    )
     @app_commands.autocomplete(combatant=combatant_autocomplete, target=target_autocomplete, weapon=weapon_autocomplete)
     async def coupdegrace(
         self,
@@ -88,8 +91,10 @@ class ActionsCog(commands.Cog):
         combatant: Optional[str] = None,
         weapon: Optional[str] = None,
         roll: Optional[str] = None,
+        options: Optional[OptionsT] = None,
     ) -> None:
-        await _run(interaction, make_action("coupdegrace", actor=combatant, target=target, weapon=weapon), roll)
+        action = make_action("coupdegrace", actor=combatant, target=target, weapon=weapon, options=options or {})
+        await _run(interaction, action, roll)
 
     @app_commands.command(name="act", description="Any other action of the system (see /help)")
     @app_commands.guild_only()

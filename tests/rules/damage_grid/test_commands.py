@@ -45,3 +45,14 @@ async def test_a_refused_attack_changes_nothing_and_undo_restores(h: Harness) ->
     await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", roll="2,2,2,2")
     await h.run("gm", "/undo")
     assert await export(h) == before
+
+
+async def test_coupdegrace_takes_strike_options(h: Harness) -> None:
+    """`/coupdegrace options:"aim=health"` aims the finishing blow at Health, which takes the inert Hera out."""
+    await duel(h)
+    await h.run("gm", "/combatant add", name="Xul", side="boarders", at="A1", facing="S", sheet="body=2")
+    await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", options="aim=mind", roll="1,3,4,4")
+    sent = await h.run("bob", "/coupdegrace", target="Hera", weapon="gravity-saber", options="aim=health", roll="2,2,2,2")
+    assert not sent[0].ephemeral, sent[0].text
+    hera = next(c for c in (await export(h))["combatants"] if c["name"] == "Hera")
+    assert hera["status"] == "out"
