@@ -8,11 +8,12 @@ an unknown key or a wrong type is a validation error, never a surprise in a late
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["CombatantState", "EncounterState", "register_state", "state_types", "typed_state", "state_as"]
+__all__ = ["CombatantState", "EncounterState", "register_state", "register_upgrade", "state_types", "typed_state", "state_as"]
 
 
 class CombatantState(BaseModel):
@@ -32,6 +33,8 @@ class EncounterState(BaseModel):
 
 
 _TYPES: dict[str, tuple[type[CombatantState], type[EncounterState]]] = {}
+#: per system, a function that brings an encounter's raw data written by older code up to date
+_UPGRADES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 #: the module that registers every system (imported on the first look-up of an unknown key)
 _REGISTRY_MODULE = "rules.registry"
 
@@ -39,6 +42,13 @@ _REGISTRY_MODULE = "rules.registry"
 def register_state(key: str, combatant: type[CombatantState], encounter: type[EncounterState]) -> None:
     """Declare the state models of system ``key`` (each system's package does this once)."""
     _TYPES[key] = (combatant, encounter)
+
+
+def register_upgrade(key: str, upgrade: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """Declare how system ``key`` reads an encounter stored by older code (a whole encounter's
+    raw data in, the same shape as today's out): for state that moved between the combatants'
+    and the encounter's parts, which a state model alone cannot see."""
+    _UPGRADES[key] = upgrade
 
 
 def state_types(key: str) -> tuple[type[CombatantState], type[EncounterState]] | None:
@@ -82,6 +92,9 @@ def typed_state(data: Any) -> Any:
         return data
     combatant_type, encounter_type = types
     out = dict(data)
+    upgrade = _UPGRADES.get(key)
+    if upgrade is not None:
+        out = upgrade(out)
     out["state"] = _typed(out.get("state"), encounter_type)
     combatants = out.get("combatants")
     if isinstance(combatants, list):

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from rules.actions import Act, ActionSpec, ActionTable, Attack, CoupDeGrace, Move
 from rules.dice import Dice
+from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, mod
 from rules.models import Combatant, Encounter
@@ -41,7 +42,7 @@ from rules.systems.tote.movement import (
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import Weapon, is_enemy
 from rules.systems.tote.skill import run_test
-from rules.systems.tote.state import Pending, Protect, cstate, estate
+from rules.systems.tote.state import DEFEND, Pending, Protect, cstate, estate
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
 
 __all__ = ["ACTIONS", "OPTION_WORDS", "acting", "perform", "act", "attack", "move", "coup_de_grace"]
@@ -196,7 +197,10 @@ def _assist(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Ev
 
 def _defend(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     strike = attacks.strike(enc, c, action, dice, "defend")[0] if action.target else []
-    cstate(c).defend = enc.round
+    if active(enc.effects, c.name, DEFEND) is None:
+        enc.effects.append(
+            Effect(id=next_id(enc.effects), name="Defend", target=c.name, ends="round_end", code=DEFEND, source=c.name)
+        )
     before = c.initiative or 0
     c.initiative = before + 1
     return [

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.dice import Dice
+from rules.effects import active
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Modifier, mod
 from rules.models import Combatant, Encounter
@@ -15,7 +16,7 @@ from rules.systems.tote.movement import disengaged, engage, engaged_with, is_mel
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import Weapon, weapon, weapons
 from rules.systems.tote.skill import TestResult, run_test
-from rules.systems.tote.state import cstate
+from rules.systems.tote.state import DEFEND, cstate
 
 __all__ = ["foe", "ally", "attack", "strike", "shoot", "shooting_weapon"]
 
@@ -109,7 +110,7 @@ def attack(
     options = getattr(action, "options", {})
     arm = arm or weapon(c, getattr(action, "weapon", None) or options.get("weapon"))
     mods = list(extra)
-    if cstate(target).defend == enc.round:
+    if active(enc.effects, target.name, DEFEND) is not None:
         mods.append(mod("Defend", -opts(enc).defend_penalty))
     r, test = run_test(enc, c, skill, int(target.sheet["block"]), dice, action, mods)
     events.append(Struck(actor=c.name, target=target.name, weapon=arm.name, action=what, test=test))

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rules.effects import active
 from rules.present import Presenter
 from rules.report import die_text, signed
 from rules.systems.tote import events as ev
 from rules.systems.tote.movement import band_of, disengaged, engaged_with, is_melee, pair_band, round_distance
 from rules.systems.tote.sheet import ENEMY_KEYS, HERO_KEYS, is_enemy
-from rules.systems.tote.state import cstate, estate
+from rules.systems.tote.state import DEFEND, cstate, estate
 from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -225,7 +226,7 @@ class TotePresenter(Presenter):
             bits.append(f"engaged: {', '.join(engaged)}")
         if enc.started and disengaged(enc, c):
             bits.append(f"disengaged until round {st.disengaged}'s end")
-        if enc.started and st.defend == enc.round:
+        if enc.started and active(enc.effects, c.name, DEFEND) is not None:
             bits.append("defending")
         if enc.started and st.protect and st.protect.round == enc.round:
             bits.append(f"protecting {st.protect.ally}")

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from rules.models import Combatant, Encounter
-from rules.state import CombatantState, EncounterState, register_state, state_as
+from rules.state import CombatantState, EncounterState, register_state, register_upgrade, state_as
 
 __all__ = ["Band", "Protect", "Pending", "ToteCombatant", "ToteEncounter", "cstate", "estate"]
 
@@ -46,8 +46,6 @@ class ToteCombatant(CombatantState):
     band: Band | None = None
     #: the round it last acted in
     acted: RoundNo | None = None
-    #: the round it defends in
-    defend: RoundNo | None = None
     protect: Protect | None = None
     #: the last round it dealt or received melee damage
     melee_round: RoundNo | None = None
@@ -95,6 +93,35 @@ class ToteEncounter(EncounterState):
 
 
 register_state("tote", ToteCombatant, ToteEncounter)
+
+#: the effect code of Defend: "attacks against you take -2 this round"
+DEFEND = "defend"
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """Encounters stored before Defend became an effect kept it as a round number on the
+    combatant: a Defend of the current round becomes the effect; an older one is dropped."""
+    combatants = data.get("combatants")
+    if not isinstance(combatants, list) or not any(
+        isinstance(c, dict) and isinstance(c.get("state"), dict) and "defend" in c["state"] for c in combatants
+    ):
+        return data
+    effects = list(data.get("effects") or [])
+    fixed = []
+    for c in combatants:
+        if isinstance(c, dict) and isinstance(c.get("state"), dict) and "defend" in c["state"]:
+            state = dict(c["state"])
+            if state.pop("defend") == data.get("round") and isinstance(c.get("name"), str):
+                effects.append({
+                    "id": max((e.get("id", 0) for e in effects if isinstance(e, dict)), default=0) + 1,
+                    "name": "Defend", "target": c["name"], "ends": "round_end", "code": DEFEND, "source": c["name"],
+                })
+            c = {**c, "state": state}
+        fixed.append(c)
+    return {**data, "combatants": fixed, "effects": effects}
+
+
+register_upgrade("tote", _upgrade)
 
 
 def cstate(c: Combatant) -> ToteCombatant:

@@ -54,8 +54,21 @@ def test_old_state_shapes_map_onto_the_models() -> None:
     enc = Encounter.model_validate(data)
     assert enc.state.engaged == [("Borin", "Grak")] and enc.state.pending_return.by == "Grak"
     borin, thrain = who(enc, "Borin"), who(enc, "Thrain")
-    assert borin.state.protect.ally == "Thrain" and borin.state.defend is None and thrain.state.protect is None
+    assert borin.state.protect.ally == "Thrain" and enc.effects == [] and thrain.state.protect is None
     assert SYSTEM.turn(enc).actors == ("Grak",)
+
+
+def test_an_old_defend_of_this_round_becomes_the_defend_effect() -> None:
+    """Stored before Defend was an effect, a combatant's `defend` of the current round reads as the
+    Defend effect ending at the round's end; an older round's is dropped."""
+    data = fight().model_dump(mode="json")
+    data["round"] = 3
+    data["combatants"][0]["state"] = {"defend": 3}
+    data["combatants"][1]["state"] = {"defend": 2}
+    enc = Encounter.model_validate(data)
+    [effect] = enc.effects
+    assert (effect.name, effect.target, effect.ends, effect.code) == ("Defend", data["combatants"][0]["name"], "round_end", "defend")
+    assert Encounter.model_validate_json(enc.model_dump_json()) == enc
 
 
 @pytest.mark.parametrize("bad", [{"filled": -1}, {"acted": "99999999999999"}, {"band": "near"}, {"colour": "red"}])
