@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.mapkey import HIGHLIGHT_WORDS, PALETTE, board_cell, describe_map, initials, labels, side_colours
+from bot.mapkey import HIGHLIGHT_WORDS, PALETTE, board_cell, describe_map, effect_words, initials, labels, side_colours
 from bot.mapkey import font as _font
 from rules.geometry import Cell, Grid, cell_name, parse_cell
 from rules.models import Combatant, Encounter
@@ -415,6 +415,13 @@ def _legend(
             at = place(22 * k + text_f.getlength(words))
             swatch(at, y, TerrainStyle(_tinted(BOARD, kind), _tinted(BOARD, kind), ""))
             text(at + 22 * k, y, words)
+    if enc.effects:
+        y += row
+        text(pad, y, "Effects:")
+        x = pad + text_f.getlength("Effects:") + 12 * k
+        for words in effect_words(enc):
+            at = place(text_f.getlength(words))
+            text(at, y, words)
     kinds = (["wall"] if grid.blocked else []) + sorted(set(grid.terrain.values()))
     if kinds:
         y += row

@@ -24,6 +24,7 @@ from rules.system import Highlight, RuleSystem
 
 __all__ = [
     "FONT_FILE",
+    "effect_words",
     "PALETTE",
     "COLOUR_NAMES",
     "HIGHLIGHT_WORDS",
@@ -154,6 +155,14 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}" + ("" if n == 1 else "s")
 
 
+def effect_words(enc: Encounter) -> list[str]:
+    """``Bless on Ægir (2 left)``: each running effect, short enough for the legend."""
+    return [
+        f"{e.name}" + (f" on {e.target}" if e.target else "") + (f" ({e.left} left)" if e.left > 1 else "")
+        for e in enc.effects
+    ]
+
+
 def describe_map(enc: Encounter, highlights: Sequence[Highlight] = ()) -> list[str]:
     """What the picture shows, in words (for screen readers and the `/map` reply)."""
     grid = enc.grid()
@@ -179,6 +188,8 @@ def describe_map(enc: Encounter, highlights: Sequence[Highlight] = ()) -> list[s
                 bits.append("acting now")
             people.append(f"{c.name} [{names[c.name]}] {', '.join(bits)}")
         lines.append(f"{side} ({COLOUR_NAMES[PALETTE.index(colour)]}): {'; '.join(people)}")
+    if enc.effects:
+        lines.append("Effects: " + "; ".join(effect_words(enc)))
     move = enc.last_move
     if move and len(move.path) > 1:
         lines.append(f"Last move (trail): {move.actor} {' → '.join(move.path)}")

@@ -453,3 +453,23 @@ async def test_map_reply_says_what_the_picture_shows(h) -> None:  # type: ignore
     assert "Last move (trail): Borin C3 → D3" in text
     assert "Shaded: Borin's front arc" in text
     assert "dwarves (" in text and "orcs (" in text
+
+
+async def test_effects_show_on_the_map(h) -> None:  # type: ignore[no-untyped-def]
+    """Running effects are listed in /map's words, and the legend grows a row for them."""
+    import io
+
+    from PIL import Image
+
+    from bot.mapimage import render_map
+    from bot.offline.harness import channel_id_of
+    from tests.cogs.fights import started_cdg
+
+    await started_cdg(h)
+    await h.run("bob", "/effect add", name="Bless", target="Borin", rounds="2")
+    sent = await h.run("bob", "/map")
+    assert "Effects: Bless on Borin (2 left)" in "\n".join(s.text for s in sent)
+    enc = await h.bot.service.encounter(str(channel_id_of("general")))
+    with_effect = render_map(enc)
+    plain = render_map(enc.model_copy(update={"effects": []}))
+    assert Image.open(io.BytesIO(with_effect)).height > Image.open(io.BytesIO(plain)).height
