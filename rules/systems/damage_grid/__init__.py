@@ -23,8 +23,8 @@ from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.state import register_state
-from rules.system import Action, RuleSystem, Turn, register
-from rules.systems.damage_grid import activation, attacks, blasts, cover, movement, sheet
+from rules.system import Action, Highlight, RuleSystem, Turn, register
+from rules.systems.damage_grid import activation, attacks, blasts, cover, movement, reach, sheet
 from rules.systems.damage_grid.actions import ACTIONS, HANDLERS
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.present import DgPresenter, sheet_summary
@@ -81,6 +81,24 @@ class DamageGridGame(RuleSystem):
             st.weapon_health = {k: min(st.weapon_health.get(k, v), v) for k, v in arms.items()}
         st.full = full
         return []
+
+    def highlights(self, enc: Encounter) -> list[Highlight]:
+        """The acting model's reach: the squares its longest-reaching usable weapon reaches, ahead
+        of it and beside it (not in the rows behind), the environment counted."""
+        c = self.acting_on_map(enc)
+        grid = enc.grid()
+        if c is None or grid is None or c.cell is None:
+            return []
+        longest = max((w.reach for w in attacks.usable(c) if w.melee or w.reach > 2), default=1)
+        here, out = c.cell, []
+        for x in grid.cells():
+            if x == here or x in grid.blocked or not reach.in_front_rows(c, x):
+                continue
+            d = reach.reach_distance(here, x)
+            seen = reach.view(enc, c, d)
+            if (d <= 1 if seen.limited else seen.distance <= longest):
+                out.append(Highlight(x, "reach"))
+        return out
 
     def health(self, c: Combatant) -> tuple[int, int] | None:
         st = sheet.model(c)

@@ -149,3 +149,18 @@ def test_a_model_between_in_one_column_gives_cover() -> None:
     s.add("Target", "health=20 body=0", side="b", at="E5", facing="S")
     seen = sight(s.enc, s.enc.grid(), parse_cell("E8"), parse_cell("E5"))
     assert (seen.lines, seen.cover, seen.cover_by) == (0, 5, "Xul")
+
+
+def test_the_map_shades_the_acting_models_reach_ahead_of_it() -> None:
+    """The map's shading for the acting model: the squares within its longest Reach, none in the rows behind."""
+    from rules.system import get_system
+    from tests.scenario import Scenario
+
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", "weapons=gravity-saber:2:4:3:melee", side="crew", at="E5", facing="N")
+    s.add("Hera", "mind=2", side="boarders", at="K9", facing="S")
+    s.run("init_roll")
+    shaded = {h.cell.name for h in get_system("damage-grid").highlights(s.enc)}
+    assert "E4" in shaded and "F5" in shaded and "E3" in shaded  # ahead and beside, reach 2
+    assert "E6" in shaded and "E7" not in shaded and "D7" not in shaded  # only the square right behind
+    assert "E2" not in shaded and "E5" not in shaded
