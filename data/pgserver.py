@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["PgServer", "start_server", "stop_server", "running_server"]
+__all__ = ["PgServer", "start_server", "stop_server", "running_server", "create_schema", "drop_schema"]
 
 
 @dataclass
@@ -35,15 +35,33 @@ class PgServer:
 
     async def fresh_url(self) -> str:
         """Create an empty schema and return the URL of the database with it first in the path."""
-        import asyncpg
+        return await create_schema(self.url("postgres"), f"t{next(self.names)}")
 
-        name = f"t{next(self.names)}"
-        admin = await asyncpg.connect(self.url("postgres"))
-        try:
-            await admin.execute(f"CREATE SCHEMA {name}")
-        finally:
-            await admin.close()
-        return f"{self.url('postgres')}&search_path={name}"
+
+async def _admin(url: str, sql: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(sql)
+    finally:
+        await admin.close()
+
+
+async def create_schema(url: str, name: str) -> str:
+    """Create the empty schema ``name`` (letters, digits, _) in the database ``url`` names; return
+    ``url`` with that schema first in its search path."""
+    if not name.replace("_", "").isalnum():
+        raise ValueError(f"not a schema name: {name!r}")
+    await _admin(url, f"CREATE SCHEMA {name}")
+    return f"{url}{'&' if '?' in url else '?'}search_path={name}"
+
+
+async def drop_schema(url: str, name: str) -> None:
+    """Drop the schema ``name`` and everything in it from the database ``url`` names."""
+    if not name.replace("_", "").isalnum():
+        raise ValueError(f"not a schema name: {name!r}")
+    await _admin(url, f"DROP SCHEMA IF EXISTS {name} CASCADE")
 
 
 def _bindir() -> Path | None:
