@@ -41,6 +41,7 @@ import os
 import pstats
 import random
 import resource
+import signal
 import sqlite3
 import statistics
 import subprocess
@@ -89,8 +90,8 @@ class Config:
 
 
 QUICK = Config("quick", ((1, 12), (50, 6), (500, 2)), 50, 40, 10_000, 200, 40, 2, 2)
-#: 1 x 40 + 50 x 40 + 500 x 18 activations of 4-5 commands, and 2,000 touched: over 50,000 commands
-FULL = Config("full", ((1, 40), (50, 40), (500, 18)), 50, 200, 10_000, 2_000, 100, 10, 8)
+#: 1 x 40 + 50 x 40 + 500 x 22 activations of 4-5 commands, and 2,000 touched: over 50,000 commands
+FULL = Config("full", ((1, 40), (50, 40), (500, 22)), 50, 200, 10_000, 2_000, 100, 10, 8)
 
 
 # -- the realistic mix ---------------------------------------------------------------------------
@@ -115,7 +116,7 @@ class Script:
     map: str | None
     walls: str | None
     sheets: dict[str, str]  # by side
-    hits: dict[str, str]  # a `roll:` that hits, by side
+    rolls: dict[str, tuple[str, ...]]  # the `roll:` of an attack, by side, in turn activation by activation
     weapon: str | None = None
     heal: str | None = None  # a GM sheet edit that restores the foe after a hit
 
@@ -129,15 +130,17 @@ FIGHTERS: tuple[Fighter, ...] = (
 )
 BY_NAME = {f.name: f for f in FIGHTERS}
 WALLS = "E4 E6 E8 E10"
-TRACK = "track=6,6,5,5,4,4,3,3,2,1,U"
+TRACK = "track=6,6,5,5,4,4,3,3,2,1,1,U"
 SCRIPTS: tuple[Script, ...] = (
     # 20 HP: a fighter takes one hit per round, so a channel plays at most 19 rounds (76 activations)
     Script("coup-de-grace", "12x10", WALLS, dict.fromkeys(("dwarves", "orcs"), "class=unarmoured weapons=sword hp=20"),
-           dict.fromkeys(("dwarves", "orcs"), "5"), weapon="sword"),
+           dict.fromkeys(("dwarves", "orcs"), ("5",)), weapon="sword"),
     Script("knights-of-valour", "12x10", WALLS, dict.fromkeys(("dwarves", "orcs"), "hp=30 move=60 weapons=longsword:1"),
-           dict.fromkeys(("dwarves", "orcs"), "18"), weapon="longsword", heal="hp=30"),
+           dict.fromkeys(("dwarves", "orcs"), ("18",)), weapon="longsword", heal="hp=30"),
+    # no edit heals in TOTE: the heroes hit (one box) every other activation and the foes miss,
+    # so the 12-box tracks last 40 activations
     Script("tote", None, None, {"dwarves": f"weapon=sword:1 {TRACK}", "orcs": f"rating=2 weapon=sword:1 {TRACK}"},
-           {"dwarves": "6 6", "orcs": "6 6 6"}, heal=TRACK),
+           {"dwarves": ("5 3", "1 1"), "orcs": ("1 1 1",)}),
 )
 
 
@@ -177,9 +180,12 @@ async def _setup_channel(h: Harness, channel: str, script: Script) -> None:
     await _check(h, "gm", "/init roll", channel)
 
 
-def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor: str) -> list[dict[str, Any]]:
-    """The payloads of ``actor``'s next activation in ``enc`` (see `FIGHTERS`)."""
+def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor: str, n: int = 0
+                ) -> list[dict[str, Any]]:
+    """The payloads of ``actor``'s next activation in ``enc``, the channel's ``n``-th (see `FIGHTERS`)."""
     f = BY_NAME[actor]
+    rolls = script.rolls[f.side]
+    roll = rolls[n % len(rolls)]
     system = get_system(script.system)
     by = {c.name: c for c in enc.combatants}
     me, foe = by[actor], by[f.foe]
@@ -191,9 +197,9 @@ def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor:
 
     if grid is None:  # no map: strike while initiative lasts, else defend (0 initiative, a strike too)
         if (me.initiative or 0) >= 1:
-            add(f.owner, "/attack", combatant=actor, target=f.foe, roll=script.hits[f.side])
+            add(f.owner, "/attack", combatant=actor, target=f.foe, roll=roll)
         else:
-            add(f.owner, "/act", combatant=actor, action="defend", target=f.foe, roll=script.hits[f.side])
+            add(f.owner, "/act", combatant=actor, action="defend", target=f.foe, roll=roll)
     else:
         here, there = grid.parse(me.position or ""), grid.parse(foe.position or "")
         if f.posts:
@@ -204,7 +210,7 @@ def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor:
             add(f.owner, "/move", **move)
         elif system.uses_facing and me.facing != (face := grid.facing_towards(here, there)):
             add(f.owner, "/move", combatant=actor, facing=face)
-        attack = {"combatant": actor, "target": f.foe, "roll": script.hits[f.side]}
+        attack = {"combatant": actor, "target": f.foe, "roll": roll}
         if script.weapon:
             attack["weapon"] = script.weapon
         add(f.owner, "/attack", **attack)
@@ -244,7 +250,9 @@ class LoadResult:
     examples: list[str] = field(default_factory=list)  # the first few refusals, for the report
     by_command: dict[str, list[float]] = field(default_factory=dict)
     by_system: dict[str, Counter[str]] = field(default_factory=dict)  # command counts per system
-    stall: float = 0.0  # the longest event-loop stall, seconds
+    stall: float = 0.0  # the event loop's longest lag (the probe's lateness), seconds
+    callback: float = 0.0  # the longest single step the loop ran (one callback or task step), seconds
+    callback_what: str = ""  # the commands in flight during it
     stalls: int = 0  # stalls over STALL_MS
     blame: Counter[str] = field(default_factory=Counter)  # commands in flight during those stalls
     gc_longest: float = 0.0  # the longest garbage collection, seconds
@@ -302,7 +310,9 @@ def rss_mib() -> float:
 
 class _Watch:
     """While installed: a probe task that sleeps 1 ms and records how late it wakes (the event
-    loop's stalls, garbage collections included), and the longest garbage collection."""
+    loop's lag: a blocking step, a garbage collection, or a queue of ready work), the longest
+    single step the loop ran (a blocking call shows here; a queue does not), and the longest
+    garbage collection."""
 
     def __init__(self, result: LoadResult, in_flight: Counter[str]) -> None:
         self.result, self.in_flight = result, in_flight
@@ -326,12 +336,29 @@ class _Watch:
                 r.stalls += 1
                 r.blame.update(name for name, n in self.in_flight.items() if n)
 
+    def _timed_handle(self) -> Callable[[asyncio.Handle], None]:
+        run, r, in_flight = self._run, self.result, self.in_flight
+
+        def timed(handle: asyncio.Handle) -> None:
+            t0 = time.perf_counter()
+            try:
+                run(handle)
+            finally:
+                took = time.perf_counter() - t0
+                if took > r.callback:
+                    r.callback = took
+                    r.callback_what = ", ".join(sorted(k for k, n in in_flight.items() if n)) or "none"
+        return timed
+
     def __enter__(self) -> "_Watch":
+        self._run = asyncio.Handle._run
+        asyncio.Handle._run = self._timed_handle()  # type: ignore[method-assign]
         gc.callbacks.append(self._gc)
         self._task = asyncio.get_running_loop().create_task(self._probe())
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        asyncio.Handle._run = self._run  # type: ignore[method-assign]
         gc.callbacks.remove(self._gc)
         assert self._task is not None
         self._task.cancel()
@@ -355,10 +382,17 @@ class _Window(list):  # type: ignore[type-arg]
             return super().__getitem__(slice(max(0, (index.start or 0) - self.dropped), None))
         return super().__getitem__(index)
 
-    def forget(self) -> None:
-        """Drop the messages no command in flight will read."""
-        upto = min((k for k, n in self.starts.items() if n), default=len(self))
-        if upto - self.dropped > 1000:
+    def begin(self) -> int:
+        start = len(self)
+        self.starts[start] += 1
+        return start
+
+    def end(self, start: int) -> None:
+        self.starts[start] -= 1
+        if not self.starts[start]:
+            del self.starts[start]
+        if super().__len__() > 2000:  # now and then, drop what no command in flight will read
+            upto = min(self.starts, default=len(self))
             del self[:upto - self.dropped]  # list.__delitem__ with this list's own indices
             self.dropped = upto
 
@@ -375,8 +409,7 @@ async def _timed(h: Harness, payload: dict[str, Any], cid: str, system: str, res
     name = _command_name(payload)
     window = _windowed(h)
     in_flight[name] += 1
-    start = len(window)
-    window.starts[start] += 1
+    start = window.begin()
     t0 = time.perf_counter()
     try:
         sent = await h.run_payload(payload)
@@ -386,10 +419,9 @@ async def _timed(h: Harness, payload: dict[str, Any], cid: str, system: str, res
         kind, text = _classify(sent, cid)
     finally:
         in_flight[name] -= 1
-        window.starts[start] -= 1
+        window.end(start)
     latency = time.perf_counter() - t0
     # what the harness keeps of a finished command: its replies, its calls, its token
-    window.forget()
     h.recorder.calls.clear()
     h.recorder.channel_of_token.pop(payload["token"], None)
     h.recorder.user_of_token.pop(payload["token"], None)
@@ -433,15 +465,16 @@ async def _play(h: Harness, channels: list[tuple[str, Script]], activations: int
     async def one(channel: str, script: Script, in_flight: Counter[str]) -> None:
         cid = str(channel_id_of(channel))
         system = get_system(script.system)
-        for _ in range(activations):
+        for n in range(activations):
             # who acts next, and where everyone stands, is read off the clock
             enc = await h.bot.service.encounter(cid)
             actors = system.turn(enc).actors if enc is not None else ()
             if enc is None or not actors:
                 result.errors += 1
-                result.examples.append(f"#{channel}: nobody to act")
+                if len(result.examples) < 3:
+                    result.examples.append(f"#{channel}: nobody to act")
                 return
-            for payload in _activation(h, channel, script, enc, actors[0]):
+            for payload in _activation(h, channel, script, enc, actors[0], n):
                 await _timed(h, payload, cid, script.system, result, in_flight)
 
     async def work(in_flight: Counter[str]) -> None:
@@ -933,14 +966,14 @@ def _by_command(r: LoadResult) -> str:
     return "; ".join(f"{name} {_pct(lats, 50):.1f}/{_pct(lats, 99):.1f}" for name, lats in sorted(r.by_command.items()))
 
 
-LOAD_HEADER = ["run", "commands", "seconds", "per s", "p50 ms", "p95 ms", "p99 ms", "CPU ms/cmd", "stall ms",
-               "gc ms", "refused", "errors"]
+LOAD_HEADER = ["run", "commands", "seconds", "per s", "p50 ms", "p95 ms", "p99 ms", "CPU ms/cmd", "lag ms",
+               "step ms", "gc ms", "refused", "errors"]
 
 
 def _load_row(r: LoadResult) -> list[str]:
     return [r.label, f"{r.commands:,}", f"{r.seconds:.2f}", f"{r.rate:,.0f}", f"{r.pct(50):.2f}", f"{r.pct(95):.2f}",
             f"{r.pct(99):.2f}", f"{1000 * r.cpu_seconds / max(r.commands, 1):.2f}", f"{r.stall * 1000:.1f}",
-            f"{r.gc_longest * 1000:.1f}", f"{r.rejected:,}", f"{r.errors:,}"]
+            f"{r.callback * 1000:.1f}", f"{r.gc_longest * 1000:.1f}", f"{r.rejected:,}", f"{r.errors:,}"]
 
 
 async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = False) -> dict[str, float]:
@@ -958,7 +991,7 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
         r = await run_load(b, channels, activations, prefix=f"c{channels}", profile=prof if i == 1 else None)
         runs.append(r)
         fig.update({f"run{i}.{k}": v for k, v in (
-            ("rate", r.rate), ("p50", r.pct(50)), ("p95", r.pct(95)), ("p99", r.pct(99)), ("stall_ms", r.stall * 1000),
+            ("rate", r.rate), ("p50", r.pct(50)), ("p95", r.pct(95)), ("p99", r.pct(99)), ("stall_ms", r.stall * 1000), ("step_ms", r.callback * 1000),
             ("gc_ms", r.gc_longest * 1000), ("cpu_ms", 1000 * r.cpu_seconds / max(r.commands, 1)),
             ("commands", r.commands), ("refused", r.rejected), ("errors", r.errors),
             ("write_rate", r.write_rate), ("channels", channels))})
@@ -968,7 +1001,8 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
     say(_share(main_run), f"p50/p99 ms by command, {main_run.label}: {_by_command(main_run)}")
     for r in runs:
         blame = ", ".join(f"{k} {v}" for k, v in r.blame.most_common(4)) or "none"
-        say(f"{r.label}: {r.stalls} stalls over {STALL_MS:.0f} ms (commands in flight then: {blame}); "
+        say(f"{r.label}: the loop lagged over {STALL_MS:.0f} ms {r.stalls} times (commands in flight then: {blame}); "
+            f"its longest single step {r.callback * 1000:.1f} ms (in flight: {r.callback_what}); "
             f"CPU {r.cpu_seconds:.1f} s of {r.seconds:.1f} s wall")
         if r.examples:
             say("  first refusals/errors: " + " | ".join(r.examples))
@@ -999,7 +1033,7 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
     per_action, logged, state = await log_bytes_per_action(b, cfg.log_activations)
     fig["undo.bytes_per_action"], fig["undo.actions"] = per_action, logged
     say("", "4. Memory and the action log",
-        f"RSS idle {fig['rss.idle_mib']:.1f} MiB; after {b.commands:,} commands (set-up included) "
+        f"RSS idle {fig['rss.idle_mib']:.1f} MiB; after {b.commands:,} timed commands "
         f"{fig['rss.after_mib']:.1f} MiB",
         f"undo data: {per_action:,.0f} bytes per logged action over {logged} actions "
         f"(60 combatants, state {state:,} bytes)")
@@ -1012,7 +1046,8 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
 TARGETS: tuple[tuple[str, str, Callable[[float], bool], str], ...] = (
     (">= 2,000 commands/s, 50 busy channels, the mix", "run1.rate", lambda v: v >= 2000, "{:,.0f}/s"),
     ("p99 < 50 ms, 50 busy channels", "run1.p99", lambda v: v < 50, "{:.1f} ms"),
-    ("no event-loop stall > 20 ms, 50 busy channels", "run1.stall_ms", lambda v: v <= 20, "{:.1f} ms"),
+    ("no event-loop stall > 20 ms (one step), 50 channels", "run1.step_ms", lambda v: v <= 20, "{:.1f} ms"),
+    ("event-loop lag <= 20 ms (probe), 50 channels", "run1.stall_ms", lambda v: v <= 20, "{:.1f} ms"),
     (">= 1/4 of the group-commit floor (writes/s)", "floor.ratio", lambda v: v >= 0.25, "{:.2f}x"),
     ("< 1 KB undo data per action, 60 combatants", "undo.bytes_per_action", lambda v: v < 1024, "{:,.0f} B"),
     (f"slowest rules step < {RULES_STEP_TARGET_MS:.0f} ms", "rules.slowest_ms",
@@ -1043,7 +1078,8 @@ def summary(figures: dict[str, dict[str, float]]) -> str:
             ("p50 ms", tuple(f"{r}.p50" for r in runs), "{:.1f}"),
             ("p95 ms", tuple(f"{r}.p95" for r in runs), "{:.1f}"),
             ("p99 ms", tuple(f"{r}.p99" for r in runs), "{:.1f}"),
-            ("longest event-loop stall ms", tuple(f"{r}.stall_ms" for r in runs), "{:.0f}"),
+            ("event-loop lag ms (longest)", tuple(f"{r}.stall_ms" for r in runs), "{:.0f}"),
+            ("longest single loop step ms", tuple(f"{r}.step_ms" for r in runs), "{:.0f}"),
             ("CPU ms per command", tuple(f"{r}.cpu_ms" for r in runs), "{:.2f}"),
             ("group-commit floor, writes/s", ("floor.rate",), "{:,.0f}"),
             ("plain sqlite3, writes/s", ("sqlite3.rate",), "{:,.0f}"),
@@ -1096,6 +1132,8 @@ def _run_backend(backend: str, url: str | None, args: argparse.Namespace, tmp: s
 
 
 def _main(args: argparse.Namespace) -> None:
+    # stopped with SIGTERM: unwind, so that the child is killed and the throwaway server stopped
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     started = time.perf_counter()
     cfg = QUICK if args.quick else FULL
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -1143,7 +1181,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", action="store_true", help="also profile the 50-channel run with cProfile")
     p.add_argument("--backends", default="sqlite,postgresql",
                    help="comma-separated: sqlite, postgresql (a throwaway server; default: both)")
-    p.add_argument("--db", help="measure only this database: a SQLite path or postgresql://... "
+    p.add_argument("--db", help="measure only this PostgreSQL database, postgresql://... "
                                 "(the benchmark makes and drops schemas of its own in it)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--figures", help=argparse.SUPPRESS)

@@ -52,7 +52,7 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
 
 def test_targets_and_summary_list_every_backend_with_a_verdict() -> None:
     """The targets table has each target with a figure and PASS or MISS for each backend; the summary names both."""
-    fig = {"run1.rate": 2500.0, "run1.p99": 60.0, "run1.stall_ms": 5.0, "floor.ratio": 0.3,
+    fig = {"run1.rate": 2500.0, "run1.p99": 60.0, "run1.stall_ms": 5.0, "run1.step_ms": 3.0, "floor.ratio": 0.3,
            "undo.bytes_per_action": 400.0, "rules.slowest_ms": 25.0, "run0.channels": 1.0, "run0.rate": 900.0}
     table = targets({"SQLite": fig, "PostgreSQL": fig})
     lines = table.splitlines()
