@@ -77,6 +77,10 @@ _LAST_ENDED = (
     "ORDER BY e.updated_at DESC, e.id DESC LIMIT 1"
 )
 _COUNT_LOG = "SELECT count(*) FROM actions WHERE encounter_id = $1"
+_UNDO_BYTES = (
+    "SELECT coalesce(sum(coalesce(length(state_before), 0) + coalesce(length(delta), 0)), 0), count(*) "
+    "FROM actions WHERE encounter_id = $1"
+)
 #: the batch's encounters locked for the transaction, in id order (the same in every process)
 _LOCK_ENCOUNTERS = "SELECT pg_advisory_xact_lock(id) FROM unnest($1::bigint[]) AS id ORDER BY id"
 #: the batch's states, one per encounter (the last change wins), in one statement; each only
@@ -513,6 +517,11 @@ class PostgresStore(Store):
     async def count_log(self, encounter_id: int) -> int:
         """How many log rows the encounter has."""
         return int((await self._rows(_COUNT_LOG, encounter_id))[0][0])
+
+    async def undo_bytes(self, encounter_id: int) -> tuple[int, int]:
+        """The bytes of undo data (snapshots and deltas) the encounter's log stores, and its rows."""
+        [row] = await self._rows(_UNDO_BYTES, encounter_id)
+        return int(row[0]), int(row[1])
 
     async def last_undoable(self, encounter_id: int) -> LogEntry | None:
         """The newest log row that is not undone and may be undone, with its ``state_before``

@@ -65,6 +65,10 @@ _LAST_ENDED = (
     "ORDER BY updated_at DESC, id DESC LIMIT 1"
 )
 _COUNT_LOG = "SELECT count(*) FROM actions WHERE encounter_id = ?"
+_UNDO_BYTES = (
+    "SELECT coalesce(sum(coalesce(length(state_before), 0) + coalesce(length(delta), 0)), 0), count(*) "
+    "FROM actions WHERE encounter_id = ?"
+)
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
     "undone, created_at, dice_typed, delta, version, chain, undoable"
@@ -564,6 +568,11 @@ class SqliteStore(Store):
     async def count_log(self, encounter_id: int) -> int:
         """How many log rows the encounter has."""
         return int((await self._rows(_COUNT_LOG, (encounter_id,)))[0][0])
+
+    async def undo_bytes(self, encounter_id: int) -> tuple[int, int]:
+        """The bytes of undo data (snapshots and deltas) the encounter's log stores, and its rows."""
+        [row] = await self._rows(_UNDO_BYTES, (encounter_id,))
+        return int(row[0]), int(row[1])
 
     async def last_undoable(self, encounter_id: int) -> LogEntry | None:
         """The newest log row that is not undone and may be undone, with its ``state_before``

@@ -333,6 +333,10 @@ class Store(ABC):
         """How many log rows the encounter has, undone ones included."""
 
     @abstractmethod
+    async def undo_bytes(self, encounter_id: int) -> tuple[int, int]:
+        """The bytes of undo data (snapshots and deltas) the encounter's log stores, and its rows."""
+
+    @abstractmethod
     async def last_undoable(self, encounter_id: int) -> LogEntry | None:
         """The newest log row that is not undone and has a ``state_before``."""
 

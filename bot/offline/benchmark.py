@@ -1,27 +1,33 @@
-"""``python -m bot benchmark [--quick] [--profile]``: how fast the bot is, measured offline.
+"""``python -m bot benchmark [--quick] [--profile] [--backends sqlite,postgresql] [--db URL]``:
+how fast the bot is, measured offline (DESIGN.md, "Performance and reliability").
 
-Prints one plain table (DESIGN.md, "Performance and reliability: how they are measured"):
+For each backend (SQLite on disk; PostgreSQL on a throwaway server that the benchmark starts
+itself, or the one ``--db postgresql://...`` names), in a process of its own so its memory is
+its own, it prints:
 
-- commands per second and p50/p99 latency of commands driven through the offline harness
-  (the real discord.py tree, the real service, the real SQLite store on disk), with 50
-  channels busy at once: one task per channel, each playing a Coup-De-Grace fight on its own
-  encounter with a realistic mix (``/combatant edit``, ``/move`` turning in place,
-  ``/encounter status``, ``/attack`` with ``roll:``, ``/init next``); payloads are built
-  before the clock starts, and rejected commands and errors are counted apart; status-board
-  edits are merged per channel as the running bot merges them (``BOARD_DELAY_SECONDS``);
-- the same figures for a bare aiosqlite transaction on the same tables (one connection, 50
-  tasks, each: SELECT a row, UPDATE it, INSERT a log row, COMMIT) and the plain sqlite3 rate
-  of that transaction in a loop (the floor), and the ratio bot / aiosqlite;
-- the cost with 10 and with 10,000 stored encounters (10 live channels either way);
-- map render time (12x10 with 10 combatants, 60x60 with 60) and peak memory;
-- the slowest rules step: ``system.resolve`` of a far ``/move`` (reachable, out of reach, and
-  walled off) on a 100x100 map with walls and 100 combatants, Coup-De-Grace and Knights of
-  Valour, p50 and max beside the 20 ms target;
-- the targets of the performance issue beside the figures, PASS or MISS.
+1. the realistic mix through the offline harness (the real discord.py tree, service and
+   store): every channel plays a fight of one system in turn (Coup-De-Grace and Knights of
+   Valour on a 12x10 map with walls, TOTE with no map); a mover walks `/move to:` around a
+   wall to the other side of its foe, attacks that hit and damage (typed `roll:`), the GM
+   restores the foe where the system lets an edit heal, an onlooker reads `/encounter status`
+   or `/map`, and `/init next` ends the activation. The share of each command is printed.
+   1, 50 and 500 busy channels (closed loop: each channel sends its next command when the
+   last is answered); commands/s, p50/p95/p99, CPU per command, and the longest event-loop
+   stall (a probe task sleeping 1 ms records its lateness; garbage collections included),
+   with the commands in flight when the loop stalled over 20 ms;
+2. the group-commit floor: the same writes (the mix's encounters, the same state sizes) as
+   `Change`s through `Store.apply` from as many tasks, batched as the store batches them, and
+   on SQLite the same batches with plain sqlite3 in a loop; the bot's write rate as a
+   fraction of the floor's;
+3. 10,000 stored encounters, touched: start-up on them, then one activation each for a
+   random sample (the first command to each is a cold load);
+4. RSS idle and after the commands of the run (their number is printed);
+5. bytes of undo data per logged action at 60 combatants.
 
-It never asserts and always exits 0. ``--quick`` runs in about 20 s, the full run in under
-two minutes. ``--profile`` also runs the 50-channel load under cProfile and prints where the
-time goes.
+Then, once: the slowest rules step (a far `/move` on the largest map of every registered
+system with a grid, walls and 100 combatants), map render times, and the targets beside the
+figures of both backends. It never asserts and always exits 0. ``--quick`` takes under about
+two minutes, the full run under about fifteen. ``--profile`` also profiles the 50-channel run.
 """
 from __future__ import annotations
 
@@ -30,44 +36,200 @@ import asyncio
 import cProfile
 import gc
 import io
+import json
 import os
 import pstats
 import random
 import resource
+import signal
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-import aiosqlite
-
-from bot.offline.harness import Harness, Sent, channel_id_of
+from bot.offline.harness import GUILD_ID, Harness, Sent, channel_id_of
 from bot.settings import Settings
-from data.delta import SNAPSHOT_EVERY
-from data.store import open_store
+from data.store import Change, Store, database_backend, open_store
+from rules.models import Encounter
+from rules.registry import all_systems
 from rules.system import get_system
 
+__all__ = ["Config", "QUICK", "FULL", "measure", "targets", "time_rules_steps", "main"]
+
 BOARD_DELAY: float = Settings.model_fields["board_delay_seconds"].default
+#: commands that read and write nothing
+READS = ("/encounter status", "/map")
+#: a stall of the event loop longer than this is counted (and its commands in flight named)
+STALL_MS = 20.0
+RULES_STEP_TARGET_MS = 20.0
 
-__all__ = ["LoadResult", "main", "run_aiosqlite", "run_bot_load", "run_sqlite3"]
+Factory = Callable[[str], Awaitable[str]]
 
-BORIN = "class=heavy weapons=hammer,shield"
-GRAK = "class=light weapons=axe"
 
-#: the two fighters of every benchmark encounter, and how each one's activation is played
-FIGHTERS: dict[str, dict[str, str]] = {
-    "Borin": {"owner": "bob", "side": "dwarves", "at": "C3", "toward": "E", "away": "N",
-              "target": "Grak", "weapon": "hammer", "sheet": BORIN},
-    "Grak": {"owner": "carol", "side": "orcs", "at": "D3", "toward": "W", "away": "S",
-             "target": "Borin", "weapon": "axe", "sheet": GRAK},
-}
-#: commands in one activation (see `_activation`)
-PER_ACTIVATION = 6
+@dataclass(frozen=True)
+class Config:
+    """How much each part of the run does."""
+
+    name: str
+    #: (busy channels, activations each channel plays); the second run is the targets' run
+    runs: tuple[tuple[int, int], ...]
+    floor_tasks: int
+    floor_writes: int  # per task
+    stored: int
+    touched: int
+    log_activations: int
+    rules_repeat: int
+    map_repeat: int
+
+
+QUICK = Config("quick", ((1, 12), (50, 6), (500, 2)), 50, 40, 10_000, 200, 40, 2, 2)
+#: 1 x 40 + 50 x 40 + 500 x 22 activations of 4-5 commands, and 2,000 touched: over 50,000 commands
+FULL = Config("full", ((1, 40), (50, 40), (500, 22)), 50, 200, 10_000, 2_000, 100, 10, 8)
+
+
+# -- the realistic mix ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Fighter:
+    """One fighter of a benchmark fight: a mover walks between its two posts around a wall on
+    either side of its foe; an anchor stays and turns to face the mover."""
+
+    name: str
+    owner: str
+    side: str
+    at: str
+    foe: str
+    posts: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Script:
+    """How a system's benchmark fight is set up and played."""
+
+    system: str
+    map: str | None
+    walls: str | None
+    sheets: dict[str, str]  # by side
+    rolls: dict[str, tuple[str, ...]]  # the `roll:` of an attack, by side, in turn activation by activation
+    weapon: str | None = None
+    heal: str | None = None  # a GM sheet edit that restores the foe after a hit
+
+
+#: two pairs, each a mover and an anchor; walls beside each anchor make a mover's way round
+FIGHTERS: tuple[Fighter, ...] = (
+    Fighter("Borin", "bob", "dwarves", "D5", "Grak", ("D5", "F5")),
+    Fighter("Grak", "carol", "orcs", "E5", "Borin"),
+    Fighter("Snaga", "carol", "orcs", "D9", "Dain", ("D9", "F9")),
+    Fighter("Dain", "bob", "dwarves", "E9", "Snaga"),
+)
+BY_NAME = {f.name: f for f in FIGHTERS}
+WALLS = "E4 E6 E8 E10"
+TRACK = "track=6,6,5,5,4,4,3,3,2,1,1,U"
+SCRIPTS: tuple[Script, ...] = (
+    # 20 HP: a fighter takes one hit per round, so a channel plays at most 19 rounds (76 activations)
+    Script("coup-de-grace", "12x10", WALLS, dict.fromkeys(("dwarves", "orcs"), "class=unarmoured weapons=sword hp=20"),
+           dict.fromkeys(("dwarves", "orcs"), ("5",)), weapon="sword"),
+    Script("knights-of-valour", "12x10", WALLS, dict.fromkeys(("dwarves", "orcs"), "hp=30 move=60 weapons=longsword:1"),
+           dict.fromkeys(("dwarves", "orcs"), ("18",)), weapon="longsword", heal="hp=30"),
+    # no edit heals in TOTE: the heroes hit (one box) every other activation and the foes miss,
+    # so the 12-box tracks last 40 activations
+    Script("tote", None, None, {"dwarves": f"weapon=sword:1 {TRACK}", "orcs": f"rating=2 weapon=sword:1 {TRACK}"},
+           {"dwarves": ("5 3", "1 1"), "orcs": ("1 1 1",)}),
+)
+
+
+def _script_of(index: int) -> Script:
+    return SCRIPTS[index % len(SCRIPTS)]
+
+
+async def _harness(url: str, seed: int, board_delay: float = 0.0) -> Harness:
+    """A harness on ``url``; the garbage of the harnesses before it is collected first (a bot
+    freezes what is alive when it starts, as the one bot of a process may)."""
+    gc.collect()
+    return await Harness.create(url, seed=seed, board_delay=board_delay)
+
+
+async def _check(h: Harness, user: str, command: str, channel: str, **options: Any) -> None:
+    sent = await h.run(user, command, channel, **options)
+    kind, text = _classify(sent, str(channel_id_of(channel)))
+    if kind != "ok":
+        raise RuntimeError(f"set-up command {command} in #{channel} failed: {text}")
+
+
+async def _setup_channel(h: Harness, channel: str, script: Script) -> None:
+    """The script's fight in ``channel``, initiative rolled."""
+    start: dict[str, Any] = {"system": script.system, "name": f"Bench {channel}"}
+    if script.map:
+        start["map"] = script.map
+    await _check(h, "gm", "/encounter start", channel, **start)
+    if script.walls:
+        await _check(h, "gm", "/encounter terrain", channel, cells=script.walls, kind="wall")
+    facing = get_system(script.system).uses_facing
+    for f in FIGHTERS:
+        add: dict[str, Any] = {"name": f.name, "owner": "@" + f.owner, "side": f.side, "sheet": script.sheets[f.side],
+                               "at": f.at if script.map else "melee"}
+        if facing:
+            add["facing"] = "E" if f.posts else "W"
+        await _check(h, "gm", "/combatant add", channel, **add)
+    await _check(h, "gm", "/init roll", channel)
+
+
+def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor: str, n: int = 0
+                ) -> list[dict[str, Any]]:
+    """The payloads of ``actor``'s next activation in ``enc``, the channel's ``n``-th (see `FIGHTERS`)."""
+    f = BY_NAME[actor]
+    rolls = script.rolls[f.side]
+    roll = rolls[n % len(rolls)]
+    system = get_system(script.system)
+    by = {c.name: c for c in enc.combatants}
+    me, foe = by[actor], by[f.foe]
+    grid = enc.map.grid()
+    out: list[dict[str, Any]] = []
+
+    def add(user: str, command: str, **options: str) -> None:
+        out.append(h.payload(user, command, options, channel))
+
+    if grid is None:  # no map: strike while initiative lasts, else defend (0 initiative, a strike too)
+        if (me.initiative or 0) >= 1:
+            add(f.owner, "/attack", combatant=actor, target=f.foe, roll=roll)
+        else:
+            add(f.owner, "/act", combatant=actor, action="defend", target=f.foe, roll=roll)
+    else:
+        here, there = grid.parse(me.position or ""), grid.parse(foe.position or "")
+        if f.posts:
+            to = f.posts[1] if me.position == f.posts[0] else f.posts[0]
+            move = {"combatant": actor, "to": to}
+            if system.uses_facing:
+                move["facing"] = grid.facing_towards(grid.parse(to), there)
+            add(f.owner, "/move", **move)
+        elif system.uses_facing and me.facing != (face := grid.facing_towards(here, there)):
+            add(f.owner, "/move", combatant=actor, facing=face)
+        attack = {"combatant": actor, "target": f.foe, "roll": roll}
+        if script.weapon:
+            attack["weapon"] = script.weapon
+        add(f.owner, "/attack", **attack)
+    if script.heal:
+        add("gm", "/combatant edit", name=f.foe, sheet=script.heal)
+    add("dave", "/map" if grid is not None and not f.posts else "/encounter status")
+    if grid is not None:
+        add(f.owner, "/init next")
+    return out
+
+
+def _command_name(payload: dict[str, Any]) -> str:
+    data = payload["data"]
+    words = [data["name"]]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # subcommand (group)
+        words.append(options[0]["name"])
+        options = options[0].get("options") or []
+    return "/" + " ".join(words)
 
 
 # -- results -------------------------------------------------------------------------------------
@@ -78,42 +240,41 @@ class LoadResult:
     label: str
     commands: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time during the run (a database server's is apart)
     latencies: list[float] = field(default_factory=list)
+    cold: list[float] = field(default_factory=list)  # the first command to each channel, where it is a cold load
     ok: int = 0
     rejected: int = 0  # ephemeral "Not done" replies: the command was refused
     errors: int = 0  # "Something went wrong" replies, exceptions, or no reply at all
+    writes: int = 0  # accepted commands that write (all but `READS`)
     examples: list[str] = field(default_factory=list)  # the first few refusals, for the report
-    gc_pauses: list[float] = field(default_factory=list)  # full (generation 2) collections, seconds
-    round_trip: float = 0.0  # bare aiosqlite only: median SELECT 1 round trip to its thread, seconds
-    by_command: dict[str, list[float]] = field(default_factory=dict)  # latencies per command name
+    by_command: dict[str, list[float]] = field(default_factory=dict)
+    by_system: dict[str, Counter[str]] = field(default_factory=dict)  # command counts per system
+    stall: float = 0.0  # the event loop's longest lag (the probe's lateness), seconds
+    callback: float = 0.0  # the longest single step the loop ran (one callback or task step), seconds
+    callback_what: str = ""  # the commands in flight during it
+    stalls: int = 0  # stalls over STALL_MS
+    blame: Counter[str] = field(default_factory=Counter)  # commands in flight during those stalls
+    gc_longest: float = 0.0  # the longest garbage collection, seconds
 
     @property
     def rate(self) -> float:
         return self.commands / self.seconds if self.seconds else 0.0
 
-    def pct(self, q: float) -> float:
-        """The ``q``-th percentile of the latencies, in milliseconds."""
-        if not self.latencies:
-            return float("nan")
-        data = sorted(self.latencies)
-        k = min(len(data) - 1, max(0, round(q / 100 * (len(data) - 1))))
-        return data[k] * 1000
+    @property
+    def write_rate(self) -> float:
+        return self.writes / self.seconds if self.seconds else 0.0
+
+    def pct(self, q: float, data: list[float] | None = None) -> float:
+        """The ``q``-th percentile of the latencies (or of ``data``), in milliseconds."""
+        return _pct(self.latencies if data is None else data, q)
 
 
-class _FullCollections:
-    """Times every full (generation 2) garbage collection while installed in `gc.callbacks`."""
-
-    def __init__(self, into: list[float]) -> None:
-        self.into = into
-        self._start = 0.0
-
-    def __call__(self, phase: str, info: dict[str, Any]) -> None:
-        if info.get("generation") != 2:
-            return
-        if phase == "start":
-            self._start = time.perf_counter()
-        else:
-            self.into.append(time.perf_counter() - self._start)
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    data = sorted(values)
+    return data[min(len(data) - 1, max(0, round(q / 100 * (len(data) - 1))))] * 1000
 
 
 def _classify(sent: list[Sent], channel: str) -> tuple[str, str]:
@@ -131,175 +292,399 @@ def _classify(sent: list[Sent], channel: str) -> tuple[str, str]:
     return "ok", text
 
 
-# -- the bot under load --------------------------------------------------------------------------
-async def _check(h: Harness, user: str, command: str, channel: str, **options: Any) -> None:
-    sent = await h.run(user, command, channel, **options)
-    kind, text = _classify(sent, str(channel_id_of(channel)))
-    if kind != "ok":
-        raise RuntimeError(f"set-up command {command} in #{channel} failed: {text}")
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
-async def _setup_channel(h: Harness, channel: str) -> None:
-    """An encounter with one fighter per side, combat started."""
-    await _check(h, "gm", "/encounter start", channel, system="coup-de-grace", name=f"Bench {channel}", map="12x10")
-    for name, f in FIGHTERS.items():
-        await _check(h, "gm", "/combatant add", channel, name=name, owner="@" + f["owner"], side=f["side"],
-                     at=f["at"], facing=f["away"], sheet=f["sheet"])
-    await _check(h, "gm", "/init roll", channel)
+def rss_mib() -> float:
+    """This process's resident memory now (VmRSS), in MiB; the peak where /proc is missing."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _activation(h: Harness, channel: str, actor: str) -> list[dict[str, Any]]:
-    """The payloads of one activation of ``actor``: 5 writes and 1 read.
+class _Watch:
+    """While installed: a probe task that sleeps 1 ms and records how late it wakes (the event
+    loop's lag: a blocking step, a garbage collection, or a queue of ready work), the longest
+    single step the loop ran (a blocking call shows here; a queue does not), and the longest
+    garbage collection."""
 
-    The fighter starts facing away from its foe, turns to face it, attacks with a natural 1
-    (a miss whatever the modifiers), turns away again and ends its activation; the GM
-    rewrites its hit points first, and an onlooker looks at the status.
-    """
-    f = FIGHTERS[actor]
-    owner = f["owner"]
-    return [
-        h.payload("gm", "/combatant edit", {"name": actor, "sheet": "hp=3"}, channel),
-        h.payload(owner, "/move", {"combatant": actor, "facing": f["toward"]}, channel),
-        h.payload("dave", "/encounter status", {}, channel),
-        h.payload(owner, "/attack", {"combatant": actor, "target": f["target"], "weapon": f["weapon"], "roll": "1"}, channel),
-        h.payload(owner, "/move", {"combatant": actor, "facing": f["away"]}, channel),
-        h.payload(owner, "/init next", {}, channel),
-    ]
+    def __init__(self, result: LoadResult, in_flight: Counter[str]) -> None:
+        self.result, self.in_flight = result, in_flight
+        self._gc_start = 0.0
+        self._task: asyncio.Task[None] | None = None
 
+    def _gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            self.result.gc_longest = max(self.result.gc_longest, time.perf_counter() - self._gc_start)
 
-def _command_name(payload: dict[str, Any]) -> str:
-    data = payload["data"]
-    words = [data["name"]]
-    options = data.get("options") or []
-    while options and options[0].get("type") in (1, 2):  # subcommand (group)
-        words.append(options[0]["name"])
-        options = options[0].get("options") or []
-    return "/" + " ".join(words)
-
-
-def _by_command(r: LoadResult) -> str:
-    parts = []
-    for name, lats in sorted(r.by_command.items()):
-        data = sorted(lats)
-        parts.append(f"{name} {data[len(data) // 2] * 1000:.1f}/{data[min(len(data) - 1, round(0.99 * (len(data) - 1)))] * 1000:.1f}")
-    return "; ".join(parts)
-
-
-async def _current_actor(h: Harness, channel_id: str) -> str | None:
-    enc = await h.bot.service.encounter(channel_id)
-    if enc is None:
-        return None
-    actors = get_system(enc.system).turn(enc).actors
-    return actors[0] if actors and actors[0] in FIGHTERS else None
-
-
-async def _drive(h: Harness, channels: list[str], rounds: int, result: LoadResult,
-                 profile: cProfile.Profile | None = None, pace: float | None = None) -> None:
-    """Play ``rounds`` rounds in every channel at once, one task per channel; fill ``result``.
-
-    Without ``pace`` each channel sends its next command as soon as the last one is answered
-    (closed loop: the most the bot can do). With ``pace`` each channel sends one command every
-    ``pace`` seconds on a fixed schedule (open loop), and a latency counts from the time the
-    command was due, so a bot that falls behind is charged for the wait.
-    """
-    plans = {
-        ch: {actor: [_activation(h, ch, actor) for _ in range(rounds)] for actor in FIGHTERS}
-        for ch in channels
-    }
-    latencies = result.latencies
-    start = 0.0
-
-    async def one_channel(index: int, ch: str) -> None:
-        cid = str(channel_id_of(ch))
-        queues = plans[ch]
-        due = start + (pace or 0.0) * index / len(channels)  # spread the channels over one period
+    async def _probe(self) -> None:
+        r = self.result
         while True:
-            # who acts next is decided by the dice of the last round: read it, off the clock
-            actor = await _current_actor(h, cid)
-            if actor is None or not queues[actor]:
-                return
-            for payload in queues[actor].pop():
-                if pace is not None:
-                    wait = due - time.perf_counter()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    t0 = due
-                    due += pace
-                else:
-                    t0 = time.perf_counter()
-                try:
-                    sent = await h.run_payload(payload)
-                except Exception as exc:  # noqa: BLE001  (counted, never raised: the script reports)
-                    latencies.append(time.perf_counter() - t0)
-                    result.errors += 1
-                    if len(result.examples) < 3:
-                        result.examples.append(f"{payload['data']['name']}: {exc!r}")
-                    continue
-                latencies.append(time.perf_counter() - t0)
-                result.by_command.setdefault(_command_name(payload), []).append(latencies[-1])
-                kind, text = _classify(sent, cid)
-                if kind == "ok":
-                    result.ok += 1
-                    continue
-                if kind == "rejected":
-                    result.rejected += 1
-                else:
-                    result.errors += 1
-                if len(result.examples) < 3:
-                    result.examples.append(text.replace("\n", " ")[:160])
+            t0 = time.perf_counter()
+            await asyncio.sleep(0.001)
+            late = time.perf_counter() - t0 - 0.001
+            r.stall = max(r.stall, late)
+            if late * 1000 > STALL_MS:
+                r.stalls += 1
+                r.blame.update(name for name, n in self.in_flight.items() if n)
 
-    # the prebuilt payloads are the benchmark's, not the bot's: keep them out of the collector
-    gc.collect()
-    gc.freeze()
-    watch = _FullCollections(result.gc_pauses)
-    gc.callbacks.append(watch)
-    if profile is not None:
-        profile.enable()
-    start = t0 = time.perf_counter()
+    def _timed_handle(self) -> Callable[[asyncio.Handle], None]:
+        run, r, in_flight = self._run, self.result, self.in_flight
+
+        def timed(handle: asyncio.Handle) -> None:
+            t0 = time.perf_counter()
+            try:
+                run(handle)
+            finally:
+                took = time.perf_counter() - t0
+                if took > r.callback:
+                    r.callback = took
+                    r.callback_what = ", ".join(sorted(k for k, n in in_flight.items() if n)) or "none"
+        return timed
+
+    def __enter__(self) -> "_Watch":
+        self._run = asyncio.Handle._run
+        asyncio.Handle._run = self._timed_handle()  # type: ignore[method-assign]
+        gc.callbacks.append(self._gc)
+        self._task = asyncio.get_running_loop().create_task(self._probe())
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        asyncio.Handle._run = self._run  # type: ignore[method-assign]
+        gc.callbacks.remove(self._gc)
+        assert self._task is not None
+        self._task.cancel()
+
+
+class _Window(list):  # type: ignore[type-arg]
+    """The harness's list of sent messages, forgetting its head while keeping its indices, so
+    that a long run measures the bot's memory and not the harness's record of every reply
+    (`Harness.run_payload` slices it from the length it had when the command began)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+        self.starts: Counter[int] = Counter()  # where the commands in flight began
+
+    def __len__(self) -> int:
+        return self.dropped + super().__len__()
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice) and index.step is None and index.stop is None:
+            return super().__getitem__(slice(max(0, (index.start or 0) - self.dropped), None))
+        return super().__getitem__(index)
+
+    def begin(self) -> int:
+        start = len(self)
+        self.starts[start] += 1
+        return start
+
+    def end(self, start: int) -> None:
+        self.starts[start] -= 1
+        if not self.starts[start]:
+            del self.starts[start]
+        if super().__len__() > 2000:  # now and then, drop what no command in flight will read
+            upto = min(self.starts, default=len(self))
+            del self[:upto - self.dropped]  # list.__delitem__ with this list's own indices
+            self.dropped = upto
+
+
+def _windowed(h: Harness) -> _Window:
+    if not isinstance(h.recorder.sent, _Window):
+        h.recorder.sent = _Window()
+    return h.recorder.sent
+
+
+async def _timed(h: Harness, payload: dict[str, Any], cid: str, system: str, result: LoadResult,
+                 in_flight: Counter[str]) -> float:
+    """Run one command, count it in ``result``; its latency."""
+    name = _command_name(payload)
+    window = _windowed(h)
+    in_flight[name] += 1
+    start = window.begin()
+    t0 = time.perf_counter()
     try:
-        await asyncio.gather(*(one_channel(i, ch) for i, ch in enumerate(channels)))
+        sent = await h.run_payload(payload)
+    except Exception as exc:  # noqa: BLE001  (counted, never raised: the benchmark reports)
+        kind, text = "error", repr(exc)
+    else:
+        kind, text = _classify(sent, cid)
     finally:
-        result.seconds = time.perf_counter() - t0
+        in_flight[name] -= 1
+        window.end(start)
+    latency = time.perf_counter() - t0
+    # what the harness keeps of a finished command: its replies, its calls, its token
+    h.recorder.calls.clear()
+    h.recorder.channel_of_token.pop(payload["token"], None)
+    h.recorder.user_of_token.pop(payload["token"], None)
+    result.latencies.append(latency)
+    result.by_command.setdefault(name, []).append(latency)
+    result.by_system.setdefault(system, Counter())[name] += 1
+    if kind == "ok":
+        result.ok += 1
+        result.writes += name not in READS
+    else:
+        result.rejected += kind == "rejected"
+        result.errors += kind == "error"
+        if len(result.examples) < 3:
+            result.examples.append(f"{name}: " + text.replace("\n", " ")[:160])
+    return latency
+
+
+async def _timed_run(result: LoadResult, work: Callable[[Counter[str]], Awaitable[Any]],
+                     profile: cProfile.Profile | None = None) -> None:
+    """Time ``work`` (wall and CPU) with the stall probe running."""
+    in_flight: Counter[str] = Counter()
+    with _Watch(result, in_flight):
+        await asyncio.sleep(0.01)  # let the probe start
+        cpu0, t0 = _cpu(), time.perf_counter()
         if profile is not None:
-            profile.disable()
-        gc.callbacks.remove(watch)
-        gc.unfreeze()
-    result.commands = len(latencies)
+            profile.enable()
+        try:
+            await work(in_flight)
+        finally:
+            if profile is not None:
+                profile.disable()
+            result.seconds = time.perf_counter() - t0
+            result.cpu_seconds = _cpu() - cpu0
+    result.commands = len(result.latencies)
 
 
-async def run_bot_load(path: str, channels: int, rounds: int, label: str, *, prefix: str = "bench",
-                       profile: cProfile.Profile | None = None, pace: float | None = None) -> LoadResult:
-    """Set up ``channels`` fights on the store at ``path``, then time ``rounds`` rounds of each
-    (``pace``: seconds between a channel's commands, see `_drive`)."""
-    # status boards are merged per channel as the running bot does (BOARD_DELAY_SECONDS default)
-    h = await Harness.create(path, seed=1, board_delay=BOARD_DELAY)
+async def _play(h: Harness, channels: list[tuple[str, Script]], activations: int, result: LoadResult,
+                profile: cProfile.Profile | None = None) -> None:
+    """Play ``activations`` activations in every channel at once, one task per channel."""
+
+    async def one(channel: str, script: Script, in_flight: Counter[str]) -> None:
+        cid = str(channel_id_of(channel))
+        system = get_system(script.system)
+        for n in range(activations):
+            # who acts next, and where everyone stands, is read off the clock
+            enc = await h.bot.service.encounter(cid)
+            actors = system.turn(enc).actors if enc is not None else ()
+            if enc is None or not actors:
+                result.errors += 1
+                if len(result.examples) < 3:
+                    result.examples.append(f"#{channel}: nobody to act")
+                return
+            for payload in _activation(h, channel, script, enc, actors[0], n):
+                await _timed(h, payload, cid, script.system, result, in_flight)
+
+    async def work(in_flight: Counter[str]) -> None:
+        await asyncio.gather(*(one(ch, script, in_flight) for ch, script in channels))
+
+    await _timed_run(result, work, profile)
+
+
+@dataclass
+class Bench:
+    """What one backend's run carries from part to part."""
+
+    fresh: Factory
+    out: TextIO
+    commands: int = 0  # commands this process has run (set-up included)
+    templates: dict[str, Encounter] = field(default_factory=dict)  # each script's fight as set up
+    played: dict[str, Encounter] = field(default_factory=dict)  # ... and after the targets' run
+
+
+async def run_load(b: Bench, channels: int, activations: int, *, prefix: str,
+                   profile: cProfile.Profile | None = None) -> LoadResult:
+    """Set up ``channels`` fights (the scripts in turn) on a fresh database, then time
+    ``activations`` activations in each."""
+    h = await _harness(await b.fresh(prefix), 1, BOARD_DELAY)
     try:
-        names = [f"{prefix}-{i}" for i in range(channels)]
-        for ch in names:
-            await _setup_channel(h, ch)
-        await _drive(h, names, 1, LoadResult("warm-up"))  # warm every cache, off the clock
-        h.recorder.clear()
-        result = LoadResult(label)
-        await _drive(h, names, rounds, result, profile, pace)
+        names = [(f"{prefix}-{i}", _script_of(i)) for i in range(channels)]
+        await _setup_channels(h, b, names)
+        result = LoadResult(f"{channels} busy channel{'s' * (channels != 1)}")
+        await _play(h, names, activations, result, profile)
+        for ch, script in names[:len(SCRIPTS)]:
+            b.played[script.system] = await _encounter(h, ch)
+        b.commands += result.commands
         return result
     finally:
         await h.close()
 
-async def log_bytes_per_action(path: str, size: int = 60, activations: int = 100) -> tuple[float, int, int]:
-    """Undo data stored per logged action: ``size`` Coup-De-Grace fighters in two facing lines
-    on a 30x12 map, ``activations`` turns of the one acting (each: an attack on the foe
-    opposite, a turn in place, a step, /init next) through the harness on a SQLite file.
-    Returns (bytes per action, logged actions, the encounter's JSON size)."""
-    h = await Harness.create(path, seed=3)
+
+async def _setup_channels(h: Harness, b: Bench, names: list[tuple[str, Script]]) -> None:
+    """The first fight of each script set up through commands (its template); the others
+    stored as copies of it, as a busy bot's store holds fights that were set up long ago."""
+    for ch, script in names:
+        if script.system not in b.templates:
+            await _setup_channel(h, ch, script)
+            b.templates[script.system] = await _encounter(h, ch)
+        else:
+            await h.store.create_encounter(str(channel_id_of(ch)), str(GUILD_ID), b.templates[script.system],
+                                           time.time())
+    h.recorder.clear()
+
+
+async def _encounter(h: Harness, channel: str) -> Encounter:
+    enc = await h.bot.service.encounter(str(channel_id_of(channel)))
+    if enc is None:
+        raise RuntimeError(f"#{channel} has no encounter")
+    return enc
+
+
+# -- the group-commit floor ----------------------------------------------------------------------
+def _floor_changes(ids: list[tuple[int, int]], states: list[tuple[Encounter, Encounter]], writes: int,
+                   tag: str = "floor") -> list[list[Change]]:
+    """For each encounter ``(id, version)``, its ``writes`` changes as the service makes them:
+    each from one state of its pair to the other, on the version the last one wrote."""
+    out = []
+    for n, (enc_id, version) in enumerate(ids):
+        pair = states[n % len(states)]
+        both = [(pair[0], pair[0].model_dump_json()), (pair[1], pair[1].model_dump_json())]
+        changes = []
+        for w in range(writes):
+            (_, before), (after, after_json) = both[w % 2], both[1 - w % 2]
+            changes.append(Change(
+                encounter_id=enc_id, encounter=after, interaction_id=f"{tag}-{enc_id}-{w}", user_id="1",
+                command="/move", summary="Borin moves D5 → D4 → D3 → E3 → F3 → F4 → F5 for 7 MP, facing W",
+                dice=[5], state_before=before, now=time.time(), state_json=after_json, version=version + w,
+            ))
+        out.append(changes)
+    return out
+
+
+async def _floor_encounters(store: Store, b: Bench, tasks: int) -> list[tuple[int, int]]:
+    systems = list(b.templates)
+    ids = []
+    for n in range(tasks):
+        created = await store.create_encounter(f"floor-{n}", str(GUILD_ID), b.templates[systems[n % len(systems)]], time.time())
+        ids.append((created.id, created.version))
+    return ids
+
+
+async def run_floor(b: Bench, cfg: Config) -> tuple[LoadResult, LoadResult | None]:
+    """``Store.apply`` of the mix's writes from ``cfg.floor_tasks`` tasks at once (batched as the
+    store batches them), and on SQLite the same batches with plain sqlite3 in a loop."""
+    url = await b.fresh("floor")
+    store = await open_store(url)
+    pairs = [(b.templates[k], b.played.get(k, b.templates[k])) for k in b.templates]
+    try:
+        ids = await _floor_encounters(store, b, cfg.floor_tasks)
+        plans = _floor_changes(ids, pairs, cfg.floor_writes)
+        result = LoadResult("group-commit floor (Store.apply)")
+
+        async def one(changes: list[Change]) -> None:
+            for change in changes:
+                t0 = time.perf_counter()
+                await store.apply(change)
+                result.latencies.append(time.perf_counter() - t0)
+            result.ok += len(changes)
+
+        async def work(_: Counter[str]) -> None:
+            await asyncio.gather(*(one(c) for c in plans))
+
+        await _timed_run(result, work)
+        result.writes = result.ok
+        batches = getattr(store, "batches", 0)
+        if batches:
+            result.label += f", {result.writes / batches:.0f} writes a batch"
+        versions = [(i, v + cfg.floor_writes) for i, v in ids]
+    finally:
+        await store.close()
+    backend, path = database_backend(url)
+    if backend != "sqlite":
+        return result, None
+    return result, run_plain_sqlite3(path, _floor_changes(versions, pairs, cfg.floor_writes, "plain"))
+
+
+def run_plain_sqlite3(path: str, plans: list[list[Change]]) -> LoadResult:
+    """The floor's batches (one change of each encounter a batch) written with plain sqlite3 in a
+    synchronous loop, each batch in one transaction as the store writes it."""
+    from data.sqlite import _batch_params, _write_batch
+
+    con = sqlite3.connect(path, isolation_level="IMMEDIATE")
+    con.execute("PRAGMA journal_mode = WAL")
+    con.executescript("PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;")
+    result = LoadResult("plain sqlite3 loop, same batches")
+    try:
+        cpu0, t0 = _cpu(), time.perf_counter()
+        for batch in zip(*plans):
+            t1 = time.perf_counter()
+            _write_batch(con, _batch_params(list(batch)), [])
+            result.latencies.append(time.perf_counter() - t1)
+            result.writes += len(batch)
+        result.seconds, result.cpu_seconds = time.perf_counter() - t0, _cpu() - cpu0
+    finally:
+        con.close()
+    result.commands = result.ok = result.writes
+    return result
+
+
+# -- 10,000 stored encounters, touched -------------------------------------------------------------
+async def run_stored(b: Bench, cfg: Config) -> tuple[LoadResult, float, float]:
+    """``cfg.stored`` active encounters (the scripts' fights as set up), a bot started on them,
+    then one activation in each of ``cfg.touched`` channels picked at random, 50 at a time.
+    Returns the run, the seconds filling took and the seconds the bot took to start."""
+    url = await b.fresh("stored")
+    store = await open_store(url)
+    systems = list(b.templates)
+    t0 = time.perf_counter()
+    try:
+        for first in range(0, cfg.stored, 500):
+            await asyncio.gather(*(
+                store.create_encounter(str(channel_id_of(f"stored-{n}")), str(GUILD_ID),
+                                       b.templates[systems[n % len(systems)]], time.time())
+                for n in range(first, min(cfg.stored, first + 500))
+            ))
+    finally:
+        await store.close()
+    fill = time.perf_counter() - t0
+    gc.collect()
+    t0 = time.perf_counter()
+    h = await Harness.create(url, seed=2, board_delay=BOARD_DELAY)
+    startup = time.perf_counter() - t0
+    try:
+        picked = random.Random(5).sample(range(cfg.stored), min(cfg.touched, cfg.stored))
+        queue = [(f"stored-{n}", SCRIPTS[[s.system for s in SCRIPTS].index(systems[n % len(systems)])]) for n in picked]
+        result = LoadResult(f"{len(queue):,} of {cfg.stored:,} stored, one activation each")
+
+        async def worker(in_flight: Counter[str]) -> None:
+            while queue:
+                channel, script = queue.pop()
+                enc = b.templates[script.system]  # as stored: who acts is known without loading it
+                cid = str(channel_id_of(channel))
+                for i, payload in enumerate(_activation(h, channel, script, enc, get_system(script.system).turn(enc).actors[0])):
+                    latency = await _timed(h, payload, cid, script.system, result, in_flight)
+                    if i == 0:
+                        result.cold.append(latency)
+
+        async def work(in_flight: Counter[str]) -> None:
+            await asyncio.gather(*(worker(in_flight) for _ in range(50)))
+
+        await _timed_run(result, work)
+        b.commands += result.commands
+    finally:
+        await h.close()
+    return result, fill, startup
+
+
+# -- undo data per action ----------------------------------------------------------------------------
+async def log_bytes_per_action(b: Bench, activations: int, size: int = 60) -> tuple[float, int, int]:
+    """Undo data stored per logged action: ``size`` Coup-De-Grace fighters in two facing lines on
+    a 30x12 map, ``activations`` turns of the one acting (each: an attack on the foe opposite, a
+    turn in place, a step, /init next). Returns (bytes per action, logged actions, state size)."""
+    h = await _harness(await b.fresh("log"), 3)
     try:
         half = size // 2
         await _check(h, "gm", "/encounter start", "log", system="coup-de-grace", name="Big", map="30x12")
-        for name, row, facing, sheet in (("Dwarf", 5, "S", BORIN), ("Orc", 6, "N", GRAK)):
+        for name, row, facing in (("Dwarf", 5, "S"), ("Orc", 6, "N")):
             for i in range(half):
                 await _check(h, "gm", "/combatant add", "log", name=f"{name} {i + 1}", side=name.lower(),
-                             at=f"{_col(i)}{row}", facing=facing, sheet=sheet)
+                             at=f"{_col(i)}{row}", facing=facing, sheet="class=heavy weapons=hammer,shield")
         await _check(h, "gm", "/init roll", "log")
         channel = str(channel_id_of("log"))
+        [live] = await h.bot.service.store.active_encounters()
+        bytes0, rows0 = await h.store.undo_bytes(live.id)
         rng = random.Random(3)
         for _ in range(activations):
             enc = await h.bot.service.encounter(channel)
@@ -307,184 +692,136 @@ async def log_bytes_per_action(path: str, size: int = 60, activations: int = 100
             if enc is None or not actors:
                 break
             kind, _, n = actors[0].partition(" ")
-            foe, weapon = (f"Orc {n}", "hammer") if kind == "Dwarf" else (f"Dwarf {n}", "axe")
+            foe = f"Orc {n}" if kind == "Dwarf" else f"Dwarf {n}"
             for command, options in (
-                ("/attack", {"combatant": actors[0], "target": foe, "weapon": weapon}),
+                ("/attack", {"combatant": actors[0], "target": foe, "weapon": "hammer"}),
                 ("/move", {"combatant": actors[0], "facing": rng.choice("NESW")}),
                 ("/move", {"combatant": actors[0], "path": rng.choice("NESW")}),
                 ("/init next", {}),
             ):
                 await h.run("gm", command, "log", **options)
-        [live] = await h.bot.service.store.active_encounters()
-        state_size = len(live.raw_state)
+        undo, rows = await h.store.undo_bytes(live.id)
+        enc = await h.bot.service.encounter(channel)
+        state_size = len(enc.model_dump_json()) if enc is not None else 0
     finally:
         await h.close()
-    with sqlite3.connect(path) as con:
-        [(undo_bytes, actions)] = con.execute(
-            "SELECT sum(coalesce(length(state_before), 0) + coalesce(length(delta), 0)), count(*) "
-            "FROM actions WHERE command NOT IN ('/encounter start', '/combatant add')"
-        ).fetchall()
-    return (undo_bytes or 0) / max(actions, 1), actions, state_size
+    return (undo - bytes0) / max(rows - rows0, 1), rows - rows0, state_size
 
 
-
-# -- the floor: bare aiosqlite and sqlite3 ---------------------------------------------------------
-async def _sample_state() -> str:
-    """The JSON of a benchmark encounter, so the bare transactions write rows of the same size."""
-    h = await Harness.create(":memory:", seed=1)
-    try:
-        await _setup_channel(h, "sample")
-        enc = await h.bot.service.encounter(str(channel_id_of("sample")))
-        assert enc is not None
-        return enc.model_dump_json()
-    finally:
-        await h.close()
+# -- the slowest rules step ------------------------------------------------------------------------
+#: sheets (the mover's, everyone else's) and options that make a known system's mover fast; a
+#: system not listed here is measured with its default sheets
+FAST_MOVER: dict[str, tuple[tuple[str, str], dict[str, str]]] = {
+    "coup-de-grace": (("class=unarmoured weapons=sword", "class=light weapons=sword"), {"tie": "join"}),
+    "knights-of-valour": (("agi=3 hp=9 move=200 weapons=longsword:1", "agi=-3 hp=9 weapons=longsword:1"), {}),
+}
 
 
-async def _fresh_db(path: str) -> None:
-    """An empty database with the store's own schema (its migrations) and pragmas."""
-    store = await open_store(path)
-    await store.close()
+def _rules_step_encounter(key: str, kind: str, size: int, count: int) -> Encounter:
+    """A started ``key`` encounter on a walled ``kind`` map of ``size`` x ``size`` with ``count``
+    combatants; "Mover" at A1 may move now (the initiative is rolled until it may)."""
+    from rules.actions import make_action
+    from rules.dice import Dice
+    from rules.models import MapState
+    from rules.sheet import parse_pairs
+
+    system = get_system(key)
+    names, walls = _walled_map(size)
+    sheets, options = FAST_MOVER.get(key, (("", ""), {}))
+    enc = Encounter(system=key, map=MapState(kind=kind, width=size, height=size, blocked=names), gm_ids=["9"])
+    enc.settings.options.update(options)
+    grid = enc.map.grid()
+    facing = grid.facings[0] if grid is not None and system.uses_facing else None
+    for i, (col, row) in enumerate([(0, 0), *_crowd(size, count - 1, walls)]):
+        action = make_action("add", is_gm=True, name="Mover" if i == 0 else f"F{i}", side="a" if i % 2 == 0 else "b",
+                             raw_sheet=parse_pairs(sheets[0 if i == 0 else 1]), at=f"{_col(col)}{row + 1}",
+                             facing=facing, owner_id="1")
+        enc = system.resolve(enc, action, Dice.fixed([])).encounter
+    for seed in range(200):
+        started = system.resolve(enc, make_action("init_roll", is_gm=True), Dice(random.Random(seed))).encounter
+        if "Mover" in system.turn(started).actors:
+            return started
+    raise RuntimeError("the initiative never gave Mover the first move")
 
 
-def _seed_rows(con: sqlite3.Connection, rows: int, state: str) -> list[int]:
-    """``rows`` active encounters for the bare transactions to work on; their ids."""
-    now = time.time()
-    con.executemany(
-        "INSERT INTO encounters (channel_id, guild_id, system, name, state, active, created_at, updated_at) "
-        "VALUES (?, '1', 'coup-de-grace', 'Bare', ?, 1, ?, ?)",
-        [(f"bare-{i}", state, now, now) for i in range(rows)],
-    )
-    con.commit()
-    return [r[0] for r in con.execute("SELECT id FROM encounters ORDER BY id DESC LIMIT ?", (rows,))]
+def _far_move(key: str, enc: Encounter, to: str) -> tuple[float, str]:
+    """Seconds and outcome of resolving Mover's move to ``to``."""
+    from rules.actions import make_action
+    from rules.dice import Dice
+    from rules.errors import RulesError
 
-
-_SELECT = "SELECT state FROM encounters WHERE id = ?"
-_UPDATE = "UPDATE encounters SET state = ?, updated_at = ? WHERE id = ?"
-_INSERT = (
-    "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, state_before, created_at) "
-    "VALUES (?, ?, '1', '/bare', 'a bare transaction', '[1]', ?, ?)"
-)
-
-
-async def run_aiosqlite(path: str, state: str, tasks: int, per_task: int) -> LoadResult:
-    """One aiosqlite connection set up like the store's; ``tasks`` tasks, each ``per_task`` times:
-    SELECT a row, UPDATE it, INSERT a log row, COMMIT (a lock keeps each transaction whole)."""
-    await _fresh_db(path)
-    con = sqlite3.connect(path)
-    try:
-        ids = _seed_rows(con, tasks, state)
-    finally:
-        con.close()
-    db = await aiosqlite.connect(path, isolation_level="IMMEDIATE")
-    await db.execute("PRAGMA journal_mode = WAL")
-    await db.executescript("PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;")
-    lock = asyncio.Lock()
-    result = LoadResult("bare aiosqlite")
-    trips = []
-    for _ in range(300):  # one hop to aiosqlite's thread and back: what every await costs
-        t0 = time.perf_counter()
-        await db.execute_fetchall("SELECT 1")
-        trips.append(time.perf_counter() - t0)
-    result.round_trip = statistics.median(trips)
-    counter = iter(range(10**9))
-
-    async def one(row_id: int) -> None:
-        for _ in range(per_task):
-            t0 = time.perf_counter()
-            async with lock:
-                [(before,)] = await db.execute_fetchall(_SELECT, (row_id,))
-                now = time.time()
-                await db.execute(_UPDATE, (state, now, row_id))
-                await db.execute(_INSERT, (row_id, f"bare-{next(counter)}", before, now))
-                await db.commit()
-            result.latencies.append(time.perf_counter() - t0)
-            result.ok += 1
-
-    try:
-        t0 = time.perf_counter()
-        await asyncio.gather(*(one(i) for i in ids))
-        result.seconds = time.perf_counter() - t0
-    finally:
-        await db.close()
-    result.commands = len(result.latencies)
-    return result
-
-
-def run_sqlite3(path: str, state: str, count: int) -> LoadResult:
-    """The same transaction with the plain sqlite3 module in a synchronous loop (on a database
-    that `_fresh_db` made)."""
-    con = sqlite3.connect(path, isolation_level="IMMEDIATE")
-    con.execute("PRAGMA journal_mode = WAL")
-    con.executescript("PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;")
-    ids = _seed_rows(con, 50, state)
-    result = LoadResult("plain sqlite3 loop")
-    try:
-        t0 = time.perf_counter()
-        for i in range(count):
-            row_id = ids[i % len(ids)]
-            t1 = time.perf_counter()
-            (before,) = con.execute(_SELECT, (row_id,)).fetchone()
-            now = time.time()
-            con.execute(_UPDATE, (state, now, row_id))
-            con.execute(_INSERT, (row_id, f"sync-{i}", before, now))
-            con.commit()
-            result.latencies.append(time.perf_counter() - t1)
-        result.seconds = time.perf_counter() - t0
-    finally:
-        con.close()
-    result.commands = result.ok = len(result.latencies)
-    return result
-
-
-# -- 10 versus 10,000 stored encounters ----------------------------------------------------------------
-def fill_encounters(path: str, count: int, state: str, log_rows: int = 3) -> float:
-    """Insert ``count`` encounters (one in five still active) with a few log rows each, fast."""
+    system = get_system(key)
+    snapshot = enc.model_dump_json()
     t0 = time.perf_counter()
-    con = sqlite3.connect(path)
     try:
-        con.execute("PRAGMA synchronous = OFF")
-        now = time.time()
-        con.execute("BEGIN")
-        con.executemany(
-            "INSERT INTO encounters (channel_id, guild_id, system, name, state, active, created_at, updated_at) "
-            "VALUES (?, '1', 'coup-de-grace', ?, ?, ?, ?, ?)",
-            ((f"stored-{i}", f"Stored {i}", state, int(i % 5 == 0), now - i, now - i) for i in range(count)),
-        )
-        first = con.execute("SELECT min(id) FROM encounters WHERE channel_id LIKE 'stored-%'").fetchone()[0]
-        con.executemany(
-            "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, state_before, created_at) "
-            "VALUES (?, ?, '1', '/combatant edit', 'stored history', '[]', ?, ?)",
-            ((first + i, f"stored-{i}-{j}", state if j == 0 else None, now) for i in range(count) for j in range(log_rows)),
-        )
-        con.commit()
-    finally:
-        con.close()
-    return time.perf_counter() - t0
+        system.resolve(enc, make_action("move", is_gm=True, actor="Mover", to=to), Dice(random.Random(1)),
+                       snapshot=snapshot)
+        outcome = "moved"
+    except RulesError as exc:
+        outcome = "refused: " + str(exc)[:60]
+    return time.perf_counter() - t0, outcome
 
 
-async def run_stored(path: str, stored: int, state: str, channels: int, rounds: int) -> tuple[LoadResult, float]:
-    await _fresh_db(path)
-    fill = fill_encounters(path, stored, state) if stored else 0.0
-    result = await run_bot_load(path, channels, rounds, f"{stored} stored", prefix=f"live{stored}")
-    return result, fill
+def time_rules_steps(size: int, count: int, repeat: int) -> list[tuple[str, float, float, str]]:
+    """``(label, p50 ms, max ms, outcome)`` of ``system.resolve`` for far moves of every registered
+    system with a map (hex where it takes hex maps), on a walled ``size`` map with ``count``
+    combatants: the farthest reachable cell found along the top row or the left column, the far
+    corner (out of reach) and a closed room (walled off)."""
+    out = []
+    for system in all_systems():
+        kinds = [k for k in system.map_kinds if k != "none"]
+        if not kinds:
+            continue
+        kind = "hex" if "hex" in kinds else kinds[0]
+        try:
+            enc = _rules_step_encounter(system.key, kind, size, count)
+        except Exception as exc:  # noqa: BLE001  (a system the benchmark cannot set up is reported, not fatal)
+            out.append((f"{system.key} ({kind}): set-up failed", 0.0, 0.0, repr(exc)[:60]))
+            continue
+        taken = {c.position for c in enc.combatants}
+        blocked = set(enc.map.blocked)
+        near = next((cell for d in (60, 40, 30, 20, 15, 12, 10, 8, 6, 5, 4, 3, 2, 1)
+                     for cell in (f"{_col(d)}1", f"A{d + 1}")
+                     if d < size and cell not in taken and cell not in blocked
+                     and _far_move(system.key, enc, cell)[1] == "moved"), "B1")
+        for what, to in (("reachable", near), ("out of reach", f"{_col(size - 1)}{size}"),
+                         ("walled off", f"{_col(size - 5)}{size - 4}")):
+            times, outcome = [], ""
+            for _ in range(repeat):
+                seconds, outcome = _far_move(system.key, enc, to)
+                times.append(seconds)
+            out.append((f"{system.key} {kind} to {to} ({what})", statistics.median(times) * 1000, max(times) * 1000,
+                        outcome))
+    return out
 
 
-async def cold_load(path: str, actions: int, state: str, repeat: int = 5) -> float:
-    """Best seconds of `Store.load_active` right after opening a store whose one active
-    encounter has ``actions`` logged actions (the first load after a restart)."""
-    await _fresh_db(path)
-    fill_encounters(path, 1, state, log_rows=actions)
-    best = float("inf")
-    for _ in range(repeat):
-        async with await open_store(path) as store:
-            t0 = time.perf_counter()
-            await store.load_active("stored-0")
-            best = min(best, time.perf_counter() - t0)
-    return best
+def _walled_map(size: int) -> tuple[list[str], set[tuple[int, int]]]:
+    """Walls for a ``size`` x ``size`` board: a vertical wall every 8 columns with a one-square gap
+    at alternate ends (a long winding way across), and a closed 3x3 room near the far corner."""
+    walls: set[tuple[int, int]] = set()
+    for col in range(6, size - 6, 8):
+        gap = size - 1 if (col // 8) % 2 == 0 else 0
+        walls |= {(col, row) for row in range(size) if row != gap}
+    room = (size - 5, size - 5)
+    walls |= {(room[0] + dx, room[1] + dy) for dx in range(-2, 3) for dy in range(-2, 3) if max(abs(dx), abs(dy)) == 2}
+    return [f"{_col(c)}{r + 1}" for c, r in sorted(walls)], walls
 
 
-# -- map and memory -----------------------------------------------------------------------------------------
+
+def _crowd(size: int, count: int, walls: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``count`` free squares spread over the board, away from the mover's corner."""
+    spots: list[tuple[int, int]] = []
+    for i in range(size * size):  # 7919 is prime: this visits every square once, scattered
+        col, row = divmod(i * 7919 % (size * size), size)
+        if (col, row) not in walls and col + row > 4 and max(abs(col - size + 5), abs(row - size + 5)) > 2:
+            spots.append((col, row))
+        if len(spots) == count:
+            break
+    return spots
+
+
+
+# -- map renders ---------------------------------------------------------------------------------
 async def _map_encounters() -> list[tuple[str, Any]]:
     """Two encounters to draw: 12x10 with 10 combatants, 60x60 with 60."""
     h = await Harness.create(":memory:", seed=1)
@@ -497,12 +834,13 @@ async def _map_encounters() -> list[tuple[str, Any]]:
                 col, row = (i * 7) % w, (i * 3 + i // w) % ht
                 side = "dwarves" if i % 2 else "orcs"
                 await _check(h, "gm", "/combatant add", ch, name=f"Fighter {i}", side=side,
-                             at=f"{_col(col)}{row + 1}", facing="NESW"[i % 4], sheet=BORIN if i % 2 else GRAK)
+                             at=f"{_col(col)}{row + 1}", facing="NESW"[i % 4], sheet="class=heavy weapons=hammer,shield" if i % 2 else "class=light weapons=axe")
             enc = await h.bot.service.encounter(str(channel_id_of(ch)))
             out.append((f"{w}x{ht}, {n} combatants", enc))
     finally:
         await h.close()
     return out
+
 
 
 def _col(i: int) -> str:
@@ -512,6 +850,7 @@ def _col(i: int) -> str:
         i, r = divmod(i - 1, 26)
         name = chr(ord("A") + r) + name
     return name
+
 
 
 def time_maps(encounters: list[tuple[str, Any]], repeat: int) -> list[tuple[str, float, float, int]]:
@@ -530,97 +869,8 @@ def time_maps(encounters: list[tuple[str, Any]], repeat: int) -> list[tuple[str,
     return out
 
 
-# -- the slowest rules step ------------------------------------------------------------------------------
-RULES_STEP_TARGET_MS = 20.0
 
-
-def _walled_map(size: int) -> tuple[list[str], set[tuple[int, int]]]:
-    """Walls for a ``size`` x ``size`` board: a vertical wall every 8 columns with a one-square gap
-    at alternate ends (a long winding way across), and a closed 3x3 room near the far corner."""
-    walls: set[tuple[int, int]] = set()
-    for col in range(6, size - 6, 8):
-        gap = size - 1 if (col // 8) % 2 == 0 else 0
-        walls |= {(col, row) for row in range(size) if row != gap}
-    room = (size - 5, size - 5)
-    walls |= {(room[0] + dx, room[1] + dy) for dx in range(-2, 3) for dy in range(-2, 3) if max(abs(dx), abs(dy)) == 2}
-    return [f"{_col(c)}{r + 1}" for c, r in sorted(walls)], walls
-
-
-def _crowd(size: int, count: int, walls: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``count`` free squares spread over the board, away from the mover's corner."""
-    spots: list[tuple[int, int]] = []
-    for i in range(size * size):  # 7919 is prime: this visits every square once, scattered
-        col, row = divmod(i * 7919 % (size * size), size)
-        if (col, row) not in walls and col + row > 4 and max(abs(col - size + 5), abs(row - size + 5)) > 2:
-            spots.append((col, row))
-        if len(spots) == count:
-            break
-    return spots
-
-
-def _rules_step_encounter(key: str, size: int, count: int) -> Any:
-    """A started ``key`` encounter on a walled ``size`` map with ``count`` combatants; "Mover" at A1
-    (fast: unarmoured, or 200 ft of movement) may move now."""
-    from rules.dice import Dice
-    from rules.models import Encounter, MapState
-    from rules.sheet import parse_pairs
-    from rules.actions import make_action
-
-    system = get_system(key)
-    names, walls = _walled_map(size)
-    enc = Encounter(system=key, map=MapState(kind="square", width=size, height=size, blocked=names), gm_ids=["9"])
-    if key == "coup-de-grace":
-        enc.settings.options["tie"] = "join"
-        sheets = ("class=unarmoured weapons=sword", "class=light weapons=sword")
-    else:
-        sheets = ("agi=3 hp=9 move=200 weapons=longsword:1", "agi=-3 hp=9 weapons=longsword:1")
-    spots = [(0, 0), *_crowd(size, count - 1, walls)]
-    for i, (col, row) in enumerate(spots):
-        action = make_action("add", is_gm=True, name="Mover" if i == 0 else f"F{i}", side="a" if i % 2 == 0 else "b",
-                        raw_sheet=parse_pairs(sheets[0 if i == 0 else 1]), at=f"{_col(col)}{row + 1}",
-                        facing="E" if system.uses_facing else None, owner_id="1")
-        enc = system.resolve(enc, action, Dice.fixed([])).encounter
-    enc = system.resolve(enc, make_action("init_roll", is_gm=True), Dice(random.Random(1))).encounter
-    if key == "coup-de-grace":
-        enc = system.resolve(enc, make_action("init_order", is_gm=True, name="a"), Dice.fixed([])).encounter
-    return enc
-
-
-def time_rules_steps(size: int, count: int, repeat: int) -> list[tuple[str, float, float, str]]:
-    """``(label, p50 ms, max ms, outcome)`` of ``system.resolve`` for far moves on a walled map."""
-    from rules.dice import Dice
-    from rules.errors import RulesError
-    from rules.actions import make_action
-
-    last = f"{_col(size - 1)}{size}"
-    room = f"{_col(size - 5)}{size - 4}"
-    out = []
-    for key, reach in (("coup-de-grace", (4, 4)), ("knights-of-valour", (5, 38))):
-        system = get_system(key)
-        enc = _rules_step_encounter(key, size, count)
-        taken = {c.position for c in enc.combatants}
-        near = next(n for i in range(size) if (n := f"{_col(reach[0])}{reach[1] + 1 - i}") not in taken)
-        snapshot = enc.model_dump_json()
-        for what, to in (("reachable", near), ("out of reach", last), ("walled off", room)):
-            times, outcome = [], ""
-            for _ in range(repeat):
-                t0 = time.perf_counter()
-                try:
-                    system.resolve(enc, make_action("move", is_gm=True, actor="Mover", to=to), Dice(random.Random(1)),
-                                   snapshot=snapshot)
-                    outcome = "moved"
-                except RulesError as exc:
-                    outcome = "refused: " + str(exc)[:60]
-                times.append(time.perf_counter() - t0)
-            out.append((f"{key} to {to} ({what})", statistics.median(times) * 1000, max(times) * 1000, outcome))
-    return out
-
-
-# -- report ----------------------------------------------------------------------------------------------------
-def _verdict(ok: bool) -> str:
-    return "PASS" if ok else "MISS"
-
-
+# -- report ------------------------------------------------------------------------------------------
 def _row(cols: list[str], widths: list[int]) -> str:
     return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cols, widths)))
 
@@ -631,13 +881,6 @@ def _table(title: str, header: list[str], rows: list[list[str]]) -> str:
     lines += [_row(r, widths) for r in rows]
     return "\n".join(lines)
 
-
-def _load_row(r: LoadResult) -> list[str]:
-    return [r.label, f"{r.commands:,}", f"{r.seconds:.2f}", f"{r.rate:,.0f}", f"{r.pct(50):.2f}",
-            f"{r.pct(99):.2f}", f"{r.ok:,}", f"{r.rejected:,}", f"{r.errors:,}"]
-
-
-LOAD_HEADER = ["run", "commands", "seconds", "per s", "p50 ms", "p99 ms", "ok", "refused", "errors"]
 
 
 def _layer(filename: str) -> str:
@@ -705,142 +948,249 @@ def _profile_report(prof: cProfile.Profile, top: int = 25) -> str:
     return buf.getvalue()
 
 
-async def _main(args: argparse.Namespace) -> None:
-    quick = args.quick
-    rounds_50 = 6 if quick else 30  # 12 commands a round a channel: 3,600 or 18,000 commands
-    rounds_10 = 15 if quick else 40  # 10 channels: 1,800 or 4,800 commands a run
-    rounds_paced = 3 if quick else 8  # 1,800 or 4,800 commands at 1,000 a second
-    bare_per_task = 60 if quick else 300
-    stored_count = 10_000
-    map_repeat = 3 if quick else 8
+
+def _share(result: LoadResult) -> str:
+    """Each command's share of the mix, overall and per system."""
+    total = Counter[str]()
+    for counts in result.by_system.values():
+        total.update(counts)
+    n = sum(total.values()) or 1
+    lines = ["mix: " + ", ".join(f"{k} {v / n:.0%}" for k, v in total.most_common())]
+    for system, counts in sorted(result.by_system.items()):
+        m = sum(counts.values()) or 1
+        lines.append(f"  {system}: " + ", ".join(f"{k} {v / m:.0%}" for k, v in counts.most_common()))
+    return "\n".join(lines)
+
+
+def _by_command(r: LoadResult) -> str:
+    return "; ".join(f"{name} {_pct(lats, 50):.1f}/{_pct(lats, 99):.1f}" for name, lats in sorted(r.by_command.items()))
+
+
+LOAD_HEADER = ["run", "commands", "seconds", "per s", "p50 ms", "p95 ms", "p99 ms", "CPU ms/cmd", "lag ms",
+               "step ms", "gc ms", "refused", "errors"]
+
+
+def _load_row(r: LoadResult) -> list[str]:
+    return [r.label, f"{r.commands:,}", f"{r.seconds:.2f}", f"{r.rate:,.0f}", f"{r.pct(50):.2f}", f"{r.pct(95):.2f}",
+            f"{r.pct(99):.2f}", f"{1000 * r.cpu_seconds / max(r.commands, 1):.2f}", f"{r.stall * 1000:.1f}",
+            f"{r.callback * 1000:.1f}", f"{r.gc_longest * 1000:.1f}", f"{r.rejected:,}", f"{r.errors:,}"]
+
+
+async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = False) -> dict[str, float]:
+    """Run every per-backend part of the benchmark on databases that ``fresh(name)`` makes; print
+    the sections to ``out`` and return the figures (every one a number)."""
+    b = Bench(fresh, out)
+    fig: dict[str, float] = {"rss.idle_mib": rss_mib()}
+
+    def say(*lines: str) -> None:
+        print(*lines, sep="\n", file=out, flush=True)
+
+    runs = []
+    prof = cProfile.Profile() if profile else None
+    for i, (channels, activations) in enumerate(cfg.runs):
+        r = await run_load(b, channels, activations, prefix=f"c{channels}", profile=prof if i == 1 else None)
+        runs.append(r)
+        fig.update({f"run{i}.{k}": v for k, v in (
+            ("rate", r.rate), ("p50", r.pct(50)), ("p95", r.pct(95)), ("p99", r.pct(99)), ("stall_ms", r.stall * 1000), ("step_ms", r.callback * 1000),
+            ("gc_ms", r.gc_longest * 1000), ("cpu_ms", 1000 * r.cpu_seconds / max(r.commands, 1)),
+            ("commands", r.commands), ("refused", r.rejected), ("errors", r.errors),
+            ("write_rate", r.write_rate), ("channels", channels))})
+    main_run = runs[1] if len(runs) > 1 else runs[0]
+    say("", _table("1. The realistic mix through the offline harness (closed loop: each channel sends its next "
+                   "command when the last is answered)", LOAD_HEADER, [_load_row(r) for r in runs]))
+    say(_share(main_run), f"p50/p99 ms by command, {main_run.label}: {_by_command(main_run)}")
+    for r in runs:
+        blame = ", ".join(f"{k} {v}" for k, v in r.blame.most_common(4)) or "none"
+        say(f"{r.label}: the loop lagged over {STALL_MS:.0f} ms {r.stalls} times (commands in flight then: {blame}); "
+            f"its longest single step {r.callback * 1000:.1f} ms (in flight: {r.callback_what}); "
+            f"CPU {r.cpu_seconds:.1f} s of {r.seconds:.1f} s wall")
+        if r.examples:
+            say("  first refusals/errors: " + " | ".join(r.examples))
+
+    floor, plain = await run_floor(b, cfg)
+    ratio = main_run.write_rate / floor.write_rate if floor.write_rate else 0.0
+    fig.update({"floor.rate": floor.write_rate, "floor.p99": floor.pct(99), "floor.ratio": ratio,
+                "floor.stall_ms": floor.stall * 1000})
+    rows = [_load_row(floor)]
+    if plain is not None:
+        rows.append(_load_row(plain))
+        fig["sqlite3.rate"] = plain.rate
+    say("", _table(f"2. The group-commit floor: the mix's writes (same encounters, same state sizes), "
+                   f"{cfg.floor_tasks} tasks", LOAD_HEADER, rows))
+    say(f"bot, {main_run.label}: {main_run.write_rate:,.0f} writes/s ({main_run.writes:,} of {main_run.commands:,} "
+        f"commands write) = {ratio:.2f} of the floor's {floor.write_rate:,.0f} writes/s")
+
+    stored, fill, startup = await run_stored(b, cfg)
+    fig.update({"stored.count": cfg.stored, "stored.fill_s": fill, "stored.startup_s": startup,
+                "stored.rate": stored.rate, "stored.p50": stored.pct(50), "stored.p99": stored.pct(99),
+                "stored.cold_p50": stored.pct(50, stored.cold), "stored.cold_p99": stored.pct(99, stored.cold),
+                "stored.stall_ms": stored.stall * 1000})
+    say("", _table(f"3. {cfg.stored:,} stored encounters (filled in {fill:.1f} s; the bot started on them in "
+                   f"{startup:.2f} s), a random sample touched, 50 at a time", LOAD_HEADER, [_load_row(stored)]))
+    say(f"first command to each (a cold load): p50 {fig['stored.cold_p50']:.2f} ms, p99 {fig['stored.cold_p99']:.2f} ms")
+
+    fig["rss.after_mib"], fig["rss.commands"] = rss_mib(), b.commands
+    per_action, logged, state = await log_bytes_per_action(b, cfg.log_activations)
+    fig["undo.bytes_per_action"], fig["undo.actions"] = per_action, logged
+    say("", "4. Memory and the action log",
+        f"RSS idle {fig['rss.idle_mib']:.1f} MiB; after {b.commands:,} timed commands "
+        f"{fig['rss.after_mib']:.1f} MiB",
+        f"undo data: {per_action:,.0f} bytes per logged action over {logged} actions "
+        f"(60 combatants, state {state:,} bytes)")
+    if prof is not None:
+        say("", f"5. cProfile of the {main_run.label} run", _profile_report(prof))
+    return fig
+
+
+#: (label, figure, the test that passes it, the format of the figure)
+TARGETS: tuple[tuple[str, str, Callable[[float], bool], str], ...] = (
+    (">= 2,000 commands/s, 50 busy channels, the mix", "run1.rate", lambda v: v >= 2000, "{:,.0f}/s"),
+    ("p99 < 50 ms, 50 busy channels", "run1.p99", lambda v: v < 50, "{:.1f} ms"),
+    ("no event-loop stall > 20 ms (one step), 50 channels", "run1.step_ms", lambda v: v <= 20, "{:.1f} ms"),
+    ("event-loop lag <= 20 ms (probe), 50 channels", "run1.stall_ms", lambda v: v <= 20, "{:.1f} ms"),
+    (">= 1/4 of the group-commit floor (writes/s)", "floor.ratio", lambda v: v >= 0.25, "{:.2f}x"),
+    ("< 1 KB undo data per action, 60 combatants", "undo.bytes_per_action", lambda v: v < 1024, "{:,.0f} B"),
+    (f"slowest rules step < {RULES_STEP_TARGET_MS:.0f} ms", "rules.slowest_ms",
+     lambda v: v < RULES_STEP_TARGET_MS, "{:.1f} ms"),
+)
+
+
+def targets(figures: dict[str, dict[str, float]]) -> str:
+    """The targets table: each target beside its figure for each backend, PASS or MISS."""
+    header = ["target"]
+    for backend in figures:
+        header += [backend, ""]
+    rows = []
+    for label, key, ok, fmt in TARGETS:
+        row = [label]
+        for fig in figures.values():
+            value = fig.get(key)
+            row += ["-", ""] if value is None else [fmt.format(value), "PASS" if ok(value) else "MISS"]
+        rows.append(row)
+    return _table("Targets (issue 11: SQLite, 50 busy channels, this 2-core machine)", header, rows)
+
+
+def summary(figures: dict[str, dict[str, float]]) -> str:
+    """The main figures of each backend side by side (the README's table)."""
+    runs = ("run0", "run1", "run2")
+    keys = [("busy channels", tuple(f"{r}.channels" for r in runs), "{:,.0f}"),
+            ("commands/s", tuple(f"{r}.rate" for r in runs), "{:,.0f}"),
+            ("p50 ms", tuple(f"{r}.p50" for r in runs), "{:.1f}"),
+            ("p95 ms", tuple(f"{r}.p95" for r in runs), "{:.1f}"),
+            ("p99 ms", tuple(f"{r}.p99" for r in runs), "{:.1f}"),
+            ("event-loop lag ms (longest)", tuple(f"{r}.stall_ms" for r in runs), "{:.0f}"),
+            ("longest single loop step ms", tuple(f"{r}.step_ms" for r in runs), "{:.0f}"),
+            ("CPU ms per command", tuple(f"{r}.cpu_ms" for r in runs), "{:.2f}"),
+            ("group-commit floor, writes/s", ("floor.rate",), "{:,.0f}"),
+            ("plain sqlite3, writes/s", ("sqlite3.rate",), "{:,.0f}"),
+            ("bot / floor (writes/s)", ("floor.ratio",), "{:.2f}"),
+            ("10,000 stored: start-up s", ("stored.startup_s",), "{:.2f}"),
+            ("10,000 stored touched: commands/s, p99 ms", ("stored.rate", "stored.p99"), "{:,.1f}"),
+            ("cold first command p50 / p99 ms", ("stored.cold_p50", "stored.cold_p99"), "{:.1f}"),
+            ("RSS MiB idle / after the run", ("rss.idle_mib", "rss.after_mib"), "{:.0f}"),
+            ("commands in the run", ("rss.commands",), "{:,.0f}"),
+            ("undo bytes per action, 60 combatants", ("undo.bytes_per_action",), "{:,.0f}")]
+    rows = []
+    for label, ks, fmt in keys:
+        ks = tuple(k for k in ks if any(k in f for f in figures.values()))
+        rows.append([label, *(" / ".join(fmt.format(f[k]) if k in f else "-" for k in ks) for f in figures.values())])
+    return _table("Summary", ["figure", *figures], rows)
+
+
+async def _child(args: argparse.Namespace) -> None:
+    """One backend's part, in this process: print it, and write its figures to ``args.figures``."""
+    cfg = QUICK if args.quick else FULL
     out = sys.stdout
-    started = time.perf_counter()
-
     with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as tmp:
-        tmpdir = Path(tmp)
-        state = await _sample_state()
-        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        print(f"Skirmish benchmark ({'quick' if quick else 'full'}): SQLite on disk in {tmp}, Python "
-              f"{sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load:.2f} at start "
-              f"(other work on the machine makes every figure noisier)", file=out, flush=True)
-        print(f"stored encounter JSON: {len(state):,} bytes; mix per activation: /combatant edit, /move (turn), "
-              f"/encounter status, /attack roll:1, /move (turn), /init next", file=out, flush=True)
+        names = iter(range(10**6))
+        made: list[str] = []
+        if args.db and database_backend(args.db)[0] == "postgresql":
+            from data.pgserver import create_schema, drop_schema
 
-        bot = await run_bot_load(str(tmpdir / "bot.db"), 50, rounds_50, "bot, 50 channels flat out")
-        paced = await run_bot_load(str(tmpdir / "paced.db"), 50, rounds_paced, "bot, 50 ch at 1,000/s offered",
-                                   prefix="paced", pace=50 / 1000)
-        bare = await run_aiosqlite(str(tmpdir / "bare.db"), state, 50, bare_per_task)
-        await _fresh_db(str(tmpdir / "floor.db"))
-        floor = run_sqlite3(str(tmpdir / "floor.db"), state, 50 * bare_per_task)
-        print(file=out)
-        print(_table("1. Commands through the offline harness vs the bare transaction (50 concurrent tasks)",
-                     LOAD_HEADER, [_load_row(bot), _load_row(paced), _load_row(bare), _load_row(floor)]), file=out)
-        ratio = bot.rate / bare.rate if bare.rate else 0.0
-        print(f"ratio bot / bare aiosqlite = {ratio:.2f}x;  bare aiosqlite / plain sqlite3 = "
-              f"{bare.rate / floor.rate if floor.rate else 0:.2f}x;  one aiosqlite round trip (SELECT 1) = "
-              f"{bare.round_trip * 1e6:.0f} us (the bare transaction makes 4, one after another; the bot's "
-              f"group commit makes 1 per batch)", file=out)
-        if bot.examples:
-            print("first refusals/errors: " + " | ".join(bot.examples), file=out)
-        print(f"p50/p99 ms by command, flat out: {_by_command(bot)}", file=out)
-        print(f"p50/p99 ms by command, at 1,000/s: {_by_command(paced)}", file=out)
-        pauses = bot.gc_pauses
-        print(f"bot run: mean latency {statistics.fmean(bot.latencies) * 1000:.1f} ms (50 in flight / rate = "
-              f"{50 / bot.rate * 1000 if bot.rate else 0:.1f} ms, Little's law); {len(pauses)} full garbage "
-              f"collections, longest {max(pauses, default=0) * 1000:.0f} ms, {sum(pauses) * 1000:.0f} ms in all; "
-              f"{sum(1 for x in bot.latencies if x > 0.020) / max(1, bot.commands):.0%} of commands over 20 ms",
-              file=out)
-        out.flush()
+            async def fresh(name: str) -> str:
+                schema = f"bench_{os.getpid()}_{next(names)}"
+                made.append(schema)
+                return await create_schema(args.db, schema)
+        else:
+            async def fresh(name: str) -> str:
+                return str(Path(tmp, f"{name}-{next(names)}.db"))
+        try:
+            figures = await measure(fresh, cfg, out, profile=args.profile)
+        finally:
+            for schema in made:
+                await drop_schema(args.db, schema)
+    Path(args.figures).write_text(json.dumps(figures))
 
-        # 10 versus 10,000 stored encounters, measured twice in turn to even out the disk cache
-        small: list[LoadResult] = []
-        large: list[LoadResult] = []
-        fill_s = 0.0
-        for rep in range(1 if quick else 3):
-            r, _ = await run_stored(str(tmpdir / f"s10-{rep}.db"), 0, state, 10, rounds_10)
-            small.append(r)
-            r, fill_s = await run_stored(str(tmpdir / f"s10k-{rep}.db"), stored_count, state, 10, rounds_10)
-            large.append(r)
-        s10 = max(small, key=lambda r: r.rate)
-        s10.label = "10 stored (10 live)"
-        s10k = max(large, key=lambda r: r.rate)
-        s10k.label = f"{stored_count:,} stored + 10 live"
-        stored_ratio = s10k.rate / s10.rate if s10.rate else 0.0
-        print(file=out)
-        print(_table(f"2. Stored encounters: 10 live channels (best of {len(small)}; filling {stored_count:,} "
-                     f"took {fill_s:.2f} s)", LOAD_HEADER, [_load_row(s10), _load_row(s10k)]), file=out)
-        print(f"ratio {stored_count:,} stored / 10 stored = {stored_ratio:.2f}x", file=out)
-        cold = [await cold_load(str(tmpdir / f"cold-{n}.db"), n, state) for n in (10, 100_000)]
-        print(f"cold load (first load_active after opening): {cold[0] * 1000:.2f} ms at 10 logged "
-              f"actions, {cold[1] * 1000:.2f} ms at 100,000", file=out)
-        out.flush()
 
-        # map renders, then peak memory of a burst of commands and the renders
-        encs = await _map_encounters()
-        maps = time_maps(encs, map_repeat)
-        print(file=out)
-        print(_table("3. Map render (bot.mapimage.render_map)", ["map", "median ms", "best ms", "PNG bytes"],
-                     [[lbl, f"{med:.1f}", f"{best:.1f}", f"{size:,}"] for lbl, med, best, size in maps]), file=out)
+def _run_backend(backend: str, url: str | None, args: argparse.Namespace, tmp: str) -> dict[str, float] | None:
+    path = Path(tmp, f"{backend}.json")
+    argv = [sys.executable, "-m", "bot.offline.benchmark", "--child", "--figures", str(path)]
+    argv += ["--quick"] * args.quick + ["--profile"] * args.profile + (["--db", url] if url else [])
+    print(f"\n=== {backend} ===", flush=True)
+    subprocess.run(argv, check=False)
+    return json.loads(path.read_text()) if path.exists() else None
 
-        steps = time_rules_steps(100, 100, 3 if quick else 10)
-        slowest = max(mx for _, _, mx, _ in steps)
-        print(file=out)
-        print(_table(f"3b. Slowest rules step: system.resolve of a far /move, 100x100 walled map, 100 combatants "
-                     f"(target < {RULES_STEP_TARGET_MS:.0f} ms)", ["move", "p50 ms", "max ms", "outcome"],
-                     [[lbl, f"{p50:.1f}", f"{mx:.1f}", what] for lbl, p50, mx, what in steps]), file=out)
 
-        gc.collect()
-        tracemalloc.start()
-        burst = await run_bot_load(str(tmpdir / "mem.db"), 50, 1, "memory burst", prefix="mem")
-        time_maps(encs, 1)
-        _, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-        maxrss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        print(file=out)
-        print("4. Memory", file=out)
-        print(f"tracemalloc peak: {peak / 2**20:.1f} MiB (50 channels set up and a {burst.commands}-command "
-              f"burst, plus both map renders, traced)", file=out)
-        print(f"getrusage maxrss: {maxrss_kb / 1024:.1f} MiB (the whole benchmark process)", file=out)
+def _main(args: argparse.Namespace) -> None:
+    # stopped with SIGTERM: unwind, so that the child is killed and the throwaway server stopped
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    started = time.perf_counter()
+    cfg = QUICK if args.quick else FULL
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+    if args.db:
+        backends = [database_backend(args.db)[0]]
+    print(f"Skirmish benchmark ({cfg.name}): {', '.join(backends)}; Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs, load average {load:.2f} at start (other work on the machine slows every "
+          f"figure; the CPU ms per command are what this process spent)", flush=True)
+    figures: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as tmp:
+        for backend in backends:
+            if backend == "postgresql" and not args.db:
+                from data.pgserver import running_server
 
-        per_action, logged, big_state = await log_bytes_per_action(str(tmpdir / "log.db"))
-        print(f"action log: {per_action:,.0f} bytes of undo data per logged action over {logged} actions "
-              f"(60 combatants, state {big_state:,} bytes; a snapshot every {SNAPSHOT_EVERY} rows)", file=out)
-
-        print(file=out)
-        failed = sum(r.rejected + r.errors for r in (bot, paced, s10, s10k))
-        targets = [
-            [">= 1,000 commands/s, 50 channels busy", f"{bot.rate:,.0f}/s", _verdict(bot.rate >= 1000)],
-            ["p99 < 20 ms, 50 channels at 1,000 commands/s", f"{paced.pct(99):.2f} ms", _verdict(paced.pct(99) < 20)],
-            ["p99 < 20 ms, 50 channels flat out (closed loop)", f"{bot.pct(99):.2f} ms", _verdict(bot.pct(99) < 20)],
-            [">= 0.5 x bare aiosqlite rate", f"{ratio:.2f}x", _verdict(ratio >= 0.5)],
-            ["10,000 stored no slower than 10 (>= 0.9x)", f"{stored_ratio:.2f}x", _verdict(stored_ratio >= 0.9)],
-            [f"slowest rules step < {RULES_STEP_TARGET_MS:.0f} ms (far /move, 100x100, 100 combatants)",
-             f"{slowest:.1f} ms", _verdict(slowest < RULES_STEP_TARGET_MS)],
-            ["< 1 KB undo data per logged action, 60 combatants", f"{per_action:,.0f} B",
-             _verdict(per_action < 1024)],
-            ["no refused or failed command in the mix", f"{failed:,}", _verdict(failed == 0)],
-        ]
-        print(_table("5. Targets", ["target", "measured", "verdict"], targets), file=out)
-        out.flush()
-
-        if args.profile:
-            prof = cProfile.Profile()
-            await run_bot_load(str(tmpdir / "profile.db"), 50, max(2, rounds_50 // 2), "profiled", prefix="prof",
-                               profile=prof)
-            print(file=out)
-            print("6. cProfile of the 50-channel load (commands only, set-up excluded)", file=out)
-            print(_profile_report(prof), file=out)
-
-    print(f"benchmark took {time.perf_counter() - started:.1f} s", file=out)
+                try:
+                    with running_server() as server:
+                        got = _run_backend(backend, server.url("postgres"), args, tmp)
+                except RuntimeError as exc:
+                    print(f"PostgreSQL part skipped: the server did not start: {exc}", flush=True)
+                    continue
+            else:
+                got = _run_backend(backend, args.db, args, tmp)
+            if got is not None:
+                figures["SQLite" if backend == "sqlite" else "PostgreSQL"] = got
+    steps = time_rules_steps(100, 100, cfg.rules_repeat)
+    slowest = max((mx for _, _, mx, _ in steps), default=0.0)
+    for fig in figures.values():
+        fig["rules.slowest_ms"] = slowest
+    print("", _table("Slowest rules step: system.resolve of a far /move, 100x100 walled map (hex where a system "
+                     "takes hex maps), 100 combatants", ["move", "p50 ms", "max ms", "outcome"],
+                     [[lbl, f"{p50:.1f}", f"{mx:.1f}", what] for lbl, p50, mx, what in steps]), sep="\n")
+    maps = time_maps(asyncio.run(_map_encounters()), cfg.map_repeat)
+    print("", _table("Map render (bot.mapimage.render_map; /map renders in a worker thread)",
+                     ["map", "median ms", "best ms", "PNG bytes"],
+                     [[lbl, f"{med:.1f}", f"{best:.1f}", f"{size:,}"] for lbl, med, best, size in maps]), sep="\n")
+    if figures:
+        print("", summary(figures), "", targets(figures), sep="\n")
+    print(f"benchmark took {time.perf_counter() - started:.1f} s", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bot benchmark", description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="a shorter run (about 20 s)")
-    p.add_argument("--profile", action="store_true", help="also profile the 50-channel load with cProfile")
+    p.add_argument("--quick", action="store_true", help="a shorter run (under about 2 minutes)")
+    p.add_argument("--profile", action="store_true", help="also profile the 50-channel run with cProfile")
+    p.add_argument("--backends", default="sqlite,postgresql",
+                   help="comma-separated: sqlite, postgresql (a throwaway server; default: both)")
+    p.add_argument("--db", help="measure only this PostgreSQL database, postgresql://... "
+                                "(the benchmark makes and drops schemas of its own in it)")
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--figures", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     try:
-        asyncio.run(_main(args))
+        if args.child:
+            asyncio.run(_child(args))
+        else:
+            _main(args)
     except Exception as exc:  # noqa: BLE001  (a benchmark reports; it does not fail the caller)
         print(f"benchmark stopped: {exc!r}", file=sys.stderr)
     return 0

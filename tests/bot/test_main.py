@@ -279,14 +279,3 @@ def test_benchmark_runs_from_the_entry_point_and_its_module(tmp_path: Path, modu
     )
     assert result.returncode == 0, result.stderr
     assert "usage: python -m bot benchmark" in result.stdout and "--quick" in result.stdout
-
-
-def test_benchmark_rules_step_drives_every_move_kind() -> None:
-    """The benchmark's slowest-rules-step section builds its walled 100x100 map and resolves each far move."""
-    from bot.offline.benchmark import time_rules_steps
-
-    rows = time_rules_steps(100, 10, 1)
-    outcomes = {label.split(" (")[-1].rstrip(")"): outcome for label, _p50, _max, outcome in rows}
-    assert len(rows) == 6 and set(outcomes) == {"reachable", "out of reach", "walled off"}
-    assert all(o == "moved" for label, _a, _b, o in rows if label.endswith("(reachable)"))
-    assert all(o.startswith("refused") for label, _a, _b, o in rows if not label.endswith("(reachable)"))

@@ -188,3 +188,18 @@ async def test_compact_drops_undo_data_of_old_ended_encounters_only(store: Store
     entries = await store.log(old.id, 10)
     assert [e.summary for e in entries] == ["s"] * 6 and all(e.state_before is None for e in entries)
     assert await store.last_undoable(active.id) is not None
+
+
+async def test_undo_bytes_counts_the_stored_undo_data_of_one_encounter(store: Store, url: str) -> None:
+    """`Store.undo_bytes` gives the bytes of snapshots and deltas an encounter's log holds, and its row count."""
+    rng = random.Random(3)
+    start = fight(8)
+    created = await store.create_encounter("c", "g", start, 1.0)
+    other = await store.create_encounter("d", "g", start, 1.0)
+    log = Log(store, created.id, start)
+    for _ in range(20):
+        await log.write(step(log.state, rng))
+    await Log(store, other.id, start).write(step(start, rng))
+    [(size, rows)] = await query(url, "SELECT sum(coalesce(length(state_before), 0) + coalesce(length(delta), 0)), "
+                                      f"count(*) FROM actions WHERE encounter_id = {created.id}")
+    assert await store.undo_bytes(created.id) == (size, rows) and rows == 20

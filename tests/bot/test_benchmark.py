@@ -1,0 +1,77 @@
+"""The benchmark's report, through the same code on a tiny configuration: its structure and that
+every figure is a number (timings are the benchmark's to print, never a test's to assert)."""
+from __future__ import annotations
+
+import io
+import itertools
+import math
+from pathlib import Path
+
+import pytest
+
+from bot.offline.benchmark import TARGETS, Config, measure, summary, targets, time_rules_steps
+from rules.registry import all_systems
+from tests.backends import PgServer
+
+TINY = Config("tiny", runs=((1, 4), (3, 4), (4, 2)), floor_tasks=3, floor_writes=3, stored=30, touched=6,
+              log_activations=4, rules_repeat=1, map_repeat=1)
+
+
+@pytest.fixture
+def fresh(backend: str, tmp_path: Path, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """A factory of empty databases of the backend under test."""
+    names = itertools.count()
+    if backend == "postgresql":
+        server: PgServer = request.getfixturevalue("pg_server")
+
+        async def pg(name: str) -> str:
+            return await server.fresh_url()
+        return pg
+
+    async def sqlite(name: str) -> str:
+        return str(tmp_path / f"{name}-{next(names)}.db")
+    return sqlite
+
+
+async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -> None:  # type: ignore[no-untyped-def]
+    """A tiny run prints the mix, the floor, the stored encounters and memory, and every figure is a finite number."""
+    out = io.StringIO()
+    figures = await measure(fresh, TINY, out)
+    text = out.getvalue()
+    for section in ("1. The realistic mix", "2. The group-commit floor", "3. 30 stored encounters", "4. Memory"):
+        assert section in text
+    for command in ("/move", "/attack", "/init next", "/encounter status", "/map", "/combatant edit"):
+        assert command in text.split("mix: ")[1].splitlines()[0]
+    assert all(isinstance(v, (int, float)) and math.isfinite(v) for v in figures.values()), figures
+    for i, (channels, _) in enumerate(TINY.runs):
+        assert figures[f"run{i}.channels"] == channels and figures[f"run{i}.commands"] > 0
+        assert figures[f"run{i}.refused"] == 0 and figures[f"run{i}.errors"] == 0
+    assert figures["floor.rate"] > 0 and figures["stored.count"] == 30 and figures["undo.actions"] > 0
+    assert ("sqlite3.rate" in figures) == (backend == "sqlite")
+
+
+def test_targets_and_summary_list_every_backend_with_a_verdict() -> None:
+    """The targets table has each target with a figure and PASS or MISS for each backend; the summary names both."""
+    fig = {"run1.rate": 2500.0, "run1.p99": 60.0, "run1.stall_ms": 5.0, "run1.step_ms": 3.0, "floor.ratio": 0.3,
+           "undo.bytes_per_action": 400.0, "rules.slowest_ms": 25.0, "run0.channels": 1.0, "run0.rate": 900.0}
+    table = targets({"SQLite": fig, "PostgreSQL": fig})
+    lines = table.splitlines()
+    for label, *_ in TARGETS:
+        [line] = [ln for ln in lines if ln.startswith(label)]
+        assert line.count("PASS") + line.count("MISS") == 2
+    assert "2,500/s  PASS" in table and "60.0 ms  MISS" in table
+    assert "SQLite" in summary({"SQLite": fig, "PostgreSQL": fig}).splitlines()[1]
+
+
+def test_rules_step_covers_every_registered_system_with_a_map() -> None:
+    """The slowest-rules-step table has a reachable, an out-of-reach and a walled-off far move for every system with a map."""
+    rows = time_rules_steps(100, 10, 1)
+    for system in all_systems():
+        mine = [r for r in rows if r[0].startswith(system.key + " ")]
+        if set(system.map_kinds) == {"none"}:
+            assert not mine
+            continue
+        kinds = {label.split(" (")[-1].rstrip(")"): outcome for label, _p50, _max, outcome in mine}
+        assert set(kinds) == {"reachable", "out of reach", "walled off"}
+        assert kinds["reachable"] == "moved"
+        assert kinds["out of reach"].startswith("refused") and kinds["walled off"].startswith("refused")
