@@ -177,6 +177,8 @@ async def _setup_channel(h: Harness, channel: str, script: Script) -> None:
         if facing:
             add["facing"] = "E" if f.posts else "W"
         await _check(h, "gm", "/combatant add", channel, **add)
+    if "auto_end" in get_system(script.system).options:  # every turn of the mix ends with /init next
+        await _check(h, "gm", "/encounter settings", channel, options="auto_end=no")
     await _check(h, "gm", "/init roll", channel)
 
 
