@@ -6,11 +6,26 @@ import pytest
 from rules.errors import InputError
 from rules.systems.war_and_combat.tables import (
     DAMAGE_THRESHOLDS,
+    FALLEN,
+    HELPLESS,
+    HIT_LOCATIONS,
     IMPACT_CAP,
+    SEVERITIES,
+    STUNNED,
+    WOUND_EFFECTS,
+    Check,
     ImpactDice,
+    Wound,
+    action_penalty,
+    death_check_target,
+    hit_location,
     impact_dice,
     pick,
+    severity,
+    shock_value,
     thresholds,
+    wound,
+    wound_effect,
 )
 
 # IMPACT CAP rows as the text prints them: "Impact Cap" then "Damage Dice"
@@ -112,3 +127,149 @@ def test_pick_reads_names_as_players_type_them():
     assert pick({"two words": 1}, "  Two_Words ", "thing") == 1
     with pytest.raises(InputError, match="choose from two words"):
         pick({"two words": 1}, "three", "thing")
+
+
+# HIT LOCATIONS as the text prints them: 3d6, Location
+LOCATION_ROWS = [("3-5", "Head"), ("6-9", "Arm"), ("10-11", "Chest"), ("12-13", "Belly"), ("14-18", "Leg")]
+
+
+@pytest.mark.parametrize("totals, location", LOCATION_ROWS)
+def test_hit_location_row(totals, location):
+    """Every 3d6 total of a HIT LOCATIONS row strikes that row's location."""
+    low, high = _bounds(totals)
+    for total in range(low, high + 1):
+        assert hit_location(total) == location.lower()
+
+
+def test_hit_location_table_is_the_texts():
+    """The literal table is the text's five rows, covering 3 to 18 without a gap."""
+    assert [(lo, hi, name) for lo, hi, name in HIT_LOCATIONS] == [(*_bounds(t), n.lower()) for t, n in LOCATION_ROWS]
+
+
+@pytest.mark.parametrize("total, location", [(2, "head"), (-4, "head"), (19, "leg"), (30, "leg")])
+def test_hit_location_beyond_3_to_18(total, location):
+    """A modified total outside 3-18 reads the nearest end of the table (head or leg)."""
+    assert hit_location(total) == location
+
+
+@pytest.mark.parametrize(
+    "impact, expected",
+    [(-3, None), (0, None), (1, "light"), (5, "light"), (6, "serious"), (10, "serious"),
+     (11, "critical"), (20, "critical"), (21, "mortal"), (60, "mortal")],
+)
+def test_severity_against_a_humans_thresholds(impact, expected):
+    """Size 10 (5/10/20): light up to 5, serious over 5, critical over 10, mortal over 20; no wound at 0 or less."""
+    assert severity(impact, 10) == expected
+
+
+@pytest.mark.parametrize("size", range(0, 40))
+def test_severity_changes_exactly_when_a_threshold_is_exceeded(size):
+    """At every size, reaching a threshold keeps the lower severity; one more exceeds it."""
+    impaired, disabled, destroyed = thresholds(size)
+    for threshold, at, over in ((impaired, "light", "serious"), (disabled, "serious", "critical"), (destroyed, "critical", "mortal")):
+        if threshold >= 1:
+            assert severity(threshold, size) == at
+        assert SEVERITIES.index(severity(threshold + 1, size)) >= SEVERITIES.index(over)
+    assert severity(destroyed + 1, size) == "mortal"
+
+
+def test_size_one_has_no_light_wound():
+    """Size 1's Impaired threshold is 0 as printed, so its lightest wound is serious."""
+    assert severity(1, 1) == "serious"
+    assert severity(2, 1) == "critical"
+    assert severity(3, 1) == "mortal"
+
+
+def test_penetration_sets_the_nature_not_the_severity():
+    """A serious blunt wound is "B16" with contusions; penetrating, "P16" with moderate bleeding."""
+    blunt, cut = wound(7, 10, False), wound(7, 10, True)
+    assert (blunt.severity, blunt.record, blunt.nature) == ("serious", "B16", "contusions, but no broken bones")
+    assert (cut.severity, cut.record, cut.nature) == ("serious", "P16", "moderate bleeding")
+    assert wound(0, 10, True) is None
+    assert Wound("mortal", True).record == "P"
+
+
+@pytest.mark.parametrize("name, penalty", [("light", -1), ("serious", -3), ("critical", -7), ("mortal", None)])
+def test_action_penalty_row(name, penalty):
+    """"Action Penalty —> -1 -3 -7"; a mortally wounded character can take no action at all."""
+    assert action_penalty(name) == penalty
+
+
+@pytest.mark.parametrize("name, value", [("superficial", 4), ("light", 10), ("serious", 16), ("critical", 19), ("mortal", None)])
+def test_shock_value_row(name, value):
+    """Shock values 4/10/16/19 (README default); a mortal wound has a death check instead."""
+    assert shock_value(name) == value
+
+
+def test_unknown_severity_is_refused():
+    """A severity the text does not know is an input error naming the four."""
+    with pytest.raises(InputError, match="light, serious, critical, mortal"):
+        action_penalty("grievous")
+
+
+@pytest.mark.parametrize("mortal, target", [(0, 10), (1, 13), (2, 16), (4, 22), (-1, 10)])
+def test_death_check_target(mortal, target):
+    """Death check: beat 10 + 3 per mortal wound (README default)."""
+    assert death_check_target(mortal) == target
+
+
+# Wound effects as the text prints them: location, then Light, Serious, Critical ("-" for none)
+EFFECT_ROWS = [
+    ("Head", "-", "Stun", "Knockout"),
+    ("Arm", "Fumble?", "Fumble", "Disabled"),
+    ("Chest", "-", "Stun", "Disabled"),
+    ("Belly", "-", "Stun", "Disabled"),
+    ("Leg", "Stumble?", "Stumble", "Disabled"),
+]
+
+
+@pytest.mark.parametrize("location, light, serious, critical", EFFECT_ROWS)
+def test_wound_effect_row(location, light, serious, critical):
+    """Each location's effects for light, serious and critical wounds are the text's row; mortal reads critical."""
+    names = [getattr(wound_effect(location, s), "name", "-") for s in ("light", "serious", "critical", "mortal")]
+    assert names == [light.lower(), serious.lower(), critical.lower(), critical.lower()]
+
+
+def test_wound_effects_table_has_only_the_texts_entries():
+    """Twelve entries: three for arm and leg, two for head, chest and belly."""
+    assert len(WOUND_EFFECTS) == 12
+
+
+def test_checks_call_for_their_rolls():
+    """Fumble? rolls 3d6 + DEX vs 10, Stumble? 3d6 + AGL vs 10; the others need no roll."""
+    assert wound_effect("arm", "light").check == Check("dex", 10)
+    assert wound_effect("leg", "light").check == Check("agl", 10)
+    assert all(e.check is None for e in WOUND_EFFECTS.values() if not e.name.endswith("?"))
+
+
+def test_fumble_and_stumble_details():
+    """A failed Fumble? drops the item 1d6-1 m and loses an action; Stumble leaves the leg impaired and the victim fallen."""
+    fumble, stumble = wound_effect("arm", "light"), wound_effect("leg", "serious")
+    assert (fumble.drops, fumble.actions_lost, fumble.limb) == ("1d6-1 m", 1, "unusable this round")
+    assert (stumble.falls, stumble.actions_lost, stumble.limb, stumble.defense) == (True, 1, "impaired", FALLEN)
+    assert wound_effect("arm", "serious").drops == "1d6-1 m"
+
+
+def test_stun_knockout_and_disabled_details():
+    """Stun: no action for 1d6 rounds; knockout: unconscious; a disabled chest is immobile, a disabled belly takes both legs."""
+    assert wound_effect("chest", "serious").no_action_rounds == "1d6"
+    assert wound_effect("head", "critical").unconscious
+    chest = wound_effect("chest", "critical")
+    assert (chest.immobile, chest.defense) == (True, HELPLESS)
+    assert wound_effect("belly", "critical").limb == "both legs disabled"
+    assert wound_effect("leg", "critical").limb == "disabled"
+
+
+@pytest.mark.parametrize(
+    "rule, rank, agility, value",
+    [(STUNNED, 6, 1, 9), (STUNNED, 5, 0, 7), (FALLEN, 6, 1, 12), (HELPLESS, 10, 3, 3)],
+)
+def test_defense_after_a_wound_effect(rule, rank, agility, value):
+    """Stunned: 5 + half Fighter rank; fallen: 5 + Fighter rank; helpless: 3, with no rank or Agility."""
+    assert rule.value(rank, agility) == value
+
+
+def test_wound_effect_refuses_unknown_names():
+    """An unknown location is an input error listing the five."""
+    with pytest.raises(InputError, match="head, arm, chest, belly, leg"):
+        wound_effect("tail", "light")
