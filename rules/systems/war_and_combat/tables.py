@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Mapping, TypeVar
 
 from rules.errors import InputError
+from rules.systems.war_and_combat.catalogue import _norm as norm
 
 __all__ = [
     "ImpactDice",
@@ -66,6 +67,7 @@ __all__ = [
     "WoundEffect",
     "WOUND_EFFECTS",
     "wound_effect",
+    "norm",
     "pick",
 ]
 
@@ -75,7 +77,7 @@ T = TypeVar("T")
 def pick(table: Mapping[str, T], key: str, what: str) -> T:
     """``table[key]`` for a name as players type it (case, spaces, ``_``), or an InputError
     that lists the names the table knows."""
-    name = " ".join(str(key).strip().lower().replace("_", " ").split())
+    name = norm(str(key))
     if name not in table:
         raise InputError(f"No {what} `{str(key)[:40]}`: choose from {', '.join(table)}.")
     return table[name]

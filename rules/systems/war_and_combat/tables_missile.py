@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.systems.war_and_combat.tables import hit_location, pick
+from rules.systems.war_and_combat.tables import hit_location, norm, pick
 
 __all__ = [
     "RANGE_BANDS",
@@ -69,7 +69,7 @@ def moving_target(target: str, range_modifier: int, defense: int = 0) -> int:
     Unmoving 10 + Range Modifier; Unaware, Moving 15 + Range Mod.; Unaware, Moving Erratically
     20 + Range Mod.; Aware, Evading 15 + Target's Defense + Range Mod." ``defense`` counts only
     for an evading target."""
-    key = " ".join(str(target).lower().split())
+    key = norm(target)
     base = pick(MOVING_TARGETS, key, "target")
     return base + range_modifier + (defense if key == "aware, evading" else 0)
 

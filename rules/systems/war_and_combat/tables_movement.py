@@ -10,6 +10,11 @@ Where the text is ambiguous, the reading chosen:
   terrain" (uphill) needs the dominant terrain; it is open ground unless given. Uphill's
   maximum pace is the dominant terrain's.
 - Paces the ACTION PENALTY table leaves out (crawl, swim) and standing still take no penalty.
+- The table of actions during movement is printed as four columns run together; it is read
+  column by column where each alphabetical run starts again (Crouch...Talk free, Coup-de-Grâce
+  ...Stand up quick, Aim a Weapon...Sheathe weapon full, the rest lengthy), except Draw Weapon,
+  which the prose names a quick action ("drawing weapons") and the run would make free: the
+  prose wins.
 - Movement points split evenly between the two movement phases, an odd point going to the
   first ("During each phase, the fighter can spend up to half his movement points").
 """
@@ -17,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.systems.war_and_combat.tables import pick
+from rules.systems.war_and_combat.tables import norm, pick
 
 __all__ = [
     "PACES",
@@ -36,6 +41,9 @@ __all__ = [
     "OBSTACLES",
     "OBSTACLE_COST",
     "obstacle",
+    "ACTION_KINDS",
+    "MOVEMENT_ACTIONS",
+    "movement_action",
 ]
 
 #: MOVEMENT RATE BY PACE: pace -> full move (two-metre hexes per 5-second round)
@@ -179,3 +187,62 @@ def obstacle(action: str) -> Obstacle:
     through": the skill and attribute an obstacle action rolls (e.g. "Jump across a gap:
     Acrobatics and Jumping, STR")."""
     return pick(OBSTACLES, action, "obstacle action")
+
+
+#: the four kinds of action during the movement phase, as the text defines them
+ACTION_KINDS: dict[str, str] = {
+    "free": "can be done with full movement",
+    "quick": "can be done with limited movement (one quick action each movement phase)",
+    "full": "prohibits movement",
+    "lengthy": "a full action that takes more than one round",
+}
+
+#: Actions During Movement Phase: action -> kind ("Free Actions: Quick Actions: Full Actions:
+#: Lengthy Actions:")
+MOVEMENT_ACTIONS: dict[str, str] = {
+    "crouch": "free",
+    "drop item": "free",
+    "kick away small object": "free",
+    "pivot/turn": "free",
+    "talk": "free",
+    "draw weapon": "quick",
+    "coup-de-grâce": "quick",
+    "drink": "quick",
+    "fall prone": "quick",
+    "free attack": "quick",
+    "kneel": "quick",
+    "open/close a door": "quick",
+    "pick up small item": "quick",
+    "sit down": "quick",
+    "stand up": "quick",
+    "aim a weapon": "full",
+    "concentrate": "full",
+    "engage opponent": "full",
+    "load weapon": "full",
+    "launch/shoot/throw": "full",
+    "sheathe weapon": "full",
+    "don/shed armor/clothing": "lengthy",
+    "heavy lift": "lengthy",
+    "read/write": "lengthy",
+    "search": "lengthy",
+}
+
+#: the names players may type for an action written with alternatives or an accent
+_ACTION_ALIASES: dict[str, str] = {
+    "coup-de-grace": "coup-de-grâce",
+    **{
+        part: action
+        for action in MOVEMENT_ACTIONS
+        if "/" in action and action.count(" ") == 0
+        for part in action.split("/")
+    },
+}
+
+
+def movement_action(action: str) -> str:
+    """Actions During Movement Phase: "Free Actions can be done with full movement; Quick
+    Actions can be done with limited movement; Full Actions prohibit movement; Lengthy Actions
+    are Full Actions that take more than one round to perform": the kind of ``action``
+    ("pivot", "shoot" and "coup-de-grace" as typed are read too)."""
+    key = norm(action)
+    return pick(MOVEMENT_ACTIONS, _ACTION_ALIASES.get(key, key), "movement action")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.errors import InputError
-from rules.systems.war_and_combat.tables import pick
+from rules.systems.war_and_combat.tables import norm, pick
 
 __all__ = [
     "OPTION_SEVERITIES",
@@ -101,10 +101,9 @@ def combat_option(kind: str, severity: str) -> SecondaryEffect:
     Disarming Fumble-4, Fumble-10, Fumble-16, Break; Grappling Restrict-4/10/16/19; Subdual
     Shock-4/10/16/19; Tackling and Throwing Stumble-7/13/16/19 (Superficial, Light, Serious,
     Critical). ``kind`` is the row or the intention (disarm, grapple, subdue, tackle, throw)."""
-    key = " ".join(str(kind).lower().split())
+    key = norm(kind)
     row = pick(COMBAT_OPTIONS, INTENTS.get(key, key), "attack type")
-    how = " ".join(str(severity).lower().split())
-    column = pick({s: i for i, s in enumerate(OPTION_SEVERITIES)} | {"mortal": 3}, how, "severity")
+    column = pick({s: i for i, s in enumerate(OPTION_SEVERITIES)} | {"mortal": 3}, severity, "severity")
     return secondary(row[column])
 
 

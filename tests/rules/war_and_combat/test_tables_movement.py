@@ -5,6 +5,8 @@ import pytest
 
 from rules.errors import InputError
 from rules.systems.war_and_combat.tables_movement import (
+    ACTION_KINDS,
+    MOVEMENT_ACTIONS,
     OBSTACLE_COST,
     OBSTACLES,
     PACE_PENALTIES,
@@ -13,6 +15,7 @@ from rules.systems.war_and_combat.tables_movement import (
     entry_cost,
     exceeds_max_pace,
     max_pace,
+    movement_action,
     obstacle,
     pace_penalty,
     pace_points,
@@ -167,3 +170,59 @@ def test_unknown_obstacle_is_refused():
     """An obstacle action the table does not know is an input error."""
     with pytest.raises(InputError, match="No obstacle action"):
         obstacle("fly over the moat")
+
+
+# Actions During Movement Phase as the text prints them: the four columns' items, one a line
+MOVEMENT_ACTION_ITEMS = """Crouch
+Draw Weapon
+Drop Item
+Kick Away Small Object
+Pivot/Turn
+Talk
+Coup-de-Grâce
+Drink
+Fall prone
+Free Attack
+Kneel
+Open/Close a door
+Pick Up Small Item
+Sit down
+Stand up
+Aim a Weapon
+Concentrate
+Engage Opponent
+Load Weapon
+Launch/Shoot/Throw
+Sheathe weapon
+Don/Shed Armor/Clothing
+Heavy Lift
+Read/Write
+Search""".splitlines()
+# column by column: the first six free, the next nine quick, six full, four lengthy; Draw
+# Weapon is quick, as the prose says ("drawing weapons")
+MOVEMENT_ACTION_KINDS = ["free"] * 6 + ["quick"] * 9 + ["full"] * 6 + ["lengthy"] * 4
+MOVEMENT_ACTION_KINDS[1] = "quick"
+
+
+@pytest.mark.parametrize("action, kind", list(zip(MOVEMENT_ACTION_ITEMS, MOVEMENT_ACTION_KINDS)))
+def test_movement_action_row(action, kind):
+    """Each action the text lists has the kind of its column."""
+    assert movement_action(action) == kind
+
+
+def test_movement_actions_are_the_texts_twenty_five():
+    """Twenty-five actions of four kinds, no more."""
+    assert sorted(MOVEMENT_ACTIONS) == sorted(a.lower() for a in MOVEMENT_ACTION_ITEMS)
+    assert set(MOVEMENT_ACTIONS.values()) == set(ACTION_KINDS) == {"free", "quick", "full", "lengthy"}
+
+
+@pytest.mark.parametrize("typed, kind", [("pivot", "free"), ("Turn", "free"), ("shoot", "full"), ("coup-de-grace", "quick"), ("write", "lengthy")])
+def test_movement_action_as_typed(typed, kind):
+    """One alternative of a slashed action, or Coup-de-Grâce without its accent, is read too."""
+    assert movement_action(typed) == kind
+
+
+def test_unknown_movement_action_is_refused():
+    """An action the list does not have is an input error."""
+    with pytest.raises(InputError, match="No movement action"):
+        movement_action("juggle")
