@@ -3,12 +3,14 @@ IMPACT CAP, DAMAGE THRESHOLDS, HIT LOCATIONS, wound severity, the wound effects 
 action penalties, and the shock values and death check of shared/rules/README.md. One small
 pure lookup per table; the mechanics that use them live elsewhere in the package.
 
-Sibling modules: ``tables_movement`` (pace, terrain, obstacles), ``tables_missile`` (range
-bands, moving targets, called shots), ``tables_options`` (combat options, secondary effects).
+Sibling modules: ``tables_movement`` (pace, terrain, action penalty by pace, obstacles, actions
+during movement), ``tables_missile`` (range bands, moving targets, called shots, missile hit
+locations), ``tables_options`` (combat options, secondary effects, miss-by tables).
 
 Where the text is ambiguous, the reading chosen:
 
-- IMPACT CAP stops at 43-47; a higher cap goes on with the table's pattern (each 5 more adds
+- IMPACT CAP's "-2 to 2" row rolls a d3, so the dice are (count, sides, modifier), not d6
+  only. The table stops at 43-47; a higher cap goes on with the table's pattern (each 5 more adds
   a d6 and takes 1 more off). A cap below -7 still does the first row's 1 point: "Actual
   impact will range from 1 to a number close to the Impact Cap".
 - DAMAGE THRESHOLDS stops at size 36; a larger size goes on with the table's pattern
