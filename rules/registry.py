@@ -18,6 +18,7 @@ SYSTEM_MODULES: tuple[str, ...] = (
     "rules.systems.coup_de_grace",
     "rules.systems.knights_of_valour",
     "rules.systems.tote",
+    "rules.systems.war_and_combat",
 )
 
 _REGISTRY: dict[str, "RuleSystem"] = {}

@@ -11,6 +11,7 @@ SHEETS = {
     "coup-de-grace": "class=light weapons=sword",
     "knights-of-valour": "hp=9 weapons=longsword:1",
     "tote": "strike=2",
+    "war-and-combat": "fighter=3 weapons=broadsword",
 }
 
 
