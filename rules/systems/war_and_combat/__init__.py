@@ -87,10 +87,6 @@ class WarAndCombat(RuleSystem):
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         self.need_started(enc)
         opts = self.option_values(enc)
-        if enc.phase == "morale":
-            if not action.is_gm:
-                raise IllegalAction("Morale is the GM's: the GM's `/init next` begins the next round.")
-            return rounds.start_round(enc, opts, dice)
         if enc.phase == "flurry":
             est = rounds.enc_state(enc)
             if est.declarations is not None and not est.declarations.revealed:
@@ -109,7 +105,7 @@ class WarAndCombat(RuleSystem):
         if enc.phase == "flurry" and d is not None and not d.revealed:
             first = next(iter(d.participants), "")
             return Turn(actors=tuple(d.waiting()), key=(enc.round, "declare", first, len(est.flurries)), label=label)
-        if enc.phase == "morale" or enc.current is None:
+        if enc.current is None:
             return Turn(key=(enc.round, enc.phase), label=label)
         c = enc.get(enc.current)
         return Turn(actors=(c.name,), key=(enc.round, enc.phase, c.name, len(est.flurries)), label=label,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rules.events import Attacked
+from rules.events import Attacked, Checked
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
 from rules.systems.war_and_combat import sheet
@@ -47,7 +47,7 @@ EFFECTS = {
 }
 CHECKS = {
     "shock": "checks shock", "death": "makes a death check", "fumble?": "checks for a fumble",
-    "stumble?": "checks for a stumble", "obstacle": "tries the obstacle", "stumble": "keeps its footing?",
+    "stumble?": "checks for a stumble", "obstacle": "tries the obstacle", "stumble": "tries to keep its footing",
     "pass": "tries to pass through",
 }
 REASONS = {"miss": "the attack failed, so the defender attacks", "spent": "the attacker is out of actions",
@@ -87,6 +87,10 @@ class WacPresenter(Presenter):
         "coup": "a coup-de-grâce", "death": "failed the death check and dies",
     }
     checks: ClassVar[dict[str, str]] = CHECKS
+
+    def checked(self, e: Checked) -> str:
+        what = CHECKS.get(e.what) or f"resists {e.what}"
+        return f"**{e.actor}** {what}: {roll_text(e.roll)}"
 
     def phase_began(self, e: PhaseBegan) -> str:
         if e.phase not in PHASE_TEXT:
@@ -142,7 +146,8 @@ class WacPresenter(Presenter):
         return f"The flurry of {', '.join(e.participants)} ends"
 
     def morale(self, e: MoralePrompt) -> str:
-        return f"**Morale** (round {e.round}): the GM checks morale for any side that needs it, then `/init next` begins round {e.round + 1}"
+        return (f"**Morale** (end of round {e.round}): the text gives no procedure, so the GM checks morale for any "
+                f"side that needs it (`/roll`, and `/combatant remove` for those who flee)")
 
     def faced(self, e: FacedAttacker) -> str:
         return f"**{e.actor}** turns to face {e.facing} as the flurry begins (-1 Defense this flurry)"
@@ -194,8 +199,6 @@ class WacPresenter(Presenter):
             c = enc.find(enc.current)
             left = sheet.state(c).actions if c else 0
             return f"Round {enc.round} · flurry: {enc.current} attacks ({left} action(s) left), or `/act action:hold`"
-        if enc.phase == "morale":
-            return f"Round {enc.round} · morale: the GM checks morale, then `/init next`"
         c = enc.find(enc.current)
         mp = sheet.state(c).mp if c else 0
         return f"Round {enc.round} · {enc.phase} phase: {enc.current} ({mp} MP), then `/init next`"

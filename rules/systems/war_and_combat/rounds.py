@@ -37,6 +37,7 @@ __all__ = [
 PHASES = ("movement", "flurry", "adjustment", "morale")
 
 
+
 def enc_state(enc: Encounter) -> WacEncounter:
     return state_as(enc, WacEncounter)
 
@@ -65,6 +66,8 @@ def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int) -> EffectAd
     """A timed condition (stun) on ``c`` for ``rounds`` round ends."""
     effect = Effect(id=next_id(enc.effects), name=code, target=c.name, ends="round_end", left=rounds, code=code)
     enc.effects = [e for e in enc.effects if not (e.code == code and e.target == c.name)] + [effect]
+    if code == "stun":  # "can take no action"
+        sheet.state(c).actions = 0
     return EffectAdded(actor=c.name, name=code, ends="round_end", left=rounds)
 
 
@@ -170,8 +173,8 @@ def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> l
     enc.phase, est.acted, enc.current = phase, [], None
     if phase == "flurry":
         return flurry.begin(enc, opts, dice)
-    if phase == "morale":
-        return [PhaseBegan(phase=phase), MoralePrompt(round=enc.round)]
+    if phase == "morale":  # the text gives no procedure: the GM is prompted, and the next round begins
+        return [MoralePrompt(round=enc.round), *start_round(enc, opts, dice)]
     order = enc.order[::-1] if phase == "adjustment" else list(enc.order)
     for c in enc.combatants:
         st = sheet.state(c)
