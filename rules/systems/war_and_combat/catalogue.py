@@ -99,7 +99,8 @@ def _norm(name: str) -> str:
 
 def weapon(name: str) -> Weapon:
     """The catalogue weapon called ``name`` (case and spacing as players type them)."""
-    found = WEAPONS.get(_norm(name)) or WEAPONS.get(_norm(name).replace("-", " "))
+    key = _norm(name).replace("-", " ")
+    found = next((w for n, w in WEAPONS.items() if n.replace("-", " ") == key), None)
     if found is None:
         raise SheetError(f"No weapon `{name[:40]}`: choose from {', '.join(WEAPONS)}.")
     return found

@@ -11,6 +11,8 @@
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
@@ -44,39 +46,46 @@ def _ring(grid: Grid, origin: Cell, distance: int) -> list[Cell]:
     return out
 
 
-def threat(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> set[Cell]:
+@lru_cache(maxsize=8192)
+def _zones(grid: Grid, origin: Cell, facing: str, w: Weapon) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """(zone of threat, marginal zone) of ``w`` held at ``origin`` facing ``facing``; cached
+    (grids are shared read-only, so one is the same object for every encounter on that map)."""
+    threat: set[Cell] = set()
+    if not w.polearm:
+        threat |= {x for x in _ring(grid, origin, 1) if _angle(grid, origin, facing, x) <= 61}
+    for d in range(2, w.reach + 1):
+        threat |= {x for x in _ring(grid, origin, d) if _angle(grid, origin, facing, x) < 45}
+    edge = {x for d in range(2, w.reach + 1) for x in _ring(grid, origin, d) if 45 <= _angle(grid, origin, facing, x) <= 61}
+    return frozenset(threat), frozenset(edge)
+
+
+def threat(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
     """The fighter's zone of threat with ``weapon`` (the one in hand by default)."""
     w = weapon or wielded(c)
     origin, facing = c.cell, c.facing
     if origin is None or facing is None or w.ranged or w.reach < 1:
-        return set()
-    out: set[Cell] = set()
-    if not w.polearm:
-        out |= {x for x in _ring(grid, origin, 1) if _angle(grid, origin, facing, x) <= 61}
-    for d in range(2, w.reach + 1):
-        out |= {x for x in _ring(grid, origin, d) if _angle(grid, origin, facing, x) < 45}
-    return out
+        return frozenset()
+    return _zones(grid, origin, facing, w)[0]
 
 
-def marginal(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> set[Cell]:
+def marginal(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
     """The two hexes to either side of the zone of threat (range-2 and range-3 weapons)."""
     w = weapon or wielded(c)
     origin, facing = c.cell, c.facing
     if origin is None or facing is None or w.ranged or w.reach < 2:
-        return set()
-    return {x for d in range(2, w.reach + 1) for x in _ring(grid, origin, d) if 45 <= _angle(grid, origin, facing, x) <= 61}
+        return frozenset()
+    return _zones(grid, origin, facing, w)[1]
 
 
-def danger(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> set[Cell]:
+def danger(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
     """The fighter's zone of danger while engaged."""
     w = weapon or wielded(c)
     origin = c.cell
     if origin is None or w.ranged or w.reach < 1:
-        return set()
+        return frozenset()
     if w.polearm:
         return threat(grid, c, w)
-    around = set(grid.neighbours(origin))
-    return threat(grid, c, w) | around
+    return threat(grid, c, w) | frozenset(grid.neighbours(origin))
 
 
 def engaged_with(enc: Encounter, grid: Grid, c: Combatant) -> list[Combatant]:
