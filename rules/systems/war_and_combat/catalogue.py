@@ -3,6 +3,7 @@ the text's own tables are in pages we do not have). Every entry can be overridde
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.errors import SheetError
 
@@ -97,6 +98,7 @@ def _norm(name: str) -> str:
     return " ".join(name.strip().lower().replace("_", " ").split())
 
 
+@lru_cache(maxsize=1024)
 def weapon(name: str) -> Weapon:
     """The catalogue weapon called ``name`` (case and spacing as players type them)."""
     key = _norm(name).replace("-", " ")

@@ -25,7 +25,7 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.rounds import begin_phase, enc_state, roll_of
 from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.zones import engaged_with
+from rules.systems.war_and_combat.zones import marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
            "hold", "opponents", "in_flurry", "actions_for"]
@@ -40,8 +40,8 @@ DEFAULT_CHOICE = {"intent": "kill", "tactic": "hold"}
 def participants(enc: Encounter) -> list[Combatant]:
     """The flurry under way's fighters still standing."""
     est = enc_state(enc)
-    names = est.flurries[0] if est.flurries else []
-    return [c for n in names if (c := enc.find(n)) is not None and c.status == "active"]
+    names = set(est.flurries[0]) if est.flurries else set()
+    return [c for c in enc.combatants if c.name in names and c.status == "active"]
 
 
 def in_flurry(enc: Encounter, c: Combatant) -> bool:
@@ -72,10 +72,11 @@ def _groups(enc: Encounter) -> list[list[str]]:
             n = parent[n]
         return n
 
+    reach = {c.name: threat(grid, c) | marginal(grid, c) for c in fighters}
     linked: set[str] = set()
     for c in fighters:
-        for e in engaged_with(enc, grid, c):
-            if e.name in parent:
+        for e in fighters:
+            if e.side != c.side and c.cell in reach[e.name]:  # each pair is seen from both ends
                 parent[root(e.name)] = root(c.name)
                 linked |= {c.name, e.name}
     groups: dict[str, list[str]] = {}
