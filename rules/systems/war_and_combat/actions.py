@@ -12,6 +12,7 @@ from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, sheet
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
+from rules.systems.war_and_combat.movement import press
 from rules.systems.war_and_combat.rounds import acting, enc_state
 
 __all__ = ["ACTIONS", "HANDLERS"]
@@ -31,6 +32,10 @@ def _attacking(enc: Encounter, c: Combatant | None) -> bool:
     return c is not None and enc.phase == "flurry" and enc.current == c.name
 
 
+def _pressing(enc: Encounter, c: Combatant | None) -> bool:
+    return _my_step(enc, c) and enc.phase == "adjustment" and c is not None and enc_state(enc).tactics.get(c.name) == "press"
+
+
 def _my_step(enc: Encounter, c: Combatant | None) -> bool:
     return c is not None and enc.phase in ("movement", "adjustment") and enc.current == c.name
 
@@ -47,6 +52,9 @@ ACTIONS = ActionTable(
                legal=_forceable),
     ActionSpec("hold", "hold the initiative in the flurry: the attack passes to the next fighter with actions",
                legal=_attacking),
+    ActionSpec("press", "after a flurry in which you declared press, push an opponent one hex straight back and follow; "
+               "a push into a wall or a taken hex pins it instead (next flurry: you +1 action, it -1 Defense)",
+               cost="adjustment", target=True, legal=_pressing),
     ActionSpec("stand", "stand up from the ground (a quick action of your step)", cost="quick", legal=_my_step),
     ActionSpec("wield", "take another weapon from your sheet in hand (drawing a weapon is a quick action)",
                cost="quick", options=(("NAME", "the weapon"),), legal=_my_step),
@@ -65,6 +73,11 @@ def _force(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
 def _hold(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     c = acting(enc, action.actor, ("flurry",))
     return flurry.hold(enc, opts, c, dice)
+
+
+def _press(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor, ("adjustment",))
+    return press(enc, c, action.target)
 
 
 def _stand(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
@@ -94,6 +107,7 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "declare": _declare,
     "force": _force,
     "hold": _hold,
+    "press": _press,
     "stand": _stand,
     "wield": _wield,
 }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
+from rules.effects import active
 from rules.errors import IllegalAction, InputError
 from rules.events import Attacked, Checked, Event, Roll, mod
 from rules.geometry import Grid
@@ -36,6 +37,7 @@ from rules.systems.war_and_combat.tables import (
 )
 from rules.systems.war_and_combat.tables_missile import (
     FIRING_INTO_MELEE,
+    MISSED_SHOT_SKILL,
     called_shot,
     missile_hit_location,
     moving_target,
@@ -86,7 +88,8 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
         value, why = 10 + rank // 2 + agl, "flank"
     else:
         value, why = 10 + rank + agl + sheet.shield_bonus(target), "front"
-    return value - (1 if st.turned else 0), why
+    pinned = active(enc.effects, target.name, "pinned") is not None
+    return value - (1 if st.turned else 0) - (1 if pinned else 0), why
 
 
 def _weapon(c: Combatant, name: str | None) -> Weapon:
@@ -337,8 +340,27 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     if st.moved:
         extra.append(("moving", pace_penalty(sheet.pace(c))))
     st.shots += 1
-    return resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name), attr="dex",
-                       target_level=(level, f"{name} range, {kind}"), extra=extra, missile=True, aimed=aimed)
+    events = resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name), attr="dex",
+                         target_level=(level, f"{name} range, {kind}"), extra=extra, missile=True, aimed=aimed)
+    if events[0].roll.success:  # type: ignore[attr-defined]
+        return events
+    return events + _stray(enc, opts, grid, c, t, w, level, f"{name} range, {kind}", dice)
+
+
+def _stray(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, level: int,
+           label: str, dice: Dice) -> list[Event]:
+    """"Missed Shots: Treat accidental attacks against random targets in the missile's flight path as if
+    the attacker had a skill level of -5": one of those standing between, picked with a die."""
+    assert c.cell is not None and t.cell is not None
+    path = grid.line_cells(c.cell, t.cell)
+    between = [x for cell in path if (x := enc.at(cell)) is not None and x is not c and x is not t]
+    if not between:
+        return []
+    with dice.rolling_for(c.name):
+        pick = dice.roll(1, len(between))[0] if len(between) > 1 else 1
+    victim = between[pick - 1]
+    return resolve_hit(enc, opts, grid, c, victim, w, "kill", {}, dice, skill=MISSED_SHOT_SKILL, attr="dex",
+                       target_level=(level, label), missile=True)
 
 
 def cdg_ready(c: Combatant) -> bool:

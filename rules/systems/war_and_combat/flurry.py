@@ -160,10 +160,16 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         with dice.rolling_for(c.name):
             r = task_roll(dice)
         roll = roll_of(r, "3d6", [("Fighter", sheet.fighter(c))])
-        st.flurry_init, st.actions = roll.total, actions_for(opts, c)
+        st.flurry_init, st.actions = roll.total, actions_for(opts, c) + _pins(enc, c)
         events.append(FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll))
         est.tactics[c.name] = choices[c.name][1]
     return events + _next_attacker(enc, opts, dice, None, "first")
+
+
+def _pins(enc: Encounter, c: Combatant) -> int:
+    """One extra action for each opponent in this flurry that ``c`` pressed against something impassable."""
+    names = {o.name for o in opponents(enc, c)}
+    return sum(1 for e in enc.effects if e.code == "pinned" and e.source == c.name and e.target in names)
 
 
 def intent_of(enc: Encounter, c: Combatant) -> str:

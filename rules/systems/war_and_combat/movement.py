@@ -29,7 +29,7 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.events import Engaged, EffectTaken
-from rules.systems.war_and_combat.rounds import acting, enc_state, roll_of
+from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, roll_of
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
     entry_cost,
@@ -39,7 +39,10 @@ from rules.systems.war_and_combat.tables_movement import (
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded, zone_of
 
-__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost"]
+__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "PINNED"]
+
+#: the effect code of a fighter pushed against something impassable
+PINNED = "pinned"
 
 #: the map's terrain marks -> the terrain chart's rows
 TERRAIN_MAP = {"rough": "rough", "difficult": "water", "climb": "uphill"}
@@ -189,3 +192,33 @@ def _pass_through(enc: Encounter, opts: OptionValues, c: Combatant, wielder: Com
     if roll.success:
         return events
     return events + damage(enc, opts, wielder, c, wielded(wielder), "kill", {}, dice, 0, low_skew=True)
+
+
+def press(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
+    """The press tactic, applied in the adjustment phase: "forcing the defender backwards ... (though
+    the winner must also maintain relative position)". "If a character is forced to move in a
+    direction that is blocked by an impassible obstacle, then the attacker receives one extra
+    action (for that flurry only) and the defender is penalized -1 to defense": the pinned
+    fighter's next flurry with the presser (this round's is over)."""
+    grid = enc.grid()
+    est = enc_state(enc)
+    if est.tactics.get(c.name) != "press":
+        raise IllegalAction(f"{c.name} did not declare the press tactic in a flurry this round.")
+    if not name:
+        raise InputError("Name the opponent to press back in `target`.")
+    t = enc.get(name, "target")
+    if grid is None or c.cell is None or t.cell is None or t.side == c.side or grid.distance(c.cell, t.cell) != 1:
+        raise IllegalAction(f"{c.name} presses an adjacent opponent from its flurry, and {t.name} is not one.")
+    if t.name not in est.tactics:
+        raise IllegalAction(f"{t.name} was not in a flurry this round.")
+    way = grid.direction(c.cell, t.cell)
+    assert way is not None
+    behind = grid.step(t.cell, way)
+    if behind is None or behind in grid.blocked or behind in enc.occupied(exclude=t):
+        effect = add_effect(enc, t, PINNED, 2)
+        enc.effects = [e.model_copy(update={"source": c.name}) if e.code == PINNED and e.target == t.name else e
+                       for e in enc.effects]
+        return [EffectTaken(actor=t.name, effect=PINNED, detail=c.name), effect]
+    start, old = c.cell, t.cell
+    t.position, c.position = behind.name, old.name
+    return [Moved(actor=t.name, path=[old.name, behind.name]), Moved(actor=c.name, path=[start.name, old.name])]

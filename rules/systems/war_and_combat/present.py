@@ -43,6 +43,7 @@ EFFECTS = {
     "restrict": "is restricted: acts at {d}",
     "break": "'s {d} breaks",
     "stands": "stands up",
+    "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
 }
 CHECKS = {

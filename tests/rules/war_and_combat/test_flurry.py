@@ -104,3 +104,39 @@ def test_only_flurry_participants_are_attacked_in_the_flurry():
     s.run("act", name="declare", actor="Borin", options={})
     s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
     assert "not in this flurry" in s.refused("attack", [4, 4, 4], actor="Borin", target="Snaga")
+
+
+def test_press_pushes_back_and_a_wall_behind_pins():
+    """"If a character is forced to move in a direction that is blocked by an impassible obstacle, then the attacker receives one extra action ... and the defender is penalized -1 to defense"."""
+    s = duel()
+    grak = s.get("Grak").position
+    s.enc.map.blocked.append(near(s, grak, "SE"))
+    fight(s, borin="kill")
+    s.enc.state.tactics["Borin"] = "press"
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    s.run("next", actor="Grak")
+    s.run("act", name="press", actor="Borin", target="Grak")
+    assert s.get("Grak").position == grak and any(e.code == "pinned" for e in s.enc.effects)
+    s.run("next", actor="Borin", dice=[3, 3, 4, 3, 3, 4])  # round 2
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    assert st(s, "Borin").actions == 4
+    res = s.run("attack", [2, 3, 3], actor="Borin", target="Grak")
+    assert res.events[0].roll.against == 12
+
+
+def test_press_into_open_ground_moves_both():
+    """The press forces the defender backwards and the winner keeps his relative position."""
+    s = duel()
+    borin, grak = s.get("Borin").position, s.get("Grak").position
+    fight(s)
+    s.enc.state.tactics["Borin"] = "press"
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    s.run("next", actor="Grak")
+    s.run("act", name="press", actor="Borin", target="Grak")
+    assert (s.get("Borin").position, s.get("Grak").position) == (grak, near(s, grak, "SE"))
+    assert borin != grak

@@ -81,3 +81,16 @@ def test_melee_weapons_wait_for_the_flurry():
     """Out of a flurry only missile weapons strike."""
     s = range_(20)
     assert "flurry phase" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="dagger")
+
+
+def test_a_missed_shot_may_strike_one_in_its_path():
+    """"Missed Shots: Treat accidental attacks against random targets in the missile's flight path as if the attacker had a skill level of -5"."""
+    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no")
+    s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
+    s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F39", *["N"] * 10), facing="N", owner=None)
+    s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F39", *["N"] * 5), facing="N")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 1, 2, 2])
+    res = s.run("attack", [2, 2, 2, 6, 6, 5], actor="Alda", target="Grak", weapon="bow")
+    stray = [e for e in res.events if isinstance(e, Attacked)][1]
+    assert stray.target == "Ulf" and any(m.name == "skill" and m.value == -5 for m in stray.roll.modifiers)
+    assert stray.roll.total == 17 - 5 + 1 and stray.roll.success is False
