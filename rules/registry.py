@@ -19,6 +19,7 @@ SYSTEM_MODULES: tuple[str, ...] = (
     "rules.systems.knights_of_valour",
     "rules.systems.tote",
     "rules.systems.damage_grid",
+    "rules.systems.war_and_combat",
 )
 
 _REGISTRY: dict[str, "RuleSystem"] = {}

@@ -12,6 +12,7 @@ SHEETS = {
     "knights-of-valour": "hp=9 weapons=longsword:1",
     "tote": "strike=2",
     "damage-grid": "weapons=saber:2:4:2:melee",
+    "war-and-combat": "fighter=3 weapons=broadsword",
 }
 
 

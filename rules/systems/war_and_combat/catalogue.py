@@ -3,6 +3,7 @@ the text's own tables are in pages we do not have). Every entry can be overridde
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.errors import SheetError
 
@@ -97,9 +98,11 @@ def _norm(name: str) -> str:
     return " ".join(name.strip().lower().replace("_", " ").split())
 
 
+@lru_cache(maxsize=1024)
 def weapon(name: str) -> Weapon:
     """The catalogue weapon called ``name`` (case and spacing as players type them)."""
-    found = WEAPONS.get(_norm(name)) or WEAPONS.get(_norm(name).replace("-", " "))
+    key = _norm(name).replace("-", " ")
+    found = next((w for n, w in WEAPONS.items() if n.replace("-", " ") == key), None)
     if found is None:
         raise SheetError(f"No weapon `{name[:40]}`: choose from {', '.join(WEAPONS)}.")
     return found

@@ -1,0 +1,126 @@
+"""War & Combat (Ken St-Cyr): a hex grid of 2 m hexes with six facings, rounds of three phases,
+flurries with declared intentions, hit locations and wounds.
+
+The rules are shared/rules/war-and-combat.txt with the defaults of shared/rules/README.md
+(open-ended task rolls, skew dice, attribute modifiers, shock and death checks, default weapons
+and armour); every choice the GM may want to change is an encounter option (`options.py`).
+The package: `task.py` (the task roll), `catalogue.py` and `tables*.py` (the data), `sheet.py`,
+`options.py`, `state.py`, `rounds.py` (the round sequence), `movement.py` and `zones.py`,
+`flurry.py` (declarations, flurry initiative, the passing attack), `attacks.py` (strikes,
+ranged strikes, wounds, combat options, coup-de-grâce), `actions.py`, `events.py`, `present.py`.
+
+Dice order for ``roll:``. `/init roll` and the `/init next` that begins a round: for each
+combatant in joining order its shock check and death check (3d6 each, if wounded), then each
+one's initiative (3d6, 4d6 with a skew die). The last declaration of a flurry (or the GM's
+force): each participant's flurry initiative (3d6). An attack: its 3d6, then the hit
+location's 3d6 (if it hits and no shot is called), the impact dice (critical dice last), then
+any wound-effect roll (3d6 for a fumble?, stumble? or combat option; 1d6 for the rounds of a
+stun). An open-ended 3d6 (a natural 3 or 18) is followed at once by its reroll.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from rules.actions import Act
+from rules.dice import Dice
+from rules.errors import IllegalAction
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.sheet import SheetKey
+from rules.state import state_as
+from rules.system import Action, RuleSystem, Turn, register
+from rules.systems.war_and_combat import attacks, flurry, movement, rounds, sheet
+from rules.systems.war_and_combat.actions import ACTIONS, HANDLERS
+from rules.systems.war_and_combat.options import OPTIONS
+from rules.systems.war_and_combat.present import WacPresenter, sheet_summary
+from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
+
+__all__ = ["WarAndCombat", "WacCombatant", "WacEncounter"]
+
+
+@register
+class WarAndCombat(RuleSystem):
+    """War & Combat: initiative each round, movement, flurries and adjustment on a hex grid."""
+
+    key = "war-and-combat"
+    title = "War & Combat"
+    map_kinds = ("hex",)
+    default_map = "16x12 hex"
+    uses_facing = True
+    terrain_kinds = ("clear", "wall", "rough", "difficult", "climb", "obstacle", "gap")
+    options = OPTIONS
+    actions = ACTIONS
+    presenter_class = WacPresenter
+
+    # -- sheets ---------------------------------------------------------------------------------
+    def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
+        return sheet.SHEET_KEYS
+
+    def sheet_summary(self, c: Combatant) -> str:
+        return sheet_summary(c)
+
+    def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
+        return [w.name for w in sheet.weapons(c)]
+
+    def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
+        state_as(c, WacCombatant)
+        c.hp = None
+        return []
+
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+        est = rounds.enc_state(enc)
+        est.flurries = [[n for n in f if n != c.name] for f in est.flurries]
+        if est.declarations is not None:
+            est.declarations.participants.pop(c.name, None)
+            est.declarations.made.pop(c.name, None)
+        if enc.started and enc.current is None and enc.phase in ("movement", "adjustment") and not enc.winner:
+            return rounds.end_step(enc, self.option_values(enc), dice)
+        return []
+
+    # -- turns ------------------------------------------------------------------------------------
+    def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        if enc.started:
+            raise IllegalAction("Initiative is rolled at the start of every round by itself: `/init next` moves the round on.")
+        if len([c for c in enc.combatants if c.in_fight]) < 1:
+            raise IllegalAction("Add combatants first.")
+        return rounds.start_round(enc, self.option_values(enc), dice)
+
+    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        self.need_started(enc)
+        opts = self.option_values(enc)
+        if enc.phase == "flurry":
+            est = rounds.enc_state(enc)
+            if est.declarations is not None and not est.declarations.revealed:
+                raise IllegalAction("The flurry waits for declarations: `/act action:declare`, or the GM's `/act action:force`.")
+            c = rounds.acting(enc, action.actor or enc.current, ("flurry",))
+            return flurry.hold(enc, opts, c, dice)
+        rounds.acting(enc, action.actor or enc.current)
+        return rounds.end_step(enc, opts, dice)
+
+    def turn(self, enc: Encounter) -> Turn:
+        if not enc.started or enc.winner:
+            return Turn()
+        label = self.present.turn_label(enc)  # type: ignore[attr-defined]
+        est = rounds.enc_state(enc)
+        d = est.declarations
+        if enc.phase == "flurry" and d is not None and not d.revealed:
+            first = next(iter(d.participants), "")
+            return Turn(actors=tuple(d.waiting()), key=(enc.round, "declare", first, len(est.flurries)), label=label)
+        if enc.current is None:
+            return Turn(key=(enc.round, enc.phase), label=label)
+        c = enc.get(enc.current)
+        return Turn(actors=(c.name,), key=(enc.round, enc.phase, c.name, len(est.flurries)), label=label,
+                    current=c.name, side=c.side)
+
+    # -- actions ------------------------------------------------------------------------------------
+    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
+
+    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return attacks.attack(enc, self.option_values(enc), self.need_grid(enc), action, dice)
+
+    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action, dice)
+
+    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
+        spec = self.actions.get(action.name)
+        return HANDLERS[spec.name](enc, self.option_values(enc), action.model_copy(update={"name": spec.name}), dice)

@@ -1,0 +1,113 @@
+"""The `/act` actions of War & Combat, declared once, and their handlers."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.actions import Act, ActionSpec, ActionTable
+from rules.dice import Dice
+from rules.errors import IllegalAction, InputError
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.systems.war_and_combat import flurry, sheet
+from rules.systems.war_and_combat.catalogue import weapon
+from rules.systems.war_and_combat.events import EffectTaken
+from rules.systems.war_and_combat.movement import press
+from rules.systems.war_and_combat.rounds import acting, enc_state
+
+__all__ = ["ACTIONS", "HANDLERS"]
+
+
+def _waiting(enc: Encounter, c: Combatant | None) -> bool:
+    d = enc_state(enc).declarations if enc.phase == "flurry" else None
+    return c is not None and d is not None and c.name in d.waiting()
+
+
+def _forceable(enc: Encounter, c: Combatant | None) -> bool:
+    d = enc_state(enc).declarations if enc.phase == "flurry" else None
+    return d is not None and not d.revealed
+
+
+def _attacking(enc: Encounter, c: Combatant | None) -> bool:
+    return c is not None and enc.phase == "flurry" and enc.current == c.name
+
+
+def _pressing(enc: Encounter, c: Combatant | None) -> bool:
+    return _my_step(enc, c) and enc.phase == "adjustment" and c is not None and enc_state(enc).tactics.get(c.name) == "press"
+
+
+def _my_step(enc: Encounter, c: Combatant | None) -> bool:
+    return c is not None and enc.phase in ("movement", "adjustment") and enc.current == c.name
+
+
+ACTIONS = ActionTable(
+    ActionSpec(
+        "declare",
+        "declare your intention and manoeuvre tactic for the flurry (hidden from the other side until all have declared)",
+        options=(("intent=", "kill, subdue, disarm, grapple, tackle, throw or outmanoeuvre"),
+                 ("tactic=", "hold, press, retreat or circle (applied in the adjustment phase)")),
+        legal=_waiting,
+    ),
+    ActionSpec("force", "reveal the flurry's declarations now: those who have not declared kill and hold", gm_only=True,
+               legal=_forceable),
+    ActionSpec("hold", "hold the initiative in the flurry: the attack passes to the next fighter with actions",
+               legal=_attacking),
+    ActionSpec("press", "after a flurry in which you declared press, push an opponent one hex straight back and follow; "
+               "a push into a wall or a taken hex pins it instead (next flurry: you +1 action, it -1 Defense)",
+               cost="adjustment", target=True, legal=_pressing),
+    ActionSpec("stand", "stand up from the ground (a quick action of your step)", cost="quick", legal=_my_step),
+    ActionSpec("wield", "take another weapon from your sheet in hand (drawing a weapon is a quick action)",
+               cost="quick", options=(("NAME", "the weapon"),), legal=_my_step),
+)
+
+
+def _declare(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = enc.get(action.actor)
+    return flurry.declare(enc, opts, c, action.options, dice)
+
+
+def _force(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return flurry.force(enc, opts, dice)
+
+
+def _hold(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor, ("flurry",))
+    return flurry.hold(enc, opts, c, dice)
+
+
+def _press(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor, ("adjustment",))
+    return press(enc, c, action.target)
+
+
+def _stand(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor)
+    st = sheet.state(c)
+    if not st.fallen:
+        raise IllegalAction(f"{c.name} is on its feet already.")
+    if st.immobile or len({x for x in st.disabled if x.endswith('leg')}) >= 2:
+        raise IllegalAction(f"{c.name} cannot stand: its legs will not carry it.")
+    st.fallen = False
+    return [EffectTaken(actor=c.name, effect="stands")]
+
+
+def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor)
+    name = action.weapon or next(iter(action.options), None)
+    if not name:
+        raise InputError(f"Name the weapon: one of {', '.join(w.name for w in sheet.weapons(c))}.")
+    w = weapon(name)
+    if w.name not in {x.name for x in sheet.weapons(c)}:
+        raise InputError(f"{c.name} does not carry a {w.name}.")
+    sheet.state(c).wield = w.name
+    return [EffectTaken(actor=c.name, effect="wields", detail=w.name)]
+
+
+HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]] = {
+    "declare": _declare,
+    "force": _force,
+    "hold": _hold,
+    "press": _press,
+    "stand": _stand,
+    "wield": _wield,
+}

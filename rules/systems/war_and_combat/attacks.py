@@ -1,0 +1,390 @@
+"""Attacks: the strike in a flurry, the ranged strike, damage, wounds and their effects, the
+combat options, and the coup-de-grâce.
+
+Resolution of an attack: 3d6 + weapon skill + Agility modifier + action penalties must EXCEED
+the Defense (Fighter rank + Agility modifier + 10, + shield from the front; -1 when the
+defender had to turn to face; half the Fighter rank from a flank; no defense from the rear or
+against an indefensible attack). 5 or more over is critical, with an extra impact die per 5.
+Then the hit location (3d6), the impact dice of the Impact Cap (Strength + the weapon's impact
+modifier), absorption and penetration, the severity against the size's thresholds, and the
+wound's effect with its roll. Dice in that order.
+"""
+from __future__ import annotations
+
+from rules.actions import Attack, CoupDeGrace
+from rules.dice import Dice
+from rules.effects import active
+from rules.errors import IllegalAction, InputError
+from rules.events import Attacked, Checked, Event, Roll, mod
+from rules.geometry import Grid
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.systems.war_and_combat import flurry, sheet
+from rules.systems.war_and_combat.catalogue import Weapon, weapon as catalogue_weapon
+from rules.systems.war_and_combat.events import EffectTaken, Struck
+from rules.systems.war_and_combat.options import MISSILE_TARGETS
+from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, roll_of, set_status, stunned
+from rules.systems.war_and_combat.state import LIMBS, WoundRecord
+from rules.systems.war_and_combat.tables import (
+    FALLEN,
+    HELPLESS,
+    STUNNED,
+    action_penalty,
+    hit_location,
+    impact_dice,
+    wound,
+    wound_effect,
+)
+from rules.systems.war_and_combat.tables_missile import (
+    FIRING_INTO_MELEE,
+    MISSED_SHOT_SKILL,
+    called_shot,
+    missile_hit_location,
+    moving_target,
+    range_band,
+)
+from rules.systems.war_and_combat.tables_movement import pace_penalty
+from rules.systems.war_and_combat.tables_options import combat_option, secondary_effect
+from rules.systems.war_and_combat.task import exceeds, task_roll
+from rules.systems.war_and_combat.zones import engaged_with, wielded
+
+__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage"]
+
+
+def penalty(c: Combatant) -> int:
+    """Action penalties: the worst wound of each location, summed over locations (mortal: none left)."""
+    worst: dict[str, int] = {}
+    for w in sheet.state(c).wounds:
+        p = action_penalty(w.severity)
+        if p is not None:
+            worst[w.location] = min(worst.get(w.location, 0), p)
+    return sum(worst.values())
+
+
+def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
+    if defender.cell is None or attacker.cell is None or not defender.facing:
+        return "front"
+    steps = grid.turn_steps(defender.facing, grid.facing_towards(defender.cell, attacker.cell))
+    return "front" if steps <= 1 else "flank" if steps == 2 else "rear"
+
+
+def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, attacker: Combatant | None,
+            indefensible: bool = False) -> tuple[int, str]:
+    """The target's Defense against ``attacker`` and the rule it came from."""
+    st = sheet.state(target)
+    rank, agl = sheet.fighter(target), sheet.modifier(target, "agl")
+    if st.unconscious or st.immobile:
+        return HELPLESS.value(rank, agl), "helpless"
+    if indefensible:
+        return opts.rear_defense, "indefensible"
+    arc = _arc(grid, target, attacker) if attacker is not None else "front"
+    if arc == "rear":
+        return opts.rear_defense, "rear"
+    if stunned(enc, target):
+        value, why = STUNNED.value(rank, agl), "stunned"
+    elif st.fallen:
+        value, why = FALLEN.value(rank, agl), "fallen"
+    elif arc == "flank":
+        value, why = 10 + rank // 2 + agl, "flank"
+    else:
+        value, why = 10 + rank + agl + sheet.shield_bonus(target), "front"
+    pinned = active(enc.effects, target.name, "pinned") is not None
+    return value - (1 if st.turned else 0) - (1 if pinned else 0), why
+
+
+def _weapon(c: Combatant, name: str | None) -> Weapon:
+    if not name:
+        return wielded(c)
+    w = catalogue_weapon(name)
+    if w.name not in {x.name for x in sheet.weapons(c)}:
+        raise InputError(f"{c.name} does not carry a {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
+    if w.name in sheet.state(c).broken:
+        raise IllegalAction(f"{c.name}'s {w.name} is broken: attack with another weapon.")
+    return w
+
+
+def _side(opts: OptionValues, options: dict[str, str]) -> str:
+    side = (options.get("side") or opts.limb_side).lower()
+    if side not in ("left", "right"):
+        raise InputError("`side` is `left` or `right` (the arm or leg an arm or leg hit strikes).")
+    return side
+
+
+def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice: Dice) -> list[Event]:
+    """`/attack`: a strike in a flurry, or a ranged strike in the movement or adjustment phase."""
+    if enc.phase == "flurry":
+        c = acting(enc, action.actor, ("flurry",))
+        return _strike(enc, opts, grid, c, action, dice)
+    c = acting(enc, action.actor)
+    return _shoot(enc, opts, grid, c, action, dice)
+
+
+def _target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
+    if not name:
+        raise InputError("Name the combatant to attack in `target`.")
+    t = enc.get(name, "target")
+    if t.side == c.side:
+        raise IllegalAction(f"{t.name} is on {c.name}'s side: attack an enemy.")
+    if t.status == "out":
+        raise IllegalAction(f"{t.name} is out of the fight.")
+    return t
+
+
+def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
+    t = _target(enc, c, action.target)
+    if not flurry.in_flurry(enc, t):
+        raise IllegalAction(f"{t.name} is not in this flurry: attack one of {', '.join(o.name for o in flurry.opponents(enc, c))}.")
+    w = _weapon(c, action.weapon)
+    if w.ranged:
+        raise IllegalAction(f"A {w.name} shoots in the movement and adjustment phases, not in a flurry: strike with a melee weapon.")
+    if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > w.reach:
+        raise IllegalAction(f"{t.name} is beyond the {w.name}'s reach of {w.reach} hex(es).")
+    st, tst = sheet.state(c), sheet.state(t)
+    indefensible = tst.actions == 0 and st.actions >= 2
+    st.actions -= 1
+    events = resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), action.options, dice,
+                         skill=sheet.skill(c, w.name), attr="agl", indefensible=indefensible)
+    hit = bool(events and isinstance(events[0], Attacked) and events[0].roll.success)
+    return events + flurry.after_attack(enc, opts, dice, c, t, hit)
+
+
+def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, intent: str,
+                options: dict[str, str], dice: Dice, *, skill: int, attr: str, indefensible: bool = False,
+                target_level: tuple[int, str] | None = None, extra: list[tuple[str, int]] | None = None,
+                missile: bool = False, aimed: str | None = None) -> list[Event]:
+    """One attack roll and, on a hit, its damage. ``target_level`` replaces the Defense (missiles)."""
+    against, why = target_level or defense(enc, opts, grid, t, c, indefensible)
+    with dice.rolling_for(c.name):
+        r = task_roll(dice)
+    mods = [("skill", skill), ("Agility" if attr == "agl" else "Dexterity", sheet.modifier(c, attr)),
+            ("wounds", penalty(c)), *(extra or [])]
+    roll = roll_of(r, "3d6", mods, against, why if target_level else f"Defense ({why})")
+    events: list[Event] = [Attacked(actor=c.name, target=t.name, weapon=w.name, roll=roll)]
+    if not roll.success:
+        return events
+    over = (roll.total or 0) - against
+    crit = over // opts.critical_every if over >= opts.critical_every else 0
+    return events + damage(enc, opts, c, t, w, intent, options, dice, crit, missile=missile, aimed=aimed)
+
+
+def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: Weapon, intent: str,
+           options: dict[str, str], dice: Dice, crit: int, *, missile: bool = False, aimed: str | None = None,
+           low_skew: bool = False) -> list[Event]:
+    """Hit location, impact, absorption, penetration, severity, and the wound's effects."""
+    with dice.rolling_for(c.name):
+        if aimed:
+            location = aimed
+        else:
+            loc_dice = dice.roll(3, 6)
+            location = (missile_hit_location if missile else hit_location)(sum(loc_dice))
+    option = None if intent in ("kill", "outmanoeuvre") else intent
+    cap = sheet.attr(c, "str") + (0 if option else w.impact)
+    spec = impact_dice(cap)
+    with dice.rolling_for(c.name):
+        rolled = dice.roll(spec.count + (1 if low_skew and spec.count else 0), spec.sides)
+        kept = sorted(rolled)[: spec.count] if low_skew and spec.count else rolled
+        extra = dice.roll(crit, 6) if crit else []
+    impact = sum(kept) + spec.modifier + sum(extra)
+    armour = sheet.worn(t)
+    if crit or option == "tackle":
+        absorbed, effective, penetrating = 0, impact, bool(crit)
+    else:
+        absorbed = min(armour.absorb, impact)
+        effective = impact - armour.absorb
+        penetrating = effective > armour.threshold - w.penetration
+    hurt = wound(effective, sheet.size(t), penetrating)
+    where = location
+    if location in ("arm", "leg"):
+        where = f"{_side(opts, options)} {location}"
+    impact_roll = Roll(dice=[*rolled, *extra], label=spec.expression + (f" +{crit}d6 critical" if crit else ""),
+                       modifiers=[mod("table", spec.modifier)] if spec.modifier else [], total=impact)
+    events: list[Event] = [Struck(actor=t.name, location=where, cap=cap, dice=spec.expression, impact=impact_roll,
+                                  critical_dice=crit, absorbed=max(0, absorbed), effective=effective,
+                                  penetrating=penetrating, severity=hurt.severity if hurt else None, option=option)]
+    if option:
+        column = hurt.severity if hurt else "superficial"
+        return events + _option_effect(enc, c, t, w, option, column, dice)
+    if hurt is None:
+        return events
+    st = sheet.state(t)
+    st.wounds.append(WoundRecord(location=where, severity=hurt.severity, penetrating=penetrating))  # type: ignore[arg-type]
+    return events + _wound_effects(enc, t, where, location, hurt.severity, dice)
+
+
+def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Checked:
+    with dice.rolling_for(c.name):
+        r = task_roll(dice)
+    return Checked(actor=c.name, what=what, roll=roll_of(r, "3d6", [(attr.upper(), sheet.modifier(c, attr))], target))
+
+
+def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:
+    st = sheet.state(t)
+    events: list[Event] = []
+    if severity == "mortal":
+        events.append(EffectTaken(actor=t.name, effect="mortal"))
+    effect = wound_effect(location, severity)
+    if effect is not None:
+        if effect.check is not None:
+            check = _check(t, effect.name, effect.check.attribute, effect.check.target, dice)
+            events.append(check)
+            if check.roll.success:
+                return events + _downed(t)
+        if effect.no_action_rounds:
+            with dice.rolling_for(t.name):
+                rounds = dice.roll(1, 6)[0]
+            events.append(EffectTaken(actor=t.name, effect="stun", detail=str(rounds)))
+            events.append(add_effect(enc, t, "stun", rounds))
+        if effect.actions_lost:
+            st.lost += effect.actions_lost
+            st.actions = max(0, st.actions - effect.actions_lost)
+            events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(effect.actions_lost)))
+        if effect.drops:
+            events.append(EffectTaken(actor=t.name, effect="drops", detail=effect.drops))
+        if effect.falls and not st.fallen:
+            st.fallen = True
+            events.append(EffectTaken(actor=t.name, effect="falls"))
+        if effect.unconscious:
+            st.unconscious = True
+            events.append(EffectTaken(actor=t.name, effect="knockout"))
+        if effect.immobile:
+            st.immobile = True
+            events.append(EffectTaken(actor=t.name, effect="immobile"))
+        limbs = [where] if effect.limb in ("disabled", "impaired") else []
+        if effect.limb == "both legs disabled":
+            limbs = ["left leg", "right leg"]
+        for limb in limbs:
+            bucket = st.impaired if effect.limb == "impaired" else st.disabled
+            if limb in LIMBS and limb not in bucket:
+                bucket.append(limb)
+                events.append(EffectTaken(actor=t.name, effect="impaired" if bucket is st.impaired else "disabled", detail=limb))
+    return events + _downed(t)
+
+
+def _downed(t: Combatant) -> list[Event]:
+    st = sheet.state(t)
+    if st.unconscious:
+        return set_status(t, "downed", "unconscious")
+    if any(w.severity == "mortal" for w in st.wounds):
+        return set_status(t, "downed", "mortal")
+    if st.immobile:
+        return set_status(t, "downed", "immobile")
+    return []
+
+
+def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option: str, column: str, dice: Dice) -> list[Event]:
+    """A combat option's secondary effect (COMBAT OPTIONS by the hit's severity)."""
+    effect = combat_option(option, column)
+    st = sheet.state(t)
+    events: list[Event] = []
+    miss_by = None
+    if effect.target is not None and effect.attribute:
+        check = _check(t, effect.code, effect.attribute, effect.target, dice)
+        events.append(check)
+        miss_by = effect.target - (check.roll.total or 0)
+    outcome = secondary_effect(effect.code, miss_by)
+    if outcome is None:
+        return events
+    if outcome.breaks:
+        held = wielded(t)
+        st.broken.append(held.name)
+        events.append(EffectTaken(actor=t.name, effect="break", detail=held.name))
+    if outcome.actions_lost:
+        st.lost += outcome.actions_lost
+        st.actions = max(0, st.actions - outcome.actions_lost)
+        events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
+    if outcome.penalty:
+        events.append(EffectTaken(actor=t.name, effect="restrict", detail=str(outcome.penalty)))
+    if outcome.drop:
+        events.append(EffectTaken(actor=t.name, effect="drops", detail=outcome.drop))
+    if outcome.falls and not st.fallen:
+        st.fallen = True
+        events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))
+    if outcome.stunned_rounds:
+        events.append(add_effect(enc, t, "stun", outcome.stunned_rounds))
+    return events
+
+
+def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
+    """A ranged strike, once in each of the movement and adjustment phases."""
+    t = _target(enc, c, action.target)
+    w = _weapon(c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
+    if not w.ranged or w.missile is None:
+        raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
+    st = sheet.state(c)
+    if st.shots >= 1:
+        raise IllegalAction(f"{c.name} has made its ranged strike of this phase: the next is in the next phase.")
+    if engaged_with(enc, grid, c):
+        raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, not with missiles.")
+    if c.cell is None or t.cell is None:
+        raise IllegalAction("Both must be on the map.")
+    hexes = grid.distance(c.cell, t.cell)
+    band = range_band(w.missile, hexes)
+    if band is None:
+        raise IllegalAction(f"{t.name} is {hexes} hexes away, beyond the {w.name}'s extreme range of {w.missile * 5}.")
+    name, range_mod = band
+    kind = (action.options.get("target") or opts.missile_target).lower()
+    if kind not in MISSILE_TARGETS:
+        raise InputError(f"`target=` is one of {', '.join(MISSILE_TARGETS)}.")
+    level_defense = defense(enc, opts, grid, t, c)[0] if kind == "evading" else 0
+    level = moving_target(MISSILE_TARGETS[kind], range_mod, level_defense)
+    if engaged_with(enc, grid, t):
+        level += FIRING_INTO_MELEE
+    extra: list[tuple[str, int]] = []
+    aimed = action.options.get("aim")
+    if aimed is not None:
+        aimed = aimed.lower()
+        call = called_shot(name)
+        if aimed not in ("head", "arm", "chest", "belly", "leg") or call is None:
+            raise IllegalAction("A called shot (`aim=head|arm|chest|belly|leg`) is only at point blank or short range.")
+        extra.append(("called shot", call))
+    if st.moved:
+        extra.append(("moving", pace_penalty(sheet.pace(c))))
+    st.shots += 1
+    events = resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name), attr="dex",
+                         target_level=(level, f"{name} range, {kind}"), extra=extra, missile=True, aimed=aimed)
+    if events[0].roll.success:  # type: ignore[attr-defined]
+        return events
+    return events + _stray(enc, opts, grid, c, t, w, level, f"{name} range, {kind}", dice)
+
+
+def _stray(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, level: int,
+           label: str, dice: Dice) -> list[Event]:
+    """"Missed Shots: Treat accidental attacks against random targets in the missile's flight path as if
+    the attacker had a skill level of -5": one of those standing between, picked with a die."""
+    assert c.cell is not None and t.cell is not None
+    path = grid.line_cells(c.cell, t.cell)
+    between = [x for cell in path if (x := enc.at(cell)) is not None and x is not c and x is not t]
+    if not between:
+        return []
+    with dice.rolling_for(c.name):
+        pick = dice.roll(1, len(between))[0] if len(between) > 1 else 1
+    victim = between[pick - 1]
+    return resolve_hit(enc, opts, grid, c, victim, w, "kill", {}, dice, skill=MISSED_SHOT_SKILL, attr="dex",
+                       target_level=(level, label), missile=True)
+
+
+def cdg_ready(c: Combatant) -> bool:
+    """"any three limbs disabled, all four limbs disabled, unconscious, or mortally wounded"."""
+    st = sheet.state(c)
+    return len(st.disabled) >= 3 or st.unconscious or any(w.severity == "mortal" for w in st.wounds)
+
+
+def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDeGrace, dice: Dice) -> list[Event]:
+    phases = ("movement", "adjustment", "flurry")
+    c = acting(enc, action.actor, phases)
+    t = _target(enc, c, action.target)
+    if not cdg_ready(t):
+        raise IllegalAction(
+            f"{t.name} is not helpless: a coup-de-grâce needs three or four limbs disabled, unconscious, or mortally wounded."
+        )
+    w = _weapon(c, action.weapon)
+    if c.cell is None or t.cell is None or grid.distance(c.cell, t.cell) > max(1, w.reach):
+        raise IllegalAction(f"{c.name} must stand within reach of {t.name} to deliver the coup-de-grâce.")
+    others = [e for e in engaged_with(enc, grid, c) if e.name != t.name]
+    if others:
+        raise IllegalAction(f"{c.name} is engaged with {others[0].name}: the coup-de-grâce needs no other opponent engaged.")
+    events = set_status(t, "out", "coup")
+    if enc.phase == "flurry":
+        sheet.state(c).actions = max(0, sheet.state(c).actions - 1)
+        events += flurry.after_attack(enc, opts, dice, c, t, True)
+    return events

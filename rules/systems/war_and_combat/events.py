@@ -1,0 +1,116 @@
+"""The War & Combat events: typed data, shown by `present.py` (evaluation never builds text)."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import Field
+
+from rules.events import Event, Roll
+
+__all__ = [
+    "PhaseBegan",
+    "Engaged",
+    "FlurryBegan",
+    "Declared",
+    "Revealed",
+    "FlurryInitiative",
+    "AttackPassed",
+    "Struck",
+    "EffectTaken",
+    "FlurryEnded",
+    "MoralePrompt",
+    "FacedAttacker",
+]
+
+
+class PhaseBegan(Event):
+    kind: ClassVar[str] = "phase"
+    phase: str
+    order: list[str] = Field(default_factory=list)
+
+
+class Engaged(Event):
+    """``actor`` entered the zone of ``by`` (``zone``: threat or danger): its movement stops."""
+
+    kind: ClassVar[str] = "engaged"
+    by: str
+    zone: str
+    at: str
+
+
+class FlurryBegan(Event):
+    kind: ClassVar[str] = "flurry"
+    participants: list[str]
+
+
+class Declared(Event):
+    """``actor`` declared (hidden until all have); ``waiting`` still have to."""
+
+    kind: ClassVar[str] = "declare"
+    waiting: list[str] = Field(default_factory=list)
+
+
+class Revealed(Event):
+    """Every declaration of the flurry: name -> (intent, tactic); ``defaulted`` by the GM's force."""
+
+    kind: ClassVar[str] = "reveal"
+    choices: dict[str, tuple[str, str]]
+    defaulted: list[str] = Field(default_factory=list)
+
+
+class FlurryInitiative(Event):
+    kind: ClassVar[str] = "flurry_init"
+    value: int
+    actions: int
+    roll: Roll
+
+
+class AttackPassed(Event):
+    """The attack passes to ``actor``: ``reason`` miss, spent (the attacker ran out of actions), hold."""
+
+    kind: ClassVar[str] = "pass"
+    reason: str
+    from_: str | None = None
+
+
+class Struck(Event):
+    """``actor`` (the target) struck at ``location``: the impact roll, extra critical dice,
+    absorption, the effective impact, penetration, and the wound's severity (None: no wound)."""
+
+    kind: ClassVar[str] = "struck"
+    location: str
+    cap: int
+    dice: str
+    impact: Roll
+    critical_dice: int = 0
+    absorbed: int = 0
+    effective: int
+    penetrating: bool
+    severity: str | None = None
+    option: str | None = None
+
+
+class EffectTaken(Event):
+    """A wound or combat-option effect on ``actor``: ``effect`` a code (stun, knockout, falls,
+    drops, disabled, impaired, loses_action, restrict, break, mortal...), ``detail`` a number or place."""
+
+    kind: ClassVar[str] = "wound_effect"
+    effect: str
+    detail: str | None = None
+
+
+class FlurryEnded(Event):
+    kind: ClassVar[str] = "flurry_end"
+    participants: list[str]
+
+
+class MoralePrompt(Event):
+    kind: ClassVar[str] = "morale"
+    round: int
+
+
+class FacedAttacker(Event):
+    """Turned to face an attacker as the flurry began (free; -1 Defense for the flurry)."""
+
+    kind: ClassVar[str] = "face_flurry"
+    facing: str

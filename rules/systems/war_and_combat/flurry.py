@@ -1,0 +1,223 @@
+"""The flurry phase: flurries form from engaged fighters; each flurry's participants declare an
+intention and a manoeuvre tactic (declare, then resolve: `rules.turns.phases`); then flurry
+initiative (3d6 + Fighter rank) and actions (2, +1 per 5 Fighter ranks, less those lost this
+round); attacks in flurry-initiative order. A failed attack passes the attack to the defender;
+a fighter out of actions passes it on; the flurry ends when nobody on two sides has actions
+left (or all hold). Then the next flurry, and after the last the adjustment phase.
+"""
+from __future__ import annotations
+
+from rules.dice import Dice
+from rules.errors import IllegalAction, InputError
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.turns.phases import Declarations
+from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.events import (
+    AttackPassed,
+    Declared,
+    FacedAttacker,
+    FlurryBegan,
+    FlurryEnded,
+    FlurryInitiative,
+    Revealed,
+)
+from rules.systems.war_and_combat.rounds import begin_phase, enc_state, roll_of
+from rules.systems.war_and_combat.task import task_roll
+from rules.systems.war_and_combat.zones import marginal, threat
+
+__all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
+           "hold", "opponents", "in_flurry", "actions_for"]
+
+#: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
+INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuvre")
+#: manoeuvre tactics, applied in the adjustment phase
+TACTICS = ("hold", "press", "retreat", "circle")
+DEFAULT_CHOICE = {"intent": "kill", "tactic": "hold"}
+
+
+def participants(enc: Encounter) -> list[Combatant]:
+    """The flurry under way's fighters still standing."""
+    est = enc_state(enc)
+    names = set(est.flurries[0]) if est.flurries else set()
+    return [c for c in enc.combatants if c.name in names and c.status == "active"]
+
+
+def in_flurry(enc: Encounter, c: Combatant) -> bool:
+    est = enc_state(enc)
+    return enc.phase == "flurry" and bool(est.flurries) and c.name in est.flurries[0]
+
+
+def opponents(enc: Encounter, c: Combatant) -> list[Combatant]:
+    return [o for o in participants(enc) if o.side != c.side]
+
+
+def actions_for(opts: OptionValues, c: Combatant) -> int:
+    """"equal to 2, +1 every fifth Fighter rank", less the actions lost this round."""
+    return max(0, 2 + sheet.fighter(c) // opts.action_every - sheet.state(c).lost)
+
+
+def _groups(enc: Encounter) -> list[list[str]]:
+    """The engaged fighters, grouped into flurries, in initiative order of their best member."""
+    grid = enc.grid()
+    if grid is None:
+        return []
+    rank = {n: i for i, n in enumerate(enc.order)}
+    fighters = [c for c in enc.combatants if c.status == "active" and c.cell is not None]
+    parent = {c.name: c.name for c in fighters}
+
+    def root(n: str) -> str:
+        while parent[n] != n:
+            n = parent[n]
+        return n
+
+    reach = {c.name: threat(grid, c) | marginal(grid, c) for c in fighters}
+    linked: set[str] = set()
+    for c in fighters:
+        for e in fighters:
+            if e.side != c.side and c.cell in reach[e.name]:  # each pair is seen from both ends
+                parent[root(e.name)] = root(c.name)
+                linked |= {c.name, e.name}
+    groups: dict[str, list[str]] = {}
+    for c in fighters:
+        if c.name in linked:
+            groups.setdefault(root(c.name), []).append(c.name)
+    out = [sorted(g, key=lambda n: rank.get(n, 999)) for g in groups.values()]
+    return sorted(out, key=lambda g: rank.get(g[0], 999))
+
+
+def begin(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    """The flurry phase begins: form the flurries and open the first one's declarations."""
+    est = enc_state(enc)
+    est.flurries = _groups(enc)
+    return _open(enc, opts, dice)
+
+
+def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    est = enc_state(enc)
+    est.declarations, est.passed, enc.current = None, [], None
+    while est.flurries and len({c.side for c in participants(enc)}) < 2:
+        est.flurries.pop(0)
+    if not est.flurries:
+        return begin_phase(enc, opts, "adjustment", dice)
+    fighters = participants(enc)
+    events: list[Event] = [FlurryBegan(participants=[c.name for c in fighters])]
+    grid = enc.grid()
+    for c in fighters:
+        sheet.state(c).turned = False
+        foes = opponents(enc, c)
+        if grid is None or c.cell is None or not c.facing or not foes:
+            continue
+        facing_one = any(o.cell is not None and grid.turn_steps(c.facing, grid.facing_towards(c.cell, o.cell)) <= 1 for o in foes)
+        if not facing_one:
+            nearest = min(foes, key=lambda o: grid.distance(c.cell, o.cell))  # type: ignore[arg-type]
+            c.facing = grid.facing_towards(c.cell, nearest.cell)  # type: ignore[arg-type]
+            sheet.state(c).turned = True
+            events.append(FacedAttacker(actor=c.name, facing=c.facing))
+    est.declarations = Declarations(participants={c.name: c.side for c in fighters})
+    return events
+
+
+def _choice(options: dict[str, str]) -> dict[str, str]:
+    intent = (options.get("intent") or "kill").strip().lower().replace("outmaneuver", "outmanoeuvre")
+    tactic = (options.get("tactic") or "hold").strip().lower()
+    if intent not in INTENTS:
+        raise InputError(f"`intent={intent[:20]}` is not an intention: use one of {', '.join(INTENTS)}.")
+    if tactic not in TACTICS:
+        raise InputError(f"`tactic={tactic[:20]}` is not a manoeuvre tactic: use one of {', '.join(TACTICS)}.")
+    return {"intent": intent, "tactic": tactic}
+
+
+def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice) -> list[Event]:
+    est = enc_state(enc)
+    d = est.declarations
+    if enc.phase != "flurry" or d is None:
+        raise IllegalAction("Declarations are made when a flurry begins, in the flurry phase.")
+    choice = _choice(options)
+    done = d.declare(c.name, choice)
+    events: list[Event] = [Declared(actor=c.name, waiting=d.waiting())]
+    return events + (_reveal(enc, opts, dice) if done else [])
+
+
+def force(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    est = enc_state(enc)
+    if enc.phase != "flurry" or est.declarations is None or est.declarations.revealed:
+        raise IllegalAction("There are no declarations waiting to be forced.")
+    est.declarations.force(DEFAULT_CHOICE)
+    return _reveal(enc, opts, dice)
+
+
+def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    """All declared: show every choice, roll flurry initiative, give actions, pick the attacker."""
+    est = enc_state(enc)
+    d = est.declarations
+    assert d is not None
+    choices = {n: (d.choice(n)["intent"], d.choice(n)["tactic"]) for n in d.participants}
+    events: list[Event] = [Revealed(choices=choices, defaulted=list(d.defaulted))]
+    for c in participants(enc):
+        st = sheet.state(c)
+        with dice.rolling_for(c.name):
+            r = task_roll(dice)
+        roll = roll_of(r, "3d6", [("Fighter", sheet.fighter(c))])
+        st.flurry_init, st.actions = roll.total, actions_for(opts, c) + _pins(enc, c)
+        events.append(FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll))
+        est.tactics[c.name] = choices[c.name][1]
+    return events + _next_attacker(enc, opts, dice, None, "first")
+
+
+def _pins(enc: Encounter, c: Combatant) -> int:
+    """One extra action for each opponent in this flurry that ``c`` pressed against something impassable."""
+    names = {o.name for o in opponents(enc, c)}
+    return sum(1 for e in enc.effects if e.code == "pinned" and e.source == c.name and e.target in names)
+
+
+def intent_of(enc: Encounter, c: Combatant) -> str:
+    d = enc_state(enc).declarations
+    return (d.choice(c.name).get("intent") if d is not None and d.revealed else None) or "kill"
+
+
+def _next_attacker(enc: Encounter, opts: OptionValues, dice: Dice, prefer: Combatant | None, reason: str) -> list[Event]:
+    """Give the attack to ``prefer`` if it can take it, else to the highest flurry initiative with
+    actions and an opponent; when nobody can, the flurry ends."""
+    est = enc_state(enc)
+    before = enc.current
+
+    def ready(c: Combatant) -> bool:
+        return sheet.state(c).actions > 0 and c.name not in est.passed and bool(opponents(enc, c))
+
+    pool = [c for c in participants(enc) if ready(c)]
+    if prefer is not None and prefer in pool:
+        nxt: Combatant | None = prefer
+    else:
+        nxt = max(pool, key=lambda c: sheet.state(c).flurry_init or 0, default=None)
+    if nxt is None:
+        return _close(enc, opts, dice)
+    enc.current = nxt.name
+    if reason == "first" or nxt.name == before:
+        return []
+    return [AttackPassed(actor=nxt.name, reason=reason, from_=before)]
+
+
+def after_attack(enc: Encounter, opts: OptionValues, dice: Dice, attacker: Combatant, target: Combatant, hit: bool) -> list[Event]:
+    """After one attack: a miss passes the attack to the defender; out of actions passes it on."""
+    if not hit and target.status == "active" and sheet.state(target).actions > 0:
+        return _next_attacker(enc, opts, dice, target, "miss")
+    if sheet.state(attacker).actions > 0 and attacker.status == "active" and opponents(enc, attacker):
+        return []
+    return _next_attacker(enc, opts, dice, None, "spent")
+
+
+def hold(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
+    """The attacker holds: the attack passes to the next with actions; nobody left ends the flurry."""
+    enc_state(enc).passed.append(c.name)
+    return _next_attacker(enc, opts, dice, None, "hold")
+
+
+def _close(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    est = enc_state(enc)
+    names = est.flurries.pop(0) if est.flurries else []
+    for n in names:
+        if (c := enc.find(n)) is not None:
+            sheet.state(c).actions = 0
+    return [FlurryEnded(participants=names), *_open(enc, opts, dice)]

@@ -1,0 +1,224 @@
+"""Movement on the hex grid: facing, costs, terrain, obstacles, zones and the pass-through.
+
+- Moving into one of the three front hexes costs the terrain's cost and turns the mover to
+  face that way for free; into a flank or rear hex costs double and keeps the facing; a pivot
+  in place costs 1 movement point.
+- Half the pace's movement points in the movement phase, half in the adjustment phase (a
+  fighter who was in a flurry adjusts at most one hex).
+- Terrain marked on the map: `rough` is the chart's rough ground (2, max pace run),
+  `difficult` its water, mired or sandy ground (2, max jog), `climb` uphill (double); faster
+  than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls.
+  `obstacle` (tumble over a table) and `gap` (jump across a gap) are obstacle actions at +1
+  movement point with their skill roll; a failure halts movement before the hex.
+- Entering an enemy's zone of threat (or the zone of danger of an engaged enemy) stops the
+  move there. With `options:"pass"` the mover tries to pass through to a hex outside every
+  zone: a Tactics roll modified by Agility; a failure means a blow from the zone's wielder
+  (random location, impact with a low skew die).
+
+Dice for `roll:`, step by step: a stumble roll, an obstacle roll; then the pass-through roll
+and, if it fails, the blow's hit location and impact dice.
+"""
+from __future__ import annotations
+
+from rules.actions import Move
+from rules.dice import Dice
+from rules.errors import IllegalAction, InputError
+from rules.events import Checked, Event, Moved, Turned
+from rules.geometry import Cell, Grid, cheapest_path
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.events import Engaged, EffectTaken
+from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, roll_of
+from rules.systems.war_and_combat.tables_movement import (
+    OBSTACLE_COST,
+    entry_cost,
+    exceeds_max_pace,
+    obstacle,
+)
+from rules.systems.war_and_combat.task import task_roll
+from rules.systems.war_and_combat.zones import engaged_with, wielded, zone_of
+
+__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "PINNED"]
+
+#: the effect code of a fighter pushed against something impassable
+PINNED = "pinned"
+
+#: the map's terrain marks -> the terrain chart's rows
+TERRAIN_MAP = {"rough": "rough", "difficult": "water", "climb": "uphill"}
+#: the map's obstacle marks -> the obstacle action crossing them
+OBSTACLE_MAP = {"obstacle": "tumble over a table", "gap": "jump across a gap"}
+
+Plan = list[tuple[str, str]]
+
+
+def step_cost(grid: Grid, cell: Cell, facing: str, direction: str) -> tuple[Cell | None, int, str]:
+    """Where one step towards ``direction`` lands, its cost, and the facing after it."""
+    nxt = grid.step(cell, direction)
+    if nxt is None:
+        return None, 0, facing
+    kind = grid.terrain.get(nxt, "clear")
+    cost = entry_cost(TERRAIN_MAP.get(kind, "open")) + (OBSTACLE_COST if kind in OBSTACLE_MAP else 0)
+    if grid.turn_steps(facing, direction) <= 1:
+        return nxt, cost, direction
+    return nxt, 2 * cost, facing
+
+
+def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, budget: int) -> Plan:
+    if c.cell is None or c.facing is None:
+        raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
+    plan: Plan = []
+    if action.path:
+        for word in action.path.replace(",", " ").split():
+            plan.append(("step", grid.parse_facing(word)))
+    elif action.to:
+        goal = grid.parse(action.to)
+        plan = _find(enc, grid, c, goal, budget)
+    if action.facing:
+        plan.append(("pivot", grid.parse_facing(action.facing)))
+    if not plan:
+        raise InputError("Give `path` (hex directions like `N NE`), `to` (a hex) or `facing` (to pivot).")
+    return plan
+
+
+def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> Plan:
+    taken = enc.occupied(exclude=c)
+
+    def successors(state: tuple[Cell, str]):
+        cell, facing = state
+        for d in grid.facings:
+            nxt, cost, after = step_cost(grid, cell, facing, d)
+            if nxt is not None and nxt not in grid.blocked and nxt not in taken:
+                yield (nxt, after), cost, f"step {d}"
+        i = grid.facings.index(facing)
+        for turn in (grid.facings[(i + 1) % 6], grid.facings[(i - 1) % 6]):
+            yield (cell, turn), 1, f"pivot {turn}"
+
+    found = cheapest_path((c.cell, c.facing), lambda s: s[0] == goal, successors, budget,
+                          heuristic=lambda s: grid.distance(s[0], goal))
+    if found is None:
+        raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left this phase.")
+    return [tuple(label.split(" ", 1)) for _, label in found[1]]  # type: ignore[misc]
+
+
+def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor)
+    st = sheet.state(c)
+    if st.immobile or st.unconscious:
+        raise IllegalAction(f"{c.name} cannot move.")
+    if enc.phase == "movement" and engaged_with(enc, grid, c):
+        raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, and may adjust one hex after it.")
+    passing = "pass" in action.options
+    plan = _plan(enc, grid, c, action, st.mp)
+    taken = enc.occupied(exclude=c)
+    cell, facing = c.cell, c.facing
+    assert cell is not None and facing is not None
+    path, spent, hexes = [cell.name], 0, 0
+    events: list[Event] = []
+    stop: tuple[Combatant, str] | None = None
+    endangered: Combatant | None = None
+    for kind, arg in plan:
+        if kind == "pivot":
+            if arg != facing:
+                spent += 1
+                facing = arg
+            continue
+        nxt, cost, after = step_cost(grid, cell, facing, arg)
+        if nxt is None:
+            raise IllegalAction(f"A step {arg} from {cell.name} leaves the map.")
+        if nxt in grid.blocked:
+            raise IllegalAction(f"{nxt.name} is a wall: go around it.")
+        if nxt in taken:
+            raise IllegalAction(f"{nxt.name} is taken by {enc.at(nxt).name}: go around.")  # type: ignore[union-attr]
+        if enc.phase == "adjustment" and c.name in enc_state(enc).tactics and hexes >= 1:
+            raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
+        if spent + cost > st.mp:
+            raise IllegalAction(f"{c.name} has {st.mp - spent} movement point(s) left this phase; that step costs {cost}.")
+        mark = grid.terrain.get(nxt, "clear")
+        if mark in OBSTACLE_MAP:
+            ob = obstacle(OBSTACLE_MAP[mark])
+            level = max(sheet.skill(c, s) for s in ob.skills)
+            with dice.rolling_for(c.name):
+                r = task_roll(dice)
+            roll = roll_of(r, "3d6", [(ob.skills[0], level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute))],
+                           opts.check_target, ob.action)
+            events.append(Checked(actor=c.name, what="obstacle", roll=roll))
+            if not roll.success:
+                break
+        terrain = TERRAIN_MAP.get(mark, "open")
+        cell, facing, spent, hexes = nxt, after, spent + cost, hexes + 1
+        path.append(cell.name)
+        if exceeds_max_pace(terrain, sheet.pace(c)):
+            with dice.rolling_for(c.name):
+                r = task_roll(dice)
+            roll = roll_of(r, "3d6", [("AGL", sheet.modifier(c, "agl"))], opts.check_target, "footing")
+            events.append(Checked(actor=c.name, what="stumble", roll=roll))
+            if not roll.success:
+                st.fallen = True
+                events.append(EffectTaken(actor=c.name, effect="falls"))
+                break
+        zone = zone_of(enc, grid, c, cell)
+        if zone is not None and not passing:
+            stop = zone
+            break
+        if zone is not None:
+            endangered = endangered or zone[0]
+    if passing and zone_of(enc, grid, c, cell) is not None:
+        raise IllegalAction("A pass-through must reach a hex outside every zone of threat and danger in one go.")
+    turned_only = hexes == 0
+    c.position, c.facing = cell.name, facing
+    st.mp -= min(st.mp, spent)
+    st.moved = st.moved or hexes > 0
+    if turned_only:
+        events.insert(0, Turned(actor=c.name, facing=facing, cost=spent))
+    else:
+        events.insert(0, Moved(actor=c.name, path=path, cost=spent, left=st.mp, facing=facing))
+    if stop is not None:
+        events.append(Engaged(actor=c.name, by=stop[0].name, zone=stop[1], at=cell.name))
+    if endangered is not None:
+        events += _pass_through(enc, opts, c, endangered, dice)
+    return events
+
+
+def _pass_through(enc: Encounter, opts: OptionValues, c: Combatant, wielder: Combatant, dice: Dice) -> list[Event]:
+    """The pass-through: Tactics modified by Agility; a failure is a blow struck by accident."""
+    from rules.systems.war_and_combat.attacks import damage
+
+    with dice.rolling_for(c.name):
+        r = task_roll(dice)
+    roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl"))],
+                   opts.check_target, "pass-through")
+    events: list[Event] = [Checked(actor=c.name, what="pass", roll=roll)]
+    if roll.success:
+        return events
+    return events + damage(enc, opts, wielder, c, wielded(wielder), "kill", {}, dice, 0, low_skew=True)
+
+
+def press(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
+    """The press tactic, applied in the adjustment phase: "forcing the defender backwards ... (though
+    the winner must also maintain relative position)". "If a character is forced to move in a
+    direction that is blocked by an impassible obstacle, then the attacker receives one extra
+    action (for that flurry only) and the defender is penalized -1 to defense": the pinned
+    fighter's next flurry with the presser (this round's is over)."""
+    grid = enc.grid()
+    est = enc_state(enc)
+    if est.tactics.get(c.name) != "press":
+        raise IllegalAction(f"{c.name} did not declare the press tactic in a flurry this round.")
+    if not name:
+        raise InputError("Name the opponent to press back in `target`.")
+    t = enc.get(name, "target")
+    if grid is None or c.cell is None or t.cell is None or t.side == c.side or grid.distance(c.cell, t.cell) != 1:
+        raise IllegalAction(f"{c.name} presses an adjacent opponent from its flurry, and {t.name} is not one.")
+    if t.name not in est.tactics:
+        raise IllegalAction(f"{t.name} was not in a flurry this round.")
+    way = grid.direction(c.cell, t.cell)
+    assert way is not None
+    behind = grid.step(t.cell, way)
+    if behind is None or behind in grid.blocked or behind in enc.occupied(exclude=t):
+        effect = add_effect(enc, t, PINNED, 2)
+        enc.effects = [e.model_copy(update={"source": c.name}) if e.code == PINNED and e.target == t.name else e
+                       for e in enc.effects]
+        return [EffectTaken(actor=t.name, effect=PINNED, detail=c.name), effect]
+    start, old = c.cell, t.cell
+    t.position, c.position = behind.name, old.name
+    return [Moved(actor=t.name, path=[old.name, behind.name]), Moved(actor=c.name, path=[start.name, old.name])]

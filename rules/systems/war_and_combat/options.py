@@ -1,0 +1,28 @@
+"""The War & Combat options: the defaults of shared/rules/README.md and the project's readings
+where the text is silent, each overridable by the GM (`/encounter settings options:"..."`)."""
+from __future__ import annotations
+
+from rules.options import OptionSet, choice_option, int_option, yes_no_option
+
+__all__ = ["OPTIONS", "MISSILE_TARGETS"]
+
+#: the `missile_target` words -> the rows of MOVING TARGET MODIFIERS
+MISSILE_TARGETS = {
+    "moving": "unaware, moving",
+    "unmoving": "unaware and unmoving",
+    "erratic": "unaware, moving erratically",
+    "evading": "aware, evading",
+}
+
+OPTIONS = OptionSet(
+    yes_no_option("tactics_skew", True, "the side with the better Tactics rolls initiative with a high skew die (the text's optional rule)"),
+    choice_option("limb_side", ("left", "right"), "the side an arm or leg hit strikes unless the attacker says (`side=right`): a right-hander's blow hits the left"),
+    choice_option("missile_target", tuple(MISSILE_TARGETS), "how a missile's target moves unless the shooter says (`target=...`): the moving target table's row"),
+    int_option("rear_defense", 3, 0, 30, "the Defense of a fighter attacked from the rear or with an indefensible attack (\"no defense\"; 3 as the helpless)"),
+    int_option("shock_stun", 5, 1, 30, "failing the shock check by this much or more also stuns for 1 round"),
+    int_option("death_base", 10, 0, 40, "a death check (3d6 + Strength modifier) must beat this + `death_step` per mortal wound"),
+    int_option("death_step", 3, 0, 20, "added to the death check's target per mortal wound"),
+    int_option("action_every", 5, 1, 30, "a flurry's actions are 2, +1 for every this many Fighter ranks"),
+    int_option("check_target", 10, 0, 40, "the target of obstacle, stumble and pass-through rolls, where the text gives none"),
+    int_option("critical_every", 5, 1, 20, "an attack this much over Defense is critical, with an extra impact die per this much"),
+)

@@ -1,0 +1,205 @@
+"""Every sentence of War & Combat: its events, status lines and board."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rules.events import Attacked, Checked
+from rules.models import Combatant, Encounter
+from rules.present import Presenter, roll_text
+from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.events import (
+    AttackPassed,
+    Declared,
+    EffectTaken,
+    Engaged,
+    FacedAttacker,
+    FlurryBegan,
+    FlurryEnded,
+    FlurryInitiative,
+    MoralePrompt,
+    PhaseBegan,
+    Revealed,
+    Struck,
+)
+from rules.systems.war_and_combat.rounds import enc_state, stunned
+
+__all__ = ["WacPresenter", "sheet_summary"]
+
+PHASE_TEXT = {
+    "movement": "each in initiative order moves (`/move`), may shoot (`/attack`), then `/init next`",
+    "adjustment": "in reverse initiative order, move the other half (one hex after a flurry), "
+                  "shoot again, then `/init next`",
+}
+EFFECTS = {
+    "stun": "is stunned: no action for {d} round(s), Defense 5 + half Fighter rank",
+    "loses_action": "loses {d} action(s) this round",
+    "drops": "drops what it carries ({d})",
+    "falls": "falls down",
+    "knockout": "is knocked out",
+    "immobile": "is conscious but immobile",
+    "disabled": "'s {d} is disabled",
+    "impaired": "'s {d} is impaired",
+    "mortal": "is mortally wounded: no more actions",
+    "restrict": "is restricted: acts at {d}",
+    "break": "'s {d} breaks",
+    "stands": "stands up",
+    "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
+    "wields": "takes the {d} in hand",
+}
+CHECKS = {
+    "shock": "checks shock", "death": "makes a death check", "fumble?": "checks for a fumble",
+    "stumble?": "checks for a stumble", "obstacle": "tries the obstacle", "stumble": "tries to keep its footing",
+    "pass": "tries to pass through",
+}
+REASONS = {"miss": "the attack failed, so the defender attacks", "spent": "the attacker is out of actions",
+           "hold": "the attacker holds"}
+
+
+def sheet_summary(c: Combatant) -> str:
+    s = c.sheet
+    skills = ",".join(f"{k}:{v}" for k, v in (s.get("skills") or {}).items())
+    bits = [f"STR {s.get('str')} AGL {s.get('agl')} DEX {s.get('dex')}", f"Fighter {s.get('fighter')}",
+            f"size {s.get('size')}", "weapons " + ",".join(s.get("weapons") or []), f"armor {s.get('armor')}"]
+    if s.get("shield", "none") != "none":
+        bits.append(f"{s['shield']} shield")
+    if skills:
+        bits.append(f"skills {skills}")
+    bits.append(f"pace {s.get('pace')}")
+    return " · ".join(bits)
+
+
+class WacPresenter(Presenter):
+    formats: ClassVar[dict[type, str]] = {
+        PhaseBegan: "phase_began",
+        Engaged: "engaged",
+        FlurryBegan: "flurry_began",
+        Declared: "declared",
+        Revealed: "revealed",
+        FlurryInitiative: "flurry_initiative",
+        AttackPassed: "attack_passed",
+        Struck: "struck",
+        EffectTaken: "effect_taken",
+        FlurryEnded: "flurry_ended",
+        MoralePrompt: "morale",
+        FacedAttacker: "faced",
+    }
+    causes: ClassVar[dict[str, str]] = {
+        "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
+        "coup": "a coup-de-grâce", "death": "failed the death check and dies",
+    }
+    checks: ClassVar[dict[str, str]] = CHECKS
+
+    def checked(self, e: Checked) -> str:
+        what = CHECKS.get(e.what) or f"resists {e.what}"
+        return f"**{e.actor}** {what}: {roll_text(e.roll)}"
+
+    def phase_began(self, e: PhaseBegan) -> str:
+        if e.phase not in PHASE_TEXT:
+            return ""
+        order = f" Order: {', '.join(e.order)}." if e.order else ""
+        return f"**{e.phase.title()} phase**: {PHASE_TEXT.get(e.phase, '')}.{order}"
+
+    def engaged(self, e: Engaged) -> str:
+        return f"**{e.actor}** enters {e.by}'s zone of {e.zone} at {e.at}: movement stops, they are engaged"
+
+    def flurry_began(self, e: FlurryBegan) -> str:
+        return (f"⚔️ **Flurry**: {', '.join(e.participants)}. Each declares with "
+                f"`/act action:declare options:\"intent=kill tactic=press\"` (hidden until all have declared)")
+
+    def declared(self, e: Declared) -> str:
+        wait = f"; still to declare: {', '.join(e.waiting)}" if e.waiting else ""
+        return f"**{e.actor}** has declared (hidden){wait}"
+
+    def revealed(self, e: Revealed) -> str:
+        shown = "; ".join(f"**{n}** {i}, {t}" for n, (i, t) in e.choices.items())
+        forced = f" (the GM forced it: {', '.join(e.defaulted)} kill and hold)" if e.defaulted else ""
+        return f"Declarations revealed: {shown}{forced}"
+
+    def flurry_initiative(self, e: FlurryInitiative) -> str:
+        return f"**{e.actor}** flurry initiative **{e.value}** ({roll_text(e.roll)}), {e.actions} action(s)"
+
+    def attack_passed(self, e: AttackPassed) -> str:
+        return f"The attack passes to **{e.actor}**: {REASONS.get(e.reason, e.reason)}"
+
+    def attacked(self, e: Attacked) -> str:
+        outcome = None if e.roll.success is None else ("hit" if e.roll.success else "miss")
+        return f"**{e.actor}** attacks **{e.target}** with the {e.weapon}: {roll_text(e.roll, outcome)}"
+
+    def struck(self, e: Struck) -> str:
+        crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
+        head = f"**{e.actor}** is struck in the {e.location}{crit}: impact {roll_text(e.impact)} (cap {e.cap})"
+        if e.critical_dice:
+            soak = f", effective {e.effective} (a critical goes through armour)"
+        else:
+            soak = f", absorbed {e.absorbed}, effective {e.effective}, " + ("penetrating" if e.penetrating else "blunt")
+        if e.option:
+            what = e.severity or "superficial"
+            return f"{head}{soak}: a {what} {e.option} result"
+        wound = f": **{e.severity}** wound" if e.severity else ": no wound"
+        return head + soak + wound
+
+    def effect_taken(self, e: EffectTaken) -> str:
+        text = EFFECTS.get(e.effect, e.effect).format(d=e.detail or "")
+        joiner = "" if text.startswith("'") else " "
+        return f"**{e.actor}**{joiner}{text}"
+
+    def flurry_ended(self, e: FlurryEnded) -> str:
+        return f"The flurry of {', '.join(e.participants)} ends"
+
+    def morale(self, e: MoralePrompt) -> str:
+        return (f"**Morale** (end of round {e.round}): the text gives no procedure, so the GM checks morale for any "
+                f"side that needs it (`/roll`, and `/combatant remove` for those who flee)")
+
+    def faced(self, e: FacedAttacker) -> str:
+        return f"**{e.actor}** turns to face {e.facing} as the flurry begins (-1 Defense this flurry)"
+
+    # -- the board ----------------------------------------------------------------------------
+    def status_line(self, enc: Encounter, c: Combatant) -> str:
+        st = sheet.state(c)
+        bits = [f"**{c.name}**"]
+        if c.position:
+            bits.append(c.position + (f" {c.facing}" if c.facing else ""))
+        if c.initiative is not None:
+            bits.append(f"init {c.initiative}")
+        worst: dict[str, str] = {}
+        order = ("light", "serious", "critical", "mortal")
+        for w in st.wounds:
+            if w.location not in worst or order.index(w.severity) > order.index(worst[w.location]):
+                worst[w.location] = w.severity
+        if worst:
+            bits.append("wounds " + ", ".join(f"{loc} {sev}" for loc, sev in worst.items()))
+        flags = [f for f, on in (("fallen", st.fallen), ("stunned", stunned(enc, c)), ("unconscious", st.unconscious),
+                                 ("immobile", st.immobile)) if on]
+        bits += flags
+        if enc.phase == "flurry" and st.flurry_init is not None and st.actions:
+            bits.append(f"{st.actions} action(s)")
+        if enc.phase in ("movement", "adjustment") and c.name == enc.current:
+            bits.append(f"▶ {st.mp} MP")
+        if c.status != "active":
+            bits.append(c.status)
+        return " · ".join(bits)
+
+    def board_extra(self, enc: Encounter) -> list[str]:
+        if not enc.started or enc.winner:
+            return []
+        est = enc_state(enc)
+        d = est.declarations
+        lines = []
+        if enc.phase == "flurry" and d is not None and not d.revealed:
+            lines.append(f"Flurry: {', '.join(d.participants)} · still to declare: {', '.join(d.waiting())}")
+        if len(est.flurries) > 1:
+            lines.append(f"Flurries to come: {len(est.flurries) - 1}")
+        return lines
+
+    def turn_label(self, enc: Encounter) -> str:
+        est = enc_state(enc)
+        d = est.declarations
+        if enc.phase == "flurry" and d is not None and not d.revealed:
+            return f"Round {enc.round} · flurry: declare your intentions ({', '.join(d.waiting())} to declare)"
+        if enc.phase == "flurry":
+            c = enc.find(enc.current)
+            left = sheet.state(c).actions if c else 0
+            return f"Round {enc.round} · flurry: {enc.current} attacks ({left} action(s) left), or `/act action:hold`"
+        c = enc.find(enc.current)
+        mp = sheet.state(c).mp if c else 0
+        return f"Round {enc.round} · {enc.phase} phase: {enc.current} ({mp} MP), then `/init next`"

@@ -1,0 +1,219 @@
+"""The War & Combat round, as the text orders it: check shock -> initiative (3d6 + Fighter
+rank, open-ended; a high skew die for the side with the better Tactics) -> movement phase in
+initiative order -> flurry phase -> adjustment phase in reverse initiative order -> morale (the
+GM is prompted: the text gives no procedure). Steps that need no choice run by themselves.
+"""
+from __future__ import annotations
+
+from rules.dice import Dice
+from rules.effects import Effect, active, next_id
+from rules.errors import IllegalAction, NotYourTurn
+from rules.events import Checked, EffectAdded, Event, InitiativeSet, Roll, RoundBegan, StatusChanged, mod
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.state import state_as
+from rules.turns.ordered import Slot, arrange, next_to_act
+from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.events import MoralePrompt, PhaseBegan
+from rules.systems.war_and_combat.state import WacEncounter
+from rules.systems.war_and_combat.tables import shock_value
+from rules.systems.war_and_combat.tables_movement import pace_points, phase_points
+from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
+
+__all__ = [
+    "enc_state",
+    "stunned",
+    "can_act",
+    "roll_of",
+    "start_round",
+    "begin_phase",
+    "end_step",
+    "acting",
+    "add_effect",
+    "set_status",
+    "phase_mp",
+]
+
+PHASES = ("movement", "flurry", "adjustment", "morale")
+
+
+
+def enc_state(enc: Encounter) -> WacEncounter:
+    return state_as(enc, WacEncounter)
+
+
+def stunned(enc: Encounter, c: Combatant) -> bool:
+    return active(enc.effects, c.name, "stun") is not None
+
+
+def can_act(enc: Encounter, c: Combatant) -> bool:
+    """Able to take a step now: active (not downed or out) and not stunned."""
+    return c.status == "active" and not stunned(enc, c)
+
+
+def roll_of(r: TaskRoll, label: str, modifiers: list[tuple[str, int]], against: int | None = None,
+            against_label: str | None = None) -> Roll:
+    """A task roll as an event's `Roll`: every die, the open end, the modifiers, the outcome."""
+    mods = [mod("open end", r.extra)] if r.extra else []
+    mods += [mod(n, v) for n, v in modifiers if v]
+    total = r.total + sum(v for _, v in modifiers)
+    success = None if against is None else exceeds(total, against)
+    return Roll(dice=list(r.dice), label=label, kept=len(r.kept) if len(r.dice) > 3 and not r.rerolls else None,
+                modifiers=mods, total=total, against=against, against_label=against_label, success=success)
+
+
+def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int) -> EffectAdded:
+    """A timed condition (stun) on ``c`` for ``rounds`` round ends."""
+    effect = Effect(id=next_id(enc.effects), name=code, target=c.name, ends="round_end", left=rounds, code=code)
+    enc.effects = [e for e in enc.effects if not (e.code == code and e.target == c.name)] + [effect]
+    if code == "stun":  # "can take no action"
+        sheet.state(c).actions = 0
+    return EffectAdded(actor=c.name, name=code, ends="round_end", left=rounds)
+
+
+def set_status(c: Combatant, status: str, cause: str) -> list[Event]:
+    if c.status == status or c.status == "out":
+        return []
+    c.status = status  # type: ignore[assignment]
+    return [StatusChanged(actor=c.name, status=status, cause=cause)]
+
+
+def phase_mp(c: Combatant, phase: str) -> int:
+    """Movement points for ``phase``: half the pace's (an odd one first); one impaired leg halves
+    the rate, two make it a crawl; a fallen fighter crawls; an immobile one does not move."""
+    st = sheet.state(c)
+    if st.immobile:
+        return 0
+    legs = {x for x in st.impaired + st.disabled if x.endswith("leg")}
+    pace = "crawl" if (st.fallen or len(legs) >= 2) else sheet.pace(c)
+    first, second = phase_points(pace)
+    if len(legs) == 1 and pace != "crawl":
+        full = pace_points(pace) // 2
+        first, second = full - full // 2, full // 2
+    return first if phase == "movement" else second
+
+
+def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
+    """Round start: the shock check against the worst shock value, then the death check."""
+    st = sheet.state(c)
+    events: list[Event] = []
+    values = [v for w in st.wounds if (v := shock_value(w.severity)) is not None]
+    strength = sheet.modifier(c, "str")
+    if values and c.status == "active":
+        target = max(values)
+        with dice.rolling_for(c.name):
+            r = task_roll(dice)
+        roll = roll_of(r, "3d6", [("Strength", strength)], target, "shock")
+        events.append(Checked(actor=c.name, what="shock", roll=roll))
+        if not roll.success:
+            st.lost += 1
+            if (roll.total or 0) <= target - opts.shock_stun:
+                events.append(add_effect(enc, c, "stun", 1))
+    mortal = sum(1 for w in st.wounds if w.severity == "mortal")
+    if mortal and c.status != "out":
+        target = opts.death_base + opts.death_step * mortal
+        with dice.rolling_for(c.name):
+            r = task_roll(dice)
+        roll = roll_of(r, "3d6", [("Strength", strength)], target, "death")
+        events.append(Checked(actor=c.name, what="death", roll=roll))
+        if not roll.success:
+            events += set_status(c, "out", "death")
+    return events
+
+
+def _luck(enc: Encounter, opts: OptionValues) -> dict[str, int]:
+    """Side -> skew dice on initiative: the side with the strictly best Tactics gets one."""
+    if not opts.tactics_skew:
+        return {}
+    best = {s: max((sheet.skill(c, "tactics") for c in enc.combatants if c.side == s and c.in_fight), default=0)
+            for s in enc.sides()}
+    if len(best) < 2:
+        return {}
+    top = max(best.values())
+    leaders = [s for s, v in best.items() if v == top]
+    return {leaders[0]: 1} if len(leaders) == 1 and top > 0 else {}
+
+
+def order_of(enc: Encounter) -> list[str]:
+    slots = [Slot(c.name, c.initiative or 0, (-sheet.fighter(c), i))
+             for i, c in enumerate(enc.combatants) if c.in_fight and c.initiative is not None]
+    return arrange(slots)
+
+
+def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    """A new round: shock and death checks, initiative, then the movement phase."""
+    enc.round += 1
+    events: list[Event] = [RoundBegan(round=enc.round)]
+    est = enc_state(enc)
+    est.tactics = {}
+    for c in enc.combatants:
+        st = sheet.state(c)
+        st.lost, st.turned, st.actions, st.flurry_init = 0, False, 0, None
+        if c.in_fight:
+            events += _checks(enc, opts, c, dice)
+    luck = _luck(enc, opts)
+    for c in enc.combatants:
+        if not c.in_fight:
+            c.initiative = None
+            continue
+        with dice.rolling_for(c.name):
+            r = task_roll(dice, luck.get(c.side, 0))
+        roll = roll_of(r, "3d6" + (" high skew" if luck.get(c.side) else ""), [("Fighter", sheet.fighter(c))])
+        c.initiative = roll.total
+        events.append(InitiativeSet(actor=c.name, value=c.initiative or 0, roll=roll))
+    enc.order = order_of(enc)
+    return events + begin_phase(enc, opts, "movement", dice)
+
+
+def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> list[Event]:
+    """Begin ``phase``; a phase with nobody to act in it passes by itself to the next."""
+    from rules.systems.war_and_combat import flurry  # the flurry phase runs its own steps
+
+    est = enc_state(enc)
+    enc.phase, est.acted, enc.current = phase, [], None
+    if phase == "flurry":
+        return flurry.begin(enc, opts, dice)
+    if phase == "morale":  # the text gives no procedure: the GM is prompted, and the next round begins
+        return [MoralePrompt(round=enc.round), *start_round(enc, opts, dice)]
+    order = enc.order[::-1] if phase == "adjustment" else list(enc.order)
+    for c in enc.combatants:
+        st = sheet.state(c)
+        st.mp, st.moved, st.shots = phase_mp(c, phase), False, 0
+        if phase == "adjustment" and c.name in est.tactics:
+            st.mp = min(st.mp, 2)  # after a flurry: a one-hex adjustment
+    events: list[Event] = [PhaseBegan(phase=phase, order=order)]
+    return events + _advance(enc, opts, order, dice)
+
+
+def phase_order(enc: Encounter) -> list[str]:
+    return enc.order[::-1] if enc.phase == "adjustment" else list(enc.order)
+
+
+def _advance(enc: Encounter, opts: OptionValues, order: list[str], dice: Dice) -> list[Event]:
+    est = enc_state(enc)
+    ready = {c.name for c in enc.combatants if can_act(enc, c)}
+    enc.current = next_to_act(order, est.acted, ready)
+    if enc.current is not None:
+        return []
+    nxt = PHASES[PHASES.index(enc.phase or "movement") + 1]
+    return begin_phase(enc, opts, nxt, dice)
+
+
+def end_step(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    """The current combatant's step in a movement or adjustment phase is over: the next one's."""
+    est = enc_state(enc)
+    if enc.current:
+        est.acted.append(enc.current)
+    return _advance(enc, opts, phase_order(enc), dice)
+
+
+def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movement", "adjustment")) -> Combatant:
+    """The combatant whose step it is, named ``name``; refused out of its step or phase."""
+    if not enc.started:
+        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+    c = enc.get(name)
+    if enc.phase not in phases:
+        raise IllegalAction(f"That is done in the {' or '.join(phases)} phase; this is the {enc.phase} phase.")
+    if enc.current != c.name:
+        raise NotYourTurn(f"It is {enc.current or 'nobody'}'s step in the {enc.phase} phase, not {c.name}'s.")
+    return c

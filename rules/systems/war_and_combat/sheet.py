@@ -1,0 +1,136 @@
+"""The War & Combat sheet: its keys, and the readers of a combatant's numbers.
+
+``str agl dex`` (3-18), ``fighter`` (Fighter rank: a number or untrained, soldier, veteran,
+master), ``size`` (damage thresholds; 10 for a human), ``skills`` (``weapon:level`` and
+``tactics``, ``acrobatics``, ``jumping``, ``climbing``, ``balance``), ``weapons`` (catalogue
+names), ``armor`` (a catalogue name or ``absorb/threshold``), ``shield``, ``pace``.
+"""
+from __future__ import annotations
+
+from rules.errors import SheetError
+from rules.models import Combatant
+from rules.sheet import SheetKey, read_int
+from rules.systems.war_and_combat.catalogue import (
+    FIGHTER_RANKS,
+    SHIELDS,
+    SKILLS,
+    Armour,
+    Weapon,
+    armour,
+    weapon,
+)
+from rules.systems.war_and_combat.state import WacCombatant
+from rules.systems.war_and_combat.tables_movement import PACES
+from rules.systems.war_and_combat.task import attribute_modifier
+
+__all__ = [
+    "SHEET_KEYS",
+    "PACE_CHOICES",
+    "state",
+    "attr",
+    "modifier",
+    "fighter",
+    "size",
+    "skill",
+    "weapons",
+    "worn",
+    "shield_bonus",
+    "pace",
+]
+
+#: the paces a sheet may set (the text's table less swimming, which needs water)
+PACE_CHOICES = tuple(p for p in PACES if p != "swim")
+MAX_RANK = 30
+MAX_SKILL = 30
+
+
+def _fighter(text: str) -> int:
+    named = FIGHTER_RANKS.get(text.strip().lower())
+    if named is not None:
+        return named
+    return read_int(text, "fighter", 0, MAX_RANK, SheetError, "or untrained, soldier, veteran, master")
+
+
+def _skills(text: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in (x.strip() for x in text.split(",") if x.strip()):
+        name, sep, level = item.partition(":")
+        if not sep:
+            raise SheetError(f"`skills`: write each skill as name:level, like `broadsword:3,tactics:2`; `{item[:30]}` is not.")
+        key = name.strip().lower()
+        key = key if key in SKILLS else weapon(key).name
+        out[key] = read_int(level.strip(), f"skills {key}", -10, MAX_SKILL, SheetError)
+    if len(out) > 30:
+        raise SheetError("`skills` takes at most 30 skills.")
+    return out
+
+
+def _weapons(text: str) -> list[str]:
+    names = [weapon(x).name for x in text.split(",") if x.strip()]
+    if not names or len(names) > 10:
+        raise SheetError("`weapons` lists 1 to 10 catalogue weapons, comma separated, like `broadsword,bow`.")
+    return list(dict.fromkeys(names))
+
+
+def _armour(text: str) -> str:
+    return armour(text).name
+
+
+SHEET_KEYS: tuple[SheetKey, ...] = (
+    SheetKey("str", "Strength (Impact Cap, shock and death checks)", "int", 10, minimum=3, maximum=18),
+    SheetKey("agl", "Agility (attack, Defense, stumbles)", "int", 10, minimum=3, maximum=18),
+    SheetKey("dex", "Dexterity (missiles, fumbles)", "int", 10, minimum=3, maximum=18),
+    SheetKey("fighter", "Fighter rank (initiative, Defense, actions per flurry)", "custom", 0, parse=_fighter,
+             accepts="0–30, or `untrained` 0, `soldier` 3, `veteran` 6, `master` 10"),
+    SheetKey("size", "size for the damage thresholds (10: a human)", "int", 10, minimum=0, maximum=100),
+    SheetKey("skills", "name:level list: weapon skills and tactics, acrobatics, jumping, climbing, balance",
+             "custom", parse=_skills, accepts="a comma list of `name:level` (-10–30)"),
+    SheetKey("weapons", "catalogue weapons carried, the first in hand", "custom", ("dagger",), parse=_weapons,
+             accepts="a comma list of catalogue weapons"),
+    SheetKey("armor", "catalogue armour, or absorption/penetration threshold like `3/8`", "custom", "none",
+             parse=_armour, accepts="none, padded, leather, scale, mail, plate, or `absorb/threshold`"),
+    SheetKey("shield", "shield (Defense +1 small, +2 large, from the front)", "choice", "none", choices=tuple(SHIELDS)),
+    SheetKey("pace", "pace (movement points a round)", "choice", "walk", choices=PACE_CHOICES),
+)
+
+
+def state(c: Combatant) -> WacCombatant:
+    """The combatant's typed state (every War & Combat combatant has one)."""
+    assert isinstance(c.state, WacCombatant)
+    return c.state
+
+
+def attr(c: Combatant, key: str) -> int:
+    return int(c.sheet.get(key, 10))
+
+
+def modifier(c: Combatant, key: str) -> int:
+    return attribute_modifier(attr(c, key))
+
+
+def fighter(c: Combatant) -> int:
+    return int(c.sheet.get("fighter", 0))
+
+
+def size(c: Combatant) -> int:
+    return int(c.sheet.get("size", 10))
+
+
+def skill(c: Combatant, name: str) -> int:
+    return int((c.sheet.get("skills") or {}).get(name, 0))
+
+
+def weapons(c: Combatant) -> list[Weapon]:
+    return [weapon(n) for n in c.sheet.get("weapons") or ["dagger"]]
+
+
+def worn(c: Combatant) -> Armour:
+    return armour(str(c.sheet.get("armor", "none")))
+
+
+def shield_bonus(c: Combatant) -> int:
+    return SHIELDS.get(str(c.sheet.get("shield", "none")), 0)
+
+
+def pace(c: Combatant) -> str:
+    return str(c.sheet.get("pace", "walk"))

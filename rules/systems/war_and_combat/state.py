@@ -1,0 +1,70 @@
+"""The typed state of War & Combat: per combatant (wounds per location, movement points,
+flurry actions, conditions) and per encounter (who has had a step in this phase, the flurries
+of the round, the declarations of the flurry under way). ``hp`` is not used (None)."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.state import CombatantState, EncounterState, register_state
+from rules.turns.phases import Declarations
+
+__all__ = ["WoundRecord", "WacCombatant", "WacEncounter", "LIMBS"]
+
+#: the four limbs a wound can disable
+LIMBS = ("left arm", "right arm", "left leg", "right leg")
+
+
+class WoundRecord(BaseModel):
+    """One wound: where (``left arm``, ``head``...), how bad, and penetrating or blunt."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    location: str = Field(max_length=20)
+    severity: Literal["light", "serious", "critical", "mortal"]
+    penetrating: bool = False
+
+
+class WacCombatant(CombatantState):
+    wounds: list[WoundRecord] = Field(default_factory=list, max_length=200)
+    #: movement points left in this phase
+    mp: int = Field(0, ge=0, le=100)
+    #: stepped this phase (its pace then penalises skill rolls)
+    moved: bool = False
+    #: ranged strikes made this phase (one a phase)
+    shots: int = Field(0, ge=0, le=10)
+    #: actions left in the flurry under way
+    actions: int = Field(0, ge=0, le=100)
+    #: actions lost this round (shock, fumbles), taken off the next flurry's
+    lost: int = Field(0, ge=0, le=100)
+    #: the flurry initiative roll
+    flurry_init: int | None = Field(None, ge=-1000, le=1000)
+    #: turned to face an attacker at the flurry's start: -1 Defense for the flurry
+    turned: bool = False
+    #: conditions
+    fallen: bool = False
+    unconscious: bool = False
+    immobile: bool = False
+    disabled: list[str] = Field(default_factory=list, max_length=4)
+    impaired: list[str] = Field(default_factory=list, max_length=4)
+    #: the weapon in hand (None: the sheet's first)
+    wield: str | None = Field(None, max_length=40)
+    #: a weapon broken by a disarm
+    broken: list[str] = Field(default_factory=list, max_length=10)
+
+
+class WacEncounter(EncounterState):
+    #: who has had a step in this phase (movement, adjustment)
+    acted: list[str] = Field(default_factory=list)
+    #: the round's flurries still to resolve, the one under way first
+    flurries: list[list[str]] = Field(default_factory=list, max_length=100)
+    #: the declarations of the flurry under way
+    declarations: Declarations | None = None
+    #: in the flurry under way: those who passed the initiative (hold)
+    passed: list[str] = Field(default_factory=list)
+    #: the flurries resolved this round (for the adjustment phase's tactics): name -> tactic
+    tactics: dict[str, str] = Field(default_factory=dict)
+
+
+register_state("war-and-combat", WacCombatant, WacEncounter)

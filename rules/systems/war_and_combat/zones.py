@@ -1,0 +1,115 @@
+"""Zones of threat, danger and marginal zones on the hex grid, per weapon.
+
+- Zone of threat: the hexes in front of a fighter within his weapon's range. At range 1 the
+  three front hexes; at range 2 the three hexes ahead at two hexes (the target hex and the
+  one to either side closest to the fighter). A polearm leaves the gap: its hexes at range 1
+  are obstructed, not threatened. A two-handed sword threatens those hexes too.
+- Marginal zone: the two hexes to either side of the zone of threat at range 2 or more.
+- Zone of danger (only while the fighter is engaged): the six hexes around a one-hex swung
+  weapon; a polearm's is its zone of threat; a two-handed sword adds the three hexes behind.
+- Missile weapons (range 0 in melee) have no zones.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rules.geometry import Cell, Grid
+from rules.models import Combatant, Encounter
+from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.catalogue import Weapon
+
+__all__ = ["wielded", "threat", "marginal", "danger", "engaged_with", "zone_of"]
+
+
+def wielded(c: Combatant) -> Weapon:
+    """The weapon in hand: the one wielded, else the sheet's first melee weapon, else its first."""
+    carried = sheet.weapons(c)
+    name = sheet.state(c).wield
+    for w in carried:
+        if w.name == name:
+            return w
+    return next((w for w in carried if not w.ranged), carried[0])
+
+
+def _angle(grid: Grid, origin: Cell, facing: str, cell: Cell) -> float:
+    diff = (grid.bearing(origin, cell) - grid.facings.index(facing) * 60 + 180) % 360 - 180
+    return abs(diff)
+
+
+def _ring(grid: Grid, origin: Cell, distance: int) -> list[Cell]:
+    out = []
+    for col in range(origin.col - distance, origin.col + distance + 1):
+        for row in range(origin.row - distance - 1, origin.row + distance + 2):
+            cell = Cell(col, row)
+            if grid.contains(cell) and grid.distance(origin, cell) == distance:
+                out.append(cell)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _zones(grid: Grid, origin: Cell, facing: str, w: Weapon) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """(zone of threat, marginal zone) of ``w`` held at ``origin`` facing ``facing``; cached
+    (grids are shared read-only, so one is the same object for every encounter on that map)."""
+    threat: set[Cell] = set()
+    if not w.polearm:
+        threat |= {x for x in _ring(grid, origin, 1) if _angle(grid, origin, facing, x) <= 61}
+    for d in range(2, w.reach + 1):
+        threat |= {x for x in _ring(grid, origin, d) if _angle(grid, origin, facing, x) < 45}
+    edge = {x for d in range(2, w.reach + 1) for x in _ring(grid, origin, d) if 45 <= _angle(grid, origin, facing, x) <= 61}
+    return frozenset(threat), frozenset(edge)
+
+
+def threat(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
+    """The fighter's zone of threat with ``weapon`` (the one in hand by default)."""
+    w = weapon or wielded(c)
+    origin, facing = c.cell, c.facing
+    if origin is None or facing is None or w.ranged or w.reach < 1:
+        return frozenset()
+    return _zones(grid, origin, facing, w)[0]
+
+
+def marginal(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
+    """The two hexes to either side of the zone of threat (range-2 and range-3 weapons)."""
+    w = weapon or wielded(c)
+    origin, facing = c.cell, c.facing
+    if origin is None or facing is None or w.ranged or w.reach < 2:
+        return frozenset()
+    return _zones(grid, origin, facing, w)[1]
+
+
+def danger(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
+    """The fighter's zone of danger while engaged."""
+    w = weapon or wielded(c)
+    origin = c.cell
+    if origin is None or w.ranged or w.reach < 1:
+        return frozenset()
+    if w.polearm:
+        return threat(grid, c, w)
+    return threat(grid, c, w) | frozenset(grid.neighbours(origin))
+
+
+def engaged_with(enc: Encounter, grid: Grid, c: Combatant) -> list[Combatant]:
+    """The active enemies ``c`` is engaged with: each holds the other in a zone of threat (or a
+    marginal zone, where the wielder may attack one who ends movement there)."""
+    out = []
+    if c.cell is None:
+        return out
+    mine = threat(grid, c) | marginal(grid, c)
+    for e in enc.enemies_of(c):
+        if e.status != "active" or e.cell is None:
+            continue
+        if e.cell in mine or c.cell in threat(grid, e) | marginal(grid, e):
+            out.append(e)
+    return out
+
+
+def zone_of(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> tuple[Combatant, str] | None:
+    """The first active enemy whose zone of threat (or, if engaged, of danger) covers ``cell``."""
+    for e in enc.enemies_of(c):
+        if e.status != "active" or e.cell is None:
+            continue
+        if cell in threat(grid, e):
+            return e, "threat"
+        if cell in danger(grid, e) and engaged_with(enc, grid, e):
+            return e, "danger"
+    return None

@@ -1,0 +1,46 @@
+"""Builders for the War & Combat rules tests: a duel on the hex grid, brought to a flurry."""
+from __future__ import annotations
+
+from rules.geometry import parse_cell
+from rules.systems.war_and_combat.state import WacCombatant
+from tests.scenario import Scenario
+
+BORIN = "str=14 agl=13 fighter=6 skills=broadsword:3,tactics:0 weapons=broadsword armor=mail"
+GRAK = "str=15 fighter=3 skills=axe:2 weapons=axe armor=leather"
+
+
+def near(s: Scenario, cell: str, *steps: str) -> str:
+    """The hex reached from ``cell`` by ``steps`` (hex directions)."""
+    grid = s.enc.grid()
+    at = parse_cell(cell)
+    for d in steps:
+        at = grid.step(at, d)
+    return at.name
+
+
+def duel(borin: str = "", grak: str = "", **options: object) -> Scenario:
+    """Borin at D4 facing SE and Grak in the hex to his SE facing him: engaged."""
+    s = Scenario("war-and-combat", **options)
+    s.add("Borin", f"{BORIN} {borin}", side="dwarves", at="D4", facing="SE")
+    s.add("Grak", f"{GRAK} {grak}", side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
+    return s
+
+
+def st(s: Scenario, name: str) -> WacCombatant:
+    state = s.get(name).state
+    assert isinstance(state, WacCombatant)
+    return state
+
+
+def to_flurry(s: Scenario, init: tuple[int, ...] = (5, 5, 4, 2, 3, 2)) -> None:
+    """Roll initiative (Borin 14 + 6 = 20, Grak 7 + 3 = 10) and pass the movement phase."""
+    s.run("init_roll", init)
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+
+
+def fight(s: Scenario, borin: str = "kill", grak: str = "kill", flurry_init: tuple[int, ...] = (5, 5, 4, 2, 3, 2)) -> None:
+    """Bring the duel to its flurry with both declared: Borin attacks first (20 to 10)."""
+    to_flurry(s)
+    s.run("act", name="declare", actor="Borin", options={"intent": borin, "tactic": "hold"})
+    s.run("act", flurry_init, name="declare", actor="Grak", options={"intent": grak, "tactic": "press"})

@@ -1,0 +1,186 @@
+"""The attack: exceed Defense, criticals, hit location, Impact Cap, absorption, penetration,
+severity, action penalties, wound effects, combat options, the coup-de-grâce."""
+from __future__ import annotations
+
+from rules.events import Attacked, Checked, StatusChanged
+from rules.systems.war_and_combat.attacks import penalty
+from rules.systems.war_and_combat.events import EffectTaken, Struck
+from rules.systems.war_and_combat.state import WoundRecord
+from tests.rules.war_and_combat.build import duel, fight, near, st
+from tests.scenario import Scenario
+
+
+def struck(res) -> Struck:
+    return next(e for e in res.events if isinstance(e, Struck))
+
+
+def effects(res) -> list[str]:
+    return [e.effect for e in res.events if isinstance(e, EffectTaken)]
+
+
+def test_a_hit_rolls_location_then_impact_from_the_impact_cap():
+    """Impact Cap = Strength + weapon impact (14 + 2 = 16: 3d6-2); absorption 2; blunt when not over threshold - penetration."""
+    s = duel()
+    fight(s)
+    res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2], actor="Borin", target="Grak")
+    hit = struck(res)
+    assert res.events[0].roll.total == 15 and res.events[0].roll.against == 13
+    assert (hit.location, hit.cap, hit.dice, hit.impact.total) == ("chest", 16, "3d6-2", 4)
+    assert (hit.absorbed, hit.effective, hit.penetrating, hit.severity) == (2, 2, False, "light")
+    assert st(s, "Grak").wounds == [WoundRecord(location="chest", severity="light", penetrating=False)]
+    assert s.enc.current == "Borin"  # a hit keeps the attack
+
+
+def test_critical_at_five_over_adds_a_die_per_five_and_penetrates():
+    """"If an attack roll exceed the required target by 5 or more, it is a critical hit ... every 5 points over ... an additional die"."""
+    s = duel(borin="skills=broadsword:9")
+    fight(s)
+    res = s.run("attack", [5, 5, 4, 4, 4, 3, 2, 2, 2, 3, 1, 2], actor="Borin", target="Grak")  # 24 vs 13: 11 over
+    hit = struck(res)
+    assert hit.critical_dice == 2 and hit.impact.total == 6 - 2 + 3 + 1
+    assert (hit.absorbed, hit.effective, hit.penetrating) == (0, 8, True)
+    assert hit.severity == "serious"  # 8 exceeds size 10's Impaired 5, not Disabled 10
+
+
+def test_action_penalties_take_the_worst_per_location_and_add_locations():
+    """"according to the worst wound suffered for each hit location. Multiple injuries to the same hit location do not accumulate"."""
+    s = duel()
+    fight(s)
+    st(s, "Borin").wounds += [
+        WoundRecord(location="left arm", severity="light"),
+        WoundRecord(location="left arm", severity="serious"),
+        WoundRecord(location="right leg", severity="light"),
+    ]
+    assert penalty(s.get("Borin")) == -4
+    res = s.run("attack", [4, 4, 4], actor="Borin", target="Grak")
+    assert res.events[0].roll.total == 12 and not res.events[0].roll.success
+
+
+def test_light_arm_wound_calls_the_fumble_check():
+    """Fumble?: "Roll 3d6 + DEX modifier vs. 10. Failure means ... dropped ... one action is lost this round"."""
+    s = duel()
+    fight(s)
+    res = s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
+    assert struck(res).location == "left arm" and struck(res).severity == "light"
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.what == "fumble?" and check.roll.total == 9 and not check.roll.success
+    assert effects(res) == ["loses_action", "drops"] and st(s, "Grak").actions == 1
+
+
+def test_a_passed_fumble_check_has_no_effect():
+    """A fumble? roll that exceeds 10 leaves the arm as it was."""
+    s = duel()
+    fight(s)
+    res = s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 4, 4, 3], actor="Borin", target="Grak")
+    assert effects(res) == [] and st(s, "Grak").actions == 2
+
+
+def test_hit_to_the_right_side_when_the_attacker_says():
+    """Arm and leg hits strike the left side unless the attacker specifies a preference (`side=right`)."""
+    s = duel()
+    fight(s)
+    res = s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 4, 4, 3], actor="Borin", target="Grak", options={"side": "right"})
+    assert struck(res).location == "right arm"
+
+
+def test_critical_head_wound_knocks_out_and_downs():
+    """Knockout: "The character automatically falls unconscious" - downed, and Defense 3."""
+    s = duel()
+    fight(s)
+    res = s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5], actor="Borin", target="Grak")
+    assert struck(res).severity == "critical" and struck(res).location == "head"
+    assert "knockout" in effects(res) and s.get("Grak").status == "downed"
+    assert any(isinstance(e, StatusChanged) and e.cause == "unconscious" for e in res.events)
+
+
+def test_serious_head_wound_stuns_for_1d6_rounds():
+    """Stun: "can take no action for 1d6 rounds": an effect counted down at each round's end."""
+    s = duel()
+    fight(s)
+    s.run("attack", [4, 4, 3, 1, 1, 2, 4, 3, 3, 4], actor="Borin", target="Grak")  # 10 - 2 = 8: serious
+    stun = next(e for e in s.enc.effects if e.code == "stun")
+    assert stun.left == 4 and stun.target == "Grak" and st(s, "Grak").actions == 0
+
+
+def test_light_leg_wound_may_fell_the_victim():
+    """Stumble?: "Roll 3d6 + AGL modifier vs. 10. Failure means the victim falls" (then Defense 5 + Fighter rank)."""
+    s = duel()
+    fight(s)
+    s.run("attack", [4, 4, 3, 5, 5, 5, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
+    assert st(s, "Grak").fallen
+    res = s.run("attack", [1, 1, 2], actor="Borin", target="Grak")
+    assert res.events[0].roll.against == 8 and not res.events[0].roll.success
+
+
+def test_critical_belly_wound_disables_both_legs():
+    """"In the case of a belly wound, both legs are disabled"."""
+    s = duel()
+    fight(s)
+    s.run("attack", [4, 4, 3, 4, 4, 4, 6, 6, 5], actor="Borin", target="Grak")
+    assert st(s, "Grak").disabled == ["left leg", "right leg"]
+
+
+def test_mortal_wound_downs():
+    """"Mortally wounded characters are incapable of performing any action": downed."""
+    s = duel(borin="skills=broadsword:9")
+    fight(s)
+    res = s.run("attack", [5, 5, 4, 4, 4, 3, 6, 6, 5, 6, 6], actor="Borin", target="Grak")
+    assert struck(res).severity == "mortal" and s.get("Grak").status == "downed"
+
+
+def test_subdue_uses_strength_alone_and_rolls_the_shock_effect():
+    """COMBAT OPTIONS: "the normal weapon damage modifier is not used"; Subdual Shock-XX by the hit's column."""
+    s = duel()
+    fight(s, borin="subdue")
+    res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 3, 3, 3, 3], actor="Borin", target="Grak")
+    hit = struck(res)
+    assert (hit.cap, hit.option, hit.severity) == (14, "subdue", "light")  # 7 - 2 - 2 = 3
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.what == "shock-10" and not check.roll.success
+    assert st(s, "Grak").wounds == []
+
+
+def test_disarm_at_critical_breaks_the_weapon():
+    """Disarming, Critical: "Break: A weapon break"."""
+    s = duel(borin="skills=broadsword:9")
+    fight(s, borin="disarm")
+    s.run("attack", [5, 5, 4, 4, 4, 3, 6, 6, 5, 6, 6], actor="Borin", target="Grak")
+    assert st(s, "Grak").broken == ["axe"]
+
+
+def test_tackle_ignores_armour():
+    """"Tackles typically do little damage, but have the advantage of ignoring armour"."""
+    s = duel()
+    fight(s, borin="tackle")
+    res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 5, 5], actor="Borin", target="Grak")
+    assert struck(res).absorbed == 0 and struck(res).effective == 4
+
+
+def test_coup_de_grace_on_an_unconscious_victim():
+    """"An automatic killing stroke may be delivered if the victim ... unconscious"; then out."""
+    s = duel()
+    fight(s)
+    s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5], actor="Borin", target="Grak")
+    # the flurry is over: adjustment, in reverse order, with Grak downed it is Borin's step
+    assert s.enc.phase == "adjustment" and s.enc.current == "Borin"
+    res = s.run("coupdegrace", actor="Borin", target="Grak")
+    assert s.get("Grak").status == "out" and res.events[0].cause == "coup"
+
+
+def test_coup_de_grace_refused_on_a_fighter_still_standing():
+    """Coup-de-grâce conditions: three or four limbs disabled, unconscious, or mortally wounded."""
+    s = duel()
+    fight(s)
+    assert "not helpless" in s.refused("coupdegrace", actor="Borin", target="Grak")
+
+
+def test_coup_de_grace_refused_while_engaged_with_another():
+    """"the deliverer of the coup-de-grâce must not be engaged with another opponent"."""
+    s = duel()
+    s.add("Snaga", "weapons=spear", side="orcs", at=near(s, "D4", "S"), facing="N", owner=None)
+    st(s, "Grak").unconscious = True
+    s.enc.combatants[1].status = "downed"
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
+    while s.enc.current != "Borin":
+        s.run("next", actor=s.enc.current)
+    assert "engaged with Snaga" in s.refused("coupdegrace", actor="Borin", target="Grak")

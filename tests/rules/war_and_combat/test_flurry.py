@@ -1,0 +1,142 @@
+"""Flurries: declarations, flurry initiative, the passing attack, indefensible attacks, facing."""
+from __future__ import annotations
+
+from rules.events import Attacked
+from rules.systems.war_and_combat.events import AttackPassed, Declared, FacedAttacker, FlurryEnded, Revealed
+from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry
+from tests.scenario import Scenario
+
+
+def test_a_declaration_stays_hidden_until_all_have_declared():
+    """Declarations are collected in any order and revealed together once all have declared."""
+    s = duel()
+    to_flurry(s)
+    res = s.run("act", name="declare", actor="Grak", options={"intent": "disarm", "tactic": "press"})
+    assert isinstance(res.events[0], Declared)
+    assert not any("disarm" in line for line in s.text(res))
+    res = s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
+    revealed = next(e for e in res.events if isinstance(e, Revealed))
+    assert revealed.choices == {"Borin": ("kill", "hold"), "Grak": ("disarm", "press")}
+    assert s.enc.current == "Borin"
+
+
+def test_gm_forces_the_flurry_and_the_missing_kill_and_hold():
+    """The GM forces the flurry: those who have not declared take kill and hold."""
+    s = duel()
+    to_flurry(s)
+    s.run("act", name="declare", actor="Borin", options={"intent": "subdue", "tactic": "press"})
+    res = s.run("act", [5, 5, 4, 2, 3, 2], name="force")
+    revealed = next(e for e in res.events if isinstance(e, Revealed))
+    assert revealed.choices["Grak"] == ("kill", "hold") and revealed.defaulted == ["Grak"]
+
+
+def test_bad_declarations_are_refused():
+    """An unknown intent or tactic, or a declaration outside a flurry, changes nothing."""
+    s = duel()
+    to_flurry(s)
+    assert "not an intention" in s.refused("act", name="declare", actor="Borin", options={"intent": "dance"})
+    assert "not a manoeuvre tactic" in s.refused("act", name="declare", actor="Borin", options={"tactic": "fly"})
+    t = duel()
+    t.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert "flurry phase" in t.refused("act", name="declare", actor="Borin", options={})
+
+
+def test_a_failed_attack_passes_the_attack_to_the_defender():
+    """"If the attack roll fails, the defender becomes the attacker"; a tie fails (it must exceed)."""
+    s = duel()
+    fight(s)
+    res = s.run("attack", [2, 3, 4], actor="Borin", target="Grak")  # 9 + 3 + 1 = 13 vs Defense 13
+    assert res.events[0].roll.total == 13 and not res.events[0].roll.success
+    assert isinstance(res.events[-1], AttackPassed) and s.enc.current == "Grak"
+    assert st(s, "Borin").actions == 2
+
+
+def test_hold_passes_the_attack_and_the_flurry_ends_when_nobody_can_attack():
+    """Holding lets another go first; when nobody with actions has an opponent, the flurry ends."""
+    s = duel()
+    fight(s)
+    s.run("act", name="hold", actor="Borin")
+    assert s.enc.current == "Grak"
+    res = s.run("act", name="hold", actor="Grak")
+    assert any(isinstance(e, FlurryEnded) for e in res.events) and s.enc.phase == "adjustment"
+    assert s.enc.current == "Grak"  # reverse initiative order
+
+
+def test_running_out_of_actions_passes_the_attack():
+    """"A fighter may make as many attacks in a flurry as he has actions": then the other attacks."""
+    s = duel()
+    fight(s)
+    for _ in range(3):
+        s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2], actor="Borin", target="Grak")  # chest, light
+    assert st(s, "Borin").actions == 0 and s.enc.current == "Grak"
+
+
+def test_indefensible_attack_on_a_fighter_without_actions():
+    """"If the opponent has at least two actions left, he may make an indefensible attack on the actionless fighter"."""
+    s = duel()
+    fight(s)
+    st(s, "Grak").actions = 0
+    res = s.run("attack", [1, 2, 1, 4, 4, 3, 2, 2, 2, 1], actor="Borin", target="Grak")  # 8 vs 3: critical too
+    attack = res.events[0]
+    assert isinstance(attack, Attacked) and attack.roll.against == 3 and attack.roll.success
+
+
+def test_turning_to_face_costs_one_defense_for_the_flurry():
+    """"A fighter who must turn to place the attacker into his zone of threat receives a -1 penalty to Defense"."""
+    s = Scenario("war-and-combat")
+    s.add("Borin", "agl=13 fighter=6 skills=broadsword:3 weapons=broadsword", side="dwarves", at="D4", facing="SE")
+    s.add("Grak", "fighter=3 weapons=axe", side="orcs", at=near(s, "D4", "SE"), facing="SE", owner=None)
+    res = s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    while s.enc.phase == "movement":
+        res = s.run("next", actor=s.enc.current)
+    assert any(isinstance(e, FacedAttacker) and e.actor == "Grak" and e.facing == "NW" for e in res.events)
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    res = s.run("attack", [2, 3, 3], actor="Borin", target="Grak")
+    assert res.events[0].roll.against == 12
+
+
+def test_only_flurry_participants_are_attacked_in_the_flurry():
+    """A melee strike goes to an opponent in the same flurry."""
+    s = duel()
+    s.add("Snaga", "weapons=spear", side="orcs", at="M10", facing="N", owner=None)
+    to_flurry(s, init=(5, 5, 4, 2, 3, 2, 2, 2, 2))
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    assert "not in this flurry" in s.refused("attack", [4, 4, 4], actor="Borin", target="Snaga")
+
+
+def test_press_pushes_back_and_a_wall_behind_pins():
+    """"If a character is forced to move in a direction that is blocked by an impassible obstacle, then the attacker receives one extra action ... and the defender is penalized -1 to defense"."""
+    s = duel()
+    grak = s.get("Grak").position
+    s.enc.map.blocked.append(near(s, grak, "SE"))
+    fight(s, borin="kill")
+    s.enc.state.tactics["Borin"] = "press"
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    s.run("next", actor="Grak")
+    s.run("act", name="press", actor="Borin", target="Grak")
+    assert s.get("Grak").position == grak and any(e.code == "pinned" for e in s.enc.effects)
+    s.run("next", actor="Borin", dice=[3, 3, 4, 3, 3, 4])  # round 2
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    assert st(s, "Borin").actions == 4
+    res = s.run("attack", [2, 3, 3], actor="Borin", target="Grak")
+    assert res.events[0].roll.against == 12
+
+
+def test_press_into_open_ground_moves_both():
+    """The press forces the defender backwards and the winner keeps his relative position."""
+    s = duel()
+    borin, grak = s.get("Borin").position, s.get("Grak").position
+    fight(s)
+    s.enc.state.tactics["Borin"] = "press"
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    s.run("next", actor="Grak")
+    s.run("act", name="press", actor="Borin", target="Grak")
+    assert (s.get("Borin").position, s.get("Grak").position) == (grak, near(s, grak, "SE"))
+    assert borin != grak

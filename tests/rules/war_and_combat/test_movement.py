@@ -1,0 +1,137 @@
+"""Movement on hexes: facing costs, half the pace per phase, terrain, obstacles, zones, pass-through."""
+from __future__ import annotations
+
+from rules.events import Checked, Moved, Turned
+from rules.geometry import parse_cell
+from rules.systems.war_and_combat.events import Engaged, Struck
+from rules.systems.war_and_combat.zones import marginal, threat
+from tests.rules.war_and_combat.build import near, st
+from tests.scenario import Scenario
+
+
+def alone(sheet: str = "", at: str = "F6", facing: str = "N", terrain: dict[str, str] | None = None, **options: object) -> Scenario:
+    """Borin alone on his side (Grak far off), at his movement step."""
+    s = Scenario("war-and-combat", **options)
+    if terrain:
+        s.enc.map.terrain.update(terrain)
+    s.add("Borin", f"fighter=6 {sheet}", side="dwarves", at=at, facing=facing)
+    s.add("Grak", "fighter=0", side="orcs", at="P12", facing="N", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert s.enc.current == "Borin"
+    return s
+
+
+def test_a_front_hex_costs_one_and_turns_the_mover_that_way():
+    """"Moving into a front hex costs normal movement points ... changing face costs nothing if done whilst stepping into a front hex"."""
+    s = alone()
+    res = s.run("move", actor="Borin", path="NE")
+    moved = res.events[0]
+    assert isinstance(moved, Moved) and moved.cost == 1 and moved.facing == "NE" and st(s, "Borin").mp == 1
+
+
+def test_a_flank_or_rear_hex_costs_double_and_keeps_the_facing():
+    """"Moving into a flank or rear hex costs double"."""
+    s = alone()
+    res = s.run("move", actor="Borin", path="S")
+    assert res.events[0].cost == 2 and s.get("Borin").facing == "N" and st(s, "Borin").mp == 0
+
+
+def test_a_pivot_costs_one_point():
+    """"A character may pivot in the hex to face any direction at the cost of one movement point"."""
+    s = alone()
+    res = s.run("move", actor="Borin", facing="S")
+    assert isinstance(res.events[0], Turned) and res.events[0].cost == 1 and st(s, "Borin").mp == 1
+
+
+def test_half_the_pace_in_each_phase():
+    """"During each phase, the fighter can spend up to half his movement points": a jog (6) gives 3 now."""
+    s = alone("pace=jog")
+    assert st(s, "Borin").mp == 3
+    assert "movement point" in s.refused("move", actor="Borin", path="N N N N")
+
+
+def test_rough_ground_costs_two():
+    """TERRAIN EFFECTS CHART: Rough 2."""
+    s = alone(terrain={"F5": "rough"})
+    res = s.run("move", actor="Borin", path="N")
+    assert res.events[0].cost == 2
+
+
+def test_running_over_mired_ground_calls_for_an_agility_roll():
+    """"If the maximum pace is exceeded, an agility roll ... must be made or the character stumbles" (water: max jog)."""
+    s = alone("pace=run", terrain={"F5": "difficult"})
+    res = s.run("move", [2, 3, 3], actor="Borin", path="N N")
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.what == "stumble" and not check.roll.success
+    assert st(s, "Borin").fallen and s.get("Borin").position == "F5"
+
+
+def test_an_obstacle_costs_one_more_and_a_failed_roll_halts_before_it():
+    """Obstacles: "cost +1 movement point over and above normal costs of terrain; a failed action halts movement"."""
+    s = alone(terrain={"F5": "obstacle"})
+    res = s.run("move", [2, 3, 3], actor="Borin", path="N")
+    assert s.get("Borin").position == "F6" and not next(e for e in res.events if isinstance(e, Checked)).roll.success
+    t = alone("skills=acrobatics:2", terrain={"F5": "obstacle"})
+    res = t.run("move", [4, 4, 3], actor="Borin", path="N")
+    assert t.get("Borin").position == "F5" and res.events[0].cost == 2
+
+
+def test_entering_a_zone_of_threat_stops_movement_and_engages():
+    """"A character entering a zone of danger must stop upon entering a hex covered by the zone"."""
+    s = Scenario("war-and-combat")
+    s.add("Borin", "fighter=6 pace=jog", side="dwarves", at="F6", facing="N")
+    s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F6", "N", "N", "N"), facing="S", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    res = s.run("move", actor="Borin", path="N N N")
+    assert s.get("Borin").position == near(s, "F6", "N", "N")
+    assert any(isinstance(e, Engaged) and e.by == "Grak" for e in res.events)
+
+
+def test_polearm_leaves_a_gap_and_the_two_handed_sword_does_not():
+    """"For polearms, the zone of threat leaves a gap"; "if the weapon were a two-handed sword, the obstructed zones would also be zones of threat"."""
+    s = Scenario("war-and-combat")
+    s.add("Pike", "weapons=polearm", side="a", at="F6", facing="N")
+    s.add("Brand", "weapons=two-handed-sword", side="b", at="K6", facing="N")
+    grid = s.enc.grid()
+    pike, brand = threat(grid, s.get("Pike")), threat(grid, s.get("Brand"))
+    assert parse_cell(near(s, "F6", "N")) not in pike and parse_cell(near(s, "F6", "N", "N")) in pike and len(pike) == 3
+    assert parse_cell(near(s, "K6", "N")) in brand and parse_cell(near(s, "K6", "N", "N")) in brand and len(brand) == 6
+    assert len(marginal(grid, s.get("Pike"))) == 2
+
+
+def test_pass_through_success_reaches_the_far_side():
+    """The "pass through" maneuver: "uses the tactics skill, modified by agility" to reach a safe hex in one go."""
+    s = Scenario("war-and-combat", tactics_skew="no")
+    s.add("Borin", "fighter=6 pace=run skills=tactics:3", side="dwarves", at="F6", facing="N")
+    s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F6", "N", "NE"), facing="SW", owner=None)
+    s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F6", "N", "NE", "SE"), facing="NW", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 1, 2, 2])
+    assert s.enc.current == "Borin"
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N N N N", options={"pass": ""})
+    assert s.get("Borin").position == near(s, "F6", "N", "N", "N", "N")
+    assert next(e for e in res.events if isinstance(e, Checked)).roll.success
+
+
+def test_pass_through_failure_is_an_accidental_blow():
+    """"A failed roll means the character was struck. Randomly roll for hit location and severity, but add a low skew die for impact"."""
+    s = Scenario("war-and-combat", tactics_skew="no")
+    s.add("Borin", "fighter=6 pace=run", side="dwarves", at="F6", facing="N")
+    s.add("Grak", "weapons=axe str=10", side="orcs", at=near(s, "F6", "N", "NE"), facing="SW", owner=None)
+    s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F6", "N", "NE", "SE"), facing="NW", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 1, 2, 2])
+    # Tactics roll 7 fails; location 4,4,3 chest; impact cap 13 = 3d6-2, a low skew die: 4 dice keep the lowest 3
+    res = s.run("move", [2, 3, 2, 4, 4, 3, 6, 1, 2, 3], actor="Borin", path="N N N N", options={"pass": ""})
+    hit = next(e for e in res.events if isinstance(e, Struck))
+    assert hit.location == "chest" and hit.impact.total == 1 + 2 + 3 - 2
+
+
+def test_after_a_flurry_only_a_one_hex_adjustment():
+    """"If the character is allowed to enter the hex, he may make a one hex adjustment the following phase"."""
+    from tests.rules.war_and_combat.build import duel, fight
+
+    s = duel()
+    fight(s)
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    s.run("next", actor="Grak")
+    assert "one hex" in s.refused("move", actor="Borin", path="N N")

@@ -1,0 +1,32 @@
+"""What players see: the board shows who still has to declare, wounds per location; the state reads back."""
+from __future__ import annotations
+
+from rules.models import Encounter
+from tests.rules.war_and_combat.build import duel, fight, to_flurry
+
+
+def test_board_shows_who_still_has_to_declare():
+    """"the board shows who still has to declare"."""
+    s = duel()
+    to_flurry(s)
+    s.run("act", name="declare", actor="Grak", options={"intent": "grapple"})
+    board = s.system.present.board(s.enc).text()
+    assert "still to declare: Borin" in board and "grapple" not in board
+
+
+def test_board_shows_wounds_per_location_and_conditions():
+    """The status line carries the worst wound of each location and the conditions (hp is null)."""
+    s = duel()
+    fight(s)
+    s.run("attack", [4, 4, 3, 5, 5, 5, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
+    line = s.system.present.status_line(s.enc, s.get("Grak"))
+    assert "wounds left leg light" in line and "fallen" in line and s.get("Grak").hp is None
+
+
+def test_state_mid_flurry_exports_and_reads_back():
+    """An encounter stored mid-flurry, with wounds and hidden declarations, reads back the same."""
+    s = duel()
+    to_flurry(s)
+    s.run("act", name="declare", actor="Grak", options={"intent": "throw", "tactic": "circle"})
+    again = Encounter.model_validate_json(s.enc.model_dump_json())
+    assert again == s.enc and again.state.declarations.made["Grak"]["intent"] == "throw"

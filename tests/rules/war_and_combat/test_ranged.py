@@ -1,0 +1,96 @@
+"""Ranged strikes: twice a round, range bands, moving targets, firing into a melee, called shots."""
+from __future__ import annotations
+
+from rules.events import Attacked
+from rules.systems.war_and_combat.events import Struck
+from tests.rules.war_and_combat.build import near, st
+from tests.scenario import Scenario
+
+ARCHER = "dex=14 fighter=3 skills=bow:3 weapons=bow,dagger"
+
+
+def range_(hexes: int, target_sheet: str = "", **options: object) -> Scenario:
+    """Alda the archer (bow: short range 25 hexes) and Grak ``hexes`` to her north, her step first."""
+    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no", **options)
+    s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
+    s.add("Grak", f"weapons=axe {target_sheet}", side="orcs", at=near(s, "F39", *["N"] * hexes), facing="N", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    return s
+
+
+def attack(res) -> Attacked:
+    return next(e for e in res.events if isinstance(e, Attacked))
+
+
+def test_short_range_against_a_moving_target():
+    """"Unaware, Moving 15 + Range Mod." with Short (x1) +5: 20 to beat; 3d6 + skill + Dexterity modifier."""
+    s = range_(20)
+    res = s.run("attack", [5, 5, 6], actor="Alda", target="Grak", weapon="bow")
+    a = attack(res)
+    assert a.roll.against == 20 and a.roll.total == 16 + 3 + 1 and not a.roll.success
+
+
+def test_medium_range_and_an_unmoving_target():
+    """Medium (x2) +10; "Unaware and Unmoving 10 + Range Modifier"."""
+    s = range_(40 - 2)
+    res = s.run("attack", [6, 6, 5, 4, 4, 3, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "unmoving"})
+    assert attack(res).roll.against == 20 and attack(res).roll.total == 21
+    assert any(isinstance(e, Struck) for e in res.events)
+
+
+def test_one_shot_a_phase():
+    """"Archers fire once or twice a round. The first shot is made during the Movement Phase, and the second ... during the Adjustment Phase"."""
+    s = range_(20)
+    s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow")
+    assert "ranged strike of this phase" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow")
+    assert st(s, "Alda").shots == 1
+
+
+def test_firing_into_a_melee_adds_five():
+    """"Firing Into a Mêlée: Add +5 to task target level if the target is obstructed by moving bodies"."""
+    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no")
+    s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
+    grak = near(s, "F39", *["N"] * 20)
+    s.add("Grak", "weapons=axe", side="orcs", at=grak, facing="N", owner=None)
+    s.add("Borin", "weapons=axe", side="dwarves", at=near(s, grak, "N"), facing="S")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 1, 2, 2])
+    res = s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow")
+    assert attack(res).roll.against == 25
+
+
+def test_called_shot_at_short_range():
+    """"At short range, general hit locations are -2 to call": no location roll."""
+    s = range_(20, target_sheet="")
+    res = s.run("attack", [6, 6, 5, 3, 3], actor="Alda", target="Grak", weapon="bow", options={"aim": "head", "target": "unmoving"})
+    a = attack(res)
+    assert any(m.name == "called shot" and m.value == -2 for m in a.roll.modifiers)
+    assert next(e for e in res.events if isinstance(e, Struck)).location == "head"
+
+
+def test_beyond_extreme_range_is_refused():
+    """MISSILE TARGETING BY RANGE ends at Extreme (x5)."""
+    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no")
+    s.add("Alda", "dex=14 skills=sling:3 weapons=sling", side="dwarves", at="A1", facing="S")
+    s.add("Grak", "weapons=axe", side="orcs", at="AN40", facing="N", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.enc.combatants[0].sheet["weapons"] = ["javelin"]
+    assert "beyond" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="javelin")
+
+
+def test_melee_weapons_wait_for_the_flurry():
+    """Out of a flurry only missile weapons strike."""
+    s = range_(20)
+    assert "flurry phase" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="dagger")
+
+
+def test_a_missed_shot_may_strike_one_in_its_path():
+    """"Missed Shots: Treat accidental attacks against random targets in the missile's flight path as if the attacker had a skill level of -5"."""
+    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no")
+    s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
+    s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F39", *["N"] * 10), facing="N", owner=None)
+    s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F39", *["N"] * 5), facing="N")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 1, 2, 2])
+    res = s.run("attack", [2, 2, 2, 6, 6, 5], actor="Alda", target="Grak", weapon="bow")
+    stray = [e for e in res.events if isinstance(e, Attacked)][1]
+    assert stray.target == "Ulf" and any(m.name == "skill" and m.value == -5 for m in stray.roll.modifiers)
+    assert stray.roll.total == 17 - 5 + 1 and stray.roll.success is False

@@ -1,0 +1,111 @@
+"""The round as the text orders it: shock, initiative, movement, flurries, adjustment, morale."""
+from __future__ import annotations
+
+from rules.events import Checked, InitiativeSet
+from rules.systems.war_and_combat.events import MoralePrompt, PhaseBegan
+from rules.systems.war_and_combat.state import WoundRecord
+from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry
+from tests.scenario import Scenario
+
+
+def apart() -> Scenario:
+    s = Scenario("war-and-combat")
+    s.add("Borin", "fighter=6 skills=tactics:2", side="dwarves", at="B2", facing="S")
+    s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
+    return s
+
+
+def test_initiative_is_3d6_plus_fighter_rank_highest_first():
+    """"each participant rolls 3d6 and adds his Fighter rank ... The highest value goes first"."""
+    s = apart()
+    res = s.run("init_roll", [2, 3, 4, 1, 5, 6, 6])
+    inits = {e.actor: e.value for e in res.events if isinstance(e, InitiativeSet)}
+    # Borin's side has the better Tactics: a high skew die (4d6 keep the best 3: 3+4+2 of 2,3,4,1 = 9)
+    assert inits == {"Borin": 15, "Grak": 20}
+    assert s.enc.order == ["Grak", "Borin"] and s.enc.phase == "movement" and s.enc.current == "Grak"
+
+
+def test_skew_die_can_be_turned_off():
+    """"Optional: the side with the higher tactics skill gets a high skew die": option tactics_skew=no."""
+    s = Scenario("war-and-combat", tactics_skew="no")
+    s.add("Borin", "fighter=6 skills=tactics:2", side="dwarves", at="B2", facing="S")
+    s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
+    res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
+    assert [e.roll.dice for e in res.events if isinstance(e, InitiativeSet)] == [[2, 3, 4], [5, 6, 4]]
+
+
+def test_movement_in_initiative_order_then_adjustment_in_reverse_then_morale():
+    """"Movement Phase: Initiative Order ... Adjustment Phase: Reverse Initiative Order ... Check Morale"."""
+    s = apart()
+    s.run("init_roll", [2, 3, 4, 1, 5, 6, 4])  # Borin 9 + 6 = 15, Grak 15 + 3 = 18
+    assert s.enc.current == "Grak"
+    s.run("next", actor="Grak")
+    assert s.enc.current == "Borin"
+    res = s.run("next", actor="Borin")
+    assert s.enc.phase == "adjustment" and s.enc.current == "Borin"  # no flurry: nobody engaged
+    assert any(isinstance(e, PhaseBegan) and e.order == ["Borin", "Grak"] for e in res.events)
+    s.run("next", actor="Borin")
+    res = s.run("next", actor="Grak", dice=[3, 3, 3, 3, 4, 4, 4])
+    assert any(isinstance(e, MoralePrompt) for e in res.events)
+    assert s.enc.round == 2 and s.enc.phase == "movement"
+
+
+def test_a_step_out_of_turn_is_refused():
+    """Only the one whose step it is moves or ends its step."""
+    s = apart()
+    s.run("init_roll", [2, 3, 4, 1, 5, 6, 4])
+    assert "Grak's step" in s.refused("next", actor="Borin")
+
+
+def test_engaged_fighters_reach_the_flurry_phase_and_everyone_is_asked_to_declare():
+    """The flurry phase follows movement; its participants declare in any order, all pinged at once."""
+    s = duel()
+    to_flurry(s)
+    turn = s.system.turn(s.enc)
+    assert s.enc.phase == "flurry" and set(turn.actors) == {"Borin", "Grak"}
+    s.run("act", name="declare", actor="Grak", options={"intent": "kill", "tactic": "press"})
+    after = s.system.turn(s.enc)
+    assert after.actors == ("Borin",) and after.key == turn.key  # nobody is pinged again
+
+
+def test_shock_check_at_round_start_loses_an_action_on_failure():
+    """Shock (README default): 3d6 + Strength modifier against the worst shock value; failure loses 1 action."""
+    s = duel()
+    st(s, "Grak").wounds.append(WoundRecord(location="chest", severity="serious"))
+    res = s.run("init_roll", [4, 4, 4, 5, 5, 4, 2, 3, 2])  # Grak's shock: 12 + 1 vs 16 fails
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.actor == "Grak" and check.roll.against == 16 and not check.roll.success
+    assert st(s, "Grak").lost == 1
+
+
+def test_shock_failed_by_five_also_stuns():
+    """"failing by 5 or more stuns for 1 round"."""
+    s = duel()
+    st(s, "Grak").wounds.append(WoundRecord(location="chest", severity="serious"))
+    s.run("init_roll", [2, 3, 4, 5, 5, 4, 2, 3, 2])  # 9 + 1 = 10 vs 16: short by 6
+    assert any(e.code == "stun" and e.target == "Grak" for e in s.enc.effects)
+
+
+def test_death_check_against_ten_plus_three_per_mortal_wound():
+    """Death check: "3d6 + Strength modifier must beat 10 + 3 per mortal wound"; a failure dies (out)."""
+    s = duel()
+    st(s, "Grak").wounds.append(WoundRecord(location="belly", severity="mortal"))
+    s.enc.combatants[1].status = "downed"
+    res = s.run("init_roll", [4, 4, 3, 5, 5, 4])  # 11 + 1 = 12 vs 13
+    check = next(e for e in res.events if isinstance(e, Checked) and e.what == "death")
+    assert check.roll.against == 13 and s.get("Grak").status == "out"
+
+
+def test_actions_per_flurry_are_two_plus_one_per_five_ranks():
+    """"A character may perform a limited number of actions in a flurry, equal to 2, +1 every fifth Fighter rank"."""
+    s = duel(grak="fighter=10")
+    fight(s)
+    assert (st(s, "Borin").actions, st(s, "Grak").actions) == (3, 4)
+
+
+def test_players_may_not_move_while_engaged():
+    """Engaged fighters fight in the flurry: their movement waits for the one-hex adjustment."""
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert "engaged" in s.refused("move", actor="Borin", path="N")
+    assert near(s, "D4", "SE") == s.get("Grak").position
