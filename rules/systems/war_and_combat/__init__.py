@@ -27,8 +27,8 @@ from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.state import state_as
-from rules.system import Action, RuleSystem, Turn, register
-from rules.systems.war_and_combat import attacks, flurry, movement, rounds, sheet
+from rules.system import Action, Highlight, RuleSystem, Turn, register
+from rules.systems.war_and_combat import attacks, flurry, movement, rounds, sheet, zones
 from rules.systems.war_and_combat.actions import ACTIONS, HANDLERS
 from rules.systems.war_and_combat.options import OPTIONS
 from rules.systems.war_and_combat.present import WacPresenter, sheet_summary
@@ -50,6 +50,35 @@ class WarAndCombat(RuleSystem):
     options = OPTIONS
     actions = ACTIONS
     presenter_class = WacPresenter
+    #: the rules in short, for `/help system:` (the README has them in full)
+    rules_summary = (
+        "Each round: shock checks, initiative (3d6 + Fighter rank, open-ended), movement in initiative order, flurries, adjustment in reverse order, morale.",
+        "Facing a hex side: the three front hexes cost normal movement, flanks and rear double, pivoting 1; half the pace's points in each moving phase.",
+        "Entering a zone of threat engages; engaged fighters fight a flurry after declaring intent and tactic (hidden until all have declared).",
+        "Attack: 3d6 + weapon skill + Agility modifier must exceed Defense (Fighter rank + Agility modifier + 10); 5 over is critical.",
+        "A hit rolls its location and impact (Impact Cap = Strength + weapon); absorption and penetration, then the size's thresholds give the wound.",
+        "Wounds cost actions (-1, -3, -7) and may stun, fell or disable; mortal wounds call for death checks; a coup-de-grace finishes the helpless.",
+    )
+
+    def condition(self, c: Combatant) -> str:
+        """Players see a hidden fighter's wounds as a word: none unhurt, light ones hurt, worse badly hurt."""
+        if c.status != "active":
+            return super().condition(c)
+        worst = {w.severity for w in state_as(c, WacCombatant).wounds}
+        if not worst:
+            return "unhurt"
+        return "hurt" if worst == {"light"} else "badly hurt"
+
+    def highlights(self, enc: Encounter) -> list[Highlight]:
+        """The acting fighter's zones: threat (its weapon's front hexes in range) and danger."""
+        c = self.acting_on_map(enc)
+        grid = enc.grid()
+        if c is None or grid is None or c.cell is None or not c.facing:
+            return []
+        threat = zones.threat(grid, c)
+        return [Highlight(x, "threat") for x in sorted(threat)] + [
+            Highlight(x, "danger") for x in sorted(zones.danger(grid, c) - threat)
+        ]
 
     # -- sheets ---------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
