@@ -25,7 +25,8 @@ def _waiting(enc: Encounter, c: Combatant | None) -> bool:
 
 def _forceable(enc: Encounter, c: Combatant | None) -> bool:
     d = enc_state(enc).declarations if enc.phase == "flurry" else None
-    return d is not None and not d.revealed
+    gm_side = c is None or c.owner_id is None or c.owner_id in enc.gm_ids  # offered to the GM only
+    return gm_side and d is not None and not d.revealed
 
 
 def _attacking(enc: Encounter, c: Combatant | None) -> bool:
