@@ -135,3 +135,12 @@ def test_after_a_flurry_only_a_one_hex_adjustment():
     s.run("act", name="hold", actor="Grak")
     s.run("next", actor="Grak")
     assert "one hex" in s.refused("move", actor="Borin", path="N N")
+
+
+def test_one_quick_action_a_phase():
+    """"A character may perform one quick action during each movement phase" (standing up, drawing a weapon)."""
+    s = alone("weapons=broadsword,dagger")
+    st(s, "Borin").fallen = True
+    s.run("act", name="stand", actor="Borin")
+    assert not st(s, "Borin").fallen
+    assert "quick action" in s.refused("act", name="wield", actor="Borin", weapon="dagger")
