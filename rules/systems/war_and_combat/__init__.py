@@ -72,7 +72,11 @@ class WarAndCombat(RuleSystem):
         if est.declarations is not None:
             est.declarations.participants.pop(c.name, None)
             est.declarations.made.pop(c.name, None)
-        if enc.started and enc.current is None and enc.phase in ("movement", "adjustment") and not enc.winner:
+        if not enc.started or enc.winner:
+            return []
+        if enc.phase == "flurry":
+            return flurry.resume(enc, self.option_values(enc), dice)
+        if enc.current is None:
             return rounds.end_step(enc, self.option_values(enc), dice)
         return []
 

@@ -28,7 +28,7 @@ from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
-           "hold", "opponents", "in_flurry", "actions_for"]
+           "hold", "opponents", "in_flurry", "actions_for", "resume"]
 
 #: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
 INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuvre")
@@ -170,6 +170,21 @@ def _pins(enc: Encounter, c: Combatant) -> int:
     """One extra action for each opponent in this flurry that ``c`` pressed against something impassable."""
     names = {o.name for o in opponents(enc, c)}
     return sum(1 for e in enc.effects if e.code == "pinned" and e.source == c.name and e.target in names)
+
+
+def resume(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    """After a participant left mid-flurry: reveal if the rest have all declared, or pass the attack on."""
+    d = enc_state(enc).declarations
+    if enc.phase != "flurry" or d is None:
+        return []
+    if not d.revealed:
+        if d.participants and d.complete():
+            d.revealed = True
+            return _reveal(enc, opts, dice)
+        return [] if d.participants else _close(enc, opts, dice)
+    if enc.current is None or enc.find(enc.current) is None:
+        return _next_attacker(enc, opts, dice, None, "spent")
+    return []
 
 
 def intent_of(enc: Encounter, c: Combatant) -> str:

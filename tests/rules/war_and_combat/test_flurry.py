@@ -140,3 +140,16 @@ def test_press_into_open_ground_moves_both():
     s.run("act", name="press", actor="Borin", target="Grak")
     assert (s.get("Borin").position, s.get("Grak").position) == (grak, near(s, grak, "SE"))
     assert borin != grak
+
+
+def test_removing_the_attacker_passes_the_attack_on():
+    """A participant removed mid-flurry: the others go on (or the flurry ends)."""
+    s = duel()
+    s.add("Snaga", "fighter=1 weapons=axe", side="orcs", at=near(s, "D4", "S"), facing="N", owner=None)
+    to_flurry(s, init=(5, 5, 4, 2, 3, 2, 2, 2, 2))
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", name="declare", actor="Grak", options={})
+    s.run("remove", actor="Snaga", dice=[5, 5, 4, 2, 3, 2])
+    assert s.enc.state.declarations.revealed and s.enc.current == "Borin"
+    s.run("remove", actor="Borin")
+    assert s.enc.phase == "adjustment"
