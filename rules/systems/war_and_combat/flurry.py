@@ -23,7 +23,7 @@ from rules.systems.war_and_combat.events import (
     FlurryInitiative,
     Revealed,
 )
-from rules.systems.war_and_combat.rounds import begin_phase, enc_state, roll_of
+from rules.systems.war_and_combat.rounds import begin_phase, enc_state, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import marginal, threat
 
@@ -53,8 +53,10 @@ def opponents(enc: Encounter, c: Combatant) -> list[Combatant]:
     return [o for o in participants(enc) if o.side != c.side]
 
 
-def actions_for(opts: OptionValues, c: Combatant) -> int:
+def actions_for(enc: Encounter, opts: OptionValues, c: Combatant) -> int:
     """"equal to 2, +1 every fifth Fighter rank", less the actions lost this round."""
+    if stunned(enc, c):  # "can take no action"
+        return 0
     return max(0, 2 + sheet.fighter(c) // opts.action_every - sheet.state(c).lost)
 
 
@@ -160,7 +162,7 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         with dice.rolling_for(c.name):
             r = task_roll(dice)
         roll = roll_of(r, "3d6", [("Fighter", sheet.fighter(c))])
-        st.flurry_init, st.actions = roll.total, actions_for(opts, c) + _pins(enc, c)
+        st.flurry_init, st.actions = roll.total, actions_for(enc, opts, c) + _pins(enc, c)
         events.append(FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll))
         est.tactics[c.name] = choices[c.name][1]
     return events + _next_attacker(enc, opts, dice, None, "first")

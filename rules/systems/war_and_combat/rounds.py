@@ -137,7 +137,7 @@ def _luck(enc: Encounter, opts: OptionValues) -> dict[str, int]:
 
 def order_of(enc: Encounter) -> list[str]:
     slots = [Slot(c.name, c.initiative or 0, (-sheet.fighter(c), i))
-             for i, c in enumerate(enc.combatants) if c.in_fight and c.initiative is not None]
+             for i, c in enumerate(enc.combatants) if c.status == "active" and c.initiative is not None]
     return arrange(slots)
 
 
@@ -154,7 +154,7 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             events += _checks(enc, opts, c, dice)
     luck = _luck(enc, opts)
     for c in enc.combatants:
-        if not c.in_fight:
+        if c.status != "active":  # the downed take no part in the round
             c.initiative = None
             continue
         with dice.rolling_for(c.name):
