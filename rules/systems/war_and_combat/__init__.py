@@ -10,9 +10,9 @@ The package: `task.py` (the task roll), `catalogue.py` and `tables*.py` (the dat
 ranged strikes, wounds, combat options, coup-de-grâce), `actions.py`, `events.py`, `present.py`.
 
 Dice order for ``roll:``. `/init roll` and the `/init next` that begins a round: for each
-combatant in joining order its shock check and death check (3d6 each, if wounded), then each
-one's initiative (3d6, 4d6 with a skew die). The last declaration of a flurry (or the GM's
-force): each participant's flurry initiative (3d6). An attack: its 3d6, then the hit
+combatant in joining order its shock check and death check (3d6 each, if wounded), then the
+initiative of each one standing (3d6, 4d6 with a skew die). The last declaration of a flurry
+(or the GM's force): each participant's flurry initiative (3d6). An attack: its 3d6, then the hit
 location's 3d6 (if it hits and no shot is called), the impact dice (critical dice last), then
 any wound-effect roll (3d6 for a fumble?, stumble? or combat option; 1d6 for the rounds of a
 stun). An open-ended 3d6 (a natural 3 or 18) is followed at once by its reroll.
@@ -101,7 +101,11 @@ class WarAndCombat(RuleSystem):
         if est.declarations is not None:
             est.declarations.participants.pop(c.name, None)
             est.declarations.made.pop(c.name, None)
-        if enc.started and enc.current is None and enc.phase in ("movement", "adjustment") and not enc.winner:
+        if not enc.started or enc.winner:
+            return []
+        if enc.phase == "flurry":
+            return flurry.resume(enc, self.option_values(enc), dice)
+        if enc.current is None:
             return rounds.end_step(enc, self.option_values(enc), dice)
         return []
 

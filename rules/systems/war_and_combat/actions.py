@@ -13,7 +13,7 @@ from rules.systems.war_and_combat import flurry, sheet
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import press
-from rules.systems.war_and_combat.rounds import acting, enc_state
+from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action
 
 __all__ = ["ACTIONS", "HANDLERS"]
 
@@ -25,7 +25,8 @@ def _waiting(enc: Encounter, c: Combatant | None) -> bool:
 
 def _forceable(enc: Encounter, c: Combatant | None) -> bool:
     d = enc_state(enc).declarations if enc.phase == "flurry" else None
-    return d is not None and not d.revealed
+    gm_side = c is None or c.owner_id is None or c.owner_id in enc.gm_ids  # offered to the GM only
+    return gm_side and d is not None and not d.revealed
 
 
 def _attacking(enc: Encounter, c: Combatant | None) -> bool:
@@ -87,6 +88,7 @@ def _stand(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
         raise IllegalAction(f"{c.name} is on its feet already.")
     if st.immobile or len({x for x in st.disabled if x.endswith('leg')}) >= 2:
         raise IllegalAction(f"{c.name} cannot stand: its legs will not carry it.")
+    quick_action(c)
     st.fallen = False
     return [EffectTaken(actor=c.name, effect="stands")]
 
@@ -99,6 +101,7 @@ def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     w = weapon(name)
     if w.name not in {x.name for x in sheet.weapons(c)}:
         raise InputError(f"{c.name} does not carry a {w.name}.")
+    quick_action(c)
     sheet.state(c).wield = w.name
     return [EffectTaken(actor=c.name, effect="wields", detail=w.name)]
 

@@ -23,7 +23,7 @@ from rules.systems.war_and_combat import flurry, sheet
 from rules.systems.war_and_combat.catalogue import Weapon, weapon as catalogue_weapon
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.options import MISSILE_TARGETS
-from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, roll_of, set_status, stunned
+from rules.systems.war_and_combat.rounds import acting, add_effect, quick_action, roll_of, set_status, stunned
 from rules.systems.war_and_combat.state import LIMBS, WoundRecord
 from rules.systems.war_and_combat.tables import (
     FALLEN,
@@ -340,6 +340,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     if st.moved:
         extra.append(("moving", pace_penalty(sheet.pace(c))))
     st.shots += 1
+    st.mp = 0  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name), attr="dex",
                          target_level=(level, f"{name} range, {kind}"), extra=extra, missile=True, aimed=aimed)
     if events[0].roll.success:  # type: ignore[attr-defined]
@@ -383,6 +384,8 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
     others = [e for e in engaged_with(enc, grid, c) if e.name != t.name]
     if others:
         raise IllegalAction(f"{c.name} is engaged with {others[0].name}: the coup-de-grâce needs no other opponent engaged.")
+    if enc.phase != "flurry":
+        quick_action(c)
     events = set_status(t, "out", "coup")
     if enc.phase == "flurry":
         sheet.state(c).actions = max(0, sheet.state(c).actions - 1)

@@ -23,12 +23,12 @@ from rules.systems.war_and_combat.events import (
     FlurryInitiative,
     Revealed,
 )
-from rules.systems.war_and_combat.rounds import begin_phase, enc_state, roll_of
+from rules.systems.war_and_combat.rounds import begin_phase, enc_state, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
-           "hold", "opponents", "in_flurry", "actions_for"]
+           "hold", "opponents", "in_flurry", "actions_for", "resume"]
 
 #: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
 INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuvre")
@@ -53,8 +53,10 @@ def opponents(enc: Encounter, c: Combatant) -> list[Combatant]:
     return [o for o in participants(enc) if o.side != c.side]
 
 
-def actions_for(opts: OptionValues, c: Combatant) -> int:
+def actions_for(enc: Encounter, opts: OptionValues, c: Combatant) -> int:
     """"equal to 2, +1 every fifth Fighter rank", less the actions lost this round."""
+    if stunned(enc, c):  # "can take no action"
+        return 0
     return max(0, 2 + sheet.fighter(c) // opts.action_every - sheet.state(c).lost)
 
 
@@ -160,7 +162,7 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         with dice.rolling_for(c.name):
             r = task_roll(dice)
         roll = roll_of(r, "3d6", [("Fighter", sheet.fighter(c))])
-        st.flurry_init, st.actions = roll.total, actions_for(opts, c) + _pins(enc, c)
+        st.flurry_init, st.actions = roll.total, actions_for(enc, opts, c) + _pins(enc, c)
         events.append(FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll))
         est.tactics[c.name] = choices[c.name][1]
     return events + _next_attacker(enc, opts, dice, None, "first")
@@ -170,6 +172,21 @@ def _pins(enc: Encounter, c: Combatant) -> int:
     """One extra action for each opponent in this flurry that ``c`` pressed against something impassable."""
     names = {o.name for o in opponents(enc, c)}
     return sum(1 for e in enc.effects if e.code == "pinned" and e.source == c.name and e.target in names)
+
+
+def resume(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    """After a participant left mid-flurry: reveal if the rest have all declared, or pass the attack on."""
+    d = enc_state(enc).declarations
+    if enc.phase != "flurry" or d is None:
+        return []
+    if not d.revealed:
+        if d.participants and d.complete():
+            d.revealed = True
+            return _reveal(enc, opts, dice)
+        return [] if d.participants else _close(enc, opts, dice)
+    if enc.current is None or enc.find(enc.current) is None:
+        return _next_attacker(enc, opts, dice, None, "spent")
+    return []
 
 
 def intent_of(enc: Encounter, c: Combatant) -> str:

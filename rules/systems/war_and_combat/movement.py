@@ -35,6 +35,7 @@ from rules.systems.war_and_combat.tables_movement import (
     entry_cost,
     exceeds_max_pace,
     obstacle,
+    pace_penalty,
 )
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded, zone_of
@@ -140,8 +141,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
             level = max(sheet.skill(c, s) for s in ob.skills)
             with dice.rolling_for(c.name):
                 r = task_roll(dice)
-            roll = roll_of(r, "3d6", [(ob.skills[0], level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute))],
-                           opts.check_target, ob.action)
+            roll = roll_of(r, "3d6", [(ob.skills[0], level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute)),
+                                      ("pace", pace_penalty(sheet.pace(c)))], opts.check_target, ob.action)
             events.append(Checked(actor=c.name, what="obstacle", roll=roll))
             if not roll.success:
                 break
@@ -186,8 +187,8 @@ def _pass_through(enc: Encounter, opts: OptionValues, c: Combatant, wielder: Com
 
     with dice.rolling_for(c.name):
         r = task_roll(dice)
-    roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl"))],
-                   opts.check_target, "pass-through")
+    roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
+                              ("pace", pace_penalty(sheet.pace(c)))], opts.check_target, "pass-through")
     events: list[Event] = [Checked(actor=c.name, what="pass", roll=roll)]
     if roll.success:
         return events

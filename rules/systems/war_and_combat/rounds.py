@@ -32,6 +32,7 @@ __all__ = [
     "add_effect",
     "set_status",
     "phase_mp",
+    "quick_action",
 ]
 
 PHASES = ("movement", "flurry", "adjustment", "morale")
@@ -136,7 +137,7 @@ def _luck(enc: Encounter, opts: OptionValues) -> dict[str, int]:
 
 def order_of(enc: Encounter) -> list[str]:
     slots = [Slot(c.name, c.initiative or 0, (-sheet.fighter(c), i))
-             for i, c in enumerate(enc.combatants) if c.in_fight and c.initiative is not None]
+             for i, c in enumerate(enc.combatants) if c.status == "active" and c.initiative is not None]
     return arrange(slots)
 
 
@@ -153,7 +154,7 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             events += _checks(enc, opts, c, dice)
     luck = _luck(enc, opts)
     for c in enc.combatants:
-        if not c.in_fight:
+        if c.status != "active":  # the downed take no part in the round
             c.initiative = None
             continue
         with dice.rolling_for(c.name):
@@ -178,7 +179,7 @@ def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> l
     order = enc.order[::-1] if phase == "adjustment" else list(enc.order)
     for c in enc.combatants:
         st = sheet.state(c)
-        st.mp, st.moved, st.shots = phase_mp(c, phase), False, 0
+        st.mp, st.moved, st.shots, st.quick = phase_mp(c, phase), False, 0, False
         if phase == "adjustment" and c.name in est.tactics:
             st.mp = min(st.mp, 2)  # after a flurry: a one-hex adjustment
     events: list[Event] = [PhaseBegan(phase=phase, order=order)]
@@ -205,6 +206,14 @@ def end_step(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     if enc.current:
         est.acted.append(enc.current)
     return _advance(enc, opts, phase_order(enc), dice)
+
+
+def quick_action(c: Combatant) -> None:
+    """"A character may perform one quick action during each movement phase": spend it, or refuse a second."""
+    st = sheet.state(c)
+    if st.quick:
+        raise IllegalAction(f"{c.name} has taken its quick action of this phase: the next is in the next phase.")
+    st.quick = True
 
 
 def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movement", "adjustment")) -> Combatant:

@@ -32,6 +32,8 @@ class WacCombatant(CombatantState):
     mp: int = Field(0, ge=0, le=100)
     #: stepped this phase (its pace then penalises skill rolls)
     moved: bool = False
+    #: the quick action of this phase is used (stand, wield, coup-de-grâce)
+    quick: bool = False
     #: ranged strikes made this phase (one a phase)
     shots: int = Field(0, ge=0, le=10)
     #: actions left in the flurry under way

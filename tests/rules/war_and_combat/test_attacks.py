@@ -180,7 +180,7 @@ def test_coup_de_grace_refused_while_engaged_with_another():
     s.add("Snaga", "weapons=spear", side="orcs", at=near(s, "D4", "S"), facing="N", owner=None)
     st(s, "Grak").unconscious = True
     s.enc.combatants[1].status = "downed"
-    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
+    s.run("init_roll", [5, 5, 4, 2, 2, 2])  # Grak is downed: no initiative
     while s.enc.current != "Borin":
         s.run("next", actor=s.enc.current)
     assert "engaged with Snaga" in s.refused("coupdegrace", actor="Borin", target="Grak")

@@ -140,3 +140,32 @@ def test_press_into_open_ground_moves_both():
     s.run("act", name="press", actor="Borin", target="Grak")
     assert (s.get("Borin").position, s.get("Grak").position) == (grak, near(s, grak, "SE"))
     assert borin != grak
+
+
+def test_removing_the_attacker_passes_the_attack_on():
+    """A participant removed mid-flurry: the others go on (or the flurry ends)."""
+    s = duel()
+    s.add("Snaga", "fighter=1 weapons=axe", side="orcs", at=near(s, "D4", "S"), facing="N", owner=None)
+    to_flurry(s, init=(5, 5, 4, 2, 3, 2, 2, 2, 2))
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", name="declare", actor="Grak", options={})
+    s.run("remove", actor="Snaga", dice=[5, 5, 4, 2, 3, 2])
+    assert s.enc.state.declarations.revealed and s.enc.current == "Borin"
+    s.run("remove", actor="Borin")
+    assert s.enc.phase == "adjustment"
+
+
+def test_flank_and_rear_defense():
+    """"A fighter has no defense against attacks from the rear ... Attacks from the flanks may be defended against at half skill level"."""
+    from rules.systems.war_and_combat.attacks import defense
+
+    s = Scenario("war-and-combat")
+    s.add("Grak", "fighter=6 agl=13 weapons=axe shield=large", side="orcs", at="F6", facing="N", owner=None)
+    s.add("Front", "weapons=axe", side="dwarves", at=near(s, "F6", "N"), facing="S")
+    s.add("Flank", "weapons=axe", side="dwarves", at=near(s, "F6", "SE"), facing="NW")
+    s.add("Rear", "weapons=axe", side="dwarves", at=near(s, "F6", "S"), facing="N")
+    grid, opts = s.enc.grid(), s.system.option_values(s.enc)
+    grak = s.get("Grak")
+    assert defense(s.enc, opts, grid, grak, s.get("Front")) == (10 + 6 + 1 + 2, "front")
+    assert defense(s.enc, opts, grid, grak, s.get("Flank")) == (10 + 3 + 1, "flank")
+    assert defense(s.enc, opts, grid, grak, s.get("Rear")) == (3, "rear")

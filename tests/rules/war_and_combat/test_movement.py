@@ -135,3 +135,20 @@ def test_after_a_flurry_only_a_one_hex_adjustment():
     s.run("act", name="hold", actor="Grak")
     s.run("next", actor="Grak")
     assert "one hex" in s.refused("move", actor="Borin", path="N N")
+
+
+def test_one_quick_action_a_phase():
+    """"A character may perform one quick action during each movement phase" (standing up, drawing a weapon)."""
+    s = alone("weapons=broadsword,dagger")
+    st(s, "Borin").fallen = True
+    s.run("act", name="stand", actor="Borin")
+    assert not st(s, "Borin").fallen
+    assert "quick action" in s.refused("act", name="wield", actor="Borin", weapon="dagger")
+
+
+def test_skill_rolls_while_moving_take_the_pace_penalty():
+    """ACTION PENALTY BY PACE: "Movement rate penalizes actions that require skill rolls" (jog -2)."""
+    s = alone("pace=jog skills=acrobatics:2", terrain={"F5": "obstacle"})
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N")
+    roll = next(e for e in res.events if isinstance(e, Checked)).roll
+    assert any(m.name == "pace" and m.value == -2 for m in roll.modifiers) and roll.total == 11

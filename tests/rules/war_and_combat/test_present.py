@@ -30,3 +30,15 @@ def test_state_mid_flurry_exports_and_reads_back():
     s.run("act", name="declare", actor="Grak", options={"intent": "throw", "tactic": "circle"})
     again = Encounter.model_validate_json(s.enc.model_dump_json())
     assert again == s.enc and again.state.declarations.made["Grak"]["intent"] == "throw"
+
+
+def test_autocomplete_offers_the_actions_legal_now():
+    """Autocomplete lists declare to one still to declare, force to the GM, hold to the attacker."""
+    s = duel()
+    to_flurry(s)
+    assert s.system.actions_for(s.enc, s.get("Borin")) == ["declare"]
+    assert "force" in s.system.actions_for(s.enc, None)
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    assert s.system.actions_for(s.enc, s.get("Borin")) == ["hold"]
+    assert s.system.actions_for(s.enc, s.get("Grak")) == []

@@ -94,3 +94,10 @@ def test_a_missed_shot_may_strike_one_in_its_path():
     stray = [e for e in res.events if isinstance(e, Attacked)][1]
     assert stray.target == "Ulf" and any(m.name == "skill" and m.value == -5 for m in stray.roll.modifiers)
     assert stray.roll.total == 17 - 5 + 1 and stray.roll.success is False
+
+
+def test_shooting_ends_movement_for_the_phase():
+    """"Launch/Shoot/Throw" is a full action, and "Full Actions prohibit movement"."""
+    s = range_(20)
+    s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow")
+    assert st(s, "Alda").mp == 0 and "movement point" in s.refused("move", actor="Alda", path="N")

@@ -109,3 +109,23 @@ def test_players_may_not_move_while_engaged():
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
     assert "engaged" in s.refused("move", actor="Borin", path="N")
     assert near(s, "D4", "SE") == s.get("Grak").position
+
+
+def test_stunned_fighters_get_no_flurry_actions():
+    """Stun: "can take no action for 1d6 rounds"."""
+    from rules.effects import Effect
+
+    s = duel()
+    to_flurry(s)
+    s.enc.effects.append(Effect(id=1, name="stun", target="Grak", ends="round_end", left=2, code="stun"))
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    assert st(s, "Grak").actions == 0 and st(s, "Borin").actions == 3
+
+
+def test_the_downed_roll_no_initiative():
+    """Only those still standing take part in the round's initiative."""
+    s = duel()
+    s.enc.combatants[1].status = "downed"
+    res = s.run("init_roll", [5, 5, 4])
+    assert [e.actor for e in res.events if isinstance(e, InitiativeSet)] == ["Borin"] and s.enc.order == ["Borin"]
