@@ -111,7 +111,8 @@ class Reminders(ServiceCore):
         """Move the reminder to the next nudge, the GM's notice, the warning or the deadline,
         whichever comes first; drop it when nothing is left. ``sent``: one more went out."""
         clock = deadline_times(enc.settings.deadline_hours, r.since)
-        nudges = r.nudges - int(r.warned) + int(sent and not (warned and not r.warned))
+        # the stored count includes the warning; a nudge (or the GM's notice) went out unless this was the warning
+        nudges = r.nudges - int(r.warned) + int(sent and warned == r.warned)
         hours = enc.settings.reminder_hours
         due: list[float] = []
         if hours > 0 and nudges <= enc.settings.max_nudges:
