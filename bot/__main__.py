@@ -66,6 +66,7 @@ async def run_bot(settings: Settings, token: str) -> int:
         log_retention_days=settings.log_retention_days,
         shard_count=settings.shard_count,
         shard_ids=settings.shard_ids,
+        map_workers=settings.map_workers,
     )
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Nudge, Service
 from bot.tree import SkirmishTree
@@ -167,6 +168,7 @@ class Skirmish(commands.Bot):
         gc.collect()
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        await self.service.maps.start()
         if self.sync_commands:
             if self.dev_guild_id:
                 guild = discord.Object(self.dev_guild_id)
@@ -273,10 +275,12 @@ def create_bot(
     log_retention_days: float = 30.0,
     shard_count: int | None = None,
     shard_ids: tuple[int, ...] | None = None,
+    map_workers: int = DEFAULT_WORKERS,
 ) -> Skirmish:
     """The bot on ``store``; with ``shard_count``, an `AutoShardedBot` over ``shard_ids`` of
     them (None: all), that leaves other shards' guilds to the processes that run them."""
-    service = Service(store, rng=rng, clock=clock, default_reminder_hours=default_reminder_hours)
+    service = Service(store, rng=rng, clock=clock, default_reminder_hours=default_reminder_hours,
+                      maps=shared_renderer(map_workers))
     options = dict(
         dev_guild_id=dev_guild_id,
         sync_commands=sync_commands,

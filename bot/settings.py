@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     board_delay_seconds: float = Field(
         1.0, ge=0, description="Status-board edits within this many seconds are merged into one."
     )
+    map_workers: int = Field(
+        1, ge=0, le=32, description="Processes that draw `/map` pictures (0: draw in a thread of the bot's own process)."
+    )
     log_retention_days: float = Field(
         30.0, ge=0, description="Ended encounters lose their undo data after this many days (0: kept forever)."
     )

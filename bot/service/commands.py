@@ -459,11 +459,9 @@ class Service(Reminders):
             raise IllegalAction(
                 "This encounter has no map: distances are range bands. `/encounter status` shows who is where."
             )
-        from bot import mapimage
-
-        # drawn in a thread from a copy, so the loop runs on and later commands change nothing drawn
-        snapshot = enc.model_copy(deep=True)
-        png, lines = await asyncio.to_thread(mapimage.map_picture, get_system(enc.system), snapshot)
+        # drawn in a worker process from the encounter as it is now: the loop runs on, and later
+        # commands change nothing drawn
+        png, lines = await self.maps.picture(enc.system, enc)
         return Outcome(Report(views.map_title(enc), lines), file=("map.png", png), ephemeral=ephemeral)
 
     async def board_message(self, channel_id: str) -> str | None:

@@ -25,6 +25,7 @@ from rules.errors import IllegalAction, NotFound
 from rules.models import Encounter
 from rules.report import Report, user_ref
 from rules.system import Turn, get_system
+from bot.mapworker import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
 
 __all__ = [
@@ -166,8 +167,11 @@ class ServiceCore:
         clock: Callable[[], float] = time.time,
         default_reminder_hours: float = 24.0,
         cache_bytes: int = CACHE_BYTES,
+        maps: MapRenderer | None = None,
     ) -> None:
         self.store = store
+        #: where `/map` pictures are drawn (worker processes, or a thread)
+        self.maps = maps if maps is not None else shared_renderer()
         self.rng = rng or random.Random()
         self.clock = clock
         self.default_reminder_hours = default_reminder_hours

@@ -393,13 +393,8 @@ def test_hex_facing_marks_that_edge(facing: str) -> None:
 
 
 # -- /map off the event loop, from a snapshot ------------------------------------------------
-async def test_map_renders_off_the_loop_from_a_snapshot(h, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """A 100x100 map with 100 combatants renders in a thread while the loop keeps ticking, and
-    draws the encounter as it was when asked even though the live one changes meanwhile."""
-    import asyncio
-    import threading
-
-    import bot.mapimage
+async def _big_fight(h):  # type: ignore[no-untyped-def]
+    """A 100x100 map with 100 combatants (about 0.5 s to draw)."""
     from bot.offline.harness import channel_id_of
     from tests.cogs.fights import GRAK
 
@@ -408,35 +403,81 @@ async def test_map_renders_off_the_loop_from_a_snapshot(h, monkeypatch) -> None:
         await h.run("gm", "/combatant add", name=f"Orc{row}", count=20, at=f"A{row * 10}:T{row * 10}", sheet=GRAK, side=f"s{row}")
     live = await h.bot.service.encounter(str(channel_id_of("general")))
     assert live is not None and len(live.combatants) == 100
-    before = live.model_copy(deep=True)
+    return live
 
-    started, drawn = threading.Event(), []
-    real = bot.mapimage.map_picture
 
-    def watched(system, enc):  # type: ignore[no-untyped-def]
-        started.set()
-        out = real(system, enc)
-        drawn.append((threading.get_ident(), enc))
-        return out
+async def test_map_is_drawn_in_another_process_while_the_loop_runs(h) -> None:  # type: ignore[no-untyped-def]
+    """/map on a 100x100 map with 100 combatants is drawn by a worker process (MAP_WORKERS=1,
+    the default) while the event loop keeps ticking, and the picture is the encounter's."""
+    import asyncio
+    import os
 
-    monkeypatch.setattr(bot.mapimage, "map_picture", watched)
+    import bot.mapimage
+    from rules.registry import get_system
+
+    live = await _big_fight(h)
     ticks = 0
     command = asyncio.create_task(h.run("bob", "/map"))
     while not command.done():  # the monitor: it runs only when the loop is free
-        if started.is_set() and not drawn:
-            if ticks == 0:  # the live encounter changes while the picture is drawn
-                live.combatants[0].position = "Z99"
-                live.combatants[1].status = "out"
-            ticks += 1
+        ticks += 1
         await asyncio.sleep(0.001)
     sent = command.result()
-    assert started.is_set() and ticks > 0  # the loop kept running while the thread drew
-    assert drawn[0][0] != threading.get_ident()
-    assert drawn[0][1] is not live and drawn[0][1] == before
+    assert ticks > 5
+    assert h.bot.service.maps.workers == 1
+    assert h.bot.service.maps.drawn_by not in (None, os.getpid())
     png = [f for s in sent for f in s.files][0][1]
+    assert png == bot.mapimage.render_map(live, highlights=get_system("coup-de-grace").highlights(live))
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+async def test_map_draws_the_encounter_as_it_was_when_asked(h, workers) -> None:  # type: ignore[no-untyped-def]
+    """A picture asked for shows the encounter as it was then, although the live one changes
+    while it is drawn; with MAP_WORKERS=0 a thread of the bot's own process draws it."""
+    import asyncio
+    import os
+
+    import bot.mapimage
+    from bot.mapworker import MapRenderer
     from rules.registry import get_system
 
+    live = await _big_fight(h)
+    before = live.model_copy(deep=True)
+    renderer = MapRenderer(workers)
+    try:
+        task = asyncio.ensure_future(renderer.picture("coup-de-grace", live))
+        await asyncio.sleep(0)  # picture() has run up to its first wait: what it draws is taken
+        live.combatants[0].position = "Z99"
+        live.combatants[1].status = "out"
+        png, lines = await task
+    finally:
+        renderer.close()
+    assert (renderer.drawn_by == os.getpid()) is (workers == 0)
     assert png == bot.mapimage.render_map(before, highlights=get_system("coup-de-grace").highlights(before))
+    assert not any("Z99" in line for line in lines)
+
+
+async def test_a_dead_map_worker_is_replaced() -> None:
+    """When a worker process dies, that picture is drawn in a thread and the next one by a new worker."""
+    import os
+
+    from bot.mapworker import MapRenderer
+    from rules.models import Encounter, MapState
+
+    enc = Encounter(system="coup-de-grace", map=MapState(kind="square", width=4, height=3))
+    renderer = MapRenderer(1)
+    try:
+        await renderer.start()
+        pool = renderer._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):  # type: ignore[union-attr]
+            process.kill()
+            process.join()
+        png, _ = await renderer.picture("coup-de-grace", enc)
+        assert png.startswith(b"\x89PNG") and renderer.drawn_by == os.getpid()
+        png, _ = await renderer.picture("coup-de-grace", enc)
+        assert png.startswith(b"\x89PNG") and renderer.drawn_by != os.getpid() and renderer._pool is not pool
+    finally:
+        renderer.close()
 
 
 async def test_map_reply_says_what_the_picture_shows(h) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,114 @@
+"""Where `/map` pictures are drawn: in worker processes, so that drawing never holds the event
+loop's interpreter lock (a 60x60 map takes about 150 ms of Pillow; in a thread of the bot's own
+process it would stall every other channel for much of that, and slow each command it overlaps).
+
+``MAP_WORKERS`` processes (default 1) draw from the encounter's JSON as it was when asked;
+``MAP_WORKERS=0`` draws in a thread of the bot's process instead. One pool serves every bot of
+the process (the console and the tests start many) and is started on the first picture. A pool
+that breaks (a worker killed) is replaced, and that picture is drawn in a thread.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from rules.models import Encounter
+from rules.registry import get_system
+
+__all__ = ["MapRenderer", "DEFAULT_WORKERS", "draw", "shared_renderer"]
+
+log = logging.getLogger("skirmish.maps")
+
+DEFAULT_WORKERS = 1
+
+
+def draw(system_key: str, enc_json: str) -> tuple[bytes, list[str], int]:
+    """In a worker: the picture and words of the encounter ``enc_json``, and who drew them."""
+    from bot import mapimage
+
+    enc = Encounter.model_validate_json(enc_json)
+    png, lines = mapimage.map_picture(get_system(system_key), enc)
+    return png, lines, os.getpid()
+
+
+def _warm() -> int:
+    """In a worker: load Pillow, the fonts and the rules once, before the first picture."""
+    from bot import mapimage
+    from rules.models import MapState
+
+    mapimage.render_map(Encounter(system="coup-de-grace", map=MapState(kind="square", width=2, height=2)))
+    return os.getpid()
+
+
+class MapRenderer:
+    """Draws `/map` pictures off the event loop: in ``workers`` processes, or (0) in a thread."""
+
+    def __init__(self, workers: int = DEFAULT_WORKERS) -> None:
+        if workers < 0:
+            raise ValueError("MAP_WORKERS must be 0 (draw in a thread) or more")
+        self.workers = workers
+        #: the process that drew the last picture (ours when drawn in a thread)
+        self.drawn_by: int | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        self._guard = threading.Lock()
+
+    def _executor(self) -> ProcessPoolExecutor:
+        with self._guard:
+            if self._pool is None:
+                # spawn, not fork: the bot's process has threads (the database's, the pool's own)
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            return self._pool
+
+    async def start(self) -> None:
+        """Start the workers now (at the bot's start), so that the first `/map` waits for no import."""
+        if not self.workers:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.gather(*(loop.run_in_executor(self._executor(), _warm) for _ in range(self.workers)))
+        except Exception as exc:  # noqa: BLE001  (e.g. a script without `if __name__ == "__main__":`)
+            log.warning("the map workers did not start (%s): maps are drawn in a thread instead", exc)
+            self.close()
+            self.workers = 0
+
+    async def picture(self, system_key: str, enc: Encounter) -> tuple[bytes, list[str]]:
+        """The PNG and the words of ``enc`` as it is now (later changes to it draw nothing)."""
+        data = enc.model_dump_json()
+        if self.workers:
+            loop = asyncio.get_running_loop()
+            pool = self._executor()
+            try:
+                png, lines, self.drawn_by = await loop.run_in_executor(pool, draw, system_key, data)
+                return png, lines
+            except BrokenProcessPool:
+                log.warning("a map worker died: starting new ones; this picture is drawn in a thread")
+                with self._guard:
+                    if self._pool is pool:
+                        self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+        png, lines, self.drawn_by = await asyncio.to_thread(draw, system_key, data)
+        return png, lines
+
+    def close(self) -> None:
+        with self._guard:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+_shared: dict[int, MapRenderer] = {}
+_shared_guard = threading.Lock()
+
+
+def shared_renderer(workers: int = DEFAULT_WORKERS) -> MapRenderer:
+    """The process's renderer with ``workers`` workers, made on first use and shared by every
+    bot of the process (their pictures come from the same code, so one pool serves them all)."""
+    with _shared_guard:
+        if workers not in _shared:
+            _shared[workers] = MapRenderer(workers)
+        return _shared[workers]
