@@ -4,16 +4,21 @@ process it would stall every other channel for much of that, and slow each comma
 
 ``MAP_WORKERS`` processes (default 1) draw from the encounter's JSON as it was when asked;
 ``MAP_WORKERS=0`` draws in a thread of the bot's process instead. One pool serves every bot of
-the process (the console and the tests start many) and is started on the first picture. A pool
-that breaks (a worker killed) is replaced, and that picture is drawn in a thread.
+the process (the console and the tests start many) and is started with the bot. A pool that
+breaks (a worker killed) is replaced, and that picture is drawn in a thread.
+
+The last pictures are kept (``CACHE_PICTURES``), keyed by what they were drawn from: players who
+look at an unchanged map (several `/map`s or Map buttons between two turns) cost no drawing.
 """
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import multiprocessing
 import os
 import threading
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -25,6 +30,8 @@ __all__ = ["MapRenderer", "DEFAULT_WORKERS", "draw", "shared_renderer"]
 log = logging.getLogger("skirmish.maps")
 
 DEFAULT_WORKERS = 1
+#: pictures kept, the most recently asked last
+CACHE_PICTURES = 64
 
 
 def draw(system_key: str, enc_json: str) -> tuple[bytes, list[str], int]:
@@ -54,8 +61,11 @@ class MapRenderer:
         self.workers = workers
         #: the process that drew the last picture (ours when drawn in a thread)
         self.drawn_by: int | None = None
+        #: pictures drawn (not taken from the cache)
+        self.drawn = 0
         self._pool: ProcessPoolExecutor | None = None
         self._guard = threading.Lock()
+        self._cache: OrderedDict[bytes, tuple[bytes, list[str]]] = OrderedDict()
 
     def _executor(self) -> ProcessPoolExecutor:
         with self._guard:
@@ -79,6 +89,18 @@ class MapRenderer:
     async def picture(self, system_key: str, enc: Encounter) -> tuple[bytes, list[str]]:
         """The PNG and the words of ``enc`` as it is now (later changes to it draw nothing)."""
         data = enc.model_dump_json()
+        key = hashlib.blake2b(f"{system_key}\n{data}".encode(), digest_size=16).digest()
+        if (hit := self._cache.get(key)) is not None:
+            self._cache.move_to_end(key)
+            return hit[0], list(hit[1])
+        png, lines = await self._draw(system_key, data)
+        self.drawn += 1
+        self._cache[key] = (png, list(lines))
+        while len(self._cache) > CACHE_PICTURES:
+            self._cache.popitem(last=False)
+        return png, lines
+
+    async def _draw(self, system_key: str, data: str) -> tuple[bytes, list[str]]:
         if self.workers:
             loop = asyncio.get_running_loop()
             pool = self._executor()

@@ -474,6 +474,7 @@ async def test_a_dead_map_worker_is_replaced() -> None:
             process.join()
         png, _ = await renderer.picture("coup-de-grace", enc)
         assert png.startswith(b"\x89PNG") and renderer.drawn_by == os.getpid()
+        enc.map.width = 5  # another picture (the same one would come from the cache)
         png, _ = await renderer.picture("coup-de-grace", enc)
         assert png.startswith(b"\x89PNG") and renderer.drawn_by != os.getpid() and renderer._pool is not pool
     finally:
@@ -514,3 +515,22 @@ async def test_effects_show_on_the_map(h) -> None:  # type: ignore[no-untyped-de
     with_effect = render_map(enc)
     plain = render_map(enc.model_copy(update={"effects": []}))
     assert Image.open(io.BytesIO(with_effect)).height > Image.open(io.BytesIO(plain)).height
+
+
+async def test_an_unchanged_map_is_not_drawn_again(h) -> None:  # type: ignore[no-untyped-def]
+    """Two players looking at the same map between turns cost one drawing; a move draws anew,
+    and the cached picture is the one drawn for that state."""
+    from bot.mapworker import MapRenderer
+    from tests.cogs.fights import started_cdg
+
+    await started_cdg(h)
+    maps = h.bot.service.maps = MapRenderer(0)  # its own cache (the process's is shared by every test)
+    first = await h.run("bob", "/map")
+    drawn = maps.drawn
+    again = await h.run("alice", "/map")
+    assert maps.drawn == drawn
+    assert [f for s in again for f in s.files] == [f for s in first for f in s.files]
+    await h.run("bob", "/move", combatant="Borin", to="D3")
+    moved = await h.run("bob", "/map")
+    assert maps.drawn == drawn + 1
+    assert [f for s in moved for f in s.files] != [f for s in first for f in s.files]
