@@ -1169,7 +1169,7 @@ def _main(args: argparse.Namespace) -> None:
                      "takes hex maps), 100 combatants", ["move", "p50 ms", "max ms", "outcome"],
                      [[lbl, f"{p50:.1f}", f"{mx:.1f}", what] for lbl, p50, mx, what in steps]), sep="\n")
     maps = time_maps(asyncio.run(_map_encounters()), cfg.map_repeat)
-    print("", _table("Map render (bot.mapimage.render_map; /map renders in a worker thread)",
+    print("", _table("Map render (bot.mapimage.render_map, as a /map worker process draws it; MAP_WORKERS processes draw)",
                      ["map", "median ms", "best ms", "PNG bytes"],
                      [[lbl, f"{med:.1f}", f"{best:.1f}", f"{size:,}"] for lbl, med, best, size in maps]), sep="\n")
     if figures:
