@@ -465,10 +465,13 @@ class RuleSystem:
         return []
 
     # -- the one entry point ---------------------------------------------------------------------------
-    def resolve(self, enc: Encounter, action: Action, dice: Dice, snapshot: str | None = None) -> Resolution:
-        """Resolve ``action`` on a copy of ``enc``; ``snapshot`` is ``enc`` as JSON if the caller has it."""
-        # a deep copy through JSON: three times faster than deepcopy
-        new = type(enc).model_validate_json(snapshot if snapshot is not None else enc.model_dump_json())
+    def resolve(self, enc: Encounter, action: Action, dice: Dice, snapshot: str | None = None,
+                copy: Encounter | None = None) -> Resolution:
+        """Resolve ``action`` on a copy of ``enc``: ``copy`` if the caller has one it owns (equal to
+        ``enc``; the resolution changes it), else one made from ``snapshot`` (``enc`` as JSON)."""
+        if copy is None:  # a deep copy through JSON: three times faster than deepcopy
+            copy = type(enc).model_validate_json(snapshot if snapshot is not None else enc.model_dump_json())
+        new = copy
         handlers: dict[str, Callable[[Encounter, Action, Dice], list[Event]]] = {
             "add": self.add,
             "edit": self.edit,

@@ -130,7 +130,8 @@ class Service(Reminders):
             is_gm = enc.is_gm(ctx.user_id)
             action = authorise(enc, system, ctx, action.model_copy(update={"user_id": ctx.user_id, "is_gm": is_gm}))
             dice = dice_for(enc, ctx, is_gm, self.rng)
-            res = system.resolve(enc, action, dice, snapshot=live.json)
+            copy, live.spare = live.spare, None  # used once: a refused action may have changed it
+            res = system.resolve(enc, action, dice, snapshot=live.json, copy=copy)
             command = COMMAND_NAMES[action.kind]
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
             title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)

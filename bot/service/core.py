@@ -142,6 +142,9 @@ class LiveEntry(StoredEntry):
     """An active encounter as cached in memory: the state and its JSON, as last written."""
 
     enc: Encounter
+    #: a second copy of ``enc``, the one the last write read back: the next action resolves on it
+    #: (and so needs no copy of its own); whoever takes it sets this to None
+    spare: Encounter | None = None
 
 
 @dataclass
@@ -403,10 +406,11 @@ class ServiceCore:
         ping: Ping | None = None
         reminder: Reminder | None = None
         clear = True
+        spare: Encounter | None = None
         if new is None:
             new_json = live.json
         else:
-            new_json = self._saveable(new, live.channel_id, command)
+            new_json, spare = self._saveable(new, live.channel_id, command)
             system = get_system(new.system)
             new_turn = system.turn(new)
             turn_moved = not isinstance(live, LiveEntry) or system.turn(live.enc).key != new_turn.key
@@ -445,19 +449,20 @@ class ServiceCore:
         # the holder of the lock commits to the channel's entry in the cache, even if it was evicted
         self._drop(live.channel_id)
         if isinstance(live, LiveEntry):
-            kept, live.enc, live.json, live.version = live, new, new_json, live.version + 1
+            kept, live.enc, live.json, live.version, live.spare = live, new, new_json, live.version + 1, spare
         else:
             kept = LiveEntry(
                 id=live.id, channel_id=live.channel_id, json=new_json, board_message_id=live.board_message_id,
-                recent=live.recent, recent_set=live.recent_set, enc=new, version=live.version + 1,
+                recent=live.recent, recent_set=live.recent_set, enc=new, version=live.version + 1, spare=spare,
             )
         kept.remember(ctx.interaction_id)
         self._put(kept)
         return ping
 
     @staticmethod
-    def _saveable(new: Encounter, channel_id: str, command: str) -> str:
-        """``new`` as JSON, once it reads back exactly as a load reads it; else nothing is changed."""
+    def _saveable(new: Encounter, channel_id: str, command: str) -> tuple[str, Encounter]:
+        """``new`` as JSON once it reads back exactly as a load reads it, and what it read back as;
+        else nothing is changed."""
         try:
             new_json = new.model_dump_json()
         except Exception as exc:  # a state that cannot even be written
@@ -465,7 +470,7 @@ class ServiceCore:
         else:
             readable, error = read_state(new_json)
             if readable is not None:
-                return new_json
+                return new_json, readable
         log.error("%s in channel %s would store a state that cannot be read back (%s): refused", command, channel_id, error)
         raise IllegalAction(
             "That would leave the encounter in a state that cannot be saved: nothing was changed. "

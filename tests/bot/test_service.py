@@ -99,8 +99,8 @@ async def test_a_rules_result_that_cannot_be_read_back_is_refused_and_changes_no
     system = get_system("coup-de-grace")
     resolve = system.resolve
 
-    def crafted(enc, action, dice, snapshot=None):  # type: ignore[no-untyped-def]
-        res = resolve(enc, action, dice, snapshot)
+    def crafted(enc, action, dice, snapshot=None, copy=None):  # type: ignore[no-untyped-def]
+        res = resolve(enc, action, dice, snapshot, copy)
         res.encounter.get("Grak").hp = -999_999
         return res
 
@@ -120,6 +120,54 @@ async def test_a_rules_result_that_cannot_be_read_back_is_refused_and_changes_no
         assert (await export(h))["combatants"][1]["side"] == "trolls"
     finally:
         await h.close()
+
+
+async def test_an_action_resolves_on_the_copy_the_last_write_read_back(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a write, the next action works on the encounter the write's read-back check made, so
+    the JSON is parsed once per action (the check), not twice (the check and a copy)."""
+    from rules.models import Encounter
+
+    await setup_fight(h)
+    await h.run("gm", "/combatant edit", name="Grak", side="ogres")
+    live = h.bot.service._cache[cid()]
+    assert live.spare is not None and live.spare is not live.enc and live.spare == live.enc
+    parsed = []
+    real = Encounter.model_validate_json.__func__  # type: ignore[attr-defined]
+
+    def counted(cls, data, **kw):  # type: ignore[no-untyped-def]
+        parsed.append(cls)
+        return real(cls, data, **kw)
+
+    monkeypatch.setattr(Encounter, "model_validate_json", classmethod(counted))
+    sent = await h.run("gm", "/combatant edit", name="Grak", side="trolls")
+    assert not refused(sent[0])
+    assert len(parsed) == 1
+    assert (await export(h))["combatants"][1]["side"] == "trolls"
+
+
+async def test_a_refused_action_leaves_no_spoiled_copy_behind(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An action refused after it changed its copy of the encounter changes nothing, and that
+    copy is never used again: the next action starts from the stored state."""
+    from rules.errors import IllegalAction
+
+    await setup_fight(h)
+    await h.run("gm", "/combatant edit", name="Grak", side="ogres")
+    system = get_system("coup-de-grace")
+    resolve = system.resolve
+
+    def spoiling(enc, action, dice, snapshot=None, copy=None):  # type: ignore[no-untyped-def]
+        if copy is not None:
+            copy.get("Grak").side = "spoiled"
+        raise IllegalAction("Refused after a change.")
+
+    monkeypatch.setattr(system, "resolve", spoiling)
+    sent = await h.run("gm", "/combatant edit", name="Grak", side="trolls")
+    assert refused(sent[0])
+    monkeypatch.setattr(system, "resolve", resolve)
+    sent = await h.run("gm", "/combatant edit", name="Grak", facing="N")
+    assert not refused(sent[0])
+    exported = await export(h)
+    assert [c["side"] for c in exported["combatants"] if c["name"] == "Grak"] == ["ogres"]
 
 
 async def test_knights_of_valour_delay_far_below_the_floor_leaves_the_channel_working(h: Harness) -> None:
