@@ -182,9 +182,10 @@ async def _setup_channel(h: Harness, channel: str, script: Script) -> None:
     await _check(h, "gm", "/init roll", channel)
 
 
-def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor: str, n: int = 0
-                ) -> list[dict[str, Any]]:
-    """The payloads of ``actor``'s next activation in ``enc``, the channel's ``n``-th (see `FIGHTERS`)."""
+def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor: str, n: int = 0,
+                maps: bool = True) -> list[dict[str, Any]]:
+    """The payloads of ``actor``'s next activation in ``enc``, the channel's ``n``-th (see `FIGHTERS`);
+    without ``maps``, a `/map` of the mix is an `/encounter status` instead."""
     f = BY_NAME[actor]
     rolls = script.rolls[f.side]
     roll = rolls[n % len(rolls)]
@@ -218,7 +219,7 @@ def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor:
         add(f.owner, "/attack", **attack)
     if script.heal:
         add("gm", "/combatant edit", name=f.foe, sheet=script.heal)
-    add("dave", "/map" if grid is not None and not f.posts else "/encounter status")
+    add("dave", "/map" if maps and grid is not None and not f.posts else "/encounter status")
     if grid is not None:
         add(f.owner, "/init next")
     return out
@@ -461,7 +462,7 @@ async def _timed_run(result: LoadResult, work: Callable[[Counter[str]], Awaitabl
 
 
 async def _play(h: Harness, channels: list[tuple[str, Script]], activations: int, result: LoadResult,
-                profile: cProfile.Profile | None = None) -> None:
+                profile: cProfile.Profile | None = None, maps: bool = True) -> None:
     """Play ``activations`` activations in every channel at once, one task per channel."""
 
     async def one(channel: str, script: Script, in_flight: Counter[str]) -> None:
@@ -476,7 +477,7 @@ async def _play(h: Harness, channels: list[tuple[str, Script]], activations: int
                 if len(result.examples) < 3:
                     result.examples.append(f"#{channel}: nobody to act")
                 return
-            for payload in _activation(h, channel, script, enc, actors[0], n):
+            for payload in _activation(h, channel, script, enc, actors[0], n, maps):
                 await _timed(h, payload, cid, script.system, result, in_flight)
 
     async def work(in_flight: Counter[str]) -> None:
@@ -497,15 +498,15 @@ class Bench:
 
 
 async def run_load(b: Bench, channels: int, activations: int, *, prefix: str,
-                   profile: cProfile.Profile | None = None) -> LoadResult:
+                   profile: cProfile.Profile | None = None, maps: bool = True) -> LoadResult:
     """Set up ``channels`` fights (the scripts in turn) on a fresh database, then time
-    ``activations`` activations in each."""
+    ``activations`` activations in each (without ``maps``: `/encounter status` for `/map`)."""
     h = await _harness(await b.fresh(prefix), 1, BOARD_DELAY)
     try:
         names = [(f"{prefix}-{i}", _script_of(i)) for i in range(channels)]
         await _setup_channels(h, b, names)
-        result = LoadResult(f"{channels} busy channel{'s' * (channels != 1)}")
-        await _play(h, names, activations, result, profile)
+        result = LoadResult(f"{channels} busy channel{'s' * (channels != 1)}" + ("" if maps else ", no /map"))
+        await _play(h, names, activations, result, profile, maps)
         for ch, script in names[:len(SCRIPTS)]:
             b.played[script.system] = await _encounter(h, ch)
         b.commands += result.commands
@@ -998,6 +999,14 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
             ("commands", r.commands), ("refused", r.rejected), ("errors", r.errors),
             ("write_rate", r.write_rate), ("channels", channels))})
     main_run = runs[1] if len(runs) > 1 else runs[0]
+    # the same 50 channels with `/encounter status` for `/map`: the bot's own pace, apart from Pillow's
+    played = dict(b.played)  # the fights as the targets' run left them, for the parts below
+    plain_run = await run_load(b, *cfg.runs[1 if len(cfg.runs) > 1 else 0], prefix="nomap", maps=False)
+    b.played = played
+    runs.append(plain_run)
+    fig.update({f"nomap.{k}": v for k, v in (
+        ("rate", plain_run.rate), ("p99", plain_run.pct(99)), ("step_ms", plain_run.callback * 1000),
+        ("cpu_ms", 1000 * plain_run.cpu_seconds / max(plain_run.commands, 1)))})
     say("", _table("1. The realistic mix through the offline harness (closed loop: each channel sends its next "
                    "command when the last is answered)", LOAD_HEADER, [_load_row(r) for r in runs]))
     say(_share(main_run), f"p50/p99 ms by command, {main_run.label}: {_by_command(main_run)}")
@@ -1083,6 +1092,7 @@ def summary(figures: dict[str, dict[str, float]]) -> str:
             ("event-loop lag ms (longest)", tuple(f"{r}.stall_ms" for r in runs), "{:.0f}"),
             ("longest single loop step ms", tuple(f"{r}.step_ms" for r in runs), "{:.0f}"),
             ("CPU ms per command", tuple(f"{r}.cpu_ms" for r in runs), "{:.2f}"),
+            ("50 channels, /encounter status for /map: commands/s, p99 ms, CPU ms", ("nomap.rate", "nomap.p99", "nomap.cpu_ms"), "{:,.1f}"),
             ("group-commit floor, writes/s", ("floor.rate",), "{:,.0f}"),
             ("plain sqlite3, writes/s", ("sqlite3.rate",), "{:,.0f}"),
             ("bot / floor (writes/s)", ("floor.ratio",), "{:.2f}"),

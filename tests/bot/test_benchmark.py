@@ -47,6 +47,7 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
         assert figures[f"run{i}.channels"] == channels and figures[f"run{i}.commands"] > 0
         assert figures[f"run{i}.refused"] == 0 and figures[f"run{i}.errors"] == 0
     assert figures["floor.rate"] > 0 and figures["stored.count"] == 30 and figures["undo.actions"] > 0
+    assert figures["nomap.rate"] > 0 and "busy channels, no /map" in text  # the bot's pace apart from drawing
     assert ("sqlite3.rate" in figures) == (backend == "sqlite")
 
 
