@@ -20,7 +20,11 @@ target (the same corner of the square, so the three lines run parallel). A line 
 obstructed when it crosses the interior of a blocked square other than the two ends.
 :func:`corner_lines` counts the obstructed lines: 0 is a clear view, 1 or 2 partial
 obstruction, 3 no line of sight. When the two squares share a row or a column two corners
-are equally close; the looker picks the front corner that obstructs fewer lines.
+are equally close, and the three lines run along the row's two edges (one along one edge,
+two along the other, as the looker picks the front corner): they cross no square, so a line
+counts as obstructed when it *touches* one, that is when a blocked square strictly between
+the two lies in the row itself or in the one beyond that edge. The looker picks the front
+corner that obstructs fewer lines.
 """
 from __future__ import annotations
 
@@ -71,6 +75,8 @@ def _front(a: Cell, b: Cell) -> list[tuple[int, int]]:
 def corner_lines(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) -> int:
     """How many of the three back-corner lines from square ``a`` to square ``b`` are obstructed."""
     stop = (set(blockers) | grid.blocked) - {a, b}
+    if a.row == b.row or a.col == b.col:
+        return _in_line(a, b, stop)
     lo_col, hi_col = min(a.col, b.col), max(a.col, b.col)
     lo_row, hi_row = min(a.row, b.row), max(a.row, b.row)
     boxes = [c for c in stop if lo_col <= c.col <= hi_col and lo_row <= c.row <= hi_row]
@@ -86,6 +92,18 @@ def corner_lines(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) ->
                 blocked += 1
         best = min(best, blocked)
     return best
+
+
+def _in_line(a: Cell, b: Cell, stop: set[Cell]) -> int:
+    """:func:`corner_lines` for two squares in one row or column: lines along the two edges."""
+    if a.row == b.row:
+        lane, lo, hi = a.row, min(a.col, b.col), max(a.col, b.col)
+        near = {c.row for c in stop if lo < c.col < hi}
+    else:
+        lane, lo, hi = a.col, min(a.row, b.row), max(a.row, b.row)
+        near = {c.col for c in stop if lo < c.row < hi}
+    first, second = int(bool(near & {lane - 1, lane})), int(bool(near & {lane, lane + 1}))
+    return min(first + 2 * second, 2 * first + second)
 
 
 def obstruction(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) -> str:

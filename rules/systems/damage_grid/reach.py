@@ -10,7 +10,7 @@ knight's move (2, 1) is 2, (2, 2) and (3, 1) are 3, and (3, 2) begins the Reach 
 **The row behind.** A model attacks nothing "in any row behind the model except the square
 immediately behind": rows are counted along its facing.
 
-**Line of sight** is the text's corner rule (`rules.geometry.sight.corner_lines`): the three
+**Line of sight** is the text's corner rule (`rules.geometry.sight.corner_lines`, which reads lines in one row or column as below): the three
 lines joining the model's back corners to the target's; walls and obstacles (not debris)
 obstruct. One line obstructed: partially obstructed (-2 Accuracy); two: hidden (-4); three: no
 line of sight. In the same row or column the lines run along the squares' edges, so a line
@@ -109,26 +109,7 @@ def clouds(enc: Encounter) -> set[Cell]:
     return {parse_cell(x) for e in enc.effects if e.code == "cloud" and e.target is None for x in e.cells}
 
 
-def _in_line_lines(a: Cell, b: Cell, solid: frozenset[Cell]) -> int:
-    """The corner lines obstructed between two squares in one row or column.
-
-    There the three back-corner lines run along the row's two edges (one along one edge, two
-    along the other, as the attacker picks the front corner), so they cross no square; the text
-    counts a line that "touches the obstruction". An edge is touched by a solid square strictly
-    between the two, in the row itself or the one beyond that edge; the attacker takes the
-    front corner that obstructs fewer lines."""
-    if a.row == b.row:
-        lane, lo, hi, key = a.row, min(a.col, b.col), max(a.col, b.col), lambda c: (c.col, c.row)
-    else:
-        lane, lo, hi, key = a.col, min(a.row, b.row), max(a.row, b.row), lambda c: (c.row, c.col)
-    near = {side for along, side in map(key, solid) if lo < along < hi}
-    first, second = int(bool(near & {lane - 1, lane})), int(bool(near & {lane, lane + 1}))
-    return min(first + 2 * second, 2 * first + second)
-
-
 def _lines(grid: Grid, a: Cell, b: Cell, solid: frozenset[Cell]) -> int:
-    if a.row == b.row or a.col == b.col:
-        return _in_line_lines(a, b, solid)
     return corner_lines(_plain(grid.width, grid.height, solid), a, b)
 
 

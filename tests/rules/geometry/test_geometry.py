@@ -1,7 +1,7 @@
 """rules.geometry: the two board kinds, the corner rule, corner lines, regions and budgeted paths."""
 from __future__ import annotations
 
-from rules.geometry import Cell, Grid, HexGrid, SquareGrid, cheapest_path, obstruction, parse_cell
+from rules.geometry import Cell, Grid, HexGrid, SquareGrid, cheapest_path, corner_lines, obstruction, parse_cell
 
 
 def _walk(g: Grid):
@@ -39,6 +39,21 @@ def test_corner_lines_count_obstructed_back_corner_lines() -> None:
     assert obstruction(g, Cell(0, 0), Cell(4, 0)) == "none"
     block = Grid("square", 6, 6, blocked=[Cell(c, r) for c in range(1, 4) for r in range(1, 4)])
     assert obstruction(block, Cell(0, 0), Cell(4, 4)) == "hidden"
+
+
+def test_corner_lines_in_one_row_are_obstructed_by_a_wall_beside_it() -> None:
+    """In one row the three lines run along the row's two edges: a wall square between the two,
+    in the row or beside it, touches an edge; the looker takes the front corner that leaves fewer
+    lines obstructed (one edge carries one line, the other two)."""
+    a, b = Cell(0, 2), Cell(4, 2)
+    assert corner_lines(Grid("square", 6, 6), a, b) == 0
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(2, 1)]), a, b) == 1  # above: touches the top edge
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(2, 3)]), a, b) == 1  # below: the bottom edge
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(2, 2)]), a, b) == 3  # in the row: both edges
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(2, 1), Cell(3, 3)]), a, b) == 3
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(4, 1)]), a, b) == 0  # beside an end: not between
+    # a column reads the same way
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(1, 2)]), Cell(2, 0), Cell(2, 4)) == 1
 
 
 def test_regions_split_by_a_wall() -> None:
