@@ -85,7 +85,8 @@ class Nudge:
     user_ids: tuple[str, ...]
     kind: str = "nudge"
     dm_ids: tuple[str, ...] = ()
-    #: the turn change a deadline made (its message carries the turn's buttons)
+    #: the turn whose buttons the message carries: the one a deadline started, or the one a nudge
+    #: or warning is about (None: no buttons, as on the GM's notice)
     ping: Ping | None = None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from bot.service.clock import deadline_times, quiet_until
-from bot.service.core import MAX_MESSAGE, Ctx, LiveEntry, Nudge, ServiceCore, _mentioned, _names, _turn_text
+from bot.service.core import MAX_MESSAGE, Ctx, LiveEntry, Nudge, Ping, ServiceCore, _mentioned, _names, _turn_text, turn_tag
 from data.store import DuplicateInteraction, Reminder
 from rules.actions import make_action
 from rules.dice import Dice
@@ -79,10 +79,13 @@ class Reminders(ServiceCore):
         else:  # nothing to say now (the settings changed): wait for the next thing that is due
             await self._reschedule(enc, r, now, warned=r.warned, sent=False)
             return None
-        return await self._addressed(r, text, users, kind, now, clock[1] if clock else None)
+        # a nudge or warning offers the turn's buttons; the GM's notice does not
+        buttons = Ping(users, "", live.id, turn_tag(enc, turn), enc.map.kind != "none") if kind != "notice" else None
+        return await self._addressed(r, text, users, kind, now, clock[1] if clock else None, buttons)
 
     async def _addressed(
-        self, r: Reminder, text: str, users: tuple[str, ...], kind: str, now: float, deadline: float | None
+        self, r: Reminder, text: str, users: tuple[str, ...], kind: str, now: float, deadline: float | None,
+        buttons: Ping | None = None,
     ) -> Nudge | None:
         """The nudge for the players awake now, by channel mention or DM as each asked; if all
         are in their quiet hours it waits until the first of them ends (never past the deadline)."""
@@ -96,7 +99,7 @@ class Reminders(ServiceCore):
         mode = {u: prefs[u].mode if u in prefs else "channel" for u in awake}
         pings = tuple(u for u in awake if mode[u] in ("channel", "both"))
         dms = tuple(u for u in awake if mode[u] in ("dm", "both"))
-        return Nudge(r, text, pings, kind=kind, dm_ids=dms)
+        return Nudge(r, text, pings, kind=kind, dm_ids=dms, ping=buttons)
 
     async def reminded(self, nudge: Nudge) -> None:
         """The nudge went out (or can never go out): schedule what is due next for this turn."""

@@ -10,6 +10,7 @@ from bot.offline.harness import Clock, Harness, channel_id_of, user_id_of
 from tests.cogs.fights import BORIN, GRAK
 from bot.settings import Settings as BotSettings
 from rules.models import Settings as EncounterSettings
+from rules.registry import get_system
 
 HOUR = 3600
 
@@ -129,3 +130,20 @@ def test_a_stored_interval_below_the_floor_reads_back_raised_to_it() -> None:
     """An encounter saved with reminder_hours 0.0001 before the floor existed loads with 0.25, not an error."""
     assert EncounterSettings.model_validate({"reminder_hours": 0.0001}).reminder_hours == 0.25
     assert EncounterSettings.model_validate({"reminder_hours": 0}).reminder_hours == 0
+
+
+async def test_a_nudge_carries_the_turns_buttons(h: Harness) -> None:
+    """A nudge offers End turn (and Map on a map): the player pressing it from the reminder ends
+    the turn; the GM's notice after the last nudge carries none."""
+    from bot.offline.harness import buttons_of
+
+    await waiting_turn(h, reminder_hours="1", max_nudges="1")
+    clock_of(h).now += HOUR
+    [nudge] = await h.reminders()
+    assert [b["label"] for b in buttons_of(nudge)] == ["End turn", "Map"]
+    clock_of(h).now += HOUR
+    [notice] = await h.reminders()
+    assert buttons_of(notice) == []
+    await h.press("bob", "End turn")  # the latest message with it: the nudge
+    enc = await h.bot.service.encounter(str(channel_id_of("general")))
+    assert enc is not None and get_system(enc.system).turn(enc).actors == ("Grak",)
