@@ -208,3 +208,20 @@ async def test_notify_reset_and_none(h: Harness) -> None:
     assert "Quiet hours: **none**" in reply(await h.run("bob", "/notify", quiet="none")).text
     r = reply(await h.run("bob", "/notify", reset="true"))
     assert "a mention in the channel" in r.text and "Quiet hours: **none**" in r.text
+
+
+async def test_hold_in_war_and_combat_ends_the_step_in_place(h: Harness) -> None:
+    """War & Combat holds a movement step where the fighter stands: the next fighter's step begins."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="B2", facing="SE", sheet="fighter=6")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="L10", facing="NW", sheet="fighter=3")
+    await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="2", deadline_policy="hold",
+                options="tactics_skew=no")
+    await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
+    assert (await export(h))["current"] == "Borin"
+    clock_of(h).now += 2 * HOUR
+    sent = await h.reminders()
+    assert "Deadline" in "\n".join(s.text for s in sent)
+    data = await export(h)
+    assert data["current"] == "Grak"
+    assert [c["position"] for c in data["combatants"] if c["name"] == "Borin"] == ["B2"]

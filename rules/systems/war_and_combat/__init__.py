@@ -20,7 +20,7 @@ stun). An open-ended 3d6 (a natural 3 or 18) is followed at once by its reroll.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from rules.actions import Act
+from rules.actions import Act, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event
@@ -143,6 +143,21 @@ class WarAndCombat(RuleSystem):
         c = enc.get(enc.current)
         return Turn(actors=(c.name,), key=(enc.round, enc.phase, c.name, len(est.flurries)), label=label,
                     current=c.name, side=c.side)
+
+    def hold_action(self, enc: Encounter, actor: str) -> Action | None:
+        """Holding at a deadline (`deadline_policy` `hold`): a fighter yet to declare declares the
+        default intention with the tactic hold; one with the initiative in a flurry holds it (the
+        attack passes on); in the movement or adjustment phase the step ends where it stands."""
+        if not enc.started or enc.winner or enc.find(actor) is None:
+            return None
+        d = rounds.enc_state(enc).declarations if enc.phase == "flurry" else None
+        if d is not None and not d.revealed:
+            if actor not in d.waiting():
+                return None
+            return make_action("act", name="declare", actor=actor, options=dict(flurry.DEFAULT_CHOICE), is_gm=True)
+        if enc.current != actor:
+            return None
+        return make_action("next", actor=actor, is_gm=True)
 
     # -- actions ------------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:

@@ -3,8 +3,13 @@ where the text is silent, each overridable by the GM (`/encounter settings optio
 from __future__ import annotations
 
 from rules.options import OptionSet, choice_option, int_option, yes_no_option
+from rules.systems.war_and_combat.catalogue import SKILLS
 
-__all__ = ["OPTIONS", "MISSILE_TARGETS"]
+__all__ = ["OPTIONS", "MISSILE_TARGETS", "INITIATIVE_FIELDS", "ATTRIBUTES"]
+
+#: what `initiative` may add in place of the Fighter rank (non-combat initiative)
+ATTRIBUTES = ("str", "agl", "dex")
+INITIATIVE_FIELDS = ("fighter", *SKILLS, *ATTRIBUTES)
 
 #: the `missile_target` words -> the rows of MOVING TARGET MODIFIERS
 MISSILE_TARGETS = {
@@ -25,4 +30,5 @@ OPTIONS = OptionSet(
     int_option("action_every", 5, 1, 30, "a flurry's actions are 2, +1 for every this many Fighter ranks"),
     int_option("check_target", 10, 0, 40, "the target of obstacle, stumble and pass-through rolls, where the text gives none"),
     int_option("critical_every", 5, 1, 20, "an attack this much over Defense is critical, with an extra impact die per this much"),
+    choice_option("initiative", INITIATIVE_FIELDS, "what each round's initiative adds to 3d6 for both sides: the Fighter rank, or for non-combat initiative a skill or an attribute's modifier"),
 )

@@ -14,6 +14,7 @@ from rules.options import OptionValues
 from rules.state import state_as
 from rules.turns.ordered import Slot, arrange, next_to_act
 from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.options import ATTRIBUTES
 from rules.systems.war_and_combat.events import MoralePrompt, PhaseBegan
 from rules.systems.war_and_combat.state import WacEncounter
 from rules.systems.war_and_combat.tables import shock_value
@@ -135,6 +136,17 @@ def _luck(enc: Encounter, opts: OptionValues) -> dict[str, int]:
     return {leaders[0]: 1} if len(leaders) == 1 and top > 0 else {}
 
 
+def initiative_modifier(opts: OptionValues, c: Combatant) -> tuple[str, int]:
+    """What ``c`` adds to its initiative roll: the Fighter rank, or ("Non-combat Initiative") the
+    option `initiative`'s skill, or attribute modifier, "for both sides"."""
+    field = opts.initiative
+    if field == "fighter":
+        return "Fighter", sheet.fighter(c)
+    if field in ATTRIBUTES:
+        return field.upper(), sheet.modifier(c, field)
+    return field, sheet.skill(c, field)
+
+
 def order_of(enc: Encounter) -> list[str]:
     slots = [Slot(c.name, c.initiative or 0, (-sheet.fighter(c), i))
              for i, c in enumerate(enc.combatants) if c.status == "active" and c.initiative is not None]
@@ -159,7 +171,7 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             continue
         with dice.rolling_for(c.name):
             r = task_roll(dice, luck.get(c.side, 0))
-        roll = roll_of(r, "3d6" + (" high skew" if luck.get(c.side) else ""), [("Fighter", sheet.fighter(c))])
+        roll = roll_of(r, "3d6" + (" high skew" if luck.get(c.side) else ""), [initiative_modifier(opts, c)])
         c.initiative = roll.total
         events.append(InitiativeSet(actor=c.name, value=c.initiative or 0, roll=roll))
     enc.order = order_of(enc)

@@ -129,3 +129,41 @@ def test_the_downed_roll_no_initiative():
     s.enc.combatants[1].status = "downed"
     res = s.run("init_roll", [5, 5, 4])
     assert [e.actor for e in res.events if isinstance(e, InitiativeSet)] == ["Borin"] and s.enc.order == ["Borin"]
+
+
+def test_non_combat_initiative_replaces_the_fighter_rank_for_both_sides():
+    """"Non-combat Initiative: ... Simply replace the Fighter rank with the appropriate field as the
+    initiative modifier for both sides": option initiative=climbing adds the Climbing skill."""
+    s = Scenario("war-and-combat", tactics_skew="no", initiative="climbing")
+    s.add("Borin", "fighter=6 skills=climbing:1", side="dwarves", at="B2", facing="S")
+    s.add("Grak", "fighter=3 skills=climbing:4", side="orcs", at="L10", facing="N", owner=None)
+    res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
+    inits = {e.actor: (e.value, e.roll.modifiers[0].name) for e in res.events if isinstance(e, InitiativeSet)}
+    assert inits == {"Borin": (9 + 1, "climbing"), "Grak": (15 + 4, "climbing")}
+
+
+def test_non_combat_initiative_on_an_attribute_adds_its_modifier():
+    """initiative=agl: an attribute stands in for the Fighter rank by its modifier (AGL 16: +2)."""
+    s = Scenario("war-and-combat", tactics_skew="no", initiative="agl")
+    s.add("Borin", "fighter=6 agl=16", side="dwarves", at="B2", facing="S")
+    s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
+    res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
+    assert {e.actor: e.value for e in res.events if isinstance(e, InitiativeSet)} == {"Borin": 11, "Grak": 15}
+
+
+def test_holding_at_a_deadline_stays_put_or_declares_hold_or_passes_the_initiative():
+    """The turn clock's `hold`: a step in the movement phase ends where the fighter stands; a
+    flurry declaration is the default one with the tactic hold; the attacker holds the initiative."""
+    from rules.dice import Dice
+
+    s = duel()
+    system = s.system
+    s.run("init_roll", (5, 5, 4, 2, 3, 2))
+    hold = system.hold_action(s.enc, "Borin")
+    assert hold is not None and hold.kind == "next" and hold.actor == "Borin"
+    s.enc = system.resolve(s.enc, hold, Dice.fixed([])).encounter
+    assert s.enc.current == "Grak" and s.get("Borin").position == "D4"
+    s.run("next", actor="Grak")
+    hold = system.hold_action(s.enc, "Grak")
+    assert hold is not None and hold.kind == "act" and hold.name == "declare"
+    assert hold.options == {"intent": "kill", "tactic": "hold"}
