@@ -5,6 +5,7 @@ from collections.abc import Callable
 
 from rules.actions import Act, ActionSpec, ActionTable
 from rules.dice import Dice
+from rules.effects import active
 from rules.errors import IllegalAction, InputError
 from rules.events import Event
 from rules.models import Combatant, Encounter
@@ -13,6 +14,7 @@ from rules.systems.war_and_combat import flurry, sheet
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import press
+from rules.systems.war_and_combat.limbs import crawling, unusable_code
 from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action
 
 __all__ = ["ACTIONS", "HANDLERS"]
@@ -58,7 +60,7 @@ ACTIONS = ActionTable(
                cost="adjustment", target=True, legal=_pressing),
     ActionSpec("stand", "stand up from the ground (a quick action of your step)", cost="quick", legal=_my_step),
     ActionSpec("wield", "take another weapon from your sheet in hand (drawing a weapon is a quick action)",
-               cost="quick", options=(("NAME", "the weapon"),), legal=_my_step),
+               cost="quick", options=(("NAME", "the weapon"), ("hand=", "right or left: the hand to hold it in")), legal=_my_step),
 )
 
 
@@ -86,8 +88,11 @@ def _stand(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     st = sheet.state(c)
     if not st.fallen:
         raise IllegalAction(f"{c.name} is on its feet already.")
-    if st.immobile or len({x for x in st.disabled if x.endswith('leg')}) >= 2:
+    if st.immobile or crawling(c):
         raise IllegalAction(f"{c.name} cannot stand: its legs will not carry it.")
+    leg = next((x for x in ("left leg", "right leg") if active(enc.effects, c.name, unusable_code(x))), None)
+    if leg is not None:  # Stumble?: "may not stand on the leg for the rest of the round"
+        raise IllegalAction(f"{c.name} may not stand on its {leg} until the round ends: stand in the next round.")
     quick_action(c)
     st.fallen = False
     return [EffectTaken(actor=c.name, effect="stands")]
@@ -95,15 +100,24 @@ def _stand(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
 
 def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     c = acting(enc, action.actor)
-    name = action.weapon or next(iter(action.options), None)
-    if not name:
-        raise InputError(f"Name the weapon: one of {', '.join(w.name for w in sheet.weapons(c))}.")
-    w = weapon(name)
-    if w.name not in {x.name for x in sheet.weapons(c)}:
+    hand = action.options.get("hand")
+    if hand is not None and hand.strip().lower() not in ("right", "left"):
+        raise InputError("`hand` is right or left: the hand to hold the weapon in (the shield goes on the other arm).")
+    name = action.weapon or next((k for k in action.options if k != "hand"), None)
+    if not name and hand is None:
+        raise InputError(f"Name the weapon: one of {', '.join(w.name for w in sheet.weapons(c))}, or `hand=left|right`.")
+    w = weapon(name) if name else None
+    if w is not None and w.name not in {x.name for x in sheet.weapons(c)}:
         raise InputError(f"{c.name} does not carry a {w.name}.")
     quick_action(c)
-    sheet.state(c).wield = w.name
-    return [EffectTaken(actor=c.name, effect="wields", detail=w.name)]
+    events: list[Event] = []
+    if w is not None:
+        sheet.state(c).wield = w.name
+        events.append(EffectTaken(actor=c.name, effect="wields", detail=w.name))
+    if hand is not None:
+        sheet.state(c).hand = hand.strip().lower()  # type: ignore[assignment]
+        events.append(EffectTaken(actor=c.name, effect="switches_hand", detail=hand.strip().lower()))
+    return events
 
 
 HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]] = {

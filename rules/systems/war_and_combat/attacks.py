@@ -19,7 +19,7 @@ from rules.events import Attacked, Checked, Event, Roll, mod
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.systems.war_and_combat import flurry, sheet
+from rules.systems.war_and_combat import flurry, limbs, sheet
 from rules.systems.war_and_combat.catalogue import Weapon, weapon as catalogue_weapon
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.options import MISSILE_TARGETS
@@ -48,7 +48,7 @@ from rules.systems.war_and_combat.tables_options import combat_option, secondary
 from rules.systems.war_and_combat.task import exceeds, task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
 
-__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage"]
+__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check"]
 
 
 def penalty(c: Combatant) -> int:
@@ -84,10 +84,12 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
         value, why = STUNNED.value(rank, agl), "stunned"
     elif st.fallen:
         value, why = FALLEN.value(rank, agl), "fallen"
+    elif limbs.crawling(target):
+        value, why = FALLEN.value(rank, agl), "crawling"
     elif arc == "flank":
         value, why = 10 + rank // 2 + agl, "flank"
     else:
-        value, why = 10 + rank + agl + sheet.shield_bonus(target), "front"
+        value, why = 10 + rank + agl + limbs.shield(enc, target), "front"
     pinned = active(enc.effects, target.name, "pinned") is not None
     return value - (1 if st.turned else 0) - (1 if pinned else 0), why
 
@@ -139,13 +141,50 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
         raise IllegalAction(f"A {w.name} shoots in the movement and adjustment phases, not in a flurry: strike with a melee weapon.")
     if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > w.reach:
         raise IllegalAction(f"{t.name} is beyond the {w.name}'s reach of {w.reach} hex(es).")
+    limbs.arm_ready(enc, c)
     st, tst = sheet.state(c), sheet.state(t)
     indefensible = tst.actions == 0 and st.actions >= 2
+    events, free = restrict_check(enc, c, dice)
+    if free is False:  # "If he fails, he loses an action": the attack it was to be
+        return events + flurry.after_attack(enc, opts, dice, c, t, True)
     st.actions -= 1
-    events = resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), action.options, dice,
-                         skill=sheet.skill(c, w.name), attr="agl", indefensible=indefensible)
-    hit = bool(events and isinstance(events[0], Attacked) and events[0].roll.success)
+    extra = [("restricted", -1)] if free else []
+    against, why = defense(enc, opts, grid, t, c, indefensible)
+    level = None
+    if why in ("front", "flank", "fallen"):  # a defence the victim of a hold must first win
+        held, t_free = restrict_check(enc, t, dice)
+        events += held
+        if t_free is not None:
+            level = (against - 1, f"Defense ({why}, restricted)") if t_free else (opts.rear_defense, "Defense (restricted: none)")
+    events += resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), action.options, dice,
+                          skill=sheet.skill(c, w.name), attr="agl", indefensible=indefensible, extra=extra,
+                          target_level=level)
+    hit = any(isinstance(e, Attacked) and e.actor == c.name and e.roll.success for e in events)
     return events + flurry.after_attack(enc, opts, dice, c, t, hit)
+
+
+def restricted(enc: Encounter, c: Combatant) -> int | None:
+    """The Restrict level of the hold on ``c``, while its grappler still stands in the flurry with it."""
+    st = sheet.state(c)
+    by = enc.find(st.restrict_by) if st.restrict_by else None
+    if st.restrict is None or by is None or by.status != "active" or not flurry.in_flurry(enc, by):
+        return None
+    return st.restrict
+
+
+def restrict_check(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool | None]:
+    """"Restrict: The victim rolls a strength task vs. stated target level before attempting any
+    action. If he fails, he loses an action, otherwise he may act at -1." (None: not held.)"""
+    level = restricted(enc, c)
+    if level is None:
+        return [], None
+    code = f"restrict-{level}"
+    check = _check(c, code, "str", level, dice)
+    outcome = secondary_effect(code, level - (check.roll.total or 0))
+    if outcome is not None and outcome.actions_lost:
+        sheet.state(c).actions = max(0, sheet.state(c).actions - outcome.actions_lost)
+        return [check, EffectTaken(actor=c.name, effect="loses_action", detail=str(outcome.actions_lost))], False
+    return [check], True
 
 
 def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, intent: str,
@@ -249,10 +288,12 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
         if effect.immobile:
             st.immobile = True
             events.append(EffectTaken(actor=t.name, effect="immobile"))
-        limbs = [where] if effect.limb in ("disabled", "impaired") else []
+        if effect.limb == "unusable this round" and where in LIMBS:
+            events.append(limbs.make_unusable(enc, t, where))
+        hurt_limbs = [where] if effect.limb in ("disabled", "impaired") else []
         if effect.limb == "both legs disabled":
-            limbs = ["left leg", "right leg"]
-        for limb in limbs:
+            hurt_limbs = ["left leg", "right leg"]
+        for limb in hurt_limbs:
             bucket = st.impaired if effect.limb == "impaired" else st.disabled
             if limb in LIMBS and limb not in bucket:
                 bucket.append(limb)
@@ -276,6 +317,9 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
     effect = combat_option(option, column)
     st = sheet.state(t)
     events: list[Event] = []
+    if effect.name == "restrict":  # a lasting hold: its check comes before each of the victim's actions
+        st.restrict, st.restrict_by = effect.target, c.name
+        return [EffectTaken(actor=t.name, effect="restricted", detail=str(effect.target))]
     miss_by = None
     if effect.target is not None and effect.attribute:
         check = _check(t, effect.code, effect.attribute, effect.target, dice)
@@ -311,6 +355,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     if not w.ranged or w.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
     st = sheet.state(c)
+    limbs.arm_ready(enc, c)
     if st.shots >= 1:
         raise IllegalAction(f"{c.name} has made its ranged strike of this phase: the next is in the next phase.")
     if engaged_with(enc, grid, c):

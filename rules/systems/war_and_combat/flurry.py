@@ -237,4 +237,5 @@ def _close(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     for n in names:
         if (c := enc.find(n)) is not None:
             sheet.state(c).actions = 0
+            sheet.state(c).restrict, sheet.state(c).restrict_by = None, None  # a hold lasts the flurry
     return [FlurryEnded(participants=names), *_open(enc, opts, dice)]

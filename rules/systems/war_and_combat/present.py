@@ -45,6 +45,8 @@ EFFECTS = {
     "stands": "stands up",
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
+    "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
+    "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
 }
 CHECKS = {
     "shock": "checks shock", "death": "makes a death check", "fumble?": "checks for a fumble",
