@@ -48,7 +48,11 @@ ACTIONS = ActionTable(
         "declare",
         "declare your intention and manoeuvre tactic for the flurry (hidden from the other side until all have declared)",
         options=(("intent=", "kill, subdue, disarm, grapple, tackle, throw or outmanoeuvre"),
-                 ("tactic=", "hold, press, retreat or circle (applied in the adjustment phase)")),
+                 ("tactic=", "hold, press, retreat or circle (applied in the adjustment phase)"),
+                 ("guard=", "front (the default) or flank: defend flank attacks at half the Fighter rank and forfeit "
+                  "the front"),
+                 ("face=", "the opponent to turn to when several attack you (the default: as you stand, else the nearest; "
+                  "turning costs -1 Defense)")),
         legal=_waiting,
     ),
     ActionSpec("force", "reveal the flurry's declarations now: those who have not declared kill and hold", gm_only=True,

@@ -80,6 +80,11 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
     arc = _arc(grid, target, attacker) if attacker is not None else "front"
     if arc == "rear":
         return opts.rear_defense, "rear"
+    guard = flurry.guard_of(enc, target)  # "only if the defender forfeits his defenses from the front hexes"
+    if arc == "flank" and guard != "flank":
+        return opts.rear_defense, "flank, unguarded"
+    if arc == "front" and guard == "flank":
+        return opts.rear_defense, "front, forfeited"
     if stunned(enc, target):
         value, why = STUNNED.value(rank, agl), "stunned"
     elif st.fallen:

@@ -56,6 +56,8 @@ class Revealed(Event):
     kind: ClassVar[str] = "reveal"
     choices: dict[str, tuple[str, str]]
     defaulted: list[str] = Field(default_factory=list)
+    #: name -> the defender's other choices in words ("guard flank, face Borin")
+    extra: dict[str, str] = Field(default_factory=dict)
 
 
 class FlurryInitiative(Event):

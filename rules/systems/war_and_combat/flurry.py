@@ -35,6 +35,8 @@ INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuv
 #: manoeuvre tactics, applied in the adjustment phase
 TACTICS = ("hold", "press", "retreat", "circle")
 DEFAULT_CHOICE = {"intent": "kill", "tactic": "hold"}
+#: the defender's guard: the front (the default), or the flanks at half, forfeiting the front
+GUARDS = ("front", "flank")
 
 
 def participants(enc: Encounter) -> list[Combatant]:
@@ -128,7 +130,23 @@ def _choice(options: dict[str, str]) -> dict[str, str]:
         raise InputError(f"`intent={intent[:20]}` is not an intention: use one of {', '.join(INTENTS)}.")
     if tactic not in TACTICS:
         raise InputError(f"`tactic={tactic[:20]}` is not a manoeuvre tactic: use one of {', '.join(TACTICS)}.")
-    return {"intent": intent, "tactic": tactic}
+    guard = (options.get("guard") or "front").strip().lower()
+    if guard not in GUARDS:
+        raise InputError(f"`guard={guard[:20]}` is not a guard: use front (the default), or flank to defend the flanks "
+                         "at half the Fighter rank and forfeit the front.")
+    return {"intent": intent, "tactic": tactic} | ({"guard": guard} if guard != "front" else {})
+
+
+def _facing_choice(enc: Encounter, c: Combatant, options: dict[str, str]) -> dict[str, str]:
+    """`face=<name>`: the opponent in this flurry to turn to (the default: the nearest, as the flurry began)."""
+    name = (options.get("face") or "").strip()
+    if not name:
+        return {}
+    foes = opponents(enc, c)
+    foe = next((o for o in foes if o.name.lower() == name.lower()), None)
+    if foe is None:
+        raise InputError(f"`face=` names an opponent in this flurry: {' or '.join(o.name for o in foes)}.")
+    return {"face": foe.name}
 
 
 def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice) -> list[Event]:
@@ -136,7 +154,7 @@ def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str,
     d = est.declarations
     if enc.phase != "flurry" or d is None:
         raise IllegalAction("Declarations are made when a flurry begins, in the flurry phase.")
-    choice = _choice(options)
+    choice = _choice(options) | _facing_choice(enc, c, options)
     done = d.declare(c.name, choice)
     events: list[Event] = [Declared(actor=c.name, waiting=d.waiting())]
     return events + (_reveal(enc, opts, dice) if done else [])
@@ -156,7 +174,10 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     d = est.declarations
     assert d is not None
     choices = {n: (d.choice(n)["intent"], d.choice(n)["tactic"]) for n in d.participants}
-    events: list[Event] = [Revealed(choices=choices, defaulted=list(d.defaulted))]
+    extra = {n: ", ".join(f"{k} {v}" for k, v in d.choice(n).items() if k in ("guard", "face")) for n in d.participants}
+    events: list[Event] = [Revealed(choices=choices, defaulted=list(d.defaulted), extra={n: v for n, v in extra.items() if v})]
+    for c in participants(enc):
+        events += _face(enc, c, d.choice(c.name).get("face"))
     for c in participants(enc):
         st = sheet.state(c)
         with dice.rolling_for(c.name):
@@ -166,6 +187,27 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         events.append(FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll))
         est.tactics[c.name] = choices[c.name][1]
     return events + _next_attacker(enc, opts, dice, None, "first")
+
+
+def _face(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
+    """"the defender may choose which direction to face": turn to ``name`` unless it is in front already
+    (turning costs -1 Defense for the flurry, as turning to face at the flurry's start)."""
+    foe = enc.find(name) if name else None
+    grid = enc.grid()
+    if foe is None or grid is None or c.cell is None or foe.cell is None or not c.facing:
+        return []
+    want = grid.facing_towards(c.cell, foe.cell)
+    if grid.turn_steps(c.facing, want) <= 1:
+        return []
+    c.facing = want
+    sheet.state(c).turned = True
+    return [FacedAttacker(actor=c.name, facing=want)]
+
+
+def guard_of(enc: Encounter, c: Combatant) -> str:
+    """The guard ``c`` declared for the flurry under way: front unless it chose the flank."""
+    d = enc_state(enc).declarations
+    return (d.choice(c.name).get("guard") if d is not None and d.revealed else None) or "front"
 
 
 def _pins(enc: Encounter, c: Combatant) -> int:

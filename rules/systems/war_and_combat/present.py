@@ -113,7 +113,7 @@ class WacPresenter(Presenter):
         return f"**{e.actor}** has declared (hidden){wait}"
 
     def revealed(self, e: Revealed) -> str:
-        shown = "; ".join(f"**{n}** {i}, {t}" for n, (i, t) in e.choices.items())
+        shown = "; ".join(f"**{n}** {i}, {t}" + (f", {e.extra[n]}" if n in e.extra else "") for n, (i, t) in e.choices.items())
         forced = f" (the GM forced it: {', '.join(e.defaulted)} kill and hold)" if e.defaulted else ""
         return f"Declarations revealed: {shown}{forced}"
 

@@ -1,0 +1,59 @@
+"""War & Combat's flurry choices and free attacks through the real command tree."""
+from __future__ import annotations
+
+from bot.offline.harness import Harness, Sent
+
+BORIN = "str=14 agl=13 fighter=6 skills=broadsword:3,tactics:2 weapons=broadsword armor=mail shield=small"
+GRAK = "str=15 fighter=3 skills=axe:2 weapons=axe armor=leather"
+
+
+def reply(sent: list[Sent]) -> Sent:
+    """The reply to the command (not the board or a ping)."""
+    return next(s for s in sent if s.kind in ("response", "followup"))
+
+
+def said(sent: list[Sent]) -> str:
+    """Everything the command's messages say."""
+    return "\n".join(s.text for s in sent)
+
+
+async def to_flurry(h: Harness, *extra: tuple[str, str, str, str]) -> None:
+    """Borin (bob's) at D4 facing SE and Grak (the GM's) at E5 facing NW, engaged; the flurry phase begins.
+    ``extra``: more combatants (name, at, facing, owner) on the dwarves' side, away from the fight."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE", sheet=BORIN)
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW", sheet=GRAK)
+    for name, at, facing, owner in extra:
+        await h.run("gm", "/combatant add", name=name, owner=owner, side="dwarves", at=at, facing=facing, sheet=BORIN)
+    dice = "6,5,4,1,5,5" + ",2,2,2" * len(extra)
+    await h.run("gm", "/init roll", roll=dice)
+    await h.run("bob", "/init next")
+    await h.run("gm", "/init next")
+    for _ in extra:
+        await h.run("gm", "/init next")
+
+
+async def test_a_defender_guards_the_flank_and_forfeits_the_front(h: Harness) -> None:
+    """`options:"guard=flank"` is revealed with the declarations, and Borin's front attack meets no defence."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    sent = await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold guard=flank", roll="5,5,5,3,3,3")
+    assert "guard flank" in said(sent)
+    sent = await h.run("bob", "/attack", target="Grak", roll="1,2,2,4,4,3,2,2,2")
+    assert "front, forfeited" in reply(sent).text
+
+
+async def test_a_bad_guard_is_refused_with_what_to_write(h: Harness) -> None:
+    """`guard=rear` is refused, ephemeral, naming front and flank."""
+    await to_flurry(h)
+    sent = await h.run("gm", "/act", combatant="Grak", action="declare", options="guard=rear")
+    assert reply(sent).ephemeral and "use front" in reply(sent).text
+
+
+async def test_a_defender_chooses_whom_to_face(h: Harness) -> None:
+    """`options:"face=Dwalin"`: Grak, beset by two, turns to face Dwalin at the reveal (-1 Defense)."""
+    await to_flurry(h, ("Dwalin", "E6", "N", "@ann"))
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("ann", "/act", combatant="Dwalin", action="declare", options="intent=kill tactic=hold")
+    sent = await h.run("gm", "/act", combatant="Grak", action="declare", options="face=Dwalin", roll="5,5,5,3,3,3,2,2,2")
+    assert "face Dwalin" in said(sent) and "**Grak** turns to face S" in said(sent)
