@@ -57,3 +57,28 @@ async def test_a_defender_chooses_whom_to_face(h: Harness) -> None:
     await h.run("ann", "/act", combatant="Dwalin", action="declare", options="intent=kill tactic=hold")
     sent = await h.run("gm", "/act", combatant="Grak", action="declare", options="face=Dwalin", roll="5,5,5,3,3,3,2,2,2")
     assert "face Dwalin" in said(sent) and "**Grak** turns to face S" in said(sent)
+
+
+async def test_an_onlooker_swipes_at_a_fighter_in_the_flurry(h: Harness) -> None:
+    """`/act action:swipe target:Grak` by Alda (ann's), outside the flurry: offered once declarations are revealed; negotiate, then the blow."""
+    await to_flurry(h, ("Alda", "E3", "S", "@ann"))
+    offered = await h.autocomplete("ann", "/act", "action", "", combatant="Alda")
+    assert any("interrupt" in o for o in offered) and not any("swipe" in o for o in offered)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    offered = await h.autocomplete("ann", "/act", "action", "", combatant="Alda")
+    assert any("swipe" in o for o in offered)
+    sent = await h.run("ann", "/act", combatant="Alda", action="swipe", target="Grak", roll="6,5,4,1,1,2")
+    text = reply(sent).text
+    assert "**Alda** negotiates the space around the flurry" in text and "**Alda** attacks **Grak**" in text
+    again = reply(await h.run("ann", "/act", combatant="Alda", action="swipe", target="Grak"))
+    assert again.ephemeral and "once a round" in again.text
+
+
+async def test_an_onlooker_interrupts_the_flurry(h: Harness) -> None:
+    """`/act action:interrupt` before the reveal: Alda joins and is one more to declare."""
+    await to_flurry(h, ("Alda", "E3", "S", "@ann"))
+    sent = await h.run("ann", "/act", combatant="Alda", action="interrupt")
+    assert "**Alda** interrupts the flurry" in reply(sent).text
+    sent = await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    assert "still to declare: Grak, Alda" in said(sent)

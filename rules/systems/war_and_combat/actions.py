@@ -8,6 +8,7 @@ from rules.dice import Dice
 from rules.effects import active
 from rules.errors import IllegalAction, InputError
 from rules.events import Event
+from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, sheet
@@ -16,6 +17,7 @@ from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import press
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
 from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action
+from rules.systems.war_and_combat.swipes import interrupt, outside, swipe, within_reach
 
 __all__ = ["ACTIONS", "HANDLERS"]
 
@@ -43,6 +45,16 @@ def _my_step(enc: Encounter, c: Combatant | None) -> bool:
     return c is not None and enc.phase in ("movement", "adjustment") and enc.current == c.name
 
 
+def _swiping(enc: Encounter, c: Combatant | None) -> bool:
+    d = enc_state(enc).declarations
+    return (outside(enc, c) and d is not None and d.revealed and c is not None
+            and sheet.state(c).swiped != enc.round and bool(within_reach(enc, c)))
+
+
+def _interrupting(enc: Encounter, c: Combatant | None) -> bool:
+    return outside(enc, c) and c is not None and bool(within_reach(enc, c))
+
+
 ACTIONS = ActionTable(
     ActionSpec(
         "declare",
@@ -65,6 +77,12 @@ ACTIONS = ActionTable(
     ActionSpec("stand", "stand up from the ground (a quick action of your step)", cost="quick", legal=_my_step),
     ActionSpec("wield", "take another weapon from your sheet in hand (drawing a weapon is a quick action)",
                cost="quick", options=(("NAME", "the weapon"), ("hand=", "right or left: the hand to hold it in")), legal=_my_step),
+    ActionSpec("swipe", "from outside the flurry, a free attack at a fighter in it within your reach + 1 hex (once a "
+               "round): first negotiate the space (3d6 + Tactics + AGL vs 10 + the flurry's best Fighter rank) or be "
+               "struck; the target defends only with an action left", target=True, legal=_swiping),
+    ActionSpec("interrupt", "from outside the flurry, join the flurry under way (an opponent in it within your reach "
+               "+ 1 hex); declare with the same words as `declare`",
+               options=(("intent=", "as for declare"), ("tactic=", "as for declare")), legal=_interrupting),
 )
 
 
@@ -124,6 +142,21 @@ def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     return events
 
 
+def _swipe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return swipe(enc, opts, _grid(enc), action, dice)
+
+
+def _interrupt(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return interrupt(enc, opts, _grid(enc), action, dice)
+
+
+def _grid(enc: Encounter) -> Grid:
+    grid = enc.grid()
+    if grid is None:
+        raise IllegalAction("War & Combat is played on a hex map.")
+    return grid
+
+
 HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]] = {
     "declare": _declare,
     "force": _force,
@@ -131,4 +164,6 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "press": _press,
     "stand": _stand,
     "wield": _wield,
+    "swipe": _swipe,
+    "interrupt": _interrupt,
 }

@@ -48,7 +48,7 @@ from rules.systems.war_and_combat.tables_options import combat_option, secondary
 from rules.systems.war_and_combat.task import exceeds, task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
 
-__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check"]
+__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "resolve_hit", "carried", "foe"]
 
 
 def penalty(c: Combatant) -> int:
@@ -99,7 +99,8 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
     return value - (1 if st.turned else 0) - (1 if pinned else 0), why
 
 
-def _weapon(c: Combatant, name: str | None) -> Weapon:
+def carried(c: Combatant, name: str | None) -> Weapon:
+    """The weapon ``c`` strikes with: the one named (it must carry it, unbroken), else the one in hand."""
     if not name:
         return wielded(c)
     w = catalogue_weapon(name)
@@ -126,7 +127,8 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice:
     return _shoot(enc, opts, grid, c, action, dice)
 
 
-def _target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
+def foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
+    """The enemy named in ``target``, still in the fight."""
     if not name:
         raise InputError("Name the combatant to attack in `target`.")
     t = enc.get(name, "target")
@@ -138,10 +140,10 @@ def _target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
 
 
 def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
-    t = _target(enc, c, action.target)
+    t = foe(enc, c, action.target)
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in this flurry: attack one of {', '.join(o.name for o in flurry.opponents(enc, c))}.")
-    w = _weapon(c, action.weapon)
+    w = carried(c, action.weapon)
     if w.ranged:
         raise IllegalAction(f"A {w.name} shoots in the movement and adjustment phases, not in a flurry: strike with a melee weapon.")
     if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > w.reach:
@@ -154,18 +156,26 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
         return events + flurry.after_attack(enc, opts, dice, c, t, True)
     st.actions -= 1
     extra = [("restricted", -1)] if free else []
-    against, why = defense(enc, opts, grid, t, c, indefensible)
-    level = None
-    if why in ("front", "flank", "fallen"):  # a defence the victim of a hold must first win
-        held, t_free = restrict_check(enc, t, dice)
-        events += held
-        if t_free is not None:
-            level = (against - 1, f"Defense ({why}, restricted)") if t_free else (opts.rear_defense, "Defense (restricted: none)")
+    held, level = held_defense(enc, opts, grid, c, t, indefensible, dice)
+    events += held
     events += resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), action.options, dice,
                           skill=sheet.skill(c, w.name), attr="agl", indefensible=indefensible, extra=extra,
                           target_level=level)
     hit = any(isinstance(e, Attacked) and e.actor == c.name and e.roll.success for e in events)
     return events + flurry.after_attack(enc, opts, dice, c, t, hit)
+
+
+def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, indefensible: bool,
+                 dice: Dice) -> tuple[list[Event], tuple[int, str] | None]:
+    """A defence the victim of a hold must first win (its Restrict check): the check's events and
+    the Defense it leaves (-1, or none on a failure); None when ``t`` is not held or does not defend."""
+    against, why = defense(enc, opts, grid, t, c, indefensible)
+    if why not in ("front", "flank", "fallen", "crawling"):
+        return [], None
+    events, free = restrict_check(enc, t, dice)
+    if free is None:
+        return events, None
+    return events, (against - 1, f"Defense ({why}, restricted)") if free else (opts.rear_defense, "Defense (restricted: none)")
 
 
 def restricted(enc: Encounter, c: Combatant) -> int | None:
@@ -355,8 +365,8 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
 
 def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
     """A ranged strike, once in each of the movement and adjustment phases."""
-    t = _target(enc, c, action.target)
-    w = _weapon(c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
+    t = foe(enc, c, action.target)
+    w = carried(c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
     if not w.ranged or w.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
     st = sheet.state(c)
@@ -423,12 +433,12 @@ def cdg_ready(c: Combatant) -> bool:
 def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDeGrace, dice: Dice) -> list[Event]:
     phases = ("movement", "adjustment", "flurry")
     c = acting(enc, action.actor, phases)
-    t = _target(enc, c, action.target)
+    t = foe(enc, c, action.target)
     if not cdg_ready(t):
         raise IllegalAction(
             f"{t.name} is not helpless: a coup-de-grâce needs three or four limbs disabled, unconscious, or mortally wounded."
         )
-    w = _weapon(c, action.weapon)
+    w = carried(c, action.weapon)
     if c.cell is None or t.cell is None or grid.distance(c.cell, t.cell) > max(1, w.reach):
         raise IllegalAction(f"{c.name} must stand within reach of {t.name} to deliver the coup-de-grâce.")
     others = [e for e in engaged_with(enc, grid, c) if e.name != t.name]

@@ -20,6 +20,7 @@ __all__ = [
     "FlurryEnded",
     "MoralePrompt",
     "FacedAttacker",
+    "Interrupted",
 ]
 
 
@@ -116,3 +117,12 @@ class FacedAttacker(Event):
 
     kind: ClassVar[str] = "face_flurry"
     facing: str
+
+
+class Interrupted(Event):
+    """``actor`` interrupts the flurry under way and joins it (``participants`` now); before the
+    reveal (``revealed`` False) it declares with the others."""
+
+    kind: ClassVar[str] = "interrupt"
+    participants: list[str]
+    revealed: bool = False

@@ -21,6 +21,7 @@ from rules.systems.war_and_combat.events import (
     FlurryBegan,
     FlurryEnded,
     FlurryInitiative,
+    Interrupted,
     Revealed,
 )
 from rules.systems.war_and_combat.rounds import begin_phase, enc_state, roll_of, stunned
@@ -28,7 +29,7 @@ from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
-           "hold", "opponents", "in_flurry", "actions_for", "resume"]
+           "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle"]
 
 #: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
 INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuvre")
@@ -179,14 +180,50 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     for c in participants(enc):
         events += _face(enc, c, d.choice(c.name).get("face"))
     for c in participants(enc):
-        st = sheet.state(c)
-        with dice.rolling_for(c.name):
-            r = task_roll(dice)
-        roll = roll_of(r, "3d6", [("Fighter", sheet.fighter(c))])
-        st.flurry_init, st.actions = roll.total, actions_for(enc, opts, c) + _pins(enc, c)
-        events.append(FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll))
+        events.append(_initiative(enc, opts, c, dice))
         est.tactics[c.name] = choices[c.name][1]
     return events + _next_attacker(enc, opts, dice, None, "first")
+
+
+def _initiative(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> FlurryInitiative:
+    """``c``'s flurry initiative (3d6 + Fighter rank) and its actions for the flurry."""
+    st = sheet.state(c)
+    with dice.rolling_for(c.name):
+        r = task_roll(dice)
+    roll = roll_of(r, "3d6", [("Fighter", sheet.fighter(c))])
+    st.flurry_init, st.actions = roll.total, actions_for(enc, opts, c) + _pins(enc, c)
+    return FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll)
+
+
+def join(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice) -> list[Event]:
+    """"Unengaged figures may interrupt flurries": ``c`` joins the flurry under way. Before the reveal
+    it is one more to declare; after it, its declaration is public at once, it rolls its flurry
+    initiative and its actions count from then."""
+    est = enc_state(enc)
+    d = est.declarations
+    assert d is not None and est.flurries
+    est.flurries[0].append(c.name)
+    d.participants[c.name] = c.side
+    sheet.state(c).turned = False
+    events: list[Event] = [Interrupted(actor=c.name, participants=list(est.flurries[0]), revealed=d.revealed)]
+    if not d.revealed:
+        return events + (declare(enc, opts, c, options, dice) if options else [])
+    choice = _choice(options) | _facing_choice(enc, c, options)
+    d.made[c.name] = choice
+    extra = ", ".join(f"{k} {v}" for k, v in choice.items() if k in ("guard", "face"))
+    events.append(Revealed(choices={c.name: (choice["intent"], choice["tactic"])}, extra={c.name: extra} if extra else {}))
+    events += _face(enc, c, choice.get("face"))
+    events.append(_initiative(enc, opts, c, dice))
+    est.tactics[c.name] = choice["tactic"]
+    return events
+
+
+def settle(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    """After a blow from outside the flurry: pass the attack on if its holder can no longer attack."""
+    cur = enc.find(enc.current) if enc.current else None
+    if cur is not None and cur.status == "active" and sheet.state(cur).actions > 0 and opponents(enc, cur):
+        return []
+    return _next_attacker(enc, opts, dice, None, "spent")
 
 
 def _face(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:

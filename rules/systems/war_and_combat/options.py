@@ -25,4 +25,5 @@ OPTIONS = OptionSet(
     int_option("action_every", 5, 1, 30, "a flurry's actions are 2, +1 for every this many Fighter ranks"),
     int_option("check_target", 10, 0, 40, "the target of obstacle, stumble and pass-through rolls, where the text gives none"),
     int_option("critical_every", 5, 1, 20, "an attack this much over Defense is critical, with an extra impact die per this much"),
+    int_option("swipe_base", 10, 0, 40, "a swipe's negotiate task (3d6 + Tactics + Agility modifier) must beat this + the highest Fighter rank in the flurry"),
 )

@@ -16,6 +16,7 @@ from rules.systems.war_and_combat.events import (
     FlurryBegan,
     FlurryEnded,
     FlurryInitiative,
+    Interrupted,
     MoralePrompt,
     PhaseBegan,
     Revealed,
@@ -52,6 +53,7 @@ CHECKS = {
     "shock": "checks shock", "death": "makes a death check", "fumble?": "checks for a fumble",
     "stumble?": "checks for a stumble", "obstacle": "tries the obstacle", "stumble": "tries to keep its footing",
     "pass": "tries to pass through",
+    "negotiate": "negotiates the space around the flurry",
 }
 REASONS = {"miss": "the attack failed, so the defender attacks", "spent": "the attacker is out of actions",
            "hold": "the attacker holds"}
@@ -84,6 +86,7 @@ class WacPresenter(Presenter):
         FlurryEnded: "flurry_ended",
         MoralePrompt: "morale",
         FacedAttacker: "faced",
+        Interrupted: "interrupted",
     }
     causes: ClassVar[dict[str, str]] = {
         "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
@@ -154,6 +157,11 @@ class WacPresenter(Presenter):
 
     def faced(self, e: FacedAttacker) -> str:
         return f"**{e.actor}** turns to face {e.facing} as the flurry begins (-1 Defense this flurry)"
+
+    def interrupted(self, e: Interrupted) -> str:
+        then = ("its declaration is revealed at once" if e.revealed
+                else "it declares with the others (`/act action:declare`)")
+        return f"**{e.actor}** interrupts the flurry and joins it ({', '.join(e.participants)}): {then}"
 
     # -- the board ----------------------------------------------------------------------------
     def status_line(self, enc: Encounter, c: Combatant) -> str:

@@ -60,6 +60,8 @@ class WacCombatant(CombatantState):
     restrict_by: str | None = Field(None, max_length=100)
     #: the weapon hand switched to in the fight (None: the sheet's `hand`)
     hand: Literal["right", "left"] | None = None
+    #: the round of its last swipe (one a round)
+    swiped: int = Field(0, ge=0)
 
 
 class WacEncounter(EncounterState):
