@@ -82,3 +82,17 @@ async def test_an_onlooker_interrupts_the_flurry(h: Harness) -> None:
     assert "**Alda** interrupts the flurry" in reply(sent).text
     sent = await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
     assert "still to declare: Grak, Alda" in said(sent)
+
+
+async def test_a_grappled_fighter_breaks_free(h: Harness) -> None:
+    """Borin's grapple holds Grak (Restrict-10); with the attack, Grak is offered `break` and wins free with 12."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=grapple tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    sent = await h.run("bob", "/attack", target="Grak", roll="4,4,3,4,4,3,2,2,2")
+    assert "is held by a grapple (Restrict-10)" in reply(sent).text
+    await h.run("bob", "/act", action="hold")
+    offered = await h.autocomplete("gm", "/act", "action", "", combatant="Grak")
+    assert any("break" in o for o in offered)
+    sent = await h.run("gm", "/act", combatant="Grak", action="break", roll="5,3,3")
+    assert "**Grak** breaks free of the hold" in reply(sent).text

@@ -12,6 +12,7 @@ from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, sheet
+from rules.systems.war_and_combat.attacks import break_free, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import press
@@ -55,6 +56,10 @@ def _interrupting(enc: Encounter, c: Combatant | None) -> bool:
     return outside(enc, c) and c is not None and bool(within_reach(enc, c))
 
 
+def _breaking(enc: Encounter, c: Combatant | None) -> bool:
+    return _attacking(enc, c) and c is not None and restricted(enc, c) is not None
+
+
 ACTIONS = ActionTable(
     ActionSpec(
         "declare",
@@ -83,6 +88,8 @@ ACTIONS = ActionTable(
     ActionSpec("interrupt", "from outside the flurry, join the flurry under way (an opponent in it within your reach "
                "+ 1 hex); declare with the same words as `declare`",
                options=(("intent=", "as for declare"), ("tactic=", "as for declare")), legal=_interrupting),
+    ActionSpec("break", "held by a grapple, spend an action to break free: 3d6 + Strength modifier against the hold's "
+               "Restrict level", legal=_breaking),
 )
 
 
@@ -150,6 +157,11 @@ def _interrupt(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> l
     return interrupt(enc, opts, _grid(enc), action, dice)
 
 
+def _break(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor, ("flurry",))
+    return break_free(enc, opts, c, dice)
+
+
 def _grid(enc: Encounter) -> Grid:
     grid = enc.grid()
     if grid is None:
@@ -166,4 +178,5 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "wield": _wield,
     "swipe": _swipe,
     "interrupt": _interrupt,
+    "break": _break,
 }

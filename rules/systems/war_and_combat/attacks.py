@@ -48,7 +48,7 @@ from rules.systems.war_and_combat.tables_options import combat_option, secondary
 from rules.systems.war_and_combat.task import exceeds, task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
 
-__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "resolve_hit", "carried", "foe"]
+__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "foe"]
 
 
 def penalty(c: Combatant) -> int:
@@ -163,6 +163,22 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
                           target_level=level)
     hit = any(isinstance(e, Attacked) and e.actor == c.name and e.roll.success for e in events)
     return events + flurry.after_attack(enc, opts, dice, c, t, hit)
+
+
+def break_free(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
+    """`/act action:break`: the held fighter spends an action on a Strength task against the
+    Restrict level (the text gives no way out of a hold; this is the project's): a win frees it."""
+    level = restricted(enc, c)
+    if level is None:
+        raise IllegalAction(f"{c.name} is not held: `break` frees a fighter from a grapple's hold.")
+    st = sheet.state(c)
+    check = _check(c, "break free", "str", level, dice)
+    st.actions = max(0, st.actions - 1)
+    events: list[Event] = [check]
+    if check.roll.success:
+        st.restrict, st.restrict_by = None, None
+        events.append(EffectTaken(actor=c.name, effect="breaks_free"))
+    return events + flurry.after_attack(enc, opts, dice, c, c, True)
 
 
 def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, indefensible: bool,

@@ -47,6 +47,7 @@ EFFECTS = {
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
+    "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
 }
 CHECKS = {
@@ -54,6 +55,7 @@ CHECKS = {
     "stumble?": "checks for a stumble", "obstacle": "tries the obstacle", "stumble": "tries to keep its footing",
     "pass": "tries to pass through",
     "negotiate": "negotiates the space around the flurry",
+    "break free": "tries to break free of the hold",
 }
 REASONS = {"miss": "the attack failed, so the defender attacks", "spent": "the attacker is out of actions",
            "hold": "the attacker holds"}
