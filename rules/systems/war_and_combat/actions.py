@@ -142,6 +142,8 @@ def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     events: list[Event] = []
     if w is not None:
         sheet.state(c).wield = w.name
+        if w.name in sheet.state(c).dropped:  # picking a dropped weapon up is drawing it again
+            sheet.state(c).dropped.remove(w.name)
         events.append(EffectTaken(actor=c.name, effect="wields", detail=w.name))
     if hand is not None:
         sheet.state(c).hand = hand.strip().lower()  # type: ignore[assignment]

@@ -101,9 +101,12 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
 
 def carried(c: Combatant, name: str | None) -> Weapon:
     """The weapon ``c`` strikes with: the one named (it must carry it, unbroken), else the one in hand."""
+    w = catalogue_weapon(name) if name else wielded(c)
+    if w.name in sheet.state(c).dropped:
+        raise IllegalAction(f"{c.name} has dropped its {w.name}: pick it up with `/act action:wield options:\"{w.name}\"` "
+                            "in a movement or adjustment step, or strike with another weapon (`weapon:`).")
     if not name:
-        return wielded(c)
-    w = catalogue_weapon(name)
+        return w
     if w.name not in {x.name for x in sheet.weapons(c)}:
         raise InputError(f"{c.name} does not carry a {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
     if w.name in sheet.state(c).broken:
@@ -143,12 +146,12 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     t = foe(enc, c, action.target)
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in this flurry: attack one of {', '.join(o.name for o in flurry.opponents(enc, c))}.")
+    limbs.arm_ready(enc, c)
     w = carried(c, action.weapon)
     if w.ranged:
         raise IllegalAction(f"A {w.name} shoots in the movement and adjustment phases, not in a flurry: strike with a melee weapon.")
     if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > w.reach:
         raise IllegalAction(f"{t.name} is beyond the {w.name}'s reach of {w.reach} hex(es).")
-    limbs.arm_ready(enc, c)
     st, tst = sheet.state(c), sheet.state(t)
     indefensible = tst.actions == 0 and st.actions >= 2
     events, free = restrict_check(enc, c, dice)
@@ -309,6 +312,7 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
             st.actions = max(0, st.actions - effect.actions_lost)
             events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(effect.actions_lost)))
         if effect.drops:
+            _drop(t, "shield" if where == sheet.shield_arm(t) and sheet.shield_bonus(t) else wielded(t).name)
             events.append(EffectTaken(actor=t.name, effect="drops", detail=effect.drops))
         if effect.falls and not st.fallen:
             st.fallen = True
@@ -330,6 +334,13 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
                 bucket.append(limb)
                 events.append(EffectTaken(actor=t.name, effect="impaired" if bucket is st.impaired else "disabled", detail=limb))
     return events + _downed(t)
+
+
+def _drop(t: Combatant, item: str) -> None:
+    """"any item carried is dropped": the weapon in hand (or the shield, from the shield arm) until picked up."""
+    dropped = sheet.state(t).dropped
+    if item not in dropped:
+        dropped.append(item)
 
 
 def _downed(t: Combatant) -> list[Event]:
@@ -370,6 +381,7 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
     if outcome.penalty:
         events.append(EffectTaken(actor=t.name, effect="restrict", detail=str(outcome.penalty)))
     if outcome.drop:
+        _drop(t, wielded(t).name)
         events.append(EffectTaken(actor=t.name, effect="drops", detail=outcome.drop))
     if outcome.falls and not st.fallen:
         st.fallen = True
@@ -382,11 +394,11 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
 def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
     """A ranged strike, once in each of the movement and adjustment phases."""
     t = foe(enc, c, action.target)
+    limbs.arm_ready(enc, c)
     w = carried(c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
     if not w.ranged or w.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
     st = sheet.state(c)
-    limbs.arm_ready(enc, c)
     if st.shots >= 1:
         raise IllegalAction(f"{c.name} has made its ranged strike of this phase: the next is in the next phase.")
     if engaged_with(enc, grid, c):
@@ -454,6 +466,7 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
         raise IllegalAction(
             f"{t.name} is not helpless: a coup-de-grâce needs three or four limbs disabled, unconscious, or mortally wounded."
         )
+    limbs.arm_ready(enc, c)
     w = carried(c, action.weapon)
     if c.cell is None or t.cell is None or grid.distance(c.cell, t.cell) > max(1, w.reach):
         raise IllegalAction(f"{c.name} must stand within reach of {t.name} to deliver the coup-de-grâce.")

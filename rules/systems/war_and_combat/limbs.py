@@ -55,5 +55,7 @@ def crawling(c: Combatant) -> bool:
 
 
 def shield(enc: Encounter, c: Combatant) -> int:
-    """The shield's Defense bonus, none when its arm cannot defend."""
-    return 0 if limb_out(enc, c, sheet.shield_arm(c)) else sheet.shield_bonus(c)
+    """The shield's Defense bonus, none when its arm cannot defend or it was dropped."""
+    if limb_out(enc, c, sheet.shield_arm(c)) or "shield" in sheet.state(c).dropped:
+        return 0
+    return sheet.shield_bonus(c)

@@ -183,6 +183,10 @@ class WacPresenter(Presenter):
         flags = [f for f, on in (("fallen", st.fallen), ("stunned", stunned(enc, c)), ("unconscious", st.unconscious),
                                  ("immobile", st.immobile)) if on]
         bits += flags
+        bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled),
+                                                                  ("dropped", st.dropped)) if items]
+        if st.restrict is not None:
+            bits.append(f"held (Restrict-{st.restrict})")
         if enc.phase == "flurry" and st.flurry_init is not None and st.actions:
             bits.append(f"{st.actions} action(s)")
         if enc.phase in ("movement", "adjustment") and c.name == enc.current:

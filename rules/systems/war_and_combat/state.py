@@ -62,6 +62,8 @@ class WacCombatant(CombatantState):
     hand: Literal["right", "left"] | None = None
     #: the round of its last swipe (one a round)
     swiped: int = Field(0, ge=0)
+    #: weapons (or "shield") dropped by a fumble, until picked up
+    dropped: list[str] = Field(default_factory=list, max_length=12)
 
 
 class WacEncounter(EncounterState):

@@ -83,10 +83,10 @@ def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dic
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in the flurry under way: swipe at one of "
                             f"{', '.join(o.name for o in flurry.participants(enc) if o.side != c.side)}.")
+    limbs.arm_ready(enc, c)
     w = carried(c, action.weapon)
     if w.ranged:
         raise IllegalAction(f"A swipe is a melee blow: a {w.name} shoots in the movement and adjustment phases.")
-    limbs.arm_ready(enc, c)
     assert c.cell is not None and t.cell is not None
     if grid.distance(c.cell, t.cell) > w.reach + 1:
         raise IllegalAction(f"{t.name} is too far: a swipe reaches a fighter within the {w.name}'s reach + 1 hex "

@@ -87,3 +87,38 @@ def test_switching_the_weapon_hand_is_a_quick_action():
     s.run("act", name="wield", actor="Borin", options={"hand": "left"})
     assert st(s, "Borin").hand == "left" and st(s, "Borin").quick
     assert "`hand` is right or left" in s.refused("act", name="wield", actor="Borin", options={"hand": "both"})
+
+
+def test_a_disarmed_fighter_drops_its_weapon_until_it_picks_it_up():
+    """Fumble-XX: "On a failure, drop whatever is carried": no attack with it until `/act action:wield` picks it up (a quick action)."""
+    s = duel()
+    fight(s, borin="disarm")
+    s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 2, 3, 3], actor="Borin", target="Grak")  # Fumble-10 missed by 2
+    assert st(s, "Grak").dropped == ["axe"]
+    to_grak(s)
+    assert "dropped its axe" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
+    s.run("act", name="hold", actor="Grak")  # Borin held already: the flurry ends
+    assert s.enc.phase == "adjustment" and s.enc.current == "Grak"
+    s.run("act", name="wield", actor="Grak", weapon="axe")
+    assert st(s, "Grak").dropped == []
+
+
+def test_a_fumble_of_the_shield_arm_drops_the_shield():
+    """Fumble?: "any item carried is dropped": on the shield arm, the shield (no bonus after the round either)."""
+    s = duel(grak="shield=large")
+    fight(s)
+    s.run("attack", [5, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")  # left arm, fumble? failed
+    assert st(s, "Grak").dropped == ["shield"]
+    s.enc.effects = []  # the round's unusable arm is over
+    grid, opts = s.enc.grid(), s.system.option_values(s.enc)
+    assert defense(s.enc, opts, grid, s.get("Grak"), s.get("Borin"))[0] == 10 + 3
+
+
+def test_the_board_shows_held_dropped_and_impaired():
+    """The status line names what a fighter's limbs and hands can no longer do."""
+    s = duel()
+    fight(s)
+    st(s, "Grak").impaired, st(s, "Grak").dropped = ["right arm"], ["axe"]
+    st(s, "Grak").restrict, st(s, "Grak").restrict_by = 10, "Borin"
+    line = s.system.present.status_line(s.enc, s.get("Grak"))
+    assert "impaired right arm" in line and "dropped axe" in line and "held (Restrict-10)" in line
