@@ -48,7 +48,7 @@ from rules.systems.war_and_combat.tables_options import combat_option, secondary
 from rules.systems.war_and_combat.task import exceeds, task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
 
-__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "foe"]
+__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
 
 
 def penalty(c: Combatant) -> int:
@@ -114,6 +114,14 @@ def carried(c: Combatant, name: str | None) -> Weapon:
     return w
 
 
+def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
+    """The weapon ``c`` strikes with now (named, or the one in hand), refused when its arms cannot wield it."""
+    limbs.arm_ready(enc, c)
+    w = carried(c, name)
+    limbs.hands_ready(enc, c, w)
+    return w
+
+
 def _side(opts: OptionValues, options: dict[str, str]) -> str:
     side = (options.get("side") or opts.limb_side).lower()
     if side not in ("left", "right"):
@@ -146,8 +154,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     t = foe(enc, c, action.target)
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in this flurry: attack one of {', '.join(o.name for o in flurry.opponents(enc, c))}.")
-    limbs.arm_ready(enc, c)
-    w = carried(c, action.weapon)
+    w = wielding(enc, c, action.weapon)
     if w.ranged:
         raise IllegalAction(f"A {w.name} shoots in the movement and adjustment phases, not in a flurry: strike with a melee weapon.")
     if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > w.reach:
@@ -394,8 +401,7 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
 def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
     """A ranged strike, once in each of the movement and adjustment phases."""
     t = foe(enc, c, action.target)
-    limbs.arm_ready(enc, c)
-    w = carried(c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
+    w = wielding(enc, c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
     if not w.ranged or w.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
     st = sheet.state(c)
@@ -466,8 +472,7 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
         raise IllegalAction(
             f"{t.name} is not helpless: a coup-de-grâce needs three or four limbs disabled, unconscious, or mortally wounded."
         )
-    limbs.arm_ready(enc, c)
-    w = carried(c, action.weapon)
+    w = wielding(enc, c, action.weapon)
     if c.cell is None or t.cell is None or grid.distance(c.cell, t.cell) > max(1, w.reach):
         raise IllegalAction(f"{c.name} must stand within reach of {t.name} to deliver the coup-de-grâce.")
     others = [e for e in engaged_with(enc, grid, c) if e.name != t.name]

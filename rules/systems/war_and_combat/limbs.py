@@ -8,7 +8,7 @@
   injured arm"); two legs impaired or disabled crawl ("A crawling character has a base Defense
   of 5, plus Fighter rank").
 - Which arm holds what (the text leaves it to the GM): the weapon in the sheet's `hand` (right
-  by default), the shield on the other arm.
+  by default), the shield on the other arm; a two-handed weapon (`TWO_HANDED`) needs both.
 """
 from __future__ import annotations
 
@@ -17,9 +17,13 @@ from rules.errors import IllegalAction
 from rules.events import EffectAdded
 from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.catalogue import Weapon
 from rules.systems.war_and_combat.rounds import add_effect
 
-__all__ = ["unusable_code", "make_unusable", "limb_out", "arm_ready", "crawling", "shield"]
+__all__ = ["TWO_HANDED", "unusable_code", "make_unusable", "limb_out", "arm_ready", "hands_ready", "crawling", "shield"]
+
+#: the catalogue weapons wielded with both arms (the text leaves it to the weapon pages we lack)
+TWO_HANDED = frozenset({"polearm", "two-handed sword", "bow", "longbow", "crossbow"})
 
 
 def unusable_code(limb: str) -> str:
@@ -46,6 +50,14 @@ def arm_ready(enc: Encounter, c: Combatant) -> None:
             f"{c.name}'s {arm} cannot make an attack: in a movement or adjustment step take the weapon in the "
             f"other hand (`/act action:wield options:\"hand={other}\"`), or wield another weapon there."
         )
+
+
+def hands_ready(enc: Encounter, c: Combatant, w: Weapon) -> None:
+    """Refuse a two-handed weapon when the other arm cannot help."""
+    arm = sheet.shield_arm(c)
+    if w.name in TWO_HANDED and limb_out(enc, c, arm):
+        raise IllegalAction(f"A {w.name} needs both arms, and {c.name}'s {arm} cannot help: strike with a one-handed "
+                            "weapon (`weapon:`).")
 
 
 def crawling(c: Combatant) -> bool:

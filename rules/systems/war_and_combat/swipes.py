@@ -29,8 +29,8 @@ from rules.events import Checked, Event
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.systems.war_and_combat import flurry, limbs, sheet
-from rules.systems.war_and_combat.attacks import carried, damage, foe, held_defense, penalty, resolve_hit
+from rules.systems.war_and_combat import flurry, sheet
+from rules.systems.war_and_combat.attacks import damage, foe, held_defense, penalty, resolve_hit, wielding
 from rules.systems.war_and_combat.rounds import enc_state, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
@@ -83,8 +83,7 @@ def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dic
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in the flurry under way: swipe at one of "
                             f"{', '.join(o.name for o in flurry.participants(enc) if o.side != c.side)}.")
-    limbs.arm_ready(enc, c)
-    w = carried(c, action.weapon)
+    w = wielding(enc, c, action.weapon)
     if w.ranged:
         raise IllegalAction(f"A swipe is a melee blow: a {w.name} shoots in the movement and adjustment phases.")
     assert c.cell is not None and t.cell is not None

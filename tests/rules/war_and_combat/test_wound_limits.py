@@ -122,3 +122,12 @@ def test_the_board_shows_held_dropped_and_impaired():
     st(s, "Grak").restrict, st(s, "Grak").restrict_by = 10, "Borin"
     line = s.system.present.status_line(s.enc, s.get("Grak"))
     assert "impaired right arm" in line and "dropped axe" in line and "held (Restrict-10)" in line
+
+
+def test_a_two_handed_weapon_needs_both_arms():
+    """"he can no longer make attacks ... with the injured arm": a polearm (or two-handed sword, bow, longbow, crossbow) needs both arms."""
+    s = duel(grak="weapons=polearm skills=polearm:2")
+    fight(s)
+    st(s, "Grak").impaired = ["left arm"]
+    to_grak(s)
+    assert "both arms" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
