@@ -96,3 +96,20 @@ async def test_a_grappled_fighter_breaks_free(h: Harness) -> None:
     assert any("break" in o for o in offered)
     sent = await h.run("gm", "/act", combatant="Grak", action="break", roll="5,3,3")
     assert "**Grak** breaks free of the hold" in reply(sent).text
+
+
+async def test_an_opponent_out_of_actions_is_driven_back(h: Harness) -> None:
+    """Grak spends his actions missing; Borin is offered drive and withdraw, and `/act action:drive target:Grak` pushes him to F5."""
+    from tests.cogs.fights import export
+
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    for who, roll in (("bob", "1,1,2"), ("gm", "2,2,2"), ("bob", "1,1,2"), ("gm", "2,2,2")):
+        options = {"combatant": "Grak"} if who == "gm" else {}
+        await h.run(who, "/attack", target="Borin" if who == "gm" else "Grak", roll=roll, **options)
+    offered = await h.autocomplete("bob", "/act", "action", "")
+    assert any("drive" in o for o in offered) and any("withdraw" in o for o in offered)
+    await h.run("bob", "/act", action="drive", target="Grak")
+    where = {c["name"]: c["position"] for c in (await export(h))["combatants"]}
+    assert where == {"Borin": "E5", "Grak": "F5"}

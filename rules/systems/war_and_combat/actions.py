@@ -60,6 +60,10 @@ def _breaking(enc: Encounter, c: Combatant | None) -> bool:
     return _attacking(enc, c) and c is not None and restricted(enc, c) is not None
 
 
+def _driving(enc: Encounter, c: Combatant | None) -> bool:
+    return _attacking(enc, c) and c is not None and bool(flurry.actionless(enc, c))
+
+
 ACTIONS = ActionTable(
     ActionSpec(
         "declare",
@@ -90,6 +94,10 @@ ACTIONS = ActionTable(
                options=(("intent=", "as for declare"), ("tactic=", "as for declare")), legal=_interrupting),
     ActionSpec("break", "held by a grapple, spend an action to break free: 3d6 + Strength modifier against the hold's "
                "Restrict level", legal=_breaking),
+    ActionSpec("drive", "against an adjacent opponent out of actions: spend an action to press it one hex straight back "
+               "(you follow; into a wall or a taken hex it is pinned)", target=True, legal=_driving),
+    ActionSpec("withdraw", "against an adjacent opponent out of actions: spend an action to step one hex straight away "
+               "from it (it must hold)", target=True, legal=_driving),
 )
 
 
@@ -164,6 +172,16 @@ def _break(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     return break_free(enc, opts, c, dice)
 
 
+def _drive(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor, ("flurry",))
+    return flurry.drive(enc, opts, c, action.target, dice)
+
+
+def _withdraw(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor, ("flurry",))
+    return flurry.withdraw(enc, opts, c, action.target, dice)
+
+
 def _grid(enc: Encounter) -> Grid:
     grid = enc.grid()
     if grid is None:
@@ -181,4 +199,6 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "swipe": _swipe,
     "interrupt": _interrupt,
     "break": _break,
+    "drive": _drive,
+    "withdraw": _withdraw,
 }

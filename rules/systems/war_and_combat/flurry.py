@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
-from rules.events import Event
+from rules.events import Event, Moved
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.turns.phases import Declarations
@@ -29,7 +29,8 @@ from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
-           "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle"]
+           "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle",
+           "drive", "withdraw", "actionless"]
 
 #: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
 INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuvre")
@@ -318,3 +319,53 @@ def _close(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             sheet.state(c).actions = 0
             sheet.state(c).restrict, sheet.state(c).restrict_by = None, None  # a hold lasts the flurry
     return [FlurryEnded(participants=names), *_open(enc, opts, dice)]
+
+
+def actionless(enc: Encounter, c: Combatant) -> list[Combatant]:
+    """The opponents next to ``c`` in the flurry that have run out of actions."""
+    grid = enc.grid()
+    if grid is None or c.cell is None:
+        return []
+    return [o for o in opponents(enc, c) if sheet.state(o).actions == 0 and o.cell is not None
+            and grid.distance(c.cell, o.cell) == 1]
+
+
+def _spent_foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
+    if not name:
+        raise InputError("Name the opponent out of actions in `target`.")
+    t = enc.get(name, "target")
+    if t.name not in {o.name for o in opponents(enc, c)}:
+        raise IllegalAction(f"{t.name} is not {c.name}'s opponent in this flurry.")
+    if sheet.state(t).actions > 0:
+        raise IllegalAction(f"{t.name} still has actions: attack it or hold; drive and withdraw are for an opponent out of actions.")
+    if t.name not in {o.name for o in actionless(enc, c)}:
+        raise IllegalAction(f"{t.name} is not next to {c.name}: drive and withdraw are against an adjacent opponent.")
+    return t
+
+
+def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
+    """"Running Out of Actions: ... he must retreat one step for every action his opponent wishes to
+    press": one action, one hex straight back (``c`` follows; into a wall or a taken hex it is pinned)."""
+    from rules.systems.war_and_combat.movement import push_back  # movement reads the flurry's tactics
+
+    t = _spent_foe(enc, c, name)
+    grid = enc.grid()
+    assert grid is not None
+    sheet.state(c).actions -= 1
+    return push_back(enc, grid, c, t) + after_attack(enc, opts, dice, c, t, True)
+
+
+def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
+    """"Alternatively, the opponent may wish to withdraw as many steps as he has actions and the
+    actionless fighter must hold": one action, one hex straight away from it."""
+    t = _spent_foe(enc, c, name)
+    grid = enc.grid()
+    assert grid is not None and c.cell is not None and t.cell is not None
+    way = grid.direction(t.cell, c.cell)
+    dest = grid.step(c.cell, way) if way is not None else None
+    if dest is None or dest in grid.blocked or dest in enc.occupied(exclude=c):
+        raise IllegalAction(f"{c.name} has no room to withdraw straight away from {t.name}: attack, drive it back or hold.")
+    sheet.state(c).actions -= 1
+    start = c.cell
+    c.position = dest.name
+    return [Moved(actor=c.name, path=[start.name, dest.name])] + after_attack(enc, opts, dice, c, t, True)

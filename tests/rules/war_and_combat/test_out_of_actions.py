@@ -1,0 +1,35 @@
+"""Running out of actions: the opponent with actions left presses the actionless back, or withdraws."""
+from __future__ import annotations
+
+from rules.events import Moved
+from tests.rules.war_and_combat.build import duel, fight, near, st
+
+
+def test_drive_presses_the_actionless_back_a_step_per_action():
+    """"If he disengages whilst his opponent still has actions, he must retreat one step for every action his opponent wishes to press"."""
+    s = duel()
+    fight(s)
+    st(s, "Grak").actions = 0
+    grak_at = s.get("Grak").position
+    res = s.run("act", name="drive", actor="Borin", target="Grak")
+    assert [e.actor for e in res.events if isinstance(e, Moved)] == ["Grak", "Borin"]
+    assert s.get("Grak").position == near(s, grak_at, "SE") and s.get("Borin").position == grak_at
+    assert st(s, "Borin").actions == 2 and s.enc.current == "Borin"
+
+
+def test_withdraw_steps_away_from_the_actionless():
+    """"Alternatively, the opponent may wish to withdraw as many steps as he has actions and the actionless fighter must hold"."""
+    s = duel()
+    fight(s)
+    st(s, "Grak").actions = 0
+    s.run("act", name="withdraw", actor="Borin", target="Grak")
+    assert s.get("Borin").position == near(s, "D4", "NW") and s.get("Grak").position == near(s, "D4", "SE")
+    assert st(s, "Borin").actions == 2
+
+
+def test_drive_and_withdraw_need_an_actionless_opponent():
+    """Both are for an opponent out of actions: one with actions left is attacked or held against instead."""
+    s = duel()
+    fight(s)
+    assert "still has actions" in s.refused("act", name="drive", actor="Borin", target="Grak")
+    assert "still has actions" in s.refused("act", name="withdraw", actor="Borin", target="Grak")
