@@ -319,7 +319,11 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
             st.actions = max(0, st.actions - effect.actions_lost)
             events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(effect.actions_lost)))
         if effect.drops:
-            _drop(t, "shield" if where == sheet.shield_arm(t) and sheet.shield_bonus(t) else wielded(t).name)
+            held = wielded(t).name
+            if where == sheet.weapon_arm(t) or held in limbs.TWO_HANDED:
+                _drop(t, held)
+            elif where == sheet.shield_arm(t) and sheet.shield_bonus(t):
+                _drop(t, "shield")
             events.append(EffectTaken(actor=t.name, effect="drops", detail=effect.drops))
         if effect.falls and not st.fallen:
             st.fallen = True
@@ -344,7 +348,7 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
 
 
 def _drop(t: Combatant, item: str) -> None:
-    """"any item carried is dropped": the weapon in hand (or the shield, from the shield arm) until picked up."""
+    """"any item carried is dropped": the weapon (or the shield) that arm held, until picked up."""
     dropped = sheet.state(t).dropped
     if item not in dropped:
         dropped.append(item)

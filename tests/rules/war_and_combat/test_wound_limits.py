@@ -131,3 +131,11 @@ def test_a_two_handed_weapon_needs_both_arms():
     st(s, "Grak").impaired = ["left arm"]
     to_grak(s)
     assert "both arms" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
+
+
+def test_a_fumble_of_an_empty_arm_drops_nothing():
+    """"any item carried is dropped": a fumble of the arm without weapon or shield drops nothing."""
+    s = duel()
+    fight(s)
+    s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")  # left arm: no shield there
+    assert st(s, "Grak").dropped == []
