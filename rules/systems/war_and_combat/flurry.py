@@ -352,7 +352,12 @@ def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, di
     grid = enc.grid()
     assert grid is not None
     sheet.state(c).actions -= 1
-    return push_back(enc, grid, c, t) + after_attack(enc, opts, dice, c, t, True)
+    events = push_back(enc, grid, c, t)
+    if not any(isinstance(e, Moved) for e in events):  # pinned: "one extra action (for that flurry only)"
+        sheet.state(c).actions += 1
+        enc.effects = [e.model_copy(update={"left": 1}) if e.code == "pinned" and e.target == t.name else e
+                       for e in enc.effects]
+    return events + after_attack(enc, opts, dice, c, t, True)
 
 
 def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:

@@ -33,3 +33,22 @@ def test_drive_and_withdraw_need_an_actionless_opponent():
     fight(s)
     assert "still has actions" in s.refused("act", name="drive", actor="Borin", target="Grak")
     assert "still has actions" in s.refused("act", name="withdraw", actor="Borin", target="Grak")
+
+
+def test_a_drive_into_a_wall_pins_at_once():
+    """"blocked by an impassible obstacle, then the attacker receives one extra action (for that flurry only) and the defender is penalized -1 to defense"."""
+    from rules.systems.war_and_combat.attacks import defense
+    from tests.rules.war_and_combat.build import BORIN, GRAK
+    from tests.scenario import Scenario
+
+    s = Scenario("war-and-combat", blocked=("F5",))
+    s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
+    s.add("Grak", GRAK, side="orcs", at="E5", facing="NW", owner=None)
+    fight(s)
+    st(s, "Grak").actions = 0
+    s.run("act", name="drive", actor="Borin", target="Grak")
+    assert s.get("Grak").position == "E5" and st(s, "Borin").actions == 3
+    pin = next(e for e in s.enc.effects if e.code == "pinned")
+    assert pin.left == 1  # this flurry's: it ends with the round
+    grid, opts = s.enc.grid(), s.system.option_values(s.enc)
+    assert defense(s.enc, opts, grid, s.get("Grak"), s.get("Borin"))[0] == 13 - 1
