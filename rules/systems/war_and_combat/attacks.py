@@ -389,8 +389,6 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
         st.lost += outcome.actions_lost
         st.actions = max(0, st.actions - outcome.actions_lost)
         events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
-    if outcome.penalty:
-        events.append(EffectTaken(actor=t.name, effect="restrict", detail=str(outcome.penalty)))
     if outcome.drop:
         _drop(t, wielded(t).name)
         events.append(EffectTaken(actor=t.name, effect="drops", detail=outcome.drop))

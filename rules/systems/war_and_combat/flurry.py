@@ -351,8 +351,11 @@ def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, di
     t = _spent_foe(enc, c, name)
     grid = enc.grid()
     assert grid is not None
+    events, free = _held(enc, c, dice)
+    if free is False:
+        return events + after_attack(enc, opts, dice, c, t, True)
     sheet.state(c).actions -= 1
-    events = push_back(enc, grid, c, t)
+    events += push_back(enc, grid, c, t)
     if not any(isinstance(e, Moved) for e in events):  # pinned: "one extra action (for that flurry only)"
         sheet.state(c).actions += 1
         enc.effects = [e.model_copy(update={"left": 1}) if e.code == "pinned" and e.target == t.name else e
@@ -370,7 +373,17 @@ def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None,
     dest = grid.step(c.cell, way) if way is not None else None
     if dest is None or dest in grid.blocked or dest in enc.occupied(exclude=c):
         raise IllegalAction(f"{c.name} has no room to withdraw straight away from {t.name}: attack, drive it back or hold.")
+    events, free = _held(enc, c, dice)
+    if free is False:
+        return events + after_attack(enc, opts, dice, c, t, True)
     sheet.state(c).actions -= 1
     start = c.cell
     c.position = dest.name
-    return [Moved(actor=c.name, path=[start.name, dest.name])] + after_attack(enc, opts, dice, c, t, True)
+    return events + [Moved(actor=c.name, path=[start.name, dest.name])] + after_attack(enc, opts, dice, c, t, True)
+
+
+def _held(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool | None]:
+    """A held fighter's Restrict check "before attempting any action" (False: the action is lost)."""
+    from rules.systems.war_and_combat.attacks import restrict_check  # attacks builds on the flurry
+
+    return restrict_check(enc, c, dice)

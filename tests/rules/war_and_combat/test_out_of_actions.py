@@ -52,3 +52,14 @@ def test_a_drive_into_a_wall_pins_at_once():
     assert pin.left == 1  # this flurry's: it ends with the round
     grid, opts = s.enc.grid(), s.system.option_values(s.enc)
     assert defense(s.enc, opts, grid, s.get("Grak"), s.get("Borin"))[0] == 13 - 1
+
+
+def test_a_held_fighter_checks_restrict_before_a_drive():
+    """Restrict: "before attempting any action": a failed check loses the drive's action and nobody moves."""
+    s = duel()
+    fight(s)
+    st(s, "Borin").restrict, st(s, "Borin").restrict_by = 16, "Grak"
+    st(s, "Grak").actions = 0
+    res = s.run("act", [2, 3, 3], name="drive", actor="Borin", target="Grak")
+    assert res.events[0].what == "restrict-16" and not any(isinstance(e, Moved) for e in res.events)
+    assert st(s, "Borin").actions == 2 and s.get("Grak").position == near(s, "D4", "SE")
