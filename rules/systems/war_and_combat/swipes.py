@@ -39,10 +39,12 @@ __all__ = ["outside", "within_reach", "swipe", "interrupt"]
 
 
 def outside(enc: Encounter, c: Combatant | None) -> bool:
-    """``c`` may act from outside the flurry under way: standing, not stunned, in no flurry this round."""
+    """``c`` may act from outside the flurry under way: standing, not stunned, in no flurry to come, engaged with nobody."""
     est = enc_state(enc)
-    return (c is not None and enc.phase == "flurry" and est.declarations is not None and bool(est.flurries)
-            and c.status == "active" and not stunned(enc, c) and not any(c.name in g for g in est.flurries))
+    grid = enc.grid()
+    return (c is not None and grid is not None and enc.phase == "flurry" and est.declarations is not None
+            and bool(est.flurries) and c.status == "active" and not stunned(enc, c)
+            and not any(c.name in g for g in est.flurries) and not engaged_with(enc, grid, c))
 
 
 def within_reach(enc: Encounter, c: Combatant) -> list[Combatant]:

@@ -102,3 +102,12 @@ def test_an_interrupt_before_the_reveal_declares_with_the_others():
     s = watched()
     s.run("act", name="interrupt", actor="Alda")
     assert s.enc.state.declarations.waiting() == ["Borin", "Grak", "Alda"]
+
+
+def test_an_engaged_fighter_makes_no_swipe():
+    """"Unengaged figures may ... make a free attack": one engaged with an enemy (its flurry over) may not."""
+    s = watched()
+    s.add("Snaga", "weapons=spear", side="orcs", at="M10", facing="N", owner=None)
+    revealed(s)
+    s.get("Snaga").position, s.get("Snaga").facing = near(s, "E3", "N"), "S"  # Alda in Snaga's zone of threat
+    assert "is engaged" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")
