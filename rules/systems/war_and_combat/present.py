@@ -130,6 +130,9 @@ class WacPresenter(Presenter):
 
     def attacked(self, e: Attacked) -> str:
         outcome = None if e.roll.success is None else ("hit" if e.roll.success else "miss")
+        close = (e.roll.total or 0) >= (e.roll.against or 0) - 2 and (e.roll.against_label or "").startswith("Defense")
+        if outcome == "miss" and close:  # "within three points or so ... a parry, block, or dodge"
+            outcome = "miss, parried, blocked or dodged"
         return f"**{e.actor}** attacks **{e.target}** with the {e.weapon}: {roll_text(e.roll, outcome)}"
 
     def struck(self, e: Struck) -> str:
