@@ -5,15 +5,20 @@ from collections.abc import Callable
 
 from rules.actions import Act, ActionSpec, ActionTable
 from rules.dice import Dice
+from rules.effects import active
 from rules.errors import IllegalAction, InputError
 from rules.events import Event
+from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, sheet
+from rules.systems.war_and_combat.attacks import break_free, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import press
+from rules.systems.war_and_combat.limbs import crawling, unusable_code
 from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action
+from rules.systems.war_and_combat.swipes import interrupt, outside, swipe, within_reach
 
 __all__ = ["ACTIONS", "HANDLERS"]
 
@@ -41,12 +46,34 @@ def _my_step(enc: Encounter, c: Combatant | None) -> bool:
     return c is not None and enc.phase in ("movement", "adjustment") and enc.current == c.name
 
 
+def _swiping(enc: Encounter, c: Combatant | None) -> bool:
+    d = enc_state(enc).declarations
+    return (outside(enc, c) and d is not None and d.revealed and c is not None
+            and sheet.state(c).swiped != enc.round and bool(within_reach(enc, c)))
+
+
+def _interrupting(enc: Encounter, c: Combatant | None) -> bool:
+    return outside(enc, c) and c is not None and bool(within_reach(enc, c))
+
+
+def _breaking(enc: Encounter, c: Combatant | None) -> bool:
+    return _attacking(enc, c) and c is not None and restricted(enc, c) is not None
+
+
+def _driving(enc: Encounter, c: Combatant | None) -> bool:
+    return _attacking(enc, c) and c is not None and bool(flurry.actionless(enc, c))
+
+
 ACTIONS = ActionTable(
     ActionSpec(
         "declare",
         "declare your intention and manoeuvre tactic for the flurry (hidden from the other side until all have declared)",
         options=(("intent=", "kill, subdue, disarm, grapple, tackle, throw or outmanoeuvre"),
-                 ("tactic=", "hold, press, retreat or circle (applied in the adjustment phase)")),
+                 ("tactic=", "hold, press, retreat or circle (applied in the adjustment phase)"),
+                 ("guard=", "front (the default) or flank: defend flank attacks at half the Fighter rank and forfeit "
+                  "the front"),
+                 ("face=", "the opponent to turn to when several attack you (the default: as you stand, else the nearest; "
+                  "turning costs -1 Defense)")),
         legal=_waiting,
     ),
     ActionSpec("force", "reveal the flurry's declarations now: those who have not declared kill and hold", gm_only=True,
@@ -58,7 +85,19 @@ ACTIONS = ActionTable(
                cost="adjustment", target=True, legal=_pressing),
     ActionSpec("stand", "stand up from the ground (a quick action of your step)", cost="quick", legal=_my_step),
     ActionSpec("wield", "take another weapon from your sheet in hand (drawing a weapon is a quick action)",
-               cost="quick", options=(("NAME", "the weapon"),), legal=_my_step),
+               cost="quick", options=(("NAME", "the weapon"), ("hand=", "right or left: the hand to hold it in")), legal=_my_step),
+    ActionSpec("swipe", "from outside the flurry, a free attack at a fighter in it within your reach + 1 hex (once a "
+               "round): first negotiate the space (3d6 + Tactics + AGL vs 10 + the flurry's best Fighter rank) or be "
+               "struck; the target defends only with an action left", target=True, legal=_swiping),
+    ActionSpec("interrupt", "from outside the flurry, join the flurry under way (an opponent in it within your reach "
+               "+ 1 hex); declare with the same words as `declare`",
+               options=(("intent=", "as for declare"), ("tactic=", "as for declare")), legal=_interrupting),
+    ActionSpec("break", "held by a grapple, spend an action to break free: 3d6 + Strength modifier against the hold's "
+               "Restrict level", legal=_breaking),
+    ActionSpec("drive", "against an adjacent opponent out of actions: spend an action to press it one hex straight back "
+               "(you follow; into a wall or a taken hex it is pinned)", target=True, legal=_driving),
+    ActionSpec("withdraw", "against an adjacent opponent out of actions: spend an action to step one hex straight away "
+               "from it (it must hold)", target=True, legal=_driving),
 )
 
 
@@ -86,8 +125,11 @@ def _stand(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     st = sheet.state(c)
     if not st.fallen:
         raise IllegalAction(f"{c.name} is on its feet already.")
-    if st.immobile or len({x for x in st.disabled if x.endswith('leg')}) >= 2:
+    if st.immobile or crawling(c):
         raise IllegalAction(f"{c.name} cannot stand: its legs will not carry it.")
+    leg = next((x for x in ("left leg", "right leg") if active(enc.effects, c.name, unusable_code(x))), None)
+    if leg is not None:  # Stumble?: "may not stand on the leg for the rest of the round"
+        raise IllegalAction(f"{c.name} may not stand on its {leg} until the round ends: stand in the next round.")
     quick_action(c)
     st.fallen = False
     return [EffectTaken(actor=c.name, effect="stands")]
@@ -95,15 +137,56 @@ def _stand(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
 
 def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     c = acting(enc, action.actor)
-    name = action.weapon or next(iter(action.options), None)
-    if not name:
-        raise InputError(f"Name the weapon: one of {', '.join(w.name for w in sheet.weapons(c))}.")
-    w = weapon(name)
-    if w.name not in {x.name for x in sheet.weapons(c)}:
+    hand = action.options.get("hand")
+    if hand is not None and hand.strip().lower() not in ("right", "left"):
+        raise InputError("`hand` is right or left: the hand to hold the weapon in (the shield goes on the other arm).")
+    name = action.weapon or next((k for k in action.options if k != "hand"), None)
+    if not name and hand is None:
+        raise InputError(f"Name the weapon: one of {', '.join(w.name for w in sheet.weapons(c))}, or `hand=left|right`.")
+    w = weapon(name) if name else None
+    if w is not None and w.name not in {x.name for x in sheet.weapons(c)}:
         raise InputError(f"{c.name} does not carry a {w.name}.")
     quick_action(c)
-    sheet.state(c).wield = w.name
-    return [EffectTaken(actor=c.name, effect="wields", detail=w.name)]
+    events: list[Event] = []
+    if w is not None:
+        sheet.state(c).wield = w.name
+        if w.name in sheet.state(c).dropped:  # picking a dropped weapon up is drawing it again
+            sheet.state(c).dropped.remove(w.name)
+        events.append(EffectTaken(actor=c.name, effect="wields", detail=w.name))
+    if hand is not None:
+        sheet.state(c).hand = hand.strip().lower()  # type: ignore[assignment]
+        events.append(EffectTaken(actor=c.name, effect="switches_hand", detail=hand.strip().lower()))
+    return events
+
+
+def _swipe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return swipe(enc, opts, _grid(enc), action, dice)
+
+
+def _interrupt(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return interrupt(enc, opts, _grid(enc), action, dice)
+
+
+def _break(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor, ("flurry",))
+    return break_free(enc, opts, c, dice)
+
+
+def _drive(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor, ("flurry",))
+    return flurry.drive(enc, opts, c, action.target, dice)
+
+
+def _withdraw(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor, ("flurry",))
+    return flurry.withdraw(enc, opts, c, action.target, dice)
+
+
+def _grid(enc: Encounter) -> Grid:
+    grid = enc.grid()
+    if grid is None:
+        raise IllegalAction("War & Combat is played on a hex map.")
+    return grid
 
 
 HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]] = {
@@ -113,4 +196,9 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "press": _press,
     "stand": _stand,
     "wield": _wield,
+    "swipe": _swipe,
+    "interrupt": _interrupt,
+    "break": _break,
+    "drive": _drive,
+    "withdraw": _withdraw,
 }

@@ -19,7 +19,7 @@ from rules.events import Attacked, Checked, Event, Roll, mod
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.systems.war_and_combat import flurry, sheet
+from rules.systems.war_and_combat import flurry, limbs, sheet
 from rules.systems.war_and_combat.catalogue import Weapon, weapon as catalogue_weapon
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.options import MISSILE_TARGETS
@@ -48,7 +48,7 @@ from rules.systems.war_and_combat.tables_options import combat_option, secondary
 from rules.systems.war_and_combat.task import exceeds, task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
 
-__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage"]
+__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
 
 
 def penalty(c: Combatant) -> int:
@@ -80,26 +80,45 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
     arc = _arc(grid, target, attacker) if attacker is not None else "front"
     if arc == "rear":
         return opts.rear_defense, "rear"
+    guard = flurry.guard_of(enc, target)  # "only if the defender forfeits his defenses from the front hexes"
+    if arc == "flank" and guard != "flank":
+        return opts.rear_defense, "flank, unguarded"
+    if arc == "front" and guard == "flank":
+        return opts.rear_defense, "front, forfeited"
     if stunned(enc, target):
         value, why = STUNNED.value(rank, agl), "stunned"
     elif st.fallen:
         value, why = FALLEN.value(rank, agl), "fallen"
+    elif limbs.crawling(target):
+        value, why = FALLEN.value(rank, agl), "crawling"
     elif arc == "flank":
         value, why = 10 + rank // 2 + agl, "flank"
     else:
-        value, why = 10 + rank + agl + sheet.shield_bonus(target), "front"
+        value, why = 10 + rank + agl + limbs.shield(enc, target), "front"
     pinned = active(enc.effects, target.name, "pinned") is not None
     return value - (1 if st.turned else 0) - (1 if pinned else 0), why
 
 
-def _weapon(c: Combatant, name: str | None) -> Weapon:
+def carried(c: Combatant, name: str | None) -> Weapon:
+    """The weapon ``c`` strikes with: the one named (it must carry it, unbroken), else the one in hand."""
+    w = catalogue_weapon(name) if name else wielded(c)
+    if w.name in sheet.state(c).dropped:
+        raise IllegalAction(f"{c.name} has dropped its {w.name}: pick it up with `/act action:wield options:\"{w.name}\"` "
+                            "in a movement or adjustment step, or strike with another weapon (`weapon:`).")
     if not name:
-        return wielded(c)
-    w = catalogue_weapon(name)
+        return w
     if w.name not in {x.name for x in sheet.weapons(c)}:
         raise InputError(f"{c.name} does not carry a {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
     if w.name in sheet.state(c).broken:
         raise IllegalAction(f"{c.name}'s {w.name} is broken: attack with another weapon.")
+    return w
+
+
+def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
+    """The weapon ``c`` strikes with now (named, or the one in hand), refused when its arms cannot wield it."""
+    limbs.arm_ready(enc, c)
+    w = carried(c, name)
+    limbs.hands_ready(enc, c, w)
     return w
 
 
@@ -119,7 +138,8 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice:
     return _shoot(enc, opts, grid, c, action, dice)
 
 
-def _target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
+def foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
+    """The enemy named in ``target``, still in the fight."""
     if not name:
         raise InputError("Name the combatant to attack in `target`.")
     t = enc.get(name, "target")
@@ -131,21 +151,81 @@ def _target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
 
 
 def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
-    t = _target(enc, c, action.target)
+    t = foe(enc, c, action.target)
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in this flurry: attack one of {', '.join(o.name for o in flurry.opponents(enc, c))}.")
-    w = _weapon(c, action.weapon)
+    w = wielding(enc, c, action.weapon)
     if w.ranged:
         raise IllegalAction(f"A {w.name} shoots in the movement and adjustment phases, not in a flurry: strike with a melee weapon.")
     if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > w.reach:
         raise IllegalAction(f"{t.name} is beyond the {w.name}'s reach of {w.reach} hex(es).")
     st, tst = sheet.state(c), sheet.state(t)
     indefensible = tst.actions == 0 and st.actions >= 2
+    events, free = restrict_check(enc, c, dice)
+    if free is False:  # "If he fails, he loses an action": the attack it was to be
+        return events + flurry.after_attack(enc, opts, dice, c, t, True)
     st.actions -= 1
-    events = resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), action.options, dice,
-                         skill=sheet.skill(c, w.name), attr="agl", indefensible=indefensible)
-    hit = bool(events and isinstance(events[0], Attacked) and events[0].roll.success)
+    extra = [("restricted", -1)] if free else []
+    held, level = held_defense(enc, opts, grid, c, t, indefensible, dice)
+    events += held
+    events += resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), action.options, dice,
+                          skill=sheet.skill(c, w.name), attr="agl", indefensible=indefensible, extra=extra,
+                          target_level=level)
+    hit = any(isinstance(e, Attacked) and e.actor == c.name and e.roll.success for e in events)
     return events + flurry.after_attack(enc, opts, dice, c, t, hit)
+
+
+def break_free(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
+    """`/act action:break`: the held fighter spends an action on a Strength task against the
+    Restrict level (the text gives no way out of a hold; this is the project's): a win frees it."""
+    level = restricted(enc, c)
+    if level is None:
+        raise IllegalAction(f"{c.name} is not held: `break` frees a fighter from a grapple's hold.")
+    st = sheet.state(c)
+    check = _check(c, "break free", "str", level, dice)
+    st.actions = max(0, st.actions - 1)
+    events: list[Event] = [check]
+    if check.roll.success:
+        st.restrict, st.restrict_by = None, None
+        events.append(EffectTaken(actor=c.name, effect="breaks_free"))
+    return events + flurry.after_attack(enc, opts, dice, c, c, True)
+
+
+def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, indefensible: bool,
+                 dice: Dice) -> tuple[list[Event], tuple[int, str] | None]:
+    """A defence the victim of a hold must first win (its Restrict check): the check's events and
+    the Defense it leaves (-1, or none on a failure); None when ``t`` is not held or does not defend."""
+    against, why = defense(enc, opts, grid, t, c, indefensible)
+    if why not in ("front", "flank", "fallen", "crawling"):
+        return [], None
+    events, free = restrict_check(enc, t, dice)
+    if free is None:
+        return events, None
+    return events, (against - 1, f"Defense ({why}, restricted)") if free else (opts.rear_defense, "Defense (restricted: none)")
+
+
+def restricted(enc: Encounter, c: Combatant) -> int | None:
+    """The Restrict level of the hold on ``c``, while its grappler still stands in the flurry with it."""
+    st = sheet.state(c)
+    by = enc.find(st.restrict_by) if st.restrict_by else None
+    if st.restrict is None or by is None or by.status != "active" or not flurry.in_flurry(enc, by):
+        return None
+    return st.restrict
+
+
+def restrict_check(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool | None]:
+    """"Restrict: The victim rolls a strength task vs. stated target level before attempting any
+    action. If he fails, he loses an action, otherwise he may act at -1." (None: not held.)"""
+    level = restricted(enc, c)
+    if level is None:
+        return [], None
+    code = f"restrict-{level}"
+    check = _check(c, code, "str", level, dice)
+    outcome = secondary_effect(code, level - (check.roll.total or 0))
+    if outcome is not None and outcome.actions_lost:
+        sheet.state(c).actions = max(0, sheet.state(c).actions - outcome.actions_lost)
+        return [check, EffectTaken(actor=c.name, effect="loses_action", detail=str(outcome.actions_lost))], False
+    return [check], True
 
 
 def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, intent: str,
@@ -239,6 +319,11 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
             st.actions = max(0, st.actions - effect.actions_lost)
             events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(effect.actions_lost)))
         if effect.drops:
+            held = wielded(t).name
+            if where == sheet.weapon_arm(t) or held in limbs.TWO_HANDED:
+                _drop(t, held)
+            elif where == sheet.shield_arm(t) and sheet.shield_bonus(t):
+                _drop(t, "shield")
             events.append(EffectTaken(actor=t.name, effect="drops", detail=effect.drops))
         if effect.falls and not st.fallen:
             st.fallen = True
@@ -249,15 +334,24 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
         if effect.immobile:
             st.immobile = True
             events.append(EffectTaken(actor=t.name, effect="immobile"))
-        limbs = [where] if effect.limb in ("disabled", "impaired") else []
+        if effect.limb == "unusable this round" and where in LIMBS:
+            events.append(limbs.make_unusable(enc, t, where))
+        hurt_limbs = [where] if effect.limb in ("disabled", "impaired") else []
         if effect.limb == "both legs disabled":
-            limbs = ["left leg", "right leg"]
-        for limb in limbs:
+            hurt_limbs = ["left leg", "right leg"]
+        for limb in hurt_limbs:
             bucket = st.impaired if effect.limb == "impaired" else st.disabled
             if limb in LIMBS and limb not in bucket:
                 bucket.append(limb)
                 events.append(EffectTaken(actor=t.name, effect="impaired" if bucket is st.impaired else "disabled", detail=limb))
     return events + _downed(t)
+
+
+def _drop(t: Combatant, item: str) -> None:
+    """"any item carried is dropped": the weapon (or the shield) that arm held, until picked up."""
+    dropped = sheet.state(t).dropped
+    if item not in dropped:
+        dropped.append(item)
 
 
 def _downed(t: Combatant) -> list[Event]:
@@ -276,6 +370,9 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
     effect = combat_option(option, column)
     st = sheet.state(t)
     events: list[Event] = []
+    if effect.name == "restrict":  # a lasting hold: its check comes before each of the victim's actions
+        st.restrict, st.restrict_by = effect.target, c.name
+        return [EffectTaken(actor=t.name, effect="restricted", detail=str(effect.target))]
     miss_by = None
     if effect.target is not None and effect.attribute:
         check = _check(t, effect.code, effect.attribute, effect.target, dice)
@@ -292,9 +389,8 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
         st.lost += outcome.actions_lost
         st.actions = max(0, st.actions - outcome.actions_lost)
         events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
-    if outcome.penalty:
-        events.append(EffectTaken(actor=t.name, effect="restrict", detail=str(outcome.penalty)))
     if outcome.drop:
+        _drop(t, wielded(t).name)
         events.append(EffectTaken(actor=t.name, effect="drops", detail=outcome.drop))
     if outcome.falls and not st.fallen:
         st.fallen = True
@@ -306,8 +402,8 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
 
 def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
     """A ranged strike, once in each of the movement and adjustment phases."""
-    t = _target(enc, c, action.target)
-    w = _weapon(c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
+    t = foe(enc, c, action.target)
+    w = wielding(enc, c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
     if not w.ranged or w.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
     st = sheet.state(c)
@@ -373,12 +469,12 @@ def cdg_ready(c: Combatant) -> bool:
 def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDeGrace, dice: Dice) -> list[Event]:
     phases = ("movement", "adjustment", "flurry")
     c = acting(enc, action.actor, phases)
-    t = _target(enc, c, action.target)
+    t = foe(enc, c, action.target)
     if not cdg_ready(t):
         raise IllegalAction(
             f"{t.name} is not helpless: a coup-de-grâce needs three or four limbs disabled, unconscious, or mortally wounded."
         )
-    w = _weapon(c, action.weapon)
+    w = wielding(enc, c, action.weapon)
     if c.cell is None or t.cell is None or grid.distance(c.cell, t.cell) > max(1, w.reach):
         raise IllegalAction(f"{c.name} must stand within reach of {t.name} to deliver the coup-de-grâce.")
     others = [e for e in engaged_with(enc, grid, c) if e.name != t.name]

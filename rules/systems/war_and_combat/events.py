@@ -20,6 +20,7 @@ __all__ = [
     "FlurryEnded",
     "MoralePrompt",
     "FacedAttacker",
+    "Interrupted",
 ]
 
 
@@ -56,6 +57,8 @@ class Revealed(Event):
     kind: ClassVar[str] = "reveal"
     choices: dict[str, tuple[str, str]]
     defaulted: list[str] = Field(default_factory=list)
+    #: name -> the defender's other choices in words ("guard flank, face Borin")
+    extra: dict[str, str] = Field(default_factory=dict)
 
 
 class FlurryInitiative(Event):
@@ -114,3 +117,12 @@ class FacedAttacker(Event):
 
     kind: ClassVar[str] = "face_flurry"
     facing: str
+
+
+class Interrupted(Event):
+    """``actor`` interrupts the flurry under way and joins it (``participants`` now); before the
+    reveal (``revealed`` False) it declares with the others."""
+
+    kind: ClassVar[str] = "interrupt"
+    participants: list[str]
+    revealed: bool = False

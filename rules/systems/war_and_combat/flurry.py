@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
-from rules.events import Event
+from rules.events import Event, Moved
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.turns.phases import Declarations
@@ -21,6 +21,7 @@ from rules.systems.war_and_combat.events import (
     FlurryBegan,
     FlurryEnded,
     FlurryInitiative,
+    Interrupted,
     Revealed,
 )
 from rules.systems.war_and_combat.rounds import begin_phase, enc_state, roll_of, stunned
@@ -28,13 +29,16 @@ from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
-           "hold", "opponents", "in_flurry", "actions_for", "resume"]
+           "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle",
+           "drive", "withdraw", "actionless"]
 
 #: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
 INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuvre")
 #: manoeuvre tactics, applied in the adjustment phase
 TACTICS = ("hold", "press", "retreat", "circle")
 DEFAULT_CHOICE = {"intent": "kill", "tactic": "hold"}
+#: the defender's guard: the front (the default), or the flanks at half, forfeiting the front
+GUARDS = ("front", "flank")
 
 
 def participants(enc: Encounter) -> list[Combatant]:
@@ -128,7 +132,23 @@ def _choice(options: dict[str, str]) -> dict[str, str]:
         raise InputError(f"`intent={intent[:20]}` is not an intention: use one of {', '.join(INTENTS)}.")
     if tactic not in TACTICS:
         raise InputError(f"`tactic={tactic[:20]}` is not a manoeuvre tactic: use one of {', '.join(TACTICS)}.")
-    return {"intent": intent, "tactic": tactic}
+    guard = (options.get("guard") or "front").strip().lower()
+    if guard not in GUARDS:
+        raise InputError(f"`guard={guard[:20]}` is not a guard: use front (the default), or flank to defend the flanks "
+                         "at half the Fighter rank and forfeit the front.")
+    return {"intent": intent, "tactic": tactic} | ({"guard": guard} if guard != "front" else {})
+
+
+def _facing_choice(enc: Encounter, c: Combatant, options: dict[str, str]) -> dict[str, str]:
+    """`face=<name>`: the opponent in this flurry to turn to (the default: the nearest, as the flurry began)."""
+    name = (options.get("face") or "").strip()
+    if not name:
+        return {}
+    foes = opponents(enc, c)
+    foe = next((o for o in foes if o.name.lower() == name.lower()), None)
+    if foe is None:
+        raise InputError(f"`face=` names an opponent in this flurry: {' or '.join(o.name for o in foes)}.")
+    return {"face": foe.name}
 
 
 def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice) -> list[Event]:
@@ -136,7 +156,7 @@ def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str,
     d = est.declarations
     if enc.phase != "flurry" or d is None:
         raise IllegalAction("Declarations are made when a flurry begins, in the flurry phase.")
-    choice = _choice(options)
+    choice = _choice(options) | _facing_choice(enc, c, options)
     done = d.declare(c.name, choice)
     events: list[Event] = [Declared(actor=c.name, waiting=d.waiting())]
     return events + (_reveal(enc, opts, dice) if done else [])
@@ -156,16 +176,76 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     d = est.declarations
     assert d is not None
     choices = {n: (d.choice(n)["intent"], d.choice(n)["tactic"]) for n in d.participants}
-    events: list[Event] = [Revealed(choices=choices, defaulted=list(d.defaulted))]
+    extra = {n: ", ".join(f"{k} {v}" for k, v in d.choice(n).items() if k in ("guard", "face")) for n in d.participants}
+    events: list[Event] = [Revealed(choices=choices, defaulted=list(d.defaulted), extra={n: v for n, v in extra.items() if v})]
     for c in participants(enc):
-        st = sheet.state(c)
-        with dice.rolling_for(c.name):
-            r = task_roll(dice)
-        roll = roll_of(r, "3d6", [("Fighter", sheet.fighter(c))])
-        st.flurry_init, st.actions = roll.total, actions_for(enc, opts, c) + _pins(enc, c)
-        events.append(FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll))
+        events += _face(enc, c, d.choice(c.name).get("face"))
+    for c in participants(enc):
+        events.append(_initiative(enc, opts, c, dice))
         est.tactics[c.name] = choices[c.name][1]
     return events + _next_attacker(enc, opts, dice, None, "first")
+
+
+def _initiative(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> FlurryInitiative:
+    """``c``'s flurry initiative (3d6 + Fighter rank) and its actions for the flurry."""
+    st = sheet.state(c)
+    with dice.rolling_for(c.name):
+        r = task_roll(dice)
+    roll = roll_of(r, "3d6", [("Fighter", sheet.fighter(c))])
+    st.flurry_init, st.actions = roll.total, actions_for(enc, opts, c) + _pins(enc, c)
+    return FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll)
+
+
+def join(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice) -> list[Event]:
+    """"Unengaged figures may interrupt flurries": ``c`` joins the flurry under way. Before the reveal
+    it is one more to declare; after it, its declaration is public at once, it rolls its flurry
+    initiative and its actions count from then."""
+    est = enc_state(enc)
+    d = est.declarations
+    assert d is not None and est.flurries
+    est.flurries[0].append(c.name)
+    d.participants[c.name] = c.side
+    sheet.state(c).turned = False
+    events: list[Event] = [Interrupted(actor=c.name, participants=list(est.flurries[0]), revealed=d.revealed)]
+    if not d.revealed:
+        return events + (declare(enc, opts, c, options, dice) if options else [])
+    choice = _choice(options) | _facing_choice(enc, c, options)
+    d.made[c.name] = choice
+    extra = ", ".join(f"{k} {v}" for k, v in choice.items() if k in ("guard", "face"))
+    events.append(Revealed(choices={c.name: (choice["intent"], choice["tactic"])}, extra={c.name: extra} if extra else {}))
+    events += _face(enc, c, choice.get("face"))
+    events.append(_initiative(enc, opts, c, dice))
+    est.tactics[c.name] = choice["tactic"]
+    return events
+
+
+def settle(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    """After a blow from outside the flurry: pass the attack on if its holder can no longer attack."""
+    cur = enc.find(enc.current) if enc.current else None
+    if cur is not None and cur.status == "active" and sheet.state(cur).actions > 0 and opponents(enc, cur):
+        return []
+    return _next_attacker(enc, opts, dice, None, "spent")
+
+
+def _face(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
+    """"the defender may choose which direction to face": turn to ``name`` unless it is in front already
+    (turning costs -1 Defense for the flurry, as turning to face at the flurry's start)."""
+    foe = enc.find(name) if name else None
+    grid = enc.grid()
+    if foe is None or grid is None or c.cell is None or foe.cell is None or not c.facing:
+        return []
+    want = grid.facing_towards(c.cell, foe.cell)
+    if grid.turn_steps(c.facing, want) <= 1:
+        return []
+    c.facing = want
+    sheet.state(c).turned = True
+    return [FacedAttacker(actor=c.name, facing=want)]
+
+
+def guard_of(enc: Encounter, c: Combatant) -> str:
+    """The guard ``c`` declared for the flurry under way: front unless it chose the flank."""
+    d = enc_state(enc).declarations
+    return (d.choice(c.name).get("guard") if d is not None and d.revealed else None) or "front"
 
 
 def _pins(enc: Encounter, c: Combatant) -> int:
@@ -237,4 +317,73 @@ def _close(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     for n in names:
         if (c := enc.find(n)) is not None:
             sheet.state(c).actions = 0
+            sheet.state(c).restrict, sheet.state(c).restrict_by = None, None  # a hold lasts the flurry
     return [FlurryEnded(participants=names), *_open(enc, opts, dice)]
+
+
+def actionless(enc: Encounter, c: Combatant) -> list[Combatant]:
+    """The opponents next to ``c`` in the flurry that have run out of actions."""
+    grid = enc.grid()
+    if grid is None or c.cell is None:
+        return []
+    return [o for o in opponents(enc, c) if sheet.state(o).actions == 0 and o.cell is not None
+            and grid.distance(c.cell, o.cell) == 1]
+
+
+def _spent_foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
+    if not name:
+        raise InputError("Name the opponent out of actions in `target`.")
+    t = enc.get(name, "target")
+    if t.name not in {o.name for o in opponents(enc, c)}:
+        raise IllegalAction(f"{t.name} is not {c.name}'s opponent in this flurry.")
+    if sheet.state(t).actions > 0:
+        raise IllegalAction(f"{t.name} still has actions: attack it or hold; drive and withdraw are for an opponent out of actions.")
+    if t.name not in {o.name for o in actionless(enc, c)}:
+        raise IllegalAction(f"{t.name} is not next to {c.name}: drive and withdraw are against an adjacent opponent.")
+    return t
+
+
+def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
+    """"Running Out of Actions: ... he must retreat one step for every action his opponent wishes to
+    press": one action, one hex straight back (``c`` follows; into a wall or a taken hex it is pinned)."""
+    from rules.systems.war_and_combat.movement import push_back  # movement reads the flurry's tactics
+
+    t = _spent_foe(enc, c, name)
+    grid = enc.grid()
+    assert grid is not None
+    events, free = _held(enc, c, dice)
+    if free is False:
+        return events + after_attack(enc, opts, dice, c, t, True)
+    sheet.state(c).actions -= 1
+    events += push_back(enc, grid, c, t)
+    if not any(isinstance(e, Moved) for e in events):  # pinned: "one extra action (for that flurry only)"
+        sheet.state(c).actions += 1
+        enc.effects = [e.model_copy(update={"left": 1}) if e.code == "pinned" and e.target == t.name else e
+                       for e in enc.effects]
+    return events + after_attack(enc, opts, dice, c, t, True)
+
+
+def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
+    """"Alternatively, the opponent may wish to withdraw as many steps as he has actions and the
+    actionless fighter must hold": one action, one hex straight away from it."""
+    t = _spent_foe(enc, c, name)
+    grid = enc.grid()
+    assert grid is not None and c.cell is not None and t.cell is not None
+    way = grid.direction(t.cell, c.cell)
+    dest = grid.step(c.cell, way) if way is not None else None
+    if dest is None or dest in grid.blocked or dest in enc.occupied(exclude=c):
+        raise IllegalAction(f"{c.name} has no room to withdraw straight away from {t.name}: attack, drive it back or hold.")
+    events, free = _held(enc, c, dice)
+    if free is False:
+        return events + after_attack(enc, opts, dice, c, t, True)
+    sheet.state(c).actions -= 1
+    start = c.cell
+    c.position = dest.name
+    return events + [Moved(actor=c.name, path=[start.name, dest.name])] + after_attack(enc, opts, dice, c, t, True)
+
+
+def _held(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool | None]:
+    """A held fighter's Restrict check "before attempting any action" (False: the action is lost)."""
+    from rules.systems.war_and_combat.attacks import restrict_check  # attacks builds on the flurry
+
+    return restrict_check(enc, c, dice)

@@ -40,7 +40,7 @@ from rules.systems.war_and_combat.tables_movement import (
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded, zone_of
 
-__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "PINNED"]
+__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "PINNED", "push_back"]
 
 #: the effect code of a fighter pushed against something impassable
 PINNED = "pinned"
@@ -212,6 +212,12 @@ def press(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
         raise IllegalAction(f"{c.name} presses an adjacent opponent from its flurry, and {t.name} is not one.")
     if t.name not in est.tactics:
         raise IllegalAction(f"{t.name} was not in a flurry this round.")
+    return push_back(enc, grid, c, t)
+
+
+def push_back(enc: Encounter, grid: Grid, c: Combatant, t: Combatant) -> list[Event]:
+    """Push the adjacent ``t`` one hex straight away from ``c``, who follows; into a wall or a taken hex it is pinned."""
+    assert c.cell is not None and t.cell is not None
     way = grid.direction(c.cell, t.cell)
     assert way is not None
     behind = grid.step(t.cell, way)

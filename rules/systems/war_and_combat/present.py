@@ -16,6 +16,7 @@ from rules.systems.war_and_combat.events import (
     FlurryBegan,
     FlurryEnded,
     FlurryInitiative,
+    Interrupted,
     MoralePrompt,
     PhaseBegan,
     Revealed,
@@ -45,11 +46,16 @@ EFFECTS = {
     "stands": "stands up",
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
+    "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
+    "breaks_free": "breaks free of the hold",
+    "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
 }
 CHECKS = {
     "shock": "checks shock", "death": "makes a death check", "fumble?": "checks for a fumble",
     "stumble?": "checks for a stumble", "obstacle": "tries the obstacle", "stumble": "tries to keep its footing",
     "pass": "tries to pass through",
+    "negotiate": "negotiates the space around the flurry",
+    "break free": "tries to break free of the hold",
 }
 REASONS = {"miss": "the attack failed, so the defender attacks", "spent": "the attacker is out of actions",
            "hold": "the attacker holds"}
@@ -82,6 +88,7 @@ class WacPresenter(Presenter):
         FlurryEnded: "flurry_ended",
         MoralePrompt: "morale",
         FacedAttacker: "faced",
+        Interrupted: "interrupted",
     }
     causes: ClassVar[dict[str, str]] = {
         "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
@@ -111,7 +118,7 @@ class WacPresenter(Presenter):
         return f"**{e.actor}** has declared (hidden){wait}"
 
     def revealed(self, e: Revealed) -> str:
-        shown = "; ".join(f"**{n}** {i}, {t}" for n, (i, t) in e.choices.items())
+        shown = "; ".join(f"**{n}** {i}, {t}" + (f", {e.extra[n]}" if n in e.extra else "") for n, (i, t) in e.choices.items())
         forced = f" (the GM forced it: {', '.join(e.defaulted)} kill and hold)" if e.defaulted else ""
         return f"Declarations revealed: {shown}{forced}"
 
@@ -123,6 +130,9 @@ class WacPresenter(Presenter):
 
     def attacked(self, e: Attacked) -> str:
         outcome = None if e.roll.success is None else ("hit" if e.roll.success else "miss")
+        close = (e.roll.total or 0) >= (e.roll.against or 0) - 2 and (e.roll.against_label or "").startswith("Defense")
+        if outcome == "miss" and close:  # "within three points or so ... a parry, block, or dodge"
+            outcome = "miss, parried, blocked or dodged"
         return f"**{e.actor}** attacks **{e.target}** with the {e.weapon}: {roll_text(e.roll, outcome)}"
 
     def struck(self, e: Struck) -> str:
@@ -153,6 +163,11 @@ class WacPresenter(Presenter):
     def faced(self, e: FacedAttacker) -> str:
         return f"**{e.actor}** turns to face {e.facing} as the flurry begins (-1 Defense this flurry)"
 
+    def interrupted(self, e: Interrupted) -> str:
+        then = ("its declaration is revealed at once" if e.revealed
+                else "it declares with the others (`/act action:declare`)")
+        return f"**{e.actor}** interrupts the flurry and joins it ({', '.join(e.participants)}): {then}"
+
     # -- the board ----------------------------------------------------------------------------
     def status_line(self, enc: Encounter, c: Combatant) -> str:
         st = sheet.state(c)
@@ -171,6 +186,10 @@ class WacPresenter(Presenter):
         flags = [f for f, on in (("fallen", st.fallen), ("stunned", stunned(enc, c)), ("unconscious", st.unconscious),
                                  ("immobile", st.immobile)) if on]
         bits += flags
+        bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled),
+                                                                  ("dropped", st.dropped)) if items]
+        if st.restrict is not None:
+            bits.append(f"held (Restrict-{st.restrict})")
         if enc.phase == "flurry" and st.flurry_init is not None and st.actions:
             bits.append(f"{st.actions} action(s)")
         if enc.phase in ("movement", "adjustment") and c.name == enc.current:

@@ -36,6 +36,8 @@ __all__ = [
     "worn",
     "shield_bonus",
     "pace",
+    "weapon_arm",
+    "shield_arm",
 ]
 
 #: the paces a sheet may set (the text's table less swimming, which needs water)
@@ -91,6 +93,7 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
              parse=_armour, accepts="none, padded, leather, scale, mail, plate, or `absorb/threshold`"),
     SheetKey("shield", "shield (Defense +1 small, +2 large, from the front)", "choice", "none", choices=tuple(SHIELDS)),
     SheetKey("pace", "pace (movement points a round)", "choice", "walk", choices=PACE_CHOICES),
+    SheetKey("hand", "the weapon hand (the shield is on the other arm)", "choice", "right", choices=("right", "left")),
 )
 
 
@@ -134,3 +137,13 @@ def shield_bonus(c: Combatant) -> int:
 
 def pace(c: Combatant) -> str:
     return str(c.sheet.get("pace", "walk"))
+
+
+def weapon_arm(c: Combatant) -> str:
+    """The arm the weapon is in: the sheet's `hand` (right by default), or the hand switched to in the fight."""
+    return f"{state(c).hand or c.sheet.get('hand') or 'right'} arm"
+
+
+def shield_arm(c: Combatant) -> str:
+    """The arm the shield is on: the other one."""
+    return "left arm" if weapon_arm(c) == "right arm" else "right arm"

@@ -54,6 +54,16 @@ class WacCombatant(CombatantState):
     wield: str | None = Field(None, max_length=40)
     #: a weapon broken by a disarm
     broken: list[str] = Field(default_factory=list, max_length=10)
+    #: held by a grapple: the Restrict target level of the Strength task before each action
+    restrict: int | None = Field(None, ge=0, le=40)
+    #: the grappler holding it
+    restrict_by: str | None = Field(None, max_length=100)
+    #: the weapon hand switched to in the fight (None: the sheet's `hand`)
+    hand: Literal["right", "left"] | None = None
+    #: the round of its last swipe (one a round)
+    swiped: int = Field(0, ge=0)
+    #: weapons (or "shield") dropped by a fumble, until picked up
+    dropped: list[str] = Field(default_factory=list, max_length=12)
 
 
 class WacEncounter(EncounterState):

@@ -156,7 +156,7 @@ def test_removing_the_attacker_passes_the_attack_on():
 
 
 def test_flank_and_rear_defense():
-    """"A fighter has no defense against attacks from the rear ... Attacks from the flanks may be defended against at half skill level"."""
+    """"A fighter has no defense against attacks from the rear ... Attacks from the flanks may be defended against at half skill level, but only if the defender forfeits his defenses from the front hexes"."""
     from rules.systems.war_and_combat.attacks import defense
 
     s = Scenario("war-and-combat")
@@ -167,5 +167,5 @@ def test_flank_and_rear_defense():
     grid, opts = s.enc.grid(), s.system.option_values(s.enc)
     grak = s.get("Grak")
     assert defense(s.enc, opts, grid, grak, s.get("Front")) == (10 + 6 + 1 + 2, "front")
-    assert defense(s.enc, opts, grid, grak, s.get("Flank")) == (10 + 3 + 1, "flank")
+    assert defense(s.enc, opts, grid, grak, s.get("Flank")) == (3, "flank, unguarded")  # no `guard=flank` declared
     assert defense(s.enc, opts, grid, grak, s.get("Rear")) == (3, "rear")

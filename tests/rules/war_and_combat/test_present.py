@@ -42,3 +42,13 @@ def test_autocomplete_offers_the_actions_legal_now():
     s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
     assert s.system.actions_for(s.enc, s.get("Borin")) == ["hold"]
     assert s.system.actions_for(s.enc, s.get("Grak")) == []
+
+
+def test_a_near_miss_reads_as_a_parry():
+    """"If the attack roll is close to hitting (within three points or so), but not quite, then it indicates a parry, block, or dodge"."""
+    s = duel()
+    fight(s)
+    near_miss = s.run("attack", [2, 3, 3], actor="Borin", target="Grak")  # 12 vs 13
+    assert "parried, blocked or dodged" in s.text(near_miss)[0]
+    wide = s.run("attack", [1, 1, 2], actor="Grak", target="Borin")  # 6 vs 17
+    assert "parried" not in s.text(wide)[0] and "miss" in s.text(wide)[0]

@@ -1,0 +1,115 @@
+"""War & Combat's flurry choices and free attacks through the real command tree."""
+from __future__ import annotations
+
+from bot.offline.harness import Harness, Sent
+
+BORIN = "str=14 agl=13 fighter=6 skills=broadsword:3,tactics:2 weapons=broadsword armor=mail shield=small"
+GRAK = "str=15 fighter=3 skills=axe:2 weapons=axe armor=leather"
+
+
+def reply(sent: list[Sent]) -> Sent:
+    """The reply to the command (not the board or a ping)."""
+    return next(s for s in sent if s.kind in ("response", "followup"))
+
+
+def said(sent: list[Sent]) -> str:
+    """Everything the command's messages say."""
+    return "\n".join(s.text for s in sent)
+
+
+async def to_flurry(h: Harness, *extra: tuple[str, str, str, str]) -> None:
+    """Borin (bob's) at D4 facing SE and Grak (the GM's) at E5 facing NW, engaged; the flurry phase begins.
+    ``extra``: more combatants (name, at, facing, owner) on the dwarves' side, away from the fight."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE", sheet=BORIN)
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW", sheet=GRAK)
+    for name, at, facing, owner in extra:
+        await h.run("gm", "/combatant add", name=name, owner=owner, side="dwarves", at=at, facing=facing, sheet=BORIN)
+    dice = "6,5,4,1,5,5" + ",2,2,2" * len(extra)
+    await h.run("gm", "/init roll", roll=dice)
+    await h.run("bob", "/init next")
+    await h.run("gm", "/init next")
+    for _ in extra:
+        await h.run("gm", "/init next")
+
+
+async def test_a_defender_guards_the_flank_and_forfeits_the_front(h: Harness) -> None:
+    """`options:"guard=flank"` is revealed with the declarations, and Borin's front attack meets no defence."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    sent = await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold guard=flank", roll="5,5,5,3,3,3")
+    assert "guard flank" in said(sent)
+    sent = await h.run("bob", "/attack", target="Grak", roll="1,2,2,4,4,3,2,2,2")
+    assert "front, forfeited" in reply(sent).text
+
+
+async def test_a_bad_guard_is_refused_with_what_to_write(h: Harness) -> None:
+    """`guard=rear` is refused, ephemeral, naming front and flank."""
+    await to_flurry(h)
+    sent = await h.run("gm", "/act", combatant="Grak", action="declare", options="guard=rear")
+    assert reply(sent).ephemeral and "use front" in reply(sent).text
+
+
+async def test_a_defender_chooses_whom_to_face(h: Harness) -> None:
+    """`options:"face=Dwalin"`: Grak, beset by two, turns to face Dwalin at the reveal (-1 Defense)."""
+    await to_flurry(h, ("Dwalin", "E6", "N", "@ann"))
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("ann", "/act", combatant="Dwalin", action="declare", options="intent=kill tactic=hold")
+    sent = await h.run("gm", "/act", combatant="Grak", action="declare", options="face=Dwalin", roll="5,5,5,3,3,3,2,2,2")
+    assert "face Dwalin" in said(sent) and "**Grak** turns to face S" in said(sent)
+
+
+async def test_an_onlooker_swipes_at_a_fighter_in_the_flurry(h: Harness) -> None:
+    """`/act action:swipe target:Grak` by Alda (ann's), outside the flurry: offered once declarations are revealed; negotiate, then the blow."""
+    await to_flurry(h, ("Alda", "E3", "S", "@ann"))
+    offered = await h.autocomplete("ann", "/act", "action", "", combatant="Alda")
+    assert any("interrupt" in o for o in offered) and not any("swipe" in o for o in offered)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    offered = await h.autocomplete("ann", "/act", "action", "", combatant="Alda")
+    assert any("swipe" in o for o in offered)
+    sent = await h.run("ann", "/act", combatant="Alda", action="swipe", target="Grak", roll="6,5,4,1,1,2")
+    text = reply(sent).text
+    assert "**Alda** negotiates the space around the flurry" in text and "**Alda** attacks **Grak**" in text
+    again = reply(await h.run("ann", "/act", combatant="Alda", action="swipe", target="Grak"))
+    assert again.ephemeral and "once a round" in again.text
+
+
+async def test_an_onlooker_interrupts_the_flurry(h: Harness) -> None:
+    """`/act action:interrupt` before the reveal: Alda joins and is one more to declare."""
+    await to_flurry(h, ("Alda", "E3", "S", "@ann"))
+    sent = await h.run("ann", "/act", combatant="Alda", action="interrupt")
+    assert "**Alda** interrupts the flurry" in reply(sent).text
+    sent = await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    assert "still to declare: Grak, Alda" in said(sent)
+
+
+async def test_a_grappled_fighter_breaks_free(h: Harness) -> None:
+    """Borin's grapple holds Grak (Restrict-10); with the attack, Grak is offered `break` and wins free with 12."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=grapple tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    sent = await h.run("bob", "/attack", target="Grak", roll="4,4,3,4,4,3,2,2,2")
+    assert "is held by a grapple (Restrict-10)" in reply(sent).text
+    await h.run("bob", "/act", action="hold")
+    offered = await h.autocomplete("gm", "/act", "action", "", combatant="Grak")
+    assert any("break" in o for o in offered)
+    sent = await h.run("gm", "/act", combatant="Grak", action="break", roll="5,3,3")
+    assert "**Grak** breaks free of the hold" in reply(sent).text
+
+
+async def test_an_opponent_out_of_actions_is_driven_back(h: Harness) -> None:
+    """Grak spends his actions missing; Borin is offered drive and withdraw, and `/act action:drive target:Grak` pushes him to F5."""
+    from tests.cogs.fights import export
+
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    for who, roll in (("bob", "1,1,2"), ("gm", "2,2,2"), ("bob", "1,1,2"), ("gm", "2,2,2")):
+        options = {"combatant": "Grak"} if who == "gm" else {}
+        await h.run(who, "/attack", target="Borin" if who == "gm" else "Grak", roll=roll, **options)
+    offered = await h.autocomplete("bob", "/act", "action", "")
+    assert any("drive" in o for o in offered) and any("withdraw" in o for o in offered)
+    await h.run("bob", "/act", action="drive", target="Grak")
+    where = {c["name"]: c["position"] for c in (await export(h))["combatants"]}
+    assert where == {"Borin": "E5", "Grak": "F5"}

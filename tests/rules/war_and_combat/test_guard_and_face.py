@@ -1,0 +1,75 @@
+"""The defender's choices at declaration: guard the flank (`guard=flank`), face one of several attackers (`face=`)."""
+from __future__ import annotations
+
+from rules.systems.war_and_combat.attacks import defense
+from rules.systems.war_and_combat.events import FacedAttacker
+from tests.rules.war_and_combat.build import duel, near, st
+from tests.scenario import Scenario
+
+
+def beset() -> Scenario:
+    """Grak (Fighter 6, AGL 13, large shield) at F6 facing N, Front to his N and Flank to his SE, in one flurry."""
+    s = Scenario("war-and-combat")
+    s.add("Grak", "fighter=6 agl=13 weapons=axe shield=large", side="orcs", at="F6", facing="N", owner=None)
+    s.add("Front", "skills=axe:2 weapons=axe", side="dwarves", at=near(s, "F6", "N"), facing="S")
+    s.add("Flank", "skills=axe:2 weapons=axe", side="dwarves", at=near(s, "F6", "SE"), facing="NW")
+    s.run("init_roll", [6, 6, 5, 2, 2, 3, 2, 2, 4])
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    return s
+
+
+def declare_all(s: Scenario, grak: dict[str, str]) -> None:
+    s.run("act", name="declare", actor="Front", options={})
+    s.run("act", name="declare", actor="Flank", options={})
+    s.run("act", [6, 6, 5, 2, 2, 3, 2, 2, 4], name="declare", actor="Grak", options=grak)
+
+
+def defenses(s: Scenario) -> tuple[tuple[int, str], tuple[int, str]]:
+    grid, opts = s.enc.grid(), s.system.option_values(s.enc)
+    grak = s.get("Grak")
+    return defense(s.enc, opts, grid, grak, s.get("Front")), defense(s.enc, opts, grid, grak, s.get("Flank"))
+
+
+def test_flank_attacks_are_undefended_unless_the_flank_is_guarded():
+    """"Attacks from the flanks may be defended against at half skill level, but only if the defender forfeits his defenses from the front hexes"."""
+    s = beset()
+    declare_all(s, {})
+    assert defenses(s) == ((10 + 6 + 1 + 2, "front"), (3, "flank, unguarded"))
+
+
+def test_guarding_the_flank_forfeits_the_front():
+    """`guard=flank`: flank attacks meet half the Fighter rank, front attacks no defence at all."""
+    s = beset()
+    declare_all(s, {"guard": "flank"})
+    assert defenses(s) == ((3, "front, forfeited"), (10 + 3 + 1, "flank"))
+
+
+def test_bad_guard_and_face_are_refused():
+    """`guard` is front or flank; `face` names an opponent in the flurry."""
+    s = beset()
+    assert "`guard=rear`" in s.refused("act", name="declare", actor="Grak", options={"guard": "rear"})
+    assert "Front or Flank" in s.refused("act", name="declare", actor="Grak", options={"face": "Grak"})
+
+
+def test_the_defender_chooses_whom_to_face():
+    """"In the case where multiple opponents attack a lone defender, the defender may choose which direction to face" (-1 Defense for turning)."""
+    s = beset()
+    s.run("act", name="declare", actor="Front", options={})
+    s.run("act", name="declare", actor="Flank", options={})
+    res = s.run("act", [6, 6, 5, 2, 2, 3, 2, 2, 4], name="declare", actor="Grak", options={"face": "Flank"})
+    assert any(isinstance(e, FacedAttacker) and e.actor == "Grak" and e.facing == "SE" for e in res.events)
+    assert s.get("Grak").facing == "SE" and st(s, "Grak").turned
+    front, flank = defenses(s)
+    assert flank == (10 + 6 + 1 + 2 - 1, "front")
+
+
+def test_facing_one_already_in_front_costs_nothing():
+    """Choosing to face an opponent already in the front hexes turns nobody and costs no Defense."""
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    s.run("act", name="declare", actor="Borin", options={})
+    res = s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={"face": "borin"})
+    assert not any(isinstance(e, FacedAttacker) for e in res.events) and not st(s, "Grak").turned

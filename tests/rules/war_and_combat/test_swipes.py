@@ -1,0 +1,113 @@
+"""Free attacks (swipes) at a fighter in a flurry, and interrupts that join it."""
+from __future__ import annotations
+
+from rules.effects import Effect
+from rules.events import Attacked, Checked
+from rules.systems.war_and_combat.events import FlurryInitiative, Struck
+from tests.rules.war_and_combat.build import BORIN, GRAK, near, st
+from tests.scenario import Scenario
+
+ALDA = "agl=13 fighter=3 skills=dagger:2,tactics:1 weapons=dagger"
+
+
+def watched(alda_at: str = "E3") -> Scenario:
+    """Borin and Grak engaged (Borin attacks first); Alda (dwarves) unengaged two hexes N of Grak."""
+    s = Scenario("war-and-combat", tactics_skew="no")
+    s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
+    s.add("Grak", GRAK, side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
+    s.add("Alda", ALDA, side="dwarves", at=alda_at, facing="S")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    return s
+
+
+def revealed(s: Scenario) -> None:
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    assert s.enc.current == "Borin"
+
+
+def test_a_swipe_negotiates_then_strikes_and_the_target_spends_an_action_to_defend():
+    """"The unengaged fighter must negotiate the space ... a task modified by the tactics skill and agility"; the target defends only with an action left."""
+    s = watched()
+    revealed(s)
+    res = s.run("act", [6, 5, 4, 4, 4, 2], name="swipe", actor="Alda", target="Grak")
+    check = res.events[0]
+    assert isinstance(check, Checked) and check.what == "negotiate"
+    assert check.roll.total == 15 + 1 + 1 and check.roll.against == 10 + 6 and check.roll.success
+    attack = res.events[1]
+    assert isinstance(attack, Attacked) and attack.roll.total == 10 + 2 + 1 and attack.roll.against == 13
+    assert st(s, "Grak").actions == 1 and s.enc.current == "Borin" and st(s, "Alda").swiped == 1
+
+
+def test_a_target_without_actions_cannot_defend_a_swipe():
+    """"can only be defended against if the target ... (2) has not used up all of his actions"."""
+    s = watched()
+    revealed(s)
+    st(s, "Grak").actions = 0
+    res = s.run("act", [6, 5, 4, 2, 2, 2, 4, 4, 3, 1, 1, 2], name="swipe", actor="Alda", target="Grak")
+    attack = next(e for e in res.events if isinstance(e, Attacked))
+    assert attack.roll.against == 3 and attack.roll.success
+
+
+def test_a_surprised_target_cannot_defend_a_swipe():
+    """"(1) aware of the attack and not surprised": an effect with code "surprised" leaves it undefended."""
+    s = watched()
+    revealed(s)
+    s.enc.effects.append(Effect(id=1, name="surprised", target="Grak", ends="round_end", code="surprised"))
+    res = s.run("act", [6, 5, 4, 2, 2, 2, 4, 4, 3, 1, 1, 2], name="swipe", actor="Alda", target="Grak")
+    attack = next(e for e in res.events if isinstance(e, Attacked))
+    assert attack.roll.against == 3 and st(s, "Grak").actions == 2
+
+
+def test_a_failed_negotiation_is_struck_by_the_target():
+    """"to avoid being hit": a failed negotiate task takes a blow from the target (random location, low skew impact), and no swipe."""
+    s = watched()
+    revealed(s)
+    res = s.run("act", [2, 3, 3, 4, 4, 3, 1, 1, 1, 1, 1], name="swipe", actor="Alda", target="Grak")
+    assert not res.events[0].roll.success
+    assert any(isinstance(e, Struck) and e.actor == "Alda" for e in res.events)
+    assert not any(isinstance(e, Attacked) for e in res.events)
+
+
+def test_one_swipe_a_round_by_an_unengaged_fighter_within_a_step_of_reach():
+    """One swipe a round; not by a fighter in a flurry; the target within its weapon's reach + 1 hex; not before the reveal."""
+    s = watched()
+    assert "revealed" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")
+    revealed(s)
+    assert "in the flurry" in s.refused("act", [6, 5, 4], name="swipe", actor="Borin", target="Grak")
+    s.run("act", [2, 3, 3, 4, 4, 3, 1, 1, 1, 1, 1], name="swipe", actor="Alda", target="Grak")
+    assert "once a round" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")
+    far = watched(alda_at="E1")
+    revealed(far)
+    assert "too far" in far.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")
+
+
+def test_an_interrupt_joins_the_flurry_under_way():
+    """"Unengaged figures may interrupt flurries": it declares, rolls flurry initiative, and its actions count from then."""
+    s = watched()
+    revealed(s)
+    res = s.run("act", [6, 6, 6, 3, 3, 3], name="interrupt", actor="Alda", options={"intent": "kill", "tactic": "hold"})
+    init = next(e for e in res.events if isinstance(e, FlurryInitiative))
+    assert init.actor == "Alda" and init.actions == 2
+    assert "Alda" in s.enc.state.flurries[0] and s.enc.state.declarations.choice("Alda")["intent"] == "kill"
+    s.run("attack", [2, 2, 2], actor="Borin", target="Grak")  # Borin misses: the attack passes to Grak
+    s.run("act", name="hold", actor="Grak")
+    assert s.enc.current == "Alda"
+
+
+def test_an_interrupt_before_the_reveal_declares_with_the_others():
+    """Before the reveal the interrupter is one more participant to declare."""
+    s = watched()
+    s.run("act", name="interrupt", actor="Alda")
+    assert s.enc.state.declarations.waiting() == ["Borin", "Grak", "Alda"]
+
+
+def test_an_engaged_fighter_makes_no_swipe():
+    """"Unengaged figures may ... make a free attack": one engaged with an enemy (its flurry over) may not."""
+    s = watched()
+    s.add("Snaga", "weapons=spear", side="orcs", at="M10", facing="N", owner=None)
+    revealed(s)
+    s.get("Snaga").position, s.get("Snaga").facing = near(s, "E3", "N"), "S"  # Alda in Snaga's zone of threat
+    assert "is engaged" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")

@@ -1,0 +1,141 @@
+"""What wounded limbs may no longer do: fumble? and stumble? for the round, fumble and stumble for good."""
+from __future__ import annotations
+
+from rules.systems.war_and_combat.attacks import defense
+from tests.rules.war_and_combat.build import duel, fight, st
+from tests.scenario import Scenario
+
+
+def to_grak(s: Scenario) -> None:
+    """Borin holds: the attack is Grak's."""
+    s.run("act", name="hold", actor="Borin")
+    assert s.enc.current == "Grak"
+
+
+def test_a_failed_fumble_check_makes_the_arm_unusable_this_round():
+    """Fumble?: "(3) the arm cannot be used to perform an action for the remainder of the round"."""
+    s = duel()
+    fight(s)
+    s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak", options={"side": "right"})
+    effect = next(e for e in s.enc.effects if e.target == "Grak")
+    assert (effect.code, effect.ends, effect.left) == ("right arm unusable", "round_end", 1)
+    to_grak(s)
+    text = s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
+    assert "right arm" in text and "hand=left" in text
+
+
+def test_a_fumble_impairs_the_weapon_arm_for_good():
+    """Fumble: "he can no longer make attacks or defenses with the injured arm" (the weapon in the right hand by default)."""
+    s = duel()
+    fight(s)
+    s.run("attack", [4, 4, 3, 2, 2, 3, 4, 3, 3], actor="Borin", target="Grak", options={"side": "right"})
+    assert st(s, "Grak").impaired == ["right arm"]
+    to_grak(s)
+    assert "right arm" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
+
+
+def test_a_left_handed_fighter_strikes_with_the_left_arm():
+    """Sheet `hand=left`: the weapon is in the left hand, so an impaired right arm does not stop its attack."""
+    s = duel(grak="hand=left")
+    fight(s)
+    st(s, "Grak").impaired = ["right arm"]
+    to_grak(s)
+    res = s.run("attack", [4, 4, 4], actor="Grak", target="Borin")
+    assert res.events[0].roll.total == 14
+
+
+def test_an_impaired_shield_arm_gives_no_shield_bonus():
+    """No defenses with the injured arm: a shield on an impaired (or unusable) arm adds nothing to Defense."""
+    s = duel(grak="shield=large")
+    grid, opts = s.enc.grid(), s.system.option_values(s.enc)
+    assert defense(s.enc, opts, grid, s.get("Grak"), s.get("Borin")) == (10 + 3 + 2, "front")
+    st(s, "Grak").impaired = ["left arm"]
+    assert defense(s.enc, opts, grid, s.get("Grak"), s.get("Borin")) == (10 + 3, "front")
+
+
+def test_a_failed_stumble_check_keeps_the_fighter_down_this_round():
+    """Stumble?: "may not stand on the leg for the rest of the round": standing is refused until the round ends."""
+    s = duel()
+    fight(s)
+    s.run("attack", [4, 4, 3, 5, 5, 5, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
+    assert st(s, "Grak").fallen
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    assert s.enc.phase == "adjustment" and s.enc.current == "Grak"
+    assert "until the round ends" in s.refused("act", name="stand", actor="Grak")
+
+
+def test_two_impaired_legs_crawl_at_defense_five_plus_fighter_rank():
+    """Stumble: "or to a crawl if both legs are impaired. A crawling character has a base Defense of 5, plus Fighter rank"; it cannot stand."""
+    s = duel()
+    fight(s)
+    st(s, "Grak").impaired = ["left leg", "right leg"]
+    grid, opts = s.enc.grid(), s.system.option_values(s.enc)
+    assert defense(s.enc, opts, grid, s.get("Grak"), s.get("Borin")) == (5 + 3, "crawling")
+    st(s, "Grak").fallen = True
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    assert "legs" in s.refused("act", name="stand", actor="Grak")
+
+
+def test_switching_the_weapon_hand_is_a_quick_action():
+    """`/act action:wield options:"hand=left"` moves the weapon to the left hand (and the shield to the right arm)."""
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert s.enc.current == "Borin"
+    st(s, "Borin").impaired = ["right arm"]
+    s.run("act", name="wield", actor="Borin", options={"hand": "left"})
+    assert st(s, "Borin").hand == "left" and st(s, "Borin").quick
+    assert "`hand` is right or left" in s.refused("act", name="wield", actor="Borin", options={"hand": "both"})
+
+
+def test_a_disarmed_fighter_drops_its_weapon_until_it_picks_it_up():
+    """Fumble-XX: "On a failure, drop whatever is carried": no attack with it until `/act action:wield` picks it up (a quick action)."""
+    s = duel()
+    fight(s, borin="disarm")
+    s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 2, 3, 3], actor="Borin", target="Grak")  # Fumble-10 missed by 2
+    assert st(s, "Grak").dropped == ["axe"]
+    to_grak(s)
+    assert "dropped its axe" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
+    s.run("act", name="hold", actor="Grak")  # Borin held already: the flurry ends
+    assert s.enc.phase == "adjustment" and s.enc.current == "Grak"
+    s.run("act", name="wield", actor="Grak", weapon="axe")
+    assert st(s, "Grak").dropped == []
+
+
+def test_a_fumble_of_the_shield_arm_drops_the_shield():
+    """Fumble?: "any item carried is dropped": on the shield arm, the shield (no bonus after the round either)."""
+    s = duel(grak="shield=large")
+    fight(s)
+    s.run("attack", [5, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")  # left arm, fumble? failed
+    assert st(s, "Grak").dropped == ["shield"]
+    s.enc.effects = []  # the round's unusable arm is over
+    grid, opts = s.enc.grid(), s.system.option_values(s.enc)
+    assert defense(s.enc, opts, grid, s.get("Grak"), s.get("Borin"))[0] == 10 + 3
+
+
+def test_the_board_shows_held_dropped_and_impaired():
+    """The status line names what a fighter's limbs and hands can no longer do."""
+    s = duel()
+    fight(s)
+    st(s, "Grak").impaired, st(s, "Grak").dropped = ["right arm"], ["axe"]
+    st(s, "Grak").restrict, st(s, "Grak").restrict_by = 10, "Borin"
+    line = s.system.present.status_line(s.enc, s.get("Grak"))
+    assert "impaired right arm" in line and "dropped axe" in line and "held (Restrict-10)" in line
+
+
+def test_a_two_handed_weapon_needs_both_arms():
+    """"he can no longer make attacks ... with the injured arm": a polearm (or two-handed sword, bow, longbow, crossbow) needs both arms."""
+    s = duel(grak="weapons=polearm skills=polearm:2")
+    fight(s)
+    st(s, "Grak").impaired = ["left arm"]
+    to_grak(s)
+    assert "both arms" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
+
+
+def test_a_fumble_of_an_empty_arm_drops_nothing():
+    """"any item carried is dropped": a fumble of the arm without weapon or shield drops nothing."""
+    s = duel()
+    fight(s)
+    s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")  # left arm: no shield there
+    assert st(s, "Grak").dropped == []
