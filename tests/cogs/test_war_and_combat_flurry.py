@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from bot.offline.harness import Harness, Sent
+from tests.cogs.fights import export
 
 BORIN = "str=14 agl=13 fighter=6 skills=broadsword:3,tactics:2 weapons=broadsword armor=mail shield=small"
 GRAK = "str=15 fighter=3 skills=axe:2 weapons=axe armor=leather"
@@ -31,6 +32,16 @@ async def to_flurry(h: Harness, *extra: tuple[str, str, str, str]) -> None:
     await h.run("gm", "/init next")
     for _ in extra:
         await h.run("gm", "/init next")
+
+
+async def grak_spent(h: Harness) -> None:
+    """The duel's flurry, in which Grak spends both his actions missing Borin: Borin (1 action left) attacks."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    for who, roll in (("bob", "1,1,2"), ("gm", "2,2,2"), ("bob", "1,1,2"), ("gm", "2,2,2")):
+        options = {"combatant": "Grak"} if who == "gm" else {}
+        await h.run(who, "/attack", target="Borin" if who == "gm" else "Grak", roll=roll, **options)
 
 
 async def test_a_defender_guards_the_flank_and_forfeits_the_front(h: Harness) -> None:
@@ -100,16 +111,37 @@ async def test_a_grappled_fighter_breaks_free(h: Harness) -> None:
 
 async def test_an_opponent_out_of_actions_is_driven_back(h: Harness) -> None:
     """Grak spends his actions missing; Borin is offered drive and withdraw, and `/act action:drive target:Grak` pushes him to F5."""
-    from tests.cogs.fights import export
-
-    await to_flurry(h)
-    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
-    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
-    for who, roll in (("bob", "1,1,2"), ("gm", "2,2,2"), ("bob", "1,1,2"), ("gm", "2,2,2")):
-        options = {"combatant": "Grak"} if who == "gm" else {}
-        await h.run(who, "/attack", target="Borin" if who == "gm" else "Grak", roll=roll, **options)
+    await grak_spent(h)
     offered = await h.autocomplete("bob", "/act", "action", "")
     assert any("drive" in o for o in offered) and any("withdraw" in o for o in offered)
     await h.run("bob", "/act", action="drive", target="Grak")
     where = {c["name"]: c["position"] for c in (await export(h))["combatants"]}
     assert where == {"Borin": "E5", "Grak": "F5"}
+
+
+async def test_the_gm_sets_the_swipe_target(h: Harness) -> None:
+    """`/encounter settings options:"swipe_base=8"` lowers the negotiate target to 8 + the flurry's best Fighter rank (6)."""
+    await to_flurry(h, ("Alda", "E3", "S", "@ann"))
+    await h.run("gm", "/encounter settings", options="swipe_base=8")
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    sent = await h.run("ann", "/act", combatant="Alda", action="swipe", target="Grak", roll="6,5,4,1,1,2")
+    assert "vs negotiate 14" in reply(sent).text
+
+
+async def test_withdraw_steps_away_from_an_opponent_out_of_actions(h: Harness) -> None:
+    """`/act action:withdraw target:Grak` steps Borin from D4 to C4, straight away from Grak, who must hold."""
+    await grak_spent(h)
+    await h.run("bob", "/act", action="withdraw", target="Grak")
+    where = {c["name"]: c["position"] for c in (await export(h))["combatants"]}
+    assert where == {"Borin": "C4", "Grak": "E5"}
+
+
+async def test_a_fighter_switches_the_weapon_hand(h: Harness) -> None:
+    """`/act action:wield options:"hand=left"` in Borin's step: the weapon goes to the left hand."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE", sheet=BORIN)
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="J9", facing="NW", sheet=GRAK)
+    await h.run("gm", "/init roll", roll="6,5,4,1,5,5")
+    sent = await h.run("bob", "/act", action="wield", options="hand=left")
+    assert "**Borin** takes its weapon in the left hand" in reply(sent).text
