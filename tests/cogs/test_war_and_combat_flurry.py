@@ -145,3 +145,19 @@ async def test_a_fighter_switches_the_weapon_hand(h: Harness) -> None:
     await h.run("gm", "/init roll", roll="6,5,4,1,5,5")
     sent = await h.run("bob", "/act", action="wield", options="hand=left")
     assert "**Borin** takes its weapon in the left hand" in reply(sent).text
+
+
+async def test_the_gm_surprises_a_side_and_a_player_cannot(h: Harness) -> None:
+    """`/act action:surprise options:"side=orcs"` is the GM's: Grak is surprised for the first round
+    (the board says so) and takes no movement step; a player's attempt is refused and changes nothing."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ambush", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE", sheet=BORIN)
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="J8", facing="NW", sheet=GRAK)
+    before = await export(h)
+    refused = reply(await h.run("bob", "/act", combatant="Borin", action="surprise", options="side=orcs"))
+    assert refused.ephemeral and "GM" in refused.text
+    assert await export(h) == before
+    done = reply(await h.run("gm", "/act", action="surprise", options="side=orcs"))
+    assert "surprised" in done.text and "Grak" in done.text
+    await h.run("gm", "/init roll", roll="2,2,2,6,6,5")  # Grak would have gone first
+    assert (await export(h))["current"] == "Borin"

@@ -17,7 +17,7 @@ from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import press
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
-from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action
+from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action, surprise
 from rules.systems.war_and_combat.swipes import interrupt, outside, swipe, within_reach
 
 __all__ = ["ACTIONS", "HANDLERS"]
@@ -60,6 +60,10 @@ def _breaking(enc: Encounter, c: Combatant | None) -> bool:
     return _attacking(enc, c) and c is not None and restricted(enc, c) is not None
 
 
+def _surprising(enc: Encounter, c: Combatant | None) -> bool:
+    return enc.round == 0 or (enc.round == 1 and enc.phase == "movement")
+
+
 def _driving(enc: Encounter, c: Combatant | None) -> bool:
     return _attacking(enc, c) and c is not None and bool(flurry.actionless(enc, c))
 
@@ -98,6 +102,9 @@ ACTIONS = ActionTable(
                "(you follow; into a wall or a taken hex it is pinned)", target=True, legal=_driving),
     ActionSpec("withdraw", "against an adjacent opponent out of actions: spend an action to step one hex straight away "
                "from it (it must hold)", target=True, legal=_driving),
+    ActionSpec("surprise", "before the first round's flurries, mark a fighter (`target`) or a whole side surprised: "
+               "in the first round it takes no step and no flurry action, and cannot defend", gm_only=True,
+               target=True, options=(("side=", "every fighter of this side"),), legal=_surprising),
 )
 
 
@@ -182,6 +189,19 @@ def _withdraw(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> li
     return flurry.withdraw(enc, opts, c, action.target, dice)
 
 
+def _surprise(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    side = action.options.get("side")
+    if side is not None:
+        names = [c.name for c in enc.combatants if c.side == side and c.in_fight]
+        if not names:
+            raise InputError(f"No side `{side}` is fighting: the sides are {', '.join(enc.sides()) or 'none yet'}.")
+    elif action.target:
+        names = [enc.get(action.target).name]
+    else:
+        raise InputError("Say who is surprised: `target:` a fighter, or `options:\"side=orcs\"` a whole side.")
+    return surprise(enc, names)
+
+
 def _grid(enc: Encounter) -> Grid:
     grid = enc.grid()
     if grid is None:
@@ -201,4 +221,5 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "break": _break,
     "drive": _drive,
     "withdraw": _withdraw,
+    "surprise": _surprise,
 }

@@ -23,7 +23,15 @@ from rules.systems.war_and_combat import flurry, limbs, sheet
 from rules.systems.war_and_combat.catalogue import Weapon, weapon as catalogue_weapon
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.options import MISSILE_TARGETS
-from rules.systems.war_and_combat.rounds import acting, add_effect, quick_action, roll_of, set_status, stunned
+from rules.systems.war_and_combat.rounds import (
+    acting,
+    add_effect,
+    quick_action,
+    roll_of,
+    set_status,
+    stunned,
+    surprised,
+)
 from rules.systems.war_and_combat.state import LIMBS, WoundRecord
 from rules.systems.war_and_combat.tables import (
     FALLEN,
@@ -77,6 +85,8 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
         return HELPLESS.value(rank, agl), "helpless"
     if indefensible:
         return opts.rear_defense, "indefensible"
+    if surprised(enc, target):  # "can only be defended against if the target is ... not surprised"
+        return opts.rear_defense, "surprised"
     arc = _arc(grid, target, attacker) if attacker is not None else "front"
     if arc == "rear":
         return opts.rear_defense, "rear"

@@ -24,7 +24,7 @@ from rules.systems.war_and_combat.events import (
     Interrupted,
     Revealed,
 )
-from rules.systems.war_and_combat.rounds import begin_phase, enc_state, roll_of, stunned
+from rules.systems.war_and_combat.rounds import begin_phase, enc_state, idle, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import marginal, threat
 
@@ -59,7 +59,7 @@ def opponents(enc: Encounter, c: Combatant) -> list[Combatant]:
 
 def actions_for(enc: Encounter, opts: OptionValues, c: Combatant) -> int:
     """"equal to 2, +1 every fifth Fighter rank", less the actions lost this round."""
-    if stunned(enc, c):  # "can take no action"
+    if idle(enc, c):  # stunned: "can take no action"; surprised: none in the first round
         return 0
     return max(0, 2 + sheet.fighter(c) // opts.action_every - sheet.state(c).lost)
 

@@ -24,6 +24,10 @@ from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 __all__ = [
     "enc_state",
     "stunned",
+    "surprised",
+    "idle",
+    "SURPRISED",
+    "surprise",
     "can_act",
     "roll_of",
     "start_round",
@@ -44,13 +48,27 @@ def enc_state(enc: Encounter) -> WacEncounter:
     return state_as(enc, WacEncounter)
 
 
+#: the effect code of the surprised (`rounds.surprised`)
+SURPRISED = "surprised"
+
+
 def stunned(enc: Encounter, c: Combatant) -> bool:
     return active(enc.effects, c.name, "stun") is not None
 
 
+def surprised(enc: Encounter, c: Combatant) -> bool:
+    """Surprised (the GM's `/act action:surprise`): no step, no flurry action, no defence this round."""
+    return active(enc.effects, c.name, SURPRISED) is not None
+
+
+def idle(enc: Encounter, c: Combatant) -> bool:
+    """Taking no action now: stunned or surprised."""
+    return stunned(enc, c) or surprised(enc, c)
+
+
 def can_act(enc: Encounter, c: Combatant) -> bool:
-    """Able to take a step now: active (not downed or out) and not stunned."""
-    return c.status == "active" and not stunned(enc, c)
+    """Able to take a step now: active (not downed or out), neither stunned nor surprised."""
+    return c.status == "active" and not idle(enc, c)
 
 
 def roll_of(r: TaskRoll, label: str, modifiers: list[tuple[str, int]], against: int | None = None,
@@ -71,6 +89,15 @@ def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int) -> EffectAd
     if code == "stun":  # "can take no action"
         sheet.state(c).actions = 0
     return EffectAdded(actor=c.name, name=code, ends="round_end", left=rounds)
+
+
+def surprise(enc: Encounter, names: list[str]) -> list[Event]:
+    """"2. Check Surprise", before the first round: the GM marks ``names`` surprised for the first
+    round (until the end of round 1; set before `/init roll`, it lasts through round 1)."""
+    if enc.round > 1 or (enc.round == 1 and enc.phase != "movement"):
+        raise IllegalAction("Surprise is checked before the first round's flurries (\"2. Check Surprise\"): "
+                            "now `/effect add` can mark anything else.")
+    return [add_effect(enc, enc.get(n), SURPRISED, 1) for n in names]
 
 
 def set_status(c: Combatant, status: str, cause: str) -> list[Event]:

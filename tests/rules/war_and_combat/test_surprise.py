@@ -1,0 +1,57 @@
+"""Surprise and ambush: "Surprise occurs when one side takes action unexpected or unperceived by
+the other" (step 2 of the combat sequence, before the first round). The text gives no procedure:
+the GM marks the surprised (a fighter, or a whole side) and for the first round they take no
+step and no flurry action, and cannot defend ("can only be defended against if the target is ...
+aware of the attack and not surprised")."""
+from __future__ import annotations
+
+from rules.effects import active
+from rules.systems.war_and_combat.attacks import defense
+from tests.rules.war_and_combat.build import duel, fight, to_flurry
+
+
+def test_the_gm_surprises_a_side_before_the_first_round_for_that_round():
+    """`/act action:surprise options:"side=orcs"` before `/init roll`: Grak takes no movement step in round 1."""
+    s = duel()
+    res = s.run("act", name="surprise", options={"side": "orcs"})
+    assert active(s.enc.effects, "Grak", "surprised") is not None
+    assert active(s.enc.effects, "Borin", "surprised") is None
+    assert any("surprised" in line for line in s.text(res))
+    s.run("init_roll", (2, 2, 2, 6, 6, 5))  # Borin 6 + 6; Grak 17 + 3 would go first
+    assert s.enc.current == "Borin"
+    s.run("next", actor="Borin")
+    assert s.enc.phase == "flurry"
+
+
+def test_a_surprised_fighter_has_no_flurry_actions_and_no_defence():
+    """In the first round's flurry the surprised one has no action and Defense `rear_defense` (3)."""
+    s = duel()
+    s.run("act", name="surprise", target="Grak")
+    fight(s)
+    grak, borin = s.get("Grak"), s.get("Borin")
+    assert grak.state.actions == 0
+    opts = s.system.option_values(s.enc)
+    assert defense(s.enc, opts, s.enc.grid(), grak, borin) == (3, "surprised")
+    assert defense(s.enc, opts, s.enc.grid(), borin, grak) == (10 + 6 + 1 + 0, "front")
+
+
+def test_surprise_lasts_the_first_round_only():
+    """At the second round the surprised act as ever: the effect ends with round 1."""
+    s = duel()
+    s.run("act", name="surprise", target="Grak")
+    fight(s)
+    assert active(s.enc.effects, "Grak", "surprised") is not None
+    s.run("next", actor="Borin")  # Borin holds; Grak has no action: the flurry ends
+    assert s.enc.phase == "adjustment" and s.enc.current == "Borin"
+    res = s.run("next", (3, 3, 3, 3, 3, 3), actor="Borin")  # Grak takes no step: round 2 begins
+    assert s.enc.round == 2 and active(s.enc.effects, "Grak", "surprised") is None
+    assert any("surprised" in line and "ends" in line for line in s.text(res))
+
+
+def test_surprise_is_the_gms_and_only_before_the_first_flurry():
+    """After round 1's movement phase it is refused; a side must exist; someone must be named."""
+    s = duel()
+    assert "side" in s.refused("act", name="surprise", options={"side": "elves"})
+    assert "target" in s.refused("act", name="surprise")
+    fight(s)
+    assert "first round" in s.refused("act", name="surprise", target="Grak")
