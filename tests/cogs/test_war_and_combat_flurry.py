@@ -161,3 +161,24 @@ async def test_the_gm_surprises_a_side_and_a_player_cannot(h: Harness) -> None:
     assert "surprised" in done.text and "Grak" in done.text
     await h.run("gm", "/init roll", roll="2,2,2,6,6,5")  # Grak would have gone first
     assert (await export(h))["current"] == "Borin"
+
+
+async def test_a_declared_retreat_is_made_in_the_adjustment_step(h: Harness) -> None:
+    """Bob declares `tactic=retreat`; after the flurry, in Borin's adjustment step, `/act
+    action:retreat target:Grak` steps him one hex straight back, still facing Grak."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=retreat")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="6,6,5,1,1,2")
+    for _ in range(4):  # both hold until the flurry ends
+        data = await export(h)
+        if data["phase"] != "flurry":
+            break
+        who = data["current"]
+        await h.run("bob" if who == "Borin" else "gm", "/act", combatant=who, action="hold")
+    while (data := await export(h))["current"] != "Borin":
+        await h.run("gm", "/init next")
+    assert data["phase"] == "adjustment"
+    sent = await h.run("bob", "/act", combatant="Borin", action="retreat", target="Grak")
+    assert "retreats NW from Grak" in said(sent)
+    borin = [c for c in (await export(h))["combatants"] if c["name"] == "Borin"][0]
+    assert (borin["position"], borin["facing"]) == ("C4", "SE")

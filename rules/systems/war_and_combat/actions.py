@@ -15,7 +15,7 @@ from rules.systems.war_and_combat import flurry, sheet
 from rules.systems.war_and_combat.attacks import break_free, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
-from rules.systems.war_and_combat.movement import press
+from rules.systems.war_and_combat.movement import circle, press, retreat
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
 from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action, surprise
 from rules.systems.war_and_combat.swipes import interrupt, outside, swipe, within_reach
@@ -40,6 +40,12 @@ def _attacking(enc: Encounter, c: Combatant | None) -> bool:
 
 def _pressing(enc: Encounter, c: Combatant | None) -> bool:
     return _my_step(enc, c) and enc.phase == "adjustment" and c is not None and enc_state(enc).tactics.get(c.name) == "press"
+
+
+def _tactic(name: str) -> Callable[[Encounter, Combatant | None], bool]:
+    def legal(enc: Encounter, c: Combatant | None) -> bool:
+        return _my_step(enc, c) and enc.phase == "adjustment" and c is not None and enc_state(enc).tactics.get(c.name) == name
+    return legal
 
 
 def _my_step(enc: Encounter, c: Combatant | None) -> bool:
@@ -87,6 +93,11 @@ ACTIONS = ActionTable(
     ActionSpec("press", "after a flurry in which you declared press, push an opponent one hex straight back and follow; "
                "a push into a wall or a taken hex pins it instead (next flurry: you +1 action, it -1 Defense)",
                cost="adjustment", target=True, legal=_pressing),
+    ActionSpec("retreat", "after a flurry in which you declared retreat, step one hex straight away from an opponent, "
+               "still facing it", cost="adjustment", target=True, legal=_tactic("retreat")),
+    ActionSpec("circle", "after a flurry in which you declared circle, step to the next hex round an opponent, still "
+               "beside it and facing it", cost="adjustment", target=True,
+               options=(("way=", "cw (clockwise, the default) or ccw"),), legal=_tactic("circle")),
     ActionSpec("stand", "stand up from the ground (a quick action of your step)", cost="quick", legal=_my_step),
     ActionSpec("wield", "take another weapon from your sheet in hand (drawing a weapon is a quick action)",
                cost="quick", options=(("NAME", "the weapon"), ("hand=", "right or left: the hand to hold it in")), legal=_my_step),
@@ -125,6 +136,14 @@ def _hold(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[E
 def _press(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     c = acting(enc, action.actor, ("adjustment",))
     return press(enc, c, action.target)
+
+
+def _retreat(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return retreat(enc, acting(enc, action.actor, ("adjustment",)), action.target)
+
+
+def _circle(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return circle(enc, acting(enc, action.actor, ("adjustment",)), action.target, action.options.get("way"))
 
 
 def _stand(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
@@ -214,6 +233,8 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "force": _force,
     "hold": _hold,
     "press": _press,
+    "retreat": _retreat,
+    "circle": _circle,
     "stand": _stand,
     "wield": _wield,
     "swipe": _swipe,

@@ -40,7 +40,7 @@ from rules.systems.war_and_combat.tables_movement import (
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded, zone_of
 
-__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "PINNED", "push_back"]
+__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat", "circle", "PINNED", "push_back"]
 
 #: the effect code of a fighter pushed against something impassable
 PINNED = "pinned"
@@ -201,18 +201,71 @@ def press(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     direction that is blocked by an impassible obstacle, then the attacker receives one extra
     action (for that flurry only) and the defender is penalized -1 to defense": the pinned
     fighter's next flurry with the presser (this round's is over)."""
+    grid, t = _tactic_opponent(enc, c, name, "press")
+    return push_back(enc, grid, c, t)
+
+
+def _tactic_opponent(enc: Encounter, c: Combatant, name: str | None, tactic: str) -> tuple[Grid, Combatant]:
+    """The map and the adjacent opponent of this round's flurries that ``c``, who declared
+    ``tactic``, applies it against; refused otherwise."""
     grid = enc.grid()
     est = enc_state(enc)
-    if est.tactics.get(c.name) != "press":
-        raise IllegalAction(f"{c.name} did not declare the press tactic in a flurry this round.")
+    if est.tactics.get(c.name) != tactic:
+        raise IllegalAction(f"{c.name} did not declare the {tactic} tactic in a flurry this round.")
     if not name:
-        raise InputError("Name the opponent to press back in `target`.")
+        raise InputError(f"Name the opponent of your flurry in `target` ({tactic}).")
     t = enc.get(name, "target")
     if grid is None or c.cell is None or t.cell is None or t.side == c.side or grid.distance(c.cell, t.cell) != 1:
-        raise IllegalAction(f"{c.name} presses an adjacent opponent from its flurry, and {t.name} is not one.")
+        raise IllegalAction(f"The {tactic} tactic is made against an adjacent opponent of your flurry, and {t.name} is not one.")
     if t.name not in est.tactics:
         raise IllegalAction(f"{t.name} was not in a flurry this round.")
-    return push_back(enc, grid, c, t)
+    return grid, t
+
+
+def _unmoved(c: Combatant) -> None:
+    st = sheet.state(c)
+    if st.moved or st.mp <= 0:
+        raise IllegalAction(f"{c.name} has made its one hex of adjustment this phase: `/init next` ends the step.")
+
+
+def _tactic_step(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, to: Cell | None, why: str) -> list[Event]:
+    """``c`` steps to ``to`` as its tactic (the one-hex adjustment after a flurry), facing ``t``."""
+    st = sheet.state(c)
+    if to is None or to in grid.blocked or to in enc.occupied(exclude=c):
+        raise IllegalAction(f"{c.name} cannot {why}: the hex is {'off the map' if to is None else 'a wall or taken'}. "
+                            "`/init next` ends the step where it stands.")
+    start = c.cell
+    assert start is not None and t.cell is not None
+    c.position, c.facing = to.name, grid.facing_towards(to, t.cell)
+    st.moved, st.mp = True, 0
+    return [Moved(actor=c.name, path=[start.name, to.name], facing=c.facing),
+            EffectTaken(actor=c.name, effect="tactic", detail=why.replace(" ", "s ", 1))]
+
+
+def retreat(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
+    """The retreat tactic: one hex straight away from the opponent, still facing him."""
+    _unmoved(c)
+    grid, t = _tactic_opponent(enc, c, name, "retreat")
+    assert c.cell is not None and t.cell is not None
+    way = grid.direction(t.cell, c.cell)
+    assert way is not None
+    return _tactic_step(enc, grid, c, t, grid.step(c.cell, way), f"retreat {way} from {t.name}")
+
+
+def circle(enc: Encounter, c: Combatant, name: str | None, way: str | None) -> list[Event]:
+    """The circle tactic: to the next hex round the opponent (clockwise, or ``way=ccw``), still
+    beside him and facing him."""
+    _unmoved(c)
+    grid, t = _tactic_opponent(enc, c, name, "circle")
+    turn = {"cw": 1, "clockwise": 1, "ccw": -1, "counterclockwise": -1, "anticlockwise": -1}.get((way or "cw").lower())
+    if turn is None:
+        raise InputError("`way` is `cw` (clockwise, the default) or `ccw`.")
+    assert c.cell is not None and t.cell is not None
+    side = grid.direction(t.cell, c.cell)
+    assert side is not None
+    facings = list(grid.facings)
+    to = grid.step(t.cell, facings[(facings.index(side) + turn) % len(facings)])
+    return _tactic_step(enc, grid, c, t, to, f"circle {'clockwise' if turn == 1 else 'counter-clockwise'} round {t.name}")
 
 
 def push_back(enc: Encounter, grid: Grid, c: Combatant, t: Combatant) -> list[Event]:

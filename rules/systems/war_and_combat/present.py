@@ -44,6 +44,7 @@ EFFECTS = {
     "restrict": "is restricted: acts at {d}",
     "break": "'s {d} breaks",
     "stands": "stands up",
+    "tactic": "{d} (its manoeuvre tactic)",
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
