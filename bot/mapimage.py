@@ -93,7 +93,7 @@ _OTHER_TINT: tuple[RGB, int] = ((150, 80, 220), 70)
 class TerrainStyle:
     fill: RGB
     ink: RGB
-    pattern: str  # "/", "\\", "x" (cross-hatch), "-", "|", "." (dots) or "" (plain)
+    pattern: str  # "/", "\\", "x" (cross-hatch), "-", "|", "." (dots), several together, or "" (plain)
 
 
 TERRAIN_STYLES: dict[str, TerrainStyle] = {
@@ -102,6 +102,10 @@ TERRAIN_STYLES: dict[str, TerrainStyle] = {
     "obstacle": TerrainStyle((214, 218, 224), (130, 138, 150), "x"),
     "gap": TerrainStyle((205, 226, 246), (100, 145, 200), "-"),
     "climb": TerrainStyle((247, 218, 200), (205, 130, 90), "|"),
+    "treacherous": TerrainStyle((244, 210, 210), (200, 80, 80), "x."),
+    "uphill": TerrainStyle((236, 222, 206), (160, 110, 70), "/|"),
+    "slick": TerrainStyle((214, 240, 240), (70, 165, 170), "\\"),
+    "water": TerrainStyle((196, 216, 240), (60, 110, 190), "-."),
 }
 _OTHER = TerrainStyle((232, 230, 226), (165, 160, 150), "\\")
 _WALL_STYLE = TerrainStyle(WALL, WALL, "")

@@ -36,7 +36,7 @@ __all__ = [
 EXPORT_FORMAT = "skirmish-encounter/1"
 #: what the GM can mark on a map cell with `/encounter terrain`; "wall" cells are listed in
 #: ``MapState.blocked``, the others in ``MapState.terrain``; heights (feet) in ``MapState.heights``
-TERRAIN_KINDS = ("clear", "wall", "difficult", "rough", "obstacle", "gap", "climb")
+TERRAIN_KINDS = ("clear", "wall", "difficult", "rough", "obstacle", "gap", "climb", "treacherous", "uphill", "slick", "water")
 Status = Literal["active", "downed", "out"]
 #: a map cell's height (elevation) in feet is from -MAX_CELL_HEIGHT to MAX_CELL_HEIGHT
 MAX_CELL_HEIGHT = 1000

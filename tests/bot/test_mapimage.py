@@ -85,11 +85,19 @@ def test_blocked_cell_is_wall_coloured() -> None:
 def test_terrain_cells_get_their_fill() -> None:
     """Each terrain kind fills its cell with its own light colour."""
     kinds = list(TERRAIN_STYLES)
-    enc = _enc(terrain={f"{'BCDEF'[i]}2": kind for i, kind in enumerate(kinds)})
+    enc = _enc(terrain={f"{'BCDEFGHIJK'[i]}2": kind for i, kind in enumerate(kinds)})
     img = _image(enc)
-    fills = [_disc_colour(img, enc, f"{'BCDEF'[i]}2") for i in range(len(kinds))]
+    fills = [_disc_colour(img, enc, f"{'BCDEFGHIJK'[i]}2") for i in range(len(kinds))]
     assert fills == [TERRAIN_STYLES[k].fill for k in kinds]
     assert len(set(fills)) == len(kinds)
+
+
+def test_every_terrain_kind_has_its_own_style() -> None:
+    """Each kind `/encounter terrain` marks (walls aside) is drawn with its own fill, hatch and legend swatch."""
+    from rules.models import TERRAIN_KINDS
+
+    assert set(TERRAIN_STYLES) == set(TERRAIN_KINDS) - {"clear", "wall"}
+    assert len({(s.fill, s.pattern) for s in TERRAIN_STYLES.values()}) == len(TERRAIN_STYLES)
 
 
 def test_combatants_take_their_side_colour() -> None:

@@ -46,7 +46,7 @@ class WarAndCombat(RuleSystem):
     map_kinds = ("hex",)
     default_map = "16x12 hex"
     uses_facing = True
-    terrain_kinds = ("clear", "wall", "rough", "difficult", "climb", "obstacle", "gap")
+    terrain_kinds = ("clear", "wall", "rough", "difficult", "climb", "obstacle", "gap", "treacherous", "uphill", "slick", "water")
     options = OPTIONS
     actions = ACTIONS
     presenter_class = WacPresenter

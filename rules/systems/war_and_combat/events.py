@@ -21,6 +21,7 @@ __all__ = [
     "MoralePrompt",
     "FacedAttacker",
     "Interrupted",
+    "CollapsePrompt",
 ]
 
 
@@ -126,3 +127,11 @@ class Interrupted(Event):
     kind: ClassVar[str] = "interrupt"
     participants: list[str]
     revealed: bool = False
+
+
+class CollapsePrompt(Event):
+    """``actor`` stepped onto treacherous ground at ``at``: "treacherous terrain may collapse
+    (according to GM's design)", so the GM is asked (option `collapse`)."""
+
+    kind: ClassVar[str] = "collapse"
+    at: str

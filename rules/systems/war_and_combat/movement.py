@@ -6,7 +6,10 @@
 - Half the pace's movement points in the movement phase, half in the adjustment phase (a
   fighter who was in a flurry adjusts at most one hex).
 - Terrain marked on the map: `rough` is the chart's rough ground (2, max pace run),
-  `difficult` its water, mired or sandy ground (2, max jog), `climb` uphill (double); faster
+  `difficult` (or `water`) its water, mired or sandy ground (2, max jog), `climb` and `uphill`
+  uphill (double, unless coming down from a higher hex: the map's heights), `slick` (2, max
+  walk), `treacherous` (as open ground, max "creep": only a crawl keeps within it; the GM is
+  asked whether it collapses, option `collapse`); faster
   than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls.
   `obstacle` (tumble over a table) and `gap` (jump across a gap) are obstacle actions at +1
   movement point with their skill roll; a failure halts movement before the hex.
@@ -28,7 +31,7 @@ from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
-from rules.systems.war_and_combat.events import Engaged, EffectTaken
+from rules.systems.war_and_combat.events import CollapsePrompt, Engaged, EffectTaken
 from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, roll_of
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
@@ -46,7 +49,8 @@ __all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat
 PINNED = "pinned"
 
 #: the map's terrain marks -> the terrain chart's rows
-TERRAIN_MAP = {"rough": "rough", "difficult": "water", "climb": "uphill"}
+TERRAIN_MAP = {"rough": "rough", "difficult": "water", "climb": "uphill", "treacherous": "treacherous",
+               "uphill": "uphill", "slick": "slick", "water": "water"}
 #: the map's obstacle marks -> the obstacle action crossing them
 OBSTACLE_MAP = {"obstacle": "tumble over a table", "gap": "jump across a gap"}
 
@@ -59,6 +63,8 @@ def step_cost(grid: Grid, cell: Cell, facing: str, direction: str) -> tuple[Cell
     if nxt is None:
         return None, 0, facing
     kind = grid.terrain.get(nxt, "clear")
+    if kind == "uphill" and grid.heights.get(cell, 0) > grid.heights.get(nxt, 0):
+        kind = "clear"  # coming down the slope from a higher hex
     cost = entry_cost(TERRAIN_MAP.get(kind, "open")) + (OBSTACLE_COST if kind in OBSTACLE_MAP else 0)
     if grid.turn_steps(facing, direction) <= 1:
         return nxt, cost, direction
@@ -149,6 +155,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         terrain = TERRAIN_MAP.get(mark, "open")
         cell, facing, spent, hexes = nxt, after, spent + cost, hexes + 1
         path.append(cell.name)
+        if mark == "treacherous" and opts.collapse:
+            events.append(CollapsePrompt(actor=c.name, at=cell.name))
         if exceeds_max_pace(terrain, sheet.pace(c)):
             with dice.rolling_for(c.name):
                 r = task_roll(dice)

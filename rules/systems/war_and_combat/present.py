@@ -13,6 +13,7 @@ from rules.systems.war_and_combat.events import (
     EffectTaken,
     Engaged,
     FacedAttacker,
+    CollapsePrompt,
     FlurryBegan,
     FlurryEnded,
     FlurryInitiative,
@@ -90,6 +91,7 @@ class WacPresenter(Presenter):
         MoralePrompt: "morale",
         FacedAttacker: "faced",
         Interrupted: "interrupted",
+        CollapsePrompt: "collapse",
     }
     causes: ClassVar[dict[str, str]] = {
         "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
@@ -168,6 +170,10 @@ class WacPresenter(Presenter):
         then = ("its declaration is revealed at once" if e.revealed
                 else "it declares with the others (`/act action:declare`)")
         return f"**{e.actor}** interrupts the flurry and joins it ({', '.join(e.participants)}): {then}"
+
+    def collapse(self, e: CollapsePrompt) -> str:
+        return (f"**{e.actor}** steps onto treacherous ground at {e.at}: it may collapse, as the GM decides "
+                f"(`/combatant edit` to drop it, `/encounter terrain` to change the hex)")
 
     # -- the board ----------------------------------------------------------------------------
     def status_line(self, enc: Encounter, c: Combatant) -> str:

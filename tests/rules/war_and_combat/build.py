@@ -44,3 +44,15 @@ def fight(s: Scenario, borin: str = "kill", grak: str = "kill", flurry_init: tup
     to_flurry(s)
     s.run("act", name="declare", actor="Borin", options={"intent": borin, "tactic": "hold"})
     s.run("act", flurry_init, name="declare", actor="Grak", options={"intent": grak, "tactic": "press"})
+
+
+def alone(sheet: str = "", at: str = "F6", facing: str = "N", terrain: dict[str, str] | None = None, **options: object) -> Scenario:
+    """Borin alone on his side (Grak far off), at his movement step."""
+    s = Scenario("war-and-combat", **options)
+    if terrain:
+        s.enc.map.terrain.update(terrain)
+    s.add("Borin", f"fighter=6 {sheet}", side="dwarves", at=at, facing=facing)
+    s.add("Grak", "fighter=0", side="orcs", at="P12", facing="N", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert s.enc.current == "Borin"
+    return s

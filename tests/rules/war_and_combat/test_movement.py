@@ -5,20 +5,8 @@ from rules.events import Checked, Moved, Turned
 from rules.geometry import parse_cell
 from rules.systems.war_and_combat.events import Engaged, Struck
 from rules.systems.war_and_combat.zones import marginal, threat
-from tests.rules.war_and_combat.build import near, st
+from tests.rules.war_and_combat.build import alone, near, st
 from tests.scenario import Scenario
-
-
-def alone(sheet: str = "", at: str = "F6", facing: str = "N", terrain: dict[str, str] | None = None, **options: object) -> Scenario:
-    """Borin alone on his side (Grak far off), at his movement step."""
-    s = Scenario("war-and-combat", **options)
-    if terrain:
-        s.enc.map.terrain.update(terrain)
-    s.add("Borin", f"fighter=6 {sheet}", side="dwarves", at=at, facing=facing)
-    s.add("Grak", "fighter=0", side="orcs", at="P12", facing="N", owner=None)
-    s.run("init_roll", [5, 5, 4, 2, 3, 2])
-    assert s.enc.current == "Borin"
-    return s
 
 
 def test_a_front_hex_costs_one_and_turns_the_mover_that_way():

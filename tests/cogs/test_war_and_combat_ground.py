@@ -1,0 +1,48 @@
+"""War & Combat's ground and round through the commands: terrain marks, tactics, surprise, holds."""
+from __future__ import annotations
+
+from bot.offline.harness import Harness
+from tests.cogs.fights import export
+
+
+async def start_wac(h: Harness, **settings: str) -> None:
+    """A War & Combat encounter on its hex map: Borin (bob's) at C4 and Grak (the GM's) far off at L9."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", facing="SE",
+                sheet="str=14 agl=13 fighter=6 skills=broadsword:3 weapons=broadsword armor=mail")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="L9", facing="NW",
+                sheet="str=15 fighter=3 skills=axe:2 weapons=axe armor=leather")
+    if settings:
+        await h.run("gm", "/encounter settings", **settings)
+
+
+async def test_the_terrain_charts_marks_are_accepted_and_named_on_the_map(h: Harness) -> None:
+    """`/encounter terrain kind:uphill` (and treacherous, slick, water) marks War & Combat's map, and `/map` names them."""
+    await start_wac(h)
+    for cells, kind in (("E5", "uphill"), ("F5", "treacherous"), ("G5", "slick"), ("H5 H6", "water")):
+        sent = await h.run("gm", "/encounter terrain", cells=cells, kind=kind)
+        assert not sent[0].ephemeral, sent[0].text
+    assert (await export(h))["map"]["terrain"] == {"E5": "uphill", "F5": "treacherous", "G5": "slick",
+                                                   "H5": "water", "H6": "water"}
+    text = "\n".join(s.text for s in await h.run("bob", "/map"))
+    assert "Marked cells: slick 1, treacherous 1, uphill 1, water 2" in text
+
+
+async def test_a_system_without_uphill_refuses_it(h: Harness) -> None:
+    """Damage Grid reads no slopes: `kind:uphill` is refused, naming the kinds it accepts, and nothing changes."""
+    await h.run("gm", "/encounter start", system="damage-grid", name="Hall", map="8x6")
+    before = await export(h)
+    sent = await h.run("gm", "/encounter terrain", cells="B2", kind="uphill")
+    assert sent[0].ephemeral and "`uphill`" in sent[0].text and "clear, wall, obstacle, rough, difficult" in sent[0].text
+    assert await export(h) == before
+
+
+async def test_moving_onto_treacherous_ground_prompts_the_gm(h: Harness) -> None:
+    """Borin's step onto treacherous ground costs 1, rolls his footing (a walk exceeds its creep) and asks the GM about a collapse."""
+    await start_wac(h)
+    await h.run("gm", "/encounter terrain", cells="D4", kind="treacherous")
+    await h.run("gm", "/init roll", roll="5,5,4,2,3,2")
+    sent = await h.run("bob", "/move", path="SE", roll="5,5,5")
+    text = "\n".join(s.text for s in sent)
+    assert "tries to keep its footing" in text and "treacherous ground at D4: it may collapse" in text
+    assert (await export(h))["combatants"][0]["position"] == "D4"
