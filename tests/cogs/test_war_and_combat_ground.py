@@ -46,3 +46,15 @@ async def test_moving_onto_treacherous_ground_prompts_the_gm(h: Harness) -> None
     text = "\n".join(s.text for s in sent)
     assert "tries to keep its footing" in text and "treacherous ground at D4: it may collapse" in text
     assert (await export(h))["combatants"][0]["position"] == "D4"
+
+
+async def test_shedding_armour_through_the_commands(h: Harness) -> None:
+    """`/act action:shed` begins the lengthy action: the reply says when it is done, a `/move` is
+    refused meanwhile with what to do instead, and nothing moves."""
+    await start_wac(h)
+    await h.run("gm", "/init roll", roll="5,5,4,2,3,2")
+    sent = await h.run("bob", "/act", combatant="Borin", action="shed")
+    assert "shedding its mail, done at the start of round 3" in "\n".join(s.text for s in sent)
+    refused = await h.run("bob", "/move", path="SE")
+    assert refused[0].ephemeral and "`/init next` ends its step" in refused[0].text
+    assert (await export(h))["combatants"][0]["position"] == "C4"

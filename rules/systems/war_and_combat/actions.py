@@ -11,7 +11,7 @@ from rules.events import Event
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.systems.war_and_combat import flurry, sheet
+from rules.systems.war_and_combat import flurry, lengthy, sheet
 from rules.systems.war_and_combat.attacks import break_free, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
@@ -98,6 +98,11 @@ ACTIONS = ActionTable(
     ActionSpec("circle", "after a flurry in which you declared circle, step to the next hex round an opponent, still "
                "beside it and facing it", cost="adjustment", target=True,
                options=(("way=", "cw (clockwise, the default) or ccw"),), legal=_tactic("circle")),
+    ActionSpec("shed", "begin to take off your armour, a lengthy action (option `armour_rounds`, 2): no moving or "
+               "shooting until it is done at the start of a later round; begun before moving, not while engaged",
+               cost="lengthy", legal=_my_step),
+    ActionSpec("don", "begin to put on an armour, a lengthy action like `shed`", cost="lengthy",
+               options=(("NAME", "padded, leather, scale, mail or plate"),), legal=_my_step),
     ActionSpec("stand", "stand up from the ground (a quick action of your step)", cost="quick", legal=_my_step),
     ActionSpec("wield", "take another weapon from your sheet in hand (drawing a weapon is a quick action)",
                cost="quick", options=(("NAME", "the weapon"), ("hand=", "right or left: the hand to hold it in")), legal=_my_step),
@@ -144,6 +149,13 @@ def _retreat(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> lis
 
 def _circle(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     return circle(enc, acting(enc, action.actor, ("adjustment",)), action.target, action.options.get("way"))
+
+
+def _lengthy(what: str) -> Callable[[Encounter, OptionValues, Act, Dice], list[Event]]:
+    def handler(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+        c = acting(enc, action.actor, ("movement",))
+        return lengthy.begin(enc, opts, _grid(enc), c, what, next(iter(action.options), None))
+    return handler
 
 
 def _stand(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
@@ -235,6 +247,8 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "press": _press,
     "retreat": _retreat,
     "circle": _circle,
+    "shed": _lengthy("shed"),
+    "don": _lengthy("don"),
     "stand": _stand,
     "wield": _wield,
     "swipe": _swipe,

@@ -20,6 +20,7 @@ from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, limbs, sheet
+from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.catalogue import Weapon, weapon as catalogue_weapon
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.options import MISSILE_TARGETS
@@ -145,6 +146,7 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice:
         c = acting(enc, action.actor, ("flurry",))
         return _strike(enc, opts, grid, c, action, dice)
     c = acting(enc, action.actor)
+    refuse_if_busy(c, "shoot")
     return _shoot(enc, opts, grid, c, action, dice)
 
 

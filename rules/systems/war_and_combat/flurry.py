@@ -13,7 +13,7 @@ from rules.events import Event, Moved
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.turns.phases import Declarations
-from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat import lengthy, sheet
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     Declared,
@@ -112,6 +112,7 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     grid = enc.grid()
     for c in fighters:
         sheet.state(c).turned = False
+        events += lengthy.break_off(c)
         foes = opponents(enc, c)
         if grid is None or c.cell is None or not c.facing or not foes:
             continue

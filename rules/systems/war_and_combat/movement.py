@@ -31,6 +31,7 @@ from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.events import CollapsePrompt, Engaged, EffectTaken
 from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, roll_of
 from rules.systems.war_and_combat.tables_movement import (
@@ -113,6 +114,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     st = sheet.state(c)
     if st.immobile or st.unconscious:
         raise IllegalAction(f"{c.name} cannot move.")
+    refuse_if_busy(c, "move")
     if enc.phase == "movement" and engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, and may adjust one hex after it.")
     passing = "pass" in action.options

@@ -6,7 +6,7 @@ from typing import ClassVar
 from rules.events import Attacked, Checked
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
-from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat import lengthy, sheet
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     Declared,
@@ -45,6 +45,9 @@ EFFECTS = {
     "restrict": "is restricted: acts at {d}",
     "break": "'s {d} breaks",
     "stands": "stands up",
+    "lengthy": "begins a lengthy action: {d}; no moving or shooting meanwhile",
+    "lengthy_done": "{d}",
+    "lengthy_broken": "is drawn into a fight: it stops {d} (a lengthy action broken off)",
     "tactic": "{d} (its manoeuvre tactic)",
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
@@ -197,6 +200,8 @@ class WacPresenter(Presenter):
                                                                   ("dropped", st.dropped)) if items]
         if st.restrict is not None:
             bits.append(f"held (Restrict-{st.restrict})")
+        if st.busy:
+            bits.append(f"{lengthy.doing(c)} (done at round {st.busy_until})")
         if enc.phase == "flurry" and st.flurry_init is not None and st.actions:
             bits.append(f"{st.actions} action(s)")
         if enc.phase in ("movement", "adjustment") and c.name == enc.current:

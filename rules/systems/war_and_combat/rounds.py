@@ -186,9 +186,12 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     events: list[Event] = [RoundBegan(round=enc.round)]
     est = enc_state(enc)
     est.tactics = {}
+    from rules.systems.war_and_combat import lengthy  # a round's start finishes what is due
+
     for c in enc.combatants:
         st = sheet.state(c)
         st.lost, st.turned, st.actions, st.flurry_init = 0, False, 0, None
+        events += lengthy.finish(enc, c)
         if c.in_fight:
             events += _checks(enc, opts, c, dice)
     luck = _luck(enc, opts)

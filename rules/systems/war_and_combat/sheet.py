@@ -128,7 +128,8 @@ def weapons(c: Combatant) -> list[Weapon]:
 
 
 def worn(c: Combatant) -> Armour:
-    return armour(str(c.sheet.get("armor", "none")))
+    """The armour worn: the sheet's, or what a lengthy action (don, shed) left on."""
+    return armour(state(c).armor or str(c.sheet.get("armor", "none")))
 
 
 def shield_bonus(c: Combatant) -> int:
