@@ -7,7 +7,9 @@ and armour); every choice the GM may want to change is an encounter option (`opt
 The package: `task.py` (the task roll), `catalogue.py` and `tables*.py` (the data), `sheet.py`,
 `options.py`, `state.py`, `rounds.py` (the round sequence), `movement.py` and `zones.py`,
 `flurry.py` (declarations, flurry initiative, the passing attack), `attacks.py` (strikes,
-ranged strikes, wounds, combat options, coup-de-grâce), `actions.py`, `events.py`, `present.py`.
+ranged strikes, wounds, combat options, coup-de-grâce), `limbs.py` (what wounded limbs may
+still do), `swipes.py` (free attacks and interrupts from outside a flurry), `lengthy.py`
+(lengthy actions), `actions.py`, `events.py`, `present.py`.
 
 Dice order for ``roll:``. `/init roll` and the `/init next` that begins a round: for each
 combatant in joining order its shock check and death check (3d6 each, if wounded), then the
@@ -15,7 +17,11 @@ initiative of each one standing (3d6, 4d6 with a skew die). The last declaration
 (or the GM's force): each participant's flurry initiative (3d6). An attack: its 3d6, then the hit
 location's 3d6 (if it hits and no shot is called), the impact dice (critical dice last), then
 any wound-effect roll (3d6 for a fumble?, stumble? or combat option; 1d6 for the rounds of a
-stun). An open-ended 3d6 (a natural 3 or 18) is followed at once by its reroll.
+stun). A held fighter's Restrict check (3d6) comes before its attack, defence, drive or
+withdraw; a swipe rolls its negotiate task (3d6) first; `/act action:break` its Strength task
+(3d6). A move rolls, in step order, each footing roll (3d6) where the pace exceeds the
+terrain's and each obstacle roll (3d6). An open-ended 3d6 (a natural 3 or 18) is followed at
+once by its reroll.
 """
 from __future__ import annotations
 
