@@ -31,6 +31,14 @@ def wielded(c: Combatant) -> Weapon:
     return next((w for w in carried if not w.ranged), carried[0])
 
 
+def _held(c: Combatant, weapon: Weapon | None) -> Weapon | None:
+    """``weapon``, or the one in hand; None when the one in hand was dropped (a fumble, a disarm)."""
+    if weapon is not None:
+        return weapon
+    w = wielded(c)
+    return None if w.name in sheet.state(c).dropped else w
+
+
 def _angle(grid: Grid, origin: Cell, facing: str, cell: Cell) -> float:
     diff = (grid.bearing(origin, cell) - grid.facings.index(facing) * 60 + 180) % 360 - 180
     return abs(diff)
@@ -61,27 +69,27 @@ def _zones(grid: Grid, origin: Cell, facing: str, w: Weapon) -> tuple[frozenset[
 
 def threat(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
     """The fighter's zone of threat with ``weapon`` (the one in hand by default)."""
-    w = weapon or wielded(c)
+    w = _held(c, weapon)
     origin, facing = c.cell, c.facing
-    if origin is None or facing is None or w.ranged or w.reach < 1:
+    if w is None or origin is None or facing is None or w.ranged or w.reach < 1:
         return frozenset()
     return _zones(grid, origin, facing, w)[0]
 
 
 def marginal(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
     """The two hexes to either side of the zone of threat (range-2 and range-3 weapons)."""
-    w = weapon or wielded(c)
+    w = _held(c, weapon)
     origin, facing = c.cell, c.facing
-    if origin is None or facing is None or w.ranged or w.reach < 2:
+    if w is None or origin is None or facing is None or w.ranged or w.reach < 2:
         return frozenset()
     return _zones(grid, origin, facing, w)[1]
 
 
 def danger(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
     """The fighter's zone of danger while engaged."""
-    w = weapon or wielded(c)
+    w = _held(c, weapon)
     origin = c.cell
-    if origin is None or w.ranged or w.reach < 1:
+    if w is None or origin is None or w.ranged or w.reach < 1:
         return frozenset()
     if w.polearm:
         return threat(grid, c, w)

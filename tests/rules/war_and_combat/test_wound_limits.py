@@ -139,3 +139,19 @@ def test_a_fumble_of_an_empty_arm_drops_nothing():
     fight(s)
     s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")  # left arm: no shield there
     assert st(s, "Grak").dropped == []
+
+
+def test_a_dropped_weapon_threatens_nothing_until_picked_up():
+    """A fighter whose weapon in hand lies on the ground holds no zone of threat or danger, so it
+    engages nobody; `wield` picks it up and the zones come back."""
+    from rules.systems.war_and_combat.zones import danger, engaged_with, threat
+
+    s = duel()
+    grid = s.enc.grid()
+    borin, grak = s.get("Borin"), s.get("Grak")
+    assert threat(grid, borin) and borin.name in [e.name for e in engaged_with(s.enc, grid, grak)]
+    st(s, "Borin").dropped = ["broadsword"]
+    assert not threat(grid, borin) and not danger(grid, borin)
+    assert threat(grid, grak)  # Grak's axe still threatens Borin: they stay engaged through it
+    st(s, "Borin").dropped = []
+    assert threat(grid, borin)
