@@ -38,11 +38,8 @@ def _attacking(enc: Encounter, c: Combatant | None) -> bool:
     return c is not None and enc.phase == "flurry" and enc.current == c.name
 
 
-def _pressing(enc: Encounter, c: Combatant | None) -> bool:
-    return _my_step(enc, c) and enc.phase == "adjustment" and c is not None and enc_state(enc).tactics.get(c.name) == "press"
-
-
 def _tactic(name: str) -> Callable[[Encounter, Combatant | None], bool]:
+    """Legal in the adjustment step of one who declared the tactic ``name`` in a flurry this round."""
     def legal(enc: Encounter, c: Combatant | None) -> bool:
         return _my_step(enc, c) and enc.phase == "adjustment" and c is not None and enc_state(enc).tactics.get(c.name) == name
     return legal
@@ -92,7 +89,7 @@ ACTIONS = ActionTable(
                legal=_attacking),
     ActionSpec("press", "after a flurry in which you declared press, push an opponent one hex straight back and follow; "
                "a push into a wall or a taken hex pins it instead (next flurry: you +1 action, it -1 Defense)",
-               cost="adjustment", target=True, legal=_pressing),
+               cost="adjustment", target=True, legal=_tactic("press")),
     ActionSpec("retreat", "after a flurry in which you declared retreat, step one hex straight away from an opponent, "
                "still facing it", cost="adjustment", target=True, legal=_tactic("retreat")),
     ActionSpec("circle", "after a flurry in which you declared circle, step to the next hex round an opponent, still "
