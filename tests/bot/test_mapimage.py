@@ -307,7 +307,7 @@ def test_side_colours_are_the_same_in_every_process() -> None:
 # -- the trail, the shading, the edges -----------------------------------------------------
 def test_trail_follows_the_last_move() -> None:
     """The last move's cells carry the trail in the mover's colour; without one they stay bare."""
-    from bot.mapimage import _shade
+    from bot.mapstyle import _shade
     from rules.models import LastMove
 
     people = [Combatant(name="Borin", side="dwarves", position="E2")]
@@ -323,7 +323,7 @@ def test_trail_follows_the_last_move() -> None:
 
 def test_shaded_cells_are_tinted() -> None:
     """Cells a system shades take their kind's tint; the others keep the board colour."""
-    from bot.mapimage import _tinted
+    from bot.mapstyle import _tinted
     from rules.geometry import parse_cell
     from rules.system import Highlight
 
@@ -382,7 +382,7 @@ def test_hex_facing_marks_that_edge(facing: str) -> None:
     """A hex token's facing is a mark on the middle of the edge it faces, and on no other edge."""
     import math
 
-    from bot.mapimage import _shade
+    from bot.mapstyle import _shade
     from rules.geometry.hex import HEX_FACINGS
 
     enc = _enc("hex", 8, 8, [Combatant(name="Elf", side="elves", position="D4", facing=facing)])
