@@ -109,9 +109,10 @@ def set_status(c: Combatant, status: str, cause: str) -> list[Event]:
 
 def phase_mp(c: Combatant, phase: str) -> int:
     """Movement points for ``phase``: half the pace's (an odd one first); one impaired leg halves
-    the rate, two make it a crawl; a fallen fighter crawls; an immobile one does not move."""
+    the rate, two make it a crawl; a fallen fighter crawls; an immobile one, or one busy with a
+    lengthy action, does not move."""
     st = sheet.state(c)
-    if st.immobile:
+    if st.immobile or st.busy:
         return 0
     legs = {x for x in st.impaired + st.disabled if x.endswith("leg")}
     pace = "crawl" if (st.fallen or len(legs) >= 2) else sheet.pace(c)

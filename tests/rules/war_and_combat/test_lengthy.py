@@ -27,6 +27,10 @@ def test_shedding_armour_takes_two_rounds_and_forbids_moving_meanwhile():
     assert any("shedding its mail, done at the start of round 3" in line for line in s.text(res))
     assert "shedding" in s.refused("move", actor="Borin", path="N")
     assert sheet.worn(s.get("Borin")).name == "mail"
+    s.run("next", actor="Borin")
+    s.run("next", actor="Grak")
+    s.run("next", actor="Grak")  # the adjustment phase, in reverse order
+    assert s.enc.phase == "adjustment" and s.enc.current == "Borin" and sheet.state(s.get("Borin")).mp == 0
     to_round(s, 2)
     assert "shedding" in s.refused("move", actor="Borin", path="N")
     to_round(s, 3)
