@@ -88,9 +88,8 @@ class MapRenderer:
             self.close()
             self.workers = 0
 
-    async def picture(self, system_key: str, enc: Encounter) -> tuple[bytes, list[str]]:
-        """The PNG and the words of ``enc`` as it is now (later changes to it draw nothing)."""
-        data = enc.model_dump_json()
+    async def picture(self, system_key: str, data: str) -> tuple[bytes, list[str]]:
+        """The PNG and the words of the encounter whose JSON is ``data``."""
         key = hashlib.blake2b(f"{system_key}\n{data}".encode(), digest_size=16).digest()
         if (hit := self._cache.get(key)) is not None:
             self._cache.move_to_end(key)

@@ -460,9 +460,9 @@ class Service(Reminders):
             raise IllegalAction(
                 "This encounter has no map: distances are range bands. `/encounter status` shows who is where."
             )
-        # drawn in a worker process from the encounter as it is now: the loop runs on, and later
-        # commands change nothing drawn
-        png, lines = await self.maps.picture(enc.system, enc)
+        # drawn in a worker process from the encounter's JSON as last written: the loop runs on,
+        # and later commands change nothing drawn
+        png, lines = await self.maps.picture(enc.system, live.json)
         return Outcome(Report(views.map_title(enc), lines), file=("map.png", png), ephemeral=ephemeral)
 
     async def board_message(self, channel_id: str) -> str | None:

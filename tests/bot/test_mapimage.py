@@ -439,10 +439,9 @@ async def test_map_is_drawn_in_another_process_while_the_loop_runs(h) -> None:  
 
 
 @pytest.mark.parametrize("workers", [0, 1])
-async def test_map_draws_the_encounter_as_it_was_when_asked(h, workers) -> None:  # type: ignore[no-untyped-def]
-    """A picture asked for shows the encounter as it was then, although the live one changes
-    while it is drawn; with MAP_WORKERS=0 a thread of the bot's own process draws it."""
-    import asyncio
+async def test_a_picture_is_drawn_from_the_json_in_a_thread_or_a_process(h, workers) -> None:  # type: ignore[no-untyped-def]
+    """The renderer draws the encounter its JSON gives, exactly as `render_map` does; with
+    MAP_WORKERS=0 a thread of the bot's own process draws it, else a worker process."""
     import os
 
     import bot.mapimage
@@ -450,19 +449,14 @@ async def test_map_draws_the_encounter_as_it_was_when_asked(h, workers) -> None:
     from rules.registry import get_system
 
     live = await _big_fight(h)
-    before = live.model_copy(deep=True)
     renderer = MapRenderer(workers)
     try:
-        task = asyncio.ensure_future(renderer.picture("coup-de-grace", live))
-        await asyncio.sleep(0)  # picture() has run up to its first wait: what it draws is taken
-        live.combatants[0].position = "Z99"
-        live.combatants[1].status = "out"
-        png, lines = await task
+        png, lines = await renderer.picture("coup-de-grace", live.model_dump_json())
     finally:
         renderer.close()
     assert (renderer.drawn_by == os.getpid()) is (workers == 0)
-    assert png == bot.mapimage.render_map(before, highlights=get_system("coup-de-grace").highlights(before))
-    assert not any("Z99" in line for line in lines)
+    assert png == bot.mapimage.render_map(live, highlights=get_system("coup-de-grace").highlights(live))
+    assert any("Orc1" in line for line in lines)
 
 
 async def test_a_dead_map_worker_is_replaced() -> None:
@@ -481,10 +475,10 @@ async def test_a_dead_map_worker_is_replaced() -> None:
         for process in list(pool._processes.values()):  # type: ignore[union-attr]
             process.kill()
             process.join()
-        png, _ = await renderer.picture("coup-de-grace", enc)
+        png, _ = await renderer.picture("coup-de-grace", enc.model_dump_json())
         assert png.startswith(b"\x89PNG") and renderer.drawn_by == os.getpid()
         enc.map.width = 5  # another picture (the same one would come from the cache)
-        png, _ = await renderer.picture("coup-de-grace", enc)
+        png, _ = await renderer.picture("coup-de-grace", enc.model_dump_json())
         assert png.startswith(b"\x89PNG") and renderer.drawn_by != os.getpid() and renderer._pool is not pool
     finally:
         renderer.close()
