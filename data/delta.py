@@ -11,6 +11,7 @@ this scheme hold the whole state before them, and read as snapshots.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,11 +60,84 @@ def diff(before: Any, after: Any) -> list[list[Any]]:
     (a list index one past the end appends) and ``[path]`` removes a key or, on a list index,
     cuts the list there."""
     ops: list[list[Any]] = []
-    _diff(before, after, [], ops)
+    _diff(before, after, [], ops, False)
     return ops
 
 
-def _diff(before: Any, after: Any, path: list[Any], ops: list[list[Any]]) -> None:
+def _number(text: str) -> tuple[str]:
+    """A JSON number as its text in a 1-tuple: unlike ``1``, ``1.0`` and ``true`` in Python, no
+    two of them compare equal unless written alike (and a JSON list is never a tuple)."""
+    return (text,)
+
+
+def _plain(value: Any) -> Any:
+    """A value read with `_number` back as plain JSON data."""
+    if isinstance(value, tuple):
+        text = value[0]
+        return float(text) if any(ch in text for ch in ".eE") else int(text)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+#: the texts last diffed as "after", read (`_exact`): the next change of an encounter starts
+#: from the text its last one ended with, so that text is read once, not twice
+_READ: dict[str, Any] = {}
+#: at most this many characters of text are kept read (their objects take about 5 times more)
+READ_BUDGET = 1_000_000
+_read_size = 0
+
+
+def _exact(text: str) -> Any:
+    """``text`` read with `_number`; ValueError when it does not parse."""
+    return json.loads(text, parse_int=_number, parse_float=_number)
+
+
+_read_guard = threading.Lock()  # each SQLite store writes from a thread of its own
+
+
+def _kept(text: str) -> Any:
+    """What `_keep` kept of ``text`` (and forget it), or `_MISSING`."""
+    global _read_size
+    with _read_guard:
+        value = _READ.pop(text, _MISSING)
+        if value is not _MISSING:
+            _read_size -= len(text)
+    return value
+
+
+def _keep(text: str, value: Any) -> None:
+    global _read_size
+    with _read_guard:
+        if text not in _READ:
+            _read_size += len(text)
+        _READ[text] = value
+        while _read_size > READ_BUDGET and len(_READ) > 1:
+            _read_size -= len(old := next(iter(_READ)))
+            del _READ[old]
+
+
+def _text_diff(before: str, after: str) -> list[list[Any]] | None:
+    """`diff` of two JSON texts, or None when one does not parse. Numbers are read exactly
+    (`_number`), so that equal parts, the most of a state, are skipped with one comparison."""
+    try:
+        old = _kept(before)
+        if old is _MISSING:
+            old = _exact(before)
+        new = _exact(after)
+    except ValueError:
+        return None
+    _keep(after, new)
+    ops: list[list[Any]] = []
+    _diff(old, new, [], ops, True)
+    return [[path, _plain(op[0])] if op else [path] for path, *op in ops]
+
+
+def _diff(before: Any, after: Any, path: list[Any], ops: list[list[Any]], exact: bool) -> None:
+    if exact and before == after:  # exact: equality is sameness, so equal parts are done at once
+        return
     if type(before) is not type(after):
         ops.append([path, after])
     elif isinstance(before, dict):
@@ -72,12 +146,12 @@ def _diff(before: Any, after: Any, path: list[Any], ops: list[list[Any]]) -> Non
             if old is _MISSING:
                 ops.append([[*path, key], value])
             else:
-                _diff(old, value, [*path, key], ops)
+                _diff(old, value, [*path, key], ops, exact)
         ops.extend([[*path, key]] for key in before if key not in after)
     elif isinstance(before, list):
         common = min(len(before), len(after))
         for i in range(common):
-            _diff(before[i], after[i], [*path, i], ops)
+            _diff(before[i], after[i], [*path, i], ops, exact)
         if len(before) > common:
             ops.append([[*path, common]])
         ops.extend([[*path, i], after[i]] for i in range(common, len(after)))
@@ -132,10 +206,10 @@ def undo_columns(
     (a version skipped, a row without delta); without a ``before`` that parses there is no
     delta, so the next row is a snapshot.
     """
-    old, new = _loads(before), _loads(after)
-    if old is _MISSING or new is _MISSING:
+    ops = None if before is None else _text_diff(before, after)
+    if ops is None:
         return before, None, None
-    delta = _dumps(diff(old, new))
+    delta = _dumps(ops)
     linked = (
         last is not None and last.chain is not None and last.version is not None
         and version is not None and version == last.version + 1

@@ -25,6 +25,7 @@ so the registered ``ui.DynamicItem`` classes run for real. A press that updates 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import itertools
 import os
@@ -66,6 +67,7 @@ class HarnessError(Exception):
     """A command line the harness could not turn into an interaction (not a bot reply)."""
 
 
+@functools.lru_cache(maxsize=4096)  # the same few users and channels, on every payload
 def _stable_id(kind: str, name: str) -> int:
     digest = hashlib.sha256(f"{kind}:{name.lower()}".encode()).digest()
     return 100000000000000000 + int.from_bytes(digest[:8], "big") % 800000000000000000

@@ -2,10 +2,11 @@
 long history, rows written before the change, and compaction of ended encounters."""
 from __future__ import annotations
 
+import json
 import random
 
 from data import Change, Store
-from data.delta import SNAPSHOT_EVERY, diff, patch
+from data.delta import SNAPSHOT_EVERY, _text_diff, diff, patch
 from rules.models import Combatant, Encounter, MapState
 from tests.data.stores import query
 
@@ -77,6 +78,26 @@ def test_diff_and_patch_round_trip() -> None:
     for before, after in cases:
         import copy
         assert patch(copy.deepcopy(before), diff(before, after)) == after
+
+
+def test_a_delta_of_two_texts_keeps_every_number_as_written() -> None:
+    """Equal parts are skipped with one comparison, yet ``1``, ``1.0`` and ``true`` (equal in
+    Python) stay different: the state rebuilt from the delta is the text after, exactly."""
+    import copy
+
+    cases = [
+        ({"a": True, "b": [1, 2.5]}, {"a": 1, "b": [1.0, 2.5]}),
+        ({"hp": 0, "x": {"y": [1e5, "1"]}}, {"hp": False, "x": {"y": [100000.0, 1]}}),
+        ({"same": [{"k": [1, 2]}] * 3, "n": 1}, {"same": [{"k": [1, 2]}] * 3, "n": 2}),
+        ({"a": 1}, [1]),
+    ]
+    for before, after in cases:
+        ops = _text_diff(json.dumps(before), json.dumps(after))
+        assert ops is not None
+        assert json.dumps(patch(copy.deepcopy(before), ops)) == json.dumps(after)
+    # an unchanged part costs no operation
+    assert _text_diff(json.dumps(cases[2][0]), json.dumps(cases[2][1])) == [[["n"], 2]]
+    assert _text_diff("{", "{}") is None
 
 
 async def test_undo_is_exact_over_a_long_history(store: Store) -> None:
