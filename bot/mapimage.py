@@ -40,7 +40,7 @@ from bot.mapkey import (
     side_colours,
     text_width,
 )
-from bot.maplayer import _HEX_R, PAD, SS, Box, Layout, _bounds, _label_size, board, png
+from bot.maplayer import _HEX_R, PAD, SS, Box, Canvas, Layout, _bounds, _label_size, board
 from bot.mapstyle import (
     _OTHER,
     _WALL_STYLE,
@@ -57,7 +57,6 @@ from bot.mapstyle import (
     TerrainStyle,
     _small_text,
     _tile,
-    _tint,
     _tinted,
     _token,
     _trail,
@@ -266,27 +265,24 @@ def _layer(width: int, height: int, paint: Callable[[ImageDraw.ImageDraw], None]
     return layer.reduce(SS)
 
 
-def _draw_shading(img: Image.Image, lay: Layout, highlights: Sequence[Highlight], interior: Image.Image) -> list[Box]:
+def _draw_shading(canvas: Canvas, lay: Layout, highlights: Sequence[Highlight]) -> None:
     """Tint the insides of the cells a system shades, one kind at a time (the grid lines stay)."""
     by_kind: dict[str, list[Cell]] = {}
     for h in highlights:
         if lay.grid.contains(h.cell):
             by_kind.setdefault(h.kind, []).append(h.cell)
-    boxes = []
     for kind, cells in by_kind.items():
         shapes = [lay.outline(cell) for cell in cells]
         x0 = math.floor(min(x for pts in shapes for x, _ in pts))
         y0 = math.floor(min(y for pts in shapes for _, y in pts))
         x1 = math.ceil(max(x for pts in shapes for x, _ in pts)) + 1
         y1 = math.ceil(max(y for pts in shapes for _, y in pts)) + 1
-        colour, alpha = _tint(kind)
         mask = Image.new("L", (x1 - x0, y1 - y0), 0)
         draw = ImageDraw.Draw(mask)
         for pts in shapes:
-            draw.polygon([(x - x0, y - y0) for x, y in pts], fill=alpha)
-        boxes.append((x0, y0, x1, y1))
-        img.paste(colour, boxes[-1], ImageChops.multiply(mask, interior.crop(boxes[-1])))
-    return boxes
+            draw.polygon([(x - x0, y - y0) for x, y in pts], fill=255)
+        box = (x0, y0, x1, y1)
+        canvas.tint(box, ImageChops.multiply(mask, canvas.base.interior.crop(box)), kind)
 
 
 def _mover(enc: Encounter, grid: Grid) -> Combatant | None:
@@ -387,13 +383,13 @@ def _draw_tokens(img: Image.Image, enc: Encounter, lay: Layout) -> list[Box]:
     return boxes
 
 
-def _draw_legend(img: Image.Image, lay: Layout, ops: Sequence[Op]) -> Box:
+def _draw_legend(canvas: Canvas, lay: Layout, ops: Sequence[Op]) -> None:
     """The legend below the rule under the board."""
     box = (0, lay.legend_top + 1, *lay.size)
-    img.paste(BACKGROUND, box)
+    canvas.image.paste(BACKGROUND, box)
     for op in ops:
-        op(img, lay.legend_top * SS)
-    return box
+        op(canvas.image, lay.legend_top * SS)
+    canvas.drawn.append(box)
 
 
 @lru_cache(maxsize=32)
@@ -414,16 +410,13 @@ def render_map(
     """The encounter's map as PNG bytes, ``highlights`` shaded; ``ValueError`` when the encounter
     has no map. Reads ``enc`` throughout: give it a copy no one changes meanwhile."""
     lay, legend = _sized(enc, cell_px, _kinds(highlights))
-    base = board(lay)
-    img = base.image.crop((0, 0, *lay.size))
-    drawn = _draw_shading(img, lay, highlights, base.interior)
-    drawn += _draw_trail(img, enc, lay)
-    drawn += _draw_tokens(img, enc, lay)
-    if base.heights is not None:  # the heights stay on top, as when drawn last
-        for box in drawn:
-            img.paste(base.image.crop(box), box, base.heights.crop(box))
-    drawn.append(_draw_legend(img, lay, legend))
-    return png(img, base, drawn)
+    canvas = Canvas(board(lay), lay.size)
+    _draw_shading(canvas, lay, highlights)
+    canvas.drawn += _draw_trail(canvas.image, enc, lay)
+    canvas.drawn += _draw_tokens(canvas.image, enc, lay)
+    canvas.heights()  # on top, as when drawn last
+    _draw_legend(canvas, lay, legend)
+    return canvas.png()
 
 
 def map_picture(system: RuleSystem, enc: Encounter) -> tuple[bytes, list[str]]:

@@ -18,7 +18,7 @@ import io
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
@@ -37,6 +37,8 @@ from bot.mapstyle import (
     TerrainStyle,
     _contrast,
     _tile,
+    _tint,
+    _tinted,
 )
 from rules.geometry import Cell, Grid, cell_name
 
@@ -48,9 +50,9 @@ __all__ = [
     "SS",
     "Board",
     "Box",
+    "Canvas",
     "Layout",
     "board",
-    "png",
     "quantize",
 ]
 
@@ -60,8 +62,11 @@ SS = 2  #: supersampling factor
 PAD = 10
 _HEX_R = 1 / math.sqrt(3)  # circumradius of a hex whose flat-to-flat height is 1
 
-#: palette entries the board takes; the others go to what each picture draws over it
-BOARD_COLOURS = 160
+#: palette entries the board takes at most; the others go to what each picture draws over it
+BOARD_COLOURS = 128
+#: palette entries kept for what a picture draws over its board, beyond the tints of its cells
+SPARE_COLOURS = 64
+_HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() table
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
 #: boards kept per process: a 60x60 board is about 20 MB, a 12x10 one about 3.5 MB
@@ -135,7 +140,7 @@ class Board:
     image: Image.Image  #: RGB: the picture's rows above the legend
     index: Image.Image  #: P: ``image`` cut to ``palette``
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
-    interior: Image.Image  #: L: 255 inside the cells, 0 on the grid lines and off the board
+    interior: Image.Image  #: L: 255 inside the cells, 0 on the grid lines (over half) and off the board
     heights: Image.Image | None  #: L: where the heights are written (letters and halo), if any
 
     @property
@@ -281,7 +286,7 @@ def _draw_layer(lay: Layout) -> Board:
     image = img.reduce(SS)
     index, palette = quantize(image, BOARD_COLOURS)
     used = 3 * (index.getextrema()[1] + 1)  # type: ignore[index]
-    return Board(image, index, palette[:used], interior.reduce(SS), heights)
+    return Board(image, index, palette[:used], interior.reduce(SS).point(_HALF), heights)
 
 
 def board(lay: Layout) -> Board:
@@ -324,21 +329,58 @@ def _clip(box: Box, size: tuple[int, int]) -> Box | None:
     return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
 
 
-def png(img: Image.Image, base: Board, drawn: Sequence[Box]) -> bytes:
-    """PNG bytes of ``img``: ``base`` copied and drawn over in the boxes ``drawn`` (the legend's
-    included). The board's pixels keep its palette; those in the boxes are cut together to the
-    entries it leaves free."""
-    boxes = [b for b in (_clip(b, img.size) for b in drawn) if b is not None]
-    out = base.index.crop((0, 0, *img.size))
-    first = len(base.palette) // 3
-    pixels = b"".join(img.crop(b).tobytes() for b in boxes)
-    over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)
-    data, at = over.point([min(255, i + first) for i in range(256)]).tobytes(), 0
-    for x0, y0, x1, y1 in boxes:
-        n = (x1 - x0) * (y1 - y0)
-        out.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
-        at += n
-    out.putpalette(base.palette + palette)
-    buf = io.BytesIO()
-    out.save(buf, "PNG", compress_level=PNG_LEVEL)
-    return buf.getvalue()
+class Canvas:
+    """A picture being drawn over a copy of its board: its pixels, and each pixel's palette entry
+    where it is known (the board's, and their tints). What else is drawn is recorded as boxes,
+    cut to the palette's remaining entries when the PNG is made (:meth:`png`)."""
+
+    def __init__(self, base: Board, size: tuple[int, int]) -> None:
+        self.base = base
+        self.image = base.image.crop((0, 0, *size))
+        self.index = base.index.crop((0, 0, *size))
+        self.palette = list(base.palette)
+        self.drawn: list[Box] = []  #: where the index is not known
+        self.tinted: list[Box] = []
+
+    def tint(self, box: Box, mask: Image.Image, kind: str) -> None:
+        """Tint the pixels of ``box`` where ``mask`` is 255 (else 0) as cells of ``kind`` are
+        shaded; their palette entries are tinted the same, while the palette has room."""
+        colour, alpha = _tint(kind)
+        self.image.paste(colour, box, mask.point([0] * 255 + [alpha]))
+        self.tinted.append(box)
+        index = self.index.crop(box)
+        used = [i for i, n in enumerate(index.histogram(mask)) if n]
+        first = len(self.palette) // 3
+        if first + len(used) > 256 - SPARE_COLOURS:
+            self.drawn.append(box)
+            return
+        lut = list(range(256))
+        for n, i in enumerate(used):
+            lut[i] = first + n
+            self.palette += _tinted(tuple(self.palette[3 * i : 3 * i + 3]), kind)  # type: ignore[arg-type]
+        self.index.paste(index.point(lut), box, mask)
+
+    def heights(self) -> None:
+        """Write the board's heights again over all that was tinted or drawn so far."""
+        if self.base.heights is None:
+            return
+        for box in self.tinted + self.drawn:
+            mask = self.base.heights.crop(box)
+            self.image.paste(self.base.image.crop(box), box, mask)
+            self.index.paste(self.base.index.crop(box), box, mask.point(_HALF))
+
+    def png(self) -> bytes:
+        """The PNG: the pixels drawn over cut together to the entries the palette has left."""
+        boxes = [b for b in (_clip(b, self.image.size) for b in self.drawn) if b is not None]
+        first = len(self.palette) // 3
+        pixels = b"".join(self.image.crop(b).tobytes() for b in boxes)
+        over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)
+        data, at = over.point([min(255, i + first) for i in range(256)]).tobytes(), 0
+        for x0, y0, x1, y1 in boxes:
+            n = (x1 - x0) * (y1 - y0)
+            self.index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
+            at += n
+        self.index.putpalette(self.palette + palette)
+        buf = io.BytesIO()
+        self.index.save(buf, "PNG", compress_level=PNG_LEVEL)
+        return buf.getvalue()
