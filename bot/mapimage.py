@@ -40,7 +40,7 @@ from bot.mapkey import (
     side_colours,
     text_width,
 )
-from bot.maplayer import _HEX_R, PAD, SS, Box, Canvas, Layout, _bounds, _label_size, board
+from bot.maplayer import _HEX_R, PAD, SS, Canvas, Layout, _bounds, _label_size, board
 from bot.mapstyle import (
     _OTHER,
     _WALL_STYLE,
@@ -86,6 +86,7 @@ __all__ = [
     "side_colours",
 ]
 
+Placed = tuple[Image.Image, tuple[int, int]]  #: an RGBA layer, and where its top-left corner goes
 Op = Callable[[Image.Image, float], None]  #: a legend item, laid on the picture at a y offset
 
 MAX_PX = 2000  #: neither side of the image is larger
@@ -171,7 +172,7 @@ def _legend(
         ops.append(lambda img, oy: _small_text(img, (x, y + oy), s, size, fill, "lm", k))
 
     def token(cx: float, y: float, u: float, colour: RGB, label: str = "", **kw: bool) -> None:
-        ops.append(lambda img, oy: _lay_token(img, cx / k, (y + oy) / k, u / k, u * 0.34 / k, colour, label, **kw))
+        ops.append(lambda img, oy: _lay(img, _token_layer(cx / k, (y + oy) / k, u / k, u * 0.34 / k, colour, label, **kw)))
 
     def swatch(x: float, y: float, style: TerrainStyle) -> None:
         ops.append(lambda img, oy: img.paste(_swatch(style, k), (round(x / k), round((y + oy) / k) - 8)))
@@ -179,7 +180,7 @@ def _legend(
     def trail(x: float, y: float, colour: RGB) -> None:
         def op(img: Image.Image, oy: float) -> None:
             x0, y1 = x / k, (y + oy) / k
-            _lay_trail(img, [(x0 + 2, y1 + 5), (x0 + 10, y1 - 5), (x0 + 20, y1 - 5)], 16, colour)
+            _lay(img, _trail_layer([(x0 + 2, y1 + 5), (x0 + 10, y1 - 5), (x0 + 20, y1 - 5)], 16, colour))
 
         ops.append(op)
 
@@ -282,7 +283,7 @@ def _draw_shading(canvas: Canvas, lay: Layout, highlights: Sequence[Highlight]) 
         for pts in shapes:
             draw.polygon([(x - x0, y - y0) for x, y in pts], fill=255)
         box = (x0, y0, x1, y1)
-        canvas.tint(box, ImageChops.multiply(mask, canvas.base.interior.crop(box)), kind)
+        canvas.tint(box, ImageChops.darker(mask, canvas.base.interior.crop(box)), kind)
 
 
 def _mover(enc: Encounter, grid: Grid) -> Combatant | None:
@@ -293,23 +294,24 @@ def _mover(enc: Encounter, grid: Grid) -> Combatant | None:
     return enc.find(move.actor)
 
 
-def _lay_trail(img: Image.Image, points: list[tuple[float, float]], u: float, colour: RGB) -> Box:
-    """A trail through ``points`` for cells ``u`` px wide, laid over ``img``; where it lies."""
+def _lay(img: Image.Image, placed: Placed) -> None:
+    img.paste(placed[0], placed[1], placed[0])
+
+
+def _trail_layer(points: list[tuple[float, float]], u: float, colour: RGB) -> Placed:
+    """A trail through ``points`` for cells ``u`` px wide, and where it goes."""
     reach = u * 0.2 + 2  # the ring at the start, and the line's width
     x0, y0 = math.floor(min(x for x, _ in points) - reach), math.floor(min(y for _, y in points) - reach)
     x1, y1 = math.ceil(max(x for x, _ in points) + reach), math.ceil(max(y for _, y in points) + reach)
     at = [((x - x0) * SS, (y - y0) * SS) for x, y in points]
-    trail = _layer(x1 - x0, y1 - y0, lambda d: _trail(d, at, u * SS, colour))
-    img.paste(trail, (x0, y0), trail)
-    return (x0, y0, x1, y1)
+    return _layer(x1 - x0, y1 - y0, lambda d: _trail(d, at, u * SS, colour)), (x0, y0)
 
 
-def _draw_trail(img: Image.Image, enc: Encounter, lay: Layout) -> list[Box]:
+def _draw_trail(canvas: Canvas, enc: Encounter, lay: Layout) -> None:
     mover = _mover(enc, lay.grid)
-    if mover is None or enc.last_move is None:
-        return []
-    cells = [cell for x in enc.last_move.path if (cell := board_cell(x, lay.grid)) is not None]
-    return [_lay_trail(img, [lay.centre(cell) for cell in cells], lay.unit, side_colours(enc)[mover.side])]
+    if mover is not None and enc.last_move is not None:
+        cells = [cell for x in enc.last_move.path if (cell := board_cell(x, lay.grid)) is not None]
+        canvas.lay(*_trail_layer([lay.centre(cell) for cell in cells], lay.unit, side_colours(enc)[mover.side]))
 
 
 def _side_mark(lay: Layout, cx: float, cy: float, angle: float | None) -> list[tuple[float, float]] | None:
@@ -348,39 +350,36 @@ def _sprite(
     )
 
 
-def _lay_token(
-    img: Image.Image, cx: float, cy: float, u: float, r: float, colour: RGB, label: str, *,
+def _token_layer(
+    cx: float, cy: float, u: float, r: float, colour: RGB, label: str, *,
     downed: bool = False, current: bool = False, facing: float | None = None,
     mark: list[tuple[float, float]] | None = None,
-) -> Box:  # fmt: skip
-    """A token (see :func:`_token`) centred at ``cx``, ``cy``, laid over ``img``; ``mark``: the
-    facing bar's ends from the centre. Returns where it lies."""
+) -> Placed:  # fmt: skip
+    """A token (see :func:`_token`) centred at ``cx``, ``cy``, and where it goes; ``mark``: the
+    facing bar's ends from the centre."""
     x, y = math.floor(cx), math.floor(cy)
     reach = math.ceil(u * 0.62) + 2  # the facing bar's ends, and the arrow's tip
     sprite = _sprite(
         u, r, reach, colour, label, downed, current, facing, None if mark is None else tuple(mark),
         round((cx - x) * 4) / 4, round((cy - y) * 4) / 4,
     )  # fmt: skip
-    img.paste(sprite, (x - reach, y - reach), sprite)
-    return (x - reach, y - reach, x + reach + 1, y + reach + 1)
+    return sprite, (x - reach, y - reach)
 
 
-def _draw_tokens(img: Image.Image, enc: Encounter, lay: Layout) -> list[Box]:
+def _draw_tokens(canvas: Canvas, enc: Encounter, lay: Layout) -> None:
     colours, names = side_colours(enc), labels(enc)
     grow = min(1.0, max(0.0, (44 - lay.unit / lay.scale) / 20))  # bigger discs in small cells
     r = lay.unit * (0.34 + 0.1 * grow)
-    boxes = []
     for c in enc.combatants:
         cell = board_cell(c.position, lay.grid) if c.status != "out" else None
         if cell is not None:
             cx, cy = lay.centre(cell)
             angle = _facing_angle(lay.grid, c.facing)
-            boxes.append(_lay_token(
-                img, cx, cy, lay.unit, r, colours[c.side], names[c.name],
+            canvas.lay(*_token_layer(
+                cx, cy, lay.unit, r, colours[c.side], names[c.name],
                 downed=c.status == "downed", current=c.name == enc.current, facing=angle,
                 mark=_side_mark(lay, 0.0, 0.0, angle),
             ))  # fmt: skip
-    return boxes
 
 
 def _draw_legend(canvas: Canvas, lay: Layout, ops: Sequence[Op]) -> None:
@@ -412,8 +411,8 @@ def render_map(
     lay, legend = _sized(enc, cell_px, _kinds(highlights))
     canvas = Canvas(board(lay), lay.size)
     _draw_shading(canvas, lay, highlights)
-    canvas.drawn += _draw_trail(canvas.image, enc, lay)
-    canvas.drawn += _draw_tokens(canvas.image, enc, lay)
+    _draw_trail(canvas, enc, lay)
+    _draw_tokens(canvas, enc, lay)
     canvas.heights()  # on top, as when drawn last
     _draw_legend(canvas, lay, legend)
     return canvas.png()

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.mapkey import font as _font
 from bot.mapstyle import (
@@ -141,6 +141,7 @@ class Board:
     index: Image.Image  #: P: ``image`` cut to ``palette``
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
     interior: Image.Image  #: L: 255 inside the cells, 0 on the grid lines (over half) and off the board
+    inside: tuple[int, ...]  #: the palette entries found inside the cells
     heights: Image.Image | None  #: L: where the heights are written (letters and halo), if any
 
     @property
@@ -286,7 +287,9 @@ def _draw_layer(lay: Layout) -> Board:
     image = img.reduce(SS)
     index, palette = quantize(image, BOARD_COLOURS)
     used = 3 * (index.getextrema()[1] + 1)  # type: ignore[index]
-    return Board(image, index, palette[:used], interior.reduce(SS).point(_HALF), heights)
+    inner = interior.reduce(SS).point(_HALF)
+    inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
+    return Board(image, index, palette[:used], inner, inside, heights)
 
 
 def board(lay: Layout) -> Board:
@@ -329,6 +332,18 @@ def _clip(box: Box, size: tuple[int, int]) -> Box | None:
     return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
 
 
+@dataclass
+class _Tint:
+    """Cells tinted in a picture: in the palette at once, in its pixels only under what is laid
+    over them (nothing else reads those pixels)."""
+
+    box: Box
+    mask: Image.Image  #: L, the size of ``box``: 255 where tinted, else 0
+    colour: RGB
+    alpha: int
+    done: Image.Image  #: L, the size of ``box``: 255 where its pixels are tinted
+
+
 class Canvas:
     """A picture being drawn over a copy of its board: its pixels, and each pixel's palette entry
     where it is known (the board's, and their tints). What else is drawn is recorded as boxes,
@@ -341,24 +356,43 @@ class Canvas:
         self.palette = list(base.palette)
         self.drawn: list[Box] = []  #: where the index is not known
         self.tinted: list[Box] = []
+        self._tints: list[_Tint] = []
 
     def tint(self, box: Box, mask: Image.Image, kind: str) -> None:
         """Tint the pixels of ``box`` where ``mask`` is 255 (else 0) as cells of ``kind`` are
-        shaded; their palette entries are tinted the same, while the palette has room."""
+        shaded: their palette entries become tinted copies, while the palette has room."""
         colour, alpha = _tint(kind)
-        self.image.paste(colour, box, mask.point([0] * 255 + [alpha]))
         self.tinted.append(box)
-        index = self.index.crop(box)
-        used = [i for i, n in enumerate(index.histogram(mask)) if n]
         first = len(self.palette) // 3
-        if first + len(used) > 256 - SPARE_COLOURS:
+        used = [*self.base.inside, *range(len(self.base.palette) // 3, first)]  # earlier tints too
+        if first + len(used) > 256 - SPARE_COLOURS:  # no room: cut to the palette with the rest
+            self._tint_under(box)
+            self.image.paste(colour, box, mask.point([0] * 255 + [alpha]))
             self.drawn.append(box)
             return
         lut = list(range(256))
         for n, i in enumerate(used):
             lut[i] = first + n
             self.palette += _tinted(tuple(self.palette[3 * i : 3 * i + 3]), kind)  # type: ignore[arg-type]
-        self.index.paste(index.point(lut), box, mask)
+        self.index.paste(self.index.crop(box).point(lut), box, mask)
+        self._tints.append(_Tint(box, mask, colour, alpha, Image.new("L", mask.size, 0)))
+
+    def lay(self, layer: Image.Image, at: tuple[int, int]) -> None:
+        """Lay ``layer`` (RGBA) over the picture, its top-left corner at ``at``."""
+        box = (*at, at[0] + layer.width, at[1] + layer.height)
+        self._tint_under(box)
+        self.image.paste(layer, at, layer)
+        self.drawn.append(box)
+
+    def _tint_under(self, box: Box) -> None:
+        """Tint the pixels of ``box`` as its palette entries are, where not done yet."""
+        for t in self._tints:
+            part = (max(box[0], t.box[0]), max(box[1], t.box[1]), min(box[2], t.box[2]), min(box[3], t.box[3]))
+            if part[0] < part[2] and part[1] < part[3]:
+                rel = (part[0] - t.box[0], part[1] - t.box[1], part[2] - t.box[0], part[3] - t.box[1])
+                todo = ImageChops.subtract(t.mask.crop(rel), t.done.crop(rel))
+                self.image.paste(t.colour, part, todo.point([0] * 255 + [t.alpha]))
+                t.done.paste(255, rel)
 
     def heights(self) -> None:
         """Write the board's heights again over all that was tinted or drawn so far."""
