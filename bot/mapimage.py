@@ -94,6 +94,7 @@ MAX_PX = 2000  #: neither side of the image is larger
 DEFAULT_CELL_PX = 64
 MIN_WIDTH = 440  #: room for the legend under a tiny map
 MIN_CELL_PX = 12
+_HEX_RUN = 6  #: hexes a shaded area's shape joins, one below another: a longer zigzag fills slower
 _COMPASS = {"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}
 
 
@@ -172,7 +173,10 @@ def _legend(
         ops.append(lambda img, oy: _small_text(img, (x, y + oy), s, size, fill, "lm", k))
 
     def token(cx: float, y: float, u: float, colour: RGB, label: str = "", **kw: bool) -> None:
-        ops.append(lambda img, oy: _lay(img, _token_layer(cx / k, (y + oy) / k, u / k, u * 0.34 / k, colour, label, **kw)))
+        def op(img: Image.Image, oy: float) -> None:
+            _lay(img, _token_layer(cx / k, (y + oy) / k, u / k, u * 0.34 / k, colour, label, **kw))
+
+        ops.append(op)
 
     def swatch(x: float, y: float, style: TerrainStyle) -> None:
         ops.append(lambda img, oy: img.paste(_swatch(style, k), (round(x / k), round((y + oy) / k) - 8)))
@@ -273,7 +277,7 @@ def _draw_shading(canvas: Canvas, lay: Layout, highlights: Sequence[Highlight]) 
         if lay.grid.contains(h.cell):
             by_kind.setdefault(h.kind, []).append(h.cell)
     for kind, cells in by_kind.items():
-        shapes = [lay.outline(cell) for cell in cells]
+        shapes = _columns(lay, cells)
         x0 = math.floor(min(x for pts in shapes for x, _ in pts))
         y0 = math.floor(min(y for pts in shapes for _, y in pts))
         x1 = math.ceil(max(x for pts in shapes for x, _ in pts)) + 1
@@ -286,6 +290,29 @@ def _draw_shading(canvas: Canvas, lay: Layout, highlights: Sequence[Highlight]) 
         canvas.tint(box, ImageChops.darker(mask, canvas.base.interior.crop(box)), kind)
 
 
+def _columns(lay: Layout, cells: Sequence[Cell]) -> list[list[tuple[float, float]]]:
+    """The outlines of ``cells``, a run of cells one below another in a column as one shape (a
+    large shaded area takes a few shapes, not one per cell)."""
+    hexes = lay.grid.kind == "hex"
+    longest = _HEX_RUN if hexes else lay.grid.height
+    runs: list[list[Cell]] = []
+    for cell in sorted(set(cells)):
+        if runs and runs[-1][-1] == (cell.col, cell.row - 1) and len(runs[-1]) < longest:
+            runs[-1].append(cell)
+        else:
+            runs.append([cell])
+    shapes = []
+    for run in runs:
+        first, last = lay.outline(run[0]), lay.outline(run[-1])
+        if not hexes:
+            shapes.append([first[0], first[1], last[2], last[3]])
+            continue
+        sides = [lay.outline(cell) for cell in run]  # a zigzag on each side
+        right, left = [p[i] for p in sides for i in (3, 4)], [p[i] for p in sides[::-1] for i in (5, 0)]
+        shapes.append(first[1:3] + right + left)
+    return shapes
+
+
 def _mover(enc: Encounter, grid: Grid) -> Combatant | None:
     """Who made the last move, when its trail is on the board and it is still here."""
     move = enc.last_move
@@ -295,6 +322,7 @@ def _mover(enc: Encounter, grid: Grid) -> Combatant | None:
 
 
 def _lay(img: Image.Image, placed: Placed) -> None:
+    """Lay a layer over ``img`` where it goes (the legend's; the board's go through the Canvas)."""
     img.paste(placed[0], placed[1], placed[0])
 
 
@@ -311,7 +339,8 @@ def _draw_trail(canvas: Canvas, enc: Encounter, lay: Layout) -> None:
     mover = _mover(enc, lay.grid)
     if mover is not None and enc.last_move is not None:
         cells = [cell for x in enc.last_move.path if (cell := board_cell(x, lay.grid)) is not None]
-        canvas.lay(*_trail_layer([lay.centre(cell) for cell in cells], lay.unit, side_colours(enc)[mover.side]))
+        points = [lay.centre(cell) for cell in cells]
+        canvas.lay(*_trail_layer(points, lay.unit, side_colours(enc)[mover.side]))
 
 
 def _side_mark(lay: Layout, cx: float, cy: float, angle: float | None) -> list[tuple[float, float]] | None:
@@ -345,8 +374,9 @@ def _sprite(
         2 * reach + 1,
         2 * reach + 1,
         lambda d: _token(
-            d, cx, cy, u * SS, colour, label, downed=downed, current=current, facing=facing, r=r * SS, side_mark=bar
-        ),
+            d, cx, cy, u * SS, colour, label,
+            downed=downed, current=current, facing=facing, r=r * SS, side_mark=bar,
+        ),  # fmt: skip
     )
 
 

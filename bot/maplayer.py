@@ -3,10 +3,12 @@
 Most of a picture is its board: the background, the cells, terrain, walls, grid lines, the
 coordinates and the heights. They change only when the GM edits the map, while a picture is
 usually asked for because a combatant moved or was hit. So a process keeps its last boards
-(:func:`board`, ``CACHE_BYTES`` at most): each reduced to its final size and already cut to a
-palette of ``BOARD_COLOURS`` colours. A picture copies its board and draws over it only what
-changes (shading, trail, tokens, legend); :func:`png` then cuts to the palette's other entries
-only the areas drawn over, so that the cost of a picture follows what changed, not its size.
+(:func:`board`, ``CACHE_BYTES`` at most), each drawn at ``SS`` times its size, reduced and cut
+to a palette of at most ``BOARD_COLOURS`` colours. A picture starts as a :class:`Canvas`: a copy
+of its board's pixels and palette indices. Shading tints the palette entries of the cells it
+covers (a lookup table, no colour search); what is laid over the board (trail, tokens) and the
+legend are recorded as boxes, and only those are cut to the palette's remaining entries when
+the PNG is made. So a picture costs what changed, not the whole image.
 
 Palettes keep flat colours exact: each entry is the commonest colour of the pixels it stands for
 (not their mean), and the PNG is about a third the size of an optimised RGB one.
@@ -137,7 +139,7 @@ class Layout:
 class Board:
     """A board drawn at its final size, to be copied, never drawn on."""
 
-    image: Image.Image  #: RGB: the picture's rows above the legend
+    image: Image.Image  #: RGB: the picture's rows down to the rule above the legend
     index: Image.Image  #: P: ``image`` cut to ``palette``
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
     interior: Image.Image  #: L: 255 inside the cells, 0 on the grid lines (over half) and off the board
@@ -319,16 +321,17 @@ def quantize(img: Image.Image, colours: int) -> tuple[Image.Image, list[int]]:
     out = img.quantize(palette=chosen, dither=Image.Dither.NONE)
     index = Image.frombytes("L", size, out.resize(size, Image.Resampling.NEAREST).tobytes())
     palette = chosen.getpalette() or []
+    counts = Image.merge("RGBA", (*sample.split(), index)).getcolors(size[0] * size[1]) or []
     best: dict[int, int] = {}
-    for n, (r, g, b, i) in Image.merge("RGBA", (*sample.split(), index)).getcolors(size[0] * size[1]) or []:  # type: ignore[misc]
+    for n, (r, g, b, i) in counts:  # type: ignore[misc]
         if n > best.get(i, 0):
             best[i] = n
             palette[3 * i : 3 * i + 3] = (r, g, b)
     return out, palette
 
 
-def _clip(box: Box, size: tuple[int, int]) -> Box | None:
-    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(size[0], box[2]), min(size[1], box[3])
+def _overlap(a: Box, b: Box) -> Box | None:
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
 
 
@@ -387,8 +390,7 @@ class Canvas:
     def _tint_under(self, box: Box) -> None:
         """Tint the pixels of ``box`` as its palette entries are, where not done yet."""
         for t in self._tints:
-            part = (max(box[0], t.box[0]), max(box[1], t.box[1]), min(box[2], t.box[2]), min(box[3], t.box[3]))
-            if part[0] < part[2] and part[1] < part[3]:
+            if (part := _overlap(box, t.box)) is not None:
                 rel = (part[0] - t.box[0], part[1] - t.box[1], part[2] - t.box[0], part[3] - t.box[1])
                 todo = ImageChops.subtract(t.mask.crop(rel), t.done.crop(rel))
                 self.image.paste(t.colour, part, todo.point([0] * 255 + [t.alpha]))
@@ -405,15 +407,17 @@ class Canvas:
 
     def png(self) -> bytes:
         """The PNG: the pixels drawn over cut together to the entries the palette has left."""
-        boxes = [b for b in (_clip(b, self.image.size) for b in self.drawn) if b is not None]
-        first = len(self.palette) // 3
+        whole = (0, 0, *self.image.size)
+        boxes = [b for b in (_overlap(b, whole) for b in self.drawn) if b is not None]
+        first, palette = len(self.palette) // 3, []
         pixels = b"".join(self.image.crop(b).tobytes() for b in boxes)
-        over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)
-        data, at = over.point([min(255, i + first) for i in range(256)]).tobytes(), 0
-        for x0, y0, x1, y1 in boxes:
-            n = (x1 - x0) * (y1 - y0)
-            self.index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
-            at += n
+        if pixels:
+            over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)
+            data, at = over.point([min(255, i + first) for i in range(256)]).tobytes(), 0
+            for x0, y0, x1, y1 in boxes:
+                n = (x1 - x0) * (y1 - y0)
+                self.index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
+                at += n
         self.index.putpalette(self.palette + palette)
         buf = io.BytesIO()
         self.index.save(buf, "PNG", compress_level=PNG_LEVEL)
