@@ -364,13 +364,14 @@ def _side_mark(lay: Layout, cx: float, cy: float, angle: float | None) -> list[t
 def _sprite(
     u: float, r: float, reach: int, colour: RGB, label: str, downed: bool, current: bool,
     facing: float | None, mark: tuple[tuple[float, float], ...] | None, dx: float, dy: float,
-) -> Image.Image:  # fmt: skip
-    """A token on a clear square ``2 * reach + 1`` px wide, its centre ``dx``, ``dy`` px right of
-    and below the middle pixel's top-left corner; ``mark``: the facing bar's ends from the centre.
-    Kept: most tokens look the same from one picture to the next, wherever they stand."""
+) -> Placed:  # fmt: skip
+    """A token drawn on a clear square ``2 * reach + 1`` px wide, its centre ``dx``, ``dy`` px
+    right of and below the middle pixel's top-left corner, cut to what it covers; and where the
+    cut's corner is in the square. ``mark``: the facing bar's ends from the centre. Kept: most
+    tokens look the same from one picture to the next, wherever they stand."""
     cx, cy = (reach + dx) * SS, (reach + dy) * SS
     bar = None if mark is None else [(cx + x * SS, cy + y * SS) for x, y in mark]
-    return _layer(
+    layer = _layer(
         2 * reach + 1,
         2 * reach + 1,
         lambda d: _token(
@@ -378,6 +379,8 @@ def _sprite(
             downed=downed, current=current, facing=facing, r=r * SS, side_mark=bar,
         ),  # fmt: skip
     )
+    box = layer.getbbox() or (0, 0, 1, 1)
+    return layer.crop(box), (box[0], box[1])
 
 
 def _token_layer(
@@ -389,11 +392,11 @@ def _token_layer(
     facing bar's ends from the centre."""
     x, y = math.floor(cx), math.floor(cy)
     reach = math.ceil(u * 0.62) + 2  # the facing bar's ends, and the arrow's tip
-    sprite = _sprite(
+    sprite, (left, top) = _sprite(
         u, r, reach, colour, label, downed, current, facing, None if mark is None else tuple(mark),
         round((cx - x) * 4) / 4, round((cy - y) * 4) / 4,
     )  # fmt: skip
-    return sprite, (x - reach, y - reach)
+    return sprite, (x - reach + left, y - reach + top)
 
 
 def _draw_tokens(canvas: Canvas, enc: Encounter, lay: Layout) -> None:
