@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw

@@ -71,8 +71,9 @@ SPARE_COLOURS = 64
 _HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() table
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
-#: boards kept per process: a 60x60 board is about 20 MB, a 12x10 one about 3.5 MB
-CACHE_BYTES = 64 * 1024 * 1024
+#: boards kept per process: a 60x60 board takes about 19 MB, a 12x10 one 3.5 MB; drawing a large
+#: board's first picture takes about 100 MB more for a moment, so a worker stays near 200 MB
+CACHE_BYTES = 48 * 1024 * 1024
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
 PNG_LEVEL = 3
@@ -149,7 +150,7 @@ class Board:
     @property
     def nbytes(self) -> int:
         w, h = self.image.size
-        return w * h * (5 + (self.heights is not None))
+        return w * h * (6 + (self.heights is not None))  # Pillow keeps RGB in 4 bytes a pixel
 
 
 _boards: OrderedDict[Hashable, Board] = OrderedDict()
