@@ -29,6 +29,7 @@ __all__ = [
     "COLOUR_NAMES",
     "HIGHLIGHT_WORDS",
     "font",
+    "text_width",
     "initials",
     "labels",
     "side_colours",
@@ -70,6 +71,13 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     """The bundled font at ``size`` pixels, laid out by Pillow's basic engine (a third of the
     time of Raqm's; names need no shaping in the scripts the font covers)."""
     return ImageFont.truetype(FONT_FILE, max(6, size), layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: int) -> float:
+    """How wide ``text`` is in the bundled font at ``size`` pixels; kept, since every picture
+    measures the same names and labels again."""
+    return font(size).getlength(text)
 
 
 def _wide(ch: str) -> bool:

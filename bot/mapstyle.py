@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from bot.mapkey import font as _font
+from bot.mapkey import text_width
 
 __all__ = [
     "BACKGROUND",
@@ -85,8 +87,10 @@ def _contrast(c: RGB) -> RGB:
     return INK if 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] > 160 else WHITE
 
 
+@lru_cache(maxsize=64)
 def _tile(style: TerrainStyle, size: tuple[int, int], step: float, width: int) -> Image.Image:
-    """A rectangle of terrain: its fill and its hatch (the image's edge clips the lines)."""
+    """A rectangle of terrain: its fill and its hatch (the image's edge clips the lines). Kept
+    and shared: paste it, never draw on it."""
     img = Image.new("RGB", size, style.fill)
     draw, ink = ImageDraw.Draw(img), style.ink
     w, h = size
@@ -158,19 +162,74 @@ def _token(
         draw.line([(cx - d, cy - d), (cx + d, cy + d)], fill=CROSS, width=w)
         draw.line([(cx - d, cy + d), (cx + d, cy - d)], fill=CROSS, width=w)
     size = round(r * {1: 1.1, 2: 0.9}.get(len(label), 0.72))
-    while size > 6 and _font(size).getlength(label) > r * 1.6:  # long labels shrink to fit the disc
+    while size > 6 and text_width(label, size) > r * 1.6:  # long labels shrink to fit the disc
         size -= 1
-    font = _font(size)
     ink, halo = (INK, DOWNED) if downed else (_contrast(fill), fill)
-    draw.text(
-        (cx, cy),
-        label,
-        font=font,
-        anchor="mm",
-        fill=ink,
-        stroke_width=round(u * 0.025),
-        stroke_fill=halo,
-    )
+    _text(draw, (cx, cy), label, size, ink, "mm", round(u * 0.025), halo)
+
+
+@lru_cache(maxsize=1024)
+def _glyphs(text: str, size: int, anchor: str, stroke: int) -> tuple[tuple[int, int], Image.Image, Image.Image | None]:
+    """``text`` in the bundled font at ``size`` as masks: its letters, and its letters with a
+    halo ``stroke`` wide (None without one); and where the masks' corner is from the anchor."""
+    font = _font(size)
+    x0, y0, x1, y1 = font.getbbox(text, anchor=anchor, stroke_width=stroke)
+
+    def mask(width: int) -> Image.Image:
+        img = Image.new("L", (x1 - x0, y1 - y0), 0)
+        ImageDraw.Draw(img).text((-x0, -y0), text, fill=255, font=font, anchor=anchor, stroke_width=width)
+        return img
+
+    return (x0, y0), mask(0), (mask(stroke) if stroke else None)
+
+
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    anchor: str = "la",
+    stroke: int = 0,
+    halo: RGB | None = None,
+) -> None:
+    """``draw.text`` in the bundled font at ``size``, at ``xy`` rounded to a whole pixel, with a
+    halo ``stroke`` wide in ``halo``: each text's masks are drawn once and kept, since every
+    picture writes the same labels again."""
+    if not text:
+        return
+    (dx, dy), letters, ring = _glyphs(text, size, anchor, stroke)
+    at = (round(xy[0]) + dx, round(xy[1]) + dy)
+    if ring is not None:
+        draw.bitmap(at, ring, fill=halo)
+    draw.bitmap(at, letters, fill=fill)
+
+
+@lru_cache(maxsize=1024)
+def _reduced_glyphs(
+    text: str, size: int, anchor: str, k: int, phase: tuple[int, int]
+) -> tuple[tuple[int, int], Image.Image]:
+    """The mask of ``text`` at ``size`` (scale ``k``) reduced to scale 1, when its anchor falls
+    ``phase`` px into a block of ``k`` x ``k``; and where the mask's corner is from the anchor's
+    pixel at scale 1."""
+    (x0, y0), letters, _ = _glyphs(text, size, anchor, 0)
+    px, py = (x0 + phase[0]) % k, (y0 + phase[1]) % k  # where the letters start in their block
+    w, h = letters.size
+    block = Image.new("L", (-(-(px + w) // k) * k, -(-(py + h) // k) * k), 0)
+    block.paste(letters, (px, py))
+    return ((x0 + phase[0] - px) // k, (y0 + phase[1] - py) // k), block.reduce(k)
+
+
+def _small_text(
+    img: Image.Image, xy: tuple[float, float], text: str, size: int, fill: RGB, anchor: str, k: int
+) -> None:
+    """Write ``text`` on ``img`` as :func:`_text` would at scale ``k`` (``xy`` and ``size``) on an
+    image reduced ``k`` times afterwards: the same anti-aliasing, with no large image to reduce."""
+    if not text:
+        return
+    x, y = round(xy[0]), round(xy[1])
+    (dx, dy), mask = _reduced_glyphs(text, size, anchor, k, (x % k, y % k))
+    img.paste(fill, (x // k + dx, y // k + dy), mask)
 
 
 def _tint(kind: str) -> tuple[RGB, int]:

@@ -1,6 +1,8 @@
 """Where `/map` pictures are drawn: in worker processes, so that drawing never holds the event
-loop's interpreter lock (a 60x60 map takes about 150 ms of Pillow; in a thread of the bot's own
-process it would stall every other channel for much of that, and slow each command it overlaps).
+loop's interpreter lock (a 60x60 map takes about 20 ms of Pillow, 120 ms for the first picture
+of its board; in a thread of the bot's own process it would stall every other channel for much
+of that, and slow each command it overlaps). Each process keeps the boards it drew last
+(`bot.maplayer`), so a new board costs its full drawing once in each worker.
 
 ``MAP_WORKERS`` processes (default 2, or 1 on a one-core machine) draw from the encounter's JSON as it was when asked;
 ``MAP_WORKERS=0`` draws in a thread of the bot's process instead. One pool serves every bot of

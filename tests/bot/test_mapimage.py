@@ -336,6 +336,93 @@ def test_shaded_cells_are_tinted() -> None:
     assert _pixel(img, enc, "F3") == BOARD
 
 
+@pytest.mark.parametrize("room", ["both", "one", "none"])
+def test_a_cell_shaded_twice_shows_both_tints(room: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell two kinds shade takes both tints, the second over the first, on walls too; whether
+    the palette has room for tinted copies of the board's colours for both kinds, one or none."""
+    from bot import maplayer
+    from bot.mapstyle import _tinted
+    from rules.geometry import parse_cell
+    from rules.system import Highlight
+
+    enc = _enc(blocked=["E3"])
+    shade = [Highlight(parse_cell(c), kind) for c in ("D3", "E3") for kind in ("arc", "threat")]
+    base = maplayer.board(layout(enc, CELL, ["arc", "threat"]))
+    one = 256 - len(base.palette) // 3 - len(base.inside)  # leaves room for one kind's copies
+    monkeypatch.setattr(maplayer, "SPARE_COLOURS", {"both": 64, "one": one, "none": 256}[room])
+    img = Image.open(io.BytesIO(render_map(enc, cell_px=CELL, highlights=shade))).convert("RGB")
+    assert _pixel(img, enc, "D3") == _tinted(_tinted(BOARD, "arc"), "threat")
+    assert _pixel(img, enc, "E3") == _tinted(_tinted(WALL, "arc"), "threat")
+
+
+def test_heights_stay_readable_on_shaded_cells() -> None:
+    """A height is written over the shading as on a bare cell: the same ink, on a halo of the
+    cell's own colour (not tinted)."""
+    from rules.geometry import parse_cell
+    from rules.system import Highlight
+
+    enc = _enc(heights={"C3": 30})
+    x, y = cell_centre_px(enc, "C3", CELL)
+
+    def corner(highlights: list[Highlight]) -> set[tuple[int, int, int]]:
+        img = Image.open(io.BytesIO(render_map(enc, cell_px=CELL, highlights=highlights))).convert("RGB")
+        return {c for _, c in img.crop((x - CELL // 2, y - CELL // 2, x, y - CELL // 4)).getcolors(1 << 16) or []}
+
+    bare, shaded = corner([]), corner([Highlight(parse_cell("C3"), "danger")])
+    assert min(shaded, key=sum) == min(bare, key=sum)
+    assert BOARD in shaded
+
+
+# -- the boards each process keeps ---------------------------------------------------------
+def test_a_changed_board_is_drawn_anew() -> None:
+    """The board a process keeps is never shown for a map since changed: a wall, terrain or a
+    height added shows; the map as it was draws the same picture as the first time."""
+    people = [Combatant(name="Borin", side="dwarves", position="C4")]
+    bare = _enc(combatants=people)
+    first = render_map(bare, cell_px=CELL)
+    walled = _enc(combatants=people, blocked=["F6"])
+    assert _pixel(_image(walled), walled, "F6") == WALL
+    rough = _enc(combatants=people, terrain={"F6": "rough"})
+    assert _disc_colour(_image(rough), rough, "F6") == TERRAIN_STYLES["rough"].fill
+    high = _enc(combatants=people, heights={"F6": 10})
+    x, y = cell_centre_px(high, "F6", CELL)
+
+    def inked(enc: Encounter) -> bool:  # the cell's top-left quarter, where its height is written
+        corner = _image(enc).crop((x - CELL // 2 + 2, y - CELL // 2 + 2, x, y))
+        return any(sum(c) < 3 * 160 for _, c in corner.getcolors(1 << 16) or [])
+
+    assert inked(high) and not inked(bare)
+    assert render_map(bare, cell_px=CELL) == first
+
+
+def test_two_boards_in_one_process_each_keep_their_own() -> None:
+    """Pictures of two encounters on different boards, drawn in turns, each show their own walls."""
+    one, two = _enc(blocked=["D4"]), _enc(blocked=["H7"])
+    for _ in range(2):
+        a, b = _image(one), _image(two)
+        assert (_pixel(a, one, "D4"), _pixel(a, one, "H7")) == (WALL, BOARD)
+        assert (_pixel(b, two, "D4"), _pixel(b, two, "H7")) == (BOARD, WALL)
+
+
+def test_kept_boards_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process keeps boards up to CACHE_BYTES (at least the last one), the least recently used
+    dropped first; a board dropped is drawn again the same."""
+    from bot import maplayer
+
+    monkeypatch.setattr(maplayer, "_boards", type(maplayer._boards)())
+    monkeypatch.setattr(maplayer, "CACHE_BYTES", 1)
+    first = render_map(_enc(blocked=["A1"]), cell_px=CELL)
+    for cell in ("B1", "C1", "D1"):
+        render_map(_enc(blocked=[cell]), cell_px=CELL)
+        assert len(maplayer._boards) == 1
+    monkeypatch.setattr(maplayer, "CACHE_BYTES", 3 * next(iter(maplayer._boards.values())).nbytes)
+    for cell in ("E1", "F1", "G1", "H1"):
+        render_map(_enc(blocked=[cell]), cell_px=CELL)
+    assert len(maplayer._boards) == 3
+    assert sum(b.nbytes for b in maplayer._boards.values()) <= maplayer.CACHE_BYTES
+    assert render_map(_enc(blocked=["A1"]), cell_px=CELL) == first
+
+
 @pytest.mark.parametrize("kind", ["square", "hex"])
 def test_coordinates_on_all_four_edges(kind: str) -> None:
     """Column letters above and below the board, row numbers left and right of it."""

@@ -1,0 +1,425 @@
+"""What the ``/map`` picture keeps from one picture to the next, and how a picture becomes a PNG.
+
+Most of a picture is its board: the background, the cells, terrain, walls, grid lines, the
+coordinates and the heights. They change only when the GM edits the map, while a picture is
+usually asked for because a combatant moved or was hit. So a process keeps its last boards
+(:func:`board`, ``CACHE_BYTES`` at most), each drawn at ``SS`` times its size, reduced and cut
+to a palette of at most ``BOARD_COLOURS`` colours. A picture starts as a :class:`Canvas`: a copy
+of its board's pixels and palette indices. Shading tints the palette entries of the cells it
+covers (a lookup table, no colour search); what is laid over the board (trail, tokens) and the
+legend are recorded as boxes, and only those are cut to the palette's remaining entries when
+the PNG is made. So a picture costs what changed, not the whole image.
+
+Palettes keep flat colours exact: each entry is the commonest colour of the pixels it stands for
+(not their mean), and the PNG is about a third the size of an optimised RGB one.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
+
+from PIL import Image, ImageChops, ImageDraw
+
+from bot.mapkey import font as _font
+from bot.mapstyle import (
+    _OTHER,
+    BACKGROUND,
+    BOARD,
+    GRID_LINE,
+    HEIGHT_INK,
+    MUTED,
+    RGB,
+    TERRAIN_STYLES,
+    WALL,
+    TerrainStyle,
+    _contrast,
+    _tile,
+    _tint,
+    _tinted,
+)
+from rules.geometry import Cell, Grid, cell_name
+
+__all__ = [
+    "BOARD_COLOURS",
+    "CACHE_BYTES",
+    "PAD",
+    "PNG_LEVEL",
+    "SS",
+    "Board",
+    "Box",
+    "Canvas",
+    "Layout",
+    "board",
+    "quantize",
+]
+
+Box = tuple[int, int, int, int]  #: left, top, right, bottom (exclusive), in pixels
+
+SS = 2  #: supersampling factor
+PAD = 10
+_HEX_R = 1 / math.sqrt(3)  # circumradius of a hex whose flat-to-flat height is 1
+
+#: palette entries the board takes at most; the others go to what each picture draws over it
+BOARD_COLOURS = 128
+#: palette entries kept for what a picture draws over its board, beyond the tints of its cells
+SPARE_COLOURS = 64
+_HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() table
+#: pixels a palette is chosen from, at most: an even sample of the image
+SAMPLE = 1 << 14
+#: boards kept per process: a 60x60 board takes about 19 MB, a 12x10 one 3.5 MB; drawing a large
+#: board's first picture takes about 100 MB more for a moment, so a worker stays near 200 MB
+CACHE_BYTES = 48 * 1024 * 1024
+#: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
+#: for twice the time, 9 costs 5x the time for a few per cent more
+PNG_LEVEL = 3
+
+
+# -- where things go ----------------------------------------------------------------------
+def _bounds(grid: Grid) -> tuple[float, float, float, float]:
+    """The board's extent in board units (``Grid.centre`` coordinates)."""
+    if grid.kind == "square":
+        return 0.0, 0.0, float(grid.width), float(grid.height)
+    right = (grid.width - 1) * math.sqrt(3) / 2 + 0.5 + _HEX_R
+    return 0.5 - _HEX_R, 0.0, right, grid.height + (0.5 if grid.width > 1 else 0.0)
+
+
+def _label_size(unit: float) -> int:
+    return max(9, min(15, round(unit * 0.3)))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the board sits in the image, in pixels of the final image (``scale`` 1)."""
+
+    grid: Grid
+    unit: float  # px per board unit: a square's side, or a hex's flat-to-flat height
+    origin: tuple[float, float]  # the pixel of board point (0, 0)
+    size: tuple[int, int]  # the whole image
+    legend_top: int
+    scale: int = 1
+
+    def centre(self, cell: Cell) -> tuple[float, float]:
+        bx, by = self.grid.centre(cell)
+        return self.origin[0] + bx * self.unit, self.origin[1] + by * self.unit
+
+    def outline(self, cell: Cell) -> list[tuple[float, float]]:
+        cx, cy = self.centre(cell)
+        h = self.unit / 2
+        if self.grid.kind == "square":
+            return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+        r = self.unit * _HEX_R
+        return [
+            (cx - r, cy),
+            (cx - r / 2, cy - h),
+            (cx + r / 2, cy - h),
+            (cx + r, cy),
+            (cx + r / 2, cy + h),
+            (cx - r / 2, cy + h),
+        ]
+
+    def scaled(self, k: int) -> Layout:
+        (ox, oy), (w, h) = self.origin, self.size
+        return replace(
+            self,
+            unit=self.unit * k,
+            origin=(ox * k, oy * k),
+            size=(w * k, h * k),
+            legend_top=self.legend_top * k,
+            scale=self.scale * k,
+        )
+
+
+
+# -- the board, kept -----------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A board drawn at its final size, to be copied, never drawn on."""
+
+    image: Image.Image  #: RGB: the picture's rows down to the rule above the legend
+    index: Image.Image  #: P: ``image`` cut to ``palette``
+    palette: list[int]  #: the entries ``index`` uses, as R, G, B values
+    interior: Image.Image  #: L: 255 inside the cells, 0 on the grid lines (over half) and off the board
+    inside: tuple[int, ...]  #: the palette entries found inside the cells
+    heights: Image.Image | None  #: L: where the heights are written (letters and halo), if any
+
+    @property
+    def nbytes(self) -> int:
+        w, h = self.image.size
+        return w * h * (6 + (self.heights is not None))  # Pillow keeps RGB in 4 bytes a pixel
+
+
+_boards: OrderedDict[Hashable, Board] = OrderedDict()
+_guard = threading.Lock()
+
+
+def _kept(key: Hashable, draw: Callable[[], Board]) -> Board:
+    """The board ``key`` names (all it is drawn from), drawn by ``draw`` unless kept; the least
+    recently used are dropped beyond ``CACHE_BYTES``, the one just drawn being kept in any case."""
+    with _guard:
+        if (kept := _boards.get(key)) is not None:
+            _boards.move_to_end(key)
+            return kept
+    made = draw()
+    with _guard:
+        _boards[key] = made
+        total = sum(b.nbytes for b in _boards.values())
+        while total > CACHE_BYTES and len(_boards) > 1:
+            total -= _boards.popitem(last=False)[1].nbytes
+    return made
+
+
+def _terrain_tile(lay: Layout, style: TerrainStyle) -> tuple[Image.Image, Image.Image]:
+    """One cell of terrain and the cell's shape as a mask, to paste on each such cell."""
+    pts = lay.outline(Cell(0, 0))
+    x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
+    size = (math.ceil(max(p[0] for p in pts) - x0) + 1, math.ceil(lay.unit) + 1)
+    mask = Image.new("L", size, 0)
+    shape = [(x - x0, y - y0) for x, y in pts]
+    draw = ImageDraw.Draw(mask)
+    draw.polygon(shape, fill=255)
+    draw.line([*shape, shape[0]], fill=0, width=lay.scale)  # the grid line covers the edge
+    return _tile(style, size, max(3.0, lay.unit / 5), lay.scale), mask
+
+
+def _draw_cells(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB) -> None:
+    if lay.grid.kind == "hex":
+        for cell in lay.grid.cells():
+            draw.polygon(lay.outline(cell), fill=fill)
+    else:
+        (ox, oy), (_, _, bx1, by1) = lay.origin, _bounds(lay.grid)
+        draw.rectangle([ox, oy, ox + bx1 * lay.unit, oy + by1 * lay.unit], fill=fill)
+
+
+def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: int | RGB) -> None:
+    """The grid lines in ``fill``, a square board's outline in ``edge``."""
+    grid, u, line = lay.grid, lay.unit, max(1, lay.scale)
+    (ox, oy), (_, _, bx1, by1) = lay.origin, _bounds(grid)
+    if grid.kind == "hex":
+        for cell in grid.cells():  # lines: a wide polygon outline costs a full-size mask
+            pts = lay.outline(cell)
+            draw.line([*pts, pts[0]], fill=fill, width=line)
+        return
+    for c in range(grid.width + 1):
+        draw.line([(ox + c * u, oy), (ox + c * u, oy + by1 * u)], fill=fill, width=line)
+    for r in range(grid.height + 1):
+        draw.line([(ox, oy + r * u), (ox + bx1 * u, oy + r * u)], fill=fill, width=line)
+    draw.rectangle([ox, oy, ox + bx1 * u, oy + by1 * u], outline=edge, width=line)
+
+
+def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout) -> None:
+    grid, u, k = lay.grid, lay.unit, lay.scale
+    bx0, by0, bx1, by1 = _bounds(grid)
+    ox, oy = lay.origin
+    _draw_cells(draw, lay, BOARD)
+    tiles: dict[str, tuple[Image.Image, Image.Image]] = {}
+    for cell, kind in grid.terrain.items():
+        if grid.contains(cell) and cell not in grid.blocked:
+            if kind not in tiles:
+                tiles[kind] = _terrain_tile(lay, TERRAIN_STYLES.get(kind, _OTHER))
+            pts = lay.outline(cell)
+            img.paste(
+                tiles[kind][0], (round(min(p[0] for p in pts)), round(pts[1][1])), tiles[kind][1]
+            )
+    for cell in grid.blocked:
+        if grid.contains(cell):
+            draw.polygon(lay.outline(cell), fill=WALL)
+    _draw_lines(draw, lay, GRID_LINE, MUTED)
+    font = _font(_label_size(u / k) * k)  # coordinates on all four edges, as players type them
+    gap = 0.6 * PAD * k
+    last_col, last_row = grid.width - 1, grid.height - 1
+    for c in range(grid.width):
+        letters, x = cell_name((c, 0))[:-1], lay.centre(Cell(c, 0))[0]
+        draw.text((x, oy + by0 * u - gap), letters, font=font, fill=MUTED, anchor="md")
+        bottom = lay.centre(Cell(c, last_row))[1] + u / 2 + gap
+        draw.text((x, bottom), letters, font=font, fill=MUTED, anchor="ma")
+    for r in range(grid.height):
+        left, right = lay.centre(Cell(0, r)), lay.centre(Cell(last_col, r))
+        draw.text((ox + bx0 * u - gap, left[1]), str(r + 1), font=font, fill=MUTED, anchor="rm")
+        draw.text((ox + bx1 * u + gap, right[1]), str(r + 1), font=font, fill=MUTED, anchor="lm")
+
+
+def _draw_heights(draw: ImageDraw.ImageDraw, lay: Layout, mask: bool = False) -> None:
+    """Each marked height in its cell's top-left corner, with a halo; ``mask``: both in 255."""
+    grid, u = lay.grid, lay.unit
+    font = _font(max(7 * lay.scale, round(u * 0.22)))
+    for cell, feet in grid.heights.items():
+        if not feet or not grid.contains(cell):
+            continue
+        x, y = lay.outline(cell)[0 if grid.kind == "square" else 1]  # the top-left corner
+        if cell in grid.blocked:
+            under, ink = WALL, _contrast(WALL)
+        else:
+            kind = grid.terrain.get(cell)
+            under, ink = (
+                BOARD if kind is None else TERRAIN_STYLES.get(kind, _OTHER).fill,
+                HEIGHT_INK,
+            )
+        draw.text(
+            (x + u * 0.05, y + u * 0.03),
+            f"{feet}'",
+            font=font,
+            fill=255 if mask else ink,
+            anchor="la",
+            stroke_width=max(1, round(u * 0.025)),
+            stroke_fill=255 if mask else under,
+        )
+
+
+def _draw_layer(lay: Layout) -> Board:
+    """The board of ``lay`` (scale 1) and the rule under it, as every picture of it starts."""
+    big = lay.scaled(SS)
+    size = (big.size[0], (lay.legend_top + 1) * SS)
+    img = Image.new("RGB", size, BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    _draw_board(img, draw, big)
+    draw.line([(PAD * SS, big.legend_top), (size[0] - PAD * SS, big.legend_top)], fill=GRID_LINE, width=SS)
+    interior = Image.new("L", size, 0)
+    _draw_cells(ImageDraw.Draw(interior), big, 255)
+    _draw_lines(ImageDraw.Draw(interior), big, 0, 0)
+    heights = None
+    if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
+        _draw_heights(draw, big)
+        heights = Image.new("L", size, 0)
+        _draw_heights(ImageDraw.Draw(heights), big, mask=True)
+        heights = heights.reduce(SS)
+    image = img.reduce(SS)
+    index, palette = quantize(image, BOARD_COLOURS)
+    used = 3 * (index.getextrema()[1] + 1)  # type: ignore[index]
+    inner = interior.reduce(SS).point(_HALF)
+    inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
+    return Board(image, index, palette[:used], inner, inside, heights)
+
+
+def board(lay: Layout) -> Board:
+    """The kept board of ``lay``, keyed by all it is drawn from."""
+    grid = lay.grid
+    key = (
+        grid.kind, grid.width, grid.height, grid.blocked,
+        frozenset(grid.terrain.items()), frozenset(grid.heights.items()),
+        lay.unit, lay.origin, lay.size[0], lay.legend_top,
+    )  # fmt: skip
+    return _kept(key, lambda: _draw_layer(lay))
+
+
+# -- the PNG --------------------------------------------------------------------------------
+def quantize(img: Image.Image, colours: int) -> tuple[Image.Image, list[int]]:
+    """``img`` (RGB) cut to a palette of at most ``colours`` entries: a P image and the palette
+    (R, G, B values). The entries are chosen from an even sample of at most ``SAMPLE`` pixels and
+    each pixel takes the nearest; then each entry is set to the commonest colour of the sampled
+    pixels it stands for (not their mean), so that flat areas keep their exact colour."""
+    (w, h), part = img.size, min(1.0, SAMPLE / (img.width * img.height))
+    if h == 1:
+        size = (max(1, round(w * part)), 1)
+    else:
+        size = (max(1, round(w * math.sqrt(part))), max(1, round(h * math.sqrt(part))))
+    sample = img.resize(size, Image.Resampling.NEAREST)
+    chosen = sample.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = img.quantize(palette=chosen, dither=Image.Dither.NONE)
+    index = Image.frombytes("L", size, out.resize(size, Image.Resampling.NEAREST).tobytes())
+    palette = chosen.getpalette() or []
+    counts = Image.merge("RGBA", (*sample.split(), index)).getcolors(size[0] * size[1]) or []
+    best: dict[int, int] = {}
+    for n, (r, g, b, i) in counts:  # type: ignore[misc]
+        if n > best.get(i, 0):
+            best[i] = n
+            palette[3 * i : 3 * i + 3] = (r, g, b)
+    return out, palette
+
+
+def _overlap(a: Box, b: Box) -> Box | None:
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
+
+
+@dataclass
+class _Tint:
+    """Cells tinted in a picture: in the palette at once, in its pixels only under what is laid
+    over them (nothing else reads those pixels)."""
+
+    box: Box
+    mask: Image.Image  #: L, the size of ``box``: 255 where tinted, else 0
+    colour: RGB
+    alpha: int
+    done: Image.Image  #: L, the size of ``box``: 255 where its pixels are tinted
+
+
+class Canvas:
+    """A picture being drawn over a copy of its board: its pixels, and each pixel's palette entry
+    where it is known (the board's, and their tints). What else is drawn is recorded as boxes,
+    cut to the palette's remaining entries when the PNG is made (:meth:`png`)."""
+
+    def __init__(self, base: Board, size: tuple[int, int]) -> None:
+        self.base = base
+        self.image = base.image.crop((0, 0, *size))
+        self.index = base.index.crop((0, 0, *size))
+        self.palette = list(base.palette)
+        self.drawn: list[Box] = []  #: where the index is not known
+        self.tinted: list[Box] = []
+        self._tints: list[_Tint] = []
+
+    def tint(self, box: Box, mask: Image.Image, kind: str) -> None:
+        """Tint the pixels of ``box`` where ``mask`` is 255 (else 0) as cells of ``kind`` are
+        shaded: their palette entries become tinted copies, while the palette has room."""
+        colour, alpha = _tint(kind)
+        self.tinted.append(box)
+        first = len(self.palette) // 3
+        used = [*self.base.inside, *range(len(self.base.palette) // 3, first)]  # earlier tints too
+        if first + len(used) > 256 - SPARE_COLOURS:  # no room: cut to the palette with the rest
+            self._tint_under(box)
+            self.image.paste(colour, box, mask.point([0] * 255 + [alpha]))
+            self.drawn.append(box)
+            return
+        lut = list(range(256))
+        for n, i in enumerate(used):
+            lut[i] = first + n
+            self.palette += _tinted(tuple(self.palette[3 * i : 3 * i + 3]), kind)  # type: ignore[arg-type]
+        self.index.paste(self.index.crop(box).point(lut), box, mask)
+        self._tints.append(_Tint(box, mask, colour, alpha, Image.new("L", mask.size, 0)))
+
+    def lay(self, layer: Image.Image, at: tuple[int, int]) -> None:
+        """Lay ``layer`` (RGBA) over the picture, its top-left corner at ``at``."""
+        box = (*at, at[0] + layer.width, at[1] + layer.height)
+        self._tint_under(box)
+        self.image.paste(layer, at, layer)
+        self.drawn.append(box)
+
+    def _tint_under(self, box: Box) -> None:
+        """Tint the pixels of ``box`` as its palette entries are, where not done yet."""
+        for t in self._tints:
+            if (part := _overlap(box, t.box)) is not None:
+                rel = (part[0] - t.box[0], part[1] - t.box[1], part[2] - t.box[0], part[3] - t.box[1])
+                todo = ImageChops.subtract(t.mask.crop(rel), t.done.crop(rel))
+                self.image.paste(t.colour, part, todo.point([0] * 255 + [t.alpha]))
+                t.done.paste(255, rel)
+
+    def heights(self) -> None:
+        """Write the board's heights again over all that was tinted or drawn so far."""
+        if self.base.heights is None:
+            return
+        for box in self.tinted + self.drawn:
+            mask = self.base.heights.crop(box)
+            self.image.paste(self.base.image.crop(box), box, mask)
+            self.index.paste(self.base.index.crop(box), box, mask.point(_HALF))
+
+    def png(self) -> bytes:
+        """The PNG: the pixels drawn over cut together to the entries the palette has left."""
+        whole = (0, 0, *self.image.size)
+        boxes = [b for b in (_overlap(b, whole) for b in self.drawn) if b is not None]
+        first, palette = len(self.palette) // 3, []
+        pixels = b"".join(self.image.crop(b).tobytes() for b in boxes)
+        if pixels:
+            over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)
+            data, at = over.point([min(255, i + first) for i in range(256)]).tobytes(), 0
+            for x0, y0, x1, y1 in boxes:
+                n = (x1 - x0) * (y1 - y0)
+                self.index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
+                at += n
+        self.index.putpalette(self.palette + palette)
+        buf = io.BytesIO()
+        self.index.save(buf, "PNG", compress_level=PNG_LEVEL)
+        return buf.getvalue()
