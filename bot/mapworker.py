@@ -18,6 +18,7 @@ import asyncio
 import hashlib
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import threading
 from collections import OrderedDict
@@ -45,6 +46,20 @@ def draw(system_key: str, enc_json: str) -> tuple[bytes, list[str], int]:
     enc = Encounter.model_validate_json(enc_json)
     png, lines = mapimage.map_picture(get_system(system_key), enc)
     return png, lines, os.getpid()
+
+
+def _end_with_parent() -> None:
+    """In a worker, as it starts: end when the bot's process ends, even killed with -9. (A pool's
+    workers wait on queues whose both ends they hold, so they would otherwise wait for ever.)"""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="skirmish-map-parent", daemon=True).start()
 
 
 def _warm() -> int:
@@ -75,7 +90,9 @@ class MapRenderer:
         with self._guard:
             if self._pool is None:
                 # spawn, not fork: the bot's process has threads (the database's, the pool's own)
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_end_with_parent
+                )
             return self._pool
 
     async def start(self) -> None:

@@ -624,3 +624,55 @@ async def test_an_unchanged_map_is_not_drawn_again(h) -> None:  # type: ignore[n
     moved = await h.run("bob", "/map")
     assert maps.drawn == drawn + 1
     assert [f for s in moved for f in s.files] != [f for s in first for f in s.files]
+
+
+_KILLED_OWNER = """
+import asyncio, os, signal, sys
+from bot.mapworker import MapRenderer
+
+async def main():
+    renderer = MapRenderer(2)
+    await renderer.start()
+    print(" ".join(str(p) for p in renderer._pool._processes), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # killed: no shutdown, no atexit
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_map_workers_end_when_the_bot_process_is_killed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A bot process killed with -9 takes its drawing processes with it (a pool's workers wait
+    on queues they hold both ends of, so on their own they would wait for ever)."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    script = tmp_path / "owner.py"
+    script.write_text(_KILLED_OWNER)
+    root = Path(__file__).resolve().parents[2]
+    # the workers share its stdout: read their ids, then wait for the process, not for the pipe
+    owner = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(root)})
+    assert owner.stdout is not None
+    with owner.stdout:
+        workers = [int(p) for p in owner.stdout.readline().split()]
+        owner.wait(timeout=120)
+    assert len(workers) == 2 and owner.returncode == -9
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return Path(f"/proc/{pid}/stat").exists() and Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+
+    deadline = time.monotonic() + 30  # a liveness wait, not a measure: they go within a second
+    while any(alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [p for p in workers if alive(p)]
+    for p in left:  # leave nothing behind, whatever the outcome
+        os.kill(p, 9)
+    assert not left, f"map workers {left} outlived the bot's process"
