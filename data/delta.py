@@ -11,7 +11,6 @@ this scheme hold the whole state before them, and read as snapshots.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -82,54 +81,18 @@ def _plain(value: Any) -> Any:
     return value
 
 
-#: the texts last diffed as "after", read (`_exact`): the next change of an encounter starts
-#: from the text its last one ended with, so that text is read once, not twice
-_READ: dict[str, Any] = {}
-#: at most this many characters of text are kept read (their objects take about 5 times more)
-READ_BUDGET = 1_000_000
-_read_size = 0
-
-
 def _exact(text: str) -> Any:
     """``text`` read with `_number`; ValueError when it does not parse."""
     return json.loads(text, parse_int=_number, parse_float=_number)
-
-
-_read_guard = threading.Lock()  # each SQLite store writes from a thread of its own
-
-
-def _kept(text: str) -> Any:
-    """What `_keep` kept of ``text`` (and forget it), or `_MISSING`."""
-    global _read_size
-    with _read_guard:
-        value = _READ.pop(text, _MISSING)
-        if value is not _MISSING:
-            _read_size -= len(text)
-    return value
-
-
-def _keep(text: str, value: Any) -> None:
-    global _read_size
-    with _read_guard:
-        if text not in _READ:
-            _read_size += len(text)
-        _READ[text] = value
-        while _read_size > READ_BUDGET and len(_READ) > 1:
-            _read_size -= len(old := next(iter(_READ)))
-            del _READ[old]
 
 
 def _text_diff(before: str, after: str) -> list[list[Any]] | None:
     """`diff` of two JSON texts, or None when one does not parse. Numbers are read exactly
     (`_number`), so that equal parts, the most of a state, are skipped with one comparison."""
     try:
-        old = _kept(before)
-        if old is _MISSING:
-            old = _exact(before)
-        new = _exact(after)
+        old, new = _exact(before), _exact(after)
     except ValueError:
         return None
-    _keep(after, new)
     ops: list[list[Any]] = []
     _diff(old, new, [], ops, True)
     return [[path, _plain(op[0])] if op else [path] for path, *op in ops]
