@@ -24,7 +24,7 @@ from rules.models import (
     DEADLINE_POLICIES, MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, Encounter, MapState, Settings, deadline_hours_problem,
     reminder_hours_problem,
 )
-from rules.report import TYPED, Report, board_report, events_report, user_ref
+from rules.report import TYPED, Report, events_report, user_ref
 from rules.sheet import read_int
 from rules.system import Action, RuleSystem, check_plain, get_system
 
@@ -415,13 +415,13 @@ class Service(Reminders):
         live = await self._readable(channel_id)
         if live is None:
             return None
-        return board_report(get_system(live.enc.system), live.enc), live.enc, live.id
+        return live.board(), live.enc, live.id
 
     async def status(self, ctx: Ctx, public: bool = False) -> Outcome:
         """The board: for the GM's own eyes with every number; posted for all, as players see it."""
         live = await self._need(ctx.channel_id)
         numbers = not public and live.enc.is_gm(ctx.user_id)
-        return Outcome(board_report(get_system(live.enc.system), live.enc, numbers), ephemeral=not public)
+        return Outcome(live.board(numbers), ephemeral=not public)
 
     async def reveal(self, ctx: Ctx, name: str | None, hide: bool = False) -> Outcome:
         """The GM shows (or hides again) the numbers of one of their combatants, or of all."""

@@ -17,13 +17,13 @@ import random
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data.store import Change, DuplicateInteraction, Reminder, StaleEncounter, Store, StoredEncounter, read_state
 from rules.errors import IllegalAction, NotFound
 from rules.models import Encounter
-from rules.report import Report, user_ref
+from rules.report import Report, board_report, user_ref
 from rules.system import Turn, get_system
 from bot.mapworker import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
@@ -146,6 +146,19 @@ class LiveEntry(StoredEntry):
     #: a second copy of ``enc``, the one the last write read back: the next action resolves on it
     #: (and so needs no copy of its own); whoever takes it sets this to None
     spare: Encounter | None = None
+    #: the status board of ``enc`` as drawn for this version, by whether it shows every number
+    boards: dict[tuple[int, bool], Report] = field(default_factory=dict)
+
+    def board(self, numbers: bool = False) -> Report:
+        """The status board (`rules.report.board_report`) of this version, drawn once for all
+        who read it until the next change; each caller gets a copy of its own."""
+        key = (self.version, numbers)
+        report = self.boards.get(key)
+        if report is None:
+            if any(v != self.version for v, _ in self.boards):
+                self.boards.clear()
+            report = self.boards[key] = board_report(get_system(self.enc.system), self.enc, numbers)
+        return replace(report, lines=list(report.lines), fields=list(report.fields))
 
 
 @dataclass

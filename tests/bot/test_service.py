@@ -170,6 +170,35 @@ async def test_a_refused_action_leaves_no_spoiled_copy_behind(h: Harness, monkey
     assert [c["side"] for c in exported["combatants"] if c["name"] == "Grak"] == ["ogres"]
 
 
+async def test_the_status_board_is_drawn_once_a_change_for_each_view(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board is drawn once per version of the encounter and per view (the GM's with every
+    number, the players' with conditions), whoever reads it: `/encounter status` and the
+    channel's status board message share it, and a change draws it anew."""
+    from bot.service import core
+
+    await setup_fight(h)
+    drawn: list[bool] = []
+    real = core.board_report
+
+    def counted(system, enc, numbers=False):  # type: ignore[no-untyped-def]
+        drawn.append(numbers)
+        return real(system, enc, numbers)
+
+    monkeypatch.setattr(core, "board_report", counted)
+
+    async def board(who: str) -> str:
+        return reply_of(await h.run(who, "/encounter status")).text
+
+    gm, player = await board("gm"), await board("bob")
+    assert gm != player  # the GM's own view shows Grak's numbers
+    assert await board("gm") == gm and await board("bob") == player and await board("alice") == player
+    assert drawn == [True]  # the players' view was drawn already, for the status board message
+    await h.run("gm", "/combatant edit", name="Grak", side="ogres")  # the board message is redrawn
+    after = await board("bob")
+    assert after != player and "ogres" in after
+    assert drawn == [True, False]
+
+
 async def test_knights_of_valour_delay_far_below_the_floor_leaves_the_channel_working(h: Harness) -> None:
     """`/act action:delay options:"to=-999999"` is refused, changes nothing, and the channel works after a restart."""
     await h.run("gm", "/encounter start", system="knights-of-valour", name="Dunmere", map="12x10")
