@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Nudge, Service
-from bot.tree import SkirmishTree
+from bot.tree import SkirmishTree, release
 from data.store import ShardSlice, Store
 
 __all__ = ["Skirmish", "ShardedSkirmish", "BoardKeeper", "EXTENSIONS", "create_bot"]
@@ -97,13 +97,16 @@ class BoardKeeper:
             kwargs["view"] = self.bot.board_view(encounter_id)
         channel = self.bot.get_partial_messageable(int(channel_id))
         message_id = await service.board_message(channel_id)
-        if message_id:
-            try:
-                await channel.get_partial_message(int(message_id)).edit(**kwargs)
-                return
-            except discord.NotFound:
-                log.info("status board in %s was deleted: posting it again", channel_id)
-        message = await channel.send(**kwargs)
+        try:
+            if message_id:
+                try:
+                    await channel.get_partial_message(int(message_id)).edit(**kwargs)
+                    return
+                except discord.NotFound:
+                    log.info("status board in %s was deleted: posting it again", channel_id)
+            message = await channel.send(**kwargs)
+        finally:
+            release(view=kwargs.get("view"))
         await service.set_board_message(channel_id, str(message.id))
 
 

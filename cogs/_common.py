@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
-from bot.tree import answer, defer
+from bot.tree import answer, defer, release
 from rules.errors import InputError
 from rules.sheet import parse_options, parse_pairs
 from rules.system import get_system
@@ -69,6 +69,7 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
         await interaction.followup.send(
             content=discord_text(ping.text)[:2000], allowed_mentions=mentions_for(ping.user_ids), **extra
         )
+        release(view=extra.get("view"))
     if outcome.board_changed and interaction.channel_id is not None:
         client.boards.touch(str(interaction.channel_id))
 

@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot.render import NO_MENTIONS, to_embed
 from bot.service import Outcome
-from bot.tree import answer, report_error
+from bot.tree import answer, release, report_error
 from cogs._common import ctx_of, defer, reply, service_of
 from rules.errors import NotAllowed
 from rules.report import COLOURS, Report, user_ref
@@ -37,14 +37,19 @@ __all__ = [
 QUESTION_SECONDS = 600
 
 
-async def _pressed(interaction: discord.Interaction, run: Callable[[], Awaitable[Outcome]], *, slow: bool = False) -> None:
-    """Run a press through the service and reply as the slash command does; errors are ephemeral."""
+async def _pressed(
+    interaction: discord.Interaction, item: ui.DynamicItem[Any], run: Callable[[], Awaitable[Outcome]], *, slow: bool = False
+) -> None:
+    """Run a press of ``item`` through the service and reply as the slash command does; errors
+    are ephemeral."""
     try:
         if slow:
             await defer(interaction, ephemeral=True)
         await reply(interaction, await run())
     except Exception as exc:
         await report_error(interaction, exc)
+    finally:
+        release(interaction, item.view)  # type: ignore[arg-type]
 
 
 class EndTurnButton(ui.DynamicItem[ui.Button], template=r"skirmish:end:(?P<enc>\d+):(?P<turn>r\d+\.[0-9a-f]+)"):
@@ -61,7 +66,7 @@ class EndTurnButton(ui.DynamicItem[ui.Button], template=r"skirmish:end:(?P<enc>\
         return cls(int(match["enc"]), match["turn"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _pressed(interaction, lambda: service_of(interaction).end_turn(ctx_of(interaction), self.encounter_id, self.turn))
+        await _pressed(interaction, self, lambda: service_of(interaction).end_turn(ctx_of(interaction), self.encounter_id, self.turn))
 
 
 class MapButton(ui.DynamicItem[ui.Button], template=r"skirmish:map:(?P<enc>\d+)"):
@@ -77,7 +82,7 @@ class MapButton(ui.DynamicItem[ui.Button], template=r"skirmish:map:(?P<enc>\d+)"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
-        await _pressed(interaction, lambda: service.map_image(ctx_of(interaction), self.encounter_id, ephemeral=True), slow=True)
+        await _pressed(interaction, self, lambda: service.map_image(ctx_of(interaction), self.encounter_id, ephemeral=True), slow=True)
 
 
 class UndoButton(ui.DynamicItem[ui.Button], template=r"skirmish:undo:(?P<enc>\d+)"):
@@ -92,7 +97,7 @@ class UndoButton(ui.DynamicItem[ui.Button], template=r"skirmish:undo:(?P<enc>\d+
         return cls(int(match["enc"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _pressed(interaction, lambda: service_of(interaction).undo(ctx_of(interaction), self.encounter_id))
+        await _pressed(interaction, self, lambda: service_of(interaction).undo(ctx_of(interaction), self.encounter_id))
 
 
 def turn_view(encounter_id: int, turn: str, has_map: bool = True) -> ui.View:

@@ -241,3 +241,25 @@ async def test_every_press_reply_pings_only_whom_a_turn_change_must(h: Harness) 
     pinging = [s for s in sent if s.pinged_users()]
     assert pinging and all("your turn" in s.content for s in pinging)
     assert all(len(b["custom_id"]) <= 100 and len(b["label"]) <= 80 for s in sent for b in buttons_of(s))
+
+
+async def test_finished_commands_and_presses_leave_no_cycles_for_the_collector(h: Harness) -> None:
+    """A finished command or button press, and a turn message's buttons once sent, are freed at
+    once: none is left in a reference cycle for the garbage collector (whose pauses stall every
+    channel) to find."""
+    import gc
+
+    await fight(h)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        await h.run("bob", "/encounter status")
+        await h.run("bob", "/move", to="C3")
+        await h.press("bob", "End turn")  # a press, and a new turn message with its buttons
+        await h.run("gm", "/init next")
+        gc.collect()
+        kinds = {type(o).__name__ for o in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert not kinds & {"Interaction", "InteractionResponse", "Namespace", "View", "Button", "EndTurnButton"}, kinds
