@@ -4,7 +4,8 @@ of its board; in a thread of the bot's own process it would stall every other ch
 of that, and slow each command it overlaps). Each process keeps the boards it drew last
 (`bot.maplayer`), so a new board costs its full drawing once in each worker.
 
-``MAP_WORKERS`` processes (default 2, or 1 on a one-core machine) draw from the encounter's JSON as it was when asked;
+``MAP_WORKERS`` processes (default 2, or 1 on a one-core machine), at a lower priority than the
+bot's own, draw from the encounter's JSON as it was when asked;
 ``MAP_WORKERS=0`` draws in a thread of the bot's process instead. One pool serves every bot of
 the process (the console and the tests start many) and is started with the bot. A pool that
 breaks (a worker killed) is replaced, and that picture is drawn in a thread.
@@ -35,6 +36,8 @@ log = logging.getLogger("skirmish.maps")
 #: two drawing processes where there are two cores or more: with one picture in ten commands, a
 #: second worker nearly halves how long a `/map` waits at peaks (p99 430 -> 220 ms, 50 channels)
 DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
+#: how much lower than the bot's process the workers draw (Unix niceness, added to its own)
+WORKER_NICENESS = 10
 #: pictures kept, the most recently asked last
 CACHE_PICTURES = 64
 
@@ -48,9 +51,24 @@ def draw(system_key: str, enc_json: str) -> tuple[bytes, list[str], int]:
     return png, lines, os.getpid()
 
 
+def _worker_start() -> None:
+    """In a worker, as it starts: yield the CPU to the bot's own process, and end when it ends."""
+    _yield_cpu()
+    _end_with_parent()
+
+
+def _yield_cpu() -> None:
+    """Draw at a lower priority (``WORKER_NICENESS``): where cores are few, the event loop of the
+    bot's process gets the CPU first, and a picture waits instead of every channel."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not allowed here: draw at the bot's own priority
+        pass
+
+
 def _end_with_parent() -> None:
-    """In a worker, as it starts: end when the bot's process ends, even killed with -9. (A pool's
-    workers wait on queues whose both ends they hold, so they would otherwise wait for ever.)"""
+    """End when the bot's process ends, even killed with -9. (A pool's workers wait on queues
+    whose both ends they hold, so they would otherwise wait for ever.)"""
     parent = multiprocessing.parent_process()
     if parent is None:
         return
@@ -91,7 +109,7 @@ class MapRenderer:
             if self._pool is None:
                 # spawn, not fork: the bot's process has threads (the database's, the pool's own)
                 self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_end_with_parent
+                    self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
                 )
             return self._pool
 

@@ -676,3 +676,20 @@ def test_map_workers_end_when_the_bot_process_is_killed(tmp_path) -> None:  # ty
     for p in left:  # leave nothing behind, whatever the outcome
         os.kill(p, 9)
     assert not left, f"map workers {left} outlived the bot's process"
+
+
+async def test_map_workers_draw_at_a_lower_priority_than_the_bot() -> None:
+    """Drawing yields the CPU to the bot's event loop: the workers run `WORKER_NICENESS` lower."""
+    import asyncio
+    import os
+
+    from bot.mapworker import WORKER_NICENESS, MapRenderer
+
+    renderer = MapRenderer(1)
+    try:
+        await renderer.start()
+        assert renderer._pool is not None
+        theirs = await asyncio.get_running_loop().run_in_executor(renderer._pool, os.nice, 0)
+    finally:
+        renderer.close()
+    assert theirs == min(19, os.nice(0) + WORKER_NICENESS)
