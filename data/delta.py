@@ -54,13 +54,18 @@ class UndoRow:
     undoable: bool
 
 
-def diff(before: Any, after: Any) -> list[list[Any]]:
-    """Operations that turn the JSON value ``before`` into ``after``: ``[path, value]`` sets
-    (a list index one past the end appends) and ``[path]`` removes a key or, on a list index,
-    cuts the list there."""
+def diff(before: str, after: str) -> list[list[Any]] | None:
+    """Operations that turn the JSON text ``before`` into ``after``: ``[path, value]`` sets (a
+    list index one past the end appends) and ``[path]`` removes a key or, on a list index, cuts
+    the list there; None when one of them does not parse. Numbers are read exactly
+    (`_number`), so that equal parts, the most of a state, are skipped with one comparison."""
+    try:
+        old, new = (json.loads(text, parse_int=_number, parse_float=_number) for text in (before, after))
+    except ValueError:
+        return None
     ops: list[list[Any]] = []
-    _diff(before, after, [], ops, False)
-    return ops
+    _diff(old, new, [], ops)
+    return [[path, _plain(op[0])] if op else [path] for path, *op in ops]
 
 
 def _number(text: str) -> tuple[str]:
@@ -81,25 +86,8 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _exact(text: str) -> Any:
-    """``text`` read with `_number`; ValueError when it does not parse."""
-    return json.loads(text, parse_int=_number, parse_float=_number)
-
-
-def _text_diff(before: str, after: str) -> list[list[Any]] | None:
-    """`diff` of two JSON texts, or None when one does not parse. Numbers are read exactly
-    (`_number`), so that equal parts, the most of a state, are skipped with one comparison."""
-    try:
-        old, new = _exact(before), _exact(after)
-    except ValueError:
-        return None
-    ops: list[list[Any]] = []
-    _diff(old, new, [], ops, True)
-    return [[path, _plain(op[0])] if op else [path] for path, *op in ops]
-
-
-def _diff(before: Any, after: Any, path: list[Any], ops: list[list[Any]], exact: bool) -> None:
-    if exact and before == after:  # exact: equality is sameness, so equal parts are done at once
+def _diff(before: Any, after: Any, path: list[Any], ops: list[list[Any]]) -> None:
+    if before == after:  # numbers read exactly: equal is the same, so an equal part costs one comparison
         return
     if type(before) is not type(after):
         ops.append([path, after])
@@ -109,16 +97,16 @@ def _diff(before: Any, after: Any, path: list[Any], ops: list[list[Any]], exact:
             if old is _MISSING:
                 ops.append([[*path, key], value])
             else:
-                _diff(old, value, [*path, key], ops, exact)
+                _diff(old, value, [*path, key], ops)
         ops.extend([[*path, key]] for key in before if key not in after)
     elif isinstance(before, list):
         common = min(len(before), len(after))
         for i in range(common):
-            _diff(before[i], after[i], [*path, i], ops, exact)
+            _diff(before[i], after[i], [*path, i], ops)
         if len(before) > common:
             ops.append([[*path, common]])
         ops.extend([[*path, i], after[i]] for i in range(common, len(after)))
-    elif before != after:
+    else:
         ops.append([path, after])
 
 
@@ -169,7 +157,7 @@ def undo_columns(
     (a version skipped, a row without delta); without a ``before`` that parses there is no
     delta, so the next row is a snapshot.
     """
-    ops = None if before is None else _text_diff(before, after)
+    ops = None if before is None else diff(before, after)
     if ops is None:
         return before, None, None
     delta = _dumps(ops)
