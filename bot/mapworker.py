@@ -22,6 +22,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -42,13 +43,15 @@ WORKER_NICENESS = 10
 CACHE_PICTURES = 64
 
 
-def draw(system_key: str, enc_json: str) -> tuple[bytes, list[str], int]:
-    """In a worker: the picture and words of the encounter ``enc_json``, and who drew them."""
+def draw(system_key: str, enc_json: str) -> tuple[bytes, list[str], int, float]:
+    """In a worker: the picture and words of the encounter ``enc_json``, who drew them, and the
+    CPU seconds the drawing took (its thread's)."""
     from bot import mapimage
 
+    start = time.thread_time()
     enc = Encounter.model_validate_json(enc_json)
     png, lines = mapimage.map_picture(get_system(system_key), enc)
-    return png, lines, os.getpid()
+    return png, lines, os.getpid(), time.thread_time() - start
 
 
 def _worker_start() -> None:
@@ -100,6 +103,9 @@ class MapRenderer:
         self.drawn_by: int | None = None
         #: pictures drawn (not taken from the cache)
         self.drawn = 0
+        #: CPU seconds the worker processes spent drawing (a thread's drawing is the bot
+        #: process's own CPU time, and is not counted here)
+        self.worker_cpu = 0.0
         self._pool: ProcessPoolExecutor | None = None
         self._guard = threading.Lock()
         self._cache: OrderedDict[bytes, tuple[bytes, list[str]]] = OrderedDict()
@@ -143,7 +149,8 @@ class MapRenderer:
             loop = asyncio.get_running_loop()
             pool = self._executor()
             try:
-                png, lines, self.drawn_by = await loop.run_in_executor(pool, draw, system_key, data)
+                png, lines, self.drawn_by, cpu = await loop.run_in_executor(pool, draw, system_key, data)
+                self.worker_cpu += cpu
                 return png, lines
             except BrokenProcessPool:
                 log.warning("a map worker died: starting new ones; this picture is drawn in a thread")
@@ -151,7 +158,7 @@ class MapRenderer:
                     if self._pool is pool:
                         self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
-        png, lines, self.drawn_by = await asyncio.to_thread(draw, system_key, data)
+        png, lines, self.drawn_by, _ = await asyncio.to_thread(draw, system_key, data)
         return png, lines
 
     def close(self) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.offline.benchmark import TARGETS, Config, measure, summary, targets, time_rules_steps
+from bot.offline.benchmark import TARGETS, Bench, Config, measure, summary, targets, time_rules_steps
 from rules.registry import all_systems
 from tests.backends import PgServer
 
@@ -35,6 +35,9 @@ def fresh(backend: str, tmp_path: Path, request: pytest.FixtureRequest):  # type
 
 async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -> None:  # type: ignore[no-untyped-def]
     """A tiny run prints the mix, the floor, the stored encounters and memory, and every figure is a finite number."""
+    from bot.mapworker import shared_renderer
+
+    shared_renderer()._cache.clear()  # the other backend's run drew the same pictures in this process
     out = io.StringIO()
     figures = await measure(fresh, TINY, out)
     text = out.getvalue()
@@ -48,19 +51,24 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
         assert figures[f"run{i}.refused"] == 0 and figures[f"run{i}.errors"] == 0
     assert figures["floor.rate"] > 0 and figures["stored.count"] == 30 and figures["undo.actions"] > 0
     assert figures["nomap.rate"] > 0 and "busy channels, no /map" in text  # the bot's pace apart from drawing
+    # the map workers' CPU is counted, and the rate the CPU allows is within what one core allows the bot
+    assert figures["run1.map_cpu_ms"] > 0 and "and the map workers'" in text
+    assert 0 < figures["run1.cpu_ceiling"] <= 1000 / figures["run1.cpu_ms"]
     assert ("sqlite3.rate" in figures) == (backend == "sqlite")
 
 
 def test_targets_and_summary_list_every_backend_with_a_verdict() -> None:
     """The targets table has each target with a figure and PASS or MISS for each backend; the summary names both."""
     fig = {"run1.rate": 2500.0, "run1.p99": 60.0, "run1.stall_ms": 5.0, "run1.step_ms": 3.0, "floor.ratio": 0.3,
-           "undo.bytes_per_action": 400.0, "rules.slowest_ms": 25.0, "run0.channels": 1.0, "run0.rate": 900.0}
+           "undo.bytes_per_action": 400.0, "rules.slowest_ms": 25.0, "run0.channels": 1.0, "run0.rate": 900.0,
+           "run1.cpu_ms": 1.0, "run1.map_cpu_ms": 0.5, "run1.cpu_ceiling": 1000.0}
     table = targets({"SQLite": fig, "PostgreSQL": fig})
     lines = table.splitlines()
     for label, *_ in TARGETS:
         [line] = [ln for ln in lines if ln.startswith(label)]
         assert line.count("PASS") + line.count("MISS") == 2
     assert "2,500/s  PASS" in table and "60.0 ms  MISS" in table
+    assert "SQLite 1.00 + 0.50 ms, at most 1,000 commands/s" in table  # what the CPU allows, beside the targets
     assert "SQLite" in summary({"SQLite": fig, "PostgreSQL": fig}).splitlines()[1]
 
 
@@ -76,3 +84,19 @@ def test_rules_step_covers_every_registered_system_with_a_map() -> None:
         assert set(kinds) == {"reachable", "out of reach", "walled off"}
         assert kinds["reachable"] == "moved"
         assert kinds["out of reach"].startswith("refused") and kinds["walled off"].startswith("refused")
+
+
+
+async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) -> None:
+    """Channels that play the same script hold fights of their own (a real bot's fights all
+    differ): no `/map` of the mix is answered with another channel's picture from the cache."""
+    from bot.offline import benchmark
+
+    h = await benchmark._harness(str(tmp_path / "own.db"), 1)
+    try:
+        names = [(f"own-{i}", benchmark._script_of(i)) for i in range(9)]  # three channels of each script
+        await benchmark._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)  # type: ignore[arg-type]
+        fights = [(await benchmark._encounter(h, ch)).model_dump_json() for ch, _ in names]
+    finally:
+        await h.close()
+    assert len(set(fights)) == len(fights)

@@ -542,6 +542,7 @@ async def test_a_picture_is_drawn_from_the_json_in_a_thread_or_a_process(h, work
     finally:
         renderer.close()
     assert (renderer.drawn_by == os.getpid()) is (workers == 0)
+    assert (renderer.worker_cpu > 0) is (workers > 0)  # a worker's drawing is counted apart
     assert png == bot.mapimage.render_map(live, highlights=get_system("coup-de-grace").highlights(live))
     assert any("Orc1" in line for line in lines)
 
