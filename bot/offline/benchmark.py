@@ -10,11 +10,13 @@ its own, it prints:
    Valour on a 12x10 map with walls, TOTE with no map); a mover walks `/move to:` around a
    wall to the other side of its foe, attacks that hit and damage (typed `roll:`), the GM
    restores the foe where the system lets an edit heal, an onlooker reads `/encounter status`
-   or `/map`, and `/init next` ends the activation. The share of each command is printed.
-   1, 50 and 500 busy channels (closed loop: each channel sends its next command when the
-   last is answered); commands/s, p50/p95/p99, CPU per command, and the longest event-loop
-   stall (a probe task sleeping 1 ms records its lateness; garbage collections included),
-   with the commands in flight when the loop stalled over 20 ms;
+   or `/map`, and `/init next` ends the activation (every channel's fight is its own). The
+   share of each command is printed. 1, 50 and 500 busy channels (closed loop: each channel
+   sends its next command when the last is answered); commands/s, p50/p95/p99, CPU per
+   command of this process and of the map workers (and the rate they allow on this
+   machine's cores), and the longest event-loop stall (a probe task sleeping 1 ms records
+   its lateness; garbage collections included), with the commands in flight when the loop
+   stalled over 20 ms;
 2. the group-commit floor: the same writes (the mix's encounters, the same state sizes) as
    `Change`s through `Store.apply` from as many tasks, batched as the store batches them, and
    on SQLite the same batches with plain sqlite3 in a loop; the bot's write rate as a
@@ -24,9 +26,9 @@ its own, it prints:
 4. RSS idle and after the commands of the run (their number is printed);
 5. bytes of undo data per logged action at 60 combatants.
 
-Then, once: the slowest rules step (a far `/move` on the largest map of every registered
-system with a grid, walls and 100 combatants), map render times, and the targets beside the
-figures of both backends. It never asserts and always exits 0. ``--quick`` takes under about
+Then, once: the slowest rules step (its CPU time: a far `/move` on the largest map of every
+registered system with a grid, walls and 100 combatants), map render times, and the targets
+beside the figures of both backends. It never asserts and always exits 0. ``--quick`` takes under about
 two minutes, the full run under about fifteen. ``--profile`` also profiles the 50-channel run.
 """
 from __future__ import annotations
@@ -752,21 +754,22 @@ def _rules_step_encounter(key: str, kind: str, size: int, count: int) -> Encount
 
 
 def _far_move(key: str, enc: Encounter, to: str) -> tuple[float, str]:
-    """Seconds and outcome of resolving Mover's move to ``to``."""
+    """CPU seconds and outcome of resolving Mover's move to ``to`` (this thread's CPU time: what
+    the step costs, garbage collection included, and not the time another process held the core)."""
     from rules.actions import make_action
     from rules.dice import Dice
     from rules.errors import RulesError
 
     system = get_system(key)
     snapshot = enc.model_dump_json()
-    t0 = time.perf_counter()
+    t0 = time.thread_time()
     try:
         system.resolve(enc, make_action("move", is_gm=True, actor="Mover", to=to), Dice(random.Random(1)),
                        snapshot=snapshot)
         outcome = "moved"
     except RulesError as exc:
         outcome = "refused: " + str(exc)[:60]
-    return time.perf_counter() - t0, outcome
+    return time.thread_time() - t0, outcome
 
 
 def time_rules_steps(size: int, count: int, repeat: int) -> list[tuple[str, float, float, str]]:
@@ -1205,7 +1208,7 @@ def _main(args: argparse.Namespace) -> None:
     for fig in figures.values():
         fig["rules.slowest_ms"] = slowest
     print("", _table("Slowest rules step: system.resolve of a far /move, 100x100 walled map (hex where a system "
-                     "takes hex maps), 100 combatants", ["move", "p50 ms", "max ms", "outcome"],
+                     "takes hex maps), 100 combatants", ["move", "p50 CPU ms", "max CPU ms", "outcome"],
                      [[lbl, f"{p50:.1f}", f"{mx:.1f}", what] for lbl, p50, mx, what in steps]), sep="\n")
     maps = time_maps(asyncio.run(_map_encounters()), cfg.map_repeat)
     print("", _table("Map render (bot.mapimage.render_map, as a /map worker process draws it; MAP_WORKERS processes draw)",

@@ -100,3 +100,17 @@ async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) ->
     finally:
         await h.close()
     assert len(set(fights)) == len(fights)
+
+
+def test_a_rules_step_is_timed_by_its_cpu_not_the_wall_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The slowest rules step is what the step costs: time the core spent elsewhere (another
+    process, here a sleep) is not the step's."""
+    import time
+
+    from bot.offline import benchmark
+    from rules.system import RuleSystem
+
+    enc = benchmark._rules_step_encounter("coup-de-grace", "square", 12, 2)
+    monkeypatch.setattr(RuleSystem, "resolve", lambda *a, **k: time.sleep(0.05))
+    seconds, outcome = benchmark._far_move("coup-de-grace", enc, "C3")
+    assert outcome == "moved" and seconds < 0.02
