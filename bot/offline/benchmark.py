@@ -23,8 +23,10 @@ its own, it prints:
    fraction of the floor's;
 3. 10,000 stored encounters, touched: start-up on them, then one activation each for a
    random sample (the first command to each is a cold load);
-4. RSS idle and after the commands of the run (their number is printed);
-5. bytes of undo data per logged action at 60 combatants.
+4. RSS idle and after the commands of the run (their number is printed), and bytes of undo
+   data per logged action at 60 combatants;
+5. the largest map and encounter (the slowest rules step's, below): a turn's commands through
+   the harness, each once, for every system with a map, and the loop's longest step then.
 
 Then, once: the slowest rules step (its CPU time: a far `/move` on the largest map of every
 registered system with a grid, walls and 100 combatants), map render times, and the targets
@@ -56,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.offline.harness import GUILD_ID, Harness, Sent, channel_id_of
+from bot.offline.harness import GUILD_ID, Harness, Sent, channel_id_of, user_id_of
 from bot.settings import Settings
 from data.store import Change, Store, database_backend, open_store
 from rules.models import Encounter
@@ -89,11 +91,13 @@ class Config:
     log_activations: int
     rules_repeat: int
     map_repeat: int
+    #: the largest map's side and its combatants (section 5; the slowest rules step's is 100)
+    largest: int = 100
 
 
-QUICK = Config("quick", ((1, 12), (50, 6), (500, 2)), 50, 40, 10_000, 200, 40, 2, 2)
+QUICK = Config("quick", ((1, 12), (50, 6), (500, 2)), 50, 40, 10_000, 200, 40, 2, 10)
 #: 1 x 40 + 50 x 40 + 500 x 22 activations of 4-5 commands, and 2,000 touched: over 50,000 commands
-FULL = Config("full", ((1, 40), (50, 40), (500, 22)), 50, 200, 10_000, 2_000, 100, 10, 8)
+FULL = Config("full", ((1, 40), (50, 40), (500, 22)), 50, 200, 10_000, 2_000, 100, 10, 50)
 
 
 # -- the realistic mix ---------------------------------------------------------------------------
@@ -779,21 +783,15 @@ def time_rules_steps(size: int, count: int, repeat: int) -> list[tuple[str, floa
     corner (out of reach) and a closed room (walled off)."""
     out = []
     for system in all_systems():
-        kinds = [k for k in system.map_kinds if k != "none"]
-        if not kinds:
+        kind = _map_kind(system.key)
+        if kind is None:
             continue
-        kind = "hex" if "hex" in kinds else kinds[0]
         try:
             enc = _rules_step_encounter(system.key, kind, size, count)
         except Exception as exc:  # noqa: BLE001  (a system the benchmark cannot set up is reported, not fatal)
             out.append((f"{system.key} ({kind}): set-up failed", 0.0, 0.0, repr(exc)[:60]))
             continue
-        taken = {c.position for c in enc.combatants}
-        blocked = set(enc.map.blocked)
-        near = next((cell for d in (60, 40, 30, 20, 15, 12, 10, 8, 6, 5, 4, 3, 2, 1)
-                     for cell in (f"{_col(d)}1", f"A{d + 1}")
-                     if d < size and cell not in taken and cell not in blocked
-                     and _far_move(system.key, enc, cell)[1] == "moved"), "B1")
+        near = _reachable(system.key, enc, size)
         for what, to in (("reachable", near), ("out of reach", f"{_col(size - 1)}{size}"),
                          ("walled off", f"{_col(size - 5)}{size - 4}")):
             times, outcome = [], ""
@@ -803,6 +801,23 @@ def time_rules_steps(size: int, count: int, repeat: int) -> list[tuple[str, floa
             out.append((f"{system.key} {kind} to {to} ({what})", statistics.median(times) * 1000, max(times) * 1000,
                         outcome))
     return out
+
+
+def _map_kind(key: str) -> str | None:
+    """The map kind the benchmark measures system ``key`` on (hex where it takes hex maps), or
+    None for a system without maps."""
+    kinds = [k for k in get_system(key).map_kinds if k != "none"]
+    return ("hex" if "hex" in kinds else kinds[0]) if kinds else None
+
+
+def _reachable(key: str, enc: Encounter, size: int) -> str:
+    """The farthest cell along the top row or the left column that Mover may move to now."""
+    taken = {c.position for c in enc.combatants}
+    blocked = set(enc.map.blocked)
+    return next((cell for d in (60, 40, 30, 20, 15, 12, 10, 8, 6, 5, 4, 3, 2, 1)
+                 for cell in (f"{_col(d)}1", f"A{d + 1}")
+                 if d < size and cell not in taken and cell not in blocked
+                 and _far_move(key, enc, cell)[1] == "moved"), "B1")
 
 
 def _walled_map(size: int) -> tuple[list[str], set[tuple[int, int]]]:
@@ -829,6 +844,59 @@ def _crowd(size: int, count: int, walls: set[tuple[int, int]]) -> list[tuple[int
             break
     return spots
 
+
+
+# -- the largest map and encounter ---------------------------------------------------------------
+#: a turn's commands, as the GM gives them (``to`` is filled in with the far reachable cell)
+LARGEST_TURN: tuple[tuple[str, dict[str, str]], ...] = (
+    ("/encounter status", {}),
+    ("/move", {"combatant": "Mover", "to": ""}),
+    ("/map", {}),
+    ("/init next", {}),
+)
+
+
+async def run_largest(b: Bench, size: int, count: int) -> tuple[list[tuple[str, str, float, str]], LoadResult]:
+    """A turn's commands, each once and one after another, through the harness on the largest map
+    and encounter of every registered system with a map (the slowest rules step's: a walled
+    ``size`` x ``size`` map, ``count`` combatants): `/encounter status`, a far `/move`, `/map` (the
+    first picture of its board) and `/init next`. Rows ``(system, command, ms, outcome)``, and the
+    run (its longest loop step and lag)."""
+    h = await _harness(await b.fresh("largest"), 1)
+    rows: list[tuple[str, str, float, str]] = []
+    result = LoadResult(f"largest map and encounter ({size}x{size}, {count} combatants)")
+    try:
+        plans = []
+        for system in all_systems():
+            kind = _map_kind(system.key)
+            if kind is None:
+                continue
+            enc = _rules_step_encounter(system.key, kind, size, count)
+            enc.gm_ids = [str(user_id_of("gm"))]
+            channel = f"largest-{system.key}"
+            await h.store.create_encounter(str(channel_id_of(channel)), str(GUILD_ID), enc, time.time())
+            to = _reachable(system.key, enc, size)
+            payloads = [(name, h.payload("gm", name, {k: v or to for k, v in options.items()}, channel))
+                        for name, options in LARGEST_TURN]
+            plans.append((system.key, str(channel_id_of(channel)), payloads))
+
+        async def work(in_flight: Counter[str]) -> None:
+            for key, cid, payloads in plans:
+                for name, payload in payloads:
+                    in_flight[name] += 1
+                    t0 = time.perf_counter()
+                    try:
+                        kind, text = _classify(await h.run_payload(payload), cid)
+                    finally:
+                        in_flight[name] -= 1
+                    latency = time.perf_counter() - t0
+                    result.latencies.append(latency)
+                    rows.append((key, name, latency * 1000, "ok" if kind == "ok" else f"{kind}: {text}"[:70]))
+
+        await _timed_run(result, work)
+    finally:
+        await h.close()
+    return rows, result
 
 
 # -- map renders ---------------------------------------------------------------------------------
@@ -863,19 +931,34 @@ def _col(i: int) -> str:
 
 
 
-def time_maps(encounters: list[tuple[str, Any]], repeat: int) -> list[tuple[str, float, float, int]]:
-    """``(label, median ms, best ms, PNG bytes)`` for each encounter."""
-    from bot.mapimage import render_map
+def time_maps(encounters: list[tuple[str, Any]], repeat: int) -> list[tuple[str, float, float, float, int]]:
+    """``(label, first ms, p50 ms, p99 ms, PNG bytes)`` for each encounter, drawn as a `/map`
+    worker draws it (`map_picture`: with the system's shading): the first picture of its board,
+    then ``repeat`` pictures, each after one combatant stepped to a free cell (a new picture on
+    the kept board, as in play)."""
+    from bot import maplayer
+    from bot.mapimage import map_picture
 
     out = []
     for label, enc in encounters:
-        png = render_map(enc)  # warm fonts and tiles
+        system = get_system(enc.system)
+        map_picture(system, enc)  # fonts, tiles and token images: loaded once a process
+        with maplayer._guard:
+            maplayer._boards.clear()
+        t0 = time.perf_counter()
+        png, _ = map_picture(system, enc)
+        first = time.perf_counter() - t0
+        grid = enc.map.grid()
+        taken = {c.position for c in enc.combatants}
+        free = [cell.name for cell in grid.cells() if cell.name not in taken and cell.name not in enc.map.blocked]
         times = []
-        for _ in range(repeat):
+        for i in range(repeat):
+            c = enc.combatants[i % len(enc.combatants)]
+            c.position, free[i % len(free)] = free[i % len(free)], c.position or free[i % len(free)]
             t0 = time.perf_counter()
-            render_map(enc)
+            map_picture(system, enc)
             times.append(time.perf_counter() - t0)
-        out.append((label, statistics.median(times) * 1000, min(times) * 1000, len(png)))
+        out.append((label, first * 1000, _pct(times, 50), _pct(times, 99), len(png)))
     return out
 
 
@@ -1072,8 +1155,19 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
         f"{fig['rss.after_mib']:.1f} MiB",
         f"undo data: {per_action:,.0f} bytes per logged action over {logged} actions "
         f"(60 combatants, state {state:,} bytes)")
+
+    rows, largest = await run_largest(b, cfg.largest, cfg.largest)
+    worst = max(rows, key=lambda row: row[2])
+    fig.update({"largest.worst_ms": worst[2], "largest.step_ms": largest.callback * 1000,
+                "largest.stall_ms": largest.stall * 1000, "largest.refused": sum(r[3] != "ok" for r in rows)})
+    say("", _table(f"5. The {largest.label}: a turn's commands through the harness, each once, for every system "
+                   f"with a map", ["system", "command", "ms", "outcome"],
+                   [[key, name, f"{ms:.1f}", outcome] for key, name, ms, outcome in rows]),
+        f"the worst: {worst[1]} in {worst[0]}, {worst[2]:.1f} ms; the loop's longest single step "
+        f"{largest.callback * 1000:.1f} ms (in flight: {largest.callback_what or 'none'}), its longest lag "
+        f"{largest.stall * 1000:.1f} ms")
     if prof is not None:
-        say("", f"5. cProfile of the {main_run.label} run", _profile_report(prof))
+        say("", f"6. cProfile of the {main_run.label} run", _profile_report(prof))
     return fig
 
 
@@ -1133,7 +1227,9 @@ def summary(figures: dict[str, dict[str, float]]) -> str:
             ("cold first command p50 / p99 ms", ("stored.cold_p50", "stored.cold_p99"), "{:.1f}"),
             ("RSS MiB idle / after the run", ("rss.idle_mib", "rss.after_mib"), "{:.0f}"),
             ("commands in the run", ("rss.commands",), "{:,.0f}"),
-            ("undo bytes per action, 60 combatants", ("undo.bytes_per_action",), "{:,.0f}")]
+            ("undo bytes per action, 60 combatants", ("undo.bytes_per_action",), "{:,.0f}"),
+            ("largest map and encounter: worst command ms, longest loop step ms",
+             ("largest.worst_ms", "largest.step_ms"), "{:,.1f}")]
     rows = []
     for label, ks, fmt in keys:
         ks = tuple(k for k in ks if any(k in f for f in figures.values()))
@@ -1211,9 +1307,11 @@ def _main(args: argparse.Namespace) -> None:
                      "takes hex maps), 100 combatants", ["move", "p50 CPU ms", "max CPU ms", "outcome"],
                      [[lbl, f"{p50:.1f}", f"{mx:.1f}", what] for lbl, p50, mx, what in steps]), sep="\n")
     maps = time_maps(asyncio.run(_map_encounters()), cfg.map_repeat)
-    print("", _table("Map render (bot.mapimage.render_map, as a /map worker process draws it; MAP_WORKERS processes draw)",
-                     ["map", "median ms", "best ms", "PNG bytes"],
-                     [[lbl, f"{med:.1f}", f"{best:.1f}", f"{size:,}"] for lbl, med, best, size in maps]), sep="\n")
+    print("", _table("Map render (bot.mapimage.map_picture, as a /map worker process draws it: the first picture of "
+                     "the board, then pictures with one combatant moved each time)",
+                     ["map", "first ms", "p50 ms", "p99 ms", "PNG bytes"],
+                     [[lbl, f"{first:.1f}", f"{p50:.1f}", f"{p99:.1f}", f"{size:,}"]
+                      for lbl, first, p50, p99, size in maps]), sep="\n")
     if figures:
         print("", summary(figures), "", targets(figures), sep="\n")
     print(f"benchmark took {time.perf_counter() - started:.1f} s", flush=True)

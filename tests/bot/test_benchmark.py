@@ -14,7 +14,7 @@ from rules.registry import all_systems
 from tests.backends import PgServer
 
 TINY = Config("tiny", runs=((1, 4), (3, 4), (4, 2)), floor_tasks=3, floor_writes=3, stored=30, touched=6,
-              log_activations=4, rules_repeat=1, map_repeat=1)
+              log_activations=4, rules_repeat=1, map_repeat=1, largest=12)
 
 
 @pytest.fixture
@@ -41,7 +41,8 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
     out = io.StringIO()
     figures = await measure(fresh, TINY, out)
     text = out.getvalue()
-    for section in ("1. The realistic mix", "2. The group-commit floor", "3. 30 stored encounters", "4. Memory"):
+    for section in ("1. The realistic mix", "2. The group-commit floor", "3. 30 stored encounters", "4. Memory",
+                    "5. The largest map and encounter (12x12, 12 combatants)"):
         assert section in text
     for command in ("/move", "/attack", "/init next", "/encounter status", "/map", "/combatant edit"):
         assert command in text.split("mix: ")[1].splitlines()[0]
@@ -50,6 +51,12 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
         assert figures[f"run{i}.channels"] == channels and figures[f"run{i}.commands"] > 0
         assert figures[f"run{i}.refused"] == 0 and figures[f"run{i}.errors"] == 0
     assert figures["floor.rate"] > 0 and figures["stored.count"] == 30 and figures["undo.actions"] > 0
+    # every system with a map plays a turn on the largest map: 4 commands each, none refused
+    largest = text.split("5. The largest map")[1]
+    for system in all_systems():
+        if set(system.map_kinds) - {"none"}:
+            assert sum(line.startswith(system.key + " ") for line in largest.splitlines()) == 4, system.key
+    assert figures["largest.refused"] == 0 and figures["largest.worst_ms"] > 0
     assert figures["nomap.rate"] > 0 and "busy channels, no /map" in text  # the bot's pace apart from drawing
     # the map workers' CPU is counted, and the rate the CPU allows is within what one core allows the bot
     assert figures["run1.map_cpu_ms"] > 0 and "and the map workers'" in text
