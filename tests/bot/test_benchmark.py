@@ -121,3 +121,29 @@ def test_a_rules_step_is_timed_by_its_cpu_not_the_wall_clock(monkeypatch: pytest
     monkeypatch.setattr(RuleSystem, "resolve", lambda *a, **k: time.sleep(0.05))
     seconds, outcome = benchmark._far_move("coup-de-grace", enc, "C3")
     assert outcome == "moved" and seconds < 0.02
+
+
+def test_rules_steps_are_timed_under_the_bots_collector_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules step runs under the collector settings the bot runs with, and the process's own
+    come back afterwards."""
+    import gc
+
+    from bot.app import GC_THRESHOLDS
+    from bot.offline import benchmark
+
+    seen = []
+    far_move = benchmark._far_move
+
+    def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(gc.get_threshold())
+        return far_move(*args, **kwargs)
+
+    monkeypatch.setattr(benchmark, "_far_move", watched)
+    kept = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)  # Python's defaults, as in a process that started no bot
+    try:
+        benchmark.time_rules_steps(12, 4, 1)
+        assert gc.get_threshold() == (700, 10, 10)
+    finally:
+        gc.set_threshold(*kept)
+    assert seen and set(seen) == {GC_THRESHOLDS}
