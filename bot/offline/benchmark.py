@@ -29,9 +29,10 @@ its own, it prints:
    the harness, each once, for every system with a map, and the loop's longest step then.
 
 Then, once: the slowest rules step (its CPU time, under the bot's collector settings: a far
-`/move` on the largest map of every registered system with a grid, walls and 100 combatants), map render times, and the targets
-beside the figures of both backends. It never asserts and always exits 0. ``--quick`` takes under about
-two minutes, the full run under about fifteen. ``--profile`` also profiles the 50-channel run.
+`/move` on the largest map of every registered system with a grid, walls and 100 combatants),
+map render times, and the targets beside the figures of both backends. It never asserts and
+always exits 0. ``--quick`` takes under about two minutes, the full run under about fifteen.
+``--profile`` also profiles the 50-channel run.
 """
 from __future__ import annotations
 
@@ -534,10 +535,15 @@ async def _setup_channels(h: Harness, b: Bench, names: list[tuple[str, Script]])
             await _setup_channel(h, ch, script)
             b.templates[script.system] = await _encounter(h, ch)
         else:
-            # named for its channel, as every fight of a real bot differs: no two channels share a picture
-            fight = b.templates[script.system].model_copy(update={"name": f"Bench {ch}"})
-            await h.store.create_encounter(str(channel_id_of(ch)), str(GUILD_ID), fight, time.time())
+            await h.store.create_encounter(str(channel_id_of(ch)), str(GUILD_ID), _own_fight(b, script.system, ch),
+                                           time.time())
     h.recorder.clear()
+
+
+def _own_fight(b: Bench, system: str, channel: str) -> Encounter:
+    """The ``system`` template's fight for ``channel``, named for it: every fight of a real bot
+    differs, so no two channels share a `/map` picture from the cache."""
+    return b.templates[system].model_copy(update={"name": f"Bench {channel}"})
 
 
 async def _encounter(h: Harness, channel: str) -> Encounter:
@@ -648,7 +654,7 @@ async def run_stored(b: Bench, cfg: Config) -> tuple[LoadResult, float, float]:
         for first in range(0, cfg.stored, 500):
             await asyncio.gather(*(
                 store.create_encounter(str(channel_id_of(f"stored-{n}")), str(GUILD_ID),
-                                       b.templates[systems[n % len(systems)]], time.time())
+                                       _own_fight(b, systems[n % len(systems)], f"stored-{n}"), time.time())
                 for n in range(first, min(cfg.stored, first + 500))
             ))
     finally:

@@ -109,6 +109,27 @@ async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) ->
     assert len(set(fights)) == len(fights)
 
 
+async def test_no_two_stored_encounters_are_the_same_fight(tmp_path: Path) -> None:
+    """The stored encounters of part 3 are fights of their own too."""
+    from bot.offline import benchmark
+    from data.store import open_store
+
+    urls: list[str] = []
+
+    async def fresh(name: str) -> str:
+        urls.append(str(tmp_path / f"{name}-{len(urls)}.db"))
+        return urls[-1]
+
+    b = Bench(fresh, io.StringIO())
+    await benchmark.run_load(b, 3, 1, prefix="templates")  # the scripts' fights, as part 1 sets them up
+    cfg = Config("t", runs=((1, 1),), floor_tasks=1, floor_writes=1, stored=9, touched=0, log_activations=1,
+                 rules_repeat=1, map_repeat=1)
+    await benchmark.run_stored(b, cfg)
+    async with await open_store(urls[-1]) as store:
+        states = [stored.raw_state for stored in await store.active_encounters()]
+    assert len(states) == 9 and len(set(states)) == 9
+
+
 def test_a_rules_step_is_timed_by_its_cpu_not_the_wall_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """The slowest rules step is what the step costs: time the core spent elsewhere (another
     process, here a sleep) is not the step's."""
