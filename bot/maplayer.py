@@ -4,8 +4,9 @@ Most of a picture is its board: the background, the cells, terrain, walls, grid 
 coordinates and the heights. They change only when the GM edits the map, while a picture is
 usually asked for because a combatant moved or was hit. So a process keeps its last boards
 (:func:`board`, ``CACHE_BYTES`` at most), each drawn at ``SS`` times its size, reduced and cut
-to a palette of at most ``BOARD_COLOURS`` colours. A picture starts as a :class:`Canvas`: a copy
-of its board's pixels and palette indices. Shading tints the palette entries of the cells it
+to a palette of at most ``BOARD_COLOURS`` colours; only the palette indices are kept (a byte a
+pixel), not the RGB pixels. A picture starts as a :class:`Canvas`: a copy of its board's palette
+indices and their colours. Shading tints the palette entries of the cells it
 covers (a lookup table, no colour search); what is laid over the board (trail, tokens) and the
 legend are recorded as boxes, and only those are cut to the palette's remaining entries when
 the PNG is made. So a picture costs what changed, not the whole image.
@@ -71,8 +72,9 @@ SPARE_COLOURS = 64
 _HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() table
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
-#: boards kept per process: a 60x60 board takes about 19 MB, a 12x10 one 3.5 MB; drawing a large
-#: board's first picture takes about 100 MB more for a moment, so a worker stays near 200 MB
+#: boards kept per process: a 60x60 board takes about 6.4 MB, a 12x10 one 1.2 MB (about 40 of
+#: them); drawing a large board's first picture takes about 100 MB more for a moment, so a
+#: worker stays near 200 MB
 CACHE_BYTES = 48 * 1024 * 1024
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
@@ -140,8 +142,7 @@ class Layout:
 class Board:
     """A board drawn at its final size, to be copied, never drawn on."""
 
-    image: Image.Image  #: RGB: the picture's rows down to the rule above the legend
-    index: Image.Image  #: P: ``image`` cut to ``palette``
+    index: Image.Image  #: P, with ``palette``: the picture's rows down to the rule above the legend
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
     interior: Image.Image  #: L: 255 inside the cells, 0 on the grid lines (over half) and off the board
     inside: tuple[int, ...]  #: the palette entries found inside the cells
@@ -149,8 +150,13 @@ class Board:
 
     @property
     def nbytes(self) -> int:
-        w, h = self.image.size
-        return w * h * (6 + (self.heights is not None))  # Pillow keeps RGB in 4 bytes a pixel
+        w, h = self.index.size
+        return w * h * (2 + (self.heights is not None))  # the index and the interior: a byte a pixel each
+
+    def rgb(self, box: Box) -> Image.Image:
+        """The pixels of ``box`` as RGB, in the palette's colours (the board keeps no RGB copy:
+        a third of the memory, so three times the boards in ``CACHE_BYTES``)."""
+        return self.index.crop(box).convert("RGB")
 
 
 _boards: OrderedDict[Hashable, Board] = OrderedDict()
@@ -290,9 +296,10 @@ def _draw_layer(lay: Layout) -> Board:
     image = img.reduce(SS)
     index, palette = quantize(image, BOARD_COLOURS)
     used = 3 * (index.getextrema()[1] + 1)  # type: ignore[index]
+    index.putpalette(palette[:used])
     inner = interior.reduce(SS).point(_HALF)
     inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
-    return Board(image, index, palette[:used], inner, inside, heights)
+    return Board(index, palette[:used], inner, inside, heights)
 
 
 def board(lay: Layout) -> Board:
@@ -355,7 +362,7 @@ class Canvas:
 
     def __init__(self, base: Board, size: tuple[int, int]) -> None:
         self.base = base
-        self.image = base.image.crop((0, 0, *size))
+        self.image = base.rgb((0, 0, *size))
         self.index = base.index.crop((0, 0, *size))
         self.palette = list(base.palette)
         self.drawn: list[Box] = []  #: where the index is not known
@@ -403,7 +410,7 @@ class Canvas:
             return
         for box in self.tinted + self.drawn:
             mask = self.base.heights.crop(box)
-            self.image.paste(self.base.image.crop(box), box, mask)
+            self.image.paste(self.base.rgb(box), box, mask)
             self.index.paste(self.base.index.crop(box), box, mask.point(_HALF))
 
     def png(self) -> bytes:

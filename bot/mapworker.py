@@ -2,13 +2,14 @@
 loop's interpreter lock (a 60x60 map takes about 20 ms of Pillow, 120 ms for the first picture
 of its board; in a thread of the bot's own process it would stall every other channel for much
 of that, and slow each command it overlaps). Each process keeps the boards it drew last
-(`bot.maplayer`), so a new board costs its full drawing once in each worker.
+(`bot.maplayer`), and a channel's pictures always go to the same process, so a board costs its
+full drawing once, in the one worker of its channel.
 
 ``MAP_WORKERS`` processes (default 2, or 1 on a one-core machine), at a lower priority than the
 bot's own, draw from the encounter's JSON as it was when asked;
-``MAP_WORKERS=0`` draws in a thread of the bot's process instead. One pool serves every bot of
-the process (the console and the tests start many) and is started with the bot. A pool that
-breaks (a worker killed) is replaced, and that picture is drawn in a thread.
+``MAP_WORKERS=0`` draws in a thread of the bot's process instead. One renderer serves every bot
+of the process (the console and the tests start many) and is started with the bot. A worker
+that dies is replaced, and that picture is drawn in a thread.
 
 The last pictures are kept (``CACHE_PICTURES``), keyed by what they were drawn from: players who
 look at an unchanged map (several `/map`s or Map buttons between two turns) cost no drawing.
@@ -23,9 +24,12 @@ import multiprocessing.connection
 import os
 import threading
 import time
+import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from rules.models import Encounter
 from rules.registry import get_system
@@ -33,6 +37,7 @@ from rules.registry import get_system
 __all__ = ["MapRenderer", "DEFAULT_WORKERS", "draw", "shared_renderer"]
 
 log = logging.getLogger("skirmish.maps")
+T = TypeVar("T")
 
 #: two drawing processes where there are two cores or more: with one picture in ten commands, a
 #: second worker nearly halves how long a `/map` waits at peaks (p99 430 -> 220 ms, 50 channels)
@@ -93,7 +98,11 @@ def _warm() -> int:
 
 
 class MapRenderer:
-    """Draws `/map` pictures off the event loop: in ``workers`` processes, or (0) in a thread."""
+    """Draws `/map` pictures off the event loop: in ``workers`` processes, or (0) in a thread.
+
+    Each worker is a pool of one process, and a picture goes to the worker its ``route`` (the
+    channel) picks: a channel's pictures are drawn by the process that keeps its board, and each
+    process keeps only its share of the boards of many busy channels."""
 
     def __init__(self, workers: int = DEFAULT_WORKERS) -> None:
         if workers < 0:
@@ -106,18 +115,23 @@ class MapRenderer:
         #: CPU seconds the worker processes spent drawing (a thread's drawing is the bot
         #: process's own CPU time, and is not counted here)
         self.worker_cpu = 0.0
-        self._pool: ProcessPoolExecutor | None = None
+        self._pools: list[ProcessPoolExecutor | None] = [None] * workers
         self._guard = threading.Lock()
         self._cache: OrderedDict[bytes, tuple[bytes, list[str]]] = OrderedDict()
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _executor(self, n: int) -> ProcessPoolExecutor:
         with self._guard:
-            if self._pool is None:
+            pool = self._pools[n]
+            if pool is None:
                 # spawn, not fork: the bot's process has threads (the database's, the pool's own)
-                self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
+                pool = self._pools[n] = ProcessPoolExecutor(
+                    1, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
                 )
-            return self._pool
+            return pool
+
+    def worker_of(self, route: str) -> int:
+        """Which worker draws the pictures of ``route`` (the same one every time)."""
+        return zlib.crc32(route.encode()) % self.workers
 
     async def start(self) -> None:
         """Start the workers now (at the bot's start), so that the first `/map` waits for no import."""
@@ -125,47 +139,61 @@ class MapRenderer:
             return
         loop = asyncio.get_running_loop()
         try:
-            await asyncio.gather(*(loop.run_in_executor(self._executor(), _warm) for _ in range(self.workers)))
+            await asyncio.gather(*(loop.run_in_executor(self._executor(n), _warm) for n in range(self.workers)))
         except Exception as exc:  # noqa: BLE001  (e.g. a script without `if __name__ == "__main__":`)
             log.warning("the map workers did not start (%s): maps are drawn in a thread instead", exc)
             self.close()
             self.workers = 0
 
-    async def picture(self, system_key: str, data: str) -> tuple[bytes, list[str]]:
-        """The PNG and the words of the encounter whose JSON is ``data``."""
+    async def run(self, n: int, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in worker ``n`` (started if it is not)."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor(n), fn, *args)
+
+    async def picture(self, system_key: str, data: str, route: str = "") -> tuple[bytes, list[str]]:
+        """The PNG and the words of the encounter whose JSON is ``data``; ``route`` (the channel)
+        picks the worker that draws it."""
         key = hashlib.blake2b(f"{system_key}\n{data}".encode(), digest_size=16).digest()
         if (hit := self._cache.get(key)) is not None:
             self._cache.move_to_end(key)
             return hit[0], list(hit[1])
-        png, lines = await self._draw(system_key, data)
+        png, lines = await self._draw(system_key, data, route)
         self.drawn += 1
         self._cache[key] = (png, list(lines))
         while len(self._cache) > CACHE_PICTURES:
             self._cache.popitem(last=False)
         return png, lines
 
-    async def _draw(self, system_key: str, data: str) -> tuple[bytes, list[str]]:
+    async def _draw(self, system_key: str, data: str, route: str) -> tuple[bytes, list[str]]:
         if self.workers:
-            loop = asyncio.get_running_loop()
-            pool = self._executor()
+            n = self.worker_of(route)
+            pool = self._executor(n)
             try:
-                png, lines, self.drawn_by, cpu = await loop.run_in_executor(pool, draw, system_key, data)
+                png, lines, self.drawn_by, cpu = await asyncio.get_running_loop().run_in_executor(
+                    pool, draw, system_key, data
+                )
                 self.worker_cpu += cpu
                 return png, lines
             except BrokenProcessPool:
-                log.warning("a map worker died: starting new ones; this picture is drawn in a thread")
+                log.warning("a map worker died: starting a new one; this picture is drawn in a thread")
                 with self._guard:
-                    if self._pool is pool:
-                        self._pool = None
+                    if self._pools[n] is pool:
+                        self._pools[n] = None
                 pool.shutdown(wait=False, cancel_futures=True)
         png, lines, self.drawn_by, _ = await asyncio.to_thread(draw, system_key, data)
         return png, lines
 
+    def pids(self) -> list[int]:
+        """The worker processes running now."""
+        with self._guard:
+            pools = [p for p in self._pools if p is not None]
+        return [pid for p in pools for pid in p._processes]  # noqa: SLF001  (the pool names none otherwise)
+
     def close(self) -> None:
         with self._guard:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pools, self._pools = self._pools, [None] * len(self._pools)
+        for pool in pools:
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
 
 
 _shared: dict[int, MapRenderer] = {}

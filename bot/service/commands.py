@@ -462,7 +462,7 @@ class Service(Reminders):
             )
         # drawn in a worker process from the encounter's JSON as last written: the loop runs on,
         # and later commands change nothing drawn
-        png, lines = await self.maps.picture(enc.system, live.json)
+        png, lines = await self.maps.picture(enc.system, live.json, route=live.channel_id)
         return Outcome(Report(views.map_title(enc), lines), file=("map.png", png), ephemeral=ephemeral)
 
     async def board_message(self, channel_id: str) -> str | None:

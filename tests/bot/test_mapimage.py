@@ -558,16 +558,14 @@ async def test_a_dead_map_worker_is_replaced() -> None:
     renderer = MapRenderer(1)
     try:
         await renderer.start()
-        pool = renderer._pool
-        assert pool is not None
-        for process in list(pool._processes.values()):  # type: ignore[union-attr]
-            process.kill()
-            process.join()
+        [pid] = renderer.pids()
+        os.kill(pid, 9)
         png, _ = await renderer.picture("coup-de-grace", enc.model_dump_json())
         assert png.startswith(b"\x89PNG") and renderer.drawn_by == os.getpid()
         enc.map.width = 5  # another picture (the same one would come from the cache)
         png, _ = await renderer.picture("coup-de-grace", enc.model_dump_json())
-        assert png.startswith(b"\x89PNG") and renderer.drawn_by != os.getpid() and renderer._pool is not pool
+        assert png.startswith(b"\x89PNG") and renderer.drawn_by not in (os.getpid(), pid)
+        assert renderer.pids() == [renderer.drawn_by]
     finally:
         renderer.close()
 
@@ -627,6 +625,27 @@ async def test_an_unchanged_map_is_not_drawn_again(h) -> None:  # type: ignore[n
     assert [f for s in moved for f in s.files] != [f for s in first for f in s.files]
 
 
+async def test_a_channels_pictures_are_drawn_by_one_worker() -> None:
+    """Each channel's pictures go to one worker (the one that keeps its board), and the channels
+    are shared between the workers."""
+    from bot.mapworker import MapRenderer
+    from rules.models import Encounter, MapState
+
+    enc = Encounter(system="coup-de-grace", map=MapState(kind="square", width=3, height=3))
+    renderer = MapRenderer(2)
+    by: dict[str, set[int | None]] = {}
+    try:
+        await renderer.start()
+        for i, route in enumerate([f"channel-{n}" for n in range(6)] * 2):
+            enc.map.width = 3 + i  # a new picture each time (an old one would come from the cache)
+            await renderer.picture("coup-de-grace", enc.model_dump_json(), route=route)
+            by.setdefault(route, set()).add(renderer.drawn_by)
+    finally:
+        renderer.close()
+    assert all(len(drawn) == 1 for drawn in by.values())
+    assert len(set().union(*by.values())) == 2
+
+
 _KILLED_OWNER = """
 import asyncio, os, signal, sys
 from bot.mapworker import MapRenderer
@@ -634,7 +653,7 @@ from bot.mapworker import MapRenderer
 async def main():
     renderer = MapRenderer(2)
     await renderer.start()
-    print(" ".join(str(p) for p in renderer._pool._processes), flush=True)
+    print(" ".join(str(p) for p in renderer.pids()), flush=True)
     os.kill(os.getpid(), signal.SIGKILL)  # killed: no shutdown, no atexit
 
 if __name__ == "__main__":
@@ -689,8 +708,7 @@ async def test_map_workers_draw_at_a_lower_priority_than_the_bot() -> None:
     renderer = MapRenderer(1)
     try:
         await renderer.start()
-        assert renderer._pool is not None
-        theirs = await asyncio.get_running_loop().run_in_executor(renderer._pool, os.nice, 0)
+        theirs = await renderer.run(0, os.nice, 0)
     finally:
         renderer.close()
     assert theirs == min(19, os.nice(0) + WORKER_NICENESS)
