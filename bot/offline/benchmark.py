@@ -10,7 +10,7 @@ its own, it prints:
    Valour on a 12x10 map with walls, TOTE with no map); a mover walks `/move to:` around a
    wall to the other side of its foe, attacks that hit and damage (typed `roll:`), the GM
    restores the foe where the system lets an edit heal, an onlooker reads `/encounter status`
-   or `/map`, and `/init next` ends the activation (every channel's fight is its own). The
+   or `/map`, and `/init next` ends the activation (every channel's fight and map its own). The
    share of each command is printed. 1, 50 and 500 busy channels (closed loop: each channel
    sends its next command when the last is answered); commands/s, p50/p95/p99, CPU per
    command of this process and of the map workers (and the rate they allow on this
@@ -139,6 +139,9 @@ FIGHTERS: tuple[Fighter, ...] = (
 )
 BY_NAME = {f.name: f for f in FIGHTERS}
 WALLS = "E4 E6 E8 E10"
+#: cells out of the fighters' way (columns I-L of the 12x10 map), two of which, one from each
+#: half, make the map of each channel after the first of its script a map of its own
+OWN_WALLS = (tuple(f"{c}{r}" for c in "IJ" for r in range(1, 11)), tuple(f"{c}{r}" for c in "KL" for r in range(1, 11)))
 TRACK = "track=6,6,5,5,4,4,3,3,2,1,1,U"
 SCRIPTS: tuple[Script, ...] = (
     # 20 HP: a fighter takes one hit per round, so a channel plays at most 19 rounds (76 activations)
@@ -541,9 +544,16 @@ async def _setup_channels(h: Harness, b: Bench, names: list[tuple[str, Script]])
 
 
 def _own_fight(b: Bench, system: str, channel: str) -> Encounter:
-    """The ``system`` template's fight for ``channel``, named for it: every fight of a real bot
-    differs, so no two channels share a `/map` picture from the cache."""
-    return b.templates[system].model_copy(update={"name": f"Bench {channel}"})
+    """The ``system`` template's fight for ``channel`` (``prefix-N``), as every fight of a real bot
+    differs: named for it, so no two channels share a `/map` picture from the cache, and on a map
+    with two walls of its own out of the fighters' way (`OWN_WALLS`), so that each has its own
+    board to draw and keep (the first 400 channels all differ)."""
+    fight = b.templates[system].model_copy(update={"name": f"Bench {channel}"})
+    if fight.map.kind != "none":
+        n = int(channel.rsplit("-", 1)[1])
+        walls = [OWN_WALLS[0][n % 20], OWN_WALLS[1][n // 20 % 20]]
+        fight.map = fight.map.model_copy(update={"blocked": [*fight.map.blocked, *walls]})
+    return fight
 
 
 async def _encounter(h: Harness, channel: str) -> Encounter:

@@ -96,17 +96,23 @@ def test_rules_step_covers_every_registered_system_with_a_map() -> None:
 
 async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) -> None:
     """Channels that play the same script hold fights of their own (a real bot's fights all
-    differ): no `/map` of the mix is answered with another channel's picture from the cache."""
+    differ): no `/map` of the mix is answered with another channel's picture from the cache, and
+    each map is a board of its own for the workers to draw and keep."""
     from bot.offline import benchmark
 
     h = await benchmark._harness(str(tmp_path / "own.db"), 1)
     try:
         names = [(f"own-{i}", benchmark._script_of(i)) for i in range(9)]  # three channels of each script
         await benchmark._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)  # type: ignore[arg-type]
-        fights = [(await benchmark._encounter(h, ch)).model_dump_json() for ch, _ in names]
+        encounters = [await benchmark._encounter(h, ch) for ch, _ in names]
     finally:
         await h.close()
+    fights = [enc.model_dump_json() for enc in encounters]
     assert len(set(fights)) == len(fights)
+    # the first channel of each script is its template, set up through commands on the scripts' map
+    templates = {frozenset(enc.map.blocked) for enc in encounters[:3] if enc.map.kind != "none"}
+    copies = [frozenset(enc.map.blocked) for enc in encounters[3:] if enc.map.kind != "none"]
+    assert len(copies) == 4 and len(set(copies)) == 4 and not templates & set(copies)
 
 
 async def test_no_two_stored_encounters_are_the_same_fight(tmp_path: Path) -> None:
