@@ -4,9 +4,9 @@ Most of a picture is its board: the background, the cells, terrain, walls, grid 
 coordinates and the heights. They change only when the GM edits the map, while a picture is
 usually asked for because a combatant moved or was hit. So a process keeps its last boards
 (:func:`board`, ``CACHE_BYTES`` at most), each drawn at ``SS`` times its size, reduced and cut
-to a palette of at most ``BOARD_COLOURS`` colours; only the palette indices are kept (a byte a
-pixel), not the RGB pixels. A picture starts as a :class:`Canvas`: a copy of its board's palette
-indices and their colours. Shading tints the palette entries of the cells it
+to a palette of at most ``BOARD_COLOURS`` colours; only the palette indices are kept, packed
+(:class:`Board`), not the RGB pixels. A picture starts as a :class:`Canvas`: a copy of its
+board's palette indices and their colours. Shading tints the palette entries of the cells it
 covers (a lookup table, no colour search); what is laid over the board (trail, tokens) and the
 legend are recorded as boxes, and only those are cut to the palette's remaining entries when
 the PNG is made. So a picture costs what changed, not the whole image.
@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import math
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
@@ -48,6 +49,7 @@ from rules.geometry import Cell, Grid, cell_name
 __all__ = [
     "BOARD_COLOURS",
     "CACHE_BYTES",
+    "UNPACKED_BYTES",
     "PAD",
     "PNG_LEVEL",
     "SS",
@@ -72,10 +74,12 @@ SPARE_COLOURS = 64
 _HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() table
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
-#: boards kept per process: a 60x60 board takes about 6.4 MB, a 12x10 one 1.2 MB (about 40 of
-#: them); drawing a large board's first picture takes about 100 MB more for a moment, so a
+#: boards kept per process, packed: a 12x10 board takes about 16 KB, a 60x60 one about 100 KB
+CACHE_BYTES = 32 * 1024 * 1024
+#: ... and unpacked, the last drawn on (at least one): a 12x10 board takes 1.2 MB, a 60x60 one
+#: 6.4 MB. Drawing a large board's first picture takes about 100 MB more for a moment, so a
 #: worker stays near 200 MB
-CACHE_BYTES = 48 * 1024 * 1024
+UNPACKED_BYTES = 16 * 1024 * 1024
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
 PNG_LEVEL = 3
@@ -140,26 +144,72 @@ class Layout:
 # -- the board, kept -----------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class Board:
-    """A board drawn at its final size, to be copied, never drawn on."""
+    """A board drawn at its final size, to be copied, never drawn on.
 
-    index: Image.Image  #: P, with ``palette``: the picture's rows down to the rule above the legend
+    It is kept packed: its images as zlib-compressed bytes (about 16 KB for a 12x10 board, whose
+    pixels take 1.2 MB), so a process keeps the boards of hundreds of channels. The boards drawn
+    on last are kept unpacked too (``UNPACKED_BYTES``): a picture of a busy channel unpacks
+    nothing, one of a board not drawn on lately about 0.5 ms."""
+
+    size: tuple[int, int]
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
-    interior: Image.Image  #: L: 255 inside the cells, 0 on the grid lines (over half) and off the board
     inside: tuple[int, ...]  #: the palette entries found inside the cells
-    heights: Image.Image | None  #: L: where the heights are written (letters and halo), if any
+    packed: tuple[bytes, bytes, bytes | None]  #: ``index``, ``interior`` and ``heights``, packed
+
+    @staticmethod
+    def pack(index: Image.Image, palette: list[int], interior: Image.Image, inside: tuple[int, ...],
+             heights: Image.Image | None) -> Board:
+        images = (index, interior, heights)
+        return Board(index.size, palette, inside, tuple(None if im is None else zlib.compress(im.tobytes(), 1)
+                                                        for im in images))  # type: ignore[arg-type]
 
     @property
     def nbytes(self) -> int:
-        w, h = self.index.size
-        return w * h * (2 + (self.heights is not None))  # the index and the interior: a byte a pixel each
+        """What it takes kept (packed)."""
+        return sum(len(b) for b in self.packed if b is not None)
+
+    @property
+    def index(self) -> Image.Image:
+        """P, with ``palette``: the picture's rows down to the rule above the legend."""
+        return self._unpacked()[0]  # type: ignore[return-value]
+
+    @property
+    def interior(self) -> Image.Image:
+        """L: 255 inside the cells, 0 on the grid lines (over half) and off the board."""
+        return self._unpacked()[1]  # type: ignore[return-value]
+
+    @property
+    def heights(self) -> Image.Image | None:
+        """L: where the heights are written (letters and halo), if any."""
+        return None if self.packed[2] is None else self._unpacked()[2]
 
     def rgb(self, box: Box) -> Image.Image:
-        """The pixels of ``box`` as RGB, in the palette's colours (the board keeps no RGB copy:
-        a third of the memory, so three times the boards in ``CACHE_BYTES``)."""
+        """The pixels of ``box`` as RGB, in the palette's colours (no RGB copy is kept)."""
         return self.index.crop(box).convert("RGB")
+
+    def _unpacked(self) -> tuple[Image.Image | None, ...]:
+        with _guard:
+            if (images := _unpacked.get(self)) is not None:
+                _unpacked.move_to_end(self)
+                return images
+        images = tuple(None if b is None else Image.frombytes(mode, self.size, zlib.decompress(b))
+                       for mode, b in zip(("P", "L", "L"), self.packed))
+        images[0].putpalette(self.palette)  # type: ignore[union-attr]
+        with _guard:
+            _unpacked[self] = images
+            total = sum(_pixels(b) for b in _unpacked)
+            while total > UNPACKED_BYTES and len(_unpacked) > 1:
+                total -= _pixels(_unpacked.popitem(last=False)[0])
+        return images
+
+
+def _pixels(board: Board) -> int:
+    """What ``board`` takes unpacked: a byte a pixel of each image."""
+    return board.size[0] * board.size[1] * sum(b is not None for b in board.packed)
 
 
 _boards: OrderedDict[Hashable, Board] = OrderedDict()
+_unpacked: OrderedDict[Board, tuple[Image.Image | None, ...]] = OrderedDict()
 _guard = threading.Lock()
 
 
@@ -296,10 +346,9 @@ def _draw_layer(lay: Layout) -> Board:
     image = img.reduce(SS)
     index, palette = quantize(image, BOARD_COLOURS)
     used = 3 * (index.getextrema()[1] + 1)  # type: ignore[index]
-    index.putpalette(palette[:used])
     inner = interior.reduce(SS).point(_HALF)
     inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
-    return Board(index, palette[:used], inner, inside, heights)
+    return Board.pack(index, palette[:used], inner, inside, heights)
 
 
 def board(lay: Layout) -> Board:
@@ -406,7 +455,7 @@ class Canvas:
 
     def heights(self) -> None:
         """Write the board's heights again over all that was tinted or drawn so far."""
-        if self.base.heights is None:
+        if self.base.heights is None:  # unpacks nothing
             return
         for box in self.tinted + self.drawn:
             mask = self.base.heights.crop(box)

@@ -404,6 +404,25 @@ def test_two_boards_in_one_process_each_keep_their_own() -> None:
         assert (_pixel(b, two, "D4"), _pixel(b, two, "H7")) == (BOARD, WALL)
 
 
+def test_boards_are_kept_packed_and_unpacked_for_the_last_drawn_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept board takes a small part of its pixels' bytes; with room to unpack only one board,
+    pictures of two boards drawn in turns come out as when each is drawn afresh."""
+    from bot import maplayer
+
+    one, two = _enc(blocked=["D4"], heights={"E5": 10}), _enc(blocked=["H7"])
+    fresh = []
+    for enc in (one, two):
+        monkeypatch.setattr(maplayer, "_boards", type(maplayer._boards)())
+        fresh.append(render_map(enc, cell_px=CELL))
+        [kept] = maplayer._boards.values()
+        assert kept.nbytes * 20 < maplayer._pixels(kept)  # what it takes unpacked
+    monkeypatch.setattr(maplayer, "UNPACKED_BYTES", 1)
+    monkeypatch.setattr(maplayer, "_unpacked", type(maplayer._unpacked)())
+    for _ in range(2):
+        assert [render_map(one, cell_px=CELL), render_map(two, cell_px=CELL)] == fresh
+        assert len(maplayer._unpacked) == 1
+
+
 def test_kept_boards_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A process keeps boards up to CACHE_BYTES (at least the last one), the least recently used
     dropped first; a board dropped is drawn again the same."""
