@@ -456,9 +456,11 @@ async def _timed(h: Harness, payload: dict[str, Any], cid: str, system: str, res
 
 
 async def _timed_run(result: LoadResult, work: Callable[[Counter[str]], Awaitable[Any]],
-                     profile: cProfile.Profile | None = None) -> None:
-    """Time ``work`` (wall and CPU) with the stall probe running."""
+                     profile: cProfile.Profile | None = None, h: Harness | None = None) -> None:
+    """Time ``work`` (wall and CPU, and the map workers' CPU of ``h``'s bot) with the stall probe
+    running."""
     in_flight: Counter[str] = Counter()
+    drawing = h.bot.service.maps.worker_cpu if h is not None else 0.0
     with _Watch(result, in_flight):
         await asyncio.sleep(0.01)  # let the probe start
         cpu0, t0 = _cpu(), time.perf_counter()
@@ -471,6 +473,8 @@ async def _timed_run(result: LoadResult, work: Callable[[Counter[str]], Awaitabl
                 profile.disable()
             result.seconds = time.perf_counter() - t0
             result.cpu_seconds = _cpu() - cpu0
+            if h is not None:
+                result.map_cpu_seconds = h.bot.service.maps.worker_cpu - drawing
     result.commands = len(result.latencies)
 
 
@@ -496,9 +500,7 @@ async def _play(h: Harness, channels: list[tuple[str, Script]], activations: int
     async def work(in_flight: Counter[str]) -> None:
         await asyncio.gather(*(one(ch, script, in_flight) for ch, script in channels))
 
-    drawing = h.bot.service.maps.worker_cpu
-    await _timed_run(result, work, profile)
-    result.map_cpu_seconds = h.bot.service.maps.worker_cpu - drawing
+    await _timed_run(result, work, profile, h)
 
 
 @dataclass
@@ -692,7 +694,7 @@ async def run_stored(b: Bench, cfg: Config) -> tuple[LoadResult, float, float]:
         async def work(in_flight: Counter[str]) -> None:
             await asyncio.gather(*(worker(in_flight) for _ in range(50)))
 
-        await _timed_run(result, work)
+        await _timed_run(result, work, h=h)
         b.commands += result.commands
     finally:
         await h.close()
@@ -934,7 +936,7 @@ async def run_largest(b: Bench, size: int, count: int) -> tuple[list[tuple[str, 
                     result.latencies.append(latency)
                     rows.append((key, name, latency * 1000, "ok" if kind == "ok" else f"{kind}: {text}"[:70]))
 
-        await _timed_run(result, work)
+        await _timed_run(result, work, h=h)
     finally:
         await h.close()
     return rows, result
@@ -1200,7 +1202,8 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
     rows, largest = await run_largest(b, cfg.largest, cfg.largest)
     worst = max(rows, key=lambda row: row[2])
     fig.update({"largest.worst_ms": worst[2], "largest.step_ms": largest.callback * 1000,
-                "largest.stall_ms": largest.stall * 1000, "largest.refused": sum(r[3] != "ok" for r in rows)})
+                "largest.stall_ms": largest.stall * 1000, "largest.refused": sum(r[3] != "ok" for r in rows),
+                "largest.map_cpu_ms": 1000 * largest.map_cpu_seconds})
     say("", _table(f"5. The {largest.label}: a turn's commands through the harness, each once, for every system "
                    f"with a map", ["system", "command", "ms", "outcome"],
                    [[key, name, f"{ms:.1f}", outcome] for key, name, ms, outcome in rows]),

@@ -57,6 +57,7 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
         if set(system.map_kinds) - {"none"}:
             assert sum(line.startswith(system.key + " ") for line in largest.splitlines()) == 4, system.key
     assert figures["largest.refused"] == 0 and figures["largest.worst_ms"] > 0
+    assert figures["largest.map_cpu_ms"] > 0  # its `/map`s drawn by the workers, counted there too
     assert figures["nomap.rate"] > 0 and "busy channels, no /map" in text  # the bot's pace apart from drawing
     # the map workers' CPU is counted, and the rate the CPU allows is within what one core allows the bot
     assert figures["run1.map_cpu_ms"] > 0 and "and the map workers'" in text
