@@ -74,12 +74,13 @@ SPARE_COLOURS = 64
 _HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() table
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
-#: boards kept per process, packed: a 12x10 board takes about 16 KB, a 60x60 one about 100 KB
-CACHE_BYTES = 32 * 1024 * 1024
-#: ... and unpacked, the last drawn on (at least one): a 12x10 board takes 1.2 MB, a 60x60 one
-#: 6.4 MB. Drawing a large board's first picture takes about 100 MB more for a moment, so a
-#: worker stays near 200 MB
-UNPACKED_BYTES = 16 * 1024 * 1024
+#: boards kept per process, packed: a 12x10 board takes about 16 KB (so about 1,000 of them), a
+#: 60x60 one about 100 KB
+CACHE_BYTES = 16 * 1024 * 1024
+#: ... and unpacked, the last drawn on (at least one): a 12x10 board takes 1.2 MB (so the boards
+#: of a worker's share of 50 busy channels), a 60x60 one 6.4 MB. Drawing a large board's first
+#: picture takes about 100 MB more for a moment, so a worker stays near 200 MB
+UNPACKED_BYTES = 32 * 1024 * 1024
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
 PNG_LEVEL = 3
