@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validat
 
 from rules.effects import MAX_EFFECTS, Effect
 from rules.errors import NotFound
-from rules.geometry import MAX_SIDE, Cell, Grid, parse_cell
+from rules.geometry import MAX_SIDE, Cell, Grid, normal_cell, parse_cell
 from rules.state import CombatantState, EncounterState, typed_state
 
 __all__ = [
@@ -55,7 +55,7 @@ class MapState(BaseModel):
     @field_validator("blocked")
     @classmethod
     def _cells(cls, v: list[str]) -> list[str]:
-        return [parse_cell(c).name for c in v]
+        return [normal_cell(c) for c in v]
 
     def grid(self) -> Grid | None:
         if self.kind == "none":

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from rules.errors import InputError
 
-__all__ = ["Cell", "cell_name", "parse_cell", "parse_map_spec", "MAX_SIDE"]
+__all__ = ["Cell", "cell_name", "normal_cell", "parse_cell", "parse_map_spec", "MAX_SIDE"]
 
 #: the widest and highest map
 MAX_SIDE = 100
@@ -50,6 +50,13 @@ def _col_number(letters: str) -> int:
 
 def cell_name(cell: Cell | tuple[int, int]) -> str:
     return f"{_col_letters(cell[0])}{cell[1] + 1}"
+
+
+@lru_cache(maxsize=65536)
+def normal_cell(text: str) -> str:
+    """The cell ``text`` names, written as the bot writes it (`` c4`` -> ``C4``): every stored
+    encounter's walls are read through it, so it is cached like `parse_cell`."""
+    return parse_cell(text).name
 
 
 @lru_cache(maxsize=65536)

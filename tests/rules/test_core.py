@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import DiceError, IllegalAction, InputError, SheetError
-from rules.geometry import Cell, Grid, cell_name, cheapest_path, parse_cell, parse_map_spec
+from rules.geometry import Cell, Grid, cell_name, cheapest_path, normal_cell, parse_cell, parse_map_spec
 from rules.models import Encounter, MapState
 from rules.sheet import SheetKey, parse_options, parse_pairs, read_sheet
 from rules.actions import make_action
@@ -91,7 +91,7 @@ def test_any_expression_gives_a_result_or_a_handled_error(expr: str) -> None:
 def test_cells_are_chess_notation(text: str, cell: Cell) -> None:
     """Column letters then row numbers from 1, both ways."""
     assert parse_cell(text) == cell
-    assert cell_name(cell) == text.upper()
+    assert cell_name(cell) == normal_cell(f" {text} ") == text.upper()
 
 
 @pytest.mark.parametrize("text", ["", "4C", "C0", "C", "?", "ABC1"])
@@ -99,6 +99,8 @@ def test_bad_cells_are_refused(text: str) -> None:
     """Anything that is not a letter-number cell is an InputError."""
     with pytest.raises(InputError):
         parse_cell(text)
+    with pytest.raises(InputError):
+        normal_cell(text)
 
 
 def test_off_map_cell_names_the_bounds() -> None:
