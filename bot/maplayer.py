@@ -24,6 +24,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -198,9 +199,7 @@ class Board:
         images[0].putpalette(self.palette)  # type: ignore[union-attr]
         with _guard:
             _unpacked[self] = images
-            total = sum(_pixels(b) for b in _unpacked)
-            while total > UNPACKED_BYTES and len(_unpacked) > 1:
-                total -= _pixels(_unpacked.popitem(last=False)[0])
+            _trim(_unpacked, lambda board, _: _pixels(board), UNPACKED_BYTES)
         return images
 
 
@@ -224,10 +223,16 @@ def _kept(key: Hashable, draw: Callable[[], Board]) -> Board:
     made = draw()
     with _guard:
         _boards[key] = made
-        total = sum(b.nbytes for b in _boards.values())
-        while total > CACHE_BYTES and len(_boards) > 1:
-            total -= _boards.popitem(last=False)[1].nbytes
+        _trim(_boards, lambda _, board: board.nbytes, CACHE_BYTES)
     return made
+
+
+def _trim(kept: OrderedDict[Any, Any], size: Callable[[Any, Any], int], limit: int) -> None:
+    """Drop the least recently used entries of ``kept`` while their ``size(key, value)`` bytes
+    are over ``limit``, the newest kept in any case (called under ``_guard``)."""
+    total = sum(size(k, v) for k, v in kept.items())
+    while total > limit and len(kept) > 1:
+        total -= size(*kept.popitem(last=False))
 
 
 def _terrain_tile(lay: Layout, style: TerrainStyle) -> tuple[Image.Image, Image.Image]:

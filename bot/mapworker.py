@@ -137,9 +137,8 @@ class MapRenderer:
         """Start the workers now (at the bot's start), so that the first `/map` waits for no import."""
         if not self.workers:
             return
-        loop = asyncio.get_running_loop()
         try:
-            await asyncio.gather(*(loop.run_in_executor(self._executor(n), _warm) for n in range(self.workers)))
+            await asyncio.gather(*(self.run(n, _warm) for n in range(self.workers)))
         except Exception as exc:  # noqa: BLE001  (e.g. a script without `if __name__ == "__main__":`)
             log.warning("the map workers did not start (%s): maps are drawn in a thread instead", exc)
             self.close()
