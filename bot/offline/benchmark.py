@@ -420,8 +420,8 @@ def _windowed(h: Harness) -> _Window:
 
 
 async def _timed(h: Harness, payload: dict[str, Any], cid: str, system: str, result: LoadResult,
-                 in_flight: Counter[str]) -> float:
-    """Run one command, count it in ``result``; its latency."""
+                 in_flight: Counter[str]) -> tuple[float, str, str]:
+    """Run one command, count it in ``result``; its latency, and how it ended (`_classify`)."""
     name = _command_name(payload)
     window = _windowed(h)
     in_flight[name] += 1
@@ -452,7 +452,7 @@ async def _timed(h: Harness, payload: dict[str, Any], cid: str, system: str, res
         result.errors += kind == "error"
         if len(result.examples) < 3:
             result.examples.append(f"{name}: " + text.replace("\n", " ")[:160])
-    return latency
+    return latency, kind, text
 
 
 async def _timed_run(result: LoadResult, work: Callable[[Counter[str]], Awaitable[Any]],
@@ -687,7 +687,7 @@ async def run_stored(b: Bench, cfg: Config) -> tuple[LoadResult, float, float]:
                 enc = b.templates[script.system]  # as stored: who acts is known without loading it
                 cid = str(channel_id_of(channel))
                 for i, payload in enumerate(_activation(h, channel, script, enc, get_system(script.system).turn(enc).actors[0])):
-                    latency = await _timed(h, payload, cid, script.system, result, in_flight)
+                    latency, _, _ = await _timed(h, payload, cid, script.system, result, in_flight)
                     if i == 0:
                         result.cold.append(latency)
 
@@ -926,14 +926,7 @@ async def run_largest(b: Bench, size: int, count: int) -> tuple[list[tuple[str, 
         async def work(in_flight: Counter[str]) -> None:
             for key, cid, payloads in plans:
                 for name, payload in payloads:
-                    in_flight[name] += 1
-                    t0 = time.perf_counter()
-                    try:
-                        kind, text = _classify(await h.run_payload(payload), cid)
-                    finally:
-                        in_flight[name] -= 1
-                    latency = time.perf_counter() - t0
-                    result.latencies.append(latency)
+                    latency, kind, text = await _timed(h, payload, cid, key, result, in_flight)
                     rows.append((key, name, latency * 1000, "ok" if kind == "ok" else f"{kind}: {text}"[:70]))
 
         await _timed_run(result, work, h=h)
