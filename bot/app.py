@@ -19,7 +19,7 @@ from bot.service import Nudge, Service
 from bot.tree import SkirmishTree, release
 from data.store import ShardSlice, Store
 
-__all__ = ["Skirmish", "ShardedSkirmish", "BoardKeeper", "EXTENSIONS", "create_bot"]
+__all__ = ["Skirmish", "ShardedSkirmish", "BoardKeeper", "EXTENSIONS", "create_bot", "settle_collector"]
 
 log = logging.getLogger("skirmish")
 
@@ -29,6 +29,15 @@ log = logging.getLogger("skirmish")
 #: middle one every 5 of them keep each pause near 5-15 ms at 50 busy channels (10,000 and 20
 #: gave 15-50 ms); full collections stay rare
 GC_THRESHOLDS = (3_000, 5, 1_000)
+
+
+def settle_collector() -> None:
+    """Set the garbage collector as the bot runs with it: what is alive now (everything loaded so
+    far) lives as long as the process, so it is kept out of the collector's scans, and
+    collections come at `GC_THRESHOLDS`."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 EXTENSIONS: tuple[str, ...] = (
     "cogs.encounter",
@@ -170,10 +179,7 @@ class Skirmish(commands.Bot):
     async def setup_hook(self) -> None:
         for ext in EXTENSIONS:
             await self.load_extension(ext)
-        # everything loaded so far lives as long as the process: keep it out of the collector's scans
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
+        settle_collector()
         await self.service.maps.start()
         if self.sync_commands:
             if self.dev_guild_id:

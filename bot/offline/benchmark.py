@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.app import GC_THRESHOLDS
+from bot.app import settle_collector
 from bot.offline.harness import GUILD_ID, Harness, Sent, channel_id_of, user_id_of
 from bot.settings import Settings
 from data.store import Change, Store, database_backend, open_store
@@ -808,14 +808,12 @@ def time_rules_steps(size: int, count: int, repeat: int) -> list[tuple[str, floa
 
 @contextlib.contextmanager
 def _as_in_the_bot() -> Any:
-    """The garbage collector set as the bot sets it at start (`bot.app.GC_THRESHOLDS`, what is
+    """The garbage collector set as the bot sets it at start (`bot.app.settle_collector`, what is
     alive frozen), the set-up's garbage collected first; as it was afterwards. (With Python's
     defaults a full collection came every hundred young ones, and over the set-up's 100x100
     maps each took about 27 ms: the heap's cost, not the step's.)"""
     before = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    settle_collector()
     try:
         yield
     finally:
