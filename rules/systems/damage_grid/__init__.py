@@ -94,9 +94,9 @@ class DamageGridGame(RuleSystem):
         for x in grid.cells():
             if x == here or x in grid.blocked or not reach.in_front_rows(c, x):
                 continue
-            d = reach.reach_distance(here, x)
+            d = reach.reach_to(here, c.facing, x)
             seen = reach.view(enc, c, d)
-            if (d <= 1 if seen.limited else seen.distance <= longest):
+            if d == 1 or (not seen.limited and seen.distance <= longest):
                 out.append(Highlight(x, "reach"))
         return out
 

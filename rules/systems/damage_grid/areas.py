@@ -35,10 +35,11 @@ row; rows grow downwards):
   not affected again": the phase it is triggered the target square (circle 0), then the
   squares at reach exactly 1, 2, ... X in the following phases, then nothing.
 
-**Reach circles** (:func:`reach_distance`): the text's circles are lost but for "Increase the
-reach by 1 for every square beyond 3"; the distance is the straight line between the squares'
-centres in squares, rounded to the nearest whole number (halves up), so the eight squares
-around a model are reach 1 and (3, 2) begins the reach-4 circle.
+**Reach circles** (:func:`reach_distance`): the text's diagram numbers its circles round the square
+directly in front of the model (B at Reach 1, the ring of eight round B at 2, the next ring at 3;
+`reach.reach_to`). Round a targeted square the same rings are counted from that square: ring k
+is the squares k steps away, diagonals included, so Star Burst 1 is the target and the eight
+round it, and a pulse's circle k is the square ring k steps out.
 
 **Clouds**: "A Cloud can any one of the Area Affects and is followed by a number, which is the
 number of phases the Cloud remains on the grid ... Each phase roll a D10. On a 0 the Cloud
@@ -50,7 +51,6 @@ map stays where it is.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -94,8 +94,8 @@ def _size(x: int) -> int:
 
 
 def reach_distance(a: Cell, b: Cell) -> int:
-    """The reach circle ``b`` lies on from ``a``: the centre-to-centre distance rounded (halves up)."""
-    return int(math.floor(math.hypot(a[0] - b[0], a[1] - b[1]) + 0.5))
+    """The reach circle (ring) ``b`` lies on round square ``a``: the steps between them, diagonals included."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def _sorted(cells: Iterable[tuple[int, int]]) -> list[Cell]:

@@ -24,7 +24,7 @@ from rules.systems.damage_grid import damage, flips, mode
 from rules.systems.damage_grid.activation import end_if_out, now
 from rules.systems.damage_grid.events import DgAttack, Flip, GridDamage, LocationHit, ProneChanged
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import Sight, adjacent, behind, in_front_rows, reach_distance, sight, view
+from rules.systems.damage_grid.reach import Sight, adjacent, behind, in_front_rows, reach_distance, reach_to, sight, view
 from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
 from rules.systems.damage_grid.sheet import Weapon, grid_of, model, release, size, weapons
 
@@ -108,11 +108,12 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
             f"{where.name} is in a row behind {c.name} (facing {c.facing}): a model attacks only ahead, beside, or the "
             f"square immediately behind it. Turn with `/move facing:` in a Move activation first."
         )
-    d = reach_distance(c.cell, where)  # type: ignore[arg-type]
+    d = reach_to(c.cell, c.facing, where)  # type: ignore[arg-type]
     seen = view(enc, c, d)
     if seen.limited and d > 1:
         raise IllegalAction(f"In {', '.join(seen.factors)} {c.name} can attack only at Reach 1 (this target is at {d}).")
-    counted = d if seen.limited else seen.distance
+    # "a model can always attack at Reach 1": no environment factor takes the Reach-1 attack away
+    counted = d if seen.limited or d == 1 else seen.distance
     penalty = 0
     if counted > w.reach:
         if values(enc).extended_reach == "yes" and not w.melee and not melee_only:
@@ -125,7 +126,10 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
 
 def _melee_needed(enc: Encounter, c: Combatant, t: Combatant, d: int) -> bool:
     """Both have melee weapons in reach of each other: only melee weapons may be used."""
-    return any(w.melee and w.reach >= d for w in usable(c)) and any(w.melee and w.reach >= d for w in usable(t))
+    if not in_front_rows(t, c.cell):  # type: ignore[arg-type]
+        return False
+    back = reach_to(t.cell, t.facing, c.cell)  # type: ignore[arg-type]
+    return any(w.melee and w.reach >= d for w in usable(c)) and any(w.melee and w.reach >= back for w in usable(t))
 
 
 def injuries(c: Combatant) -> int:

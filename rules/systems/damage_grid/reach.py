@@ -1,11 +1,22 @@
 """Reach, the row behind, line of sight, obstruction and cover in the damage-grid game.
 
-**Reach circles.** The text's reach diagram is lost; what is left says the squares around a model
-are Reach 1, the next ring Reach 2 and 3 ("both A and C are at a range of 3"), and "Increase the
-reach by 1 for every square beyond 3. So the next 'circle' of squares would require Reach 4".
-The distance used: the straight line between the two squares' centres, in squares, rounded to
-the nearest whole number (halves up). So the eight squares around a model are Reach 1, a
-knight's move (2, 1) is 2, (2, 2) and (3, 1) are 3, and (3, 2) begins the Reach 4 circle.
+**Reach circles** (:func:`reach_to`), read from the text's diagram (Meena facing up; ``--`` a
+square with no number):
+
+    3   2   2   2   C3
+    A3  2   B1  2   3
+    --  --  X   2   3
+    --  --  1   --  --
+
+X is Meena; B "is directly in front" at Reach 1; "both A and C are at a range of 3": A stands in
+B's row two squares aside, C two rows ahead two squares aside. The circles are rings round B, the
+square in front: the eight squares round B (beside Meena, beside B and the three beyond B) are
+Reach 2, the next ring (two squares aside, or three rows ahead) Reach 3, and "Increase the reach
+by 1 for every square beyond 3. So the next 'circle' of squares would require Reach 4". The square
+immediately behind is Reach 1; the other ``--`` of the row behind are rows she cannot attack, and
+the two ``--`` left of her are the wall that makes A "obstructed as two corner to corner lines
+... pass through the wall". So a square ``aside`` squares to the side and ``ahead`` rows in front
+is at Reach ``max(aside, |ahead - 1|) + 1``.
 
 **The row behind.** A model attacks nothing "in any row behind the model except the square
 immediately behind": rows are counted along its facing.
@@ -49,6 +60,7 @@ from rules.systems.damage_grid.sheet import model, size
 
 __all__ = [
     "reach_distance",
+    "reach_to",
     "Sight",
     "sight",
     "View",
@@ -73,6 +85,14 @@ def _ahead(origin: Cell, facing: str | None, other: Cell) -> tuple[int, int]:
     fx, fy = FACING_VECTORS.get(facing or "N", (0, -1))
     dx, dy = other.col - origin.col, other.row - origin.row
     return dx * fx + dy * fy, abs(dx * fy - dy * fx)
+
+
+def reach_to(origin: Cell, facing: str | None, other: Cell) -> int:
+    """The reach circle ``other`` lies on for a model on ``origin`` facing ``facing`` (module text)."""
+    ahead, aside = _ahead(origin, facing, other)
+    if ahead == -1 and aside == 0:
+        return 1
+    return max(aside, abs(ahead - 1)) + 1
 
 
 def in_front_rows(c: Combatant, target: Cell) -> bool:

@@ -4,29 +4,87 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import IllegalAction
-from rules.geometry import parse_cell
+from rules.geometry import Cell, parse_cell
 from rules.systems.damage_grid.events import DgAttack
-from rules.systems.damage_grid.reach import reach_distance, sight
+from rules.systems.damage_grid.reach import FACING_VECTORS, in_front_rows, reach_to, sight
 from tests.rules.damage_grid.build import RING, SABER, duel, events
 from tests.scenario import Scenario
 
 
-@pytest.mark.parametrize(
-    ("other", "reach"),
-    [("E7", 1), ("F7", 1), ("E6", 2), ("G7", 2), ("G6", 3), ("H7", 3), ("E5", 3), ("H6", 4), ("E4", 4), ("I4", 6)],
-)
-def test_reach_circles(other: str, reach: int) -> None:
-    """"Increase the reach by 1 for every square beyond 3": the centre distance rounded, from E8."""
-    assert reach_distance(parse_cell("E8"), parse_cell(other)) == reach
+#: the text's reach diagram, Meena (X) on E8 facing north: each square it labels and its label
+#: ("--" left of her: the wall; "--" in the row behind: squares she cannot attack)
+DIAGRAM = """
+C6:3  D6:2  E6:2  F6:2  G6:3
+C7:3  D7:2  E7:1  F7:2  G7:3
+C8:-- D8:-- E8:X  F8:2  G8:3
+C9:-- D9:-- E9:1  F9:-- G9:--
+"""
+LABELS = dict(item.split(":") for item in DIAGRAM.split())
 
 
-def test_meena_reaches_b_with_the_saber_but_a_at_range_3_only_with_the_ring() -> None:
-    """"Only B is within the reach of the Gravity Saber, both A and C are at a range of 3 ... within the range of the Pulse Laser Ring.\""""
-    s = duel(a_sheet=f"weapons={SABER},{RING}", b_sheet="health=20 body=9", b_at="E5")
-    message = s.refused("attack", [1, 1, 1, 1], actor="Meena", target="Hera", weapon="gravity-saber", error=IllegalAction)
+@pytest.mark.parametrize("square", [k for k, v in LABELS.items() if v.isdigit()])
+def test_the_reach_diagram_square_by_square(square: str) -> None:
+    """"B is directly in front of Meena ... both A and C are at a range of 3": every number of the diagram, Meena on E8 facing N."""
+    meena, here = parse_cell("E8"), parse_cell(square)
+    s = duel(start=False)
+    assert reach_to(meena, "N", here) == int(LABELS[square])
+    assert in_front_rows(s.get("Meena"), here)
+
+
+@pytest.mark.parametrize("square", ["C9", "D9", "F9", "G9"])
+def test_the_diagrams_row_behind_cannot_be_attacked(square: str) -> None:
+    """"If the target is not in any row behind the model except the square immediately behind": the diagram's -- behind her."""
+    s = duel(start=False)
+    assert LABELS[square] == "--" and not in_front_rows(s.get("Meena"), parse_cell(square))
+
+
+def test_the_diagrams_wall_obstructs_a_and_leaves_b_and_c_clear() -> None:
+    """"A however is obstructed as two corner to corner lines either pass through the wall": the -- squares left of Meena are the wall."""
+    s = duel(blocked=("C8", "D8"), start=False)
+    lines = {x: sight(s.enc, s.enc.grid(), parse_cell("E8"), parse_cell(x)).lines for x in ("C7", "E7", "G6")}
+    assert lines == {"C7": 2, "E7": 0, "G6": 0}
+
+
+@pytest.mark.parametrize(("other", "reach"), [("E4", 4), ("H8", 4), ("H5", 4), ("E5", 3), ("G5", 3), ("I2", 6)])
+def test_reach_circles_beyond_the_diagram(other: str, reach: int) -> None:
+    """"Increase the reach by 1 for every square beyond 3. So the next 'circle' of squares would require Reach 4"."""
+    assert reach_to(parse_cell("E8"), "N", parse_cell(other)) == reach
+
+
+@pytest.mark.parametrize("facing", ["N", "E", "S", "W"])
+def test_the_diagram_turns_with_the_model(facing: str) -> None:
+    """"B is directly in front of Meena": the square in front is Reach 1 whichever way she faces, beside her Reach 2."""
+    dx, dy = FACING_VECTORS[facing]
+    e8 = parse_cell("E8")
+    front, beside = Cell(e8.col + dx, e8.row + dy), Cell(e8.col - dy, e8.row + dx)
+    assert (reach_to(e8, facing, front), reach_to(e8, facing, beside)) == (1, 2)
+
+
+def _meena_facing_abc() -> Scenario:
+    s = Scenario("damage-grid", map="12x10", blocked=("C8", "D8"))
+    s.add("Meena", f"weapons={SABER},{RING}", side="a", at="E8", facing="N")
+    for name, at in (("A", "C7"), ("B", "E7"), ("C", "G6")):
+        s.add(name, "health=20 body=9", side="b", at=at, facing="S")
+    s.run("init_roll")
+    s.run("next", actor="B")
+    return s
+
+
+@pytest.mark.parametrize("target", ["A", "C"])
+def test_meena_reaches_b_with_the_saber_but_a_and_c_only_with_the_ring(target: str) -> None:
+    """"Only B is within the reach of the Gravity Saber, both A and C are at a range of 3 ... A, B and C are within the range of the Pulse Laser Ring.\""""
+    s = _meena_facing_abc()
+    message = s.refused("attack", [1, 1, 1, 1], actor="Meena", target=target, weapon="gravity-saber", error=IllegalAction)
     assert "Reach 3" in message
-    res = s.run("attack", [1, 1, 1], actor="Meena", target="Hera", weapon="pulse-ring")
+    res = s.run("attack", [1, 1, 1], actor="Meena", target=target, weapon="pulse-ring")
     assert events(res, DgAttack)[0].distance == 3
+
+
+def test_meena_reaches_b_with_the_saber() -> None:
+    """"Only B is within the reach of the Gravity Saber ... B is directly in front of Meena.\""""
+    s = _meena_facing_abc()
+    res = s.run("attack", [1, 1, 1, 1], actor="Meena", target="B", weapon="gravity-saber")
+    assert events(res, DgAttack)[0].distance == 1
 
 
 def test_only_the_square_immediately_behind_can_be_attacked_from_the_rows_behind() -> None:
@@ -164,3 +222,13 @@ def test_the_map_shades_the_acting_models_reach_ahead_of_it() -> None:
     assert "E4" in shaded and "F5" in shaded and "E3" in shaded  # ahead and beside, reach 2
     assert "E6" in shaded and "E7" not in shaded and "D7" not in shaded  # only the square right behind
     assert "E2" not in shaded and "E5" not in shaded
+
+
+@pytest.mark.parametrize("environment", ["darkness", "total-darkness", "brightness", "extreme-brightness",
+                                         "poor-visibility", "abysmal-visibility"])
+def test_a_model_can_always_attack_at_reach_1(environment: str) -> None:
+    """"Factors are cumulative. However a model can always attack at Reach 1, even if they do not have any weapons"."""
+    s = duel(a_sheet="health=3", b_sheet="health=20 body=9", environment=environment, haze="abysmal-visibility")
+    res = s.run("attack", [1, 1, 1], actor="Meena", target="Hera", weapon="bare")
+    attack = events(res, DgAttack)[0]
+    assert (attack.distance, attack.reach) == (1, 1)
