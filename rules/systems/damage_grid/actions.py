@@ -9,6 +9,8 @@
   grappler next to the target adds 1 Power. 1 Combat Point. Dice for ``roll:``: the grappler's,
   then the target's.
 - ``break``: the grappled model spends 1 Combat Point on the same test against its strongest holder.
+  A held model can do nothing else: "stop it from moving and performing any other activation
+  that to break the grapple" (`activation.activate` refuses the rest; `/init next` still passes).
 """
 from __future__ import annotations
 
@@ -37,6 +39,11 @@ def _may_start(enc: Encounter, c: Combatant | None) -> bool:
     return enc.current is None and c in pool(enc, c.side)
 
 
+def _free(enc: Encounter, c: Combatant | None) -> bool:
+    """Not held in a grapple (a held model may only try to break it)."""
+    return c is not None and not model(c).grappled_by
+
+
 def _held(enc: Encounter, c: Combatant | None) -> bool:
     return c is not None and bool(model(c).grappled_by) and (_may_start(enc, c) or enc.current == c.name)
 
@@ -49,7 +56,7 @@ ACTIONS = ActionTable(
         target=True,
         options=(("to=CELL", "the square to lunge to (default: the nearest next to the target)"),
                  ("aim=LOCATION", "the location to aim the flips at"), ("flips=5>3", "explicit flips")),
-        legal=_may_start,
+        legal=lambda enc, c: _free(enc, c) and _may_start(enc, c),
     ),
     ActionSpec(
         "grapple",
@@ -57,7 +64,7 @@ ACTIONS = ActionTable(
         "to the target add 1 Power each; melee attacks on a grappled model get +2 Accuracy",
         cost="a Combat activation, 1 CP",
         target=True,
-        legal=lambda enc, c: _may_start(enc, c) or (c is not None and enc.current == c.name),
+        legal=lambda enc, c: _free(enc, c) and (_may_start(enc, c) or (c is not None and enc.current == c.name)),
     ),
     ActionSpec("break", "try to break a grapple holding you (the same test)", cost="1 CP", legal=_held),
 )
@@ -144,7 +151,7 @@ def _break(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
     holders = [h for n in model(c).grappled_by if (h := enc.find(n)) is not None]
     if not holders:
         raise IllegalAction(f"{c.name} is not held in a grapple.")
-    events = activate(enc, c, "grapple")
+    events = activate(enc, c, "break")
     spend_cp(enc, c, action.options)
     strongest = max(holders, key=lambda h: model(h).values.get("health", 0))
     test, won = _test(enc, c, strongest, dice, True)

@@ -39,6 +39,7 @@ __all__ = [
 
 #: what each kind of activation is called in refusals
 KINDS = {"move": "a Move", "combat": "a Combat activation", "lunge": "a Lunge", "grapple": "a Grapple", "pass": "a pass",
+         "break": "an attempt to break a grapple",
          "lunged": "a Lunge already made"}
 
 
@@ -156,6 +157,12 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
     """Make ``c`` the activating model with a ``how`` activation (or go on with the one under way)."""
     need_started(enc)
     st = model(c)
+    if st.grappled_by and how not in ("break", "pass"):
+        # "to stop it from moving and performing any other activation that to break the grapple"
+        raise IllegalAction(
+            f"{c.name} is held in a grapple by {', '.join(st.grappled_by)}: it can only try to break it "
+            f"(`/act action:break`, 1 Combat Point) or do nothing (`/init next combatant:{c.name}`)."
+        )
     if enc.current == c.name:
         if st.activation != how:
             raise IllegalAction(
@@ -180,11 +187,6 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
         )
     if c.side != side:
         raise NotYourTurn(f"{side} activate a model now (one of {waiting}); {c.name} waits until it is {c.side}'s turn.")
-    if st.grappled_by and how in ("move", "lunge"):
-        raise IllegalAction(
-            f"{c.name} is held in a grapple by {', '.join(st.grappled_by)}: it must break it first "
-            f"(`/act action:break`, 1 Combat Point)."
-        )
     enc.current = c.name
     st.activation, st.acted = how, now(enc)
     st.speed_left = speed(c) if how in ("move", "lunge") else 0

@@ -29,7 +29,7 @@ __all__ = ["DgPresenter", "sheet_summary"]
 
 HOW = {
     "move": "a Move", "combat": "a Combat activation", "lunge": "a Lunge", "grapple": "a Grapple",
-    "pass": "nothing (passes)",
+    "break": "an attempt to break a grapple", "pass": "nothing (passes)",
 }
 
 

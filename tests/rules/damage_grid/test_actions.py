@@ -1,6 +1,8 @@
 """`/act`: Lunge, Grapple and breaking free; attacks on cover squares."""
 from __future__ import annotations
 
+import pytest
+
 from rules.errors import IllegalAction
 from rules.systems.damage_grid.events import CloudDrifted, CoverHit, DgAttack, DgMoved, GrappleTest, ProneChanged
 from rules.systems.damage_grid.sheet import model
@@ -115,3 +117,20 @@ def test_a_pulse_strikes_the_next_circle_as_each_phase_begins() -> None:
     s.run("next", actor="Meena")
     res = s.run("next", actor="Hera")
     assert not events(res, DgAttack) and not s.enc.effects
+
+
+@pytest.mark.parametrize(("kind", "extra"), [("attack", {"target": "Meena"}), ("grapple", {"target": "Meena"}),
+                                             ("coup", {"target": "Meena"}), ("move", {"to": "F8"})])
+def test_a_grappled_model_can_only_try_to_break_the_grapple(kind: str, extra: dict) -> None:
+    """"A model can attempt to Grapple its target to stop it from moving and performing any other activation that to break the grapple.\""""
+    s = duel(a_sheet=f"weapons={SABER} health=2", b_sheet=f"health=2 weapons={SABER}")
+    s.run("act", [4, 4, 1, 2], actor="Meena", name="grapple", target="Hera")
+    s.run("next", actor="Meena")
+    if kind == "coup":
+        s.get("Meena").status = "downed"
+    action = {"attack": "attack", "coup": "coupdegrace", "move": "move"}.get(kind, "act")
+    named = {"name": "grapple"} if kind == "grapple" else {}
+    message = s.refused(action, [1, 1, 1, 1], actor="Hera", error=IllegalAction, **named, **extra)
+    assert "held in a grapple" in message
+    res = s.run("act", [5, 5, 1, 2], actor="Hera", name="break")
+    assert events(res, GrappleTest)[0].won
