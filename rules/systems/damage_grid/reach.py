@@ -32,7 +32,7 @@ give cover.
 
 **Cover.** "A target benefits from cover if any one line from the model's corner touches the
 obstruction and is still in Line Of Sight": the cover is the strongest square or model any
-corner line crosses: a wall has Body ``wall_body`` (10, hard), an obstacle ``obstacle_body``
+corner line crosses (in one row or column: touches, the same lines sight counts): a wall has Body ``wall_body`` (10, hard), an obstacle ``obstacle_body``
 (5, soft), a model its size + Body. "If the Body of the cover is greater than the Power of the
 attack the difference is added to the Body of the target."
 
@@ -142,7 +142,9 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
     solid = frozenset(blocking(enc, grid))
     lines = _lines(grid, a, b, solid | clouds(enc))
     opts = values(enc)
-    box = (min(a.col, b.col), max(a.col, b.col), min(a.row, b.row), max(a.row, b.row))
+    # the squares a corner line may cross or (in one row or column) touch: the box round both
+    # squares and one beyond it; whether a line does is `corner_lines`'s, as for sight
+    box = (min(a.col, b.col) - 1, max(a.col, b.col) + 1, min(a.row, b.row) - 1, max(a.row, b.row) + 1)
 
     def inside(c: Cell) -> bool:
         return box[0] <= c.col <= box[1] and box[2] <= c.row <= box[3] and c not in (a, b)

@@ -232,3 +232,12 @@ def test_a_model_can_always_attack_at_reach_1(environment: str) -> None:
     res = s.run("attack", [1, 1, 1], actor="Meena", target="Hera", weapon="bare")
     attack = events(res, DgAttack)[0]
     assert (attack.distance, attack.reach) == (1, 1)
+
+
+def test_a_wall_beside_a_line_in_one_column_gives_cover_as_well_as_minus_2() -> None:
+    """"A target benefits from cover if any one line from the model's corner touches the obstruction and is still in Line Of Sight.\""""
+    s = duel(a_sheet=f"weapons={RING}", b_sheet="health=20 body=0", blocked=("F6",), b_at="E4")
+    seen = sight(s.enc, s.enc.grid(), parse_cell("E8"), parse_cell("E4"))
+    assert (seen.lines, seen.cover, seen.cover_by) == (1, 10, "F6")
+    attack = events(s.run("attack", [3, 3, 3], actor="Meena", target="Hera"), DgAttack)[0]
+    assert attack.sight == "partial" and attack.cover_added == 7
