@@ -28,7 +28,7 @@ from rules.systems.damage_grid.reach import Sight, adjacent, behind, in_front_ro
 from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
 from rules.systems.damage_grid.sheet import Weapon, grid_of, model, release, size, weapons
 
-__all__ = ["BARE", "choose_weapon", "check_reach", "strike", "target_of", "spend_cp", "SIZE_ACCURACY"]
+__all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "target_of", "spend_cp", "SIZE_ACCURACY"]
 
 #: "a model can always attack at Reach 1 ... using the current Health attribute of the model as its Power"
 BARE = Weapon(name="bare", reach=1, power=0, accuracy=0, melee=True, health=1)
@@ -148,6 +148,31 @@ def _stationary(enc: Encounter, c: Combatant) -> bool:
     return now(enc) - model(c).moved >= 5
 
 
+def power_of(enc: Encounter, c: Combatant, w: Weapon, words: dict[str, str], from_behind: bool = False) -> tuple[list[Modifier], int]:
+    """The attack's Power modifiers and the dice it rolls. "With the weapon selected the model rolls as many D6
+    as the Power of the weapon": a weapon of Power 0 (a smoke grenade) rolls none, whatever the modifiers;
+    any other rolls at least 1, and fewer by choice with ``dice=``."""
+    base = max(model(c).values.get("health", 0), 0) if w is BARE else w.power
+    power: list[Modifier] = [mod("Health" if w is BARE else w.name, base)]
+    if w.power == 0 and w is not BARE:
+        if "dice" in words:
+            raise InputError(f"The {w.name} has Power 0 and rolls no dice: leave `dice=` out.")
+        return power, 0
+    if "low" in words:
+        power.append(mod("low on power", -(base // 2)))
+    if values(enc).gravity:
+        power.append(mod("gravity", values(enc).gravity))
+    if from_behind:
+        power.append(mod("from behind", 1))
+    if "power" in words:
+        power.append(mod("ability", read_int(words["power"], "power", -20, 20)))
+    most = max(sum(m.value for m in power), 1)
+    count = read_int(words["dice"], "dice", 1, most, hint=f"at most the attack's Power {most}") if "dice" in words else most
+    if count < most:
+        power.append(mod("fewer by choice", count - most))
+    return power, count
+
+
 def strike(
     enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, words: dict[str, str], dice: Dice,
     *, special: str | None = None, forced: int = 0, area: Cell | None = None,
@@ -168,23 +193,8 @@ def strike(
     else:
         d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), False, 0  # type: ignore[arg-type]
         seen = Sight(0)
-    opts = values(enc)
     st, ts = model(c), model(t)
-    # Power
-    base = max(st.values.get("health", 0), 0) if w is BARE else w.power
-    power: list[Modifier] = [mod("Health" if w is BARE else w.name, base)]
-    if "low" in words:
-        power.append(mod("low on power", -(base // 2)))
-    if opts.gravity:
-        power.append(mod("gravity", opts.gravity))
-    if area is None and behind(t, a):  # type: ignore[arg-type]
-        power.append(mod("from behind", 1))
-    if "power" in words:
-        power.append(mod("ability", read_int(words["power"], "power", -20, 20)))
-    most = max(sum(m.value for m in power), 1)
-    count = read_int(words["dice"], "dice", 1, most, hint=f"at most the attack's Power {most}") if "dice" in words else most
-    if count < most:
-        power.append(mod("fewer by choice", count - most))
+    power, count = power_of(enc, c, w, words, from_behind=area is None and behind(t, a))  # type: ignore[arg-type]
     # Accuracy
     acc: list[Modifier] = [mod(w.name, w.accuracy)]
     if SIZE_ACCURACY[size(t)]:
@@ -216,6 +226,8 @@ def strike(
     with dice.rolling_for(c.name):
         rolled = dice.roll(count, 6)
     faces = [int(x) for x in rolled]
+    if not faces:
+        accuracy = 0  # nothing rolled, nothing to flip
     grid = grid_of(t)
     aim = flips.aim_location(grid, words["aim"]) if words.get("aim") else None
     shield = not adjacent(a, b) and not w.blast  # type: ignore[arg-type]

@@ -3,22 +3,26 @@ same value. When the Health of the cover is reduced to 0 it is destroyed or redu
 will not provide cover anymore but may increase the cost of speed points entering the square."
 
 Reading: a wall or obstacle square is a one-square grid that every Power die hits; its hits add up
-over the fight, and at its Body (``wall_body``, ``obstacle_body``) it is debris. "A model that is
+over the fight, and at its Body (``wall_body``, ``obstacle_body``) it is debris. The attack needs
+Reach and line of sight to the square as any other, and its Power is modified as any other's
+(`attacks.power_of`: ``low``, ``dice=``, ``power=``, gravity; a square has no facing, so no +1 from
+behind). Accuracy does not matter: every die hits the one square. "A model that is
 also obstructing as cover cannot be targeted this way."
 """
 from __future__ import annotations
 
 from rules.actions import Attack
 from rules.dice import Dice
-from rules.errors import InputError
+from rules.errors import IllegalAction, InputError
 from rules.events import Event, Roll
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.systems.damage_grid.activation import activate, battle
-from rules.systems.damage_grid.attacks import check_reach, check_words, choose_weapon, spend_cp
+from rules.systems.damage_grid.attacks import check_reach, check_words, choose_weapon, power_of, spend_cp
 from rules.systems.damage_grid.events import CoverHit, DgAttack
 from rules.systems.damage_grid.movement import blocking
 from rules.systems.damage_grid.options import values
+from rules.systems.damage_grid.reach import sight
 
 __all__ = ["is_cover", "cover_body", "attack_cover"]
 
@@ -41,11 +45,14 @@ def attack_cover(enc: Encounter, grid: Grid, c: Combatant, action: Attack, dice:
     check_words(action.options)
     w = choose_weapon(c, action.weapon)
     d, counted, _, _ = check_reach(enc, grid, c, cell, w)
+    seen = sight(enc, grid, c.cell, cell)  # type: ignore[arg-type]
+    if seen.lines == 3:
+        raise IllegalAction(f"{c.name} has no line of sight to {cell.name}: all three corner lines are obstructed.")
     events = activate(enc, c, "combat")
     forced = spend_cp(enc, c, action.options)
-    power = max(w.power if w.name != "bare" else c.state.values.get("health", 0), 1)  # type: ignore[attr-defined]
+    power, count = power_of(enc, c, w, action.options)  # a square has no facing: no +1 from behind
     with dice.rolling_for(c.name):
-        rolled = dice.roll(power, 6)
+        rolled = dice.roll(count, 6)
     state = battle(enc)
     body = cover_body(enc, grid, cell.name)
     taken = min(len(rolled), body - state.cover_hits.get(cell.name, 0))
@@ -53,6 +60,7 @@ def attack_cover(enc: Encounter, grid: Grid, c: Combatant, action: Attack, dice:
     left = body - state.cover_hits[cell.name]
     if left <= 0:
         state.debris.append(cell.name)
-    events.append(DgAttack(actor=c.name, target=cell.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{power}d6"),
-                           faces=[int(x) for x in rolled], distance=d, reach=counted, forced=forced, melee=w.melee))
+    events.append(DgAttack(actor=c.name, target=cell.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{count}d6"),
+                           faces=[int(x) for x in rolled], power=power, distance=d, reach=counted, sight=seen.level,
+                           forced=forced, melee=w.melee))
     return events + [CoverHit(cell=cell.name, hits=taken, left=max(left, 0), debris=left <= 0)]

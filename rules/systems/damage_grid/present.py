@@ -123,14 +123,15 @@ class DgPresenter(Presenter):
         power = sum(m.value for m in e.power)
         accuracy = sum(m.value for m in e.accuracy)
         lines = [head]
-        lines.append(f"Power {_terms(e.power, str(power))}; Accuracy {_terms(e.accuracy, str(accuracy))}")
+        lines.append("; ".join(f"{name} {_terms(mods, str(total))}" for name, mods, total in
+                               (("Power", e.power, power), ("Accuracy", e.accuracy, accuracy)) if mods))
         if e.sight != "none":
             lines.append("the target is " + ("partly obstructed" if e.sight == "partial" else "hidden"))
         if e.cover:
             added = f": +{e.cover_added} Body" if e.cover_added else ": the Power penetrates it"
             lines.append(f"cover of Body {e.cover} ({e.cover_by}){added}")
         shown = ", ".join(("✍️" if i in e.roll.typed else "") + str(d) for i, d in enumerate(e.roll.dice))
-        lines.append(f"🎲 {shown} ({e.roll.label})")
+        lines.append(f"🎲 {shown} ({e.roll.label})" if e.roll.dice else "🎲 no dice: Power 0")
         if e.flips:
             who = "the target flips" if e.flips[0].by == "target" else "flips"
             aim = f" aiming at {e.aim.title()}" if e.aim else ""

@@ -134,3 +134,23 @@ def test_a_grappled_model_can_only_try_to_break_the_grapple(kind: str, extra: di
     assert "held in a grapple" in message
     res = s.run("act", [5, 5, 1, 2], actor="Hera", name="break")
     assert events(res, GrappleTest)[0].won
+
+
+def test_attacking_cover_applies_the_power_modifiers() -> None:
+    """"The cover itself can be target by an attack": its Power is modified as any attack's ("A weapon low on power attacks with only half its Power rounded up")."""
+    s = duel(a_sheet="weapons=cannon:4:5:0", b_at="J2", gravity="-1")
+    s.enc.map.terrain = {"E6": "obstacle"}
+    res = s.run("attack", [1, 2], actor="Meena", target="E6", options={"low": ""})
+    attack = events(res, DgAttack)[0]
+    assert len(attack.roll.dice) == 2 and sum(m.value for m in attack.power) == 2
+    assert events(res, CoverHit)[0].hits == 2
+    text = "\n".join(s.text(res))
+    assert "Power 5 cannon −2 low on power −1 gravity = 2" in text and "Accuracy" not in text
+
+
+def test_cover_behind_other_cover_cannot_be_shot() -> None:
+    """"If all 3 lines pass through then there is no LOS": a wall behind another wall is out of sight."""
+    s = duel(a_sheet="weapons=cannon:4:5:0", b_at="J2", blocked=("E6", "E5"))
+    message = s.refused("attack", [1, 1, 1, 1, 1], actor="Meena", target="E5", error=IllegalAction)
+    assert "line of sight" in message
+    assert events(s.run("attack", [1, 1, 1, 1, 1], actor="Meena", target="E6"), CoverHit)

@@ -160,3 +160,24 @@ def test_the_board_shows_each_models_grid_cp_and_conditions() -> None:
     model(s.get("Hera")).prone = True
     line = s.system.present.status_line(s.enc, s.get("Hera"))
     assert line == "**Hera** · E7 S · Mi2 He3 Bo1 Sh0 Sp4 · 2 CP · prone"
+
+
+def test_a_power_0_weapon_rolls_no_dice_and_does_no_damage() -> None:
+    """"With the weapon selected the model rolls as many D6 as the Power of the weapon": Power 0 rolls nothing."""
+    s = duel(a_sheet="weapons=flare:4:0:2", b_sheet="health=1 mind=1 body=0", b_at="E6")
+    before = dict(model(s.get("Hera")).values)
+    res = s.run("attack", [], actor="Meena", target="Hera", options={"power": "3"})
+    attack = events(res, DgAttack)[0]
+    assert attack.roll.dice == [] and not attack.flips
+    assert model(s.get("Hera")).values == before and s.get("Hera").status == "active"
+    assert "no dice" in "\n".join(s.text(res))
+
+
+def test_the_smoke_grenade_burst_2_cloud_4_is_a_harmless_cloud() -> None:
+    """"The Smoke grenade is Burst 2 Cloud 4; it will occupy 4 concentrated squares and last for 4 phases.\""""
+    s = duel(a_sheet="weapons=smoke-grenade:4:0:0:area=burst2:cloud=4", b_sheet="health=1 mind=1 body=0", b_at="E6")
+    before = dict(model(s.get("Hera")).values)
+    res = s.run("attack", [], actor="Meena", target="E6")
+    assert not events(res, DgAttack) and model(s.get("Hera")).values == before
+    (cloud,) = s.enc.effects
+    assert (cloud.code, cloud.left, sorted(cloud.cells)) == ("cloud", 4, ["E5", "E6", "F5", "F6"])
