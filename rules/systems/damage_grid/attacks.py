@@ -175,11 +175,12 @@ def power_of(enc: Encounter, c: Combatant, w: Weapon, words: dict[str, str], fro
 
 def strike(
     enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, words: dict[str, str], dice: Dice,
-    *, special: str | None = None, forced: int = 0, area: Cell | None = None,
+    *, special: str | None = None, forced: int = 0, area: Cell | None = None, seen: Sight | None = None,
 ) -> list[Event]:
     """One attack of ``c`` on ``t`` with ``w`` (the Combat Point paid by the caller); returns the events, the
     damage and the knock-down test included. ``area``: ``t`` is caught in an area centred there (the area's
-    reach and sight were checked; no obstruction or cover between the centre and ``t``)."""
+    reach and sight were checked; no obstruction or cover between the centre and ``t``), ``seen`` the sight and
+    cover of the targeted square for the model on it."""
     a, b = c.cell, t.cell
     if area is None:
         d, counted, limited, extended = check_reach(enc, grid, c, b, w)  # type: ignore[arg-type]
@@ -192,7 +193,7 @@ def strike(
             raise IllegalAction(f"{c.name} has no line of sight to {t.name}: all three corner lines are obstructed.")
     else:
         d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), False, 0  # type: ignore[arg-type]
-        seen = Sight(0)
+        seen = seen or Sight(0)
     st, ts = model(c), model(t)
     power, count = power_of(enc, c, w, words, from_behind=area is None and behind(t, a))  # type: ignore[arg-type]
     # Accuracy

@@ -8,7 +8,12 @@ model's square) within its Reach and line of sight, paying 1 Combat Point; the s
 `areas`. A pulse hits the target square when triggered, then the circle at reach k as the
 k-th phase after it begins (an effect counted down at each phase's end). Each model in the
 area, in the order they joined, is attacked with its own Power dice (then its own Mode test
-dice): with no obstruction or cover between the centre and it.
+dice): with no obstruction or cover between the centre and it, except the model on the targeted
+square, which has that square's sight and cover from the attacker (a Burst 1 aimed at a hidden
+model is as hidden as a shot). A square behind an obstruction seen from the centre (a corridor
+or fan: from the attacker) is not affected: two obstructed corner lines or more, the text's own
+"obstructed" (option ``area_obstructed``), unless the weapon is marked ``penetrate``. Clouds and
+models stop no area.
 
 "Some can stay in effect for multiple phases as Clouds": ``cloud=N`` leaves a cloud on the area's
 squares for N phases (an effect counted down at each phase's end). Its squares obstruct lines of
@@ -28,14 +33,31 @@ from rules.systems.damage_grid import areas
 from rules.systems.damage_grid.attacks import check_reach, strike
 from rules.systems.damage_grid.events import CloudDrifted
 from rules.systems.damage_grid.movement import blocking
-from rules.systems.damage_grid.reach import sight
+from rules.systems.damage_grid.options import values
+from rules.systems.damage_grid.reach import Sight, sight, walls_between
 from rules.systems.damage_grid.sheet import Weapon, weapon
 
 __all__ = ["area_cells", "area_attack", "drift_clouds"]
 
 
+#: the obstructed corner lines, seen from an area's centre, that leave a square out (option ``area_obstructed``)
+OBSTRUCTED = {"partial": 1, "hidden": 2, "blocked": 3}
+
+
+def unobstructed(enc: Encounter, grid: Grid, origin: Cell, cells: list[Cell], w: Weapon) -> list[Cell]:
+    """"Obstructions that the Area Affect cannot penetrate mean obstructed squares are not affected by it":
+    the squares of ``cells`` on the map, not obstructed, and not behind an obstruction seen from ``origin``
+    (unless ``w`` penetrates)."""
+    cells = areas.on_board(cells, grid.width, grid.height, blocking(enc, grid))
+    if w.penetrate:
+        return cells
+    need = OBSTRUCTED[values(enc).area_obstructed]
+    return [x for x in cells if x == origin or walls_between(enc, grid, origin, x) < need]
+
+
 def area_cells(enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon) -> list[Cell]:
-    """The squares ``w``'s area covers when aimed at ``centre`` (on the map, not obstructed)."""
+    """The squares ``w``'s area covers when aimed at ``centre`` (see :func:`unobstructed`): a burst, star burst
+    or pulse seen from the targeted square, a corridor or fan from the attacker's."""
     shape, x = w.area  # type: ignore[misc]
     origin = c.cell
     cells = {
@@ -45,14 +67,15 @@ def area_cells(enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon
         "star": lambda: areas.star_burst(centre, x),
         "pulse": lambda: areas.pulse(centre, x, 0),
     }[shape]()
-    return areas.on_board(cells, grid.width, grid.height, blocking(enc, grid))
+    return unobstructed(enc, grid, origin if shape in ("corridor", "fan") else centre, cells, w)  # type: ignore[arg-type]
 
 
 def area_attack(
     enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon, words: dict[str, str], dice: Dice, forced: int
 ) -> list[Event]:
     check_reach(enc, grid, c, centre, w)
-    if sight(enc, grid, c.cell, centre).lines == 3:  # type: ignore[arg-type]
+    seen = sight(enc, grid, c.cell, centre)  # type: ignore[arg-type]
+    if seen.lines == 3:
         raise IllegalAction(f"{c.name} has no line of sight to {centre.name}: all three corner lines are obstructed.")
     cells = area_cells(enc, grid, c, centre, w)
     events: list[Event] = []
@@ -65,16 +88,20 @@ def area_attack(
                         cells=[x.name for x in cells], source=c.name)
         enc.effects = [*enc.effects, effect]
         events.append(EffectAdded(actor=None, name=effect.name, ends="phase_end", left=w.cloud))
-    return events + _caught(enc, grid, c, cells, centre, w, words, dice, forced)
+    return events + _caught(enc, grid, c, cells, centre, w, words, dice, forced, seen)
 
 
 def _caught(enc: Encounter, grid: Grid, c: Combatant, cells: list[Cell], centre: Cell, w: Weapon,
-            words: dict[str, str], dice: Dice, forced: int = 0) -> list[Event]:
-    """Every model on ``cells`` attacked in turn, each with its own dice."""
+            words: dict[str, str], dice: Dice, forced: int = 0, seen: Sight | None = None) -> list[Event]:
+    """Every model on ``cells`` attacked in turn, each with its own dice; the one on the targeted square with
+    ``seen``, the sight and cover of that square (an area aimed at a hidden model is aimed at a hidden square)."""
     events: list[Event] = []
+    if w.power == 0:  # "rolls as many D6 as the Power": a smoke grenade attacks nobody
+        return []
     for m in [m for m in enc.combatants if m.on_board and m.cell in cells]:
         if m.status != "out":
-            events += strike(enc, grid, c, m, w, words, dice, forced=forced, area=centre)
+            aimed = seen if m.cell == centre else None
+            events += strike(enc, grid, c, m, w, words, dice, forced=forced, area=centre, seen=aimed)
     return events
 
 
@@ -94,8 +121,7 @@ def _pulses(enc: Encounter, dice: Dice) -> list[Event]:
         if grid is None or c is None or c.cell is None or w is None or w.area is None:
             continue
         centre = grid.parse(e.cells[0])
-        ring = areas.on_board(areas.pulse(centre, w.area[1], w.area[1] - e.left + 1), grid.width, grid.height,
-                              blocking(enc, grid))
+        ring = unobstructed(enc, grid, centre, areas.pulse(centre, w.area[1], w.area[1] - e.left + 1), w)
         events += _caught(enc, grid, c, ring, centre, w, {}, dice)
     return events
 

@@ -34,6 +34,13 @@ OPTIONS = OptionSet(
         "a second, cumulative factor over `environment` (rain or smoke in the dark)",
     ),
     choice_option("lit", ("no", "yes"), "whether targets are illuminated (darkness doubles Reach only for unlit targets)"),
+    choice_option(
+        "area_obstructed",
+        ("hidden", "partial", "blocked"),
+        "which squares an area leaves out behind obstructions, seen from its centre (or, for a corridor or fan, "
+        "the attacker): `hidden` two corner lines or more (the text calls A \"obstructed\" so), `partial` one or "
+        "more, `blocked` all three",
+    ),
     int_option("gravity", 0, -6, 6, "Gravity X: added to the Power of every attack"),
     choice_option(
         "extended_reach",

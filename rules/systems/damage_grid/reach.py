@@ -63,6 +63,7 @@ __all__ = [
     "reach_to",
     "Sight",
     "sight",
+    "walls_between",
     "View",
     "view",
     "behind",
@@ -131,6 +132,11 @@ def clouds(enc: Encounter) -> set[Cell]:
 
 def _lines(grid: Grid, a: Cell, b: Cell, solid: frozenset[Cell]) -> int:
     return corner_lines(_plain(grid.width, grid.height, solid), a, b)
+
+
+def walls_between(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> int:
+    """How many corner lines from ``a`` to ``b`` walls and obstacles obstruct (clouds left out: smoke stops no blast)."""
+    return _lines(grid, a, b, frozenset(blocking(enc, grid)))
 
 
 def _crosses(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:

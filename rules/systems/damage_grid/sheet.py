@@ -1,7 +1,8 @@
 """The sheet of the damage-grid game: its keys, the weapon profile, and readers of a model's numbers.
 
 A weapon is written ``name:reach:power:accuracy`` followed by any of the words ``melee``,
-``blast``, ``area=SHAPE`` (``burst2``, ``corridor1``, ``fan2``, ``star2``, ``pulse3``),
+``blast``, ``area=SHAPE`` (``burst2``, ``corridor1``, ``fan2``, ``star2``, ``pulse3``), ``penetrate``
+(the area goes through obstructions),
 ``cloud=N`` (the area stays N phases) and ``health=N`` (the weapon's own Health, hit through
 the Arsenal location; default 2), e.g. ``gravity-saber:2:4:2:melee,pulse-ring:4:3:1``.
 """
@@ -57,6 +58,8 @@ class Weapon(BaseModel):
     accuracy: int = Field(ge=-10, le=20)
     melee: bool = False
     blast: bool = False
+    #: its area goes through obstructions ("Obstructions that the Area Affect cannot penetrate")
+    penetrate: bool = False
     #: ``(shape, size)`` of an area weapon, e.g. ``("burst", 2)``
     area: tuple[str, int] | None = None
     #: phases the area stays as a cloud (0: it ends with the phase)
@@ -66,7 +69,7 @@ class Weapon(BaseModel):
     def profile(self) -> str:
         """``gravity-saber:2:4:2:melee``: the weapon as the sheet writes it."""
         bits = [self.name, str(self.reach), str(self.power), str(self.accuracy)]
-        bits += [w for w, on in (("melee", self.melee), ("blast", self.blast)) if on]
+        bits += [w for w, on in (("melee", self.melee), ("blast", self.blast), ("penetrate", self.penetrate)) if on]
         if self.area:
             bits.append(f"area={self.area[0]}{self.area[1]}")
         if self.cloud:
@@ -77,7 +80,7 @@ class Weapon(BaseModel):
 
 
 _HOW = (
-    "write each weapon as `name:reach:power:accuracy` plus any of `melee`, `blast`, `area=burst2`, "
+    "write each weapon as `name:reach:power:accuracy` plus any of `melee`, `blast`, `area=burst2`, `penetrate`, "
     "`cloud=4`, `health=3`, comma separated, like `weapons=gravity-saber:2:4:2:melee,pulse-ring:4:3:1`"
 )
 
@@ -107,7 +110,7 @@ def _weapon(item: str) -> Weapon:
     }
     for word in parts[4:]:
         key, _, value = word.partition("=")
-        if key in ("melee", "blast") and not value:
+        if key in ("melee", "blast", "penetrate") and not value:
             fields[key] = True
         elif key == "area" and value:
             fields["area"] = _area(value, item)
@@ -154,7 +157,7 @@ def sheet_keys() -> tuple[SheetKey, ...]:
         *locations,
         SheetKey("size", "size: 0 tiny to 4 huge (changes the attacker's Accuracy, and Body as cover)", "int", 2,
                  minimum=0, maximum=4),
-        SheetKey("weapons", "weapon profiles `name:reach:power:accuracy[:melee][:blast][:area=burst2][:cloud=4]"
+        SheetKey("weapons", "weapon profiles `name:reach:power:accuracy[:melee][:blast][:area=burst2][:penetrate][:cloud=4]"
                  "[:health=2]`, comma separated", "custom", parse=parse_weapons, accepts="weapon profiles"),
         SheetKey("see-in-dark", "sees in the dark", "bool", False),
         SheetKey("sightless", "sightless: not blinded by brightness", "bool", False),

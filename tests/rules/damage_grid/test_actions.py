@@ -154,3 +154,40 @@ def test_cover_behind_other_cover_cannot_be_shot() -> None:
     message = s.refused("attack", [1, 1, 1, 1, 1], actor="Meena", target="E5", error=IllegalAction)
     assert "line of sight" in message
     assert events(s.run("attack", [1, 1, 1, 1, 1], actor="Meena", target="E6"), CoverHit)
+
+
+def _walled_blast(weapon: str, **options: str) -> Scenario:
+    s = Scenario("damage-grid", map="12x10", blocked=("F3", "F4", "F5", "F6", "F7"), **options)
+    s.add("Juno", f"weapons={weapon}", side="a", at="E8", facing="N")
+    s.add("Kit", "health=9 body=9", side="a", at="D5", facing="N")
+    s.add("Xul", "health=9 body=9", side="b", at="G5", facing="S")
+    s.add("Hera", "health=9 body=9", side="b", at="H9", facing="S")
+    s.run("init_roll")
+    return s
+
+
+def test_an_area_stops_at_obstructions() -> None:
+    """"Obstructions that the Area Affect cannot penetrate mean obstructed squares are not affected by it": Xul behind the wall is spared."""
+    s = _walled_blast("grenade:5:2:0:area=star2")
+    res = s.run("attack", [1, 1], actor="Juno", target="E5", weapon="grenade")
+    assert [e.target for e in events(res, DgAttack)] == ["Kit"]
+
+
+def test_a_penetrating_area_goes_through_obstructions() -> None:
+    """"Obstructions that the Area Affect cannot penetrate": a weapon marked `penetrate` reaches Xul behind the wall."""
+    s = _walled_blast("grenade:5:2:0:area=star2:penetrate")
+    res = s.run("attack", [1, 1, 1, 1], actor="Juno", target="E5", weapon="grenade")
+    assert [e.target for e in events(res, DgAttack)] == ["Kit", "Xul"]
+
+
+def test_an_area_aimed_at_a_hidden_square_is_hidden_and_covered() -> None:
+    """"If the target is hidden by an obstruction (two lines pass through) decreases Accuracy by 4": so does a Burst 1 aimed at its square, with its cover."""
+    s = Scenario("damage-grid", map="12x10", blocked=("C8", "D8"))
+    s.add("Meena", "weapons=grenade:4:3:2:area=burst1", side="a", at="E8", facing="N")
+    s.add("A", "health=1 mind=1 body=0", side="b", at="C7", facing="S")
+    s.add("B", side="b", at="K1", facing="S")
+    s.run("init_roll")
+    s.run("next", actor="B")
+    attack = events(s.run("attack", [2, 2, 2], actor="Meena", target="C7"), DgAttack)[0]
+    assert attack.sight == "hidden" and any(m.name == "hidden" and m.value == -4 for m in attack.accuracy)
+    assert (attack.cover, attack.cover_added) == (10, 7) and s.get("A").status == "active"
