@@ -17,9 +17,10 @@ models stop no area.
 
 "Some can stay in effect for multiple phases as Clouds": ``cloud=N`` leaves a cloud on the area's
 squares for N phases (an effect counted down at each phase's end). Its squares obstruct lines of
-sight. At the start of each phase every cloud rolls a d10 (`areas.roll_drift`): on a 0 it is
-gone, else it drifts one square unless obstructed. For ``roll:``, those d10s come in the order
-the clouds were placed, in the `/init next` that begins the phase.
+sight. At the start of each later phase it lasts every cloud rolls a d10 (`areas.roll_drift`): on
+a 0 it is gone, else it drifts one square unless obstructed; then it attacks the models under it
+with its weapon. For ``roll:``, each cloud's d10 and the dice of the models under it come in the
+order the clouds were placed, in the `/init next` that begins the phase.
 """
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ from rules.systems.damage_grid.sheet import Weapon, weapon
 __all__ = ["area_cells", "area_attack", "drift_clouds"]
 
 
+#: a cloud's name is its weapon's with this after it
+CLOUD = " cloud"
 #: the obstructed corner lines, seen from an area's centre, that leave a square out (option ``area_obstructed``)
 OBSTRUCTED = {"partial": 1, "hidden": 2, "blocked": 3}
 
@@ -84,7 +87,7 @@ def area_attack(
                         cells=[centre.name], source=c.name)
         enc.effects = [*enc.effects, effect]
     if w.cloud:
-        effect = Effect(id=next_id(enc.effects), name=f"{w.name} cloud", ends="phase_end", left=w.cloud, code="cloud",
+        effect = Effect(id=next_id(enc.effects), name=f"{w.name}{CLOUD}", ends="phase_end", left=w.cloud, code="cloud",
                         cells=[x.name for x in cells], source=c.name)
         enc.effects = [*enc.effects, effect]
         events.append(EffectAdded(actor=None, name=effect.name, ends="phase_end", left=w.cloud))
@@ -127,20 +130,34 @@ def _pulses(enc: Encounter, dice: Dice) -> list[Event]:
 
 
 def drift_clouds(enc: Encounter, dice: Dice) -> list[Event]:
-    """Each cloud's d10 at the start of a phase: gone on a 0, else drift (module text)."""
+    """Each cloud as a phase begins (module text): one that lasts into this phase rolls its d10 (gone on a 0,
+    else it drifts), then attacks every model under it with its weapon; one whose last phase has ended
+    (``left`` 1: it is counted out with this phase's change) rolls nothing."""
     grid = enc.grid()
     if grid is None:
         return []
     events: list[Event] = []
     kept: list[Effect] = []
     for e in enc.effects:
-        if e.code != "cloud":
+        if e.code != "cloud" or e.left <= 1:
             kept.append(e)
             continue
         moved = areas.roll_drift(dice, [grid.parse(x) for x in e.cells], grid.width, grid.height, blocking(enc, grid))
         events.append(CloudDrifted(name=e.name, roll=moved.roll, direction=moved.direction,
                                    cells=[x.name for x in moved.cells], gone=moved.gone, blocked=moved.blocked))
-        if not moved.gone:
-            kept.append(e.model_copy(update={"cells": [x.name for x in moved.cells]}))
+        if moved.gone:
+            continue
+        kept.append(e.model_copy(update={"cells": [x.name for x in moved.cells]}))
+        events += _under_cloud(enc, grid, e, list(moved.cells), dice)
     enc.effects = kept
     return events
+
+
+def _under_cloud(enc: Encounter, grid: Grid, e: Effect, cells: list[Cell], dice: Dice) -> list[Event]:
+    """"Some can stay in effect for multiple phases as Clouds": the models under a cloud are caught again in each
+    phase it lasts, by the weapon that made it (none if its thrower has left the board)."""
+    c = enc.find(e.source)
+    w = weapon(c, e.name.removesuffix(CLOUD)) if c is not None else None
+    if c is None or c.cell is None or w is None or not cells:
+        return []
+    return _caught(enc, grid, c, cells, cells[0], w, {}, dice)

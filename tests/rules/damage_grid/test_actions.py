@@ -191,3 +191,25 @@ def test_an_area_aimed_at_a_hidden_square_is_hidden_and_covered() -> None:
     attack = events(s.run("attack", [2, 2, 2], actor="Meena", target="C7"), DgAttack)[0]
     assert attack.sight == "hidden" and any(m.name == "hidden" and m.value == -4 for m in attack.accuracy)
     assert (attack.cover, attack.cover_added) == (10, 7) and s.get("A").status == "active"
+
+
+def test_a_cloud_affects_the_models_under_it_in_each_phase_it_lasts() -> None:
+    """"Most Area Affects expire immediately at the end of the phase they were placed. However some can stay in effect for multiple phases as Clouds.\""""
+    s = duel(a_sheet="weapons=gas:5:1:0:area=burst1:cloud=2", b_sheet="health=9 mind=9 body=0", b_at="E6")
+    first = s.run("attack", [2], actor="Meena", target="E6", weapon="gas")
+    assert [e.target for e in events(first, DgAttack)] == ["Hera"]
+    s.run("next", actor="Meena")
+    second = s.run("next", [9, 2], actor="Hera")
+    assert events(second, CloudDrifted)[0].roll == 9 and [e.target for e in events(second, DgAttack)] == ["Hera"]
+    assert model(s.get("Hera")).values["health"] == 7
+
+
+def test_a_clouds_drift_die_is_not_rolled_in_the_phase_it_ends() -> None:
+    """"A Cloud ... is followed by a number, which is the number of phases the Cloud remains on the grid before disappearing": no d10 once they are over."""
+    s = duel(a_sheet="weapons=gas:5:1:0:area=burst1:cloud=2", b_sheet="health=9 mind=9 body=0", b_at="E6")
+    s.run("attack", [2], actor="Meena", target="E6", weapon="gas")
+    s.run("next", actor="Meena")
+    s.run("next", [9, 2], actor="Hera")
+    s.run("next", actor="Meena")
+    third = s.run("next", actor="Hera")
+    assert not events(third, CloudDrifted) and not events(third, DgAttack) and not s.enc.effects
