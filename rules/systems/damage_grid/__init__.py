@@ -71,6 +71,7 @@ class DamageGridGame(RuleSystem):
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         """The grid's values from the sheet (a new model whole; an edit keeps the hits taken)."""
         st = sheet.model(c)
+        sheet.check_flips(c)
         given = {k: int(c.sheet[k]) for k in sheet.LOCATION_KEYS if c.sheet.get(k) is not None}
         full = sheet.grid_of(c).start_values(given)
         arms = {w.name: w.health for w in sheet.weapons(c)}

@@ -242,7 +242,7 @@ def strike(
     elif accuracy < 0:
         if "flips" in words:
             flips.parse_flips(words["flips"], faces, accuracy)  # refused: the target flips
-        turns = flips.target_flips(faces, -accuracy, damage.harm(grid, ts.values, **hit))
+        turns = flips.preferred_flips(t.sheet.get("flips"), faces, -accuracy, grid, damage.harm(grid, ts.values, **hit))
     else:
         turns = []
     faces = flips.apply_flips(faces, turns)

@@ -17,8 +17,12 @@ opposite the 3, so aimed at Body the bot makes the same single flip).
 showing 4 into a 1; each names a different die (the earliest rolled not yet named), and they
 cost at most the Accuracy.
 
-**A negative Accuracy** "allows the target to flip that many faces" (:func:`target_flips`): the
-bot flips for the target, choosing the flips that leave the least harm by the ``harm`` measure it
+**A negative Accuracy** "allows the target to flip that many faces": the target's owner chooses,
+by a standing preference on its sheet (:func:`preferred_flips`, sheet key ``flips``): a location
+to turn the dice onto, as the attacker's ``aim=`` (``flips=body``), or ``from>to`` faces in order
+of preference, each turning one die showing ``from`` while the points last (``flips=1>3,2>3``).
+Without one (``least-harm``, the default, and always for the GM's models unless the GM sets it)
+the bot flips for the target (:func:`target_flips`), choosing the flips that leave the least harm by the ``harm`` measure it
 is given (:func:`rules.systems.damage_grid.damage.harm` ranks death, then inertness, then Health,
 Mind and all hits taken); at equal harm the fewest flips, then the first found trying faces from
 low to high. The search runs over the multiset of faces (the order of the dice does not matter to
@@ -47,6 +51,9 @@ __all__ = [
     "best_flips",
     "parse_flips",
     "target_flips",
+    "LEAST_HARM",
+    "read_preference",
+    "preferred_flips",
 ]
 
 #: a face's four connected faces (all but itself and its opposite, which sums to 7)
@@ -173,6 +180,46 @@ def target_flips(dice: Sequence[int], points: int, harm: Callable[[Sequence[int]
             best_harm, best_path = found[0][0], found[0][2]
         frontier = [(state, path) for _, state, path in found[:BEAM]]
     return _as_flips(dice, best_path)
+
+
+#: the sheet's ``flips`` when the target leaves the choice to the bot
+LEAST_HARM = "least-harm"
+
+
+def read_preference(text: str) -> str:
+    """The sheet's ``flips``: ``least-harm``, a location's name, or ``from>to`` faces (stored as written back)."""
+    v = (text or "").strip().lower()
+    if v in ("", LEAST_HARM):
+        return LEAST_HARM
+    if re.fullmatch(r"[a-z][a-z-]{0,19}", v):
+        return v
+    items = [x for x in re.split(r"[,\s]+", v) if x]
+    if items and len(items) <= 12 and all((m := _FLIP_RE.match(x)) and m.group(1) != m.group(2) for x in items):
+        return ",".join(items)
+    raise InputError(
+        f"`flips={text[:20]}` is not a preference: write `least-harm`, a location to turn the attacker's dice onto "
+        f"(like `flips=body`), or `from>to` faces in order of preference (like `flips=1>3,2>3`)."
+    )
+
+
+def preferred_flips(pref: str | None, dice: Sequence[int], points: int, grid: DamageGrid,
+                    harm: Callable[[Sequence[int]], Any]) -> list[Flip]:
+    """The target's flips for a negative Accuracy of ``-points`` by its sheet's preference (module text)."""
+    pref = pref or LEAST_HARM
+    if ">" not in pref and not grid.has(pref):  # least-harm (a location the grid lacks is refused on the sheet)
+        return target_flips(dice, points, harm)
+    if ">" not in pref:
+        return [Flip(f.index, f.before, f.after, f.cost, by="target") for f in best_flips(dice, points, pref, grid)]
+    out: list[Flip] = []
+    left, used = points, set()
+    for item in pref.split(","):
+        a, b = (int(x) for x in item.split(">"))
+        i = next((j for j, d in enumerate(dice) if d == a and j not in used), None)
+        if i is not None and flip_cost(a, b) <= left:
+            used.add(i)
+            left -= flip_cost(a, b)
+            out.append(Flip(i, a, b, flip_cost(a, b), by="target"))
+    return sorted(out, key=lambda f: f.index)
 
 
 def _as_flips(dice: Sequence[int], moves: Sequence[tuple[int, int]]) -> list[Flip]:

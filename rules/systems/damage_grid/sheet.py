@@ -14,10 +14,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.errors import SheetError
+from rules.errors import InputError, SheetError
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_int
 from rules.state import state_as
+from rules.systems.damage_grid.flips import LEAST_HARM, read_preference
 from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS, DamageGrid, parse_grid
 from rules.systems.damage_grid.state import DgModel
 
@@ -35,6 +36,7 @@ __all__ = [
     "model",
     "grid_of",
     "release",
+    "check_flips",
 ]
 
 #: the area shapes a weapon may have, as written before their number
@@ -143,6 +145,13 @@ def _read_grid(text: str) -> str:
     return parse_grid(text).text
 
 
+def _read_flips(text: str) -> str:
+    try:
+        return read_preference(text)
+    except InputError as e:
+        raise SheetError(str(e)) from None
+
+
 def sheet_keys() -> tuple[SheetKey, ...]:
     locations = tuple(
         SheetKey(key, f"{key.title()} value: hits it can take (humanoid default {HUMANOID_DEFAULTS[key]})", "int",
@@ -159,6 +168,9 @@ def sheet_keys() -> tuple[SheetKey, ...]:
                  minimum=0, maximum=4),
         SheetKey("weapons", "weapon profiles `name:reach:power:accuracy[:melee][:blast][:area=burst2][:penetrate][:cloud=4]"
                  "[:health=2]`, comma separated", "custom", parse=parse_weapons, accepts="weapon profiles"),
+        SheetKey("flips", "the flips this model makes when an attack on it has a negative Accuracy: `least-harm` (the "
+                 "bot's choice), a location to turn the dice onto, or `from>to` faces in order of preference", "custom",
+                 LEAST_HARM, parse=_read_flips, accepts="`least-harm`, a location (`body`) or faces (`1>3,2>3`)"),
         SheetKey("see-in-dark", "sees in the dark", "bool", False),
         SheetKey("sightless", "sightless: not blinded by brightness", "bool", False),
     )
@@ -189,6 +201,15 @@ def weapon(c: Combatant, name: str) -> Weapon | None:
 def grid_of(c: Combatant) -> DamageGrid:
     """The model's damage grid (read from its sheet; the humanoid one by default)."""
     return parse_grid(c.sheet.get("grid"))
+
+
+def check_flips(c: Combatant) -> None:
+    """A ``flips`` preference naming a location names one of the model's grid."""
+    pref = c.sheet.get("flips")
+    grid = grid_of(c)
+    if pref and pref != LEAST_HARM and ">" not in pref and not grid.has(pref):
+        raise SheetError(f"`flips={pref}` names no location of {c.name}'s grid: use one of {', '.join(grid.names)}, "
+                         f"`from>to` faces or `least-harm`.")
 
 
 def size(c: Combatant) -> int:

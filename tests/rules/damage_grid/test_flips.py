@@ -4,6 +4,9 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import InputError
+from rules.sheet import parse_pairs
+from rules.systems.damage_grid.events import DgAttack
+from tests.rules.damage_grid.build import duel, events
 from rules.systems.damage_grid.flips import (
     NEIGHBOURS,
     Flip,
@@ -132,3 +135,25 @@ def test_target_flips_use_two_points_on_one_die_when_needed():
         return sum(1 for f in faces if f != 6)
     assert target_flips([1, 6], 2, harm) == [Flip(0, 1, 6, 2, by="target")]
     assert target_flips([1, 6], 1, harm) == []
+
+
+def test_the_target_flips_onto_the_location_its_sheet_prefers() -> None:
+    """"A negative Accuracy allows the target to flip that many faces": with `flips=body` on its sheet it turns the dice onto Body."""
+    s = duel(a_sheet="weapons=gun:4:3:-2", b_sheet="health=9 body=9 flips=body", b_at="E6")
+    attack = events(s.run("attack", [2, 2, 6], actor="Meena", target="Hera"), DgAttack)[0]
+    assert attack.faces == [3, 3, 6] and all(f.by == "target" for f in attack.flips)
+
+
+def test_the_target_flips_the_faces_its_sheet_lists_in_order() -> None:
+    """"A negative Accuracy allows the target to flip that many faces": `flips=6>4,2>4` turns a 6, then a 2, while the points last."""
+    s = duel(a_sheet="weapons=gun:4:3:-2", b_sheet="health=9 body=9 flips=6>4,2>4,2>1", b_at="E6")
+    attack = events(s.run("attack", [2, 2, 6], actor="Meena", target="Hera"), DgAttack)[0]
+    assert attack.faces == [4, 2, 4] and [f.by for f in attack.flips] == ["target", "target"]
+
+
+def test_a_flips_preference_must_name_a_location_of_the_grid() -> None:
+    """The target's `flips=` names a location of its own grid (or faces, or `least-harm`)."""
+    s = duel(start=False)
+    message = s.refused("add", name="Kit", raw_sheet=parse_pairs("flips=tail"), side="a", at="A1", facing="N")
+    assert "names no location" in message and "body" in message
+    assert "not a preference" in s.refused("add", name="Kit", raw_sheet=parse_pairs("flips=9>1"), side="a", at="A1", facing="N")
