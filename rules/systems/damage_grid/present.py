@@ -181,10 +181,12 @@ class DgPresenter(Presenter):
 
     def cloud_drifted(self, e: CloudDrifted) -> str:
         if e.gone:
-            return f"The {e.name} cloud rolls {e.roll} on its d10 and disappears"
+            return f"The {e.name} rolls {e.roll} on its d10 and disappears"
         if e.blocked:
-            return f"The {e.name} cloud rolls {e.roll}: blocked, it stays"
-        return f"The {e.name} cloud rolls {e.roll} and drifts {e.direction}"
+            return f"The {e.name} rolls {e.roll}: blocked, it stays"
+        if e.direction is None:
+            return f"The {e.name} rolls {e.roll} and stays where it is"
+        return f"The {e.name} rolls {e.roll} and drifts {e.direction}"
 
     # -- the board ----------------------------------------------------------------------------------
     def status_line(self, enc: Encounter, c: Combatant) -> str:

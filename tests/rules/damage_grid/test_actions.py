@@ -201,6 +201,7 @@ def test_a_cloud_affects_the_models_under_it_in_each_phase_it_lasts() -> None:
     s.run("next", actor="Meena")
     second = s.run("next", [9, 2], actor="Hera")
     assert events(second, CloudDrifted)[0].roll == 9 and [e.target for e in events(second, DgAttack)] == ["Hera"]
+    assert "The gas cloud rolls 9 and stays where it is" in s.text(second)
     assert model(s.get("Hera")).values["health"] == 7
 
 
