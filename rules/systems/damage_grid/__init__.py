@@ -139,7 +139,7 @@ class DamageGridGame(RuleSystem):
             return cover.attack_cover(enc, grid, c, action, dice)
         t = None if w.area else attacks.target_of(enc, c, action.target)
         events = activation.activate(enc, c, "combat")
-        forced = attacks.spend_cp(enc, c, action.options)
+        forced = attacks.spend_cp(enc, c, action.options, w.cp)
         if t is None:
             return events + blasts.area_attack(enc, grid, c, centre, w, action.options, dice, forced)
         return events + attacks.strike(enc, grid, c, t, w, action.options, dice, forced=forced)
@@ -153,7 +153,7 @@ class DamageGridGame(RuleSystem):
         attacks.check_words(action.options)
         w = attacks.choose_weapon(c, action.weapon)
         events = activation.activate(enc, c, "combat")
-        forced = attacks.spend_cp(enc, c, action.options)
+        forced = attacks.spend_cp(enc, c, action.options, w.cp)
         return events + attacks.strike(enc, grid, c, t, w, action.options, dice, special="coup", forced=forced)
 
     def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]

@@ -75,6 +75,8 @@ def _lunge(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
     t = target_of(enc, c, action.target)
     check_words({k: v for k, v in action.options.items() if k != "to"})
     w = choose_weapon(c, action.weapon)
+    if w.cp > 1:
+        raise IllegalAction(f"A Lunge spends exactly 1 Combat Point: the {w.name} costs {w.cp}. Attack with it in a Combat activation.")
     events = activate(enc, c, "lunge")
     st = model(c)
     if st.cp < 1:

@@ -84,19 +84,25 @@ def target_of(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
     return t
 
 
-def spend_cp(enc: Encounter, c: Combatant, words: dict[str, str]) -> int:
-    """Pay the attack's Combat Point; with none left, ``force`` forces one. The Accuracy it costs."""
+def spend_cp(enc: Encounter, c: Combatant, words: dict[str, str], cost: int = 1) -> int:
+    """Pay the attack's ``cost`` Combat Points ("Some special attacks cost more Combat points": a weapon's
+    ``cp=N``); those it lacks ``force`` forces, each at a further penalty. The Accuracy it costs."""
     st = model(c)
-    if st.cp > 0:
-        st.cp -= 1
-        return 0
-    if "force" not in words:
+    short = max(cost - st.cp, 0)
+    penalty = values(enc).forced_penalty
+    if short and "force" not in words:
+        price = sum(penalty * (st.forced + k) for k in range(1, short + 1))
+        has = f"only {st.cp} Combat Point{'s' if st.cp != 1 else ''}" if st.cp else "no Combat Points"
         raise IllegalAction(
-            f"{c.name} has no Combat Points left this round: add `options:\"force\"` to force one at "
-            f"-{values(enc).forced_penalty * (st.forced + 1)} Accuracy, or end the activation with `/init next`."
+            f"{c.name} has {has} left this round and this attack costs {cost}: add `options:\"force\"` to force "
+            f"{'one' if short == 1 else short} at -{price} Accuracy, or end the activation with `/init next`."
         )
-    st.forced += 1
-    return values(enc).forced_penalty * st.forced
+    st.cp -= cost - short
+    forced = 0
+    for _ in range(short):
+        st.forced += 1
+        forced += penalty * st.forced
+    return forced
 
 
 def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon, melee_only: bool = False) -> tuple[int, int, bool, int]:

@@ -49,7 +49,7 @@ def attack_cover(enc: Encounter, grid: Grid, c: Combatant, action: Attack, dice:
     if seen.lines == 3:
         raise IllegalAction(f"{c.name} has no line of sight to {cell.name}: all three corner lines are obstructed.")
     events = activate(enc, c, "combat")
-    forced = spend_cp(enc, c, action.options)
+    forced = spend_cp(enc, c, action.options, w.cp)
     power, count = power_of(enc, c, w, action.options)  # a square has no facing: no +1 from behind
     with dice.rolling_for(c.name):
         rolled = dice.roll(count, 6)

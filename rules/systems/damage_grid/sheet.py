@@ -3,8 +3,8 @@
 A weapon is written ``name:reach:power:accuracy`` followed by any of the words ``melee``,
 ``blast``, ``area=SHAPE`` (``burst2``, ``corridor1``, ``fan2``, ``star2``, ``pulse3``), ``penetrate``
 (the area goes through obstructions),
-``cloud=N`` (the area stays N phases) and ``health=N`` (the weapon's own Health, hit through
-the Arsenal location; default 2), e.g. ``gravity-saber:2:4:2:melee,pulse-ring:4:3:1``.
+``cloud=N`` (the area stays N phases), ``health=N`` (the weapon's own Health, hit through
+the Arsenal location; default 2) and ``cp=N`` (Combat Points an attack with it costs; default 1), e.g. ``gravity-saber:2:4:2:melee,pulse-ring:4:3:1``.
 """
 from __future__ import annotations
 
@@ -60,6 +60,8 @@ class Weapon(BaseModel):
     accuracy: int = Field(ge=-10, le=20)
     melee: bool = False
     blast: bool = False
+    #: Combat Points an attack with it costs ("Some special attacks cost more Combat points")
+    cp: int = Field(1, ge=1, le=5)
     #: its area goes through obstructions ("Obstructions that the Area Affect cannot penetrate")
     penetrate: bool = False
     #: ``(shape, size)`` of an area weapon, e.g. ``("burst", 2)``
@@ -78,12 +80,14 @@ class Weapon(BaseModel):
             bits.append(f"cloud={self.cloud}")
         if self.health != DEFAULT_WEAPON_HEALTH:
             bits.append(f"health={self.health}")
+        if self.cp != 1:
+            bits.append(f"cp={self.cp}")
         return ":".join(bits)
 
 
 _HOW = (
     "write each weapon as `name:reach:power:accuracy` plus any of `melee`, `blast`, `area=burst2`, `penetrate`, "
-    "`cloud=4`, `health=3`, comma separated, like `weapons=gravity-saber:2:4:2:melee,pulse-ring:4:3:1`"
+    "`cloud=4`, `health=3`, `cp=2`, comma separated, like `weapons=gravity-saber:2:4:2:melee,pulse-ring:4:3:1`"
 )
 
 
@@ -120,6 +124,8 @@ def _weapon(item: str) -> Weapon:
             fields["cloud"] = read_int(value, f"{name} cloud", 0, 50, SheetError, _HINT)
         elif key == "health" and value:
             fields["health"] = read_int(value, f"{name} health", 1, 99, SheetError, _HINT)
+        elif key == "cp" and value:
+            fields["cp"] = read_int(value, f"{name} cp", 1, 5, SheetError, _HINT)
         else:
             raise SheetError(f"`weapons`: `{word[:20]}` in `{item[:40]}` is not a weapon attribute: {_HOW}.")
     return Weapon(**fields)
@@ -167,7 +173,7 @@ def sheet_keys() -> tuple[SheetKey, ...]:
         SheetKey("size", "size: 0 tiny to 4 huge (changes the attacker's Accuracy, and Body as cover)", "int", 2,
                  minimum=0, maximum=4),
         SheetKey("weapons", "weapon profiles `name:reach:power:accuracy[:melee][:blast][:area=burst2][:penetrate][:cloud=4]"
-                 "[:health=2]`, comma separated", "custom", parse=parse_weapons, accepts="weapon profiles"),
+                 "[:health=2][:cp=2]`, comma separated", "custom", parse=parse_weapons, accepts="weapon profiles"),
         SheetKey("flips", "the flips this model makes when an attack on it has a negative Accuracy: `least-harm` (the "
                  "bot's choice), a location to turn the dice onto, or `from>to` faces in order of preference", "custom",
                  LEAST_HARM, parse=_read_flips, accepts="`least-harm`, a location (`body`) or faces (`1>3,2>3`)"),

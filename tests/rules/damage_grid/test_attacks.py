@@ -181,3 +181,20 @@ def test_the_smoke_grenade_burst_2_cloud_4_is_a_harmless_cloud() -> None:
     assert not events(res, DgAttack) and model(s.get("Hera")).values == before
     (cloud,) = s.enc.effects
     assert (cloud.code, cloud.left, sorted(cloud.cells)) == ("cloud", 4, ["E5", "E6", "F5", "F6"])
+
+
+def test_a_special_attack_can_cost_more_combat_points() -> None:
+    """"Making an attack ... costs 1 Combat point. Some special attacks cost more Combat points": a weapon with `cp=2` spends two."""
+    s = duel(a_sheet="weapons=siege-gun:6:2:0:cp=2", b_sheet="health=20 body=9", b_at="E5")
+    s.run("attack", [1, 1], actor="Meena", target="Hera")
+    assert model(s.get("Meena")).cp == 0
+    message = s.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
+    assert "costs 2" in message and "-6 Accuracy" in message
+    attack = events(s.run("attack", [1, 1], actor="Meena", target="Hera", options={"force": ""}), DgAttack)[0]
+    assert any(m.name == "forced CP" and m.value == -6 for m in attack.accuracy)
+
+
+def test_a_lunge_spends_only_one_combat_point() -> None:
+    """"A Lunge costs 1 Combat Point and this is the only CP that can be spent during the activation\""""
+    s = duel(a_sheet="weapons=maul:1:2:0:melee:cp=2", b_sheet="health=20 body=9", b_at="E5")
+    assert "exactly 1 Combat Point" in s.refused("act", [1, 1], actor="Meena", name="lunge", target="Hera", error=IllegalAction)
