@@ -179,10 +179,12 @@ class View:
     factors: tuple[str, ...] = ()
 
 
-def view(enc: Encounter, c: Combatant, distance: int) -> View:
-    """``distance`` changed by the environment, cumulatively (see the module's text)."""
+def view(enc: Encounter, c: Combatant, distance: int, target: Combatant | None = None) -> View:
+    """``distance`` changed by the environment, cumulatively (see the module's text); ``target`` is lit when
+    the option ``lit`` says all are, or its sheet says ``lit=yes`` ("the target is not illuminated")."""
     opts = values(enc)
-    dark_sight = bool(c.sheet.get("see-in-dark")) or opts.lit == "yes"
+    lit = opts.lit == "yes" or (target is not None and bool(target.sheet.get("lit")))
+    dark_sight = bool(c.sheet.get("see-in-dark")) or lit
     sightless = bool(c.sheet.get("sightless"))
     d, limited, factors = distance, False, []
     for factor in (opts.environment, opts.haze):
