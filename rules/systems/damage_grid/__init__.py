@@ -74,7 +74,7 @@ class DamageGridGame(RuleSystem):
         sheet.check_flips(c)
         given = {k: int(c.sheet[k]) for k in sheet.LOCATION_KEYS if c.sheet.get(k) is not None}
         full = sheet.grid_of(c).start_values(given)
-        arms = {w.name: w.health for w in sheet.weapons(c)}
+        arms = sheet.carried(c)
         if new or not st.full:
             st.values, st.weapon_health = dict(full), dict(arms)
         else:

@@ -44,7 +44,7 @@ def _terms(mods: list, total_label: str) -> str:  # type: ignore[type-arg]
 def sheet_summary(c: Combatant) -> str:
     bits = []
     for k, v in c.sheet.items():
-        if k == "weapons":
+        if isinstance(v, list):  # weapons, equipment
             v = ",".join(v) or "none"
         elif isinstance(v, bool):
             v = "yes" if v else "no"

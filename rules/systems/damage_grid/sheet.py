@@ -37,6 +37,9 @@ __all__ = [
     "grid_of",
     "release",
     "check_flips",
+    "parse_equipment",
+    "equipment",
+    "carried",
 ]
 
 #: the area shapes a weapon may have, as written before their number
@@ -146,6 +149,38 @@ def parse_weapons(text: str) -> list[str]:
     return [w.profile() for w in out.values()]
 
 
+def parse_equipment(text: str) -> list[str]:
+    """The sheet's ``equipment``: ``name[:health]`` items carried beside the weapons ("the attacker targets one
+    Weapon or Equipment the model is carrying"), stored as ``name:health``."""
+    items = [x.strip().lower() for x in text.split(",") if x.strip()]
+    if len(items) > MAX_WEAPONS:
+        raise SheetError(f"`equipment`: a model carries at most {MAX_WEAPONS} pieces of equipment.")
+    out: dict[str, int] = {}
+    for item in items:
+        name, _, hp = item.partition(":")
+        if not _NAME.fullmatch(name) or name == "bare":
+            raise SheetError(f"`equipment`: `{item[:40]}` is not a piece of equipment: write `name` or `name:health`, "
+                             f"comma separated, like `equipment=scanner:2,medkit`.")
+        if name in out:
+            raise SheetError(f"`equipment`: `{name}` is listed twice: give each piece once.")
+        out[name] = read_int(hp, f"{name} health", 1, 99, SheetError, "in `equipment`, `name:health`") if hp else DEFAULT_WEAPON_HEALTH
+    return [f"{k}:{v}" for k, v in out.items()]
+
+
+def equipment(c: Combatant) -> dict[str, int]:
+    """The equipment the model carries: Health by name."""
+    return {n: int(h) for n, _, h in (x.partition(":") for x in c.sheet.get("equipment") or [])}
+
+
+def carried(c: Combatant) -> dict[str, int]:
+    """Everything the Arsenal location stands for, weapons first: full Health by name."""
+    arms = {w.name: w.health for w in weapons(c)}
+    clash = sorted(set(arms) & set(equipment(c)))
+    if clash:
+        raise SheetError(f"`equipment`: `{clash[0]}` is also a weapon's name: name each thing carried once.")
+    return arms | equipment(c)
+
+
 def _read_grid(text: str) -> str:
     """The sheet's ``grid`` value, read by the grid's parser and stored as it writes it back."""
     return parse_grid(text).text
@@ -174,6 +209,8 @@ def sheet_keys() -> tuple[SheetKey, ...]:
                  minimum=0, maximum=4),
         SheetKey("weapons", "weapon profiles `name:reach:power:accuracy[:melee][:blast][:area=burst2][:penetrate][:cloud=4]"
                  "[:health=2][:cp=2]`, comma separated", "custom", parse=parse_weapons, accepts="weapon profiles"),
+        SheetKey("equipment", "equipment carried beside the weapons, hit through the Arsenal location: `name[:health]`, "
+                 "comma separated (Health default 2)", "custom", parse=parse_equipment, accepts="`scanner:2,medkit`"),
         SheetKey("flips", "the flips this model makes when an attack on it has a negative Accuracy: `least-harm` (the "
                  "bot's choice), a location to turn the dice onto, or `from>to` faces in order of preference", "custom",
                  LEAST_HARM, parse=_read_flips, accepts="`least-harm`, a location (`body`) or faces (`1>3,2>3`)"),

@@ -21,7 +21,7 @@ class DgModel(CombatantState):
     #: each location's hits left (its value now), and its value when whole
     values: dict[str, int] = Field(default_factory=dict)
     full: dict[str, int] = Field(default_factory=dict)
-    #: each carried weapon's Health left (0: destroyed)
+    #: each carried weapon's and piece of equipment's Health left (0: destroyed)
     weapon_health: dict[str, int] = Field(default_factory=dict)
     #: Combat Points left this round, and how many it forced this round
     cp: int = Field(2, ge=0, le=99)

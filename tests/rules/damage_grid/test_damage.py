@@ -4,9 +4,13 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.sheet import parse_pairs
 from rules.systems.damage_grid.damage import Transfer, apply_faces, harm
+from rules.systems.damage_grid.events import GridDamage
 from rules.systems.damage_grid.flips import SEARCH_LIMIT, apply_flips, best_flips, parse_flips, target_flips
 from rules.systems.damage_grid.grid import HUMANOID, parse_grid
+from rules.systems.damage_grid.sheet import model
+from tests.rules.damage_grid.build import duel, events
 
 FULL = {"mind": 2, "health": 3, "body": 2, "shield": 1, "speed": 4}
 
@@ -161,3 +165,18 @@ def test_target_flips_help_a_target_doomed_either_way_and_stay_bounded():
     flips = target_flips(dice, 10, counted)
     assert measure(apply_flips(dice, flips)) < measure(dice)
     assert len(weighed) <= SEARCH_LIMIT + 1
+
+
+def test_the_arsenal_location_strikes_equipment_the_attacker_names() -> None:
+    """"When this location is hit the attacker targets one Weapon or Equipment the model is carrying. Each weapon has its own Health value\""""
+    s = duel(a_sheet="weapons=gravity-saber:2:4:0:melee", b_sheet="body=0 equipment=scanner:3,medkit", b_at="E7")
+    res = s.run("attack", [5, 5], actor="Meena", target="Hera", options={"arsenal": "scanner", "dice": "2"})
+    assert events(res, GridDamage)[0].weapon == "scanner"
+    assert model(s.get("Hera")).weapon_health == {"scanner": 1, "medkit": 2}
+
+
+def test_equipment_and_a_weapon_cannot_share_a_name() -> None:
+    """Each thing the Arsenal location stands for has one name: equipment named as a weapon is refused."""
+    s = duel(start=False)
+    message = s.refused("add", name="Kit", raw_sheet=parse_pairs("weapons=knife:1:1:0:melee equipment=knife"), side="a", at="A1", facing="N")
+    assert "also a weapon" in message

@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import SheetError
+from rules.systems.damage_grid.present import sheet_summary
 from rules.systems.damage_grid.sheet import model, parse_weapons, weapons
+from tests.rules.damage_grid.build import duel
 from tests.scenario import Scenario
 
 
@@ -50,3 +52,9 @@ def test_size_is_0_to_4() -> None:
     s = Scenario("damage-grid").add("Xul", "", side="a", at="B2")
     assert s.get("Xul").sheet["size"] == 2
     assert "size" in s.refused("add", name="Big", raw_sheet={"size": "5"})
+
+
+def test_equipment_is_shown_on_the_sheet_as_written() -> None:
+    """The sheet's `equipment` reads back as `name:health` items, comma separated."""
+    s = duel(b_sheet="equipment=Scanner:3,medkit", start=False)
+    assert "equipment=scanner:3,medkit:2" in sheet_summary(s.get("Hera"))
