@@ -3,7 +3,7 @@ same value. When the Health of the cover is reduced to 0 it is destroyed or redu
 will not provide cover anymore but may increase the cost of speed points entering the square."
 
 Reading: a wall or obstacle square is a one-square grid that every Power die hits; its hits add up
-over the fight, and at its Body (``wall_body``, ``obstacle_body``) it is debris. The attack needs
+over the fight, and at its Body (`reach.square_body`) it is debris. The attack needs
 Reach and line of sight to the square as any other, and its Power is modified as any other's
 (`attacks.power_of`: ``low``, ``dice=``, ``power=``, gravity; a square has no facing, so no +1 from
 behind). Accuracy does not matter: every die hits the one square. "A model that is
@@ -21,8 +21,7 @@ from rules.systems.damage_grid.activation import activate, battle
 from rules.systems.damage_grid.attacks import check_reach, check_words, choose_weapon, power_of, spend_cp
 from rules.systems.damage_grid.events import CoverHit, DgAttack
 from rules.systems.damage_grid.movement import blocking
-from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import sight
+from rules.systems.damage_grid.reach import sight, square_body
 
 __all__ = ["is_cover", "cover_body", "attack_cover"]
 
@@ -36,8 +35,7 @@ def is_cover(enc: Encounter, grid: Grid, text: str) -> bool:
 
 
 def cover_body(enc: Encounter, grid: Grid, name: str) -> int:
-    opts = values(enc)
-    return opts.obstacle_body if grid.terrain.get(grid.parse(name)) == "obstacle" else opts.wall_body
+    return square_body(enc, grid, grid.parse(name))
 
 
 def attack_cover(enc: Encounter, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:

@@ -6,13 +6,34 @@ read them as ``values(enc).name``.
 """
 from __future__ import annotations
 
+import re
+
+from rules.errors import InputError
+from rules.geometry.cell_lists import parse_cell_list
 from rules.models import Encounter
-from rules.options import OptionSet, OptionValues, choice_option, int_option
+from rules.options import OptionSet, OptionValues, choice_option, int_option, text_option
 
 __all__ = ["OPTIONS", "ENVIRONMENTS", "values"]
 
 #: the text's environmental factors, each changing Reach ("Factors are cumulative")
 ENVIRONMENTS = ("darkness", "total-darkness", "brightness", "extreme-brightness", "poor-visibility", "abysmal-visibility")
+
+#: the largest board the cells of ``cover_body`` are read against (the map's own size limits them in play)
+_BOARD = 99
+
+
+def _cover_body(text: str) -> dict[str, int]:
+    """``C6/14, D6-D8/5``: the Body of each listed wall or obstacle square, by the square's name."""
+    out: dict[str, int] = {}
+    for item in (x.strip() for x in re.split(r",\s*|\s+(?=[A-Za-z])", text or "") if x.strip()):
+        cells, _, body = item.rpartition("/")
+        if not cells or not body.isdigit() or int(body) > 99:
+            raise InputError(f"`cover_body`: `{item[:20]}` is not `CELLS/BODY`: write squares and a Body 0-99, like "
+                             f"`cover_body=C6/14,D6-D8/5`.")
+        for cell in parse_cell_list(cells, _BOARD, _BOARD):
+            out[cell.name] = int(body)
+    return out
+
 
 OPTIONS = OptionSet(
     int_option("phases", 4, 1, 12, "phases in a round; in each phase the sides alternate activating one model"),
@@ -23,6 +44,11 @@ OPTIONS = OptionSet(
     choice_option("diagonal", ("yes", "no"), "whether a step may be diagonal (1 Speed point, like a straight step)"),
     int_option("obstacle_body", 5, 0, 99, "Body of an `obstacle` square as cover (soft cover: 4-6)"),
     int_option("wall_body", 10, 0, 99, "Body of a `wall` square as cover (hard cover: 7-12, impenetrable: 13+)"),
+    text_option(
+        "cover_body", _cover_body, {},
+        "the Body of single wall or obstacle squares as cover, overriding `wall_body` and `obstacle_body` there "
+        "(soft 4-6, hard 7-12, impenetrable 13+)", "`CELLS/BODY`, comma separated, e.g. `C6/14,D6-D8/5`",
+    ),
     choice_option(
         "environment",
         ("clear", *ENVIRONMENTS),

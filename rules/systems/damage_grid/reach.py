@@ -32,7 +32,8 @@ give cover.
 
 **Cover.** "A target benefits from cover if any one line from the model's corner touches the
 obstruction and is still in Line Of Sight": the cover is the strongest square or model any
-corner line crosses (in one row or column: touches, the same lines sight counts): a wall has Body ``wall_body`` (10, hard), an obstacle ``obstacle_body``
+corner line crosses (in one row or column: touches, the same lines sight counts): a square listed in
+``cover_body`` has its own Body (soft 4-6, hard 7-12, impenetrable 13+), another wall Body ``wall_body`` (10, hard), an obstacle ``obstacle_body``
 (5, soft), a model its size + Body. "If the Body of the cover is greater than the Power of the
 attack the difference is added to the Body of the target."
 
@@ -64,6 +65,7 @@ __all__ = [
     "Sight",
     "sight",
     "walls_between",
+    "square_body",
     "View",
     "view",
     "behind",
@@ -143,11 +145,19 @@ def _crosses(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
     return _lines(grid, a, b, frozenset({cell})) > 0
 
 
+def square_body(enc: Encounter, grid: Grid, cell: Cell) -> int:
+    """A wall or obstacle square's Body as cover: its own (option ``cover_body``), else ``obstacle_body`` or
+    ``wall_body`` by its kind."""
+    opts = values(enc)
+    if cell.name in opts.cover_body:
+        return int(opts.cover_body[cell.name])
+    return int(opts.obstacle_body if grid.terrain.get(cell) == "obstacle" else opts.wall_body)
+
+
 def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
     """Obstruction and cover between squares ``a`` and ``b``."""
     solid = frozenset(blocking(enc, grid))
     lines = _lines(grid, a, b, solid | clouds(enc))
-    opts = values(enc)
     # the squares a corner line may cross or (in one row or column) touch: the box round both
     # squares and one beyond it; whether a line does is `corner_lines`'s, as for sight
     box = (min(a.col, b.col) - 1, max(a.col, b.col) + 1, min(a.row, b.row) - 1, max(a.row, b.row) + 1)
@@ -157,7 +167,7 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
 
     best, by = 0, None
     for cell in sorted(c for c in solid if inside(c)):
-        body = opts.obstacle_body if grid.terrain.get(cell) == "obstacle" else opts.wall_body
+        body = square_body(enc, grid, cell)
         if body > best and _crosses(grid, a, b, cell):
             best, by = body, cell.name
     for m in enc.combatants:

@@ -249,3 +249,23 @@ def test_darkness_does_not_double_the_reach_to_a_lit_target() -> None:
     assert "make it 6" in dark.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
     lit = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=20 lit=yes", b_at="E5", environment="darkness")
     assert events(lit.run("attack", [1, 1], actor="Meena", target="Hera"), DgAttack)[0].reach == 3
+
+
+def test_each_cover_square_has_its_own_body() -> None:
+    """"Cover is categorized into three groups ... Impenetrable. The Body of the cover is 13 or more": a square's own Body (`cover_body`) replaces the wall's."""
+    s = Scenario("damage-grid", map="12x10", blocked=("C6", "D6"), cover_body="C6/14,D6/14")
+    s.add("Meena", f"weapons={RING}", side="a", at="D8", facing="N")
+    s.add("B", "health=20 body=1", side="b", at="F5", facing="S")
+    s.run("init_roll")
+    seen = sight(s.enc, s.enc.grid(), parse_cell("D8"), parse_cell("F5"))
+    assert (seen.cover, seen.cover_by) == (14, "D6")
+    attack = events(s.run("attack", [3, 3, 3], actor="Meena", target="B"), DgAttack)[0]
+    assert attack.cover_added == 11
+
+
+def test_a_cover_square_is_debris_at_its_own_body() -> None:
+    """"Treat the Body of the cover as the Body damage square with a Health of the same value": a soft square of Body 4 falls after 4 hits."""
+    s = duel(a_sheet="weapons=cannon:4:4:0", b_at="J2", cover_body="E6/4")
+    s.enc.map.blocked = ["E6"]
+    s.run("attack", [1, 2, 3, 4], actor="Meena", target="E6")
+    assert "E6" in s.enc.state.debris
