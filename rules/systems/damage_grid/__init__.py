@@ -96,7 +96,7 @@ class DamageGridGame(RuleSystem):
             if x == here or x in grid.blocked or not reach.in_front_rows(c, x):
                 continue
             d = reach.reach_to(here, c.facing, x)
-            seen = reach.view(enc, c, d)
+            seen = reach.view(enc, c, d, x)
             if d == 1 or (not seen.limited and seen.distance <= longest):
                 out.append(Highlight(x, "reach"))
         return out

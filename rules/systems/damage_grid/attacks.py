@@ -115,7 +115,7 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
             f"square immediately behind it. Turn with `/move facing:` in a Move activation first."
         )
     d = reach_to(c.cell, c.facing, where)  # type: ignore[arg-type]
-    seen = view(enc, c, d, enc.at(where))
+    seen = view(enc, c, d, where)
     if seen.limited and d > 1:
         raise IllegalAction(f"In {', '.join(seen.factors)} {c.name} can attack only at Reach 1 (this target is at {d}).")
     # "a model can always attack at Reach 1": no environment factor takes the Reach-1 attack away

@@ -35,6 +35,10 @@ def _cover_body(text: str) -> dict[str, int]:
     return out
 
 
+def _squares(text: str) -> frozenset[str]:
+    return frozenset(c.name for c in parse_cell_list(text, _BOARD, _BOARD)) if text.strip() else frozenset()
+
+
 OPTIONS = OptionSet(
     int_option("phases", 4, 1, 12, "phases in a round; in each phase the sides alternate activating one model"),
     int_option("combat_points", 2, 0, 20, "Combat Points each model has per round"),
@@ -60,6 +64,11 @@ OPTIONS = OptionSet(
         "a second, cumulative factor over `environment` (rain or smoke in the dark)",
     ),
     choice_option("lit", ("no", "yes"), "whether targets are illuminated (darkness doubles Reach only for unlit targets)"),
+    text_option(
+        "lit_squares", _squares, None,
+        "the illuminated squares: a target on one is lit (darkness doubles Reach only for unlit targets)",
+        "cells, e.g. `C4:F6 H2`",
+    ),
     choice_option(
         "area_obstructed",
         ("hidden", "partial", "blocked"),

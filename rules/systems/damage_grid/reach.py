@@ -67,6 +67,7 @@ __all__ = [
     "walls_between",
     "square_body",
     "View",
+    "lit",
     "view",
     "behind",
     "in_front_rows",
@@ -189,12 +190,20 @@ class View:
     factors: tuple[str, ...] = ()
 
 
-def view(enc: Encounter, c: Combatant, distance: int, target: Combatant | None = None) -> View:
-    """``distance`` changed by the environment, cumulatively (see the module's text); ``target`` is lit when
-    the option ``lit`` says all are, or its sheet says ``lit=yes`` ("the target is not illuminated")."""
+def lit(enc: Encounter, where: Cell) -> bool:
+    """Is the target on ``where`` illuminated ("the target is not illuminated")? When the option ``lit`` says all
+    are, the square is listed in ``lit_squares``, or the model on it has ``lit=yes`` on its sheet."""
     opts = values(enc)
-    lit = opts.lit == "yes" or (target is not None and bool(target.sheet.get("lit")))
-    dark_sight = bool(c.sheet.get("see-in-dark")) or lit
+    if opts.lit == "yes" or where.name in (opts.lit_squares or ()):
+        return True
+    m = enc.at(where)
+    return m is not None and bool(m.sheet.get("lit"))
+
+
+def view(enc: Encounter, c: Combatant, distance: int, where: Cell | None = None) -> View:
+    """``distance`` to the square ``where`` changed by the environment, cumulatively (see the module's text)."""
+    opts = values(enc)
+    dark_sight = bool(c.sheet.get("see-in-dark")) or (where is not None and lit(enc, where))
     sightless = bool(c.sheet.get("sightless"))
     d, limited, factors = distance, False, []
     for factor in (opts.environment, opts.haze):

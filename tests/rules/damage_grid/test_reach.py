@@ -269,3 +269,11 @@ def test_a_cover_square_is_debris_at_its_own_body() -> None:
     s.enc.map.blocked = ["E6"]
     s.run("attack", [1, 2, 3, 4], actor="Meena", target="E6")
     assert "E6" in s.enc.state.debris
+
+
+def test_darkness_does_not_double_the_reach_to_a_target_on_a_lit_square() -> None:
+    """"If a model cannot see in the dark or the target is not illuminated, the Reach to the target is doubled": lighting per square (`lit_squares`)."""
+    lit = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=20", b_at="E5", environment="darkness", lit_squares="D4:F5")
+    assert events(lit.run("attack", [1, 1], actor="Meena", target="Hera"), DgAttack)[0].reach == 3
+    dark = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=20", b_at="E5", environment="darkness", lit_squares="D2:F3")
+    assert "make it 6" in dark.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
