@@ -126,7 +126,9 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
             penalty = -(-counted // w.reach) - 1
         else:
             why = f" ({', '.join(seen.factors)} make it {counted})" if seen.factors else ""
-            raise IllegalAction(f"The target is at Reach {d}{why}, beyond the {w.name}'s Reach {w.reach}: get closer.")
+            hint = ("it is beside: turn to face it (`/move facing:` in a Move activation) and it is at Reach 1"
+                    if adjacent(c.cell, where) else "get closer")  # type: ignore[arg-type]
+            raise IllegalAction(f"The target is at Reach {d}{why}, beyond the {w.name}'s Reach {w.reach}: {hint}.")
     return d, counted, seen.limited, penalty
 
 

@@ -277,3 +277,10 @@ def test_darkness_does_not_double_the_reach_to_a_target_on_a_lit_square() -> Non
     assert events(lit.run("attack", [1, 1], actor="Meena", target="Hera"), DgAttack)[0].reach == 3
     dark = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=20", b_at="E5", environment="darkness", lit_squares="D2:F3")
     assert "make it 6" in dark.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
+
+
+def test_a_target_beside_in_darkness_is_reached_by_turning_to_face_it() -> None:
+    """"However a model can always attack at Reach 1": a model beside is at Reach 2 (the diagram), so the refusal says to face it, not to get closer."""
+    s = duel(a_sheet="health=3", b_sheet="health=20", b_at="F8", environment="darkness")
+    message = s.refused("attack", [1, 1, 1], actor="Meena", target="Hera", weapon="bare", error=IllegalAction)
+    assert "turn to face it" in message and "get closer" not in message
