@@ -3,7 +3,8 @@
 - ``lunge``: "A Lunge costs 1 Combat Point and this is the only CP that can be spent during the
   activation. The model must be able to move to an adjacent square from the target. If the model
   fails to damage the target they have fallen to the ground." The move is paid in Speed points
-  (``to=CELL``, else the nearest free square next to the target); then one attack.
+  (``to=CELL``, else the nearest free square next to the target from which the weapon reaches it,
+  facing it: a square diagonal to the target is Reach 2); then one attack.
 - ``grapple``: "Both model and target roll an attack using their Health as the Power. The side
   with the greater number of same facings is the winner" (a tie holds nobody); each ally of the
   grappler next to the target adds 1 Power. 1 Combat Point. Dice for ``roll:``: the grappler's,
@@ -27,7 +28,7 @@ from rules.systems.damage_grid.attacks import check_words, choose_weapon, spend_
 from rules.systems.damage_grid.events import GrappleTest, GridDamage, ProneChanged
 from rules.systems.damage_grid.mode import largest_group
 from rules.systems.damage_grid.movement import _find, walk
-from rules.systems.damage_grid.reach import adjacent
+from rules.systems.damage_grid.reach import adjacent, reach_to
 from rules.systems.damage_grid.sheet import model
 
 __all__ = ["ACTIONS", "HANDLERS"]
@@ -91,8 +92,10 @@ def _lunge(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
     else:
         here = c.cell
         near = [n for n in grid.neighbours(t.cell, diagonal=True) if enc.at(n) is None]  # type: ignore[arg-type]
-        # the nearest in steps, then in a straight line
-        near.sort(key=lambda n: (grid.distance(here, n, diagonal=True), (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))  # type: ignore[arg-type]
+        # a square from which the weapon reaches the target (facing it), then the nearest in steps, then in a
+        # straight line: the squares diagonal to the target are Reach 2
+        near.sort(key=lambda n: (reach_to(n, grid.facing_towards(n, t.cell), t.cell) > w.reach,  # type: ignore[arg-type]
+                                 grid.distance(here, n, diagonal=True), (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))  # type: ignore[arg-type]
         cells = []
         for goal in near:
             try:

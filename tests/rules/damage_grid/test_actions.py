@@ -214,3 +214,10 @@ def test_a_clouds_drift_die_is_not_rolled_in_the_phase_it_ends() -> None:
     s.run("next", actor="Meena")
     third = s.run("next", actor="Hera")
     assert not events(third, CloudDrifted) and not events(third, DgAttack) and not s.enc.effects
+
+
+def test_a_lunge_ends_where_the_weapon_reaches_the_target() -> None:
+    """"The model must be able to move to an adjacent square from the target": with a Reach 1 claw it ends in front of the target, not diagonal (Reach 2)."""
+    s = duel(a_sheet="weapons=claw:1:3:0:melee", b_sheet="health=9 body=9", a_at="D8", b_at="F5")
+    res = s.run("act", [3, 3, 3], actor="Meena", name="lunge", target="Hera")
+    assert events(res, DgMoved)[0].path[-1] == "F6" and events(res, DgAttack)[0].distance == 1
