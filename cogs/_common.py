@@ -61,6 +61,9 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     if outcome.private is not None:
         await interaction.followup.send(embed=to_embed(outcome.private), ephemeral=True, allowed_mentions=NO_MENTIONS)
     client: Skirmish = interaction.client  # type: ignore[assignment]
+    if outcome.direct is not None:
+        users, report = outcome.direct
+        await client.send_direct(users, embed=to_embed(report))
     ping = outcome.ping
     if ping is not None:
         extra: dict = {}
