@@ -72,6 +72,10 @@ class Add(_Sheet):
 
 class Edit(_Sheet):
     kind: Literal["edit"] = "edit"
+    #: relative changes of numeric sheet values (``sheet:"hp-7 str+1"``): key -> amount
+    deltas: dict[str, int] = Field(default_factory=dict)
+    #: `/combatant hp change:`: the hit points gained (or lost, negative)
+    hp_change: int | None = None
 
 
 class Remove(ActionBase):

@@ -27,6 +27,7 @@ __all__ = [
     "Turned",
     "Attacked",
     "Damaged",
+    "HitPointsChanged",
     "StatusChanged",
     "Victory",
     "Checked",
@@ -146,6 +147,15 @@ class Damaged(Event):
     amount: int
     before: int | None = None
     after: int | None = None
+
+
+class HitPointsChanged(Event):
+    """The GM changed ``actor``'s hit points by ``change`` (`/combatant hp`): ``before`` -> ``after``."""
+
+    kind: ClassVar[str] = "hp_change"
+    change: int
+    before: int
+    after: int
 
 
 class StatusChanged(Event):

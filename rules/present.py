@@ -18,6 +18,7 @@ from rules.events import (
     EffectEnded,
     Damaged,
     Edited,
+    HitPointsChanged,
     Event,
     InitiativeSet,
     Moved,
@@ -75,6 +76,7 @@ class Presenter:
         Turned: "turned",
         Attacked: "attacked",
         Damaged: "damaged",
+        HitPointsChanged: "hit_points_changed",
         StatusChanged: "status_changed",
         Victory: "victory",
         Checked: "checked",
@@ -195,6 +197,14 @@ class Presenter:
     def damaged(self, e: Damaged) -> str:
         change = self.health_change(e.actor, e.before, e.after)
         return f"**{e.actor}** takes {e.amount} damage{change}"
+
+    def hit_points_changed(self, e: HitPointsChanged) -> str:
+        """``GM: **Grak** loses 2 HP (3 → 1 HP)``, or ``... (now hurt)`` where the numbers are hidden."""
+        change = self.health_change(e.actor, e.before, e.after, " HP")
+        if self.hidden(e.actor):
+            return f"GM: **{e.actor}**'s hit points changed{change}"
+        how = f"loses {-e.change}" if e.change < 0 else f"gains {e.change}"
+        return f"GM: **{e.actor}** {how} HP{change}"
 
     def status_changed(self, e: StatusChanged) -> str:
         cause = self.causes.get(e.cause or "", e.cause or "")

@@ -132,7 +132,7 @@ class Service(Reminders):
             dice = dice_for(enc, ctx, is_gm, self.rng)
             copy, live.spare = live.spare, None  # used once: a refused action may have changed it
             res = system.resolve(enc, action, dice, snapshot=live.json, copy=copy)
-            command = COMMAND_NAMES[action.kind]
+            command = "/combatant hp" if getattr(action, "hp_change", None) is not None else COMMAND_NAMES[action.kind]
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
             title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
             hide = res.encounter.hidden_names()
