@@ -40,6 +40,7 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
         at='Where it stands: a cell like C4 (a band with no map); with count, a list: "B2 C2", A1-A4, B2:D4',
         facing="Which way it faces: N E S W (hex: N NE SE S SW NW), where the system uses facings",
         count=f"Add this many, named Goblin 1, Goblin 2... (1 to {MAX_COPIES})",
+        init="Joining a fight under way: its initiative (left out: the system's rule gives or rolls it)",
     )
     @app_commands.autocomplete(facing=facing_autocomplete, side=side_autocomplete)
     async def add(
@@ -52,10 +53,11 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
         at: Optional[str] = None,
         facing: Optional[str] = None,
         count: Optional[app_commands.Range[int, 1, MAX_COPIES]] = None,
+        init: Optional[app_commands.Range[int, -99, 999]] = None,
     ) -> None:
         action = Add(
             name=name, raw_sheet=sheet or {}, owner_id=str(owner.id) if owner else None,
-            side=side, at=at, facing=facing, count=count,
+            side=side, at=at, facing=facing, count=count, init=init,
         )
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 

@@ -68,6 +68,8 @@ class Add(_Sheet):
     owner_id: str | None = None
     #: add this many copies, named ``name 1`` .. ``name n`` (``at`` then lists their cells)
     count: int | None = None
+    #: joining a fight under way: its initiative (None: the system's rule gives or rolls it)
+    init: int | None = None
 
 
 class Edit(_Sheet):

@@ -20,6 +20,7 @@ __all__ = [
     "Roll",
     "Added",
     "Edited",
+    "JoinedFight",
     "Removed",
     "RoundBegan",
     "InitiativeSet",
@@ -101,6 +102,14 @@ class Edited(Event):
     kind: ClassVar[str] = "edited"
     summary: str | None = None
     by_gm: bool = False
+
+
+class JoinedFight(Event):
+    """``actor`` was added to a fight under way in ``round``, and acts at ``initiative`` (if the system counts one)."""
+
+    kind: ClassVar[str] = "joined_fight"
+    round: int
+    initiative: int | None = None
 
 
 class Removed(Event):

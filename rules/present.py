@@ -19,6 +19,7 @@ from rules.events import (
     Damaged,
     Edited,
     HitPointsChanged,
+    JoinedFight,
     Event,
     InitiativeSet,
     Moved,
@@ -70,6 +71,7 @@ class Presenter:
         Added: "added",
         Edited: "edited",
         Removed: "removed",
+        JoinedFight: "joined_fight",
         RoundBegan: "round_began",
         InitiativeSet: "initiative_set",
         Moved: "moved",
@@ -168,6 +170,11 @@ class Presenter:
     def edited(self, e: Edited) -> str:
         who = "GM edit: " if e.by_gm else ""
         return f"{who}**{e.actor}** updated" + (f": {e.summary}" if e.summary else "")
+
+    def joined_fight(self, e: JoinedFight) -> str:
+        """``**Snaga** joins the fight in round 2, at initiative 12``."""
+        at = f", at initiative {e.initiative}" if e.initiative is not None and self.system.has_initiative_numbers else ""
+        return f"**{e.actor}** joins the fight in round {e.round}{at}"
 
     def removed(self, e: Removed) -> str:
         return f"**{e.actor}** removed from the encounter"

@@ -15,7 +15,7 @@ from rules.actions import Action, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotAllowed, RulesError
 from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, TurnPoint, moments, next_id, parse_ends, tick
-from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, Moved, Removed, TurnDone, Victory
+from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, JoinedFight, Moved, Removed, TurnDone, Victory
 from rules.geometry import Cell, Grid
 from rules.geometry.cell_lists import parse_cell_list
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
@@ -128,6 +128,8 @@ class RuleSystem:
     presenter_class: ClassVar[type[Presenter]] = Presenter
     #: the sheet key whose edit sets the current hit points (`/combatant hp` changes it), if any
     hp_key: ClassVar[str | None] = None
+    #: a combatant joining a fight under way rolls its initiative (`/init roll combatant:`) by itself
+    newcomer_rolls: ClassVar[bool] = False
 
     @property
     def act_actions(self) -> tuple[str, ...]:
@@ -415,7 +417,24 @@ class RuleSystem:
             )
         ]
         events += self.setup_combatant(enc, c, new=True)
-        return events
+        return events + self.join_fight(enc, c, action, dice)
+
+    def join_fight(self, enc: Encounter, c: Combatant, action: Action, dice: Dice) -> list[Event]:
+        """``c``, just added, joins the fight under way (if it is): at the initiative the GM gave
+        (`/combatant add init:`), or the one the system's rule gives or rolls; announced."""
+        init = getattr(action, "init", None)
+        if not enc.started:
+            if init is not None:
+                raise InputError("`init` places a combatant joining a fight under way: before `/init roll`, leave it out.")
+            return []
+        events: list[Event] = []
+        if init is not None:
+            if not self.has_initiative_numbers:
+                raise InputError(f"{self.title} has no initiative numbers: leave `init` out, and {c.name} joins its side.")
+            events = self.set_initiative(enc, make_action("init_set", actor=c.name, value=init, user_id=action.user_id, is_gm=action.is_gm), dice)
+        elif self.newcomer_rolls and c.initiative is None and c.status == "active":
+            events = self.roll_initiative(enc, make_action("init_roll", actor=c.name, user_id=action.user_id, is_gm=action.is_gm), dice)
+        return [*events, JoinedFight(actor=c.name, round=enc.round, initiative=c.initiative)]
 
     def copies(self, enc: Encounter, action: Action, count: int) -> list[Action]:
         """The ``count`` single adds of ``/combatant add count:``: ``name 1`` .. ``name n``, on the cells ``at`` lists

@@ -78,6 +78,8 @@ class ToteSystem(RuleSystem):
     options = OPTIONS
     actions = actions.ACTIONS
     presenter_class = TotePresenter
+    #: a newcomer rolls its Plan test for initiative as it joins the fight
+    newcomer_rolls = True
 
     is_enemy = staticmethod(is_enemy)
 
@@ -90,12 +92,12 @@ class ToteSystem(RuleSystem):
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         st = cstate(c)
-        events = initiative.joined(enc, c, new)
+        initiative.joined(enc, c)
         st.filled = min(st.filled, len(c.sheet["track"]))
         c.hp = len(c.sheet["track"]) - st.filled
         if c.hp == 0 and c.status == "active":
             c.status = "downed"
-        return events + initiative.settle(enc, self.side_defeated)
+        return initiative.settle(enc, self.side_defeated)
 
     def place(self, enc: Encounter, c: Combatant, at: str | None, facing: str | None) -> None:
         if facing:

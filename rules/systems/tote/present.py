@@ -83,7 +83,6 @@ class TotePresenter(Presenter):
         ev.Passed: "passed",
         ev.MeleeNext: "melee_next",
         ev.EscapeFailed: "escape_failed",
-        ev.Joined: "joined",
         ev.DistanceSet: "distance_set",
         ev.TiesOrdered: "ties_ordered",
         ev.ToteRound: "tote_round",
@@ -175,9 +174,6 @@ class TotePresenter(Presenter):
 
     def escape_failed(self, e: ev.EscapeFailed) -> str:
         return f"{e.actor} fails to escape and stays at Far."
-
-    def joined(self, e: ev.Joined) -> str:
-        return f"{e.actor} joins a fight in progress: the GM rolls its initiative with `/init roll combatant:{e.actor}`."
 
     def distance_set(self, e: ev.DistanceSet) -> str:
         text = "melee rounds" if e.band == "melee" else f"distance rounds at {e.band.capitalize()}: move 0, shoot 0, shoot-and-move 1"
