@@ -101,6 +101,9 @@ class InitOrder(ActionBase):
 
 class Next(ActionBase):
     kind: Literal["next"] = "next"
+    #: pass every combatant the turn names, not only ``actor`` (a deadline passing a side's
+    #: activation in Coup-De-Grace); a turn of one combatant is the same either way
+    whole_turn: bool = False
 
 
 class _Options(ActionBase):

@@ -141,8 +141,8 @@ class Reminders(ServiceCore):
         actor = turn.current or (turn.actors[0] if turn.actors else None)
         policy = enc.settings.deadline_policy
         action = None
-        if actor is not None and policy == "pass":
-            action = make_action("next", actor=actor, is_gm=True, user_id=BOT_USER)
+        if actor is not None and policy == "pass":  # every combatant the warning named passes
+            action = make_action("next", actor=actor, is_gm=True, user_id=BOT_USER, whole_turn=True)
         elif actor is not None and policy == "hold":
             action = system.hold_action(enc, actor)
         hours = f"{enc.settings.deadline_hours:g} h"
@@ -155,8 +155,9 @@ class Reminders(ServiceCore):
                     dice = Dice(rng=self.rng)
                     res = system.resolve(enc, action, dice)
                     hidden = res.encounter.hidden_names()
-                    report = events_report(f"⏰ Deadline: {actor}'s turn", res.events, system, res.encounter, hidden)
-                    summary = f"⏰ {actor}'s turn passed its {hours} deadline ({policy}): " + " · ".join(report.lines)
+                    whose = _names(turn.actors) if action.kind == "next" and turn.current is None else actor
+                    report = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
+                    summary = f"⏰ {whose}'s turn passed its {hours} deadline ({policy}): " + " · ".join(report.lines)
                     ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], summary, dice.values())
             except (RulesError, DuplicateInteraction) as exc:
                 log.info("deadline in %s: %s; the GM is told instead", live.channel_id, exc)

@@ -65,3 +65,22 @@ async def test_a_warning_between_the_last_nudge_and_the_notice_does_not_push_the
     await waiting_turn(h, reminder_hours="5", max_nudges="3", deadline_hours="24", deadline_policy="gm")
     notices = [hour for hour, s in await hourly(h, 23) if "players were nudged 3 times" in s.text]
     assert notices == [20]
+
+
+async def test_coup_de_grace_deadline_passes_the_whole_sides_activation_the_warning_named(h: Harness) -> None:
+    """Borin and Thrain are warned together; at the deadline both pass their activations, and the orcs act."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=BORIN)
+    await h.run("gm", "/combatant add", name="Thrain", owner="@tess", side="dwarves", at="C5", facing="E", sheet="class=light weapons=crossbow")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet=GRAK)
+    await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    await h.run("gm", "/init roll")
+    sent = await hourly(h, 4)
+    [warning] = [s for _, s in sent if "deadline is in" in s.text]
+    assert "Borin, Thrain" in warning.text
+    [deadline] = [s for _, s in sent if "Deadline" in s.text]
+    assert "⏰ Deadline: Borin, Thrain's turn" in deadline.text
+    assert "Borin's activation ends" in deadline.text and "Thrain's activation ends" in deadline.text
+    assert "orcs** to activate a mini: Grak" in deadline.text
+    board = (await h.run("bob", "/encounter status"))[0]
+    assert "**Borin** · C3 E" in board.text and board.text.count("· activated ·") == 2, board.text

@@ -175,7 +175,7 @@ class CoupDeGrace(RuleSystem):
         return activation.reorder(enc, action.name)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return activation.next_turn(enc, action.actor, dice)
+        return activation.next_turn(enc, action.actor, dice, whole_side=getattr(action, "whole_turn", False))
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return activation.on_removed(enc, c, dice)
