@@ -108,7 +108,21 @@ def test_coup_de_grace_hp_moves_the_minis_hit_points_not_the_sheet() -> None:
     assert "not 0" in s.refused("edit", actor="Ada", hp_change=0, error=InputError)
 
 
-@pytest.mark.parametrize("key", ["tote", "damage-grid", "war-and-combat"])
+def test_tote_hp_marks_and_clears_injury_track_boxes() -> None:
+    """TOTE (the project's default, the text being cut off): "Damage marks boxes on the Injury Track
+    ([5][4][3][2][1][U]) ...; filling U means unconscious": `change:-2` marks two boxes, `+1` clears one."""
+    s = scenario("tote", 1)
+    res = s.run("edit", actor="Ada", hp_change=-2)
+    assert (s.get("Ada").hp, s.text(res)) == (4, ["GM: **Ada** marks 2 boxes of the Injury Track (6 → 4 left)"])
+    s.run("edit", actor="Ada", hp_change=1)
+    assert s.get("Ada").hp == 5
+    assert "mark at most 5" in s.refused("edit", actor="Ada", hp_change=-6, error=IllegalAction)
+    s.run("edit", actor="Ada", hp_change=-5)
+    assert (s.get("Ada").hp, s.get("Ada").status) == (0, "downed")
+    assert "unconscious" in s.refused("edit", actor="Ada", hp_change=1, error=IllegalAction)
+
+
+@pytest.mark.parametrize("key", ["damage-grid", "war-and-combat"])
 def test_systems_without_hit_points_refuse_a_change_of_hp(key: str) -> None:
     """Where harm is not a number, `/combatant hp` is refused, saying where to look and what to use."""
     s = scenario(key)
