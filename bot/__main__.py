@@ -88,31 +88,26 @@ async def run_bot(settings: Settings, token: str) -> int:
             await reach_gateway(bot)
             await bot.connect(reconnect=True)
     except discord.LoginFailure:
-        log.error("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal (Bot -> Reset Token) and put the new one in .env.")
-        return 2
+        return fail("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal (Bot -> Reset Token) and put the new one in .env.")
     except discord.PrivilegedIntentsRequired:
-        log.error("Discord refused the connection over intents: this bot needs no privileged intents; check the application's settings.")
-        return 2
+        return fail("Discord refused the connection over intents: this bot needs no privileged intents; check the application's settings.")
     except discord.Forbidden as exc:  # at start-up: the command sync to DEV_GUILD_ID's server
         where = f"server {settings.dev_guild_id} (DEV_GUILD_ID)" if settings.dev_guild_id else "the application"
-        log.error(
-            "Discord refused the bot access to %s (%s): invite the bot to that server with the "
-            "bot and applications.commands scopes, or leave DEV_GUILD_ID empty.",
-            where, " ".join(exc.text.split()) or exc.status,
+        return fail(
+            f"Discord refused the bot access to {where} ({' '.join(exc.text.split()) or exc.status}): "
+            "invite the bot to that server with the bot and applications.commands scopes, or "
+            "leave DEV_GUILD_ID empty."
         )
-        return 2
     except discord.HTTPException as exc:
-        log.error(
-            "Discord answered %s (%s) while the bot started: try again in a few minutes.",
-            exc.status, " ".join(exc.text.split()) or "no details",
+        return fail(
+            f"Discord answered {exc.status} ({' '.join(exc.text.split()) or 'no details'}) while "
+            "the bot started: try again in a few minutes."
         )
-        return 2
     except NETWORK_ERRORS as exc:
-        log.error(
-            "Cannot reach Discord (%s): check the network, firewall or proxy, and try again.",
-            str(exc) or type(exc).__name__,
+        return fail(
+            f"Cannot reach Discord ({' '.join(str(exc).split()) or type(exc).__name__}): check "
+            "the network, firewall or proxy, and try again."
         )
-        return 2
     finally:
         await store.close()
     log.info("stopped cleanly")

@@ -7,7 +7,7 @@ import gc
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import discord
@@ -232,12 +232,16 @@ class Skirmish(commands.Bot):
         return given
 
     async def _direct(self, nudge: Nudge) -> None:
-        """Send the nudge by direct message to those who asked for it (`/notify`); a player
-        who does not take DMs from the bot is skipped."""
-        for user_id in nudge.dm_ids:
+        """Send the nudge by direct message to those who asked for it (`/notify`)."""
+        await self.send_direct(nudge.dm_ids, content=discord_text(nudge.text))
+
+    async def send_direct(self, user_ids: Iterable[str], **message: Any) -> None:
+        """Send ``message`` (``content``, ``embed``) by direct message to each of ``user_ids``,
+        mentions disabled; a user who does not take DMs from the bot is skipped."""
+        for user_id in user_ids:
             try:
                 user = await self.fetch_user(int(user_id))
-                await user.send(discord_text(nudge.text), allowed_mentions=NO_MENTIONS)
+                await user.send(allowed_mentions=NO_MENTIONS, **message)
             except discord.HTTPException:
                 log.info("cannot send a direct message to %s", user_id)
 

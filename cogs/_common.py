@@ -11,7 +11,7 @@ from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
 from bot.tree import answer, defer, release
 from rules.errors import InputError
-from rules.sheet import parse_options, parse_pairs
+from rules.sheet import parse_options, parse_pairs, parse_sheet_edit
 from rules.system import get_system
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -21,6 +21,7 @@ __all__ = [
     "ctx_of",
     "reply",
     "Sheet",
+    "SheetEdit",
     "Options",
     "combatant_autocomplete",
     "target_autocomplete",
@@ -61,6 +62,9 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     if outcome.private is not None:
         await interaction.followup.send(embed=to_embed(outcome.private), ephemeral=True, allowed_mentions=NO_MENTIONS)
     client: Skirmish = interaction.client  # type: ignore[assignment]
+    if outcome.direct is not None:
+        users, report = outcome.direct
+        await client.send_direct(users, embed=to_embed(report))
     ping = outcome.ping
     if ping is not None:
         extra: dict = {}
@@ -87,6 +91,13 @@ class Sheet(app_commands.Transformer):
 
     async def transform(self, interaction: discord.Interaction, value: str) -> dict[str, str]:
         return parse_pairs(value)
+
+
+class SheetEdit(app_commands.Transformer):
+    """An edit's ``key=value`` pairs and relative changes (``hp-7 str+1``), checked for form."""
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> tuple[dict[str, str], dict[str, int]]:
+        return parse_sheet_edit(value)
 
 
 class Options(app_commands.Transformer):

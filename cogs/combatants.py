@@ -8,12 +8,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._common import (
-    Sheet, _choices, _encounter, combatant_autocomplete, ctx_of, facing_autocomplete, reply, service_of, target_autocomplete,
+    Sheet, SheetEdit, _choices, _encounter, combatant_autocomplete, ctx_of, facing_autocomplete, reply, service_of, target_autocomplete,
 )
 from rules.actions import Add, make_action
 from rules.system import MAX_COPIES, get_system
 
 SheetT = app_commands.Transform[dict, Sheet]
+SheetEditT = app_commands.Transform[tuple, SheetEdit]
 
 
 async def side_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -39,6 +40,7 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
         at='Where it stands: a cell like C4 (a band with no map); with count, a list: "B2 C2", A1-A4, B2:D4',
         facing="Which way it faces: N E S W (hex: N NE SE S SW NW), where the system uses facings",
         count=f"Add this many, named Goblin 1, Goblin 2... (1 to {MAX_COPIES})",
+        init="Joining a fight under way: its initiative (left out: the system's rule gives or rolls it)",
     )
     @app_commands.autocomplete(facing=facing_autocomplete, side=side_autocomplete)
     async def add(
@@ -51,26 +53,40 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
         at: Optional[str] = None,
         facing: Optional[str] = None,
         count: Optional[app_commands.Range[int, 1, MAX_COPIES]] = None,
+        init: Optional[app_commands.Range[int, -99, 999]] = None,
     ) -> None:
         action = Add(
             name=name, raw_sheet=sheet or {}, owner_id=str(owner.id) if owner else None,
-            side=side, at=at, facing=facing, count=count,
+            side=side, at=at, facing=facing, count=count, init=init,
         )
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="edit", description="Change a combatant's sheet, side or place (GM or owner)")
-    @app_commands.describe(name="Which combatant", sheet="key=value pairs to change", side="New side (GM)", at="New cell (GM set-up)", facing="New facing")
+    @app_commands.describe(
+        name="Which combatant", sheet='key=value pairs to set, or numbers to change: "hp-7 str+1"',
+        side="New side (GM)", at="New cell (GM set-up)", facing="New facing",
+    )
     @app_commands.autocomplete(name=combatant_autocomplete, facing=facing_autocomplete, side=side_autocomplete)
     async def edit(
         self,
         interaction: discord.Interaction,
         name: str,
-        sheet: Optional[SheetT] = None,
+        sheet: Optional[SheetEditT] = None,
         side: Optional[str] = None,
         at: Optional[str] = None,
         facing: Optional[str] = None,
     ) -> None:
-        action = make_action("edit", actor=name, raw_sheet=sheet or {}, side=side, at=at, facing=facing)
+        pairs, deltas = sheet or ({}, {})
+        action = make_action("edit", actor=name, raw_sheet=pairs, deltas=deltas, side=side, at=at, facing=facing)
+        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
+
+    @app_commands.command(name="hp", description="Take or give hit points: damage -7, healing 3 (GM)")
+    @app_commands.describe(combatant="Which combatant", change="Hit points to add (negative: damage), e.g. -7")
+    @app_commands.autocomplete(combatant=target_autocomplete)
+    async def hp(
+        self, interaction: discord.Interaction, combatant: str, change: app_commands.Range[int, -1000, 1000],
+    ) -> None:
+        action = make_action("edit", actor=combatant, hp_change=change)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="remove", description="Remove a combatant (GM)")

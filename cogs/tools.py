@@ -22,9 +22,18 @@ PART_CHOICES = [
 class ToolsCog(commands.Cog):
     @app_commands.command(name="roll", description="Roll dice in d20 notation, e.g. 1d20+5 or 4d6kh3")
     @app_commands.guild_only()
-    @app_commands.describe(dice="The expression", reason="What the roll is for")
-    async def roll(self, interaction: discord.Interaction, dice: str, reason: Optional[str] = None) -> None:
-        await reply(interaction, service_of(interaction).roll(ctx_of(interaction), dice, reason))
+    @app_commands.describe(
+        dice="The expression; `adv` or `dis` after it rolls the d20 twice (1d20+5 adv)",
+        reason="What the roll is for (shown, and kept in the encounter's log)",
+        adv="Advantage: roll the d20 twice, keep the higher",
+        dis="Disadvantage: roll the d20 twice, keep the lower",
+        private="Only you and the GM see the result",
+    )
+    async def roll(
+        self, interaction: discord.Interaction, dice: str, reason: Optional[str] = None,
+        adv: bool = False, dis: bool = False, private: bool = False,
+    ) -> None:
+        await reply(interaction, await service_of(interaction).roll(ctx_of(interaction), dice, reason, adv, dis, private))
 
     @app_commands.command(name="log", description="The last actions of this encounter, with every die")
     @app_commands.describe(count="How many (1-25)", public=PUBLIC_HELP)

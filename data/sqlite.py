@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import fcntl
 import json
 import os
 import re
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+from filelock import FileLock, Timeout
 
 from data.delta import LAST_LINK, SNAPSHOT_EVERY, Link, UndoRow, chain_rows
 from data.store import (
@@ -262,9 +262,9 @@ class _Mismatch(Exception):
 class SqliteStore(Store):
     """`Store` on one aiosqlite connection. Build it with ``await SqliteStore.open(path)``."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, lock_fd: int | None = None) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str, lock_fd: FileLock | None = None) -> None:
         self.path = path
-        self._lock_fd = lock_fd  # the open `<path>.lock`, flocked while this store lives
+        self._lock_fd = lock_fd  # the `<path>.lock` held while this store lives
         #: group-commit transactions written so far (for tests and benchmarks)
         self.batches = 0
         self._db = db
@@ -695,17 +695,33 @@ def _row_in(cols: tuple[str, ...], row: Row) -> tuple[Any, ...]:
 
 
 # -- the file: one process at a time, and errors a person can act on ------------------------------
-def _lock_file(path: str) -> int:
+def _lock_file(path: str) -> FileLock:
     """Create the database's folder, then take an exclusive lock on ``<path>.lock`` (the real
-    path, however it is spelled). Returns the lock file's descriptor; closing it unlocks."""
+    path, however it is spelled) and write this process's id to ``<path>.lock.pid`` for the
+    refusal a second process prints. Returns the held lock; `_unlock` releases it. The lock
+    is the operating system's (flock on Unix, LockFileEx on Windows): it goes with the
+    process, even one that is killed."""
     if os.path.isdir(path):
         raise StoreError(f"{path} is a folder, not a database file: name a file inside it.")
     folder = Path(path).parent
+    lock = FileLock(os.path.realpath(path) + ".lock", timeout=0)
+    holder = Path(lock.lock_file + ".pid")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if os.path.exists(path):  # SQLite would quietly open a read-only file read-only
             os.close(os.open(path, os.O_RDWR))
-        fd = os.open(os.path.realpath(path) + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        lock.acquire()
+    except Timeout:
+        try:
+            pid = holder.read_text("ascii", "replace").strip()
+        except OSError:
+            pid = ""
+        raise StoreError(
+            f"Another Skirmish process is using {path}"
+            + (f" (process {pid})" if pid.isdigit() else "")
+            + ": stop it first, or give this one another database (DATABASE_URL, or --db for"
+            " the console)."
+        ) from None
     except OSError as error:
         if not folder.is_dir():
             raise StoreError(
@@ -713,27 +729,18 @@ def _lock_file(path: str) -> int:
                 "create it, or choose a database file in a folder that exists."
             ) from None
         raise _open_error(path, error) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as error:
-        holder = os.pread(fd, 20, 0).decode("ascii", "replace").strip()
-        os.close(fd)
-        if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            raise _open_error(path, error) from None
-        pid = f" (process {holder})" if holder.isdigit() else ""
-        raise StoreError(
-            f"Another Skirmish process is using {path}{pid}: stop it first, or give this one "
-            "another database (DATABASE_URL, or --db for the console)."
-        ) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-    return fd
+    with suppress(OSError):
+        holder.write_text(f"{os.getpid()}\n", "ascii")
+    return lock
 
 
-def _unlock(fd: int | None) -> None:
-    if fd is not None:
+def _unlock(lock: FileLock | None) -> None:
+    """Release ``lock`` (if any) and remove its holder's id."""
+    if lock is not None:
         with suppress(OSError):
-            os.close(fd)
+            Path(lock.lock_file + ".pid").unlink(missing_ok=True)
+        with suppress(OSError):
+            lock.release(force=True)
 
 
 def _open_error(path: str, error: sqlite3.Error | OSError) -> StoreError:

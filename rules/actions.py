@@ -68,10 +68,16 @@ class Add(_Sheet):
     owner_id: str | None = None
     #: add this many copies, named ``name 1`` .. ``name n`` (``at`` then lists their cells)
     count: int | None = None
+    #: joining a fight under way: its initiative (None: the system's rule gives or rolls it)
+    init: int | None = None
 
 
 class Edit(_Sheet):
     kind: Literal["edit"] = "edit"
+    #: relative changes of numeric sheet values (``sheet:"hp-7 str+1"``): key -> amount
+    deltas: dict[str, int] = Field(default_factory=dict)
+    #: `/combatant hp change:`: the hit points gained (or lost, negative)
+    hp_change: int | None = None
 
 
 class Remove(ActionBase):
@@ -95,6 +101,9 @@ class InitOrder(ActionBase):
 
 class Next(ActionBase):
     kind: Literal["next"] = "next"
+    #: pass every combatant the turn names, not only ``actor`` (a deadline passing a side's
+    #: activation in Coup-De-Grace); a turn of one combatant is the same either way
+    whole_turn: bool = False
 
 
 class _Options(ActionBase):

@@ -12,6 +12,7 @@ built from it can show it was typed.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,7 +22,10 @@ import d20.expression as _d20_expression
 
 from rules.errors import DiceError
 
-__all__ = ["Dice", "DieRoll", "Typed", "parse_given", "roll_expression", "ExpressionResult", "MAX_DICE"]
+__all__ = [
+    "Dice", "DieRoll", "Typed", "parse_given", "roll_expression", "ExpressionResult", "MAX_DICE",
+    "with_advantage",
+]
 
 MAX_DICE = 200
 MAX_EXPRESSION = 200
@@ -201,3 +205,33 @@ def roll_expression(expression: str, dice: Dice) -> ExpressionResult:
             raise DiceError(f"`{expression}` has no finite total.")
         total = int(total)
     return ExpressionResult(expression, int(total), text, tuple(dice.rolled[start:]))
+
+
+#: Avrae's words after an expression: ``1d20+5 adv``, ``1d20+5 dis``
+_ADV_WORDS = re.compile(r"(?<!\w)(adv|dis)(?!\w)", re.I)
+#: the first plain d20 of an expression (``1d20`` or ``d20``, not ``2d20``, ``1d200`` or ``1d20kh1``)
+_PLAIN_D20 = re.compile(r"(?<![\w)])1?d20(?!\w)", re.I)
+
+
+def with_advantage(expression: str, adv: bool = False, dis: bool = False) -> tuple[str, str | None]:
+    """The expression to roll and the mode to show (``"advantage"``, ``"disadvantage"``,
+    ``"advantage and disadvantage cancel"``, or None).
+
+    ``adv``/``dis`` and the words ``adv``/``dis`` in the expression ask for advantage
+    (its first plain d20 becomes ``2d20kh1``) or disadvantage (``2d20kl1``); asked for both,
+    they cancel and the d20 is rolled once."""
+    words = {w.lower() for w in _ADV_WORDS.findall(expression or "")}
+    adv, dis = adv or "adv" in words, dis or "dis" in words
+    expression = " ".join(_ADV_WORDS.sub(" ", expression or "").split())
+    if not expression or not (adv or dis):
+        return expression, None
+    if not _PLAIN_D20.search(expression):
+        raise DiceError(
+            f"Advantage and disadvantage roll a d20 twice: `{expression}` has no plain `1d20` "
+            "to roll so. Try `1d20+5 adv`."
+        )
+    if adv and dis:
+        return expression, "advantage and disadvantage cancel"
+    return _PLAIN_D20.sub("2d20kh1" if adv else "2d20kl1", expression, count=1), (
+        "advantage" if adv else "disadvantage"
+    )

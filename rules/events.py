@@ -20,6 +20,7 @@ __all__ = [
     "Roll",
     "Added",
     "Edited",
+    "JoinedFight",
     "Removed",
     "RoundBegan",
     "InitiativeSet",
@@ -27,6 +28,7 @@ __all__ = [
     "Turned",
     "Attacked",
     "Damaged",
+    "HitPointsChanged",
     "StatusChanged",
     "Victory",
     "Checked",
@@ -102,6 +104,14 @@ class Edited(Event):
     by_gm: bool = False
 
 
+class JoinedFight(Event):
+    """``actor`` was added to a fight under way in ``round``, and acts at ``initiative`` (if the system counts one)."""
+
+    kind: ClassVar[str] = "joined_fight"
+    round: int
+    initiative: int | None = None
+
+
 class Removed(Event):
     kind: ClassVar[str] = "removed"
 
@@ -146,6 +156,15 @@ class Damaged(Event):
     amount: int
     before: int | None = None
     after: int | None = None
+
+
+class HitPointsChanged(Event):
+    """The GM changed ``actor``'s hit points by ``change`` (`/combatant hp`): ``before`` -> ``after``."""
+
+    kind: ClassVar[str] = "hp_change"
+    change: int
+    before: int
+    after: int
 
 
 class StatusChanged(Event):

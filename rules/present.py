@@ -18,6 +18,8 @@ from rules.events import (
     EffectEnded,
     Damaged,
     Edited,
+    HitPointsChanged,
+    JoinedFight,
     Event,
     InitiativeSet,
     Moved,
@@ -69,12 +71,14 @@ class Presenter:
         Added: "added",
         Edited: "edited",
         Removed: "removed",
+        JoinedFight: "joined_fight",
         RoundBegan: "round_began",
         InitiativeSet: "initiative_set",
         Moved: "moved",
         Turned: "turned",
         Attacked: "attacked",
         Damaged: "damaged",
+        HitPointsChanged: "hit_points_changed",
         StatusChanged: "status_changed",
         Victory: "victory",
         Checked: "checked",
@@ -167,6 +171,11 @@ class Presenter:
         who = "GM edit: " if e.by_gm else ""
         return f"{who}**{e.actor}** updated" + (f": {e.summary}" if e.summary else "")
 
+    def joined_fight(self, e: JoinedFight) -> str:
+        """``**Snaga** joins the fight in round 2, at initiative 12``."""
+        at = f", at initiative {e.initiative}" if e.initiative is not None and self.system.has_initiative_numbers else ""
+        return f"**{e.actor}** joins the fight in round {e.round}{at}"
+
     def removed(self, e: Removed) -> str:
         return f"**{e.actor}** removed from the encounter"
 
@@ -195,6 +204,14 @@ class Presenter:
     def damaged(self, e: Damaged) -> str:
         change = self.health_change(e.actor, e.before, e.after)
         return f"**{e.actor}** takes {e.amount} damage{change}"
+
+    def hit_points_changed(self, e: HitPointsChanged) -> str:
+        """``GM: **Grak** loses 2 HP (3 → 1 HP)``, or ``... (now hurt)`` where the numbers are hidden."""
+        change = self.health_change(e.actor, e.before, e.after, " HP")
+        if self.hidden(e.actor):
+            return f"GM: **{e.actor}**'s hit points changed{change}"
+        how = f"loses {-e.change}" if e.change < 0 else f"gains {e.change}"
+        return f"GM: **{e.actor}** {how} HP{change}"
 
     def status_changed(self, e: StatusChanged) -> str:
         cause = self.causes.get(e.cause or "", e.cause or "")

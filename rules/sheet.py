@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.errors import InputError, SheetError
 
-__all__ = ["SheetKey", "parse_pairs", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number"]
+__all__ = ["SheetKey", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number"]
 
 MAX_SHEET_TEXT = 1000
 
@@ -32,13 +32,42 @@ def _words(text: str, what: str, error: type[InputError]) -> list[str]:
 
 def parse_pairs(text: str | None, what: str = "sheet") -> dict[str, str]:
     """``'class=heavy weapons="hammer, shield"'`` -> ``{"class": "heavy", "weapons": "hammer, shield"}``."""
+    return _pairs(text, what, None)
+
+
+#: a relative change of a number: ``hp-7``, ``str+1`` (``hp-=7`` is read the same)
+_RELATIVE = re.compile(r"([a-z][\w-]*?)([+-])=?([0-9]{1,6})", re.I)
+
+
+def parse_sheet_edit(text: str | None) -> tuple[dict[str, str], dict[str, int]]:
+    """An edit's sheet: ``key=value`` pairs, and relative changes of numbers (``hp-7 str+1``).
+
+    ``'hp-7 str+1 name=Tom'`` -> ``({"name": "Tom"}, {"hp": -7, "str": 1})``."""
+    deltas: dict[str, int] = {}
+    pairs = _pairs(text, "sheet", deltas)
+    both = sorted(set(pairs) & set(deltas))
+    if both:
+        raise SheetError(f"`{both[0]}` is both set and changed in the sheet: give it once.")
+    return pairs, deltas
+
+
+def _pairs(text: str | None, what: str, deltas: dict[str, int] | None) -> dict[str, str]:
+    """The pairs of ``text``; ``key+N``/``key-N`` go into ``deltas`` where it is given."""
     if not text or not text.strip():
         return {}
     out: dict[str, str] = {}
     for part in _words(text, what, SheetError):
+        relative = _RELATIVE.fullmatch(part) if deltas is not None else None
+        if relative is not None:
+            key, sign, amount = relative.groups()
+            if key.lower() in deltas:
+                raise SheetError(f"`{key}` is changed twice in the {what}: give it once, e.g. `{key}-3`.")
+            deltas[key.lower()] = int(amount) * (-1 if sign == "-" else 1)
+            continue
         if "=" not in part:
+            also = " or changes like `hp-7 str+1`" if deltas is not None else ""
             raise SheetError(
-                f"`{part}` in the {what} is not `key=value`: write pairs like `class=heavy hp=3`."
+                f"`{part}` in the {what} is not `key=value`: write pairs like `class=heavy hp=3`{also}."
             )
         key, value = part.split("=", 1)
         key = key.strip().lower()

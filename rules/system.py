@@ -15,7 +15,7 @@ from rules.actions import Action, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotAllowed, RulesError
 from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, TurnPoint, moments, next_id, parse_ends, tick
-from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, Moved, Removed, TurnDone, Victory
+from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, JoinedFight, Moved, Removed, TurnDone, Victory
 from rules.geometry import Cell, Grid
 from rules.geometry.cell_lists import parse_cell_list
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
@@ -126,6 +126,10 @@ class RuleSystem:
     rules_summary: ClassVar[tuple[str, ...]] = ()
     #: shows this system's events, status lines and board (`rules.present`)
     presenter_class: ClassVar[type[Presenter]] = Presenter
+    #: the sheet key whose edit sets the current hit points (`/combatant hp` changes it), if any
+    hp_key: ClassVar[str | None] = None
+    #: a combatant joining a fight under way rolls its initiative (`/init roll combatant:`) by itself
+    newcomer_rolls: ClassVar[bool] = False
 
     @property
     def act_actions(self) -> tuple[str, ...]:
@@ -160,6 +164,54 @@ class RuleSystem:
         self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         return read_sheet(raw, self.sheet_keys(enc.variant), base)
+
+    def sheet_number(self, enc: Encounter, c: Combatant, key: str) -> int:
+        """The number ``key`` holds now, which a relative edit (``hp-7``) changes: the sheet's
+        value (its default where unset); the current hit points for `hp_key`. A key that is
+        not a number, or one the rules work out while the sheet leaves it unset, is refused,
+        saying how to set it."""
+        spec = next((k for k in self.sheet_keys(enc.variant) if k.name == key), None)
+        if spec is None:
+            numbers = ", ".join(k.name for k in self.sheet_keys(enc.variant) if k.kind == "int") or "none"
+            raise InputError(f"{self.title} sheets have no `{key}`. The numbers a sheet holds: {numbers}.")
+        value = c.sheet.get(key, spec.default)
+        if spec.kind != "int" and (not isinstance(value, int) or isinstance(value, bool)):
+            raise InputError(f"`{key}` is not a number, so `{key}+1` cannot change it: set it with `{key}=...`.")
+        if key == self.hp_key and c.hp is not None:
+            return c.hp
+        if value is None:
+            raise InputError(
+                f"{c.name}'s sheet does not set `{key}` (the rules work it out), so there is no number to "
+                f"change: set it with `{key}=...`."
+            )
+        return int(value)
+
+    def absolute_edit(self, enc: Encounter, action: Action) -> Action:
+        """``action`` (an edit) with its relative changes (``hp-7``, `/combatant hp`) made
+        into the values they give, so that every system's edit reads plain ``key=value``."""
+        deltas = dict(getattr(action, "deltas", {}))
+        change = getattr(action, "hp_change", None)
+        if not deltas and change is None:
+            return action
+        if change == 0:
+            raise InputError("`change` is the hit points to add or take away, such as `-7` or `3`: not 0.")
+        c = enc.get(action.actor)
+        if change is not None and self.hp_key is not None:
+            deltas[self.hp_key] = deltas.get(self.hp_key, 0) + change
+            change = None
+        raw = dict(action.raw_sheet)
+        for key, amount in deltas.items():
+            raw[key] = str(self.sheet_number(enc, c, key) + amount)
+        return action.model_copy(update={"raw_sheet": raw, "deltas": {}, "hp_change": change})
+
+    def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
+        """`/combatant hp`: ``c`` gains ``change`` hit points (loses, if negative). A system
+        whose hit points are not a sheet key (`hp_key`) overrides this; one without hit points
+        refuses."""
+        raise IllegalAction(
+            f"{self.title} counts no hit points: its harm is not a number. `/combatant show` shows "
+            f"how {c.name} is hurt; `/undo` takes back an attack that should not have landed."
+        )
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         """Derive hp and state from the sheet (on add, and again after an edit)."""
@@ -365,7 +417,24 @@ class RuleSystem:
             )
         ]
         events += self.setup_combatant(enc, c, new=True)
-        return events
+        return events + self.join_fight(enc, c, action, dice)
+
+    def join_fight(self, enc: Encounter, c: Combatant, action: Action, dice: Dice) -> list[Event]:
+        """``c``, just added, joins the fight under way (if it is): at the initiative the GM gave
+        (`/combatant add init:`), or the one the system's rule gives or rolls; announced."""
+        init = getattr(action, "init", None)
+        if not enc.started:
+            if init is not None:
+                raise InputError("`init` places a combatant joining a fight under way: before `/init roll`, leave it out.")
+            return []
+        events: list[Event] = []
+        if init is not None:
+            if not self.has_initiative_numbers:
+                raise InputError(f"{self.title} has no initiative numbers: leave `init` out, and {c.name} joins its side.")
+            events = self.set_initiative(enc, make_action("init_set", actor=c.name, value=init, user_id=action.user_id, is_gm=action.is_gm), dice)
+        elif self.newcomer_rolls and c.initiative is None and c.status == "active":
+            events = self.roll_initiative(enc, make_action("init_roll", actor=c.name, user_id=action.user_id, is_gm=action.is_gm), dice)
+        return [*events, JoinedFight(actor=c.name, round=enc.round, initiative=c.initiative)]
 
     def copies(self, enc: Encounter, action: Action, count: int) -> list[Action]:
         """The ``count`` single adds of ``/combatant add count:``: ``name 1`` .. ``name n``, on the cells ``at`` lists
@@ -397,8 +466,11 @@ class RuleSystem:
 
     def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         c = enc.get(action.actor)
+        change = getattr(action, "hp_change", None)
+        if change is not None and not action.raw_sheet:  # `/combatant hp` where hp is not a sheet key
+            return self.change_hp(enc, c, change)
         if not action.raw_sheet and not action.at and not action.facing and not action.side:
-            raise InputError("Nothing to change: give `sheet` (key=value pairs) to edit.")
+            raise InputError("Nothing to change: give `sheet` (key=value pairs, or changes like `hp-7`) to edit.")
         if action.raw_sheet:
             c.sheet = self.read_sheet(enc, action.raw_sheet, base=c.sheet)
         if action.side:
@@ -489,6 +561,8 @@ class RuleSystem:
         }
         if new.winner and action.kind not in ("edit", "remove"):
             raise IllegalAction(f"This fight is over ({new.winner} won): `/encounter end` to close it.")
+        if action.kind == "edit":
+            action = self.absolute_edit(new, action)
         # effects count down by the turn moments this action passed; one added now starts counting after it
         before = self.turn_point(new) if new.effects else None
         events = handlers[action.kind](new, action, dice)

@@ -56,6 +56,25 @@ def test_the_purity_check_catches_a_forbidden_import(tmp_path: Path) -> None:
     assert [m for m, _ in _imports(f)] == ["aiosqlite", "discord", "rules"]
 
 
+UNIX_ONLY = {"fcntl", "termios", "pwd", "grp", "resource", "posix"}
+#: tools that start PostgreSQL or measure the process, which only Linux runs
+UNIX_TOOLS = {"data/pgserver.py", "bot/offline/benchmark.py"}
+
+
+def test_the_bot_imports_nothing_unix_only() -> None:
+    """The bot's own modules import no Unix-only module (fcntl, pwd...): it runs on Windows and macOS."""
+    bad = []
+    for top in ("bot", "cogs", "data", "rules"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if path.relative_to(ROOT).as_posix() in UNIX_TOOLS:
+                continue
+            bad += [
+                f"{path.relative_to(ROOT)}:{line} imports {module}"
+                for module, line in _imports(path) if module in UNIX_ONLY
+            ]
+    assert bad == []
+
+
 def test_service_is_a_package_of_small_modules() -> None:
     """bot/service/ is core, commands, permissions, porting and views, each under 600 lines."""
     modules = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in (ROOT / "bot" / "service").glob("*.py")}

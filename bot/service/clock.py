@@ -13,7 +13,8 @@ from data.store import NotifyPrefs
 from rules.errors import InputError
 
 __all__ = [
-    "WARNING_SHARE", "WARNING_MAX_HOURS", "deadline_times", "quiet_until", "parse_quiet", "quiet_text", "zone",
+    "WARNING_SHARE", "WARNING_MAX_HOURS", "deadline_times", "duration_text", "quiet_until", "parse_quiet",
+    "quiet_text", "zone",
 ]
 
 #: the warning goes out when this share of the deadline is left...
@@ -32,6 +33,16 @@ def deadline_times(deadline_hours: float, since: float | None) -> tuple[float, f
     deadline = since + deadline_hours * 3600
     lead = min(deadline_hours * WARNING_SHARE, WARNING_MAX_HOURS) * 3600
     return deadline - lead, deadline
+
+
+def duration_text(hours: float) -> str:
+    """``15 min``, ``1.5 h``, ``9 h``, ``31 h``: a wait as a player reads it (to the minute
+    below an hour, the half hour below 10, the hour above)."""
+    if hours < 1:
+        return f"{max(1, round(hours * 60))} min"
+    if hours < 10:
+        return f"{round(hours * 2) / 2:g} h"
+    return f"{round(hours)} h"
 
 
 def zone(name: str | None) -> ZoneInfo | timezone:

@@ -17,7 +17,7 @@ from bot.service.porting import read_export, set_options
 from data.store import DuplicateInteraction, NotifyPrefs, StaleEncounter, read_state
 from rules.geometry.cell_lists import parse_cell_list
 from rules.actions import make_action
-from rules.dice import Dice, roll_expression
+from rules.dice import Dice, roll_expression, with_advantage
 from rules.errors import IllegalAction, InputError
 from rules.geometry import parse_map_spec
 from rules.models import (
@@ -132,7 +132,7 @@ class Service(Reminders):
             dice = dice_for(enc, ctx, is_gm, self.rng)
             copy, live.spare = live.spare, None  # used once: a refused action may have changed it
             res = system.resolve(enc, action, dice, snapshot=live.json, copy=copy)
-            command = COMMAND_NAMES[action.kind]
+            command = "/combatant hp" if getattr(action, "hp_change", None) is not None else COMMAND_NAMES[action.kind]
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
             title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
             hide = res.encounter.hidden_names()
@@ -476,8 +476,29 @@ class Service(Reminders):
         live.board_message_id = message_id
         await self.store.set_board_message(live.id, message_id)
 
-    def roll(self, ctx: Ctx, expression: str, reason: str | None) -> Outcome:
+    async def roll(
+        self, ctx: Ctx, expression: str, reason: str | None, adv: bool = False, dis: bool = False,
+        private: bool = False,
+    ) -> Outcome:
+        """`/roll`: roll, and log it in the channel's encounter if there is one; a private roll
+        goes only to the roller and, by direct message, to the encounter's GMs (the log says
+        that it was rolled, not what)."""
+        expression, mode = with_advantage(expression, adv, dis)
         result = roll_expression(expression, Dice(rng=self.rng))
-        return Outcome(views.roll_report(ctx.user_id, result, reason))
+        reason = " ".join((reason or "").split())[:200] or None
+        report = views.roll_report(ctx.user_id, result, reason, mode)
+        if await self._live(ctx.channel_id) is None:  # no encounter here: nothing to log, no GM
+            if private:
+                report.lines.append("No encounter runs here, so no GM sees this roll.")
+            return Outcome(report, ephemeral=private)
+        async with self._holding(ctx) as live:
+            summary = views.roll_summary(result, reason, mode, private)
+            dice = [] if private else [d.value for d in result.dice]
+            await self._commit(ctx, live, live.enc, "/roll", summary, dice, undoable=False)
+        gms = tuple(g for g in live.enc.gm_ids if g != ctx.user_id) if private else ()
+        if private:
+            report.lines.append("Only you and the GM see this roll.")
+        direct = (gms, views.private_roll_report(ctx, result, reason, mode)) if gms else None
+        return Outcome(report, ephemeral=private, direct=direct)
 
     acting = staticmethod(acting)

@@ -99,6 +99,8 @@ class Outcome:
     ephemeral: bool = False
     #: shown only to the caller after the reply (the GM's numbers behind condition words)
     private: Report | None = None
+    #: sent by direct message to these users (a private roll's result to the GMs)
+    direct: tuple[tuple[str, ...], Report] | None = None
 
 
 class Unreadable(IllegalAction):

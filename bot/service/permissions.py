@@ -111,7 +111,9 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
 def _cosmetic_only(enc: Encounter, system: RuleSystem, c: Combatant, action: Action) -> None:
     """Mid-fight, an owner's edit may touch only cosmetic sheet keys: the rest is the GM's or the rules'."""
     keys = {k.name: k for k in system.sheet_keys(enc.variant)}
-    refused = [k for k in action.raw_sheet if k in keys and not keys[k].cosmetic]
+    changed = [*action.raw_sheet, *getattr(action, "deltas", {})]
+    refused = [k for k in changed if k in keys and not keys[k].cosmetic]
+    refused += ["hit points"] if getattr(action, "hp_change", None) is not None else []
     refused += [f"`{o}`" for o in ("at", "facing") if getattr(action, o)]
     if not refused:
         return

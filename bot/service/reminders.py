@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.service.clock import deadline_times, quiet_until
+from bot.service.clock import deadline_times, duration_text, quiet_until
 from bot.service.core import MAX_MESSAGE, Ctx, LiveEntry, Nudge, Ping, ServiceCore, _mentioned, _names, _turn_text, turn_tag
 from data.store import DuplicateInteraction, Reminder
 from rules.actions import make_action
@@ -63,19 +63,20 @@ class Reminders(ServiceCore):
             lead = f"⏳ your turn's deadline is in about {left:.0f} h (then {policy})"
             users, kind = tuple(r.user_ids), "warning"
             text = _turn_text(enc, turn, users, lead)
-        elif hours > 0 and nudges < enc.settings.max_nudges:
-            waited = (nudges + 1) * hours
-            users, kind = tuple(r.user_ids), "nudge"
-            text = _turn_text(enc, turn, users, f"⏰ still your turn (waiting about {waited:g} h)")
-        elif hours > 0 and nudges == enc.settings.max_nudges:
-            users, kind = _mentioned(tuple(enc.gm_ids)), "notice"
-            who = _names(turn.actors)
-            times = f"{nudges} time{'' if nudges == 1 else 's'}"
-            more = "No more reminders for this turn." if clock is None else "Its deadline still applies."
-            text = (
-                f"{' '.join(user_ref(g) for g in users)}: ⏰ {who}'s turn has waited {(nudges + 1) * hours:g} h; "
-                f"players were nudged {times} in **{enc.name}**. {more}"
-            )[:MAX_MESSAGE]
+        elif hours > 0 and nudges <= enc.settings.max_nudges:
+            # how long the turn has really waited (a nudge held by quiet hours comes later)
+            waited = duration_text((now - r.since) / 3600 if r.since is not None else (nudges + 1) * hours)
+            if nudges < enc.settings.max_nudges:
+                users, kind = tuple(r.user_ids), "nudge"
+                text = _turn_text(enc, turn, users, f"⏰ still your turn (waiting about {waited})")
+            else:
+                users, kind = _mentioned(tuple(enc.gm_ids)), "notice"
+                times = f"{nudges} time{'' if nudges == 1 else 's'}"
+                more = "No more reminders for this turn." if clock is None else "Its deadline still applies."
+                text = (
+                    f"{' '.join(user_ref(g) for g in users)}: ⏰ {_names(turn.actors)}'s turn has waited {waited}; "
+                    f"players were nudged {times} in **{enc.name}**. {more}"
+                )[:MAX_MESSAGE]
         else:  # nothing to say now (the settings changed): wait for the next thing that is due
             await self._reschedule(enc, r, now, warned=r.warned, sent=False)
             return None
@@ -120,6 +121,9 @@ class Reminders(ServiceCore):
         due: list[float] = []
         if hours > 0 and nudges <= enc.settings.max_nudges:
             due.append(now + hours * 3600)
+            if nudges == enc.settings.max_nudges and warned and not r.warned and r.since is not None:
+                # the warning just went out after the last nudge: the GM's notice keeps its own time
+                due[-1] = max(now, r.since + (nudges + 1) * hours * 3600)
         if clock is not None:
             due += [clock[1]] if warned else [max(clock[0], now), clock[1]]
         if not due:
@@ -137,8 +141,8 @@ class Reminders(ServiceCore):
         actor = turn.current or (turn.actors[0] if turn.actors else None)
         policy = enc.settings.deadline_policy
         action = None
-        if actor is not None and policy == "pass":
-            action = make_action("next", actor=actor, is_gm=True, user_id=BOT_USER)
+        if actor is not None and policy == "pass":  # every combatant the warning named passes
+            action = make_action("next", actor=actor, is_gm=True, user_id=BOT_USER, whole_turn=True)
         elif actor is not None and policy == "hold":
             action = system.hold_action(enc, actor)
         hours = f"{enc.settings.deadline_hours:g} h"
@@ -151,8 +155,9 @@ class Reminders(ServiceCore):
                     dice = Dice(rng=self.rng)
                     res = system.resolve(enc, action, dice)
                     hidden = res.encounter.hidden_names()
-                    report = events_report(f"⏰ Deadline: {actor}'s turn", res.events, system, res.encounter, hidden)
-                    summary = f"⏰ {actor}'s turn passed its {hours} deadline ({policy}): " + " · ".join(report.lines)
+                    whose = _names(turn.actors) if action.kind == "next" and turn.current is None else actor
+                    report = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
+                    summary = f"⏰ {whose}'s turn passed its {hours} deadline ({policy}): " + " · ".join(report.lines)
                     ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], summary, dice.values())
             except (RulesError, DuplicateInteraction) as exc:
                 log.info("deadline in %s: %s; the GM is told instead", live.channel_id, exc)

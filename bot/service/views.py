@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from bot.service.core import Ctx
 from bot.service.reminders import BOT_USER
 from data.store import LogEntry
 from rules.dice import ExpressionResult
@@ -12,7 +13,7 @@ from rules.models import Combatant, Encounter, MapState
 from rules.report import TYPED, Report, user_ref
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "effects_report", "numbers_report", "who"]
+__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "who"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -139,13 +140,31 @@ def log_report(name: str, entries: list[LogEntry], ended: bool = False) -> Repor
     return Report(f"📜 Log of {name}" + (" (ended)" if ended else ""), lines or ["Nothing has happened yet."])
 
 
-def roll_report(user_id: str, result: ExpressionResult, reason: str | None) -> Report:
-    """`/roll`: who rolled, the dice and the total."""
+def roll_report(user_id: str, result: ExpressionResult, reason: str | None, mode: str | None = None) -> Report:
+    """`/roll`: who rolled, the dice (with advantage or disadvantage) and the total."""
     text = result.text
     if len(text) > 3000:
         text = text[:3000] + " …"
     heading = f"🎲 {reason[:200]}" if reason else "🎲 Roll"
-    return Report(heading, [f"{user_ref(user_id)}: {text}", f"**Total: {result.total}**"])
+    lines = [f"{user_ref(user_id)}: {text}", f"**Total: {result.total}**"]
+    return Report(heading, [f"*{mode[0].upper()}{mode[1:]}*", *lines] if mode else lines)
+
+
+def roll_summary(result: ExpressionResult, reason: str | None, mode: str | None, private: bool) -> str:
+    """A `/roll`'s log row: the expression, the mode, the reason and the total; a private
+    roll's only says that it was rolled (the GMs have it by direct message)."""
+    if private:
+        return "rolled privately"
+    how = f" ({mode})" if mode else ""
+    why = f" for {reason}" if reason else ""
+    return f"rolled {result.expression[:200]}{how}{why}: {result.total}"
+
+
+def private_roll_report(ctx: Ctx, result: ExpressionResult, reason: str | None, mode: str | None) -> Report:
+    """A private roll as the GM gets it by direct message: who, where, and the roll."""
+    report = roll_report(ctx.user_id, result, reason, mode)
+    report.title = f"🔒 {report.title} (private, in <#{ctx.channel_id}>)"
+    return report
 
 
 def _log_dice(e: LogEntry) -> str:

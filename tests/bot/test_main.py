@@ -6,6 +6,7 @@ import asyncio
 import ctypes
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -175,7 +176,7 @@ def test_load_settings_joins_every_problem_into_one_line() -> None:
     ],
 )
 def test_unreachable_gateway_after_login_is_one_clear_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, error: Exception
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], error: Exception
 ) -> None:
     """Login works but the gateway cannot be reached: 'Cannot reach Discord', exit 2, store closed."""
 
@@ -189,10 +190,31 @@ def test_unreachable_gateway_after_login_is_one_clear_error(
     monkeypatch.setattr(discord.http.HTTPClient, "ws_connect", ws_connect)
     settings = Settings(discord_token=GOOD, database_url=str(tmp_path / "s.db"))
     assert asyncio.run(asyncio.wait_for(entry.run_bot(settings, GOOD), 30)) == 2
-    errors = [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
-    assert len(errors) == 1 and errors[0].getMessage().startswith("Cannot reach Discord")
-    assert errors[0].exc_info is None
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("skirmish: Cannot reach Discord ("), lines
     asyncio.run(_fresh(tmp_path / "s.db"))  # the store was closed: the file opens again
+
+
+def test_no_route_to_discord_is_the_one_line_the_readme_promises(tmp_path: Path) -> None:
+    """`python -m bot` with a well-formed token and Discord out of reach: one `skirmish:` line, exit 2."""
+    with socket.socket() as closed:  # bound, never listening: connecting to it is refused at once
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        start = (
+            "import sys, discord.http\n"
+            f"discord.http.Route.BASE = 'http://127.0.0.1:{port}/api/v10'  # Discord, unreachable\n"
+            "from bot.__main__ import main\n"
+            "sys.exit(main())\n"
+        )
+        env = {k: v for k, v in os.environ.items() if not k.startswith(_SETTINGS)}
+        env.update(DISCORD_TOKEN=GOOD, PYTHONPATH=str(ROOT), LOG_LEVEL="WARNING")
+        result = subprocess.run(
+            [sys.executable, "-c", start], cwd=tmp_path, env=env, capture_output=True, text=True,
+            timeout=60,
+        )
+    line = one_line(result)
+    assert line.startswith(f"skirmish: Cannot reach Discord (Cannot connect to host 127.0.0.1:{port}"), line
+    assert line.endswith("check the network, firewall or proxy, and try again.")
 
 
 @pytest.mark.parametrize(
@@ -203,7 +225,7 @@ def test_unreachable_gateway_after_login_is_one_clear_error(
     ],
 )
 def test_refused_command_sync_is_one_clear_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
     status: int, dev_guild: int | None, words: str,
 ) -> None:
     """A sync Discord refuses at start-up (bot not in DEV_GUILD_ID's server, an outage) is one error, exit 2."""
@@ -221,9 +243,8 @@ def test_refused_command_sync_is_one_clear_error(
     monkeypatch.setattr(discord.app_commands.CommandTree, "sync", sync)
     settings = Settings(discord_token=GOOD, database_url=str(tmp_path / "s.db"), dev_guild_id=dev_guild)
     assert asyncio.run(asyncio.wait_for(entry.run_bot(settings, GOOD), 30)) == 2
-    errors = [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
-    assert len(errors) == 1 and errors[0].getMessage().startswith(words), errors[0].getMessage()
-    assert "\n" not in errors[0].getMessage() and errors[0].exc_info is None
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"skirmish: {words}"), lines
 
 
 def test_check_token_accepts_a_well_formed_token_and_strips_bot_prefix() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -143,6 +144,33 @@ async def test_second_process_on_the_file_is_refused(db_path: Path, tmp_path: Pa
         assert "Traceback" not in result.stderr and result.stdout == ""
         loaded = await held.load_active("c1")
         assert loaded is not None and loaded.id == created.id
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+async def test_the_lock_goes_with_a_killed_process(db_path: Path, tmp_path: Path) -> None:
+    """A process that holds the file and is killed with SIGKILL leaves it free to open at once."""
+    holder = (
+        "import asyncio, sys\n"
+        "from data import open_store\n"
+        "async def main():\n"
+        "    store = await open_store(sys.argv[1])\n"
+        "    print('held', flush=True)\n"
+        "    await asyncio.sleep(600)\n"
+        "asyncio.run(main())\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", holder, str(db_path)], cwd=tmp_path, stdout=subprocess.PIPE,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)), text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        with pytest.raises(StoreError, match=rf"\(process {proc.pid}\)"):
+            await open_store(str(db_path))
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    async with await open_store(str(db_path)) as again:
+        assert await again.count_encounters() == 0
 
 
 async def test_cancelled_writer_releases_the_file(db_path: Path) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 from rules.actions import Act, Attack, CoupDeGrace as CoupDeGraceAction, Move
 from rules.dice import Dice
 from rules.errors import IllegalAction
-from rules.events import Event
+from rules.events import Event, HitPointsChanged
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
 from rules.state import register_state
@@ -91,6 +91,21 @@ class CoupDeGrace(RuleSystem):
 
     def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
         return read_sheet(raw, keys(catalogue(enc)), base)
+
+    def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
+        """`/combatant hp`: the mini's HP move by ``change`` (the sheet's `hp` is its maximum):
+        0 downs it, -1 or less puts it out of action, above 0 a downed mini stands."""
+        if c.status == "out" or c.hp is None:
+            raise IllegalAction(f"{c.name} is out of action: the fight is over for it.")
+        full = state_of(c).hp_max or DEFAULT_HP
+        if c.hp + change > full:
+            raise IllegalAction(
+                f"{c.name} has {c.hp} of {full} HP: heal at most {full - c.hp}, or raise the sheet's `hp` "
+                "(`/combatant edit sheet:\"hp+1\"`)."
+            )
+        before = c.hp
+        return [HitPointsChanged(actor=c.name, change=change, before=before, after=before + change),
+                *attacks.set_hp(enc, c, before + change)]
 
     def health(self, c: Combatant) -> tuple[int, int] | None:
         full = state_of(c).hp_max
@@ -160,7 +175,7 @@ class CoupDeGrace(RuleSystem):
         return activation.reorder(enc, action.name)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return activation.next_turn(enc, action.actor, dice)
+        return activation.next_turn(enc, action.actor, dice, whole_side=getattr(action, "whole_turn", False))
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return activation.on_removed(enc, c, dice)

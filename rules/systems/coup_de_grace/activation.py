@@ -218,10 +218,13 @@ def reorder(enc: Encounter, names: str | None) -> list[Event]:
     return [OrderSet(sides=list(battle(enc).sides)), *pass_priority(enc, None)]
 
 
-def next_turn(enc: Encounter, actor: str | None, dice: Dice) -> list[Event]:
-    """`/init next`: end the activation under way (activating ``actor`` first if none is)."""
+def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = False) -> list[Event]:
+    """`/init next`: end the activation under way (activating ``actor`` first if none is).
+    ``whole_side`` (a deadline): when no mini is activating, every mini the side still had to
+    activate this round passes its activation, not ``actor`` alone."""
     need_started(enc)
     events: list[Event] = []
+    others: list[Combatant] = []
     if enc.current is None:
         side = battle(enc).priority
         if side is None or not pool(enc, side):  # round over (or priority owed after a removal)
@@ -232,9 +235,14 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice) -> list[Event]:
                 f"has minis to activate): act with one, or `/init next combatant:NAME` to activate "
                 f"it and do nothing."
             )
+        others = [c for c in pool(enc, side) if c.name != actor] if whole_side else []
         events += activate(enc, enc.get(actor))
     side = enc.get(enc.current).side
-    return events + end_activation(enc) + advance(enc, side, dice)
+    events += end_activation(enc)
+    for c in others:
+        state_of(c).done = True
+        events.append(ActivationEnded(actor=c.name, unused=movement(enc, c) if c.status == "active" else 0))
+    return events + advance(enc, side, dice)
 
 
 def on_removed(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:

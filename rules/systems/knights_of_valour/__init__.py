@@ -125,6 +125,9 @@ class KnightsOfValour(RuleSystem):
         initiative.arrange(enc)
         return []
 
+    #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
+    hp_key = "hp"
+
     def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         events = super().edit(enc, action, dice)
         c = enc.get(action.actor)

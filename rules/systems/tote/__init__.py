@@ -13,14 +13,14 @@ from typing import Any
 
 from rules.actions import make_action
 from rules.dice import Dice
-from rules.errors import InputError
-from rules.events import Event, Victory
+from rules.errors import IllegalAction, InputError
+from rules.events import Event, HitPointsChanged, Victory
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn, register
 from rules.systems.tote import actions, initiative
 from rules.systems.tote.events import FightLeft
-from rules.systems.tote.movement import band_name, forget_pairs, release
+from rules.systems.tote.movement import band_name, forget_pairs, release, take_out
 from rules.systems.tote.options import OPTIONS, opts
 from rules.systems.tote.present import TotePresenter
 from rules.systems.tote.sheet import (
@@ -78,6 +78,8 @@ class ToteSystem(RuleSystem):
     options = OPTIONS
     actions = actions.ACTIONS
     presenter_class = TotePresenter
+    #: a newcomer rolls its Plan test for initiative as it joins the fight
+    newcomer_rolls = True
 
     is_enemy = staticmethod(is_enemy)
 
@@ -90,12 +92,29 @@ class ToteSystem(RuleSystem):
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         st = cstate(c)
-        events = initiative.joined(enc, c, new)
+        initiative.joined(enc, c)
         st.filled = min(st.filled, len(c.sheet["track"]))
         c.hp = len(c.sheet["track"]) - st.filled
         if c.hp == 0 and c.status == "active":
             c.status = "downed"
-        return events + initiative.settle(enc, self.side_defeated)
+        return initiative.settle(enc, self.side_defeated)
+
+    def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
+        """`/combatant hp`: the GM marks (``change`` below 0) or clears boxes of the Injury Track,
+        left to right; filling the U box leaves the combatant unconscious."""
+        if c.status != "active":
+            raise IllegalAction(f"{c.name} is {'unconscious' if c.status == 'downed' else 'out of the fight'}: the track stays as it is.")
+        track, st = c.sheet["track"], cstate(c)
+        filled = st.filled - change
+        if not 0 <= filled <= len(track):
+            raise IllegalAction(
+                f"{c.name}'s Injury Track has {len(track) - st.filled} of {len(track)} boxes free: mark at most "
+                f"{len(track) - st.filled} (`change:-{len(track) - st.filled}`) or clear at most {st.filled}."
+            )
+        before, st.filled = c.hp or 0, filled
+        c.hp = len(track) - filled
+        events: list[Event] = [HitPointsChanged(actor=c.name, change=change, before=before, after=c.hp)]
+        return events + (take_out(enc, c, "downed", "unconscious") if c.hp == 0 else [])
 
     def place(self, enc: Encounter, c: Combatant, at: str | None, facing: str | None) -> None:
         if facing:

@@ -28,7 +28,6 @@ __all__ = [
     "BandMoved",
     "MeleeNext",
     "EscapeFailed",
-    "Joined",
     "DistanceSet",
     "TiesOrdered",
     "ToteRound",
@@ -224,12 +223,6 @@ class MeleeNext(Event):
 
 class EscapeFailed(Event):
     kind: ClassVar[str] = "escape_failed"
-
-
-class Joined(Event):
-    """``actor`` joined a fight in progress and has no initiative yet."""
-
-    kind: ClassVar[str] = "joined"
 
 
 class DistanceSet(Event):

@@ -16,7 +16,6 @@ from rules.system import Turn
 from rules.systems.tote.events import (
     InitiativeChanged,
     InitiativeRolled,
-    Joined,
     Passed,
     ReturnDeclined,
     TiesOrdered,
@@ -213,8 +212,8 @@ def next_turn(enc: Encounter, action: Next, defeated: Defeated) -> list[Event]:
     return events + settle(enc, defeated)
 
 
-def joined(enc: Encounter, c: Combatant, new: bool) -> list[Event]:
-    """A combatant added or edited: mid-fight newcomers stand at the fight's distance and wait for a roll."""
+def joined(enc: Encounter, c: Combatant) -> None:
+    """A combatant added or edited: mid-fight newcomers stand at the fight's distance (and roll
+    their initiative as they join: `RuleSystem.newcomer_rolls`)."""
     if enc.started and cstate(c).band is None:
         cstate(c).band = band_name(round_distance(enc), "at")  # type: ignore[assignment]
-    return [Joined(actor=c.name)] if new and enc.started else []

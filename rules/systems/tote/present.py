@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rules.effects import active
+from rules.events import HitPointsChanged
 from rules.present import Presenter
 from rules.report import die_text, signed
 from rules.systems.tote import events as ev
@@ -83,7 +84,6 @@ class TotePresenter(Presenter):
         ev.Passed: "passed",
         ev.MeleeNext: "melee_next",
         ev.EscapeFailed: "escape_failed",
-        ev.Joined: "joined",
         ev.DistanceSet: "distance_set",
         ev.TiesOrdered: "ties_ordered",
         ev.ToteRound: "tote_round",
@@ -109,6 +109,12 @@ class TotePresenter(Presenter):
     def struck(self, e: ev.Struck) -> str:
         what = ACTION_WORDS.get(e.action, e.action)
         return f"**{e.actor}** · {what} at **{e.target}** with {e.weapon}: {test_text(e.test, f'Block {e.test.target}', True)}"
+
+    def hit_points_changed(self, e: HitPointsChanged) -> str:
+        """``GM: **Borin** marks 2 boxes of the Injury Track (6 → 4 left)`` (a condition word where hidden)."""
+        how = f"marks {_plural(-e.change, 'box', 'boxes')}" if e.change < 0 else f"clears {_plural(e.change, 'box', 'boxes')}"
+        left = f" (now {self.condition(e.actor)})" if self.hidden(e.actor) else f" ({e.before} → {e.after} left)"
+        return f"GM: **{e.actor}** {how} of the Injury Track{left}"
 
     def wounded(self, e: ev.Wounded) -> str:
         parts = [f"{e.weapon} {e.damage}"]
@@ -175,9 +181,6 @@ class TotePresenter(Presenter):
 
     def escape_failed(self, e: ev.EscapeFailed) -> str:
         return f"{e.actor} fails to escape and stays at Far."
-
-    def joined(self, e: ev.Joined) -> str:
-        return f"{e.actor} joins a fight in progress: the GM rolls its initiative with `/init roll combatant:{e.actor}`."
 
     def distance_set(self, e: ev.DistanceSet) -> str:
         text = "melee rounds" if e.band == "melee" else f"distance rounds at {e.band.capitalize()}: move 0, shoot 0, shoot-and-move 1"

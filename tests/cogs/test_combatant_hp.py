@@ -1,0 +1,51 @@
+"""`/combatant hp` and relative sheet edits through the real command path."""
+from __future__ import annotations
+
+from bot.offline.harness import Harness
+from tests.cogs.fights import export, started_cdg
+
+
+async def test_gm_changes_hit_points_with_one_command(h: Harness) -> None:
+    """`/combatant hp combatant:Borin change:-3` downs Borin (3 → 0 HP), logged and undone like any edit."""
+    await started_cdg(h)
+    assert await h.autocomplete("gm", "/combatant hp", "combatant", "bo") == ["Borin"]
+    [answer, *_] = await h.run("gm", "/combatant hp", combatant="Borin", change=-3)
+    assert "GM: **Borin** loses 3 HP (3 → 0 HP)" in answer.text and "downed" in answer.text
+    borin = next(c for c in (await export(h))["combatants"] if c["name"] == "Borin")
+    assert (borin["hp"], borin["status"]) == (0, "downed")
+    [log] = await h.run("gm", "/log", count=1)
+    assert "/combatant hp" in log.text
+    await h.run("gm", "/undo")
+    borin = next(c for c in (await export(h))["combatants"] if c["name"] == "Borin")
+    assert (borin["hp"], borin["status"]) == (3, "active")
+
+
+async def test_a_player_cannot_change_hit_points_mid_fight(h: Harness) -> None:
+    """Mid-fight an owner's `/combatant hp` or `sheet:"hp+1"` is refused and changes nothing."""
+    await started_cdg(h)
+    before = await export(h)
+    [refusal] = await h.run("bob", "/combatant hp", combatant="Borin", change=1)
+    assert refusal.ephemeral and "hit points" in refusal.text
+    [refusal] = await h.run("bob", "/combatant edit", name="Borin", sheet="hp+1")
+    assert refusal.ephemeral and "hp" in refusal.text
+    assert await export(h) == before
+
+
+async def test_hidden_combatants_hit_points_stay_hidden(h: Harness) -> None:
+    """The GM's hidden Grak loses 1 HP: the channel reads a condition word, only the GM sees the numbers."""
+    await started_cdg(h)
+    sent = await h.run("gm", "/combatant hp", combatant="Grak", change=-1)
+    public = [s for s in sent if not s.ephemeral]
+    assert public and all("3 → 2" not in s.text for s in public)
+    assert any(s.ephemeral and "GM: **Grak** loses 1 HP (3 → 2 HP)" in s.text for s in sent)
+
+
+async def test_relative_sheet_edit_through_the_command(h: Harness) -> None:
+    """`/combatant edit sheet:"hp+2 dv-1"` changes the sheet's values from what they are now (defaults where unset)."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant edit", name="Borin", sheet="hp+2 dv=4")
+    await h.run("gm", "/combatant edit", name="Borin", sheet="dv-1")
+    after = next(c for c in (await export(h))["combatants"] if c["name"] == "Borin")
+    assert (after["sheet"]["hp"], after["sheet"]["dv"], after["hp"]) == (5, 3, 5)
+    [refusal] = await h.run("gm", "/combatant edit", name="Borin", sheet="hp-30")
+    assert refusal.ephemeral and "from 1 to 20" in refusal.text

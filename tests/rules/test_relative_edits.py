@@ -1,0 +1,130 @@
+"""Relative sheet edits (``sheet:"hp-7 str+1"``) on every numeric sheet value of every system,
+and `/combatant hp` where a system counts hit points."""
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import IllegalAction, InputError, RulesError, SheetError
+from rules.events import HitPointsChanged
+from rules.sheet import parse_sheet_edit
+from rules.system import all_systems
+from tests.scenario import Scenario
+
+#: valid combatants of each system (from the example fights)
+SHEETS = {
+    "coup-de-grace": ("8x6", "class=heavy weapons=hammer,shield"),
+    "tote": (None, "hawk=2 plan=2 strike=3 shoot=2 weapon=axe:2:slash", "rating=2 tohit=3 weapon=club:2:bash"),
+    "knights-of-valour": ("8x6", "str=1 agi=1 hp=14 armor=chain-mail weapons=warhammer:2"),
+    "damage-grid": ("8x6", "body=2 weapons=gravity-saber:2:4:3:melee"),
+    "war-and-combat": ("8x6 hex", "str=14 agl=13 fighter=6 skills=broadsword:3 weapons=broadsword armor=mail"),
+}
+
+
+def test_parse_sheet_edit_splits_pairs_from_changes() -> None:
+    """`hp-7 str+1 name=Tom` is one pair and two changes; `hp-=7` reads as `hp-7`."""
+    assert parse_sheet_edit("hp-7 str+1 race=elf") == ({"race": "elf"}, {"hp": -7, "str": 1})
+    assert parse_sheet_edit("hp-=7 see-in-dark+2") == ({}, {"hp": -7, "see-in-dark": 2})
+    with pytest.raises(SheetError, match="changed twice"):
+        parse_sheet_edit("hp-1 hp-2")
+    with pytest.raises(SheetError, match="both set and changed"):
+        parse_sheet_edit("hp=3 hp-1")
+    with pytest.raises(SheetError, match="or changes like `hp-7 str\\+1`"):
+        parse_sheet_edit("hp")
+
+
+def scenario(key: str, which: int = 0) -> Scenario:
+    board, *sheets = SHEETS[key]
+    at = None if board is None else "C3"
+    made = Scenario(key, map=board)
+    facing = "N" if made.system.uses_facing else None
+    return made.add("Ada", sheets[which], side="a", at=at, facing=facing)
+
+
+CASES = [(key, which) for key, (_, *sheets) in SHEETS.items() for which in range(len(sheets))]
+
+
+@pytest.mark.parametrize("key, which", CASES)
+def test_every_numeric_sheet_value_changes_relatively(key: str, which: int) -> None:
+    """For each number a sheet holds, `key+1` and `key-1` do exactly what `key=<value now ± 1>` does, accepted or refused alike."""
+    assert {k for k, _ in CASES} == {s.key for s in all_systems()}
+    s = scenario(key, which)
+    ada = s.get("Ada")
+    numbers = [
+        k.name for k in s.system.sheet_keys(s.enc.variant)
+        if k.kind == "int" or type(ada.sheet.get(k.name, k.default)) is int
+    ]
+    assert numbers, f"{key} declares no numbers"
+    moved = set()
+    for name in numbers:
+        if ada.sheet.get(name, next(k.default for k in s.system.sheet_keys() if k.name == name)) is None:
+            assert "does not set" in s.refused("edit", actor="Ada", deltas={name: 1}, error=InputError)
+            continue
+        for step in (1, -1):
+            value = s.system.sheet_number(s.enc, ada, name) + step
+            try:
+                absolute = s.resolve("edit", actor="Ada", raw_sheet={name: str(value)})
+            except RulesError as refusal:
+                assert s.refused("edit", actor="Ada", deltas={name: step}) == str(refusal), name
+                continue
+            relative = s.resolve("edit", actor="Ada", deltas={name: step})
+            assert relative.encounter == absolute.encounter, name
+            assert s.system.sheet_number(relative.encounter, relative.encounter.get("Ada"), name) == value
+            moved.add(name)
+    held = {n for n in numbers if n in ada.sheet}
+    assert held and held <= moved  # each number this sheet holds moves at least one way
+
+
+def test_relative_edit_names_the_range_and_what_is_not_a_number() -> None:
+    """Past a key's range the edit is refused naming the range; a word key or unknown key says what to do; nothing changes."""
+    s = scenario("coup-de-grace")
+    assert "1" in s.refused("edit", actor="Ada", deltas={"hp": -5}) and "20" in s.refused("edit", actor="Ada", deltas={"hp": 30})
+    assert "`class` is not a number" in s.refused("edit", actor="Ada", deltas={"class": 1}, error=InputError)
+    assert "no `luck`" in s.refused("edit", actor="Ada", deltas={"luck": 1}, error=InputError)
+
+
+def test_knights_of_valour_hp_changes_from_the_current_hit_points() -> None:
+    """Knights of Valour: editing `hp` sets the current HP, so `hp-2` and `/combatant hp` count from the HP now."""
+    s = scenario("knights-of-valour").add("Gob", "agi=1 hp=7 weapons=warhammer:1", side="b", at="E3")
+    s.run("edit", actor="Ada", hp_change=-5)
+    assert s.get("Ada").hp == 9
+    s.run("edit", actor="Ada", deltas={"hp": -2, "str": 1})
+    assert (s.get("Ada").hp, s.get("Ada").sheet["str"]) == (7, 2)
+    s.run("edit", actor="Gob", hp_change=-7)
+    assert s.get("Gob").status == "downed"
+
+
+def test_coup_de_grace_hp_moves_the_minis_hit_points_not_the_sheet() -> None:
+    """Coup-De-Grace: `/combatant hp` moves the current HP (0 downs, -1 out), healing stops at the sheet's hp."""
+    s = scenario("coup-de-grace")
+    res = s.run("edit", actor="Ada", hp_change=-3)
+    assert [e for e in res.events if isinstance(e, HitPointsChanged)] == [
+        HitPointsChanged(actor="Ada", change=-3, before=3, after=0)
+    ]
+    assert (s.get("Ada").hp, s.get("Ada").status, s.get("Ada").sheet.get("hp", 3)) == (0, "downed", 3)
+    assert "GM: **Ada** loses 3 HP (3 → 0 HP)" in s.text(res)
+    assert "heal at most 3" in s.refused("edit", actor="Ada", hp_change=4, error=IllegalAction)
+    s.run("edit", actor="Ada", hp_change=2)
+    assert (s.get("Ada").hp, s.get("Ada").status) == (2, "active")
+    assert "not 0" in s.refused("edit", actor="Ada", hp_change=0, error=InputError)
+
+
+def test_tote_hp_marks_and_clears_injury_track_boxes() -> None:
+    """TOTE (the project's default, the text being cut off): "Damage marks boxes on the Injury Track
+    ([5][4][3][2][1][U]) ...; filling U means unconscious": `change:-2` marks two boxes, `+1` clears one."""
+    s = scenario("tote", 1)
+    res = s.run("edit", actor="Ada", hp_change=-2)
+    assert (s.get("Ada").hp, s.text(res)) == (4, ["GM: **Ada** marks 2 boxes of the Injury Track (6 → 4 left)"])
+    s.run("edit", actor="Ada", hp_change=1)
+    assert s.get("Ada").hp == 5
+    assert "mark at most 5" in s.refused("edit", actor="Ada", hp_change=-6, error=IllegalAction)
+    s.run("edit", actor="Ada", hp_change=-5)
+    assert (s.get("Ada").hp, s.get("Ada").status) == (0, "downed")
+    assert "unconscious" in s.refused("edit", actor="Ada", hp_change=1, error=IllegalAction)
+
+
+@pytest.mark.parametrize("key", ["damage-grid", "war-and-combat"])
+def test_systems_without_hit_points_refuse_a_change_of_hp(key: str) -> None:
+    """Where harm is not a number, `/combatant hp` is refused, saying where to look and what to use."""
+    s = scenario(key)
+    text = s.refused("edit", actor="Ada", hp_change=-1, error=IllegalAction)
+    assert "counts no hit points" in text and "/combatant show" in text
