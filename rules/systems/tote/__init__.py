@@ -20,7 +20,7 @@ from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn, register
 from rules.systems.tote import actions, initiative
 from rules.systems.tote.events import FightLeft
-from rules.systems.tote.movement import band_name, forget_pairs, release
+from rules.systems.tote.movement import forget_pairs, place_band, release
 from rules.systems.tote.options import OPTIONS, opts
 from rules.systems.tote.present import TotePresenter
 from rules.systems.tote.sheet import (
@@ -101,8 +101,7 @@ class ToteSystem(RuleSystem):
         if facing:
             raise InputError("TOTE has no map, so there is no facing: leave `facing` out.")
         if at:
-            cstate(c).band = band_name(at, "at")  # type: ignore[assignment]
-            forget_pairs(enc, c.name)
+            place_band(enc, c, at)
 
     def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
         return [w.name for w in weapons(c)]

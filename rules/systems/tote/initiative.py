@@ -152,11 +152,7 @@ def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice, defeated: Defe
         c.initiative = r.successes + level(c)
         events.append(InitiativeRolled(actor=c.name, test=test, base=level(c), value=c.initiative))
     if action.actor is None:
-        st = estate(enc)
-        st.distance = opts(enc).distance
-        for c in enc.combatants:
-            if cstate(c).band is None:
-                cstate(c).band = st.distance
+        estate(enc).distance = opts(enc).distance
         events += start_round(enc, 1)
     return events + settle(enc, defeated)
 
@@ -214,7 +210,6 @@ def next_turn(enc: Encounter, action: Next, defeated: Defeated) -> list[Event]:
 
 
 def joined(enc: Encounter, c: Combatant, new: bool) -> list[Event]:
-    """A combatant added or edited: mid-fight newcomers stand at the fight's distance and wait for a roll."""
-    if enc.started and cstate(c).band is None:
-        cstate(c).band = band_name(round_distance(enc), "at")  # type: ignore[assignment]
+    """A combatant added or edited: a mid-fight newcomer waits for a roll. One placed with no
+    ``at:`` has no band of its own: it stands at a placed foe's band, else at the fight's distance."""
     return [Joined(actor=c.name)] if new and enc.started else []

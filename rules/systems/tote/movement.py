@@ -28,6 +28,7 @@ __all__ = [
     "nearest_band",
     "foes_in_fight",
     "forget_pairs",
+    "place_band",
     "engaged_with",
     "engage",
     "release",
@@ -101,6 +102,29 @@ def forget_pairs(enc: Encounter, name: str) -> None:
     st = estate(enc)
     if any(name == a or name in row for a, row in st.ranges.items()):
         st.ranges = {a: {b: v for b, v in row.items() if b != name} for a, row in st.ranges.items() if a != name}  # type: ignore[assignment]
+
+
+def place_band(enc: Encounter, c: Combatant, text: str) -> None:
+    """``at:`` puts ``c`` at that band from every foe, whatever a foe's own band says.
+
+    In melee rounds (and before a fight that starts in melee) every pair of foes is in melee,
+    so a farther band could not hold: it is refused with what to do instead."""
+    band = band_name(text, "at")
+    if band != "melee" and is_melee(enc):
+        where = (
+            "This is a melee round: every pair of foes is in melee"
+            if enc.started
+            else "The fight starts in melee (option `distance=melee`): every pair of foes is in melee at `/init roll`"
+        )
+        fix = (
+            f"the GM sets distance rounds with `/act action:distance options:{band}`"
+            if enc.started
+            else f"for distance rounds set `/encounter settings options:distance={band}` first"
+        )
+        raise IllegalAction(f"{where}, so `at:{band}` cannot hold: {fix}, or leave `at` out.")
+    cstate(c).band = band  # type: ignore[assignment]
+    forget_pairs(enc, c.name)
+    _set_pairs(enc, c, {o.name: band for o in enc.enemies_of(c)})
 
 
 def foes_in_fight(enc: Encounter, c: Combatant) -> list[Combatant]:

@@ -1,0 +1,68 @@
+"""TOTE: the defects a replay of whole fights found (placing with `at:`, the unengaged gain,
+Shoot & Move, the words for the distance), each quoting the text it checks."""
+
+from __future__ import annotations
+
+from tests.rules.tote.build import started
+from tests.scenario import GM, Scenario
+
+BORIN = "shoot=2 strike=3 hawk=2 weapon=javelin:1:pierce,axe:2:slash"
+
+
+def _fight(*foes: tuple[str, str, int], hero: tuple[str, str, int] = ("Borin", BORIN, 5), **options: str) -> Scenario:
+    return started(*foes, hero=hero, **options)
+
+
+def _band(s: Scenario, name: str) -> str:
+    """The band the board shows for ``name`` (its distance from its nearest foe)."""
+    return s.system.present.status_line(s.enc, s.get(name)).split(" · ")[2 if "rating" in s.get(name).sheet else 1]
+
+
+# -- item 8: `at:` sets the distance of the pair ---------------------------------------------------
+def test_a_newcomer_added_at_far_is_at_far_from_a_foe_that_closed_in() -> None:
+    """"The GM will determine the Distance (Far or Close)": Snaga added `at:far` is at Far, and a javelin (Close) cannot reach him."""
+    s = _fight(("Grak", "rating=2", 3), distance="far")
+    s.run("move", actor="Borin", to="close")  # Borin's own band is Close now
+    s.add("Snaga", "rating=1", side="foes", at="far", owner=GM)
+    s.run("init_set", actor="Snaga", value=1)
+    assert _band(s, "Snaga") == "far"
+    s.run("next", actor="Grak")
+    s.run("next", actor="Snaga")
+    assert s.enc.round == 2 and s.enc.current == "Borin"
+    assert "out of range" in s.refused("attack", [6, 6, 6], actor="Borin", target="Snaga", weapon="javelin")
+    s.run("attack", [6, 1, 3], actor="Borin", target="Grak", weapon="javelin")  # Grak is still at Close
+
+
+def test_a_gm_edit_at_far_sets_the_distance_from_a_nearer_foe() -> None:
+    """"The GM will determine the Distance": `/combatant edit at:far` puts Snaga at Far from Borin, who stands at Close."""
+    s = _fight(("Grak", "rating=2", 3), ("Snaga", "rating=1", 1), distance="far")
+    s.run("move", actor="Borin", to="close")
+    assert _band(s, "Snaga") == "close"
+    s.run("edit", actor="Snaga", at="far")
+    assert _band(s, "Snaga") == "far" and _band(s, "Grak") == "close"
+
+
+def test_a_foe_placed_at_far_stays_there_from_combatants_added_later() -> None:
+    """"The GM will determine the Distance (Far or Close)": a foe placed at Far before the fight is at Far from a hero added after it without `at`."""
+    s = Scenario("tote", distance="close")
+    s.add("Snaga", "rating=1", side="foes", at="far", owner=GM)
+    s.add("Borin", BORIN, side="heroes")
+    s.run("init_roll", [1, 1, 1, 1])
+    assert s.enc.phase == "distance: far" and _band(s, "Snaga") == "far"
+
+
+# -- item 9: `at:` under a melee start -------------------------------------------------------------
+def test_at_far_is_refused_when_the_fight_starts_in_melee() -> None:
+    """"Depending on the circumstances, heroes may find themselves able to make one or more rounds of attacks at a distance": with the default melee start, `at:far` is refused with what to set instead."""
+    s = Scenario("tote")
+    s.add("Borin", BORIN, side="heroes")
+    text = s.refused("add", name="Snaga", raw_sheet={"rating": "1"}, side="foes", at="far")
+    assert "starts in melee" in text and "distance=far" in text
+    s.add("Snaga", "rating=1", side="foes", at="melee", owner=GM)  # melee is where everyone is
+
+
+def test_at_close_is_refused_in_a_melee_round() -> None:
+    """"Melee Rounds": in a melee round every pair of foes is in melee, so a GM edit `at:close` is refused with the distance action to use."""
+    s = _fight(("Grak", "rating=2", 3))
+    text = s.refused("edit", actor="Grak", at="close")
+    assert "melee round" in text and "/act action:distance options:close" in text
