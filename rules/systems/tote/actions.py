@@ -21,6 +21,7 @@ from rules.systems.tote.events import (
     Disengaged,
     DistanceSet,
     InitiativeChanged,
+    NoMove,
     NoReturn,
     Protecting,
     ReturnOffered,
@@ -32,6 +33,7 @@ from rules.systems.tote.movement import (
     all_at,
     costs,
     engaged_with,
+    foes_in_fight,
     is_melee,
     move_band,
     release,
@@ -268,7 +270,10 @@ def _move(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Even
 
 def _shoot_and_move(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     want = wanted_band(None, action.options)
-    return attacks.shoot(enc, c, action, dice) + move_band(enc, c, want, action, dice)
+    shot = attacks.shoot(enc, c, action, dice)
+    if not foes_in_fight(enc, c):  # the shot downed the last foe: no Escape Foes against nobody
+        return [*shot, NoMove(actor=c.name)]
+    return shot + move_band(enc, c, want, action, dice)
 
 
 def _coup_de_grace(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:

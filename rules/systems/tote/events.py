@@ -28,6 +28,7 @@ __all__ = [
     "BandMoved",
     "MeleeNext",
     "EscapeFailed",
+    "NoMove",
     "Joined",
     "DistanceSet",
     "TiesOrdered",
@@ -151,7 +152,8 @@ class Tested(Event):
 
 
 class InitiativeChanged(Event):
-    """``cause``: assist (``by`` assisted), defend, unengaged, intimidated, gm."""
+    """``cause``: assist (``by`` assisted), defend, unengaged, quiet (the round's gain of one
+    still engaged with a foe that no melee damage passed between), intimidated, gm."""
 
     kind: ClassVar[str] = "initiative_change"
     before: int | None
@@ -224,6 +226,12 @@ class MeleeNext(Event):
 
 class EscapeFailed(Event):
     kind: ClassVar[str] = "escape_failed"
+
+
+class NoMove(Event):
+    """``actor``'s Shoot & Move shot left no foe standing: there is nobody to move from."""
+
+    kind: ClassVar[str] = "no_move"
 
 
 class Joined(Event):

@@ -22,7 +22,7 @@ from rules.systems.tote.events import (
     TiesOrdered,
     ToteRound,
 )
-from rules.systems.tote.movement import all_at, band_name, disengaged, is_melee, nearest_band, round_distance
+from rules.systems.tote.movement import all_at, disengaged, engaged_with, is_melee, nearest_band, round_distance
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, items, level
 from rules.systems.tote.skill import run_test
@@ -103,12 +103,19 @@ def settle(enc: Encounter, defeated: Defeated) -> list[Event]:
 
 def _unengaged(enc: Encounter, c: Combatant, number: int) -> bool:
     """"An unengaged combatant is one that neither dealt nor received melee damage in the
-    previous round"; one that disengaged counts as disengaged for the next round."""
-    return cstate(c).melee_round != number - 1 or disengaged(enc, c)
+    previous round"; one that disengaged counts as disengaged for the next round, unless it
+    is still engaged with another foe."""
+    if cstate(c).melee_round != number - 1:
+        return True
+    return disengaged(enc, c) and not engaged_with(enc, c.name)
 
 
 def start_round(enc: Encounter, number: int) -> list[Event]:
-    """Begin round ``number``: switch to melee when a pair of foes is in Melee, then the unengaged gain."""
+    """Begin round ``number``: switch to melee when a pair of foes is in Melee, then the unengaged gain.
+
+    ``first_round_gain=no`` skips the gain of the first melee round: round 1, or the round
+    melee begins in after distance rounds. A combatant still engaged with a foe that gains
+    (no melee damage last round) gains as ``quiet``, not as ``unengaged``."""
     enc.round = number
     st = estate(enc)
     st.pending_return = None
@@ -121,12 +128,13 @@ def start_round(enc: Encounter, number: int) -> list[Event]:
     all_at(enc, "melee")
     events: list[Event] = [ToteRound(round=number, melee=True, melee_begins=begins)]
     values = opts(enc)
-    if number == 1 and not values.first_round_gain:
+    if (number == 1 or begins) and not values.first_round_gain:
         return events
     by_name = {c.name: c for c in enc.combatants}
     for g in pool.gains(entries(enc), values.unengaged_gain, lambda e: _unengaged(enc, by_name[e.name], number)):
         by_name[g.name].initiative = g.after
-        events.append(InitiativeChanged(actor=g.name, before=g.before, after=g.after, cause="unengaged"))
+        cause = "quiet" if engaged_with(enc, g.name) else "unengaged"
+        events.append(InitiativeChanged(actor=g.name, before=g.before, after=g.after, cause=cause))
     return events
 
 

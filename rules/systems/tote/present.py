@@ -28,7 +28,7 @@ ACTION_WORDS = {
     "return": "Return attack",
 }
 #: the words of `InitiativeChanged.cause`
-GAIN_WORDS = {"defend": "Defend", "unengaged": "unengaged", "gm": "set by the GM"}
+GAIN_WORDS = {"defend": "Defend", "unengaged": "unengaged", "quiet": "no melee damage last round", "gm": "set by the GM"}
 #: the names of the tests
 ATTACK_SKILLS = ("strike", "shoot", "brawl")
 
@@ -83,6 +83,7 @@ class TotePresenter(Presenter):
         ev.Passed: "passed",
         ev.MeleeNext: "melee_next",
         ev.EscapeFailed: "escape_failed",
+        ev.NoMove: "no_move",
         ev.Joined: "joined",
         ev.DistanceSet: "distance_set",
         ev.TiesOrdered: "ties_ordered",
@@ -175,6 +176,9 @@ class TotePresenter(Presenter):
 
     def escape_failed(self, e: ev.EscapeFailed) -> str:
         return f"{e.actor} fails to escape and stays at Far."
+
+    def no_move(self, e: ev.NoMove) -> str:
+        return f"{e.actor} has no foe left standing to move from: the move is not made."
 
     def joined(self, e: ev.Joined) -> str:
         return f"{e.actor} joins a fight in progress: the GM rolls its initiative with `/init roll combatant:{e.actor}`."

@@ -58,7 +58,7 @@ def test_moves_go_one_band_at_a_time() -> None:
 
 def test_moving_in_from_close_starts_melee_rounds() -> None:
     """A combatant that moves in from Close brings melee rounds from the next round."""
-    enc = step(fight(distance="close"), "move", actor="Borin", to="in")
+    enc = step(fight(distance="close", first_round_gain="yes"), "move", actor="Borin", to="in")
     assert enc.phase == "distance: close"
     enc = step(enc, "next", actor="Grak")
     res = resolve(enc, "next", actor="Thrain")

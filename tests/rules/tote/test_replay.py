@@ -66,3 +66,56 @@ def test_at_close_is_refused_in_a_melee_round() -> None:
     s = _fight(("Grak", "rating=2", 3))
     text = s.refused("edit", actor="Grak", at="close")
     assert "melee round" in text and "/act action:distance options:close" in text
+
+
+# -- item 10: disengaging from one foe while another stays engaged ---------------------------------
+def test_disengaging_from_one_foe_while_another_fights_on_gives_no_gain() -> None:
+    """"Disengage: Move away from a foe. You will count as disengaged for the next round": still engaged with Snaga, Borin gains nothing."""
+    s = _fight(("Grak", "rating=2", 3), ("Snaga", "rating=1", 2), first_round_gain="no")
+    s.run("attack", [2, 3, 6, 3], actor="Borin", target="Grak")  # hits: Borin ⇄ Grak
+    s.run("next", actor="Grak")
+    s.run("attack", [6, 3], actor="Snaga", target="Borin")  # hits: Borin ⇄ Snaga
+    assert s.enc.round == 2 and s.get("Borin").initiative == 4
+    s.run("act", actor="Borin", name="disengage", target="Grak")  # 4 -> 1
+    s.run("next", actor="Grak")
+    res = s.run("attack", [6, 3], actor="Snaga", target="Borin")  # melee damage in round 2
+    assert s.enc.round == 3 and s.get("Borin").initiative == 1
+    assert not any(line.startswith("**Borin** initiative") for line in s.text(res))
+
+
+# -- item 11: Shoot & Move when the shot ends the fight ---------------------------------------------
+def test_shoot_and_move_that_downs_the_last_foe_does_not_escape() -> None:
+    """"Shoot & Move: Combatant makes a Shoot test at current range and then moves": with no foe left there is no Escape Foes."""
+    s = _fight(("Snaga", "rating=1 track=U", 3), hero=("Ann", "shoot=2 move=1 weapon=bow:1:pierce", 5), distance="far")
+    res = s.run("act", [6, 2, 3], actor="Ann", name="shoot-and-move", target="Snaga", options={"away": ""})
+    ann = s.get("Ann")
+    assert s.get("Snaga").status == "downed" and s.enc.winner == "heroes"
+    assert ann.status == "active" and not ann.state.escaped
+    lines = s.text(res)
+    assert not any("Escape Foes" in line for line in lines) and any("no foe left" in line for line in lines)
+
+
+# -- item 12: `first_round_gain=no` after distance rounds -------------------------------------------
+def test_no_first_round_gain_also_when_melee_begins_after_distance_rounds() -> None:
+    """"At the beginning of a melee round, all unengaged combatants gain 1 Initiative": with `first_round_gain=no` the first melee round gains nothing, after distance rounds too."""
+    s = _fight(("Grak", "rating=2", 3), distance="close", first_round_gain="no")
+    s.run("move", actor="Borin", to="in")
+    res = s.run("next", actor="Grak")
+    assert s.enc.round == 2 and s.enc.phase == "melee"
+    assert (s.get("Borin").initiative, s.get("Grak").initiative) == (5, 3)
+    assert not any("unengaged" in line for line in s.text(res))
+    yes = _fight(("Grak", "rating=2", 3), distance="close", first_round_gain="yes")
+    yes.run("move", actor="Borin", to="in")
+    yes.run("next", actor="Grak")
+    assert (yes.get("Borin").initiative, yes.get("Grak").initiative) == (6, 4)
+
+
+# -- item 13: the words of the gain ----------------------------------------------------------------
+def test_an_engaged_combatant_is_not_told_it_gains_as_unengaged() -> None:
+    """"An unengaged combatant is one that neither dealt nor received melee damage in the previous round": a pair engaged by a Shoot gains, but not as "unengaged"."""
+    s = _fight(("Grak", "rating=2", 3), hero=("Borin", "shoot=2 hawk=2 weapon=bow:1:pierce", 5), first_round_gain="no")
+    s.run("act", [6, 1, 3], actor="Borin", name="shoot", target="Grak")  # engaged, no melee damage
+    res = s.run("next", actor="Grak")
+    assert s.enc.round == 2 and (s.get("Borin").initiative, s.get("Grak").initiative) == (3, 4)
+    gains = [line for line in s.text(res) if "initiative **" in line]
+    assert len(gains) == 2 and all("no melee damage last round" in g and "unengaged" not in g for g in gains)
