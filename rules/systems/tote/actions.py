@@ -32,12 +32,12 @@ from rules.systems.tote.movement import (
     BAND_WORDS,
     all_at,
     costs,
+    distance_now,
     engaged_with,
     foes_in_fight,
     is_melee,
     move_band,
     release,
-    round_distance,
     take_out,
     wanted_band,
 )
@@ -152,7 +152,7 @@ def perform(
                 f"use {', '.join(MELEE_COSTS)} (or `/act action:disengage` to break off)."
             )
         raise IllegalAction(
-            f"{name.capitalize()} is a melee-round action and this is a distance round ({round_distance(enc)}): "
+            f"{name.capitalize()} is a melee-round action and this is a distance round (distance: {distance_now(enc)}): "
             f"use move, shoot or shoot-and-move."
         )
     cost = table[name] if cost is None else cost

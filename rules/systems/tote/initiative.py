@@ -22,7 +22,7 @@ from rules.systems.tote.events import (
     TiesOrdered,
     ToteRound,
 )
-from rules.systems.tote.movement import all_at, disengaged, engaged_with, is_melee, nearest_band, round_distance
+from rules.systems.tote.movement import all_at, disengaged, distance_now, engaged_with, is_melee, nearest_band
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, items, level
 from rules.systems.tote.skill import run_test
@@ -92,11 +92,8 @@ def settle(enc: Encounter, defeated: Defeated) -> list[Event]:
         events += start_round(enc, enc.round + 1)
     enc.order = pool.order(entries(enc))
     if enc.started:
-        if is_melee(enc):
-            enc.phase = "melee"
-        else:
-            nearest = nearest_band(enc) or round_distance(enc)
-            enc.phase = f"distance: {'close' if nearest != 'far' else 'far'}"
+        now = distance_now(enc)
+        enc.phase = now if now == "melee" else f"distance: {now}"
     enc.current = turn(enc).current
     return events
 

@@ -26,6 +26,7 @@ __all__ = [
     "pair_band",
     "band_of",
     "nearest_band",
+    "distance_now",
     "foes_in_fight",
     "forget_pairs",
     "place_band",
@@ -146,6 +147,14 @@ def nearest_band(enc: Encounter) -> str | None:
     index = estate(enc).range_index()
     bands = {pair_band(enc, a, b, index) for i, a in enumerate(active) for b in active[i + 1 :] if a.side != b.side}
     return _nearer(*bands) if bands else None
+
+
+def distance_now(enc: Encounter) -> str:
+    """The one name of the round's distance, for the board and every reply: melee, or in
+    distance rounds the nearest band between two foes (close or far)."""
+    if is_melee(enc):
+        return "melee"
+    return "far" if (nearest_band(enc) or round_distance(enc)) == "far" else "close"
 
 
 def all_at(enc: Encounter, band: str) -> None:

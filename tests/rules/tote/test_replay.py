@@ -119,3 +119,19 @@ def test_an_engaged_combatant_is_not_told_it_gains_as_unengaged() -> None:
     assert s.enc.round == 2 and (s.get("Borin").initiative, s.get("Grak").initiative) == (3, 4)
     gains = [line for line in s.text(res) if "initiative **" in line]
     assert len(gains) == 2 and all("no melee damage last round" in g and "unengaged" not in g for g in gains)
+
+
+def test_the_board_and_a_refusal_name_the_same_distance() -> None:
+    """"The GM will determine the Distance (Far or Close)": after Borin closes in, the board's "distance: close" is the distance a refusal names too."""
+    s = _fight(("Grak", "rating=2", 3), distance="far")
+    s.run("move", actor="Borin", to="close")
+    assert s.enc.phase == "distance: close"
+    assert "distance round (distance: close)" in s.refused("act", actor="Grak", name="strike", target="Borin")
+
+
+def test_on_deck_never_names_the_combatant_whose_turn_it_is() -> None:
+    """"The return attack does count as the foe's action for the round": Grak, who may return the Assault and then act, is not also "on deck"."""
+    s = _fight(("Grak", "rating=2", 3))
+    s.run("act", [2, 3, 6, 3], actor="Borin", name="assault", target="Grak")
+    assert s.system.turn(s.enc).actors == ("Grak",)
+    assert "Grak" not in s.system.on_deck(s.enc)
