@@ -118,6 +118,8 @@ class RuleSystem:
     #: the map markings this system's rules read (`/encounter terrain` refuses the others);
     #: each kind means the same in every system that uses it (see `rules.models.TERRAIN_KINDS`)
     terrain_kinds: ClassVar[tuple[str, ...]] = ("clear", "wall")
+    #: the markings no mini stands on: `/encounter terrain` refuses them under a combatant
+    solid_terrain: ClassVar[tuple[str, ...]] = ("wall",)
     #: the GM-overridable rule defaults, declared once (`rules.options`)
     options: ClassVar[OptionSet] = OptionSet()
     #: the `/act` actions, declared once (`rules.actions.ActionTable`)

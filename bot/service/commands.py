@@ -231,8 +231,9 @@ class Service(Reminders):
             m = new.map
             for cell in targets:
                 name = cell.name
-                if kind == "wall" and new.at(cell) is not None:
-                    raise IllegalAction(f"{name} holds {new.at(cell).name}: a wall cannot go there.")  # type: ignore[union-attr]
+                if kind in system.solid_terrain and new.at(cell) is not None:
+                    article = "an" if kind[0] in "aeiou" else "a"
+                    raise IllegalAction(f"{name} holds {new.at(cell).name}: {article} {kind} cannot go there.")  # type: ignore[union-attr]
                 if name in m.blocked:
                     m.blocked.remove(name)
                 m.terrain.pop(name, None)
