@@ -16,7 +16,7 @@ from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
 from rules.models import Encounter
-from rules.report import events_report, user_ref
+from rules.report import events_report, plural, user_ref
 from rules.system import get_system
 
 __all__ = ["Reminders", "BOT_USER"]
@@ -70,7 +70,7 @@ class Reminders(ServiceCore):
         elif hours > 0 and nudges == enc.settings.max_nudges:
             users, kind = _mentioned(tuple(enc.gm_ids)), "notice"
             who = _names(turn.actors)
-            times = f"{nudges} time{'' if nudges == 1 else 's'}"
+            times = plural(nudges, "time")
             more = "No more reminders for this turn." if clock is None else "Its deadline still applies."
             text = (
                 f"{' '.join(user_ref(g) for g in users)}: ⏰ {who}'s turn has waited {(nudges + 1) * hours:g} h; "

@@ -40,10 +40,10 @@ def order_text(order: list[Ranked]) -> str:
 
 
 def left_text(feet_left: int, move_actions: int, combat_actions: int) -> str:
-    """``Move Action (25 ft left) and Combat Action left``."""
+    """``Move Action (25 ft) and Combat Action left``: "left" is said once."""
     parts = []
     if feet_left > 0:
-        parts.append(f"Move Action ({feet_left} ft left)")
+        parts.append(f"Move Action ({feet_left} ft)")
     if move_actions > 0:
         parts.append("Move Action" + (f" ×{move_actions}" if move_actions > 1 else ""))
     if combat_actions > 0:

@@ -13,6 +13,7 @@ from rules.dice import Dice
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, mod
+from rules.report import plural
 from rules.models import Combatant, Encounter
 from rules.systems.tote import attacks, initiative
 from rules.systems.tote.initiative import Defeated
@@ -159,7 +160,7 @@ def perform(
     have = c.initiative or 0
     if cost > have:
         free = ", ".join(n for n, v in table.items() if v == 0)
-        points = f"{have} initiative point{'' if have == 1 else 's'}"
+        points = plural(have, "initiative point")
         raise IllegalAction(
             f"{c.name} has {points} and {name} costs {cost}: choose a cheaper action ({free} cost 0) or pass with `/init next`."
         )

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rules.effects import active
 from rules.present import Presenter
-from rules.report import die_text, signed
+from rules.report import die_text, plural, signed
 from rules.systems.tote import events as ev
 from rules.systems.tote.movement import band_of, disengaged, engaged_with, is_melee, pair_band, round_distance
 from rules.systems.tote.sheet import ENEMY_KEYS, HERO_KEYS, is_enemy
@@ -33,10 +33,6 @@ GAIN_WORDS = {"defend": "Defend", "unengaged": "unengaged", "quiet": "no melee d
 ATTACK_SKILLS = ("strike", "shoot", "brawl")
 
 
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 def _label(t: ev.SkillTest) -> str:
     """How a test's dice are named: the hero's skill, or an enemy's To-Hit / Rating dice."""
     if not t.enemy:
@@ -56,7 +52,7 @@ def test_text(t: ev.SkillTest, against: str | None = None, attack: bool = False)
     result = ("hit" if t.success else "miss") if attack else ("success" if t.success else "failure")
     text = " ".join(bits) + f" = **{t.total}** vs {against or f'T{t.target}'}: {result}"
     if t.success:
-        text += f", {_plural(t.successes, 'success', 'successes')}"
+        text += f", {plural(t.successes, 'success', 'successes')}"
         if t.critical:
             text += " (critical)"
     if t.keep_missing is not None:
@@ -114,7 +110,7 @@ class TotePresenter(Presenter):
     def wounded(self, e: ev.Wounded) -> str:
         parts = [f"{e.weapon} {e.damage}"]
         if e.extra:
-            parts.append(f"{signed(e.extra)} for {_plural(e.extra_successes, 'extra success', 'extra successes')}")
+            parts.append(f"{signed(e.extra)} for {plural(e.extra_successes, 'extra success', 'extra successes')}")
         if e.effect:
             parts.append(f"{signed(e.effect)} effect (critical)")
         parts += [f"−{boxes} resist {kind}" for kind, boxes in e.resists]
@@ -169,7 +165,7 @@ class TotePresenter(Presenter):
         return f"{e.actor} lets {e.against}'s Assault go unanswered and keeps its action"
 
     def passed(self, e: ev.Passed) -> str:
-        return f"{e.actor} passes, keeping {_plural(e.points, 'initiative point')}"
+        return f"{e.actor} passes, keeping {plural(e.points, 'initiative point')}"
 
     def melee_next(self, e: ev.MeleeNext) -> str:
         return f"{e.actor} moves in from Close: melee rounds begin next round."
