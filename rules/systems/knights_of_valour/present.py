@@ -146,7 +146,7 @@ class KovPresenter(Presenter):
         return f"{head}: {roll} vs defence **{e.roll.against}** ({defence}): {result}"
 
     def coup_de_grace(self, e: CoupDeGraceStruck) -> str:
-        head = self._head(e.actor, e.target, e.weapon, "melee", 5)
+        head = self._head(e.actor, e.target, e.weapon, e.mode, 5)
         return f"{head}: coup de grâce, an automatic hit on a downed target"
 
     def kov_damage(self, e: KovDamage) -> str:

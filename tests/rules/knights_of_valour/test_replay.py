@@ -44,3 +44,28 @@ def test_before_the_fight_hp_is_both_and_max_hp_starts_a_combatant_hurt() -> Non
     assert (grak.hp, grak.sheet["hp"]) == (4, 9)
     enc = _edit(enc, "hp=7").encounter
     assert (enc.get("Grak").hp, enc.get("Grak").sheet["hp"]) == (7, 7)
+
+
+# -- item 17: the coup de grâce's label, melee across a wall's corner -------------------------------
+def _archer_over_downed_grak():  # type: ignore[no-untyped-def]
+    enc = add(encounter(), "Snaga", "agi=-2 hp=5 weapons=club:1", "J9", "orcs", owner=None)
+    enc = duel(knight="agi=1 hp=12 weapons=longbow:1", enc=enc)
+    return _edit(enc, "hp=0").encounter
+
+
+def test_a_coup_de_grace_with_a_longbow_is_not_called_melee() -> None:
+    """"Ranged Attack: You may only make an Attack with a Ranged Weapon": a longbow's coup de grâce from 5 ft is labelled ranged, not melee."""
+    enc = _archer_over_downed_grak()
+    assert enc.get("Grak").status == "downed"
+    res = run(enc, kind="coupdegrace", actor="Borin", target="Grak")
+    line = SYSTEM.present.report("", res.events).text()
+    assert "with longbow (ranged, 5 ft): coup de grâce" in line and "melee" not in line
+    assert res.encounter.get("Grak").status == "out"
+
+
+def test_melee_reaches_across_a_wall_corner() -> None:
+    """"Melee Attack: The Target must be within 5" of your character", while only a Ranged Attack needs "Line-of-sight": a diagonal foe past a wall's corner is in reach."""
+    enc = duel("C4", "D3", enc=encounter(blocked=("C3", "D4")))
+    res = run(enc, [20, 8], kind="attack", actor="Borin", target="Grak")
+    assert res.encounter.get("Grak").hp < 9
+    assert "(melee, 5 ft)" in SYSTEM.present.report("", res.events).text()
