@@ -186,7 +186,8 @@ class Service(Reminders):
             if new != live.enc:
                 clock = ("reminder_hours", "max_nudges", "deadline_hours")
                 rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in clock)
-                await self._commit(ctx, live, new, "/encounter settings", "; ".join(lines), [], rearm=rearm)
+                changes = views.settings_changes(system, live.enc, new)
+                await self._commit(ctx, live, new, "/encounter settings", changes, [], rearm=rearm)
         return Outcome(Report("⚙️ Encounter settings", lines), board_changed=True)
 
     async def show_settings(self, ctx: Ctx) -> Outcome:
