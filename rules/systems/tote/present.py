@@ -7,7 +7,7 @@ from rules.effects import active
 from rules.present import Presenter
 from rules.report import die_text, plural, signed
 from rules.systems.tote import events as ev
-from rules.systems.tote.movement import band_of, disengaged, engaged_with, is_melee, pair_band, round_distance
+from rules.systems.tote.movement import band_of, disengaged, distance_now, engaged_with, is_melee, pair_band, round_distance
 from rules.systems.tote.sheet import ENEMY_KEYS, HERO_KEYS, is_enemy
 from rules.systems.tote.state import DEFEND, cstate, estate
 from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS
@@ -244,10 +244,9 @@ class TotePresenter(Presenter):
             costs = ", ".join(f"{n} {v}" for n, v in MELEE_COSTS.items())
             lines = [f"⚔️ Melee round: unengaged combatants gain initiative at the start of each. Costs: {costs}."]
         else:
-            nearest = (enc.phase or "").removeprefix("distance: ").capitalize()
             table = ", ".join(f"{n} {v}" for n, v in DISTANCE_COSTS.items())
             lines = [
-                f"🏹 Distance round, nearest band {nearest}: no initiative gain. Costs: {table}; "
+                f"🏹 Distance round (distance: {distance_now(enc)}): no initiative gain. Costs: {table}; "
                 "moving in from Close starts melee, moving away from Far tries to Escape Foes."
             ]
             lines += self._distances(enc)

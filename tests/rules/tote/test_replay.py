@@ -126,6 +126,7 @@ def test_the_board_and_a_refusal_name_the_same_distance() -> None:
     s = _fight(("Grak", "rating=2", 3), distance="far")
     s.run("move", actor="Borin", to="close")
     assert s.enc.phase == "distance: close"
+    assert "Distance round (distance: close)" in s.system.present.board(s.enc).text()
     assert "distance round (distance: close)" in s.refused("act", actor="Grak", name="strike", target="Borin")
 
 
