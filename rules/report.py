@@ -61,7 +61,8 @@ def signed(n: int) -> str:
 
 def plural(n: float, word: str, many: str | None = None) -> str:
     """``1 square``, ``2 squares``, ``3 successes`` (``many``: the plural where it is not ``word + "s"``)."""
-    return f"{n:g} {word if n == 1 else (many or word + 's')}"
+    shown = f"{n:g}" if isinstance(n, float) else str(n)
+    return f"{shown} {word if n == 1 else (many or word + 's')}"
 
 
 #: follows a die result that the caller typed with `roll:`; a result the bot rolled stands bare
