@@ -1,6 +1,7 @@
 """Help pages, built from the registry so they never drift from the rules."""
 from __future__ import annotations
 
+from rules.errors import InputError
 from rules.report import Report
 from rules.system import all_systems, get_system
 
@@ -41,7 +42,9 @@ def _chunked(name: str, lines: list[str], limit: int = 1000) -> list[tuple[str, 
 
 
 def help_report(system_key: str | None = None, part: str | None = None) -> Report:
-    """The command list, or one system's sheet keys (``part="actions"``: its `/act` actions, ``"options"``: its options)."""
+    """The command list, or one system's page (``part``: only its sheet keys, `/act` actions or options)."""
+    if part is not None and part not in PART_NAMES:
+        raise InputError(f"`part:{part}` is not a part of the help: use {', '.join(f'`{p}`' for p in PART_NAMES)}.")
     if not system_key:
         lines = [f"`{cmd}`: {text}" for cmd, text in COMMANDS]
         if part:
@@ -56,6 +59,13 @@ def help_report(system_key: str | None = None, part: str | None = None) -> Repor
         lines.append("Systems: " + ", ".join(f"`{s.key}`" for s in all_systems()) + ". `/help system:` shows one.")
         return Report("📖 Skirmish", lines)
     system = get_system(system_key)
+    keys = [f"`{k.name}`: {k.describe()}" for k in system.sheet_keys(None)]
+    if part == "sheet":
+        return Report(
+            f"📖 {system.title}: sheet keys",
+            ["`/combatant add sheet:\"key=value ...\"`; `/combatant edit` changes them."],
+            _chunked("Sheet keys", keys or ["This system has no sheet keys."]),
+        )
     if part == "actions":
         return Report(
             f"📖 {system.title}: /act actions",
@@ -73,7 +83,7 @@ def help_report(system_key: str | None = None, part: str | None = None) -> Repor
     if system.variants:
         lines.append("Variants: " + ", ".join(f"`{v}`" for v in system.variants))
     lines.append("Map: " + " or ".join(system.map_kinds) + (f" (default {system.default_map})" if system.default_map else ""))
-    fields = _chunked("Sheet keys", [f"`{k.name}`: {k.describe()}" for k in system.sheet_keys(None)] or ["none"])
+    fields = _chunked("Sheet keys", keys or ["none"])
     if system.act_actions:
         fields.append((
             "/act actions",

@@ -20,6 +20,7 @@ from PIL import ImageFont
 from rules.errors import InputError
 from rules.geometry import Cell, Grid, cell_name, parse_cell
 from rules.models import Encounter
+from rules.report import plural
 from rules.system import Highlight, RuleSystem
 
 __all__ = [
@@ -159,10 +160,6 @@ def board_cell(text: str | None, grid: Grid) -> Cell | None:
     return cell if grid.contains(cell) else None
 
 
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}" + ("" if n == 1 else "s")
-
-
 def effect_words(enc: Encounter) -> list[str]:
     """``Bless on Ægir (2 left)``: each running effect, short enough for the legend."""
     return [
@@ -206,14 +203,14 @@ def describe_map(enc: Encounter, highlights: Sequence[Highlight] = ()) -> list[s
         kinds[h.kind] = kinds.get(h.kind, 0) + 1
     acting = f"{enc.current}'s " if enc.current else ""
     for kind, n in kinds.items():
-        lines.append(f"Shaded: {acting}{HIGHLIGHT_WORDS.get(kind, kind)}, {_count(n, 'cell')}")
-    marks = [_count(len(grid.blocked), "wall")] if grid.blocked else []
+        lines.append(f"Shaded: {acting}{HIGHLIGHT_WORDS.get(kind, kind)}, {plural(n, 'cell')}")
+    marks = [plural(len(grid.blocked), "wall")] if grid.blocked else []
     terrain: dict[str, int] = {}
     for kind in grid.terrain.values():
         terrain[kind] = terrain.get(kind, 0) + 1
     marks += [f"{kind} {n}" for kind, n in sorted(terrain.items())]
     if grid.heights:
-        marks.append(_count(len(grid.heights), "marked height"))
+        marks.append(plural(len(grid.heights), "marked height"))
     if marks:
         lines.append(f"Marked cells: {', '.join(marks)}")
     return lines

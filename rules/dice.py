@@ -21,6 +21,7 @@ import d20
 import d20.expression as _d20_expression
 
 from rules.errors import DiceError
+from rules.report import plural
 
 __all__ = [
     "Dice", "DieRoll", "Typed", "parse_given", "roll_expression", "ExpressionResult", "MAX_DICE",
@@ -112,7 +113,7 @@ class Dice:
             return Typed(value)
         if self.rng is None:
             raise DiceError(
-                f"This action rolls more dice than the {len(self.given)} result(s) given in `roll`: "
+                f"This action rolls more dice than the {plural(len(self.given), 'result')} given in `roll`: "
                 f"give one more d{sides} result, or leave `roll` out to let the bot roll."
             )
         value = self.rng.randint(1, sides)
@@ -129,15 +130,15 @@ class Dice:
         if self._used < len(self.given) and self._skipped:
             fix = f"give exactly {self._used}" if self._used else "leave `roll` out"
             raise DiceError(
-                f"`roll` gave {len(self.given)} result(s) but only {self._used} of this action's dice are your own "
+                f"`roll` gave {plural(len(self.given), 'result')} but only {self._used} of this action's dice are your own "
                 f"combatants': the others are the bot's to roll, or the GM's to type. {fix.capitalize()}."
             )
         if self.given and not self._used:
             raise DiceError("This command rolls no dice, so leave `roll` out.")
         if self._used < len(self.given):
             raise DiceError(
-                f"`roll` gave {len(self.given)} result(s) but this action rolled only {self._used} "
-                f"die/dice: give exactly {self._used}."
+                f"`roll` gave {plural(len(self.given), 'result')} but this action rolled only "
+                f"{plural(self._used, 'die', 'dice')}: give exactly {self._used}."
             )
 
     @property

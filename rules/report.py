@@ -10,7 +10,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Encounter
     from rules.system import RuleSystem
 
-__all__ = ["Report", "user_ref", "render_users", "die_text", "TYPED", "signed", "COLOURS", "events_report", "board_report"]
+__all__ = ["Report", "user_ref", "render_users", "die_text", "TYPED", "signed", "plural", "COLOURS", "events_report", "board_report"]
 
 COLOURS = {
     "info": 0x5865F2,
@@ -57,6 +57,12 @@ class Report:
 
 def signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{abs(n)}"
+
+
+def plural(n: float, word: str, many: str | None = None) -> str:
+    """``1 square``, ``2 squares``, ``3 successes`` (``many``: the plural where it is not ``word + "s"``)."""
+    shown = f"{n:g}" if isinstance(n, float) else str(n)
+    return f"{shown} {word if n == 1 else (many or word + 's')}"
 
 
 #: follows a die result that the caller typed with `roll:`; a result the bot rolled stands bare

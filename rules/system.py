@@ -118,6 +118,8 @@ class RuleSystem:
     #: the map markings this system's rules read (`/encounter terrain` refuses the others);
     #: each kind means the same in every system that uses it (see `rules.models.TERRAIN_KINDS`)
     terrain_kinds: ClassVar[tuple[str, ...]] = ("clear", "wall")
+    #: the markings no mini stands on: `/encounter terrain` refuses them under a combatant
+    solid_terrain: ClassVar[tuple[str, ...]] = ("wall",)
     #: the GM-overridable rule defaults, declared once (`rules.options`)
     options: ClassVar[OptionSet] = OptionSet()
     #: the `/act` actions, declared once (`rules.actions.ActionTable`)
@@ -236,8 +238,8 @@ class RuleSystem:
 
     def on_deck(self, enc: Encounter, snapshot: str | None = None) -> tuple[str, ...]:
         """Who acts after the turn under way, found by ending it on a copy; nothing when that
-        needs a roll (a new round's roll-off) or the turn cannot be ended. ``snapshot``: ``enc``
-        as JSON, if the caller has it."""
+        needs a roll (a new round's roll-off) or the turn cannot be ended. Those acting now are
+        never named again. ``snapshot``: ``enc`` as JSON, if the caller has it."""
         turn = self.turn(enc)
         if not turn.actors or enc.winner:
             return ()
@@ -246,7 +248,7 @@ class RuleSystem:
             after = self.resolve(enc, end, Dice.fixed(()), snapshot)  # no dice: a roll would decide, so nobody is named
         except RulesError:
             return ()
-        return self.turn(after.encounter).actors
+        return tuple(n for n in self.turn(after.encounter).actors if n not in turn.actors)
 
     def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
         return []

@@ -24,7 +24,7 @@ from rules.models import (
     DEADLINE_POLICIES, MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, Encounter, MapState, Settings, deadline_hours_problem,
     reminder_hours_problem,
 )
-from rules.report import TYPED, Report, events_report, user_ref
+from rules.report import TYPED, Report, events_report, plural, user_ref
 from rules.sheet import read_int
 from rules.system import Action, RuleSystem, check_plain, get_system
 
@@ -94,7 +94,7 @@ class Service(Reminders):
         enc = require_gm_of(entry, ctx, "end this encounter")
         if enc is not None and enc.winner:
             return None
-        what = f"**{enc.name}** (round {enc.round}, {len(enc.combatants)} combatants)" if enc else "this channel's encounter"
+        what = f"**{enc.name}** (round {enc.round}, {plural(len(enc.combatants), 'combatant')})" if enc else "this channel's encounter"
         return Report("🏁 End the encounter?", [f"End {what}? Nothing undoes the end: {views.AFTER_END}"])
 
     async def end(self, ctx: Ctx) -> Outcome:
@@ -186,7 +186,8 @@ class Service(Reminders):
             if new != live.enc:
                 clock = ("reminder_hours", "max_nudges", "deadline_hours")
                 rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in clock)
-                await self._commit(ctx, live, new, "/encounter settings", "; ".join(lines), [], rearm=rearm)
+                changes = views.settings_changes(system, live.enc, new)
+                await self._commit(ctx, live, new, "/encounter settings", changes, [], rearm=rearm)
         return Outcome(Report("⚙️ Encounter settings", lines), board_changed=True)
 
     async def show_settings(self, ctx: Ctx) -> Outcome:
@@ -231,8 +232,9 @@ class Service(Reminders):
             m = new.map
             for cell in targets:
                 name = cell.name
-                if kind == "wall" and new.at(cell) is not None:
-                    raise IllegalAction(f"{name} holds {new.at(cell).name}: a wall cannot go there.")  # type: ignore[union-attr]
+                if kind in system.solid_terrain and new.at(cell) is not None:
+                    article = "an" if kind[0] in "aeiou" else "a"
+                    raise IllegalAction(f"{name} holds {new.at(cell).name}: {article} {kind} cannot go there.")  # type: ignore[union-attr]
                 if name in m.blocked:
                     m.blocked.remove(name)
                 m.terrain.pop(name, None)
@@ -293,7 +295,7 @@ class Service(Reminders):
         if live.enc.hidden_names() and not live.enc.is_gm(ctx.user_id):
             raise not_gm(live.enc.gm_ids, "export it while its combatants' numbers are hidden from players (or reveal them with `/encounter reveal`)")
         data = json.dumps(json.loads(live.json), indent=2, ensure_ascii=False).encode()
-        report = Report("📦 Export", [f"{live.enc.name}: {len(live.enc.combatants)} combatants, round {live.enc.round}."])
+        report = Report("📦 Export", [f"{live.enc.name}: {plural(len(live.enc.combatants), 'combatant')}, round {live.enc.round}."])
         return Outcome(report, file=("encounter.json", data))
 
     async def import_(self, ctx: Ctx, raw: bytes, replace: bool = False) -> Outcome:
@@ -323,7 +325,7 @@ class Service(Reminders):
                     )
                 enc.gm_ids = list(dict.fromkeys(live.enc.gm_ids + enc.gm_ids))
                 await self._commit(ctx, live, enc, "/encounter import", summary, [])
-        lines = [f"{system.title}: {len(enc.combatants)} combatants, round {enc.round}."]
+        lines = [f"{system.title}: {plural(len(enc.combatants), 'combatant')}, round {enc.round}."]
         return Outcome(Report(f"📥 Imported {enc.name}", lines), board_changed=True)
 
     async def import_question(self, ctx: Ctx, raw: bytes, replace: bool) -> Report | None:
@@ -338,8 +340,8 @@ class Service(Reminders):
         enc = await asyncio.to_thread(read_export, raw, ctx.user_id) if len(raw) > INLINE_IMPORT_BYTES else read_export(raw, ctx.user_id)
         old = live.enc
         return Report("📥 Replace the encounter?", [
-            f"Replace **{old.name}** (round {old.round}, {len(old.combatants)} combatants) with **{enc.name}** "
-            f"({len(enc.combatants)} combatants) from the file? `/undo` brings the old one back.",
+            f"Replace **{old.name}** (round {old.round}, {plural(len(old.combatants), 'combatant')}) with **{enc.name}** "
+            f"({plural(len(enc.combatants), 'combatant')}) from the file? `/undo` brings the old one back.",
         ])
 
     read_export = staticmethod(read_export)

@@ -16,7 +16,7 @@ from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
 from rules.models import Encounter
-from rules.report import events_report, user_ref
+from rules.report import events_report, plural, user_ref
 from rules.system import get_system
 
 __all__ = ["Reminders", "BOT_USER"]
@@ -71,7 +71,7 @@ class Reminders(ServiceCore):
                 text = _turn_text(enc, turn, users, f"⏰ still your turn (waiting about {waited})")
             else:
                 users, kind = _mentioned(tuple(enc.gm_ids)), "notice"
-                times = f"{nudges} time{'' if nudges == 1 else 's'}"
+                times = plural(nudges, "time")
                 more = "No more reminders for this turn." if clock is None else "Its deadline still applies."
                 text = (
                     f"{' '.join(user_ref(g) for g in users)}: ⏰ {_names(turn.actors)}'s turn has waited {waited}; "

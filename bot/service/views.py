@@ -13,7 +13,7 @@ from rules.models import Combatant, Encounter, MapState
 from rules.report import TYPED, Report, user_ref
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "who"]
+__all__ = ["title", "settings_lines", "settings_changes", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "who"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -48,6 +48,35 @@ def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
         value = s.options.get(key)
         lines.append(f"`{key}` = **{value}**: {text}" if value else f"`{key}` (default): {text}")
     return lines
+
+
+#: the encounter settings `/encounter settings` takes besides the system's options
+SETTING_KEYS = ("player_rolls", "reminder_hours", "max_nudges", "deadline_hours", "deadline_policy")
+
+
+def settings_changes(system: RuleSystem, old: Encounter, new: Encounter, limit: int = 1400) -> str:
+    """What `/encounter settings` changed, for the log: ``key old → new`` each, whole entries
+    only (at most ``limit`` characters, then "and N more")."""
+
+    def shown(value: object) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    a, b = old.settings, new.settings
+    changes = [f"{k} {shown(getattr(a, k))} → {shown(getattr(b, k))}" for k in SETTING_KEYS if getattr(a, k) != getattr(b, k)]
+    changes += [
+        f"{k} {a.options.get(k, 'default')} → {b.options.get(k, 'default')}"
+        for k in system.options_help
+        if a.options.get(k) != b.options.get(k)
+    ]
+    text = ""
+    for i, change in enumerate(changes):
+        rest = f"; and {len(changes) - i} more"
+        if text and len(text) + 2 + len(change) + len(rest) > limit:
+            return text + rest
+        text = f"{text}; {change}" if text else change
+    return text
 
 
 def map_text(m: MapState) -> str:

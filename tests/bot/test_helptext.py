@@ -5,6 +5,7 @@ import pytest
 
 from bot.helptext import help_report
 from bot.render import to_embed
+from rules.errors import InputError
 from rules.system import all_systems
 
 PARTS = [None, "sheet", "actions", "options"]
@@ -63,3 +64,18 @@ def test_help_names_the_buttons_and_how_to_skip_a_question() -> None:
     """The command list says what End turn, Map and Undo do and that `confirm:true` skips the question."""
     text = help_report().text()
     assert "**End turn**" in text and "**Map**" in text and "**Undo**" in text and "`confirm:true`" in text
+
+
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
+def test_the_sheet_part_shows_the_sheet_keys_alone(system) -> None:  # type: ignore[no-untyped-def]
+    """`/help system:X part:sheet` is a page of X's sheet keys, not the system's opening page."""
+    report = help_report(system.key, "sheet")
+    assert report.title.endswith("sheet keys") and report.lines[0] != system.rules_summary[0]
+    assert all(f"`{k.name}`" in report.text() for k in system.sheet_keys(None))
+
+
+def test_an_unknown_part_is_refused_in_one_line_naming_the_parts() -> None:
+    """An unknown `part` gets one line that lists the parts, not a page."""
+    with pytest.raises(InputError) as caught:
+        help_report("tote", "weapons")
+    assert str(caught.value) == "`part:weapons` is not a part of the help: use `sheet`, `actions`, `options`."

@@ -333,6 +333,7 @@ async def _setup(h: Harness, kind: str) -> None:
         return
     if kind == "tote":
         await ok("gm", "/encounter start", system="tote")
+        await ok("gm", "/encounter settings", options="distance=close")
         await ok("gm", "/combatant add", name="Kit", owner="@carol", side="heroes", sheet="strike=2", at="close")
         await ok("gm", "/combatant add", name="Ogre", side="monsters", sheet="rating=3", at="close")
         await ok("gm", "/init roll")

@@ -66,6 +66,7 @@ async def test_count_one_keeps_the_name_as_given(h: Harness) -> None:
 async def test_count_without_a_map_puts_every_copy_in_the_band(h: Harness) -> None:
     """In TOTE (no map) `at` is a band for all the copies."""
     await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/encounter settings", options="distance=far")
     sent = await h.run("gm", "/combatant add", name="Wolf", count=3, at="close", sheet=TOTE_ENEMY)
     assert not sent[0].ephemeral, sent[0].text
     wolves = [c for c in (await export(h))["combatants"] if c["name"].startswith("Wolf")]
@@ -115,6 +116,7 @@ async def test_add_reply_says_place_facing_side_and_owner_without_pinging(h: Har
 async def test_add_reply_leaves_out_facing_where_the_system_has_none(h: Harness) -> None:
     """In TOTE the reply says the band and side and never a facing."""
     await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/encounter settings", options="distance=far")
     sent = await h.run("gm", "/combatant add", name="Wolf", at="close", sheet=TOTE_ENEMY)
     text = sent[0].text
     assert "at close" in text and "foes" in text and "facing" not in text, text

@@ -64,3 +64,13 @@ async def test_no_facing_where_the_system_uses_none(h: Harness, monkeypatch: pyt
     assert await h.autocomplete("gm", "/combatant add", "facing", "") == []
     sent = await h.run("gm", "/combatant add", name="Grak", at="D3", facing="W", sheet="class=light weapons=axe")
     assert sent[0].ephemeral and "no facings" in sent[0].text
+
+
+async def test_no_obstacle_goes_under_a_standing_mini(h: Harness) -> None:
+    """"You may never move through walls or other blocking obstacles": an obstacle under Grak is refused as a wall is, and nothing is marked."""
+    await setup_fight(h)
+    before = await export(h)
+    for kind in ("wall", "obstacle"):
+        sent = await h.run("gm", "/encounter terrain", cells="C1 D3", kind=kind)
+        assert sent[0].ephemeral and f"D3 holds Grak: a{'n' if kind == 'obstacle' else ''} {kind} cannot go there" in sent[0].text
+        assert await export(h) == before

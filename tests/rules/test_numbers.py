@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import InputError
+from rules.report import plural
 from rules.sheet import read_int
 from tests.rules.knights_of_valour.builders import run, three_way
 
@@ -174,3 +175,10 @@ def test_every_whole_number_encounter_option_is_bounded(system: str, key: str) -
         enc = Encounter(system=system, gm_ids=["gm"], settings=Settings(options={key: bad}))
         with pytest.raises(InputError, match=rf"^`{key}` must be a whole number from -?\d+ to \d+"):
             get_system(system).check_options(enc)
+
+
+def test_counts_read_right_in_the_singular_and_the_plural() -> None:
+    """`plural` is the one way a count is written: "1 square", "2 squares", "3 successes", big numbers whole."""
+    assert [plural(1, "square"), plural(2, "square"), plural(0, "combatant")] == ["1 square", "2 squares", "0 combatants"]
+    assert plural(3, "success", "successes") == "3 successes" and plural(1_000_000, "cell") == "1000000 cells"
+    assert plural(1.5, "hour") == "1.5 hours"

@@ -81,6 +81,7 @@ class CoupDeGrace(RuleSystem):
     uses_facing = True
     #: "walls or other blocking obstacles": an `obstacle` blocks moves and line of sight like a wall
     terrain_kinds = ("clear", "wall", "obstacle")
+    solid_terrain = ("wall", "obstacle")
     options = OPTIONS
     actions = ACTIONS
     presenter_class = CoupDeGracePresenter

@@ -7,6 +7,7 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Roll
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
+from rules.report import plural
 from rules.systems.coup_de_grace.activation import activate, finish
 from rules.systems.coup_de_grace.attacks import set_hp
 from rules.systems.coup_de_grace.events import Cast
@@ -58,13 +59,13 @@ def cast(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
     spell = _spell(enc, action.options)
     target: Combatant | None = enc.get(action.target, "target") if action.target else None
     if spell.range is not None and target is None:
-        raise InputError(f"{spell.name} reaches {spell.range} squares: say at whom with `target:NAME`.")
+        raise InputError(f"{spell.name} reaches {plural(spell.range, 'square')}: say at whom with `target:NAME`.")
     distance = None
     if target is not None:
         a, b = square_of(c), square_of(target)
         distance = range_between(enc, grid, a, b)
         if spell.range is not None and (distance is None or distance > spell.range):
-            raise IllegalAction(f"{target.name} is out of range: {spell.name} reaches {spell.range} squares.")
+            raise IllegalAction(f"{target.name} is out of range: {spell.name} reaches {plural(spell.range, 'square')}.")
         if target is not c and not clear_line(enc, grid, a, b, enc.occupied(exclude=c) - {b}):
             raise IllegalAction(f"{c.name} has no line of sight to {target.name}: a mini or an obstacle is in the way.")
     cost, why = cost_here(enc, grid, c, spell.cost)

@@ -9,6 +9,7 @@ from rules.errors import IllegalAction, InputError, NotFound
 from rules.events import Event, Modifier, Roll, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
+from rules.report import plural
 from rules.systems.coup_de_grace.activation import activate, finish
 from rules.systems.coup_de_grace.events import Blocker, Finesse, PushCancelled, Pushed, Standing, Struck, Wounded
 from rules.systems.coup_de_grace.movement import blocked, blocker, clear_line, cost_here, is_open, range_between, spend
@@ -121,7 +122,7 @@ def _check_ranged(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Wea
     increment = w.increment or values(enc).range_increment
     longest = increment * values(enc).max_increments
     if distance is None or distance > longest:
-        away = "no way round the walls" if distance is None else f"{distance} squares away"
+        away = "no way round the walls" if distance is None else f"{plural(distance, 'square')} away"
         raise IllegalAction(f"{t.name} is {away}: the {w.name} reaches {longest} at most.")
     if not clear_line(enc, grid, a, b, enc.occupied(exclude=c) - {b}):
         raise IllegalAction(
@@ -309,7 +310,7 @@ def _on_hit(
     push_to: Cell | None = None
     stop = None
     if pushes:
-        square = grid.step(square_of(t), grid.facing_towards(square_of(c), square_of(t)))
+        square = grid.step(square_of(t), _push_direction(enc, grid, square_of(c), square_of(t)))
         if is_open(grid, enc.occupied(exclude=t), square):
             push_to = square
         else:
@@ -323,6 +324,20 @@ def _on_hit(
         events.append(Pushed(actor=c.name, target=t.name, weapon=w.name, path=[t.position or "", push_to.name]))
         t.position = push_to.name
     return events
+
+
+def _push_direction(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> str:
+    """Straight back from ``a`` through ``b``: the side nearest that line; on an exact diagonal
+    the text says nothing, and option `diagonal_push` picks (`clockwise` by default)."""
+    dx, dy = b.col - a.col, b.row - a.row
+    if dx == 0 or abs(dx) != abs(dy):
+        return grid.facing_towards(a, b)
+    back = ("N" if dy < 0 else "S") + ("E" if dx > 0 else "W")
+    turn = values(enc).diagonal_push
+    if turn == "diagonal":
+        return back
+    return {"clockwise": {"NE": "E", "SE": "S", "SW": "W", "NW": "N"},
+            "counter-clockwise": {"NE": "N", "SE": "E", "SW": "S", "NW": "W"}}[turn][back]
 
 
 def damage(enc: Encounter, t: Combatant, amount: int, bonuses: list[str], stop: Blocker | None = None) -> list[Event]:

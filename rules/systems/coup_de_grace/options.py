@@ -123,6 +123,13 @@ OPTIONS = OptionSet(
         ("always", "optional"),
         "the hammer's knockback: `always` on a hit, or `optional` (only with `options:push`)",
     ),
+    choice_option(
+        "diagonal_push",
+        ("clockwise", "counter-clockwise", "diagonal"),
+        "a push (hammer, pistol) whose straight-back line is an exact diagonal: `clockwise` (to the next side "
+        "clockwise: pushed north-east, the target goes east), `counter-clockwise` (north), or `diagonal` "
+        "(one square north-east, corner to corner)",
+    ),
     yes_no_option(
         "diagonal_squeeze",
         False,

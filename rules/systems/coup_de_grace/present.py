@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rules.events import Checked
 from rules.present import Presenter, roll_text
-from rules.report import signed
+from rules.report import plural, signed
 from rules.systems.coup_de_grace.events import (
     Activated,
     ActivationEnded,
@@ -177,7 +177,7 @@ class CoupDeGracePresenter(Presenter):
         return f"sheet hp {e.hp_max_before} → {e.hp_max}: {e.actor} has {e.before} → {e.after} HP"
 
     def cast(self, e: Cast) -> str:
-        at = f" at **{e.target}** ({e.range} squares)" if e.target else ""
+        at = f" at **{e.target}** ({plural(e.range, 'square')})" if e.target else ""
         left = f" · {e.left} MP left" if e.left is not None else ""
         return f"**{e.actor}** casts {e.spell}{at} for {e.cost} MP{left}: the GM rules on its effect"
 

@@ -45,6 +45,7 @@ class DamageGridGame(RuleSystem):
     #: "the target is not in any row behind the model": models face a way
     uses_facing = True
     terrain_kinds = ("clear", "wall", "obstacle", "rough", "difficult")
+    solid_terrain = ("wall", "obstacle")
     options = OPTIONS
     actions = ACTIONS
     presenter_class = DgPresenter

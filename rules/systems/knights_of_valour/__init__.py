@@ -25,7 +25,7 @@ from typing import Any
 
 from rules.actions import Act, make_action
 from rules.dice import Dice
-from rules.events import Event
+from rules.events import Edited, Event
 from rules.models import Combatant, Encounter
 from rules.state import state_as
 from rules.sheet import SheetKey, read_sheet
@@ -116,6 +116,8 @@ class KnightsOfValour(RuleSystem):
         st, levels = state_as(c, KovCombatant), sheet.levels(c)
         if new:
             c.hp = int(c.sheet["hp"])
+            if "max_hp" in c.sheet:  # a combatant that starts hurt: `hp` now, `max_hp` at most
+                c.sheet["hp"] = c.sheet.pop("max_hp")
             c.status = "active" if c.hp > 0 else "downed"
             initiative.enc_state(enc).tie_order.append(c.name)
         if st.wield not in levels:
@@ -129,10 +131,21 @@ class KnightsOfValour(RuleSystem):
     hp_key = "hp"
 
     def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """`hp` sets the current HP (before the fight, the most HP too); `max_hp` sets the most HP
+        and, once the fight started, leaves the current HP as it is."""
+        most_before = enc.get(action.actor).sheet["hp"]
         events = super().edit(enc, action, dice)
         c = enc.get(action.actor)
-        if "hp" in action.raw_sheet:
-            before, c.hp = c.hp, int(c.sheet["hp"])
+        given_hp, given_max = "hp" in action.raw_sheet, "max_hp" in action.raw_sheet
+        new_hp = int(c.sheet["hp"])
+        most = c.sheet.pop("max_hp", None)
+        if most is None:
+            most = new_hp if given_hp and not enc.started else most_before
+        c.sheet["hp"] = most
+        events = [e.model_copy(update={"summary": self.sheet_summary(c)}) if isinstance(e, Edited) else e for e in events]
+        current = new_hp if given_hp else most if given_max and not enc.started else None
+        if current is not None:
+            before, c.hp = c.hp, current
             events.append(HpSet(actor=c.name, before=before, after=c.hp))
             if c.status != "out":
                 events += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", "gm_hp")

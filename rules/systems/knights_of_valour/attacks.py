@@ -257,7 +257,9 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
     if _between(grid, opts, c, t)[2] > SQUARE_FT:
         raise IllegalAction(f"{c.name} is not adjacent to {t.name}: a coup de grâce needs a target within 5 ft.")
     spend_combat(enc, opts, c)
-    return [CoupDeGraceStruck(actor=c.name, target=t.name, weapon=weapon.name), *set_status(enc, t, "out", "coup"), left(c)]
+    mode = "melee" if weapon.melee else "ranged"
+    struck = CoupDeGraceStruck(actor=c.name, target=t.name, weapon=weapon.name, mode=mode)
+    return [struck, *set_status(enc, t, "out", "coup"), left(c)]
 
 
 def set_status(enc: Encounter, c: Combatant, status: str, cause: str) -> list[Event]:

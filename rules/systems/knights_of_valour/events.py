@@ -106,6 +106,8 @@ class CoupDeGraceStruck(Event):
     kind: ClassVar[str] = "coupdegrace"
     target: str
     weapon: str
+    #: how the weapon strikes from 5 ft: ``melee``, or ``ranged`` (a bow shot at a downed foe)
+    mode: str = "melee"
 
 
 class KovDamage(Damaged):

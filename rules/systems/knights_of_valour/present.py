@@ -40,10 +40,10 @@ def order_text(order: list[Ranked]) -> str:
 
 
 def left_text(feet_left: int, move_actions: int, combat_actions: int) -> str:
-    """``Move Action (25 ft left) and Combat Action left``."""
+    """``Move Action (25 ft) and Combat Action left``: "left" is said once."""
     parts = []
     if feet_left > 0:
-        parts.append(f"Move Action ({feet_left} ft left)")
+        parts.append(f"Move Action ({feet_left} ft)")
     if move_actions > 0:
         parts.append("Move Action" + (f" ×{move_actions}" if move_actions > 1 else ""))
     if combat_actions > 0:
@@ -146,7 +146,7 @@ class KovPresenter(Presenter):
         return f"{head}: {roll} vs defence **{e.roll.against}** ({defence}): {result}"
 
     def coup_de_grace(self, e: CoupDeGraceStruck) -> str:
-        head = self._head(e.actor, e.target, e.weapon, "melee", 5)
+        head = self._head(e.actor, e.target, e.weapon, e.mode, 5)
         return f"{head}: coup de grâce, an automatic hit on a downed target"
 
     def kov_damage(self, e: KovDamage) -> str:

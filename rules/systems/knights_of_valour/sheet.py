@@ -64,8 +64,10 @@ def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, i
         SheetKey("size", "stature", "choice", "average", choices=SIZES),
         SheetKey("height", "height in feet for vault, leap, climb and descend (default by size)",
                  "int", minimum=1, maximum=60),
-        SheetKey("hp", "hit points; editing it sets the current HP (0 or less: downed)", "int",
-                 required=True, minimum=-99, maximum=999),
+        SheetKey("hp", "hit points: at add the most and the starting HP; in a fight an edit sets the current HP "
+                 "only (0 or less: downed)", "int", required=True, minimum=-99, maximum=999),
+        SheetKey("max_hp", "the most hit points (default: hp); an edit in a fight leaves the current HP as it is",
+                 "int", minimum=1, maximum=999),
         SheetKey("armor", "armour name or Defence Modifier number", "custom", "none", parse=read_armour),
         SheetKey("shield", "shield", "choice", "none", choices=tuple(SHIELDS)),
         SheetKey("weapons", "name:P.L. list, e.g. longsword:2,longbow:1", "custom", parse=read_weapons),

@@ -20,7 +20,7 @@ from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn, register
 from rules.systems.tote import actions, initiative
 from rules.systems.tote.events import FightLeft
-from rules.systems.tote.movement import band_name, forget_pairs, release, take_out
+from rules.systems.tote.movement import forget_pairs, place_band, release, take_out
 from rules.systems.tote.options import OPTIONS, opts
 from rules.systems.tote.present import TotePresenter
 from rules.systems.tote.sheet import (
@@ -92,7 +92,6 @@ class ToteSystem(RuleSystem):
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         st = cstate(c)
-        initiative.joined(enc, c)
         st.filled = min(st.filled, len(c.sheet["track"]))
         c.hp = len(c.sheet["track"]) - st.filled
         if c.hp == 0 and c.status == "active":
@@ -120,8 +119,7 @@ class ToteSystem(RuleSystem):
         if facing:
             raise InputError("TOTE has no map, so there is no facing: leave `facing` out.")
         if at:
-            cstate(c).band = band_name(at, "at")  # type: ignore[assignment]
-            forget_pairs(enc, c.name)
+            place_band(enc, c, at)
 
     def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
         return [w.name for w in weapons(c)]

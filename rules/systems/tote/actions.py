@@ -13,6 +13,7 @@ from rules.dice import Dice
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, mod
+from rules.report import plural
 from rules.models import Combatant, Encounter
 from rules.systems.tote import attacks, initiative
 from rules.systems.tote.initiative import Defeated
@@ -21,6 +22,7 @@ from rules.systems.tote.events import (
     Disengaged,
     DistanceSet,
     InitiativeChanged,
+    NoMove,
     NoReturn,
     Protecting,
     ReturnOffered,
@@ -31,11 +33,12 @@ from rules.systems.tote.movement import (
     BAND_WORDS,
     all_at,
     costs,
+    distance_now,
     engaged_with,
+    foes_in_fight,
     is_melee,
     move_band,
     release,
-    round_distance,
     take_out,
     wanted_band,
 )
@@ -150,14 +153,14 @@ def perform(
                 f"use {', '.join(MELEE_COSTS)} (or `/act action:disengage` to break off)."
             )
         raise IllegalAction(
-            f"{name.capitalize()} is a melee-round action and this is a distance round ({round_distance(enc)}): "
+            f"{name.capitalize()} is a melee-round action and this is a distance round (distance: {distance_now(enc)}): "
             f"use move, shoot or shoot-and-move."
         )
     cost = table[name] if cost is None else cost
     have = c.initiative or 0
     if cost > have:
         free = ", ".join(n for n, v in table.items() if v == 0)
-        points = f"{have} initiative point{'' if have == 1 else 's'}"
+        points = plural(have, "initiative point")
         raise IllegalAction(
             f"{c.name} has {points} and {name} costs {cost}: choose a cheaper action ({free} cost 0) or pass with `/init next`."
         )
@@ -268,7 +271,10 @@ def _move(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Even
 
 def _shoot_and_move(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
     want = wanted_band(None, action.options)
-    return attacks.shoot(enc, c, action, dice) + move_band(enc, c, want, action, dice)
+    shot = attacks.shoot(enc, c, action, dice)
+    if not foes_in_fight(enc, c):  # the shot downed the last foe: no Escape Foes against nobody
+        return [*shot, NoMove(actor=c.name)]
+    return shot + move_band(enc, c, want, action, dice)
 
 
 def _coup_de_grace(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:

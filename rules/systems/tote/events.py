@@ -28,6 +28,7 @@ __all__ = [
     "BandMoved",
     "MeleeNext",
     "EscapeFailed",
+    "NoMove",
     "DistanceSet",
     "TiesOrdered",
     "ToteRound",
@@ -150,7 +151,8 @@ class Tested(Event):
 
 
 class InitiativeChanged(Event):
-    """``cause``: assist (``by`` assisted), defend, unengaged, intimidated, gm."""
+    """``cause``: assist (``by`` assisted), defend, unengaged, quiet (the round's gain of one
+    still engaged with a foe that no melee damage passed between), intimidated, gm."""
 
     kind: ClassVar[str] = "initiative_change"
     before: int | None
@@ -223,6 +225,12 @@ class MeleeNext(Event):
 
 class EscapeFailed(Event):
     kind: ClassVar[str] = "escape_failed"
+
+
+class NoMove(Event):
+    """``actor``'s Shoot & Move shot left no foe standing: there is nobody to move from."""
+
+    kind: ClassVar[str] = "no_move"
 
 
 class DistanceSet(Event):

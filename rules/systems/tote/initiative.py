@@ -21,7 +21,7 @@ from rules.systems.tote.events import (
     TiesOrdered,
     ToteRound,
 )
-from rules.systems.tote.movement import all_at, band_name, disengaged, is_melee, nearest_band, round_distance
+from rules.systems.tote.movement import all_at, disengaged, distance_now, engaged_with, is_melee, nearest_band
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, items, level
 from rules.systems.tote.skill import run_test
@@ -91,23 +91,27 @@ def settle(enc: Encounter, defeated: Defeated) -> list[Event]:
         events += start_round(enc, enc.round + 1)
     enc.order = pool.order(entries(enc))
     if enc.started:
-        if is_melee(enc):
-            enc.phase = "melee"
-        else:
-            nearest = nearest_band(enc) or round_distance(enc)
-            enc.phase = f"distance: {'close' if nearest != 'far' else 'far'}"
+        now = distance_now(enc)
+        enc.phase = now if now == "melee" else f"distance: {now}"
     enc.current = turn(enc).current
     return events
 
 
 def _unengaged(enc: Encounter, c: Combatant, number: int) -> bool:
     """"An unengaged combatant is one that neither dealt nor received melee damage in the
-    previous round"; one that disengaged counts as disengaged for the next round."""
-    return cstate(c).melee_round != number - 1 or disengaged(enc, c)
+    previous round"; one that disengaged counts as disengaged for the next round, unless it
+    is still engaged with another foe."""
+    if cstate(c).melee_round != number - 1:
+        return True
+    return disengaged(enc, c) and not engaged_with(enc, c.name)
 
 
 def start_round(enc: Encounter, number: int) -> list[Event]:
-    """Begin round ``number``: switch to melee when a pair of foes is in Melee, then the unengaged gain."""
+    """Begin round ``number``: switch to melee when a pair of foes is in Melee, then the unengaged gain.
+
+    ``first_round_gain=no`` skips the gain of the first melee round: round 1, or the round
+    melee begins in after distance rounds. A combatant still engaged with a foe that gains
+    (no melee damage last round) gains as ``quiet``, not as ``unengaged``."""
     enc.round = number
     st = estate(enc)
     st.pending_return = None
@@ -120,12 +124,13 @@ def start_round(enc: Encounter, number: int) -> list[Event]:
     all_at(enc, "melee")
     events: list[Event] = [ToteRound(round=number, melee=True, melee_begins=begins)]
     values = opts(enc)
-    if number == 1 and not values.first_round_gain:
+    if (number == 1 or begins) and not values.first_round_gain:
         return events
     by_name = {c.name: c for c in enc.combatants}
     for g in pool.gains(entries(enc), values.unengaged_gain, lambda e: _unengaged(enc, by_name[e.name], number)):
         by_name[g.name].initiative = g.after
-        events.append(InitiativeChanged(actor=g.name, before=g.before, after=g.after, cause="unengaged"))
+        cause = "quiet" if engaged_with(enc, g.name) else "unengaged"
+        events.append(InitiativeChanged(actor=g.name, before=g.before, after=g.after, cause=cause))
     return events
 
 
@@ -151,11 +156,7 @@ def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice, defeated: Defe
         c.initiative = r.successes + level(c)
         events.append(InitiativeRolled(actor=c.name, test=test, base=level(c), value=c.initiative))
     if action.actor is None:
-        st = estate(enc)
-        st.distance = opts(enc).distance
-        for c in enc.combatants:
-            if cstate(c).band is None:
-                cstate(c).band = st.distance
+        estate(enc).distance = opts(enc).distance
         events += start_round(enc, 1)
     return events + settle(enc, defeated)
 
@@ -212,8 +213,3 @@ def next_turn(enc: Encounter, action: Next, defeated: Defeated) -> list[Event]:
     return events + settle(enc, defeated)
 
 
-def joined(enc: Encounter, c: Combatant) -> None:
-    """A combatant added or edited: mid-fight newcomers stand at the fight's distance (and roll
-    their initiative as they join: `RuleSystem.newcomer_rolls`)."""
-    if enc.started and cstate(c).band is None:
-        cstate(c).band = band_name(round_distance(enc), "at")  # type: ignore[assignment]

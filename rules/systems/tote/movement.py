@@ -26,8 +26,10 @@ __all__ = [
     "pair_band",
     "band_of",
     "nearest_band",
+    "distance_now",
     "foes_in_fight",
     "forget_pairs",
+    "place_band",
     "engaged_with",
     "engage",
     "release",
@@ -103,6 +105,29 @@ def forget_pairs(enc: Encounter, name: str) -> None:
         st.ranges = {a: {b: v for b, v in row.items() if b != name} for a, row in st.ranges.items() if a != name}  # type: ignore[assignment]
 
 
+def place_band(enc: Encounter, c: Combatant, text: str) -> None:
+    """``at:`` puts ``c`` at that band from every foe, whatever a foe's own band says.
+
+    In melee rounds (and before a fight that starts in melee) every pair of foes is in melee,
+    so a farther band could not hold: it is refused with what to do instead."""
+    band = band_name(text, "at")
+    if band != "melee" and is_melee(enc):
+        where = (
+            "This is a melee round: every pair of foes is in melee"
+            if enc.started
+            else "The fight starts in melee (option `distance=melee`): every pair of foes is in melee at `/init roll`"
+        )
+        fix = (
+            f"the GM sets distance rounds with `/act action:distance options:{band}`"
+            if enc.started
+            else f"for distance rounds set `/encounter settings options:distance={band}` first"
+        )
+        raise IllegalAction(f"{where}, so `at:{band}` cannot hold: {fix}, or leave `at` out.")
+    cstate(c).band = band  # type: ignore[assignment]
+    forget_pairs(enc, c.name)
+    _set_pairs(enc, c, {o.name: band for o in enc.enemies_of(c)})
+
+
 def foes_in_fight(enc: Encounter, c: Combatant) -> list[Combatant]:
     return [o for o in enc.enemies_of(c) if o.status == "active"]
 
@@ -122,6 +147,14 @@ def nearest_band(enc: Encounter) -> str | None:
     index = estate(enc).range_index()
     bands = {pair_band(enc, a, b, index) for i, a in enumerate(active) for b in active[i + 1 :] if a.side != b.side}
     return _nearer(*bands) if bands else None
+
+
+def distance_now(enc: Encounter) -> str:
+    """The one name of the round's distance, for the board and every reply: melee, or in
+    distance rounds the nearest band between two foes (close or far)."""
+    if is_melee(enc):
+        return "melee"
+    return "far" if (nearest_band(enc) or round_distance(enc)) == "far" else "close"
 
 
 def all_at(enc: Encounter, band: str) -> None:

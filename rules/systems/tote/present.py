@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, ClassVar
 from rules.effects import active
 from rules.events import HitPointsChanged
 from rules.present import Presenter
-from rules.report import die_text, signed
+from rules.report import die_text, plural, signed
 from rules.systems.tote import events as ev
-from rules.systems.tote.movement import band_of, disengaged, engaged_with, is_melee, pair_band, round_distance
+from rules.systems.tote.movement import band_of, disengaged, distance_now, engaged_with, is_melee, pair_band, round_distance
 from rules.systems.tote.sheet import ENEMY_KEYS, HERO_KEYS, is_enemy
 from rules.systems.tote.state import DEFEND, cstate, estate
 from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS
@@ -29,13 +29,9 @@ ACTION_WORDS = {
     "return": "Return attack",
 }
 #: the words of `InitiativeChanged.cause`
-GAIN_WORDS = {"defend": "Defend", "unengaged": "unengaged", "gm": "set by the GM"}
+GAIN_WORDS = {"defend": "Defend", "unengaged": "unengaged", "quiet": "no melee damage last round", "gm": "set by the GM"}
 #: the names of the tests
 ATTACK_SKILLS = ("strike", "shoot", "brawl")
-
-
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def _label(t: ev.SkillTest) -> str:
@@ -57,7 +53,7 @@ def test_text(t: ev.SkillTest, against: str | None = None, attack: bool = False)
     result = ("hit" if t.success else "miss") if attack else ("success" if t.success else "failure")
     text = " ".join(bits) + f" = **{t.total}** vs {against or f'T{t.target}'}: {result}"
     if t.success:
-        text += f", {_plural(t.successes, 'success', 'successes')}"
+        text += f", {plural(t.successes, 'success', 'successes')}"
         if t.critical:
             text += " (critical)"
     if t.keep_missing is not None:
@@ -84,6 +80,7 @@ class TotePresenter(Presenter):
         ev.Passed: "passed",
         ev.MeleeNext: "melee_next",
         ev.EscapeFailed: "escape_failed",
+        ev.NoMove: "no_move",
         ev.DistanceSet: "distance_set",
         ev.TiesOrdered: "ties_ordered",
         ev.ToteRound: "tote_round",
@@ -112,14 +109,14 @@ class TotePresenter(Presenter):
 
     def hit_points_changed(self, e: HitPointsChanged) -> str:
         """``GM: **Borin** marks 2 boxes of the Injury Track (6 → 4 left)`` (a condition word where hidden)."""
-        how = f"marks {_plural(-e.change, 'box', 'boxes')}" if e.change < 0 else f"clears {_plural(e.change, 'box', 'boxes')}"
+        how = f"marks {plural(-e.change, 'box', 'boxes')}" if e.change < 0 else f"clears {plural(e.change, 'box', 'boxes')}"
         left = f" (now {self.condition(e.actor)})" if self.hidden(e.actor) else f" ({e.before} → {e.after} left)"
         return f"GM: **{e.actor}** {how} of the Injury Track{left}"
 
     def wounded(self, e: ev.Wounded) -> str:
         parts = [f"{e.weapon} {e.damage}"]
         if e.extra:
-            parts.append(f"{signed(e.extra)} for {_plural(e.extra_successes, 'extra success', 'extra successes')}")
+            parts.append(f"{signed(e.extra)} for {plural(e.extra_successes, 'extra success', 'extra successes')}")
         if e.effect:
             parts.append(f"{signed(e.effect)} effect (critical)")
         parts += [f"−{boxes} resist {kind}" for kind, boxes in e.resists]
@@ -174,13 +171,16 @@ class TotePresenter(Presenter):
         return f"{e.actor} lets {e.against}'s Assault go unanswered and keeps its action"
 
     def passed(self, e: ev.Passed) -> str:
-        return f"{e.actor} passes, keeping {_plural(e.points, 'initiative point')}"
+        return f"{e.actor} passes, keeping {plural(e.points, 'initiative point')}"
 
     def melee_next(self, e: ev.MeleeNext) -> str:
         return f"{e.actor} moves in from Close: melee rounds begin next round."
 
     def escape_failed(self, e: ev.EscapeFailed) -> str:
         return f"{e.actor} fails to escape and stays at Far."
+
+    def no_move(self, e: ev.NoMove) -> str:
+        return f"{e.actor} has no foe left standing to move from: the move is not made."
 
     def distance_set(self, e: ev.DistanceSet) -> str:
         text = "melee rounds" if e.band == "melee" else f"distance rounds at {e.band.capitalize()}: move 0, shoot 0, shoot-and-move 1"
@@ -247,10 +247,9 @@ class TotePresenter(Presenter):
             costs = ", ".join(f"{n} {v}" for n, v in MELEE_COSTS.items())
             lines = [f"⚔️ Melee round: unengaged combatants gain initiative at the start of each. Costs: {costs}."]
         else:
-            nearest = (enc.phase or "").removeprefix("distance: ").capitalize()
             table = ", ".join(f"{n} {v}" for n, v in DISTANCE_COSTS.items())
             lines = [
-                f"🏹 Distance round, nearest band {nearest}: no initiative gain. Costs: {table}; "
+                f"🏹 Distance round (distance: {distance_now(enc)}): no initiative gain. Costs: {table}; "
                 "moving in from Close starts melee, moving away from Far tries to Escape Foes."
             ]
             lines += self._distances(enc)

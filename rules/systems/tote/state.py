@@ -3,8 +3,8 @@ stands) and per encounter (round type, distances between foes, engagements, a pe
 attack, the GM's tie order).
 
 Distance is kept **between two combatants**: ``ranges`` holds the pairs whose distance a move
-changed; any other pair is at the nearer of the two combatants' own bands (``band``: where
-``at:`` or its last move put it), or at the encounter's distance. Encounters stored before the
+or an ``at:`` set; any other pair is at the nearer of the two combatants' own bands (``band``:
+where ``at:`` or its last move put it; none for one never placed), or at the encounter's distance. Encounters stored before the
 pairs existed kept only the per-combatant ``band``; they read back with that as each pair's
 distance.
 """
@@ -65,7 +65,7 @@ class ToteCombatant(CombatantState):
 class ToteEncounter(EncounterState):
     #: the round type once the fight started: melee, or far/close for distance rounds
     distance: Band | None = None
-    #: pairs of foes whose distance a move set: ``{a: {b: band}}`` with a before b in sorted order
+    #: pairs of foes whose distance a move or an ``at:`` set: ``{a: {b: band}}`` with a before b in sorted order
     ranges: dict[Name, dict[Name, Band]] = Field(default_factory=dict)
     #: engaged pairs, names in sorted order
     engaged: list[tuple[Name, Name]] = Field(default_factory=list)

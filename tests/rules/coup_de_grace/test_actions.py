@@ -60,3 +60,12 @@ def test_a_spell_waits_for_the_casters_activation() -> None:
     """Casting is an action of the mini's activation: a mini whose side lacks priority waits."""
     s = _mage(spells="blink")
     assert "Priority is with a" in s.refused("act", name="cast", actor="T", options={"blink": ""})
+
+
+def test_a_spell_one_square_away_says_one_square() -> None:
+    """"Spells cast from Mage Foci": a touch spell at a foe next to the caster reads "(1 square)", and out of reach "reaches 1 square"."""
+    s = _mage(spells="touch:0:1")
+    assert "reaches 1 square." in s.refused("act", name="cast", actor="M", target="T", options={"touch": ""})
+    s.run("edit", actor="T", at="B3")
+    lines = s.text(s.run("act", name="cast", actor="M", target="T", options={"touch": ""}))
+    assert any("at **T** (1 square) for 0 MP" in line for line in lines) and not any("1 squares" in line for line in lines)

@@ -550,3 +550,16 @@ def test_the_draft_coup_de_grace_always_costs_four() -> None:
     s.run("attack", [4], actor="A", target="T", weapon="sword")
     attack = one(s.run("coupdegrace", [3], actor="A", target="T", weapon="axe"), "attack")
     assert (attack.cost, attack.left) == (4, 1)
+
+
+@pytest.mark.parametrize(
+    ("rule", "where"), [(None, "E2"), ("clockwise", "E2"), ("counter-clockwise", "D1"), ("diagonal", "E1")]
+)
+def test_a_push_straight_back_along_a_diagonal_follows_the_option(rule: str | None, where: str) -> None:
+    """Pistol, "a hit pushes the target back one square": on an exact diagonal the text is silent; `diagonal_push` picks, `clockwise` by default."""
+    options = {"diagonal_push": rule} if rule else {}
+    enc = fight(
+        ("S", "a", "class=unarmoured weapons=pistol", "B4", "E"), ("T", "b", SWORD, "D2", "W"), **options
+    )
+    res = resolve(enc, "attack", [6], actor="S", target="T")
+    assert res.encounter.get("T").position == where

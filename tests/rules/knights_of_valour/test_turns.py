@@ -229,9 +229,9 @@ def test_reply_and_board_show_actions_left() -> None:
     """The reply and the status board say which of the two actions is left."""
     enc = duel("C4", "E4")
     res = run(enc, kind="move", actor="Borin", path="E")
-    assert text(one(res.events, "left")) == "Borin: Move Action (25 ft left) and Combat Action left"
+    assert text(one(res.events, "left")) == "Borin: Move Action (25 ft) and Combat Action left"
     board = board_report(SYSTEM, res.encounter, numbers=True).text()
-    assert "▶ Move Action (25 ft left) and Combat Action left" in board
+    assert "▶ Move Action (25 ft) and Combat Action left" in board
     assert "Move and Combat Action to come" in board
     done = run(res.encounter, [1], kind="attack", actor="Borin", target="Grak")
     assert text(one(done.events, "left")) == "Borin: both actions used, `/init next` ends the turn"

@@ -9,9 +9,9 @@ from rules.report import events_report
 from rules.sheet import parse_options
 from rules.system import Resolution
 from rules.systems.tote import ToteSystem
-from tests.scenario import Scenario
+from tests.scenario import GM, Scenario
 
-__all__ = ["SYSTEM", "BORIN", "THRAIN", "GRAK", "resolve", "step", "setup", "fight", "act", "who", "text", "pass_round", "engaged_round_two"]
+__all__ = ["SYSTEM", "BORIN", "THRAIN", "GRAK", "resolve", "step", "setup", "fight", "act", "who", "text", "pass_round", "engaged_round_two", "started"]
 
 SYSTEM = ToteSystem()
 BORIN = ("Borin", "strike=3 hawk=2 brawl=2 impress=2 weapon=axe:2:slash,bow:1:pierce", "heroes", 5)
@@ -74,3 +74,15 @@ def engaged_round_two() -> Encounter:
     """Round 2 after Borin hit Grak in round 1 (they are engaged): Borin 4, Thrain 3 (+1), Grak 3."""
     enc = step(fight(), "attack", [2, 3, 6, 3], actor="Borin", target="Grak")
     return pass_round(enc)
+
+
+def started(*foes: tuple[str, str, int], hero: tuple[str, str, int], **options: str) -> Scenario:
+    """A `Scenario` fight begun with `/init roll`: one hero (name, sheet, points) against the GM's foes."""
+    s = Scenario("tote", **options)
+    s.add(hero[0], hero[1], side="heroes")
+    for name, sheet, _ in foes:
+        s.add(name, sheet, side="foes", owner=GM)
+    for name, _, points in (hero, *foes):
+        s.run("init_set", actor=name, value=points)
+    s.run("init_roll")
+    return s

@@ -10,20 +10,14 @@ import pytest
 
 from rules.errors import RulesError
 from rules.system import get_system
-from tests.scenario import GM, Scenario
+from tests.rules.tote.build import started
+from tests.scenario import Scenario
 
 BORIN = "strike=3 hawk=2 weapon=axe:2:slash,bow:1:pierce"
 
 
 def _fight(*foes: tuple[str, str, int], hero: tuple[str, str, int] = ("Borin", BORIN, 5), **options: str) -> Scenario:
-    s = Scenario("tote", **options)
-    s.add(hero[0], hero[1], side="heroes")
-    for name, sheet, _ in foes:
-        s.add(name, sheet, side="foes", owner=GM)
-    for name, _, points in (hero, *foes):
-        s.run("init_set", actor=name, value=points)
-    s.run("init_roll")
-    return s
+    return started(*foes, hero=hero, **options)
 
 
 def _board(s: Scenario) -> str:

@@ -6,12 +6,13 @@ import pytest
 
 from rules.systems.tote import DISTANCE_COSTS
 from rules.errors import IllegalAction, InputError
+from rules.systems.tote.movement import band_of
 from tests.rules.tote.build import BORIN, GRAK, SYSTEM, act, fight, resolve, setup, step, text, who
 
 # -- bands instead of cells ----------------------------------------------------------------------------
 def test_place_takes_a_band_name() -> None:
     """`/combatant add at:` takes far, close or melee; the band is kept in the combatant's state."""
-    enc = setup(BORIN, at={"Borin": "Close"})
+    enc = setup(BORIN, at={"Borin": "Close"}, distance="far")
     assert who(enc, "Borin").state.band == "close" and who(enc, "Borin").position is None
 
 
@@ -57,7 +58,7 @@ def test_moves_go_one_band_at_a_time() -> None:
 
 def test_moving_in_from_close_starts_melee_rounds() -> None:
     """A combatant that moves in from Close brings melee rounds from the next round."""
-    enc = step(fight(distance="close"), "move", actor="Borin", to="in")
+    enc = step(fight(distance="close", first_round_gain="yes"), "move", actor="Borin", to="in")
     assert enc.phase == "distance: close"
     enc = step(enc, "next", actor="Grak")
     res = resolve(enc, "next", actor="Thrain")
@@ -103,7 +104,7 @@ def test_moving_away_from_far_tries_to_escape(dice: list[int], escaped: bool) ->
     res = resolve(enc, "move", dice, actor="Ann", to="away")
     ann = who(res.encounter, "Ann")
     assert "vs 7 + Rating 2 (Grak) = 9" in text(res)
-    assert (ann.status == "out") is escaped and ann.state.band == "far"
+    assert (ann.status == "out") is escaped and band_of(res.encounter, ann) == "far"
     if escaped:
         assert "escaped the fight" in text(res)
 
@@ -118,7 +119,7 @@ def test_a_move_can_close_on_one_foe_only() -> None:
     borin, grak, mog = who(enc, "Borin"), who(enc, "Grak"), who(enc, "Mog")
     assert (SYSTEM.present.status_line(enc, mog).split(" · ")[2], SYSTEM.present.status_line(enc, grak).split(" · ")[2]) == ("close", "far")
     assert "📏 Borin: Grak far, Mog close" in "\n".join(SYSTEM.present.board_extra(enc))
-    assert borin.state.band == "far" and enc.phase == "distance: close"
+    assert borin.state.band is None and enc.phase == "distance: close"  # no band of its own: not moved from all
 
 
 def test_a_gm_edit_at_places_the_combatant_from_all_its_foes_again() -> None:
@@ -127,4 +128,4 @@ def test_a_gm_edit_at_places_the_combatant_from_all_its_foes_again() -> None:
     assert SYSTEM.present.status_line(enc, who(enc, "Grak")).split(" · ")[2] == "close"
     enc = step(enc, "edit", actor="Borin", at="far", is_gm=True)
     assert SYSTEM.present.status_line(enc, who(enc, "Grak")).split(" · ")[2] == "far"
-    assert enc.state.ranges == {}
+    assert enc.state.ranges == {"Borin": {"Grak": "far"}}

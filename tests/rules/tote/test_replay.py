@@ -1,0 +1,138 @@
+"""TOTE: the defects a replay of whole fights found (placing with `at:`, the unengaged gain,
+Shoot & Move, the words for the distance), each quoting the text it checks."""
+
+from __future__ import annotations
+
+from tests.rules.tote.build import started
+from tests.scenario import GM, Scenario
+
+BORIN = "shoot=2 strike=3 hawk=2 weapon=javelin:1:pierce,axe:2:slash"
+
+
+def _fight(*foes: tuple[str, str, int], hero: tuple[str, str, int] = ("Borin", BORIN, 5), **options: str) -> Scenario:
+    return started(*foes, hero=hero, **options)
+
+
+def _band(s: Scenario, name: str) -> str:
+    """The band the board shows for ``name`` (its distance from its nearest foe)."""
+    return s.system.present.status_line(s.enc, s.get(name)).split(" · ")[2 if "rating" in s.get(name).sheet else 1]
+
+
+# -- item 8: `at:` sets the distance of the pair ---------------------------------------------------
+def test_a_newcomer_added_at_far_is_at_far_from_a_foe_that_closed_in() -> None:
+    """"The GM will determine the Distance (Far or Close)": Snaga added `at:far` is at Far, and a javelin (Close) cannot reach him."""
+    s = _fight(("Grak", "rating=2", 3), distance="far")
+    s.run("move", actor="Borin", to="close")  # Borin's own band is Close now
+    s.add("Snaga", "rating=1", side="foes", at="far", owner=GM)
+    s.run("init_set", actor="Snaga", value=1)
+    assert _band(s, "Snaga") == "far"
+    s.run("next", actor="Grak")
+    s.run("next", actor="Snaga")
+    assert s.enc.round == 2 and s.enc.current == "Borin"
+    assert "out of range" in s.refused("attack", [6, 6, 6], actor="Borin", target="Snaga", weapon="javelin")
+    s.run("attack", [6, 1, 3], actor="Borin", target="Grak", weapon="javelin")  # Grak is still at Close
+
+
+def test_a_gm_edit_at_far_sets_the_distance_from_a_nearer_foe() -> None:
+    """"The GM will determine the Distance": `/combatant edit at:far` puts Snaga at Far from Borin, who stands at Close."""
+    s = _fight(("Grak", "rating=2", 3), ("Snaga", "rating=1", 1), distance="far")
+    s.run("move", actor="Borin", to="close")
+    assert _band(s, "Snaga") == "close"
+    s.run("edit", actor="Snaga", at="far")
+    assert _band(s, "Snaga") == "far" and _band(s, "Grak") == "close"
+
+
+def test_a_foe_placed_at_far_stays_there_from_combatants_added_later() -> None:
+    """"The GM will determine the Distance (Far or Close)": a foe placed at Far before the fight is at Far from a hero added after it without `at`."""
+    s = Scenario("tote", distance="close")
+    s.add("Snaga", "rating=1", side="foes", at="far", owner=GM)
+    s.add("Borin", BORIN, side="heroes")
+    s.run("init_roll", [1, 1, 1, 1])
+    assert s.enc.phase == "distance: far" and _band(s, "Snaga") == "far"
+
+
+# -- item 9: `at:` under a melee start -------------------------------------------------------------
+def test_at_far_is_refused_when_the_fight_starts_in_melee() -> None:
+    """"Depending on the circumstances, heroes may find themselves able to make one or more rounds of attacks at a distance": with the default melee start, `at:far` is refused with what to set instead."""
+    s = Scenario("tote")
+    s.add("Borin", BORIN, side="heroes")
+    text = s.refused("add", name="Snaga", raw_sheet={"rating": "1"}, side="foes", at="far")
+    assert "starts in melee" in text and "distance=far" in text
+    s.add("Snaga", "rating=1", side="foes", at="melee", owner=GM)  # melee is where everyone is
+
+
+def test_at_close_is_refused_in_a_melee_round() -> None:
+    """"Melee Rounds": in a melee round every pair of foes is in melee, so a GM edit `at:close` is refused with the distance action to use."""
+    s = _fight(("Grak", "rating=2", 3))
+    text = s.refused("edit", actor="Grak", at="close")
+    assert "melee round" in text and "/act action:distance options:close" in text
+
+
+# -- item 10: disengaging from one foe while another stays engaged ---------------------------------
+def test_disengaging_from_one_foe_while_another_fights_on_gives_no_gain() -> None:
+    """"Disengage: Move away from a foe. You will count as disengaged for the next round": still engaged with Snaga, Borin gains nothing."""
+    s = _fight(("Grak", "rating=2", 3), ("Snaga", "rating=1", 2), first_round_gain="no")
+    s.run("attack", [2, 3, 6, 3], actor="Borin", target="Grak")  # hits: Borin ⇄ Grak
+    s.run("next", actor="Grak")
+    s.run("attack", [6, 3], actor="Snaga", target="Borin")  # hits: Borin ⇄ Snaga
+    assert s.enc.round == 2 and s.get("Borin").initiative == 4
+    s.run("act", actor="Borin", name="disengage", target="Grak")  # 4 -> 1
+    s.run("next", actor="Grak")
+    res = s.run("attack", [6, 3], actor="Snaga", target="Borin")  # melee damage in round 2
+    assert s.enc.round == 3 and s.get("Borin").initiative == 1
+    assert not any(line.startswith("**Borin** initiative") for line in s.text(res))
+
+
+# -- item 11: Shoot & Move when the shot ends the fight ---------------------------------------------
+def test_shoot_and_move_that_downs_the_last_foe_does_not_escape() -> None:
+    """"Shoot & Move: Combatant makes a Shoot test at current range and then moves": with no foe left there is no Escape Foes."""
+    s = _fight(("Snaga", "rating=1 track=U", 3), hero=("Ann", "shoot=2 move=1 weapon=bow:1:pierce", 5), distance="far")
+    res = s.run("act", [6, 2, 3], actor="Ann", name="shoot-and-move", target="Snaga", options={"away": ""})
+    ann = s.get("Ann")
+    assert s.get("Snaga").status == "downed" and s.enc.winner == "heroes"
+    assert ann.status == "active" and not ann.state.escaped
+    lines = s.text(res)
+    assert not any("Escape Foes" in line for line in lines) and any("no foe left" in line for line in lines)
+
+
+# -- item 12: `first_round_gain=no` after distance rounds -------------------------------------------
+def test_no_first_round_gain_also_when_melee_begins_after_distance_rounds() -> None:
+    """"At the beginning of a melee round, all unengaged combatants gain 1 Initiative": with `first_round_gain=no` the first melee round gains nothing, after distance rounds too."""
+    s = _fight(("Grak", "rating=2", 3), distance="close", first_round_gain="no")
+    s.run("move", actor="Borin", to="in")
+    res = s.run("next", actor="Grak")
+    assert s.enc.round == 2 and s.enc.phase == "melee"
+    assert (s.get("Borin").initiative, s.get("Grak").initiative) == (5, 3)
+    assert not any("unengaged" in line for line in s.text(res))
+    yes = _fight(("Grak", "rating=2", 3), distance="close", first_round_gain="yes")
+    yes.run("move", actor="Borin", to="in")
+    yes.run("next", actor="Grak")
+    assert (yes.get("Borin").initiative, yes.get("Grak").initiative) == (6, 4)
+
+
+# -- item 13: the words of the gain ----------------------------------------------------------------
+def test_an_engaged_combatant_is_not_told_it_gains_as_unengaged() -> None:
+    """"An unengaged combatant is one that neither dealt nor received melee damage in the previous round": a pair engaged by a Shoot gains, but not as "unengaged"."""
+    s = _fight(("Grak", "rating=2", 3), hero=("Borin", "shoot=2 hawk=2 weapon=bow:1:pierce", 5), first_round_gain="no")
+    s.run("act", [6, 1, 3], actor="Borin", name="shoot", target="Grak")  # engaged, no melee damage
+    res = s.run("next", actor="Grak")
+    assert s.enc.round == 2 and (s.get("Borin").initiative, s.get("Grak").initiative) == (3, 4)
+    gains = [line for line in s.text(res) if "initiative **" in line]
+    assert len(gains) == 2 and all("no melee damage last round" in g and "unengaged" not in g for g in gains)
+
+
+def test_the_board_and_a_refusal_name_the_same_distance() -> None:
+    """"The GM will determine the Distance (Far or Close)": after Borin closes in, the board's "distance: close" is the distance a refusal names too."""
+    s = _fight(("Grak", "rating=2", 3), distance="far")
+    s.run("move", actor="Borin", to="close")
+    assert s.enc.phase == "distance: close"
+    assert "Distance round (distance: close)" in s.system.present.board(s.enc).text()
+    assert "distance round (distance: close)" in s.refused("act", actor="Grak", name="strike", target="Borin")
+
+
+def test_on_deck_never_names_the_combatant_whose_turn_it_is() -> None:
+    """"The return attack does count as the foe's action for the round": Grak, who may return the Assault and then act, is not also "on deck"."""
+    s = _fight(("Grak", "rating=2", 3))
+    s.run("act", [2, 3, 6, 3], actor="Borin", name="assault", target="Grak")
+    assert s.system.turn(s.enc).actors == ("Grak",)
+    assert "Grak" not in s.system.on_deck(s.enc)
