@@ -33,6 +33,7 @@ __all__ = [
     "EffectAdded",
     "EffectEnded",
     "TurnDone",
+    "Finished",
 ]
 
 
@@ -157,10 +158,19 @@ class StatusChanged(Event):
 
 
 class Victory(Event):
-    """The fight is over: ``side`` won (None: nobody is left standing)."""
+    """The fight is decided: ``side`` won (None: nobody is left standing); ``helpless`` are the
+    foes left on the field whom a finishing blow may still take out."""
 
     kind: ClassVar[str] = "victory"
     side: str | None = None
+    helpless: list[str] = Field(default_factory=list)
+
+
+class Finished(Event):
+    """After the fight was decided, ``actor`` finished the helpless ``target`` with a coup de grâce."""
+
+    kind: ClassVar[str] = "finished"
+    target: str
 
 
 class Checked(Event):

@@ -123,6 +123,10 @@ class CoupDeGrace(RuleSystem):
         if c.status == "downed":
             c.facing = None  # a downed mini lies on its side: no facing
 
+    def able_to_act(self, c: Combatant) -> bool:
+        """A downed mini still acts (it crawls, or attacks at -2): only one out of the fight cannot."""
+        return c.in_fight
+
     # -- text (made in present.py; the service still asks the system) ----------------------------------
     # -- derived values -------------------------------------------------------------------------------
     def defence(self, c: Combatant) -> int:
