@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.offline.harness import Harness, Sent
-from tests.cogs.fights import export, started_cdg
-from tests.cogs.test_turn_control import SYSTEMS, borins_turn
+from tests.cogs.fights import SYSTEMS, borins_turn, export, started_cdg
 
 DECIDED = "The fight is decided"
 
