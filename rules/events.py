@@ -34,6 +34,7 @@ __all__ = [
     "EffectEnded",
     "TurnDone",
     "Finished",
+    "TurnPassed",
 ]
 
 
@@ -164,6 +165,12 @@ class Victory(Event):
     kind: ClassVar[str] = "victory"
     side: str | None = None
     helpless: list[str] = Field(default_factory=list)
+
+
+class TurnPassed(Event):
+    """The GM passed ``actor`` out of turn: it loses its coming turn (or activation) this round."""
+
+    kind: ClassVar[str] = "turn_passed"
 
 
 class Finished(Event):

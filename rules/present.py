@@ -28,6 +28,7 @@ from rules.events import (
     Turned,
     TurnDone,
     Finished,
+    TurnPassed,
     Victory,
 )
 from rules.report import COLOURS, Report, die_text, signed, user_ref
@@ -83,6 +84,7 @@ class Presenter:
         EffectEnded: "effect_ended",
         TurnDone: "turn_done",
         Finished: "finished",
+        TurnPassed: "turn_passed",
     }
     #: names for the codes of `StatusChanged.cause` and `Checked.what`
     causes: ClassVar[dict[str, str]] = {}
@@ -207,6 +209,9 @@ class Presenter:
             return "🏆 Nobody wins: no side is left standing. The fight is decided"
         finish = f"; `/coupdegrace` may still finish {', '.join(e.helpless[:10])}" if e.helpless else ""
         return f"🏆 **{e.side}** win: no other side has anyone able to act. The fight is decided{finish}"
+
+    def turn_passed(self, e: TurnPassed) -> str:
+        return f"**{e.actor}** is passed by the GM: it loses its coming turn this round"
 
     def finished(self, e: Finished) -> str:
         return f"**{e.actor}** finishes **{e.target}** with a coup de grâce: **{e.target}** is out of the fight"

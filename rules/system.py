@@ -243,8 +243,10 @@ class RuleSystem:
     def _end_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`/init next`: the turn-control rule (`ending`), then the system's end of the turn."""
         _, passing = self.ending(enc, action)
+        if passing:  # the turn under way goes on, with what its combatant has done in it
+            return self.pass_turn(enc, action, dice)
         enc.turn_used = None
-        return self.pass_turn(enc, action, dice) if passing else self.next_turn(enc, action, dice)
+        return self.next_turn(enc, action, dice)
 
     def _note_used(self, enc: Encounter, action: Action) -> None:
         """Mark that the acting combatant did something in its turn (while that turn goes on)."""

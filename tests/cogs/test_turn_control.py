@@ -7,7 +7,7 @@ import pytest
 
 from bot.offline.harness import Clock, Harness, Sent
 from rules.system import get_system
-from tests.cogs.fights import ADDS, SYSTEMS, borins_turn
+from tests.cogs.fights import ADDS, SYSTEMS, borins_turn, export
 
 HOUR = 3600
 
@@ -73,19 +73,37 @@ async def test_end_turn_is_the_owners_or_the_gms_and_asks_nothing(h: Harness, sy
     assert await acting(h) == AFTER_BORIN[system]
 
 
+#: the systems in which the GM can pass a combatant before its turn (the others refuse, saying why)
+PASSING = ("coup-de-grace", "knights-of-valour", "tote")
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 async def test_the_gm_naming_another_combatant_never_ends_the_turn_under_way(h: Harness, system: str) -> None:
-    """The GM's `/init next combatant:Snaga` while Borin acts passes Snaga (TOTE) or is refused with the reason; Borin's turn goes on."""
+    """The GM's `/init next combatant:Snaga` while Borin acts passes Snaga, logged, or is refused with the reason; Borin's turn goes on."""
     await borin_acts_now(h, system)
     sent = await h.run("gm", "/init next", combatant="Snaga")
-    if system == "tote":
-        assert not sent[0].ephemeral and "Snaga" in sent[0].text and "Borin" not in sent[0].text.split("\n", 1)[1]
-        log = await h.run("gm", "/log", count="1")
-        assert "Snaga" in log[0].text
+    if system in PASSING:
+        text = sent[0].text
+        assert not sent[0].ephemeral and "Snaga" in text and "Borin" not in text.split("\n", 1)[1]
+        assert "Snaga" in (await h.run("gm", "/log", count="1"))[0].text
+        assert "Snaga" in refusal(await h.run("gm", "/init next", combatant="Snaga")), "passed once, it has no turn left to pass"
     else:
         text = refusal(sent)
         assert "Snaga is not acting now (Borin is)" in text and "nothing was ended" in text
     assert await acting(h) == ("Borin",)
+
+
+@pytest.mark.parametrize("system", ["coup-de-grace", "knights-of-valour"])
+async def test_a_passed_combatant_loses_its_coming_turn(h: Harness, system: str) -> None:
+    """Snaga, passed by the GM while Borin acts, is skipped this round: after Borin come Grak and Thrain, then round 2."""
+    await borin_acts_now(h, system)
+    sent = await h.run("gm", "/init next", combatant="Snaga")
+    assert "**Snaga** is passed by the GM: it loses its coming turn this round" in sent[0].text
+    await h.run("bob", "/init next")
+    await h.run("gm", "/init next", combatant="Grak", confirm="true")
+    assert await acting(h) == ("Thrain",)
+    await h.run("tess", "/init next", confirm="true")
+    assert (await export(h))["round"] == 2
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

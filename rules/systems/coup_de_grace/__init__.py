@@ -166,6 +166,9 @@ class CoupDeGrace(RuleSystem):
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return activation.next_turn(enc, action.actor, dice)
 
+    def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return activation.pass_mini(enc, enc.get(action.actor))
+
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return activation.on_removed(enc, c, dice)
 

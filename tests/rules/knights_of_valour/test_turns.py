@@ -244,11 +244,12 @@ def test_acting_out_of_turn_is_refused() -> None:
 
 
 def test_next_naming_another_never_ends_the_turn_under_way() -> None:
-    """Only the acting combatant's owner or the GM ends a turn; the GM naming another combatant is refused, not taken for Borin's end."""
+    """Only the acting combatant's owner or the GM ends a turn; the GM naming another combatant passes it, and Borin's turn goes on."""
     with pytest.raises(NotYourTurn):
         run(duel(), kind="next", actor="Grak")
-    with pytest.raises(IllegalAction, match="Grak is not acting now \\(Borin is\\)"):
-        run(duel(), kind="next", actor="Grak", gm=True)
+    passed = run(duel(), kind="next", actor="Grak", gm=True)
+    assert passed.encounter.current == "Borin" and [e.kind for e in passed.events] == ["turn_passed"]
+    assert step(passed.encounter, kind="next", actor="Borin", gm=True).round == 2  # Grak's turn is gone: a new round
     assert step(duel(), kind="next", actor="Borin", gm=True).current == "Grak"
 
 
