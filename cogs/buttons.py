@@ -1,5 +1,5 @@
 """Buttons: End turn and Map on a turn-change message, the GM's Undo on the status board, and
-Confirm / Cancel on the questions `/encounter end` and `/encounter import replace:true` ask.
+Confirm / Cancel on the questions `/encounter end`, `/encounter import replace:true` and `/init next` ask.
 
 The turn and board buttons are persistent `ui.DynamicItem`s: their ``custom_id`` carries the
 encounter id (and the turn, as `bot.service.core.turn_tag`), so they work after a restart and

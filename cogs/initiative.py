@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.buttons import ask
 from cogs._common import combatant_autocomplete, ctx_of, reply, service_of, target_autocomplete
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN
 from rules.actions import make_action
@@ -29,10 +30,21 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="Ini
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="next", description="End your turn or activation (owner or GM)")
-    @app_commands.describe(combatant="Whose turn ends (default: the one acting)")
+    @app_commands.describe(
+        combatant="Whose turn ends (default: the one acting); the GM naming another passes it, or is told why not",
+        roll='Die results for what the turn change rolls (round-start checks, initiative...), e.g. "4,5"',
+        confirm="Skip the question asked before ending a turn in which nothing was done yet",
+    )
     @app_commands.autocomplete(combatant=combatant_autocomplete)
-    async def next_(self, interaction: discord.Interaction, combatant: Optional[str] = None) -> None:
-        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), make_action("next", actor=combatant)))
+    async def next_(
+        self, interaction: discord.Interaction, combatant: Optional[str] = None, roll: Optional[str] = None, confirm: bool = False
+    ) -> None:
+        service, action = service_of(interaction), make_action("next", actor=combatant)
+        question = None if confirm else await service.next_question(ctx_of(interaction, roll), action)
+        if question is None:
+            await reply(interaction, await service.act(ctx_of(interaction, roll), action))
+        else:
+            await ask(interaction, question, lambda pressed: service.act(ctx_of(pressed, roll), action))
 
     @app_commands.command(name="order", description="Show the initiative order; the GM may reorder tied combatants")
     @app_commands.describe(set='GM: the tied combatants in the order they act, e.g. "Alda, Bren"')

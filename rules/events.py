@@ -35,6 +35,8 @@ __all__ = [
     "EffectAdded",
     "EffectEnded",
     "TurnDone",
+    "Finished",
+    "TurnPassed",
 ]
 
 
@@ -176,10 +178,25 @@ class StatusChanged(Event):
 
 
 class Victory(Event):
-    """The fight is over: ``side`` won (None: nobody is left standing)."""
+    """The fight is decided: ``side`` won (None: nobody is left standing); ``helpless`` are the
+    foes left on the field whom a finishing blow may still take out."""
 
     kind: ClassVar[str] = "victory"
     side: str | None = None
+    helpless: list[str] = Field(default_factory=list)
+
+
+class TurnPassed(Event):
+    """The GM passed ``actor`` out of turn: it loses its coming turn (or activation) this round."""
+
+    kind: ClassVar[str] = "turn_passed"
+
+
+class Finished(Event):
+    """After the fight was decided, ``actor`` finished the helpless ``target`` with a coup de grâce."""
+
+    kind: ClassVar[str] = "finished"
+    target: str
 
 
 class Checked(Event):

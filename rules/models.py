@@ -209,6 +209,8 @@ class Encounter(BaseModel):
     winner: str | None = None
     #: the latest move, drawn as a trail on the map
     last_move: LastMove | None = None
+    #: who has done something in the turn under way, and that turn (`RuleSystem.untouched`)
+    turn_used: str | None = Field(None, max_length=1000)
 
     @model_validator(mode="before")
     @classmethod

@@ -29,6 +29,8 @@ from rules.events import (
     StatusChanged,
     Turned,
     TurnDone,
+    Finished,
+    TurnPassed,
     Victory,
 )
 from rules.report import COLOURS, Report, die_text, signed, user_ref
@@ -85,6 +87,8 @@ class Presenter:
         EffectAdded: "effect_added",
         EffectEnded: "effect_ended",
         TurnDone: "turn_done",
+        Finished: "finished",
+        TurnPassed: "turn_passed",
     }
     #: names for the codes of `StatusChanged.cause` and `Checked.what`
     causes: ClassVar[dict[str, str]] = {}
@@ -219,8 +223,15 @@ class Presenter:
 
     def victory(self, e: Victory) -> str:
         if e.side is None:
-            return "🏆 Nobody wins: no side is left standing"
-        return f"🏆 **{e.side}** win: every other side is defeated"
+            return "🏆 Nobody wins: no side is left standing. The fight is decided"
+        finish = f"; `/coupdegrace` may still finish {', '.join(e.helpless[:10])}" if e.helpless else ""
+        return f"🏆 **{e.side}** win: no other side has anyone able to act. The fight is decided{finish}"
+
+    def turn_passed(self, e: TurnPassed) -> str:
+        return f"**{e.actor}** is passed by the GM: it loses its coming turn this round"
+
+    def finished(self, e: Finished) -> str:
+        return f"**{e.actor}** finishes **{e.target}** with a coup de grâce: **{e.target}** is out of the fight"
 
     def turn_done(self, e: TurnDone) -> str:
         return f"**{e.actor}** has nothing left to do: the turn ends by itself (option `auto_end=no` turns this off)"

@@ -145,6 +145,21 @@ class Service(Reminders):
             ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
         return Outcome(report, ping=ping, board_changed=True, private=private)
 
+    async def next_question(self, ctx: Ctx, action: Action) -> Report | None:
+        """What a typed `/init next` asks before ending a turn in which its combatant has done nothing
+        yet (None: nothing to ask); a caller who may not end that turn is refused at once."""
+        live = await self._need(ctx.channel_id)
+        enc = live.enc
+        system = get_system(enc.system)
+        is_gm = enc.is_gm(ctx.user_id)
+        action = authorise(enc, system, ctx, action.model_copy(update={"user_id": ctx.user_id, "is_gm": is_gm}))
+        whose, passing = system.ending(enc, action)
+        if whose is None or passing or not system.untouched(enc, whose):
+            return None
+        return Report("⏭️ End the turn?", [
+            f"**{whose}** has done nothing yet this turn: end {whose}'s turn now? (`confirm:true` skips this question.)",
+        ])
+
     # -- settings, GMs, terrain --------------------------------------------------------------------
     async def settings(
         self,

@@ -60,6 +60,7 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
     """Check the caller may do this, and fill in the acting combatant when it was left out."""
     user, is_gm = ctx.user_id, action.is_gm
     kind = action.kind
+    system.check_decided(enc, action)  # a decided fight says so before asking who acts
     if kind in GM_ONLY:
         require_gm(enc, ctx, f"use {COMMAND_NAMES[kind]}")
         return action

@@ -256,7 +256,7 @@ async def test_finished_commands_and_presses_leave_no_cycles_for_the_collector(h
         await h.run("bob", "/encounter status")
         await h.run("bob", "/move", to="C3")
         await h.press("bob", "End turn")  # a press, and a new turn message with its buttons
-        await h.run("gm", "/init next")
+        await h.run("gm", "/init next", confirm="true")
         gc.collect()
         kinds = {type(o).__name__ for o in gc.garbage}
     finally:

@@ -22,10 +22,10 @@ async def test_an_owner_adds_an_effect_that_counts_down_at_the_end_of_its_turns(
     assert "Effect **Bless** on **Borin** until the end of Borin's turn (2 times)" in reply(sent).text
     status = reply(await h.run("bob", "/encounter status")).text
     assert "✨ Effects: Bless on Borin, until the end of Borin's turn (2 times)" in status
-    await h.run("bob", "/init next")
+    await h.run("bob", "/init next", confirm="true")
     assert effects(await export(h)) == [("Bless", "Borin", 1)]
-    await h.run("gm", "/init next")
-    sent = await h.run("bob", "/init next")
+    await h.run("gm", "/init next", confirm="true")
+    sent = await h.run("bob", "/init next", confirm="true")
     assert "Effect **Bless** on **Borin** ends" in reply(sent).text
     assert effects(await export(h)) == []
 
@@ -34,7 +34,7 @@ async def test_undo_brings_an_ended_effect_back_exactly(h: Harness) -> None:
     """`/undo` of the turn that ended an effect restores it with its count."""
     await started_cdg(h)
     await h.run("bob", "/effect add", name="Bless", target="Borin")
-    await h.run("bob", "/init next")
+    await h.run("bob", "/init next", confirm="true")
     assert effects(await export(h)) == []
     await h.run("gm", "/undo")
     assert effects(await export(h)) == [("Bless", "Borin", 1)]
@@ -46,8 +46,8 @@ async def test_round_effects_on_the_field_are_the_gms(h: Harness) -> None:
     refused = reply(await h.run("bob", "/effect add", name="Fog", rounds="3", ends="end of the round"))
     assert refused.ephemeral and "Only the GM puts effects on the field" in refused.text
     await h.run("gm", "/effect add", name="Fog", rounds="3", ends="end of the round")
-    await h.run("bob", "/init next")
-    await h.run("gm", "/init next")  # round 1 ends
+    await h.run("bob", "/init next", confirm="true")
+    await h.run("gm", "/init next", confirm="true")  # round 1 ends
     assert effects(await export(h)) == [("Fog", None, 2)]
 
 

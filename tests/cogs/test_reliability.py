@@ -317,7 +317,7 @@ async def test_every_outgoing_payload_is_within_discord_limits(h: Harness, tmp_p
         weapon = enc.get(actor).sheet["weapons"][0]
         await h.run("gm", "/move", combatant=actor, facing="E")
         await h.run("gm", "/attack", combatant=actor, target="@everyone", weapon=weapon, roll="6")
-        await h.run("gm", "/init next", combatant=actor)
+        await h.run("gm", "/init next", combatant=actor, confirm="true")
     # a duel to the end: hits, a downed fighter, a coup-de-grace, a winner
     await h.run("gm", "/encounter start", "duel", system="coup-de-grace", map="8x6")
     await h.run("gm", "/combatant add", "duel", name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=BORIN)
@@ -326,7 +326,7 @@ async def test_every_outgoing_payload_is_within_discord_limits(h: Harness, tmp_p
     await h.run("gm", "/combatant edit", "duel", name="@everyone", sheet="hp=1")
     await h.run("bob", "/attack", "duel", combatant="Borin", target="@everyone", weapon="hammer", roll="6")
     for _ in range(3):
-        await h.run("gm", "/init next", "duel")
+        await h.run("gm", "/init next", "duel", confirm="true")
         await h.run("bob", "/move", "duel", combatant="Borin", to="D3")
         await h.run("bob", "/coupdegrace", "duel", combatant="Borin", target="@everyone", weapon="hammer", roll="6")
     await h.run("carol", "/log", "duel", count=25)

@@ -112,7 +112,7 @@ async def test_a_new_turn_gets_its_own_nudges(h: Harness) -> None:
     await waiting_turn(h, reminder_hours="1", max_nudges="0")
     clock_of(h).now += HOUR
     assert [s.pinged_users() for s in await h.reminders()] == [[str(user_id_of("gm"))]]
-    await h.run("bob", "/init next")
+    await h.run("bob", "/init next", confirm="true")
     clock_of(h).now += HOUR
     assert len(await h.reminders()) == 1
 

@@ -28,10 +28,10 @@ async def to_flurry(h: Harness, *extra: tuple[str, str, str, str]) -> None:
         await h.run("gm", "/combatant add", name=name, owner=owner, side="dwarves", at=at, facing=facing, sheet=BORIN)
     dice = "6,5,4,1,5,5" + ",2,2,2" * len(extra)
     await h.run("gm", "/init roll", roll=dice)
-    await h.run("bob", "/init next")
-    await h.run("gm", "/init next")
+    await h.run("bob", "/init next", confirm="true")
+    await h.run("gm", "/init next", confirm="true")
     for _ in extra:
-        await h.run("gm", "/init next")
+        await h.run("gm", "/init next", confirm="true")
 
 
 async def grak_spent(h: Harness) -> None:
@@ -176,7 +176,7 @@ async def test_a_declared_retreat_is_made_in_the_adjustment_step(h: Harness) -> 
         who = data["current"]
         await h.run("bob" if who == "Borin" else "gm", "/act", combatant=who, action="hold")
     while (data := await export(h))["current"] != "Borin":
-        await h.run("gm", "/init next")
+        await h.run("gm", "/init next", confirm="true")
     assert data["phase"] == "adjustment"
     sent = await h.run("bob", "/act", combatant="Borin", action="retreat", target="Grak")
     assert "retreats NW from Grak" in said(sent)

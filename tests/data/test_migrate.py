@@ -50,7 +50,7 @@ async def play_examples(db: str, clock: Clock) -> None:
                 await h.run("gm", "/encounter settings", other.stem, reminder_hours="0")
         await h.run("gm", "/encounter settings", "tote", reminder_hours="1", deadline_hours="48")
         await h.run("bob", "/notify", "tote", quiet="22:00-08:00", tz="Europe/Paris", mode="both")
-        await h.run("gm", "/init next", "tote")
+        await h.run("gm", "/init next", "tote", confirm="true")
         await h.run("gm", "/encounter end", "coup-de-grace", confirm="true")
         clock.now += 10 * DAY
         assert await h.store.compact(clock.now, 1) > 0

@@ -139,6 +139,10 @@ class CoupDeGrace(RuleSystem):
         if c.status == "downed":
             c.facing = None  # a downed mini lies on its side: no facing
 
+    def able_to_act(self, c: Combatant) -> bool:
+        """A downed mini still acts (it crawls, or attacks at -2): only one out of the fight cannot."""
+        return c.in_fight
+
     # -- text (made in present.py; the service still asks the system) ----------------------------------
     # -- derived values -------------------------------------------------------------------------------
     def defence(self, c: Combatant) -> int:
@@ -177,6 +181,9 @@ class CoupDeGrace(RuleSystem):
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return activation.next_turn(enc, action.actor, dice, whole_side=getattr(action, "whole_turn", False))
+
+    def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return activation.pass_mini(enc, enc.get(action.actor))
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return activation.on_removed(enc, c, dice)

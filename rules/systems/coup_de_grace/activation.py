@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotFound, NotYourTurn
-from rules.events import Checked, Event, Roll
+from rules.events import Checked, Event, Roll, TurnPassed
 from rules.models import Combatant, Encounter
 from rules.state import state_as
 from rules.system import Turn
@@ -27,6 +27,7 @@ __all__ = [
     "new_round",
     "next_turn",
     "on_removed",
+    "pass_mini",
     "pool",
     "reorder",
     "side_order",
@@ -253,3 +254,13 @@ def on_removed(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
     if activating or (enc.current is None and side and not pool(enc, side)):
         return advance(enc, c.side if activating else side, dice)
     return []
+
+
+def pass_mini(enc: Encounter, c: Combatant) -> list[Event]:
+    """The GM passes ``c`` while another mini activates: it loses its activation this round."""
+    if c not in pool(enc, c.side):
+        raise IllegalAction(
+            f"{c.name} has no activation left this round to pass (it has activated, or is not on the board): nothing was ended."
+        )
+    state_of(c).done = True
+    return [TurnPassed(actor=c.name)]

@@ -120,9 +120,6 @@ class DamageGridGame(RuleSystem):
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return activation.on_removed(enc, c)
 
-    def side_defeated(self, enc: Encounter, side: str) -> bool:
-        return all(c.status != "active" for c in enc.combatants if c.side == side)
-
     # -- actions --------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:  # type: ignore[override]
         return movement.move(enc, self.need_grid(enc), action)

@@ -179,6 +179,9 @@ class KnightsOfValour(RuleSystem):
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return initiative.end_turn(enc, action)
 
+    def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return initiative.pass_turn(enc, enc.get(action.actor))
+
     def turn_done(self, enc: Encounter, c: Combatant) -> bool:
         """Both actions spent: no Combat Action left, no Move Action to begin and no feet left of one."""
         st = state_as(c, KovCombatant)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.actions import ActionBase
 from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn
-from rules.events import Event
+from rules.events import Event, TurnPassed
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
 from rules.options import OptionValues
 from rules.sheet import read_int
@@ -34,6 +34,7 @@ __all__ = [
     "reorder",
     "advance",
     "end_turn",
+    "pass_turn",
     "acting",
     "spend",
     "spend_combat",
@@ -326,3 +327,14 @@ def _delay_target(enc: Encounter, opts: dict[str, str], old: int) -> int:
             "`options:\"after=Grak\"`."
         )
     return new
+
+
+def pass_turn(enc: Encounter, c: Combatant) -> list[Event]:
+    """The GM passes ``c`` while another combatant acts: it loses its coming turn this round
+    (it counts as having had it, just before the one acting now)."""
+    st = enc_state(enc)
+    if c.status != "active" or c.name in st.acted:
+        raise IllegalAction(f"{c.name} has no turn left this round to pass: nothing was ended.")
+    st.acted.insert(max(len(st.acted) - 1, 0), c.name)
+    arrange(enc)
+    return [TurnPassed(actor=c.name)]

@@ -39,8 +39,9 @@ def order_text(order: list[Ranked]) -> str:
     return ", ".join(f"{r.name} {r.initiative}" for r in order)
 
 
-def left_text(feet_left: int, move_actions: int, combat_actions: int) -> str:
-    """``Move Action (25 ft) and Combat Action left``: "left" is said once."""
+def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool = True) -> str:
+    """``Move Action (25 ft) and Combat Action left``: "left" is said once; with both used, ``hint`` adds how the
+    turn ends (an action's reply leaves it out: the turn may already have ended by itself)."""
     parts = []
     if feet_left > 0:
         parts.append(f"Move Action ({feet_left} ft)")
@@ -48,7 +49,9 @@ def left_text(feet_left: int, move_actions: int, combat_actions: int) -> str:
         parts.append("Move Action" + (f" ×{move_actions}" if move_actions > 1 else ""))
     if combat_actions > 0:
         parts.append("Combat Action" + (f" ×{combat_actions}" if combat_actions > 1 else ""))
-    return " and ".join(parts) + " left" if parts else "both actions used, `/init next` ends the turn"
+    if parts:
+        return " and ".join(parts) + " left"
+    return "both actions used, `/init next` ends the turn" if hint else "both actions used"
 
 
 def sheet_summary(c: Combatant) -> str:
@@ -127,7 +130,7 @@ class KovPresenter(Presenter):
         return f"**{e.actor}** ends the turn"
 
     def actions_left(self, e: ActionsLeft) -> str:
-        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions)}"
+        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions, hint=False)}"
 
     # -- attacks --------------------------------------------------------------------------------
     def _head(self, actor: str | None, target: str, weapon: str, mode: str, dist: int) -> str:

@@ -141,6 +141,10 @@ class ToteSystem(RuleSystem):
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return initiative.next_turn(enc, action, self.side_defeated)
 
+    def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """The GM passes a combatant out of turn: it keeps its points and loses this round's action."""
+        return initiative.next_turn(enc, action, self.side_defeated)
+
     def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return actions.act(enc, action, dice, self.side_defeated)
 
@@ -187,8 +191,7 @@ class ToteSystem(RuleSystem):
             return []
         enc.current = None
         if len(standing) == 1 and len(left) < len(sides) - 1:
-            enc.winner = standing[0]
-            return [Victory(side=standing[0])]
+            return self.decide(enc, standing[0])
         enc.winner = "nobody"
         return [FightLeft(side=s) for s in left] if left else [Victory(side=None)]
 

@@ -254,8 +254,9 @@ def test_gm_dropping_the_acting_combatant_passes_the_turn() -> None:
 
 def test_removing_the_acting_combatant_passes_the_turn() -> None:
     """When the acting combatant is removed the next one acts."""
-    enc = step(duel(enc=add(encounter(), "Snaga", "agi=-2 hp=5", "J9", "orcs", owner=None)), kind="remove", actor="Borin")
-    assert enc.current == "Grak" and enc.order == ["Grak", "Snaga"]
+    enc = add(add(encounter(), "Snaga", "agi=-2 hp=5", "J9", "orcs", owner=None), "Thrain", "agi=-3 hp=5", "A9", "dwarves")
+    enc = step(duel(enc=enc), kind="remove", actor="Borin")
+    assert enc.current == "Grak" and enc.order == ["Grak", "Snaga", "Thrain"]
 
 
 # -- corrections: height and reach, zero close range ------------------------------------------------------

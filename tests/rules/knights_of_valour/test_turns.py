@@ -234,7 +234,7 @@ def test_reply_and_board_show_actions_left() -> None:
     assert "▶ Move Action (25 ft) and Combat Action left" in board
     assert "Move and Combat Action to come" in board
     done = run(res.encounter, [1], kind="attack", actor="Borin", target="Grak")
-    assert text(one(done.events, "left")) == "Borin: both actions used, `/init next` ends the turn"
+    assert text(one(done.events, "left")) == "Borin: both actions used"  # the turn ends by itself: no `/init next` to suggest
 
 
 def test_acting_out_of_turn_is_refused() -> None:
@@ -243,11 +243,14 @@ def test_acting_out_of_turn_is_refused() -> None:
         run(duel(), [1], kind="attack", actor="Grak", target="Borin")
 
 
-def test_next_by_another_player_is_refused_but_the_gm_may() -> None:
-    """Only the acting combatant's side or the GM ends a turn."""
+def test_next_naming_another_never_ends_the_turn_under_way() -> None:
+    """Only the acting combatant's owner or the GM ends a turn; the GM naming another combatant passes it, and Borin's turn goes on."""
     with pytest.raises(NotYourTurn):
         run(duel(), kind="next", actor="Grak")
-    assert step(duel(), kind="next", actor="Grak", gm=True).current == "Grak"
+    passed = run(duel(), kind="next", actor="Grak", gm=True)
+    assert passed.encounter.current == "Borin" and [e.kind for e in passed.events] == ["turn_passed"]
+    assert step(passed.encounter, kind="next", actor="Borin", gm=True).round == 2  # Grak's turn is gone: a new round
+    assert step(duel(), kind="next", actor="Borin", gm=True).current == "Grak"
 
 
 def test_gm_grants_an_extra_combat_action() -> None:

@@ -2,11 +2,11 @@
 severity, action penalties, wound effects, combat options, the coup-de-grâce."""
 from __future__ import annotations
 
-from rules.events import Attacked, Checked, StatusChanged
+from rules.events import Attacked, Checked, Finished, StatusChanged, Victory
 from rules.systems.war_and_combat.attacks import penalty
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.state import WoundRecord
-from tests.rules.war_and_combat.build import duel, fight, near, st
+from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry
 from tests.scenario import Scenario
 
 
@@ -159,12 +159,28 @@ def test_tackle_ignores_armour():
 def test_coup_de_grace_on_an_unconscious_victim():
     """"An automatic killing stroke may be delivered if the victim ... unconscious"; then out."""
     s = duel()
-    fight(s)
+    s.add("Snaga", "fighter=1 weapons=spear", side="orcs", at="P12", facing="N", owner=None)
+    to_flurry(s, init=(5, 5, 4, 2, 3, 2, 2, 2, 2))
+    s.run("act", name="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
+    s.run("act", (5, 5, 4, 2, 3, 2), name="declare", actor="Grak", options={"intent": "kill", "tactic": "press"})
     s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5], actor="Borin", target="Grak")
-    # the flurry is over: adjustment, in reverse order, with Grak downed it is Borin's step
-    assert s.enc.phase == "adjustment" and s.enc.current == "Borin"
+    # the flurry is over: adjustment, in reverse order, with Grak downed; Snaga still stands
+    while s.enc.current != "Borin":
+        s.run("next", actor=s.enc.current)
+    assert s.enc.phase == "adjustment" and not s.enc.winner
     res = s.run("coupdegrace", actor="Borin", target="Grak")
     assert s.get("Grak").status == "out" and res.events[0].cause == "coup"
+
+
+def test_the_last_foe_unconscious_decides_the_fight_and_the_stroke_still_finishes_it():
+    """The last foe "unconscious" can no longer act: the fight is decided, and "An automatic killing stroke" still takes him out."""
+    s = duel()
+    fight(s)
+    res = s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5], actor="Borin", target="Grak")
+    assert s.enc.winner == "dwarves" and [e.helpless for e in res.events if isinstance(e, Victory)] == [["Grak"]]
+    assert "The fight is decided" in s.refused("next", actor="Borin")
+    res = s.run("coupdegrace", actor="Borin", target="Grak")
+    assert s.get("Grak").status == "out" and isinstance(res.events[0], Finished)
 
 
 def test_coup_de_grace_refused_on_a_fighter_still_standing():

@@ -143,7 +143,7 @@ def test_press_into_open_ground_moves_both():
 
 
 def test_removing_the_attacker_passes_the_attack_on():
-    """A participant removed mid-flurry: the others go on (or the flurry ends)."""
+    """A participant removed mid-flurry: the others go on; removing the last of a side decides the fight."""
     s = duel()
     s.add("Snaga", "fighter=1 weapons=axe", side="orcs", at=near(s, "D4", "S"), facing="N", owner=None)
     to_flurry(s, init=(5, 5, 4, 2, 3, 2, 2, 2, 2))
@@ -152,7 +152,7 @@ def test_removing_the_attacker_passes_the_attack_on():
     s.run("remove", actor="Snaga", dice=[5, 5, 4, 2, 3, 2])
     assert s.enc.state.declarations.revealed and s.enc.current == "Borin"
     s.run("remove", actor="Borin")
-    assert s.enc.phase == "adjustment"
+    assert s.enc.winner == "orcs" and s.enc.current is None
 
 
 def test_flank_and_rear_defense():

@@ -51,10 +51,12 @@ def test_movement_in_initiative_order_then_adjustment_in_reverse_then_morale():
 
 
 def test_a_step_out_of_turn_is_refused():
-    """Only the one whose step it is moves or ends its step."""
+    """Only the one whose step it is moves or ends its step: the GM naming another ends nothing."""
     s = apart()
     s.run("init_roll", [2, 3, 4, 1, 5, 6, 4])
-    assert "Grak's step" in s.refused("next", actor="Borin")
+    assert "Grak's step" in s.refused("move", actor="Borin", path="N")
+    assert "Borin is not acting now (Grak is)" in s.refused("next", actor="Borin")
+    assert s.enc.current == "Grak"
 
 
 def test_engaged_fighters_reach_the_flurry_phase_and_everyone_is_asked_to_declare():

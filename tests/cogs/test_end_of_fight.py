@@ -1,0 +1,109 @@
+"""One end-of-fight rule in every system: when one side alone has combatants able to act, the
+result is announced once; then only finishing blows, the GM's edits, `/undo`, `/log`, export and
+`/encounter end` remain, and anything else gets one line saying the fight is decided."""
+from __future__ import annotations
+
+import pytest
+
+from bot.offline.harness import Harness, Sent
+from tests.cogs.fights import SYSTEMS, borins_turn, export, started_cdg
+
+DECIDED = "The fight is decided"
+
+
+def refusal(sent: list[Sent]) -> str:
+    [reply] = [s for s in sent if s.ephemeral]
+    assert "Not done" in reply.text and len(reply.text.splitlines()) == 2, reply.text
+    return reply.text
+
+
+def accepted(sent: list[Sent]) -> str:
+    assert not sent[0].ephemeral, sent[0].text
+    return sent[0].text
+
+
+async def status_of(h: Harness, name: str) -> str:
+    return next(c["status"] for c in (await export(h))["combatants"] if c["name"] == name)
+
+
+async def test_damage_grid_finishes_the_last_inert_foe_after_the_win(h: Harness) -> None:
+    """The mind hit that leaves the last boarder inert wins, once; the coup de grâce on her then works; a move is refused in one line."""
+    await h.run("gm", "/encounter start", system="damage-grid", map="12x10")
+    await h.run("gm", "/combatant add", name="Meena", owner="@bob", side="crew", at="E8", facing="N",
+                sheet="body=2 weapons=gravity-saber:2:4:3:melee")
+    await h.run("gm", "/combatant add", name="Juno", owner="@tess", side="crew", at="C8", facing="N", sheet="body=2")
+    await h.run("gm", "/combatant add", name="Hera", side="boarders", at="E7", facing="S", sheet="body=2 mind=2")
+    await h.run("gm", "/init roll")
+    text = accepted(await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", options="aim=mind", roll="1,3,4,4"))
+    assert "**crew** win" in text and "`/coupdegrace` may still finish Hera" in text
+    assert DECIDED in refusal(await h.run("tess", "/move", path="N"))
+    text = accepted(await h.run("tess", "/coupdegrace", target="Hera"))
+    assert "**Juno** finishes **Hera**" in text and "win" not in text
+    assert await status_of(h, "Hera") == "out"
+    assert "not a helpless foe" in refusal(await h.run("bob", "/coupdegrace", target="Hera"))
+
+
+async def test_war_and_combat_decides_when_the_last_foe_falls_unconscious(h: Harness) -> None:
+    """The knockout that leaves Grak unconscious decides the fight (it stayed open before); "An automatic killing stroke" then takes him out."""
+    await h.run("gm", "/encounter start", system="war-and-combat", map="12x10 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE",
+                sheet="str=14 agl=13 fighter=6 skills=broadsword:3,tactics:0 weapons=broadsword armor=mail")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW",
+                sheet="str=15 fighter=3 skills=axe:2 weapons=axe armor=leather")
+    await h.run("gm", "/init roll", roll="5,5,4,2,3,2")
+    await h.run("gm", "/init next", confirm="true")
+    await h.run("gm", "/init next", confirm="true")
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=press", roll="5,5,4,2,3,2")
+    text = accepted(await h.run("bob", "/attack", target="Grak", roll="4,4,3,1,1,2,6,6,5"))
+    assert "unconscious" in text and "**dwarves** win" in text
+    assert DECIDED in refusal(await h.run("gm", "/init next"))
+    assert "finishes **Grak**" in accepted(await h.run("bob", "/coupdegrace", target="Grak"))
+    assert await status_of(h, "Grak") == "out"
+
+
+async def test_after_the_win_the_gm_edits_undoes_logs_exports_and_ends(h: Harness) -> None:
+    """Knights of Valour: after the GM's edit downs the last foe, GM edits, undo, log, export and end still work; effects do not."""
+    await borins_turn(h, "knights-of-valour")
+    await h.run("gm", "/combatant remove", name="Snaga")
+    text = accepted(await h.run("gm", "/combatant edit", name="Grak", sheet="hp=0"))
+    assert "**dwarves** win" in text
+    assert DECIDED in refusal(await h.run("bob", "/effect add", name="Bless", target="Borin"))
+    assert DECIDED in refusal(await h.run("tess", "/attack", target="Grak"))
+    accepted(await h.run("gm", "/combatant edit", name="Borin", sheet="hp=9"))
+    assert "Undone" in accepted(await h.run("gm", "/undo"))
+    assert "/combatant edit" in (await h.run("gm", "/log", count="2"))[0].text
+    assert (await export(h))["winner"] == "dwarves"
+    sent = await h.run("gm", "/encounter end")
+    assert "End the encounter?" not in sent[0].text
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+async def test_removing_the_last_foe_decides_the_fight(h: Harness, system: str) -> None:
+    """`/combatant remove` of the last foe announces the win once; no new round starts and `/init next` says the fight is decided."""
+    await borins_turn(h, system)
+    await h.run("gm", "/combatant remove", name="Snaga")
+    round_before = (await export(h))["round"]
+    text = accepted(await h.run("gm", "/combatant remove", name="Grak"))
+    assert text.count("win") == 1 and "no other side has anyone able to act" in text
+    data = await export(h)
+    assert data["winner"] == ADDS_SIDE[system] and data["round"] == round_before
+    assert DECIDED in refusal(await h.run("gm", "/init next"))
+    assert DECIDED in refusal(await h.run("bob", "/init next"))
+
+
+async def test_init_next_after_a_coup_de_grace_win_says_the_fight_is_decided(h: Harness) -> None:
+    """Coup-De-Grace: once Grak is out, the GM's `/init next` says the fight is decided instead of asking which combatant acts."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant edit", name="Grak", sheet="hp=1")
+    await h.run("gm", "/combatant edit", name="Grak", at="D3")
+    await h.run("bob", "/attack", target="Grak", weapon="shield", roll="6")
+    await h.run("bob", "/coupdegrace", target="Grak", weapon="hammer", roll="6")
+    assert (await export(h))["winner"] == "dwarves"
+    text = refusal(await h.run("gm", "/init next"))
+    assert DECIDED in text and "Say which combatant" not in text
+
+
+#: the side Borin is on in each system's fight (tests.cogs.test_turn_control)
+ADDS_SIDE = {"coup-de-grace": "dwarves", "damage-grid": "crew", "knights-of-valour": "dwarves", "tote": "heroes",
+             "war-and-combat": "dwarves"}
