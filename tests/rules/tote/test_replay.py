@@ -4,6 +4,7 @@ Shoot & Move, the words for the distance), each quoting the text it checks."""
 from __future__ import annotations
 
 from tests.rules.tote.build import started
+from rules.sheet import parse_pairs
 from tests.scenario import GM, Scenario
 
 BORIN = "shoot=2 strike=3 hawk=2 weapon=javelin:1:pierce,axe:2:slash"
@@ -23,8 +24,7 @@ def test_a_newcomer_added_at_far_is_at_far_from_a_foe_that_closed_in() -> None:
     """"The GM will determine the Distance (Far or Close)": Snaga added `at:far` is at Far, and a javelin (Close) cannot reach him."""
     s = _fight(("Grak", "rating=2", 3), distance="far")
     s.run("move", actor="Borin", to="close")  # Borin's own band is Close now
-    s.add("Snaga", "rating=1", side="foes", at="far", owner=GM)
-    s.run("init_set", actor="Snaga", value=1)
+    s.run("add", name="Snaga", raw_sheet=parse_pairs("rating=1"), side="foes", at="far", owner_id=GM, init=1)
     assert _band(s, "Snaga") == "far"
     s.run("next", actor="Grak")
     s.run("next", actor="Snaga")
