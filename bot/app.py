@@ -17,7 +17,7 @@ from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Nudge, Service
 from bot.tree import SkirmishTree, release
-from data.store import ShardSlice, Store
+from data.store import ShardSlice, Store, StoreUnavailable
 
 __all__ = ["Skirmish", "ShardedSkirmish", "BoardKeeper", "EXTENSIONS", "create_bot", "settle_collector"]
 
@@ -88,6 +88,8 @@ class BoardKeeper:
                 self._dirty.discard(channel_id)
                 try:
                     await self.update(channel_id)
+                except StoreUnavailable:  # the store logged the outage once; the next change redraws it
+                    pass
                 except Exception:  # the board is a convenience: never let it break a command
                     log.exception("could not update the status board in %s", channel_id)
         finally:  # nothing is kept for a channel whose board is up to date
@@ -256,6 +258,8 @@ class Skirmish(commands.Bot):
             try:
                 await self.send_reminders()
                 await self.compact_log()
+            except StoreUnavailable:  # the store logged the outage once; the next pass tries again
+                pass
             except Exception:  # keep the loop alive; the next pass tries again
                 log.exception("reminder pass failed")
             await asyncio.sleep(self.reminder_every)

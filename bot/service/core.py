@@ -20,7 +20,9 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from data.store import Change, DuplicateInteraction, Reminder, StaleEncounter, Store, StoredEncounter, read_state
+from data.store import (
+    Change, DuplicateInteraction, Reminder, StaleEncounter, Store, StoredEncounter, StoreUnavailable, read_state,
+)
 from rules.errors import IllegalAction, NotFound
 from rules.models import Encounter
 from rules.report import Report, board_report, user_ref
@@ -414,7 +416,8 @@ class ServiceCore:
 
         The write lands only on the version ``live`` was read at: if another process wrote the
         encounter since, nothing is written, the cached entry is dropped (the next command
-        loads the encounter afresh) and `StaleEncounter` is raised.
+        loads the encounter afresh) and `StaleEncounter` is raised. When the database cannot be
+        reached (`StoreUnavailable`) the cached entry is dropped too.
         """
         now = self.clock()
         ping: Ping | None = None
@@ -455,6 +458,9 @@ class ServiceCore:
             await self.store.apply(change)
         except StaleEncounter:
             self.conflicts += 1
+            self._drop(live.channel_id)
+            raise
+        except StoreUnavailable:  # whether the write landed before the server went is unknown: reload
             self._drop(live.channel_id)
             raise
         if not active or new is None:
