@@ -159,6 +159,8 @@ class Recorder:
         self.deleted: set[int] = set()
         #: the next N channel sends fail with a server error (Discord having a bad moment)
         self.fail_sends = 0
+        #: channels whose sends hang until the caller gives up (a stalled request)
+        self.stalled: set[str] = set()
         self.channel_of_token: dict[str, str] = {}
         self.user_of_token: dict[str, str] = {}
         #: the message a button press's interaction came from, by interaction token
@@ -375,6 +377,8 @@ class Harness:
         body = kwargs.get("json") or _payload_of(None, list(form or []))
         channel = str(route.channel_id)
         if route.method == "POST" and route.path.endswith("/messages"):
+            if channel in rec.stalled:
+                await asyncio.Event().wait()  # until cancelled
             if rec.fail_sends > 0:
                 rec.fail_sends -= 1
                 raise discord.DiscordServerError(_Response(503, "Service Unavailable"), "try again")  # type: ignore[arg-type]
