@@ -248,15 +248,22 @@ class Skirmish(commands.Bot):
         return given
 
     async def _direct(self, nudge: Nudge) -> None:
-        """Send the nudge by direct message to those who asked for it (`/notify`); a player
-        who does not take DMs from the bot is skipped."""
+        """Send the nudge by direct message to those who asked for it (`/notify`); those whose
+        direct messages are closed (or fail) are nudged in the channel instead."""
+        missed: list[str] = []
         for user_id in nudge.dm_ids:
             try:
                 async with asyncio.timeout(self.reminder_timeout):
                     user = await self.fetch_user(int(user_id))
                     await user.send(discord_text(nudge.text), allowed_mentions=NO_MENTIONS)
             except (discord.HTTPException, TimeoutError):
-                log.info("cannot send a direct message to %s", user_id)
+                log.warning("cannot send a direct message to %s (closed to the bot?): nudging in the channel instead", user_id)
+                if user_id not in nudge.user_ids:
+                    missed.append(user_id)
+        if missed:
+            channel = self.get_partial_messageable(int(nudge.reminder.channel_id))
+            async with asyncio.timeout(self.reminder_timeout):
+                await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(tuple(missed)))
 
     async def compact_log(self) -> int:
         """Drop the undo data of encounters ended over ``log_retention_days`` ago, at most once
