@@ -107,8 +107,8 @@ class UndoConflict(RulesError):
 class StaleEncounter(RulesError):
     """Another process wrote the encounter after this command read it: nothing was written.
 
-    The service reloads the encounter and resolves the command again once; a second conflict
-    reaches the player with this message.
+    The service reloads the encounter and resolves the command again, for up to 2 s
+    (`bot.service.core.resolved_again`); only then does the player see this message.
     """
 
     def __init__(self) -> None:
