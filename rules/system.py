@@ -6,7 +6,6 @@ changed, so a rejected action changes nothing.
 """
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -24,7 +23,7 @@ from rules.options import OptionSet, OptionValues
 from rules.actions import ActionTable
 from rules.present import Presenter
 from rules.state import CombatantState, state_types
-from rules.sheet import SheetKey, read_sheet
+from rules.sheet import SheetKey, read_sheet, unprintable
 
 __all__ = [
     "Action",
@@ -62,7 +61,7 @@ def check_plain(name: str, what: str) -> None:
     """The one reader of a name (a combatant's, a side's, an effect's, an encounter's): it refuses
     control characters (NUL, line breaks, ...) and lone surrogates, which no database stores as
     typed, and Markdown characters, which every reply, board and ping would misshow."""
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
+    if unprintable(name):
         raise InputError(
             f"A {what} cannot hold control characters (such as NUL or a line break) or broken "
             "characters: write it with letters, digits, spaces and punctuation."

@@ -88,3 +88,14 @@ async def test_autocomplete_never_offers_an_empty_choice(h: Harness) -> None:
         assert "dwarves" in offered and all(1 <= len(n.strip()) and len(n) <= 100 for n in offered), offered
     finally:
         await h.close()
+
+
+@pytest.mark.parametrize("option, text", [("sheet", "class=light weapons=axe\x00"), ("sheet", "hp=2\ud800"), ("options", "adv\x07")])
+async def test_sheet_and_options_text_with_control_characters_is_refused(h: Harness, option: str, text: str) -> None:
+    """Sheet and options text holding NUL, another control character or half a surrogate pair is refused before any rule reads it."""
+    await setup_fight(h)
+    if option == "sheet":
+        sent = await h.run("gm", "/combatant edit", name="Grak", sheet=text)
+    else:
+        sent = await h.run("gm", "/encounter settings", options=text)
+    assert "cannot hold control characters" in refusal(sent)
