@@ -136,3 +136,36 @@ async def test_sqlite_locked_by_another_program_refuses_then_recovers(
         assert [r.levelname for r in ours] == ["ERROR", "WARNING"], [r.getMessage() for r in ours]
     finally:
         await h.close()
+
+
+async def test_sqlite_disk_full_refuses_then_recovers(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """When SQLite finds no room for a write (its page limit reached, as on a full disk), the edit is
+    refused with the outage message and nothing is stored; once there is room the next edit lands,
+    and the outage is logged at ERROR once and its end at WARNING."""
+    h = await Harness.create(str(tmp_path / "bot.db"), seed=7, clock=Clock())
+    try:
+        await setup_fight(h)
+        db = h.store._db  # type: ignore[attr-defined]  # the page limit belongs to the store's own connection
+        [(pages,)] = await db.execute_fetchall("PRAGMA page_count")
+        await db.execute(f"PRAGMA max_page_count = {pages}")
+        caplog.set_level(logging.INFO)
+        accepted: list[str] = []
+        for n in range(200):  # the log grows until a write needs a page the limit does not give
+            payload = h.payload("gm", "/combatant edit", {"name": "Grak", "sheet": f"hp={1 + n % 9}"})
+            reply = _reply(await h.run_payload(payload))
+            if reply.ephemeral:
+                assert UNREACHABLE in reply.text, reply.text
+                break
+            accepted.append(payload["id"])
+        else:
+            pytest.fail("the page limit was never reached")
+        await db.execute("PRAGMA max_page_count = 1073741823")
+        await asyncio.sleep(0.3)  # the store tries the file again after its first wait
+        after = h.payload("gm", "/combatant edit", {"name": "Grak", "sheet": "hp=5"})
+        assert not _reply(await h.run_payload(after)).ephemeral
+        assert await _logged_ids(h) == [*accepted, after["id"]]
+        ours = [r for r in caplog.records if r.name == "skirmish.store"]
+        assert [r.levelname for r in ours] == ["ERROR", "WARNING"], [r.getMessage() for r in ours]
+        assert "full" in ours[0].getMessage()
+    finally:
+        await h.close()
