@@ -17,7 +17,7 @@ from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Nudge, Service
 from bot.tree import SkirmishTree, release
-from data.store import ShardSlice, Store
+from data.store import ShardSlice, Store, StoreUnavailable
 
 __all__ = ["Skirmish", "ShardedSkirmish", "BoardKeeper", "EXTENSIONS", "create_bot", "settle_collector"]
 
@@ -38,6 +38,10 @@ def settle_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+#: reminders sent at once in a pass, and the seconds each send may take
+REMINDER_SENDS = 50
+REMINDER_TIMEOUT = 15.0
 
 EXTENSIONS: tuple[str, ...] = (
     "cogs.encounter",
@@ -88,6 +92,8 @@ class BoardKeeper:
                 self._dirty.discard(channel_id)
                 try:
                     await self.update(channel_id)
+                except StoreUnavailable:  # the store logged the outage once; the next change redraws it
+                    pass
                 except Exception:  # the board is a convenience: never let it break a command
                     log.exception("could not update the status board in %s", channel_id)
         finally:  # nothing is kept for a channel whose board is up to date
@@ -153,6 +159,8 @@ class Skirmish(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.sync_commands = sync_commands
         self.reminder_every = reminder_every
+        #: seconds a reminder's send may take before it is given up (and tried on a later pass)
+        self.reminder_timeout = REMINDER_TIMEOUT
         self.log_retention_days = log_retention_days
         self._compacted_at = float("-inf")  # when `compact_log` last ran
         #: the buttons of a turn-change message and of the status board, and the questions waiting
@@ -196,14 +204,19 @@ class Skirmish(commands.Bot):
         log.info("logged in as %s (%s) in %d server(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def send_reminders(self) -> int:
-        """Send every due reminder; each is handled on its own, so one failure stops no other."""
-        sent = 0
-        for nudge in await self.service.due_reminders():
-            try:
-                sent += await self._send_reminder(nudge)
-            except Exception:
-                log.exception("the reminder in %s failed; the others still go out", nudge.reminder.channel_id)
-        return sent
+        """Send every due reminder, side by side (at most `REMINDER_SENDS` at once), each on its
+        own: one that fails or stalls holds no other back."""
+        room = asyncio.Semaphore(REMINDER_SENDS)
+
+        async def one(nudge: Nudge) -> bool:
+            async with room:
+                try:
+                    return await self._send_reminder(nudge)
+                except Exception:
+                    log.exception("the reminder in %s failed; the others still go out", nudge.reminder.channel_id)
+                    return False
+
+        return sum(await asyncio.gather(*(one(n) for n in await self.service.due_reminders())))
 
     async def _send_reminder(self, nudge: Nudge) -> bool:
         """Send one nudge. It counts as given unless Discord may take it later (a passing error)."""
@@ -215,13 +228,16 @@ class Skirmish(commands.Bot):
             ping = nudge.ping
             if ping is not None and ping.encounter_id is not None and self.turn_view is not None:
                 extra["view"] = self.turn_view(ping.encounter_id, ping.turn, ping.has_map)
-            await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids), **extra)
+            async with asyncio.timeout(self.reminder_timeout):
+                await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids), **extra)
             given = True
             await self._direct(nudge)
         except (discord.Forbidden, discord.NotFound):
             log.warning("cannot remind in %s (no access, or the channel is gone)", where)
-        except discord.HTTPException:
-            log.warning("could not send a reminder to %s; trying again later", where, exc_info=True)
+        except (discord.HTTPException, TimeoutError) as error:
+            stalled = f"no answer within {self.reminder_timeout:g} s" if isinstance(error, TimeoutError) else "an error"
+            log.warning("could not send a reminder to %s (%s); trying again later", where, stalled,
+                        exc_info=not isinstance(error, TimeoutError))
             await self.service.store.release_reminder(nudge.reminder)
             return False
         except Exception:  # a bad stored id, a bug: it waits one interval like a sent one, never every pass
@@ -232,18 +248,29 @@ class Skirmish(commands.Bot):
         return given
 
     async def _direct(self, nudge: Nudge) -> None:
-        """Send the nudge by direct message to those who asked for it (`/notify`)."""
-        await self.send_direct(nudge.dm_ids, content=discord_text(nudge.text))
+        """Send the nudge by direct message to those who asked for it (`/notify`); those whose
+        direct messages are closed (or fail) are nudged in the channel instead."""
+        failed = await self.send_direct(nudge.dm_ids, content=discord_text(nudge.text))
+        missed = [user_id for user_id in failed if user_id not in nudge.user_ids]
+        if missed:
+            channel = self.get_partial_messageable(int(nudge.reminder.channel_id))
+            async with asyncio.timeout(self.reminder_timeout):
+                await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(tuple(missed)))
 
-    async def send_direct(self, user_ids: Iterable[str], **message: Any) -> None:
+    async def send_direct(self, user_ids: Iterable[str], **message: Any) -> list[str]:
         """Send ``message`` (``content``, ``embed``) by direct message to each of ``user_ids``,
-        mentions disabled; a user who does not take DMs from the bot is skipped."""
+        mentions disabled, each within the reminders' send time; returns those it could not
+        reach (direct messages closed to the bot, or no answer), logged at WARNING."""
+        failed: list[str] = []
         for user_id in user_ids:
             try:
-                user = await self.fetch_user(int(user_id))
-                await user.send(allowed_mentions=NO_MENTIONS, **message)
-            except discord.HTTPException:
-                log.info("cannot send a direct message to %s", user_id)
+                async with asyncio.timeout(self.reminder_timeout):
+                    user = await self.fetch_user(int(user_id))
+                    await user.send(allowed_mentions=NO_MENTIONS, **message)
+            except (discord.HTTPException, TimeoutError):
+                log.warning("cannot send a direct message to %s (closed to the bot?)", user_id)
+                failed.append(user_id)
+        return failed
 
     async def compact_log(self) -> int:
         """Drop the undo data of encounters ended over ``log_retention_days`` ago, at most once
@@ -260,6 +287,8 @@ class Skirmish(commands.Bot):
             try:
                 await self.send_reminders()
                 await self.compact_log()
+            except StoreUnavailable:  # the store logged the outage once; the next pass tries again
+                pass
             except Exception:  # keep the loop alive; the next pass tries again
                 log.exception("reminder pass failed")
             await asyncio.sleep(self.reminder_every)

@@ -104,10 +104,25 @@ def release(interaction: discord.Interaction | None = None, view: discord.ui.Vie
         view.clear_items()
 
 
+def _guild_only(command: object) -> bool:
+    """Whether ``command`` (or a group it is in) is for server channels only."""
+    while command is not None:
+        if getattr(command, "guild_only", False):
+            return True
+        command = getattr(command, "parent", None)
+    return False
+
+
 class SkirmishTree(app_commands.CommandTree):
     """Maps the rules' error root to an ephemeral reply with its message; logs anything else."""
 
     async def _call(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None and _guild_only(interaction.command):
+            # Discord hides these outside servers; a client that sends one anyway is told so
+            if interaction.type is discord.InteractionType.application_command:
+                await report_error(interaction, app_commands.NoPrivateMessage())
+            release(interaction)
+            return
         await super()._call(interaction)  # errors are answered in there (`on_error`)
         release(interaction)  # not when it raised: discord.py still answers that one with it
 

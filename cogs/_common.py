@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import io
+import itertools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import discord
@@ -105,10 +107,13 @@ class Options(app_commands.Transformer):
         return parse_options(value)
 
 
-def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+def _choices(names: Iterable[str], current: str = "") -> list[app_commands.Choice[str]]:
+    """The one way autocomplete choices are made: the first 25 of ``names`` that contain
+    ``current``, each with a name of 1 to 100 characters (Discord refuses the whole list for one
+    empty or longer name, so such a name is left out, never offered cut)."""
     cur = current.casefold()
-    hits = [n for n in names if cur in n.casefold()]
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in hits[:25]]
+    hits = (n for n in names if n.strip() and len(n) <= 100 and cur in n.casefold())
+    return [app_commands.Choice(name=n, value=n) for n in itertools.islice(hits, 25)]
 
 
 async def _encounter(interaction: discord.Interaction):
@@ -187,4 +192,4 @@ async def option_autocomplete(interaction: discord.Interaction, current: str) ->
         elif eq and option.name == key.lower():
             values = option.choices or (("yes", "no") if option.kind == "bool" else ())
             out += [f"{prefix}{key}={v}" for v in (*values, "default") if v.startswith(value.lower())]
-    return [app_commands.Choice(name=o, value=o) for o in out if len(o) <= 100][:25]
+    return _choices(out)

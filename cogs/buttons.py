@@ -125,16 +125,27 @@ class Question:
 
 
 class Questions:
-    """The questions waiting for an answer, by token; expired ones are dropped as new ones come."""
+    """The questions waiting for an answer, by token; expired ones are dropped as new ones come,
+    and a new question from the same author for the same command in the same channel replaces
+    the one before it (so a channel holds at most one per author and command)."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
         self._waiting: dict[str, Question] = {}
+        #: the token of the question waiting for each (author, channel, command)
+        self._asked: dict[tuple[int, int | None, str], str] = {}
 
-    def add(self, user_id: int, run: Callable[[discord.Interaction], Awaitable[Outcome]]) -> str:
+    def __len__(self) -> int:
+        return len(self._waiting)
+
+    def add(self, user_id: int, run: Callable[[discord.Interaction], Awaitable[Outcome]], about: tuple[int | None, str] = (None, "")) -> str:
+        """A new question of ``user_id`` about ``about`` (its channel and command); its token."""
         now = self.clock()
         self._waiting = {t: q for t, q in self._waiting.items() if q.expires_at > now}
-        token = secrets.token_hex(8)
+        key = (user_id, *about)
+        self._waiting.pop(self._asked.get(key, ""), None)
+        self._asked = {k: t for k, t in self._asked.items() if t in self._waiting}
+        token = self._asked[key] = secrets.token_hex(8)
         self._waiting[token] = Question(user_id, now + QUESTION_SECONDS, run)
         return token
 
@@ -172,7 +183,7 @@ class AnswerButton(ui.DynamicItem[ui.Button], template=r"skirmish:answer:(?P<tok
             questions = _questions(interaction)
             q = questions.get(self.token)
             if q is None:
-                raise NotAllowed("This question has expired: nothing was changed. Run the command again.")
+                raise NotAllowed("This question has expired or was asked again: nothing was changed. Run the command again, or answer the newest question.")
             if interaction.user.id != q.user_id:
                 raise NotAllowed(f"Only {user_ref(str(q.user_id))}, who ran the command, can answer this.")
             questions.drop(self.token)
@@ -189,13 +200,15 @@ class AnswerButton(ui.DynamicItem[ui.Button], template=r"skirmish:answer:(?P<tok
 async def ask(interaction: discord.Interaction, question: Report, run: Callable[[discord.Interaction], Awaitable[Outcome]]) -> None:
     """Ask the command's author ``question`` (only they see it) with Confirm / Cancel; Confirm calls
     ``run`` with the press's interaction, whose outcome is the reply the command would have sent."""
-    token = _questions(interaction).add(interaction.user.id, run)
+    command = interaction.command.qualified_name if interaction.command is not None else ""
+    token = _questions(interaction).add(interaction.user.id, run, (interaction.channel_id, command))
     view = ui.View(timeout=None)
     view.add_item(AnswerButton(token, True))
     view.add_item(AnswerButton(token, False))
     minutes = QUESTION_SECONDS // 60
     report = Report(question.title, [*question.lines, f"Confirm within {minutes} minutes, or nothing happens."], colour=COLOURS["error"])
     await answer(interaction, embed=to_embed(report), view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    release(view=view)  # its buttons answer by their custom ids: the view is not kept per question
 
 
 #: every persistent button, registered at start-up with `bot.add_dynamic_items`

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from bot.service import MAX_IMPORT_BYTES
 from cogs.buttons import ask
-from cogs._common import Options, ctx_of, defer, option_autocomplete, reply, service_of, target_autocomplete
+from cogs._common import Options, _choices, ctx_of, defer, option_autocomplete, reply, service_of, target_autocomplete
 from rules.errors import InputError
 from rules.models import MAX_CELL_HEIGHT, TERRAIN_KINDS
 from rules.system import all_systems, get_system
@@ -25,8 +25,7 @@ TERRAIN_CHOICES = [app_commands.Choice(name=k, value=k) for k in TERRAIN_KINDS]
 async def _variants(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     key = getattr(interaction.namespace, "system", None)
     systems = [get_system(key)] if key in {c.value for c in SYSTEM_CHOICES} else all_systems()
-    names = [v for s in systems for v in s.variants if current.lower() in v.lower()]
-    return [app_commands.Choice(name=v, value=v) for v in names[:25]]
+    return _choices([v for s in systems for v in s.variants], current)
 
 
 @app_commands.guild_only()

@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.service.clock import zone_names
 from bot.service.commands import NOTIFY_MODES
 from cogs._common import _choices, ctx_of, reply, service_of
 
@@ -19,11 +20,9 @@ COMMON_ZONES = (
 
 
 async def zone_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    from zoneinfo import available_timezones
-
     names = list(COMMON_ZONES)
     if current:
-        names += sorted(z for z in available_timezones() if current.lower() in z.lower() and z not in COMMON_ZONES)
+        names += sorted(z for z in zone_names() if current.lower() in z.lower() and z not in COMMON_ZONES)
     return _choices(names, current)
 
 

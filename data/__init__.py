@@ -16,6 +16,7 @@ from data.store import (
     Store,
     StoredEncounter,
     StoreError,
+    StoreUnavailable,
     UndoConflict,
     open_store,
     sqlite_path,
@@ -36,5 +37,6 @@ __all__ = [
     "UndoConflict",
     "StaleEncounter",
     "StoreError",
+    "StoreUnavailable",
     "RECENT_INTERACTIONS",
 ]

@@ -19,7 +19,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["PgServer", "start_server", "stop_server", "running_server", "create_schema", "drop_schema"]
+__all__ = [
+    "PgServer", "start_server", "stop_server", "running_server", "create_schema", "drop_schema",
+    "halt_server", "resume_server",
+]
 
 
 @dataclass
@@ -103,23 +106,43 @@ def start_server(root: str) -> PgServer:
             raise RuntimeError("running as root and there is no postgres user") from None
         os.chown(root, user.pw_uid, user.pw_gid)
     data = os.path.join(root, "data")
-    steps = [
-        [str(bindir / "initdb"), "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8",
-         "--no-sync", "--locale=C"],
-        [str(bindir / "pg_ctl"), "-D", data, "-l", os.path.join(root, "log"), "-w", "-t", "60",
-         "-o", f"-k {root} -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
-         "-c full_page_writes=off -c max_connections=200", "start"],
-    ]
-    for argv in steps:
-        done = subprocess.run(_as_server_user(argv), capture_output=True, text=True)
-        if done.returncode != 0:
-            log = Path(root, "log")
-            tail = log.read_text(errors="replace")[-500:] if log.exists() else ""
-            raise RuntimeError(
-                f"{Path(argv[0]).name} failed ({done.returncode}): "
-                f"{(done.stderr or done.stdout).strip()[-500:]} {tail}".strip()
-            )
+    _run(root, [str(bindir / "initdb"), "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                "--no-sync", "--locale=C"])
+    resume_server(root)
     return PgServer(root)
+
+
+def _run(root: str, argv: list[str]) -> None:
+    """Run a server tool as the server's user; raise RuntimeError with its output and the log's tail."""
+    done = subprocess.run(_as_server_user(argv), capture_output=True, text=True)
+    if done.returncode != 0:
+        log = Path(root, "log")
+        tail = log.read_text(errors="replace")[-500:] if log.exists() else ""
+        raise RuntimeError(
+            f"{Path(argv[0]).name} failed ({done.returncode}): "
+            f"{(done.stderr or done.stdout).strip()[-500:]} {tail}".strip()
+        )
+
+
+def _pg_ctl(root: str, *args: str) -> None:
+    bindir = _bindir()
+    if bindir is None:
+        raise RuntimeError("initdb and pg_ctl were not found")
+    _run(root, [str(bindir / "pg_ctl"), "-D", os.path.join(root, "data"), *args])
+
+
+def resume_server(root: str) -> None:
+    """Start the server made under ``root`` (again, after `halt_server`); returns once it accepts
+    connections."""
+    _pg_ctl(root, "-l", os.path.join(root, "log"), "-w", "-t", "60",
+            "-o", f"-k {root} -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
+            "-c full_page_writes=off -c max_connections=200", "start")
+
+
+def halt_server(root: str) -> None:
+    """Stop the server under ``root`` as an administrator does (``-m fast``: every session is cut,
+    what was committed is kept; `stop_server` stops it as a crash would, the data being thrown away)."""
+    _pg_ctl(root, "-m", "fast", "-w", "stop")
 
 
 def stop_server(root: str) -> None:

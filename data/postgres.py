@@ -8,11 +8,19 @@ retried change by change, so one bad change fails alone. Several processes may s
 database: there is no file lock, the unique indexes refuse a second active encounter in a
 channel and a repeated interaction id whichever process writes them, and migrations run under
 an advisory lock.
+
+When the server cannot be reached (stopped, restarting, out of disk) the store does not stop:
+the commands under way are refused with `StoreUnavailable` ("nothing was changed"), later ones
+at once without waiting on the server, and a task tries the server again with back-off
+(`data.store.RETRY_SECONDS`); once it answers, commands go through again in the same process. The outage
+is logged at ERROR when it begins and at WARNING when it ends (`data.store.Outage`).
 """
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import asyncpg
@@ -29,10 +37,12 @@ from data.store import (
     TABLES,
     Reminder,
     Row,
+    Outage,
     Store,
     StaleEncounter,
     StoredEncounter,
     StoreError,
+    StoreUnavailable,
     UndoConflict,
     check_change,
     entries_with_states,
@@ -47,6 +57,8 @@ from rules.models import Encounter
 
 __all__ = ["PostgresStore", "RECENT_SQL", "MIGRATIONS", "REMINDER_LEASE"]
 
+log = logging.getLogger("skirmish.store")
+
 #: the folder of data/ that holds this backend's numbered migrations
 MIGRATIONS = "migrations_pg"
 _MIGRATION_LOCK = 0x536B726D  # pg_advisory_xact_lock key: one process migrates at a time
@@ -54,6 +66,13 @@ _CONNECT_SECONDS = 10
 #: seconds a process's claim on a due reminder lasts: if it has not sent it (and bumped or
 #: cleared it) by then, the reminder is due again for any process
 REMINDER_LEASE = 120.0
+#: what a server that cannot be reached raises (stopped, restarting, a lost connection, out of
+#: disk or connections), as opposed to a change that is wrong: the command is refused with
+#: `StoreUnavailable` and the store tries the server again
+_LOST: tuple[type[BaseException], ...] = (
+    OSError, asyncio.TimeoutError, asyncpg.PostgresConnectionError, asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError, asyncpg.CannotConnectNowError, asyncpg.InsufficientResourcesError,
+)
 
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
@@ -187,6 +206,16 @@ def _reminder(row: asyncpg.Record) -> Reminder:
     )
 
 
+def _gone(conn: asyncpg.Connection, error: BaseException) -> bool:
+    """Whether ``error`` on ``conn`` means the server went away (whatever the driver raised)."""
+    if isinstance(error, _LOST):
+        return True
+    try:
+        return conn.is_closed()
+    except asyncpg.InterfaceError:  # the pool took the connection back: it was lost
+        return True
+
+
 def _unique_error(error: asyncpg.UniqueViolationError) -> Exception:
     """The store's error for a unique index a write ran into."""
     if error.constraint_name == "encounters_active_channel":
@@ -271,6 +300,9 @@ class PostgresStore(Store):
         self._pool = pool
         self._queue: asyncio.Queue[_Pending | None] = asyncio.Queue()
         self._closed = False
+        #: whether the server answers; while it does not, a task tries it again (`_reconnect`)
+        self.outage = Outage(self.url)
+        self._reconnecting: asyncio.Task[None] | None = None
         self._writer = asyncio.create_task(self._run_writer(), name="postgres-writer")
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -322,7 +354,51 @@ class PostgresStore(Store):
             self._closed = True
             self._queue.put_nowait(_STOP)
         await asyncio.wait([self._writer])
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+            await asyncio.wait([self._reconnecting])
         await self._pool.close()  # a no-op if a cancelled writer closed it already
+
+    # -- outages ---------------------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection for one operation. While the server cannot be reached this
+        raises `StoreUnavailable` at once; an operation that finds it gone raises it too (and
+        starts the outage: logged once, the server tried again with back-off)."""
+        if self.outage.down:
+            raise self.outage.refused()
+        try:
+            async with self._pool.acquire() as conn:
+                try:
+                    yield conn
+                except Exception as error:
+                    if _gone(conn, error):
+                        raise self._lost(error) from error
+                    raise
+        except _LOST as error:
+            raise self._lost(error) from error
+
+    def _lost(self, error: BaseException) -> StoreUnavailable:
+        unavailable = self.outage.failed(error)
+        if not self._closed and (self._reconnecting is None or self._reconnecting.done()):
+            self._reconnecting = asyncio.create_task(self._reconnect(), name="postgres-reconnect")
+        return unavailable
+
+    async def _reconnect(self) -> None:
+        """Try the server with back-off (`data.store.RETRY_SECONDS`) until it answers; then the
+        outage ends and commands go through again."""
+        while self.outage.down and not self._closed:
+            await asyncio.sleep(max(self.outage.next_try - self.outage.clock(), 0.0))
+            try:
+                async with self._pool.acquire(timeout=_CONNECT_SECONDS) as conn:
+                    await conn.fetchval("SELECT 1")
+            except _LOST as error:
+                self.outage.failed(error)
+            except Exception as error:  # not an outage as we know it: keep trying, and say what it was
+                log.exception("trying the database %s again failed", self.url)
+                self.outage.failed(error)
+            else:
+                self.outage.ended()
 
     # -- group commit ----------------------------------------------------------------------------
     async def apply(self, change: Change) -> None:
@@ -330,6 +406,8 @@ class PostgresStore(Store):
         check_change(change)
         if self._closed or self._writer.done():
             raise RuntimeError("The store is closed.")
+        if self.outage.down:  # refused at once: the player hears of it within the interaction
+            raise self.outage.refused()
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((change, future))
         await future
@@ -360,19 +438,26 @@ class PostgresStore(Store):
 
     async def _write(self, queued: list[_Pending | None]) -> None:
         """Write ``queued`` in one transaction, or one by one if that fails; every caller's
-        future is resolved."""
+        future is resolved (with `StoreUnavailable` when the server is gone), and the writer
+        lives on whatever happened."""
         pending = [p for p in queued if p is not _STOP]
         if not pending:
             return
         changes = [c for c, _ in pending]
-        async with self._pool.acquire() as conn:
-            error = await self._commit(conn, changes)
-            if error is None:
-                outcomes: list[Exception | None] = [None] * len(changes)
-            elif len(changes) == 1:
-                outcomes = [error]
-            else:
-                outcomes = [await self._commit(conn, [c]) for c in changes]
+        outcomes: list[Exception | None] = []
+        try:
+            async with self._connection() as conn:
+                error = await self._commit(conn, changes)
+                if error is None or len(changes) == 1:
+                    outcomes = [error] * len(changes)
+                else:
+                    for c in changes:
+                        outcomes.append(await self._commit(conn, [c]))
+        except StoreUnavailable as unavailable:
+            outcomes += [unavailable] * (len(changes) - len(outcomes))
+        except Exception as error:  # a bug: its callers hear of it, the writer goes on
+            log.exception("writing a batch of %d changes failed", len(changes))
+            outcomes += [error] * (len(changes) - len(outcomes))
         for (_, future), outcome in zip(pending, outcomes):
             if future.done():
                 continue
@@ -388,6 +473,8 @@ class PostgresStore(Store):
         except asyncpg.UniqueViolationError as error:
             return _unique_error(error)
         except Exception as error:
+            if _gone(conn, error):
+                raise  # the server is gone: the whole batch is refused (`_connection`)
             return error
         self.batches += 1
         return None
@@ -411,7 +498,7 @@ class PostgresStore(Store):
         """
         state = enc.model_dump_json()
         try:
-            async with self._pool.acquire() as conn, conn.transaction():
+            async with self._connection() as conn, conn.transaction():
                 new_id = await conn.fetchval(
                     "INSERT INTO encounters (channel_id, guild_id, system, name, state, active, "
                     "created_at, updated_at) VALUES ($1, $2, $3, $4, $5, true, $6, $6) RETURNING id",
@@ -431,8 +518,9 @@ class PostgresStore(Store):
             version=0,
         )
 
-    async def _execute(self, sql: str, *params: Any) -> None:
-        await self._pool.execute(sql, *params)
+    async def _execute(self, sql: str, *params: Any) -> str:
+        async with self._connection() as conn:
+            return await conn.execute(sql, *params)
 
     async def set_board_message(self, encounter_id: int, message_id: str | None) -> None:
         """Remember the id of the encounter's status board message."""
@@ -456,7 +544,7 @@ class PostgresStore(Store):
         """The `/notify` choices of those of ``user_ids`` who made any."""
         if not user_ids:
             return {}
-        rows = await self._pool.fetch(
+        rows = await self._rows(
             "SELECT user_id, tz, quiet_start, quiet_end, mode FROM players WHERE user_id = ANY($1::text[])", list(user_ids)
         )
         return {row["user_id"]: NotifyPrefs(*row) for row in rows}
@@ -487,7 +575,12 @@ class PostgresStore(Store):
 
     # -- reads -----------------------------------------------------------------------------------
     async def _rows(self, sql: str, *params: Any) -> Sequence[asyncpg.Record]:
-        return await self._pool.fetch(sql, *params)
+        async with self._connection() as conn:
+            return await conn.fetch(sql, *params)
+
+    async def _value(self, sql: str, *params: Any) -> Any:
+        async with self._connection() as conn:
+            return await conn.fetchval(sql, *params)
 
     async def load_active(self, channel_id: str) -> StoredEncounter | None:
         """The channel's active encounter, or None."""
@@ -541,7 +634,7 @@ class PostgresStore(Store):
         """Drop the undo data of encounters that ended over ``retention_days`` ago (0: none)."""
         if retention_days <= 0:
             return 0
-        status = await self._pool.execute(_COMPACT, now - retention_days * 86400)
+        status = await self._execute(_COMPACT, now - retention_days * 86400)
         return int(status.split()[-1])
 
     async def due_reminders(self, now: float) -> list[Reminder]:
@@ -558,11 +651,11 @@ class PostgresStore(Store):
 
     async def count_encounters(self) -> int:
         """How many encounters are stored, ended ones included."""
-        return int(await self._pool.fetchval("SELECT count(*) FROM encounters"))
+        return int(await self._value("SELECT count(*) FROM encounters"))
 
     async def integrity_check(self) -> str:
         """``"ok"`` when the schema is this code's and every index is valid; else what is not."""
-        version = await self._pool.fetchval("SELECT max(version) FROM schema_version")
+        version = await self._value("SELECT max(version) FROM schema_version")
         if version != len(migrations(MIGRATIONS)):
             return f"schema version {version}, expected {len(migrations(MIGRATIONS))}"
         bad = await self._rows(
@@ -599,7 +692,7 @@ class PostgresStore(Store):
         """Insert ``rows`` in one transaction, then move the table's id sequence past them."""
         key, cols = TABLES[table]
         marks = ", ".join(f"${i}" for i in range(1, len(cols) + 1))
-        async with self._pool.acquire() as conn, conn.transaction():
+        async with self._connection() as conn, conn.transaction():
             await conn.executemany(
                 f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({marks})",
                 [tuple(_text(v) if isinstance(v, str) else v for v in (row[c] for c in cols)) for row in rows],
@@ -614,7 +707,7 @@ class PostgresStore(Store):
         """How many rows ``table`` holds."""
         if table not in TABLES:
             raise KeyError(table)
-        return int(await self._pool.fetchval(f"SELECT count(*) FROM {table}"))
+        return int(await self._value(f"SELECT count(*) FROM {table}"))
 
 
 #: tables whose key is not a bigint id

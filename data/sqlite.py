@@ -5,6 +5,12 @@ never sees a batch that is still open and a write never shares a transaction wit
 `apply` queues a change and waits; one writer task drains the whole queue and writes it in
 one transaction (about three awaits per batch, whatever its size), then wakes every caller.
 A batch that fails is rolled back and retried change by change, so one bad change fails alone.
+
+A write that SQLite refuses for a passing reason (another program holds the file's lock past
+`BUSY_MS`, the disk is full or failing) is refused with `StoreUnavailable` ("nothing was
+changed"); the store keeps running, refuses writes at once and lets one through after
+waits that double up to 2 s (`data.store.RETRY_SECONDS`), until one lands. The outage is logged at
+ERROR when it begins and at WARNING at the first write that lands again (`data.store.Outage`).
 """
 from __future__ import annotations
 
@@ -34,10 +40,12 @@ from data.store import (
     TABLES,
     Reminder,
     Row,
+    Outage,
     Store,
     StaleEncounter,
     StoredEncounter,
     StoreError,
+    StoreUnavailable,
     UndoConflict,
     check_change,
     entries_with_states,
@@ -48,15 +56,21 @@ from data.store import (
 from rules.errors import NotFound
 from rules.models import Encounter
 
-__all__ = ["SqliteStore", "migrations", "RECENT_SQL"]
+__all__ = ["SqliteStore", "migrations", "RECENT_SQL", "BUSY_MS"]
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[\w\-]+\.sql$")
 
+#: how long a write waits for a lock another program holds, in ms: short enough that a
+#: refused command is answered within Discord's 3 s
+BUSY_MS = 2000
 _PRAGMAS = (
     "PRAGMA synchronous = NORMAL;"
-    "PRAGMA busy_timeout = 5000;"
+    f"PRAGMA busy_timeout = {BUSY_MS};"
     "PRAGMA foreign_keys = ON;"
 )
+#: SQLite's primary result codes for a file that cannot be written for now (locked by another
+#: program, a full or failing disk), as opposed to a change that is wrong
+_PASSING = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR}
 _ENCOUNTER_COLS = "id, channel_id, guild_id, state, board_message_id, version"
 #: the channel's newest ended encounter, unless one is active there
 _LAST_ENDED = (
@@ -271,6 +285,8 @@ class SqliteStore(Store):
         self._lock = asyncio.Lock()
         self._queue: asyncio.Queue[_Pending | None] = asyncio.Queue()
         self._closed = False
+        #: whether writes land; a passing refusal (a lock, a full disk) starts an outage
+        self.outage = Outage(path)
         self._writer = asyncio.create_task(self._run_writer(), name=f"sqlite-writer:{path}")
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -337,6 +353,8 @@ class SqliteStore(Store):
         check_change(change)
         if self._closed or self._writer.done():
             raise RuntimeError("The store is closed.")
+        if not self.outage.due():  # refused at once until the next try (`Outage`)
+            raise self.outage.refused()
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((change, future))
         await future
@@ -379,8 +397,9 @@ class SqliteStore(Store):
             try:
                 await self._commit([c for c, _ in pending])
             except Exception as error:
-                if len(pending) == 1:
-                    _fail(pending[0][1], error)
+                if len(pending) == 1 or isinstance(error, StoreUnavailable):  # the file, not a change
+                    for _, future in pending:
+                        _fail(future, error)
                     return
                 for change, future in pending:
                     try:
@@ -420,9 +439,18 @@ class SqliteStore(Store):
                 if "interaction_id" in str(error):
                     raise DuplicateInteraction() from error
                 raise
+            except sqlite3.OperationalError as error:
+                if (refusal := self._refusal(error)) is not None:
+                    raise refusal from error
+                raise
             else:
                 break
+        self.outage.ended()
         self.batches += 1
+
+    def _refusal(self, error: sqlite3.OperationalError) -> StoreUnavailable | None:
+        """`StoreUnavailable` (the outage noted) when SQLite refused for a passing reason; else None."""
+        return self.outage.failed(error) if (error.sqlite_errorcode & 0xFF) in _PASSING else None
 
     # -- other writes ----------------------------------------------------------------------------
     async def _write_one(self, sql: str, params: Sequence[Any]) -> aiosqlite.Cursor:
@@ -430,14 +458,19 @@ class SqliteStore(Store):
 
     async def _write_all(self, *statements: tuple[str, Sequence[Any]]) -> list[aiosqlite.Cursor]:
         """Run ``statements`` in one transaction."""
+        if not self.outage.due():
+            raise self.outage.refused()
         async with self._lock:
             try:
                 cursors = [await self._db.execute(sql, params) for sql, params in statements]
                 await self._db.commit()
-            except BaseException:
+            except BaseException as error:
                 with suppress(Exception):
                     await self._db.rollback()
+                if isinstance(error, sqlite3.OperationalError) and (refusal := self._refusal(error)):
+                    raise refusal from error
                 raise
+            self.outage.ended()
             return cursors
 
     async def create_encounter(

@@ -7,9 +7,11 @@ Two backends: `data.sqlite.SqliteStore` (a file path or ``sqlite:///``, the defa
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
@@ -32,6 +34,9 @@ __all__ = [
     "UndoConflict",
     "StaleEncounter",
     "StoreError",
+    "StoreUnavailable",
+    "Outage",
+    "RETRY_SECONDS",
     "RECENT_INTERACTIONS",
     "open_store",
     "check_change",
@@ -102,8 +107,8 @@ class UndoConflict(RulesError):
 class StaleEncounter(RulesError):
     """Another process wrote the encounter after this command read it: nothing was written.
 
-    The service reloads the encounter and resolves the command again once; a second conflict
-    reaches the player with this message.
+    The service reloads the encounter and resolves the command again, for up to 2 s
+    (`bot.service.core.resolved_again`); only then does the player see this message.
     """
 
     def __init__(self) -> None:
@@ -117,6 +122,87 @@ class StoreError(RulesError):
     database, was written by a newer version, or is held by another process); the entry points
     print it as one line and exit with code 2.
     """
+
+
+class StoreUnavailable(RulesError):
+    """The database cannot be reached for a moment (a PostgreSQL server stopped or restarting,
+    a SQLite file locked by another program, a full disk): nothing of the command was written.
+
+    The store keeps running and tries again by itself (see `Outage`); the player is told at once.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The database cannot be reached; nothing was changed. Try again in a minute "
+            "(tell the GM if it goes on)."
+        )
+
+
+#: the store's log: an outage at ERROR (once), its end at WARNING
+store_log = logging.getLogger("skirmish.store")
+
+
+#: during an outage, the first and the longest wait before the database is tried again (each
+#: wait doubles the one before): writes work again within about 2 s of its return
+RETRY_SECONDS = (0.25, 2.0)
+
+
+class Outage:
+    """Whether a store's database can be reached: an outage is logged at ERROR once, when it
+    begins, and at WARNING when it ends (`ended`), however many commands fail meanwhile.
+
+    While it lasts the database is tried again after waits that double from `RETRY_SECONDS`
+    [0] to [1] (`due` says when); other operations are refused at once (`refused`)."""
+
+    def __init__(self, name: str, clock: Callable[[], float] = time.monotonic) -> None:
+        #: the database, as it may be printed (no password)
+        self.name = name
+        self.clock = clock
+        #: when the outage began (`clock`), or None while the database answers
+        self.since: float | None = None
+        #: how many operations failed during the current outage
+        self.failures = 0
+        #: the wait before the next try, and when that is
+        self.delay = RETRY_SECONDS[0]
+        self.next_try = 0.0
+
+    @property
+    def down(self) -> bool:
+        return self.since is not None
+
+    def due(self) -> bool:
+        """Whether it is time to try the database again (always, while it answers)."""
+        return self.since is None or self.clock() >= self.next_try
+
+    def failed(self, error: BaseException) -> StoreUnavailable:
+        """Note that ``error`` stopped an operation; the error to hand to its caller."""
+        self.failures += 1
+        now = self.clock()
+        if self.since is None:
+            self.since, self.delay = now, RETRY_SECONDS[0]
+            reason = " ".join(str(error).split())[:200] or type(error).__name__
+            store_log.error(
+                "The database %s cannot be reached (%s: %s): commands are refused with "
+                "\"nothing was changed\" until it is back", self.name, type(error).__name__, reason,
+            )
+        else:
+            self.delay = min(self.delay * 2, RETRY_SECONDS[1])
+        self.next_try = now + self.delay
+        return StoreUnavailable()
+
+    def refused(self) -> StoreUnavailable:
+        """The error for an operation refused at once because the outage is not over."""
+        self.failures += 1
+        return StoreUnavailable()
+
+    def ended(self) -> None:
+        """An operation succeeded: an outage under way is over."""
+        if self.since is not None:
+            store_log.warning(
+                "The database %s is back after %.1f s (%d operations refused meanwhile)",
+                self.name, self.clock() - self.since, self.failures,
+            )
+            self.since, self.failures = None, 0
 
 
 @dataclass(frozen=True, slots=True)

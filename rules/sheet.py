@@ -7,21 +7,30 @@ from __future__ import annotations
 
 import re
 import shlex
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.errors import InputError, SheetError
 
-__all__ = ["SheetKey", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number"]
+__all__ = ["SheetKey", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable"]
 
 MAX_SHEET_TEXT = 1000
+
+
+def unprintable(text: str) -> bool:
+    """Whether ``text`` holds a control character (NUL, a line break, an escape) or half of a
+    surrogate pair: text no reader of a name or a value takes."""
+    return any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text)
 
 
 def _words(text: str, what: str, error: type[InputError]) -> list[str]:
     """Split on spaces, keeping quoted values together; one clear error for a bad text."""
     if len(text) > MAX_SHEET_TEXT:
         raise error(f"The {what} may be at most {MAX_SHEET_TEXT} characters long.")
+    if unprintable(text):
+        raise error(f"The {what} cannot hold control characters (such as NUL or a line break) or broken characters.")
     try:
         return shlex.split(text)
     except ValueError:

@@ -24,7 +24,7 @@ from rules.options import OptionSet, OptionValues
 from rules.actions import ActionTable
 from rules.present import Presenter
 from rules.state import CombatantState, state_types
-from rules.sheet import SheetKey, read_sheet
+from rules.sheet import SheetKey, read_sheet, unprintable
 
 __all__ = [
     "Action",
@@ -69,7 +69,14 @@ def _possessive(name: str) -> str:
 
 
 def check_plain(name: str, what: str) -> None:
-    """Refuse a name holding Markdown characters, which every reply, board and ping would misshow."""
+    """The one reader of a name (a combatant's, a side's, an effect's, an encounter's): it refuses
+    control characters (NUL, line breaks, ...) and lone surrogates, which no database stores as
+    typed, and Markdown characters, which every reply, board and ping would misshow."""
+    if unprintable(name):
+        raise InputError(
+            f"A {what} cannot hold control characters (such as NUL or a line break) or broken "
+            "characters: write it with letters, digits, spaces and punctuation."
+        )
     if any(ch in name for ch in MARKDOWN):
         raise InputError(
             f"A {what} cannot hold the Markdown characters * _ ~ | ` or \\ (Discord would not show it as typed): "
@@ -574,8 +581,9 @@ class RuleSystem:
     @staticmethod
     def side_name(enc: Encounter, side: str) -> str:
         """``side`` checked, spelt as the encounter first spelt it (sides match whatever their case)."""
-        if len(side) > 40:
-            raise InputError("A side's name is at most 40 characters long.")
+        side = side.strip()
+        if not side or len(side) > 40:
+            raise InputError("A side needs a name of 1 to 40 characters, e.g. `heroes`.")
         check_plain(side, "side's name")
         key = side.casefold()
         return next((s for s in enc.sides() if s.casefold() == key), side)
@@ -589,8 +597,8 @@ class RuleSystem:
             raise InputError("Nothing to change: give `sheet` (key=value pairs, or changes like `hp-7`) to edit.")
         if action.raw_sheet:
             c.sheet = self.read_sheet(enc, action.raw_sheet, base=c.sheet)
-        if action.side:
-            c.side = self.side_name(enc, action.side.strip())
+        if action.side is not None:
+            c.side = self.side_name(enc, action.side)
         if action.at or action.facing:
             self.place(enc, c, action.at, action.facing)
         by_gm = action.is_gm and enc.started

@@ -159,6 +159,10 @@ class Recorder:
         self.deleted: set[int] = set()
         #: the next N channel sends fail with a server error (Discord having a bad moment)
         self.fail_sends = 0
+        #: channels whose sends hang until the caller gives up (a stalled request)
+        self.stalled: set[str] = set()
+        #: users whose direct messages are closed to the bot (Discord answers 403, code 50007)
+        self.closed_dms: set[str] = set()
         self.channel_of_token: dict[str, str] = {}
         self.user_of_token: dict[str, str] = {}
         #: the message a button press's interaction came from, by interaction token
@@ -375,6 +379,10 @@ class Harness:
         body = kwargs.get("json") or _payload_of(None, list(form or []))
         channel = str(route.channel_id)
         if route.method == "POST" and route.path.endswith("/messages"):
+            if channel in rec.stalled:
+                await asyncio.Event().wait()  # until cancelled
+            if rec.dm_of.get(channel) in rec.closed_dms:
+                raise discord.Forbidden(_Response(403, "Forbidden"), {"code": 50007, "message": "Cannot send messages to this user"})  # type: ignore[arg-type]
             if rec.fail_sends > 0:
                 rec.fail_sends -= 1
                 raise discord.DiscordServerError(_Response(503, "Service Unavailable"), "try again")  # type: ignore[arg-type]
@@ -567,6 +575,17 @@ class Harness:
             **extra,
         }
 
+    def in_direct_messages(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """``payload`` as it comes from the user's direct messages with the bot: no server, no
+        member, a DM channel of its own."""
+        dm = {k: v for k, v in payload.items() if k not in ("guild_id", "guild_locale", "member")}
+        user = payload["member"]["user"]
+        cid = str(self.recorder.snowflake())
+        self.recorder.dm_of[cid] = user["id"]
+        self.recorder.channel_of_token[payload["token"]] = cid
+        return {**dm, "user": user, "channel_id": cid, "context": 1,
+                "channel": {"id": cid, "type": 1, "recipients": [user]}}
+
     async def run_payload(self, payload: dict[str, Any]) -> list[Sent]:
         """Deliver one interaction payload through the real tree; return what the bot sent."""
         start = len(self.recorder.sent)
@@ -637,6 +656,9 @@ class Harness:
         return self.recorder.sent[start:]
 
     async def reminders(self) -> list[Sent]:
+        """Run one reminder pass: the messages it sent (the status board edits a deadline causes
+        are in the recorder once done, as after a command)."""
         start = len(self.recorder.sent)
         await self.bot.send_reminders()
-        return self.recorder.sent[start:]
+        await self.bot.boards.flush()
+        return [s for s in self.recorder.sent[start:] if s.kind != "channel_edit"]

@@ -9,12 +9,12 @@ import json
 from typing import TypeVar
 
 from bot.service import views
-from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, no_encounter, turn_tag
+from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, no_encounter, resolved_again, turn_tag
 from bot.service.clock import parse_quiet, quiet_text, zone
 from bot.service.reminders import Reminders
 from bot.service.permissions import COMMAND_NAMES, acting, authorise, default_actor, dice_for, not_gm, require_gm, require_gm_of
 from bot.service.porting import read_export, set_options
-from data.store import DuplicateInteraction, NotifyPrefs, StaleEncounter, read_state
+from data.store import DuplicateInteraction, NotifyPrefs, read_state
 from rules.geometry.cell_lists import parse_cell_list
 from rules.actions import make_action
 from rules.dice import Dice, roll_expression, with_advantage
@@ -97,6 +97,7 @@ class Service(Reminders):
         what = f"**{enc.name}** (round {enc.round}, {plural(len(enc.combatants), 'combatant')})" if enc else "this channel's encounter"
         return Report("🏁 End the encounter?", [f"End {what}? Nothing undoes the end: {views.AFTER_END}"])
 
+    @resolved_again
     async def end(self, ctx: Ctx) -> Outcome:
         async with self._holding_any(ctx) as entry:
             enc = require_gm_of(entry, ctx, "end this encounter")
@@ -110,18 +111,16 @@ class Service(Reminders):
         return None if stored is None else self._from_stored(stored)
 
     # -- game actions --------------------------------------------------------------------------------
+    @resolved_again
     async def act(self, ctx: Ctx, action: Action) -> Outcome:
         """Run one game action (add, edit, remove, initiative, next, move, attack, ...).
 
         If another process wrote the encounter after it was read, the action is checked and
-        resolved once more on the encounter as stored now (the same action, the same dice
-        source: dice typed with `roll:` are used again); a second conflict is refused with
-        `StaleEncounter`. Nothing is ever written over another process's write.
+        resolved again on the encounter as stored now (the same action, the same dice source:
+        dice typed with `roll:` are used again), for up to 2 s (`resolved_again`); then it is
+        refused with `StaleEncounter`. Nothing is ever written over another process's write.
         """
-        try:
-            return await self._act(ctx, action)
-        except StaleEncounter:
-            return await self._act(ctx, action)  # the conflict dropped the cached entry: reloaded
+        return await self._act(ctx, action)
 
     async def _act(self, ctx: Ctx, action: Action) -> Outcome:
         async with self._holding(ctx) as live:
@@ -161,6 +160,7 @@ class Service(Reminders):
         ])
 
     # -- settings, GMs, terrain --------------------------------------------------------------------
+    @resolved_again
     async def settings(
         self,
         ctx: Ctx,
@@ -210,6 +210,7 @@ class Service(Reminders):
         system = get_system(live.enc.system)
         return Outcome(Report("⚙️ Encounter settings", views.settings_lines(system, live.enc)), ephemeral=True)
 
+    @resolved_again
     async def co_gm(self, ctx: Ctx, user_id: str, remove: bool) -> Outcome:
         async with self._holding(ctx) as live:
             require_gm(live.enc, ctx, "add or remove co-GMs")
@@ -229,6 +230,7 @@ class Service(Reminders):
             await self._commit(ctx, live, new, "/encounter gm", text, [])
         return Outcome(Report("👑 GMs", [text]), board_changed=True)
 
+    @resolved_again
     async def terrain(self, ctx: Ctx, cells: str, kind: str, height: int | None) -> Outcome:
         async with self._holding(ctx) as live:
             require_gm(live.enc, ctx, "mark the map")
@@ -268,6 +270,7 @@ class Service(Reminders):
         return Outcome(Report("🗺️ Map marked", [text]), board_changed=True)
 
     # -- undo, log, export/import --------------------------------------------------------------------
+    @resolved_again
     async def undo(self, ctx: Ctx, encounter_id: int | None = None) -> Outcome:
         """`/undo`, or the board's Undo button of the encounter ``encounter_id``."""
         if encounter_id is not None:  # an ended fight's button: say so rather than "no encounter"
@@ -313,6 +316,7 @@ class Service(Reminders):
         report = Report("📦 Export", [f"{live.enc.name}: {plural(len(live.enc.combatants), 'combatant')}, round {live.enc.round}."])
         return Outcome(report, file=("encounter.json", data))
 
+    @resolved_again
     async def import_(self, ctx: Ctx, raw: bytes, replace: bool = False) -> Outcome:
         """Load an ``encounter.json``; over an active encounter only the GM may, with ``replace``."""
         if len(raw) <= INLINE_IMPORT_BYTES:
@@ -440,6 +444,7 @@ class Service(Reminders):
         numbers = not public and live.enc.is_gm(ctx.user_id)
         return Outcome(live.board(numbers), ephemeral=not public)
 
+    @resolved_again
     async def reveal(self, ctx: Ctx, name: str | None, hide: bool = False) -> Outcome:
         """The GM shows (or hides again) the numbers of one of their combatants, or of all."""
         async with self._holding(ctx) as live:

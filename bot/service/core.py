@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -18,9 +19,11 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar, cast
 
-from data.store import Change, DuplicateInteraction, Reminder, StaleEncounter, Store, StoredEncounter, read_state
+from data.store import (
+    Change, DuplicateInteraction, Reminder, StaleEncounter, Store, StoredEncounter, StoreUnavailable, read_state,
+)
 from rules.errors import IllegalAction, NotFound
 from rules.models import Encounter
 from rules.report import Report, board_report, user_ref
@@ -30,7 +33,7 @@ from bot.service.clock import deadline_times
 
 __all__ = [
     "ServiceCore", "Ctx", "Outcome", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
-    "MAX_MESSAGE", "turn_tag",
+    "MAX_MESSAGE", "turn_tag", "resolved_again", "CONFLICT_SECONDS",
 ]
 
 log = logging.getLogger("skirmish.service")
@@ -40,6 +43,8 @@ CACHE_BYTES = 64 * 1024 * 1024
 #: how many channels known to have no encounter are remembered (apart from the cache)
 ABSENT_SIZE = 4096
 RECENT_IDS = 256
+#: how long a command is resolved again while other processes keep writing its encounter first
+CONFLICT_SECONDS = 2.0
 
 @dataclass(frozen=True)
 class Ctx:
@@ -172,6 +177,34 @@ class _ChannelLock:
     owner: asyncio.Task[Any] | None = None
 
 
+M = TypeVar("M", bound=Callable[..., Any])
+
+
+def resolved_again(method: M) -> M:
+    """A command that commits, run again on the encounter as stored now each time another
+    process wrote it first (`StaleEncounter`: nothing was written), after a short random pause
+    that doubles, for at most `ServiceCore.conflict_seconds`; only then is the player told to try
+    again. Two processes writing one channel so take turns instead of refusing commands."""
+
+    @functools.wraps(method)
+    async def run(self: "ServiceCore", ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+        # the channel's lock is held from the first try to the last, so a try again does not
+        # queue behind this process's other commands in the channel (the lock is re-entrant)
+        async with self._lock(ctx.channel_id):
+            give_up = time.monotonic() + self.conflict_seconds
+            pause = 0.002
+            while True:
+                try:
+                    return await method(self, ctx, *args, **kwargs)
+                except StaleEncounter:  # the conflict dropped the cached entry: the next try reloads it
+                    if time.monotonic() + pause > give_up:
+                        raise
+                    await asyncio.sleep(self._jitter.uniform(pause / 2, pause))
+                    pause = min(pause * 2, 0.1)
+
+    return cast(M, run)
+
+
 def no_encounter() -> NotFound:
     return NotFound("There is no encounter in this channel: start one with `/encounter start`.")
 
@@ -200,6 +233,9 @@ class ServiceCore:
         self.cached_bytes = 0
         #: writes refused because another process wrote the encounter first (then reloaded)
         self.conflicts = 0
+        #: how long a command is tried again while other processes write its encounter first
+        self.conflict_seconds = CONFLICT_SECONDS
+        self._jitter = random.Random()  # the pauses between tries; never the dice
         self._locks: dict[str, _ChannelLock] = {}
         self._cache: OrderedDict[str, StoredEntry] = OrderedDict()
         self._absent: OrderedDict[str, None] = OrderedDict()
@@ -416,7 +452,8 @@ class ServiceCore:
 
         The write lands only on the version ``live`` was read at: if another process wrote the
         encounter since, nothing is written, the cached entry is dropped (the next command
-        loads the encounter afresh) and `StaleEncounter` is raised.
+        loads the encounter afresh) and `StaleEncounter` is raised. When the database cannot be
+        reached (`StoreUnavailable`) the cached entry is dropped too.
         """
         now = self.clock()
         ping: Ping | None = None
@@ -457,6 +494,9 @@ class ServiceCore:
             await self.store.apply(change)
         except StaleEncounter:
             self.conflicts += 1
+            self._drop(live.channel_id)
+            raise
+        except StoreUnavailable:  # whether the write landed before the server went is unknown: reload
             self._drop(live.channel_id)
             raise
         if not active or new is None:

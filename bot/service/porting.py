@@ -19,9 +19,9 @@ from pydantic import ValidationError
 
 from rules.errors import InputError, RulesError
 from rules.geometry import parse_cell
-from rules.models import EXPORT_FORMAT, Encounter
+from rules.models import EXPORT_FORMAT, Encounter, deadline_hours_problem, reminder_hours_problem
 from rules.geometry import MAX_SIDE
-from rules.system import MAX_COMBATANTS, RuleSystem, get_system, system_keys
+from rules.system import MAX_COMBATANTS, RuleSystem, check_plain, get_system, system_keys
 
 __all__ = [
     "MAX_IMPORT_BYTES",
@@ -51,6 +51,8 @@ MAX_GMS = 25
 MAX_NUMBER = 2**63
 MAX_OPTION_TEXT = 500
 _SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+#: a NUL, or half of a surrogate pair: text that no database stores as it is
+_BROKEN = re.compile("[\x00\ud800-\udfff]")
 
 
 def is_snowflake(value: object) -> bool:
@@ -79,6 +81,7 @@ def read_export(raw: bytes, importer: str) -> Encounter:
     _check_counts(data)
     _check_sizes(data)
     _check_ids(data)
+    _check_settings(data)
     try:
         enc = Encounter.model_validate(data)
     except ValidationError as exc:
@@ -175,6 +178,7 @@ def _check_sizes(data: Any) -> None:
             for key, value in node.items():
                 if len(key) > MAX_TEXT:
                     raise InputError(f"A key in `{_where(path)}` is {len(key)} characters long: at most {MAX_TEXT} characters.")
+                _check_text(key, path)
                 stack.append((value, (*path, key)))
         elif isinstance(node, list):
             if len(path) >= MAX_DEPTH:
@@ -185,9 +189,30 @@ def _check_sizes(data: Any) -> None:
         elif isinstance(node, str):
             if len(node) > MAX_TEXT:
                 raise InputError(f"`{_where(path)}` in the file is {len(node)} characters long: at most {MAX_TEXT} characters.")
+            _check_text(node, path)
         elif isinstance(node, (int, float)) and not isinstance(node, bool):
             if not (math.isfinite(node) and -MAX_NUMBER < node < MAX_NUMBER):
                 raise InputError(f"`{_where(path)}` in the file is a number too large for any rule.")
+
+
+def _check_settings(data: dict[str, Any]) -> None:
+    """The turn clock's numbers, through the ranges `/encounter settings` reads them with (a
+    deadline of 0.001 h would pass a turn on every reminder pass)."""
+    settings = data.get("settings")
+    if not isinstance(settings, dict):
+        return
+    for key, problem in (("reminder_hours", reminder_hours_problem), ("deadline_hours", deadline_hours_problem)):
+        value = settings.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and (why := problem(value)):
+            raise InputError(f"The file's settings cannot be used: {why}")
+
+
+def _check_text(text: str, path: tuple[Any, ...]) -> None:
+    """Text no database stores as it is: NUL, or half of a surrogate pair (JSON's ``\\ud800``)."""
+    if _BROKEN.search(text):
+        raise InputError(
+            f"`{_where(path)}` in the file holds a NUL or a broken character: export it again, or fix that text."
+        )
 
 
 def _check_ids(data: dict[str, Any]) -> None:
@@ -214,6 +239,14 @@ def _check_rules(enc: Encounter, system: RuleSystem) -> None:
     """The map, positions, order, sheets and state fit the system's rules."""
     if enc.map.kind not in system.map_kinds and not (enc.map.kind == "none" and "none" in system.map_kinds):
         raise InputError(f"{system.title} cannot play on a `{enc.map.kind}` map.")
+    try:  # names and sides through the readers the commands use
+        check_plain(enc.name, "encounter's name")
+        for c in enc.combatants:
+            check_plain(c.name, "combatant's name")
+            if system.side_name(enc, c.side) != c.side:
+                raise InputError(f"{c.name}'s side is spelt `{c.side}`, while another combatant's is spelt otherwise.")
+    except RulesError as exc:
+        raise InputError(f"The file is not valid: {exc.message}") from None
     names = [c.name.casefold() for c in enc.combatants]
     if len(set(names)) != len(names):
         raise InputError("The file has two combatants with the same name.")

@@ -11,7 +11,7 @@ import logging
 
 from bot.service.clock import deadline_times, duration_text, quiet_until
 from bot.service.core import MAX_MESSAGE, Ctx, LiveEntry, Nudge, Ping, ServiceCore, _mentioned, _names, _turn_text, turn_tag
-from data.store import DuplicateInteraction, Reminder
+from data.store import DuplicateInteraction, Reminder, StoreUnavailable
 from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
@@ -39,6 +39,8 @@ class Reminders(ServiceCore):
         for r in await self.store.due_reminders(self.clock()):
             try:
                 nudge = await self._nudge(r)
+            except StoreUnavailable:
+                raise  # the pass ends; the store logged the outage once
             except Exception:
                 log.exception("cannot prepare the reminder of encounter %s in %s", r.encounter_id, r.channel_id)
                 continue
@@ -159,6 +161,8 @@ class Reminders(ServiceCore):
                     report = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
                     summary = f"⏰ {whose}'s turn passed its {hours} deadline ({policy}): " + " · ".join(report.lines)
                     ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], summary, dice.values())
+            except StoreUnavailable:
+                raise
             except (RulesError, DuplicateInteraction) as exc:
                 log.info("deadline in %s: %s; the GM is told instead", live.channel_id, exc)
             else:

@@ -179,3 +179,44 @@ async def test_the_imported_state_reads_back_as_a_load_reads_it(h: Harness) -> N
     assert type(enc).model_validate_json(enc.model_dump_json()) == enc
     with pytest.raises(RulesError):
         Service.read_export(json.dumps(dict(data, winner=5)).encode(), "1")
+
+
+@pytest.mark.parametrize(
+    "key, value, words",
+    [
+        ("deadline_hours", 0.001, "`deadline_hours` is 0 (no deadline) or from 1 to"),
+        ("reminder_hours", 0.01, "`reminder_hours` is 0 (never) or from 0.25 to"),
+        ("reminder_hours", 10_000, "`reminder_hours` is 0 (never) or from 0.25 to"),
+    ],
+)
+async def test_the_turn_clock_is_read_as_settings_reads_it(h: Harness, key: str, value: float, words: str) -> None:
+    """A deadline or reminder interval outside the ranges /encounter settings takes is refused, not stored."""
+    data = await _fight(h)
+    data["settings"][key] = value
+    assert words in _refusal(data)
+
+
+@pytest.mark.parametrize(
+    "where, value, words",
+    [
+        ("name", "Gr\x00ak", "`combatants.1.name` in the file holds a NUL"),
+        ("name", "Gr\x07ak", "control characters"),
+        ("side", "   ", "A side needs a name of 1 to 40 characters"),
+        ("side", "", "A side needs a name of 1 to 40 characters"),
+        ("side", "orcs\x1b", "control characters"),
+    ],
+)
+async def test_names_and_sides_are_read_as_the_commands_read_them(h: Harness, where: str, value: str, words: str) -> None:
+    """A combatant's name or side that /combatant add would refuse (control characters, an empty side) is refused in a file too."""
+    data = await _fight(h)
+    data["combatants"][1][where] = value
+    assert words in _refusal(data)
+
+
+async def test_nul_and_lone_surrogates_anywhere_are_refused(h: Harness) -> None:
+    """A NUL or half a surrogate pair in any text of a file (here the encounter's name and a sheet key) is refused, naming where."""
+    data = await _fight(h)
+    raw = json.dumps(data).replace('"name": "Bridge"', '"name": "Bri\\ud800dge"').encode()
+    assert "`name` in the file holds a NUL or a broken character" in _refusal(raw)
+    data["combatants"][0]["sheet"]["x\u0000"] = 1
+    assert "combatants.0.sheet` in the file holds a NUL" in _refusal(data)

@@ -104,14 +104,13 @@ async def check_channel(store: Store, channel: str, acknowledged: dict[str, tupl
 
 
 async def test_200_commands_on_one_channel_through_two_processes(services: tuple[Service, Service]) -> None:
-    """150 hp edits and 50 status reads on one channel, alternately through two services that both cache it: each acknowledged edit is logged once and the log replays to the stored state."""
+    """150 hp edits and 50 status reads on one channel, alternately through two services that both cache it: none is refused (a conflict is resolved again until it lands), each is logged once and the log replays to the stored state."""
     a, b = services
     await setup(a, "c1", NAMES)
     assert await b.encounter("c1") is not None  # the second process holds the channel in its cache
     plan = [("c1", NAMES[k % len(NAMES)], 1 + k % 20) for k in range(150)]
     acknowledged, refused = await run_edits(services, plan, reads=50)
-    assert len(acknowledged) + refused == 150
-    assert len(acknowledged) >= 75, "a conflict is re-resolved, not refused"
+    assert refused == 0 and len(acknowledged) == 150, "a command was refused under two processes' load"
     assert a.conflicts + b.conflicts > 0, "the two caches did race"
     assert await check_channel(a.store, "c1", acknowledged, len(NAMES)) == len(acknowledged)
     stored = await a.store.load_active("c1")
@@ -127,7 +126,7 @@ async def test_200_commands_on_one_channel_through_two_processes(services: tuple
 
 
 async def test_1000_commands_on_50_channels_through_two_processes(services: tuple[Service, Service]) -> None:
-    """1,000 hp edits across 50 channels through two services: every acknowledged one is logged once, none lost."""
+    """1,000 hp edits across 50 channels through two services: none is refused, each is logged once, none lost."""
     a, b = services
     channels = [f"ch{n}" for n in range(50)]
     for channel in channels:
@@ -135,8 +134,7 @@ async def test_1000_commands_on_50_channels_through_two_processes(services: tupl
         await b.encounter(channel)
     plan = [(channels[k % 50], NAMES[k % 2], 1 + k % 20) for k in range(1000)]
     acknowledged, refused = await run_edits(services, plan, reads=0)
-    assert len(acknowledged) + refused == 1000
-    assert len(acknowledged) >= 900
+    assert refused == 0 and len(acknowledged) == 1000
     logged = 0
     for channel in channels:
         logged += await check_channel(b.store, channel, acknowledged, 2)
@@ -161,9 +159,10 @@ async def test_a_conflict_re_resolves_on_the_fresh_state_with_the_typed_dice(ser
     assert read_state(last.state_before or "")[0].get(NAMES[0]).hp == 2  # type: ignore[union-attr]
 
 
-async def test_a_second_conflict_is_refused_and_changes_nothing(services: tuple[Service, Service]) -> None:
-    """When the encounter changes again before the retry lands, the command is refused with a clear message and nothing of it is stored."""
+async def test_conflicts_past_the_bound_are_refused_and_change_nothing(services: tuple[Service, Service]) -> None:
+    """When the encounter changes again before every retry lands, for longer than the bound, the command is refused with a clear message and nothing of it is stored."""
     a, b = services
+    b.conflict_seconds = 0.3
     await setup(a, "c1", NAMES[:2])
     await b.encounter("c1")
     real_load = b.store.load_active
@@ -181,7 +180,7 @@ async def test_a_second_conflict_is_refused_and_changes_nothing(services: tuple[
             await b.act(c, edit(NAMES[0], 9))  # type: ignore[arg-type]
     finally:
         b.store.load_active = real_load  # type: ignore[method-assign]
-    assert b.conflicts == 2
+    assert b.conflicts > 2, "the command was resolved again until the bound"
     stored = await a.store.load_active("c1")
     assert stored is not None and stored.encounter.get(NAMES[0]).hp == 2  # type: ignore[union-attr]
     assert c.interaction_id not in {e.interaction_id for e in await a.store.log(stored.id, 100)}

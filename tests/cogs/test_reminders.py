@@ -1,6 +1,7 @@
 """The turn clock through the harness: each reminder on its own, a floor, and a nudge limit."""
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -40,6 +41,27 @@ async def test_one_broken_reminder_does_not_stop_the_others(h: Harness) -> None:
     sent = await h.reminders()
     assert [s.channel for s in sent] == [str(channel_id_of("other"))]
     assert sent[0].pinged_users() == [str(user_id_of("bob"))]
+
+
+async def test_a_stalled_channel_holds_no_other_reminder_back(h: Harness) -> None:
+    """A channel whose send stalls does not hold back another channel's reminder (due later), and
+    is given up after the send timeout and sent on the next pass."""
+    await waiting_turn(h, "stuck", reminder_hours="1")
+    clock_of(h).now += 60  # the other channel's reminder falls due a minute after the stuck one's
+    await waiting_turn(h, "other", reminder_hours="1")
+    clock_of(h).now += 2 * HOUR
+    stuck, other = str(channel_id_of("stuck")), str(channel_id_of("other"))
+    h.recorder.stalled.add(stuck)
+    h.bot.reminder_timeout = 2.0
+    async with asyncio.timeout(30):
+        passing = asyncio.create_task(h.reminders())
+        while not any(s.channel == other for s in h.recorder.sent) and not passing.done():
+            await asyncio.sleep(0.01)
+        assert not passing.done(), "the other channel's reminder waited for the stalled one"
+        first = await passing
+    assert [s.channel for s in first] == [other]
+    h.recorder.stalled.clear()
+    assert [s.channel for s in await h.reminders()] == [stuck]
 
 
 @pytest.mark.parametrize("value", ["0.0001", "0.2", "721", "-1"])

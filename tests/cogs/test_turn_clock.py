@@ -1,6 +1,7 @@
 """The turn clock's deadline (pass, hold, tell the GM), its warning, and `/notify` quiet hours and DMs."""
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timezone
 
 import pytest
@@ -184,10 +185,28 @@ async def test_dm_mode_sends_the_nudge_by_direct_message(h: Harness) -> None:
     assert any(s.pinged_users() == [str(user_id_of("bob"))] for s in sent)
 
 
+async def test_closed_dms_fall_back_to_the_channel_and_log_a_warning(h: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    """mode dm with direct messages closed to the bot: bob is pinged in the channel instead, and a warning is logged."""
+    await h.run("bob", "/notify", mode="dm")
+    await waiting_turn(h, reminder_hours="1")
+    h.recorder.closed_dms.add(str(user_id_of("bob")))
+    clock_of(h).now += HOUR
+    with caplog.at_level(logging.INFO):
+        sent = await h.reminders()
+    assert h.direct_messages("bob") == []
+    assert [s.pinged_users() for s in sent] == [[], [str(user_id_of("bob"))]]
+    assert all("still your turn" in s.text for s in sent)
+    [warning] = [r for r in caplog.records if "direct message" in r.getMessage()]
+    assert warning.levelname == "WARNING"
+
+
 @pytest.mark.parametrize(
     "options, message",
     [
         ({"tz": "Mars/Olympus"}, "is not a time zone name"),
+        ({"tz": "Europe"}, "is not a time zone name"),
+        ({"tz": "Europe/" + "x" * 293}, "is not a time zone name"),
+        ({"tz": "../../etc/passwd"}, "is not a time zone name"),
         ({"quiet": "22:00"}, "a span of the day such as `22:00-08:00`"),
         ({"quiet": "25:00-08:00"}, "run from 00:00 to 23:59"),
         ({"quiet": "08:00-08:00"}, "different times"),

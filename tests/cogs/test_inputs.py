@@ -1,0 +1,101 @@
+"""Every input goes through the command readers: names and sides without control characters,
+lone surrogates or emptiness, server commands refused in direct messages, and one waiting
+question per author and command."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.offline.harness import Harness, Sent, buttons_of, channel_id_of
+from tests.cogs.fights import GRAK, export, setup_fight
+
+
+def refusal(sent: list[Sent]) -> str:
+    assert len(sent) == 1 and sent[0].ephemeral and "Not done" in sent[0].text, [s.text for s in sent]
+    return sent[0].text
+
+
+@pytest.mark.parametrize("name", ["Gr\x00ak", "Gr\x07ak", "Gr\u0085ak", "Gr\ud800ak", "Grak\x1b[31m"])
+async def test_a_name_with_control_characters_or_a_lone_surrogate_is_refused(h: Harness, name: str) -> None:
+    """/combatant add refuses a name holding NUL, another control character or half a surrogate pair, and adds nothing."""
+    await setup_fight(h)
+    assert "control characters" in refusal(await h.run("gm", "/combatant add", name=name, side="orcs", at="E3", sheet=GRAK))
+    assert [c["name"] for c in (await export(h))["combatants"]] == ["Borin", "Grak"]
+
+
+@pytest.mark.parametrize("option", ["side", "name"])
+async def test_a_side_or_encounter_name_with_a_nul_is_refused(h: Harness, option: str) -> None:
+    """A side (on add) and an encounter's name (on start) go through the same reader: a NUL is refused."""
+    if option == "name":
+        sent = await h.run("gm", "/encounter start", system="coup-de-grace", name="Bri\x00dge")
+    else:
+        await setup_fight(h)
+        sent = await h.run("gm", "/combatant add", name="Snaga", side="or\x00cs", at="E3", sheet=GRAK)
+    assert "control characters" in refusal(sent)
+
+
+@pytest.mark.parametrize("side", ["   ", ""])
+async def test_a_side_is_never_empty(h: Harness, side: str) -> None:
+    """/combatant edit side:"   " (or an empty side) is refused with what to write, and the side stays."""
+    await setup_fight(h)
+    sent = await h.run("gm", "/combatant edit", name="Grak", side=side, sheet="hp=2")
+    assert "A side needs a name of 1 to 40 characters" in refusal(sent)
+    grak = next(c for c in (await export(h))["combatants"] if c["name"] == "Grak")
+    assert grak["side"] == "orcs" and grak["hp"] != 2
+
+
+async def test_guild_only_commands_are_refused_in_direct_messages(h: Harness) -> None:
+    """A server command sent from direct messages (as Discord itself never delivers) is refused privately and stores nothing."""
+    payload = h.in_direct_messages(h.payload("gm", "/encounter start", {"system": "coup-de-grace", "name": "Alone"}))
+    sent = await h.run_payload(payload)
+    assert "not in direct messages" in refusal(sent)
+    assert await h.store.load_active(payload["channel_id"]) is None
+    assert await h.store.count_encounters() == 0
+
+
+async def test_a_new_question_replaces_the_one_before(h: Harness) -> None:
+    """Asking /encounter end again replaces the GM's earlier question: 50 asks keep one question and
+    no task each, the old Confirm changes nothing, and the newest ends the fight."""
+    await setup_fight(h)
+    first = await h.run("gm", "/encounter end")
+    old = buttons_of(first[0])[0]["custom_id"]
+    tasks = len(asyncio.all_tasks())
+    for _ in range(50):
+        await h.run("gm", "/encounter end")
+    assert len(h.bot.questions) == 1
+    await asyncio.sleep(0)  # cancelled tasks finish
+    assert len(asyncio.all_tasks()) <= tasks, "each question left a task (its view's timeout) behind"
+    assert "asked again" in refusal(await h.press("gm", old))
+    assert await h.bot.service.encounter(str(channel_id_of("general"))) is not None
+    await setup_fight(h, "other")
+    await h.run("gm", "/encounter end", "other")  # another channel's question is its own
+    assert len(h.bot.questions) == 2
+    sent = await h.press("gm", "Confirm")
+    assert "Confirmed" in sent[0].text
+    assert await h.bot.service.encounter(str(channel_id_of("general"))) is None
+
+
+async def test_autocomplete_never_offers_an_empty_choice(h: Harness) -> None:
+    """A side stored empty (by an older version) is left out of the side choices: every name offered has 1 to 100 characters."""
+    await setup_fight(h)
+    with sqlite3.connect(h.store_path) as db:
+        db.execute("UPDATE encounters SET state = json_set(state, '$.combatants[1].side', '')")
+    h = await h.restart()
+    try:
+        offered = await h.autocomplete("gm", "/combatant edit", "side", "", name="Grak")
+        assert "dwarves" in offered and all(1 <= len(n.strip()) and len(n) <= 100 for n in offered), offered
+    finally:
+        await h.close()
+
+
+@pytest.mark.parametrize("option, text", [("sheet", "class=light weapons=axe\x00"), ("sheet", "hp=2\ud800"), ("options", "adv\x07")])
+async def test_sheet_and_options_text_with_control_characters_is_refused(h: Harness, option: str, text: str) -> None:
+    """Sheet and options text holding NUL, another control character or half a surrogate pair is refused before any rule reads it."""
+    await setup_fight(h)
+    if option == "sheet":
+        sent = await h.run("gm", "/combatant edit", name="Grak", sheet=text)
+    else:
+        sent = await h.run("gm", "/encounter settings", options=text)
+    assert "cannot hold control characters" in refusal(sent)
