@@ -208,3 +208,11 @@ async def test_bad_option_is_refused_through_the_command_and_nothing_is_saved() 
         assert "maybe" not in sent[0].text
     finally:
         await h.close()
+
+
+@pytest.mark.parametrize(("system", "key"), [(s, k) for s in sorted(GOOD) for k in GOOD[s]])
+def test_no_option_keeps_a_nul_or_a_broken_character(system: str, key: str) -> None:
+    """Every option refuses a value holding NUL or half a surrogate pair (an import refuses such text), naming the option."""
+    for value in ("\x00", f"{GOOD[system][key]}\x00", "\ud800"):
+        with pytest.raises(RulesError, match=f"`{key}`"):
+            get_system(system).check_options(encounter(system, **{key: value}))
