@@ -16,6 +16,7 @@ from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
 from rules.models import Encounter
+from rules.hidden import players_see
 from rules.report import events_report, user_ref
 from rules.system import get_system
 
@@ -151,9 +152,10 @@ class Reminders(ServiceCore):
                     dice = Dice(rng=self.rng)
                     res = system.resolve(enc, action, dice)
                     hidden = res.encounter.hidden_names()
-                    report = events_report(f"⏰ Deadline: {actor}'s turn", res.events, system, res.encounter, hidden)
-                    summary = f"⏰ {actor}'s turn passed its {hours} deadline ({policy}): " + " · ".join(report.lines)
+                    marked = events_report(f"⏰ Deadline: {actor}'s turn", res.events, system, res.encounter, hidden)
+                    summary = f"⏰ {actor}'s turn passed its {hours} deadline ({policy}): " + " · ".join(marked.lines)
                     ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], summary, dice.values())
+                    report = marked.for_reader(players_see(res.encounter))  # posted in the channel
             except (RulesError, DuplicateInteraction) as exc:
                 log.info("deadline in %s: %s; the GM is told instead", live.channel_id, exc)
             else:
