@@ -13,7 +13,7 @@ from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, 
 from bot.service.clock import parse_quiet, quiet_text, zone
 from bot.service.reminders import Reminders
 from bot.service.permissions import COMMAND_NAMES, acting, authorise, default_actor, dice_for, not_gm, require_gm, require_gm_of
-from bot.service.porting import read_export, set_options
+from bot.service.porting import read_export, set_hidden, set_options
 from data.store import DuplicateInteraction, NotifyPrefs, StaleEncounter, read_state
 from rules.geometry.cell_lists import parse_cell_list
 from rules.actions import make_action
@@ -180,7 +180,10 @@ class Service(Reminders):
                 if deadline_policy not in DEADLINE_POLICIES:
                     raise InputError(f"`deadline_policy` is one of {', '.join(DEADLINE_POLICIES)}.")
                 new.settings.deadline_policy = deadline_policy  # type: ignore[assignment]
-            set_options(system, new.settings.options, options or {})
+            options = dict(options or {})
+            if "hidden" in options:
+                set_hidden(new, options.pop("hidden"))
+            set_options(system, new.settings.options, options)
             system.check_options(new)
             lines = views.settings_lines(system, new)
             if new != live.enc:

@@ -40,7 +40,7 @@ def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
         f"Nudges per turn before only the GM is told, `max_nudges`: **{s.max_nudges}**",
         (f"Turn deadline, `deadline_hours`: **{s.deadline_hours:g} h**, then `deadline_policy` **{s.deadline_policy}**"
          if s.deadline_hours else f"Turn deadline: **none** (`deadline_policy` {s.deadline_policy} once `deadline_hours` is set)"),
-        "Players' numbers: all shown; the GM's combatants: " + ("**shown**" if s.reveal else "**hidden** (a condition word)")
+        "Players' numbers: all shown; the GM's combatants, `hidden`: " + ("**none** (shown)" if s.reveal else "**gm** (a condition word)")
         + (f", except {', '.join(s.revealed)}" if s.revealed and not s.reveal else ""),
         f"GMs: {', '.join(user_ref(g) for g in enc.gm_ids)}",
     ]

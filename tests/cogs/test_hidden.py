@@ -8,6 +8,7 @@ from rules.models import Combatant
 from rules.system import get_system
 from rules.state import state_types
 from tests.cogs.fights import export, started_cdg
+from tests.cogs.test_war_and_combat_flurry import to_flurry
 
 
 def system_state(system, **fields):
@@ -203,14 +204,70 @@ async def test_init_order_and_turn_labels_keep_a_hidden_combatants_numbers(h: Ha
 
 
 async def test_hidden_numbers_follow_from_the_deadline_notice(h: Harness) -> None:
-    """A deadline that passes a hidden combatant's turn posts its public text, no movement left."""
+    """A deadline that passes Borin's turn to Grak posts the public text: Grak's turn, not his movement."""
     await h.run("gm", "/encounter start", system="knights-of-valour", name="Ford", map="12x10")
     await h.run("gm", "/encounter settings", deadline_hours="2", deadline_policy="pass")
-    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet="agi=-2 hp=14 weapons=warhammer:2")
-    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H4", sheet="agi=3 hp=12 move=55 weapons=club:2")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet="agi=3 hp=14 weapons=warhammer:2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H4", sheet="agi=-2 hp=12 move=55 weapons=club:2")
     await h.run("gm", "/init roll")
     clock = h.bot.service.clock
     clock.now += 3 * 3600  # type: ignore[attr-defined]
     sent = await h.reminders()
     notice = "\n".join(s.text for s in sent)
-    assert "Deadline" in notice and "55" not in notice
+    assert "Deadline" in notice and "**Grak** to act" in notice and "55" not in notice
+    assert "55 ft" in reply(await h.run("gm", "/log")).text
+
+
+async def test_hidden_none_opens_every_number_and_hidden_gm_closes_them_again(h: Harness) -> None:
+    """`options:"hidden=none"` shows players the GM's numbers, earlier log entries too; `hidden=gm` hides them again."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet="class=light weapons=axe hp=17")
+    sent = await h.run("gm", "/encounter settings", options="hidden=none")
+    assert "`hidden`: **none**" in reply(sent).text and "17/17 HP" in board(sent)
+    assert "hp=17" in reply(await h.run("bob", "/log")).text
+    sent = await h.run("gm", "/combatant add", name="Snaga", side="orcs", at="F4", facing="W", sheet="class=light weapons=axe hp=13")
+    assert "hp=13" in reply(sent).text
+    refused = reply(await h.run("gm", "/encounter settings", options="hidden=maybe"))
+    assert refused.ephemeral and "`hidden` is `gm`" in refused.text
+    await h.run("gm", "/encounter settings", options="hidden=gm")
+    logged = reply(await h.run("bob", "/log")).text
+    assert "hp=17" not in logged and "hp=13" in logged  # Snaga's add was made while every number was shown
+    assert "17/17" not in reply(await h.run("bob", "/encounter status")).text
+
+
+async def test_a_players_own_combatant_keeps_its_numbers(h: Harness) -> None:
+    """Borin is bob's: his HP change, sheet and MP show to everyone while Grak's are hidden."""
+    await started_cdg(h)
+    sent = await h.run("bob", "/move", to="E3")
+    assert "MP left" in reply(sent).text
+    await h.run("bob", "/init next")
+    await h.run("gm", "/attack", combatant="Grak", target="Borin", weapon="axe", roll="6")
+    text = reply(await h.run("tess", "/log")).text
+    assert "**Borin** takes 1 damage (3 → 2)" in text or "**Borin** takes 2 damage (3 → 1)" in text
+
+
+async def test_tote_hit_on_a_hidden_enemy_shows_no_block_resist_or_track(h: Harness) -> None:
+    """TOTE: Borin's shot at Grak shows his own test and the hit, not Grak's Block, resist or boxes."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/encounter settings", options="distance=far")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="heroes", sheet="hawk=3 shoot=3 weapon=bow:3:pierce")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", sheet="rating=1 block=5 resist=pierce:1 track=6,6,U")
+    await h.run("gm", "/init roll", roll="6,6,1,1")
+    sent = await h.run("bob", "/attack", target="Grak", weapon="bow", roll="6,6")
+    text = public_texts(sent)
+    assert "🎲 Shoot [6✍, 6✍," in text and "vs **Grak**'s Block: hit" in text
+    assert "Block 5" not in text and "resist" not in text and "[6]" not in text and "**Grak** is hit: bow 3" in text
+    logged = reply(await h.run("gm", "/log")).text
+    assert "Block 5" in logged and "resist pierce" in logged
+
+
+async def test_war_and_combat_wound_on_a_hidden_fighter_shows_no_armour(h: Harness) -> None:
+    """War & Combat: a hidden fighter's wound says where and how bad, not the impact or what its armour absorbed."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=press")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    sent = await h.run("bob", "/attack", target="Grak", roll="4,4,4,1,1,2,6,6,5")
+    text = public_texts(sent)
+    struck = [line for line in text.splitlines() if "is struck in the" in line]
+    assert struck and all("absorbed" not in line and "impact" not in line for line in struck)
+    assert "impact 🎲" in reply(await h.run("gm", "/log")).text

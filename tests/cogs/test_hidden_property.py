@@ -227,6 +227,8 @@ async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
             clock.now += hours * HOUR
             watch.take(h, "clock", "reminders", await h.reminders())
             watch.kinds["reminders"] += 1
+        if fight.map:
+            await run(rng.choice(list(owners.values())), "/map")
         for player in owners.values():
             await run(player, "/log", count="25")
             await run(player, "/encounter status")
@@ -251,7 +253,7 @@ SEEDS = (1, 2, 3)
 
 @pytest.mark.parametrize("fight", FIGHTS, ids=lambda f: f.system)
 async def test_no_sentinel_of_the_gms_combatants_reaches_a_player(fight: Fight, tmp_path) -> None:
-    """Seeded random fights: nothing a player can read holds a sentinel; the GM's own views do."""
+    """Seeded random fights: nothing a player can read (any reply, board, ping, DM, view, map legend or autocomplete) holds a sentinel; the GM's views do."""
     plays, shown = 0, []
     for seed in SEEDS:
         watch = await play(fight, seed, 45, str(tmp_path / f"{seed}.db"))

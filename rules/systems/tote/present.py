@@ -115,7 +115,8 @@ class TotePresenter(Presenter):
 
     def struck(self, e: ev.Struck) -> str:
         what = ACTION_WORDS.get(e.action, e.action)
-        return f"**{e.actor}** · {what} at **{e.target}** with {e.weapon}: {test_text(e.test, f'Block {e.test.target}', True)}"
+        block = f"**{e.target}**'s Block" if secret(e.test.target) else f"Block {e.test.target}"
+        return f"**{e.actor}** · {what} at **{e.target}** with {e.weapon}: {test_text(e.test, block, True)}"
 
     def wounded(self, e: ev.Wounded) -> str:
         if secret(e.damage):  # a hidden attacker's weapon: the damage it did, not how
