@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
+from rules.geometry.cells import Cell, parse_cell
+from rules.models import Encounter
 from rules.system import get_system
 
 HOUR = 3600.0
@@ -36,6 +38,10 @@ class Fight:
     steps: tuple[str, ...] = ()
     start: tuple[tuple[str, dict[str, str]], ...] = ()
     weapons: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the weapons the GM's other combatants attack with
+    foe_weapons: tuple[str, ...] = ()
+    #: the facings a move turns to (N E S W: towards the target), none where moves need none
+    facings: tuple[str, ...] = ()
 
 
 def _cells(cols: str, rows: range) -> tuple[str, ...]:
@@ -47,11 +53,12 @@ FIGHTS = [
         "coup-de-grace", "8x6",
         players=(("Borin", "bob", "C3", "E", "class=heavy weapons=hammer,shield"),
                  ("Thrain", "tess", "C4", "E", "class=light weapons=crossbow")),
-        foes=(("Grak", "D3", "W", "class=light weapons=axe hp=19 ma=29 dv=11"),
-              ("Snaga", "D4", "W", "class=unarmoured weapons=spear hp=18 ma=27")),
-        add_sheet="class=light weapons=axe,pistol hp=17 ma=26", edit_sheet="hp=16 ma=28 dv=12",
-        secret=lambda n: 11 <= n <= 29, spots=_cells("BCDEF", range(2, 6)),
-        weapons={"Borin": ("hammer", "shield"), "Thrain": ("crossbow",)},
+        foes=(("Grak", "D3", "W", "class=light weapons=axe hp=19 ma=29"),
+              ("Snaga", "D4", "W", "class=unarmoured weapons=spear hp=19 ma=30")),
+        add_sheet="class=light weapons=axe,pistol hp=19 ma=30", edit_sheet="hp=19 ma=29",
+        secret=lambda n: n in (19, 29, 30), spots=_cells("BCDEF", range(2, 6)),
+        weapons={"Borin": ("hammer", "shield"), "Thrain": ("crossbow",), "Grak": ("axe",), "Snaga": ("spear",)},
+        foe_weapons=("axe", "pistol"), facings=("N", "E", "S", "W"),
     ),
     Fight(
         "knights-of-valour", "12x10",
@@ -61,18 +68,19 @@ FIGHTS = [
               ("Snaga", "D5", None, "agi=-3 hp=876 move=164 armor=18 weapons=spear:1")),
         add_sheet="str=3 hp=765 move=199 armor=17 weapons=club:2", edit_sheet="hp=654 move=177 armor=20",
         secret=lambda n: 120 <= n <= 999, spots=_cells("BCDEF", range(3, 7)),
-        weapons={"Borin": ("warhammer", "light-crossbow"), "Alda": ("longbow", "shortsword")},
+        weapons={"Borin": ("warhammer", "light-crossbow"), "Alda": ("longbow", "shortsword"), "Snaga": ("spear",)},
+        foe_weapons=("club",),
     ),
     Fight(
         "tote", None,
         players=(("Borin", "bob", None, None, "hawk=2 strike=3 shoot=2 weapon=axe:2:slash,bow:1:pierce"),
                  ("Thrain", "tess", None, None, "hawk=1 strike=2 brawl=3 impress=2 stag=2")),
-        foes=(("Grak", "close", None, "rating=9 block=19 weapon=club:2:bash resist=pierce:3"),
-              ("Snaga", "close", None, "rating=8 block=18 weapon=spear:1:pierce")),
-        add_sheet="rating=7 block=17 weapon=club:2:bash", edit_sheet="block=16",
-        secret=lambda n: 16 <= n <= 19, spots=("melee", "close", "far"),
-        start=(("/encounter settings", {"options": "distance=close"}),),
-        weapons={"Borin": ("axe", "bow"), "Thrain": ("fists",)},
+        foes=(("Grak", "melee", None, "rating=9 block=19 weapon=club:2:bash resist=pierce:3"),
+              ("Snaga", "melee", None, "rating=8 block=18 weapon=spear:1:pierce")),
+        add_sheet="rating=7 block=5 weapon=club:2:bash resist=pierce:2", edit_sheet="block=16",  # the added ones can be hit
+        secret=lambda n: 16 <= n <= 19, spots=("close", "melee", "far"),
+        start=(("/encounter settings", {"options": "distance=melee"}),),
+        weapons={"Borin": ("axe", "bow"), "Thrain": ("fists",), "Snaga": ("spear",)}, foe_weapons=("club",),
     ),
     Fight(
         "damage-grid", "12x10",
@@ -82,7 +90,8 @@ FIGHTS = [
               ("Xul", "D7", "S", "mind=96 health=88 body=82 shield=78 speed=72 weapons=rifle:6:3:3")),
         add_sheet="mind=95 health=87 body=81 shield=77 speed=73 weapons=claw:1:3:1:melee", edit_sheet="body=84 speed=74",
         secret=lambda n: 60 <= n <= 99, spots=_cells("CDEF", range(6, 10)), steps=("N", "S", "E", "W"),
-        weapons={"Meena": ("gravity-saber", "pulse-ring"), "Juno": ("pistol",)},
+        weapons={"Meena": ("gravity-saber", "pulse-ring"), "Juno": ("pistol",), "Xul": ("rifle",)}, foe_weapons=("claw",),
+        facings=("N", "E", "S", "W"),
     ),
     Fight(
         "war-and-combat", "16x12 hex",
@@ -92,14 +101,14 @@ FIGHTS = [
               ("Snaga", "E6", "NW", "str=17 agl=17 fighter=28 size=96 skills=spear:27 weapons=spear armor=63/93")),
         add_sheet="str=16 fighter=27 size=95 skills=axe:26 weapons=axe armor=62/94", edit_sheet="fighter=26 size=94",
         secret=lambda n: 26 <= n <= 99, spots=_cells("BCDEF", range(3, 8)), steps=("N", "NE", "SE", "S", "SW", "NW"),
-        weapons={"Borin": ("broadsword",), "Alda": ("bow", "short-sword")},
+        weapons={"Borin": ("broadsword",), "Alda": ("bow", "short-sword"), "Snaga": ("spear",)}, foe_weapons=("axe",),
     ),
 ]
 
 #: counters every reader may see, taken out before numbers are looked at: log ids and times,
-#: mentions and custom ids, the end summary's count of actions
+#: mentions and custom ids, the end summary's count of actions, the map legend's count of shaded cells
 PUBLIC_COUNTERS = re.compile(
-    r"`#\d+`|\d\d [A-Z][a-z]{2} \d\d:\d\d|<@!?\d+>|Actions logged: \*\*\d+\*\*|\b\d{6,}\b|skirmish:[\w:.-]+"
+    r"Shaded: [^\n]*|`#\d+`|\d\d [A-Z][a-z]{2}(?: \d\d:\d\d)?|<@!?\d+>|Actions logged: \*\*\d+\*\*|\b\d{6,}\b|skirmish:[\w:.-]+"
 )
 NUMBER = re.compile(r"(?<![\w.])\d+(?![\w])")
 
@@ -135,10 +144,54 @@ class Watch:
         return [(what, text, found) for what, text in self.player if (found := sentinels_in(self.fight, text, self.noise))]
 
 
-async def _turn(h: Harness) -> tuple[object, tuple[str, ...]]:
+async def _turn(h: Harness) -> tuple[Encounter, tuple[str, ...], str]:
     enc = await h.bot.service.encounter(str(channel_id_of("general")))
     assert enc is not None
-    return enc, get_system(enc.system).turn(enc).actors
+    turn = get_system(enc.system).turn(enc)
+    return enc, turn.actors, turn.label
+
+
+def _nearest(enc: Encounter, actor: str, names: list[str], downed: bool = False) -> str:
+    """Of ``names``, the one nearest ``actor`` on the map (the first without one); ``downed``: the downed first."""
+    me = enc.find(actor)
+    here = parse_cell(me.position) if me is not None and me.position else None
+
+    def distance(name: str) -> tuple[int, int]:
+        c = enc.find(name)
+        if c is None or c.status == "out":
+            return (2, 999)
+        down = 0 if (c.status == "downed") == downed else 1
+        if here is None or not c.position:
+            return (down, 0)
+        there = parse_cell(c.position)
+        return (down, max(abs(there.col - here.col), abs(there.row - here.row)))
+
+    return min(names, key=distance)
+
+
+def _next_to(enc: Encounter, name: str, rng: random.Random) -> tuple[str | None, str]:
+    """A cell beside ``name``'s (None: it stands on no cell), and the square facing from there to it."""
+    c = enc.find(name)
+    if c is None or not c.position:
+        return None, "N"
+    cell = parse_cell(c.position)
+    dcol, drow = rng.choice(((-1, 0), (1, 0), (0, -1), (0, 1)))
+    facing = {(-1, 0): "E", (1, 0): "W", (0, -1): "S", (0, 1): "N"}[(dcol, drow)]
+    return Cell(max(cell.col + dcol, 0), max(cell.row + drow, 0)).name, facing
+
+
+def _adjacent(enc: Encounter, a: str, b: str) -> bool:
+    ca, cb = enc.find(a), enc.find(b)
+    if ca is None or cb is None or not ca.position or not cb.position:
+        return True  # no map: distance is the rules' business
+    pa, pb = parse_cell(ca.position), parse_cell(cb.position)
+    return max(abs(pa.col - pb.col), abs(pa.row - pb.row)) <= 1
+
+
+async def _offered(h: Harness, who: str, actor: str) -> list[str]:
+    """The `/act` actions offered to ``who`` for ``actor`` (autocomplete values)."""
+    payload = h.payload(who, "/act", {"action": "", "combatant": actor}, "general", focused="action")
+    return [c["value"] for s in await h.run_payload(payload) if s.kind == "autocomplete" for c in s.choices]
 
 
 async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
@@ -176,23 +229,33 @@ async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
         await run("gm", "/init roll")
         added = 0
         for _ in range(steps):
-            enc, actors = await _turn(h)
+            enc, actors, label = await _turn(h)
             actor = rng.choice(actors) if actors else rng.choice([*owners, *foes])
             who = owners.get(actor, "gm")
             enemies = foes if actor in owners else list(owners)
+            target = _nearest(enc, actor, rng.sample(enemies, len(enemies)))  # ties (no map) fall at random
             pick = rng.random()
-            if pick < 0.30:
-                weapons = fight.weapons.get(actor) or (None,)
-                await run(who, "/attack", combatant=actor, target=rng.choice(enemies), weapon=rng.choice(weapons))
-            elif pick < 0.42:
-                if fight.steps and rng.random() < 0.5:
+            if "declare your intentions" in label:  # War & Combat's flurry waits for every declaration
+                intent = rng.choice(["kill", "kill", "subdue", "grapple"])
+                await run(who, "/act", combatant=actor, action="declare", options=f"intent={intent} tactic={rng.choice(['press', 'hold'])}")
+            elif pick < 0.40 and (_adjacent(enc, actor, target) or rng.random() < 0.3):
+                weapons = fight.weapons.get(actor) or fight.foe_weapons
+                await run(who, "/attack", combatant=actor, target=target, weapon=rng.choice(weapons))
+            elif pick < 0.40:
+                beside, facing = _next_to(enc, target, rng)
+                if fight.steps and rng.random() < 0.3:
                     await run(who, "/move", combatant=actor, path=" ".join(rng.choices(fight.steps, k=rng.randint(1, 2))))
                 else:
-                    await run(who, "/move", combatant=actor, to=rng.choice(fight.spots))
-            elif pick < 0.55:
+                    await run(who, "/move", combatant=actor, to=beside or rng.choice(fight.spots),
+                              facing=facing if fight.facings else None)
+            elif pick < 0.50:
+                offered = await _offered(h, who, actor)
+                if offered:
+                    await run(who, "/act", combatant=actor, action=rng.choice(offered), target=target)
+            elif pick < 0.53:
+                await run(who, "/coupdegrace", combatant=actor, target=_nearest(enc, actor, enemies, downed=True))
+            elif pick < 0.62:
                 await run(who, "/init next", combatant=actor)
-            elif pick < 0.60 and fight.system == "war-and-combat":
-                await run(who, "/act", combatant=actor, action="declare", options="intent=kill tactic=press")
             elif pick < 0.64:
                 await run("gm", "/undo")
             elif pick < 0.68:
@@ -202,7 +265,7 @@ async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
                 name = f"Brute {added}"
                 foes.append(name)
                 await run("gm", "/combatant add", name=name, side="foes", sheet=fight.add_sheet,
-                          at=rng.choice(fight.spots) if fight.map else "close")
+                          at=rng.choice(fight.spots) if fight.map else fight.spots[1])
             elif pick < 0.74:
                 await run(rng.choice(["gm", *owners.values()]), "/effect add", name=f"Mark {rng.randint(1, 9)}",
                           target=rng.choice([*foes, *owners]), rounds=str(rng.randint(1, 3)))
@@ -211,6 +274,8 @@ async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
                 sent = await h.reminders()
                 watch.take(h, "clock", "reminders", sent)
                 watch.kinds["reminders"] += 1
+            elif pick < 0.90:
+                await run(who, "/init next", combatant=actor)
             else:
                 player = rng.choice(list(owners.values()))
                 view = rng.choice(["/encounter status", "/combatant show", "/init order", "/effect list", "/log", "auto"])
@@ -223,6 +288,7 @@ async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
                     watch.player.append((f"{player} autocomplete", " ".join(choices)))
                 else:
                     await run(player, view)
+        await run("gm", "/undo")
         for hours in (1.5, 2.0):  # a nudge, then the deadline passes the turn
             clock.now += hours * HOUR
             watch.take(h, "clock", "reminders", await h.reminders())
@@ -248,7 +314,7 @@ async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
     return watch
 
 
-SEEDS = (1, 2, 3)
+SEEDS = (1, 2, 3, 4)
 
 
 @pytest.mark.parametrize("fight", FIGHTS, ids=lambda f: f.system)
