@@ -8,7 +8,6 @@ from rules.models import Combatant
 from rules.system import get_system
 from rules.state import state_types
 from tests.cogs.fights import export, started_cdg
-from tests.cogs.test_war_and_combat_flurry import to_flurry
 
 
 def system_state(system, **fields):
@@ -263,7 +262,13 @@ async def test_tote_hit_on_a_hidden_enemy_shows_no_block_resist_or_track(h: Harn
 
 async def test_war_and_combat_wound_on_a_hidden_fighter_shows_no_armour(h: Harness) -> None:
     """War & Combat: a hidden fighter's wound says where and how bad, not the impact or what its armour absorbed."""
-    await to_flurry(h)
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE",
+                sheet="str=14 agl=13 fighter=6 skills=broadsword:3 weapons=broadsword")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW", sheet="fighter=3 weapons=axe armor=mail")
+    await h.run("gm", "/init roll", roll="6,5,4,1,5,5")
+    await h.run("bob", "/init next")
+    await h.run("gm", "/init next")  # engaged: the flurry begins
     await h.run("bob", "/act", action="declare", options="intent=kill tactic=press")
     await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
     sent = await h.run("bob", "/attack", target="Grak", roll="4,4,4,1,1,2,6,6,5")
