@@ -144,8 +144,11 @@ def _scrub(v: Any, mode: str, roles: dict[str, str | None], hidden: frozenset[st
         return _scrub_model(v, mode, roles, hidden)
     if isinstance(v, dict):
         return {k: _scrub(x, mode, roles, hidden) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return type(v)(_scrub(x, mode, roles, hidden) for x in v)
+    if isinstance(v, list):
+        return [_scrub(x, mode, roles, hidden) for x in v]
+    if isinstance(v, tuple):
+        items = [_scrub(x, mode, roles, hidden) for x in v]
+        return type(v)(*items) if hasattr(v, "_fields") else tuple(items)
     return v if mode == _SHOWN else SECRET
 
 
