@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import discord
 
+from rules.hidden import for_reader
 from rules.report import Report, render_users
 
 __all__ = ["to_embed", "discord_text", "NO_MENTIONS", "mentions_for", "LIMITS", "clip"]
@@ -17,8 +18,15 @@ def clip(text: str, limit: int) -> str:
 
 def discord_text(text: str) -> str:
     """Report text for Discord: each user reference (`rules.report.user_ref`) as a mention
-    (which pings nobody unless the message's allowed_mentions name that user)."""
-    return render_users(text, lambda user_id: f"<@{user_id}>")
+    (which pings nobody unless the message's allowed_mentions name that user), and anything
+    still marked with hidden numbers (`rules.hidden.mark`) as players see it."""
+    return render_users(for_reader(text, hidden_from_all), lambda user_id: f"<@{user_id}>")
+
+
+def hidden_from_all(name: str) -> bool:
+    """The last step's reading of a marked text: nobody is shown (the GM's own replies are
+    picked for the GM before they get here)."""
+    return False
 
 
 def mentions_for(user_ids: tuple[str, ...] | list[str]) -> discord.AllowedMentions:

@@ -7,11 +7,12 @@ and codes, and the presenter turns them into a sentence.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.dice import Typed
+from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "Event",
@@ -68,7 +69,8 @@ class Roll(BaseModel):
     kept: int | None = None
     modifiers: list[Modifier] = Field(default_factory=list)
     total: int | None = None
-    against: int | None = None
+    #: the number to beat: the opponent's where the containing field names an ``against`` role
+    against: Annotated[int | None, Of("against")] = None
     against_label: str | None = None
     success: bool | None = None
 
@@ -76,7 +78,11 @@ class Roll(BaseModel):
 
 
 class Event(BaseModel):
-    """Base of every event: whom it is about. ``kind`` names the type in a word (for filters)."""
+    """Base of every event: whom it is about. ``kind`` names the type in a word (for filters).
+
+    A value that is a combatant's number says whose with `rules.hidden.Of` where the event names
+    more than one combatant; an unmarked number is hidden from players whenever the event names
+    a hidden combatant (`rules.hidden.public_copy`)."""
 
     model_config = ConfigDict(extra="forbid")
     kind: ClassVar[str] = "event"
@@ -88,7 +94,7 @@ class Added(Event):
     """A combatant joined; ``summary`` is its sheet as shown (`RuleSystem.sheet_summary`)."""
 
     kind: ClassVar[str] = "added"
-    summary: str | None = None
+    summary: Annotated[str | None, Of("actor")] = None
     side: str | None = None
     owner_id: str | None = None
     #: where it stands (a cell, or a band where there is no map); None: not placed yet
@@ -102,7 +108,7 @@ class Added(Event):
 
 class Edited(Event):
     kind: ClassVar[str] = "edited"
-    summary: str | None = None
+    summary: Annotated[str | None, Of("actor")] = None
     by_gm: bool = False
 
 
@@ -120,7 +126,7 @@ class Removed(Event):
 
 class RoundBegan(Event):
     kind: ClassVar[str] = "round"
-    round: int
+    round: Annotated[int, PUBLIC]
 
 
 class InitiativeSet(Event):
@@ -132,9 +138,9 @@ class InitiativeSet(Event):
 class Moved(Event):
     kind: ClassVar[str] = "move"
     path: list[str]
-    cost: float | None = None
+    cost: Annotated[float | None, Of("actor")] = None
     unit: str = "MP"
-    left: float | None = None
+    left: Annotated[float | None, Of("actor")] = None
     facing: str | None = None
 
 
@@ -148,7 +154,7 @@ class Attacked(Event):
     kind: ClassVar[str] = "attack"
     target: str
     weapon: str | None = None
-    roll: Roll
+    roll: Annotated[Roll, Of("actor", against="target")]
 
 
 class Damaged(Event):
@@ -156,8 +162,8 @@ class Damaged(Event):
 
     kind: ClassVar[str] = "damage"
     amount: int
-    before: int | None = None
-    after: int | None = None
+    before: Annotated[int | None, Of("actor")] = None
+    after: Annotated[int | None, Of("actor")] = None
 
 
 class HitPointsChanged(Event):
@@ -214,7 +220,7 @@ class EffectAdded(Event):
     kind: ClassVar[str] = "effect"
     name: str
     ends: str
-    left: int
+    left: Annotated[int, PUBLIC]
     of: str | None = None
 
 

@@ -33,6 +33,7 @@ from rules.events import (
     TurnPassed,
     Victory,
 )
+from rules.hidden import for_reader, mark, names_in, public_copy, secret, turn_line
 from rules.report import COLOURS, Report, die_text, signed, user_ref
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,17 +46,22 @@ __all__ = ["Presenter", "roll_text"]
 def roll_text(r: Roll, outcome: str | None = None) -> str:
     """``🎲 4 (d6) +1 backstab −1 distraction = 4 vs DV 5: miss``."""
     bits: list[str] = []
-    if r.dice:
+    if r.dice and any(secret(d) for d in r.dice):
+        bits.append("🎲 the GM's roll")
+    elif r.dice:
         shown = ", ".join(die_text(d, i in r.typed) for i, d in enumerate(r.dice))
         label = f" ({r.label})" if r.label else ""
         kept = f" keep {r.kept}" if r.kept is not None and len(r.dice) > 1 else ""
         bits.append(f"🎲 {shown}{label}{kept}")
     for m in r.modifiers:
-        bits.append(f"{signed(m.value)} {m.name}")
+        if not secret(m.value):
+            bits.append(f"{signed(m.value)} {m.name}")
     text = " ".join(bits)
-    if r.total is not None:
+    if r.total is not None and not secret(r.total):
         text += f" = **{r.total}**"
-    if r.against is not None:
+    if secret(r.against):
+        text += f" vs {r.against_label or 'target'}"
+    elif r.against is not None:
         text += f" vs {r.against_label or 'target'} {r.against}"
     if outcome is not None:
         text += f": {outcome}"
@@ -129,20 +135,48 @@ class Presenter:
         return f" ({before} → {after}{unit})"
 
     def hidden_line(self, enc: "Encounter", c: "Combatant") -> str:
-        """A hidden combatant's board line: name, place, condition, initiative, effects."""
+        """A hidden combatant's board line: name, place and condition (no number of its own)."""
         bits = [f"**{c.name}**"]
         if c.position:
             bits.append(c.position + (f" {c.facing}" if c.facing and self.system.uses_facing else ""))
         bits.append(self.system.condition(c))
-        if c.initiative is not None and self.system.has_initiative_numbers:
-            bits.append(f"init {c.initiative}")
         return " · ".join(bits)
+
+    def shown(self, name: str | None) -> bool:
+        """May this view show the numbers of the combatant called ``name``? (`rules.hidden.for_reader`)"""
+        return not self.hidden(name)
+
+    def readable(self, text: str) -> str:
+        """Marked text (`rules.hidden.mark`) as this view's reader sees it."""
+        return for_reader(text, self.shown)
 
     def line(self, enc: "Encounter", c: "Combatant") -> str:
         """``c``'s board line as this view shows it."""
         return self.hidden_line(enc, c) if self.hidden(c.name) else self.status_line(enc, c)
 
     # -- events -------------------------------------------------------------------------------------
+    def marked(self, e: Event) -> str:
+        """``e``'s line in both versions (`rules.hidden.mark`): every number for the GM, and the
+        text of its public copy (`rules.hidden.public_copy`) for players where it names one of
+        the combatants this view hides."""
+        full = self.text(e) if not self.hide else self.full().text(e)
+        names = names_in(e, self.hide) if self.hide else set()
+        if not names:
+            return full
+        try:
+            public = self.text(public_copy(e, self.hide))
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):  # a text that needs a hidden number
+            public = f"**{e.actor}**: the GM keeps the details" if e.actor else "The GM keeps the details"
+        return mark(names, full, public)
+
+    def full(self) -> "Presenter":
+        """This presenter showing every number (the GM's view)."""
+        if not self.hide:
+            return self
+        shown = copy.copy(self)
+        shown.hide = frozenset()
+        return shown
+
     def text(self, e: Event) -> str:
         method = self._methods.get(type(e))
         if method is None:
@@ -168,10 +202,12 @@ class Presenter:
         where = f" at {e.at}" if e.at else " (not on the map yet)" if e.on_map else ""
         facing = f" facing {e.facing}" if e.faces and e.facing else ""
         owner = f"played by {user_ref(e.owner_id)}" if e.owner_id else "the GM's"
-        summary = f": {e.summary}" if e.summary else ""
+        summary = f": {e.summary}" if e.summary and not secret(e.summary) else ""
         return f"**{e.actor}** joins{side}{where}{facing}, {owner}{summary}"
 
     def edited(self, e: Edited) -> str:
+        if secret(e.summary):
+            return f"The GM changed **{e.actor}**"
         who = "GM edit: " if e.by_gm else ""
         return f"{who}**{e.actor}** updated" + (f": {e.summary}" if e.summary else "")
 
@@ -278,7 +314,8 @@ class Presenter:
         return COLOURS["info"]
 
     def report(self, title: str, events: Sequence[Event]) -> Report:
-        lines = [t for t in (self.text(e) for e in events) if t]
+        """The report of one command's events, each line marked where it hides numbers (`marked`)."""
+        lines = [t for t in (self.marked(e) for e in events) if t]
         return Report(title=title, lines=lines, colour=self.colour(events))
 
     def status_line(self, enc: "Encounter", c: "Combatant") -> str:
@@ -301,9 +338,9 @@ class Presenter:
             c = enc.find(name)
             if c is None:
                 continue
-            mark = "▶️ " if name in turn.actors else ""
-            init = f" ({c.initiative})" if c.initiative is not None else ""
-            lines.append(f"{mark}{i}. **{c.name}**{init} · {c.side}" + (f" · {c.status}" if c.status != "active" else ""))
+            here = "▶️ " if name in turn.actors else ""
+            init = f" ({c.initiative})" if c.initiative is not None and self.shown(c.name) else ""
+            lines.append(f"{here}{i}. **{c.name}**{init} · {c.side}" + (f" · {c.status}" if c.status != "active" else ""))
         return lines
 
     def board_extra(self, enc: "Encounter") -> list[str]:
@@ -321,7 +358,7 @@ class Presenter:
             lines.append("Setting up: add combatants, then the GM uses `/init roll`.")
         else:
             lines.append(f"Round **{enc.round}**" + (f" · {enc.phase}" if enc.phase else ""))
-            lines.append(turn.label)
+            lines.append(self.readable(turn_line(enc, turn.label, turn.actors)))
         fields: list[tuple[str, str]] = []
         for side in enc.sides():
             rows = [self.line(enc, c) for c in enc.combatants if c.side == side]
@@ -333,5 +370,5 @@ class Presenter:
         if enc.effects and not enc.winner:
             lines.append("✨ Effects: " + "; ".join(self.effect_lines(enc))[:900])
         if enc.gm_edits and not enc.winner:
-            lines.append("🛠️ GM changes: " + "; ".join(enc.gm_edits))
+            lines.append("🛠️ GM changes: " + "; ".join(self.readable(note) for note in enc.gm_edits))
         return Report(title=title, lines=lines, fields=fields, colour=COLOURS["turn"])

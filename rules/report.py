@@ -6,6 +6,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rules.hidden import for_reader, secret
+
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Encounter
     from rules.system import RuleSystem
@@ -46,6 +48,17 @@ class Report:
     colour: int = COLOURS["info"]
     footer: str | None = None
 
+    def for_reader(self, shown: Callable[[str], bool]) -> "Report":
+        """This report as one reader sees it: each marked part (`rules.hidden.mark`) in the GM's
+        version where ``shown`` is true of every name it hides, else in the public version."""
+        return Report(
+            title=for_reader(self.title, shown),
+            lines=[for_reader(line, shown) for line in self.lines],
+            fields=[(for_reader(n, shown), for_reader(v, shown)) for n, v in self.fields],
+            colour=self.colour,
+            footer=for_reader(self.footer, shown) if self.footer else self.footer,
+        )
+
     def text(self) -> str:
         parts = [self.title, *self.lines]
         for name, value in self.fields:
@@ -56,6 +69,8 @@ class Report:
 
 
 def signed(n: int) -> str:
+    if secret(n):
+        return "±?"
     return f"+{n}" if n >= 0 else f"−{abs(n)}"
 
 
@@ -76,8 +91,9 @@ def die_text(value: int, typed: bool) -> str:
 def events_report(
     title: str, events: Sequence[Any], system: "RuleSystem", enc: "Encounter | None" = None, hide: frozenset[str] = frozenset()
 ) -> Report:
-    """The report of one command's events, in the system's words (`RuleSystem.present`), with
-    the health of ``hide`` (combatants of ``enc``) as condition words."""
+    """The report of one command's events, in the system's words (`RuleSystem.present`): the
+    lines that would show a number of ``hide`` (combatants of ``enc``) are marked with their
+    public version (`rules.hidden.mark`; `Report.for_reader` picks one per reader)."""
     present = system.present.view(enc, hide) if enc is not None else system.present
     return present.report(title, events)
 

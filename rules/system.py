@@ -19,6 +19,7 @@ from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, TurnPoint, moments,
 from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, Finished, JoinedFight, Moved, Removed, TurnDone, Victory
 from rules.geometry import Cell, Grid
 from rules.geometry.cell_lists import parse_cell_list
+from rules.hidden import mark
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import OptionSet, OptionValues
 from rules.actions import ActionTable
@@ -606,6 +607,8 @@ class RuleSystem:
             changed = [f"{k}={v}" for k, v in action.raw_sheet.items()]
             changed += [f"{k} {v}" for k, v in (("at", action.at), ("facing", action.facing), ("side", action.side)) if v]
             note = f"round {enc.round}: {c.name} {' '.join(changed)}"[:200]
+            if enc.hidden(c):  # players read that the GM changed it, not what
+                note = mark([c.name], note, f"round {enc.round}: the GM changed {c.name}")
             enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
         events: list[Event] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=by_gm)]
         events += self.setup_combatant(enc, c, new=False)

@@ -13,7 +13,7 @@ from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, 
 from bot.service.clock import parse_quiet, quiet_text, zone
 from bot.service.reminders import Reminders
 from bot.service.permissions import COMMAND_NAMES, acting, authorise, default_actor, dice_for, not_gm, require_gm, require_gm_of
-from bot.service.porting import read_export, set_options
+from bot.service.porting import read_export, set_hidden, set_options
 from data.store import DuplicateInteraction, NotifyPrefs, read_state
 from rules.geometry.cell_lists import parse_cell_list
 from rules.actions import make_action
@@ -24,6 +24,7 @@ from rules.models import (
     DEADLINE_POLICIES, MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, Encounter, MapState, Settings, deadline_hours_problem,
     reminder_hours_problem,
 )
+from rules.hidden import everyone, players_see
 from rules.report import TYPED, Report, events_report, plural, user_ref
 from rules.sheet import read_int
 from rules.system import Action, RuleSystem, check_plain, get_system
@@ -134,10 +135,9 @@ class Service(Reminders):
             command = "/combatant hp" if getattr(action, "hp_change", None) is not None else COMMAND_NAMES[action.kind]
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
             title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
-            hide = res.encounter.hidden_names()
-            report = events_report(title, res.events, system, res.encounter, hide)
-            private = views.numbers_report(report, events_report(title, res.events, system)) if is_gm and hide else None
-            summary = " · ".join(report.lines)[:1500] or command  # a GM's mid-fight edit says so itself
+            marked = events_report(title, res.events, system, res.encounter, res.encounter.hidden_names())
+            report, private = views.readers(marked, res.encounter, is_gm)
+            summary = " · ".join(marked.lines) or command  # the log keeps both versions: `/log` picks per reader
             typed = dice.typed()
             if typed:
                 report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
@@ -195,7 +195,10 @@ class Service(Reminders):
                 if deadline_policy not in DEADLINE_POLICIES:
                     raise InputError(f"`deadline_policy` is one of {', '.join(DEADLINE_POLICIES)}.")
                 new.settings.deadline_policy = deadline_policy  # type: ignore[assignment]
-            set_options(system, new.settings.options, options or {})
+            options = dict(options or {})
+            if "hidden" in options:
+                set_hidden(new, options.pop("hidden"))
+            set_options(system, new.settings.options, options)
             system.check_options(new)
             lines = views.settings_lines(system, new)
             if new != live.enc:
@@ -289,7 +292,8 @@ class Service(Reminders):
                 )
             text = f"Undid {entry.command} by {views.who(entry.user_id)}: {entry.summary}"
             ping = await self._commit(ctx, live, restored, "/undo", text, [], undoable=False, undo_of=entry.id)
-        return Outcome(Report("↩️ Undone", [text[:3500]]), ping=ping, board_changed=True)
+        report, private = views.readers(Report("↩️ Undone", [text[:3500]]), restored, restored.is_gm(ctx.user_id))
+        return Outcome(report, ping=ping, board_changed=True, private=private)
 
     async def log(self, ctx: Ctx, count: int, public: bool = False) -> Outcome:
         entry: StoredEntry | None = await self._live(ctx.channel_id)
@@ -298,9 +302,12 @@ class Service(Reminders):
             entry = await self._ended(ctx.channel_id)
             if entry is None:
                 raise no_encounter()
-        name = entry.enc.name if isinstance(entry, LiveEntry) else "the ended encounter"
+        enc = entry.enc if isinstance(entry, LiveEntry) else None
+        name = enc.name if enc is not None else "the ended encounter"
         entries = await self.store.log(entry.id, max(1, min(count, 25)))
-        return Outcome(views.log_report(name, entries, ended=ended), ephemeral=not public)
+        # each reader's own: the GM's with every number, unless posted for everyone
+        shown = everyone if enc is not None and enc.is_gm(ctx.user_id) and not public else players_see(enc)
+        return Outcome(views.log_report(name, entries, ended=ended).for_reader(shown), ephemeral=not public)
 
     async def export(self, ctx: Ctx) -> Outcome:
         entry = await self._entry(ctx.channel_id) or await self._ended(ctx.channel_id)
@@ -398,7 +405,10 @@ class Service(Reminders):
     # -- reading --------------------------------------------------------------------------------------
     async def order(self, ctx: Ctx) -> Outcome:
         live = await self._need(ctx.channel_id)
-        return Outcome(views.order_report(get_system(live.enc.system), live.enc))
+        system, enc = get_system(live.enc.system), live.enc
+        report = views.order_report(system, enc)  # posted for everyone: the GM's numbers follow privately
+        private = views.numbers_report(report, views.order_report(system, enc, numbers=True)) if enc.is_gm(ctx.user_id) else None
+        return Outcome(report, private=private)
 
     async def show(self, ctx: Ctx, name: str) -> Outcome:
         live = await self._need(ctx.channel_id)

@@ -25,6 +25,7 @@ from data.store import (
     Change, DuplicateInteraction, Reminder, StaleEncounter, Store, StoredEncounter, StoreUnavailable, read_state,
 )
 from rules.errors import IllegalAction, NotFound
+from rules.hidden import for_reader, players_see, turn_line
 from rules.models import Encounter
 from rules.report import Report, board_report, user_ref
 from rules.system import Turn, get_system
@@ -477,7 +478,7 @@ class ServiceCore:
             interaction_id=ctx.interaction_id,
             user_id=ctx.user_id,
             command=command,
-            summary=summary[:1500],
+            summary=summary[:4000],
             dice=dice,
             state_before=live.json,
             undoable=undoable,
@@ -562,6 +563,7 @@ def _turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) ->
     if len(users) > len(shown):
         mentions += f" (+{len(users) - len(shown)} more)"
     who = _names(turn.actors)
-    text = f"{mentions}: {lead} in **{enc.name}**: {who}. {turn.label}".strip()
+    label = for_reader(turn_line(enc, turn.label, turn.actors), players_see(enc))  # posted: as players see it
+    text = f"{mentions}: {lead} in **{enc.name}**: {who}. {label}".strip()
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 

@@ -25,6 +25,8 @@ from rules.system import MAX_COMBATANTS, RuleSystem, check_plain, get_system, sy
 
 __all__ = [
     "MAX_IMPORT_BYTES",
+    "set_hidden",
+    "HIDDEN_WORDS",
     "MAX_DEPTH",
     "MAX_TEXT",
     "MAX_KEYS",
@@ -73,6 +75,26 @@ def set_options(system: RuleSystem, options: dict[str, str], changes: dict[str, 
             raise InputError(f"The value of `{key}` may be at most {MAX_OPTION_TEXT} characters long.")
         else:
             options[key] = value
+
+
+#: the words of the encounter option ``hidden``: whose numbers players see as a condition word
+HIDDEN_WORDS = ("gm", "none")
+
+
+def set_hidden(enc: Encounter, value: str) -> None:
+    """``options:"hidden=none"``: every combatant's numbers are shown to everyone (as `/encounter reveal`
+    without a name); ``hidden=gm`` (the default) hides the GM's combatants' numbers again, all of them."""
+    word = value.strip().lower()
+    if word in ("", "default"):
+        word = "gm"
+    if word not in HIDDEN_WORDS:
+        raise InputError(
+            f"`hidden` is `gm` (players see the GM's combatants' health as a condition word; the default) "
+            f"or `none` (every number is shown to everyone), not `{value[:40]}`."
+        )
+    enc.settings.reveal = word == "none"
+    if word == "gm":
+        enc.settings.revealed.clear()
 
 
 def read_export(raw: bytes, importer: str) -> Encounter:

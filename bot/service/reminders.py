@@ -16,6 +16,7 @@ from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
 from rules.models import Encounter
+from rules.hidden import players_see
 from rules.report import events_report, plural, user_ref
 from rules.system import get_system
 
@@ -158,9 +159,10 @@ class Reminders(ServiceCore):
                     res = system.resolve(enc, action, dice)
                     hidden = res.encounter.hidden_names()
                     whose = _names(turn.actors) if action.kind == "next" and turn.current is None else actor
-                    report = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
-                    summary = f"⏰ {whose}'s turn passed its {hours} deadline ({policy}): " + " · ".join(report.lines)
+                    marked = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
+                    summary = f"⏰ {whose}'s turn passed its {hours} deadline ({policy}): " + " · ".join(marked.lines)
                     ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], summary, dice.values())
+                    report = marked.for_reader(players_see(res.encounter))  # posted in the channel
             except StoreUnavailable:
                 raise
             except (RulesError, DuplicateInteraction) as exc:

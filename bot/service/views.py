@@ -9,11 +9,12 @@ from bot.service.core import Ctx
 from bot.service.reminders import BOT_USER
 from data.store import LogEntry
 from rules.dice import ExpressionResult
+from rules.hidden import everyone, players_see, turn_line
 from rules.models import Combatant, Encounter, MapState
 from rules.report import TYPED, Report, user_ref
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "settings_changes", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "who"]
+__all__ = ["title", "settings_lines", "settings_changes", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "readers", "who"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -40,7 +41,7 @@ def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
         f"Nudges per turn before only the GM is told, `max_nudges`: **{s.max_nudges}**",
         (f"Turn deadline, `deadline_hours`: **{s.deadline_hours:g} h**, then `deadline_policy` **{s.deadline_policy}**"
          if s.deadline_hours else f"Turn deadline: **none** (`deadline_policy` {s.deadline_policy} once `deadline_hours` is set)"),
-        "Players' numbers: all shown; the GM's combatants: " + ("**shown**" if s.reveal else "**hidden** (a condition word)")
+        "Players' numbers: all shown; the GM's combatants, `hidden`: " + ("**none** (shown)" if s.reveal else "**gm** (a condition word)")
         + (f", except {', '.join(s.revealed)}" if s.revealed and not s.reveal else ""),
         f"GMs: {', '.join(user_ref(g) for g in enc.gm_ids)}",
     ]
@@ -92,15 +93,17 @@ def map_hint(system: RuleSystem) -> str:
     return "write a size like `12x10`"
 
 
-def order_report(system: RuleSystem, enc: Encounter) -> Report:
-    """`/init order`: who acts in which order, the ones acting now marked."""
+def order_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> Report:
+    """`/init order`: who acts in which order, the ones acting now marked; the initiative of a
+    hidden combatant only with ``numbers`` (the GM's view)."""
     turn = system.turn(enc)
+    present = system.present.view(enc, frozenset() if numbers else enc.hidden_names())
     lines: list[str] = []
     if not enc.started:
         lines.append("Combat has not started: the GM uses `/init roll`.")
-    lines += system.present.order_lines(enc, turn)
+    lines += present.order_lines(enc, turn)
     if turn.label:
-        lines.append(turn.label)
+        lines.append(present.readable(turn_line(enc, turn.label, turn.actors)))
     return Report(f"🎯 Order · round {enc.round}", lines or ["No combatants yet."])
 
 
@@ -131,6 +134,13 @@ def numbers_report(public: Report, full: Report) -> Report | None:
     if not lines:
         return None
     return Report("🔒 The numbers (only you see this)", lines)
+
+
+def readers(report: Report, enc: Encounter | None, gm: bool) -> tuple[Report, Report | None]:
+    """A marked report (`rules.hidden.mark`) as players see it, and for a GM (``gm``) the lines
+    with the numbers that the players' version hides (None when it hides none)."""
+    public = report.for_reader(players_see(enc))
+    return public, numbers_report(public, report.for_reader(everyone)) if gm else None
 
 
 def who(user_id: str) -> str:

@@ -103,3 +103,176 @@ def test_condition_words_follow_the_share_of_health_left(hp: int, status: str, w
     c = Combatant(name="Grak", hp=hp, status=status, sheet={"hp": 3})
     c.state = system_state(system, hp_max=3)
     assert system.condition(c) == word
+
+
+def gm_private(sent: list[Sent]) -> str:
+    """The follow-up only the GM sees (the numbers behind the public reply)."""
+    return "\n".join(s.text for s in sent if s.kind == "followup" and s.ephemeral)
+
+
+def public_texts(sent: list[Sent]) -> str:
+    """Every message of ``sent`` that is not ephemeral: what the whole channel reads."""
+    return "\n".join(s.text for s in sent if not s.ephemeral)
+
+
+async def test_adding_a_hidden_combatant_shows_players_no_sheet(h: Harness) -> None:
+    """`/combatant add` (one, or `count:`) says who joined where; the sheet goes to the GM alone."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    sent = await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet="class=light weapons=axe hp=17")
+    assert "**Grak** joins **orcs** at F3 facing W, the GM's" in reply(sent).text
+    assert "hp=17" not in public_texts(sent) and "hp=17" in gm_private(sent)
+    sent = await h.run("gm", "/combatant add", name="Orc", count="2", at="E2 E4", sheet="class=light weapons=axe hp=13")
+    assert "**Orc 2** joins" in reply(sent).text and "hp=13" not in public_texts(sent)
+    assert gm_private(sent).count("hp=13") == 2
+
+
+async def test_a_gm_edit_mid_fight_says_only_that_the_gm_changed_it(h: Harness) -> None:
+    """The reply and the board's GM changes line name Grak, not his new numbers; the GM sees them."""
+    await started_cdg(h)
+    sent = await h.run("gm", "/combatant edit", name="Grak", sheet="hp=17 dv=9")
+    assert "The GM changed **Grak**" in reply(sent).text
+    assert "hp=17" not in public_texts(sent) and "dv=9" not in public_texts(sent)
+    assert "round 1: the GM changed Grak" in board(sent)
+    assert "hp=17" in gm_private(sent)
+    assert "round 1: Grak hp=17 dv=9" in reply(await h.run("gm", "/encounter status")).text
+
+
+async def test_undo_replies_hide_the_undone_numbers(h: Harness) -> None:
+    """Undoing a hidden combatant's add repeats what players saw; the GM gets the numbers privately."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Orc", count="3", at="E2 E3 E4", sheet="class=light weapons=axe hp=13")
+    sent = await h.run("gm", "/undo")
+    assert "Undid /combatant add" in reply(sent).text and "hp=13" not in public_texts(sent)
+    assert gm_private(sent).count("hp=13") == 3
+
+
+async def test_log_is_read_per_reader_and_follows_reveal_and_hide(h: Harness) -> None:
+    """A player's `/log` has the public text, the GM's every number; revealing Grak opens his
+    earlier entries too, and hiding him again hides them again."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant edit", name="Grak", sheet="hp=17")
+
+    def logged(sent: list[Sent]) -> str:
+        return reply(sent).text
+
+    assert "hp=17" not in logged(await h.run("bob", "/log"))
+    assert "hp=17" not in logged(await h.run("gm", "/log", public="true"))
+    assert "hp=17" in logged(await h.run("gm", "/log"))
+    await h.run("gm", "/encounter reveal", combatant="Grak")
+    assert "hp=17" in logged(await h.run("bob", "/log"))
+    await h.run("gm", "/encounter reveal", combatant="Grak", hide="true")
+    assert "hp=17" not in logged(await h.run("bob", "/log"))
+    await h.run("gm", "/encounter end", confirm="true")
+    assert "hp=17" not in logged(await h.run("bob", "/log"))
+    assert "hp=17" in logged(await h.run("gm", "/log"))
+
+
+async def test_a_players_attack_does_not_show_the_hidden_targets_defence(h: Harness) -> None:
+    """Borin's reply shows his own die and the hit, and names Grak's DV without its value."""
+    sent = await hit_grak(h)
+    text = reply(sent).text
+    assert "🎲 5✍ (d6) = **5** vs **Grak**'s DV: **hit**" in text and "DV 4" not in text
+    assert "DV 4" in reply(await h.run("gm", "/log")).text
+
+
+async def test_a_hidden_attackers_roll_shows_players_only_the_outcome(h: Harness) -> None:
+    """Grak's attack on Borin: players read the miss against Borin's DV, not Grak's die or MP."""
+    await started_cdg(h)
+    await h.run("gm", "/init next", combatant="Borin")
+    moved = await h.run("gm", "/move", combatant="Grak", to="D3")
+    assert "**Grak** moves F3 → E3 → D3, facing W" in reply(moved).text and "MP" not in public_texts(moved)
+    assert "MP left" in gm_private(moved)
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", weapon="axe", roll="2")
+    assert "**Grak** attacks **Borin** with axe: 🎲 the GM's roll vs DV 5 +1 shield (Block) = **6**: **miss**" in reply(sent).text
+    assert "🎲 2✍ (d6) = **2**" in gm_private(sent)
+
+
+async def test_init_order_and_turn_labels_keep_a_hidden_combatants_numbers(h: Harness) -> None:
+    """Knights of Valour: players' `/init order`, the board and the turn ping leave out Grak's
+    initiative and movement; the GM's order follows with them privately."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Ford", map="12x10")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet="agi=1 hp=14 weapons=warhammer:2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H4", sheet="agi=3 hp=12 move=55 weapons=club:2")
+    sent = await h.run("gm", "/init roll")
+    shown = public_texts(sent)
+    assert "Grak to act" in shown and "55" not in shown and "Grak 3" not in shown
+    order = await h.run("bob", "/init order")
+    assert "**Grak** ·" in reply(order).text and "(3)" not in reply(order).text
+    assert "**Grak** (3)" in gm_private(await h.run("gm", "/init order"))
+    assert "Order: Grak 3, Borin 1" in reply(await h.run("gm", "/encounter status")).text
+
+
+async def test_hidden_numbers_follow_from_the_deadline_notice(h: Harness) -> None:
+    """A deadline that passes Borin's turn to Grak posts the public text: Grak's turn, not his movement."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Ford", map="12x10")
+    await h.run("gm", "/encounter settings", deadline_hours="2", deadline_policy="pass")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet="agi=3 hp=14 weapons=warhammer:2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H4", sheet="agi=-2 hp=12 move=55 weapons=club:2")
+    await h.run("gm", "/init roll")
+    clock = h.bot.service.clock
+    clock.now += 3 * 3600  # type: ignore[attr-defined]
+    sent = await h.reminders()
+    notice = "\n".join(s.text for s in sent)
+    assert "Deadline" in notice and "**Grak** to act" in notice and "55" not in notice
+    assert "55 ft" in reply(await h.run("gm", "/log")).text
+
+
+async def test_hidden_none_opens_every_number_and_hidden_gm_closes_them_again(h: Harness) -> None:
+    """`options:"hidden=none"` shows players the GM's numbers, earlier log entries too; `hidden=gm` hides them again."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet="class=light weapons=axe hp=17")
+    sent = await h.run("gm", "/encounter settings", options="hidden=none")
+    assert "`hidden`: **none**" in reply(sent).text and "17/17 HP" in board(sent)
+    assert "hp=17" in reply(await h.run("bob", "/log")).text
+    sent = await h.run("gm", "/combatant add", name="Snaga", side="orcs", at="F4", facing="W", sheet="class=light weapons=axe hp=13")
+    assert "hp=13" in reply(sent).text
+    refused = reply(await h.run("gm", "/encounter settings", options="hidden=maybe"))
+    assert refused.ephemeral and "`hidden` is `gm`" in refused.text
+    await h.run("gm", "/encounter settings", options="hidden=gm")
+    logged = reply(await h.run("bob", "/log")).text
+    assert "hp=17" not in logged and "hp=13" in logged  # Snaga's add was made while every number was shown
+    assert "17/17" not in reply(await h.run("bob", "/encounter status")).text
+
+
+async def test_a_players_own_combatant_keeps_its_numbers(h: Harness) -> None:
+    """Borin is bob's: his HP change, sheet and MP show to everyone while Grak's are hidden."""
+    await started_cdg(h)
+    sent = await h.run("bob", "/move", to="E3")
+    assert "MP left" in reply(sent).text
+    await h.run("bob", "/init next")
+    await h.run("gm", "/attack", combatant="Grak", target="Borin", weapon="axe", roll="6")
+    text = reply(await h.run("tess", "/log")).text
+    assert "**Borin** takes 1 damage (3 → 2)" in text or "**Borin** takes 2 damage (3 → 1)" in text
+
+
+async def test_tote_hit_on_a_hidden_enemy_shows_no_block_resist_or_track(h: Harness) -> None:
+    """TOTE: Borin's shot at Grak shows his own test and the hit, not Grak's Block, resist or boxes."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/encounter settings", options="distance=far")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="heroes", sheet="hawk=3 shoot=3 weapon=bow:3:pierce")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", sheet="rating=1 block=5 resist=pierce:1 track=6,6,U")
+    await h.run("gm", "/init roll", roll="6,6,1,1")
+    sent = await h.run("bob", "/attack", target="Grak", weapon="bow", roll="6,6")
+    text = public_texts(sent)
+    assert "🎲 Shoot [6✍, 6✍," in text and "vs **Grak**'s Block: hit" in text
+    assert "Block 5" not in text and "resist" not in text and "[6]" not in text and "**Grak** is hit: bow 3" in text
+    logged = reply(await h.run("gm", "/log")).text
+    assert "Block 5" in logged and "resist pierce" in logged
+
+
+async def test_war_and_combat_wound_on_a_hidden_fighter_shows_no_armour(h: Harness) -> None:
+    """War & Combat: a hidden fighter's wound says where and how bad, not the impact or what its armour absorbed."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE",
+                sheet="str=14 agl=13 fighter=6 skills=broadsword:3 weapons=broadsword")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW", sheet="fighter=3 weapons=axe armor=mail")
+    await h.run("gm", "/init roll", roll="6,5,4,1,5,5")
+    await h.run("bob", "/init next")
+    await h.run("gm", "/init next")  # engaged: the flurry begins
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=press")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    sent = await h.run("bob", "/attack", target="Grak", roll="4,4,4,1,1,2,6,6,5")
+    text = public_texts(sent)
+    struck = [line for line in text.splitlines() if "is struck in the" in line]
+    assert struck and all("absorbed" not in line and "impact" not in line for line in struck)
+    assert "impact 🎲" in reply(await h.run("gm", "/log")).text

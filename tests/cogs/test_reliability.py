@@ -89,7 +89,7 @@ async def test_concurrent_commands_on_one_channel_none_lost_none_twice(h: Harnes
     assert len(again) <= 10 and all(refused(r) and "already applied" in r.text for r in again), [r.text for r in again]
     for i in range(40):
         assert sum(f"**A{i}** joins" in r.text for r in replies) == 1
-    assert sum("updated" in r.text for r in replies) == 40
+    assert sum("updated" in r.text or "The GM changed" in r.text for r in replies) == 40  # a hidden one's numbers are the GM's
     assert sum(r.embeds[0]["title"].startswith("⚔️ Crowd") for r in replies) == 20
 
     enc_id = (await h.store.load_active(str(channel_id_of("general")))).id  # type: ignore[union-attr]

@@ -34,11 +34,12 @@ async def test_moving_player_cannot_type_the_enemys_attack_of_opportunity(h: Har
 
 
 async def test_gm_may_type_the_attack_of_opportunity(h: Harness) -> None:
-    """The GM types the enemy's dice for a player's move, and the reply marks them typed."""
+    """The GM types the enemy's dice for a player's move, and the GM's numbers mark them typed."""
     await kov_duel(h)
     sent = await h.run("gm", "/move", combatant="Borin", path="W W", roll="1")
     text = reply(sent).text
-    assert "Attack of Opportunity" in text and "1✍" in text
+    assert "Attack of Opportunity" in text and "1✍" not in text  # the hidden Grak's die is the GM's
+    assert "1✍" in next(s.text for s in sent if s.kind == "followup" and s.ephemeral)
     assert borin(await export(h))["hp"] == 12
 
 

@@ -1,10 +1,11 @@
 """Coup-De-Grace's own events (typed data; `present.py` makes their text)."""
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
+from rules.hidden import PUBLIC, Of
 from rules.events import Attacked, Damaged, Event, Modifier, Moved, RoundBegan, StatusChanged, Turned
 
 __all__ = [
@@ -62,7 +63,7 @@ class Passed(Event):
 
 class RoundOver(Event):
     kind: ClassVar[str] = "round_over"
-    round: int
+    round: Annotated[int, PUBLIC]
 
 
 class OrderSet(Event):
@@ -98,11 +99,11 @@ class Struck(Attacked):
     """An attack: its mode, range, the target's DV before ``defence`` bonuses, the MP it cost."""
 
     mode: Literal["melee", "ranged"]
-    range: int
-    dv: int
-    cost: int = 0
-    left: int | None = None
-    defence: list[Modifier] = Field(default_factory=list)
+    range: Annotated[int, PUBLIC]
+    dv: Annotated[int, Of("target")]
+    cost: Annotated[int, Of("actor")] = 0
+    left: Annotated[int | None, Of("actor")] = None
+    defence: Annotated[list[Modifier], Of("target")] = Field(default_factory=list)
     coup_de_grace: bool = False
     #: the crossbow's Accuracy rerolled a missing 2
     reroll: bool = False
@@ -120,6 +121,8 @@ class Wounded(Damaged):
     """Damage with the weapon bonuses that added to it (codes: ``axe``, ``knife``, ``glaive``,
     ``hammer``), ``blocker`` saying what stopped the hammer's push."""
 
+    #: 1 and a bonus per weapon bonus: the attacker's weapon makes it, so players see it
+    amount: Annotated[int, PUBLIC]
     bonuses: list[str] = Field(default_factory=list)
     blocker: Blocker | None = None
 
@@ -162,7 +165,7 @@ class Cast(Event):
 
     kind: ClassVar[str] = "cast"
     spell: str
-    cost: int
-    left: int | None = None
+    cost: Annotated[int, Of("actor")]
+    left: Annotated[int | None, Of("actor")] = None
     target: str | None = None
-    range: int | None = None
+    range: Annotated[int | None, PUBLIC] = None

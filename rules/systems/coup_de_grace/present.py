@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rules.events import Checked
 from rules.present import Presenter, roll_text
+from rules.hidden import secret
 from rules.report import plural, signed
 from rules.systems.coup_de_grace.events import (
     Activated,
@@ -106,10 +107,10 @@ class CoupDeGracePresenter(Presenter):
                 f"{e.actor} activates while downed: ONE action (crawl one square, attack at −2, "
                 f"or `/act action:recover`)"
             )
-        return f"{e.actor} activates with {e.mp} MP"
+        return f"{e.actor} activates" if secret(e.mp) else f"{e.actor} activates with {e.mp} MP"
 
     def activation_ended(self, e: ActivationEnded) -> str:
-        unused = f" ({e.unused} MP unused)" if e.unused else ""
+        unused = f" ({e.unused} MP unused)" if e.unused and not secret(e.unused) else ""
         return f"{e.actor}'s activation ends{unused}."
 
     def checked(self, e: Checked) -> str:
@@ -125,10 +126,14 @@ class CoupDeGracePresenter(Presenter):
         path = " → ".join(e.path)
         if e.crawl:
             return f"**{e.actor}** crawls {path} (its one action while downed)"
+        if secret(e.cost):
+            return f"**{e.actor}** moves {path}, facing {e.facing}"
         detail = f" ({'+'.join(map(str, e.steps))})" if any(s > STEP_COST for s in e.steps) else ""
         return f"**{e.actor}** moves {path} for {e.cost:g} MP{detail}, facing {e.facing} · {e.left:g} MP left"
 
     def mini_turned(self, e: MiniTurned) -> str:
+        if secret(e.cost):
+            return f"**{e.actor}** turns to face {e.facing}"
         return f"**{e.actor}** turns to face {e.facing} for {e.cost:g} MP · {e.left} MP left"
 
     # -- attacks -------------------------------------------------------------------------------------
@@ -139,7 +144,9 @@ class CoupDeGracePresenter(Presenter):
         roll = roll_text(e.roll.model_copy(update={"against": None, "success": None}), None)
         guard = "".join(f" {signed(m.value)} {m.name}" for m in e.defence)
         dv = f"DV {e.dv}{guard}" + (f" = **{e.roll.against}**" if guard else "")
-        cost = f" · {e.cost} MP, {e.left} left" if e.cost else ""
+        if secret(e.dv):
+            dv = f"**{e.target}**'s DV"
+        cost = f" · {e.cost} MP, {e.left} left" if e.cost and not secret(e.cost) else ""
         extra = " (crossbow Accuracy: the missing 2 is rerolled, once a round)" if e.reroll else ""
         return (
             f"**{e.actor}** {verb} **{e.target}** with {e.weapon}: {roll} vs {dv}: "

@@ -1,10 +1,11 @@
 """The events of the damage-grid game: names, numbers and codes; `present.py` makes the text."""
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, Field
 
+from rules.hidden import PUBLIC, Of
 from rules.events import Attacked, Event, Modifier, Moved
 
 __all__ = [
@@ -29,15 +30,15 @@ __all__ = [
 
 class NewRound(Event):
     kind: ClassVar[str] = "round"
-    round: int
+    round: Annotated[int, PUBLIC]
     sides: list[str]
 
 
 class PhaseBegan(Event):
     kind: ClassVar[str] = "phase"
-    round: int
-    phase: int
-    phases: int
+    round: Annotated[int, PUBLIC]
+    phase: Annotated[int, PUBLIC]
+    phases: Annotated[int, PUBLIC]
 
 
 class Priority(Event):
@@ -110,14 +111,14 @@ class DgAttack(Attacked):
     power: list[Modifier] = Field(default_factory=list)
     accuracy: list[Modifier] = Field(default_factory=list)
     aim: str | None = None
-    distance: int = 0
-    reach: int = 0
+    distance: Annotated[int, PUBLIC] = 0
+    reach: Annotated[int, Of("actor")] = 0
     sight: str = "none"
     cover: int = 0
     cover_by: str | None = None
     cover_added: int = 0
-    cp: int = 1
-    forced: int = 0
+    cp: Annotated[int, Of("actor")] = 1
+    forced: Annotated[int, Of("actor")] = 0
     melee: bool = False
     special: str | None = None
     #: the square an area weapon was centred on (each model in it is attacked separately)
@@ -129,9 +130,9 @@ class GridDamage(Event):
     Arsenal location stands for (its row's before and after are that weapon's Health)."""
 
     kind: ClassVar[str] = "grid"
-    locations: list[LocationHit] = Field(default_factory=list)
+    locations: Annotated[list[LocationHit], Of("actor")] = Field(default_factory=list)
     weapon: str | None = None
-    health_lost: int = 0
+    health_lost: Annotated[int, Of("actor")] = 0
 
 
 class ProneChanged(Event):
@@ -157,10 +158,10 @@ class GrappleTest(Event):
 
     kind: ClassVar[str] = "grapple"
     target: str
-    dice: list[int]
-    target_dice: list[int]
-    best: int
-    target_best: int
+    dice: Annotated[list[int], Of("actor")]
+    target_dice: Annotated[list[int], Of("target")]
+    best: Annotated[int, Of("actor")]
+    target_best: Annotated[int, Of("target")]
     helpers: list[str] = Field(default_factory=list)
     won: bool
     breaking: bool = False

@@ -6,6 +6,7 @@ from typing import ClassVar
 from rules.effects import active
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
+from rules.hidden import secret
 from rules.report import signed
 from rules.systems.damage_grid.events import (
     Activated,
@@ -123,25 +124,31 @@ class DgPresenter(Presenter):
         power = sum(m.value for m in e.power)
         accuracy = sum(m.value for m in e.accuracy)
         lines = [head]
-        lines.append("; ".join(f"{name} {_terms(mods, str(total))}" for name, mods, total in
-                               (("Power", e.power, power), ("Accuracy", e.accuracy, accuracy)) if mods))
+        if not secret(power) and not secret(accuracy):
+            lines.append("; ".join(f"{name} {_terms(mods, str(total))}" for name, mods, total in
+                                   (("Power", e.power, power), ("Accuracy", e.accuracy, accuracy)) if mods))
         if e.sight != "none":
             lines.append("the target is " + ("partly obstructed" if e.sight == "partial" else "hidden"))
-        if e.cover:
+        if e.cover and not secret(e.cover):
             added = f": +{e.cover_added} Body" if e.cover_added else ": the Power penetrates it"
             lines.append(f"cover of Body {e.cover} ({e.cover_by}){added}")
-        shown = ", ".join(("✍️" if i in e.roll.typed else "") + str(d) for i, d in enumerate(e.roll.dice))
-        lines.append(f"🎲 {shown} ({e.roll.label})" if e.roll.dice else "🎲 no dice: Power 0")
-        if e.flips:
+        if any(secret(d) for d in e.roll.dice):
+            lines.append("🎲 the GM's roll")
+        else:
+            shown = ", ".join(("✍️" if i in e.roll.typed else "") + str(d) for i, d in enumerate(e.roll.dice))
+            lines.append(f"🎲 {shown} ({e.roll.label})" if e.roll.dice else "🎲 no dice: Power 0")
+        if e.flips and not any(secret(f) for f in e.faces):
             who = "the target flips" if e.flips[0].by == "target" else "flips"
             aim = f" aiming at {e.aim.title()}" if e.aim else ""
             lines.append(f"{who}{aim}: " + ", ".join(f"{f.before}→{f.after}" + (" (2)" if f.cost == 2 else "") for f in e.flips)
                          + f" → {', '.join(map(str, e.faces))}")
-        if e.forced:
+        if e.forced and not secret(e.forced):
             lines.append(f"forced Combat Point: -{e.forced} Accuracy")
         return "\n".join(lines)
 
     def grid_damage(self, e: GridDamage) -> str:
+        if secret(e.health_lost):  # a hidden target: its condition, not its grid
+            return f"**{e.actor}** is hit (now {self.condition(e.actor)})"
         if not e.locations:
             return f"**{e.actor}**: no face lands"
         parts = []

@@ -1,10 +1,11 @@
 """The events of Knights of Valour: names, numbers and codes; `present.py` makes the text."""
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, Field
 
+from rules.hidden import PUBLIC, Of
 from rules.events import Attacked, Damaged, Event, InitiativeSet, Modifier, Moved, Roll, RoundBegan
 
 __all__ = [
@@ -34,7 +35,7 @@ class Ranked(BaseModel):
     """One place in the order: a name and its initiative."""
 
     name: str
-    initiative: int
+    initiative: Annotated[int, Of("name")]
 
 
 class KovInitiative(InitiativeSet):
@@ -93,10 +94,10 @@ class KovAttack(Attacked):
     ``past_close``, ``cancel``); ``close`` the effective close range where it matters."""
 
     mode: str
-    range: int
-    defence: list[Modifier] = Field(default_factory=list)
+    range: Annotated[int, PUBLIC]
+    defence: Annotated[list[Modifier], Of("target")] = Field(default_factory=list)
     reasons: list[str] = Field(default_factory=list)
-    close: int | None = None
+    close: Annotated[int | None, Of("actor")] = None
     opportunity: bool = False
 
 
@@ -116,8 +117,9 @@ class KovDamage(Damaged):
     by: str
     weapon: str
     #: the damage dice and modifiers (its total is ``amount`` unless the minimum raised it)
-    roll: Roll
-    floor: int | None = None
+    roll: Annotated[Roll, Of("by")]
+    amount: Annotated[int, Of("by")]
+    floor: Annotated[int | None, Of("by")] = None
 
 
 class HpSet(Event):

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 from rules.events import Moved
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
+from rules.hidden import secret
 from rules.report import signed
 from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.events import (
@@ -36,7 +37,8 @@ __all__ = ["KovPresenter", "left_text", "sheet_summary"]
 
 
 def order_text(order: list[Ranked]) -> str:
-    return ", ".join(f"{r.name} {r.initiative}" for r in order)
+    """``Alda 17, Grak, Borin 12``: a hidden combatant's initiative is left out."""
+    return ", ".join(r.name if secret(r.initiative) else f"{r.name} {r.initiative}" for r in order)
 
 
 def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool = True) -> str:
@@ -99,6 +101,8 @@ class KovPresenter(Presenter):
 
     # -- turns ----------------------------------------------------------------------------------
     def kov_initiative(self, e: KovInitiative) -> str:
+        if secret(e.value):
+            return f"**{e.actor}** has its initiative (the GM keeps the number)"
         agility = f"Agility {signed(e.agility)}"
         acted = "; it has acted this round, so its place changes from the next round" if e.acted else ""
         note = {
@@ -124,6 +128,8 @@ class KovPresenter(Presenter):
         return f"The GM orders the tie at {e.initiative}: {', then '.join(e.names)}{later}. Order: {order_text(e.order)}"
 
     def turn_began(self, e: TurnBegan) -> str:
+        if secret(e.movement):
+            return f"**{e.actor}** to act: Move Action and Combat Action"
         return f"**{e.actor}** to act: Move Action ({e.movement} ft) and Combat Action"
 
     def turn_ended(self, e: TurnEnded) -> str:
@@ -146,6 +152,8 @@ class KovPresenter(Presenter):
         roll = roll_text(e.roll.model_copy(update={"label": label, "against": None, "success": None}))
         defence = " ".join(f"{signed(m.value)} {m.name}" if i else f"{m.value} {m.name}" for i, m in enumerate(e.defence))
         result = "**hit**" if e.roll.success else "**miss**"
+        if secret(e.roll.against):
+            return f"{head}: {roll} vs **{e.target}**'s defence: {result}"
         return f"{head}: {roll} vs defence **{e.roll.against}** ({defence}): {result}"
 
     def coup_de_grace(self, e: CoupDeGraceStruck) -> str:
@@ -220,7 +228,7 @@ class KovPresenter(Presenter):
     def board_extra(self, enc: Encounter) -> list[str]:
         if not (enc.started and enc.order and not enc.winner):
             return []
-        order = ", ".join(f"{n} {effective(c)}" for n in enc.order if (c := enc.find(n)))
+        order = ", ".join(n if self.hidden(n) else f"{n} {effective(c)}" for n in enc.order if (c := enc.find(n)))
         return [f"Order: {order}"]
 
     def turn_label(self, enc: Encounter, c: Combatant) -> str:

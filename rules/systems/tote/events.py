@@ -1,11 +1,12 @@
 """TOTE's own events: typed data (names, numbers, codes); `present.py` makes their text."""
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.dice import Typed
+from rules.hidden import PUBLIC, Of
 from rules.events import Event, Modifier, Moved, RoundBegan
 
 __all__ = [
@@ -51,7 +52,8 @@ class SkillTest(BaseModel):
     paragon_typed: bool = False
     kept: int | None = None
     modifiers: list[Modifier] = Field(default_factory=list)
-    target: int
+    #: the number to beat: the opponent's where the containing field names an ``against`` role
+    target: Annotated[int, Of("against")]
     total: int
     successes: int
     critical: bool = False
@@ -111,7 +113,7 @@ class Struck(Event):
     target: str
     weapon: str
     action: str
-    test: SkillTest
+    test: Annotated[SkillTest, Of("actor", against="target")]
 
     @property
     def success(self) -> bool:
@@ -125,15 +127,16 @@ class Wounded(Event):
     kind: ClassVar[str] = "damage"
     by: str
     weapon: str
-    damage: int
-    extra: int = 0
-    extra_successes: int = 0
-    effect: int = 0
-    resists: list[tuple[str, int]] = Field(default_factory=list)
-    amount: int
-    boxes: list[str] = Field(default_factory=list)
-    before: int
-    after: int
+    damage: Annotated[int, Of("by")]
+    extra: Annotated[int, Of("by")] = 0
+    extra_successes: Annotated[int, Of("by")] = 0
+    effect: Annotated[int, Of("by")] = 0
+    resists: Annotated[list[tuple[str, int]], Of("actor")] = Field(default_factory=list)
+    amount: Annotated[int, Of("actor")]
+    #: the boxes filled: they show the track, so they are the one hit's
+    boxes: Annotated[list[str], Of("actor")] = Field(default_factory=list)
+    before: Annotated[int, Of("actor")]
+    after: Annotated[int, Of("actor")]
 
 
 class Tested(Event):
@@ -143,7 +146,7 @@ class Tested(Event):
     kind: ClassVar[str] = "check"
     what: str
     target: str | None = None
-    test: SkillTest
+    test: Annotated[SkillTest, Of("actor", against="target")]
     base: int
     level: int
     level_of_enemy: bool
@@ -169,7 +172,7 @@ class Engaged(Event):
 class Disengaged(Event):
     kind: ClassVar[str] = "disengaged"
     other: str
-    until: int
+    until: Annotated[int, PUBLIC]
 
 
 class Defending(Event):

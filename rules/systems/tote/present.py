@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rules.effects import active
 from rules.events import HitPointsChanged
 from rules.present import Presenter
+from rules.hidden import secret
 from rules.report import die_text, plural, signed
 from rules.systems.tote import events as ev
 from rules.systems.tote.movement import band_of, disengaged, distance_now, engaged_with, is_melee, pair_band, round_distance
@@ -43,6 +44,9 @@ def _label(t: ev.SkillTest) -> str:
 
 def test_text(t: ev.SkillTest, against: str | None = None, attack: bool = False) -> str:
     """``🎲 Strike [2✍, 3✍, 6✍] keep 6 + Paragon 3✍ = **9** vs Block 8: hit, 1 success``."""
+    result = ("hit" if t.success else "miss") if attack else ("success" if t.success else "failure")
+    if secret(t.total):  # a hidden combatant's test: the outcome alone
+        return f"🎲 the GM's roll: {result}"
     shown = ", ".join(die_text(d, i in t.typed) for i, d in enumerate(t.dice)) if t.dice else "no skill dice"
     bits = [f"🎲 {_label(t)} [{shown}]"]
     if t.barred:
@@ -50,7 +54,6 @@ def test_text(t: ev.SkillTest, against: str | None = None, attack: bool = False)
     bits.append(f"keep {t.kept}" if t.kept is not None else "nothing to keep")
     bits.append(f"+ Paragon {die_text(t.paragon, t.paragon_typed)}")
     bits += [f"{signed(m.value)} {m.name}" for m in t.modifiers]
-    result = ("hit" if t.success else "miss") if attack else ("success" if t.success else "failure")
     text = " ".join(bits) + f" = **{t.total}** vs {against or f'T{t.target}'}: {result}"
     if t.success:
         text += f", {plural(t.successes, 'success', 'successes')}"
@@ -94,18 +97,23 @@ class TotePresenter(Presenter):
 
     # -- events -------------------------------------------------------------------------------------
     def initiative_rolled(self, e: ev.InitiativeRolled) -> str:
+        if secret(e.value):
+            return f"**{e.actor}** has its starting initiative (the GM keeps the number)"
         base = f"{'Rating' if e.test.enemy else 'Hawk'} {e.base}"
         return f"**{e.actor}** starting initiative **{e.value}**: {test_text(e.test)} → {e.test.successes} + {base}"
 
     def spent(self, e: ev.Spent) -> str:
         what = ACTION_WORDS.get(e.action) if e.action == "return" else e.action.replace("-", " ").capitalize()
+        if secret(e.after):
+            return f"**{e.actor}** · {what}"
         if e.cost:
             return f"**{e.actor}** · {what}: spends {e.cost} initiative ({e.before} → **{e.after}**)"
         return f"**{e.actor}** · {what}: free ({e.after} initiative left)"
 
     def struck(self, e: ev.Struck) -> str:
         what = ACTION_WORDS.get(e.action, e.action)
-        return f"**{e.actor}** · {what} at **{e.target}** with {e.weapon}: {test_text(e.test, f'Block {e.test.target}', True)}"
+        block = f"**{e.target}**'s Block" if secret(e.test.target) else f"Block {e.test.target}"
+        return f"**{e.actor}** · {what} at **{e.target}** with {e.weapon}: {test_text(e.test, block, True)}"
 
     def hit_points_changed(self, e: HitPointsChanged) -> str:
         """``GM: **Borin** marks 2 boxes of the Injury Track (6 → 4 left)`` (a condition word where hidden)."""
@@ -114,14 +122,17 @@ class TotePresenter(Presenter):
         return f"GM: **{e.actor}** {how} of the Injury Track{left}"
 
     def wounded(self, e: ev.Wounded) -> str:
+        if secret(e.damage):  # a hidden attacker's weapon: the damage it did, not how
+            taken = "" if secret(e.amount) else f" {len(e.boxes)}"
+            return f"**{e.actor}** takes{taken} damage from {e.weapon}{self.health_change(e.actor, e.before, e.after)}"
         parts = [f"{e.weapon} {e.damage}"]
         if e.extra:
             parts.append(f"{signed(e.extra)} for {plural(e.extra_successes, 'extra success', 'extra successes')}")
         if e.effect:
             parts.append(f"{signed(e.effect)} effect (critical)")
+        if secret(e.amount):  # a hidden target: what the hit did, not its resists or track
+            return f"**{e.actor}** is hit: {' '.join(parts)}{self.health_change(e.actor, e.before, e.after)}"
         parts += [f"−{boxes} resist {kind}" for kind, boxes in e.resists]
-        if self.hidden(e.actor):
-            return f"**{e.actor}** takes {len(e.boxes)} damage: {' '.join(parts)} = {e.amount}{self.health_change(e.actor, e.before, e.after)}"
         boxes = f"fills {' '.join(f'[{b}]' for b in e.boxes)}" if e.boxes else "no box filled"
         return f"**{e.actor}** takes {len(e.boxes)} damage ({e.before} → {e.after}): {' '.join(parts)} = {e.amount}; {boxes}"
 
@@ -133,6 +144,8 @@ class TotePresenter(Presenter):
         return f"**{e.actor}** · {what}: {test_text(e.test, against)}"
 
     def initiative_changed(self, e: ev.InitiativeChanged) -> str:
+        if secret(e.after):
+            return f"**{e.actor}**'s initiative changes" + (f" ({e.by}'s Assist)" if e.cause == "assist" else "")
         if e.cause == "assist":
             note = f"+1 from {e.by}'s Assist"
         elif e.cause == "intimidated":

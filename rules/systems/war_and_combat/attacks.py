@@ -290,7 +290,7 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
         where = f"{_side(opts, options)} {location}"
     impact_roll = Roll(dice=[*rolled, *extra], label=spec.expression + (f" +{crit}d6 critical" if crit else ""),
                        modifiers=[mod("table", spec.modifier)] if spec.modifier else [], total=impact)
-    events: list[Event] = [Struck(actor=t.name, location=where, cap=cap, dice=spec.expression, impact=impact_roll,
+    events: list[Event] = [Struck(actor=t.name, by=c.name, location=where, cap=cap, dice=spec.expression, impact=impact_roll,
                                   critical_dice=crit, absorbed=max(0, absorbed), effective=effective,
                                   penetrating=penetrating, severity=hurt.severity if hurt else None, option=option)]
     if option:

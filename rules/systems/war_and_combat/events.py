@@ -1,10 +1,11 @@
 """The War & Combat events: typed data, shown by `present.py` (evaluation never builds text)."""
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 from pydantic import Field
 
+from rules.hidden import PUBLIC, Of
 from rules.events import Event, Roll
 
 __all__ = [
@@ -83,11 +84,13 @@ class Struck(Event):
 
     kind: ClassVar[str] = "struck"
     location: str
-    cap: int
-    dice: str
-    impact: Roll
-    critical_dice: int = 0
-    absorbed: int = 0
+    #: the attacker (whose Strength and weapon make the cap and the impact dice)
+    by: str | None = None
+    cap: Annotated[int, Of("by")]
+    dice: Annotated[str, Of("by")]
+    impact: Annotated[Roll, Of("by")]
+    critical_dice: Annotated[int, Of("by")] = 0
+    absorbed: Annotated[int, Of("actor")] = 0
     effective: int
     penetrating: bool
     severity: str | None = None
@@ -100,7 +103,8 @@ class EffectTaken(Event):
 
     kind: ClassVar[str] = "wound_effect"
     effect: str
-    detail: str | None = None
+    #: what the table sees happen (rounds stunned, the limb, the weapon dropped): shown to all
+    detail: Annotated[str | None, PUBLIC] = None
 
 
 class FlurryEnded(Event):
@@ -110,7 +114,7 @@ class FlurryEnded(Event):
 
 class MoralePrompt(Event):
     kind: ClassVar[str] = "morale"
-    round: int
+    round: Annotated[int, PUBLIC]
 
 
 class FacedAttacker(Event):

@@ -5,6 +5,7 @@ from typing import ClassVar
 
 from rules.events import Attacked, Checked
 from rules.models import Combatant, Encounter
+from rules.hidden import secret
 from rules.present import Presenter, roll_text
 from rules.systems.war_and_combat import lengthy, sheet
 from rules.systems.war_and_combat.events import (
@@ -142,6 +143,9 @@ class WacPresenter(Presenter):
         return f"**{e.actor}** attacks **{e.target}** with the {e.weapon}: {roll_text(e.roll, outcome)}"
 
     def struck(self, e: Struck) -> str:
+        if secret(e.effective):  # a hidden fighter's wound: where and how bad, not the numbers
+            wound = f"a {e.severity or 'superficial'} {e.option} result" if e.option else (f"**{e.severity}** wound" if e.severity else "no wound")
+            return f"**{e.actor}** is struck in the {e.location}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
         head = f"**{e.actor}** is struck in the {e.location}{crit}: impact {roll_text(e.impact)} (cap {e.cap})"
         if e.critical_dice:

@@ -17,11 +17,14 @@ async def duel(h: Harness, reveal: bool = True) -> None:
 
 
 async def test_a_hidden_targets_grid_shows_players_a_condition(h: Harness) -> None:
-    """With Hera's numbers hidden, the reply says what Body stopped and that she is down, not her Mind's values."""
+    """With Hera's numbers hidden, the reply says she is hit and down, not what her Body stopped nor her Mind's values."""
     await duel(h, reveal=False)
     sent = await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", options="aim=mind", roll="1,3,4,4")
     text = next(s for s in sent if not s.ephemeral).text
-    assert "Body stops 2" in text and "takes 2" in text and "(now down)" in text and "(2 → 0)" not in text
+    assert "**Hera** is hit (now down)" in text and "Body stops" not in text and "(2 → 0)" not in text
+    assert "1, ✍️3, ✍️4, ✍️4" in text  # Meena's own dice
+    logged = next(s for s in await h.run("gm", "/log") if s.ephemeral).text
+    assert "Body stops 2" in logged and "(2 → 0)" in logged
 
 
 async def test_an_aimed_attack_shows_every_die_before_and_after_the_flips(h: Harness) -> None:

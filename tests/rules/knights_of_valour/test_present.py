@@ -30,10 +30,11 @@ def test_reply_shows_dice_modifiers_defence_and_damage() -> None:
 
 
 def test_status_board_lines() -> None:
-    """The board shows position, HP, initiative, weapon in hand and the order."""
+    """The board shows position, HP, initiative, weapon in hand and the order (the GM's Grak's initiative only to the GM)."""
     board = board_report(SYSTEM, duel()).text()
     assert "**Borin** · C4 · 12/12 HP · init 1 · longsword · ▶ Move Action and Combat Action left" in board
-    assert "Order: Borin 1, Grak 0" in board
+    assert "Order: Borin 1, Grak\n" in board + "\n" and "Grak 0" not in board
+    assert "Order: Borin 1, Grak 0" in board_report(SYSTEM, duel(), numbers=True).text()
 
 
 # -- safety and properties ------------------------------------------------------------------------------------

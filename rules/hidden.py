@@ -1,0 +1,256 @@
+"""Hidden information: the numbers of the GM's hidden combatants kept out of every text players read.
+
+One model, applied where text is made:
+
+- **Events** say whose each value is with a field marker, ``Annotated[int, Of("target")]``.
+  `public_copy` gives the copy of an event that the public rendering sees: every value of a
+  hidden combatant is replaced by `SECRET`, which prints as ``?``. It fails closed: in an event
+  that names a hidden combatant, every number without a marker is taken for that combatant's
+  (a new event field is hidden until it is marked as someone's who is shown).
+- **Text** that holds both versions is *marked*: `mark` wraps a line's GM text and public text
+  with the names it hides; `for_reader` picks one version per reader (the GM sees every number,
+  a player sees the public text unless every name is shown to players now). Replies, the log,
+  the board's GM changes and turn labels carry marked text, and the last step before Discord
+  (`bot.render.discord_text`) shows anything still marked as players see it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.models import Encounter
+
+__all__ = [
+    "Secret", "SECRET", "secret", "Of", "PUBLIC", "public_copy", "names_in", "mark", "for_reader",
+    "players_see", "everyone", "MARK_START", "turn_line",
+]
+
+
+class Secret:
+    """A hidden value as the public rendering sees it: prints as ``?``, absorbs arithmetic,
+    compares as unequal and not less or greater than anything, iterates as empty."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "?"
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return "?"
+
+    def _absorb(self, *_: Any) -> "Secret":
+        return self
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _absorb
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _absorb
+    __neg__ = __pos__ = __abs__ = _absorb
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    def __hash__(self) -> int:
+        return 0
+
+    def _never(self, other: object) -> bool:
+        return False
+
+    __lt__ = __le__ = __gt__ = __ge__ = _never
+
+    def __iter__(self) -> Any:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+#: the one hidden value
+SECRET = Secret()
+
+
+def secret(value: Any) -> bool:
+    """Is ``value`` hidden from this rendering?"""
+    return value is SECRET
+
+
+class Of:
+    """Field marker: the value is the combatant's named by the field ``who`` of the same event
+    (``Of("target")``), or by a role the containing field gives (``Of("actor", against="target")``
+    on a `Roll`: the roll's own values are the actor's, its ``Of("against")`` values the target's).
+    ``Of(None)``: nobody's (a distance, a count of rounds): always shown."""
+
+    __slots__ = ("who", "roles")
+
+    def __init__(self, who: str | None, **roles: str) -> None:
+        self.who = who
+        self.roles = roles
+
+    def __repr__(self) -> str:
+        return f"Of({self.who!r})"
+
+
+#: a value that belongs to no combatant
+PUBLIC = Of(None)
+
+# the modes of a value: shown, hidden (numbers and texts), or unknown (numbers hidden, texts shown)
+_SHOWN, _HIDDEN, _UNKNOWN = "shown", "hidden", "unknown"
+
+
+def names_in(value: Any, names: frozenset[str]) -> set[str]:
+    """Which of ``names`` appear as a text value anywhere in ``value`` (an event, list, dict...)."""
+    found: set[str] = set()
+
+    def walk(v: Any) -> None:
+        if isinstance(v, str):
+            if v in names:
+                found.add(v)
+        elif isinstance(v, BaseModel):
+            for f in type(v).model_fields:
+                walk(getattr(v, f))
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(k)
+                walk(x)
+        elif isinstance(v, (list, tuple, set, frozenset)):
+            for x in v:
+                walk(x)
+
+    walk(value)
+    return found
+
+
+def _marker(model: type[BaseModel], field: str) -> Of | None:
+    info = model.model_fields[field]
+    return next((m for m in info.metadata if isinstance(m, Of)), None)
+
+
+def _scrub(v: Any, mode: str, roles: dict[str, str | None], hidden: frozenset[str]) -> Any:
+    if v is None or isinstance(v, bool):
+        return v
+    if isinstance(v, (int, float)):
+        return v if mode == _SHOWN else SECRET
+    if isinstance(v, str):
+        return SECRET if mode == _HIDDEN else v
+    if isinstance(v, BaseModel):
+        return _scrub_model(v, mode, roles, hidden)
+    if isinstance(v, dict):
+        return {k: _scrub(x, mode, roles, hidden) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_scrub(x, mode, roles, hidden) for x in v]
+    if isinstance(v, tuple):
+        items = [_scrub(x, mode, roles, hidden) for x in v]
+        return type(v)(*items) if hasattr(v, "_fields") else tuple(items)
+    return v if mode == _SHOWN else SECRET
+
+
+def _owner_mode(owner: Any, hidden: frozenset[str], inherited: str) -> str:
+    if not isinstance(owner, str):
+        return inherited
+    return _HIDDEN if owner in hidden else _SHOWN
+
+
+def _scrub_model(m: BaseModel, mode: str, roles: dict[str, str | None], hidden: frozenset[str]) -> BaseModel:
+    update: dict[str, Any] = {}
+    for name in type(m).model_fields:
+        value = getattr(m, name)
+        marker = _marker(type(m), name)
+        sub_mode, sub_roles = mode, roles
+        if marker is not None:
+            if marker.who is None:
+                sub_mode = _SHOWN
+            elif marker.who in roles:
+                sub_mode = _owner_mode(roles[marker.who], hidden, mode)
+            else:
+                sub_mode = _owner_mode(getattr(m, marker.who, None), hidden, mode)
+            if marker.roles:
+                sub_roles = {role: getattr(m, f, None) for role, f in marker.roles.items()}
+        new = _scrub(value, sub_mode, sub_roles, hidden)
+        if new is not value:
+            update[name] = new
+    return m.model_copy(update=update) if update else m
+
+
+def public_copy(event: BaseModel, hidden: frozenset[str]) -> BaseModel:
+    """``event`` as players may see it: the values of the ``hidden`` combatants it names replaced
+    by `SECRET` (unmarked numbers too, when it names any of them). Unchanged if it names none."""
+    if not hidden or not names_in(event, hidden):
+        return event
+    return _scrub_model(event, _UNKNOWN, {}, hidden)
+
+
+# -- marked text ------------------------------------------------------------------------------------
+MARK_START = "⟦h:"
+_PUBLIC_PART = "⟦p⟧"
+_MARK_END = "⟦/h⟧"
+_MARK = re.compile(r"⟦h:(\[[^⟧]*\])⟧(.*?)⟦p⟧(.*?)⟦/h⟧", re.DOTALL)
+
+
+def mark(names: Iterable[str], gm: str, public: str) -> str:
+    """One line in both versions: ``gm`` for those who may see the numbers of ``names``,
+    ``public`` for everyone else (`for_reader` picks)."""
+    if gm == public:
+        return gm
+    listed = json.dumps(sorted(set(names)), ensure_ascii=True)
+    return f"{MARK_START}{listed}⟧{gm}{_PUBLIC_PART}{public}{_MARK_END}"
+
+
+def for_reader(text: str, shown: Callable[[str], bool]) -> str:
+    """``text`` for one reader: each marked line's GM version where ``shown`` is true of all its
+    names, else its public version. A mark cut short (a clipped text) is dropped from there on."""
+    if MARK_START not in text:
+        return text
+
+    def pick(m: re.Match[str]) -> str:
+        try:
+            names = json.loads(m.group(1))
+        except ValueError:
+            names = [None]
+        ok = isinstance(names, list) and all(isinstance(n, str) and shown(n) for n in names)
+        return m.group(2) if ok else m.group(3)
+
+    out = _MARK.sub(pick, text)
+    cut = out.find(MARK_START)
+    return out if cut < 0 else out[:cut] + "…"
+
+
+def everyone(name: str) -> bool:
+    """The GM's reading: every number is shown."""
+    return True
+
+
+def players_see(enc: "Encounter | None") -> Callable[[str], bool]:
+    """Whether players see the numbers of the combatant called ``name`` in ``enc`` now: a player's
+    always; the GM's once revealed. A name no longer in the encounter is shown only if revealed."""
+    if enc is None:
+        return lambda name: False
+    settings = enc.settings
+
+    def shown(name: str) -> bool:
+        c = enc.find(name)
+        if c is not None:
+            return not enc.hidden(c)
+        return settings.reveal or name in settings.revealed
+
+    return shown
+
+
+_ROUND = re.compile(r"Round [0-9]+")
+
+
+def turn_line(enc: "Encounter", label: str, actors: Iterable[str]) -> str:
+    """A turn's label (`rules.system.Turn.label`), marked: where it names a hidden combatant and
+    holds a number besides the round's, players read only whose turn it is."""
+    names = [n for n in enc.hidden_names() if n in label]
+    if not names or not any(ch.isdigit() for ch in _ROUND.sub("", label)):
+        return label
+    who = ", ".join(list(actors)[:10])
+    return mark(names, label, f"Round {enc.round} · {who} to act" if who else f"Round {enc.round}")
