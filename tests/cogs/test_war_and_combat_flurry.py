@@ -182,3 +182,21 @@ async def test_a_declared_retreat_is_made_in_the_adjustment_step(h: Harness) -> 
     assert "retreats NW from Grak" in said(sent)
     borin = [c for c in (await export(h))["combatants"] if c["name"] == "Borin"][0]
     assert (borin["position"], borin["facing"]) == ("C4", "SE")
+
+
+async def test_a_hold_and_misses_pass_the_attack_back_and_forth(h: Harness) -> None:
+    """"may hold it, but doing so allows another to go first"; "If the attack roll fails, the defender becomes
+    the attacker ... This continues to the end of the flurry": Borin holds, and Grak's miss gives it back."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    sent = await h.run("bob", "/act", action="hold")
+    assert "The attack passes to **Grak**" in said(sent)
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", roll="2,2,2")
+    assert "The attack passes to **Borin**" in said(sent)
+    sent = await h.run("bob", "/attack", target="Grak", roll="1,1,2")
+    assert "The attack passes to **Grak**" in said(sent)
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", roll="2,2,2")
+    assert "The attack passes to **Borin**" in said(sent)
+    sent = await h.run("bob", "/act", action="hold")  # Grak has no action left to take it: the flurry ends
+    assert "The flurry of Borin, Grak ends" in said(sent)

@@ -298,7 +298,10 @@ def _next_attacker(enc: Encounter, opts: OptionValues, dice: Dice, prefer: Comba
 
 
 def after_attack(enc: Encounter, opts: OptionValues, dice: Dice, attacker: Combatant, target: Combatant, hit: bool) -> list[Event]:
-    """After one attack: a miss passes the attack to the defender; out of actions passes it on."""
+    """After one attack: a miss passes the attack to the defender; out of actions passes it on.
+    An attack ends the holds before it: a hold "allows another to go first" once, and the holder
+    stays in the flurry, to get the attack back by these same rules."""
+    enc_state(enc).passed = []
     if not hit and target.status == "active" and sheet.state(target).actions > 0:
         return _next_attacker(enc, opts, dice, target, "miss")
     if sheet.state(attacker).actions > 0 and attacker.status == "active" and opponents(enc, attacker):
@@ -307,7 +310,8 @@ def after_attack(enc: Encounter, opts: OptionValues, dice: Dice, attacker: Comba
 
 
 def hold(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
-    """The attacker holds: the attack passes to the next with actions; nobody left ends the flurry."""
+    """The attacker holds: the attack passes to the next with actions who has not held since the
+    last attack; when all have held, nobody wants the attack and the flurry ends."""
     enc_state(enc).passed.append(c.name)
     return _next_attacker(enc, opts, dice, None, "hold")
 

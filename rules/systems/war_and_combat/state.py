@@ -78,7 +78,7 @@ class WacEncounter(EncounterState):
     flurries: list[list[str]] = Field(default_factory=list, max_length=100)
     #: the declarations of the flurry under way
     declarations: Declarations | None = None
-    #: in the flurry under way: those who passed the initiative (hold)
+    #: in the flurry under way: those who held the initiative since the last attack
     passed: list[str] = Field(default_factory=list)
     #: the flurries resolved this round (for the adjustment phase's tactics): name -> tactic
     tactics: dict[str, str] = Field(default_factory=dict)

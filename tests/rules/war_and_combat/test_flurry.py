@@ -169,3 +169,29 @@ def test_flank_and_rear_defense():
     assert defense(s.enc, opts, grid, grak, s.get("Front")) == (10 + 6 + 1 + 2, "front")
     assert defense(s.enc, opts, grid, grak, s.get("Flank")) == (3, "flank, unguarded")  # no `guard=flank` declared
     assert defense(s.enc, opts, grid, grak, s.get("Rear")) == (3, "rear")
+
+
+def test_a_hold_passes_the_attack_once_and_the_holder_gets_it_back_on_a_miss():
+    """"The character with the initiative may hold it, but doing so allows another to go first"; "If the attack
+    roll fails, the defender becomes the attacker ... This continues to the end of the flurry"."""
+    s = duel()
+    fight(s)
+    s.run("act", name="hold", actor="Borin")
+    assert s.enc.current == "Grak"
+    res = s.run("attack", [2, 2, 2], actor="Grak", target="Borin")  # 6 + 2 = 8 vs Defense 17
+    assert not res.events[0].roll.success
+    assert isinstance(res.events[-1], AttackPassed) and res.events[-1].reason == "miss" and s.enc.current == "Borin"
+    s.run("attack", [2, 2, 2], actor="Borin", target="Grak")  # a miss passes it back to Grak
+    assert s.enc.current == "Grak" and st(s, "Borin").actions == 2
+    s.run("attack", [2, 2, 2], actor="Grak", target="Borin")  # Grak's last action misses: Borin again
+    assert s.enc.current == "Borin" and st(s, "Grak").actions == 0 and s.enc.phase == "flurry"
+
+
+def test_a_holder_gets_the_attack_back_when_the_other_runs_out_of_actions():
+    """A hold passes the attack once: when the one it passed to has spent its actions, the holder attacks."""
+    s = duel()
+    fight(s)
+    s.run("act", name="hold", actor="Borin")
+    for _ in range(2):
+        s.run("attack", [6, 5, 5, 4, 4, 3, 1, 1, 1, 1], actor="Grak", target="Borin")  # 18 vs 17, absorbed
+    assert st(s, "Grak").actions == 0 and s.enc.current == "Borin" and st(s, "Borin").actions == 3
