@@ -200,3 +200,28 @@ async def test_a_hold_and_misses_pass_the_attack_back_and_forth(h: Harness) -> N
     assert "The attack passes to **Borin**" in said(sent)
     sent = await h.run("bob", "/act", action="hold")  # Grak has no action left to take it: the flurry ends
     assert "The flurry of Borin, Grak ends" in said(sent)
+
+
+async def test_a_six_round_stun_outlasts_the_shock_checks(h: Harness) -> None:
+    """"Stunned characters ... can take no action for 1d6 rounds": Grak, stunned 6 rounds in round 1, takes no
+    step and no flurry action through round 6 whatever his shock checks roll, and acts again in round 7."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    sent = await h.run("gm", "/attack", combatant="Borin", target="Grak", roll="4,4,3,4,4,3,4,4,3,6")
+    assert "serious" in said(sent) and "6" in said(sent)
+    shocks = []
+    while True:
+        data = await export(h)
+        if data["round"] == 7 and data["current"] == "Grak":
+            break
+        assert data["current"] != "Grak", (data["round"], data["phase"])
+        assert data["round"] <= 7
+        if data["phase"] == "flurry" and data["current"] is None:
+            sent = await h.run("gm", "/act", action="force")
+        elif data["phase"] == "flurry":
+            sent = await h.run("bob", "/act", action="hold")
+        else:
+            sent = await h.run("bob" if data["current"] == "Borin" else "gm", "/init next")
+        shocks += [line for line in said(sent).splitlines() if "shock" in line]
+    assert len([s for s in shocks if "Grak" in s]) >= 5

@@ -83,9 +83,15 @@ def roll_of(r: TaskRoll, label: str, modifiers: list[tuple[str, int]], against: 
 
 
 def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int) -> EffectAdded:
-    """A timed condition (stun) on ``c`` for ``rounds`` round ends."""
-    effect = Effect(id=next_id(enc.effects), name=code, target=c.name, ends="round_end", left=rounds, code=code)
-    enc.effects = [e for e in enc.effects if not (e.code == code and e.target == c.name)] + [effect]
+    """A timed condition (stun) on ``c`` for ``rounds`` round ends. One of the same name already
+    running is never cut short: the two combine by keeping the longer ("can take no action for
+    1d6 rounds" is not ended by a shock check's one-round stun)."""
+    running = active(enc.effects, c.name, code)
+    if running is not None and running.left >= rounds:
+        rounds = running.left
+    else:
+        effect = Effect(id=next_id(enc.effects), name=code, target=c.name, ends="round_end", left=rounds, code=code)
+        enc.effects = [e for e in enc.effects if not (e.code == code and e.target == c.name)] + [effect]
     if code == "stun":  # "can take no action"
         sheet.state(c).actions = 0
     return EffectAdded(actor=c.name, name=code, ends="round_end", left=rounds)

@@ -167,3 +167,34 @@ def test_holding_at_a_deadline_stays_put_or_declares_hold_or_passes_the_initiati
     hold = system.hold_action(s.enc, "Grak")
     assert hold is not None and hold.kind == "act" and hold.name == "declare"
     assert hold.options == {"intent": "kill", "tactic": "hold"}
+
+
+def test_a_running_stun_outlasts_the_shock_checks_one_round_stun():
+    """"Stunned characters ... can take no action for 1d6 rounds": a shock check's one-round stun keeps the longer."""
+    from rules.effects import Effect
+
+    s = duel()
+    st(s, "Grak").wounds.append(WoundRecord(location="head", severity="serious"))
+    s.enc.effects.append(Effect(id=1, name="stun", target="Grak", ends="round_end", left=6, code="stun"))
+    s.run("init_roll", [2, 3, 4, 5, 5, 4, 2, 3, 2])  # Grak's shock: 9 + 1 = 10 vs 16, short by 6: stunned 1 round
+    stuns = [e for e in s.enc.effects if e.code == "stun" and e.target == "Grak"]
+    assert [e.left for e in stuns] == [6]
+
+
+def test_the_shock_checks_stun_lasts_the_round_it_begins():
+    """"failing by 5 or more stuns for 1 round": a stun rolled as a round begins holds that whole round, also
+    while another effect runs (the round's end it follows does not count it down)."""
+    from rules.effects import Effect
+
+    s = duel()
+    s.enc.effects.append(Effect(id=1, name="blessed", target="Borin", ends="round_end", left=9))
+    to_flurry(s)
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    st(s, "Grak").wounds.append(WoundRecord(location="chest", severity="serious"))
+    s.run("next", actor="Grak")
+    s.run("next", [2, 3, 4, 5, 5, 4, 2, 3, 2], actor="Borin")  # round 2: Grak's shock 10 vs 16: stunned
+    assert s.enc.round == 2 and any(e.code == "stun" and e.target == "Grak" for e in s.enc.effects)
+    assert s.enc.current == "Borin" and "Grak" not in s.system.turn(s.enc).actors
