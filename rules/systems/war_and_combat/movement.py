@@ -139,7 +139,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
             raise IllegalAction(f"{nxt.name} is a wall: go around it.")
         if nxt in taken:
             raise IllegalAction(f"{nxt.name} is taken by {enc.at(nxt).name}: go around.")  # type: ignore[union-attr]
-        if enc.phase == "adjustment" and c.name in enc_state(enc).tactics and hexes >= 1:
+        if enc.phase == "adjustment" and c.name in enc_state(enc).tactics and (hexes >= 1 or st.moved):
             raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
         if spent + cost > st.mp:
             raise IllegalAction(f"{c.name} has {st.mp - spent} movement point(s) left this phase; that step costs {cost}.")
@@ -211,8 +211,12 @@ def press(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     direction that is blocked by an impassible obstacle, then the attacker receives one extra
     action (for that flurry only) and the defender is penalized -1 to defense": the pinned
     fighter's next flurry with the presser (this round's is over)."""
+    _unmoved(c)
     grid, t = _tactic_opponent(enc, c, name, "press")
-    return push_back(enc, grid, c, t)
+    events = push_back(enc, grid, c, t)
+    st = sheet.state(c)
+    st.moved, st.mp = True, 0  # the one-hex adjustment, whether it moved or pinned
+    return events
 
 
 def _tactic_opponent(enc: Encounter, c: Combatant, name: str | None, tactic: str) -> tuple[Grid, Combatant]:

@@ -195,3 +195,29 @@ def test_a_holder_gets_the_attack_back_when_the_other_runs_out_of_actions():
     for _ in range(2):
         s.run("attack", [6, 5, 5, 4, 4, 3, 1, 1, 1, 1], actor="Grak", target="Borin")  # 18 vs 17, absorbed
     assert st(s, "Grak").actions == 0 and s.enc.current == "Borin" and st(s, "Borin").actions == 3
+
+
+def test_one_adjustment_per_phase_whatever_the_tactic():
+    """After a flurry a fighter gets "a one hex adjustment": one press, and no move after it."""
+    s = duel()
+    grak = s.get("Grak").position
+    fight(s)
+    s.enc.state.tactics["Borin"] = "press"
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    s.run("next", actor="Grak")
+    s.run("act", name="press", actor="Borin", target="Grak")
+    assert s.get("Borin").position == grak
+    assert "one hex of adjustment" in s.refused("act", name="press", actor="Borin", target="Grak")
+    assert "one hex" in s.refused("move", actor="Borin", path="NW")
+
+
+def test_two_one_hex_moves_are_not_one_adjustment():
+    """"he may make a one hex adjustment the following phase": a second one-hex `/move` is refused."""
+    s = duel()
+    fight(s)
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    s.run("next", actor="Grak")
+    s.run("move", actor="Borin", path="NE")  # a front hex: 1 of the 2 points
+    assert "one hex" in s.refused("move", actor="Borin", path="NE")
