@@ -32,7 +32,8 @@ class PhaseBegan(Event):
 
 
 class Engaged(Event):
-    """``actor`` entered the zone of ``by`` (``zone``: threat or danger): its movement stops."""
+    """``actor`` entered the zone of ``by`` (``zone``: threat or danger), or brought ``by`` into its
+    own zone of threat (``zone`` "own threat"): its movement stops."""
 
     kind: ClassVar[str] = "engaged"
     by: str

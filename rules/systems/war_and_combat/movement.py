@@ -13,8 +13,8 @@
   than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls.
   `obstacle` (tumble over a table) and `gap` (jump across a gap) are obstacle actions at +1
   movement point with their skill roll; a failure halts movement before the hex.
-- Entering an enemy's zone of threat (or the zone of danger of an engaged enemy) stops the
-  move there. With `options:"pass"` the mover tries to pass through to a hex outside every
+- Entering an enemy's zone of threat (or the zone of danger of an engaged enemy), or bringing
+  an enemy into one's own zone of threat by a step or a pivot, stops the move there. With `options:"pass"` the mover tries to pass through to a hex outside every
   zone: a Tactics roll modified by Agility; a failure means a blow from the zone's wielder
   (random location, impact with a low skew die).
 
@@ -42,7 +42,7 @@ from rules.systems.war_and_combat.tables_movement import (
     pace_penalty,
 )
 from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.zones import engaged_with, wielded, zone_of
+from rules.systems.war_and_combat.zones import brought_into_threat, engaged_with, in_my_threat, wielded, zone_of
 
 __all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat", "circle", "PINNED", "push_back"]
 
@@ -126,11 +126,15 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     events: list[Event] = []
     stop: tuple[Combatant, str] | None = None
     endangered: Combatant | None = None
+    held = in_my_threat(enc, grid, c)
     for kind, arg in plan:
         if kind == "pivot":
             if arg != facing:
                 spent += 1
                 facing = arg
+            if not passing and (caught := brought_into_threat(enc, grid, c, cell, facing, held)) is not None:
+                stop = caught, "own threat"
+                break
             continue
         nxt, cost, after = step_cost(grid, cell, facing, arg)
         if nxt is None:
@@ -171,6 +175,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         zone = zone_of(enc, grid, c, cell)
         if zone is not None and not passing:
             stop = zone
+            break
+        if not passing and (caught := brought_into_threat(enc, grid, c, cell, facing, held)) is not None:
+            stop = caught, "own threat"
             break
         if zone is not None:
             endangered = endangered or zone[0]

@@ -113,6 +113,8 @@ class WacPresenter(Presenter):
         return f"**{e.phase.title()} phase**: {PHASE_TEXT.get(e.phase, '')}.{order}"
 
     def engaged(self, e: Engaged) -> str:
+        if e.zone == "own threat":
+            return f"**{e.actor}** brings {e.by} into its zone of threat at {e.at}: movement stops, they are engaged"
         return f"**{e.actor}** enters {e.by}'s zone of {e.zone} at {e.at}: movement stops, they are engaged"
 
     def flurry_began(self, e: FlurryBegan) -> str:

@@ -18,7 +18,7 @@ from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import Weapon
 
-__all__ = ["wielded", "threat", "marginal", "danger", "engaged_with", "zone_of"]
+__all__ = ["wielded", "threat", "marginal", "danger", "engaged_with", "zone_of", "brought_into_threat", "in_my_threat"]
 
 
 def wielded(c: Combatant) -> Weapon:
@@ -121,3 +121,24 @@ def zone_of(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> tuple[Comba
         if cell in danger(grid, e) and engaged_with(enc, grid, e):
             return e, "danger"
     return None
+
+
+def brought_into_threat(enc: Encounter, grid: Grid, c: Combatant, cell: Cell, facing: str,
+                        before: frozenset[str]) -> Combatant | None:
+    """The first active enemy (not in ``before``, the names already there) that ``c`` standing at
+    ``cell`` facing ``facing`` holds in its zone of threat: "causing another character to enter
+    your zone of threat engages the two figures"."""
+    w = _held(c, None)
+    if w is None or w.ranged or w.reach < 1:
+        return None
+    zone = _zones(grid, cell, facing, w)[0]
+    for e in enc.enemies_of(c):
+        if e.status == "active" and e.cell is not None and e.name not in before and e.cell in zone:
+            return e
+    return None
+
+
+def in_my_threat(enc: Encounter, grid: Grid, c: Combatant) -> frozenset[str]:
+    """The names of the active enemies in ``c``'s zone of threat as it stands."""
+    zone = threat(grid, c)
+    return frozenset(e.name for e in enc.enemies_of(c) if e.status == "active" and e.cell in zone)

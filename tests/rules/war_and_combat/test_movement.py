@@ -140,3 +140,16 @@ def test_skill_rolls_while_moving_take_the_pace_penalty():
     res = s.run("move", [4, 4, 3], actor="Borin", path="N")
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
     assert any(m.name == "pace" and m.value == -2 for m in roll.modifiers) and roll.total == 11
+
+
+def test_bringing_an_enemy_into_your_zone_of_threat_stops_the_move():
+    """"Entering a zone of threat or causing another character to enter a your zone of threat engages the two
+    figures ... At this point, movement stops": Borin walking up behind Grak stops with Grak in his front hex."""
+    s = Scenario("war-and-combat")
+    s.add("Borin", "fighter=6 pace=run weapons=broadsword", side="dwarves", at="F8", facing="N")
+    s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F8", "N", "N", "N"), facing="N", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    res = s.run("move", actor="Borin", path="N N NE")
+    assert s.get("Borin").position == near(s, "F8", "N", "N")
+    assert any(isinstance(e, Engaged) and e.by == "Grak" and e.zone == "own threat" for e in res.events)
+    assert "brings Grak into its zone of threat" in "\n".join(s.text(res))
