@@ -26,7 +26,7 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.rounds import begin_phase, enc_state, idle, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.zones import marginal, threat
+from rules.systems.war_and_combat.zones import danger, marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
            "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle",
@@ -80,11 +80,20 @@ def _groups(enc: Encounter) -> list[list[str]]:
 
     reach = {c.name: threat(grid, c) | marginal(grid, c) for c in fighters}
     linked: set[str] = set()
+
+    def link(c: Combatant, e: Combatant) -> None:
+        parent[root(e.name)] = root(c.name)
+        linked.update((c.name, e.name))
+
     for c in fighters:
         for e in fighters:
             if e.side != c.side and c.cell in reach[e.name]:  # each pair is seen from both ends
-                parent[root(e.name)] = root(c.name)
-                linked |= {c.name, e.name}
+                link(c, e)
+    engaged = set(linked)
+    for c in fighters:  # "must stop upon entering a hex covered by the zone, and resolve the threat during the flurry phase"
+        for e in fighters:
+            if e.side != c.side and e.name in engaged and c.cell in danger(grid, e):
+                link(c, e)
     groups: dict[str, list[str]] = {}
     for c in fighters:
         if c.name in linked:

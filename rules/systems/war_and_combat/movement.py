@@ -117,6 +117,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     refuse_if_busy(c, "move")
     if enc.phase == "movement" and engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, and may adjust one hex after it.")
+    if enc.phase == "movement" and (danger_by := zone_of(enc, grid, c, c.cell)) is not None:  # type: ignore[arg-type]
+        raise IllegalAction(f"{c.name} stands in {danger_by[0].name}'s zone of {danger_by[1]}: it cannot move this round "
+                            "until the threat is resolved in the flurry, and may adjust one hex after it.")
     passing = "pass" in action.options
     plan = _plan(enc, grid, c, action, st.mp)
     taken = enc.occupied(exclude=c)

@@ -153,3 +153,44 @@ def test_bringing_an_enemy_into_your_zone_of_threat_stops_the_move():
     assert s.get("Borin").position == near(s, "F8", "N", "N")
     assert any(isinstance(e, Engaged) and e.by == "Grak" and e.zone == "own threat" for e in res.events)
     assert "brings Grak into its zone of threat" in "\n".join(s.text(res))
+
+
+def _into_danger() -> Scenario:
+    """Borin and Grak engaged; Alda (a bow, no zone of threat) steps into the hex beside Grak, in his zone of danger."""
+    from tests.rules.war_and_combat.build import duel
+
+    s = duel()
+    grak = s.get("Grak").position
+    s.add("Alda", "fighter=3 weapons=bow", side="dwarves", at=near(s, grak, "S", "S"), facing="N")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
+    s.run("next", actor="Borin")
+    s.run("next", actor="Grak")
+    res = s.run("move", actor="Alda", path="N")
+    assert any(isinstance(e, Engaged) and e.by == "Grak" and e.zone == "danger" for e in res.events)
+    s.run("next", actor="Alda")
+    return s
+
+
+def test_a_fighter_stopped_in_a_zone_of_danger_resolves_it_in_the_flurry():
+    """"A character entering a zone of danger must stop upon entering a hex covered by the zone, and resolve the
+    threat during the flurry phase"."""
+    s = _into_danger()
+    assert s.enc.phase == "flurry" and "Alda" in s.enc.state.flurries[0]
+    assert "Alda" in s.enc.state.declarations.participants
+
+
+def test_after_the_danger_a_one_hex_adjustment_and_then_no_move_while_still_in_danger():
+    """"he may make a one hex adjustment the following phase ... if the one hex adjustment puts him in another
+    danger zone, he cannot move the next round until the new threat is resolved"."""
+    s = _into_danger()
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2, 2, 2, 2], name="force")
+    while s.enc.phase == "flurry":
+        s.run("act", name="hold", actor=s.enc.current)
+    while s.enc.current != "Alda":
+        s.run("next", actor=s.enc.current)
+    assert "one hex" in s.refused("move", actor="Alda", path="S S")
+    while s.enc.phase != "movement" or s.enc.current != "Alda":
+        s.run("next", [3, 3, 3] * 3, actor=s.enc.current) if s.enc.phase == "adjustment" and s.enc.current == s.enc.order[0] \
+            else s.run("next", actor=s.enc.current)
+    assert "zone of danger" in s.refused("move", actor="Alda", path="S")
