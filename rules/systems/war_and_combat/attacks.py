@@ -27,6 +27,7 @@ from rules.systems.war_and_combat.options import MISSILE_TARGETS
 from rules.systems.war_and_combat.rounds import (
     acting,
     add_effect,
+    fall,
     quick_action,
     roll_of,
     set_status,
@@ -338,7 +339,7 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
                 _drop(t, "shield")
             events.append(EffectTaken(actor=t.name, effect="drops", detail=effect.drops))
         if effect.falls and not st.fallen:
-            st.fallen = True
+            fall(enc, t)
             events.append(EffectTaken(actor=t.name, effect="falls"))
         if effect.unconscious:
             st.unconscious = True
@@ -405,7 +406,7 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
         _drop(t, wielded(t).name)
         events.append(EffectTaken(actor=t.name, effect="drops", detail=outcome.drop))
     if outcome.falls and not st.fallen:
-        st.fallen = True
+        fall(enc, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))
     if outcome.stunned_rounds:
         events.append(add_effect(enc, t, "stun", outcome.stunned_rounds))

@@ -33,7 +33,7 @@ from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.events import CollapsePrompt, Engaged, EffectTaken
-from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, roll_of
+from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, fall, roll_of
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
     entry_cost,
@@ -189,6 +189,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     turned_only = hexes == 0
     c.position, c.facing = cell.name, facing
     st.mp -= min(st.mp, spent)
+    if st.fallen:  # a fall on the way: it crawls from that moment
+        fall(enc, c)
     st.moved = st.moved or hexes > 0
     if turned_only:
         events.insert(0, Turned(actor=c.name, facing=facing, cost=spent))

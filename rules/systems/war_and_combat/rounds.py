@@ -37,6 +37,7 @@ __all__ = [
     "add_effect",
     "set_status",
     "phase_mp",
+    "fall",
     "quick_action",
 ]
 
@@ -127,6 +128,14 @@ def phase_mp(c: Combatant, phase: str) -> int:
         full = pace_points(pace) // 2
         first, second = full - full // 2, full // 2
     return first if phase == "movement" else second
+
+
+def fall(enc: Encounter, c: Combatant) -> None:
+    """``c`` falls: from that moment it crawls, so the points left this phase are at most a crawl's."""
+    st = sheet.state(c)
+    st.fallen = True
+    if enc.phase in ("movement", "adjustment"):
+        st.mp = min(st.mp, phase_mp(c, enc.phase))
 
 
 def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:

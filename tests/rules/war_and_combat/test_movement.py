@@ -194,3 +194,13 @@ def test_after_the_danger_a_one_hex_adjustment_and_then_no_move_while_still_in_d
         s.run("next", [3, 3, 3] * 3, actor=s.enc.current) if s.enc.phase == "adjustment" and s.enc.current == s.enc.order[0] \
             else s.run("next", actor=s.enc.current)
     assert "zone of danger" in s.refused("move", actor="Alda", path="S")
+
+
+def test_a_fall_on_the_way_leaves_a_crawls_points():
+    """"Failure means the victim falls"; "Crawl 2": a runner who falls mid-phase crawls from that moment (1 point
+    a phase at most), not on at the run's 4."""
+    s = alone("pace=run", terrain={"F5": "difficult"})
+    s.run("move", [2, 3, 3], actor="Borin", path="N")
+    assert st(s, "Borin").fallen and st(s, "Borin").mp == 1
+    s.run("move", actor="Borin", path="N")
+    assert "movement point" in s.refused("move", actor="Borin", path="N")

@@ -101,3 +101,14 @@ def test_shooting_ends_movement_for_the_phase():
     s = range_(20)
     s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow")
     assert st(s, "Alda").mp == 0 and "movement point" in s.refused("move", actor="Alda", path="N")
+
+
+def test_a_fighter_felled_by_a_shot_crawls_for_the_rest_of_the_phase():
+    """Stumble?: "Failure means the victim falls"; felled in the movement phase, Grak has a crawl's 1 point left, not 4."""
+    s = Scenario("war-and-combat")
+    s.add("Alda", "dex=14 fighter=9 skills=bow:3 weapons=bow", side="dwarves", at="F10", facing="N")
+    s.add("Grak", "fighter=0 pace=run weapons=axe", side="orcs", at="F6", facing="S", owner=None)
+    s.run("init_roll", [6, 6, 5, 1, 1, 2])
+    s.run("attack", [6, 6, 5, 5, 5, 5, 3, 3, 3, 3, 3], actor="Alda", target="Grak")  # leg, light: Stumble? 9 fails
+    grak = s.get("Grak").state
+    assert grak.fallen and grak.mp == 1
