@@ -39,7 +39,6 @@ from rules.systems.war_and_combat.tables import (
     FALLEN,
     HELPLESS,
     STUNNED,
-    action_penalty,
     hit_location,
     impact_dice,
     wound,
@@ -58,17 +57,7 @@ from rules.systems.war_and_combat.tables_options import combat_option, secondary
 from rules.systems.war_and_combat.task import exceeds, task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
 
-__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
-
-
-def penalty(c: Combatant) -> int:
-    """Action penalties: the worst wound of each location, summed over locations (mortal: none left)."""
-    worst: dict[str, int] = {}
-    for w in sheet.state(c).wounds:
-        p = action_penalty(w.severity)
-        if p is not None:
-            worst[w.location] = min(worst.get(w.location, 0), p)
-    return sum(worst.values())
+__all__ = ["defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -250,7 +239,7 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     mods = [("skill", skill), ("Agility" if attr == "agl" else "Dexterity", sheet.modifier(c, attr)),
-            ("wounds", penalty(c)), *(extra or [])]
+            ("wounds", sheet.wound_penalty(c)), *(extra or [])]
     roll = roll_of(r, "3d6", mods, against, why if target_level else f"Defense ({why})")
     events: list[Event] = [Attacked(actor=c.name, target=t.name, weapon=w.name, roll=roll)]
     if not roll.success:

@@ -157,7 +157,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
             with dice.rolling_for(c.name):
                 r = task_roll(dice)
             roll = roll_of(r, "3d6", [(ob.skills[0], level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute)),
-                                      ("pace", pace_penalty(sheet.pace(c)))], opts.check_target, ob.action)
+                                      ("pace", pace_penalty(sheet.pace(c))), ("wounds", sheet.wound_penalty(c))],
+                             opts.check_target, ob.action)
             events.append(Checked(actor=c.name, what="obstacle", roll=roll))
             if not roll.success:
                 break
@@ -169,7 +170,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         if exceeds_max_pace(terrain, sheet.pace(c)):
             with dice.rolling_for(c.name):
                 r = task_roll(dice)
-            roll = roll_of(r, "3d6", [("AGL", sheet.modifier(c, "agl"))], opts.check_target, "footing")
+            roll = roll_of(r, "3d6", [("AGL", sheet.modifier(c, "agl")), ("wounds", sheet.wound_penalty(c))],
+                           opts.check_target, "footing")
             events.append(Checked(actor=c.name, what="stumble", roll=roll))
             if not roll.success:
                 st.fallen = True
@@ -210,7 +212,8 @@ def _pass_through(enc: Encounter, opts: OptionValues, c: Combatant, wielder: Com
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                              ("pace", pace_penalty(sheet.pace(c)))], opts.check_target, "pass-through")
+                              ("pace", pace_penalty(sheet.pace(c))), ("wounds", sheet.wound_penalty(c))],
+                   opts.check_target, "pass-through")
     events: list[Event] = [Checked(actor=c.name, what="pass", roll=roll)]
     if roll.success:
         return events

@@ -20,6 +20,7 @@ from rules.systems.war_and_combat.catalogue import (
     weapon,
 )
 from rules.systems.war_and_combat.state import WacCombatant
+from rules.systems.war_and_combat.tables import action_penalty
 from rules.systems.war_and_combat.tables_movement import PACES
 from rules.systems.war_and_combat.task import attribute_modifier
 
@@ -38,6 +39,7 @@ __all__ = [
     "pace",
     "weapon_arm",
     "shield_arm",
+    "wound_penalty",
 ]
 
 #: the paces a sheet may set (the text's table less swimming, which needs water)
@@ -148,3 +150,15 @@ def weapon_arm(c: Combatant) -> str:
 def shield_arm(c: Combatant) -> str:
     """The arm the shield is on: the other one."""
     return "left arm" if weapon_arm(c) == "right arm" else "right arm"
+
+
+def wound_penalty(c: Combatant) -> int:
+    """Action penalties: "Action penalties are applied against any task roll the character attempts"; the
+    worst wound of each location, summed over locations ("Multiple injuries to the same hit location do not
+    accumulate penalties"; mortal: none left to apply)."""
+    worst: dict[str, int] = {}
+    for w in state(c).wounds:
+        p = action_penalty(w.severity)
+        if p is not None:
+            worst[w.location] = min(worst.get(w.location, 0), p)
+    return sum(worst.values())

@@ -204,3 +204,20 @@ def test_a_fall_on_the_way_leaves_a_crawls_points():
     assert st(s, "Borin").fallen and st(s, "Borin").mp == 1
     s.run("move", actor="Borin", path="N")
     assert "movement point" in s.refused("move", actor="Borin", path="N")
+
+
+def test_wound_penalties_count_against_movement_rolls():
+    """"Action penalties are applied against any task roll the character attempts": a serious wound (-3) turns an
+    obstacle roll of 11 (+2 Acrobatics, -1 walking: 12 vs 10) into a failure, and a footing roll of 11 too."""
+    from rules.systems.war_and_combat.state import WoundRecord
+
+    s = alone("skills=acrobatics:2", terrain={"F5": "obstacle"})
+    st(s, "Borin").wounds.append(WoundRecord(location="chest", severity="serious"))
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N")
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.roll.total == 9 and not check.roll.success and s.get("Borin").position == "F6"
+    t = alone("pace=run", terrain={"F5": "difficult"})
+    st(t, "Borin").wounds.append(WoundRecord(location="arm", severity="serious"))
+    res = t.run("move", [4, 4, 3], actor="Borin", path="N")
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.what == "stumble" and check.roll.total == 8 and st(t, "Borin").fallen
