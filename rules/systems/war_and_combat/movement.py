@@ -1,8 +1,9 @@
 """Movement on the hex grid: facing, costs, terrain, obstacles, zones and the pass-through.
 
 - Moving into one of the three front hexes costs the terrain's cost and turns the mover to
-  face that way for free; into a flank or rear hex costs double and keeps the facing; a pivot
-  in place costs 1 movement point.
+  face that way for free (or, with `options:"keep"`, keeps the facing, as free); into a flank
+  or rear hex costs double and keeps the facing; a pivot in place to any facing costs 1
+  movement point. `to:` searches the same steps and pivots.
 - Half the pace's movement points in the movement phase, half in the adjustment phase (a
   fighter who was in a flurry adjusts at most one hex).
 - Terrain marked on the map: `rough` is the chart's rough ground (2, max pace run),
@@ -58,8 +59,10 @@ OBSTACLE_MAP = {"obstacle": "tumble over a table", "gap": "jump across a gap"}
 Plan = list[tuple[str, str]]
 
 
-def step_cost(grid: Grid, cell: Cell, facing: str, direction: str) -> tuple[Cell | None, int, str]:
-    """Where one step towards ``direction`` lands, its cost, and the facing after it."""
+def step_cost(grid: Grid, cell: Cell, facing: str, direction: str, keep: bool = False) -> tuple[Cell | None, int, str]:
+    """Where one step towards ``direction`` lands, its cost, and the facing after it: a front step
+    turns that way for free, or with ``keep`` keeps the facing (as free: "changing face costs
+    nothing if done whilst stepping into a front hex", and not changing it costs nothing either)."""
     nxt = grid.step(cell, direction)
     if nxt is None:
         return None, 0, facing
@@ -68,7 +71,7 @@ def step_cost(grid: Grid, cell: Cell, facing: str, direction: str) -> tuple[Cell
         kind = "clear"  # coming down the slope from a higher hex
     cost = entry_cost(TERRAIN_MAP.get(kind, "open")) + (OBSTACLE_COST if kind in OBSTACLE_MAP else 0)
     if grid.turn_steps(facing, direction) <= 1:
-        return nxt, cost, direction
+        return nxt, cost, facing if keep else direction
     return nxt, 2 * cost, facing
 
 
@@ -76,33 +79,38 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, budget: int) -
     if c.cell is None or c.facing is None:
         raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
     plan: Plan = []
+    step = "keep" if "keep" in action.options else "step"
+    want = grid.parse_facing(action.facing) if action.facing else None
     if action.path:
         for word in action.path.replace(",", " ").split():
-            plan.append(("step", grid.parse_facing(word)))
+            plan.append((step, grid.parse_facing(word)))
     elif action.to:
         goal = grid.parse(action.to)
-        plan = _find(enc, grid, c, goal, budget)
-    if action.facing:
-        plan.append(("pivot", grid.parse_facing(action.facing)))
+        plan = _find(enc, grid, c, goal, want, budget)
+    if want is not None:
+        plan.append(("pivot", want))
     if not plan:
         raise InputError("Give `path` (hex directions like `N NE`), `to` (a hex) or `facing` (to pivot).")
     return plan
 
 
-def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> Plan:
+def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None, budget: int) -> Plan:
+    """The cheapest steps and pivots to ``goal`` (facing ``want``, if given): a pivot to any facing
+    costs 1, and a front step may turn or keep the facing, as `path:` allows."""
     taken = enc.occupied(exclude=c)
 
     def successors(state: tuple[Cell, str]):
         cell, facing = state
         for d in grid.facings:
-            nxt, cost, after = step_cost(grid, cell, facing, d)
-            if nxt is not None and nxt not in grid.blocked and nxt not in taken:
-                yield (nxt, after), cost, f"step {d}"
-        i = grid.facings.index(facing)
-        for turn in (grid.facings[(i + 1) % 6], grid.facings[(i - 1) % 6]):
-            yield (cell, turn), 1, f"pivot {turn}"
+            for kind in ("step", "keep"):
+                nxt, cost, after = step_cost(grid, cell, facing, d, kind == "keep")
+                if nxt is not None and nxt not in grid.blocked and nxt not in taken and (kind == "step" or after != d):
+                    yield (nxt, after), cost, f"{kind} {d}"
+        for turn in grid.facings:  # "pivot in the hex to face any direction at the cost of one movement point"
+            if turn != facing:
+                yield (cell, turn), 1, f"pivot {turn}"
 
-    found = cheapest_path((c.cell, c.facing), lambda s: s[0] == goal, successors, budget,
+    found = cheapest_path((c.cell, c.facing), lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
                           heuristic=lambda s: grid.distance(s[0], goal))
     if found is None:
         raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left this phase.")
@@ -139,7 +147,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
                 stop = caught, "own threat"
                 break
             continue
-        nxt, cost, after = step_cost(grid, cell, facing, arg)
+        nxt, cost, after = step_cost(grid, cell, facing, arg, kind == "keep")
         if nxt is None:
             raise IllegalAction(f"A step {arg} from {cell.name} leaves the map.")
         if nxt in grid.blocked:

@@ -221,3 +221,23 @@ def test_wound_penalties_count_against_movement_rolls():
     res = t.run("move", [4, 4, 3], actor="Borin", path="N")
     check = next(e for e in res.events if isinstance(e, Checked))
     assert check.what == "stumble" and check.roll.total == 8 and st(t, "Borin").fallen
+
+
+def test_to_prices_a_pivot_at_one_point_whatever_the_turn():
+    """"A character may pivot in the hex to face any direction at the cost of one movement point": `to:` two hexes
+    behind costs a half turn (1) and two front steps (2), what `path:` and `facing:` reach, not 4."""
+    s = alone("pace=jog")
+    res = s.run("move", actor="Borin", to=near(s, "F6", "S", "S"))
+    assert s.get("Borin").position == near(s, "F6", "S", "S") and res.events[0].cost == 3
+    assert s.get("Borin").facing == "S"
+
+
+def test_a_front_step_may_keep_the_facing_for_free():
+    """"changing face costs nothing if done whilst stepping into a front hex": keeping the facing costs nothing
+    either: `options:"keep"` steps NE still facing N, and `to:` with `facing:` finds it."""
+    s = alone()
+    res = s.run("move", actor="Borin", path="NE", options={"keep": ""})
+    assert res.events[0].cost == 1 and s.get("Borin").facing == "N"
+    t = alone()
+    res = t.run("move", actor="Borin", to=near(t, "F6", "NE"), facing="N")
+    assert res.events[0].cost == 1 and t.get("Borin").facing == "N" and st(t, "Borin").mp == 1
