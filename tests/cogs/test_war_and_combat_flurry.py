@@ -19,9 +19,11 @@ def said(sent: list[Sent]) -> str:
 
 
 async def to_flurry(h: Harness, *extra: tuple[str, str, str, str]) -> None:
-    """Borin (bob's) at D4 facing SE and Grak (the GM's) at E5 facing NW, engaged; the flurry phase begins.
+    """Borin (bob's) at D4 facing SE and Grak (the GM's) at E5 facing NW, engaged; the flurry phase begins
+    (declarations hidden and all at once, `declare=hidden`, as these tests' dice were written).
     ``extra``: more combatants (name, at, facing, owner) on the dwarves' side, away from the fight."""
     await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/encounter settings", options="declare=hidden")
     await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE", sheet=BORIN)
     await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW", sheet=GRAK)
     for name, at, facing, owner in extra:
@@ -140,6 +142,7 @@ async def test_withdraw_steps_away_from_an_opponent_out_of_actions(h: Harness) -
 async def test_a_fighter_switches_the_weapon_hand(h: Harness) -> None:
     """`/act action:wield options:"hand=left"` in Borin's step: the weapon goes to the left hand."""
     await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/encounter settings", options="declare=hidden")
     await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE", sheet=BORIN)
     await h.run("gm", "/combatant add", name="Grak", side="orcs", at="J9", facing="NW", sheet=GRAK)
     await h.run("gm", "/init roll", roll="6,5,4,1,5,5")

@@ -24,8 +24,7 @@ __all__ = ["ACTIONS", "HANDLERS"]
 
 
 def _waiting(enc: Encounter, c: Combatant | None) -> bool:
-    d = enc_state(enc).declarations if enc.phase == "flurry" else None
-    return c is not None and d is not None and c.name in d.waiting()
+    return c is not None and c.name in flurry.to_declare(enc)
 
 
 def _forceable(enc: Encounter, c: Combatant | None) -> bool:
@@ -74,7 +73,8 @@ def _driving(enc: Encounter, c: Combatant | None) -> bool:
 ACTIONS = ActionTable(
     ActionSpec(
         "declare",
-        "declare your intention and manoeuvre tactic for the flurry (hidden from the other side until all have declared)",
+        "declare your intention and manoeuvre tactic for the flurry: the attacker first, openly, then each defender in "
+        "turn (option `declare=hidden`: all at once, hidden until all have declared)",
         options=(("intent=", "kill, subdue, disarm, grapple, tackle, throw or outmanoeuvre"),
                  ("tactic=", "hold, press, retreat or circle (applied in the adjustment phase)"),
                  ("guard=", "front (the default) or flank: defend flank attacks at half the Fighter rank and forfeit "

@@ -42,15 +42,20 @@ class Engaged(Event):
 
 
 class FlurryBegan(Event):
+    """A flurry begins; ``in_turn``: its initiative comes first and each declares openly in turn."""
+
     kind: ClassVar[str] = "flurry"
     participants: list[str]
+    in_turn: bool = False
 
 
 class Declared(Event):
-    """``actor`` declared (hidden until all have); ``waiting`` still have to."""
+    """``actor`` declared: hidden until all have (``choice`` None), or openly (``choice`` intent, tactic...);
+    ``waiting`` still have to (declaring in turn: the next one)."""
 
     kind: ClassVar[str] = "declare"
     waiting: list[str] = Field(default_factory=list)
+    choice: dict[str, str] | None = None
 
 
 class Revealed(Event):

@@ -30,7 +30,7 @@ from rules.systems.war_and_combat.zones import danger, marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
            "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle",
-           "drive", "withdraw", "actionless"]
+           "drive", "withdraw", "actionless", "to_declare"]
 
 #: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
 INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuvre")
@@ -131,7 +131,12 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             c.facing = grid.facing_towards(c.cell, nearest.cell)  # type: ignore[arg-type]
             sheet.state(c).turned = True
             events.append(FacedAttacker(actor=c.name, facing=c.facing))
+    est.in_turn = opts.declare == "public"
+    if est.in_turn:  # "1. Roll for Flurry Initiative 2. Declare Intention": the attacker declares first
+        events += [_initiative(enc, opts, c, dice) for c in fighters]
+        fighters = sorted(fighters, key=lambda c: (sheet.state(c).actions > 0, sheet.state(c).flurry_init or 0), reverse=True)
     est.declarations = Declarations(participants={c.name: c.side for c in fighters})
+    events[0] = FlurryBegan(participants=[c.name for c in fighters], in_turn=est.in_turn)
     return events
 
 
@@ -161,14 +166,31 @@ def _facing_choice(enc: Encounter, c: Combatant, options: dict[str, str]) -> dic
     return {"face": foe.name}
 
 
-def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice) -> list[Event]:
+def to_declare(enc: Encounter) -> list[str]:
+    """Whose declaration the flurry under way awaits now: all yet to declare, or, declaring in
+    turn, the next of them ("The attacker has the benefit of declaring his intention first, to
+    which the defender must respond")."""
+    est = enc_state(enc)
+    d = est.declarations
+    if enc.phase != "flurry" or d is None or d.revealed:
+        return []
+    return d.waiting()[:1] if est.in_turn else d.waiting()
+
+
+def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice,
+            in_order: bool = True) -> list[Event]:
     est = enc_state(enc)
     d = est.declarations
     if enc.phase != "flurry" or d is None:
         raise IllegalAction("Declarations are made when a flurry begins, in the flurry phase.")
+    waiting = to_declare(enc)
+    if in_order and est.in_turn and waiting and c.name not in waiting:
+        raise IllegalAction(f"{waiting[0]} declares first (the flurry initiative's order: \"the attacker has the benefit of "
+                            f"declaring his intention first, to which the defender must respond\"); {c.name} responds after.")
     choice = _choice(options) | _facing_choice(enc, c, options)
     done = d.declare(c.name, choice)
-    events: list[Event] = [Declared(actor=c.name, waiting=d.waiting())]
+    events: list[Event] = [Declared(actor=c.name, waiting=to_declare(enc) if not done else [],
+                                    choice=choice if est.in_turn else None)]
     return events + (_reveal(enc, opts, dice) if done else [])
 
 
@@ -187,11 +209,14 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     assert d is not None
     choices = {n: (d.choice(n)["intent"], d.choice(n)["tactic"]) for n in d.participants}
     extra = {n: ", ".join(f"{k} {v}" for k, v in d.choice(n).items() if k in ("guard", "face")) for n in d.participants}
-    events: list[Event] = [Revealed(choices=choices, defaulted=list(d.defaulted), extra={n: v for n, v in extra.items() if v})]
+    events: list[Event] = []
+    if not est.in_turn or d.defaulted:  # declared in turn, each was shown as it was made
+        events.append(Revealed(choices=choices, defaulted=list(d.defaulted), extra={n: v for n, v in extra.items() if v}))
     for c in participants(enc):
         events += _face(enc, c, d.choice(c.name).get("face"))
     for c in participants(enc):
-        events.append(_initiative(enc, opts, c, dice))
+        if not est.in_turn:
+            events.append(_initiative(enc, opts, c, dice))
         est.tactics[c.name] = choices[c.name][1]
     return events + _next_attacker(enc, opts, dice, None, "first")
 
@@ -218,7 +243,9 @@ def join(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, st
     sheet.state(c).turned = False
     events: list[Event] = [Interrupted(actor=c.name, participants=list(est.flurries[0]), revealed=d.revealed)]
     if not d.revealed:
-        return events + (declare(enc, opts, c, options, dice) if options else [])
+        if est.in_turn:  # the others have rolled their flurry initiative already
+            events.append(_initiative(enc, opts, c, dice))
+        return events + (declare(enc, opts, c, options, dice, in_order=False) if options else [])
     choice = _choice(options) | _facing_choice(enc, c, options)
     d.made[c.name] = choice
     extra = ", ".join(f"{k} {v}" for k, v in choice.items() if k in ("guard", "face"))

@@ -6,7 +6,7 @@ from typing import ClassVar
 from rules.events import Attacked, Checked
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
-from rules.systems.war_and_combat import lengthy, sheet
+from rules.systems.war_and_combat import flurry, lengthy, sheet
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     Declared,
@@ -118,10 +118,17 @@ class WacPresenter(Presenter):
         return f"**{e.actor}** enters {e.by}'s zone of {e.zone} at {e.at}: movement stops, they are engaged"
 
     def flurry_began(self, e: FlurryBegan) -> str:
+        if e.in_turn:
+            return (f"⚔️ **Flurry**: {', '.join(e.participants)}. In flurry-initiative order each declares openly with "
+                    f"`/act action:declare options:\"intent=kill tactic=press\"`: **{e.participants[0]}** first")
         return (f"⚔️ **Flurry**: {', '.join(e.participants)}. Each declares with "
                 f"`/act action:declare options:\"intent=kill tactic=press\"` (hidden until all have declared)")
 
     def declared(self, e: Declared) -> str:
+        if e.choice is not None:
+            words = ", ".join(v if k in ("intent", "tactic") else f"{k} {v}" for k, v in e.choice.items())
+            wait = f"; **{e.waiting[0]}** responds" if e.waiting else ""
+            return f"**{e.actor}** declares: {words}{wait}"
         wait = f"; still to declare: {', '.join(e.waiting)}" if e.waiting else ""
         return f"**{e.actor}** has declared (hidden){wait}"
 
@@ -219,7 +226,8 @@ class WacPresenter(Presenter):
         d = est.declarations
         lines = []
         if enc.phase == "flurry" and d is not None and not d.revealed:
-            lines.append(f"Flurry: {', '.join(d.participants)} · still to declare: {', '.join(d.waiting())}")
+            lines.append(f"Flurry: {', '.join(d.participants)} · still to declare: {', '.join(d.waiting())}"
+                         + (f" ({flurry.to_declare(enc)[0]} next)" if est.in_turn and flurry.to_declare(enc) else ""))
         if len(est.flurries) > 1:
             lines.append(f"Flurries to come: {len(est.flurries) - 1}")
         return lines
@@ -228,7 +236,7 @@ class WacPresenter(Presenter):
         est = enc_state(enc)
         d = est.declarations
         if enc.phase == "flurry" and d is not None and not d.revealed:
-            return f"Round {enc.round} · flurry: declare your intentions ({', '.join(d.waiting())} to declare)"
+            return f"Round {enc.round} · flurry: declare your intentions ({', '.join(flurry.to_declare(enc))} to declare)"
         if enc.phase == "flurry":
             c = enc.find(enc.current)
             left = sheet.state(c).actions if c else 0

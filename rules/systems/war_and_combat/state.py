@@ -78,6 +78,8 @@ class WacEncounter(EncounterState):
     flurries: list[list[str]] = Field(default_factory=list, max_length=100)
     #: the declarations of the flurry under way
     declarations: Declarations | None = None
+    #: they are made one at a time, openly, in flurry-initiative order (option `declare=public`)
+    in_turn: bool = False
     #: in the flurry under way: those who held the initiative since the last attack
     passed: list[str] = Field(default_factory=list)
     #: the flurries resolved this round (for the adjustment phase's tactics): name -> tactic

@@ -7,7 +7,6 @@ from rules.systems.war_and_combat.sheet import wound_penalty as penalty
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.state import WoundRecord
 from tests.rules.war_and_combat.build import duel, fight, near, st
-from tests.scenario import Scenario
 
 
 def struck(res) -> Struck:

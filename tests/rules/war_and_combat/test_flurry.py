@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from rules.events import Attacked
-from rules.systems.war_and_combat.events import AttackPassed, Declared, FacedAttacker, FlurryEnded, Revealed
-from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry
-from tests.scenario import Scenario
+from rules.systems.war_and_combat.events import AttackPassed, Declared, FacedAttacker, FlurryEnded, FlurryInitiative, Revealed
+from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry, wac
 
 
 def test_a_declaration_stays_hidden_until_all_have_declared():
@@ -83,7 +82,7 @@ def test_indefensible_attack_on_a_fighter_without_actions():
 
 def test_turning_to_face_costs_one_defense_for_the_flurry():
     """"A fighter who must turn to place the attacker into his zone of threat receives a -1 penalty to Defense"."""
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Borin", "agl=13 fighter=6 skills=broadsword:3 weapons=broadsword", side="dwarves", at="D4", facing="SE")
     s.add("Grak", "fighter=3 weapons=axe", side="orcs", at=near(s, "D4", "SE"), facing="SE", owner=None)
     res = s.run("init_roll", [5, 5, 4, 2, 3, 2])
@@ -159,7 +158,7 @@ def test_flank_and_rear_defense():
     """"A fighter has no defense against attacks from the rear ... Attacks from the flanks may be defended against at half skill level, but only if the defender forfeits his defenses from the front hexes"."""
     from rules.systems.war_and_combat.attacks import defense
 
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Grak", "fighter=6 agl=13 weapons=axe shield=large", side="orcs", at="F6", facing="N", owner=None)
     s.add("Front", "weapons=axe", side="dwarves", at=near(s, "F6", "N"), facing="S")
     s.add("Flank", "weapons=axe", side="dwarves", at=near(s, "F6", "SE"), facing="NW")
@@ -221,3 +220,30 @@ def test_two_one_hex_moves_are_not_one_adjustment():
     s.run("next", actor="Grak")
     s.run("move", actor="Borin", path="NE")  # a front hex: 1 of the 2 points
     assert "one hex" in s.refused("move", actor="Borin", path="NE")
+
+
+def test_the_flurry_rolls_initiative_first_and_the_attacker_declares_openly_first():
+    """"Flurry Procedure 1. Roll for Flurry Initiative 2. Declare Intention"; "The attacker has the benefit of
+    declaring his intention first, to which the defender must respond" (the default, `declare=public`)."""
+    s = duel(declare="public")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("next", actor="Borin")
+    res = s.run("next", [1, 1, 2, 6, 6, 5], actor="Grak")  # the flurry begins: Borin 4 + 6 = 10, Grak 17 + 3 = 20
+    inits = {e.actor: e.value for e in res.events if isinstance(e, FlurryInitiative)}
+    assert inits == {"Borin": 10, "Grak": 20}
+    assert s.system.turn(s.enc).actors == ("Grak",)
+    assert "Grak declares first" in s.refused("act", name="declare", actor="Borin", options={"intent": "kill"})
+    res = s.run("act", name="declare", actor="Grak", options={"intent": "disarm", "tactic": "press"})
+    assert "**Grak** declares: disarm, press; **Borin** responds" in s.text(res)
+    assert s.system.turn(s.enc).actors == ("Borin",)
+    s.run("act", name="declare", actor="Borin", options={"intent": "kill", "tactic": "retreat"})
+    assert s.enc.current == "Grak" and s.enc.state.tactics == {"Borin": "retreat", "Grak": "press"}
+
+
+def test_the_hidden_declarations_stay_an_option():
+    """`declare=hidden`: all declare at once, hidden until all have, and the flurry initiative follows."""
+    s = duel(declare="hidden")
+    to_flurry(s)
+    assert set(s.system.turn(s.enc).actors) == {"Borin", "Grak"}
+    res = s.run("act", name="declare", actor="Grak", options={"intent": "disarm"})
+    assert "has declared (hidden)" in s.text(res)[0]

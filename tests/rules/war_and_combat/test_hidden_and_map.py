@@ -7,7 +7,7 @@ from rules.models import Combatant
 from rules.state import state_as
 from rules.system import get_system
 from rules.systems.war_and_combat.state import WacCombatant, WoundRecord
-from tests.scenario import Scenario
+from tests.rules.war_and_combat.build import wac
 
 SYSTEM = get_system("war-and-combat")
 
@@ -28,7 +28,7 @@ def test_the_map_shades_the_acting_fighters_zones() -> None:
     """The acting fighter's zone of threat is shaded as threat and the rest of its zone of danger as danger."""
     from rules.systems.war_and_combat import zones
 
-    s = Scenario("war-and-combat", map="16x12 hex")
+    s = wac(map="16x12 hex")
     s.add("Borin", "fighter=3 weapons=broadsword", side="heroes", at="D5", facing="N")
     s.add("Grak", "fighter=3 weapons=broadsword", side="foes", at="L9", facing="S")
     s.run("init_roll", [5, 5, 4, 2, 2, 1])

@@ -5,7 +5,7 @@ from rules.events import Checked, Moved, Turned
 from rules.geometry import parse_cell
 from rules.systems.war_and_combat.events import Engaged, Struck
 from rules.systems.war_and_combat.zones import marginal, threat
-from tests.rules.war_and_combat.build import alone, near, st
+from tests.rules.war_and_combat.build import alone, near, st, wac
 from tests.scenario import Scenario
 
 
@@ -66,7 +66,7 @@ def test_an_obstacle_costs_one_more_and_a_failed_roll_halts_before_it():
 
 def test_entering_a_zone_of_threat_stops_movement_and_engages():
     """"A character entering a zone of danger must stop upon entering a hex covered by the zone"."""
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Borin", "fighter=6 pace=jog", side="dwarves", at="F6", facing="N")
     s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F6", "N", "N", "N"), facing="S", owner=None)
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
@@ -77,7 +77,7 @@ def test_entering_a_zone_of_threat_stops_movement_and_engages():
 
 def test_polearm_leaves_a_gap_and_the_two_handed_sword_does_not():
     """"For polearms, the zone of threat leaves a gap"; "if the weapon were a two-handed sword, the obstructed zones would also be zones of threat"."""
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Pike", "weapons=polearm", side="a", at="F6", facing="N")
     s.add("Brand", "weapons=two-handed-sword", side="b", at="K6", facing="N")
     grid = s.enc.grid()
@@ -89,7 +89,7 @@ def test_polearm_leaves_a_gap_and_the_two_handed_sword_does_not():
 
 def test_pass_through_success_reaches_the_far_side():
     """The "pass through" maneuver: "uses the tactics skill, modified by agility" to reach a safe hex in one go."""
-    s = Scenario("war-and-combat", tactics_skew="no")
+    s = wac(tactics_skew="no")
     s.add("Borin", "fighter=6 pace=run skills=tactics:3", side="dwarves", at="F6", facing="N")
     s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F6", "N", "NE"), facing="SW", owner=None)
     s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F6", "N", "NE", "SE"), facing="NW", owner=None)
@@ -102,7 +102,7 @@ def test_pass_through_success_reaches_the_far_side():
 
 def test_pass_through_failure_is_an_accidental_blow():
     """"A failed roll means the character was struck. Randomly roll for hit location and severity, but add a low skew die for impact"."""
-    s = Scenario("war-and-combat", tactics_skew="no")
+    s = wac(tactics_skew="no")
     s.add("Borin", "fighter=6 pace=run", side="dwarves", at="F6", facing="N")
     s.add("Grak", "weapons=axe str=10", side="orcs", at=near(s, "F6", "N", "NE"), facing="SW", owner=None)
     s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F6", "N", "NE", "SE"), facing="NW", owner=None)
@@ -145,7 +145,7 @@ def test_skill_rolls_while_moving_take_the_pace_penalty():
 def test_bringing_an_enemy_into_your_zone_of_threat_stops_the_move():
     """"Entering a zone of threat or causing another character to enter a your zone of threat engages the two
     figures ... At this point, movement stops": Borin walking up behind Grak stops with Grak in his front hex."""
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Borin", "fighter=6 pace=run weapons=broadsword", side="dwarves", at="F8", facing="N")
     s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F8", "N", "N", "N"), facing="N", owner=None)
     s.run("init_roll", [5, 5, 4, 2, 3, 2])

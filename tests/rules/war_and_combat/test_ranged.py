@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rules.events import Attacked
 from rules.systems.war_and_combat.events import Struck
-from tests.rules.war_and_combat.build import near, st
+from tests.rules.war_and_combat.build import near, st, wac
 from tests.scenario import Scenario
 
 ARCHER = "dex=14 fighter=3 skills=bow:3 weapons=bow,dagger"
@@ -11,7 +11,7 @@ ARCHER = "dex=14 fighter=3 skills=bow:3 weapons=bow,dagger"
 
 def range_(hexes: int, target_sheet: str = "", **options: object) -> Scenario:
     """Alda the archer (bow: short range 25 hexes) and Grak ``hexes`` to her north, her step first."""
-    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no", **options)
+    s = wac(map="40x40 hex", tactics_skew="no", **options)
     s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
     s.add("Grak", f"weapons=axe {target_sheet}", side="orcs", at=near(s, "F39", *["N"] * hexes), facing="N", owner=None)
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
@@ -48,7 +48,7 @@ def test_one_shot_a_phase():
 
 def test_firing_into_a_melee_adds_five():
     """"Firing Into a Mêlée: Add +5 to task target level if the target is obstructed by moving bodies"."""
-    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no")
+    s = wac(map="40x40 hex", tactics_skew="no")
     s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
     grak = near(s, "F39", *["N"] * 20)
     s.add("Grak", "weapons=axe", side="orcs", at=grak, facing="N", owner=None)
@@ -69,7 +69,7 @@ def test_called_shot_at_short_range():
 
 def test_beyond_extreme_range_is_refused():
     """MISSILE TARGETING BY RANGE ends at Extreme (x5)."""
-    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no")
+    s = wac(map="40x40 hex", tactics_skew="no")
     s.add("Alda", "dex=14 skills=sling:3 weapons=sling", side="dwarves", at="A1", facing="S")
     s.add("Grak", "weapons=axe", side="orcs", at="AN40", facing="N", owner=None)
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
@@ -85,7 +85,7 @@ def test_melee_weapons_wait_for_the_flurry():
 
 def test_a_missed_shot_may_strike_one_in_its_path():
     """"Missed Shots: Treat accidental attacks against random targets in the missile's flight path as if the attacker had a skill level of -5"."""
-    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no")
+    s = wac(map="40x40 hex", tactics_skew="no")
     s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
     s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F39", *["N"] * 10), facing="N", owner=None)
     s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F39", *["N"] * 5), facing="N")
@@ -105,7 +105,7 @@ def test_shooting_ends_movement_for_the_phase():
 
 def test_a_fighter_felled_by_a_shot_crawls_for_the_rest_of_the_phase():
     """Stumble?: "Failure means the victim falls"; felled in the movement phase, Grak has a crawl's 1 point left, not 4."""
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Alda", "dex=14 fighter=9 skills=bow:3 weapons=bow", side="dwarves", at="F10", facing="N")
     s.add("Grak", "fighter=0 pace=run weapons=axe", side="orcs", at="F6", facing="S", owner=None)
     s.run("init_roll", [6, 6, 5, 1, 1, 2])

@@ -4,12 +4,12 @@ from __future__ import annotations
 from rules.events import Checked, InitiativeSet
 from rules.systems.war_and_combat.events import MoralePrompt, PhaseBegan
 from rules.systems.war_and_combat.state import WoundRecord
-from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry
+from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry, wac
 from tests.scenario import Scenario
 
 
 def apart() -> Scenario:
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Borin", "fighter=6 skills=tactics:2", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
     return s
@@ -27,7 +27,7 @@ def test_initiative_is_3d6_plus_fighter_rank_highest_first():
 
 def test_skew_die_can_be_turned_off():
     """"Optional: the side with the higher tactics skill gets a high skew die": option tactics_skew=no."""
-    s = Scenario("war-and-combat", tactics_skew="no")
+    s = wac(tactics_skew="no")
     s.add("Borin", "fighter=6 skills=tactics:2", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
@@ -134,7 +134,7 @@ def test_the_downed_roll_no_initiative():
 def test_non_combat_initiative_replaces_the_fighter_rank_for_both_sides():
     """"Non-combat Initiative: ... Simply replace the Fighter rank with the appropriate field as the
     initiative modifier for both sides": option initiative=climbing adds the Climbing skill."""
-    s = Scenario("war-and-combat", tactics_skew="no", initiative="climbing")
+    s = wac(tactics_skew="no", initiative="climbing")
     s.add("Borin", "fighter=6 skills=climbing:1", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3 skills=climbing:4", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
@@ -144,7 +144,7 @@ def test_non_combat_initiative_replaces_the_fighter_rank_for_both_sides():
 
 def test_non_combat_initiative_on_an_attribute_adds_its_modifier():
     """initiative=agl: an attribute stands in for the Fighter rank by its modifier (AGL 16: +2)."""
-    s = Scenario("war-and-combat", tactics_skew="no", initiative="agl")
+    s = wac(tactics_skew="no", initiative="agl")
     s.add("Borin", "fighter=6 agl=16", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
