@@ -172,6 +172,7 @@ async def test_a_declared_retreat_is_made_in_the_adjustment_step(h: Harness) -> 
     await to_flurry(h)
     await h.run("bob", "/act", action="declare", options="intent=kill tactic=retreat")
     await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="6,6,5,1,1,2")
+    await h.run("bob", "/attack", target="Grak", roll="4,4,3,4,4,3,1,1,1")  # a hit: Borin wins the exchanges
     for _ in range(4):  # both hold until the flurry ends
         data = await export(h)
         if data["phase"] != "flurry":

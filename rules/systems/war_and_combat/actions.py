@@ -40,7 +40,9 @@ def _attacking(enc: Encounter, c: Combatant | None) -> bool:
 def _tactic(name: str) -> Callable[[Encounter, Combatant | None], bool]:
     """Legal in the adjustment step of one who declared the tactic ``name`` in a flurry this round."""
     def legal(enc: Encounter, c: Combatant | None) -> bool:
-        return _my_step(enc, c) and enc.phase == "adjustment" and c is not None and enc_state(enc).tactics.get(c.name) == name
+        est = enc_state(enc)
+        return (_my_step(enc, c) and enc.phase == "adjustment" and c is not None and est.tactics.get(c.name) == name
+                and c.name in est.won)
     return legal
 
 

@@ -173,7 +173,10 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     events += resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), action.options, dice,
                           skill=sheet.skill(c, w.name), attr="agl", indefensible=indefensible, extra=extra,
                           target_level=level)
-    hit = any(isinstance(e, Attacked) and e.actor == c.name and e.roll.success for e in events)
+    roll = next((e.roll for e in events if isinstance(e, Attacked) and e.actor == c.name), None)
+    hit = roll is not None and bool(roll.success)
+    if hit:
+        flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))  # type: ignore[union-attr]
     return events + flurry.after_attack(enc, opts, dice, c, t, hit)
 
 

@@ -30,7 +30,7 @@ from rules.systems.war_and_combat.zones import danger, marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
            "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle",
-           "drive", "withdraw", "actionless", "to_declare"]
+           "drive", "withdraw", "actionless", "to_declare", "success", "winner"]
 
 #: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
 INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuvre")
@@ -111,7 +111,7 @@ def begin(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 
 def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     est = enc_state(enc)
-    est.declarations, est.passed, enc.current = None, [], None
+    est.declarations, est.passed, est.successes, enc.current = None, [], {}, None
     while est.flurries and len({c.side for c in participants(enc)}) < 2:
         est.flurries.pop(0)
     if not est.flurries:
@@ -352,9 +352,28 @@ def hold(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[E
     return _next_attacker(enc, opts, dice, None, "hold")
 
 
+def success(enc: Encounter, c: Combatant, margin: int) -> None:
+    """Count a successful attack of ``c`` in the flurry under way, ``margin`` over the Defense."""
+    hits, best = enc_state(enc).successes.get(c.name, [0, 0])
+    enc_state(enc).successes[c.name] = [hits + 1, max(best, margin) if hits else margin]
+
+
+def winner(enc: Encounter, names: list[str]) -> str | None:
+    """"The character winning the most and best successes determines the net movement": the most
+    successful attacks, then the best margin; a tie (or no success at all) has no winner."""
+    scored = sorted(((tuple(enc_state(enc).successes[n]), n) for n in names if n in enc_state(enc).successes), reverse=True)
+    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+        return None
+    return scored[0][1]
+
+
 def _close(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     est = enc_state(enc)
     names = est.flurries.pop(0) if est.flurries else []
+    if opts.net_movement == "each":
+        est.won += names
+    elif (top := winner(enc, names)) is not None:
+        est.won.append(top)
     for n in names:
         if (c := enc.find(n)) is not None:
             sheet.state(c).actions = 0

@@ -256,6 +256,10 @@ def _tactic_opponent(enc: Encounter, c: Combatant, name: str | None, tactic: str
         raise IllegalAction(f"The {tactic} tactic is made against an adjacent opponent of your flurry, and {t.name} is not one.")
     if t.name not in est.tactics:
         raise IllegalAction(f"{t.name} was not in a flurry this round.")
+    if c.name not in est.won:  # "The character winning the most and best successes determines the net movement"
+        raise IllegalAction(f"{c.name} did not win its flurry's exchanges: \"the character winning the most and best "
+                            f"successes determines the net movement\" (option `net_movement=each` lets each apply its own). "
+                            "`/move` makes its one-hex adjustment.")
     return grid, t
 
 

@@ -34,5 +34,6 @@ OPTIONS = OptionSet(
     int_option("swipe_base", 10, 0, 40, "a swipe's negotiate task (3d6 + Tactics + Agility modifier) must beat this + the highest Fighter rank in the flurry"),
     int_option("armour_rounds", 2, 2, 20, "rounds to don or shed armour, a lengthy action (\"more than one round\"): done at the start of the round this many later"),
     choice_option("declare", ("public", "hidden"), "the flurry's procedure: `public` as the text orders it (\"1. Roll for Flurry Initiative 2. Declare Intention\": the attacker declares first, openly, and each defender responds in flurry-initiative order); `hidden`: all declare at once, hidden until all have, then initiative"),
+    choice_option("net_movement", ("winner", "each"), "who applies a manoeuvre tactic after a flurry: `winner`, the one \"winning the most and best successes\" (most hits, then the best margin; a tie: nobody); `each`: every fighter its own declared tactic"),
     yes_no_option("collapse", True, "a step onto `treacherous` ground asks the GM whether it collapses (\"according to GM's design\"); `no`: it never does"),
 )

@@ -201,7 +201,7 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     enc.round += 1
     events: list[Event] = [RoundBegan(round=enc.round)]
     est = enc_state(enc)
-    est.tactics = {}
+    est.tactics, est.won = {}, []
     from rules.systems.war_and_combat import lengthy  # a round's start finishes what is due
 
     for c in enc.combatants:

@@ -84,6 +84,10 @@ class WacEncounter(EncounterState):
     passed: list[str] = Field(default_factory=list)
     #: the flurries resolved this round (for the adjustment phase's tactics): name -> tactic
     tactics: dict[str, str] = Field(default_factory=dict)
+    #: in the flurry under way: name -> [successful attacks, best margin over the Defense]
+    successes: dict[str, list[int]] = Field(default_factory=dict)
+    #: this round: those whose tactic decides the net movement of their flurry (its winner)
+    won: list[str] = Field(default_factory=list)
 
 
 register_state("war-and-combat", WacCombatant, WacEncounter)

@@ -107,7 +107,7 @@ def test_only_flurry_participants_are_attacked_in_the_flurry():
 
 def test_press_pushes_back_and_a_wall_behind_pins():
     """"If a character is forced to move in a direction that is blocked by an impassible obstacle, then the attacker receives one extra action ... and the defender is penalized -1 to defense"."""
-    s = duel()
+    s = duel(net_movement="each")
     grak = s.get("Grak").position
     s.enc.map.blocked.append(near(s, grak, "SE"))
     fight(s, borin="kill")
@@ -129,7 +129,7 @@ def test_press_pushes_back_and_a_wall_behind_pins():
 
 def test_press_into_open_ground_moves_both():
     """The press forces the defender backwards and the winner keeps his relative position."""
-    s = duel()
+    s = duel(net_movement="each")
     borin, grak = s.get("Borin").position, s.get("Grak").position
     fight(s)
     s.enc.state.tactics["Borin"] = "press"
@@ -198,7 +198,7 @@ def test_a_holder_gets_the_attack_back_when_the_other_runs_out_of_actions():
 
 def test_one_adjustment_per_phase_whatever_the_tactic():
     """After a flurry a fighter gets "a one hex adjustment": one press, and no move after it."""
-    s = duel()
+    s = duel(net_movement="each")
     grak = s.get("Grak").position
     fight(s)
     s.enc.state.tactics["Borin"] = "press"
@@ -247,3 +247,19 @@ def test_the_hidden_declarations_stay_an_option():
     assert set(s.system.turn(s.enc).actors) == {"Borin", "Grak"}
     res = s.run("act", name="declare", actor="Grak", options={"intent": "disarm"})
     assert "has declared (hidden)" in s.text(res)[0]
+
+
+def test_the_winner_of_the_exchanges_decides_the_net_movement():
+    """"The character winning the most and best successes determines the net movement, which could mean forcing
+    the defender backwards": Grak, who declared press but scored no success, cannot press Borin, who hit him."""
+    s = duel()
+    fight(s, grak="kill")
+    s.enc.state.tactics["Borin"] = "press"
+    s.run("attack", [4, 4, 3, 4, 4, 3, 1, 1, 1], actor="Borin", target="Grak")  # 15 vs 13: a hit, absorbed
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    assert s.enc.state.won == ["Borin"] and s.enc.current == "Grak"
+    assert "did not win" in s.refused("act", name="press", actor="Grak", target="Borin")
+    s.run("next", actor="Grak")
+    s.run("act", name="press", actor="Borin", target="Grak")
+    assert s.get("Borin").position == near(s, "D4", "SE")
