@@ -77,15 +77,18 @@ class WarAndCombat(RuleSystem):
         return "hurt" if worst == {"light"} else "badly hurt"
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
-        """The acting fighter's zones: threat (its weapon's front hexes in range) and danger."""
+        """The acting fighter's zones: threat (its weapon's front hexes in range), marginal (beside
+        it, range 2 and 3), and, only while it is engaged, the rest of its zone of danger ("any hex
+        that is in range of a weapon held by any fighter that is actively engaged")."""
         c = self.acting_on_map(enc)
         grid = enc.grid()
         if c is None or grid is None or c.cell is None or not c.facing:
             return []
         threat = zones.threat(grid, c)
-        return [Highlight(x, "threat") for x in sorted(threat)] + [
-            Highlight(x, "danger") for x in sorted(zones.danger(grid, c) - threat)
-        ]
+        danger = zones.danger(grid, c) - threat if zones.engaged_with(enc, grid, c) else frozenset()
+        return ([Highlight(x, "threat") for x in sorted(threat)]
+                + [Highlight(x, "marginal") for x in sorted(zones.marginal(grid, c) - threat - danger)]
+                + [Highlight(x, "danger") for x in sorted(danger)])
 
     # -- sheets ---------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:

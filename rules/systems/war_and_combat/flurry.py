@@ -92,8 +92,8 @@ def _groups(enc: Encounter) -> list[list[str]]:
     engaged = set(linked)
     for c in fighters:  # "must stop upon entering a hex covered by the zone, and resolve the threat during the flurry phase"
         for e in fighters:
-            if e.side != c.side and e.name in engaged and c.cell in danger(grid, e):
-                link(c, e)
+            if e is not c and e.name in engaged and c.cell in danger(grid, e) and (e.side != c.side or c.name not in engaged):
+                link(c, e)  # an ally's zone of danger too: "any fighter that is actively engaged"
     groups: dict[str, list[str]] = {}
     for c in fighters:
         if c.name in linked:

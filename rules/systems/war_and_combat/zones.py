@@ -5,8 +5,10 @@
   one to either side closest to the fighter). A polearm leaves the gap: its hexes at range 1
   are obstructed, not threatened. A two-handed sword threatens those hexes too.
 - Marginal zone: the two hexes to either side of the zone of threat at range 2 or more.
-- Zone of danger (only while the fighter is engaged): the six hexes around a one-hex swung
-  weapon; a polearm's is its zone of threat; a two-handed sword adds the three hexes behind.
+- Zone of danger (only while the fighter is engaged, and of any fighter, allies included: "any
+  hex that is in range of a weapon held by any fighter that is actively engaged"): the six hexes
+  around a one-hex swung weapon; a polearm's is its zone of threat; a two-handed sword adds the
+  three hexes behind.
 - Missile weapons (range 0 in melee) have no zones.
 """
 from __future__ import annotations
@@ -112,12 +114,16 @@ def engaged_with(enc: Encounter, grid: Grid, c: Combatant) -> list[Combatant]:
 
 
 def zone_of(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> tuple[Combatant, str] | None:
-    """The first active enemy whose zone of threat (or, if engaged, of danger) covers ``cell``."""
-    for e in enc.enemies_of(c):
-        if e.status != "active" or e.cell is None:
-            continue
+    """The first active enemy whose zone of threat covers ``cell``, else the first engaged fighter,
+    of either side, whose zone of danger covers it: "A zone of danger is any hex that is in range
+    of a weapon held by any fighter that is actively engaged" (an ally's swing can strike by accident)."""
+    enemies = [e for e in enc.enemies_of(c) if e.status == "active" and e.cell is not None]
+    for e in enemies:
         if cell in threat(grid, e):
             return e, "threat"
+    for e in enc.combatants:
+        if e is c or e.status != "active" or e.cell is None:
+            continue
         if cell in danger(grid, e) and engaged_with(enc, grid, e):
             return e, "danger"
     return None

@@ -241,3 +241,20 @@ def test_a_front_step_may_keep_the_facing_for_free():
     t = alone()
     res = t.run("move", actor="Borin", to=near(t, "F6", "NE"), facing="N")
     assert res.events[0].cost == 1 and t.get("Borin").facing == "N" and st(t, "Borin").mp == 1
+
+
+def test_an_engaged_allys_zone_of_danger_stops_a_mover_too():
+    """"A zone of danger is any hex that is in range of a weapon held by any fighter that is actively engaged":
+    Alda stepping beside her engaged ally Borin stops there and joins his flurry."""
+    from tests.rules.war_and_combat.build import duel
+
+    s = duel()
+    s.add("Alda", "fighter=3 weapons=bow", side="dwarves", at=near(s, "D4", "NW", "NW"), facing="SE")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
+    s.run("next", actor="Borin")
+    s.run("next", actor="Grak")
+    res = s.run("move", actor="Alda", path="SE SE")
+    assert s.get("Alda").position == near(s, "D4", "NW")
+    assert any(isinstance(e, Engaged) and e.by == "Borin" and e.zone == "danger" for e in res.events)
+    s.run("next", actor="Alda")
+    assert "Alda" in s.enc.state.flurries[0]
