@@ -22,6 +22,7 @@ __all__ = [
     "FacedAttacker",
     "Interrupted",
     "CollapsePrompt",
+    "CarriedOver",
 ]
 
 
@@ -141,3 +142,12 @@ class CollapsePrompt(Event):
 
     kind: ClassVar[str] = "collapse"
     at: str
+
+
+class CarriedOver(Event):
+    """``actor`` has begun the step into ``to`` without the points to finish it: ``owed`` points are
+    paid from its next phase ("that movement action is carried over to the next phase or round")."""
+
+    kind: ClassVar[str] = "carry"
+    to: str
+    owed: int

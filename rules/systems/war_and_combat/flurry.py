@@ -121,6 +121,7 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     grid = enc.grid()
     for c in fighters:
         sheet.state(c).turned = False
+        sheet.state(c).carry, sheet.state(c).carry_to, sheet.state(c).owed = None, None, 0  # engaged: the step is off
         events += lengthy.break_off(c)
         foes = opponents(enc, c)
         if grid is None or c.cell is None or not c.facing or not foes:

@@ -5,7 +5,10 @@
   or rear hex costs double and keeps the facing; a pivot in place to any facing costs 1
   movement point. `to:` searches the same steps and pivots.
 - Half the pace's movement points in the movement phase, half in the adjustment phase (a
-  fighter who was in a flurry adjusts at most one hex).
+  fighter who was in a flurry adjusts at most one hex). A last step that costs more than the
+  points left is begun with them and finished from the next phase's points, by the next
+  `/move` before anything else ("that movement action is carried over to the next phase or
+  round"); being drawn into a flurry ends it.
 - Terrain marked on the map: `rough` is the chart's rough ground (2, max pace run),
   `difficult` (or `water`) its water, mired or sandy ground (2, max jog), `climb` and `uphill`
   uphill (double, unless coming down from a higher hex: the map's heights), `slick` (2, max
@@ -33,7 +36,7 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
-from rules.systems.war_and_combat.events import CollapsePrompt, Engaged, EffectTaken
+from rules.systems.war_and_combat.events import CarriedOver, CollapsePrompt, Engaged, EffectTaken
 from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, fall, roll_of
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
@@ -75,7 +78,7 @@ def step_cost(grid: Grid, cell: Cell, facing: str, direction: str, keep: bool = 
     return nxt, 2 * cost, facing
 
 
-def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, budget: int) -> Plan:
+def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, budget: int, carrying: bool = False) -> Plan:
     if c.cell is None or c.facing is None:
         raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
     plan: Plan = []
@@ -89,6 +92,8 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, budget: int) -
         plan = _find(enc, grid, c, goal, want, budget)
     if want is not None:
         plan.append(("pivot", want))
+    if carrying:  # the step begun in an earlier phase comes first
+        plan.insert(0, tuple(sheet.state(c).carry.split(" ", 1)))  # type: ignore[arg-type,union-attr]
     if not plan:
         raise InputError("Give `path` (hex directions like `N NE`), `to` (a hex) or `facing` (to pivot).")
     return plan
@@ -129,25 +134,30 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         raise IllegalAction(f"{c.name} stands in {danger_by[0].name}'s zone of {danger_by[1]}: it cannot move this round "
                             "until the threat is resolved in the flurry, and may adjust one hex after it.")
     passing = "pass" in action.options
-    plan = _plan(enc, grid, c, action, st.mp)
+    carrying = bool(st.carry and st.carry_to and st.carry_to not in {x.name for x in enc.occupied(exclude=c)})
+    plan = _plan(enc, grid, c, action, st.mp, carrying)
+    st.carry, st.carry_to, st.owed = (st.carry, st.carry_to, st.owed) if carrying else (None, None, 0)
     taken = enc.occupied(exclude=c)
     cell, facing = c.cell, c.facing
     assert cell is not None and facing is not None
-    path, spent, hexes = [cell.name], 0, 0
+    path, spent, hexes, pivots = [cell.name], 0, 0, 0
     events: list[Event] = []
+    begun: CarriedOver | None = None
     stop: tuple[Combatant, str] | None = None
     endangered: Combatant | None = None
     held = in_my_threat(enc, grid, c)
-    for kind, arg in plan:
+    for i, (kind, arg) in enumerate(plan):
         if kind == "pivot":
             if arg != facing:
-                spent += 1
+                spent, pivots = spent + 1, pivots + 1
                 facing = arg
             if not passing and (caught := brought_into_threat(enc, grid, c, cell, facing, held)) is not None:
                 stop = caught, "own threat"
                 break
             continue
         nxt, cost, after = step_cost(grid, cell, facing, arg, kind == "keep")
+        if i == 0 and carrying:
+            cost = st.owed
         if nxt is None:
             raise IllegalAction(f"A step {arg} from {cell.name} leaves the map.")
         if nxt in grid.blocked:
@@ -157,7 +167,17 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         if enc.phase == "adjustment" and c.name in enc_state(enc).tactics and (hexes >= 1 or st.moved):
             raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
         if spent + cost > st.mp:
-            raise IllegalAction(f"{c.name} has {st.mp - spent} movement point(s) left this phase; that step costs {cost}.")
+            if i < len(plan) - 1 or spent >= st.mp:
+                raise IllegalAction(f"{c.name} has {st.mp - spent} movement point(s) left this phase; that step costs {cost}"
+                                    + (" (a step too dear for the points left may end a move: it is begun now and finished"
+                                       " from the next phase's points)." if spent < st.mp else "."))
+            # "If the character does not have enough movement points to negotiate an obstacle during a phase or
+            # round, then that movement action is carried over to the next phase or round."
+            st.carry, st.carry_to, st.owed = f"{kind} {arg}", nxt.name, cost - (st.mp - spent)
+            begun = CarriedOver(actor=c.name, to=nxt.name, owed=st.owed)
+            spent = st.mp
+            break
+        st.carry, st.carry_to, st.owed = None, None, 0
         mark = grid.terrain.get(nxt, "clear")
         if mark in OBSTACLE_MAP:
             ob = obstacle(OBSTACLE_MAP[mark])
@@ -196,16 +216,17 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
             endangered = endangered or zone[0]
     if passing and zone_of(enc, grid, c, cell) is not None:
         raise IllegalAction("A pass-through must reach a hex outside every zone of threat and danger in one go.")
-    turned_only = hexes == 0
     c.position, c.facing = cell.name, facing
     st.mp -= min(st.mp, spent)
     if st.fallen:  # a fall on the way: it crawls from that moment
         fall(enc, c)
-    st.moved = st.moved or hexes > 0
-    if turned_only:
-        events.insert(0, Turned(actor=c.name, facing=facing, cost=spent))
-    else:
+    st.moved = st.moved or hexes > 0 or begun is not None
+    if hexes:
         events.insert(0, Moved(actor=c.name, path=path, cost=spent, left=st.mp, facing=facing))
+    elif pivots or begun is None:
+        events.insert(0, Turned(actor=c.name, facing=facing, cost=pivots))
+    if begun is not None:
+        events.append(begun)
     if stop is not None:
         events.append(Engaged(actor=c.name, by=stop[0].name, zone=stop[1], at=cell.name))
     if endangered is not None:

@@ -13,6 +13,7 @@ from rules.systems.war_and_combat.events import (
     EffectTaken,
     Engaged,
     FacedAttacker,
+    CarriedOver,
     CollapsePrompt,
     FlurryBegan,
     FlurryEnded,
@@ -95,6 +96,7 @@ class WacPresenter(Presenter):
         FacedAttacker: "faced",
         Interrupted: "interrupted",
         CollapsePrompt: "collapse",
+        CarriedOver: "carried_over",
     }
     causes: ClassVar[dict[str, str]] = {
         "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
@@ -183,6 +185,10 @@ class WacPresenter(Presenter):
                 else "it declares with the others (`/act action:declare`)")
         return f"**{e.actor}** interrupts the flurry and joins it ({', '.join(e.participants)}): {then}"
 
+    def carried_over(self, e: CarriedOver) -> str:
+        return (f"**{e.actor}** begins the step into {e.to} without the points to finish it: {e.owed} point(s) "
+                "carried over, paid by its next `/move` in the next phase")
+
     def collapse(self, e: CollapsePrompt) -> str:
         return (f"**{e.actor}** steps onto treacherous ground at {e.at}: it may collapse, as the GM decides "
                 f"(`/combatant edit` to drop it, `/encounter terrain` to change the hex)")
@@ -211,6 +217,8 @@ class WacPresenter(Presenter):
             bits.append(f"held (Restrict-{st.restrict})")
         if st.busy:
             bits.append(f"{lengthy.doing(c)} (done at round {st.busy_until})")
+        if st.carry:
+            bits.append(f"stepping into {st.carry_to} ({st.owed} MP owed)")
         if enc.phase == "flurry" and st.flurry_init is not None and st.actions:
             bits.append(f"{st.actions} action(s)")
         if enc.phase in ("movement", "adjustment") and c.name == enc.current:

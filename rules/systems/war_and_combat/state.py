@@ -67,6 +67,11 @@ class WacCombatant(CombatantState):
     #: a lengthy action under way (``shed``, or ``don:<armour>``), done at the start of round ``busy_until``
     busy: str | None = Field(None, max_length=40)
     busy_until: int = Field(0, ge=0, le=1_000_000)
+    #: a step begun without the points to finish it ("that movement action is carried over to the
+    #: next phase or round"): its plan word (``step N``, ``keep N``), the hex, and the points still owed
+    carry: str | None = Field(None, max_length=12)
+    carry_to: str | None = Field(None, max_length=8)
+    owed: int = Field(0, ge=0, le=100)
     #: the armour worn since a lengthy action changed it (None: the sheet's)
     armor: str | None = Field(None, max_length=40)
 

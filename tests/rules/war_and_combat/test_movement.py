@@ -258,3 +258,28 @@ def test_an_engaged_allys_zone_of_danger_stops_a_mover_too():
     assert any(isinstance(e, Engaged) and e.by == "Borin" and e.zone == "danger" for e in res.events)
     s.run("next", actor="Alda")
     assert "Alda" in s.enc.state.flurries[0]
+
+
+def test_a_crawler_crosses_rough_ground_over_two_phases():
+    """"If the character does not have enough movement points to negotiate an obstacle during a phase or round,
+    then that movement action is carried over to the next phase or round": a crawler (1 point a phase) begins the
+    step into rough ground (2) in the movement phase and finishes it in the adjustment phase."""
+    s = alone("pace=crawl", terrain={"F5": "rough"})
+    assert st(s, "Borin").mp == 1
+    res = s.run("move", actor="Borin", path="N")
+    assert s.get("Borin").position == "F6" and st(s, "Borin").owed == 1 and st(s, "Borin").mp == 0
+    assert "1 point(s) carried over" in "\n".join(s.text(res))
+    assert "movement point" in s.refused("move", actor="Borin", path="N")
+    s.run("next", actor="Borin")
+    s.run("next", actor="Grak")
+    while s.enc.current != "Borin":
+        s.run("next", actor=s.enc.current)
+    assert s.enc.phase == "adjustment"
+    res = s.run("move", actor="Borin")
+    assert s.get("Borin").position == "F5" and st(s, "Borin").carry is None and res.events[0].cost == 1
+
+
+def test_a_step_too_dear_is_begun_only_as_the_last_of_a_move():
+    """A step the points left cannot pay for is carried over only where the move ends; mid-path it is refused."""
+    s = alone("pace=crawl", terrain={"F5": "rough"})
+    assert "begun now" in s.refused("move", actor="Borin", path="N N")
