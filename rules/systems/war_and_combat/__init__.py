@@ -18,7 +18,7 @@ initiative (3d6): as the flurry begins (the command that ends the movement phase
 before), or with `declare=hidden` at its last declaration (or the GM's force). An attack: its 3d6, then the hit
 location's 3d6 (if it hits and no shot is called), the impact dice (critical dice last), then
 any wound-effect roll (3d6 for a fumble?, stumble? or combat option; 1d6 for the rounds of a
-stun). A held fighter's Restrict check (3d6) comes before its attack, defence, drive or
+stun; for a dropped item 1d6 for its distance, then 1d6 for its direction if it leaves the hex). A held fighter's Restrict check (3d6) comes before its attack, defence, drive or
 withdraw; a swipe rolls its negotiate task (3d6) first; `/act action:break` its Strength task
 (3d6). A move rolls, in step order, each footing roll (3d6) where the pace exceeds the
 terrain's and each obstacle roll (3d6). An open-ended 3d6 (a natural 3 or 18) is followed at
@@ -86,9 +86,11 @@ class WarAndCombat(RuleSystem):
             return []
         threat = zones.threat(grid, c)
         danger = zones.danger(grid, c) - threat if zones.engaged_with(enc, grid, c) else frozenset()
+        lying = {grid.parse(x) for x in sheet.state(c).dropped_at.values()}  # where its dropped items lie
         return ([Highlight(x, "threat") for x in sorted(threat)]
                 + [Highlight(x, "marginal") for x in sorted(zones.marginal(grid, c) - threat - danger)]
-                + [Highlight(x, "danger") for x in sorted(danger)])
+                + [Highlight(x, "danger") for x in sorted(danger)]
+                + [Highlight(x, "dropped item") for x in sorted(lying)])
 
     # -- sheets ---------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:

@@ -105,6 +105,9 @@ ACTIONS = ActionTable(
     ActionSpec("stand", "stand up from the ground (a quick action of your step)", cost="quick", legal=_my_step),
     ActionSpec("wield", "take another weapon from your sheet in hand (drawing a weapon is a quick action)",
                cost="quick", options=(("NAME", "the weapon"), ("hand=", "right or left: the hand to hold it in")), legal=_my_step),
+    ActionSpec("pickup", "pick up an item you dropped (a weapon, or `shield`), standing in the hex where it lies (a quick "
+               "action; a weapon comes back in hand)", cost="quick", options=(("NAME", "the item: a weapon, or shield"),),
+               legal=_my_step),
     ActionSpec("swipe", "from outside the flurry, a free attack at a fighter in it within your reach + 1 hex (once a "
                "round): first negotiate the space (3d6 + Tactics + AGL vs 10 + the flurry's best Fighter rank) or be "
                "struck; the target defends only with an action left", target=True, legal=_swiping),
@@ -183,17 +186,42 @@ def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     w = weapon(name) if name else None
     if w is not None and w.name not in {x.name for x in sheet.weapons(c)}:
         raise InputError(f"{c.name} does not carry a {w.name}.")
+    if w is not None and w.name in sheet.state(c).dropped:
+        raise IllegalAction(f"{c.name}'s {w.name} lies on the ground: `/act action:pickup options:\"{w.name}\"` where it lies.")
     quick_action(c)
     events: list[Event] = []
     if w is not None:
         sheet.state(c).wield = w.name
-        if w.name in sheet.state(c).dropped:  # picking a dropped weapon up is drawing it again
-            sheet.state(c).dropped.remove(w.name)
         events.append(EffectTaken(actor=c.name, effect="wields", detail=w.name))
     if hand is not None:
         sheet.state(c).hand = hand.strip().lower()  # type: ignore[assignment]
         events.append(EffectTaken(actor=c.name, effect="switches_hand", detail=hand.strip().lower()))
     return events
+
+
+def _pickup(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    """"Pick Up Small Item", a quick action: an item ``c`` dropped, where it lies."""
+    c = acting(enc, action.actor)
+    st = sheet.state(c)
+    if not st.dropped:
+        raise IllegalAction(f"{c.name} has dropped nothing to pick up.")
+    name = (action.weapon or next(iter(action.options), "")).strip().lower()
+    if not name and len(st.dropped) > 1:
+        raise InputError(f"Name the item to pick up: {' or '.join(st.dropped)}.")
+    item = st.dropped[0] if not name else next((x for x in st.dropped if x == name), None)
+    if item is None and name != "shield":
+        item = next((x for x in st.dropped if x == weapon(name).name), None)
+    if item is None:
+        raise InputError(f"{c.name} has not dropped a {name[:20]}: it dropped {', '.join(st.dropped)}.")
+    where = st.dropped_at.get(item)
+    if where is not None and c.cell is not None and where != c.cell.name:
+        raise IllegalAction(f"{c.name}'s {item} lies at {where}: move there first, then pick it up.")
+    quick_action(c)
+    st.dropped.remove(item)
+    st.dropped_at.pop(item, None)
+    if item != "shield":  # a weapon picked up is in hand again
+        st.wield = item
+    return [EffectTaken(actor=c.name, effect="picks_up", detail=item)]
 
 
 def _swipe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
@@ -250,6 +278,7 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "don": _lengthy("don"),
     "stand": _stand,
     "wield": _wield,
+    "pickup": _pickup,
     "swipe": _swipe,
     "interrupt": _interrupt,
     "break": _break,

@@ -104,8 +104,10 @@ def carried(c: Combatant, name: str | None) -> Weapon:
     """The weapon ``c`` strikes with: the one named (it must carry it, unbroken), else the one in hand."""
     w = catalogue_weapon(name) if name else wielded(c)
     if w.name in sheet.state(c).dropped:
-        raise IllegalAction(f"{c.name} has dropped its {w.name}: pick it up with `/act action:wield options:\"{w.name}\"` "
-                            "in a movement or adjustment step, or strike with another weapon (`weapon:`).")
+        where = sheet.state(c).dropped_at.get(w.name)
+        raise IllegalAction(f"{c.name} has dropped its {w.name}{f' (it lies at {where})' if where else ''}: pick it up "
+                            f"with `/act action:pickup options:\"{w.name}\"` standing there in a movement or adjustment "
+                            "step, or strike with another weapon (`weapon:`).")
     if not name:
         return w
     if w.name not in {x.name for x in sheet.weapons(c)}:
@@ -326,9 +328,9 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
         if effect.drops:
             held = wielded(t).name
             if where == sheet.weapon_arm(t) or held in limbs.TWO_HANDED:
-                _drop(t, held)
+                _drop(enc, t, held, effect.drops, dice)
             elif where == sheet.shield_arm(t) and sheet.shield_bonus(t):
-                _drop(t, "shield")
+                _drop(enc, t, "shield", effect.drops, dice)
             events.append(EffectTaken(actor=t.name, effect="drops", detail=effect.drops))
         if effect.falls and not st.fallen:
             fall(enc, t)
@@ -352,11 +354,30 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
     return events + _downed(t)
 
 
-def _drop(t: Combatant, item: str) -> None:
-    """"any item carried is dropped": the weapon (or the shield) that arm held, until picked up."""
-    dropped = sheet.state(t).dropped
-    if item not in dropped:
-        dropped.append(item)
+def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None:
+    """"any item carried is dropped": the weapon (or the shield) that arm held, until picked up. Where
+    it lands (``how``, the table's words): "1d6-1 m" (a 1d6, less 1, in metres: two to a hex; then a
+    1d6 for the direction if it leaves the hex), "at feet", or "1d6 hexes, random direction" (a 1d6
+    for the hexes, one for the direction). It stops short of a wall or the map's edge."""
+    st = sheet.state(t)
+    if item not in st.dropped:
+        st.dropped.append(item)
+    grid, at = enc.grid(), t.cell
+    if grid is None or at is None:
+        return
+    hexes = 0
+    with dice.rolling_for(t.name):
+        if how == "1d6-1 m":
+            hexes = (dice.roll(1, 6)[0] - 1) // 2
+        elif how != "at feet":
+            hexes = dice.roll(1, 6)[0]
+        way = grid.facings[dice.roll(1, 6)[0] - 1] if hexes else None
+    for _ in range(hexes):
+        nxt = grid.step(at, way) if way else None
+        if nxt is None or nxt in grid.blocked:
+            break
+        at = nxt
+    st.dropped_at[item] = at.name
 
 
 def _downed(t: Combatant) -> list[Event]:
@@ -395,7 +416,7 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
         st.actions = max(0, st.actions - outcome.actions_lost)
         events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
     if outcome.drop:
-        _drop(t, wielded(t).name)
+        _drop(enc, t, wielded(t).name, outcome.drop, dice)
         events.append(EffectTaken(actor=t.name, effect="drops", detail=outcome.drop))
     if outcome.falls and not st.fallen:
         fall(enc, t)

@@ -52,6 +52,7 @@ EFFECTS = {
     "tactic": "{d} (its manoeuvre tactic)",
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
+    "picks_up": "picks up its {d}",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
@@ -211,8 +212,9 @@ class WacPresenter(Presenter):
         flags = [f for f, on in (("fallen", st.fallen), ("stunned", stunned(enc, c)), ("unconscious", st.unconscious),
                                  ("immobile", st.immobile)) if on]
         bits += flags
-        bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled),
-                                                                  ("dropped", st.dropped)) if items]
+        bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled)) if items]
+        if st.dropped:
+            bits.append("dropped " + ", ".join(x + (f" (at {st.dropped_at[x]})" if x in st.dropped_at else "") for x in st.dropped))
         if st.restrict is not None:
             bits.append(f"held (Restrict-{st.restrict})")
         if st.busy:
