@@ -46,7 +46,9 @@ from rules.systems.war_and_combat.tables import (
 )
 from rules.systems.war_and_combat.tables_missile import (
     FIRING_INTO_MELEE,
+    GENERAL_LOCATIONS,
     MISSED_SHOT_SKILL,
+    SUB_LOCATIONS,
     called_shot,
     missile_hit_location,
     moving_target,
@@ -454,11 +456,16 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     extra: list[tuple[str, int]] = []
     aimed = action.options.get("aim")
     if aimed is not None:
-        aimed = aimed.lower()
-        call = called_shot(name)
-        if aimed not in ("head", "arm", "chest", "belly", "leg") or call is None:
-            raise IllegalAction("A called shot (`aim=head|arm|chest|belly|leg`) is only at point blank or short range.")
-        extra.append(("called shot", call))
+        aimed = aimed.strip().lower()
+        if aimed not in GENERAL_LOCATIONS and aimed not in SUB_LOCATIONS:
+            raise InputError(f"`aim={aimed[:20]}` is no location to call: a general one ({', '.join(GENERAL_LOCATIONS)}) "
+                             f"or a sub-location ({', '.join(SUB_LOCATIONS)}).")
+        call = called_shot(name, aimed in SUB_LOCATIONS)
+        if call is None:
+            raise IllegalAction(f"{t.name} is at {name} range: a called shot is only at point blank or short range "
+                                "(\"Otherwise hit locations are random\"); shoot without `aim=`.")
+        extra.append((f"called shot ({aimed})" if aimed in SUB_LOCATIONS else "called shot", call))
+        aimed = SUB_LOCATIONS.get(aimed, aimed)
     if st.moved:
         extra.append(("moving", pace_penalty(sheet.pace(c))))
     st.shots += 1

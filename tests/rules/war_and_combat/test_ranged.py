@@ -112,3 +112,27 @@ def test_a_fighter_felled_by_a_shot_crawls_for_the_rest_of_the_phase():
     s.run("attack", [6, 6, 5, 5, 5, 5, 3, 3, 3, 3, 3], actor="Alda", target="Grak")  # leg, light: Stumble? 9 fails
     grak = s.get("Grak").state
     assert grak.fallen and grak.mp == 1
+
+
+def test_a_called_shot_at_a_sub_location():
+    """"At short range, general hit locations are -2 to call, or -5 for sub-locations": `aim=hand` is -5 and
+    strikes the arm; at point blank "-3 to hit for a sub-location (hand, item carried, eye, etc)"."""
+    s = range_(20, target_sheet="")
+    res = s.run("attack", [6, 6, 5, 3, 3, 5, 5, 5], actor="Alda", target="Grak", weapon="bow",
+                options={"aim": "hand", "target": "unmoving"})  # an arm hit: its fumble? check passes
+    assert any(m.name == "called shot (hand)" and m.value == -5 for m in attack(res).roll.modifiers)
+    assert next(e for e in res.events if isinstance(e, Struck)).location.endswith("arm")
+    t = range_(2, target_sheet="")
+    res = t.run("attack", [6, 6, 5, 3, 3, 2, 2], actor="Alda", target="Grak", weapon="bow",
+                options={"aim": "eye", "target": "unmoving"})  # critical: +1d6; a serious head wound stuns 1d6 rounds
+    assert any(m.name == "called shot (eye)" and m.value == -3 for m in attack(res).roll.modifiers)
+    assert next(e for e in res.events if isinstance(e, Struck)).location == "head"
+
+
+def test_a_called_shot_is_refused_with_the_right_reason():
+    """"Otherwise hit locations are random": beyond short range the range is named; an unknown word lists the locations."""
+    s = range_(30, target_sheet="")
+    assert "medium range" in s.refused("attack", [6, 6, 5], actor="Alda", target="Grak", weapon="bow", options={"aim": "hand"})
+    t = range_(20, target_sheet="")
+    assert "sub-location (hand, item, eye, foot)" in t.refused("attack", [6, 6, 5], actor="Alda", target="Grak", weapon="bow",
+                                                                options={"aim": "elbow"})
