@@ -12,7 +12,7 @@ from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, lengthy, sheet
-from rules.systems.war_and_combat.attacks import break_free, restricted
+from rules.systems.war_and_combat.attacks import break_free, load, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import circle, press, retreat
@@ -107,6 +107,9 @@ ACTIONS = ActionTable(
                cost="quick", options=(("NAME", "the weapon"), ("hand=", "right or left: the hand to hold it in")), legal=_my_step),
     ActionSpec("pickup", "pick up an item you dropped (a weapon, or `shield`), standing in the hex where it lies (a quick "
                "action; a weapon comes back in hand)", cost="quick", options=(("NAME", "the item: a weapon, or shield"),),
+               legal=_my_step),
+    ActionSpec("load", "load a crossbow again after it shot (\"Load Weapon\", a full action: in a step without moving or "
+               "shooting, and no more moving after it that phase)", cost="full", options=(("NAME", "the weapon"),),
                legal=_my_step),
     ActionSpec("swipe", "from outside the flurry, a free attack at a fighter in it within your reach + 1 hex (once a "
                "round): first negotiate the space (3d6 + Tactics + AGL vs 10 + the flurry's best Fighter rank) or be "
@@ -224,6 +227,10 @@ def _pickup(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list
     return [EffectTaken(actor=c.name, effect="picks_up", detail=item)]
 
 
+def _load(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return load(enc, acting(enc, action.actor), action.weapon or next(iter(action.options), None))
+
+
 def _swipe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     return swipe(enc, opts, _grid(enc), action, dice)
 
@@ -279,6 +286,7 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "stand": _stand,
     "wield": _wield,
     "pickup": _pickup,
+    "load": _load,
     "swipe": _swipe,
     "interrupt": _interrupt,
     "break": _break,

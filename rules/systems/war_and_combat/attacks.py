@@ -59,7 +59,11 @@ from rules.systems.war_and_combat.tables_options import combat_option, secondary
 from rules.systems.war_and_combat.task import exceeds, task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
 
-__all__ = ["defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
+#: the missile weapons that must be loaded again after each shot ("Load Weapon"; the project's list: a
+#: bow or sling is made ready as it shoots)
+RELOADED = frozenset({"crossbow"})
+
+__all__ = ["RELOADED", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -437,6 +441,9 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     st = sheet.state(c)
     if st.shots >= 1:
         raise IllegalAction(f"{c.name} has made its ranged strike of this phase: the next is in the next phase.")
+    if w.name in st.unloaded:
+        raise IllegalAction(f"{c.name}'s {w.name} is not loaded: `/act action:load` (a full action: no moving or "
+                            "shooting in that phase) reloads it.")
     if engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, not with missiles.")
     if c.cell is None or t.cell is None:
@@ -470,11 +477,31 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
         extra.append(("moving", pace_penalty(sheet.pace(c))))
     st.shots += 1
     st.mp = 0  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
+    if w.name in RELOADED:
+        st.unloaded.append(w.name)
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name), attr="dex",
                          target_level=(level, f"{name} range, {kind}"), extra=extra, missile=True, aimed=aimed)
     if events[0].roll.success:  # type: ignore[attr-defined]
         return events
     return events + _stray(enc, opts, grid, c, t, w, level, f"{name} range, {kind}", dice)
+
+
+def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
+    """"Load Weapon", a full action ("Full Actions prohibit movement"): reload a weapon that was shot,
+    in a step in which ``c`` has neither moved nor shot; it moves no more in that phase."""
+    st = sheet.state(c)
+    if not st.unloaded:
+        raise IllegalAction(f"{c.name} has nothing to load: a {', '.join(sorted(RELOADED))} is loaded again after it shoots.")
+    w = catalogue_weapon(name).name if name else st.unloaded[0]
+    if w not in st.unloaded:
+        raise IllegalAction(f"{c.name}'s {w} is loaded already.")
+    if st.moved or st.shots:
+        raise IllegalAction(f"{c.name} has {'moved' if st.moved else 'shot'} this phase: loading is a full action, "
+                            "made in a phase without moving or shooting.")
+    refuse_if_busy(c, "load")
+    st.unloaded.remove(w)
+    st.mp, st.shots = 0, 1  # the phase's full action
+    return [EffectTaken(actor=c.name, effect="loads", detail=w)]
 
 
 def _stray(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, level: int,

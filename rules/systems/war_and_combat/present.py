@@ -53,6 +53,7 @@ EFFECTS = {
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
     "picks_up": "picks up its {d}",
+    "loads": "loads its {d}",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
@@ -213,6 +214,8 @@ class WacPresenter(Presenter):
                                  ("immobile", st.immobile)) if on]
         bits += flags
         bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled)) if items]
+        if st.unloaded:
+            bits.append("unloaded " + ", ".join(st.unloaded))
         if st.dropped:
             bits.append("dropped " + ", ".join(x + (f" (at {st.dropped_at[x]})" if x in st.dropped_at else "") for x in st.dropped))
         if st.restrict is not None:

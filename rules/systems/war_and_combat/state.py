@@ -64,6 +64,8 @@ class WacCombatant(CombatantState):
     swiped: int = Field(0, ge=0)
     #: weapons (or "shield") dropped by a fumble, until picked up
     dropped: list[str] = Field(default_factory=list, max_length=12)
+    #: missile weapons shot and not yet reloaded (a crossbow: "Load Weapon", a full action)
+    unloaded: list[str] = Field(default_factory=list, max_length=12)
     #: where each dropped item lies (a hex), as the fumble's roll threw it
     dropped_at: dict[str, str] = Field(default_factory=dict, max_length=12)
     #: a lengthy action under way (``shed``, or ``don:<armour>``), done at the start of round ``busy_until``

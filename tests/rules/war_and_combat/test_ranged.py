@@ -136,3 +136,23 @@ def test_a_called_shot_is_refused_with_the_right_reason():
     t = range_(20, target_sheet="")
     assert "sub-location (hand, item, eye, foot)" in t.refused("attack", [6, 6, 5], actor="Alda", target="Grak", weapon="bow",
                                                                 options={"aim": "elbow"})
+
+
+def test_a_crossbow_must_be_loaded_before_it_shoots_again():
+    """"Load Weapon" is a full action ("Full Actions prohibit movement"): a crossbow that shot is refused until
+    loaded, in a phase without moving or shooting."""
+    s = wac(map="40x40 hex", tactics_skew="no")
+    s.add("Alda", "dex=14 fighter=3 skills=crossbow:3 weapons=crossbow", side="dwarves", at="F39", facing="N")
+    s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F39", *["N"] * 20), facing="N", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("attack", [2, 2, 2], actor="Alda", target="Grak")  # a miss
+    assert st(s, "Alda").unloaded == ["crossbow"]
+    assert "shot this phase" in s.refused("act", name="load", actor="Alda")
+    s.run("next", actor="Alda")
+    s.run("next", actor="Grak")
+    while s.enc.current != "Alda":
+        s.run("next", actor=s.enc.current)
+    assert "not loaded" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak")
+    res = s.run("act", name="load", actor="Alda")
+    assert "loads its crossbow" in s.text(res)[0] and st(s, "Alda").unloaded == [] and st(s, "Alda").mp == 0
+    assert "ranged strike of this phase" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak")
