@@ -17,8 +17,9 @@ from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import circle, press, retreat
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
-from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action, surprise
+from rules.systems.war_and_combat.rounds import acting, enc_state, full_action, quick_action, surprise
 from rules.systems.war_and_combat.swipes import interrupt, outside, swipe, within_reach
+from rules.systems.war_and_combat.zones import wielded
 
 __all__ = ["ACTIONS", "HANDLERS"]
 
@@ -111,6 +112,9 @@ ACTIONS = ActionTable(
     ActionSpec("load", "load a crossbow again after it shot (\"Load Weapon\", a full action: in a step without moving or "
                "shooting, and no more moving after it that phase)", cost="full", options=(("NAME", "the weapon"),),
                legal=_my_step),
+    ActionSpec("sheathe", "put your weapon away (\"Sheathe weapon\", a full action: in a step without moving or shooting): "
+               "no zone of threat or danger, and no melee attack, until `wield` draws it (a quick action)", cost="full",
+               legal=_my_step),
     ActionSpec("swipe", "from outside the flurry, a free attack at a fighter in it within your reach + 1 hex (once a "
                "round): first negotiate the space (3d6 + Tactics + AGL vs 10 + the flurry's best Fighter rank) or be "
                "struck; the target defends only with an action left", target=True, legal=_swiping),
@@ -194,7 +198,7 @@ def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     quick_action(c)
     events: list[Event] = []
     if w is not None:
-        sheet.state(c).wield = w.name
+        sheet.state(c).wield, sheet.state(c).sheathed = w.name, False  # "Draw Weapon"
         events.append(EffectTaken(actor=c.name, effect="wields", detail=w.name))
     if hand is not None:
         sheet.state(c).hand = hand.strip().lower()  # type: ignore[assignment]
@@ -229,6 +233,16 @@ def _pickup(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list
 
 def _load(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     return load(enc, acting(enc, action.actor), action.weapon or next(iter(action.options), None))
+
+
+def _sheathe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor)
+    st = sheet.state(c)
+    if st.sheathed:
+        raise IllegalAction(f"{c.name}'s weapon is sheathed already: `/act action:wield` draws it.")
+    full_action(c, "sheathing a weapon")
+    st.sheathed = True
+    return [EffectTaken(actor=c.name, effect="sheathes", detail=wielded(c).name)]
 
 
 def _swipe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
@@ -287,6 +301,7 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "wield": _wield,
     "pickup": _pickup,
     "load": _load,
+    "sheathe": _sheathe,
     "swipe": _swipe,
     "interrupt": _interrupt,
     "break": _break,

@@ -28,6 +28,7 @@ from rules.systems.war_and_combat.rounds import (
     acting,
     add_effect,
     fall,
+    full_action,
     quick_action,
     roll_of,
     set_status,
@@ -109,6 +110,9 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
 def carried(c: Combatant, name: str | None) -> Weapon:
     """The weapon ``c`` strikes with: the one named (it must carry it, unbroken), else the one in hand."""
     w = catalogue_weapon(name) if name else wielded(c)
+    if sheet.state(c).sheathed and not w.ranged:
+        raise IllegalAction(f"{c.name}'s {w.name} is sheathed: draw it with `/act action:wield options:\"{w.name}\"` "
+                            "in a movement or adjustment step (a quick action).")
     if w.name in sheet.state(c).dropped:
         where = sheet.state(c).dropped_at.get(w.name)
         raise IllegalAction(f"{c.name} has dropped its {w.name}{f' (it lies at {where})' if where else ''}: pick it up "
@@ -495,12 +499,9 @@ def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     w = catalogue_weapon(name).name if name else st.unloaded[0]
     if w not in st.unloaded:
         raise IllegalAction(f"{c.name}'s {w} is loaded already.")
-    if st.moved or st.shots:
-        raise IllegalAction(f"{c.name} has {'moved' if st.moved else 'shot'} this phase: loading is a full action, "
-                            "made in a phase without moving or shooting.")
     refuse_if_busy(c, "load")
+    full_action(c, "loading")
     st.unloaded.remove(w)
-    st.mp, st.shots = 0, 1  # the phase's full action
     return [EffectTaken(actor=c.name, effect="loads", detail=w)]
 
 

@@ -16,7 +16,9 @@
   asked whether it collapses, option `collapse`); faster
   than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls.
   `obstacle` (tumble over a table) and `gap` (jump across a gap) are obstacle actions at +1
-  movement point with their skill roll; a failure halts movement before the hex.
+  movement point with their skill roll; a failure halts movement before the hex. The mover may
+  choose another of the obstacles table's actions (`options:"via=dive-under"`: its skill and
+  attribute roll instead).
 - Entering an enemy's zone of threat (or the zone of danger of an engaged enemy), or bringing
   an enemy into one's own zone of threat by a step or a pivot, stops the move there. With `options:"pass"` the mover tries to pass through to a hex outside every
   zone: a Tactics roll modified by Agility; a failure means a blow from the zone's wielder
@@ -43,6 +45,7 @@ from rules.systems.war_and_combat.tables_movement import (
     entry_cost,
     exceeds_max_pace,
     obstacle,
+    obstacle_named,
     pace_penalty,
 )
 from rules.systems.war_and_combat.task import task_roll
@@ -134,6 +137,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         raise IllegalAction(f"{c.name} stands in {danger_by[0].name}'s zone of {danger_by[1]}: it cannot move this round "
                             "until the threat is resolved in the flurry, and may adjust one hex after it.")
     passing = "pass" in action.options
+    via = obstacle_named(action.options["via"]) if action.options.get("via") else None
     carrying = bool(st.carry and st.carry_to and st.carry_to not in {x.name for x in enc.occupied(exclude=c)})
     plan = _plan(enc, grid, c, action, st.mp, carrying)
     st.carry, st.carry_to, st.owed = (st.carry, st.carry_to, st.owed) if carrying else (None, None, 0)
@@ -180,7 +184,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         st.carry, st.carry_to, st.owed = None, None, 0
         mark = grid.terrain.get(nxt, "clear")
         if mark in OBSTACLE_MAP:
-            ob = obstacle(OBSTACLE_MAP[mark])
+            ob = via or obstacle(OBSTACLE_MAP[mark])  # the action the mover chooses, else the mark's own
             level = max(sheet.skill(c, s) for s in ob.skills)
             with dice.rolling_for(c.name):
                 r = task_roll(dice)

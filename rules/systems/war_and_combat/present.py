@@ -54,6 +54,7 @@ EFFECTS = {
     "wields": "takes the {d} in hand",
     "picks_up": "picks up its {d}",
     "loads": "loads its {d}",
+    "sheathes": "sheathes its {d}",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
@@ -214,6 +215,8 @@ class WacPresenter(Presenter):
                                  ("immobile", st.immobile)) if on]
         bits += flags
         bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled)) if items]
+        if st.sheathed:
+            bits.append("weapon sheathed")
         if st.unloaded:
             bits.append("unloaded " + ", ".join(st.unloaded))
         if st.dropped:

@@ -39,6 +39,7 @@ __all__ = [
     "phase_mp",
     "fall",
     "quick_action",
+    "full_action",
 ]
 
 PHASES = ("movement", "flurry", "adjustment", "morale")
@@ -272,6 +273,16 @@ def quick_action(c: Combatant) -> None:
     if st.quick:
         raise IllegalAction(f"{c.name} has taken its quick action of this phase: the next is in the next phase.")
     st.quick = True
+
+
+def full_action(c: Combatant, what: str) -> None:
+    """"Full Actions prohibit movement": ``what`` is made in a step in which ``c`` has neither moved
+    nor shot, and it moves and shoots no more in that phase."""
+    st = sheet.state(c)
+    if st.moved or st.shots:
+        raise IllegalAction(f"{c.name} has {'moved' if st.moved else 'shot'} this phase: {what} is a full action, "
+                            "made in a phase without moving or shooting.")
+    st.mp, st.shots = 0, 1
 
 
 def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movement", "adjustment")) -> Combatant:

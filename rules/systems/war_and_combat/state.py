@@ -64,6 +64,8 @@ class WacCombatant(CombatantState):
     swiped: int = Field(0, ge=0)
     #: weapons (or "shield") dropped by a fumble, until picked up
     dropped: list[str] = Field(default_factory=list, max_length=12)
+    #: the melee weapon is sheathed ("Sheathe weapon", a full action) until drawn again (`wield`)
+    sheathed: bool = False
     #: missile weapons shot and not yet reloaded (a crossbow: "Load Weapon", a full action)
     unloaded: list[str] = Field(default_factory=list, max_length=12)
     #: where each dropped item lies (a hex), as the fumble's roll threw it

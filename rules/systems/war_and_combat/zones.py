@@ -34,11 +34,11 @@ def wielded(c: Combatant) -> Weapon:
 
 
 def _held(c: Combatant, weapon: Weapon | None) -> Weapon | None:
-    """``weapon``, or the one in hand; None when the one in hand was dropped (a fumble, a disarm)."""
+    """``weapon``, or the one in hand; None when the one in hand was dropped (a fumble, a disarm) or sheathed."""
     if weapon is not None:
         return weapon
     w = wielded(c)
-    return None if w.name in sheet.state(c).dropped else w
+    return None if w.name in sheet.state(c).dropped or sheet.state(c).sheathed else w
 
 
 def _angle(grid: Grid, origin: Cell, facing: str, cell: Cell) -> float:

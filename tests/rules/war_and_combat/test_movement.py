@@ -283,3 +283,15 @@ def test_a_step_too_dear_is_begun_only_as_the_last_of_a_move():
     """A step the points left cannot pay for is carried over only where the move ends; mid-path it is refused."""
     s = alone("pace=crawl", terrain={"F5": "rough"})
     assert "begun now" in s.refused("move", actor="Borin", path="N N")
+
+
+def test_the_mover_chooses_the_obstacle_action():
+    """The obstacles table: "Climb a rope, ladder, or tree Climbing STR ... Dive under a table Acrobatics AGL":
+    `via=` picks the action, and its skill and attribute roll (here Climbing and STR for an obstacle hex)."""
+    s = alone("str=16 skills=climbing:3,acrobatics:0", terrain={"F5": "obstacle"})
+    res = s.run("move", [2, 3, 3], actor="Borin", path="N", options={"via": "climb"})
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.roll.against_label == "climb a rope, ladder, or tree"
+    assert check.roll.total == 8 + 3 + 2 - 1 and check.roll.success and s.get("Borin").position == "F5"
+    t = alone(terrain={"F5": "obstacle"})
+    assert "several" in t.refused("move", [2, 3, 3], actor="Borin", path="N", options={"via": "jump"})

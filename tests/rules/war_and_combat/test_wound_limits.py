@@ -180,3 +180,30 @@ def test_a_fumbled_shield_lies_1d6_1_metres_away_and_is_picked_up_there():
     s.get("Grak").position = lies
     s.run("act", name="pickup", actor="Grak", options={"shield": ""})
     assert st(s, "Grak").dropped == [] and st(s, "Grak").dropped_at == {}
+
+
+def test_a_sheathed_weapon_threatens_nothing_until_drawn():
+    """"Sheathe weapon" is a full action, "Draw Weapon" a quick one: sheathed, the broadsword holds no zone of
+    threat and strikes nobody; `wield` draws it again."""
+    from rules.systems.war_and_combat.zones import threat
+
+    s = duel()
+    s.get("Grak").position = "L10"
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    grid = s.enc.grid()
+    assert s.enc.current == "Borin" and threat(grid, s.get("Borin"))
+    res = s.run("act", name="sheathe", actor="Borin")
+    assert "sheathes its broadsword" in s.text(res)[0] and not threat(grid, s.get("Borin"))
+    assert st(s, "Borin").mp == 0
+    assert "sheathed already" in s.refused("act", name="sheathe", actor="Borin")
+    s.run("act", name="wield", actor="Borin", weapon="broadsword")
+    assert threat(grid, s.get("Borin")) and not st(s, "Borin").sheathed
+
+
+def test_sheathing_is_a_full_action():
+    """"Full Actions prohibit movement": a fighter who has moved this phase cannot sheathe its weapon in it."""
+    s = duel()
+    s.get("Grak").position = "L10"
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("move", actor="Borin", path="N")
+    assert "full action" in s.refused("act", name="sheathe", actor="Borin")
