@@ -460,8 +460,9 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     kind = (action.options.get("target") or opts.missile_target).lower()
     if kind not in MISSILE_TARGETS:
         raise InputError(f"`target=` is one of {', '.join(MISSILE_TARGETS)}.")
-    level_defense = defense(enc, opts, grid, t, c)[0] if kind == "evading" else 0
-    level = moving_target(MISSILE_TARGETS[kind], range_mod, level_defense)
+    against, why = defense(enc, opts, grid, t, c)
+    confront = kind == "evading" and name == "point blank" and opts.close_missile == "defense"
+    level = against if confront else moving_target(MISSILE_TARGETS[kind], range_mod, against if kind == "evading" else 0)
     if engaged_with(enc, grid, t):
         level += FIRING_INTO_MELEE
     extra: list[tuple[str, int]] = []
@@ -484,7 +485,8 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     if w.name in RELOADED:
         st.unloaded.append(w.name)
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name), attr="dex",
-                         target_level=(level, f"{name} range, {kind}"), extra=extra, missile=True, aimed=aimed)
+                         target_level=(level, f"Defense ({why}), point blank, aware" if confront else f"{name} range, {kind}"),
+                         extra=extra, missile=True, aimed=aimed)
     if events[0].roll.success:  # type: ignore[attr-defined]
         return events
     return events + _stray(enc, opts, grid, c, t, w, level, f"{name} range, {kind}", dice)

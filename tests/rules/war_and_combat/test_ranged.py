@@ -156,3 +156,21 @@ def test_a_crossbow_must_be_loaded_before_it_shoots_again():
     res = s.run("act", name="load", actor="Alda")
     assert "loads its crossbow" in s.text(res)[0] and st(s, "Alda").unloaded == [] and st(s, "Alda").mp == 0
     assert "ranged strike of this phase" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak")
+
+
+def test_a_point_blank_shot_at_an_aware_target_is_confrontational():
+    """"At the closer range against an aware target, the task is confrontational just like a mêlée attack. At
+    further ranges or against unaware targets, archery rules are used": point blank at an evading target is
+    against its Defense; option `close_missile=archery` keeps "Aware, Evading 15 + Target's Defense + Range Mod."."""
+    s = range_(2)
+    s.get("Grak").facing = "S"  # facing Alda: his front Defense, 10
+    res = s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})
+    assert attack(res).roll.against == 10 and "point blank, aware" in attack(res).roll.against_label
+    t = range_(2, close_missile="archery")
+    t.get("Grak").facing = "S"
+    res = t.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})
+    assert attack(res).roll.against == 15 + 10 + 0
+    u = range_(20)
+    u.get("Grak").facing = "S"
+    res = u.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})
+    assert attack(res).roll.against == 15 + 10 + 5
