@@ -282,7 +282,7 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
         kept = sorted(rolled)[: spec.count] if low_skew and spec.count else rolled
         extra = dice.roll(crit, 6) if crit else []
     impact = sum(kept) + spec.modifier + sum(extra)
-    armour = sheet.worn(t)
+    armour = sheet.worn(t, location)
     if crit or option == "tackle":
         absorbed, effective, penetrating = 0, impact, bool(crit)
     else:
