@@ -1,9 +1,13 @@
-"""The flurry phase: flurries form from engaged fighters; each flurry's participants declare an
-intention and a manoeuvre tactic (declare, then resolve: `rules.turns.phases`); then flurry
-initiative (3d6 + Fighter rank) and actions (2, +1 per 5 Fighter ranks, less those lost this
-round); attacks in flurry-initiative order. A failed attack passes the attack to the defender;
-a fighter out of actions passes it on; the flurry ends when nobody on two sides has actions
-left (or all hold). Then the next flurry, and after the last the adjustment phase.
+"""The flurry phase: flurries form from engaged fighters (and those standing in an engaged
+fighter's zone of danger). As the text orders it (option `declare=public`): flurry initiative
+(3d6 + Fighter rank) and actions (2, +1 per 5 Fighter ranks, less those lost this round) first,
+then each participant declares an intention and a manoeuvre tactic openly, in flurry-initiative
+order; with `declare=hidden` all declare at once, hidden until all have (`rules.turns.phases`),
+and the initiative follows. Attacks in flurry-initiative order. A failed attack passes the
+attack to the defender; a fighter out of actions passes it on; a hold passes it once; the
+flurry ends when nobody on two sides has actions left (or all have held since the last
+attack). Its winner (the most and best successes) decides the net movement. Then the next
+flurry, and after the last the adjustment phase.
 """
 from __future__ import annotations
 
