@@ -110,8 +110,8 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
              accepts="a comma list of catalogue weapons"),
     SheetKey("armor", "catalogue armour, or absorption/penetration threshold like `3/8`", "custom", "none",
              parse=_armour, accepts="none, padded, leather, scale, mail, plate, or `absorb/threshold`"),
-    SheetKey("armor_at", "armour of single hit locations, where it differs from `armor` (\"Sometimes a piece of armour "
-             "has its own\")", "custom", parse=_armour_at,
+    SheetKey("armor_at", "armour of single hit locations, where it differs from `armor` (\"determine the location "
+             "struck so that the defender's armor can be considered\")", "custom", parse=_armour_at,
              accepts="a comma list of `location:armour` (head, arm, chest, belly, leg)"),
     SheetKey("shield", "shield (Defense +1 small, +2 large, from the front)", "choice", "none", choices=tuple(SHIELDS)),
     SheetKey("pace", "pace (movement points a round)", "choice", "walk", choices=PACE_CHOICES),

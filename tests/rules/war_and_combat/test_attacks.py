@@ -186,8 +186,8 @@ def test_coup_de_grace_refused_while_engaged_with_another():
 
 
 def test_a_piece_of_armour_covers_its_own_location():
-    """"Sometimes a piece of armour has its own defense bonus": sheet `armor_at=head:plate` absorbs a head blow as
-    plate (5), while the leather of `armor` (2) takes the rest."""
+    """"determine the location struck so that the defender's armor can be considered": sheet `armor_at=head:plate`
+    absorbs a head blow as plate (5), while the leather of `armor` (2) takes the rest."""
     from rules.systems.war_and_combat.events import Struck
 
     s = duel(grak="armor=leather armor_at=head:plate")
