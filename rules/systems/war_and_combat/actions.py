@@ -78,7 +78,7 @@ ACTIONS = ActionTable(
         "declare",
         "declare your intention and manoeuvre tactic for the flurry: the attacker first, openly, then each defender in "
         "turn (option `declare=hidden`: all at once, hidden until all have declared)",
-        options=(("intent=", "kill, subdue, disarm, grapple, tackle, throw or outmanoeuvre"),
+        options=(("intent=", "kill, subdue, disarm, grapple, entangle (as a grapple), tackle, throw or outmanoeuvre"),
                  ("tactic=", "hold, press, retreat or circle (applied in the adjustment phase)"),
                  ("guard=", "front (the default) or flank: defend flank attacks at half the Fighter rank and forfeit "
                   "the front"),

@@ -37,7 +37,7 @@ __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", 
            "drive", "withdraw", "actionless", "to_declare", "success", "winner"]
 
 #: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
-INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuvre")
+INTENTS = ("kill", "subdue", "disarm", "grapple", "entangle", "tackle", "throw", "outmanoeuvre")
 #: manoeuvre tactics, applied in the adjustment phase
 TACTICS = ("hold", "press", "retreat", "circle")
 DEFAULT_CHOICE = {"intent": "kill", "tactic": "hold"}
