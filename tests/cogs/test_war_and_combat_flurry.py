@@ -19,9 +19,11 @@ def said(sent: list[Sent]) -> str:
 
 
 async def to_flurry(h: Harness, *extra: tuple[str, str, str, str]) -> None:
-    """Borin (bob's) at D4 facing SE and Grak (the GM's) at E5 facing NW, engaged; the flurry phase begins.
+    """Borin (bob's) at D4 facing SE and Grak (the GM's) at E5 facing NW, engaged; the flurry phase begins
+    (declarations hidden and all at once, `declare=hidden`, as these tests' dice were written).
     ``extra``: more combatants (name, at, facing, owner) on the dwarves' side, away from the fight."""
     await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/encounter settings", options="declare=hidden")
     await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE", sheet=BORIN)
     await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW", sheet=GRAK)
     for name, at, facing, owner in extra:
@@ -140,6 +142,7 @@ async def test_withdraw_steps_away_from_an_opponent_out_of_actions(h: Harness) -
 async def test_a_fighter_switches_the_weapon_hand(h: Harness) -> None:
     """`/act action:wield options:"hand=left"` in Borin's step: the weapon goes to the left hand."""
     await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/encounter settings", options="declare=hidden")
     await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE", sheet=BORIN)
     await h.run("gm", "/combatant add", name="Grak", side="orcs", at="J9", facing="NW", sheet=GRAK)
     await h.run("gm", "/init roll", roll="6,5,4,1,5,5")
@@ -169,6 +172,7 @@ async def test_a_declared_retreat_is_made_in_the_adjustment_step(h: Harness) -> 
     await to_flurry(h)
     await h.run("bob", "/act", action="declare", options="intent=kill tactic=retreat")
     await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="6,6,5,1,1,2")
+    await h.run("bob", "/attack", target="Grak", roll="4,4,3,4,4,3,1,1,1")  # a hit: Borin wins the exchanges
     for _ in range(4):  # both hold until the flurry ends
         data = await export(h)
         if data["phase"] != "flurry":
@@ -182,3 +186,46 @@ async def test_a_declared_retreat_is_made_in_the_adjustment_step(h: Harness) -> 
     assert "retreats NW from Grak" in said(sent)
     borin = [c for c in (await export(h))["combatants"] if c["name"] == "Borin"][0]
     assert (borin["position"], borin["facing"]) == ("C4", "SE")
+
+
+async def test_a_hold_and_misses_pass_the_attack_back_and_forth(h: Harness) -> None:
+    """"may hold it, but doing so allows another to go first"; "If the attack roll fails, the defender becomes
+    the attacker ... This continues to the end of the flurry": Borin holds, and Grak's miss gives it back."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    sent = await h.run("bob", "/act", action="hold")
+    assert "The attack passes to **Grak**" in said(sent)
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", roll="2,2,2")
+    assert "The attack passes to **Borin**" in said(sent)
+    sent = await h.run("bob", "/attack", target="Grak", roll="1,1,2")
+    assert "The attack passes to **Grak**" in said(sent)
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", roll="2,2,2")
+    assert "The attack passes to **Borin**" in said(sent)
+    sent = await h.run("bob", "/act", action="hold")  # Grak has no action left to take it: the flurry ends
+    assert "The flurry of Borin, Grak ends" in said(sent)
+
+
+async def test_a_six_round_stun_outlasts_the_shock_checks(h: Harness) -> None:
+    """"Stunned characters ... can take no action for 1d6 rounds": Grak, stunned 6 rounds in round 1, takes no
+    step and no flurry action through round 6 whatever his shock checks roll, and acts again in round 7."""
+    await to_flurry(h)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    sent = await h.run("gm", "/attack", combatant="Borin", target="Grak", roll="4,4,3,4,4,3,4,4,3,6")
+    assert "serious" in said(sent) and "6" in said(sent)
+    shocks = []
+    while True:
+        data = await export(h)
+        if data["round"] == 7 and data["current"] == "Grak":
+            break
+        assert data["current"] != "Grak", (data["round"], data["phase"])
+        assert data["round"] <= 7
+        if data["phase"] == "flurry" and data["current"] is None:
+            sent = await h.run("gm", "/act", action="force")
+        elif data["phase"] == "flurry":
+            sent = await h.run("bob", "/act", action="hold")
+        else:
+            sent = await h.run("bob" if data["current"] == "Borin" else "gm", "/init next")
+        shocks += [line for line in said(sent).splitlines() if "shock" in line]
+    assert len([s for s in shocks if "Grak" in s]) >= 5

@@ -58,3 +58,26 @@ async def test_shedding_armour_through_the_commands(h: Harness) -> None:
     refused = await h.run("bob", "/move", path="SE")
     assert refused[0].ephemeral and "`/init next` ends its step" in refused[0].text
     assert (await export(h))["combatants"][0]["position"] == "C4"
+
+
+async def test_a_crawler_crosses_rough_ground_over_two_phases(h: Harness) -> None:
+    """"If the character does not have enough movement points to negotiate an obstacle during a phase or round,
+    then that movement action is carried over to the next phase or round": crawling Borin (1 point a phase) begins
+    the step into rough C5 in the movement phase and enters it with his next `/move` in the adjustment phase."""
+    await start_wac(h, options="tactics_skew=no")
+    await h.run("gm", "/combatant edit", name="Borin", sheet="pace=crawl")
+    await h.run("gm", "/encounter terrain", cells="C5", kind="rough")
+    await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
+    sent = await h.run("bob", "/move", path="S")
+    assert "begins the step into C5" in sent[0].text and "1 point(s) carried over" in sent[0].text
+    borin = [c for c in (await export(h))["combatants"] if c["name"] == "Borin"][0]
+    assert borin["position"] == "C4" and borin["state"]["owed"] == 1
+    await h.run("bob", "/init next")
+    await h.run("gm", "/init next")
+    data = await export(h)
+    assert (data["phase"], data["current"]) == ("adjustment", "Grak")
+    await h.run("gm", "/init next")
+    sent = await h.run("bob", "/move")
+    assert "C4 → C5" in sent[0].text, sent[0].text
+    borin = [c for c in (await export(h))["combatants"] if c["name"] == "Borin"][0]
+    assert borin["position"] == "C5" and borin["state"]["owed"] == 0

@@ -13,11 +13,12 @@ still do), `swipes.py` (free attacks and interrupts from outside a flurry), `len
 
 Dice order for ``roll:``. `/init roll` and the `/init next` that begins a round: for each
 combatant in joining order its shock check and death check (3d6 each, if wounded), then the
-initiative of each one standing (3d6, 4d6 with a skew die). The last declaration of a flurry
-(or the GM's force): each participant's flurry initiative (3d6). An attack: its 3d6, then the hit
+initiative of each one standing (3d6, 4d6 with a skew die). Each participant's flurry
+initiative (3d6): as the flurry begins (the command that ends the movement phase or the flurry
+before), or with `declare=hidden` at its last declaration (or the GM's force). An attack: its 3d6, then the hit
 location's 3d6 (if it hits and no shot is called), the impact dice (critical dice last), then
 any wound-effect roll (3d6 for a fumble?, stumble? or combat option; 1d6 for the rounds of a
-stun). A held fighter's Restrict check (3d6) comes before its attack, defence, drive or
+stun; for a dropped item 1d6 for its distance, then 1d6 for its direction if it leaves the hex). A held fighter's Restrict check (3d6) comes before its attack, defence, drive or
 withdraw; a swipe rolls its negotiate task (3d6) first; `/act action:break` its Strength task
 (3d6). A move rolls, in step order, each footing roll (3d6) where the pace exceeds the
 terrain's and each obstacle roll (3d6). An open-ended 3d6 (a natural 3 or 18) is followed at
@@ -60,7 +61,7 @@ class WarAndCombat(RuleSystem):
     rules_summary = (
         "Each round: shock checks, initiative (3d6 + Fighter rank, open-ended), movement in initiative order, flurries, adjustment in reverse order, morale.",
         "Facing a hex side: the three front hexes cost normal movement, flanks and rear double, pivoting 1; half the pace's points in each moving phase.",
-        "Entering a zone of threat engages; engaged fighters fight a flurry after declaring intent and tactic (hidden until all have declared).",
+        "Entering a zone of threat engages; engaged fighters roll flurry initiative, then declare intent and tactic, the attacker first (option declare=hidden: all at once, hidden).",
         "Attack: 3d6 + weapon skill + Agility modifier must exceed Defense (Fighter rank + Agility modifier + 10); 5 over is critical.",
         "A hit rolls its location and impact (Impact Cap = Strength + weapon); absorption and penetration, then the size's thresholds give the wound.",
         "Wounds cost actions (-1, -3, -7) and may stun, fell or disable; mortal wounds call for death checks; a coup-de-grace finishes the helpless.",
@@ -76,15 +77,20 @@ class WarAndCombat(RuleSystem):
         return "hurt" if worst == {"light"} else "badly hurt"
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
-        """The acting fighter's zones: threat (its weapon's front hexes in range) and danger."""
+        """The acting fighter's zones: threat (its weapon's front hexes in range), marginal (beside
+        it, range 2 and 3), and, only while it is engaged, the rest of its zone of danger ("any hex
+        that is in range of a weapon held by any fighter that is actively engaged")."""
         c = self.acting_on_map(enc)
         grid = enc.grid()
         if c is None or grid is None or c.cell is None or not c.facing:
             return []
         threat = zones.threat(grid, c)
-        return [Highlight(x, "threat") for x in sorted(threat)] + [
-            Highlight(x, "danger") for x in sorted(zones.danger(grid, c) - threat)
-        ]
+        danger = zones.danger(grid, c) - threat if zones.engaged_with(enc, grid, c) else frozenset()
+        lying = {grid.parse(x) for x in sheet.state(c).dropped_at.values()}  # where its dropped items lie
+        return ([Highlight(x, "threat") for x in sorted(threat)]
+                + [Highlight(x, "marginal") for x in sorted(zones.marginal(grid, c) - threat - danger)]
+                + [Highlight(x, "danger") for x in sorted(danger)]
+                + [Highlight(x, "dropped item") for x in sorted(lying)])
 
     # -- sheets ---------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
@@ -143,7 +149,9 @@ class WarAndCombat(RuleSystem):
         d = est.declarations
         if enc.phase == "flurry" and d is not None and not d.revealed:
             first = next(iter(d.participants), "")
-            return Turn(actors=tuple(d.waiting()), key=(enc.round, "declare", first, len(est.flurries)), label=label)
+            waiting = flurry.to_declare(enc)
+            key = (enc.round, "declare", first, len(est.flurries), *(waiting if est.in_turn else ()))
+            return Turn(actors=tuple(waiting), key=key, label=label)
         if enc.current is None:
             return Turn(key=(enc.round, enc.phase), label=label)
         c = enc.get(enc.current)
@@ -158,7 +166,7 @@ class WarAndCombat(RuleSystem):
             return None
         d = rounds.enc_state(enc).declarations if enc.phase == "flurry" else None
         if d is not None and not d.revealed:
-            if actor not in d.waiting():
+            if actor not in flurry.to_declare(enc):
                 return None
             return make_action("act", name="declare", actor=actor, options=dict(flurry.DEFAULT_CHOICE), is_gm=True)
         if enc.current != actor:

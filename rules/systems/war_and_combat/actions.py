@@ -12,20 +12,20 @@ from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, lengthy, sheet
-from rules.systems.war_and_combat.attacks import break_free, restricted
+from rules.systems.war_and_combat.attacks import break_free, load, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import circle, press, retreat
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
-from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action, surprise
+from rules.systems.war_and_combat.rounds import acting, enc_state, full_action, quick_action, surprise
 from rules.systems.war_and_combat.swipes import interrupt, outside, swipe, within_reach
+from rules.systems.war_and_combat.zones import wielded
 
 __all__ = ["ACTIONS", "HANDLERS"]
 
 
 def _waiting(enc: Encounter, c: Combatant | None) -> bool:
-    d = enc_state(enc).declarations if enc.phase == "flurry" else None
-    return c is not None and d is not None and c.name in d.waiting()
+    return c is not None and c.name in flurry.to_declare(enc)
 
 
 def _forceable(enc: Encounter, c: Combatant | None) -> bool:
@@ -41,7 +41,9 @@ def _attacking(enc: Encounter, c: Combatant | None) -> bool:
 def _tactic(name: str) -> Callable[[Encounter, Combatant | None], bool]:
     """Legal in the adjustment step of one who declared the tactic ``name`` in a flurry this round."""
     def legal(enc: Encounter, c: Combatant | None) -> bool:
-        return _my_step(enc, c) and enc.phase == "adjustment" and c is not None and enc_state(enc).tactics.get(c.name) == name
+        est = enc_state(enc)
+        return (_my_step(enc, c) and enc.phase == "adjustment" and c is not None and est.tactics.get(c.name) == name
+                and c.name in est.won)
     return legal
 
 
@@ -74,8 +76,9 @@ def _driving(enc: Encounter, c: Combatant | None) -> bool:
 ACTIONS = ActionTable(
     ActionSpec(
         "declare",
-        "declare your intention and manoeuvre tactic for the flurry (hidden from the other side until all have declared)",
-        options=(("intent=", "kill, subdue, disarm, grapple, tackle, throw or outmanoeuvre"),
+        "declare your intention and manoeuvre tactic for the flurry: the attacker first, openly, then each defender in "
+        "turn (option `declare=hidden`: all at once, hidden until all have declared)",
+        options=(("intent=", "kill, subdue, disarm, grapple, entangle (as a grapple), tackle, throw or outmanoeuvre"),
                  ("tactic=", "hold, press, retreat or circle (applied in the adjustment phase)"),
                  ("guard=", "front (the default) or flank: defend flank attacks at half the Fighter rank and forfeit "
                   "the front"),
@@ -103,6 +106,15 @@ ACTIONS = ActionTable(
     ActionSpec("stand", "stand up from the ground (a quick action of your step)", cost="quick", legal=_my_step),
     ActionSpec("wield", "take another weapon from your sheet in hand (drawing a weapon is a quick action)",
                cost="quick", options=(("NAME", "the weapon"), ("hand=", "right or left: the hand to hold it in")), legal=_my_step),
+    ActionSpec("pickup", "pick up an item you dropped (a weapon, or `shield`), standing in the hex where it lies (a quick "
+               "action; a weapon comes back in hand)", cost="quick", options=(("NAME", "the item: a weapon, or shield"),),
+               legal=_my_step),
+    ActionSpec("load", "load a crossbow again after it shot (\"Load Weapon\", a full action: in a step without moving or "
+               "shooting, and no more moving after it that phase)", cost="full", options=(("NAME", "the weapon"),),
+               legal=_my_step),
+    ActionSpec("sheathe", "put your weapon away (\"Sheathe weapon\", a full action: in a step without moving or shooting): "
+               "no zone of threat or danger, and no melee attack, until `wield` draws it (a quick action)", cost="full",
+               legal=_my_step),
     ActionSpec("swipe", "from outside the flurry, a free attack at a fighter in it within your reach + 1 hex (once a "
                "round): first negotiate the space (3d6 + Tactics + AGL vs 10 + the flurry's best Fighter rank) or be "
                "struck; the target defends only with an action left", target=True, legal=_swiping),
@@ -181,17 +193,56 @@ def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     w = weapon(name) if name else None
     if w is not None and w.name not in {x.name for x in sheet.weapons(c)}:
         raise InputError(f"{c.name} does not carry a {w.name}.")
+    if w is not None and w.name in sheet.state(c).dropped:
+        raise IllegalAction(f"{c.name}'s {w.name} lies on the ground: `/act action:pickup options:\"{w.name}\"` where it lies.")
     quick_action(c)
     events: list[Event] = []
     if w is not None:
-        sheet.state(c).wield = w.name
-        if w.name in sheet.state(c).dropped:  # picking a dropped weapon up is drawing it again
-            sheet.state(c).dropped.remove(w.name)
+        sheet.state(c).wield, sheet.state(c).sheathed = w.name, False  # "Draw Weapon"
         events.append(EffectTaken(actor=c.name, effect="wields", detail=w.name))
     if hand is not None:
         sheet.state(c).hand = hand.strip().lower()  # type: ignore[assignment]
         events.append(EffectTaken(actor=c.name, effect="switches_hand", detail=hand.strip().lower()))
     return events
+
+
+def _pickup(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    """"Pick Up Small Item", a quick action: an item ``c`` dropped, where it lies."""
+    c = acting(enc, action.actor)
+    st = sheet.state(c)
+    if not st.dropped:
+        raise IllegalAction(f"{c.name} has dropped nothing to pick up.")
+    name = (action.weapon or next(iter(action.options), "")).strip().lower()
+    if not name and len(st.dropped) > 1:
+        raise InputError(f"Name the item to pick up: {' or '.join(st.dropped)}.")
+    item = st.dropped[0] if not name else next((x for x in st.dropped if x == name), None)
+    if item is None and name != "shield":
+        item = next((x for x in st.dropped if x == weapon(name).name), None)
+    if item is None:
+        raise InputError(f"{c.name} has not dropped a {name[:20]}: it dropped {', '.join(st.dropped)}.")
+    where = st.dropped_at.get(item)
+    if where is not None and c.cell is not None and where != c.cell.name:
+        raise IllegalAction(f"{c.name}'s {item} lies at {where}: move there first, then pick it up.")
+    quick_action(c)
+    st.dropped.remove(item)
+    st.dropped_at.pop(item, None)
+    if item != "shield":  # a weapon picked up is in hand again
+        st.wield = item
+    return [EffectTaken(actor=c.name, effect="picks_up", detail=item)]
+
+
+def _load(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return load(enc, acting(enc, action.actor), action.weapon or next(iter(action.options), None))
+
+
+def _sheathe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    c = acting(enc, action.actor)
+    st = sheet.state(c)
+    if st.sheathed:
+        raise IllegalAction(f"{c.name}'s weapon is sheathed already: `/act action:wield` draws it.")
+    full_action(c, "sheathing a weapon")
+    st.sheathed = True
+    return [EffectTaken(actor=c.name, effect="sheathes", detail=wielded(c).name)]
 
 
 def _swipe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
@@ -248,6 +299,9 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "don": _lengthy("don"),
     "stand": _stand,
     "wield": _wield,
+    "pickup": _pickup,
+    "load": _load,
+    "sheathe": _sheathe,
     "swipe": _swipe,
     "interrupt": _interrupt,
     "break": _break,

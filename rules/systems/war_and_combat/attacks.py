@@ -27,6 +27,8 @@ from rules.systems.war_and_combat.options import MISSILE_TARGETS
 from rules.systems.war_and_combat.rounds import (
     acting,
     add_effect,
+    fall,
+    full_action,
     quick_action,
     roll_of,
     set_status,
@@ -38,7 +40,6 @@ from rules.systems.war_and_combat.tables import (
     FALLEN,
     HELPLESS,
     STUNNED,
-    action_penalty,
     hit_location,
     impact_dice,
     wound,
@@ -46,7 +47,9 @@ from rules.systems.war_and_combat.tables import (
 )
 from rules.systems.war_and_combat.tables_missile import (
     FIRING_INTO_MELEE,
+    GENERAL_LOCATIONS,
     MISSED_SHOT_SKILL,
+    SUB_LOCATIONS,
     called_shot,
     missile_hit_location,
     moving_target,
@@ -57,17 +60,11 @@ from rules.systems.war_and_combat.tables_options import combat_option, secondary
 from rules.systems.war_and_combat.task import exceeds, task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
 
-__all__ = ["penalty", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
+#: the missile weapons that must be loaded again after each shot ("Load Weapon"; the project's list: a
+#: bow or sling is made ready as it shoots)
+RELOADED = frozenset({"crossbow"})
 
-
-def penalty(c: Combatant) -> int:
-    """Action penalties: the worst wound of each location, summed over locations (mortal: none left)."""
-    worst: dict[str, int] = {}
-    for w in sheet.state(c).wounds:
-        p = action_penalty(w.severity)
-        if p is not None:
-            worst[w.location] = min(worst.get(w.location, 0), p)
-    return sum(worst.values())
+__all__ = ["RELOADED", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -113,9 +110,14 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
 def carried(c: Combatant, name: str | None) -> Weapon:
     """The weapon ``c`` strikes with: the one named (it must carry it, unbroken), else the one in hand."""
     w = catalogue_weapon(name) if name else wielded(c)
+    if sheet.state(c).sheathed and not w.ranged:
+        raise IllegalAction(f"{c.name}'s {w.name} is sheathed: draw it with `/act action:wield options:\"{w.name}\"` "
+                            "in a movement or adjustment step (a quick action).")
     if w.name in sheet.state(c).dropped:
-        raise IllegalAction(f"{c.name} has dropped its {w.name}: pick it up with `/act action:wield options:\"{w.name}\"` "
-                            "in a movement or adjustment step, or strike with another weapon (`weapon:`).")
+        where = sheet.state(c).dropped_at.get(w.name)
+        raise IllegalAction(f"{c.name} has dropped its {w.name}{f' (it lies at {where})' if where else ''}: pick it up "
+                            f"with `/act action:pickup options:\"{w.name}\"` standing there in a movement or adjustment "
+                            "step, or strike with another weapon (`weapon:`).")
     if not name:
         return w
     if w.name not in {x.name for x in sheet.weapons(c)}:
@@ -183,7 +185,10 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     events += resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), action.options, dice,
                           skill=sheet.skill(c, w.name), attr="agl", indefensible=indefensible, extra=extra,
                           target_level=level)
-    hit = any(isinstance(e, Attacked) and e.actor == c.name and e.roll.success for e in events)
+    roll = next((e.roll for e in events if isinstance(e, Attacked) and e.actor == c.name), None)
+    hit = roll is not None and bool(roll.success)
+    if hit:
+        flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))  # type: ignore[union-attr]
     return events + flurry.after_attack(enc, opts, dice, c, t, hit)
 
 
@@ -249,7 +254,7 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     mods = [("skill", skill), ("Agility" if attr == "agl" else "Dexterity", sheet.modifier(c, attr)),
-            ("wounds", penalty(c)), *(extra or [])]
+            ("wounds", sheet.wound_penalty(c)), *(extra or [])]
     roll = roll_of(r, "3d6", mods, against, why if target_level else f"Defense ({why})")
     events: list[Event] = [Attacked(actor=c.name, target=t.name, weapon=w.name, roll=roll)]
     if not roll.success:
@@ -277,7 +282,7 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
         kept = sorted(rolled)[: spec.count] if low_skew and spec.count else rolled
         extra = dice.roll(crit, 6) if crit else []
     impact = sum(kept) + spec.modifier + sum(extra)
-    armour = sheet.worn(t)
+    armour = sheet.worn(t, location)
     if crit or option == "tackle":
         absorbed, effective, penetrating = 0, impact, bool(crit)
     else:
@@ -333,12 +338,12 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
         if effect.drops:
             held = wielded(t).name
             if where == sheet.weapon_arm(t) or held in limbs.TWO_HANDED:
-                _drop(t, held)
+                _drop(enc, t, held, effect.drops, dice)
             elif where == sheet.shield_arm(t) and sheet.shield_bonus(t):
-                _drop(t, "shield")
+                _drop(enc, t, "shield", effect.drops, dice)
             events.append(EffectTaken(actor=t.name, effect="drops", detail=effect.drops))
         if effect.falls and not st.fallen:
-            st.fallen = True
+            fall(enc, t)
             events.append(EffectTaken(actor=t.name, effect="falls"))
         if effect.unconscious:
             st.unconscious = True
@@ -359,11 +364,30 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
     return events + _downed(t)
 
 
-def _drop(t: Combatant, item: str) -> None:
-    """"any item carried is dropped": the weapon (or the shield) that arm held, until picked up."""
-    dropped = sheet.state(t).dropped
-    if item not in dropped:
-        dropped.append(item)
+def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None:
+    """"any item carried is dropped": the weapon (or the shield) that arm held, until picked up. Where
+    it lands (``how``, the table's words): "1d6-1 m" (a 1d6, less 1, in metres: two to a hex; then a
+    1d6 for the direction if it leaves the hex), "at feet", or "1d6 hexes, random direction" (a 1d6
+    for the hexes, one for the direction). It stops short of a wall or the map's edge."""
+    st = sheet.state(t)
+    if item not in st.dropped:
+        st.dropped.append(item)
+    grid, at = enc.grid(), t.cell
+    if grid is None or at is None:
+        return
+    hexes = 0
+    with dice.rolling_for(t.name):
+        if how == "1d6-1 m":
+            hexes = (dice.roll(1, 6)[0] - 1) // 2
+        elif how != "at feet":
+            hexes = dice.roll(1, 6)[0]
+        way = grid.facings[dice.roll(1, 6)[0] - 1] if hexes else None
+    for _ in range(hexes):
+        nxt = grid.step(at, way) if way else None
+        if nxt is None or nxt in grid.blocked:
+            break
+        at = nxt
+    st.dropped_at[item] = at.name
 
 
 def _downed(t: Combatant) -> list[Event]:
@@ -402,10 +426,10 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
         st.actions = max(0, st.actions - outcome.actions_lost)
         events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
     if outcome.drop:
-        _drop(t, wielded(t).name)
+        _drop(enc, t, wielded(t).name, outcome.drop, dice)
         events.append(EffectTaken(actor=t.name, effect="drops", detail=outcome.drop))
     if outcome.falls and not st.fallen:
-        st.fallen = True
+        fall(enc, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))
     if outcome.stunned_rounds:
         events.append(add_effect(enc, t, "stun", outcome.stunned_rounds))
@@ -421,6 +445,9 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     st = sheet.state(c)
     if st.shots >= 1:
         raise IllegalAction(f"{c.name} has made its ranged strike of this phase: the next is in the next phase.")
+    if w.name in st.unloaded:
+        raise IllegalAction(f"{c.name}'s {w.name} is not loaded: `/act action:load` (a full action: no moving or "
+                            "shooting in that phase) reloads it.")
     if engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, not with missiles.")
     if c.cell is None or t.cell is None:
@@ -433,27 +460,51 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     kind = (action.options.get("target") or opts.missile_target).lower()
     if kind not in MISSILE_TARGETS:
         raise InputError(f"`target=` is one of {', '.join(MISSILE_TARGETS)}.")
-    level_defense = defense(enc, opts, grid, t, c)[0] if kind == "evading" else 0
-    level = moving_target(MISSILE_TARGETS[kind], range_mod, level_defense)
+    against, why = defense(enc, opts, grid, t, c)
+    confront = kind == "evading" and name == "point blank" and opts.close_missile == "defense"
+    level = against if confront else moving_target(MISSILE_TARGETS[kind], range_mod, against if kind == "evading" else 0)
     if engaged_with(enc, grid, t):
         level += FIRING_INTO_MELEE
     extra: list[tuple[str, int]] = []
     aimed = action.options.get("aim")
     if aimed is not None:
-        aimed = aimed.lower()
-        call = called_shot(name)
-        if aimed not in ("head", "arm", "chest", "belly", "leg") or call is None:
-            raise IllegalAction("A called shot (`aim=head|arm|chest|belly|leg`) is only at point blank or short range.")
-        extra.append(("called shot", call))
+        aimed = aimed.strip().lower()
+        if aimed not in GENERAL_LOCATIONS and aimed not in SUB_LOCATIONS:
+            raise InputError(f"`aim={aimed[:20]}` is no location to call: a general one ({', '.join(GENERAL_LOCATIONS)}) "
+                             f"or a sub-location ({', '.join(SUB_LOCATIONS)}).")
+        call = called_shot(name, aimed in SUB_LOCATIONS)
+        if call is None:
+            raise IllegalAction(f"{t.name} is at {name} range: a called shot is only at point blank or short range "
+                                "(\"Otherwise hit locations are random\"); shoot without `aim=`.")
+        extra.append((f"called shot ({aimed})" if aimed in SUB_LOCATIONS else "called shot", call))
+        aimed = SUB_LOCATIONS.get(aimed, aimed)
     if st.moved:
         extra.append(("moving", pace_penalty(sheet.pace(c))))
     st.shots += 1
     st.mp = 0  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
+    if w.name in RELOADED:
+        st.unloaded.append(w.name)
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name), attr="dex",
-                         target_level=(level, f"{name} range, {kind}"), extra=extra, missile=True, aimed=aimed)
+                         target_level=(level, f"Defense ({why}), point blank, aware" if confront else f"{name} range, {kind}"),
+                         extra=extra, missile=True, aimed=aimed)
     if events[0].roll.success:  # type: ignore[attr-defined]
         return events
     return events + _stray(enc, opts, grid, c, t, w, level, f"{name} range, {kind}", dice)
+
+
+def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
+    """"Load Weapon", a full action ("Full Actions prohibit movement"): reload a weapon that was shot,
+    in a step in which ``c`` has neither moved nor shot; it moves no more in that phase."""
+    st = sheet.state(c)
+    if not st.unloaded:
+        raise IllegalAction(f"{c.name} has nothing to load: a {', '.join(sorted(RELOADED))} is loaded again after it shoots.")
+    w = catalogue_weapon(name).name if name else st.unloaded[0]
+    if w not in st.unloaded:
+        raise IllegalAction(f"{c.name}'s {w} is loaded already.")
+    refuse_if_busy(c, "load")
+    full_action(c, "loading")
+    st.unloaded.remove(w)
+    return [EffectTaken(actor=c.name, effect="loads", detail=w)]
 
 
 def _stray(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, level: int,

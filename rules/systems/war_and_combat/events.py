@@ -23,6 +23,7 @@ __all__ = [
     "FacedAttacker",
     "Interrupted",
     "CollapsePrompt",
+    "CarriedOver",
 ]
 
 
@@ -33,7 +34,8 @@ class PhaseBegan(Event):
 
 
 class Engaged(Event):
-    """``actor`` entered the zone of ``by`` (``zone``: threat or danger): its movement stops."""
+    """``actor`` entered the zone of ``by`` (``zone``: threat or danger), or brought ``by`` into its
+    own zone of threat (``zone`` "own threat"): its movement stops."""
 
     kind: ClassVar[str] = "engaged"
     by: str
@@ -42,15 +44,20 @@ class Engaged(Event):
 
 
 class FlurryBegan(Event):
+    """A flurry begins; ``in_turn``: its initiative comes first and each declares openly in turn."""
+
     kind: ClassVar[str] = "flurry"
     participants: list[str]
+    in_turn: bool = False
 
 
 class Declared(Event):
-    """``actor`` declared (hidden until all have); ``waiting`` still have to."""
+    """``actor`` declared: hidden until all have (``choice`` None), or openly (``choice`` intent, tactic...);
+    ``waiting`` still have to (declaring in turn: the next one)."""
 
     kind: ClassVar[str] = "declare"
     waiting: list[str] = Field(default_factory=list)
+    choice: dict[str, str] | None = None
 
 
 class Revealed(Event):
@@ -139,3 +146,12 @@ class CollapsePrompt(Event):
 
     kind: ClassVar[str] = "collapse"
     at: str
+
+
+class CarriedOver(Event):
+    """``actor`` has begun the step into ``to`` without the points to finish it: ``owed`` points are
+    paid from its next phase ("that movement action is carried over to the next phase or round")."""
+
+    kind: ClassVar[str] = "carry"
+    to: str
+    owed: int

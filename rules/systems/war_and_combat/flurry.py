@@ -1,9 +1,13 @@
-"""The flurry phase: flurries form from engaged fighters; each flurry's participants declare an
-intention and a manoeuvre tactic (declare, then resolve: `rules.turns.phases`); then flurry
-initiative (3d6 + Fighter rank) and actions (2, +1 per 5 Fighter ranks, less those lost this
-round); attacks in flurry-initiative order. A failed attack passes the attack to the defender;
-a fighter out of actions passes it on; the flurry ends when nobody on two sides has actions
-left (or all hold). Then the next flurry, and after the last the adjustment phase.
+"""The flurry phase: flurries form from engaged fighters (and those standing in an engaged
+fighter's zone of danger). As the text orders it (option `declare=public`): flurry initiative
+(3d6 + Fighter rank) and actions (2, +1 per 5 Fighter ranks, less those lost this round) first,
+then each participant declares an intention and a manoeuvre tactic openly, in flurry-initiative
+order; with `declare=hidden` all declare at once, hidden until all have (`rules.turns.phases`),
+and the initiative follows. Attacks in flurry-initiative order. A failed attack passes the
+attack to the defender; a fighter out of actions passes it on; a hold passes it once; the
+flurry ends when nobody on two sides has actions left (or all have held since the last
+attack). Its winner (the most and best successes) decides the net movement. Then the next
+flurry, and after the last the adjustment phase.
 """
 from __future__ import annotations
 
@@ -26,14 +30,14 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.rounds import begin_phase, enc_state, idle, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.zones import marginal, threat
+from rules.systems.war_and_combat.zones import danger, marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
            "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle",
-           "drive", "withdraw", "actionless"]
+           "drive", "withdraw", "actionless", "to_declare", "success", "winner"]
 
 #: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
-INTENTS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw", "outmanoeuvre")
+INTENTS = ("kill", "subdue", "disarm", "grapple", "entangle", "tackle", "throw", "outmanoeuvre")
 #: manoeuvre tactics, applied in the adjustment phase
 TACTICS = ("hold", "press", "retreat", "circle")
 DEFAULT_CHOICE = {"intent": "kill", "tactic": "hold"}
@@ -80,11 +84,20 @@ def _groups(enc: Encounter) -> list[list[str]]:
 
     reach = {c.name: threat(grid, c) | marginal(grid, c) for c in fighters}
     linked: set[str] = set()
+
+    def link(c: Combatant, e: Combatant) -> None:
+        parent[root(e.name)] = root(c.name)
+        linked.update((c.name, e.name))
+
     for c in fighters:
         for e in fighters:
             if e.side != c.side and c.cell in reach[e.name]:  # each pair is seen from both ends
-                parent[root(e.name)] = root(c.name)
-                linked |= {c.name, e.name}
+                link(c, e)
+    engaged = set(linked)
+    for c in fighters:  # "must stop upon entering a hex covered by the zone, and resolve the threat during the flurry phase"
+        for e in fighters:
+            if e is not c and e.name in engaged and c.cell in danger(grid, e) and (e.side != c.side or c.name not in engaged):
+                link(c, e)  # an ally's zone of danger too: "any fighter that is actively engaged"
     groups: dict[str, list[str]] = {}
     for c in fighters:
         if c.name in linked:
@@ -102,7 +115,7 @@ def begin(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 
 def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     est = enc_state(enc)
-    est.declarations, est.passed, enc.current = None, [], None
+    est.declarations, est.passed, est.successes, enc.current = None, [], {}, None
     while est.flurries and len({c.side for c in participants(enc)}) < 2:
         est.flurries.pop(0)
     if not est.flurries:
@@ -112,6 +125,7 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     grid = enc.grid()
     for c in fighters:
         sheet.state(c).turned = False
+        sheet.state(c).carry, sheet.state(c).carry_to, sheet.state(c).owed = None, None, 0  # engaged: the step is off
         events += lengthy.break_off(c)
         foes = opponents(enc, c)
         if grid is None or c.cell is None or not c.facing or not foes:
@@ -122,7 +136,12 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             c.facing = grid.facing_towards(c.cell, nearest.cell)  # type: ignore[arg-type]
             sheet.state(c).turned = True
             events.append(FacedAttacker(actor=c.name, facing=c.facing))
+    est.in_turn = opts.declare == "public"
+    if est.in_turn:  # "1. Roll for Flurry Initiative 2. Declare Intention": the attacker declares first
+        events += [_initiative(enc, opts, c, dice) for c in fighters]
+        fighters = sorted(fighters, key=lambda c: (sheet.state(c).actions > 0, sheet.state(c).flurry_init or 0), reverse=True)
     est.declarations = Declarations(participants={c.name: c.side for c in fighters})
+    events[0] = FlurryBegan(participants=[c.name for c in fighters], in_turn=est.in_turn)
     return events
 
 
@@ -152,14 +171,31 @@ def _facing_choice(enc: Encounter, c: Combatant, options: dict[str, str]) -> dic
     return {"face": foe.name}
 
 
-def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice) -> list[Event]:
+def to_declare(enc: Encounter) -> list[str]:
+    """Whose declaration the flurry under way awaits now: all yet to declare, or, declaring in
+    turn, the next of them ("The attacker has the benefit of declaring his intention first, to
+    which the defender must respond")."""
+    est = enc_state(enc)
+    d = est.declarations
+    if enc.phase != "flurry" or d is None or d.revealed:
+        return []
+    return d.waiting()[:1] if est.in_turn else d.waiting()
+
+
+def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice,
+            in_order: bool = True) -> list[Event]:
     est = enc_state(enc)
     d = est.declarations
     if enc.phase != "flurry" or d is None:
         raise IllegalAction("Declarations are made when a flurry begins, in the flurry phase.")
+    waiting = to_declare(enc)
+    if in_order and est.in_turn and waiting and c.name not in waiting:
+        raise IllegalAction(f"{waiting[0]} declares first (the flurry initiative's order: \"the attacker has the benefit of "
+                            f"declaring his intention first, to which the defender must respond\"); {c.name} responds after.")
     choice = _choice(options) | _facing_choice(enc, c, options)
     done = d.declare(c.name, choice)
-    events: list[Event] = [Declared(actor=c.name, waiting=d.waiting())]
+    events: list[Event] = [Declared(actor=c.name, waiting=to_declare(enc) if not done else [],
+                                    choice=choice if est.in_turn else None)]
     return events + (_reveal(enc, opts, dice) if done else [])
 
 
@@ -178,11 +214,14 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     assert d is not None
     choices = {n: (d.choice(n)["intent"], d.choice(n)["tactic"]) for n in d.participants}
     extra = {n: ", ".join(f"{k} {v}" for k, v in d.choice(n).items() if k in ("guard", "face")) for n in d.participants}
-    events: list[Event] = [Revealed(choices=choices, defaulted=list(d.defaulted), extra={n: v for n, v in extra.items() if v})]
+    events: list[Event] = []
+    if not est.in_turn or d.defaulted:  # declared in turn, each was shown as it was made
+        events.append(Revealed(choices=choices, defaulted=list(d.defaulted), extra={n: v for n, v in extra.items() if v}))
     for c in participants(enc):
         events += _face(enc, c, d.choice(c.name).get("face"))
     for c in participants(enc):
-        events.append(_initiative(enc, opts, c, dice))
+        if not est.in_turn:
+            events.append(_initiative(enc, opts, c, dice))
         est.tactics[c.name] = choices[c.name][1]
     return events + _next_attacker(enc, opts, dice, None, "first")
 
@@ -209,7 +248,9 @@ def join(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, st
     sheet.state(c).turned = False
     events: list[Event] = [Interrupted(actor=c.name, participants=list(est.flurries[0]), revealed=d.revealed)]
     if not d.revealed:
-        return events + (declare(enc, opts, c, options, dice) if options else [])
+        if est.in_turn:  # the others have rolled their flurry initiative already
+            events.append(_initiative(enc, opts, c, dice))
+        return events + (declare(enc, opts, c, options, dice, in_order=False) if options else [])
     choice = _choice(options) | _facing_choice(enc, c, options)
     d.made[c.name] = choice
     extra = ", ".join(f"{k} {v}" for k, v in choice.items() if k in ("guard", "face"))
@@ -298,7 +339,10 @@ def _next_attacker(enc: Encounter, opts: OptionValues, dice: Dice, prefer: Comba
 
 
 def after_attack(enc: Encounter, opts: OptionValues, dice: Dice, attacker: Combatant, target: Combatant, hit: bool) -> list[Event]:
-    """After one attack: a miss passes the attack to the defender; out of actions passes it on."""
+    """After one attack: a miss passes the attack to the defender; out of actions passes it on.
+    An attack ends the holds before it: a hold "allows another to go first" once, and the holder
+    stays in the flurry, to get the attack back by these same rules."""
+    enc_state(enc).passed = []
     if not hit and target.status == "active" and sheet.state(target).actions > 0:
         return _next_attacker(enc, opts, dice, target, "miss")
     if sheet.state(attacker).actions > 0 and attacker.status == "active" and opponents(enc, attacker):
@@ -307,14 +351,34 @@ def after_attack(enc: Encounter, opts: OptionValues, dice: Dice, attacker: Comba
 
 
 def hold(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
-    """The attacker holds: the attack passes to the next with actions; nobody left ends the flurry."""
+    """The attacker holds: the attack passes to the next with actions who has not held since the
+    last attack; when all have held, nobody wants the attack and the flurry ends."""
     enc_state(enc).passed.append(c.name)
     return _next_attacker(enc, opts, dice, None, "hold")
+
+
+def success(enc: Encounter, c: Combatant, margin: int) -> None:
+    """Count a successful attack of ``c`` in the flurry under way, ``margin`` over the Defense."""
+    hits, best = enc_state(enc).successes.get(c.name, [0, 0])
+    enc_state(enc).successes[c.name] = [hits + 1, max(best, margin) if hits else margin]
+
+
+def winner(enc: Encounter, names: list[str]) -> str | None:
+    """"The character winning the most and best successes determines the net movement": the most
+    successful attacks, then the best margin; a tie (or no success at all) has no winner."""
+    scored = sorted(((tuple(enc_state(enc).successes[n]), n) for n in names if n in enc_state(enc).successes), reverse=True)
+    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+        return None
+    return scored[0][1]
 
 
 def _close(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     est = enc_state(enc)
     names = est.flurries.pop(0) if est.flurries else []
+    if opts.net_movement == "each":
+        est.won += names
+    elif (top := winner(enc, names)) is not None:
+        est.won.append(top)
     for n in names:
         if (c := enc.find(n)) is not None:
             sheet.state(c).actions = 0

@@ -1,10 +1,14 @@
 """Movement on the hex grid: facing, costs, terrain, obstacles, zones and the pass-through.
 
 - Moving into one of the three front hexes costs the terrain's cost and turns the mover to
-  face that way for free; into a flank or rear hex costs double and keeps the facing; a pivot
-  in place costs 1 movement point.
+  face that way for free (or, with `options:"keep"`, keeps the facing, as free); into a flank
+  or rear hex costs double and keeps the facing; a pivot in place to any facing costs 1
+  movement point. `to:` searches the same steps and pivots.
 - Half the pace's movement points in the movement phase, half in the adjustment phase (a
-  fighter who was in a flurry adjusts at most one hex).
+  fighter who was in a flurry adjusts at most one hex). A last step that costs more than the
+  points left is begun with them and finished from the next phase's points, by the next
+  `/move` before anything else ("that movement action is carried over to the next phase or
+  round"); being drawn into a flurry ends it.
 - Terrain marked on the map: `rough` is the chart's rough ground (2, max pace run),
   `difficult` (or `water`) its water, mired or sandy ground (2, max jog), `climb` and `uphill`
   uphill (double, unless coming down from a higher hex: the map's heights), `slick` (2, max
@@ -12,9 +16,11 @@
   asked whether it collapses, option `collapse`); faster
   than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls.
   `obstacle` (tumble over a table) and `gap` (jump across a gap) are obstacle actions at +1
-  movement point with their skill roll; a failure halts movement before the hex.
-- Entering an enemy's zone of threat (or the zone of danger of an engaged enemy) stops the
-  move there. With `options:"pass"` the mover tries to pass through to a hex outside every
+  movement point with their skill roll; a failure halts movement before the hex. The mover may
+  choose another of the obstacles table's actions (`options:"via=dive-under"`: its skill and
+  attribute roll instead).
+- Entering an enemy's zone of threat (or the zone of danger of an engaged enemy), or bringing
+  an enemy into one's own zone of threat by a step or a pivot, stops the move there. With `options:"pass"` the mover tries to pass through to a hex outside every
   zone: a Tactics roll modified by Agility; a failure means a blow from the zone's wielder
   (random location, impact with a low skew die).
 
@@ -32,17 +38,18 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
-from rules.systems.war_and_combat.events import CollapsePrompt, Engaged, EffectTaken
-from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, roll_of
+from rules.systems.war_and_combat.events import CarriedOver, CollapsePrompt, Engaged, EffectTaken
+from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, fall, roll_of
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
     entry_cost,
     exceeds_max_pace,
     obstacle,
+    obstacle_named,
     pace_penalty,
 )
 from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.zones import engaged_with, wielded, zone_of
+from rules.systems.war_and_combat.zones import brought_into_threat, engaged_with, in_my_threat, wielded, zone_of
 
 __all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat", "circle", "PINNED", "push_back"]
 
@@ -58,8 +65,10 @@ OBSTACLE_MAP = {"obstacle": "tumble over a table", "gap": "jump across a gap"}
 Plan = list[tuple[str, str]]
 
 
-def step_cost(grid: Grid, cell: Cell, facing: str, direction: str) -> tuple[Cell | None, int, str]:
-    """Where one step towards ``direction`` lands, its cost, and the facing after it."""
+def step_cost(grid: Grid, cell: Cell, facing: str, direction: str, keep: bool = False) -> tuple[Cell | None, int, str]:
+    """Where one step towards ``direction`` lands, its cost, and the facing after it: a front step
+    turns that way for free, or with ``keep`` keeps the facing (as free: "changing face costs
+    nothing if done whilst stepping into a front hex", and not changing it costs nothing either)."""
     nxt = grid.step(cell, direction)
     if nxt is None:
         return None, 0, facing
@@ -68,41 +77,48 @@ def step_cost(grid: Grid, cell: Cell, facing: str, direction: str) -> tuple[Cell
         kind = "clear"  # coming down the slope from a higher hex
     cost = entry_cost(TERRAIN_MAP.get(kind, "open")) + (OBSTACLE_COST if kind in OBSTACLE_MAP else 0)
     if grid.turn_steps(facing, direction) <= 1:
-        return nxt, cost, direction
+        return nxt, cost, facing if keep else direction
     return nxt, 2 * cost, facing
 
 
-def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, budget: int) -> Plan:
+def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, budget: int, carrying: bool = False) -> Plan:
     if c.cell is None or c.facing is None:
         raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
     plan: Plan = []
+    step = "keep" if "keep" in action.options else "step"
+    want = grid.parse_facing(action.facing) if action.facing else None
     if action.path:
         for word in action.path.replace(",", " ").split():
-            plan.append(("step", grid.parse_facing(word)))
+            plan.append((step, grid.parse_facing(word)))
     elif action.to:
         goal = grid.parse(action.to)
-        plan = _find(enc, grid, c, goal, budget)
-    if action.facing:
-        plan.append(("pivot", grid.parse_facing(action.facing)))
+        plan = _find(enc, grid, c, goal, want, budget)
+    if want is not None:
+        plan.append(("pivot", want))
+    if carrying:  # the step begun in an earlier phase comes first
+        plan.insert(0, tuple(sheet.state(c).carry.split(" ", 1)))  # type: ignore[arg-type,union-attr]
     if not plan:
         raise InputError("Give `path` (hex directions like `N NE`), `to` (a hex) or `facing` (to pivot).")
     return plan
 
 
-def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> Plan:
+def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None, budget: int) -> Plan:
+    """The cheapest steps and pivots to ``goal`` (facing ``want``, if given): a pivot to any facing
+    costs 1, and a front step may turn or keep the facing, as `path:` allows."""
     taken = enc.occupied(exclude=c)
 
     def successors(state: tuple[Cell, str]):
         cell, facing = state
         for d in grid.facings:
-            nxt, cost, after = step_cost(grid, cell, facing, d)
-            if nxt is not None and nxt not in grid.blocked and nxt not in taken:
-                yield (nxt, after), cost, f"step {d}"
-        i = grid.facings.index(facing)
-        for turn in (grid.facings[(i + 1) % 6], grid.facings[(i - 1) % 6]):
-            yield (cell, turn), 1, f"pivot {turn}"
+            for kind in ("step", "keep"):
+                nxt, cost, after = step_cost(grid, cell, facing, d, kind == "keep")
+                if nxt is not None and nxt not in grid.blocked and nxt not in taken and (kind == "step" or after != d):
+                    yield (nxt, after), cost, f"{kind} {d}"
+        for turn in grid.facings:  # "pivot in the hex to face any direction at the cost of one movement point"
+            if turn != facing:
+                yield (cell, turn), 1, f"pivot {turn}"
 
-    found = cheapest_path((c.cell, c.facing), lambda s: s[0] == goal, successors, budget,
+    found = cheapest_path((c.cell, c.facing), lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
                           heuristic=lambda s: grid.distance(s[0], goal))
     if found is None:
         raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left this phase.")
@@ -117,40 +133,64 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     refuse_if_busy(c, "move")
     if enc.phase == "movement" and engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, and may adjust one hex after it.")
+    if enc.phase == "movement" and (danger_by := zone_of(enc, grid, c, c.cell)) is not None:  # type: ignore[arg-type]
+        raise IllegalAction(f"{c.name} stands in {danger_by[0].name}'s zone of {danger_by[1]}: it cannot move this round "
+                            "until the threat is resolved in the flurry, and may adjust one hex after it.")
     passing = "pass" in action.options
-    plan = _plan(enc, grid, c, action, st.mp)
+    via = obstacle_named(action.options["via"]) if action.options.get("via") else None
+    carrying = bool(st.carry and st.carry_to and st.carry_to not in {x.name for x in enc.occupied(exclude=c)})
+    plan = _plan(enc, grid, c, action, st.mp, carrying)
+    st.carry, st.carry_to, st.owed = (st.carry, st.carry_to, st.owed) if carrying else (None, None, 0)
     taken = enc.occupied(exclude=c)
     cell, facing = c.cell, c.facing
     assert cell is not None and facing is not None
-    path, spent, hexes = [cell.name], 0, 0
+    path, spent, hexes, pivots = [cell.name], 0, 0, 0
     events: list[Event] = []
+    begun: CarriedOver | None = None
     stop: tuple[Combatant, str] | None = None
     endangered: Combatant | None = None
-    for kind, arg in plan:
+    held = in_my_threat(enc, grid, c)
+    for i, (kind, arg) in enumerate(plan):
         if kind == "pivot":
             if arg != facing:
-                spent += 1
+                spent, pivots = spent + 1, pivots + 1
                 facing = arg
+            if not passing and (caught := brought_into_threat(enc, grid, c, cell, facing, held)) is not None:
+                stop = caught, "own threat"
+                break
             continue
-        nxt, cost, after = step_cost(grid, cell, facing, arg)
+        nxt, cost, after = step_cost(grid, cell, facing, arg, kind == "keep")
+        if i == 0 and carrying:
+            cost = st.owed
         if nxt is None:
             raise IllegalAction(f"A step {arg} from {cell.name} leaves the map.")
         if nxt in grid.blocked:
             raise IllegalAction(f"{nxt.name} is a wall: go around it.")
         if nxt in taken:
             raise IllegalAction(f"{nxt.name} is taken by {enc.at(nxt).name}: go around.")  # type: ignore[union-attr]
-        if enc.phase == "adjustment" and c.name in enc_state(enc).tactics and hexes >= 1:
+        if enc.phase == "adjustment" and c.name in enc_state(enc).tactics and (hexes >= 1 or st.moved):
             raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
         if spent + cost > st.mp:
-            raise IllegalAction(f"{c.name} has {st.mp - spent} movement point(s) left this phase; that step costs {cost}.")
+            if i < len(plan) - 1 or spent >= st.mp:
+                raise IllegalAction(f"{c.name} has {st.mp - spent} movement point(s) left this phase; that step costs {cost}"
+                                    + (" (a step too dear for the points left may end a move: it is begun now and finished"
+                                       " from the next phase's points)." if spent < st.mp else "."))
+            # "If the character does not have enough movement points to negotiate an obstacle during a phase or
+            # round, then that movement action is carried over to the next phase or round."
+            st.carry, st.carry_to, st.owed = f"{kind} {arg}", nxt.name, cost - (st.mp - spent)
+            begun = CarriedOver(actor=c.name, to=nxt.name, owed=st.owed)
+            spent = st.mp
+            break
+        st.carry, st.carry_to, st.owed = None, None, 0
         mark = grid.terrain.get(nxt, "clear")
         if mark in OBSTACLE_MAP:
-            ob = obstacle(OBSTACLE_MAP[mark])
+            ob = via or obstacle(OBSTACLE_MAP[mark])  # the action the mover chooses, else the mark's own
             level = max(sheet.skill(c, s) for s in ob.skills)
             with dice.rolling_for(c.name):
                 r = task_roll(dice)
             roll = roll_of(r, "3d6", [(ob.skills[0], level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute)),
-                                      ("pace", pace_penalty(sheet.pace(c)))], opts.check_target, ob.action)
+                                      ("pace", pace_penalty(sheet.pace(c))), ("wounds", sheet.wound_penalty(c))],
+                             opts.check_target, ob.action)
             events.append(Checked(actor=c.name, what="obstacle", roll=roll))
             if not roll.success:
                 break
@@ -162,7 +202,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         if exceeds_max_pace(terrain, sheet.pace(c)):
             with dice.rolling_for(c.name):
                 r = task_roll(dice)
-            roll = roll_of(r, "3d6", [("AGL", sheet.modifier(c, "agl"))], opts.check_target, "footing")
+            roll = roll_of(r, "3d6", [("AGL", sheet.modifier(c, "agl")), ("wounds", sheet.wound_penalty(c))],
+                           opts.check_target, "footing")
             events.append(Checked(actor=c.name, what="stumble", roll=roll))
             if not roll.success:
                 st.fallen = True
@@ -172,18 +213,24 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         if zone is not None and not passing:
             stop = zone
             break
+        if not passing and (caught := brought_into_threat(enc, grid, c, cell, facing, held)) is not None:
+            stop = caught, "own threat"
+            break
         if zone is not None:
             endangered = endangered or zone[0]
     if passing and zone_of(enc, grid, c, cell) is not None:
         raise IllegalAction("A pass-through must reach a hex outside every zone of threat and danger in one go.")
-    turned_only = hexes == 0
     c.position, c.facing = cell.name, facing
     st.mp -= min(st.mp, spent)
-    st.moved = st.moved or hexes > 0
-    if turned_only:
-        events.insert(0, Turned(actor=c.name, facing=facing, cost=spent))
-    else:
+    if st.fallen:  # a fall on the way: it crawls from that moment
+        fall(enc, c)
+    st.moved = st.moved or hexes > 0 or begun is not None
+    if hexes:
         events.insert(0, Moved(actor=c.name, path=path, cost=spent, left=st.mp, facing=facing))
+    elif pivots or begun is None:
+        events.insert(0, Turned(actor=c.name, facing=facing, cost=pivots))
+    if begun is not None:
+        events.append(begun)
     if stop is not None:
         events.append(Engaged(actor=c.name, by=stop[0].name, zone=stop[1], at=cell.name))
     if endangered is not None:
@@ -198,7 +245,8 @@ def _pass_through(enc: Encounter, opts: OptionValues, c: Combatant, wielder: Com
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                              ("pace", pace_penalty(sheet.pace(c)))], opts.check_target, "pass-through")
+                              ("pace", pace_penalty(sheet.pace(c))), ("wounds", sheet.wound_penalty(c))],
+                   opts.check_target, "pass-through")
     events: list[Event] = [Checked(actor=c.name, what="pass", roll=roll)]
     if roll.success:
         return events
@@ -211,8 +259,12 @@ def press(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     direction that is blocked by an impassible obstacle, then the attacker receives one extra
     action (for that flurry only) and the defender is penalized -1 to defense": the pinned
     fighter's next flurry with the presser (this round's is over)."""
+    _unmoved(c)
     grid, t = _tactic_opponent(enc, c, name, "press")
-    return push_back(enc, grid, c, t)
+    events = push_back(enc, grid, c, t)
+    st = sheet.state(c)
+    st.moved, st.mp = True, 0  # the one-hex adjustment, whether it moved or pinned
+    return events
 
 
 def _tactic_opponent(enc: Encounter, c: Combatant, name: str | None, tactic: str) -> tuple[Grid, Combatant]:
@@ -229,6 +281,10 @@ def _tactic_opponent(enc: Encounter, c: Combatant, name: str | None, tactic: str
         raise IllegalAction(f"The {tactic} tactic is made against an adjacent opponent of your flurry, and {t.name} is not one.")
     if t.name not in est.tactics:
         raise IllegalAction(f"{t.name} was not in a flurry this round.")
+    if c.name not in est.won:  # "The character winning the most and best successes determines the net movement"
+        raise IllegalAction(f"{c.name} did not win its flurry's exchanges: \"the character winning the most and best "
+                            f"successes determines the net movement\" (option `net_movement=each` lets each apply its own). "
+                            "`/move` makes its one-hex adjustment.")
     return grid, t
 
 

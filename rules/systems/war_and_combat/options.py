@@ -33,5 +33,8 @@ OPTIONS = OptionSet(
     choice_option("initiative", INITIATIVE_FIELDS, "what each round's initiative adds to 3d6 for both sides: the Fighter rank, or for non-combat initiative a skill or an attribute's modifier"),
     int_option("swipe_base", 10, 0, 40, "a swipe's negotiate task (3d6 + Tactics + Agility modifier) must beat this + the highest Fighter rank in the flurry"),
     int_option("armour_rounds", 2, 2, 20, "rounds to don or shed armour, a lengthy action (\"more than one round\"): done at the start of the round this many later"),
+    choice_option("close_missile", ("defense", "archery"), "a shot at point blank range at an aware (`target=evading`) target: `defense`, \"confrontational just like a mêlée attack\" (3d6 + skill + DEX must exceed its Defense); `archery`: the moving target table (15 + Defense + range) as at any range"),
+    choice_option("declare", ("public", "hidden"), "the flurry's procedure: `public` as the text orders it (\"1. Roll for Flurry Initiative 2. Declare Intention\": the attacker declares first, openly, and each defender responds in flurry-initiative order); `hidden`: all declare at once, hidden until all have, then initiative"),
+    choice_option("net_movement", ("winner", "each"), "who applies a manoeuvre tactic after a flurry: `winner`, the one \"winning the most and best successes\" (most hits, then the best margin; a tie: nobody); `each`: every fighter its own declared tactic"),
     yes_no_option("collapse", True, "a step onto `treacherous` ground asks the GM whether it collapses (\"according to GM's design\"); `no`: it never does"),
 )

@@ -7,13 +7,14 @@ from rules.events import Attacked, Checked
 from rules.models import Combatant, Encounter
 from rules.hidden import secret
 from rules.present import Presenter, roll_text
-from rules.systems.war_and_combat import lengthy, sheet
+from rules.systems.war_and_combat import flurry, lengthy, sheet
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     Declared,
     EffectTaken,
     Engaged,
     FacedAttacker,
+    CarriedOver,
     CollapsePrompt,
     FlurryBegan,
     FlurryEnded,
@@ -52,6 +53,9 @@ EFFECTS = {
     "tactic": "{d} (its manoeuvre tactic)",
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
+    "picks_up": "picks up its {d}",
+    "loads": "loads its {d}",
+    "sheathes": "sheathes its {d}",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
@@ -96,6 +100,7 @@ class WacPresenter(Presenter):
         FacedAttacker: "faced",
         Interrupted: "interrupted",
         CollapsePrompt: "collapse",
+        CarriedOver: "carried_over",
     }
     causes: ClassVar[dict[str, str]] = {
         "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
@@ -114,13 +119,22 @@ class WacPresenter(Presenter):
         return f"**{e.phase.title()} phase**: {PHASE_TEXT.get(e.phase, '')}.{order}"
 
     def engaged(self, e: Engaged) -> str:
+        if e.zone == "own threat":
+            return f"**{e.actor}** brings {e.by} into its zone of threat at {e.at}: movement stops, they are engaged"
         return f"**{e.actor}** enters {e.by}'s zone of {e.zone} at {e.at}: movement stops, they are engaged"
 
     def flurry_began(self, e: FlurryBegan) -> str:
+        if e.in_turn:
+            return (f"⚔️ **Flurry**: {', '.join(e.participants)}. In flurry-initiative order each declares openly with "
+                    f"`/act action:declare options:\"intent=kill tactic=press\"`: **{e.participants[0]}** first")
         return (f"⚔️ **Flurry**: {', '.join(e.participants)}. Each declares with "
                 f"`/act action:declare options:\"intent=kill tactic=press\"` (hidden until all have declared)")
 
     def declared(self, e: Declared) -> str:
+        if e.choice is not None:
+            words = ", ".join(v if k in ("intent", "tactic") else f"{k} {v}" for k, v in e.choice.items())
+            wait = f"; **{e.waiting[0]}** responds" if e.waiting else ""
+            return f"**{e.actor}** declares: {words}{wait}"
         wait = f"; still to declare: {', '.join(e.waiting)}" if e.waiting else ""
         return f"**{e.actor}** has declared (hidden){wait}"
 
@@ -178,6 +192,10 @@ class WacPresenter(Presenter):
                 else "it declares with the others (`/act action:declare`)")
         return f"**{e.actor}** interrupts the flurry and joins it ({', '.join(e.participants)}): {then}"
 
+    def carried_over(self, e: CarriedOver) -> str:
+        return (f"**{e.actor}** begins the step into {e.to} without the points to finish it: {e.owed} point(s) "
+                "carried over, paid by its next `/move` in the next phase")
+
     def collapse(self, e: CollapsePrompt) -> str:
         return (f"**{e.actor}** steps onto treacherous ground at {e.at}: it may collapse, as the GM decides "
                 f"(`/combatant edit` to drop it, `/encounter terrain` to change the hex)")
@@ -200,12 +218,19 @@ class WacPresenter(Presenter):
         flags = [f for f, on in (("fallen", st.fallen), ("stunned", stunned(enc, c)), ("unconscious", st.unconscious),
                                  ("immobile", st.immobile)) if on]
         bits += flags
-        bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled),
-                                                                  ("dropped", st.dropped)) if items]
+        bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled)) if items]
+        if st.sheathed:
+            bits.append("weapon sheathed")
+        if st.unloaded:
+            bits.append("unloaded " + ", ".join(st.unloaded))
+        if st.dropped:
+            bits.append("dropped " + ", ".join(x + (f" (at {st.dropped_at[x]})" if x in st.dropped_at else "") for x in st.dropped))
         if st.restrict is not None:
             bits.append(f"held (Restrict-{st.restrict})")
         if st.busy:
             bits.append(f"{lengthy.doing(c)} (done at round {st.busy_until})")
+        if st.carry:
+            bits.append(f"stepping into {st.carry_to} ({st.owed} MP owed)")
         if enc.phase == "flurry" and st.flurry_init is not None and st.actions:
             bits.append(f"{st.actions} action(s)")
         if enc.phase in ("movement", "adjustment") and c.name == enc.current:
@@ -221,7 +246,8 @@ class WacPresenter(Presenter):
         d = est.declarations
         lines = []
         if enc.phase == "flurry" and d is not None and not d.revealed:
-            lines.append(f"Flurry: {', '.join(d.participants)} · still to declare: {', '.join(d.waiting())}")
+            lines.append(f"Flurry: {', '.join(d.participants)} · still to declare: {', '.join(d.waiting())}"
+                         + (f" ({flurry.to_declare(enc)[0]} next)" if est.in_turn and flurry.to_declare(enc) else ""))
         if len(est.flurries) > 1:
             lines.append(f"Flurries to come: {len(est.flurries) - 1}")
         return lines
@@ -230,7 +256,7 @@ class WacPresenter(Presenter):
         est = enc_state(enc)
         d = est.declarations
         if enc.phase == "flurry" and d is not None and not d.revealed:
-            return f"Round {enc.round} · flurry: declare your intentions ({', '.join(d.waiting())} to declare)"
+            return f"Round {enc.round} · flurry: declare your intentions ({', '.join(flurry.to_declare(enc))} to declare)"
         if enc.phase == "flurry":
             c = enc.find(enc.current)
             left = sheet.state(c).actions if c else 0

@@ -37,7 +37,9 @@ __all__ = [
     "add_effect",
     "set_status",
     "phase_mp",
+    "fall",
     "quick_action",
+    "full_action",
 ]
 
 PHASES = ("movement", "flurry", "adjustment", "morale")
@@ -83,9 +85,15 @@ def roll_of(r: TaskRoll, label: str, modifiers: list[tuple[str, int]], against: 
 
 
 def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int) -> EffectAdded:
-    """A timed condition (stun) on ``c`` for ``rounds`` round ends."""
-    effect = Effect(id=next_id(enc.effects), name=code, target=c.name, ends="round_end", left=rounds, code=code)
-    enc.effects = [e for e in enc.effects if not (e.code == code and e.target == c.name)] + [effect]
+    """A timed condition (stun) on ``c`` for ``rounds`` round ends. One of the same name already
+    running is never cut short: the two combine by keeping the longer ("can take no action for
+    1d6 rounds" is not ended by a shock check's one-round stun)."""
+    running = active(enc.effects, c.name, code)
+    if running is not None and running.left >= rounds:
+        rounds = running.left
+    else:
+        effect = Effect(id=next_id(enc.effects), name=code, target=c.name, ends="round_end", left=rounds, code=code)
+        enc.effects = [e for e in enc.effects if not (e.code == code and e.target == c.name)] + [effect]
     if code == "stun":  # "can take no action"
         sheet.state(c).actions = 0
     return EffectAdded(actor=c.name, name=code, ends="round_end", left=rounds)
@@ -121,6 +129,14 @@ def phase_mp(c: Combatant, phase: str) -> int:
         full = pace_points(pace) // 2
         first, second = full - full // 2, full // 2
     return first if phase == "movement" else second
+
+
+def fall(enc: Encounter, c: Combatant) -> None:
+    """``c`` falls: from that moment it crawls, so the points left this phase are at most a crawl's."""
+    st = sheet.state(c)
+    st.fallen = True
+    if enc.phase in ("movement", "adjustment"):
+        st.mp = min(st.mp, phase_mp(c, enc.phase))
 
 
 def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
@@ -186,7 +202,7 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     enc.round += 1
     events: list[Event] = [RoundBegan(round=enc.round)]
     est = enc_state(enc)
-    est.tactics = {}
+    est.tactics, est.won = {}, []
     from rules.systems.war_and_combat import lengthy  # a round's start finishes what is due
 
     for c in enc.combatants:
@@ -257,6 +273,16 @@ def quick_action(c: Combatant) -> None:
     if st.quick:
         raise IllegalAction(f"{c.name} has taken its quick action of this phase: the next is in the next phase.")
     st.quick = True
+
+
+def full_action(c: Combatant, what: str) -> None:
+    """"Full Actions prohibit movement": ``what`` is made in a step in which ``c`` has neither moved
+    nor shot, and it moves and shoots no more in that phase."""
+    st = sheet.state(c)
+    if st.moved or st.shots:
+        raise IllegalAction(f"{c.name} has {'moved' if st.moved else 'shot'} this phase: {what} is a full action, "
+                            "made in a phase without moving or shooting.")
+    st.mp, st.shots = 0, 1
 
 
 def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movement", "adjustment")) -> Combatant:

@@ -20,6 +20,7 @@ from rules.systems.war_and_combat.catalogue import (
     weapon,
 )
 from rules.systems.war_and_combat.state import WacCombatant
+from rules.systems.war_and_combat.tables import action_penalty
 from rules.systems.war_and_combat.tables_movement import PACES
 from rules.systems.war_and_combat.task import attribute_modifier
 
@@ -38,6 +39,7 @@ __all__ = [
     "pace",
     "weapon_arm",
     "shield_arm",
+    "wound_penalty",
 ]
 
 #: the paces a sheet may set (the text's table less swimming, which needs water)
@@ -78,6 +80,23 @@ def _armour(text: str) -> str:
     return armour(text).name
 
 
+#: the general hit locations an armour may cover on its own
+LOCATIONS = ("head", "arm", "chest", "belly", "leg")
+
+
+def _armour_at(text: str) -> dict[str, str]:
+    """``head:plate,arm:leather``: the armour of some hit locations, overriding `armor` there."""
+    out: dict[str, str] = {}
+    for item in (x.strip() for x in text.split(",") if x.strip()):
+        where, sep, name = item.partition(":")
+        where = where.strip().lower()
+        if not sep or where not in LOCATIONS:
+            raise SheetError(f"`armor_at`: write each as location:armour, like `head:plate,arm:leather`, the locations "
+                             f"being {', '.join(LOCATIONS)}; `{item[:30]}` is not.")
+        out[where] = _armour(name.strip())
+    return out
+
+
 SHEET_KEYS: tuple[SheetKey, ...] = (
     SheetKey("str", "Strength (Impact Cap, shock and death checks)", "int", 10, minimum=3, maximum=18),
     SheetKey("agl", "Agility (attack, Defense, stumbles)", "int", 10, minimum=3, maximum=18),
@@ -91,6 +110,9 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
              accepts="a comma list of catalogue weapons"),
     SheetKey("armor", "catalogue armour, or absorption/penetration threshold like `3/8`", "custom", "none",
              parse=_armour, accepts="none, padded, leather, scale, mail, plate, or `absorb/threshold`"),
+    SheetKey("armor_at", "armour of single hit locations, where it differs from `armor` (\"determine the location "
+             "struck so that the defender's armor can be considered\")", "custom", parse=_armour_at,
+             accepts="a comma list of `location:armour` (head, arm, chest, belly, leg)"),
     SheetKey("shield", "shield (Defense +1 small, +2 large, from the front)", "choice", "none", choices=tuple(SHIELDS)),
     SheetKey("pace", "pace (movement points a round)", "choice", "walk", choices=PACE_CHOICES),
     SheetKey("hand", "the weapon hand (the shield is on the other arm)", "choice", "right", choices=("right", "left")),
@@ -127,9 +149,13 @@ def weapons(c: Combatant) -> list[Weapon]:
     return [weapon(n) for n in c.sheet.get("weapons") or ["dagger"]]
 
 
-def worn(c: Combatant) -> Armour:
-    """The armour worn: the sheet's, or what a lengthy action (don, shed) left on."""
-    return armour(state(c).armor or str(c.sheet.get("armor", "none")))
+def worn(c: Combatant, location: str | None = None) -> Armour:
+    """The armour worn (at ``location``, a general hit location, if given): the sheet's `armor_at`
+    there, else its `armor`; once a lengthy action (don, shed) changed it, that one all over."""
+    if state(c).armor:
+        return armour(state(c).armor)
+    pieces = c.sheet.get("armor_at") or {}
+    return armour(str(pieces.get(location) or c.sheet.get("armor", "none")))
 
 
 def shield_bonus(c: Combatant) -> int:
@@ -148,3 +174,15 @@ def weapon_arm(c: Combatant) -> str:
 def shield_arm(c: Combatant) -> str:
     """The arm the shield is on: the other one."""
     return "left arm" if weapon_arm(c) == "right arm" else "right arm"
+
+
+def wound_penalty(c: Combatant) -> int:
+    """Action penalties: "Action penalties are applied against any task roll the character attempts"; the
+    worst wound of each location, summed over locations ("Multiple injuries to the same hit location do not
+    accumulate penalties"; mortal: none left to apply)."""
+    worst: dict[str, int] = {}
+    for w in state(c).wounds:
+        p = action_penalty(w.severity)
+        if p is not None:
+            worst[w.location] = min(worst.get(w.location, 0), p)
+    return sum(worst.values())

@@ -64,9 +64,20 @@ class WacCombatant(CombatantState):
     swiped: int = Field(0, ge=0)
     #: weapons (or "shield") dropped by a fumble, until picked up
     dropped: list[str] = Field(default_factory=list, max_length=12)
+    #: the melee weapon is sheathed ("Sheathe weapon", a full action) until drawn again (`wield`)
+    sheathed: bool = False
+    #: missile weapons shot and not yet reloaded (a crossbow: "Load Weapon", a full action)
+    unloaded: list[str] = Field(default_factory=list, max_length=12)
+    #: where each dropped item lies (a hex), as the fumble's roll threw it
+    dropped_at: dict[str, str] = Field(default_factory=dict, max_length=12)
     #: a lengthy action under way (``shed``, or ``don:<armour>``), done at the start of round ``busy_until``
     busy: str | None = Field(None, max_length=40)
     busy_until: int = Field(0, ge=0, le=1_000_000)
+    #: a step begun without the points to finish it ("that movement action is carried over to the
+    #: next phase or round"): its plan word (``step N``, ``keep N``), the hex, and the points still owed
+    carry: str | None = Field(None, max_length=12)
+    carry_to: str | None = Field(None, max_length=8)
+    owed: int = Field(0, ge=0, le=100)
     #: the armour worn since a lengthy action changed it (None: the sheet's)
     armor: str | None = Field(None, max_length=40)
 
@@ -78,10 +89,16 @@ class WacEncounter(EncounterState):
     flurries: list[list[str]] = Field(default_factory=list, max_length=100)
     #: the declarations of the flurry under way
     declarations: Declarations | None = None
-    #: in the flurry under way: those who passed the initiative (hold)
+    #: they are made one at a time, openly, in flurry-initiative order (option `declare=public`)
+    in_turn: bool = False
+    #: in the flurry under way: those who held the initiative since the last attack
     passed: list[str] = Field(default_factory=list)
     #: the flurries resolved this round (for the adjustment phase's tactics): name -> tactic
     tactics: dict[str, str] = Field(default_factory=dict)
+    #: in the flurry under way: name -> [successful attacks, best margin over the Defense]
+    successes: dict[str, list[int]] = Field(default_factory=dict)
+    #: this round: those whose tactic decides the net movement of their flurry (its winner)
+    won: list[str] = Field(default_factory=list)
 
 
 register_state("war-and-combat", WacCombatant, WacEncounter)

@@ -30,7 +30,7 @@ from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, sheet
-from rules.systems.war_and_combat.attacks import damage, foe, held_defense, penalty, resolve_hit, wielding
+from rules.systems.war_and_combat.attacks import damage, foe, held_defense, resolve_hit, wielding
 from rules.systems.war_and_combat.rounds import enc_state, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
@@ -97,7 +97,7 @@ def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dic
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                              ("wounds", penalty(c))], target, "negotiate")
+                              ("wounds", sheet.wound_penalty(c))], target, "negotiate")
     events: list[Event] = [Checked(actor=c.name, what="negotiate", roll=roll)]
     if not roll.success:  # "to avoid being hit"
         events += damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)

@@ -30,6 +30,8 @@ __all__ = [
     "MISSED_SHOT_SKILL",
     "CALLED_SHOTS",
     "called_shot",
+    "GENERAL_LOCATIONS",
+    "SUB_LOCATIONS",
     "missile_hit_location",
 ]
 
@@ -92,6 +94,13 @@ def called_shot(band: str, sub_location: bool = False) -> int | None:
     shot is possible."""
     found = CALLED_SHOTS.get(band)
     return None if found is None else found[1 if sub_location else 0]
+
+
+#: the general hit locations a shot may call
+GENERAL_LOCATIONS = ("head", "arm", "chest", "belly", "leg")
+#: sub-locations ("hand, item carried, eye, etc") -> the general location whose wound they take; an item
+#: carried is struck in the hand that carries it (the project's reading)
+SUB_LOCATIONS: dict[str, str] = {"hand": "arm", "item": "arm", "eye": "head", "foot": "leg"}
 
 
 def missile_hit_location(total: int) -> str:

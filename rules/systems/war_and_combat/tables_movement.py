@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.errors import InputError
 from rules.systems.war_and_combat.tables import norm, pick
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "OBSTACLES",
     "OBSTACLE_COST",
     "obstacle",
+    "obstacle_named",
     "ACTION_KINDS",
     "MOVEMENT_ACTIONS",
     "movement_action",
@@ -187,6 +189,19 @@ def obstacle(action: str) -> Obstacle:
     through": the skill and attribute an obstacle action rolls (e.g. "Jump across a gap:
     Acrobatics and Jumping, STR")."""
     return pick(OBSTACLES, action, "obstacle action")
+
+
+def obstacle_named(words: str) -> Obstacle:
+    """The obstacle action whose name holds every word of ``words`` (``dive-under``, ``jump gap``,
+    ``climb``), or an InputError naming the candidates."""
+    wanted = norm(words.replace("-", " ")).split()
+    found = [o for o in OBSTACLES.values() if wanted and all(w in o.action.split() for w in wanted)]
+    exact = [o for o in found if o.action == " ".join(wanted)]
+    if len(exact) == 1 or len(found) == 1:
+        return (exact or found)[0]
+    choices = found or list(OBSTACLES.values())
+    raise InputError(f"`via={words[:40]}` names {'several' if found else 'no'} obstacle action(s): say which, e.g. "
+                     + ", ".join(o.action.replace(" ", "-") for o in choices) + ".")
 
 
 #: the four kinds of action during the movement phase, as the text defines them

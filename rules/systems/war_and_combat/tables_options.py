@@ -56,6 +56,9 @@ INTENTS: dict[str, str] = {
     "subdue": "subdual",
     "tackle": "tackling",
     "throw": "throwing",
+    # "A fighter may also attempt to disarm, subdue, entangle, tackle ...": the table has no entangling
+    # row; an entangling net, whip or cloak holds the victim as a grapple does (the project's reading)
+    "entangle": "grappling",
 }
 
 #: the attribute whose modifier each secondary effect's roll adds ("break" has no roll)

@@ -5,8 +5,10 @@
   one to either side closest to the fighter). A polearm leaves the gap: its hexes at range 1
   are obstructed, not threatened. A two-handed sword threatens those hexes too.
 - Marginal zone: the two hexes to either side of the zone of threat at range 2 or more.
-- Zone of danger (only while the fighter is engaged): the six hexes around a one-hex swung
-  weapon; a polearm's is its zone of threat; a two-handed sword adds the three hexes behind.
+- Zone of danger (only while the fighter is engaged, and of any fighter, allies included: "any
+  hex that is in range of a weapon held by any fighter that is actively engaged"): the six hexes
+  around a one-hex swung weapon; a polearm's is its zone of threat; a two-handed sword adds the
+  three hexes behind.
 - Missile weapons (range 0 in melee) have no zones.
 """
 from __future__ import annotations
@@ -18,7 +20,7 @@ from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import Weapon
 
-__all__ = ["wielded", "threat", "marginal", "danger", "engaged_with", "zone_of"]
+__all__ = ["wielded", "threat", "marginal", "danger", "engaged_with", "zone_of", "brought_into_threat", "in_my_threat"]
 
 
 def wielded(c: Combatant) -> Weapon:
@@ -32,11 +34,11 @@ def wielded(c: Combatant) -> Weapon:
 
 
 def _held(c: Combatant, weapon: Weapon | None) -> Weapon | None:
-    """``weapon``, or the one in hand; None when the one in hand was dropped (a fumble, a disarm)."""
+    """``weapon``, or the one in hand; None when the one in hand was dropped (a fumble, a disarm) or sheathed."""
     if weapon is not None:
         return weapon
     w = wielded(c)
-    return None if w.name in sheet.state(c).dropped else w
+    return None if w.name in sheet.state(c).dropped or sheet.state(c).sheathed else w
 
 
 def _angle(grid: Grid, origin: Cell, facing: str, cell: Cell) -> float:
@@ -112,12 +114,37 @@ def engaged_with(enc: Encounter, grid: Grid, c: Combatant) -> list[Combatant]:
 
 
 def zone_of(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> tuple[Combatant, str] | None:
-    """The first active enemy whose zone of threat (or, if engaged, of danger) covers ``cell``."""
-    for e in enc.enemies_of(c):
-        if e.status != "active" or e.cell is None:
-            continue
+    """The first active enemy whose zone of threat covers ``cell``, else the first engaged fighter,
+    of either side, whose zone of danger covers it: "A zone of danger is any hex that is in range
+    of a weapon held by any fighter that is actively engaged" (an ally's swing can strike by accident)."""
+    enemies = [e for e in enc.enemies_of(c) if e.status == "active" and e.cell is not None]
+    for e in enemies:
         if cell in threat(grid, e):
             return e, "threat"
+    for e in enc.combatants:
+        if e is c or e.status != "active" or e.cell is None:
+            continue
         if cell in danger(grid, e) and engaged_with(enc, grid, e):
             return e, "danger"
     return None
+
+
+def brought_into_threat(enc: Encounter, grid: Grid, c: Combatant, cell: Cell, facing: str,
+                        before: frozenset[str]) -> Combatant | None:
+    """The first active enemy (not in ``before``, the names already there) that ``c`` standing at
+    ``cell`` facing ``facing`` holds in its zone of threat: "causing another character to enter
+    your zone of threat engages the two figures"."""
+    w = _held(c, None)
+    if w is None or w.ranged or w.reach < 1:
+        return None
+    zone = _zones(grid, cell, facing, w)[0]
+    for e in enc.enemies_of(c):
+        if e.status == "active" and e.cell is not None and e.name not in before and e.cell in zone:
+            return e
+    return None
+
+
+def in_my_threat(enc: Encounter, grid: Grid, c: Combatant) -> frozenset[str]:
+    """The names of the active enemies in ``c``'s zone of threat as it stands."""
+    zone = threat(grid, c)
+    return frozenset(e.name for e in enc.enemies_of(c) if e.status == "active" and e.cell in zone)

@@ -18,9 +18,15 @@ def near(s: Scenario, cell: str, *steps: str) -> str:
     return at.name
 
 
+def wac(**options: object) -> Scenario:
+    """A War & Combat scenario; its flurries declare hidden and all at once (`declare=hidden`) unless
+    ``declare="public"`` (the text's order) is given: most tests were written with those dice."""
+    return Scenario("war-and-combat", **({"declare": "hidden"} | options))  # type: ignore[arg-type]
+
+
 def duel(borin: str = "", grak: str = "", **options: object) -> Scenario:
     """Borin at D4 facing SE and Grak in the hex to his SE facing him: engaged."""
-    s = Scenario("war-and-combat", **options)
+    s = wac(**options)
     s.add("Borin", f"{BORIN} {borin}", side="dwarves", at="D4", facing="SE")
     s.add("Grak", f"{GRAK} {grak}", side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
     return s
@@ -48,7 +54,7 @@ def fight(s: Scenario, borin: str = "kill", grak: str = "kill", flurry_init: tup
 
 def alone(sheet: str = "", at: str = "F6", facing: str = "N", terrain: dict[str, str] | None = None, **options: object) -> Scenario:
     """Borin alone on his side (Grak far off), at his movement step."""
-    s = Scenario("war-and-combat", **options)
+    s = wac(**options)
     if terrain:
         s.enc.map.terrain.update(terrain)
     s.add("Borin", f"fighter=6 {sheet}", side="dwarves", at=at, facing=facing)

@@ -2,12 +2,11 @@
 severity, action penalties, wound effects, combat options, the coup-de-grâce."""
 from __future__ import annotations
 
-from rules.events import Attacked, Checked, Finished, StatusChanged, Victory
-from rules.systems.war_and_combat.attacks import penalty
+from rules.events import Checked, Finished, StatusChanged, Victory
+from rules.systems.war_and_combat.sheet import wound_penalty as penalty
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.state import WoundRecord
 from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry
-from tests.scenario import Scenario
 
 
 def struck(res) -> Struck:
@@ -200,3 +199,19 @@ def test_coup_de_grace_refused_while_engaged_with_another():
     while s.enc.current != "Borin":
         s.run("next", actor=s.enc.current)
     assert "engaged with Snaga" in s.refused("coupdegrace", actor="Borin", target="Grak")
+
+
+def test_a_piece_of_armour_covers_its_own_location():
+    """"determine the location struck so that the defender's armor can be considered": sheet `armor_at=head:plate`
+    absorbs a head blow as plate (5), while the leather of `armor` (2) takes the rest."""
+    from rules.systems.war_and_combat.events import Struck
+
+    s = duel(grak="armor=leather armor_at=head:plate")
+    fight(s)
+    res = s.run("attack", [4, 4, 3, 1, 1, 2, 4, 4, 4], actor="Borin", target="Grak")  # head: impact 12 - 2 = 10
+    hit = next(e for e in res.events if isinstance(e, Struck))
+    assert hit.location == "head" and hit.absorbed == 5 and hit.effective == 5
+    t = duel(grak="armor=leather armor_at=head:plate")
+    fight(t)
+    res = t.run("attack", [4, 4, 3, 4, 4, 3, 1, 1, 2], actor="Borin", target="Grak")  # chest: impact 4 - 2 = 2
+    assert next(e for e in res.events if isinstance(e, Struck)).absorbed == 2

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from rules.systems.war_and_combat.attacks import defense
 from rules.systems.war_and_combat.events import FacedAttacker
-from tests.rules.war_and_combat.build import duel, near, st
+from tests.rules.war_and_combat.build import duel, near, st, wac
 from tests.scenario import Scenario
 
 
 def beset() -> Scenario:
     """Grak (Fighter 6, AGL 13, large shield) at F6 facing N, Front to his N and Flank to his SE, in one flurry."""
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Grak", "fighter=6 agl=13 weapons=axe shield=large", side="orcs", at="F6", facing="N", owner=None)
     s.add("Front", "skills=axe:2 weapons=axe", side="dwarves", at=near(s, "F6", "N"), facing="S")
     s.add("Flank", "skills=axe:2 weapons=axe", side="dwarves", at=near(s, "F6", "SE"), facing="NW")

@@ -5,7 +5,7 @@ from rules.events import Checked, Moved, Turned
 from rules.geometry import parse_cell
 from rules.systems.war_and_combat.events import Engaged, Struck
 from rules.systems.war_and_combat.zones import marginal, threat
-from tests.rules.war_and_combat.build import alone, near, st
+from tests.rules.war_and_combat.build import alone, near, st, wac
 from tests.scenario import Scenario
 
 
@@ -66,7 +66,7 @@ def test_an_obstacle_costs_one_more_and_a_failed_roll_halts_before_it():
 
 def test_entering_a_zone_of_threat_stops_movement_and_engages():
     """"A character entering a zone of danger must stop upon entering a hex covered by the zone"."""
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Borin", "fighter=6 pace=jog", side="dwarves", at="F6", facing="N")
     s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F6", "N", "N", "N"), facing="S", owner=None)
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
@@ -77,7 +77,7 @@ def test_entering_a_zone_of_threat_stops_movement_and_engages():
 
 def test_polearm_leaves_a_gap_and_the_two_handed_sword_does_not():
     """"For polearms, the zone of threat leaves a gap"; "if the weapon were a two-handed sword, the obstructed zones would also be zones of threat"."""
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Pike", "weapons=polearm", side="a", at="F6", facing="N")
     s.add("Brand", "weapons=two-handed-sword", side="b", at="K6", facing="N")
     grid = s.enc.grid()
@@ -89,7 +89,7 @@ def test_polearm_leaves_a_gap_and_the_two_handed_sword_does_not():
 
 def test_pass_through_success_reaches_the_far_side():
     """The "pass through" maneuver: "uses the tactics skill, modified by agility" to reach a safe hex in one go."""
-    s = Scenario("war-and-combat", tactics_skew="no")
+    s = wac(tactics_skew="no")
     s.add("Borin", "fighter=6 pace=run skills=tactics:3", side="dwarves", at="F6", facing="N")
     s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F6", "N", "NE"), facing="SW", owner=None)
     s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F6", "N", "NE", "SE"), facing="NW", owner=None)
@@ -102,7 +102,7 @@ def test_pass_through_success_reaches_the_far_side():
 
 def test_pass_through_failure_is_an_accidental_blow():
     """"A failed roll means the character was struck. Randomly roll for hit location and severity, but add a low skew die for impact"."""
-    s = Scenario("war-and-combat", tactics_skew="no")
+    s = wac(tactics_skew="no")
     s.add("Borin", "fighter=6 pace=run", side="dwarves", at="F6", facing="N")
     s.add("Grak", "weapons=axe str=10", side="orcs", at=near(s, "F6", "N", "NE"), facing="SW", owner=None)
     s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F6", "N", "NE", "SE"), facing="NW", owner=None)
@@ -140,3 +140,158 @@ def test_skill_rolls_while_moving_take_the_pace_penalty():
     res = s.run("move", [4, 4, 3], actor="Borin", path="N")
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
     assert any(m.name == "pace" and m.value == -2 for m in roll.modifiers) and roll.total == 11
+
+
+def test_bringing_an_enemy_into_your_zone_of_threat_stops_the_move():
+    """"Entering a zone of threat or causing another character to enter a your zone of threat engages the two
+    figures ... At this point, movement stops": Borin walking up behind Grak stops with Grak in his front hex."""
+    s = wac()
+    s.add("Borin", "fighter=6 pace=run weapons=broadsword", side="dwarves", at="F8", facing="N")
+    s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F8", "N", "N", "N"), facing="N", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    res = s.run("move", actor="Borin", path="N N NE")
+    assert s.get("Borin").position == near(s, "F8", "N", "N")
+    assert any(isinstance(e, Engaged) and e.by == "Grak" and e.zone == "own threat" for e in res.events)
+    assert "brings Grak into its zone of threat" in "\n".join(s.text(res))
+
+
+def _into_danger() -> Scenario:
+    """Borin and Grak engaged; Alda (a bow, no zone of threat) steps into the hex beside Grak, in his zone of danger."""
+    from tests.rules.war_and_combat.build import duel
+
+    s = duel()
+    grak = s.get("Grak").position
+    s.add("Alda", "fighter=3 weapons=bow", side="dwarves", at=near(s, grak, "S", "S"), facing="N")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
+    s.run("next", actor="Borin")
+    s.run("next", actor="Grak")
+    res = s.run("move", actor="Alda", path="N")
+    assert any(isinstance(e, Engaged) and e.by == "Grak" and e.zone == "danger" for e in res.events)
+    s.run("next", actor="Alda")
+    return s
+
+
+def test_a_fighter_stopped_in_a_zone_of_danger_resolves_it_in_the_flurry():
+    """"A character entering a zone of danger must stop upon entering a hex covered by the zone, and resolve the
+    threat during the flurry phase"."""
+    s = _into_danger()
+    assert s.enc.phase == "flurry" and "Alda" in s.enc.state.flurries[0]
+    assert "Alda" in s.enc.state.declarations.participants
+
+
+def test_after_the_danger_a_one_hex_adjustment_and_then_no_move_while_still_in_danger():
+    """"he may make a one hex adjustment the following phase ... if the one hex adjustment puts him in another
+    danger zone, he cannot move the next round until the new threat is resolved"."""
+    s = _into_danger()
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2, 2, 2, 2], name="force")
+    while s.enc.phase == "flurry":
+        s.run("act", name="hold", actor=s.enc.current)
+    while s.enc.current != "Alda":
+        s.run("next", actor=s.enc.current)
+    assert "one hex" in s.refused("move", actor="Alda", path="S S")
+    while s.enc.phase != "movement" or s.enc.current != "Alda":
+        s.run("next", [3, 3, 3] * 3, actor=s.enc.current) if s.enc.phase == "adjustment" and s.enc.current == s.enc.order[0] \
+            else s.run("next", actor=s.enc.current)
+    assert "zone of danger" in s.refused("move", actor="Alda", path="S")
+
+
+def test_a_fall_on_the_way_leaves_a_crawls_points():
+    """"Failure means the victim falls"; "Crawl 2": a runner who falls mid-phase crawls from that moment (1 point
+    a phase at most), not on at the run's 4."""
+    s = alone("pace=run", terrain={"F5": "difficult"})
+    s.run("move", [2, 3, 3], actor="Borin", path="N")
+    assert st(s, "Borin").fallen and st(s, "Borin").mp == 1
+    s.run("move", actor="Borin", path="N")
+    assert "movement point" in s.refused("move", actor="Borin", path="N")
+
+
+def test_wound_penalties_count_against_movement_rolls():
+    """"Action penalties are applied against any task roll the character attempts": a serious wound (-3) turns an
+    obstacle roll of 11 (+2 Acrobatics, -1 walking: 12 vs 10) into a failure, and a footing roll of 11 too."""
+    from rules.systems.war_and_combat.state import WoundRecord
+
+    s = alone("skills=acrobatics:2", terrain={"F5": "obstacle"})
+    st(s, "Borin").wounds.append(WoundRecord(location="chest", severity="serious"))
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N")
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.roll.total == 9 and not check.roll.success and s.get("Borin").position == "F6"
+    t = alone("pace=run", terrain={"F5": "difficult"})
+    st(t, "Borin").wounds.append(WoundRecord(location="arm", severity="serious"))
+    res = t.run("move", [4, 4, 3], actor="Borin", path="N")
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.what == "stumble" and check.roll.total == 8 and st(t, "Borin").fallen
+
+
+def test_to_prices_a_pivot_at_one_point_whatever_the_turn():
+    """"A character may pivot in the hex to face any direction at the cost of one movement point": `to:` two hexes
+    behind costs a half turn (1) and two front steps (2), what `path:` and `facing:` reach, not 4."""
+    s = alone("pace=jog")
+    res = s.run("move", actor="Borin", to=near(s, "F6", "S", "S"))
+    assert s.get("Borin").position == near(s, "F6", "S", "S") and res.events[0].cost == 3
+    assert s.get("Borin").facing == "S"
+
+
+def test_a_front_step_may_keep_the_facing_for_free():
+    """"changing face costs nothing if done whilst stepping into a front hex": keeping the facing costs nothing
+    either: `options:"keep"` steps NE still facing N, and `to:` with `facing:` finds it."""
+    s = alone()
+    res = s.run("move", actor="Borin", path="NE", options={"keep": ""})
+    assert res.events[0].cost == 1 and s.get("Borin").facing == "N"
+    t = alone()
+    res = t.run("move", actor="Borin", to=near(t, "F6", "NE"), facing="N")
+    assert res.events[0].cost == 1 and t.get("Borin").facing == "N" and st(t, "Borin").mp == 1
+
+
+def test_an_engaged_allys_zone_of_danger_stops_a_mover_too():
+    """"A zone of danger is any hex that is in range of a weapon held by any fighter that is actively engaged":
+    Alda stepping beside her engaged ally Borin stops there and joins his flurry."""
+    from tests.rules.war_and_combat.build import duel
+
+    s = duel()
+    s.add("Alda", "fighter=3 weapons=bow", side="dwarves", at=near(s, "D4", "NW", "NW"), facing="SE")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
+    s.run("next", actor="Borin")
+    s.run("next", actor="Grak")
+    res = s.run("move", actor="Alda", path="SE SE")
+    assert s.get("Alda").position == near(s, "D4", "NW")
+    assert any(isinstance(e, Engaged) and e.by == "Borin" and e.zone == "danger" for e in res.events)
+    s.run("next", actor="Alda")
+    assert "Alda" in s.enc.state.flurries[0]
+
+
+def test_a_crawler_crosses_rough_ground_over_two_phases():
+    """"If the character does not have enough movement points to negotiate an obstacle during a phase or round,
+    then that movement action is carried over to the next phase or round": a crawler (1 point a phase) begins the
+    step into rough ground (2) in the movement phase and finishes it in the adjustment phase."""
+    s = alone("pace=crawl", terrain={"F5": "rough"})
+    assert st(s, "Borin").mp == 1
+    res = s.run("move", actor="Borin", path="N")
+    assert s.get("Borin").position == "F6" and st(s, "Borin").owed == 1 and st(s, "Borin").mp == 0
+    assert "1 point(s) carried over" in "\n".join(s.text(res))
+    assert "movement point" in s.refused("move", actor="Borin", path="N")
+    s.run("next", actor="Borin")
+    s.run("next", actor="Grak")
+    while s.enc.current != "Borin":
+        s.run("next", actor=s.enc.current)
+    assert s.enc.phase == "adjustment"
+    res = s.run("move", actor="Borin")
+    assert s.get("Borin").position == "F5" and st(s, "Borin").carry is None and res.events[0].cost == 1
+
+
+def test_a_step_too_dear_is_begun_only_as_the_last_of_a_move():
+    """A step the points left cannot pay for is carried over only where the move ends; mid-path it is refused."""
+    s = alone("pace=crawl", terrain={"F5": "rough"})
+    assert "begun now" in s.refused("move", actor="Borin", path="N N")
+
+
+def test_the_mover_chooses_the_obstacle_action():
+    """The obstacles table: "Climb a rope, ladder, or tree Climbing STR ... Dive under a table Acrobatics AGL":
+    `via=` picks the action, and its skill and attribute roll (here Climbing and STR for an obstacle hex)."""
+    s = alone("str=16 skills=climbing:3,acrobatics:0", terrain={"F5": "obstacle"})
+    res = s.run("move", [2, 3, 3], actor="Borin", path="N", options={"via": "climb"})
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.roll.against_label == "climb a rope, ladder, or tree"
+    assert check.roll.total == 8 + 3 + 2 - 1 and check.roll.success and s.get("Borin").position == "F5"
+    t = alone(terrain={"F5": "obstacle"})
+    assert "several" in t.refused("move", [2, 3, 3], actor="Borin", path="N", options={"via": "jump"})

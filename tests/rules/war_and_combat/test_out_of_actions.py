@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.events import Moved
-from tests.rules.war_and_combat.build import duel, fight, near, st
+from tests.rules.war_and_combat.build import duel, fight, near, st, wac
 
 
 def test_drive_presses_the_actionless_back_a_step_per_action():
@@ -41,7 +41,7 @@ def test_a_drive_into_a_wall_pins_at_once():
     from tests.rules.war_and_combat.build import BORIN, GRAK
     from tests.scenario import Scenario
 
-    s = Scenario("war-and-combat", blocked=("F5",))
+    s = wac(blocked=("F5",))
     s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
     s.add("Grak", GRAK, side="orcs", at="E5", facing="NW", owner=None)
     fight(s)

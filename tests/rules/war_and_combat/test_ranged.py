@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rules.events import Attacked
 from rules.systems.war_and_combat.events import Struck
-from tests.rules.war_and_combat.build import near, st
+from tests.rules.war_and_combat.build import near, st, wac
 from tests.scenario import Scenario
 
 ARCHER = "dex=14 fighter=3 skills=bow:3 weapons=bow,dagger"
@@ -11,7 +11,7 @@ ARCHER = "dex=14 fighter=3 skills=bow:3 weapons=bow,dagger"
 
 def range_(hexes: int, target_sheet: str = "", **options: object) -> Scenario:
     """Alda the archer (bow: short range 25 hexes) and Grak ``hexes`` to her north, her step first."""
-    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no", **options)
+    s = wac(map="40x40 hex", tactics_skew="no", **options)
     s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
     s.add("Grak", f"weapons=axe {target_sheet}", side="orcs", at=near(s, "F39", *["N"] * hexes), facing="N", owner=None)
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
@@ -48,7 +48,7 @@ def test_one_shot_a_phase():
 
 def test_firing_into_a_melee_adds_five():
     """"Firing Into a Mêlée: Add +5 to task target level if the target is obstructed by moving bodies"."""
-    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no")
+    s = wac(map="40x40 hex", tactics_skew="no")
     s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
     grak = near(s, "F39", *["N"] * 20)
     s.add("Grak", "weapons=axe", side="orcs", at=grak, facing="N", owner=None)
@@ -69,7 +69,7 @@ def test_called_shot_at_short_range():
 
 def test_beyond_extreme_range_is_refused():
     """MISSILE TARGETING BY RANGE ends at Extreme (x5)."""
-    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no")
+    s = wac(map="40x40 hex", tactics_skew="no")
     s.add("Alda", "dex=14 skills=sling:3 weapons=sling", side="dwarves", at="A1", facing="S")
     s.add("Grak", "weapons=axe", side="orcs", at="AN40", facing="N", owner=None)
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
@@ -85,7 +85,7 @@ def test_melee_weapons_wait_for_the_flurry():
 
 def test_a_missed_shot_may_strike_one_in_its_path():
     """"Missed Shots: Treat accidental attacks against random targets in the missile's flight path as if the attacker had a skill level of -5"."""
-    s = Scenario("war-and-combat", map="40x40 hex", tactics_skew="no")
+    s = wac(map="40x40 hex", tactics_skew="no")
     s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
     s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F39", *["N"] * 10), facing="N", owner=None)
     s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F39", *["N"] * 5), facing="N")
@@ -101,3 +101,76 @@ def test_shooting_ends_movement_for_the_phase():
     s = range_(20)
     s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow")
     assert st(s, "Alda").mp == 0 and "movement point" in s.refused("move", actor="Alda", path="N")
+
+
+def test_a_fighter_felled_by_a_shot_crawls_for_the_rest_of_the_phase():
+    """Stumble?: "Failure means the victim falls"; felled in the movement phase, Grak has a crawl's 1 point left, not 4."""
+    s = wac()
+    s.add("Alda", "dex=14 fighter=9 skills=bow:3 weapons=bow", side="dwarves", at="F10", facing="N")
+    s.add("Grak", "fighter=0 pace=run weapons=axe", side="orcs", at="F6", facing="S", owner=None)
+    s.run("init_roll", [6, 6, 5, 1, 1, 2])
+    s.run("attack", [6, 6, 5, 5, 5, 5, 3, 3, 3, 3, 3], actor="Alda", target="Grak")  # leg, light: Stumble? 9 fails
+    grak = s.get("Grak").state
+    assert grak.fallen and grak.mp == 1
+
+
+def test_a_called_shot_at_a_sub_location():
+    """"At short range, general hit locations are -2 to call, or -5 for sub-locations": `aim=hand` is -5 and
+    strikes the arm; at point blank "-3 to hit for a sub-location (hand, item carried, eye, etc)"."""
+    s = range_(20, target_sheet="")
+    res = s.run("attack", [6, 6, 5, 3, 3, 5, 5, 5], actor="Alda", target="Grak", weapon="bow",
+                options={"aim": "hand", "target": "unmoving"})  # an arm hit: its fumble? check passes
+    assert any(m.name == "called shot (hand)" and m.value == -5 for m in attack(res).roll.modifiers)
+    assert next(e for e in res.events if isinstance(e, Struck)).location.endswith("arm")
+    t = range_(2, target_sheet="")
+    res = t.run("attack", [6, 6, 5, 3, 3, 2, 2], actor="Alda", target="Grak", weapon="bow",
+                options={"aim": "eye", "target": "unmoving"})  # critical: +1d6; a serious head wound stuns 1d6 rounds
+    assert any(m.name == "called shot (eye)" and m.value == -3 for m in attack(res).roll.modifiers)
+    assert next(e for e in res.events if isinstance(e, Struck)).location == "head"
+
+
+def test_a_called_shot_is_refused_with_the_right_reason():
+    """"Otherwise hit locations are random": beyond short range the range is named; an unknown word lists the locations."""
+    s = range_(30, target_sheet="")
+    assert "medium range" in s.refused("attack", [6, 6, 5], actor="Alda", target="Grak", weapon="bow", options={"aim": "hand"})
+    t = range_(20, target_sheet="")
+    assert "sub-location (hand, item, eye, foot)" in t.refused("attack", [6, 6, 5], actor="Alda", target="Grak", weapon="bow",
+                                                                options={"aim": "elbow"})
+
+
+def test_a_crossbow_must_be_loaded_before_it_shoots_again():
+    """"Load Weapon" is a full action ("Full Actions prohibit movement"): a crossbow that shot is refused until
+    loaded, in a phase without moving or shooting."""
+    s = wac(map="40x40 hex", tactics_skew="no")
+    s.add("Alda", "dex=14 fighter=3 skills=crossbow:3 weapons=crossbow", side="dwarves", at="F39", facing="N")
+    s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F39", *["N"] * 20), facing="N", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("attack", [2, 2, 2], actor="Alda", target="Grak")  # a miss
+    assert st(s, "Alda").unloaded == ["crossbow"]
+    assert "shot this phase" in s.refused("act", name="load", actor="Alda")
+    s.run("next", actor="Alda")
+    s.run("next", actor="Grak")
+    while s.enc.current != "Alda":
+        s.run("next", actor=s.enc.current)
+    assert "not loaded" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak")
+    res = s.run("act", name="load", actor="Alda")
+    assert "loads its crossbow" in s.text(res)[0] and st(s, "Alda").unloaded == [] and st(s, "Alda").mp == 0
+    assert "ranged strike of this phase" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak")
+
+
+def test_a_point_blank_shot_at_an_aware_target_is_confrontational():
+    """"At the closer range against an aware target, the task is confrontational just like a mêlée attack. At
+    further ranges or against unaware targets, archery rules are used": point blank at an evading target is
+    against its Defense; option `close_missile=archery` keeps "Aware, Evading 15 + Target's Defense + Range Mod."."""
+    s = range_(2)
+    s.get("Grak").facing = "S"  # facing Alda: his front Defense, 10
+    res = s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})
+    assert attack(res).roll.against == 10 and "point blank, aware" in attack(res).roll.against_label
+    t = range_(2, close_missile="archery")
+    t.get("Grak").facing = "S"
+    res = t.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})
+    assert attack(res).roll.against == 15 + 10 + 0
+    u = range_(20)
+    u.get("Grak").facing = "S"
+    res = u.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})
+    assert attack(res).roll.against == 15 + 10 + 5

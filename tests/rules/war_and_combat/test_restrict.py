@@ -90,3 +90,12 @@ def test_break_is_for_the_held():
     s = duel()
     fight(s)
     assert "not held" in s.refused("act", [5, 5, 5], name="break", actor="Borin")
+
+
+def test_an_entangling_hit_holds_as_a_grapple():
+    """"A fighter may also attempt to disarm, subdue, entangle, tackle, or perform other maneuvers": the table has
+    no entangling row, so `intent=entangle` takes the Grappling row (a light result: Restrict-10)."""
+    s = duel()
+    fight(s, borin="entangle")
+    s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2], actor="Borin", target="Grak")
+    assert (st(s, "Grak").restrict, st(s, "Grak").restrict_by) == (10, "Borin")

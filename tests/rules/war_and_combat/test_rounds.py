@@ -4,12 +4,12 @@ from __future__ import annotations
 from rules.events import Checked, InitiativeSet
 from rules.systems.war_and_combat.events import MoralePrompt, PhaseBegan
 from rules.systems.war_and_combat.state import WoundRecord
-from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry
+from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry, wac
 from tests.scenario import Scenario
 
 
 def apart() -> Scenario:
-    s = Scenario("war-and-combat")
+    s = wac()
     s.add("Borin", "fighter=6 skills=tactics:2", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
     return s
@@ -27,7 +27,7 @@ def test_initiative_is_3d6_plus_fighter_rank_highest_first():
 
 def test_skew_die_can_be_turned_off():
     """"Optional: the side with the higher tactics skill gets a high skew die": option tactics_skew=no."""
-    s = Scenario("war-and-combat", tactics_skew="no")
+    s = wac(tactics_skew="no")
     s.add("Borin", "fighter=6 skills=tactics:2", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
@@ -136,7 +136,7 @@ def test_the_downed_roll_no_initiative():
 def test_non_combat_initiative_replaces_the_fighter_rank_for_both_sides():
     """"Non-combat Initiative: ... Simply replace the Fighter rank with the appropriate field as the
     initiative modifier for both sides": option initiative=climbing adds the Climbing skill."""
-    s = Scenario("war-and-combat", tactics_skew="no", initiative="climbing")
+    s = wac(tactics_skew="no", initiative="climbing")
     s.add("Borin", "fighter=6 skills=climbing:1", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3 skills=climbing:4", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
@@ -146,7 +146,7 @@ def test_non_combat_initiative_replaces_the_fighter_rank_for_both_sides():
 
 def test_non_combat_initiative_on_an_attribute_adds_its_modifier():
     """initiative=agl: an attribute stands in for the Fighter rank by its modifier (AGL 16: +2)."""
-    s = Scenario("war-and-combat", tactics_skew="no", initiative="agl")
+    s = wac(tactics_skew="no", initiative="agl")
     s.add("Borin", "fighter=6 agl=16", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
@@ -169,3 +169,34 @@ def test_holding_at_a_deadline_stays_put_or_declares_hold_or_passes_the_initiati
     hold = system.hold_action(s.enc, "Grak")
     assert hold is not None and hold.kind == "act" and hold.name == "declare"
     assert hold.options == {"intent": "kill", "tactic": "hold"}
+
+
+def test_a_running_stun_outlasts_the_shock_checks_one_round_stun():
+    """"Stunned characters ... can take no action for 1d6 rounds": a shock check's one-round stun keeps the longer."""
+    from rules.effects import Effect
+
+    s = duel()
+    st(s, "Grak").wounds.append(WoundRecord(location="head", severity="serious"))
+    s.enc.effects.append(Effect(id=1, name="stun", target="Grak", ends="round_end", left=6, code="stun"))
+    s.run("init_roll", [2, 3, 4, 5, 5, 4, 2, 3, 2])  # Grak's shock: 9 + 1 = 10 vs 16, short by 6: stunned 1 round
+    stuns = [e for e in s.enc.effects if e.code == "stun" and e.target == "Grak"]
+    assert [e.left for e in stuns] == [6]
+
+
+def test_the_shock_checks_stun_lasts_the_round_it_begins():
+    """"failing by 5 or more stuns for 1 round": a stun rolled as a round begins holds that whole round, also
+    while another effect runs (the round's end it follows does not count it down)."""
+    from rules.effects import Effect
+
+    s = duel()
+    s.enc.effects.append(Effect(id=1, name="blessed", target="Borin", ends="round_end", left=9))
+    to_flurry(s)
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    st(s, "Grak").wounds.append(WoundRecord(location="chest", severity="serious"))
+    s.run("next", actor="Grak")
+    s.run("next", [2, 3, 4, 5, 5, 4, 2, 3, 2], actor="Borin")  # round 2: Grak's shock 10 vs 16: stunned
+    assert s.enc.round == 2 and any(e.code == "stun" and e.target == "Grak" for e in s.enc.effects)
+    assert s.enc.current == "Borin" and "Grak" not in s.system.turn(s.enc).actors

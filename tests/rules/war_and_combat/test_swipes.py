@@ -4,7 +4,7 @@ from __future__ import annotations
 from rules.effects import Effect
 from rules.events import Attacked, Checked
 from rules.systems.war_and_combat.events import FlurryInitiative, Struck
-from tests.rules.war_and_combat.build import BORIN, GRAK, near, st
+from tests.rules.war_and_combat.build import BORIN, GRAK, near, st, wac
 from tests.scenario import Scenario
 
 ALDA = "agl=13 fighter=3 skills=dagger:2,tactics:1 weapons=dagger"
@@ -12,7 +12,7 @@ ALDA = "agl=13 fighter=3 skills=dagger:2,tactics:1 weapons=dagger"
 
 def watched(alda_at: str = "E3") -> Scenario:
     """Borin and Grak engaged (Borin attacks first); Alda (dwarves) unengaged two hexes N of Grak."""
-    s = Scenario("war-and-combat", tactics_skew="no")
+    s = wac(tactics_skew="no")
     s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
     s.add("Grak", GRAK, side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
     s.add("Alda", ALDA, side="dwarves", at=alda_at, facing="S")

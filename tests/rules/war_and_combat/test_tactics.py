@@ -8,8 +8,9 @@ from tests.scenario import Scenario
 
 
 def adjusting(tactic: str, blocked: tuple[str, ...] = ()) -> Scenario:
-    """The duel after a flurry in which Borin declared ``tactic``: Borin's adjustment step."""
-    s = duel()
+    """The duel after a flurry in which Borin declared ``tactic``: Borin's adjustment step (each applies its
+    own tactic, `net_movement=each`: nobody scored a success)."""
+    s = duel(net_movement="each")
     for way in blocked:
         s.enc.map.blocked.append(near(s, "D4", way))
     fight(s)

@@ -16,7 +16,7 @@ def test_a_failed_fumble_check_makes_the_arm_unusable_this_round():
     """Fumble?: "(3) the arm cannot be used to perform an action for the remainder of the round"."""
     s = duel()
     fight(s)
-    s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak", options={"side": "right"})
+    s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 1], actor="Borin", target="Grak", options={"side": "right"})
     effect = next(e for e in s.enc.effects if e.target == "Grak")
     assert (effect.code, effect.ends, effect.left) == ("right arm unusable", "round_end", 1)
     to_grak(s)
@@ -28,7 +28,7 @@ def test_a_fumble_impairs_the_weapon_arm_for_good():
     """Fumble: "he can no longer make attacks or defenses with the injured arm" (the weapon in the right hand by default)."""
     s = duel()
     fight(s)
-    s.run("attack", [4, 4, 3, 2, 2, 3, 4, 3, 3], actor="Borin", target="Grak", options={"side": "right"})
+    s.run("attack", [4, 4, 3, 2, 2, 3, 4, 3, 3, 1], actor="Borin", target="Grak", options={"side": "right"})
     assert st(s, "Grak").impaired == ["right arm"]
     to_grak(s)
     assert "right arm" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
@@ -90,7 +90,8 @@ def test_switching_the_weapon_hand_is_a_quick_action():
 
 
 def test_a_disarmed_fighter_drops_its_weapon_until_it_picks_it_up():
-    """Fumble-XX: "On a failure, drop whatever is carried": no attack with it until `/act action:wield` picks it up (a quick action)."""
+    """Fumble-XX: "On a failure, drop whatever is carried" ("1-3 Drop item at feet"): no attack with it until
+    `/act action:pickup` picks it up ("Pick Up Small Item", a quick action)."""
     s = duel()
     fight(s, borin="disarm")
     s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 2, 3, 3], actor="Borin", target="Grak")  # Fumble-10 missed by 2
@@ -99,15 +100,17 @@ def test_a_disarmed_fighter_drops_its_weapon_until_it_picks_it_up():
     assert "dropped its axe" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
     s.run("act", name="hold", actor="Grak")  # Borin held already: the flurry ends
     assert s.enc.phase == "adjustment" and s.enc.current == "Grak"
-    s.run("act", name="wield", actor="Grak", weapon="axe")
-    assert st(s, "Grak").dropped == []
+    assert st(s, "Grak").dropped_at == {"axe": s.get("Grak").position}
+    assert "lies on the ground" in s.refused("act", name="wield", actor="Grak", weapon="axe")
+    s.run("act", name="pickup", actor="Grak", options={"axe": ""})
+    assert st(s, "Grak").dropped == [] and st(s, "Grak").quick
 
 
 def test_a_fumble_of_the_shield_arm_drops_the_shield():
     """Fumble?: "any item carried is dropped": on the shield arm, the shield (no bonus after the round either)."""
     s = duel(grak="shield=large")
     fight(s)
-    s.run("attack", [5, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")  # left arm, fumble? failed
+    s.run("attack", [5, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 1], actor="Borin", target="Grak")  # left arm, fumble? failed
     assert st(s, "Grak").dropped == ["shield"]
     s.enc.effects = []  # the round's unusable arm is over
     grid, opts = s.enc.grid(), s.system.option_values(s.enc)
@@ -155,3 +158,52 @@ def test_a_dropped_weapon_threatens_nothing_until_picked_up():
     assert threat(grid, grak)  # Grak's axe still threatens Borin: they stay engaged through it
     st(s, "Borin").dropped = []
     assert threat(grid, borin)
+
+
+def test_a_fumbled_shield_lies_1d6_1_metres_away_and_is_picked_up_there():
+    """Fumble?: "any item carried is dropped 1d6-1 meters from the character": a 5 throws the shield 4 m (two
+    hexes) the way a 1d6 says (2: NE); "Pick Up Small Item" is a quick action where it lies, and the map shades it."""
+    from tests.rules.war_and_combat.build import near
+
+    s = duel(grak="shield=large")
+    fight(s)
+    grak = s.get("Grak").position
+    s.run("attack", [5, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 5, 2], actor="Borin", target="Grak")
+    lies = near(s, grak, "NE", "NE")
+    assert st(s, "Grak").dropped_at == {"shield": lies}
+    assert f"dropped shield (at {lies})" in s.system.present.status_line(s.enc, s.get("Grak"))
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    assert s.enc.current == "Grak"
+    assert any(h.kind == "dropped item" and h.cell.name == lies for h in s.system.highlights(s.enc))
+    assert f"lies at {lies}" in s.refused("act", name="pickup", actor="Grak", options={"shield": ""})
+    s.get("Grak").position = lies
+    s.run("act", name="pickup", actor="Grak", options={"shield": ""})
+    assert st(s, "Grak").dropped == [] and st(s, "Grak").dropped_at == {}
+
+
+def test_a_sheathed_weapon_threatens_nothing_until_drawn():
+    """"Sheathe weapon" is a full action, "Draw Weapon" a quick one: sheathed, the broadsword holds no zone of
+    threat and strikes nobody; `wield` draws it again."""
+    from rules.systems.war_and_combat.zones import threat
+
+    s = duel()
+    s.get("Grak").position = "L10"
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    grid = s.enc.grid()
+    assert s.enc.current == "Borin" and threat(grid, s.get("Borin"))
+    res = s.run("act", name="sheathe", actor="Borin")
+    assert "sheathes its broadsword" in s.text(res)[0] and not threat(grid, s.get("Borin"))
+    assert st(s, "Borin").mp == 0
+    assert "sheathed already" in s.refused("act", name="sheathe", actor="Borin")
+    s.run("act", name="wield", actor="Borin", weapon="broadsword")
+    assert threat(grid, s.get("Borin")) and not st(s, "Borin").sheathed
+
+
+def test_sheathing_is_a_full_action():
+    """"Full Actions prohibit movement": a fighter who has moved this phase cannot sheathe its weapon in it."""
+    s = duel()
+    s.get("Grak").position = "L10"
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("move", actor="Borin", path="N")
+    assert "full action" in s.refused("act", name="sheathe", actor="Borin")
