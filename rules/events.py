@@ -116,8 +116,8 @@ class JoinedFight(Event):
     """``actor`` was added to a fight under way in ``round``, and acts at ``initiative`` (if the system counts one)."""
 
     kind: ClassVar[str] = "joined_fight"
-    round: int
-    initiative: int | None = None
+    round: Annotated[int, PUBLIC]
+    initiative: Annotated[int | None, Of("actor")] = None
 
 
 class Removed(Event):

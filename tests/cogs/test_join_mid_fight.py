@@ -12,9 +12,11 @@ async def test_gm_adds_a_newcomer_at_an_initiative_in_one_command(h: Harness) ->
     await h.run("bob", "/combatant add", name="Borin", side="dwarves", at="C4", sheet="str=1 agi=1 hp=14 weapons=warhammer:2")
     await h.run("gm", "/combatant add", name="Gob", side="orcs", at="E4", sheet="agi=1 hp=7 weapons=warhammer:1")
     await h.run("gm", "/init roll")
-    [answer, *_] = await h.run("gm", "/combatant add", name="Orc", side="orcs", at="F4", sheet="agi=2 hp=7 weapons=warhammer:1", init=12)
-    assert "**Orc** joins the fight in round 1, at initiative 12" in answer.text
+    [answer, *private] = await h.run("gm", "/combatant add", name="Orc", side="orcs", at="F4", sheet="agi=2 hp=7 weapons=warhammer:1", init=12)
+    assert "**Orc** joins the fight in round 1" in answer.text and "12" not in answer.text  # the GM's Orc: its number is the GM's
+    assert any("**Orc** joins the fight in round 1, at initiative 12" in s.text for s in private if s.ephemeral)
     [order] = await h.run("bob", "/init order")
-    assert "**Orc** (12)" in order.text
+    assert "**Orc** · orcs" in order.text and "(12)" not in order.text  # players see its place in the order
+    assert any("**Orc** (12)" in s.text for s in await h.run("gm", "/init order"))
     await h.run("gm", "/undo")
     assert "Orc" not in [c["name"] for c in (await export(h))["combatants"]]

@@ -201,6 +201,6 @@ async def test_init_next_takes_the_new_rounds_initiative_dice(h: Harness) -> Non
     await h.run("gm", "/init roll", roll="4,4,4,4,4,4")
     for _ in range(3):  # Borin's and Grak's movement steps, Grak's adjustment step
         await h.run("gm", "/init next", confirm="true")
-    text = (await h.run("gm", "/init next", confirm="true", roll="4,4,4,3,3,3"))[0].text
+    text = "\n".join(s.text for s in await h.run("gm", "/init next", confirm="true", roll="4,4,4,3,3,3"))  # with the GM's own follow-up
     assert "**Round 2** begins" in text
     assert "**Borin** initiative **18** (🎲 4✍, 4✍, 4✍" in text and "**Grak** initiative **14** (🎲 3✍, 3✍, 3✍" in text
