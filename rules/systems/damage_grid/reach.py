@@ -21,18 +21,20 @@ is at Reach ``max(aside, |ahead - 1|) + 1``.
 **The row behind.** A model attacks nothing "in any row behind the model except the square
 immediately behind": rows are counted along its facing.
 
-**Line of sight** is the text's corner rule (`rules.geometry.sight.corner_lines`, which reads lines in one row or column as below): the three
-lines joining the model's back corners to the target's; walls and obstacles (not debris)
-obstruct. One line obstructed: partially obstructed (-2 Accuracy); two: hidden (-4); three: no
-line of sight. In the same row or column the lines run along the squares' edges, so a line
-there is obstructed when it touches a wall or obstacle between the two squares ("any one line
-... touches the obstruction"), and the attacker picks the front corner that obstructs fewer
-lines. Other models do not obstruct ("the model can fire around the obstructing model") but
-give cover.
+**Line of sight** is the text's corner rule (`rules.geometry.sight.corner_lines`): "Any line from the
+model's back 3 corners connecting to the target's back 3 corners", the target's front corner being
+the one facing the model. Two lines run along the sides of the band joining the squares (in one row
+or column the row's edges, end to end), the third through the middle; a line is obstructed when it
+touches a wall or obstacle (not debris), through it or along its side. So the text's wall beside
+Meena touches one line to B in front of her, B "will gain the benefits of cover as on
+corner-to-corner line passes through the Wall", and the same wall crosses two lines to A, "obstructed
+as two corner to corner lines either pass through the wall". One line obstructed: partially
+obstructed (-2 Accuracy); two: hidden (-4); three: no line of sight. Other models do not obstruct
+("the model can fire around the obstructing model") but give cover.
 
 **Cover.** "A target benefits from cover if any one line from the model's corner touches the
 obstruction and is still in Line Of Sight": the cover is the strongest square or model any
-corner line crosses (in one row or column: touches, the same lines sight counts): a square listed in
+corner line touches (the same lines sight counts): a square listed in
 ``cover_body`` has its own Body (soft 4-6, hard 7-12, impenetrable 13+), another wall Body ``wall_body`` (10, hard), an obstacle ``obstacle_body``
 (5, soft), a model its size + Body. "If the Body of the cover is greater than the Power of the
 attack the difference is added to the Body of the target."
@@ -159,8 +161,8 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
     """Obstruction and cover between squares ``a`` and ``b``."""
     solid = frozenset(blocking(enc, grid))
     lines = _lines(grid, a, b, solid | clouds(enc))
-    # the squares a corner line may cross or (in one row or column) touch: the box round both
-    # squares and one beyond it; whether a line does is `corner_lines`'s, as for sight
+    # the squares a corner line may touch: the box round both squares and one beyond it; whether
+    # a line does is `corner_lines`'s, as for sight
     box = (min(a.col, b.col) - 1, max(a.col, b.col) + 1, min(a.row, b.row) - 1, max(a.row, b.row) + 1)
 
     def inside(c: Cell) -> bool:
