@@ -16,8 +16,8 @@ or fan: from the attacker) is not affected: two obstructed corner lines or more,
 models stop no area.
 
 "Some can stay in effect for multiple phases as Clouds": ``cloud=N`` leaves a cloud on the area's
-squares for N phases (an effect counted down at each phase's end). Its squares obstruct lines of
-sight. At the start of each later phase it lasts every cloud rolls a d10 (`areas.roll_drift`): on
+squares for N phases (an effect counted down at each phase's end). It is smoke: an attack through
+it, into it or out of it is in Poor Visibility (`reach.view`, option ``smoke``). At the start of each later phase it lasts every cloud rolls a d10 (`areas.roll_drift`): on
 a 0 it is gone, else it drifts one square unless obstructed; then it attacks the models under it
 with its weapon. For ``roll:``, each cloud's d10 and the dice of the models under it come in the
 order the clouds were placed, in the `/init next` that begins the phase.

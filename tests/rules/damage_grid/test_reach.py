@@ -6,7 +6,7 @@ import pytest
 from rules.errors import IllegalAction
 from rules.geometry import Cell, parse_cell
 from rules.systems.damage_grid.events import DgAttack
-from rules.systems.damage_grid.reach import FACING_VECTORS, in_front_rows, reach_to, sight
+from rules.systems.damage_grid.reach import FACING_VECTORS, in_front_rows, reach_to, sight, view
 from tests.rules.damage_grid.build import RING, SABER, duel, events
 from tests.scenario import Scenario
 
@@ -322,3 +322,42 @@ def test_a_target_beside_in_darkness_is_reached_by_turning_to_face_it() -> None:
     s = duel(a_sheet="health=3", b_sheet="health=20", b_at="F8", environment="darkness")
     message = s.refused("attack", [1, 1, 1], actor="Meena", target="Hera", weapon="bare", error=IllegalAction)
     assert "turn to face it" in message and "get closer" not in message
+
+
+def _smoke_between(**options: str) -> Scenario:
+    """Meena on E8 throws the text's Smoke grenade (Power 0, here Burst 1) onto E6, between her and Hera on E5; the
+    next phase begins with the cloud where it is (a 9)."""
+    s = duel(a_sheet="weapons=smoke-grenade:4:0:0:area=burst1:cloud=4,gun:5:2:0", b_sheet="health=20", b_at="E5",
+             **options)
+    s.run("attack", actor="Meena", target="E6", weapon="smoke-grenade")
+    s.run("next", actor="Meena")
+    s.run("next", [9], actor="Hera")
+    return s
+
+
+def test_smoke_between_is_poor_visibility_not_an_obstruction() -> None:
+    """"Poor Visibility: Rain, smoke or some kind of interference. The Reach to the target is increased by 50% rounded up.\""""
+    s = _smoke_between()
+    attack = events(s.run("attack", [1, 1], actor="Meena", target="Hera", weapon="gun"), DgAttack)[0]
+    assert (attack.sight, attack.distance, attack.reach) == ("none", 3, 5)
+
+
+def test_smoke_on_the_target_is_poor_visibility_and_smoke_beside_the_line_too() -> None:
+    """"Poor Visibility: Rain, smoke or some kind of interference": a cloud on the target's square, or touching a corner line, counts."""
+    s = _smoke_between()
+    for cells, smoky in ((["E5"], True), (["F7"], True), (["G6"], False)):
+        s.enc.effects = [s.enc.effects[0].model_copy(update={"cells": cells})]
+        assert view(s.enc, s.get("Meena"), 3, parse_cell("E5")).distance == (5 if smoky else 3)
+
+
+def test_smoke_and_rain_are_one_poor_visibility_factor() -> None:
+    """"Poor Visibility: Rain, smoke or some kind of interference": rain (`haze`) and smoke together are still Reach +50 %."""
+    s = _smoke_between(haze="poor-visibility")
+    attack = events(s.run("attack", [1, 1], actor="Meena", target="Hera", weapon="gun"), DgAttack)[0]
+    assert attack.reach == 5
+
+
+def test_smoke_blocks_sight_as_an_option() -> None:
+    """`smoke=blocks`: a GM's reading where a cloud's squares obstruct the corner lines as a wall does."""
+    s = _smoke_between(smoke="blocks")
+    assert "line of sight" in s.refused("attack", [1, 1], actor="Meena", target="Hera", weapon="gun", error=IllegalAction)
