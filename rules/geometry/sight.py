@@ -14,17 +14,17 @@ Hex lines never pass exactly through a corner (ties are nudged one way), so the 
 no effect on hexes.
 
 **Corner-to-corner lines** (the damage-grid system): of each square's four corners, the
-*front* corner is the one closest to the other square and the other three are *back*
-corners. Each back corner of the looker is joined to the matching back corner of the
-target (the same corner of the square, so the three lines run parallel). A line is
-obstructed when it crosses the interior of a blocked square other than the two ends.
-:func:`corner_lines` counts the obstructed lines: 0 is a clear view, 1 or 2 partial
-obstruction, 3 no line of sight. When the two squares share a row or a column two corners
-are equally close, and the three lines run along the row's two edges (one along one edge,
-two along the other, as the looker picks the front corner): they cross no square, so a line
-counts as obstructed when it *touches* one, that is when a blocked square strictly between
-the two lies in the row itself or in the one beyond that edge. The looker picks the front
-corner that obstructs fewer lines.
+*front* corner is the one closest to the other square and the other three are *back* corners
+(in one row or column two corners are equally close and the looker picks one; the target's
+front corner is then the one facing it, opposite the looker's). The looker's three back corners
+join the target's three back corners: two lines run along the sides of the band joining the two
+squares (the sides of their outline: in one row or column the two edges of the row, end to end,
+else the two same corners of each square) and the third joins the two remaining corners through
+the middle. A line is obstructed when it *touches* a blocked square other than the two ends,
+that is when it meets it along more than a point: through its inside or along one of its sides
+(so in one row or column a wall beside the looker, beside the target or beside a square between
+touches a line along that edge). :func:`corner_lines` counts the obstructed lines: 0 is a clear
+view, 1 or 2 partial obstruction, 3 no line of sight; :func:`corner_segments` gives the lines.
 """
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ from rules.geometry.cells import Cell
 if TYPE_CHECKING:
     from rules.geometry.board import Grid
 
-__all__ = ["CORNER_RULES", "line_of_sight", "corner_lines", "obstruction", "segment_hits_open_box"]
+__all__ = ["CORNER_RULES", "line_of_sight", "corner_lines", "obstruction", "corner_segments", "segment_hits_open_box",
+           "segment_meets_box"]
 
 CornerRule = Literal["open", "blocks", "either"]
 CORNER_RULES: tuple[str, ...] = ("open", "blocks", "either")
@@ -72,38 +73,43 @@ def _front(a: Cell, b: Cell) -> list[tuple[int, int]]:
     return [o for o in _CORNERS if gap(o) - best < 1e-9]
 
 
+Segment = tuple[float, float, float, float]
+
+
+def _pairs(a: Cell, b: Cell, front: tuple[int, int]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The three (looker corner, target corner) offsets joined when ``front`` is the looker's front corner."""
+    facing = (1 - front[0], 1 - front[1])  # the target's front corner, and the looker's far back corner
+    if a.row != b.row and a.col != b.col:
+        sides = [o for o in _CORNERS if o not in (front, facing)]
+        return [(s, s) for s in sides] + [(facing, front)]
+    axis = 1 if a.col == b.col else 0  # the offset that runs along the row or column
+    far = front[axis] ^ 1  # the looker's side away from the target
+    backs = [o for o in _CORNERS if o != front]
+    edges = [(o, (o[0] ^ (axis == 0), o[1] ^ (axis == 1))) for o in backs if o[axis] == far]
+    used = {t for _, t in edges} | {facing}
+    rest = [o for o in backs if o[axis] != far]
+    return edges + [(rest[0], next(o for o in _CORNERS if o not in used))]
+
+
+def corner_segments(a: Cell, b: Cell, front: tuple[int, int] | None = None) -> list[Segment]:
+    """The three back-corner lines from square ``a`` to square ``b`` as ``(x0, y0, x1, y1)`` in corner
+    coordinates, for ``a``'s front corner ``front`` (by default the first closest to ``b``)."""
+    f = front if front is not None else _front(a, b)[0]
+    return [(a.col + m[0], a.row + m[1], b.col + t[0], b.row + t[1]) for m, t in _pairs(a, b, f)]
+
+
 def corner_lines(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) -> int:
-    """How many of the three back-corner lines from square ``a`` to square ``b`` are obstructed."""
+    """How many of the three back-corner lines from square ``a`` to square ``b`` touch a blocked square
+    (the looker picks the front corner that leaves fewer)."""
     stop = (set(blockers) | grid.blocked) - {a, b}
-    if a.row == b.row or a.col == b.col:
-        return _in_line(a, b, stop)
-    lo_col, hi_col = min(a.col, b.col), max(a.col, b.col)
-    lo_row, hi_row = min(a.row, b.row), max(a.row, b.row)
-    boxes = [c for c in stop if lo_col <= c.col <= hi_col and lo_row <= c.row <= hi_row]
-    best = 3
-    for front in _front(a, b):
-        blocked = 0
-        for off in _CORNERS:
-            if off == front:
-                continue
-            x0, y0 = a.col + off[0], a.row + off[1]
-            x1, y1 = b.col + off[0], b.row + off[1]
-            if any(segment_hits_open_box(x0, y0, x1, y1, c.col, c.row, c.col + 1, c.row + 1) for c in boxes):
-                blocked += 1
-        best = min(best, blocked)
-    return best
-
-
-def _in_line(a: Cell, b: Cell, stop: set[Cell]) -> int:
-    """:func:`corner_lines` for two squares in one row or column: lines along the two edges."""
-    if a.row == b.row:
-        lane, lo, hi = a.row, min(a.col, b.col), max(a.col, b.col)
-        near = {c.row for c in stop if lo < c.col < hi}
-    else:
-        lane, lo, hi = a.col, min(a.row, b.row), max(a.row, b.row)
-        near = {c.col for c in stop if lo < c.row < hi}
-    first, second = int(bool(near & {lane - 1, lane})), int(bool(near & {lane, lane + 1}))
-    return min(first + 2 * second, 2 * first + second)
+    lo_col, hi_col = min(a.col, b.col) - 1, max(a.col, b.col) + 1
+    lo_row, hi_row = min(a.row, b.row) - 1, max(a.row, b.row) + 1
+    near = [c for c in stop if lo_col <= c.col <= hi_col and lo_row <= c.row <= hi_row]
+    return min(
+        sum(any(segment_meets_box(*line, c.col, c.row, c.col + 1, c.row + 1) for c in near)
+            for line in corner_segments(a, b, front))
+        for front in _front(a, b)
+    )
 
 
 def obstruction(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) -> str:
@@ -112,24 +118,36 @@ def obstruction(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) -> 
     return "none" if n == 0 else "hidden" if n == 3 else "partial"
 
 
-def segment_hits_open_box(
-    x0: float, y0: float, x1: float, y1: float, bx0: float, by0: float, bx1: float, by1: float
-) -> bool:
-    """Does the segment cross the open box's interior (touching an edge or corner does not count)?"""
-    eps = 1e-9
-    bx0, by0, bx1, by1 = bx0 + eps, by0 + eps, bx1 - eps, by1 - eps
+def _clip(x0: float, y0: float, x1: float, y1: float, box: tuple[float, float, float, float]) -> tuple[float, float]:
+    """The part ``(t0, t1)`` of the segment inside the closed box (empty when ``t0 > t1``)."""
+    bx0, by0, bx1, by1 = box
     t0, t1 = 0.0, 1.0
     dx, dy = x1 - x0, y1 - y0
     for p, q in ((-dx, x0 - bx0), (dx, bx1 - x0), (-dy, y0 - by0), (dy, by1 - y0)):
         if p == 0:
             if q < 0:
-                return False
+                return 1.0, 0.0
             continue
         t = q / p
         if p < 0:
             t0 = max(t0, t)
         else:
             t1 = min(t1, t)
-        if t0 > t1:
-            return False
+    return t0, t1
+
+
+def segment_hits_open_box(
+    x0: float, y0: float, x1: float, y1: float, bx0: float, by0: float, bx1: float, by1: float
+) -> bool:
+    """Does the segment cross the open box's interior (touching an edge or corner does not count)?"""
+    eps = 1e-9
+    t0, t1 = _clip(x0, y0, x1, y1, (bx0 + eps, by0 + eps, bx1 - eps, by1 - eps))
     return t0 < t1
+
+
+def segment_meets_box(
+    x0: float, y0: float, x1: float, y1: float, bx0: float, by0: float, bx1: float, by1: float
+) -> bool:
+    """Does the segment meet the closed box along more than a point (through it, or along a side)?"""
+    t0, t1 = _clip(x0, y0, x1, y1, (bx0, by0, bx1, by1))
+    return t1 - t0 > 1e-9  # corners are whole numbers: a true overlap is far longer

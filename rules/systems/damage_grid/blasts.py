@@ -16,8 +16,8 @@ or fan: from the attacker) is not affected: two obstructed corner lines or more,
 models stop no area.
 
 "Some can stay in effect for multiple phases as Clouds": ``cloud=N`` leaves a cloud on the area's
-squares for N phases (an effect counted down at each phase's end). Its squares obstruct lines of
-sight. At the start of each later phase it lasts every cloud rolls a d10 (`areas.roll_drift`): on
+squares for N phases (an effect counted down at each phase's end). It is smoke: an attack through
+it, into it or out of it is in Poor Visibility (`reach.view`, option ``smoke``). At the start of each later phase it lasts every cloud rolls a d10 (`areas.roll_drift`): on
 a 0 it is gone, else it drifts one square unless obstructed; then it attacks the models under it
 with its weapon. For ``roll:``, each cloud's d10 and the dice of the models under it come in the
 order the clouds were placed, in the `/init next` that begins the phase.
@@ -87,8 +87,10 @@ def area_attack(
                         cells=[centre.name], source=c.name)
         enc.effects = [*enc.effects, effect]
     if w.cloud:
+        # the aimed square first: it drifts with the cloud and names where the cloud attacks from
+        names = sorted((x.name for x in cells), key=lambda name: name != centre.name)
         effect = Effect(id=next_id(enc.effects), name=f"{w.name}{CLOUD}", ends="phase_end", left=w.cloud, code="cloud",
-                        cells=[x.name for x in cells], source=c.name)
+                        cells=names, source=c.name)
         enc.effects = [*enc.effects, effect]
         events.append(EffectAdded(actor=None, name=effect.name, ends="phase_end", left=w.cloud))
     return events + _caught(enc, grid, c, cells, centre, w, words, dice, forced, seen)
@@ -155,7 +157,8 @@ def drift_clouds(enc: Encounter, dice: Dice) -> list[Event]:
 
 def _under_cloud(enc: Encounter, grid: Grid, e: Effect, cells: list[Cell], dice: Dice) -> list[Event]:
     """"Some can stay in effect for multiple phases as Clouds": the models under a cloud are caught again in each
-    phase it lasts, by the weapon that made it (none if its thrower has left the board)."""
+    phase it lasts, by the weapon that made it (none if its thrower has left the board), as an area on the square
+    it was aimed at, moved with it (its first square)."""
     c = enc.find(e.source)
     w = weapon(c, e.name.removesuffix(CLOUD)) if c is not None else None
     if c is None or c.cell is None or w is None or not cells:

@@ -63,6 +63,13 @@ OPTIONS = OptionSet(
         ("clear", "poor-visibility", "abysmal-visibility"),
         "a second, cumulative factor over `environment` (rain or smoke in the dark)",
     ),
+    choice_option(
+        "smoke",
+        ("poor-visibility", "abysmal-visibility", "blocks"),
+        "what a cloud on the attacker's square, the target's or a square a corner line touches does: the text's "
+        "`poor-visibility` (\"Rain, smoke or some kind of interference\": Reach +50 % rounded up), thick "
+        "`abysmal-visibility` (Reach doubled), or `blocks`: its squares obstruct the corner lines as walls do",
+    ),
     choice_option("lit", ("no", "yes"), "whether targets are illuminated (darkness doubles Reach only for unlit targets)"),
     text_option(
         "lit_squares", _squares, None,

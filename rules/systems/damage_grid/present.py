@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rules.effects import active
+from rules.geometry import parse_cell
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
 from rules.hidden import secret
@@ -216,4 +217,4 @@ class DgPresenter(Presenter):
 
     def board_extra(self, enc: Encounter) -> list[str]:
         cloud = active(enc.effects, None, "cloud")
-        return [f"Cloud on {', '.join(cloud.cells)}"] if cloud else []
+        return [f"Cloud on {', '.join(sorted(cloud.cells, key=lambda x: parse_cell(x)[::-1]))}"] if cloud else []

@@ -21,23 +21,31 @@ is at Reach ``max(aside, |ahead - 1|) + 1``.
 **The row behind.** A model attacks nothing "in any row behind the model except the square
 immediately behind": rows are counted along its facing.
 
-**Line of sight** is the text's corner rule (`rules.geometry.sight.corner_lines`, which reads lines in one row or column as below): the three
-lines joining the model's back corners to the target's; walls and obstacles (not debris)
-obstruct. One line obstructed: partially obstructed (-2 Accuracy); two: hidden (-4); three: no
-line of sight. In the same row or column the lines run along the squares' edges, so a line
-there is obstructed when it touches a wall or obstacle between the two squares ("any one line
-... touches the obstruction"), and the attacker picks the front corner that obstructs fewer
-lines. Other models do not obstruct ("the model can fire around the obstructing model") but
-give cover.
+**Line of sight** is the text's corner rule (`rules.geometry.sight.corner_lines`): "Any line from the
+model's back 3 corners connecting to the target's back 3 corners", the target's front corner being
+the one facing the model. Two lines run along the sides of the band joining the squares (in one row
+or column the row's edges, end to end), the third through the middle; a line is obstructed when it
+touches a wall or obstacle (not debris), through it or along its side. So the text's wall beside
+Meena touches one line to B in front of her, B "will gain the benefits of cover as on
+corner-to-corner line passes through the Wall", and the same wall crosses two lines to A, "obstructed
+as two corner to corner lines either pass through the wall". One line obstructed: partially
+obstructed (-2 Accuracy); two: hidden (-4); three: no line of sight. Other models do not obstruct
+("the model can fire around the obstructing model") but give cover.
 
 **Cover.** "A target benefits from cover if any one line from the model's corner touches the
 obstruction and is still in Line Of Sight": the cover is the strongest square or model any
-corner line crosses (in one row or column: touches, the same lines sight counts): a square listed in
+corner line touches (the same lines sight counts): a square listed in
 ``cover_body`` has its own Body (soft 4-6, hard 7-12, impenetrable 13+), another wall Body ``wall_body`` (10, hard), an obstacle ``obstacle_body``
 (5, soft), a model its size + Body. "If the Body of the cover is greater than the Power of the
 attack the difference is added to the Body of the target."
 
-Squares under a cloud obstruct the corner lines too (smoke), but give no cover.
+**Smoke.** "Poor Visibility: Rain, smoke or some kind of interference. The Reach to the target is
+increased by 50% rounded up." A cloud on the attacker's square, on the target's, or on a square any
+corner line touches (the same lines) makes the visibility of that attack at least poor (option
+``smoke``: ``poor-visibility``, or ``abysmal-visibility`` for thick smoke); it is the same factor
+as the encounter's ``haze`` (rain and smoke are both Poor Visibility), so the worse of the two
+counts. With ``smoke=blocks`` the cloud's squares obstruct the corner lines instead, as walls do
+(no cover).
 
 **The environment** multiplies the distance to the target ("Factors are cumulative"):
 darkness doubles it unless the attacker sees in the dark or the target is lit; total
@@ -74,6 +82,7 @@ __all__ = [
     "adjacent",
     "FACING_VECTORS",
     "clouds",
+    "smoky",
 ]
 
 FACING_VECTORS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -129,7 +138,7 @@ class Sight:
 
 
 def clouds(enc: Encounter) -> set[Cell]:
-    """Squares under a cloud: they obstruct the corner lines like an obstruction (smoke)."""
+    """Squares under a cloud (smoke: see the module's text)."""
     return {parse_cell(x) for e in enc.effects if e.code == "cloud" and e.target is None for x in e.cells}
 
 
@@ -158,9 +167,9 @@ def square_body(enc: Encounter, grid: Grid, cell: Cell) -> int:
 def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
     """Obstruction and cover between squares ``a`` and ``b``."""
     solid = frozenset(blocking(enc, grid))
-    lines = _lines(grid, a, b, solid | clouds(enc))
-    # the squares a corner line may cross or (in one row or column) touch: the box round both
-    # squares and one beyond it; whether a line does is `corner_lines`'s, as for sight
+    lines = _lines(grid, a, b, solid | clouds(enc) if values(enc).smoke == "blocks" else solid)
+    # the squares a corner line may touch: the box round both squares and one beyond it; whether
+    # a line does is `corner_lines`'s, as for sight
     box = (min(a.col, b.col) - 1, max(a.col, b.col) + 1, min(a.row, b.row) - 1, max(a.row, b.row) + 1)
 
     def inside(c: Cell) -> bool:
@@ -200,13 +209,29 @@ def lit(enc: Encounter, where: Cell) -> bool:
     return m is not None and bool(m.sheet.get("lit"))
 
 
+#: the visibility factors from the least to the worst
+_HAZE = ("clear", "poor-visibility", "abysmal-visibility")
+
+
+def smoky(enc: Encounter, a: Cell, b: Cell) -> bool:
+    """Is a cloud on ``a`` or ``b``, or on a square one of the corner lines between them touches (smoke)?"""
+    smoke = clouds(enc)
+    grid = enc.grid() if smoke else None
+    return grid is not None and (a in smoke or b in smoke or _lines(grid, a, b, frozenset(smoke)) > 0)
+
+
 def view(enc: Encounter, c: Combatant, distance: int, where: Cell | None = None) -> View:
     """``distance`` to the square ``where`` changed by the environment, cumulatively (see the module's text)."""
     opts = values(enc)
     dark_sight = bool(c.sheet.get("see-in-dark")) or (where is not None and lit(enc, where))
     sightless = bool(c.sheet.get("sightless"))
+    haze, named = opts.haze, {}
+    if opts.smoke != "blocks" and where is not None and c.cell is not None and smoky(enc, c.cell, where):
+        worst = max(haze, opts.environment if opts.environment in _HAZE else "clear", key=_HAZE.index)
+        if _HAZE.index(opts.smoke) > _HAZE.index(worst):
+            haze, named = opts.smoke, {opts.smoke: f"smoke ({opts.smoke})"}
     d, limited, factors = distance, False, []
-    for factor in (opts.environment, opts.haze):
+    for factor in (opts.environment, haze):
         if factor == "darkness" and not dark_sight:
             d, factors = d * 2, factors + [factor]
         elif factor == "total-darkness":
@@ -219,7 +244,7 @@ def view(enc: Encounter, c: Combatant, distance: int, where: Cell | None = None)
         elif factor == "extreme-brightness" and not sightless:
             limited, factors = True, factors + [factor]
         elif factor == "poor-visibility":
-            d, factors = math.ceil(d * 3 / 2), factors + [factor]
+            d, factors = math.ceil(d * 3 / 2), factors + [named.get(factor, factor)]
         elif factor == "abysmal-visibility":
-            d, factors = d * 2, factors + [factor]
+            d, factors = d * 2, factors + [named.get(factor, factor)]
     return View(d, limited, tuple(factors))

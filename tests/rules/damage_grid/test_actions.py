@@ -221,3 +221,16 @@ def test_a_lunge_ends_where_the_weapon_reaches_the_target() -> None:
     s = duel(a_sheet="weapons=claw:1:3:0:melee", b_sheet="health=9 body=9", a_at="D8", b_at="F5")
     res = s.run("act", [3, 3, 3], actor="Meena", name="lunge", target="Hera")
     assert events(res, DgMoved)[0].path[-1] == "F6" and events(res, DgAttack)[0].distance == 1
+
+
+def test_a_drifted_cloud_attacks_from_the_square_it_was_aimed_at_moved_with_it() -> None:
+    """"Any other result the cloud is moved ... in the direction of the result": the reply names the aimed square, moved, not the cloud's corner."""
+    s = duel(a_sheet="weapons=gas:5:1:0:area=burst2:cloud=3", b_sheet="health=9 mind=9 body=0", b_at="E5")
+    first = s.run("attack", [2], actor="Meena", target="E5", weapon="gas")
+    assert [e.area for e in events(first, DgAttack)] == ["E5"]
+    s.run("next", actor="Meena")
+    second = s.run("next", [9, 2], actor="Hera")
+    assert [e.area for e in events(second, DgAttack)] == ["E5"] and "area on E5" in "\n".join(s.text(second))
+    s.run("next", actor="Meena")
+    third = s.run("next", [5, 2], actor="Hera")
+    assert events(third, CloudDrifted)[0].direction == "S" and [e.area for e in events(third, DgAttack)] == ["E6"]

@@ -6,7 +6,7 @@ import pytest
 from rules.errors import IllegalAction
 from rules.geometry import Cell, parse_cell
 from rules.systems.damage_grid.events import DgAttack
-from rules.systems.damage_grid.reach import FACING_VECTORS, in_front_rows, reach_to, sight
+from rules.systems.damage_grid.reach import FACING_VECTORS, in_front_rows, reach_to, sight, view
 from tests.rules.damage_grid.build import RING, SABER, duel, events
 from tests.scenario import Scenario
 
@@ -38,11 +38,49 @@ def test_the_diagrams_row_behind_cannot_be_attacked(square: str) -> None:
     assert LABELS[square] == "--" and not in_front_rows(s.get("Meena"), parse_cell(square))
 
 
-def test_the_diagrams_wall_obstructs_a_and_leaves_b_and_c_clear() -> None:
-    """"A however is obstructed as two corner to corner lines either pass through the wall": the -- squares left of Meena are the wall."""
-    s = duel(blocked=("C8", "D8"), start=False)
-    lines = {x: sight(s.enc, s.enc.grid(), parse_cell("E8"), parse_cell(x)).lines for x in ("C7", "E7", "G6")}
-    assert lines == {"C7": 2, "E7": 0, "G6": 0}
+def _diagram() -> Scenario:
+    """The text's diagram on a 7x7 map: Meena (X) on D4 facing N, the wall (the -- left of her) on B4 and C4, A on
+    B3 (two aside in B's row), B on D3 (directly in front), C on F2 (two aside, two rows ahead)."""
+    s = Scenario("damage-grid", map="7x7", blocked=("B4", "C4"))
+    s.add("Meena", f"weapons={SABER},{RING}", side="a", at="D4", facing="N")
+    for name, at in (("A", "B3"), ("B", "D3"), ("C", "F2")):
+        s.add(name, "health=20 body=0", side="b", at=at, facing="S")
+    s.run("init_roll")
+    return s
+
+
+def test_the_texts_diagram_a_is_obstructed_b_has_cover_from_the_wall_beside_meena_c_is_in_the_open() -> None:
+    """"A however is obstructed as two corner to corner lines either pass through the wall ... C is also in the open" and
+    "Meena cannot see target A but can see B and attack her. However B will gain the benefits of cover as on
+    corner-to-corner line passes through the Wall.\""""
+    s = _diagram()
+    grid = s.enc.grid()
+    seen = {x: sight(s.enc, grid, parse_cell("D4"), parse_cell(at)) for x, at in (("A", "B3"), ("B", "D3"), ("C", "F2"))}
+    assert {x: v.lines for x, v in seen.items()} == {"A": 2, "B": 1, "C": 0}
+    assert (seen["B"].cover, seen["B"].cover_by) == (10, "C4")
+    s.run("next", actor="A")  # side b, with more models, activates first
+    attack = events(s.run("attack", [3, 3, 3], actor="Meena", target="B", weapon="pulse-ring"), DgAttack)[0]
+    assert (attack.sight, attack.cover, attack.cover_by, attack.cover_added) == ("partial", 10, "C4", 7)
+
+
+@pytest.mark.parametrize(("walls", "lines", "cover_by"), [
+    (("C6",), 1, "C6"),  # beside the attacker
+    (("C3",), 1, "C3"),  # beside the target
+    (("E5",), 1, "E5"),  # beside a square between
+    (("C5", "E5"), 2, "C5"),  # both sides: the middle line is clear
+    (("D5",), 3, None),  # in the column: no line of sight
+])
+def test_in_one_column_a_wall_touching_an_edge_line_obstructs_one_line_and_gives_cover(
+    walls: tuple[str, ...], lines: int, cover_by: str | None
+) -> None:
+    """"A target benefits from cover if any one line from the model's corner touches the obstruction and is still in Line Of Sight.\""""
+    s = Scenario("damage-grid", map="7x7", blocked=walls)
+    s.add("Meena", f"weapons={RING}", side="a", at="D6", facing="N")
+    s.add("Hera", "health=20 body=0", side="b", at="D3", facing="S")
+    seen = sight(s.enc, s.enc.grid(), parse_cell("D6"), parse_cell("D3"))
+    assert seen.lines == lines
+    if lines < 3:
+        assert (seen.cover, seen.cover_by) == (10, cover_by)
 
 
 @pytest.mark.parametrize(("other", "reach"), [("E4", 4), ("H8", 4), ("H5", 4), ("E5", 3), ("G5", 3), ("I2", 6)])
@@ -125,8 +163,8 @@ def _walled() -> Scenario:
     return s
 
 
-def test_b_behind_the_wall_gains_cover() -> None:
-    """"B will gain the benefits of cover as one corner-to-corner line passes through the Wall.\""""
+def test_a_target_past_the_walls_corner_gains_cover() -> None:
+    """"A target benefits from cover if any one line from the model's corner touches the obstruction": one line crosses the wall's corner."""
     s = _walled()
     seen = sight(s.enc, s.enc.grid(), parse_cell("D8"), parse_cell("F5"))
     assert seen.lines == 1 and seen.cover == 10
@@ -284,3 +322,42 @@ def test_a_target_beside_in_darkness_is_reached_by_turning_to_face_it() -> None:
     s = duel(a_sheet="health=3", b_sheet="health=20", b_at="F8", environment="darkness")
     message = s.refused("attack", [1, 1, 1], actor="Meena", target="Hera", weapon="bare", error=IllegalAction)
     assert "turn to face it" in message and "get closer" not in message
+
+
+def _smoke_between(**options: str) -> Scenario:
+    """Meena on E8 throws the text's Smoke grenade (Power 0, here Burst 1) onto E6, between her and Hera on E5; the
+    next phase begins with the cloud where it is (a 9)."""
+    s = duel(a_sheet="weapons=smoke-grenade:4:0:0:area=burst1:cloud=4,gun:5:2:0", b_sheet="health=20", b_at="E5",
+             **options)
+    s.run("attack", actor="Meena", target="E6", weapon="smoke-grenade")
+    s.run("next", actor="Meena")
+    s.run("next", [9], actor="Hera")
+    return s
+
+
+def test_smoke_between_is_poor_visibility_not_an_obstruction() -> None:
+    """"Poor Visibility: Rain, smoke or some kind of interference. The Reach to the target is increased by 50% rounded up.\""""
+    s = _smoke_between()
+    attack = events(s.run("attack", [1, 1], actor="Meena", target="Hera", weapon="gun"), DgAttack)[0]
+    assert (attack.sight, attack.distance, attack.reach) == ("none", 3, 5)
+
+
+def test_smoke_on_the_target_is_poor_visibility_and_smoke_beside_the_line_too() -> None:
+    """"Poor Visibility: Rain, smoke or some kind of interference": a cloud on the target's square, or touching a corner line, counts."""
+    s = _smoke_between()
+    for cells, smoky in ((["E5"], True), (["F7"], True), (["G6"], False)):
+        s.enc.effects = [s.enc.effects[0].model_copy(update={"cells": cells})]
+        assert view(s.enc, s.get("Meena"), 3, parse_cell("E5")).distance == (5 if smoky else 3)
+
+
+def test_smoke_and_rain_are_one_poor_visibility_factor() -> None:
+    """"Poor Visibility: Rain, smoke or some kind of interference": rain (`haze`) and smoke together are still Reach +50 %."""
+    s = _smoke_between(haze="poor-visibility")
+    attack = events(s.run("attack", [1, 1], actor="Meena", target="Hera", weapon="gun"), DgAttack)[0]
+    assert attack.reach == 5
+
+
+def test_smoke_blocks_sight_as_an_option() -> None:
+    """`smoke=blocks`: a GM's reading where a cloud's squares obstruct the corner lines as a wall does."""
+    s = _smoke_between(smoke="blocks")
+    assert "line of sight" in s.refused("attack", [1, 1], actor="Meena", target="Hera", weapon="gun", error=IllegalAction)

@@ -1,7 +1,7 @@
 """rules.geometry: the two board kinds, the corner rule, corner lines, regions and budgeted paths."""
 from __future__ import annotations
 
-from rules.geometry import Cell, Grid, HexGrid, SquareGrid, cheapest_path, corner_lines, obstruction, parse_cell
+from rules.geometry import Cell, Grid, HexGrid, SquareGrid, cheapest_path, corner_lines, corner_segments, obstruction, parse_cell
 
 
 def _walk(g: Grid):
@@ -42,18 +42,25 @@ def test_corner_lines_count_obstructed_back_corner_lines() -> None:
 
 
 def test_corner_lines_in_one_row_are_obstructed_by_a_wall_beside_it() -> None:
-    """In one row the three lines run along the row's two edges: a wall square between the two,
-    in the row or beside it, touches an edge; the looker takes the front corner that leaves fewer
-    lines obstructed (one edge carries one line, the other two)."""
+    """In one row two lines run along the row's edges end to end and one through the middle: a wall
+    beside either square or a square between touches an edge line, a wall in the row all three."""
     a, b = Cell(0, 2), Cell(4, 2)
     assert corner_lines(Grid("square", 6, 6), a, b) == 0
     assert corner_lines(Grid("square", 6, 6, blocked=[Cell(2, 1)]), a, b) == 1  # above: touches the top edge
     assert corner_lines(Grid("square", 6, 6, blocked=[Cell(2, 3)]), a, b) == 1  # below: the bottom edge
-    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(2, 2)]), a, b) == 3  # in the row: both edges
-    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(2, 1), Cell(3, 3)]), a, b) == 3
-    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(4, 1)]), a, b) == 0  # beside an end: not between
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(2, 2)]), a, b) == 3  # in the row: all three
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(2, 1), Cell(3, 3)]), a, b) == 2  # the middle line is clear
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(4, 1)]), a, b) == 1  # beside the target
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(0, 3)]), a, b) == 1  # beside the looker
+    assert corner_lines(Grid("square", 6, 6, blocked=[Cell(5, 1)]), a, b) == 0  # beyond the target: a corner only
     # a column reads the same way
     assert corner_lines(Grid("square", 6, 6, blocked=[Cell(1, 2)]), Cell(2, 0), Cell(2, 4)) == 1
+
+
+def test_corner_segments_join_back_corners_along_the_sides_and_through_the_middle() -> None:
+    """The looker's three back corners join the target's three back corners (the target's front corner faces the looker)."""
+    assert sorted(corner_segments(Cell(3, 3), Cell(1, 2))) == [(3, 4, 1, 3), (4, 3, 2, 2), (4, 4, 1, 2)]
+    assert sorted(corner_segments(Cell(3, 5), Cell(3, 2), (0, 0))) == [(3, 6, 3, 2), (4, 5, 3, 3), (4, 6, 4, 2)]
 
 
 def test_regions_split_by_a_wall() -> None:
