@@ -3,6 +3,9 @@ Shoot & Move, the words for the distance), each quoting the text it checks."""
 
 from __future__ import annotations
 
+import pytest
+
+from rules.errors import IllegalAction
 from tests.rules.tote.build import started
 from rules.sheet import parse_pairs
 from tests.scenario import GM, Scenario
@@ -59,6 +62,38 @@ def test_at_far_is_refused_when_the_fight_starts_in_melee() -> None:
     text = s.refused("add", name="Snaga", raw_sheet={"rating": "1"}, side="foes", at="far")
     assert "starts in melee" in text and "distance=far" in text
     s.add("Snaga", "rating=1", side="foes", at="melee", owner=GM)  # melee is where everyone is
+
+
+def test_a_melee_start_is_refused_while_at_placed_a_combatant_at_close() -> None:
+    """"The GM will determine the Distance (Far or Close)": `distance=melee` after Dan was placed `at:close` is refused, naming Dan and what to do."""
+    s = Scenario("tote", distance="far")
+    s.add("Ann", BORIN, side="heroes")
+    s.add("Dan", "rating=1", side="foes", at="close", owner=GM)
+    melee = s.enc.model_copy(deep=True)
+    melee.settings.options["distance"] = "melee"
+    with pytest.raises(IllegalAction) as caught:
+        s.system.check_options(melee)
+    assert "Dan (close)" in caught.value.message and "`/combatant edit name:Dan at:melee`" in caught.value.message
+    del melee.settings.options["distance"]  # the default start is melee too
+    with pytest.raises(IllegalAction):
+        s.system.check_options(melee)
+    s.run("edit", actor="Dan", at="melee")
+    s.system.check_options(s.enc.model_copy(update={"settings": melee.settings}))  # nothing placed apart now
+
+
+def test_at_melee_beside_a_combatant_placed_at_far_is_refused_before_the_fight() -> None:
+    """"Combatants that move from Close go into Melee Rounds": Cid placed `at:melee` would start melee rounds and lose Ann's Far, so it is refused, and the other way round."""
+    s = Scenario("tote", distance="far")
+    s.add("Ann", BORIN, side="heroes", at="far")
+    text = s.refused("add", name="Cid", raw_sheet={"rating": "1"}, side="foes", at="melee", owner_id=GM)
+    assert "Ann (far)" in text and "leave `at` out for Cid" in text
+    s.add("Cid", "rating=1", side="foes", owner=GM)
+    s.run("init_roll", [1, 1, 1, 1])
+    assert s.enc.phase == "distance: far" and _band(s, "Ann") == "far"
+    t = Scenario("tote", distance="far")
+    t.add("Cid", "rating=1", side="foes", at="melee", owner=GM)
+    text = t.refused("add", name="Ann", raw_sheet=parse_pairs(BORIN), side="heroes", at="far")
+    assert "Cid stands in melee" in text and "`at:far` cannot hold" in text
 
 
 def test_at_close_is_refused_in_a_melee_round() -> None:
