@@ -171,3 +171,14 @@ def test_on_deck_never_names_the_combatant_whose_turn_it_is() -> None:
     s.run("act", [2, 3, 6, 3], actor="Borin", name="assault", target="Grak")
     assert s.system.turn(s.enc).actors == ("Grak",)
     assert "Grak" not in s.system.on_deck(s.enc)
+
+
+# -- the damage a short track takes ----------------------------------------------------------------
+def test_damage_beyond_a_short_track_says_what_was_taken_and_that_the_track_capped_it() -> None:
+    """"Damage marks boxes on the Injury Track ... equal to the weapon's Damage rating plus 1 per extra success": 3 damage on a 2-box track fills 2 and says so."""
+    s = _fight(("Gob", "rating=1 track=1,U", 3))
+    res = s.run("attack", [6, 6, 1, 3], actor="Borin", target="Gob", weapon="axe")  # axe 2 + 1 extra success
+    line = next(t for t in s.text(res) if "damage" in t)
+    assert line.startswith("**Gob** takes 2 damage (2 → 0): axe 2 +1 for 1 extra success = 3, capped at the 2 boxes left"), line
+    hidden = s.system.present.view(res.encounter, frozenset({"Gob"})).report("", res.events).text()
+    assert "**Gob** takes 3 damage: axe 2 +1 for 1 extra success = 3, more than the track had left (now down)" in hidden, hidden
