@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules.errors import InputError, SheetError
-from rules.sheet import SheetKey, read_int
+from rules.sheet import SheetKey, read_int, unprintable
 
 __all__ = [
     "Option", "OptionSet", "OptionValues", "int_option", "choice_option", "yes_no_option", "text_option", "AUTO_END",
@@ -68,6 +68,10 @@ class Option:
             return self.default_value()
         if len(raw) > MAX_OPTION_TEXT:
             raise InputError(f"The value of `{self.name}` may be at most {MAX_OPTION_TEXT} characters long.")
+        if unprintable(raw):
+            raise InputError(
+                f"The value of `{self.name}` cannot hold control characters (such as NUL or a line break) or broken characters."
+            )
         if self.kind == "int" and self.minimum is not None and self.maximum is not None:
             return read_int(raw.strip(), self.name, self.minimum, self.maximum, hint=_CHANGE_IT)
         try:

@@ -208,3 +208,12 @@ async def test_bad_option_is_refused_through_the_command_and_nothing_is_saved() 
         assert "maybe" not in sent[0].text
     finally:
         await h.close()
+
+
+@pytest.mark.parametrize("value", ["\x00", "blink\nheal", "\ud800"])
+def test_an_option_value_with_a_control_character_is_refused(value: str) -> None:
+    """A text option holding NUL, a line break or half a surrogate pair is refused when set, so no export of it is refused later."""
+    system = get_system("coup-de-grace")
+    enc = Encounter(system="coup-de-grace", gm_ids=["1"], settings=Settings(options={"spells": value}))
+    with pytest.raises(RulesError, match="control characters"):
+        system.check_options(enc)
