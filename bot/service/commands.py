@@ -200,11 +200,11 @@ class Service(Reminders):
                 set_hidden(new, options.pop("hidden"))
             set_options(system, new.settings.options, options)
             system.check_options(new)
-            lines = views.settings_lines(system, new)
-            if new != live.enc:
+            changes = views.settings_changes(system, live.enc, new)
+            lines = views.settings_lines(system, new if changes else live.enc)
+            if changes:  # a value the rules already use (a default typed again) changes nothing
                 clock = ("reminder_hours", "max_nudges", "deadline_hours")
                 rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in clock)
-                changes = views.settings_changes(system, live.enc, new)
                 await self._commit(ctx, live, new, "/encounter settings", changes, [], rearm=rearm)
         return Outcome(Report("⚙️ Encounter settings", lines), board_changed=True)
 

@@ -10,7 +10,9 @@ from bot.service.reminders import BOT_USER
 from data.store import LogEntry
 from rules.dice import ExpressionResult
 from rules.hidden import everyone, players_see, turn_line
+from rules.errors import RulesError
 from rules.models import Combatant, Encounter, MapState
+from rules.options import Option
 from rules.report import TYPED, Report, user_ref
 from rules.system import Action, RuleSystem
 
@@ -56,7 +58,8 @@ SETTING_KEYS = ("player_rolls", "reminder_hours", "max_nudges", "deadline_hours"
 
 
 def settings_changes(system: RuleSystem, old: Encounter, new: Encounter, limit: int = 1400) -> str:
-    """What `/encounter settings` changed, for the log: ``key old → new`` each, whole entries
+    """What `/encounter settings` changed, for the log: ``key old → new`` each, the values the
+    rules use (a default's value where unset), only where that value changed; whole entries
     only (at most ``limit`` characters, then "and N more")."""
 
     def shown(value: object) -> str:
@@ -64,13 +67,22 @@ def settings_changes(system: RuleSystem, old: Encounter, new: Encounter, limit: 
             return "yes" if value else "no"
         return f"{value:g}" if isinstance(value, float) else str(value)
 
+    def effective(option: Option, raw: str | None) -> tuple[object, str]:
+        """The value the rules use and its words: the default's value where unset."""
+        try:
+            value = option.read(raw)
+        except RulesError:  # a value stored before the rules refused it: its own words
+            return raw, str(raw)
+        if isinstance(value, (bool, int, float, str)):
+            return value, shown(value)
+        return value, raw.strip() if raw is not None else option.default_text()
+
     a, b = old.settings, new.settings
     changes = [f"{k} {shown(getattr(a, k))} → {shown(getattr(b, k))}" for k in SETTING_KEYS if getattr(a, k) != getattr(b, k)]
-    changes += [
-        f"{k} {a.options.get(k, 'default')} → {b.options.get(k, 'default')}"
-        for k in system.options_help
-        if a.options.get(k) != b.options.get(k)
-    ]
+    for option in system.options:
+        (was, was_text), (now, now_text) = (effective(option, s.options.get(option.name)) for s in (a, b))
+        if was != now:
+            changes.append(f"{option.name} {was_text} → {now_text}")
     text = ""
     for i, change in enumerate(changes):
         rest = f"; and {len(changes) - i} more"

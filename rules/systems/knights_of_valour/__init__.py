@@ -132,7 +132,8 @@ class KnightsOfValour(RuleSystem):
 
     def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP (before the fight, the most HP too); `max_hp` sets the most HP
-        and, once the fight started, leaves the current HP as it is."""
+        and, once the fight started, leaves the current HP as it is, unless it is more than the
+        new most: then the HP is lowered to it."""
         most_before = enc.get(action.actor).sheet["hp"]
         events = super().edit(enc, action, dice)
         c = enc.get(action.actor)
@@ -142,14 +143,18 @@ class KnightsOfValour(RuleSystem):
         if most is None:
             most = new_hp if given_hp and not enc.started else most_before
         c.sheet["hp"] = most
-        events = [e.model_copy(update={"summary": self.sheet_summary(c)}) if isinstance(e, Edited) else e for e in events]
         current = new_hp if given_hp else most if given_max and not enc.started else None
+        capped = given_max and (current if current is not None else c.hp or 0) > most
+        if capped:  # a lowered most HP caps the HP now
+            current = most
+        set_hp: list[Event] = []
         if current is not None:
             before, c.hp = c.hp, current
-            events.append(HpSet(actor=c.name, before=before, after=c.hp))
+            set_hp.append(HpSet(actor=c.name, before=before, after=c.hp, capped=capped))
             if c.status != "out":
-                events += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", "gm_hp")
-        return events + attacks.end_if_down(enc)
+                set_hp += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", "gm_hp")
+        events = [e.model_copy(update={"summary": self.sheet_summary(c)}) if isinstance(e, Edited) else e for e in events]
+        return events + set_hp + attacks.end_if_down(enc)
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         st = initiative.enc_state(enc)

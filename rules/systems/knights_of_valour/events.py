@@ -123,9 +123,12 @@ class KovDamage(Damaged):
 
 
 class HpSet(Event):
+    """The GM set ``actor``'s HP; ``capped``: a lowered `max_hp` brought it down to the new most."""
+
     kind: ClassVar[str] = "hp"
     before: int | None
     after: int
+    capped: bool = False
 
 
 class Step(BaseModel):

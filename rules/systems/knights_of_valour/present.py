@@ -57,12 +57,20 @@ def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool
 
 
 def sheet_summary(c: Combatant) -> str:
+    """The sheet as replies show it; once set up, ``hp=3 max_hp=8``: the HP now and the most, as the board has them."""
+
     def show(v: Any) -> str:
         if isinstance(v, dict):
             return ",".join(f"{k}:{n}" for k, n in v.items())
         return "yes" if v is True else "no" if v is False else str(v)
 
-    return " ".join(f"{k}={show(v)}" for k, v in c.sheet.items())
+    parts = []
+    for k, v in c.sheet.items():
+        if k == "hp" and c.hp is not None and "max_hp" not in c.sheet:  # set up: the sheet's `hp` is the most
+            parts += [f"hp={c.hp}", f"max_hp={v}"]
+        else:
+            parts.append(f"{k}={show(v)}")
+    return " ".join(parts)
 
 
 class KovPresenter(Presenter):
@@ -165,9 +173,10 @@ class KovPresenter(Presenter):
         return f"**{e.actor}** takes {roll_text(e.roll)} = **{e.amount}** damage{self.health_change(e.actor, e.before, e.after, ' HP')}{extra}"
 
     def hp_set(self, e: HpSet) -> str:
+        cap = ": no more than its new `max_hp`" if e.capped else ""
         if self.hidden(e.actor):
-            return f"**{e.actor}** HP set by the GM{self.health_change(e.actor, e.before, e.after)}"
-        return f"**{e.actor}** HP set to {e.after} (was {e.before})"
+            return f"**{e.actor}** HP {'lowered' if e.capped else 'set'} by the GM{self.health_change(e.actor, e.before, e.after)}{cap}"
+        return f"**{e.actor}** HP {'lowered' if e.capped else 'set'} to {e.after} (was {e.before}){cap}"
 
     # -- movement -------------------------------------------------------------------------------
     def moved(self, e: Moved) -> str:

@@ -66,7 +66,8 @@ def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, i
                  "int", minimum=1, maximum=60),
         SheetKey("hp", "hit points: at add the most and the starting HP; in a fight an edit sets the current HP "
                  "only (0 or less: downed)", "int", required=True, minimum=-99, maximum=999),
-        SheetKey("max_hp", "the most hit points (default: hp); an edit in a fight leaves the current HP as it is",
+        SheetKey("max_hp", "the most hit points (default: hp); an edit in a fight leaves the current HP as it is, "
+                 "or lowers it to a new most below it",
                  "int", minimum=1, maximum=999),
         SheetKey("armor", "armour name or Defence Modifier number", "custom", "none", parse=read_armour),
         SheetKey("shield", "shield", "choice", "none", choices=tuple(SHIELDS)),

@@ -20,7 +20,7 @@ from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn, register
 from rules.systems.tote import actions, initiative
 from rules.systems.tote.events import FightLeft
-from rules.systems.tote.movement import forget_pairs, place_band, release, take_out
+from rules.systems.tote.movement import forget_pairs, place_band, placed_apart, release, take_out
 from rules.systems.tote.options import OPTIONS, opts
 from rules.systems.tote.present import TotePresenter
 from rules.systems.tote.sheet import (
@@ -114,6 +114,20 @@ class ToteSystem(RuleSystem):
         c.hp = len(track) - filled
         events: list[Event] = [HitPointsChanged(actor=c.name, change=change, before=before, after=c.hp)]
         return events + (take_out(enc, c, "downed", "unconscious") if c.hp == 0 else [])
+
+    def check_options(self, enc: Encounter) -> None:
+        """Besides the values: before the fight, `distance=melee` is refused while `at:` placed
+        combatants at close or far (a melee start puts every pair of foes in melee at `/init roll`)."""
+        super().check_options(enc)
+        apart = [] if enc.started or opts(enc).distance != "melee" else placed_apart(enc)
+        if apart:
+            names = ", ".join(f"{c.name} ({cstate(c).band})" for c in apart)
+            first = apart[0]
+            raise IllegalAction(
+                f"A fight that starts in melee (`distance=melee`) puts every pair of foes in melee at `/init roll`, "
+                f"so {names} would lose the place `at:` gave. Keep distance rounds (`distance=close` or `far`), or first place "
+                f"{'them' if len(apart) > 1 else first.name} in melee (`/combatant edit name:{first.name} at:melee`)."
+            )
 
     def place(self, enc: Encounter, c: Combatant, at: str | None, facing: str | None) -> None:
         if facing:

@@ -30,6 +30,7 @@ __all__ = [
     "foes_in_fight",
     "forget_pairs",
     "place_band",
+    "placed_apart",
     "engaged_with",
     "engage",
     "release",
@@ -123,9 +124,41 @@ def place_band(enc: Encounter, c: Combatant, text: str) -> None:
             else f"for distance rounds set `/encounter settings options:distance={band}` first"
         )
         raise IllegalAction(f"{where}, so `at:{band}` cannot hold: {fix}, or leave `at` out.")
+    if not enc.started:
+        _check_start(enc, c, band)
     cstate(c).band = band  # type: ignore[assignment]
     forget_pairs(enc, c.name)
     _set_pairs(enc, c, {o.name: band for o in enc.enemies_of(c)})
+
+
+def placed_apart(enc: Encounter, but: Combatant | None = None) -> list[Combatant]:
+    """The combatants (other than ``but``) that ``at:`` placed at close or far before the fight."""
+    return [o for o in enc.combatants if o is not but and o.status != "out" and cstate(o).band in ("close", "far")]
+
+
+def _check_start(enc: Encounter, c: Combatant, band: str) -> None:
+    """Before a fight that starts in distance rounds, a pair placed in Melee starts melee rounds
+    at `/init roll`, where every pair of foes is in melee: ``at:melee`` beside a combatant placed
+    at close or far (or the other way round) could not hold both, so it is refused."""
+    rule = '("Combatants that move from Close go into Melee Rounds": at `/init roll` every pair of foes is then in melee)'
+    if band == "melee":
+        apart = placed_apart(enc, c)
+        if apart:
+            names = ", ".join(f"{o.name} ({cstate(o).band})" for o in apart)
+            raise IllegalAction(
+                f"A combatant placed in melee starts the fight in melee rounds {rule}, so {names} would lose "
+                f"the place `at:` gave: leave `at` out for {c.name}, or first place "
+                f"{'them' if len(apart) > 1 else apart[0].name} in melee (`/combatant edit name:{apart[0].name} at:melee`)."
+            )
+        return
+    close_in = [o for o in enc.combatants if o is not c and o.status != "out" and cstate(o).band == "melee"]
+    if close_in:
+        names = ", ".join(o.name for o in close_in)
+        raise IllegalAction(
+            f"{names} {'stands' if len(close_in) == 1 else 'stand'} in melee, which starts the fight in melee rounds {rule}, so `at:{band}` cannot hold: "
+            f"leave `at` out, or first place {'them' if len(close_in) > 1 else names} at {band} "
+            f"(`/combatant edit name:{close_in[0].name} at:{band}`)."
+        )
 
 
 def foes_in_fight(enc: Encounter, c: Combatant) -> list[Combatant]:

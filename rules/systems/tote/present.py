@@ -133,8 +133,10 @@ class TotePresenter(Presenter):
         if secret(e.amount):  # a hidden target: what the hit did, not its resists or track
             return f"**{e.actor}** is hit: {' '.join(parts)}{self.health_change(e.actor, e.before, e.after)}"
         parts += [f"−{boxes} resist {kind}" for kind, boxes in e.resists]
+        capped = len(e.boxes) < e.amount  # the track had fewer boxes left than the damage
+        cap = f", capped at the {plural(len(e.boxes), 'box', 'boxes')} left on the track" if capped else ""
         boxes = f"fills {' '.join(f'[{b}]' for b in e.boxes)}" if e.boxes else "no box filled"
-        return f"**{e.actor}** takes {len(e.boxes)} damage ({e.before} → {e.after}): {' '.join(parts)} = {e.amount}; {boxes}"
+        return f"**{e.actor}** takes {len(e.boxes)} damage ({e.before} → {e.after}): {' '.join(parts)} = {e.amount}{cap}; {boxes}"
 
     def tested(self, e: ev.Tested) -> str:
         label = ("Rating" if e.level_of_enemy else ("Stag" if e.what == "intimidate" else "Hawk"))

@@ -37,6 +37,25 @@ def test_max_hp_sets_the_most_hp_and_leaves_the_current() -> None:
     assert "4/12 HP" in _hp_line(res.encounter)
 
 
+def test_a_lowered_max_hp_caps_the_current_hp_and_says_so() -> None:
+    """"the Target suffers a number of Damage Points": `max_hp=6` under Grak's 9 HP lowers his HP to 6, shown 6/6, and the reply says why."""
+    res = _edit(duel(), "max_hp=6")
+    grak = res.encounter.get("Grak")
+    assert (grak.hp, grak.sheet["hp"]) == (6, 6) and "6/6 HP" in _hp_line(res.encounter)
+    assert "HP lowered to 6 (was 9): no more than its new `max_hp`" in SYSTEM.present.report("", res.events).text()
+    raised = _edit(res.encounter, "max_hp=8").encounter.get("Grak")
+    assert (raised.hp, raised.sheet["hp"]) == (6, 8)
+
+
+def test_the_gm_edit_reply_shows_the_hp_now_and_the_most() -> None:
+    """The GM edit reply's sheet shows `hp=3 max_hp=9` after `hp=3`, and `hp=3 max_hp=12` after `max_hp=12`, as the board's 3/9 and 3/12."""
+    res = _edit(duel(), "hp=3")
+    text = SYSTEM.present.report("", res.events).text()
+    assert "hp=3 max_hp=9" in text and "hp=9" not in text.replace("max_hp=9", ""), text
+    text = SYSTEM.present.report("", _edit(res.encounter, "max_hp=12").events).text()
+    assert "hp=3 max_hp=12" in text and "hp=12" not in text.replace("max_hp=12", ""), text
+
+
 def test_before_the_fight_hp_is_both_and_max_hp_starts_a_combatant_hurt() -> None:
     """Before the fight `hp` is the most and the starting HP; `hp=4 max_hp=9` at add starts Grak hurt, 4 of 9."""
     enc = add(encounter(), "Grak", "hp=4 max_hp=9 weapons=club:1", "D4", "orcs", owner=None)

@@ -3,6 +3,9 @@ Shoot & Move, the words for the distance), each quoting the text it checks."""
 
 from __future__ import annotations
 
+import pytest
+
+from rules.errors import IllegalAction
 from tests.rules.tote.build import started
 from rules.sheet import parse_pairs
 from tests.scenario import GM, Scenario
@@ -59,6 +62,38 @@ def test_at_far_is_refused_when_the_fight_starts_in_melee() -> None:
     text = s.refused("add", name="Snaga", raw_sheet={"rating": "1"}, side="foes", at="far")
     assert "starts in melee" in text and "distance=far" in text
     s.add("Snaga", "rating=1", side="foes", at="melee", owner=GM)  # melee is where everyone is
+
+
+def test_a_melee_start_is_refused_while_at_placed_a_combatant_at_close() -> None:
+    """"The GM will determine the Distance (Far or Close)": `distance=melee` after Dan was placed `at:close` is refused, naming Dan and what to do."""
+    s = Scenario("tote", distance="far")
+    s.add("Ann", BORIN, side="heroes")
+    s.add("Dan", "rating=1", side="foes", at="close", owner=GM)
+    melee = s.enc.model_copy(deep=True)
+    melee.settings.options["distance"] = "melee"
+    with pytest.raises(IllegalAction) as caught:
+        s.system.check_options(melee)
+    assert "Dan (close)" in caught.value.message and "`/combatant edit name:Dan at:melee`" in caught.value.message
+    del melee.settings.options["distance"]  # the default start is melee too
+    with pytest.raises(IllegalAction):
+        s.system.check_options(melee)
+    s.run("edit", actor="Dan", at="melee")
+    s.system.check_options(s.enc.model_copy(update={"settings": melee.settings}))  # nothing placed apart now
+
+
+def test_at_melee_beside_a_combatant_placed_at_far_is_refused_before_the_fight() -> None:
+    """"Combatants that move from Close go into Melee Rounds": Cid placed `at:melee` would start melee rounds and lose Ann's Far, so it is refused, and the other way round."""
+    s = Scenario("tote", distance="far")
+    s.add("Ann", BORIN, side="heroes", at="far")
+    text = s.refused("add", name="Cid", raw_sheet={"rating": "1"}, side="foes", at="melee", owner_id=GM)
+    assert "Ann (far)" in text and "leave `at` out for Cid" in text
+    s.add("Cid", "rating=1", side="foes", owner=GM)
+    s.run("init_roll", [1, 1, 1, 1])
+    assert s.enc.phase == "distance: far" and _band(s, "Ann") == "far"
+    t = Scenario("tote", distance="far")
+    t.add("Cid", "rating=1", side="foes", at="melee", owner=GM)
+    text = t.refused("add", name="Ann", raw_sheet=parse_pairs(BORIN), side="heroes", at="far")
+    assert "Cid stands in melee" in text and "`at:far` cannot hold" in text
 
 
 def test_at_close_is_refused_in_a_melee_round() -> None:
@@ -136,3 +171,14 @@ def test_on_deck_never_names_the_combatant_whose_turn_it_is() -> None:
     s.run("act", [2, 3, 6, 3], actor="Borin", name="assault", target="Grak")
     assert s.system.turn(s.enc).actors == ("Grak",)
     assert "Grak" not in s.system.on_deck(s.enc)
+
+
+# -- the damage a short track takes ----------------------------------------------------------------
+def test_damage_beyond_a_short_track_says_what_was_taken_and_that_the_track_capped_it() -> None:
+    """"Damage marks boxes on the Injury Track ... equal to the weapon's Damage rating plus 1 per extra success": 3 damage on a 2-box track fills 2 and says so."""
+    s = _fight(("Gob", "rating=1 track=1,U", 3))
+    res = s.run("attack", [6, 6, 1, 3], actor="Borin", target="Gob", weapon="axe")  # axe 2 + 1 extra success
+    line = next(t for t in s.text(res) if "damage" in t)
+    assert line.startswith("**Gob** takes 2 damage (2 → 0): axe 2 +1 for 1 extra success = 3, capped at the 2 boxes left"), line
+    hidden = s.system.present.view(res.encounter, frozenset({"Gob"})).report("", res.events).text()
+    assert "**Gob** takes 3 damage: axe 2 +1 for 1 extra success = 3, more than the track had left (now down)" in hidden, hidden
