@@ -194,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
               "       python -m bot console    run commands offline (see --help there)\n"
               "       python -m bot benchmark  measure speed offline [--quick] [--profile]\n"
               "       python -m bot docs       print each system's README tables [--write README.md]\n"
+              "                                [--images: draw the README's map pictures]\n"
               "       python -m bot migrate    copy the database: --to postgresql://... [--from skirmish.db]")
         return 0
     try:

@@ -68,8 +68,14 @@ def main(argv: list[str]) -> int:
         path = Path(argv[1])
         path.write_text(write_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
         return 0
+    if argv == ["--images"]:
+        from bot.mapdocs import write_images
+
+        for path in write_images():
+            print(f"wrote {path}")
+        return 0
     if argv:
-        print("usage: python -m bot docs [--write README.md]", file=sys.stderr)
+        print("usage: python -m bot docs [--write README.md | --images]", file=sys.stderr)
         return 2
     for system in all_systems():
         print(_block(system.key, system_tables(system)), end="\n\n")

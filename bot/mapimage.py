@@ -6,8 +6,9 @@ dark; terrain cells get a light fill and a hatch; heights (feet) sit in a corner
 system shades (:meth:`rules.system.RuleSystem.highlights`: the acting combatant's front arc or
 reach, zones of threat) get a tint; the last move is a trail of dots in the mover's colour. Each
 combatant on the board is a disc in its side's colour with its label (``bot.mapkey.labels``)
-and a mark on the cell's edge it faces; a downed one is grey with a cross; the current one
-wears a gold ring. A legend strip below gives the encounter, the round, each side's colour and
+and a mark on the cell's edge it faces; a downed one is grey with a cross; whoever may act now
+wears a gold ring; a bar of three shows its condition word and small marks the effects on it
+(`bot.mapkey.MapView`: what the rules add). A legend strip below gives the encounter, the round, each side's colour and
 who is who, the trail, the shading and the terrain shown. Text is drawn in the bundled font.
 
 Everything is drawn at ``SS`` times the final size and reduced, which anti-aliases hexes, discs
@@ -25,17 +26,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.mapkey import (
-    HIGHLIGHT_WORDS,
+    CONDITIONS,
     PALETTE,
+    MapView,
     board_cell,
     describe_map,
     effect_words,
     initials,
     labels,
+    map_view,
+    shading_words,
     side_colours,
     text_width,
 )
@@ -45,6 +50,7 @@ from bot.mapstyle import (
     _WALL_STYLE,
     BACKGROUND,
     BOARD,
+    CONDITION_BARS,
     CURRENT_RING,
     DOWNED,
     HIGHLIGHT_TINTS,
@@ -74,6 +80,8 @@ __all__ = [
     "WALL",
     "DEFAULT_CELL_PX",
     "HIGHLIGHT_TINTS",
+    "CONDITION_BARS",
+    "MapView",
     "Layout",
     "TerrainStyle",
     "cell_centre_px",
@@ -114,13 +122,15 @@ def _facing_angle(grid: Grid, facing: str | None) -> float | None:
 
 
 # -- layout ---------------------------------------------------------------------------------
-def layout(enc: Encounter, cell_px: int = DEFAULT_CELL_PX, shaded: Sequence[str] = ()) -> Layout:
+def layout(
+    enc: Encounter, cell_px: int = DEFAULT_CELL_PX, shaded: Sequence[str] = (), view: MapView | None = None
+) -> Layout:
     """Size the picture: ``cell_px`` per cell, less when the image would pass ``MAX_PX``;
-    ``shaded``: the kinds of shaded cells the legend names."""
-    return _sized(enc, cell_px, shaded)[0]
+    ``shaded``: the kinds of shaded cells the legend names; ``view``: what the rules add."""
+    return _sized(enc, cell_px, shaded, MapView.of(enc) if view is None else view)[0]
 
 
-def _sized(enc: Encounter, cell_px: int, shaded: Sequence[str]) -> tuple[Layout, list[Op]]:
+def _sized(enc: Encounter, cell_px: int, shaded: Sequence[str], view: MapView) -> tuple[Layout, list[Op]]:
     """:func:`layout`, and the legend's drawing operations at scale ``SS`` for its width."""
     grid = enc.grid()
     if grid is None:
@@ -134,7 +144,7 @@ def _sized(enc: Encounter, cell_px: int, shaded: Sequence[str]) -> tuple[Layout,
         top = PAD + fs + PAD * 0.6  # column letters above and below
         below = fs + PAD * 1.1
         width = max(MIN_WIDTH, math.ceil(2 * side + bw * unit))
-        ops, height = _legend(enc, grid, width * SS, SS, shaded)
+        ops, height = _legend(enc, grid, width * SS, SS, shaded, view)
         legend_h = math.ceil(height / SS)
         board_bottom = math.ceil(top + bh * unit + below)
         if max(width, board_bottom + legend_h) <= MAX_PX or unit <= MIN_CELL_PX:
@@ -156,10 +166,10 @@ def cell_centre_px(enc: Encounter, cell: str | Cell, cell_px: int = DEFAULT_CELL
 
 
 def _legend(
-    enc: Encounter, grid: Grid, width: float, k: int, shaded: Sequence[str] = ()
+    enc: Encounter, grid: Grid, width: float, k: int, shaded: Sequence[str], view: MapView
 ) -> tuple[list[Op], float]:
     """The legend strip's drawing operations and height, in pixels at scale ``k``; ``shaded``:
-    the kinds of shaded cells on the board."""
+    the kinds of shaded cells on the board; ``view``: what the rules add to it."""
     ops: list[Op] = []
     pad, row, tok = PAD * k, 30 * k, 34 * k  # tok: the cell size a legend token is drawn for
     title_s, text_s = 17 * k, 14 * k  # font sizes
@@ -171,7 +181,7 @@ def _legend(
     def text(x: float, y: float, s: str, size: int = text_s, fill: RGB = INK) -> None:
         ops.append(lambda img, oy: _small_text(img, (x, y + oy), s, size, fill, "lm", k))
 
-    def token(cx: float, y: float, u: float, colour: RGB, label: str = "", **kw: bool) -> None:
+    def token(cx: float, y: float, u: float, colour: RGB, label: str = "", **kw: Any) -> None:
         def op(img: Image.Image, oy: float) -> None:
             _lay(img, _token_layer(cx / k, (y + oy) / k, u / k, u * 0.34 / k, colour, label, **kw))
 
@@ -197,6 +207,7 @@ def _legend(
 
     if enc.round > 0:
         bits = [f"Round {enc.round}"] + ([f"{enc.current}'s turn"] if enc.current else [])
+        bits += [f"{view.side} to activate"] if view.side and not enc.current else []
     else:
         bits = ["not started"]
     bits += [f"won by {enc.winner}"] if enc.winner else []
@@ -204,7 +215,7 @@ def _legend(
     for side, colour in colours.items():
         name = (side or "no side") + ":"
         y += row
-        token(pad + 8 * k, y, 24 * k, colour)
+        token(pad + 8 * k, y, 24 * k, colour, current=side == view.side)
         text(indent, y, name)
         x = indent + text_width(name, text_s) + 12 * k
         for c in (c for c in enc.combatants if c.side == side):
@@ -221,7 +232,7 @@ def _legend(
                 colour,
                 names[c.name],
                 downed=c.status != "active",
-                current=c.name == enc.current,
+                current=c.name in view.acting,
             )
             text(at + tok + 2 * k, y, label)
             if note:
@@ -237,10 +248,26 @@ def _legend(
             trail(at, y, colours[mover.side])
             text(at + 26 * k, y, words)
         for kind in shaded:
-            words = HIGHLIGHT_WORDS.get(kind, kind) + (f" of {enc.current}" if enc.current else "")
+            words = shading_words(kind, enc.current)
             at = place(22 * k + text_width(words, text_s))
             swatch(at, y, TerrainStyle(_tinted(BOARD, kind), _tinted(BOARD, kind), ""))
             text(at + 22 * k, y, words)
+    on_board = [c for c in enc.combatants if c.status != "out" and board_cell(c.position, grid)]
+    key: list[tuple[str, dict[str, Any]]] = [
+        (word, {"condition": word, "downed": word == "down"})
+        for word in CONDITIONS
+        if any(view.conditions.get(c.name) == word for c in on_board)
+    ]
+    key += [("effect on it", {"marks": 1})] if any(e.target == c.name for e in enc.effects for c in on_board) else []
+    key += [("may act now", {"current": True})] if any(c.name in view.acting for c in on_board) else []
+    if key:
+        y += row
+        text(pad, y, "Tokens:")
+        x = pad + text_width("Tokens:", text_s) + 12 * k
+        for words, kw in key:
+            at = place(tok + text_width(words, text_s))
+            token(at + tok / 2, y, tok, DOWNED, **kw)
+            text(at + tok + 2 * k, y, words)
     if enc.effects:
         y += row
         text(pad, y, "Effects:")
@@ -363,6 +390,7 @@ def _side_mark(lay: Layout, cx: float, cy: float, angle: float | None) -> list[t
 def _sprite(
     u: float, r: float, reach: int, colour: RGB, label: str, downed: bool, current: bool,
     facing: float | None, mark: tuple[tuple[float, float], ...] | None, dx: float, dy: float,
+    condition: str | None, marks: int,
 ) -> Placed:  # fmt: skip
     """A token drawn on a clear square ``2 * reach + 1`` px wide, its centre ``dx``, ``dy`` px
     right of and below the middle pixel's top-left corner, cut to what it covers; and where the
@@ -376,6 +404,7 @@ def _sprite(
         lambda d: _token(
             d, cx, cy, u * SS, colour, label,
             downed=downed, current=current, facing=facing, r=r * SS, side_mark=bar,
+            condition=condition, marks=marks,
         ),  # fmt: skip
     )
     box = layer.getbbox() or (0, 0, 1, 1)
@@ -385,21 +414,25 @@ def _sprite(
 def _token_layer(
     cx: float, cy: float, u: float, r: float, colour: RGB, label: str, *,
     downed: bool = False, current: bool = False, facing: float | None = None,
-    mark: list[tuple[float, float]] | None = None,
+    mark: list[tuple[float, float]] | None = None, condition: str | None = None, marks: int = 0,
 ) -> Placed:  # fmt: skip
     """A token (see :func:`_token`) centred at ``cx``, ``cy``, and where it goes; ``mark``: the
-    facing bar's ends from the centre."""
+    facing bar's ends from the centre; ``condition``: the word its bar shows; ``marks``: its
+    effects."""
     x, y = math.floor(cx), math.floor(cy)
     reach = math.ceil(u * 0.62) + 2  # the facing bar's ends, and the arrow's tip
     sprite, (left, top) = _sprite(
         u, r, reach, colour, label, downed, current, facing, None if mark is None else tuple(mark),
-        round((cx - x) * 4) / 4, round((cy - y) * 4) / 4,
+        round((cx - x) * 4) / 4, round((cy - y) * 4) / 4, condition if condition in CONDITION_BARS else None, marks,
     )  # fmt: skip
     return sprite, (x - reach + left, y - reach + top)
 
 
-def _draw_tokens(canvas: Canvas, enc: Encounter, lay: Layout) -> None:
+def _draw_tokens(canvas: Canvas, enc: Encounter, lay: Layout, view: MapView) -> None:
     colours, names = side_colours(enc), labels(enc)
+    marks: dict[str, int] = {}
+    for e in enc.effects:
+        marks[e.target or ""] = marks.get(e.target or "", 0) + 1
     grow = min(1.0, max(0.0, (44 - lay.unit / lay.scale) / 20))  # bigger discs in small cells
     r = lay.unit * (0.34 + 0.1 * grow)
     for c in enc.combatants:
@@ -409,8 +442,9 @@ def _draw_tokens(canvas: Canvas, enc: Encounter, lay: Layout) -> None:
             angle = _facing_angle(lay.grid, c.facing)
             canvas.lay(*_token_layer(
                 cx, cy, lay.unit, r, colours[c.side], names[c.name],
-                downed=c.status == "downed", current=c.name == enc.current, facing=angle,
-                mark=_side_mark(lay, 0.0, 0.0, angle),
+                downed=c.status == "downed", current=c.name in view.acting, facing=angle,
+                mark=_side_mark(lay, 0.0, 0.0, angle), condition=view.conditions.get(c.name),
+                marks=marks.get(c.name, 0),
             ))  # fmt: skip
 
 
@@ -436,15 +470,21 @@ def _kinds(highlights: Sequence[Highlight]) -> tuple[str, ...]:
 
 
 def render_map(
-    enc: Encounter, *, cell_px: int = DEFAULT_CELL_PX, highlights: Sequence[Highlight] = ()
+    enc: Encounter,
+    *,
+    cell_px: int = DEFAULT_CELL_PX,
+    highlights: Sequence[Highlight] = (),
+    view: MapView | None = None,
 ) -> bytes:
-    """The encounter's map as PNG bytes, ``highlights`` shaded; ``ValueError`` when the encounter
-    has no map. Reads ``enc`` throughout: give it a copy no one changes meanwhile."""
-    lay, legend = _sized(enc, cell_px, _kinds(highlights))
+    """The encounter's map as PNG bytes, ``highlights`` shaded, with what the rules add
+    (``view``: conditions and turn; :meth:`MapView.of` without); ``ValueError`` when the
+    encounter has no map. Reads ``enc`` throughout: give it a copy no one changes meanwhile."""
+    view = MapView.of(enc) if view is None else view
+    lay, legend = _sized(enc, cell_px, _kinds(highlights), view)
     canvas = Canvas(board(lay), lay.size)
     _draw_shading(canvas, lay, highlights)
     _draw_trail(canvas, enc, lay)
-    _draw_tokens(canvas, enc, lay)
+    _draw_tokens(canvas, enc, lay, view)
     canvas.heights()  # on top, as when drawn last
     _draw_legend(canvas, lay, legend)
     return canvas.png()
@@ -453,5 +493,5 @@ def render_map(
 def map_picture(system: RuleSystem, enc: Encounter) -> tuple[bytes, list[str]]:
     """``/map``: the picture of ``enc`` with what ``system`` shades, and the words describing it.
     Slow on large maps: run it in a thread, on a copy of the encounter (see `bot.service`)."""
-    highlights = system.highlights(enc)
-    return render_map(enc, highlights=highlights), describe_map(enc, highlights)
+    highlights, view = system.highlights(enc), map_view(system, enc)
+    return render_map(enc, highlights=highlights, view=view), describe_map(enc, highlights, view)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
@@ -21,11 +22,15 @@ from rules.errors import InputError
 from rules.geometry import Cell, Grid, cell_name, parse_cell
 from rules.models import Encounter
 from rules.report import plural
-from rules.system import Highlight, RuleSystem
+from rules.system import Highlight, RuleSystem, Turn
 
 __all__ = [
     "FONT_FILE",
     "effect_words",
+    "CONDITIONS",
+    "MapView",
+    "map_view",
+    "shading_words",
     "PALETTE",
     "COLOUR_NAMES",
     "HIGHLIGHT_WORDS",
@@ -62,6 +67,11 @@ _PREFERRED = {RuleSystem.default_side_player: 0, RuleSystem.default_side_gm: 1}
 
 #: how the legend and the description name each kind of shaded cell
 HIGHLIGHT_WORDS = {"arc": "front arc", "reach": "reach", "threat": "threatened", "danger": "danger"}
+#: how the legend and the description say whose shading a cell shows (``{}``: the acting one)
+_SHADING_BY = {"arc": "{}'s front arc", "reach": "{}'s reach", "threat": "threatened by {}", "danger": "in danger from {}"}
+
+#: the condition words (`RuleSystem.condition`) a token's bar shows, best first
+CONDITIONS = ("unhurt", "hurt", "badly hurt", "down")
 
 #: the longest number kept whole on a token (``Goblin 100`` → ``G100``)
 _NUMBER_DIGITS = 3
@@ -168,8 +178,43 @@ def effect_words(enc: Encounter) -> list[str]:
     ]
 
 
-def describe_map(enc: Encounter, highlights: Sequence[Highlight] = ()) -> list[str]:
+@dataclass(frozen=True)
+class MapView:
+    """What the rules add to the picture of an encounter: each combatant's condition word (the
+    band players see of a hidden combatant, shown alike for every combatant since the picture is
+    posted to all), who may act now, and the side whose activation it is when no one is acting."""
+
+    conditions: Mapping[str, str] = field(default_factory=dict)
+    acting: frozenset[str] = frozenset()
+    side: str | None = None
+
+    @classmethod
+    def of(cls, enc: Encounter) -> MapView:
+        """No rules at hand: no conditions, the encounter's current combatant acting."""
+        return cls(acting=frozenset([enc.current] if enc.current else []))
+
+
+def map_view(system: RuleSystem, enc: Encounter) -> MapView:
+    """What ``system`` adds to the picture of ``enc`` (its condition words and its turn)."""
+    turn = system.turn(enc) if enc.started else Turn()
+    acting = [turn.current] if turn.current else list(turn.actors)
+    return MapView(
+        {c.name: system.condition(c) for c in enc.combatants},
+        frozenset(acting),
+        turn.side if turn.current is None else None,
+    )
+
+
+def shading_words(kind: str, who: str | None) -> str:
+    """``threatened by Rolf``: a kind of shaded cell and whose it is, in words."""
+    if who is None:
+        return HIGHLIGHT_WORDS.get(kind, kind)
+    return _SHADING_BY.get(kind, "{}: " + kind).format(who)
+
+
+def describe_map(enc: Encounter, highlights: Sequence[Highlight] = (), view: MapView | None = None) -> list[str]:
     """What the picture shows, in words (for screen readers and the `/map` reply)."""
+    view = MapView.of(enc) if view is None else view
     grid = enc.grid()
     if grid is None:
         return ["No map: distances are range bands."]
@@ -187,12 +232,20 @@ def describe_map(enc: Encounter, highlights: Sequence[Highlight] = ()) -> list[s
             bits = [where]
             if cell and c.facing:
                 bits.append(f"facing {c.facing}")
+            condition = view.conditions.get(c.name)
             if c.status == "downed":
                 bits.append("downed")
+            elif cell and condition:
+                bits.append(condition)
+            if cell and any(e.target == c.name for e in enc.effects):
+                bits.append("marked with effects")
             if c.name == enc.current:
                 bits.append("acting now")
+            elif c.name in view.acting:
+                bits.append("may act now")
             people.append(f"{c.name} [{names[c.name]}] {', '.join(bits)}")
-        lines.append(f"{side} ({COLOUR_NAMES[PALETTE.index(colour)]}): {'; '.join(people)}")
+        activating = " (to activate now)" if side == view.side else ""
+        lines.append(f"{side} ({COLOUR_NAMES[PALETTE.index(colour)]}){activating}: {'; '.join(people)}")
     if enc.effects:
         lines.append("Effects: " + "; ".join(effect_words(enc)))
     move = enc.last_move
@@ -201,9 +254,8 @@ def describe_map(enc: Encounter, highlights: Sequence[Highlight] = ()) -> list[s
     kinds: dict[str, int] = {}
     for h in highlights:
         kinds[h.kind] = kinds.get(h.kind, 0) + 1
-    acting = f"{enc.current}'s " if enc.current else ""
     for kind, n in kinds.items():
-        lines.append(f"Shaded: {acting}{HIGHLIGHT_WORDS.get(kind, kind)}, {plural(n, 'cell')}")
+        lines.append(f"Shaded: {shading_words(kind, enc.current)}, {plural(n, 'cell')}")
     marks = [plural(len(grid.blocked), "wall")] if grid.blocked else []
     terrain: dict[str, int] = {}
     for kind in grid.terrain.values():

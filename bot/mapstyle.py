@@ -16,7 +16,9 @@ from bot.mapkey import text_width
 __all__ = [
     "BACKGROUND",
     "BOARD",
+    "CONDITION_BARS",
     "CROSS",
+    "MAX_MARKS",
     "CURRENT_RING",
     "DOWNED",
     "GRID_LINE",
@@ -43,6 +45,17 @@ WHITE: RGB = (255, 255, 255)
 CURRENT_RING: RGB = (255, 186, 0)
 CROSS: RGB = (150, 18, 18)
 HEIGHT_INK: RGB = (90, 60, 30)
+EMPTY_BAR: RGB = (226, 222, 214)
+#: a token's condition bar: the colour and how many of its three segments are filled, by the
+#: condition word (`RuleSystem.condition`): a band, never a fraction of the numbers behind it
+CONDITION_BARS: dict[str, tuple[RGB, int]] = {
+    "unhurt": ((40, 165, 70), 3),
+    "hurt": ((240, 165, 0), 2),
+    "badly hurt": ((215, 30, 30), 1),
+    "down": ((215, 30, 30), 0),
+}
+#: the small marks on a token, one for each effect on it (at most ``MAX_MARKS``)
+MAX_MARKS = 3
 #: the tint and its strength (0-255) of each kind of shaded cell; other kinds take ``_OTHER_TINT``
 HIGHLIGHT_TINTS: dict[str, tuple[RGB, int]] = {
     "arc": ((255, 200, 40), 80),
@@ -127,9 +140,12 @@ def _token(
     facing: float | None = None,
     r: float | None = None,
     side_mark: list[tuple[float, float]] | None = None,
+    condition: str | None = None,
+    marks: int = 0,
 ) -> None:
     """A combatant's disc of radius ``r``, ``u`` being the size of the cell it stands in;
-    ``side_mark``: the two ends of the bar drawn on the cell's edge it faces."""
+    ``side_mark``: the two ends of the bar drawn on the cell's edge it faces; ``condition``: the
+    word its bar shows (none without one); ``marks``: the effects on it, a small mark each."""
     r = u * 0.34 if r is None else r
     edge = _shade(colour)
     if side_mark is not None:
@@ -166,6 +182,27 @@ def _token(
         size -= 1
     ink, halo = (INK, DOWNED) if downed else (_contrast(fill), fill)
     _text(draw, (cx, cy), label, size, ink, "mm", round(u * 0.025), halo)
+    line = max(1, round(u * 0.025))
+    for n in range(min(marks, MAX_MARKS)):  # along the disc's edge, from its top right
+        t, m = math.radians(45 - 34 * n), r * 0.25
+        x, y = cx + r * math.sin(t), cy - r * math.cos(t)
+        draw.ellipse([x - m, y - m, x + m, y + m], fill=WHITE, outline=INK, width=line)
+    if condition in CONDITION_BARS:
+        _condition_bar(draw, cx, cy + r, r * 1.5, max(4.0, r * 0.4), condition, line)
+
+
+def _condition_bar(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, w: float, h: float, condition: str, line: int
+) -> None:
+    """The bar of ``condition``, ``w`` x ``h`` centred at ``cx``, ``cy``: three segments, as many
+    filled in its colour as the word's band (3 unhurt, 2 hurt, 1 badly hurt, none down)."""
+    colour, filled = CONDITION_BARS[condition]
+    x0, y0 = cx - w / 2, cy - h / 2
+    draw.rectangle([x0, y0, x0 + w, y0 + h], fill=INK)
+    step = (w - line) / 3
+    for i in range(3):
+        left = x0 + line + i * step
+        draw.rectangle([left, y0 + line, left + step - line - 1, y0 + h - line - 1], fill=colour if i < filled else EMPTY_BAR)
 
 
 @lru_cache(maxsize=1024)

@@ -541,12 +541,12 @@ async def test_map_is_drawn_in_another_process_while_the_loop_runs(h) -> None:  
     assert h.bot.service.maps.workers == DEFAULT_WORKERS >= 1
     assert h.bot.service.maps.drawn_by not in (None, os.getpid())
     png = [f for s in sent for f in s.files][0][1]
-    assert png == bot.mapimage.render_map(live, highlights=get_system("coup-de-grace").highlights(live))
+    assert png == bot.mapimage.map_picture(get_system("coup-de-grace"), live)[0]
 
 
 @pytest.mark.parametrize("workers", [0, 1])
 async def test_a_picture_is_drawn_from_the_json_in_a_thread_or_a_process(h, workers) -> None:  # type: ignore[no-untyped-def]
-    """The renderer draws the encounter its JSON gives, exactly as `render_map` does; with
+    """The renderer draws the encounter its JSON gives, exactly as `map_picture` does; with
     MAP_WORKERS=0 a thread of the bot's own process draws it, else a worker process."""
     import os
 
@@ -562,7 +562,7 @@ async def test_a_picture_is_drawn_from_the_json_in_a_thread_or_a_process(h, work
         renderer.close()
     assert (renderer.drawn_by == os.getpid()) is (workers == 0)
     assert (renderer.worker_cpu > 0) is (workers > 0)  # a worker's drawing is counted apart
-    assert png == bot.mapimage.render_map(live, highlights=get_system("coup-de-grace").highlights(live))
+    assert png == bot.mapimage.map_picture(get_system("coup-de-grace"), live)[0]
     assert any("Orc1" in line for line in lines)
 
 
@@ -598,7 +598,7 @@ async def test_map_reply_says_what_the_picture_shows(h) -> None:  # type: ignore
     sent = await h.run("bob", "/map")
     text = "\n".join(s.text for s in sent)
     assert "8x6 squares: columns A-H left to right, rows 1-6 top to bottom." in text
-    assert "Borin [Bo] at D3, facing E, acting now" in text
+    assert "Borin [Bo] at D3, facing E, unhurt, acting now" in text
     assert "Grak [Gr] at F3, facing W" in text
     assert "Last move (trail): Borin C3 → D3" in text
     assert "Shaded: Borin's front arc" in text
@@ -731,3 +731,110 @@ async def test_map_workers_draw_at_a_lower_priority_than_the_bot() -> None:
     finally:
         renderer.close()
     assert theirs == min(19, os.nice(0) + WORKER_NICENESS)
+
+
+# -- what a table reads at a glance: conditions, effects, whose activation, shading in words ---
+def _token_box(enc: Encounter, cell: str) -> tuple[int, int, int, int]:
+    x, y = cell_centre_px(enc, cell, CELL)
+    return (x - CELL // 2 + 1, y - CELL // 2 + 1, x + CELL // 2, y + CELL // 2)
+
+
+@pytest.mark.parametrize("word", ["unhurt", "hurt", "badly hurt"])
+def test_a_tokens_bar_shows_its_condition_word(word: str) -> None:
+    """The bar under a token is filled in its condition word's colour: green unhurt, amber hurt, red badly hurt."""
+    from bot.mapimage import CONDITION_BARS, MapView
+
+    enc = _enc(combatants=[Combatant(name="Borin", side="dwarves", position="C4")])
+    view = MapView({"Borin": word})
+    img = Image.open(io.BytesIO(render_map(enc, cell_px=CELL, view=view))).convert("RGB")
+    x, y = cell_centre_px(enc, "C4", CELL)
+    below = img.crop((x - CELL // 2 + 1, y + CELL // 4, x + CELL // 2, y + CELL // 2))
+    colours = {c for _, c in below.getcolors(1 << 16) or []}
+    assert CONDITION_BARS[word][0] in colours
+    assert not {CONDITION_BARS[w][0] for w in CONDITION_BARS if w not in (word, "down")} - {CONDITION_BARS[word][0]} & colours
+    plain = _image(enc).crop((x - CELL // 2 + 1, y + CELL // 4, x + CELL // 2, y + CELL // 2))
+    assert CONDITION_BARS[word][0] not in {c for _, c in plain.getcolors(1 << 16) or []}
+
+
+def test_a_hidden_combatant_shows_only_its_condition_band() -> None:
+    """A GM's combatant at 6 or 9 of 10 HP (both `hurt`) draws the same picture; at 4 (`badly hurt`) another."""
+    from bot.mapimage import map_picture
+    from rules.registry import get_system
+
+    system = get_system("knights-of-valour")
+
+    def picture(hp: int) -> tuple[bytes, list[str]]:
+        grak = Combatant(name="Grak", side="orcs", position="D4", hp=hp, sheet={"hp": 10})
+        enc = _enc(combatants=[grak])
+        assert enc.hidden(grak)
+        return map_picture(system, enc)
+
+    assert picture(6) == picture(9)
+    assert picture(6)[0] != picture(4)[0]
+    assert "Grak [Gr] at D4, badly hurt" in "\n".join(picture(4)[1])
+
+
+def test_effects_on_a_combatant_are_small_marks_on_its_token() -> None:
+    """A token with an effect on it wears a white mark on its top-right edge; another token none."""
+    from rules.effects import Effect
+
+    people = [Combatant(name="Borin", side="dwarves", position="C4"), Combatant(name="Grak", side="orcs", position="F4")]
+    enc = _enc(combatants=people).model_copy(update={"effects": [Effect(id=1, name="Bless", target="Borin", left=2)]})
+    img = _image(enc)
+    r = CELL * 0.34 * 0.88  # just inside the disc's edge, where the mark's middle is
+
+    def mark(cell: str) -> tuple[int, int, int]:
+        x, y = cell_centre_px(enc, cell, CELL)
+        return img.getpixel((round(x + r * 0.707), round(y - r * 0.707)))  # type: ignore[return-value]
+
+    assert min(mark("C4")) > 240  # white (the PNG's palette may take the board's near-white for it)
+    assert mark("F4") == side_colours(enc)["orcs"]  # the disc itself
+
+
+async def test_the_side_to_activate_is_shown(h) -> None:  # type: ignore[no-untyped-def]
+    """Between activations in Coup-De-Grace, /map names the side to activate and rings the minis that may."""
+    import bot.mapimage
+    from bot.offline.harness import channel_id_of
+    from rules.registry import get_system
+    from tests.cogs.fights import started_cdg
+
+    await started_cdg(h)
+    enc = await h.bot.service.encounter(str(channel_id_of("general")))
+    turn = get_system("coup-de-grace").turn(enc)
+    assert turn.current is None and turn.side == "dwarves"
+    sent = await h.run("bob", "/map")
+    text = "\n".join(s.text for s in sent)
+    assert "dwarves (teal) (to activate now): Borin [Bo] at C3, facing E, unhurt, may act now" in text
+    png, _ = bot.mapimage.map_picture(get_system("coup-de-grace"), enc)
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    lay = layout(enc)
+    x, y = lay.centre(Cell(2, 2))
+    ring = img.crop((int(x) - 32, int(y) - 32, int(x) + 32, int(y) + 32))
+    assert any(c == CURRENT_RING for _, c in ring.getcolors(1 << 16) or [])
+
+
+def test_shading_is_explained_in_words() -> None:
+    """Each shading names whose it is as a table says it: `threatened by Rolf`, `Rolf's front arc`."""
+    from bot.mapkey import describe_map, shading_words
+    from rules.system import Highlight
+
+    assert shading_words("threat", "Rolf") == "threatened by Rolf"
+    assert shading_words("danger", "Rolf") == "in danger from Rolf"
+    assert shading_words("arc", "Rolf") == "Rolf's front arc"
+    assert shading_words("reach", None) == "reach"
+    enc = _enc(combatants=[Combatant(name="Rolf", side="heroes", position="C4")]).model_copy(update={"current": "Rolf"})
+    lines = describe_map(enc, [Highlight(Cell(3, 3), "threat"), Highlight(Cell(3, 4), "threat")])
+    assert "Shaded: threatened by Rolf, 2 cells" in lines
+
+
+def test_the_legend_explains_the_tokens_marks() -> None:
+    """With conditions, effects and someone acting, the legend grows a row that names each mark."""
+    from bot.mapimage import MapView
+    from rules.effects import Effect
+
+    people = [Combatant(name="Borin", side="dwarves", position="C4")]
+    enc = _enc(combatants=people)
+    blessed = enc.model_copy(update={"effects": [Effect(id=1, name="Bless", target="Borin", left=2)]})
+    plain = layout(enc, CELL).size[1]
+    assert layout(enc, CELL, view=MapView({"Borin": "hurt"}, frozenset(["Borin"]))).size[1] == plain + 30
+    assert layout(blessed, CELL).size[1] == plain + 2 * 30  # the marks' key, and the effects' words
