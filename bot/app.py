@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.limits import checked
 from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Nudge, Service
@@ -104,6 +105,7 @@ class BoardKeeper:
         kwargs: dict[str, Any] = {"embed": to_embed(report), "allowed_mentions": NO_MENTIONS}
         if self.bot.board_view is not None:
             kwargs["view"] = self.bot.board_view(encounter_id)
+        checked(**kwargs)
         channel = self.bot.get_partial_messageable(int(channel_id))
         message_id = await service.board_message(channel_id)
         try:
@@ -215,7 +217,7 @@ class Skirmish(commands.Bot):
             ping = nudge.ping
             if ping is not None and ping.encounter_id is not None and self.turn_view is not None:
                 extra["view"] = self.turn_view(ping.encounter_id, ping.turn, ping.has_map)
-            await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids), **extra)
+            await channel.send(**checked(content=discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids), **extra))
             given = True
             await self._direct(nudge)
         except (discord.Forbidden, discord.NotFound):
@@ -237,7 +239,7 @@ class Skirmish(commands.Bot):
         for user_id in nudge.dm_ids:
             try:
                 user = await self.fetch_user(int(user_id))
-                await user.send(discord_text(nudge.text), allowed_mentions=NO_MENTIONS)
+                await user.send(**checked(content=discord_text(nudge.text), allowed_mentions=NO_MENTIONS))
             except discord.HTTPException:
                 log.info("cannot send a direct message to %s", user_id)
 

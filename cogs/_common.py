@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.limits import checked
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
 from bot.tree import answer, defer, release
@@ -59,7 +60,7 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
         kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
     await answer(interaction, ephemeral=outcome.ephemeral, **kwargs)
     if outcome.private is not None:
-        await interaction.followup.send(embed=to_embed(outcome.private), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.followup.send(**checked(embed=to_embed(outcome.private), allowed_mentions=NO_MENTIONS), ephemeral=True)
     client: Skirmish = interaction.client  # type: ignore[assignment]
     ping = outcome.ping
     if ping is not None:
@@ -67,7 +68,7 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
         if client.turn_view is not None and ping.encounter_id is not None:
             extra["view"] = client.turn_view(ping.encounter_id, ping.turn, ping.has_map)
         await interaction.followup.send(
-            content=discord_text(ping.text)[:2000], allowed_mentions=mentions_for(ping.user_ids), **extra
+            **checked(content=discord_text(ping.text), allowed_mentions=mentions_for(ping.user_ids), **extra)
         )
         release(view=extra.get("view"))
     if outcome.board_changed and interaction.channel_id is not None:

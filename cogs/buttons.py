@@ -21,6 +21,7 @@ import discord
 from discord import ui
 from discord.ext import commands
 
+from bot.limits import checked
 from bot.render import NO_MENTIONS, to_embed
 from bot.service import Outcome
 from bot.tree import answer, release, report_error
@@ -179,7 +180,7 @@ class AnswerButton(ui.DynamicItem[ui.Button], template=r"skirmish:answer:(?P<tok
             note = Report("✅ Confirmed", ["Done as asked: see the reply below."]) if self.yes else Report(
                 "Cancelled", ["Nothing was changed."]
             )
-            await interaction.response.edit_message(embed=to_embed(note), view=None)
+            await interaction.response.edit_message(**checked(embed=to_embed(note)), view=None)
             if self.yes:
                 await reply(interaction, await q.run(interaction))
         except Exception as exc:

@@ -21,6 +21,10 @@ Button presses (``await h.press("bob", "End turn")``) are type-3 interactions de
 button is on (the latest recorded message of the channel carrying it, as last sent or edited),
 so the registered ``ui.DynamicItem`` classes run for real. A press that updates its message
 (interaction callback type 7) is recorded as an ``edit`` of that message.
+
+Every message and autocomplete answer is read against Discord's documented limits
+(`bot.limits`) before it is recorded; one Discord would refuse raises ``discord.HTTPException``
+400 (code 50035, Invalid Form Body) as discord.py raises it, and nothing is recorded.
 """
 from __future__ import annotations
 
@@ -43,6 +47,7 @@ from discord.enums import AppCommandOptionType
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.app import Skirmish, create_bot
+from bot.limits import choice_problems, file_sizes, problems
 from data.store import Store, open_store
 
 __all__ = ["Clock", "Harness", "Sent", "user_id_of", "channel_id_of", "HarnessError", "GUILD_ID", "APP_ID", "buttons_of"]
@@ -144,6 +149,17 @@ class _Response:
     def __init__(self, status: int, reason: str) -> None:
         self.status = status
         self.reason = reason
+
+
+def refuse_invalid(found: list[str]) -> None:
+    """Answer as Discord answers a payload over its limits: HTTP 400, code 50035 (Invalid Form Body)."""
+    if found:
+        raise discord.HTTPException(  # type: ignore[arg-type]
+            _Response(400, "Bad Request"), {
+                "code": 50035, "message": "Invalid Form Body",
+                "errors": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": f} for f in found]},
+            }
+        )
 
 
 class Recorder:
@@ -259,8 +275,10 @@ class RecordingAdapter(AsyncWebhookAdapter):
         if path.endswith("/callback"):
             data = body.get("data") or {}
             if body.get("type") == 8:  # autocomplete result
+                refuse_invalid(choice_problems(data.get("choices") or []))
                 rec.record("autocomplete", channel, data, None, 0, user)
                 return {"interaction": {"id": str(route.webhook_id), "type": 4}}
+            refuse_invalid(problems(data, file_sizes(files)))
             mid = rec.snowflake()
             if body.get("type") == 5:  # deferred: "thinking" until the first follow-up
                 rec.thinking[token] = rec.record("defer", channel, data, files, mid, user)
@@ -281,6 +299,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
                 },
                 "resource": {"type": body.get("type", 4), "message": rec.message(channel, data, mid)},
             }
+        if route.method in ("POST", "PATCH"):
+            refuse_invalid(problems(body, file_sizes(files)))
         if route.method == "POST":
             deferral = rec.thinking.pop(token, None)
             sent = rec.record("followup", channel, body, files, rec.snowflake(), user, deferral=deferral)
@@ -374,6 +394,8 @@ class Harness:
         rec = self.recorder
         body = kwargs.get("json") or _payload_of(None, list(form or []))
         channel = str(route.channel_id)
+        if route.method in ("POST", "PATCH") and "/messages" in route.path:
+            refuse_invalid(problems(body, file_sizes(files)))
         if route.method == "POST" and route.path.endswith("/messages"):
             if rec.fail_sends > 0:
                 rec.fail_sends -= 1
