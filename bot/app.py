@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.limits import checked
 from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
-from bot.service import Nudge, Service
+from bot.service import LogPage, Nudge, Service
 from bot.tree import SkirmishTree, release
 from data.store import ShardSlice, Store
 
@@ -161,6 +161,8 @@ class Skirmish(commands.Bot):
         #: for Confirm or Cancel: set by the `cogs.buttons` extension
         self.turn_view: Callable[[int, str, bool], discord.ui.View] | None = None
         self.board_view: Callable[[int], discord.ui.View] | None = None
+        #: the ◀ ▶ buttons of a `/log` page: set by the `cogs.buttons` extension too
+        self.log_view: Callable[[LogPage], discord.ui.View | None] | None = None
         self.questions: Any = None
         self._reminders: asyncio.Task[None] | None = None
 

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.limits import checked
-from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
+from bot.limits import LIMITS, checked
+from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
 from bot.tree import answer, defer, release
 from rules.errors import InputError
@@ -54,21 +54,25 @@ def ctx_of(interaction: discord.Interaction, roll: str | None = None) -> Ctx:
 
 async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     """Send the outcome: the report, its file, a turn-change ping, and a board update."""
+    client: Skirmish = interaction.client  # type: ignore[assignment]
     kwargs: dict = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}
     if outcome.file is not None:
         name, data = outcome.file
         kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
+    view = client.log_view(outcome.log_page) if outcome.log_page is not None and client.log_view is not None else None
+    if view is not None:
+        kwargs["view"] = view
     await answer(interaction, ephemeral=outcome.ephemeral, **kwargs)
+    release(view=kwargs.get("view"))
     if outcome.private is not None:
         await interaction.followup.send(**checked(embed=to_embed(outcome.private), allowed_mentions=NO_MENTIONS), ephemeral=True)
-    client: Skirmish = interaction.client  # type: ignore[assignment]
     ping = outcome.ping
     if ping is not None:
         extra: dict = {}
         if client.turn_view is not None and ping.encounter_id is not None:
             extra["view"] = client.turn_view(ping.encounter_id, ping.turn, ping.has_map)
         await interaction.followup.send(
-            **checked(content=discord_text(ping.text), allowed_mentions=mentions_for(ping.user_ids), **extra)
+            **checked(content=clip(discord_text(ping.text), LIMITS["content"]), allowed_mentions=mentions_for(ping.user_ids), **extra)
         )
         release(view=extra.get("view"))
     if outcome.board_changed and interaction.channel_id is not None:

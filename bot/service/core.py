@@ -29,7 +29,7 @@ from bot.mapworker import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
 
 __all__ = [
-    "ServiceCore", "Ctx", "Outcome", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
+    "ServiceCore", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
     "MAX_MESSAGE", "turn_tag",
 ]
 
@@ -90,6 +90,17 @@ class Nudge:
     ping: Ping | None = None
 
 
+@dataclass(frozen=True)
+class LogPage:
+    """Where a `/log` reply stands: the encounter, the entries a page holds, this page (1: the
+    newest) and how many there are; the reply carries ◀ ▶ buttons to the pages beside it."""
+
+    encounter_id: int
+    count: int
+    page: int
+    pages: int
+
+
 @dataclass
 class Outcome:
     report: Report
@@ -99,6 +110,8 @@ class Outcome:
     ephemeral: bool = False
     #: shown only to the caller after the reply (the GM's numbers behind condition words)
     private: Report | None = None
+    #: a `/log` page: the reply carries buttons to the older and newer pages
+    log_page: LogPage | None = None
 
 
 class Unreadable(IllegalAction):
