@@ -67,6 +67,7 @@ async def run_bot(settings: Settings, token: str) -> int:
         shard_count=settings.shard_count,
         shard_ids=settings.shard_ids,
         map_workers=settings.map_workers,
+        outbound_per_second=settings.outbound_per_second,
     )
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

@@ -14,6 +14,7 @@ import discord
 from discord.ext import commands
 
 from bot.limits import checked
+from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound
 from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import LogPage, Nudge, Service
@@ -86,6 +87,9 @@ class BoardKeeper:
             while channel_id in self._dirty:
                 if self.delay:
                     await asyncio.sleep(self.delay)
+                # while the budget is spent on more urgent requests, changes keep coming: the
+                # board is read only when it can go out, so they make one edit
+                await self.bot.outbound.ready(BOARD)
                 self._dirty.discard(channel_id)
                 try:
                     await self.update(channel_id)
@@ -109,16 +113,22 @@ class BoardKeeper:
         channel = self.bot.get_partial_messageable(int(channel_id))
         message_id = await service.board_message(channel_id)
         try:
-            if message_id:
-                try:
-                    await channel.get_partial_message(int(message_id)).edit(**kwargs)
-                    return
-                except discord.NotFound:
-                    log.info("status board in %s was deleted: posting it again", channel_id)
-            message = await channel.send(**kwargs)
+            with self.bot.outbound.urgency(BOARD):
+                message = await self._post(channel, message_id, kwargs)
         finally:
             release(view=kwargs.get("view"))
-        await service.set_board_message(channel_id, str(message.id))
+        if message is not None:
+            await service.set_board_message(channel_id, str(message.id))
+
+    async def _post(self, channel: discord.PartialMessageable, message_id: str | None, kwargs: dict[str, Any]) -> discord.Message | None:
+        """Edit the board's message, or post it (again): the new message, None when edited."""
+        if message_id:
+            try:
+                await channel.get_partial_message(int(message_id)).edit(**kwargs)
+                return None
+            except discord.NotFound:
+                log.info("status board in %s was deleted: posting it again", channel.id)
+        return await channel.send(**kwargs)
 
 
 # Skirmish never joins voice: no warnings about voice libraries at start-up
@@ -136,6 +146,7 @@ class Skirmish(commands.Bot):
         board_delay: float = 1.0,
         reminder_every: float = 60.0,
         log_retention_days: float = 30.0,
+        outbound_per_second: float = DEFAULT_PER_SECOND,
         **sharding: object,
     ) -> None:
         intents = discord.Intents.none()
@@ -151,6 +162,9 @@ class Skirmish(commands.Bot):
         #: the shards this process runs when it runs only some (`run_shards`); None: all
         self.shard_slice: ShardSlice | None = None
         self.service = service
+        #: every bot-token request of the process goes through it (all shards share the client)
+        self.outbound = Outbound(outbound_per_second)
+        self.http.request = self.outbound.gate(self.http.request)  # type: ignore[method-assign]
         self.boards = BoardKeeper(self, board_delay)
         self.dev_guild_id = dev_guild_id
         self.sync_commands = sync_commands
@@ -219,7 +233,8 @@ class Skirmish(commands.Bot):
             ping = nudge.ping
             if ping is not None and ping.encounter_id is not None and self.turn_view is not None:
                 extra["view"] = self.turn_view(ping.encounter_id, ping.turn, ping.has_map)
-            await channel.send(**checked(content=discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids), **extra))
+            with self.outbound.urgency(PING):
+                await channel.send(**checked(content=discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids), **extra))
             given = True
             await self._direct(nudge)
         except (discord.Forbidden, discord.NotFound):
@@ -292,6 +307,7 @@ def create_bot(
     shard_count: int | None = None,
     shard_ids: tuple[int, ...] | None = None,
     map_workers: int = DEFAULT_WORKERS,
+    outbound_per_second: float = DEFAULT_PER_SECOND,
 ) -> Skirmish:
     """The bot on ``store``; with ``shard_count``, an `AutoShardedBot` over ``shard_ids`` of
     them (None: all), that leaves other shards' guilds to the processes that run them."""
@@ -303,6 +319,7 @@ def create_bot(
         board_delay=board_delay,
         reminder_every=reminder_every,
         log_retention_days=log_retention_days,
+        outbound_per_second=outbound_per_second,
     )
     if shard_count is None:
         bot = Skirmish(service, **options)  # type: ignore[arg-type]

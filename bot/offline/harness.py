@@ -25,10 +25,15 @@ so the registered ``ui.DynamicItem`` classes run for real. A press that updates 
 Every message and autocomplete answer is read against Discord's documented limits
 (`bot.limits`) before it is recorded; one Discord would refuse raises ``discord.HTTPException``
 400 (code 50035, Invalid Form Body) as discord.py raises it, and nothing is recorded.
+Bot-token requests count against Discord's global bucket (50 a second) and, when
+``Recorder.route_limit`` is set, a bucket per route and channel: one over a bucket is answered
+429, kept in ``Recorder.rate_limited``, and sent again after its ``retry_after`` as discord.py
+sends it.
 """
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import hashlib
 import itertools
@@ -48,6 +53,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.app import Skirmish, create_bot
 from bot.limits import choice_problems, file_sizes, problems
+from bot.outbound import DEFAULT_PER_SECOND
 from data.store import Store, open_store
 
 __all__ = ["Clock", "Harness", "Sent", "user_id_of", "channel_id_of", "HarnessError", "GUILD_ID", "APP_ID", "buttons_of"]
@@ -56,6 +62,8 @@ GUILD_ID = 700000000000000001
 APP_ID = 700000000000000002
 BOT_USER_ID = 700000000000000003
 _EPOCH_MS = 1420070400000
+#: Discord's global limit of bot-token requests a second
+GLOBAL_PER_SECOND = 50
 
 
 class Clock:
@@ -185,6 +193,24 @@ class Recorder:
         self.cdn: dict[str, bytes] = {}
         #: direct-message channels the bot opened: channel id -> the user's id
         self.dm_of: dict[str, str] = {}
+        #: the 429s Discord would have answered: ``"global"`` or the route's bucket, one per refusal
+        self.rate_limited: list[str] = []
+        #: when the bot-token requests of the last second (global) and of each route bucket were made
+        self._bucket_times: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
+        #: a route's bucket, as Discord's headers give it: (requests, per seconds); None: no route limits.
+        #: Discord's channel message routes allow about 5 per 5 s per channel
+        self.route_limit: tuple[int, float] | None = None
+
+    def over_limit(self, bucket: str, limit: int, per: float) -> float:
+        """Count a request in ``bucket``; 0 when Discord takes it, else the ``retry_after`` of its 429."""
+        now = time.monotonic()
+        times = self._bucket_times[bucket]
+        while times and times[0] <= now - per:
+            times.popleft()
+        if len(times) >= limit:
+            return times[0] + per - now
+        times.append(now)
+        return 0.0
 
     def clear(self) -> None:
         """Forget what was recorded (the messages and every call)."""
@@ -341,6 +367,7 @@ class Harness:
         clock: Callable[[], float] = time.time,
         default_reminder_hours: float = 24.0,
         board_delay: float = 0.0,
+        outbound_per_second: float = DEFAULT_PER_SECOND,
     ) -> "Harness":
         """A bot on the store at ``db``. With ``board_delay`` 0 each command waits for its status
         board edit (what tests and the console want); above 0, edits are merged as in production."""
@@ -348,7 +375,7 @@ class Harness:
         rng = random.Random(seed) if seed is not None else random.Random()
         bot = create_bot(
             store, rng=rng, clock=clock, sync_commands=False, board_delay=board_delay,
-            default_reminder_hours=default_reminder_hours,
+            default_reminder_hours=default_reminder_hours, outbound_per_second=outbound_per_second,
         )
         recorder = Recorder()
         async_context.set(RecordingAdapter(recorder))
@@ -359,7 +386,7 @@ class Harness:
         state.application_id = APP_ID
         harness = cls(bot, store, recorder)
         harness.db = db
-        bot.http.request = harness._http_request  # type: ignore[method-assign]
+        bot.http.request = bot.outbound.gate(harness._http_request)  # type: ignore[method-assign]
         bot.http.get_from_cdn = harness._cdn  # type: ignore[method-assign]
         await bot._async_setup_hook()
         # the guild is cached as the GUILD_CREATE of the guilds intent would leave it
@@ -390,8 +417,22 @@ class Harness:
         return getattr(self.store, "path", ":memory:")
 
     # -- channel HTTP (bot token) -----------------------------------------------------------------
+    async def _rate_limits(self, route: Any) -> None:
+        """Discord's global bucket (50 bot-token requests a second) and, when set, the route's:
+        a request over one is answered 429 with its ``retry_after``, recorded, and sent again
+        after it, as discord.py does."""
+        rec = self.recorder
+        buckets = [("global", GLOBAL_PER_SECOND, 1.0)]
+        if rec.route_limit is not None:
+            buckets.append((f"{route.method} {route.path} {route.channel_id}", *rec.route_limit))
+        for bucket, limit, per in buckets:
+            while (retry_after := rec.over_limit(bucket, limit, per)) > 0:
+                rec.rate_limited.append(bucket.split(" ")[0] if bucket == "global" else bucket)
+                await asyncio.sleep(retry_after)
+
     async def _http_request(self, route, *, files=None, form=None, **kwargs):  # type: ignore[no-untyped-def]
         rec = self.recorder
+        await self._rate_limits(route)
         body = kwargs.get("json") or _payload_of(None, list(form or []))
         channel = str(route.channel_id)
         if route.method in ("POST", "PATCH") and "/messages" in route.path:
