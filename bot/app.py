@@ -53,10 +53,20 @@ EXTENSIONS: tuple[str, ...] = (
 )
 
 
+#: Discord limits edits of a message older than an hour (error 30046, near 3 edits in 20 s in a channel)
+OLD_BOARD_SECONDS = 3600
+EDITS_OF_OLD_MESSAGES = 30046
+#: an older board is edited this many times less often (with the 1 s default: every 10 s at most)
+OLD_BOARD_SLOWER = 10
+
+
 class BoardKeeper:
     """One status-board message per encounter, edited in place and re-posted if deleted.
 
-    Edits that come within ``delay`` seconds of each other are merged into one.
+    Edits that come within ``delay`` seconds of each other are merged into one; once the board
+    is an hour old, within ``delay`` times `OLD_BOARD_SLOWER`. When Discord refuses an edit of
+    the old message (30046, or 429 after discord.py's own retries), the board is posted anew and
+    the old message deleted.
     """
 
     def __init__(self, bot: "Skirmish", delay: float) -> None:
@@ -84,15 +94,17 @@ class BoardKeeper:
 
     async def _run(self, channel_id: str) -> None:
         try:
+            pause = self.delay
             while channel_id in self._dirty:
-                if self.delay:
-                    await asyncio.sleep(self.delay)
+                if pause:
+                    await asyncio.sleep(pause)
                 # while the budget is spent on more urgent requests, changes keep coming: the
                 # board is read only when it can go out, so they make one edit
                 await self.bot.outbound.ready(BOARD)
                 self._dirty.discard(channel_id)
                 try:
-                    await self.update(channel_id)
+                    old = await self.update(channel_id)
+                    pause = self.delay * (OLD_BOARD_SLOWER if old else 1)
                 except Exception:  # the board is a convenience: never let it break a command
                     log.exception("could not update the status board in %s", channel_id)
         finally:  # nothing is kept for a channel whose board is up to date
@@ -100,11 +112,12 @@ class BoardKeeper:
                 del self._tasks[channel_id]
             self._dirty.discard(channel_id)  # only a cancelled run leaves it there
 
-    async def update(self, channel_id: str) -> None:
+    async def update(self, channel_id: str) -> bool:
+        """Edit the channel's board (or post it); whether the message edited is over an hour old."""
         service = self.bot.service
         board = await service.board(channel_id)
         if board is None:
-            return
+            return False
         report, _, encounter_id = board
         kwargs: dict[str, Any] = {"embed": to_embed(report), "allowed_mentions": NO_MENTIONS}
         if self.bot.board_view is not None:
@@ -117,18 +130,32 @@ class BoardKeeper:
                 message = await self._post(channel, message_id, kwargs)
         finally:
             release(view=kwargs.get("view"))
-        if message is not None:
-            await service.set_board_message(channel_id, str(message.id))
+        if message is None:
+            age = service.clock() - discord.utils.snowflake_time(int(message_id or 0)).timestamp()
+            return age > OLD_BOARD_SECONDS
+        await service.set_board_message(channel_id, str(message.id))
+        return False
 
     async def _post(self, channel: discord.PartialMessageable, message_id: str | None, kwargs: dict[str, Any]) -> discord.Message | None:
-        """Edit the board's message, or post it (again): the new message, None when edited."""
-        if message_id:
-            try:
-                await channel.get_partial_message(int(message_id)).edit(**kwargs)
-                return None
-            except discord.NotFound:
-                log.info("status board in %s was deleted: posting it again", channel.id)
-        return await channel.send(**kwargs)
+        """Edit the board's message, or post it (again, the old one deleted): the new message,
+        None when edited."""
+        if not message_id:
+            return await channel.send(**kwargs)
+        old = channel.get_partial_message(int(message_id))
+        try:
+            await old.edit(**kwargs)
+            return None
+        except discord.NotFound:
+            log.info("status board in %s was deleted: posting it again", channel.id)
+            return await channel.send(**kwargs)
+        except discord.HTTPException as exc:
+            if exc.code != EDITS_OF_OLD_MESSAGES and exc.status != 429:
+                raise
+            log.info("Discord refuses edits of the status board in %s (%s): posting it anew", channel.id, exc.code or exc.status)
+        message = await channel.send(**kwargs)
+        with contextlib.suppress(discord.HTTPException):  # already gone: nothing to do
+            await old.delete()
+        return message
 
 
 # Skirmish never joins voice: no warnings about voice libraries at start-up

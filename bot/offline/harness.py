@@ -28,7 +28,8 @@ Every message and autocomplete answer is read against Discord's documented limit
 Bot-token requests count against Discord's global bucket (50 a second) and, when
 ``Recorder.route_limit`` is set, a bucket per route and channel: one over a bucket is answered
 429, kept in ``Recorder.rate_limited``, and sent again after its ``retry_after`` as discord.py
-sends it.
+sends it. An edit of a message older than an hour (by the tests' clock) past 3 in 20 s in its
+channel is answered 400 with code 30046, as Discord answers it.
 """
 from __future__ import annotations
 
@@ -64,6 +65,9 @@ BOT_USER_ID = 700000000000000003
 _EPOCH_MS = 1420070400000
 #: Discord's global limit of bot-token requests a second
 GLOBAL_PER_SECOND = 50
+#: a message older than this (seconds) takes only `OLD_EDITS` edits (how many, per seconds) in its channel
+OLD_MESSAGE_SECONDS = 3600
+OLD_EDITS = (3, 20.0)
 
 
 class Clock:
@@ -98,7 +102,7 @@ def channel_id_of(name: str) -> int:
 class Sent:
     """One message the bot sent, edited or followed up with."""
 
-    kind: str  # response | followup | edit | channel | channel_edit | autocomplete; in calls only: defer | delete
+    kind: str  # response | followup | edit | channel | channel_edit | autocomplete; in calls only: defer | delete | channel_delete
     channel: str
     message_id: int
     content: str = ""
@@ -171,9 +175,11 @@ def refuse_invalid(found: list[str]) -> None:
 
 
 class Recorder:
-    """Records every outgoing message and hands out message ids."""
+    """Records every outgoing message and hands out message ids (snowflakes of ``clock``'s time,
+    so a message's age is what the tests' clock says)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
         #: the messages the bot sent or edited
         self.sent: list[Sent] = []
         #: every call in order: the messages, plus deferrals (``defer``) and deleted originals (``delete``)
@@ -197,9 +203,27 @@ class Recorder:
         self.rate_limited: list[str] = []
         #: when the bot-token requests of the last second (global) and of each route bucket were made
         self._bucket_times: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
+        self._old_edits: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
         #: a route's bucket, as Discord's headers give it: (requests, per seconds); None: no route limits.
         #: Discord's channel message routes allow about 5 per 5 s per channel
         self.route_limit: tuple[int, float] | None = None
+
+    def refuse_old_edit(self, channel: str, message_id: int) -> None:
+        """Discord limits edits of a message older than an hour (about 3 per 20 s in a channel):
+        past that it answers 400 with code 30046."""
+        age = self.clock() - discord.utils.snowflake_time(message_id).timestamp()
+        if age <= OLD_MESSAGE_SECONDS:
+            return
+        now = self.clock()
+        times = self._old_edits[channel]
+        while times and times[0] <= now - OLD_EDITS[1]:
+            times.popleft()
+        if len(times) >= OLD_EDITS[0]:
+            raise discord.HTTPException(  # type: ignore[arg-type]
+                _Response(400, "Bad Request"),
+                {"code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached. Try again later"},
+            )
+        times.append(now)
 
     def over_limit(self, bucket: str, limit: int, per: float) -> float:
         """Count a request in ``bucket``; 0 when Discord takes it, else the ``retry_after`` of its 429."""
@@ -218,7 +242,7 @@ class Recorder:
         self.calls.clear()
 
     def snowflake(self) -> int:
-        ms = int(time.time() * 1000) - _EPOCH_MS
+        ms = int(self.clock() * 1000) - _EPOCH_MS
         return (ms << 22) + next(self._ids)
 
     def message(self, channel: str, payload: dict[str, Any], message_id: int | None = None) -> dict[str, Any]:
@@ -270,7 +294,7 @@ class Recorder:
             deferred=deferral is not None,
         )
         self.calls.append(sent)
-        if kind not in ("defer", "delete"):
+        if kind not in ("defer", "delete", "channel_delete"):
             self.sent.append(sent)
         return sent
 
@@ -377,7 +401,7 @@ class Harness:
             store, rng=rng, clock=clock, sync_commands=False, board_delay=board_delay,
             default_reminder_hours=default_reminder_hours, outbound_per_second=outbound_per_second,
         )
-        recorder = Recorder()
+        recorder = Recorder(clock)
         async_context.set(RecordingAdapter(recorder))
         state = bot._connection
         state.user = discord.ClientUser(
@@ -448,8 +472,16 @@ class Harness:
             mid = int(route.url.rsplit("/", 1)[-1])
             if mid in rec.deleted:
                 raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})  # type: ignore[arg-type]
+            rec.refuse_old_edit(channel, mid)
             rec.record("channel_edit", channel, body, files, mid)
             return rec.message(channel, body, mid)
+        if route.method == "DELETE" and "/messages/" in route.path:
+            mid = int(route.url.rsplit("/", 1)[-1])
+            if mid in rec.deleted:
+                raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})  # type: ignore[arg-type]
+            rec.deleted.add(mid)
+            rec.record("channel_delete", channel, {}, None, mid)
+            return None
         if route.method == "GET" and route.path == "/users/{user_id}":
             uid = str(route.url.rsplit("/", 1)[-1])
             return {"id": uid, "username": f"user{uid[-4:]}", "discriminator": "0", "avatar": None, "global_name": None}
