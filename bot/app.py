@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.access import BOARD_NEEDS, TEXT_NEEDS, ChannelAccess
 from bot.limits import checked
 from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound
 from bot.mapworker import DEFAULT_WORKERS, shared_renderer
@@ -119,6 +120,8 @@ class BoardKeeper:
         if board is None:
             return False
         report, _, encounter_id = board
+        if self.bot.access.missing(channel_id, BOARD_NEEDS):  # Discord would refuse it: not sent
+            return False
         kwargs: dict[str, Any] = {"embed": to_embed(report), "allowed_mentions": NO_MENTIONS}
         if self.bot.board_view is not None:
             kwargs["view"] = self.bot.board_view(encounter_id)
@@ -128,6 +131,10 @@ class BoardKeeper:
         try:
             with self.bot.outbound.urgency(BOARD):
                 message = await self._post(channel, message_id, kwargs)
+        except discord.Forbidden:
+            self.bot.access.refused(channel_id, BOARD_NEEDS)
+            log.warning("no permission to post the status board in %s: nothing more is sent there until it is granted", channel_id)
+            return False
         finally:
             release(view=kwargs.get("view"))
         if message is None:
@@ -193,6 +200,8 @@ class Skirmish(commands.Bot):
         self.outbound = Outbound(outbound_per_second)
         self.http.request = self.outbound.gate(self.http.request)  # type: ignore[method-assign]
         self.boards = BoardKeeper(self, board_delay)
+        #: what the bot may post in each channel, as Discord says
+        self.access = ChannelAccess(self)
         self.dev_guild_id = dev_guild_id
         self.sync_commands = sync_commands
         self.reminder_every = reminder_every
@@ -255,6 +264,10 @@ class Skirmish(commands.Bot):
         where = nudge.reminder.channel_id
         given = False
         try:
+            if self.access.missing(where, TEXT_NEEDS):  # Discord would refuse it: not sent
+                log.info("no permission to remind in %s: the reminder is not sent", where)
+                await self.service.reminded(nudge)
+                return False
             channel = self.get_partial_messageable(int(where))
             extra: dict = {}
             ping = nudge.ping
@@ -264,8 +277,11 @@ class Skirmish(commands.Bot):
                 await channel.send(**checked(content=discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids), **extra))
             given = True
             await self._direct(nudge)
-        except (discord.Forbidden, discord.NotFound):
-            log.warning("cannot remind in %s (no access, or the channel is gone)", where)
+        except discord.Forbidden:
+            self.access.refused(where, TEXT_NEEDS)
+            log.warning("cannot remind in %s (no permission to post there)", where)
+        except discord.NotFound:
+            log.warning("cannot remind in %s (the channel is gone)", where)
         except discord.HTTPException:
             log.warning("could not send a reminder to %s; trying again later", where, exc_info=True)
             await self.service.store.release_reminder(nudge.reminder)

@@ -29,7 +29,9 @@ Bot-token requests count against Discord's global bucket (50 a second) and, when
 ``Recorder.route_limit`` is set, a bucket per route and channel: one over a bucket is answered
 429, kept in ``Recorder.rate_limited``, and sent again after its ``retry_after`` as discord.py
 sends it. An edit of a message older than an hour (by the tests' clock) past 3 in 20 s in its
-channel is answered 400 with code 30046, as Discord answers it.
+channel is answered 400 with code 30046, as Discord answers it. Each interaction carries the
+bot's ``app_permissions`` in its channel (`Harness.deny` takes some away), and a channel post or
+edit without them is answered 403 (code 50013), kept in ``Recorder.forbidden``.
 """
 from __future__ import annotations
 
@@ -68,6 +70,8 @@ GLOBAL_PER_SECOND = 50
 #: a message older than this (seconds) takes only `OLD_EDITS` edits (how many, per seconds) in its channel
 OLD_MESSAGE_SECONDS = 3600
 OLD_EDITS = (3, 20.0)
+#: what the bot may do in a channel unless a test takes some away (`Harness.deny`)
+APP_PERMISSIONS = discord.Permissions.text() | discord.Permissions(view_channel=True)
 
 
 class Clock:
@@ -174,6 +178,12 @@ def refuse_invalid(found: list[str]) -> None:
         )
 
 
+# a snowflake's low 22 bits: the process's own range (as Discord's process and worker bits), so
+# two consoles started in the same millisecond never make the same id; one count for the process,
+# so a restarted harness on a clock the tests hold still never repeats an id
+_SNOWFLAKES = itertools.count(((os.getpid() & 0x3FF) << 12) + 1)
+
+
 class Recorder:
     """Records every outgoing message and hands out message ids (snowflakes of ``clock``'s time,
     so a message's age is what the tests' clock says)."""
@@ -193,12 +203,11 @@ class Recorder:
         self.user_of_token: dict[str, str] = {}
         #: the message a button press's interaction came from, by interaction token
         self.message_of_token: dict[str, int] = {}
-        # a snowflake's low 22 bits: the process's own range (as Discord's process and worker
-        # bits), so two consoles started in the same millisecond never make the same id
-        self._ids = itertools.count(((os.getpid() & 0x3FF) << 12) + 1)
         self.cdn: dict[str, bytes] = {}
         #: direct-message channels the bot opened: channel id -> the user's id
         self.dm_of: dict[str, str] = {}
+        #: the channel posts and edits Discord would have refused (403), by channel id
+        self.forbidden: list[str] = []
         #: the 429s Discord would have answered: ``"global"`` or the route's bucket, one per refusal
         self.rate_limited: list[str] = []
         #: when the bot-token requests of the last second (global) and of each route bucket were made
@@ -243,7 +252,7 @@ class Recorder:
 
     def snowflake(self) -> int:
         ms = int(self.clock() * 1000) - _EPOCH_MS
-        return (ms << 22) + next(self._ids)
+        return (ms << 22) + next(_SNOWFLAKES)
 
     def message(self, channel: str, payload: dict[str, Any], message_id: int | None = None) -> dict[str, Any]:
         mid = message_id or self.snowflake()
@@ -415,8 +424,12 @@ class Harness:
         await bot._async_setup_hook()
         # the guild is cached as the GUILD_CREATE of the guilds intent would leave it
         state._add_guild_from_data({  # type: ignore[arg-type]
-            "id": str(GUILD_ID), "name": "Offline", "owner_id": str(BOT_USER_ID), "roles": [], "emojis": [],
-            "stickers": [], "features": [], "channels": [], "threads": [], "members": [], "member_count": 1,
+            "id": str(GUILD_ID), "name": "Offline", "owner_id": str(user_id_of("server-owner")), "emojis": [],
+            "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": str(APP_PERMISSIONS.value), "position": 0,
+                       "color": 0, "hoist": False, "managed": False, "mentionable": False}],
+            "stickers": [], "features": [], "channels": [], "threads": [], "member_count": 2,
+            "members": [{"user": {"id": str(BOT_USER_ID), "username": "Skirmish", "discriminator": "0", "avatar": None, "bot": True},
+                         "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0}],
             "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
             "preferred_locale": "en-US", "system_channel_flags": 0,
@@ -461,6 +474,8 @@ class Harness:
         channel = str(route.channel_id)
         if route.method in ("POST", "PATCH") and "/messages" in route.path:
             refuse_invalid(problems(body, file_sizes(files)))
+        if route.method in ("POST", "PATCH") and "/messages" in route.path:
+            self._refuse_forbidden(channel, body)
         if route.method == "POST" and route.path.endswith("/messages"):
             if rec.fail_sends > 0:
                 rec.fail_sends -= 1
@@ -492,6 +507,43 @@ class Harness:
             recipient = {"id": uid, "username": f"user{uid[-4:]}", "discriminator": "0", "avatar": None}
             return {"id": cid, "type": 1, "recipients": [recipient], "last_message_id": None}
         raise HarnessError(f"the offline harness does not serve {route.method} {route.path}")
+
+    def permissions_in(self, channel_id: str) -> discord.Permissions:
+        """What the bot may do in the channel, as Discord computes it from the server's roles and
+        the channel's overwrites (all a text channel needs, unless a test took some away)."""
+        guild = self.bot.get_guild(GUILD_ID)
+        channel = guild.get_channel(int(channel_id)) if guild is not None else None
+        if channel is None or guild is None or guild.me is None:
+            return APP_PERMISSIONS
+        return channel.permissions_for(guild.me)
+
+    def deny(self, channel: str, **changed: bool) -> None:
+        """Change what the bot may do in ``channel`` with an overwrite for its member, as a server
+        admin would (``h.deny("general", send_messages=False)``; True grants it again)."""
+        name = channel.lstrip("#")
+        cid = channel_id_of(name)
+        self._ensure_channel(cid, name)
+        guild = self.bot.get_guild(GUILD_ID)
+        assert guild is not None
+        found = guild.get_channel(cid)
+        assert isinstance(found, discord.TextChannel)
+        allow, deny = found.overwrites_for(guild.me).pair()
+        for perm, value in changed.items():
+            setattr(allow, perm, value)
+            setattr(deny, perm, not value)
+        data = {"id": str(cid), "type": 0, "name": name, "guild_id": str(GUILD_ID), "position": 0, "nsfw": False, "parent_id": None,
+                "permission_overwrites": [{"id": str(BOT_USER_ID), "type": 1, "allow": str(allow.value), "deny": str(deny.value)}]}
+        found._update(guild, data)  # type: ignore[arg-type]
+
+    def _refuse_forbidden(self, channel: str, body: dict[str, Any]) -> None:
+        """A channel post the bot's permissions there do not allow: 403, as Discord answers it."""
+        if channel in self.recorder.dm_of:
+            return
+        allowed = self.permissions_in(channel)
+        needs = ["view_channel", "send_messages"] + (["embed_links"] if body.get("embeds") else [])
+        if not all(getattr(allowed, n) for n in needs):
+            self.recorder.forbidden.append(channel)
+            raise discord.Forbidden(_Response(403, "Forbidden"), {"code": 50013, "message": "Missing Permissions"})  # type: ignore[arg-type]
 
     def direct_messages(self, user: str) -> list[Sent]:
         """The direct messages the bot sent to ``user``."""
@@ -655,7 +707,7 @@ class Harness:
             "member": self._member(user),
             "locale": "en-US",
             "guild_locale": "en-US",
-            "app_permissions": str(discord.Permissions.text().value),
+            "app_permissions": str(self.permissions_in(str(cid)).value),
             "entitlements": [],
             "authorizing_integration_owners": {},
             "attachment_size_limit": 8 * 1024 * 1024,
