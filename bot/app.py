@@ -75,11 +75,17 @@ class BoardKeeper:
         self.delay = delay
         self._dirty: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        #: when set (the benchmark), each edit's staleness is appended: the seconds from the first
+        #: change it carries to the edit done; `_since` holds that first change, while one waits
+        self.staleness: list[float] | None = None
+        self._since: dict[str, float] = {}
 
     def touch(self, channel_id: str) -> None:
         if not self.bot.runs_channel(channel_id):  # another process runs its guild's shard
             return
         self._dirty.add(channel_id)
+        if self.staleness is not None:
+            self._since.setdefault(channel_id, time.perf_counter())
         task = self._tasks.get(channel_id)
         if task is None or task.done():
             self._tasks[channel_id] = asyncio.create_task(self._run(channel_id))
@@ -103,8 +109,11 @@ class BoardKeeper:
                 # board is read only when it can go out, so they make one edit
                 await self.bot.outbound.ready(BOARD)
                 self._dirty.discard(channel_id)
+                since = self._since.pop(channel_id, None)
                 try:
                     old = await self.update(channel_id)
+                    if since is not None and self.staleness is not None:
+                        self.staleness.append(time.perf_counter() - since)
                     pause = self.delay * (OLD_BOARD_SLOWER if old else 1)
                 except Exception:  # the board is a convenience: never let it break a command
                     log.exception("could not update the status board in %s", channel_id)

@@ -208,6 +208,8 @@ class Recorder:
         self.dm_of: dict[str, str] = {}
         #: the channel posts and edits Discord would have refused (403), by channel id
         self.forbidden: list[str] = []
+        #: bot-token requests, by the second (of `time.monotonic`) they were made in
+        self.per_second: collections.Counter[int] = collections.Counter()
         #: the 429s Discord would have answered: ``"global"`` or the route's bucket, one per refusal
         self.rate_limited: list[str] = []
         #: when the bot-token requests of the last second (global) and of each route bucket were made
@@ -462,6 +464,7 @@ class Harness:
         buckets = [("global", GLOBAL_PER_SECOND, 1.0)]
         if rec.route_limit is not None:
             buckets.append((f"{route.method} {route.path} {route.channel_id}", *rec.route_limit))
+        rec.per_second[int(time.monotonic())] += 1
         for bucket, limit, per in buckets:
             while (retry_after := rec.over_limit(bucket, limit, per)) > 0:
                 rec.rate_limited.append(bucket.split(" ")[0] if bucket == "global" else bucket)
