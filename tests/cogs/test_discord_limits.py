@@ -33,3 +33,15 @@ async def test_interaction_replies_and_autocomplete_over_a_limit_are_refused(h: 
     with pytest.raises(discord.HTTPException):
         await typing.response.autocomplete([discord.app_commands.Choice(name="", value="x")])
     assert [s.content for s in h.recorder.sent] == ["ok"]
+
+
+async def test_a_route_bucket_answers_429_and_the_request_goes_after_its_retry_after(h: Harness) -> None:
+    """With a route bucket of 2 posts per 0.3 s in a channel, the third post is answered 429, waits, and then goes."""
+    h.recorder.route_limit = (2, 0.3)
+    channel = h.bot.get_partial_messageable(channel_id_of("general"))
+    other = h.bot.get_partial_messageable(channel_id_of("other"))
+    for text in ("one", "two", "three"):
+        await channel.send(text)
+    await other.send("elsewhere")  # another channel's bucket is its own
+    assert [s.content for s in h.recorder.sent] == ["one", "two", "three", "elsewhere"]
+    assert len(h.recorder.rate_limited) == 1 and str(channel_id_of("general")) in h.recorder.rate_limited[0]
