@@ -1,9 +1,10 @@
 """Buttons: End turn and Map on a turn-change message, the GM's Undo on the status board,
-◀ Older and Newer ▶ under a `/log` page, and Confirm / Cancel on the questions `/encounter end` and `/encounter import replace:true` ask.
+◀ Older and Newer ▶ under a `/log` page, and Confirm / Cancel on the questions `/encounter end`
+and `/encounter import replace:true` ask.
 
-The turn, board and log-page buttons are persistent `ui.DynamicItem`s: their ``custom_id`` carries the
-encounter id (and the turn, as `bot.service.core.turn_tag`), so they work after a restart and
-a stale one is recognised. Each press goes through the same service method as the slash
+The turn, board and log-page buttons are persistent `ui.DynamicItem`s: their ``custom_id``
+carries the encounter id (and the turn, as `bot.service.core.turn_tag`), so they work after a
+restart and a stale one is recognised. Each press goes through the same service method as the slash
 command (log, dedup of the interaction id, undo, board update, the turn ping).
 
 A question's answer is held in memory for `QUESTION_SECONDS`; its buttons carry a random token,
