@@ -102,3 +102,16 @@ async def test_long_order_and_end_summary_keep_whole_lines_and_counts(h: Harness
     summary = next(s for s in await h.run("gm", "/encounter end", confirm="true") if "Rounds played" in s.text).text
     assert "Actions logged" in summary and "`/log` and `/encounter export`" in summary
     assert re.search(r"… and \d+ more", summary)
+
+
+async def test_a_long_effect_list_keeps_whole_lines_and_the_board_counts_the_rest(h: Harness) -> None:
+    """100 effects: /effect list keeps whole lines and counts the rest; the board's effects line ends with "… and N more"."""
+    await setup_fight(h)
+    for i in range(100):
+        await h.run("gm", "/effect add", name=f"Blessing of the long road {i}", target="Grak", rounds=3)
+    listed = (await h.run("gm", "/effect list"))[0].embeds[0]["description"].split("\n")
+    left = re.fullmatch(r"… and (\d+) more lines", listed[-1])
+    assert left and len(listed) - 1 + int(left.group(1)) == 100
+    assert all(line.startswith("Blessing of the long road") and line.endswith(")") for line in listed[:-1])
+    board = [s for s in h.recorder.sent if s.kind.startswith("channel")][-1].text
+    assert re.search(r"✨ Effects: .*\) … and \d+ more \(`/effect list` shows all\)", board)
