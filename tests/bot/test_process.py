@@ -8,8 +8,12 @@ import sys
 from pathlib import Path
 
 from bot.offline.harness import APP_ID, Harness, channel_id_of
+from bot.settings import Settings
 from tests.bot.standin import StandIn
-from tests.bot.test_main import GOOD, ROOT, _SETTINGS
+
+ROOT = Path(__file__).resolve().parents[2]
+#: a well-formed bot token (the stand-in takes any)
+TOKEN = "MTA" + "x" * 21 + ".GhIjKl." + "y" * 30
 
 SHEET = "class=heavy weapons=hammer,shield"
 
@@ -21,8 +25,8 @@ async def test_the_bot_process_logs_in_answers_resumes_and_stops_cleanly(tmp_pat
     cid = channel_id_of("general")
     standin = StandIn(cid)
     root = await standin.start()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(_SETTINGS)}
-    env.update(DISCORD_TOKEN=GOOD, DISCORD_API_BASE=root, DATABASE_URL=str(tmp_path / "bot.db"), MAP_WORKERS="0",
+    env = {k: v for k, v in os.environ.items() if k.lower() not in Settings.model_fields}
+    env.update(DISCORD_TOKEN=TOKEN, DISCORD_API_BASE=root, DATABASE_URL=str(tmp_path / "bot.db"), MAP_WORKERS="0",
                PYTHONPATH=str(ROOT), BOARD_DELAY_SECONDS="0.1")
     log = open(tmp_path / "bot.log", "w")
     proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=log, stderr=log)
