@@ -11,6 +11,7 @@ import sys
 
 import aiohttp
 import discord
+import yarl
 from discord.gateway import DiscordWebSocket
 
 from bot.settings import Settings, SettingsError, TokenError, check_token, load_settings
@@ -49,10 +50,22 @@ async def reach_gateway(bot: discord.Client) -> None:
     await ws.close()
 
 
+def point_at(root: str) -> None:
+    """For testing only: send every REST request, interaction reply and the gateway connection
+    to a stand-in for Discord at ``root`` (``DISCORD_API_BASE``)."""
+    from discord.webhook import async_ as webhook
+
+    root = root.rstrip("/")
+    discord.http.Route.BASE = webhook.Route.BASE = f"{root}/api/v10"
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(root.replace("http", "ws", 1) + "/gateway")
+
+
 async def run_bot(settings: Settings, token: str) -> int:
     from bot.app import create_bot
     from data.store import open_store
 
+    if settings.discord_api_base:
+        point_at(settings.discord_api_base)
     try:
         store = await open_store(settings.database_url)
     except StoreError as exc:
@@ -67,6 +80,7 @@ async def run_bot(settings: Settings, token: str) -> int:
         shard_count=settings.shard_count,
         shard_ids=settings.shard_ids,
         map_workers=settings.map_workers,
+        outbound_per_second=settings.outbound_per_second,
     )
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

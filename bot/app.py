@@ -13,9 +13,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.access import BOARD_NEEDS, TEXT_NEEDS, ChannelAccess
+from bot.limits import checked
+from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound
 from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
-from bot.service import Nudge, Service
+from bot.service import LogPage, Nudge, Service
 from bot.tree import SkirmishTree, release
 from data.store import ShardSlice, Store, StoreUnavailable
 
@@ -55,10 +58,20 @@ EXTENSIONS: tuple[str, ...] = (
 )
 
 
+#: Discord limits edits of a message older than an hour (error 30046, near 3 edits in 20 s in a channel)
+OLD_BOARD_SECONDS = 3600
+EDITS_OF_OLD_MESSAGES = 30046
+#: an older board is edited this many times less often (with the 1 s default: every 10 s at most)
+OLD_BOARD_SLOWER = 10
+
+
 class BoardKeeper:
     """One status-board message per encounter, edited in place and re-posted if deleted.
 
-    Edits that come within ``delay`` seconds of each other are merged into one.
+    Edits that come within ``delay`` seconds of each other are merged into one; once the board
+    is an hour old, within ``delay`` times `OLD_BOARD_SLOWER`. When Discord refuses an edit of
+    the old message (30046, or 429 after discord.py's own retries), the board is posted anew and
+    the old message deleted.
     """
 
     def __init__(self, bot: "Skirmish", delay: float) -> None:
@@ -66,11 +79,17 @@ class BoardKeeper:
         self.delay = delay
         self._dirty: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        #: when set (the benchmark), each edit's staleness is appended: the seconds from the first
+        #: change it carries to the edit done; `_since` holds that first change, while one waits
+        self.staleness: list[float] | None = None
+        self._since: dict[str, float] = {}
 
     def touch(self, channel_id: str) -> None:
         if not self.bot.runs_channel(channel_id):  # another process runs its guild's shard
             return
         self._dirty.add(channel_id)
+        if self.staleness is not None:
+            self._since.setdefault(channel_id, time.perf_counter())
         task = self._tasks.get(channel_id)
         if task is None or task.done():
             self._tasks[channel_id] = asyncio.create_task(self._run(channel_id))
@@ -86,12 +105,20 @@ class BoardKeeper:
 
     async def _run(self, channel_id: str) -> None:
         try:
+            pause = self.delay
             while channel_id in self._dirty:
-                if self.delay:
-                    await asyncio.sleep(self.delay)
+                if pause:
+                    await asyncio.sleep(pause)
+                # while the budget is spent on more urgent requests, changes keep coming: the
+                # board is read only when it can go out, so they make one edit
+                await self.bot.outbound.ready(BOARD)
                 self._dirty.discard(channel_id)
+                since = self._since.pop(channel_id, None)
                 try:
-                    await self.update(channel_id)
+                    old = await self.update(channel_id)
+                    if since is not None and self.staleness is not None:
+                        self.staleness.append(time.perf_counter() - since)
+                    pause = self.delay * (OLD_BOARD_SLOWER if old else 1)
                 except StoreUnavailable:  # the store logged the outage once; the next change redraws it
                     pass
                 except Exception:  # the board is a convenience: never let it break a command
@@ -101,28 +128,56 @@ class BoardKeeper:
                 del self._tasks[channel_id]
             self._dirty.discard(channel_id)  # only a cancelled run leaves it there
 
-    async def update(self, channel_id: str) -> None:
+    async def update(self, channel_id: str) -> bool:
+        """Edit the channel's board (or post it); whether the message edited is over an hour old."""
         service = self.bot.service
         board = await service.board(channel_id)
         if board is None:
-            return
+            return False
         report, _, encounter_id = board
+        if self.bot.access.missing(channel_id, BOARD_NEEDS):  # Discord would refuse it: not sent
+            return False
         kwargs: dict[str, Any] = {"embed": to_embed(report), "allowed_mentions": NO_MENTIONS}
         if self.bot.board_view is not None:
             kwargs["view"] = self.bot.board_view(encounter_id)
+        checked(**kwargs)
         channel = self.bot.get_partial_messageable(int(channel_id))
         message_id = await service.board_message(channel_id)
         try:
-            if message_id:
-                try:
-                    await channel.get_partial_message(int(message_id)).edit(**kwargs)
-                    return
-                except discord.NotFound:
-                    log.info("status board in %s was deleted: posting it again", channel_id)
-            message = await channel.send(**kwargs)
+            with self.bot.outbound.urgency(BOARD):
+                message = await self._post(channel, message_id, kwargs)
+        except discord.Forbidden:
+            self.bot.access.refused(channel_id, BOARD_NEEDS)
+            log.warning("no permission to post the status board in %s: nothing more is sent there until it is granted", channel_id)
+            return False
         finally:
             release(view=kwargs.get("view"))
+        if message is None:
+            age = service.clock() - discord.utils.snowflake_time(int(message_id or 0)).timestamp()
+            return age > OLD_BOARD_SECONDS
         await service.set_board_message(channel_id, str(message.id))
+        return False
+
+    async def _post(self, channel: discord.PartialMessageable, message_id: str | None, kwargs: dict[str, Any]) -> discord.Message | None:
+        """Edit the board's message, or post it (again, the old one deleted): the new message,
+        None when edited."""
+        if not message_id:
+            return await channel.send(**kwargs)
+        old = channel.get_partial_message(int(message_id))
+        try:
+            await old.edit(**kwargs)
+            return None
+        except discord.NotFound:
+            log.info("status board in %s was deleted: posting it again", channel.id)
+            return await channel.send(**kwargs)
+        except discord.HTTPException as exc:
+            if exc.code != EDITS_OF_OLD_MESSAGES and exc.status != 429:
+                raise
+            log.info("Discord refuses edits of the status board in %s (%s): posting it anew", channel.id, exc.code or exc.status)
+        message = await channel.send(**kwargs)
+        with contextlib.suppress(discord.HTTPException):  # already gone: nothing to do
+            await old.delete()
+        return message
 
 
 # Skirmish never joins voice: no warnings about voice libraries at start-up
@@ -140,6 +195,7 @@ class Skirmish(commands.Bot):
         board_delay: float = 1.0,
         reminder_every: float = 60.0,
         log_retention_days: float = 30.0,
+        outbound_per_second: float = DEFAULT_PER_SECOND,
         **sharding: object,
     ) -> None:
         intents = discord.Intents.none()
@@ -155,7 +211,12 @@ class Skirmish(commands.Bot):
         #: the shards this process runs when it runs only some (`run_shards`); None: all
         self.shard_slice: ShardSlice | None = None
         self.service = service
+        #: every bot-token request of the process goes through it (all shards share the client)
+        self.outbound = Outbound(outbound_per_second)
+        self.http.request = self.outbound.gate(self.http.request)  # type: ignore[method-assign]
         self.boards = BoardKeeper(self, board_delay)
+        #: what the bot may post in each channel, as Discord says
+        self.access = ChannelAccess(self)
         self.dev_guild_id = dev_guild_id
         self.sync_commands = sync_commands
         self.reminder_every = reminder_every
@@ -167,6 +228,8 @@ class Skirmish(commands.Bot):
         #: for Confirm or Cancel: set by the `cogs.buttons` extension
         self.turn_view: Callable[[int, str, bool], discord.ui.View] | None = None
         self.board_view: Callable[[int], discord.ui.View] | None = None
+        #: the ◀ ▶ buttons of a `/log` page: set by the `cogs.buttons` extension too
+        self.log_view: Callable[[LogPage], discord.ui.View | None] | None = None
         self.questions: Any = None
         self._reminders: asyncio.Task[None] | None = None
 
@@ -223,17 +286,25 @@ class Skirmish(commands.Bot):
         where = nudge.reminder.channel_id
         given = False
         try:
+            if self.access.missing(where, TEXT_NEEDS):  # Discord would refuse it: not sent
+                log.info("no permission to remind in %s: the reminder is not sent", where)
+                await self.service.reminded(nudge)
+                return False
             channel = self.get_partial_messageable(int(where))
             extra: dict = {}
             ping = nudge.ping
             if ping is not None and ping.encounter_id is not None and self.turn_view is not None:
                 extra["view"] = self.turn_view(ping.encounter_id, ping.turn, ping.has_map)
             async with asyncio.timeout(self.reminder_timeout):
-                await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids), **extra)
+                with self.outbound.urgency(PING):
+                    await channel.send(**checked(content=discord_text(nudge.text), allowed_mentions=mentions_for(nudge.user_ids), **extra))
             given = True
             await self._direct(nudge)
-        except (discord.Forbidden, discord.NotFound):
-            log.warning("cannot remind in %s (no access, or the channel is gone)", where)
+        except discord.Forbidden:
+            self.access.refused(where, TEXT_NEEDS)
+            log.warning("cannot remind in %s (no permission to post there)", where)
+        except discord.NotFound:
+            log.warning("cannot remind in %s (the channel is gone)", where)
         except (discord.HTTPException, TimeoutError) as error:
             stalled = f"no answer within {self.reminder_timeout:g} s" if isinstance(error, TimeoutError) else "an error"
             log.warning("could not send a reminder to %s (%s); trying again later", where, stalled,
@@ -255,7 +326,7 @@ class Skirmish(commands.Bot):
         if missed:
             channel = self.get_partial_messageable(int(nudge.reminder.channel_id))
             async with asyncio.timeout(self.reminder_timeout):
-                await channel.send(discord_text(nudge.text), allowed_mentions=mentions_for(tuple(missed)))
+                await channel.send(**checked(content=discord_text(nudge.text), allowed_mentions=mentions_for(tuple(missed))))
 
     async def send_direct(self, user_ids: Iterable[str], **message: Any) -> list[str]:
         """Send ``message`` (``content``, ``embed``) by direct message to each of ``user_ids``,
@@ -266,7 +337,7 @@ class Skirmish(commands.Bot):
             try:
                 async with asyncio.timeout(self.reminder_timeout):
                     user = await self.fetch_user(int(user_id))
-                    await user.send(allowed_mentions=NO_MENTIONS, **message)
+                    await user.send(**checked(allowed_mentions=NO_MENTIONS, **message))
             except (discord.HTTPException, TimeoutError):
                 log.warning("cannot send a direct message to %s (closed to the bot?)", user_id)
                 failed.append(user_id)
@@ -321,6 +392,7 @@ def create_bot(
     shard_count: int | None = None,
     shard_ids: tuple[int, ...] | None = None,
     map_workers: int = DEFAULT_WORKERS,
+    outbound_per_second: float = DEFAULT_PER_SECOND,
 ) -> Skirmish:
     """The bot on ``store``; with ``shard_count``, an `AutoShardedBot` over ``shard_ids`` of
     them (None: all), that leaves other shards' guilds to the processes that run them."""
@@ -332,6 +404,7 @@ def create_bot(
         board_delay=board_delay,
         reminder_every=reminder_every,
         log_retention_days=log_retention_days,
+        outbound_per_second=outbound_per_second,
     )
     if shard_count is None:
         bot = Skirmish(service, **options)  # type: ignore[arg-type]

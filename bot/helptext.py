@@ -23,7 +23,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("/attack target weapon roll options · /coupdegrace target weapon roll", "attack; finish a downed foe"),
     ("/act action target options roll", "the system's other actions"),
     ("/effect add name target rounds ends · remove · list", "effects that last some turns or rounds, shown on the board"),
-    ("/roll dice reason · /log count · /undo · /map · /help system", "dice, the log, undo (GM), map picture, help"),
+    ("/roll dice reason · /log count page · /undo · /map · /help system", "dice, the log, undo (GM), map picture, help"),
 )
 
 

@@ -1,19 +1,56 @@
-"""Reports to Discord embeds, inside Discord's limits."""
+"""Reports to Discord embeds, inside Discord's limits, and never cut silently.
+
+A report longer than an embed holds keeps whole lines: what is left out is counted in a last
+line (``… and 12 more lines``, followed by the report's own `Report.more` hint), so nothing
+disappears without a word. The report's footer (its hints) is kept before anything else.
+"""
 from __future__ import annotations
 
 import discord
 
 from rules.hidden import for_reader
+from bot.limits import LIMITS
 from rules.report import Report, render_users
 
-__all__ = ["to_embed", "discord_text", "NO_MENTIONS", "mentions_for", "LIMITS", "clip"]
+__all__ = ["to_embed", "discord_text", "NO_MENTIONS", "mentions_for", "clip", "fit_lines"]
 
 NO_MENTIONS = discord.AllowedMentions.none()
-LIMITS = {"title": 256, "description": 4096, "fields": 25, "field_name": 256, "field_value": 1024, "total": 6000, "content": 2000}
+
+#: a field (its name, and one line or the "and N more" line) is not shown in less than this
+_MIN_FIELD = 80
 
 
 def clip(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, marked with "…" where it was cut (for one line)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fit_lines(lines: list[str], limit: int, more: str = "") -> str:
+    """The lines that fit in ``limit`` characters, whole, joined; those left out are counted in
+    a last line (``… and N more lines`` and ``more``). A first line alone too long is clipped."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    used = 0
+    for i, line in enumerate(lines):
+        left = len(lines) - i - 1
+        note = _more_line(left, more) if left else ""
+        cost = len(line) + (1 if kept else 0)
+        if used + cost + (len(note) + 1 if note else 0) > limit:
+            break
+        kept.append(line)
+        used += cost
+    left = len(lines) - len(kept)
+    note = _more_line(left, more)
+    if not kept:  # not one whole line fits: the first, clipped, and the count of the others
+        room = limit - (len(_more_line(left - 1, more)) + 1 if left > 1 else 0)
+        return "\n".join([clip(lines[0], max(room, 1)), *([_more_line(left - 1, more)] if left > 1 else [])])[:limit]
+    return "\n".join([*kept, note])
+
+
+def _more_line(n: int, more: str) -> str:
+    return f"… and {n} more line{'s' if n != 1 else ''}" + (f" {more}" if more else "")
 
 
 def discord_text(text: str) -> str:
@@ -36,20 +73,41 @@ def mentions_for(user_ids: tuple[str, ...] | list[str]) -> discord.AllowedMentio
     )
 
 
+def _fields(fields: list[tuple[str, str]], budget: int) -> list[tuple[str, str]]:
+    """The fields within ``budget`` characters and 25 fields: each keeps whole lines and says
+    how many it left out; the fields that find no room are named in a last one."""
+    fields = [(clip(discord_text(n or "—"), LIMITS["field_name"]), discord_text(v or "—")) for n, v in fields]
+    if (len(fields) <= LIMITS["fields"] and sum(len(n) + len(v) for n, v in fields) <= budget
+            and all(len(v) <= LIMITS["field_value"] for _, v in fields)):
+        return fields
+    last: list[tuple[str, str]] = []
+    for shown in range(min(len(fields), LIMITS["fields"]), 0, -1):
+        rest = fields[shown:]
+        last = [(f"… and {len(rest)} more", clip(", ".join(n for n, _ in rest), 2 * _MIN_FIELD))] if rest else []
+        room = budget - sum(len(n) + len(v) for n, v in last)
+        if shown + len(last) <= LIMITS["fields"] and room // shown >= _MIN_FIELD:
+            break
+    out: list[tuple[str, str]] = []
+    for i, (name, value) in enumerate(fields[:shown]):
+        share = room // (shown - i)
+        value = fit_lines(value.split("\n"), min(LIMITS["field_value"], max(share - len(name), 1))) or "—"
+        out.append((name, value))
+        room -= len(name) + len(value)
+    return out + last
+
+
 def to_embed(report: Report) -> discord.Embed:
     title = clip(discord_text(report.title), LIMITS["title"])
-    budget = LIMITS["total"] - len(title) - 40
-    description = clip(discord_text("\n".join(report.lines)), min(LIMITS["description"], budget))
+    footer = clip(discord_text(report.footer or ""), LIMITS["footer"])
+    budget = LIMITS["total"] - len(title) - len(footer)
+    lines = [discord_text(line) for line in report.lines]
+    wanted = sum(len(n) + len(v) for n, v in report.fields)
+    keep_for_fields = min(wanted + 60, budget // 2) if report.fields else 0
+    description = fit_lines(lines, min(LIMITS["description"], budget - keep_for_fields), report.more)
     budget -= len(description)
     embed = discord.Embed(title=title, description=description or None, colour=report.colour)
-    for name, value in report.fields[: LIMITS["fields"]]:
-        name = clip(discord_text(name or "—"), LIMITS["field_name"])
-        value = clip(discord_text(value or "—"), LIMITS["field_value"])
-        if len(name) + len(value) > budget - 20:
-            break
-        budget -= len(name) + len(value)
+    for name, value in _fields(list(report.fields), budget):
         embed.add_field(name=name, value=value, inline=False)
-    footer = discord_text(report.footer or "")
-    if footer and len(footer) < budget:
-        embed.set_footer(text=clip(footer, 2048))
+    if footer:
+        embed.set_footer(text=footer)
     return embed

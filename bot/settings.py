@@ -48,6 +48,15 @@ class Settings(BaseSettings):
     board_delay_seconds: float = Field(
         1.0, ge=0, description="Status-board edits within this many seconds are merged into one."
     )
+    outbound_per_second: float = Field(
+        40.0, gt=0, le=50,
+        description="Bot-token requests (posts, edits, DMs) a second at most, for the whole process; Discord's limit is 50.",
+    )
+    discord_api_base: str | None = Field(
+        None,
+        description="For testing only: the root URL of a stand-in for Discord (http://127.0.0.1:PORT); "
+        "its REST API is at /api/v10 and its gateway at /gateway. Empty: Discord itself.",
+    )
     map_workers: int = Field(
         DEFAULT_WORKERS, ge=0, le=32,
         description="Processes that draw `/map` pictures (default 2, 1 on a one-core machine; 0: draw in a thread of the bot's own process).",

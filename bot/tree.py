@@ -6,6 +6,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.limits import checked
 from bot.render import NO_MENTIONS, to_embed
 from rules.errors import RulesError
 from rules.report import COLOURS, Report
@@ -44,6 +45,7 @@ async def answer(interaction: discord.Interaction, *, ephemeral: bool = False, *
     The first follow-up after a deferral takes the deferral's visibility, so an ephemeral
     answer to a public deferral first deletes the "thinking" message and then goes out alone.
     """
+    checked(**kwargs)
     if not interaction.response.is_done():
         await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
         return

@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
+from bot.access import BOARD_NEEDS, grant_text
+from bot.limits import LIMITS, checked
+from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
 from bot.tree import answer, defer, release
 from rules.errors import InputError
+from rules.report import COLOURS, Report
 from rules.sheet import parse_options, parse_pairs, parse_sheet_edit
 from rules.system import get_system
 
@@ -56,13 +59,19 @@ def ctx_of(interaction: discord.Interaction, roll: str | None = None) -> Ctx:
 
 async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     """Send the outcome: the report, its file, a turn-change ping, and a board update."""
+    client: Skirmish = interaction.client  # type: ignore[assignment]
+    client.access.seen(interaction)
     kwargs: dict = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}
     if outcome.file is not None:
         name, data = outcome.file
         kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
+    view = client.log_view(outcome.log_page) if outcome.log_page is not None and client.log_view is not None else None
+    if view is not None:
+        kwargs["view"] = view
     await answer(interaction, ephemeral=outcome.ephemeral, **kwargs)
+    release(view=kwargs.get("view"))
     if outcome.private is not None:
-        await interaction.followup.send(embed=to_embed(outcome.private), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.followup.send(**checked(embed=to_embed(outcome.private), allowed_mentions=NO_MENTIONS), ephemeral=True)
     client: Skirmish = interaction.client  # type: ignore[assignment]
     if outcome.direct is not None:
         users, report = outcome.direct
@@ -73,11 +82,25 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
         if client.turn_view is not None and ping.encounter_id is not None:
             extra["view"] = client.turn_view(ping.encounter_id, ping.turn, ping.has_map)
         await interaction.followup.send(
-            content=discord_text(ping.text)[:2000], allowed_mentions=mentions_for(ping.user_ids), **extra
+            **checked(content=clip(discord_text(ping.text), LIMITS["content"]), allowed_mentions=mentions_for(ping.user_ids), **extra)
         )
         release(view=extra.get("view"))
     if outcome.board_changed and interaction.channel_id is not None:
-        client.boards.touch(str(interaction.channel_id))
+        await _board_or_grant(interaction, str(interaction.channel_id))
+
+
+async def _board_or_grant(interaction: discord.Interaction, channel_id: str) -> None:
+    """Update the channel's board, or, where the bot may not post it, tell a GM once (privately)
+    what to grant instead of sending what Discord would refuse."""
+    client: Skirmish = interaction.client  # type: ignore[assignment]
+    lacking = client.access.missing(channel_id, BOARD_NEEDS)
+    if not lacking:
+        client.boards.touch(channel_id)
+        return
+    enc = await service_of(interaction).encounter(channel_id)
+    if enc is not None and enc.is_gm(str(interaction.user.id)) and client.access.tell_once(channel_id):
+        report = Report("🔒 The status board needs a permission", [grant_text(lacking)], colour=COLOURS["error"])
+        await interaction.followup.send(**checked(embed=to_embed(report), allowed_mentions=NO_MENTIONS), ephemeral=True)
 
 
 async def defer_path_search(interaction: discord.Interaction, to: str | None) -> None:

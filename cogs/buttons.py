@@ -1,9 +1,10 @@
-"""Buttons: End turn and Map on a turn-change message, the GM's Undo on the status board, and
-Confirm / Cancel on the questions `/encounter end`, `/encounter import replace:true` and `/init next` ask.
+"""Buttons: End turn and Map on a turn-change message, the GM's Undo on the status board,
+◀ Older and Newer ▶ under a `/log` page, and Confirm / Cancel on the questions `/encounter end`,
+`/encounter import replace:true` and `/init next` ask.
 
-The turn and board buttons are persistent `ui.DynamicItem`s: their ``custom_id`` carries the
-encounter id (and the turn, as `bot.service.core.turn_tag`), so they work after a restart and
-a stale one is recognised. Each press goes through the same service method as the slash
+The turn, board and log-page buttons are persistent `ui.DynamicItem`s: their ``custom_id``
+carries the encounter id (and the turn, as `bot.service.core.turn_tag`), so they work after a
+restart and a stale one is recognised. Each press goes through the same service method as the slash
 command (log, dedup of the interaction id, undo, board update, the turn ping).
 
 A question's answer is held in memory for `QUESTION_SECONDS`; its buttons carry a random token,
@@ -21,15 +22,16 @@ import discord
 from discord import ui
 from discord.ext import commands
 
+from bot.limits import checked
 from bot.render import NO_MENTIONS, to_embed
-from bot.service import Outcome
+from bot.service import LogPage, Outcome
 from bot.tree import answer, release, report_error
 from cogs._common import ctx_of, defer, reply, service_of
 from rules.errors import NotAllowed
 from rules.report import COLOURS, Report, user_ref
 
 __all__ = [
-    "EndTurnButton", "MapButton", "UndoButton", "AnswerButton", "turn_view", "board_view", "ask", "Questions",
+    "EndTurnButton", "MapButton", "UndoButton", "LogPageButton", "AnswerButton", "log_view", "turn_view", "board_view", "ask", "Questions",
     "QUESTION_SECONDS", "DYNAMIC_ITEMS",
 ]
 
@@ -116,6 +118,45 @@ def board_view(encounter_id: int) -> ui.View:
     return view
 
 
+class LogPageButton(ui.DynamicItem[ui.Button], template=r"skirmish:log:(?P<enc>\d+):(?P<count>\d+):(?P<page>\d+)"):
+    """◀ Older and Newer ▶ under a `/log` page: the message shows that page instead (for
+    everyone who sees it: a public log stays public)."""
+
+    def __init__(self, encounter_id: int, count: int, page: int, label: str) -> None:
+        super().__init__(
+            ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=f"skirmish:log:{encounter_id}:{count}:{page}")
+        )
+        self.encounter_id, self.count, self.page = encounter_id, count, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "LogPageButton":
+        return cls(int(match["enc"]), int(match["count"]), int(match["page"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = None
+        try:
+            public = interaction.message is not None and not interaction.message.flags.ephemeral
+            outcome = await service_of(interaction).log(ctx_of(interaction), self.count, public, self.page, self.encounter_id)
+            view = log_view(outcome.log_page) if outcome.log_page is not None else None
+            await interaction.response.edit_message(**checked(embed=to_embed(outcome.report), view=view))
+        except Exception as exc:
+            await report_error(interaction, exc)
+        finally:
+            release(interaction, view)
+
+
+def log_view(page: LogPage) -> ui.View | None:
+    """◀ Older and Newer ▶ of a `/log` page, where there is a page that way (None: one page)."""
+    if page.pages <= 1:
+        return None
+    view = ui.View(timeout=None)
+    if page.page < page.pages:
+        view.add_item(LogPageButton(page.encounter_id, page.count, page.page + 1, "◀ Older"))
+    if page.page > 1:
+        view.add_item(LogPageButton(page.encounter_id, page.count, page.page - 1, "Newer ▶"))
+    return view
+
+
 # -- questions -----------------------------------------------------------------------------------------
 @dataclass
 class Question:
@@ -190,7 +231,7 @@ class AnswerButton(ui.DynamicItem[ui.Button], template=r"skirmish:answer:(?P<tok
             note = Report("✅ Confirmed", ["Done as asked: see the reply below."]) if self.yes else Report(
                 "Cancelled", ["Nothing was changed."]
             )
-            await interaction.response.edit_message(embed=to_embed(note), view=None)
+            await interaction.response.edit_message(**checked(embed=to_embed(note)), view=None)
             if self.yes:
                 await reply(interaction, await q.run(interaction))
         except Exception as exc:
@@ -212,10 +253,10 @@ async def ask(interaction: discord.Interaction, question: Report, run: Callable[
 
 
 #: every persistent button, registered at start-up with `bot.add_dynamic_items`
-DYNAMIC_ITEMS: tuple[Any, ...] = (EndTurnButton, MapButton, UndoButton, AnswerButton)
+DYNAMIC_ITEMS: tuple[Any, ...] = (EndTurnButton, MapButton, UndoButton, LogPageButton, AnswerButton)
 
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    bot.turn_view, bot.board_view = turn_view, board_view  # type: ignore[attr-defined]
+    bot.turn_view, bot.board_view, bot.log_view = turn_view, board_view, log_view  # type: ignore[attr-defined]
     bot.questions = Questions(bot.service.clock)  # type: ignore[attr-defined]

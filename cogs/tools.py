@@ -36,12 +36,13 @@ class ToolsCog(commands.Cog):
         await reply(interaction, await service_of(interaction).roll(ctx_of(interaction), dice, reason, adv, dis, private))
 
     @app_commands.command(name="log", description="The last actions of this encounter, with every die")
-    @app_commands.describe(count="How many (1-25)", public=PUBLIC_HELP)
+    @app_commands.describe(count="How many a page holds (1-25)", public=PUBLIC_HELP, page="Which page: 1 is the newest")
     @app_commands.guild_only()
     async def log(
-        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 25] = 10, public: bool = False
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 25] = 10, public: bool = False,
+        page: app_commands.Range[int, 1, 100_000] = 1,
     ) -> None:
-        await reply(interaction, await service_of(interaction).log(ctx_of(interaction), count, public))
+        await reply(interaction, await service_of(interaction).log(ctx_of(interaction), count, public, page))
 
     @app_commands.command(name="undo", description="Undo the last action; repeat to go further back (GM)")
     @app_commands.guild_only()

@@ -596,13 +596,13 @@ class PostgresStore(Store):
         rows = await self._rows(_LAST_ENDED, channel_id)
         return _encounter(rows[0]) if rows else None
 
-    async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
-        """The last ``count`` log rows of the encounter, newest last, each ``state_before``
+    async def log(self, encounter_id: int, count: int, skip: int = 0) -> list[LogEntry]:
+        """The last ``count`` log rows of the encounter before its newest ``skip``, newest last, each ``state_before``
         rebuilt from the snapshot before it (at most `SNAPSHOT_EVERY` rows further back)."""
         count = max(count, 0)
         rows = list(await self._rows(
-            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = $1 ORDER BY id DESC LIMIT $2",
-            encounter_id, count + SNAPSHOT_EVERY,
+            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
+            encounter_id, count + SNAPSHOT_EVERY, max(skip, 0),
         ))[::-1]
         entries = [_log_entry(row) for row in rows[max(len(rows) - count, 0):]]
         return entries_with_states(entries, [_undo_row(row) for row in rows])

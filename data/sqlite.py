@@ -587,13 +587,13 @@ class SqliteStore(Store):
         rows = await self._rows(_LAST_ENDED, (channel_id, channel_id))
         return _encounter(rows[0]) if rows else None
 
-    async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
-        """The last ``count`` log rows of the encounter, newest last, each ``state_before``
+    async def log(self, encounter_id: int, count: int, skip: int = 0) -> list[LogEntry]:
+        """The last ``count`` log rows of the encounter before its newest ``skip``, newest last, each ``state_before``
         rebuilt from the snapshot before it (at most `SNAPSHOT_EVERY` rows further back)."""
         count = max(count, 0)
         rows = (await self._rows(
-            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = ? ORDER BY id DESC LIMIT ?",
-            (encounter_id, count + SNAPSHOT_EVERY),
+            f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+            (encounter_id, count + SNAPSHOT_EVERY, max(skip, 0)),
         ))[::-1]
         entries = [_log_entry(row) for row in rows[max(len(rows) - count, 0):]]
         return entries_with_states(entries, [_undo_row(row) for row in rows])

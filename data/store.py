@@ -411,8 +411,8 @@ class Store(ABC):
         """Remember the id of the encounter's status board message."""
 
     @abstractmethod
-    async def log(self, encounter_id: int, count: int) -> list[LogEntry]:
-        """The last ``count`` log rows of the encounter, newest last."""
+    async def log(self, encounter_id: int, count: int, skip: int = 0) -> list[LogEntry]:
+        """The last ``count`` log rows of the encounter before its newest ``skip``, newest last."""
 
     @abstractmethod
     async def count_log(self, encounter_id: int) -> int:

@@ -34,7 +34,7 @@ from rules.events import (
     Victory,
 )
 from rules.hidden import for_reader, mark, names_in, public_copy, secret, turn_line
-from rules.report import COLOURS, Report, die_text, signed, user_ref
+from rules.report import COLOURS, Report, die_text, joined, signed, user_ref
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
@@ -363,13 +363,10 @@ class Presenter:
         fields: list[tuple[str, str]] = []
         for side in enc.sides():
             rows = [self.line(enc, c) for c in enc.combatants if c.side == side]
-            value = "\n".join(rows)
-            if len(value) > 1000:
-                value = value[:990] + "\n…"
-            fields.append((side or "no side", value or "—"))
+            fields.append((side or "no side", "\n".join(rows) or "—"))
         lines.extend(self.board_extra(enc))
         if enc.effects and not enc.winner:
-            lines.append("✨ Effects: " + "; ".join(self.effect_lines(enc))[:900])
+            lines.append("✨ Effects: " + joined(self.effect_lines(enc), 900, "(`/effect list` shows all)"))
         if enc.gm_edits and not enc.winner:
             lines.append("🛠️ GM changes: " + "; ".join(self.readable(note) for note in enc.gm_edits))
         return Report(title=title, lines=lines, fields=fields, colour=COLOURS["turn"])

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Encounter
     from rules.system import RuleSystem
 
-__all__ = ["Report", "user_ref", "render_users", "die_text", "TYPED", "signed", "plural", "COLOURS", "events_report", "board_report"]
+__all__ = ["Report", "user_ref", "render_users", "die_text", "TYPED", "signed", "plural", "COLOURS", "events_report", "board_report", "joined"]
 
 COLOURS = {
     "info": 0x5865F2,
@@ -47,6 +47,8 @@ class Report:
     fields: list[tuple[str, str]] = field(default_factory=list)
     colour: int = COLOURS["info"]
     footer: str | None = None
+    #: where a reader finds the lines a message had no room for (after "… and N more lines")
+    more: str = ""
 
     def for_reader(self, shown: Callable[[str], bool]) -> "Report":
         """This report as one reader sees it: each marked part (`rules.hidden.mark`) in the GM's
@@ -57,6 +59,7 @@ class Report:
             fields=[(for_reader(n, shown), for_reader(v, shown)) for n, v in self.fields],
             colour=self.colour,
             footer=for_reader(self.footer, shown) if self.footer else self.footer,
+            more=self.more,
         )
 
     def text(self) -> str:
@@ -66,6 +69,21 @@ class Report:
         if self.footer:
             parts.append(self.footer)
         return "\n".join(parts)
+
+
+def joined(items: Sequence[str], limit: int, more: str = "", sep: str = "; ") -> str:
+    """``items`` joined by ``sep``, whole, within about ``limit`` characters; those left out
+    counted at the end (``… and 3 more`` and ``more``)."""
+    text = sep.join(items)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    for item in items:
+        if len(sep.join([*kept, item])) > limit - 40 - len(more):
+            break
+        kept.append(item)
+    rest = f"… and {len(items) - len(kept)} more" + (f" {more}" if more else "")
+    return sep.join(kept) + (" " if kept else "") + rest
 
 
 def signed(n: int) -> str:

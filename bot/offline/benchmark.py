@@ -62,6 +62,7 @@ from typing import Any, TextIO
 
 from bot.app import settle_collector
 from bot.offline.harness import GUILD_ID, Harness, Sent, channel_id_of, user_id_of
+from bot.outbound import DEFAULT_PER_SECOND
 from bot.settings import Settings
 from data.store import Change, Store, database_backend, open_store
 from rules.models import Encounter
@@ -272,6 +273,10 @@ class LoadResult:
     stalls: int = 0  # stalls over STALL_MS
     blame: Counter[str] = field(default_factory=Counter)  # commands in flight during those stalls
     gc_longest: float = 0.0  # the longest garbage collection, seconds
+    requests: int = 0  # bot-token requests (board posts and edits, reminders, DMs) during the run and its boards' flush
+    requests_peak: int = 0  # the most bot-token requests in any one second
+    http_429: int = 0  # the 429s the harness answered (Discord's global bucket)
+    staleness: list[float] = field(default_factory=list)  # each board edit: seconds from its first change to the edit
 
     @property
     def rate(self) -> float:
@@ -523,7 +528,15 @@ async def run_load(b: Bench, channels: int, activations: int, *, prefix: str,
         names = [(f"{prefix}-{i}", _script_of(i)) for i in range(channels)]
         await _setup_channels(h, b, names)
         result = LoadResult(f"{channels} busy channel{'s' * (channels != 1)}" + ("" if maps else ", no /map"))
+        await h.bot.boards.flush()
+        h.recorder.per_second.clear()
+        h.recorder.rate_limited.clear()
+        h.bot.boards.staleness = result.staleness
         await _play(h, names, activations, result, profile, maps)
+        await h.bot.boards.flush()  # the last changes' edits, outside the timed run
+        result.requests = sum(h.recorder.per_second.values())
+        result.requests_peak = max(h.recorder.per_second.values(), default=0)
+        result.http_429 = len(h.recorder.rate_limited)
         for ch, script in names[:len(SCRIPTS)]:
             b.played[script.system] = await _encounter(h, ch)
         b.commands += result.commands
@@ -1138,7 +1151,9 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
             ("rate", r.rate), ("p50", r.pct(50)), ("p95", r.pct(95)), ("p99", r.pct(99)), ("stall_ms", r.stall * 1000), ("step_ms", r.callback * 1000),
             ("gc_ms", r.gc_longest * 1000), ("cpu_ms", 1000 * r.cpu_seconds / max(r.commands, 1)),
             ("commands", r.commands), ("refused", r.rejected), ("errors", r.errors),
-            ("write_rate", r.write_rate), ("channels", channels))})
+            ("write_rate", r.write_rate), ("channels", channels), ("requests_peak", r.requests_peak),
+            ("requests_rate", r.requests / r.seconds if r.seconds else 0.0), ("http_429", r.http_429),
+            ("stale_p50", r.pct(50, r.staleness)), ("stale_p99", r.pct(99, r.staleness)))})
     main_run = runs[1] if len(runs) > 1 else runs[0]
     # the same 50 channels with `/encounter status` for `/map`: the bot's own pace, apart from Pillow's
     played = dict(b.played)  # the fights as the targets' run left them, for the parts below
@@ -1158,6 +1173,11 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
             f"CPU {r.cpu_seconds:.1f} s of {r.seconds:.1f} s wall, and the map workers' {r.map_cpu_seconds:.1f} s")
         if r.examples:
             say("  first refusals/errors: " + " | ".join(r.examples))
+    for r in runs[:-1]:
+        say(f"{r.label}: bot-token requests {r.requests / r.seconds if r.seconds else 0:.1f}/s, at most "
+            f"{r.requests_peak} in one second (OUTBOUND_PER_SECOND {DEFAULT_PER_SECOND:g}; Discord's limit 50), "
+            f"{r.http_429} answered 429; the board's staleness (a change to its edit) p50 "
+            f"{r.pct(50, r.staleness):,.0f} ms, p99 {r.pct(99, r.staleness):,.0f} ms over {len(r.staleness):,} edits")
 
     floor, plain = await run_floor(b, cfg)
     ratio = main_run.write_rate / floor.write_rate if floor.write_rate else 0.0
@@ -1214,6 +1234,9 @@ TARGETS: tuple[tuple[str, str, Callable[[float], bool], str], ...] = (
     ("event-loop lag <= 20 ms (probe), 50 channels", "run1.stall_ms", lambda v: v <= 20, "{:.1f} ms"),
     (">= 1/4 of the group-commit floor (writes/s)", "floor.ratio", lambda v: v >= 0.25, "{:.2f}x"),
     ("< 1 KB undo data per action, 60 combatants", "undo.bytes_per_action", lambda v: v < 1024, "{:,.0f} B"),
+    (f"bot-token requests <= {DEFAULT_PER_SECOND:g} in any second, 500 channels", "run2.requests_peak",
+     lambda v: v <= DEFAULT_PER_SECOND, "{:.0f}"),
+    ("no 429 answered, 500 channels", "run2.http_429", lambda v: v == 0, "{:.0f}"),
     (f"slowest rules step < {RULES_STEP_TARGET_MS:.0f} ms", "rules.slowest_ms",
      lambda v: v < RULES_STEP_TARGET_MS, "{:.1f} ms"),
 )
@@ -1231,7 +1254,7 @@ def targets(figures: dict[str, dict[str, float]]) -> str:
             value = fig.get(key)
             row += ["-", ""] if value is None else [fmt.format(value), "PASS" if ok(value) else "MISS"]
         rows.append(row)
-    table = _table("Targets (issue 11: SQLite, 50 busy channels, this 2-core machine)", header, rows)
+    table = _table("Targets (issues 11 and 23: SQLite, 50 and 500 busy channels, this 2-core machine)", header, rows)
     ceilings = [f"{backend} {fig['run1.cpu_ms']:.2f} + {fig['run1.map_cpu_ms']:.2f} ms, at most "
                 f"{fig['run1.cpu_ceiling']:,.0f} commands/s" for backend, fig in figures.items() if "run1.cpu_ceiling" in fig]
     if ceilings:
@@ -1253,6 +1276,10 @@ def summary(figures: dict[str, dict[str, float]]) -> str:
             ("CPU ms per command", tuple(f"{r}.cpu_ms" for r in runs), "{:.2f}"),
             ("map workers' CPU ms per command", tuple(f"{r}.map_cpu_ms" for r in runs), "{:.2f}"),
             (f"commands/s the CPU allows ({CORES} cores)", tuple(f"{r}.cpu_ceiling" for r in runs), "{:,.0f}"),
+            ("bot-token requests/s (mean)", tuple(f"{r}.requests_rate" for r in runs), "{:,.1f}"),
+            ("bot-token requests, most in one second", tuple(f"{r}.requests_peak" for r in runs), "{:,.0f}"),
+            ("429s answered", tuple(f"{r}.http_429" for r in runs), "{:,.0f}"),
+            ("board staleness p50 / p99 ms", tuple(f"{r}.stale_{q}" for r in runs for q in ("p50", "p99")), "{:,.0f}"),
             ("50 channels, /encounter status for /map: commands/s, p99 ms, CPU ms", ("nomap.rate", "nomap.p99", "nomap.cpu_ms"), "{:,.1f}"),
             ("group-commit floor, writes/s", ("floor.rate",), "{:,.0f}"),
             ("plain sqlite3, writes/s", ("sqlite3.rate",), "{:,.0f}"),

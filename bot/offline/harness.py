@@ -21,10 +21,22 @@ Button presses (``await h.press("bob", "End turn")``) are type-3 interactions de
 button is on (the latest recorded message of the channel carrying it, as last sent or edited),
 so the registered ``ui.DynamicItem`` classes run for real. A press that updates its message
 (interaction callback type 7) is recorded as an ``edit`` of that message.
+
+Every message and autocomplete answer is read against Discord's documented limits
+(`bot.limits`) before it is recorded; one Discord would refuse raises ``discord.HTTPException``
+400 (code 50035, Invalid Form Body) as discord.py raises it, and nothing is recorded.
+Bot-token requests count against Discord's global bucket (50 a second) and, when
+``Recorder.route_limit`` is set, a bucket per route and channel: one over a bucket is answered
+429, kept in ``Recorder.rate_limited``, and sent again after its ``retry_after`` as discord.py
+sends it. An edit of a message older than an hour (by the tests' clock) past 3 in 20 s in its
+channel is answered 400 with code 30046, as Discord answers it. Each interaction carries the
+bot's ``app_permissions`` in its channel (`Harness.deny` takes some away), and a channel post or
+edit without them is answered 403 (code 50013), kept in ``Recorder.forbidden``.
 """
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import hashlib
 import itertools
@@ -43,6 +55,8 @@ from discord.enums import AppCommandOptionType
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.app import Skirmish, create_bot
+from bot.limits import choice_problems, file_sizes, problems
+from bot.outbound import DEFAULT_PER_SECOND
 from data.store import Store, open_store
 
 __all__ = ["Clock", "Harness", "Sent", "user_id_of", "channel_id_of", "HarnessError", "GUILD_ID", "APP_ID", "buttons_of"]
@@ -51,6 +65,13 @@ GUILD_ID = 700000000000000001
 APP_ID = 700000000000000002
 BOT_USER_ID = 700000000000000003
 _EPOCH_MS = 1420070400000
+#: Discord's global limit of bot-token requests a second
+GLOBAL_PER_SECOND = 50
+#: a message older than this (seconds) takes only `OLD_EDITS` edits (how many, per seconds) in its channel
+OLD_MESSAGE_SECONDS = 3600
+OLD_EDITS = (3, 20.0)
+#: what the bot may do in a channel unless a test takes some away (`Harness.deny`)
+APP_PERMISSIONS = discord.Permissions.text() | discord.Permissions(view_channel=True)
 
 
 class Clock:
@@ -85,7 +106,7 @@ def channel_id_of(name: str) -> int:
 class Sent:
     """One message the bot sent, edited or followed up with."""
 
-    kind: str  # response | followup | edit | channel | channel_edit | autocomplete; in calls only: defer | delete
+    kind: str  # response | followup | edit | channel | channel_edit | autocomplete; in calls only: defer | delete | channel_delete
     channel: str
     message_id: int
     content: str = ""
@@ -146,10 +167,29 @@ class _Response:
         self.reason = reason
 
 
-class Recorder:
-    """Records every outgoing message and hands out message ids."""
+def refuse_invalid(found: list[str]) -> None:
+    """Answer as Discord answers a payload over its limits: HTTP 400, code 50035 (Invalid Form Body)."""
+    if found:
+        raise discord.HTTPException(  # type: ignore[arg-type]
+            _Response(400, "Bad Request"), {
+                "code": 50035, "message": "Invalid Form Body",
+                "errors": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": f} for f in found]},
+            }
+        )
 
-    def __init__(self) -> None:
+
+# a snowflake's low 22 bits: the process's own range (as Discord's process and worker bits), so
+# two consoles started in the same millisecond never make the same id; one count for the process,
+# so a restarted harness on a clock the tests hold still never repeats an id
+_SNOWFLAKES = itertools.count(((os.getpid() & 0x3FF) << 12) + 1)
+
+
+class Recorder:
+    """Records every outgoing message and hands out message ids (snowflakes of ``clock``'s time,
+    so a message's age is what the tests' clock says)."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
         #: the messages the bot sent or edited
         self.sent: list[Sent] = []
         #: every call in order: the messages, plus deferrals (``defer``) and deleted originals (``delete``)
@@ -167,12 +207,49 @@ class Recorder:
         self.user_of_token: dict[str, str] = {}
         #: the message a button press's interaction came from, by interaction token
         self.message_of_token: dict[str, int] = {}
-        # a snowflake's low 22 bits: the process's own range (as Discord's process and worker
-        # bits), so two consoles started in the same millisecond never make the same id
-        self._ids = itertools.count(((os.getpid() & 0x3FF) << 12) + 1)
         self.cdn: dict[str, bytes] = {}
         #: direct-message channels the bot opened: channel id -> the user's id
         self.dm_of: dict[str, str] = {}
+        #: the channel posts and edits Discord would have refused (403), by channel id
+        self.forbidden: list[str] = []
+        #: bot-token requests, by the second (of `time.monotonic`) they were made in
+        self.per_second: collections.Counter[int] = collections.Counter()
+        #: the 429s Discord would have answered: ``"global"`` or the route's bucket, one per refusal
+        self.rate_limited: list[str] = []
+        #: when the bot-token requests of the last second (global) and of each route bucket were made
+        self._bucket_times: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
+        self._old_edits: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
+        #: a route's bucket, as Discord's headers give it: (requests, per seconds); None: no route limits.
+        #: Discord's channel message routes allow about 5 per 5 s per channel
+        self.route_limit: tuple[int, float] | None = None
+
+    def refuse_old_edit(self, channel: str, message_id: int) -> None:
+        """Discord limits edits of a message older than an hour (about 3 per 20 s in a channel):
+        past that it answers 400 with code 30046."""
+        age = self.clock() - discord.utils.snowflake_time(message_id).timestamp()
+        if age <= OLD_MESSAGE_SECONDS:
+            return
+        now = self.clock()
+        times = self._old_edits[channel]
+        while times and times[0] <= now - OLD_EDITS[1]:
+            times.popleft()
+        if len(times) >= OLD_EDITS[0]:
+            raise discord.HTTPException(  # type: ignore[arg-type]
+                _Response(400, "Bad Request"),
+                {"code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached. Try again later"},
+            )
+        times.append(now)
+
+    def over_limit(self, bucket: str, limit: int, per: float) -> float:
+        """Count a request in ``bucket``; 0 when Discord takes it, else the ``retry_after`` of its 429."""
+        now = time.monotonic()
+        times = self._bucket_times[bucket]
+        while times and times[0] <= now - per:
+            times.popleft()
+        if len(times) >= limit:
+            return times[0] + per - now
+        times.append(now)
+        return 0.0
 
     def clear(self) -> None:
         """Forget what was recorded (the messages and every call)."""
@@ -180,8 +257,8 @@ class Recorder:
         self.calls.clear()
 
     def snowflake(self) -> int:
-        ms = int(time.time() * 1000) - _EPOCH_MS
-        return (ms << 22) + next(self._ids)
+        ms = int(self.clock() * 1000) - _EPOCH_MS
+        return (ms << 22) + next(_SNOWFLAKES)
 
     def message(self, channel: str, payload: dict[str, Any], message_id: int | None = None) -> dict[str, Any]:
         mid = message_id or self.snowflake()
@@ -232,7 +309,7 @@ class Recorder:
             deferred=deferral is not None,
         )
         self.calls.append(sent)
-        if kind not in ("defer", "delete"):
+        if kind not in ("defer", "delete", "channel_delete"):
             self.sent.append(sent)
         return sent
 
@@ -263,8 +340,10 @@ class RecordingAdapter(AsyncWebhookAdapter):
         if path.endswith("/callback"):
             data = body.get("data") or {}
             if body.get("type") == 8:  # autocomplete result
+                refuse_invalid(choice_problems(data.get("choices") or []))
                 rec.record("autocomplete", channel, data, None, 0, user)
                 return {"interaction": {"id": str(route.webhook_id), "type": 4}}
+            refuse_invalid(problems(data, file_sizes(files)))
             mid = rec.snowflake()
             if body.get("type") == 5:  # deferred: "thinking" until the first follow-up
                 rec.thinking[token] = rec.record("defer", channel, data, files, mid, user)
@@ -285,6 +364,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
                 },
                 "resource": {"type": body.get("type", 4), "message": rec.message(channel, data, mid)},
             }
+        if route.method in ("POST", "PATCH"):
+            refuse_invalid(problems(body, file_sizes(files)))
         if route.method == "POST":
             deferral = rec.thinking.pop(token, None)
             sent = rec.record("followup", channel, body, files, rec.snowflake(), user, deferral=deferral)
@@ -325,6 +406,7 @@ class Harness:
         clock: Callable[[], float] = time.time,
         default_reminder_hours: float = 24.0,
         board_delay: float = 0.0,
+        outbound_per_second: float = DEFAULT_PER_SECOND,
     ) -> "Harness":
         """A bot on the store at ``db``. With ``board_delay`` 0 each command waits for its status
         board edit (what tests and the console want); above 0, edits are merged as in production."""
@@ -332,9 +414,9 @@ class Harness:
         rng = random.Random(seed) if seed is not None else random.Random()
         bot = create_bot(
             store, rng=rng, clock=clock, sync_commands=False, board_delay=board_delay,
-            default_reminder_hours=default_reminder_hours,
+            default_reminder_hours=default_reminder_hours, outbound_per_second=outbound_per_second,
         )
-        recorder = Recorder()
+        recorder = Recorder(clock)
         async_context.set(RecordingAdapter(recorder))
         state = bot._connection
         state.user = discord.ClientUser(
@@ -343,13 +425,17 @@ class Harness:
         state.application_id = APP_ID
         harness = cls(bot, store, recorder)
         harness.db = db
-        bot.http.request = harness._http_request  # type: ignore[method-assign]
+        bot.http.request = bot.outbound.gate(harness._http_request)  # type: ignore[method-assign]
         bot.http.get_from_cdn = harness._cdn  # type: ignore[method-assign]
         await bot._async_setup_hook()
         # the guild is cached as the GUILD_CREATE of the guilds intent would leave it
         state._add_guild_from_data({  # type: ignore[arg-type]
-            "id": str(GUILD_ID), "name": "Offline", "owner_id": str(BOT_USER_ID), "roles": [], "emojis": [],
-            "stickers": [], "features": [], "channels": [], "threads": [], "members": [], "member_count": 1,
+            "id": str(GUILD_ID), "name": "Offline", "owner_id": str(user_id_of("server-owner")), "emojis": [],
+            "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": str(APP_PERMISSIONS.value), "position": 0,
+                       "color": 0, "hoist": False, "managed": False, "mentionable": False}],
+            "stickers": [], "features": [], "channels": [], "threads": [], "member_count": 2,
+            "members": [{"user": {"id": str(BOT_USER_ID), "username": "Skirmish", "discriminator": "0", "avatar": None, "bot": True},
+                         "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0}],
             "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
             "preferred_locale": "en-US", "system_channel_flags": 0,
@@ -374,10 +460,29 @@ class Harness:
         return getattr(self.store, "path", ":memory:")
 
     # -- channel HTTP (bot token) -----------------------------------------------------------------
+    async def _rate_limits(self, route: Any) -> None:
+        """Discord's global bucket (50 bot-token requests a second) and, when set, the route's:
+        a request over one is answered 429 with its ``retry_after``, recorded, and sent again
+        after it, as discord.py does."""
+        rec = self.recorder
+        buckets = [("global", GLOBAL_PER_SECOND, 1.0)]
+        if rec.route_limit is not None:
+            buckets.append((f"{route.method} {route.path} {route.channel_id}", *rec.route_limit))
+        rec.per_second[int(time.monotonic())] += 1
+        for bucket, limit, per in buckets:
+            while (retry_after := rec.over_limit(bucket, limit, per)) > 0:
+                rec.rate_limited.append(bucket.split(" ")[0] if bucket == "global" else bucket)
+                await asyncio.sleep(retry_after)
+
     async def _http_request(self, route, *, files=None, form=None, **kwargs):  # type: ignore[no-untyped-def]
         rec = self.recorder
+        await self._rate_limits(route)
         body = kwargs.get("json") or _payload_of(None, list(form or []))
         channel = str(route.channel_id)
+        if route.method in ("POST", "PATCH") and "/messages" in route.path:
+            refuse_invalid(problems(body, file_sizes(files)))
+        if route.method in ("POST", "PATCH") and "/messages" in route.path:
+            self._refuse_forbidden(channel, body)
         if route.method == "POST" and route.path.endswith("/messages"):
             if channel in rec.stalled:
                 await asyncio.Event().wait()  # until cancelled
@@ -393,8 +498,16 @@ class Harness:
             mid = int(route.url.rsplit("/", 1)[-1])
             if mid in rec.deleted:
                 raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})  # type: ignore[arg-type]
+            rec.refuse_old_edit(channel, mid)
             rec.record("channel_edit", channel, body, files, mid)
             return rec.message(channel, body, mid)
+        if route.method == "DELETE" and "/messages/" in route.path:
+            mid = int(route.url.rsplit("/", 1)[-1])
+            if mid in rec.deleted:
+                raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})  # type: ignore[arg-type]
+            rec.deleted.add(mid)
+            rec.record("channel_delete", channel, {}, None, mid)
+            return None
         if route.method == "GET" and route.path == "/users/{user_id}":
             uid = str(route.url.rsplit("/", 1)[-1])
             return {"id": uid, "username": f"user{uid[-4:]}", "discriminator": "0", "avatar": None, "global_name": None}
@@ -405,6 +518,43 @@ class Harness:
             recipient = {"id": uid, "username": f"user{uid[-4:]}", "discriminator": "0", "avatar": None}
             return {"id": cid, "type": 1, "recipients": [recipient], "last_message_id": None}
         raise HarnessError(f"the offline harness does not serve {route.method} {route.path}")
+
+    def permissions_in(self, channel_id: str) -> discord.Permissions:
+        """What the bot may do in the channel, as Discord computes it from the server's roles and
+        the channel's overwrites (all a text channel needs, unless a test took some away)."""
+        guild = self.bot.get_guild(GUILD_ID)
+        channel = guild.get_channel(int(channel_id)) if guild is not None else None
+        if channel is None or guild is None or guild.me is None:
+            return APP_PERMISSIONS
+        return channel.permissions_for(guild.me)
+
+    def deny(self, channel: str, **changed: bool) -> None:
+        """Change what the bot may do in ``channel`` with an overwrite for its member, as a server
+        admin would (``h.deny("general", send_messages=False)``; True grants it again)."""
+        name = channel.lstrip("#")
+        cid = channel_id_of(name)
+        self._ensure_channel(cid, name)
+        guild = self.bot.get_guild(GUILD_ID)
+        assert guild is not None
+        found = guild.get_channel(cid)
+        assert isinstance(found, discord.TextChannel)
+        allow, deny = found.overwrites_for(guild.me).pair()
+        for perm, value in changed.items():
+            setattr(allow, perm, value)
+            setattr(deny, perm, not value)
+        data = {"id": str(cid), "type": 0, "name": name, "guild_id": str(GUILD_ID), "position": 0, "nsfw": False, "parent_id": None,
+                "permission_overwrites": [{"id": str(BOT_USER_ID), "type": 1, "allow": str(allow.value), "deny": str(deny.value)}]}
+        found._update(guild, data)  # type: ignore[arg-type]
+
+    def _refuse_forbidden(self, channel: str, body: dict[str, Any]) -> None:
+        """A channel post the bot's permissions there do not allow: 403, as Discord answers it."""
+        if channel in self.recorder.dm_of:
+            return
+        allowed = self.permissions_in(channel)
+        needs = ["view_channel", "send_messages"] + (["embed_links"] if body.get("embeds") else [])
+        if not all(getattr(allowed, n) for n in needs):
+            self.recorder.forbidden.append(channel)
+            raise discord.Forbidden(_Response(403, "Forbidden"), {"code": 50013, "message": "Missing Permissions"})  # type: ignore[arg-type]
 
     def direct_messages(self, user: str) -> list[Sent]:
         """The direct messages the bot sent to ``user``."""
@@ -568,7 +718,7 @@ class Harness:
             "member": self._member(user),
             "locale": "en-US",
             "guild_locale": "en-US",
-            "app_permissions": str(discord.Permissions.text().value),
+            "app_permissions": str(self.permissions_in(str(cid)).value),
             "entitlements": [],
             "authorizing_integration_owners": {},
             "attachment_size_limit": 8 * 1024 * 1024,

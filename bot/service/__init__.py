@@ -10,7 +10,7 @@
 Nothing here knows about Discord.
 """
 from bot.service.commands import Service
-from bot.service.core import CACHE_BYTES, Ctx, Nudge, Outcome, Ping, Unreadable
+from bot.service.core import CACHE_BYTES, Ctx, LogPage, Nudge, Outcome, Ping, Unreadable
 from bot.service.porting import MAX_IMPORT_BYTES
 
-__all__ = ["Service", "Ctx", "Outcome", "Ping", "Nudge", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]
+__all__ = ["Service", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]

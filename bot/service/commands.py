@@ -9,7 +9,7 @@ import json
 from typing import TypeVar
 
 from bot.service import views
-from bot.service.core import Ctx, LiveEntry, Outcome, ServiceCore, StoredEntry, no_encounter, resolved_again, turn_tag
+from bot.service.core import Ctx, LiveEntry, LogPage, Outcome, ServiceCore, StoredEntry, no_encounter, resolved_again, turn_tag
 from bot.service.clock import parse_quiet, quiet_text, zone
 from bot.service.reminders import Reminders
 from bot.service.permissions import COMMAND_NAMES, acting, authorise, default_actor, dice_for, not_gm, require_gm, require_gm_of
@@ -295,19 +295,32 @@ class Service(Reminders):
         report, private = views.readers(Report("↩️ Undone", [text[:3500]]), restored, restored.is_gm(ctx.user_id))
         return Outcome(report, ping=ping, board_changed=True, private=private)
 
-    async def log(self, ctx: Ctx, count: int, public: bool = False) -> Outcome:
+    async def log(self, ctx: Ctx, count: int, public: bool = False, page: int = 1, encounter_id: int | None = None) -> Outcome:
+        """`/log`: page ``page`` (1: the newest) of ``count`` entries; ``encounter_id``: a page
+        button's encounter, which must still be the channel's."""
         entry: StoredEntry | None = await self._live(ctx.channel_id)
         ended = entry is None
         if entry is None:
             entry = await self._ended(ctx.channel_id)
             if entry is None:
                 raise no_encounter()
+        if encounter_id is not None and entry.id != encounter_id:
+            raise IllegalAction("This log is of an encounter that is no longer this channel's: use `/log`.")
         enc = entry.enc if isinstance(entry, LiveEntry) else None
         name = enc.name if enc is not None else "the ended encounter"
-        entries = await self.store.log(entry.id, max(1, min(count, 25)))
+        count = max(1, min(count, 25))
+        total = await self.store.count_log(entry.id)
+        pages = max(1, -(-total // count))
+        if not 1 <= page <= pages:
+            raise InputError(f"The log has {plural(pages, 'page')} of {count} entries: give a `page:` from 1 to {pages}.")
+        entries = await self.store.log(entry.id, count, skip=(page - 1) * count)
         # each reader's own: the GM's with every number, unless posted for everyone
         shown = everyone if enc is not None and enc.is_gm(ctx.user_id) and not public else players_see(enc)
-        return Outcome(views.log_report(name, entries, ended=ended).for_reader(shown), ephemeral=not public)
+        report = views.log_report(name, entries, ended=ended).for_reader(shown)
+        if pages > 1 or total > len(entries):
+            report.footer = f"Page {page} of {pages} (page 1 is the newest) · {total} entries"
+        report.more = "(a smaller `count:` shows them)"
+        return Outcome(report, ephemeral=not public, log_page=LogPage(entry.id, count, page, pages))
 
     async def export(self, ctx: Ctx) -> Outcome:
         entry = await self._entry(ctx.channel_id) or await self._ended(ctx.channel_id)

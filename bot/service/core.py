@@ -33,7 +33,7 @@ from bot.mapworker import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
 
 __all__ = [
-    "ServiceCore", "Ctx", "Outcome", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
+    "ServiceCore", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
     "MAX_MESSAGE", "turn_tag", "resolved_again", "CONFLICT_SECONDS",
 ]
 
@@ -96,6 +96,17 @@ class Nudge:
     ping: Ping | None = None
 
 
+@dataclass(frozen=True)
+class LogPage:
+    """Where a `/log` reply stands: the encounter, the entries a page holds, this page (1: the
+    newest) and how many there are; the reply carries ◀ ▶ buttons to the pages beside it."""
+
+    encounter_id: int
+    count: int
+    page: int
+    pages: int
+
+
 @dataclass
 class Outcome:
     report: Report
@@ -107,6 +118,8 @@ class Outcome:
     private: Report | None = None
     #: sent by direct message to these users (a private roll's result to the GMs)
     direct: tuple[tuple[str, ...], Report] | None = None
+    #: a `/log` page: the reply carries buttons to the older and newer pages
+    log_page: LogPage | None = None
 
 
 class Unreadable(IllegalAction):

@@ -13,7 +13,7 @@ from rules.hidden import everyone, players_see, turn_line
 from rules.errors import RulesError
 from rules.models import Combatant, Encounter, MapState
 from rules.options import Option
-from rules.report import TYPED, Report, user_ref
+from rules.report import TYPED, Report, joined, user_ref
 from rules.system import Action, RuleSystem
 
 __all__ = ["title", "settings_lines", "settings_changes", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "readers", "who"]
@@ -165,17 +165,18 @@ def end_report(enc: Encounter | None, logged: int) -> Report:
     if enc is None:
         return Report("🏁 The encounter has ended", [f"Actions logged: **{logged}**", AFTER_END])
     fallen = {
-        side: ", ".join(f"{c.name} ({c.status})" for c in enc.combatants if c.side == side and c.status != "active")
+        side: [f"{c.name} ({c.status})" for c in enc.combatants if c.side == side and c.status != "active"]
         for side in enc.sides()
     }
-    fell = [f"{side}: {names}" for side, names in fallen.items() if names]
+    fell = [f"{side}: {joined(names, 300, sep=', ')}" for side, names in fallen.items() if names]
     winner = "no one: every side fell" if enc.winner == "nobody" else enc.winner
     lines = [
         f"Rounds played: **{enc.round}**",
         f"Winner: **{winner}**" if winner else "Winner: none yet",
-        "Fell: " + ("; ".join(fell) if fell else "nobody"),
         f"Actions logged: **{logged}**",
         AFTER_END,
+        "Fell: " + ("; ".join(fell[:1]) if fell else "nobody"),
+        *fell[1:],
     ]
     return Report(f"🏁 {enc.name} has ended", lines)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.outbound import DEFAULT_PER_SECOND
 from bot.offline.benchmark import TARGETS, Bench, Config, measure, summary, targets, time_rules_steps
 from rules.registry import all_systems
 from tests.backends import PgServer
@@ -62,6 +63,10 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
     # the map workers' CPU is counted, and the rate the CPU allows is within what one core allows the bot
     assert figures["run1.map_cpu_ms"] > 0 and "and the map workers'" in text
     assert 0 < figures["run1.cpu_ceiling"] <= 1000 / figures["run1.cpu_ms"]
+    # bot-token requests (the boards' edits) are counted, within the budget and never answered 429
+    assert all(0 < figures[f"run{i}.requests_peak"] <= DEFAULT_PER_SECOND for i in range(len(TINY.runs)))
+    assert figures["run1.http_429"] == 0 and figures["run1.stale_p99"] >= figures["run1.stale_p50"] > 0
+    assert "the board's staleness" in text
     assert ("sqlite3.rate" in figures) == (backend == "sqlite")
 
 
@@ -69,7 +74,8 @@ def test_targets_and_summary_list_every_backend_with_a_verdict() -> None:
     """The targets table has each target with a figure and PASS or MISS for each backend; the summary names both."""
     fig = {"run1.rate": 2500.0, "run1.p99": 60.0, "run1.stall_ms": 5.0, "run1.step_ms": 3.0, "floor.ratio": 0.3,
            "undo.bytes_per_action": 400.0, "rules.slowest_ms": 25.0, "run0.channels": 1.0, "run0.rate": 900.0,
-           "run1.cpu_ms": 1.0, "run1.map_cpu_ms": 0.5, "run1.cpu_ceiling": 1000.0}
+           "run1.cpu_ms": 1.0, "run1.map_cpu_ms": 0.5, "run1.cpu_ceiling": 1000.0,
+           "run2.requests_peak": 40.0, "run2.http_429": 0.0}
     table = targets({"SQLite": fig, "PostgreSQL": fig})
     lines = table.splitlines()
     for label, *_ in TARGETS:

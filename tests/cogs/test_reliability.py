@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from bot.limits import choice_problems
+from bot.limits import problems as message_problems
 from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 from tests.cogs.fights import BORIN, GRAK, export
 from data.store import open_store
@@ -230,55 +232,14 @@ async def test_killed_mid_load_loses_no_acknowledged_command(url: str, tmp_path:
 
 
 # -- Discord's limits on every outgoing payload --------------------------------------------------------
-LIMITS = {"content": 2000, "embeds": 10, "title": 256, "description": 4096, "fields": 25, "field_name": 256,
-          "field_value": 1024, "footer": 2048, "author": 256, "total": 6000, "choices": 25, "choice": 100,
-          "files": 10, "file_bytes": 8 * 1024 * 1024}
-
-
 def limit_problems(s: Sent) -> list[str]:
     """What in one recorded payload Discord would refuse, or that could ping everyone or a role."""
     p = s.payload
-    problems: list[str] = []
     if s.kind in ("defer", "delete"):  # no message: nothing in it can exceed a limit or ping anyone
         return [f"a {s.kind} that carries a message"] if s.content or s.embeds or s.files else []
     if s.kind == "autocomplete":
-        choices = p.get("choices") or []
-        if len(choices) > LIMITS["choices"]:
-            problems.append(f"{len(choices)} autocomplete choices")
-        for c in choices:
-            if not 1 <= len(c["name"]) <= LIMITS["choice"] or len(str(c["value"])) > LIMITS["choice"]:
-                problems.append(f"autocomplete choice too long: {c['name'][:40]!r}")
-        return problems
-    if len(p.get("content") or "") > LIMITS["content"]:
-        problems.append(f"content of {len(p['content'])} characters")
-    embeds = p.get("embeds") or []
-    if len(embeds) > LIMITS["embeds"]:
-        problems.append(f"{len(embeds)} embeds")
-    total = 0
-    for e in embeds:
-        title, description = e.get("title") or "", e.get("description") or ""
-        fields = e.get("fields") or []
-        footer = (e.get("footer") or {}).get("text") or ""
-        author = (e.get("author") or {}).get("name") or ""
-        for key, text in (("title", title), ("description", description), ("footer", footer), ("author", author)):
-            if len(text) > LIMITS[key]:
-                problems.append(f"embed {key} of {len(text)} characters")
-        if len(fields) > LIMITS["fields"]:
-            problems.append(f"{len(fields)} embed fields")
-        for f in fields:
-            if not f.get("name") or len(f["name"]) > LIMITS["field_name"]:
-                problems.append(f"field name of {len(f.get('name') or '')} characters")
-            if not f.get("value") or len(f["value"]) > LIMITS["field_value"]:
-                problems.append(f"field value of {len(f.get('value') or '')} characters")
-        total += len(title) + len(description) + len(footer) + len(author)
-        total += sum(len(f.get("name") or "") + len(f.get("value") or "") for f in fields)
-    if total > LIMITS["total"]:
-        problems.append(f"embeds total {total} characters")
-    if len(s.files) > LIMITS["files"]:
-        problems.append(f"{len(s.files)} files")
-    for name, data in s.files:
-        if len(data) > LIMITS["file_bytes"]:
-            problems.append(f"file {name} of {len(data)} bytes")
+        return choice_problems(p.get("choices") or [])
+    problems = message_problems(p, [len(data) for _, data in s.files])
     am = p.get("allowed_mentions")
     if am is None:
         problems.append("no allowed_mentions: Discord would use its default and parse @everyone")

@@ -402,6 +402,18 @@ async def test_log_returns_newest_last(store: Store) -> None:
     assert await store.log(created.id, 0) == []
 
 
+async def test_log_skips_the_newest_for_older_pages(store: Store) -> None:
+    """log(count, skip) gives the count rows before the newest skip, oldest first, with their states."""
+    created = await store.create_encounter("c1", "g", enc(), 1.0)
+    for r in range(1, 8):
+        await store.apply(change(created.id, f"i{r}", round=r))
+    page = await store.log(created.id, 3, skip=3)
+    assert [e.interaction_id for e in page] == ["i2", "i3", "i4"]
+    assert all(e.state_before is not None for e in page)
+    assert [e.interaction_id for e in await store.log(created.id, 3, skip=6)] == ["i1"]
+    assert await store.log(created.id, 3, skip=7) == []
+
+
 async def test_concurrent_applies_land_in_order_once(store: Store, url: str) -> None:
     """50 concurrent applies on 5 encounters all land, in order, none twice, in few batches."""
     ids = [(await store.create_encounter(f"c{k}", "g", enc(), 1.0)).id for k in range(5)]

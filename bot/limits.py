@@ -1,0 +1,164 @@
+"""Discord's documented limits on what a message may carry, checked in one place.
+
+`problems` reads a message as it goes over the wire (the JSON payload discord.py builds, and
+the sizes of its files) and names everything Discord would refuse with an HTTP 400 ("Invalid
+Form Body"); `choice_problems` does the same for an autocomplete answer. The bot checks each
+message with `checked` before sending it, and the offline harness answers every payload it
+receives as Discord would, through the same reading.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import discord
+
+__all__ = ["LIMITS", "OverLimit", "problems", "choice_problems", "checked", "file_sizes"]
+
+#: the limits of discord-api-docs (messages, embeds, components, interactions, uploads)
+LIMITS: dict[str, int] = {
+    "content": 2000,
+    "embeds": 10,
+    "title": 256,
+    "description": 4096,
+    "fields": 25,
+    "field_name": 256,
+    "field_value": 1024,
+    "footer": 2048,
+    "author": 256,
+    "total": 6000,  # every embed's title, description, field names and values, footer and author
+    "rows": 5,
+    "row_items": 5,
+    "custom_id": 100,
+    "label": 80,
+    "select_options": 25,
+    "placeholder": 150,
+    "choices": 25,
+    "choice": 100,
+    "mentions": 100,  # users, and roles, named in allowed_mentions
+    "files": 10,
+    "upload_bytes": 10 * 1024 * 1024,  # all the files of one message together
+}
+
+
+class OverLimit(ValueError):
+    """A message Discord would refuse; it is not sent (a fault of the bot, logged as one)."""
+
+    def __init__(self, found: list[str]) -> None:
+        super().__init__("over Discord's limits: " + "; ".join(found))
+        self.problems = found
+
+
+def _too_long(what: str, text: str, limit: int, *, empty: bool = True) -> list[str]:
+    if len(text) > limit:
+        return [f"{what} of {len(text)} characters (at most {limit})"]
+    if not empty and not text:
+        return [f"{what} is empty"]
+    return []
+
+
+def _embed_problems(embeds: Sequence[dict[str, Any]]) -> list[str]:
+    found = [f"{len(embeds)} embeds (at most {LIMITS['embeds']})"] if len(embeds) > LIMITS["embeds"] else []
+    total = 0
+    for e in embeds:
+        title, description = e.get("title") or "", e.get("description") or ""
+        footer = (e.get("footer") or {}).get("text") or ""
+        author = (e.get("author") or {}).get("name") or ""
+        fields = e.get("fields") or []
+        for key, text in (("title", title), ("description", description), ("footer", footer), ("author", author)):
+            found += _too_long(f"an embed's {key}", text, LIMITS[key])
+        if len(fields) > LIMITS["fields"]:
+            found.append(f"{len(fields)} fields in an embed (at most {LIMITS['fields']})")
+        for f in fields:
+            found += _too_long("a field's name", f.get("name") or "", LIMITS["field_name"], empty=False)
+            found += _too_long("a field's value", f.get("value") or "", LIMITS["field_value"], empty=False)
+            total += len(f.get("name") or "") + len(f.get("value") or "")
+        total += len(title) + len(description) + len(footer) + len(author)
+    if total > LIMITS["total"]:
+        found.append(f"embeds of {total} characters in all (at most {LIMITS['total']})")
+    return found
+
+
+def _component_problems(rows: Sequence[dict[str, Any]]) -> list[str]:
+    found = [f"{len(rows)} rows of components (at most {LIMITS['rows']})"] if len(rows) > LIMITS["rows"] else []
+    for row in rows:
+        items = row.get("components") or []
+        if not 1 <= len(items) <= LIMITS["row_items"]:
+            found.append(f"a row of {len(items)} components (1 to {LIMITS['row_items']})")
+        for item in items:
+            if "custom_id" in item or item.get("style") != 5:  # a link button has a url instead
+                found += _too_long("a custom_id", str(item.get("custom_id") or ""), LIMITS["custom_id"], empty=False)
+            found += _too_long("a label", item.get("label") or "", LIMITS["label"])
+            found += _too_long("a placeholder", item.get("placeholder") or "", LIMITS["placeholder"])
+            if len(item.get("options") or []) > LIMITS["select_options"]:
+                found.append(f"a menu of {len(item['options'])} options (at most {LIMITS['select_options']})")
+    return found
+
+
+def _mention_problems(am: dict[str, Any] | None) -> list[str]:
+    if am is None:
+        return []
+    found = []
+    parse = am.get("parse") or []
+    for kind in ("users", "roles"):
+        named = am.get(kind) or []
+        if len(named) > LIMITS["mentions"]:
+            found.append(f"{len(named)} {kind} in allowed_mentions (at most {LIMITS['mentions']})")
+        if named and kind in parse:
+            found.append(f"allowed_mentions both parses and lists {kind}")
+    return found
+
+
+def problems(payload: dict[str, Any], file_sizes: Iterable[int] = ()) -> list[str]:
+    """What in one message (its JSON payload and its files' sizes) Discord would refuse."""
+    sizes = list(file_sizes)
+    found = _too_long("content", payload.get("content") or "", LIMITS["content"])
+    found += _embed_problems(payload.get("embeds") or [])
+    found += _component_problems(payload.get("components") or [])
+    found += _mention_problems(payload.get("allowed_mentions"))
+    if len(sizes) > LIMITS["files"]:
+        found.append(f"{len(sizes)} files (at most {LIMITS['files']})")
+    if sum(sizes) > LIMITS["upload_bytes"]:
+        found.append(f"files of {sum(sizes):,} bytes (at most {LIMITS['upload_bytes']:,})")
+    return found
+
+
+def choice_problems(choices: Sequence[dict[str, Any]]) -> list[str]:
+    """What in an autocomplete answer Discord would refuse (it then shows "Loading options failed")."""
+    found = [f"{len(choices)} choices (at most {LIMITS['choices']})"] if len(choices) > LIMITS["choices"] else []
+    for c in choices:
+        name, value = str(c.get("name") or ""), c.get("value")
+        found += _too_long("a choice's name", name, LIMITS["choice"], empty=False)
+        if isinstance(value, str):
+            found += _too_long("a choice's value", value, LIMITS["choice"])
+    return found
+
+
+def file_sizes(files: Iterable[discord.File] | None) -> list[int]:
+    """The size in bytes of each file, its read position left where it was."""
+    sizes = []
+    for f in files or ():
+        pos = f.fp.tell()
+        f.fp.seek(0, 2)
+        sizes.append(f.fp.tell())
+        f.fp.seek(pos)
+    return sizes
+
+
+def checked(**kwargs: Any) -> dict[str, Any]:
+    """The keyword arguments of a send or an edit (content, embed(s), view, file(s),
+    allowed_mentions), unchanged when Discord would take them; `OverLimit` otherwise."""
+    embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") is not None else [])
+    view = kwargs.get("view")
+    mentions = kwargs.get("allowed_mentions")
+    payload: dict[str, Any] = {
+        "content": str(kwargs.get("content") or ""),
+        "embeds": [e.to_dict() for e in embeds],
+        "components": view.to_components() if view is not None else [],
+        "allowed_mentions": mentions.to_dict() if mentions is not None else None,
+    }
+    files = kwargs.get("files") or ([kwargs["file"]] if kwargs.get("file") is not None else [])
+    found = problems(payload, file_sizes(files))
+    if found:
+        raise OverLimit(found)
+    return kwargs

@@ -1,0 +1,134 @@
+"""The one outbound scheduler: every bot-token request of the process passes through it.
+
+Discord lets a bot make 50 requests a second with its token (posts, edits, DMs, deletes, every
+REST call), over all its shards; interaction replies and follow-ups go through the
+interaction's webhook and are not counted. `Outbound` keeps the bot under a lower budget
+(`OUTBOUND_PER_SECOND`, 40 by default): never more than that many requests start in any one
+second. When requests wait, the most urgent goes first: turn pings and deadline notices
+(`PING`), then the rest (`FOLLOW_UP`: direct messages, look-ups), then status-board edits
+(`BOARD`), which `bot.app.BoardKeeper` merges per channel while they wait. Under the gate
+discord.py still honours each route's own bucket from Discord's rate-limit headers.
+
+The bot installs it on its HTTP client (`Outbound.gate`), so nothing can go around it; a
+caller marks how urgent its requests are with ``with outbound.urgency(PING): ...``.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import heapq
+import itertools
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+__all__ = ["Outbound", "PING", "FOLLOW_UP", "BOARD", "DEFAULT_PER_SECOND"]
+
+#: turn pings and deadline notices
+PING = 0
+#: direct messages, look-ups, anything not marked
+FOLLOW_UP = 1
+#: status-board posts and edits: the last to go, merged while they wait
+BOARD = 2
+
+#: Discord's global limit is 50 a second; this leaves room for what the bot does not plan
+DEFAULT_PER_SECOND = 40.0
+
+T = TypeVar("T")
+
+_urgency: contextvars.ContextVar[int] = contextvars.ContextVar("skirmish_urgency", default=FOLLOW_UP)
+
+
+class Outbound:
+    """A sliding one-second window of at most ``per_second`` request starts, handed out by urgency."""
+
+    def __init__(self, per_second: float = DEFAULT_PER_SECOND, clock: Callable[[], float] = time.monotonic) -> None:
+        if per_second <= 0:
+            raise ValueError("OUTBOUND_PER_SECOND must be above 0")
+        self.per_second = per_second
+        self.clock = clock
+        self._window: deque[float] = deque()  # when the requests of the last second started
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._wake: asyncio.TimerHandle | None = None
+        #: how many requests went through, by urgency (for the benchmark and the tests)
+        self.sent = [0, 0, 0]
+
+    @contextlib.contextmanager
+    def urgency(self, level: int) -> Iterator[None]:
+        """Requests made inside go out at ``level`` (`PING`, `FOLLOW_UP` or `BOARD`)."""
+        token = _urgency.set(level)
+        try:
+            yield
+        finally:
+            _urgency.reset(token)
+
+    def _room(self) -> float:
+        """0 when a request may start now, else the seconds until one may."""
+        now = self.clock()
+        while self._window and self._window[0] <= now - 1.0:
+            self._window.popleft()
+        if len(self._window) < int(self.per_second):
+            return 0.0
+        return self._window[0] + 1.0 - now
+
+    def busy(self, level: int) -> bool:
+        """Whether a request at ``level`` would wait now (the budget is spent, or more urgent ones wait)."""
+        return self._room() > 0 or any(u <= level for u, _, f in self._waiting if not f.done())
+
+    async def wait(self, level: int | None = None) -> None:
+        """Wait for this task's turn, and take it."""
+        level = _urgency.get() if level is None else level
+        if not self._waiting and self._room() == 0:
+            self._take(level)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (level, next(self._order), future))
+        self._release()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # its turn came as it was cancelled: pass it on
+                self._release()
+            raise
+
+    async def ready(self, level: int) -> None:
+        """Wait until a request at ``level`` could start at once, without taking the turn (the
+        board reads its newest state only then, so changes made while it waited go out in one edit)."""
+        while self.busy(level):
+            await asyncio.sleep(max(self._room(), 1.0 / self.per_second))
+
+    def _take(self, level: int) -> None:
+        self._window.append(self.clock())
+        self.sent[level] += 1
+
+    def _release(self) -> None:
+        """Hand out every turn the window has room for, most urgent first; come back when it frees."""
+        while self._waiting:
+            level, _, future = self._waiting[0]
+            if future.done():  # cancelled while waiting
+                heapq.heappop(self._waiting)
+                continue
+            room = self._room()
+            if room > 0:
+                if self._wake is None:
+                    self._wake = asyncio.get_running_loop().call_later(room, self._woken)
+                return
+            heapq.heappop(self._waiting)
+            self._take(level)
+            future.set_result(None)
+
+    def _woken(self) -> None:
+        self._wake = None
+        self._release()
+
+    def gate(self, request: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+        """``request`` (an HTTP client's) behind the scheduler."""
+
+        async def gated(*args: Any, **kwargs: Any) -> T:
+            await self.wait()
+            return await request(*args, **kwargs)
+
+        return gated

@@ -1,0 +1,82 @@
+"""The one check before sending: every documented limit of Discord's, on what the bot would send."""
+from __future__ import annotations
+
+import io
+
+import discord
+import pytest
+
+from bot.limits import LIMITS, OverLimit, checked, choice_problems, problems
+from bot.render import NO_MENTIONS
+
+
+def embed(**parts: object) -> dict:
+    return {"title": "t", "description": "d", **parts}
+
+
+BUTTON = {"type": 2, "style": 1, "label": "Go", "custom_id": "skirmish:x"}
+
+OVER = [
+    ("content", {"content": "x" * 2001}),
+    ("embeds", {"embeds": [embed()] * 11}),
+    ("title", {"embeds": [embed(title="x" * 257)]}),
+    ("description", {"embeds": [embed(description="x" * 4097)]}),
+    ("fields", {"embeds": [embed(fields=[{"name": "n", "value": "v"}] * 26)]}),
+    ("field name", {"embeds": [embed(fields=[{"name": "x" * 257, "value": "v"}])]}),
+    ("field value", {"embeds": [embed(fields=[{"name": "n", "value": "x" * 1025}])]}),
+    ("empty field value", {"embeds": [embed(fields=[{"name": "n", "value": ""}])]}),
+    ("footer", {"embeds": [embed(footer={"text": "x" * 2049})]}),
+    ("author", {"embeds": [embed(author={"name": "x" * 257})]}),
+    ("6,000 in all", {"embeds": [embed(description="x" * 4000), embed(description="x" * 2000)]}),
+    ("rows", {"components": [{"type": 1, "components": [BUTTON]}] * 6}),
+    ("buttons in a row", {"components": [{"type": 1, "components": [BUTTON] * 6}]}),
+    ("custom_id", {"components": [{"type": 1, "components": [{**BUTTON, "custom_id": "x" * 101}]}]}),
+    ("empty custom_id", {"components": [{"type": 1, "components": [{**BUTTON, "custom_id": ""}]}]}),
+    ("label", {"components": [{"type": 1, "components": [{**BUTTON, "label": "x" * 81}]}]}),
+    ("users", {"allowed_mentions": {"parse": [], "users": [str(i) for i in range(101)]}}),
+    ("parse and users", {"allowed_mentions": {"parse": ["users"], "users": ["1"]}}),
+]
+
+
+@pytest.mark.parametrize("what,payload", OVER, ids=[w for w, _ in OVER])
+def test_each_limit_is_found(what: str, payload: dict) -> None:
+    """Each documented limit, one past it, is named as a problem; one short of it is not."""
+    assert problems(payload), what
+
+
+def test_payloads_at_the_limits_pass() -> None:
+    """A message exactly at every limit is taken."""
+    at = {
+        "content": "x" * 2000,
+        "embeds": [embed(title="x" * 256, description="x" * 4096, footer={"text": "x" * 998},
+                         fields=[{"name": "n", "value": "v" * 25}] * 25)],
+        "components": [{"type": 1, "components": [{**BUTTON, "custom_id": "x" * 100, "label": "x" * 80}] * 5}] * 5,
+        "allowed_mentions": {"parse": [], "users": [str(i) for i in range(100)]},
+    }
+    assert problems(at) == []
+
+
+def test_uploads_and_choices() -> None:
+    """Files: 10 at most and 10 MiB together; autocomplete: 25 choices with 1-100 character names."""
+    assert problems({}, [LIMITS["upload_bytes"]]) == []
+    assert problems({}, [LIMITS["upload_bytes"] // 2 + 1] * 2)
+    assert problems({}, [1] * 11)
+    assert choice_problems([{"name": "a", "value": "a"}] * 25) == []
+    assert choice_problems([{"name": "a", "value": "a"}] * 26)
+    assert choice_problems([{"name": "", "value": "a"}])
+    assert choice_problems([{"name": "x" * 101, "value": "a"}])
+
+
+def test_checked_reads_discord_objects_as_they_go_out() -> None:
+    """`checked` passes a message Discord takes unchanged and refuses one it would not, saying why."""
+    ok = {"embed": discord.Embed(title="Board", description="x" * 4096), "allowed_mentions": NO_MENTIONS}
+    assert checked(**ok) == ok
+    with pytest.raises(OverLimit, match="title of 257"):
+        checked(embed=discord.Embed(title="x" * 257), allowed_mentions=NO_MENTIONS)
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="x" * 81, custom_id="skirmish:long"))
+    with pytest.raises(OverLimit, match="label"):
+        checked(content="hi", view=view)
+    big = discord.File(io.BytesIO(b"\0" * (LIMITS["upload_bytes"] + 1)), filename="map.png")
+    with pytest.raises(OverLimit, match="bytes"):
+        checked(file=big)

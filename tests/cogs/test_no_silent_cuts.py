@@ -1,0 +1,117 @@
+"""Nothing is cut silently: `/log` pages (a `page:` option and ◀ ▶ buttons), long lists keep
+whole lines and say how many they left out, the end summary keeps its counts and hints."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from bot.offline.harness import Harness, buttons_of
+from tests.cogs.fights import BORIN, GRAK, export, setup_fight
+
+
+def ids(text: str) -> list[int]:
+    """The log rows a reply shows, by their number."""
+    return [int(n) for n in re.findall(r"`#(\d+)`", text)]
+
+
+async def long_log(h: Harness, entries: int) -> None:
+    """A fight whose log has ``entries`` rows, #1 to #N (two adds, then GM edits)."""
+    await setup_fight(h)
+    for i in range(entries - 2):
+        await h.run("gm", "/combatant edit", name="Grak", sheet=f"hp={10 + i % 5}")
+
+
+async def test_log_pages_by_option_and_buttons(h: Harness) -> None:
+    """`/log page:` shows the older pages; ◀ Older and Newer ▶ move the same message between pages."""
+    await long_log(h, 23)
+    first = (await h.run("bob", "/log", count=10))[0]
+    assert ids(first.text) == list(range(14, 24)) and "Page 1 of 3" in first.text
+    assert [b["label"] for b in buttons_of(first)] == ["◀ Older"]
+    third = (await h.run("bob", "/log", count=10, page=3))[0]
+    assert ids(third.text) == [1, 2, 3] and "Page 3 of 3" in third.text
+    assert [b["label"] for b in buttons_of(third)] == ["Newer ▶"]
+    refused = (await h.run("bob", "/log", count=10, page=4))[0]
+    assert refused.ephemeral and "from 1 to 3" in refused.text
+
+    pressed = await h.press("bob", "◀ Older")  # on the latest message carrying it: page 1
+    assert [s.kind for s in pressed] == ["edit"] and pressed[0].message_id == first.message_id
+    assert ids(pressed[0].text) == list(range(4, 14)) and "Page 2 of 3" in pressed[0].text
+    assert [b["label"] for b in buttons_of(pressed[0])] == ["◀ Older", "Newer ▶"]
+    back = await h.press("bob", "Newer ▶")
+    assert back[0].message_id == first.message_id and ids(back[0].text) == list(range(14, 24))
+
+
+async def test_log_page_buttons_survive_a_restart(h: Harness) -> None:
+    """The page buttons are persistent: after a restart the ◀ of an old reply still pages."""
+    await long_log(h, 12)
+    await h.run("bob", "/log", count=5, public="true")
+    h2 = await h.restart()
+    try:
+        pressed = await h2.press("carol", "◀ Older")
+        assert ids(pressed[0].text) == [3, 4, 5, 6, 7] and not pressed[0].ephemeral
+    finally:
+        await h2.close()
+        h.store = h2.store
+
+
+async def test_a_log_too_long_for_one_message_says_what_it_left_out(h: Harness) -> None:
+    """25 long entries do not fit one embed: whole lines are kept and the rest is counted, with the way to see them."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Melee", map="30x30")
+    for i in range(25):
+        await h.run("gm", "/combatant add", name=f"{'Longname' * 4} {i}", sheet=GRAK, side="orcs" + "s" * 30, at=f"A{1 + i}")
+    text = (await h.run("bob", "/log", count=25))[0].text
+    shown = ids(text)
+    assert 0 < len(shown) < 25
+    left = re.search(r"… and (\d+) more lines \(a smaller `count:` shows them\)", text)
+    assert left and len(shown) + int(left.group(1)) == 25
+
+
+async def test_board_of_many_sides_lists_each_and_counts_the_rest(h: Harness) -> None:
+    """100 combatants in 30 sides: every shown side keeps whole lines with "and N more", the others are named."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Melee", map="40x40")
+    for i in range(100):
+        await h.run("gm", "/combatant add", name=f"Fighter {i}", sheet=BORIN if i % 2 else GRAK,
+                    side=f"band {i % 30}", at=f"{chr(65 + i % 26)}{1 + i // 26}")
+    board = [s for s in h.recorder.sent if s.kind in ("channel", "channel_edit")][-1]
+    fields = board.embeds[0]["fields"]
+    assert len(fields) == 25 and fields[-1]["name"].startswith("… and ")
+    hidden = int(fields[-1]["name"].split()[2])
+    assert len(fields) - 1 + hidden == 30
+    assert all(not line.endswith("…") or line.startswith("… and") for f in fields for line in f["value"].split("\n"))
+    status = (await h.run("gm", "/encounter status"))[0]
+    assert status.embeds[0]["fields"][-1]["name"] == fields[-1]["name"]
+
+
+async def test_long_order_and_end_summary_keep_whole_lines_and_counts(h: Harness, tmp_path: Path) -> None:
+    """/init order never cuts a line and counts the rest; the end summary keeps its counts and hint with 30 sides fallen."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Melee", map="40x40")
+    names = [f"Fighter {i} of the long and winding name"[:40] for i in range(100)]
+    for i, name in enumerate(names):
+        await h.run("gm", "/combatant add", name=name, sheet=GRAK, side=f"band {i % 30}", at=f"{chr(65 + i % 26)}{1 + i // 26}")
+    await h.run("gm", "/init roll")
+    order = (await h.run("bob", "/init order"))[0].embeds[0]["description"].split("\n")
+    assert re.fullmatch(r"… and \d+ more lines", order[-1])
+    assert all(line.endswith(("name", "long and winding")) for line in order[1:-1])
+    data = await export(h)
+    for c in data["combatants"]:
+        c.update(status="out", hp=0, facing=None)
+    path = tmp_path / "fallen.json"
+    path.write_text(json.dumps(data))
+    await h.run("gm", "/encounter import", file=str(path), replace="true", confirm="true")
+    summary = next(s for s in await h.run("gm", "/encounter end", confirm="true") if "Rounds played" in s.text).text
+    assert "Actions logged" in summary and "`/log` and `/encounter export`" in summary
+    assert re.search(r"… and \d+ more", summary)
+
+
+async def test_a_long_effect_list_keeps_whole_lines_and_the_board_counts_the_rest(h: Harness) -> None:
+    """100 effects: /effect list keeps whole lines and counts the rest; the board's effects line ends with "… and N more"."""
+    await setup_fight(h)
+    for i in range(100):
+        await h.run("gm", "/effect add", name=f"Blessing of the long road {i}", target="Grak", rounds=3)
+    listed = (await h.run("gm", "/effect list"))[0].embeds[0]["description"].split("\n")
+    left = re.fullmatch(r"… and (\d+) more lines", listed[-1])
+    assert left and len(listed) - 1 + int(left.group(1)) == 100
+    assert all(line.startswith("Blessing of the long road") and line.endswith(")") for line in listed[:-1])
+    board = [s for s in h.recorder.sent if s.kind.startswith("channel")][-1].text
+    assert re.search(r"✨ Effects: .*\) … and \d+ more \(`/effect list` shows all\)", board)
