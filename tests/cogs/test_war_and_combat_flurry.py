@@ -215,7 +215,7 @@ async def test_a_six_round_stun_outlasts_the_shock_checks(h: Harness) -> None:
     sent = await h.run("gm", "/attack", combatant="Borin", target="Grak", roll="4,4,3,4,4,3,4,4,3,6")
     assert "serious" in said(sent) and "6" in said(sent)
     shocks = []
-    while True:
+    for _ in range(200):  # a bound: a step that stops advancing fails instead of hanging
         data = await export(h)
         if data["round"] == 7 and data["current"] == "Grak":
             break
@@ -226,6 +226,8 @@ async def test_a_six_round_stun_outlasts_the_shock_checks(h: Harness) -> None:
         elif data["phase"] == "flurry":
             sent = await h.run("bob", "/act", action="hold")
         else:
-            sent = await h.run("bob" if data["current"] == "Borin" else "gm", "/init next")
+            sent = await h.run("bob" if data["current"] == "Borin" else "gm", "/init next", confirm="true")
         shocks += [line for line in said(sent).splitlines() if "shock" in line]
+    else:
+        raise AssertionError(f"round 7 with Grak to act never came: {data['round']}, {data['phase']}")
     assert len([s for s in shocks if "Grak" in s]) >= 5
