@@ -1,6 +1,8 @@
 """Hidden information: players see the GM's combatants' health as a condition word until the GM reveals it."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.offline.harness import Harness, Sent
@@ -178,7 +180,7 @@ async def test_a_players_attack_does_not_show_the_hidden_targets_defence(h: Harn
 async def test_a_hidden_attackers_roll_shows_players_only_the_outcome(h: Harness) -> None:
     """Grak's attack on Borin: players read the miss against Borin's DV, not Grak's die or MP."""
     await started_cdg(h)
-    await h.run("gm", "/init next", combatant="Borin")
+    await h.run("gm", "/init next", combatant="Borin", confirm="true")
     moved = await h.run("gm", "/move", combatant="Grak", to="D3")
     assert "**Grak** moves F3 → E3 → D3, facing W" in reply(moved).text and "MP" not in public_texts(moved)
     assert "MP left" in gm_private(moved)
@@ -267,8 +269,8 @@ async def test_war_and_combat_wound_on_a_hidden_fighter_shows_no_armour(h: Harne
                 sheet="str=14 agl=13 fighter=6 skills=broadsword:3 weapons=broadsword")
     await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW", sheet="fighter=3 weapons=axe armor=mail")
     await h.run("gm", "/init roll", roll="6,5,4,1,5,5")
-    await h.run("bob", "/init next")
-    await h.run("gm", "/init next")  # engaged: the flurry begins
+    await h.run("bob", "/init next", confirm="true")
+    await h.run("gm", "/init next", confirm="true")  # engaged: the flurry begins
     await h.run("bob", "/act", action="declare", options="intent=kill tactic=press")
     await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
     sent = await h.run("bob", "/attack", target="Grak", roll="4,4,4,1,1,2,6,6,5")
@@ -276,3 +278,16 @@ async def test_war_and_combat_wound_on_a_hidden_fighter_shows_no_armour(h: Harne
     struck = [line for line in text.splitlines() if "is struck in the" in line]
     assert struck and all("absorbed" not in line and "impact" not in line for line in struck)
     assert "impact 🎲" in reply(await h.run("gm", "/log")).text
+
+
+async def test_a_players_log_does_not_list_a_hidden_combatants_dice(h: Harness) -> None:
+    """An entry whose text hides Grak's initiative roll lists its raw dice to the GM's `/log` only (they would tell his roll)."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", facing="SE",
+                sheet="fighter=6 skills=broadsword:3 weapons=broadsword")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="D5", facing="NW", sheet="fighter=3 weapons=axe")
+    await h.run("gm", "/init roll")
+    played = [line for line in reply(await h.run("bob", "/log")).text.splitlines() if "/init roll" in line]
+    assert played and "the GM's roll" in played[0] and not played[0].rstrip().endswith(tuple("123456"))
+    gm = [line for line in reply(await h.run("gm", "/log")).text.splitlines() if "/init roll" in line]
+    assert re.search(r"Order: \w+, \w+\. 🎲 (\d, ){5}\d$", gm[0])
