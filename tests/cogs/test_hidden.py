@@ -291,3 +291,14 @@ async def test_a_players_log_does_not_list_a_hidden_combatants_dice(h: Harness) 
     assert played and "the GM's roll" in played[0] and not played[0].rstrip().endswith(tuple("123456"))
     gm = [line for line in reply(await h.run("gm", "/log")).text.splitlines() if "/init roll" in line]
     assert re.search(r"Order: \w+, \w+\. 🎲 (\d, ){5}\d$", gm[0])
+
+
+async def test_tote_out_of_turn_refusal_does_not_tell_a_hidden_foes_initiative(h: Harness) -> None:
+    """TOTE: a player who acts before Grak's turn is told it is Grak's turn, not Grak's initiative."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/encounter settings", options="distance=melee")
+    await h.run("gm", "/combatant add", name="Thrain", owner="@tess", side="dwarves", sheet="hawk=1 strike=2 impress=2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="melee", sheet="rating=9 block=9 weapon=club:2:bash")
+    await h.run("gm", "/init roll")
+    text = reply(await h.run("tess", "/act", combatant="Thrain", action="intimidate", target="Grak")).text
+    assert "It is Grak's turn: Thrain (" in text and "initiative" not in text.split("Thrain")[0]
