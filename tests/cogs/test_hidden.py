@@ -302,3 +302,12 @@ async def test_tote_out_of_turn_refusal_does_not_tell_a_hidden_foes_initiative(h
     await h.run("gm", "/init roll")
     text = reply(await h.run("tess", "/act", combatant="Thrain", action="intimidate", target="Grak")).text
     assert "It is Grak's turn: Thrain (" in text and "initiative" not in text.split("Thrain")[0]
+
+
+async def test_tote_gm_injury_change_on_a_hidden_foe_says_neither_how_many_nor_the_wrong_way(h: Harness) -> None:
+    """TOTE: the GM marking two of Grak's boxes tells players his Injury Track changed and his condition, not "clears ? boxes"."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="melee", sheet="rating=9 block=9 weapon=club:2:bash")
+    sent = await h.run("gm", "/combatant hp", combatant="Grak", change="-2")
+    assert "GM: **Grak**'s Injury Track changed (now " in reply(sent).text and "clears" not in public_texts(sent)
+    assert "marks 2 boxes" in gm_private(sent)
