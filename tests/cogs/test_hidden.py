@@ -311,3 +311,15 @@ async def test_tote_gm_injury_change_on_a_hidden_foe_says_neither_how_many_nor_t
     sent = await h.run("gm", "/combatant hp", combatant="Grak", change="-2")
     assert "GM: **Grak**'s Injury Track changed (now " in reply(sent).text and "clears" not in public_texts(sent)
     assert "marks 2 boxes" in gm_private(sent)
+
+
+async def test_tote_a_hidden_foes_hit_reads_as_a_hit(h: Harness) -> None:
+    """TOTE: Grak's Assault that wounds Borin reads "the GM's roll: hit" to players (it read "miss", its successes hidden)."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/encounter settings", options="distance=melee")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", sheet="hawk=1 strike=2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="melee", sheet="rating=9 block=9 weapon=club:2:bash")
+    await h.run("gm", "/init roll")
+    sent = await h.run("gm", "/act", combatant="Grak", action="assault", target="Borin", roll="6,6,6,6,6,6")
+    text = reply(sent).text
+    assert "**Borin** takes" in text and "🎲 the GM's roll: hit" in text and ": miss" not in text
