@@ -293,13 +293,18 @@ async def test_a_players_log_does_not_list_a_hidden_combatants_dice(h: Harness) 
     assert re.search(r"Order: \w+, \w+\. 🎲 (\d, ){5}\d$", gm[0])
 
 
-async def test_tote_out_of_turn_refusal_does_not_tell_a_hidden_foes_initiative(h: Harness) -> None:
-    """TOTE: a player who acts before Grak's turn is told it is Grak's turn, not Grak's initiative."""
+async def tote_melee(h: Harness, hero: str, owner: str) -> None:
+    """A TOTE fight in melee rounds: ``hero`` (``owner``'s) against Grak (the GM's, hidden), initiative rolled."""
     await h.run("gm", "/encounter start", system="tote", name="Ford")
     await h.run("gm", "/encounter settings", options="distance=melee")
-    await h.run("gm", "/combatant add", name="Thrain", owner="@tess", side="dwarves", sheet="hawk=1 strike=2 impress=2")
+    await h.run("gm", "/combatant add", name=hero, owner=f"@{owner}", side="dwarves", sheet="hawk=1 strike=2 impress=2")
     await h.run("gm", "/combatant add", name="Grak", side="orcs", at="melee", sheet="rating=9 block=9 weapon=club:2:bash")
     await h.run("gm", "/init roll")
+
+
+async def test_tote_out_of_turn_refusal_does_not_tell_a_hidden_foes_initiative(h: Harness) -> None:
+    """TOTE: a player who acts before Grak's turn is told it is Grak's turn, not Grak's initiative."""
+    await tote_melee(h, "Thrain", "tess")
     text = reply(await h.run("tess", "/act", combatant="Thrain", action="intimidate", target="Grak")).text
     assert "It is Grak's turn: Thrain (" in text and "initiative" not in text.split("Thrain")[0]
 
@@ -315,11 +320,7 @@ async def test_tote_gm_injury_change_on_a_hidden_foe_says_neither_how_many_nor_t
 
 async def test_tote_a_hidden_foes_hit_reads_as_a_hit(h: Harness) -> None:
     """TOTE: Grak's Assault that wounds Borin reads "the GM's roll: hit" to players (it read "miss", its successes hidden)."""
-    await h.run("gm", "/encounter start", system="tote", name="Ford")
-    await h.run("gm", "/encounter settings", options="distance=melee")
-    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", sheet="hawk=1 strike=2")
-    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="melee", sheet="rating=9 block=9 weapon=club:2:bash")
-    await h.run("gm", "/init roll")
+    await tote_melee(h, "Borin", "bob")
     sent = await h.run("gm", "/act", combatant="Grak", action="assault", target="Borin", roll="6,6,6,6,6,6")
     text = reply(sent).text
     assert "**Borin** takes" in text and "🎲 the GM's roll: hit" in text and ": miss" not in text
