@@ -324,3 +324,10 @@ async def test_tote_a_hidden_foes_hit_reads_as_a_hit(h: Harness) -> None:
     sent = await h.run("gm", "/act", combatant="Grak", action="assault", target="Borin", roll="6,6,6,6,6,6")
     text = reply(sent).text
     assert "**Borin** takes" in text and "🎲 the GM's roll: hit" in text and ": miss" not in text
+
+
+async def test_tote_the_return_offered_to_a_player_shows_the_players_own_bonus(h: Harness) -> None:
+    """TOTE: Grak's missed Assault offers Borin a return at +2, Borin's own bonus (it read "±?")."""
+    await tote_melee(h, "Borin", "bob")
+    sent = await h.run("gm", "/act", combatant="Grak", action="assault", target="Borin", roll="1,1,1,1,1,1")
+    assert "(free, +2;" in reply(sent).text

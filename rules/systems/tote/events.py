@@ -204,7 +204,7 @@ class ReturnOffered(Event):
 
     kind: ClassVar[str] = "return_offered"
     against: str
-    bonus: int
+    bonus: Annotated[int, Of("actor")]
 
 
 class NoReturn(Event):
