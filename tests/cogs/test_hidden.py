@@ -331,3 +331,13 @@ async def test_tote_the_return_offered_to_a_player_shows_the_players_own_bonus(h
     await tote_melee(h, "Borin", "bob")
     sent = await h.run("gm", "/act", combatant="Grak", action="assault", target="Borin", roll="1,1,1,1,1,1")
     assert "(free, +2;" in reply(sent).text
+
+
+async def test_kov_a_hidden_foes_actions_left_are_told_as_they_are(h: Harness) -> None:
+    """Knights of Valour: after Grak's attack players read "Grak: Move Action left", as the GM does, not "both actions used"."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Ford", map="12x10")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet="agi=1 hp=14 weapons=warhammer:2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="D4", sheet="agi=3 hp=40 move=45 weapons=club:2")
+    await h.run("gm", "/init roll")
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", weapon="club")
+    assert "Grak: Move Action left" in reply(sent).text and "both actions used" not in public_texts(sent)
