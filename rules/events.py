@@ -116,7 +116,7 @@ class JoinedFight(Event):
     """``actor`` was added to a fight under way in ``round``, and acts at ``initiative`` (if the system counts one)."""
 
     kind: ClassVar[str] = "joined_fight"
-    round: int
+    round: Annotated[int, PUBLIC]
     initiative: int | None = None
 
 

@@ -341,3 +341,13 @@ async def test_kov_a_hidden_foes_actions_left_are_told_as_they_are(h: Harness) -
     await h.run("gm", "/init roll")
     sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", weapon="club")
     assert "Grak: Move Action left" in reply(sent).text and "both actions used" not in public_texts(sent)
+
+
+async def test_a_hidden_newcomer_joins_in_its_round_without_its_initiative(h: Harness) -> None:
+    """A hidden Orc added mid-fight at init:12 joins "in round 1" for players (it read "round ?, at initiative ?"); the GM reads the 12."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet="agi=1 hp=14 weapons=warhammer:2")
+    await h.run("gm", "/init roll")
+    sent = await h.run("gm", "/combatant add", name="Orc", side="orcs", at="F4", sheet="agi=2 hp=7 weapons=warhammer:1", init="12")
+    assert "**Orc** joins the fight in round 1\n" in reply(sent).text + "\n" and "initiative ?" not in public_texts(sent)
+    assert "**Orc** joins the fight in round 1, at initiative 12" in gm_private(sent)
