@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Encounter
 
 __all__ = [
-    "Secret", "SECRET", "secret", "Of", "PUBLIC", "public_copy", "names_in", "mark", "for_reader",
+    "Secret", "SECRET", "secret", "Of", "PUBLIC", "public_copy", "names_in", "mark", "marked_names", "for_reader",
     "players_see", "everyone", "MARK_START", "turn_line",
 ]
 
@@ -145,11 +145,16 @@ def _scrub(v: Any, mode: str, roles: dict[str, str | None], hidden: frozenset[st
     if isinstance(v, dict):
         return {k: _scrub(x, mode, roles, hidden) for k, x in v.items()}
     if isinstance(v, list):
-        return [_scrub(x, mode, roles, hidden) for x in v]
+        return _one_secret([_scrub(x, mode, roles, hidden) for x in v])
     if isinstance(v, tuple):
         items = [_scrub(x, mode, roles, hidden) for x in v]
-        return type(v)(*items) if hasattr(v, "_fields") else tuple(items)
+        return type(v)(*items) if hasattr(v, "_fields") else tuple(_one_secret(items))
     return v if mode == _SHOWN else SECRET
+
+
+def _one_secret(items: list[Any]) -> list[Any]:
+    """A list of hidden values as one: how many dice a hidden combatant rolls is its number too."""
+    return [SECRET] if len(items) > 1 and all(x is SECRET for x in items) else items
 
 
 def _owner_mode(owner: Any, hidden: frozenset[str], inherited: str) -> str:
@@ -201,6 +206,19 @@ def mark(names: Iterable[str], gm: str, public: str) -> str:
         return gm
     listed = json.dumps(sorted(set(names)), ensure_ascii=True)
     return f"{MARK_START}{listed}⟧{gm}{_PUBLIC_PART}{public}{_MARK_END}"
+
+
+def marked_names(text: str) -> set[str]:
+    """The names whose numbers the marked lines of ``text`` hide."""
+    found: set[str] = set()
+    for m in _MARK.finditer(text):
+        try:
+            names = json.loads(m.group(1))
+        except ValueError:
+            continue
+        if isinstance(names, list):
+            found.update(n for n in names if isinstance(n, str))
+    return found
 
 
 def for_reader(text: str, shown: Callable[[str], bool]) -> str:

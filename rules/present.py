@@ -213,8 +213,8 @@ class Presenter:
 
     def joined_fight(self, e: JoinedFight) -> str:
         """``**Snaga** joins the fight in round 2, at initiative 12``."""
-        known = e.initiative is not None and not secret(e.initiative)
-        at = f", at initiative {e.initiative}" if known and self.system.has_initiative_numbers else ""
+        shown = e.initiative is not None and not secret(e.initiative) and self.system.has_initiative_numbers
+        at = f", at initiative {e.initiative}" if shown else ""
         return f"**{e.actor}** joins the fight in round {e.round}{at}"
 
     def removed(self, e: Removed) -> str:

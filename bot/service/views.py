@@ -9,8 +9,8 @@ from bot.service.core import Ctx
 from bot.service.reminders import BOT_USER
 from data.store import LogEntry
 from rules.dice import ExpressionResult
-from rules.hidden import everyone, players_see, turn_line
 from rules.errors import RulesError
+from rules.hidden import everyone, mark, marked_names, players_see, turn_line
 from rules.models import Combatant, Encounter, MapState
 from rules.options import Option
 from rules.report import TYPED, Report, joined, user_ref
@@ -188,7 +188,9 @@ def log_report(name: str, entries: list[LogEntry], ended: bool = False) -> Repor
     for e in entries:
         stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
         undone = " ~~undone~~" if e.undone else ""
-        lines.append(f"`#{e.id}` {stamp} {who(e.user_id)} {e.command}{undone}: {e.summary}{_log_dice(e)}")
+        dice = _log_dice(e)
+        hiding = marked_names(e.summary)  # the dice of an entry that hides numbers are the GM's to read
+        lines.append(f"`#{e.id}` {stamp} {who(e.user_id)} {e.command}{undone}: {e.summary}{mark(hiding, dice, '') if hiding else dice}")
     return Report(f"📜 Log of {name}" + (" (ended)" if ended else ""), lines or ["Nothing has happened yet."])
 
 

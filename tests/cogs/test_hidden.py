@@ -1,6 +1,8 @@
 """Hidden information: players see the GM's combatants' health as a condition word until the GM reveals it."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.offline.harness import Harness, Sent
@@ -277,3 +279,76 @@ async def test_war_and_combat_wound_on_a_hidden_fighter_shows_no_armour(h: Harne
     struck = [line for line in text.splitlines() if "is struck in the" in line]
     assert struck and all("absorbed" not in line and "impact" not in line for line in struck)
     assert "impact 🎲" in reply(await h.run("gm", "/log")).text
+
+
+async def test_a_players_log_does_not_list_a_hidden_combatants_dice(h: Harness) -> None:
+    """An entry whose text hides Grak's initiative roll lists its raw dice to the GM's `/log` only (they would tell his roll)."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", facing="SE",
+                sheet="fighter=6 skills=broadsword:3 weapons=broadsword")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="D5", facing="NW", sheet="fighter=3 weapons=axe")
+    await h.run("gm", "/init roll")
+    played = [line for line in reply(await h.run("bob", "/log")).text.splitlines() if "/init roll" in line]
+    assert played and "the GM's roll" in played[0] and not played[0].rstrip().endswith(tuple("123456"))
+    gm = [line for line in reply(await h.run("gm", "/log")).text.splitlines() if "/init roll" in line]
+    assert re.search(r"Order: \w+, \w+\. 🎲 (\d, ){5}\d$", gm[0])
+
+
+async def tote_melee(h: Harness, hero: str, owner: str) -> None:
+    """A TOTE fight in melee rounds: ``hero`` (``owner``'s) against Grak (the GM's, hidden), initiative rolled."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/encounter settings", options="distance=melee")
+    await h.run("gm", "/combatant add", name=hero, owner=f"@{owner}", side="dwarves", sheet="hawk=1 strike=2 impress=2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="melee", sheet="rating=9 block=9 weapon=club:2:bash")
+    await h.run("gm", "/init roll")
+
+
+async def test_tote_out_of_turn_refusal_does_not_tell_a_hidden_foes_initiative(h: Harness) -> None:
+    """TOTE: a player who acts before Grak's turn is told it is Grak's turn, not Grak's initiative."""
+    await tote_melee(h, "Thrain", "tess")
+    text = reply(await h.run("tess", "/act", combatant="Thrain", action="intimidate", target="Grak")).text
+    assert "It is Grak's turn: Thrain (" in text and "initiative" not in text.split("Thrain")[0]
+
+
+async def test_tote_gm_injury_change_on_a_hidden_foe_says_neither_how_many_nor_the_wrong_way(h: Harness) -> None:
+    """TOTE: the GM marking two of Grak's boxes tells players his Injury Track changed and his condition, not "clears ? boxes"."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="melee", sheet="rating=9 block=9 weapon=club:2:bash")
+    sent = await h.run("gm", "/combatant hp", combatant="Grak", change="-2")
+    assert "GM: **Grak**'s Injury Track changed (now " in reply(sent).text and "clears" not in public_texts(sent)
+    assert "marks 2 boxes" in gm_private(sent)
+
+
+async def test_tote_a_hidden_foes_hit_reads_as_a_hit(h: Harness) -> None:
+    """TOTE: Grak's Assault that wounds Borin reads "the GM's roll: hit" to players (it read "miss", its successes hidden)."""
+    await tote_melee(h, "Borin", "bob")
+    sent = await h.run("gm", "/act", combatant="Grak", action="assault", target="Borin", roll="6,6,6,6,6,6")
+    text = reply(sent).text
+    assert "**Borin** takes" in text and "🎲 the GM's roll: hit" in text and ": miss" not in text
+
+
+async def test_tote_the_return_offered_to_a_player_shows_the_players_own_bonus(h: Harness) -> None:
+    """TOTE: Grak's missed Assault offers Borin a return at +2, Borin's own bonus (it read "±?")."""
+    await tote_melee(h, "Borin", "bob")
+    sent = await h.run("gm", "/act", combatant="Grak", action="assault", target="Borin", roll="1,1,1,1,1,1")
+    assert "(free, +2;" in reply(sent).text
+
+
+async def test_kov_a_hidden_foes_actions_left_are_told_as_they_are(h: Harness) -> None:
+    """Knights of Valour: after Grak's attack players read "Grak: Move Action left", as the GM does, not "both actions used"."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Ford", map="12x10")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet="agi=1 hp=14 weapons=warhammer:2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="D4", sheet="agi=3 hp=40 move=45 weapons=club:2")
+    await h.run("gm", "/init roll")
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", weapon="club")
+    assert "Grak: Move Action left" in reply(sent).text and "both actions used" not in public_texts(sent)
+
+
+async def test_a_hidden_newcomer_joins_in_its_round_without_its_initiative(h: Harness) -> None:
+    """A hidden Orc added mid-fight at init:12 joins "in round 1" for players (it read "round ?, at initiative ?"); the GM reads the 12."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet="agi=1 hp=14 weapons=warhammer:2")
+    await h.run("gm", "/init roll")
+    sent = await h.run("gm", "/combatant add", name="Orc", side="orcs", at="F4", sheet="agi=2 hp=7 weapons=warhammer:1", init="12")
+    assert "**Orc** joins the fight in round 1\n" in reply(sent).text + "\n" and "initiative ?" not in public_texts(sent)
+    assert "**Orc** joins the fight in round 1, at initiative 12" in gm_private(sent)

@@ -3,17 +3,25 @@ GM's hidden combatants, whose sheets hold sentinel numbers, never shows a player
 number only a sentinel can make), while the GM's own views show them."""
 from __future__ import annotations
 
+import importlib
+import inspect
 import random
 import re
+import typing
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
+import rules.events as common_events
 from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 from rules.geometry.cells import Cell, parse_cell
+from rules.hidden import Of, names_in
 from rules.models import Encounter
+from rules.present import Presenter
 from rules.system import get_system
 
 HOUR = 3600.0
@@ -42,6 +50,8 @@ class Fight:
     foe_weapons: tuple[str, ...] = ()
     #: the facings a move turns to (N E S W: towards the target), none where moves need none
     facings: tuple[str, ...] = ()
+    #: sentinels too small to stand out as numbers, found by what a text says around them
+    tells: tuple[str, ...] = ()
 
 
 def _cells(cols: str, rows: range) -> tuple[str, ...]:
@@ -53,10 +63,10 @@ FIGHTS = [
         "coup-de-grace", "8x6",
         players=(("Borin", "bob", "C3", "E", "class=heavy weapons=hammer,shield"),
                  ("Thrain", "tess", "C4", "E", "class=light weapons=crossbow")),
-        foes=(("Grak", "D3", "W", "class=light weapons=axe hp=19 ma=29"),
+        foes=(("Grak", "D3", "W", "class=light weapons=axe hp=19 ma=29 dv=12"),
               ("Snaga", "D4", "W", "class=unarmoured weapons=spear hp=19 ma=30")),
         add_sheet="class=light weapons=axe,pistol hp=19 ma=30", edit_sheet="hp=19 ma=29",
-        secret=lambda n: n in (19, 29, 30), spots=_cells("BCDEF", range(2, 6)),
+        secret=lambda n: n in (19, 20, 29, 30), spots=_cells("BCDEF", range(2, 6)), tells=(r"DV\D{0,3}12\b",),
         weapons={"Borin": ("hammer", "shield"), "Thrain": ("crossbow",), "Grak": ("axe",), "Snaga": ("spear",)},
         foe_weapons=("axe", "pistol"), facings=("N", "E", "S", "W"),
     ),
@@ -118,7 +128,8 @@ def sentinels_in(fight: Fight, text: str, noise: tuple[str, ...] = ()) -> list[i
     for known in noise:
         text = text.replace(known, " ")
     plain = PUBLIC_COUNTERS.sub(" ", text)
-    return [n for n in map(int, NUMBER.findall(plain)) if fight.secret(n)]
+    told = [int(m.group(0)[-2:]) for tell in fight.tells for m in re.finditer(tell, plain)]
+    return [n for n in map(int, NUMBER.findall(plain)) if fight.secret(n)] + told
 
 
 @dataclass
@@ -194,8 +205,11 @@ async def _offered(h: Harness, who: str, actor: str) -> list[str]:
     return [c["value"] for s in await h.run_payload(payload) if s.kind == "autocomplete" for c in s.choices]
 
 
-async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
-    """One seeded fight of ``steps`` random commands; every text, sorted by reader."""
+Line = tuple[str, str, dict[str, str]]  # who, command, options
+
+
+async def play(fight: Fight, seed: int, steps: int, tmp: str, script: tuple[Line, ...] = ()) -> Watch:
+    """One seeded fight of ``steps`` random commands (or the ``script``'s); every text, sorted by reader."""
     rng = random.Random(seed)
     clock = Clock()
     h = await Harness.create(tmp, seed=seed, clock=clock)
@@ -226,9 +240,12 @@ async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
         foes += ["Orc 1", "Orc 2"]
         await run("gm", "/effect add", name="Curse", target="Grak" if "Grak" in foes else foes[0], rounds="3")
         await run("gm", "/log", count="4")
-        await run("gm", "/init roll")
+        if not script:  # a script rolls its own initiative
+            await run("gm", "/init roll")
+        for who, command, options in script:
+            await run(who, command, **options)
         added = 0
-        for _ in range(steps):
+        for _ in range(0 if script else steps):
             enc, actors, label = await _turn(h)
             actor = rng.choice(actors) if actors else rng.choice([*owners, *foes])
             who = owners.get(actor, "gm")
@@ -274,8 +291,8 @@ async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
                 sent = await h.reminders()
                 watch.take(h, "clock", "reminders", sent)
                 watch.kinds["reminders"] += 1
-            elif pick < 0.90:
-                await run(who, "/init next", combatant=actor)
+            elif pick < 0.90:  # confirmed: an untouched turn ends too
+                await run(who, "/init next", combatant=actor, confirm="true")
             else:
                 player = rng.choice(list(owners.values()))
                 view = rng.choice(["/encounter status", "/combatant show", "/init order", "/effect list", "/log", "auto"])
@@ -316,18 +333,180 @@ async def play(fight: Fight, seed: int, steps: int, tmp: str) -> Watch:
 
 SEEDS = (1, 2, 3, 4)
 
+#: event types a system never makes (with the reason); every other one that can hold a number
+#: must be rendered naming a hidden combatant at least once
+NEVER: dict[str, dict[str, str]] = {
+    "coup-de-grace": {
+        "Attacked": "its attacks are Struck", "Damaged": "its damage is Wounded",
+        "InitiativeSet": "sides take turns by priority, no initiative numbers",
+        "NewRound": "names sides, not combatants: how many minis a side has on the map is public",
+        "Moved": "its moves are MiniMoved", "Turned": "its turns are MiniTurned",
+    },
+    "knights-of-valour": {
+        "Attacked": "its attacks are KovAttack", "Damaged": "its damage is KovDamage",
+        "HitPointsChanged": "the GM's hp changes are HpSet", "InitiativeSet": "its initiative is KovInitiative",
+        "Moved": "its moves are KovMoved", "Turned": "no facing", "Checked": "no checks outside attacks",
+        "OrderShown": "made for an empty `set` only, which `/init order` answers with the order view instead",
+    },
+    "tote": {
+        "Attacked": "its attacks are Struck", "Damaged": "its damage is Wounded",
+        "InitiativeSet": "its initiative is InitiativeRolled and InitiativeChanged",
+        "Moved": "its moves are BandMoved", "Turned": "no facing", "Checked": "its checks are Tested",
+    },
+    "damage-grid": {
+        "Attacked": "its attacks are DgAttack", "Damaged": "its damage is GridDamage",
+        "HitPointsChanged": "health is changed through GridDamage", "InitiativeSet": "activation by priority",
+        "Moved": "its moves are DgMoved", "Turned": "facing changes with DgMoved",
+        "CoverHit": "an attack on a cover square: names no combatant, the cover's Health is no one's",
+        "CloudPlaced": "a cloud on the map: names no combatant, its cells and phases are on the map",
+        "CloudDrifted": "a cloud's drift: names no combatant, its d10 and cells are on the map",
+    },
+    "war-and-combat": {
+        "Damaged": "a hit's damage is part of Struck", "HitPointsChanged": "wounds are part of Struck",
+    },
+}
+
+#: event types no sequence of this test provokes yet (kept honest: a type that comes up must leave);
+#: War & Combat's Checked needs a hidden fighter wounded into a shock check at a round's start, or a swipe
+NOT_YET: dict[str, set[str]] = {
+    "war-and-combat": {"Checked"},
+}
+
+#: scripted fights (after /init roll) that provoke the rarer events
+SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
+    "coup-de-grace": ((
+        ("gm", "/encounter settings", {"options": "spells=fireball:2:6"}),
+        ("gm", "/combatant edit", {"name": "Grak", "sheet": "weapons=fencing-sword,axe"}),
+        ("gm", "/init roll", {}),  # the side with fewer minis first: the foes
+        ("gm", "/act", {"combatant": "Grak", "action": "cast", "options": "spell=fireball", "target": "Borin"}),
+        ("gm", "/attack", {"combatant": "Grak", "target": "Borin", "weapon": "fencing-sword", "roll": "1"}),  # Finesse
+        ("gm", "/move", {"combatant": "Grak", "to": "E3", "facing": "N"}),
+        ("gm", "/move", {"combatant": "Grak", "facing": "W"}),
+        ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),
+        ("bob", "/move", {"combatant": "Borin", "facing": "N"}),
+        ("bob", "/attack", {"combatant": "Borin", "target": "Orc 1", "weapon": "hammer", "roll": "6"}),
+        ("bob", "/init next", {"combatant": "Borin", "confirm": "true"}),
+        ("gm", "/combatant hp", {"combatant": "Snaga", "change": "-19"}),
+        ("gm", "/combatant edit", {"name": "Grak", "sheet": "hp=20"}),
+        ("gm", "/act", {"combatant": "Snaga", "action": "recover", "roll": "6"}),
+    ),),
+    "knights-of-valour": ((
+        ("gm", "/init roll", {}),
+        ("gm", "/init order", {"set": "Orc 2, Orc 1"}),  # tied
+        ("gm", "/act", {"combatant": "Grak", "action": "wield", "options": "club"}),
+        ("gm", "/move", {"combatant": "Grak", "to": "E4"}),
+    ),),
+    "damage-grid": ((
+        ("gm", "/combatant edit", {"name": "Hera", "sheet": "health=5 body=0 shield=0"}),  # a hit gets through: a Mode test
+        ("gm", "/init roll", {}),
+        ("bob", "/attack", {"combatant": "Meena", "target": "Hera", "weapon": "gravity-saber", "roll": "6,6,6,6"}),
+    ),),
+    "war-and-combat": ((
+        ("gm", "/combatant add", {"name": "Lone", "side": "foes", "at": "L10", "facing": "NW",
+                                  "sheet": "fighter=27 skills=axe:26 weapons=axe"}),  # unarmoured: it has MP to spend
+        ("gm", "/init roll", {}),
+        ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),  # engaged: they wait for the flurry
+        ("gm", "/move", {"combatant": "Lone", "path": "N"}),
+        ("gm", "/move", {"combatant": "Lone", "facing": "S"}),
+    ),),
+    "tote": ((
+        ("gm", "/init roll", {}),
+        ("gm", "/combatant hp", {"combatant": "Snaga", "change": "-2"}),
+        ("gm", "/act", {"combatant": "Grak", "action": "assault", "target": "Borin", "roll": "1,1,1,1,1,1"}),  # a miss
+        ("bob", "/init next", {"combatant": "Borin", "confirm": "true"}),  # lets the return go
+        ("gm", "/act", {"combatant": "Orc 1", "action": "defend"}),
+        ("gm", "/init next", {"combatant": "Snaga", "confirm": "true"}),
+        ("gm", "/init next", {"combatant": "Orc 2", "confirm": "true"}),
+        ("bob", "/act", {"combatant": "Borin", "action": "assault", "target": "Grak"}),
+        ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),
+        ("tess", "/act", {"combatant": "Thrain", "action": "intimidate", "target": "Grak"}),
+        ("gm", "/act", {"action": "distance", "options": "close"}),
+        ("gm", "/act", {"combatant": "Orc 1", "action": "move", "options": "far"}),
+    ),),
+}
+
+
+@pytest.fixture
+def rendered(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Counts each event type rendered naming a hidden combatant (so through its public copy)."""
+    seen: Counter[str] = Counter()
+    original = Presenter.marked
+
+    def marked(self: Presenter, e: Any) -> str:
+        if self.hide and names_in(e, self.hide):
+            seen[type(e).__name__] += 1
+        return original(self, e)
+
+    monkeypatch.setattr(Presenter, "marked", marked)
+    return seen
+
+
+def check(fight: Fight, watch: Watch, label: str) -> None:
+    leaks = watch.leaks()
+    assert not leaks, f"{label}: " + "\n".join(f"{what}: {found} in {text!r}" for what, text, found in leaks[:5])
+
 
 @pytest.mark.parametrize("fight", FIGHTS, ids=lambda f: f.system)
-async def test_no_sentinel_of_the_gms_combatants_reaches_a_player(fight: Fight, tmp_path) -> None:
-    """Seeded random fights: nothing a player can read (any reply, board, ping, DM, view, map legend or autocomplete) holds a sentinel; the GM's views do."""
+async def test_no_sentinel_of_the_gms_combatants_reaches_a_player(fight: Fight, tmp_path, rendered) -> None:
+    """Seeded random and scripted fights: nothing a player can read (any reply, board, ping, DM, view, map legend or autocomplete) holds a sentinel; the GM's views do; every event type that can hold a number came up naming a hidden combatant."""
     plays, shown = 0, []
     for seed in SEEDS:
         watch = await play(fight, seed, 45, str(tmp_path / f"{seed}.db"))
-        leaks = watch.leaks()
-        assert not leaks, f"seed {seed}: " + "\n".join(f"{what}: {found} in {text!r}" for what, text, found in leaks[:5])
+        check(fight, watch, f"seed {seed}")
         assert any(sentinels_in(fight, text) for what, text in watch.gm if "/log" in what)
         assert any(sentinels_in(fight, text) for what, text in watch.gm if "🔒 The numbers" in text)
         shown += [text for what, text in watch.gm if "/combatant show" in what and sentinels_in(fight, text)]
         assert watch.kinds["/attack"] and watch.kinds["/undo"] and watch.kinds["reminders"]
         plays += sum(watch.kinds.values())
+    for n, script in enumerate(SCRIPTS.get(fight.system, ())):
+        watch = await play(fight, 1, 0, str(tmp_path / f"script{n}.db"), script)
+        check(fight, watch, f"script {n}")
+        plays += sum(watch.kinds.values())
     assert shown and plays > 60 * len(SEEDS)
+    types = event_types(fight.system)
+    never = NEVER.get(fight.system, {})
+    assert set(never) <= types
+    wanted = {t for t in types - set(never) if carries_number(_event_class(fight.system, t))}
+    missing = wanted - set(rendered) - NOT_YET.get(fight.system, set())
+    assert not missing, f"never rendered naming a hidden combatant: {sorted(missing)}"
+    came = NOT_YET.get(fight.system, set()) & set(rendered)
+    assert not came, f"came up, take them out of NOT_YET: {sorted(came)}"
+
+
+# -- every event type -------------------------------------------------------------------------------
+def _numeric(tp: Any, seen: tuple[type, ...]) -> bool:
+    if tp is bool:
+        return False
+    if tp in (int, float):
+        return True
+    if inspect.isclass(tp) and issubclass(tp, BaseModel):
+        return carries_number(tp, seen)
+    return any(_numeric(a, seen) for a in typing.get_args(tp) if a is not Ellipsis)
+
+
+def carries_number(cls: type[BaseModel], seen: tuple[type, ...] = ()) -> bool:
+    """Can an event of ``cls`` hold a number of a combatant (a field, or a part of one, typed as a
+    number and not marked ``Of(None)``)?"""
+    if cls in seen:
+        return False
+    for info in cls.model_fields.values():
+        if any(isinstance(m, Of) and m.who is None for m in info.metadata):
+            continue
+        if _numeric(info.annotation, (*seen, cls)):
+            return True
+    return False
+
+
+def _event_class(system: str, name: str) -> type[BaseModel]:
+    own = importlib.import_module(f"rules.systems.{system.replace('-', '_')}.events")
+    return getattr(own, name, None) or getattr(common_events, name)
+
+
+def event_types(system: str) -> set[str]:
+    """Every event class a system's fight can render: the common ones and its own events module's."""
+    own = importlib.import_module(f"rules.systems.{system.replace('-', '_')}.events")
+    return {
+        name for module in (common_events, own) for name, c in vars(module).items()
+        if inspect.isclass(c) and issubclass(c, common_events.Event) and c is not common_events.Event
+        and c.__module__ == module.__name__
+    }

@@ -196,6 +196,7 @@ async def test_init_next_takes_the_round_start_roll_off_dice(h: Harness) -> None
 async def test_init_next_takes_the_new_rounds_initiative_dice(h: Harness) -> None:
     """War & Combat: the `/init next` that begins round 2 takes each fighter's initiative 3d6 with `roll:`, in joining order."""
     await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="12x10 hex")
+    await h.run("gm", "/encounter settings", options="hidden=none")  # Grak's initiative read in the reply
     for add in (ADDS["war-and-combat"][0], ADDS["war-and-combat"][2]):
         await h.run("gm", "/combatant add", **add)
     await h.run("gm", "/init roll", roll="4,4,4,4,4,4")

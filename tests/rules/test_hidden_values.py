@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rules.events import Attacked, Damaged, Event, Roll, mod
 from rules.hidden import SECRET, for_reader, mark, public_copy, secret
+from rules.systems.damage_grid.events import GrappleTest
 from rules.systems.knights_of_valour.events import KovDamage, KovRound, Ranked
 
 HIDE = frozenset({"Grak"})
@@ -77,3 +78,10 @@ def test_a_core_damage_event_hides_the_hidden_targets_health() -> None:
     """`Damaged` without a system's own fields: before and after are the target's."""
     shown = public_copy(Damaged(actor="Grak", amount=2, before=5, after=3), HIDE)
     assert secret(shown.before) and secret(shown.after)
+
+
+def test_a_hidden_combatants_dice_are_one_secret_not_a_count() -> None:
+    """Grak's twelve dice print as one ``?``: how many dice he rolls is his number too; Borin's stay."""
+    e = GrappleTest(actor="Borin", target="Grak", dice=[2, 5], best=1, target_dice=[1] * 12, target_best=12, won=False)
+    shown = public_copy(e, HIDE)
+    assert shown.dice == [2, 5] and len(shown.target_dice) == 1 and secret(shown.target_dice[0])

@@ -41,11 +41,13 @@ def order_text(order: list[Ranked]) -> str:
     return ", ".join(r.name if secret(r.initiative) else f"{r.name} {r.initiative}" for r in order)
 
 
-def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool = True) -> str:
+def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool = True, moving: bool = False) -> str:
     """``Move Action (25 ft) and Combat Action left``: "left" is said once; with both used, ``hint`` adds how the
     turn ends (an action's reply leaves it out: the turn may already have ended by itself)."""
     parts = []
-    if feet_left > 0:
+    if secret(feet_left):  # a hidden combatant's move under way: its feet are its own
+        parts += ["Move Action under way"] if moving else []
+    elif feet_left > 0:
         parts.append(f"Move Action ({feet_left} ft)")
     if move_actions > 0:
         parts.append("Move Action" + (f" ×{move_actions}" if move_actions > 1 else ""))
@@ -144,7 +146,7 @@ class KovPresenter(Presenter):
         return f"**{e.actor}** ends the turn"
 
     def actions_left(self, e: ActionsLeft) -> str:
-        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions, hint=False)}"
+        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions, hint=False, moving=e.moving)}"
 
     # -- attacks --------------------------------------------------------------------------------
     def _head(self, actor: str | None, target: str, weapon: str, mode: str, dist: int) -> str:

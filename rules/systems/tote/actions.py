@@ -134,10 +134,10 @@ def acting(enc: Encounter, action: Acting) -> Combatant:
         raise NotYourTurn(f"{c.name} has already acted in round {enc.round}: wait for round {enc.round + 1}.")
     first = initiative.waiting(enc)[0]
     if first is not c:
-        raise NotYourTurn(
-            f"It is {first.name}'s turn ({first.initiative} initiative): {c.name} ({c.initiative}) acts later "
-            f"this round, highest initiative first."
-        )
+        def at(x: Combatant) -> str:  # a hidden combatant's initiative is the GM's to read
+            return "" if enc.hidden(x) else f" ({x.initiative}{' initiative' if x is first else ''})"
+
+        raise NotYourTurn(f"It is {first.name}'s turn{at(first)}: {c.name}{at(c)} acts later this round, highest initiative first.")
     return c
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.dice import Typed
 from rules.hidden import PUBLIC, Of
@@ -62,9 +62,16 @@ class SkillTest(BaseModel):
     #: ``keep=N`` asked for a face that was not rolled (or is barred): the best was kept
     keep_missing: int | None = None
 
-    @property
-    def success(self) -> bool:
-        return self.successes > 0
+    #: at least one success: kept as its own value, since a hidden combatant's hit or miss is
+    #: public while the count of its successes is not
+    success: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _success(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "success" not in data:
+            return {**data, "success": (data.get("successes") or 0) > 0}
+        return data
 
     @classmethod
     def of(cls, r: Any, skill: str, enemy: bool) -> "SkillTest":
@@ -197,7 +204,7 @@ class ReturnOffered(Event):
 
     kind: ClassVar[str] = "return_offered"
     against: str
-    bonus: int
+    bonus: Annotated[int, Of("actor")]
 
 
 class NoReturn(Event):

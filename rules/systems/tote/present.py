@@ -117,8 +117,10 @@ class TotePresenter(Presenter):
 
     def hit_points_changed(self, e: HitPointsChanged) -> str:
         """``GM: **Borin** marks 2 boxes of the Injury Track (6 → 4 left)`` (a condition word where hidden)."""
+        if self.hidden(e.actor):  # the boxes marked are its numbers too: "clears ? boxes" read as healing
+            return f"GM: **{e.actor}**'s Injury Track changed (now {self.condition(e.actor)})"
         how = f"marks {plural(-e.change, 'box', 'boxes')}" if e.change < 0 else f"clears {plural(e.change, 'box', 'boxes')}"
-        left = f" (now {self.condition(e.actor)})" if self.hidden(e.actor) else f" ({e.before} → {e.after} left)"
+        left = f" ({e.before} → {e.after} left)"
         return f"GM: **{e.actor}** {how} of the Injury Track{left}"
 
     def wounded(self, e: ev.Wounded) -> str:
