@@ -79,6 +79,9 @@ def settings_changes(system: RuleSystem, old: Encounter, new: Encounter, limit: 
 
     a, b = old.settings, new.settings
     changes = [f"{k} {shown(getattr(a, k))} → {shown(getattr(b, k))}" for k in SETTING_KEYS if getattr(a, k) != getattr(b, k)]
+    if (a.reveal, a.revealed) != (b.reveal, b.revealed):  # `hidden=`: who sees the GM's numbers
+        was, now = ("none" if s.reveal else ("gm, some shown" if s.revealed else "gm") for s in (a, b))
+        changes.append(f"hidden {was} → {now}")
     for option in system.options:
         (was, was_text), (now, now_text) = (effective(option, s.options.get(option.name)) for s in (a, b))
         if was != now:
