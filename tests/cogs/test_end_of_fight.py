@@ -46,6 +46,7 @@ async def test_damage_grid_finishes_the_last_inert_foe_after_the_win(h: Harness)
 async def test_war_and_combat_decides_when_the_last_foe_falls_unconscious(h: Harness) -> None:
     """The knockout that leaves Grak unconscious decides the fight (it stayed open before); "An automatic killing stroke" then takes him out."""
     await h.run("gm", "/encounter start", system="war-and-combat", map="12x10 hex")
+    await h.run("gm", "/encounter settings", options="declare=hidden")  # the dice below are in that order
     await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE",
                 sheet="str=14 agl=13 fighter=6 skills=broadsword:3,tactics:0 weapons=broadsword armor=mail")
     await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW",

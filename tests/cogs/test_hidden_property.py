@@ -116,9 +116,9 @@ FIGHTS = [
 ]
 
 #: counters every reader may see, taken out before numbers are looked at: log ids and times,
-#: mentions and custom ids, the end summary's count of actions, the map legend's count of shaded cells
+#: mentions and custom ids, the end summary's count of actions, a /log page's count of entries, the map legend's count of shaded cells
 PUBLIC_COUNTERS = re.compile(
-    r"Shaded: [^\n]*|`#\d+`|\d\d [A-Z][a-z]{2}(?: \d\d:\d\d)?|<@!?\d+>|Actions logged: \*\*\d+\*\*|\b\d{6,}\b|skirmish:[\w:.-]+"
+    r"Shaded: [^\n]*|`#\d+`|\d\d [A-Z][a-z]{2}(?: \d\d:\d\d)?|<@!?\d+>|Actions logged: \*\*\d+\*\*|Page \d+ of \d+ \(page 1 is the newest\) · \d+ entries|\b\d{6,}\b|skirmish:[\w:.-]+"
 )
 NUMBER = re.compile(r"(?<![\w.])\d+(?![\w])")
 
@@ -398,6 +398,7 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
     ),),
     "damage-grid": ((
         ("gm", "/combatant edit", {"name": "Hera", "sheet": "health=5 body=0 shield=0"}),  # a hit gets through: a Mode test
+        ("gm", "/combatant edit", {"name": "Xul", "at": "A7"}),  # beside Hera, Xul would cover her from Meena's corner lines
         ("gm", "/init roll", {}),
         ("bob", "/attack", {"combatant": "Meena", "target": "Hera", "weapon": "gravity-saber", "roll": "6,6,6,6"}),
     ),),
@@ -408,7 +409,15 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),  # engaged: they wait for the flurry
         ("gm", "/move", {"combatant": "Lone", "path": "N"}),
         ("gm", "/move", {"combatant": "Lone", "facing": "S"}),
-    ),),
+    ), (
+        ("gm", "/encounter terrain", {"cells": "L8", "kind": "rough"}),
+        ("gm", "/combatant add", {"name": "Lone", "side": "foes", "at": "L10", "facing": "NW",
+                                  "sheet": "fighter=27 skills=axe:26 weapons=axe"}),
+        ("gm", "/init roll", {}),
+        ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),
+        ("gm", "/move", {"combatant": "Lone", "path": "N"}),
+        ("gm", "/move", {"combatant": "Lone", "path": "N"}),  # rough ground with 1 point left: carried over
+    )),
     "tote": ((
         ("gm", "/init roll", {}),
         ("gm", "/combatant hp", {"combatant": "Snaga", "change": "-2"}),

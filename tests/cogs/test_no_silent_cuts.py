@@ -58,6 +58,7 @@ async def test_log_page_buttons_survive_a_restart(h: Harness) -> None:
 async def test_a_log_too_long_for_one_message_says_what_it_left_out(h: Harness) -> None:
     """25 long entries do not fit one embed: whole lines are kept and the rest is counted, with the way to see them."""
     await h.run("gm", "/encounter start", system="coup-de-grace", name="Melee", map="30x30")
+    await h.run("gm", "/encounter settings", options="hidden=none")  # players read the whole sheets in the log
     for i in range(25):
         await h.run("gm", "/combatant add", name=f"{'Longname' * 4} {i}", sheet=GRAK, side="orcs" + "s" * 30, at=f"A{1 + i}")
     text = (await h.run("bob", "/log", count=25))[0].text
