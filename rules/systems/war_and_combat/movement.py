@@ -153,6 +153,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     for i, (kind, arg) in enumerate(plan):
         if kind == "pivot":
             if arg != facing:
+                if spent + 1 > st.mp:  # "can spend up to half his movement points": a pivot is never carried over
+                    raise IllegalAction(f"{c.name} has {st.mp - spent} movement point(s) left this phase; the pivot to "
+                                        f"face {arg} costs 1. Move fewer hexes, or pivot in the next phase.")
                 spent, pivots = spent + 1, pivots + 1
                 facing = arg
             if not passing and (caught := brought_into_threat(enc, grid, c, cell, facing, held)) is not None:

@@ -295,3 +295,15 @@ def test_the_mover_chooses_the_obstacle_action():
     assert check.roll.total == 8 + 3 + 2 - 1 and check.roll.success and s.get("Borin").position == "F5"
     t = alone(terrain={"F5": "obstacle"})
     assert "several" in t.refused("move", [2, 3, 3], actor="Borin", path="N", options={"via": "jump"})
+
+
+def test_a_pivot_after_the_steps_cannot_overspend_the_phase():
+    """"During each phase, the fighter can spend up to half his movement points" and a pivot costs "one movement
+    point": a walker (2 a phase) stepping into its rear hex (2) has nothing left to pivot, a runner (4) after two."""
+    s = alone()
+    assert "movement point" in s.refused("move", actor="Borin", path="S", facing="S")
+    assert s.get("Borin").position == "F6" and st(s, "Borin").mp == 2
+    t = alone("pace=run")
+    assert "movement point" in t.refused("move", actor="Borin", path="S S", facing="S")
+    res = t.run("move", actor="Borin", path="S", facing="S")
+    assert res.events[0].cost == 3 and t.get("Borin").facing == "S" and st(t, "Borin").mp == 1
