@@ -307,3 +307,23 @@ def test_a_pivot_after_the_steps_cannot_overspend_the_phase():
     assert "movement point" in t.refused("move", actor="Borin", path="S S", facing="S")
     res = t.run("move", actor="Borin", path="S", facing="S")
     assert res.events[0].cost == 3 and t.get("Borin").facing == "S" and st(t, "Borin").mp == 1
+
+
+def test_a_jump_or_dive_over_an_obstacle_takes_its_own_row_of_the_pace_table():
+    """ACTION PENALTY BY PACE: "Jump or Dive -5", "Swing (1-H) -4": a walker diving under a table or swinging
+    across a gap takes that row, not the walk's -1; tumbling over a table keeps the walk's -1."""
+    for via, row, penalty in (("dive-under", "dive", -5), ("swing", "swing", -4), ("tumble-over", "pace", -1)):
+        s = alone("skills=acrobatics:2", terrain={"F5": "obstacle"})
+        res = s.run("move", [4, 4, 3], actor="Borin", path="N", options={"via": via})
+        roll = next(e for e in res.events if isinstance(e, Checked)).roll
+        assert [(m.name, m.value) for m in roll.modifiers if m.value < 0] == [(row, penalty)]
+
+
+def test_a_jump_across_a_gap_names_the_skill_it_rolls():
+    """The obstacles table: "Jump across a gap Acrobatics and Jumping STR": the better of the two is rolled, and
+    named (here Jumping)."""
+    s = alone("str=10 skills=jumping:3,acrobatics:1", terrain={"F5": "gap"})
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N")
+    roll = next(e for e in res.events if isinstance(e, Checked)).roll
+    assert ("jumping", 3) in [(m.name, m.value) for m in roll.modifiers]
+    assert ("jump", -5) in [(m.name, m.value) for m in roll.modifiers] and roll.total == 11 + 3 - 5
