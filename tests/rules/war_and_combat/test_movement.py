@@ -327,3 +327,24 @@ def test_a_jump_across_a_gap_names_the_skill_it_rolls():
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
     assert ("jumping", 3) in [(m.name, m.value) for m in roll.modifiers]
     assert ("jump", -5) in [(m.name, m.value) for m in roll.modifiers] and roll.total == 11 + 3 - 5
+
+
+def test_a_fighter_stopped_in_a_zone_of_danger_holds_one_of_its_own():
+    """"A zone of danger is any hex that is in range of a weapon held by any fighter that is actively engaged":
+    Alda, beside her engaged ally Borin and so in his flurry, is actively engaged too, and Drog passing beside her
+    stops there."""
+    from tests.rules.war_and_combat.build import BORIN, GRAK
+
+    s = wac()
+    s.add("Borin", BORIN, side="dwarves", at="H8", facing="SE")
+    s.add("Grak", GRAK, side="orcs", at=near(s, "H8", "SE"), facing="NW", owner=None)
+    s.add("Alda", "fighter=3 weapons=broadsword", side="dwarves", at=near(s, "H8", "NW"), facing="SE")
+    s.add("Drog", "fighter=3 weapons=bow pace=run", side="orcs", at="E8", facing="NE", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2, 2, 2, 2])
+    while s.enc.current != "Drog":
+        s.run("next", actor=s.enc.current)
+    res = s.run("move", actor="Drog", path="NE NE NE")
+    assert s.get("Drog").position == "F7"
+    assert any(isinstance(e, Engaged) and e.by == "Alda" and e.zone == "danger" for e in res.events)
+    s.run("next", actor="Drog")
+    assert "Drog" in s.enc.state.flurries[0]
