@@ -32,6 +32,7 @@ from rules.systems.war_and_combat.rounds import (
     quick_action,
     roll_of,
     set_status,
+    slowed,
     stunned,
     surprised,
 )
@@ -361,6 +362,8 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
             if limb in LIMBS and limb not in bucket:
                 bucket.append(limb)
                 events.append(EffectTaken(actor=t.name, effect="impaired" if bucket is st.impaired else "disabled", detail=limb))
+        if any(limb.endswith("leg") for limb in hurt_limbs):
+            slowed(enc, t)  # "reduce movement rate by 1/2 if one leg is so injured", from that moment
     return events + _downed(t)
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "add_effect",
     "set_status",
     "phase_mp",
+    "slowed",
     "fall",
     "quick_action",
     "full_action",
@@ -133,8 +134,14 @@ def phase_mp(c: Combatant, phase: str) -> int:
 
 def fall(enc: Encounter, c: Combatant) -> None:
     """``c`` falls: from that moment it crawls, so the points left this phase are at most a crawl's."""
+    sheet.state(c).fallen = True
+    slowed(enc, c)
+
+
+def slowed(enc: Encounter, c: Combatant) -> None:
+    """After a fall or a leg impaired or disabled mid-phase: the points left this phase are at most
+    what the rate from that moment gives (a crawl's, half the pace's)."""
     st = sheet.state(c)
-    st.fallen = True
     if enc.phase in ("movement", "adjustment"):
         st.mp = min(st.mp, phase_mp(c, enc.phase))
 
