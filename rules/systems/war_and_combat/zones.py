@@ -20,7 +20,7 @@ from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import Weapon
 
-__all__ = ["wielded", "threat", "marginal", "danger", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
+__all__ = ["wielded", "in_hand", "threat", "marginal", "danger", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
 
 
 def wielded(c: Combatant) -> Weapon:
@@ -31,6 +31,11 @@ def wielded(c: Combatant) -> Weapon:
         if w.name == name:
             return w
     return next((w for w in carried if not w.ranged), carried[0])
+
+
+def in_hand(c: Combatant) -> Weapon | None:
+    """The weapon in hand; None when it was dropped (a fumble, a disarm) or sheathed."""
+    return _held(c, None)
 
 
 def _held(c: Combatant, weapon: Weapon | None) -> Weapon | None:
