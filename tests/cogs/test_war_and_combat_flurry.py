@@ -226,6 +226,6 @@ async def test_a_six_round_stun_outlasts_the_shock_checks(h: Harness) -> None:
         elif data["phase"] == "flurry":
             sent = await h.run("bob", "/act", action="hold")
         else:
-            sent = await h.run("bob" if data["current"] == "Borin" else "gm", "/init next")
+            sent = await h.run("bob" if data["current"] == "Borin" else "gm", "/init next", confirm="true")
         shocks += [line for line in said(sent).splitlines() if "shock" in line]
     assert len([s for s in shocks if "Grak" in s]) >= 5
