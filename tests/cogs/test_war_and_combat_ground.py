@@ -73,10 +73,10 @@ async def test_a_crawler_crosses_rough_ground_over_two_phases(h: Harness) -> Non
     borin = [c for c in (await export(h))["combatants"] if c["name"] == "Borin"][0]
     assert borin["position"] == "C4" and borin["state"]["owed"] == 1
     await h.run("bob", "/init next")
-    await h.run("gm", "/init next")
+    await h.run("gm", "/init next", confirm="true")  # Grak's untouched step
     data = await export(h)
     assert (data["phase"], data["current"]) == ("adjustment", "Grak")
-    await h.run("gm", "/init next")
+    await h.run("gm", "/init next", confirm="true")
     sent = await h.run("bob", "/move")
     assert "C4 → C5" in sent[0].text, sent[0].text
     borin = [c for c in (await export(h))["combatants"] if c["name"] == "Borin"][0]

@@ -85,7 +85,7 @@ class WarAndCombat(RuleSystem):
         if c is None or grid is None or c.cell is None or not c.facing:
             return []
         threat = zones.threat(grid, c)
-        danger = zones.danger(grid, c) - threat if zones.engaged_with(enc, grid, c) else frozenset()
+        danger = zones.danger(grid, c) - threat if c.name in zones.actively_engaged(enc, grid) else frozenset()
         lying = {grid.parse(x) for x in sheet.state(c).dropped_at.values()}  # where its dropped items lie
         return ([Highlight(x, "threat") for x in sorted(threat)]
                 + [Highlight(x, "marginal") for x in sorted(zones.marginal(grid, c) - threat - danger)]

@@ -32,6 +32,7 @@ from rules.systems.war_and_combat.rounds import (
     quick_action,
     roll_of,
     set_status,
+    slowed,
     stunned,
     surprised,
 )
@@ -58,7 +59,7 @@ from rules.systems.war_and_combat.tables_missile import (
 from rules.systems.war_and_combat.tables_movement import pace_penalty
 from rules.systems.war_and_combat.tables_options import combat_option, secondary_effect
 from rules.systems.war_and_combat.task import exceeds, task_roll
-from rules.systems.war_and_combat.zones import engaged_with, wielded
+from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
 
 #: the missile weapons that must be loaded again after each shot ("Load Weapon"; the project's list: a
 #: bow or sling is made ready as it shoots)
@@ -335,13 +336,15 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
             st.lost += effect.actions_lost
             st.actions = max(0, st.actions - effect.actions_lost)
             events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(effect.actions_lost)))
-        if effect.drops:
-            held = wielded(t).name
-            if where == sheet.weapon_arm(t) or held in limbs.TWO_HANDED:
-                _drop(enc, t, held, effect.drops, dice)
-            elif where == sheet.shield_arm(t) and sheet.shield_bonus(t):
-                _drop(enc, t, "shield", effect.drops, dice)
-            events.append(EffectTaken(actor=t.name, effect="drops", detail=effect.drops))
+        if effect.drops:  # "any item carried is dropped": what that arm holds, if anything
+            held, item = in_hand(t), None
+            if held is not None and (where == sheet.weapon_arm(t) or held.name in limbs.TWO_HANDED):
+                item = held.name
+            elif where == sheet.shield_arm(t) and sheet.shield_bonus(t) and "shield" not in st.dropped:
+                item = "shield"
+            if item is not None:
+                _drop(enc, t, item, effect.drops, dice)
+                events.append(EffectTaken(actor=t.name, effect="drops", detail=f"{item} ({effect.drops})"))
         if effect.falls and not st.fallen:
             fall(enc, t)
             events.append(EffectTaken(actor=t.name, effect="falls"))
@@ -361,6 +364,8 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
             if limb in LIMBS and limb not in bucket:
                 bucket.append(limb)
                 events.append(EffectTaken(actor=t.name, effect="impaired" if bucket is st.impaired else "disabled", detail=limb))
+        if any(limb.endswith("leg") for limb in hurt_limbs):
+            slowed(enc, t)  # "reduce movement rate by 1/2 if one leg is so injured", from that moment
     return events + _downed(t)
 
 
@@ -427,7 +432,7 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
         events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
     if outcome.drop:
         _drop(enc, t, wielded(t).name, outcome.drop, dice)
-        events.append(EffectTaken(actor=t.name, effect="drops", detail=outcome.drop))
+        events.append(EffectTaken(actor=t.name, effect="drops", detail=f"{wielded(t).name} ({outcome.drop})"))
     if outcome.falls and not st.fallen:
         fall(enc, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))

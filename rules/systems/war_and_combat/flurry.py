@@ -30,7 +30,7 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.rounds import begin_phase, enc_state, idle, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.zones import danger, marginal, threat
+from rules.systems.war_and_combat.zones import actively_engaged, danger, marginal, threat
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
            "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle",
@@ -93,10 +93,10 @@ def _groups(enc: Encounter) -> list[list[str]]:
         for e in fighters:
             if e.side != c.side and c.cell in reach[e.name]:  # each pair is seen from both ends
                 link(c, e)
-    engaged = set(linked)
+    engaged, active = set(linked), actively_engaged(enc, grid)
     for c in fighters:  # "must stop upon entering a hex covered by the zone, and resolve the threat during the flurry phase"
         for e in fighters:
-            if e is not c and e.name in engaged and c.cell in danger(grid, e) and (e.side != c.side or c.name not in engaged):
+            if e is not c and e.name in active and c.cell in danger(grid, e) and (e.side != c.side or c.name not in engaged):
                 link(c, e)  # an ally's zone of danger too: "any fighter that is actively engaged"
     groups: dict[str, list[str]] = {}
     for c in fighters:

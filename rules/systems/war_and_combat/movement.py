@@ -46,6 +46,7 @@ from rules.systems.war_and_combat.tables_movement import (
     exceeds_max_pace,
     obstacle,
     obstacle_named,
+    obstacle_penalty,
     pace_penalty,
 )
 from rules.systems.war_and_combat.task import task_roll
@@ -153,6 +154,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     for i, (kind, arg) in enumerate(plan):
         if kind == "pivot":
             if arg != facing:
+                if spent + 1 > st.mp:  # "can spend up to half his movement points": a pivot is never carried over
+                    raise IllegalAction(f"{c.name} has {st.mp - spent} movement point(s) left this phase; the pivot to "
+                                        f"face {arg} costs 1. Move fewer hexes, or pivot in the next phase.")
                 spent, pivots = spent + 1, pivots + 1
                 facing = arg
             if not passing and (caught := brought_into_threat(enc, grid, c, cell, facing, held)) is not None:
@@ -185,11 +189,12 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         mark = grid.terrain.get(nxt, "clear")
         if mark in OBSTACLE_MAP:
             ob = via or obstacle(OBSTACLE_MAP[mark])  # the action the mover chooses, else the mark's own
-            level = max(sheet.skill(c, s) for s in ob.skills)
+            # "Acrobatics and Jumping": the better of the two serves, and is named
+            used, level = max(((s, sheet.skill(c, s)) for s in ob.skills), key=lambda sl: sl[1])
             with dice.rolling_for(c.name):
                 r = task_roll(dice)
-            roll = roll_of(r, "3d6", [(ob.skills[0], level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute)),
-                                      ("pace", pace_penalty(sheet.pace(c))), ("wounds", sheet.wound_penalty(c))],
+            roll = roll_of(r, "3d6", [(used, level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute)),
+                                      obstacle_penalty(ob, sheet.pace(c)), ("wounds", sheet.wound_penalty(c))],
                              opts.check_target, ob.action)
             events.append(Checked(actor=c.name, what="obstacle", roll=roll))
             if not roll.success:

@@ -37,7 +37,7 @@ PHASE_TEXT = {
 EFFECTS = {
     "stun": "is stunned: no action for {d} round(s), Defense 5 + half Fighter rank",
     "loses_action": "loses {d} action(s) this round",
-    "drops": "drops what it carries ({d})",
+    "drops": "drops its {d}",
     "falls": "falls down",
     "knockout": "is knocked out",
     "immobile": "is conscious but immobile",

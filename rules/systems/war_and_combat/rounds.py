@@ -37,6 +37,7 @@ __all__ = [
     "add_effect",
     "set_status",
     "phase_mp",
+    "slowed",
     "fall",
     "quick_action",
     "full_action",
@@ -84,13 +85,14 @@ def roll_of(r: TaskRoll, label: str, modifiers: list[tuple[str, int]], against: 
                 modifiers=mods, total=total, against=against, against_label=against_label, success=success)
 
 
-def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int) -> EffectAdded:
+def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int, pending: int = 0) -> EffectAdded:
     """A timed condition (stun) on ``c`` for ``rounds`` round ends. One of the same name already
     running is never cut short: the two combine by keeping the longer ("can take no action for
-    1d6 rounds" is not ended by a shock check's one-round stun)."""
+    1d6 rounds" is not ended by a shock check's one-round stun). ``pending``: the round ends the
+    action under way has passed, which will yet count the running one down (at a round's start, 1)."""
     running = active(enc.effects, c.name, code)
-    if running is not None and running.left >= rounds:
-        rounds = running.left
+    if running is not None and running.left - pending >= rounds:
+        rounds = running.left - pending
     else:
         effect = Effect(id=next_id(enc.effects), name=code, target=c.name, ends="round_end", left=rounds, code=code)
         enc.effects = [e for e in enc.effects if not (e.code == code and e.target == c.name)] + [effect]
@@ -133,8 +135,14 @@ def phase_mp(c: Combatant, phase: str) -> int:
 
 def fall(enc: Encounter, c: Combatant) -> None:
     """``c`` falls: from that moment it crawls, so the points left this phase are at most a crawl's."""
+    sheet.state(c).fallen = True
+    slowed(enc, c)
+
+
+def slowed(enc: Encounter, c: Combatant) -> None:
+    """After a fall or a leg impaired or disabled mid-phase: the points left this phase are at most
+    what the rate from that moment gives (a crawl's, half the pace's)."""
     st = sheet.state(c)
-    st.fallen = True
     if enc.phase in ("movement", "adjustment"):
         st.mp = min(st.mp, phase_mp(c, enc.phase))
 
@@ -154,7 +162,7 @@ def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> lis
         if not roll.success:
             st.lost += 1
             if (roll.total or 0) <= target - opts.shock_stun:
-                events.append(add_effect(enc, c, "stun", 1))
+                events.append(add_effect(enc, c, "stun", 1, pending=1 if enc.round > 1 else 0))  # the last round's end
     mortal = sum(1 for w in st.wounds if w.severity == "mortal")
     if mortal and c.status != "out":
         target = opts.death_base + opts.death_step * mortal

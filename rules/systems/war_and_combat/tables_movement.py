@@ -38,6 +38,7 @@ __all__ = [
     "exceeds_max_pace",
     "PACE_PENALTIES",
     "pace_penalty",
+    "obstacle_penalty",
     "Obstacle",
     "OBSTACLES",
     "OBSTACLE_COST",
@@ -182,6 +183,14 @@ OBSTACLES: dict[str, Obstacle] = {
         Obstacle("tumble under a table", ("acrobatics",), "agl"),
     )
 }
+
+
+def obstacle_penalty(ob: Obstacle, pace: str) -> tuple[str, int]:
+    """ACTION PENALTY BY PACE for an obstacle action: a jump or a dive takes the "Jump or Dive -5"
+    row and a swing the "Swing (1-H) -4" row (the movement type of that action, in place of the
+    pace's row); a climb, slide or tumble takes the pace's row. Returns the row's name and penalty."""
+    kind = ob.action.split()[0]
+    return (kind, PACE_PENALTIES[kind]) if kind in ("jump", "dive", "swing") else ("pace", pace_penalty(pace))
 
 
 def obstacle(action: str) -> Obstacle:

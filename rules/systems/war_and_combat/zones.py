@@ -20,7 +20,7 @@ from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import Weapon
 
-__all__ = ["wielded", "threat", "marginal", "danger", "engaged_with", "zone_of", "brought_into_threat", "in_my_threat"]
+__all__ = ["wielded", "in_hand", "threat", "marginal", "danger", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
 
 
 def wielded(c: Combatant) -> Weapon:
@@ -31,6 +31,11 @@ def wielded(c: Combatant) -> Weapon:
         if w.name == name:
             return w
     return next((w for w in carried if not w.ranged), carried[0])
+
+
+def in_hand(c: Combatant) -> Weapon | None:
+    """The weapon in hand; None when it was dropped (a fumble, a disarm) or sheathed."""
+    return _held(c, None)
 
 
 def _held(c: Combatant, weapon: Weapon | None) -> Weapon | None:
@@ -113,6 +118,21 @@ def engaged_with(enc: Encounter, grid: Grid, c: Combatant) -> list[Combatant]:
     return out
 
 
+def actively_engaged(enc: Encounter, grid: Grid) -> set[str]:
+    """The names of the fighters "actively engaged": those engaged with an enemy, and those stopped
+    in an engaged fighter's zone of danger (they "resolve the threat during the flurry phase"),
+    and so on: each holds a zone of danger of its own."""
+    fighters = [c for c in enc.combatants if c.status == "active" and c.cell is not None]
+    engaged = {c.name for c in fighters if engaged_with(enc, grid, c)}
+    grown = True
+    while grown:
+        zones = [danger(grid, e) for e in fighters if e.name in engaged]
+        new = {c.name for c in fighters if c.name not in engaged and any(c.cell in z for z in zones)}
+        engaged |= new
+        grown = bool(new)
+    return engaged
+
+
 def zone_of(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> tuple[Combatant, str] | None:
     """The first active enemy whose zone of threat covers ``cell``, else the first engaged fighter,
     of either side, whose zone of danger covers it: "A zone of danger is any hex that is in range
@@ -121,10 +141,11 @@ def zone_of(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> tuple[Comba
     for e in enemies:
         if cell in threat(grid, e):
             return e, "threat"
+    engaged = actively_engaged(enc, grid)
     for e in enc.combatants:
         if e is c or e.status != "active" or e.cell is None:
             continue
-        if cell in danger(grid, e) and engaged_with(enc, grid, e):
+        if cell in danger(grid, e) and e.name in engaged:
             return e, "danger"
     return None
 

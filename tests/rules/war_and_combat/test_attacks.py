@@ -63,7 +63,20 @@ def test_light_arm_wound_calls_the_fumble_check():
     assert struck(res).location == "left arm" and struck(res).severity == "light"
     check = next(e for e in res.events if isinstance(e, Checked))
     assert check.what == "fumble?" and check.roll.total == 9 and not check.roll.success
-    assert effects(res) == ["loses_action", "drops"] and st(s, "Grak").actions == 1
+    assert effects(res) == ["loses_action"] and st(s, "Grak").actions == 1  # his left hand is empty
+
+
+def test_a_fumble_drops_only_what_the_arm_carries():
+    """Fumble?: "Failure means (1) any item carried is dropped 1d6-1 meters from the character": Grak's empty left
+    hand drops nothing; with the axe in his left hand, the axe is dropped and named."""
+    s = duel()
+    fight(s)
+    res = s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
+    assert "drops" not in "\n".join(s.text(res)) and not st(s, "Grak").dropped
+    t = duel(grak="hand=left")
+    fight(t)
+    res = t.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 1], actor="Borin", target="Grak")
+    assert "Grak drops its axe (1d6-1 m)" in "\n".join(t.text(res)).replace("**", "") and st(t, "Grak").dropped == ["axe"]
 
 
 def test_a_passed_fumble_check_has_no_effect():

@@ -295,3 +295,56 @@ def test_the_mover_chooses_the_obstacle_action():
     assert check.roll.total == 8 + 3 + 2 - 1 and check.roll.success and s.get("Borin").position == "F5"
     t = alone(terrain={"F5": "obstacle"})
     assert "several" in t.refused("move", [2, 3, 3], actor="Borin", path="N", options={"via": "jump"})
+
+
+def test_a_pivot_after_the_steps_cannot_overspend_the_phase():
+    """"During each phase, the fighter can spend up to half his movement points" and a pivot costs "one movement
+    point": a walker (2 a phase) stepping into its rear hex (2) has nothing left to pivot, a runner (4) after two."""
+    s = alone()
+    assert "movement point" in s.refused("move", actor="Borin", path="S", facing="S")
+    assert s.get("Borin").position == "F6" and st(s, "Borin").mp == 2
+    t = alone("pace=run")
+    assert "movement point" in t.refused("move", actor="Borin", path="S S", facing="S")
+    res = t.run("move", actor="Borin", path="S", facing="S")
+    assert res.events[0].cost == 3 and t.get("Borin").facing == "S" and st(t, "Borin").mp == 1
+
+
+def test_a_jump_or_dive_over_an_obstacle_takes_its_own_row_of_the_pace_table():
+    """ACTION PENALTY BY PACE: "Jump or Dive -5", "Swing (1-H) -4": a walker diving under a table or swinging
+    across a gap takes that row, not the walk's -1; tumbling over a table keeps the walk's -1."""
+    for via, row, penalty in (("dive-under", "dive", -5), ("swing", "swing", -4), ("tumble-over", "pace", -1)):
+        s = alone("skills=acrobatics:2", terrain={"F5": "obstacle"})
+        res = s.run("move", [4, 4, 3], actor="Borin", path="N", options={"via": via})
+        roll = next(e for e in res.events if isinstance(e, Checked)).roll
+        assert [(m.name, m.value) for m in roll.modifiers if m.value < 0] == [(row, penalty)]
+
+
+def test_a_jump_across_a_gap_names_the_skill_it_rolls():
+    """The obstacles table: "Jump across a gap Acrobatics and Jumping STR": the better of the two is rolled, and
+    named (here Jumping)."""
+    s = alone("str=10 skills=jumping:3,acrobatics:1", terrain={"F5": "gap"})
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N")
+    roll = next(e for e in res.events if isinstance(e, Checked)).roll
+    assert ("jumping", 3) in [(m.name, m.value) for m in roll.modifiers]
+    assert ("jump", -5) in [(m.name, m.value) for m in roll.modifiers] and roll.total == 11 + 3 - 5
+
+
+def test_a_fighter_stopped_in_a_zone_of_danger_holds_one_of_its_own():
+    """"A zone of danger is any hex that is in range of a weapon held by any fighter that is actively engaged":
+    Alda, beside her engaged ally Borin and so in his flurry, is actively engaged too, and Drog passing beside her
+    stops there."""
+    from tests.rules.war_and_combat.build import BORIN, GRAK
+
+    s = wac()
+    s.add("Borin", BORIN, side="dwarves", at="H8", facing="SE")
+    s.add("Grak", GRAK, side="orcs", at=near(s, "H8", "SE"), facing="NW", owner=None)
+    s.add("Alda", "fighter=3 weapons=broadsword", side="dwarves", at=near(s, "H8", "NW"), facing="SE")
+    s.add("Drog", "fighter=3 weapons=bow pace=run", side="orcs", at="E8", facing="NE", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2, 2, 2, 2])
+    while s.enc.current != "Drog":
+        s.run("next", actor=s.enc.current)
+    res = s.run("move", actor="Drog", path="NE NE NE")
+    assert s.get("Drog").position == "F7"
+    assert any(isinstance(e, Engaged) and e.by == "Alda" and e.zone == "danger" for e in res.events)
+    s.run("next", actor="Drog")
+    assert "Drog" in s.enc.state.flurries[0]

@@ -200,3 +200,31 @@ def test_the_shock_checks_stun_lasts_the_round_it_begins():
     s.run("next", [2, 3, 4, 5, 5, 4, 2, 3, 2], actor="Borin")  # round 2: Grak's shock 10 vs 16: stunned
     assert s.enc.round == 2 and any(e.code == "stun" and e.target == "Grak" for e in s.enc.effects)
     assert s.enc.current == "Borin" and "Grak" not in s.system.turn(s.enc).actors
+
+
+def _shock_stunned_in_round_two(running: int) -> tuple[Scenario, list[str]]:
+    """Grak, stunned for ``running`` rounds in round 1 and seriously wounded, fails round 2's shock check by 6."""
+    from rules.effects import Effect
+
+    s = duel()
+    s.enc.effects.append(Effect(id=1, name="stun", target="Grak", ends="round_end", left=running, code="stun"))
+    to_flurry(s)
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    while s.enc.phase == "flurry":
+        s.run("act", name="hold", actor=s.enc.current)
+    st(s, "Grak").wounds.append(WoundRecord(location="chest", severity="serious"))
+    if s.enc.current == "Grak":  # a stunned Grak has no step of his own
+        s.run("next", actor="Grak")
+    res = s.run("next", [2, 3, 4, 5, 5, 4, 2, 3, 2], actor="Borin")  # round 2: Grak's shock 10 vs 16
+    return s, s.text(res)
+
+
+def test_the_shock_line_shows_the_stun_left_after_the_round_ends():
+    """"can take no action for 1d6 rounds": a 6-round stun in its second round has 5 left, and the shock check's
+    line says so (not 6); a running stun with one round left does not swallow the shock check's new one-round stun."""
+    s, text = _shock_stunned_in_round_two(6)
+    assert s.enc.round == 2 and [e.left for e in s.enc.effects if e.code == "stun" and e.target == "Grak"] == [5]
+    assert any("stun" in line and "(5 times)" in line for line in text)
+    t, _ = _shock_stunned_in_round_two(1)
+    assert t.enc.round == 2 and [e.left for e in t.enc.effects if e.code == "stun" and e.target == "Grak"] == [1]
