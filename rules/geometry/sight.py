@@ -98,15 +98,17 @@ def corner_segments(a: Cell, b: Cell, front: tuple[int, int] | None = None) -> l
     return [(a.col + m[0], a.row + m[1], b.col + t[0], b.row + t[1]) for m, t in _pairs(a, b, f)]
 
 
-def corner_lines(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) -> int:
+def corner_lines(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = (), through: bool = False) -> int:
     """How many of the three back-corner lines from square ``a`` to square ``b`` touch a blocked square
-    (the looker picks the front corner that leaves fewer)."""
+    (the looker picks the front corner that leaves fewer); ``through``: only lines that pass through
+    a blocked square's inside count (running along its side does not)."""
     stop = (set(blockers) | grid.blocked) - {a, b}
     lo_col, hi_col = min(a.col, b.col) - 1, max(a.col, b.col) + 1
     lo_row, hi_row = min(a.row, b.row) - 1, max(a.row, b.row) + 1
     near = [c for c in stop if lo_col <= c.col <= hi_col and lo_row <= c.row <= hi_row]
+    meets = segment_hits_open_box if through else segment_meets_box
     return min(
-        sum(any(segment_meets_box(*line, c.col, c.row, c.col + 1, c.row + 1) for c in near)
+        sum(any(meets(*line, c.col, c.row, c.col + 1, c.row + 1) for c in near)
             for line in corner_segments(a, b, front))
         for front in _front(a, b)
     )

@@ -155,6 +155,13 @@ def _crosses(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
     return _lines(grid, a, b, frozenset({cell})) > 0
 
 
+def _in_the_way(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
+    """A model "in the way of a model's target": a corner line passes through its square (one that
+    only runs along its side leaves it beside the line, as C beside B in the text's diagram is
+    "in the open")."""
+    return corner_lines(_plain(grid.width, grid.height, frozenset({cell})), a, b, through=True) > 0
+
+
 def square_body(enc: Encounter, grid: Grid, cell: Cell) -> int:
     """A wall or obstacle square's Body as cover: its own (option ``cover_body``), else ``obstacle_body`` or
     ``wall_body`` by its kind."""
@@ -184,7 +191,7 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
         cell = m.cell
         if m.on_board and cell is not None and inside(cell):
             body = size(m) + max(model(m).values.get("body", 0), 0)
-            if body > best and _crosses(grid, a, b, cell):
+            if body > best and _in_the_way(grid, a, b, cell):
                 best, by = body, m.name
     return Sight(lines, best, by)
 

@@ -361,3 +361,15 @@ def test_smoke_blocks_sight_as_an_option() -> None:
     """`smoke=blocks`: a GM's reading where a cloud's squares obstruct the corner lines as a wall does."""
     s = _smoke_between(smoke="blocks")
     assert "line of sight" in s.refused("attack", [1, 1], actor="Meena", target="Hera", weapon="gun", error=IllegalAction)
+
+
+def test_a_model_beside_the_lines_is_not_in_the_way() -> None:
+    """"Other models can be in the way of a model's target just like an obstructing providing cover": a model beside
+    the line of an attack straight ahead (a corner line runs along its side) is not in the way; one on it is. (A wall
+    there gives cover: "any one line from the model's corner touches the obstruction".)"""
+    for beside, cover_by in (("C5", None), ("D5", "Xul")):
+        s = Scenario("damage-grid", map="7x7")
+        s.add("Meena", f"weapons={SABER},{RING}", side="a", at="D6", facing="N")
+        s.add("T", "health=20 body=0", side="b", at="D3", facing="S")
+        s.add("Xul", "health=20 body=3", side="b", at=beside, facing="S")
+        assert sight(s.enc, s.enc.grid(), parse_cell("D6"), parse_cell("D3")).cover_by == cover_by, beside
