@@ -133,7 +133,7 @@ class KnightsOfValour(RuleSystem):
     def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP (before the fight, the most HP too); `max_hp` sets the most HP
         and, once the fight started, leaves the current HP as it is, unless it is more than the
-        new most: then the HP is lowered to it."""
+        new most: then the HP is lowered to it. An `hp` above the most (a heal past it) stops at it."""
         most_before = enc.get(action.actor).sheet["hp"]
         events = super().edit(enc, action, dice)
         c = enc.get(action.actor)
@@ -144,8 +144,8 @@ class KnightsOfValour(RuleSystem):
             most = new_hp if given_hp and not enc.started else most_before
         c.sheet["hp"] = most
         current = new_hp if given_hp else most if given_max and not enc.started else None
-        capped = given_max and (current if current is not None else c.hp or 0) > most
-        if capped:  # a lowered most HP caps the HP now
+        capped = (given_max or given_hp) and (current if current is not None else c.hp or 0) > most
+        if capped:  # the HP is never more than the most: a lowered `max_hp`, or an `hp` (or a heal) above it
             current = most
         set_hp: list[Event] = []
         if current is not None:

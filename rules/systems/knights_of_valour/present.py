@@ -175,10 +175,11 @@ class KovPresenter(Presenter):
         return f"**{e.actor}** takes {roll_text(e.roll)} = **{e.amount}** damage{self.health_change(e.actor, e.before, e.after, ' HP')}{extra}"
 
     def hp_set(self, e: HpSet) -> str:
-        cap = ": no more than its new `max_hp`" if e.capped else ""
+        cap = ": no more than its `max_hp`" if e.capped else ""
+        how = "lowered" if e.capped and e.after < e.before else "set"
         if self.hidden(e.actor):
-            return f"**{e.actor}** HP {'lowered' if e.capped else 'set'} by the GM{self.health_change(e.actor, e.before, e.after)}{cap}"
-        return f"**{e.actor}** HP {'lowered' if e.capped else 'set'} to {e.after} (was {e.before}){cap}"
+            return f"**{e.actor}** HP {how} by the GM{self.health_change(e.actor, e.before, e.after)}{cap}"
+        return f"**{e.actor}** HP {how} to {e.after} (was {e.before}){cap}"
 
     # -- movement -------------------------------------------------------------------------------
     def moved(self, e: Moved) -> str:

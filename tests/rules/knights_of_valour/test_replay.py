@@ -42,9 +42,19 @@ def test_a_lowered_max_hp_caps_the_current_hp_and_says_so() -> None:
     res = _edit(duel(), "max_hp=6")
     grak = res.encounter.get("Grak")
     assert (grak.hp, grak.sheet["hp"]) == (6, 6) and "6/6 HP" in _hp_line(res.encounter)
-    assert "HP lowered to 6 (was 9): no more than its new `max_hp`" in SYSTEM.present.report("", res.events).text()
+    assert "HP lowered to 6 (was 9): no more than its `max_hp`" in SYSTEM.present.report("", res.events).text()
     raised = _edit(res.encounter, "max_hp=8").encounter.get("Grak")
     assert (raised.hp, raised.sheet["hp"]) == (6, 8)
+
+
+def test_hp_above_the_most_stops_at_max_hp_in_a_fight() -> None:
+    """In a fight `hp` sets the current HP, never above `max_hp`: Grak (9 HP at most, 4 now) healed 20 (`/combatant hp`) or set to `hp=30` has 9, 9/9 on the board, and the reply says why."""
+    hurt = _edit(duel(), "hp=4").encounter
+    for change, res in (("heal 20", run(hurt, kind="edit", actor="Grak", raw_sheet={}, hp_change=20, gm=True)),
+                        ("hp=30", _edit(hurt, "hp=30"))):
+        grak = res.encounter.get("Grak")
+        assert (grak.hp, grak.sheet["hp"]) == (9, 9) and "9/9 HP" in _hp_line(res.encounter), change
+        assert "HP set to 9 (was 4): no more than its `max_hp`" in SYSTEM.present.report("", res.events).text(), change
 
 
 def test_the_gm_edit_reply_shows_the_hp_now_and_the_most() -> None:
