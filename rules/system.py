@@ -6,7 +6,6 @@ changed, so a rejected action changes nothing.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -14,9 +13,10 @@ from typing import Any, ClassVar
 
 from rules.actions import Action, make_action
 from rules.dice import Dice
-from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn, RulesError
+from rules.errors import IllegalAction, InputError, NotAllowed, RulesError
+from rules.fight import FightRules
 from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, TurnPoint, moments, next_id, parse_ends, tick
-from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, Finished, JoinedFight, Moved, Removed, TurnDone, Victory
+from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, JoinedFight, Moved, Removed, TurnDone
 from rules.geometry import Cell, Grid
 from rules.geometry.cell_lists import parse_cell_list
 from rules.hidden import mark
@@ -57,16 +57,6 @@ GM_EDITS_SHOWN = 3
 
 #: characters Discord reads as Markdown: a name holding them would not show as typed
 MARKDOWN = "*_~|`\\"
-
-
-def _used_mark(turn: "Turn", name: str) -> str:
-    """The mark of ``name`` having acted in ``turn`` (`Encounter.turn_used`)."""
-    return json.dumps([list(turn.key), name], default=str)[:1000]
-
-
-def _possessive(name: str) -> str:
-    """``Grak's``, ``orcs'``."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def check_plain(name: str, what: str) -> None:
@@ -119,7 +109,7 @@ class Resolution:
 _TURN_KINDS = frozenset({"next", "move", "attack", "coupdegrace", "act"})
 
 
-class RuleSystem:
+class RuleSystem(FightRules):
     """Base class of every rule system. Subclasses set the class attributes and override the
     action handlers they support; each handler mutates the private copy it is given."""
 
@@ -255,67 +245,6 @@ class RuleSystem:
         ends the turn. A system whose turns can run out overrides this (and declares ``AUTO_END``)."""
         return False
 
-    # -- who may end which turn (the same rule in every system) -------------------------------------------
-    def ending(self, enc: Encounter, action: Action) -> tuple[str | None, bool]:
-        """Whose turn `/init next` (``action``, its combatant filled in) ends, and whether it instead
-        passes a combatant out of turn (the GM naming one who is not acting: `pass_turn`).
-
-        Only the acting combatant's owner or the GM ends a turn: a player naming (or defaulting to)
-        a combatant that is not acting now is refused, and never ends the turn under way. With
-        nobody acting (a round or phase to move on), only the GM goes on. (None, False): the
-        system's own `next_turn` decides (the fight has not started, nobody is named).
-        """
-        named = enc.find(action.actor)
-        if not enc.started or named is None or enc.winner:
-            return None, False
-        turn = self.turn(enc)
-        now = turn.current
-        if now is not None and named.name == now:
-            return now, False
-        if now is None and named.name in turn.actors:
-            return named.name, False
-        if now is None and turn.side and named.side == turn.side:
-            return None, False  # its side's turn, but it cannot activate: the system says why
-        if action.is_gm:
-            return None, bool(now or turn.actors)
-        if now is None and not turn.actors:
-            raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
-        whose = _possessive(now or turn.side or ", ".join(turn.actors[:10]))
-        raise NotYourTurn(
-            f"It is {whose} turn now, not {_possessive(named.name)}: only the owner of the combatant acting, or the GM, "
-            "can end a turn, and nothing was ended."
-        )
-
-    def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """The GM's `/init next combatant:X` while someone else acts: X loses its coming turn (a system
-        that can do so overrides this); here it is refused with the reason, and nothing ends."""
-        turn = self.turn(enc)
-        now = turn.current or turn.side or ", ".join(turn.actors[:10])
-        raise IllegalAction(
-            f"{action.actor} is not acting now ({now} is), and {self.title} cannot pass a combatant before its "
-            f"turn comes: nothing was ended. End the turn under way with `/init next` first, or wait for "
-            f"{_possessive(action.actor or '')} turn."
-        )
-
-    def untouched(self, enc: Encounter, name: str) -> bool:
-        """Whether ``name``, whose turn it is, has done nothing yet in this turn (a typed `/init next`
-        asks before ending such a turn)."""
-        return enc.turn_used != _used_mark(self.turn(enc), name)
-
-    def _end_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """`/init next`: the turn-control rule (`ending`), then the system's end of the turn."""
-        _, passing = self.ending(enc, action)
-        if passing:  # the turn under way goes on, with what its combatant has done in it
-            return self.pass_turn(enc, action, dice)
-        enc.turn_used = None
-        return self.next_turn(enc, action, dice)
-
-    def _note_used(self, enc: Encounter, action: Action) -> None:
-        """Mark that the acting combatant did something in its turn (while that turn goes on)."""
-        turn = self.turn(enc)
-        if action.actor and (action.actor == turn.current or (turn.current is None and action.actor in turn.actors)):
-            enc.turn_used = _used_mark(turn, action.actor)
-
     def on_deck(self, enc: Encounter, snapshot: str | None = None) -> tuple[str, ...]:
         """Who acts after the turn under way, found by ending it on a copy; nothing when that
         needs a roll (a new round's roll-off) or the turn cannot be ended. Those acting now are
@@ -409,69 +338,6 @@ class RuleSystem:
         name = turn.current or (turn.actors[0] if len(turn.actors) == 1 else None)
         c = enc.find(name)
         return c if c is not None and c.on_board and enc.grid() is not None else None
-
-    # -- the end of the fight (the same rule in every system) --------------------------------------------
-    def able_to_act(self, c: Combatant) -> bool:
-        """Whether ``c`` can still act in the fight: active (a system whose downed combatants still
-        act says so here)."""
-        return c.status == "active"
-
-    def side_defeated(self, enc: Encounter, side: str) -> bool:
-        """Nobody of ``side`` is able to act (`able_to_act`)."""
-        return not any(self.able_to_act(c) for c in enc.combatants if c.side == side)
-
-    def check_victory(self, enc: Encounter) -> list[Event]:
-        """Decide the fight once one side alone has combatants able to act (none: nobody won)."""
-        if not enc.started or enc.winner:
-            return []
-        sides = enc.sides()
-        if len(sides) < 2:
-            return []
-        standing = [s for s in sides if not self.side_defeated(enc, s)]
-        if len(standing) > 1:
-            return []
-        return self.decide(enc, standing[0] if standing else None)
-
-    def decide(self, enc: Encounter, side: str | None) -> list[Event]:
-        """The fight is decided: ``side`` won (None: nobody). Turns stop; the result is announced
-        once, naming the helpless foes a finishing blow may still take out (`check_decided`)."""
-        enc.winner = side or "nobody"
-        enc.current = None
-        helpless = [c.name for c in enc.combatants if c.side != side and c.status == "downed"] if side else []
-        return [Victory(side=side, helpless=helpless)]
-
-    def check_decided(self, enc: Encounter, action: Action) -> None:
-        """Once the fight is decided, only finishing blows (a coup de grâce on the helpless), the
-        GM's edits and removals remain (and, outside the rules, `/undo`, `/log`, export and
-        `/encounter end`): anything else is refused in one line."""
-        if not enc.winner:
-            return
-        if action.kind in ("edit", "remove") and action.is_gm:
-            return
-        if action.kind == "coupdegrace" and enc.winner != "nobody":
-            return
-        finish = " a coup de grâce on the helpless," if enc.winner != "nobody" else ""
-        raise IllegalAction(
-            f"The fight is decided ({enc.winner} won): only{finish} the GM's edits, `/undo`, `/log`, "
-            f"`/encounter export` and `/encounter end` remain."
-        )
-
-    def finish(self, enc: Encounter, action: Action) -> list[Event]:
-        """A coup de grâce after the fight was decided: a combatant of the winning side able to act
-        takes a helpless foe out of the fight, with no roll and out of any turn (nothing is left to
-        resist it)."""
-        c = enc.get(action.actor)
-        target = getattr(action, "target", None)
-        if not target:
-            names = ", ".join(o.name for o in enc.combatants if o.side != enc.winner and o.status == "downed") or "none"
-            raise InputError(f"Name the helpless foe to finish with `target`: {names}.")
-        t = enc.get(target, "target")
-        if c.side != enc.winner or not self.able_to_act(c):
-            raise IllegalAction(f"The fight is decided ({enc.winner} won): only a combatant of {enc.winner} able to act can finish a foe.")
-        if t.side == c.side or t.status != "downed":
-            raise IllegalAction(f"{t.name} is not a helpless foe: a coup de grâce after the fight finishes only a downed foe.")
-        t.status = "out"
-        return [Finished(actor=c.name, target=t.name)]
 
     # -- generic encounter edits ------------------------------------------------------------------------
     def place(self, enc: Encounter, c: Combatant, at: str | None, facing: str | None) -> None:
