@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
         path.write_text(write_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
         return 0
     if argv == ["--images"]:
-        from bot.mapdocs import write_images
+        from bot.maps import write_images
 
         for path in write_images():
             print(f"wrote {path}")
