@@ -15,8 +15,8 @@ from discord.ext import commands
 
 from bot.access import BOARD_NEEDS, TEXT_NEEDS, ChannelAccess
 from bot.limits import checked
+from bot.maps import DEFAULT_WORKERS, shared_renderer
 from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound
-from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import LogPage, Nudge, Service
 from bot.tree import SkirmishTree, release

@@ -154,7 +154,7 @@ def main(argv: list[str]) -> int:
             print(f"wrote {path}")
         return 0
     if argv == ["--images"]:
-        from bot.mapdocs import write_images
+        from bot.maps import write_images
 
         for path in write_images():
             print(f"wrote {path}")

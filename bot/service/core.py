@@ -29,7 +29,7 @@ from rules.hidden import for_reader, players_see, turn_line
 from rules.models import Encounter
 from rules.report import Report, board_report, user_ref
 from rules.system import Turn, get_system
-from bot.mapworker import MapRenderer, shared_renderer
+from bot.maps import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
 
 __all__ = [
