@@ -33,7 +33,7 @@ from rules.events import (
     TurnPassed,
     Victory,
 )
-from rules.effects import mods_text
+from rules.effects import modifiers, mods_text
 from rules.hidden import SECRET, for_reader, mark, names_in, public_copy, secret, turn_line
 from rules.report import COLOURS, Report, die_text, joined, signed, user_ref
 
@@ -298,6 +298,12 @@ class Presenter:
             return ""
         shown = {k: (v if self.shown(target) and not secret(v) else SECRET) for k, v in mods.items()}
         return f" ({mods_text(shown)})"
+
+    def effect_note(self, enc: "Encounter", c: "Combatant", value: str) -> str:
+        """`` (+1 Bless)``: what the running effects on ``c`` change ``value`` by, after the value
+        on ``c``'s own line (which only views that show ``c``'s numbers draw)."""
+        found = modifiers(enc.effects, c.name, value)
+        return f" ({', '.join(f'{signed(m.value)} {m.name}' for m in found)})" if found else ""
 
     def effect_lines(self, enc: "Encounter") -> list[str]:
         """One line per running effect: ``Bless on Grak (attack +1), until the end of Grak's turn (2 times)``."""

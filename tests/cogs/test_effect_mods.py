@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.offline.harness import Harness, Sent
 from tests.cogs.fights import export
+from tests.cogs.test_war_and_combat_flurry import to_flurry
 
 
 def reply(sent: list[Sent]) -> Sent:
@@ -116,3 +117,72 @@ async def test_mods_autocomplete_offers_the_systems_values(h: Harness) -> None:
     await kov_duel(h)
     choices = await h.autocomplete("gm", "/effect add", "mods", "attack+1 de", target="Borin", name="Bless")
     assert choices == ["attack+1 defence+1", "attack+1 defence-1"]
+
+
+async def test_cdg_haste_changes_the_attack_roll_the_defence_and_the_movement_allowance(h: Harness) -> None:
+    """"1d6 >= Defence Value": Haste's attack+1 makes Borin's 3 hit Grak's DV 4, and ma+2 gives his activation 6 MP, not 4."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="E3", facing="E", sheet="class=heavy weapons=hammer,shield")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet="class=light weapons=axe")
+    await h.run("gm", "/init roll", roll="6,1")
+    await h.run("gm", "/effect add", name="Haste", target="Borin", mods="ma+2 attack+1 defence+1")
+    board = reply(await h.run("bob", "/encounter status")).text
+    assert "DV 6 (+1 Haste) · MA 6 (+2 Haste)" in board
+    sent = await h.run("bob", "/attack", target="Grak", weapon="hammer", roll="3")
+    assert "Borin activates with 6 MP" in reply(sent).text
+    assert "🎲 3✍ (d6) +1 Haste = **4** vs **Grak**'s DV: **hit**" in reply(sent).text
+    await h.run("gm", "/undo")
+    await h.run("gm", "/effect remove", name="Haste")
+    sent = await h.run("bob", "/attack", target="Grak", weapon="hammer", roll="3")
+    assert "Borin activates with 4 MP" in reply(sent).text and "= **3** vs **Grak**'s DV: **miss**" in reply(sent).text
+
+
+async def tote_duel(h: Harness) -> None:
+    """TOTE: Borin (bob's, Strike 1) against Grak (the GM's, Block 9, numbers shown); Borin acts first."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/encounter settings", options="hidden=none")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="heroes", sheet="hawk=2 plan=2 strike=1 weapon=axe:2:slash")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", sheet="rating=2 tohit=3 weapon=club:2:bash block=9")
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/init set", combatant="Borin", value="9")
+    await h.run("gm", "/init set", combatant="Grak", value="8")
+
+
+async def test_tote_bless_adds_to_the_attack_test_and_a_shield_raises_the_block(h: Harness) -> None:
+    """A "T8" test must meet its target: Borin's 4 + Paragon 5 misses Block 10 (9 + 1 Shield); Bless's +2 makes it 11, a hit."""
+    await tote_duel(h)
+    await h.run("gm", "/effect add", name="Shield", target="Grak", mods="block+1")
+    sent = await h.run("bob", "/act", action="strike", target="Grak", roll="4,5")
+    assert "= **9** vs Block 10: miss" in reply(sent).text
+    await h.run("gm", "/undo")
+    await h.run("gm", "/effect add", name="Bless", target="Borin", mods="attack+2")
+    sent = await h.run("bob", "/act", action="strike", target="Grak", roll="4,5")
+    assert "+2 Bless = **11** vs Block 10: hit" in reply(sent).text
+
+
+async def test_damage_grid_overcharge_adds_a_power_die_and_takes_accuracy(h: Harness) -> None:
+    """"the model rolls as many D6 as the Power of the weapon": Overcharge's power+1 rolls 5d6 for a Power 4 gravity-saber, with Accuracy 3 − 1."""
+    await h.run("gm", "/encounter start", system="damage-grid", name="Ford", map="10x8")
+    await h.run("gm", "/encounter settings", options="hidden=none")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="crew", at="C3", facing="E", sheet="body=2 weapons=gravity-saber:2:4:3:melee")
+    await h.run("gm", "/combatant add", name="Grak", side="boarders", at="D3", facing="W", sheet="body=2 weapons=claw:1:3:1:melee")
+    await h.run("gm", "/init roll")
+    refused = reply(await h.run("gm", "/effect add", name="Overcharge", target="Borin", mods="attack+1"))
+    assert "use one of: power, accuracy" in refused.text
+    await h.run("gm", "/effect add", name="Overcharge", target="Borin", mods="power+1 accuracy-1")
+    sent = await h.run("bob", "/attack", target="Grak", roll="1,2,3,4,5")
+    text = reply(sent).text
+    assert "Power 4 gravity-saber +1 Overcharge = 5; Accuracy 3 gravity-saber −1 Overcharge = 2" in text
+    assert "(5d6)" in text
+
+
+async def test_war_and_combat_bless_and_a_shield_change_the_attack_and_the_defense(h: Harness) -> None:
+    """"3d6 + skill vs Defense": Bless's attack+2 makes Borin's 12 + 4 into 18, and Grak's Shield raises his front Defense from 13 to 14."""
+    await to_flurry(h)
+    await h.run("gm", "/encounter settings", options="hidden=none")
+    await h.run("gm", "/effect add", name="Bless", target="Borin", ends="end of the round", mods="attack+2")
+    await h.run("gm", "/effect add", name="Shield", target="Grak", ends="end of the round", mods="defense+1")
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
+    sent = await h.run("bob", "/attack", target="Grak", roll="4,4,4,3,5,4")
+    assert "+3 skill +1 Agility +2 Bless = **18** vs Defense (front) 14: hit" in reply(sent).text
