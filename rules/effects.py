@@ -31,7 +31,7 @@ from rules.sheet import SheetKey
 
 __all__ = [
     "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
-    "next_id", "parse_ends", "ENDS_HELP", "parse_mods", "mods_text", "modifiers", "total", "MODS_HELP",
+    "next_id", "parse_ends", "ENDS_HELP", "parse_mods", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
 ]
 
 #: the moments an effect can count down at
@@ -210,9 +210,8 @@ def parse_mods(text: str | None, effect: str, values: Sequence[SheetKey], title:
         if name in out:
             raise InputError(f"{effect}: `{name}` is changed twice in `mods`: give it once.")
         change = int(amount) * (1 if sign == "+" else -1)
-        lo, hi = spec.minimum or 0, spec.maximum or 0
-        if not lo <= change <= hi:
-            raise InputError(f"{effect}: effects change `{name}` by {signed(lo)} to {signed(hi)}, not {signed(change)}.")
+        if not (spec.minimum or 0) <= change <= (spec.maximum or 0):
+            raise InputError(f"{effect}: effects change `{name}` by {change_range(spec)}, not {signed(change)}.")
         if change:
             out[name] = change
     rest = words[at:].strip(" ,")
@@ -224,6 +223,11 @@ def parse_mods(text: str | None, effect: str, values: Sequence[SheetKey], title:
     if len(out) > MAX_MODS:
         raise InputError(f"{effect}: one effect changes at most {MAX_MODS} values.")
     return out
+
+
+def change_range(value: SheetKey) -> str:
+    """``−3 to +3``: how much one effect may change a declared value."""
+    return f"{signed(value.minimum or 0)} to {signed(value.maximum or 0)}"
 
 
 def mods_text(mods: dict[str, int] | dict[str, object]) -> str:
