@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from bot.offline.harness import Harness, Sent
 from tests.cogs.fights import export
-from tests.cogs.test_war_and_combat_flurry import to_flurry
 
 
 def reply(sent: list[Sent]) -> Sent:
@@ -178,8 +177,14 @@ async def test_damage_grid_overcharge_adds_a_power_die_and_takes_accuracy(h: Har
 
 async def test_war_and_combat_bless_and_a_shield_change_the_attack_and_the_defense(h: Harness) -> None:
     """"3d6 + skill vs Defense": Bless's attack+2 makes Borin's 12 + 4 into 18, and Grak's Shield raises his front Defense from 13 to 14."""
-    await to_flurry(h)
-    await h.run("gm", "/encounter settings", options="hidden=none")
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/encounter settings", options="declare=hidden hidden=none")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE",
+                sheet="agl=13 fighter=6 skills=broadsword:3 weapons=broadsword")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW", sheet="fighter=3 skills=axe:2 weapons=axe")
+    await h.run("gm", "/init roll", roll="6,5,4,1,5,5")
+    await h.run("bob", "/init next", confirm="true")
+    await h.run("gm", "/init next", confirm="true")  # both engaged: the flurry begins
     await h.run("gm", "/effect add", name="Bless", target="Borin", ends="end of the round", mods="attack+2")
     await h.run("gm", "/effect add", name="Shield", target="Grak", ends="end of the round", mods="defense+1")
     await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
