@@ -84,7 +84,7 @@ async def test_a_player_may_not_remove_an_effect_that_changes_numbers_mid_fight(
 
 
 async def test_the_changes_of_a_hidden_combatant_are_the_gms_numbers(h: Harness) -> None:
-    """Players read `attack ±?` for Grak's Rage on the board, in `/effect list` and `/combatant show`; the GM reads +2."""
+    """Players read `attack ±?` for Grak's Rage in the reply, on the board, in `/effect list`, `/combatant show` and `/log`; the GM reads +2, and players too once Grak is revealed."""
     await kov_duel(h)
     sent = await h.run("gm", "/effect add", name="Rage", target="Grak", rounds="2", mods="attack+2")
     assert "Rage** on **Grak** (attack ±?)" in reply(sent).text
@@ -95,6 +95,10 @@ async def test_the_changes_of_a_hidden_combatant_are_the_gms_numbers(h: Harness)
     assert "Rage on Grak (attack +2)" in reply(await h.run("gm", "/effect list")).text
     assert "Rage (attack ±?)" in reply(await h.run("bob", "/combatant show", name="Grak")).text
     assert "Rage (attack +2)" in reply(await h.run("gm", "/combatant show", name="Grak")).text
+    assert "Rage** on **Grak** (attack ±?)" in reply(await h.run("bob", "/log")).text
+    assert "Rage** on **Grak** (attack +2)" in reply(await h.run("gm", "/log")).text
+    await h.run("gm", "/encounter reveal", combatant="Grak")
+    assert "Rage on Grak (attack +2)" in reply(await h.run("bob", "/effect list")).text
 
 
 async def test_the_change_ends_with_its_effect_and_undo_brings_it_back(h: Harness) -> None:
