@@ -19,8 +19,8 @@ change lasts exactly as long as its effect.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from typing import Annotated, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -230,9 +230,9 @@ def change_range(value: SheetKey) -> str:
     return f"{signed(value.minimum or 0)} to {signed(value.maximum or 0)}"
 
 
-def mods_text(mods: dict[str, int] | dict[str, object]) -> str:
-    """``attack +1, defence +1`` (``attack ±?`` for a hidden amount)."""
-    return ", ".join(f"{name} {signed(amount)}" for name, amount in mods.items())  # type: ignore[arg-type]
+def mods_text(mods: Mapping[str, Any]) -> str:
+    """``attack +1, defence +1`` (``attack ±?`` for a hidden amount, `rules.hidden.SECRET`)."""
+    return ", ".join(f"{name} {signed(amount)}" for name, amount in mods.items())
 
 
 def modifiers(effects: Iterable[Effect], target: str, value: str) -> list[Modifier]:

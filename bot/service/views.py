@@ -136,8 +136,8 @@ def show_report(system: RuleSystem, enc: Encounter, c: Combatant, public_only: b
     lines = [present.line(enc, c), f"Side: {c.side or '—'} · owner: {owner}"]
     effects = [e for e in enc.effects if e.target == c.name]
     if effects:
-        lines.append("Effects: " + ", ".join(
-            f"{e.name}{present.effect_changes(e.target, e.mods)} ({present.effect_ends(e.ends, e.of or e.target, e.left)})"
+        lines.append("Effects: " + "; ".join(
+            f"{e.name}{present.effect_changes(e.target, e.mods)}, {present.effect_ends(e.ends, e.of or e.target, e.left)}"
             for e in effects
         ))
     if public_only:
