@@ -5,7 +5,13 @@ the changes where they read the value, as one roll modifier per effect named aft
 """
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from bot.offline.harness import Harness, Sent
+from bot.service import Service
+from rules.errors import InputError
 from tests.cogs.fights import export
 
 
@@ -195,3 +201,17 @@ async def test_war_and_combat_bless_and_a_shield_change_the_attack_and_the_defen
     await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
     sent = await h.run("bob", "/attack", target="Grak", roll="4,4,4,3,5,4")
     assert "+3 skill +1 Agility +2 Bless = **18** vs Defense (front) 14: hit" in reply(sent).text
+
+
+async def test_an_imported_effect_changes_only_what_mods_could_change(h: Harness) -> None:
+    """An exported Bless imports back; one changing `speed`, or attack by 11, is refused as `/effect add` refuses it."""
+    await kov_duel(h)
+    await h.run("gm", "/effect add", name="Bless", target="Borin", mods="attack+1")
+    data = await export(h)
+    assert Service.read_export(json.dumps(data).encode(), "1").effects[0].mods == {"attack": 1}
+    for mods, words in (({"speed": 1}, "'speed' is not a value effects can change in Knights of Valour"),
+                        ({"attack": 11}, "effects change `attack` by −10 to +10, not +11")):
+        data["effects"][0]["mods"] = mods
+        with pytest.raises(InputError) as refused:
+            Service.read_export(json.dumps(data).encode(), "1")
+        assert "The effect Bless in the file is not valid" in refused.value.message and words in refused.value.message
