@@ -14,6 +14,7 @@ import re
 import sys
 from pathlib import Path
 
+from rules.effects import change_range
 from rules.system import RuleSystem, all_systems
 
 __all__ = ["ROOT", "broken_links", "documents", "system_page", "system_tables", "systems_list",
@@ -42,13 +43,16 @@ def system_page(key: str, root: Path = ROOT) -> Path:
 
 
 def system_tables(system: RuleSystem) -> str:
-    """Sheet keys, encounter options and `/act` actions of ``system``, as Markdown."""
+    """Sheet keys, the values effects change, encounter options and `/act` actions of ``system``, as Markdown."""
     lines: list[str] = []
     keys = system.sheet_keys(None)
     lines += _table(
         ("key", "meaning", "accepted values", "default"),
         [(f"`{k.name}`", k.help + (" (cosmetic)" if k.cosmetic else ""), k.accepted(), k.default_text()) for k in keys],
     )
+    if system.effect_values:
+        lines += ["", "Values effects change (`/effect add mods:\"value+N\"`, the most one effect changes each by):", ""]
+        lines += _table(("value", "meaning", "change"), [(f"`{v.name}`", v.help, change_range(v)) for v in system.effect_values])
     rows = system.options.rows()
     if rows:
         lines += ["", "Encounter options (`/encounter settings options:\"key=value\"`):", ""]

@@ -452,7 +452,8 @@ class Service(Reminders):
 
     async def effects(self, ctx: Ctx, public: bool = False) -> Outcome:
         live = await self._need(ctx.channel_id)
-        return Outcome(views.effects_report(get_system(live.enc.system), live.enc), ephemeral=not public)
+        numbers = not public and live.enc.is_gm(ctx.user_id)
+        return Outcome(views.effects_report(get_system(live.enc.system), live.enc, numbers), ephemeral=not public)
 
     async def board(self, channel_id: str) -> tuple[Report, Encounter, int] | None:
         """The channel's status board, its encounter and that encounter's id (None: no encounter)."""

@@ -41,7 +41,7 @@ from rules.systems.coup_de_grace.actions import ACTIONS, HANDLERS
 from rules.systems.coup_de_grace.events import HpChanged
 from rules.systems.coup_de_grace.options import OPTIONS
 from rules.systems.coup_de_grace.present import CoupDeGracePresenter
-from rules.systems.coup_de_grace.sheet import catalogue, defence, keys, ruleset, state_of, weapons_held
+from rules.systems.coup_de_grace.sheet import EFFECT_VALUES, catalogue, defence, keys, ruleset, state_of, weapons_held
 from rules.systems.coup_de_grace.sheet import movement as movement_allowance
 from rules.systems.coup_de_grace.state import BattleState, MiniState
 from rules.systems.coup_de_grace.tables import CLASSES, DEFAULT_HP, DEFENCE_VALUE, DRAFT, DRAFT_VARIANT  # noqa: F401
@@ -85,6 +85,7 @@ class CoupDeGrace(RuleSystem):
     options = OPTIONS
     actions = ACTIONS
     presenter_class = CoupDeGracePresenter
+    effect_values = EFFECT_VALUES
 
     # -- sheets -------------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:

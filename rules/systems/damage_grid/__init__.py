@@ -49,6 +49,7 @@ class DamageGridGame(RuleSystem):
     options = OPTIONS
     actions = ACTIONS
     presenter_class = DgPresenter
+    effect_values = sheet.EFFECT_VALUES
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
         "A round has 4 phases; in each, sides alternate activating one model: Move, Combat or Lunge.",

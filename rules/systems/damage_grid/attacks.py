@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from rules.dice import Dice
+from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Modifier, Roll, StatusChanged, mod
 from rules.geometry import Cell, Grid
@@ -174,6 +175,7 @@ def power_of(enc: Encounter, c: Combatant, w: Weapon, words: dict[str, str], fro
         power.append(mod("from behind", 1))
     if "power" in words:
         power.append(mod("ability", read_int(words["power"], "power", -20, 20)))
+    power += modifiers(enc.effects, c.name, "power")
     most = max(sum(m.value for m in power), 1)
     count = read_int(words["dice"], "dice", 1, most, hint=f"at most the attack's Power {most}") if "dice" in words else most
     if count < most:
@@ -226,6 +228,7 @@ def strike(
         acc.append(mod("grappled", 2))
     if "acc" in words:
         acc.append(mod("ability", read_int(words["acc"], "acc", -20, 20)))
+    acc += modifiers(enc.effects, c.name, "accuracy")
     if special == "coup":
         acc = [m for m in acc if m.value > 0]
     if limited:

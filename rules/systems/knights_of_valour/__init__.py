@@ -87,6 +87,7 @@ class KnightsOfValour(RuleSystem):
     options = OPTIONS
     actions = ACTIONS
     presenter_class = KovPresenter
+    effect_values = sheet.EFFECT_VALUES
 
     # -- sheets -------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:

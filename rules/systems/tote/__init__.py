@@ -24,6 +24,7 @@ from rules.systems.tote.movement import forget_pairs, place_band, placed_apart, 
 from rules.systems.tote.options import OPTIONS, opts
 from rules.systems.tote.present import TotePresenter
 from rules.systems.tote.sheet import (
+    EFFECT_VALUES,
     ENEMY_KEYS,
     HERO_KEYS,
     SHARED_KEYS,
@@ -78,6 +79,7 @@ class ToteSystem(RuleSystem):
     options = OPTIONS
     actions = actions.ACTIONS
     presenter_class = TotePresenter
+    effect_values = EFFECT_VALUES
     #: a newcomer rolls its Plan test for initiative as it joins the fight
     newcomer_rolls = True
 

@@ -57,6 +57,7 @@ class WarAndCombat(RuleSystem):
     options = OPTIONS
     actions = ACTIONS
     presenter_class = WacPresenter
+    effect_values = sheet.EFFECT_VALUES
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
         "Each round: shock checks, initiative (3d6 + Fighter rank, open-ended), movement in initiative order, flurries, adjustment in reverse order, morale.",

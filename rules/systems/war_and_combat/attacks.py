@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
-from rules.effects import active
+from rules.effects import active, modifiers, total
 from rules.errors import IllegalAction, InputError
 from rules.events import Attacked, Checked, Event, Roll, mod
 from rules.geometry import Grid
@@ -105,7 +105,7 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
     else:
         value, why = 10 + rank + agl + limbs.shield(enc, target), "front"
     pinned = active(enc.effects, target.name, "pinned") is not None
-    return value - (1 if st.turned else 0) - (1 if pinned else 0), why
+    return value - (1 if st.turned else 0) - (1 if pinned else 0) + total(enc.effects, target.name, "defense"), why
 
 
 def carried(c: Combatant, name: str | None) -> Weapon:
@@ -255,7 +255,7 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     mods = [("skill", skill), ("Agility" if attr == "agl" else "Dexterity", sheet.modifier(c, attr)),
-            ("wounds", sheet.wound_penalty(c)), *(extra or [])]
+            ("wounds", sheet.wound_penalty(c)), *(extra or []), *((m.name, m.value) for m in modifiers(enc.effects, c.name, "attack"))]
     roll = roll_of(r, "3d6", mods, against, why if target_level else f"Defense ({why})")
     events: list[Event] = [Attacked(actor=c.name, target=t.name, weapon=w.name, roll=roll)]
     if not roll.success:
