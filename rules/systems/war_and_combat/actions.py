@@ -12,7 +12,8 @@ from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, lengthy, sheet
-from rules.systems.war_and_combat.attacks import break_free, load, restricted
+from rules.systems.war_and_combat.lengthy import refuse_if_busy
+from rules.systems.war_and_combat.attacks import break_free, carried, load, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import circle, press, retreat
@@ -112,6 +113,10 @@ ACTIONS = ActionTable(
     ActionSpec("load", "load a crossbow again after it shot (\"Load Weapon\", a full action: in a step without moving or "
                "shooting, and no more moving after it that phase)", cost="full", options=(("NAME", "the weapon"),),
                legal=_my_step),
+    ActionSpec("aim", "aim the weapon in hand (\"Aim a Weapon\", a full action: in a step without moving or shooting, "
+               "and no more moving or shooting after it that phase); the text gives aiming no number, so it changes no "
+               "roll (a called shot is the shot's own `aim=`)", cost="full", target=True,
+               options=(("NAME", "the weapon (the one in hand by default)"),), legal=_my_step),
     ActionSpec("sheathe", "put your weapon away (\"Sheathe weapon\", a full action: in a step without moving or shooting): "
                "no zone of threat or danger, and no melee attack, until `wield` draws it (a quick action)", cost="full",
                legal=_my_step),
@@ -235,6 +240,16 @@ def _load(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[E
     return load(enc, acting(enc, action.actor), action.weapon or next(iter(action.options), None))
 
 
+def _aim(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    """"Aim a Weapon", a full action: the text gives it no effect on a roll, so it only spends the phase."""
+    c = acting(enc, action.actor)
+    w = carried(c, action.weapon or next(iter(action.options), None))  # refused when sheathed, dropped or not carried
+    t = enc.get(action.target, "target") if action.target else None
+    refuse_if_busy(c, "aim")
+    full_action(c, "aiming")
+    return [EffectTaken(actor=c.name, effect="aims", detail=w.name + (f" at {t.name}" if t else ""))]
+
+
 def _sheathe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     c = acting(enc, action.actor)
     st = sheet.state(c)
@@ -301,6 +316,7 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "wield": _wield,
     "pickup": _pickup,
     "load": _load,
+    "aim": _aim,
     "sheathe": _sheathe,
     "swipe": _swipe,
     "interrupt": _interrupt,

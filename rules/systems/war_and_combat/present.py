@@ -56,6 +56,7 @@ EFFECTS = {
     "picks_up": "picks up its {d}",
     "loads": "loads its {d}",
     "sheathes": "sheathes its {d}",
+    "aims": "aims its {d}",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",

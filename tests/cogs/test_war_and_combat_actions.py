@@ -1,0 +1,22 @@
+"""War & Combat's movement-phase actions through the real command tree: aiming, free attacks, paces, polearm zones."""
+from __future__ import annotations
+
+from bot.offline.harness import Harness
+from tests.cogs.fights import export
+from tests.cogs.test_war_and_combat_flurry import reply, said
+
+
+async def test_an_archer_aims_and_then_cannot_shoot_that_phase(h: Harness) -> None:
+    """`/act action:aim options:bow target:Grak` is the "Aim a Weapon" full action: said in the channel, then the
+    shot of the same phase is refused with what to do instead, and nothing changes."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Alda", owner="@ann", side="dwarves", at="C4", facing="SE",
+                sheet="dex=14 fighter=3 skills=bow:3 weapons=bow,dagger")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="L9", facing="NW", sheet="weapons=axe")
+    await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
+    sent = await h.run("ann", "/act", combatant="Alda", action="aim", options="bow", target="Grak")
+    assert "**Alda** aims its bow at Grak" in said(sent)
+    before = await export(h)
+    refused = reply(await h.run("ann", "/attack", combatant="Alda", target="Grak", weapon="bow", roll="5,5,6"))
+    assert refused.ephemeral and "ranged strike of this phase" in refused.text
+    assert await export(h) == before
