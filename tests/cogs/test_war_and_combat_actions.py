@@ -20,3 +20,22 @@ async def test_an_archer_aims_and_then_cannot_shoot_that_phase(h: Harness) -> No
     refused = reply(await h.run("ann", "/attack", combatant="Alda", target="Grak", weapon="bow", roll="5,5,6"))
     assert refused.ephemeral and "ranged strike of this phase" in refused.text
     assert await export(h) == before
+
+
+async def test_a_sprinter_covers_five_hexes_a_phase_and_a_swimmer_two(h: Harness) -> None:
+    """`sheet:"pace=sprint"`: five hexes in the movement phase (`sprint_points` 10 a round), a sixth refused;
+    the GM sets `pace=swim` for a fighter in deep water: two a phase ("Swim 4")."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C2", facing="S",
+                sheet="fighter=6 weapons=broadsword pace=sprint")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="L9", facing="NW", sheet="weapons=axe pace=swim")
+    await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
+    sent = await h.run("bob", "/move", path="S S S S S")
+    assert "C2 → C3 → C4 → C5 → C6 → C7" in reply(sent).text, reply(sent).text
+    assert [c for c in (await export(h))["combatants"] if c["name"] == "Borin"][0]["position"] == "C7"
+    assert reply(await h.run("bob", "/move", path="S")).ephemeral
+    await h.run("bob", "/init next")
+    refused = reply(await h.run("gm", "/move", combatant="Grak", path="NW NW NW"))
+    assert refused.ephemeral and "0 movement point(s) left this phase; that step costs 1" in refused.text
+    await h.run("gm", "/move", combatant="Grak", path="NW NW")
+    assert [c for c in (await export(h))["combatants"] if c["name"] == "Grak"][0]["position"] != "L9"

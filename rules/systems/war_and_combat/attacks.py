@@ -301,12 +301,12 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
                                   penetrating=penetrating, severity=hurt.severity if hurt else None, option=option)]
     if option:
         column = hurt.severity if hurt else "superficial"
-        return events + _option_effect(enc, c, t, w, option, column, dice)
+        return events + _option_effect(enc, opts, c, t, w, option, column, dice)
     if hurt is None:
         return events
     st = sheet.state(t)
     st.wounds.append(WoundRecord(location=where, severity=hurt.severity, penetrating=penetrating))  # type: ignore[arg-type]
-    return events + _wound_effects(enc, t, where, location, hurt.severity, dice)
+    return events + _wound_effects(enc, opts, t, where, location, hurt.severity, dice)
 
 
 def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Checked:
@@ -315,7 +315,7 @@ def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Check
     return Checked(actor=c.name, what=what, roll=roll_of(r, "3d6", [(attr.upper(), sheet.modifier(c, attr))], target))
 
 
-def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:
+def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:
     st = sheet.state(t)
     events: list[Event] = []
     if severity == "mortal":
@@ -346,7 +346,7 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
                 _drop(enc, t, item, effect.drops, dice)
                 events.append(EffectTaken(actor=t.name, effect="drops", detail=f"{item} ({effect.drops})"))
         if effect.falls and not st.fallen:
-            fall(enc, t)
+            fall(enc, opts, t)
             events.append(EffectTaken(actor=t.name, effect="falls"))
         if effect.unconscious:
             st.unconscious = True
@@ -365,7 +365,7 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
                 bucket.append(limb)
                 events.append(EffectTaken(actor=t.name, effect="impaired" if bucket is st.impaired else "disabled", detail=limb))
         if any(limb.endswith("leg") for limb in hurt_limbs):
-            slowed(enc, t)  # "reduce movement rate by 1/2 if one leg is so injured", from that moment
+            slowed(enc, opts, t)  # "reduce movement rate by 1/2 if one leg is so injured", from that moment
     return events + _downed(t)
 
 
@@ -406,7 +406,7 @@ def _downed(t: Combatant) -> list[Event]:
     return []
 
 
-def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option: str, column: str, dice: Dice) -> list[Event]:
+def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: Weapon, option: str, column: str, dice: Dice) -> list[Event]:
     """A combat option's secondary effect (COMBAT OPTIONS by the hit's severity)."""
     effect = combat_option(option, column)
     st = sheet.state(t)
@@ -434,7 +434,7 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
         _drop(enc, t, wielded(t).name, outcome.drop, dice)
         events.append(EffectTaken(actor=t.name, effect="drops", detail=f"{wielded(t).name} ({outcome.drop})"))
     if outcome.falls and not st.fallen:
-        fall(enc, t)
+        fall(enc, opts, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))
     if outcome.stunned_rounds:
         events.append(add_effect(enc, t, "stun", outcome.stunned_rounds))

@@ -348,3 +348,26 @@ def test_a_fighter_stopped_in_a_zone_of_danger_holds_one_of_its_own():
     assert any(isinstance(e, Engaged) and e.by == "Alda" and e.zone == "danger" for e in res.events)
     s.run("next", actor="Drog")
     assert "Drog" in s.enc.state.flurries[0]
+
+
+def test_a_sprint_moves_faster_than_a_run_and_takes_the_tables_minus_five():
+    """ACTION PENALTY BY PACE: "Sprint -5"; the rate table gives a sprint no rate, so it moves `sprint_points`
+    (10 a round: 5 a phase) and is faster than the rough ground's "Run" maximum pace."""
+    s = alone("pace=sprint skills=acrobatics:2", terrain={"F5": "obstacle"})
+    assert st(s, "Borin").mp == 5
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N")
+    roll = next(e for e in res.events if isinstance(e, Checked)).roll
+    assert any(m.name == "pace" and m.value == -5 for m in roll.modifiers) and roll.total == 8
+    assert alone("pace=sprint", sprint_points=14).get("Borin").state.mp == 7
+    rough = alone("pace=sprint", terrain={"F5": "rough"})
+    res = rough.run("move", [6, 5, 4], actor="Borin", path="N")
+    assert any(isinstance(e, Checked) and e.what == "stumble" for e in res.events)
+
+
+def test_the_swim_pace_moves_four_a_round_with_no_action_penalty():
+    """MOVEMENT RATE BY PACE: "Swim 4": two points a phase; the action penalty table names no swim, so none."""
+    s = alone("pace=swim skills=acrobatics:2", terrain={"F5": "obstacle"})
+    assert st(s, "Borin").mp == 2
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N")
+    roll = next(e for e in res.events if isinstance(e, Checked)).roll
+    assert not any(m.name == "pace" for m in roll.modifiers) and roll.total == 13
