@@ -39,3 +39,26 @@ async def test_a_sprinter_covers_five_hexes_a_phase_and_a_swimmer_two(h: Harness
     assert refused.ephemeral and "0 movement point(s) left this phase; that step costs 1" in refused.text
     await h.run("gm", "/move", combatant="Grak", path="NW NW")
     assert [c for c in (await export(h))["combatants"] if c["name"] == "Grak"][0]["position"] != "L9"
+
+
+async def test_an_onlooker_makes_a_free_attack_in_its_movement_step(h: Harness) -> None:
+    """`/act action:free-attack target:Grak` in Alda's movement step (Borin and Grak engaged): offered there, she
+    negotiates and strikes; Grak's defence costs one of his flurry's actions, and a second free attack is refused."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    sheet = "str=14 agl=13 fighter=6 skills=broadsword:3,tactics:2 weapons=broadsword armor=mail"
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="D4", facing="SE", sheet=sheet)
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="E5", facing="NW",
+                sheet="str=15 fighter=3 skills=axe:2 weapons=axe armor=leather")
+    await h.run("gm", "/combatant add", name="Alda", owner="@ann", side="dwarves", at="E3", facing="S", sheet=sheet)
+    await h.run("gm", "/init roll", roll="6,5,4,1,5,5,2,2,2")
+    await h.run("bob", "/init next", confirm="true")
+    await h.run("gm", "/init next", confirm="true")
+    offered = await h.autocomplete("ann", "/act", "action", "", combatant="Alda")
+    assert any("free-attack" in o for o in offered)
+    sent = await h.run("ann", "/act", combatant="Alda", action="free-attack", target="Grak", roll="6,5,4,1,1,2")
+    text = reply(sent).text
+    assert "**Alda** negotiates the space around the flurry" in text and "**Alda** attacks **Grak**" in text
+    grak = [c for c in (await export(h))["combatants"] if c["name"] == "Grak"][0]
+    assert grak["state"]["lost"] == 1
+    again = reply(await h.run("ann", "/act", combatant="Alda", action="free-attack", target="Grak"))
+    assert again.ephemeral and "once a round" in again.text

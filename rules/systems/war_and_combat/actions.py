@@ -19,7 +19,7 @@ from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import circle, press, retreat
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
 from rules.systems.war_and_combat.rounds import acting, enc_state, full_action, quick_action, surprise
-from rules.systems.war_and_combat.swipes import interrupt, outside, swipe, within_reach
+from rules.systems.war_and_combat.swipes import free_attack, interrupt, outside, swipe, within_reach
 from rules.systems.war_and_combat.zones import wielded
 
 __all__ = ["ACTIONS", "HANDLERS"]
@@ -56,6 +56,12 @@ def _swiping(enc: Encounter, c: Combatant | None) -> bool:
     d = enc_state(enc).declarations
     return (outside(enc, c) and d is not None and d.revealed and c is not None
             and sheet.state(c).swiped != enc.round and bool(within_reach(enc, c)))
+
+
+def _free_attacking(enc: Encounter, c: Combatant | None) -> bool:
+    st = sheet.state(c) if c is not None else None
+    return (enc.phase == "movement" and _my_step(enc, c) and st is not None and not st.quick
+            and st.swiped != enc.round)
 
 
 def _interrupting(enc: Encounter, c: Combatant | None) -> bool:
@@ -123,6 +129,10 @@ ACTIONS = ActionTable(
     ActionSpec("swipe", "from outside the flurry, a free attack at a fighter in it within your reach + 1 hex (once a "
                "round): first negotiate the space (3d6 + Tactics + AGL vs 10 + the flurry's best Fighter rank) or be "
                "struck; the target defends only with an action left", target=True, legal=_swiping),
+    ActionSpec("free-attack", "\"Free Attack\", a quick action in your movement step: the swipe at a fighter engaged in a "
+               "flurry to come, by one in none, within your reach + 1 hex (one free attack or swipe a round): negotiate "
+               "the space as for `swipe`; the target defends, spending one of its coming flurry's actions, unless it "
+               "has none or is surprised", cost="quick", target=True, legal=_free_attacking),
     ActionSpec("interrupt", "from outside the flurry, join the flurry under way (an opponent in it within your reach "
                "+ 1 hex); declare with the same words as `declare`",
                options=(("intent=", "as for declare"), ("tactic=", "as for declare")), legal=_interrupting),
@@ -264,6 +274,10 @@ def _swipe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     return swipe(enc, opts, _grid(enc), action, dice)
 
 
+def _free_attack(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return free_attack(enc, opts, _grid(enc), action, dice)
+
+
 def _interrupt(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     return interrupt(enc, opts, _grid(enc), action, dice)
 
@@ -319,6 +333,7 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "aim": _aim,
     "sheathe": _sheathe,
     "swipe": _swipe,
+    "free-attack": _free_attack,
     "interrupt": _interrupt,
     "break": _break,
     "drive": _drive,
