@@ -62,3 +62,21 @@ async def test_an_onlooker_makes_a_free_attack_in_its_movement_step(h: Harness) 
     assert grak["state"]["lost"] == 1
     again = reply(await h.run("ann", "/act", combatant="Alda", action="free-attack", target="Grak"))
     assert again.ephemeral and "once a round" in again.text
+
+
+async def test_a_pikeman_limits_his_polearms_zone_and_the_map_shows_it(h: Harness) -> None:
+    """`/act action:limit options:right`: the board says so, and `/map` shades two threatened hexes and two
+    obstructed (the third freed: "the corresponding obstructed hex(es) is considered unobstructed")."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Pike", owner="@bob", side="a", at="F6", facing="N",
+                sheet="fighter=6 weapons=polearm")
+    await h.run("gm", "/combatant add", name="Grak", side="b", at="L9", facing="S", sheet="weapons=axe")
+    await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
+    text = "\n".join(s.text for s in await h.run("bob", "/map"))
+    assert "threatened by Pike, 3 cells" in text and "Pike: obstructed, 3 cells" in text
+    sent = await h.run("bob", "/act", action="limit", options="right")
+    assert "**Pike** holds its polearm's zone of threat to: right" in said(sent) and "zone of threat: right" in said(sent)
+    text = "\n".join(s.text for s in await h.run("bob", "/map"))
+    assert "threatened by Pike, 2 cells" in text and "Pike: obstructed, 2 cells" in text
+    refused = reply(await h.run("bob", "/act", action="limit", options="sideways"))
+    assert refused.ephemeral and "`ahead`" in refused.text

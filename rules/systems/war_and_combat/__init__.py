@@ -77,8 +77,8 @@ class WarAndCombat(RuleSystem):
         return "hurt" if worst == {"light"} else "badly hurt"
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
-        """The acting fighter's zones: threat (its weapon's front hexes in range), marginal (beside
-        it, range 2 and 3), and, only while it is engaged, the rest of its zone of danger ("any hex
+        """The acting fighter's zones: threat (its weapon's front hexes in range), a polearm's
+        obstructed hexes, marginal (beside it, range 2 and 3), and, only while it is engaged, the rest of its zone of danger ("any hex
         that is in range of a weapon held by any fighter that is actively engaged")."""
         c = self.acting_on_map(enc)
         grid = enc.grid()
@@ -87,7 +87,9 @@ class WarAndCombat(RuleSystem):
         threat = zones.threat(grid, c)
         danger = zones.danger(grid, c) - threat if c.name in zones.actively_engaged(enc, grid) else frozenset()
         lying = {grid.parse(x) for x in sheet.state(c).dropped_at.values()}  # where its dropped items lie
+        blocked = zones.obstructed(grid, c, self.option_values(enc).polearm_limit) - threat - danger
         return ([Highlight(x, "threat") for x in sorted(threat)]
+                + [Highlight(x, "obstructed") for x in sorted(blocked)]
                 + [Highlight(x, "marginal") for x in sorted(zones.marginal(grid, c) - threat - danger)]
                 + [Highlight(x, "danger") for x in sorted(danger)]
                 + [Highlight(x, "dropped item") for x in sorted(lying)])

@@ -20,7 +20,7 @@ from rules.systems.war_and_combat.movement import circle, press, retreat
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
 from rules.systems.war_and_combat.rounds import acting, enc_state, full_action, quick_action, surprise
 from rules.systems.war_and_combat.swipes import free_attack, interrupt, outside, swipe, within_reach
-from rules.systems.war_and_combat.zones import wielded
+from rules.systems.war_and_combat.zones import LIMITS, in_hand, wielded
 
 __all__ = ["ACTIONS", "HANDLERS"]
 
@@ -56,6 +56,10 @@ def _swiping(enc: Encounter, c: Combatant | None) -> bool:
     d = enc_state(enc).declarations
     return (outside(enc, c) and d is not None and d.revealed and c is not None
             and sheet.state(c).swiped != enc.round and bool(within_reach(enc, c)))
+
+
+def _limiting(enc: Encounter, c: Combatant | None) -> bool:
+    return _my_step(enc, c) and c is not None and wielded(c).polearm
 
 
 def _free_attacking(enc: Encounter, c: Combatant | None) -> bool:
@@ -126,6 +130,10 @@ ACTIONS = ActionTable(
     ActionSpec("sheathe", "put your weapon away (\"Sheathe weapon\", a full action: in a step without moving or shooting): "
                "no zone of threat or danger, and no melee attack, until `wield` draws it (a quick action)", cost="full",
                legal=_my_step),
+    ActionSpec("limit", "a polearm wielder limits its zone of threat to the hex ahead (`ahead`), or to it and the one to "
+               "its `left` or `right`, or takes back all three (`full`): the obstructed hex(es) on the side(s) given up "
+               "become unobstructed (option `polearm_limit`); a free action of your step, shown on the map",
+               cost="free", options=(("WORD", "ahead, left, right or full"),), legal=_limiting),
     ActionSpec("swipe", "from outside the flurry, a free attack at a fighter in it within your reach + 1 hex (once a "
                "round): first negotiate the space (3d6 + Tactics + AGL vs 10 + the flurry's best Fighter rank) or be "
                "struck; the target defends only with an action left", target=True, legal=_swiping),
@@ -274,6 +282,20 @@ def _swipe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     return swipe(enc, opts, _grid(enc), action, dice)
 
 
+def _limit(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    """"If the polearm wielder limits the zone of threat to one or two hexes": the wielder's choice, free."""
+    c = acting(enc, action.actor)
+    w = in_hand(c)
+    if w is None or not w.polearm:
+        raise IllegalAction(f"{c.name} holds no polearm: only a polearm's zone of threat is limited (its gap before the head).")
+    word = " ".join(action.options).strip().lower() or "?"
+    if word not in (*LIMITS, "full"):
+        raise InputError(f"`{word[:20]}` is no limit: `ahead` (the hex ahead), `left` or `right` (it and the one to that "
+                         "side), or `full` (all three).")
+    sheet.state(c).limit = None if word == "full" else word  # type: ignore[assignment]
+    return [EffectTaken(actor=c.name, effect="limits_zone", detail=word)]
+
+
 def _free_attack(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     return free_attack(enc, opts, _grid(enc), action, dice)
 
@@ -333,6 +355,7 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "aim": _aim,
     "sheathe": _sheathe,
     "swipe": _swipe,
+    "limit": _limit,
     "free-attack": _free_attack,
     "interrupt": _interrupt,
     "break": _break,

@@ -37,5 +37,6 @@ OPTIONS = OptionSet(
     choice_option("declare", ("public", "hidden"), "the flurry's procedure: `public` as the text orders it (\"1. Roll for Flurry Initiative 2. Declare Intention\": the attacker declares first, openly, and each defender responds in flurry-initiative order); `hidden`: all declare at once, hidden until all have, then initiative"),
     choice_option("net_movement", ("winner", "each"), "who applies a manoeuvre tactic after a flurry: `winner`, the one \"winning the most and best successes\" (most hits, then the best margin; a tie: nobody); `each`: every fighter its own declared tactic"),
     int_option("sprint_points", 10, 9, 30, "a sprint's movement points a round (`pace=sprint`): the text gives a sprint its action penalty (−5) but no rate; more than a run's 8"),
+    choice_option("polearm_limit", ("dropped", "kept"), "a polearm wielder limiting its zone of threat (`/act action:limit`): which obstructed hexes \"the corresponding obstructed hex(es) is considered unobstructed\" frees: `dropped`, those on the side of the threat hexes given up (the shaft still lies before the kept); `kept`, those before the hexes still threatened"),
     yes_no_option("collapse", True, "a step onto `treacherous` ground asks the GM whether it collapses (\"according to GM's design\"); `no`: it never does"),
 )

@@ -26,6 +26,7 @@ from rules.systems.war_and_combat.events import (
     Struck,
 )
 from rules.systems.war_and_combat.rounds import enc_state, stunned
+from rules.systems.war_and_combat.zones import wielded
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
@@ -57,6 +58,7 @@ EFFECTS = {
     "loads": "loads its {d}",
     "sheathes": "sheathes its {d}",
     "aims": "aims its {d}",
+    "limits_zone": "holds its polearm's zone of threat to: {d}",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
@@ -222,6 +224,8 @@ class WacPresenter(Presenter):
         bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled)) if items]
         if st.sheathed:
             bits.append("weapon sheathed")
+        if st.limit and wielded(c).polearm:
+            bits.append(f"zone of threat: {st.limit}")
         if st.unloaded:
             bits.append("unloaded " + ", ".join(st.unloaded))
         if st.dropped:
