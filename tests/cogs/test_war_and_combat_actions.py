@@ -80,3 +80,29 @@ async def test_a_pikeman_limits_his_polearms_zone_and_the_map_shows_it(h: Harnes
     assert "threatened by Pike, 2 cells" in text and "Pike: obstructed, 2 cells" in text
     refused = reply(await h.run("bob", "/act", action="limit", options="sideways"))
     assert refused.ephemeral and "`ahead`" in refused.text
+
+
+async def test_the_gm_wounds_and_heals_without_an_attack(h: Harness) -> None:
+    """`/act action:damage target:Grak options:"critical left leg"` is the GM's: the wound, its effect and the board;
+    a player's attempt is refused and changes nothing; `/act action:heal target:Grak options:"left leg"` takes it away."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Ford", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", facing="SE",
+                sheet="fighter=6 weapons=broadsword")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="L9", facing="NW", sheet="fighter=3 weapons=axe")
+    await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
+    before = await export(h)
+    refused = reply(await h.run("bob", "/act", combatant="Borin", action="damage", target="Grak", options="light head"))
+    assert refused.ephemeral and "GM" in refused.text
+    assert await export(h) == before
+    offered = await h.autocomplete("gm", "/act", "action", "", combatant="Grak")
+    assert any("damage" in o for o in offered) and any("heal" in o for o in offered)
+    assert not any("damage" in o for o in await h.autocomplete("bob", "/act", "action", "", combatant="Borin"))
+    sent = await h.run("gm", "/act", action="damage", target="Grak", options="critical left leg")
+    text = said(sent)
+    assert "**Grak** takes a critical wound to the left leg (broken bones)" in text and "Grak** · L9 NW · badly hurt" in text
+    grak = [c for c in (await export(h))["combatants"] if c["name"] == "Grak"][0]
+    assert grak["state"]["disabled"] == ["left leg"]
+    sent = await h.run("gm", "/act", action="heal", target="Grak", options="left leg")
+    assert "**Grak** is healed of its critical left leg wound(s)" in said(sent)
+    grak = [c for c in (await export(h))["combatants"] if c["name"] == "Grak"][0]
+    assert grak["state"]["wounds"] == [] and grak["state"]["disabled"] == []

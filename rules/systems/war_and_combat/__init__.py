@@ -20,7 +20,7 @@ location's 3d6 (if it hits and no shot is called), the impact dice (critical dic
 any wound-effect roll (3d6 for a fumble?, stumble? or combat option; 1d6 for the rounds of a
 stun; for a dropped item 1d6 for its distance, then 1d6 for its direction if it leaves the hex). A held fighter's Restrict check (3d6) comes before its attack, defence, drive or
 withdraw; a swipe (or free attack) rolls its negotiate task (3d6) first; `/act action:break` its Strength task
-(3d6). A move rolls, in step order, each footing roll (3d6) where the pace exceeds the
+(3d6); `/act action:damage` the wound effect's rolls, as after a hit. A move rolls, in step order, each footing roll (3d6) where the pace exceeds the
 terrain's and each obstacle roll (3d6). An open-ended 3d6 (a natural 3 or 18) is followed at
 once by its reroll.
 """

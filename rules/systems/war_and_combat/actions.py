@@ -11,7 +11,7 @@ from rules.events import Event
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.systems.war_and_combat import flurry, lengthy, sheet
+from rules.systems.war_and_combat import flurry, harm, lengthy, sheet
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.attacks import break_free, carried, load, restricted
 from rules.systems.war_and_combat.catalogue import weapon
@@ -29,10 +29,14 @@ def _waiting(enc: Encounter, c: Combatant | None) -> bool:
     return c is not None and c.name in flurry.to_declare(enc)
 
 
+def _gm_side(enc: Encounter, c: Combatant | None) -> bool:
+    """Offered to the GM only: no combatant, or one the GM plays."""
+    return c is None or c.owner_id is None or c.owner_id in enc.gm_ids
+
+
 def _forceable(enc: Encounter, c: Combatant | None) -> bool:
     d = enc_state(enc).declarations if enc.phase == "flurry" else None
-    gm_side = c is None or c.owner_id is None or c.owner_id in enc.gm_ids  # offered to the GM only
-    return gm_side and d is not None and not d.revealed
+    return _gm_side(enc, c) and d is not None and not d.revealed
 
 
 def _attacking(enc: Encounter, c: Combatant | None) -> bool:
@@ -150,6 +154,15 @@ ACTIONS = ActionTable(
                "(you follow; into a wall or a taken hex it is pinned)", target=True, legal=_driving),
     ActionSpec("withdraw", "against an adjacent opponent out of actions: spend an action to step one hex straight away "
                "from it (it must hold)", target=True, legal=_driving),
+    ActionSpec("damage", "give a fighter (`target`) a wound without an attack: its severity and location, e.g. "
+               "`options:\"serious left arm\"` (`penetrating` for a P wound); it has the wound effects table's "
+               "effects, with their rolls", gm_only=True, target=True, legal=_gm_side,
+               options=(("WORDS", "light, serious, critical or mortal; head, chest, belly, arm or leg (left or right: "
+                                  "else option `limb_side`); penetrating or blunt (the default)"),)),
+    ActionSpec("heal", "take away a fighter's (`target`) worst wound at a location, e.g. `options:\"left arm\"` "
+               "(or the one of the severity named, or `all` there): a limb left unwounded is whole again, and one "
+               "downed only by a mortal wound stands again", gm_only=True, target=True, legal=_gm_side,
+               options=(("WORDS", "the location, a severity, or all"),)),
     ActionSpec("surprise", "before the first round's flurries, mark a fighter (`target`) or a whole side surprised: "
                "in the first round it takes no step and no flurry action, and cannot defend", gm_only=True,
                target=True, options=(("side=", "every fighter of this side"),), legal=_surprising),
@@ -361,5 +374,7 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "break": _break,
     "drive": _drive,
     "withdraw": _withdraw,
+    "damage": harm.damage,
+    "heal": harm.heal,
     "surprise": _surprise,
 }

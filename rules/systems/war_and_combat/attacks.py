@@ -65,7 +65,7 @@ from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
 #: bow or sling is made ready as it shoots)
 RELOADED = frozenset({"crossbow"})
 
-__all__ = ["RELOADED", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
+__all__ = ["RELOADED", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -304,9 +304,15 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
         return events + _option_effect(enc, opts, c, t, w, option, column, dice)
     if hurt is None:
         return events
-    st = sheet.state(t)
-    st.wounds.append(WoundRecord(location=where, severity=hurt.severity, penetrating=penetrating))  # type: ignore[arg-type]
-    return events + _wound_effects(enc, opts, t, where, location, hurt.severity, dice)
+    return events + inflict(enc, opts, t, where, hurt.severity, penetrating, dice)
+
+
+def inflict(enc: Encounter, opts: OptionValues, t: Combatant, where: str, severity: str, penetrating: bool,
+            dice: Dice) -> list[Event]:
+    """A wound of ``severity`` at ``where`` (``head``, ``left arm``...) on ``t``: recorded, then the wound
+    effects table's effects for its general location."""
+    sheet.state(t).wounds.append(WoundRecord(location=where, severity=severity, penetrating=penetrating))  # type: ignore[arg-type]
+    return _wound_effects(enc, opts, t, where, where.split()[-1], severity, dice)
 
 
 def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Checked:
@@ -326,7 +332,7 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
             check = _check(t, effect.name, effect.check.attribute, effect.check.target, dice)
             events.append(check)
             if check.roll.success:
-                return events + _downed(t)
+                return events + downed(t)
         if effect.no_action_rounds:
             with dice.rolling_for(t.name):
                 rounds = dice.roll(1, 6)[0]
@@ -366,7 +372,7 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
                 events.append(EffectTaken(actor=t.name, effect="impaired" if bucket is st.impaired else "disabled", detail=limb))
         if any(limb.endswith("leg") for limb in hurt_limbs):
             slowed(enc, opts, t)  # "reduce movement rate by 1/2 if one leg is so injured", from that moment
-    return events + _downed(t)
+    return events + downed(t)
 
 
 def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None:
@@ -395,7 +401,7 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None
     st.dropped_at[item] = at.name
 
 
-def _downed(t: Combatant) -> list[Event]:
+def downed(t: Combatant) -> list[Event]:
     st = sheet.state(t)
     if st.unconscious:
         return set_status(t, "downed", "unconscious")

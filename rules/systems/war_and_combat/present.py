@@ -58,6 +58,8 @@ EFFECTS = {
     "loads": "loads its {d}",
     "sheathes": "sheathes its {d}",
     "aims": "aims its {d}",
+    "wounded": "takes {d}",
+    "healed": "is healed of its {d} wound(s)",
     "limits_zone": "holds its polearm's zone of threat to: {d}",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
     "breaks_free": "breaks free of the hold",
@@ -107,7 +109,7 @@ class WacPresenter(Presenter):
     }
     causes: ClassVar[dict[str, str]] = {
         "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
-        "coup": "a coup-de-grâce", "death": "failed the death check and dies",
+        "coup": "a coup-de-grâce", "death": "failed the death check and dies", "healed": "its mortal wound healed",
     }
     checks: ClassVar[dict[str, str]] = CHECKS
 
