@@ -1,9 +1,25 @@
 """War & Combat's movement-phase actions through the real command tree: aiming, free attacks, paces, polearm zones."""
 from __future__ import annotations
 
-from bot.offline.harness import Harness
+from typing import Any
+
+from bot.offline.harness import Harness, Sent
 from tests.cogs.fights import export
-from tests.cogs.test_war_and_combat_flurry import reply, said
+
+
+def reply(sent: list[Sent]) -> Sent:
+    """The reply to the command (not the board or a ping)."""
+    return next(s for s in sent if s.kind in ("response", "followup"))
+
+
+def said(sent: list[Sent]) -> str:
+    """Everything the command's messages say."""
+    return "\n".join(s.text for s in sent)
+
+
+async def fighter(h: Harness, name: str) -> dict[str, Any]:
+    """The exported combatant ``name``."""
+    return next(c for c in (await export(h))["combatants"] if c["name"] == name)
 
 
 async def test_an_archer_aims_and_then_cannot_shoot_that_phase(h: Harness) -> None:
@@ -32,13 +48,13 @@ async def test_a_sprinter_covers_five_hexes_a_phase_and_a_swimmer_two(h: Harness
     await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
     sent = await h.run("bob", "/move", path="S S S S S")
     assert "C2 → C3 → C4 → C5 → C6 → C7" in reply(sent).text, reply(sent).text
-    assert [c for c in (await export(h))["combatants"] if c["name"] == "Borin"][0]["position"] == "C7"
+    assert (await fighter(h, "Borin"))["position"] == "C7"
     assert reply(await h.run("bob", "/move", path="S")).ephemeral
     await h.run("bob", "/init next")
     refused = reply(await h.run("gm", "/move", combatant="Grak", path="NW NW NW"))
     assert refused.ephemeral and "0 movement point(s) left this phase; that step costs 1" in refused.text
     await h.run("gm", "/move", combatant="Grak", path="NW NW")
-    assert [c for c in (await export(h))["combatants"] if c["name"] == "Grak"][0]["position"] != "L9"
+    assert (await fighter(h, "Grak"))["position"] != "L9"
 
 
 async def test_an_onlooker_makes_a_free_attack_in_its_movement_step(h: Harness) -> None:
@@ -58,7 +74,7 @@ async def test_an_onlooker_makes_a_free_attack_in_its_movement_step(h: Harness) 
     sent = await h.run("ann", "/act", combatant="Alda", action="free-attack", target="Grak", roll="6,5,4,1,1,2")
     text = reply(sent).text
     assert "**Alda** negotiates the space around the flurry" in text and "**Alda** attacks **Grak**" in text
-    grak = [c for c in (await export(h))["combatants"] if c["name"] == "Grak"][0]
+    grak = await fighter(h, "Grak")
     assert grak["state"]["lost"] == 1
     again = reply(await h.run("ann", "/act", combatant="Alda", action="free-attack", target="Grak"))
     assert again.ephemeral and "once a round" in again.text
@@ -100,9 +116,9 @@ async def test_the_gm_wounds_and_heals_without_an_attack(h: Harness) -> None:
     sent = await h.run("gm", "/act", action="damage", target="Grak", options="critical left leg")
     text = said(sent)
     assert "**Grak** takes a critical wound to the left leg (broken bones)" in text and "Grak** · L9 NW · badly hurt" in text
-    grak = [c for c in (await export(h))["combatants"] if c["name"] == "Grak"][0]
+    grak = await fighter(h, "Grak")
     assert grak["state"]["disabled"] == ["left leg"]
     sent = await h.run("gm", "/act", action="heal", target="Grak", options="left leg")
     assert "**Grak** is healed of its critical left leg wound(s)" in said(sent)
-    grak = [c for c in (await export(h))["combatants"] if c["name"] == "Grak"][0]
+    grak = await fighter(h, "Grak")
     assert grak["state"]["wounds"] == [] and grak["state"]["disabled"] == []
