@@ -407,6 +407,8 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),  # engaged: they wait for the flurry
         ("gm", "/move", {"combatant": "Lone", "path": "N"}),
         ("gm", "/move", {"combatant": "Lone", "path": "S"}),  # a step back costs more than the point left: carried over
+        ("gm", "/combatant add", {"name": "Late", "side": "foes", "at": "P12", "facing": "N", "sheet": "weapons=axe"}),
+        ("gm", "/act", {"action": "damage", "target": "Late", "options": "light chest"}),  # the GM's wound, no attack
     ), (  # Grak, wounded in the flurry, checks shock as round 2 begins
         ("gm", "/encounter settings", {"options": "declare=hidden"}),
         ("gm", "/combatant edit", {"name": "Grak", "sheet": "fighter=3 skills=axe:2 armor=leather"}),  # can be wounded

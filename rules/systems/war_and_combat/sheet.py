@@ -43,8 +43,9 @@ __all__ = [
     "wound_penalty",
 ]
 
-#: the paces a sheet may set (the text's table less swimming, which needs water)
-PACE_CHOICES = tuple(p for p in PACES if p != "swim")
+#: the paces a sheet may set: the MOVEMENT RATE table's (swim for a fighter in deep water: the
+#: GM sets it and back, the map marks only wading water) and the sprint of ACTION PENALTY BY PACE
+PACE_CHOICES = (*PACES, "sprint")
 MAX_RANK = 30
 MAX_SKILL = 30
 
