@@ -23,8 +23,8 @@ from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.state import register_state
-from rules.system import Action, Highlight, RuleSystem, Turn, register
-from rules.systems.damage_grid import activation, attacks, blasts, cover, movement, reach, sheet
+from rules.system import Action, Highlight, Question, RuleSystem, Turn, register
+from rules.systems.damage_grid import activation, asking, attacks, blasts, cover, movement, reach, sheet
 from rules.systems.damage_grid.actions import ACTIONS, HANDLERS
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.present import DgPresenter, sheet_summary
@@ -125,6 +125,9 @@ class DamageGridGame(RuleSystem):
         return movement.move(enc, self.need_grid(enc), action)
 
     def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
+        return asking.declared(enc, action, dice, self._attack)
+
+    def _attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
         grid = self.need_grid(enc)
         c = enc.get(action.actor)
         attacks.check_words(action.options)
@@ -156,7 +159,28 @@ class DamageGridGame(RuleSystem):
 
     def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
         spec = self.actions.get(action.name)
+        if spec.name == asking.ANSWER:
+            return asking.answer(enc, action, dice, self._declared)
+        if spec.name == "lunge":
+            return asking.declared(enc, action, dice, self._declared)
         return HANDLERS[spec.name](enc, self.need_grid(enc), action, dice)
+
+    def _declared(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """An attack or Lunge as declared, run again (the answer to its target's flips)."""
+        if action.kind == "attack":
+            return self._attack(enc, action, dice)  # type: ignore[arg-type]
+        return HANDLERS["lunge"](enc, self.need_grid(enc), action, dice)  # type: ignore[arg-type]
+
+    # -- a target's owner choosing its flips (`asking`) ------------------------------------------
+    def check_decided(self, enc: Encounter, action: Action) -> None:
+        super().check_decided(enc, action)
+        asking.waiting(enc, action)
+
+    def question(self, enc: Encounter) -> Question | None:
+        return asking.question(enc)
+
+    def lapse(self, enc: Encounter) -> Action | None:
+        return asking.lapse(enc)
 
 
 register_state(DamageGridGame.key, DgModel, DgBattle)

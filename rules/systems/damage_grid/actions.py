@@ -23,7 +23,8 @@ from rules.errors import IllegalAction
 from rules.events import Event
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
-from rules.systems.damage_grid.activation import activate, pool
+from rules.systems.damage_grid.activation import activate, battle, pool
+from rules.systems.damage_grid.asking import ANSWER
 from rules.systems.damage_grid.attacks import check_words, choose_weapon, spend_cp, strike, target_of
 from rules.systems.damage_grid.events import GrappleTest, GridDamage, ProneChanged
 from rules.systems.damage_grid.mode import largest_group
@@ -68,6 +69,15 @@ ACTIONS = ActionTable(
         legal=lambda enc, c: _free(enc, c) and (_may_start(enc, c) or (c is not None and enc.current == c.name)),
     ),
     ActionSpec("break", "try to break a grapple holding you (the same test)", cost="1 CP", legal=_held),
+    ActionSpec(
+        ANSWER,
+        "choose the flips of an attack on your model at a negative Accuracy (encounter option `target_flips=ask`: "
+        "the bot asks by direct message with buttons, and this is the same answer typed); a GM may answer for the player",
+        cost="free",
+        options=(("least-harm", "the flips that leave the least harm"), ("none", "no flips"),
+                 ("5>3,4>1", "these flips (a neighbouring face 1, the opposite face 2)")),
+        legal=lambda enc, c: c is not None and (a := battle(enc).asking) is not None and a.target == c.name,
+    ),
 )
 
 

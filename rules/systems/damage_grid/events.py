@@ -25,6 +25,7 @@ __all__ = [
     "GrappleTest",
     "CloudPlaced",
     "CloudDrifted",
+    "FlipsAsked",
 ]
 
 
@@ -184,3 +185,15 @@ class CloudDrifted(Event):
     cells: list[str] = Field(default_factory=list)
     gone: bool = False
     blocked: bool = False
+
+
+class FlipsAsked(Event):
+    """``actor``'s attack on ``target`` rolled ``faces`` at a negative Accuracy: it waits for the
+    target's owner ``owner`` to choose ``points`` flips (nothing of it is applied yet)."""
+
+    kind: ClassVar[str] = "flips_asked"
+    target: str
+    owner: str
+    #: shown to all: the target's owner is shown them to choose
+    faces: Annotated[list[int], PUBLIC]
+    points: Annotated[int, PUBLIC]
