@@ -102,6 +102,14 @@ class DamageGridGame(RuleSystem):
                 out.append(Highlight(x, "reach"))
         return out
 
+    def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
+        """`/combatant hp` is refused: harm is hits on the grid's locations, which the GM's `damage` and `heal` mark."""
+        raise IllegalAction(
+            f"{self.title} counts no hit points: harm is hits on the grid's locations. `/act action:damage "
+            f"target:{c.name} options:\"health=2\"` marks them and `action:heal` clears them; `/combatant show` "
+            f"shows how {c.name} is hurt."
+        )
+
     def health(self, c: Combatant) -> tuple[int, int] | None:
         st = sheet.model(c)
         full = st.full.get("health")

@@ -26,6 +26,7 @@ __all__ = [
     "CloudPlaced",
     "CloudDrifted",
     "FlipsAsked",
+    "GridMarked",
 ]
 
 
@@ -197,3 +198,15 @@ class FlipsAsked(Event):
     #: shown to all: the target's owner is shown them to choose
     faces: Annotated[list[int], PUBLIC]
     points: Annotated[int, PUBLIC]
+
+
+class GridMarked(Event):
+    """The GM marked (``change`` below 0) or cleared hits on ``location`` of ``actor``'s grid (or
+    on a carried weapon's Health) without an attack: ``before`` -> ``after``."""
+
+    kind: ClassVar[str] = "grid_marked"
+    location: str
+    healed: bool = False
+    change: Annotated[int, Of("actor")]
+    before: Annotated[int, Of("actor")]
+    after: Annotated[int, Of("actor")]

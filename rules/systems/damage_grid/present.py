@@ -20,6 +20,7 @@ from rules.systems.damage_grid.events import (
     FlipsAsked,
     GrappleTest,
     GridDamage,
+    GridMarked,
     NewRound,
     Passed,
     PhaseBegan,
@@ -73,11 +74,13 @@ class DgPresenter(Presenter):
         CloudPlaced: "cloud_placed",
         CloudDrifted: "cloud_drifted",
         FlipsAsked: "flips_asked",
+        GridMarked: "grid_marked",
     }
     causes: ClassVar[dict[str, str]] = {
         "mind0": "Mind 0, inert (a `/coupdegrace` finishes it)",
         "health0": "Health 0, destroyed",
         "coup": "coup de grâce",
+        "healed": "Mind above 0 again (healed by the GM)",
     }
     checks: ClassVar[dict[str, str]] = {"mode": "Mode (knock-down) test"}
     prone_causes: ClassVar[dict[str, str]] = {
@@ -198,6 +201,13 @@ class DgPresenter(Presenter):
         if e.direction is None:
             return f"The {e.name} rolls {e.roll} and stays where it is"
         return f"The {e.name} rolls {e.roll} and drifts {e.direction}"
+
+    def grid_marked(self, e: GridMarked) -> str:
+        """``GM: **Juno**'s Health: 2 hits marked (3 → 1)`` (a condition word where hidden)."""
+        if secret(e.change):
+            return f"GM: **{e.actor}** is {'healed' if e.healed else 'hit'} (now {self.condition(e.actor)})"
+        how = f"{-e.change} hit{'s' if e.change != -1 else ''} marked" if e.change < 0 else f"{e.change} hit{'s' if e.change != 1 else ''} cleared"
+        return f"GM: **{e.actor}**'s {e.location.title()}: {how} ({e.before} → {e.after})"
 
     def flips_asked(self, e: FlipsAsked) -> str:
         """``**Xul** attacks **Juno**: 2, 2, 3 at a negative Accuracy; ... chooses Juno's 2 flips``."""
