@@ -13,6 +13,7 @@ so a press after a restart or after the question expired says so and changes not
 """
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable
@@ -23,6 +24,7 @@ import discord
 from discord import ui
 from discord.ext import commands
 
+from bot.access import TEXT_NEEDS
 from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, LogPage, Outcome
@@ -39,6 +41,8 @@ __all__ = [
     "EndTurnButton", "MapButton", "UndoButton", "LogPageButton", "AnswerButton", "ChoiceButton", "log_view", "turn_view", "board_view", "ask", "Questions",
     "QUESTION_SECONDS", "DYNAMIC_ITEMS", "question_view", "send_question", "post_outcome",
 ]
+
+log = logging.getLogger(__name__)
 
 #: how long a question waits for its Confirm or Cancel
 QUESTION_SECONDS = 600
@@ -313,16 +317,23 @@ async def send_question(client: "Skirmish", channel_id: str, q: Question) -> Non
 
 async def post_outcome(client: "Skirmish", channel_id: str, outcome: Outcome) -> None:
     """Post in the encounter's channel what a command answered elsewhere (a direct message) did:
-    its report, a turn change's ping with its buttons, and the status board."""
+    its report, a turn change's ping with its buttons, and the status board. The answer is already
+    applied: where the channel refuses the post, that is logged and the board still follows."""
     channel = client.get_partial_messageable(int(channel_id))
-    await channel.send(**checked(embed=to_embed(outcome.report), allowed_mentions=NO_MENTIONS))
-    ping = outcome.ping
-    if ping is not None:
-        view = turn_view(ping.encounter_id, ping.turn, ping.has_map) if ping.encounter_id is not None else None
-        extra = {"view": view} if view is not None else {}
-        await channel.send(**checked(content=clip(discord_text(ping.text), LIMITS["content"]),
-                                     allowed_mentions=mentions_for(ping.user_ids), **extra))
-        release(view=view)
+    try:
+        if client.access.missing(channel_id, TEXT_NEEDS):
+            log.warning("no permission to post an answer's result in %s", channel_id)
+        else:
+            await channel.send(**checked(embed=to_embed(outcome.report), allowed_mentions=NO_MENTIONS))
+        ping = outcome.ping
+        if ping is not None and not client.access.missing(channel_id, TEXT_NEEDS):
+            view = turn_view(ping.encounter_id, ping.turn, ping.has_map) if ping.encounter_id is not None else None
+            extra = {"view": view} if view is not None else {}
+            await channel.send(**checked(content=clip(discord_text(ping.text), LIMITS["content"]),
+                                         allowed_mentions=mentions_for(ping.user_ids), **extra))
+            release(view=view)
+    except discord.HTTPException:
+        log.warning("cannot post an answer's result in %s", channel_id)
     if outcome.board_changed:
         client.boards.touch(channel_id)
 

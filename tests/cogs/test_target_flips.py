@@ -14,14 +14,15 @@ TEXT = "A negative Accuracy allows the target to flip that many faces"
 ATTACK = dict(combatant="Xul", target="Juno", weapon="rifle", options="acc=-5", roll="2,2,3")
 
 
-async def asked_fight(h: Harness, juno: str = "body=0 weapons=pistol:6:3:1", **settings: str) -> None:
-    """Juno (ann's) faces the GM's Xul with `target_flips=ask`; Juno passes, so Xul activates."""
+async def asked_fight(h: Harness, juno: str = "body=0 weapons=pistol:6:3:1", passes: bool = True, **settings: str) -> None:
+    """Juno (ann's) faces the GM's Xul with `target_flips=ask`; Juno passes (``passes``), so Xul activates."""
     await h.run("gm", "/encounter start", system="damage-grid", name="Boarding", map="12x10")
     await h.run("gm", "/encounter settings", options="target_flips=ask hidden=none", **settings)
     await h.run("gm", "/combatant add", name="Juno", owner="@ann", side="crew", at="C8", facing="N", sheet=juno)
     await h.run("gm", "/combatant add", name="Xul", side="boarders", at="C4", facing="S", sheet="body=3 weapons=rifle:6:3:3")
     await h.run("gm", "/init roll")
-    await h.run("ann", "/init next", confirm="true")
+    if passes:
+        await h.run("ann", "/init next", confirm="true")
 
 
 def juno(data: dict) -> dict:  # type: ignore[type-arg]
@@ -145,3 +146,11 @@ async def test_a_lunge_waits_too_and_moves_only_once_answered(h: Harness) -> Non
     sent = await h.press("ann", "No flips", DM)
     assert any("**Xul** lunges at **Juno**" in s.text for s in sent)
     assert next(c for c in (await export(h))["combatants"] if c["name"] == "Xul")["position"] == "C7"
+
+
+async def test_an_attack_on_the_gm_s_model_is_not_asked(h: Harness) -> None:
+    """The GM's models keep the least harm: Juno's attack on Xul resolves at once and nobody is asked."""
+    await asked_fight(h, passes=False)
+    sent = await h.run("ann", "/attack", target="Xul", weapon="pistol", options="acc=-5", roll="2,2,3")
+    assert "**Xul**'s grid" in reply(sent).text and "waits" not in reply(sent).text
+    assert h.direct_messages("gm") == [] and h.direct_messages("ann") == []
