@@ -231,8 +231,8 @@ class Skirmish(commands.Bot):
         #: the ◀ ▶ buttons of a `/log` page: set by the `cogs.buttons` extension too
         self.log_view: Callable[[LogPage], discord.ui.View | None] | None = None
         self.questions: Any = None
-        #: sends a question the rules ask one player (`cogs.buttons.send_question`)
-        self.send_question: Callable[..., Awaitable[None]] | None = None
+        #: sends a question the rules ask one player (`cogs.buttons.send_prompt`)
+        self.send_prompt: Callable[..., Awaitable[None]] | None = None
         self._reminders: asyncio.Task[None] | None = None
 
     def run_shards(self, shards: ShardSlice | None) -> None:

@@ -32,14 +32,14 @@ from bot.tree import answer, release, report_error
 from cogs._common import ctx_of, defer, reply, service_of
 from rules.errors import NotAllowed
 from rules.report import COLOURS, Report, user_ref
-from rules.system import Question
+from rules.system import Prompt
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.app import Skirmish
 
 __all__ = [
     "EndTurnButton", "MapButton", "UndoButton", "LogPageButton", "AnswerButton", "ChoiceButton", "log_view", "turn_view", "board_view", "ask", "Questions",
-    "QUESTION_SECONDS", "DYNAMIC_ITEMS", "question_view", "send_question", "post_outcome",
+    "QUESTION_SECONDS", "DYNAMIC_ITEMS", "prompt_view", "send_prompt", "post_outcome",
 ]
 
 log = logging.getLogger(__name__)
@@ -263,7 +263,7 @@ async def ask(interaction: discord.Interaction, question: Report, run: Callable[
 
 # -- a player's choice an action waits for (a target choosing its flips) ------------------------------
 class ChoiceButton(ui.DynamicItem[ui.Button], template=r"skirmish:choose:(?P<ch>\d+):(?P<tag>[0-9a-f]{8}):(?P<index>\d+)"):
-    """One answer to a question the rules ask a player (`rules.system.Question`), sent to them by
+    """One answer to a question the rules ask a player (`rules.system.Prompt`), sent to them by
     direct message: the encounter's channel, the question's tag and the choice travel in the
     ``custom_id``, so it works after a restart; only that player may press it, and only while the
     question waits. The answer is posted in the encounter's channel."""
@@ -292,7 +292,7 @@ class ChoiceButton(ui.DynamicItem[ui.Button], template=r"skirmish:choose:(?P<ch>
             release(interaction, self.view)
 
 
-def question_view(channel_id: str, q: Question) -> ui.View:
+def prompt_view(channel_id: str, q: Prompt) -> ui.View:
     """A button per choice of ``q`` (at most 25: five rows of five)."""
     view = ui.View(timeout=None)
     for i, (label, _) in enumerate(q.choices[:25]):
@@ -300,11 +300,11 @@ def question_view(channel_id: str, q: Question) -> ui.View:
     return view
 
 
-async def send_question(client: "Skirmish", channel_id: str, q: Question) -> None:
+async def send_prompt(client: "Skirmish", channel_id: str, q: Prompt) -> None:
     """Send ``q`` to the player it asks, by direct message; where their direct messages are closed,
     in the encounter's channel with a mention of them (still only they can answer)."""
     embed = to_embed(Report(q.title, q.lines))
-    view = question_view(channel_id, q)
+    view = prompt_view(channel_id, q)
     try:
         if await client.send_direct([q.user_id], embed=embed, view=view):
             channel = client.get_partial_messageable(int(channel_id))
@@ -345,5 +345,5 @@ DYNAMIC_ITEMS: tuple[Any, ...] = (EndTurnButton, MapButton, UndoButton, LogPageB
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     bot.turn_view, bot.board_view, bot.log_view = turn_view, board_view, log_view  # type: ignore[attr-defined]
-    bot.send_question = send_question  # type: ignore[attr-defined]
+    bot.send_prompt = send_prompt  # type: ignore[attr-defined]
     bot.questions = Questions(bot.service.clock)  # type: ignore[attr-defined]

@@ -33,7 +33,7 @@ __all__ = [
     "Turn",
     "Resolution",
     "Highlight",
-    "Question",
+    "Prompt",
     "RuleSystem",
     "register",
     "get_system",
@@ -101,7 +101,7 @@ class Highlight:
 
 
 @dataclass(frozen=True)
-class Question:
+class Prompt:
     """A choice the rules leave to one player while an action waits (a target choosing its flips):
     sent to ``user_id`` privately with a button per choice, ``(label, answer)``. The answer is the
     `/act` action ``action`` of the combatant ``actor`` with ``options`` ``choice=answer`` and
@@ -312,7 +312,7 @@ class RuleSystem(FightRules):
         raise IllegalAction(f"`{action.name}` is not an action here. Actions: {known}.")
 
     # -- presentation hooks -------------------------------------------------------------------------
-    def question(self, enc: Encounter) -> Question | None:
+    def prompt(self, enc: Encounter) -> Prompt | None:
         """The choice an action under way waits for from a player (None: none waits)."""
         return None
 

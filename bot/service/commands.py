@@ -141,17 +141,17 @@ class Service(Reminders):
             typed = dice.typed()
             if typed:
                 report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
-            asked, before = system.question(res.encounter), system.question(enc)
+            asked, before = system.prompt(res.encounter), system.prompt(enc)
             ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
         fresh = asked if asked is not None and (before is None or before.tag != asked.tag) else None
-        return Outcome(report, ping=ping, board_changed=True, private=private, question=fresh, channel_id=ctx.channel_id)
+        return Outcome(report, ping=ping, board_changed=True, private=private, prompt=fresh, channel_id=ctx.channel_id)
 
     async def answer(self, ctx: Ctx, tag: str, index: int) -> Outcome:
-        """A press of a question's button (`RuleSystem.question`), its ``index``-th choice: only the
+        """A press of a question's button (`RuleSystem.prompt`), its ``index``-th choice: only the
         player asked may answer, and only the question still waiting (``tag``); the answer is that
         question's `/act` action."""
         live = await self._need(ctx.channel_id)
-        q = get_system(live.enc.system).question(live.enc)
+        q = get_system(live.enc.system).prompt(live.enc)
         if q is None or q.tag != tag or not 0 <= index < len(q.choices):
             raise IllegalAction("This question has been answered or taken back: nothing was changed.")
         if ctx.user_id != q.user_id:

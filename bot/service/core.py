@@ -28,7 +28,7 @@ from rules.errors import IllegalAction, NotFound
 from rules.hidden import for_reader, players_see, turn_line
 from rules.models import Encounter
 from rules.report import Report, board_report, user_ref
-from rules.system import Question, Turn, get_system
+from rules.system import Prompt, Turn, get_system
 from bot.mapworker import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
 
@@ -122,7 +122,7 @@ class Outcome:
     log_page: LogPage | None = None
     #: a question the action now waits for, sent privately to the player who answers it, with
     #: a button per choice (``channel_id`` is the encounter's, where the answer is posted)
-    question: Question | None = None
+    prompt: Prompt | None = None
     channel_id: str | None = None
 
 

@@ -11,7 +11,7 @@ HOUR = 3600
 #: the rule text this file checks
 TEXT = "A negative Accuracy allows the target to flip that many faces"
 #: Xul's attack on Juno: rifle Accuracy 3, ability -5: the target flips 2
-ATTACK = dict(combatant="Xul", target="Juno", weapon="rifle", options="acc=-5", roll="2,2,3")
+ATTACK = {"combatant": "Xul", "target": "Juno", "weapon": "rifle", "options": "acc=-5", "roll": "2,2,3"}
 
 
 async def asked_fight(h: Harness, juno: str = "body=0 weapons=pistol:6:3:1", passes: bool = True, **settings: str) -> None:

@@ -23,7 +23,7 @@ from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.state import register_state
-from rules.system import Action, Highlight, Question, RuleSystem, Turn, register
+from rules.system import Action, Highlight, Prompt, RuleSystem, Turn, register
 from rules.systems.damage_grid import activation, asking, attacks, blasts, cover, movement, reach, sheet
 from rules.systems.damage_grid.actions import ACTIONS, HANDLERS
 from rules.systems.damage_grid.options import OPTIONS
@@ -184,8 +184,8 @@ class DamageGridGame(RuleSystem):
         super().check_decided(enc, action)
         asking.waiting(enc, action)
 
-    def question(self, enc: Encounter) -> Question | None:
-        return asking.question(enc)
+    def prompt(self, enc: Encounter) -> Prompt | None:
+        return asking.prompt(enc)
 
     def lapse(self, enc: Encounter) -> Action | None:
         return asking.lapse(enc)

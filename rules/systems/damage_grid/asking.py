@@ -4,7 +4,7 @@
 attack on a player's model whose sheet keeps the default ``flips=least-harm`` does not resolve
 at once. The attack is checked and its Power dice rolled; then nothing of it is applied: the
 encounter keeps it as a question (`state.Asked`) for the model's owner, with the answers
-(:func:`choices`) the bot offers as buttons. The answer (`/act action:flips`, which the buttons
+(:func:`choices`) the bot offers as buttons (:func:`prompt`). The answer (`/act action:flips`, which the buttons
 send) resolves the declared attack again with the same dice and the chosen flips. While it
 waits, every other rule action in the encounter waits too (:func:`waiting`); reading commands,
 `/undo` (which takes the attack back) and `/encounter end` go on. The turn clock's deadline
@@ -26,7 +26,7 @@ from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.report import user_ref
-from rules.system import Action, Question
+from rules.system import Action, Prompt
 from rules.systems.damage_grid import flips
 from rules.systems.damage_grid.activation import battle
 from rules.systems.damage_grid.events import FlipsAsked
@@ -34,8 +34,8 @@ from rules.systems.damage_grid.grid import DamageGrid
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.state import Asked
 
-__all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "FlipsWanted", "target_turns", "choices", "declared", "answer",
-           "question", "waiting", "lapse"]
+__all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "LABEL", "FlipsWanted", "choices", "read_answer", "target_turns",
+           "declared", "answer", "prompt", "waiting", "lapse"]
 
 #: the `/act` action that answers, and its answers besides ``from>to`` flips
 ANSWER = "flips"
@@ -82,7 +82,7 @@ def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[
         if turns:
             offer(f"Onto {loc}: {_label(turns)}", turns)
     offer("No flips", [])
-    for a in sorted(set(int(f) for f in faces)):
+    for a in sorted({int(f) for f in faces}):
         for b in flips.FACES:
             if b != a and flips.flip_cost(a, b) <= points:
                 offer(f"{a}→{b}" + (" (2 flips)" if a + b == 7 else ""), [flips.Flip(0, a, b, flips.flip_cost(a, b))])
@@ -149,8 +149,8 @@ def declared(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event
 class _Again(Dice):
     """The declared attack's dice again, each marked typed only where it was typed then."""
 
-    def __init__(self, dice: Dice, values: list[int], typed: list[int]) -> None:
-        super().__init__(rng=dice.rng, given=list(values))
+    def __init__(self, dice: Dice, rolled: list[int], typed: list[int]) -> None:
+        super().__init__(rng=dice.rng, given=list(rolled))
         self.was_typed = set(typed)
 
     def die(self, sides: int) -> int:
@@ -177,8 +177,7 @@ def answer(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event]:
         raise NotAllowed(f"Only {user_ref(asked.owner)}, who plays {asked.target}, chooses {asked.target}'s flips.")
     words = [f"{k}={v}" if v else k for k, v in opts.items() if k != "choice"]
     text = opts.get("choice") or (words[0] if len(words) == 1 else "")
-    if text.startswith("flips="):
-        text = text[len("flips="):]
+    text = text.removeprefix("flips=")
     if not text:
         raise InputError(f"Answer with one of `least-harm`, `none` or flips like `options:\"{asked.faces[0]}>2\"` "
                          f"(the dice are {', '.join(map(str, asked.faces))}; {asked.points} flips).")
@@ -195,23 +194,23 @@ def answer(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event]:
     return events
 
 
-def question(enc: Encounter) -> Question | None:
+def prompt(enc: Encounter) -> Prompt | None:
     """The waiting question, as the bot sends it to the target's owner."""
     asked = battle(enc).asking
     if asked is None:
         return None
     shown = ", ".join(map(str, asked.faces))
     lines = [
-        f"**{asked.attacker}** attacks **{asked.target}** with the {asked.weapon or 'attack'} at a negative Accuracy: "
-        f"you may make **{asked.points}** flip{'s' if asked.points != 1 else ''} (a neighbouring face 1, the opposite "
-        f"face 2).",
-        f"The dice: **{shown}**. Press the flips to make; the attack waits for your answer (the turn's deadline takes "
-        f"the least harm).",
+        (f"**{asked.attacker}** attacks **{asked.target}** with the {asked.weapon or 'attack'} at a negative Accuracy: "
+         f"you may make **{asked.points}** flip{'s' if asked.points != 1 else ''} (a neighbouring face 1, the opposite "
+         f"face 2)."),
+        (f"The dice: **{shown}**. Press the flips to make; the attack waits for your answer (the turn's deadline takes "
+         f"the least harm)."),
     ]
     lines += [f"{label.removesuffix('…')}…: `{answer}`" for label, answer in asked.choices if label.endswith("…")]
     if len(asked.choices) >= MAX_CHOICES:
         lines.append("Other flips: `/act action:flips combatant:" + asked.target + " options:\"5>3,4>1\"` in the channel.")
-    return Question(user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
+    return Prompt(user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
                     title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices))
 
 
