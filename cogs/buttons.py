@@ -293,10 +293,10 @@ class ChoiceButton(ui.DynamicItem[ui.Button], template=r"skirmish:choose:(?P<ch>
 
 
 def prompt_view(channel_id: str, q: Prompt) -> ui.View:
-    """A button per choice of ``q`` (at most 25: five rows of five)."""
+    """A button per choice of ``q`` (the rules offer at most as many as fit: five rows of five)."""
     view = ui.View(timeout=None)
-    for i, (label, _) in enumerate(q.choices[:25]):
-        view.add_item(ChoiceButton(int(channel_id), q.tag, i, label))
+    for i, (label, _) in enumerate(q.choices[: LIMITS["rows"] * LIMITS["row_items"]]):
+        view.add_item(ChoiceButton(int(channel_id), q.tag, i, clip(label, LIMITS["label"])))
     return view
 
 
