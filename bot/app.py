@@ -7,7 +7,7 @@ import gc
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import discord
@@ -231,6 +231,8 @@ class Skirmish(commands.Bot):
         #: the ◀ ▶ buttons of a `/log` page: set by the `cogs.buttons` extension too
         self.log_view: Callable[[LogPage], discord.ui.View | None] | None = None
         self.questions: Any = None
+        #: sends a question the rules ask one player (`cogs.buttons.send_prompt`)
+        self.send_prompt: Callable[..., Awaitable[None]] | None = None
         self._reminders: asyncio.Task[None] | None = None
 
     def run_shards(self, shards: ShardSlice | None) -> None:

@@ -33,6 +33,7 @@ __all__ = [
     "Turn",
     "Resolution",
     "Highlight",
+    "Prompt",
     "RuleSystem",
     "register",
     "get_system",
@@ -97,6 +98,22 @@ class Highlight:
 
     cell: Cell
     kind: str
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A choice the rules leave to one player while an action waits (a target choosing its flips):
+    sent to ``user_id`` privately with a button per choice, ``(label, answer)``. The answer is the
+    `/act` action ``action`` of the combatant ``actor`` with ``options`` ``choice=answer`` and
+    ``tag=tag``; ``tag`` names this question, so an answer to an older one changes nothing."""
+
+    user_id: str
+    tag: str
+    actor: str
+    action: str
+    title: str
+    lines: list[str]
+    choices: list[tuple[str, str]]
 
 
 @dataclass
@@ -298,6 +315,15 @@ class RuleSystem(FightRules):
         raise IllegalAction(f"`{action.name}` is not an action here. Actions: {known}.")
 
     # -- presentation hooks -------------------------------------------------------------------------
+    def prompt(self, enc: Encounter) -> Prompt | None:
+        """The choice an action under way waits for from a player (None: none waits)."""
+        return None
+
+    def lapse(self, enc: Encounter) -> Action | None:
+        """The answer the turn clock gives the waiting question when the turn's deadline passes
+        (None: no question waits)."""
+        return None
+
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """What ``actor`` does to hold its action when its turn passes its deadline (the
         `deadline_policy` `hold`); None where the system has no way to hold (the GM is told)."""

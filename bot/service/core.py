@@ -28,7 +28,7 @@ from rules.errors import IllegalAction, NotFound
 from rules.hidden import for_reader, players_see, turn_line
 from rules.models import Encounter
 from rules.report import Report, board_report, user_ref
-from rules.system import Turn, get_system
+from rules.system import Prompt, Turn, get_system
 from bot.maps import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
 
@@ -120,6 +120,10 @@ class Outcome:
     direct: tuple[tuple[str, ...], Report] | None = None
     #: a `/log` page: the reply carries buttons to the older and newer pages
     log_page: LogPage | None = None
+    #: a question the action now waits for, sent privately to the player who answers it, with
+    #: a button per choice (``channel_id`` is the encounter's, where the answer is posted)
+    prompt: Prompt | None = None
+    channel_id: str | None = None
 
 
 class Unreadable(IllegalAction):

@@ -399,6 +399,8 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("gm", "/combatant edit", {"name": "Hera", "sheet": "health=5 body=0 shield=0"}),  # a hit gets through: a Mode test
         ("gm", "/init roll", {}),
         ("bob", "/attack", {"combatant": "Meena", "target": "Hera", "weapon": "gravity-saber", "roll": "6,6,6,6"}),
+        ("gm", "/act", {"action": "damage", "target": "Xul", "options": "speed=1"}),  # the GM's own marks
+        ("gm", "/act", {"action": "heal", "target": "Xul", "options": "speed=1"}),
     ),),
     "war-and-combat": ((
         ("gm", "/combatant add", {"name": "Lone", "side": "foes", "at": "L10", "facing": "NW",

@@ -21,7 +21,7 @@ from rules.events import Checked, Event, Modifier, Roll, StatusChanged, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.sheet import read_int
-from rules.systems.damage_grid import damage, flips, mode
+from rules.systems.damage_grid import asking, damage, flips, mode
 from rules.systems.damage_grid.activation import end_if_out, now
 from rules.systems.damage_grid.events import DgAttack, Flip, GridDamage, LocationHit, ProneChanged
 from rules.systems.damage_grid.options import values
@@ -253,7 +253,7 @@ def strike(
     elif accuracy < 0:
         if "flips" in words:
             flips.parse_flips(words["flips"], faces, accuracy)  # refused: the target flips
-        turns = flips.preferred_flips(t.sheet.get("flips"), faces, -accuracy, grid, damage.harm(grid, ts.values, **hit))
+        turns = asking.target_turns(enc, t, faces, -accuracy, grid, damage.harm(grid, ts.values, **hit), area is None)
     else:
         turns = []
     faces = flips.apply_flips(faces, turns)
