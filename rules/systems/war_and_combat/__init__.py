@@ -110,6 +110,14 @@ class WarAndCombat(RuleSystem):
         c.hp = None
         return []
 
+    def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
+        """`/combatant hp` is refused: harm is wounds at locations, which the GM's `damage` and `heal` give and take."""
+        raise IllegalAction(
+            f"{self.title} counts no hit points: harm is wounds at hit locations. `/act action:damage "
+            f"target:{c.name} options:\"serious left arm\"` gives one and `action:heal` takes it away; "
+            f"`/combatant show` shows how {c.name} is hurt."
+        )
+
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         est = rounds.enc_state(enc)
         est.flurries = [[n for n in f if n != c.name] for f in est.flurries]
