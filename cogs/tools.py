@@ -22,6 +22,7 @@ PART_CHOICES = [
 class ToolsCog(commands.Cog):
     @app_commands.command(name="roll", description="Roll dice in d20 notation, e.g. 1d20+5 or 4d6kh3")
     @app_commands.guild_only()
+    @app_commands.rename(reason="for")
     @app_commands.describe(
         dice="The expression; `adv` or `dis` after it rolls the d20 twice (1d20+5 adv)",
         reason="What the roll is for (shown, and kept in the encounter's log)",

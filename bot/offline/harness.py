@@ -621,16 +621,16 @@ class Harness:
             try:
                 value = int(raw)
             except ValueError:
-                raise HarnessError(f"option {param.name} takes a whole number, not {raw!r}") from None
+                raise HarnessError(f"option {param.display_name} takes a whole number, not {raw!r}") from None
         elif t is AppCommandOptionType.number:
             try:
                 value = float(raw)
             except ValueError:
-                raise HarnessError(f"option {param.name} takes a number, not {raw!r}") from None
+                raise HarnessError(f"option {param.display_name} takes a number, not {raw!r}") from None
         elif t is AppCommandOptionType.boolean:
             low = raw.lower()
             if low not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
-                raise HarnessError(f"option {param.name} takes true or false, not {raw!r}")
+                raise HarnessError(f"option {param.display_name} takes true or false, not {raw!r}")
             value = low in ("true", "yes", "1", "on")
         elif t is AppCommandOptionType.user:
             name = raw.lstrip("@")
@@ -656,8 +656,8 @@ class Harness:
             raise HarnessError(f"option type {t.name} is not supported offline")
         if param.choices and not any(str(c.value) == str(value) for c in param.choices):
             allowed = ", ".join(str(c.value) for c in param.choices)
-            raise HarnessError(f"option {param.name} takes one of: {allowed}")
-        return {"type": t.value, "name": param.name, "value": value}
+            raise HarnessError(f"option {param.display_name} takes one of: {allowed}")
+        return {"type": t.value, "name": param.display_name, "value": value}
 
     def _ensure_channel(self, cid: int, name: str) -> None:
         guild = self.bot.get_guild(GUILD_ID)
@@ -677,7 +677,7 @@ class Harness:
     ) -> dict[str, Any]:
         words = command.strip().lstrip("/").split()
         cmd, path = self._resolve_command(words)
-        params = {p.name: p for p in cmd.parameters}
+        params = {p.display_name: p for p in cmd.parameters}  # Discord sends the display names
         resolved: dict[str, Any] = {}
         opts: list[dict[str, Any]] = []
         for name, raw in options.items():
@@ -689,7 +689,7 @@ class Harness:
                 opts.append({"type": param.type.value, "name": name, "value": raw, "focused": True})
             else:
                 opts.append(self._option(param, raw, resolved))
-        missing = [p.name for p in cmd.parameters if p.required and p.name not in options and p.name != focused]
+        missing = [p.display_name for p in cmd.parameters if p.required and p.display_name not in options and p.display_name != focused]
         if missing and focused is None:
             raise HarnessError(f"/{' '.join(path)} needs option(s): {', '.join(missing)}")
         if len(path) >= 2:

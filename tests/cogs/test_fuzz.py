@@ -178,7 +178,7 @@ COMMANDS: dict[str, st.SearchStrategy[dict[str, str]]] = {
                                                        "throw", "release", "search", "use", "protect", "assist", ""]), text)},
                  combatant=names,
                  target=names, options=text, roll=st.sampled_from(ROLLS)),
-    "/roll": opts({"dice": st.one_of(st.sampled_from(DICE), text)}, reason=text),
+    "/roll": opts({"dice": st.one_of(st.sampled_from(DICE), text)}, **{"for": text}),
     "/log": opts(count=ints),
     "/undo": opts(),
     "/map": opts(),

@@ -297,8 +297,8 @@ async def test_every_outgoing_payload_is_within_discord_limits(h: Harness, tmp_p
     await h.run("carol", "/log", count=25)
     await h.run("carol", "/combatant show", name="@everyone")
     await h.run("gm", "/undo")
-    await h.run("bob", "/roll", dice="200d6", reason="r" * 1000)
-    await h.run("bob", "/roll", dice="1d20+" * 90 + "1", reason="@everyone <@&1>")
+    await h.run("bob", "/roll", dice="200d6", **{"for": "r" * 1000})
+    await h.run("bob", "/roll", dice="1d20+" * 90 + "1", **{"for": "@everyone <@&1>"})
     await h.run("bob", "/roll", dice="(" * 500 + "1" + ")" * 500)
     await h.run("bob", "/help")
     for system in all_systems():

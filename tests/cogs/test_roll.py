@@ -45,7 +45,7 @@ def test_advantage_keeps_the_higher_and_disadvantage_the_lower() -> None:
 async def test_roll_with_advantage_and_a_reason_goes_to_the_log(h: Harness) -> None:
     """In a channel with an encounter, a roll's reply shows the mode and its row in /log has the reason and total."""
     await setup_fight(h)
-    [answer] = await h.run("bob", "/roll", dice="1d20+5 adv", reason="perception")
+    [answer] = await h.run("bob", "/roll", dice="1d20+5 adv", **{"for": "perception"})
     assert not answer.ephemeral and "perception" in answer.text and "Advantage" in answer.text
     assert "2d20kh1" in answer.text
     total = answer.text.split("Total: ")[1].split("*")[0]
@@ -58,7 +58,7 @@ async def test_roll_with_advantage_and_a_reason_goes_to_the_log(h: Harness) -> N
 async def test_private_roll_reaches_only_the_roller_and_the_gm(h: Harness) -> None:
     """`private:true`: the roller's reply is ephemeral, the GM gets it by DM, the log only says a roll was made."""
     await setup_fight(h)
-    sent = await h.run("bob", "/roll", dice="1d20+2", reason="insight on the duke", private="true")
+    sent = await h.run("bob", "/roll", dice="1d20+2", private="true", **{"for": "insight on the duke"})
     [answer] = [s for s in sent if s not in h.direct_messages("gm")]
     assert answer.ephemeral and "insight on the duke" in answer.text and "Only you and the GM" in answer.text
     [dm] = h.direct_messages("gm")
