@@ -1072,6 +1072,23 @@ LARGEST_TURN: tuple[tuple[str, dict[str, str]], ...] = (
 )
 
 
+async def _big_fights(h: Harness, size: int, count: int, prefix: str) -> list[tuple[str, str, str]]:
+    """The slowest rules step's fight (a walled ``size`` map, ``count`` combatants) of every
+    registered system with a map, stored in a channel of its own with the harness's GM as its GM:
+    ``(system, channel, the far cell its Mover may reach)``."""
+    out = []
+    for system in all_systems():
+        kind = _map_kind(system.key)
+        if kind is None:
+            continue
+        enc = _rules_step_encounter(system.key, kind, size, count)
+        enc.gm_ids = [str(user_id_of("gm"))]
+        channel = f"{prefix}-{system.key}"
+        await h.store.create_encounter(str(channel_id_of(channel)), str(GUILD_ID), enc, time.time())
+        out.append((system.key, channel, _reachable(system.key, enc, size)))
+    return out
+
+
 async def run_largest(b: Bench, size: int, count: int) -> tuple[list[tuple[str, str, float, str]], LoadResult]:
     """A turn's commands, each once and one after another, through the harness on the largest map
     and encounter of every registered system with a map (the slowest rules step's: a walled
@@ -1083,18 +1100,10 @@ async def run_largest(b: Bench, size: int, count: int) -> tuple[list[tuple[str, 
     result = LoadResult(f"largest map and encounter ({size}x{size}, {count} combatants)")
     try:
         plans = []
-        for system in all_systems():
-            kind = _map_kind(system.key)
-            if kind is None:
-                continue
-            enc = _rules_step_encounter(system.key, kind, size, count)
-            enc.gm_ids = [str(user_id_of("gm"))]
-            channel = f"largest-{system.key}"
-            await h.store.create_encounter(str(channel_id_of(channel)), str(GUILD_ID), enc, time.time())
-            to = _reachable(system.key, enc, size)
+        for key, channel, to in await _big_fights(h, size, count, "largest"):
             payloads = [(name, h.payload("gm", name, {k: v or to for k, v in options.items()}, channel))
                         for name, options in LARGEST_TURN]
-            plans.append((system.key, str(channel_id_of(channel)), payloads))
+            plans.append((key, str(channel_id_of(channel)), payloads))
 
         async def work(in_flight: Counter[str]) -> None:
             for key, cid, payloads in plans:
@@ -1106,6 +1115,60 @@ async def run_largest(b: Bench, size: int, count: int) -> tuple[list[tuple[str, 
     finally:
         await h.close()
     return rows, result
+
+
+# -- growth with the encounter's size -----------------------------------------------------------------
+#: a turn's writes measured at each size: a far move, the turn's end, and the undo of each
+GROWTH_TURN: tuple[tuple[str, dict[str, str]], ...] = (
+    ("/move", {"combatant": "Mover", "to": ""}),
+    ("/init next", {}),
+    ("/undo", {}),
+    ("/undo", {}),
+)
+#: a write command at the larger size costs at most this many times the same command at the smaller
+GROWTH_TARGET = 2.0
+
+
+async def run_growth(b: Bench, size: int, counts: tuple[int, ...], repeat: int) -> dict[str, dict[int, float]]:
+    """The bot's CPU ms (the process's, the harness's own apart) of each write of `GROWTH_TURN`
+    through the harness, on the walled ``size`` x ``size`` map of the slowest rules step with
+    each of ``counts`` combatants, for every registered system with a map: the mean of
+    ``repeat`` turns. ``{command: {count: ms}}``, the systems summed."""
+    h = await _harness(await b.fresh("growth"), 1)
+    out: dict[str, dict[int, float]] = {}
+    try:
+        for count in counts:
+            for _, channel, to in await _big_fights(h, size, count, f"growth-{count}"):
+                await h.run("gm", "/encounter status", channel)  # loaded: the cold load is not a write's
+                for _ in range(repeat):
+                    for name, options in GROWTH_TURN:
+                        payload = h.payload("gm", name, {k: v or to for k, v in options.items()}, channel)
+                        with _HarnessMeter() as meter:
+                            cpu0 = _cpu()
+                            await h.run_payload(payload)
+                            spent = _cpu() - cpu0 - meter.seconds
+                        by_count = out.setdefault(name, {})
+                        by_count[count] = by_count.get(count, 0.0) + 1000 * spent / repeat / (2 if name == "/undo" else 1)
+    finally:
+        await h.close()
+    return out
+
+
+def growth_report(growth: dict[str, dict[int, float]], size: int) -> tuple[str, dict[str, float]]:
+    """The growth table and its figures: each write at each size, and the larger size's over the smaller."""
+    counts = sorted({n for by in growth.values() for n in by})
+    rows, fig = [], {}
+    low, high = counts[0], counts[-1]
+    for name, by in growth.items():
+        ratio = by[high] / by[low] if by.get(low) else 0.0
+        rows.append([name, *(f"{by.get(n, 0.0):.1f}" for n in counts), f"{ratio:.1f}x"])
+    total = {n: sum(by.get(n, 0.0) for by in growth.values()) for n in counts}
+    fig["growth.ratio"] = total[high] / total[low] if total[low] else 0.0
+    rows.append(["a turn's writes", *(f"{total[n]:.1f}" for n in counts), f"{fig['growth.ratio']:.1f}x"])
+    table = _table(f"5b. Growth: the bot's CPU ms of a turn's writes through the harness on the {size}x{size} walled map, "
+                   f"every system with a map summed (an undo: each of the two), by combatants",
+                   ["command", *(f"{n} combatants" for n in counts), f"{high} / {low}"], rows)
+    return table + f"\ntarget: a write at {high} combatants at most {GROWTH_TARGET:.1f}x the same at {low}", fig
 
 
 # -- map renders ---------------------------------------------------------------------------------
@@ -1386,6 +1449,9 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
         f"the worst: {worst[1]} in {worst[0]}, {worst[2]:.1f} ms; the loop's longest single step "
         f"{largest.callback * 1000:.1f} ms (in flight: {largest.callback_what or 'none'}), its longest lag "
         f"{largest.stall * 1000:.1f} ms")
+    text, grown = growth_report(await run_growth(b, cfg.largest, (10, cfg.largest), 1), cfg.largest)
+    fig.update(grown)
+    say("", text)
     if prof is not None:
         say("", f"6. cProfile of the {main_run.label} run", _profile_report(prof))
     return fig
@@ -1438,9 +1504,15 @@ def floor_targets(figures: dict[str, dict[str, float]]) -> str:
         rows.append([backend, f"{f['floors.noop_ms']:.3f}", f"{f['floors.store_ms']:.3f}", f"{f['floors.mix_ms']:.3f}",
                      f"{f['floors.ratio_noop']:.2f}x", f"{ratio:.2f}x", f"<= {FLOOR_TARGET:.1f}x",
                      "PASS" if ratio <= FLOOR_TARGET else "MISS", f"{f['floors.harness_share']:.0%}"])
-    return _table("Floors (issue 25: bot CPU ms per command, 50 busy channels, the mix without /map)",
-                  ["backend", "no-op", "store-only", "Skirmish", "/ no-op", "/ store-only", "target", "",
-                   "harness share"], rows)
+    table = _table("Floors (issue 25: bot CPU ms per command, 50 busy channels, the mix without /map)",
+                   ["backend", "no-op", "store-only", "Skirmish", "/ no-op", "/ store-only", "target", "",
+                    "harness share"], rows)
+    grown = [f"{backend} {f['growth.ratio']:.1f}x {'PASS' if f['growth.ratio'] <= GROWTH_TARGET else 'MISS'}"
+             for backend, f in figures.items() if "growth.ratio" in f]
+    if grown:
+        table += (f"\nGrowth (issue 25): a turn's writes at the most combatants over the same at 10, largest map "
+                  f"(target <= {GROWTH_TARGET:.1f}x): " + "; ".join(grown))
+    return table
 
 def summary(figures: dict[str, dict[str, float]]) -> str:
     """The main figures of each backend side by side (the README's table)."""

@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 from bot.offline import benchmark
-from bot.offline.benchmark import Bench, Floors, LoadResult, floor_targets, run_load
+from bot.offline.benchmark import Bench, Floors, LoadResult, floor_targets, growth_report, run_load
 from data.store import open_store
 
 
@@ -71,3 +71,15 @@ def test_floor_ratios_and_their_target_are_printed_for_each_backend() -> None:
     [sqlite] = [ln for ln in table.splitlines() if ln.startswith("SQLite")]
     [pg] = [ln for ln in table.splitlines() if ln.startswith("PostgreSQL")]
     assert "5.00x" in sqlite and "MISS" in sqlite and "1.50x" in pg and "PASS" in pg
+
+
+def test_growth_compares_each_write_and_the_turn_at_the_most_combatants_with_the_fewest() -> None:
+    """The growth table gives each write's CPU at each size, its ratio, and a turn's writes summed; the floors' table marks that ratio against 2.0x."""
+    text, fig = growth_report({"/move": {10: 2.0, 100: 5.0}, "/undo": {10: 1.0, 100: 1.0}}, 100)
+    assert "2.5x" in text and "1.0x" in text and round(fig["growth.ratio"], 6) == 2.0
+    [total] = [ln for ln in text.splitlines() if ln.startswith("a turn's writes")]
+    assert total.split()[-3:] == ["3.0", "6.0", "2.0x"]
+    base = {"floors.noop_ms": 0.1, "floors.store_ms": 0.2, "floors.mix_ms": 1.0, "floors.ratio_noop": 10.0,
+            "floors.ratio_store": 5.0, "floors.harness_share": 0.1}
+    table = floor_targets({"SQLite": {**base, **fig}, "PostgreSQL": {**base, "growth.ratio": 2.5}})
+    assert "SQLite 2.0x PASS" in table and "PostgreSQL 2.5x MISS" in table
