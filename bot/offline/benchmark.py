@@ -1081,12 +1081,21 @@ async def _big_fights(h: Harness, size: int, count: int, prefix: str) -> list[tu
         kind = _map_kind(system.key)
         if kind is None:
             continue
-        enc = _rules_step_encounter(system.key, kind, size, count)
+        stored, to = _big_fight(system.key, kind, size, count)
+        enc = Encounter.model_validate_json(stored)
         enc.gm_ids = [str(user_id_of("gm"))]
         channel = f"{prefix}-{system.key}"
         await h.store.create_encounter(str(channel_id_of(channel)), str(GUILD_ID), enc, time.time())
-        out.append((system.key, channel, _reachable(system.key, enc, size)))
+        out.append((system.key, channel, to))
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def _big_fight(key: str, kind: str, size: int, count: int) -> tuple[str, str]:
+    """`_rules_step_encounter` as JSON and the far cell its Mover may reach, worked out once a
+    process (parts 5 and 5b play the same fights)."""
+    enc = _rules_step_encounter(key, kind, size, count)
+    return enc.model_dump_json(), _reachable(key, enc, size)
 
 
 async def run_largest(b: Bench, size: int, count: int) -> tuple[list[tuple[str, str, float, str]], LoadResult]:
