@@ -8,7 +8,7 @@ import random
 from data import Change, Store
 from data.delta import Parts, diff, parts_diff, patch, state_parts
 from rules.models import Combatant, Encounter
-from tests.data.test_compact_log import fight, step
+from tests.data.stores import fight, step
 
 
 def parts(enc: Encounter) -> Parts:
