@@ -15,6 +15,8 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.models import Combatant, Encounter, MapState
+
 __all__ = [
     "SNAPSHOT_EVERY",
     "Link",
@@ -25,6 +27,9 @@ __all__ = [
     "states_before",
     "chain_rows",
     "LAST_LINK",
+    "Parts",
+    "state_parts",
+    "parts_diff",
 ]
 
 #: a full snapshot of the state at least every this many logged rows of an encounter
@@ -110,6 +115,71 @@ def _diff(before: Any, after: Any, path: list[Any], ops: list[list[Any]]) -> Non
         ops.append([path, after])
 
 
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """A state's JSON text in parts: ``head`` and ``tail``, the object of its fields before
+    ``map`` and after ``combatants``; ``map``, the JSON of its map; ``items``, the JSON of each
+    combatant. `state_parts` writes them, `whole` joins them into the state's JSON exactly as
+    `model_dump_json` writes it, and `parts_diff` works the delta between two states out from
+    the parts that differ alone."""
+
+    head: str
+    tail: str
+    map: str
+    items: tuple[str, ...]
+
+    def whole(self) -> str:
+        """The state's JSON, as ``model_dump_json`` writes it."""
+        return (f'{self.head[:-1]},"map":{self.map},"combatants":[{",".join(self.items)}],{self.tail[1:]}')
+
+    def rest(self) -> str:
+        """The JSON object of every field but the map and the combatants."""
+        return f"{self.head[:-1]},{self.tail[1:]}"
+
+
+_FIELDS = tuple(Encounter.model_fields)
+_HEAD = frozenset(_FIELDS[:_FIELDS.index("map")])
+_TAIL = frozenset(_FIELDS[_FIELDS.index("map") + 2:])
+assert _FIELDS[_FIELDS.index("map") + 1] == "combatants", "state_parts joins the map and the combatants side by side"
+_MAP_JSON = MapState.__pydantic_serializer__.to_json
+_COMBATANT_JSON = Combatant.__pydantic_serializer__.to_json
+
+
+def state_parts(enc: Encounter) -> Parts:
+    """``enc``'s JSON in parts (`Parts`)."""
+    return Parts(enc.model_dump_json(include=_HEAD), enc.model_dump_json(include=_TAIL), _MAP_JSON(enc.map).decode(),
+                 tuple(_COMBATANT_JSON(c).decode() for c in enc.combatants))
+
+
+def parts_diff(before: Parts, after: Parts) -> list[list[Any]] | None:
+    """The operations of `diff` from the state ``before`` to ``after``, worked out from the
+    parts that differ: the other fields when one changed, the map when it changed, then each
+    combatant that changed, was cut or added. Patched onto ``before`` they give exactly what
+    `diff`'s give (an equal part's text is equal, and `diff` leaves an equal part alone); None
+    where `diff` gives None."""
+    ops: list[list[Any]] = []
+    for old, new, key in ((before.rest(), after.rest(), None), (before.map, after.map, "map")):
+        if old != new:
+            found = diff(old, new)
+            if found is None:
+                return None
+            ops += found if key is None else [[[key, *op[0]], *op[1:]] for op in found]
+    common = min(len(before.items), len(after.items))
+    for i in range(common):
+        if before.items[i] != after.items[i]:
+            item = diff(before.items[i], after.items[i])
+            if item is None:
+                return None
+            ops += [[["combatants", i, *op[0]], *op[1:]] for op in item]
+    if len(before.items) > common:
+        ops.append([["combatants", common]])
+    try:
+        ops += [[["combatants", i], json.loads(after.items[i])] for i in range(common, len(after.items))]
+    except ValueError:
+        return None
+    return ops
+
+
 def patch(value: Any, ops: Iterable[list[Any]]) -> Any:
     """``value`` with the operations of `diff` applied (in place where it can be)."""
     for op in ops:
@@ -147,17 +217,21 @@ def _loads(text: str | None) -> Any:
 
 
 def undo_columns(
-    before: str | None, after: str, version: int | None, last: Link | None
+    before: str | None, after: str, version: int | None, last: Link | None, ops: list[list[Any]] | None = None
 ) -> tuple[str | None, str | None, int | None]:
     """A new row's ``(snapshot, delta, chain)`` from the state JSON ``before`` and ``after``
     its change, the encounter ``version`` the change read, and the `Link` of the encounter's
-    previous row (None: there is none).
+    previous row (None: there is none). ``ops``: the delta from ``before`` to ``after`` when the
+    caller worked it out already (`parts_diff`); else it is diffed here.
 
     The row is a snapshot on the first row, every `SNAPSHOT_EVERY` rows, and after a break
     (a version skipped, a row without delta); without a ``before`` that parses there is no
     delta, so the next row is a snapshot.
     """
-    ops = None if before is None else diff(before, after)
+    if before is None:
+        ops = None
+    elif ops is None:
+        ops = diff(before, after)
     if ops is None:
         return before, None, None
     delta = _dumps(ops)
@@ -206,14 +280,14 @@ def states_before(
 
 
 def chain_rows(
-    rows: Iterable[tuple[int, str | None, str, int | None]], last: dict[int, Link | None]
+    rows: Iterable[tuple[int, str | None, str, int | None, list[list[Any]] | None]], last: dict[int, Link | None]
 ) -> list[tuple[str | None, str | None, int | None]]:
-    """`undo_columns` for a batch's new rows ``(encounter_id, before, after, version)`` in
-    order; ``last`` holds each encounter's previous row (as read before the batch) and is kept
-    up to date as the batch goes."""
+    """`undo_columns` for a batch's new rows ``(encounter_id, before, after, version, ops)`` in
+    order (``ops`` None: diffed here); ``last`` holds each encounter's previous row (as read
+    before the batch) and is kept up to date as the batch goes."""
     out = []
-    for encounter_id, before, after, version in rows:
-        snapshot, delta, chain = undo_columns(before, after, version, last.get(encounter_id))
+    for encounter_id, before, after, version, ops in rows:
+        snapshot, delta, chain = undo_columns(before, after, version, last.get(encounter_id), ops)
         last[encounter_id] = Link(version, chain)
         out.append((snapshot, delta, chain))
     return out

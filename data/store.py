@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 from types import TracebackType
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -342,6 +343,10 @@ class Change:
     #: false for a row /undo may not take back (an undo, an end) that still gives
     #: ``state_before`` so the log can store the change it made
     undoable: bool = True
+    #: the delta (`data.delta.diff` operations) from ``state_before`` to ``state_json``, when the
+    #: caller worked it out from the parts it changed (`data.delta.parts_diff`); None: the store
+    #: diffs the two states
+    delta: list[list[Any]] | None = None
 
 
 def check_change(change: Change) -> None:
@@ -592,13 +597,13 @@ async def open_store(url: str) -> Store:
     return await SqliteStore.open(target)
 
 
-def undo_rows(changes: list[Change]) -> list[tuple[int, str | None, str, int | None]]:
+def undo_rows(changes: list[Change]) -> list[tuple[int, str | None, str, int | None, list[list[Any]] | None]]:
     """The logged changes of a batch as `data.delta.chain_rows` takes them: encounter id, the
-    state before, the state after and the version read."""
+    state before, the state after, the version read and the delta when the change has it."""
     return [
         (c.encounter_id, c.state_before,
          c.state_json or (c.encounter.model_dump_json() if c.encounter else c.state_before or ""),
-         c.version)
+         c.version, c.delta if c.state_json else None)
         for c in changes if c.log
     ]
 

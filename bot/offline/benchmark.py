@@ -40,6 +40,7 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import functools
 import gc
 import io
 import json
@@ -59,6 +60,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
+
+import discord
+from discord import app_commands
 
 from bot.app import settle_collector
 from bot.offline.harness import GUILD_ID, Harness, Sent, channel_id_of, user_id_of
@@ -257,6 +261,7 @@ class LoadResult:
     commands: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # this process's CPU time during the run (a database server's is apart)
+    harness_cpu_seconds: float = 0.0  # ... of which the harness's and the driver's own (`_HarnessMeter`)
     map_cpu_seconds: float = 0.0  # the map worker processes' CPU time drawing the run's pictures
     latencies: list[float] = field(default_factory=list)
     cold: list[float] = field(default_factory=list)  # the first command to each channel, where it is a cold load
@@ -385,6 +390,60 @@ class _Watch:
         self._task.cancel()
 
 
+class _HarnessMeter:
+    """While installed: this thread's CPU time in the harness's own code, so that the bot's share
+    of a run's CPU can be told apart: its stand-ins for Discord (the webhook endpoint, the
+    messages it records and answers with) and the driver (building payloads and the next
+    activation, reading the replies). Each counted part runs without suspending, so the time
+    is its own; a part called inside another is counted once."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._depth = 0
+        self._saved: list[tuple[Any, str, Any]] = []
+
+    def _sync(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self._depth += 1
+            t0 = time.thread_time() if self._depth == 1 else 0.0
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                if self._depth == 1:
+                    self.seconds += time.thread_time() - t0
+                self._depth -= 1
+        return counted
+
+    def _async(self, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self._depth += 1
+            t0 = time.thread_time() if self._depth == 1 else 0.0
+            try:
+                return await fn(*args, **kwargs)
+            finally:
+                if self._depth == 1:
+                    self.seconds += time.thread_time() - t0
+                self._depth -= 1
+        return counted
+
+    def __enter__(self) -> "_HarnessMeter":
+        from bot.offline.harness import RecordingAdapter, Recorder
+
+        for owner, name, wrap in ((Harness, "payload", self._sync), (Recorder, "record", self._sync),
+                                  (Recorder, "message", self._sync), (RecordingAdapter, "request", self._async),
+                                  (sys.modules[__name__], "_classify", self._sync),
+                                  (sys.modules[__name__], "_activation", self._sync)):
+            original = getattr(owner, name)
+            self._saved.append((owner, name, original))
+            setattr(owner, name, wrap(original))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for owner, name, original in reversed(self._saved):
+            setattr(owner, name, original)
+        self._saved.clear()
+
+
 class _Window(list):  # type: ignore[type-arg]
     """The harness's list of sent messages, forgetting its head while keeping its indices, so
     that a long run measures the bot's memory and not the harness's record of every reply
@@ -466,7 +525,7 @@ async def _timed_run(result: LoadResult, work: Callable[[Counter[str]], Awaitabl
     running."""
     in_flight: Counter[str] = Counter()
     drawing = h.bot.service.maps.worker_cpu if h is not None else 0.0
-    with _Watch(result, in_flight):
+    with _Watch(result, in_flight), _HarnessMeter() as meter:
         await asyncio.sleep(0.01)  # let the probe start
         cpu0, t0 = _cpu(), time.perf_counter()
         if profile is not None:
@@ -478,6 +537,7 @@ async def _timed_run(result: LoadResult, work: Callable[[Counter[str]], Awaitabl
                 profile.disable()
             result.seconds = time.perf_counter() - t0
             result.cpu_seconds = _cpu() - cpu0
+            result.harness_cpu_seconds = meter.seconds
             if h is not None:
                 result.map_cpu_seconds = h.bot.service.maps.worker_cpu - drawing
     result.commands = len(result.latencies)
@@ -520,14 +580,18 @@ class Bench:
 
 
 async def run_load(b: Bench, channels: int, activations: int, *, prefix: str,
-                   profile: cProfile.Profile | None = None, maps: bool = True) -> LoadResult:
+                   profile: cProfile.Profile | None = None, maps: bool = True,
+                   bot: Callable[[Harness], None] | None = None, label: str = "") -> LoadResult:
     """Set up ``channels`` fights (the scripts in turn) on a fresh database, then time
-    ``activations`` activations in each (without ``maps``: `/encounter status` for `/map`)."""
+    ``activations`` activations in each (without ``maps``: `/encounter status` for `/map`);
+    ``bot`` changes the harness's bot after the set-up (`floor_bot`), ``label`` names the run."""
     h = await _harness(await b.fresh(prefix), 1, BOARD_DELAY)
     try:
         names = [(f"{prefix}-{i}", _script_of(i)) for i in range(channels)]
         await _setup_channels(h, b, names)
-        result = LoadResult(f"{channels} busy channel{'s' * (channels != 1)}" + ("" if maps else ", no /map"))
+        result = LoadResult(label or f"{channels} busy channel{'s' * (channels != 1)}" + ("" if maps else ", no /map"))
+        if bot is not None:
+            bot(h)
         await h.bot.boards.flush()
         h.recorder.per_second.clear()
         h.recorder.rate_limited.clear()
@@ -576,6 +640,104 @@ async def _encounter(h: Harness, channel: str) -> Encounter:
     if enc is None:
         raise RuntimeError(f"#{channel} has no encounter")
     return enc
+
+
+# -- the floors: a no-op bot and a store-only bot ---------------------------------------------------
+#: a store-only bot's log row: about the bytes a logged action of the mix stores (its summary,
+#: dice and undo data)
+FLOOR_ROW = ("Borin moves D5 → D4 → D3 → E3 → F3 → F4 → F5 for 7 MP, facing W; attacks Grak with a sword: "
+             "hits, 5 damage, Grak is wounded. " * 4)[:480]
+
+
+def floor_bot(h: Harness, write: bool) -> None:
+    """Make ``h``'s bot a floor of the same tree: every command of it answers one line (the no-op
+    bot); with ``write``, after one group-committed `Store.apply` of the channel's state as
+    stored (its JSON as cached) and a `FLOOR_ROW` log row (the store-only bot). The payloads,
+    the discord.py dispatch, its checks and transformers, the harness and the driver stay."""
+    service, store = h.bot.service, h.store
+
+    async def answer(interaction: discord.Interaction, **_: Any) -> None:
+        if write:
+            live = await service._readable(str(interaction.channel_id))
+            if live is not None:
+                await store.apply(Change(
+                    encounter_id=live.id, encounter=live.enc, interaction_id=str(interaction.id),
+                    user_id=str(interaction.user.id), command="/floor", summary=FLOOR_ROW, dice=[5],
+                    state_before=None, now=time.time(), state_json=live.json, version=live.version, undoable=False,
+                ))
+                live.version += 1
+        await interaction.response.send_message("Done.")
+
+    for command in h.bot.tree.walk_commands():
+        if isinstance(command, app_commands.Command):
+            command._callback, command.binding = answer, None  # type: ignore[assignment]
+
+
+@dataclass
+class Floors:
+    """The floor runs beside the mix without `/map`: each floor before and after it."""
+
+    before: dict[str, LoadResult]
+    mix: LoadResult
+    after: dict[str, LoadResult]
+
+    def bot_ms(self, r: LoadResult) -> float:
+        """The bot's CPU ms per command in ``r``: the process's, less the harness's own."""
+        return 1000 * (r.cpu_seconds - r.harness_cpu_seconds) / max(r.commands, 1)
+
+    def floor_ms(self, kind: str) -> float:
+        """A floor's bot CPU ms per command: the mean of its runs before and after the mix."""
+        return (self.bot_ms(self.before[kind]) + self.bot_ms(self.after[kind])) / 2
+
+    def figures(self) -> dict[str, float]:
+        mix = self.bot_ms(self.mix)
+        noop, stored = self.floor_ms("no-op"), self.floor_ms("store-only")
+        return {"floors.noop_ms": noop, "floors.store_ms": stored, "floors.mix_ms": mix,
+                "floors.ratio_store": mix / stored if stored else 0.0, "floors.ratio_noop": mix / noop if noop else 0.0,
+                "floors.harness_share": self.mix.harness_cpu_seconds / self.mix.cpu_seconds if self.mix.cpu_seconds else 0.0}
+
+    def table(self) -> str:
+        rows = []
+        for when, r in [*(("before", r) for r in self.before.values()), ("", self.mix),
+                        *(("after", r) for r in self.after.values())]:
+            share = r.harness_cpu_seconds / r.cpu_seconds if r.cpu_seconds else 0.0
+            rows.append([f"{r.label}" + (f" ({when})" if when else ""), f"{r.commands:,}", f"{r.rate:,.0f}",
+                         f"{1000 * r.cpu_seconds / max(r.commands, 1):.3f}", f"{share:.0%}", f"{self.bot_ms(r):.3f}",
+                         f"{r.rejected:,}", f"{r.errors:,}"])
+        f = self.figures()
+        return "\n".join([
+            _table("1b. The floors, through the same harness, payloads and driver as the mix without /map (50 busy "
+                   "channels): a no-op bot (every command answers one line) and a store-only bot (the no-op plus one "
+                   "group-committed write of the channel's state and a 480-byte log row), before and after it",
+                   ["run", "commands", "per s", "CPU ms/cmd", "harness", "bot CPU ms/cmd", "refused", "errors"], rows),
+            f"bot CPU per command: no-op {f['floors.noop_ms']:.3f} ms, store-only {f['floors.store_ms']:.3f} ms, "
+            f"Skirmish {f['floors.mix_ms']:.3f} ms; Skirmish / store-only {f['floors.ratio_store']:.2f}x "
+            f"(target <= {FLOOR_TARGET:.1f}x), Skirmish / no-op {f['floors.ratio_noop']:.2f}x; the harness's own share "
+            f"of the mix's CPU {f['floors.harness_share']:.0%} (apart from the bot's)",
+        ])
+
+
+#: Skirmish's bot CPU per command on the mix without `/map`, at most this many times the store-only floor's
+FLOOR_TARGET = 2.0
+
+
+async def run_with_floors(b: Bench, channels: int, activations: int) -> Floors:
+    """The mix without `/map` on ``channels`` channels, with the no-op and the store-only bot
+    played through the same harness and driver before it and after it (the fights as set up)."""
+    played = dict(b.played)
+
+    async def floors(when: str) -> dict[str, LoadResult]:
+        out = {}
+        for kind, write in (("no-op", False), ("store-only", True)):
+            out[kind] = await run_load(b, channels, activations, prefix=f"{kind}-{when}", maps=False,
+                                       bot=functools.partial(floor_bot, write=write), label=f"{kind} bot")
+        return out
+
+    before = await floors("before")
+    mix = await run_load(b, channels, activations, prefix="nomap", maps=False)
+    after = await floors("after")
+    b.played = played
+    return Floors(before, mix, after)
 
 
 # -- the group-commit floor ----------------------------------------------------------------------
@@ -910,6 +1072,32 @@ LARGEST_TURN: tuple[tuple[str, dict[str, str]], ...] = (
 )
 
 
+async def _big_fights(h: Harness, size: int, count: int, prefix: str) -> list[tuple[str, str, str]]:
+    """The slowest rules step's fight (a walled ``size`` map, ``count`` combatants) of every
+    registered system with a map, stored in a channel of its own with the harness's GM as its GM:
+    ``(system, channel, the far cell its Mover may reach)``."""
+    out = []
+    for system in all_systems():
+        kind = _map_kind(system.key)
+        if kind is None:
+            continue
+        stored, to = _big_fight(system.key, kind, size, count)
+        enc = Encounter.model_validate_json(stored)
+        enc.gm_ids = [str(user_id_of("gm"))]
+        channel = f"{prefix}-{system.key}"
+        await h.store.create_encounter(str(channel_id_of(channel)), str(GUILD_ID), enc, time.time())
+        out.append((system.key, channel, to))
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _big_fight(key: str, kind: str, size: int, count: int) -> tuple[str, str]:
+    """`_rules_step_encounter` as JSON and the far cell its Mover may reach, worked out once a
+    process (parts 5 and 5b play the same fights)."""
+    enc = _rules_step_encounter(key, kind, size, count)
+    return enc.model_dump_json(), _reachable(key, enc, size)
+
+
 async def run_largest(b: Bench, size: int, count: int) -> tuple[list[tuple[str, str, float, str]], LoadResult]:
     """A turn's commands, each once and one after another, through the harness on the largest map
     and encounter of every registered system with a map (the slowest rules step's: a walled
@@ -921,18 +1109,10 @@ async def run_largest(b: Bench, size: int, count: int) -> tuple[list[tuple[str, 
     result = LoadResult(f"largest map and encounter ({size}x{size}, {count} combatants)")
     try:
         plans = []
-        for system in all_systems():
-            kind = _map_kind(system.key)
-            if kind is None:
-                continue
-            enc = _rules_step_encounter(system.key, kind, size, count)
-            enc.gm_ids = [str(user_id_of("gm"))]
-            channel = f"largest-{system.key}"
-            await h.store.create_encounter(str(channel_id_of(channel)), str(GUILD_ID), enc, time.time())
-            to = _reachable(system.key, enc, size)
+        for key, channel, to in await _big_fights(h, size, count, "largest"):
             payloads = [(name, h.payload("gm", name, {k: v or to for k, v in options.items()}, channel))
                         for name, options in LARGEST_TURN]
-            plans.append((system.key, str(channel_id_of(channel)), payloads))
+            plans.append((key, str(channel_id_of(channel)), payloads))
 
         async def work(in_flight: Counter[str]) -> None:
             for key, cid, payloads in plans:
@@ -944,6 +1124,60 @@ async def run_largest(b: Bench, size: int, count: int) -> tuple[list[tuple[str, 
     finally:
         await h.close()
     return rows, result
+
+
+# -- growth with the encounter's size -----------------------------------------------------------------
+#: a turn's writes measured at each size: a far move, the turn's end, and the undo of each
+GROWTH_TURN: tuple[tuple[str, dict[str, str]], ...] = (
+    ("/move", {"combatant": "Mover", "to": ""}),
+    ("/init next", {}),
+    ("/undo", {}),
+    ("/undo", {}),
+)
+#: a write command at the larger size costs at most this many times the same command at the smaller
+GROWTH_TARGET = 2.0
+
+
+async def run_growth(b: Bench, size: int, counts: tuple[int, ...], repeat: int) -> dict[str, dict[int, float]]:
+    """The bot's CPU ms (the process's, the harness's own apart) of each write of `GROWTH_TURN`
+    through the harness, on the walled ``size`` x ``size`` map of the slowest rules step with
+    each of ``counts`` combatants, for every registered system with a map: the mean of
+    ``repeat`` turns. ``{command: {count: ms}}``, the systems summed."""
+    h = await _harness(await b.fresh("growth"), 1)
+    out: dict[str, dict[int, float]] = {}
+    try:
+        for count in counts:
+            for _, channel, to in await _big_fights(h, size, count, f"growth-{count}"):
+                await h.run("gm", "/encounter status", channel)  # loaded: the cold load is not a write's
+                for _ in range(repeat):
+                    for name, options in GROWTH_TURN:
+                        payload = h.payload("gm", name, {k: v or to for k, v in options.items()}, channel)
+                        with _HarnessMeter() as meter:
+                            cpu0 = _cpu()
+                            await h.run_payload(payload)
+                            spent = _cpu() - cpu0 - meter.seconds
+                        by_count = out.setdefault(name, {})
+                        by_count[count] = by_count.get(count, 0.0) + 1000 * spent / repeat / (2 if name == "/undo" else 1)
+    finally:
+        await h.close()
+    return out
+
+
+def growth_report(growth: dict[str, dict[int, float]], size: int) -> tuple[str, dict[str, float]]:
+    """The growth table and its figures: each write at each size, and the larger size's over the smaller."""
+    counts = sorted({n for by in growth.values() for n in by})
+    rows, fig = [], {}
+    low, high = counts[0], counts[-1]
+    for name, by in growth.items():
+        ratio = by[high] / by[low] if by.get(low) else 0.0
+        rows.append([name, *(f"{by.get(n, 0.0):.1f}" for n in counts), f"{ratio:.1f}x"])
+    total = {n: sum(by.get(n, 0.0) for by in growth.values()) for n in counts}
+    fig["growth.ratio"] = total[high] / total[low] if total[low] else 0.0
+    rows.append(["a turn's writes", *(f"{total[n]:.1f}" for n in counts), f"{fig['growth.ratio']:.1f}x"])
+    table = _table(f"5b. Growth: the bot's CPU ms of a turn's writes through the harness on the {size}x{size} walled map, "
+                   f"every system with a map summed (an undo: each of the two), by combatants",
+                   ["command", *(f"{n} combatants" for n in counts), f"{high} / {low}"], rows)
+    return table + f"\ntarget: a write at {high} combatants at most {GROWTH_TARGET:.1f}x the same at {low}", fig
 
 
 # -- map renders ---------------------------------------------------------------------------------
@@ -1156,15 +1390,18 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
     main_run = runs[1] if len(runs) > 1 else runs[0]
     # the same 50 channels with `/encounter status` for `/map`: the bot's own pace, apart from Pillow's
     played = dict(b.played)  # the fights as the targets' run left them, for the parts below
-    plain_run = await run_load(b, *cfg.runs[1 if len(cfg.runs) > 1 else 0], prefix="nomap", maps=False)
+    floors = await run_with_floors(b, *cfg.runs[1 if len(cfg.runs) > 1 else 0])
+    plain_run = floors.mix
     b.played = played
     runs.append(plain_run)
+    fig.update(floors.figures())
     fig.update({f"nomap.{k}": v for k, v in (
         ("rate", plain_run.rate), ("p99", plain_run.pct(99)), ("step_ms", plain_run.callback * 1000),
         ("cpu_ms", 1000 * plain_run.cpu_seconds / max(plain_run.commands, 1)))})
     say("", _table("1. The realistic mix through the offline harness (closed loop: each channel sends its next "
                    "command when the last is answered)", LOAD_HEADER, [_load_row(r) for r in runs]))
     say(_share(main_run), f"p50/p99 ms by command, {main_run.label}: {_by_command(main_run)}")
+    say("", floors.table())
     for r in runs:
         blame = ", ".join(f"{k} {v}" for k, v in r.blame.most_common(4)) or "none"
         say(f"{r.label}: the loop lagged over {STALL_MS:.0f} ms {r.stalls} times (commands in flight then: {blame}); "
@@ -1220,6 +1457,9 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
         f"the worst: {worst[1]} in {worst[0]}, {worst[2]:.1f} ms; the loop's longest single step "
         f"{largest.callback * 1000:.1f} ms (in flight: {largest.callback_what or 'none'}), its longest lag "
         f"{largest.stall * 1000:.1f} ms")
+    text, grown = growth_report(await run_growth(b, cfg.largest, (10, cfg.largest), 1), cfg.largest)
+    fig.update(grown)
+    say("", text)
     if prof is not None:
         say("", f"6. cProfile of the {main_run.label} run", _profile_report(prof))
     return fig
@@ -1261,6 +1501,26 @@ def targets(figures: dict[str, dict[str, float]]) -> str:
                   f"and the rate that allows on {CORES} cores: " + "; ".join(ceilings))
     return table
 
+
+def floor_targets(figures: dict[str, dict[str, float]]) -> str:
+    """Issue 25's floors: the bot's CPU per command against the no-op and store-only bots, by backend."""
+    rows = []
+    for backend, f in figures.items():
+        if "floors.mix_ms" not in f:
+            continue
+        ratio = f["floors.ratio_store"]
+        rows.append([backend, f"{f['floors.noop_ms']:.3f}", f"{f['floors.store_ms']:.3f}", f"{f['floors.mix_ms']:.3f}",
+                     f"{f['floors.ratio_noop']:.2f}x", f"{ratio:.2f}x", f"<= {FLOOR_TARGET:.1f}x",
+                     "PASS" if ratio <= FLOOR_TARGET else "MISS", f"{f['floors.harness_share']:.0%}"])
+    table = _table("Floors (issue 25: bot CPU ms per command, 50 busy channels, the mix without /map)",
+                   ["backend", "no-op", "store-only", "Skirmish", "/ no-op", "/ store-only", "target", "",
+                    "harness share"], rows)
+    grown = [f"{backend} {f['growth.ratio']:.1f}x {'PASS' if f['growth.ratio'] <= GROWTH_TARGET else 'MISS'}"
+             for backend, f in figures.items() if "growth.ratio" in f]
+    if grown:
+        table += (f"\nGrowth (issue 25): a turn's writes at the most combatants over the same at 10, largest map "
+                  f"(target <= {GROWTH_TARGET:.1f}x): " + "; ".join(grown))
+    return table
 
 def summary(figures: dict[str, dict[str, float]]) -> str:
     """The main figures of each backend side by side (the README's table)."""
@@ -1374,7 +1634,7 @@ def _main(args: argparse.Namespace) -> None:
                      [[lbl, f"{first:.1f}", f"{p50:.1f}", f"{p99:.1f}", f"{size:,}"]
                       for lbl, first, p50, p99, size in maps]), sep="\n")
     if figures:
-        print("", summary(figures), "", targets(figures), sep="\n")
+        print("", summary(figures), "", targets(figures), "", floor_targets(figures), sep="\n")
     print(f"benchmark took {time.perf_counter() - started:.1f} s", flush=True)
 
 

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
+from data.delta import Parts, parts_diff, state_parts
 from data.store import (
     Change, DuplicateInteraction, Reminder, StaleEncounter, Store, StoredEncounter, StoreUnavailable, read_state,
 )
@@ -39,6 +40,10 @@ __all__ = [
 
 log = logging.getLogger("skirmish.service")
 
+#: from this many combatants a write serialises its state in parts (`data.delta.Parts`) and the
+#: next undo delta comes from the parts that changed (measured, a move and a hit: 4 combatants
+#: 72 µs either way, 10: 111 -> 87 µs, 30: 814 -> 290 µs, 100: 980 -> 545 µs)
+PARTS_FROM = 8
 #: the encounter cache holds at most this many bytes of encounter JSON (least recently used go)
 CACHE_BYTES = 64 * 1024 * 1024
 #: how many channels known to have no encounter are remembered (apart from the cache)
@@ -173,6 +178,9 @@ class LiveEntry(StoredEntry):
     spare: Encounter | None = None
     #: the status board of ``enc`` as drawn for this version, by whether it shows every number
     boards: dict[tuple[int, bool], Report] = field(default_factory=dict)
+    #: ``json`` in parts (`data.delta.Parts`) where this process wrote it: the next write's undo
+    #: delta is worked out from the parts that changed
+    parts: Parts | None = None
 
     def board(self, numbers: bool = False) -> Report:
         """The status board (`rules.report.board_report`) of this version, drawn once for all
@@ -478,10 +486,11 @@ class ServiceCore:
         reminder: Reminder | None = None
         clear = True
         spare: Encounter | None = None
+        parts: Parts | None = None
         if new is None:
             new_json = live.json
         else:
-            new_json, spare = self._saveable(new, live.channel_id, command)
+            new_json, spare, parts = self._saveable(new, live.channel_id, command, len(new.combatants) >= PARTS_FROM)
             system = get_system(new.system)
             new_turn = system.turn(new)
             turn_moved = not isinstance(live, LiveEntry) or system.turn(live.enc).key != new_turn.key
@@ -507,6 +516,7 @@ class ServiceCore:
             state_json=new_json,
             dice_typed=dice_typed or [],
             version=live.version,
+            delta=parts_diff(live.parts, parts) if isinstance(live, LiveEntry) and live.parts and parts else None,
         )
         try:
             await self.store.apply(change)
@@ -524,27 +534,32 @@ class ServiceCore:
         self._drop(live.channel_id)
         if isinstance(live, LiveEntry):
             kept, live.enc, live.json, live.version, live.spare = live, new, new_json, live.version + 1, spare
+            live.parts = parts
         else:
             kept = LiveEntry(
                 id=live.id, channel_id=live.channel_id, json=new_json, board_message_id=live.board_message_id,
                 recent=live.recent, recent_set=live.recent_set, enc=new, version=live.version + 1, spare=spare,
+                parts=parts,
             )
         kept.remember(ctx.interaction_id)
         self._put(kept)
         return ping
 
     @staticmethod
-    def _saveable(new: Encounter, channel_id: str, command: str) -> tuple[str, Encounter]:
-        """``new`` as JSON once it reads back exactly as a load reads it, and what it read back as;
-        else nothing is changed."""
+    def _saveable(new: Encounter, channel_id: str, command: str,
+                  in_parts: bool = False) -> tuple[str, Encounter, Parts | None]:
+        """``new`` as JSON once it reads back exactly as a load reads it, what it read back as,
+        and with ``in_parts`` the JSON's parts (`data.delta.Parts`, joined into it); else nothing
+        is changed."""
         try:
-            new_json = new.model_dump_json()
+            parts = state_parts(new) if in_parts else None
+            new_json = parts.whole() if parts is not None else new.model_dump_json()
         except Exception as exc:  # a state that cannot even be written
             error: str | None = f"{type(exc).__name__}: {exc}"[:200]
         else:
             readable, error = read_state(new_json)
             if readable is not None:
-                return new_json, readable
+                return new_json, readable, parts
         log.error("%s in channel %s would store a state that cannot be read back (%s): refused", command, channel_id, error)
         raise IllegalAction(
             "That would leave the encounter in a state that cannot be saved: nothing was changed. "

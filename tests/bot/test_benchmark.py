@@ -60,6 +60,11 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
     assert figures["largest.refused"] == 0 and figures["largest.worst_ms"] > 0
     assert figures["largest.map_cpu_ms"] > 0  # its `/map`s drawn by the workers, counted there too
     assert figures["nomap.rate"] > 0 and "busy channels, no /map" in text  # the bot's pace apart from drawing
+    # the floors beside it: a no-op and a store-only bot, before and after it, the harness's CPU apart
+    assert "1b. The floors" in text and text.count("no-op bot (before)") == text.count("store-only bot (after)") == 1
+    assert 0 < figures["floors.noop_ms"] and 0 < figures["floors.store_ms"] and figures["floors.ratio_store"] > 0
+    assert 0 < figures["floors.harness_share"] < 1
+    assert "5b. Growth" in text and figures["growth.ratio"] > 0  # a turn's writes at 12 combatants over 10
     # the map workers' CPU is counted, and the rate the CPU allows is within what one core allows the bot
     assert figures["run1.map_cpu_ms"] > 0 and "and the map workers'" in text
     assert 0 < figures["run1.cpu_ceiling"] <= 1000 / figures["run1.cpu_ms"]

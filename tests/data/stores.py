@@ -2,12 +2,13 @@
 from another connection."""
 from __future__ import annotations
 
+import random
 import sqlite3
 
 from data import Change
-from rules.models import Encounter
+from rules.models import Combatant, Encounter, MapState
 
-__all__ = ["enc", "change", "query"]
+__all__ = ["enc", "change", "query", "SIZE", "fight", "step"]
 
 
 def enc(name: str = "x", round: int = 0) -> Encounter:
@@ -49,3 +50,34 @@ async def query(url: str, sql: str) -> list[tuple[object, ...]]:
         return [tuple(r) for r in await con.fetch(sql)]
     finally:
         await con.close()
+
+
+SIZE = 60
+
+
+def fight(size: int = SIZE) -> Encounter:
+    """An encounter of ``size`` combatants on a 30x30 map."""
+    return Encounter(
+        system="coup-de-grace", name="big", map=MapState(kind="square", width=30, height=30),
+        combatants=[
+            Combatant(name=f"C{n}", side="ab"[n % 2], position=f"{'ABCDEFGHIJ'[n % 10]}{n // 10 + 1}",
+                      facing="N", hp=10, initiative=n)
+            for n in range(size)
+        ],
+    )
+
+
+def step(enc: Encounter, rng: random.Random) -> Encounter:
+    """A random realistic change: a move, a hit or a turn end."""
+    new = enc.model_copy(deep=True)
+    who = rng.choice(new.combatants)
+    kind = rng.randrange(3)
+    if kind == 0:
+        who.position, who.facing = f"{'ABCDEFGHIJ'[rng.randrange(10)]}{rng.randrange(1, 31)}", rng.choice("NESW")
+    elif kind == 1:
+        who.hp = (who.hp or 0) - rng.randrange(1, 4)
+        who.status = "downed" if who.hp <= 0 else "active"
+    else:
+        new.round += 1
+        new.current = who.name
+    return new

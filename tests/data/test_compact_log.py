@@ -7,39 +7,8 @@ import random
 
 from data import Change, Store
 from data.delta import SNAPSHOT_EVERY, diff, patch
-from rules.models import Combatant, Encounter, MapState
-from tests.data.stores import query
-
-SIZE = 60
-
-
-def fight(size: int = SIZE) -> Encounter:
-    """An encounter of ``size`` combatants on a 30x30 map."""
-    return Encounter(
-        system="coup-de-grace", name="big", map=MapState(kind="square", width=30, height=30),
-        combatants=[
-            Combatant(name=f"C{n}", side="ab"[n % 2], position=f"{'ABCDEFGHIJ'[n % 10]}{n // 10 + 1}",
-                      facing="N", hp=10, initiative=n)
-            for n in range(size)
-        ],
-    )
-
-
-def step(enc: Encounter, rng: random.Random) -> Encounter:
-    """A random realistic change: a move, a hit or a turn end."""
-    new = enc.model_copy(deep=True)
-    who = rng.choice(new.combatants)
-    kind = rng.randrange(3)
-    if kind == 0:
-        who.position, who.facing = f"{'ABCDEFGHIJ'[rng.randrange(10)]}{rng.randrange(1, 31)}", rng.choice("NESW")
-    elif kind == 1:
-        who.hp = (who.hp or 0) - rng.randrange(1, 4)
-        who.status = "downed" if who.hp <= 0 else "active"
-    else:
-        new.round += 1
-        new.current = who.name
-    return new
-
+from rules.models import Encounter
+from tests.data.stores import fight, query, step
 
 class Log:
     """Writes changes the way the service does: each on the version it read."""
