@@ -26,12 +26,12 @@ from data.store import (
     Change, DuplicateInteraction, Reminder, StaleEncounter, Store, StoredEncounter, StoreUnavailable, read_state,
 )
 from rules.errors import IllegalAction, NotFound
-from rules.hidden import for_reader, players_see, turn_line
 from rules.models import Encounter
-from rules.report import Report, board_report, user_ref
+from rules.report import Report, board_report
 from rules.system import Prompt, Turn, get_system
 from bot.maps import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
+from bot.service.turntext import MAX_MESSAGE, mentioned, short_names, turn_text
 
 __all__ = [
     "ServiceCore", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
@@ -428,12 +428,12 @@ class ServiceCore:
         users = self.owners_of(enc, turn.actors)
         if not users:
             return None
-        text = _turn_text(enc, turn, users, "your turn")
+        text = turn_text(enc, turn, users, "your turn")
         on_deck = get_system(enc.system).on_deck(enc, enc_json)
         if on_deck:
-            deck = f"\nOn deck: {_names(on_deck)}."
+            deck = f"\nOn deck: {short_names(on_deck)}."
             text += deck if len(text) + len(deck) <= MAX_MESSAGE else ""
-        return Ping(_mentioned(users), text, encounter_id, turn_tag(enc, turn), enc.map.kind != "none")
+        return Ping(mentioned(users), text, encounter_id, turn_tag(enc, turn), enc.map.kind != "none")
 
     def _reminder(self, live: LiveEntry, enc: Encounter, turn: Turn, now: float) -> Reminder | None:
         """The new turn's reminder: its first nudge, or its deadline's warning if that is sooner."""
@@ -565,37 +565,3 @@ class ServiceCore:
             "That would leave the encounter in a state that cannot be saved: nothing was changed. "
             "Try other values, or tell the GM."
         )
-
-
-MAX_MESSAGE = 2000
-MENTION_ROOM = 1700  # of a message's 2000 characters; the rest says whose turn it is
-
-
-def _mentioned(users: tuple[str, ...]) -> tuple[str, ...]:
-    """As many of ``users`` as their mentions fit in one message (with Discord's 100 at most)."""
-    out: list[str] = []
-    size = 0
-    for u in users[:100]:
-        size += len(u) + 4
-        if size > MENTION_ROOM:
-            break
-        out.append(u)
-    return tuple(out)
-
-
-def _names(names: tuple[str, ...]) -> str:
-    """``Borin, Thrain``: at most ten names, then an ellipsis."""
-    return ", ".join(names[:10]) + (" …" if len(names) > 10 else "")
-
-
-def _turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> str:
-    """``@a @b: your turn in **Bridge**: Borin, Thrain. Round 2 ...``, within one message."""
-    shown = _mentioned(users)
-    mentions = " ".join(user_ref(u) for u in shown)
-    if len(users) > len(shown):
-        mentions += f" (+{len(users) - len(shown)} more)"
-    who = _names(turn.actors)
-    label = for_reader(turn_line(enc, turn.label, turn.actors), players_see(enc))  # posted: as players see it
-    text = f"{mentions}: {lead} in **{enc.name}**: {who}. {label}".strip()
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
-

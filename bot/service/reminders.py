@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 
 from bot.service.clock import deadline_times, duration_text, quiet_until
-from bot.service.core import MAX_MESSAGE, Ctx, LiveEntry, Nudge, Ping, ServiceCore, _mentioned, _names, _turn_text, turn_tag
+from bot.service.core import Ctx, LiveEntry, Nudge, Ping, ServiceCore, turn_tag
+from bot.service.turntext import MAX_MESSAGE, mentioned, short_names, turn_text
 from data.store import DuplicateInteraction, Reminder, StoreUnavailable
 from rules.actions import make_action
 from rules.dice import Dice
@@ -65,19 +66,19 @@ class Reminders(ServiceCore):
             policy = POLICY_WORDS[enc.settings.deadline_policy]
             lead = f"⏳ your turn's deadline is in about {left:.0f} h (then {policy})"
             users, kind = tuple(r.user_ids), "warning"
-            text = _turn_text(enc, turn, users, lead)
+            text = turn_text(enc, turn, users, lead)
         elif hours > 0 and nudges <= enc.settings.max_nudges:
             # how long the turn has really waited (a nudge held by quiet hours comes later)
             waited = duration_text((now - r.since) / 3600 if r.since is not None else (nudges + 1) * hours)
             if nudges < enc.settings.max_nudges:
                 users, kind = tuple(r.user_ids), "nudge"
-                text = _turn_text(enc, turn, users, f"⏰ still your turn (waiting about {waited})")
+                text = turn_text(enc, turn, users, f"⏰ still your turn (waiting about {waited})")
             else:
-                users, kind = _mentioned(tuple(enc.gm_ids)), "notice"
+                users, kind = mentioned(tuple(enc.gm_ids)), "notice"
                 times = plural(nudges, "time")
                 more = "No more reminders for this turn." if clock is None else "Its deadline still applies."
                 text = (
-                    f"{' '.join(user_ref(g) for g in users)}: ⏰ {_names(turn.actors)}'s turn has waited {waited}; "
+                    f"{' '.join(user_ref(g) for g in users)}: ⏰ {short_names(turn.actors)}'s turn has waited {waited}; "
                     f"players were nudged {times} in **{enc.name}**. {more}"
                 )[:MAX_MESSAGE]
         else:  # nothing to say now (the settings changed): wait for the next thing that is due
@@ -189,7 +190,7 @@ class Reminders(ServiceCore):
                     dice = Dice(rng=self.rng)
                     res = system.resolve(enc, action, dice)
                     hidden = res.encounter.hidden_names()
-                    whose = _names(turn.actors) if action.kind == "next" and turn.current is None else actor
+                    whose = short_names(turn.actors) if action.kind == "next" and turn.current is None else actor
                     marked = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
                     summary = f"⏰ {whose}'s turn passed its {hours} deadline ({policy}): " + " · ".join(marked.lines)
                     ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], summary, dice.values())
@@ -203,10 +204,10 @@ class Reminders(ServiceCore):
                 if ping is not None:
                     return Nudge(r, f"{text}\n{ping.text}"[:MAX_MESSAGE], ping.user_ids, kind="deadline", ping=ping)
                 return Nudge(r, text[:MAX_MESSAGE], (), kind="deadline")
-        gms = _mentioned(tuple(enc.gm_ids))
+        gms = mentioned(tuple(enc.gm_ids))
         why = "" if policy == "gm" else f" ({system.title} has no way to {'hold' if policy == 'hold' else 'pass'} it)"
         text = (
-            f"{lead}{' '.join(user_ref(g) for g in gms)}: ⏰ {_names(turn.actors) or 'the turn'} passed its {hours} "
+            f"{lead}{' '.join(user_ref(g) for g in gms)}: ⏰ {short_names(turn.actors) or 'the turn'} passed its {hours} "
             f"deadline in **{enc.name}**; it is up to you{why}."
         )[:MAX_MESSAGE]
         await self.store.clear_reminder(r.encounter_id, r.turn_key)
