@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.access import BOARD_NEEDS, TEXT_NEEDS, ChannelAccess
 from bot.limits import checked
-from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound
+from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound, retry_server_errors_once
 from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import LogPage, Nudge, Service
@@ -121,6 +121,8 @@ class BoardKeeper:
                     pause = self.delay * (OLD_BOARD_SLOWER if old else 1)
                 except StoreUnavailable:  # the store logged the outage once; the next change redraws it
                     pass
+                except discord.DiscordServerError:  # sent twice and given up (logged): the next change redraws it
+                    log.warning("the status board in %s waits for the next change (Discord's server error)", channel_id)
                 except Exception:  # the board is a convenience: never let it break a command
                     log.exception("could not update the status board in %s", channel_id)
         finally:  # nothing is kept for a channel whose board is up to date
@@ -248,6 +250,7 @@ class Skirmish(commands.Bot):
         return guild is None or self.shard_slice.owns(guild.id)
 
     async def setup_hook(self) -> None:
+        retry_server_errors_once(self.http)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         settle_collector()

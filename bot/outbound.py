@@ -11,6 +11,11 @@ discord.py still honours each route's own bucket from Discord's rate-limit heade
 
 The bot installs it on its HTTP client (`Outbound.gate`), so nothing can go around it; a
 caller marks how urgent its requests are with ``with outbound.urgency(PING): ...``.
+
+A request Discord answers with a server error (5xx), with the bot token or an interaction's
+(replies, follow-ups), is sent once more after `SERVER_ERROR_PAUSE` and then given up with
+`discord.DiscordServerError` and a WARNING (`retry_server_errors_once`): discord.py alone would
+send it five times over 25 s, past an interaction's 3 s, and the user would see nothing.
 """
 from __future__ import annotations
 
@@ -19,12 +24,21 @@ import contextlib
 import contextvars
 import heapq
 import itertools
+import logging
+import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
-__all__ = ["Outbound", "PING", "FOLLOW_UP", "BOARD", "DEFAULT_PER_SECOND"]
+import aiohttp
+import discord
+from discord.http import json_or_text
+
+__all__ = ["Outbound", "PING", "FOLLOW_UP", "BOARD", "DEFAULT_PER_SECOND", "SERVER_ERROR_PAUSE",
+           "retry_server_errors_once"]
+
+log = logging.getLogger("skirmish")
 
 #: turn pings and deadline notices
 PING = 0
@@ -35,6 +49,9 @@ BOARD = 2
 
 #: Discord's global limit is 50 a second; this leaves room for what the bot does not plan
 DEFAULT_PER_SECOND = 40.0
+
+#: seconds before a request Discord answered with a server error is sent again (once)
+SERVER_ERROR_PAUSE = 1.0
 
 T = TypeVar("T")
 
@@ -132,3 +149,34 @@ class Outbound:
             return await request(*args, **kwargs)
 
         return gated
+
+
+#: an interaction's token in a path (``/webhooks/<app>/<token>``, ``/interactions/<id>/<token>/``): kept out of the log
+_TOKEN = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?]+")
+
+
+async def _send_twice(request: aiohttp.ClientRequest, handler: Any) -> aiohttp.ClientResponse:
+    """aiohttp client middleware: a server error (5xx) is sent again once; a second one raises
+    `discord.DiscordServerError`, so that discord.py sends it no more."""
+    response = await handler(request)
+    if response.status < 500:
+        return response
+    where = request.method + " " + _TOKEN.sub(r"\1…", request.url.path)
+    response.release()
+    await asyncio.sleep(SERVER_ERROR_PAUSE)
+    response = await handler(request)
+    if response.status < 500:
+        return response
+    data = await json_or_text(response)
+    response.release()
+    log.warning("Discord answered %s twice to %s: given up", response.status, where)
+    raise discord.DiscordServerError(response, data)  # type: ignore[arg-type]
+
+
+def retry_server_errors_once(http: discord.http.HTTPClient) -> None:
+    """Give up a request after one retry of a server error, for every request of ``http``'s
+    session: the bot token's and the interactions' replies and follow-ups, which share it (once
+    logged in; the offline harness has no session)."""
+    session = getattr(http, "_HTTPClient__session", None)
+    if isinstance(session, aiohttp.ClientSession) and _send_twice not in session._middlewares:
+        session._middlewares = (*session._middlewares, _send_twice)
