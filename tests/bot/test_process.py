@@ -158,3 +158,28 @@ async def test_repeated_server_errors_are_sent_once_more_then_told_to_the_user(t
         assert log.count("Discord answered 500 twice to PATCH /api/v10/channels/") == 1
         assert "tok-" not in log
         await bot.stop()
+
+
+async def test_a_board_whose_edits_keep_answering_429_is_posted_anew(tmp_path: Path) -> None:
+    """Edits of the board answered 429 past discord.py's retries: the board is posted anew with
+    the change, the old message deleted, and the next change edits the new one."""
+    async with running_bot(tmp_path) as bot:
+        standin, command, callbacks = bot.standin, bot.command, bot.callbacks
+        cid = standin.channel_id
+        await command("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+        await standin.wait_for(lambda: callbacks() == 1 and standin.posts(f"/channels/{cid}/messages"))
+        first = standin.posts(f"/channels/{cid}/messages")[0]
+        old = f"/channels/{cid}/messages/{first.message_id}"
+
+        standin.faults[("PATCH", old)] = [429] * 5  # every try discord.py makes is refused
+        await command("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=SHEET)
+        await standin.wait_for(lambda: len(standin.posts(f"/channels/{cid}/messages")) == 2 and standin.posts(old, "DELETE"))
+        assert len(standin.posts(old, "PATCH")) == 5
+        board = standin.posts(f"/channels/{cid}/messages")[1]
+        assert "Borin" in str(board.body)
+
+        await command("gm", "/combatant add", name="Grak", side="orcs", at="D3", facing="W", sheet="class=light weapons=axe")
+        new = f"/channels/{cid}/messages/{board.message_id}"
+        await standin.wait_for(lambda: any("Grak" in str(c.body) for c in standin.posts(new, "PATCH")))
+        assert len(standin.posts(old, "PATCH")) == 5 and len(standin.posts(f"/channels/{cid}/messages")) == 2
+        await bot.stop()
