@@ -6,8 +6,9 @@ interaction's webhook and are not counted. `Outbound` keeps the bot under a lowe
 (`OUTBOUND_PER_SECOND`, 40 by default): never more than that many requests start in any one
 second. When requests wait, the most urgent goes first: turn pings and deadline notices
 (`PING`), then the rest (`FOLLOW_UP`: direct messages, look-ups), then status-board edits
-(`BOARD`), which `bot.app.BoardKeeper` merges per channel while they wait. Under the gate
-discord.py still honours each route's own bucket from Discord's rate-limit headers.
+(`BOARD`), which `bot.app.BoardKeeper` merges per channel while they wait; requests of one
+urgency go in the order they came. Under the gate discord.py still honours each route's own
+bucket from Discord's rate-limit headers.
 
 The bot installs it on its HTTP client (`Outbound.gate`), so nothing can go around it; a
 caller marks how urgent its requests are with ``with outbound.urgency(PING): ...``.
@@ -28,7 +29,7 @@ import logging
 import re
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
 import aiohttp
@@ -56,6 +57,8 @@ SERVER_ERROR_PAUSE = 1.0
 T = TypeVar("T")
 
 _urgency: contextvars.ContextVar[int] = contextvars.ContextVar("skirmish_urgency", default=FOLLOW_UP)
+#: whether this task holds a turn already (`Outbound.turn`) for its next request
+_held: contextvars.ContextVar[bool] = contextvars.ContextVar("skirmish_turn_held", default=False)
 
 
 class Outbound:
@@ -91,10 +94,6 @@ class Outbound:
             return 0.0
         return self._window[0] + 1.0 - now
 
-    def busy(self, level: int) -> bool:
-        """Whether a request at ``level`` would wait now (the budget is spent, or more urgent ones wait)."""
-        return self._room() > 0 or any(u <= level for u, _, f in self._waiting if not f.done())
-
     async def wait(self, level: int | None = None) -> None:
         """Wait for this task's turn, and take it."""
         level = _urgency.get() if level is None else level
@@ -111,11 +110,17 @@ class Outbound:
                 self._release()
             raise
 
-    async def ready(self, level: int) -> None:
-        """Wait until a request at ``level`` could start at once, without taking the turn (the
-        board reads its newest state only then, so changes made while it waited go out in one edit)."""
-        while self.busy(level):
-            await asyncio.sleep(max(self._room(), 1.0 / self.per_second))
+    @contextlib.asynccontextmanager
+    async def turn(self, level: int) -> AsyncIterator[None]:
+        """Wait for a turn at ``level`` and hold it: the first request made inside goes out on it
+        without waiting again (the board reads its newest state only once its turn has come, so
+        changes made while it waited go out in one edit)."""
+        await self.wait(level)
+        token = _held.set(True)
+        try:
+            yield
+        finally:
+            _held.reset(token)
 
     def _take(self, level: int) -> None:
         self._window.append(self.clock())
@@ -145,7 +150,10 @@ class Outbound:
         """``request`` (an HTTP client's) behind the scheduler."""
 
         async def gated(*args: Any, **kwargs: Any) -> T:
-            await self.wait()
+            if _held.get():  # its turn was taken in `turn`
+                _held.set(False)
+            else:
+                await self.wait()
             return await request(*args, **kwargs)
 
         return gated

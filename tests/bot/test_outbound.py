@@ -91,3 +91,27 @@ async def test_a_board_waiting_for_the_budget_is_edited_once_for_many_changes() 
         assert len(edits) == 1 and "Grak 4" in edits[0].text
     finally:
         await h.close()
+
+
+async def test_boards_waiting_for_the_budget_go_out_in_the_order_they_came() -> None:
+    """A board that waits for the budget is not passed by one that asks later: no board waits longer than those before it."""
+    h = await Harness.create(outbound_per_second=1, board_delay=0.01)
+    try:
+        await start(h, "first")
+        await start(h, "second")
+        await h.bot.boards.flush()
+        now = [time.monotonic() + 1.0]
+        h.bot.outbound.clock = lambda: now[0]  # the scheduler's second passes only when told
+        await h.bot.outbound.wait(PING)  # the second's budget is spent
+        before = len(h.recorder.sent)
+        await h.run("gm", "/combatant add", "first", name="Grak", sheet=GRAK, side="orcs", at="A1")
+        await asyncio.sleep(0.05)  # the first channel's board waits for the budget
+        now[0] += 1.0
+        await h.run("gm", "/combatant add", "second", name="Grak", sheet=GRAK, side="orcs", at="A1")
+        await asyncio.sleep(0.05)
+        now[0] += 1.0
+        await h.bot.boards.flush()
+        edits = [s.channel for s in h.recorder.sent[before:] if s.kind == "channel_edit"]
+        assert edits == [str(channel_id_of("first")), str(channel_id_of("second"))]
+    finally:
+        await h.close()
