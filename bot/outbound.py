@@ -57,8 +57,8 @@ SERVER_ERROR_PAUSE = 1.0
 T = TypeVar("T")
 
 _urgency: contextvars.ContextVar[int] = contextvars.ContextVar("skirmish_urgency", default=FOLLOW_UP)
-#: whether this task holds a turn already (`Outbound.turn`) for its next request
-_held: contextvars.ContextVar[bool] = contextvars.ContextVar("skirmish_turn_held", default=False)
+#: the turn this task holds for its next request (`Outbound.turn`): when it was taken
+_held: contextvars.ContextVar[float | None] = contextvars.ContextVar("skirmish_turn_held", default=None)
 
 
 class Outbound:
@@ -70,7 +70,7 @@ class Outbound:
         self.per_second = per_second
         self.clock = clock
         self._window: deque[float] = deque()  # when the requests of the last second started
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[int, int, asyncio.Future[float]]] = []
         self._order = itertools.count()
         self._wake: asyncio.TimerHandle | None = None
         #: how many requests went through, by urgency (for the benchmark and the tests)
@@ -94,17 +94,16 @@ class Outbound:
             return 0.0
         return self._window[0] + 1.0 - now
 
-    async def wait(self, level: int | None = None) -> None:
-        """Wait for this task's turn, and take it."""
+    async def wait(self, level: int | None = None) -> float:
+        """Wait for this task's turn, and take it; when it was taken (the scheduler's clock)."""
         level = _urgency.get() if level is None else level
         if not self._waiting and self._room() == 0:
-            self._take(level)
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            return self._take(level)
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (level, next(self._order), future))
         self._release()
         try:
-            await future
+            return await future
         except asyncio.CancelledError:
             if future.done() and not future.cancelled():  # its turn came as it was cancelled: pass it on
                 self._release()
@@ -115,16 +114,27 @@ class Outbound:
         """Wait for a turn at ``level`` and hold it: the first request made inside goes out on it
         without waiting again (the board reads its newest state only once its turn has come, so
         changes made while it waited go out in one edit)."""
-        await self.wait(level)
-        token = _held.set(True)
+        token = _held.set(await self.wait(level))
         try:
             yield
         finally:
             _held.reset(token)
 
-    def _take(self, level: int) -> None:
-        self._window.append(self.clock())
+    def _take(self, level: int) -> float:
+        now = self.clock()
+        self._window.append(now)
         self.sent[level] += 1
+        return now
+
+    def _use(self, taken: float) -> bool:
+        """Count a turn taken at ``taken`` as starting now, when its request goes out (the board
+        read its state in between); False when its second has passed (a new turn is needed)."""
+        now = self.clock()
+        if taken <= now - 1.0 or taken not in self._window:
+            return False
+        self._window.remove(taken)
+        self._window.append(now)
+        return True
 
     def _release(self) -> None:
         """Hand out every turn the window has room for, most urgent first; come back when it frees."""
@@ -139,8 +149,7 @@ class Outbound:
                     self._wake = asyncio.get_running_loop().call_later(room, self._woken)
                 return
             heapq.heappop(self._waiting)
-            self._take(level)
-            future.set_result(None)
+            future.set_result(self._take(level))
 
     def _woken(self) -> None:
         self._wake = None
@@ -150,9 +159,10 @@ class Outbound:
         """``request`` (an HTTP client's) behind the scheduler."""
 
         async def gated(*args: Any, **kwargs: Any) -> T:
-            if _held.get():  # its turn was taken in `turn`
-                _held.set(False)
-            else:
+            taken = _held.get()
+            if taken is not None:  # its turn was taken in `turn`
+                _held.set(None)
+            if taken is None or not self._use(taken):
                 await self.wait()
             return await request(*args, **kwargs)
 

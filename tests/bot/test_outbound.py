@@ -115,3 +115,26 @@ async def test_boards_waiting_for_the_budget_go_out_in_the_order_they_came() -> 
         assert edits == [str(channel_id_of("first")), str(channel_id_of("second"))]
     finally:
         await h.close()
+
+
+async def test_a_held_turn_counts_when_its_request_goes_out() -> None:
+    """A board's turn taken before it reads its state counts from when its edit is sent: never more than the budget in any second of sends."""
+    now = [0.0]
+    outbound = Outbound(2, clock=lambda: now[0])
+    starts: list[float] = []
+
+    async def request() -> None:
+        starts.append(now[0])
+
+    gated = outbound.gate(request)
+    async with outbound.turn(BOARD):  # taken at 0
+        now[0] = 0.9  # the board reads its state meanwhile
+        await gated()
+    now[0] = 1.0
+    await gated()
+    third = asyncio.create_task(gated())
+    await asyncio.sleep(0.05)
+    assert not third.done()  # 0.9 and 1.0 fill the second from 0.9 on
+    now[0] = 1.95
+    await third
+    assert starts == [0.9, 1.0, 1.95] and most_in_one_second(starts) <= 2
