@@ -73,7 +73,7 @@ class Outbound:
         self._waiting: list[tuple[int, int, asyncio.Future[float]]] = []
         self._order = itertools.count()
         self._wake: asyncio.TimerHandle | None = None
-        #: how many requests went through, by urgency (for the benchmark and the tests)
+        #: how many turns were handed out, by urgency (for the benchmark and the tests)
         self.sent = [0, 0, 0]
 
     @contextlib.contextmanager
@@ -95,19 +95,26 @@ class Outbound:
         return self._window[0] + 1.0 - now
 
     async def wait(self, level: int | None = None) -> float:
-        """Wait for this task's turn, and take it; when it was taken (the scheduler's clock)."""
+        """Wait for this task's turn, and take it; when it was taken (the scheduler's clock). A
+        turn counts from when the task runs again, not from when it was handed out: a busy event
+        loop may resume it a second later, beside the turns of that second."""
         level = _urgency.get() if level is None else level
-        if not self._waiting and self._room() == 0:
-            return self._take(level)
-        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (level, next(self._order), future))
-        self._release()
-        try:
-            return await future
-        except asyncio.CancelledError:
-            if future.done() and not future.cancelled():  # its turn came as it was cancelled: pass it on
-                self._release()
-            raise
+        order = next(self._order)  # kept if it must queue again: it loses its place to none
+        while True:
+            if not self._waiting and self._room() == 0:
+                return self._take(level)
+            future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (level, order, future))
+            self._release()
+            try:
+                taken = await future
+            except asyncio.CancelledError:
+                if future.done() and not future.cancelled():  # its turn came as it was cancelled: pass it on
+                    self._release()
+                raise
+            used = self._use(taken)
+            if used is not None:
+                return used
 
     @contextlib.asynccontextmanager
     async def turn(self, level: int) -> AsyncIterator[None]:
@@ -126,15 +133,16 @@ class Outbound:
         self.sent[level] += 1
         return now
 
-    def _use(self, taken: float) -> bool:
-        """Count a turn taken at ``taken`` as starting now, when its request goes out (the board
-        read its state in between); False when its second has passed (a new turn is needed)."""
+    def _use(self, taken: float) -> float | None:
+        """Count a turn taken at ``taken`` as starting now, when its request goes out (its task
+        resumed, or the board read its state, in between); None when its second has passed (a
+        new turn is needed); when it counts from."""
         now = self.clock()
         if taken <= now - 1.0 or taken not in self._window:
-            return False
+            return None
         self._window.remove(taken)
         self._window.append(now)
-        return True
+        return now
 
     def _release(self) -> None:
         """Hand out every turn the window has room for, most urgent first; come back when it frees."""
@@ -162,7 +170,7 @@ class Outbound:
             taken = _held.get()
             if taken is not None:  # its turn was taken in `turn`
                 _held.set(None)
-            if taken is None or not self._use(taken):
+            if taken is None or self._use(taken) is None:
                 await self.wait()
             return await request(*args, **kwargs)
 

@@ -138,3 +138,29 @@ async def test_a_held_turn_counts_when_its_request_goes_out() -> None:
     now[0] = 1.95
     await third
     assert starts == [0.9, 1.0, 1.95] and most_in_one_second(starts) <= 2
+
+
+async def test_a_turn_counts_from_when_its_task_runs_again() -> None:
+    """A turn handed out while the event loop is busy counts from when its request goes out, so a late one never shares a second with the next."""
+    now = [0.0]
+    outbound = Outbound(1, clock=lambda: now[0])
+    starts: list[float] = []
+
+    async def request() -> None:
+        starts.append(now[0])
+
+    gated = outbound.gate(request)
+    await gated()
+    late = asyncio.create_task(gated())
+    await asyncio.sleep(0.01)
+    now[0] = 1.0
+    outbound._release()  # its turn comes at 1.0, as the scheduler's timer hands it out ...
+    now[0] = 1.9  # ... and its task runs again only at 1.9 (a busy loop)
+    await late
+    now[0] = 2.05
+    next_one = asyncio.create_task(gated())
+    await asyncio.sleep(0.01)
+    assert not next_one.done()
+    now[0] = 2.95
+    await next_one
+    assert starts == [0.0, 1.9, 2.95] and most_in_one_second(starts) <= 1
