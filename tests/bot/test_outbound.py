@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 
 from bot.offline.harness import Harness, channel_id_of
 from bot.outbound import BOARD, FOLLOW_UP, PING, Outbound
@@ -117,16 +118,21 @@ async def test_boards_waiting_for_the_budget_go_out_in_the_order_they_came() -> 
         await h.close()
 
 
-async def test_a_held_turn_counts_when_its_request_goes_out() -> None:
-    """A board's turn taken before it reads its state counts from when its edit is sent: never more than the budget in any second of sends."""
+def told_clock(per_second: int) -> tuple[list[float], Outbound, list[float], Callable[[], Awaitable[None]]]:
+    """A scheduler whose clock moves only when ``now[0]`` is set, and a gated request that notes when it starts."""
     now = [0.0]
-    outbound = Outbound(2, clock=lambda: now[0])
+    outbound = Outbound(per_second, clock=lambda: now[0])
     starts: list[float] = []
 
     async def request() -> None:
         starts.append(now[0])
 
-    gated = outbound.gate(request)
+    return now, outbound, starts, outbound.gate(request)
+
+
+async def test_a_held_turn_counts_when_its_request_goes_out() -> None:
+    """A board's turn taken before it reads its state counts from when its edit is sent: never more than the budget in any second of sends."""
+    now, outbound, starts, gated = told_clock(2)
     async with outbound.turn(BOARD):  # taken at 0
         now[0] = 0.9  # the board reads its state meanwhile
         await gated()
@@ -142,14 +148,7 @@ async def test_a_held_turn_counts_when_its_request_goes_out() -> None:
 
 async def test_a_turn_counts_from_when_its_task_runs_again() -> None:
     """A turn handed out while the event loop is busy counts from when its request goes out, so a late one never shares a second with the next."""
-    now = [0.0]
-    outbound = Outbound(1, clock=lambda: now[0])
-    starts: list[float] = []
-
-    async def request() -> None:
-        starts.append(now[0])
-
-    gated = outbound.gate(request)
+    now, outbound, starts, gated = told_clock(1)
     await gated()
     late = asyncio.create_task(gated())
     await asyncio.sleep(0.01)
