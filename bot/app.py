@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.access import BOARD_NEEDS, TEXT_NEEDS, ChannelAccess
 from bot.limits import checked
 from bot.maps import DEFAULT_WORKERS, shared_renderer
-from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound
+from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound, retry_server_errors_once
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import LogPage, Nudge, Service
 from bot.tree import SkirmishTree, release
@@ -110,19 +110,21 @@ class BoardKeeper:
                 if pause:
                     await asyncio.sleep(pause)
                 # while the budget is spent on more urgent requests, changes keep coming: the
-                # board is read only when it can go out, so they make one edit
-                await self.bot.outbound.ready(BOARD)
-                self._dirty.discard(channel_id)
-                since = self._since.pop(channel_id, None)
-                try:
-                    old = await self.update(channel_id)
-                    if since is not None and self.staleness is not None:
-                        self.staleness.append(time.perf_counter() - since)
-                    pause = self.delay * (OLD_BOARD_SLOWER if old else 1)
-                except StoreUnavailable:  # the store logged the outage once; the next change redraws it
-                    pass
-                except Exception:  # the board is a convenience: never let it break a command
-                    log.exception("could not update the status board in %s", channel_id)
+                # board is read only when its turn has come, so they make one edit
+                async with self.bot.outbound.turn(BOARD):
+                    self._dirty.discard(channel_id)
+                    since = self._since.pop(channel_id, None)
+                    try:
+                        old = await self.update(channel_id)
+                        if since is not None and self.staleness is not None:
+                            self.staleness.append(time.perf_counter() - since)
+                        pause = self.delay * (OLD_BOARD_SLOWER if old else 1)
+                    except StoreUnavailable:  # the store logged the outage once; the next change redraws it
+                        pass
+                    except discord.DiscordServerError:  # sent twice and given up (logged): the next change redraws it
+                        log.warning("the status board in %s waits for the next change (Discord's server error)", channel_id)
+                    except Exception:  # the board is a convenience: never let it break a command
+                        log.exception("could not update the status board in %s", channel_id)
         finally:  # nothing is kept for a channel whose board is up to date
             if self._tasks.get(channel_id) is asyncio.current_task():
                 del self._tasks[channel_id]
@@ -250,6 +252,7 @@ class Skirmish(commands.Bot):
         return guild is None or self.shard_slice.owns(guild.id)
 
     async def setup_hook(self) -> None:
+        retry_server_errors_once(self.http)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         settle_collector()

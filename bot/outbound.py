@@ -6,11 +6,17 @@ interaction's webhook and are not counted. `Outbound` keeps the bot under a lowe
 (`OUTBOUND_PER_SECOND`, 40 by default): never more than that many requests start in any one
 second. When requests wait, the most urgent goes first: turn pings and deadline notices
 (`PING`), then the rest (`FOLLOW_UP`: direct messages, look-ups), then status-board edits
-(`BOARD`), which `bot.app.BoardKeeper` merges per channel while they wait. Under the gate
-discord.py still honours each route's own bucket from Discord's rate-limit headers.
+(`BOARD`), which `bot.app.BoardKeeper` merges per channel while they wait; requests of one
+urgency go in the order they came. Under the gate discord.py still honours each route's own
+bucket from Discord's rate-limit headers.
 
 The bot installs it on its HTTP client (`Outbound.gate`), so nothing can go around it; a
 caller marks how urgent its requests are with ``with outbound.urgency(PING): ...``.
+
+A request Discord answers with a server error (5xx), with the bot token or an interaction's
+(replies, follow-ups), is sent once more after `SERVER_ERROR_PAUSE` and then given up with
+`discord.DiscordServerError` and a WARNING (`retry_server_errors_once`): discord.py alone would
+send it five times over 25 s, past an interaction's 3 s, and the user would see nothing.
 """
 from __future__ import annotations
 
@@ -19,12 +25,21 @@ import contextlib
 import contextvars
 import heapq
 import itertools
+import logging
+import re
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
-__all__ = ["Outbound", "PING", "FOLLOW_UP", "BOARD", "DEFAULT_PER_SECOND"]
+import aiohttp
+import discord
+from discord.http import json_or_text
+
+__all__ = ["Outbound", "PING", "FOLLOW_UP", "BOARD", "DEFAULT_PER_SECOND", "SERVER_ERROR_PAUSE",
+           "retry_server_errors_once"]
+
+log = logging.getLogger("skirmish")
 
 #: turn pings and deadline notices
 PING = 0
@@ -36,9 +51,14 @@ BOARD = 2
 #: Discord's global limit is 50 a second; this leaves room for what the bot does not plan
 DEFAULT_PER_SECOND = 40.0
 
+#: seconds before a request Discord answered with a server error is sent again (once)
+SERVER_ERROR_PAUSE = 1.0
+
 T = TypeVar("T")
 
 _urgency: contextvars.ContextVar[int] = contextvars.ContextVar("skirmish_urgency", default=FOLLOW_UP)
+#: the turn this task holds for its next request (`Outbound.turn`): when it was taken
+_held: contextvars.ContextVar[float | None] = contextvars.ContextVar("skirmish_turn_held", default=None)
 
 
 class Outbound:
@@ -50,10 +70,10 @@ class Outbound:
         self.per_second = per_second
         self.clock = clock
         self._window: deque[float] = deque()  # when the requests of the last second started
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[int, int, asyncio.Future[float]]] = []
         self._order = itertools.count()
         self._wake: asyncio.TimerHandle | None = None
-        #: how many requests went through, by urgency (for the benchmark and the tests)
+        #: how many turns were handed out, by urgency (for the benchmark and the tests)
         self.sent = [0, 0, 0]
 
     @contextlib.contextmanager
@@ -74,35 +94,55 @@ class Outbound:
             return 0.0
         return self._window[0] + 1.0 - now
 
-    def busy(self, level: int) -> bool:
-        """Whether a request at ``level`` would wait now (the budget is spent, or more urgent ones wait)."""
-        return self._room() > 0 or any(u <= level for u, _, f in self._waiting if not f.done())
-
-    async def wait(self, level: int | None = None) -> None:
-        """Wait for this task's turn, and take it."""
+    async def wait(self, level: int | None = None) -> float:
+        """Wait for this task's turn, and take it; when it was taken (the scheduler's clock). A
+        turn counts from when the task runs again, not from when it was handed out: a busy event
+        loop may resume it a second later, beside the turns of that second."""
         level = _urgency.get() if level is None else level
-        if not self._waiting and self._room() == 0:
-            self._take(level)
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (level, next(self._order), future))
-        self._release()
+        order = next(self._order)  # kept if it must queue again: it loses its place to none
+        while True:
+            if not self._waiting and self._room() == 0:
+                return self._take(level)
+            future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (level, order, future))
+            self._release()
+            try:
+                taken = await future
+            except asyncio.CancelledError:
+                if future.done() and not future.cancelled():  # its turn came as it was cancelled: pass it on
+                    self._release()
+                raise
+            used = self._use(taken)
+            if used is not None:
+                return used
+
+    @contextlib.asynccontextmanager
+    async def turn(self, level: int) -> AsyncIterator[None]:
+        """Wait for a turn at ``level`` and hold it: the first request made inside goes out on it
+        without waiting again (the board reads its newest state only once its turn has come, so
+        changes made while it waited go out in one edit)."""
+        token = _held.set(await self.wait(level))
         try:
-            await future
-        except asyncio.CancelledError:
-            if future.done() and not future.cancelled():  # its turn came as it was cancelled: pass it on
-                self._release()
-            raise
+            yield
+        finally:
+            _held.reset(token)
 
-    async def ready(self, level: int) -> None:
-        """Wait until a request at ``level`` could start at once, without taking the turn (the
-        board reads its newest state only then, so changes made while it waited go out in one edit)."""
-        while self.busy(level):
-            await asyncio.sleep(max(self._room(), 1.0 / self.per_second))
-
-    def _take(self, level: int) -> None:
-        self._window.append(self.clock())
+    def _take(self, level: int) -> float:
+        now = self.clock()
+        self._window.append(now)
         self.sent[level] += 1
+        return now
+
+    def _use(self, taken: float) -> float | None:
+        """Count a turn taken at ``taken`` as starting now, when its request goes out (its task
+        resumed, or the board read its state, in between); None when its second has passed (a
+        new turn is needed); when it counts from."""
+        now = self.clock()
+        if taken <= now - 1.0 or taken not in self._window:
+            return None
+        self._window.remove(taken)
+        self._window.append(now)
+        return now
 
     def _release(self) -> None:
         """Hand out every turn the window has room for, most urgent first; come back when it frees."""
@@ -117,8 +157,7 @@ class Outbound:
                     self._wake = asyncio.get_running_loop().call_later(room, self._woken)
                 return
             heapq.heappop(self._waiting)
-            self._take(level)
-            future.set_result(None)
+            future.set_result(self._take(level))
 
     def _woken(self) -> None:
         self._wake = None
@@ -128,7 +167,42 @@ class Outbound:
         """``request`` (an HTTP client's) behind the scheduler."""
 
         async def gated(*args: Any, **kwargs: Any) -> T:
-            await self.wait()
+            taken = _held.get()
+            if taken is not None:  # its turn was taken in `turn`
+                _held.set(None)
+            if taken is None or self._use(taken) is None:
+                await self.wait()
             return await request(*args, **kwargs)
 
         return gated
+
+
+#: an interaction's token in a path (``/webhooks/<app>/<token>``, ``/interactions/<id>/<token>/``): kept out of the log
+_TOKEN = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?]+")
+
+
+async def _send_twice(request: aiohttp.ClientRequest, handler: Any) -> aiohttp.ClientResponse:
+    """aiohttp client middleware: a server error (5xx) is sent again once; a second one raises
+    `discord.DiscordServerError`, so that discord.py sends it no more."""
+    response = await handler(request)
+    if response.status < 500:
+        return response
+    where = request.method + " " + _TOKEN.sub(r"\1…", request.url.path)
+    response.release()
+    await asyncio.sleep(SERVER_ERROR_PAUSE)
+    response = await handler(request)
+    if response.status < 500:
+        return response
+    data = await json_or_text(response)
+    response.release()
+    log.warning("Discord answered %s twice to %s: given up", response.status, where)
+    raise discord.DiscordServerError(response, data)  # type: ignore[arg-type]
+
+
+def retry_server_errors_once(http: discord.http.HTTPClient) -> None:
+    """Give up a request after one retry of a server error, for every request of ``http``'s
+    session: the bot token's and the interactions' replies and follow-ups, which share it (once
+    logged in; the offline harness has no session)."""
+    session = getattr(http, "_HTTPClient__session", None)
+    if isinstance(session, aiohttp.ClientSession) and _send_twice not in session._middlewares:
+        session._middlewares = (*session._middlewares, _send_twice)

@@ -11,7 +11,7 @@ from bot.render import NO_MENTIONS, to_embed
 from rules.errors import RulesError
 from rules.report import COLOURS, Report
 
-__all__ = ["SkirmishTree", "send_error", "report_error", "defer", "answer", "release"]
+__all__ = ["SkirmishTree", "NotShown", "send_error", "report_error", "defer", "answer", "release"]
 
 log = logging.getLogger("skirmish.errors")
 
@@ -25,6 +25,11 @@ def _rules_error(error: BaseException) -> RulesError | None:
         cur = cur.__cause__ or getattr(cur, "original", None)
         seen += 1
     return None
+
+
+class NotShown(Exception):
+    """Discord refused a command's reply, or part of it, with a server error twice: the command's
+    outcome was saved before (raised from `discord.DiscordServerError` by the reply path)."""
 
 
 #: ``interaction.extras`` key: the visibility of a deferral no follow-up has answered yet
@@ -60,6 +65,13 @@ async def send_error(interaction: discord.Interaction, text: str) -> None:
     await answer(interaction, embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
+def _name(interaction: discord.Interaction) -> str:
+    """The command's name, or a button's custom id, for the log."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    return str((interaction.data or {}).get("custom_id", "?"))
+
+
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """The one answer to a failed command or button press: a rules error's message, a fixed line
     for a check failure, or (logged) a short generic reply; always ephemeral."""
@@ -72,12 +84,16 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         text = "You cannot use this command here."
     elif isinstance(error, app_commands.TransformerError):
         text = f"`{error.value}` is not accepted for this option: check the option's description."
+    elif isinstance(cause := getattr(error, "original", error), (NotShown, discord.DiscordServerError)):
+        # the request was sent twice and given up (bot.outbound logged it); the user is told which side of the change it was
+        saved = isinstance(cause, NotShown)
+        log.warning("%s: Discord refused %s with a server error; the user is told", _name(interaction),
+                    "the reply (the outcome is saved)" if saved else "a request before any change")
+        text = ("Discord refused to show this reply, or part of it (a server error at Discord, tried twice). "
+                "What the command did is saved: check `/log` before you send it again." if saved else
+                "Discord answered with a server error (tried twice): nothing was changed. Try again in a moment.")
     else:
-        if interaction.command is not None:
-            name = f"/{interaction.command.qualified_name}"
-        else:  # a button: its custom_id says which
-            name = str((interaction.data or {}).get("custom_id", "?"))
-        log.exception("%s failed", name, exc_info=error)
+        log.exception("%s failed", _name(interaction), exc_info=error)
         text = "Something went wrong on our side; nothing was changed. Try again, or tell the GM."
     try:
         await send_error(interaction, text)

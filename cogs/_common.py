@@ -13,7 +13,7 @@ from bot.access import BOARD_NEEDS, grant_text
 from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
-from bot.tree import answer, defer, release
+from bot.tree import NotShown, answer, defer, release
 from rules.errors import InputError
 from rules.report import COLOURS, Report
 from rules.sheet import parse_options, parse_pairs, parse_sheet_edit
@@ -58,7 +58,17 @@ def ctx_of(interaction: discord.Interaction, roll: str | None = None) -> Ctx:
 
 
 async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
-    """Send the outcome: the report, its file, a turn-change ping, and a board update."""
+    """Send the outcome: the report, its file, a turn-change ping, and a board update. The outcome
+    is saved already: a server error at Discord while it goes out is told as such (`NotShown`)."""
+    try:
+        await _send_outcome(interaction, outcome)
+    except discord.DiscordServerError as error:
+        if outcome.board_changed and interaction.channel_id is not None:  # the board still shows the change
+            interaction.client.boards.touch(str(interaction.channel_id))  # type: ignore[attr-defined]
+        raise NotShown() from error
+
+
+async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> None:
     client: Skirmish = interaction.client  # type: ignore[assignment]
     client.access.seen(interaction)
     kwargs: dict = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}

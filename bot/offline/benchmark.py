@@ -279,6 +279,7 @@ class LoadResult:
     blame: Counter[str] = field(default_factory=Counter)  # commands in flight during those stalls
     gc_longest: float = 0.0  # the longest garbage collection, seconds
     requests: int = 0  # bot-token requests (board posts and edits, reminders, DMs) during the run and its boards' flush
+    request_seconds: float = 0.0  # the run and its boards' flush: the time those requests went out in
     requests_peak: int = 0  # the most bot-token requests in any one second
     http_429: int = 0  # the 429s the harness answered (Discord's global bucket)
     staleness: list[float] = field(default_factory=list)  # each board edit: seconds from its first change to the edit
@@ -286,6 +287,11 @@ class LoadResult:
     @property
     def rate(self) -> float:
         return self.commands / self.seconds if self.seconds else 0.0
+
+    @property
+    def request_rate(self) -> float:
+        """Bot-token requests a second, over the run and its boards' flush."""
+        return self.requests / self.request_seconds if self.request_seconds else 0.0
 
     @property
     def write_rate(self) -> float:
@@ -596,8 +602,10 @@ async def run_load(b: Bench, channels: int, activations: int, *, prefix: str,
         h.recorder.per_second.clear()
         h.recorder.rate_limited.clear()
         h.bot.boards.staleness = result.staleness
+        started = time.perf_counter()
         await _play(h, names, activations, result, profile, maps)
         await h.bot.boards.flush()  # the last changes' edits, outside the timed run
+        result.request_seconds = time.perf_counter() - started
         result.requests = sum(h.recorder.per_second.values())
         result.requests_peak = max(h.recorder.per_second.values(), default=0)
         result.http_429 = len(h.recorder.rate_limited)
@@ -1385,7 +1393,7 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
             ("gc_ms", r.gc_longest * 1000), ("cpu_ms", 1000 * r.cpu_seconds / max(r.commands, 1)),
             ("commands", r.commands), ("refused", r.rejected), ("errors", r.errors),
             ("write_rate", r.write_rate), ("channels", channels), ("requests_peak", r.requests_peak),
-            ("requests_rate", r.requests / r.seconds if r.seconds else 0.0), ("http_429", r.http_429),
+            ("requests_rate", r.request_rate), ("http_429", r.http_429),
             ("stale_p50", r.pct(50, r.staleness)), ("stale_p99", r.pct(99, r.staleness)))})
     main_run = runs[1] if len(runs) > 1 else runs[0]
     # the same 50 channels with `/encounter status` for `/map`: the bot's own pace, apart from Pillow's
@@ -1410,7 +1418,7 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
         if r.examples:
             say("  first refusals/errors: " + " | ".join(r.examples))
     for r in runs[:-1]:
-        say(f"{r.label}: bot-token requests {r.requests / r.seconds if r.seconds else 0:.1f}/s, at most "
+        say(f"{r.label}: bot-token requests {r.request_rate:.1f}/s, at most "
             f"{r.requests_peak} in one second (OUTBOUND_PER_SECOND {DEFAULT_PER_SECOND:g}; Discord's limit 50), "
             f"{r.http_429} answered 429; the board's staleness (a change to its edit) p50 "
             f"{r.pct(50, r.staleness):,.0f} ms, p99 {r.pct(99, r.staleness):,.0f} ms over {len(r.staleness):,} edits")

@@ -33,6 +33,8 @@ class Call:
     method: str
     path: str
     body: dict[str, Any]
+    #: the id of the message the stand-in answered with (a post's new message)
+    message_id: str | None = None
 
 
 @dataclass
@@ -159,7 +161,8 @@ class StandIn:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         body = await self._body(request)
-        self.calls.append(Call(request.method, path, body))
+        call = Call(request.method, path, body)
+        self.calls.append(call)
         self._note()
         for (method, prefix), statuses in self.faults.items():
             if request.method == method and path.startswith(prefix) and statuses:
@@ -192,7 +195,9 @@ class StandIn:
             if request.method == "DELETE":
                 return web.Response(status=204)
             last = path.rsplit("/", 1)[-1]
-            return _json(self._message(channel, body, int(last) if last.isdigit() else None))
+            message = self._message(channel, body, int(last) if last.isdigit() else None)
+            call.message_id = message["id"]
+            return _json(message)
         return _json({"message": "404: Not Found", "code": 0}, status=404)
 
     def posts(self, prefix: str, method: str = "POST") -> list[Call]:
