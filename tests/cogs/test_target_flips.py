@@ -130,6 +130,18 @@ async def test_a_gm_may_answer_by_typing_a_player_may_not_for_another(h: Harness
     assert "the target flips: 3→1" in reply(sent).text
 
 
+async def test_a_typed_answer_reads_repeated_flips_and_refuses_too_many(h: Harness) -> None:
+    """`options:"2>1,2>1"` typed turns both 2s, as the button and `flips=` do; three flips with two allowed are refused with the costs."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **{**ATTACK, "roll": "2,2,2"})
+    before = await export(h)
+    [refused] = await h.run("ann", "/act", action="flips", combatant="Juno", options="2>1,2>1,2>1")
+    assert refused.ephemeral and "costs 3 flips (2>1: 1, 2>1: 1, 2>1: 1" in refused.text
+    assert "the target may make 2" in refused.text and await export(h) == before
+    sent = await h.run("ann", "/act", action="flips", combatant="Juno", options="2>1,2>1")
+    assert "the target flips: 2→1, 2→1 → 1, 1, 2" in reply(sent).text
+
+
 async def test_a_standing_preference_or_the_gm_s_model_is_not_asked(h: Harness) -> None:
     """A sheet's own `flips=` answers in advance: the attack resolves at once and nobody is asked."""
     await asked_fight(h, juno="body=0 flips=body weapons=pistol:6:3:1")

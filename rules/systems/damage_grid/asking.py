@@ -101,7 +101,7 @@ def read_answer(text: str, faces: Sequence[int], points: int) -> list[flips.Flip
     v = (text or "").strip().lower()
     if v == NONE:
         return []
-    turns = flips.parse_flips(v, faces, points, who="the target's flips")
+    turns = flips.parse_flips(v, faces, points, who="the target")
     return [flips.Flip(f.index, f.before, f.after, f.cost, by="target") for f in turns]
 
 
