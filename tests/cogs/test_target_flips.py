@@ -142,6 +142,20 @@ async def test_a_typed_answer_reads_repeated_flips_and_refuses_too_many(h: Harne
     assert "the target flips: 2→1, 2→1 → 1, 1, 2" in reply(sent).text
 
 
+async def test_the_refusals_of_an_answer_give_an_example_that_is_accepted(h: Harness) -> None:
+    """An empty answer and flips costing 4 of 2 are refused with the cost, the allowance and an example; the example is accepted."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **ATTACK)
+    [empty] = await h.run("ann", "/act", action="flips", combatant="Juno")
+    [dear] = await h.run("ann", "/act", action="flips", combatant="Juno", options="2>5,3>4")
+    assert "2 flips, a connected face costs 1, the opposite face 2" in empty.text
+    assert "costs 4 flips (2>5: 2, 3>4: 2" in dear.text and "the target may make 2" in dear.text
+    examples = {t.rsplit("like `", 1)[1].split("`")[0].removeprefix('options:"').removesuffix('"') for t in (empty.text, dear.text)}
+    assert examples == {"2>1"}
+    sent = await h.run("ann", "/act", action="flips", combatant="Juno", options="2>1")
+    assert "the target flips: 2→1" in reply(sent).text
+
+
 async def test_a_standing_preference_or_the_gm_s_model_is_not_asked(h: Harness) -> None:
     """A sheet's own `flips=` answers in advance: the attack resolves at once and nobody is asked."""
     await asked_fight(h, juno="body=0 flips=body weapons=pistol:6:3:1")

@@ -179,8 +179,9 @@ def answer(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event]:
     text = opts.get("choice") or (words[0] if len(words) == 1 else "")
     text = text.removeprefix("flips=")
     if not text:
-        raise InputError(f"Answer with one of `least-harm`, `none` or flips like `options:\"{asked.faces[0]}>2\"` "
-                         f"(the dice are {', '.join(map(str, asked.faces))}; {asked.points} flips).")
+        raise InputError(f"Answer with one of `least-harm`, `none` or flips like `options:\"{flips.example(asked.faces)}\"` "
+                         f"(the dice are {', '.join(map(str, asked.faces))}; {asked.points} flips, a connected face "
+                         f"costs 1, the opposite face 2).")
     text = text.strip().lower()
     if text != LEAST:
         read_answer(text, asked.faces, asked.points)  # refused before anything is resolved
