@@ -14,10 +14,11 @@ TEXT = "A negative Accuracy allows the target to flip that many faces"
 ATTACK = {"combatant": "Xul", "target": "Juno", "weapon": "rifle", "options": "acc=-5", "roll": "2,2,3"}
 
 
-async def asked_fight(h: Harness, juno: str = "body=0 weapons=pistol:6:3:1", passes: bool = True, **settings: str) -> None:
+async def asked_fight(h: Harness, juno: str = "body=0 weapons=pistol:6:3:1", passes: bool = True, hidden: str = "none",
+                     **settings: str) -> None:
     """Juno (ann's) faces the GM's Xul with `target_flips=ask`; Juno passes (``passes``), so Xul activates."""
     await h.run("gm", "/encounter start", system="damage-grid", name="Boarding", map="12x10")
-    await h.run("gm", "/encounter settings", options="target_flips=ask hidden=none", **settings)
+    await h.run("gm", "/encounter settings", options=f"target_flips=ask hidden={hidden}", **settings)
     await h.run("gm", "/combatant add", name="Juno", owner="@ann", side="crew", at="C8", facing="N", sheet=juno)
     await h.run("gm", "/combatant add", name="Xul", side="boarders", at="C4", facing="S", sheet="body=3 weapons=rifle:6:3:3")
     await h.run("gm", "/init roll")
@@ -61,6 +62,21 @@ async def test_the_attack_waits_for_the_owner_whose_button_resolves_it(h: Harnes
     assert posted.channel == str(h.payload("gm", "/roll", {"dice": "1"})["channel_id"])
     assert juno(await export(h))["state"] != juno(before)["state"]
     assert "waits for" not in (await h.run("gm", "/move", combatant="Xul", path="W"))[0].text
+
+
+async def test_a_hidden_attacker_s_dice_and_flips_reach_only_the_target_s_owner(h: Harness) -> None:
+    """With Xul hidden the reply and the players' log say "the GM's roll" and no count of flips; ann's question has both."""
+    await asked_fight(h, hidden="gm")
+    sent = await h.run("gm", "/attack", **ATTACK)
+    public = reply(sent).text
+    assert "🎲 the GM's roll" in public and "choose Juno's flips" in public and "2, 2, 3" not in public
+    assert "2 flips" not in public
+    for who in ("ann", "bob"):
+        log = reply(await h.run(who, "/log", count="1")).text
+        assert "the GM's roll" in log and "2, 2, 3" not in log and "2 flips" not in log
+    assert "2, 2, 3" in reply(await h.run("gm", "/log", count="1")).text
+    [prompt] = h.direct_messages("ann")
+    assert "you may make **2** flips" in prompt.text and "**2, 2, 3**" in prompt.text
 
 
 async def test_only_the_target_owner_may_press(h: Harness) -> None:

@@ -195,9 +195,10 @@ class FlipsAsked(Event):
     kind: ClassVar[str] = "flips_asked"
     target: str
     owner: str
-    #: shown to all: the target's owner is shown them to choose
-    faces: Annotated[list[int], PUBLIC]
-    points: Annotated[int, PUBLIC]
+    #: the attacker's numbers: its Power (how many dice) and Accuracy (how many flips); the target's
+    #: owner reads them in the question sent to them
+    faces: Annotated[list[int], Of("actor")]
+    points: Annotated[int, Of("actor")]
 
 
 class GridMarked(Event):

@@ -210,7 +210,11 @@ class DgPresenter(Presenter):
         return f"GM: **{e.actor}**'s {e.location.title()}: {how} ({e.before} → {e.after})"
 
     def flips_asked(self, e: FlipsAsked) -> str:
-        """``**Xul** attacks **Juno**: 2, 2, 3 at a negative Accuracy; ... chooses Juno's 2 flips``."""
+        """``**Xul** attacks **Juno**: 2, 2, 3 at a negative Accuracy; ... chooses Juno's 2 flips`` (a hidden
+        attacker's dice and flips are the GM's roll: only the target's owner is sent them)."""
+        if secret(e.points) or any(secret(f) for f in e.faces):
+            return (f"**{e.actor}** attacks **{e.target}**: 🎲 the GM's roll, at a negative Accuracy. The attack waits "
+                    f"for {user_ref(e.owner)} to choose {e.target}'s flips (asked privately)")
         flips = f"{e.points} flip{'s' if e.points != 1 else ''}"
         return (f"**{e.actor}** attacks **{e.target}**: {', '.join(map(str, e.faces))} at a negative Accuracy. The attack "
                 f"waits for {user_ref(e.owner)} to choose {e.target}'s {flips} (asked privately)")
