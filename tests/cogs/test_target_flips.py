@@ -112,6 +112,34 @@ async def test_the_deadline_takes_the_least_harm(h: Harness) -> None:
     assert "answered or taken back" in stale.text
 
 
+async def test_with_no_deadline_the_reminders_ping_the_player_who_must_answer(h: Harness) -> None:
+    """No deadline: the question says the GM can answer or `/undo`; the nudge pings ann alone, the GM's notice names the answer."""
+    await asked_fight(h, reminder_hours="1", max_nudges="1")
+    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    await h.run("gm", "/attack", **ATTACK)
+    [prompt] = h.direct_messages("ann")
+    assert "no turn deadline" in prompt.text and "`/undo`" in prompt.text and "least harm is taken" not in prompt.text
+    clock.now += HOUR
+    [nudge] = await h.reminders()
+    assert nudge.pinged_users() == [str(user_id_of("ann"))] and "waiting for your answer" in nudge.text
+    assert "/act action:flips combatant:Juno" in nudge.text and not buttons_of(nudge)
+    clock.now += HOUR
+    [notice] = await h.reminders()
+    assert notice.pinged_users() == [str(user_id_of("gm"))] and "a GM can answer for them" in notice.text
+
+
+async def test_with_a_deadline_the_question_and_the_warning_say_so_to_the_player(h: Harness) -> None:
+    """With a 4 h deadline the question says the least harm is taken then, and the warning before it pings ann."""
+    await asked_fight(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    await h.run("gm", "/attack", **ATTACK)
+    [prompt] = h.direct_messages("ann")
+    assert "at the turn's deadline, 4 h after the turn began, the least harm is taken" in prompt.text
+    clock.now += 3 * HOUR
+    [warning] = await h.reminders()
+    assert warning.pinged_users() == [str(user_id_of("ann"))] and "deadline is in about 1 h" in warning.text
+
+
 async def test_a_restart_between_the_question_and_the_answer(h: Harness) -> None:
     """A new process takes the answer to the question the old one sent."""
     await asked_fight(h)

@@ -7,8 +7,8 @@ encounter keeps it as a question (`state.Asked`) for the model's owner, with the
 (:func:`choices`) the bot offers as buttons (:func:`prompt`). The answer (`/act action:flips`, which the buttons
 send) resolves the declared attack again with the same dice and the chosen flips. While it
 waits, every other rule action in the encounter waits too (:func:`waiting`); reading commands,
-`/undo` (which takes the attack back) and `/encounter end` go on. The turn clock's deadline
-answers it with the least harm (:func:`lapse`).
+`/undo` (which takes the attack back) and `/encounter end` go on. The turn clock's deadline, if
+one is set, answers it with the least harm (:func:`lapse`); its reminders go to the owner.
 
 A GM's model, an area attack's models (each caught model is its own attack) and a model whose
 sheet sets another ``flips=`` keep the sheet's choice (`flips.preferred_flips`).
@@ -205,14 +205,21 @@ def prompt(enc: Encounter) -> Prompt | None:
         (f"**{asked.attacker}** attacks **{asked.target}** with the {asked.weapon or 'attack'} at a negative Accuracy: "
          f"you may make **{asked.points}** flip{'s' if asked.points != 1 else ''} (a neighbouring face 1, the opposite "
          f"face 2)."),
-        (f"The dice: **{shown}**. Press the flips to make; the attack waits for your answer (the turn's deadline takes "
-         f"the least harm)."),
+        f"The dice: **{shown}**. Press the flips to make; the attack waits for your answer ({_until(enc)}).",
     ]
     lines += [f"{label.removesuffix('…')}…: `{answer}`" for label, answer in asked.choices if label.endswith("…")]
     if len(asked.choices) >= MAX_CHOICES:
         lines.append("Other flips: `/act action:flips combatant:" + asked.target + " options:\"5>3,4>1\"` in the channel.")
     return Prompt(user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
                     title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices))
+
+
+def _until(enc: Encounter) -> str:
+    """How long the question waits: to the turn's deadline, which takes the least harm, or, with no
+    deadline, until a GM answers for the player or takes the attack back."""
+    if enc.settings.deadline_hours > 0:
+        return f"at the turn's deadline, {enc.settings.deadline_hours:g} h after the turn began, the least harm is taken"
+    return "there is no turn deadline: meanwhile a GM can answer for you or take the attack back with `/undo`"
 
 
 def waiting(enc: Encounter, action: Action) -> None:
