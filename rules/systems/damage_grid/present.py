@@ -132,8 +132,10 @@ class DgPresenter(Presenter):
         accuracy = sum(m.value for m in e.accuracy)
         lines = [head]
         if not secret(power) and not secret(accuracy):
-            lines.append("; ".join(f"{name} {_terms(mods, str(total))}" for name, mods, total in
-                                   (("Power", e.power, power), ("Accuracy", e.accuracy, accuracy)) if mods))
+            # "as many D6 as the Power": a Power taken below 1 still rolls 1 die (power_of), and says so
+            used = f"1 (at least 1, not {signed(power) if power else 0})" if power < 1 and e.roll.dice else str(power)
+            lines.append("; ".join(f"{name} {_terms(mods, total)}" for name, mods, total in
+                                   (("Power", e.power, used), ("Accuracy", e.accuracy, str(accuracy))) if mods))
         if e.sight != "none":
             lines.append("the target is " + ("partly obstructed" if e.sight == "partial" else "hidden"))
         if e.cover and not secret(e.cover):

@@ -87,6 +87,16 @@ def test_fewer_dice_by_choice_and_half_power_when_low() -> None:
     assert len(events(res, DgAttack)[0].roll.dice) == 2
 
 
+def test_a_power_taken_below_one_is_shown_as_the_one_die_rolled() -> None:
+    """"An attack can always roll less power than it has to a minimum of 1": Power 5 −7 rolls 1 die and says Power 1, not −2."""
+    s = duel(a_sheet="weapons=gun:4:5:0", b_sheet="health=30 body=9", b_at="E4")
+    res = s.run("attack", [6], actor="Meena", target="Hera", options={"power": "-7"})
+    (attack,) = events(res, DgAttack)
+    assert attack.roll.label == "1d6"
+    text = s.system.present.text(attack)
+    assert "Power 5 gun −7 ability = 1 (at least 1, not −2)" in text and "= -2" not in text
+
+
 def test_an_attack_from_behind_gains_one_power() -> None:
     """"An attack from any square behind the target benefits +1 Power.\""""
     s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=30 body=9", b_at="E5", b_facing="N")
