@@ -157,6 +157,8 @@ class DgPresenter(Presenter):
 
     def grid_damage(self, e: GridDamage) -> str:
         if secret(e.health_lost):  # a hidden target: its condition, not its grid
+            if e.stopped:
+                return f"**{e.actor}**: no hit gets through (now {self.condition(e.actor)})"
             return f"**{e.actor}** is hit (now {self.condition(e.actor)})"
         if not e.locations:
             return f"**{e.actor}**: no face lands"
