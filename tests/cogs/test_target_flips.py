@@ -200,6 +200,17 @@ async def test_the_refusals_of_an_answer_give_an_example_that_is_accepted(h: Har
     assert "the target flips: 2→1" in reply(sent).text
 
 
+async def test_the_log_records_the_answer_as_the_answer_to_the_attack(h: Harness) -> None:
+    """After ann's press the log's row reads as Xul's attack answered by her, and `/undo` names it so."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **ATTACK)
+    await h.press("ann", "No flips", DM)
+    log = reply(await h.run("bob", "/log", count="1")).text
+    assert "/act flips (the answer to Xul's attack on Juno): **Xul** activates" in log
+    undone = reply(await h.run("gm", "/undo")).text
+    assert "Undid /act flips (the answer to Xul's attack on Juno) by <@" in undone
+
+
 async def test_a_standing_preference_or_the_gm_s_model_is_not_asked(h: Harness) -> None:
     """A sheet's own `flips=` answers in advance: the attack resolves at once and nobody is asked."""
     await asked_fight(h, juno="body=0 flips=body weapons=pistol:6:3:1")

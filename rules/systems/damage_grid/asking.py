@@ -210,8 +210,10 @@ def prompt(enc: Encounter) -> Prompt | None:
     lines += [f"{label.removesuffix('…')}…: `{answer}`" for label, answer in asked.choices if label.endswith("…")]
     if len(asked.choices) >= MAX_CHOICES:
         lines.append("Other flips: `/act action:flips combatant:" + asked.target + " options:\"5>3,4>1\"` in the channel.")
+    what = "Lunge" if asked.action.get("name") == "lunge" else "attack"
     return Prompt(user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
-                    title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices))
+                  title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices),
+                  waiting=f"{asked.attacker}'s {what} on {asked.target}")
 
 
 def _until(enc: Encounter) -> str:
