@@ -79,6 +79,19 @@ async def test_a_hidden_attacker_s_dice_and_flips_reach_only_the_target_s_owner(
     assert "you may make **2** flips" in prompt.text and "**2, 2, 3**" in prompt.text
 
 
+async def test_the_question_labels_single_flips_and_shows_how_to_type_a_combination(h: Harness) -> None:
+    """Single flips are labelled **Only**; the question gives a typed combination, which is accepted as written."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **ATTACK)
+    [prompt] = h.direct_messages("ann")
+    assert "Only 2→1" in labels(prompt) and "2→1" not in labels(prompt)
+    assert "an **Only** button makes that one flip and no other" in prompt.text
+    typed = prompt.text.split('options:"', 1)[1].split('"', 1)[0]
+    assert typed == "2>1,2>1"
+    sent = await h.run("ann", "/act", action="flips", combatant="Juno", options=typed)
+    assert "the target flips: 2→1, 2→1" in reply(sent).text
+
+
 async def test_only_the_target_owner_may_press(h: Harness) -> None:
     """With her DMs closed the question comes in the channel; the GM and bob pressing are refused privately."""
     await asked_fight(h)

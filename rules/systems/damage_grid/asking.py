@@ -67,7 +67,8 @@ def _label(turns: Sequence[flips.Flip]) -> str:
 def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[[Sequence[int]], Any]) -> list[tuple[str, str]]:
     """The answers offered as buttons, ``(label, answer)``, each a different set of flips: the least
     harm (the bot's choice), the most dice turned onto each location of the grid, no flips, then each
-    single flip the points allow, in order of the faces; at most :data:`MAX_CHOICES`."""
+    single flip the points allow (``Only 2→1``: that flip alone), in order of the faces; at most
+    :data:`MAX_CHOICES`. Other combinations are typed (the question says how)."""
     out: list[tuple[str, str]] = []
 
     def offer(label: str, turns: Sequence[flips.Flip]) -> None:
@@ -85,7 +86,7 @@ def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[
     for a in sorted({int(f) for f in faces}):
         for b in flips.FACES:
             if b != a and flips.flip_cost(a, b) <= points:
-                offer(f"{a}→{b}" + (" (2 flips)" if a + b == 7 else ""), [flips.Flip(0, a, b, flips.flip_cost(a, b))])
+                offer(f"Only {a}→{b}" + (" (2 flips)" if a + b == 7 else ""), [flips.Flip(0, a, b, flips.flip_cost(a, b))])
     return out
 
 
@@ -208,12 +209,19 @@ def prompt(enc: Encounter) -> Prompt | None:
         f"The dice: **{shown}**. Press the flips to make; the attack waits for your answer ({_until(enc)}).",
     ]
     lines += [f"{label.removesuffix('…')}…: `{answer}`" for label, answer in asked.choices if label.endswith("…")]
-    if len(asked.choices) >= MAX_CHOICES:
-        lines.append("Other flips: `/act action:flips combatant:" + asked.target + " options:\"5>3,4>1\"` in the channel.")
+    lines.append(f"Each button answers at once: an **Only** button makes that one flip and no other. Other combinations: "
+                 f"type `/act action:{ANSWER} combatant:{asked.target} options:\"{_combination(asked.faces, asked.points)}\"` "
+                 f"in the channel.")
     what = "Lunge" if asked.action.get("name") == "lunge" else "attack"
     return Prompt(user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
                   title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices),
                   waiting=f"{asked.attacker}'s {what} on {asked.target}")
+
+
+def _combination(faces: Sequence[int], points: int) -> str:
+    """An answer of several flips that fits: each of the first dice the points allow (at most 2)
+    turned to its lowest connected face (``2>1,2>1``)."""
+    return ",".join(flips.example(faces[i:]) for i in range(min(points, 2, len(faces))))
 
 
 def _until(enc: Encounter) -> str:
