@@ -31,7 +31,7 @@ from rules.sheet import SheetKey
 
 __all__ = [
     "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
-    "next_id", "parse_ends", "ENDS_HELP", "parse_mods", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
+    "next_id", "parse_ends", "ENDS_HELP", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
 ]
 
 #: the moments an effect can count down at
@@ -179,8 +179,19 @@ def parse_ends(text: str | None, target: str | None, names: Iterable[str]) -> tu
     return kind, by_fold[who]
 
 
-#: how `mods` is written, for help and refusals
+#: how `mods` is written, for help (each system's refusals give an example of its own values: `mods_example`)
 MODS_HELP = "changes like `attack+1 defence-2`"
+
+
+def mods_example(values: Sequence[SheetKey]) -> str:
+    """``attack+1 defence-1``: a `mods` text the reader takes, made of the first two ``values``
+    (each changed by 1, up if its range allows it, the second down if its range allows it)."""
+    out = []
+    for i, v in enumerate(values[:2]):
+        up, down = (v.maximum or 0) >= 1, (v.minimum or 0) <= -1
+        if up or down:
+            out.append(f"{v.name}{'-' if (i and down) or not up else '+'}1")
+    return " ".join(out)
 
 _MOD = re.compile(r"([a-z][a-z_]*)\s*([+\-−])\s*([0-9]{1,3})")
 
@@ -218,7 +229,8 @@ def parse_mods(text: str | None, effect: str, values: Sequence[SheetKey], title:
     if rest:
         first = rest.split()[0][:20]
         raise InputError(
-            f"{effect}: `mods` takes {MODS_HELP}, and `{first}` is not one; in {title} effects change {listed}."
+            f"{effect}: `mods` takes changes like `{mods_example(values)}`, and `{first}` is not one; in {title} "
+            f"effects change {listed}."
         )
     if len(out) > MAX_MODS:
         raise InputError(f"{effect}: one effect changes at most {MAX_MODS} values.")

@@ -87,11 +87,17 @@ def _pairs(text: str | None, what: str, deltas: dict[str, int] | None) -> dict[s
 
 
 def parse_options(text: str | None) -> dict[str, str]:
-    """Options: words and ``key=value`` pairs: ``"adv keep=3"`` -> ``{"adv": "", "keep": "3"}``."""
+    """Options: words and ``key=value`` pairs: ``"adv keep=3"`` -> ``{"adv": "", "keep": "3"}``.
+    Bare ``from>to`` words are one list, in order and repeats kept: ``"2>1,2>1"`` and ``"2>1 2>1"``
+    -> ``{"2>1,2>1": ""}``."""
     if not text or not text.strip():
         return {}
     out: dict[str, str] = {}
+    turns: list[str] = []
     for part in _words(text, "`options` text", InputError):
+        if "=" not in part and ">" in part:
+            turns += [t for t in part.split(",") if t.strip()]
+            continue
         for piece in part.split(",") if "=" not in part else [part]:
             piece = piece.strip()
             if "=" in piece:
@@ -99,6 +105,8 @@ def parse_options(text: str | None) -> dict[str, str]:
                 out[k.strip().lower()] = v.strip()
             elif piece:
                 out[piece.lower()] = ""
+    if turns:
+        out[",".join(t.strip().lower() for t in turns)] = ""
     return out
 
 

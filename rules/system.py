@@ -105,7 +105,8 @@ class Prompt:
     """A choice the rules leave to one player while an action waits (a target choosing its flips):
     sent to ``user_id`` privately with a button per choice, ``(label, answer)``. The answer is the
     `/act` action ``action`` of the combatant ``actor`` with ``options`` ``choice=answer`` and
-    ``tag=tag``; ``tag`` names this question, so an answer to an older one changes nothing."""
+    ``tag=tag``; ``tag`` names this question, so an answer to an older one changes nothing.
+    ``waiting`` names the action that waits for it (``Xul's attack``: the log names the answer so)."""
 
     user_id: str
     tag: str
@@ -114,6 +115,7 @@ class Prompt:
     title: str
     lines: list[str]
     choices: list[tuple[str, str]]
+    waiting: str = ""
 
 
 @dataclass

@@ -133,6 +133,9 @@ class Service(Reminders):
             copy, live.spare = live.spare, None  # used once: a refused action may have changed it
             res = system.resolve(enc, action, dice, snapshot=live.json, copy=copy)
             command = "/combatant hp" if getattr(action, "hp_change", None) is not None else COMMAND_NAMES[action.kind]
+            before = system.prompt(enc)
+            if before is not None and action.kind == "act" and (getattr(action, "name", "") or "").strip().lower() == before.action:
+                command = f"{command} {before.action} (the answer to {before.waiting or 'the question'})"  # logged as such
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
             title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
             marked = events_report(title, res.events, system, res.encounter, res.encounter.hidden_names())
@@ -141,7 +144,7 @@ class Service(Reminders):
             typed = dice.typed()
             if typed:
                 report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
-            asked, before = system.prompt(res.encounter), system.prompt(enc)
+            asked = system.prompt(res.encounter)
             ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
         fresh = asked if asked is not None and (before is None or before.tag != asked.tag) else None
         return Outcome(report, ping=ping, board_changed=True, private=private, prompt=fresh, channel_id=ctx.channel_id)

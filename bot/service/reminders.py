@@ -19,7 +19,7 @@ from rules.errors import RulesError
 from rules.models import Encounter
 from rules.hidden import players_see
 from rules.report import events_report, plural, user_ref
-from rules.system import get_system
+from rules.system import Prompt, get_system
 
 __all__ = ["Reminders", "BOT_USER"]
 
@@ -60,23 +60,37 @@ class Reminders(ServiceCore):
             return await self._deadline(live, r)
         nudges = r.nudges - int(r.warned)
         hours = enc.settings.reminder_hours
-        turn = get_system(enc.system).turn(enc)
+        system = get_system(enc.system)
+        turn = system.turn(enc)
+        asked = system.prompt(enc)  # the turn's action waits for this player's answer: the nudges are theirs
+        answer = f"`/act action:{asked.action} combatant:{asked.actor}`" if asked is not None else ""
         if clock is not None and not r.warned and now >= clock[0]:
             left = (clock[1] - now) / 3600
             policy = POLICY_WORDS[enc.settings.deadline_policy]
-            lead = f"⏳ your turn's deadline is in about {left:.0f} h (then {policy})"
-            users, kind = tuple(r.user_ids), "warning"
-            text = turn_text(enc, turn, users, lead)
+            if asked is not None:
+                users, kind = (asked.user_id,), "warning"
+                text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left:.0f} h (then the deadline "
+                                                f"answers for you, then {policy})")
+            else:
+                lead = f"⏳ your turn's deadline is in about {left:.0f} h (then {policy})"
+                users, kind = tuple(r.user_ids), "warning"
+                text = turn_text(enc, turn, users, lead)
         elif hours > 0 and nudges <= enc.settings.max_nudges:
             # how long the turn has really waited (a nudge held by quiet hours comes later)
             waited = duration_text((now - r.since) / 3600 if r.since is not None else (nudges + 1) * hours)
-            if nudges < enc.settings.max_nudges:
+            if nudges < enc.settings.max_nudges and asked is not None:
+                users, kind = (asked.user_id,), "nudge"
+                text = _asked_text(enc, asked, f"⏰ still waiting for your answer (about {waited})")
+            elif nudges < enc.settings.max_nudges:
                 users, kind = tuple(r.user_ids), "nudge"
                 text = turn_text(enc, turn, users, f"⏰ still your turn (waiting about {waited})")
             else:
                 users, kind = mentioned(tuple(enc.gm_ids)), "notice"
                 times = plural(nudges, "time")
                 more = "No more reminders for this turn." if clock is None else "Its deadline still applies."
+                if asked is not None:
+                    more = (f"It waits for {user_ref(asked.user_id)}'s answer ({asked.title}): a GM can answer for them "
+                            f"with {answer} or take the action back with `/undo`. {more}")
                 text = (
                     f"{' '.join(user_ref(g) for g in users)}: ⏰ {short_names(turn.actors)}'s turn has waited {waited}; "
                     f"players were nudged {times} in **{enc.name}**. {more}"
@@ -84,8 +98,9 @@ class Reminders(ServiceCore):
         else:  # nothing to say now (the settings changed): wait for the next thing that is due
             await self._reschedule(enc, r, now, warned=r.warned, sent=False)
             return None
-        # a nudge or warning offers the turn's buttons; the GM's notice does not
-        buttons = Ping(users, "", live.id, turn_tag(enc, turn), enc.map.kind != "none") if kind != "notice" else None
+        # a nudge or warning offers the turn's buttons; the GM's notice and a reminder of a question do not
+        mine = kind != "notice" and asked is None
+        buttons = Ping(users, "", live.id, turn_tag(enc, turn), enc.map.kind != "none") if mine else None
         return await self._addressed(r, text, users, kind, now, clock[1] if clock else None, buttons)
 
     async def _addressed(
@@ -212,6 +227,15 @@ class Reminders(ServiceCore):
         )[:MAX_MESSAGE]
         await self.store.clear_reminder(r.encounter_id, r.turn_key)
         return Nudge(r, text, gms, kind="deadline")
+
+
+def _asked_text(enc: Encounter, asked: Prompt, lead: str) -> str:
+    """``@ann: ⏰ still waiting for your answer ... in **Boarding**: 🎲 Juno: choose the flips ...``:
+    a reminder to the one player the turn's action waits for."""
+    return (
+        f"{user_ref(asked.user_id)}: {lead} in **{enc.name}**: {asked.title}. Press a button of the question sent to you, "
+        f"or type `/act action:{asked.action} combatant:{asked.actor}` with your answer as `options`."
+    )[:MAX_MESSAGE]
 
 
 #: the command a deadline's action is logged as

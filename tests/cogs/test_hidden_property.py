@@ -401,7 +401,14 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("bob", "/attack", {"combatant": "Meena", "target": "Hera", "weapon": "gravity-saber", "roll": "6,6,6,6"}),
         ("gm", "/act", {"action": "damage", "target": "Xul", "options": "speed=1"}),  # the GM's own marks
         ("gm", "/act", {"action": "heal", "target": "Xul", "options": "speed=1"}),
-    ),),
+    ), (  # Xul's attack at a negative Accuracy waits for Juno's owner to choose the flips
+        ("gm", "/encounter settings", {"options": "target_flips=ask"}),
+        ("gm", "/init roll", {}),
+        ("bob", "/init next", {"combatant": "Meena", "confirm": "true"}),
+        ("gm", "/attack", {"combatant": "Xul", "target": "Juno", "weapon": "rifle", "options": "acc=-9", "roll": "2,2,1"}),
+        ("tess", "/log", {"count": "3"}),
+        ("tess", "/act", {"combatant": "Juno", "action": "flips", "options": "least-harm"}),
+    )),
     "war-and-combat": ((
         ("gm", "/combatant add", {"name": "Lone", "side": "foes", "at": "L10", "facing": "NW",
                                   "sheet": "fighter=27 skills=axe:26 weapons=axe"}),  # unarmoured: it has MP to spend

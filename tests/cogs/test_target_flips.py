@@ -14,10 +14,11 @@ TEXT = "A negative Accuracy allows the target to flip that many faces"
 ATTACK = {"combatant": "Xul", "target": "Juno", "weapon": "rifle", "options": "acc=-5", "roll": "2,2,3"}
 
 
-async def asked_fight(h: Harness, juno: str = "body=0 weapons=pistol:6:3:1", passes: bool = True, **settings: str) -> None:
+async def asked_fight(h: Harness, juno: str = "body=0 weapons=pistol:6:3:1", passes: bool = True, hidden: str = "none",
+                     **settings: str) -> None:
     """Juno (ann's) faces the GM's Xul with `target_flips=ask`; Juno passes (``passes``), so Xul activates."""
     await h.run("gm", "/encounter start", system="damage-grid", name="Boarding", map="12x10")
-    await h.run("gm", "/encounter settings", options="target_flips=ask hidden=none", **settings)
+    await h.run("gm", "/encounter settings", options=f"target_flips=ask hidden={hidden}", **settings)
     await h.run("gm", "/combatant add", name="Juno", owner="@ann", side="crew", at="C8", facing="N", sheet=juno)
     await h.run("gm", "/combatant add", name="Xul", side="boarders", at="C4", facing="S", sheet="body=3 weapons=rifle:6:3:3")
     await h.run("gm", "/init roll")
@@ -63,6 +64,34 @@ async def test_the_attack_waits_for_the_owner_whose_button_resolves_it(h: Harnes
     assert "waits for" not in (await h.run("gm", "/move", combatant="Xul", path="W"))[0].text
 
 
+async def test_a_hidden_attacker_s_dice_and_flips_reach_only_the_target_s_owner(h: Harness) -> None:
+    """With Xul hidden the reply and the players' log say "the GM's roll" and no count of flips; ann's question has both."""
+    await asked_fight(h, hidden="gm")
+    sent = await h.run("gm", "/attack", **ATTACK)
+    public = reply(sent).text
+    assert "🎲 the GM's roll" in public and "choose Juno's flips" in public and "2, 2, 3" not in public
+    assert "2 flips" not in public
+    for who in ("ann", "bob"):
+        log = reply(await h.run(who, "/log", count="1")).text
+        assert "the GM's roll" in log and "2, 2, 3" not in log and "2 flips" not in log
+    assert "2, 2, 3" in reply(await h.run("gm", "/log", count="1")).text
+    [prompt] = h.direct_messages("ann")
+    assert "you may make **2** flips" in prompt.text and "**2, 2, 3**" in prompt.text
+
+
+async def test_the_question_labels_single_flips_and_shows_how_to_type_a_combination(h: Harness) -> None:
+    """Single flips are labelled **Only**; the question gives a typed combination, which is accepted as written."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **ATTACK)
+    [prompt] = h.direct_messages("ann")
+    assert "Only 2→1" in labels(prompt) and "2→1" not in labels(prompt)
+    assert "an **Only** button makes that one flip and no other" in prompt.text
+    typed = prompt.text.split('options:"', 1)[1].split('"', 1)[0]
+    assert typed == "2>1,2>1"
+    sent = await h.run("ann", "/act", action="flips", combatant="Juno", options=typed)
+    assert "the target flips: 2→1, 2→1" in reply(sent).text
+
+
 async def test_only_the_target_owner_may_press(h: Harness) -> None:
     """With her DMs closed the question comes in the channel; the GM and bob pressing are refused privately."""
     await asked_fight(h)
@@ -94,6 +123,34 @@ async def test_the_deadline_takes_the_least_harm(h: Harness) -> None:
     assert "the deadline answered for the player (the least harm)" in log
     [stale] = await h.press("ann", "No flips", DM)
     assert "answered or taken back" in stale.text
+
+
+async def test_with_no_deadline_the_reminders_ping_the_player_who_must_answer(h: Harness) -> None:
+    """No deadline: the question says the GM can answer or `/undo`; the nudge pings ann alone, the GM's notice names the answer."""
+    await asked_fight(h, reminder_hours="1", max_nudges="1")
+    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    await h.run("gm", "/attack", **ATTACK)
+    [prompt] = h.direct_messages("ann")
+    assert "no turn deadline" in prompt.text and "`/undo`" in prompt.text and "least harm is taken" not in prompt.text
+    clock.now += HOUR
+    [nudge] = await h.reminders()
+    assert nudge.pinged_users() == [str(user_id_of("ann"))] and "waiting for your answer" in nudge.text
+    assert "/act action:flips combatant:Juno" in nudge.text and not buttons_of(nudge)
+    clock.now += HOUR
+    [notice] = await h.reminders()
+    assert notice.pinged_users() == [str(user_id_of("gm"))] and "a GM can answer for them" in notice.text
+
+
+async def test_with_a_deadline_the_question_and_the_warning_say_so_to_the_player(h: Harness) -> None:
+    """With a 4 h deadline the question says the least harm is taken then, and the warning before it pings ann."""
+    await asked_fight(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    await h.run("gm", "/attack", **ATTACK)
+    [prompt] = h.direct_messages("ann")
+    assert "at the turn's deadline, 4 h after the turn began, the least harm is taken" in prompt.text
+    clock.now += 3 * HOUR
+    [warning] = await h.reminders()
+    assert warning.pinged_users() == [str(user_id_of("ann"))] and "deadline is in about 1 h" in warning.text
 
 
 async def test_a_restart_between_the_question_and_the_answer(h: Harness) -> None:
@@ -128,6 +185,43 @@ async def test_a_gm_may_answer_by_typing_a_player_may_not_for_another(h: Harness
     assert refused[0].ephemeral
     sent = await h.run("gm", "/act", action="flips", combatant="Juno", options="3>1")
     assert "the target flips: 3→1" in reply(sent).text
+
+
+async def test_a_typed_answer_reads_repeated_flips_and_refuses_too_many(h: Harness) -> None:
+    """`options:"2>1,2>1"` typed turns both 2s, as the button and `flips=` do; three flips with two allowed are refused with the costs."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **{**ATTACK, "roll": "2,2,2"})
+    before = await export(h)
+    [refused] = await h.run("ann", "/act", action="flips", combatant="Juno", options="2>1,2>1,2>1")
+    assert refused.ephemeral and "costs 3 flips (2>1: 1, 2>1: 1, 2>1: 1" in refused.text
+    assert "the target may make 2" in refused.text and await export(h) == before
+    sent = await h.run("ann", "/act", action="flips", combatant="Juno", options="2>1,2>1")
+    assert "the target flips: 2→1, 2→1 → 1, 1, 2" in reply(sent).text
+
+
+async def test_the_refusals_of_an_answer_give_an_example_that_is_accepted(h: Harness) -> None:
+    """An empty answer and flips costing 4 of 2 are refused with the cost, the allowance and an example; the example is accepted."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **ATTACK)
+    [empty] = await h.run("ann", "/act", action="flips", combatant="Juno")
+    [dear] = await h.run("ann", "/act", action="flips", combatant="Juno", options="2>5,3>4")
+    assert "2 flips, a connected face costs 1, the opposite face 2" in empty.text
+    assert "costs 4 flips (2>5: 2, 3>4: 2" in dear.text and "the target may make 2" in dear.text
+    examples = {t.rsplit("like `", 1)[1].split("`")[0].removeprefix('options:"').removesuffix('"') for t in (empty.text, dear.text)}
+    assert examples == {"2>1"}
+    sent = await h.run("ann", "/act", action="flips", combatant="Juno", options="2>1")
+    assert "the target flips: 2→1" in reply(sent).text
+
+
+async def test_the_log_records_the_answer_as_the_answer_to_the_attack(h: Harness) -> None:
+    """After ann's press the log's row reads as Xul's attack answered by her, and `/undo` names it so."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **ATTACK)
+    await h.press("ann", "No flips", DM)
+    log = reply(await h.run("bob", "/log", count="1")).text
+    assert "/act flips (the answer to Xul's attack on Juno): **Xul** activates" in log
+    undone = reply(await h.run("gm", "/undo")).text
+    assert "Undid /act flips (the answer to Xul's attack on Juno) by <@" in undone
 
 
 async def test_a_standing_preference_or_the_gm_s_model_is_not_asked(h: Harness) -> None:

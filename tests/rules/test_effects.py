@@ -1,6 +1,8 @@
 """Effects with durations: the moments a turn passes, the count-down, and the tick after every action."""
 from __future__ import annotations
 
+import pytest
+
 from rules.effects import Effect, active, modifiers, moments, next_id, parse_mods, tick, total
 from rules.errors import InputError
 from rules.events import EffectEnded
@@ -108,6 +110,16 @@ def test_mods_are_read_against_the_systems_declared_values():
                               + ", ".join(v.name for v in system.effect_values) + ".")
         else:
             raise AssertionError(f"{system.key} took speed+1")
+
+
+def test_the_mods_refusal_gives_an_example_its_own_system_takes():
+    """In every system a `mods` text that is not changes is refused with an example of that system's values, which it accepts."""
+    for system in all_systems():
+        first = system.effect_values[0]
+        with pytest.raises(InputError) as refused:
+            parse_mods(f"{first.name}+1 oops", "Bless", system.effect_values, system.title)
+        example = str(refused.value).split("changes like `", 1)[1].split("`")[0]
+        assert len(parse_mods(example, "Bless", system.effect_values, system.title)) == min(len(system.effect_values), 2)
 
 
 def test_modifiers_name_each_running_effect_on_the_target_and_add_up():

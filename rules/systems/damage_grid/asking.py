@@ -7,8 +7,8 @@ encounter keeps it as a question (`state.Asked`) for the model's owner, with the
 (:func:`choices`) the bot offers as buttons (:func:`prompt`). The answer (`/act action:flips`, which the buttons
 send) resolves the declared attack again with the same dice and the chosen flips. While it
 waits, every other rule action in the encounter waits too (:func:`waiting`); reading commands,
-`/undo` (which takes the attack back) and `/encounter end` go on. The turn clock's deadline
-answers it with the least harm (:func:`lapse`).
+`/undo` (which takes the attack back) and `/encounter end` go on. The turn clock's deadline, if
+one is set, answers it with the least harm (:func:`lapse`); its reminders go to the owner.
 
 A GM's model, an area attack's models (each caught model is its own attack) and a model whose
 sheet sets another ``flips=`` keep the sheet's choice (`flips.preferred_flips`).
@@ -67,7 +67,8 @@ def _label(turns: Sequence[flips.Flip]) -> str:
 def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[[Sequence[int]], Any]) -> list[tuple[str, str]]:
     """The answers offered as buttons, ``(label, answer)``, each a different set of flips: the least
     harm (the bot's choice), the most dice turned onto each location of the grid, no flips, then each
-    single flip the points allow, in order of the faces; at most :data:`MAX_CHOICES`."""
+    single flip the points allow (``Only 2→1``: that flip alone), in order of the faces; at most
+    :data:`MAX_CHOICES`. Other combinations are typed (the question says how)."""
     out: list[tuple[str, str]] = []
 
     def offer(label: str, turns: Sequence[flips.Flip]) -> None:
@@ -85,7 +86,7 @@ def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[
     for a in sorted({int(f) for f in faces}):
         for b in flips.FACES:
             if b != a and flips.flip_cost(a, b) <= points:
-                offer(f"{a}→{b}" + (" (2 flips)" if a + b == 7 else ""), [flips.Flip(0, a, b, flips.flip_cost(a, b))])
+                offer(f"Only {a}→{b}" + (" (2 flips)" if a + b == 7 else ""), [flips.Flip(0, a, b, flips.flip_cost(a, b))])
     return out
 
 
@@ -101,7 +102,7 @@ def read_answer(text: str, faces: Sequence[int], points: int) -> list[flips.Flip
     v = (text or "").strip().lower()
     if v == NONE:
         return []
-    turns = flips.parse_flips(v, faces, points, who="the target's flips")
+    turns = flips.parse_flips(v, faces, points, who="the target")
     return [flips.Flip(f.index, f.before, f.after, f.cost, by="target") for f in turns]
 
 
@@ -179,8 +180,9 @@ def answer(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event]:
     text = opts.get("choice") or (words[0] if len(words) == 1 else "")
     text = text.removeprefix("flips=")
     if not text:
-        raise InputError(f"Answer with one of `least-harm`, `none` or flips like `options:\"{asked.faces[0]}>2\"` "
-                         f"(the dice are {', '.join(map(str, asked.faces))}; {asked.points} flips).")
+        raise InputError(f"Answer with one of `least-harm`, `none` or flips like `options:\"{flips.example(asked.faces)}\"` "
+                         f"(the dice are {', '.join(map(str, asked.faces))}; {asked.points} flips, a connected face "
+                         f"costs 1, the opposite face 2).")
     text = text.strip().lower()
     if text != LEAST:
         read_answer(text, asked.faces, asked.points)  # refused before anything is resolved
@@ -204,14 +206,30 @@ def prompt(enc: Encounter) -> Prompt | None:
         (f"**{asked.attacker}** attacks **{asked.target}** with the {asked.weapon or 'attack'} at a negative Accuracy: "
          f"you may make **{asked.points}** flip{'s' if asked.points != 1 else ''} (a neighbouring face 1, the opposite "
          f"face 2)."),
-        (f"The dice: **{shown}**. Press the flips to make; the attack waits for your answer (the turn's deadline takes "
-         f"the least harm)."),
+        f"The dice: **{shown}**. Press the flips to make; the attack waits for your answer ({_until(enc)}).",
     ]
     lines += [f"{label.removesuffix('…')}…: `{answer}`" for label, answer in asked.choices if label.endswith("…")]
-    if len(asked.choices) >= MAX_CHOICES:
-        lines.append("Other flips: `/act action:flips combatant:" + asked.target + " options:\"5>3,4>1\"` in the channel.")
+    lines.append(f"Each button answers at once: an **Only** button makes that one flip and no other. Other combinations: "
+                 f"type `/act action:{ANSWER} combatant:{asked.target} options:\"{_combination(asked.faces, asked.points)}\"` "
+                 f"in the channel.")
+    what = "Lunge" if asked.action.get("name") == "lunge" else "attack"
     return Prompt(user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
-                    title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices))
+                  title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices),
+                  waiting=f"{asked.attacker}'s {what} on {asked.target}")
+
+
+def _combination(faces: Sequence[int], points: int) -> str:
+    """An answer of several flips that fits: each of the first dice the points allow (at most 2)
+    turned to its lowest connected face (``2>1,2>1``)."""
+    return ",".join(flips.example(faces[i:]) for i in range(min(points, 2, len(faces))))
+
+
+def _until(enc: Encounter) -> str:
+    """How long the question waits: to the turn's deadline, which takes the least harm, or, with no
+    deadline, until a GM answers for the player or takes the attack back."""
+    if enc.settings.deadline_hours > 0:
+        return f"at the turn's deadline, {enc.settings.deadline_hours:g} h after the turn began, the least harm is taken"
+    return "there is no turn deadline: meanwhile a GM can answer for you or take the attack back with `/undo`"
 
 
 def waiting(enc: Encounter, action: Action) -> None:

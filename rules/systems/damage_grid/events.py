@@ -129,12 +129,15 @@ class DgAttack(Attacked):
 
 class GridDamage(Event):
     """What an attack did to ``actor``'s grid, per location; ``weapon`` is the carried weapon the
-    Arsenal location stands for (its row's before and after are that weapon's Health)."""
+    Arsenal location stands for (its row's before and after are that weapon's Health); ``stopped``:
+    no location took a hit."""
 
     kind: ClassVar[str] = "grid"
     locations: Annotated[list[LocationHit], Of("actor")] = Field(default_factory=list)
     weapon: str | None = None
     health_lost: Annotated[int, Of("actor")] = 0
+    #: no hit got through (Shield and Body stopped every one): shown even for a hidden target
+    stopped: bool = False
 
 
 class ProneChanged(Event):
@@ -195,9 +198,10 @@ class FlipsAsked(Event):
     kind: ClassVar[str] = "flips_asked"
     target: str
     owner: str
-    #: shown to all: the target's owner is shown them to choose
-    faces: Annotated[list[int], PUBLIC]
-    points: Annotated[int, PUBLIC]
+    #: the attacker's numbers: its Power (how many dice) and Accuracy (how many flips); the target's
+    #: owner reads them in the question sent to them
+    faces: Annotated[list[int], Of("actor")]
+    points: Annotated[int, Of("actor")]
 
 
 class GridMarked(Event):

@@ -50,6 +50,7 @@ __all__ = [
     "aim_location",
     "best_flips",
     "parse_flips",
+    "example",
     "target_flips",
     "LEAST_HARM",
     "read_preference",
@@ -115,7 +116,7 @@ def best_flips(dice: Sequence[int], accuracy: int, aim: str, grid: DamageGrid) -
 
 def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None = None) -> list[Flip]:
     """Read ``flips=5>3,4>1`` against the rolled ``dice`` and the attack's ``accuracy`` (``who``: the
-    target's flips, ``accuracy`` being the flips it may make)."""
+    target, ``accuracy`` being the flips it may make)."""
     if accuracy <= 0:
         raise InputError(
             f"The attack's Accuracy is {accuracy}, so {'the target flips' if accuracy < 0 else 'there are no flips'}: "
@@ -143,9 +144,17 @@ def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None =
         out.append(Flip(i, a, b, flip_cost(a, b)))
     spent = sum(f.cost for f in out)
     if spent > accuracy:
-        budget = f"{who} are {accuracy}" if who else f"the attack's Accuracy is {accuracy}"
-        raise InputError(f"`flips` cost {spent} (a connected face 1, the opposite face 2) but {budget}: flip less.")
+        budget = f"{who} may make {accuracy}" if who else f"the attack's Accuracy is {accuracy}"
+        each = ", ".join(f"{f.before}>{f.after}: {f.cost}" for f in out)
+        raise InputError(f"`{','.join(items)[:40]}` costs {spent} flips ({each}; a connected face costs 1, the opposite "
+                         f"face 2) but {budget}: flip less, like `{example(dice)}`.")
     return sorted(out, key=lambda f: f.index)
+
+
+def example(dice: Sequence[int]) -> str:
+    """A flip that fits any Accuracy of 1 or more: the first die turned to its lowest connected face."""
+    a = int(dice[0]) if dice else 1
+    return f"{a}>{NEIGHBOURS[a][0]}"
 
 
 def _moved(state: tuple[int, ...], a: int, b: int) -> tuple[int, ...]:

@@ -132,8 +132,10 @@ class DgPresenter(Presenter):
         accuracy = sum(m.value for m in e.accuracy)
         lines = [head]
         if not secret(power) and not secret(accuracy):
-            lines.append("; ".join(f"{name} {_terms(mods, str(total))}" for name, mods, total in
-                                   (("Power", e.power, power), ("Accuracy", e.accuracy, accuracy)) if mods))
+            # "as many D6 as the Power": a Power taken below 1 still rolls 1 die (power_of), and says so
+            used = f"1 (at least 1, not {signed(power) if power else 0})" if power < 1 and e.roll.dice else str(power)
+            lines.append("; ".join(f"{name} {_terms(mods, total)}" for name, mods, total in
+                                   (("Power", e.power, used), ("Accuracy", e.accuracy, str(accuracy))) if mods))
         if e.sight != "none":
             lines.append("the target is " + ("partly obstructed" if e.sight == "partial" else "hidden"))
         if e.cover and not secret(e.cover):
@@ -155,6 +157,8 @@ class DgPresenter(Presenter):
 
     def grid_damage(self, e: GridDamage) -> str:
         if secret(e.health_lost):  # a hidden target: its condition, not its grid
+            if e.stopped:
+                return f"**{e.actor}**: no hit gets through (now {self.condition(e.actor)})"
             return f"**{e.actor}** is hit (now {self.condition(e.actor)})"
         if not e.locations:
             return f"**{e.actor}**: no face lands"
@@ -210,7 +214,11 @@ class DgPresenter(Presenter):
         return f"GM: **{e.actor}**'s {e.location.title()}: {how} ({e.before} → {e.after})"
 
     def flips_asked(self, e: FlipsAsked) -> str:
-        """``**Xul** attacks **Juno**: 2, 2, 3 at a negative Accuracy; ... chooses Juno's 2 flips``."""
+        """``**Xul** attacks **Juno**: 2, 2, 3 at a negative Accuracy; ... chooses Juno's 2 flips`` (a hidden
+        attacker's dice and flips are the GM's roll: only the target's owner is sent them)."""
+        if secret(e.points) or any(secret(f) for f in e.faces):
+            return (f"**{e.actor}** attacks **{e.target}**: 🎲 the GM's roll, at a negative Accuracy. The attack waits "
+                    f"for {user_ref(e.owner)} to choose {e.target}'s flips (asked privately)")
         flips = f"{e.points} flip{'s' if e.points != 1 else ''}"
         return (f"**{e.actor}** attacks **{e.target}**: {', '.join(map(str, e.faces))} at a negative Accuracy. The attack "
                 f"waits for {user_ref(e.owner)} to choose {e.target}'s {flips} (asked privately)")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, StatusChanged
+from rules.hidden import for_reader
 from rules.systems.damage_grid.events import DgAttack, GridDamage, ProneChanged
 from rules.systems.damage_grid.sheet import model
 from tests.rules.damage_grid.build import SABER, duel, events
@@ -85,6 +86,26 @@ def test_fewer_dice_by_choice_and_half_power_when_low() -> None:
     s.run("next", actor="Hera")
     res = s.run("attack", [6, 6], actor="Meena", target="Hera", options={"dice": "2"})
     assert len(events(res, DgAttack)[0].roll.dice) == 2
+
+
+def test_a_power_taken_below_one_is_shown_as_the_one_die_rolled() -> None:
+    """"An attack can always roll less power than it has to a minimum of 1": Power 5 −7 rolls 1 die and says Power 1, not −2."""
+    s = duel(a_sheet="weapons=gun:4:5:0", b_sheet="health=30 body=9", b_at="E4")
+    res = s.run("attack", [6], actor="Meena", target="Hera", options={"power": "-7"})
+    (attack,) = events(res, DgAttack)
+    assert attack.roll.label == "1d6"
+    text = s.system.present.text(attack)
+    assert "Power 5 gun −7 ability = 1 (at least 1, not −2)" in text and "= -2" not in text
+
+
+def test_a_hidden_target_whose_body_stops_every_hit_is_not_said_to_be_hit() -> None:
+    """"Shields and Body will always stop damage": when they stop every hit on a hidden target, players read that none got through."""
+    s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=30 body=9", b_at="E4")
+    res = s.run("attack", [3, 3], actor="Meena", target="Hera")
+    (grid,) = events(res, GridDamage)
+    public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(grid), lambda name: name != "Hera")
+    assert public == "**Hera**: no hit gets through (now unhurt)"
+    assert "no hit gets through" in s.system.present.text(grid)
 
 
 def test_an_attack_from_behind_gains_one_power() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import InputError
-from rules.sheet import parse_pairs
+from rules.sheet import parse_options, parse_pairs
 from rules.systems.damage_grid.asking import LEAST, MAX_CHOICES, choices, read_answer
 from rules.systems.damage_grid.events import DgAttack
 from tests.rules.damage_grid.build import duel, events
@@ -102,7 +102,7 @@ def test_parse_flips_two_dice():
         ("5>5", [5], 2, "into itself"),
         ("4>1", [5], 2, "no die left showing 4"),
         ("5>1,5>1", [5, 3], 2, "no die left showing 5"),
-        ("5>2", [5], 1, "cost 2"),
+        ("5>2", [5], 1, "costs 2 flips"),
         ("5>3,3>1", [5, 3], 1, "Accuracy is 1"),
         ("5>3,3>1", [5], 3, "one flip per die"),
     ],
@@ -111,6 +111,27 @@ def test_parse_flips_refuses(text, dice, accuracy, says):
     """Flips that do not fit the dice or the Accuracy are refused with what to do."""
     with pytest.raises(InputError, match=says):
         parse_flips(text, dice, accuracy)
+
+
+def test_flips_costing_too_much_say_each_cost_the_allowance_and_a_valid_example():
+    """"To flip to the opposite side would cost 2 flips": the refusal gives each flip's cost, what is allowed, and a flip that fits."""
+    with pytest.raises(InputError) as refused:
+        parse_flips("2>5,5>2", [2, 2, 1, 5], 2, who="the target")
+    text = str(refused.value)
+    assert "costs 4 flips (2>5: 2, 5>2: 2" in text and "the target may make 2" in text
+    example = text.rsplit("like `", 1)[1].split("`")[0]
+    assert sum(f.cost for f in parse_flips(example, [2, 2, 1, 5], 1)) == 1
+
+
+def test_the_typed_answer_reads_repeated_flips_as_the_attacker_s_flips_do():
+    """"A flip is changing the face of the die": `2>1,2>1` typed as options turns two dice, as `flips=2>1,2>1` does."""
+    dice = [2, 2, 1, 5]
+    for typed in ("2>1,2>1", "2>1 2>1"):
+        [words] = parse_options(typed)
+        assert read_answer(words, dice, 2) == [Flip(0, 2, 1, 1, by="target"), Flip(1, 2, 1, 1, by="target")]
+    assert parse_options("flips=2>1,2>1")["flips"] == "2>1,2>1"
+    with pytest.raises(InputError, match="costs 3 flips .* the target may make 2"):
+        read_answer(next(iter(parse_options("2>1,2>1,2>1"))), [2, 2, 2, 5], 2)
 
 
 def _mind_hits(faces):
