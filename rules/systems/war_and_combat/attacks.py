@@ -65,7 +65,14 @@ from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
 #: bow or sling is made ready as it shoots)
 RELOADED = frozenset({"crossbow"})
 
-__all__ = ["RELOADED", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
+#: the Defenses (``defense``'s rule) of a defence actually made: the others are no defence (rear, unguarded
+#: flank, surprised, helpless, indefensible) or a stunned one's, who takes no action
+DEFENDED = frozenset({"front", "flank", "fallen", "crawling"})
+
+#: the Defense label of a held fighter whose Restrict check failed: it makes no defence
+RESTRICTED_NONE = "Defense (restricted: none)"
+
+__all__ = ["RELOADED", "DEFENDED", "RESTRICTED_NONE", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -214,12 +221,12 @@ def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t
     """A defence the victim of a hold must first win (its Restrict check): the check's events and
     the Defense it leaves (-1, or none on a failure); None when ``t`` is not held or does not defend."""
     against, why = defense(enc, opts, grid, t, c, indefensible)
-    if why not in ("front", "flank", "fallen", "crawling"):
+    if why not in DEFENDED:
         return [], None
     events, free = restrict_check(enc, t, dice)
     if free is None:
         return events, None
-    return events, (against - 1, f"Defense ({why}, restricted)") if free else (opts.rear_defense, "Defense (restricted: none)")
+    return events, (against - 1, f"Defense ({why}, restricted)") if free else (opts.rear_defense, RESTRICTED_NONE)
 
 
 def restricted(enc: Encounter, c: Combatant) -> int | None:

@@ -155,3 +155,15 @@ def test_a_free_attack_is_refused_at_an_unengaged_fighter_or_by_an_engaged_one()
     t.add("Grak", GRAK, side="orcs", at=near(t, "D4", "SE"), facing="NW", owner=None)
     t.run("init_roll", [5, 5, 4, 2, 3, 2])
     assert "only an unengaged fighter" in t.refused("act", [6, 5, 4], name="free-attack", actor="Borin", target="Grak")
+
+
+def test_a_free_attack_from_the_flank_costs_an_unguarded_target_no_action():
+    """"Attacks from the flanks may be defended against at half skill level, but only if the defender forfeits his
+    defenses from the front hexes": Grak, guarding his front, makes no defence against Alda at his flank, so none of
+    his coming flurry's actions is spent on it."""
+    s = alda_steps()
+    s.get("Alda").position = near(s, s.get("Grak").position, "NE", "NE")  # Grak faces NW: his right flank
+    res = s.run("act", [6, 5, 4, 1, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1], name="free-attack", actor="Alda", target="Grak")
+    attack = next(e for e in res.events if isinstance(e, Attacked))
+    assert attack.roll.against_label == "Defense (flank, unguarded)"
+    assert st(s, "Grak").lost == 0
