@@ -367,7 +367,7 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
         if effect.immobile:
             st.immobile = True
             events.append(EffectTaken(actor=t.name, effect="immobile"))
-        if effect.limb == "unusable this round" and where in LIMBS:
+        if (effect.limb == "unusable this round" or effect.this_round) and where in LIMBS:
             events.append(limbs.make_unusable(enc, t, where))
         hurt_limbs = [where] if effect.limb in ("disabled", "impaired") else []
         if effect.limb == "both legs disabled":
