@@ -72,7 +72,7 @@ DEFENDED = frozenset({"front", "flank", "fallen", "crawling"})
 #: the Defense label of a held fighter whose Restrict check failed: it makes no defence
 RESTRICTED_NONE = "Defense (restricted: none)"
 
-__all__ = ["RELOADED", "DEFENDED", "RESTRICTED_NONE", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
+__all__ = ["RELOADED", "DEFENDED", "RESTRICTED_NONE", "moving", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -141,6 +141,12 @@ def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
     w = carried(c, name)
     limbs.hands_ready(enc, c, w)
     return w
+
+
+def moving(c: Combatant) -> list[tuple[str, int]]:
+    """"Movement rate penalizes actions that require skill rolls" (ACTION PENALTY BY PACE): the pace's penalty,
+    once ``c`` has moved this phase (a ranged strike, a free attack's negotiate task and its blow)."""
+    return [("moving", pace_penalty(sheet.pace(c)))] if sheet.state(c).moved else []
 
 
 def _side(opts: OptionValues, options: dict[str, str]) -> str:
@@ -496,8 +502,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
                                 "(\"Otherwise hit locations are random\"); shoot without `aim=`.")
         extra.append((f"called shot ({aimed})" if aimed in SUB_LOCATIONS else "called shot", call))
         aimed = SUB_LOCATIONS.get(aimed, aimed)
-    if st.moved:
-        extra.append(("moving", pace_penalty(sheet.pace(c))))
+    extra += moving(c)
     st.shots += 1
     st.mp = 0  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:

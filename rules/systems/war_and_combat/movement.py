@@ -14,7 +14,9 @@
   uphill (double, unless coming down from a higher hex: the map's heights), `slick` (2, max
   walk), `treacherous` (as open ground, max "creep": only a crawl keeps within it; the GM is
   asked whether it collapses, option `collapse`); faster
-  than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls.
+  than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls
+  (no pace penalty on it: it is no action "that require[s] skill rolls" but the balance the
+  pace itself risks, whose difficulty is the GM's, option `check_target`).
   `obstacle` (tumble over a table) and `gap` (jump across a gap) are obstacle actions at +1
   movement point with their skill roll; a failure halts movement before the hex. The mover may
   choose another of the obstacles table's actions (`options:"via=dive-under"`: its skill and

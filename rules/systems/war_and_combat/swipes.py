@@ -25,6 +25,8 @@ Where the text is silent (the project's defaults):
   free attack in the movement phase) it has all of its actions, and the one spent is taken off
   its coming flurry's;
 - one free attack or swipe a round, whichever comes first;
+- after moving in the phase, the negotiate task and the blow take the pace's action penalty
+  ("Movement rate penalizes actions that require skill rolls"), as a ranged strike does;
 - an interrupt joins the flurry under way: before the reveal it declares with the others,
   after it its declaration is public at once and it rolls its flurry initiative.
 """
@@ -46,6 +48,7 @@ from rules.systems.war_and_combat.attacks import (
     defense,
     foe,
     held_defense,
+    moving,
     resolve_hit,
     wielding,
 )
@@ -144,7 +147,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                              ("wounds", sheet.wound_penalty(c))], target, "negotiate")
+                              ("wounds", sheet.wound_penalty(c)), *moving(c)], target, "negotiate")
     events: list[Event] = [Checked(actor=c.name, what="negotiate", roll=roll)]
     if not roll.success:  # "to avoid being hit"
         return events + damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)
@@ -157,7 +160,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
             _spend(enc, t)  # only a defence made spends the action
     return events + held + resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice,
                                        skill=sheet.skill(c, w.name), attr="agl", indefensible=not defended,
-                                       target_level=level)
+                                       target_level=level, extra=moving(c))
 
 
 def _may_defend(enc: Encounter, opts: OptionValues, t: Combatant) -> bool:

@@ -167,3 +167,16 @@ def test_a_free_attack_from_the_flank_costs_an_unguarded_target_no_action():
     attack = next(e for e in res.events if isinstance(e, Attacked))
     assert attack.roll.against_label == "Defense (flank, unguarded)"
     assert st(s, "Grak").lost == 0
+
+
+def test_a_free_attack_after_moving_takes_the_paces_penalty_on_both_rolls():
+    """"Movement rate penalizes actions that require skill rolls: ... Walk -1": Alda walks a hex, then her free
+    attack's negotiate task and attack roll each take -1 (as a ranged strike after moving does)."""
+    s = alda_steps()
+    s.run("move", actor="Alda", path="SE")
+    res = s.run("act", [6, 6, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    check = res.events[0]
+    assert isinstance(check, Checked) and ("moving", -1) in [(m.name, m.value) for m in check.roll.modifiers]
+    assert check.roll.total == 16 + 1 + 1 - 1
+    attack = next(e for e in res.events if isinstance(e, Attacked))
+    assert ("moving", -1) in [(m.name, m.value) for m in attack.roll.modifiers] and attack.roll.total == 13 - 1
