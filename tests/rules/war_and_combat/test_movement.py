@@ -407,6 +407,21 @@ def test_a_polearm_limits_its_zone_of_threat_and_frees_the_corresponding_obstruc
     assert len(threat(k.enc.grid(), k.get("Pike"))) == 3
 
 
+def test_the_marginal_zone_follows_a_limited_zone_of_threat():
+    """"The marginal zone includes the two hexes to either side of the zone of threat": limited to the hex ahead,
+    Pike's marginal zone is the two hexes beside it (where the left and right threat hexes were); limited to it and
+    the one to its right, the hex beside each end; in full, the two beside the three."""
+    s = pike_and_grak()
+    grid = s.enc.grid()
+    cell = lambda *steps: parse_cell(near(s, "F6", *steps))  # noqa: E731
+    assert marginal(grid, s.get("Pike")) == {cell("NW", "NW"), cell("NE", "NE")}
+    s.run("act", name="limit", actor="Pike", options={"ahead": ""})
+    assert marginal(grid, s.get("Pike")) == {cell("N", "NW"), cell("N", "NE")}
+    assert {h.cell for h in s.system.highlights(s.enc) if h.kind == "marginal"} == {cell("N", "NW"), cell("N", "NE")}
+    s.run("act", name="limit", actor="Pike", options={"right": ""})
+    assert marginal(grid, s.get("Pike")) == {cell("N", "NW"), cell("NE", "NE")}
+
+
 def test_a_limited_polearm_no_longer_stops_one_entering_the_hex_given_up():
     """A zone of threat stops who enters it; the hex the polearm gave up does not. Bad words change nothing."""
     for limit, stopped in ((None, True), ("right", False)):
