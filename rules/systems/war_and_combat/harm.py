@@ -52,17 +52,30 @@ def _where(opts: OptionValues, words: list[str]) -> str:
     if len(found) != 1:
         raise InputError(f"Name one location: {', '.join(LOCATIONS)} (an arm or leg may say `left` or `right`).")
     location = found[0]
+    sides = [w for w in words if w in _SIDES]
+    if len(sides) > 1:
+        raise InputError(f"Name one side of the {location}: `left` or `right`.")
     if location not in ("arm", "leg"):
+        if sides:
+            raise InputError(f"Only an arm or leg has a side: write `{location}` without `{sides[0]}`.")
         return location
-    side = next((w for w in words if w in _SIDES), opts.limb_side)
-    return f"{side} {location}"
+    return f"{sides[0] if sides else opts.limb_side} {location}"
+
+
+def _severity(words: list[str]) -> str | None:
+    """The one severity the words name, if any."""
+    found = [w for w in words if w in SEVERITIES]
+    if len(found) > 1:
+        raise InputError(f"Name one severity, not {' and '.join(found)}: {', '.join(SEVERITIES)} "
+                         "(e.g. `options:\"serious left arm\"`).")
+    return found[0] if found else None
 
 
 def damage(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     """`/act action:damage target:Grak options:"serious left arm"`: the GM gives a wound, with its effects."""
     t = _target(enc, action)
     words = _words(action)
-    severity = next((w for w in words if w in SEVERITIES), None)
+    severity = _severity(words)
     if severity is None:
         raise InputError(f"Say how bad the wound is: {', '.join(SEVERITIES)} (e.g. `options:\"serious left arm\"`).")
     unknown = [w for w in words if w not in (*SEVERITIES, *LOCATIONS, *_SIDES, "penetrating", "blunt")]
@@ -101,7 +114,7 @@ def heal(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Ev
     where = _where(opts, words)
     st = sheet.state(t)
     here = [w for w in st.wounds if w.location == where]
-    severity = next((w for w in words if w in SEVERITIES), None)
+    severity = _severity(words)
     if severity is not None:
         here = [w for w in here if w.severity == severity]
     if not here:
