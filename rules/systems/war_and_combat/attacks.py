@@ -27,6 +27,7 @@ from rules.systems.war_and_combat.options import MISSILE_TARGETS
 from rules.systems.war_and_combat.rounds import (
     acting,
     add_effect,
+    done_full,
     fall,
     full_action,
     quick_action,
@@ -469,6 +470,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     st = sheet.state(c)
     if st.shots >= 1:
         raise IllegalAction(f"{c.name} has made its ranged strike of this phase: the next is in the next phase.")
+    done_full(c, "its next shot is in the next phase")
     if w.name in st.unloaded:
         raise IllegalAction(f"{c.name}'s {w.name} is not loaded: `/act action:load` (a full action: no moving or "
                             "shooting in that phase) reloads it.")
@@ -504,7 +506,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
         aimed = SUB_LOCATIONS.get(aimed, aimed)
     extra += moving(c)
     st.shots += 1
-    st.mp = 0  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
+    st.mp, st.full = 0, "shooting"  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:
         st.unloaded.append(w.name)
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name), attr="dex",
@@ -519,9 +521,14 @@ def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     """"Load Weapon", a full action ("Full Actions prohibit movement"): reload a weapon that was shot,
     in a step in which ``c`` has neither moved nor shot; it moves no more in that phase."""
     st = sheet.state(c)
+    w = carried(c, name).name if name else None  # refused when it carries no such weapon
     if not st.unloaded:
-        raise IllegalAction(f"{c.name} has nothing to load: a {', '.join(sorted(RELOADED))} is loaded again after it shoots.")
-    w = catalogue_weapon(name).name if name else st.unloaded[0]
+        reloaded = sorted(RELOADED & {x.name for x in sheet.weapons(c)})
+        if not reloaded:
+            raise IllegalAction(f"{c.name} has no {' or '.join(sorted(RELOADED))} to load: a bow or a sling is made "
+                                "ready as it shoots.")
+        raise IllegalAction(f"{c.name} has nothing to load: its {', '.join(reloaded)} is loaded again after it shoots.")
+    w = w or st.unloaded[0]
     if w not in st.unloaded:
         raise IllegalAction(f"{c.name}'s {w} is loaded already.")
     refuse_if_busy(c, "load")

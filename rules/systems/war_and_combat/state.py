@@ -36,6 +36,9 @@ class WacCombatant(CombatantState):
     quick: bool = False
     #: ranged strikes made this phase (one a phase)
     shots: int = Field(0, ge=0, le=10)
+    #: the full action made this phase (``loading``, ``aiming``, ``sheathing a weapon``, ``shooting``): no more
+    #: moving, shooting or full action in it
+    full: str | None = Field(None, max_length=40)
     #: actions left in the flurry under way
     actions: int = Field(0, ge=0, le=100)
     #: actions lost this round (shock, fumbles), taken off the next flurry's

@@ -436,3 +436,11 @@ def test_a_limited_polearm_no_longer_stops_one_entering_the_hex_given_up():
     assert s.get("Pike").state.limit is None
     t = alone("weapons=broadsword")
     assert "no polearm" in t.refused("act", name="limit", actor="Borin", options={"ahead": ""})
+
+
+def test_a_path_longer_than_the_points_says_what_it_costs_and_what_is_left():
+    """"During each phase, the fighter can spend up to half his movement points": a swimmer (Swim 4: 2 a phase)
+    given three steps is told the path costs 3 and it has 2, not that it has none left."""
+    s = alone("pace=swim")
+    text = s.refused("move", actor="Borin", path="N N N")
+    assert "costs 3 movement point(s)" in text and "Borin has 2 left this phase" in text
