@@ -249,6 +249,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     if passing and zone_of(enc, grid, c, cell) is not None:
         raise IllegalAction("A pass-through must reach a hex outside every zone of threat and danger in one go.")
     c.position, c.facing = cell.name, facing
+    st.spent += min(st.mp, spent)
     st.mp -= min(st.mp, spent)
     if st.fallen:  # a fall on the way: it crawls from that moment
         fall(enc, opts, c)
