@@ -70,6 +70,7 @@ HIGHLIGHT_TINTS: dict[str, tuple[RGB, int]] = {
     "reach": ((255, 150, 30), 90),
     "threat": ((230, 60, 40), 60),
     "danger": ((200, 0, 0), 110),
+    "obstructed": ((60, 90, 130), 90),
 }
 _OTHER_TINT: tuple[RGB, int] = ((150, 80, 220), 70)
 

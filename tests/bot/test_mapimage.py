@@ -324,6 +324,18 @@ def test_shaded_cells_are_tinted() -> None:
     assert _pixel(img, enc, "F3") == BOARD
 
 
+def test_obstructed_and_marginal_hexes_take_their_own_tints() -> None:
+    """War & Combat's zone legend: "M - marginal zones, X - obstructed hexes": the two kinds are shaded apart."""
+    from bot.maps.style import tinted
+    from rules.geometry import parse_cell
+    from rules.system import Highlight
+
+    enc = _enc()
+    shade = [Highlight(parse_cell("C3"), "obstructed"), Highlight(parse_cell("D3"), "marginal")]
+    img = Image.open(io.BytesIO(render_map(enc, cell_px=CELL, highlights=shade))).convert("RGB")
+    assert _pixel(img, enc, "C3") == tinted(BOARD, "obstructed") != _pixel(img, enc, "D3") == tinted(BOARD, "marginal")
+
+
 @pytest.mark.parametrize("room", ["both", "one", "none"])
 def test_a_cell_shaded_twice_shows_both_tints(room: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A cell two kinds shade takes both tints, the second over the first, on walls too; whether

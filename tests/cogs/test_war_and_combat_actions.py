@@ -34,7 +34,7 @@ async def test_an_archer_aims_and_then_cannot_shoot_that_phase(h: Harness) -> No
     assert "**Alda** aims its bow at Grak" in said(sent)
     before = await export(h)
     refused = reply(await h.run("ann", "/attack", combatant="Alda", target="Grak", weapon="bow", roll="5,5,6"))
-    assert refused.ephemeral and "ranged strike of this phase" in refused.text
+    assert refused.ephemeral and "spent this phase aiming (a full action)" in refused.text
     assert await export(h) == before
 
 
@@ -52,7 +52,7 @@ async def test_a_sprinter_covers_five_hexes_a_phase_and_a_swimmer_two(h: Harness
     assert reply(await h.run("bob", "/move", path="S")).ephemeral
     await h.run("bob", "/init next")
     refused = reply(await h.run("gm", "/move", combatant="Grak", path="NW NW NW"))
-    assert refused.ephemeral and "0 movement point(s) left this phase; that step costs 1" in refused.text
+    assert refused.ephemeral and "costs 3 movement point(s) and Grak has 2 left this phase" in refused.text
     await h.run("gm", "/move", combatant="Grak", path="NW NW")
     assert (await fighter(h, "Grak"))["position"] != "L9"
 

@@ -27,6 +27,7 @@ from rules.systems.war_and_combat.options import MISSILE_TARGETS
 from rules.systems.war_and_combat.rounds import (
     acting,
     add_effect,
+    done_full,
     fall,
     full_action,
     quick_action,
@@ -65,7 +66,14 @@ from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
 #: bow or sling is made ready as it shoots)
 RELOADED = frozenset({"crossbow"})
 
-__all__ = ["RELOADED", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
+#: the Defenses (``defense``'s rule) of a defence actually made: the others are no defence (rear, unguarded
+#: flank, surprised, helpless, indefensible) or a stunned one's, who takes no action
+DEFENDED = frozenset({"front", "flank", "fallen", "crawling"})
+
+#: the Defense label of a held fighter whose Restrict check failed: it makes no defence
+RESTRICTED_NONE = "Defense (restricted: none)"
+
+__all__ = ["RELOADED", "DEFENDED", "RESTRICTED_NONE", "moving", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -134,6 +142,12 @@ def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
     w = carried(c, name)
     limbs.hands_ready(enc, c, w)
     return w
+
+
+def moving(c: Combatant) -> list[tuple[str, int]]:
+    """"Movement rate penalizes actions that require skill rolls" (ACTION PENALTY BY PACE): the pace's penalty,
+    once ``c`` has moved this phase (a ranged strike, a free attack's negotiate task and its blow)."""
+    return [("moving", pace_penalty(sheet.pace(c)))] if sheet.state(c).moved else []
 
 
 def _side(opts: OptionValues, options: dict[str, str]) -> str:
@@ -214,12 +228,12 @@ def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t
     """A defence the victim of a hold must first win (its Restrict check): the check's events and
     the Defense it leaves (-1, or none on a failure); None when ``t`` is not held or does not defend."""
     against, why = defense(enc, opts, grid, t, c, indefensible)
-    if why not in ("front", "flank", "fallen", "crawling"):
+    if why not in DEFENDED:
         return [], None
     events, free = restrict_check(enc, t, dice)
     if free is None:
         return events, None
-    return events, (against - 1, f"Defense ({why}, restricted)") if free else (opts.rear_defense, "Defense (restricted: none)")
+    return events, (against - 1, f"Defense ({why}, restricted)") if free else (opts.rear_defense, RESTRICTED_NONE)
 
 
 def restricted(enc: Encounter, c: Combatant) -> int | None:
@@ -360,7 +374,7 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
         if effect.immobile:
             st.immobile = True
             events.append(EffectTaken(actor=t.name, effect="immobile"))
-        if effect.limb == "unusable this round" and where in LIMBS:
+        if (effect.limb == "unusable this round" or effect.this_round) and where in LIMBS:
             events.append(limbs.make_unusable(enc, t, where))
         hurt_limbs = [where] if effect.limb in ("disabled", "impaired") else []
         if effect.limb == "both legs disabled":
@@ -456,6 +470,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     st = sheet.state(c)
     if st.shots >= 1:
         raise IllegalAction(f"{c.name} has made its ranged strike of this phase: the next is in the next phase.")
+    done_full(c, "its next shot is in the next phase")
     if w.name in st.unloaded:
         raise IllegalAction(f"{c.name}'s {w.name} is not loaded: `/act action:load` (a full action: no moving or "
                             "shooting in that phase) reloads it.")
@@ -489,10 +504,9 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
                                 "(\"Otherwise hit locations are random\"); shoot without `aim=`.")
         extra.append((f"called shot ({aimed})" if aimed in SUB_LOCATIONS else "called shot", call))
         aimed = SUB_LOCATIONS.get(aimed, aimed)
-    if st.moved:
-        extra.append(("moving", pace_penalty(sheet.pace(c))))
+    extra += moving(c)
     st.shots += 1
-    st.mp = 0  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
+    st.mp, st.full = 0, "shooting"  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:
         st.unloaded.append(w.name)
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name), attr="dex",
@@ -507,9 +521,14 @@ def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     """"Load Weapon", a full action ("Full Actions prohibit movement"): reload a weapon that was shot,
     in a step in which ``c`` has neither moved nor shot; it moves no more in that phase."""
     st = sheet.state(c)
+    w = carried(c, name).name if name else None  # refused when it carries no such weapon
     if not st.unloaded:
-        raise IllegalAction(f"{c.name} has nothing to load: a {', '.join(sorted(RELOADED))} is loaded again after it shoots.")
-    w = catalogue_weapon(name).name if name else st.unloaded[0]
+        reloaded = sorted(RELOADED & {x.name for x in sheet.weapons(c)})
+        if not reloaded:
+            raise IllegalAction(f"{c.name} has no {' or '.join(sorted(RELOADED))} to load: a bow or a sling is made "
+                                "ready as it shoots.")
+        raise IllegalAction(f"{c.name} has nothing to load: its {', '.join(reloaded)} is loaded again after it shoots.")
+    w = w or st.unloaded[0]
     if w not in st.unloaded:
         raise IllegalAction(f"{c.name}'s {w} is loaded already.")
     refuse_if_busy(c, "load")

@@ -9,9 +9,12 @@ leg, left or right). Where the text is silent (the project's defaults):
   word `penetrating` is given (the text's B or P record);
 - an arm or leg without a side is the option `limb_side`'s, as for a hit;
 - healing removes the worst wound at the location (or the one of the severity named, or with
-  `all` every wound there); a limb with no wound left is no longer impaired or disabled, and
-  one downed by a mortal wound stands again (active) once nothing else keeps it down; a
-  knockout or a stun is not undone by it (`/effect remove` ends a stun).
+  `all` every wound there) and what it caused that lasts ("can no longer be used until
+  healed"): a limb is impaired or disabled, and the fighter immobile, only while a wound left
+  causes it (a critical belly wound keeps both legs disabled, a critical chest wound keeps it
+  immobile); one downed by a mortal wound or immobility is active again once nothing else keeps
+  it down. A fall is a position: it stays fallen until it stands. A knockout or a stun is not
+  undone by it (`/effect remove` ends a stun).
 """
 from __future__ import annotations
 
@@ -25,7 +28,8 @@ from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.attacks import downed, inflict
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.rounds import set_status
-from rules.systems.war_and_combat.tables import LOCATIONS, SEVERITIES, WOUND_NATURE
+from rules.systems.war_and_combat.state import WoundRecord
+from rules.systems.war_and_combat.tables import LOCATIONS, SEVERITIES, WOUND_NATURE, wound_effect
 
 __all__ = ["damage", "heal"]
 
@@ -48,17 +52,30 @@ def _where(opts: OptionValues, words: list[str]) -> str:
     if len(found) != 1:
         raise InputError(f"Name one location: {', '.join(LOCATIONS)} (an arm or leg may say `left` or `right`).")
     location = found[0]
+    sides = [w for w in words if w in _SIDES]
+    if len(sides) > 1:
+        raise InputError(f"Name one side of the {location}: `left` or `right`.")
     if location not in ("arm", "leg"):
+        if sides:
+            raise InputError(f"Only an arm or leg has a side: write `{location}` without `{sides[0]}`.")
         return location
-    side = next((w for w in words if w in _SIDES), opts.limb_side)
-    return f"{side} {location}"
+    return f"{sides[0] if sides else opts.limb_side} {location}"
+
+
+def _severity(words: list[str]) -> str | None:
+    """The one severity the words name, if any."""
+    found = [w for w in words if w in SEVERITIES]
+    if len(found) > 1:
+        raise InputError(f"Name one severity, not {' and '.join(found)}: {', '.join(SEVERITIES)} "
+                         "(e.g. `options:\"serious left arm\"`).")
+    return found[0] if found else None
 
 
 def damage(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     """`/act action:damage target:Grak options:"serious left arm"`: the GM gives a wound, with its effects."""
     t = _target(enc, action)
     words = _words(action)
-    severity = next((w for w in words if w in SEVERITIES), None)
+    severity = _severity(words)
     if severity is None:
         raise InputError(f"Say how bad the wound is: {', '.join(SEVERITIES)} (e.g. `options:\"serious left arm\"`).")
     unknown = [w for w in words if w not in (*SEVERITIES, *LOCATIONS, *_SIDES, "penetrating", "blunt")]
@@ -71,6 +88,25 @@ def damage(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     return [EffectTaken(actor=t.name, effect="wounded", detail=detail), *inflict(enc, opts, t, where, severity, penetrating, dice)]
 
 
+def _lasting(wounds: list[WoundRecord]) -> tuple[set[str], set[str], bool]:
+    """The limbs impaired, the limbs disabled and the immobility that the wounds ``wounds`` cause."""
+    impaired: set[str] = set()
+    disabled: set[str] = set()
+    immobile = False
+    for w in wounds:
+        effect = wound_effect(w.location.split()[-1], w.severity)
+        if effect is None:
+            continue
+        if effect.limb == "impaired":
+            impaired.add(w.location)
+        elif effect.limb == "disabled":
+            disabled.add(w.location)
+        elif effect.limb == "both legs disabled":
+            disabled.update(("left leg", "right leg"))
+        immobile = immobile or effect.immobile
+    return impaired, disabled, immobile
+
+
 def heal(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     """`/act action:heal target:Grak options:"left arm"`: the GM takes away the worst wound there."""
     t = _target(enc, action)
@@ -78,7 +114,7 @@ def heal(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Ev
     where = _where(opts, words)
     st = sheet.state(t)
     here = [w for w in st.wounds if w.location == where]
-    severity = next((w for w in words if w in SEVERITIES), None)
+    severity = _severity(words)
     if severity is not None:
         here = [w for w in here if w.severity == severity]
     if not here:
@@ -87,9 +123,10 @@ def heal(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Ev
     gone = here if "all" in words else [max(here, key=lambda w: SEVERITIES.index(w.severity))]
     st.wounds = [w for w in st.wounds if not any(w is g for g in gone)]
     events: list[Event] = [EffectTaken(actor=t.name, effect="healed", detail=", ".join(f"{w.severity} {where}" for w in gone))]
-    if not any(w.location == where for w in st.wounds):  # the limb is whole again
-        st.impaired = [x for x in st.impaired if x != where]
-        st.disabled = [x for x in st.disabled if x != where]
+    impaired, disabled, immobile = _lasting(st.wounds)
+    st.impaired = [x for x in st.impaired if x in impaired]
+    st.disabled = [x for x in st.disabled if x in disabled]
+    st.immobile = st.immobile and immobile
     if t.status == "downed" and not st.unconscious and not st.immobile and not any(w.severity == "mortal" for w in st.wounds):
         events += set_status(t, "active", "healed")
     return events + downed(t)

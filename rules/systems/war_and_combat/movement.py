@@ -14,7 +14,9 @@
   uphill (double, unless coming down from a higher hex: the map's heights), `slick` (2, max
   walk), `treacherous` (as open ground, max "creep": only a crawl keeps within it; the GM is
   asked whether it collapses, option `collapse`); faster
-  than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls.
+  than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls
+  (no pace penalty on it: it is no action "that require[s] skill rolls" but the balance the
+  pace itself risks, whose difficulty is the GM's, option `check_target`).
   `obstacle` (tumble over a table) and `gap` (jump across a gap) are obstacle actions at +1
   movement point with their skill roll; a failure halts movement before the hex. The mover may
   choose another of the obstacles table's actions (`options:"via=dive-under"`: its skill and
@@ -126,12 +128,33 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None
     return [tuple(label.split(" ", 1)) for _, label in found[1]]  # type: ignore[misc]
 
 
+def _cost(grid: Grid, cell: Cell, facing: str, plan: Plan) -> int:
+    """The movement points the steps and pivots of ``plan`` cost from ``cell`` facing ``facing``."""
+    total = 0
+    for kind, arg in plan:
+        if kind == "pivot":
+            total, facing = total + (arg != facing), arg
+            continue
+        nxt, cost, facing = step_cost(grid, cell, facing, arg, kind == "keep")
+        if nxt is None:
+            break
+        total, cell = total + cost, nxt
+    return total
+
+
+def _too_dear(c: Combatant, cost: int, left: int) -> str:
+    return f"That move costs {cost} movement point(s) and {c.name} has {left} left this phase."
+
+
 def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dice) -> list[Event]:
     c = acting(enc, action.actor)
     st = sheet.state(c)
     if st.immobile or st.unconscious:
         raise IllegalAction(f"{c.name} cannot move.")
     refuse_if_busy(c, "move")
+    if st.full:  # "Full Actions prohibit movement"
+        raise IllegalAction(f"{c.name}'s {st.full} (a full action) ended its movement this phase: it moves again in "
+                            "the next phase.")
     if enc.phase == "movement" and engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, and may adjust one hex after it.")
     if enc.phase == "movement" and (danger_by := zone_of(enc, grid, c, c.cell)) is not None:  # type: ignore[arg-type]
@@ -155,8 +178,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         if kind == "pivot":
             if arg != facing:
                 if spent + 1 > st.mp:  # "can spend up to half his movement points": a pivot is never carried over
-                    raise IllegalAction(f"{c.name} has {st.mp - spent} movement point(s) left this phase; the pivot to "
-                                        f"face {arg} costs 1. Move fewer hexes, or pivot in the next phase.")
+                    raise IllegalAction(_too_dear(c, spent + 1 + _cost(grid, cell, arg, plan[i + 1:]), st.mp)
+                                        + " Move fewer hexes, or pivot in the next phase.")
                 spent, pivots = spent + 1, pivots + 1
                 facing = arg
             if not passing and (caught := brought_into_threat(enc, grid, c, cell, facing, held)) is not None:
@@ -176,9 +199,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
             raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
         if spent + cost > st.mp:
             if i < len(plan) - 1 or spent >= st.mp:
-                raise IllegalAction(f"{c.name} has {st.mp - spent} movement point(s) left this phase; that step costs {cost}"
-                                    + (" (a step too dear for the points left may end a move: it is begun now and finished"
-                                       " from the next phase's points)." if spent < st.mp else "."))
+                raise IllegalAction(_too_dear(c, spent + cost + _cost(grid, nxt, after, plan[i + 1:]), st.mp)
+                                    + " Give a shorter path (its last step may cost more than the points left: it is "
+                                      "begun now and finished from the next phase's points).")
             # "If the character does not have enough movement points to negotiate an obstacle during a phase or
             # round, then that movement action is carried over to the next phase or round."
             st.carry, st.carry_to, st.owed = f"{kind} {arg}", nxt.name, cost - (st.mp - spent)
@@ -226,6 +249,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     if passing and zone_of(enc, grid, c, cell) is not None:
         raise IllegalAction("A pass-through must reach a hex outside every zone of threat and danger in one go.")
     c.position, c.facing = cell.name, facing
+    st.spent += min(st.mp, spent)
     st.mp -= min(st.mp, spent)
     if st.fallen:  # a fall on the way: it crawls from that moment
         fall(enc, opts, c)

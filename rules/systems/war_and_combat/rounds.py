@@ -41,6 +41,7 @@ __all__ = [
     "fall",
     "quick_action",
     "full_action",
+    "done_full",
 ]
 
 PHASES = ("movement", "flurry", "adjustment", "morale")
@@ -246,7 +247,8 @@ def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> l
     order = enc.order[::-1] if phase == "adjustment" else list(enc.order)
     for c in enc.combatants:
         st = sheet.state(c)
-        st.mp, st.moved, st.shots, st.quick = phase_mp(opts, c, phase), False, 0, False
+        st.mp, st.moved, st.shots, st.quick, st.full = phase_mp(opts, c, phase), False, 0, False, None
+        st.spent, st.quick_mp = 0, (st.mp + 1) // 2 if opts.quick_movement == "half" else None
         if phase == "adjustment" and c.name in est.tactics:
             st.mp = min(st.mp, 2)  # after a flurry: a one-hex adjustment
     events: list[Event] = [PhaseBegan(phase=phase, order=order)]
@@ -276,10 +278,18 @@ def end_step(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 
 
 def quick_action(c: Combatant) -> None:
-    """"A character may perform one quick action during each movement phase": spend it, or refuse a second."""
+    """"A character may perform one quick action during each movement phase": spend it, or refuse a second;
+    "Quick Actions can be done with limited movement": with option `quick_movement=half` the phase's
+    movement is at most half its points (refused after more, and the points left cut after it)."""
     st = sheet.state(c)
     if st.quick:
         raise IllegalAction(f"{c.name} has taken its quick action of this phase: the next is in the next phase.")
+    if st.quick_mp is not None:  # "Quick Actions can be done with limited movement" (option `quick_movement`)
+        if st.spent > st.quick_mp:
+            raise IllegalAction(f"{c.name} has spent {st.spent} movement point(s) this phase: a quick action \"can be "
+                                f"done with limited movement\", at most {st.quick_mp} (half the phase's): take it in the "
+                                "next phase, or move less before it.")
+        st.mp = min(st.mp, st.quick_mp - st.spent)
     st.quick = True
 
 
@@ -287,10 +297,18 @@ def full_action(c: Combatant, what: str) -> None:
     """"Full Actions prohibit movement": ``what`` is made in a step in which ``c`` has neither moved
     nor shot, and it moves and shoots no more in that phase."""
     st = sheet.state(c)
-    if st.moved or st.shots:
-        raise IllegalAction(f"{c.name} has {'moved' if st.moved else 'shot'} this phase: {what} is a full action, "
-                            "made in a phase without moving or shooting.")
-    st.mp, st.shots = 0, 1
+    done_full(c, f"{what} is a full action too: make it in the next phase")
+    if st.moved:
+        raise IllegalAction(f"{c.name} has moved this phase: {what} is a full action, made in a phase without moving "
+                            "or shooting.")
+    st.mp, st.full = 0, what
+
+
+def done_full(c: Combatant, then: str) -> None:
+    """Refuse what a full action made this phase forbids (``then``: what that is, for the message)."""
+    made = sheet.state(c).full
+    if made:
+        raise IllegalAction(f"{c.name} has spent this phase {made} (a full action): {then}.")
 
 
 def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movement", "adjustment")) -> Combatant:

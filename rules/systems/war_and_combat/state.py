@@ -32,10 +32,17 @@ class WacCombatant(CombatantState):
     mp: int = Field(0, ge=0, le=100)
     #: stepped this phase (its pace then penalises skill rolls)
     moved: bool = False
+    #: movement points spent on steps and pivots this phase
+    spent: int = Field(0, ge=0, le=100)
     #: the quick action of this phase is used (stand, wield, coup-de-grâce)
     quick: bool = False
+    #: the most movement points a phase with a quick action may spend ("limited movement"; None: no limit)
+    quick_mp: int | None = Field(None, ge=0, le=100)
     #: ranged strikes made this phase (one a phase)
     shots: int = Field(0, ge=0, le=10)
+    #: the full action made this phase (``loading``, ``aiming``, ``sheathing a weapon``, ``shooting``): no more
+    #: moving, shooting or full action in it
+    full: str | None = Field(None, max_length=40)
     #: actions left in the flurry under way
     actions: int = Field(0, ge=0, le=100)
     #: actions lost this round (shock, fumbles), taken off the next flurry's

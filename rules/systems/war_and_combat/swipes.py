@@ -18,11 +18,15 @@ Where the text is silent (the project's defaults):
 - the negotiate task: 3d6 + Tactics + Agility modifier + wound penalties must exceed
   `swipe_base` (10) + the highest Fighter rank in the flurry; a failure is struck by the
   target instead (random location, impact with a low skew die: the pass-through's blow);
-- the target defends (spending one of its actions) unless it has none left or is under an
-  effect with code "surprised"; otherwise the swipe is indefensible; before its flurry (a
+- the target may defend unless it has no action left or is under an effect with code
+  "surprised"; otherwise the swipe is indefensible; only a defence actually made (from the
+  front, a guarded flank, fallen or crawling, and not lost to a hold's failed check) spends
+  one of its actions; before its flurry (a
   free attack in the movement phase) it has all of its actions, and the one spent is taken off
   its coming flurry's;
 - one free attack or swipe a round, whichever comes first;
+- after moving in the phase, the negotiate task and the blow take the pace's action penalty
+  ("Movement rate penalizes actions that require skill rolls"), as a ranged strike does;
 - an interrupt joins the flurry under way: before the reveal it declares with the others,
   after it its declaration is public at once and it rolls its flurry initiative.
 """
@@ -37,7 +41,17 @@ from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, sheet
-from rules.systems.war_and_combat.attacks import damage, foe, held_defense, resolve_hit, wielding
+from rules.systems.war_and_combat.attacks import (
+    DEFENDED,
+    RESTRICTED_NONE,
+    damage,
+    defense,
+    foe,
+    held_defense,
+    moving,
+    resolve_hit,
+    wielding,
+)
 from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
@@ -133,33 +147,37 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                              ("wounds", sheet.wound_penalty(c))], target, "negotiate")
+                              ("wounds", sheet.wound_penalty(c)), *moving(c)], target, "negotiate")
     events: list[Event] = [Checked(actor=c.name, what="negotiate", roll=roll)]
     if not roll.success:  # "to avoid being hit"
         return events + damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)
-    defended = _defends(enc, opts, t)
+    defended = _may_defend(enc, opts, t)
     held: list[Event] = []
     level = None
     if defended:
         held, level = held_defense(enc, opts, grid, c, t, False, dice)
+        if defense(enc, opts, grid, t, c)[1] in DEFENDED and (level is None or level[1] != RESTRICTED_NONE):
+            _spend(enc, t)  # only a defence made spends the action
     return events + held + resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice,
                                        skill=sheet.skill(c, w.name), attr="agl", indefensible=not defended,
-                                       target_level=level)
+                                       target_level=level, extra=moving(c))
 
 
-def _defends(enc: Encounter, opts: OptionValues, t: Combatant) -> bool:
+def _may_defend(enc: Encounter, opts: OptionValues, t: Combatant) -> bool:
     """"(1) aware of the attack and not surprised; and (2) has not used up all of his actions": whether ``t``
-    defends, spending an action (in its flurry under way, or before its flurry one of the coming flurry's)."""
-    tst = sheet.state(t)
+    may defend (in its flurry under way, or before its flurry with the coming flurry's actions)."""
     before = not flurry.in_flurry(enc, t)
-    left = flurry.actions_for(enc, opts, t) if before else tst.actions
-    if left <= 0 or active(enc.effects, t.name, "surprised") is not None:
-        return False
-    if before:
-        tst.lost += 1
-    else:
+    left = flurry.actions_for(enc, opts, t) if before else sheet.state(t).actions
+    return left > 0 and active(enc.effects, t.name, "surprised") is None
+
+
+def _spend(enc: Encounter, t: Combatant) -> None:
+    """The action a defence made costs: one of the flurry under way's, or before its flurry one of the coming one's."""
+    tst = sheet.state(t)
+    if flurry.in_flurry(enc, t):
         tst.actions -= 1
-    return True
+    else:
+        tst.lost += 1
 
 
 def interrupt(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dice) -> list[Event]:

@@ -343,7 +343,9 @@ class WoundEffect:
     ``actions_lost``: actions lost this round; ``no_action_rounds``: dice of rounds without any
     action; ``drops``: how far a carried item lands; ``falls``, ``unconscious``, ``immobile``;
     ``limb``: what becomes of the struck limb ("unusable this round", "impaired", "disabled",
-    "both legs disabled"); ``defense``: the Defense the victim has while it lasts."""
+    "both legs disabled"); ``this_round``: the limb is also unusable for the rest of the round
+    (Stumble, "Like the Stumble? check": it "may not stand on the leg for the rest of the
+    round"); ``defense``: the Defense the victim has while it lasts."""
 
     name: str
     text: str
@@ -355,6 +357,7 @@ class WoundEffect:
     unconscious: bool = False
     immobile: bool = False
     limb: str | None = None
+    this_round: bool = False
     defense: DefenseRule | None = None
 
 
@@ -431,6 +434,7 @@ WOUND_EFFECTS: dict[tuple[str, str], WoundEffect] = {
         actions_lost=1,
         falls=True,
         limb="impaired",
+        this_round=True,
         defense=FALLEN,
     ),
     ("leg", "critical"): WoundEffect("disabled", _DISABLED, limb="disabled"),

@@ -4,7 +4,11 @@
   three front hexes; at range 2 the three hexes ahead at two hexes (the target hex and the
   one to either side closest to the fighter). A polearm leaves the gap: its hexes at range 1
   are obstructed, not threatened. A two-handed sword threatens those hexes too.
-- Marginal zone: the two hexes to either side of the zone of threat at range 2 or more.
+- Marginal zone: "the two hexes to either side of the zone of threat" at range 2 or more: the
+  polearm diagram is lost in the text we have (flattened to its legend), so it is read as the
+  hexes beside the zone of threat in its own ring (at the same range), next to its ends; a
+  limited zone of threat takes its marginal zone with it (limited to the hex ahead, the two
+  beside that hex, where the left and right threat hexes were).
 - Zone of danger (only while the fighter is engaged, and of any fighter, allies included: "any
   hex that is in range of a weapon held by any fighter that is actively engaged"): the six hexes
   around a one-hex swung weapon; a polearm's is its zone of threat; a two-handed sword adds the
@@ -17,7 +21,7 @@
   "the corresponding obstructed hex(es) is considered unobstructed" - by default those on the
   side of the hexes given up (option `polearm_limit=dropped`; `kept`: those before the hexes
   still threatened). Each obstructed hex corresponds to the threat hex on its side (left,
-  ahead, right); the marginal zone stays as it was.
+  ahead, right).
 """
 from __future__ import annotations
 
@@ -95,7 +99,11 @@ def _zones(grid: Grid, origin: Cell, facing: str, w: Weapon, limit: str | None =
         threat |= {x for x in _ring(grid, origin, d) if _angle(grid, origin, facing, x) < 45}
     if w.polearm and limit in LIMITS:
         threat = {x for x in threat if _side(grid, origin, facing, x) in LIMITS[limit]}
-    edge = {x for d in range(2, w.reach + 1) for x in _ring(grid, origin, d) if 45 <= _angle(grid, origin, facing, x) <= 61}
+    edge = set()
+    for d in range(2, w.reach + 1):  # the hexes beside the zone of threat in its own ring, as limited
+        ring = _ring(grid, origin, d)
+        held = [x for x in ring if x in threat]
+        edge |= {x for x in ring if x not in threat and any(grid.distance(x, y) == 1 for y in held)}
     return frozenset(threat), frozenset(edge)
 
 

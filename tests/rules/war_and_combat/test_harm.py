@@ -58,3 +58,48 @@ def test_heal_takes_the_worst_wound_there_and_bad_words_change_nothing():
     assert "no wound to the belly" in s.refused("act", name="heal", target="Grak", options={"belly": ""})
     assert "Name the wounded" in s.refused("act", name="damage", options={"light": "", "head": ""})
     assert s.enc.model_dump() == before
+
+
+def test_healing_a_critical_chest_wound_takes_away_its_immobility_but_not_the_fall():
+    """"In the case of a chest wound, the character is conscious but immobile" until healed ("can no longer be used
+    until healed"): healed, Grak is neither immobile nor downed, and stays fallen until it stands."""
+    s = duel()
+    s.run("act", name="damage", target="Grak", options={"critical": "", "chest": ""})
+    assert st(s, "Grak").immobile and s.get("Grak").status == "downed" and st(s, "Grak").fallen
+    s.run("act", name="heal", target="Grak", options={"chest": ""})
+    assert not st(s, "Grak").immobile and s.get("Grak").status == "active" and st(s, "Grak").fallen
+
+
+def test_healing_a_critical_belly_wound_gives_back_both_legs_but_not_a_legs_own_wound():
+    """"In the case of a belly wound, both legs are disabled" until healed: healing the belly frees both legs, save a
+    leg disabled by its own wound ("The limb is disabled and can no longer be used until healed")."""
+    s = duel()
+    s.run("act", name="damage", target="Grak", options={"critical": "", "belly": ""})
+    s.run("act", name="damage", target="Grak", options={"critical": "", "right": "", "leg": ""})
+    assert sorted(st(s, "Grak").disabled) == ["left leg", "right leg"]
+    s.run("act", name="heal", target="Grak", options={"belly": ""})
+    assert st(s, "Grak").disabled == ["right leg"]
+
+
+def test_healing_a_leg_keeps_it_disabled_while_the_belly_wound_stays():
+    """"In the case of a belly wound, both legs are disabled": healing a leg's own wound leaves it disabled by the
+    belly wound, which is still there."""
+    s = duel()
+    s.run("act", name="damage", target="Grak", options={"critical": "", "belly": ""})
+    s.run("act", [6, 6, 5], name="damage", target="Grak", options={"light": "", "left": "", "leg": ""})
+    s.run("act", name="heal", target="Grak", options={"left": "", "leg": ""})
+    assert sorted(st(s, "Grak").disabled) == ["left leg", "right leg"]
+
+
+def test_a_wound_with_two_severities_or_a_side_on_the_body_is_refused():
+    """A wound has one severity ("Light, Serious, Critical" and mortal) and only "an arm or leg" has a side: two
+    severities, two sides or a side on the head, chest or belly are refused with what to type, and change nothing."""
+    s = duel()
+    assert "one severity" in s.refused("act", name="damage", target="Grak", options={"light": "", "serious": "", "head": ""})
+    assert "Only an arm or leg" in s.refused("act", name="damage", target="Grak", options={"light": "", "left": "", "head": ""})
+    assert "one side of the arm" in s.refused("act", name="damage", target="Grak", options={"light": "", "left": "", "right": "",
+                                                                                 "arm": ""})
+    s.run("act", name="damage", target="Grak", options={"light": "", "chest": ""})
+    assert "Only an arm or leg" in s.refused("act", name="heal", target="Grak", options={"left": "", "chest": ""})
+    assert "one severity" in s.refused("act", name="heal", target="Grak", options={"light": "", "serious": "", "chest": ""})
+    assert [(w.location, w.severity) for w in st(s, "Grak").wounds] == [("chest", "light")]

@@ -407,6 +407,21 @@ def test_a_polearm_limits_its_zone_of_threat_and_frees_the_corresponding_obstruc
     assert len(threat(k.enc.grid(), k.get("Pike"))) == 3
 
 
+def test_the_marginal_zone_follows_a_limited_zone_of_threat():
+    """"The marginal zone includes the two hexes to either side of the zone of threat": limited to the hex ahead,
+    Pike's marginal zone is the two hexes beside it (where the left and right threat hexes were); limited to it and
+    the one to its right, the hex beside each end; in full, the two beside the three."""
+    s = pike_and_grak()
+    grid = s.enc.grid()
+    cell = lambda *steps: parse_cell(near(s, "F6", *steps))  # noqa: E731
+    assert marginal(grid, s.get("Pike")) == {cell("NW", "NW"), cell("NE", "NE")}
+    s.run("act", name="limit", actor="Pike", options={"ahead": ""})
+    assert marginal(grid, s.get("Pike")) == {cell("N", "NW"), cell("N", "NE")}
+    assert {h.cell for h in s.system.highlights(s.enc) if h.kind == "marginal"} == {cell("N", "NW"), cell("N", "NE")}
+    s.run("act", name="limit", actor="Pike", options={"right": ""})
+    assert marginal(grid, s.get("Pike")) == {cell("N", "NW"), cell("NE", "NE")}
+
+
 def test_a_limited_polearm_no_longer_stops_one_entering_the_hex_given_up():
     """A zone of threat stops who enters it; the hex the polearm gave up does not. Bad words change nothing."""
     for limit, stopped in ((None, True), ("right", False)):
@@ -421,3 +436,11 @@ def test_a_limited_polearm_no_longer_stops_one_entering_the_hex_given_up():
     assert s.get("Pike").state.limit is None
     t = alone("weapons=broadsword")
     assert "no polearm" in t.refused("act", name="limit", actor="Borin", options={"ahead": ""})
+
+
+def test_a_path_longer_than_the_points_says_what_it_costs_and_what_is_left():
+    """"During each phase, the fighter can spend up to half his movement points": a swimmer (Swim 4: 2 a phase)
+    given three steps is told the path costs 3 and it has 2, not that it has none left."""
+    s = alone("pace=swim")
+    text = s.refused("move", actor="Borin", path="N N N")
+    assert "costs 3 movement point(s)" in text and "Borin has 2 left this phase" in text

@@ -113,9 +113,9 @@ def test_an_engaged_fighter_makes_no_swipe():
     assert "is engaged" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")
 
 
-def alda_steps() -> Scenario:
+def alda_steps(**options: object) -> Scenario:
     """Borin and Grak engaged; the movement phase comes to Alda's step (unengaged, two hexes N of Grak)."""
-    s = wac(tactics_skew="no")
+    s = wac(tactics_skew="no", **options)
     s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
     s.add("Grak", GRAK, side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
     s.add("Alda", ALDA, side="dwarves", at="E3", facing="S")
@@ -155,3 +155,44 @@ def test_a_free_attack_is_refused_at_an_unengaged_fighter_or_by_an_engaged_one()
     t.add("Grak", GRAK, side="orcs", at=near(t, "D4", "SE"), facing="NW", owner=None)
     t.run("init_roll", [5, 5, 4, 2, 3, 2])
     assert "only an unengaged fighter" in t.refused("act", [6, 5, 4], name="free-attack", actor="Borin", target="Grak")
+
+
+def test_a_free_attack_from_the_flank_costs_an_unguarded_target_no_action():
+    """"Attacks from the flanks may be defended against at half skill level, but only if the defender forfeits his
+    defenses from the front hexes": Grak, guarding his front, makes no defence against Alda at his flank, so none of
+    his coming flurry's actions is spent on it."""
+    s = alda_steps()
+    s.get("Alda").position = near(s, s.get("Grak").position, "NE", "NE")  # Grak faces NW: his right flank
+    res = s.run("act", [6, 5, 4, 1, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1], name="free-attack", actor="Alda", target="Grak")
+    attack = next(e for e in res.events if isinstance(e, Attacked))
+    assert attack.roll.against_label == "Defense (flank, unguarded)"
+    assert st(s, "Grak").lost == 0
+
+
+def test_a_free_attack_after_moving_takes_the_paces_penalty_on_both_rolls():
+    """"Movement rate penalizes actions that require skill rolls: ... Walk -1": Alda walks a hex, then her free
+    attack's negotiate task and attack roll each take -1 (as a ranged strike after moving does)."""
+    s = alda_steps()
+    s.run("move", actor="Alda", path="SE")
+    res = s.run("act", [6, 6, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    check = res.events[0]
+    assert isinstance(check, Checked) and ("moving", -1) in [(m.name, m.value) for m in check.roll.modifiers]
+    assert check.roll.total == 16 + 1 + 1 - 1
+    attack = next(e for e in res.events if isinstance(e, Attacked))
+    assert ("moving", -1) in [(m.name, m.value) for m in attack.roll.modifiers] and attack.roll.total == 13 - 1
+
+
+def test_a_free_attack_is_a_quick_action_with_limited_movement():
+    """"Quick Actions can be done with limited movement" (option `quick_movement=half`): Alda walks 2 points a phase,
+    so with her free attack she moves at most 1: after spending 2 it is refused, and after it 1 point is left."""
+    s = alda_steps()
+    s.run("move", actor="Alda", path="SE", facing="S")
+    text = s.refused("act", [6, 5, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    assert "spent 2 movement point(s)" in text and "at most 1" in text
+    t = alda_steps()
+    t.run("act", [6, 5, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    assert st(t, "Alda").mp == 1 and "has 1 left" in t.refused("move", actor="Alda", path="N N")
+    u = alda_steps(quick_movement="full")
+    u.run("move", actor="Alda", path="SE", facing="S")
+    u.run("act", [6, 6, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    assert st(u, "Alda").quick

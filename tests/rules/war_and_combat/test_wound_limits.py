@@ -207,3 +207,16 @@ def test_sheathing_is_a_full_action():
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
     s.run("move", actor="Borin", path="N")
     assert "full action" in s.refused("act", name="sheathe", actor="Borin")
+
+
+def test_a_serious_leg_wound_keeps_the_fighter_down_this_round():
+    """Stumble: "Like the Stumble? check, except the character automatically falls down", and Stumble? "may not
+    stand on the leg for the rest of the round": after a serious leg wound standing is refused until the round ends."""
+    s = duel()
+    fight(s)
+    s.run("act", name="damage", target="Grak", options={"serious": "", "left": "", "leg": ""})
+    assert st(s, "Grak").fallen and st(s, "Grak").impaired == ["left leg"]
+    s.run("act", name="hold", actor="Borin")
+    s.run("act", name="hold", actor="Grak")
+    assert s.enc.phase == "adjustment" and s.enc.current == "Grak"
+    assert "until the round ends" in s.refused("act", name="stand", actor="Grak")
