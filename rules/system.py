@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 
-from rules.actions import Action, make_action
+from rules.actions import Act, Action, ActionContext, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotAllowed, RulesError
 from rules.fight import FightRules
@@ -290,9 +290,20 @@ class RuleSystem(FightRules):
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         raise IllegalAction(f"{self.title} has no coup-de-grace.")
 
+    def context(self, enc: Encounter, action: Action, dice: Dice) -> ActionContext:
+        """What a handler works with (`rules.actions.ActionContext`) for ``action`` on ``enc``."""
+        return ActionContext(
+            encounter=enc, grid=enc.grid(), options=self.option_values(enc), dice=dice, actor=enc.find(action.actor),
+        )
+
     def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        known = ", ".join(self.act_actions) or "none"
-        raise IllegalAction(f"`{action.name}` is not an action here. Actions: {known}.")
+        """`/act`: the action's declared handler, given the context and the action under its table name.
+        (War & Combat and damage-grid still override this with their own tables, until they declare handlers.)"""
+        assert isinstance(action, Act)
+        spec = self.actions.get(action.name)
+        if spec.handler is None:
+            raise IllegalAction(f"`{spec.name}` has no handler in {self.title}.")
+        return spec.handler(self.context(enc, action, dice), action.model_copy(update={"name": spec.name}))
 
     # -- presentation hooks -------------------------------------------------------------------------
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import Act, Attack, CoupDeGrace as CoupDeGraceAction, Move
+from rules.actions import Attack, CoupDeGrace as CoupDeGraceAction, Move
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
@@ -37,7 +37,7 @@ from rules.sheet import SheetKey, read_sheet
 from rules.state import register_state
 from rules.system import Action, Highlight, RuleSystem, Turn, register
 from rules.systems.coup_de_grace import activation, attacks, movement
-from rules.systems.coup_de_grace.actions import ACTIONS, HANDLERS
+from rules.systems.coup_de_grace.actions import ACTIONS
 from rules.systems.coup_de_grace.events import HpChanged
 from rules.systems.coup_de_grace.options import OPTIONS
 from rules.systems.coup_de_grace.present import CoupDeGracePresenter
@@ -207,10 +207,6 @@ class CoupDeGrace(RuleSystem):
         grid = self.need_grid(enc)
         self.need_started(enc)
         return attacks.attack(enc, grid, action, dice, special_cdg=ruleset(enc).cdg_action)
-
-    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
-        spec = self.actions.get(action.name)
-        return HANDLERS[spec.name](enc, self.need_grid(enc), action, dice)
 
 
 register_state(CoupDeGrace.key, MiniState, BattleState)

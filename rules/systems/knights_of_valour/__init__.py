@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import Act, make_action
+from rules.actions import make_action
 from rules.dice import Dice
 from rules.events import Edited, Event
 from rules.models import Combatant, Encounter
@@ -31,7 +31,7 @@ from rules.state import state_as
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn, register
 from rules.systems.knights_of_valour import attacks, initiative, movement, sheet
-from rules.systems.knights_of_valour.actions import ACTIONS, HANDLERS
+from rules.systems.knights_of_valour.actions import ACTIONS
 from rules.systems.knights_of_valour.events import HpSet
 from rules.systems.knights_of_valour.options import DEFAULT_ARMOURS, DEFAULT_WEAPONS, OPTIONS
 from rules.systems.knights_of_valour.present import KovPresenter, sheet_summary
@@ -222,9 +222,5 @@ class KnightsOfValour(RuleSystem):
 
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action)
-
-    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
-        spec = self.actions.get(action.name)
-        return HANDLERS[spec.name](enc, self.option_values(enc), action.model_copy(update={"name": spec.name}))
 
     # -- presentation -----------------------------------------------------------------------------

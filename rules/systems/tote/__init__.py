@@ -96,7 +96,7 @@ class ToteSystem(RuleSystem):
         c.hp = len(c.sheet["track"]) - st.filled
         if c.hp == 0 and c.status == "active":
             c.status = "downed"
-        return initiative.settle(enc, self.side_defeated)
+        return initiative.settle(enc)
 
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         """`/combatant hp`: the GM marks (``change`` below 0) or clears boxes of the Injury Track,
@@ -144,32 +144,29 @@ class ToteSystem(RuleSystem):
         return initiative.turn(enc)
 
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.roll_initiative(enc, action, dice, self.side_defeated)
+        return initiative.roll_initiative(enc, action, dice)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.set_initiative(enc, action, self.side_defeated)
+        return initiative.set_initiative(enc, action)
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.reorder(enc, action, self.side_defeated)
+        return initiative.reorder(enc, action)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.next_turn(enc, action, self.side_defeated)
+        return initiative.next_turn(enc, action)
 
     def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """The GM passes a combatant out of turn: it keeps its points and loses this round's action."""
-        return initiative.next_turn(enc, action, self.side_defeated)
-
-    def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return actions.act(enc, action, dice, self.side_defeated)
+        return initiative.next_turn(enc, action)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return actions.attack(enc, action, dice, self.side_defeated)
+        return actions.attack(self.context(enc, action, dice), action)
 
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return actions.move(enc, action, dice, self.side_defeated)
+        return actions.move(self.context(enc, action, dice), action)
 
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return actions.coup_de_grace(enc, action, dice, self.side_defeated)
+        return actions.coup_de_grace(self.context(enc, action, dice), action)
 
     # -- presentation (made in present.py) ----------------------------------------------------------
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
@@ -185,10 +182,7 @@ class ToteSystem(RuleSystem):
 
     # -- victory and removal ------------------------------------------------------------------------
     def side_defeated(self, enc: Encounter, side: str) -> bool:
-        """Everyone of ``side`` still in the fight is down; escaped heroes left it and are not defeated."""
-        down = ("out",) if opts(enc).victory == "out" else ("out", "downed")
-        staying = [c for c in enc.combatants if c.side == side and not cstate(c).escaped]
-        return bool(staying) and all(c.status in down for c in staying)
+        return initiative.defeated(enc, side)
 
     @staticmethod
     def _left(enc: Encounter, side: str) -> bool:
@@ -216,4 +210,4 @@ class ToteSystem(RuleSystem):
             st.pending_return = None
         st.tiebreak = [n for n in st.tiebreak if n != c.name]
         forget_pairs(enc, c.name)
-        return initiative.settle(enc, self.side_defeated)
+        return initiative.settle(enc)

@@ -5,10 +5,9 @@ the cost, runs the handler, spends the points and passes the turn on (`initiativ
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from rules.actions import Act, ActionSpec, ActionTable, Attack, CoupDeGrace, Move
+from rules.actions import Act, ActionContext, ActionSpec, ActionTable, Attack, CoupDeGrace, Handler, Move
 from rules.dice import Dice
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, InputError, NotYourTurn
@@ -16,7 +15,6 @@ from rules.events import Event, mod
 from rules.report import plural
 from rules.models import Combatant, Encounter
 from rules.systems.tote import attacks, initiative
-from rules.systems.tote.initiative import Defeated
 from rules.systems.tote.events import (
     Defending,
     Disengaged,
@@ -48,7 +46,7 @@ from rules.systems.tote.skill import run_test
 from rules.systems.tote.state import DEFEND, Pending, Protect, cstate, estate
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
 
-__all__ = ["ACTIONS", "OPTION_WORDS", "acting", "perform", "act", "attack", "move", "coup_de_grace"]
+__all__ = ["ACTIONS", "OPTION_WORDS", "acting", "perform", "attack", "move", "coup_de_grace"]
 
 OPTION_WORDS = ("keep", "bonus", "ally", "weapon", *BAND_WORDS)
 _TEST_OPTIONS = (("keep=N", "the skill die to keep"), ("bonus=N", "a bonus from -10 to 10"))
@@ -64,49 +62,13 @@ def _at_distance(enc: Encounter, c: Combatant | None) -> bool:
     return not is_melee(enc)
 
 
-def _melee(name: str, help: str, *, target: bool = True, options: tuple[tuple[str, str], ...] = _TEST_OPTIONS) -> ActionSpec:
-    return ActionSpec(name, help, f"{MELEE_COSTS[name]} initiative, melee round", target=target, options=options, legal=_in_melee)
-
-
-ACTIONS = ActionTable(
-    _melee("assault", "attack a foe at +2 to hit; the foe may return an attack at +2 for free, as its action"),
-    _melee("assist", "an ally gains 1 initiative, and a Strike test at a foe", options=(("ally=NAME", "the ally"), *_TEST_OPTIONS)),
-    _melee("defend", "attacks against you take -2 this round, gain 1 initiative; a Strike test if you name a target"),
-    _melee("disengage", "break off from a foe: you count as disengaged for the next round", options=()),
-    _melee("grapple", "a Brawl attack with bare hands"),
-    _melee("intimidate", "an Impress test against 7 + the foe's Rating (or a hero's Stag): each success takes 1 initiative from it"),
-    _melee("protect", "if unengaged, name an ally: attacks on it hit you instead this round", options=(("ally=NAME", "the ally (or `target`)"),)),
-    ActionSpec(
-        "shoot",
-        "a Shoot test at a foe in range with a weapon that shoots (melee rounds: only if unengaged)",
-        "3 initiative in a melee round, 0 in a distance round",
-        target=True,
-        options=(("weapon=NAME", "the weapon"), *_TEST_OPTIONS),
-    ),
-    _melee("strike", "a Strike test against a foe (if engaged, that foe)"),
-    ActionSpec(
-        "move",
-        "one band nearer or farther from your foes (or from the `target` foe); away from Far tries to Escape Foes",
-        "0 initiative, distance round",
-        target=True,
-        options=(("far|close|melee|in|away|escape", "where to"),),
-        legal=_at_distance,
-    ),
-    ActionSpec(
-        "shoot-and-move",
-        "a Shoot test at the current range, then a move",
-        "1 initiative, distance round",
-        target=True,
-        options=(("far|close|melee|in|away", "where to"), ("weapon=NAME", "the weapon")),
-        legal=_at_distance,
-    ),
-    ActionSpec(
-        "distance",
-        "set the distance for everyone: melee rounds, or distance rounds at Close or Far",
-        gm_only=True,
-        options=(("far|close|melee", "the distance"),),
-    ),
-)
+def _melee_action(
+    name: str, help: str, step: Step, *, target: bool = True, options: tuple[tuple[str, str], ...] = _TEST_OPTIONS
+) -> ActionSpec:
+    return ActionSpec(
+        name, help, f"{MELEE_COSTS[name]} initiative, melee round", target=target, options=options, legal=_in_melee,
+        handler=on_turn(step),
+    )
 
 
 # -- who acts ---------------------------------------------------------------------------------------
@@ -141,10 +103,13 @@ def acting(enc: Encounter, action: Acting) -> Combatant:
     return c
 
 
-def perform(
-    enc: Encounter, c: Combatant, name: str, action: Acting, dice: Dice, defeated: Defeated, cost: int | None = None
-) -> list[Event]:
-    """Check the round type and the cost, run the action, spend, and pass the turn on."""
+#: what one of a combatant's actions does once it may act and has paid: ``(enc, c, action, dice)``
+Step = Callable[[Encounter, Combatant, Acting, Dice], list[Event]]
+
+
+def perform(ctx: ActionContext, c: Combatant, name: str, step: Step, action: Acting, cost: int | None = None) -> list[Event]:
+    """Check the round type and the cost, take the step, spend, and pass the turn on."""
+    enc = ctx.encounter
     table = costs(enc)
     if name not in table and cost is None:
         if is_melee(enc):
@@ -166,9 +131,9 @@ def perform(
         )
     c.initiative = have - cost
     spent = Spent(actor=c.name, action=name, cost=cost, before=have, after=c.initiative)
-    results = _HANDLERS[name](enc, c, action, dice)
+    results = step(enc, c, action, ctx.dice)
     cstate(c).acted = enc.round
-    return [spent, *results, *initiative.settle(enc, defeated)]
+    return [spent, *results, *initiative.settle(enc)]
 
 
 # -- the handlers ----------------------------------------------------------------------------------
@@ -282,24 +247,10 @@ def _coup_de_grace(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> 
     return take_out(enc, t, "out", "coup-de-grace")
 
 
-_HANDLERS: dict[str, Callable[..., list[Event]]] = {
-    "strike": _strike,
-    "assault": _assault,
-    "assist": _assist,
-    "defend": _defend,
-    "disengage": _disengage,
-    "grapple": _grapple,
-    "intimidate": _intimidate,
-    "protect": _protect,
-    "shoot": _shoot,
-    "move": _move,
-    "shoot-and-move": _shoot_and_move,
-    "coup-de-grace": _coup_de_grace,
-}
-
 
 # -- the commands ----------------------------------------------------------------------------------
-def _return_attack(enc: Encounter, c: Combatant, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
+def _return_attack(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc = ctx.encounter
     st = estate(enc)
     assert st.pending_return is not None
     assaulter = enc.get(st.pending_return.against)
@@ -307,38 +258,45 @@ def _return_attack(enc: Encounter, c: Combatant, action: Acting, dice: Dice, def
     if action.target and enc.get(action.target) is not assaulter:
         raise IllegalAction(f"A return attack answers the Assault: its target is {assaulter.name}.")
     bonus = mod("Assault return", opts(enc).assault_bonus)
-    events, _ = attacks.attack(enc, c, assaulter, action, dice, skill="strike", what="return", melee=True, extra=[bonus])
+    events, _ = attacks.attack(enc, c, assaulter, action, ctx.dice, skill="strike", what="return", melee=True, extra=[bonus])
     cstate(c).acted = enc.round
     spent = Spent(actor=c.name, action="return", cost=0, before=c.initiative or 0, after=c.initiative or 0)
-    return [spent, *events, *initiative.settle(enc, defeated)]
+    return [spent, *events, *initiative.settle(enc)]
 
 
 def _only_return(c: Combatant) -> IllegalAction:
     return IllegalAction(f"{c.name} may only return the Assault now (`/attack`) or let it go (`/init next`).")
 
 
-def act(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
-    name = (action.name or "").strip().lower().replace("&", "and").replace("_", "-").replace(" ", "-")
-    name = re.sub("-+", "-", name)
-    if name == "distance":
-        return _set_distance(enc, action, defeated)
-    spec = ACTIONS.get(name)
+def on_turn(step: Step) -> Handler:
+    """The handler of an action taken on the combatant's turn: it checks who may act (while an
+    Assault waits for its answer, only `strike` or `assault` answer it), then `perform`s ``step``."""
+
+    def handler(ctx: ActionContext, action: Act) -> list[Event]:
+        c = acting(ctx.encounter, action)
+        if estate(ctx.encounter).pending_return:
+            if action.name not in ("strike", "assault"):
+                raise _only_return(c)
+            return _return_attack(ctx, c, action)
+        return perform(ctx, c, action.name, step, action)
+
+    return handler
+
+
+def attack(ctx: ActionContext, action: Attack) -> list[Event]:
+    """`/attack`: a Strike in a melee round, a Shoot in a distance round, or the answer to an Assault."""
+    enc = ctx.encounter
     c = acting(enc, action)
     if estate(enc).pending_return:
-        if spec.name not in ("strike", "assault"):
-            raise _only_return(c)
-        return _return_attack(enc, c, action, dice, defeated)
-    return perform(enc, c, spec.name, action, dice, defeated)
+        return _return_attack(ctx, c, action)
+    if is_melee(enc):
+        return perform(ctx, c, "strike", _strike, action)
+    return perform(ctx, c, "shoot", _shoot, action)
 
 
-def attack(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
-    c = acting(enc, action)
-    if estate(enc).pending_return:
-        return _return_attack(enc, c, action, dice, defeated)
-    return perform(enc, c, "strike" if is_melee(enc) else "shoot", action, dice, defeated)
-
-
-def move(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
+def move(ctx: ActionContext, action: Move) -> list[Event]:
+    """`/move`: one band, as `/act action:move`."""
+    enc = ctx.encounter
     if action.path or action.facing:
         raise InputError("TOTE has no map: move with `to:` a band (far, close, melee) or `in`, `away`, `escape`.")
     c = acting(enc, action)
@@ -347,20 +305,23 @@ def move(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list
             "In melee rounds nobody moves between bands: break off with `/act action:disengage` (3 initiative); "
             "the GM sets a new distance with `/act action:distance`."
         )
-    return perform(enc, c, "move", action, dice, defeated)
+    return perform(ctx, c, "move", _move, action)
 
 
-def coup_de_grace(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
+def coup_de_grace(ctx: ActionContext, action: CoupDeGrace) -> list[Event]:
+    """`/coupdegrace`: a melee blow that takes an unconscious foe out, at its own cost."""
+    enc = ctx.encounter
     c = acting(enc, action)
     if estate(enc).pending_return:
         raise _only_return(c)
     if not is_melee(enc):
         raise IllegalAction("A coup-de-grace is a melee blow: it waits for melee rounds.")
-    return perform(enc, c, "coup-de-grace", action, dice, defeated, cost=opts(enc).coup_de_grace_cost)
+    return perform(ctx, c, "coup-de-grace", _coup_de_grace, action, cost=opts(enc).coup_de_grace_cost)
 
 
-def _set_distance(enc: Encounter, action: Act, defeated: Defeated) -> list[Event]:
+def _set_distance(ctx: ActionContext, action: Act) -> list[Event]:
     """The GM sets the distance (`gm_only` in the table: the service lets only the GM send it)."""
+    enc = ctx.encounter
     words = [w for w in action.options if w in BANDS]
     if len(words) != 1 or len(action.options) != 1:
         raise InputError("Give one distance in `options`: `far`, `close` or `melee`, like `options:far`.")
@@ -371,8 +332,52 @@ def _set_distance(enc: Encounter, action: Act, defeated: Defeated) -> list[Event
     all_at(enc, band)
     if band != "melee":
         st.engaged = []
-    return [DistanceSet(band=band, started=enc.started), *initiative.settle(enc, defeated)]
+    return [DistanceSet(band=band, started=enc.started), *initiative.settle(enc)]
 
+
+ACTIONS = ActionTable(
+    _melee_action("assault", "attack a foe at +2 to hit; the foe may return an attack at +2 for free, as its action", _assault),
+    _melee_action("assist", "an ally gains 1 initiative, and a Strike test at a foe", _assist, options=(("ally=NAME", "the ally"), *_TEST_OPTIONS)),
+    _melee_action("defend", "attacks against you take -2 this round, gain 1 initiative; a Strike test if you name a target", _defend),
+    _melee_action("disengage", "break off from a foe: you count as disengaged for the next round", _disengage, options=()),
+    _melee_action("grapple", "a Brawl attack with bare hands", _grapple),
+    _melee_action("intimidate", "an Impress test against 7 + the foe's Rating (or a hero's Stag): each success takes 1 initiative from it", _intimidate),
+    _melee_action("protect", "if unengaged, name an ally: attacks on it hit you instead this round", _protect, options=(("ally=NAME", "the ally (or `target`)"),)),
+    ActionSpec(
+        "shoot",
+        "a Shoot test at a foe in range with a weapon that shoots (melee rounds: only if unengaged)",
+        "3 initiative in a melee round, 0 in a distance round",
+        target=True,
+        options=(("weapon=NAME", "the weapon"), *_TEST_OPTIONS),
+        handler=on_turn(_shoot),
+    ),
+    _melee_action("strike", "a Strike test against a foe (if engaged, that foe)", _strike),
+    ActionSpec(
+        "move",
+        "one band nearer or farther from your foes (or from the `target` foe); away from Far tries to Escape Foes",
+        "0 initiative, distance round",
+        target=True,
+        options=(("far|close|melee|in|away|escape", "where to"),),
+        legal=_at_distance,
+        handler=on_turn(_move),
+    ),
+    ActionSpec(
+        "shoot-and-move",
+        "a Shoot test at the current range, then a move",
+        "1 initiative, distance round",
+        target=True,
+        options=(("far|close|melee|in|away", "where to"), ("weapon=NAME", "the weapon")),
+        legal=_at_distance,
+        handler=on_turn(_shoot_and_move),
+    ),
+    ActionSpec(
+        "distance",
+        "set the distance for everyone: melee rounds, or distance rounds at Close or Far",
+        gm_only=True,
+        options=(("far|close|melee", "the distance"),),
+        handler=_set_distance,
+    ),
+)
 
 # the distance table's names are the `/act` names too
 assert set(DISTANCE_COSTS) <= set(ACTIONS.names)

@@ -5,8 +5,6 @@ of each melee round the unengaged gain (``unengaged_gain``); distance rounds gai
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rules.actions import InitOrder, InitRoll, InitSet, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotYourTurn
@@ -28,7 +26,6 @@ from rules.systems.tote.skill import run_test
 from rules.systems.tote.state import cstate, estate
 from rules.turns import pool
 
-Defeated = Callable[[Encounter, str], bool]
 
 __all__ = ["entries", "ready", "waiting", "turn", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over"]
 
@@ -75,18 +72,25 @@ def turn(enc: Encounter) -> Turn:
     return Turn((c.name,), (enc.round, c.name), label, c.name, c.side)
 
 
-def over(enc: Encounter, defeated: Defeated) -> bool:
+def defeated(enc: Encounter, side: str) -> bool:
+    """Everyone of ``side`` still in the fight is down; escaped heroes left it and are not defeated."""
+    down = ("out",) if opts(enc).victory == "out" else ("out", "downed")
+    staying = [c for c in enc.combatants if c.side == side and not cstate(c).escaped]
+    return bool(staying) and all(c.status in down for c in staying)
+
+
+def over(enc: Encounter) -> bool:
     sides = enc.sides()
     return len(sides) >= 2 and sum(not defeated(enc, s) for s in sides) <= 1
 
 
-def settle(enc: Encounter, defeated: Defeated) -> list[Event]:
+def settle(enc: Encounter) -> list[Event]:
     """Start the next round when nobody is left to act, then refresh phase, order and current."""
     events: list[Event] = []
     st = estate(enc)
     if st.pending_return and enc.get(st.pending_return.by).status != "active":
         st.pending_return = None
-    live = enc.started and not enc.winner and not over(enc, defeated) and not st.pending_return
+    live = enc.started and not enc.winner and not over(enc) and not st.pending_return
     if live and pool.round_over(entries(enc)):
         events += start_round(enc, enc.round + 1)
     enc.order = pool.order(entries(enc))
@@ -135,7 +139,7 @@ def start_round(enc: Encounter, number: int) -> list[Event]:
 
 
 # -- the initiative commands -------------------------------------------------------------------------
-def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice, defeated: Defeated) -> list[Event]:
+def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice) -> list[Event]:
     if action.actor is None and enc.started:
         raise IllegalAction(
             f"Combat has already started (round {enc.round}): roll for a newcomer with `combatant:NAME`, "
@@ -158,29 +162,29 @@ def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice, defeated: Defe
     if action.actor is None:
         estate(enc).distance = opts(enc).distance
         events += start_round(enc, 1)
-    return events + settle(enc, defeated)
+    return events + settle(enc)
 
 
-def set_initiative(enc: Encounter, action: InitSet, defeated: Defeated) -> list[Event]:
+def set_initiative(enc: Encounter, action: InitSet) -> list[Event]:
     if not action.actor:
         raise InputError("Name the `combatant` whose initiative points you set.")
     c = enc.get(action.actor)
     if action.value is None or not 0 <= action.value <= 99:
         raise InputError("`/init set` needs a `value`: initiative points from 0 to 99.")
     before, c.initiative = c.initiative, action.value
-    return [InitiativeChanged(actor=c.name, before=before, after=c.initiative, cause="gm"), *settle(enc, defeated)]
+    return [InitiativeChanged(actor=c.name, before=before, after=c.initiative, cause="gm"), *settle(enc)]
 
 
-def reorder(enc: Encounter, action: InitOrder, defeated: Defeated) -> list[Event]:
+def reorder(enc: Encounter, action: InitOrder) -> list[Event]:
     names = [enc.get(n).name for n in items(action.name or "")]
     if not names:
         raise InputError("Give the names in the order ties should break, comma separated: `Borin, Thrain`.")
     st = estate(enc)
     st.tiebreak = names + [n for n in st.tiebreak if n not in names]
-    return [TiesOrdered(names=names), *settle(enc, defeated)]
+    return [TiesOrdered(names=names), *settle(enc)]
 
 
-def next_turn(enc: Encounter, action: Next, defeated: Defeated) -> list[Event]:
+def next_turn(enc: Encounter, action: Next) -> list[Event]:
     """Pass the turn: the named combatant passes (keeping its points), or declines a return attack.
 
     A player may pass only the combatant whose turn it is. The GM may pass a combatant out of
@@ -210,6 +214,6 @@ def next_turn(enc: Encounter, action: Next, defeated: Defeated) -> list[Event]:
     else:
         cstate(c).acted = enc.round
         events = [Passed(actor=c.name, points=c.initiative or 0)]
-    return events + settle(enc, defeated)
+    return events + settle(enc)
 
 
