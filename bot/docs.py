@@ -12,7 +12,8 @@ import re
 import sys
 from pathlib import Path
 
-from rules.system import RuleSystem, all_systems
+from rules.system import RuleSystem
+from rules.registry import all_systems
 
 __all__ = ["system_tables", "write_tables", "main"]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rules.errors import InputError
 from rules.report import Report
-from rules.system import all_systems, get_system
+from rules.registry import all_systems, get_system
 
 __all__ = ["help_report", "COMMANDS", "PART_NAMES"]
 

@@ -17,7 +17,7 @@ from bot.tree import answer, defer, release
 from rules.errors import InputError
 from rules.report import COLOURS, Report
 from rules.sheet import parse_options, parse_pairs, parse_sheet_edit
-from rules.system import get_system
+from rules.registry import get_system
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.app import Skirmish

@@ -1,57 +1,41 @@
-"""The registry of rule systems: ``SYSTEM_MODULES`` in the order `/encounter start` lists them,
-``get_system(key)``, ``all_systems()``. A new system is a new package under ``rules/systems/``
-that calls :func:`register` and one more line in ``SYSTEM_MODULES``."""
+"""The registry of rule systems: ``SYSTEMS`` in the order `/encounter start` lists them,
+``get_system(key)``, ``all_systems()``, and each system's typed state (``state_models``), which
+reading a stored encounter asks for. A new system is a new package under ``rules/systems/``
+and one more entry in ``SYSTEMS``."""
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, TypeVar
-
 from rules.errors import NotFound
+from rules.system import RuleSystem
+from rules.systems.coup_de_grace import CoupDeGrace
+from rules.systems.damage_grid import DamageGridGame
+from rules.systems.knights_of_valour import KnightsOfValour
+from rules.systems.tote import ToteSystem
+from rules.systems.war_and_combat import WarAndCombat
 
-if TYPE_CHECKING:  # pragma: no cover
-    from rules.system import RuleSystem
+__all__ = ["SYSTEMS", "get_system", "find_system", "system_keys", "all_systems"]
 
-__all__ = ["SYSTEM_MODULES", "register", "get_system", "system_keys", "all_systems"]
+#: the systems, in the order the `/encounter start` choice lists them
+SYSTEMS: tuple[type[RuleSystem], ...] = (CoupDeGrace, KnightsOfValour, ToteSystem, DamageGridGame, WarAndCombat)
 
-#: the system packages, in the order the `/encounter start` choice lists them
-SYSTEM_MODULES: tuple[str, ...] = (
-    "rules.systems.coup_de_grace",
-    "rules.systems.knights_of_valour",
-    "rules.systems.tote",
-    "rules.systems.damage_grid",
-    "rules.systems.war_and_combat",
-)
-
-_REGISTRY: dict[str, "RuleSystem"] = {}
-S = TypeVar("S", bound="type[RuleSystem]")
+#: one instance of each: a system holds no state of its own
+_INSTANCES: tuple[RuleSystem, ...] = tuple(cls() for cls in SYSTEMS)
 
 
-def register(cls: S) -> S:
-    """Class decorator: add a system to the registry under its ``key``."""
-    if not cls.key:
-        raise ValueError("a rule system needs a key")
-    _REGISTRY[cls.key] = cls()
-    return cls
-
-
-def _load() -> None:
-    if len(_REGISTRY) < len(SYSTEM_MODULES):
-        for mod in SYSTEM_MODULES:
-            importlib.import_module(mod)
-
-
-def all_systems() -> list["RuleSystem"]:
-    _load()
-    return list(_REGISTRY.values())
+def all_systems() -> list[RuleSystem]:
+    return list(_INSTANCES)
 
 
 def system_keys() -> list[str]:
-    return [s.key for s in all_systems()]
+    return [s.key for s in _INSTANCES]
 
 
-def get_system(key: str) -> "RuleSystem":
-    _load()
-    try:
-        return _REGISTRY[key]
-    except KeyError:
-        raise NotFound(f"There is no rule system `{key}`. Systems: {', '.join(_REGISTRY)}.") from None
+def find_system(key: str | None) -> RuleSystem | None:
+    """The system called ``key``, or None."""
+    return next((s for s in _INSTANCES if s.key == key), None)
+
+
+def get_system(key: str) -> RuleSystem:
+    system = find_system(key)
+    if system is None:
+        raise NotFound(f"There is no rule system `{key}`. Systems: {', '.join(system_keys())}.")
+    return system

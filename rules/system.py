@@ -1,4 +1,4 @@
-"""The rule-system protocol, the actions it resolves, and the registry of systems.
+"""The rule-system base class and the actions it resolves (the systems are listed in `rules.registry`).
 
 ``system.resolve(encounter, action, dice)`` returns a NEW encounter and the events that
 happened, or raises a :class:`~rules.errors.RulesError`; the encounter passed in is never
@@ -24,7 +24,7 @@ from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import OptionSet, OptionValues
 from rules.actions import ActionTable
 from rules.present import Presenter
-from rules.state import CombatantState, state_types
+from rules.state import CombatantState, EncounterState
 from rules.sheet import SheetKey, read_sheet, unprintable
 
 __all__ = [
@@ -34,10 +34,6 @@ __all__ = [
     "Resolution",
     "Highlight",
     "RuleSystem",
-    "register",
-    "get_system",
-    "system_keys",
-    "all_systems",
     "MAX_COMBATANTS",
     "MAX_COPIES",
 ]
@@ -141,6 +137,13 @@ class RuleSystem(FightRules):
     hp_key: ClassVar[str | None] = None
     #: a combatant joining a fight under way rolls its initiative (`/init roll combatant:`) by itself
     newcomer_rolls: ClassVar[bool] = False
+    #: this system's typed state (`rules.state`): a combatant's, and the encounter's
+    combatant_state: ClassVar[type[CombatantState]] = CombatantState
+    encounter_state: ClassVar[type[EncounterState]] = EncounterState
+    #: brings an encounter's raw data written by older code up to date (a whole encounter's raw
+    #: data in, today's shape out): for state that moved between the combatants' and the
+    #: encounter's parts, which a state model alone cannot see
+    state_upgrade: ClassVar[Callable[[dict[str, Any]], dict[str, Any]] | None] = None
 
     @property
     def act_actions(self) -> tuple[str, ...]:
@@ -406,8 +409,7 @@ class RuleSystem(FightRules):
         if not side:
             side = self.default_side_gm if (owner is None or owner in enc.gm_ids) else self.default_side_player
         side = self.side_name(enc, side)
-        types = state_types(self.key)
-        c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet, state=types[0]() if types else CombatantState())
+        c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet, state=self.combatant_state())
         self.place(enc, c, action.at, action.facing)
         enc.combatants.append(c)
         where = c.position or getattr(c.state, "band", None)
@@ -643,5 +645,3 @@ class RuleSystem(FightRules):
             raise InputError(f"{self.title} has no variant `{variant}`. Variants: {known}.")
         return variant
 
-
-from rules.registry import all_systems, get_system, register, system_keys  # noqa: E402  (re-exported)

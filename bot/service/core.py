@@ -28,7 +28,8 @@ from rules.errors import IllegalAction, NotFound
 from rules.hidden import for_reader, players_see, turn_line
 from rules.models import Encounter
 from rules.report import Report, board_report, user_ref
-from rules.system import Turn, get_system
+from rules.system import Turn
+from rules.registry import get_system
 from bot.mapworker import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
 

@@ -18,7 +18,7 @@ from rules.errors import RulesError
 from rules.models import Encounter
 from rules.hidden import players_see
 from rules.report import events_report, plural, user_ref
-from rules.system import get_system
+from rules.registry import get_system
 
 __all__ = ["Reminders", "BOT_USER"]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.docs import system_tables, write_tables
-from rules.system import all_systems
+from rules.registry import all_systems
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

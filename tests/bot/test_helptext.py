@@ -6,7 +6,7 @@ import pytest
 from bot.helptext import help_report
 from bot.render import to_embed
 from rules.errors import InputError
-from rules.system import all_systems
+from rules.registry import all_systems
 
 PARTS = [None, "sheet", "actions", "options"]
 

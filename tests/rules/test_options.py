@@ -6,7 +6,7 @@ import pytest
 from bot.offline.harness import Harness
 from rules.errors import RulesError
 from rules.models import Encounter, Settings
-from rules.system import get_system
+from rules.registry import get_system
 
 #: a good value for every option of every system
 GOOD: dict[str, dict[str, str]] = {

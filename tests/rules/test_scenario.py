@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import RulesError
-from rules.system import system_keys
+from rules.registry import system_keys
 from tests.scenario import Scenario
 
 SHEETS = {

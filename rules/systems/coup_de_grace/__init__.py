@@ -34,14 +34,13 @@ from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
-from rules.state import register_state
-from rules.system import Action, Highlight, RuleSystem, Turn, register
+from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.coup_de_grace import activation, attacks, movement
 from rules.systems.coup_de_grace.actions import ACTIONS
 from rules.systems.coup_de_grace.events import HpChanged
 from rules.systems.coup_de_grace.options import OPTIONS
 from rules.systems.coup_de_grace.present import CoupDeGracePresenter
-from rules.systems.coup_de_grace.sheet import catalogue, defence, keys, ruleset, state_of, weapons_held
+from rules.systems.coup_de_grace.sheet import catalogue, defence, keys, ruleset, weapons_held
 from rules.systems.coup_de_grace.sheet import movement as movement_allowance
 from rules.systems.coup_de_grace.state import BattleState, MiniState
 from rules.systems.coup_de_grace.tables import CLASSES, DEFAULT_HP, DEFENCE_VALUE, DRAFT, DRAFT_VARIANT  # noqa: F401
@@ -61,7 +60,6 @@ __all__ = [
 ]
 
 
-@register
 class CoupDeGrace(RuleSystem):
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
@@ -85,6 +83,8 @@ class CoupDeGrace(RuleSystem):
     options = OPTIONS
     actions = ACTIONS
     presenter_class = CoupDeGracePresenter
+    combatant_state = MiniState
+    encounter_state = BattleState
 
     # -- sheets -------------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
@@ -98,7 +98,7 @@ class CoupDeGrace(RuleSystem):
         0 downs it, -1 or less puts it out of action, above 0 a downed mini stands."""
         if c.status == "out" or c.hp is None:
             raise IllegalAction(f"{c.name} is out of action: the fight is over for it.")
-        full = state_of(c).hp_max or DEFAULT_HP
+        full = MiniState.of(c).hp_max or DEFAULT_HP
         if c.hp + change > full:
             raise IllegalAction(
                 f"{c.name} has {c.hp} of {full} HP: heal at most {full - c.hp}, or raise the sheet's `hp` "
@@ -109,7 +109,7 @@ class CoupDeGrace(RuleSystem):
                 *attacks.set_hp(enc, c, before + change)]
 
     def health(self, c: Combatant) -> tuple[int, int] | None:
-        full = state_of(c).hp_max
+        full = MiniState.of(c).hp_max
         return (c.hp, full) if c.hp is not None and full else None
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
@@ -118,7 +118,7 @@ class CoupDeGrace(RuleSystem):
             c.hp = hp_max
             c.state = MiniState(hp_max=hp_max)
             return []
-        s = state_of(c)
+        s = MiniState.of(c)
         old = s.hp_max if s.hp_max is not None else hp_max
         s.hp_max = hp_max
         if hp_max == old or c.status == "out":
@@ -208,5 +208,3 @@ class CoupDeGrace(RuleSystem):
         self.need_started(enc)
         return attacks.attack(enc, grid, action, dice, special_cdg=ruleset(enc).cdg_action)
 
-
-register_state(CoupDeGrace.key, MiniState, BattleState)

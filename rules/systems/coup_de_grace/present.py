@@ -28,8 +28,9 @@ from rules.systems.coup_de_grace.events import (
     Wounded,
 )
 from rules.systems.coup_de_grace.activation import side_order
-from rules.systems.coup_de_grace.sheet import defence, movement, state_of
+from rules.systems.coup_de_grace.sheet import defence, movement
 from rules.systems.coup_de_grace.tables import STEP_COST
+from rules.systems.coup_de_grace.state import MiniState
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
@@ -190,7 +191,7 @@ class CoupDeGracePresenter(Presenter):
 
     # -- the board -------------------------------------------------------------------------------------
     def status_line(self, enc: "Encounter", c: "Combatant") -> str:
-        s = state_of(c)
+        s = MiniState.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
             bits.append(c.position + (f" {c.facing}" if c.facing else ""))
@@ -215,7 +216,7 @@ class CoupDeGracePresenter(Presenter):
             return []
         lines = [f"Order of sides this round: {' → '.join(side_order(enc))}"]
         for side in side_order(enc):
-            waiting = [c.name for c in enc.combatants if c.side == side and c.in_fight and not state_of(c).done]
+            waiting = [c.name for c in enc.combatants if c.side == side and c.in_fight and not MiniState.of(c).done]
             mark = "▶️ " if side == turn.side and turn.actors else ""
             lines.append(f"{mark}**{side}**: " + (f"to activate: {', '.join(waiting)}" if waiting else "all activated"))
         return lines

@@ -22,8 +22,7 @@ from rules.errors import IllegalAction
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
-from rules.state import register_state
-from rules.system import Action, Highlight, RuleSystem, Turn, register
+from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.damage_grid import activation, attacks, blasts, cover, movement, reach, sheet
 from rules.systems.damage_grid.actions import ACTIONS, HANDLERS
 from rules.systems.damage_grid.options import OPTIONS
@@ -33,7 +32,6 @@ from rules.systems.damage_grid.state import DgBattle, DgModel
 __all__ = ["DamageGridGame", "DgModel", "DgBattle"]
 
 
-@register
 class DamageGridGame(RuleSystem):
     """Phases of alternating activations, Power d6 pools, Accuracy face flips, the damage grid."""
 
@@ -49,6 +47,8 @@ class DamageGridGame(RuleSystem):
     options = OPTIONS
     actions = ACTIONS
     presenter_class = DgPresenter
+    combatant_state = DgModel
+    encounter_state = DgBattle
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
         "A round has 4 phases; in each, sides alternate activating one model: Move, Combat or Lunge.",
@@ -158,5 +158,3 @@ class DamageGridGame(RuleSystem):
         spec = self.actions.get(action.name)
         return HANDLERS[spec.name](enc, self.need_grid(enc), action, dice)
 
-
-register_state(DamageGridGame.key, DgModel, DgBattle)

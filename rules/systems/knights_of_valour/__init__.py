@@ -27,9 +27,8 @@ from rules.actions import make_action
 from rules.dice import Dice
 from rules.events import Edited, Event
 from rules.models import Combatant, Encounter
-from rules.state import state_as
 from rules.sheet import SheetKey, read_sheet
-from rules.system import Action, Highlight, RuleSystem, Turn, register
+from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.knights_of_valour import attacks, initiative, movement, sheet
 from rules.systems.knights_of_valour.actions import ACTIONS
 from rules.systems.knights_of_valour.events import HpSet
@@ -65,7 +64,6 @@ __all__ = [
 ]
 
 
-@register
 class KnightsOfValour(RuleSystem):
     """Knights of Valour: Agility initiative, Move + Combat Action turns, d20 vs Defence Value."""
     #: the rules in short, for `/help system:` (the README has them in full)
@@ -87,6 +85,8 @@ class KnightsOfValour(RuleSystem):
     options = OPTIONS
     actions = ACTIONS
     presenter_class = KovPresenter
+    combatant_state = KovCombatant
+    encounter_state = KovEncounter
 
     # -- sheets -------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
@@ -113,13 +113,13 @@ class KnightsOfValour(RuleSystem):
         return sheet.usable(c)
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
-        st, levels = state_as(c, KovCombatant), sheet.levels(c)
+        st, levels = KovCombatant.of(c), sheet.levels(c)
         if new:
             c.hp = int(c.sheet["hp"])
             if "max_hp" in c.sheet:  # a combatant that starts hurt: `hp` now, `max_hp` at most
                 c.sheet["hp"] = c.sheet.pop("max_hp")
             c.status = "active" if c.hp > 0 else "downed"
-            initiative.enc_state(enc).tie_order.append(c.name)
+            KovEncounter.of(enc).tie_order.append(c.name)
         if st.wield not in levels:
             st.wield = next(iter(levels), None)
         if enc.started and c.in_fight and not st.delayed:
@@ -157,7 +157,7 @@ class KnightsOfValour(RuleSystem):
         return events + set_hp + attacks.end_if_down(enc)
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
-        st = initiative.enc_state(enc)
+        st = KovEncounter.of(enc)
         st.tie_order = [n for n in st.tie_order if n != c.name]
         initiative.arrange(enc)
         if enc.started and enc.current is None and not enc.winner:
@@ -189,7 +189,7 @@ class KnightsOfValour(RuleSystem):
 
     def turn_done(self, enc: Encounter, c: Combatant) -> bool:
         """Both actions spent: no Combat Action left, no Move Action to begin and no feet left of one."""
-        st = state_as(c, KovCombatant)
+        st = KovCombatant.of(c)
         return st.combat_actions == 0 and st.move_actions == 0 and st.feet_left == 0
 
     def turn(self, enc: Encounter) -> Turn:

@@ -11,6 +11,7 @@ from rules.systems.knights_of_valour.events import Granted, Narrated, Wielded
 from rules.systems.knights_of_valour.options import OPTIONS
 from rules.systems.knights_of_valour.initiative import acting, delay, delay_refusal, spend_combat
 from rules.systems.knights_of_valour.tables import NARRATIVE
+from rules.systems.knights_of_valour.state import KovCombatant
 
 __all__ = ["ACTIONS"]
 
@@ -48,7 +49,7 @@ def _wield(ctx: ActionContext, action: Act) -> list[Event]:
             f"Name a weapon from the sheet to wield, like `options:\"{example}\"`: "
             f"{c.name} has {', '.join(levels) or 'none'}."
         )
-    sheet.state(c).wield = weapon.name
+    KovCombatant.of(c).wield = weapon.name
     return [Wielded(actor=c.name, weapon=weapon.name, melee=weapon.melee, level=levels[weapon.name])]
 
 
@@ -58,7 +59,7 @@ def _grant(ctx: ActionContext, action: Act) -> list[Event]:
     kinds = [k for k in action.options if k in ("move", "combat")]
     if not kinds or len(kinds) < len(action.options):
         raise InputError("Say what to grant: `options:\"move\"`, `options:\"combat\"` or both.")
-    st = sheet.state(c)
+    st = KovCombatant.of(c)
     for k in kinds:
         if k == "move":
             st.move_actions += 1

@@ -19,6 +19,7 @@ from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.events import ActionsLeft, CoupDeGraceStruck, KovAttack, KovDamage
 from rules.systems.knights_of_valour.initiative import acting, advance, arrange, spend_combat
 from rules.systems.knights_of_valour.tables import DICE_RE, SQUARE_FT, Weapon, effective_range, stature_modifier
+from rules.systems.knights_of_valour.state import KovCombatant
 
 __all__ = [
     "ground",
@@ -57,7 +58,7 @@ def _between(grid: Grid, opts: OptionValues, c: Combatant, t: Combatant) -> tupl
 
 
 def left(c: Combatant) -> ActionsLeft:
-    st = sheet.state(c)
+    st = KovCombatant.of(c)
     return ActionsLeft(actor=c.name, feet_left=st.feet_left, moving=st.feet_left > 0, move_actions=st.move_actions,
                        combat_actions=st.combat_actions)
 
@@ -76,7 +77,7 @@ def target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
 def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
     levels, usable = sheet.levels(c), sheet.usable(c)
     if not name:
-        held = sheet.state(c).wield
+        held = KovCombatant.of(c).wield
         name = held if levels.get(held or "", 0) > 0 else None
         if name is None and len(usable) == 1:
             name = usable[0]
@@ -189,7 +190,7 @@ def strike(
     label = "d20" if adv == dis else f"2d20 {'Advantage' if adv else 'Disadvantage'}"
     total = kept + sum(m.value for m in mods)
     against = sum(m.value for m in defence)
-    sheet.state(att).wield = weapon.name
+    KovCombatant.of(att).wield = weapon.name
     hit = total >= against
     roll = Roll(dice=rolls, label=label, kept=kept if len(rolls) > 1 else None, modifiers=mods, total=total,
                 against=against, against_label="defence", success=hit)

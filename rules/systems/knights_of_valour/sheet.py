@@ -26,7 +26,6 @@ __all__ = [
     "weapon",
     "wielded",
     "best_melee",
-    "state",
 ]
 
 
@@ -78,12 +77,6 @@ def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, i
     )
 
 
-def state(c: Combatant) -> KovCombatant:
-    """The combatant's typed state (every Knights of Valour combatant has one)."""
-    assert isinstance(c.state, KovCombatant)
-    return c.state
-
-
 def stat(c: Combatant, key: str) -> int:
     return int(c.sheet.get(key, 0))
 
@@ -133,7 +126,7 @@ def weapon(opts: OptionValues, name: str) -> Weapon | None:
 
 
 def wielded(opts: OptionValues, c: Combatant) -> Weapon | None:
-    name = state(c).wield
+    name = KovCombatant.of(c).wield
     return weapon(opts, name) if name else None
 
 

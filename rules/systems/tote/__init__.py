@@ -17,7 +17,7 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Event, HitPointsChanged, Victory
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
-from rules.system import Action, RuleSystem, Turn, register
+from rules.system import Action, RuleSystem, Turn
 from rules.systems.tote import actions, initiative
 from rules.systems.tote.events import FightLeft
 from rules.systems.tote.movement import forget_pairs, place_band, placed_apart, release, take_out
@@ -37,7 +37,7 @@ from rules.systems.tote.sheet import (
     weapons,
 )
 from rules.systems.tote.skill import TestResult, skill_test
-from rules.systems.tote.state import ToteCombatant, ToteEncounter, cstate, estate
+from rules.systems.tote.state import ToteCombatant, ToteEncounter, upgrade
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS, SKILLS, TOTEMS
 
 __all__ = [
@@ -59,7 +59,6 @@ __all__ = [
 ]
 
 
-@register
 class ToteSystem(RuleSystem):
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
@@ -78,6 +77,9 @@ class ToteSystem(RuleSystem):
     options = OPTIONS
     actions = actions.ACTIONS
     presenter_class = TotePresenter
+    combatant_state = ToteCombatant
+    encounter_state = ToteEncounter
+    state_upgrade = staticmethod(upgrade)
     #: a newcomer rolls its Plan test for initiative as it joins the fight
     newcomer_rolls = True
 
@@ -91,7 +93,7 @@ class ToteSystem(RuleSystem):
         return read_tote_sheet(raw, base)
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
-        st = cstate(c)
+        st = ToteCombatant.of(c)
         st.filled = min(st.filled, len(c.sheet["track"]))
         c.hp = len(c.sheet["track"]) - st.filled
         if c.hp == 0 and c.status == "active":
@@ -103,7 +105,7 @@ class ToteSystem(RuleSystem):
         left to right; filling the U box leaves the combatant unconscious."""
         if c.status != "active":
             raise IllegalAction(f"{c.name} is {'unconscious' if c.status == 'downed' else 'out of the fight'}: the track stays as it is.")
-        track, st = c.sheet["track"], cstate(c)
+        track, st = c.sheet["track"], ToteCombatant.of(c)
         filled = st.filled - change
         if not 0 <= filled <= len(track):
             raise IllegalAction(
@@ -121,7 +123,7 @@ class ToteSystem(RuleSystem):
         super().check_options(enc)
         apart = [] if enc.started or opts(enc).distance != "melee" else placed_apart(enc)
         if apart:
-            names = ", ".join(f"{c.name} ({cstate(c).band})" for c in apart)
+            names = ", ".join(f"{c.name} ({ToteCombatant.of(c).band})" for c in apart)
             first = apart[0]
             raise IllegalAction(
                 f"A fight that starts in melee (`distance=melee`) puts every pair of foes in melee at `/init roll`, "
@@ -140,7 +142,7 @@ class ToteSystem(RuleSystem):
 
     # -- turns and actions ------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
-        estate(enc)
+        ToteEncounter.of(enc)
         return initiative.turn(enc)
 
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
@@ -186,7 +188,7 @@ class ToteSystem(RuleSystem):
 
     @staticmethod
     def _left(enc: Encounter, side: str) -> bool:
-        return all(cstate(c).escaped for c in enc.combatants if c.side == side)
+        return all(ToteCombatant.of(c).escaped for c in enc.combatants if c.side == side)
 
     def check_victory(self, enc: Encounter) -> list[Event]:
         """A side whose every foe is defeated wins; when the others all escaped, nobody won."""
@@ -205,7 +207,7 @@ class ToteSystem(RuleSystem):
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         release(enc, c.name)
-        st = estate(enc)
+        st = ToteEncounter.of(enc)
         if st.pending_return and c.name in (st.pending_return.by, st.pending_return.against):
             st.pending_return = None
         st.tiebreak = [n for n in st.tiebreak if n != c.name]

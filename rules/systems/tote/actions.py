@@ -43,7 +43,7 @@ from rules.systems.tote.movement import (
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import Weapon, is_enemy
 from rules.systems.tote.skill import run_test
-from rules.systems.tote.state import DEFEND, Pending, Protect, cstate, estate
+from rules.systems.tote.state import DEFEND, Pending, Protect, ToteCombatant, ToteEncounter
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
 
 __all__ = ["ACTIONS", "OPTION_WORDS", "acting", "perform", "attack", "move", "coup_de_grace"]
@@ -85,14 +85,14 @@ def acting(enc: Encounter, action: Acting) -> Combatant:
             f"`options`: {', '.join(f'`{k}`' for k in unknown)} is not read here. TOTE reads `keep=N` (the skill "
             f"die to keep), `bonus=N`, `ally=NAME`, `weapon=NAME` and a band (far, close, melee, in, away, escape)."
         )
-    pending = estate(enc).pending_return
+    pending = ToteEncounter.of(enc).pending_return
     if pending and pending.by != c.name:
         raise NotYourTurn(f"{pending.by} first answers {pending.against}'s Assault (a free `/attack` or `/init next`).")
     if pending:
         return c
     if c.initiative is None:
         raise NotYourTurn(f"{c.name} has no initiative yet: the GM rolls it with `/init roll combatant:{c.name}`.")
-    if cstate(c).acted == enc.round:
+    if ToteCombatant.of(c).acted == enc.round:
         raise NotYourTurn(f"{c.name} has already acted in round {enc.round}: wait for round {enc.round + 1}.")
     first = initiative.waiting(enc)[0]
     if first is not c:
@@ -132,7 +132,7 @@ def perform(ctx: ActionContext, c: Combatant, name: str, step: Step, action: Act
     c.initiative = have - cost
     spent = Spent(actor=c.name, action=name, cost=cost, before=have, after=c.initiative)
     results = step(enc, c, action, ctx.dice)
-    cstate(c).acted = enc.round
+    ToteCombatant.of(c).acted = enc.round
     return [spent, *results, *initiative.settle(enc)]
 
 
@@ -146,9 +146,9 @@ def _assault(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[E
     events, foe = attacks.strike(enc, c, action, dice, "assault", [mod("Assault", bonus)])
     if foe.status != "active" or foe.initiative is None:
         return events
-    if cstate(foe).acted == enc.round:
+    if ToteCombatant.of(foe).acted == enc.round:
         return [*events, NoReturn(actor=foe.name)]
-    estate(enc).pending_return = Pending(by=foe.name, against=c.name)
+    ToteEncounter.of(enc).pending_return = Pending(by=foe.name, against=c.name)
     return [*events, ReturnOffered(actor=foe.name, against=c.name, bonus=bonus)]
 
 
@@ -191,7 +191,7 @@ def _disengage(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list
     else:
         raise InputError(f"Name the foe to disengage from as `target`: {', '.join(engaged)}.")
     release(enc, c.name, other)
-    cstate(c).disengaged = enc.round + 1
+    ToteCombatant.of(c).disengaged = enc.round + 1
     return [Disengaged(actor=c.name, other=other, until=enc.round + 1)]
 
 
@@ -220,7 +220,7 @@ def _protect(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[E
     if engaged_with(enc, c.name):
         raise IllegalAction(f"{c.name} is engaged: only an unengaged combatant can Protect. Disengage first.")
     friend = attacks.ally(enc, c, action.target or action.options.get("ally"), "protect")
-    cstate(c).protect = Protect(ally=friend.name, round=enc.round)
+    ToteCombatant.of(c).protect = Protect(ally=friend.name, round=enc.round)
     return [Protecting(actor=c.name, ally=friend.name)]
 
 
@@ -251,7 +251,7 @@ def _coup_de_grace(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> 
 # -- the commands ----------------------------------------------------------------------------------
 def _return_attack(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     enc = ctx.encounter
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     assert st.pending_return is not None
     assaulter = enc.get(st.pending_return.against)
     st.pending_return = None
@@ -259,7 +259,7 @@ def _return_attack(ctx: ActionContext, c: Combatant, action: Acting) -> list[Eve
         raise IllegalAction(f"A return attack answers the Assault: its target is {assaulter.name}.")
     bonus = mod("Assault return", opts(enc).assault_bonus)
     events, _ = attacks.attack(enc, c, assaulter, action, ctx.dice, skill="strike", what="return", melee=True, extra=[bonus])
-    cstate(c).acted = enc.round
+    ToteCombatant.of(c).acted = enc.round
     spent = Spent(actor=c.name, action="return", cost=0, before=c.initiative or 0, after=c.initiative or 0)
     return [spent, *events, *initiative.settle(enc)]
 
@@ -274,7 +274,7 @@ def on_turn(step: Step) -> Handler:
 
     def handler(ctx: ActionContext, action: Act) -> list[Event]:
         c = acting(ctx.encounter, action)
-        if estate(ctx.encounter).pending_return:
+        if ToteEncounter.of(ctx.encounter).pending_return:
             if action.name not in ("strike", "assault"):
                 raise _only_return(c)
             return _return_attack(ctx, c, action)
@@ -287,7 +287,7 @@ def attack(ctx: ActionContext, action: Attack) -> list[Event]:
     """`/attack`: a Strike in a melee round, a Shoot in a distance round, or the answer to an Assault."""
     enc = ctx.encounter
     c = acting(enc, action)
-    if estate(enc).pending_return:
+    if ToteEncounter.of(enc).pending_return:
         return _return_attack(ctx, c, action)
     if is_melee(enc):
         return perform(ctx, c, "strike", _strike, action)
@@ -312,7 +312,7 @@ def coup_de_grace(ctx: ActionContext, action: CoupDeGrace) -> list[Event]:
     """`/coupdegrace`: a melee blow that takes an unconscious foe out, at its own cost."""
     enc = ctx.encounter
     c = acting(enc, action)
-    if estate(enc).pending_return:
+    if ToteEncounter.of(enc).pending_return:
         raise _only_return(c)
     if not is_melee(enc):
         raise IllegalAction("A coup-de-grace is a melee blow: it waits for melee rounds.")
@@ -326,7 +326,7 @@ def _set_distance(ctx: ActionContext, action: Act) -> list[Event]:
     if len(words) != 1 or len(action.options) != 1:
         raise InputError("Give one distance in `options`: `far`, `close` or `melee`, like `options:far`.")
     band = words[0]
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     st.distance = band  # type: ignore[assignment]
     st.pending_return = None
     all_at(enc, band)

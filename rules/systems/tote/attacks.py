@@ -16,7 +16,7 @@ from rules.systems.tote.movement import disengaged, engage, engaged_with, is_mel
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import Weapon, weapon, weapons
 from rules.systems.tote.skill import TestResult, run_test
-from rules.systems.tote.state import DEFEND, cstate
+from rules.systems.tote.state import DEFEND, ToteCombatant
 
 __all__ = ["foe", "ally", "attack", "strike", "shoot", "shooting_weapon"]
 
@@ -102,7 +102,7 @@ def attack(
     """One attack test and its damage; Protect redirects it. Returns the events and who was attacked."""
     events: list[Event] = []
     for p in enc.combatants:
-        guard = cstate(p).protect
+        guard = ToteCombatant.of(p).protect
         if p.status == "active" and guard and guard.ally == target.name and guard.round == enc.round and p is not c:
             events.append(Redirected(actor=p.name, ally=target.name))
             target = p
@@ -128,7 +128,7 @@ def _wound(enc: Encounter, c: Combatant, t: Combatant, arm: Weapon, r: TestResul
         if kind == "all" or kind == arm.kind:
             resists.append((kind, int(boxes)))
     amount = max(arm.damage + extra + effect - sum(b for _, b in resists), 0)
-    before, track, ts = t.hp or 0, t.sheet["track"], cstate(t)
+    before, track, ts = t.hp or 0, t.sheet["track"], ToteCombatant.of(t)
     newly = track[ts.filled : ts.filled + amount]
     ts.filled += len(newly)
     t.hp = len(track) - ts.filled
@@ -160,9 +160,9 @@ def _engage_by_damage(enc: Encounter, c: Combatant, t: Combatant, melee: bool) -
     that foe": any damage engages, except damage taken while counting as disengaged (damage
     dealt then re-engages and ends the disengagement). Only melee damage counts for the gain."""
     if melee:
-        cstate(c).melee_round = cstate(t).melee_round = enc.round
+        ToteCombatant.of(c).melee_round = ToteCombatant.of(t).melee_round = enc.round
     if disengaged(enc, c):
-        cstate(c).disengaged = None
+        ToteCombatant.of(c).disengaged = None
     if disengaged(enc, t):
         return []
     return [Engaged(actor=c.name, other=t.name)] if engage(enc, c.name, t.name) else []

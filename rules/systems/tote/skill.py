@@ -16,8 +16,8 @@ from rules.sheet import read_int
 from rules.systems.tote.events import SkillTest
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import TOHIT_RE, is_enemy
-from rules.systems.tote.state import cstate
 from rules.systems.tote.tables import ATTACK_SKILLS
+from rules.systems.tote.state import ToteCombatant
 
 __all__ = ["TestResult", "skill_test", "run_test", "option_number"]
 
@@ -98,7 +98,7 @@ def _pool(c: Combatant, skill: str) -> tuple[int, list[Modifier]]:
 def _barred(enc: Encounter, c: Combatant) -> frozenset[int]:
     if not opts(enc).injury_bars:
         return frozenset()
-    return frozenset(int(b) for b in c.sheet["track"][: cstate(c).filled] if b != "U")
+    return frozenset(int(b) for b in c.sheet["track"][: ToteCombatant.of(c).filled] if b != "U")
 
 
 def option_number(action: Any, key: str, low: int, high: int) -> int | None:

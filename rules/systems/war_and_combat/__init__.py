@@ -34,7 +34,7 @@ from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.state import state_as
-from rules.system import Action, Highlight, RuleSystem, Turn, register
+from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.war_and_combat import attacks, flurry, movement, rounds, sheet, zones
 from rules.systems.war_and_combat.actions import ACTIONS, HANDLERS
 from rules.systems.war_and_combat.options import OPTIONS
@@ -44,7 +44,6 @@ from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 __all__ = ["WarAndCombat", "WacCombatant", "WacEncounter"]
 
 
-@register
 class WarAndCombat(RuleSystem):
     """War & Combat: initiative each round, movement, flurries and adjustment on a hex grid."""
 
@@ -57,6 +56,8 @@ class WarAndCombat(RuleSystem):
     options = OPTIONS
     actions = ACTIONS
     presenter_class = WacPresenter
+    combatant_state = WacCombatant
+    encounter_state = WacEncounter
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
         "Each round: shock checks, initiative (3d6 + Fighter rank, open-ended), movement in initiative order, flurries, adjustment in reverse order, morale.",

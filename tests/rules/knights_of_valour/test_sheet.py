@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import IllegalAction, InputError, SheetError
-from rules.system import get_system
+from rules.registry import get_system
 from rules.systems.knights_of_valour import KnightsOfValour, WEAPONS, effective_range, parse_weapon, stature_modifier
 from tests.rules.knights_of_valour.builders import SYSTEM, add, defence, duel, encounter, one, run
 

@@ -5,7 +5,7 @@ import pytest
 
 from rules.models import Combatant
 from rules.state import state_as
-from rules.system import get_system
+from rules.registry import get_system
 from rules.systems.war_and_combat.state import WacCombatant, WoundRecord
 from tests.rules.war_and_combat.build import near, wac
 
