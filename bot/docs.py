@@ -43,6 +43,9 @@ def system_tables(system: RuleSystem) -> str:
     if len(system.actions):
         lines += ["", "Actions (`/act action:`):", ""]
         lines += [f"- {line}" for line in system.actions.lines()]
+    if system.commands.command_lines():
+        lines += ["", "Words of the other commands (`options:`):", ""]
+        lines += [f"- {line}" for line in system.commands.command_lines()]
     return "\n".join(lines)
 
 

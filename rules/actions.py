@@ -20,7 +20,7 @@ from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event
 from rules.geometry import Grid
-from rules.options import OptionValues
+from rules.options import NO_WORDS, OptionSet, OptionValues
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
@@ -201,6 +201,8 @@ class ActionContext:
     options: OptionValues
     dice: Dice
     actor: Combatant | None = None
+    #: the action's own ``options:`` words, read by its declaration (`ActionSpec.words`)
+    words: OptionValues = field(default_factory=lambda: OptionValues({}))
 
     def need_grid(self) -> Grid:
         """The map; an action that needs one is refused on an encounter without."""
@@ -224,9 +226,10 @@ class ActionSpec:
     """One `/act` action of a system, declared once.
 
     ``cost`` is shown in ``/help`` ("1 initiative", "4 MP"); ``gm_only`` actions belong to the
-    GM and to no combatant; ``options`` documents the ``options:`` words it reads; ``legal``
-    says whether a combatant may take it now (autocomplete offers only those); ``handler``
-    resolves it (`RuleSystem.act` calls it with an :class:`ActionContext`).
+    GM and to no combatant; ``words`` declares the ``options:`` words it reads (`rules.options`:
+    ``/help``, autocomplete and the one reader come from it); ``legal`` says whether a combatant
+    may take it now (autocomplete offers only those); ``handler`` resolves it
+    (`RuleSystem.act` calls it with an :class:`ActionContext`, whose ``words`` hold them typed).
     """
 
     name: str
@@ -234,6 +237,10 @@ class ActionSpec:
     cost: str = ""
     gm_only: bool = False
     target: bool = False
+    #: the ``options:`` words, declared
+    words: OptionSet = field(default=NO_WORDS, compare=False)
+    #: the words in prose only, of a system whose handlers still read ``options`` by hand
+    #: (War & Combat and damage-grid, until they declare ``words``)
     options: tuple[tuple[str, str], ...] = ()
     legal: Callable[["Encounter", "Combatant | None"], bool] | None = field(default=None, compare=False)
     #: None only in a system that still dispatches `/act` by its own ``act`` method with its own
@@ -244,7 +251,7 @@ class ActionSpec:
         """One line for ``/help`` and the README: ``**assault** (2): ... Options: ...``."""
         cost = f" ({self.cost})" if self.cost else ""
         who = " GM only." if self.gm_only else ""
-        opts = "".join(f" `{k}`: {v}." for k, v in self.options)
+        opts = self.words.word_lines() or "".join(f" `{k}`: {v}." for k, v in self.options)
         return f"`{self.name}`{cost}: {self.help}.{who}{opts}"
 
 
@@ -285,3 +292,7 @@ class ActionTable:
 
     def lines(self) -> Sequence[str]:
         return [s.line() for s in self.specs]
+
+    def command_lines(self) -> Sequence[str]:
+        """The words of each command this table declares (`RuleSystem.commands`), for ``/help`` and the README."""
+        return [f"`/{s.name}`:{s.words.word_lines()}" for s in self.specs if len(s.words)]

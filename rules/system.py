@@ -129,6 +129,10 @@ class RuleSystem(FightRules):
     options: ClassVar[OptionSet] = OptionSet()
     #: the `/act` actions, declared once (`rules.actions.ActionTable`)
     actions: ClassVar[ActionTable] = ActionTable()
+    #: the `options:` words `/attack`, `/coupdegrace` and `/move` read, each declared as an
+    #: action named by its command (``attack``, ``coupdegrace``, ``move``); a command left out
+    #: reads none, and its words are not checked
+    commands: ClassVar[ActionTable] = ActionTable()
     #: the rules in short readable lines, for `/help system:` (the README has them in full)
     rules_summary: ClassVar[tuple[str, ...]] = ()
     #: shows this system's events, status lines and board (`rules.present`)
@@ -293,10 +297,22 @@ class RuleSystem(FightRules):
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         raise IllegalAction(f"{self.title} has no coup-de-grace.")
 
+    def words(self, action: Action) -> OptionValues:
+        """``action``'s own `options:` words, read by the declaration of its `/act` action or its
+        command (`rules.options.OptionSet.read_words`, the one reader and its one refusal)."""
+        if isinstance(action, Act):
+            spec = self.actions.get(action.name)
+        elif action.kind in self.commands:
+            spec = self.commands.get(action.kind)
+        else:
+            return OptionValues({})
+        return spec.words.read_words(getattr(action, "options", {}), spec.name)
+
     def context(self, enc: Encounter, action: Action, dice: Dice) -> ActionContext:
         """What a handler works with (`rules.actions.ActionContext`) for ``action`` on ``enc``."""
         return ActionContext(
             encounter=enc, grid=enc.grid(), options=self.option_values(enc), dice=dice, actor=enc.find(action.actor),
+            words=self.words(action),
         )
 
     def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:

@@ -216,3 +216,31 @@ def test_no_option_keeps_a_nul_or_a_broken_character(system: str, key: str) -> N
     for value in ("\x00", f"{GOOD[system][key]}\x00", "\ud800"):
         with pytest.raises(RulesError, match=f"`{key}`"):
             get_system(system).check_options(encounter(system, **{key: value}))
+
+
+# -- an action's own `options:` words -----------------------------------------------------------------
+def test_action_words_are_read_typed_from_their_declaration() -> None:
+    """An action's words come typed: a band typed alone, a number, a name; those not given are None."""
+    words = get_system("tote").actions.get("shoot-and-move").words
+    read = words.read_words({"away": "", "keep": "2", "weapon": "Bow"}, "shoot-and-move")
+    assert dict(read) == {"to": "away", "weapon": "Bow", "keep": 2, "bonus": None}
+    grant = get_system("knights-of-valour").actions.get("grant").words
+    assert dict(grant.read_words({"combat": ""}, "grant")) == {"move": False, "combat": True}
+
+
+@pytest.mark.parametrize(("key", "action", "given", "refusal"), [
+    ("tote", "strike", {"far": ""},
+     "`strike`: `far` is not one of its `options` words. Type one of `weapon=NAME`, `keep=N`, `bonus=N`."),
+    ("tote", "move", {"keep": "9"}, "`move`: `keep` must be a whole number from 1 to 6, not `9`. Type e.g. `options:\"keep=1\"`."),
+    ("tote", "move", {"far": "", "close": ""}, "`move`: `to` is given twice in `options`. Type e.g. `options:\"melee\"`."),
+    ("tote", "distance", {"to": "near"}, "`distance`: `to` must be one of `melee`, `close`, `far`, not `near`. Type e.g. `options:\"melee\"`."),
+    ("tote", "assist", {"ally": ""}, "`assist`: `ally` needs a value. Type e.g. `options:\"ally=NAME\"`."),
+    ("tote", "disengage", {"keep": "2"}, "`disengage`: `keep` is not read: it reads no `options` words. Leave `options` out."),
+    ("coup-de-grace", "recover", {"x": ""}, "`recover`: `x` is not read: it reads no `options` words. Leave `options` out."),
+])
+def test_action_words_are_refused_in_one_style(key: str, action: str, given: dict[str, str], refusal: str) -> None:
+    """A word not declared, a bad value, a word twice or a missing value: the action, the word, what to type."""
+    spec = get_system(key).actions.get(action)
+    with pytest.raises(RulesError) as refused:
+        spec.words.read_words(given, spec.name)
+    assert refused.value.message == refusal

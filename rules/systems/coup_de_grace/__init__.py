@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import Attack, CoupDeGrace as CoupDeGraceAction, Move
+from rules.actions import ActionSpec, ActionTable, Attack, CoupDeGrace as CoupDeGraceAction, Move
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
@@ -82,6 +82,10 @@ class CoupDeGrace(RuleSystem):
     solid_terrain = ("wall", "obstacle")
     options = OPTIONS
     actions = ACTIONS
+    commands = ActionTable(
+        ActionSpec("attack", "a melee or ranged attack", words=attacks.ATTACK_WORDS),
+        ActionSpec("coupdegrace", "an attack on a downed mini", words=attacks.ATTACK_WORDS),
+    )
     presenter_class = CoupDeGracePresenter
     combatant_state = MiniState
     encounter_state = BattleState
@@ -193,9 +197,10 @@ class CoupDeGrace(RuleSystem):
         return movement.move(enc, self.need_grid(enc), action, dice)
 
     def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
+        words = self.words(action)
         grid = self.need_grid(enc)
         self.need_started(enc)
-        return attacks.attack(enc, grid, action, dice, special_cdg=False)
+        return attacks.attack(enc, grid, action, dice, words, special_cdg=False)
 
     def coup_de_grace(self, enc: Encounter, action: CoupDeGraceAction, dice: Dice) -> list[Event]:  # type: ignore[override]
         target = enc.get(attacks.need_target(action.target), "target")
@@ -204,7 +209,8 @@ class CoupDeGrace(RuleSystem):
                 f"{target.name} is not downed: a coup-de-grace is an attack on a downed mini (0 HP). "
                 f"Use `/attack` against a standing one."
             )
+        words = self.words(action)
         grid = self.need_grid(enc)
         self.need_started(enc)
-        return attacks.attack(enc, grid, action, dice, special_cdg=ruleset(enc).cdg_action)
+        return attacks.attack(enc, grid, action, dice, words, special_cdg=ruleset(enc).cdg_action)
 

@@ -5,6 +5,7 @@ from rules.actions import Act, ActionContext, ActionSpec, ActionTable
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Roll
 from rules.models import Combatant, Encounter
+from rules.options import OptionSet, name_word
 from rules.report import plural
 from rules.systems.coup_de_grace.activation import activate, finish
 from rules.systems.coup_de_grace.attacks import set_hp
@@ -36,12 +37,11 @@ def recover(ctx: ActionContext, action: Act) -> list[Event]:
     return events + finish(enc, c, dice)
 
 
-def _spell(enc: Encounter, options: dict[str, str]) -> Spell:
+def _spell(enc: Encounter, asked: str | None) -> Spell:
     known: dict[str, Spell] = values(enc).spells
     if not known:
         raise IllegalAction("No spells are known in this encounter: the GM lists them with the `spells` option.")
-    asked = options.get("spell") or next((k for k in options if k != "spell"), "")
-    spell = known.get(normalise_weapon(asked))
+    spell = known.get(normalise_weapon(asked or ""))
     if spell is None:
         raise InputError(f"Say which spell: `options:spell=NAME`, one of {', '.join(known)}.")
     return spell
@@ -56,7 +56,7 @@ def cast(ctx: ActionContext, action: Act) -> list[Event]:
     if c.status != "active":
         raise IllegalAction(f"{c.name} is {c.status}: only a standing mini casts a spell.")
     events = activate(enc, c)
-    spell = _spell(enc, action.options)
+    spell = _spell(enc, ctx.words["spell"])
     target: Combatant | None = enc.get(action.target, "target") if action.target else None
     if spell.range is not None and target is None:
         raise InputError(f"{spell.name} reaches {plural(spell.range, 'square')}: say at whom with `target:NAME`.")
@@ -103,7 +103,7 @@ ACTIONS = ActionTable(
         "the GM rules on its effect",
         cost="the spell's MP",
         target=True,
-        options=(("spell=NAME", "the spell to cast"),),
+        words=OptionSet(name_word("spell", "the spell to cast", bare=True)),
         legal=_can_cast,
         handler=cast,
     ),

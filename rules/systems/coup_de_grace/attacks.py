@@ -9,6 +9,7 @@ from rules.errors import IllegalAction, InputError, NotFound
 from rules.events import Event, Modifier, Roll, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
+from rules.options import OptionSet, OptionValues, choice_option, flag_word
 from rules.report import plural
 from rules.systems.coup_de_grace.activation import activate, finish
 from rules.systems.coup_de_grace.events import Blocker, Finesse, PushCancelled, Pushed, Standing, Struck, Wounded
@@ -26,10 +27,13 @@ from rules.systems.coup_de_grace.tables import (
     normalise_weapon,
 )
 
-__all__ = ["attack", "set_hp"]
+__all__ = ["attack", "set_hp", "ATTACK_WORDS"]
 
-#: `options:` words an attack reads beside the modes: the hammer's push when it is optional
-PUSH_OPTION = "push"
+#: the `options:` words `/attack` and `/coupdegrace` read
+ATTACK_WORDS = OptionSet(
+    choice_option("mode", tuple(ATTACK_OPTIONS), "attack in melee or at range (`throw`, `shoot`: at range)", bare=True),
+    flag_word("push", "a hammer's Bash Back push, where the `hammer_push` option leaves it to the attacker"),
+)
 
 
 def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
@@ -60,15 +64,9 @@ def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
     raise InputError(f"Say which weapon {c.name} attacks with: `weapon:` {', '.join(ready)}.")
 
 
-def _mode(w: Weapon, options: dict[str, str]) -> str | None:
-    """``melee``/``ranged`` as the options ask (None: decide by the target's place)."""
-    unknown = [k for k in options if k not in ATTACK_OPTIONS and k != PUSH_OPTION]
-    if unknown:
-        raise InputError(f"Unknown option `{unknown[0]}`: attacks read `melee` or `ranged` (also `throw`, `push`).")
-    modes = {ATTACK_OPTIONS[k] for k in options if k in ATTACK_OPTIONS}
-    if len(modes) > 1:
-        raise InputError("Give `melee` or `ranged`, not both.")
-    mode = modes.pop() if modes else None
+def _mode(w: Weapon, asked: str | None) -> str | None:
+    """``melee``/``ranged`` as the ``mode`` word asks (None: decide by the target's place)."""
+    mode = ATTACK_OPTIONS[asked] if asked else None
     if mode == "melee" and not w.melee or mode == "ranged" and not w.ranged:
         raise InputError(f"A {w.name} is not a {mode} weapon.")
     if mode is None and w.melee != w.ranged:
@@ -210,10 +208,10 @@ def need_target(target: str | None) -> str:
 
 
 def _aim(
-    enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, options: dict[str, str]
+    enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, asked: str | None
 ) -> tuple[str, list[Modifier], bool, int]:
     """Check the attack is legal; return its mode, modifiers, whether it is a backstab, and the range."""
-    mode = _mode(w, options)
+    mode = _mode(w, asked)
     if mode is None:  # a versatile weapon: melee when the target is in reach
         in_reach = (
             grid.adjacent(square_of(c), square_of(t))
@@ -248,8 +246,10 @@ def _roll(dice: Dice, c: Combatant, w: Weapon, mods: list[Modifier], dv: int) ->
     return natural, rolled
 
 
-def attack(enc: Encounter, grid: Grid, action: Attack | CoupDeGrace, dice: Dice, special_cdg: bool) -> list[Event]:
-    """An attack; ``special_cdg`` is the draft's own coup-de-grace action (4 MP, melee only)."""
+def attack(
+    enc: Encounter, grid: Grid, action: Attack | CoupDeGrace, dice: Dice, words: OptionValues, special_cdg: bool
+) -> list[Event]:
+    """An attack; ``words``: its `ATTACK_WORDS`; ``special_cdg`` is the draft's own coup-de-grace action (4 MP, melee only)."""
     c, t = _fighters(enc, action)
     events = activate(enc, c)
     if ruleset(enc).cdg_action and t.status == "downed" and not special_cdg:
@@ -260,7 +260,7 @@ def attack(enc: Encounter, grid: Grid, action: Attack | CoupDeGrace, dice: Dice,
     if special_cdg and c.status == "downed":
         raise IllegalAction(f"{c.name} is downed: a coup-de-grace is not among a downed mini's actions.")
     w = _pick_weapon(enc, c, action.weapon)
-    mode, mods, backstab, distance = _aim(enc, grid, c, t, w, action.options)
+    mode, mods, backstab, distance = _aim(enc, grid, c, t, w, words["mode"])
     if special_cdg and mode != "melee":
         raise IllegalAction("Ranged weapons cannot make a coup-de-grace: use a melee weapon.")
     if special_cdg:  # "the base cost of 2 movement points is always doubled to 4"
@@ -287,7 +287,7 @@ def attack(enc: Encounter, grid: Grid, action: Attack | CoupDeGrace, dice: Dice,
         )
     )
     if hit:
-        events += _on_hit(enc, grid, c, t, w, natural, backstab, PUSH_OPTION in action.options)
+        events += _on_hit(enc, grid, c, t, w, natural, backstab, words["push"])
     elif w.name == "fencing sword" and c.status == "active":
         MiniState.of(c).mp = left + 2
         events.append(Finesse(actor=c.name, gained=2, left=left + 2))

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import make_action
+from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
 from rules.events import Edited, Event
 from rules.models import Combatant, Encounter
@@ -84,6 +84,7 @@ class KnightsOfValour(RuleSystem):
     terrain_kinds = ("clear", "wall", "difficult", "rough", "obstacle", "gap", "climb")
     options = OPTIONS
     actions = ACTIONS
+    commands = ActionTable(ActionSpec("attack", "a melee or ranged attack", words=attacks.ATTACK_WORDS))
     presenter_class = KovPresenter
     combatant_state = KovCombatant
     encounter_state = KovEncounter
@@ -218,7 +219,8 @@ class KnightsOfValour(RuleSystem):
         return movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return attacks.attack(enc, self.option_values(enc), self.need_grid(enc), action, dice)
+        words = self.words(action)
+        return attacks.attack(enc, self.option_values(enc), self.need_grid(enc), action, dice, words)
 
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action)

@@ -4,7 +4,8 @@ from __future__ import annotations
 from rules.actions import Act, ActionContext, ActionSpec, ActionTable
 from rules.errors import InputError, NotYourTurn, RulesError
 from rules.events import Event
-from rules.models import Combatant, Encounter
+from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
+from rules.options import OptionSet, flag_word, int_option, name_word
 from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.attacks import left
 from rules.systems.knights_of_valour.events import Granted, Narrated, Wielded
@@ -32,7 +33,7 @@ def _may_delay(enc: Encounter, c: Combatant | None) -> bool:
 
 def _delay(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts = ctx.encounter, ctx.options
-    return delay(enc, opts, enc.get(action.actor), action.options)
+    return delay(enc, opts, enc.get(action.actor), ctx.words)
 
 
 def _wield(ctx: ActionContext, action: Act) -> list[Event]:
@@ -40,7 +41,7 @@ def _wield(ctx: ActionContext, action: Act) -> list[Event]:
     c = enc.get(action.actor)
     if enc.started and c.name != enc.current:
         raise NotYourTurn(f"{c.name} changes weapons on its own turn (it is {enc.current}'s).")
-    name = action.weapon or action.options.get("weapon") or next(iter(action.options), None)
+    name = action.weapon or ctx.words["weapon"]
     levels = sheet.levels(c)
     weapon = sheet.weapon(opts, name) if name else None
     if weapon is None or weapon.name not in levels:
@@ -56,8 +57,8 @@ def _wield(ctx: ActionContext, action: Act) -> list[Event]:
 def _grant(ctx: ActionContext, action: Act) -> list[Event]:
     enc = ctx.encounter
     c = acting(enc, action.actor or enc.current)
-    kinds = [k for k in action.options if k in ("move", "combat")]
-    if not kinds or len(kinds) < len(action.options):
+    kinds = [k for k in ("move", "combat") if ctx.words[k]]
+    if not kinds:
         raise InputError("Say what to grant: `options:\"move\"`, `options:\"combat\"` or both.")
     st = KovCombatant.of(c)
     for k in kinds:
@@ -80,7 +81,11 @@ ACTIONS = ActionTable(
     ActionSpec(
         "delay",
         "lower your initiative for this round (players at the start of the round; option `delay`)",
-        options=(("N", "lower it by N"), ("to=N", "lower it to N"), ("after=NAME", "act just after NAME")),
+        words=OptionSet(
+            int_option("by", None, 1, 99, "lower it by N", bare=True),
+            int_option("to", None, INITIATIVE_MIN, INITIATIVE_MAX, "lower it to N"),
+            name_word("after", "act just after NAME"),
+        ),
         legal=_may_delay,
         handler=_delay,
     ),
@@ -88,7 +93,7 @@ ACTIONS = ActionTable(
         "wield",
         "take up another weapon from your sheet; its P.L. then counts in your melee defence",
         cost="free",
-        options=(("NAME", "the weapon"),),
+        words=OptionSet(name_word("weapon", "the weapon", bare=True)),
         legal=lambda enc, c: c is not None and (not enc.started or _my_turn(enc, c)),
         handler=_wield,
     ),
@@ -96,7 +101,7 @@ ACTIONS = ActionTable(
         "grant",
         "give the acting combatant an extra Move or Combat Action (an item, buff or spell)",
         gm_only=True,
-        options=(("move", "an extra Move Action"), ("combat", "an extra Combat Action")),
+        words=OptionSet(flag_word("move", "an extra Move Action"), flag_word("combat", "an extra Combat Action")),
         handler=_grant,
     ),
     *(

@@ -6,15 +6,17 @@ melee reach and for Attacks of Opportunity.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Modifier, Roll, StatusChanged, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
-from rules.options import OptionValues
+from rules.options import OptionSet, OptionValues, flag_word, int_option
 from rules.report import signed
-from rules.sheet import read_int
 from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.events import ActionsLeft, CoupDeGraceStruck, KovAttack, KovDamage
 from rules.systems.knights_of_valour.initiative import acting, advance, arrange, spend_combat
@@ -34,8 +36,15 @@ __all__ = [
     "left",
 ]
 
-#: the option words of `/attack`, and whether each takes ``=N``
-ATTACK_OPTIONS = {"adv": False, "dis": False, "throw": False, "atk": True, "def": True, "dmg": True}
+#: the `options:` words of `/attack`
+ATTACK_WORDS = OptionSet(
+    flag_word("adv", "Advantage: roll 2d20, keep the higher"),
+    flag_word("dis", "Disadvantage: roll 2d20, keep the lower"),
+    flag_word("throw", "throw the weapon"),
+    int_option("atk", None, -20, 20, "a buff to the attack roll"),
+    int_option("def", None, -20, 20, "a buff to the target's defence"),
+    int_option("dmg", None, -20, 20, "a buff to the damage"),
+)
 
 
 def ground(grid: Grid, opts: OptionValues, cell: Cell) -> int:
@@ -96,25 +105,15 @@ def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
     return weapon
 
 
-def _options(given: dict[str, str]) -> dict[str, int | None]:
-    out: dict[str, int | None] = {}
-    for key, value in given.items():
-        if key not in ATTACK_OPTIONS:
-            words = ", ".join(f"{k}=N" if v else k for k, v in ATTACK_OPTIONS.items())
-            raise InputError(f"`{key}` is not an option here: this takes {words}.")
-        out[key] = read_int(value, key, -20, 20) if ATTACK_OPTIONS[key] else None
-    return out
-
-
-def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice: Dice) -> list[Event]:
+def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice: Dice, words: Mapping[str, Any]) -> list[Event]:
+    """`/attack`; ``words``: its `ATTACK_WORDS`."""
     c = acting(enc, action.actor)
     t = target(enc, c, action.target)
     weapon = choose_weapon(opts, c, action.weapon)
-    words = _options(action.options)
     a, b, dist = _between(grid, opts, c, t)
-    ranged = not (weapon.melee and dist <= SQUARE_FT and "throw" not in words)
+    ranged = not (weapon.melee and dist <= SQUARE_FT and not words["throw"])
     if ranged:
-        _check_ranged(opts, c, t, weapon, dist, "throw" in words)
+        _check_ranged(opts, c, t, weapon, dist, words["throw"])
         wall = next((x for x in grid.line_cells(a, b) if x in grid.blocked), None)
         if wall is not None:
             raise IllegalAction(f"{c.name} has no line of sight to {t.name}: the wall at {wall.name} is in the way.")
@@ -167,7 +166,7 @@ def strike(
     ranged: bool,
     dist: int,
     dice: Dice,
-    words: dict[str, int | None],
+    words: Mapping[str, Any],
     opportunity: bool = False,
 ) -> list[Event]:
     """One melee or ranged attack: d20 (two with Advantage/Disadvantage), then damage on a hit."""
@@ -180,8 +179,8 @@ def strike(
         mods.append(mod("buff", words["atk"] or 0))
     defence = _defence(opts, tgt, ranged, words.get("def") or 0)
     imposed, close = _imposed(att, weapon, ranged, dist)
-    adv, dis = "adv" in words, "dis" in words or bool(imposed)
-    reasons = (["dis_asked"] if "dis" in words else []) + (["adv_asked"] if adv else []) + imposed
+    adv, dis = bool(words.get("adv")), bool(words.get("dis")) or bool(imposed)
+    reasons = (["dis_asked"] if words.get("dis") else []) + (["adv_asked"] if adv else []) + imposed
     if adv and dis:
         reasons.append("cancel")
     with dice.rolling_for(att.name):

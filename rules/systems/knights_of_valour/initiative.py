@@ -2,12 +2,14 @@
 and one Combat Action a turn, delay, and the GM's order of ties."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rules.actions import ActionBase
 from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn
 from rules.events import Event, TurnPassed
-from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
+from rules.models import INITIATIVE_MIN, Combatant, Encounter
 from rules.options import OptionValues
-from rules.sheet import read_int
 from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.events import (
     KovInitiative,
@@ -266,7 +268,7 @@ _DELAY_REFUSALS = {
 }
 
 
-def delay(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str]) -> list[Event]:
+def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, Any]) -> list[Event]:
     """Lower ``c``'s initiative for the round (text: "At the start of a Round, Players may elect to
     reduce their Initiative"; option ``delay=round``: anyone, until its own turn has begun)."""
     if not enc.started:
@@ -278,7 +280,7 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, s
         raise IllegalAction(_DELAY_REFUSALS[refusal].format(name=c.name))
     st = KovEncounter.of(enc)
     old = effective(c)
-    new = _delay_target(enc, options, old)
+    new = _delay_target(enc, words, old)
     if new >= old:
         raise InputError(f"A delay must lower initiative: {c.name}'s is {old}, and {new} is not lower.")
     c.initiative = new
@@ -306,14 +308,14 @@ def delay_refusal(enc: Encounter, opts: OptionValues, c: Combatant) -> str | Non
     )
 
 
-def _delay_target(enc: Encounter, opts: dict[str, str], old: int) -> int:
-    amount = opts.get("by") or next((k for k in opts if k.isdigit()), None)
+def _delay_target(enc: Encounter, words: Mapping[str, Any], old: int) -> int:
+    """The initiative a delay lowers to: ``words`` are its `by` (or a number alone), `to` and `after`."""
     new = ordered.lowered(
         old,
         floor=INITIATIVE_MIN,
-        to=read_int(opts["to"], "to", INITIATIVE_MIN, INITIATIVE_MAX) if "to" in opts else None,
-        below=effective(enc.get(opts["after"])) if "after" in opts else None,
-        by=read_int(amount, "by", 1, 99) if amount is not None else None,
+        to=words["to"],
+        below=effective(enc.get(words["after"])) if words["after"] else None,
+        by=words["by"],
     )
     if new is None:
         raise InputError(

@@ -19,6 +19,7 @@ from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn
 from rules.systems.tote import actions, initiative
+from rules.systems.tote.actions import COMMANDS
 from rules.systems.tote.events import FightLeft
 from rules.systems.tote.movement import forget_pairs, place_band, placed_apart, release, take_out
 from rules.systems.tote.options import OPTIONS, opts
@@ -76,6 +77,7 @@ class ToteSystem(RuleSystem):
     terrain_kinds = ()
     options = OPTIONS
     actions = actions.ACTIONS
+    commands = COMMANDS
     presenter_class = TotePresenter
     combatant_state = ToteCombatant
     encounter_state = ToteEncounter

@@ -4,7 +4,8 @@ and what damage does: any damage engages the pair; melee damage also counts for 
 round's initiative gain."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.dice import Dice
 from rules.effects import active
@@ -93,13 +94,15 @@ def attack(
     action: object,
     dice: Dice,
     *,
+    words: Mapping[str, Any],
     skill: str,
     what: str,
     melee: bool,
     extra: Sequence[Modifier] = (),
     arm: Weapon | None = None,
 ) -> tuple[list[Event], Combatant]:
-    """One attack test and its damage; Protect redirects it. Returns the events and who was attacked."""
+    """One attack test and its damage; Protect redirects it. Returns the events and who was attacked.
+    ``words``: the action's words (`weapon`, `keep`, `bonus`; those it has)."""
     events: list[Event] = []
     for p in enc.combatants:
         guard = ToteCombatant.of(p).protect
@@ -107,12 +110,11 @@ def attack(
             events.append(Redirected(actor=p.name, ally=target.name))
             target = p
             break
-    options = getattr(action, "options", {})
-    arm = arm or weapon(c, getattr(action, "weapon", None) or options.get("weapon"))
+    arm = arm or weapon(c, getattr(action, "weapon", None) or words.get("weapon"))
     mods = list(extra)
     if active(enc.effects, target.name, DEFEND) is not None:
         mods.append(mod("Defend", -opts(enc).defend_penalty))
-    r, test = run_test(enc, c, skill, int(target.sheet["block"]), dice, action, mods)
+    r, test = run_test(enc, c, skill, int(target.sheet["block"]), dice, words, mods)
     events.append(Struck(actor=c.name, target=target.name, weapon=arm.name, action=what, test=test))
     if r.success:
         events += _wound(enc, c, target, arm, r, melee)
@@ -169,13 +171,14 @@ def _engage_by_damage(enc: Encounter, c: Combatant, t: Combatant, melee: bool) -
 
 
 def strike(
-    enc: Encounter, c: Combatant, action: object, dice: Dice, what: str, extra: Sequence[Modifier] = ()
+    enc: Encounter, c: Combatant, action: object, dice: Dice, words: Mapping[str, Any], what: str,
+    extra: Sequence[Modifier] = (),
 ) -> tuple[list[Event], Combatant]:
     target = foe(enc, c, getattr(action, "target", None))
-    return attack(enc, c, target, action, dice, skill="strike", what=what, melee=True, extra=extra)
+    return attack(enc, c, target, action, dice, words=words, skill="strike", what=what, melee=True, extra=extra)
 
 
-def shoot(enc: Encounter, c: Combatant, action: object, dice: Dice) -> list[Event]:
+def shoot(enc: Encounter, c: Combatant, action: object, dice: Dice, words: Mapping[str, Any]) -> list[Event]:
     """Shoot: in melee rounds only an unengaged combatant; a weapon that shoots and a target in range."""
     engaged = engaged_with(enc, c.name)
     if engaged and is_melee(enc):
@@ -184,6 +187,5 @@ def shoot(enc: Encounter, c: Combatant, action: object, dice: Dice) -> list[Even
             "Strike or Disengage."
         )
     target = foe(enc, c, getattr(action, "target", None))
-    options = getattr(action, "options", {})
-    arm = shooting_weapon(enc, c, target, getattr(action, "weapon", None) or options.get("weapon"))
-    return attack(enc, c, target, action, dice, skill="shoot", what="shoot", melee=False, arm=arm)[0]
+    arm = shooting_weapon(enc, c, target, getattr(action, "weapon", None) or words.get("weapon"))
+    return attack(enc, c, target, action, dice, words=words, skill="shoot", what="shoot", melee=False, arm=arm)[0]

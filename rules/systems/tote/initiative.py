@@ -156,7 +156,7 @@ def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice) -> list[Event]
     target = opts(enc).init_target
     events: list[Event] = []
     for c in who:
-        r, test = run_test(enc, c, "plan", target, dice, action)
+        r, test = run_test(enc, c, "plan", target, dice, {})
         c.initiative = r.successes + level(c)
         events.append(InitiativeRolled(actor=c.name, test=test, base=level(c), value=c.initiative))
     if action.actor is None:

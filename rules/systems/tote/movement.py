@@ -6,6 +6,9 @@ A combatant's own band, shown on the board, is its distance to its nearest foe.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, StatusChanged
@@ -230,8 +233,9 @@ def take_out(enc: Encounter, t: Combatant, status: str, cause: str) -> list[Even
 
 
 # -- moves ----------------------------------------------------------------------------------------
-def wanted_band(to: str | None, options: dict[str, str]) -> str:
-    words = ([to.strip().lower()] if to else []) + [w for w in options if w in BAND_WORDS]
+def wanted_band(to: str | None, word: str | None) -> str:
+    """Where a move goes: ``to`` (`/move to:`) or the action's word (`options:close`), given once."""
+    words = ([to.strip().lower()] if to else []) + ([word] if word else [])
     if len(words) != 1 or words[0] not in BAND_WORDS:
         raise InputError(
             "Say where to move, once: a band (`far`, `close`, `melee`), or `in`, `away`, `escape` "
@@ -241,9 +245,10 @@ def wanted_band(to: str | None, options: dict[str, str]) -> str:
 
 
 def move_band(
-    enc: Encounter, c: Combatant, want: str, action: object, dice: Dice, only: Combatant | None = None
+    enc: Encounter, c: Combatant, want: str, words: Mapping[str, Any], dice: Dice, only: Combatant | None = None
 ) -> list[Event]:
-    """Move ``c`` one band nearer or farther from its foes (or from ``only``); away from Far is an escape."""
+    """Move ``c`` one band nearer or farther from its foes (or from ``only``); away from Far is an escape
+    (a Move test, with the action's words ``keep``/``bonus``)."""
     here = pair_band(enc, c, only) if only is not None else band_of(enc, c)
     step = BANDS.index(here)
     if want == "in":
@@ -257,7 +262,7 @@ def move_band(
             raise IllegalAction(
                 f"{c.name} is at {here.capitalize()}: only a move away from Far (from every foe) tries to Escape Foes."
             )
-        return _escape(enc, c, action, dice)
+        return _escape(enc, c, words, dice)
     if want == here:
         raise IllegalAction(f"{c.name} is already at {here.capitalize()}.")
     if abs(BANDS.index(want) - step) != 1:
@@ -276,12 +281,12 @@ def move_band(
     return events
 
 
-def _escape(enc: Encounter, c: Combatant, action: object, dice: Dice) -> list[Event]:
+def _escape(enc: Encounter, c: Combatant, words: Mapping[str, Any], dice: Dice) -> list[Event]:
     foes = foes_in_fight(enc, c)
     top = max(foes, key=level, default=None)
     lvl = level(top) if top else 0
     base = opts(enc).escape_base
-    r, test = run_test(enc, c, "move", base + lvl, dice, action)
+    r, test = run_test(enc, c, "move", base + lvl, dice, words)
     tested = Tested(
         actor=c.name,
         what="escape",
