@@ -78,8 +78,7 @@ def typed_state(data: Any) -> Any:
         return data
     combatant_type, encounter_type = system.combatant_state, system.encounter_state
     out = dict(data)
-    if system.state_upgrade is not None:
-        out = system.state_upgrade(out)
+    out = system.upgrade_state(out)
     out["state"] = _typed(out.get("state"), encounter_type)
     combatants = out.get("combatants")
     if isinstance(combatants, list):

@@ -144,10 +144,12 @@ class RuleSystem(FightRules):
     #: this system's typed state (`rules.state`): a combatant's, and the encounter's
     combatant_state: ClassVar[type[CombatantState]] = CombatantState
     encounter_state: ClassVar[type[EncounterState]] = EncounterState
-    #: brings an encounter's raw data written by older code up to date (a whole encounter's raw
-    #: data in, today's shape out): for state that moved between the combatants' and the
-    #: encounter's parts, which a state model alone cannot see
-    state_upgrade: ClassVar[Callable[[dict[str, Any]], dict[str, Any]] | None] = None
+
+    def upgrade_state(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An encounter's raw data written by older code, brought up to date (a whole encounter's
+        raw data in, today's shape out): for state that moved between the combatants' and the
+        encounter's parts, which a state model alone cannot see. Read before the state models."""
+        return data
 
     @property
     def act_actions(self) -> tuple[str, ...]:

@@ -81,11 +81,13 @@ class ToteSystem(RuleSystem):
     presenter_class = TotePresenter
     combatant_state = ToteCombatant
     encounter_state = ToteEncounter
-    state_upgrade = staticmethod(upgrade)
     #: a newcomer rolls its Plan test for initiative as it joins the fight
     newcomer_rolls = True
 
     is_enemy = staticmethod(is_enemy)
+
+    def upgrade_state(self, data: dict[str, Any]) -> dict[str, Any]:
+        return upgrade(data)
 
     # -- sheets ---------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
