@@ -10,7 +10,7 @@ from rules.events import Event
 from rules.models import Combatant, Encounter, MapState
 from rules.registry import SYSTEMS, all_systems, get_system
 from rules.state import CombatantState, EncounterState
-from rules.systems.knights_of_valour import KnightsOfValour
+from rules.systems.knights_of_valour import KnightsOfValourSystem
 from rules.systems.knights_of_valour.events import Narrated
 from rules.systems.tote.state import ToteCombatant, ToteEncounter
 
@@ -67,7 +67,7 @@ def test_the_handler_gets_the_context_and_the_action_under_its_table_name() -> N
         seen.append((ctx, action))
         return [Narrated(actor=ctx.actor.name if ctx.actor else None, action=action.name)]
 
-    class Waving(KnightsOfValour):
+    class Waving(KnightsOfValourSystem):
         actions = ActionTable(ActionSpec("wave", "wave", handler=handler))
 
     system = Waving()

@@ -7,7 +7,7 @@ from rules.events import Checked, Event, Roll
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, name_word
 from rules.report import plural
-from rules.systems.coup_de_grace.activation import activate, finish
+from rules.systems.coup_de_grace.turns import activate, finish
 from rules.systems.coup_de_grace.attacks import set_hp
 from rules.systems.coup_de_grace.events import Cast
 from rules.systems.coup_de_grace.movement import clear_line, cost_here, range_between, spend

@@ -11,12 +11,12 @@ from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, OptionValues, choice_option, flag_word
 from rules.report import plural
-from rules.systems.coup_de_grace.activation import activate, finish
+from rules.systems.coup_de_grace.turns import activate, finish
 from rules.systems.coup_de_grace.events import Blocker, Finesse, PushCancelled, Pushed, Standing, Struck, Wounded
 from rules.systems.coup_de_grace.movement import blocked, blocker, clear_line, cost_here, is_open, range_between, spend
 from rules.systems.coup_de_grace.options import values
 from rules.systems.coup_de_grace.sheet import catalogue, defence, facing_of, ruleset, square_of, weapon
-from rules.systems.coup_de_grace.state import MiniState
+from rules.systems.coup_de_grace.state import CdgCombatant
 from rules.systems.coup_de_grace.tables import (
     ATTACK_OPTIONS,
     DOWNED_PENALTY,
@@ -39,7 +39,7 @@ ATTACK_WORDS = OptionSet(
 def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
     known = catalogue(enc)
     held: list[str] = list(c.sheet.get("weapons") or [])
-    used = MiniState.of(c).used
+    used = CdgCombatant.of(c).used
     ready = [w for w in dict.fromkeys(held) if known.get(w, Weapon(w)).attacks and used.get(w, 0) < held.count(w)]
     if asked:
         name = {normalise_weapon(w): w for w in held}.get(normalise_weapon(asked))
@@ -236,7 +236,7 @@ def _roll(dice: Dice, c: Combatant, w: Weapon, mods: list[Modifier], dv: int) ->
     """The d6 with the crossbow's reroll and the curved sword's +1 (added to ``mods``)."""
     natural = dice.die(6)
     rolled = [natural]
-    s = MiniState.of(c)
+    s = CdgCombatant.of(c)
     if w.name == "crossbow" and natural == 2 and not s.reroll and natural + sum(m.value for m in mods) < dv:
         s.reroll = True
         natural = dice.die(6)
@@ -274,7 +274,7 @@ def attack(
         natural, rolled = _roll(dice, c, w, mods, dv)
     total = natural + sum(m.value for m in mods)
     hit = total >= dv
-    used = MiniState.of(c).used
+    used = CdgCombatant.of(c).used
     used[w.name] = used.get(w.name, 0) + 1
     roll = Roll(
         dice=rolled, label="d6", kept=natural if len(rolled) > 1 else None, modifiers=mods,
@@ -289,7 +289,7 @@ def attack(
     if hit:
         events += _on_hit(enc, grid, c, t, w, natural, backstab, words["push"])
     elif w.name == "fencing sword" and c.status == "active":
-        MiniState.of(c).mp = left + 2
+        CdgCombatant.of(c).mp = left + 2
         events.append(Finesse(actor=c.name, gained=2, left=left + 2))
     if c.status == "downed":
         events += finish(enc, c, dice)
@@ -355,11 +355,11 @@ def set_hp(enc: Encounter, c: Combatant, hp: int, facing: str | None = None) -> 
         enc.order = [n for n in enc.order if n != c.name]
         return [Standing(actor=c.name, status="out", cause="out")]
     if hp == 0 and c.status == "active":
-        MiniState.of(c).last_facing = c.facing
+        CdgCombatant.of(c).last_facing = c.facing
         c.status, c.facing = "downed", None
         return [Standing(actor=c.name, status="downed", cause="zero")]
     if hp > 0 and c.status == "downed":
         c.status = "active"
-        c.facing = facing or MiniState.of(c).last_facing or "N"
+        c.facing = facing or CdgCombatant.of(c).last_facing or "N"
         return [Standing(actor=c.name, status="active", cause="stands", facing=c.facing)]
     return []

@@ -3,7 +3,7 @@
 The rules are shared/rules/knights-of-valour.txt with the defaults of shared/rules/README.md
 (SRD 5.1 weapons and armour); every choice the GM may want to change is an encounter option
 (`options.py`). The package: `tables.py` (the text's data), `sheet.py`, `options.py`,
-`state.py`, `initiative.py` (turns, through `rules.turns.ordered`), `attacks.py`,
+`state.py`, `turns.py` (turns, through `rules.turns.ordered`), `attacks.py`,
 `movement.py`, `actions.py` (the `/act` table), `events.py` and `present.py` (all its text).
 
 Turns. Initiative is Agility (``/init set`` overrides it), highest first; on a tie player
@@ -29,7 +29,7 @@ from rules.events import Edited, Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
-from rules.systems.knights_of_valour import attacks, initiative, movement, sheet
+from rules.systems.knights_of_valour import attacks, turns, movement, sheet
 from rules.systems.knights_of_valour.actions import ACTIONS
 from rules.systems.knights_of_valour.events import HpSet
 from rules.systems.knights_of_valour.options import DEFAULT_ARMOURS, DEFAULT_WEAPONS, OPTIONS
@@ -54,7 +54,7 @@ __all__ = [
     "SHIELDS",
     "SIZES",
     "WEAPONS",
-    "KnightsOfValour",
+    "KnightsOfValourSystem",
     "KovCombatant",
     "KovEncounter",
     "Weapon",
@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 
-class KnightsOfValour(RuleSystem):
+class KnightsOfValourSystem(RuleSystem):
     """Knights of Valour: Agility initiative, Move + Combat Action turns, d20 vs Defence Value."""
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
@@ -124,8 +124,8 @@ class KnightsOfValour(RuleSystem):
         if st.wield not in levels:
             st.wield = next(iter(levels), None)
         if enc.started and c.in_fight and not st.delayed:
-            c.initiative = initiative.base_init(c)
-        initiative.arrange(enc)
+            c.initiative = turns.base_init(c)
+        turns.arrange(enc)
         return []
 
     #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
@@ -160,9 +160,9 @@ class KnightsOfValour(RuleSystem):
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         st = KovEncounter.of(enc)
         st.tie_order = [n for n in st.tie_order if n != c.name]
-        initiative.arrange(enc)
+        turns.arrange(enc)
         if enc.started and enc.current is None and not enc.winner:
-            return initiative.advance(enc)
+            return turns.advance(enc)
         return []
 
     def side_defeated(self, enc: Encounter, side: str) -> bool:
@@ -172,21 +172,21 @@ class KnightsOfValour(RuleSystem):
     # -- turns ----------------------------------------------------------------------------------
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         if action.actor:
-            return initiative.init_one(enc, enc.get(action.actor))
-        return initiative.start(enc)
+            return turns.init_one(enc, enc.get(action.actor))
+        return turns.start(enc)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.set_initiative(enc, enc.get(action.actor), action.value)
+        return turns.set_initiative(enc, enc.get(action.actor), action.value)
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         # ordering ties is the GM's (the text: players "decide ... which of them goes first")
-        return initiative.reorder(enc, action.name or "", action.is_gm)
+        return turns.reorder(enc, action.name or "", action.is_gm)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.end_turn(enc, action)
+        return turns.end_turn(enc, action)
 
     def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.pass_turn(enc, enc.get(action.actor))
+        return turns.pass_turn(enc, enc.get(action.actor))
 
     def turn_done(self, enc: Encounter, c: Combatant) -> bool:
         """Both actions spent: no Combat Action left, no Move Action to begin and no feet left of one."""

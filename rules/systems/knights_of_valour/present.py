@@ -28,7 +28,7 @@ from rules.systems.knights_of_valour.events import (
     TurnEnded,
     Wielded,
 )
-from rules.systems.knights_of_valour.initiative import effective
+from rules.systems.knights_of_valour.turns import effective
 from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
 from rules.systems.knights_of_valour.tables import NARRATIVE
 

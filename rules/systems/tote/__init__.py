@@ -3,7 +3,7 @@
 Source: ``shared/rules/tote.txt`` with the project defaults of ``shared/rules/README.md``.
 Where each rule lives: the data of the text in `tables`, sheets in `sheet`, options in
 `options`, typed state in `state`, the skill test in `skill`, bands and engagement in
-`movement`, attacks and damage in `attacks`, the initiative pool in `initiative` (on
+`movement`, attacks and damage in `attacks`, the initiative pool in `turns` (on
 `rules.turns.pool`), the `/act` table and its handlers in `actions`, text in `present`.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rules.events import Event, HitPointsChanged, Victory
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn
-from rules.systems.tote import actions, initiative
+from rules.systems.tote import actions, turns
 from rules.systems.tote.actions import COMMANDS
 from rules.systems.tote.events import FightLeft
 from rules.systems.tote.movement import forget_pairs, place_band, placed_apart, release, take_out
@@ -102,7 +102,7 @@ class ToteSystem(RuleSystem):
         c.hp = len(c.sheet["track"]) - st.filled
         if c.hp == 0 and c.status == "active":
             c.status = "downed"
-        return initiative.settle(enc)
+        return turns.settle(enc)
 
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         """`/combatant hp`: the GM marks (``change`` below 0) or clears boxes of the Injury Track,
@@ -147,23 +147,23 @@ class ToteSystem(RuleSystem):
     # -- turns and actions ------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
         ToteEncounter.of(enc)
-        return initiative.turn(enc)
+        return turns.turn(enc)
 
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.roll_initiative(enc, action, dice)
+        return turns.roll_initiative(enc, action, dice)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.set_initiative(enc, action)
+        return turns.set_initiative(enc, action)
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.reorder(enc, action)
+        return turns.reorder(enc, action)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.next_turn(enc, action)
+        return turns.next_turn(enc, action)
 
     def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """The GM passes a combatant out of turn: it keeps its points and loses this round's action."""
-        return initiative.next_turn(enc, action)
+        return turns.next_turn(enc, action)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return actions.attack(self.context(enc, action, dice), action)
@@ -188,7 +188,7 @@ class ToteSystem(RuleSystem):
 
     # -- victory and removal ------------------------------------------------------------------------
     def side_defeated(self, enc: Encounter, side: str) -> bool:
-        return initiative.defeated(enc, side)
+        return turns.defeated(enc, side)
 
     @staticmethod
     def _left(enc: Encounter, side: str) -> bool:
@@ -216,4 +216,4 @@ class ToteSystem(RuleSystem):
             st.pending_return = None
         st.tiebreak = [n for n in st.tiebreak if n != c.name]
         forget_pairs(enc, c.name)
-        return initiative.settle(enc)
+        return turns.settle(enc)

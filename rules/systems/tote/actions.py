@@ -1,7 +1,7 @@
 """TOTE's actions: the `/act` table (cost, help, options, when legal) and the handlers.
 
 Every action is one of a combatant's one action a round: `perform` checks the round type and
-the cost, runs the handler, spends the points and passes the turn on (`initiative.settle`).
+the cost, runs the handler, spends the points and passes the turn on (`turns.settle`).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rules.events import Event, mod
 from rules.report import plural
 from rules.models import Combatant, Encounter
 from rules.options import NO_WORDS, OptionSet, choice_option, name_word
-from rules.systems.tote import attacks, initiative
+from rules.systems.tote import attacks, turns
 from rules.systems.tote.events import (
     Defending,
     Disengaged,
@@ -92,7 +92,7 @@ def acting(enc: Encounter, action: Acting) -> Combatant:
         raise NotYourTurn(f"{c.name} has no initiative yet: the GM rolls it with `/init roll combatant:{c.name}`.")
     if ToteCombatant.of(c).acted == enc.round:
         raise NotYourTurn(f"{c.name} has already acted in round {enc.round}: wait for round {enc.round + 1}.")
-    first = initiative.waiting(enc)[0]
+    first = turns.waiting(enc)[0]
     if first is not c:
         def at(x: Combatant) -> str:  # a hidden combatant's initiative is the GM's to read
             return "" if enc.hidden(x) else f" ({x.initiative}{' initiative' if x is first else ''})"
@@ -131,7 +131,7 @@ def perform(ctx: ActionContext, c: Combatant, name: str, step: Step, action: Act
     spent = Spent(actor=c.name, action=name, cost=cost, before=have, after=c.initiative)
     results = step(ctx, c, action)
     ToteCombatant.of(c).acted = enc.round
-    return [spent, *results, *initiative.settle(enc)]
+    return [spent, *results, *turns.settle(enc)]
 
 
 # -- the handlers ----------------------------------------------------------------------------------
@@ -272,7 +272,7 @@ def _return_attack(ctx: ActionContext, c: Combatant, action: Acting) -> list[Eve
     )
     ToteCombatant.of(c).acted = enc.round
     spent = Spent(actor=c.name, action="return", cost=0, before=c.initiative or 0, after=c.initiative or 0)
-    return [spent, *events, *initiative.settle(enc)]
+    return [spent, *events, *turns.settle(enc)]
 
 
 def _only_return(c: Combatant) -> IllegalAction:
@@ -341,7 +341,7 @@ def _set_distance(ctx: ActionContext, action: Act) -> list[Event]:
     all_at(enc, band)
     if band != "melee":
         st.engaged = []
-    return [DistanceSet(band=band, started=enc.started), *initiative.settle(enc)]
+    return [DistanceSet(band=band, started=enc.started), *turns.settle(enc)]
 
 
 ACTIONS = ActionTable(
