@@ -207,8 +207,8 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m bot            run the bot (settings from .env)\n"
               "       python -m bot console    run commands offline (see --help there)\n"
               "       python -m bot benchmark  measure speed offline [--quick] [--profile]\n"
-              "       python -m bot docs       print each system's README tables [--write README.md]\n"
-              "                                [--images: draw the README's map pictures]\n"
+              "       python -m bot docs       print the generated parts of README.md and docs/\n"
+              "                                [--write: put them in place | --images: draw the README's map pictures]\n"
               "       python -m bot migrate    copy the database: --to postgresql://... [--from skirmish.db]")
         return 0
     try:

@@ -7,7 +7,7 @@ import gc
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import discord
@@ -15,8 +15,8 @@ from discord.ext import commands
 
 from bot.access import BOARD_NEEDS, TEXT_NEEDS, ChannelAccess
 from bot.limits import checked
+from bot.maps import DEFAULT_WORKERS, shared_renderer
 from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound
-from bot.mapworker import DEFAULT_WORKERS, shared_renderer
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import LogPage, Nudge, Service
 from bot.tree import SkirmishTree, release
@@ -231,6 +231,8 @@ class Skirmish(commands.Bot):
         #: the ◀ ▶ buttons of a `/log` page: set by the `cogs.buttons` extension too
         self.log_view: Callable[[LogPage], discord.ui.View | None] | None = None
         self.questions: Any = None
+        #: sends a question the rules ask one player (`cogs.buttons.send_prompt`)
+        self.send_prompt: Callable[..., Awaitable[None]] | None = None
         self._reminders: asyncio.Task[None] | None = None
 
     def run_shards(self, shards: ShardSlice | None) -> None:

@@ -1,6 +1,7 @@
 """Help pages, built from the registry so they never drift from the rules."""
 from __future__ import annotations
 
+from rules.effects import change_range
 from rules.errors import InputError
 from rules.report import Report
 from rules.registry import all_systems, get_system
@@ -60,11 +61,14 @@ def help_report(system_key: str | None = None, part: str | None = None) -> Repor
         return Report("📖 Skirmish", lines)
     system = get_system(system_key)
     keys = [f"`{k.name}`: {k.describe()}" for k in system.sheet_keys(None)]
+    changed = [f"`{v.name}` ({change_range(v)}): {v.help}" for v in system.effect_values]
     if part == "sheet":
         return Report(
             f"📖 {system.title}: sheet keys",
-            ["`/combatant add sheet:\"key=value ...\"`; `/combatant edit` changes them."],
-            _chunked("Sheet keys", keys or ["This system has no sheet keys."]),
+            ["`/combatant add sheet:\"key=value ...\"`; `/combatant edit` changes them.",
+             "Effects change the values below while they last: `/effect add mods:\"attack+1\"`."],
+            _chunked("Sheet keys", keys or ["This system has no sheet keys."])
+            + _chunked("Values effects change", changed or ["none"]),
         )
     if part == "actions":
         return Report(
@@ -85,6 +89,12 @@ def help_report(system_key: str | None = None, part: str | None = None) -> Repor
         lines.append("Variants: " + ", ".join(f"`{v}`" for v in system.variants))
     lines.append("Map: " + " or ".join(system.map_kinds) + (f" (default {system.default_map})" if system.default_map else ""))
     fields = _chunked("Sheet keys", keys or ["none"])
+    if changed:
+        fields.append((
+            "Values effects change",
+            ", ".join(f"`{v.name}`" for v in system.effect_values)
+            + f": `/effect add mods:\"{system.effect_values[0].name}+1\"`; `/help system:{system.key} part:sheet` explains them.",
+        ))
     if system.act_actions:
         fields.append((
             "/act actions",

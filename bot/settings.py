@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.mapworker import DEFAULT_WORKERS
+from bot.maps import DEFAULT_WORKERS
 from data.store import StoreError, database_backend
 from rules.models import reminder_hours_problem
 

@@ -77,6 +77,8 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
     if outcome.direct is not None:
         users, report = outcome.direct
         await client.send_direct(users, embed=to_embed(report))
+    if outcome.prompt is not None and outcome.channel_id is not None and client.send_prompt is not None:
+        await client.send_prompt(client, outcome.channel_id, outcome.prompt)
     ping = outcome.ping
     if ping is not None:
         extra: dict = {}

@@ -1,6 +1,7 @@
 """Buttons: End turn and Map on a turn-change message, the GM's Undo on the status board,
-◀ Older and Newer ▶ under a `/log` page, and Confirm / Cancel on the questions `/encounter end`,
-`/encounter import replace:true` and `/init next` ask.
+◀ Older and Newer ▶ under a `/log` page, Confirm / Cancel on the questions `/encounter end`,
+`/encounter import replace:true` and `/init next` ask, and the choices of a question the rules
+ask one player (a target's flips), sent by direct message.
 
 The turn, board and log-page buttons are persistent `ui.DynamicItem`s: their ``custom_id``
 carries the encounter id (and the turn, as `bot.service.core.turn_tag`), so they work after a
@@ -12,28 +13,36 @@ so a press after a restart or after the question expired says so and changes not
 """
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import ui
 from discord.ext import commands
 
-from bot.limits import checked
-from bot.render import NO_MENTIONS, to_embed
-from bot.service import LogPage, Outcome
+from bot.access import TEXT_NEEDS
+from bot.limits import LIMITS, checked
+from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
+from bot.service import Ctx, LogPage, Outcome
 from bot.tree import answer, release, report_error
 from cogs._common import ctx_of, defer, reply, service_of
 from rules.errors import NotAllowed
 from rules.report import COLOURS, Report, user_ref
+from rules.system import Prompt
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bot.app import Skirmish
 
 __all__ = [
-    "EndTurnButton", "MapButton", "UndoButton", "LogPageButton", "AnswerButton", "log_view", "turn_view", "board_view", "ask", "Questions",
-    "QUESTION_SECONDS", "DYNAMIC_ITEMS",
+    "EndTurnButton", "MapButton", "UndoButton", "LogPageButton", "AnswerButton", "ChoiceButton", "log_view", "turn_view", "board_view", "ask", "Questions",
+    "QUESTION_SECONDS", "DYNAMIC_ITEMS", "prompt_view", "send_prompt", "post_outcome",
 ]
+
+log = logging.getLogger(__name__)
 
 #: how long a question waits for its Confirm or Cancel
 QUESTION_SECONDS = 600
@@ -252,11 +261,89 @@ async def ask(interaction: discord.Interaction, question: Report, run: Callable[
     release(view=view)  # its buttons answer by their custom ids: the view is not kept per question
 
 
+# -- a player's choice an action waits for (a target choosing its flips) ------------------------------
+class ChoiceButton(ui.DynamicItem[ui.Button], template=r"skirmish:choose:(?P<ch>\d+):(?P<tag>[0-9a-f]{8}):(?P<index>\d+)"):
+    """One answer to a question the rules ask a player (`rules.system.Prompt`), sent to them by
+    direct message: the encounter's channel, the question's tag and the choice travel in the
+    ``custom_id``, so it works after a restart; only that player may press it, and only while the
+    question waits. The answer is posted in the encounter's channel."""
+
+    def __init__(self, channel_id: int, tag: str, index: int, label: str = "Choose") -> None:
+        super().__init__(
+            ui.Button(label=label, style=discord.ButtonStyle.secondary if index else discord.ButtonStyle.primary,
+                      custom_id=f"skirmish:choose:{channel_id}:{tag}:{index}")
+        )
+        self.channel_id, self.tag, self.index, self.label = channel_id, tag, index, label
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "ChoiceButton":
+        return cls(int(match["ch"]), match["tag"], int(match["index"]), item.label or "Choose")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            ctx = Ctx(channel_id=str(self.channel_id), user_id=str(interaction.user.id), interaction_id=str(interaction.id))
+            outcome = await service_of(interaction).answer(ctx, self.tag, self.index)
+            note = Report("✅ Answered", [f"{self.label}: the attack is resolved in <#{self.channel_id}>."])
+            await interaction.response.edit_message(**checked(embed=to_embed(note)), view=None)
+            await post_outcome(interaction.client, str(self.channel_id), outcome)  # type: ignore[arg-type]
+        except Exception as exc:
+            await report_error(interaction, exc)
+        finally:
+            release(interaction, self.view)
+
+
+def prompt_view(channel_id: str, q: Prompt) -> ui.View:
+    """A button per choice of ``q`` (the rules offer at most as many as fit: five rows of five)."""
+    view = ui.View(timeout=None)
+    for i, (label, _) in enumerate(q.choices[: LIMITS["rows"] * LIMITS["row_items"]]):
+        view.add_item(ChoiceButton(int(channel_id), q.tag, i, clip(label, LIMITS["label"])))
+    return view
+
+
+async def send_prompt(client: "Skirmish", channel_id: str, q: Prompt) -> None:
+    """Send ``q`` to the player it asks, by direct message; where their direct messages are closed,
+    in the encounter's channel with a mention of them (still only they can answer)."""
+    embed = to_embed(Report(q.title, q.lines))
+    view = prompt_view(channel_id, q)
+    try:
+        if await client.send_direct([q.user_id], embed=embed, view=view):
+            channel = client.get_partial_messageable(int(channel_id))
+            text = f"{user_ref(q.user_id)}: a question for you (your direct messages are closed to the bot)"
+            await channel.send(**checked(content=discord_text(text), embed=embed, view=view,
+                                         allowed_mentions=mentions_for((q.user_id,))))
+    finally:
+        release(view=view)
+
+
+async def post_outcome(client: "Skirmish", channel_id: str, outcome: Outcome) -> None:
+    """Post in the encounter's channel what a command answered elsewhere (a direct message) did:
+    its report, a turn change's ping with its buttons, and the status board. The answer is already
+    applied: where the channel refuses the post, that is logged and the board still follows."""
+    channel = client.get_partial_messageable(int(channel_id))
+    try:
+        if client.access.missing(channel_id, TEXT_NEEDS):
+            log.warning("no permission to post an answer's result in %s", channel_id)
+        else:
+            await channel.send(**checked(embed=to_embed(outcome.report), allowed_mentions=NO_MENTIONS))
+        ping = outcome.ping
+        if ping is not None and not client.access.missing(channel_id, TEXT_NEEDS):
+            view = turn_view(ping.encounter_id, ping.turn, ping.has_map) if ping.encounter_id is not None else None
+            extra = {"view": view} if view is not None else {}
+            await channel.send(**checked(content=clip(discord_text(ping.text), LIMITS["content"]),
+                                         allowed_mentions=mentions_for(ping.user_ids), **extra))
+            release(view=view)
+    except discord.HTTPException:
+        log.warning("cannot post an answer's result in %s", channel_id)
+    if outcome.board_changed:
+        client.boards.touch(channel_id)
+
+
 #: every persistent button, registered at start-up with `bot.add_dynamic_items`
-DYNAMIC_ITEMS: tuple[Any, ...] = (EndTurnButton, MapButton, UndoButton, LogPageButton, AnswerButton)
+DYNAMIC_ITEMS: tuple[Any, ...] = (EndTurnButton, MapButton, UndoButton, LogPageButton, AnswerButton, ChoiceButton)
 
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     bot.turn_view, bot.board_view, bot.log_view = turn_view, board_view, log_view  # type: ignore[attr-defined]
+    bot.send_prompt = send_prompt  # type: ignore[attr-defined]
     bot.questions = Questions(bot.service.clock)  # type: ignore[attr-defined]

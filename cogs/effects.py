@@ -11,6 +11,7 @@ from cogs._common import _choices, _encounter, ctx_of, reply, service_of, target
 from cogs.encounter import PUBLIC_HELP
 from rules.actions import make_action
 from rules.effects import MAX_DURATION
+from rules.registry import get_system
 
 
 async def ends_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -26,6 +27,20 @@ async def ends_autocomplete(interaction: discord.Interaction, current: str) -> l
     return _choices(["end of the round", *phrases, "end of the phase"], current)
 
 
+async def mods_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The values the encounter's system lets effects change: the last word of ``current``
+    completed to ``value+1`` and ``value-1``; the words before it are kept."""
+    enc = await _encounter(interaction)
+    if enc is None:
+        return []
+    head, _, word = current.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    name = word.rstrip("+-0123456789").lower()
+    out = [f"{prefix}{v.name}{sign}1" for v in get_system(enc.system).effect_values if v.name.startswith(name)
+           for sign in "+-"]
+    return _choices(out)
+
+
 async def effect_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     enc = await _encounter(interaction)
     return _choices(sorted({e.name for e in enc.effects}) if enc is not None else [], current)
@@ -39,8 +54,9 @@ class EffectCog(commands.GroupCog, group_name="effect", group_description="Effec
         target="Who is under it (left out: the field, GM only)",
         rounds=f"How many times it counts down before it ends (1 to {MAX_DURATION}; default 1)",
         ends="When it counts down: \"end of Grak's turn\" (default: the end of the target's turn), \"start of Grak's turn\", \"end of the round\"",
+        mods='What it changes while it lasts, e.g. "attack+1 defence+1" (GM only once the fight is on)',
     )
-    @app_commands.autocomplete(target=target_autocomplete, ends=ends_autocomplete)
+    @app_commands.autocomplete(target=target_autocomplete, ends=ends_autocomplete, mods=mods_autocomplete)
     async def add(
         self,
         interaction: discord.Interaction,
@@ -48,8 +64,9 @@ class EffectCog(commands.GroupCog, group_name="effect", group_description="Effec
         target: Optional[str] = None,
         rounds: app_commands.Range[int, 1, MAX_DURATION] = 1,
         ends: Optional[str] = None,
+        mods: Optional[str] = None,
     ) -> None:
-        action = make_action("effect_add", actor=target, name=name, rounds=rounds, ends=ends)
+        action = make_action("effect_add", actor=target, name=name, rounds=rounds, ends=ends, mods=mods)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="remove", description="End an effect now (its target's owner or the GM)")

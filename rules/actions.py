@@ -153,6 +153,8 @@ class EffectAdd(ActionBase):
     rounds: int = 1
     #: when it counts down, as typed ("end of Grak's turn"); None: the end of the target's turn
     ends: str | None = None
+    #: changes to the target's values while it runs, as typed ("attack+1 defence+1")
+    mods: str | None = None
 
 
 class EffectRemove(ActionBase):

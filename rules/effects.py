@@ -10,19 +10,29 @@ expire the same way, are logged with the action that ended them, and are undone 
 
 A system keeps its own timed conditions here too: it adds an effect with a ``code`` (``"stun"``)
 and asks :func:`active` whether a combatant is under it. The GM's effects (`/effect add`) have no
-code and change no rule: they are reminders shown on the board.
+code: they are reminders shown on the board, unless they carry ``mods``, changes to the values
+the system declares that effects may change (``RuleSystem.effect_values``: "attack+1 defence+1",
+read once by :func:`parse_mods`). The rules read those changes where they read the value, through
+the one helper :func:`modifiers` (one roll modifier per running effect, named after it), so a
+change lasts exactly as long as its effect.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from rules.errors import InputError
+from rules.events import Modifier, mod
+from rules.report import signed
+from rules.sheet import SheetKey
 
-__all__ = ["Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "moments", "tick", "active", "next_id", "parse_ends", "ENDS_HELP"]
+__all__ = [
+    "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
+    "next_id", "parse_ends", "ENDS_HELP", "parse_mods", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
+]
 
 #: the moments an effect can count down at
 Ends = Literal["turn_start", "turn_end", "round_end", "phase_end"]
@@ -30,6 +40,13 @@ Ends = Literal["turn_start", "turn_end", "round_end", "phase_end"]
 MAX_EFFECTS = 100
 #: at most this many rounds (or turns, or phases) an effect lasts
 MAX_DURATION = 1000
+#: at most this many values one effect changes
+MAX_MODS = 8
+#: the largest change to a value any system may declare (a stored effect never holds more)
+MAX_CHANGE = 99
+
+#: a value's name as a system declares it
+ValueName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z_]{0,19}$")]
 
 
 class Effect(BaseModel):
@@ -53,6 +70,10 @@ class Effect(BaseModel):
     cells: list[str] = Field(default_factory=list, max_length=400)
     #: who added it (a combatant's name, or None for the GM)
     source: str | None = None
+    #: changes to the target's values while it runs (`parse_mods`): value -> amount
+    mods: dict[ValueName, Annotated[int, Field(ge=-MAX_CHANGE, le=MAX_CHANGE)]] = Field(
+        default_factory=dict, max_length=MAX_MODS
+    )
 
     @property
     def counts_at(self) -> tuple[str, str | None]:
@@ -156,3 +177,70 @@ def parse_ends(text: str | None, target: str | None, names: Iterable[str]) -> tu
     if who not in by_fold:
         raise InputError(f"`ends` names {who[:40]}, who is not in this encounter: name a combatant, e.g. {ENDS_HELP}.")
     return kind, by_fold[who]
+
+
+#: how `mods` is written, for help and refusals
+MODS_HELP = "changes like `attack+1 defence-2`"
+
+_MOD = re.compile(r"([a-z][a-z_]*)\s*([+\-−])\s*([0-9]{1,3})")
+
+
+def parse_mods(text: str | None, effect: str, values: Sequence[SheetKey], title: str) -> dict[str, int]:
+    """``mods`` as typed (``"attack+1 defence+1"``) checked against the values ``values`` that
+    effects may change in the system called ``title``: value -> amount. Refused, naming the
+    values allowed, for a value not among them, an amount out of its range, a value given twice,
+    or anything else."""
+    words = " ".join((text or "").strip().lower().split())
+    if not words:
+        return {}
+    allowed = {v.name: v for v in values}
+    listed = ", ".join(allowed) or "none"
+    if not allowed:
+        raise InputError(f"{effect}: effects change no values in {title}, so leave `mods` out.")
+    out: dict[str, int] = {}
+    at = 0
+    for found in _MOD.finditer(words):
+        if words[at:found.start()].strip(" ,"):
+            break
+        at = found.end()
+        name, sign, amount = found.groups()
+        spec = allowed.get(name)
+        if spec is None:
+            raise InputError(f"{effect}: '{name[:20]}' is not a value effects can change in {title}; use one of: {listed}.")
+        if name in out:
+            raise InputError(f"{effect}: `{name}` is changed twice in `mods`: give it once.")
+        change = int(amount) * (1 if sign == "+" else -1)
+        if not (spec.minimum or 0) <= change <= (spec.maximum or 0):
+            raise InputError(f"{effect}: effects change `{name}` by {change_range(spec)}, not {signed(change)}.")
+        if change:
+            out[name] = change
+    rest = words[at:].strip(" ,")
+    if rest:
+        first = rest.split()[0][:20]
+        raise InputError(
+            f"{effect}: `mods` takes {MODS_HELP}, and `{first}` is not one; in {title} effects change {listed}."
+        )
+    if len(out) > MAX_MODS:
+        raise InputError(f"{effect}: one effect changes at most {MAX_MODS} values.")
+    return out
+
+
+def change_range(value: SheetKey) -> str:
+    """``−3 to +3``: how much one effect may change a declared value."""
+    return f"{signed(value.minimum or 0)} to {signed(value.maximum or 0)}"
+
+
+def mods_text(mods: Mapping[str, Any]) -> str:
+    """``attack +1, defence +1`` (``attack ±?`` for a hidden amount, `rules.hidden.SECRET`)."""
+    return ", ".join(f"{name} {signed(amount)}" for name, amount in mods.items())
+
+
+def modifiers(effects: Iterable[Effect], target: str, value: str) -> list[Modifier]:
+    """The changes the running effects on ``target`` make to ``value``: one roll modifier per
+    effect, named after it (``+1 Bless``). The one reader of effects' ``mods`` in the rules."""
+    return [mod(e.name, e.mods[value]) for e in effects if e.target == target and e.mods.get(value)]
+
+
+def total(effects: Iterable[Effect], target: str, value: str) -> int:
+    """The sum of :func:`modifiers`: how much the running effects change ``target``'s ``value``."""
+    return sum(m.value for m in modifiers(effects, target, value))

@@ -33,7 +33,8 @@ from rules.events import (
     TurnPassed,
     Victory,
 )
-from rules.hidden import for_reader, mark, names_in, public_copy, secret, turn_line
+from rules.effects import modifiers, mods_text
+from rules.hidden import SECRET, for_reader, mark, names_in, public_copy, secret, turn_line
 from rules.report import COLOURS, Report, die_text, joined, signed, user_ref
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -290,16 +291,32 @@ class Presenter:
         when = self.ENDS[ends].format(of=of or "its target")
         return f"until {when}" + (f" ({left} times)" if left > 1 else "")
 
+    def effect_changes(self, target: str | None, mods: dict[str, Any]) -> str:
+        """`` (attack +1, defence +1)``: what an effect changes; `` (attack ±?)`` where this view
+        hides the target's numbers."""
+        if not mods:
+            return ""
+        shown = {k: (v if self.shown(target) and not secret(v) else SECRET) for k, v in mods.items()}
+        return f" ({mods_text(shown)})"
+
+    def effect_note(self, enc: "Encounter", c: "Combatant", value: str) -> str:
+        """`` (+1 Bless)``: what the running effects on ``c`` change ``value`` by, after the value
+        on ``c``'s own line (which only views that show ``c``'s numbers draw)."""
+        found = modifiers(enc.effects, c.name, value)
+        return f" ({', '.join(f'{signed(m.value)} {m.name}' for m in found)})" if found else ""
+
     def effect_lines(self, enc: "Encounter") -> list[str]:
-        """One line per running effect: ``Bless on Grak, until the end of Grak's turn (2 times)``."""
+        """One line per running effect: ``Bless on Grak (attack +1), until the end of Grak's turn (2 times)``."""
         return [
-            f"{e.name}" + (f" on {e.target}" if e.target else "") + ", " + self.effect_ends(e.ends, e.of or e.target, e.left)
+            f"{e.name}" + (f" on {e.target}" if e.target else "") + self.effect_changes(e.target, e.mods) + ", "
+            + self.effect_ends(e.ends, e.of or e.target, e.left)
             for e in enc.effects
         ]
 
     def effect_added(self, e: EffectAdded) -> str:
         on = f" on **{e.actor}**" if e.actor else ""
-        return f"Effect **{e.name}**{on} {self.effect_ends(e.ends, e.of or e.actor, e.left)}"
+        changes = self.effect_changes(e.actor, e.mods)
+        return f"Effect **{e.name}**{on}{changes} {self.effect_ends(e.ends, e.of or e.actor, e.left)}"
 
     def effect_ended(self, e: EffectEnded) -> str:
         on = f" on **{e.actor}**" if e.actor else ""

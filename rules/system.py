@@ -15,7 +15,7 @@ from rules.actions import Act, Action, ActionContext, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotAllowed, RulesError
 from rules.fight import FightRules
-from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, TurnPoint, moments, next_id, parse_ends, tick
+from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, TurnPoint, moments, next_id, parse_ends, parse_mods, tick
 from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, JoinedFight, Moved, Removed, TurnDone
 from rules.geometry import Cell, Grid
 from rules.geometry.cell_lists import parse_cell_list
@@ -33,6 +33,7 @@ __all__ = [
     "Turn",
     "Resolution",
     "Highlight",
+    "Prompt",
     "RuleSystem",
     "MAX_COMBATANTS",
     "MAX_COPIES",
@@ -95,6 +96,22 @@ class Highlight:
     kind: str
 
 
+@dataclass(frozen=True)
+class Prompt:
+    """A choice the rules leave to one player while an action waits (a target choosing its flips):
+    sent to ``user_id`` privately with a button per choice, ``(label, answer)``. The answer is the
+    `/act` action ``action`` of the combatant ``actor`` with ``options`` ``choice=answer`` and
+    ``tag=tag``; ``tag`` names this question, so an answer to an older one changes nothing."""
+
+    user_id: str
+    tag: str
+    actor: str
+    action: str
+    title: str
+    lines: list[str]
+    choices: list[tuple[str, str]]
+
+
 @dataclass
 class Resolution:
     encounter: Encounter
@@ -150,6 +167,9 @@ class RuleSystem(FightRules):
         raw data in, today's shape out): for state that moved between the combatants' and the
         encounter's parts, which a state model alone cannot see. Read before the state models."""
         return data
+    #: the values an effect may change (`/effect add mods:"attack+1"`): name, help, and the range
+    #: of one effect's change; the rules read them through `rules.effects.modifiers`
+    effect_values: ClassVar[tuple[SheetKey, ...]] = ()
 
     @property
     def act_actions(self) -> tuple[str, ...]:
@@ -327,6 +347,15 @@ class RuleSystem(FightRules):
         return spec.handler(self.context(enc, action, dice), action.model_copy(update={"name": spec.name}))
 
     # -- presentation hooks -------------------------------------------------------------------------
+    def prompt(self, enc: Encounter) -> Prompt | None:
+        """The choice an action under way waits for from a player (None: none waits)."""
+        return None
+
+    def lapse(self, enc: Encounter) -> Action | None:
+        """The answer the turn clock gives the waiting question when the turn's deadline passes
+        (None: no question waits)."""
+        return None
+
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """What ``actor`` does to hold its action when its turn passes its deadline (the
         `deadline_policy` `hold`); None where the system has no way to hold (the GM is told)."""
@@ -526,7 +555,9 @@ class RuleSystem(FightRules):
 
     def add_effect(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`/effect add`: a named effect on a combatant (or the field) that counts down `rounds`
-        times at the moment `ends` names. It changes no rule: the systems add their own with a code."""
+        times at the moment `ends` names, changing the target's values as `mods` says (`effect_values`)
+        while it runs. Once the fight has started only the GM gives changes, as only the GM edits
+        sheets. The systems add their own effects with a code."""
         target = enc.get(action.actor).name if action.actor else None
         name = " ".join(action.name.split())
         if not name or len(name) > 40:
@@ -535,14 +566,19 @@ class RuleSystem(FightRules):
         if not 1 <= action.rounds <= MAX_DURATION:
             raise InputError(f"`rounds` is how many times the effect counts down: a whole number from 1 to {MAX_DURATION}.")
         ends, of = parse_ends(action.ends, target, (c.name for c in enc.combatants))
+        mods = parse_mods(action.mods, name, self.effect_values, self.title)
+        if mods and target is None:
+            raise InputError(f"{name}: an effect on the field changes nobody's values: name a `target`, or leave `mods` out.")
+        if mods and enc.started and not action.is_gm:
+            raise NotAllowed(f"{name}: once the fight has started only the GM changes numbers: leave `mods` out, or ask the GM.")
         if any(e.name.casefold() == name.casefold() and e.target == target for e in enc.effects):
             on = f"{target} already has" if target else "The field already has"
             raise InputError(f"{on} an effect called {name}: `/effect remove` it first, or choose another name.")
         if len(enc.effects) >= MAX_EFFECTS:
             raise InputError(f"This encounter has {MAX_EFFECTS} effects, the most it keeps: `/effect remove` some first.")
-        effect = Effect(id=next_id(enc.effects), name=name, target=target, ends=ends, of=of, left=action.rounds)
+        effect = Effect(id=next_id(enc.effects), name=name, target=target, ends=ends, of=of, left=action.rounds, mods=mods)
         enc.effects.append(effect)
-        return [EffectAdded(actor=target, name=name, ends=ends, left=action.rounds, of=of)]
+        return [EffectAdded(actor=target, name=name, ends=ends, left=action.rounds, of=of, mods=mods)]
 
     def remove_effect(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`/effect remove`: the GM removes any effect; a player one of the GM's kind on their own combatant."""
@@ -558,6 +594,9 @@ class RuleSystem(FightRules):
         effect = found[0]
         if effect.code and not action.is_gm:
             raise NotAllowed(f"{effect.name} is a rule's effect: it ends by the rules, or the GM removes it.")
+        if effect.mods and enc.started and not action.is_gm:
+            raise NotAllowed(f"{effect.name} changes {effect.target}'s numbers: once the fight has started it ends by "
+                             "itself, or the GM removes it.")
         enc.effects.remove(effect)
         return [EffectEnded(actor=effect.target, name=effect.name, removed=True)]
 

@@ -982,15 +982,14 @@ def time_maps(encounters: list[tuple[str, Any]], repeat: int) -> list[tuple[str,
     worker draws it (`map_picture`: with the system's shading): the first picture of its board,
     then ``repeat`` pictures, each after one combatant stepped to a free cell (a new picture on
     the kept board, as in play)."""
-    from bot import maplayer
-    from bot.mapimage import map_picture
+    from bot.maps import map_picture
+    from bot.maps.layer import forget_boards
 
     out = []
     for label, enc in encounters:
         system = get_system(enc.system)
         map_picture(system, enc)  # fonts, tiles and token images: loaded once a process
-        with maplayer._guard:
-            maplayer._boards.clear()
+        forget_boards()
         t0 = time.perf_counter()
         png, _ = map_picture(system, enc)
         first = time.perf_counter() - t0
@@ -1368,7 +1367,7 @@ def _main(args: argparse.Namespace) -> None:
                      "takes hex maps), 100 combatants", ["move", "p50 CPU ms", "max CPU ms", "outcome"],
                      [[lbl, f"{p50:.1f}", f"{mx:.1f}", what] for lbl, p50, mx, what in steps]), sep="\n")
     maps = time_maps(asyncio.run(_map_encounters()), cfg.map_repeat)
-    print("", _table("Map render (bot.mapimage.map_picture, as a /map worker process draws it: the first picture of "
+    print("", _table("Map render (bot.maps.image.map_picture, as a /map worker process draws it: the first picture of "
                      "the board, then pictures with one combatant moved each time)",
                      ["map", "first ms", "p50 ms", "p99 ms", "PNG bytes"],
                      [[lbl, f"{first:.1f}", f"{p50:.1f}", f"{p99:.1f}", f"{size:,}"]

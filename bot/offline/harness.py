@@ -59,7 +59,7 @@ from bot.limits import choice_problems, file_sizes, problems
 from bot.outbound import DEFAULT_PER_SECOND
 from data.store import Store, open_store
 
-__all__ = ["Clock", "Harness", "Sent", "user_id_of", "channel_id_of", "HarnessError", "GUILD_ID", "APP_ID", "buttons_of"]
+__all__ = ["Clock", "Harness", "Sent", "user_id_of", "channel_id_of", "HarnessError", "GUILD_ID", "APP_ID", "buttons_of", "DM"]
 
 GUILD_ID = 700000000000000001
 APP_ID = 700000000000000002
@@ -385,6 +385,10 @@ class RecordingAdapter(AsyncWebhookAdapter):
         return None
 
 
+#: the channel name that stands for a user's direct messages with the bot (``h.press("bob", "No flips", DM)``)
+DM = "dm"
+
+
 class Harness:
     """A bot with a real command tree, a real store, and no network."""
 
@@ -448,11 +452,13 @@ class Harness:
         await self.store.close()
 
     async def restart(self) -> "Harness":
-        """A new bot process on the same database (state must survive). The channels keep the
-        messages already sent, as Discord does, so their buttons can still be pressed."""
+        """A new bot process on the same database (state must survive). The channels (direct
+        messages too) keep the messages already sent, as Discord does, so their buttons can still
+        be pressed."""
         await self.close()
         new = await Harness.create(self.db, clock=self.bot.service.clock)
         new.recorder.sent[:0] = self.recorder.sent
+        new.recorder.dm_of.update(self.recorder.dm_of)
         return new
 
     @property
@@ -768,12 +774,17 @@ class Harness:
         return [c["name"] for s in sent if s.kind == "autocomplete" for c in s.choices]
 
     # -- buttons ----------------------------------------------------------------------------------------
-    def button(self, label_or_custom_id: str, channel: str = "general") -> tuple[Sent, dict[str, Any]]:
-        """The latest message in ``channel`` (as last sent or edited) carrying that button, and the button."""
-        cid = str(channel_id_of(channel.lstrip("#")))
+    def button(self, label_or_custom_id: str, channel: str = "general", user: str | None = None) -> tuple[Sent, dict[str, Any]]:
+        """The latest message in ``channel`` (as last sent or edited) carrying that button, and the
+        button; ``channel`` ``dm``: in the direct messages the bot sent to ``user``."""
+        if channel.lstrip("#") == DM and user is not None:
+            uid = str(user_id_of(user))
+            cids = {c for c, u in self.recorder.dm_of.items() if u == uid}
+        else:
+            cids = {str(channel_id_of(channel.lstrip("#")))}
         seen: set[int] = set()
         for sent in reversed(self.recorder.sent):
-            if sent.channel != cid or sent.kind == "autocomplete" or sent.message_id in seen:
+            if sent.channel not in cids or sent.kind == "autocomplete" or sent.message_id in seen:
                 continue
             seen.add(sent.message_id)
             for button in buttons_of(sent):
@@ -783,10 +794,16 @@ class Harness:
 
     def press_payload(self, user: str, label_or_custom_id: str, channel: str = "general") -> dict[str, Any]:
         """The INTERACTION_CREATE payload (type 3) of ``user`` pressing the button on its latest message."""
-        sent, button = self.button(label_or_custom_id, channel)
+        sent, button = self.button(label_or_custom_id, channel, user)
         message = self.recorder.message(sent.channel, sent.payload, sent.message_id)
         message["flags"] = (message.get("flags") or 0) | (64 if sent.ephemeral else 0)
-        payload = self._interaction(user, channel, 3, {"custom_id": button["custom_id"], "component_type": 2}, message=message)
+        direct = channel.lstrip("#") == DM
+        payload = self._interaction(user, "general" if direct else channel, 3,
+                                    {"custom_id": button["custom_id"], "component_type": 2}, message=message)
+        if direct:  # pressed in the user's direct messages with the bot, on that message
+            payload = self.in_direct_messages(payload)
+            payload["channel_id"] = payload["channel"]["id"] = message["channel_id"] = sent.channel
+            self.recorder.channel_of_token[payload["token"]] = sent.channel
         self.recorder.message_of_token[payload["token"]] = sent.message_id
         return payload
 

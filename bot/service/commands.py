@@ -18,7 +18,7 @@ from data.store import DuplicateInteraction, NotifyPrefs, read_state
 from rules.geometry.cell_lists import parse_cell_list
 from rules.actions import make_action
 from rules.dice import Dice, roll_expression, with_advantage
-from rules.errors import IllegalAction, InputError
+from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.geometry import parse_map_spec
 from rules.models import (
     DEADLINE_POLICIES, MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, Encounter, MapState, Settings, deadline_hours_problem,
@@ -142,8 +142,23 @@ class Service(Reminders):
             typed = dice.typed()
             if typed:
                 report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
+            asked, before = system.prompt(res.encounter), system.prompt(enc)
             ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
-        return Outcome(report, ping=ping, board_changed=True, private=private)
+        fresh = asked if asked is not None and (before is None or before.tag != asked.tag) else None
+        return Outcome(report, ping=ping, board_changed=True, private=private, prompt=fresh, channel_id=ctx.channel_id)
+
+    async def answer(self, ctx: Ctx, tag: str, index: int) -> Outcome:
+        """A press of a question's button (`RuleSystem.prompt`), its ``index``-th choice: only the
+        player asked may answer, and only the question still waiting (``tag``); the answer is that
+        question's `/act` action."""
+        live = await self._need(ctx.channel_id)
+        q = get_system(live.enc.system).prompt(live.enc)
+        if q is None or q.tag != tag or not 0 <= index < len(q.choices):
+            raise IllegalAction("This question has been answered or taken back: nothing was changed.")
+        if ctx.user_id != q.user_id:
+            raise NotAllowed(f"Only {user_ref(q.user_id)}, who plays {q.actor}, can answer this.")
+        options = {"choice": q.choices[index][1], "tag": tag}
+        return await self.act(ctx, make_action("act", actor=q.actor, name=q.action, options=options))
 
     async def next_question(self, ctx: Ctx, action: Action) -> Report | None:
         """What a typed `/init next` asks before ending a turn in which its combatant has done nothing
@@ -453,7 +468,8 @@ class Service(Reminders):
 
     async def effects(self, ctx: Ctx, public: bool = False) -> Outcome:
         live = await self._need(ctx.channel_id)
-        return Outcome(views.effects_report(get_system(live.enc.system), live.enc), ephemeral=not public)
+        numbers = not public and live.enc.is_gm(ctx.user_id)
+        return Outcome(views.effects_report(get_system(live.enc.system), live.enc, numbers), ephemeral=not public)
 
     async def board(self, channel_id: str) -> tuple[Report, Encounter, int] | None:
         """The channel's status board, its encounter and that encounter's id (None: no encounter)."""

@@ -28,9 +28,9 @@ from rules.errors import IllegalAction, NotFound
 from rules.hidden import for_reader, players_see, turn_line
 from rules.models import Encounter
 from rules.report import Report, board_report, user_ref
-from rules.system import Turn
+from rules.system import Prompt, Turn
 from rules.registry import get_system
-from bot.mapworker import MapRenderer, shared_renderer
+from bot.maps import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
 
 __all__ = [
@@ -121,6 +121,10 @@ class Outcome:
     direct: tuple[tuple[str, ...], Report] | None = None
     #: a `/log` page: the reply carries buttons to the older and newer pages
     log_page: LogPage | None = None
+    #: a question the action now waits for, sent privately to the player who answers it, with
+    #: a button per choice (``channel_id`` is the encounter's, where the answer is posted)
+    prompt: Prompt | None = None
+    channel_id: str | None = None
 
 
 class Unreadable(IllegalAction):

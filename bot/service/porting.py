@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from rules.effects import parse_mods
 from rules.errors import InputError, RulesError
 from rules.geometry import parse_cell
 from rules.models import EXPORT_FORMAT, Encounter, deadline_hours_problem, reminder_hours_problem
@@ -298,6 +299,15 @@ def _check_rules(enc: Encounter, system: RuleSystem) -> None:
             raise InputError(f"The sheet of {c.name} in the file is not valid: {exc.message}") from None
         if sheet != c.sheet:
             raise InputError(f"The sheet of {c.name} in the file does not read back the same: export it again.")
+    for e in enc.effects:  # the changes effects make, through the reader `/effect add mods:` uses
+        if not e.mods:
+            continue
+        try:
+            mods = parse_mods(" ".join(f"{k}{v:+d}" for k, v in e.mods.items()), e.name, system.effect_values, system.title)
+        except RulesError as exc:
+            raise InputError(f"The effect {e.name} in the file is not valid: {exc.message}") from None
+        if e.target is None or mods != e.mods:
+            raise InputError(f"The effect {e.name} in the file changes values it cannot: export it again.")
 
 
 def _as_text(value: object) -> str:

@@ -136,10 +136,41 @@ class Reminders(ServiceCore):
         else:
             await self.store.postpone_reminder(r.encounter_id, min(due))
 
-    async def _deadline(self, live: LiveEntry, r: Reminder) -> Nudge | None:
-        """Apply the encounter's deadline policy to the turn that passed its deadline."""
+    async def _lapse(self, live: LiveEntry, r: Reminder) -> str:
+        """At the deadline, answer the question the turn's action waits for (`RuleSystem.lapse`:
+        a target's flips take the least harm) and commit it on its own; its text ("" if none)."""
         enc = live.enc
         system = get_system(enc.system)
+        action = system.lapse(enc)
+        if action is None:
+            return ""
+        action = action.model_copy(update={"user_id": BOT_USER})
+        ctx = Ctx(live.channel_id, BOT_USER, interaction_id=f"lapse:{r.encounter_id}:{r.turn_key}:{r.since}")
+        try:
+            async with self._holding(ctx) as held:
+                if held.enc is not enc:
+                    return ""
+                dice = Dice(rng=self.rng)
+                res = system.resolve(enc, action, dice)
+                marked = events_report("⏰ Deadline: no answer", res.events, system, res.encounter, res.encounter.hidden_names())
+                summary = "⏰ the deadline answered for the player (the least harm): " + " · ".join(marked.lines)
+                await self._commit(ctx, held, res.encounter, COMMANDS["act"], summary, dice.values())
+                report = marked.for_reader(players_see(res.encounter))
+        except (RulesError, DuplicateInteraction) as exc:
+            log.info("deadline in %s: the waiting question stays (%s)", live.channel_id, exc)
+            return ""
+        return "\n".join([f"**{report.title}** (the question was not answered: the least harm)", *report.lines])
+
+    async def _deadline(self, live: LiveEntry, r: Reminder) -> Nudge | None:
+        """Apply the encounter's deadline policy to the turn that passed its deadline (first
+        answering a question the turn's action waits for, `_lapse`)."""
+        lead = await self._lapse(live, r)
+        enc = live.enc
+        system = get_system(enc.system)
+        if lead and enc.winner:
+            await self.store.clear_reminder(r.encounter_id, r.turn_key)
+            return Nudge(r, lead[:MAX_MESSAGE], (), kind="deadline")
+        lead = f"{lead}\n" if lead else ""
         turn = system.turn(enc)
         actor = turn.current or (turn.actors[0] if turn.actors else None)
         policy = enc.settings.deadline_policy
@@ -168,14 +199,14 @@ class Reminders(ServiceCore):
             except (RulesError, DuplicateInteraction) as exc:
                 log.info("deadline in %s: %s; the GM is told instead", live.channel_id, exc)
             else:
-                text = "\n".join([f"**{report.title}** ({POLICY_WORDS[policy]} after {hours})", *report.lines])
+                text = lead + "\n".join([f"**{report.title}** ({POLICY_WORDS[policy]} after {hours})", *report.lines])
                 if ping is not None:
                     return Nudge(r, f"{text}\n{ping.text}"[:MAX_MESSAGE], ping.user_ids, kind="deadline", ping=ping)
                 return Nudge(r, text[:MAX_MESSAGE], (), kind="deadline")
         gms = _mentioned(tuple(enc.gm_ids))
         why = "" if policy == "gm" else f" ({system.title} has no way to {'hold' if policy == 'hold' else 'pass'} it)"
         text = (
-            f"{' '.join(user_ref(g) for g in gms)}: ⏰ {_names(turn.actors) or 'the turn'} passed its {hours} "
+            f"{lead}{' '.join(user_ref(g) for g in gms)}: ⏰ {_names(turn.actors) or 'the turn'} passed its {hours} "
             f"deadline in **{enc.name}**; it is up to you{why}."
         )[:MAX_MESSAGE]
         await self.store.clear_reminder(r.encounter_id, r.turn_key)

@@ -136,7 +136,10 @@ def show_report(system: RuleSystem, enc: Encounter, c: Combatant, public_only: b
     lines = [present.line(enc, c), f"Side: {c.side or '—'} · owner: {owner}"]
     effects = [e for e in enc.effects if e.target == c.name]
     if effects:
-        lines.append("Effects: " + ", ".join(f"{e.name} ({present.effect_ends(e.ends, e.of or e.target, e.left)})" for e in effects))
+        lines.append("Effects: " + "; ".join(
+            f"{e.name}{present.effect_changes(e.target, e.mods)}, {present.effect_ends(e.ends, e.of or e.target, e.left)}"
+            for e in effects
+        ))
     if public_only:
         lines.append("The GM keeps its sheet and numbers hidden.")
         return Report(f"🧾 {c.name}", lines)
@@ -234,7 +237,9 @@ def _log_dice(e: LogEntry) -> str:
     return " " + " · ".join(parts) if parts else ""
 
 
-def effects_report(system: RuleSystem, enc: Encounter) -> Report:
-    """`/effect list`: every running effect and when it ends."""
-    lines = system.present.effect_lines(enc) or ["No effects running: `/effect add` puts one on a combatant."]
+def effects_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> Report:
+    """`/effect list`: every running effect, what it changes and when it ends; the changes an
+    effect makes to a hidden combatant's values only with ``numbers`` (the GM's view)."""
+    present = system.present.view(enc, frozenset() if numbers else enc.hidden_names())
+    lines = present.effect_lines(enc) or ["No effects running: `/effect add` puts one on a combatant."]
     return Report(title=f"Effects · {enc.name}", lines=lines)

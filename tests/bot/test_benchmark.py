@@ -36,7 +36,7 @@ def fresh(backend: str, tmp_path: Path, request: pytest.FixtureRequest):  # type
 
 async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -> None:  # type: ignore[no-untyped-def]
     """A tiny run prints the mix, the floor, the stored encounters and memory, and every figure is a finite number."""
-    from bot.mapworker import shared_renderer
+    from bot.maps.worker import shared_renderer
 
     shared_renderer()._cache.clear()  # the other backend's run drew the same pictures in this process
     out = io.StringIO()

@@ -1,4 +1,4 @@
-"""The README's map pictures (bot.mapdocs): there, shown by the README, and what the bot draws now."""
+"""The README's map pictures (bot.maps.docs): there, shown by the README, and what the bot draws now."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from bot.mapdocs import IMAGES, PICTURES, draw
+from bot.maps.docs import IMAGES, PICTURES, draw
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a pixel differs when a channel is more than ``SHADE`` apart (a Pillow or FreeType release may

@@ -1,4 +1,4 @@
-"""Tests for the `/map` picture (bot.mapimage)."""
+"""Tests for the `/map` picture (bot.maps)."""
 
 from __future__ import annotations
 
@@ -8,21 +8,9 @@ from collections.abc import Iterable
 import pytest
 from PIL import Image
 
-from bot.mapimage import (
-    BOARD,
-    CURRENT_RING,
-    DOWNED,
-    MAX_PX,
-    PALETTE,
-    TERRAIN_STYLES,
-    WALL,
-    cell_centre_px,
-    initials,
-    labels,
-    layout,
-    render_map,
-    side_colours,
-)
+from bot.maps.image import MAX_PX, cell_centre_px, layout, render_map
+from bot.maps.key import PALETTE, initials, labels, side_colours
+from bot.maps.style import BOARD, CURRENT_RING, DOWNED, TERRAIN_STYLES, WALL
 from rules.geometry import Cell, cell_name
 from rules.models import Combatant, Encounter, MapState
 
@@ -197,7 +185,7 @@ UNASSIGNED = "\u0378"  # no character: every font draws its missing-glyph box fo
 
 def _glyph(text: str) -> bytes:
     """The bitmap the map's font draws for ``text``."""
-    from bot.mapkey import font
+    from bot.maps.key import font
 
     mask = font(40).getmask(text)
     return bytes(mask) + repr(mask.size).encode()
@@ -215,7 +203,7 @@ def test_font_is_loaded_from_the_package() -> None:
     from pathlib import Path
 
     import bot
-    from bot.mapkey import FONT_FILE, font as _font
+    from bot.maps.key import FONT_FILE, font as _font
 
     package = Path(bot.__file__).parent
     assert Path(FONT_FILE).parent == package / "fonts"
@@ -225,7 +213,7 @@ def test_font_is_loaded_from_the_package() -> None:
 
 def test_unicode_names_render_on_the_map() -> None:
     """Ægir and 中文 get their own letters on their tokens and in the legend."""
-    from bot.mapimage import initials
+    from bot.maps.key import initials
 
     assert initials("Ægir") == "Æg"
     assert initials("中文") == "中"
@@ -285,7 +273,7 @@ def test_side_colours_are_the_same_in_every_process() -> None:
     from pathlib import Path
 
     code = (
-        "from bot.mapkey import side_colours; from rules.models import Combatant, Encounter; "
+        "from bot.maps.key import side_colours; from rules.models import Combatant, Encounter; "
         "people = [Combatant(name=s + ' one', side=s) for s in ['orcs', 'dwarves', 'elves', 'goblins']]; "
         "print(sorted(side_colours(Encounter(system='test', combatants=people)).items()))"
     )
@@ -307,14 +295,14 @@ def test_side_colours_are_the_same_in_every_process() -> None:
 # -- the trail, the shading, the edges -----------------------------------------------------
 def test_trail_follows_the_last_move() -> None:
     """The last move's cells carry the trail in the mover's colour; without one they stay bare."""
-    from bot.mapstyle import _shade
+    from bot.maps.style import shade
     from rules.models import LastMove
 
     people = [Combatant(name="Borin", side="dwarves", position="E2")]
     trail = LastMove(actor="Borin", path=["B2", "C2", "D2", "E2"])
     moved = _enc(combatants=people).model_copy(update={"last_move": trail})
     img = _image(moved)
-    ink = _shade(side_colours(moved)["dwarves"], 0.8)
+    ink = shade(side_colours(moved)["dwarves"], 0.8)
     assert _pixel(img, moved, "C2") == ink and _pixel(img, moved, "D2") == ink
     assert _pixel(img, moved, "C3") == BOARD
     plain = _image(_enc(combatants=people))
@@ -323,7 +311,7 @@ def test_trail_follows_the_last_move() -> None:
 
 def test_shaded_cells_are_tinted() -> None:
     """Cells a system shades take their kind's tint; the others keep the board colour."""
-    from bot.mapstyle import _tinted
+    from bot.maps.style import tinted
     from rules.geometry import parse_cell
     from rules.system import Highlight
 
@@ -331,7 +319,7 @@ def test_shaded_cells_are_tinted() -> None:
     shade = [Highlight(parse_cell("C3"), "arc"), Highlight(parse_cell("D3"), "threat"), Highlight(parse_cell("E3"), "odd")]
     img = Image.open(io.BytesIO(render_map(enc, cell_px=CELL, highlights=shade))).convert("RGB")
     tints = [_pixel(img, enc, c) for c in ("C3", "D3", "E3")]
-    assert tints == [_tinted(BOARD, "arc"), _tinted(BOARD, "threat"), _tinted(BOARD, "odd")]
+    assert tints == [tinted(BOARD, "arc"), tinted(BOARD, "threat"), tinted(BOARD, "odd")]
     assert len(set(tints)) == 3 and BOARD not in tints
     assert _pixel(img, enc, "F3") == BOARD
 
@@ -340,19 +328,19 @@ def test_shaded_cells_are_tinted() -> None:
 def test_a_cell_shaded_twice_shows_both_tints(room: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A cell two kinds shade takes both tints, the second over the first, on walls too; whether
     the palette has room for tinted copies of the board's colours for both kinds, one or none."""
-    from bot import maplayer
-    from bot.mapstyle import _tinted
+    from bot.maps import layer
+    from bot.maps.style import tinted
     from rules.geometry import parse_cell
     from rules.system import Highlight
 
     enc = _enc(blocked=["E3"])
     shade = [Highlight(parse_cell(c), kind) for c in ("D3", "E3") for kind in ("arc", "threat")]
-    base = maplayer.board(layout(enc, CELL, ["arc", "threat"]))
+    base = layer.board(layout(enc, CELL, ["arc", "threat"]))
     one = 256 - len(base.palette) // 3 - len(base.inside)  # leaves room for one kind's copies
-    monkeypatch.setattr(maplayer, "SPARE_COLOURS", {"both": 64, "one": one, "none": 256}[room])
+    monkeypatch.setattr(layer, "SPARE_COLOURS", {"both": 64, "one": one, "none": 256}[room])
     img = Image.open(io.BytesIO(render_map(enc, cell_px=CELL, highlights=shade))).convert("RGB")
-    assert _pixel(img, enc, "D3") == _tinted(_tinted(BOARD, "arc"), "threat")
-    assert _pixel(img, enc, "E3") == _tinted(_tinted(WALL, "arc"), "threat")
+    assert _pixel(img, enc, "D3") == tinted(tinted(BOARD, "arc"), "threat")
+    assert _pixel(img, enc, "E3") == tinted(tinted(WALL, "arc"), "threat")
 
 
 def test_heights_stay_readable_on_shaded_cells() -> None:
@@ -407,38 +395,38 @@ def test_two_boards_in_one_process_each_keep_their_own() -> None:
 def test_boards_are_kept_packed_and_unpacked_for_the_last_drawn_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """A kept board takes a small part of its pixels' bytes; with room to unpack only one board,
     pictures of two boards drawn in turns come out as when each is drawn afresh."""
-    from bot import maplayer
+    from bot.maps import layer
 
     one, two = _enc(blocked=["D4"], heights={"E5": 10}), _enc(blocked=["H7"])
     fresh = []
     for enc in (one, two):
-        monkeypatch.setattr(maplayer, "_boards", type(maplayer._boards)())
+        monkeypatch.setattr(layer, "_boards", type(layer._boards)())
         fresh.append(render_map(enc, cell_px=CELL))
-        [kept] = maplayer._boards.values()
-        assert kept.nbytes * 20 < maplayer._pixels(kept)  # what it takes unpacked
-    monkeypatch.setattr(maplayer, "UNPACKED_BYTES", 1)
-    monkeypatch.setattr(maplayer, "_unpacked", type(maplayer._unpacked)())
+        [kept] = layer._boards.values()
+        assert kept.nbytes * 20 < layer._pixels(kept)  # what it takes unpacked
+    monkeypatch.setattr(layer, "UNPACKED_BYTES", 1)
+    monkeypatch.setattr(layer, "_unpacked", type(layer._unpacked)())
     for _ in range(2):
         assert [render_map(one, cell_px=CELL), render_map(two, cell_px=CELL)] == fresh
-        assert len(maplayer._unpacked) == 1
+        assert len(layer._unpacked) == 1
 
 
 def test_kept_boards_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A process keeps boards up to CACHE_BYTES (at least the last one), the least recently used
     dropped first; a board dropped is drawn again the same."""
-    from bot import maplayer
+    from bot.maps import layer
 
-    monkeypatch.setattr(maplayer, "_boards", type(maplayer._boards)())
-    monkeypatch.setattr(maplayer, "CACHE_BYTES", 1)
+    monkeypatch.setattr(layer, "_boards", type(layer._boards)())
+    monkeypatch.setattr(layer, "CACHE_BYTES", 1)
     first = render_map(_enc(blocked=["A1"]), cell_px=CELL)
     for cell in ("B1", "C1", "D1"):
         render_map(_enc(blocked=[cell]), cell_px=CELL)
-        assert len(maplayer._boards) == 1
-    monkeypatch.setattr(maplayer, "CACHE_BYTES", 3 * next(iter(maplayer._boards.values())).nbytes)
+        assert len(layer._boards) == 1
+    monkeypatch.setattr(layer, "CACHE_BYTES", 3 * next(iter(layer._boards.values())).nbytes)
     for cell in ("E1", "F1", "G1", "H1"):
         render_map(_enc(blocked=[cell]), cell_px=CELL)
-    assert len(maplayer._boards) == 3
-    assert sum(b.nbytes for b in maplayer._boards.values()) <= maplayer.CACHE_BYTES
+    assert len(layer._boards) == 3
+    assert sum(b.nbytes for b in layer._boards.values()) <= layer.CACHE_BYTES
     assert render_map(_enc(blocked=["A1"]), cell_px=CELL) == first
 
 
@@ -488,13 +476,13 @@ def test_hex_facing_marks_that_edge(facing: str) -> None:
     """A hex token's facing is a mark on the middle of the edge it faces, and on no other edge."""
     import math
 
-    from bot.mapstyle import _shade
+    from bot.maps.style import shade
     from rules.geometry.hex import HEX_FACINGS
 
     enc = _enc("hex", 8, 8, [Combatant(name="Elf", side="elves", position="D4", facing=facing)])
     img = _image(enc)
     cx, cy = layout(enc, CELL).centre(Cell(3, 3))
-    edge = _shade(side_colours(enc)["elves"])
+    edge = shade(side_colours(enc)["elves"])
     marked = []
     for i, d in enumerate(HEX_FACINGS):
         t = math.radians(60 * i)
@@ -526,8 +514,8 @@ async def test_map_is_drawn_in_another_process_while_the_loop_runs(h) -> None:  
     import asyncio
     import os
 
-    import bot.mapimage
-    from bot.mapworker import DEFAULT_WORKERS
+    import bot.maps.image
+    from bot.maps.worker import DEFAULT_WORKERS
     from rules.registry import get_system
 
     live = await _big_fight(h)
@@ -541,7 +529,7 @@ async def test_map_is_drawn_in_another_process_while_the_loop_runs(h) -> None:  
     assert h.bot.service.maps.workers == DEFAULT_WORKERS >= 1
     assert h.bot.service.maps.drawn_by not in (None, os.getpid())
     png = [f for s in sent for f in s.files][0][1]
-    assert png == bot.mapimage.map_picture(get_system("coup-de-grace"), live)[0]
+    assert png == bot.maps.image.map_picture(get_system("coup-de-grace"), live)[0]
 
 
 @pytest.mark.parametrize("workers", [0, 1])
@@ -550,8 +538,8 @@ async def test_a_picture_is_drawn_from_the_json_in_a_thread_or_a_process(h, work
     MAP_WORKERS=0 a thread of the bot's own process draws it, else a worker process."""
     import os
 
-    import bot.mapimage
-    from bot.mapworker import MapRenderer
+    import bot.maps.image
+    from bot.maps.worker import MapRenderer
     from rules.registry import get_system
 
     live = await _big_fight(h)
@@ -562,7 +550,7 @@ async def test_a_picture_is_drawn_from_the_json_in_a_thread_or_a_process(h, work
         renderer.close()
     assert (renderer.drawn_by == os.getpid()) is (workers == 0)
     assert (renderer.worker_cpu > 0) is (workers > 0)  # a worker's drawing is counted apart
-    assert png == bot.mapimage.map_picture(get_system("coup-de-grace"), live)[0]
+    assert png == bot.maps.image.map_picture(get_system("coup-de-grace"), live)[0]
     assert any("Orc1" in line for line in lines)
 
 
@@ -570,7 +558,7 @@ async def test_a_dead_map_worker_is_replaced() -> None:
     """When a worker process dies, that picture is drawn in a thread and the next one by a new worker."""
     import os
 
-    from bot.mapworker import MapRenderer
+    from bot.maps.worker import MapRenderer
     from rules.models import Encounter, MapState
 
     enc = Encounter(system="coup-de-grace", map=MapState(kind="square", width=4, height=3))
@@ -611,7 +599,7 @@ async def test_effects_show_on_the_map(h) -> None:  # type: ignore[no-untyped-de
 
     from PIL import Image
 
-    from bot.mapimage import render_map
+    from bot.maps.image import render_map
     from bot.offline.harness import channel_id_of
     from tests.cogs.fights import started_cdg
 
@@ -628,7 +616,7 @@ async def test_effects_show_on_the_map(h) -> None:  # type: ignore[no-untyped-de
 async def test_an_unchanged_map_is_not_drawn_again(h) -> None:  # type: ignore[no-untyped-def]
     """Two players looking at the same map between turns cost one drawing; a move draws anew,
     and the cached picture is the one drawn for that state."""
-    from bot.mapworker import MapRenderer
+    from bot.maps.worker import MapRenderer
     from tests.cogs.fights import started_cdg
 
     await started_cdg(h)
@@ -647,7 +635,7 @@ async def test_an_unchanged_map_is_not_drawn_again(h) -> None:  # type: ignore[n
 async def test_a_channels_pictures_are_drawn_by_one_worker() -> None:
     """Each channel's pictures go to one worker (the one that keeps its board), and the channels
     are shared between the workers."""
-    from bot.mapworker import MapRenderer
+    from bot.maps.worker import MapRenderer
     from rules.models import Encounter, MapState
 
     enc = Encounter(system="coup-de-grace", map=MapState(kind="square", width=3, height=3))
@@ -667,7 +655,7 @@ async def test_a_channels_pictures_are_drawn_by_one_worker() -> None:
 
 _KILLED_OWNER = """
 import asyncio, os, signal, sys
-from bot.mapworker import MapRenderer
+from bot.maps.worker import MapRenderer
 
 async def main():
     renderer = MapRenderer(2)
@@ -722,7 +710,7 @@ async def test_map_workers_draw_at_a_lower_priority_than_the_bot() -> None:
     import asyncio
     import os
 
-    from bot.mapworker import WORKER_NICENESS, MapRenderer
+    from bot.maps.worker import WORKER_NICENESS, MapRenderer
 
     renderer = MapRenderer(1)
     try:
@@ -742,7 +730,8 @@ def _token_box(enc: Encounter, cell: str) -> tuple[int, int, int, int]:
 @pytest.mark.parametrize("word", ["unhurt", "hurt", "badly hurt"])
 def test_a_tokens_bar_shows_its_condition_word(word: str) -> None:
     """The bar under a token is filled in its condition word's colour: green unhurt, amber hurt, red badly hurt."""
-    from bot.mapimage import CONDITION_BARS, MapView
+    from bot.maps.key import MapView
+    from bot.maps.style import CONDITION_BARS
 
     enc = _enc(combatants=[Combatant(name="Borin", side="dwarves", position="C4")])
     view = MapView({"Borin": word})
@@ -758,7 +747,7 @@ def test_a_tokens_bar_shows_its_condition_word(word: str) -> None:
 
 def test_a_hidden_combatant_shows_only_its_condition_band() -> None:
     """A GM's combatant at 6 or 9 of 10 HP (both `hurt`) draws the same picture; at 4 (`badly hurt`) another."""
-    from bot.mapimage import map_picture
+    from bot.maps.image import map_picture
     from rules.registry import get_system
 
     system = get_system("knights-of-valour")
@@ -793,7 +782,7 @@ def test_effects_on_a_combatant_are_small_marks_on_its_token() -> None:
 
 async def test_the_side_to_activate_is_shown(h) -> None:  # type: ignore[no-untyped-def]
     """Between activations in Coup-De-Grace, /map names the side to activate and rings the minis that may."""
-    import bot.mapimage
+    import bot.maps.image
     from bot.offline.harness import channel_id_of
     from rules.registry import get_system
     from tests.cogs.fights import started_cdg
@@ -805,7 +794,7 @@ async def test_the_side_to_activate_is_shown(h) -> None:  # type: ignore[no-unty
     sent = await h.run("bob", "/map")
     text = "\n".join(s.text for s in sent)
     assert "dwarves (teal) (to activate now): Borin [Bo] at C3, facing E, unhurt, may act now" in text
-    png, _ = bot.mapimage.map_picture(get_system("coup-de-grace"), enc)
+    png, _ = bot.maps.image.map_picture(get_system("coup-de-grace"), enc)
     img = Image.open(io.BytesIO(png)).convert("RGB")
     lay = layout(enc)
     x, y = lay.centre(Cell(2, 2))
@@ -815,7 +804,7 @@ async def test_the_side_to_activate_is_shown(h) -> None:  # type: ignore[no-unty
 
 def test_shading_is_explained_in_words() -> None:
     """Each shading names whose it is as a table says it: `threatened by Rolf`, `Rolf's front arc`."""
-    from bot.mapkey import describe_map, shading_words
+    from bot.maps.key import describe_map, shading_words
     from rules.system import Highlight
 
     assert shading_words("threat", "Rolf") == "threatened by Rolf"
@@ -829,7 +818,7 @@ def test_shading_is_explained_in_words() -> None:
 
 def test_the_legend_explains_the_tokens_marks() -> None:
     """With conditions, effects and someone acting, the legend grows a row that names each mark."""
-    from bot.mapimage import MapView
+    from bot.maps.key import MapView
     from rules.effects import Effect
 
     people = [Combatant(name="Borin", side="dwarves", position="C4")]

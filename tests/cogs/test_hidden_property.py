@@ -399,6 +399,8 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("gm", "/combatant edit", {"name": "Hera", "sheet": "health=5 body=0 shield=0"}),  # a hit gets through: a Mode test
         ("gm", "/init roll", {}),
         ("bob", "/attack", {"combatant": "Meena", "target": "Hera", "weapon": "gravity-saber", "roll": "6,6,6,6"}),
+        ("gm", "/act", {"action": "damage", "target": "Xul", "options": "speed=1"}),  # the GM's own marks
+        ("gm", "/act", {"action": "heal", "target": "Xul", "options": "speed=1"}),
     ),),
     "war-and-combat": ((
         ("gm", "/combatant add", {"name": "Lone", "side": "foes", "at": "L10", "facing": "NW",
@@ -407,6 +409,8 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),  # engaged: they wait for the flurry
         ("gm", "/move", {"combatant": "Lone", "path": "N"}),
         ("gm", "/move", {"combatant": "Lone", "path": "S"}),  # a step back costs more than the point left: carried over
+        ("gm", "/combatant add", {"name": "Late", "side": "foes", "at": "P12", "facing": "N", "sheet": "weapons=axe"}),
+        ("gm", "/act", {"action": "damage", "target": "Late", "options": "light chest"}),  # the GM's wound, no attack
     ), (  # Grak, wounded in the flurry, checks shock as round 2 begins
         ("gm", "/encounter settings", {"options": "declare=hidden"}),
         ("gm", "/combatant edit", {"name": "Grak", "sheet": "fighter=3 skills=axe:2 armor=leather"}),  # can be wounded

@@ -1,8 +1,10 @@
 """Effects with durations: the moments a turn passes, the count-down, and the tick after every action."""
 from __future__ import annotations
 
-from rules.effects import Effect, active, moments, next_id, tick
+from rules.effects import Effect, active, modifiers, moments, next_id, parse_mods, tick, total
+from rules.errors import InputError
 from rules.events import EffectEnded
+from rules.registry import all_systems
 from tests.scenario import Scenario
 
 
@@ -91,3 +93,30 @@ def test_effects_on_a_removed_combatant_end_with_it():
     s.enc.effects = [Effect(id=1, name="Bless", target="Grak", left=3)]
     s.run("remove", actor="Grak")
     assert s.enc.effects == []
+
+
+def test_mods_are_read_against_the_systems_declared_values():
+    """Every system's `mods` reader takes its own values with a sign, and refuses another system's, naming its own."""
+    for system in all_systems():
+        first = system.effect_values[0]
+        assert parse_mods(f"{first.name}+1", "Bless", system.effect_values, system.title) == {first.name: 1}
+        assert parse_mods(f"{first.name} -2", "Bless", system.effect_values, system.title) == {first.name: -2}
+        try:
+            parse_mods("speed+1", "Bless", system.effect_values, system.title)
+        except InputError as e:
+            assert str(e) == (f"Bless: 'speed' is not a value effects can change in {system.title}; use one of: "
+                              + ", ".join(v.name for v in system.effect_values) + ".")
+        else:
+            raise AssertionError(f"{system.key} took speed+1")
+
+
+def test_modifiers_name_each_running_effect_on_the_target_and_add_up():
+    """Bless and Rage on Grak both change attack: two modifiers, summed; Borin's effect and a reminder change nothing of Grak's."""
+    effects = [
+        _effect(mods={"attack": 1, "defence": 1}),
+        _effect(id=2, name="Rage", mods={"attack": 2}),
+        _effect(id=3, name="Bless", target="Borin", mods={"attack": 5}),
+        _effect(id=4, name="Watch"),
+    ]
+    assert [(m.name, m.value) for m in modifiers(effects, "Grak", "attack")] == [("Bless", 1), ("Rage", 2)]
+    assert total(effects, "Grak", "attack") == 3 and total(effects, "Grak", "damage") == 0

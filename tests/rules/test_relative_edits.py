@@ -128,3 +128,4 @@ def test_systems_without_hit_points_refuse_a_change_of_hp(key: str) -> None:
     s = scenario(key)
     text = s.refused("edit", actor="Ada", hp_change=-1, error=IllegalAction)
     assert "counts no hit points" in text and "/combatant show" in text
+    assert "`/act action:damage target:Ada" in text and "action:heal" in text

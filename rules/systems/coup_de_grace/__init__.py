@@ -40,7 +40,7 @@ from rules.systems.coup_de_grace.actions import ACTIONS
 from rules.systems.coup_de_grace.events import HpChanged
 from rules.systems.coup_de_grace.options import OPTIONS
 from rules.systems.coup_de_grace.present import CdgPresenter
-from rules.systems.coup_de_grace.sheet import catalogue, defence, keys, ruleset, weapons_held
+from rules.systems.coup_de_grace.sheet import EFFECT_VALUES, catalogue, defence, keys, ruleset, weapons_held
 from rules.systems.coup_de_grace.sheet import movement as movement_allowance
 from rules.systems.coup_de_grace.state import CdgCombatant, CdgEncounter
 from rules.systems.coup_de_grace.tables import CLASSES, DEFAULT_HP, DEFENCE_VALUE, DRAFT, DRAFT_VARIANT  # noqa: F401
@@ -89,6 +89,7 @@ class CoupDeGraceSystem(RuleSystem):
     presenter_class = CdgPresenter
     combatant_state = CdgCombatant
     encounter_state = CdgEncounter
+    effect_values = EFFECT_VALUES
 
     # -- sheets -------------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:

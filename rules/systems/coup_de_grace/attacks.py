@@ -5,6 +5,7 @@ from collections.abc import Iterable
 
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
+from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError, NotFound
 from rules.events import Event, Modifier, Roll, mod
 from rules.geometry import Cell, Grid
@@ -229,7 +230,7 @@ def _aim(
         mods = _ranged_modifiers(enc, grid, c, t, distance, increment)
     if c.status == "downed":
         mods.append(mod("downed", DOWNED_PENALTY))
-    return mode, mods, backstab, distance
+    return mode, mods + modifiers(enc.effects, c.name, "attack"), backstab, distance
 
 
 def _roll(dice: Dice, c: Combatant, w: Weapon, mods: list[Modifier], dv: int) -> tuple[int, list[int]]:
@@ -268,7 +269,7 @@ def attack(
     else:
         cost, why = cost_here(enc, grid, c, RANGED_COST if mode == "ranged" and c.status == "active" else 0)
     left = spend(c, cost, "make a coup-de-grace" if special_cdg else "shoot", why)
-    guard = _shields(grid, c, t, mode == "melee")
+    guard = _shields(grid, c, t, mode == "melee") + modifiers(enc.effects, t.name, "defence")
     dv = defence(t) + sum(m.value for m in guard)
     with dice.rolling_for(c.name):
         natural, rolled = _roll(dice, c, w, mods, dv)

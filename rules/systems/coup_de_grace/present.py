@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rules.effects import total
 from rules.events import Checked
 from rules.present import Presenter, roll_text
 from rules.hidden import secret
@@ -197,7 +198,8 @@ class CdgPresenter(Presenter):
             bits.append(c.position + (f" {c.facing}" if c.facing else ""))
         elif c.status != "out":
             bits.append("not deployed")
-        bits.append(f"{c.hp}/{s.hp_max if s.hp_max is not None else c.hp} HP · DV {defence(c)} · MA {movement(enc, c)}")
+        dv, ma = f"DV {defence(c) + total(enc.effects, c.name, 'defence')}{self.effect_note(enc, c, 'defence')}", f"MA {movement(enc, c)}{self.effect_note(enc, c, 'ma')}"
+        bits.append(f"{c.hp}/{s.hp_max if s.hp_max is not None else c.hp} HP · {dv} · {ma}")
         if s.mp is not None:
             bits.append(f"▶ {s.mp} MP left")
         elif enc.started and s.done and c.in_fight:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from functools import partial
 
+from rules.effects import total
 from rules.errors import IllegalAction, NotFound, SheetError
 from rules.geometry import Cell
 from rules.models import Combatant, Encounter
@@ -23,6 +24,7 @@ from rules.systems.coup_de_grace.tables import (
 )
 
 __all__ = [
+    "EFFECT_VALUES",
     "catalogue",
     "defence",
     "facing_of",
@@ -85,6 +87,14 @@ def keys(known_weapons: dict[str, Weapon]) -> tuple[SheetKey, ...]:
     )
 
 
+#: the values an effect may change (`/effect add mods:"attack+1 defence+1"`)
+EFFECT_VALUES = (
+    SheetKey("attack", "the attack roll (1d6 + modifiers), melee and ranged", "int", minimum=-3, maximum=3),
+    SheetKey("defence", "the defence value attacks must reach", "int", minimum=-3, maximum=3),
+    SheetKey("ma", "the movement allowance of each activation (never below 0)", "int", minimum=-8, maximum=8),
+)
+
+
 def catalogue(enc: Encounter) -> dict[str, Weapon]:
     """The weapons of this encounter: the text's catalogue with the GM's `weapons` option
     (a shield that may not attack when `shield_attacks=no`)."""
@@ -114,8 +124,10 @@ def defence(c: Combatant) -> int:
 
 
 def movement(enc: Encounter, c: Combatant) -> int:
+    """The movement allowance: the sheet's `ma` or the class's, changed by the running effects."""
     ma = c.sheet.get("ma")
-    return int(ma) if ma is not None else ruleset(enc).movement[c.sheet.get("class", "unarmoured")]
+    base = int(ma) if ma is not None else ruleset(enc).movement[c.sheet.get("class", "unarmoured")]
+    return max(0, base + total(enc.effects, c.name, "ma"))
 
 
 def square_of(c: Combatant) -> Cell:

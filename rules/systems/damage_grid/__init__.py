@@ -22,8 +22,8 @@ from rules.errors import IllegalAction
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
-from rules.system import Action, Highlight, RuleSystem, Turn
-from rules.systems.damage_grid import activation, attacks, blasts, cover, movement, reach, sheet
+from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
+from rules.systems.damage_grid import activation, asking, attacks, blasts, cover, movement, reach, sheet
 from rules.systems.damage_grid.actions import ACTIONS, HANDLERS
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.present import DgPresenter, sheet_summary
@@ -49,6 +49,7 @@ class DamageGridGame(RuleSystem):
     presenter_class = DgPresenter
     combatant_state = DgModel
     encounter_state = DgBattle
+    effect_values = sheet.EFFECT_VALUES
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
         "A round has 4 phases; in each, sides alternate activating one model: Move, Combat or Lunge.",
@@ -102,6 +103,14 @@ class DamageGridGame(RuleSystem):
                 out.append(Highlight(x, "reach"))
         return out
 
+    def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
+        """`/combatant hp` is refused: harm is hits on the grid's locations, which the GM's `damage` and `heal` mark."""
+        raise IllegalAction(
+            f"{self.title} counts no hit points: harm is hits on the grid's locations. `/act action:damage "
+            f"target:{c.name} options:\"health=2\"` marks them and `action:heal` clears them; `/combatant show` "
+            f"shows how {c.name} is hurt."
+        )
+
     def health(self, c: Combatant) -> tuple[int, int] | None:
         st = sheet.model(c)
         full = st.full.get("health")
@@ -125,6 +134,9 @@ class DamageGridGame(RuleSystem):
         return movement.move(enc, self.need_grid(enc), action)
 
     def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
+        return asking.declared(enc, action, dice, self._attack)
+
+    def _attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
         grid = self.need_grid(enc)
         c = enc.get(action.actor)
         attacks.check_words(action.options)
@@ -156,5 +168,25 @@ class DamageGridGame(RuleSystem):
 
     def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
         spec = self.actions.get(action.name)
+        if spec.name == asking.ANSWER:
+            return asking.answer(enc, action, dice, self._declared)
+        if spec.name == "lunge":
+            return asking.declared(enc, action, dice, self._declared)
         return HANDLERS[spec.name](enc, self.need_grid(enc), action, dice)
 
+    def _declared(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """An attack or Lunge as declared, run again (the answer to its target's flips)."""
+        if action.kind == "attack":
+            return self._attack(enc, action, dice)  # type: ignore[arg-type]
+        return HANDLERS["lunge"](enc, self.need_grid(enc), action, dice)  # type: ignore[arg-type]
+
+    # -- a target's owner choosing its flips (`asking`) ------------------------------------------
+    def check_decided(self, enc: Encounter, action: Action) -> None:
+        super().check_decided(enc, action)
+        asking.waiting(enc, action)
+
+    def prompt(self, enc: Encounter) -> Prompt | None:
+        return asking.prompt(enc)
+
+    def lapse(self, enc: Encounter) -> Action | None:
+        return asking.lapse(enc)

@@ -19,17 +19,20 @@ from collections.abc import Callable
 
 from rules.actions import Act, ActionSpec, ActionTable
 from rules.dice import Dice
-from rules.errors import IllegalAction
-from rules.events import Event
+from rules.errors import IllegalAction, InputError
+from rules.events import Event, StatusChanged
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
-from rules.systems.damage_grid.activation import activate, pool
+from rules.sheet import read_int
+from rules.systems.damage_grid.activation import activate, battle, end_if_out, pool
+from rules.systems.damage_grid.asking import ANSWER
 from rules.systems.damage_grid.attacks import check_words, choose_weapon, spend_cp, strike, target_of
-from rules.systems.damage_grid.events import GrappleTest, GridDamage, ProneChanged
+from rules.systems.damage_grid.events import GrappleTest, GridDamage, GridMarked, ProneChanged
+from rules.systems.damage_grid.grid import HEALTH, MIND
 from rules.systems.damage_grid.mode import largest_group
 from rules.systems.damage_grid.movement import _find, walk
 from rules.systems.damage_grid.reach import adjacent, reach_to
-from rules.systems.damage_grid.sheet import model
+from rules.systems.damage_grid.sheet import carried, model, release
 
 __all__ = ["ACTIONS", "HANDLERS"]
 
@@ -68,6 +71,31 @@ ACTIONS = ActionTable(
         legal=lambda enc, c: _free(enc, c) and (_may_start(enc, c) or (c is not None and enc.current == c.name)),
     ),
     ActionSpec("break", "try to break a grapple holding you (the same test)", cost="1 CP", legal=_held),
+    ActionSpec(
+        "damage",
+        "mark hits on a location of the target's grid without an attack (no Shield, Body or arrows; a carried "
+        "weapon's or equipment's name marks its Health): Mind 0 makes it inert, Health 0 destroys it",
+        gm_only=True,
+        target=True,
+        options=(("LOCATION=N", "N hits on that location, e.g. `health=2 mind=1` or `rifle=1`"),),
+    ),
+    ActionSpec(
+        "heal",
+        "clear hits from locations of the target's grid (up to each one's whole value): an inert model whose Mind "
+        "is above 0 again is active",
+        gm_only=True,
+        target=True,
+        options=(("LOCATION=N", "N hits cleared from that location, e.g. `health=1`"),),
+    ),
+    ActionSpec(
+        ANSWER,
+        "choose the flips of an attack on your model at a negative Accuracy (encounter option `target_flips=ask`: "
+        "the bot asks by direct message with buttons, and this is the same answer typed); a GM may answer for the player",
+        cost="free",
+        options=(("least-harm", "the flips that leave the least harm"), ("none", "no flips"),
+                 ("5>3,4>1", "these flips (a neighbouring face 1, the opposite face 2)")),
+        legal=lambda enc, c: c is not None and (a := battle(enc).asking) is not None and a.target == c.name,
+    ),
 )
 
 
@@ -165,8 +193,53 @@ def _break(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
     return events + [test]
 
 
+def _marks(enc: Encounter, action: Act, heal: bool) -> list[Event]:
+    """The GM's ``damage`` or ``heal``: ``options`` give hits per location (or carried weapon) of the target."""
+    if not action.target:
+        raise InputError("Name the model in `target`.")
+    t = enc.get(action.target, "target")
+    st = model(t)
+    names = [*st.values, *st.weapon_health]
+    word = "clear" if heal else "mark"
+    if t.status == "out":
+        raise IllegalAction(f"{t.name} is destroyed: its grid stays as it is (`/undo` takes back what destroyed it).")
+    if not action.options:
+        raise InputError(f"Say where and how many hits to {word}: `options:\"health=2\"` ({t.name}'s locations and "
+                         f"weapons: {', '.join(names)}).")
+    events: list[Event] = []
+    for key, raw in action.options.items():
+        loc = key.strip().lower()
+        if loc not in names:
+            raise InputError(f"`{key[:20]}` is not a location of {t.name}'s grid or a weapon it carries: use "
+                             f"{', '.join(names)}.")
+        table, full = (st.values, st.full) if loc in st.values else (st.weapon_health, carried(t))
+        n = read_int(raw, loc, 1, 99, hint=f"the hits to {word}, like `{loc}=2`")
+        before = table[loc]
+        most = full.get(loc, before) - before if heal else before
+        if n > most:
+            has = f"has {before} of {full.get(loc, before)}" if heal else f"has {before} left"
+            room = f"{word} at most {most}" if most else f"there is nothing to {word}"
+            raise IllegalAction(f"{t.name}'s {loc.title()} {has}: {room}.")
+        table[loc] = after = before + n if heal else before - n
+        events.append(GridMarked(actor=t.name, location=loc, change=after - before, before=before, after=after, healed=heal))
+    if heal:
+        if t.status == "downed" and st.values.get(MIND, 1) > 0:
+            t.status = "active"
+            events.append(StatusChanged(actor=t.name, status="active", cause="healed"))
+        return events
+    gone = st.values.get(HEALTH, 1) <= 0
+    if gone or (st.values.get(MIND, 1) <= 0 and t.status == "active"):
+        release(enc, t)
+        t.status = "out" if gone else "downed"
+        events.append(StatusChanged(actor=t.name, status=t.status, cause="health0" if gone else "mind0"))
+        events += end_if_out(enc, t)
+    return events
+
+
 HANDLERS: dict[str, Callable[[Encounter, Grid, Act, Dice], list[Event]]] = {
     "lunge": _lunge,
     "grapple": _grapple,
     "break": _break,
+    "damage": lambda enc, grid, action, dice: _marks(enc, action, heal=False),
+    "heal": lambda enc, grid, action, dice: _marks(enc, action, heal=True),
 }

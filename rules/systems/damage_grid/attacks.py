@@ -15,12 +15,13 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from rules.dice import Dice
+from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Modifier, Roll, StatusChanged, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.sheet import read_int
-from rules.systems.damage_grid import damage, flips, mode
+from rules.systems.damage_grid import asking, damage, flips, mode
 from rules.systems.damage_grid.activation import end_if_out, now
 from rules.systems.damage_grid.events import DgAttack, Flip, GridDamage, LocationHit, ProneChanged
 from rules.systems.damage_grid.options import values
@@ -174,6 +175,7 @@ def power_of(enc: Encounter, c: Combatant, w: Weapon, words: dict[str, str], fro
         power.append(mod("from behind", 1))
     if "power" in words:
         power.append(mod("ability", read_int(words["power"], "power", -20, 20)))
+    power += modifiers(enc.effects, c.name, "power")
     most = max(sum(m.value for m in power), 1)
     count = read_int(words["dice"], "dice", 1, most, hint=f"at most the attack's Power {most}") if "dice" in words else most
     if count < most:
@@ -226,6 +228,7 @@ def strike(
         acc.append(mod("grappled", 2))
     if "acc" in words:
         acc.append(mod("ability", read_int(words["acc"], "acc", -20, 20)))
+    acc += modifiers(enc.effects, c.name, "accuracy")
     if special == "coup":
         acc = [m for m in acc if m.value > 0]
     if limited:
@@ -250,7 +253,7 @@ def strike(
     elif accuracy < 0:
         if "flips" in words:
             flips.parse_flips(words["flips"], faces, accuracy)  # refused: the target flips
-        turns = flips.preferred_flips(t.sheet.get("flips"), faces, -accuracy, grid, damage.harm(grid, ts.values, **hit))
+        turns = asking.target_turns(enc, t, faces, -accuracy, grid, damage.harm(grid, ts.values, **hit), area is None)
     else:
         turns = []
     faces = flips.apply_flips(faces, turns)

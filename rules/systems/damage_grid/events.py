@@ -25,6 +25,8 @@ __all__ = [
     "GrappleTest",
     "CloudPlaced",
     "CloudDrifted",
+    "FlipsAsked",
+    "GridMarked",
 ]
 
 
@@ -184,3 +186,27 @@ class CloudDrifted(Event):
     cells: list[str] = Field(default_factory=list)
     gone: bool = False
     blocked: bool = False
+
+
+class FlipsAsked(Event):
+    """``actor``'s attack on ``target`` rolled ``faces`` at a negative Accuracy: it waits for the
+    target's owner ``owner`` to choose ``points`` flips (nothing of it is applied yet)."""
+
+    kind: ClassVar[str] = "flips_asked"
+    target: str
+    owner: str
+    #: shown to all: the target's owner is shown them to choose
+    faces: Annotated[list[int], PUBLIC]
+    points: Annotated[int, PUBLIC]
+
+
+class GridMarked(Event):
+    """The GM marked (``change`` below 0) or cleared hits on ``location`` of ``actor``'s grid (or
+    on a carried weapon's Health) without an attack: ``before`` -> ``after``."""
+
+    kind: ClassVar[str] = "grid_marked"
+    location: str
+    healed: bool = False
+    change: Annotated[int, Of("actor")]
+    before: Annotated[int, Of("actor")]
+    after: Annotated[int, Of("actor")]

@@ -113,8 +113,9 @@ def best_flips(dice: Sequence[int], accuracy: int, aim: str, grid: DamageGrid) -
     return sorted(chosen, key=lambda f: f.index)
 
 
-def parse_flips(text: str, dice: Sequence[int], accuracy: int) -> list[Flip]:
-    """Read ``flips=5>3,4>1`` against the rolled ``dice`` and the attack's ``accuracy``."""
+def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None = None) -> list[Flip]:
+    """Read ``flips=5>3,4>1`` against the rolled ``dice`` and the attack's ``accuracy`` (``who``: the
+    target's flips, ``accuracy`` being the flips it may make)."""
     if accuracy <= 0:
         raise InputError(
             f"The attack's Accuracy is {accuracy}, so {'the target flips' if accuracy < 0 else 'there are no flips'}: "
@@ -142,10 +143,8 @@ def parse_flips(text: str, dice: Sequence[int], accuracy: int) -> list[Flip]:
         out.append(Flip(i, a, b, flip_cost(a, b)))
     spent = sum(f.cost for f in out)
     if spent > accuracy:
-        raise InputError(
-            f"`flips` cost {spent} (a connected face 1, the opposite face 2) but the attack's Accuracy is {accuracy}: "
-            f"flip less."
-        )
+        budget = f"{who} are {accuracy}" if who else f"the attack's Accuracy is {accuracy}"
+        raise InputError(f"`flips` cost {spent} (a connected face 1, the opposite face 2) but {budget}: flip less.")
     return sorted(out, key=lambda f: f.index)
 
 

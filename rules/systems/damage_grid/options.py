@@ -83,6 +83,13 @@ OPTIONS = OptionSet(
         "the attacker): `hidden` two corner lines or more (the text calls A \"obstructed\" so), `partial` one or "
         "more, `blocked` all three",
     ),
+    choice_option(
+        "target_flips",
+        ("sheet", "ask"),
+        "who chooses the target's flips when an attack on it has a negative Accuracy: `sheet`, its sheet's `flips=` "
+        "(the least harm without one), or `ask`: a player's model whose sheet keeps `flips=least-harm` asks its owner "
+        "privately with buttons, and the attack waits for the answer (the turn's deadline takes the least harm)",
+    ),
     int_option("gravity", 0, -6, 6, "Gravity X: added to the Power of every attack"),
     choice_option(
         "extended_reach",

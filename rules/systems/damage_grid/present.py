@@ -8,7 +8,7 @@ from rules.geometry import parse_cell
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
 from rules.hidden import secret
-from rules.report import signed
+from rules.report import signed, user_ref
 from rules.systems.damage_grid.events import (
     Activated,
     ActivationEnded,
@@ -17,14 +17,17 @@ from rules.systems.damage_grid.events import (
     CoverHit,
     DgAttack,
     DgMoved,
+    FlipsAsked,
     GrappleTest,
     GridDamage,
+    GridMarked,
     NewRound,
     Passed,
     PhaseBegan,
     Priority,
     ProneChanged,
 )
+from rules.systems.damage_grid.activation import battle
 from rules.systems.damage_grid.sheet import model
 
 __all__ = ["DgPresenter", "sheet_summary"]
@@ -70,11 +73,14 @@ class DgPresenter(Presenter):
         GrappleTest: "grapple_test",
         CloudPlaced: "cloud_placed",
         CloudDrifted: "cloud_drifted",
+        FlipsAsked: "flips_asked",
+        GridMarked: "grid_marked",
     }
     causes: ClassVar[dict[str, str]] = {
         "mind0": "Mind 0, inert (a `/coupdegrace` finishes it)",
         "health0": "Health 0, destroyed",
         "coup": "coup de grâce",
+        "healed": "Mind above 0 again (healed by the GM)",
     }
     checks: ClassVar[dict[str, str]] = {"mode": "Mode (knock-down) test"}
     prone_causes: ClassVar[dict[str, str]] = {
@@ -196,6 +202,19 @@ class DgPresenter(Presenter):
             return f"The {e.name} rolls {e.roll} and stays where it is"
         return f"The {e.name} rolls {e.roll} and drifts {e.direction}"
 
+    def grid_marked(self, e: GridMarked) -> str:
+        """``GM: **Juno**'s Health: 2 hits marked (3 → 1)`` (a condition word where hidden)."""
+        if secret(e.change):
+            return f"GM: **{e.actor}** is {'healed' if e.healed else 'hit'} (now {self.condition(e.actor)})"
+        how = f"{-e.change} hit{'s' if e.change != -1 else ''} marked" if e.change < 0 else f"{e.change} hit{'s' if e.change != 1 else ''} cleared"
+        return f"GM: **{e.actor}**'s {e.location.title()}: {how} ({e.before} → {e.after})"
+
+    def flips_asked(self, e: FlipsAsked) -> str:
+        """``**Xul** attacks **Juno**: 2, 2, 3 at a negative Accuracy; ... chooses Juno's 2 flips``."""
+        flips = f"{e.points} flip{'s' if e.points != 1 else ''}"
+        return (f"**{e.actor}** attacks **{e.target}**: {', '.join(map(str, e.faces))} at a negative Accuracy. The attack "
+                f"waits for {user_ref(e.owner)} to choose {e.target}'s {flips} (asked privately)")
+
     # -- the board ----------------------------------------------------------------------------------
     def status_line(self, enc: Encounter, c: Combatant) -> str:
         st = model(c)
@@ -217,4 +236,8 @@ class DgPresenter(Presenter):
 
     def board_extra(self, enc: Encounter) -> list[str]:
         cloud = active(enc.effects, None, "cloud")
-        return [f"Cloud on {', '.join(sorted(cloud.cells, key=lambda x: parse_cell(x)[::-1]))}"] if cloud else []
+        lines = [f"Cloud on {', '.join(sorted(cloud.cells, key=lambda x: parse_cell(x)[::-1]))}"] if cloud else []
+        asked = battle(enc).asking
+        if asked is not None:
+            lines.append(f"⏳ {asked.attacker}'s attack on {asked.target} waits for {user_ref(asked.owner)} to choose the flips.")
+        return lines

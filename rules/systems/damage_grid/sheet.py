@@ -23,6 +23,7 @@ from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS, DamageGrid, parse_
 from rules.systems.damage_grid.state import DgModel
 
 __all__ = [
+    "EFFECT_VALUES",
     "Weapon",
     "AREA_SHAPES",
     "DEFAULT_WEAPON_HEALTH",
@@ -259,3 +260,10 @@ def check_flips(c: Combatant) -> None:
 
 def size(c: Combatant) -> int:
     return int(c.sheet.get("size", 2))
+
+
+#: the values an effect may change (`/effect add mods:"power+1 accuracy+2"`)
+EFFECT_VALUES = (
+    SheetKey("power", "the Power of every attack: how many d6 it rolls (at least 1)", "int", minimum=-5, maximum=5),
+    SheetKey("accuracy", "the Accuracy of every attack: face flips", "int", minimum=-6, maximum=6),
+)

@@ -7,11 +7,13 @@ priority, the phase, and the cover squares damaged or reduced to debris.
 """
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Any
+
+from pydantic import BaseModel, Field
 
 from rules.state import CombatantState, EncounterState
 
-__all__ = ["DgModel", "DgBattle", "NEVER"]
+__all__ = ["DgModel", "DgBattle", "Asked", "NEVER"]
 
 #: ``acted`` before the model has ever activated
 NEVER = -1
@@ -41,6 +43,29 @@ class DgModel(CombatantState):
     grappled_by: list[str] = Field(default_factory=list)
 
 
+class Asked(BaseModel):
+    """An attack waiting for its target's owner to choose the flips of its negative Accuracy
+    (option ``target_flips=ask``): nothing of it is applied yet. ``action`` is the attack as
+    declared, ``dice`` every die it rolled until the question (rolled again as these values when
+    it is answered), ``faces`` the Power dice, ``points`` the flips the target may make,
+    ``choices`` the answers offered as buttons (label, answer), ``tag`` names this question."""
+
+    tag: str
+    attacker: str
+    target: str
+    owner: str
+    weapon: str
+    action: dict[str, Any]
+    dice: list[int] = Field(default_factory=list)
+    #: which of ``dice`` the caller typed with `roll:`
+    typed: list[int] = Field(default_factory=list)
+    faces: list[int] = Field(default_factory=list)
+    points: int = Field(1, ge=1, le=99)
+    choices: list[tuple[str, str]] = Field(default_factory=list)
+    #: the answer while the attack is resolved with it
+    answer: str | None = None
+
+
 class DgBattle(EncounterState):
     #: the round's order of sides
     sides: list[str] = Field(default_factory=list)
@@ -54,3 +79,5 @@ class DgBattle(EncounterState):
     cover_hits: dict[str, int] = Field(default_factory=dict)
     #: cover squares reduced to debris: no cover any more, rough to move through
     debris: list[str] = Field(default_factory=list)
+    #: an attack waiting for its target's owner to choose the flips (None: none waits)
+    asking: Asked | None = None

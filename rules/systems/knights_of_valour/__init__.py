@@ -88,6 +88,7 @@ class KnightsOfValourSystem(RuleSystem):
     presenter_class = KovPresenter
     combatant_state = KovCombatant
     encounter_state = KovEncounter
+    effect_values = sheet.EFFECT_VALUES
 
     # -- sheets -------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
+from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Modifier, Roll, StatusChanged, mod
 from rules.geometry import Cell, Grid
@@ -177,7 +178,8 @@ def strike(
         mods.append(mod(f"stature {sa} vs {sd}", stature_modifier(sa, sd)))
     if words.get("atk"):
         mods.append(mod("buff", words["atk"] or 0))
-    defence = _defence(opts, tgt, ranged, words.get("def") or 0)
+    mods += modifiers(enc.effects, att.name, "attack")
+    defence = _defence(opts, tgt, ranged, words.get("def") or 0) + modifiers(enc.effects, tgt.name, "defence")
     imposed, close = _imposed(att, weapon, ranged, dist)
     adv, dis = bool(words.get("adv")), bool(words.get("dis")) or bool(imposed)
     reasons = (["dis_asked"] if words.get("dis") else []) + (["adv_asked"] if adv else []) + imposed
@@ -231,6 +233,7 @@ def _damage(
     mods.append(mod("strength", sheet.stat(att, "str")))
     if buff:
         mods.append(mod("buff", buff))
+    mods += modifiers(enc.effects, att.name, "damage")
     floor = opts.min_damage
     raw = sum(rolls) + sum(x.value for x in mods)
     amount = max(floor, raw)

@@ -13,6 +13,7 @@ from rules.systems.knights_of_valour.state import KovCombatant
 from rules.systems.knights_of_valour.tables import MAX_ARMOUR, SHIELDS, SIZES, Weapon, norm
 
 __all__ = [
+    "EFFECT_VALUES",
     "sheet_keys",
     "stat",
     "size",
@@ -75,6 +76,14 @@ def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, i
         SheetKey("pc", "player character (wins initiative ties): yes/no, default yes when "
                  "owned by a non-GM", "bool"),
     )
+
+
+#: the values an effect may change (`/effect add mods:"attack+1 defence+1"`), each by -10 to +10
+EFFECT_VALUES = (
+    SheetKey("attack", "the attack roll (d20 + modifiers), melee and ranged", "int", minimum=-10, maximum=10),
+    SheetKey("defence", "the Defence Value attacks must reach", "int", minimum=-10, maximum=10),
+    SheetKey("damage", "the damage of a hit (never below the option `min_damage`)", "int", minimum=-10, maximum=10),
+)
 
 
 def stat(c: Combatant, key: str) -> int:

@@ -25,6 +25,7 @@ from rules.systems.tote.movement import forget_pairs, place_band, placed_apart, 
 from rules.systems.tote.options import OPTIONS, opts
 from rules.systems.tote.present import TotePresenter
 from rules.systems.tote.sheet import (
+    EFFECT_VALUES,
     ENEMY_KEYS,
     HERO_KEYS,
     SHARED_KEYS,
@@ -81,6 +82,7 @@ class ToteSystem(RuleSystem):
     presenter_class = TotePresenter
     combatant_state = ToteCombatant
     encounter_state = ToteEncounter
+    effect_values = EFFECT_VALUES
     #: a newcomer rolls its Plan test for initiative as it joins the fight
     newcomer_rolls = True
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.dice import Dice
-from rules.effects import active
+from rules.effects import active, modifiers, total
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Modifier, mod
 from rules.models import Combatant, Encounter
@@ -111,10 +111,11 @@ def attack(
             target = p
             break
     arm = arm or weapon(c, getattr(action, "weapon", None) or words.get("weapon"))
-    mods = list(extra)
+    mods = [*extra, *modifiers(enc.effects, c.name, "attack")]
     if active(enc.effects, target.name, DEFEND) is not None:
         mods.append(mod("Defend", -opts(enc).defend_penalty))
-    r, test = run_test(enc, c, skill, int(target.sheet["block"]), dice, words, mods)
+    block = int(target.sheet["block"]) + total(enc.effects, target.name, "block")
+    r, test = run_test(enc, c, skill, block, dice, words, mods)
     events.append(Struck(actor=c.name, target=target.name, weapon=arm.name, action=what, test=test))
     if r.success:
         events += _wound(enc, c, target, arm, r, melee)

@@ -14,6 +14,7 @@ from rules.sheet import read_sheet as check_sheet
 from rules.systems.tote.tables import BANDS, DAMAGE_KINDS, DEFAULT_TRACK, REACH_WORDS, SHOOTING_WEAPONS, SKILLS, TOTEMS
 
 __all__ = [
+    "EFFECT_VALUES",
     "Weapon",
     "parse_weapons",
     "parse_track",
@@ -181,6 +182,12 @@ ENEMY_KEYS: tuple[SheetKey, ...] = (
     SheetKey("resist", "damage kinds resisted, boxes off each hit (pierce:2,slash)", kind="custom", parse=parse_resist),
     SheetKey("group", "yes: a group of enemies that acts and is tracked as one", kind="bool", default=False),
     *SHARED_KEYS,
+)
+
+#: the values an effect may change (`/effect add mods:"attack+1 block+1"`)
+EFFECT_VALUES = (
+    SheetKey("attack", "every attack test (Strike, Shoot, Assault...): added to the total", "int", minimum=-5, maximum=5),
+    SheetKey("block", "the Block an attack test must meet", "int", minimum=-5, maximum=5),
 )
 
 

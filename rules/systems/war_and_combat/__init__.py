@@ -19,8 +19,8 @@ before), or with `declare=hidden` at its last declaration (or the GM's force). A
 location's 3d6 (if it hits and no shot is called), the impact dice (critical dice last), then
 any wound-effect roll (3d6 for a fumble?, stumble? or combat option; 1d6 for the rounds of a
 stun; for a dropped item 1d6 for its distance, then 1d6 for its direction if it leaves the hex). A held fighter's Restrict check (3d6) comes before its attack, defence, drive or
-withdraw; a swipe rolls its negotiate task (3d6) first; `/act action:break` its Strength task
-(3d6). A move rolls, in step order, each footing roll (3d6) where the pace exceeds the
+withdraw; a swipe (or free attack) rolls its negotiate task (3d6) first; `/act action:break` its Strength task
+(3d6); `/act action:damage` the wound effect's rolls, as after a hit. A move rolls, in step order, each footing roll (3d6) where the pace exceeds the
 terrain's and each obstacle roll (3d6). An open-ended 3d6 (a natural 3 or 18) is followed at
 once by its reroll.
 """
@@ -58,6 +58,7 @@ class WarAndCombat(RuleSystem):
     presenter_class = WacPresenter
     combatant_state = WacCombatant
     encounter_state = WacEncounter
+    effect_values = sheet.EFFECT_VALUES
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
         "Each round: shock checks, initiative (3d6 + Fighter rank, open-ended), movement in initiative order, flurries, adjustment in reverse order, morale.",
@@ -78,8 +79,8 @@ class WarAndCombat(RuleSystem):
         return "hurt" if worst == {"light"} else "badly hurt"
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
-        """The acting fighter's zones: threat (its weapon's front hexes in range), marginal (beside
-        it, range 2 and 3), and, only while it is engaged, the rest of its zone of danger ("any hex
+        """The acting fighter's zones: threat (its weapon's front hexes in range), a polearm's
+        obstructed hexes, marginal (beside it, range 2 and 3), and, only while it is engaged, the rest of its zone of danger ("any hex
         that is in range of a weapon held by any fighter that is actively engaged")."""
         c = self.acting_on_map(enc)
         grid = enc.grid()
@@ -88,7 +89,9 @@ class WarAndCombat(RuleSystem):
         threat = zones.threat(grid, c)
         danger = zones.danger(grid, c) - threat if c.name in zones.actively_engaged(enc, grid) else frozenset()
         lying = {grid.parse(x) for x in sheet.state(c).dropped_at.values()}  # where its dropped items lie
+        blocked = zones.obstructed(grid, c, self.option_values(enc).polearm_limit) - threat - danger
         return ([Highlight(x, "threat") for x in sorted(threat)]
+                + [Highlight(x, "obstructed") for x in sorted(blocked)]
                 + [Highlight(x, "marginal") for x in sorted(zones.marginal(grid, c) - threat - danger)]
                 + [Highlight(x, "danger") for x in sorted(danger)]
                 + [Highlight(x, "dropped item") for x in sorted(lying)])
@@ -107,6 +110,14 @@ class WarAndCombat(RuleSystem):
         state_as(c, WacCombatant)
         c.hp = None
         return []
+
+    def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
+        """`/combatant hp` is refused: harm is wounds at locations, which the GM's `damage` and `heal` give and take."""
+        raise IllegalAction(
+            f"{self.title} counts no hit points: harm is wounds at hit locations. `/act action:damage "
+            f"target:{c.name} options:\"serious left arm\"` gives one and `action:heal` takes it away; "
+            f"`/combatant show` shows how {c.name} is hurt."
+        )
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         est = rounds.enc_state(enc)

@@ -11,15 +11,16 @@ from rules.events import Event
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.systems.war_and_combat import flurry, lengthy, sheet
-from rules.systems.war_and_combat.attacks import break_free, load, restricted
+from rules.systems.war_and_combat import flurry, harm, lengthy, sheet
+from rules.systems.war_and_combat.lengthy import refuse_if_busy
+from rules.systems.war_and_combat.attacks import break_free, carried, load, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.movement import circle, press, retreat
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
 from rules.systems.war_and_combat.rounds import acting, enc_state, full_action, quick_action, surprise
-from rules.systems.war_and_combat.swipes import interrupt, outside, swipe, within_reach
-from rules.systems.war_and_combat.zones import wielded
+from rules.systems.war_and_combat.swipes import free_attack, interrupt, outside, swipe, within_reach
+from rules.systems.war_and_combat.zones import LIMITS, in_hand, wielded
 
 __all__ = ["ACTIONS", "HANDLERS"]
 
@@ -28,10 +29,14 @@ def _waiting(enc: Encounter, c: Combatant | None) -> bool:
     return c is not None and c.name in flurry.to_declare(enc)
 
 
+def _gm_side(enc: Encounter, c: Combatant | None) -> bool:
+    """Offered to the GM only: no combatant, or one the GM plays."""
+    return c is None or c.owner_id is None or c.owner_id in enc.gm_ids
+
+
 def _forceable(enc: Encounter, c: Combatant | None) -> bool:
     d = enc_state(enc).declarations if enc.phase == "flurry" else None
-    gm_side = c is None or c.owner_id is None or c.owner_id in enc.gm_ids  # offered to the GM only
-    return gm_side and d is not None and not d.revealed
+    return _gm_side(enc, c) and d is not None and not d.revealed
 
 
 def _attacking(enc: Encounter, c: Combatant | None) -> bool:
@@ -55,6 +60,16 @@ def _swiping(enc: Encounter, c: Combatant | None) -> bool:
     d = enc_state(enc).declarations
     return (outside(enc, c) and d is not None and d.revealed and c is not None
             and sheet.state(c).swiped != enc.round and bool(within_reach(enc, c)))
+
+
+def _limiting(enc: Encounter, c: Combatant | None) -> bool:
+    return _my_step(enc, c) and c is not None and wielded(c).polearm
+
+
+def _free_attacking(enc: Encounter, c: Combatant | None) -> bool:
+    st = sheet.state(c) if c is not None else None
+    return (enc.phase == "movement" and _my_step(enc, c) and st is not None and not st.quick
+            and st.swiped != enc.round)
 
 
 def _interrupting(enc: Encounter, c: Combatant | None) -> bool:
@@ -112,12 +127,24 @@ ACTIONS = ActionTable(
     ActionSpec("load", "load a crossbow again after it shot (\"Load Weapon\", a full action: in a step without moving or "
                "shooting, and no more moving after it that phase)", cost="full", options=(("NAME", "the weapon"),),
                legal=_my_step),
+    ActionSpec("aim", "aim the weapon in hand (\"Aim a Weapon\", a full action: in a step without moving or shooting, "
+               "and no more moving or shooting after it that phase); the text gives aiming no number, so it changes no "
+               "roll (a called shot is the shot's own `aim=`)", cost="full", target=True,
+               options=(("NAME", "the weapon (the one in hand by default)"),), legal=_my_step),
     ActionSpec("sheathe", "put your weapon away (\"Sheathe weapon\", a full action: in a step without moving or shooting): "
                "no zone of threat or danger, and no melee attack, until `wield` draws it (a quick action)", cost="full",
                legal=_my_step),
+    ActionSpec("limit", "a polearm wielder limits its zone of threat to the hex ahead (`ahead`), or to it and the one to "
+               "its `left` or `right`, or takes back all three (`full`): the obstructed hex(es) on the side(s) given up "
+               "become unobstructed (option `polearm_limit`); a free action of your step, shown on the map",
+               cost="free", options=(("WORD", "ahead, left, right or full"),), legal=_limiting),
     ActionSpec("swipe", "from outside the flurry, a free attack at a fighter in it within your reach + 1 hex (once a "
                "round): first negotiate the space (3d6 + Tactics + AGL vs 10 + the flurry's best Fighter rank) or be "
                "struck; the target defends only with an action left", target=True, legal=_swiping),
+    ActionSpec("free-attack", "\"Free Attack\", a quick action in your movement step: the swipe at a fighter engaged in a "
+               "flurry to come, by one in none, within your reach + 1 hex (one free attack or swipe a round): negotiate "
+               "the space as for `swipe`; the target defends, spending one of its coming flurry's actions, unless it "
+               "has none or is surprised", cost="quick", target=True, legal=_free_attacking),
     ActionSpec("interrupt", "from outside the flurry, join the flurry under way (an opponent in it within your reach "
                "+ 1 hex); declare with the same words as `declare`",
                options=(("intent=", "as for declare"), ("tactic=", "as for declare")), legal=_interrupting),
@@ -127,6 +154,15 @@ ACTIONS = ActionTable(
                "(you follow; into a wall or a taken hex it is pinned)", target=True, legal=_driving),
     ActionSpec("withdraw", "against an adjacent opponent out of actions: spend an action to step one hex straight away "
                "from it (it must hold)", target=True, legal=_driving),
+    ActionSpec("damage", "give a fighter (`target`) a wound without an attack: its severity and location, e.g. "
+               "`options:\"serious left arm\"` (`penetrating` for a P wound); it has the wound effects table's "
+               "effects, with their rolls", gm_only=True, target=True, legal=_gm_side,
+               options=(("WORDS", "light, serious, critical or mortal; head, chest, belly, arm or leg (left or right: "
+                                  "else option `limb_side`); penetrating or blunt (the default)"),)),
+    ActionSpec("heal", "take away a fighter's (`target`) worst wound at a location, e.g. `options:\"left arm\"` "
+               "(or the one of the severity named, or `all` there): a limb left unwounded is whole again, and one "
+               "downed only by a mortal wound stands again", gm_only=True, target=True, legal=_gm_side,
+               options=(("WORDS", "the location, a severity, or all"),)),
     ActionSpec("surprise", "before the first round's flurries, mark a fighter (`target`) or a whole side surprised: "
                "in the first round it takes no step and no flurry action, and cannot defend", gm_only=True,
                target=True, options=(("side=", "every fighter of this side"),), legal=_surprising),
@@ -235,6 +271,16 @@ def _load(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[E
     return load(enc, acting(enc, action.actor), action.weapon or next(iter(action.options), None))
 
 
+def _aim(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    """"Aim a Weapon", a full action: the text gives it no effect on a roll, so it only spends the phase."""
+    c = acting(enc, action.actor)
+    w = carried(c, action.weapon or next(iter(action.options), None))  # refused when sheathed, dropped or not carried
+    t = enc.get(action.target, "target") if action.target else None
+    refuse_if_busy(c, "aim")
+    full_action(c, "aiming")
+    return [EffectTaken(actor=c.name, effect="aims", detail=w.name + (f" at {t.name}" if t else ""))]
+
+
 def _sheathe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     c = acting(enc, action.actor)
     st = sheet.state(c)
@@ -247,6 +293,24 @@ def _sheathe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> lis
 
 def _swipe(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
     return swipe(enc, opts, _grid(enc), action, dice)
+
+
+def _limit(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    """"If the polearm wielder limits the zone of threat to one or two hexes": the wielder's choice, free."""
+    c = acting(enc, action.actor)
+    w = in_hand(c)
+    if w is None or not w.polearm:
+        raise IllegalAction(f"{c.name} holds no polearm: only a polearm's zone of threat is limited (its gap before the head).")
+    word = " ".join(action.options).strip().lower() or "?"
+    if word not in (*LIMITS, "full"):
+        raise InputError(f"`{word[:20]}` is no limit: `ahead` (the hex ahead), `left` or `right` (it and the one to that "
+                         "side), or `full` (all three).")
+    sheet.state(c).limit = None if word == "full" else word  # type: ignore[assignment]
+    return [EffectTaken(actor=c.name, effect="limits_zone", detail=word)]
+
+
+def _free_attack(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    return free_attack(enc, opts, _grid(enc), action, dice)
 
 
 def _interrupt(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
@@ -301,11 +365,16 @@ HANDLERS: dict[str, Callable[[Encounter, OptionValues, Act, Dice], list[Event]]]
     "wield": _wield,
     "pickup": _pickup,
     "load": _load,
+    "aim": _aim,
     "sheathe": _sheathe,
     "swipe": _swipe,
+    "limit": _limit,
+    "free-attack": _free_attack,
     "interrupt": _interrupt,
     "break": _break,
     "drive": _drive,
     "withdraw": _withdraw,
+    "damage": harm.damage,
+    "heal": harm.heal,
     "surprise": _surprise,
 }

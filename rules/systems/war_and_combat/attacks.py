@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
-from rules.effects import active
+from rules.effects import active, modifiers, total
 from rules.errors import IllegalAction, InputError
 from rules.events import Attacked, Checked, Event, Roll, mod
 from rules.geometry import Grid
@@ -65,7 +65,7 @@ from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
 #: bow or sling is made ready as it shoots)
 RELOADED = frozenset({"crossbow"})
 
-__all__ = ["RELOADED", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
+__all__ = ["RELOADED", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -105,7 +105,7 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
     else:
         value, why = 10 + rank + agl + limbs.shield(enc, target), "front"
     pinned = active(enc.effects, target.name, "pinned") is not None
-    return value - (1 if st.turned else 0) - (1 if pinned else 0), why
+    return value - (1 if st.turned else 0) - (1 if pinned else 0) + total(enc.effects, target.name, "defense"), why
 
 
 def carried(c: Combatant, name: str | None) -> Weapon:
@@ -255,7 +255,7 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     mods = [("skill", skill), ("Agility" if attr == "agl" else "Dexterity", sheet.modifier(c, attr)),
-            ("wounds", sheet.wound_penalty(c)), *(extra or [])]
+            ("wounds", sheet.wound_penalty(c)), *(extra or []), *((m.name, m.value) for m in modifiers(enc.effects, c.name, "attack"))]
     roll = roll_of(r, "3d6", mods, against, why if target_level else f"Defense ({why})")
     events: list[Event] = [Attacked(actor=c.name, target=t.name, weapon=w.name, roll=roll)]
     if not roll.success:
@@ -301,12 +301,18 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
                                   penetrating=penetrating, severity=hurt.severity if hurt else None, option=option)]
     if option:
         column = hurt.severity if hurt else "superficial"
-        return events + _option_effect(enc, c, t, w, option, column, dice)
+        return events + _option_effect(enc, opts, c, t, w, option, column, dice)
     if hurt is None:
         return events
-    st = sheet.state(t)
-    st.wounds.append(WoundRecord(location=where, severity=hurt.severity, penetrating=penetrating))  # type: ignore[arg-type]
-    return events + _wound_effects(enc, t, where, location, hurt.severity, dice)
+    return events + inflict(enc, opts, t, where, hurt.severity, penetrating, dice)
+
+
+def inflict(enc: Encounter, opts: OptionValues, t: Combatant, where: str, severity: str, penetrating: bool,
+            dice: Dice) -> list[Event]:
+    """A wound of ``severity`` at ``where`` (``head``, ``left arm``...) on ``t``: recorded, then the wound
+    effects table's effects for its general location."""
+    sheet.state(t).wounds.append(WoundRecord(location=where, severity=severity, penetrating=penetrating))  # type: ignore[arg-type]
+    return _wound_effects(enc, opts, t, where, where.split()[-1], severity, dice)
 
 
 def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Checked:
@@ -315,7 +321,7 @@ def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Check
     return Checked(actor=c.name, what=what, roll=roll_of(r, "3d6", [(attr.upper(), sheet.modifier(c, attr))], target))
 
 
-def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:
+def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:
     st = sheet.state(t)
     events: list[Event] = []
     if severity == "mortal":
@@ -326,7 +332,7 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
             check = _check(t, effect.name, effect.check.attribute, effect.check.target, dice)
             events.append(check)
             if check.roll.success:
-                return events + _downed(t)
+                return events + downed(t)
         if effect.no_action_rounds:
             with dice.rolling_for(t.name):
                 rounds = dice.roll(1, 6)[0]
@@ -346,7 +352,7 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
                 _drop(enc, t, item, effect.drops, dice)
                 events.append(EffectTaken(actor=t.name, effect="drops", detail=f"{item} ({effect.drops})"))
         if effect.falls and not st.fallen:
-            fall(enc, t)
+            fall(enc, opts, t)
             events.append(EffectTaken(actor=t.name, effect="falls"))
         if effect.unconscious:
             st.unconscious = True
@@ -365,8 +371,8 @@ def _wound_effects(enc: Encounter, t: Combatant, where: str, location: str, seve
                 bucket.append(limb)
                 events.append(EffectTaken(actor=t.name, effect="impaired" if bucket is st.impaired else "disabled", detail=limb))
         if any(limb.endswith("leg") for limb in hurt_limbs):
-            slowed(enc, t)  # "reduce movement rate by 1/2 if one leg is so injured", from that moment
-    return events + _downed(t)
+            slowed(enc, opts, t)  # "reduce movement rate by 1/2 if one leg is so injured", from that moment
+    return events + downed(t)
 
 
 def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None:
@@ -395,7 +401,7 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None
     st.dropped_at[item] = at.name
 
 
-def _downed(t: Combatant) -> list[Event]:
+def downed(t: Combatant) -> list[Event]:
     st = sheet.state(t)
     if st.unconscious:
         return set_status(t, "downed", "unconscious")
@@ -406,7 +412,7 @@ def _downed(t: Combatant) -> list[Event]:
     return []
 
 
-def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option: str, column: str, dice: Dice) -> list[Event]:
+def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: Weapon, option: str, column: str, dice: Dice) -> list[Event]:
     """A combat option's secondary effect (COMBAT OPTIONS by the hit's severity)."""
     effect = combat_option(option, column)
     st = sheet.state(t)
@@ -434,7 +440,7 @@ def _option_effect(enc: Encounter, c: Combatant, t: Combatant, w: Weapon, option
         _drop(enc, t, wielded(t).name, outcome.drop, dice)
         events.append(EffectTaken(actor=t.name, effect="drops", detail=f"{wielded(t).name} ({outcome.drop})"))
     if outcome.falls and not st.fallen:
-        fall(enc, t)
+        fall(enc, opts, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))
     if outcome.stunned_rounds:
         events.append(add_effect(enc, t, "stun", outcome.stunned_rounds))

@@ -34,7 +34,7 @@ from rules.systems.war_and_combat.zones import actively_engaged, danger, margina
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
            "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle",
-           "drive", "withdraw", "actionless", "to_declare", "success", "winner"]
+           "drive", "withdraw", "actionless", "to_declare", "success", "winner", "groups"]
 
 #: declared intentions ("outmanoeuvre" strikes as "kill" when it attacks)
 INTENTS = ("kill", "subdue", "disarm", "grapple", "entangle", "tackle", "throw", "outmanoeuvre")
@@ -68,7 +68,7 @@ def actions_for(enc: Encounter, opts: OptionValues, c: Combatant) -> int:
     return max(0, 2 + sheet.fighter(c) // opts.action_every - sheet.state(c).lost)
 
 
-def _groups(enc: Encounter) -> list[list[str]]:
+def groups(enc: Encounter) -> list[list[str]]:
     """The engaged fighters, grouped into flurries, in initiative order of their best member."""
     grid = enc.grid()
     if grid is None:
@@ -109,7 +109,7 @@ def _groups(enc: Encounter) -> list[list[str]]:
 def begin(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     """The flurry phase begins: form the flurries and open the first one's declarations."""
     est = enc_state(enc)
-    est.flurries = _groups(enc)
+    est.flurries = groups(enc)
     return _open(enc, opts, dice)
 
 

@@ -228,7 +228,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     c.position, c.facing = cell.name, facing
     st.mp -= min(st.mp, spent)
     if st.fallen:  # a fall on the way: it crawls from that moment
-        fall(enc, c)
+        fall(enc, opts, c)
     st.moved = st.moved or hexes > 0 or begun is not None
     if hexes:
         events.insert(0, Moved(actor=c.name, path=path, cost=spent, left=st.mp, facing=facing))

@@ -26,6 +26,7 @@ from rules.systems.war_and_combat.events import (
     Struck,
 )
 from rules.systems.war_and_combat.rounds import enc_state, stunned
+from rules.systems.war_and_combat.zones import wielded
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
@@ -56,6 +57,10 @@ EFFECTS = {
     "picks_up": "picks up its {d}",
     "loads": "loads its {d}",
     "sheathes": "sheathes its {d}",
+    "aims": "aims its {d}",
+    "wounded": "takes {d}",
+    "healed": "is healed of its {d} wound(s)",
+    "limits_zone": "holds its polearm's zone of threat to: {d}",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
@@ -104,7 +109,7 @@ class WacPresenter(Presenter):
     }
     causes: ClassVar[dict[str, str]] = {
         "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
-        "coup": "a coup-de-grâce", "death": "failed the death check and dies",
+        "coup": "a coup-de-grâce", "death": "failed the death check and dies", "healed": "its mortal wound healed",
     }
     checks: ClassVar[dict[str, str]] = CHECKS
 
@@ -221,6 +226,8 @@ class WacPresenter(Presenter):
         bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled)) if items]
         if st.sheathed:
             bits.append("weapon sheathed")
+        if st.limit and wielded(c).polearm:
+            bits.append(f"zone of threat: {st.limit}")
         if st.unloaded:
             bits.append("unloaded " + ", ".join(st.unloaded))
         if st.dropped:

@@ -117,34 +117,34 @@ def set_status(c: Combatant, status: str, cause: str) -> list[Event]:
     return [StatusChanged(actor=c.name, status=status, cause=cause)]
 
 
-def phase_mp(c: Combatant, phase: str) -> int:
-    """Movement points for ``phase``: half the pace's (an odd one first); one impaired leg halves
-    the rate, two make it a crawl; a fallen fighter crawls; an immobile one, or one busy with a
-    lengthy action, does not move."""
+def phase_mp(opts: OptionValues, c: Combatant, phase: str) -> int:
+    """Movement points for ``phase``: half the pace's (an odd one first; a sprint's rate is the
+    option `sprint_points`); one impaired leg halves the rate, two make it a crawl; a fallen
+    fighter crawls; an immobile one, or one busy with a lengthy action, does not move."""
     st = sheet.state(c)
     if st.immobile or st.busy:
         return 0
     legs = {x for x in st.impaired + st.disabled if x.endswith("leg")}
     pace = "crawl" if (st.fallen or len(legs) >= 2) else sheet.pace(c)
-    first, second = phase_points(pace)
+    first, second = phase_points(pace, opts.sprint_points)
     if len(legs) == 1 and pace != "crawl":
-        full = pace_points(pace) // 2
+        full = pace_points(pace, opts.sprint_points) // 2
         first, second = full - full // 2, full // 2
     return first if phase == "movement" else second
 
 
-def fall(enc: Encounter, c: Combatant) -> None:
+def fall(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
     """``c`` falls: from that moment it crawls, so the points left this phase are at most a crawl's."""
     sheet.state(c).fallen = True
-    slowed(enc, c)
+    slowed(enc, opts, c)
 
 
-def slowed(enc: Encounter, c: Combatant) -> None:
+def slowed(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
     """After a fall or a leg impaired or disabled mid-phase: the points left this phase are at most
     what the rate from that moment gives (a crawl's, half the pace's)."""
     st = sheet.state(c)
     if enc.phase in ("movement", "adjustment"):
-        st.mp = min(st.mp, phase_mp(c, enc.phase))
+        st.mp = min(st.mp, phase_mp(opts, c, enc.phase))
 
 
 def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
@@ -246,7 +246,7 @@ def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> l
     order = enc.order[::-1] if phase == "adjustment" else list(enc.order)
     for c in enc.combatants:
         st = sheet.state(c)
-        st.mp, st.moved, st.shots, st.quick = phase_mp(c, phase), False, 0, False
+        st.mp, st.moved, st.shots, st.quick = phase_mp(opts, c, phase), False, 0, False
         if phase == "adjustment" and c.name in est.tactics:
             st.mp = min(st.mp, 2)  # after a flurry: a one-hex adjustment
     events: list[Event] = [PhaseBegan(phase=phase, order=order)]

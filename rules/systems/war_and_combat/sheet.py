@@ -25,6 +25,7 @@ from rules.systems.war_and_combat.tables_movement import PACES
 from rules.systems.war_and_combat.task import attribute_modifier
 
 __all__ = [
+    "EFFECT_VALUES",
     "SHEET_KEYS",
     "PACE_CHOICES",
     "state",
@@ -42,8 +43,9 @@ __all__ = [
     "wound_penalty",
 ]
 
-#: the paces a sheet may set (the text's table less swimming, which needs water)
-PACE_CHOICES = tuple(p for p in PACES if p != "swim")
+#: the paces a sheet may set: the MOVEMENT RATE table's (swim for a fighter in deep water: the
+#: GM sets it and back, the map marks only wading water) and the sprint of ACTION PENALTY BY PACE
+PACE_CHOICES = (*PACES, "sprint")
 MAX_RANK = 30
 MAX_SKILL = 30
 
@@ -186,3 +188,11 @@ def wound_penalty(c: Combatant) -> int:
         if p is not None:
             worst[w.location] = min(worst.get(w.location, 0), p)
     return sum(worst.values())
+
+
+#: the values an effect may change (`/effect add mods:"attack+1 defense+1"`)
+EFFECT_VALUES = (
+    SheetKey("attack", "every attack roll (3d6 + skill + modifiers), melee and missile", "int", minimum=-6, maximum=6),
+    SheetKey("defense", "the Defense an attack must exceed, where the defender defends (front or flank)", "int",
+             minimum=-6, maximum=6),
+)

@@ -78,6 +78,8 @@ class WacCombatant(CombatantState):
     carry: str | None = Field(None, max_length=12)
     carry_to: str | None = Field(None, max_length=8)
     owed: int = Field(0, ge=0, le=100)
+    #: a polearm's zone of threat limited to the hex ahead, or to it and the one left or right (None: all three)
+    limit: Literal["ahead", "left", "right"] | None = None
     #: the armour worn since a lengthy action changed it (None: the sheet's)
     armor: str | None = Field(None, max_length=40)
 

@@ -1,5 +1,9 @@
 """Fighters outside a flurry: the free attack (swipe) at a fighter in it, and the interrupt.
 
+The free attack is one thing made at two times: in the flurry phase at the flurry under way
+(`swipe`, after its reveal), or in the fighter's own movement step as that phase's quick action
+(`free-attack`, "Free Attack" among the quick actions) at a fighter engaged in a flurry to come.
+
 "Unengaged figures may interrupt flurries, or attempt to make a free attack (or swipe) at a
 fighter in a flurry without entering the flurry himself. ... The unengaged fighter must
 negotiate the space around the combatants to avoid being hit. This is a task modified by the
@@ -15,7 +19,10 @@ Where the text is silent (the project's defaults):
   `swipe_base` (10) + the highest Fighter rank in the flurry; a failure is struck by the
   target instead (random location, impact with a low skew die: the pass-through's blow);
 - the target defends (spending one of its actions) unless it has none left or is under an
-  effect with code "surprised"; otherwise the swipe is indefensible;
+  effect with code "surprised"; otherwise the swipe is indefensible; before its flurry (a
+  free attack in the movement phase) it has all of its actions, and the one spent is taken off
+  its coming flurry's;
+- one free attack or swipe a round, whichever comes first;
 - an interrupt joins the flurry under way: before the reveal it declares with the others,
   after it its declaration is public at once and it rolls its flurry initiative.
 """
@@ -31,11 +38,11 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, sheet
 from rules.systems.war_and_combat.attacks import damage, foe, held_defense, resolve_hit, wielding
-from rules.systems.war_and_combat.rounds import enc_state, roll_of, stunned
+from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
 
-__all__ = ["outside", "within_reach", "swipe", "interrupt"]
+__all__ = ["outside", "within_reach", "swipe", "free_attack", "interrupt"]
 
 
 def outside(enc: Encounter, c: Combatant | None) -> bool:
@@ -75,43 +82,84 @@ def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dic
     """`/act action:swipe target:X`: the negotiate task, then a free attack (or the target's blow)."""
     c = enc.get(action.actor)
     _outsider(enc, grid, c, "swipe")
-    est, st = enc_state(enc), sheet.state(c)
+    est = enc_state(enc)
     assert est.declarations is not None
     if not est.declarations.revealed:
         raise IllegalAction("A swipe comes once the flurry's declarations are revealed.")
-    if st.swiped == enc.round:
-        raise IllegalAction(f"{c.name} has made its swipe this round: a swipe is once a round.")
+    _once(enc, c, "swipe")
     t = foe(enc, c, action.target)
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in the flurry under way: swipe at one of "
                             f"{', '.join(o.name for o in flurry.participants(enc) if o.side != c.side)}.")
+    events = _strike(enc, opts, grid, c, t, action, dice, flurry.participants(enc))
+    return events + flurry.settle(enc, opts, dice)
+
+
+def free_attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+    """`/act action:free-attack target:X`, the movement phase's quick action: the swipe made in one's own
+    step at a fighter engaged in a flurry to come, by one who will be in none."""
+    c = acting(enc, action.actor, ("movement",))
+    coming = [g for g in flurry.groups(enc) if len({enc.get(n).side for n in g}) > 1]
+    if any(c.name in g for g in coming) or engaged_with(enc, grid, c):
+        raise IllegalAction(f"{c.name} is engaged: only an unengaged fighter makes a free attack; it fights in the flurry phase.")
+    _once(enc, c, "free attack (or swipe)")
+    t = foe(enc, c, action.target)
+    group = next((g for g in coming if t.name in g), None)
+    if group is None:
+        raise IllegalAction(f"{t.name} is engaged in no flurry: a free attack strikes \"a fighter in a flurry\"; "
+                            "move into its zone of threat to engage it instead.")
+    quick_action(c)
+    return _strike(enc, opts, grid, c, t, action, dice, [enc.get(n) for n in group])
+
+
+def _once(enc: Encounter, c: Combatant, what: str) -> None:
+    if sheet.state(c).swiped == enc.round:
+        raise IllegalAction(f"{c.name} has made its free attack (or swipe) this round: a {what} is once a round.")
+
+
+def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, action: Act, dice: Dice,
+            fighters: list[Combatant]) -> list[Event]:
+    """A free attack (or swipe) from outside a flurry at ``t``, one of its ``fighters``: negotiate the space
+    (a failure takes ``t``'s blow), then strike; ``t`` defends only with an action left and not surprised."""
     w = wielding(enc, c, action.weapon)
     if w.ranged:
-        raise IllegalAction(f"A swipe is a melee blow: a {w.name} shoots in the movement and adjustment phases.")
+        raise IllegalAction(f"A free attack (or swipe) is a melee blow: a {w.name} shoots with `/attack`.")
     assert c.cell is not None and t.cell is not None
     if grid.distance(c.cell, t.cell) > w.reach + 1:
-        raise IllegalAction(f"{t.name} is too far: a swipe reaches a fighter within the {w.name}'s reach + 1 hex "
-                            f"({w.reach + 1}); move closer in the movement phase.")
-    st.swiped = enc.round
-    target = opts.swipe_base + max(sheet.fighter(o) for o in flurry.participants(enc))
+        raise IllegalAction(f"{t.name} is too far: a free attack (or swipe) reaches a fighter within the {w.name}'s "
+                            f"reach + 1 hex ({w.reach + 1}); move closer in the movement phase.")
+    sheet.state(c).swiped = enc.round
+    target = opts.swipe_base + max(sheet.fighter(o) for o in fighters)
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
                               ("wounds", sheet.wound_penalty(c))], target, "negotiate")
     events: list[Event] = [Checked(actor=c.name, what="negotiate", roll=roll)]
     if not roll.success:  # "to avoid being hit"
-        events += damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)
-        return events + flurry.settle(enc, opts, dice)
-    tst = sheet.state(t)
-    defended = tst.actions > 0 and active(enc.effects, t.name, "surprised") is None
+        return events + damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)
+    defended = _defends(enc, opts, t)
     held: list[Event] = []
     level = None
     if defended:
-        tst.actions -= 1
         held, level = held_defense(enc, opts, grid, c, t, False, dice)
-    events += held + resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name),
-                                 attr="agl", indefensible=not defended, target_level=level)
-    return events + flurry.settle(enc, opts, dice)
+    return events + held + resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice,
+                                       skill=sheet.skill(c, w.name), attr="agl", indefensible=not defended,
+                                       target_level=level)
+
+
+def _defends(enc: Encounter, opts: OptionValues, t: Combatant) -> bool:
+    """"(1) aware of the attack and not surprised; and (2) has not used up all of his actions": whether ``t``
+    defends, spending an action (in its flurry under way, or before its flurry one of the coming flurry's)."""
+    tst = sheet.state(t)
+    before = not flurry.in_flurry(enc, t)
+    left = flurry.actions_for(enc, opts, t) if before else tst.actions
+    if left <= 0 or active(enc.effects, t.name, "surprised") is not None:
+        return False
+    if before:
+        tst.lost += 1
+    else:
+        tst.actions -= 1
+    return True
 
 
 def interrupt(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dice) -> list[Event]:

@@ -10,6 +10,8 @@ Where the text is ambiguous, the reading chosen:
   terrain" (uphill) needs the dominant terrain; it is open ground unless given. Uphill's
   maximum pace is the dominant terrain's.
 - Paces the ACTION PENALTY table leaves out (crawl, swim) and standing still take no penalty.
+- A sprint is a pace (the sheet's `pace=sprint`) with the table's -5; the MOVEMENT RATE table
+  gives it no rate, so it moves `SPRINT_POINTS` (10) a round, the option `sprint_points`.
 - The table of actions during movement is printed as four columns run together; it is read
   column by column where each alphabetical run starts again (Crouch...Talk free, Coup-de-Grâce
   ...Stand up quick, Aim a Weapon...Sheathe weapon full, the rest lengthy), except Draw Weapon,
@@ -27,6 +29,7 @@ from rules.systems.war_and_combat.tables import norm, pick
 
 __all__ = [
     "PACES",
+    "SPRINT_POINTS",
     "pace_points",
     "phase_points",
     "PACE_ORDER",
@@ -52,23 +55,30 @@ __all__ = [
 #: MOVEMENT RATE BY PACE: pace -> full move (two-metre hexes per 5-second round)
 PACES: dict[str, int] = {"walk": 4, "jog": 6, "run": 8, "crawl": 2, "swim": 4}
 
+#: a sprint's full move: the text rates no sprint (ACTION PENALTY BY PACE alone names it, at -5);
+#: faster than a run's 8 (the option `sprint_points` changes it)
+SPRINT_POINTS = 10
 
-def pace_points(pace: str) -> int:
+
+def pace_points(pace: str, sprint: int = SPRINT_POINTS) -> int:
     """MOVEMENT RATE BY PACE: "Walk 4, Jog 6, Run 8, Crawl 2, Swim 4" - "Rate for a human on
-    foot in two-meter hexes per 5-sec round"."""
+    foot in two-meter hexes per 5-sec round". A sprint, which only ACTION PENALTY BY PACE names,
+    moves ``sprint`` points (the option `sprint_points`)."""
+    if norm(pace) == "sprint":
+        return sprint
     return pick(PACES, pace, "pace")
 
 
-def phase_points(pace: str) -> tuple[int, int]:
+def phase_points(pace: str, sprint: int = SPRINT_POINTS) -> tuple[int, int]:
     """The points of one round for (the movement phase, the adjustment phase): "During each
     phase, the fighter can spend up to half his movement points" (an odd point goes first)."""
-    full = pace_points(pace)
+    full = pace_points(pace, sprint)
     return (full - full // 2, full // 2)
 
 
 #: paces from slowest to fastest, for the terrain chart's maximum paces ("creep" < walk;
-#: swim rates as walk)
-PACE_ORDER: dict[str, int] = {"crawl": 0, "creep": 1, "walk": 2, "swim": 2, "jog": 3, "run": 4}
+#: swim rates as walk; a sprint is faster than a run, so over the rough ground's "Run" too)
+PACE_ORDER: dict[str, int] = {"crawl": 0, "creep": 1, "walk": 2, "swim": 2, "jog": 3, "run": 4, "sprint": 5}
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,14 @@
   around a one-hex swung weapon; a polearm's is its zone of threat; a two-handed sword adds the
   three hexes behind.
 - Missile weapons (range 0 in melee) have no zones.
+- Obstructed hexes: a polearm's hexes at range 1 in front ("The space between the zone of
+  threat and the fighter is considered obstructed, but not impassible"; the text gives
+  obstruction no cost, so it is shown, not charged). A polearm wielder may limit its zone of
+  threat (`/act action:limit`) to the hex ahead, or to it and the one to its left or right:
+  "the corresponding obstructed hex(es) is considered unobstructed" - by default those on the
+  side of the hexes given up (option `polearm_limit=dropped`; `kept`: those before the hexes
+  still threatened). Each obstructed hex corresponds to the threat hex on its side (left,
+  ahead, right); the marginal zone stays as it was.
 """
 from __future__ import annotations
 
@@ -20,7 +28,12 @@ from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import Weapon
 
-__all__ = ["wielded", "in_hand", "threat", "marginal", "danger", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
+__all__ = ["LIMITS", "wielded", "in_hand", "threat", "marginal", "danger", "obstructed", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
+
+
+#: a polearm's zone of threat limited to (`/act action:limit`) -> the sides it keeps
+LIMITS: dict[str, frozenset[str]] = {"ahead": frozenset({"ahead"}), "left": frozenset({"ahead", "left"}),
+                                     "right": frozenset({"ahead", "right"})}
 
 
 def wielded(c: Combatant) -> Weapon:
@@ -46,9 +59,18 @@ def _held(c: Combatant, weapon: Weapon | None) -> Weapon | None:
     return None if w.name in sheet.state(c).dropped or sheet.state(c).sheathed else w
 
 
+def _signed(grid: Grid, origin: Cell, facing: str, cell: Cell) -> float:
+    """The bearing of ``cell`` from ``origin`` off the facing, in degrees: negative to the left."""
+    return (grid.bearing(origin, cell) - grid.facings.index(facing) * 60 + 180) % 360 - 180
+
+
 def _angle(grid: Grid, origin: Cell, facing: str, cell: Cell) -> float:
-    diff = (grid.bearing(origin, cell) - grid.facings.index(facing) * 60 + 180) % 360 - 180
-    return abs(diff)
+    return abs(_signed(grid, origin, facing, cell))
+
+
+def _side(grid: Grid, origin: Cell, facing: str, cell: Cell) -> str:
+    a = _signed(grid, origin, facing, cell)
+    return "left" if a < -15 else "right" if a > 15 else "ahead"
 
 
 def _ring(grid: Grid, origin: Cell, distance: int) -> list[Cell]:
@@ -62,14 +84,17 @@ def _ring(grid: Grid, origin: Cell, distance: int) -> list[Cell]:
 
 
 @lru_cache(maxsize=8192)
-def _zones(grid: Grid, origin: Cell, facing: str, w: Weapon) -> tuple[frozenset[Cell], frozenset[Cell]]:
-    """(zone of threat, marginal zone) of ``w`` held at ``origin`` facing ``facing``; cached
-    (grids are shared read-only, so one is the same object for every encounter on that map)."""
+def _zones(grid: Grid, origin: Cell, facing: str, w: Weapon, limit: str | None = None) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """(zone of threat, marginal zone) of ``w`` held at ``origin`` facing ``facing`` (a polearm's
+    limited to ``limit``, a key of LIMITS); cached (grids are shared read-only, so one is the same
+    object for every encounter on that map)."""
     threat: set[Cell] = set()
     if not w.polearm:
         threat |= {x for x in _ring(grid, origin, 1) if _angle(grid, origin, facing, x) <= 61}
     for d in range(2, w.reach + 1):
         threat |= {x for x in _ring(grid, origin, d) if _angle(grid, origin, facing, x) < 45}
+    if w.polearm and limit in LIMITS:
+        threat = {x for x in threat if _side(grid, origin, facing, x) in LIMITS[limit]}
     edge = {x for d in range(2, w.reach + 1) for x in _ring(grid, origin, d) if 45 <= _angle(grid, origin, facing, x) <= 61}
     return frozenset(threat), frozenset(edge)
 
@@ -80,7 +105,28 @@ def threat(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[
     origin, facing = c.cell, c.facing
     if w is None or origin is None or facing is None or w.ranged or w.reach < 1:
         return frozenset()
-    return _zones(grid, origin, facing, w)[0]
+    return _zones(grid, origin, facing, w, _limit(c, w))[0]
+
+
+def _limit(c: Combatant, w: Weapon) -> str | None:
+    """The limit its wielder set on a polearm's zone of threat (None: the full zone, or not a polearm)."""
+    return sheet.state(c).limit if w.polearm else None
+
+
+def obstructed(grid: Grid, c: Combatant, reading: str = "dropped") -> frozenset[Cell]:
+    """A polearm's obstructed hexes: its front hexes at range 1, less those a limited zone of threat
+    frees ("the corresponding obstructed hex(es) is considered unobstructed"): with ``reading``
+    ``dropped`` those on the sides given up, with ``kept`` those on the sides still threatened."""
+    w = _held(c, None)
+    origin, facing = c.cell, c.facing
+    if w is None or not w.polearm or origin is None or facing is None:
+        return frozenset()
+    front = {x for x in _ring(grid, origin, 1) if _angle(grid, origin, facing, x) <= 61}
+    limit = _limit(c, w)
+    if limit is None:
+        return frozenset(front)
+    kept = LIMITS[limit]
+    return frozenset(x for x in front if (_side(grid, origin, facing, x) in kept) == (reading == "dropped"))
 
 
 def marginal(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
@@ -89,7 +135,7 @@ def marginal(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozense
     origin, facing = c.cell, c.facing
     if w is None or origin is None or facing is None or w.ranged or w.reach < 2:
         return frozenset()
-    return _zones(grid, origin, facing, w)[1]
+    return _zones(grid, origin, facing, w, _limit(c, w))[1]
 
 
 def danger(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
@@ -158,7 +204,7 @@ def brought_into_threat(enc: Encounter, grid: Grid, c: Combatant, cell: Cell, fa
     w = _held(c, None)
     if w is None or w.ranged or w.reach < 1:
         return None
-    zone = _zones(grid, cell, facing, w)[0]
+    zone = _zones(grid, cell, facing, w, _limit(c, w))[0]
     for e in enc.enemies_of(c):
         if e.status == "active" and e.cell is not None and e.name not in before and e.cell in zone:
             return e

@@ -5,6 +5,7 @@ import pytest
 
 from rules.errors import InputError
 from rules.sheet import parse_pairs
+from rules.systems.damage_grid.asking import LEAST, MAX_CHOICES, choices, read_answer
 from rules.systems.damage_grid.events import DgAttack
 from tests.rules.damage_grid.build import duel, events
 from rules.systems.damage_grid.flips import (
@@ -157,3 +158,19 @@ def test_a_flips_preference_must_name_a_location_of_the_grid() -> None:
     message = s.refused("add", name="Kit", raw_sheet=parse_pairs("flips=tail"), side="a", at="A1", facing="N")
     assert "names no location" in message and "body" in message
     assert "not a preference" in s.refused("add", name="Kit", raw_sheet=parse_pairs("flips=9>1"), side="a", at="A1", facing="N")
+
+
+def test_the_answers_offered_to_the_target_s_owner_fit_discord_and_are_real_flips() -> None:
+    """"A negative Accuracy allows the target to flip that many faces": with option `target_flips=ask`
+    the owner is offered the least harm first, then each location, no flips and single flips: at most
+    25 buttons of at most 80 characters, each answer a set of flips within the points."""
+    dice = [1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]
+    offered = choices(dice, 6, HUMANOID, _mind_hits)
+    labels, answers = [label for label, _ in offered], [answer for _, answer in offered]
+    assert len(offered) == MAX_CHOICES and all(len(label) <= 80 for label in labels)
+    assert labels[0].startswith("Least harm") and "No flips" in labels and LEAST not in answers
+    assert len(set(answers)) == len(answers), "each button a different answer"
+    for answer in answers:
+        assert sum(f.cost for f in read_answer(answer, dice, 6)) <= 6
+    one = {answer for _, answer in choices([3], 1, HUMANOID, _mind_hits)}
+    assert one == {"none", "3>1", "3>2", "3>5", "3>6"}, "every flip one point buys (the opposite 4 costs 2)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rules.events import Checked, Moved, Turned
 from rules.geometry import parse_cell
 from rules.systems.war_and_combat.events import Engaged, Struck
-from rules.systems.war_and_combat.zones import marginal, threat
+from rules.systems.war_and_combat.zones import marginal, obstructed, threat
 from tests.rules.war_and_combat.build import alone, near, st, wac
 from tests.scenario import Scenario
 
@@ -348,3 +348,76 @@ def test_a_fighter_stopped_in_a_zone_of_danger_holds_one_of_its_own():
     assert any(isinstance(e, Engaged) and e.by == "Alda" and e.zone == "danger" for e in res.events)
     s.run("next", actor="Drog")
     assert "Drog" in s.enc.state.flurries[0]
+
+
+def test_a_sprint_moves_faster_than_a_run_and_takes_the_tables_minus_five():
+    """ACTION PENALTY BY PACE: "Sprint -5"; the rate table gives a sprint no rate, so it moves `sprint_points`
+    (10 a round: 5 a phase) and is faster than the rough ground's "Run" maximum pace."""
+    s = alone("pace=sprint skills=acrobatics:2", terrain={"F5": "obstacle"})
+    assert st(s, "Borin").mp == 5
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N")
+    roll = next(e for e in res.events if isinstance(e, Checked)).roll
+    assert any(m.name == "pace" and m.value == -5 for m in roll.modifiers) and roll.total == 8
+    assert alone("pace=sprint", sprint_points=14).get("Borin").state.mp == 7
+    rough = alone("pace=sprint", terrain={"F5": "rough"})
+    res = rough.run("move", [6, 5, 4], actor="Borin", path="N")
+    assert any(isinstance(e, Checked) and e.what == "stumble" for e in res.events)
+
+
+def test_the_swim_pace_moves_four_a_round_with_no_action_penalty():
+    """MOVEMENT RATE BY PACE: "Swim 4": two points a phase; the action penalty table names no swim, so none."""
+    s = alone("pace=swim skills=acrobatics:2", terrain={"F5": "obstacle"})
+    assert st(s, "Borin").mp == 2
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N")
+    roll = next(e for e in res.events if isinstance(e, Checked)).roll
+    assert not any(m.name == "pace" for m in roll.modifiers) and roll.total == 13
+
+
+def pike_and_grak(**options: object) -> Scenario:
+    """Pike (polearm) at F6 facing N takes the first step; Grak (axe) three hexes N and one NW of him."""
+    s = wac(tactics_skew="no", **options)
+    s.add("Pike", "fighter=6 weapons=polearm", side="a", at="F6", facing="N")
+    s.add("Grak", "weapons=axe", side="b", at=near(s, "F6", "N", "NW", "N"), facing="S", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert s.enc.current == "Pike"
+    return s
+
+
+def test_a_polearm_limits_its_zone_of_threat_and_frees_the_corresponding_obstructed_hexes():
+    """"If the polearm wielder limits the zone of threat to one or two hexes, the corresponding obstructed hex(es) is
+    considered unobstructed": limited to the hex ahead and the one to its right, the left threat hex is given up and
+    the obstructed hex on that side (NW of Pike) is free; the map shades what is left."""
+    s = pike_and_grak()
+    grid = s.enc.grid()
+    pike = lambda: s.get("Pike")  # noqa: E731
+    cell = lambda *steps: parse_cell(near(s, "F6", *steps))  # noqa: E731
+    assert obstructed(grid, pike()) == {cell("N"), cell("NE"), cell("NW")}
+    assert "holds its polearm's zone of threat to: right" in s.text(s.run("act", name="limit", actor="Pike", options={"right": ""}))[0]
+    assert threat(grid, pike()) == {cell("N", "N"), cell("N", "NE")}
+    assert obstructed(grid, pike()) == {cell("N"), cell("NE")}
+    marks = s.system.highlights(s.enc)
+    assert {h.cell for h in marks if h.kind == "obstructed"} == {cell("N"), cell("NE")}
+    assert {h.cell for h in marks if h.kind == "threat"} == {cell("N", "N"), cell("N", "NE")}
+    s.run("act", name="limit", actor="Pike", options={"ahead": ""})
+    assert threat(grid, pike()) == {cell("N", "N")} and obstructed(grid, pike()) == {cell("N")}
+    k = pike_and_grak(polearm_limit="kept")
+    k.run("act", name="limit", actor="Pike", options={"ahead": ""})
+    assert {h.cell for h in k.system.highlights(k.enc) if h.kind == "obstructed"} == {cell("NE"), cell("NW")}
+    k.run("act", name="limit", actor="Pike", options={"full": ""})
+    assert len(threat(k.enc.grid(), k.get("Pike"))) == 3
+
+
+def test_a_limited_polearm_no_longer_stops_one_entering_the_hex_given_up():
+    """A zone of threat stops who enters it; the hex the polearm gave up does not. Bad words change nothing."""
+    for limit, stopped in ((None, True), ("right", False)):
+        s = pike_and_grak()
+        if limit:
+            s.run("act", name="limit", actor="Pike", options={limit: ""})
+        s.run("next", actor="Pike")
+        res = s.run("move", actor="Grak", path="S")
+        assert any(isinstance(e, Engaged) for e in res.events) is stopped
+    s = pike_and_grak()
+    assert "no limit" in s.refused("act", name="limit", actor="Pike", options={"sideways": ""})
+    assert s.get("Pike").state.limit is None
+    t = alone("weapons=broadsword")
+    assert "no polearm" in t.refused("act", name="limit", actor="Borin", options={"ahead": ""})

@@ -33,7 +33,7 @@ def test_state_mid_flurry_exports_and_reads_back():
 
 
 def test_autocomplete_offers_the_actions_legal_now():
-    """Autocomplete lists declare to one still to declare, force to the GM, hold to the attacker."""
+    """Autocomplete lists declare to one still to declare, force (and the GM's damage and heal) to the GM, hold to the attacker."""
     s = duel()
     to_flurry(s)
     assert s.system.actions_for(s.enc, s.get("Borin")) == ["declare"]
@@ -41,7 +41,7 @@ def test_autocomplete_offers_the_actions_legal_now():
     s.run("act", name="declare", actor="Borin", options={})
     s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
     assert s.system.actions_for(s.enc, s.get("Borin")) == ["hold"]
-    assert s.system.actions_for(s.enc, s.get("Grak")) == []
+    assert s.system.actions_for(s.enc, s.get("Grak")) == ["damage", "heal"]  # the GM's tools, Grak being the GM's
 
 
 def test_a_near_miss_reads_as_a_parry():

@@ -189,3 +189,21 @@ def test_a_leg_disabled_by_a_shot_halves_the_rest_of_the_phase():
     assert st(s, "Grak").mp == 2 and not st(s, "Grak").fallen
     s.run("next", actor="Alda")
     assert "movement point" in s.refused("move", actor="Grak", path="N N N N")
+
+
+def test_aiming_a_weapon_is_a_full_action_with_no_number():
+    """"Aim a Weapon" is among the full actions ("Full Actions prohibit movement"); the text gives aiming no
+    modifier, so it spends the phase (no move, no shot after it) and the next shot rolls as it would."""
+    s = range_(20)
+    res = s.run("act", name="aim", actor="Alda", target="Grak", weapon="bow")
+    assert "aims its bow at Grak" in s.text(res)[0] and st(s, "Alda").mp == 0
+    assert "ranged strike of this phase" in s.refused("attack", [5, 5, 6], actor="Alda", target="Grak", weapon="bow")
+    assert "movement point" in s.refused("move", actor="Alda", path="N")
+    t = range_(20)
+    t.run("move", actor="Alda", path="N")
+    assert "moved this phase" in t.refused("act", name="aim", actor="Alda")
+    s.run("next", actor="Alda")
+    while s.enc.current != "Alda":
+        s.run("next", actor=s.enc.current)
+    a = attack(s.run("attack", [5, 5, 6], actor="Alda", target="Grak", weapon="bow"))
+    assert a.roll.against == 20 and a.roll.total == 16 + 3 + 1  # as unaimed: no number from the text

@@ -111,3 +111,47 @@ def test_an_engaged_fighter_makes_no_swipe():
     revealed(s)
     s.get("Snaga").position, s.get("Snaga").facing = near(s, "E3", "N"), "S"  # Alda in Snaga's zone of threat
     assert "is engaged" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")
+
+
+def alda_steps() -> Scenario:
+    """Borin and Grak engaged; the movement phase comes to Alda's step (unengaged, two hexes N of Grak)."""
+    s = wac(tactics_skew="no")
+    s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
+    s.add("Grak", GRAK, side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
+    s.add("Alda", ALDA, side="dwarves", at="E3", facing="S")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
+    while s.enc.current != "Alda":
+        s.run("next", actor=s.enc.current)
+    return s
+
+
+def test_a_free_attack_is_a_quick_action_of_the_movement_phase_at_a_fighter_to_be_in_a_flurry():
+    """Quick actions: "Free Attack"; "Unengaged figures may ... attempt to make a free attack (or swipe) at a fighter
+    in a flurry without entering the flurry himself": in Alda's movement step she negotiates (vs 10 + Borin's 6)
+    and strikes; Grak, "aware ... and has not used up all of his actions", defends with one of his coming flurry's."""
+    s = alda_steps()
+    res = s.run("act", [6, 5, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    check = res.events[0]
+    assert isinstance(check, Checked) and check.what == "negotiate" and check.roll.against == 16 and check.roll.success
+    attack = res.events[1]
+    assert isinstance(attack, Attacked) and attack.roll.total == 13 and attack.roll.against == 13
+    assert st(s, "Alda").quick and st(s, "Alda").swiped == 1 and st(s, "Grak").lost == 1
+    assert s.enc.phase == "movement" and s.enc.current == "Alda"
+    assert "once a round" in s.refused("act", [6, 5, 4], name="free-attack", actor="Alda", target="Grak")
+    s.run("next", actor="Alda")
+    s.run("act", name="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    assert st(s, "Grak").actions == 1 and "once a round" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda",
+                                                                       target="Grak")
+
+
+def test_a_free_attack_is_refused_at_an_unengaged_fighter_or_by_an_engaged_one():
+    """"at a fighter in a flurry" by "unengaged figures": Grak alone is no target, and Borin, engaged, makes none."""
+    s = alda_steps()
+    s.get("Borin").position = "A1"
+    assert "engaged in no flurry" in s.refused("act", [6, 5, 4], name="free-attack", actor="Alda", target="Grak")
+    t = wac(tactics_skew="no")
+    t.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
+    t.add("Grak", GRAK, side="orcs", at=near(t, "D4", "SE"), facing="NW", owner=None)
+    t.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert "only an unengaged fighter" in t.refused("act", [6, 5, 4], name="free-attack", actor="Borin", target="Grak")

@@ -2,7 +2,7 @@
 loop's interpreter lock (a 60x60 map takes about 20 ms of Pillow, 120 ms for the first picture
 of its board; in a thread of the bot's own process it would stall every other channel for much
 of that, and slow each command it overlaps). Each process keeps the boards it drew last
-(`bot.maplayer`), and a channel's pictures always go to the same process, so a board costs its
+(`bot.maps.layer`), and a channel's pictures always go to the same process, so a board costs its
 full drawing once, in the one worker of its channel.
 
 ``MAP_WORKERS`` processes (default 2, or 1 on a one-core machine), at a lower priority than the
@@ -51,11 +51,11 @@ CACHE_PICTURES = 64
 def draw(system_key: str, enc_json: str) -> tuple[bytes, list[str], int, float]:
     """In a worker: the picture and words of the encounter ``enc_json``, who drew them, and the
     CPU seconds the drawing took (its thread's)."""
-    from bot import mapimage
+    from bot.maps import image  # here, not above: the bot's own process never loads Pillow
 
     start = time.thread_time()
     enc = Encounter.model_validate_json(enc_json)
-    png, lines = mapimage.map_picture(get_system(system_key), enc)
+    png, lines = image.map_picture(get_system(system_key), enc)
     return png, lines, os.getpid(), time.thread_time() - start
 
 
@@ -90,10 +90,10 @@ def _end_with_parent() -> None:
 
 def _warm() -> int:
     """In a worker: load Pillow, the fonts and the rules once, before the first picture."""
-    from bot import mapimage
+    from bot.maps import image
     from rules.models import MapState
 
-    mapimage.render_map(Encounter(system="coup-de-grace", map=MapState(kind="square", width=2, height=2)))
+    image.render_map(Encounter(system="coup-de-grace", map=MapState(kind="square", width=2, height=2)))
     return os.getpid()
 
 

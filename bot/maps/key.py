@@ -32,6 +32,7 @@ __all__ = [
     "map_view",
     "shading_words",
     "PALETTE",
+    "RGB",
     "COLOUR_NAMES",
     "HIGHLIGHT_WORDS",
     "font",
@@ -43,7 +44,7 @@ __all__ = [
     "describe_map",
 ]
 
-RGB = tuple[int, int, int]
+RGB = tuple[int, int, int]  #: a colour's red, green and blue, 0-255
 
 #: the bundled font, inside the installed package
 FONT_FILE = str(resources.files("bot") / "fonts" / "WenQuanYiMicroHei.ttf")

@@ -17,7 +17,7 @@ from bot.offline.console import run_console
 __all__ = ["EXAMPLES", "IMAGES", "SEED", "draw", "write_images"]
 
 #: the project's folders, as the command finds them
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "bot" / "examples"
 IMAGES = ROOT / "docs" / "images"
 #: each picture, and the example fight whose last `/map` it is

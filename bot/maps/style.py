@@ -1,4 +1,4 @@
-"""The pieces the ``/map`` picture is drawn with (`bot.mapimage` puts them together): the
+"""The pieces the ``/map`` picture is drawn with (`bot.maps.image` puts them together): the
 colours, the terrain styles and their hatched tiles, the shading tints, a combatant's token and
 a move's trail, each drawn the same on the board and in the legend."""
 
@@ -10,8 +10,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.mapkey import font as _font
-from bot.mapkey import text_width
+from bot.maps.key import RGB, text_width
+from bot.maps.key import font as _font
 
 __all__ = [
     "BACKGROUND",
@@ -26,14 +26,22 @@ __all__ = [
     "HIGHLIGHT_TINTS",
     "INK",
     "MUTED",
-    "RGB",
     "TERRAIN_STYLES",
     "TerrainStyle",
     "WALL",
+    "WALL_STYLE",
     "WHITE",
+    "OTHER_TERRAIN",
+    "contrast",
+    "draw_token",
+    "draw_trail",
+    "shade",
+    "shading_tint",
+    "small_text",
+    "tile",
+    "tinted",
 ]
 
-RGB = tuple[int, int, int]
 WALL: RGB = (52, 56, 66)
 DOWNED: RGB = (165, 165, 165)
 BACKGROUND: RGB = (238, 235, 227)
@@ -86,22 +94,24 @@ TERRAIN_STYLES: dict[str, TerrainStyle] = {
 }
 
 
-_OTHER = TerrainStyle((232, 230, 226), (165, 160, 150), "\\")
+#: a terrain kind with no style of its own
+OTHER_TERRAIN = TerrainStyle((232, 230, 226), (165, 160, 150), "\\")
 
 
-_WALL_STYLE = TerrainStyle(WALL, WALL, "")
+#: a wall, as the legend's swatch shows it
+WALL_STYLE = TerrainStyle(WALL, WALL, "")
 
 
-def _shade(c: RGB, f: float = 0.55) -> RGB:
+def shade(c: RGB, f: float = 0.55) -> RGB:
     return (int(c[0] * f), int(c[1] * f), int(c[2] * f))
 
 
-def _contrast(c: RGB) -> RGB:
+def contrast(c: RGB) -> RGB:
     return INK if 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] > 160 else WHITE
 
 
 @lru_cache(maxsize=64)
-def _tile(style: TerrainStyle, size: tuple[int, int], step: float, width: int) -> Image.Image:
+def tile(style: TerrainStyle, size: tuple[int, int], step: float, width: int) -> Image.Image:
     """A rectangle of terrain: its fill and its hatch (the image's edge clips the lines). Kept
     and shared: paste it, never draw on it."""
     img = Image.new("RGB", size, style.fill)
@@ -127,7 +137,7 @@ def _tile(style: TerrainStyle, size: tuple[int, int], step: float, width: int) -
     return img
 
 
-def _token(
+def draw_token(
     draw: ImageDraw.ImageDraw,
     cx: float,
     cy: float,
@@ -147,7 +157,7 @@ def _token(
     ``side_mark``: the two ends of the bar drawn on the cell's edge it faces; ``condition``: the
     word its bar shows (none without one); ``marks``: the effects on it, a small mark each."""
     r = u * 0.34 if r is None else r
-    edge = _shade(colour)
+    edge = shade(colour)
     if side_mark is not None:
         draw.line(side_mark, fill=edge, width=max(2, round(u * 0.09)))
     if current:
@@ -180,7 +190,7 @@ def _token(
     size = round(r * {1: 1.1, 2: 0.9}.get(len(label), 0.72))
     while size > 6 and text_width(label, size) > r * 1.6:  # long labels shrink to fit the disc
         size -= 1
-    ink, halo = (INK, DOWNED) if downed else (_contrast(fill), fill)
+    ink, halo = (INK, DOWNED) if downed else (contrast(fill), fill)
     _text(draw, (cx, cy), label, size, ink, "mm", round(u * 0.025), halo)
     line = max(1, round(u * 0.025))
     for n in range(min(marks, MAX_MARKS)):  # along the disc's edge, from its top right
@@ -257,7 +267,7 @@ def _reduced_glyphs(
     return ((x0 + phase[0] - px) // k, (y0 + phase[1] - py) // k), block.reduce(k)
 
 
-def _small_text(
+def small_text(
     img: Image.Image, xy: tuple[float, float], text: str, size: int, fill: RGB, anchor: str, k: int
 ) -> None:
     """Write ``text`` on ``img`` as :func:`_text` would at scale ``k`` (``xy`` and ``size``) on an
@@ -269,19 +279,19 @@ def _small_text(
     img.paste(fill, (x // k + dx, y // k + dy), mask)
 
 
-def _tint(kind: str) -> tuple[RGB, int]:
+def shading_tint(kind: str) -> tuple[RGB, int]:
     return HIGHLIGHT_TINTS.get(kind, _OTHER_TINT)
 
 
-def _tinted(base: RGB, kind: str) -> RGB:
+def tinted(base: RGB, kind: str) -> RGB:
     """``base`` under the tint of ``kind``: the colour a shaded empty cell shows."""
-    colour, alpha = _tint(kind)
+    colour, alpha = shading_tint(kind)
     return tuple(round(b + (c - b) * alpha / 255) for b, c in zip(base, colour))  # type: ignore[return-value]
 
 
-def _trail(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], u: float, colour: RGB) -> None:
+def draw_trail(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], u: float, colour: RGB) -> None:
     """A move's trail: a line through the cells' centres, a dot on each cell passed, a ring at the start."""
-    ink = _shade(colour, 0.8)
+    ink = shade(colour, 0.8)
     draw.line(points, fill=ink, width=max(2, round(u * 0.07)), joint="curve")
     d = max(2.0, u * 0.09)
     for x, y in points[1:-1]:

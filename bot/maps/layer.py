@@ -28,22 +28,22 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.mapkey import font as _font
-from bot.mapstyle import (
-    _OTHER,
+from bot.maps.key import RGB
+from bot.maps.key import font as _font
+from bot.maps.style import (
     BACKGROUND,
     BOARD,
     GRID_LINE,
     HEIGHT_INK,
     MUTED,
-    RGB,
+    OTHER_TERRAIN,
     TERRAIN_STYLES,
     WALL,
     TerrainStyle,
-    _contrast,
-    _tile,
-    _tint,
-    _tinted,
+    contrast,
+    shading_tint,
+    tile,
+    tinted,
 )
 from rules.geometry import Cell, Grid, cell_name
 
@@ -58,7 +58,11 @@ __all__ = [
     "Box",
     "Canvas",
     "Layout",
+    "HEX_R",
     "board",
+    "bounds",
+    "forget_boards",
+    "label_size",
     "quantize",
 ]
 
@@ -66,7 +70,7 @@ Box = tuple[int, int, int, int]  #: left, top, right, bottom (exclusive), in pix
 
 SS = 2  #: supersampling factor
 PAD = 10
-_HEX_R = 1 / math.sqrt(3)  # circumradius of a hex whose flat-to-flat height is 1
+HEX_R = 1 / math.sqrt(3)  #: circumradius of a hex whose flat-to-flat height is 1
 
 #: palette entries the board takes at most; the others go to what each picture draws over it
 BOARD_COLOURS = 128
@@ -88,15 +92,16 @@ PNG_LEVEL = 3
 
 
 # -- where things go ----------------------------------------------------------------------
-def _bounds(grid: Grid) -> tuple[float, float, float, float]:
+def bounds(grid: Grid) -> tuple[float, float, float, float]:
     """The board's extent in board units (``Grid.centre`` coordinates)."""
     if grid.kind == "square":
         return 0.0, 0.0, float(grid.width), float(grid.height)
-    right = (grid.width - 1) * math.sqrt(3) / 2 + 0.5 + _HEX_R
-    return 0.5 - _HEX_R, 0.0, right, grid.height + (0.5 if grid.width > 1 else 0.0)
+    right = (grid.width - 1) * math.sqrt(3) / 2 + 0.5 + HEX_R
+    return 0.5 - HEX_R, 0.0, right, grid.height + (0.5 if grid.width > 1 else 0.0)
 
 
-def _label_size(unit: float) -> int:
+def label_size(unit: float) -> int:
+    """The coordinates' font size for cells ``unit`` px wide."""
     return max(9, min(15, round(unit * 0.3)))
 
 
@@ -120,7 +125,7 @@ class Layout:
         h = self.unit / 2
         if self.grid.kind == "square":
             return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
-        r = self.unit * _HEX_R
+        r = self.unit * HEX_R
         return [
             (cx - r, cy),
             (cx - r / 2, cy - h),
@@ -227,6 +232,12 @@ def _kept(key: Hashable, draw: Callable[[], Board]) -> Board:
     return made
 
 
+def forget_boards() -> None:
+    """Drop the kept boards, as in a new process: the next picture of each draws its board."""
+    with _guard:
+        _boards.clear()
+
+
 def _trim(kept: OrderedDict[Any, Any], size: Callable[[Any, Any], int], limit: int) -> None:
     """Drop the least recently used entries of ``kept`` while their ``size(key, value)`` bytes
     are over ``limit``, the newest kept in any case (called under ``_guard``)."""
@@ -245,7 +256,7 @@ def _terrain_tile(lay: Layout, style: TerrainStyle) -> tuple[Image.Image, Image.
     draw = ImageDraw.Draw(mask)
     draw.polygon(shape, fill=255)
     draw.line([*shape, shape[0]], fill=0, width=lay.scale)  # the grid line covers the edge
-    return _tile(style, size, max(3.0, lay.unit / 5), lay.scale), mask
+    return tile(style, size, max(3.0, lay.unit / 5), lay.scale), mask
 
 
 def _draw_cells(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB) -> None:
@@ -253,14 +264,14 @@ def _draw_cells(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB) -> None
         for cell in lay.grid.cells():
             draw.polygon(lay.outline(cell), fill=fill)
     else:
-        (ox, oy), (_, _, bx1, by1) = lay.origin, _bounds(lay.grid)
+        (ox, oy), (_, _, bx1, by1) = lay.origin, bounds(lay.grid)
         draw.rectangle([ox, oy, ox + bx1 * lay.unit, oy + by1 * lay.unit], fill=fill)
 
 
 def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: int | RGB) -> None:
     """The grid lines in ``fill``, a square board's outline in ``edge``."""
     grid, u, line = lay.grid, lay.unit, max(1, lay.scale)
-    (ox, oy), (_, _, bx1, by1) = lay.origin, _bounds(grid)
+    (ox, oy), (_, _, bx1, by1) = lay.origin, bounds(grid)
     if grid.kind == "hex":
         for cell in grid.cells():  # lines: a wide polygon outline costs a full-size mask
             pts = lay.outline(cell)
@@ -275,14 +286,14 @@ def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: i
 
 def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout) -> None:
     grid, u, k = lay.grid, lay.unit, lay.scale
-    bx0, by0, bx1, by1 = _bounds(grid)
+    bx0, by0, bx1, by1 = bounds(grid)
     ox, oy = lay.origin
     _draw_cells(draw, lay, BOARD)
     tiles: dict[str, tuple[Image.Image, Image.Image]] = {}
     for cell, kind in grid.terrain.items():
         if grid.contains(cell) and cell not in grid.blocked:
             if kind not in tiles:
-                tiles[kind] = _terrain_tile(lay, TERRAIN_STYLES.get(kind, _OTHER))
+                tiles[kind] = _terrain_tile(lay, TERRAIN_STYLES.get(kind, OTHER_TERRAIN))
             pts = lay.outline(cell)
             img.paste(
                 tiles[kind][0], (round(min(p[0] for p in pts)), round(pts[1][1])), tiles[kind][1]
@@ -291,7 +302,7 @@ def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout) -> Non
         if grid.contains(cell):
             draw.polygon(lay.outline(cell), fill=WALL)
     _draw_lines(draw, lay, GRID_LINE, MUTED)
-    font = _font(_label_size(u / k) * k)  # coordinates on all four edges, as players type them
+    font = _font(label_size(u / k) * k)  # coordinates on all four edges, as players type them
     gap = 0.6 * PAD * k
     last_col, last_row = grid.width - 1, grid.height - 1
     for c in range(grid.width):
@@ -314,11 +325,11 @@ def _draw_heights(draw: ImageDraw.ImageDraw, lay: Layout, mask: bool = False) ->
             continue
         x, y = lay.outline(cell)[0 if grid.kind == "square" else 1]  # the top-left corner
         if cell in grid.blocked:
-            under, ink = WALL, _contrast(WALL)
+            under, ink = WALL, contrast(WALL)
         else:
             kind = grid.terrain.get(cell)
             under, ink = (
-                BOARD if kind is None else TERRAIN_STYLES.get(kind, _OTHER).fill,
+                BOARD if kind is None else TERRAIN_STYLES.get(kind, OTHER_TERRAIN).fill,
                 HEIGHT_INK,
             )
         draw.text(
@@ -427,7 +438,7 @@ class Canvas:
     def tint(self, box: Box, mask: Image.Image, kind: str) -> None:
         """Tint the pixels of ``box`` where ``mask`` is 255 (else 0) as cells of ``kind`` are
         shaded: their palette entries become tinted copies, while the palette has room."""
-        colour, alpha = _tint(kind)
+        colour, alpha = shading_tint(kind)
         self.tinted.append(box)
         first = len(self.palette) // 3
         used = [*self.base.inside, *range(len(self.base.palette) // 3, first)]  # earlier tints too
@@ -439,7 +450,7 @@ class Canvas:
         lut = list(range(256))
         for n, i in enumerate(used):
             lut[i] = first + n
-            self.palette += _tinted(tuple(self.palette[3 * i : 3 * i + 3]), kind)  # type: ignore[arg-type]
+            self.palette += tinted(tuple(self.palette[3 * i : 3 * i + 3]), kind)  # type: ignore[arg-type]
         self.index.paste(self.index.crop(box).point(lut), box, mask)
         self._tints.append(_Tint(box, mask, colour, alpha, Image.new("L", mask.size, 0)))
 

@@ -5,15 +5,15 @@ with the cell names players type (column letters, row numbers from 1 at the top)
 dark; terrain cells get a light fill and a hatch; heights (feet) sit in a corner; cells the
 system shades (:meth:`rules.system.RuleSystem.highlights`: the acting combatant's front arc or
 reach, zones of threat) get a tint; the last move is a trail of dots in the mover's colour. Each
-combatant on the board is a disc in its side's colour with its label (``bot.mapkey.labels``)
+combatant on the board is a disc in its side's colour with its label (``bot.maps.key.labels``)
 and a mark on the cell's edge it faces; a downed one is grey with a cross; whoever may act now
 wears a gold ring; a bar of three shows its condition word and small marks the effects on it
-(`bot.mapkey.MapView`: what the rules add). A legend strip below gives the encounter, the round, each side's colour and
+(`bot.maps.key.MapView`: what the rules add). A legend strip below gives the encounter, the round, each side's colour and
 who is who, the trail, the shading and the terrain shown. Text is drawn in the bundled font.
 
 Everything is drawn at ``SS`` times the final size and reduced, which anti-aliases hexes, discs
 and text cheaply. The board (cells, terrain, walls, grid lines, coordinates, heights) is drawn
-once per process and kept (`bot.maplayer`); a picture copies it, tints the shaded cells' insides,
+once per process and kept (`bot.maps.layer`); a picture copies it, tints the shaded cells' insides,
 lays over it the trail and the tokens (each drawn at ``SS`` on a clear layer of its own, a token
 kept while it looks the same), writes the heights again over them and draws the legend. The PNG
 is cut to a 256-colour palette in which the flat colours stay exact. Geometry comes from
@@ -30,68 +30,42 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.mapkey import (
+from bot.maps.key import (
     CONDITIONS,
-    PALETTE,
+    RGB,
     MapView,
     board_cell,
     describe_map,
     effect_words,
-    initials,
     labels,
     map_view,
     shading_words,
     side_colours,
     text_width,
 )
-from bot.maplayer import _HEX_R, PAD, SS, Canvas, Layout, _bounds, _label_size, board
-from bot.mapstyle import (
-    _OTHER,
-    _WALL_STYLE,
+from bot.maps.layer import HEX_R, PAD, SS, Canvas, Layout, board, bounds, label_size
+from bot.maps.style import (
     BACKGROUND,
     BOARD,
     CONDITION_BARS,
-    CURRENT_RING,
     DOWNED,
-    HIGHLIGHT_TINTS,
     INK,
     MUTED,
-    RGB,
+    OTHER_TERRAIN,
     TERRAIN_STYLES,
-    WALL,
+    WALL_STYLE,
     TerrainStyle,
-    _small_text,
-    _tile,
-    _tinted,
-    _token,
-    _trail,
+    draw_token,
+    draw_trail,
+    small_text,
+    tile,
+    tinted,
 )
 from rules.geometry import Cell, Grid, parse_cell
 from rules.models import Combatant, Encounter
 from rules.system import Highlight, RuleSystem
 
-__all__ = [
-    "BOARD",
-    "CURRENT_RING",
-    "DOWNED",
-    "MAX_PX",
-    "PALETTE",
-    "TERRAIN_STYLES",
-    "WALL",
-    "DEFAULT_CELL_PX",
-    "HIGHLIGHT_TINTS",
-    "CONDITION_BARS",
-    "MapView",
-    "Layout",
-    "TerrainStyle",
-    "cell_centre_px",
-    "initials",
-    "labels",
-    "layout",
-    "map_picture",
-    "render_map",
-    "side_colours",
-]
+__all__ = ["DEFAULT_CELL_PX", "MAX_PX", "cell_centre_px", "layout", "map_picture", "render_map"]
 
 Placed = tuple[Image.Image, tuple[int, int]]  #: an RGBA layer, and where its top-left corner goes
 Op = Callable[[Image.Image, float], None]  #: a legend item, laid on the picture at a y offset
@@ -135,11 +109,11 @@ def _sized(enc: Encounter, cell_px: int, shaded: Sequence[str], view: MapView) -
     grid = enc.grid()
     if grid is None:
         raise ValueError("this encounter has no map")
-    bx0, by0, bx1, by1 = _bounds(grid)
+    bx0, by0, bx1, by1 = bounds(grid)
     bw, bh = bx1 - bx0, by1 - by0
     unit = max(MIN_CELL_PX, int(cell_px))
     while True:
-        fs = _label_size(unit)
+        fs = label_size(unit)
         side = PAD + text_width(str(grid.height), fs) + PAD * 0.6  # row numbers, left and right
         top = PAD + fs + PAD * 0.6  # column letters above and below
         below = fs + PAD * 1.1
@@ -179,7 +153,7 @@ def _legend(
     indent = pad + 22 * k
 
     def text(x: float, y: float, s: str, size: int = text_s, fill: RGB = INK) -> None:
-        ops.append(lambda img, oy: _small_text(img, (x, y + oy), s, size, fill, "lm", k))
+        ops.append(lambda img, oy: small_text(img, (x, y + oy), s, size, fill, "lm", k))
 
     def token(cx: float, y: float, u: float, colour: RGB, label: str = "", **kw: Any) -> None:
         def op(img: Image.Image, oy: float) -> None:
@@ -250,7 +224,7 @@ def _legend(
         for kind in shaded:
             words = shading_words(kind, enc.current)
             at = place(22 * k + text_width(words, text_s))
-            swatch(at, y, TerrainStyle(_tinted(BOARD, kind), _tinted(BOARD, kind), ""))
+            swatch(at, y, TerrainStyle(tinted(BOARD, kind), tinted(BOARD, kind), ""))
             text(at + 22 * k, y, words)
     on_board = [c for c in enc.combatants if c.status != "out" and board_cell(c.position, grid)]
     key: list[tuple[str, dict[str, Any]]] = [
@@ -282,7 +256,7 @@ def _legend(
         x = pad + text_width("Terrain:", text_s) + 12 * k
         for kind in kinds:
             at = place(22 * k + text_width(kind, text_s))
-            swatch(at, y, _WALL_STYLE if kind == "wall" else TERRAIN_STYLES.get(kind, _OTHER))
+            swatch(at, y, WALL_STYLE if kind == "wall" else TERRAIN_STYLES.get(kind, OTHER_TERRAIN))
             text(at + 22 * k, y, kind)
     return ops, y + row / 2 + pad
 
@@ -358,7 +332,7 @@ def _trail_layer(points: list[tuple[float, float]], u: float, colour: RGB) -> Pl
     x0, y0 = math.floor(min(x for x, _ in points) - reach), math.floor(min(y for _, y in points) - reach)
     x1, y1 = math.ceil(max(x for x, _ in points) + reach), math.ceil(max(y for _, y in points) + reach)
     at = [((x - x0) * SS, (y - y0) * SS) for x, y in points]
-    return _layer(x1 - x0, y1 - y0, lambda d: _trail(d, at, u * SS, colour)), (x0, y0)
+    return _layer(x1 - x0, y1 - y0, lambda d: draw_trail(d, at, u * SS, colour)), (x0, y0)
 
 
 def _draw_trail(canvas: Canvas, enc: Encounter, lay: Layout) -> None:
@@ -375,7 +349,7 @@ def _side_mark(lay: Layout, cx: float, cy: float, angle: float | None) -> list[t
     if angle is None:
         return None
     hexes = lay.grid.kind == "hex"
-    half, radius = (30.0, lay.unit * _HEX_R) if hexes else (45.0, lay.unit / math.sqrt(2))
+    half, radius = (30.0, lay.unit * HEX_R) if hexes else (45.0, lay.unit / math.sqrt(2))
     if not hexes and angle % 90:
         return None
     ends = []
@@ -401,7 +375,7 @@ def _sprite(
     layer = _layer(
         2 * reach + 1,
         2 * reach + 1,
-        lambda d: _token(
+        lambda d: draw_token(
             d, cx, cy, u * SS, colour, label,
             downed=downed, current=current, facing=facing, r=r * SS, side_mark=bar,
             condition=condition, marks=marks,
@@ -416,7 +390,7 @@ def _token_layer(
     downed: bool = False, current: bool = False, facing: float | None = None,
     mark: list[tuple[float, float]] | None = None, condition: str | None = None, marks: int = 0,
 ) -> Placed:  # fmt: skip
-    """A token (see :func:`_token`) centred at ``cx``, ``cy``, and where it goes; ``mark``: the
+    """A token (see :func:`draw_token`) centred at ``cx``, ``cy``, and where it goes; ``mark``: the
     facing bar's ends from the centre; ``condition``: the word its bar shows; ``marks``: its
     effects."""
     x, y = math.floor(cx), math.floor(cy)
@@ -460,7 +434,7 @@ def _draw_legend(canvas: Canvas, lay: Layout, ops: Sequence[Op]) -> None:
 @lru_cache(maxsize=32)
 def _swatch(style: TerrainStyle, k: int) -> Image.Image:
     """A legend's 16 px square of terrain or shading, outlined, drawn at scale ``k`` and reduced."""
-    img = _tile(style, (16 * k, 16 * k), 4 * k, k).copy()
+    img = tile(style, (16 * k, 16 * k), 4 * k, k).copy()
     ImageDraw.Draw(img).rectangle([0, 0, 16 * k - 1, 16 * k - 1], outline=MUTED, width=k)
     return img.reduce(k)
 

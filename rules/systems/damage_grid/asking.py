@@ -1,0 +1,234 @@
+"""The target's owner chooses the flips: encounter option ``target_flips=ask``.
+
+"A negative Accuracy allows the target to flip that many faces": with ``target_flips=ask`` an
+attack on a player's model whose sheet keeps the default ``flips=least-harm`` does not resolve
+at once. The attack is checked and its Power dice rolled; then nothing of it is applied: the
+encounter keeps it as a question (`state.Asked`) for the model's owner, with the answers
+(:func:`choices`) the bot offers as buttons (:func:`prompt`). The answer (`/act action:flips`, which the buttons
+send) resolves the declared attack again with the same dice and the chosen flips. While it
+waits, every other rule action in the encounter waits too (:func:`waiting`); reading commands,
+`/undo` (which takes the attack back) and `/encounter end` go on. The turn clock's deadline
+answers it with the least harm (:func:`lapse`).
+
+A GM's model, an area attack's models (each caught model is its own attack) and a model whose
+sheet sets another ``flips=`` keep the sheet's choice (`flips.preferred_flips`).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rules.actions import make_action
+from rules.dice import Dice, DieRoll, Typed
+from rules.errors import IllegalAction, InputError, NotAllowed
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.report import user_ref
+from rules.system import Action, Prompt
+from rules.systems.damage_grid import flips
+from rules.systems.damage_grid.activation import battle
+from rules.systems.damage_grid.events import FlipsAsked
+from rules.systems.damage_grid.grid import DamageGrid
+from rules.systems.damage_grid.options import values
+from rules.systems.damage_grid.state import Asked
+
+__all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "LABEL", "FlipsWanted", "choices", "read_answer", "target_turns",
+           "declared", "answer", "prompt", "waiting", "lapse"]
+
+#: the `/act` action that answers, and its answers besides ``from>to`` flips
+ANSWER = "flips"
+NONE = "none"
+LEAST = "least-harm"
+#: the most answers offered as buttons (Discord: 5 rows of 5)
+MAX_CHOICES = 25
+#: the longest button label (Discord: 80); a longer one is cut and the question lists it in full
+LABEL = 80
+
+
+class FlipsWanted(Exception):
+    """Raised inside an attack when its target's owner must choose the flips (caught by :func:`declared`)."""
+
+    def __init__(self, target: Combatant, faces: list[int], points: int, offered: list[tuple[str, str]]) -> None:
+        super().__init__(target.name)
+        self.target, self.faces, self.points, self.offered = target, faces, points, offered
+
+
+def _text(turns: Sequence[flips.Flip]) -> str:
+    """An answer as words: ``5>3,4>1``, or ``none``."""
+    return ",".join(f"{f.before}>{f.after}" for f in turns) or NONE
+
+
+def _label(turns: Sequence[flips.Flip]) -> str:
+    return ", ".join(f"{f.before}→{f.after}" for f in turns) or "no flips"
+
+
+def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[[Sequence[int]], Any]) -> list[tuple[str, str]]:
+    """The answers offered as buttons, ``(label, answer)``, each a different set of flips: the least
+    harm (the bot's choice), the most dice turned onto each location of the grid, no flips, then each
+    single flip the points allow, in order of the faces; at most :data:`MAX_CHOICES`."""
+    out: list[tuple[str, str]] = []
+
+    def offer(label: str, turns: Sequence[flips.Flip]) -> None:
+        answer = _text(turns)
+        if len(out) < MAX_CHOICES and all(a != answer for _, a in out):
+            out.append((label if len(label) <= LABEL else label[:LABEL - 1] + "…", answer))
+
+    least = flips.target_flips(faces, points, harm)
+    offer(f"Least harm: {_label(least)}", least)
+    for loc in grid.names:
+        turns = flips.best_flips(faces, points, loc, grid)
+        if turns:
+            offer(f"Onto {loc}: {_label(turns)}", turns)
+    offer("No flips", [])
+    for a in sorted({int(f) for f in faces}):
+        for b in flips.FACES:
+            if b != a and flips.flip_cost(a, b) <= points:
+                offer(f"{a}→{b}" + (" (2 flips)" if a + b == 7 else ""), [flips.Flip(0, a, b, flips.flip_cost(a, b))])
+    return out
+
+
+def _asks(enc: Encounter, t: Combatant) -> bool:
+    """Does an attack on ``t`` ask its owner? ``target_flips=ask``, a player's model, no other standing choice."""
+    pref = t.sheet.get("flips") or flips.LEAST_HARM
+    return (values(enc).target_flips == "ask" and bool(t.owner_id) and t.owner_id not in enc.gm_ids
+            and pref == flips.LEAST_HARM)
+
+
+def read_answer(text: str, faces: Sequence[int], points: int) -> list[flips.Flip]:
+    """An answer against the rolled faces: ``least-harm`` is read by the caller; ``none``; or ``from>to`` flips."""
+    v = (text or "").strip().lower()
+    if v == NONE:
+        return []
+    turns = flips.parse_flips(v, faces, points, who="the target's flips")
+    return [flips.Flip(f.index, f.before, f.after, f.cost, by="target") for f in turns]
+
+
+def target_turns(enc: Encounter, t: Combatant, faces: list[int], points: int, grid: DamageGrid,
+                 harm: Callable[[Sequence[int]], Any], single: bool) -> list[flips.Flip]:
+    """The target's flips for a negative Accuracy of ``-points``: the answer being resolved, else a
+    question for its owner (:class:`FlipsWanted`, only for a ``single`` attack), else its sheet's choice."""
+    asked = battle(enc).asking
+    if asked is not None and asked.answer is not None and asked.target == t.name:
+        if asked.answer == LEAST:
+            return flips.target_flips(faces, points, harm)
+        return read_answer(asked.answer, faces, points)
+    if single and asked is None and _asks(enc, t):
+        raise FlipsWanted(t, faces, points, choices(faces, points, grid, harm))
+    return flips.preferred_flips(t.sheet.get("flips"), faces, points, grid, harm)
+
+
+Run = Callable[[Encounter, Action, Dice], list[Event]]
+
+
+def declared(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event]:
+    """Run the attack ``action``; if its target's owner must choose the flips, leave ``enc`` as it
+    was and keep the attack as a question instead."""
+    if values(enc).target_flips != "ask" or battle(enc).asking is not None:
+        return run(enc, action, dice)
+    saved = enc.model_dump_json()
+    try:
+        return run(enc, action, dice)
+    except FlipsWanted as want:
+        before = type(enc).model_validate_json(saved)
+        for name in type(enc).model_fields:
+            setattr(enc, name, getattr(before, name))
+        t = want.target
+        dump = action.model_dump(mode="json", exclude={"user_id", "is_gm"})
+        key = json.dumps([dump, dice.values(), enc.round, battle(enc).phase, battle(enc).slot], sort_keys=True)
+        asked = Asked(
+            tag=hashlib.sha256(key.encode()).hexdigest()[:8], attacker=action.actor or "", target=t.name,
+            owner=t.owner_id or "", weapon=getattr(action, "weapon", None) or "", action=dump, dice=dice.values(),
+            faces=want.faces, points=want.points, choices=want.offered, typed=dice.typed(),
+        )
+        battle(enc).asking = asked
+        return [FlipsAsked(actor=asked.attacker, target=t.name, owner=asked.owner, faces=want.faces, points=want.points)]
+
+
+class _Again(Dice):
+    """The declared attack's dice again, each marked typed only where it was typed then."""
+
+    def __init__(self, dice: Dice, rolled: list[int], typed: list[int]) -> None:
+        super().__init__(rng=dice.rng, given=list(rolled))
+        self.was_typed = set(typed)
+
+    def die(self, sides: int) -> int:
+        if self._used >= len(self.given):
+            return super().die(sides)
+        i, self._used = self._used, self._used + 1
+        value, typed = self.given[i], i in self.was_typed
+        self.rolled.append(DieRoll(sides, value, given=typed))
+        return Typed(value) if typed else value
+
+
+def answer(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event]:
+    """`/act action:flips`: the target's owner (or, typed, a GM) answers the waiting question; the
+    attack is resolved with the same dice and these flips. ``options``: ``least-harm``, ``none`` or
+    ``5>3,4>1`` (a button sends ``choice=`` and the question's ``tag=``)."""
+    asked = battle(enc).asking
+    if asked is None:
+        raise IllegalAction("No attack waits for a target's flips now: `/act action:flips` answers such a question.")
+    opts = dict(action.options)
+    tag = opts.pop("tag", None)
+    if tag is not None and tag != asked.tag:
+        raise IllegalAction("This question has been answered or taken back: nothing was changed.")
+    if action.user_id != asked.owner and (tag is not None or not action.is_gm):
+        raise NotAllowed(f"Only {user_ref(asked.owner)}, who plays {asked.target}, chooses {asked.target}'s flips.")
+    words = [f"{k}={v}" if v else k for k, v in opts.items() if k != "choice"]
+    text = opts.get("choice") or (words[0] if len(words) == 1 else "")
+    text = text.removeprefix("flips=")
+    if not text:
+        raise InputError(f"Answer with one of `least-harm`, `none` or flips like `options:\"{asked.faces[0]}>2\"` "
+                         f"(the dice are {', '.join(map(str, asked.faces))}; {asked.points} flips).")
+    text = text.strip().lower()
+    if text != LEAST:
+        read_answer(text, asked.faces, asked.points)  # refused before anything is resolved
+    original = make_action(asked.action["kind"], **{k: v for k, v in asked.action.items() if k != "kind"},
+                           user_id=action.user_id, is_gm=action.is_gm)
+    asked.answer = text
+    again = _Again(dice, asked.dice, asked.typed)
+    events = run(enc, original, again)
+    battle(enc).asking = None
+    dice.rolled += again.rolled[len(asked.dice):]  # the dice rolled after the answer (a knock-down test)
+    return events
+
+
+def prompt(enc: Encounter) -> Prompt | None:
+    """The waiting question, as the bot sends it to the target's owner."""
+    asked = battle(enc).asking
+    if asked is None:
+        return None
+    shown = ", ".join(map(str, asked.faces))
+    lines = [
+        (f"**{asked.attacker}** attacks **{asked.target}** with the {asked.weapon or 'attack'} at a negative Accuracy: "
+         f"you may make **{asked.points}** flip{'s' if asked.points != 1 else ''} (a neighbouring face 1, the opposite "
+         f"face 2)."),
+        (f"The dice: **{shown}**. Press the flips to make; the attack waits for your answer (the turn's deadline takes "
+         f"the least harm)."),
+    ]
+    lines += [f"{label.removesuffix('…')}…: `{answer}`" for label, answer in asked.choices if label.endswith("…")]
+    if len(asked.choices) >= MAX_CHOICES:
+        lines.append("Other flips: `/act action:flips combatant:" + asked.target + " options:\"5>3,4>1\"` in the channel.")
+    return Prompt(user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
+                    title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices))
+
+
+def waiting(enc: Encounter, action: Action) -> None:
+    """Refuse every rule action but the answer while an attack waits for its target's flips."""
+    asked = battle(enc).asking
+    if asked is None or (action.kind == "act" and (getattr(action, "name", "") or "").strip().lower() == ANSWER):
+        return
+    raise IllegalAction(
+        f"{asked.attacker}'s attack on {asked.target} waits for {user_ref(asked.owner)} to choose {asked.target}'s "
+        f"flips (the buttons sent to them): nothing else happens until then. A GM can answer for them with "
+        f"`/act action:flips combatant:{asked.target} options:\"least-harm\"`, or take the attack back with `/undo`."
+    )
+
+
+def lapse(enc: Encounter) -> Action | None:
+    """The answer the turn clock gives a question left open at the deadline: the least harm."""
+    asked = battle(enc).asking
+    if asked is None:
+        return None
+    return make_action("act", actor=asked.target, name=ANSWER, options={"choice": LEAST}, is_gm=True)

@@ -1,0 +1,95 @@
+"""The GM's wounds without an attack: `/act action:damage` and `/act action:heal`.
+
+War & Combat's harm is no number but wounds per location, so the GM's vocabulary is a wound:
+its severity (light, serious, critical, mortal) and location (head, chest, belly, or an arm or
+leg, left or right). Where the text is silent (the project's defaults):
+
+- a wound the GM gives is recorded as a hit's would be and has the wound effects table's
+  effects (stun, knockout, fumble?, stumble?...), with their rolls; it is blunt unless the
+  word `penetrating` is given (the text's B or P record);
+- an arm or leg without a side is the option `limb_side`'s, as for a hit;
+- healing removes the worst wound at the location (or the one of the severity named, or with
+  `all` every wound there); a limb with no wound left is no longer impaired or disabled, and
+  one downed by a mortal wound stands again (active) once nothing else keeps it down; a
+  knockout or a stun is not undone by it (`/effect remove` ends a stun).
+"""
+from __future__ import annotations
+
+from rules.actions import Act
+from rules.dice import Dice
+from rules.errors import InputError
+from rules.events import Event
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.attacks import downed, inflict
+from rules.systems.war_and_combat.events import EffectTaken
+from rules.systems.war_and_combat.rounds import set_status
+from rules.systems.war_and_combat.tables import LOCATIONS, SEVERITIES, WOUND_NATURE
+
+__all__ = ["damage", "heal"]
+
+_SIDES = ("left", "right")
+
+
+def _target(enc: Encounter, action: Act) -> Combatant:
+    if not action.target:
+        raise InputError("Name the wounded in `target`, e.g. `target:Grak options:\"serious left arm\"`.")
+    return enc.get(action.target, "target")
+
+
+def _words(action: Act) -> list[str]:
+    return [w.strip().lower() for key in action.options for w in key.replace("-", " ").split()]
+
+
+def _where(opts: OptionValues, words: list[str]) -> str:
+    """The location the words name: ``head``, ``chest``, ``belly``, or ``left arm``... (side by `limb_side`)."""
+    found = [w for w in words if w in LOCATIONS]
+    if len(found) != 1:
+        raise InputError(f"Name one location: {', '.join(LOCATIONS)} (an arm or leg may say `left` or `right`).")
+    location = found[0]
+    if location not in ("arm", "leg"):
+        return location
+    side = next((w for w in words if w in _SIDES), opts.limb_side)
+    return f"{side} {location}"
+
+
+def damage(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    """`/act action:damage target:Grak options:"serious left arm"`: the GM gives a wound, with its effects."""
+    t = _target(enc, action)
+    words = _words(action)
+    severity = next((w for w in words if w in SEVERITIES), None)
+    if severity is None:
+        raise InputError(f"Say how bad the wound is: {', '.join(SEVERITIES)} (e.g. `options:\"serious left arm\"`).")
+    unknown = [w for w in words if w not in (*SEVERITIES, *LOCATIONS, *_SIDES, "penetrating", "blunt")]
+    if unknown:
+        raise InputError(f"`{unknown[0][:20]}` is no word of a wound: a severity ({', '.join(SEVERITIES)}), a location "
+                         f"({', '.join(LOCATIONS)}), `left` or `right`, and `penetrating` or `blunt` (the default).")
+    where = _where(opts, words)
+    penetrating = "penetrating" in words
+    detail = f"a {severity} wound to the {where} ({WOUND_NATURE[(severity, penetrating)]})"
+    return [EffectTaken(actor=t.name, effect="wounded", detail=detail), *inflict(enc, opts, t, where, severity, penetrating, dice)]
+
+
+def heal(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+    """`/act action:heal target:Grak options:"left arm"`: the GM takes away the worst wound there."""
+    t = _target(enc, action)
+    words = _words(action)
+    where = _where(opts, words)
+    st = sheet.state(t)
+    here = [w for w in st.wounds if w.location == where]
+    severity = next((w for w in words if w in SEVERITIES), None)
+    if severity is not None:
+        here = [w for w in here if w.severity == severity]
+    if not here:
+        has = ", ".join(f"{w.severity} {w.location}" for w in st.wounds) or "none"
+        raise InputError(f"{t.name} has no {severity + ' ' if severity else ''}wound to the {where}: its wounds are {has}.")
+    gone = here if "all" in words else [max(here, key=lambda w: SEVERITIES.index(w.severity))]
+    st.wounds = [w for w in st.wounds if not any(w is g for g in gone)]
+    events: list[Event] = [EffectTaken(actor=t.name, effect="healed", detail=", ".join(f"{w.severity} {where}" for w in gone))]
+    if not any(w.location == where for w in st.wounds):  # the limb is whole again
+        st.impaired = [x for x in st.impaired if x != where]
+        st.disabled = [x for x in st.disabled if x != where]
+    if t.status == "downed" and not st.unconscious and not st.immobile and not any(w.severity == "mortal" for w in st.wounds):
+        events += set_status(t, "active", "healed")
+    return events + downed(t)

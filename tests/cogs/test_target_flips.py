@@ -1,0 +1,156 @@
+"""The damage grid's `target_flips=ask`: "A negative Accuracy allows the target to flip that many
+faces" (shared/rules/damage-grid.txt), and the target's owner chooses them by buttons sent to them
+privately; the attack waits, the deadline takes the least harm, and the buttons survive a restart.
+Slash commands and presses go through the harness as real interactions."""
+from __future__ import annotations
+
+from bot.offline.harness import DM, Clock, Harness, Sent, buttons_of, user_id_of
+from tests.cogs.fights import export
+
+HOUR = 3600
+#: the rule text this file checks
+TEXT = "A negative Accuracy allows the target to flip that many faces"
+#: Xul's attack on Juno: rifle Accuracy 3, ability -5: the target flips 2
+ATTACK = {"combatant": "Xul", "target": "Juno", "weapon": "rifle", "options": "acc=-5", "roll": "2,2,3"}
+
+
+async def asked_fight(h: Harness, juno: str = "body=0 weapons=pistol:6:3:1", passes: bool = True, **settings: str) -> None:
+    """Juno (ann's) faces the GM's Xul with `target_flips=ask`; Juno passes (``passes``), so Xul activates."""
+    await h.run("gm", "/encounter start", system="damage-grid", name="Boarding", map="12x10")
+    await h.run("gm", "/encounter settings", options="target_flips=ask hidden=none", **settings)
+    await h.run("gm", "/combatant add", name="Juno", owner="@ann", side="crew", at="C8", facing="N", sheet=juno)
+    await h.run("gm", "/combatant add", name="Xul", side="boarders", at="C4", facing="S", sheet="body=3 weapons=rifle:6:3:3")
+    await h.run("gm", "/init roll")
+    if passes:
+        await h.run("ann", "/init next", confirm="true")
+
+
+def juno(data: dict) -> dict:  # type: ignore[type-arg]
+    return next(c for c in data["combatants"] if c["name"] == "Juno")
+
+
+def reply(sent: list[Sent]) -> Sent:
+    return next(s for s in sent if s.kind in ("response", "followup"))
+
+
+def labels(sent: Sent) -> list[str]:
+    return [b["label"] for b in buttons_of(sent)]
+
+
+async def test_the_attack_waits_for_the_owner_whose_button_resolves_it(h: Harness) -> None:
+    """The target's owner gets the dice and the flips as buttons by DM; nothing is applied until she presses."""
+    await asked_fight(h)
+    before = await export(h)
+    sent = await h.run("gm", "/attack", **ATTACK)
+    assert "waits for <@" in reply(sent).text and "choose Juno's 2 flips" in reply(sent).text
+    [prompt] = h.direct_messages("ann")
+    assert "you may make **2** flips" in prompt.text and "**2, 2, 3**" in prompt.text
+    choices = labels(prompt)
+    assert choices[0].startswith("Least harm") and "No flips" in choices and "Onto body: 2→3, 2→3" in choices
+    assert 2 < len(choices) <= 25 and all(len(b["custom_id"]) <= 100 for b in buttons_of(prompt))
+    after = await export(h)
+    assert juno(after)["state"] == juno(before)["state"], "nothing of the attack is applied yet"
+    moved = await h.run("gm", "/move", combatant="Xul", path="W")
+    assert moved[0].ephemeral and "waits for" in moved[0].text and "/act action:flips" in moved[0].text
+    status = (await h.run("gm", "/encounter status"))[0].text
+    assert "Not done" not in status and "⏳ Xul's attack on Juno waits for" in status, "reading the fight goes on"
+    pressed = await h.press("ann", "Onto body: 2→3, 2→3", DM)
+    edited = next(s for s in pressed if s.kind == "edit" or "Answered" in s.text)
+    assert "Answered" in edited.text and not buttons_of(edited), "the prompt loses its buttons"
+    posted = next(s for s in pressed if "the target flips: 2→3, 2→3" in s.text)
+    assert posted.channel == str(h.payload("gm", "/roll", {"dice": "1"})["channel_id"])
+    assert juno(await export(h))["state"] != juno(before)["state"]
+    assert "waits for" not in (await h.run("gm", "/move", combatant="Xul", path="W"))[0].text
+
+
+async def test_only_the_target_owner_may_press(h: Harness) -> None:
+    """With her DMs closed the question comes in the channel; the GM and bob pressing are refused privately."""
+    await asked_fight(h)
+    h.recorder.closed_dms.add(str(user_id_of("ann")))
+    await h.run("gm", "/attack", **ATTACK)
+    prompt = h.button("No flips")[0]
+    assert prompt.pinged_users() == [str(user_id_of("ann"))] and "closed" in prompt.text
+    before = await export(h)
+    for who in ("bob", "gm"):
+        [refused] = await h.press(who, "No flips")
+        assert refused.ephemeral and "Only <@" in refused.text and "who plays Juno" in refused.text
+    assert await export(h) == before
+    sent = await h.press("ann", "No flips")
+    assert any("Xul** attacks **Juno" in s.text for s in sent)
+
+
+async def test_the_deadline_takes_the_least_harm(h: Harness) -> None:
+    """A question left open at the turn's deadline is answered with the least harm, then the policy applies."""
+    await asked_fight(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    await h.run("gm", "/attack", **ATTACK)
+    clock.now += 3 * HOUR
+    await h.reminders()
+    clock.now += HOUR
+    sent = await h.reminders()
+    text = " ".join(s.text for s in sent)
+    assert "not answered: the least harm" in text and "the target flips" in text
+    log = reply(await h.run("gm", "/log", count="3")).text
+    assert "the deadline answered for the player (the least harm)" in log
+    [stale] = await h.press("ann", "No flips", DM)
+    assert "answered or taken back" in stale.text
+
+
+async def test_a_restart_between_the_question_and_the_answer(h: Harness) -> None:
+    """A new process takes the answer to the question the old one sent."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **ATTACK)
+    h2 = await h.restart()
+    try:
+        sent = await h2.press("ann", "No flips", DM)
+        assert any("Xul** attacks **Juno" in s.text for s in sent)
+        assert "waits" not in reply(await h2.run("gm", "/encounter status")).text
+    finally:
+        await h2.close()
+
+
+async def test_undo_takes_the_waiting_attack_back(h: Harness) -> None:
+    """`/undo` of the waiting attack clears the question: its buttons then change nothing."""
+    await asked_fight(h)
+    before = await export(h)
+    await h.run("gm", "/attack", **ATTACK)
+    await h.run("gm", "/undo")
+    assert await export(h) == before
+    [stale] = await h.press("ann", "No flips", DM)
+    assert stale.ephemeral and "answered or taken back" in stale.text
+
+
+async def test_a_gm_may_answer_by_typing_a_player_may_not_for_another(h: Harness) -> None:
+    """`/act action:flips` typed: the GM answers for the player; bob, who does not play Juno, is refused."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **ATTACK)
+    refused = await h.run("bob", "/act", action="flips", combatant="Juno", options="none")
+    assert refused[0].ephemeral
+    sent = await h.run("gm", "/act", action="flips", combatant="Juno", options="3>1")
+    assert "the target flips: 3→1" in reply(sent).text
+
+
+async def test_a_standing_preference_or_the_gm_s_model_is_not_asked(h: Harness) -> None:
+    """A sheet's own `flips=` answers in advance: the attack resolves at once and nobody is asked."""
+    await asked_fight(h, juno="body=0 flips=body weapons=pistol:6:3:1")
+    sent = await h.run("gm", "/attack", **ATTACK)
+    assert "the target flips" in reply(sent).text and h.direct_messages("ann") == []
+
+
+async def test_a_lunge_waits_too_and_moves_only_once_answered(h: Harness) -> None:
+    """A Lunge at a negative Accuracy waits like an attack: the lunger has not moved until the answer."""
+    await asked_fight(h)
+    await h.run("gm", "/combatant edit", name="Xul", at="C6", facing="S")
+    await h.run("gm", "/act", action="lunge", combatant="Xul", target="Juno", weapon="rifle", options="acc=-5", roll="2,2,3")
+    assert next(c for c in (await export(h))["combatants"] if c["name"] == "Xul")["position"] == "C6"
+    sent = await h.press("ann", "No flips", DM)
+    assert any("**Xul** lunges at **Juno**" in s.text for s in sent)
+    assert next(c for c in (await export(h))["combatants"] if c["name"] == "Xul")["position"] == "C7"
+
+
+async def test_an_attack_on_the_gm_s_model_is_not_asked(h: Harness) -> None:
+    """The GM's models keep the least harm: Juno's attack on Xul resolves at once and nobody is asked."""
+    await asked_fight(h, passes=False)
+    sent = await h.run("ann", "/attack", target="Xul", weapon="pistol", options="acc=-5", roll="2,2,3")
+    assert "**Xul**'s grid" in reply(sent).text and "waits" not in reply(sent).text
+    assert h.direct_messages("gm") == [] and h.direct_messages("ann") == []

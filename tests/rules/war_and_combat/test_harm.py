@@ -1,0 +1,60 @@
+"""The GM's wounds without an attack: `/act action:damage` gives a wound at a location and severity, `heal` takes it away."""
+from __future__ import annotations
+
+from rules.systems.war_and_combat import sheet
+from tests.rules.war_and_combat.build import duel, st
+
+
+def test_the_gm_gives_a_critical_arm_wound_with_its_effect_and_penalty():
+    """Wound Effects: "Arm Fumble? Fumble Disabled" and "Action Penalty —> -1 -3 -7": a critical wound to the left
+    arm, given by the GM without an attack, disables the arm and costs 7 on every task roll."""
+    s = duel()
+    res = s.run("act", name="damage", target="Grak", options={"critical": "", "left": "", "arm": ""})
+    assert "**Grak** takes a critical wound to the left arm (broken bones)" in s.text(res)[0]
+    assert [(w.location, w.severity, w.penetrating) for w in st(s, "Grak").wounds] == [("left arm", "critical", False)]
+    assert st(s, "Grak").disabled == ["left arm"] and sheet.wound_penalty(s.get("Grak")) == -7
+
+
+def test_a_gm_wound_rolls_the_tables_check_and_a_limb_takes_limb_side():
+    """"Fumble?: Roll 3d6 + DEX modifier vs. 10": a light arm wound rolls it; an arm without a side is the option
+    `limb_side`'s; a failure in the weapon arm drops the axe ("any item carried is dropped")."""
+    s = duel()
+    res = s.run("act", [6, 6, 5], name="damage", target="Grak", options={"light": "", "arm": "", "penetrating": ""})
+    assert st(s, "Grak").wounds[0].location == "left arm" and st(s, "Grak").wounds[0].penetrating
+    assert any(getattr(e, "what", None) == "fumble?" for e in res.events)
+    s.run("act", [2, 2, 2, 1], name="damage", target="Grak", options={"light": "", "right": "", "arm": ""})
+    assert "axe" in st(s, "Grak").dropped
+    t = duel(limb_side="right")
+    t.run("act", [6, 6, 5], name="damage", target="Grak", options={"light": "", "arm": ""})
+    assert st(t, "Grak").wounds[0].location == "right arm"
+
+
+def test_healing_makes_a_disabled_limb_whole_and_a_mortal_wound_no_longer_downs():
+    """"The limb is disabled and can no longer be used until healed"; "Mortally wounded characters are incapable of
+    performing any action": healed, the arm is whole and the fighter stands again."""
+    s = duel()
+    s.run("act", name="damage", target="Grak", options={"critical": "", "left": "", "arm": ""})
+    s.run("act", name="damage", target="Grak", options={"mortal": "", "belly": ""})
+    assert s.get("Grak").status == "downed"
+    res = s.run("act", name="heal", target="Grak", options={"left": "", "arm": ""})
+    assert "**Grak** is healed of its critical left arm wound(s)" in s.text(res)[0]
+    assert "left arm" not in st(s, "Grak").disabled
+    s.run("act", name="heal", target="Grak", options={"belly": ""})
+    assert s.get("Grak").status == "active" and st(s, "Grak").wounds == []
+
+
+def test_heal_takes_the_worst_wound_there_and_bad_words_change_nothing():
+    """Of two wounds at a location the worst goes first ("the worst wound suffered for each hit location"); a
+    missing severity, an unknown word or a wound not there is refused with what to write."""
+    s = duel()
+    s.run("act", name="damage", target="Grak", options={"light": "", "head": ""})
+    s.run("act", [3], name="damage", target="Grak", options={"serious": "", "head": ""})
+    s.run("act", name="heal", target="Grak", options={"head": ""})
+    assert [w.severity for w in st(s, "Grak").wounds] == ["light"]
+    before = s.enc.model_dump()
+    assert "how bad" in s.refused("act", name="damage", target="Grak", options={"head": ""})
+    assert "no word of a wound" in s.refused("act", name="damage", target="Grak", options={"light": "", "nose": ""})
+    assert "one location" in s.refused("act", name="damage", target="Grak", options={"light": ""})
+    assert "no wound to the belly" in s.refused("act", name="heal", target="Grak", options={"belly": ""})
+    assert "Name the wounded" in s.refused("act", name="damage", options={"light": "", "head": ""})
+    assert s.enc.model_dump() == before
