@@ -26,7 +26,7 @@ from rules.sheet import SheetKey, read_int, unprintable, whole_number
 
 __all__ = [
     "Option", "OptionSet", "OptionValues", "int_option", "choice_option", "yes_no_option", "text_option", "AUTO_END",
-    "flag_word", "name_word", "NO_WORDS",
+    "flag_word", "name_word", "keyed_words", "NO_WORDS",
 ]
 
 #: how a refusal of an option's value ends
@@ -116,9 +116,17 @@ def flag_word(name: str, help: str) -> Option:
     return Option(name, help, "bool", False, bare=True)
 
 
-def name_word(name: str, help: str, *, bare: bool = False) -> Option:
-    """An action's word naming something (an ally, a weapon, a spell): ``ally=Ann``."""
-    return Option(name, help, "custom", None, parse=str.strip, accepts="NAME", bare=bare)
+def name_word(name: str, help: str, *, bare: bool = False, accepts: str = "NAME") -> Option:
+    """An action's word naming something (an ally, a weapon, a spell): ``ally=Ann``; ``accepts``
+    says what it names in ``/help`` (``aim=LOCATION``)."""
+    return Option(name, help, "custom", None, parse=str.strip, accepts=accepts, bare=bare)
+
+
+def keyed_words(name: str, help: str, minimum: int, maximum: int, accepts: str, example: str) -> Option:
+    """An action's words whose names the rules cannot list ahead (a target's grid locations and
+    weapons): every ``key=N`` the action's other words do not name, read into one dict
+    ``{key: N}`` (N a whole number within the range); the handler checks the keys."""
+    return Option(name, help, "keyed", None, minimum, maximum, choices=(example,), accepts=accepts)
 
 
 def yes_no_option(name: str, default: bool, help: str) -> Option:
@@ -209,12 +217,25 @@ class OptionSet:
         typed by these declarations; a word not given is None (a flag: False). A word not
         declared, a bad value or a word given twice is refused (`refuse_word`)."""
         values: dict[str, Any] = {}
+        keyed = next((o for o in self.options if o.kind == "keyed"), None)
         for key, raw in given.items():
+            if keyed is not None and key not in self._by_name and raw != "":
+                values.setdefault(keyed.name, {})[key] = self._keyed_value(keyed, key, raw, action)
+                continue
             option, text = self._word(key, raw, action)
             if option.name in values:
                 raise self.refuse_word(action, f"`{option.name}` is given twice in `options`", option)
             values[option.name] = self._word_value(option, text, action)
-        return OptionValues({o.name: values.get(o.name, False if o.kind == "bool" else None) for o in self.options})
+        empty = {"bool": False, "keyed": {}}
+        return OptionValues({o.name: values.get(o.name, empty.get(o.kind)) for o in self.options})
+
+    def _keyed_value(self, option: Option, key: str, raw: str, action: str) -> int:
+        assert option.minimum is not None and option.maximum is not None
+        value = whole_number(raw, option.minimum, option.maximum)
+        if value is None:
+            what = f"a whole number from {option.minimum} to {option.maximum}"
+            raise self.refuse_word(action, f"`{key[:20]}` must be {what}, not `{raw[:20]}`", option)
+        return value
 
     def refuse_word(self, action: str, problem: str, option: Option | None = None) -> InputError:
         """The one refusal of an action's words: ``action``, what is wrong, and what to type instead."""
@@ -256,8 +277,8 @@ class OptionSet:
     @staticmethod
     def form(option: Option) -> str:
         """How the word is typed: ``push``, ``far|close``, ``keep=N``, ``ally=NAME``."""
-        if option.kind == "bool":
-            return option.name
+        if option.kind in ("bool", "keyed"):
+            return option.accepts if option.kind == "keyed" and option.accepts else option.name
         value = "|".join(option.choices) if option.kind == "choice" else "N" if option.kind == "int" else option.accepts or "TEXT"
         return value if option.bare and option.kind == "choice" else f"{option.name}={value}"
 
@@ -269,6 +290,8 @@ class OptionSet:
         """One word ``option`` reads, for a refusal to show."""
         if option.kind == "bool":
             return option.name
+        if option.kind == "keyed":
+            return option.choices[0]
         if option.kind == "choice" and option.choices:
             return option.choices[0] if option.bare else f"{option.name}={option.choices[0]}"
         if option.kind == "int":
@@ -280,6 +303,7 @@ class OptionSet:
         out = []
         for o in self.options:
             bounds = f" (from {o.minimum} to {o.maximum})" if o.kind == "int" and o.minimum is not None else ""
+            bounds = f" (N from {o.minimum} to {o.maximum})" if o.kind == "keyed" else bounds
             alone = f" (or alone: `{o.accepts or 'N'}`)" if o.bare and o.kind in ("int", "custom") else ""
             out.append(f" `{self.form(o)}`{alone}: {o.help}{bounds}.")
         return "".join(out)
@@ -297,7 +321,7 @@ class OptionSet:
                 out.append(o.name)
             elif o.kind == "choice" and o.bare:
                 out += [c for c in o.choices if c.startswith(key)]
-            if o.kind != "bool" and o.name.startswith(key):
+            if o.kind not in ("bool", "keyed") and o.name.startswith(key):
                 out.append(f"{o.name}=")
         return out
 

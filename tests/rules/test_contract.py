@@ -15,7 +15,7 @@ from rules.systems.knights_of_valour.events import Narrated
 from rules.systems.tote.state import ToteCombatant, ToteEncounter
 
 #: the systems whose `/act` actions are resolved by the handler their table declares
-DECLARED = ("coup-de-grace", "knights-of-valour", "tote")
+DECLARED = ("coup-de-grace", "knights-of-valour", "tote", "damage-grid")
 
 
 def test_the_registry_lists_the_system_classes_in_order() -> None:

@@ -228,6 +228,14 @@ def test_action_words_are_read_typed_from_their_declaration() -> None:
     assert dict(grant.read_words({"combat": ""}, "grant")) == {"move": False, "combat": True}
 
 
+def test_keyed_words_collect_the_keys_the_rules_cannot_list_ahead() -> None:
+    """The damage-grid GM's `damage` reads `health=2 rifle=1` (locations and weapons of the target) into one dict."""
+    words = get_system("damage-grid").actions.get("damage").words
+    assert dict(words.read_words({"health": "2", "rifle": "1"}, "damage")) == {"hits": {"health": 2, "rifle": 1}}
+    assert dict(words.read_words({}, "damage")) == {"hits": {}}
+    assert words.word_lines().startswith(" `LOCATION=N`: N hits on that location")
+
+
 @pytest.mark.parametrize(("key", "action", "given", "refusal"), [
     ("tote", "strike", {"far": ""},
      "`strike`: `far` is not one of its `options` words. Type one of `weapon=NAME`, `keep=N`, `bonus=N`."),
@@ -237,6 +245,12 @@ def test_action_words_are_read_typed_from_their_declaration() -> None:
     ("tote", "assist", {"ally": ""}, "`assist`: `ally` needs a value. Type e.g. `options:\"ally=NAME\"`."),
     ("tote", "disengage", {"keep": "2"}, "`disengage`: `keep` is not read: it reads no `options` words. Leave `options` out."),
     ("coup-de-grace", "recover", {"x": ""}, "`recover`: `x` is not read: it reads no `options` words. Leave `options` out."),
+    ("damage-grid", "lunge", {"far": ""}, "`lunge`: `far` is not one of its `options` words. Type one of `to=CELL`, "
+     "`aim=LOCATION`, `flips=5>3,4>1`, `dice=N`, `low`, `force`, `acc=N`, `power=N`, `arsenal=WEAPON`."),
+    ("damage-grid", "lunge", {"acc": "30"}, "`lunge`: `acc` must be a whole number from -20 to 20, not `30`. Type e.g. `options:\"acc=-20\"`."),
+    ("damage-grid", "damage", {"health": "lots"}, "`damage`: `health` must be a whole number from 1 to 99, not `lots`. Type e.g. `options:\"health=2\"`."),
+    ("damage-grid", "heal", {"health": ""}, "`heal`: `health` is not one of its `options` words. Type one of `LOCATION=N`."),
+    ("damage-grid", "flips", {"none": "", "least-harm": ""}, "`flips`: `choice` is given twice in `options`. Type e.g. `options:\"choice=ANSWER\"`."),
 ])
 def test_action_words_are_refused_in_one_style(key: str, action: str, given: dict[str, str], refusal: str) -> None:
     """A word not declared, a bad value, a word twice or a missing value: the action, the word, what to type."""
