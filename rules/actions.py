@@ -241,20 +241,15 @@ class ActionSpec:
     target: bool = False
     #: the ``options:`` words, declared
     words: OptionSet = field(default=NO_WORDS, compare=False)
-    #: the words in prose only, of a system whose handlers still read ``options`` by hand
-    #: (War & Combat and damage-grid, until they declare ``words``)
-    options: tuple[tuple[str, str], ...] = ()
     legal: Callable[["Encounter", "Combatant | None"], bool] | None = field(default=None, compare=False)
-    #: None only in a system that still dispatches `/act` by its own ``act`` method with its own
-    #: table (War & Combat and damage-grid, until they take this form)
+    #: resolves the `/act` action (a command's entry in `RuleSystem.commands` declares only words)
     handler: Handler | None = field(default=None, compare=False)
 
     def line(self) -> str:
         """One line for ``/help`` and the README: ``**assault** (2): ... Options: ...``."""
         cost = f" ({self.cost})" if self.cost else ""
         who = " GM only." if self.gm_only else ""
-        opts = self.words.word_lines() or "".join(f" `{k}`: {v}." for k, v in self.options)
-        return f"`{self.name}`{cost}: {self.help}.{who}{opts}"
+        return f"`{self.name}`{cost}: {self.help}.{who}{self.words.word_lines()}"
 
 
 class ActionTable:

@@ -338,12 +338,10 @@ class RuleSystem(FightRules):
         )
 
     def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """`/act`: the action's declared handler, given the context and the action under its table name.
-        (War & Combat and damage-grid still override this with their own tables, until they declare handlers.)"""
+        """`/act`: the action's declared handler, given the context and the action under its table name."""
         assert isinstance(action, Act)
         spec = self.actions.get(action.name)
-        if spec.handler is None:
-            raise IllegalAction(f"`{spec.name}` has no handler in {self.title}.")
+        assert spec.handler is not None, f"the /act action {spec.name} declares no handler"
         return spec.handler(self.context(enc, action, dice), action.model_copy(update={"name": spec.name}))
 
     # -- presentation hooks -------------------------------------------------------------------------

@@ -9,13 +9,12 @@ from rules.errors import IllegalAction
 from rules.events import Event
 from rules.models import Combatant, Encounter, MapState
 from rules.registry import SYSTEMS, all_systems, get_system
+from rules.system import RuleSystem
 from rules.state import CombatantState, EncounterState
 from rules.systems.knights_of_valour import KnightsOfValourSystem
 from rules.systems.knights_of_valour.events import Narrated
 from rules.systems.tote.state import ToteCombatant, ToteEncounter
 
-#: the systems whose `/act` actions are resolved by the handler their table declares
-DECLARED = ("coup-de-grace", "knights-of-valour", "tote", "damage-grid")
 
 
 def test_the_registry_lists_the_system_classes_in_order() -> None:
@@ -44,10 +43,12 @@ def test_a_state_model_reads_a_holders_state_as_itself() -> None:
     assert ToteEncounter.of(enc) is enc.state
 
 
-@pytest.mark.parametrize("key", DECLARED)
-def test_every_act_action_carries_its_handler(key) -> None:
-    """The table carries each handler: no parallel table of handlers beside it."""
-    assert all(spec.handler is not None for spec in get_system(key).actions)
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
+def test_every_act_action_carries_its_handler_and_declares_its_words(system) -> None:
+    """The table carries each handler (no parallel table, no `act` of a system's own) and its words declared."""
+    assert all(spec.handler is not None for spec in system.actions)
+    assert type(system).act is RuleSystem.act
+    assert not hasattr(system.actions.specs[0], "options")
 
 
 def test_action_names_are_read_in_one_form() -> None:

@@ -20,7 +20,7 @@ SYSTEM = get_system("war-and-combat")
 def test_condition_words_follow_the_worst_wound(wounds: tuple[str, ...], status: str, word: str) -> None:
     """No wound: unhurt; light wounds only: hurt; a serious or critical one: badly hurt; then down and out."""
     c = Combatant(name="Grak", status=status)
-    state_as(c, WacCombatant).wounds = [WoundRecord(location="chest", severity=s) for s in wounds]
+    WacCombatant.of(c).wounds = [WoundRecord(location="chest", severity=s) for s in wounds]
     assert SYSTEM.condition(c) == word
 
 
