@@ -4,6 +4,8 @@ reading a stored encounter asks for. A new system is a new package under ``rules
 and one more entry in ``SYSTEMS``."""
 from __future__ import annotations
 
+from functools import cache
+
 from rules.errors import NotFound
 from rules.system import RuleSystem
 from rules.systems.coup_de_grace import CoupDeGraceSystem
@@ -17,21 +19,25 @@ __all__ = ["SYSTEMS", "get_system", "find_system", "system_keys", "all_systems"]
 #: the systems, in the order the `/encounter start` choice lists them
 SYSTEMS: tuple[type[RuleSystem], ...] = (CoupDeGraceSystem, KnightsOfValourSystem, ToteSystem, DamageGridSystem, WarAndCombatSystem)
 
-#: one instance of each: a system holds no state of its own
-_INSTANCES: tuple[RuleSystem, ...] = tuple(cls() for cls in SYSTEMS)
+
+
+@cache
+def _instance(cls: type[RuleSystem]) -> RuleSystem:
+    """The one instance of ``cls``: a system holds no state of its own."""
+    return cls()
 
 
 def all_systems() -> list[RuleSystem]:
-    return list(_INSTANCES)
+    return [_instance(cls) for cls in SYSTEMS]
 
 
 def system_keys() -> list[str]:
-    return [s.key for s in _INSTANCES]
+    return [cls.key for cls in SYSTEMS]
 
 
 def find_system(key: str | None) -> RuleSystem | None:
     """The system called ``key``, or None."""
-    return next((s for s in _INSTANCES if s.key == key), None)
+    return next((_instance(cls) for cls in SYSTEMS if cls.key == key), None)
 
 
 def get_system(key: str) -> RuleSystem:

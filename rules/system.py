@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 
 from rules.actions import Act, Action, ActionContext, make_action
@@ -35,6 +35,7 @@ __all__ = [
     "Highlight",
     "Prompt",
     "RuleSystem",
+    "SystemContract",
     "MAX_COMBATANTS",
     "MAX_COPIES",
 ]
@@ -120,6 +121,45 @@ class Resolution:
 
 #: the actions by which the acting combatant can end its own turn
 _TURN_KINDS = frozenset({"next", "move", "attack", "coupdegrace", "act"})
+
+
+@runtime_checkable
+class SystemContract(Protocol):
+    """What a rule system says, in one screen: each of the five declares every one of these itself
+    (a test checks). Everything else on `RuleSystem` is shared behaviour a system may leave as it is."""
+
+    # who it is, and its board
+    key: ClassVar[str]
+    title: ClassVar[str]
+    map_kinds: ClassVar[tuple[str, ...]]
+    default_map: ClassVar[str | None]
+    terrain_kinds: ClassVar[tuple[str, ...]]
+    uses_facing: ClassVar[bool]
+    # its declarations: encounter options, `/act` actions (each with its handler and words), the
+    # words of `/attack` `/coupdegrace` `/move`, effect values, the rules in short, its state models
+    options: ClassVar[OptionSet]
+    actions: ClassVar[ActionTable]
+    commands: ClassVar[ActionTable]
+    effect_values: ClassVar[tuple[SheetKey, ...]]
+    rules_summary: ClassVar[tuple[str, ...]]
+    combatant_state: ClassVar[type[CombatantState]]
+    encounter_state: ClassVar[type[EncounterState]]
+
+    # its sheets
+    def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]: ...
+    def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]: ...
+    def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]: ...
+
+    # its turns
+    def turn(self, enc: Encounter) -> Turn: ...
+    def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]: ...
+
+    # `/move`, `/attack` and `/coupdegrace` (`/act` goes to the handlers in ``actions``)
+    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
 
 
 class RuleSystem(FightRules):

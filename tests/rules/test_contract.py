@@ -9,7 +9,7 @@ from rules.errors import IllegalAction
 from rules.events import Event
 from rules.models import Combatant, Encounter, MapState
 from rules.registry import SYSTEMS, all_systems, get_system
-from rules.system import RuleSystem
+from rules.system import RuleSystem, SystemContract
 from rules.state import CombatantState, EncounterState
 from rules.systems.knights_of_valour import KnightsOfValourSystem
 from rules.systems.knights_of_valour.events import Narrated
@@ -87,3 +87,17 @@ def test_a_handler_needing_a_map_is_refused_without_one() -> None:
     enc = Encounter(system=system.key, combatants=[Combatant(name="Ann")])
     with pytest.raises(IllegalAction, match="no map"):
         system.context(enc, Act(name="recover", actor="Ann"), Dice.fixed(())).need_grid()
+
+
+def _contract_names() -> set[str]:
+    """The names `SystemContract` lists: its declarations and its methods."""
+    methods = {n for n, v in vars(SystemContract).items() if callable(v) and not n.startswith("_")}
+    return set(SystemContract.__annotations__) | methods
+
+
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
+def test_every_system_says_what_the_contract_lists(system) -> None:
+    """Each of the five is a `SystemContract` and declares every name of it on its own class, none left to the base."""
+    assert isinstance(system, SystemContract)
+    said = {n for cls in type(system).__mro__ if cls is not RuleSystem and issubclass(cls, RuleSystem) for n in vars(cls)}
+    assert _contract_names() - said == set()
