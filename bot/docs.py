@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 from rules.effects import change_range
-from rules.system import RuleSystem, all_systems
+from rules.system import RuleSystem
+from rules.registry import all_systems
 
 __all__ = ["ROOT", "broken_links", "documents", "system_page", "system_tables", "systems_list",
            "write_blocks", "write_docs", "main"]
@@ -60,6 +61,9 @@ def system_tables(system: RuleSystem) -> str:
     if len(system.actions):
         lines += ["", "Actions (`/act action:`):", ""]
         lines += [f"- {line}" for line in system.actions.lines()]
+    if system.commands.command_lines():
+        lines += ["", "Words of the other commands (`options:`):", ""]
+        lines += [f"- {line}" for line in system.commands.command_lines()]
     return "\n".join(lines)
 
 

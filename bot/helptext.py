@@ -4,7 +4,7 @@ from __future__ import annotations
 from rules.effects import change_range
 from rules.errors import InputError
 from rules.report import Report
-from rules.system import all_systems, get_system
+from rules.registry import all_systems, get_system
 
 __all__ = ["help_report", "COMMANDS", "PART_NAMES"]
 
@@ -74,7 +74,8 @@ def help_report(system_key: str | None = None, part: str | None = None) -> Repor
         return Report(
             f"📖 {system.title}: /act actions",
             ["`/act action:NAME` with `target`, `options` and `roll` where the action takes them."],
-            _chunked("Actions", list(system.actions.lines()) or ["This system has no `/act` actions."]),
+            _chunked("Actions", list(system.actions.lines()) or ["This system has no `/act` actions."])
+            + _chunked("Options of /attack, /coupdegrace, /move", list(system.commands.command_lines())),
         )
     if part == "options":
         lines = [f"`{k}`: {v}" for k, v in system.options_help.items()] or ["This system has no options."]

@@ -14,10 +14,10 @@ from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
 from bot.tree import NotShown, answer, defer, release
-from rules.errors import InputError
+from rules.errors import InputError, RulesError
 from rules.report import COLOURS, Report
 from rules.sheet import parse_options, parse_pairs, parse_sheet_edit
-from rules.system import get_system
+from rules.registry import get_system
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.app import Skirmish
@@ -34,6 +34,7 @@ __all__ = [
     "action_autocomplete",
     "facing_autocomplete",
     "option_autocomplete",
+    "words_autocomplete",
     "service_of",
     "defer",
     "defer_path_search",
@@ -209,6 +210,25 @@ async def action_autocomplete(interaction: discord.Interaction, current: str) ->
         return []
     system = get_system(enc.system)
     return _choices(system.actions_for(enc, _actor(enc, interaction)), current)
+
+
+async def words_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The `options:` words the action declares (`/act`'s chosen action, or the command itself):
+    the last word of ``current`` completed; the words before it are kept."""
+    enc = await _encounter(interaction)
+    command = interaction.command.name if interaction.command is not None else ""
+    if enc is None:
+        return []
+    system = get_system(enc.system)
+    table = system.actions if command == "act" else system.commands
+    name = getattr(interaction.namespace, "action", None) if command == "act" else command
+    try:
+        spec = table.get(name)
+    except RulesError:
+        return []
+    head, _, word = current.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    return _choices([prefix + w for w in spec.words.completions(word)])
 
 
 async def option_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

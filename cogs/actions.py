@@ -18,6 +18,7 @@ from cogs._common import (
     service_of,
     target_autocomplete,
     weapon_autocomplete,
+    words_autocomplete,
 )
 from rules.actions import Act, ActionBase, make_action
 
@@ -40,7 +41,7 @@ class ActionsCog(commands.Cog):
         options="Extra choices the system reads (see /help)",
         roll=ROLL,
     )
-    @app_commands.autocomplete(combatant=combatant_autocomplete, facing=facing_autocomplete)
+    @app_commands.autocomplete(combatant=combatant_autocomplete, facing=facing_autocomplete, options=words_autocomplete)
     async def move(
         self,
         interaction: discord.Interaction,
@@ -64,7 +65,9 @@ class ActionsCog(commands.Cog):
         roll=ROLL,
         options='Extra choices, e.g. "adv" (see /help)',
     )
-    @app_commands.autocomplete(combatant=combatant_autocomplete, target=target_autocomplete, weapon=weapon_autocomplete)
+    @app_commands.autocomplete(
+        combatant=combatant_autocomplete, target=target_autocomplete, weapon=weapon_autocomplete, options=words_autocomplete,
+    )
     async def attack(
         self,
         interaction: discord.Interaction,
@@ -83,7 +86,9 @@ class ActionsCog(commands.Cog):
         combatant="Who strikes (default: yours whose turn it is)", target="The downed foe", weapon="Which weapon", roll=ROLL,
         options='The system\'s strike options, as for /attack (e.g. "aim=health")',
     )
-    @app_commands.autocomplete(combatant=combatant_autocomplete, target=target_autocomplete, weapon=weapon_autocomplete)
+    @app_commands.autocomplete(
+        combatant=combatant_autocomplete, target=target_autocomplete, weapon=weapon_autocomplete, options=words_autocomplete,
+    )
     async def coupdegrace(
         self,
         interaction: discord.Interaction,
@@ -109,7 +114,7 @@ class ActionsCog(commands.Cog):
     )
     @app_commands.autocomplete(
         action=action_autocomplete, combatant=combatant_autocomplete, target=target_autocomplete, weapon=weapon_autocomplete,
-        facing=facing_autocomplete,
+        facing=facing_autocomplete, options=words_autocomplete,
     )
     async def act(
         self,

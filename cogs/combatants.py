@@ -11,7 +11,8 @@ from cogs._common import (
     Sheet, SheetEdit, _choices, _encounter, combatant_autocomplete, ctx_of, facing_autocomplete, reply, service_of, target_autocomplete,
 )
 from rules.actions import Add, make_action
-from rules.system import MAX_COPIES, get_system
+from rules.system import MAX_COPIES
+from rules.registry import get_system
 
 SheetT = app_commands.Transform[dict, Sheet]
 SheetEditT = app_commands.Transform[tuple, SheetEdit]

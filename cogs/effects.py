@@ -11,7 +11,7 @@ from cogs._common import _choices, _encounter, ctx_of, reply, service_of, target
 from cogs.encounter import PUBLIC_HELP
 from rules.actions import make_action
 from rules.effects import MAX_DURATION
-from rules.system import get_system
+from rules.registry import get_system
 
 
 async def ends_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -12,7 +12,7 @@ from cogs.buttons import ask
 from cogs._common import Options, _choices, ctx_of, defer, option_autocomplete, reply, service_of, target_autocomplete
 from rules.errors import InputError
 from rules.models import MAX_CELL_HEIGHT, TERRAIN_KINDS
-from rules.system import all_systems, get_system
+from rules.registry import all_systems, get_system
 
 SYSTEM_CHOICES = [app_commands.Choice(name=s.title, value=s.key) for s in all_systems()]
 #: the `public` option of the replies that only the caller sees by default

@@ -9,13 +9,18 @@ uses (`Move` has ``to``/``path``, `Attack` has ``target``/``weapon``...). The se
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from rules.dice import Dice
 from rules.errors import IllegalAction
+from rules.events import Event
+from rules.geometry import Grid
+from rules.options import NO_WORDS, OptionSet, OptionValues
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
@@ -39,8 +44,11 @@ __all__ = [
     "ActionKind",
     "ACTION_KINDS",
     "make_action",
+    "ActionContext",
+    "Handler",
     "ActionSpec",
     "ActionTable",
+    "action_name",
 ]
 
 
@@ -185,12 +193,45 @@ def make_action(kind: str, *, lenient: bool = False, **fields: Any) -> ActionBas
 
 
 @dataclass(frozen=True)
+class ActionContext:
+    """What an `/act` handler works with: the encounter it changes (the private copy of this
+    resolution), its map, the encounter's options as the rules use them, the dice, and the
+    acting combatant (None where the action names none, such as a GM's)."""
+
+    encounter: Encounter
+    grid: Grid | None
+    options: OptionValues
+    dice: Dice
+    actor: Combatant | None = None
+    #: the action's own ``options:`` words, read by its declaration (`ActionSpec.words`)
+    words: OptionValues = field(default_factory=lambda: OptionValues({}))
+
+    def need_grid(self) -> Grid:
+        """The map; an action that needs one is refused on an encounter without."""
+        if self.grid is None:
+            raise IllegalAction("This encounter has no map: this action needs one.")
+        return self.grid
+
+
+#: the one signature of an `/act` handler
+Handler = Callable[[ActionContext, Act], list[Event]]
+
+
+def action_name(name: str | None) -> str:
+    """An action's name as typed, in the form the tables use: ``Shoot & Move`` -> ``shoot-and-move``."""
+    name = (name or "").strip().lower().replace("&", "and").replace("_", "-").replace(" ", "-")
+    return re.sub("-+", "-", name)
+
+
+@dataclass(frozen=True)
 class ActionSpec:
     """One `/act` action of a system, declared once.
 
     ``cost`` is shown in ``/help`` ("1 initiative", "4 MP"); ``gm_only`` actions belong to the
-    GM and to no combatant; ``options`` documents the ``options:`` words it reads; ``legal``
-    says whether a combatant may take it now (autocomplete offers only those).
+    GM and to no combatant; ``words`` declares the ``options:`` words it reads (`rules.options`:
+    ``/help``, autocomplete and the one reader come from it); ``legal`` says whether a combatant
+    may take it now (autocomplete offers only those); ``handler`` resolves it
+    (`RuleSystem.act` calls it with an :class:`ActionContext`, whose ``words`` hold them typed).
     """
 
     name: str
@@ -198,15 +239,17 @@ class ActionSpec:
     cost: str = ""
     gm_only: bool = False
     target: bool = False
-    options: tuple[tuple[str, str], ...] = ()
+    #: the ``options:`` words, declared
+    words: OptionSet = field(default=NO_WORDS, compare=False)
     legal: Callable[["Encounter", "Combatant | None"], bool] | None = field(default=None, compare=False)
+    #: resolves the `/act` action (a command's entry in `RuleSystem.commands` declares only words)
+    handler: Handler | None = field(default=None, compare=False)
 
     def line(self) -> str:
         """One line for ``/help`` and the README: ``**assault** (2): ... Options: ...``."""
         cost = f" ({self.cost})" if self.cost else ""
         who = " GM only." if self.gm_only else ""
-        opts = "".join(f" `{k}`: {v}." for k, v in self.options)
-        return f"`{self.name}`{cost}: {self.help}.{who}{opts}"
+        return f"`{self.name}`{cost}: {self.help}.{who}{self.words.word_lines()}"
 
 
 class ActionTable:
@@ -234,7 +277,7 @@ class ActionTable:
         return tuple(s.name for s in self.specs if s.gm_only)
 
     def get(self, name: str | None) -> ActionSpec:
-        spec = self._by_name.get((name or "").strip().lower())
+        spec = self._by_name.get(action_name(name))
         if spec is None:
             known = ", ".join(self._by_name) or "none"
             raise IllegalAction(f"`{name}` is not an action here. Actions: {known}.")
@@ -246,3 +289,7 @@ class ActionTable:
 
     def lines(self) -> Sequence[str]:
         return [s.line() for s in self.specs]
+
+    def command_lines(self) -> Sequence[str]:
+        """The words of each command this table declares (`RuleSystem.commands`), for ``/help`` and the README."""
+        return [f"`/{s.name}`:{s.words.word_lines()}" for s in self.specs if len(s.words)]

@@ -5,6 +5,10 @@ declaration checks ``/encounter settings options:"key=value"`` (and imports), fe
 autocomplete and the README's tables, and reads the GM's values into one typed
 :class:`OptionValues`, parsed once per distinct set of values and shared after that.
 
+An action's own ``options:`` words (`rules.actions.ActionSpec.words`) are declared the same
+way and read by :meth:`OptionSet.read_words`, the one reader of them: ``keep=2``, a flag such
+as ``push``, or a word typed alone for an option that takes one (``far`` for ``to=far``).
+
 Reading follows the sheet keys' rules (:class:`rules.sheet.SheetKey`): whole numbers within
 their range, choices from a list, ``yes``/``no``, or a ``parse`` function for structured
 values (a weapon list). A value the rules cannot use is an :class:`~rules.errors.InputError`
@@ -18,10 +22,11 @@ from functools import lru_cache
 from typing import Any
 
 from rules.errors import InputError, SheetError
-from rules.sheet import SheetKey, read_int, unprintable
+from rules.sheet import SheetKey, read_int, unprintable, whole_number
 
 __all__ = [
     "Option", "OptionSet", "OptionValues", "int_option", "choice_option", "yes_no_option", "text_option", "AUTO_END",
+    "flag_word", "name_word", "keyed_words", "NO_WORDS",
 ]
 
 #: how a refusal of an option's value ends
@@ -48,6 +53,9 @@ class Option:
     choices: Sequence[str] = ()
     parse: Callable[[str], Any] | None = field(default=None, compare=False)
     accepts: str | None = None
+    #: as an action's word: it may be typed alone: a flag's name (``push``), one of the choices
+    #: (``far`` for ``to=far``), or the value of a number or a name (``3`` for ``by=3``)
+    bare: bool = False
 
     def _key(self) -> SheetKey:
         return SheetKey(
@@ -94,13 +102,31 @@ class Option:
         return SheetKey(self.name, self.help, default=value).default_text() if not isinstance(value, Mapping) else "none"
 
 
-def int_option(name: str, default: int, minimum: int, maximum: int, help: str) -> Option:
-    return Option(name, help, "int", default, minimum, maximum)
+def int_option(name: str, default: int | None, minimum: int, maximum: int, help: str, *, bare: bool = False) -> Option:
+    return Option(name, help, "int", default, minimum, maximum, bare=bare)
 
 
-def choice_option(name: str, choices: Sequence[str], help: str) -> Option:
-    """The first of ``choices`` is the default."""
-    return Option(name, help, "choice", None, choices=tuple(choices))
+def choice_option(name: str, choices: Sequence[str], help: str, *, bare: bool = False) -> Option:
+    """The first of ``choices`` is the default (of an encounter option; an action's word not given is None)."""
+    return Option(name, help, "choice", None, choices=tuple(choices), bare=bare)
+
+
+def flag_word(name: str, help: str) -> Option:
+    """An action's word that is there or not: ``push`` (``push=yes`` and ``push=no`` are read too)."""
+    return Option(name, help, "bool", False, bare=True)
+
+
+def name_word(name: str, help: str, *, bare: bool = False, accepts: str = "NAME") -> Option:
+    """An action's word naming something (an ally, a weapon, a spell): ``ally=Ann``; ``accepts``
+    says what it names in ``/help`` (``aim=LOCATION``)."""
+    return Option(name, help, "custom", None, parse=str.strip, accepts=accepts, bare=bare)
+
+
+def keyed_words(name: str, help: str, minimum: int, maximum: int, accepts: str, example: str) -> Option:
+    """An action's words whose names the rules cannot list ahead (a target's grid locations and
+    weapons): every ``key=N`` the action's other words do not name, read into one dict
+    ``{key: N}`` (N a whole number within the range); the handler checks the keys."""
+    return Option(name, help, "keyed", None, minimum, maximum, choices=(example,), accepts=accepts)
 
 
 def yes_no_option(name: str, default: bool, help: str) -> Option:
@@ -184,6 +210,124 @@ class OptionSet:
     def rows(self) -> list[tuple[str, str, str, str]]:
         """``(name, meaning, accepted values, default)`` for the README and ``/help``."""
         return [(o.name, o.help, o.accepted(), o.default_text()) for o in self.options]
+
+    # -- an action's `options:` words -------------------------------------------------------------
+    def read_words(self, given: Mapping[str, str], action: str) -> OptionValues:
+        """The words of ``action`` (its `options:`, as `rules.sheet.parse_options` reads them)
+        typed by these declarations; a word not given is None (a flag: False). A word not
+        declared, a bad value or a word given twice is refused (`refuse_word`)."""
+        values: dict[str, Any] = {}
+        keyed = next((o for o in self.options if o.kind == "keyed"), None)
+        for key, raw in given.items():
+            if keyed is not None and key not in self._by_name and raw != "":
+                values.setdefault(keyed.name, {})[key] = self._keyed_value(keyed, key, raw, action)
+                continue
+            option, text = self._word(key, raw, action)
+            if option.name in values:
+                raise self.refuse_word(action, f"`{option.name}` is given twice in `options`", option)
+            values[option.name] = self._word_value(option, text, action)
+        empty = {"bool": False, "keyed": {}}
+        return OptionValues({o.name: values.get(o.name, empty.get(o.kind)) for o in self.options})
+
+    def _keyed_value(self, option: Option, key: str, raw: str, action: str) -> int:
+        assert option.minimum is not None and option.maximum is not None
+        value = whole_number(raw, option.minimum, option.maximum)
+        if value is None:
+            what = f"a whole number from {option.minimum} to {option.maximum}"
+            raise self.refuse_word(action, f"`{key[:20]}` must be {what}, not `{raw[:20]}`", option)
+        return value
+
+    def refuse_word(self, action: str, problem: str, option: Option | None = None) -> InputError:
+        """The one refusal of an action's words: ``action``, what is wrong, and what to type instead."""
+        if not self.options:
+            return InputError(f"`{action}`: {problem}: it reads no `options` words. Leave `options` out.")
+        instead = f"e.g. `options:\"{self.example(option)}\"`" if option is not None else f"one of {self.forms()}"
+        return InputError(f"`{action}`: {problem}. Type {instead}.")
+
+    def _word(self, key: str, raw: str, action: str) -> tuple[Option, str]:
+        """The option ``key`` (``raw``: its value, "" when typed alone) gives, and its value as text."""
+        option = self._by_name.get(key)
+        if option is not None:
+            if raw == "" and option.kind != "bool":
+                raise self.refuse_word(action, f"`{key}` needs a value", option)
+            return option, "yes" if raw == "" else raw
+        if raw == "":
+            for option in self.options:
+                if option.bare and option.kind == "choice" and key in option.choices:
+                    return option, key
+            for option in self.options:
+                if option.bare and option.kind in ("int", "custom"):
+                    return option, key
+        raise self.refuse_word(action, f"`{key[:20]}` is not one of its `options` words" if self.options else f"`{key[:20]}` is not read")
+
+    def _word_value(self, option: Option, text: str, action: str) -> Any:
+        text = text.strip()
+        if option.kind == "int" and option.minimum is not None and option.maximum is not None:
+            value = whole_number(text, option.minimum, option.maximum)
+            if value is None:
+                what = f"a whole number from {option.minimum} to {option.maximum}"
+                raise self.refuse_word(action, f"`{option.name}` must be {what}, not `{text[:20]}`", option)
+            return value
+        try:
+            return option._key().read(text)
+        except SheetError:
+            what = f"one of {option.accepted()}" if option.kind in ("choice", "bool") else option.accepted()
+            raise self.refuse_word(action, f"`{option.name}` must be {what}, not `{text[:20]}`", option) from None
+
+    @staticmethod
+    def form(option: Option) -> str:
+        """How the word is typed: ``push``, ``far|close``, ``keep=N``, ``ally=NAME``."""
+        if option.kind in ("bool", "keyed"):
+            return option.accepts if option.kind == "keyed" and option.accepts else option.name
+        value = "|".join(option.choices) if option.kind == "choice" else "N" if option.kind == "int" else option.accepts or "TEXT"
+        return value if option.bare and option.kind == "choice" else f"{option.name}={value}"
+
+    def forms(self) -> str:
+        return ", ".join(f"`{self.form(o)}`" for o in self.options)
+
+    @staticmethod
+    def example(option: Option) -> str:
+        """One word ``option`` reads, for a refusal to show."""
+        if option.kind == "bool":
+            return option.name
+        if option.kind == "keyed":
+            return option.choices[0]
+        if option.kind == "choice" and option.choices:
+            return option.choices[0] if option.bare else f"{option.name}={option.choices[0]}"
+        if option.kind == "int":
+            return f"{option.name}={option.minimum if option.minimum is not None else 1}"
+        return f"{option.name}={option.accepts or 'TEXT'}"
+
+    def word_lines(self) -> str:
+        """The words for ``/help`` and the README: `` `keep=N`: the skill die to keep (1–6).``"""
+        out = []
+        for o in self.options:
+            bounds = f" (from {o.minimum} to {o.maximum})" if o.kind == "int" and o.minimum is not None else ""
+            bounds = f" (N from {o.minimum} to {o.maximum})" if o.kind == "keyed" else bounds
+            alone = f" (or alone: `{o.accepts or 'N'}`)" if o.bare and o.kind in ("int", "custom") else ""
+            out.append(f" `{self.form(o)}`{alone}: {o.help}{bounds}.")
+        return "".join(out)
+
+    def completions(self, word: str) -> list[str]:
+        """The words that complete ``word`` (what is typed so far), for autocomplete."""
+        key, eq, value = word.lower().partition("=")
+        out: list[str] = []
+        for o in self.options:
+            if eq:
+                if o.name == key and o.kind == "choice":
+                    out += [f"{o.name}={c}" for c in o.choices if c.startswith(value)]
+                continue
+            if o.kind == "bool" and o.name.startswith(key):
+                out.append(o.name)
+            elif o.kind == "choice" and o.bare:
+                out += [c for c in o.choices if c.startswith(key)]
+            if o.kind not in ("bool", "keyed") and o.name.startswith(key):
+                out.append(f"{o.name}=")
+        return out
+
+
+#: an action that reads no `options:` words
+NO_WORDS = OptionSet()
 
 
 #: shared by every system with a `RuleSystem.turn_done` rule: a turn with nothing left to do ends by itself

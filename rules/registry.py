@@ -1,57 +1,47 @@
-"""The registry of rule systems: ``SYSTEM_MODULES`` in the order `/encounter start` lists them,
-``get_system(key)``, ``all_systems()``. A new system is a new package under ``rules/systems/``
-that calls :func:`register` and one more line in ``SYSTEM_MODULES``."""
+"""The registry of rule systems: ``SYSTEMS`` in the order `/encounter start` lists them,
+``get_system(key)``, ``all_systems()``, and each system's typed state (``state_models``), which
+reading a stored encounter asks for. A new system is a new package under ``rules/systems/``
+and one more entry in ``SYSTEMS``."""
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, TypeVar
+from functools import cache
 
 from rules.errors import NotFound
+from rules.system import RuleSystem
+from rules.systems.coup_de_grace import CoupDeGraceSystem
+from rules.systems.damage_grid import DamageGridSystem
+from rules.systems.knights_of_valour import KnightsOfValourSystem
+from rules.systems.tote import ToteSystem
+from rules.systems.war_and_combat import WarAndCombatSystem
 
-if TYPE_CHECKING:  # pragma: no cover
-    from rules.system import RuleSystem
+__all__ = ["SYSTEMS", "get_system", "find_system", "system_keys", "all_systems"]
 
-__all__ = ["SYSTEM_MODULES", "register", "get_system", "system_keys", "all_systems"]
-
-#: the system packages, in the order the `/encounter start` choice lists them
-SYSTEM_MODULES: tuple[str, ...] = (
-    "rules.systems.coup_de_grace",
-    "rules.systems.knights_of_valour",
-    "rules.systems.tote",
-    "rules.systems.damage_grid",
-    "rules.systems.war_and_combat",
-)
-
-_REGISTRY: dict[str, "RuleSystem"] = {}
-S = TypeVar("S", bound="type[RuleSystem]")
+#: the systems, in the order the `/encounter start` choice lists them
+SYSTEMS: tuple[type[RuleSystem], ...] = (CoupDeGraceSystem, KnightsOfValourSystem, ToteSystem, DamageGridSystem, WarAndCombatSystem)
 
 
-def register(cls: S) -> S:
-    """Class decorator: add a system to the registry under its ``key``."""
-    if not cls.key:
-        raise ValueError("a rule system needs a key")
-    _REGISTRY[cls.key] = cls()
-    return cls
+
+@cache
+def _instance(cls: type[RuleSystem]) -> RuleSystem:
+    """The one instance of ``cls``: a system holds no state of its own."""
+    return cls()
 
 
-def _load() -> None:
-    if len(_REGISTRY) < len(SYSTEM_MODULES):
-        for mod in SYSTEM_MODULES:
-            importlib.import_module(mod)
-
-
-def all_systems() -> list["RuleSystem"]:
-    _load()
-    return list(_REGISTRY.values())
+def all_systems() -> list[RuleSystem]:
+    return [_instance(cls) for cls in SYSTEMS]
 
 
 def system_keys() -> list[str]:
-    return [s.key for s in all_systems()]
+    return [cls.key for cls in SYSTEMS]
 
 
-def get_system(key: str) -> "RuleSystem":
-    _load()
-    try:
-        return _REGISTRY[key]
-    except KeyError:
-        raise NotFound(f"There is no rule system `{key}`. Systems: {', '.join(_REGISTRY)}.") from None
+def find_system(key: str | None) -> RuleSystem | None:
+    """The system called ``key``, or None."""
+    return next((_instance(cls) for cls in SYSTEMS if cls.key == key), None)
+
+
+def get_system(key: str) -> RuleSystem:
+    system = find_system(key)
+    if system is None:
+        raise NotFound(f"There is no rule system `{key}`. Systems: {', '.join(system_keys())}.")
+    return system

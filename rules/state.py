@@ -1,19 +1,20 @@
 """Typed per-system state: each system declares a model for its combatants and its encounters.
 
 ``Combatant.state`` and ``Encounter.state`` hold instances of the system's models (subclasses
-of :class:`CombatantState` and :class:`EncounterState`). A stored or imported encounter is read
-with the models of its ``system``, so every load and import checks the state field by field;
-an unknown key or a wrong type is a validation error, never a surprise in a later command.
+of :class:`CombatantState` and :class:`EncounterState`), which the system class names
+(``RuleSystem.combatant_state``, ``RuleSystem.encounter_state``). A stored or imported
+encounter is read with the models of its ``system``, asked of the registry, so every load and
+import checks the state field by field; an unknown key or a wrong type is a validation error,
+never a surprise in a later command. ``Model.of(holder)`` is a combatant's or an encounter's
+state as its system's model: the one way the rules read it.
 """
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["CombatantState", "EncounterState", "register_state", "register_upgrade", "state_types", "typed_state", "state_as"]
+__all__ = ["CombatantState", "EncounterState", "typed_state", "state_as"]
 
 
 class CombatantState(BaseModel):
@@ -25,37 +26,21 @@ class CombatantState(BaseModel):
         """The fields that differ from a new combatant's, for `/combatant show`."""
         return self.model_dump(exclude_defaults=True)
 
+    @classmethod
+    def of(cls, combatant: Any) -> Self:
+        """``combatant``'s state as this model (`state_as`)."""
+        return state_as(combatant, cls)
+
 
 class EncounterState(BaseModel):
     """A system's per-encounter state. Subclasses declare their fields with defaults."""
 
     model_config = ConfigDict(extra="forbid")
 
-
-_TYPES: dict[str, tuple[type[CombatantState], type[EncounterState]]] = {}
-#: per system, a function that brings an encounter's raw data written by older code up to date
-_UPGRADES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
-#: the module that registers every system (imported on the first look-up of an unknown key)
-_REGISTRY_MODULE = "rules.registry"
-
-
-def register_state(key: str, combatant: type[CombatantState], encounter: type[EncounterState]) -> None:
-    """Declare the state models of system ``key`` (each system's package does this once)."""
-    _TYPES[key] = (combatant, encounter)
-
-
-def register_upgrade(key: str, upgrade: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
-    """Declare how system ``key`` reads an encounter stored by older code (a whole encounter's
-    raw data in, the same shape as today's out): for state that moved between the combatants'
-    and the encounter's parts, which a state model alone cannot see."""
-    _UPGRADES[key] = upgrade
-
-
-def state_types(key: str) -> tuple[type[CombatantState], type[EncounterState]] | None:
-    """The state models of system ``key``, or None where no system declares them."""
-    if key not in _TYPES:
-        importlib.import_module(_REGISTRY_MODULE).all_systems()
-    return _TYPES.get(key)
+    @classmethod
+    def of(cls, encounter: Any) -> Self:
+        """``encounter``'s state as this model (`state_as`)."""
+        return state_as(encounter, cls)
 
 
 def _typed(value: Any, model: type[BaseModel]) -> Any:
@@ -86,15 +71,14 @@ def typed_state(data: Any) -> Any:
     """
     if not isinstance(data, dict):
         return data
-    key = data.get("system")
-    types = state_types(key) if isinstance(key, str) else None
-    if types is None:
+    from rules.registry import find_system  # the registry imports every system, and they this module
+
+    system = find_system(data.get("system")) if isinstance(data.get("system"), str) else None
+    if system is None:
         return data
-    combatant_type, encounter_type = types
+    combatant_type, encounter_type = system.combatant_state, system.encounter_state
     out = dict(data)
-    upgrade = _UPGRADES.get(key)
-    if upgrade is not None:
-        out = upgrade(out)
+    out = system.upgrade_state(out)
     out["state"] = _typed(out.get("state"), encounter_type)
     combatants = out.get("combatants")
     if isinstance(combatants, list):

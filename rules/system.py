@@ -1,4 +1,4 @@
-"""The rule-system protocol, the actions it resolves, and the registry of systems.
+"""The rule-system base class and the actions it resolves (the systems are listed in `rules.registry`).
 
 ``system.resolve(encounter, action, dice)`` returns a NEW encounter and the events that
 happened, or raises a :class:`~rules.errors.RulesError`; the encounter passed in is never
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 
-from rules.actions import Action, make_action
+from rules.actions import Act, Action, ActionContext, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotAllowed, RulesError
 from rules.fight import FightRules
@@ -24,7 +24,7 @@ from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import OptionSet, OptionValues
 from rules.actions import ActionTable
 from rules.present import Presenter
-from rules.state import CombatantState, state_types
+from rules.state import CombatantState, EncounterState
 from rules.sheet import SheetKey, read_sheet, unprintable
 
 __all__ = [
@@ -35,10 +35,7 @@ __all__ = [
     "Highlight",
     "Prompt",
     "RuleSystem",
-    "register",
-    "get_system",
-    "system_keys",
-    "all_systems",
+    "SystemContract",
     "MAX_COMBATANTS",
     "MAX_COPIES",
 ]
@@ -128,6 +125,45 @@ class Resolution:
 _TURN_KINDS = frozenset({"next", "move", "attack", "coupdegrace", "act"})
 
 
+@runtime_checkable
+class SystemContract(Protocol):
+    """What a rule system says, in one screen: each of the five declares every one of these itself
+    (a test checks). Everything else on `RuleSystem` is shared behaviour a system may leave as it is."""
+
+    # who it is, and its board
+    key: ClassVar[str]
+    title: ClassVar[str]
+    map_kinds: ClassVar[tuple[str, ...]]
+    default_map: ClassVar[str | None]
+    terrain_kinds: ClassVar[tuple[str, ...]]
+    uses_facing: ClassVar[bool]
+    # its declarations: encounter options, `/act` actions (each with its handler and words), the
+    # words of `/attack` `/coupdegrace` `/move`, effect values, the rules in short, its state models
+    options: ClassVar[OptionSet]
+    actions: ClassVar[ActionTable]
+    commands: ClassVar[ActionTable]
+    effect_values: ClassVar[tuple[SheetKey, ...]]
+    rules_summary: ClassVar[tuple[str, ...]]
+    combatant_state: ClassVar[type[CombatantState]]
+    encounter_state: ClassVar[type[EncounterState]]
+
+    # its sheets
+    def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]: ...
+    def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]: ...
+    def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]: ...
+
+    # its turns
+    def turn(self, enc: Encounter) -> Turn: ...
+    def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]: ...
+
+    # `/move`, `/attack` and `/coupdegrace` (`/act` goes to the handlers in ``actions``)
+    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+
+
 class RuleSystem(FightRules):
     """Base class of every rule system. Subclasses set the class attributes and override the
     action handlers they support; each handler mutates the private copy it is given."""
@@ -152,6 +188,10 @@ class RuleSystem(FightRules):
     options: ClassVar[OptionSet] = OptionSet()
     #: the `/act` actions, declared once (`rules.actions.ActionTable`)
     actions: ClassVar[ActionTable] = ActionTable()
+    #: the `options:` words `/attack`, `/coupdegrace` and `/move` read, each declared as an
+    #: action named by its command (``attack``, ``coupdegrace``, ``move``); a command left out
+    #: reads none, and its words are not checked
+    commands: ClassVar[ActionTable] = ActionTable()
     #: the rules in short readable lines, for `/help system:` (the README has them in full)
     rules_summary: ClassVar[tuple[str, ...]] = ()
     #: shows this system's events, status lines and board (`rules.present`)
@@ -160,6 +200,15 @@ class RuleSystem(FightRules):
     hp_key: ClassVar[str | None] = None
     #: a combatant joining a fight under way rolls its initiative (`/init roll combatant:`) by itself
     newcomer_rolls: ClassVar[bool] = False
+    #: this system's typed state (`rules.state`): a combatant's, and the encounter's
+    combatant_state: ClassVar[type[CombatantState]] = CombatantState
+    encounter_state: ClassVar[type[EncounterState]] = EncounterState
+
+    def upgrade_state(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An encounter's raw data written by older code, brought up to date (a whole encounter's
+        raw data in, today's shape out): for state that moved between the combatants' and the
+        encounter's parts, which a state model alone cannot see. Read before the state models."""
+        return data
     #: the values an effect may change (`/effect add mods:"attack+1"`): name, help, and the range
     #: of one effect's change; the rules read them through `rules.effects.modifiers`
     effect_values: ClassVar[tuple[SheetKey, ...]] = ()
@@ -312,9 +361,30 @@ class RuleSystem(FightRules):
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         raise IllegalAction(f"{self.title} has no coup-de-grace.")
 
+    def words(self, action: Action) -> OptionValues:
+        """``action``'s own `options:` words, read by the declaration of its `/act` action or its
+        command (`rules.options.OptionSet.read_words`, the one reader and its one refusal)."""
+        if isinstance(action, Act):
+            spec = self.actions.get(action.name)
+        elif action.kind in self.commands:
+            spec = self.commands.get(action.kind)
+        else:
+            return OptionValues({})
+        return spec.words.read_words(getattr(action, "options", {}), spec.name)
+
+    def context(self, enc: Encounter, action: Action, dice: Dice) -> ActionContext:
+        """What a handler works with (`rules.actions.ActionContext`) for ``action`` on ``enc``."""
+        return ActionContext(
+            encounter=enc, grid=enc.grid(), options=self.option_values(enc), dice=dice, actor=enc.find(action.actor),
+            words=self.words(action),
+        )
+
     def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        known = ", ".join(self.act_actions) or "none"
-        raise IllegalAction(f"`{action.name}` is not an action here. Actions: {known}.")
+        """`/act`: the action's declared handler, given the context and the action under its table name."""
+        assert isinstance(action, Act)
+        spec = self.actions.get(action.name)
+        assert spec.handler is not None, f"the /act action {spec.name} declares no handler"
+        return spec.handler(self.context(enc, action, dice), action.model_copy(update={"name": spec.name}))
 
     # -- presentation hooks -------------------------------------------------------------------------
     def prompt(self, enc: Encounter) -> Prompt | None:
@@ -426,8 +496,7 @@ class RuleSystem(FightRules):
         if not side:
             side = self.default_side_gm if (owner is None or owner in enc.gm_ids) else self.default_side_player
         side = self.side_name(enc, side)
-        types = state_types(self.key)
-        c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet, state=types[0]() if types else CombatantState())
+        c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet, state=self.combatant_state())
         self.place(enc, c, action.at, action.facing)
         enc.combatants.append(c)
         where = c.position or getattr(c.state, "band", None)
@@ -673,5 +742,3 @@ class RuleSystem(FightRules):
             raise InputError(f"{self.title} has no variant `{variant}`. Variants: {known}.")
         return variant
 
-
-from rules.registry import all_systems, get_system, register, system_keys  # noqa: E402  (re-exported)

@@ -12,7 +12,8 @@ from rules.errors import RulesError
 from rules.geometry import parse_map_spec
 from rules.models import Encounter, MapState, Settings
 from rules.sheet import parse_pairs
-from rules.system import Resolution, RuleSystem, get_system
+from rules.system import Resolution, RuleSystem
+from rules.registry import get_system
 
 __all__ = ["Scenario", "GM", "PLAYER"]
 

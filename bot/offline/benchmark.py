@@ -70,8 +70,7 @@ from bot.outbound import DEFAULT_PER_SECOND
 from bot.settings import Settings
 from data.store import Change, Store, database_backend, open_store
 from rules.models import Encounter
-from rules.registry import all_systems
-from rules.system import get_system
+from rules.registry import all_systems, get_system
 
 __all__ = ["Config", "QUICK", "FULL", "measure", "targets", "time_rules_steps", "main"]
 

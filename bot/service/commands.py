@@ -27,7 +27,8 @@ from rules.models import (
 from rules.hidden import everyone, players_see
 from rules.report import TYPED, Report, events_report, plural, user_ref
 from rules.sheet import read_int
-from rules.system import Action, RuleSystem, check_plain, get_system
+from rules.system import Action, RuleSystem, check_plain
+from rules.registry import get_system
 
 __all__ = ["Service", "INLINE_IMPORT_BYTES", "NOTIFY_MODES"]
 

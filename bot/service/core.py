@@ -28,7 +28,8 @@ from data.store import (
 from rules.errors import IllegalAction, NotFound
 from rules.models import Encounter
 from rules.report import Report, board_report
-from rules.system import Prompt, Turn, get_system
+from rules.system import Prompt, Turn
+from rules.registry import get_system
 from bot.maps import MapRenderer, shared_renderer
 from bot.service.clock import deadline_times
 from bot.service.turntext import MAX_MESSAGE, mentioned, short_names, turn_text

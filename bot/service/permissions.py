@@ -13,7 +13,8 @@ from rules.dice import Dice, parse_given
 from rules.errors import InputError, NotAllowed, NotFound, RulesError
 from rules.models import Combatant, Encounter
 from rules.report import user_ref
-from rules.system import Action, RuleSystem, get_system
+from rules.system import Action, RuleSystem
+from rules.registry import get_system
 
 __all__ = [
     "COMMAND_NAMES", "GM_ONLY", "require_gm", "require_gm_of", "authorise", "acting", "default_actor",

@@ -22,7 +22,8 @@ from rules.errors import InputError, RulesError
 from rules.geometry import parse_cell
 from rules.models import EXPORT_FORMAT, Encounter, deadline_hours_problem, reminder_hours_problem
 from rules.geometry import MAX_SIDE
-from rules.system import MAX_COMBATANTS, RuleSystem, check_plain, get_system, system_keys
+from rules.system import MAX_COMBATANTS, RuleSystem, check_plain
+from rules.registry import get_system, system_keys
 
 __all__ = [
     "MAX_IMPORT_BYTES",

@@ -19,7 +19,8 @@ from rules.errors import RulesError
 from rules.models import Encounter
 from rules.hidden import players_see
 from rules.report import events_report, plural, user_ref
-from rules.system import Prompt, get_system
+from rules.system import Prompt
+from rules.registry import get_system
 
 __all__ = ["Reminders", "BOT_USER"]
 

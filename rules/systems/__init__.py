@@ -1,1 +1,1 @@
-"""One module per rule system; each registers itself with ``rules.system.register``."""
+"""One package per rule system; `rules.registry.SYSTEMS` lists them."""

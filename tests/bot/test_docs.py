@@ -11,7 +11,7 @@ import pytest
 from bot.docs import ROOT, broken_links, documents, main, system_page, system_tables, write_blocks, write_docs
 from bot.offline.harness import Harness
 from bot.settings import Settings
-from rules.system import all_systems
+from rules.registry import all_systems
 
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"

@@ -6,7 +6,8 @@ import pytest
 from bot.helptext import help_report
 from bot.render import to_embed
 from rules.errors import InputError
-from rules.system import all_systems
+from rules.options import OptionSet
+from rules.registry import all_systems, get_system
 
 PARTS = [None, "sheet", "actions", "options"]
 
@@ -36,6 +37,15 @@ def test_help_explains_every_act_action(system) -> None:  # type: ignore[no-unty
     """The actions page gives every declared `/act` action its line: cost, what it does, its options."""
     text = help_report(system.key, "actions").text()
     assert all(spec.line()[:60] in text for spec in system.actions)
+
+
+@pytest.mark.parametrize("key", ["coup-de-grace", "knights-of-valour", "tote"])
+def test_help_lists_the_declared_words_of_every_action_and_command(key: str) -> None:
+    """The actions page shows each declared `options:` word, of `/act` actions and of `/attack` and the like."""
+    system = get_system(key)
+    text = help_report(key, "actions").text()
+    specs = [*system.actions, *system.commands]
+    assert system.commands.command_lines() and all(f"`{OptionSet.form(o)}`" in text for s in specs for o in s.words)
 
 
 @pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)

@@ -14,7 +14,7 @@ from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 from bot.service import Ctx, Service
 from data.sqlite import SqliteStore
 from rules.errors import NotFound
-from rules.system import get_system
+from rules.registry import get_system
 from tests.cogs import fights
 from tests.cogs.fights import setup_fight
 

@@ -31,7 +31,7 @@ from bot.offline.harness import Clock, Harness, HarnessError, Sent, channel_id_o
 from bot.service import Ctx
 from tests.cogs.fights import BORIN, GRAK
 from rules.errors import RulesError
-from rules.system import all_systems
+from rules.registry import all_systems
 
 CHANNELS = ("general", "thread")
 USERS = ("gm", "bob", "carol", "stranger")
@@ -600,7 +600,7 @@ async def _fuzz_channel(h: Harness, channel: str, base_raw: bytes, rng: random.R
     """``cases`` hostile imports and option changes in one channel; returns (accepted, slowest case)."""
     from bot.service.porting import read_export
     from rules.report import board_report
-    from rules.system import get_system
+    from rules.registry import get_system
 
     service = h.bot.service
     gm, bob = str(user_id_of("gm")), str(user_id_of("bob"))

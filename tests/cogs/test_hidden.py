@@ -7,14 +7,13 @@ import pytest
 
 from bot.offline.harness import Harness, Sent
 from rules.models import Combatant
-from rules.system import get_system
-from rules.state import state_types
+from rules.registry import get_system
 from tests.cogs.fights import export, started_cdg
 
 
 def system_state(system, **fields):
     """A combatant state of ``system`` with ``fields``."""
-    return state_types(system.key)[0](**fields)
+    return system.combatant_state(**fields)
 
 
 def reply(sent: list[Sent]) -> Sent:

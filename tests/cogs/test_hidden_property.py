@@ -22,7 +22,7 @@ from rules.geometry.cells import Cell, parse_cell
 from rules.hidden import Of, names_in
 from rules.models import Encounter
 from rules.present import Presenter
-from rules.system import get_system
+from rules.registry import get_system
 
 HOUR = 3600.0
 

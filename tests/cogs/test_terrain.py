@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from bot.offline.harness import Harness
-from rules.system import get_system
+from rules.registry import get_system
 from tests.cogs.fights import export, setup_fight
 
 CDG = type(get_system("coup-de-grace"))

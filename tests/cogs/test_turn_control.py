@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.offline.harness import Clock, Harness, Sent
-from rules.system import get_system
+from rules.registry import get_system
 from tests.cogs.fights import ADDS, SYSTEMS, borins_turn, export
 
 HOUR = 3600

@@ -95,7 +95,7 @@ async def test_a_pikeman_limits_his_polearms_zone_and_the_map_shows_it(h: Harnes
     text = "\n".join(s.text for s in await h.run("bob", "/map"))
     assert "threatened by Pike, 2 cells" in text and "Pike: obstructed, 2 cells" in text
     refused = reply(await h.run("bob", "/act", action="limit", options="sideways"))
-    assert refused.ephemeral and "`ahead`" in refused.text
+    assert refused.ephemeral and "`sideways` is not one of its `options` words. Type one of `ahead|left|right|full`" in refused.text
 
 
 async def test_the_gm_wounds_and_heals_without_an_attack(h: Harness) -> None:

@@ -60,7 +60,7 @@ async def test_a_bad_guard_is_refused_with_what_to_write(h: Harness) -> None:
     """`guard=rear` is refused, ephemeral, naming front and flank."""
     await to_flurry(h)
     sent = await h.run("gm", "/act", combatant="Grak", action="declare", options="guard=rear")
-    assert reply(sent).ephemeral and "use front" in reply(sent).text
+    assert reply(sent).ephemeral and "`guard` must be one of `front`, `flank`, not `rear`" in reply(sent).text
 
 
 async def test_a_defender_chooses_whom_to_face(h: Harness) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from bot.offline.harness import Harness
 from bot.service.views import settings_changes
 from rules.models import Encounter
-from rules.system import get_system
+from rules.registry import get_system
 
 
 async def test_a_settings_change_is_logged_as_old_to_new(h: Harness) -> None:

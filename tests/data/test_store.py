@@ -29,7 +29,7 @@ from data.sqlite import RECENT_SQL, migrations
 from data.store import ShardSlice
 from rules.errors import NotFound, RulesError
 from rules.models import Combatant, Encounter, MapState, Settings
-from rules.systems.coup_de_grace.state import BattleState, MiniState
+from rules.systems.coup_de_grace.state import CdgCombatant, CdgEncounter
 from tests.data.stores import change, enc, query
 
 
@@ -292,12 +292,12 @@ async def test_create_load_round_trip_is_exact(store: Store) -> None:
         combatants=[
             Combatant(name="Borin", side="dwarves", owner_id="123", position="C4", facing="E",
                       hp=3, initiative=4, sheet={"weapons": ["axe", "bow"], "armor": 2},
-                      state=MiniState(mp=3, used={"ünïcödé \"axe\"": 1}, last_facing="E")),
+                      state=CdgCombatant(mp=3, used={"ünïcödé \"axe\"": 1}, last_facing="E")),
             Combatant(name="Grak", side="orcs", status="downed", position="D5"),
         ],
         settings=Settings(player_rolls=False, reminder_hours=1.5, options={"crit": "x3"}),
         gm_ids=["42"],
-        state=BattleState(sides=["dwarves", "orcs"], priority="orcs", slot=7),
+        state=CdgEncounter(sides=["dwarves", "orcs"], priority="orcs", slot=7),
         winner=None,
     )
     created = await store.create_encounter("chan", "guild", rich, 5.0)

@@ -13,7 +13,7 @@ from rules.geometry import Cell, Grid, cell_name, cheapest_path, normal_cell, pa
 from rules.models import Encounter, MapState
 from rules.sheet import SheetKey, parse_options, parse_pairs, read_sheet
 from rules.actions import make_action
-from rules.system import get_system, system_keys
+from rules.registry import get_system, system_keys
 
 
 # -- dice -----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from rules.present import roll_text
 from rules.report import events_report
 from rules.sheet import parse_pairs
 from rules.actions import make_action
-from rules.system import get_system
+from rules.registry import get_system
 
 KNIGHT = "str=1 agi=1 hp=12 armor=chain-mail shield=small weapons=longsword:2"
 ORC = "str=2 agi=0 hp=9 size=tall armor=leather weapons=greataxe:2"

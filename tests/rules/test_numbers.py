@@ -89,7 +89,7 @@ def test_numbers_inside_sheet_items_are_bounded(system: str, sheet: str, message
     from rules.errors import SheetError
     from rules.models import Encounter
     from rules.sheet import parse_pairs
-    from rules.system import get_system
+    from rules.registry import get_system
 
     enc = Encounter(system=system, gm_ids=["gm"])
     with pytest.raises(SheetError, match=message):
@@ -115,7 +115,7 @@ OPTION_ITEMS = [
 def test_encounter_option_numbers_are_bounded_by_the_shared_reader(system: str, key: str, value: str, message: str) -> None:
     """An encounter option's number (alone or inside an item) is read by read_int: its range is in the error."""
     from rules.models import Encounter, Settings
-    from rules.system import get_system
+    from rules.registry import get_system
 
     enc = Encounter(system=system, gm_ids=["gm"], settings=Settings(options={key: value}))
     with pytest.raises(InputError, match=message):
@@ -123,7 +123,7 @@ def test_encounter_option_numbers_are_bounded_by_the_shared_reader(system: str, 
 
 
 def _int_keys():
-    from rules.system import all_systems
+    from rules.registry import all_systems
 
     for system in all_systems():
         for variant in (None, *system.variants):
@@ -169,7 +169,7 @@ def _whole_number_options():
 def test_every_whole_number_encounter_option_is_bounded(system: str, key: str) -> None:
     """check_options refuses each whole-number option below, above, or not a number, naming its range."""
     from rules.models import Encounter, Settings
-    from rules.system import get_system
+    from rules.registry import get_system
 
     for bad in ("-100000", "100000", "x", "1_0", "٣"):
         enc = Encounter(system=system, gm_ids=["gm"], settings=Settings(options={key: bad}))

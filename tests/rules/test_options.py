@@ -6,7 +6,7 @@ import pytest
 from bot.offline.harness import Harness
 from rules.errors import RulesError
 from rules.models import Encounter, Settings
-from rules.system import get_system
+from rules.registry import get_system
 
 #: a good value for every option of every system
 GOOD: dict[str, dict[str, str]] = {
@@ -216,3 +216,45 @@ def test_no_option_keeps_a_nul_or_a_broken_character(system: str, key: str) -> N
     for value in ("\x00", f"{GOOD[system][key]}\x00", "\ud800"):
         with pytest.raises(RulesError, match=f"`{key}`"):
             get_system(system).check_options(encounter(system, **{key: value}))
+
+
+# -- an action's own `options:` words -----------------------------------------------------------------
+def test_action_words_are_read_typed_from_their_declaration() -> None:
+    """An action's words come typed: a band typed alone, a number, a name; those not given are None."""
+    words = get_system("tote").actions.get("shoot-and-move").words
+    read = words.read_words({"away": "", "keep": "2", "weapon": "Bow"}, "shoot-and-move")
+    assert dict(read) == {"to": "away", "weapon": "Bow", "keep": 2, "bonus": None}
+    grant = get_system("knights-of-valour").actions.get("grant").words
+    assert dict(grant.read_words({"combat": ""}, "grant")) == {"move": False, "combat": True}
+
+
+def test_keyed_words_collect_the_keys_the_rules_cannot_list_ahead() -> None:
+    """The damage-grid GM's `damage` reads `health=2 rifle=1` (locations and weapons of the target) into one dict."""
+    words = get_system("damage-grid").actions.get("damage").words
+    assert dict(words.read_words({"health": "2", "rifle": "1"}, "damage")) == {"hits": {"health": 2, "rifle": 1}}
+    assert dict(words.read_words({}, "damage")) == {"hits": {}}
+    assert words.word_lines().startswith(" `LOCATION=N`: N hits on that location")
+
+
+@pytest.mark.parametrize(("key", "action", "given", "refusal"), [
+    ("tote", "strike", {"far": ""},
+     "`strike`: `far` is not one of its `options` words. Type one of `weapon=NAME`, `keep=N`, `bonus=N`."),
+    ("tote", "move", {"keep": "9"}, "`move`: `keep` must be a whole number from 1 to 6, not `9`. Type e.g. `options:\"keep=1\"`."),
+    ("tote", "move", {"far": "", "close": ""}, "`move`: `to` is given twice in `options`. Type e.g. `options:\"melee\"`."),
+    ("tote", "distance", {"to": "near"}, "`distance`: `to` must be one of `melee`, `close`, `far`, not `near`. Type e.g. `options:\"melee\"`."),
+    ("tote", "assist", {"ally": ""}, "`assist`: `ally` needs a value. Type e.g. `options:\"ally=NAME\"`."),
+    ("tote", "disengage", {"keep": "2"}, "`disengage`: `keep` is not read: it reads no `options` words. Leave `options` out."),
+    ("coup-de-grace", "recover", {"x": ""}, "`recover`: `x` is not read: it reads no `options` words. Leave `options` out."),
+    ("damage-grid", "lunge", {"far": ""}, "`lunge`: `far` is not one of its `options` words. Type one of `to=CELL`, "
+     "`aim=LOCATION`, `flips=5>3,4>1`, `dice=N`, `low`, `force`, `acc=N`, `power=N`, `arsenal=WEAPON`."),
+    ("damage-grid", "lunge", {"acc": "30"}, "`lunge`: `acc` must be a whole number from -20 to 20, not `30`. Type e.g. `options:\"acc=-20\"`."),
+    ("damage-grid", "damage", {"health": "lots"}, "`damage`: `health` must be a whole number from 1 to 99, not `lots`. Type e.g. `options:\"health=2\"`."),
+    ("damage-grid", "heal", {"health": ""}, "`heal`: `health` is not one of its `options` words. Type one of `LOCATION=N`."),
+    ("damage-grid", "flips", {"none": "", "least-harm": ""}, "`flips`: `choice` is given twice in `options`. Type e.g. `options:\"choice=ANSWER\"`."),
+])
+def test_action_words_are_refused_in_one_style(key: str, action: str, given: dict[str, str], refusal: str) -> None:
+    """A word not declared, a bad value, a word twice or a missing value: the action, the word, what to type."""
+    spec = get_system(key).actions.get(action)
+    with pytest.raises(RulesError) as refused:
+        spec.words.read_words(given, spec.name)
+    assert refused.value.message == refusal

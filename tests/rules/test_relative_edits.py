@@ -7,7 +7,7 @@ import pytest
 from rules.errors import IllegalAction, InputError, RulesError, SheetError
 from rules.events import HitPointsChanged
 from rules.sheet import parse_sheet_edit
-from rules.system import all_systems
+from rules.registry import all_systems
 from tests.scenario import Scenario
 
 #: valid combatants of each system (from the example fights)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import RulesError
-from rules.system import system_keys
+from rules.registry import system_keys
 from tests.scenario import Scenario
 
 SHEETS = {
@@ -31,9 +31,9 @@ def test_state_as_reads_a_base_state_into_the_systems_model() -> None:
     """A combatant built outside an encounter (base state) gets its system's model, once, in place."""
     from rules.models import Combatant
     from rules.state import CombatantState, state_as
-    from rules.systems.coup_de_grace.state import MiniState
+    from rules.systems.coup_de_grace.state import CdgCombatant
 
     c = Combatant(name="Borin")
     assert type(c.state) is CombatantState
-    first = state_as(c, MiniState)
-    assert isinstance(c.state, MiniState) and first.mp is None and state_as(c, MiniState) is first
+    first = state_as(c, CdgCombatant)
+    assert isinstance(c.state, CdgCombatant) and first.mp is None and state_as(c, CdgCombatant) is first

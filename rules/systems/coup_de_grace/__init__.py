@@ -19,7 +19,7 @@ the attacker, and a pistol push that cannot happen is cancelled; a crossbow rero
 by itself, once per round, only when the 2 would miss; spears and polearms reach ``reach``
 squares straight ahead over minis, not walls.
 
-Modules: ``tables`` (the text's data), ``sheet``, ``options``, ``state``, ``activation`` (the
+Modules: ``tables`` (the text's data), ``sheet``, ``options``, ``state``, ``turns`` (the
 rounds, on `rules.turns.alternating`), ``movement``, ``attacks``, ``actions`` (the `/act`
 table), ``events`` and ``present`` (the text).
 """
@@ -28,22 +28,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import Act, Attack, CoupDeGrace as CoupDeGraceAction, Move
+from rules.actions import ActionSpec, ActionTable, Attack, CoupDeGrace, Move
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
-from rules.state import register_state
-from rules.system import Action, Highlight, RuleSystem, Turn, register
-from rules.systems.coup_de_grace import activation, attacks, movement
-from rules.systems.coup_de_grace.actions import ACTIONS, HANDLERS
+from rules.system import Action, Highlight, RuleSystem, Turn
+from rules.systems.coup_de_grace import turns, attacks, movement
+from rules.systems.coup_de_grace.actions import ACTIONS
 from rules.systems.coup_de_grace.events import HpChanged
 from rules.systems.coup_de_grace.options import OPTIONS
-from rules.systems.coup_de_grace.present import CoupDeGracePresenter
-from rules.systems.coup_de_grace.sheet import EFFECT_VALUES, catalogue, defence, keys, ruleset, state_of, weapons_held
+from rules.systems.coup_de_grace.present import CdgPresenter
+from rules.systems.coup_de_grace.sheet import EFFECT_VALUES, catalogue, defence, keys, ruleset, weapons_held
 from rules.systems.coup_de_grace.sheet import movement as movement_allowance
-from rules.systems.coup_de_grace.state import BattleState, MiniState
+from rules.systems.coup_de_grace.state import CdgCombatant, CdgEncounter
 from rules.systems.coup_de_grace.tables import CLASSES, DEFAULT_HP, DEFENCE_VALUE, DRAFT, DRAFT_VARIANT  # noqa: F401
 from rules.systems.coup_de_grace.tables import NEWER, WEAPONS, Ruleset, Weapon, normalise_weapon  # noqa: F401
 
@@ -54,15 +53,14 @@ __all__ = [
     "DRAFT_VARIANT",
     "NEWER",
     "WEAPONS",
-    "CoupDeGrace",
+    "CoupDeGraceSystem",
     "Ruleset",
     "Weapon",
     "normalise_weapon",
 ]
 
 
-@register
-class CoupDeGrace(RuleSystem):
+class CoupDeGraceSystem(RuleSystem):
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
         'Sides alternate activating one mini at a time; the side with the most minis in the battle goes first (ties roll a d6).',
@@ -84,7 +82,13 @@ class CoupDeGrace(RuleSystem):
     solid_terrain = ("wall", "obstacle")
     options = OPTIONS
     actions = ACTIONS
-    presenter_class = CoupDeGracePresenter
+    commands = ActionTable(
+        ActionSpec("attack", "a melee or ranged attack", words=attacks.ATTACK_WORDS),
+        ActionSpec("coupdegrace", "an attack on a downed mini", words=attacks.ATTACK_WORDS),
+    )
+    presenter_class = CdgPresenter
+    combatant_state = CdgCombatant
+    encounter_state = CdgEncounter
     effect_values = EFFECT_VALUES
 
     # -- sheets -------------------------------------------------------------------------------------
@@ -99,7 +103,7 @@ class CoupDeGrace(RuleSystem):
         0 downs it, -1 or less puts it out of action, above 0 a downed mini stands."""
         if c.status == "out" or c.hp is None:
             raise IllegalAction(f"{c.name} is out of action: the fight is over for it.")
-        full = state_of(c).hp_max or DEFAULT_HP
+        full = CdgCombatant.of(c).hp_max or DEFAULT_HP
         if c.hp + change > full:
             raise IllegalAction(
                 f"{c.name} has {c.hp} of {full} HP: heal at most {full - c.hp}, or raise the sheet's `hp` "
@@ -110,16 +114,16 @@ class CoupDeGrace(RuleSystem):
                 *attacks.set_hp(enc, c, before + change)]
 
     def health(self, c: Combatant) -> tuple[int, int] | None:
-        full = state_of(c).hp_max
+        full = CdgCombatant.of(c).hp_max
         return (c.hp, full) if c.hp is not None and full else None
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         hp_max = int(c.sheet.get("hp", DEFAULT_HP))
         if new or c.hp is None:
             c.hp = hp_max
-            c.state = MiniState(hp_max=hp_max)
+            c.state = CdgCombatant(hp_max=hp_max)
             return []
-        s = state_of(c)
+        s = CdgCombatant.of(c)
         old = s.hp_max if s.hp_max is not None else hp_max
         s.hp_max = hp_max
         if hp_max == old or c.status == "out":
@@ -157,7 +161,7 @@ class CoupDeGrace(RuleSystem):
 
     # -- turn order -------------------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
-        return activation.turn(enc)
+        return turns.turn(enc)
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
         """The acting mini's front 90 degree arc (a downed mini has none)."""
@@ -168,7 +172,7 @@ class CoupDeGrace(RuleSystem):
         return [Highlight(x, "arc") for x in grid.cells() if x != c.cell and grid.in_arc(c.cell, c.facing, x)]
 
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return activation.start(enc, action.actor, self.title, dice)
+        return turns.start(enc, action.actor, self.title, dice)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         raise IllegalAction(
@@ -178,40 +182,36 @@ class CoupDeGrace(RuleSystem):
         )
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return activation.reorder(enc, action.name)
+        return turns.reorder(enc, action.name)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return activation.next_turn(enc, action.actor, dice, whole_side=getattr(action, "whole_turn", False))
+        return turns.next_turn(enc, action.actor, dice, whole_side=getattr(action, "whole_turn", False))
 
     def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return activation.pass_mini(enc, enc.get(action.actor))
+        return turns.pass_mini(enc, enc.get(action.actor))
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
-        return activation.on_removed(enc, c, dice)
+        return turns.on_removed(enc, c, dice)
 
     # -- actions ------------------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:  # type: ignore[override]
         return movement.move(enc, self.need_grid(enc), action, dice)
 
     def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
+        words = self.words(action)
         grid = self.need_grid(enc)
         self.need_started(enc)
-        return attacks.attack(enc, grid, action, dice, special_cdg=False)
+        return attacks.attack(enc, grid, action, dice, words, special_cdg=False)
 
-    def coup_de_grace(self, enc: Encounter, action: CoupDeGraceAction, dice: Dice) -> list[Event]:  # type: ignore[override]
+    def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:  # type: ignore[override]
         target = enc.get(attacks.need_target(action.target), "target")
         if target.status != "downed":
                 raise IllegalAction(
                 f"{target.name} is not downed: a coup-de-grace is an attack on a downed mini (0 HP). "
                 f"Use `/attack` against a standing one."
             )
+        words = self.words(action)
         grid = self.need_grid(enc)
         self.need_started(enc)
-        return attacks.attack(enc, grid, action, dice, special_cdg=ruleset(enc).cdg_action)
+        return attacks.attack(enc, grid, action, dice, words, special_cdg=ruleset(enc).cdg_action)
 
-    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
-        spec = self.actions.get(action.name)
-        return HANDLERS[spec.name](enc, self.need_grid(enc), action, dice)
-
-
-register_state(CoupDeGrace.key, MiniState, BattleState)

@@ -1,14 +1,13 @@
 """Coup-De-Grace's `/act` actions: the dramatic recovery and spells cast from Mage Foci."""
 from __future__ import annotations
 
-from rules.actions import Act, ActionSpec, ActionTable
-from rules.dice import Dice
+from rules.actions import Act, ActionContext, ActionSpec, ActionTable
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Roll
-from rules.geometry import Grid
 from rules.models import Combatant, Encounter
+from rules.options import OptionSet, name_word
 from rules.report import plural
-from rules.systems.coup_de_grace.activation import activate, finish
+from rules.systems.coup_de_grace.turns import activate, finish
 from rules.systems.coup_de_grace.attacks import set_hp
 from rules.systems.coup_de_grace.events import Cast
 from rules.systems.coup_de_grace.movement import clear_line, cost_here, range_between, spend
@@ -16,11 +15,12 @@ from rules.systems.coup_de_grace.options import Spell, values
 from rules.systems.coup_de_grace.sheet import square_of
 from rules.systems.coup_de_grace.tables import normalise_weapon
 
-__all__ = ["ACTIONS", "HANDLERS", "recover", "cast"]
+__all__ = ["ACTIONS", "recover", "cast"]
 
 
-def recover(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+def recover(ctx: ActionContext, action: Act) -> list[Event]:
     """A downed mini's dramatic recovery: a d6 of ``recover_on`` or more stands it up with 1 HP."""
+    enc, grid, dice = ctx.encounter, ctx.need_grid(), ctx.dice
     c = enc.get(action.actor)
     if c.status != "downed":
         raise IllegalAction(f"{c.name} is not downed: only a downed mini (0 HP) attempts a dramatic recovery.")
@@ -37,26 +37,26 @@ def recover(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
     return events + finish(enc, c, dice)
 
 
-def _spell(enc: Encounter, options: dict[str, str]) -> Spell:
+def _spell(enc: Encounter, asked: str | None) -> Spell:
     known: dict[str, Spell] = values(enc).spells
     if not known:
         raise IllegalAction("No spells are known in this encounter: the GM lists them with the `spells` option.")
-    asked = options.get("spell") or next((k for k in options if k != "spell"), "")
-    spell = known.get(normalise_weapon(asked))
+    spell = known.get(normalise_weapon(asked or ""))
     if spell is None:
         raise InputError(f"Say which spell: `options:spell=NAME`, one of {', '.join(known)}.")
     return spell
 
 
-def cast(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+def cast(ctx: ActionContext, action: Act) -> list[Event]:
     """A spell from a Mage Focus: it costs its MP ("If no cost is stated, assume ZERO movement
     cost"), doubled next to enemies like every MP cost; a spell with a range needs a target in
     range and in sight. The text gives no effects: the GM rules on what it does."""
+    enc, grid = ctx.encounter, ctx.need_grid()
     c = enc.get(action.actor)
     if c.status != "active":
         raise IllegalAction(f"{c.name} is {c.status}: only a standing mini casts a spell.")
     events = activate(enc, c)
-    spell = _spell(enc, action.options)
+    spell = _spell(enc, ctx.words["spell"])
     target: Combatant | None = enc.get(action.target, "target") if action.target else None
     if spell.range is not None and target is None:
         raise InputError(f"{spell.name} reaches {plural(spell.range, 'square')}: say at whom with `target:NAME`.")
@@ -94,6 +94,7 @@ ACTIONS = ActionTable(
         "its one action while downed",
         target=False,
         legal=_downed,
+        handler=recover,
     ),
     ActionSpec(
         "cast",
@@ -102,9 +103,8 @@ ACTIONS = ActionTable(
         "the GM rules on its effect",
         cost="the spell's MP",
         target=True,
-        options=(("spell=NAME", "the spell to cast"),),
+        words=OptionSet(name_word("spell", "the spell to cast", bare=True)),
         legal=_can_cast,
+        handler=cast,
     ),
 )
-
-HANDLERS = {"recover": recover, "cast": cast}

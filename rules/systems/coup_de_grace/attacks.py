@@ -10,12 +10,14 @@ from rules.errors import IllegalAction, InputError, NotFound
 from rules.events import Event, Modifier, Roll, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
+from rules.options import OptionSet, OptionValues, choice_option, flag_word
 from rules.report import plural
-from rules.systems.coup_de_grace.activation import activate, finish
+from rules.systems.coup_de_grace.turns import activate, finish
 from rules.systems.coup_de_grace.events import Blocker, Finesse, PushCancelled, Pushed, Standing, Struck, Wounded
 from rules.systems.coup_de_grace.movement import blocked, blocker, clear_line, cost_here, is_open, range_between, spend
 from rules.systems.coup_de_grace.options import values
-from rules.systems.coup_de_grace.sheet import catalogue, defence, facing_of, ruleset, square_of, state_of, weapon
+from rules.systems.coup_de_grace.sheet import catalogue, defence, facing_of, ruleset, square_of, weapon
+from rules.systems.coup_de_grace.state import CdgCombatant
 from rules.systems.coup_de_grace.tables import (
     ATTACK_OPTIONS,
     DOWNED_PENALTY,
@@ -26,16 +28,19 @@ from rules.systems.coup_de_grace.tables import (
     normalise_weapon,
 )
 
-__all__ = ["attack", "set_hp"]
+__all__ = ["attack", "set_hp", "ATTACK_WORDS"]
 
-#: `options:` words an attack reads beside the modes: the hammer's push when it is optional
-PUSH_OPTION = "push"
+#: the `options:` words `/attack` and `/coupdegrace` read
+ATTACK_WORDS = OptionSet(
+    choice_option("mode", tuple(ATTACK_OPTIONS), "attack in melee or at range (`throw`, `shoot`: at range)", bare=True),
+    flag_word("push", "a hammer's Bash Back push, where the `hammer_push` option leaves it to the attacker"),
+)
 
 
 def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
     known = catalogue(enc)
     held: list[str] = list(c.sheet.get("weapons") or [])
-    used = state_of(c).used
+    used = CdgCombatant.of(c).used
     ready = [w for w in dict.fromkeys(held) if known.get(w, Weapon(w)).attacks and used.get(w, 0) < held.count(w)]
     if asked:
         name = {normalise_weapon(w): w for w in held}.get(normalise_weapon(asked))
@@ -60,15 +65,9 @@ def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
     raise InputError(f"Say which weapon {c.name} attacks with: `weapon:` {', '.join(ready)}.")
 
 
-def _mode(w: Weapon, options: dict[str, str]) -> str | None:
-    """``melee``/``ranged`` as the options ask (None: decide by the target's place)."""
-    unknown = [k for k in options if k not in ATTACK_OPTIONS and k != PUSH_OPTION]
-    if unknown:
-        raise InputError(f"Unknown option `{unknown[0]}`: attacks read `melee` or `ranged` (also `throw`, `push`).")
-    modes = {ATTACK_OPTIONS[k] for k in options if k in ATTACK_OPTIONS}
-    if len(modes) > 1:
-        raise InputError("Give `melee` or `ranged`, not both.")
-    mode = modes.pop() if modes else None
+def _mode(w: Weapon, asked: str | None) -> str | None:
+    """``melee``/``ranged`` as the ``mode`` word asks (None: decide by the target's place)."""
+    mode = ATTACK_OPTIONS[asked] if asked else None
     if mode == "melee" and not w.melee or mode == "ranged" and not w.ranged:
         raise InputError(f"A {w.name} is not a {mode} weapon.")
     if mode is None and w.melee != w.ranged:
@@ -210,10 +209,10 @@ def need_target(target: str | None) -> str:
 
 
 def _aim(
-    enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, options: dict[str, str]
+    enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, asked: str | None
 ) -> tuple[str, list[Modifier], bool, int]:
     """Check the attack is legal; return its mode, modifiers, whether it is a backstab, and the range."""
-    mode = _mode(w, options)
+    mode = _mode(w, asked)
     if mode is None:  # a versatile weapon: melee when the target is in reach
         in_reach = (
             grid.adjacent(square_of(c), square_of(t))
@@ -238,7 +237,7 @@ def _roll(dice: Dice, c: Combatant, w: Weapon, mods: list[Modifier], dv: int) ->
     """The d6 with the crossbow's reroll and the curved sword's +1 (added to ``mods``)."""
     natural = dice.die(6)
     rolled = [natural]
-    s = state_of(c)
+    s = CdgCombatant.of(c)
     if w.name == "crossbow" and natural == 2 and not s.reroll and natural + sum(m.value for m in mods) < dv:
         s.reroll = True
         natural = dice.die(6)
@@ -248,8 +247,10 @@ def _roll(dice: Dice, c: Combatant, w: Weapon, mods: list[Modifier], dv: int) ->
     return natural, rolled
 
 
-def attack(enc: Encounter, grid: Grid, action: Attack | CoupDeGrace, dice: Dice, special_cdg: bool) -> list[Event]:
-    """An attack; ``special_cdg`` is the draft's own coup-de-grace action (4 MP, melee only)."""
+def attack(
+    enc: Encounter, grid: Grid, action: Attack | CoupDeGrace, dice: Dice, words: OptionValues, special_cdg: bool
+) -> list[Event]:
+    """An attack; ``words``: its `ATTACK_WORDS`; ``special_cdg`` is the draft's own coup-de-grace action (4 MP, melee only)."""
     c, t = _fighters(enc, action)
     events = activate(enc, c)
     if ruleset(enc).cdg_action and t.status == "downed" and not special_cdg:
@@ -260,7 +261,7 @@ def attack(enc: Encounter, grid: Grid, action: Attack | CoupDeGrace, dice: Dice,
     if special_cdg and c.status == "downed":
         raise IllegalAction(f"{c.name} is downed: a coup-de-grace is not among a downed mini's actions.")
     w = _pick_weapon(enc, c, action.weapon)
-    mode, mods, backstab, distance = _aim(enc, grid, c, t, w, action.options)
+    mode, mods, backstab, distance = _aim(enc, grid, c, t, w, words["mode"])
     if special_cdg and mode != "melee":
         raise IllegalAction("Ranged weapons cannot make a coup-de-grace: use a melee weapon.")
     if special_cdg:  # "the base cost of 2 movement points is always doubled to 4"
@@ -274,7 +275,7 @@ def attack(enc: Encounter, grid: Grid, action: Attack | CoupDeGrace, dice: Dice,
         natural, rolled = _roll(dice, c, w, mods, dv)
     total = natural + sum(m.value for m in mods)
     hit = total >= dv
-    used = state_of(c).used
+    used = CdgCombatant.of(c).used
     used[w.name] = used.get(w.name, 0) + 1
     roll = Roll(
         dice=rolled, label="d6", kept=natural if len(rolled) > 1 else None, modifiers=mods,
@@ -287,9 +288,9 @@ def attack(enc: Encounter, grid: Grid, action: Attack | CoupDeGrace, dice: Dice,
         )
     )
     if hit:
-        events += _on_hit(enc, grid, c, t, w, natural, backstab, PUSH_OPTION in action.options)
+        events += _on_hit(enc, grid, c, t, w, natural, backstab, words["push"])
     elif w.name == "fencing sword" and c.status == "active":
-        state_of(c).mp = left + 2
+        CdgCombatant.of(c).mp = left + 2
         events.append(Finesse(actor=c.name, gained=2, left=left + 2))
     if c.status == "downed":
         events += finish(enc, c, dice)
@@ -355,11 +356,11 @@ def set_hp(enc: Encounter, c: Combatant, hp: int, facing: str | None = None) -> 
         enc.order = [n for n in enc.order if n != c.name]
         return [Standing(actor=c.name, status="out", cause="out")]
     if hp == 0 and c.status == "active":
-        state_of(c).last_facing = c.facing
+        CdgCombatant.of(c).last_facing = c.facing
         c.status, c.facing = "downed", None
         return [Standing(actor=c.name, status="downed", cause="zero")]
     if hp > 0 and c.status == "downed":
         c.status = "active"
-        c.facing = facing or state_of(c).last_facing or "N"
+        c.facing = facing or CdgCombatant.of(c).last_facing or "N"
         return [Standing(actor=c.name, status="active", cause="stands", facing=c.facing)]
     return []

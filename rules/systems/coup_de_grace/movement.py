@@ -18,9 +18,10 @@ from rules.actions import Move
 from rules.systems.coup_de_grace.events import Blocker, MiniMoved, MiniTurned
 from rules.systems.coup_de_grace.options import values
 from rules.systems.coup_de_grace.present import blocker_text
-from rules.systems.coup_de_grace.sheet import ruleset, square_of, state_of
+from rules.systems.coup_de_grace.sheet import ruleset, square_of
 from rules.systems.coup_de_grace.tables import ALL_DIRECTIONS, MAX_PATH_STEPS, ORTHOGONAL, STEP_COST, TURN_COST
-from rules.systems.coup_de_grace.activation import activate, finish
+from rules.systems.coup_de_grace.turns import activate, finish
+from rules.systems.coup_de_grace.state import CdgCombatant
 
 __all__ = [
     "blocked",
@@ -95,7 +96,7 @@ def cost_here(enc: Encounter, grid: Grid, c: Combatant, base: int) -> tuple[int,
 
 
 def spend(c: Combatant, cost: int, what: str, why: str = "") -> int:
-    s = state_of(c)
+    s = CdgCombatant.of(c)
     left = s.mp or 0
     if cost > left:
         raise IllegalAction(
@@ -149,7 +150,7 @@ def _steps_to(enc: Encounter, grid: Grid, c: Combatant, dest: Cell) -> list[Step
     def heuristic(cell: Cell) -> int:  # a step costs at least 1 MP
         return grid.distance(cell, dest, diagonal=ruleset(enc).diagonal) * STEP_COST
 
-    start, left = square_of(c), state_of(c).mp or 0
+    start, left = square_of(c), CdgCombatant.of(c).mp or 0
     if grid.region(start) != grid.region(dest):
         raise IllegalAction(
             f"There is no way from {c.position} to {dest.name} for {c.name}: walls cut it off."

@@ -28,15 +28,16 @@ from rules.systems.coup_de_grace.events import (
     Struck,
     Wounded,
 )
-from rules.systems.coup_de_grace.activation import side_order
-from rules.systems.coup_de_grace.sheet import defence, movement, state_of
+from rules.systems.coup_de_grace.turns import side_order
+from rules.systems.coup_de_grace.sheet import defence, movement
 from rules.systems.coup_de_grace.tables import STEP_COST
+from rules.systems.coup_de_grace.state import CdgCombatant
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
     from rules.system import Turn
 
-__all__ = ["CoupDeGracePresenter", "blocker_text"]
+__all__ = ["CdgPresenter", "blocker_text"]
 
 #: the damage bonuses of `Wounded.bonuses`
 BONUSES = {
@@ -56,7 +57,7 @@ def blocker_text(b: Blocker) -> str:
     return f"{b.cell} is taken by {b.by or 'a mini'}"
 
 
-class CoupDeGracePresenter(Presenter):
+class CdgPresenter(Presenter):
     formats: ClassVar[dict[type, str]] = {
         NewRound: "new_round",
         Priority: "priority",
@@ -191,7 +192,7 @@ class CoupDeGracePresenter(Presenter):
 
     # -- the board -------------------------------------------------------------------------------------
     def status_line(self, enc: "Encounter", c: "Combatant") -> str:
-        s = state_of(c)
+        s = CdgCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
             bits.append(c.position + (f" {c.facing}" if c.facing else ""))
@@ -217,7 +218,7 @@ class CoupDeGracePresenter(Presenter):
             return []
         lines = [f"Order of sides this round: {' → '.join(side_order(enc))}"]
         for side in side_order(enc):
-            waiting = [c.name for c in enc.combatants if c.side == side and c.in_fight and not state_of(c).done]
+            waiting = [c.name for c in enc.combatants if c.side == side and c.in_fight and not CdgCombatant.of(c).done]
             mark = "▶️ " if side == turn.side and turn.actors else ""
             lines.append(f"{mark}**{side}**: " + (f"to activate: {', '.join(waiting)}" if waiting else "all activated"))
         return lines

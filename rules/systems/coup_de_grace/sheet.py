@@ -8,10 +8,8 @@ from rules.effects import total
 from rules.errors import IllegalAction, NotFound, SheetError
 from rules.geometry import Cell
 from rules.models import Combatant, Encounter
-from rules.state import state_as
 from rules.sheet import SheetKey
 from rules.systems.coup_de_grace.options import values
-from rules.systems.coup_de_grace.state import MiniState
 from rules.systems.coup_de_grace.tables import (
     CLASS_ALIASES,
     CLASSES,
@@ -35,7 +33,6 @@ __all__ = [
     "parse_class",
     "ruleset",
     "square_of",
-    "state_of",
     "weapon",
     "weapons_held",
 ]
@@ -43,11 +40,6 @@ __all__ = [
 
 def ruleset(enc: Encounter) -> Ruleset:
     return DRAFT if enc.variant == DRAFT_VARIANT else NEWER
-
-
-def state_of(c: Combatant) -> MiniState:
-    """The mini's typed state (a combatant added before the fight has the defaults)."""
-    return state_as(c, MiniState)
 
 
 def parse_class(value: str) -> str:

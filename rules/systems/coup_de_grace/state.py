@@ -7,7 +7,7 @@ from pydantic import Field, model_validator
 
 from rules.state import CombatantState, EncounterState
 
-__all__ = ["MiniState", "BattleState"]
+__all__ = ["CdgCombatant", "CdgEncounter"]
 
 #: bounds a stored state is checked against (hit points as the sheet takes them; MP far above
 #: any allowance; a weapon's uses a round; the count of activations, which grows each round)
@@ -25,7 +25,7 @@ def _old_dict(data: Any, nullable: tuple[str, ...]) -> Any:
     return {k: v for k, v in data.items() if v is not None or k in nullable}
 
 
-class MiniState(CombatantState):
+class CdgCombatant(CombatantState):
     """One mini: its sheet's hit points, whether it has activated this round, the MP left in
     the activation under way (None: not activating), the weapons used, and the crossbow's reroll."""
 
@@ -43,7 +43,7 @@ class MiniState(CombatantState):
         return _old_dict(data, ("mp", "hp_max", "last_facing"))
 
 
-class BattleState(EncounterState):
+class CdgEncounter(EncounterState):
     """The encounter: this round's order of sides, the side with priority, and the activation count
     (it changes each time priority passes, so the bot knows when to ping)."""
 

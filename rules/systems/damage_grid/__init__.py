@@ -3,9 +3,9 @@
 The rules are shared/rules/damage-grid.txt with the defaults of shared/rules/README.md for its
 missing pages (the turn sequence, movement, the knock-down table); every choice the GM may want
 to change is an encounter option (`options.py`). The package: `sheet.py`, `options.py`,
-`state.py`, `activation.py` (phases of alternating activations, through `rules.turns.alternating`),
+`state.py`, `turns.py` (phases of alternating activations, through `rules.turns.alternating`),
 `movement.py`, `reach.py` (reach circles, the row behind, corner lines of sight, cover),
-`attacks.py`, `grid.py`, `flips.py`, `damage.py`, `mode.py` (the grid arithmetic), `cover.py`, `actions.py` (the `/act` table), `events.py` and
+`attacks.py`, `grid.py`, `flips.py`, `damage.py`, `mode.py` (the grid arithmetic), `cover.py`, `actions.py` (the `/act` table, its handlers and the declared `options:` words), `asking.py` (the target choosing its flips), `events.py` and
 `present.py` (all its text).
 
 Status: a model at Mind 0 is inert (``downed``: it performs no action, and ``/coupdegrace``
@@ -14,27 +14,24 @@ finishes it); at Health 0 it is destroyed (``out``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from rules.actions import Act, Attack, CoupDeGrace as CoupDeGraceAction, Move
+from rules.actions import Move
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
-from rules.state import register_state
-from rules.system import Action, Highlight, Prompt, RuleSystem, Turn, register
-from rules.systems.damage_grid import activation, asking, attacks, blasts, cover, movement, reach, sheet
-from rules.systems.damage_grid.actions import ACTIONS, HANDLERS
+from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
+from rules.systems.damage_grid import asking, attacks, movement, reach, sheet, turns
+from rules.systems.damage_grid.actions import ACTIONS, COMMANDS, coup_de_grace, run_declared
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.present import DgPresenter, sheet_summary
-from rules.systems.damage_grid.state import DgBattle, DgModel
+from rules.systems.damage_grid.state import DgEncounter, DgCombatant
 
-__all__ = ["DamageGridGame", "DgModel", "DgBattle"]
+__all__ = ["DamageGridSystem", "DgCombatant", "DgEncounter"]
 
 
-@register
-class DamageGridGame(RuleSystem):
+class DamageGridSystem(RuleSystem):
     """Phases of alternating activations, Power d6 pools, Accuracy face flips, the damage grid."""
 
     key = "damage-grid"
@@ -48,7 +45,10 @@ class DamageGridGame(RuleSystem):
     solid_terrain = ("wall", "obstacle")
     options = OPTIONS
     actions = ACTIONS
+    commands = COMMANDS
     presenter_class = DgPresenter
+    combatant_state = DgCombatant
+    encounter_state = DgEncounter
     effect_values = sheet.EFFECT_VALUES
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
@@ -72,7 +72,7 @@ class DamageGridGame(RuleSystem):
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         """The grid's values from the sheet (a new model whole; an edit keeps the hits taken)."""
-        st = sheet.model(c)
+        st = DgCombatant.of(c)
         sheet.check_flips(c)
         given = {k: int(c.sheet[k]) for k in sheet.LOCATION_KEYS if c.sheet.get(k) is not None}
         full = sheet.grid_of(c).start_values(given)
@@ -112,73 +112,32 @@ class DamageGridGame(RuleSystem):
         )
 
     def health(self, c: Combatant) -> tuple[int, int] | None:
-        st = sheet.model(c)
+        st = DgCombatant.of(c)
         full = st.full.get("health")
         return (st.values.get("health", 0), full) if full else None
 
     # -- turns ----------------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
-        return activation.turn(enc)
+        return turns.turn(enc)
 
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return activation.start(enc, action.actor)
+        return turns.start(enc, action.actor)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return activation.next_turn(enc, action.actor, dice)
+        return turns.next_turn(enc, action.actor, dice)
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
-        return activation.on_removed(enc, c)
+        return turns.on_removed(enc, c)
 
     # -- actions --------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:  # type: ignore[override]
         return movement.move(enc, self.need_grid(enc), action)
 
-    def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
-        return asking.declared(enc, action, dice, self._attack)
+    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return asking.declared(enc, action, dice, run_declared)
 
-    def _attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
-        grid = self.need_grid(enc)
-        c = enc.get(action.actor)
-        attacks.check_words(action.options)
-        w = attacks.choose_weapon(c, action.weapon)
-        if w.area and action.target and enc.find(action.target) is None:
-            centre = grid.parse(action.target)
-        elif w.area:
-            centre = attacks.target_of(enc, c, action.target).cell  # type: ignore[assignment]
-        elif action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
-            return cover.attack_cover(enc, grid, c, action, dice)
-        t = None if w.area else attacks.target_of(enc, c, action.target)
-        events = activation.activate(enc, c, "combat")
-        forced = attacks.spend_cp(enc, c, action.options, w.cp)
-        if t is None:
-            return events + blasts.area_attack(enc, grid, c, centre, w, action.options, dice, forced)
-        return events + attacks.strike(enc, grid, c, t, w, action.options, dice, forced=forced)
-
-    def coup_de_grace(self, enc: Encounter, action: CoupDeGraceAction, dice: Dice) -> list[Event]:  # type: ignore[override]
-        grid = self.need_grid(enc)
-        c = enc.get(action.actor)
-        t = attacks.target_of(enc, c, action.target)
-        if t.status != "downed":
-            raise IllegalAction(f"{t.name} is not inert: a coup de grâce is for a model at Mind 0. Use `/attack`.")
-        attacks.check_words(action.options)
-        w = attacks.choose_weapon(c, action.weapon)
-        events = activation.activate(enc, c, "combat")
-        forced = attacks.spend_cp(enc, c, action.options, w.cp)
-        return events + attacks.strike(enc, grid, c, t, w, action.options, dice, special="coup", forced=forced)
-
-    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
-        spec = self.actions.get(action.name)
-        if spec.name == asking.ANSWER:
-            return asking.answer(enc, action, dice, self._declared)
-        if spec.name == "lunge":
-            return asking.declared(enc, action, dice, self._declared)
-        return HANDLERS[spec.name](enc, self.need_grid(enc), action, dice)
-
-    def _declared(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """An attack or Lunge as declared, run again (the answer to its target's flips)."""
-        if action.kind == "attack":
-            return self._attack(enc, action, dice)  # type: ignore[arg-type]
-        return HANDLERS["lunge"](enc, self.need_grid(enc), action, dice)  # type: ignore[arg-type]
+    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return coup_de_grace(self.context(enc, action, dice), action)
 
     # -- a target's owner choosing its flips (`asking`) ------------------------------------------
     def check_decided(self, enc: Encounter, action: Action) -> None:
@@ -190,6 +149,3 @@ class DamageGridGame(RuleSystem):
 
     def lapse(self, enc: Encounter) -> Action | None:
         return asking.lapse(enc)
-
-
-register_state(DamageGridGame.key, DgModel, DgBattle)

@@ -11,30 +11,30 @@
   then the target's.
 - ``break``: the grappled model spends 1 Combat Point on the same test against its strongest holder.
   A held model can do nothing else: "stop it from moving and performing any other activation
-  that to break the grapple" (`activation.activate` refuses the rest; `/init next` still passes).
+  that to break the grapple" (`turns.activate` refuses the rest; `/init next` still passes).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from rules.actions import Act, ActionSpec, ActionTable
+from rules.actions import Act, ActionContext, ActionSpec, ActionTable, Attack, CoupDeGrace
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, StatusChanged
-from rules.geometry import Grid
 from rules.models import Combatant, Encounter
-from rules.sheet import read_int
-from rules.systems.damage_grid.activation import activate, battle, end_if_out, pool
-from rules.systems.damage_grid.asking import ANSWER
-from rules.systems.damage_grid.attacks import check_words, choose_weapon, spend_cp, strike, target_of
+from rules.options import OptionSet, keyed_words, name_word
+from rules.system import Action
+from rules.systems.damage_grid import asking, blasts, cover
+from rules.systems.damage_grid.turns import activate, end_if_out, pool
+from rules.systems.damage_grid.attacks import ATTACK_WORDS, FORCE_WORDS, choose_weapon, spend_cp, strike, target_of
 from rules.systems.damage_grid.events import GrappleTest, GridDamage, GridMarked, ProneChanged
 from rules.systems.damage_grid.grid import HEALTH, MIND
 from rules.systems.damage_grid.mode import largest_group
 from rules.systems.damage_grid.movement import _find, walk
+from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import adjacent, reach_to
-from rules.systems.damage_grid.sheet import carried, model, release
+from rules.systems.damage_grid.sheet import carried, release
+from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 
-__all__ = ["ACTIONS", "HANDLERS"]
+__all__ = ["ACTIONS", "COMMANDS", "attack", "coup_de_grace"]
 
 
 def _may_start(enc: Encounter, c: Combatant | None) -> bool:
@@ -45,11 +45,30 @@ def _may_start(enc: Encounter, c: Combatant | None) -> bool:
 
 def _free(enc: Encounter, c: Combatant | None) -> bool:
     """Not held in a grapple (a held model may only try to break it)."""
-    return c is not None and not model(c).grappled_by
+    return c is not None and not DgCombatant.of(c).grappled_by
 
 
 def _held(enc: Encounter, c: Combatant | None) -> bool:
-    return c is not None and bool(model(c).grappled_by) and (_may_start(enc, c) or enc.current == c.name)
+    return c is not None and bool(DgCombatant.of(c).grappled_by) and (_may_start(enc, c) or enc.current == c.name)
+
+
+#: a Lunge's words: where to, and an attack's
+LUNGE_WORDS = OptionSet(
+    name_word("to", "the square to lunge to (default: the nearest next to the target)", accepts="CELL"),
+    *ATTACK_WORDS.options,
+)
+#: the GM's ``damage`` and ``heal``: hits per location of the target's grid (or carried weapon)
+MARK_WORDS = OptionSet(keyed_words("hits", "N hits on that location or carried weapon, e.g. `health=2 mind=1` or `rifle=1`",
+                                   1, 99, "LOCATION=N", "health=2"))
+HEAL_WORDS = OptionSet(keyed_words("hits", "N hits cleared from that location or carried weapon, e.g. `health=1`",
+                                   1, 99, "LOCATION=N", "health=1"))
+#: the answer to a target's flips (a button sends ``choice=`` and the question's ``tag=``)
+ANSWER_WORDS = OptionSet(
+    name_word("choice", "`least-harm` (the flips that leave the least harm), `none` (no flips), or flips like "
+              "`5>3,4>1` (a neighbouring face 1, the opposite face 2)", bare=True, accepts="ANSWER"),
+    name_word("flips", "these flips (the same as typed alone)", accepts="5>3,4>1"),
+    name_word("tag", "the question answered (its buttons send it)", accepts="TAG"),
+)
 
 
 ACTIONS = ActionTable(
@@ -58,9 +77,9 @@ ACTIONS = ActionTable(
         "move next to the target and attack it with exactly 1 Combat Point; no damage and the lunger falls prone",
         cost="a Lunge activation, 1 CP",
         target=True,
-        options=(("to=CELL", "the square to lunge to (default: the nearest next to the target)"),
-                 ("aim=LOCATION", "the location to aim the flips at"), ("flips=5>3", "explicit flips")),
+        words=LUNGE_WORDS,
         legal=lambda enc, c: _free(enc, c) and _may_start(enc, c),
+        handler=lambda ctx, action: asking.declared(ctx.encounter, action, ctx.dice, run_declared),
     ),
     ActionSpec(
         "grapple",
@@ -68,16 +87,20 @@ ACTIONS = ActionTable(
         "to the target add 1 Power each; melee attacks on a grappled model get +2 Accuracy",
         cost="a Combat activation, 1 CP",
         target=True,
+        words=FORCE_WORDS,
         legal=lambda enc, c: _free(enc, c) and (_may_start(enc, c) or (c is not None and enc.current == c.name)),
+        handler=lambda ctx, action: _grapple(ctx, action),
     ),
-    ActionSpec("break", "try to break a grapple holding you (the same test)", cost="1 CP", legal=_held),
+    ActionSpec("break", "try to break a grapple holding you (the same test)", cost="1 CP", words=FORCE_WORDS, legal=_held,
+               handler=lambda ctx, action: _break(ctx, action)),
     ActionSpec(
         "damage",
         "mark hits on a location of the target's grid without an attack (no Shield, Body or arrows; a carried "
         "weapon's or equipment's name marks its Health): Mind 0 makes it inert, Health 0 destroys it",
         gm_only=True,
         target=True,
-        options=(("LOCATION=N", "N hits on that location, e.g. `health=2 mind=1` or `rifle=1`"),),
+        words=MARK_WORDS,
+        handler=lambda ctx, action: _marks(ctx, action, heal=False),
     ),
     ActionSpec(
         "heal",
@@ -85,33 +108,34 @@ ACTIONS = ActionTable(
         "is above 0 again is active",
         gm_only=True,
         target=True,
-        options=(("LOCATION=N", "N hits cleared from that location, e.g. `health=1`"),),
+        words=HEAL_WORDS,
+        handler=lambda ctx, action: _marks(ctx, action, heal=True),
     ),
     ActionSpec(
-        ANSWER,
+        asking.ANSWER,
         "choose the flips of an attack on your model at a negative Accuracy (encounter option `target_flips=ask`: "
         "the bot asks by direct message with buttons, and this is the same answer typed); a GM may answer for the player",
         cost="free",
-        options=(("least-harm", "the flips that leave the least harm"), ("none", "no flips"),
-                 ("5>3,4>1", "these flips (a neighbouring face 1, the opposite face 2)")),
-        legal=lambda enc, c: c is not None and (a := battle(enc).asking) is not None and a.target == c.name,
+        words=ANSWER_WORDS,
+        legal=lambda enc, c: c is not None and (a := DgEncounter.of(enc).asking) is not None and a.target == c.name,
+        handler=lambda ctx, action: asking.answer(ctx.encounter, action, ctx.words, ctx.dice, run_declared),
     ),
 )
 
 
-def _lunge(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
+    enc, grid, words = ctx.encounter, ctx.need_grid(), ctx.words
     c = enc.get(action.actor)
     t = target_of(enc, c, action.target)
-    check_words({k: v for k, v in action.options.items() if k != "to"})
     w = choose_weapon(c, action.weapon)
     if w.cp > 1:
         raise IllegalAction(f"A Lunge spends exactly 1 Combat Point: the {w.name} costs {w.cp}. Attack with it in a Combat activation.")
     events = activate(enc, c, "lunge")
-    st = model(c)
+    st = DgCombatant.of(c)
     if st.cp < 1:
         raise IllegalAction(f"{c.name} has no Combat Point left for a Lunge this round.")
-    if "to" in action.options:
-        goal = grid.parse(action.options["to"])
+    if words.to:
+        goal = grid.parse(words.to)
         if not adjacent(goal, t.cell) or goal == t.cell:  # type: ignore[arg-type]
             raise IllegalAction(f"{goal.name} is not next to {t.name}: a Lunge ends next to its target.")
         cells = _find(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != c.cell else []
@@ -140,7 +164,7 @@ def _lunge(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
     events.append(moved)
     st.cp -= 1
     st.activation, st.speed_left = "lunged", 0
-    struck = strike(enc, grid, c, t, w, action.options, dice, special="lunge")
+    struck = strike(enc, grid, c, t, w, words, ctx.dice, special="lunge")
     damaged = any(isinstance(e, GridDamage) and any(h.taken for h in e.locations) for e in struck)
     events += struck
     if not damaged and not st.prone:
@@ -152,8 +176,8 @@ def _lunge(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
 def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool) -> tuple[GrappleTest, bool]:
     helpers = [o.name for o in enc.allies_of(a) if o.status == "active" and o.cell and adjacent(o.cell, t.cell)]  # type: ignore[arg-type]
     helpers = [h for h in helpers if h != t.name]
-    mine = max(model(a).values.get("health", 0), 0) + len(helpers)
-    theirs = max(model(t).values.get("health", 0), 0)
+    mine = max(DgCombatant.of(a).values.get("health", 0), 0) + len(helpers)
+    theirs = max(DgCombatant.of(t).values.get("health", 0), 0)
     with dice.rolling_for(a.name):
         rolled = [int(x) for x in dice.roll(max(mine, 1), 6)]
     with dice.rolling_for(t.name):
@@ -164,56 +188,61 @@ def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool
                        target_best=their_best, helpers=helpers, won=won, breaking=breaking), won
 
 
-def _grapple(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+def _grapple(ctx: ActionContext, action: Act) -> list[Event]:
+    enc = ctx.encounter
+    ctx.need_grid()
     c = enc.get(action.actor)
     t = target_of(enc, c, action.target)
     if not adjacent(c.cell, t.cell):  # type: ignore[arg-type]
         raise IllegalAction(f"{t.name} is not next to {c.name}: a Grapple needs an adjacent target.")
-    if c.name in model(t).grappled_by:
+    if c.name in DgCombatant.of(t).grappled_by:
         raise IllegalAction(f"{c.name} already holds {t.name}.")
     events = activate(enc, c, "grapple")
-    spend_cp(enc, c, action.options)
-    test, won = _test(enc, c, t, dice, False)
+    spend_cp(enc, c, ctx.words)
+    test, won = _test(enc, c, t, ctx.dice, False)
     if won:
-        model(t).grappled_by.append(c.name)
+        DgCombatant.of(t).grappled_by.append(c.name)
     return events + [test]
 
 
-def _break(enc: Encounter, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+def _break(ctx: ActionContext, action: Act) -> list[Event]:
+    enc = ctx.encounter
+    ctx.need_grid()
     c = enc.get(action.actor)
-    holders = [h for n in model(c).grappled_by if (h := enc.find(n)) is not None]
+    holders = [h for n in DgCombatant.of(c).grappled_by if (h := enc.find(n)) is not None]
     if not holders:
         raise IllegalAction(f"{c.name} is not held in a grapple.")
     events = activate(enc, c, "break")
-    spend_cp(enc, c, action.options)
-    strongest = max(holders, key=lambda h: model(h).values.get("health", 0))
-    test, won = _test(enc, c, strongest, dice, True)
+    spend_cp(enc, c, ctx.words)
+    strongest = max(holders, key=lambda h: DgCombatant.of(h).values.get("health", 0))
+    test, won = _test(enc, c, strongest, ctx.dice, True)
     if won:
-        model(c).grappled_by = []
+        DgCombatant.of(c).grappled_by = []
     return events + [test]
 
 
-def _marks(enc: Encounter, action: Act, heal: bool) -> list[Event]:
+def _marks(ctx: ActionContext, action: Act, heal: bool) -> list[Event]:
     """The GM's ``damage`` or ``heal``: ``options`` give hits per location (or carried weapon) of the target."""
+    enc, hits = ctx.encounter, ctx.words.hits
+    ctx.need_grid()
     if not action.target:
         raise InputError("Name the model in `target`.")
     t = enc.get(action.target, "target")
-    st = model(t)
+    st = DgCombatant.of(t)
     names = [*st.values, *st.weapon_health]
     word = "clear" if heal else "mark"
     if t.status == "out":
         raise IllegalAction(f"{t.name} is destroyed: its grid stays as it is (`/undo` takes back what destroyed it).")
-    if not action.options:
+    if not hits:
         raise InputError(f"Say where and how many hits to {word}: `options:\"health=2\"` ({t.name}'s locations and "
                          f"weapons: {', '.join(names)}).")
     events: list[Event] = []
-    for key, raw in action.options.items():
+    for key, n in hits.items():
         loc = key.strip().lower()
         if loc not in names:
             raise InputError(f"`{key[:20]}` is not a location of {t.name}'s grid or a weapon it carries: use "
                              f"{', '.join(names)}.")
         table, full = (st.values, st.full) if loc in st.values else (st.weapon_health, carried(t))
-        n = read_int(raw, loc, 1, 99, hint=f"the hits to {word}, like `{loc}=2`")
         before = table[loc]
         most = full.get(loc, before) - before if heal else before
         if n > most:
@@ -236,10 +265,52 @@ def _marks(enc: Encounter, action: Act, heal: bool) -> list[Event]:
     return events
 
 
-HANDLERS: dict[str, Callable[[Encounter, Grid, Act, Dice], list[Event]]] = {
-    "lunge": _lunge,
-    "grapple": _grapple,
-    "break": _break,
-    "damage": lambda enc, grid, action, dice: _marks(enc, action, heal=False),
-    "heal": lambda enc, grid, action, dice: _marks(enc, action, heal=True),
-}
+def attack(ctx: ActionContext, action: Attack) -> list[Event]:
+    """`/attack`: a model, a cover square, or (an area weapon) a square or a model's square."""
+    enc, grid, words = ctx.encounter, ctx.need_grid(), ctx.words
+    c = enc.get(action.actor)
+    w = choose_weapon(c, action.weapon)
+    if w.area and action.target and enc.find(action.target) is None:
+        centre = grid.parse(action.target)
+    elif w.area:
+        centre = target_of(enc, c, action.target).cell  # type: ignore[assignment]
+    elif action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
+        return cover.attack_cover(enc, grid, c, action, words, ctx.dice)
+    t = None if w.area else target_of(enc, c, action.target)
+    events = activate(enc, c, "combat")
+    forced = spend_cp(enc, c, words, w.cp)
+    if t is None:
+        return events + blasts.area_attack(enc, grid, c, centre, w, words, ctx.dice, forced)
+    return events + strike(enc, grid, c, t, w, words, ctx.dice, forced=forced)
+
+
+def coup_de_grace(ctx: ActionContext, action: Action) -> list[Event]:
+    """`/coupdegrace`: an attack on an inert model, with only its positive Accuracy modifiers."""
+    assert isinstance(action, CoupDeGrace)
+    enc, grid = ctx.encounter, ctx.need_grid()
+    c = enc.get(action.actor)
+    t = target_of(enc, c, action.target)
+    if t.status != "downed":
+        raise IllegalAction(f"{t.name} is not inert: a coup de grâce is for a model at Mind 0. Use `/attack`.")
+    w = choose_weapon(c, action.weapon)
+    events = activate(enc, c, "combat")
+    forced = spend_cp(enc, c, ctx.words, w.cp)
+    return events + strike(enc, grid, c, t, w, ctx.words, ctx.dice, special="coup", forced=forced)
+
+
+#: the words of `/attack` and `/coupdegrace` (`RuleSystem.commands`)
+COMMANDS = ActionTable(
+    ActionSpec("attack", "an attack", words=ATTACK_WORDS),
+    ActionSpec("coupdegrace", "an attack on an inert model", words=ATTACK_WORDS),
+)
+
+
+def run_declared(enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    """An attack or Lunge as declared (`asking.declared`), or run again with its target's chosen flips."""
+    table, name = (COMMANDS, "attack") if isinstance(action, Attack) else (ACTIONS, "lunge")
+    words = table.get(name).words.read_words(getattr(action, "options", {}), name)
+    ctx = ActionContext(encounter=enc, grid=enc.grid(), options=values(enc), dice=dice, actor=enc.find(action.actor), words=words)
+    if isinstance(action, Attack):
+        return attack(ctx, action)
+    assert isinstance(action, Act)
+    return _lunge(ctx, action)

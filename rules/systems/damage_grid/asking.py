@@ -25,14 +25,14 @@ from rules.dice import Dice, DieRoll, Typed
 from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.events import Event
 from rules.models import Combatant, Encounter
+from rules.options import OptionValues
 from rules.report import user_ref
 from rules.system import Action, Prompt
 from rules.systems.damage_grid import flips
-from rules.systems.damage_grid.activation import battle
 from rules.systems.damage_grid.events import FlipsAsked
 from rules.systems.damage_grid.grid import DamageGrid
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.state import Asked
+from rules.systems.damage_grid.state import Asked, DgEncounter
 
 __all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "LABEL", "FlipsWanted", "choices", "read_answer", "target_turns",
            "declared", "answer", "prompt", "waiting", "lapse"]
@@ -110,7 +110,7 @@ def target_turns(enc: Encounter, t: Combatant, faces: list[int], points: int, gr
                  harm: Callable[[Sequence[int]], Any], single: bool) -> list[flips.Flip]:
     """The target's flips for a negative Accuracy of ``-points``: the answer being resolved, else a
     question for its owner (:class:`FlipsWanted`, only for a ``single`` attack), else its sheet's choice."""
-    asked = battle(enc).asking
+    asked = DgEncounter.of(enc).asking
     if asked is not None and asked.answer is not None and asked.target == t.name:
         if asked.answer == LEAST:
             return flips.target_flips(faces, points, harm)
@@ -126,7 +126,7 @@ Run = Callable[[Encounter, Action, Dice], list[Event]]
 def declared(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event]:
     """Run the attack ``action``; if its target's owner must choose the flips, leave ``enc`` as it
     was and keep the attack as a question instead."""
-    if values(enc).target_flips != "ask" or battle(enc).asking is not None:
+    if values(enc).target_flips != "ask" or DgEncounter.of(enc).asking is not None:
         return run(enc, action, dice)
     saved = enc.model_dump_json()
     try:
@@ -137,13 +137,13 @@ def declared(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event
             setattr(enc, name, getattr(before, name))
         t = want.target
         dump = action.model_dump(mode="json", exclude={"user_id", "is_gm"})
-        key = json.dumps([dump, dice.values(), enc.round, battle(enc).phase, battle(enc).slot], sort_keys=True)
+        key = json.dumps([dump, dice.values(), enc.round, DgEncounter.of(enc).phase, DgEncounter.of(enc).slot], sort_keys=True)
         asked = Asked(
             tag=hashlib.sha256(key.encode()).hexdigest()[:8], attacker=action.actor or "", target=t.name,
             owner=t.owner_id or "", weapon=getattr(action, "weapon", None) or "", action=dump, dice=dice.values(),
             faces=want.faces, points=want.points, choices=want.offered, typed=dice.typed(),
         )
-        battle(enc).asking = asked
+        DgEncounter.of(enc).asking = asked
         return [FlipsAsked(actor=asked.attacker, target=t.name, owner=asked.owner, faces=want.faces, points=want.points)]
 
 
@@ -163,22 +163,19 @@ class _Again(Dice):
         return Typed(value) if typed else value
 
 
-def answer(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event]:
+def answer(enc: Encounter, action: Action, words: OptionValues, dice: Dice, run: Run) -> list[Event]:
     """`/act action:flips`: the target's owner (or, typed, a GM) answers the waiting question; the
-    attack is resolved with the same dice and these flips. ``options``: ``least-harm``, ``none`` or
-    ``5>3,4>1`` (a button sends ``choice=`` and the question's ``tag=``)."""
-    asked = battle(enc).asking
+    attack is resolved with the same dice and these flips. ``words`` (`actions.ANSWER_WORDS`):
+    ``least-harm``, ``none`` or ``5>3,4>1`` (a button sends ``choice=`` and the question's ``tag=``)."""
+    asked = DgEncounter.of(enc).asking
     if asked is None:
         raise IllegalAction("No attack waits for a target's flips now: `/act action:flips` answers such a question.")
-    opts = dict(action.options)
-    tag = opts.pop("tag", None)
+    tag = words.tag
     if tag is not None and tag != asked.tag:
         raise IllegalAction("This question has been answered or taken back: nothing was changed.")
     if action.user_id != asked.owner and (tag is not None or not action.is_gm):
         raise NotAllowed(f"Only {user_ref(asked.owner)}, who plays {asked.target}, chooses {asked.target}'s flips.")
-    words = [f"{k}={v}" if v else k for k, v in opts.items() if k != "choice"]
-    text = opts.get("choice") or (words[0] if len(words) == 1 else "")
-    text = text.removeprefix("flips=")
+    text = words.choice or words.flips or ""
     if not text:
         raise InputError(f"Answer with one of `least-harm`, `none` or flips like `options:\"{flips.example(asked.faces)}\"` "
                          f"(the dice are {', '.join(map(str, asked.faces))}; {asked.points} flips, a connected face "
@@ -191,14 +188,14 @@ def answer(enc: Encounter, action: Action, dice: Dice, run: Run) -> list[Event]:
     asked.answer = text
     again = _Again(dice, asked.dice, asked.typed)
     events = run(enc, original, again)
-    battle(enc).asking = None
+    DgEncounter.of(enc).asking = None
     dice.rolled += again.rolled[len(asked.dice):]  # the dice rolled after the answer (a knock-down test)
     return events
 
 
 def prompt(enc: Encounter) -> Prompt | None:
     """The waiting question, as the bot sends it to the target's owner."""
-    asked = battle(enc).asking
+    asked = DgEncounter.of(enc).asking
     if asked is None:
         return None
     shown = ", ".join(map(str, asked.faces))
@@ -234,7 +231,7 @@ def _until(enc: Encounter) -> str:
 
 def waiting(enc: Encounter, action: Action) -> None:
     """Refuse every rule action but the answer while an attack waits for its target's flips."""
-    asked = battle(enc).asking
+    asked = DgEncounter.of(enc).asking
     if asked is None or (action.kind == "act" and (getattr(action, "name", "") or "").strip().lower() == ANSWER):
         return
     raise IllegalAction(
@@ -246,7 +243,7 @@ def waiting(enc: Encounter, action: Action) -> None:
 
 def lapse(enc: Encounter) -> Action | None:
     """The answer the turn clock gives a question left open at the deadline: the least harm."""
-    asked = battle(enc).asking
+    asked = DgEncounter.of(enc).asking
     if asked is None:
         return None
     return make_action("act", actor=asked.target, name=ANSWER, options={"choice": LEAST}, is_gm=True)

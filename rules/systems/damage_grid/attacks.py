@@ -20,38 +20,44 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Modifier, Roll, StatusChanged, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
-from rules.sheet import read_int
+from rules.options import OptionSet, OptionValues, flag_word, int_option, name_word
 from rules.systems.damage_grid import asking, damage, flips, mode
-from rules.systems.damage_grid.activation import end_if_out, now
+from rules.systems.damage_grid.turns import end_if_out, now
 from rules.systems.damage_grid.events import DgAttack, Flip, GridDamage, LocationHit, ProneChanged
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import Sight, adjacent, behind, in_front_rows, reach_distance, reach_to, sight, view
 from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
-from rules.systems.damage_grid.sheet import Weapon, grid_of, model, release, size, weapons
+from rules.systems.damage_grid.sheet import Weapon, grid_of, release, size, weapons
+from rules.systems.damage_grid.state import DgCombatant
 
-__all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "target_of", "spend_cp", "SIZE_ACCURACY"]
+__all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "target_of", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
 
 #: "a model can always attack at Reach 1 ... using the current Health attribute of the model as its Power"
 BARE = Weapon(name="bare", reach=1, power=0, accuracy=0, melee=True, health=1)
 #: Accuracy by the target's size
 SIZE_ACCURACY = {0: -3, 1: -1, 2: 0, 3: 1, 4: 3}
-#: the words `/attack options:` reads, and whether each takes ``=value``
 #: where the bot aims when the attacker names no location, in order of preference
 AIMS = (HEALTH, MIND)
-WORDS = {"aim": True, "flips": True, "dice": True, "low": False, "force": False, "acc": True, "power": True, "arsenal": True}
-
-
-def check_words(words: dict[str, str]) -> None:
-    for k, v in words.items():
-        if k not in WORDS:
-            raise InputError(f"`{k}` is not an attack option here: use {', '.join(WORDS)}.")
-        if WORDS[k] and not v:
-            raise InputError(f"`{k}` takes a value, like `{k}=...`.")
+#: the `options:` words `/attack`, `/coupdegrace` and a Lunge read
+ATTACK_WORDS = OptionSet(
+    name_word("aim", "the location to aim the flips at", accepts="LOCATION"),
+    name_word("flips", "explicit flips: a neighbouring face costs 1, the opposite face 2", accepts="5>3,4>1"),
+    int_option("dice", None, 1, 99, "roll fewer Power dice than the attack's Power"),
+    flag_word("low", "a weapon low on power: half its Power"),
+    flag_word("force", "force the Combat Points the model lacks, each at a further Accuracy penalty"),
+    int_option("acc", None, -20, 20, "an ability's Accuracy modifier"),
+    int_option("power", None, -20, 20, "an ability's Power modifier"),
+    name_word("arsenal", "the carried weapon an Arsenal hit damages", accepts="WEAPON"),
+)
+#: an attack's words when none is given (a pulse's or cloud's later strikes)
+NO_ATTACK_WORDS = ATTACK_WORDS.read_words({}, "attack")
+#: the words of an action that only spends Combat Points (a Grapple)
+FORCE_WORDS = OptionSet(ATTACK_WORDS.get("force"))
 
 
 def usable(c: Combatant) -> list[Weapon]:
     """The weapons it carries that still have Health."""
-    health = model(c).weapon_health
+    health = DgCombatant.of(c).weapon_health
     return [w for w in weapons(c) if health.get(w.name, w.health) > 0]
 
 
@@ -85,13 +91,13 @@ def target_of(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
     return t
 
 
-def spend_cp(enc: Encounter, c: Combatant, words: dict[str, str], cost: int = 1) -> int:
+def spend_cp(enc: Encounter, c: Combatant, words: OptionValues, cost: int = 1) -> int:
     """Pay the attack's ``cost`` Combat Points ("Some special attacks cost more Combat points": a weapon's
     ``cp=N``); those it lacks ``force`` forces, each at a further penalty. The Accuracy it costs."""
-    st = model(c)
+    st = DgCombatant.of(c)
     short = max(cost - st.cp, 0)
     penalty = values(enc).forced_penalty
-    if short and "force" not in words:
+    if short and not words.force:
         price = sum(penalty * (st.forced + k) for k in range(1, short + 1))
         has = f"only {st.cp} Combat Point{'s' if st.cp != 1 else ''}" if st.cp else "no Combat Points"
         raise IllegalAction(
@@ -142,49 +148,51 @@ def _melee_needed(enc: Encounter, c: Combatant, t: Combatant, d: int) -> bool:
 
 
 def injuries(c: Combatant) -> int:
-    st = model(c)
+    st = DgCombatant.of(c)
     return sum(max(st.full.get(k, 0) - st.values.get(k, 0), 0) for k in ("mind", "health"))
 
 
 def _moving(enc: Encounter, c: Combatant) -> int:
-    st = model(c)
+    st = DgCombatant.of(c)
     if st.moved < now(enc) - 1:
         return 0
     return -3 if st.run > 10 else -1 if st.run >= 5 else 0
 
 
 def _stationary(enc: Encounter, c: Combatant) -> bool:
-    return now(enc) - model(c).moved >= 5
+    return now(enc) - DgCombatant.of(c).moved >= 5
 
 
-def power_of(enc: Encounter, c: Combatant, w: Weapon, words: dict[str, str], from_behind: bool = False) -> tuple[list[Modifier], int]:
+def power_of(enc: Encounter, c: Combatant, w: Weapon, words: OptionValues, from_behind: bool = False) -> tuple[list[Modifier], int]:
     """The attack's Power modifiers and the dice it rolls. "With the weapon selected the model rolls as many D6
     as the Power of the weapon": a weapon of Power 0 (a smoke grenade) rolls none, whatever the modifiers;
     any other rolls at least 1, and fewer by choice with ``dice=``."""
-    base = max(model(c).values.get("health", 0), 0) if w is BARE else w.power
+    base = max(DgCombatant.of(c).values.get("health", 0), 0) if w is BARE else w.power
     power: list[Modifier] = [mod("Health" if w is BARE else w.name, base)]
     if w.power == 0 and w is not BARE:
-        if "dice" in words:
+        if words.dice is not None:
             raise InputError(f"The {w.name} has Power 0 and rolls no dice: leave `dice=` out.")
         return power, 0
-    if "low" in words:
+    if words.low:
         power.append(mod("low on power", -(base // 2)))
     if values(enc).gravity:
         power.append(mod("gravity", values(enc).gravity))
     if from_behind:
         power.append(mod("from behind", 1))
-    if "power" in words:
-        power.append(mod("ability", read_int(words["power"], "power", -20, 20)))
+    if words.power is not None:
+        power.append(mod("ability", words.power))
     power += modifiers(enc.effects, c.name, "power")
     most = max(sum(m.value for m in power), 1)
-    count = read_int(words["dice"], "dice", 1, most, hint=f"at most the attack's Power {most}") if "dice" in words else most
+    count = most if words.dice is None else words.dice
+    if count > most:
+        raise InputError(f"`dice` must be a whole number from 1 to {most}, not `{count}`; at most the attack's Power {most}.")
     if count < most:
         power.append(mod("fewer by choice", count - most))
     return power, count
 
 
 def strike(
-    enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, words: dict[str, str], dice: Dice,
+    enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, words: OptionValues, dice: Dice,
     *, special: str | None = None, forced: int = 0, area: Cell | None = None, seen: Sight | None = None,
 ) -> list[Event]:
     """One attack of ``c`` on ``t`` with ``w`` (the Combat Point paid by the caller); returns the events, the
@@ -204,7 +212,7 @@ def strike(
     else:
         d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), False, 0  # type: ignore[arg-type]
         seen = seen or Sight(0)
-    st, ts = model(c), model(t)
+    ts = DgCombatant.of(t)
     power, count = power_of(enc, c, w, words, from_behind=area is None and behind(t, a))  # type: ignore[arg-type]
     # Accuracy
     acc: list[Modifier] = [mod(w.name, w.accuracy)]
@@ -226,8 +234,8 @@ def strike(
         acc.append(mod("extended reach", -extended))
     if ts.grappled_by and w.melee:
         acc.append(mod("grappled", 2))
-    if "acc" in words:
-        acc.append(mod("ability", read_int(words["acc"], "acc", -20, 20)))
+    if words.acc is not None:
+        acc.append(mod("ability", words.acc))
     acc += modifiers(enc.effects, c.name, "accuracy")
     if special == "coup":
         acc = [m for m in acc if m.value > 0]
@@ -241,18 +249,18 @@ def strike(
     if not faces:
         accuracy = 0  # nothing rolled, nothing to flip
     grid = grid_of(t)
-    aim = flips.aim_location(grid, words["aim"]) if words.get("aim") else None
+    aim = flips.aim_location(grid, words.aim) if words.aim else None
     shield = not adjacent(a, b) and not w.blast  # type: ignore[arg-type]
     cover_added = max(seen.cover - count, 0)
-    hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.get("arsenal")}
-    if accuracy > 0 and "flips" in words:
-        turns = flips.parse_flips(words["flips"], faces, accuracy)
+    hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.arsenal}
+    if accuracy > 0 and words.flips:
+        turns = flips.parse_flips(words.flips, faces, accuracy)
     elif accuracy > 0:
         aim = aim or _best_aim(grid, faces, accuracy)
         turns = flips.best_flips(faces, accuracy, aim, grid)
     elif accuracy < 0:
-        if "flips" in words:
-            flips.parse_flips(words["flips"], faces, accuracy)  # refused: the target flips
+        if words.flips:
+            flips.parse_flips(words.flips, faces, accuracy)  # refused: the target flips
         turns = asking.target_turns(enc, t, faces, -accuracy, grid, damage.harm(grid, ts.values, **hit), area is None)
     else:
         turns = []
@@ -278,7 +286,7 @@ def _best_aim(grid: DamageGrid, faces: list[int], accuracy: int) -> str:
 
 
 def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, dice: Dice, special: str | None) -> list[Event]:
-    ts = model(t)
+    ts = DgCombatant.of(t)
     before_health = ts.values.get(HEALTH, 0)
     ts.values, ts.weapon_health = dict(applied.values), dict(applied.weapons)
     rows = [LocationHit(**asdict(row)) for row in applied.locations]

@@ -30,8 +30,9 @@ from rules.errors import IllegalAction
 from rules.events import EffectAdded, Event
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
+from rules.options import OptionValues
 from rules.systems.damage_grid import areas
-from rules.systems.damage_grid.attacks import check_reach, strike
+from rules.systems.damage_grid.attacks import NO_ATTACK_WORDS, check_reach, strike
 from rules.systems.damage_grid.events import CloudDrifted
 from rules.systems.damage_grid.movement import blocking
 from rules.systems.damage_grid.options import values
@@ -74,7 +75,7 @@ def area_cells(enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon
 
 
 def area_attack(
-    enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon, words: dict[str, str], dice: Dice, forced: int
+    enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon, words: OptionValues, dice: Dice, forced: int
 ) -> list[Event]:
     check_reach(enc, grid, c, centre, w)
     seen = sight(enc, grid, c.cell, centre)  # type: ignore[arg-type]
@@ -97,7 +98,7 @@ def area_attack(
 
 
 def _caught(enc: Encounter, grid: Grid, c: Combatant, cells: list[Cell], centre: Cell, w: Weapon,
-            words: dict[str, str], dice: Dice, forced: int = 0, seen: Sight | None = None) -> list[Event]:
+            words: OptionValues, dice: Dice, forced: int = 0, seen: Sight | None = None) -> list[Event]:
     """Every model on ``cells`` attacked in turn, each with its own dice; the one on the targeted square with
     ``seen``, the sight and cover of that square (an area aimed at a hidden model is aimed at a hidden square)."""
     events: list[Event] = []
@@ -127,7 +128,7 @@ def _pulses(enc: Encounter, dice: Dice) -> list[Event]:
             continue
         centre = grid.parse(e.cells[0])
         ring = unobstructed(enc, grid, centre, areas.pulse(centre, w.area[1], w.area[1] - e.left + 1), w)
-        events += _caught(enc, grid, c, ring, centre, w, {}, dice)
+        events += _caught(enc, grid, c, ring, centre, w, NO_ATTACK_WORDS, dice)
     return events
 
 
@@ -163,4 +164,4 @@ def _under_cloud(enc: Encounter, grid: Grid, e: Effect, cells: list[Cell], dice:
     w = weapon(c, e.name.removesuffix(CLOUD)) if c is not None else None
     if c is None or c.cell is None or w is None or not cells:
         return []
-    return _caught(enc, grid, c, cells, cells[0], w, {}, dice)
+    return _caught(enc, grid, c, cells, cells[0], w, NO_ATTACK_WORDS, dice)

@@ -17,11 +17,13 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Event, Roll
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
-from rules.systems.damage_grid.activation import activate, battle
-from rules.systems.damage_grid.attacks import check_reach, check_words, choose_weapon, power_of, spend_cp
+from rules.options import OptionValues
+from rules.systems.damage_grid.turns import activate
+from rules.systems.damage_grid.attacks import check_reach, choose_weapon, power_of, spend_cp
 from rules.systems.damage_grid.events import CoverHit, DgAttack
 from rules.systems.damage_grid.movement import blocking
 from rules.systems.damage_grid.reach import sight, square_body
+from rules.systems.damage_grid.state import DgEncounter
 
 __all__ = ["is_cover", "cover_body", "attack_cover"]
 
@@ -38,20 +40,19 @@ def cover_body(enc: Encounter, grid: Grid, name: str) -> int:
     return square_body(enc, grid, grid.parse(name))
 
 
-def attack_cover(enc: Encounter, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
+def attack_cover(enc: Encounter, grid: Grid, c: Combatant, action: Attack, words: OptionValues, dice: Dice) -> list[Event]:
     cell = grid.parse(action.target or "")
-    check_words(action.options)
     w = choose_weapon(c, action.weapon)
     d, counted, _, _ = check_reach(enc, grid, c, cell, w)
     seen = sight(enc, grid, c.cell, cell)  # type: ignore[arg-type]
     if seen.lines == 3:
         raise IllegalAction(f"{c.name} has no line of sight to {cell.name}: all three corner lines are obstructed.")
     events = activate(enc, c, "combat")
-    forced = spend_cp(enc, c, action.options, w.cp)
-    power, count = power_of(enc, c, w, action.options)  # a square has no facing: no +1 from behind
+    forced = spend_cp(enc, c, words, w.cp)
+    power, count = power_of(enc, c, w, words)  # a square has no facing: no +1 from behind
     with dice.rolling_for(c.name):
         rolled = dice.roll(count, 6)
-    state = battle(enc)
+    state = DgEncounter.of(enc)
     body = cover_body(enc, grid, cell.name)
     taken = min(len(rolled), body - state.cover_hits.get(cell.name, 0))
     state.cover_hits[cell.name] = state.cover_hits.get(cell.name, 0) + taken

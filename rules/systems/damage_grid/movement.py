@@ -16,10 +16,11 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Event
 from rules.geometry import Cell, Grid, cheapest_path, parse_cell
 from rules.models import Combatant, Encounter
-from rules.systems.damage_grid.activation import activate, battle, now
+from rules.systems.damage_grid.turns import activate, now
 from rules.systems.damage_grid.events import DgMoved, ProneChanged
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.sheet import model, release
+from rules.systems.damage_grid.sheet import release
+from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 
 __all__ = ["move", "walk", "blocking", "step_cost", "MAX_PATH_STEPS"]
 
@@ -29,14 +30,14 @@ ROUGH = ("rough", "difficult")
 
 def blocking(enc: Encounter, grid: Grid) -> set[Cell]:
     """Squares no model enters: walls and obstacles not yet reduced to debris."""
-    debris = {parse_cell(x) for x in battle(enc).debris}
+    debris = {parse_cell(x) for x in DgEncounter.of(enc).debris}
     solid = set(grid.blocked) | {c for c, kind in grid.terrain.items() if kind == "obstacle"}
     return solid - debris
 
 
 def step_cost(enc: Encounter, grid: Grid, cell: Cell) -> int:
     """Speed points to enter ``cell``: 1, plus ``rough_cost`` for rough ground or debris."""
-    rough = grid.terrain.get(cell) in ROUGH or cell.name in battle(enc).debris
+    rough = grid.terrain.get(cell) in ROUGH or cell.name in DgEncounter.of(enc).debris
     return 1 + (values(enc).rough_cost if rough else 0)
 
 
@@ -95,7 +96,7 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> 
 
 def walk(enc: Encounter, grid: Grid, c: Combatant, cells: list[Cell]) -> DgMoved:
     """Move ``c`` along ``cells`` (each checked), paying Speed points; stand up first if prone."""
-    st = model(c)
+    st = DgCombatant.of(c)
     stood = None
     if st.prone:
         stood = values(enc).stand_cost
@@ -134,11 +135,11 @@ def move(enc: Encounter, grid: Grid, action: Move) -> list[Event]:
         events = activate(enc, c, "move")
         c.facing = grid.parse_facing(action.facing)
         return events + [DgMoved(actor=c.name, path=[c.position or ""], cost=0, unit="Speed",
-                                 left=model(c).speed_left, facing=c.facing)]
+                                 left=DgCombatant.of(c).speed_left, facing=c.facing)]
     if bool(action.to) == bool(action.path):
         raise InputError("Give either `to` (a square: the cheapest path is found) or `path` (steps like `N NE E`).")
     events = activate(enc, c, "move")
-    st = model(c)
+    st = DgCombatant.of(c)
     budget = st.speed_left - (values(enc).stand_cost if st.prone else 0)
     cells = _find(enc, grid, c, grid.parse(action.to), max(budget, 0)) if action.to else _path_steps(enc, grid, c, action.path or "")
     start = c.cell

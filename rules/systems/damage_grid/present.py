@@ -27,8 +27,7 @@ from rules.systems.damage_grid.events import (
     Priority,
     ProneChanged,
 )
-from rules.systems.damage_grid.activation import battle
-from rules.systems.damage_grid.sheet import model
+from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 
 __all__ = ["DgPresenter", "sheet_summary"]
 
@@ -225,7 +224,7 @@ class DgPresenter(Presenter):
 
     # -- the board ----------------------------------------------------------------------------------
     def status_line(self, enc: Encounter, c: Combatant) -> str:
-        st = model(c)
+        st = DgCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
             bits.append(c.position + (f" {c.facing}" if c.facing else ""))
@@ -245,7 +244,7 @@ class DgPresenter(Presenter):
     def board_extra(self, enc: Encounter) -> list[str]:
         cloud = active(enc.effects, None, "cloud")
         lines = [f"Cloud on {', '.join(sorted(cloud.cells, key=lambda x: parse_cell(x)[::-1]))}"] if cloud else []
-        asked = battle(enc).asking
+        asked = DgEncounter.of(enc).asking
         if asked is not None:
             lines.append(f"⏳ {asked.attacker}'s attack on {asked.target} waits for {user_ref(asked.owner)} to choose the flips.")
         return lines

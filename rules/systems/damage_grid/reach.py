@@ -65,7 +65,8 @@ from rules.models import Combatant, Encounter
 from rules.systems.damage_grid.areas import reach_distance
 from rules.systems.damage_grid.movement import blocking
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.sheet import model, size
+from rules.systems.damage_grid.sheet import size
+from rules.systems.damage_grid.state import DgCombatant
 
 __all__ = [
     "reach_distance",
@@ -190,7 +191,7 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
     for m in enc.combatants:
         cell = m.cell
         if m.on_board and cell is not None and inside(cell):
-            body = size(m) + max(model(m).values.get("body", 0), 0)
+            body = size(m) + max(DgCombatant.of(m).values.get("body", 0), 0)
             if body > best and _in_the_way(grid, a, b, cell):
                 best, by = body, m.name
     return Sight(lines, best, by)

@@ -17,10 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.errors import InputError, SheetError
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_int
-from rules.state import state_as
 from rules.systems.damage_grid.flips import LEAST_HARM, read_preference
 from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS, DamageGrid, parse_grid
-from rules.systems.damage_grid.state import DgModel
+from rules.systems.damage_grid.state import DgCombatant
 
 __all__ = [
     "EFFECT_VALUES",
@@ -34,7 +33,6 @@ __all__ = [
     "weapons",
     "weapon",
     "size",
-    "model",
     "grid_of",
     "release",
     "check_flips",
@@ -222,17 +220,12 @@ def sheet_keys() -> tuple[SheetKey, ...]:
     )
 
 
-def model(c: Combatant) -> DgModel:
-    """The model's typed state."""
-    return state_as(c, DgModel)
-
-
 def release(enc: Encounter, c: Combatant) -> None:
     """``c`` lets go of every model it holds in a grapple (it moved away, or it is inert or destroyed)."""
     for other in enc.combatants:
-        held = model(other).grappled_by
+        held = DgCombatant.of(other).grappled_by
         if c.name in held:
-            model(other).grappled_by = [n for n in held if n != c.name]
+            DgCombatant.of(other).grappled_by = [n for n in held if n != c.name]
 
 
 def weapons(c: Combatant) -> list[Weapon]:

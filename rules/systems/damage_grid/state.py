@@ -13,13 +13,13 @@ from pydantic import BaseModel, Field
 
 from rules.state import CombatantState, EncounterState
 
-__all__ = ["DgModel", "DgBattle", "Asked", "NEVER"]
+__all__ = ["DgCombatant", "DgEncounter", "Asked", "NEVER"]
 
 #: ``acted`` before the model has ever activated
 NEVER = -1
 
 
-class DgModel(CombatantState):
+class DgCombatant(CombatantState):
     #: each location's hits left (its value now), and its value when whole
     values: dict[str, int] = Field(default_factory=dict)
     full: dict[str, int] = Field(default_factory=dict)
@@ -66,7 +66,7 @@ class Asked(BaseModel):
     answer: str | None = None
 
 
-class DgBattle(EncounterState):
+class DgEncounter(EncounterState):
     #: the round's order of sides
     sides: list[str] = Field(default_factory=list)
     #: the side to activate a model now (None: the round is over)

@@ -3,7 +3,7 @@
 The rules are shared/rules/knights-of-valour.txt with the defaults of shared/rules/README.md
 (SRD 5.1 weapons and armour); every choice the GM may want to change is an encounter option
 (`options.py`). The package: `tables.py` (the text's data), `sheet.py`, `options.py`,
-`state.py`, `initiative.py` (turns, through `rules.turns.ordered`), `attacks.py`,
+`state.py`, `turns.py` (turns, through `rules.turns.ordered`), `attacks.py`,
 `movement.py`, `actions.py` (the `/act` table), `events.py` and `present.py` (all its text).
 
 Turns. Initiative is Agility (``/init set`` overrides it), highest first; on a tie player
@@ -23,15 +23,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import Act, make_action
+from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
 from rules.events import Edited, Event
 from rules.models import Combatant, Encounter
-from rules.state import state_as
 from rules.sheet import SheetKey, read_sheet
-from rules.system import Action, Highlight, RuleSystem, Turn, register
-from rules.systems.knights_of_valour import attacks, initiative, movement, sheet
-from rules.systems.knights_of_valour.actions import ACTIONS, HANDLERS
+from rules.system import Action, Highlight, RuleSystem, Turn
+from rules.systems.knights_of_valour import attacks, turns, movement, sheet
+from rules.systems.knights_of_valour.actions import ACTIONS
 from rules.systems.knights_of_valour.events import HpSet
 from rules.systems.knights_of_valour.options import DEFAULT_ARMOURS, DEFAULT_WEAPONS, OPTIONS
 from rules.systems.knights_of_valour.present import KovPresenter, sheet_summary
@@ -55,7 +54,7 @@ __all__ = [
     "SHIELDS",
     "SIZES",
     "WEAPONS",
-    "KnightsOfValour",
+    "KnightsOfValourSystem",
     "KovCombatant",
     "KovEncounter",
     "Weapon",
@@ -65,8 +64,7 @@ __all__ = [
 ]
 
 
-@register
-class KnightsOfValour(RuleSystem):
+class KnightsOfValourSystem(RuleSystem):
     """Knights of Valour: Agility initiative, Move + Combat Action turns, d20 vs Defence Value."""
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
@@ -86,7 +84,10 @@ class KnightsOfValour(RuleSystem):
     terrain_kinds = ("clear", "wall", "difficult", "rough", "obstacle", "gap", "climb")
     options = OPTIONS
     actions = ACTIONS
+    commands = ActionTable(ActionSpec("attack", "a melee or ranged attack", words=attacks.ATTACK_WORDS))
     presenter_class = KovPresenter
+    combatant_state = KovCombatant
+    encounter_state = KovEncounter
     effect_values = sheet.EFFECT_VALUES
 
     # -- sheets -------------------------------------------------------------------------------
@@ -114,18 +115,18 @@ class KnightsOfValour(RuleSystem):
         return sheet.usable(c)
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
-        st, levels = state_as(c, KovCombatant), sheet.levels(c)
+        st, levels = KovCombatant.of(c), sheet.levels(c)
         if new:
             c.hp = int(c.sheet["hp"])
             if "max_hp" in c.sheet:  # a combatant that starts hurt: `hp` now, `max_hp` at most
                 c.sheet["hp"] = c.sheet.pop("max_hp")
             c.status = "active" if c.hp > 0 else "downed"
-            initiative.enc_state(enc).tie_order.append(c.name)
+            KovEncounter.of(enc).tie_order.append(c.name)
         if st.wield not in levels:
             st.wield = next(iter(levels), None)
         if enc.started and c.in_fight and not st.delayed:
-            c.initiative = initiative.base_init(c)
-        initiative.arrange(enc)
+            c.initiative = turns.base_init(c)
+        turns.arrange(enc)
         return []
 
     #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
@@ -158,11 +159,11 @@ class KnightsOfValour(RuleSystem):
         return events + set_hp + attacks.end_if_down(enc)
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
-        st = initiative.enc_state(enc)
+        st = KovEncounter.of(enc)
         st.tie_order = [n for n in st.tie_order if n != c.name]
-        initiative.arrange(enc)
+        turns.arrange(enc)
         if enc.started and enc.current is None and not enc.winner:
-            return initiative.advance(enc)
+            return turns.advance(enc)
         return []
 
     def side_defeated(self, enc: Encounter, side: str) -> bool:
@@ -172,25 +173,25 @@ class KnightsOfValour(RuleSystem):
     # -- turns ----------------------------------------------------------------------------------
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         if action.actor:
-            return initiative.init_one(enc, enc.get(action.actor))
-        return initiative.start(enc)
+            return turns.init_one(enc, enc.get(action.actor))
+        return turns.start(enc)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.set_initiative(enc, enc.get(action.actor), action.value)
+        return turns.set_initiative(enc, enc.get(action.actor), action.value)
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         # ordering ties is the GM's (the text: players "decide ... which of them goes first")
-        return initiative.reorder(enc, action.name or "", action.is_gm)
+        return turns.reorder(enc, action.name or "", action.is_gm)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.end_turn(enc, action)
+        return turns.end_turn(enc, action)
 
     def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.pass_turn(enc, enc.get(action.actor))
+        return turns.pass_turn(enc, enc.get(action.actor))
 
     def turn_done(self, enc: Encounter, c: Combatant) -> bool:
         """Both actions spent: no Combat Action left, no Move Action to begin and no feet left of one."""
-        st = state_as(c, KovCombatant)
+        st = KovCombatant.of(c)
         return st.combat_actions == 0 and st.move_actions == 0 and st.feet_left == 0
 
     def turn(self, enc: Encounter) -> Turn:
@@ -219,13 +220,10 @@ class KnightsOfValour(RuleSystem):
         return movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return attacks.attack(enc, self.option_values(enc), self.need_grid(enc), action, dice)
+        words = self.words(action)
+        return attacks.attack(enc, self.option_values(enc), self.need_grid(enc), action, dice, words)
 
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action)
-
-    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
-        spec = self.actions.get(action.name)
-        return HANDLERS[spec.name](enc, self.option_values(enc), action.model_copy(update={"name": spec.name}))
 
     # -- presentation -----------------------------------------------------------------------------

@@ -6,6 +6,9 @@ melee reach and for Attacks of Opportunity.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
 from rules.effects import modifiers
@@ -13,13 +16,13 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Event, Modifier, Roll, StatusChanged, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
-from rules.options import OptionValues
+from rules.options import OptionSet, OptionValues, flag_word, int_option
 from rules.report import signed
-from rules.sheet import read_int
 from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.events import ActionsLeft, CoupDeGraceStruck, KovAttack, KovDamage
-from rules.systems.knights_of_valour.initiative import acting, advance, arrange, spend_combat
+from rules.systems.knights_of_valour.turns import acting, advance, arrange, spend_combat
 from rules.systems.knights_of_valour.tables import DICE_RE, SQUARE_FT, Weapon, effective_range, stature_modifier
+from rules.systems.knights_of_valour.state import KovCombatant
 
 __all__ = [
     "ground",
@@ -34,8 +37,15 @@ __all__ = [
     "left",
 ]
 
-#: the option words of `/attack`, and whether each takes ``=N``
-ATTACK_OPTIONS = {"adv": False, "dis": False, "throw": False, "atk": True, "def": True, "dmg": True}
+#: the `options:` words of `/attack`
+ATTACK_WORDS = OptionSet(
+    flag_word("adv", "Advantage: roll 2d20, keep the higher"),
+    flag_word("dis", "Disadvantage: roll 2d20, keep the lower"),
+    flag_word("throw", "throw the weapon"),
+    int_option("atk", None, -20, 20, "a buff to the attack roll"),
+    int_option("def", None, -20, 20, "a buff to the target's defence"),
+    int_option("dmg", None, -20, 20, "a buff to the damage"),
+)
 
 
 def ground(grid: Grid, opts: OptionValues, cell: Cell) -> int:
@@ -58,7 +68,7 @@ def _between(grid: Grid, opts: OptionValues, c: Combatant, t: Combatant) -> tupl
 
 
 def left(c: Combatant) -> ActionsLeft:
-    st = sheet.state(c)
+    st = KovCombatant.of(c)
     return ActionsLeft(actor=c.name, feet_left=st.feet_left, moving=st.feet_left > 0, move_actions=st.move_actions,
                        combat_actions=st.combat_actions)
 
@@ -77,7 +87,7 @@ def target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
 def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
     levels, usable = sheet.levels(c), sheet.usable(c)
     if not name:
-        held = sheet.state(c).wield
+        held = KovCombatant.of(c).wield
         name = held if levels.get(held or "", 0) > 0 else None
         if name is None and len(usable) == 1:
             name = usable[0]
@@ -96,25 +106,15 @@ def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
     return weapon
 
 
-def _options(given: dict[str, str]) -> dict[str, int | None]:
-    out: dict[str, int | None] = {}
-    for key, value in given.items():
-        if key not in ATTACK_OPTIONS:
-            words = ", ".join(f"{k}=N" if v else k for k, v in ATTACK_OPTIONS.items())
-            raise InputError(f"`{key}` is not an option here: this takes {words}.")
-        out[key] = read_int(value, key, -20, 20) if ATTACK_OPTIONS[key] else None
-    return out
-
-
-def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice: Dice) -> list[Event]:
+def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice: Dice, words: Mapping[str, Any]) -> list[Event]:
+    """`/attack`; ``words``: its `ATTACK_WORDS`."""
     c = acting(enc, action.actor)
     t = target(enc, c, action.target)
     weapon = choose_weapon(opts, c, action.weapon)
-    words = _options(action.options)
     a, b, dist = _between(grid, opts, c, t)
-    ranged = not (weapon.melee and dist <= SQUARE_FT and "throw" not in words)
+    ranged = not (weapon.melee and dist <= SQUARE_FT and not words["throw"])
     if ranged:
-        _check_ranged(opts, c, t, weapon, dist, "throw" in words)
+        _check_ranged(opts, c, t, weapon, dist, words["throw"])
         wall = next((x for x in grid.line_cells(a, b) if x in grid.blocked), None)
         if wall is not None:
             raise IllegalAction(f"{c.name} has no line of sight to {t.name}: the wall at {wall.name} is in the way.")
@@ -167,7 +167,7 @@ def strike(
     ranged: bool,
     dist: int,
     dice: Dice,
-    words: dict[str, int | None],
+    words: Mapping[str, Any],
     opportunity: bool = False,
 ) -> list[Event]:
     """One melee or ranged attack: d20 (two with Advantage/Disadvantage), then damage on a hit."""
@@ -181,8 +181,8 @@ def strike(
     mods += modifiers(enc.effects, att.name, "attack")
     defence = _defence(opts, tgt, ranged, words.get("def") or 0) + modifiers(enc.effects, tgt.name, "defence")
     imposed, close = _imposed(att, weapon, ranged, dist)
-    adv, dis = "adv" in words, "dis" in words or bool(imposed)
-    reasons = (["dis_asked"] if "dis" in words else []) + (["adv_asked"] if adv else []) + imposed
+    adv, dis = bool(words.get("adv")), bool(words.get("dis")) or bool(imposed)
+    reasons = (["dis_asked"] if words.get("dis") else []) + (["adv_asked"] if adv else []) + imposed
     if adv and dis:
         reasons.append("cancel")
     with dice.rolling_for(att.name):
@@ -191,7 +191,7 @@ def strike(
     label = "d20" if adv == dis else f"2d20 {'Advantage' if adv else 'Disadvantage'}"
     total = kept + sum(m.value for m in mods)
     against = sum(m.value for m in defence)
-    sheet.state(att).wield = weapon.name
+    KovCombatant.of(att).wield = weapon.name
     hit = total >= against
     roll = Roll(dice=rolls, label=label, kept=kept if len(rolls) > 1 else None, modifiers=mods, total=total,
                 against=against, against_label="defence", success=hit)

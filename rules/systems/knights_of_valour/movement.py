@@ -37,8 +37,9 @@ from rules.options import OptionValues
 from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.attacks import distance, end_if_down, ground, left, strike
 from rules.systems.knights_of_valour.events import Fell, KovMoved, PathProvokes, Step
-from rules.systems.knights_of_valour.initiative import acting, spend
+from rules.systems.knights_of_valour.turns import acting, spend
 from rules.systems.knights_of_valour.tables import DIFFICULT, DIRECTIONS, SQUARE_FT, Weapon
+from rules.systems.knights_of_valour.state import KovCombatant
 
 __all__ = ["move"]
 
@@ -102,7 +103,7 @@ def _mover(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant) -> _Mov
         rank = {n: i for i, n in enumerate(enc.order)}
         for e in sorted(active, key=lambda e: rank.get(e.name, len(rank))):
             weapon = sheet.best_melee(opts, e)
-            if weapon is not None and e.name not in sheet.state(c).provoked:
+            if weapon is not None and e.name not in KovCombatant.of(c).provoked:
                 cell = e.cell
                 assert cell is not None
                 foes.append(_Foe(e.name, cell, ground(grid, opts, cell), weapon))
@@ -256,7 +257,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     here = c.cell
     if here is None:
         raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
-    st = sheet.state(c)
+    st = KovCombatant.of(c)
     budget = max(st.feet_left, sheet.movement(c) if st.move_actions > 0 else 0)
     if budget <= 0:
         raise IllegalAction(
@@ -315,7 +316,7 @@ def _travel(
         if foes:
             flush()
         for foe in foes:
-            sheet.state(c).provoked.append(foe.name)
+            KovCombatant.of(c).provoked.append(foe.name)
             attacker = enc.get(foe.name)
             events += strike(enc, m.opts, attacker, c, foe.weapon, False, SQUARE_FT, dice, {}, opportunity=True)
             if c.status != "active":

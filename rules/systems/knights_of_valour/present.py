@@ -8,7 +8,6 @@ from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
 from rules.hidden import secret
 from rules.report import signed
-from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.events import (
     ActionsLeft,
     CoupDeGraceStruck,
@@ -29,8 +28,8 @@ from rules.systems.knights_of_valour.events import (
     TurnEnded,
     Wielded,
 )
-from rules.systems.knights_of_valour.initiative import effective
-from rules.systems.knights_of_valour.state import KovEncounter
+from rules.systems.knights_of_valour.turns import effective
+from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
 from rules.systems.knights_of_valour.tables import NARRATIVE
 
 __all__ = ["KovPresenter", "left_text", "sheet_summary"]
@@ -217,7 +216,7 @@ class KovPresenter(Presenter):
 
     # -- the board ----------------------------------------------------------------------------------
     def status_line(self, enc: Encounter, c: Combatant) -> str:
-        st = sheet.state(c)
+        st = KovCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
             bits.append(c.position)
@@ -244,5 +243,5 @@ class KovPresenter(Presenter):
         return [f"Order: {order}"]
 
     def turn_label(self, enc: Encounter, c: Combatant) -> str:
-        st = sheet.state(c)
+        st = KovCombatant.of(c)
         return f"Round {enc.round} · {c.name} to act: {left_text(st.feet_left, st.move_actions, st.combat_actions)}"

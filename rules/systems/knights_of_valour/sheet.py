@@ -27,7 +27,6 @@ __all__ = [
     "weapon",
     "wielded",
     "best_melee",
-    "state",
 ]
 
 
@@ -87,12 +86,6 @@ EFFECT_VALUES = (
 )
 
 
-def state(c: Combatant) -> KovCombatant:
-    """The combatant's typed state (every Knights of Valour combatant has one)."""
-    assert isinstance(c.state, KovCombatant)
-    return c.state
-
-
 def stat(c: Combatant, key: str) -> int:
     return int(c.sheet.get(key, 0))
 
@@ -142,7 +135,7 @@ def weapon(opts: OptionValues, name: str) -> Weapon | None:
 
 
 def wielded(opts: OptionValues, c: Combatant) -> Weapon | None:
-    name = state(c).wield
+    name = KovCombatant.of(c).wield
     return weapon(opts, name) if name else None
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from rules.state import CombatantState, EncounterState, register_state
+from rules.state import CombatantState, EncounterState
 
 __all__ = ["KovCombatant", "KovEncounter"]
 
@@ -59,5 +59,3 @@ class KovEncounter(EncounterState):
     def _old_keys(cls, data: Any) -> Any:
         return _renamed(data, {"fresh": "round_start", "ties": "tie_order"})
 
-
-register_state("knights-of-valour", KovCombatant, KovEncounter)

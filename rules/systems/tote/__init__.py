@@ -3,7 +3,7 @@
 Source: ``shared/rules/tote.txt`` with the project defaults of ``shared/rules/README.md``.
 Where each rule lives: the data of the text in `tables`, sheets in `sheet`, options in
 `options`, typed state in `state`, the skill test in `skill`, bands and engagement in
-`movement`, attacks and damage in `attacks`, the initiative pool in `initiative` (on
+`movement`, attacks and damage in `attacks`, the initiative pool in `turns` (on
 `rules.turns.pool`), the `/act` table and its handlers in `actions`, text in `present`.
 """
 from __future__ import annotations
@@ -17,8 +17,9 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Event, HitPointsChanged, Victory
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
-from rules.system import Action, RuleSystem, Turn, register
-from rules.systems.tote import actions, initiative
+from rules.system import Action, RuleSystem, Turn
+from rules.systems.tote import actions, turns
+from rules.systems.tote.actions import COMMANDS
 from rules.systems.tote.events import FightLeft
 from rules.systems.tote.movement import forget_pairs, place_band, placed_apart, release, take_out
 from rules.systems.tote.options import OPTIONS, opts
@@ -38,7 +39,7 @@ from rules.systems.tote.sheet import (
     weapons,
 )
 from rules.systems.tote.skill import TestResult, skill_test
-from rules.systems.tote.state import ToteCombatant, ToteEncounter, cstate, estate
+from rules.systems.tote.state import ToteCombatant, ToteEncounter, upgrade
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS, SKILLS, TOTEMS
 
 __all__ = [
@@ -60,7 +61,6 @@ __all__ = [
 ]
 
 
-@register
 class ToteSystem(RuleSystem):
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
@@ -78,12 +78,18 @@ class ToteSystem(RuleSystem):
     terrain_kinds = ()
     options = OPTIONS
     actions = actions.ACTIONS
+    commands = COMMANDS
     presenter_class = TotePresenter
+    combatant_state = ToteCombatant
+    encounter_state = ToteEncounter
     effect_values = EFFECT_VALUES
     #: a newcomer rolls its Plan test for initiative as it joins the fight
     newcomer_rolls = True
 
     is_enemy = staticmethod(is_enemy)
+
+    def upgrade_state(self, data: dict[str, Any]) -> dict[str, Any]:
+        return upgrade(data)
 
     # -- sheets ---------------------------------------------------------------------------------
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
@@ -93,19 +99,19 @@ class ToteSystem(RuleSystem):
         return read_tote_sheet(raw, base)
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
-        st = cstate(c)
+        st = ToteCombatant.of(c)
         st.filled = min(st.filled, len(c.sheet["track"]))
         c.hp = len(c.sheet["track"]) - st.filled
         if c.hp == 0 and c.status == "active":
             c.status = "downed"
-        return initiative.settle(enc, self.side_defeated)
+        return turns.settle(enc)
 
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         """`/combatant hp`: the GM marks (``change`` below 0) or clears boxes of the Injury Track,
         left to right; filling the U box leaves the combatant unconscious."""
         if c.status != "active":
             raise IllegalAction(f"{c.name} is {'unconscious' if c.status == 'downed' else 'out of the fight'}: the track stays as it is.")
-        track, st = c.sheet["track"], cstate(c)
+        track, st = c.sheet["track"], ToteCombatant.of(c)
         filled = st.filled - change
         if not 0 <= filled <= len(track):
             raise IllegalAction(
@@ -123,7 +129,7 @@ class ToteSystem(RuleSystem):
         super().check_options(enc)
         apart = [] if enc.started or opts(enc).distance != "melee" else placed_apart(enc)
         if apart:
-            names = ", ".join(f"{c.name} ({cstate(c).band})" for c in apart)
+            names = ", ".join(f"{c.name} ({ToteCombatant.of(c).band})" for c in apart)
             first = apart[0]
             raise IllegalAction(
                 f"A fight that starts in melee (`distance=melee`) puts every pair of foes in melee at `/init roll`, "
@@ -142,36 +148,33 @@ class ToteSystem(RuleSystem):
 
     # -- turns and actions ------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
-        estate(enc)
-        return initiative.turn(enc)
+        ToteEncounter.of(enc)
+        return turns.turn(enc)
 
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.roll_initiative(enc, action, dice, self.side_defeated)
+        return turns.roll_initiative(enc, action, dice)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.set_initiative(enc, action, self.side_defeated)
+        return turns.set_initiative(enc, action)
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.reorder(enc, action, self.side_defeated)
+        return turns.reorder(enc, action)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return initiative.next_turn(enc, action, self.side_defeated)
+        return turns.next_turn(enc, action)
 
     def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """The GM passes a combatant out of turn: it keeps its points and loses this round's action."""
-        return initiative.next_turn(enc, action, self.side_defeated)
-
-    def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return actions.act(enc, action, dice, self.side_defeated)
+        return turns.next_turn(enc, action)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return actions.attack(enc, action, dice, self.side_defeated)
+        return actions.attack(self.context(enc, action, dice), action)
 
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return actions.move(enc, action, dice, self.side_defeated)
+        return actions.move(self.context(enc, action, dice), action)
 
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return actions.coup_de_grace(enc, action, dice, self.side_defeated)
+        return actions.coup_de_grace(self.context(enc, action, dice), action)
 
     # -- presentation (made in present.py) ----------------------------------------------------------
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
@@ -187,14 +190,11 @@ class ToteSystem(RuleSystem):
 
     # -- victory and removal ------------------------------------------------------------------------
     def side_defeated(self, enc: Encounter, side: str) -> bool:
-        """Everyone of ``side`` still in the fight is down; escaped heroes left it and are not defeated."""
-        down = ("out",) if opts(enc).victory == "out" else ("out", "downed")
-        staying = [c for c in enc.combatants if c.side == side and not cstate(c).escaped]
-        return bool(staying) and all(c.status in down for c in staying)
+        return turns.defeated(enc, side)
 
     @staticmethod
     def _left(enc: Encounter, side: str) -> bool:
-        return all(cstate(c).escaped for c in enc.combatants if c.side == side)
+        return all(ToteCombatant.of(c).escaped for c in enc.combatants if c.side == side)
 
     def check_victory(self, enc: Encounter) -> list[Event]:
         """A side whose every foe is defeated wins; when the others all escaped, nobody won."""
@@ -213,9 +213,9 @@ class ToteSystem(RuleSystem):
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         release(enc, c.name)
-        st = estate(enc)
+        st = ToteEncounter.of(enc)
         if st.pending_return and c.name in (st.pending_return.by, st.pending_return.against):
             st.pending_return = None
         st.tiebreak = [n for n in st.tiebreak if n != c.name]
         forget_pairs(enc, c.name)
-        return initiative.settle(enc, self.side_defeated)
+        return turns.settle(enc)

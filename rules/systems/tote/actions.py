@@ -1,22 +1,20 @@
 """TOTE's actions: the `/act` table (cost, help, options, when legal) and the handlers.
 
 Every action is one of a combatant's one action a round: `perform` checks the round type and
-the cost, runs the handler, spends the points and passes the turn on (`initiative.settle`).
+the cost, runs the handler, spends the points and passes the turn on (`turns.settle`).
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from rules.actions import Act, ActionSpec, ActionTable, Attack, CoupDeGrace, Move
-from rules.dice import Dice
+from rules.actions import Act, ActionContext, ActionSpec, ActionTable, Attack, CoupDeGrace, Handler, Move
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, mod
 from rules.report import plural
 from rules.models import Combatant, Encounter
-from rules.systems.tote import attacks, initiative
-from rules.systems.tote.initiative import Defeated
+from rules.options import NO_WORDS, OptionSet, choice_option, name_word
+from rules.systems.tote import attacks, turns
 from rules.systems.tote.events import (
     Defending,
     Disengaged,
@@ -44,14 +42,20 @@ from rules.systems.tote.movement import (
 )
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import Weapon, is_enemy
-from rules.systems.tote.skill import run_test
-from rules.systems.tote.state import DEFEND, Pending, Protect, cstate, estate
+from rules.systems.tote.skill import BONUS, KEEP, run_test
+from rules.systems.tote.state import DEFEND, Pending, Protect, ToteCombatant, ToteEncounter
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
 
-__all__ = ["ACTIONS", "OPTION_WORDS", "acting", "perform", "act", "attack", "move", "coup_de_grace"]
+__all__ = ["ACTIONS", "COMMANDS", "acting", "perform", "attack", "move", "coup_de_grace"]
 
-OPTION_WORDS = ("keep", "bonus", "ally", "weapon", *BAND_WORDS)
-_TEST_OPTIONS = (("keep=N", "the skill die to keep"), ("bonus=N", "a bonus from -10 to 10"))
+#: the `options:` words: a skill test's, the weapon, the ally, where a move goes and the distance
+WEAPON = name_word("weapon", "the weapon")
+ALLY = name_word("ally", "the ally")
+TO = choice_option("to", BAND_WORDS, "where to", bare=True)
+DISTANCE = choice_option("to", BANDS, "the distance", bare=True)
+TEST_WORDS = OptionSet(KEEP, BONUS)
+STRIKE_WORDS = OptionSet(WEAPON, KEEP, BONUS)
+MOVE_WORDS = OptionSet(TO, KEEP, BONUS)
 #: the actions a combatant takes on its turn
 Acting = Act | Attack | Move | CoupDeGrace
 
@@ -64,49 +68,11 @@ def _at_distance(enc: Encounter, c: Combatant | None) -> bool:
     return not is_melee(enc)
 
 
-def _melee(name: str, help: str, *, target: bool = True, options: tuple[tuple[str, str], ...] = _TEST_OPTIONS) -> ActionSpec:
-    return ActionSpec(name, help, f"{MELEE_COSTS[name]} initiative, melee round", target=target, options=options, legal=_in_melee)
-
-
-ACTIONS = ActionTable(
-    _melee("assault", "attack a foe at +2 to hit; the foe may return an attack at +2 for free, as its action"),
-    _melee("assist", "an ally gains 1 initiative, and a Strike test at a foe", options=(("ally=NAME", "the ally"), *_TEST_OPTIONS)),
-    _melee("defend", "attacks against you take -2 this round, gain 1 initiative; a Strike test if you name a target"),
-    _melee("disengage", "break off from a foe: you count as disengaged for the next round", options=()),
-    _melee("grapple", "a Brawl attack with bare hands"),
-    _melee("intimidate", "an Impress test against 7 + the foe's Rating (or a hero's Stag): each success takes 1 initiative from it"),
-    _melee("protect", "if unengaged, name an ally: attacks on it hit you instead this round", options=(("ally=NAME", "the ally (or `target`)"),)),
-    ActionSpec(
-        "shoot",
-        "a Shoot test at a foe in range with a weapon that shoots (melee rounds: only if unengaged)",
-        "3 initiative in a melee round, 0 in a distance round",
-        target=True,
-        options=(("weapon=NAME", "the weapon"), *_TEST_OPTIONS),
-    ),
-    _melee("strike", "a Strike test against a foe (if engaged, that foe)"),
-    ActionSpec(
-        "move",
-        "one band nearer or farther from your foes (or from the `target` foe); away from Far tries to Escape Foes",
-        "0 initiative, distance round",
-        target=True,
-        options=(("far|close|melee|in|away|escape", "where to"),),
-        legal=_at_distance,
-    ),
-    ActionSpec(
-        "shoot-and-move",
-        "a Shoot test at the current range, then a move",
-        "1 initiative, distance round",
-        target=True,
-        options=(("far|close|melee|in|away", "where to"), ("weapon=NAME", "the weapon")),
-        legal=_at_distance,
-    ),
-    ActionSpec(
-        "distance",
-        "set the distance for everyone: melee rounds, or distance rounds at Close or Far",
-        gm_only=True,
-        options=(("far|close|melee", "the distance"),),
-    ),
-)
+def _melee_action(name: str, help: str, step: Step, *, target: bool = True, words: OptionSet = STRIKE_WORDS) -> ActionSpec:
+    return ActionSpec(
+        name, help, f"{MELEE_COSTS[name]} initiative, melee round", target=target, words=words, legal=_in_melee,
+        handler=on_turn(step),
+    )
 
 
 # -- who acts ---------------------------------------------------------------------------------------
@@ -117,22 +83,16 @@ def acting(enc: Encounter, action: Acting) -> Combatant:
     c = enc.get(action.actor)
     if c.status != "active":
         raise IllegalAction(f"{c.name} is {'unconscious' if c.status == 'downed' else 'out of the fight'} and cannot act.")
-    unknown = [k for k in getattr(action, "options", {}) if k not in OPTION_WORDS]
-    if unknown:
-        raise InputError(
-            f"`options`: {', '.join(f'`{k}`' for k in unknown)} is not read here. TOTE reads `keep=N` (the skill "
-            f"die to keep), `bonus=N`, `ally=NAME`, `weapon=NAME` and a band (far, close, melee, in, away, escape)."
-        )
-    pending = estate(enc).pending_return
+    pending = ToteEncounter.of(enc).pending_return
     if pending and pending.by != c.name:
         raise NotYourTurn(f"{pending.by} first answers {pending.against}'s Assault (a free `/attack` or `/init next`).")
     if pending:
         return c
     if c.initiative is None:
         raise NotYourTurn(f"{c.name} has no initiative yet: the GM rolls it with `/init roll combatant:{c.name}`.")
-    if cstate(c).acted == enc.round:
+    if ToteCombatant.of(c).acted == enc.round:
         raise NotYourTurn(f"{c.name} has already acted in round {enc.round}: wait for round {enc.round + 1}.")
-    first = initiative.waiting(enc)[0]
+    first = turns.waiting(enc)[0]
     if first is not c:
         def at(x: Combatant) -> str:  # a hidden combatant's initiative is the GM's to read
             return "" if enc.hidden(x) else f" ({x.initiative}{' initiative' if x is first else ''})"
@@ -141,10 +101,13 @@ def acting(enc: Encounter, action: Acting) -> Combatant:
     return c
 
 
-def perform(
-    enc: Encounter, c: Combatant, name: str, action: Acting, dice: Dice, defeated: Defeated, cost: int | None = None
-) -> list[Event]:
-    """Check the round type and the cost, run the action, spend, and pass the turn on."""
+#: what one of a combatant's actions does once it may act (``c``) and has paid
+Step = Callable[[ActionContext, Combatant, Acting], list[Event]]
+
+
+def perform(ctx: ActionContext, c: Combatant, name: str, step: Step, action: Acting, cost: int | None = None) -> list[Event]:
+    """Check the round type and the cost, take the step, spend, and pass the turn on."""
+    enc = ctx.encounter
     table = costs(enc)
     if name not in table and cost is None:
         if is_melee(enc):
@@ -166,40 +129,44 @@ def perform(
         )
     c.initiative = have - cost
     spent = Spent(actor=c.name, action=name, cost=cost, before=have, after=c.initiative)
-    results = _HANDLERS[name](enc, c, action, dice)
-    cstate(c).acted = enc.round
-    return [spent, *results, *initiative.settle(enc, defeated)]
+    results = step(ctx, c, action)
+    ToteCombatant.of(c).acted = enc.round
+    return [spent, *results, *turns.settle(enc)]
 
 
 # -- the handlers ----------------------------------------------------------------------------------
-def _strike(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
-    return attacks.strike(enc, c, action, dice, "strike")[0]
+def _strike(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc, dice, words = ctx.encounter, ctx.dice, ctx.words
+    return attacks.strike(enc, c, action, dice, words, "strike")[0]
 
 
-def _assault(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
+def _assault(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc, dice, words = ctx.encounter, ctx.dice, ctx.words
     bonus = opts(enc).assault_bonus
-    events, foe = attacks.strike(enc, c, action, dice, "assault", [mod("Assault", bonus)])
+    events, foe = attacks.strike(enc, c, action, dice, words, "assault", [mod("Assault", bonus)])
     if foe.status != "active" or foe.initiative is None:
         return events
-    if cstate(foe).acted == enc.round:
+    if ToteCombatant.of(foe).acted == enc.round:
         return [*events, NoReturn(actor=foe.name)]
-    estate(enc).pending_return = Pending(by=foe.name, against=c.name)
+    ToteEncounter.of(enc).pending_return = Pending(by=foe.name, against=c.name)
     return [*events, ReturnOffered(actor=foe.name, against=c.name, bonus=bonus)]
 
 
-def _assist(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
-    friend = attacks.ally(enc, c, action.options.get("ally"), "assist")
+def _assist(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc, dice, words = ctx.encounter, ctx.dice, ctx.words
+    friend = attacks.ally(enc, c, words["ally"], "assist")
     target = attacks.foe(enc, c, action.target)
     if friend.initiative is None:
         raise IllegalAction(f"{friend.name} has no initiative yet to add to.")
     before = friend.initiative
     friend.initiative += 1
     gain = InitiativeChanged(actor=friend.name, before=before, after=friend.initiative, cause="assist", by=c.name)
-    return [gain, *attacks.attack(enc, c, target, action, dice, skill="strike", what="assist", melee=True)[0]]
+    return [gain, *attacks.attack(enc, c, target, action, dice, words=words, skill="strike", what="assist", melee=True)[0]]
 
 
-def _defend(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
-    strike = attacks.strike(enc, c, action, dice, "defend")[0] if action.target else []
+def _defend(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc, dice, words = ctx.encounter, ctx.dice, ctx.words
+    strike = attacks.strike(enc, c, action, dice, words, "defend")[0] if action.target else []
     if active(enc.effects, c.name, DEFEND) is None:
         enc.effects.append(
             Effect(id=next_id(enc.effects), name="Defend", target=c.name, ends="round_end", code=DEFEND, source=c.name)
@@ -213,7 +180,8 @@ def _defend(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Ev
     ]
 
 
-def _disengage(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
+def _disengage(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc = ctx.encounter
     engaged = engaged_with(enc, c.name)
     if not engaged:
         raise IllegalAction(f"{c.name} is not engaged with anyone: there is nothing to disengage from.")
@@ -226,23 +194,25 @@ def _disengage(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list
     else:
         raise InputError(f"Name the foe to disengage from as `target`: {', '.join(engaged)}.")
     release(enc, c.name, other)
-    cstate(c).disengaged = enc.round + 1
+    ToteCombatant.of(c).disengaged = enc.round + 1
     return [Disengaged(actor=c.name, other=other, until=enc.round + 1)]
 
 
-def _grapple(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
-    if action.weapon or "weapon" in action.options:
+def _grapple(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc, dice, words = ctx.encounter, ctx.dice, ctx.words
+    if action.weapon:
         raise InputError("A Grapple is a Brawl attack with bare hands: leave `weapon` out.")
     target = attacks.foe(enc, c, action.target)
     hold = Weapon("bare hands", opts(enc).grapple_damage, 0, "bash")
-    return attacks.attack(enc, c, target, action, dice, skill="brawl", what="grapple", melee=True, arm=hold)[0]
+    return attacks.attack(enc, c, target, action, dice, words=words, skill="brawl", what="grapple", melee=True, arm=hold)[0]
 
 
-def _intimidate(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
+def _intimidate(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc, dice, words = ctx.encounter, ctx.dice, ctx.words
     t = attacks.foe(enc, c, action.target)
     lvl = int(t.sheet["rating"] if is_enemy(t) else t.sheet["stag"])
     base = opts(enc).intimidate_base
-    r, test = run_test(enc, c, "impress", base + lvl, dice, action)
+    r, test = run_test(enc, c, "impress", base + lvl, dice, words)
     tested = Tested(actor=c.name, what="intimidate", target=t.name, test=test, base=base, level=lvl, level_of_enemy=is_enemy(t))
     if not r.success or t.initiative is None:
         return [tested]
@@ -251,94 +221,93 @@ def _intimidate(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> lis
     return [tested, InitiativeChanged(actor=t.name, before=before, after=t.initiative, cause="intimidated", by=c.name)]
 
 
-def _protect(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
+def _protect(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc, words = ctx.encounter, ctx.words
     if engaged_with(enc, c.name):
         raise IllegalAction(f"{c.name} is engaged: only an unengaged combatant can Protect. Disengage first.")
-    friend = attacks.ally(enc, c, action.target or action.options.get("ally"), "protect")
-    cstate(c).protect = Protect(ally=friend.name, round=enc.round)
+    friend = attacks.ally(enc, c, action.target or words["ally"], "protect")
+    ToteCombatant.of(c).protect = Protect(ally=friend.name, round=enc.round)
     return [Protecting(actor=c.name, ally=friend.name)]
 
 
-def _shoot(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
-    return attacks.shoot(enc, c, action, dice)
+def _shoot(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc, dice, words = ctx.encounter, ctx.dice, ctx.words
+    return attacks.shoot(enc, c, action, dice, words)
 
 
-def _move(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
-    want = wanted_band(getattr(action, "to", None), action.options)
+def _move(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc, dice, words = ctx.encounter, ctx.dice, ctx.words
+    want = wanted_band(getattr(action, "to", None), words["to"])
     only = attacks.foe(enc, c, action.target) if getattr(action, "target", None) else None
-    return move_band(enc, c, want, action, dice, only)
+    return move_band(enc, c, want, words, dice, only)
 
 
-def _shoot_and_move(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
-    want = wanted_band(None, action.options)
-    shot = attacks.shoot(enc, c, action, dice)
+def _shoot_and_move(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc, dice, words = ctx.encounter, ctx.dice, ctx.words
+    want = wanted_band(None, words["to"])
+    shot = attacks.shoot(enc, c, action, dice, words)
     if not foes_in_fight(enc, c):  # the shot downed the last foe: no Escape Foes against nobody
         return [*shot, NoMove(actor=c.name)]
-    return shot + move_band(enc, c, want, action, dice)
+    return shot + move_band(enc, c, want, words, dice)
 
 
-def _coup_de_grace(enc: Encounter, c: Combatant, action: Acting, dice: Dice) -> list[Event]:
+def _coup_de_grace(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc = ctx.encounter
     t = attacks.foe(enc, c, action.target, downed=True)
     return take_out(enc, t, "out", "coup-de-grace")
 
 
-_HANDLERS: dict[str, Callable[..., list[Event]]] = {
-    "strike": _strike,
-    "assault": _assault,
-    "assist": _assist,
-    "defend": _defend,
-    "disengage": _disengage,
-    "grapple": _grapple,
-    "intimidate": _intimidate,
-    "protect": _protect,
-    "shoot": _shoot,
-    "move": _move,
-    "shoot-and-move": _shoot_and_move,
-    "coup-de-grace": _coup_de_grace,
-}
-
-
 # -- the commands ----------------------------------------------------------------------------------
-def _return_attack(enc: Encounter, c: Combatant, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
-    st = estate(enc)
+def _return_attack(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
+    enc = ctx.encounter
+    st = ToteEncounter.of(enc)
     assert st.pending_return is not None
     assaulter = enc.get(st.pending_return.against)
     st.pending_return = None
     if action.target and enc.get(action.target) is not assaulter:
         raise IllegalAction(f"A return attack answers the Assault: its target is {assaulter.name}.")
     bonus = mod("Assault return", opts(enc).assault_bonus)
-    events, _ = attacks.attack(enc, c, assaulter, action, dice, skill="strike", what="return", melee=True, extra=[bonus])
-    cstate(c).acted = enc.round
+    events, _ = attacks.attack(
+        enc, c, assaulter, action, ctx.dice, words=ctx.words, skill="strike", what="return", melee=True, extra=[bonus]
+    )
+    ToteCombatant.of(c).acted = enc.round
     spent = Spent(actor=c.name, action="return", cost=0, before=c.initiative or 0, after=c.initiative or 0)
-    return [spent, *events, *initiative.settle(enc, defeated)]
+    return [spent, *events, *turns.settle(enc)]
 
 
 def _only_return(c: Combatant) -> IllegalAction:
     return IllegalAction(f"{c.name} may only return the Assault now (`/attack`) or let it go (`/init next`).")
 
 
-def act(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
-    name = (action.name or "").strip().lower().replace("&", "and").replace("_", "-").replace(" ", "-")
-    name = re.sub("-+", "-", name)
-    if name == "distance":
-        return _set_distance(enc, action, defeated)
-    spec = ACTIONS.get(name)
+def on_turn(step: Step) -> Handler:
+    """The handler of an action taken on the combatant's turn: it checks who may act (while an
+    Assault waits for its answer, only `strike` or `assault` answer it), then `perform`s ``step``."""
+
+    def handler(ctx: ActionContext, action: Act) -> list[Event]:
+        c = acting(ctx.encounter, action)
+        if ToteEncounter.of(ctx.encounter).pending_return:
+            if action.name not in ("strike", "assault"):
+                raise _only_return(c)
+            return _return_attack(ctx, c, action)
+        return perform(ctx, c, action.name, step, action)
+
+    return handler
+
+
+def attack(ctx: ActionContext, action: Attack) -> list[Event]:
+    """`/attack`: a Strike in a melee round, a Shoot in a distance round, or the answer to an Assault."""
+    enc = ctx.encounter
     c = acting(enc, action)
-    if estate(enc).pending_return:
-        if spec.name not in ("strike", "assault"):
-            raise _only_return(c)
-        return _return_attack(enc, c, action, dice, defeated)
-    return perform(enc, c, spec.name, action, dice, defeated)
+    if ToteEncounter.of(enc).pending_return:
+        return _return_attack(ctx, c, action)
+    if is_melee(enc):
+        return perform(ctx, c, "strike", _strike, action)
+    return perform(ctx, c, "shoot", _shoot, action)
 
 
-def attack(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
-    c = acting(enc, action)
-    if estate(enc).pending_return:
-        return _return_attack(enc, c, action, dice, defeated)
-    return perform(enc, c, "strike" if is_melee(enc) else "shoot", action, dice, defeated)
-
-
-def move(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
+def move(ctx: ActionContext, action: Move) -> list[Event]:
+    """`/move`: one band, as `/act action:move`."""
+    enc = ctx.encounter
     if action.path or action.facing:
         raise InputError("TOTE has no map: move with `to:` a band (far, close, melee) or `in`, `away`, `escape`.")
     c = acting(enc, action)
@@ -347,32 +316,83 @@ def move(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list
             "In melee rounds nobody moves between bands: break off with `/act action:disengage` (3 initiative); "
             "the GM sets a new distance with `/act action:distance`."
         )
-    return perform(enc, c, "move", action, dice, defeated)
+    return perform(ctx, c, "move", _move, action)
 
 
-def coup_de_grace(enc: Encounter, action: Acting, dice: Dice, defeated: Defeated) -> list[Event]:
+def coup_de_grace(ctx: ActionContext, action: CoupDeGrace) -> list[Event]:
+    """`/coupdegrace`: a melee blow that takes an unconscious foe out, at its own cost."""
+    enc = ctx.encounter
     c = acting(enc, action)
-    if estate(enc).pending_return:
+    if ToteEncounter.of(enc).pending_return:
         raise _only_return(c)
     if not is_melee(enc):
         raise IllegalAction("A coup-de-grace is a melee blow: it waits for melee rounds.")
-    return perform(enc, c, "coup-de-grace", action, dice, defeated, cost=opts(enc).coup_de_grace_cost)
+    return perform(ctx, c, "coup-de-grace", _coup_de_grace, action, cost=opts(enc).coup_de_grace_cost)
 
 
-def _set_distance(enc: Encounter, action: Act, defeated: Defeated) -> list[Event]:
+def _set_distance(ctx: ActionContext, action: Act) -> list[Event]:
     """The GM sets the distance (`gm_only` in the table: the service lets only the GM send it)."""
-    words = [w for w in action.options if w in BANDS]
-    if len(words) != 1 or len(action.options) != 1:
+    enc, band = ctx.encounter, ctx.words["to"]
+    if band is None:
         raise InputError("Give one distance in `options`: `far`, `close` or `melee`, like `options:far`.")
-    band = words[0]
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     st.distance = band  # type: ignore[assignment]
     st.pending_return = None
     all_at(enc, band)
     if band != "melee":
         st.engaged = []
-    return [DistanceSet(band=band, started=enc.started), *initiative.settle(enc, defeated)]
+    return [DistanceSet(band=band, started=enc.started), *turns.settle(enc)]
 
+
+ACTIONS = ActionTable(
+    _melee_action("assault", "attack a foe at +2 to hit; the foe may return an attack at +2 for free, as its action", _assault),
+    _melee_action("assist", "an ally gains 1 initiative, and a Strike test at a foe", _assist, words=OptionSet(ALLY, WEAPON, KEEP, BONUS)),
+    _melee_action("defend", "attacks against you take -2 this round, gain 1 initiative; a Strike test if you name a target", _defend),
+    _melee_action("disengage", "break off from a foe: you count as disengaged for the next round", _disengage, words=NO_WORDS),
+    _melee_action("grapple", "a Brawl attack with bare hands", _grapple, words=TEST_WORDS),
+    _melee_action("intimidate", "an Impress test against 7 + the foe's Rating (or a hero's Stag): each success takes 1 initiative from it", _intimidate, words=TEST_WORDS),
+    _melee_action("protect", "if unengaged, name an ally: attacks on it hit you instead this round", _protect, words=OptionSet(name_word("ally", "the ally (or `target`)"))),
+    ActionSpec(
+        "shoot",
+        "a Shoot test at a foe in range with a weapon that shoots (melee rounds: only if unengaged)",
+        "3 initiative in a melee round, 0 in a distance round",
+        target=True,
+        words=STRIKE_WORDS,
+        handler=on_turn(_shoot),
+    ),
+    _melee_action("strike", "a Strike test against a foe (if engaged, that foe)", _strike),
+    ActionSpec(
+        "move",
+        "one band nearer or farther from your foes (or from the `target` foe); away from Far tries to Escape Foes",
+        "0 initiative, distance round",
+        target=True,
+        words=MOVE_WORDS,
+        legal=_at_distance,
+        handler=on_turn(_move),
+    ),
+    ActionSpec(
+        "shoot-and-move",
+        "a Shoot test at the current range, then a move",
+        "1 initiative, distance round",
+        target=True,
+        words=OptionSet(TO, WEAPON, KEEP, BONUS),
+        legal=_at_distance,
+        handler=on_turn(_shoot_and_move),
+    ),
+    ActionSpec(
+        "distance",
+        "set the distance for everyone: melee rounds, or distance rounds at Close or Far",
+        gm_only=True,
+        words=OptionSet(DISTANCE),
+        handler=_set_distance,
+    ),
+)
+
+#: the words of `/attack` (a Strike or a Shoot, or the answer to an Assault) and `/move`
+COMMANDS = ActionTable(
+    ActionSpec("attack", "a Strike in a melee round, a Shoot in a distance round", words=STRIKE_WORDS),
+    ActionSpec("move", "one band, as `/act action:move`", words=MOVE_WORDS),
+)
 
 # the distance table's names are the `/act` names too
 assert set(DISTANCE_COSTS) <= set(ACTIONS.names)

@@ -4,7 +4,8 @@ and what damage does: any damage engages the pair; melee damage also counts for 
 round's initiative gain."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.dice import Dice
 from rules.effects import active, modifiers, total
@@ -16,7 +17,7 @@ from rules.systems.tote.movement import disengaged, engage, engaged_with, is_mel
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import Weapon, weapon, weapons
 from rules.systems.tote.skill import TestResult, run_test
-from rules.systems.tote.state import DEFEND, cstate
+from rules.systems.tote.state import DEFEND, ToteCombatant
 
 __all__ = ["foe", "ally", "attack", "strike", "shoot", "shooting_weapon"]
 
@@ -93,27 +94,28 @@ def attack(
     action: object,
     dice: Dice,
     *,
+    words: Mapping[str, Any],
     skill: str,
     what: str,
     melee: bool,
     extra: Sequence[Modifier] = (),
     arm: Weapon | None = None,
 ) -> tuple[list[Event], Combatant]:
-    """One attack test and its damage; Protect redirects it. Returns the events and who was attacked."""
+    """One attack test and its damage; Protect redirects it. Returns the events and who was attacked.
+    ``words``: the action's words (`weapon`, `keep`, `bonus`; those it has)."""
     events: list[Event] = []
     for p in enc.combatants:
-        guard = cstate(p).protect
+        guard = ToteCombatant.of(p).protect
         if p.status == "active" and guard and guard.ally == target.name and guard.round == enc.round and p is not c:
             events.append(Redirected(actor=p.name, ally=target.name))
             target = p
             break
-    options = getattr(action, "options", {})
-    arm = arm or weapon(c, getattr(action, "weapon", None) or options.get("weapon"))
+    arm = arm or weapon(c, getattr(action, "weapon", None) or words.get("weapon"))
     mods = [*extra, *modifiers(enc.effects, c.name, "attack")]
     if active(enc.effects, target.name, DEFEND) is not None:
         mods.append(mod("Defend", -opts(enc).defend_penalty))
     block = int(target.sheet["block"]) + total(enc.effects, target.name, "block")
-    r, test = run_test(enc, c, skill, block, dice, action, mods)
+    r, test = run_test(enc, c, skill, block, dice, words, mods)
     events.append(Struck(actor=c.name, target=target.name, weapon=arm.name, action=what, test=test))
     if r.success:
         events += _wound(enc, c, target, arm, r, melee)
@@ -129,7 +131,7 @@ def _wound(enc: Encounter, c: Combatant, t: Combatant, arm: Weapon, r: TestResul
         if kind == "all" or kind == arm.kind:
             resists.append((kind, int(boxes)))
     amount = max(arm.damage + extra + effect - sum(b for _, b in resists), 0)
-    before, track, ts = t.hp or 0, t.sheet["track"], cstate(t)
+    before, track, ts = t.hp or 0, t.sheet["track"], ToteCombatant.of(t)
     newly = track[ts.filled : ts.filled + amount]
     ts.filled += len(newly)
     t.hp = len(track) - ts.filled
@@ -161,22 +163,23 @@ def _engage_by_damage(enc: Encounter, c: Combatant, t: Combatant, melee: bool) -
     that foe": any damage engages, except damage taken while counting as disengaged (damage
     dealt then re-engages and ends the disengagement). Only melee damage counts for the gain."""
     if melee:
-        cstate(c).melee_round = cstate(t).melee_round = enc.round
+        ToteCombatant.of(c).melee_round = ToteCombatant.of(t).melee_round = enc.round
     if disengaged(enc, c):
-        cstate(c).disengaged = None
+        ToteCombatant.of(c).disengaged = None
     if disengaged(enc, t):
         return []
     return [Engaged(actor=c.name, other=t.name)] if engage(enc, c.name, t.name) else []
 
 
 def strike(
-    enc: Encounter, c: Combatant, action: object, dice: Dice, what: str, extra: Sequence[Modifier] = ()
+    enc: Encounter, c: Combatant, action: object, dice: Dice, words: Mapping[str, Any], what: str,
+    extra: Sequence[Modifier] = (),
 ) -> tuple[list[Event], Combatant]:
     target = foe(enc, c, getattr(action, "target", None))
-    return attack(enc, c, target, action, dice, skill="strike", what=what, melee=True, extra=extra)
+    return attack(enc, c, target, action, dice, words=words, skill="strike", what=what, melee=True, extra=extra)
 
 
-def shoot(enc: Encounter, c: Combatant, action: object, dice: Dice) -> list[Event]:
+def shoot(enc: Encounter, c: Combatant, action: object, dice: Dice, words: Mapping[str, Any]) -> list[Event]:
     """Shoot: in melee rounds only an unengaged combatant; a weapon that shoots and a target in range."""
     engaged = engaged_with(enc, c.name)
     if engaged and is_melee(enc):
@@ -185,6 +188,5 @@ def shoot(enc: Encounter, c: Combatant, action: object, dice: Dice) -> list[Even
             "Strike or Disengage."
         )
     target = foe(enc, c, getattr(action, "target", None))
-    options = getattr(action, "options", {})
-    arm = shooting_weapon(enc, c, target, getattr(action, "weapon", None) or options.get("weapon"))
-    return attack(enc, c, target, action, dice, skill="shoot", what="shoot", melee=False, arm=arm)[0]
+    arm = shooting_weapon(enc, c, target, getattr(action, "weapon", None) or words.get("weapon"))
+    return attack(enc, c, target, action, dice, words=words, skill="shoot", what="shoot", melee=False, arm=arm)[0]

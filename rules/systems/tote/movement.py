@@ -6,6 +6,9 @@ A combatant's own band, shown on the board, is its distance to its nearest foe.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, StatusChanged
@@ -14,8 +17,8 @@ from rules.systems.tote.events import BandMoved, EscapeFailed, MeleeNext, Tested
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, level
 from rules.systems.tote.skill import run_test
-from rules.systems.tote.state import cstate, estate
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
+from rules.systems.tote.state import ToteCombatant, ToteEncounter
 
 __all__ = [
     "BAND_WORDS",
@@ -47,7 +50,7 @@ BAND_WORDS = (*BANDS, "in", "away", "escape")
 def round_distance(enc: Encounter) -> str:
     """The round type: "melee", or the band ("far"/"close") the GM set for distance rounds;
     before the fight it comes from the encounter option ``distance``."""
-    return estate(enc).distance or opts(enc).distance
+    return ToteEncounter.of(enc).distance or opts(enc).distance
 
 
 def is_melee(enc: Encounter) -> bool:
@@ -76,20 +79,20 @@ def pair_band(enc: Encounter, a: Combatant, b: Combatant, index: dict[tuple[str,
     """The distance between ``a`` and ``b``: set by a move, else the nearer of their own bands.
 
     ``index`` is `ToteEncounter.range_index()` when the caller looks up many pairs."""
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     if st.distance == "melee":
         return "melee"
     pair = (a.name, b.name) if a.name < b.name else (b.name, a.name)
     band = (st.range_index() if index is None else index).get(pair)
     if band is not None:
         return band
-    placed = [s.band for s in (cstate(a), cstate(b)) if s.band]
+    placed = [s.band for s in (ToteCombatant.of(a), ToteCombatant.of(b)) if s.band]
     return _nearer(*placed) if placed else round_distance(enc)
 
 
 def _set_pairs(enc: Encounter, c: Combatant, bands: dict[str, str]) -> None:
     """Set the distance between ``c`` and each foe named in ``bands``."""
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     index = dict(st.range_index())
     for other, band in bands.items():
         index[(c.name, other) if c.name < other else (other, c.name)] = band
@@ -101,7 +104,7 @@ def _set_pairs(enc: Encounter, c: Combatant, bands: dict[str, str]) -> None:
 
 def forget_pairs(enc: Encounter, name: str) -> None:
     """Drop the distances moves set between ``name`` and anyone (it left, or was placed again with ``at:``)."""
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     if any(name == a or name in row for a, row in st.ranges.items()):
         st.ranges = {a: {b: v for b, v in row.items() if b != name} for a, row in st.ranges.items() if a != name}  # type: ignore[assignment]
 
@@ -126,14 +129,14 @@ def place_band(enc: Encounter, c: Combatant, text: str) -> None:
         raise IllegalAction(f"{where}, so `at:{band}` cannot hold: {fix}, or leave `at` out.")
     if not enc.started:
         _check_start(enc, c, band)
-    cstate(c).band = band  # type: ignore[assignment]
+    ToteCombatant.of(c).band = band  # type: ignore[assignment]
     forget_pairs(enc, c.name)
     _set_pairs(enc, c, {o.name: band for o in enc.enemies_of(c)})
 
 
 def placed_apart(enc: Encounter, but: Combatant | None = None) -> list[Combatant]:
     """The combatants (other than ``but``) that ``at:`` placed at close or far before the fight."""
-    return [o for o in enc.combatants if o is not but and o.status != "out" and cstate(o).band in ("close", "far")]
+    return [o for o in enc.combatants if o is not but and o.status != "out" and ToteCombatant.of(o).band in ("close", "far")]
 
 
 def _check_start(enc: Encounter, c: Combatant, band: str) -> None:
@@ -144,14 +147,14 @@ def _check_start(enc: Encounter, c: Combatant, band: str) -> None:
     if band == "melee":
         apart = placed_apart(enc, c)
         if apart:
-            names = ", ".join(f"{o.name} ({cstate(o).band})" for o in apart)
+            names = ", ".join(f"{o.name} ({ToteCombatant.of(o).band})" for o in apart)
             raise IllegalAction(
                 f"A combatant placed in melee starts the fight in melee rounds {rule}, so {names} would lose "
                 f"the place `at:` gave: leave `at` out for {c.name}, or first place "
                 f"{'them' if len(apart) > 1 else apart[0].name} in melee (`/combatant edit name:{apart[0].name} at:melee`)."
             )
         return
-    close_in = [o for o in enc.combatants if o is not c and o.status != "out" and cstate(o).band == "melee"]
+    close_in = [o for o in enc.combatants if o is not c and o.status != "out" and ToteCombatant.of(o).band == "melee"]
     if close_in:
         names = ", ".join(o.name for o in close_in)
         raise IllegalAction(
@@ -169,15 +172,15 @@ def band_of(enc: Encounter, c: Combatant) -> str:
     """``c``'s distance from its nearest foe still in the fight (its own band when there is none)."""
     foes = foes_in_fight(enc, c)
     if foes:
-        index = estate(enc).range_index()
+        index = ToteEncounter.of(enc).range_index()
         return _nearer(*(pair_band(enc, c, o, index) for o in foes))
-    return cstate(c).band or round_distance(enc)
+    return ToteCombatant.of(c).band or round_distance(enc)
 
 
 def nearest_band(enc: Encounter) -> str | None:
     """The nearest distance between any two active foes (None: nobody faces anyone)."""
     active = [c for c in enc.combatants if c.status == "active"]
-    index = estate(enc).range_index()
+    index = ToteEncounter.of(enc).range_index()
     bands = {pair_band(enc, a, b, index) for i, a in enumerate(active) for b in active[i + 1 :] if a.side != b.side}
     return _nearer(*bands) if bands else None
 
@@ -192,20 +195,20 @@ def distance_now(enc: Encounter) -> str:
 
 def all_at(enc: Encounter, band: str) -> None:
     """Everyone still in the fight stands at ``band`` from every foe."""
-    estate(enc).ranges = {}
+    ToteEncounter.of(enc).ranges = {}
     for c in enc.combatants:
         if c.status != "out":
-            cstate(c).band = band  # type: ignore[assignment]
+            ToteCombatant.of(c).band = band  # type: ignore[assignment]
 
 
 # -- engagement ------------------------------------------------------------------------------------
 def engaged_with(enc: Encounter, name: str) -> list[str]:
-    return [b if a == name else a for a, b in estate(enc).engaged if name in (a, b)]
+    return [b if a == name else a for a, b in ToteEncounter.of(enc).engaged if name in (a, b)]
 
 
 def engage(enc: Encounter, a: str, b: str) -> bool:
     pair = tuple(sorted((a, b)))
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     if pair in st.engaged:
         return False
     st.engaged = [*st.engaged, pair]  # type: ignore[list-item]
@@ -213,13 +216,13 @@ def engage(enc: Encounter, a: str, b: str) -> bool:
 
 
 def release(enc: Encounter, name: str, other: str | None = None) -> None:
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     st.engaged = [p for p in st.engaged if name not in p or (other is not None and other not in p)]
 
 
 def disengaged(enc: Encounter, c: Combatant) -> bool:
     """"You will count as disengaged for the next round": true from the Disengage to the end of the next round."""
-    until = cstate(c).disengaged
+    until = ToteCombatant.of(c).disengaged
     return until is not None and enc.round <= until
 
 
@@ -230,8 +233,9 @@ def take_out(enc: Encounter, t: Combatant, status: str, cause: str) -> list[Even
 
 
 # -- moves ----------------------------------------------------------------------------------------
-def wanted_band(to: str | None, options: dict[str, str]) -> str:
-    words = ([to.strip().lower()] if to else []) + [w for w in options if w in BAND_WORDS]
+def wanted_band(to: str | None, word: str | None) -> str:
+    """Where a move goes: ``to`` (`/move to:`) or the action's word (`options:close`), given once."""
+    words = ([to.strip().lower()] if to else []) + ([word] if word else [])
     if len(words) != 1 or words[0] not in BAND_WORDS:
         raise InputError(
             "Say where to move, once: a band (`far`, `close`, `melee`), or `in`, `away`, `escape` "
@@ -241,9 +245,10 @@ def wanted_band(to: str | None, options: dict[str, str]) -> str:
 
 
 def move_band(
-    enc: Encounter, c: Combatant, want: str, action: object, dice: Dice, only: Combatant | None = None
+    enc: Encounter, c: Combatant, want: str, words: Mapping[str, Any], dice: Dice, only: Combatant | None = None
 ) -> list[Event]:
-    """Move ``c`` one band nearer or farther from its foes (or from ``only``); away from Far is an escape."""
+    """Move ``c`` one band nearer or farther from its foes (or from ``only``); away from Far is an escape
+    (a Move test, with the action's words ``keep``/``bonus``)."""
     here = pair_band(enc, c, only) if only is not None else band_of(enc, c)
     step = BANDS.index(here)
     if want == "in":
@@ -257,17 +262,17 @@ def move_band(
             raise IllegalAction(
                 f"{c.name} is at {here.capitalize()}: only a move away from Far (from every foe) tries to Escape Foes."
             )
-        return _escape(enc, c, action, dice)
+        return _escape(enc, c, words, dice)
     if want == here:
         raise IllegalAction(f"{c.name} is already at {here.capitalize()}.")
     if abs(BANDS.index(want) - step) != 1:
         raise IllegalAction(f"{c.name} is at {here.capitalize()}: a move goes one band, to Close.")
     delta = BANDS.index(want) - step
     foes = [only] if only is not None else foes_in_fight(enc, c)
-    last, index = len(BANDS) - 1, estate(enc).range_index()
+    last, index = len(BANDS) - 1, ToteEncounter.of(enc).range_index()
     _set_pairs(enc, c, {o.name: BANDS[min(max(BANDS.index(pair_band(enc, c, o, index)) + delta, 0), last)] for o in foes})
     if only is None:
-        cstate(c).band = want  # type: ignore[assignment]
+        ToteCombatant.of(c).band = want  # type: ignore[assignment]
     events: list[Event] = [
         BandMoved(actor=c.name, path=[here, want], unit="initiative", left=c.initiative or 0, foes=[o.name for o in foes])
     ]
@@ -276,12 +281,12 @@ def move_band(
     return events
 
 
-def _escape(enc: Encounter, c: Combatant, action: object, dice: Dice) -> list[Event]:
+def _escape(enc: Encounter, c: Combatant, words: Mapping[str, Any], dice: Dice) -> list[Event]:
     foes = foes_in_fight(enc, c)
     top = max(foes, key=level, default=None)
     lvl = level(top) if top else 0
     base = opts(enc).escape_base
-    r, test = run_test(enc, c, "move", base + lvl, dice, action)
+    r, test = run_test(enc, c, "move", base + lvl, dice, words)
     tested = Tested(
         actor=c.name,
         what="escape",
@@ -293,5 +298,5 @@ def _escape(enc: Encounter, c: Combatant, action: object, dice: Dice) -> list[Ev
     )
     if not r.success:
         return [tested, EscapeFailed(actor=c.name)]
-    cstate(c).escaped = True
+    ToteCombatant.of(c).escaped = True
     return [tested, *take_out(enc, c, "out", "escaped")]

@@ -11,7 +11,7 @@ from rules.report import die_text, plural, signed
 from rules.systems.tote import events as ev
 from rules.systems.tote.movement import band_of, disengaged, distance_now, engaged_with, is_melee, pair_band, round_distance
 from rules.systems.tote.sheet import ENEMY_KEYS, HERO_KEYS, is_enemy
-from rules.systems.tote.state import DEFEND, cstate, estate
+from rules.systems.tote.state import DEFEND, ToteCombatant, ToteEncounter
 from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -232,7 +232,7 @@ class TotePresenter(Presenter):
         return ("enemy: " if is_enemy(c) else "hero: ") + (" ".join(parts) or "default values")
 
     def status_line(self, enc: "Encounter", c: "Combatant") -> str:
-        st = cstate(c)
+        st = ToteCombatant.of(c)
         bits = [f"**{c.name}**"]
         if is_enemy(c):
             bits.append(f"rating {c.sheet['rating']}" + (" group" if c.sheet.get("group") else ""))
@@ -270,9 +270,9 @@ class TotePresenter(Presenter):
                 "moving in from Close starts melee, moving away from Far tries to Escape Foes."
             ]
             lines += self._distances(enc)
-        pairs = estate(enc).engaged
+        pairs = ToteEncounter.of(enc).engaged
         lines.append("🔗 Engaged: " + ("; ".join(f"{a} ⇄ {b}" for a, b in pairs) if pairs else "nobody"))
-        pending = estate(enc).pending_return
+        pending = ToteEncounter.of(enc).pending_return
         if pending:
             lines.append(f"↩️ {pending.by} may return {pending.against}'s Assault.")
         return lines
@@ -280,7 +280,7 @@ class TotePresenter(Presenter):
     @staticmethod
     def _distances(enc: "Encounter", limit: int = 12) -> list[str]:
         """One line per combatant whose foes are not all at one distance (at most ``limit``)."""
-        lines, index = [], estate(enc).range_index()
+        lines, index = [], ToteEncounter.of(enc).range_index()
         for c in enc.combatants:
             foes = [o for o in enc.enemies_of(c) if o.status == "active"]
             if c.status != "active" or c.side != enc.sides()[0] or not foes:

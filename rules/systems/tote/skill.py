@@ -5,21 +5,25 @@ Given ``roll:`` results are the plain dice in order, then the Paragon die.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.dice import Dice
 from rules.events import Modifier, mod
 from rules.models import Combatant, Encounter
-from rules.sheet import read_int
+from rules.options import int_option
 from rules.systems.tote.events import SkillTest
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import TOHIT_RE, is_enemy
-from rules.systems.tote.state import cstate
 from rules.systems.tote.tables import ATTACK_SKILLS
+from rules.systems.tote.state import ToteCombatant
 
-__all__ = ["TestResult", "skill_test", "run_test", "option_number"]
+__all__ = ["TestResult", "skill_test", "run_test", "KEEP", "BONUS"]
+
+#: the `options:` words of an action with a skill test
+KEEP = int_option("keep", None, 1, 6, "the skill die to keep")
+BONUS = int_option("bonus", None, -10, 10, "a bonus")
 
 
 @dataclass
@@ -98,15 +102,7 @@ def _pool(c: Combatant, skill: str) -> tuple[int, list[Modifier]]:
 def _barred(enc: Encounter, c: Combatant) -> frozenset[int]:
     if not opts(enc).injury_bars:
         return frozenset()
-    return frozenset(int(b) for b in c.sheet["track"][: cstate(c).filled] if b != "U")
-
-
-def option_number(action: Any, key: str, low: int, high: int) -> int | None:
-    """A number the player gave in ``options`` (``keep=6``), checked against its range."""
-    options = getattr(action, "options", {})  # an initiative roll has none
-    if key not in options:
-        return None
-    return read_int(options[key], key, low, high)
+    return frozenset(int(b) for b in c.sheet["track"][: ToteCombatant.of(c).filled] if b != "U")
 
 
 def run_test(
@@ -115,12 +111,13 @@ def run_test(
     skill: str,
     target: int,
     dice: Dice,
-    action: Any,
+    words: Mapping[str, Any],
     extra: Sequence[Modifier] = (),
 ) -> tuple[TestResult, SkillTest]:
-    """``c`` tests ``skill`` against ``target`` with the player's ``keep``/``bonus``: the result and its event data."""
+    """``c`` tests ``skill`` against ``target`` with the player's words ``keep``/``bonus`` (`KEEP`, `BONUS`;
+    absent where the action has none): the result and its event data."""
     count, mods = _pool(c, skill)
-    bonus = option_number(action, "bonus", -10, 10)
+    bonus = words.get("bonus")
     if bonus:
         mods.append(mod("bonus", bonus))
     values = opts(enc)
@@ -130,7 +127,7 @@ def run_test(
             count,
             target,
             [*mods, *extra],
-            keep=option_number(action, "keep", 1, 6),
+            keep=words.get("keep"),
             barred=_barred(enc, c),
             extra_successes=values.extra_successes,
             critical_successes=values.critical_successes,

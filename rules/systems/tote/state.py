@@ -14,10 +14,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
-from rules.models import Combatant, Encounter
-from rules.state import CombatantState, EncounterState, register_state, register_upgrade, state_as
+from rules.state import CombatantState, EncounterState
 
-__all__ = ["Band", "Protect", "Pending", "ToteCombatant", "ToteEncounter", "cstate", "estate"]
+__all__ = ["Band", "Protect", "Pending", "ToteCombatant", "ToteEncounter", "upgrade"]
 
 Band = Literal["melee", "close", "far"]
 #: a round number as stored (an import's text is read into a number, so it is bounded)
@@ -92,13 +91,11 @@ class ToteEncounter(EncounterState):
         return data
 
 
-register_state("tote", ToteCombatant, ToteEncounter)
-
 #: the effect code of Defend: "attacks against you take -2 this round"
 DEFEND = "defend"
 
 
-def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+def upgrade(data: dict[str, Any]) -> dict[str, Any]:
     """Encounters stored before Defend became an effect kept it as a round number on the
     combatant: a Defend of the current round becomes the effect; an older one is dropped."""
     combatants = data.get("combatants")
@@ -119,15 +116,3 @@ def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
             c = {**c, "state": state}
         fixed.append(c)
     return {**data, "combatants": fixed, "effects": effects}
-
-
-register_upgrade("tote", _upgrade)
-
-
-def cstate(c: Combatant) -> ToteCombatant:
-    """``c``'s TOTE state."""
-    return state_as(c, ToteCombatant)
-
-
-def estate(enc: Encounter) -> ToteEncounter:
-    return state_as(enc, ToteEncounter)

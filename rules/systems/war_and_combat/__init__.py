@@ -5,11 +5,11 @@ The rules are shared/rules/war-and-combat.txt with the defaults of shared/rules/
 (open-ended task rolls, skew dice, attribute modifiers, shock and death checks, default weapons
 and armour); every choice the GM may want to change is an encounter option (`options.py`).
 The package: `task.py` (the task roll), `catalogue.py` and `tables*.py` (the data), `sheet.py`,
-`options.py`, `state.py`, `rounds.py` (the round sequence), `movement.py` and `zones.py`,
+`options.py`, `state.py`, `turns.py` (the round sequence), `movement.py` and `zones.py`,
 `flurry.py` (declarations, flurry initiative, the passing attack), `attacks.py` (strikes,
 ranged strikes, wounds, combat options, coup-de-grâce), `limbs.py` (what wounded limbs may
 still do), `swipes.py` (free attacks and interrupts from outside a flurry), `lengthy.py`
-(lengthy actions), `actions.py`, `events.py`, `present.py`.
+(lengthy actions), `words.py` (the declared `options:` words), `actions.py`, `events.py`, `present.py`.
 
 Dice order for ``roll:``. `/init roll` and the `/init next` that begins a round: for each
 combatant in joining order its shock check and death check (3d6 each, if wounded), then the
@@ -27,25 +27,23 @@ once by its reroll.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from rules.actions import Act, make_action
+from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
-from rules.state import state_as
-from rules.system import Action, Highlight, RuleSystem, Turn, register
-from rules.systems.war_and_combat import attacks, flurry, movement, rounds, sheet, zones
-from rules.systems.war_and_combat.actions import ACTIONS, HANDLERS
+from rules.system import Action, Highlight, RuleSystem, Turn
+from rules.systems.war_and_combat import attacks, flurry, movement, sheet, turns, words, zones
+from rules.systems.war_and_combat.actions import ACTIONS
 from rules.systems.war_and_combat.options import OPTIONS
 from rules.systems.war_and_combat.present import WacPresenter, sheet_summary
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 
-__all__ = ["WarAndCombat", "WacCombatant", "WacEncounter"]
+__all__ = ["WarAndCombatSystem", "WacCombatant", "WacEncounter"]
 
 
-@register
-class WarAndCombat(RuleSystem):
+class WarAndCombatSystem(RuleSystem):
     """War & Combat: initiative each round, movement, flurries and adjustment on a hex grid."""
 
     key = "war-and-combat"
@@ -56,7 +54,13 @@ class WarAndCombat(RuleSystem):
     terrain_kinds = ("clear", "wall", "rough", "difficult", "climb", "obstacle", "gap", "treacherous", "uphill", "slick", "water")
     options = OPTIONS
     actions = ACTIONS
+    commands = ActionTable(
+        ActionSpec("attack", "a strike, or a ranged strike", words=words.ATTACK),
+        ActionSpec("move", "a move", words=words.MOVE),
+    )
     presenter_class = WacPresenter
+    combatant_state = WacCombatant
+    encounter_state = WacEncounter
     effect_values = sheet.EFFECT_VALUES
     #: the rules in short, for `/help system:` (the README has them in full)
     rules_summary = (
@@ -72,7 +76,7 @@ class WarAndCombat(RuleSystem):
         """Players see a hidden fighter's wounds as a word: none unhurt, light ones hurt, worse badly hurt."""
         if c.status != "active":
             return super().condition(c)
-        worst = {w.severity for w in state_as(c, WacCombatant).wounds}
+        worst = {w.severity for w in WacCombatant.of(c).wounds}
         if not worst:
             return "unhurt"
         return "hurt" if worst == {"light"} else "badly hurt"
@@ -87,7 +91,7 @@ class WarAndCombat(RuleSystem):
             return []
         threat = zones.threat(grid, c)
         danger = zones.danger(grid, c) - threat if c.name in zones.actively_engaged(enc, grid) else frozenset()
-        lying = {grid.parse(x) for x in sheet.state(c).dropped_at.values()}  # where its dropped items lie
+        lying = {grid.parse(x) for x in WacCombatant.of(c).dropped_at.values()}  # where its dropped items lie
         blocked = zones.obstructed(grid, c, self.option_values(enc).polearm_limit) - threat - danger
         return ([Highlight(x, "threat") for x in sorted(threat)]
                 + [Highlight(x, "obstructed") for x in sorted(blocked)]
@@ -106,7 +110,7 @@ class WarAndCombat(RuleSystem):
         return [w.name for w in sheet.weapons(c)]
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
-        state_as(c, WacCombatant)
+        WacCombatant.of(c)
         c.hp = None
         return []
 
@@ -119,7 +123,7 @@ class WarAndCombat(RuleSystem):
         )
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
-        est = rounds.enc_state(enc)
+        est = WacEncounter.of(enc)
         est.flurries = [[n for n in f if n != c.name] for f in est.flurries]
         if est.declarations is not None:
             est.declarations.participants.pop(c.name, None)
@@ -129,7 +133,7 @@ class WarAndCombat(RuleSystem):
         if enc.phase == "flurry":
             return flurry.resume(enc, self.option_values(enc), dice)
         if enc.current is None:
-            return rounds.end_step(enc, self.option_values(enc), dice)
+            return turns.end_step(enc, self.option_values(enc), dice)
         return []
 
     # -- turns ------------------------------------------------------------------------------------
@@ -138,25 +142,25 @@ class WarAndCombat(RuleSystem):
             raise IllegalAction("Initiative is rolled at the start of every round by itself: `/init next` moves the round on.")
         if len([c for c in enc.combatants if c.in_fight]) < 1:
             raise IllegalAction("Add combatants first.")
-        return rounds.start_round(enc, self.option_values(enc), dice)
+        return turns.start_round(enc, self.option_values(enc), dice)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         self.need_started(enc)
         opts = self.option_values(enc)
         if enc.phase == "flurry":
-            est = rounds.enc_state(enc)
+            est = WacEncounter.of(enc)
             if est.declarations is not None and not est.declarations.revealed:
                 raise IllegalAction("The flurry waits for declarations: `/act action:declare`, or the GM's `/act action:force`.")
-            c = rounds.acting(enc, action.actor or enc.current, ("flurry",))
+            c = turns.acting(enc, action.actor or enc.current, ("flurry",))
             return flurry.hold(enc, opts, c, dice)
-        rounds.acting(enc, action.actor or enc.current)
-        return rounds.end_step(enc, opts, dice)
+        turns.acting(enc, action.actor or enc.current)
+        return turns.end_step(enc, opts, dice)
 
     def turn(self, enc: Encounter) -> Turn:
         if not enc.started or enc.winner:
             return Turn()
         label = self.present.turn_label(enc)  # type: ignore[attr-defined]
-        est = rounds.enc_state(enc)
+        est = WacEncounter.of(enc)
         d = est.declarations
         if enc.phase == "flurry" and d is not None and not d.revealed:
             first = next(iter(d.participants), "")
@@ -175,7 +179,7 @@ class WarAndCombat(RuleSystem):
         attack passes on); in the movement or adjustment phase the step ends where it stands."""
         if not enc.started or enc.winner or enc.find(actor) is None:
             return None
-        d = rounds.enc_state(enc).declarations if enc.phase == "flurry" else None
+        d = WacEncounter.of(enc).declarations if enc.phase == "flurry" else None
         if d is not None and not d.revealed:
             if actor not in flurry.to_declare(enc):
                 return None
@@ -186,14 +190,12 @@ class WarAndCombat(RuleSystem):
 
     # -- actions ------------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
+        ctx = self.context(enc, action, dice)
+        return movement.move(enc, ctx.options, self.need_grid(enc), action, ctx.words, dice)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return attacks.attack(enc, self.option_values(enc), self.need_grid(enc), action, dice)
+        ctx = self.context(enc, action, dice)
+        return attacks.attack(enc, ctx.options, self.need_grid(enc), action, ctx.words, dice)
 
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action, dice)
-
-    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:  # type: ignore[override]
-        spec = self.actions.get(action.name)
-        return HANDLERS[spec.name](enc, self.option_values(enc), action.model_copy(update={"name": spec.name}), dice)

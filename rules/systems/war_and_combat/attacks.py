@@ -11,6 +11,9 @@ wound's effect with its roll. Dice in that order.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
 from rules.effects import active, modifiers, total
@@ -24,7 +27,7 @@ from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.catalogue import Weapon, weapon as catalogue_weapon
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.options import MISSILE_TARGETS
-from rules.systems.war_and_combat.rounds import (
+from rules.systems.war_and_combat.turns import (
     acting,
     add_effect,
     done_full,
@@ -37,7 +40,7 @@ from rules.systems.war_and_combat.rounds import (
     stunned,
     surprised,
 )
-from rules.systems.war_and_combat.state import LIMBS, WoundRecord
+from rules.systems.war_and_combat.state import LIMBS, WacCombatant, WoundRecord
 from rules.systems.war_and_combat.tables import (
     FALLEN,
     HELPLESS,
@@ -59,7 +62,7 @@ from rules.systems.war_and_combat.tables_missile import (
 )
 from rules.systems.war_and_combat.tables_movement import pace_penalty
 from rules.systems.war_and_combat.tables_options import combat_option, secondary_effect
-from rules.systems.war_and_combat.task import exceeds, task_roll
+from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
 
 #: the missile weapons that must be loaded again after each shot ("Load Weapon"; the project's list: a
@@ -86,7 +89,7 @@ def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
 def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, attacker: Combatant | None,
             indefensible: bool = False) -> tuple[int, str]:
     """The target's Defense against ``attacker`` and the rule it came from."""
-    st = sheet.state(target)
+    st = WacCombatant.of(target)
     rank, agl = sheet.fighter(target), sheet.modifier(target, "agl")
     if st.unconscious or st.immobile:
         return HELPLESS.value(rank, agl), "helpless"
@@ -119,11 +122,11 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
 def carried(c: Combatant, name: str | None) -> Weapon:
     """The weapon ``c`` strikes with: the one named (it must carry it, unbroken), else the one in hand."""
     w = catalogue_weapon(name) if name else wielded(c)
-    if sheet.state(c).sheathed and not w.ranged:
+    if WacCombatant.of(c).sheathed and not w.ranged:
         raise IllegalAction(f"{c.name}'s {w.name} is sheathed: draw it with `/act action:wield options:\"{w.name}\"` "
                             "in a movement or adjustment step (a quick action).")
-    if w.name in sheet.state(c).dropped:
-        where = sheet.state(c).dropped_at.get(w.name)
+    if w.name in WacCombatant.of(c).dropped:
+        where = WacCombatant.of(c).dropped_at.get(w.name)
         raise IllegalAction(f"{c.name} has dropped its {w.name}{f' (it lies at {where})' if where else ''}: pick it up "
                             f"with `/act action:pickup options:\"{w.name}\"` standing there in a movement or adjustment "
                             "step, or strike with another weapon (`weapon:`).")
@@ -131,7 +134,7 @@ def carried(c: Combatant, name: str | None) -> Weapon:
         return w
     if w.name not in {x.name for x in sheet.weapons(c)}:
         raise InputError(f"{c.name} does not carry a {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
-    if w.name in sheet.state(c).broken:
+    if w.name in WacCombatant.of(c).broken:
         raise IllegalAction(f"{c.name}'s {w.name} is broken: attack with another weapon.")
     return w
 
@@ -147,24 +150,24 @@ def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
 def moving(c: Combatant) -> list[tuple[str, int]]:
     """"Movement rate penalizes actions that require skill rolls" (ACTION PENALTY BY PACE): the pace's penalty,
     once ``c`` has moved this phase (a ranged strike, a free attack's negotiate task and its blow)."""
-    return [("moving", pace_penalty(sheet.pace(c)))] if sheet.state(c).moved else []
+    return [("moving", pace_penalty(sheet.pace(c)))] if WacCombatant.of(c).moved else []
 
 
-def _side(opts: OptionValues, options: dict[str, str]) -> str:
-    side = (options.get("side") or opts.limb_side).lower()
+def _side(opts: OptionValues, words: Mapping[str, Any]) -> str:
+    side = (words.get("side") or opts.limb_side).lower()
     if side not in ("left", "right"):
         raise InputError("`side` is `left` or `right` (the arm or leg an arm or leg hit strikes).")
     return side
 
 
-def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice: Dice) -> list[Event]:
+def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, words: OptionValues, dice: Dice) -> list[Event]:
     """`/attack`: a strike in a flurry, or a ranged strike in the movement or adjustment phase."""
     if enc.phase == "flurry":
         c = acting(enc, action.actor, ("flurry",))
-        return _strike(enc, opts, grid, c, action, dice)
+        return _strike(enc, opts, grid, c, action, words, dice)
     c = acting(enc, action.actor)
     refuse_if_busy(c, "shoot")
-    return _shoot(enc, opts, grid, c, action, dice)
+    return _shoot(enc, opts, grid, c, action, words, dice)
 
 
 def foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
@@ -179,7 +182,8 @@ def foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
     return t
 
 
-def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
+def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, words: OptionValues,
+            dice: Dice) -> list[Event]:
     t = foe(enc, c, action.target)
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in this flurry: attack one of {', '.join(o.name for o in flurry.opponents(enc, c))}.")
@@ -188,7 +192,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
         raise IllegalAction(f"A {w.name} shoots in the movement and adjustment phases, not in a flurry: strike with a melee weapon.")
     if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > w.reach:
         raise IllegalAction(f"{t.name} is beyond the {w.name}'s reach of {w.reach} hex(es).")
-    st, tst = sheet.state(c), sheet.state(t)
+    st, tst = WacCombatant.of(c), WacCombatant.of(t)
     indefensible = tst.actions == 0 and st.actions >= 2
     events, free = restrict_check(enc, c, dice)
     if free is False:  # "If he fails, he loses an action": the attack it was to be
@@ -197,7 +201,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     extra = [("restricted", -1)] if free else []
     held, level = held_defense(enc, opts, grid, c, t, indefensible, dice)
     events += held
-    events += resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), action.options, dice,
+    events += resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), words, dice,
                           skill=sheet.skill(c, w.name), attr="agl", indefensible=indefensible, extra=extra,
                           target_level=level)
     roll = next((e.roll for e in events if isinstance(e, Attacked) and e.actor == c.name), None)
@@ -213,7 +217,7 @@ def break_free(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> 
     level = restricted(enc, c)
     if level is None:
         raise IllegalAction(f"{c.name} is not held: `break` frees a fighter from a grapple's hold.")
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     check = _check(c, "break free", "str", level, dice)
     st.actions = max(0, st.actions - 1)
     events: list[Event] = [check]
@@ -238,7 +242,7 @@ def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t
 
 def restricted(enc: Encounter, c: Combatant) -> int | None:
     """The Restrict level of the hold on ``c``, while its grappler still stands in the flurry with it."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     by = enc.find(st.restrict_by) if st.restrict_by else None
     if st.restrict is None or by is None or by.status != "active" or not flurry.in_flurry(enc, by):
         return None
@@ -255,13 +259,13 @@ def restrict_check(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event
     check = _check(c, code, "str", level, dice)
     outcome = secondary_effect(code, level - (check.roll.total or 0))
     if outcome is not None and outcome.actions_lost:
-        sheet.state(c).actions = max(0, sheet.state(c).actions - outcome.actions_lost)
+        WacCombatant.of(c).actions = max(0, WacCombatant.of(c).actions - outcome.actions_lost)
         return [check, EffectTaken(actor=c.name, effect="loses_action", detail=str(outcome.actions_lost))], False
     return [check], True
 
 
 def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, intent: str,
-                options: dict[str, str], dice: Dice, *, skill: int, attr: str, indefensible: bool = False,
+                words: Mapping[str, Any], dice: Dice, *, skill: int, attr: str, indefensible: bool = False,
                 target_level: tuple[int, str] | None = None, extra: list[tuple[str, int]] | None = None,
                 missile: bool = False, aimed: str | None = None) -> list[Event]:
     """One attack roll and, on a hit, its damage. ``target_level`` replaces the Defense (missiles)."""
@@ -276,11 +280,11 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
         return events
     over = (roll.total or 0) - against
     crit = over // opts.critical_every if over >= opts.critical_every else 0
-    return events + damage(enc, opts, c, t, w, intent, options, dice, crit, missile=missile, aimed=aimed)
+    return events + damage(enc, opts, c, t, w, intent, words, dice, crit, missile=missile, aimed=aimed)
 
 
 def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: Weapon, intent: str,
-           options: dict[str, str], dice: Dice, crit: int, *, missile: bool = False, aimed: str | None = None,
+           words: Mapping[str, Any], dice: Dice, crit: int, *, missile: bool = False, aimed: str | None = None,
            low_skew: bool = False) -> list[Event]:
     """Hit location, impact, absorption, penetration, severity, and the wound's effects."""
     with dice.rolling_for(c.name):
@@ -307,7 +311,7 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
     hurt = wound(effective, sheet.size(t), penetrating)
     where = location
     if location in ("arm", "leg"):
-        where = f"{_side(opts, options)} {location}"
+        where = f"{_side(opts, words)} {location}"
     impact_roll = Roll(dice=[*rolled, *extra], label=spec.expression + (f" +{crit}d6 critical" if crit else ""),
                        modifiers=[mod("table", spec.modifier)] if spec.modifier else [], total=impact)
     events: list[Event] = [Struck(actor=t.name, by=c.name, location=where, cap=cap, dice=spec.expression, impact=impact_roll,
@@ -325,7 +329,7 @@ def inflict(enc: Encounter, opts: OptionValues, t: Combatant, where: str, severi
             dice: Dice) -> list[Event]:
     """A wound of ``severity`` at ``where`` (``head``, ``left arm``...) on ``t``: recorded, then the wound
     effects table's effects for its general location."""
-    sheet.state(t).wounds.append(WoundRecord(location=where, severity=severity, penetrating=penetrating))  # type: ignore[arg-type]
+    WacCombatant.of(t).wounds.append(WoundRecord(location=where, severity=severity, penetrating=penetrating))  # type: ignore[arg-type]
     return _wound_effects(enc, opts, t, where, where.split()[-1], severity, dice)
 
 
@@ -336,7 +340,7 @@ def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Check
 
 
 def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:
-    st = sheet.state(t)
+    st = WacCombatant.of(t)
     events: list[Event] = []
     if severity == "mortal":
         events.append(EffectTaken(actor=t.name, effect="mortal"))
@@ -394,7 +398,7 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None
     it lands (``how``, the table's words): "1d6-1 m" (a 1d6, less 1, in metres: two to a hex; then a
     1d6 for the direction if it leaves the hex), "at feet", or "1d6 hexes, random direction" (a 1d6
     for the hexes, one for the direction). It stops short of a wall or the map's edge."""
-    st = sheet.state(t)
+    st = WacCombatant.of(t)
     if item not in st.dropped:
         st.dropped.append(item)
     grid, at = enc.grid(), t.cell
@@ -416,7 +420,7 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None
 
 
 def downed(t: Combatant) -> list[Event]:
-    st = sheet.state(t)
+    st = WacCombatant.of(t)
     if st.unconscious:
         return set_status(t, "downed", "unconscious")
     if any(w.severity == "mortal" for w in st.wounds):
@@ -429,7 +433,7 @@ def downed(t: Combatant) -> list[Event]:
 def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: Weapon, option: str, column: str, dice: Dice) -> list[Event]:
     """A combat option's secondary effect (COMBAT OPTIONS by the hit's severity)."""
     effect = combat_option(option, column)
-    st = sheet.state(t)
+    st = WacCombatant.of(t)
     events: list[Event] = []
     if effect.name == "restrict":  # a lasting hold: its check comes before each of the victim's actions
         st.restrict, st.restrict_by = effect.target, c.name
@@ -461,13 +465,14 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
     return events
 
 
-def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, dice: Dice) -> list[Event]:
+def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, words: OptionValues,
+           dice: Dice) -> list[Event]:
     """A ranged strike, once in each of the movement and adjustment phases."""
     t = foe(enc, c, action.target)
     w = wielding(enc, c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
     if not w.ranged or w.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if st.shots >= 1:
         raise IllegalAction(f"{c.name} has made its ranged strike of this phase: the next is in the next phase.")
     done_full(c, "its next shot is in the next phase")
@@ -483,7 +488,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     if band is None:
         raise IllegalAction(f"{t.name} is {hexes} hexes away, beyond the {w.name}'s extreme range of {w.missile * 5}.")
     name, range_mod = band
-    kind = (action.options.get("target") or opts.missile_target).lower()
+    kind = (words.target or opts.missile_target).lower()
     if kind not in MISSILE_TARGETS:
         raise InputError(f"`target=` is one of {', '.join(MISSILE_TARGETS)}.")
     against, why = defense(enc, opts, grid, t, c)
@@ -492,7 +497,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     if engaged_with(enc, grid, t):
         level += FIRING_INTO_MELEE
     extra: list[tuple[str, int]] = []
-    aimed = action.options.get("aim")
+    aimed = words.aim
     if aimed is not None:
         aimed = aimed.strip().lower()
         if aimed not in GENERAL_LOCATIONS and aimed not in SUB_LOCATIONS:
@@ -509,7 +514,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     st.mp, st.full = 0, "shooting"  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:
         st.unloaded.append(w.name)
-    events = resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice, skill=sheet.skill(c, w.name), attr="dex",
+    events = resolve_hit(enc, opts, grid, c, t, w, "kill", words, dice, skill=sheet.skill(c, w.name), attr="dex",
                          target_level=(level, f"Defense ({why}), point blank, aware" if confront else f"{name} range, {kind}"),
                          extra=extra, missile=True, aimed=aimed)
     if events[0].roll.success:  # type: ignore[attr-defined]
@@ -520,7 +525,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
 def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     """"Load Weapon", a full action ("Full Actions prohibit movement"): reload a weapon that was shot,
     in a step in which ``c`` has neither moved nor shot; it moves no more in that phase."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     w = carried(c, name).name if name else None  # refused when it carries no such weapon
     if not st.unloaded:
         reloaded = sorted(RELOADED & {x.name for x in sheet.weapons(c)})
@@ -555,7 +560,7 @@ def _stray(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Comb
 
 def cdg_ready(c: Combatant) -> bool:
     """"any three limbs disabled, all four limbs disabled, unconscious, or mortally wounded"."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     return len(st.disabled) >= 3 or st.unconscious or any(w.severity == "mortal" for w in st.wounds)
 
 
@@ -577,6 +582,6 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
         quick_action(c)
     events = set_status(t, "out", "coup")
     if enc.phase == "flurry":
-        sheet.state(c).actions = max(0, sheet.state(c).actions - 1)
+        WacCombatant.of(c).actions = max(0, WacCombatant.of(c).actions - 1)
         events += flurry.after_attack(enc, opts, dice, c, t, True)
     return events

@@ -11,6 +11,9 @@ flurry, and after the last the adjustment phase.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Moved
@@ -28,9 +31,10 @@ from rules.systems.war_and_combat.events import (
     Interrupted,
     Revealed,
 )
-from rules.systems.war_and_combat.rounds import begin_phase, enc_state, idle, roll_of, stunned
+from rules.systems.war_and_combat.turns import begin_phase, idle, roll_of
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import actively_engaged, danger, marginal, threat
+from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
            "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle",
@@ -47,13 +51,13 @@ GUARDS = ("front", "flank")
 
 def participants(enc: Encounter) -> list[Combatant]:
     """The flurry under way's fighters still standing."""
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     names = set(est.flurries[0]) if est.flurries else set()
     return [c for c in enc.combatants if c.name in names and c.status == "active"]
 
 
 def in_flurry(enc: Encounter, c: Combatant) -> bool:
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     return enc.phase == "flurry" and bool(est.flurries) and c.name in est.flurries[0]
 
 
@@ -65,7 +69,7 @@ def actions_for(enc: Encounter, opts: OptionValues, c: Combatant) -> int:
     """"equal to 2, +1 every fifth Fighter rank", less the actions lost this round."""
     if idle(enc, c):  # stunned: "can take no action"; surprised: none in the first round
         return 0
-    return max(0, 2 + sheet.fighter(c) // opts.action_every - sheet.state(c).lost)
+    return max(0, 2 + sheet.fighter(c) // opts.action_every - WacCombatant.of(c).lost)
 
 
 def groups(enc: Encounter) -> list[list[str]]:
@@ -108,13 +112,13 @@ def groups(enc: Encounter) -> list[list[str]]:
 
 def begin(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     """The flurry phase begins: form the flurries and open the first one's declarations."""
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     est.flurries = groups(enc)
     return _open(enc, opts, dice)
 
 
 def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     est.declarations, est.passed, est.successes, enc.current = None, [], {}, None
     while est.flurries and len({c.side for c in participants(enc)}) < 2:
         est.flurries.pop(0)
@@ -124,8 +128,8 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     events: list[Event] = [FlurryBegan(participants=[c.name for c in fighters])]
     grid = enc.grid()
     for c in fighters:
-        sheet.state(c).turned = False
-        sheet.state(c).carry, sheet.state(c).carry_to, sheet.state(c).owed = None, None, 0  # engaged: the step is off
+        WacCombatant.of(c).turned = False
+        WacCombatant.of(c).carry, WacCombatant.of(c).carry_to, WacCombatant.of(c).owed = None, None, 0  # engaged: the step is off
         events += lengthy.break_off(c)
         foes = opponents(enc, c)
         if grid is None or c.cell is None or not c.facing or not foes:
@@ -134,32 +138,27 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         if not facing_one:
             nearest = min(foes, key=lambda o: grid.distance(c.cell, o.cell))  # type: ignore[arg-type]
             c.facing = grid.facing_towards(c.cell, nearest.cell)  # type: ignore[arg-type]
-            sheet.state(c).turned = True
+            WacCombatant.of(c).turned = True
             events.append(FacedAttacker(actor=c.name, facing=c.facing))
     est.in_turn = opts.declare == "public"
     if est.in_turn:  # "1. Roll for Flurry Initiative 2. Declare Intention": the attacker declares first
         events += [_initiative(enc, opts, c, dice) for c in fighters]
-        fighters = sorted(fighters, key=lambda c: (sheet.state(c).actions > 0, sheet.state(c).flurry_init or 0), reverse=True)
+        fighters = sorted(fighters, key=lambda c: (WacCombatant.of(c).actions > 0, WacCombatant.of(c).flurry_init or 0), reverse=True)
     est.declarations = Declarations(participants={c.name: c.side for c in fighters})
     events[0] = FlurryBegan(participants=[c.name for c in fighters], in_turn=est.in_turn)
     return events
 
 
-def _choice(options: dict[str, str]) -> dict[str, str]:
+def _choice(options: Mapping[str, Any]) -> dict[str, str]:
     intent = (options.get("intent") or "kill").strip().lower().replace("outmaneuver", "outmanoeuvre")
     tactic = (options.get("tactic") or "hold").strip().lower()
     if intent not in INTENTS:
         raise InputError(f"`intent={intent[:20]}` is not an intention: use one of {', '.join(INTENTS)}.")
-    if tactic not in TACTICS:
-        raise InputError(f"`tactic={tactic[:20]}` is not a manoeuvre tactic: use one of {', '.join(TACTICS)}.")
     guard = (options.get("guard") or "front").strip().lower()
-    if guard not in GUARDS:
-        raise InputError(f"`guard={guard[:20]}` is not a guard: use front (the default), or flank to defend the flanks "
-                         "at half the Fighter rank and forfeit the front.")
     return {"intent": intent, "tactic": tactic} | ({"guard": guard} if guard != "front" else {})
 
 
-def _facing_choice(enc: Encounter, c: Combatant, options: dict[str, str]) -> dict[str, str]:
+def _facing_choice(enc: Encounter, c: Combatant, options: Mapping[str, Any]) -> dict[str, str]:
     """`face=<name>`: the opponent in this flurry to turn to (the default: the nearest, as the flurry began)."""
     name = (options.get("face") or "").strip()
     if not name:
@@ -175,16 +174,16 @@ def to_declare(enc: Encounter) -> list[str]:
     """Whose declaration the flurry under way awaits now: all yet to declare, or, declaring in
     turn, the next of them ("The attacker has the benefit of declaring his intention first, to
     which the defender must respond")."""
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     d = est.declarations
     if enc.phase != "flurry" or d is None or d.revealed:
         return []
     return d.waiting()[:1] if est.in_turn else d.waiting()
 
 
-def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice,
+def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[str, Any], dice: Dice,
             in_order: bool = True) -> list[Event]:
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     d = est.declarations
     if enc.phase != "flurry" or d is None:
         raise IllegalAction("Declarations are made when a flurry begins, in the flurry phase.")
@@ -200,7 +199,7 @@ def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str,
 
 
 def force(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     if enc.phase != "flurry" or est.declarations is None or est.declarations.revealed:
         raise IllegalAction("There are no declarations waiting to be forced.")
     est.declarations.force(DEFAULT_CHOICE)
@@ -209,7 +208,7 @@ def force(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 
 def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     """All declared: show every choice, roll flurry initiative, give actions, pick the attacker."""
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     d = est.declarations
     assert d is not None
     choices = {n: (d.choice(n)["intent"], d.choice(n)["tactic"]) for n in d.participants}
@@ -228,7 +227,7 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 
 def _initiative(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> FlurryInitiative:
     """``c``'s flurry initiative (3d6 + Fighter rank) and its actions for the flurry."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     roll = roll_of(r, "3d6", [("Fighter", sheet.fighter(c))])
@@ -236,21 +235,21 @@ def _initiative(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) ->
     return FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll)
 
 
-def join(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str], dice: Dice) -> list[Event]:
+def join(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[str, Any], dice: Dice) -> list[Event]:
     """"Unengaged figures may interrupt flurries": ``c`` joins the flurry under way. Before the reveal
     it is one more to declare; after it, its declaration is public at once, it rolls its flurry
     initiative and its actions count from then."""
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     d = est.declarations
     assert d is not None and est.flurries
     est.flurries[0].append(c.name)
     d.participants[c.name] = c.side
-    sheet.state(c).turned = False
+    WacCombatant.of(c).turned = False
     events: list[Event] = [Interrupted(actor=c.name, participants=list(est.flurries[0]), revealed=d.revealed)]
     if not d.revealed:
         if est.in_turn:  # the others have rolled their flurry initiative already
             events.append(_initiative(enc, opts, c, dice))
-        return events + (declare(enc, opts, c, options, dice, in_order=False) if options else [])
+        return events + (declare(enc, opts, c, options, dice, in_order=False) if any(v is not None for v in options.values()) else [])
     choice = _choice(options) | _facing_choice(enc, c, options)
     d.made[c.name] = choice
     extra = ", ".join(f"{k} {v}" for k, v in choice.items() if k in ("guard", "face"))
@@ -264,7 +263,7 @@ def join(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, st
 def settle(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     """After a blow from outside the flurry: pass the attack on if its holder can no longer attack."""
     cur = enc.find(enc.current) if enc.current else None
-    if cur is not None and cur.status == "active" and sheet.state(cur).actions > 0 and opponents(enc, cur):
+    if cur is not None and cur.status == "active" and WacCombatant.of(cur).actions > 0 and opponents(enc, cur):
         return []
     return _next_attacker(enc, opts, dice, None, "spent")
 
@@ -280,13 +279,13 @@ def _face(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     if grid.turn_steps(c.facing, want) <= 1:
         return []
     c.facing = want
-    sheet.state(c).turned = True
+    WacCombatant.of(c).turned = True
     return [FacedAttacker(actor=c.name, facing=want)]
 
 
 def guard_of(enc: Encounter, c: Combatant) -> str:
     """The guard ``c`` declared for the flurry under way: front unless it chose the flank."""
-    d = enc_state(enc).declarations
+    d = WacEncounter.of(enc).declarations
     return (d.choice(c.name).get("guard") if d is not None and d.revealed else None) or "front"
 
 
@@ -298,7 +297,7 @@ def _pins(enc: Encounter, c: Combatant) -> int:
 
 def resume(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     """After a participant left mid-flurry: reveal if the rest have all declared, or pass the attack on."""
-    d = enc_state(enc).declarations
+    d = WacEncounter.of(enc).declarations
     if enc.phase != "flurry" or d is None:
         return []
     if not d.revealed:
@@ -312,24 +311,24 @@ def resume(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 
 
 def intent_of(enc: Encounter, c: Combatant) -> str:
-    d = enc_state(enc).declarations
+    d = WacEncounter.of(enc).declarations
     return (d.choice(c.name).get("intent") if d is not None and d.revealed else None) or "kill"
 
 
 def _next_attacker(enc: Encounter, opts: OptionValues, dice: Dice, prefer: Combatant | None, reason: str) -> list[Event]:
     """Give the attack to ``prefer`` if it can take it, else to the highest flurry initiative with
     actions and an opponent; when nobody can, the flurry ends."""
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     before = enc.current
 
     def ready(c: Combatant) -> bool:
-        return sheet.state(c).actions > 0 and c.name not in est.passed and bool(opponents(enc, c))
+        return WacCombatant.of(c).actions > 0 and c.name not in est.passed and bool(opponents(enc, c))
 
     pool = [c for c in participants(enc) if ready(c)]
     if prefer is not None and prefer in pool:
         nxt: Combatant | None = prefer
     else:
-        nxt = max(pool, key=lambda c: sheet.state(c).flurry_init or 0, default=None)
+        nxt = max(pool, key=lambda c: WacCombatant.of(c).flurry_init or 0, default=None)
     if nxt is None:
         return _close(enc, opts, dice)
     enc.current = nxt.name
@@ -342,10 +341,10 @@ def after_attack(enc: Encounter, opts: OptionValues, dice: Dice, attacker: Comba
     """After one attack: a miss passes the attack to the defender; out of actions passes it on.
     An attack ends the holds before it: a hold "allows another to go first" once, and the holder
     stays in the flurry, to get the attack back by these same rules."""
-    enc_state(enc).passed = []
-    if not hit and target.status == "active" and sheet.state(target).actions > 0:
+    WacEncounter.of(enc).passed = []
+    if not hit and target.status == "active" and WacCombatant.of(target).actions > 0:
         return _next_attacker(enc, opts, dice, target, "miss")
-    if sheet.state(attacker).actions > 0 and attacker.status == "active" and opponents(enc, attacker):
+    if WacCombatant.of(attacker).actions > 0 and attacker.status == "active" and opponents(enc, attacker):
         return []
     return _next_attacker(enc, opts, dice, None, "spent")
 
@@ -353,27 +352,27 @@ def after_attack(enc: Encounter, opts: OptionValues, dice: Dice, attacker: Comba
 def hold(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
     """The attacker holds: the attack passes to the next with actions who has not held since the
     last attack; when all have held, nobody wants the attack and the flurry ends."""
-    enc_state(enc).passed.append(c.name)
+    WacEncounter.of(enc).passed.append(c.name)
     return _next_attacker(enc, opts, dice, None, "hold")
 
 
 def success(enc: Encounter, c: Combatant, margin: int) -> None:
     """Count a successful attack of ``c`` in the flurry under way, ``margin`` over the Defense."""
-    hits, best = enc_state(enc).successes.get(c.name, [0, 0])
-    enc_state(enc).successes[c.name] = [hits + 1, max(best, margin) if hits else margin]
+    hits, best = WacEncounter.of(enc).successes.get(c.name, [0, 0])
+    WacEncounter.of(enc).successes[c.name] = [hits + 1, max(best, margin) if hits else margin]
 
 
 def winner(enc: Encounter, names: list[str]) -> str | None:
     """"The character winning the most and best successes determines the net movement": the most
     successful attacks, then the best margin; a tie (or no success at all) has no winner."""
-    scored = sorted(((tuple(enc_state(enc).successes[n]), n) for n in names if n in enc_state(enc).successes), reverse=True)
+    scored = sorted(((tuple(WacEncounter.of(enc).successes[n]), n) for n in names if n in WacEncounter.of(enc).successes), reverse=True)
     if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
         return None
     return scored[0][1]
 
 
 def _close(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     names = est.flurries.pop(0) if est.flurries else []
     if opts.net_movement == "each":
         est.won += names
@@ -381,8 +380,8 @@ def _close(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         est.won.append(top)
     for n in names:
         if (c := enc.find(n)) is not None:
-            sheet.state(c).actions = 0
-            sheet.state(c).restrict, sheet.state(c).restrict_by = None, None  # a hold lasts the flurry
+            WacCombatant.of(c).actions = 0
+            WacCombatant.of(c).restrict, WacCombatant.of(c).restrict_by = None, None  # a hold lasts the flurry
     return [FlurryEnded(participants=names), *_open(enc, opts, dice)]
 
 
@@ -391,7 +390,7 @@ def actionless(enc: Encounter, c: Combatant) -> list[Combatant]:
     grid = enc.grid()
     if grid is None or c.cell is None:
         return []
-    return [o for o in opponents(enc, c) if sheet.state(o).actions == 0 and o.cell is not None
+    return [o for o in opponents(enc, c) if WacCombatant.of(o).actions == 0 and o.cell is not None
             and grid.distance(c.cell, o.cell) == 1]
 
 
@@ -401,7 +400,7 @@ def _spent_foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
     t = enc.get(name, "target")
     if t.name not in {o.name for o in opponents(enc, c)}:
         raise IllegalAction(f"{t.name} is not {c.name}'s opponent in this flurry.")
-    if sheet.state(t).actions > 0:
+    if WacCombatant.of(t).actions > 0:
         raise IllegalAction(f"{t.name} still has actions: attack it or hold; drive and withdraw are for an opponent out of actions.")
     if t.name not in {o.name for o in actionless(enc, c)}:
         raise IllegalAction(f"{t.name} is not next to {c.name}: drive and withdraw are against an adjacent opponent.")
@@ -419,10 +418,10 @@ def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, di
     events, free = _held(enc, c, dice)
     if free is False:
         return events + after_attack(enc, opts, dice, c, t, True)
-    sheet.state(c).actions -= 1
+    WacCombatant.of(c).actions -= 1
     events += push_back(enc, grid, c, t)
     if not any(isinstance(e, Moved) for e in events):  # pinned: "one extra action (for that flurry only)"
-        sheet.state(c).actions += 1
+        WacCombatant.of(c).actions += 1
         enc.effects = [e.model_copy(update={"left": 1}) if e.code == "pinned" and e.target == t.name else e
                        for e in enc.effects]
     return events + after_attack(enc, opts, dice, c, t, True)
@@ -441,7 +440,7 @@ def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None,
     events, free = _held(enc, c, dice)
     if free is False:
         return events + after_attack(enc, opts, dice, c, t, True)
-    sheet.state(c).actions -= 1
+    WacCombatant.of(c).actions -= 1
     start = c.cell
     c.position = dest.name
     return events + [Moved(actor=c.name, path=[start.name, dest.name])] + after_attack(enc, opts, dice, c, t, True)

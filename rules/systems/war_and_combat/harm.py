@@ -18,17 +18,15 @@ leg, left or right). Where the text is silent (the project's defaults):
 """
 from __future__ import annotations
 
-from rules.actions import Act
-from rules.dice import Dice
+from rules.actions import Act, ActionContext
 from rules.errors import InputError
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.attacks import downed, inflict
 from rules.systems.war_and_combat.events import EffectTaken
-from rules.systems.war_and_combat.rounds import set_status
-from rules.systems.war_and_combat.state import WoundRecord
+from rules.systems.war_and_combat.turns import set_status
+from rules.systems.war_and_combat.state import WacCombatant, WoundRecord
 from rules.systems.war_and_combat.tables import LOCATIONS, SEVERITIES, WOUND_NATURE, wound_effect
 
 __all__ = ["damage", "heal"]
@@ -42,8 +40,9 @@ def _target(enc: Encounter, action: Act) -> Combatant:
     return enc.get(action.target, "target")
 
 
-def _words(action: Act) -> list[str]:
-    return [w.strip().lower() for key in action.options for w in key.replace("-", " ").split()]
+def _words(words: OptionValues) -> list[str]:
+    """The words given (`words.WOUND`, `words.HEAL`), as a list: ``["serious", "left", "arm"]``."""
+    return [v for k, v in words.items() if isinstance(v, str)] + [k for k, v in words.items() if v is True]
 
 
 def _where(opts: OptionValues, words: list[str]) -> str:
@@ -71,17 +70,14 @@ def _severity(words: list[str]) -> str | None:
     return found[0] if found else None
 
 
-def damage(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+def damage(ctx: ActionContext, action: Act) -> list[Event]:
     """`/act action:damage target:Grak options:"serious left arm"`: the GM gives a wound, with its effects."""
+    enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
     t = _target(enc, action)
-    words = _words(action)
+    words = _words(ctx.words)
     severity = _severity(words)
     if severity is None:
         raise InputError(f"Say how bad the wound is: {', '.join(SEVERITIES)} (e.g. `options:\"serious left arm\"`).")
-    unknown = [w for w in words if w not in (*SEVERITIES, *LOCATIONS, *_SIDES, "penetrating", "blunt")]
-    if unknown:
-        raise InputError(f"`{unknown[0][:20]}` is no word of a wound: a severity ({', '.join(SEVERITIES)}), a location "
-                         f"({', '.join(LOCATIONS)}), `left` or `right`, and `penetrating` or `blunt` (the default).")
     where = _where(opts, words)
     penetrating = "penetrating" in words
     detail = f"a {severity} wound to the {where} ({WOUND_NATURE[(severity, penetrating)]})"
@@ -107,12 +103,13 @@ def _lasting(wounds: list[WoundRecord]) -> tuple[set[str], set[str], bool]:
     return impaired, disabled, immobile
 
 
-def heal(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
+def heal(ctx: ActionContext, action: Act) -> list[Event]:
     """`/act action:heal target:Grak options:"left arm"`: the GM takes away the worst wound there."""
+    enc, opts = ctx.encounter, ctx.options
     t = _target(enc, action)
-    words = _words(action)
+    words = _words(ctx.words)
     where = _where(opts, words)
-    st = sheet.state(t)
+    st = WacCombatant.of(t)
     here = [w for w in st.wounds if w.location == where]
     severity = _severity(words)
     if severity is not None:

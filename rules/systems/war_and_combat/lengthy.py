@@ -19,13 +19,14 @@ from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import armour
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.zones import engaged_with
+from rules.systems.war_and_combat.state import WacCombatant
 
 __all__ = ["begin", "finish", "break_off", "refuse_if_busy", "doing"]
 
 
 def doing(c: Combatant) -> str:
     """What ``c`` is busy with, in words (``shedding its mail``, ``donning plate``)."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if st.busy == "shed":
         return f"shedding its {sheet.worn(c).name}"
     return f"donning {(st.busy or '').removeprefix('don:')}"
@@ -33,7 +34,7 @@ def doing(c: Combatant) -> str:
 
 def refuse_if_busy(c: Combatant, what: str) -> None:
     """A busy fighter neither moves nor shoots: refuse ``what`` (``move``, ``shoot``)."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if st.busy:
         raise IllegalAction(f"{c.name} is {doing(c)} (a lengthy action, done at the start of round "
                             f"{st.busy_until}): it cannot {what} meanwhile. `/init next` ends its step.")
@@ -41,7 +42,7 @@ def refuse_if_busy(c: Combatant, what: str) -> None:
 
 def begin(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, what: str, name: str | None) -> list[Event]:
     """``c`` begins to shed its armour (``what`` ``shed``) or to don the armour ``name``."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if st.busy:
         raise IllegalAction(f"{c.name} is {doing(c)} already.")
     if st.moved:
@@ -62,7 +63,7 @@ def begin(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, what: st
 
 def finish(enc: Encounter, c: Combatant) -> list[Event]:
     """At a round's start: the lengthy action of ``c`` that is due is done."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if not st.busy or enc.round < st.busy_until:
         return []
     done = doing(c).replace("shedding", "has shed").replace("donning", "has donned")
@@ -73,7 +74,7 @@ def finish(enc: Encounter, c: Combatant) -> list[Event]:
 
 def break_off(c: Combatant) -> list[Event]:
     """``c`` is drawn into a flurry: its lengthy action is broken off, nothing changes."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if not st.busy:
         return []
     what = doing(c)

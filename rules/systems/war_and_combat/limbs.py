@@ -18,7 +18,8 @@ from rules.events import EffectAdded
 from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import Weapon
-from rules.systems.war_and_combat.rounds import add_effect
+from rules.systems.war_and_combat.turns import add_effect
+from rules.systems.war_and_combat.state import WacCombatant
 
 __all__ = ["TWO_HANDED", "unusable_code", "make_unusable", "limb_out", "arm_ready", "hands_ready", "crawling", "shield"]
 
@@ -37,7 +38,7 @@ def make_unusable(enc: Encounter, c: Combatant, limb: str) -> EffectAdded:
 
 def limb_out(enc: Encounter, c: Combatant, limb: str) -> bool:
     """Impaired, disabled, or unusable this round."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     return limb in st.impaired or limb in st.disabled or active(enc.effects, c.name, unusable_code(limb)) is not None
 
 
@@ -62,12 +63,12 @@ def hands_ready(enc: Encounter, c: Combatant, w: Weapon) -> None:
 
 def crawling(c: Combatant) -> bool:
     """Both legs impaired or disabled: "to a crawl if both legs are impaired"."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     return len({x for x in st.impaired + st.disabled if x.endswith("leg")}) >= 2
 
 
 def shield(enc: Encounter, c: Combatant) -> int:
     """The shield's Defense bonus, none when its arm cannot defend or it was dropped."""
-    if limb_out(enc, c, sheet.shield_arm(c)) or "shield" in sheet.state(c).dropped:
+    if limb_out(enc, c, sheet.shield_arm(c)) or "shield" in WacCombatant.of(c).dropped:
         return 0
     return sheet.shield_bonus(c)

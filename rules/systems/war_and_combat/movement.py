@@ -41,7 +41,7 @@ from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.events import CarriedOver, CollapsePrompt, Engaged, EffectTaken
-from rules.systems.war_and_combat.rounds import acting, add_effect, enc_state, fall, roll_of
+from rules.systems.war_and_combat.turns import acting, add_effect, fall, roll_of
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
     entry_cost,
@@ -53,6 +53,7 @@ from rules.systems.war_and_combat.tables_movement import (
 )
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import brought_into_threat, engaged_with, in_my_threat, wielded, zone_of
+from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 
 __all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat", "circle", "PINNED", "push_back"]
 
@@ -84,11 +85,11 @@ def step_cost(grid: Grid, cell: Cell, facing: str, direction: str, keep: bool = 
     return nxt, 2 * cost, facing
 
 
-def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, budget: int, carrying: bool = False) -> Plan:
+def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, keep: bool, budget: int, carrying: bool = False) -> Plan:
     if c.cell is None or c.facing is None:
         raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
     plan: Plan = []
-    step = "keep" if "keep" in action.options else "step"
+    step = "keep" if keep else "step"
     want = grid.parse_facing(action.facing) if action.facing else None
     if action.path:
         for word in action.path.replace(",", " ").split():
@@ -99,7 +100,7 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, budget: int, c
     if want is not None:
         plan.append(("pivot", want))
     if carrying:  # the step begun in an earlier phase comes first
-        plan.insert(0, tuple(sheet.state(c).carry.split(" ", 1)))  # type: ignore[arg-type,union-attr]
+        plan.insert(0, tuple(WacCombatant.of(c).carry.split(" ", 1)))  # type: ignore[arg-type,union-attr]
     if not plan:
         raise InputError("Give `path` (hex directions like `N NE`), `to` (a hex) or `facing` (to pivot).")
     return plan
@@ -146,9 +147,9 @@ def _too_dear(c: Combatant, cost: int, left: int) -> str:
     return f"That move costs {cost} movement point(s) and {c.name} has {left} left this phase."
 
 
-def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dice) -> list[Event]:
+def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: OptionValues, dice: Dice) -> list[Event]:
     c = acting(enc, action.actor)
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if st.immobile or st.unconscious:
         raise IllegalAction(f"{c.name} cannot move.")
     refuse_if_busy(c, "move")
@@ -160,10 +161,10 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     if enc.phase == "movement" and (danger_by := zone_of(enc, grid, c, c.cell)) is not None:  # type: ignore[arg-type]
         raise IllegalAction(f"{c.name} stands in {danger_by[0].name}'s zone of {danger_by[1]}: it cannot move this round "
                             "until the threat is resolved in the flurry, and may adjust one hex after it.")
-    passing = "pass" in action.options
-    via = obstacle_named(action.options["via"]) if action.options.get("via") else None
+    passing = words["pass"]
+    via = obstacle_named(words.via) if words.via else None
     carrying = bool(st.carry and st.carry_to and st.carry_to not in {x.name for x in enc.occupied(exclude=c)})
-    plan = _plan(enc, grid, c, action, st.mp, carrying)
+    plan = _plan(enc, grid, c, action, words.keep, st.mp, carrying)
     st.carry, st.carry_to, st.owed = (st.carry, st.carry_to, st.owed) if carrying else (None, None, 0)
     taken = enc.occupied(exclude=c)
     cell, facing = c.cell, c.facing
@@ -195,7 +196,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
             raise IllegalAction(f"{nxt.name} is a wall: go around it.")
         if nxt in taken:
             raise IllegalAction(f"{nxt.name} is taken by {enc.at(nxt).name}: go around.")  # type: ignore[union-attr]
-        if enc.phase == "adjustment" and c.name in enc_state(enc).tactics and (hexes >= 1 or st.moved):
+        if enc.phase == "adjustment" and c.name in WacEncounter.of(enc).tactics and (hexes >= 1 or st.moved):
             raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
         if spent + cost > st.mp:
             if i < len(plan) - 1 or spent >= st.mp:
@@ -291,7 +292,7 @@ def press(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     _unmoved(c)
     grid, t = _tactic_opponent(enc, c, name, "press")
     events = push_back(enc, grid, c, t)
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     st.moved, st.mp = True, 0  # the one-hex adjustment, whether it moved or pinned
     return events
 
@@ -300,7 +301,7 @@ def _tactic_opponent(enc: Encounter, c: Combatant, name: str | None, tactic: str
     """The map and the adjacent opponent of this round's flurries that ``c``, who declared
     ``tactic``, applies it against; refused otherwise."""
     grid = enc.grid()
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     if est.tactics.get(c.name) != tactic:
         raise IllegalAction(f"{c.name} did not declare the {tactic} tactic in a flurry this round.")
     if not name:
@@ -318,14 +319,14 @@ def _tactic_opponent(enc: Encounter, c: Combatant, name: str | None, tactic: str
 
 
 def _unmoved(c: Combatant) -> None:
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if st.moved or st.mp <= 0:
         raise IllegalAction(f"{c.name} has made its one hex of adjustment this phase: `/init next` ends the step.")
 
 
 def _tactic_step(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, to: Cell | None, why: str) -> list[Event]:
     """``c`` steps to ``to`` as its tactic (the one-hex adjustment after a flurry), facing ``t``."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if to is None or to in grid.blocked or to in enc.occupied(exclude=c):
         raise IllegalAction(f"{c.name} cannot {why}: the hex is {'off the map' if to is None else 'a wall or taken'}. "
                             "`/init next` ends the step where it stands.")

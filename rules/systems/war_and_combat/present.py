@@ -7,7 +7,7 @@ from rules.events import Attacked, Checked
 from rules.models import Combatant, Encounter
 from rules.hidden import secret
 from rules.present import Presenter, roll_text
-from rules.systems.war_and_combat import flurry, lengthy, sheet
+from rules.systems.war_and_combat import flurry, lengthy
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     Declared,
@@ -25,8 +25,9 @@ from rules.systems.war_and_combat.events import (
     Revealed,
     Struck,
 )
-from rules.systems.war_and_combat.rounds import enc_state, stunned
+from rules.systems.war_and_combat.turns import stunned
 from rules.systems.war_and_combat.zones import wielded
+from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
@@ -207,7 +208,7 @@ class WacPresenter(Presenter):
 
     # -- the board ----------------------------------------------------------------------------
     def status_line(self, enc: Encounter, c: Combatant) -> str:
-        st = sheet.state(c)
+        st = WacCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
             bits.append(c.position + (f" {c.facing}" if c.facing else ""))
@@ -249,7 +250,7 @@ class WacPresenter(Presenter):
     def board_extra(self, enc: Encounter) -> list[str]:
         if not enc.started or enc.winner:
             return []
-        est = enc_state(enc)
+        est = WacEncounter.of(enc)
         d = est.declarations
         lines = []
         if enc.phase == "flurry" and d is not None and not d.revealed:
@@ -260,14 +261,14 @@ class WacPresenter(Presenter):
         return lines
 
     def turn_label(self, enc: Encounter) -> str:
-        est = enc_state(enc)
+        est = WacEncounter.of(enc)
         d = est.declarations
         if enc.phase == "flurry" and d is not None and not d.revealed:
             return f"Round {enc.round} · flurry: declare your intentions ({', '.join(flurry.to_declare(enc))} to declare)"
         if enc.phase == "flurry":
             c = enc.find(enc.current)
-            left = sheet.state(c).actions if c else 0
+            left = WacCombatant.of(c).actions if c else 0
             return f"Round {enc.round} · flurry: {enc.current} attacks ({left} action(s) left), or `/act action:hold`"
         c = enc.find(enc.current)
-        mp = sheet.state(c).mp if c else 0
+        mp = WacCombatant.of(c).mp if c else 0
         return f"Round {enc.round} · {enc.phase} phase: {enc.current} ({mp} MP), then `/init next`"

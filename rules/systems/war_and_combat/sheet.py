@@ -28,7 +28,6 @@ __all__ = [
     "EFFECT_VALUES",
     "SHEET_KEYS",
     "PACE_CHOICES",
-    "state",
     "attr",
     "modifier",
     "fighter",
@@ -121,12 +120,6 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
 )
 
 
-def state(c: Combatant) -> WacCombatant:
-    """The combatant's typed state (every War & Combat combatant has one)."""
-    assert isinstance(c.state, WacCombatant)
-    return c.state
-
-
 def attr(c: Combatant, key: str) -> int:
     return int(c.sheet.get(key, 10))
 
@@ -154,8 +147,8 @@ def weapons(c: Combatant) -> list[Weapon]:
 def worn(c: Combatant, location: str | None = None) -> Armour:
     """The armour worn (at ``location``, a general hit location, if given): the sheet's `armor_at`
     there, else its `armor`; once a lengthy action (don, shed) changed it, that one all over."""
-    if state(c).armor:
-        return armour(state(c).armor)
+    if WacCombatant.of(c).armor:
+        return armour(WacCombatant.of(c).armor)
     pieces = c.sheet.get("armor_at") or {}
     return armour(str(pieces.get(location) or c.sheet.get("armor", "none")))
 
@@ -170,7 +163,7 @@ def pace(c: Combatant) -> str:
 
 def weapon_arm(c: Combatant) -> str:
     """The arm the weapon is in: the sheet's `hand` (right by default), or the hand switched to in the fight."""
-    return f"{state(c).hand or c.sheet.get('hand') or 'right'} arm"
+    return f"{WacCombatant.of(c).hand or c.sheet.get('hand') or 'right'} arm"
 
 
 def shield_arm(c: Combatant) -> str:
@@ -183,7 +176,7 @@ def wound_penalty(c: Combatant) -> int:
     worst wound of each location, summed over locations ("Multiple injuries to the same hit location do not
     accumulate penalties"; mortal: none left to apply)."""
     worst: dict[str, int] = {}
-    for w in state(c).wounds:
+    for w in WacCombatant.of(c).wounds:
         p = action_penalty(w.severity)
         if p is not None:
             worst[w.location] = min(worst.get(w.location, 0), p)

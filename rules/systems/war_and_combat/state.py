@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.state import CombatantState, EncounterState, register_state
+from rules.state import CombatantState, EncounterState
 from rules.turns.phases import Declarations
 
 __all__ = ["WoundRecord", "WacCombatant", "WacEncounter", "LIMBS"]
@@ -109,5 +109,3 @@ class WacEncounter(EncounterState):
     #: this round: those whose tactic decides the net movement of their flurry (its winner)
     won: list[str] = Field(default_factory=list)
 
-
-register_state("war-and-combat", WacCombatant, WacEncounter)

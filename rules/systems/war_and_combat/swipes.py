@@ -52,16 +52,17 @@ from rules.systems.war_and_combat.attacks import (
     resolve_hit,
     wielding,
 )
-from rules.systems.war_and_combat.rounds import acting, enc_state, quick_action, roll_of, stunned
+from rules.systems.war_and_combat.turns import acting, quick_action, roll_of, stunned
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.zones import engaged_with, wielded
+from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 
 __all__ = ["outside", "within_reach", "swipe", "free_attack", "interrupt"]
 
 
 def outside(enc: Encounter, c: Combatant | None) -> bool:
     """``c`` may act from outside the flurry under way: standing, not stunned, in no flurry to come, engaged with nobody."""
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     grid = enc.grid()
     return (c is not None and grid is not None and enc.phase == "flurry" and est.declarations is not None
             and bool(est.flurries) and c.status == "active" and not stunned(enc, c)
@@ -81,7 +82,7 @@ def within_reach(enc: Encounter, c: Combatant) -> list[Combatant]:
 def _outsider(enc: Encounter, grid: Grid, c: Combatant, what: str) -> None:
     if not enc.started:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     if enc.phase != "flurry" or est.declarations is None or not est.flurries:
         raise IllegalAction(f"A {what} is made at a flurry under way, in the flurry phase.")
     if any(c.name in g for g in est.flurries):
@@ -92,11 +93,11 @@ def _outsider(enc: Encounter, grid: Grid, c: Combatant, what: str) -> None:
         raise IllegalAction(f"{c.name} is engaged: only an unengaged fighter makes a {what}.")
 
 
-def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words: OptionValues, dice: Dice) -> list[Event]:
     """`/act action:swipe target:X`: the negotiate task, then a free attack (or the target's blow)."""
     c = enc.get(action.actor)
     _outsider(enc, grid, c, "swipe")
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     assert est.declarations is not None
     if not est.declarations.revealed:
         raise IllegalAction("A swipe comes once the flurry's declarations are revealed.")
@@ -105,11 +106,11 @@ def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dic
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in the flurry under way: swipe at one of "
                             f"{', '.join(o.name for o in flurry.participants(enc) if o.side != c.side)}.")
-    events = _strike(enc, opts, grid, c, t, action, dice, flurry.participants(enc))
+    events = _strike(enc, opts, grid, c, t, action, words, dice, flurry.participants(enc))
     return events + flurry.settle(enc, opts, dice)
 
 
-def free_attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+def free_attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words: OptionValues, dice: Dice) -> list[Event]:
     """`/act action:free-attack target:X`, the movement phase's quick action: the swipe made in one's own
     step at a fighter engaged in a flurry to come, by one who will be in none."""
     c = acting(enc, action.actor, ("movement",))
@@ -123,16 +124,16 @@ def free_attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dic
         raise IllegalAction(f"{t.name} is engaged in no flurry: a free attack strikes \"a fighter in a flurry\"; "
                             "move into its zone of threat to engage it instead.")
     quick_action(c)
-    return _strike(enc, opts, grid, c, t, action, dice, [enc.get(n) for n in group])
+    return _strike(enc, opts, grid, c, t, action, words, dice, [enc.get(n) for n in group])
 
 
 def _once(enc: Encounter, c: Combatant, what: str) -> None:
-    if sheet.state(c).swiped == enc.round:
+    if WacCombatant.of(c).swiped == enc.round:
         raise IllegalAction(f"{c.name} has made its free attack (or swipe) this round: a {what} is once a round.")
 
 
-def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, action: Act, dice: Dice,
-            fighters: list[Combatant]) -> list[Event]:
+def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, action: Act, words: OptionValues,
+            dice: Dice, fighters: list[Combatant]) -> list[Event]:
     """A free attack (or swipe) from outside a flurry at ``t``, one of its ``fighters``: negotiate the space
     (a failure takes ``t``'s blow), then strike; ``t`` defends only with an action left and not surprised."""
     w = wielding(enc, c, action.weapon)
@@ -142,7 +143,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
     if grid.distance(c.cell, t.cell) > w.reach + 1:
         raise IllegalAction(f"{t.name} is too far: a free attack (or swipe) reaches a fighter within the {w.name}'s "
                             f"reach + 1 hex ({w.reach + 1}); move closer in the movement phase.")
-    sheet.state(c).swiped = enc.round
+    WacCombatant.of(c).swiped = enc.round
     target = opts.swipe_base + max(sheet.fighter(o) for o in fighters)
     with dice.rolling_for(c.name):
         r = task_roll(dice)
@@ -158,7 +159,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
         held, level = held_defense(enc, opts, grid, c, t, False, dice)
         if defense(enc, opts, grid, t, c)[1] in DEFENDED and (level is None or level[1] != RESTRICTED_NONE):
             _spend(enc, t)  # only a defence made spends the action
-    return events + held + resolve_hit(enc, opts, grid, c, t, w, "kill", action.options, dice,
+    return events + held + resolve_hit(enc, opts, grid, c, t, w, "kill", words, dice,
                                        skill=sheet.skill(c, w.name), attr="agl", indefensible=not defended,
                                        target_level=level, extra=moving(c))
 
@@ -167,24 +168,24 @@ def _may_defend(enc: Encounter, opts: OptionValues, t: Combatant) -> bool:
     """"(1) aware of the attack and not surprised; and (2) has not used up all of his actions": whether ``t``
     may defend (in its flurry under way, or before its flurry with the coming flurry's actions)."""
     before = not flurry.in_flurry(enc, t)
-    left = flurry.actions_for(enc, opts, t) if before else sheet.state(t).actions
+    left = flurry.actions_for(enc, opts, t) if before else WacCombatant.of(t).actions
     return left > 0 and active(enc.effects, t.name, "surprised") is None
 
 
 def _spend(enc: Encounter, t: Combatant) -> None:
     """The action a defence made costs: one of the flurry under way's, or before its flurry one of the coming one's."""
-    tst = sheet.state(t)
+    tst = WacCombatant.of(t)
     if flurry.in_flurry(enc, t):
         tst.actions -= 1
     else:
         tst.lost += 1
 
 
-def interrupt(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, dice: Dice) -> list[Event]:
+def interrupt(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words: OptionValues, dice: Dice) -> list[Event]:
     """`/act action:interrupt`: join the flurry under way (with `intent=`, `tactic=`... to declare at once)."""
     c = enc.get(action.actor)
     _outsider(enc, grid, c, "interrupt")
     if not within_reach(enc, c):
         raise IllegalAction(f"{c.name} is too far from the flurry: an interrupt needs an opponent in it within its "
                             f"weapon's reach + 1 hex; move closer in the movement phase.")
-    return flurry.join(enc, opts, c, action.options, dice)
+    return flurry.join(enc, opts, c, words, dice)

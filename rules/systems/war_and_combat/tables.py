@@ -364,7 +364,7 @@ class WoundEffect:
 _STUN = WoundEffect(
     "stun",
     "Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank) and can take "
-    "no action for 1d6 rounds.",
+    "no action for 1d6 turns.",
     no_action_rounds="1d6",
     defense=STUNNED,
 )

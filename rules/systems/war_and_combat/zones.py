@@ -31,6 +31,7 @@ from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import Weapon
+from rules.systems.war_and_combat.state import WacCombatant
 
 __all__ = ["LIMITS", "wielded", "in_hand", "threat", "marginal", "danger", "obstructed", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
 
@@ -43,7 +44,7 @@ LIMITS: dict[str, frozenset[str]] = {"ahead": frozenset({"ahead"}), "left": froz
 def wielded(c: Combatant) -> Weapon:
     """The weapon in hand: the one wielded, else the sheet's first melee weapon, else its first."""
     carried = sheet.weapons(c)
-    name = sheet.state(c).wield
+    name = WacCombatant.of(c).wield
     for w in carried:
         if w.name == name:
             return w
@@ -60,7 +61,7 @@ def _held(c: Combatant, weapon: Weapon | None) -> Weapon | None:
     if weapon is not None:
         return weapon
     w = wielded(c)
-    return None if w.name in sheet.state(c).dropped or sheet.state(c).sheathed else w
+    return None if w.name in WacCombatant.of(c).dropped or WacCombatant.of(c).sheathed else w
 
 
 def _signed(grid: Grid, origin: Cell, facing: str, cell: Cell) -> float:
@@ -118,7 +119,7 @@ def threat(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[
 
 def _limit(c: Combatant, w: Weapon) -> str | None:
     """The limit its wielder set on a polearm's zone of threat (None: the full zone, or not a polearm)."""
-    return sheet.state(c).limit if w.polearm else None
+    return WacCombatant.of(c).limit if w.polearm else None
 
 
 def obstructed(grid: Grid, c: Combatant, reading: str = "dropped") -> frozenset[Cell]:

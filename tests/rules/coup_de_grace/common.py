@@ -11,11 +11,11 @@ from rules.errors import RulesError
 from rules.events import Event
 from rules.models import Encounter
 from rules.system import Resolution
-from rules.systems.coup_de_grace import CoupDeGrace
+from rules.systems.coup_de_grace import CoupDeGraceSystem
 from tests.scenario import Scenario
 
 KEY = "coup-de-grace"
-SYSTEM = CoupDeGrace()
+SYSTEM = CoupDeGraceSystem()
 # a mini: (name, side, sheet, at, facing)
 Mini = tuple[str, str, str, str | None, str | None]
 

@@ -398,9 +398,14 @@ def test_throwing_knife_is_ranged_and_a_melee_weapon(
 
 
 def test_attack_options_are_checked() -> None:
-    """An unknown attack option, or a mode the weapon lacks, is refused."""
+    """An unknown attack option, two modes, or a mode the weapon lacks, is refused, saying what to type."""
     enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "D3", "W"))
-    assert "Unknown option `adv`" in refused(enc, "attack", [6], actor="A", target="T", options={"adv": ""})
+    assert "`attack`: `adv` is not one of its `options` words. Type one of `melee|ranged|throw|shoot`, `push`." in refused(
+        enc, "attack", [6], actor="A", target="T", options={"adv": ""}
+    )
+    assert "`attack`: `mode` is given twice in `options`. Type e.g. `options:\"melee\"`." in refused(
+        enc, "attack", [6], actor="A", target="T", options={"melee": "", "ranged": ""}
+    )
     assert "A sword is not a ranged weapon" in refused(
         enc, "attack", [6], actor="A", target="T", options={"ranged": ""}
     )

@@ -60,8 +60,8 @@ def test_every_event_of_the_system_has_its_words() -> None:
     """Each of Coup-De-Grace's event types is shown by its presenter (no event falls back to a bare kind)."""
     from rules.events import Event
     from rules.systems.coup_de_grace import events
-    from rules.systems.coup_de_grace.present import CoupDeGracePresenter
+    from rules.systems.coup_de_grace.present import CdgPresenter
 
     types = [getattr(events, n) for n in events.__all__ if isinstance(getattr(events, n), type)]
-    shown = CoupDeGracePresenter.formats
+    shown = CdgPresenter.formats
     assert [t.__name__ for t in types if issubclass(t, Event) and t not in shown] == []

@@ -7,7 +7,7 @@ import pytest
 from pydantic import ValidationError
 
 from rules.models import Encounter
-from rules.systems.coup_de_grace.state import BattleState, MiniState
+from rules.systems.coup_de_grace.state import CdgCombatant, CdgEncounter
 from tests.rules.coup_de_grace.common import SYSTEM, resolve
 
 #: an `/encounter export` of the first version, mid-round: Borin activating with 2 MP left, Grak downed
@@ -42,8 +42,8 @@ def test_an_old_export_loads_into_the_typed_state() -> None:
     """An export of the first version (dict state) reads back with every value in the typed models."""
     enc = Encounter.model_validate_json(json.dumps(OLD_EXPORT))
     borin, grak = enc.get("Borin"), enc.get("Grak")
-    assert isinstance(enc.state, BattleState) and (enc.state.priority, enc.state.slot) == ("dwarves", 1)
-    assert isinstance(borin.state, MiniState) and (borin.state.mp, borin.state.used) == (2, {"axe": 1})
+    assert isinstance(enc.state, CdgEncounter) and (enc.state.priority, enc.state.slot) == ("dwarves", 1)
+    assert isinstance(borin.state, CdgCombatant) and (borin.state.mp, borin.state.used) == (2, {"axe": 1})
     assert grak.state.last_facing == "W"
 
 

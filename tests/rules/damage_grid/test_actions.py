@@ -5,7 +5,7 @@ import pytest
 
 from rules.errors import IllegalAction
 from rules.systems.damage_grid.events import CloudDrifted, CoverHit, DgAttack, DgMoved, GrappleTest, ProneChanged
-from rules.systems.damage_grid.sheet import model
+from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import SABER, duel, events
 from tests.scenario import Scenario
 
@@ -16,7 +16,7 @@ def test_a_lunge_moves_next_to_the_target_and_attacks_with_one_cp() -> None:
     res = s.run("act", [2, 2, 2, 6], actor="Meena", name="lunge", target="Hera", options={"aim": "speed"})
     assert events(res, DgMoved)[0].path[-1] == "E6"
     assert events(res, DgAttack)[0].special == "lunge"
-    assert model(s.get("Meena")).cp == 1 and not model(s.get("Meena")).prone
+    assert DgCombatant.of(s.get("Meena")).cp == 1 and not DgCombatant.of(s.get("Meena")).prone
     assert "Lunge" in s.refused("attack", [1, 1, 1, 1], actor="Meena", target="Hera", error=IllegalAction)
 
 
@@ -24,7 +24,7 @@ def test_a_lunge_that_does_no_damage_leaves_the_lunger_prone() -> None:
     """"If the model fails to damage the target they have fallen to the ground.\""""
     s = duel(a_sheet=f"weapons={SABER}", b_sheet="body=9", b_at="E5")
     res = s.run("act", [3, 3, 3, 3], actor="Meena", name="lunge", target="Hera")
-    assert events(res, ProneChanged)[0].cause == "lunge" and model(s.get("Meena")).prone
+    assert events(res, ProneChanged)[0].cause == "lunge" and DgCombatant.of(s.get("Meena")).prone
 
 
 def test_a_grapple_is_won_by_the_larger_group_of_equal_faces() -> None:
@@ -33,7 +33,7 @@ def test_a_grapple_is_won_by_the_larger_group_of_equal_faces() -> None:
     res = s.run("act", [4, 4, 1, 2, 5], actor="Meena", name="grapple", target="Hera")
     test = events(res, GrappleTest)[0]
     assert (test.best, test.target_best, test.won) == (2, 1, True)
-    assert model(s.get("Hera")).grappled_by == ["Meena"]
+    assert DgCombatant.of(s.get("Hera")).grappled_by == ["Meena"]
 
 
 def test_helpers_add_power_to_a_grapple() -> None:
@@ -50,12 +50,12 @@ def test_helpers_add_power_to_a_grapple() -> None:
 def test_melee_attacks_on_a_grappled_target_gain_two_accuracy_and_it_can_break_free() -> None:
     """"Melee attacks against a grappled target benefit Accuracy +2"; "it must break the grapple spending 1 Combat Point.\""""
     s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=2 body=9")
-    model(s.get("Hera")).grappled_by = ["Meena"]
+    DgCombatant.of(s.get("Hera")).grappled_by = ["Meena"]
     res = s.run("attack", [3, 3, 3, 3], actor="Meena", target="Hera")
     assert any(m.name == "grappled" and m.value == 2 for m in events(res, DgAttack)[0].accuracy)
     s.run("next", actor="Meena")
     res = s.run("act", [5, 5, 1, 2, 3], actor="Hera", name="break")
-    assert events(res, GrappleTest)[0].won and model(s.get("Hera")).grappled_by == []
+    assert events(res, GrappleTest)[0].won and DgCombatant.of(s.get("Hera")).grappled_by == []
 
 
 def test_cover_can_be_shot_to_debris() -> None:
@@ -103,7 +103,7 @@ def test_a_grappler_that_moves_away_lets_go() -> None:
     s.run("next", actor="Meena")
     s.run("next", actor="Hera")
     s.run("move", actor="Meena", path="S")
-    assert model(s.get("Hera")).grappled_by == []
+    assert DgCombatant.of(s.get("Hera")).grappled_by == []
 
 
 def test_a_pulse_strikes_the_next_circle_as_each_phase_begins() -> None:
@@ -202,7 +202,7 @@ def test_a_cloud_affects_the_models_under_it_in_each_phase_it_lasts() -> None:
     second = s.run("next", [9, 2], actor="Hera")
     assert events(second, CloudDrifted)[0].roll == 9 and [e.target for e in events(second, DgAttack)] == ["Hera"]
     assert "The gas cloud rolls 9 and stays where it is" in s.text(second)
-    assert model(s.get("Hera")).values["health"] == 7
+    assert DgCombatant.of(s.get("Hera")).values["health"] == 7
 
 
 def test_a_clouds_drift_die_is_not_rolled_in_the_phase_it_ends() -> None:

@@ -5,7 +5,7 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Checked, StatusChanged
 from rules.hidden import for_reader
 from rules.systems.damage_grid.events import DgAttack, GridDamage, ProneChanged
-from rules.systems.damage_grid.sheet import model
+from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import SABER, duel, events
 
 
@@ -37,7 +37,7 @@ def test_a_two_thirds_health_loss_needs_two_matching_faces() -> None:
     res = s.run("attack", [2, 2, 3, 5], actor="Meena", target="Hera")
     (test,) = events(res, Checked)
     assert (test.roll.dice, test.roll.against, test.roll.success) == ([3, 5], 2, False)
-    assert model(s.get("Hera")).values["health"] == 1 and model(s.get("Hera")).prone
+    assert DgCombatant.of(s.get("Hera")).values["health"] == 1 and DgCombatant.of(s.get("Hera")).prone
     assert events(res, ProneChanged)
 
 
@@ -45,7 +45,7 @@ def test_a_matching_pair_passes_the_mode_test() -> None:
     """"pass if the largest group of equal faces >= difficulty": a pair passes difficulty 2."""
     s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=3 body=0 mind=2", b_at="E4")
     s.run("attack", [2, 2, 6, 6], actor="Meena", target="Hera")
-    assert not model(s.get("Hera")).prone
+    assert not DgCombatant.of(s.get("Hera")).prone
 
 
 def test_shield_stops_hits_from_afar_but_not_from_the_nine_adjacent_squares() -> None:
@@ -144,7 +144,7 @@ def test_explicit_flips_cannot_cost_more_than_the_accuracy() -> None:
 def test_size_stationary_and_injury_change_accuracy() -> None:
     """"A target with a size of 4 increases Accuracy by 3"; "A stationary target or attacker ... +2"; "-1 for every 2 hits ... to Mind and Health\""""
     s = duel(a_sheet="weapons=gun:6:1:0 health=5", b_sheet="size=4 health=9 body=9", b_at="E4")
-    model(s.get("Meena")).values["health"] = 3
+    DgCombatant.of(s.get("Meena")).values["health"] = 3
     for _ in range(5):
         s.run("next", actor="Meena")
         s.run("next", actor="Hera")
@@ -171,14 +171,14 @@ def test_arsenal_hits_land_on_the_named_weapon_which_is_lost_at_health_0() -> No
     s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="body=0 health=9 weapons=claw:1:2:0:melee,pistol:5:2:0:health=1", b_at="E4")
     res = s.run("attack", [5, 5], actor="Meena", target="Hera", options={"arsenal": "pistol"})
     assert events(res, GridDamage)[0].weapon == "pistol"
-    assert model(s.get("Hera")).weapon_health == {"claw": 2, "pistol": 0}
+    assert DgCombatant.of(s.get("Hera")).weapon_health == {"claw": 2, "pistol": 0}
     assert s.system.weapons_of(s.enc, s.get("Hera")) == ["claw", "bare"]
 
 
 def test_the_board_shows_each_models_grid_cp_and_conditions() -> None:
     """The status board line: square and facing, the grid's values, Combat Points, prone, inert."""
     s = duel()
-    model(s.get("Hera")).prone = True
+    DgCombatant.of(s.get("Hera")).prone = True
     line = s.system.present.status_line(s.enc, s.get("Hera"))
     assert line == "**Hera** · E7 S · Mi2 He3 Bo1 Sh0 Sp4 · 2 CP · prone"
 
@@ -186,20 +186,20 @@ def test_the_board_shows_each_models_grid_cp_and_conditions() -> None:
 def test_a_power_0_weapon_rolls_no_dice_and_does_no_damage() -> None:
     """"With the weapon selected the model rolls as many D6 as the Power of the weapon": Power 0 rolls nothing."""
     s = duel(a_sheet="weapons=flare:4:0:2", b_sheet="health=1 mind=1 body=0", b_at="E6")
-    before = dict(model(s.get("Hera")).values)
+    before = dict(DgCombatant.of(s.get("Hera")).values)
     res = s.run("attack", [], actor="Meena", target="Hera", options={"power": "3"})
     attack = events(res, DgAttack)[0]
     assert attack.roll.dice == [] and not attack.flips
-    assert model(s.get("Hera")).values == before and s.get("Hera").status == "active"
+    assert DgCombatant.of(s.get("Hera")).values == before and s.get("Hera").status == "active"
     assert "no dice" in "\n".join(s.text(res))
 
 
 def test_the_smoke_grenade_burst_2_cloud_4_is_a_harmless_cloud() -> None:
     """"The Smoke grenade is Burst 2 Cloud 4; it will occupy 4 concentrated squares and last for 4 phases.\""""
     s = duel(a_sheet="weapons=smoke-grenade:4:0:0:area=burst2:cloud=4", b_sheet="health=1 mind=1 body=0", b_at="E6")
-    before = dict(model(s.get("Hera")).values)
+    before = dict(DgCombatant.of(s.get("Hera")).values)
     res = s.run("attack", [], actor="Meena", target="E6")
-    assert not events(res, DgAttack) and model(s.get("Hera")).values == before
+    assert not events(res, DgAttack) and DgCombatant.of(s.get("Hera")).values == before
     (cloud,) = s.enc.effects
     assert (cloud.code, cloud.left, sorted(cloud.cells)) == ("cloud", 4, ["E5", "E6", "F5", "F6"])
 
@@ -208,7 +208,7 @@ def test_a_special_attack_can_cost_more_combat_points() -> None:
     """"Making an attack ... costs 1 Combat point. Some special attacks cost more Combat points": a weapon with `cp=2` spends two."""
     s = duel(a_sheet="weapons=siege-gun:6:2:0:cp=2", b_sheet="health=20 body=9", b_at="E5")
     s.run("attack", [1, 1], actor="Meena", target="Hera")
-    assert model(s.get("Meena")).cp == 0
+    assert DgCombatant.of(s.get("Meena")).cp == 0
     message = s.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
     assert "costs 2" in message and "-6 Accuracy" in message
     attack = events(s.run("attack", [1, 1], actor="Meena", target="Hera", options={"force": ""}), DgAttack)[0]

@@ -9,7 +9,7 @@ from rules.systems.damage_grid.damage import Transfer, apply_faces, harm
 from rules.systems.damage_grid.events import GridDamage
 from rules.systems.damage_grid.flips import SEARCH_LIMIT, apply_flips, best_flips, parse_flips, target_flips
 from rules.systems.damage_grid.grid import HUMANOID, parse_grid
-from rules.systems.damage_grid.sheet import model
+from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import duel, events
 
 FULL = {"mind": 2, "health": 3, "body": 2, "shield": 1, "speed": 4}
@@ -172,7 +172,7 @@ def test_the_arsenal_location_strikes_equipment_the_attacker_names() -> None:
     s = duel(a_sheet="weapons=gravity-saber:2:4:0:melee", b_sheet="body=0 equipment=scanner:3,medkit", b_at="E7")
     res = s.run("attack", [5, 5], actor="Meena", target="Hera", options={"arsenal": "scanner", "dice": "2"})
     assert events(res, GridDamage)[0].weapon == "scanner"
-    assert model(s.get("Hera")).weapon_health == {"scanner": 1, "medkit": 2}
+    assert DgCombatant.of(s.get("Hera")).weapon_health == {"scanner": 1, "medkit": 2}
 
 
 def test_equipment_and_a_weapon_cannot_share_a_name() -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rules.errors import IllegalAction
 from rules.systems.damage_grid.events import DgMoved, ProneChanged
-from rules.systems.damage_grid.sheet import model
+from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import duel, events
 
 
@@ -28,16 +28,16 @@ def test_hits_on_speed_take_speed_points_away() -> None:
     s = duel(a_sheet="speed=2", b_at="J2")
     res = s.run("move", actor="Meena", to="E6")
     assert events(res, DgMoved)[0].left == 0
-    assert model(s.get("Meena")).speed_left == 0
+    assert DgCombatant.of(s.get("Meena")).speed_left == 0
 
 
 def test_a_prone_model_stands_up_for_one_speed_point() -> None:
     """A prone model stands up first, for `stand_cost` Speed points (a project default: 1)."""
     s = duel(b_at="J2")
-    model(s.get("Meena")).prone = True
+    DgCombatant.of(s.get("Meena")).prone = True
     res = s.run("move", actor="Meena", path="N")
     assert events(res, DgMoved)[0].cost == 2 and events(res, ProneChanged)[0].prone is False
-    assert not model(s.get("Meena")).prone
+    assert not DgCombatant.of(s.get("Meena")).prone
 
 
 def test_the_cheapest_path_goes_round_walls_and_models() -> None:
@@ -52,7 +52,7 @@ def test_the_cheapest_path_goes_round_walls_and_models() -> None:
 def test_a_grappled_model_cannot_move() -> None:
     """A Grapple is "to stop it from moving"."""
     s = duel()
-    model(s.get("Meena")).grappled_by = ["Hera"]
+    DgCombatant.of(s.get("Meena")).grappled_by = ["Hera"]
     assert "grapple" in s.refused("move", actor="Meena", path="S", error=IllegalAction)
 
 

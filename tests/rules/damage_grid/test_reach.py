@@ -249,7 +249,7 @@ def test_a_model_between_in_one_column_gives_cover() -> None:
 
 def test_the_map_shades_the_acting_models_reach_ahead_of_it() -> None:
     """The map's shading for the acting model: the squares within its longest Reach, none in the rows behind."""
-    from rules.system import get_system
+    from rules.registry import get_system
     from tests.scenario import Scenario
 
     s = Scenario("damage-grid", map="12x10")

@@ -5,7 +5,8 @@ import pytest
 
 from rules.errors import SheetError
 from rules.systems.damage_grid.present import sheet_summary
-from rules.systems.damage_grid.sheet import model, parse_weapons, weapons
+from rules.systems.damage_grid.sheet import parse_weapons, weapons
+from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import duel
 from tests.scenario import Scenario
 
@@ -28,7 +29,7 @@ def test_bad_weapon_profiles_are_refused_with_the_form(bad: str) -> None:
 def test_the_sheet_sets_the_grid_values_and_weapon_health() -> None:
     """`mind health body shield speed` override the humanoid values; each weapon has its own Health."""
     s = Scenario("damage-grid").add("Xul", "body=3 speed=6 weapons=rifle:6:3:1:health=4", side="a", at="B2")
-    st = model(s.get("Xul"))
+    st = DgCombatant.of(s.get("Xul"))
     assert st.values == {"mind": 2, "health": 3, "body": 3, "shield": 0, "speed": 6}
     assert st.weapon_health == {"rifle": 4} and weapons(s.get("Xul"))[0].reach == 6
 
@@ -36,15 +37,15 @@ def test_the_sheet_sets_the_grid_values_and_weapon_health() -> None:
 def test_a_custom_grid_comes_from_the_sheet() -> None:
     """"Some models, Artifacts or objects will have different damage grids or contain just one square.\""""
     s = Scenario("damage-grid").add("Drone", "grid=1/2/3:health:4:none,4/5/6:body:2:health", side="a", at="B2")
-    assert model(s.get("Drone")).values == {"health": 4, "body": 2}
+    assert DgCombatant.of(s.get("Drone")).values == {"health": 4, "body": 2}
 
 
 def test_an_edit_keeps_the_hits_taken() -> None:
     """A GM's edit of a value keeps the hits already taken on it."""
     s = Scenario("damage-grid").add("Xul", "health=3", side="a", at="B2")
-    model(s.get("Xul")).values["health"] = 1
+    DgCombatant.of(s.get("Xul")).values["health"] = 1
     s.run("edit", actor="Xul", raw_sheet={"health": "5"})
-    assert model(s.get("Xul")).values["health"] == 3
+    assert DgCombatant.of(s.get("Xul")).values["health"] == 3
 
 
 def test_size_is_0_to_4() -> None:

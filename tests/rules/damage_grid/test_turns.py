@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.errors import IllegalAction, NotYourTurn
-from rules.systems.damage_grid.sheet import model
+from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import duel
 from tests.scenario import Scenario
 
@@ -21,7 +21,7 @@ def test_sides_alternate_then_the_next_phase_and_round_begin() -> None:
     s = duel()
     assert s.enc.phase == "phase 1/4"
     s.run("attack", [6, 6, 6, 6], actor="Meena", target="Hera", weapon="gravity-saber", options={"aim": "speed"})
-    assert model(s.get("Meena")).cp == 1
+    assert DgCombatant.of(s.get("Meena")).cp == 1
     s.run("next", actor="Meena")
     assert s.system.turn(s.enc).side == "b"
     s.run("next", actor="Hera")
@@ -30,7 +30,7 @@ def test_sides_alternate_then_the_next_phase_and_round_begin() -> None:
         s.run("next", actor="Meena")
         s.run("next", actor="Hera")
     assert s.enc.round == 2 and s.enc.phase == "phase 1/4"
-    assert model(s.get("Meena")).cp == 2
+    assert DgCombatant.of(s.get("Meena")).cp == 2
 
 
 def test_a_model_activates_once_a_phase_and_only_on_its_sides_turn() -> None:

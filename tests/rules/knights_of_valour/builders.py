@@ -8,10 +8,10 @@ from rules.models import Encounter
 from rules.sheet import parse_pairs
 from rules.actions import make_action
 from rules.system import Resolution
-from rules.systems.knights_of_valour import KnightsOfValour
+from rules.systems.knights_of_valour import KnightsOfValourSystem
 from tests.scenario import GM, Scenario  # noqa: F401 (GM re-exported for the tests)
 
-SYSTEM = KnightsOfValour()
+SYSTEM = KnightsOfValourSystem()
 KEY = SYSTEM.key
 KNIGHT = "str=1 agi=1 hp=12 armor=chain-mail shield=small weapons=longsword:2,longbow:1"
 ORC = "str=2 agi=0 hp=9 size=tall armor=leather weapons=greataxe:2"

@@ -130,7 +130,7 @@ def test_advantage_cancels_imposed_disadvantage() -> None:
     assert "(d20: Advantage asked; 45 ft is past close range 35 ft; they cancel)" in SYSTEM.present.text(attack)
 
 
-@pytest.mark.parametrize(("options", "message"), [({"flank": ""}, "`flank` is not an option"),
+@pytest.mark.parametrize(("options", "message"), [({"flank": ""}, "`attack`: `flank` is not one of its `options` words. Type one of `adv`, `dis`, `throw`, `atk=N`"),
                                                   ({"atk": "x"}, "must be a whole number from -20 to 20")])
 def test_unknown_attack_option_is_refused(options: dict[str, str], message: str) -> None:
     """Attack options are checked and listed."""

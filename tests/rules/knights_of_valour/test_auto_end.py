@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.events import TurnDone
-from rules.system import get_system
+from rules.registry import get_system
 from tests.rules.knights_of_valour.builders import SYSTEM, duel, of, run, step, text, three_way
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import IllegalAction, InputError, SheetError
-from rules.system import get_system
-from rules.systems.knights_of_valour import KnightsOfValour, WEAPONS, effective_range, parse_weapon, stature_modifier
+from rules.registry import get_system
+from rules.systems.knights_of_valour import KnightsOfValourSystem, WEAPONS, effective_range, parse_weapon, stature_modifier
 from tests.rules.knights_of_valour.builders import SYSTEM, add, defence, duel, encounter, one, run
 
 
@@ -158,7 +158,7 @@ def test_shield_option_changes_its_defence_modifier() -> None:
 
 def test_registered_under_its_key() -> None:
     """The registry serves this system under `knights-of-valour`."""
-    assert isinstance(get_system("knights-of-valour"), KnightsOfValour)
+    assert isinstance(get_system("knights-of-valour"), KnightsOfValourSystem)
 
 
 def test_numeric_armour_is_its_defence_modifier() -> None:

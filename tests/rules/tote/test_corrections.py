@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import RulesError
-from rules.system import get_system
+from rules.registry import get_system
 from tests.rules.tote.build import started
 from tests.scenario import Scenario
 

@@ -34,7 +34,8 @@ def test_bad_declarations_are_refused():
     s = duel()
     to_flurry(s)
     assert "not an intention" in s.refused("act", name="declare", actor="Borin", options={"intent": "dance"})
-    assert "not a manoeuvre tactic" in s.refused("act", name="declare", actor="Borin", options={"tactic": "fly"})
+    assert "`tactic` must be one of `hold`, `press`, `retreat`, `circle`, not `fly`" in s.refused(
+        "act", name="declare", actor="Borin", options={"tactic": "fly"})
     t = duel()
     t.run("init_roll", [5, 5, 4, 2, 3, 2])
     assert "flurry phase" in t.refused("act", name="declare", actor="Borin", options={})

@@ -48,7 +48,7 @@ def test_guarding_the_flank_forfeits_the_front():
 def test_bad_guard_and_face_are_refused():
     """`guard` is front or flank; `face` names an opponent in the flurry."""
     s = beset()
-    assert "`guard=rear`" in s.refused("act", name="declare", actor="Grak", options={"guard": "rear"})
+    assert "`guard` must be one of `front`, `flank`, not `rear`" in s.refused("act", name="declare", actor="Grak", options={"guard": "rear"})
     assert "Front or Flank" in s.refused("act", name="declare", actor="Grak", options={"face": "Grak"})
 
 

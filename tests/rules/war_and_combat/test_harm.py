@@ -53,7 +53,7 @@ def test_heal_takes_the_worst_wound_there_and_bad_words_change_nothing():
     assert [w.severity for w in st(s, "Grak").wounds] == ["light"]
     before = s.enc.model_dump()
     assert "how bad" in s.refused("act", name="damage", target="Grak", options={"head": ""})
-    assert "no word of a wound" in s.refused("act", name="damage", target="Grak", options={"light": "", "nose": ""})
+    assert "`nose` is not one of its `options` words" in s.refused("act", name="damage", target="Grak", options={"light": "", "nose": ""})
     assert "one location" in s.refused("act", name="damage", target="Grak", options={"light": ""})
     assert "no wound to the belly" in s.refused("act", name="heal", target="Grak", options={"belly": ""})
     assert "Name the wounded" in s.refused("act", name="damage", options={"light": "", "head": ""})

@@ -5,7 +5,7 @@ import pytest
 
 from rules.models import Combatant
 from rules.state import state_as
-from rules.system import get_system
+from rules.registry import get_system
 from rules.systems.war_and_combat.state import WacCombatant, WoundRecord
 from tests.rules.war_and_combat.build import near, wac
 
@@ -20,7 +20,7 @@ SYSTEM = get_system("war-and-combat")
 def test_condition_words_follow_the_worst_wound(wounds: tuple[str, ...], status: str, word: str) -> None:
     """No wound: unhurt; light wounds only: hurt; a serious or critical one: badly hurt; then down and out."""
     c = Combatant(name="Grak", status=status)
-    state_as(c, WacCombatant).wounds = [WoundRecord(location="chest", severity=s) for s in wounds]
+    WacCombatant.of(c).wounds = [WoundRecord(location="chest", severity=s) for s in wounds]
     assert SYSTEM.condition(c) == word
 
 

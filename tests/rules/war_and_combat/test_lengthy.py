@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rules.errors import DiceError
 from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.state import WacCombatant
 from tests.rules.war_and_combat.build import alone, duel
 from tests.scenario import Scenario
 
@@ -30,11 +31,11 @@ def test_shedding_armour_takes_two_rounds_and_forbids_moving_meanwhile():
     s.run("next", actor="Borin")
     s.run("next", actor="Grak")
     s.run("next", actor="Grak")  # the adjustment phase, in reverse order
-    assert s.enc.phase == "adjustment" and s.enc.current == "Borin" and sheet.state(s.get("Borin")).mp == 0
+    assert s.enc.phase == "adjustment" and s.enc.current == "Borin" and WacCombatant.of(s.get("Borin")).mp == 0
     to_round(s, 2)
     assert "shedding" in s.refused("move", actor="Borin", path="N")
     to_round(s, 3)
-    assert sheet.worn(s.get("Borin")).name == "none" and sheet.state(s.get("Borin")).busy is None
+    assert sheet.worn(s.get("Borin")).name == "none" and WacCombatant.of(s.get("Borin")).busy is None
     s.run("move", actor="Borin", path="N")
 
 
@@ -73,7 +74,7 @@ def test_a_fighter_drawn_into_a_flurry_breaks_off_its_lengthy_action():
     res = s.run("next", actor="Grak") if s.enc.phase == "movement" else res
     assert s.enc.phase == "flurry"
     assert any("a lengthy action broken off" in line for line in s.text(res))
-    assert sheet.state(s.get("Borin")).busy is None and sheet.worn(s.get("Borin")).name == "mail"
+    assert WacCombatant.of(s.get("Borin")).busy is None and sheet.worn(s.get("Borin")).name == "mail"
 
 
 def test_the_board_shows_a_lengthy_action_under_way():

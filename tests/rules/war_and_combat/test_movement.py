@@ -432,7 +432,7 @@ def test_a_limited_polearm_no_longer_stops_one_entering_the_hex_given_up():
         res = s.run("move", actor="Grak", path="S")
         assert any(isinstance(e, Engaged) for e in res.events) is stopped
     s = pike_and_grak()
-    assert "no limit" in s.refused("act", name="limit", actor="Pike", options={"sideways": ""})
+    assert "`sideways` is not one of its `options` words. Type one of `ahead|left|right|full`" in s.refused("act", name="limit", actor="Pike", options={"sideways": ""})
     assert s.get("Pike").state.limit is None
     t = alone("weapons=broadsword")
     assert "no polearm" in t.refused("act", name="limit", actor="Borin", options={"ahead": ""})

@@ -11,18 +11,16 @@ from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotFound, NotYourTurn
 from rules.events import Checked, Event, Roll, TurnPassed
 from rules.models import Combatant, Encounter
-from rules.state import state_as
 from rules.system import Turn
 from rules.systems.coup_de_grace.events import Activated, ActivationEnded, NewRound, OrderSet, Passed, Priority, RoundOver
 from rules.systems.coup_de_grace.options import values
-from rules.systems.coup_de_grace.sheet import movement, state_of
-from rules.systems.coup_de_grace.state import BattleState
+from rules.systems.coup_de_grace.sheet import movement
+from rules.systems.coup_de_grace.state import CdgCombatant, CdgEncounter
 from rules.turns import alternating
 
 __all__ = [
     "activate",
     "advance",
-    "battle",
     "finish",
     "new_round",
     "next_turn",
@@ -37,17 +35,13 @@ __all__ = [
 ]
 
 
-def battle(enc: Encounter) -> BattleState:
-    return state_as(enc, BattleState)
-
-
 def pool(enc: Encounter, side: str | None) -> list[Combatant]:
     """The side's minis that may still activate this round (on the board, not yet activated)."""
-    return [c for c in enc.combatants if c.side == side and c.on_board and not state_of(c).done]
+    return [c for c in enc.combatants if c.side == side and c.on_board and not CdgCombatant.of(c).done]
 
 
 def side_order(enc: Encounter) -> list[str]:
-    return alternating.rotation(battle(enc).sides, enc.sides())
+    return alternating.rotation(CdgEncounter.of(enc).sides, enc.sides())
 
 
 def standing_sides(enc: Encounter) -> list[str]:
@@ -59,7 +53,7 @@ def new_round(enc: Encounter, dice: Dice) -> list[Event]:
     enc.round += 1
     enc.current = None
     for c in enc.combatants:
-        s = state_of(c)
+        s = CdgCombatant.of(c)
         s.done, s.mp, s.used, s.reroll = False, None, {}, False
     counts = {s: sum(1 for c in enc.combatants if c.side == s and c.in_fight) for s in enc.sides()}
     counts = {s: n for s, n in counts.items() if n}
@@ -72,7 +66,7 @@ def new_round(enc: Encounter, dice: Dice) -> list[Event]:
     events: list[Event] = [
         Checked(actor=r.side, what="roll_off", roll=Roll(dice=[r.value], label="d6", total=r.value)) for r in rolls
     ]
-    state = battle(enc)
+    state = CdgEncounter.of(enc)
     state.sides, state.priority, state.slot = sides, None, 0
     enc.order = alternating.interleave([[c.name for c in pool(enc, s)] for s in sides])
     events.append(NewRound(round=enc.round, sides=sides, counts={s: counts[s] for s in sides}))
@@ -81,7 +75,7 @@ def new_round(enc: Encounter, dice: Dice) -> list[Event]:
 
 def pass_priority(enc: Encounter, after: str | None) -> list[Event]:
     """Give priority to the next side (after ``after``) that has a mini left to activate."""
-    state = battle(enc)
+    state = CdgEncounter.of(enc)
     standing = set(standing_sides(enc))
     nxt = alternating.next_turn(
         side_order(enc), after, lambda side, _phase: bool(pool(enc, side)), standing=standing.__contains__
@@ -97,7 +91,7 @@ def pass_priority(enc: Encounter, after: str | None) -> list[Event]:
 def advance(enc: Encounter, after: str | None, dice: Dice) -> list[Event]:
     """Pass priority on; when nobody has a mini left, the round is over and the next begins."""
     events = pass_priority(enc, after)
-    if battle(enc).priority is None:
+    if CdgEncounter.of(enc).priority is None:
         events.append(RoundOver(round=enc.round))
         events += new_round(enc, dice)
     return events
@@ -119,11 +113,11 @@ def activate(enc: Encounter, c: Combatant) -> list[Event]:
         raise NotYourTurn(
             f"{enc.current} is activating now: its activation ends with `/init next` before {c.name} can act."
         )
-    side = battle(enc).priority
+    side = CdgEncounter.of(enc).priority
     if side is None:
         raise NotYourTurn(f"Round {enc.round} is over: `/init next` starts round {enc.round + 1}.")
     waiting = ", ".join(x.name for x in pool(enc, side))
-    s = state_of(c)
+    s = CdgCombatant.of(c)
     if s.done:
         raise NotYourTurn(
             f"{c.name} has already activated in round {enc.round}: each mini activates once a "
@@ -145,7 +139,7 @@ def activate(enc: Encounter, c: Combatant) -> list[Event]:
 
 def end_activation(enc: Encounter) -> list[Event]:
     c = enc.get(enc.current)
-    s = state_of(c)
+    s = CdgCombatant.of(c)
     left = s.mp or 0
     s.mp = None
     enc.current = None
@@ -162,11 +156,11 @@ def finish(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
 def turn(enc: Encounter) -> Turn:
     if not enc.started or enc.winner:
         return Turn()
-    state = battle(enc)
+    state = CdgEncounter.of(enc)
     key = (enc.round, state.slot)
     cur = enc.find(enc.current)
     if cur is not None:
-        doing = "one action (downed)" if cur.status == "downed" else f"{state_of(cur).mp}/{movement(enc, cur)} MP left"
+        doing = "one action (downed)" if cur.status == "downed" else f"{CdgCombatant.of(cur).mp}/{movement(enc, cur)} MP left"
         label = f"Round {enc.round} · {cur.name} ({cur.side}) activating: {doing}"
         return Turn((cur.name,), key, label, cur.name, cur.side)
     side = state.priority
@@ -197,7 +191,7 @@ def start(enc: Encounter, actor: str | None, title: str, dice: Dice) -> list[Eve
 def reorder(enc: Encounter, names: str | None) -> list[Event]:
     """GM: set this round's order of sides (side names, or minis standing for their side)."""
     need_started(enc)
-    if enc.current or any(state_of(c).done for c in enc.combatants):
+    if enc.current or any(CdgCombatant.of(c).done for c in enc.combatants):
         raise IllegalAction(
             "The order of sides can only change before the round's first activation: "
             "it is worked out afresh at the start of the next round."
@@ -215,8 +209,8 @@ def reorder(enc: Encounter, names: str | None) -> list[Event]:
             wanted.append(side)
     if not wanted:
         raise InputError(f"Give the sides in the order they act, comma separated: {', '.join(order)}.")
-    battle(enc).sides = wanted + [s for s in order if s not in wanted]
-    return [OrderSet(sides=list(battle(enc).sides)), *pass_priority(enc, None)]
+    CdgEncounter.of(enc).sides = wanted + [s for s in order if s not in wanted]
+    return [OrderSet(sides=list(CdgEncounter.of(enc).sides)), *pass_priority(enc, None)]
 
 
 def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = False) -> list[Event]:
@@ -227,7 +221,7 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = 
     events: list[Event] = []
     others: list[Combatant] = []
     if enc.current is None:
-        side = battle(enc).priority
+        side = CdgEncounter.of(enc).priority
         if side is None or not pool(enc, side):  # round over (or priority owed after a removal)
             return advance(enc, side, dice)
         if not actor:
@@ -241,7 +235,7 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = 
     side = enc.get(enc.current).side
     events += end_activation(enc)
     for c in others:
-        state_of(c).done = True
+        CdgCombatant.of(c).done = True
         events.append(ActivationEnded(actor=c.name, unused=movement(enc, c) if c.status == "active" else 0))
     return events + advance(enc, side, dice)
 
@@ -249,8 +243,8 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = 
 def on_removed(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
     if not enc.started or enc.winner:
         return []
-    side = battle(enc).priority
-    activating = state_of(c).mp is not None
+    side = CdgEncounter.of(enc).priority
+    activating = CdgCombatant.of(c).mp is not None
     if activating or (enc.current is None and side and not pool(enc, side)):
         return advance(enc, c.side if activating else side, dice)
     return []
@@ -262,5 +256,5 @@ def pass_mini(enc: Encounter, c: Combatant) -> list[Event]:
         raise IllegalAction(
             f"{c.name} has no activation left this round to pass (it has activated, or is not on the board): nothing was ended."
         )
-    state_of(c).done = True
+    CdgCombatant.of(c).done = True
     return [TurnPassed(actor=c.name)]

@@ -11,18 +11,16 @@ from rules.errors import IllegalAction, NotYourTurn
 from rules.events import Checked, EffectAdded, Event, InitiativeSet, Roll, RoundBegan, StatusChanged, mod
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.state import state_as
 from rules.turns.ordered import Slot, arrange, next_to_act
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.options import ATTRIBUTES
 from rules.systems.war_and_combat.events import MoralePrompt, PhaseBegan
-from rules.systems.war_and_combat.state import WacEncounter
+from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables import shock_value
 from rules.systems.war_and_combat.tables_movement import pace_points, phase_points
 from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 
 __all__ = [
-    "enc_state",
     "stunned",
     "surprised",
     "idle",
@@ -48,11 +46,7 @@ PHASES = ("movement", "flurry", "adjustment", "morale")
 
 
 
-def enc_state(enc: Encounter) -> WacEncounter:
-    return state_as(enc, WacEncounter)
-
-
-#: the effect code of the surprised (`rounds.surprised`)
+#: the effect code of the surprised (`turns.surprised`)
 SURPRISED = "surprised"
 
 
@@ -98,7 +92,7 @@ def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int, pending: in
         effect = Effect(id=next_id(enc.effects), name=code, target=c.name, ends="round_end", left=rounds, code=code)
         enc.effects = [e for e in enc.effects if not (e.code == code and e.target == c.name)] + [effect]
     if code == "stun":  # "can take no action"
-        sheet.state(c).actions = 0
+        WacCombatant.of(c).actions = 0
     return EffectAdded(actor=c.name, name=code, ends="round_end", left=rounds)
 
 
@@ -122,7 +116,7 @@ def phase_mp(opts: OptionValues, c: Combatant, phase: str) -> int:
     """Movement points for ``phase``: half the pace's (an odd one first; a sprint's rate is the
     option `sprint_points`); one impaired leg halves the rate, two make it a crawl; a fallen
     fighter crawls; an immobile one, or one busy with a lengthy action, does not move."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if st.immobile or st.busy:
         return 0
     legs = {x for x in st.impaired + st.disabled if x.endswith("leg")}
@@ -136,21 +130,21 @@ def phase_mp(opts: OptionValues, c: Combatant, phase: str) -> int:
 
 def fall(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
     """``c`` falls: from that moment it crawls, so the points left this phase are at most a crawl's."""
-    sheet.state(c).fallen = True
+    WacCombatant.of(c).fallen = True
     slowed(enc, opts, c)
 
 
 def slowed(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
     """After a fall or a leg impaired or disabled mid-phase: the points left this phase are at most
     what the rate from that moment gives (a crawl's, half the pace's)."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if enc.phase in ("movement", "adjustment"):
         st.mp = min(st.mp, phase_mp(opts, c, enc.phase))
 
 
 def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
     """Round start: the shock check against the worst shock value, then the death check."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     events: list[Event] = []
     values = [v for w in st.wounds if (v := shock_value(w.severity)) is not None]
     strength = sheet.modifier(c, "str")
@@ -210,12 +204,12 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     """A new round: shock and death checks, initiative, then the movement phase."""
     enc.round += 1
     events: list[Event] = [RoundBegan(round=enc.round)]
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     est.tactics, est.won = {}, []
     from rules.systems.war_and_combat import lengthy  # a round's start finishes what is due
 
     for c in enc.combatants:
-        st = sheet.state(c)
+        st = WacCombatant.of(c)
         st.lost, st.turned, st.actions, st.flurry_init = 0, False, 0, None
         events += lengthy.finish(enc, c)
         if c.in_fight:
@@ -238,7 +232,7 @@ def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> l
     """Begin ``phase``; a phase with nobody to act in it passes by itself to the next."""
     from rules.systems.war_and_combat import flurry  # the flurry phase runs its own steps
 
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     enc.phase, est.acted, enc.current = phase, [], None
     if phase == "flurry":
         return flurry.begin(enc, opts, dice)
@@ -246,7 +240,7 @@ def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> l
         return [MoralePrompt(round=enc.round), *start_round(enc, opts, dice)]
     order = enc.order[::-1] if phase == "adjustment" else list(enc.order)
     for c in enc.combatants:
-        st = sheet.state(c)
+        st = WacCombatant.of(c)
         st.mp, st.moved, st.shots, st.quick, st.full = phase_mp(opts, c, phase), False, 0, False, None
         st.spent, st.quick_mp = 0, (st.mp + 1) // 2 if opts.quick_movement == "half" else None
         if phase == "adjustment" and c.name in est.tactics:
@@ -260,7 +254,7 @@ def phase_order(enc: Encounter) -> list[str]:
 
 
 def _advance(enc: Encounter, opts: OptionValues, order: list[str], dice: Dice) -> list[Event]:
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     ready = {c.name for c in enc.combatants if can_act(enc, c)}
     enc.current = next_to_act(order, est.acted, ready)
     if enc.current is not None:
@@ -271,7 +265,7 @@ def _advance(enc: Encounter, opts: OptionValues, order: list[str], dice: Dice) -
 
 def end_step(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     """The current combatant's step in a movement or adjustment phase is over: the next one's."""
-    est = enc_state(enc)
+    est = WacEncounter.of(enc)
     if enc.current:
         est.acted.append(enc.current)
     return _advance(enc, opts, phase_order(enc), dice)
@@ -281,7 +275,7 @@ def quick_action(c: Combatant) -> None:
     """"A character may perform one quick action during each movement phase": spend it, or refuse a second;
     "Quick Actions can be done with limited movement": with option `quick_movement=half` the phase's
     movement is at most half its points (refused after more, and the points left cut after it)."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     if st.quick:
         raise IllegalAction(f"{c.name} has taken its quick action of this phase: the next is in the next phase.")
     if st.quick_mp is not None:  # "Quick Actions can be done with limited movement" (option `quick_movement`)
@@ -296,7 +290,7 @@ def quick_action(c: Combatant) -> None:
 def full_action(c: Combatant, what: str) -> None:
     """"Full Actions prohibit movement": ``what`` is made in a step in which ``c`` has neither moved
     nor shot, and it moves and shoots no more in that phase."""
-    st = sheet.state(c)
+    st = WacCombatant.of(c)
     done_full(c, f"{what} is a full action too: make it in the next phase")
     if st.moved:
         raise IllegalAction(f"{c.name} has moved this phase: {what} is a full action, made in a phase without moving "
@@ -306,7 +300,7 @@ def full_action(c: Combatant, what: str) -> None:
 
 def done_full(c: Combatant, then: str) -> None:
     """Refuse what a full action made this phase forbids (``then``: what that is, for the message)."""
-    made = sheet.state(c).full
+    made = WacCombatant.of(c).full
     if made:
         raise IllegalAction(f"{c.name} has spent this phase {made} (a full action): {then}.")
 

@@ -5,8 +5,6 @@ of each melee round the unengaged gain (``unengaged_gain``); distance rounds gai
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rules.actions import InitOrder, InitRoll, InitSet, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotYourTurn
@@ -25,10 +23,9 @@ from rules.systems.tote.movement import all_at, disengaged, distance_now, engage
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, items, level
 from rules.systems.tote.skill import run_test
-from rules.systems.tote.state import cstate, estate
 from rules.turns import pool
+from rules.systems.tote.state import ToteCombatant, ToteEncounter
 
-Defeated = Callable[[Encounter, str], bool]
 
 __all__ = ["entries", "ready", "waiting", "turn", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over"]
 
@@ -39,12 +36,12 @@ def _active(enc: Encounter) -> list[Combatant]:
 
 def entries(enc: Encounter) -> list[pool.Entry]:
     """The pool's view of the active combatants: points, acted this round, the tie key."""
-    ties = estate(enc).tiebreak
+    ties = ToteEncounter.of(enc).tiebreak
     out = []
     for i, c in enumerate(_active(enc)):
         rank = ties.index(c.name) if c.name in ties else len(ties)
         key = (int(is_enemy(c)), -level(c), rank, i)
-        out.append(pool.Entry(c.name, c.initiative, cstate(c).acted == enc.round, key))
+        out.append(pool.Entry(c.name, c.initiative, ToteCombatant.of(c).acted == enc.round, key))
     return out
 
 
@@ -61,7 +58,7 @@ def waiting(enc: Encounter) -> list[Combatant]:
 def turn(enc: Encounter) -> Turn:
     if not enc.started or enc.winner:
         return Turn()
-    pending = estate(enc).pending_return
+    pending = ToteEncounter.of(enc).pending_return
     if pending:
         foe = enc.get(pending.by)
         label = f"{foe.name} may return {pending.against}'s Assault: `/attack` (free) or `/init next` to let it go"
@@ -75,18 +72,25 @@ def turn(enc: Encounter) -> Turn:
     return Turn((c.name,), (enc.round, c.name), label, c.name, c.side)
 
 
-def over(enc: Encounter, defeated: Defeated) -> bool:
+def defeated(enc: Encounter, side: str) -> bool:
+    """Everyone of ``side`` still in the fight is down; escaped heroes left it and are not defeated."""
+    down = ("out",) if opts(enc).victory == "out" else ("out", "downed")
+    staying = [c for c in enc.combatants if c.side == side and not ToteCombatant.of(c).escaped]
+    return bool(staying) and all(c.status in down for c in staying)
+
+
+def over(enc: Encounter) -> bool:
     sides = enc.sides()
     return len(sides) >= 2 and sum(not defeated(enc, s) for s in sides) <= 1
 
 
-def settle(enc: Encounter, defeated: Defeated) -> list[Event]:
+def settle(enc: Encounter) -> list[Event]:
     """Start the next round when nobody is left to act, then refresh phase, order and current."""
     events: list[Event] = []
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     if st.pending_return and enc.get(st.pending_return.by).status != "active":
         st.pending_return = None
-    live = enc.started and not enc.winner and not over(enc, defeated) and not st.pending_return
+    live = enc.started and not enc.winner and not over(enc) and not st.pending_return
     if live and pool.round_over(entries(enc)):
         events += start_round(enc, enc.round + 1)
     enc.order = pool.order(entries(enc))
@@ -101,7 +105,7 @@ def _unengaged(enc: Encounter, c: Combatant, number: int) -> bool:
     """"An unengaged combatant is one that neither dealt nor received melee damage in the
     previous round"; one that disengaged counts as disengaged for the next round, unless it
     is still engaged with another foe."""
-    if cstate(c).melee_round != number - 1:
+    if ToteCombatant.of(c).melee_round != number - 1:
         return True
     return disengaged(enc, c) and not engaged_with(enc, c.name)
 
@@ -113,7 +117,7 @@ def start_round(enc: Encounter, number: int) -> list[Event]:
     melee begins in after distance rounds. A combatant still engaged with a foe that gains
     (no melee damage last round) gains as ``quiet``, not as ``unengaged``."""
     enc.round = number
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     st.pending_return = None
     begins = False
     if not is_melee(enc):
@@ -135,7 +139,7 @@ def start_round(enc: Encounter, number: int) -> list[Event]:
 
 
 # -- the initiative commands -------------------------------------------------------------------------
-def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice, defeated: Defeated) -> list[Event]:
+def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice) -> list[Event]:
     if action.actor is None and enc.started:
         raise IllegalAction(
             f"Combat has already started (round {enc.round}): roll for a newcomer with `combatant:NAME`, "
@@ -152,35 +156,35 @@ def roll_initiative(enc: Encounter, action: InitRoll, dice: Dice, defeated: Defe
     target = opts(enc).init_target
     events: list[Event] = []
     for c in who:
-        r, test = run_test(enc, c, "plan", target, dice, action)
+        r, test = run_test(enc, c, "plan", target, dice, {})
         c.initiative = r.successes + level(c)
         events.append(InitiativeRolled(actor=c.name, test=test, base=level(c), value=c.initiative))
     if action.actor is None:
-        estate(enc).distance = opts(enc).distance
+        ToteEncounter.of(enc).distance = opts(enc).distance
         events += start_round(enc, 1)
-    return events + settle(enc, defeated)
+    return events + settle(enc)
 
 
-def set_initiative(enc: Encounter, action: InitSet, defeated: Defeated) -> list[Event]:
+def set_initiative(enc: Encounter, action: InitSet) -> list[Event]:
     if not action.actor:
         raise InputError("Name the `combatant` whose initiative points you set.")
     c = enc.get(action.actor)
     if action.value is None or not 0 <= action.value <= 99:
         raise InputError("`/init set` needs a `value`: initiative points from 0 to 99.")
     before, c.initiative = c.initiative, action.value
-    return [InitiativeChanged(actor=c.name, before=before, after=c.initiative, cause="gm"), *settle(enc, defeated)]
+    return [InitiativeChanged(actor=c.name, before=before, after=c.initiative, cause="gm"), *settle(enc)]
 
 
-def reorder(enc: Encounter, action: InitOrder, defeated: Defeated) -> list[Event]:
+def reorder(enc: Encounter, action: InitOrder) -> list[Event]:
     names = [enc.get(n).name for n in items(action.name or "")]
     if not names:
         raise InputError("Give the names in the order ties should break, comma separated: `Borin, Thrain`.")
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     st.tiebreak = names + [n for n in st.tiebreak if n not in names]
-    return [TiesOrdered(names=names), *settle(enc, defeated)]
+    return [TiesOrdered(names=names), *settle(enc)]
 
 
-def next_turn(enc: Encounter, action: Next, defeated: Defeated) -> list[Event]:
+def next_turn(enc: Encounter, action: Next) -> list[Event]:
     """Pass the turn: the named combatant passes (keeping its points), or declines a return attack.
 
     A player may pass only the combatant whose turn it is. The GM may pass a combatant out of
@@ -193,7 +197,7 @@ def next_turn(enc: Encounter, action: Next, defeated: Defeated) -> list[Event]:
     if now.current is None:
         raise IllegalAction("Nobody is waiting to act: the GM rolls initiative with `/init roll combatant:NAME`.")
     c = enc.get(action.actor) if action.actor else enc.get(now.current)
-    st = estate(enc)
+    st = ToteEncounter.of(enc)
     if c.name != now.current:
         if not action.is_gm:
             raise NotYourTurn(f"It is {now.current}'s turn, not {c.name}'s: only they or the GM can pass it.")
@@ -201,15 +205,15 @@ def next_turn(enc: Encounter, action: Next, defeated: Defeated) -> list[Event]:
             raise NotYourTurn(
                 f"{st.pending_return.by} first answers {st.pending_return.against}'s Assault: pass {st.pending_return.by}."
             )
-        if c.status != "active" or c.initiative is None or cstate(c).acted == enc.round:
+        if c.status != "active" or c.initiative is None or ToteCombatant.of(c).acted == enc.round:
             raise IllegalAction(f"{c.name} is not waiting to act this round: there is no turn of theirs to pass.")
     if st.pending_return and c.name == st.pending_return.by:
         against = st.pending_return.against
         st.pending_return = None
         events: list[Event] = [ReturnDeclined(actor=c.name, against=against)]
     else:
-        cstate(c).acted = enc.round
+        ToteCombatant.of(c).acted = enc.round
         events = [Passed(actor=c.name, points=c.initiative or 0)]
-    return events + settle(enc, defeated)
+    return events + settle(enc)
 
 

@@ -2,13 +2,14 @@
 and one Combat Action a turn, delay, and the GM's order of ties."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rules.actions import ActionBase
 from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn
 from rules.events import Event, TurnPassed
-from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
+from rules.models import INITIATIVE_MIN, Combatant, Encounter
 from rules.options import OptionValues
-from rules.sheet import read_int
-from rules.state import state_as
 from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.events import (
     KovInitiative,
@@ -19,11 +20,10 @@ from rules.systems.knights_of_valour.events import (
     TurnBegan,
     TurnEnded,
 )
-from rules.systems.knights_of_valour.state import KovEncounter
+from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
 from rules.turns import ordered
 
 __all__ = [
-    "enc_state",
     "base_init",
     "effective",
     "arrange",
@@ -43,12 +43,8 @@ __all__ = [
 ]
 
 
-def enc_state(enc: Encounter) -> KovEncounter:
-    return state_as(enc, KovEncounter)
-
-
 def base_init(c: Combatant) -> int:
-    override = sheet.state(c).init_set
+    override = KovCombatant.of(c).init_set
     return override if override is not None else sheet.stat(c, "agi")
 
 
@@ -57,13 +53,13 @@ def effective(c: Combatant) -> int:
 
 
 def _slots(enc: Encounter) -> list[ordered.Slot]:
-    ties = enc_state(enc).tie_order
+    ties = KovEncounter.of(enc).tie_order
     return [
         ordered.Slot(
             c.name,
             effective(c),
             # on a tie: players before monsters, a delayed combatant after the others, then the GM's order
-            (not sheet.is_pc(enc, c), sheet.state(c).delayed, ties.index(c.name) if c.name in ties else len(ties)),
+            (not sheet.is_pc(enc, c), KovCombatant.of(c).delayed, ties.index(c.name) if c.name in ties else len(ties)),
             c.status == "active",
         )
         for c in enc.combatants
@@ -73,7 +69,7 @@ def _slots(enc: Encounter) -> list[ordered.Slot]:
 
 def arrange(enc: Encounter) -> None:
     """Sort those who have not acted this round; those who have keep their places."""
-    st = enc_state(enc)
+    st = KovEncounter.of(enc)
     st.acted = [n for n in st.acted if (c := enc.find(n)) and c.in_fight]
     enc.order = ordered.arrange(_slots(enc), st.acted)
 
@@ -88,7 +84,7 @@ def _round(enc: Encounter) -> KovRound:
 
 
 def _start_turn(c: Combatant) -> None:
-    st = sheet.state(c)
+    st = KovCombatant.of(c)
     st.move_actions, st.combat_actions, st.feet_left, st.spent, st.provoked = 1, 1, 0, False, []
 
 
@@ -98,7 +94,7 @@ def advance(enc: Encounter) -> list[Event]:
     if not any(c.status == "active" for c in enc.combatants):
         return []
     events: list[Event] = []
-    st = enc_state(enc)
+    st = KovEncounter.of(enc)
     for _ in range(2):
         active = {c.name for c in enc.combatants if c.status == "active"}
         name = ordered.next_to_act(enc.order, st.acted, active)
@@ -114,12 +110,12 @@ def advance(enc: Encounter) -> list[Event]:
 
 def _new_round(enc: Encounter) -> Event:
     enc.round += 1
-    st = enc_state(enc)
+    st = KovEncounter.of(enc)
     st.acted, st.round_start = [], True
     for c in enc.combatants:
         if c.in_fight:
             c.initiative = base_init(c)
-            sheet.state(c).delayed = False
+            KovCombatant.of(c).delayed = False
     arrange(enc)
     return _round(enc)
 
@@ -133,7 +129,7 @@ def init_one(enc: Encounter, c: Combatant) -> list[Event]:
     """`/init roll combatant:X`: X's initiative is its Agility again, and any delay is over."""
     if not c.in_fight:
         raise IllegalAction(f"{c.name} is out of the fight: it takes no initiative.")
-    st = sheet.state(c)
+    st = KovCombatant.of(c)
     st.init_set, st.delayed = None, False
     c.initiative = base_init(c)
     arrange(enc)
@@ -151,13 +147,13 @@ def start(enc: Encounter) -> list[Event]:
         raise IllegalAction("There is nobody to fight yet: add combatants with `/combatant add` first.")
     for c in fighters:
         c.initiative = base_init(c)
-        sheet.state(c).delayed = False
+        KovCombatant.of(c).delayed = False
     enc.round = 1
-    st = enc_state(enc)
+    st = KovEncounter.of(enc)
     st.acted, st.round_start = [], True
     arrange(enc)
     events: list[Event] = [
-        _agility(c, "agility" if sheet.state(c).init_set is None else "gm") for c in map(enc.get, enc.order)
+        _agility(c, "agility" if KovCombatant.of(c).init_set is None else "gm") for c in map(enc.get, enc.order)
     ]
     events.append(_round(enc))
     return events + advance(enc)
@@ -168,11 +164,11 @@ def set_initiative(enc: Encounter, c: Combatant, value: int | None) -> list[Even
         raise InputError("Give the new initiative in `value`, like `value:3`.")
     if not -20 <= value <= 40:
         raise InputError("An initiative is a whole number from -20 to 40.")
-    st = sheet.state(c)
+    st = KovCombatant.of(c)
     st.init_set, st.delayed = value, False
     c.initiative = value
     arrange(enc)
-    return [_agility(c, "set", acted=c.name in enc_state(enc).acted)]
+    return [_agility(c, "set", acted=c.name in KovEncounter.of(enc).acted)]
 
 
 def _split_names(enc: Encounter, text: str) -> list[Combatant]:
@@ -211,12 +207,12 @@ def reorder(enc: Encounter, text: str, by_gm: bool) -> list[Event]:
             "Player characters always act before monsters on a tie: order the players and the "
             "monsters separately (or change a sheet's `pc`)."
         )
-    ties = enc_state(enc).tie_order
+    ties = KovEncounter.of(enc).tie_order
     ties.extend(c.name for c in chosen if c.name not in ties)
     for slot, c in zip(sorted(ties.index(c.name) for c in chosen), chosen):
         ties[slot] = c.name
     arrange(enc)
-    later = any(c.name in enc_state(enc).acted for c in chosen)
+    later = any(c.name in KovEncounter.of(enc).acted for c in chosen)
     names = [c.name for c in chosen]
     return [TieOrdered(initiative=effective(chosen[0]), names=names, later=later, order=ranking(enc))]
 
@@ -228,7 +224,7 @@ def end_turn(enc: Encounter, action: ActionBase) -> list[Event]:
     # a GM override: the GM may end anyone's turn
     if actor is not None and current is not None and actor is not current and not action.is_gm:
         raise NotYourTurn(f"It is {current.name}'s turn, not {actor.name}'s: only they or the GM can end it.")
-    enc_state(enc).round_start = False
+    KovEncounter.of(enc).round_start = False
     events: list[Event] = [TurnEnded(actor=current.name)] if current else []
     return events + advance(enc)
 
@@ -246,12 +242,12 @@ def acting(enc: Encounter, name: str | None) -> Combatant:
 
 
 def spend(enc: Encounter, c: Combatant) -> None:
-    sheet.state(c).spent = True
-    enc_state(enc).round_start = False
+    KovCombatant.of(c).spent = True
+    KovEncounter.of(enc).round_start = False
 
 
 def spend_combat(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
-    st = sheet.state(c)
+    st = KovCombatant.of(c)
     if st.combat_actions < 1:
         raise IllegalAction(
             f"{c.name} has used the Combat Action this turn: move if the Move Action is left, "
@@ -272,7 +268,7 @@ _DELAY_REFUSALS = {
 }
 
 
-def delay(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, str]) -> list[Event]:
+def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, Any]) -> list[Event]:
     """Lower ``c``'s initiative for the round (text: "At the start of a Round, Players may elect to
     reduce their Initiative"; option ``delay=round``: anyone, until its own turn has begun)."""
     if not enc.started:
@@ -282,13 +278,13 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, s
     refusal = delay_refusal(enc, opts, c)
     if refusal is not None:
         raise IllegalAction(_DELAY_REFUSALS[refusal].format(name=c.name))
-    st = enc_state(enc)
+    st = KovEncounter.of(enc)
     old = effective(c)
-    new = _delay_target(enc, options, old)
+    new = _delay_target(enc, words, old)
     if new >= old:
         raise InputError(f"A delay must lower initiative: {c.name}'s is {old}, and {new} is not lower.")
     c.initiative = new
-    sheet.state(c).delayed = True
+    KovCombatant.of(c).delayed = True
     if c.name == enc.current:
         st.acted.remove(c.name)
         enc.current = None
@@ -299,27 +295,27 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, options: dict[str, s
 
 def delay_refusal(enc: Encounter, opts: OptionValues, c: Combatant) -> str | None:
     """Why ``c`` may not lower its initiative now (a code of `rules.turns.ordered.delay_refusal`)."""
-    st = enc_state(enc)
+    st = KovEncounter.of(enc)
     window: ordered.DelayWindow = "start" if opts.delay == "start" else "turn"
     return ordered.delay_refusal(
         c.name,
         window=window,
         acted=st.acted,
         current=enc.current,
-        turn_used=sheet.state(c).spent,
+        turn_used=KovCombatant.of(c).spent,
         round_start=st.round_start,
         may_delay=window != "start" or sheet.is_pc(enc, c),
     )
 
 
-def _delay_target(enc: Encounter, opts: dict[str, str], old: int) -> int:
-    amount = opts.get("by") or next((k for k in opts if k.isdigit()), None)
+def _delay_target(enc: Encounter, words: Mapping[str, Any], old: int) -> int:
+    """The initiative a delay lowers to: ``words`` are its `by` (or a number alone), `to` and `after`."""
     new = ordered.lowered(
         old,
         floor=INITIATIVE_MIN,
-        to=read_int(opts["to"], "to", INITIATIVE_MIN, INITIATIVE_MAX) if "to" in opts else None,
-        below=effective(enc.get(opts["after"])) if "after" in opts else None,
-        by=read_int(amount, "by", 1, 99) if amount is not None else None,
+        to=words["to"],
+        below=effective(enc.get(words["after"])) if words["after"] else None,
+        by=words["by"],
     )
     if new is None:
         raise InputError(
@@ -332,7 +328,7 @@ def _delay_target(enc: Encounter, opts: dict[str, str], old: int) -> int:
 def pass_turn(enc: Encounter, c: Combatant) -> list[Event]:
     """The GM passes ``c`` while another combatant acts: it loses its coming turn this round
     (it counts as having had it, just before the one acting now)."""
-    st = enc_state(enc)
+    st = KovEncounter.of(enc)
     if c.status != "active" or c.name in st.acted:
         raise IllegalAction(f"{c.name} has no turn left this round to pass: nothing was ended.")
     st.acted.insert(max(len(st.acted) - 1, 0), c.name)

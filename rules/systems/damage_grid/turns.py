@@ -15,17 +15,14 @@ from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event
 from rules.models import Combatant, Encounter
-from rules.state import state_as
 from rules.system import Turn
 from rules.systems.damage_grid.events import Activated, ActivationEnded, NewRound, Passed, PhaseBegan, Priority
 from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.sheet import model
-from rules.systems.damage_grid.state import DgBattle
+from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 from rules.turns import alternating
 
 __all__ = [
-    "battle",
     "now",
     "pool",
     "start",
@@ -43,26 +40,22 @@ KINDS = {"move": "a Move", "combat": "a Combat activation", "lunge": "a Lunge", 
          "lunged": "a Lunge already made"}
 
 
-def battle(enc: Encounter) -> DgBattle:
-    return state_as(enc, DgBattle)
-
-
 def now(enc: Encounter) -> int:
     """The phase under way, counted from the fight's first (0)."""
-    return max(enc.round - 1, 0) * values(enc).phases + battle(enc).phase
+    return max(enc.round - 1, 0) * values(enc).phases + DgEncounter.of(enc).phase
 
 
 def speed(c: Combatant) -> int:
     """Speed points: the Speed location's value now (each hit on Speed takes one away); a custom grid
     with no Speed location moves at the sheet's ``speed`` (default 4)."""
-    values = model(c).values
+    values = DgCombatant.of(c).values
     if "speed" in values:
         return max(values["speed"], 0)
     return int(c.sheet.get("speed") if c.sheet.get("speed") is not None else HUMANOID_DEFAULTS["speed"])
 
 
 def _ready(enc: Encounter, c: Combatant, phase: int) -> bool:
-    return c.status == "active" and c.position is not None and model(c).acted < phase
+    return c.status == "active" and c.position is not None and DgCombatant.of(c).acted < phase
 
 
 def pool(enc: Encounter, side: str | None, phase: int | None = None) -> list[Combatant]:
@@ -76,7 +69,7 @@ def _standing(enc: Encounter) -> list[str]:
 
 
 def _phase_name(enc: Encounter) -> str:
-    return f"phase {battle(enc).phase + 1}/{values(enc).phases}"
+    return f"phase {DgEncounter.of(enc).phase + 1}/{values(enc).phases}"
 
 
 def new_round(enc: Encounter, dice: Dice | None = None) -> list[Event]:
@@ -85,11 +78,11 @@ def new_round(enc: Encounter, dice: Dice | None = None) -> list[Event]:
     enc.current = None
     opts = values(enc)
     for c in enc.combatants:
-        st = model(c)
+        st = DgCombatant.of(c)
         st.cp, st.forced, st.activation, st.speed_left = opts.combat_points, 0, None, 0
     counts = {s: sum(1 for c in enc.combatants if c.side == s and c.status == "active") for s in enc.sides()}
     sides, _ = alternating.order_sides({s: n for s, n in counts.items() if n}, "join")
-    state = battle(enc)
+    state = DgEncounter.of(enc)
     state.sides, state.phase, state.priority = sides, 0, None
     enc.phase = _phase_name(enc)
     enc.order = alternating.interleave([[c.name for c in pool(enc, s)] for s in sides])
@@ -97,7 +90,7 @@ def new_round(enc: Encounter, dice: Dice | None = None) -> list[Event]:
 
 
 def _pass_priority(enc: Encounter, after: str | None, dice: Dice | None = None) -> list[Event]:
-    state = battle(enc)
+    state = DgEncounter.of(enc)
     phases = values(enc).phases
     first = max(enc.round - 1, 0) * phases
     nxt = alternating.next_turn(
@@ -156,7 +149,7 @@ def need_started(enc: Encounter) -> None:
 def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
     """Make ``c`` the activating model with a ``how`` activation (or go on with the one under way)."""
     need_started(enc)
-    st = model(c)
+    st = DgCombatant.of(c)
     if st.grappled_by and how not in ("break", "pass"):
         # "to stop it from moving and performing any other activation that to break the grapple"
         raise IllegalAction(
@@ -176,7 +169,7 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
         raise IllegalAction(f"{c.name} is inert (Mind 0) and cannot perform actions.")
     if enc.current:
         raise NotYourTurn(f"{enc.current} is activating now: its activation ends with `/init next` before {c.name} can act.")
-    side = battle(enc).priority
+    side = DgEncounter.of(enc).priority
     waiting = ", ".join(x.name for x in pool(enc, side)) or "none"
     if c.position is None:
         raise IllegalAction(f"{c.name} is not on the board: the GM places it with `/combatant edit name:{c.name} at:CELL`.")
@@ -203,7 +196,7 @@ def acting(enc: Encounter, name: str | None) -> Combatant:
 
 def _end(enc: Encounter) -> list[Event]:
     c = enc.get(enc.current)
-    st = model(c)
+    st = DgCombatant.of(c)
     st.activation, st.speed_left = None, 0
     enc.current = None
     return [ActivationEnded(actor=c.name)]
@@ -214,7 +207,7 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None) -> li
     need_started(enc)
     events: list[Event] = []
     if enc.current is None:
-        side = battle(enc).priority
+        side = DgEncounter.of(enc).priority
         if side is None or not pool(enc, side):
             return _pass_priority(enc, side, dice)
         if not actor:
@@ -237,7 +230,7 @@ def end_if_out(enc: Encounter, c: Combatant) -> list[Event]:
 def on_removed(enc: Encounter, c: Combatant) -> list[Event]:
     if not enc.started or enc.winner:
         return []
-    side = battle(enc).priority
+    side = DgEncounter.of(enc).priority
     if enc.current is None and side is not None and not pool(enc, side):
         return _pass_priority(enc, side)
     return []
@@ -246,11 +239,11 @@ def on_removed(enc: Encounter, c: Combatant) -> list[Event]:
 def turn(enc: Encounter) -> Turn:
     if not enc.started or enc.winner:
         return Turn()
-    state = battle(enc)
+    state = DgEncounter.of(enc)
     key = (enc.round, state.phase, state.slot)
     cur = enc.find(enc.current)
     if cur is not None:
-        st = model(cur)
+        st = DgCombatant.of(cur)
         doing = f"{st.speed_left} Speed left" if st.activation in ("move", "lunge") else f"{st.cp} CP left"
         label = f"Round {enc.round} · {enc.phase} · {cur.name} ({cur.side}) activating: {doing}"
         return Turn((cur.name,), key, label, cur.name, cur.side)
