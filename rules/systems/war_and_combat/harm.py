@@ -51,9 +51,7 @@ def _where(opts: OptionValues, words: list[str]) -> str:
     if len(found) != 1:
         raise InputError(f"Name one location: {', '.join(LOCATIONS)} (an arm or leg may say `left` or `right`).")
     location = found[0]
-    sides = [w for w in words if w in _SIDES]
-    if len(sides) > 1:
-        raise InputError(f"Name one side of the {location}: `left` or `right`.")
+    sides = [w for w in words if w in _SIDES]  # at most one: the words' reader refuses a second
     if location not in ("arm", "leg"):
         if sides:
             raise InputError(f"Only an arm or leg has a side: write `{location}` without `{sides[0]}`.")
@@ -62,12 +60,8 @@ def _where(opts: OptionValues, words: list[str]) -> str:
 
 
 def _severity(words: list[str]) -> str | None:
-    """The one severity the words name, if any."""
-    found = [w for w in words if w in SEVERITIES]
-    if len(found) > 1:
-        raise InputError(f"Name one severity, not {' and '.join(found)}: {', '.join(SEVERITIES)} "
-                         "(e.g. `options:\"serious left arm\"`).")
-    return found[0] if found else None
+    """The severity the words name, if any (the words' reader refuses a second)."""
+    return next((w for w in words if w in SEVERITIES), None)
 
 
 def damage(ctx: ActionContext, action: Act) -> list[Event]:

@@ -95,11 +95,11 @@ def test_a_wound_with_two_severities_or_a_side_on_the_body_is_refused():
     """A wound has one severity ("Light, Serious, Critical" and mortal) and only "an arm or leg" has a side: two
     severities, two sides or a side on the head, chest or belly are refused with what to type, and change nothing."""
     s = duel()
-    assert "one severity" in s.refused("act", name="damage", target="Grak", options={"light": "", "serious": "", "head": ""})
+    assert "`severity` is given twice" in s.refused("act", name="damage", target="Grak", options={"light": "", "serious": "", "head": ""})
     assert "Only an arm or leg" in s.refused("act", name="damage", target="Grak", options={"light": "", "left": "", "head": ""})
-    assert "one side of the arm" in s.refused("act", name="damage", target="Grak", options={"light": "", "left": "", "right": "",
+    assert "`side` is given twice" in s.refused("act", name="damage", target="Grak", options={"light": "", "left": "", "right": "",
                                                                                  "arm": ""})
     s.run("act", name="damage", target="Grak", options={"light": "", "chest": ""})
     assert "Only an arm or leg" in s.refused("act", name="heal", target="Grak", options={"left": "", "chest": ""})
-    assert "one severity" in s.refused("act", name="heal", target="Grak", options={"light": "", "serious": "", "chest": ""})
+    assert "`severity` is given twice" in s.refused("act", name="heal", target="Grak", options={"light": "", "serious": "", "chest": ""})
     assert [(w.location, w.severity) for w in st(s, "Grak").wounds] == [("chest", "light")]
