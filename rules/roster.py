@@ -1,0 +1,264 @@
+"""Adding, editing, placing and removing combatants and effects: the same roster rules in every system.
+
+`RosterRules` is part of `rules.system.RuleSystem`, which supplies what these rules read of a
+system: its title, sheet keys and `setup_combatant`, `uses_facing`, `solid_terrain`, options,
+presenter and initiative hooks. A system overrides `setup_combatant`, `join_fight` and
+`on_removed` where its rules add to these.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.actions import Action, make_action
+from rules.dice import Dice
+from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, next_id, parse_ends, parse_mods
+from rules.errors import IllegalAction, InputError, NotAllowed
+from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, JoinedFight, Removed
+from rules.geometry.cell_lists import parse_cell_list
+from rules.hidden import mark
+from rules.models import Combatant, Encounter
+from rules.sheet import unprintable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.system import RuleSystem
+
+__all__ = ["RosterRules", "check_plain", "MAX_COMBATANTS", "MAX_COPIES", "MAX_NAME"]
+
+MAX_COMBATANTS = 100
+#: the longest name a combatant may have
+MAX_NAME = 40
+#: the most copies one `/combatant add count:` adds
+MAX_COPIES = 20
+
+
+#: how many of the GM's mid-fight edits the encounter keeps to show on the board
+GM_EDITS_SHOWN = 3
+
+
+#: characters Discord reads as Markdown: a name holding them would not show as typed
+MARKDOWN = "*_~|`\\"
+
+
+def check_plain(name: str, what: str) -> None:
+    """The one reader of a name (a combatant's, a side's, an effect's, an encounter's): it refuses
+    control characters (NUL, line breaks, ...) and lone surrogates, which no database stores as
+    typed, and Markdown characters, which every reply, board and ping would misshow."""
+    if unprintable(name):
+        raise InputError(
+            f"A {what} cannot hold control characters (such as NUL or a line break) or broken "
+            "characters: write it with letters, digits, spaces and punctuation."
+        )
+    if any(ch in name for ch in MARKDOWN):
+        raise InputError(
+            f"A {what} cannot hold the Markdown characters * _ ~ | ` or \\ (Discord would not show it as typed): "
+            f"write it without them, e.g. with spaces or hyphens."
+        )
+
+
+
+class RosterRules:
+    """The roster edits of `rules.system.RuleSystem`."""
+
+    def place(self: "RuleSystem", enc: Encounter, c: Combatant, at: str | None, facing: str | None) -> None:
+        """Put ``c`` on the map at ``at`` (a cell), checking the cell; no map takes no cell."""
+        grid = enc.grid()
+        if grid is None:
+            if at:
+                raise InputError("This encounter has no map, so `at` takes no cell: leave it out.")
+            if facing:
+                raise InputError("This encounter has no map, so there is no facing: leave it out.")
+            return
+        if at:
+            cell = grid.parse(at)
+            if cell in grid.blocked:
+                raise IllegalAction(f"{cell.name} is a wall or obstacle: pick an open cell.")
+            other = enc.at(cell)
+            if other is not None and other is not c:
+                raise IllegalAction(f"{cell.name} is taken by {other.name}: pick a free cell.")
+            c.position = cell.name
+        if not self.uses_facing:
+            if facing:
+                raise InputError(f"{self.title} has no facings: leave `facing` out.")
+            return
+        if facing:
+            c.facing = grid.parse_facing(facing)
+        elif c.position and not c.facing:
+            c.facing = grid.facings[0]
+
+    def add(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """Add one combatant, or ``action.count`` numbered copies (each through this same add)."""
+        count = getattr(action, "count", None)
+        if count is not None and not 1 <= count <= MAX_COPIES:
+            raise InputError(f"`count` is a whole number from 1 to {MAX_COPIES}, not {count}.")
+        if count is not None and count > 1:
+            events: list[Event] = []
+            for copy in self.copies(enc, action, count):
+                events += self.add(enc, copy, dice)
+            return events
+        name = (action.name or "").strip()
+        if not name or len(name) > MAX_NAME:
+            raise InputError(f"A combatant needs a name of 1 to {MAX_NAME} characters.")
+        if any(ch in name for ch in "\n\r"):
+            raise InputError("A combatant's name cannot hold line breaks.")
+        check_plain(name, "combatant's name")
+        existing = enc.find(name)
+        if existing is not None:
+            raise IllegalAction(f"There is already a combatant called {existing.name}: pick another name.")
+        if len(enc.combatants) >= MAX_COMBATANTS:
+            raise IllegalAction(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
+        if enc.winner:
+            raise IllegalAction("This fight is over: start a new encounter.")
+        sheet = self.read_sheet(enc, action.raw_sheet)
+        owner = action.owner_id
+        side = (action.side or "").strip()
+        if not side:
+            side = self.default_side_gm if (owner is None or owner in enc.gm_ids) else self.default_side_player
+        side = self.side_name(enc, side)
+        c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet, state=self.combatant_state())
+        self.place(enc, c, action.at, action.facing)
+        enc.combatants.append(c)
+        where = c.position or getattr(c.state, "band", None)
+        events = [
+            Added(
+                actor=name, summary=self.sheet_summary(c) or None, side=side, owner_id=owner,
+                at=where, facing=c.facing, on_map=enc.grid() is not None, faces=self.uses_facing,
+            )
+        ]
+        events += self.setup_combatant(enc, c, new=True)
+        return events + self.join_fight(enc, c, action, dice)
+
+    def join_fight(self: "RuleSystem", enc: Encounter, c: Combatant, action: Action, dice: Dice) -> list[Event]:
+        """``c``, just added, joins the fight under way (if it is): at the initiative the GM gave
+        (`/combatant add init:`), or the one the system's rule gives or rolls; announced."""
+        init = getattr(action, "init", None)
+        if not enc.started:
+            if init is not None:
+                raise InputError("`init` places a combatant joining a fight under way: before `/init roll`, leave it out.")
+            return []
+        events: list[Event] = []
+        if init is not None:
+            if not self.has_initiative_numbers:
+                raise InputError(f"{self.title} has no initiative numbers: leave `init` out, and {c.name} joins its side.")
+            events = self.set_initiative(enc, make_action("init_set", actor=c.name, value=init, user_id=action.user_id, is_gm=action.is_gm), dice)
+        elif self.newcomer_rolls and c.initiative is None and c.status == "active":
+            events = self.roll_initiative(enc, make_action("init_roll", actor=c.name, user_id=action.user_id, is_gm=action.is_gm), dice)
+        return [*events, JoinedFight(actor=c.name, round=enc.round, initiative=c.initiative)]
+
+    def copies(self: "RuleSystem", enc: Encounter, action: Action, count: int) -> list[Action]:
+        """The ``count`` single adds of ``/combatant add count:``: ``name 1`` .. ``name n``, on the cells ``at`` lists
+        (in order; more cells than copies leaves the rest free); without a map, ``at`` (a band) is for all."""
+        name = (action.name or "").strip()
+        room = MAX_NAME - len(f" {count}")
+        if not name or len(name) > room:
+            raise InputError(f"{count} copies need a name of 1 to {room} characters, to fit their numbers up to {count}.")
+        grid = enc.grid()
+        spots: list[str | None] = [action.at] * count
+        if grid is not None and action.at:
+            cells = parse_cell_list(action.at, grid.width, grid.height)
+            if len(cells) < count:
+                raise InputError(
+                    f"{count} combatants need {count} cells, and `at` names {len(cells)}: "
+                    f'list one cell each, e.g. `at:"B2:D4"`, or lower `count`.'
+                )
+            spots = [cell.name for cell in cells[:count]]
+        return [action.model_copy(update={"name": f"{name} {i}", "at": at, "count": None}) for i, at in enumerate(spots, 1)]
+
+    @staticmethod
+    def side_name(enc: Encounter, side: str) -> str:
+        """``side`` checked, spelt as the encounter first spelt it (sides match whatever their case)."""
+        side = side.strip()
+        if not side or len(side) > 40:
+            raise InputError("A side needs a name of 1 to 40 characters, e.g. `heroes`.")
+        check_plain(side, "side's name")
+        key = side.casefold()
+        return next((s for s in enc.sides() if s.casefold() == key), side)
+
+    def edit(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        c = enc.get(action.actor)
+        change = getattr(action, "hp_change", None)
+        if change is not None and not action.raw_sheet:  # `/combatant hp` where hp is not a sheet key
+            return self.change_hp(enc, c, change)
+        if not action.raw_sheet and not action.at and not action.facing and not action.side:
+            raise InputError("Nothing to change: give `sheet` (key=value pairs, or changes like `hp-7`) to edit.")
+        if action.raw_sheet:
+            c.sheet = self.read_sheet(enc, action.raw_sheet, base=c.sheet)
+        if action.side is not None:
+            c.side = self.side_name(enc, action.side)
+        if action.at or action.facing:
+            self.place(enc, c, action.at, action.facing)
+        by_gm = action.is_gm and enc.started
+        if by_gm:  # mid-fight, only the GM changes these: the board shows the last few such changes
+            changed = [f"{k}={v}" for k, v in action.raw_sheet.items()]
+            changed += [f"{k} {v}" for k, v in (("at", action.at), ("facing", action.facing), ("side", action.side)) if v]
+            note = f"round {enc.round}: {c.name} {' '.join(changed)}"[:200]
+            if enc.hidden(c):  # players read that the GM changed it, not what
+                note = mark([c.name], note, f"round {enc.round}: the GM changed {c.name}")
+            enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
+        events: list[Event] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=by_gm)]
+        events += self.setup_combatant(enc, c, new=False)
+        return events
+
+    def remove(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        c = enc.get(action.actor)
+        enc.combatants.remove(c)
+        enc.order = [n for n in enc.order if n != c.name]
+        if enc.current == c.name:
+            enc.current = None
+        events: list[Event] = [Removed(actor=c.name)]
+        sides = enc.sides()
+        if enc.started and not enc.winner and c.side not in sides and len(sides) == 1:
+            # the last foe left the field: the side left alone wins, as if that foe had fallen
+            events += self.decide(enc, sides[0])
+        return events + self.on_removed(enc, c, dice)
+
+    def add_effect(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """`/effect add`: a named effect on a combatant (or the field) that counts down `rounds`
+        times at the moment `ends` names, changing the target's values as `mods` says (`effect_values`)
+        while it runs. Once the fight has started only the GM gives changes, as only the GM edits
+        sheets. The systems add their own effects with a code."""
+        target = enc.get(action.actor).name if action.actor else None
+        name = " ".join(action.name.split())
+        if not name or len(name) > 40:
+            raise InputError("An effect needs a name of 1 to 40 characters, e.g. `Bless`.")
+        check_plain(name, "An effect's name")
+        if not 1 <= action.rounds <= MAX_DURATION:
+            raise InputError(f"`rounds` is how many times the effect counts down: a whole number from 1 to {MAX_DURATION}.")
+        ends, of = parse_ends(action.ends, target, (c.name for c in enc.combatants))
+        mods = parse_mods(action.mods, name, self.effect_values, self.title)
+        if mods and target is None:
+            raise InputError(f"{name}: an effect on the field changes nobody's values: name a `target`, or leave `mods` out.")
+        if mods and enc.started and not action.is_gm:
+            raise NotAllowed(f"{name}: once the fight has started only the GM changes numbers: leave `mods` out, or ask the GM.")
+        if any(e.name.casefold() == name.casefold() and e.target == target for e in enc.effects):
+            on = f"{target} already has" if target else "The field already has"
+            raise InputError(f"{on} an effect called {name}: `/effect remove` it first, or choose another name.")
+        if len(enc.effects) >= MAX_EFFECTS:
+            raise InputError(f"This encounter has {MAX_EFFECTS} effects, the most it keeps: `/effect remove` some first.")
+        effect = Effect(id=next_id(enc.effects), name=name, target=target, ends=ends, of=of, left=action.rounds, mods=mods)
+        enc.effects.append(effect)
+        return [EffectAdded(actor=target, name=name, ends=ends, left=action.rounds, of=of, mods=mods)]
+
+    def remove_effect(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """`/effect remove`: the GM removes any effect; a player one of the GM's kind on their own combatant."""
+        target = enc.get(action.actor).name if action.actor else None
+        wanted = " ".join(action.name.split()).casefold()
+        found = [e for e in enc.effects if e.name.casefold() == wanted and (action.actor is None or e.target == target)]
+        if not found:
+            names = ", ".join(sorted({e.name for e in enc.effects})) or "none"
+            raise InputError(f"No effect called {action.name[:40]}" + (f" on {target}" if target else "") + f". Effects now: {names}.")
+        if len(found) > 1:
+            on = ", ".join(e.target or "the field" for e in found)
+            raise InputError(f"{found[0].name} is on {on}: say which with `target`.")
+        effect = found[0]
+        if effect.code and not action.is_gm:
+            raise NotAllowed(f"{effect.name} is a rule's effect: it ends by the rules, or the GM removes it.")
+        if effect.mods and enc.started and not action.is_gm:
+            raise NotAllowed(f"{effect.name} changes {effect.target}'s numbers: once the fight has started it ends by "
+                             "itself, or the GM removes it.")
+        enc.effects.remove(effect)
+        return [EffectEnded(actor=effect.target, name=effect.name, removed=True)]
+
+    def on_removed(self: "RuleSystem", enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+        """Tidy system state after a combatant left (e.g. pass the turn on); say what changed."""
+        return []
+
