@@ -228,7 +228,7 @@ def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
         raise InputError(f"Name the weapon: one of {', '.join(w.name for w in sheet.weapons(c))}, or `hand=left|right`.")
     w = weapon(name) if name else None
     if w is not None and w.name not in {x.name for x in sheet.weapons(c)}:
-        raise InputError(f"{c.name} does not carry a {w.name}.")
+        raise InputError(f"{c.name} carries no {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
     if w is not None and w.name in sheet.state(c).dropped:
         raise IllegalAction(f"{c.name}'s {w.name} lies on the ground: `/act action:pickup options:\"{w.name}\"` where it lies.")
     quick_action(c)

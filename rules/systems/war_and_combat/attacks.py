@@ -130,7 +130,7 @@ def carried(c: Combatant, name: str | None) -> Weapon:
     if not name:
         return w
     if w.name not in {x.name for x in sheet.weapons(c)}:
-        raise InputError(f"{c.name} does not carry a {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
+        raise InputError(f"{c.name} carries no {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
     if w.name in sheet.state(c).broken:
         raise IllegalAction(f"{c.name}'s {w.name} is broken: attack with another weapon.")
     return w

@@ -444,3 +444,12 @@ def test_a_path_longer_than_the_points_says_what_it_costs_and_what_is_left():
     s = alone("pace=swim")
     text = s.refused("move", actor="Borin", path="N N N")
     assert "costs 3 movement point(s)" in text and "Borin has 2 left this phase" in text
+
+
+def test_a_weapon_one_does_not_carry_is_named_without_an_article():
+    """Wielding or loading a weapon the character does not carry says it carries none (no "a axe")."""
+    s = alone("weapons=bow")
+    said = s.refused("act", name="wield", actor="Borin", weapon="axe")
+    assert "Borin carries no axe" in said and "does not carry a" not in said
+    said = s.refused("act", name="load", actor="Borin", options={"axe": ""})
+    assert "Borin carries no axe: it has bow." in said
