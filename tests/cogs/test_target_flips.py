@@ -142,7 +142,7 @@ async def test_with_no_deadline_the_reminders_ping_the_player_who_must_answer(h:
 
 
 async def test_with_a_deadline_the_question_and_the_warning_say_so_to_the_player(h: Harness) -> None:
-    """With a 4 h deadline the question says the least harm is taken then, and the warning before it pings ann."""
+    """With a 4 h deadline the question says the least harm is taken then, and the warning before it pings ann saying so too."""
     await asked_fight(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
     clock: Clock = h.bot.service.clock  # type: ignore[assignment]
     await h.run("gm", "/attack", **ATTACK)
@@ -151,6 +151,7 @@ async def test_with_a_deadline_the_question_and_the_warning_say_so_to_the_player
     clock.now += 3 * HOUR
     [warning] = await h.reminders()
     assert warning.pinged_users() == [str(user_id_of("ann"))] and "deadline is in about 1 h" in warning.text
+    assert "(then the least harm is taken for you, and the turn passes)" in warning.text
 
 
 async def test_a_restart_between_the_question_and_the_answer(h: Harness) -> None:
