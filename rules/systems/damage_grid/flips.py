@@ -124,7 +124,7 @@ def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None =
         )
     items = [x for x in re.split(r"[,\s]+", (text or "").strip()) if x]
     if not items:
-        raise InputError("`flips` is empty: write `from>to` faces, like `flips=5>3,4>1`, or leave it out.")
+        raise InputError(f"`flips` is empty: write `from>to` faces, like `flips={example(dice)}`, or leave it out.")
     if len(items) > len(dice):
         raise InputError(f"`flips` names {len(items)} flips but the attack rolled {len(dice)} dice: one flip per die.")
     out: list[Flip] = []
@@ -133,7 +133,8 @@ def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None =
     for item in items:
         m = _FLIP_RE.match(item)
         if not m:
-            raise InputError(f"`flips`: `{item[:10]}` is not a flip: write `from>to` faces 1 to 6, like `flips=5>3,4>1`.")
+            raise InputError(f"`flips`: `{item[:10]}` is not a flip: write `from>to` faces 1 to 6, like "
+                             f"`flips={example(dice)}`.")
         a, b = int(m.group(1)), int(m.group(2))
         if a == b:
             raise InputError(f"`flips`: `{item}` turns a face into itself: leave it out.")
