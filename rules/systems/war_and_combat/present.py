@@ -110,6 +110,7 @@ class WacPresenter(Presenter):
     causes: ClassVar[dict[str, str]] = {
         "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
         "coup": "a coup-de-grâce", "death": "failed the death check and dies", "healed": "its mortal wound healed",
+        "mobile": "its immobility ended (the wound that downed it healed)",
     }
     checks: ClassVar[dict[str, str]] = CHECKS
 
