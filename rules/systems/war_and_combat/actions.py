@@ -213,9 +213,9 @@ def _stand(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     leg = next((x for x in ("left leg", "right leg") if active(enc.effects, c.name, unusable_code(x))), None)
     if leg is not None:  # Stumble?: "may not stand on the leg for the rest of the round"
         raise IllegalAction(f"{c.name} may not stand on its {leg} until the round ends: stand in the next round.")
-    quick_action(c)
+    limit = quick_action(c)
     st.fallen = False
-    return [EffectTaken(actor=c.name, effect="stands")]
+    return [EffectTaken(actor=c.name, effect="stands"), *limit]
 
 
 def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
@@ -231,7 +231,7 @@ def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
         raise InputError(f"{c.name} carries no {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
     if w is not None and w.name in sheet.state(c).dropped:
         raise IllegalAction(f"{c.name}'s {w.name} lies on the ground: `/act action:pickup options:\"{w.name}\"` where it lies.")
-    quick_action(c)
+    limit = quick_action(c)
     events: list[Event] = []
     if w is not None:
         sheet.state(c).wield, sheet.state(c).sheathed = w.name, False  # "Draw Weapon"
@@ -239,7 +239,7 @@ def _wield(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[
     if hand is not None:
         sheet.state(c).hand = hand.strip().lower()  # type: ignore[assignment]
         events.append(EffectTaken(actor=c.name, effect="switches_hand", detail=hand.strip().lower()))
-    return events
+    return events + limit
 
 
 def _pickup(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:
@@ -259,12 +259,12 @@ def _pickup(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list
     where = st.dropped_at.get(item)
     if where is not None and c.cell is not None and where != c.cell.name:
         raise IllegalAction(f"{c.name}'s {item} lies at {where}: move there first, then pick it up.")
-    quick_action(c)
+    limit = quick_action(c)
     st.dropped.remove(item)
     st.dropped_at.pop(item, None)
     if item != "shield":  # a weapon picked up is in hand again
         st.wield = item
-    return [EffectTaken(actor=c.name, effect="picks_up", detail=item)]
+    return [EffectTaken(actor=c.name, effect="picks_up", detail=item), *limit]
 
 
 def _load(enc: Encounter, opts: OptionValues, action: Act, dice: Dice) -> list[Event]:

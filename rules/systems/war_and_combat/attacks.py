@@ -573,10 +573,9 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
     others = [e for e in engaged_with(enc, grid, c) if e.name != t.name]
     if others:
         raise IllegalAction(f"{c.name} is engaged with {others[0].name}: the coup-de-grâce needs no other opponent engaged.")
-    if enc.phase != "flurry":
-        quick_action(c)
+    limit = quick_action(c) if enc.phase != "flurry" else []
     events = set_status(t, "out", "coup")
     if enc.phase == "flurry":
         sheet.state(c).actions = max(0, sheet.state(c).actions - 1)
         events += flurry.after_attack(enc, opts, dice, c, t, True)
-    return events
+    return events + limit

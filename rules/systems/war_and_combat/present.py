@@ -25,7 +25,7 @@ from rules.systems.war_and_combat.events import (
     Revealed,
     Struck,
 )
-from rules.systems.war_and_combat.rounds import enc_state, stunned
+from rules.systems.war_and_combat.rounds import QUICK_LIMIT, enc_state, stunned
 from rules.systems.war_and_combat.zones import wielded
 
 __all__ = ["WacPresenter", "sheet_summary"]
@@ -54,6 +54,7 @@ EFFECTS = {
     "tactic": "{d} (its manoeuvre tactic)",
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
+    "quick_limit": "has {d} movement point(s) left this phase (" + QUICK_LIMIT + ")",
     "picks_up": "picks up its {d}",
     "loads": "loads its {d}",
     "sheathes": "sheathes its {d}",

@@ -453,3 +453,16 @@ def test_a_weapon_one_does_not_carry_is_named_without_an_article():
     assert "Borin carries no axe" in said and "does not carry a" not in said
     said = s.refused("act", name="load", actor="Borin", options={"axe": ""})
     assert "Borin carries no axe: it has bow." in said
+
+
+def test_a_quick_action_says_it_limits_the_phases_movement_to_half():
+    """"Quick Actions can be done with limited movement" (`quick_movement=half`): the quick action's reply, and a move
+    refused after it, say that the quick action limits the phase's movement to half."""
+    s = alone("weapons=broadsword,dagger pace=sprint")
+    s.run("move", actor="Borin", path="N N")
+    said = "\n".join(s.text(s.run("act", name="wield", actor="Borin", weapon="dagger")))
+    assert "**Borin** has 1 movement point(s) left this phase (a quick action limits movement to half the phase's)" in said
+    refused = s.refused("move", actor="Borin", path="N N")
+    assert "Borin has 1 left this phase (a quick action limits movement to half the phase's)" in refused
+    t = alone("weapons=broadsword,dagger pace=sprint")
+    assert "limits movement" not in t.refused("move", actor="Borin", path=" ".join(["N"] * 9))
