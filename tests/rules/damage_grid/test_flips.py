@@ -197,6 +197,15 @@ def test_the_answers_offered_to_the_target_s_owner_fit_discord_and_are_real_flip
     assert one == {"none", "3>1", "3>2", "3>5", "3>6"}, "every flip one point buys (the opposite 4 costs 2)"
 
 
+def test_an_onto_button_that_flips_to_the_opposite_face_says_it_costs_2_flips() -> None:
+    """"To flip to the opposite side would cost 2 flips, one for each face change": an **Onto** button says so as an
+    **Only** button does."""
+    offered = dict(choices([1, 1], 2, HUMANOID, _mind_hits))
+    labels = {answer: label for label, answer in offered.items()}
+    assert labels["1>6"] == "Onto speed: 1→6 (2 flips)" and labels["1>4,1>4"] == "Onto shield: 1→4, 1→4"
+    assert {"Only 1→6 (2 flips)", "Only 2→6"} <= {label for label, _ in choices([2, 2, 1], 2, HUMANOID, _mind_hits)}
+
+
 @pytest.mark.parametrize("text", ["5-3", "", "1>9"])
 def test_a_malformed_flip_is_refused_with_an_example_from_the_dice(text):
     """"A flip is changing the face of the die to any one of the 4 connected faces": a malformed flip's example flips a rolled die, so it is accepted."""
