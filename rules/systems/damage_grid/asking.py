@@ -39,7 +39,7 @@ __all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "LABEL", "FlipsWanted", "ch
 
 #: the `/act` action that answers, and its answers besides ``from>to`` flips
 ANSWER = "flips"
-NONE = "none"
+NONE = flips.NO_FLIPS
 LEAST = "least-harm"
 #: the most answers offered as buttons (Discord: 5 rows of 5)
 MAX_CHOICES = 25
