@@ -70,8 +70,8 @@ class Reminders(ServiceCore):
             policy = POLICY_WORDS[enc.settings.deadline_policy]
             if asked is not None:
                 users, kind = (asked.user_id,), "warning"
-                text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left:.0f} h (then the deadline "
-                                                f"answers for you, then {policy})")
+                text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left:.0f} h (then the least harm "
+                                                f"is taken for you, and {policy})")
             else:
                 lead = f"⏳ your turn's deadline is in about {left:.0f} h (then {policy})"
                 users, kind = tuple(r.user_ids), "warning"

@@ -79,6 +79,26 @@ async def test_a_hidden_attacker_s_dice_and_flips_reach_only_the_target_s_owner(
     assert "you may make **2** flips" in prompt.text and "**2, 2, 3**" in prompt.text
 
 
+async def test_a_hidden_attacker_s_dice_count_stays_out_of_the_target_s_grid_line(h: Harness) -> None:
+    """"Each face on a D6 corresponds to a hit location on the target": with Xul hidden, players read where Juno was hit
+    and the harm taken but no count of dice per location (their sum is Xul's Power); the GM's log keeps the counts."""
+    await h.run("gm", "/encounter start", system="damage-grid", name="Boarding", map="12x10")
+    await h.run("gm", "/encounter settings", options="target_flips=sheet hidden=gm")
+    await h.run("gm", "/combatant add", name="Juno", owner="@ann", side="crew", at="C8", facing="N", sheet="body=0 weapons=pistol:6:3:1")
+    await h.run("gm", "/combatant add", name="Xul", side="boarders", at="C4", facing="S", sheet="body=3 weapons=rifle:6:3:3")
+    await h.run("gm", "/init roll")
+    await h.run("ann", "/init next", confirm="true")
+    public = reply(await h.run("gm", "/attack", **ATTACK)).text
+    assert "**Juno**'s grid: Health, 1 passed on to it, takes 1 (3 → 2); Body, passes 1 on by its arrow; Speed, takes 2 (4 → 2)" in public
+    assert "×" not in public
+    for who in ("ann", "bob"):
+        log = reply(await h.run(who, "/log", count="1")).text
+        assert "**Juno**'s grid: Health" in log and "×" not in log
+    assert "Body ×1, passes 1 on by its arrow; Speed ×2, takes 2 (4 → 2)" in reply(await h.run("gm", "/log", count="1")).text
+    undone = "\n".join(s.text for s in await h.run("gm", "/undo") if not s.ephemeral)
+    assert "Juno" in undone and "×" not in undone
+
+
 async def test_the_question_labels_single_flips_and_shows_how_to_type_a_combination(h: Harness) -> None:
     """Single flips are labelled **Only**; the question gives a typed combination, which is accepted as written."""
     await asked_fight(h)
@@ -142,7 +162,7 @@ async def test_with_no_deadline_the_reminders_ping_the_player_who_must_answer(h:
 
 
 async def test_with_a_deadline_the_question_and_the_warning_say_so_to_the_player(h: Harness) -> None:
-    """With a 4 h deadline the question says the least harm is taken then, and the warning before it pings ann."""
+    """With a 4 h deadline the question says the least harm is taken then, and the warning before it pings ann saying so too."""
     await asked_fight(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
     clock: Clock = h.bot.service.clock  # type: ignore[assignment]
     await h.run("gm", "/attack", **ATTACK)
@@ -151,6 +171,7 @@ async def test_with_a_deadline_the_question_and_the_warning_say_so_to_the_player
     clock.now += 3 * HOUR
     [warning] = await h.reminders()
     assert warning.pinged_users() == [str(user_id_of("ann"))] and "deadline is in about 1 h" in warning.text
+    assert "(then the least harm is taken for you, and the turn passes)" in warning.text
 
 
 async def test_a_restart_between_the_question_and_the_answer(h: Harness) -> None:

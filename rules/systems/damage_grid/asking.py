@@ -39,7 +39,7 @@ __all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "LABEL", "FlipsWanted", "ch
 
 #: the `/act` action that answers, and its answers besides ``from>to`` flips
 ANSWER = "flips"
-NONE = "none"
+NONE = flips.NO_FLIPS
 LEAST = "least-harm"
 #: the most answers offered as buttons (Discord: 5 rows of 5)
 MAX_CHOICES = 25
@@ -61,7 +61,8 @@ def _text(turns: Sequence[flips.Flip]) -> str:
 
 
 def _label(turns: Sequence[flips.Flip]) -> str:
-    return ", ".join(f"{f.before}→{f.after}" for f in turns) or "no flips"
+    """``2→3, 1→6 (2 flips)``: a flip to the opposite face says what it costs."""
+    return ", ".join(f"{f.before}→{f.after}" + (" (2 flips)" if f.cost == 2 else "") for f in turns) or "no flips"
 
 
 def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[[Sequence[int]], Any]) -> list[tuple[str, str]]:
@@ -86,7 +87,8 @@ def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[
     for a in sorted({int(f) for f in faces}):
         for b in flips.FACES:
             if b != a and flips.flip_cost(a, b) <= points:
-                offer(f"Only {a}→{b}" + (" (2 flips)" if a + b == 7 else ""), [flips.Flip(0, a, b, flips.flip_cost(a, b))])
+                one = [flips.Flip(0, a, b, flips.flip_cost(a, b))]
+                offer(f"Only {_label(one)}", one)
     return out
 
 

@@ -291,7 +291,7 @@ def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, 
     ts.values, ts.weapon_health = dict(applied.values), dict(applied.weapons)
     rows = [LocationHit(**asdict(row)) for row in applied.locations]
     events: list[Event] = [GridDamage(actor=t.name, locations=rows, weapon=applied.weapon, health_lost=applied.health_lost,
-                                      stopped=not any(r.taken for r in rows))]
+                                      stopped=not any(r.taken for r in rows), attacker=c.name)]
     if applied.killed or applied.inert:
         release(enc, t)
     if applied.killed or (special == "coup" and applied.health_lost):

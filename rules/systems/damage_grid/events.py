@@ -89,12 +89,14 @@ class Flip(BaseModel):
 
 class LocationHit(BaseModel):
     """One location of the target's grid after an attack (`damage.LocationDamage` as an event):
-    dice that struck it, stopped by Shield and Body, hits taken, received and passed on by arrows."""
+    dice that struck it, stopped by Shield and Body, hits taken, received and passed on by arrows.
+    The dice counts (``rolled`` and what Shield and Body stopped of them) are the attacker's: their
+    sum is its Power, which a hidden attacker keeps (``Of("attacker")``, a role `GridDamage` gives)."""
 
     location: str
-    rolled: int = 0
-    shield: int = 0
-    body: int = 0
+    rolled: Annotated[int, Of("attacker")] = 0
+    shield: Annotated[int, Of("attacker")] = 0
+    body: Annotated[int, Of("attacker")] = 0
     taken: int = 0
     received: int = 0
     passed: int = 0
@@ -130,14 +132,15 @@ class DgAttack(Attacked):
 class GridDamage(Event):
     """What an attack did to ``actor``'s grid, per location; ``weapon`` is the carried weapon the
     Arsenal location stands for (its row's before and after are that weapon's Health); ``stopped``:
-    no location took a hit."""
+    no location took a hit; ``attacker``: whose dice struck (their counts are its numbers)."""
 
     kind: ClassVar[str] = "grid"
-    locations: Annotated[list[LocationHit], Of("actor")] = Field(default_factory=list)
+    locations: Annotated[list[LocationHit], Of("actor", attacker="attacker")] = Field(default_factory=list)
     weapon: str | None = None
     health_lost: Annotated[int, Of("actor")] = 0
     #: no hit got through (Shield and Body stopped every one): shown even for a hidden target
     stopped: bool = False
+    attacker: str | None = None
 
 
 class ProneChanged(Event):

@@ -15,7 +15,7 @@ opposite the 3, so aimed at Body the bot makes the same single flip).
 
 **Explicit flips** (:func:`parse_flips`): ``5>3,4>1`` turns a die showing 5 into a 3 and one
 showing 4 into a 1; each names a different die (the earliest rolled not yet named), and they
-cost at most the Accuracy.
+cost at most the Accuracy; ``none`` makes no flips.
 
 **A negative Accuracy** "allows the target to flip that many faces": the target's owner chooses,
 by a standing preference on its sheet (:func:`preferred_flips`, sheet key ``flips``): a location
@@ -53,6 +53,7 @@ __all__ = [
     "example",
     "target_flips",
     "LEAST_HARM",
+    "NO_FLIPS",
     "read_preference",
     "preferred_flips",
 ]
@@ -115,8 +116,10 @@ def best_flips(dice: Sequence[int], accuracy: int, aim: str, grid: DamageGrid) -
 
 
 def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None = None) -> list[Flip]:
-    """Read ``flips=5>3,4>1`` against the rolled ``dice`` and the attack's ``accuracy`` (``who``: the
-    target, ``accuracy`` being the flips it may make)."""
+    """Read ``flips=5>3,4>1`` (or ``none``) against the rolled ``dice`` and the attack's ``accuracy``
+    (``who``: the target, ``accuracy`` being the flips it may make)."""
+    if (text or "").strip().lower() == NO_FLIPS:
+        return []
     if accuracy <= 0:
         raise InputError(
             f"The attack's Accuracy is {accuracy}, so {'the target flips' if accuracy < 0 else 'there are no flips'}: "
@@ -124,7 +127,7 @@ def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None =
         )
     items = [x for x in re.split(r"[,\s]+", (text or "").strip()) if x]
     if not items:
-        raise InputError("`flips` is empty: write `from>to` faces, like `flips=5>3,4>1`, or leave it out.")
+        raise InputError(f"`flips` is empty: write `from>to` faces, like `flips={example(dice)}`, or leave it out.")
     if len(items) > len(dice):
         raise InputError(f"`flips` names {len(items)} flips but the attack rolled {len(dice)} dice: one flip per die.")
     out: list[Flip] = []
@@ -133,7 +136,8 @@ def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None =
     for item in items:
         m = _FLIP_RE.match(item)
         if not m:
-            raise InputError(f"`flips`: `{item[:10]}` is not a flip: write `from>to` faces 1 to 6, like `flips=5>3,4>1`.")
+            raise InputError(f"`flips`: `{item[:10]}` is not a flip: write `from>to` faces 1 to 6, like "
+                             f"`flips={example(dice)}`.")
         a, b = int(m.group(1)), int(m.group(2))
         if a == b:
             raise InputError(f"`flips`: `{item}` turns a face into itself: leave it out.")
@@ -192,6 +196,8 @@ def target_flips(dice: Sequence[int], points: int, harm: Callable[[Sequence[int]
 
 #: the sheet's ``flips`` when the target leaves the choice to the bot
 LEAST_HARM = "least-harm"
+#: the answer that makes no flips (the attacker's `flips=none`, the target's too)
+NO_FLIPS = "none"
 
 
 def read_preference(text: str) -> str:

@@ -162,11 +162,11 @@ class DgPresenter(Presenter):
         if not e.locations:
             return f"**{e.actor}**: no face lands"
         parts = []
-        for h in e.locations:
-            stops = ", ".join(s for s in (f"Shield stops {h.shield}" if h.shield else "",
-                                          f"Body stops {h.body}" if h.body else "") if s)
+        for h in e.locations:  # a hidden attacker's dice counts are secret: the locations and the harm only
+            stops = ", ".join(s for s in (f"Shield stops {h.shield}" if h.shield and not secret(h.shield) else "",
+                                          f"Body stops {h.body}" if h.body and not secret(h.body) else "") if s)
             name = f"Arsenal ({e.weapon})" if h.location == "arsenal" and e.weapon else h.location.title()
-            bits = [name + (f" ×{h.rolled}" if h.rolled else "") + (f" ({stops})" if stops else "")]
+            bits = [name + (f" ×{h.rolled}" if h.rolled and not secret(h.rolled) else "") + (f" ({stops})" if stops else "")]
             if h.received:
                 bits.append(f"{h.received} passed on to it")
             if h.taken:

@@ -138,9 +138,9 @@ def _stand(ctx: ActionContext, action: Act) -> list[Event]:
     leg = next((x for x in ("left leg", "right leg") if active(enc.effects, c.name, unusable_code(x))), None)
     if leg is not None:  # Stumble?: "may not stand on the leg for the rest of the round"
         raise IllegalAction(f"{c.name} may not stand on its {leg} until the round ends: stand in the next round.")
-    quick_action(c)
+    limit = quick_action(c)
     st.fallen = False
-    return [EffectTaken(actor=c.name, effect="stands")]
+    return [EffectTaken(actor=c.name, effect="stands"), *limit]
 
 
 def _wield(ctx: ActionContext, action: Act) -> list[Event]:
@@ -154,10 +154,10 @@ def _wield(ctx: ActionContext, action: Act) -> list[Event]:
         raise InputError(f"Name the weapon: one of {', '.join(w.name for w in sheet.weapons(c))}, or `hand=left|right`.")
     w = weapon(name) if name else None
     if w is not None and w.name not in {x.name for x in sheet.weapons(c)}:
-        raise InputError(f"{c.name} does not carry a {w.name}.")
+        raise InputError(f"{c.name} carries no {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
     if w is not None and w.name in WacCombatant.of(c).dropped:
         raise IllegalAction(f"{c.name}'s {w.name} lies on the ground: `/act action:pickup options:\"{w.name}\"` where it lies.")
-    quick_action(c)
+    limit = quick_action(c)
     events: list[Event] = []
     if w is not None:
         WacCombatant.of(c).wield, WacCombatant.of(c).sheathed = w.name, False  # "Draw Weapon"
@@ -165,7 +165,7 @@ def _wield(ctx: ActionContext, action: Act) -> list[Event]:
     if hand is not None:
         WacCombatant.of(c).hand = hand.strip().lower()  # type: ignore[assignment]
         events.append(EffectTaken(actor=c.name, effect="switches_hand", detail=hand.strip().lower()))
-    return events
+    return events + limit
 
 
 def _pickup(ctx: ActionContext, action: Act) -> list[Event]:
@@ -186,12 +186,12 @@ def _pickup(ctx: ActionContext, action: Act) -> list[Event]:
     where = st.dropped_at.get(item)
     if where is not None and c.cell is not None and where != c.cell.name:
         raise IllegalAction(f"{c.name}'s {item} lies at {where}: move there first, then pick it up.")
-    quick_action(c)
+    limit = quick_action(c)
     st.dropped.remove(item)
     st.dropped_at.pop(item, None)
     if item != "shield":  # a weapon picked up is in hand again
         st.wield = item
-    return [EffectTaken(actor=c.name, effect="picks_up", detail=item)]
+    return [EffectTaken(actor=c.name, effect="picks_up", detail=item), *limit]
 
 
 def _load(ctx: ActionContext, action: Act) -> list[Event]:

@@ -133,7 +133,7 @@ def carried(c: Combatant, name: str | None) -> Weapon:
     if not name:
         return w
     if w.name not in {x.name for x in sheet.weapons(c)}:
-        raise InputError(f"{c.name} does not carry a {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
+        raise InputError(f"{c.name} carries no {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
     if w.name in WacCombatant.of(c).broken:
         raise IllegalAction(f"{c.name}'s {w.name} is broken: attack with another weapon.")
     return w
@@ -578,10 +578,9 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
     others = [e for e in engaged_with(enc, grid, c) if e.name != t.name]
     if others:
         raise IllegalAction(f"{c.name} is engaged with {others[0].name}: the coup-de-grâce needs no other opponent engaged.")
-    if enc.phase != "flurry":
-        quick_action(c)
+    limit = quick_action(c) if enc.phase != "flurry" else []
     events = set_status(t, "out", "coup")
     if enc.phase == "flurry":
         WacCombatant.of(c).actions = max(0, WacCombatant.of(c).actions - 1)
         events += flurry.after_attack(enc, opts, dice, c, t, True)
-    return events
+    return events + limit

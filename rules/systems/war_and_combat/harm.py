@@ -119,5 +119,5 @@ def heal(ctx: ActionContext, action: Act) -> list[Event]:
     st.disabled = [x for x in st.disabled if x in disabled]
     st.immobile = st.immobile and immobile
     if t.status == "downed" and not st.unconscious and not st.immobile and not any(w.severity == "mortal" for w in st.wounds):
-        events += set_status(t, "active", "healed")
+        events += set_status(t, "active", "healed" if any(w.severity == "mortal" for w in gone) else "mobile")
     return events + downed(t)

@@ -41,7 +41,7 @@ from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.events import CarriedOver, CollapsePrompt, Engaged, EffectTaken
-from rules.systems.war_and_combat.turns import acting, add_effect, fall, roll_of
+from rules.systems.war_and_combat.turns import QUICK_LIMIT, acting, add_effect, fall, roll_of
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
     entry_cost,
@@ -125,7 +125,7 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None
     found = cheapest_path((c.cell, c.facing), lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
                           heuristic=lambda s: grid.distance(s[0], goal))
     if found is None:
-        raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left this phase.")
+        raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left {_this_phase(c)}.")
     return [tuple(label.split(" ", 1)) for _, label in found[1]]  # type: ignore[misc]
 
 
@@ -143,8 +143,13 @@ def _cost(grid: Grid, cell: Cell, facing: str, plan: Plan) -> int:
     return total
 
 
+def _this_phase(c: Combatant) -> str:
+    """"this phase", with why the points left are fewer after a quick action (option `quick_movement`)."""
+    return f"this phase ({QUICK_LIMIT})" if WacCombatant.of(c).quick and WacCombatant.of(c).quick_mp is not None else "this phase"
+
+
 def _too_dear(c: Combatant, cost: int, left: int) -> str:
-    return f"That move costs {cost} movement point(s) and {c.name} has {left} left this phase."
+    return f"That move costs {cost} movement point(s) and {c.name} has {left} left {_this_phase(c)}."
 
 
 def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: OptionValues, dice: Dice) -> list[Event]:

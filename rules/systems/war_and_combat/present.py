@@ -25,7 +25,7 @@ from rules.systems.war_and_combat.events import (
     Revealed,
     Struck,
 )
-from rules.systems.war_and_combat.turns import stunned
+from rules.systems.war_and_combat.turns import QUICK_LIMIT, stunned
 from rules.systems.war_and_combat.zones import wielded
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 
@@ -55,6 +55,7 @@ EFFECTS = {
     "tactic": "{d} (its manoeuvre tactic)",
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
+    "quick_limit": "has {d} movement point(s) left this phase (" + QUICK_LIMIT + ")",
     "picks_up": "picks up its {d}",
     "loads": "loads its {d}",
     "sheathes": "sheathes its {d}",
@@ -111,6 +112,7 @@ class WacPresenter(Presenter):
     causes: ClassVar[dict[str, str]] = {
         "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
         "coup": "a coup-de-grâce", "death": "failed the death check and dies", "healed": "its mortal wound healed",
+        "mobile": "its immobility ended (the wound that downed it healed)",
     }
     checks: ClassVar[dict[str, str]] = CHECKS
 

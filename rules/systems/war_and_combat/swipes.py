@@ -123,8 +123,8 @@ def free_attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, wor
     if group is None:
         raise IllegalAction(f"{t.name} is engaged in no flurry: a free attack strikes \"a fighter in a flurry\"; "
                             "move into its zone of threat to engage it instead.")
-    quick_action(c)
-    return _strike(enc, opts, grid, c, t, action, words, dice, [enc.get(n) for n in group])
+    limit = quick_action(c)
+    return _strike(enc, opts, grid, c, t, action, words, dice, [enc.get(n) for n in group]) + limit
 
 
 def _once(enc: Encounter, c: Combatant, what: str) -> None:

@@ -14,7 +14,7 @@ from rules.options import OptionValues
 from rules.turns.ordered import Slot, arrange, next_to_act
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.options import ATTRIBUTES
-from rules.systems.war_and_combat.events import MoralePrompt, PhaseBegan
+from rules.systems.war_and_combat.events import EffectTaken, MoralePrompt, PhaseBegan
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables import shock_value
 from rules.systems.war_and_combat.tables_movement import pace_points, phase_points
@@ -271,10 +271,15 @@ def end_step(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     return _advance(enc, opts, phase_order(enc), dice)
 
 
-def quick_action(c: Combatant) -> None:
+#: why the points left are fewer after a quick action (option `quick_movement=half`)
+QUICK_LIMIT = "a quick action limits movement to half the phase's"
+
+
+def quick_action(c: Combatant) -> list[Event]:
     """"A character may perform one quick action during each movement phase": spend it, or refuse a second;
     "Quick Actions can be done with limited movement": with option `quick_movement=half` the phase's
-    movement is at most half its points (refused after more, and the points left cut after it)."""
+    movement is at most half its points (refused after more, and the points left cut after it, which
+    the event returned says)."""
     st = WacCombatant.of(c)
     if st.quick:
         raise IllegalAction(f"{c.name} has taken its quick action of this phase: the next is in the next phase.")
@@ -285,6 +290,7 @@ def quick_action(c: Combatant) -> None:
                                 "next phase, or move less before it.")
         st.mp = min(st.mp, st.quick_mp - st.spent)
     st.quick = True
+    return [] if st.quick_mp is None else [EffectTaken(actor=c.name, effect="quick_limit", detail=str(st.mp))]
 
 
 def full_action(c: Combatant, what: str) -> None:

@@ -18,6 +18,15 @@ def test_meenas_gravity_saber_flips_a_five_to_a_three() -> None:
     assert sum(m.value for m in attack.accuracy) == 2
 
 
+def test_the_attacker_may_answer_flips_none_as_the_target_may() -> None:
+    """"The model may then perform as many face flips with the total Accuracy of its attack": `flips=none` makes none
+    (as `/act action:flips` takes it), so the faces stay as rolled."""
+    s = duel(b_sheet="body=3 health=9")
+    res = s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber", options={"flips": "none"})
+    (attack,) = events(res, DgAttack)
+    assert attack.faces == [3, 3, 5, 4] and attack.flips == []
+
+
 def test_the_mind_hit_through_body_2_makes_the_target_inert() -> None:
     """"gets 1, 3, 4, 4 ... Body of 2 and Mind 2 ... Accuracy is 3 ... flips 3, 4 and 4 all to 1 ... reduce the target's Mind to 0\""""
     s = duel(a_sheet="weapons=gravity-saber:2:4:3:melee", b_sheet="body=2 mind=2 shield=3")

@@ -195,3 +195,22 @@ def test_the_answers_offered_to_the_target_s_owner_fit_discord_and_are_real_flip
         assert sum(f.cost for f in read_answer(answer, dice, 6)) <= 6
     one = {answer for _, answer in choices([3], 1, HUMANOID, _mind_hits)}
     assert one == {"none", "3>1", "3>2", "3>5", "3>6"}, "every flip one point buys (the opposite 4 costs 2)"
+
+
+def test_an_onto_button_that_flips_to_the_opposite_face_says_it_costs_2_flips() -> None:
+    """"To flip to the opposite side would cost 2 flips, one for each face change": an **Onto** button says so as an
+    **Only** button does."""
+    offered = dict(choices([1, 1], 2, HUMANOID, _mind_hits))
+    labels = {answer: label for label, answer in offered.items()}
+    assert labels["1>6"] == "Onto speed: 1→6 (2 flips)" and labels["1>4,1>4"] == "Onto shield: 1→4, 1→4"
+    assert {"Only 1→6 (2 flips)", "Only 2→6"} <= {label for label, _ in choices([2, 2, 1], 2, HUMANOID, _mind_hits)}
+
+
+@pytest.mark.parametrize("text", ["5-3", "", "1>9"])
+def test_a_malformed_flip_is_refused_with_an_example_from_the_dice(text):
+    """"A flip is changing the face of the die to any one of the 4 connected faces": a malformed flip's example flips a rolled die, so it is accepted."""
+    dice = [1, 2, 2]
+    with pytest.raises(InputError) as refused:
+        parse_flips(text, dice, 1)
+    example = str(refused.value).split("like `flips=", 1)[1].split("`")[0]
+    assert sum(f.cost for f in parse_flips(example, dice, 1)) == 1

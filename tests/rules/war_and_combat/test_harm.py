@@ -70,6 +70,19 @@ def test_healing_a_critical_chest_wound_takes_away_its_immobility_but_not_the_fa
     assert not st(s, "Grak").immobile and s.get("Grak").status == "active" and st(s, "Grak").fallen
 
 
+def test_healing_the_wound_that_left_it_immobile_says_so_not_a_mortal_wound():
+    """"In the case of a chest wound, the character is conscious but immobile": healed, the report says the immobility
+    ended, and names a mortal wound only when a mortal wound healed."""
+    s = duel()
+    s.run("act", name="damage", target="Grak", options={"critical": "", "chest": ""})
+    said = "\n".join(s.text(s.run("act", name="heal", target="Grak", options={"chest": ""})))
+    assert "**Grak** is now **active**: its immobility ended (the wound that downed it healed)" in said
+    assert "mortal" not in said
+    s.run("act", name="damage", target="Grak", options={"mortal": "", "belly": ""})
+    said = "\n".join(s.text(s.run("act", name="heal", target="Grak", options={"belly": ""})))
+    assert "**Grak** is now **active**: its mortal wound healed" in said
+
+
 def test_healing_a_critical_belly_wound_gives_back_both_legs_but_not_a_legs_own_wound():
     """"In the case of a belly wound, both legs are disabled" until healed: healing the belly frees both legs, save a
     leg disabled by its own wound ("The limb is disabled and can no longer be used until healed")."""

@@ -444,3 +444,25 @@ def test_a_path_longer_than_the_points_says_what_it_costs_and_what_is_left():
     s = alone("pace=swim")
     text = s.refused("move", actor="Borin", path="N N N")
     assert "costs 3 movement point(s)" in text and "Borin has 2 left this phase" in text
+
+
+def test_a_weapon_one_does_not_carry_is_named_without_an_article():
+    """Wielding or loading a weapon the character does not carry says it carries none (no "a axe")."""
+    s = alone("weapons=bow")
+    said = s.refused("act", name="wield", actor="Borin", weapon="axe")
+    assert "Borin carries no axe" in said and "does not carry a" not in said
+    said = s.refused("act", name="load", actor="Borin", options={"axe": ""})
+    assert "Borin carries no axe: it has bow." in said
+
+
+def test_a_quick_action_says_it_limits_the_phases_movement_to_half():
+    """"Quick Actions can be done with limited movement" (`quick_movement=half`): the quick action's reply, and a move
+    refused after it, say that the quick action limits the phase's movement to half."""
+    s = alone("weapons=broadsword,dagger pace=sprint")
+    s.run("move", actor="Borin", path="N N")
+    said = "\n".join(s.text(s.run("act", name="wield", actor="Borin", weapon="dagger")))
+    assert "**Borin** has 1 movement point(s) left this phase (a quick action limits movement to half the phase's)" in said
+    refused = s.refused("move", actor="Borin", path="N N")
+    assert "Borin has 1 left this phase (a quick action limits movement to half the phase's)" in refused
+    t = alone("weapons=broadsword,dagger pace=sprint")
+    assert "limits movement" not in t.refused("move", actor="Borin", path=" ".join(["N"] * 9))
