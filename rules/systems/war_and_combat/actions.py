@@ -350,8 +350,9 @@ ACTIONS = ActionTable(
                "effects, with their rolls", gm_only=True, target=True, legal=_gm_side,
                words=words.WOUND, handler=harm.damage),
     ActionSpec("heal", "take away a fighter's (`target`) worst wound at a location, e.g. `options:\"left arm\"` "
-               "(or the one of the severity named, or `all` there): a limb left unwounded is whole again, and one "
-               "downed only by a mortal wound stands again", gm_only=True, target=True, legal=_gm_side,
+               "(or the one of the severity named, or `all` there), and what it caused: a limb no wound still impairs "
+               "or disables is whole again, a chest wound's immobility and a belly wound's disabled legs end, and "
+               "one downed only by that wound is active again", gm_only=True, target=True, legal=_gm_side,
                words=words.HEAL, handler=harm.heal),
     ActionSpec("surprise", "before the first round's flurries, mark a fighter (`target`) or a whole side surprised: "
                "in the first round it takes no step and no flurry action, and cannot defend", gm_only=True,
