@@ -246,7 +246,7 @@ class ActionSpec:
     handler: Handler | None = field(default=None, compare=False)
 
     def line(self) -> str:
-        """One line for ``/help`` and the README: ``**assault** (2): ... Options: ...``."""
+        """One line for ``/help`` and the docs: ``**assault** (2): ... Options: ...``."""
         cost = f" ({self.cost})" if self.cost else ""
         who = " GM only." if self.gm_only else ""
         return f"`{self.name}`{cost}: {self.help}.{who}{self.words.word_lines()}"
@@ -291,5 +291,5 @@ class ActionTable:
         return [s.line() for s in self.specs]
 
     def command_lines(self) -> Sequence[str]:
-        """The words of each command this table declares (`RuleSystem.commands`), for ``/help`` and the README."""
+        """The words of each command this table declares (`RuleSystem.commands`), for ``/help`` and the docs."""
         return [f"`/{s.name}`:{s.words.word_lines()}" for s in self.specs if len(s.words)]

@@ -2,7 +2,7 @@
 
 A system lists its options as :class:`Option` values in an :class:`OptionSet`. The same
 declaration checks ``/encounter settings options:"key=value"`` (and imports), feeds ``/help``,
-autocomplete and the README's tables, and reads the GM's values into one typed
+autocomplete and the docs' tables, and reads the GM's values into one typed
 :class:`OptionValues`, parsed once per distinct set of values and shared after that.
 
 An action's own ``options:`` words (`rules.actions.ActionSpec.words`) are declared the same
@@ -94,7 +94,7 @@ class Option:
         return self.default
 
     def accepted(self) -> str:
-        """What the option accepts, for ``/help`` and the README."""
+        """What the option accepts, for ``/help`` and the docs."""
         return self._key().accepted()
 
     def default_text(self) -> str:
@@ -162,7 +162,7 @@ class OptionValues(Mapping[str, Any]):
 
 
 class OptionSet:
-    """A system's options, in the order ``/help`` and the README list them."""
+    """A system's options, in the order ``/help`` and the docs list them."""
 
     def __init__(self, *options: Option) -> None:
         names = [o.name for o in options]
@@ -208,7 +208,7 @@ class OptionSet:
         self.read(raw)
 
     def rows(self) -> list[tuple[str, str, str, str]]:
-        """``(name, meaning, accepted values, default)`` for the README and ``/help``."""
+        """``(name, meaning, accepted values, default)`` for the docs and ``/help``."""
         return [(o.name, o.help, o.accepted(), o.default_text()) for o in self.options]
 
     # -- an action's `options:` words -------------------------------------------------------------
@@ -299,7 +299,7 @@ class OptionSet:
         return f"{option.name}={option.accepts or 'TEXT'}"
 
     def word_lines(self) -> str:
-        """The words for ``/help`` and the README: `` `keep=N`: the skill die to keep (1–6).``"""
+        """The words for ``/help`` and the docs: `` `keep=N`: the skill die to keep (1–6).``"""
         out = []
         for o in self.options:
             bounds = f" (from {o.minimum} to {o.maximum})" if o.kind == "int" and o.minimum is not None else ""

@@ -156,7 +156,7 @@ class SheetKey:
     parse: Callable[[str], Any] | None = field(default=None, compare=False)
     #: only looks (no rule reads it): an owner may still change it once the fight has started
     cosmetic: bool = False
-    #: what the key accepts, for the README and `/help`, where the kind alone does not say it
+    #: what the key accepts, for the docs and `/help`, where the kind alone does not say it
     accepts: str | None = None
 
     def read(self, value: str) -> Any:

@@ -162,7 +162,7 @@ class RuleSystem(RosterRules, FightRules):
     #: action named by its command (``attack``, ``coupdegrace``, ``move``); a command left out
     #: reads none, and its words are not checked
     commands: ClassVar[ActionTable] = ActionTable()
-    #: the rules in short readable lines, for `/help system:` (the README has them in full)
+    #: the rules in short readable lines, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary: ClassVar[tuple[str, ...]] = ()
     #: shows this system's events, status lines and board (`rules.present`)
     presenter_class: ClassVar[type[Presenter]] = Presenter

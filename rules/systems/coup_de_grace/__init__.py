@@ -61,7 +61,7 @@ __all__ = [
 
 
 class CoupDeGraceSystem(RuleSystem):
-    #: the rules in short, for `/help system:` (the README has them in full)
+    #: the rules in short, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary = (
         'Sides alternate activating one mini at a time; the side with the most minis in the battle goes first (ties roll a d6).',
         "A mini's activation has its MA in movement points: a step costs 1 MP, turning in place 1; each adjacent enemy doubles a move's cost.",

@@ -50,7 +50,7 @@ class DamageGridSystem(RuleSystem):
     combatant_state = DgCombatant
     encounter_state = DgEncounter
     effect_values = sheet.EFFECT_VALUES
-    #: the rules in short, for `/help system:` (the README has them in full)
+    #: the rules in short, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary = (
         "A round has 4 phases; in each, sides alternate activating one model: Move, Combat or Lunge.",
         "Move: 1 Speed point a square (rough and debris +1). Combat: 1 Combat Point an attack, 2 CP a round; more CP cost -2 Accuracy each.",

@@ -66,7 +66,7 @@ __all__ = [
 
 class KnightsOfValourSystem(RuleSystem):
     """Knights of Valour: Agility initiative, Move + Combat Action turns, d20 vs Defence Value."""
-    #: the rules in short, for `/help system:` (the README has them in full)
+    #: the rules in short, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary = (
         'Initiative is Agility, highest first; players win ties; players may lower theirs at the start of the round (`/act action:delay`).',
         'A turn is one Move Action and one Combat Action, in either order; `/init next` ends it.',

@@ -62,7 +62,7 @@ __all__ = [
 
 
 class ToteSystem(RuleSystem):
-    #: the rules in short, for `/help system:` (the README has them in full)
+    #: the rules in short, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary = (
         'No map: distance is a range band (melee, close, far) between each pair of foes.',
         'Skill test: roll as many d6 as the skill, keep one, add the Paragon d6; meet the target (T8...) to succeed.',

@@ -62,7 +62,7 @@ class WarAndCombatSystem(RuleSystem):
     combatant_state = WacCombatant
     encounter_state = WacEncounter
     effect_values = sheet.EFFECT_VALUES
-    #: the rules in short, for `/help system:` (the README has them in full)
+    #: the rules in short, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary = (
         "Each round: shock checks, initiative (3d6 + Fighter rank, open-ended), movement in initiative order, flurries, adjustment in reverse order, morale.",
         "Facing a hex side: the three front hexes cost normal movement, flanks and rear double, pivoting 1; half the pace's points in each moving phase.",
