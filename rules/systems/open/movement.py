@@ -93,7 +93,9 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
                 yield (nxt, d % 2), step_cost(grid, opts, here, nxt, diag, crawl), nxt.name
 
     def provokes(a: tuple[Cell, int], b: tuple[Cell, int], _label: str) -> float:
-        return len(provokers(enc, opts, grid, c, a[0], b[0]))
+        """Fewest opportunity attacks, then the fewest diagonal steps (a straighter path)."""
+        diagonal = grid.kind == "square" and a[0].col != b[0].col and a[0].row != b[0].row
+        return len(provokers(enc, opts, grid, c, a[0], b[0])) + 0.001 * diagonal
 
     found = cheapest_path((start, st.diagonals % 2), lambda s: s[0] == goal, successors, budget=budget,
                           heuristic=lambda s: 5 * grid.distance(s[0], goal, diagonal=True), tie=provokes)
@@ -128,7 +130,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: object, dice: D
     if c.cell is None:
         raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
     st = OpenCombatant.of(c)
-    if st.feet_left <= 0:
+    if st.feet_left <= 0 or has(enc, c, "speed_zero"):
         why = "a condition holds it (speed 0)" if has(enc, c, "speed_zero") else "it has no movement left this turn"
         raise IllegalAction(f"{c.name} cannot move: {why}. Attack, or end the turn with `/init next`.")
     cells = _route(enc, opts, grid, c, grid.parse(to), st.feet_left) if to else _path(grid, c.cell, path or "")
