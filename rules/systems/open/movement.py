@@ -16,6 +16,7 @@ which the buttons send; the turn's deadline answers no), then goes on along the 
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 
@@ -196,6 +197,7 @@ def _ask(enc: Encounter, h: Combatant, c: Combatant, here: Cell, rest: list[Cell
     st = OpenEncounter.of(enc)
     st.asked += 1
     assert h.owner_id is not None
-    st.waiting = Waiting(attacker=h.name, mover=c.name, owner=h.owner_id, tag=f"oa{st.asked}", at=here.name,
+    tag = hashlib.sha256(f"{st.asked}:{h.name}:{c.name}:{here.name}".encode()).hexdigest()[:8]
+    st.waiting = Waiting(attacker=h.name, mover=c.name, owner=h.owner_id, tag=tag, at=here.name,
                          rest=[x.name for x in rest])
     return [OpportunityOffered(actor=h.name, mover=c.name, owner=h.owner_id, at=here.name)]

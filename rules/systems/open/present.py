@@ -39,8 +39,6 @@ def sheet_summary(c: Combatant) -> str:
     """The sheet as replies show it: ``hp=7 max_hp=12 ac=15 ... weapons=longsword:+5:1d8+3:slashing``."""
 
     def show(v: Any) -> str:
-        if isinstance(v, dict):
-            return ",".join(v.values())
         if isinstance(v, list):
             return ",".join(v)
         return str(v)

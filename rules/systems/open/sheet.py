@@ -130,14 +130,15 @@ def parse_weapon(item: str) -> Weapon:
     return Weapon(name=name, damage=damage, kind=kind, **fields)
 
 
-def _read_weapons(value: str) -> dict[str, str]:
+def _read_weapons(value: str) -> list[str]:
+    """The weapons in the sheet's form, one text each (a later one of the same name replaces it)."""
     out: dict[str, str] = {}
     for item in (x.strip() for x in value.split(",") if x.strip()):
         w = parse_weapon(item)
         out[w.name] = w.text()
     if len(out) > 20:
         raise SheetError("`weapons`: at most 20 weapons and save attacks on one sheet.")
-    return out
+    return list(out.values())
 
 
 def _read_init(value: str) -> str:
@@ -193,7 +194,7 @@ EFFECT_VALUES = (
 
 
 def weapons(c: Combatant) -> dict[str, Weapon]:
-    return {n: parse_weapon(t) for n, t in (c.sheet.get("weapons") or {}).items()}
+    return {(w := parse_weapon(t)).name: w for t in c.sheet.get("weapons") or ()}
 
 
 def weapon(c: Combatant, name: str | None, melee_only: bool = False) -> Weapon:
