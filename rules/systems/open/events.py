@@ -10,7 +10,7 @@ from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "Ranked", "OpenInitiative", "OpenRound", "TurnBegan", "OpenAttack", "Harmed", "Saved", "AreaStruck",
-    "DeathSave", "OpportunityOffered", "OpportunityDeclined", "Refused",
+    "DeathSave", "OpportunityOffered", "OpportunityDeclined",
 ]
 
 
@@ -56,6 +56,7 @@ class Harmed(Damaged):
     ``resist``, ``immune``, ``vulnerable`` or ``save`` (halved by a save); ``temp`` is what its
     temporary hit points took."""
 
+    amount: Annotated[int, Of("actor")]
     source: str | None = None
     damage_type: str = ""
     rolled: Annotated[int, Of("source")] = 0
@@ -109,10 +110,3 @@ class OpportunityDeclined(Event):
     kind: ClassVar[str] = "opportunity"
     mover: str
     lapsed: bool = False
-
-
-class Refused(Event):
-    """A step of a move that did not happen: ``why`` is a code the presenter names."""
-
-    kind: ClassVar[str] = "refused"
-    why: str

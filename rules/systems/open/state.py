@@ -12,7 +12,7 @@ __all__ = ["OpenCombatant", "OpenEncounter", "Waiting"]
 
 class OpenCombatant(CombatantState):
     #: the modifier of its initiative expression (ties: the higher acts first)
-    init_mod: int = Field(0, ge=-100, le=100)
+    init_mod: int = Field(0, ge=-100_000, le=100_000)
     #: the roll-off among tied combatants (higher first)
     roll_off: int = Field(0, ge=0, le=100)
     #: feet of movement left this turn
