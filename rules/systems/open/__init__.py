@@ -10,7 +10,6 @@ areas), `attacks.py`, `movement.py` (and opportunity attacks), `actions.py` (the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
