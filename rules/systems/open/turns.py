@@ -85,7 +85,7 @@ def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int,
 
 
 def _roll_off(enc: Encounter, dice: Dice) -> list[str]:
-    """A d20 each for combatants tied on initiative and modifier (copies sharing a roll are one)."""
+    """A d20 each for combatants tied on initiative and modifier (copies sharing a roll too: their order among themselves)."""
     fighters = [c for c in enc.combatants if c.in_fight and c.initiative is not None]
     tied: list[str] = []
     for c in fighters:
