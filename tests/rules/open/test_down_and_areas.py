@@ -170,3 +170,15 @@ def test_effects_change_ac_attack_and_speed() -> None:
     res = s.resolve("attack", [9], actor="Ann", target="Grak")
     assert next(e for e in res.events if isinstance(e, OpenAttack)).roll.against == 15
     assert OpenCombatant.of(s.get("Ann")).feet_left == 30
+
+
+def test_a_burst_on_a_hex_map_counts_hexes() -> None:
+    """"a `burst` is every cell within its size of the point aimed at", 5 ft a hex on a hex map."""
+    s = Scenario("open", map="12x10 hex").add("Ann", f"hp=20 init=+10 {FIRE}", at="B2")
+    s.add("Grak", "hp=40", at="F5", owner=None, side="foes")
+    s.add("Near", "hp=40", at="F7", owner=None, side="foes")
+    s.add("Far", "hp=40", at="F8", owner=None, side="foes")
+    s.run("init_roll", [10, 1, 2, 3])
+    res = s.run("attack", [3] * 8 + [1, 1], actor="Ann", target="Grak", weapon="fireball")
+    area = next(e for e in res.events if isinstance(e, AreaStruck))
+    assert area.caught == ["Grak", "Near"] and area.cells == 19
