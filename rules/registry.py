@@ -11,13 +11,14 @@ from rules.system import RuleSystem
 from rules.systems.coup_de_grace import CoupDeGraceSystem
 from rules.systems.damage_grid import DamageGridSystem
 from rules.systems.knights_of_valour import KnightsOfValourSystem
+from rules.systems.open import OpenSystem
 from rules.systems.tote import ToteSystem
 from rules.systems.war_and_combat import WarAndCombatSystem
 
 __all__ = ["SYSTEMS", "get_system", "find_system", "system_keys", "all_systems"]
 
 #: the systems, in the order the `/encounter start` choice lists them
-SYSTEMS: tuple[type[RuleSystem], ...] = (CoupDeGraceSystem, KnightsOfValourSystem, ToteSystem, DamageGridSystem, WarAndCombatSystem)
+SYSTEMS: tuple[type[RuleSystem], ...] = (CoupDeGraceSystem, KnightsOfValourSystem, ToteSystem, DamageGridSystem, WarAndCombatSystem, OpenSystem)
 
 
 

@@ -929,6 +929,8 @@ async def log_bytes_per_action(b: Bench, activations: int, size: int = 60) -> tu
 FAST_MOVER: dict[str, tuple[tuple[str, str], dict[str, str]]] = {
     "coup-de-grace": (("class=unarmoured weapons=sword", "class=light weapons=sword"), {"tie": "join"}),
     "knights-of-valour": (("agi=3 hp=9 move=200 weapons=longsword:1", "agi=-3 hp=9 weapons=longsword:1"), {}),
+    "open": (("hp=9 speed=200 init=+50 weapons=sword:+5:1d6:slashing", "hp=9 weapons=sword:+5:1d6:slashing"),
+             {"opportunity": "no"}),
 }
 
 

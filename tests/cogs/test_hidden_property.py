@@ -113,6 +113,21 @@ FIGHTS = [
         secret=lambda n: 26 <= n <= 99, spots=_cells("BCDEF", range(3, 8)), steps=("N", "NE", "SE", "S", "SW", "NW"),
         weapons={"Borin": ("broadsword",), "Alda": ("bow", "short-sword"), "Snaga": ("spear",)}, foe_weapons=("axe",),
     ),
+    Fight(
+        "open", "12x10",
+        players=(("Borin", "bob", "C4", None, "hp=24 ac=16 init=+1 weapons=warhammer:+5:1d8+3:bludgeoning"),
+                 ("Alda", "tess", "C5", None, "hp=18 ac=14 dex=3 weapons='longbow:+5:1d8+3:piercing:range=80/100,"
+                                              "shortsword:+5:1d6+3:piercing'")),
+        foes=(("Grak", "D4", None, "hp=987 ac=47 speed=185 init=1d20+900 dex=9 weapons='claws:+4:1d6+2:slashing,"
+                                   "breath:save=dex:14:2d6:fire:half:area=cone15'"),
+              ("Snaga", "D5", None, "hp=876 ac=48 speed=164 init=1d20+150 weapons=spear:+4:1d6+2:piercing")),
+        add_sheet="hp=765 ac=46 speed=199 init=1d20+140 weapons=club:+4:1d6+2:bludgeoning",
+        edit_sheet="hp=654 speed=177", secret=lambda n: 120 <= n <= 999, spots=_cells("BCDEF", range(3, 7)),
+        steps=("N", "E", "S", "W", "NE", "SW"), tells=(r"AC\D{0,3}4[5-9]\b",),
+        weapons={"Borin": ("warhammer",), "Alda": ("longbow", "shortsword"), "Grak": ("claws", "breath"),
+                 "Snaga": ("spear",)},
+        foe_weapons=("club",),
+    ),
 ]
 
 #: counters every reader may see, taken out before numbers are looked at: log ids and times,
@@ -365,6 +380,12 @@ NEVER: dict[str, dict[str, str]] = {
     "war-and-combat": {
         "Damaged": "a hit's damage is part of Struck", "HitPointsChanged": "wounds are part of Struck",
     },
+    "open": {
+        "Attacked": "its attacks are OpenAttack", "Damaged": "its damage is Harmed",
+        "InitiativeSet": "its initiative is OpenInitiative", "RoundBegan": "its rounds are OpenRound",
+        "Turned": "no facing", "Checked": "no checks outside attacks and saves",
+        "DeathSave": "only a player's combatant makes death saves, and only the GM's are hidden",
+    },
 }
 
 #: event types no sequence of this test provokes yet (kept honest: a type that comes up must leave)
@@ -441,6 +462,13 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),
         ("gm", "/init next", {"combatant": "Snaga", "confirm": "true"}),  # round 2: Grak's shock check
         ("gm", "/encounter status", {}),
+    ),),
+    "open": ((
+        ("gm", "/init roll", {}),  # Grak first, then Snaga
+        ("gm", "/attack", {"combatant": "Grak", "target": "Borin", "weapon": "breath"}),  # Borin saves against its DC
+        ("gm", "/combatant hp", {"combatant": "Snaga", "change": "-2"}),
+        ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),
+        ("gm", "/move", {"combatant": "Snaga", "path": "S S"}),  # leaving Borin's reach: bob is asked
     ),),
     "tote": ((
         ("gm", "/init roll", {}),

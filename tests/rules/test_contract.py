@@ -19,7 +19,7 @@ from rules.systems.tote.state import ToteCombatant, ToteEncounter
 
 def test_the_registry_lists_the_system_classes_in_order() -> None:
     """`SYSTEMS` is the explicit tuple of classes, in the order `/encounter start` lists them."""
-    assert [cls.key for cls in SYSTEMS] == ["coup-de-grace", "knights-of-valour", "tote", "damage-grid", "war-and-combat"]
+    assert [cls.key for cls in SYSTEMS] == ["coup-de-grace", "knights-of-valour", "tote", "damage-grid", "war-and-combat", "open"]
     assert [type(s) for s in all_systems()] == list(SYSTEMS)
 
 

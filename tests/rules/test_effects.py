@@ -104,12 +104,12 @@ def test_mods_are_read_against_the_systems_declared_values():
         assert parse_mods(f"{first.name}+1", "Bless", system.effect_values, system.title) == {first.name: 1}
         assert parse_mods(f"{first.name} -2", "Bless", system.effect_values, system.title) == {first.name: -2}
         try:
-            parse_mods("speed+1", "Bless", system.effect_values, system.title)
+            parse_mods("flight+1", "Bless", system.effect_values, system.title)
         except InputError as e:
-            assert str(e) == (f"Bless: 'speed' is not a value effects can change in {system.title}; use one of: "
+            assert str(e) == (f"Bless: 'flight' is not a value effects can change in {system.title}; use one of: "
                               + ", ".join(v.name for v in system.effect_values) + ".")
         else:
-            raise AssertionError(f"{system.key} took speed+1")
+            raise AssertionError(f"{system.key} took flight+1")
 
 
 def test_the_mods_refusal_gives_an_example_its_own_system_takes():

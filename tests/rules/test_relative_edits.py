@@ -17,6 +17,7 @@ SHEETS = {
     "knights-of-valour": ("8x6", "str=1 agi=1 hp=14 armor=chain-mail weapons=warhammer:2"),
     "damage-grid": ("8x6", "body=2 weapons=gravity-saber:2:4:3:melee"),
     "war-and-combat": ("8x6 hex", "str=14 agl=13 fighter=6 skills=broadsword:3 weapons=broadsword armor=mail"),
+    "open": ("8x6", "hp=24 ac=16 init=+1 con=3 weapons=warhammer:+5:1d8+3:bludgeoning"),
 }
 
 

@@ -13,6 +13,7 @@ SHEETS = {
     "tote": "strike=2",
     "damage-grid": "weapons=saber:2:4:2:melee",
     "war-and-combat": "fighter=3 weapons=broadsword",
+    "open": "hp=9",
 }
 
 

@@ -1,0 +1,217 @@
+"""Open d20: any d20-style table's fight, on a square or hex map of 5 ft cells.
+
+Not one book's rules: the mechanics common to d20-style games, in this project's words, with
+every reading a table may play differently an encounter option (`options.py`). The package:
+`sheet.py` (the keys, weapons and save attacks), `options.py`, `state.py`, `turns.py`
+(initiative through `rules.turns.ordered`, death saves), `conditions.py`, `space.py` (feet, cover,
+areas), `attacks.py`, `movement.py` (and opportunity attacks), `actions.py` (the `/act` table),
+`events.py` and `present.py` (all its text).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.actions import ActionSpec, ActionTable, make_action
+from rules.dice import Dice
+from rules.errors import IllegalAction
+from rules.events import Edited, Event, HitPointsChanged, StatusChanged
+from rules.models import Combatant, Encounter
+from rules.options import OptionSet, flag_word, name_word
+from rules.sheet import SheetKey
+from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
+from rules.systems.open import attacks, movement, sheet, turns
+from rules.systems.open.actions import ACTIONS, ANSWER
+from rules.systems.open.options import OPTIONS
+from rules.systems.open.present import OpenPresenter, sheet_summary
+from rules.systems.open.space import feet
+from rules.systems.open.state import OpenCombatant, OpenEncounter
+
+__all__ = ["OpenSystem", "OpenCombatant", "OpenEncounter"]
+
+ATTACK_WORDS = OptionSet(
+    flag_word("adv", "advantage: roll two d20s and keep the higher"),
+    flag_word("dis", "disadvantage: roll two d20s and keep the lower"),
+    name_word("at", "the cell a save attack's area is aimed at (else the target's cell)"),
+)
+
+
+class OpenSystem(RuleSystem):
+    """Open d20: rolled initiative, a move and an action a turn, d20 + bonus against AC."""
+
+    rules_summary = (
+        "Initiative: each combatant's `init` (a d20 plus `dex` unless the sheet says), highest first; ties by the "
+        "higher modifier, then a roll-off.",
+        "A turn is the combatant's speed in feet of movement and one action; `/init next` ends it.",
+        "Attack: a d20 + the weapon's bonus must reach the target's AC (+2 or +5 behind cover); a natural 20 is a "
+        "critical hit, a natural 1 misses; `adv`/`dis` and conditions roll two d20s.",
+        "Save attacks: each combatant caught rolls a d20 + its ability modifier against the DC; a save halves the damage.",
+        "Leaving a hostile's reach provokes an opportunity attack. At 0 HP a player's combatant is down and makes "
+        "death saves, the GM's is out; `/coupdegrace` strikes a helpless one.",
+    )
+
+    key = "open"
+    title = "Open d20"
+    map_kinds = ("square", "hex")
+    default_map = "12x10"
+    uses_facing = False
+    terrain_kinds = ("clear", "wall", "difficult", "rough")
+    options = OPTIONS
+    actions = ACTIONS
+    commands = ActionTable(ActionSpec("attack", "an attack or a save attack", words=ATTACK_WORDS))
+    presenter_class = OpenPresenter
+    combatant_state = OpenCombatant
+    encounter_state = OpenEncounter
+    effect_values = sheet.EFFECT_VALUES
+    #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
+    hp_key = "hp"
+    newcomer_rolls = True
+
+    # -- sheets -------------------------------------------------------------------------------
+    def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
+        return sheet.SHEET_KEYS
+
+    def sheet_summary(self, c: Combatant) -> str:
+        return sheet_summary(c)
+
+    def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
+        return list(sheet.weapons(c))
+
+    def health(self, c: Combatant) -> tuple[int, int] | None:
+        return None if c.hp is None else (c.hp, sheet.max_hp(c))
+
+    def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
+        if new:
+            c.hp = max(0, int(c.sheet["hp"]))
+            c.sheet.setdefault("max_hp", max(1, int(c.sheet["hp"])))
+            c.status = "active" if c.hp > 0 else "downed"
+        if enc.started:
+            turns.arrange(enc, self.option_values(enc))
+        return []
+
+    def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
+        `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
+        c = enc.get(action.actor)
+        before, status = c.hp, c.status
+        events = super().edit(enc, action, dice)
+        if "hp" in action.raw_sheet:
+            wanted = int(c.sheet["hp"])
+            if not enc.started and "max_hp" not in action.raw_sheet and wanted > sheet.max_hp(c):
+                c.sheet["max_hp"] = wanted
+            c.hp = max(0, min(wanted, sheet.max_hp(c)))
+        elif c.hp is not None and c.hp > sheet.max_hp(c):
+            c.hp = sheet.max_hp(c)
+        events = [e.model_copy(update={"summary": self.sheet_summary(c)}) if isinstance(e, Edited) else e for e in events]
+        if c.hp != before and before is not None and c.hp is not None:
+            events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp))
+        if c.status != "out" and c.hp is not None:
+            if c.hp > 0 and status == "downed":
+                c.status = "active"
+                st = OpenCombatant.of(c)
+                st.saves_made, st.saves_failed, st.stable = 0, 0, False
+                events.append(StatusChanged(actor=c.name, status="active", cause="gm_hp"))
+            elif c.hp <= 0 and status == "active":
+                c.status = "downed"
+                events.append(StatusChanged(actor=c.name, status="downed", cause="gm_hp"))
+        if enc.started:
+            turns.arrange(enc, self.option_values(enc))
+        return events + self._after(enc, dice)
+
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+        st = OpenEncounter.of(enc)
+        if st.waiting is not None and c.name in (st.waiting.attacker, st.waiting.mover):
+            st.waiting = None
+        if not enc.started:
+            return []
+        turns.arrange(enc, self.option_values(enc))
+        if enc.current is None and not enc.winner:
+            return turns.advance(enc, self.option_values(enc), dice)
+        return []
+
+    # -- turns ----------------------------------------------------------------------------------
+    def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        opts = self.option_values(enc)
+        if action.actor:
+            return turns.init_one(enc, opts, enc.get(action.actor), dice)
+        return turns.start(enc, opts, dice)
+
+    def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return turns.set_initiative(enc, self.option_values(enc), enc.get(action.actor), action.value)
+
+    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return turns.end_turn(enc, self.option_values(enc), action, dice)
+
+    def turn(self, enc: Encounter) -> Turn:
+        c = enc.find(enc.current)
+        if not enc.started or enc.winner or c is None:
+            return Turn()
+        label = self.present.turn_label(enc, c)  # type: ignore[attr-defined]
+        return Turn(actors=(c.name,), key=(enc.round, c.name), label=label, current=c.name, side=c.side)
+
+    def turn_done(self, enc: Encounter, c: Combatant) -> bool:
+        """Its action used and no movement left (and no question waiting)."""
+        st = OpenCombatant.of(c)
+        return st.acted and st.feet_left == 0 and OpenEncounter.of(enc).waiting is None
+
+    def _after(self, enc: Encounter, dice: Dice) -> list[Event]:
+        """A combatant that fell in its own turn ends it."""
+        c = enc.find(enc.current)
+        if enc.started and not enc.winner and c is not None and c.status != "active" and self.check_victory(enc) == []:
+            return turns.advance(enc, self.option_values(enc), dice)
+        return []
+
+    def highlights(self, enc: Encounter) -> list[Highlight]:
+        """The last area attack's cells, and the acting combatant's melee reach."""
+        grid = enc.grid()
+        shown = [Highlight(grid.parse(x), "area") for x in OpenEncounter.of(enc).area] if grid is not None else []
+        c = self.acting_on_map(enc)
+        if c is None or grid is None or c.cell is None:
+            return shown
+        opts, reach = self.option_values(enc), sheet.reach(c)
+        return shown + [Highlight(x, "reach") for x in grid.cells()
+                        if x != c.cell and x not in grid.blocked and feet(grid, opts, c.cell, x) <= reach]
+
+    # -- actions --------------------------------------------------------------------------------
+    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        events = movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
+        return events + self._after(enc, dice)
+
+    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        events = attacks.attack(enc, self.option_values(enc), enc.grid(), action, dice, self.words(action))
+        return events + self._after(enc, dice)
+
+    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return attacks.coup_de_grace(enc, self.option_values(enc), enc.grid(), action, dice)
+
+    def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        return super().act(enc, action, dice) + self._after(enc, dice)
+
+    # -- the question an opportunity attack asks a player ------------------------------------------
+    def check_decided(self, enc: Encounter, action: Action) -> None:
+        super().check_decided(enc, action)
+        waiting = OpenEncounter.of(enc).waiting
+        if waiting is None or (action.kind == "act" and getattr(action, "name", "").strip().lower() == ANSWER):
+            return
+        raise IllegalAction(
+            f"{waiting.mover}'s move waits for {waiting.attacker}'s player to take or let go an opportunity attack "
+            f"(the buttons sent to them): nothing else happens until then. The GM can answer with `/act "
+            f"action:{ANSWER} combatant:{waiting.attacker} options:\"no\"`, or take the move back with `/undo`."
+        )
+
+    def prompt(self, enc: Encounter) -> Prompt | None:
+        waiting = OpenEncounter.of(enc).waiting
+        if waiting is None:
+            return None
+        lines = [f"**{waiting.mover}** is leaving **{waiting.attacker}**'s reach at {waiting.at}: take an "
+                 "opportunity attack with your reaction?",
+                 "The move waits for your answer; the turn's deadline answers no."]
+        return Prompt(user_id=waiting.owner, tag=waiting.tag, actor=waiting.attacker, action=ANSWER,
+                      title=f"⚔️ {waiting.attacker}: opportunity attack?", lines=lines,
+                      choices=[("Strike", "yes"), ("Let it go", "no")])
+
+    def lapse(self, enc: Encounter) -> Action | None:
+        waiting = OpenEncounter.of(enc).waiting
+        if waiting is None:
+            return None
+        return make_action("act", actor=waiting.attacker, name=ANSWER,
+                           options={"choice": "no", "tag": waiting.tag, "deadline": "yes"}, is_gm=True)

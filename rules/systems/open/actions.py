@@ -1,0 +1,124 @@
+"""The `/act` actions of the open system, declared once, and their handlers."""
+from __future__ import annotations
+
+from rules.actions import Act, ActionContext, ActionSpec, ActionTable
+from rules.effects import next_id, Effect
+from rules.errors import IllegalAction, NotAllowed
+from rules.events import EffectAdded, EffectEnded, Event
+from rules.models import Combatant, Encounter
+from rules.options import OptionSet, choice_option, flag_word, name_word
+from rules.systems.open import sheet
+from rules.systems.open.attacks import strike
+from rules.systems.open.conditions import has
+from rules.systems.open.events import OpportunityDeclined
+from rules.systems.open.movement import walk
+from rules.systems.open.state import OpenCombatant, OpenEncounter
+from rules.systems.open.turns import acting, speed_now
+
+__all__ = ["ACTIONS", "ANSWER"]
+
+#: the `/act` action that answers an opportunity attack's question
+ANSWER = "opportunity"
+
+
+def _my_turn(enc: Encounter, c: Combatant | None) -> bool:
+    return c is not None and enc.current == c.name and not OpenCombatant.of(c).acted
+
+
+def _use_action(ctx: ActionContext, action: Act) -> Combatant:
+    c = acting(ctx.encounter, action.actor)
+    st = OpenCombatant.of(c)
+    if st.acted:
+        raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
+    if has(ctx.encounter, c, "incapacitated"):
+        raise IllegalAction(f"{c.name} cannot act: a condition on it takes its actions.")
+    st.acted = True
+    return c
+
+
+def _dash(ctx: ActionContext, action: Act) -> list[Event]:
+    c = _use_action(ctx, action)
+    extra = speed_now(ctx.encounter, c)
+    OpenCombatant.of(c).feet_left += extra
+    return [EffectAdded(actor=c.name, name="dash", ends="turn_end", left=1, mods={"speed": extra})]
+
+
+def _disengage(ctx: ActionContext, action: Act) -> list[Event]:
+    c = _use_action(ctx, action)
+    OpenCombatant.of(c).disengaged = True
+    return [EffectAdded(actor=c.name, name="disengage", ends="turn_end", left=1)]
+
+
+def _dodge(ctx: ActionContext, action: Act) -> list[Event]:
+    enc = ctx.encounter
+    c = _use_action(ctx, action)
+    enc.effects = [e for e in enc.effects if not (e.target == c.name and e.name == "dodging")]
+    enc.effects.append(Effect(id=next_id(enc.effects), name="dodging", target=c.name, ends="turn_start", left=1,
+                              code="dodge", source=c.name))
+    return [EffectAdded(actor=c.name, name="dodging", ends="turn_start", left=1)]
+
+
+def _stand(ctx: ActionContext, action: Act) -> list[Event]:
+    """Standing up from prone costs half its speed."""
+    enc = ctx.encounter
+    c = acting(enc, action.actor)
+    prone = [e for e in enc.effects if e.target == c.name and e.name.casefold() == "prone"]
+    if not prone:
+        raise IllegalAction(f"{c.name} is not prone.")
+    st, half = OpenCombatant.of(c), sheet.speed(c) // 2
+    if st.feet_left < half or has(enc, c, "speed_zero"):
+        raise IllegalAction(f"Standing up costs {half} ft of movement and {c.name} has {st.feet_left} ft left.")
+    st.feet_left -= half
+    enc.effects = [e for e in enc.effects if e not in prone]
+    return [EffectEnded(actor=c.name, name=prone[0].name, removed=True)]
+
+
+def _opportunity(ctx: ActionContext, action: Act) -> list[Event]:
+    """The answer to an opportunity attack offered: ``yes`` strikes, ``no`` lets the mover go; the move goes on."""
+    enc, opts, words = ctx.encounter, ctx.options, ctx.words
+    st = OpenEncounter.of(enc)
+    waiting = st.waiting
+    if waiting is None:
+        raise IllegalAction("No opportunity attack waits for an answer: nothing was changed.")
+    if words["tag"] and words["tag"] != waiting.tag:
+        raise IllegalAction("That question has been answered or taken back: nothing was changed.")
+    attacker, mover = enc.get(waiting.attacker), enc.get(waiting.mover)
+    if action.actor and enc.get(action.actor) is not attacker:
+        raise NotAllowed(f"The question is {attacker.name}'s: answer with `combatant:{attacker.name}`.")
+    if words["choice"] is None:
+        raise IllegalAction("Answer with `options:\"yes\"` (strike) or `options:\"no\"` (let it go).")
+    st.waiting = None
+    grid = ctx.need_grid()
+    events: list[Event] = []
+    if words["choice"] == "yes":
+        OpenCombatant.of(attacker).reacted = True
+        events += strike(enc, opts, grid, attacker, mover, sheet.weapon(attacker, None, melee_only=True),
+                         ctx.dice, [], [], opportunity=True)
+    else:
+        events.append(OpportunityDeclined(actor=attacker.name, mover=mover.name, lapsed=bool(words["deadline"])))
+    if mover.status == "active" and waiting.rest:
+        events += walk(enc, opts, grid, mover, [grid.parse(x) for x in waiting.rest], ctx.dice, skip=attacker.name)
+    return events
+
+
+ACTIONS = ActionTable(
+    ActionSpec("dash", "your action: as much movement again as your speed this turn", cost="action",
+               legal=_my_turn, handler=_dash),
+    ActionSpec("disengage", "your action: your moves provoke no opportunity attacks this turn", cost="action",
+               legal=_my_turn, handler=_disengage),
+    ActionSpec("dodge", "your action: attacks against you have disadvantage until your next turn", cost="action",
+               legal=_my_turn, handler=_dodge),
+    ActionSpec("stand", "stand up from prone for half your speed", cost="half your speed",
+               legal=lambda enc, c: c is not None and enc.current == c.name, handler=_stand),
+    ActionSpec(
+        ANSWER,
+        "answer the opportunity attack offered to you (the buttons send it): strike the mover, or let it go",
+        words=OptionSet(
+            choice_option("choice", ("yes", "no"), "`yes`: strike; `no`: let it go", bare=True),
+            name_word("tag", "the question answered (the buttons fill it in)"),
+            flag_word("deadline", "the turn's deadline answered"),
+        ),
+        legal=lambda enc, c: c is not None and (w := OpenEncounter.of(enc).waiting) is not None and w.attacker == c.name,
+        handler=_opportunity,
+    ),
+)

@@ -1,0 +1,112 @@
+"""The events of the open system: names, numbers and codes; `present.py` makes the text."""
+from __future__ import annotations
+
+from typing import Annotated, ClassVar
+
+from pydantic import BaseModel, Field
+
+from rules.events import Attacked, Damaged, Event, InitiativeSet, Roll, RoundBegan
+from rules.hidden import PUBLIC, Of
+
+__all__ = [
+    "Ranked", "OpenInitiative", "OpenRound", "TurnBegan", "OpenAttack", "Harmed", "Saved", "AreaStruck",
+    "DeathSave", "OpportunityOffered", "OpportunityDeclined",
+]
+
+
+class Ranked(BaseModel):
+    """One place in the order: a name and its initiative."""
+
+    name: str
+    initiative: Annotated[int, Of("name")]
+
+
+class OpenInitiative(InitiativeSet):
+    """``group``: the copies' name whose roll this shares; ``by_gm``: set with `/init set`."""
+
+    group: str | None = None
+    by_gm: bool = False
+
+
+class OpenRound(RoundBegan):
+    order: list[Ranked] = Field(default_factory=list)
+    #: names whose tie the roll-off settled
+    rolled_off: list[str] = Field(default_factory=list)
+
+
+class TurnBegan(Event):
+    kind: ClassVar[str] = "turn"
+    speed: int
+
+
+class OpenAttack(Attacked):
+    """An attack roll: ``mode`` (advantage...), the ``reasons`` for it, a critical hit, the target's
+    ``cover``, and whether it is an opportunity attack or a coup de grâce."""
+
+    mode: str | None = None
+    reasons: list[str] = Field(default_factory=list)
+    critical: bool = False
+    cover: str | None = None
+    opportunity: bool = False
+    coup: bool = False
+
+
+class Harmed(Damaged):
+    """``actor`` took ``amount`` of ``rolled`` ``damage_type`` damage from ``source``: ``why`` is
+    ``resist``, ``immune``, ``vulnerable`` or ``save`` (halved by a save); ``temp`` is what its
+    temporary hit points took."""
+
+    amount: Annotated[int, Of("actor")]
+    source: str | None = None
+    damage_type: str = ""
+    rolled: Annotated[int, Of("source")] = 0
+    why: list[str] = Field(default_factory=list)
+    temp: Annotated[int, Of("actor")] = 0
+
+
+class Saved(Event):
+    """``actor`` rolled a ``ability`` save against ``source``'s DC."""
+
+    kind: ClassVar[str] = "save"
+    source: str
+    ability: str
+    roll: Annotated[Roll, Of("actor", against="source")]
+    mode: str | None = None
+    automatic: bool = False
+
+
+class AreaStruck(Event):
+    """``actor`` used the save attack ``weapon``: a ``shape`` of ``size`` ft at ``at``, covering ``cells``."""
+
+    kind: ClassVar[str] = "area"
+    weapon: str
+    shape: str | None = None
+    size: Annotated[int, PUBLIC] = 0
+    at: str | None = None
+    cells: Annotated[int, PUBLIC] = 0
+    caught: list[str] = Field(default_factory=list)
+
+
+class DeathSave(Event):
+    """``actor``, down, rolled a death save: ``result`` is ``made``, ``failed``, ``stable``, ``dead`` or ``revived``."""
+
+    kind: ClassVar[str] = "death_save"
+    roll: Roll
+    made: int
+    failed: int
+    result: str
+
+
+class OpportunityOffered(Event):
+    """``actor`` (a player's) may take an opportunity attack at ``mover``, which waits at ``at``."""
+
+    kind: ClassVar[str] = "opportunity"
+    mover: str
+    owner: str
+    at: str
+
+
+class OpportunityDeclined(Event):
+    kind: ClassVar[str] = "opportunity"
+    mover: str
+    lapsed: bool = False

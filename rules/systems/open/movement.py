@@ -1,0 +1,203 @@
+"""Movement in the open system, and opportunity attacks.
+
+A turn's movement is its speed in feet (`turns.speed_now`), spent over any number of `/move`s.
+A step costs 5 ft; a diagonal step on a square map as the option ``diagonals`` says (``alternate``
+counts the turn's diagonals: every second costs 10 ft). Entering ``difficult`` or ``rough`` ground
+costs 5 ft more a step, and so does crawling while prone. Walls block, and a diagonal step may not
+cut a wall's corner; cells of hostiles able to act block; allies and the fallen may be passed but
+not stopped on. `/move to:` finds the cheapest path (`rules.geometry.paths`), at equal cost the one
+provoking the fewest opportunity attacks; `path:` takes steps such as ``E E NE``.
+
+Opportunity attacks (option ``opportunity``). A step out of the reach of a hostile able to act
+that has its reaction provokes one melee attack from it with its first melee weapon, before the
+step. The bot takes the GM's at once; a player's is offered to its owner as a private question
+(`prompt`): the mover waits on the cell before the step until the answer (`/act action:opportunity`,
+which the buttons send; the turn's deadline answers no), then goes on along the rest of its path.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+
+from rules.dice import Dice
+from rules.errors import IllegalAction, InputError, SheetError
+from rules.events import Event, Moved
+from rules.geometry import Cell, Grid, cheapest_path
+from rules.models import Combatant, Encounter
+from rules.options import OptionValues
+from rules.systems.open import sheet
+from rules.systems.open.attacks import strike
+from rules.systems.open.conditions import has
+from rules.systems.open.events import OpportunityOffered
+from rules.systems.open.space import feet
+from rules.systems.open.state import OpenCombatant, OpenEncounter, Waiting
+from rules.systems.open.turns import acting
+
+__all__ = ["move", "walk", "step_cost", "provokers"]
+
+#: ground that costs 5 ft more a step
+DIFFICULT = ("difficult", "rough")
+
+
+def step_cost(grid: Grid, opts: OptionValues, here: Cell, nxt: Cell, diagonals: int, crawl: bool) -> int:
+    """The feet a step costs, ``diagonals`` being the diagonal steps already taken this turn."""
+    diagonal = grid.kind == "square" and here.col != nxt.col and here.row != nxt.row
+    base = 5
+    if diagonal and (opts.diagonals == "10" or (opts.diagonals == "alternate" and diagonals % 2 == 1)):
+        base = 10
+    return base + 5 * (grid.terrain.get(nxt) in DIFFICULT) + 5 * crawl
+
+
+def _refusal(enc: Encounter, grid: Grid, c: Combatant, here: Cell, nxt: Cell) -> str | None:
+    if nxt in grid.blocked:
+        return f"{nxt.name} is a wall"
+    if grid.kind == "square" and {Cell(nxt.col, here.row), Cell(here.col, nxt.row)} & grid.blocked:
+        return f"the step from {here.name} to {nxt.name} would cut the corner of a wall"
+    other = enc.at(nxt)
+    if other is not None and other.side != c.side and other.status == "active":
+        return f"{nxt.name} is held by {other.name}: go around"
+    return None
+
+
+def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here: Cell, nxt: Cell) -> list[Combatant]:
+    """The hostiles whose reach ``c`` leaves by stepping from ``here`` to ``nxt``, in initiative order."""
+    if not opts.opportunity or OpenCombatant.of(c).disengaged:
+        return []
+    rank = {n: i for i, n in enumerate(enc.order)}
+    found = []
+    for h in enc.enemies_of(c):
+        if h.status != "active" or h.cell is None or OpenCombatant.of(h).reacted or has(enc, h, "incapacitated"):
+            continue
+        try:
+            w = sheet.weapon(h, None, melee_only=True)
+        except SheetError:
+            continue
+        reach = sheet.reach(h, w)
+        if feet(grid, opts, h.cell, here) <= reach < feet(grid, opts, h.cell, nxt):
+            found.append(h)
+    return sorted(found, key=lambda h: rank.get(h.name, len(rank)))
+
+
+def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
+    st, crawl = OpenCombatant.of(c), has(enc, c, "crawl")
+    start = c.cell
+    assert start is not None
+    if goal == start:
+        raise InputError(f"{c.name} is already at {goal.name}.")
+
+    def successors(state: tuple[Cell, int]) -> Iterator[tuple[tuple[Cell, int], float, str]]:
+        here, diag = state
+        for nxt in grid.neighbours(here, diagonal=True):
+            if _refusal(enc, grid, c, here, nxt) is None:
+                d = diag + (grid.kind == "square" and here.col != nxt.col and here.row != nxt.row)
+                yield (nxt, d % 2), step_cost(grid, opts, here, nxt, diag, crawl), nxt.name
+
+    def provokes(a: tuple[Cell, int], b: tuple[Cell, int], _label: str) -> float:
+        """Fewest opportunity attacks, then the fewest diagonal steps (a straighter path)."""
+        diagonal = grid.kind == "square" and a[0].col != b[0].col and a[0].row != b[0].row
+        return len(provokers(enc, opts, grid, c, a[0], b[0])) + 0.001 * diagonal
+
+    found = cheapest_path((start, st.diagonals % 2), lambda s: s[0] == goal, successors, budget=budget,
+                          heuristic=lambda s: 5 * grid.distance(s[0], goal, diagonal=True), tie=provokes)
+    if found is None:
+        raise IllegalAction(
+            f"{c.name} cannot reach {goal.name} with {budget} ft of movement left: walls or hostiles are in the way, "
+            "or it is too far. Pick a nearer cell."
+        )
+    return [state[0] for state, _ in found[1]]
+
+
+def _path(grid: Grid, start: Cell, text: str) -> list[Cell]:
+    cells, here = [], start
+    for word in re.split(r"[\s,]+", text.strip()):
+        if not word:
+            continue
+        nxt = grid.step(here, word.upper())
+        if nxt is None:
+            raise IllegalAction(f"Going {word} from {here.name} leaves the map.")
+        cells.append(nxt)
+        here = nxt
+    return cells
+
+
+def move(enc: Encounter, opts: OptionValues, grid: Grid, action: object, dice: Dice) -> list[Event]:
+    c = acting(enc, getattr(action, "actor", None))
+    to, path = getattr(action, "to", None), getattr(action, "path", None)
+    if getattr(action, "facing", None):
+        raise InputError("The open system has no facings: leave `facing` out.")
+    if bool(to) == bool(path):
+        raise InputError("Give either `to` (a cell) or `path` (steps such as `E E NE`).")
+    if c.cell is None:
+        raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
+    st = OpenCombatant.of(c)
+    if st.feet_left <= 0 or has(enc, c, "speed_zero"):
+        why = "a condition holds it (speed 0)" if has(enc, c, "speed_zero") else "it has no movement left this turn"
+        raise IllegalAction(f"{c.name} cannot move: {why}. Attack, or end the turn with `/init next`.")
+    cells = _route(enc, opts, grid, c, grid.parse(to), st.feet_left) if to else _path(grid, c.cell, path or "")
+    return walk(enc, opts, grid, c, cells, dice, check=True)
+
+
+def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: list[Cell], dice: Dice,
+         check: bool = False, skip: str | None = None) -> list[Event]:
+    """``c`` steps along ``cells``, the opportunity attacks each step provokes first; it stops where it
+    falls, or waits where a player is asked. ``check``: refuse a path it cannot take, before any step;
+    ``skip``: the hostile whose question about the first step has been answered."""
+    st, crawl = OpenCombatant.of(c), has(enc, c, "crawl")
+    here = c.cell
+    assert here is not None
+    if check:
+        cost, diag, at = 0, st.diagonals, here
+        for nxt in cells:
+            why = _refusal(enc, grid, c, at, nxt) if grid.adjacent(at, nxt, diagonal=True) else f"{nxt.name} is not next to {at.name}"
+            if why:
+                raise IllegalAction(f"{c.name} cannot move that way: {why}.")
+            cost += step_cost(grid, opts, at, nxt, diag, crawl)
+            diag += grid.kind == "square" and at.col != nxt.col and at.row != nxt.row
+            at = nxt
+        if cost > st.feet_left:
+            raise IllegalAction(f"That path costs {cost} ft but {c.name} has {st.feet_left} ft of movement left.")
+        other = enc.at(at)
+        if other is not None and other is not c:
+            raise IllegalAction(f"{c.name} cannot stop on {at.name}: {other.name} is there. Pick a free cell.")
+    events: list[Event] = []
+    trail, spent = [here.name], 0
+
+    def flush() -> None:
+        nonlocal trail, spent
+        if len(trail) > 1:
+            events.append(Moved(actor=c.name, path=trail, cost=spent, unit="ft", left=st.feet_left))
+        trail, spent = [here.name], 0
+
+    for i, nxt in enumerate(cells):
+        for h in provokers(enc, opts, grid, c, here, nxt):
+            if i == 0 and h.name == skip:
+                continue
+            flush()
+            if sheet.is_player(enc, h):
+                return events + _ask(enc, h, c, here, cells[i:])
+            OpenCombatant.of(h).reacted = True
+            events += strike(enc, opts, grid, h, c, sheet.weapon(h, None, melee_only=True), dice, [], [],
+                             opportunity=True)
+            if c.status != "active":
+                return events
+        cost = step_cost(grid, opts, here, nxt, st.diagonals, crawl)
+        st.diagonals += grid.kind == "square" and here.col != nxt.col and here.row != nxt.row
+        st.feet_left = max(0, st.feet_left - cost)
+        spent += cost
+        here = nxt
+        c.position = here.name
+        trail.append(here.name)
+    flush()
+    return events
+
+
+def _ask(enc: Encounter, h: Combatant, c: Combatant, here: Cell, rest: list[Cell]) -> list[Event]:
+    """Offer ``h``'s owner an opportunity attack at ``c``, which waits on ``here``."""
+    st = OpenEncounter.of(enc)
+    st.asked += 1
+    assert h.owner_id is not None
+    tag = hashlib.sha256(f"{st.asked}:{h.name}:{c.name}:{here.name}".encode()).hexdigest()[:8]
+    st.waiting = Waiting(attacker=h.name, mover=c.name, owner=h.owner_id, tag=tag, at=here.name,
+                         rest=[x.name for x in rest])
+    return [OpportunityOffered(actor=h.name, mover=c.name, owner=h.owner_id, at=here.name)]

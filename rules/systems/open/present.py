@@ -1,0 +1,190 @@
+"""Every sentence the open system shows: its events, its status lines and its board."""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rules.models import Combatant, Encounter
+from rules.present import Presenter, roll_text
+from rules.hidden import secret
+from rules.report import user_ref
+from rules.systems.open import sheet
+from rules.systems.open.conditions import conditions
+from rules.systems.open.events import (
+    AreaStruck,
+    DeathSave,
+    Harmed,
+    OpenAttack,
+    OpenInitiative,
+    OpenRound,
+    OpportunityDeclined,
+    OpportunityOffered,
+    Ranked,
+    Saved,
+    TurnBegan,
+)
+from rules.systems.open.state import OpenCombatant, OpenEncounter
+
+__all__ = ["OpenPresenter", "sheet_summary"]
+
+ABILITY_NAMES = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
+                 "wis": "Wisdom", "cha": "Charisma"}
+
+
+def order_text(order: list[Ranked]) -> str:
+    """``Alda 17, Grak, Borin 12``: a hidden combatant's initiative is left out."""
+    return ", ".join(r.name if secret(r.initiative) else f"{r.name} {r.initiative}" for r in order)
+
+
+def sheet_summary(c: Combatant) -> str:
+    """The sheet as replies show it: ``hp=7 max_hp=12 ac=15 ... weapons=longsword:+5:1d8+3:slashing``."""
+
+    def show(v: Any) -> str:
+        if isinstance(v, list):
+            return ",".join(v)
+        return str(v)
+
+    defaults = {k.name: k.default for k in sheet.SHEET_KEYS}
+    parts = [f"hp={c.hp}"] if c.hp is not None else []
+    parts += [f"{k}={show(v)}" for k, v in c.sheet.items()
+              if not (k == "hp" and c.hp is not None) and v != defaults.get(k) and v not in ([], {})]
+    return " ".join(parts)
+
+
+def left_text(c: Combatant) -> str:
+    st = OpenCombatant.of(c)
+    parts = [f"{st.feet_left} ft"] if st.feet_left else []
+    parts += [] if st.acted else ["action"]
+    return (" and ".join(parts) + " left") if parts else "movement and action used"
+
+
+class OpenPresenter(Presenter):
+    formats: ClassVar[dict[type, str]] = {
+        OpenInitiative: "open_initiative",
+        OpenRound: "open_round",
+        TurnBegan: "turn_began",
+        OpenAttack: "open_attack",
+        Harmed: "harmed",
+        Saved: "saved",
+        AreaStruck: "area_struck",
+        DeathSave: "death_save",
+        OpportunityOffered: "opportunity_offered",
+        OpportunityDeclined: "opportunity_declined",
+    }
+    causes: ClassVar[dict[str, str]] = {
+        "zero_hp": "0 HP",
+        "death_saves": "0 HP: it makes a death save at the start of each of its turns",
+        "helpless": "0 HP: helpless until healed",
+        "failed_save": "hurt while down: a failed death save",
+        "harmed_down": "hurt while down",
+        "revived": "a natural 20 on its death save: back up with 1 HP",
+        "gm_hp": "HP set by the GM",
+    }
+
+    # -- turns ----------------------------------------------------------------------------------
+    def open_initiative(self, e: OpenInitiative) -> str:
+        if secret(e.value):
+            return f"**{e.actor}** has its initiative (the GM keeps the number)"
+        if e.by_gm:
+            return f"**{e.actor}** initiative **{e.value}**: set by the GM"
+        shared = f", sharing the roll of the {e.group} group" if e.group else ""
+        roll = f" ({roll_text(e.roll)})" if e.roll is not None and e.roll.dice and not shared else ""
+        return f"**{e.actor}** initiative **{e.value}**{roll}{shared}"
+
+    def open_round(self, e: OpenRound) -> str:
+        tie = f"; ties settled by a roll-off among {', '.join(e.rolled_off)}" if e.rolled_off else ""
+        return f"**Round {e.round}** begins: order {order_text(e.order)}{tie}"
+
+    def turn_began(self, e: TurnBegan) -> str:
+        if secret(e.speed):
+            return f"**{e.actor}** to act: movement and one action"
+        return f"**{e.actor}** to act: {e.speed} ft of movement and one action"
+
+    # -- attacks --------------------------------------------------------------------------------
+    def open_attack(self, e: OpenAttack) -> str:
+        what = "Coup de grâce" if e.coup else "Opportunity attack" if e.opportunity else None
+        head = f"**{e.actor}** attacks **{e.target}** with the {e.weapon}"
+        head = f"{what}: {head}" if what else head
+        mode = {"advantage": "advantage", "disadvantage": "disadvantage", "cancel": "advantage and disadvantage cancel"}
+        notes = [mode[e.mode] + (f" ({', '.join(e.reasons)})" if e.reasons else "")] if e.mode else []
+        notes += [f"{e.cover} cover"] if e.cover else []
+        outcome = ("**critical hit**" if e.critical else "**hit**") if e.roll.success else "**miss**"
+        extra = f" [{'; '.join(notes)}]" if notes else ""
+        return f"{head}{extra}: {roll_text(e.roll.model_copy(update={'against_label': 'AC'}), outcome)}"
+
+    def harmed(self, e: Harmed) -> str:
+        why = {"immune": "immune", "resist": "resistant: half", "vulnerable": "vulnerable: double", "save": "saved: half"}
+        notes = [why[w] for w in e.why]
+        if e.temp and not secret(e.temp):
+            notes.append(f"{e.temp} taken by temporary HP")
+        rolled = f" of {e.rolled}" if e.why and not secret(e.rolled) and e.rolled != e.amount else ""
+        note = f" ({'; '.join(notes)})" if notes else ""
+        return (f"**{e.actor}** takes **{e.amount}**{rolled} {e.damage_type} damage{note}"
+                f"{self.health_change(e.actor, e.before, e.after, ' HP')}")
+
+    def saved(self, e: Saved) -> str:
+        name = ABILITY_NAMES.get(e.ability, e.ability)
+        if e.automatic:
+            return f"**{e.actor}** fails the {name} save against **{e.source}** at once (it cannot move to avoid it)"
+        mode = f" [{e.mode}]" if e.mode else ""
+        outcome = "saves" if e.roll.success else "fails"
+        roll = e.roll.model_copy(update={"against_label": "DC"})
+        return f"**{e.actor}** {name} save against **{e.source}**{mode}: {roll_text(roll, outcome)}"
+
+    def area_struck(self, e: AreaStruck) -> str:
+        where = f" at {e.at}" if e.at else ""
+        shape = f": a {e.size} ft {e.shape}{where} ({e.cells} cells)" if e.shape else f" at {e.caught[0]}" if e.caught else ""
+        caught = ", ".join(e.caught) if e.caught else "nobody"
+        return f"**{e.actor}** uses the {e.weapon}{shape}; caught: {caught}"
+
+    def death_save(self, e: DeathSave) -> str:
+        result = {
+            "made": "a success", "failed": "a failure", "stable": "three successes: stable",
+            "dead": "three failures: it dies", "revived": "a natural 20: back up with 1 HP",
+        }[e.result]
+        tally = f" ({e.made} success{'es' if e.made != 1 else ''}, {e.failed} failure{'s' if e.failed != 1 else ''})"
+        return f"**{e.actor}** death save: {roll_text(e.roll, result)}{tally if e.result in ('made', 'failed') else ''}"
+
+    def opportunity_offered(self, e: OpportunityOffered) -> str:
+        return (f"**{e.mover}** leaves **{e.actor}**'s reach at {e.at}: {user_ref(e.owner)} may take an opportunity "
+                "attack (the buttons sent to them; the turn's deadline answers no). The move waits")
+
+    def opportunity_declined(self, e: OpportunityDeclined) -> str:
+        why = "the deadline passed" if e.lapsed else "declined"
+        return f"**{e.actor}** lets **{e.mover}** go ({why})"
+
+    # -- the board ----------------------------------------------------------------------------------
+    def status_line(self, enc: Encounter, c: Combatant) -> str:
+        st = OpenCombatant.of(c)
+        bits = [f"**{c.name}**"]
+        if c.position:
+            bits.append(c.position)
+        hp = f"{c.hp}/{sheet.max_hp(c)} HP"
+        temp = int(c.sheet.get("temp_hp", 0))
+        bits.append(hp + (f" +{temp} temp" if temp else ""))
+        bits.append(f"AC {sheet.ac(c)}{self.effect_note(enc, c, 'ac')}")
+        if c.initiative is not None:
+            bits.append(f"init {c.initiative}")
+        shown = [k for k in conditions(enc, c) if not (k == "unconscious" and c.status == "downed")]
+        if shown:
+            bits.append(", ".join(shown))
+        if c.status == "downed":
+            saves = f" (saves {st.saves_made}✓ {st.saves_failed}✗)" if not st.stable else " (stable)"
+            bits.append("down" + (saves if sheet.is_player(enc, c) else ""))
+        elif c.status != "active":
+            bits.append(c.status)
+        elif enc.started and not enc.winner and c.name == enc.current:
+            bits.append("▶ " + left_text(c))
+        return " · ".join(bits)
+
+    def board_extra(self, enc: Encounter) -> list[str]:
+        lines = []
+        waiting = OpenEncounter.of(enc).waiting
+        if waiting is not None:
+            lines.append(f"⏳ {waiting.mover} waits at {waiting.at}: {waiting.attacker} may take an opportunity attack")
+        if enc.started and enc.order and not enc.winner:
+            order = ", ".join(n if self.hidden(n) else f"{n} {c.initiative}" for n in enc.order if (c := enc.find(n)))
+            lines.append(f"Order: {order}")
+        return lines
+
+    def turn_label(self, enc: Encounter, c: Combatant) -> str:
+        return f"Round {enc.round} · {c.name} to act: {left_text(c)}"

@@ -1,0 +1,253 @@
+"""The sheet of the open system: its keys, the one form of a weapon or a save attack, and the
+readers of a combatant's numbers.
+
+A weapon is ``name:+5:1d8+3:slashing`` with optional ``:reach=10`` (feet) and ``:range=80/320``
+(normal / long range in feet); a save attack is ``name:save=dex:15:8d6:fire[:half][:area=burst20]
+[:range=150]`` (the ability saved with, the DC, the damage, its type, whether a save halves it,
+the area: ``burst``, ``cone`` or ``line`` and its size in feet). Weapons are comma separated.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from rules.dice import DiceError, roll_expression, Dice
+from rules.errors import SheetError
+from rules.models import Combatant, Encounter
+from rules.sheet import SheetKey
+
+__all__ = [
+    "ABILITIES", "SIZES", "AREAS", "Weapon", "parse_weapon", "SHEET_KEYS", "EFFECT_VALUES", "weapons", "weapon",
+    "init_expression", "ability", "speed", "reach", "ac", "max_hp", "is_player", "damage_types",
+]
+
+ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
+SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
+AREAS = ("burst", "cone", "line")
+#: feet a cell stands for
+CELL_FT = 5
+
+_DICE = re.compile(r"^[0-9]{1,3}d[0-9]{1,3}([+-][0-9]{1,3})?$|^[0-9]{1,3}$")
+_NAME = re.compile(r"^[a-z][a-z0-9'-]{0,29}$")
+_TYPE = re.compile(r"^[a-z]{1,20}$")
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """One attack of a sheet: an attack roll (``bonus``) or a save (``save``, ``dc``)."""
+
+    name: str
+    damage: str
+    kind: str
+    bonus: int | None = None
+    reach: int | None = None
+    normal: int | None = None
+    long: int | None = None
+    save: str | None = None
+    dc: int | None = None
+    half: bool = False
+    area: str | None = None
+    size: int = 0
+
+    @property
+    def ranged(self) -> bool:
+        return self.normal is not None
+
+    def text(self) -> str:
+        """The weapon in the sheet's form."""
+        if self.save is not None:
+            parts = [self.name, f"save={self.save}", str(self.dc), self.damage, self.kind]
+            parts += ["half"] if self.half else []
+        else:
+            parts = [self.name, f"{self.bonus:+d}", self.damage, self.kind]
+            parts += [f"reach={self.reach}"] if self.reach is not None else []
+        parts += [f"area={self.area}{self.size}"] if self.area else []
+        parts += [f"range={self.normal}/{self.long}"] if self.normal is not None else []
+        return ":".join(parts)
+
+
+def _bad(item: str, why: str) -> SheetError:
+    return SheetError(
+        f"`weapons`: `{item[:60]}` {why}. Write a weapon as `longsword:+5:1d8+3:slashing` (add `:reach=10` or "
+        f"`:range=80/320`) and a save attack as `fireball:save=dex:15:8d6:fire:half:area=burst20`."
+    )
+
+
+def _feet(item: str, text: str, what: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,4}", text) or not 0 < int(text) <= 5000 or int(text) % CELL_FT:
+        raise _bad(item, f"has {what} `{text}`: give feet in steps of 5, like 10")
+    return int(text)
+
+
+@lru_cache(maxsize=1024)
+def parse_weapon(item: str) -> Weapon:
+    """One weapon or save attack in the sheet's form (see the module)."""
+    parts = [p.strip().lower() for p in item.split(":")]
+    if len(parts) < 4:
+        raise _bad(item, "has too few parts")
+    parts += [""] * (5 - len(parts))
+    name, second, third, damage, kind, *rest = parts
+    if not _NAME.match(name):
+        raise _bad(item, "needs a name of letters, digits and hyphens first")
+    fields: dict[str, Any] = {}
+    if second.startswith("save="):
+        save = second.removeprefix("save=")
+        if save not in ABILITIES:
+            raise _bad(item, f"saves with `{save}`: use one of {', '.join(ABILITIES)}")
+        if not re.fullmatch(r"[0-9]{1,2}", third):
+            raise _bad(item, "needs a DC (a number such as 15) after the save")
+        fields.update(save=save, dc=int(third))
+    else:
+        if not re.fullmatch(r"[+-]?[0-9]{1,2}", second):
+            raise _bad(item, "needs an attack bonus such as `+5` after the name")
+        damage, kind, rest = third, damage, ([kind] if kind else []) + rest
+        fields.update(bonus=int(second))
+    if not _DICE.match(damage):
+        raise _bad(item, f"has damage `{damage}`: write dice like `1d8+3` or `8d6`")
+    if not _TYPE.match(kind):
+        raise _bad(item, "needs a damage type such as `slashing` or `fire` after the damage")
+    for extra in (r for r in rest if r):
+        key, _, value = extra.partition("=")
+        if key == "half" and not value and "save" in fields:
+            fields["half"] = True
+        elif key == "reach" and "bonus" in fields:
+            fields["reach"] = _feet(item, value, "reach")
+        elif key == "range":
+            normal, _, long = value.partition("/")
+            fields["normal"] = _feet(item, normal, "range")
+            fields["long"] = _feet(item, long or normal, "long range")
+            if fields["long"] < fields["normal"]:
+                raise _bad(item, "has a long range shorter than its normal range")
+        elif key == "area" and "save" in fields:
+            shape = next((a for a in AREAS if value.startswith(a)), None)
+            if shape is None:
+                raise _bad(item, f"has area `{value}`: use burst, cone or line and feet, like `burst20`")
+            fields.update(area=shape, size=_feet(item, value.removeprefix(shape), "area size"))
+        else:
+            raise _bad(item, f"has `{extra}`, which is not `reach=`, `range=`, `area=` or `half` here")
+    return Weapon(name=name, damage=damage, kind=kind, **fields)
+
+
+def _read_weapons(value: str) -> list[str]:
+    """The weapons in the sheet's form, one text each (a later one of the same name replaces it)."""
+    out: dict[str, str] = {}
+    for item in (x.strip() for x in value.split(",") if x.strip()):
+        w = parse_weapon(item)
+        out[w.name] = w.text()
+    if len(out) > 20:
+        raise SheetError("`weapons`: at most 20 weapons and save attacks on one sheet.")
+    return list(out.values())
+
+
+def _read_init(value: str) -> str:
+    """``+3`` or ``-1`` (a d20 plus it) or a dice expression such as ``1d20+3``."""
+    text = "".join(value.split()).lower()
+    if re.fullmatch(r"[+-][0-9]{1,2}", text):
+        return text
+    if re.fullmatch(r"[0-9]{0,2}d[0-9]{1,3}(?:[+-][0-9]{1,3})*", text):
+        try:
+            roll_expression(text, Dice.fixed([1] * 200))
+        except DiceError:
+            pass
+        else:
+            return text
+    raise SheetError(f"`init={value[:20]}` is not accepted: give a modifier such as `+3` or dice such as `1d20+3`.")
+
+
+def _read_types(value: str) -> list[str]:
+    items = [x.strip().lower() for x in value.split(",") if x.strip()]
+    if any(not _TYPE.match(x) for x in items) or len(items) > 15:
+        raise SheetError("Damage types are words such as `fire,poison` (at most 15).")
+    return items
+
+
+SHEET_KEYS: tuple[SheetKey, ...] = (
+    SheetKey("hp", "hit points: at add the most and the starting HP; in a fight an edit sets the current HP",
+             "int", required=True, minimum=-99, maximum=9999),
+    SheetKey("max_hp", "the most hit points (default: hp)", "int", minimum=1, maximum=9999),
+    SheetKey("temp_hp", "temporary hit points, lost before hit points", "int", 0, minimum=0, maximum=999),
+    SheetKey("ac", "armour class: an attack roll must reach it to hit", "int", 10, minimum=0, maximum=50),
+    SheetKey("speed", "walking speed in feet a turn", "int", 30, minimum=0, maximum=500),
+    SheetKey("init", "initiative: a modifier such as `+3` (a d20 plus it) or dice such as `1d20+3` "
+             "(default: a d20 plus `dex`)", "custom", parse=_read_init, accepts="`+3` or `1d20+3`"),
+    *(SheetKey(a, f"{a} modifier, added to {a} saves", "int", 0, minimum=-10, maximum=20) for a in ABILITIES),
+    *(SheetKey(k, f"damage types it {what}, comma separated (e.g. `fire,poison`)", "custom", parse=_read_types,
+               accepts="damage types")
+      for k, what in (("resist", "takes half of"), ("immune", "takes none of"), ("vulnerable", "takes double of"))),
+    SheetKey("size", "size", "choice", "medium", choices=SIZES),
+    SheetKey("reach", "melee reach in feet", "int", 5, minimum=5, maximum=100),
+    SheetKey("weapons", "attacks, comma separated: `longsword:+5:1d8+3:slashing[:reach=10][:range=80/320]` or "
+             "`fireball:save=dex:15:8d6:fire:half[:area=burst20][:range=150]`", "custom", parse=_read_weapons,
+             accepts="weapons and save attacks"),
+)
+
+#: the values an effect may change (`/effect add mods:"attack+1 ac+2"`)
+EFFECT_VALUES = (
+    SheetKey("attack", "attack rolls", "int", minimum=-10, maximum=10),
+    SheetKey("ac", "armour class", "int", minimum=-10, maximum=10),
+    SheetKey("damage", "the damage of a hit", "int", minimum=-10, maximum=10),
+    SheetKey("save", "saving throws", "int", minimum=-10, maximum=10),
+    SheetKey("speed", "speed in feet", "int", minimum=-60, maximum=60),
+)
+
+
+def weapons(c: Combatant) -> dict[str, Weapon]:
+    return {(w := parse_weapon(t)).name: w for t in c.sheet.get("weapons") or ()}
+
+
+def weapon(c: Combatant, name: str | None, melee_only: bool = False) -> Weapon:
+    """The named weapon of ``c``'s sheet (none named: its first, or first melee one)."""
+    found = weapons(c)
+    if name:
+        w = found.get(name.strip().lower())
+        if w is None:
+            raise SheetError(f"{c.name} has no weapon `{name[:30]}`: its weapons are {', '.join(found) or 'none'}.")
+        return w
+    usable = [w for w in found.values() if not melee_only or (w.save is None and not w.ranged)]
+    if not usable:
+        raise SheetError(f"{c.name}'s sheet has no {'melee ' if melee_only else ''}weapon: add one with `weapons=`.")
+    return usable[0]
+
+
+def init_expression(c: Combatant) -> tuple[str, int]:
+    """The initiative expression and its modifier (ties go to the higher)."""
+    given = c.sheet.get("init")
+    if given is None:
+        given = f"{ability(c, 'dex'):+d}"
+    if given[0] in "+-":
+        return f"1d20{given}", int(given)
+    terms = re.findall(r"([+-]?)([0-9]*d[0-9]+|[0-9]+)", given)
+    mod = sum(int(n) * (-1 if sign == "-" else 1) for sign, n in terms if "d" not in n)
+    return given, mod
+
+
+def ability(c: Combatant, key: str) -> int:
+    return int(c.sheet.get(key, 0))
+
+
+def speed(c: Combatant) -> int:
+    return int(c.sheet.get("speed", 30))
+
+
+def reach(c: Combatant, w: Weapon | None = None) -> int:
+    if w is not None and w.reach is not None:
+        return w.reach
+    return int(c.sheet.get("reach", 5))
+
+
+def ac(c: Combatant) -> int:
+    return int(c.sheet.get("ac", 10))
+
+
+def max_hp(c: Combatant) -> int:
+    return int(c.sheet.get("max_hp") or c.sheet.get("hp") or 1)
+
+
+def damage_types(c: Combatant, key: str) -> list[str]:
+    return list(c.sheet.get(key) or [])
+
+
+def is_player(enc: Encounter, c: Combatant) -> bool:
+    return c.owner_id is not None and c.owner_id not in enc.gm_ids

@@ -1,0 +1,233 @@
+"""Turns in the open system: each combatant's initiative roll, highest first; ties by the higher
+modifier, then a roll-off (a d20 each, higher first, then the order they joined). A turn is its
+speed in feet of movement and one action. A player's combatant down at 0 HP rolls a death save
+at the start of its turn (option ``death_saves``) and its turn passes on.
+
+Dice order: `/init roll` rolls each combatant's expression in the order they joined (copies
+sharing a roll with ``group_init=yes`` roll once, at the first), then a d20 for each combatant of
+a tie, in the order they joined; a new turn of a down combatant rolls its death save's d20.
+"""
+from __future__ import annotations
+
+import re
+
+from rules.actions import ActionBase
+from rules.dice import Dice, roll_expression
+from rules.effects import total
+from rules.errors import IllegalAction, InputError, NotYourTurn
+from rules.events import Event, Roll, StatusChanged
+from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
+from rules.options import OptionValues
+from rules.systems.open import sheet
+from rules.systems.open.conditions import has
+from rules.systems.open.events import DeathSave, OpenInitiative, OpenRound, Ranked, TurnBegan
+from rules.systems.open.state import OpenCombatant, OpenEncounter
+from rules.turns import ordered
+
+__all__ = ["arrange", "start", "init_one", "set_initiative", "advance", "end_turn", "acting", "speed_now",
+           "group_of", "takes_turns"]
+
+
+def group_of(enc: Encounter, c: Combatant) -> str | None:
+    """The name copies of ``c`` share (``Goblin`` of ``Goblin 2``), if another combatant shares it."""
+    m = re.fullmatch(r"(.+) [0-9]+", c.name)
+    if m is None:
+        return None
+    base = m.group(1)
+    return base if any(o is not c and re.fullmatch(re.escape(base) + r" [0-9]+", o.name) for o in enc.combatants) else None
+
+
+def takes_turns(enc: Encounter, opts: OptionValues, c: Combatant) -> bool:
+    """Active, or a player's down combatant still rolling death saves."""
+    if c.status == "active":
+        return True
+    st = OpenCombatant.of(c)
+    return c.status == "downed" and opts.death_saves and sheet.is_player(enc, c) and not st.stable
+
+
+def _slots(enc: Encounter, opts: OptionValues) -> list[ordered.Slot]:
+    joined = {c.name: i for i, c in enumerate(enc.combatants)}
+    return [
+        ordered.Slot(
+            c.name, c.initiative if c.initiative is not None else -99,
+            (-OpenCombatant.of(c).init_mod, -OpenCombatant.of(c).roll_off, joined[c.name]),
+            takes_turns(enc, opts, c),
+        )
+        for c in enc.combatants if c.in_fight
+    ]
+
+
+def arrange(enc: Encounter, opts: OptionValues) -> None:
+    st = OpenEncounter.of(enc)
+    st.acted = [n for n in st.acted if (c := enc.find(n)) and c.in_fight]
+    enc.order = ordered.arrange(_slots(enc, opts), st.acted)
+
+
+def _ranking(enc: Encounter) -> list[Ranked]:
+    return [Ranked(name=n, initiative=enc.get(n).initiative or 0) for n in enc.order]
+
+
+def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int, Roll]], opts: OptionValues) -> Event:
+    expression, modifier = sheet.init_expression(c)
+    OpenCombatant.of(c).init_mod = modifier
+    group = group_of(enc, c) if opts.group_init else None
+    if group is not None and group in shared:
+        c.initiative, roll = shared[group]
+        return OpenInitiative(actor=c.name, value=c.initiative, roll=roll, group=group)
+    with dice.rolling_for(c.name):
+        result = roll_expression(expression, dice)
+    value = max(INITIATIVE_MIN, min(INITIATIVE_MAX, result.total))
+    roll = Roll(dice=[d.value for d in result.dice], label=expression, total=value)
+    c.initiative = value
+    if group is not None:
+        shared[group] = (value, roll)
+    return OpenInitiative(actor=c.name, value=value, roll=roll)
+
+
+def _roll_off(enc: Encounter, dice: Dice) -> list[str]:
+    """A d20 each for combatants tied on initiative and modifier (copies sharing a roll too: their order among themselves)."""
+    fighters = [c for c in enc.combatants if c.in_fight and c.initiative is not None]
+    tied: list[str] = []
+    for c in fighters:
+        OpenCombatant.of(c).roll_off = 0
+    keys: dict[tuple[int, int], list[Combatant]] = {}
+    for c in fighters:
+        keys.setdefault((c.initiative or 0, OpenCombatant.of(c).init_mod), []).append(c)
+    for group in keys.values():
+        if len(group) < 2:
+            continue
+        for c in group:
+            with dice.rolling_for(c.name):
+                OpenCombatant.of(c).roll_off = dice.die(20)
+            tied.append(c.name)
+    return tied
+
+
+def start(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    if enc.started:
+        raise IllegalAction(
+            f"Combat is already under way (round {enc.round}): `/init set` changes one combatant's initiative, "
+            "and `/init roll combatant:` rolls one again."
+        )
+    fighters = [c for c in enc.combatants if c.in_fight]
+    if not fighters:
+        raise IllegalAction("There is nobody to fight yet: add combatants with `/combatant add` first.")
+    shared: dict[str, tuple[int, Roll]] = {}
+    events = [_roll(enc, c, dice, shared, opts) for c in fighters]
+    tied = _roll_off(enc, dice)
+    enc.round = 1
+    OpenEncounter.of(enc).acted = []
+    arrange(enc, opts)
+    events.append(OpenRound(round=1, order=_ranking(enc), rolled_off=tied))
+    return events + advance(enc, opts, dice)
+
+
+def init_one(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
+    """`/init roll combatant:X`: X rolls its initiative again (or for the first time, joining)."""
+    if not c.in_fight:
+        raise IllegalAction(f"{c.name} is out of the fight: it takes no initiative.")
+    shared: dict[str, tuple[int, Roll]] = {}
+    if opts.group_init and (group := group_of(enc, c)) is not None:
+        mate = next((o for o in enc.combatants if o is not c and group_of(enc, o) == group and o.initiative is not None), None)
+        if mate is not None:
+            shared[group] = (mate.initiative or 0, Roll(total=mate.initiative))
+    event = _roll(enc, c, dice, shared, opts)
+    arrange(enc, opts)
+    return [event]
+
+
+def set_initiative(enc: Encounter, opts: OptionValues, c: Combatant, value: int | None) -> list[Event]:
+    if value is None:
+        raise InputError("Give the new initiative in `value`, like `value:15`.")
+    if not INITIATIVE_MIN <= value <= INITIATIVE_MAX:
+        raise InputError(f"An initiative is a whole number from {INITIATIVE_MIN} to {INITIATIVE_MAX}.")
+    c.initiative = value
+    arrange(enc, opts)
+    return [OpenInitiative(actor=c.name, value=value, by_gm=True)]
+
+
+def speed_now(enc: Encounter, c: Combatant) -> int:
+    """Its speed this turn: the sheet's, changed by effects; 0 while a condition holds it."""
+    if has(enc, c, "speed_zero"):
+        return 0
+    return max(0, sheet.speed(c) + total(enc.effects, c.name, "speed"))
+
+
+def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+    """d20: 10 or more a success, a natural 1 two failures, a natural 20 back up with 1 HP.
+    Three successes: stable; three failures: out."""
+    st = OpenCombatant.of(c)
+    with dice.rolling_for(c.name):
+        d = dice.die(20)
+    events: list[Event] = []
+    if d == 20:
+        c.hp, c.status, st.saves_made, st.saves_failed = 1, "active", 0, 0
+        result = "revived"
+    elif d >= 10:
+        st.saves_made += 1
+        result = "stable" if st.saves_made >= 3 else "made"
+        st.stable = st.saves_made >= 3
+    else:
+        st.saves_failed = min(3, st.saves_failed + (2 if d == 1 else 1))
+        result = "dead" if st.saves_failed >= 3 else "failed"
+    events.append(DeathSave(actor=c.name, roll=Roll(dice=[d], label="d20", total=d, against=10, success=d >= 10),
+                            made=st.saves_made, failed=st.saves_failed, result=result))
+    if result == "dead":
+        c.status = "out"
+        events.append(StatusChanged(actor=c.name, status="out", cause="death_saves"))
+    elif result == "revived":
+        events.append(StatusChanged(actor=c.name, status="active", cause="revived"))
+    return events
+
+
+def _start_turn(enc: Encounter, c: Combatant) -> None:
+    st = OpenCombatant.of(c)
+    st.feet_left, st.diagonals, st.acted, st.reacted, st.disengaged = speed_now(enc, c), 0, False, False, False
+    OpenEncounter.of(enc).area = []
+
+
+def advance(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    """Pass the turn to the next combatant that takes turns, starting a new round when needed; a
+    down one rolls its death save and passes on (unless it is back up)."""
+    enc.current = None
+    st = OpenEncounter.of(enc)
+    events: list[Event] = []
+    for _ in range(2 * len(enc.combatants) + 2):
+        able = {c.name for c in enc.combatants if takes_turns(enc, opts, c)}
+        if not any(enc.get(n).status == "active" for n in able):
+            return events
+        name = ordered.next_to_act(enc.order, st.acted, able)
+        if name is None:
+            enc.round += 1
+            st.acted = []
+            arrange(enc, opts)
+            events.append(OpenRound(round=enc.round, order=_ranking(enc)))
+            continue
+        st.acted.append(name)
+        c = enc.get(name)
+        if c.status == "downed":
+            events += _death_save(enc, c, dice)
+            if c.status != "active":
+                continue
+        enc.current = name
+        _start_turn(enc, c)
+        return events + [TurnBegan(actor=name, speed=OpenCombatant.of(c).feet_left)]
+    return events
+
+
+def end_turn(enc: Encounter, opts: OptionValues, action: ActionBase, dice: Dice) -> list[Event]:
+    if not enc.started:
+        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+    return advance(enc, opts, dice)
+
+
+def acting(enc: Encounter, name: str | None) -> Combatant:
+    """The combatant ``name``, which must be the one whose turn it is."""
+    if not enc.started:
+        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+    c = enc.get(name)
+    if enc.current is None:
+        raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
+    if c.name != enc.current:
+        raise NotYourTurn(f"It is {enc.current}'s turn, not {c.name}'s: wait for the bot to ping you.")
+    return c

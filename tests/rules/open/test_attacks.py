@@ -1,0 +1,131 @@
+"""The open system's attacks, damage and cover (docs/systems/open.md, "Attacks" and "Cover")."""
+from __future__ import annotations
+
+from rules.systems.open.events import Harmed, OpenAttack
+from tests.scenario import Scenario
+
+SWORD = "longsword:+5:1d8+3:slashing"
+
+
+def duel(hero: str = f"hp=20 ac=15 weapons={SWORD}", foe: str = "hp=30 ac=14", foe_at: str = "C2",
+         blocked: tuple[str, ...] = (), **options: str) -> Scenario:
+    """Ann (the player's, at B2) against the GM's Grak; Ann acts first."""
+    s = Scenario("open", blocked=blocked, **options).add("Ann", hero + " init=+10", at="B2")
+    s.add("Grak", foe + " weapons=claws:+4:1d6:slashing", at=foe_at, owner=None)
+    s.run("init_roll", [10, 1])
+    return s
+
+
+def attack_of(res) -> OpenAttack:
+    return next(e for e in res.events if isinstance(e, OpenAttack))
+
+
+def harm_of(res) -> Harmed:
+    return next(e for e in res.events if isinstance(e, Harmed))
+
+
+def test_a_d20_plus_the_bonus_must_reach_ac() -> None:
+    """"a d20 plus the weapon's bonus ... must reach the target's AC"."""
+    s = duel()
+    assert attack_of(s.resolve("attack", [9, 4], actor="Ann", target="Grak")).roll.success  # 9 + 5 = 14
+    assert not attack_of(s.resolve("attack", [8], actor="Ann", target="Grak")).roll.success  # 13
+    res = s.run("attack", [9, 4], actor="Ann", target="Grak")
+    assert s.get("Grak").hp == 30 - 7 and harm_of(res).amount == 7
+
+
+def test_a_natural_20_is_a_critical_hit_doubling_the_dice_and_a_natural_1_misses() -> None:
+    """"A natural 20 hits and is a critical hit: the damage dice are rolled twice over (option `crit`); a natural 1
+    misses (option `fumble`)"."""
+    s = duel(foe="hp=30 ac=30")
+    res = s.resolve("attack", [20, 4, 6], actor="Ann", target="Grak")
+    assert attack_of(res).critical and harm_of(res).amount == 4 + 6 + 3
+    s = duel(foe="hp=30 ac=2")
+    assert not attack_of(s.resolve("attack", [1], actor="Ann", target="Grak")).roll.success
+    s = duel(foe="hp=30 ac=30", crit="no")
+    assert not attack_of(s.resolve("attack", [20], actor="Ann", target="Grak")).roll.success
+    s = duel(foe="hp=30 ac=2", fumble="no")
+    assert attack_of(s.resolve("attack", [1, 3], actor="Ann", target="Grak")).roll.success
+
+
+def test_adv_and_dis_words_and_conditions() -> None:
+    """"`options:"adv"` / `"dis"` roll two d20s and keep the higher or lower; conditions add their own, and one of
+    each cancels"."""
+    s = duel()
+    a = attack_of(s.resolve("attack", [3, 15, 2], actor="Ann", target="Grak", options={"adv": ""}))
+    assert a.mode == "advantage" and a.roll.kept == 15 and a.roll.success
+    s.run("effect_add", name="poisoned", actor="Ann", rounds=1)
+    a = attack_of(s.resolve("attack", [15, 3], actor="Ann", target="Grak"))
+    assert a.mode == "disadvantage" and a.roll.kept == 3 and "poisoned" in a.reasons
+    a = attack_of(s.resolve("attack", [15, 2], actor="Ann", target="Grak", options={"adv": ""}))
+    assert a.mode == "cancel" and a.roll.dice == [15]
+
+
+def test_restrained_and_prone_targets() -> None:
+    """"**restrained** ... attacks against it advantage"; "**prone** ... melee attacks from within 5 ft against it
+    advantage, others disadvantage"."""
+    s = duel()
+    s.run("effect_add", name="Restrained", actor="Grak", rounds=1)
+    assert attack_of(s.resolve("attack", [3, 15, 2], actor="Ann", target="Grak")).mode == "advantage"
+    s = duel(hero="hp=20 weapons=bow:+5:1d6:piercing:range=80/320", foe_at="F2")
+    s.run("effect_add", name="prone", actor="Grak", rounds=1)
+    assert attack_of(s.resolve("attack", [3, 15], actor="Ann", target="Grak")).mode == "disadvantage"
+
+
+def test_resistance_immunity_vulnerability_and_temporary_hit_points() -> None:
+    """"immunity takes none, resistance half (rounded down), vulnerability double; temporary hit points are lost
+    first"."""
+    for sheet, amount in (("resist=slashing", 3), ("immune=slashing,fire", 0), ("vulnerable=slashing", 14)):
+        s = duel(foe=f"hp=30 ac=10 {sheet}")
+        assert harm_of(s.resolve("attack", [15, 4], actor="Ann", target="Grak")).amount == amount
+    s = duel(foe="hp=30 ac=10 temp_hp=5")
+    res = s.run("attack", [15, 4], actor="Ann", target="Grak")
+    assert harm_of(res).temp == 5 and s.get("Grak").hp == 28 and s.get("Grak").sheet["temp_hp"] == 0
+
+
+def test_reach_and_range() -> None:
+    """"A melee weapon reaches its `reach=` or the sheet's `reach`; a ranged one past its normal range has
+    disadvantage, past its long range it is refused"."""
+    s = duel(foe_at="D2")
+    assert "beyond Ann's 5 ft reach" in s.refused("attack", [15, 4], actor="Ann", target="Grak")
+    s = duel(hero="hp=20 weapons=glaive:+5:1d10:slashing:reach=10", foe_at="D2")
+    assert attack_of(s.resolve("attack", [15, 4], actor="Ann", target="Grak")).roll.success
+    s = duel(hero="hp=20 weapons=sling:+5:1d4:bludgeoning:range=10/20", foe_at="E2")
+    a = attack_of(s.resolve("attack", [15, 3], actor="Ann", target="Grak"))
+    assert a.mode == "disadvantage" and "long range" in a.reasons
+    s = duel(hero="hp=20 weapons=sling:+5:1d4:bludgeoning:range=10/20", foe_at="G2")
+    assert "long range of 20 ft" in s.refused("attack", [15], actor="Ann", target="Grak")
+
+
+def test_a_ranged_attack_with_a_hostile_next_to_it_has_disadvantage() -> None:
+    """"with a hostile able to act within 5 ft it has disadvantage"."""
+    s = duel(hero="hp=20 weapons=bow:+5:1d6:piercing:range=80/320")
+    a = attack_of(s.resolve("attack", [15, 3], actor="Ann", target="Grak"))
+    assert a.mode == "disadvantage" and "a hostile within 5 ft" in a.reasons
+
+
+def test_cover_from_walls_adds_to_ac_and_total_cover_blocks() -> None:
+    """"of the three lines from the attacker's corner to the target's corners ... one blocked gives half cover (+2 AC),
+    two three-quarters cover (+5 AC), three total cover (it cannot be targeted)"."""
+    bow = "hp=20 weapons=bow:+5:1d6:piercing:range=80/320"
+    s = duel(hero=bow, foe="hp=30 ac=10", foe_at="F2", blocked=("D2",))
+    assert "total cover" in s.refused("attack", [15], actor="Ann", target="Grak")
+    s = duel(hero=bow, foe="hp=30 ac=10", foe_at="F3", blocked=("D2",))
+    a = attack_of(s.resolve("attack", [9], actor="Ann", target="Grak"))
+    assert a.cover in ("half", "three-quarters") and a.roll.against == 10 + {"half": 2, "three-quarters": 5}[a.cover]
+
+
+def test_the_centre_line_and_its_corner_rule() -> None:
+    """"`cover=centre` ... grazing a wall's corner is half cover; option `corner` says what a corner the line passes
+    exactly through does (`open`: half cover, `blocks`: total ...)"."""
+    bow = "hp=20 weapons=bow:+5:1d6:piercing:range=80/320"
+    s = duel(hero=bow, foe="hp=30 ac=10", foe_at="D4", blocked=("C2",), cover="centre")
+    assert attack_of(s.resolve("attack", [9, 3], actor="Ann", target="Grak")).cover == "half"
+    s = duel(hero=bow, foe="hp=30 ac=10", foe_at="D4", blocked=("C2",), cover="centre", corner="blocks")
+    assert "total cover" in s.refused("attack", [9], actor="Ann", target="Grak")
+
+
+def test_one_action_a_turn() -> None:
+    """"one action (an attack, a save attack, a coup de grâce or an `/act` action)"."""
+    s = duel(foe="hp=30 ac=30")
+    s.run("attack", [5], actor="Ann", target="Grak")
+    assert "used its action" in s.refused("attack", [5], actor="Ann", target="Grak")

@@ -1,0 +1,121 @@
+"""The open system's movement and opportunity attacks (docs/systems/open.md, "Movement", "Opportunity attacks")."""
+from __future__ import annotations
+
+import pytest
+
+from rules.dice import Dice
+from rules.events import Moved
+from rules.systems.open.events import OpenAttack, OpportunityDeclined, OpportunityOffered
+from rules.systems.open.state import OpenCombatant, OpenEncounter
+from tests.scenario import Scenario
+
+SWORD = "weapons=sword:+5:1d6:slashing"
+
+
+def walker(at: str = "B2", sheet: str = "hp=20", map: str = "12x10", foe_at: str = "L10", foe_owner: str | None = None,
+           blocked: tuple[str, ...] = (), **options: str) -> Scenario:
+    """Ann (the player's) moves first; Grak (the GM's unless ``foe_owner``) stands at ``foe_at``."""
+    s = Scenario("open", map=map, blocked=blocked, **options).add("Ann", f"{sheet} init=+10 {SWORD}", at=at)
+    s.add("Grak", f"hp=20 ac=10 {SWORD}", at=foe_at, owner=foe_owner, side="foes")
+    s.run("init_roll", [10, 1])
+    return s
+
+
+def feet_left(s: Scenario, name: str = "Ann") -> int:
+    return OpenCombatant.of(s.get(name)).feet_left
+
+
+@pytest.mark.parametrize("rule, cost", [("5", 20), ("alternate", 30), ("10", 40)])
+def test_diagonals_cost_as_the_option_says(rule: str, cost: int) -> None:
+    """"on a square map a diagonal step costs as option `diagonals` says (`5`, `alternate`: 5 then 10 ft, or `10`)"."""
+    s = walker(sheet="hp=20 speed=40", diagonals=rule)
+    s.run("move", actor="Ann", path="SE SE SE SE")
+    assert s.get("Ann").position == "F6" and feet_left(s) == 40 - cost
+
+
+def test_difficult_ground_costs_double_and_walls_block() -> None:
+    """"`difficult` or `rough` ground costs 5 ft more a step ... Walls block and their corners cannot be cut"."""
+    s = walker(blocked=("C2",))
+    assert "wall" in s.refused("move", actor="Ann", path="E")
+    assert "corner" in s.refused("move", actor="Ann", path="NE") or "corner" in s.refused("move", actor="Ann", path="SE")
+    s.enc.map.terrain["B3"] = "difficult"
+    s.run("move", actor="Ann", path="S")
+    assert feet_left(s) == 20
+
+
+def test_move_to_finds_the_cheapest_path_within_the_speed() -> None:
+    """"`/move to:` finds the cheapest path"; a cell past the speed is refused and nothing moves."""
+    s = walker(blocked=("C1", "C2", "C3"))
+    assert "cannot reach" in s.refused("move", actor="Ann", to="L2")
+    res = s.run("move", actor="Ann", to="D2")
+    moved = next(e for e in res.events if isinstance(e, Moved))
+    assert moved.path[0] == "B2" and moved.path[-1] == "D2" and "C4" in moved.path
+
+
+def test_hex_maps_move_5_ft_a_hex() -> None:
+    """"on a square or hex map of 5 ft cells"."""
+    s = walker(map="10x8 hex", foe_at="J8")
+    s.run("move", actor="Ann", to="B5")
+    assert feet_left(s) == 30 - 15
+
+
+def test_conditions_holding_speed_and_prone_crawling() -> None:
+    """"**grappled** (speed 0)"; prone: "moving costs double"."""
+    s = walker()
+    s.run("effect_add", name="grappled", actor="Ann", rounds=1)
+    assert "speed 0" in s.refused("move", actor="Ann", path="E")
+    s = walker()
+    s.run("effect_add", name="prone", actor="Ann", rounds=1)
+    s.run("move", actor="Ann", path="E")
+    assert feet_left(s) == 20
+
+
+def test_leaving_a_gm_hostiles_reach_provokes_the_bots_opportunity_attack() -> None:
+    """"a step out of the reach of a hostile able to act that has its reaction provokes one melee attack from it ...
+    The bot takes the GM's at once"."""
+    s = walker(foe_at="C3")
+    res = s.run("move", [15, 4], actor="Ann", path="W")
+    oa = next(e for e in res.events if isinstance(e, OpenAttack))
+    assert oa.opportunity and oa.actor == "Grak" and s.get("Ann").hp == 16 and s.get("Ann").position == "A2"
+    assert OpenCombatant.of(s.get("Grak")).reacted
+    again = s.run("move", actor="Ann", path="E S S S")  # its reaction is spent: no second attack this round
+    assert not any(isinstance(e, OpenAttack) for e in again.events)
+
+
+def test_no_opportunity_attack_with_the_option_off_or_after_disengage() -> None:
+    """"(option `opportunity`)"; "`/act action:disengage` spends the action so the turn's moves provoke none"."""
+    s = walker(foe_at="C3", opportunity="no")
+    assert not any(isinstance(e, OpenAttack) for e in s.run("move", actor="Ann", path="N").events)
+    s = walker(foe_at="C3")
+    s.run("act", actor="Ann", name="disengage")
+    assert not any(isinstance(e, OpenAttack) for e in s.run("move", actor="Ann", path="N").events)
+
+
+def test_a_players_opportunity_attack_is_asked_and_the_move_waits() -> None:
+    """"A player's is asked of its owner privately ... the move waits on the cell before the step (every other rule
+    action waits too) and goes on after the answer"."""
+    s = Scenario("open").add("Ann", f"hp=20 ac=10 init=+1 {SWORD}", at="C3")
+    s.add("Grak", f"hp=20 ac=10 init=+10 {SWORD}", at="B2", owner=None, side="foes")
+    s.run("init_roll", [10, 1])
+    res = s.run("move", actor="Grak", path="E E E E")
+    assert any(isinstance(e, OpportunityOffered) for e in res.events)
+    waiting = OpenEncounter.of(s.enc).waiting
+    assert waiting is not None and s.get("Grak").position == "D2" and waiting.rest == ["E2", "F2"]
+    prompt = s.system.prompt(s.enc)
+    assert prompt is not None and prompt.actor == "Ann" and [c[1] for c in prompt.choices] == ["yes", "no"]
+    assert "waits" in s.refused("next", actor="Grak")
+    s.run("act", [15, 4], actor="Ann", name="opportunity", options={"choice": "yes", "tag": waiting.tag})
+    assert s.get("Grak").hp == 16 and s.get("Grak").position == "F2" and s.system.prompt(s.enc) is None
+
+
+def test_the_deadline_answers_no() -> None:
+    """"the turn's deadline answers no"."""
+    s = Scenario("open").add("Ann", f"hp=20 ac=10 init=+1 {SWORD}", at="C3")
+    s.add("Grak", f"hp=20 ac=10 init=+10 {SWORD}", at="B2", owner=None, side="foes")
+    s.run("init_roll", [10, 1])
+    s.run("move", actor="Grak", path="E E E")
+    lapse = s.system.lapse(s.enc)
+    assert lapse is not None
+    res = s.system.resolve(s.enc, lapse, Dice.fixed(()))
+    assert any(isinstance(e, OpportunityDeclined) and e.lapsed for e in res.events)
+    assert res.encounter.get("Grak").position == "E2" and res.encounter.get("Grak").hp == 20

@@ -1,0 +1,84 @@
+"""The open system's sheet keys and initiative (docs/systems/open.md, "Sheet" and "Initiative")."""
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import RulesError
+from rules.systems.open.sheet import parse_weapon
+from rules.systems.open.state import OpenCombatant
+from tests.scenario import Scenario
+
+HERO = "hp=20 ac=15 dex=2 weapons=longsword:+5:1d8+3:slashing"
+FOE = "hp=10 ac=12 weapons=claws:+4:1d6+2:slashing"
+
+
+def test_weapons_and_save_attacks_read_in_one_form() -> None:
+    """"an attack is `longsword:+5:1d8+3:slashing` with optional `:reach=10` and `:range=80/320`"; a save attack
+    `fireball:save=dex:15:8d6:fire:half:area=burst20:range=150`."""
+    glaive = parse_weapon("glaive:+5:1d10+3:slashing:reach=10")
+    assert (glaive.bonus, glaive.damage, glaive.kind, glaive.reach, glaive.ranged) == (5, "1d10+3", "slashing", 10, False)
+    bow = parse_weapon("longbow:+6:1d8+4:piercing:range=150/600")
+    assert (bow.normal, bow.long, bow.ranged) == (150, 600, True)
+    fire = parse_weapon("fireball:save=dex:15:8d6:fire:half:area=burst20:range=150")
+    assert (fire.save, fire.dc, fire.damage, fire.kind, fire.half, fire.area, fire.size, fire.normal) == (
+        "dex", 15, "8d6", "fire", True, "burst", 20, 150)
+
+
+@pytest.mark.parametrize("bad", ["sword", "sword:5x:1d8:slashing", "sword:+5:1d8:slashing:reach=7",
+                                 "zap:save=luck:15:8d6:fire", "bow:+5:1d8:piercing:range=80/20"])
+def test_a_bad_weapon_is_refused_with_the_form(bad: str) -> None:
+    """A weapon not in the form is refused, and the message shows the form."""
+    s = Scenario("open")
+    message = s.refused("add", name="Ann", raw_sheet={"hp": "5", "weapons": bad})
+    assert "longsword:+5:1d8+3:slashing" in message
+
+
+def test_defaults_max_hp_speed_reach_and_ac() -> None:
+    """"`max_hp` (default `hp`) ... `ac` (default 10), `speed` in feet (default 30) ... `reach` (default 5 ft)"."""
+    s = Scenario("open").add("Ann", "hp=12", at="B2")
+    ann = s.get("Ann")
+    assert (ann.hp, ann.sheet["max_hp"], ann.sheet["ac"], ann.sheet["speed"], ann.sheet["reach"]) == (12, 12, 10, 30, 5)
+
+
+def test_initiative_rolls_each_expression_modifier_or_dice() -> None:
+    """"a modifier such as `+3` is a d20 plus it, dice such as `1d20+3` are rolled as written; left out, a d20 plus `dex`"."""
+    s = Scenario("open").add("Ann", "hp=5 init=+3", at="B2").add("Bo", "hp=5 init=2d6+1", at="C2")
+    s.add("Cy", "hp=5 dex=4", at="D2", owner=None)
+    s.run("init_roll", [10, 3, 4, 10])
+    assert [s.get(n).initiative for n in ("Ann", "Bo", "Cy")] == [13, 8, 14]
+    assert s.enc.order == ["Cy", "Ann", "Bo"]
+
+
+def test_ties_go_to_the_higher_modifier_then_a_roll_off() -> None:
+    """"ties go to the higher modifier, then to a roll-off (a d20 each, higher first)"."""
+    s = Scenario("open").add("Ann", "hp=5 init=+1", at="B2").add("Bo", "hp=5 init=+3", at="C2")
+    s.add("Cy", "hp=5 init=+3", at="D2", owner=None)
+    # Ann 12+1, Bo 10+3, Cy 10+3: all 13; Bo and Cy tie on +3 too and roll off: 4 and 17
+    s.run("init_roll", [12, 10, 10, 4, 17])
+    assert s.enc.order == ["Cy", "Bo", "Ann"]
+    assert OpenCombatant.of(s.get("Cy")).roll_off == 17
+
+
+def test_group_init_copies_share_one_roll() -> None:
+    """"Option `group_init=yes`: numbered copies (`/combatant add count:`) share one roll"."""
+    s = Scenario("open", group_init="yes").add("Ann", "hp=5", at="B2")
+    s.run("add", name="Goblin", raw_sheet={"hp": "5", "dex": "2"}, at="E2 F2 G2", count=3, owner_id=None)
+    s.run("init_roll", [11, 7, 20, 19, 18])  # Ann 11; the goblins one 7 (+2); the tied goblins roll off
+    assert [s.get(f"Goblin {i}").initiative for i in (1, 2, 3)] == [9, 9, 9]
+
+
+def test_init_set_replaces_a_number() -> None:
+    """"`/init set` replaces a number"."""
+    s = Scenario("open").add("Ann", "hp=5", at="B2").add("Bo", "hp=5", at="C2", owner=None)
+    s.run("init_roll", [15, 5])
+    s.run("init_set", actor="Bo", value=16)
+    assert s.get("Bo").initiative == 16 and s.enc.order == ["Ann", "Bo"]  # Ann's turn is under way: she keeps it
+    s.run("next", actor="Ann")
+    s.run("next", actor="Bo")
+    assert s.enc.round == 2 and s.enc.order == ["Bo", "Ann"]
+
+
+def test_a_bad_init_is_refused() -> None:
+    """`init` is a modifier or dice: anything else is refused, naming both forms."""
+    with pytest.raises(RulesError, match="`\\+3`"):
+        Scenario("open").add("Ann", "hp=5 init=fast", at="B2")
