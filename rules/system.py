@@ -442,6 +442,7 @@ class RuleSystem(RosterRules, FightRules):
         before = self.turn_point(new) if new.effects else None
         counting = {e.id for e in new.effects}
         events = handlers[action.kind](new, action, dice)
+        events += self.after_action(new, action, dice)
         moves = [e for e in events if isinstance(e, Moved) and e.actor]
         if moves and new.map.kind != "none":  # the map draws the last move's trail
             new.last_move = LastMove(actor=moves[-1].actor, path=moves[-1].path[-MAX_TRAIL:])
@@ -476,6 +477,11 @@ class RuleSystem(RosterRules, FightRules):
         gone = [e for e in kept if e.target is not None and e.target not in names]
         enc.effects = [e for e in kept if e not in gone]
         return [EffectEnded(actor=e.target, name=e.name) for e in ended + gone]
+
+    def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """What the system's rules do after any action is resolved, before the fight's end is
+        checked (e.g. a combatant fallen in its own turn ends it); by default nothing."""
+        return []
 
     def _auto_end(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """End the turn of a combatant the action left with nothing to do (option ``auto_end``)."""

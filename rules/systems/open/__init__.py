@@ -115,7 +115,7 @@ class OpenSystem(RuleSystem):
                 events.append(StatusChanged(actor=c.name, status="downed", cause="gm_hp"))
         if enc.started:
             turns.arrange(enc, self.option_values(enc))
-        return events + self._after(enc, dice)
+        return events
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         st = OpenEncounter.of(enc)
@@ -153,8 +153,10 @@ class OpenSystem(RuleSystem):
         st = OpenCombatant.of(c)
         return st.acted and st.feet_left == 0 and OpenEncounter.of(enc).waiting is None
 
-    def _after(self, enc: Encounter, dice: Dice) -> list[Event]:
-        """A combatant that fell in its own turn ends it."""
+    def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """A combatant that fell in its own turn (by an add or an edit, a move, an attack or an act) ends it."""
+        if action.kind not in ("add", "edit", "move", "attack", "act"):
+            return []
         c = enc.find(enc.current)
         if enc.started and not enc.winner and c is not None and c.status != "active" and self.check_victory(enc) == []:
             return turns.advance(enc, self.option_values(enc), dice)
@@ -173,18 +175,13 @@ class OpenSystem(RuleSystem):
 
     # -- actions --------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        events = movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
-        return events + self._after(enc, dice)
+        return movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        events = attacks.attack(enc, self.option_values(enc), enc.grid(), action, dice, self.words(action))
-        return events + self._after(enc, dice)
+        return attacks.attack(enc, self.option_values(enc), enc.grid(), action, dice, self.words(action))
 
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return attacks.coup_de_grace(enc, self.option_values(enc), enc.grid(), action, dice)
-
-    def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return super().act(enc, action, dice) + self._after(enc, dice)
 
     # -- the question an opportunity attack asks a player ------------------------------------------
     def check_decided(self, enc: Encounter, action: Action) -> None:
