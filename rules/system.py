@@ -73,7 +73,8 @@ class Prompt:
     sent to ``user_id`` privately with a button per choice, ``(label, answer)``. The answer is the
     `/act` action ``action`` of the combatant ``actor`` with ``options`` ``choice=answer`` and
     ``tag=tag``; ``tag`` names this question, so an answer to an older one changes nothing.
-    ``waiting`` names the action that waits for it (``Xul's attack``: the log names the answer so)."""
+    ``waiting`` names the action that waits for it (``Xul's attack``: the log names the answer so);
+    ``lapse`` says what the turn's deadline answers for the player (``the least harm``)."""
 
     user_id: str
     tag: str
@@ -83,6 +84,7 @@ class Prompt:
     lines: list[str]
     choices: list[tuple[str, str]]
     waiting: str = ""
+    lapse: str = "the answer that changes least"
 
 
 @dataclass

@@ -70,8 +70,8 @@ class Reminders(ServiceCore):
             policy = POLICY_WORDS[enc.settings.deadline_policy]
             if asked is not None:
                 users, kind = (asked.user_id,), "warning"
-                text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left:.0f} h (then the least harm "
-                                                f"is taken for you, and {policy})")
+                text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left:.0f} h (then the deadline "
+                                                f"answers for you: {asked.lapse}, and {policy})")
             else:
                 lead = f"⏳ your turn's deadline is in about {left:.0f} h (then {policy})"
                 users, kind = tuple(r.user_ids), "warning"
@@ -158,8 +158,8 @@ class Reminders(ServiceCore):
         a target's flips take the least harm) and commit it on its own; its text ("" if none)."""
         enc = live.enc
         system = get_system(enc.system)
-        action = system.lapse(enc)
-        if action is None:
+        action, asked = system.lapse(enc), system.prompt(enc)
+        if action is None or asked is None:
             return ""
         action = action.model_copy(update={"user_id": BOT_USER})
         ctx = Ctx(live.channel_id, BOT_USER, interaction_id=f"lapse:{r.encounter_id}:{r.turn_key}:{r.since}")
@@ -170,13 +170,13 @@ class Reminders(ServiceCore):
                 dice = Dice(rng=self.rng)
                 res = system.resolve(enc, action, dice)
                 marked = events_report("⏰ Deadline: no answer", res.events, system, res.encounter, res.encounter.hidden_names())
-                summary = "⏰ the deadline answered for the player (the least harm): " + " · ".join(marked.lines)
+                summary = f"⏰ the deadline answered for the player ({asked.lapse}): " + " · ".join(marked.lines)
                 await self._commit(ctx, held, res.encounter, COMMANDS["act"], summary, dice.values())
                 report = marked.for_reader(players_see(res.encounter))
         except (RulesError, DuplicateInteraction) as exc:
             log.info("deadline in %s: the waiting question stays (%s)", live.channel_id, exc)
             return ""
-        return "\n".join([f"**{report.title}** (the question was not answered: the least harm)", *report.lines])
+        return "\n".join([f"**{report.title}** (the question was not answered: {asked.lapse})", *report.lines])
 
     async def _deadline(self, live: LiveEntry, r: Reminder) -> Nudge | None:
         """Apply the encounter's deadline policy to the turn that passed its deadline (first

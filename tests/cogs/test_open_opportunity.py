@@ -57,14 +57,16 @@ async def test_let_it_go_lets_the_mover_pass(h: Harness) -> None:
 
 
 async def test_the_deadline_answers_no(h: Harness) -> None:
-    """A question left open at the turn's deadline is answered no: the mover goes on unharmed."""
+    """A question left open at the turn's deadline is answered no, and the warning and notice say so: the mover goes on unharmed."""
     await guarded_door(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
     clock: Clock = h.bot.service.clock  # type: ignore[assignment]
     await h.run("gm", "/move", combatant="Grak", path="E E E")
     clock.now += 3 * HOUR
-    await h.reminders()
+    [warning] = [s for s in await h.reminders() if "deadline" in s.text]
+    assert "answers for you: no opportunity attack" in warning.text and "least harm" not in warning.text
     clock.now += HOUR
-    await h.reminders()
+    notices = " ".join(s.text for s in await h.reminders())
+    assert "not answered: no opportunity attack" in notices and "least harm" not in notices
     data = await export(h)
     assert grak(data)["position"] == "E2" and grak(data)["hp"] == 30 and data["state"]["waiting"] is None
     [stale] = await h.press("bob", "Strike", DM)

@@ -171,7 +171,7 @@ async def test_with_a_deadline_the_question_and_the_warning_say_so_to_the_player
     clock.now += 3 * HOUR
     [warning] = await h.reminders()
     assert warning.pinged_users() == [str(user_id_of("ann"))] and "deadline is in about 1 h" in warning.text
-    assert "(then the least harm is taken for you, and the turn passes)" in warning.text
+    assert "(then the deadline answers for you: the least harm, and the turn passes)" in warning.text
 
 
 async def test_a_restart_between_the_question_and_the_answer(h: Harness) -> None:

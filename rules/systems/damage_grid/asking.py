@@ -214,7 +214,7 @@ def prompt(enc: Encounter) -> Prompt | None:
     what = "Lunge" if asked.action.get("name") == "lunge" else "attack"
     return Prompt(user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
                   title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices),
-                  waiting=f"{asked.attacker}'s {what} on {asked.target}")
+                  waiting=f"{asked.attacker}'s {what} on {asked.target}", lapse="the least harm")
 
 
 def _combination(faces: Sequence[int], points: int) -> str:

@@ -204,7 +204,8 @@ class OpenSystem(RuleSystem):
                  "The move waits for your answer; the turn's deadline answers no."]
         return Prompt(user_id=waiting.owner, tag=waiting.tag, actor=waiting.attacker, action=ANSWER,
                       title=f"⚔️ {waiting.attacker}: opportunity attack?", lines=lines,
-                      choices=[("Strike", "yes"), ("Let it go", "no")])
+                      choices=[("Strike", "yes"), ("Let it go", "no")], waiting=f"{waiting.mover}'s move",
+                      lapse="no opportunity attack")
 
     def lapse(self, enc: Encounter) -> Action | None:
         waiting = OpenEncounter.of(enc).waiting
