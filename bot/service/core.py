@@ -35,6 +35,7 @@ from bot.service.clock import deadline_times
 
 __all__ = [
     "ServiceCore", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
+    "RESIDENT_PER_JSON_BYTE", "resident_bytes",
     "MAX_MESSAGE", "turn_tag", "resolved_again", "CONFLICT_SECONDS",
 ]
 
@@ -44,8 +45,13 @@ log = logging.getLogger("skirmish.service")
 #: next undo delta comes from the parts that changed (measured, a move and a hit: 4 combatants
 #: 72 µs either way, 10: 111 -> 87 µs, 30: 814 -> 290 µs, 100: 980 -> 545 µs)
 PARTS_FROM = 8
-#: the encounter cache holds at most this many bytes of encounter JSON (least recently used go)
-CACHE_BYTES = 64 * 1024 * 1024
+#: the resident memory of one in-memory copy of an encounter (its models, with its JSON) per byte
+#: of its JSON, as `python -m bot benchmark` measures it (part 4: 9.0-11.4x for the mix's fights,
+#: 17.4-22.4x after a write, which keeps a second copy, the next action's spare)
+RESIDENT_PER_JSON_BYTE = 12
+#: the encounter cache holds at most this many bytes of resident memory (`resident_bytes`; the
+#: least recently used go): the ``ENCOUNTER_CACHE_MIB`` setting's default
+CACHE_BYTES = 256 * 1024 * 1024
 #: how many channels known to have no encounter are remembered (apart from the cache)
 ABSENT_SIZE = 4096
 RECENT_IDS = 256
@@ -155,6 +161,8 @@ class StoredEntry:
     recent_set: set[str] = field(default_factory=set)
     #: the row's version as loaded or last written: the next write lands only on it
     version: int = 0
+    #: the bytes the cache counts for this entry (`resident_bytes` when it was cached)
+    held: int = 0
 
     def seen(self, interaction_id: str | None) -> bool:
         return interaction_id is not None and interaction_id in self.recent_set
@@ -192,6 +200,17 @@ class LiveEntry(StoredEntry):
                 self.boards.clear()
             report = self.boards[key] = board_report(get_system(self.enc.system), self.enc, numbers)
         return replace(report, lines=list(report.lines), fields=list(report.fields))
+
+
+def resident_bytes(entry: StoredEntry) -> int:
+    """The resident memory a cached entry holds at most, from its JSON's size: its JSON alone
+    when it does not read back; else `RESIDENT_PER_JSON_BYTE` for each copy of the state it keeps
+    (a second after a write: the spare) and its JSON again in parts where it keeps them."""
+    size = len(entry.json)
+    if not isinstance(entry, LiveEntry):
+        return size
+    copies = 1 + (entry.spare is not None)
+    return size * (RESIDENT_PER_JSON_BYTE * copies + (entry.parts is not None))
 
 
 @dataclass
@@ -253,9 +272,9 @@ class ServiceCore:
         self.rng = rng or random.Random()
         self.clock = clock
         self.default_reminder_hours = default_reminder_hours
-        #: the bound of the encounter cache, in bytes of encounter JSON
+        #: the bound of the encounter cache, in bytes of resident memory (`resident_bytes`)
         self.cache_bytes = cache_bytes
-        #: the bytes of encounter JSON the cache holds now
+        #: the bytes of resident memory the cache counts for its entries now
         self.cached_bytes = 0
         #: writes refused because another process wrote the encounter first (then reloaded)
         self.conflicts = 0
@@ -328,14 +347,16 @@ class ServiceCore:
         return entry if isinstance(entry, LiveEntry) else None
 
     def _put(self, entry: StoredEntry) -> None:
-        """Cache ``entry`` as its channel's newest; the least recently used go past the byte bound."""
+        """Cache ``entry`` as its channel's newest; the least recently used go past the bound
+        (`resident_bytes` of each)."""
         self._drop(entry.channel_id)
         self._absent.pop(entry.channel_id, None)
         self._cache[entry.channel_id] = entry
-        self.cached_bytes += len(entry.json)
+        entry.held = resident_bytes(entry)
+        self.cached_bytes += entry.held
         while self.cached_bytes > self.cache_bytes and self._cache:
             _, gone = self._cache.popitem(last=False)
-            self.cached_bytes -= len(gone.json)
+            self.cached_bytes -= gone.held
 
     def _remember(self, channel_id: str, entry: StoredEntry | None) -> None:
         """Cache the channel's encounter row, or that it has none."""
@@ -347,7 +368,7 @@ class ServiceCore:
     def _drop(self, channel_id: str) -> None:
         gone = self._cache.pop(channel_id, None)
         if gone is not None:
-            self.cached_bytes -= len(gone.json)
+            self.cached_bytes -= gone.held
 
     def _mark_absent(self, channel_id: str) -> None:
         """Remember that the channel has no encounter, in a small set of its own."""

@@ -3,6 +3,7 @@ damaged channel be recovered, and keeps its in-memory maps bounded."""
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import sqlite3
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 from bot.service import Ctx, Service
+from bot.service.core import RESIDENT_PER_JSON_BYTE, resident_bytes
 from data.sqlite import SqliteStore
 from rules.errors import NotFound
 from rules.system import get_system
@@ -356,21 +358,49 @@ async def test_status_in_many_empty_channels_does_not_evict_a_live_encounter(tmp
 
 
 async def test_the_encounter_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
-    """The cache's byte total (its encounters' JSON) stays within its bound as encounters grow and multiply."""
+    """The cache's byte total (each entry's measured size) stays within its bound as encounters grow and multiply."""
     store = await SqliteStore.open(str(tmp_path / "bot.db"))
     try:
-        bound = 6_000
+        bound = 6_000 * RESIDENT_PER_JSON_BYTE * 2
         service = Service(store, clock=Clock(), cache_bytes=bound)
         gm = str(user_id_of("gm"))
         for i in range(30):
             await service.start(Ctx(str(i), gm), "coup-de-grace", "x" * 90, "8x6", None)
-            assert service.cached_bytes == sum(len(live.json) for live in service._cache.values())
+            assert service.cached_bytes == sum(resident_bytes(live) for live in service._cache.values())
             assert service.cached_bytes <= bound
         assert 0 < len(service._cache) < 30
         for i in range(30):
             await service.settings(Ctx(str(i), gm), False, None, {})
             await service.status(Ctx(str(i), gm))
-            assert service.cached_bytes == sum(len(live.json) for live in service._cache.values())
+            assert service.cached_bytes == sum(resident_bytes(live) for live in service._cache.values())
             assert service.cached_bytes <= bound
     finally:
         await store.close()
+
+
+async def test_the_encounter_cache_holds_no_more_memory_than_its_bound(h: Harness, tmp_path: Path) -> None:
+    """Filled past its bound with the benchmark's fights of three systems, each loaded, written and read, the memory the cache holds (tracemalloc) is within its bound."""
+    import tracemalloc
+
+    from bot.offline.benchmark import SCRIPTS, Bench, _setup_channel, cache_held, fill_cache
+
+    async def fresh(name: str) -> str:
+        return str(tmp_path / f"{name}.db")
+
+    b = Bench(fresh, io.StringIO())
+    for i, script in enumerate(SCRIPTS):
+        await _setup_channel(h, f"set-{i}", script)
+        b.templates[script.system] = await h.bot.service.encounter(cid(f"set-{i}"))  # type: ignore[assignment]
+    service = h.bot.service
+    bound = service.cache_bytes = 400_000  # about eight written fights of 2 KiB
+    tracemalloc.start()
+    try:
+        await fill_cache(h, b, [(f"fill-{n}", SCRIPTS[n % len(SCRIPTS)]) for n in range(30)])
+        assert 0 < service.cached_bytes <= bound
+        cached = len(service._cache)
+        json_bytes, counted, freed = cache_held(service)
+    finally:
+        tracemalloc.stop()
+    assert 5 <= cached < 30  # full, the least recently used gone
+    assert counted <= bound and freed <= counted
+    assert freed > 10 * json_bytes  # what it held is its encounters' models, many times their JSON
