@@ -11,9 +11,12 @@ import importlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationInfo
 
-__all__ = ["CombatantState", "EncounterState", "register_state", "register_upgrade", "state_types", "typed_state", "state_as"]
+__all__ = [
+    "CombatantState", "EncounterState", "register_state", "register_upgrade", "state_types", "typed_state", "state_as",
+    "CURRENT", "upgrading",
+]
 
 
 class CombatantState(BaseModel):
@@ -30,6 +33,17 @@ class EncounterState(BaseModel):
     """A system's per-encounter state. Subclasses declare their fields with defaults."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+#: the validation context of an encounter this code itself just wrote
+#: (``Encounter.model_validate_json(raw, context=CURRENT)``): it has no old keys, so the upgrades
+#: of data written by older code (`register_upgrade`, the state models' own) are left out
+CURRENT: dict[str, Any] = {"current": True}
+
+
+def upgrading(info: ValidationInfo | None) -> bool:
+    """Does a validation bring data written by older code up to date? Not for `CURRENT` data."""
+    return info is None or not (info.context or {}).get("current")
 
 
 _TYPES: dict[str, tuple[type[CombatantState], type[EncounterState]]] = {}
@@ -58,13 +72,13 @@ def state_types(key: str) -> tuple[type[CombatantState], type[EncounterState]] |
     return _TYPES.get(key)
 
 
-def _typed(value: Any, model: type[BaseModel]) -> Any:
+def _typed(value: Any, model: type[BaseModel], context: dict[str, Any] | None = None) -> Any:
     """``value`` (a dict, or a state model of another type) read by ``model``; a ``model`` as it is."""
     if isinstance(value, model):
         return value
     if isinstance(value, BaseModel):
         value = value.model_dump()
-    return model.model_validate(value or {})
+    return model.model_validate(value or {}, context=context)
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -78,8 +92,9 @@ def state_as(holder: Any, model: type[M]) -> M:
     return holder.state
 
 
-def typed_state(data: Any) -> Any:
-    """An encounter's raw data with its state read by its system's models (before validation).
+def typed_state(data: Any, info: ValidationInfo | None = None) -> Any:
+    """An encounter's raw data with its state read by its system's models (before validation),
+    brought up to date first unless the validation is of `CURRENT` data (`upgrading`).
 
     Combatants given as dicts or as models both get their state read by the system's model, so
     a combatant built before it joined an encounter (with the base state) is typed on the way in.
@@ -92,16 +107,17 @@ def typed_state(data: Any) -> Any:
         return data
     combatant_type, encounter_type = types
     out = dict(data)
-    upgrade = _UPGRADES.get(key)
+    upgrade = _UPGRADES.get(key) if upgrading(info) else None
+    context = info.context if info is not None else None
     if upgrade is not None:
         out = upgrade(out)
-    out["state"] = _typed(out.get("state"), encounter_type)
+    out["state"] = _typed(out.get("state"), encounter_type, context)
     combatants = out.get("combatants")
     if isinstance(combatants, list):
         fixed = []
         for c in combatants:
             if isinstance(c, dict):
-                c = {**c, "state": _typed(c.get("state"), combatant_type)}
+                c = {**c, "state": _typed(c.get("state"), combatant_type, context)}
             elif isinstance(c, BaseModel) and not isinstance(getattr(c, "state", None), combatant_type):
                 c = c.model_copy(update={"state": _typed(getattr(c, "state", None), combatant_type)})
             fixed.append(c)

@@ -578,7 +578,7 @@ class ServiceCore:
         except Exception as exc:  # a state that cannot even be written
             error: str | None = f"{type(exc).__name__}: {exc}"[:200]
         else:
-            readable, error = read_state(new_json)
+            readable, error = read_state(new_json, current=True)
             if readable is not None:
                 return new_json, readable, parts
         log.error("%s in channel %s would store a state that cannot be read back (%s): refused", command, channel_id, error)
