@@ -432,3 +432,29 @@ async def test_a_state_the_bot_writes_is_read_back_without_the_upgrades_of_old_d
     h = await h.restart()
     await h.run("gm", "/encounter status")
     assert calls == [system] * 3  # a load upgrades
+
+
+async def test_every_tenth_encounter_cached_collects_the_young_generations(h: Harness) -> None:
+    """Each YOUNG_EVERY-th encounter cached (loaded or written) collects the young generation, every YOUNG_MIDDLE-th time the middle one too."""
+    import gc
+
+    from bot.service.core import YOUNG_EVERY, YOUNG_MIDDLE, StoredEntry
+
+    service = h.bot.service
+    generations: list[int] = []
+
+    def seen(phase: str, info: dict[str, Any]) -> None:
+        if phase == "stop":
+            generations.append(info["generation"])
+
+    service._puts = 0
+    gc.callbacks.append(seen)
+    gc.disable()  # only the cache's collections
+    try:
+        for n in range(2 * YOUNG_EVERY * YOUNG_MIDDLE):
+            service._put(StoredEntry(n, str(n % 7), "{}", None))
+            assert len(generations) == (n + 1) // YOUNG_EVERY
+    finally:
+        gc.enable()
+        gc.callbacks.remove(seen)
+    assert generations == ([0] * (YOUNG_MIDDLE - 1) + [1]) * 2
