@@ -84,7 +84,8 @@ def test_targets_and_summary_list_every_backend_with_a_verdict() -> None:
     fig = {"run1.rate": 2500.0, "run1.p99": 60.0, "run1.stall_ms": 5.0, "run1.step_ms": 3.0, "floor.ratio": 0.3,
            "undo.bytes_per_action": 400.0, "rules.slowest_ms": 25.0, "run0.channels": 1.0, "run0.rate": 900.0,
            "run1.cpu_ms": 1.0, "run1.map_cpu_ms": 0.5, "run1.cpu_ceiling": 1000.0,
-           "run2.requests_peak": 40.0, "run2.http_429": 0.0, "run2.gc_ms": 85.0, "cache.over_counted": 0.9}
+           "run2.requests_peak": 40.0, "run2.http_429": 0.0, "run2.gc_ms": 85.0, "run2.gc_cpu_ms": 8.0,
+           "cache.over_counted": 0.9}
     table = targets({"SQLite": fig, "PostgreSQL": fig})
     lines = table.splitlines()
     for label, *_ in TARGETS:
