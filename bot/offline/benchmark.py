@@ -70,7 +70,7 @@ from bot.app import settle_collector
 from bot.offline.harness import GUILD_ID, Harness, Sent, channel_id_of, user_id_of
 from bot.outbound import DEFAULT_PER_SECOND
 from bot.service import CACHE_BYTES, Service
-from bot.service.core import RESIDENT_PER_JSON_BYTE
+from bot.service.cache import RESIDENT_PER_JSON_BYTE
 from bot.settings import Settings
 from data.store import Change, Store, database_backend, open_store
 from rules.models import Encounter

@@ -13,7 +13,7 @@ import pytest
 
 from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 from bot.service import Ctx, Service
-from bot.service.core import RESIDENT_PER_JSON_BYTE, resident_bytes
+from bot.service.cache import RESIDENT_PER_JSON_BYTE, resident_bytes
 from data.sqlite import SqliteStore
 from data.store import read_state
 from rules.errors import NotFound
@@ -177,17 +177,17 @@ async def test_the_status_board_is_drawn_once_a_change_for_each_view(h: Harness,
     """The board is drawn once per version of the encounter and per view (the GM's with every
     number, the players' with conditions), whoever reads it: `/encounter status` and the
     channel's status board message share it, and a change draws it anew."""
-    from bot.service import core
+    from bot.service import cache
 
     await setup_fight(h)
     drawn: list[bool] = []
-    real = core.board_report
+    real = cache.board_report
 
     def counted(system, enc, numbers=False):  # type: ignore[no-untyped-def]
         drawn.append(numbers)
         return real(system, enc, numbers)
 
-    monkeypatch.setattr(core, "board_report", counted)
+    monkeypatch.setattr(cache, "board_report", counted)
 
     async def board(who: str) -> str:
         return reply_of(await h.run(who, "/encounter status")).text
@@ -438,7 +438,7 @@ async def test_every_tenth_encounter_cached_collects_the_young_generations(h: Ha
     """Each YOUNG_EVERY-th encounter cached (loaded or written) collects the young generation, every YOUNG_MIDDLE-th time the middle one too."""
     import gc
 
-    from bot.service.core import YOUNG_EVERY, YOUNG_MIDDLE, StoredEntry
+    from bot.service.cache import YOUNG_EVERY, YOUNG_MIDDLE, StoredEntry
 
     service = h.bot.service
     generations: list[int] = []
