@@ -81,6 +81,7 @@ async def run_bot(settings: Settings, token: str) -> int:
         shard_ids=settings.shard_ids,
         map_workers=settings.map_workers,
         outbound_per_second=settings.outbound_per_second,
+        cache_bytes=int(settings.encounter_cache_mib * 1024 * 1024),
     )
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

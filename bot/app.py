@@ -18,7 +18,7 @@ from bot.limits import checked
 from bot.maps import DEFAULT_WORKERS, shared_renderer
 from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound, retry_server_errors_once
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
-from bot.service import LogPage, Nudge, Service
+from bot.service import CACHE_BYTES, LogPage, Nudge, Service
 from bot.tree import SkirmishTree, release
 from data.store import ShardSlice, Store, StoreUnavailable
 
@@ -398,11 +398,12 @@ def create_bot(
     shard_ids: tuple[int, ...] | None = None,
     map_workers: int = DEFAULT_WORKERS,
     outbound_per_second: float = DEFAULT_PER_SECOND,
+    cache_bytes: int = CACHE_BYTES,
 ) -> Skirmish:
     """The bot on ``store``; with ``shard_count``, an `AutoShardedBot` over ``shard_ids`` of
     them (None: all), that leaves other shards' guilds to the processes that run them."""
     service = Service(store, rng=rng, clock=clock, default_reminder_hours=default_reminder_hours,
-                      maps=shared_renderer(map_workers))
+                      cache_bytes=cache_bytes, maps=shared_renderer(map_workers))
     options = dict(
         dev_guild_id=dev_guild_id,
         sync_commands=sync_commands,

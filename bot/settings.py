@@ -61,6 +61,11 @@ class Settings(BaseSettings):
         DEFAULT_WORKERS, ge=0, le=32,
         description="Processes that draw `/map` pictures (default 2, 1 on a one-core machine; 0: draw in a thread of the bot's own process).",
     )
+    encounter_cache_mib: float = Field(
+        256.0, ge=1,
+        description="The memory the cache of active encounters may hold, in MiB (a cached encounter of the "
+        "usual size holds 20-50 KiB; the least recently used go).",
+    )
     log_retention_days: float = Field(
         30.0, ge=0, description="Ended encounters lose their undo data after this many days (0: kept forever)."
     )

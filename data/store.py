@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from data.delta import UndoRow, states_before
 from rules.errors import RulesError
 from rules.models import Encounter
+from rules.state import CURRENT
 
 __all__ = [
     "Store",
@@ -246,14 +247,15 @@ class StoredEncounter:
     version: int = 0
 
 
-def read_state(raw: str) -> tuple[Encounter | None, str | None]:
-    """An encounter from its stored JSON, validated as every load validates it.
+def read_state(raw: str, current: bool = False) -> tuple[Encounter | None, str | None]:
+    """An encounter from its stored JSON, validated as every load validates it; ``current``: JSON
+    this code itself just wrote, which has no old keys to upgrade (`rules.state.CURRENT`).
 
     Returns ``(encounter, None)``, or ``(None, reason)`` with a short reason when it does not
     read back; never raises.
     """
     try:
-        return Encounter.model_validate_json(raw), None
+        return Encounter.model_validate_json(raw, context=CURRENT if current else None), None
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationInfo, field_validator, model_validator
 
 from rules.effects import MAX_EFFECTS, Effect
 from rules.errors import NotFound
@@ -214,8 +214,8 @@ class Encounter(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _typed_state(cls, data: Any) -> Any:
-        return typed_state(data)
+    def _typed_state(cls, data: Any, info: ValidationInfo) -> Any:
+        return typed_state(data, info)
 
     # -- look-ups ----------------------------------------------------------------------------
     def find(self, name: str | None) -> Combatant | None:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationInfo
 
-__all__ = ["CombatantState", "EncounterState", "typed_state", "state_as"]
+__all__ = ["CombatantState", "EncounterState", "typed_state", "state_as", "CURRENT", "upgrading"]
 
 
 class CombatantState(BaseModel):
@@ -42,14 +42,26 @@ class EncounterState(BaseModel):
         """``encounter``'s state as this model (`state_as`)."""
         return state_as(encounter, cls)
 
+#: the validation context of an encounter this code itself just wrote
+#: (``Encounter.model_validate_json(raw, context=CURRENT)``): it has no old keys, so the upgrades
+#: of data written by older code (`RuleSystem.upgrade_state`, the state models' own) are left out
+CURRENT: dict[str, Any] = {"current": True}
 
-def _typed(value: Any, model: type[BaseModel]) -> Any:
+
+def upgrading(info: ValidationInfo | None) -> bool:
+    """Does a validation bring data written by older code up to date? Not for `CURRENT` data."""
+    return info is None or not (info.context or {}).get("current")
+
+
+
+
+def _typed(value: Any, model: type[BaseModel], context: dict[str, Any] | None = None) -> Any:
     """``value`` (a dict, or a state model of another type) read by ``model``; a ``model`` as it is."""
     if isinstance(value, model):
         return value
     if isinstance(value, BaseModel):
         value = value.model_dump()
-    return model.model_validate(value or {})
+    return model.model_validate(value or {}, context=context)
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -63,8 +75,9 @@ def state_as(holder: Any, model: type[M]) -> M:
     return holder.state
 
 
-def typed_state(data: Any) -> Any:
-    """An encounter's raw data with its state read by its system's models (before validation).
+def typed_state(data: Any, info: ValidationInfo | None = None) -> Any:
+    """An encounter's raw data with its state read by its system's models (before validation),
+    brought up to date first unless the validation is of `CURRENT` data (`upgrading`).
 
     Combatants given as dicts or as models both get their state read by the system's model, so
     a combatant built before it joined an encounter (with the base state) is typed on the way in.
@@ -78,14 +91,16 @@ def typed_state(data: Any) -> Any:
         return data
     combatant_type, encounter_type = system.combatant_state, system.encounter_state
     out = dict(data)
-    out = system.upgrade_state(out)
-    out["state"] = _typed(out.get("state"), encounter_type)
+    context = info.context if info is not None else None
+    if upgrading(info):
+        out = system.upgrade_state(out)
+    out["state"] = _typed(out.get("state"), encounter_type, context)
     combatants = out.get("combatants")
     if isinstance(combatants, list):
         fixed = []
         for c in combatants:
             if isinstance(c, dict):
-                c = {**c, "state": _typed(c.get("state"), combatant_type)}
+                c = {**c, "state": _typed(c.get("state"), combatant_type, context)}
             elif isinstance(c, BaseModel) and not isinstance(getattr(c, "state", None), combatant_type):
                 c = c.model_copy(update={"state": _typed(getattr(c, "state", None), combatant_type)})
             fixed.append(c)

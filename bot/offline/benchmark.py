@@ -16,15 +16,16 @@ its own, it prints:
    command of this process and of the map workers (and the rate they allow on this
    machine's cores), and the longest event-loop stall (a probe task sleeping 1 ms records
    its lateness; garbage collections included), with the commands in flight when the loop
-   stalled over 20 ms;
+   stalled over 20 ms, and the longest garbage collection (its CPU time, its generation);
 2. the group-commit floor: the same writes (the mix's encounters, the same state sizes) as
    `Change`s through `Store.apply` from as many tasks, batched as the store batches them, and
    on SQLite the same batches with plain sqlite3 in a loop; the bot's write rate as a
    fraction of the floor's;
 3. 10,000 stored encounters, touched: start-up on them, then one activation each for a
    random sample (the first command to each is a cold load);
-4. RSS idle and after the commands of the run (their number is printed), and bytes of undo
-   data per logged action at 60 combatants;
+4. RSS idle and after the commands of the run (their number is printed), bytes of undo
+   data per logged action at 60 combatants, and the resident memory (`tracemalloc`) of a
+   cached encounter of each script, loaded and after a write, against what the cache counts;
 5. the largest map and encounter (the slowest rules step's, below): a turn's commands through
    the harness, each once, for every system with a map, and the loop's longest step then.
 
@@ -55,6 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -67,6 +69,8 @@ from discord import app_commands
 from bot.app import settle_collector
 from bot.offline.harness import GUILD_ID, Harness, Sent, channel_id_of, user_id_of
 from bot.outbound import DEFAULT_PER_SECOND
+from bot.service import CACHE_BYTES, Service
+from bot.service.cache import RESIDENT_PER_JSON_BYTE
 from bot.settings import Settings
 from data.store import Change, Store, database_backend, open_store
 from rules.models import Encounter
@@ -100,6 +104,8 @@ class Config:
     map_repeat: int
     #: the largest map's side and its combatants (section 5; the slowest rules step's is 100)
     largest: int = 100
+    #: the channels of each script whose cached encounters are measured (section 4)
+    cached: int = 20
 
 
 QUICK = Config("quick", ((1, 12), (50, 6), (500, 2)), 50, 40, 10_000, 200, 40, 2, 10)
@@ -277,6 +283,10 @@ class LoadResult:
     stalls: int = 0  # stalls over STALL_MS
     blame: Counter[str] = field(default_factory=Counter)  # commands in flight during those stalls
     gc_longest: float = 0.0  # the longest garbage collection, seconds
+    gc_longest_cpu: float = 0.0  # ... its CPU seconds (the rest: the machine's other work)
+    gc_generation: int = -1  # ... the generation it collected
+    gc_most_cpu: float = 0.0  # the most CPU seconds one garbage collection took
+    gc_counts: list[int] = field(default_factory=lambda: [0, 0, 0])  # collections by generation
     requests: int = 0  # bot-token requests (board posts and edits, reminders, DMs) during the run and its boards' flush
     request_seconds: float = 0.0  # the run and its boards' flush: the time those requests went out in
     requests_peak: int = 0  # the most bot-token requests in any one second
@@ -347,14 +357,20 @@ class _Watch:
 
     def __init__(self, result: LoadResult, in_flight: Counter[str]) -> None:
         self.result, self.in_flight = result, in_flight
-        self._gc_start = 0.0
+        self._gc_start = self._gc_cpu = 0.0
         self._task: asyncio.Task[None] | None = None
 
     def _gc(self, phase: str, info: dict[str, Any]) -> None:
+        r = self.result
         if phase == "start":
-            self._gc_start = time.perf_counter()
-        else:
-            self.result.gc_longest = max(self.result.gc_longest, time.perf_counter() - self._gc_start)
+            self._gc_start, self._gc_cpu = time.perf_counter(), time.thread_time()
+            return
+        took, cpu = time.perf_counter() - self._gc_start, time.thread_time() - self._gc_cpu
+        r.gc_counts[info["generation"]] += 1
+        r.gc_most_cpu = max(r.gc_most_cpu, cpu)
+        if took > r.gc_longest:
+            r.gc_longest, r.gc_longest_cpu = took, cpu
+            r.gc_generation = info["generation"]
 
     async def _probe(self) -> None:
         r = self.result
@@ -883,6 +899,63 @@ async def run_stored(b: Bench, cfg: Config) -> tuple[LoadResult, float, float]:
     return result, fill, startup
 
 
+# -- the encounter cache's resident memory -----------------------------------------------------------
+def cache_held(service: Service) -> tuple[int, int, int]:
+    """What ``service``'s encounter cache holds, emptying it: its entries' JSON bytes, the bytes
+    it counts against its bound, and the memory emptying it frees (`tracemalloc` tracing)."""
+    entries = service._cache.values()
+    json_bytes, counted = sum(len(e.json) for e in entries), service.cached_bytes
+    gc.collect()
+    full = tracemalloc.get_traced_memory()[0]
+    service._cache.clear()
+    service.cached_bytes = 0
+    gc.collect()
+    return json_bytes, counted, full - tracemalloc.get_traced_memory()[0]
+
+
+async def fill_cache(h: Harness, b: Bench, channels: list[tuple[str, Script]]) -> None:
+    """Store each channel's script's fight (as `run_stored` does), then load it through the
+    bot, write it (its activation's first command) and read its board (`/encounter status`)."""
+    for ch, script in channels:
+        await h.store.create_encounter(str(channel_id_of(ch)), str(GUILD_ID), _own_fight(b, script.system, ch), time.time())
+    for ch, script in channels:
+        await h.bot.service.encounter(str(channel_id_of(ch)))
+    for ch, script in channels:
+        enc = b.templates[script.system]
+        await h.run_payload(_activation(h, ch, script, enc, get_system(script.system).turn(enc).actors[0])[0])
+        await h.run_payload(h.payload("dave", "/encounter status", {}, ch))
+        h.recorder.clear()
+
+
+async def run_cache_memory(b: Bench, per_system: int) -> dict[str, tuple[float, float, float, float]]:
+    """Each script's fight in ``per_system`` channels: the memory the bot's encounter cache holds
+    for one (what emptying the cache frees, by `tracemalloc`) once loaded, and after a write and a
+    read of its board (`fill_cache`). Returns, by system: its JSON bytes, its resident bytes
+    loaded and written, and the bytes the cache counts for it written."""
+    h = await _harness(await b.fresh("cache"), 3)
+    out: dict[str, tuple[float, float, float, float]] = {}
+    try:
+        service = h.bot.service
+        service.cache_bytes = 1 << 40  # nothing evicted while measuring
+        for script in SCRIPTS:
+            names = [(f"cache-{script.system}-{n}", script) for n in range(per_system)]
+            tracemalloc.start()
+            try:
+                for ch, _ in names:
+                    await h.store.create_encounter(str(channel_id_of(ch)), str(GUILD_ID),
+                                                   _own_fight(b, script.system, ch), time.time())
+                    await service.encounter(str(channel_id_of(ch)))
+                json_bytes, _, loaded = cache_held(service)
+                await fill_cache(h, b, [(f"cache-{script.system}-w-{n}", script) for n in range(per_system)])
+                _, counted, written = cache_held(service)
+            finally:
+                tracemalloc.stop()
+            out[script.system] = (json_bytes / per_system, loaded / per_system, written / per_system, counted / per_system)
+    finally:
+        await h.close()
+    return out
+
+
 # -- undo data per action ----------------------------------------------------------------------------
 async def log_bytes_per_action(b: Bench, activations: int, size: int = 60) -> tuple[float, int, int]:
     """Undo data stored per logged action: ``size`` Coup-De-Grace fighters in two facing lines on
@@ -1367,6 +1440,35 @@ def _ceiling(r: LoadResult) -> float:
     return min(1000 / own, CORES * 1000 / (own + maps)) if own else 0.0
 
 
+def gc_report(runs: list[LoadResult]) -> str:
+    """Each run's longest garbage-collection pause: its wall time, its CPU time (the rest is the
+    machine's other work), the generation it collected, and the collections by generation."""
+    return "\n".join(
+        f"{r.label}: the longest garbage collection {r.gc_longest * 1000:.1f} ms ({r.gc_longest_cpu * 1000:.1f} ms CPU, "
+        f"generation {r.gc_generation}), the most CPU one took {r.gc_most_cpu * 1000:.1f} ms; collections by "
+        f"generation {', '.join(f'{n:,}' for n in r.gc_counts)}"
+        for r in runs)
+
+
+def cache_report(held: dict[str, tuple[float, float, float, float]]) -> tuple[str, dict[str, float]]:
+    """`run_cache_memory`'s figures as lines, and the figures: the most resident memory per JSON
+    byte loaded and written, and the most a written encounter holds over what the cache counts."""
+    lines = [f"the encounter cache (tracemalloc; {RESIDENT_PER_JSON_BYTE}x its JSON counted for each copy "
+             f"of a state): a cached encounter's resident memory"]
+    for system, (size, loaded, written, counted) in held.items():
+        lines.append(f"  {system}: JSON {size:,.0f} B; loaded {loaded / 1024:.1f} KiB ({loaded / size:.1f}x), after a "
+                     f"write and a board {written / 1024:.1f} KiB ({written / size:.1f}x); counted {counted / 1024:.1f} KiB")
+    most = max(held.values(), key=lambda v: v[2])
+    full = CACHE_BYTES * max(w / c for _, _, w, c in held.values())
+    lines.append(f"  a full cache (ENCOUNTER_CACHE_MIB {CACHE_BYTES / 2**20:.0f}) holds about "
+                 f"{CACHE_BYTES / most[3]:,.0f} written encounters, {full / 2**20:.0f} MiB resident at most")
+    return "\n".join(lines), {
+        "cache.loaded_x": max(lo / j for j, lo, _, _ in held.values()),
+        "cache.written_x": max(w / j for j, _, w, _ in held.values()),
+        "cache.over_counted": max(w / c for _, _, w, c in held.values()),
+        "cache.full_mib": full / 2**20}
+
+
 def _load_row(r: LoadResult) -> list[str]:
     own, maps = _cpu_ms(r)
     return [r.label, f"{r.commands:,}", f"{r.seconds:.2f}", f"{r.rate:,.0f}", f"{r.pct(50):.2f}", f"{r.pct(95):.2f}",
@@ -1391,7 +1493,7 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
         fig.update({f"run{i}.{k}": v for k, v in (
             ("map_cpu_ms", _cpu_ms(r)[1]), ("cpu_ceiling", _ceiling(r)),
             ("rate", r.rate), ("p50", r.pct(50)), ("p95", r.pct(95)), ("p99", r.pct(99)), ("stall_ms", r.stall * 1000), ("step_ms", r.callback * 1000),
-            ("gc_ms", r.gc_longest * 1000), ("cpu_ms", 1000 * r.cpu_seconds / max(r.commands, 1)),
+            ("gc_ms", r.gc_longest * 1000), ("gc_cpu_ms", r.gc_most_cpu * 1000), ("cpu_ms", 1000 * r.cpu_seconds / max(r.commands, 1)),
             ("commands", r.commands), ("refused", r.rejected), ("errors", r.errors),
             ("write_rate", r.write_rate), ("channels", channels), ("requests_peak", r.requests_peak),
             ("requests_rate", r.request_rate), ("http_429", r.http_429),
@@ -1418,6 +1520,7 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
             f"CPU {r.cpu_seconds:.1f} s of {r.seconds:.1f} s wall, and the map workers' {r.map_cpu_seconds:.1f} s")
         if r.examples:
             say("  first refusals/errors: " + " | ".join(r.examples))
+    say(gc_report(runs))
     for r in runs[:-1]:
         say(f"{r.label}: bot-token requests {r.request_rate:.1f}/s, at most "
             f"{r.requests_peak} in one second (OUTBOUND_PER_SECOND {DEFAULT_PER_SECOND:g}; Discord's limit 50), "
@@ -1454,6 +1557,9 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
         f"{fig['rss.after_mib']:.1f} MiB",
         f"undo data: {per_action:,.0f} bytes per logged action over {logged} actions "
         f"(60 combatants, state {state:,} bytes)")
+    text, held = cache_report(await run_cache_memory(b, cfg.cached))
+    fig.update(held)
+    say(text)
 
     rows, largest = await run_largest(b, cfg.largest, cfg.largest)
     worst = max(rows, key=lambda row: row[2])
@@ -1485,6 +1591,9 @@ TARGETS: tuple[tuple[str, str, Callable[[float], bool], str], ...] = (
     (f"bot-token requests <= {DEFAULT_PER_SECOND:g} in any second, 500 channels", "run2.requests_peak",
      lambda v: v <= DEFAULT_PER_SECOND, "{:.0f}"),
     ("no 429 answered, 500 channels", "run2.http_429", lambda v: v == 0, "{:.0f}"),
+    ("longest garbage collection <= 50 ms, 500 channels", "run2.gc_ms", lambda v: v <= 50, "{:.1f} ms"),
+    ("the most CPU one collection took, 500 channels", "run2.gc_cpu_ms", lambda v: v <= 50, "{:.1f} ms"),
+    ("a cached encounter within what the cache counts", "cache.over_counted", lambda v: v <= 1, "{:.2f}x"),
     (f"slowest rules step < {RULES_STEP_TARGET_MS:.0f} ms", "rules.slowest_ms",
      lambda v: v < RULES_STEP_TARGET_MS, "{:.1f} ms"),
 )

@@ -11,14 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import hashlib
 import json
 import logging
 import random
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from data.delta import Parts, parts_diff, state_parts
@@ -27,15 +28,19 @@ from data.store import (
 )
 from rules.errors import IllegalAction, NotFound
 from rules.models import Encounter
-from rules.report import Report, board_report
+from rules.report import Report
 from rules.system import Prompt, Turn
 from rules.registry import get_system
 from bot.maps import MapRenderer, shared_renderer
+from bot.service.cache import (
+    CACHE_BYTES, RESIDENT_PER_JSON_BYTE, YOUNG_EVERY, YOUNG_MIDDLE, LiveEntry, StoredEntry, resident_bytes,
+)
 from bot.service.clock import deadline_times
 from bot.service.turntext import MAX_MESSAGE, mentioned, short_names, turn_text
 
 __all__ = [
     "ServiceCore", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",
+    "RESIDENT_PER_JSON_BYTE", "resident_bytes",
     "MAX_MESSAGE", "turn_tag", "resolved_again", "CONFLICT_SECONDS",
 ]
 
@@ -45,11 +50,8 @@ log = logging.getLogger("skirmish.service")
 #: next undo delta comes from the parts that changed (measured, a move and a hit: 4 combatants
 #: 72 µs either way, 10: 111 -> 87 µs, 30: 814 -> 290 µs, 100: 980 -> 545 µs)
 PARTS_FROM = 8
-#: the encounter cache holds at most this many bytes of encounter JSON (least recently used go)
-CACHE_BYTES = 64 * 1024 * 1024
 #: how many channels known to have no encounter are remembered (apart from the cache)
 ABSENT_SIZE = 4096
-RECENT_IDS = 256
 #: how long a command is resolved again while other processes keep writing its encounter first
 CONFLICT_SECONDS = 2.0
 
@@ -143,59 +145,6 @@ class Unreadable(IllegalAction):
 
 
 @dataclass
-class StoredEntry:
-    """An active encounter's row as cached in memory: its JSON as last written; ``error`` says
-    why it does not read back (a `LiveEntry` is one that does)."""
-
-    id: int
-    channel_id: str
-    json: str
-    board_message_id: str | None
-    error: str | None = None
-    recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_IDS))
-    recent_set: set[str] = field(default_factory=set)
-    #: the row's version as loaded or last written: the next write lands only on it
-    version: int = 0
-
-    def seen(self, interaction_id: str | None) -> bool:
-        return interaction_id is not None and interaction_id in self.recent_set
-
-    def remember(self, interaction_id: str | None) -> None:
-        if interaction_id is None:
-            return
-        if len(self.recent) == self.recent.maxlen:
-            self.recent_set.discard(self.recent[0])
-        self.recent.append(interaction_id)
-        self.recent_set.add(interaction_id)
-
-
-@dataclass(kw_only=True)
-class LiveEntry(StoredEntry):
-    """An active encounter as cached in memory: the state and its JSON, as last written."""
-
-    enc: Encounter
-    #: a second copy of ``enc``, the one the last write read back: the next action resolves on it
-    #: (and so needs no copy of its own); whoever takes it sets this to None
-    spare: Encounter | None = None
-    #: the status board of ``enc`` as drawn for this version, by whether it shows every number
-    boards: dict[tuple[int, bool], Report] = field(default_factory=dict)
-    #: ``json`` in parts (`data.delta.Parts`) where this process wrote it: the next write's undo
-    #: delta is worked out from the parts that changed
-    parts: Parts | None = None
-
-    def board(self, numbers: bool = False) -> Report:
-        """The status board (`rules.report.board_report`) of this version, drawn once for all
-        who read it until the next change; each caller gets a copy of its own."""
-        key = (self.version, numbers)
-        report = self.boards.get(key)
-        if report is None:
-            if any(v != self.version for v, _ in self.boards):
-                self.boards.clear()
-            report = self.boards[key] = board_report(get_system(self.enc.system), self.enc, numbers)
-        return replace(report, lines=list(report.lines), fields=list(report.fields))
-
-
-@dataclass
 class _ChannelLock:
     """A channel's lock, how many tasks hold or wait for it, and which task holds it."""
 
@@ -254,9 +203,9 @@ class ServiceCore:
         self.rng = rng or random.Random()
         self.clock = clock
         self.default_reminder_hours = default_reminder_hours
-        #: the bound of the encounter cache, in bytes of encounter JSON
+        #: the bound of the encounter cache, in bytes of resident memory (`resident_bytes`)
         self.cache_bytes = cache_bytes
-        #: the bytes of encounter JSON the cache holds now
+        #: the bytes of resident memory the cache counts for its entries now
         self.cached_bytes = 0
         #: writes refused because another process wrote the encounter first (then reloaded)
         self.conflicts = 0
@@ -266,6 +215,7 @@ class ServiceCore:
         self._locks: dict[str, _ChannelLock] = {}
         self._cache: OrderedDict[str, StoredEntry] = OrderedDict()
         self._absent: OrderedDict[str, None] = OrderedDict()
+        self._puts = 0  # encounters cached so far (`YOUNG_EVERY`)
 
     # -- loading ----------------------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -329,14 +279,19 @@ class ServiceCore:
         return entry if isinstance(entry, LiveEntry) else None
 
     def _put(self, entry: StoredEntry) -> None:
-        """Cache ``entry`` as its channel's newest; the least recently used go past the byte bound."""
+        """Cache ``entry`` as its channel's newest; the least recently used go past the bound
+        (`resident_bytes` of each)."""
         self._drop(entry.channel_id)
         self._absent.pop(entry.channel_id, None)
         self._cache[entry.channel_id] = entry
-        self.cached_bytes += len(entry.json)
+        self._puts += 1
+        if self._puts % YOUNG_EVERY == 0:
+            gc.collect(1 if self._puts % (YOUNG_EVERY * YOUNG_MIDDLE) == 0 else 0)
+        entry.held = resident_bytes(entry)
+        self.cached_bytes += entry.held
         while self.cached_bytes > self.cache_bytes and self._cache:
             _, gone = self._cache.popitem(last=False)
-            self.cached_bytes -= len(gone.json)
+            self.cached_bytes -= gone.held
 
     def _remember(self, channel_id: str, entry: StoredEntry | None) -> None:
         """Cache the channel's encounter row, or that it has none."""
@@ -348,7 +303,7 @@ class ServiceCore:
     def _drop(self, channel_id: str) -> None:
         gone = self._cache.pop(channel_id, None)
         if gone is not None:
-            self.cached_bytes -= len(gone.json)
+            self.cached_bytes -= gone.held
 
     def _mark_absent(self, channel_id: str) -> None:
         """Remember that the channel has no encounter, in a small set of its own."""
@@ -558,7 +513,7 @@ class ServiceCore:
         except Exception as exc:  # a state that cannot even be written
             error: str | None = f"{type(exc).__name__}: {exc}"[:200]
         else:
-            readable, error = read_state(new_json)
+            readable, error = read_state(new_json, current=True)
             if readable is not None:
                 return new_json, readable, parts
         log.error("%s in channel %s would store a state that cannot be read back (%s): refused", command, channel_id, error)

@@ -15,7 +15,7 @@ from rules.registry import all_systems
 from tests.backends import PgServer
 
 TINY = Config("tiny", runs=((1, 4), (3, 4), (4, 2)), floor_tasks=3, floor_writes=3, stored=30, touched=6,
-              log_activations=4, rules_repeat=1, map_repeat=1, largest=12)
+              log_activations=4, rules_repeat=1, map_repeat=1, largest=12, cached=2)
 
 
 @pytest.fixture
@@ -73,6 +73,10 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
     assert figures["run1.http_429"] == 0 and figures["run1.stale_p99"] >= figures["run1.stale_p50"] > 0
     assert "the board's staleness" in text
     assert ("sqlite3.rate" in figures) == (backend == "sqlite")
+    # each run's longest garbage collection, and the cached encounters' resident memory against its count
+    assert text.count("the longest garbage collection") == len(TINY.runs) + 1
+    assert 1 < figures["cache.loaded_x"] < figures["cache.written_x"] and 0 < figures["cache.over_counted"] <= 1
+    assert "a full cache (ENCOUNTER_CACHE_MIB" in text
 
 
 def test_targets_and_summary_list_every_backend_with_a_verdict() -> None:
@@ -80,13 +84,14 @@ def test_targets_and_summary_list_every_backend_with_a_verdict() -> None:
     fig = {"run1.rate": 2500.0, "run1.p99": 60.0, "run1.stall_ms": 5.0, "run1.step_ms": 3.0, "floor.ratio": 0.3,
            "undo.bytes_per_action": 400.0, "rules.slowest_ms": 25.0, "run0.channels": 1.0, "run0.rate": 900.0,
            "run1.cpu_ms": 1.0, "run1.map_cpu_ms": 0.5, "run1.cpu_ceiling": 1000.0,
-           "run2.requests_peak": 40.0, "run2.http_429": 0.0}
+           "run2.requests_peak": 40.0, "run2.http_429": 0.0, "run2.gc_ms": 85.0, "run2.gc_cpu_ms": 8.0,
+           "cache.over_counted": 0.9}
     table = targets({"SQLite": fig, "PostgreSQL": fig})
     lines = table.splitlines()
     for label, *_ in TARGETS:
         [line] = [ln for ln in lines if ln.startswith(label)]
         assert line.count("PASS") + line.count("MISS") == 2
-    assert "2,500/s  PASS" in table and "60.0 ms  MISS" in table
+    assert "2,500/s  PASS" in table and "60.0 ms  MISS" in table and "85.0 ms  MISS" in table
     assert "SQLite 1.00 + 0.50 ms, at most 1,000 commands/s" in table  # what the CPU allows, beside the targets
     assert "SQLite" in summary({"SQLite": fig, "PostgreSQL": fig}).splitlines()[1]
 

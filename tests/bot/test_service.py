@@ -3,6 +3,7 @@ damaged channel be recovered, and keeps its in-memory maps bounded."""
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import sqlite3
 from pathlib import Path
@@ -12,7 +13,9 @@ import pytest
 
 from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
 from bot.service import Ctx, Service
+from bot.service.cache import RESIDENT_PER_JSON_BYTE, resident_bytes
 from data.sqlite import SqliteStore
+from data.store import read_state
 from rules.errors import NotFound
 from rules.registry import get_system
 from tests.cogs import fights
@@ -174,17 +177,17 @@ async def test_the_status_board_is_drawn_once_a_change_for_each_view(h: Harness,
     """The board is drawn once per version of the encounter and per view (the GM's with every
     number, the players' with conditions), whoever reads it: `/encounter status` and the
     channel's status board message share it, and a change draws it anew."""
-    from bot.service import core
+    from bot.service import cache
 
     await setup_fight(h)
     drawn: list[bool] = []
-    real = core.board_report
+    real = cache.board_report
 
     def counted(system, enc, numbers=False):  # type: ignore[no-untyped-def]
         drawn.append(numbers)
         return real(system, enc, numbers)
 
-    monkeypatch.setattr(core, "board_report", counted)
+    monkeypatch.setattr(cache, "board_report", counted)
 
     async def board(who: str) -> str:
         return reply_of(await h.run(who, "/encounter status")).text
@@ -356,21 +359,102 @@ async def test_status_in_many_empty_channels_does_not_evict_a_live_encounter(tmp
 
 
 async def test_the_encounter_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
-    """The cache's byte total (its encounters' JSON) stays within its bound as encounters grow and multiply."""
+    """The cache's byte total (each entry's measured size) stays within its bound as encounters grow and multiply."""
     store = await SqliteStore.open(str(tmp_path / "bot.db"))
     try:
-        bound = 6_000
+        bound = 6_000 * RESIDENT_PER_JSON_BYTE * 2
         service = Service(store, clock=Clock(), cache_bytes=bound)
         gm = str(user_id_of("gm"))
         for i in range(30):
             await service.start(Ctx(str(i), gm), "coup-de-grace", "x" * 90, "8x6", None)
-            assert service.cached_bytes == sum(len(live.json) for live in service._cache.values())
+            assert service.cached_bytes == sum(resident_bytes(live) for live in service._cache.values())
             assert service.cached_bytes <= bound
         assert 0 < len(service._cache) < 30
         for i in range(30):
             await service.settings(Ctx(str(i), gm), False, None, {})
             await service.status(Ctx(str(i), gm))
-            assert service.cached_bytes == sum(len(live.json) for live in service._cache.values())
+            assert service.cached_bytes == sum(resident_bytes(live) for live in service._cache.values())
             assert service.cached_bytes <= bound
     finally:
         await store.close()
+
+
+async def test_the_encounter_cache_holds_no_more_memory_than_its_bound(h: Harness, tmp_path: Path) -> None:
+    """Filled past its bound with the benchmark's fights of three systems, each loaded, written and read, the memory the cache holds (tracemalloc) is within its bound."""
+    import tracemalloc
+
+    from bot.offline.benchmark import SCRIPTS, Bench, _setup_channel, cache_held, fill_cache
+
+    async def fresh(name: str) -> str:
+        return str(tmp_path / f"{name}.db")
+
+    b = Bench(fresh, io.StringIO())
+    for i, script in enumerate(SCRIPTS):
+        await _setup_channel(h, f"set-{i}", script)
+        b.templates[script.system] = await h.bot.service.encounter(cid(f"set-{i}"))  # type: ignore[assignment]
+    service = h.bot.service
+    bound = service.cache_bytes = 400_000  # about eight written fights of 2 KiB
+    tracemalloc.start()
+    try:
+        await fill_cache(h, b, [(f"fill-{n}", SCRIPTS[n % len(SCRIPTS)]) for n in range(30)])
+        assert 0 < service.cached_bytes <= bound
+        cached = len(service._cache)
+        json_bytes, counted, freed = cache_held(service)
+    finally:
+        tracemalloc.stop()
+    assert 5 <= cached < 30  # full, the least recently used gone
+    assert counted <= bound and freed <= counted
+    assert freed > 10 * json_bytes  # what it held is its encounters' models, many times their JSON
+
+
+@pytest.mark.parametrize("system", fights.SYSTEMS)
+async def test_a_state_the_bot_writes_is_read_back_without_the_upgrades_of_old_data(
+    h: Harness, monkeypatch: pytest.MonkeyPatch, system: str
+) -> None:
+    """A command's new state is read back without the upgrades of data older code wrote (they run on loads), and reads back equal with them."""
+    from rules import state
+
+    calls: list[str] = []
+    for key in fights.SYSTEMS:  # every system's upgrade counts its calls (TOTE's also upgrades)
+        old = state._UPGRADES.get(key, lambda data: data)
+        monkeypatch.setitem(state._UPGRADES, key, lambda data, old=old, key=key: calls.append(key) or old(data))
+    await fights.borins_turn(h, system)
+    calls.clear()
+    await h.run("gm", "/combatant edit", name="Grak", side="orcs2")
+    assert calls == []  # the write's new state reads back without them
+    await h.run("gm", "/undo")
+    assert calls == [system]  # the state before, from the log (older code may have written it), is upgraded
+    enc = await h.bot.service.encounter(cid())
+    assert enc is not None
+    raw = enc.model_dump_json()
+    current, upgraded = read_state(raw, current=True)[0], read_state(raw)[0]
+    assert current == upgraded and current is not None and current.model_dump() == enc.model_dump()
+    h = await h.restart()
+    await h.run("gm", "/encounter status")
+    assert calls == [system] * 3  # a load upgrades
+
+
+async def test_every_tenth_encounter_cached_collects_the_young_generations(h: Harness) -> None:
+    """Each YOUNG_EVERY-th encounter cached (loaded or written) collects the young generation, every YOUNG_MIDDLE-th time the middle one too."""
+    import gc
+
+    from bot.service.cache import YOUNG_EVERY, YOUNG_MIDDLE, StoredEntry
+
+    service = h.bot.service
+    generations: list[int] = []
+
+    def seen(phase: str, info: dict[str, Any]) -> None:
+        if phase == "stop":
+            generations.append(info["generation"])
+
+    service._puts = 0
+    gc.callbacks.append(seen)
+    gc.disable()  # only the cache's collections
+    try:
+        for n in range(2 * YOUNG_EVERY * YOUNG_MIDDLE):
+            service._put(StoredEntry(n, str(n % 7), "{}", None))
+            assert len(generations) == (n + 1) // YOUNG_EVERY
+    finally:
+        gc.enable()
+        gc.callbacks.remove(seen)
+    assert generations == ([0] * (YOUNG_MIDDLE - 1) + [1]) * 2

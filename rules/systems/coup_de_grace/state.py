@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, model_validator
 
-from rules.state import CombatantState, EncounterState
+from rules.state import CombatantState, EncounterState, upgrading
 
 __all__ = ["CdgCombatant", "CdgEncounter"]
 
@@ -39,8 +39,8 @@ class CdgCombatant(CombatantState):
 
     @model_validator(mode="before")
     @classmethod
-    def _old(cls, data: Any) -> Any:
-        return _old_dict(data, ("mp", "hp_max", "last_facing"))
+    def _old(cls, data: Any, info: ValidationInfo) -> Any:
+        return _old_dict(data, ("mp", "hp_max", "last_facing")) if upgrading(info) else data
 
 
 class CdgEncounter(EncounterState):
@@ -53,5 +53,5 @@ class CdgEncounter(EncounterState):
 
     @model_validator(mode="before")
     @classmethod
-    def _old(cls, data: Any) -> Any:
-        return _old_dict(data, ("priority",))
+    def _old(cls, data: Any, info: ValidationInfo) -> Any:
+        return _old_dict(data, ("priority",)) if upgrading(info) else data

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, model_validator
 
-from rules.state import CombatantState, EncounterState
+from rules.state import CombatantState, EncounterState, upgrading
 
 __all__ = ["KovCombatant", "KovEncounter"]
 
@@ -42,8 +42,8 @@ class KovCombatant(CombatantState):
 
     @model_validator(mode="before")
     @classmethod
-    def _old_keys(cls, data: Any) -> Any:
-        return _renamed(data, {"moves": "move_actions", "combat": "combat_actions", "ft": "feet_left", "used": "spent"})
+    def _old_keys(cls, data: Any, info: ValidationInfo) -> Any:
+        return data if not upgrading(info) else _renamed(data, {"moves": "move_actions", "combat": "combat_actions", "ft": "feet_left", "used": "spent"})
 
 
 class KovEncounter(EncounterState):
@@ -56,6 +56,6 @@ class KovEncounter(EncounterState):
 
     @model_validator(mode="before")
     @classmethod
-    def _old_keys(cls, data: Any) -> Any:
-        return _renamed(data, {"fresh": "round_start", "ties": "tie_order"})
+    def _old_keys(cls, data: Any, info: ValidationInfo) -> Any:
+        return data if not upgrading(info) else _renamed(data, {"fresh": "round_start", "ties": "tie_order"})
 
