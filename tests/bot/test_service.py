@@ -412,12 +412,13 @@ async def test_a_state_the_bot_writes_is_read_back_without_the_upgrades_of_old_d
     h: Harness, monkeypatch: pytest.MonkeyPatch, system: str
 ) -> None:
     """A command's new state is read back without the upgrades of data older code wrote (they run on loads), and reads back equal with them."""
-    from rules import state
+    from rules.registry import get_system
 
     calls: list[str] = []
     for key in fights.SYSTEMS:  # every system's upgrade counts its calls (TOTE's also upgrades)
-        old = state._UPGRADES.get(key, lambda data: data)
-        monkeypatch.setitem(state._UPGRADES, key, lambda data, old=old, key=key: calls.append(key) or old(data))
+        cls = type(get_system(key))
+        old = cls.upgrade_state
+        monkeypatch.setattr(cls, "upgrade_state", lambda self, data, old=old, key=key: calls.append(key) or old(self, data))
     await fights.borins_turn(h, system)
     calls.clear()
     await h.run("gm", "/combatant edit", name="Grak", side="orcs2")
