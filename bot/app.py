@@ -16,7 +16,13 @@ from discord.ext import commands
 from bot.access import BOARD_NEEDS, TEXT_NEEDS, ChannelAccess
 from bot.limits import checked
 from bot.maps import DEFAULT_WORKERS, shared_renderer
-from bot.outbound import BOARD, DEFAULT_PER_SECOND, PING, Outbound, retry_server_errors_once
+from bot.outbound import (
+    BOARD,
+    DEFAULT_PER_SECOND,
+    PING,
+    Outbound,
+    retry_server_errors_once,
+)
 from bot.render import NO_MENTIONS, discord_text, mentions_for, to_embed
 from bot.service import CACHE_BYTES, LogPage, Nudge, Service
 from bot.tree import SkirmishTree, release

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from rules.effects import change_range
-from rules.system import RuleSystem
 from rules.registry import all_systems
+from rules.system import RuleSystem
 
 __all__ = ["ROOT", "broken_links", "documents", "system_page", "system_tables", "systems_list",
            "write_blocks", "write_docs", "main"]

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from rules.effects import change_range
 from rules.errors import InputError
-from rules.report import Report
 from rules.registry import all_systems, get_system
+from rules.report import Report
 
 __all__ = ["help_report", "COMMANDS", "PART_NAMES"]
 

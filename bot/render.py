@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import discord
 
-from rules.hidden import for_reader
 from bot.limits import LIMITS
+from rules.hidden import for_reader
 from rules.report import Report, render_users
 
 __all__ = ["to_embed", "discord_text", "NO_MENTIONS", "mentions_for", "clip", "fit_lines"]

@@ -15,9 +15,9 @@ from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
 from bot.tree import NotShown, answer, defer, release
 from rules.errors import InputError, RulesError
+from rules.registry import get_system
 from rules.report import COLOURS, Report
 from rules.sheet import parse_options, parse_pairs, parse_sheet_edit
-from rules.registry import get_system
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.app import Skirmish

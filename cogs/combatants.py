@@ -8,11 +8,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._common import (
-    Sheet, SheetEdit, _choices, _encounter, combatant_autocomplete, ctx_of, facing_autocomplete, reply, service_of, target_autocomplete,
+    Sheet,
+    SheetEdit,
+    _choices,
+    _encounter,
+    combatant_autocomplete,
+    ctx_of,
+    facing_autocomplete,
+    reply,
+    service_of,
+    target_autocomplete,
 )
 from rules.actions import Add, make_action
-from rules.system import MAX_COPIES
 from rules.registry import get_system
+from rules.system import MAX_COPIES
 
 SheetT = app_commands.Transform[dict, Sheet]
 SheetEditT = app_commands.Transform[tuple, SheetEdit]

@@ -7,7 +7,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._common import _choices, _encounter, ctx_of, reply, service_of, target_autocomplete
+from cogs._common import (
+    _choices,
+    _encounter,
+    ctx_of,
+    reply,
+    service_of,
+    target_autocomplete,
+)
 from cogs.encounter import PUBLIC_HELP
 from rules.actions import make_action
 from rules.effects import MAX_DURATION

@@ -8,8 +8,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import MAX_IMPORT_BYTES
+from cogs._common import (
+    Options,
+    _choices,
+    ctx_of,
+    defer,
+    option_autocomplete,
+    reply,
+    service_of,
+    target_autocomplete,
+)
 from cogs.buttons import ask
-from cogs._common import Options, _choices, ctx_of, defer, option_autocomplete, reply, service_of, target_autocomplete
 from rules.errors import InputError
 from rules.models import MAX_CELL_HEIGHT, TERRAIN_KINDS
 from rules.registry import all_systems, get_system

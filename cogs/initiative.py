@@ -7,10 +7,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._common import (
+    combatant_autocomplete,
+    ctx_of,
+    reply,
+    service_of,
+    target_autocomplete,
+)
 from cogs.buttons import ask
-from cogs._common import combatant_autocomplete, ctx_of, reply, service_of, target_autocomplete
-from rules.models import INITIATIVE_MAX, INITIATIVE_MIN
 from rules.actions import make_action
+from rules.models import INITIATIVE_MAX, INITIATIVE_MIN
 
 
 @app_commands.guild_only()

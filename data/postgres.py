@@ -25,21 +25,21 @@ from typing import Any
 
 import asyncpg
 
-from data.sqlite import migrations
 from data.delta import LAST_LINK, SNAPSHOT_EVERY, Link, UndoRow, chain_rows
+from data.sqlite import migrations
 from data.store import (
     RECENT_INTERACTIONS,
+    TABLES,
     Change,
     ChannelBusy,
     DuplicateInteraction,
     LogEntry,
     NotifyPrefs,
-    TABLES,
+    Outage,
     Reminder,
     Row,
-    Outage,
-    Store,
     StaleEncounter,
+    Store,
     StoredEncounter,
     StoreError,
     StoreUnavailable,
@@ -48,9 +48,11 @@ from data.store import (
     entries_with_states,
     read_state,
     redact_url,
-    text_without_nul as _text,
     undo_rows,
     version_plan,
+)
+from data.store import (
+    text_without_nul as _text,
 )
 from rules.errors import NotFound
 from rules.models import Encounter

@@ -11,12 +11,12 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable, Sequence
-from urllib.parse import urlsplit
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 

@@ -10,31 +10,39 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rules.effects import modifiers, mods_text
 from rules.events import (
     Added,
     Attacked,
     Checked,
-    EffectAdded,
-    EffectEnded,
     Damaged,
     Edited,
-    HitPointsChanged,
-    JoinedFight,
+    EffectAdded,
+    EffectEnded,
     Event,
+    Finished,
+    HitPointsChanged,
     InitiativeSet,
+    JoinedFight,
     Moved,
     Removed,
     Roll,
     RoundBegan,
     StatusChanged,
-    Turned,
     TurnDone,
-    Finished,
+    Turned,
     TurnPassed,
     Victory,
 )
-from rules.effects import modifiers, mods_text
-from rules.hidden import SECRET, for_reader, mark, names_in, public_copy, secret, turn_line
+from rules.hidden import (
+    SECRET,
+    for_reader,
+    mark,
+    names_in,
+    public_copy,
+    secret,
+    turn_line,
+)
 from rules.report import COLOURS, Report, die_text, joined, signed, user_ref
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -11,9 +11,24 @@ from typing import TYPE_CHECKING
 
 from rules.actions import Action, make_action
 from rules.dice import Dice
-from rules.effects import MAX_DURATION, MAX_EFFECTS, Effect, next_id, parse_ends, parse_mods
+from rules.effects import (
+    MAX_DURATION,
+    MAX_EFFECTS,
+    Effect,
+    next_id,
+    parse_ends,
+    parse_mods,
+)
 from rules.errors import IllegalAction, InputError, NotAllowed
-from rules.events import Added, EffectAdded, EffectEnded, Edited, Event, JoinedFight, Removed
+from rules.events import (
+    Added,
+    Edited,
+    EffectAdded,
+    EffectEnded,
+    Event,
+    JoinedFight,
+    Removed,
+)
 from rules.geometry.cell_lists import parse_cell_list
 from rules.hidden import mark
 from rules.models import Combatant, Encounter

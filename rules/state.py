@@ -84,7 +84,9 @@ def typed_state(data: Any, info: ValidationInfo | None = None) -> Any:
     """
     if not isinstance(data, dict):
         return data
-    from rules.registry import find_system  # the registry imports every system, and they this module
+    from rules.registry import (
+        find_system,  # the registry imports every system, and they this module
+    )
 
     system = find_system(data.get("system")) if isinstance(data.get("system"), str) else None
     if system is None:

@@ -10,21 +10,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-
-from rules.actions import Act, Action, ActionContext, make_action
+from rules.actions import Act, Action, ActionContext, ActionTable, make_action
 from rules.dice import Dice
-from rules.errors import IllegalAction, InputError, RulesError
-from rules.fight import FightRules
-from rules.roster import MAX_COMBATANTS, MAX_COPIES, RosterRules, check_plain
 from rules.effects import TurnPoint, moments, tick
+from rules.errors import IllegalAction, InputError, RulesError
 from rules.events import EffectEnded, Event, Moved, TurnDone
+from rules.fight import FightRules
 from rules.geometry import Cell, Grid
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import OptionSet, OptionValues
-from rules.actions import ActionTable
 from rules.present import Presenter
-from rules.state import CombatantState, EncounterState
+from rules.roster import MAX_COMBATANTS, MAX_COPIES, RosterRules, check_plain
 from rules.sheet import SheetKey, read_sheet
+from rules.state import CombatantState, EncounterState
 
 __all__ = [
     "Action",

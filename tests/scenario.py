@@ -11,9 +11,9 @@ from rules.dice import Dice
 from rules.errors import RulesError
 from rules.geometry import parse_map_spec
 from rules.models import Encounter, MapState, Settings
+from rules.registry import get_system
 from rules.sheet import parse_pairs
 from rules.system import Resolution, RuleSystem
-from rules.registry import get_system
 
 __all__ = ["Scenario", "GM", "PLAYER"]
 

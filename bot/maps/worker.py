@@ -51,7 +51,9 @@ CACHE_PICTURES = 64
 def draw(system_key: str, enc_json: str) -> tuple[bytes, list[str], int, float]:
     """In a worker: the picture and words of the encounter ``enc_json``, who drew them, and the
     CPU seconds the drawing took (its thread's)."""
-    from bot.maps import image  # here, not above: the bot's own process never loads Pillow
+    from bot.maps import (
+        image,  # here, not above: the bot's own process never loads Pillow
+    )
 
     start = time.thread_time()
     enc = Encounter.model_validate_json(enc_json)

@@ -448,7 +448,7 @@ class _HarnessMeter:
         return counted
 
     def __enter__(self) -> "_HarnessMeter":
-        from bot.offline.harness import RecordingAdapter, Recorder
+        from bot.offline.harness import Recorder, RecordingAdapter
 
         for owner, name, wrap in ((Harness, "payload", self._sync), (Recorder, "record", self._sync),
                                   (Recorder, "message", self._sync), (RecordingAdapter, "request", self._async),

@@ -17,7 +17,14 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from bot.offline.harness import Harness, HarnessError, Sent, buttons_of, channel_id_of, user_id_of
+from bot.offline.harness import (
+    Harness,
+    HarnessError,
+    Sent,
+    buttons_of,
+    channel_id_of,
+    user_id_of,
+)
 from data.store import StoreError
 
 __all__ = ["main", "parse_line", "parse_press", "Console", "HELP"]

@@ -40,8 +40,8 @@ import collections
 import functools
 import hashlib
 import itertools
-import os
 import json
+import os
 import random
 import re
 import time

@@ -10,8 +10,8 @@
 
 Nothing here knows about Discord.
 """
-from bot.service.commands import Service
 from bot.service.cache import CACHE_BYTES
+from bot.service.commands import Service
 from bot.service.core import Ctx, LogPage, Nudge, Outcome, Ping, Unreadable
 from bot.service.porting import MAX_IMPORT_BYTES
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 
 from data.delta import Parts
 from rules.models import Encounter
-from rules.report import Report, board_report
 from rules.registry import get_system
+from rules.report import Report, board_report
 
 __all__ = [
     "CACHE_BYTES", "RESIDENT_PER_JSON_BYTE", "YOUNG_EVERY", "YOUNG_MIDDLE", "RECENT_IDS", "StoredEntry", "LiveEntry",

@@ -9,26 +9,50 @@ import json
 from typing import TypeVar
 
 from bot.service import views
-from bot.service.core import Ctx, LiveEntry, LogPage, Outcome, ServiceCore, StoredEntry, no_encounter, resolved_again, turn_tag
 from bot.service.clock import parse_quiet, quiet_text, zone
-from bot.service.reminders import Reminders
-from bot.service.permissions import COMMAND_NAMES, acting, authorise, default_actor, dice_for, not_gm, require_gm, require_gm_of
+from bot.service.core import (
+    Ctx,
+    LiveEntry,
+    LogPage,
+    Outcome,
+    StoredEntry,
+    no_encounter,
+    resolved_again,
+    turn_tag,
+)
+from bot.service.permissions import (
+    COMMAND_NAMES,
+    acting,
+    authorise,
+    default_actor,
+    dice_for,
+    not_gm,
+    require_gm,
+    require_gm_of,
+)
 from bot.service.porting import read_export, set_hidden, set_options
+from bot.service.reminders import Reminders
 from data.store import DuplicateInteraction, NotifyPrefs, read_state
-from rules.geometry.cell_lists import parse_cell_list
 from rules.actions import make_action
 from rules.dice import Dice, roll_expression, with_advantage
 from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.geometry import parse_map_spec
+from rules.geometry.cell_lists import parse_cell_list
+from rules.hidden import everyone, players_see
 from rules.models import (
-    DEADLINE_POLICIES, MAX_CELL_HEIGHT, MAX_NUDGES_LIMIT, Encounter, MapState, Settings, deadline_hours_problem,
+    DEADLINE_POLICIES,
+    MAX_CELL_HEIGHT,
+    MAX_NUDGES_LIMIT,
+    Encounter,
+    MapState,
+    Settings,
+    deadline_hours_problem,
     reminder_hours_problem,
 )
-from rules.hidden import everyone, players_see
+from rules.registry import get_system
 from rules.report import TYPED, Report, events_report, plural, user_ref
 from rules.sheet import read_int
 from rules.system import Action, RuleSystem, check_plain
-from rules.registry import get_system
 
 __all__ = ["Service", "INLINE_IMPORT_BYTES", "NOTIFY_MODES"]
 

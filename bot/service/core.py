@@ -22,21 +22,34 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
-from data.delta import Parts, parts_diff, state_parts
-from data.store import (
-    Change, DuplicateInteraction, Reminder, StaleEncounter, Store, StoredEncounter, StoreUnavailable, read_state,
-)
-from rules.errors import IllegalAction, NotFound
-from rules.models import Encounter
-from rules.report import Report
-from rules.system import Prompt, Turn
-from rules.registry import get_system
 from bot.maps import MapRenderer, shared_renderer
 from bot.service.cache import (
-    CACHE_BYTES, RESIDENT_PER_JSON_BYTE, YOUNG_EVERY, YOUNG_MIDDLE, LiveEntry, StoredEntry, resident_bytes,
+    CACHE_BYTES,
+    RESIDENT_PER_JSON_BYTE,
+    YOUNG_EVERY,
+    YOUNG_MIDDLE,
+    LiveEntry,
+    StoredEntry,
+    resident_bytes,
 )
 from bot.service.clock import deadline_times
 from bot.service.turntext import MAX_MESSAGE, mentioned, short_names, turn_text
+from data.delta import Parts, parts_diff, state_parts
+from data.store import (
+    Change,
+    DuplicateInteraction,
+    Reminder,
+    StaleEncounter,
+    Store,
+    StoredEncounter,
+    StoreUnavailable,
+    read_state,
+)
+from rules.errors import IllegalAction, NotFound
+from rules.models import Encounter
+from rules.registry import get_system
+from rules.report import Report
+from rules.system import Prompt, Turn
 
 __all__ = [
     "ServiceCore", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "CACHE_BYTES", "Unreadable", "StoredEntry", "LiveEntry", "no_encounter",

@@ -12,9 +12,9 @@ from bot.service.core import Ctx, LiveEntry, StoredEntry
 from rules.dice import Dice, parse_given
 from rules.errors import InputError, NotAllowed, NotFound, RulesError
 from rules.models import Combatant, Encounter
+from rules.registry import get_system
 from rules.report import user_ref
 from rules.system import Action, RuleSystem
-from rules.registry import get_system
 
 __all__ = [
     "COMMAND_NAMES", "GM_ONLY", "require_gm", "require_gm_of", "authorise", "acting", "default_actor",

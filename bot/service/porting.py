@@ -19,11 +19,15 @@ from pydantic import ValidationError
 
 from rules.effects import parse_mods
 from rules.errors import InputError, RulesError
-from rules.geometry import parse_cell
-from rules.models import EXPORT_FORMAT, Encounter, deadline_hours_problem, reminder_hours_problem
-from rules.geometry import MAX_SIDE
-from rules.system import MAX_COMBATANTS, RuleSystem, check_plain
+from rules.geometry import MAX_SIDE, parse_cell
+from rules.models import (
+    EXPORT_FORMAT,
+    Encounter,
+    deadline_hours_problem,
+    reminder_hours_problem,
+)
 from rules.registry import get_system, system_keys
+from rules.system import MAX_COMBATANTS, RuleSystem, check_plain
 
 __all__ = [
     "MAX_IMPORT_BYTES",

@@ -16,11 +16,11 @@ from data.store import DuplicateInteraction, Reminder, StoreUnavailable
 from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
-from rules.models import Encounter
 from rules.hidden import players_see
+from rules.models import Encounter
+from rules.registry import get_system
 from rules.report import events_report, plural, user_ref
 from rules.system import Prompt
-from rules.registry import get_system
 
 __all__ = ["Reminders", "BOT_USER"]
 

@@ -9,10 +9,22 @@
 from __future__ import annotations
 
 from rules.geometry.board import Grid
-from rules.geometry.cells import MAX_SIDE, Cell, cell_name, normal_cell, parse_cell, parse_map_spec
+from rules.geometry.cells import (
+    MAX_SIDE,
+    Cell,
+    cell_name,
+    normal_cell,
+    parse_cell,
+    parse_map_spec,
+)
 from rules.geometry.hex import HEX_FACINGS, HexGrid
 from rules.geometry.paths import cheapest_path
-from rules.geometry.sight import CORNER_RULES, corner_lines, corner_segments, obstruction
+from rules.geometry.sight import (
+    CORNER_RULES,
+    corner_lines,
+    corner_segments,
+    obstruction,
+)
 from rules.geometry.square import SQUARE_FACINGS, SquareGrid
 
 __all__ = [

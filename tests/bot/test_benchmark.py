@@ -9,8 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from bot.offline.benchmark import (
+    TARGETS,
+    Bench,
+    Config,
+    measure,
+    summary,
+    targets,
+    time_rules_steps,
+)
 from bot.outbound import DEFAULT_PER_SECOND
-from bot.offline.benchmark import TARGETS, Bench, Config, measure, summary, targets, time_rules_steps
 from rules.registry import all_systems
 from tests.backends import PgServer
 

@@ -7,7 +7,14 @@ import io
 from pathlib import Path
 
 from bot.offline import benchmark
-from bot.offline.benchmark import Bench, Floors, LoadResult, floor_targets, growth_report, run_load
+from bot.offline.benchmark import (
+    Bench,
+    Floors,
+    LoadResult,
+    floor_targets,
+    growth_report,
+    run_load,
+)
 from data.store import open_store
 
 

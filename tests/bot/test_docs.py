@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.docs import ROOT, broken_links, documents, main, system_page, system_tables, write_blocks, write_docs
+from bot.docs import (
+    ROOT,
+    broken_links,
+    documents,
+    main,
+    system_page,
+    system_tables,
+    write_blocks,
+    write_docs,
+)
 from bot.offline.harness import Harness
 from bot.settings import Settings
 from rules.registry import all_systems

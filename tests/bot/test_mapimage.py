@@ -203,7 +203,8 @@ def test_font_is_loaded_from_the_package() -> None:
     from pathlib import Path
 
     import bot
-    from bot.maps.key import FONT_FILE, font as _font
+    from bot.maps.key import FONT_FILE
+    from bot.maps.key import font as _font
 
     package = Path(bot.__file__).parent
     assert Path(FONT_FILE).parent == package / "fonts"
@@ -719,7 +720,6 @@ def test_map_workers_end_when_the_bot_process_is_killed(tmp_path) -> None:  # ty
 
 async def test_map_workers_draw_at_a_lower_priority_than_the_bot() -> None:
     """Drawing yields the CPU to the bot's event loop: the workers run `WORKER_NICENESS` lower."""
-    import asyncio
     import os
 
     from bot.maps.worker import WORKER_NICENESS, MapRenderer

@@ -383,7 +383,13 @@ async def test_the_encounter_cache_holds_no_more_memory_than_its_bound(h: Harnes
     """Filled past its bound with the benchmark's fights of three systems, each loaded, written and read, the memory the cache holds (tracemalloc) is within its bound."""
     import tracemalloc
 
-    from bot.offline.benchmark import SCRIPTS, Bench, _setup_channel, cache_held, fill_cache
+    from bot.offline.benchmark import (
+        SCRIPTS,
+        Bench,
+        _setup_channel,
+        cache_held,
+        fill_cache,
+    )
 
     async def fresh(name: str) -> str:
         return str(tmp_path / f"{name}.db")

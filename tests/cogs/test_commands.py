@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
-from tests.cogs.fights import BORIN, GRAK, export, setup_fight
 from tests.backends import on_each_backend  # noqa: F401 (the h harness on SQLite and PostgreSQL)
+from tests.cogs.fights import BORIN, GRAK, export, setup_fight
+
 
 def replies(sent: list[Sent]) -> list[Sent]:
     return [s for s in sent if s.kind in ("response", "followup")]

@@ -4,7 +4,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-
 from bot.offline.harness import Harness, Sent
 from tests.cogs.fights import setup_fight
 

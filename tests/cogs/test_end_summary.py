@@ -5,8 +5,8 @@ import json
 from pathlib import Path
 
 from bot.offline.harness import Harness, Sent
-from tests.cogs.fights import GRAK, export, started_cdg
 from tests.backends import on_each_backend  # noqa: F401 (the h harness on SQLite and PostgreSQL)
+from tests.cogs.fights import GRAK, export, started_cdg
 
 
 def reply(sent: list[Sent]) -> Sent:

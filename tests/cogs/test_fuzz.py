@@ -27,11 +27,18 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from bot.offline.harness import Clock, Harness, HarnessError, Sent, channel_id_of, user_id_of
+from bot.offline.harness import (
+    Clock,
+    Harness,
+    HarnessError,
+    Sent,
+    channel_id_of,
+    user_id_of,
+)
 from bot.service import Ctx
-from tests.cogs.fights import BORIN, GRAK
 from rules.errors import RulesError
 from rules.registry import all_systems
+from tests.cogs.fights import BORIN, GRAK
 
 CHANNELS = ("general", "thread")
 USERS = ("gm", "bob", "carol", "stranger")
@@ -599,8 +606,8 @@ async def _stored(h: Harness, channel: str) -> tuple[Any, ...]:
 async def _fuzz_channel(h: Harness, channel: str, base_raw: bytes, rng: random.Random, cases: int, label: str) -> tuple[int, tuple[float, str]]:
     """``cases`` hostile imports and option changes in one channel; returns (accepted, slowest case)."""
     from bot.service.porting import read_export
-    from rules.report import board_report
     from rules.registry import get_system
+    from rules.report import board_report
 
     service = h.bot.service
     gm, bob = str(user_id_of("gm")), str(user_id_of("bob"))

@@ -10,12 +10,12 @@ import pytest
 
 from bot.offline.harness import Harness, channel_id_of, user_id_of
 from bot.service import Ctx, Service
+from bot.service.porting import MAX_VALUES
 from data.store import DuplicateInteraction, Store
 from rules.errors import InputError, RulesError
 from rules.system import MAX_COMBATANTS
-from bot.service.porting import MAX_VALUES
-from tests.cogs.fights import BORIN, GRAK
 from tests.backends import on_each_backend  # noqa: F401 (the h harness on SQLite and PostgreSQL)
+from tests.cogs.fights import BORIN, GRAK
 
 
 async def _fight(h: Harness, channel: str = "general") -> dict[str, Any]:

@@ -25,9 +25,9 @@ import pytest
 from bot.limits import choice_problems
 from bot.limits import problems as message_problems
 from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
-from tests.cogs.fights import BORIN, GRAK, export
 from data.store import open_store
 from rules.registry import all_systems, get_system
+from tests.cogs.fights import BORIN, GRAK, export
 
 REPO = Path(__file__).resolve().parents[2]
 

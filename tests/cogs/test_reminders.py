@@ -8,10 +8,10 @@ import pytest
 from pydantic import ValidationError
 
 from bot.offline.harness import Clock, Harness, channel_id_of, user_id_of
-from tests.cogs.fights import BORIN, GRAK
 from bot.settings import Settings as BotSettings
 from rules.models import Settings as EncounterSettings
 from rules.registry import get_system
+from tests.cogs.fights import BORIN, GRAK
 
 HOUR = 3600
 

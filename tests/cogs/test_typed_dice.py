@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from bot.offline.harness import Harness, Sent, user_id_of
-from tests.cogs.fights import borin, export, started_cdg
 from tests.backends import on_each_backend  # noqa: F401 (the h harness on SQLite and PostgreSQL)
+from tests.cogs.fights import borin, export, started_cdg
 
 KNIGHT = "str=1 agi=1 hp=12 armor=chain-mail shield=small weapons=longsword:2"
 ORC = "str=2 agi=0 hp=9 size=tall armor=leather weapons=greataxe:2"

@@ -6,8 +6,8 @@ from typing import Any
 
 from bot.offline.harness import Clock, Harness
 from data.delta import SNAPSHOT_EVERY
-from tests.cogs.fights import export, started_cdg
 from tests.backends import on_each_backend  # noqa: F401 (the h harness on SQLite and PostgreSQL)
+from tests.cogs.fights import export, started_cdg
 
 
 async def test_undo_walks_back_across_snapshots_exactly(h: Harness) -> None:

@@ -10,6 +10,7 @@ from data.delta import SNAPSHOT_EVERY, diff, patch
 from rules.models import Encounter
 from tests.data.stores import fight, query, step
 
+
 class Log:
     """Writes changes the way the service does: each on the version it read."""
 

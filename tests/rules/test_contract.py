@@ -9,12 +9,11 @@ from rules.errors import IllegalAction
 from rules.events import Event
 from rules.models import Combatant, Encounter, MapState
 from rules.registry import SYSTEMS, all_systems, get_system
-from rules.system import RuleSystem, SystemContract
 from rules.state import CombatantState, EncounterState
+from rules.system import RuleSystem, SystemContract
 from rules.systems.knights_of_valour import KnightsOfValourSystem
 from rules.systems.knights_of_valour.events import Narrated
 from rules.systems.tote.state import ToteCombatant, ToteEncounter
-
 
 
 def test_the_registry_lists_the_system_classes_in_order() -> None:

@@ -7,13 +7,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.actions import make_action
 from rules.dice import Dice, parse_given, roll_expression
 from rules.errors import DiceError, IllegalAction, InputError, SheetError
-from rules.geometry import Cell, Grid, cell_name, cheapest_path, normal_cell, parse_cell, parse_map_spec
+from rules.geometry import (
+    Cell,
+    Grid,
+    cell_name,
+    cheapest_path,
+    normal_cell,
+    parse_cell,
+    parse_map_spec,
+)
 from rules.models import Encounter, MapState
-from rules.sheet import SheetKey, parse_options, parse_pairs, read_sheet
-from rules.actions import make_action
 from rules.registry import get_system, system_keys
+from rules.sheet import SheetKey, parse_options, parse_pairs, read_sheet
 
 
 # -- dice -----------------------------------------------------------------------------------

@@ -3,7 +3,16 @@ from __future__ import annotations
 
 import pytest
 
-from rules.effects import Effect, active, modifiers, moments, next_id, parse_mods, tick, total
+from rules.effects import (
+    Effect,
+    active,
+    modifiers,
+    moments,
+    next_id,
+    parse_mods,
+    tick,
+    total,
+)
 from rules.errors import InputError
 from rules.events import EffectEnded
 from rules.registry import all_systems

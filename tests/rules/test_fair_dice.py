@@ -5,15 +5,15 @@ import random
 
 import pytest
 
+from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import DiceError
 from rules.events import Checked, Roll
 from rules.models import Encounter, MapState, Settings
 from rules.present import roll_text
+from rules.registry import get_system
 from rules.report import events_report
 from rules.sheet import parse_pairs
-from rules.actions import make_action
-from rules.registry import get_system
 
 KNIGHT = "str=1 agi=1 hp=12 armor=chain-mail shield=small weapons=longsword:2"
 ORC = "str=2 agi=0 hp=9 size=tall armor=leather weapons=greataxe:2"

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from rules.geometry import Cell, parse_cell
 from rules.models import Encounter
-from rules.system import Highlight, RuleSystem
 from rules.registry import get_system
+from rules.system import Highlight, RuleSystem
 from tests.rules.knights_of_valour.builders import KNIGHT, ORC
 from tests.scenario import Scenario
 

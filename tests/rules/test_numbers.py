@@ -88,8 +88,8 @@ def test_numbers_inside_sheet_items_are_bounded(system: str, sheet: str, message
     """A number inside a sheet item (weapon damage, resist boxes, armour) is refused out of range or not a number."""
     from rules.errors import SheetError
     from rules.models import Encounter
-    from rules.sheet import parse_pairs
     from rules.registry import get_system
+    from rules.sheet import parse_pairs
 
     enc = Encounter(system=system, gm_ids=["gm"])
     with pytest.raises(SheetError, match=message):

@@ -6,8 +6,8 @@ import pytest
 
 from rules.errors import IllegalAction, InputError, RulesError, SheetError
 from rules.events import HitPointsChanged
-from rules.sheet import parse_sheet_edit
 from rules.registry import all_systems
+from rules.sheet import parse_sheet_edit
 from tests.scenario import Scenario
 
 #: valid combatants of each system (from the example fights)

@@ -35,16 +35,33 @@ from rules.events import Event, HitPointsChanged
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
-from rules.systems.coup_de_grace import turns, attacks, movement
+from rules.systems.coup_de_grace import attacks, movement, turns
 from rules.systems.coup_de_grace.actions import ACTIONS
 from rules.systems.coup_de_grace.events import HpChanged
 from rules.systems.coup_de_grace.options import OPTIONS
 from rules.systems.coup_de_grace.present import CdgPresenter
-from rules.systems.coup_de_grace.sheet import EFFECT_VALUES, catalogue, defence, keys, ruleset, weapons_held
+from rules.systems.coup_de_grace.sheet import (
+    EFFECT_VALUES,
+    catalogue,
+    defence,
+    keys,
+    ruleset,
+    weapons_held,
+)
 from rules.systems.coup_de_grace.sheet import movement as movement_allowance
 from rules.systems.coup_de_grace.state import CdgCombatant, CdgEncounter
-from rules.systems.coup_de_grace.tables import CLASSES, DEFAULT_HP, DEFENCE_VALUE, DRAFT, DRAFT_VARIANT  # noqa: F401
-from rules.systems.coup_de_grace.tables import NEWER, WEAPONS, Ruleset, Weapon, normalise_weapon  # noqa: F401
+from rules.systems.coup_de_grace.tables import (  # noqa: F401  # noqa: F401
+    CLASSES,
+    DEFAULT_HP,
+    DEFENCE_VALUE,
+    DRAFT,
+    DRAFT_VARIANT,
+    NEWER,
+    WEAPONS,
+    Ruleset,
+    Weapon,
+    normalise_weapon,
+)
 
 __all__ = [
     "CLASSES",

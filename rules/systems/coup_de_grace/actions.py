@@ -7,13 +7,18 @@ from rules.events import Checked, Event, Roll
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, name_word
 from rules.report import plural
-from rules.systems.coup_de_grace.turns import activate, finish
 from rules.systems.coup_de_grace.attacks import set_hp
 from rules.systems.coup_de_grace.events import Cast
-from rules.systems.coup_de_grace.movement import clear_line, cost_here, range_between, spend
+from rules.systems.coup_de_grace.movement import (
+    clear_line,
+    cost_here,
+    range_between,
+    spend,
+)
 from rules.systems.coup_de_grace.options import Spell, values
 from rules.systems.coup_de_grace.sheet import square_of
 from rules.systems.coup_de_grace.tables import normalise_weapon
+from rules.systems.coup_de_grace.turns import activate, finish
 
 __all__ = ["ACTIONS", "recover", "cast"]
 

@@ -12,11 +12,33 @@ from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, OptionValues, choice_option, flag_word
 from rules.report import plural
-from rules.systems.coup_de_grace.turns import activate, finish
-from rules.systems.coup_de_grace.events import Blocker, Finesse, PushCancelled, Pushed, Standing, Struck, Wounded
-from rules.systems.coup_de_grace.movement import blocked, blocker, clear_line, cost_here, is_open, range_between, spend
+from rules.systems.coup_de_grace.events import (
+    Blocker,
+    Finesse,
+    PushCancelled,
+    Pushed,
+    Standing,
+    Struck,
+    Wounded,
+)
+from rules.systems.coup_de_grace.movement import (
+    blocked,
+    blocker,
+    clear_line,
+    cost_here,
+    is_open,
+    range_between,
+    spend,
+)
 from rules.systems.coup_de_grace.options import values
-from rules.systems.coup_de_grace.sheet import catalogue, defence, facing_of, ruleset, square_of, weapon
+from rules.systems.coup_de_grace.sheet import (
+    catalogue,
+    defence,
+    facing_of,
+    ruleset,
+    square_of,
+    weapon,
+)
 from rules.systems.coup_de_grace.state import CdgCombatant
 from rules.systems.coup_de_grace.tables import (
     ATTACK_OPTIONS,
@@ -27,6 +49,7 @@ from rules.systems.coup_de_grace.tables import (
     Weapon,
     normalise_weapon,
 )
+from rules.systems.coup_de_grace.turns import activate, finish
 
 __all__ = ["attack", "set_hp", "ATTACK_WORDS"]
 

@@ -5,8 +5,17 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
+from rules.events import (
+    Attacked,
+    Damaged,
+    Event,
+    Modifier,
+    Moved,
+    RoundBegan,
+    StatusChanged,
+    Turned,
+)
 from rules.hidden import PUBLIC, Of
-from rules.events import Attacked, Damaged, Event, Modifier, Moved, RoundBegan, StatusChanged, Turned
 
 __all__ = [
     "Blocker",

@@ -9,19 +9,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from rules.actions import Move
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event
 from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
-from rules.actions import Move
 from rules.systems.coup_de_grace.events import Blocker, MiniMoved, MiniTurned
 from rules.systems.coup_de_grace.options import values
 from rules.systems.coup_de_grace.present import blocker_text
 from rules.systems.coup_de_grace.sheet import ruleset, square_of
-from rules.systems.coup_de_grace.tables import ALL_DIRECTIONS, MAX_PATH_STEPS, ORTHOGONAL, STEP_COST, TURN_COST
-from rules.systems.coup_de_grace.turns import activate, finish
 from rules.systems.coup_de_grace.state import CdgCombatant
+from rules.systems.coup_de_grace.tables import (
+    ALL_DIRECTIONS,
+    MAX_PATH_STEPS,
+    ORTHOGONAL,
+    STEP_COST,
+    TURN_COST,
+)
+from rules.systems.coup_de_grace.turns import activate, finish
 
 __all__ = [
     "blocked",

@@ -9,9 +9,21 @@ from dataclasses import dataclass, replace
 
 from rules.errors import SheetError
 from rules.models import Encounter
-from rules.options import OptionSet, OptionValues, choice_option, int_option, text_option, yes_no_option
+from rules.options import (
+    OptionSet,
+    OptionValues,
+    choice_option,
+    int_option,
+    text_option,
+    yes_no_option,
+)
 from rules.sheet import read_int
-from rules.systems.coup_de_grace.tables import MAX_REACH, WEAPONS, Weapon, normalise_weapon
+from rules.systems.coup_de_grace.tables import (
+    MAX_REACH,
+    WEAPONS,
+    Weapon,
+    normalise_weapon,
+)
 
 __all__ = ["OPTIONS", "Spell", "parse_spells", "parse_weapons", "values"]
 

@@ -5,8 +5,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rules.effects import total
 from rules.events import Checked
-from rules.present import Presenter, roll_text
 from rules.hidden import secret
+from rules.present import Presenter, roll_text
 from rules.report import plural, signed
 from rules.systems.coup_de_grace.events import (
     Activated,
@@ -28,10 +28,10 @@ from rules.systems.coup_de_grace.events import (
     Struck,
     Wounded,
 )
-from rules.systems.coup_de_grace.turns import side_order
 from rules.systems.coup_de_grace.sheet import defence, movement
-from rules.systems.coup_de_grace.tables import STEP_COST
 from rules.systems.coup_de_grace.state import CdgCombatant
+from rules.systems.coup_de_grace.tables import STEP_COST
+from rules.systems.coup_de_grace.turns import side_order
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter

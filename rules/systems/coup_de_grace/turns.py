@@ -12,7 +12,15 @@ from rules.errors import IllegalAction, InputError, NotFound, NotYourTurn
 from rules.events import Checked, Event, Roll, TurnPassed
 from rules.models import Combatant, Encounter
 from rules.system import Turn
-from rules.systems.coup_de_grace.events import Activated, ActivationEnded, NewRound, OrderSet, Passed, Priority, RoundOver
+from rules.systems.coup_de_grace.events import (
+    Activated,
+    ActivationEnded,
+    NewRound,
+    OrderSet,
+    Passed,
+    Priority,
+    RoundOver,
+)
 from rules.systems.coup_de_grace.options import values
 from rules.systems.coup_de_grace.sheet import movement
 from rules.systems.coup_de_grace.state import CdgCombatant, CdgEncounter

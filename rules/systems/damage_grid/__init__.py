@@ -23,10 +23,15 @@ from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
 from rules.systems.damage_grid import asking, attacks, movement, reach, sheet, turns
-from rules.systems.damage_grid.actions import ACTIONS, COMMANDS, coup_de_grace, run_declared
+from rules.systems.damage_grid.actions import (
+    ACTIONS,
+    COMMANDS,
+    coup_de_grace,
+    run_declared,
+)
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.present import DgPresenter, sheet_summary
-from rules.systems.damage_grid.state import DgEncounter, DgCombatant
+from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 
 __all__ = ["DamageGridSystem", "DgCombatant", "DgEncounter"]
 

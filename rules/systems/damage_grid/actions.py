@@ -15,7 +15,14 @@
 """
 from __future__ import annotations
 
-from rules.actions import Act, ActionContext, ActionSpec, ActionTable, Attack, CoupDeGrace
+from rules.actions import (
+    Act,
+    ActionContext,
+    ActionSpec,
+    ActionTable,
+    Attack,
+    CoupDeGrace,
+)
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, StatusChanged
@@ -23,9 +30,20 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionSet, keyed_words, name_word
 from rules.system import Action
 from rules.systems.damage_grid import asking, blasts, cover
-from rules.systems.damage_grid.turns import activate, end_if_out, pool
-from rules.systems.damage_grid.attacks import ATTACK_WORDS, FORCE_WORDS, choose_weapon, spend_cp, strike, target_of
-from rules.systems.damage_grid.events import GrappleTest, GridDamage, GridMarked, ProneChanged
+from rules.systems.damage_grid.attacks import (
+    ATTACK_WORDS,
+    FORCE_WORDS,
+    choose_weapon,
+    spend_cp,
+    strike,
+    target_of,
+)
+from rules.systems.damage_grid.events import (
+    GrappleTest,
+    GridDamage,
+    GridMarked,
+    ProneChanged,
+)
 from rules.systems.damage_grid.grid import HEALTH, MIND
 from rules.systems.damage_grid.mode import largest_group
 from rules.systems.damage_grid.movement import _find, walk
@@ -33,6 +51,7 @@ from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import adjacent, reach_to
 from rules.systems.damage_grid.sheet import carried, release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
+from rules.systems.damage_grid.turns import activate, end_if_out, pool
 
 __all__ = ["ACTIONS", "COMMANDS", "attack", "coup_de_grace"]
 

@@ -22,13 +22,28 @@ from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, OptionValues, flag_word, int_option, name_word
 from rules.systems.damage_grid import asking, damage, flips, mode
-from rules.systems.damage_grid.turns import end_if_out, now
-from rules.systems.damage_grid.events import DgAttack, Flip, GridDamage, LocationHit, ProneChanged
-from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import Sight, adjacent, behind, in_front_rows, reach_distance, reach_to, sight, view
+from rules.systems.damage_grid.events import (
+    DgAttack,
+    Flip,
+    GridDamage,
+    LocationHit,
+    ProneChanged,
+)
 from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
+from rules.systems.damage_grid.options import values
+from rules.systems.damage_grid.reach import (
+    Sight,
+    adjacent,
+    behind,
+    in_front_rows,
+    reach_distance,
+    reach_to,
+    sight,
+    view,
+)
 from rules.systems.damage_grid.sheet import Weapon, grid_of, release, size, weapons
 from rules.systems.damage_grid.state import DgCombatant
+from rules.systems.damage_grid.turns import end_if_out, now
 
 __all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "target_of", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
 

@@ -18,12 +18,17 @@ from rules.events import Event, Roll
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.systems.damage_grid.turns import activate
-from rules.systems.damage_grid.attacks import check_reach, choose_weapon, power_of, spend_cp
+from rules.systems.damage_grid.attacks import (
+    check_reach,
+    choose_weapon,
+    power_of,
+    spend_cp,
+)
 from rules.systems.damage_grid.events import CoverHit, DgAttack
 from rules.systems.damage_grid.movement import blocking
 from rules.systems.damage_grid.reach import sight, square_body
 from rules.systems.damage_grid.state import DgEncounter
+from rules.systems.damage_grid.turns import activate
 
 __all__ = ["is_cover", "cover_body", "attack_cover"]
 

@@ -34,7 +34,14 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rules.systems.damage_grid.grid import ARSENAL, BODY, HEALTH, MIND, SHIELD, DamageGrid
+from rules.systems.damage_grid.grid import (
+    ARSENAL,
+    BODY,
+    HEALTH,
+    MIND,
+    SHIELD,
+    DamageGrid,
+)
 
 __all__ = ["LocationDamage", "Transfer", "Damage", "apply_faces", "harm"]
 

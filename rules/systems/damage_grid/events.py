@@ -5,8 +5,8 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, Field
 
-from rules.hidden import PUBLIC, Of
 from rules.events import Attacked, Event, Modifier, Moved
+from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "NewRound",

@@ -16,11 +16,11 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Event
 from rules.geometry import Cell, Grid, cheapest_path, parse_cell
 from rules.models import Combatant, Encounter
-from rules.systems.damage_grid.turns import activate, now
 from rules.systems.damage_grid.events import DgMoved, ProneChanged
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.sheet import release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
+from rules.systems.damage_grid.turns import activate, now
 
 __all__ = ["move", "walk", "blocking", "step_cost", "MAX_PATH_STEPS"]
 

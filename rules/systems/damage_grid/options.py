@@ -11,7 +11,13 @@ import re
 from rules.errors import InputError
 from rules.geometry.cell_lists import parse_cell_list
 from rules.models import Encounter
-from rules.options import OptionSet, OptionValues, choice_option, int_option, text_option
+from rules.options import (
+    OptionSet,
+    OptionValues,
+    choice_option,
+    int_option,
+    text_option,
+)
 
 __all__ = ["OPTIONS", "ENVIRONMENTS", "values"]
 

@@ -5,9 +5,9 @@ from typing import ClassVar
 
 from rules.effects import active
 from rules.geometry import parse_cell
+from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
-from rules.hidden import secret
 from rules.report import signed, user_ref
 from rules.systems.damage_grid.events import (
     Activated,

@@ -16,7 +16,14 @@ from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.system import Turn
-from rules.systems.damage_grid.events import Activated, ActivationEnded, NewRound, Passed, PhaseBegan, Priority
+from rules.systems.damage_grid.events import (
+    Activated,
+    ActivationEnded,
+    NewRound,
+    Passed,
+    PhaseBegan,
+    Priority,
+)
 from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
@@ -122,7 +129,9 @@ def _drift(enc: Encounter, dice: Dice | None) -> list[Event]:
     """What happens as each phase begins: clouds drift, pulses spread (`blasts.phase_begins`)."""
     if dice is None or not any(e.code in ("cloud", "pulse") for e in enc.effects):
         return []
-    from rules.systems.damage_grid.blasts import phase_begins  # blasts builds on attacks, which build on this module
+    from rules.systems.damage_grid.blasts import (
+        phase_begins,  # blasts builds on attacks, which build on this module
+    )
 
     return phase_begins(enc, dice)
 

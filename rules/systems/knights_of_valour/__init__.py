@@ -29,18 +29,22 @@ from rules.events import Edited, Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
-from rules.systems.knights_of_valour import attacks, turns, movement, sheet
+from rules.systems.knights_of_valour import attacks, movement, sheet, turns
 from rules.systems.knights_of_valour.actions import ACTIONS
 from rules.systems.knights_of_valour.events import HpSet
-from rules.systems.knights_of_valour.options import DEFAULT_ARMOURS, DEFAULT_WEAPONS, OPTIONS
+from rules.systems.knights_of_valour.options import (
+    DEFAULT_ARMOURS,
+    DEFAULT_WEAPONS,
+    OPTIONS,
+)
 from rules.systems.knights_of_valour.present import KovPresenter, sheet_summary
 from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
 from rules.systems.knights_of_valour.tables import (
     ARMOUR,
-    SQUARE_FT,
     HEIGHTS,
     SHIELDS,
     SIZES,
+    SQUARE_FT,
     WEAPONS,
     Weapon,
     effective_range,

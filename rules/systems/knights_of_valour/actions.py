@@ -10,9 +10,14 @@ from rules.systems.knights_of_valour import sheet
 from rules.systems.knights_of_valour.attacks import left
 from rules.systems.knights_of_valour.events import Granted, Narrated, Wielded
 from rules.systems.knights_of_valour.options import OPTIONS
-from rules.systems.knights_of_valour.turns import acting, delay, delay_refusal, spend_combat
-from rules.systems.knights_of_valour.tables import NARRATIVE
 from rules.systems.knights_of_valour.state import KovCombatant
+from rules.systems.knights_of_valour.tables import NARRATIVE
+from rules.systems.knights_of_valour.turns import (
+    acting,
+    delay,
+    delay_refusal,
+    spend_combat,
+)
 
 __all__ = ["ACTIONS"]
 

@@ -19,10 +19,21 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionSet, OptionValues, flag_word, int_option
 from rules.report import signed
 from rules.systems.knights_of_valour import sheet
-from rules.systems.knights_of_valour.events import ActionsLeft, CoupDeGraceStruck, KovAttack, KovDamage
-from rules.systems.knights_of_valour.turns import acting, advance, arrange, spend_combat
-from rules.systems.knights_of_valour.tables import DICE_RE, SQUARE_FT, Weapon, effective_range, stature_modifier
+from rules.systems.knights_of_valour.events import (
+    ActionsLeft,
+    CoupDeGraceStruck,
+    KovAttack,
+    KovDamage,
+)
 from rules.systems.knights_of_valour.state import KovCombatant
+from rules.systems.knights_of_valour.tables import (
+    DICE_RE,
+    SQUARE_FT,
+    Weapon,
+    effective_range,
+    stature_modifier,
+)
+from rules.systems.knights_of_valour.turns import acting, advance, arrange, spend_combat
 
 __all__ = [
     "ground",

@@ -5,8 +5,17 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, Field
 
+from rules.events import (
+    Attacked,
+    Damaged,
+    Event,
+    InitiativeSet,
+    Modifier,
+    Moved,
+    Roll,
+    RoundBegan,
+)
 from rules.hidden import PUBLIC, Of
-from rules.events import Attacked, Damaged, Event, InitiativeSet, Modifier, Moved, Roll, RoundBegan
 
 __all__ = [
     "Ranked",

@@ -35,11 +35,22 @@ from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.knights_of_valour import sheet
-from rules.systems.knights_of_valour.attacks import distance, end_if_down, ground, left, strike
+from rules.systems.knights_of_valour.attacks import (
+    distance,
+    end_if_down,
+    ground,
+    left,
+    strike,
+)
 from rules.systems.knights_of_valour.events import Fell, KovMoved, PathProvokes, Step
-from rules.systems.knights_of_valour.turns import acting, spend
-from rules.systems.knights_of_valour.tables import DIFFICULT, DIRECTIONS, SQUARE_FT, Weapon
 from rules.systems.knights_of_valour.state import KovCombatant
+from rules.systems.knights_of_valour.tables import (
+    DIFFICULT,
+    DIRECTIONS,
+    SQUARE_FT,
+    Weapon,
+)
+from rules.systems.knights_of_valour.turns import acting, spend
 
 __all__ = ["move"]
 

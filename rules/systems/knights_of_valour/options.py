@@ -8,7 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.errors import InputError
-from rules.options import AUTO_END, Option, OptionSet, choice_option, int_option, text_option
+from rules.options import (
+    AUTO_END,
+    Option,
+    OptionSet,
+    choice_option,
+    int_option,
+    text_option,
+)
 from rules.sheet import read_int
 from rules.systems.knights_of_valour.tables import (
     ARMOUR,

@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rules.events import Moved
+from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
-from rules.hidden import secret
 from rules.report import signed
 from rules.systems.knights_of_valour.events import (
     ActionsLeft,
@@ -28,9 +28,9 @@ from rules.systems.knights_of_valour.events import (
     TurnEnded,
     Wielded,
 )
-from rules.systems.knights_of_valour.turns import effective
 from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
 from rules.systems.knights_of_valour.tables import NARRATIVE
+from rules.systems.knights_of_valour.turns import effective
 
 __all__ = ["KovPresenter", "left_text", "sheet_summary"]
 

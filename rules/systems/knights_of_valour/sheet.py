@@ -10,7 +10,13 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.sheet import SheetKey, read_int
 from rules.systems.knights_of_valour.state import KovCombatant
-from rules.systems.knights_of_valour.tables import MAX_ARMOUR, SHIELDS, SIZES, Weapon, norm
+from rules.systems.knights_of_valour.tables import (
+    MAX_ARMOUR,
+    SHIELDS,
+    SIZES,
+    Weapon,
+    norm,
+)
 
 __all__ = [
     "EFFECT_VALUES",

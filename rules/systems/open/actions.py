@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.actions import Act, ActionContext, ActionSpec, ActionTable
-from rules.effects import next_id, Effect
+from rules.effects import Effect, next_id
 from rules.errors import IllegalAction, NotAllowed
 from rules.events import EffectAdded, EffectEnded, Event
 from rules.models import Combatant, Encounter

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
-from rules.hidden import secret
 from rules.report import user_ref
 from rules.systems.open import sheet
 from rules.systems.open.conditions import conditions

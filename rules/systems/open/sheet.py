@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from rules.dice import DiceError, roll_expression, Dice
+from rules.dice import Dice, DiceError, roll_expression
 from rules.errors import SheetError
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey

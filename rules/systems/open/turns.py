@@ -20,7 +20,13 @@ from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.open import sheet
 from rules.systems.open.conditions import has
-from rules.systems.open.events import DeathSave, OpenInitiative, OpenRound, Ranked, TurnBegan
+from rules.systems.open.events import (
+    DeathSave,
+    OpenInitiative,
+    OpenRound,
+    Ranked,
+    TurnBegan,
+)
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
 

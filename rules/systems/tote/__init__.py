@@ -21,7 +21,13 @@ from rules.system import Action, RuleSystem, Turn
 from rules.systems.tote import actions, turns
 from rules.systems.tote.actions import COMMANDS
 from rules.systems.tote.events import FightLeft
-from rules.systems.tote.movement import forget_pairs, place_band, placed_apart, release, take_out
+from rules.systems.tote.movement import (
+    forget_pairs,
+    place_band,
+    placed_apart,
+    release,
+    take_out,
+)
 from rules.systems.tote.options import OPTIONS, opts
 from rules.systems.tote.present import TotePresenter
 from rules.systems.tote.sheet import (

@@ -7,13 +7,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.actions import Act, ActionContext, ActionSpec, ActionTable, Attack, CoupDeGrace, Handler, Move
+from rules.actions import (
+    Act,
+    ActionContext,
+    ActionSpec,
+    ActionTable,
+    Attack,
+    CoupDeGrace,
+    Handler,
+    Move,
+)
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, mod
-from rules.report import plural
 from rules.models import Combatant, Encounter
 from rules.options import NO_WORDS, OptionSet, choice_option, name_word
+from rules.report import plural
 from rules.systems.tote import attacks, turns
 from rules.systems.tote.events import (
     Defending,
@@ -43,7 +52,13 @@ from rules.systems.tote.movement import (
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import Weapon, is_enemy
 from rules.systems.tote.skill import BONUS, KEEP, run_test
-from rules.systems.tote.state import DEFEND, Pending, Protect, ToteCombatant, ToteEncounter
+from rules.systems.tote.state import (
+    DEFEND,
+    Pending,
+    Protect,
+    ToteCombatant,
+    ToteEncounter,
+)
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
 
 __all__ = ["ACTIONS", "COMMANDS", "acting", "perform", "attack", "move", "coup_de_grace"]

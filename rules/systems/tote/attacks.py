@@ -13,7 +13,14 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Event, Modifier, mod
 from rules.models import Combatant, Encounter
 from rules.systems.tote.events import Engaged, Redirected, Struck, Wounded
-from rules.systems.tote.movement import disengaged, engage, engaged_with, is_melee, pair_band, take_out
+from rules.systems.tote.movement import (
+    disengaged,
+    engage,
+    engaged_with,
+    is_melee,
+    pair_band,
+    take_out,
+)
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import Weapon, weapon, weapons
 from rules.systems.tote.skill import TestResult, run_test

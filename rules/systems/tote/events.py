@@ -6,8 +6,8 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.dice import Typed
-from rules.hidden import PUBLIC, Of
 from rules.events import Event, Modifier, Moved, RoundBegan
+from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "SkillTest",

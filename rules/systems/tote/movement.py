@@ -17,8 +17,8 @@ from rules.systems.tote.events import BandMoved, EscapeFailed, MeleeNext, Tested
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, level
 from rules.systems.tote.skill import run_test
-from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
 from rules.systems.tote.state import ToteCombatant, ToteEncounter
+from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
 
 __all__ = [
     "BAND_WORDS",

@@ -2,7 +2,13 @@
 from __future__ import annotations
 
 from rules.models import Encounter
-from rules.options import OptionSet, OptionValues, choice_option, int_option, yes_no_option
+from rules.options import (
+    OptionSet,
+    OptionValues,
+    choice_option,
+    int_option,
+    yes_no_option,
+)
 from rules.systems.tote.tables import BANDS
 
 __all__ = ["OPTIONS", "opts"]

@@ -5,11 +5,19 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rules.effects import active
 from rules.events import HitPointsChanged
-from rules.present import Presenter
 from rules.hidden import secret
+from rules.present import Presenter
 from rules.report import die_text, plural, signed
 from rules.systems.tote import events as ev
-from rules.systems.tote.movement import band_of, disengaged, distance_now, engaged_with, is_melee, pair_band, round_distance
+from rules.systems.tote.movement import (
+    band_of,
+    disengaged,
+    distance_now,
+    engaged_with,
+    is_melee,
+    pair_band,
+    round_distance,
+)
 from rules.systems.tote.sheet import ENEMY_KEYS, HERO_KEYS, is_enemy
 from rules.systems.tote.state import DEFEND, ToteCombatant, ToteEncounter
 from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS

@@ -11,7 +11,15 @@ from rules.errors import InputError, SheetError
 from rules.models import Combatant
 from rules.sheet import SheetKey, read_int
 from rules.sheet import read_sheet as check_sheet
-from rules.systems.tote.tables import BANDS, DAMAGE_KINDS, DEFAULT_TRACK, REACH_WORDS, SHOOTING_WEAPONS, SKILLS, TOTEMS
+from rules.systems.tote.tables import (
+    BANDS,
+    DAMAGE_KINDS,
+    DEFAULT_TRACK,
+    REACH_WORDS,
+    SHOOTING_WEAPONS,
+    SKILLS,
+    TOTEMS,
+)
 
 __all__ = [
     "EFFECT_VALUES",

@@ -16,8 +16,8 @@ from rules.options import int_option
 from rules.systems.tote.events import SkillTest
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import TOHIT_RE, is_enemy
-from rules.systems.tote.tables import ATTACK_SKILLS
 from rules.systems.tote.state import ToteCombatant
+from rules.systems.tote.tables import ATTACK_SKILLS
 
 __all__ = ["TestResult", "skill_test", "run_test", "KEEP", "BONUS"]
 

@@ -19,13 +19,19 @@ from rules.systems.tote.events import (
     TiesOrdered,
     ToteRound,
 )
-from rules.systems.tote.movement import all_at, disengaged, distance_now, engaged_with, is_melee, nearest_band
+from rules.systems.tote.movement import (
+    all_at,
+    disengaged,
+    distance_now,
+    engaged_with,
+    is_melee,
+    nearest_band,
+)
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, items, level
 from rules.systems.tote.skill import run_test
-from rules.turns import pool
 from rules.systems.tote.state import ToteCombatant, ToteEncounter
-
+from rules.turns import pool
 
 __all__ = ["entries", "ready", "waiting", "turn", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over"]
 

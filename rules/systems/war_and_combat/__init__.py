@@ -27,6 +27,7 @@ once by its reroll.
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction
@@ -34,7 +35,15 @@ from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, Highlight, RuleSystem, Turn
-from rules.systems.war_and_combat import attacks, flurry, movement, sheet, turns, words, zones
+from rules.systems.war_and_combat import (
+    attacks,
+    flurry,
+    movement,
+    sheet,
+    turns,
+    words,
+    zones,
+)
 from rules.systems.war_and_combat.actions import ACTIONS
 from rules.systems.war_and_combat.options import OPTIONS
 from rules.systems.war_and_combat.present import WacPresenter, sheet_summary

@@ -9,16 +9,27 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import flurry, harm, lengthy, sheet, words
-from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.attacks import break_free, carried, load, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
-from rules.systems.war_and_combat.movement import circle, press, retreat
+from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
-from rules.systems.war_and_combat.turns import acting, full_action, quick_action, surprise
-from rules.systems.war_and_combat.swipes import free_attack, interrupt, outside, swipe, within_reach
-from rules.systems.war_and_combat.zones import in_hand, wielded
+from rules.systems.war_and_combat.movement import circle, press, retreat
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
+from rules.systems.war_and_combat.swipes import (
+    free_attack,
+    interrupt,
+    outside,
+    swipe,
+    within_reach,
+)
+from rules.systems.war_and_combat.turns import (
+    acting,
+    full_action,
+    quick_action,
+    surprise,
+)
+from rules.systems.war_and_combat.zones import in_hand, wielded
 
 __all__ = ["ACTIONS"]
 

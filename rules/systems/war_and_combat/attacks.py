@@ -23,23 +23,11 @@ from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, limbs, sheet
-from rules.systems.war_and_combat.lengthy import refuse_if_busy
-from rules.systems.war_and_combat.catalogue import Weapon, weapon as catalogue_weapon
+from rules.systems.war_and_combat.catalogue import Weapon
+from rules.systems.war_and_combat.catalogue import weapon as catalogue_weapon
 from rules.systems.war_and_combat.events import EffectTaken, Struck
+from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.options import MISSILE_TARGETS
-from rules.systems.war_and_combat.turns import (
-    acting,
-    add_effect,
-    done_full,
-    fall,
-    full_action,
-    quick_action,
-    roll_of,
-    set_status,
-    slowed,
-    stunned,
-    surprised,
-)
 from rules.systems.war_and_combat.state import LIMBS, WacCombatant, WoundRecord
 from rules.systems.war_and_combat.tables import (
     FALLEN,
@@ -63,6 +51,19 @@ from rules.systems.war_and_combat.tables_missile import (
 from rules.systems.war_and_combat.tables_movement import pace_penalty
 from rules.systems.war_and_combat.tables_options import combat_option, secondary_effect
 from rules.systems.war_and_combat.task import task_roll
+from rules.systems.war_and_combat.turns import (
+    acting,
+    add_effect,
+    done_full,
+    fall,
+    full_action,
+    quick_action,
+    roll_of,
+    set_status,
+    slowed,
+    stunned,
+    surprised,
+)
 from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
 
 #: the missile weapons that must be loaded again after each shot ("Load Weapon"; the project's list: a

@@ -5,8 +5,8 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from rules.hidden import PUBLIC, Of
 from rules.events import Event, Roll
+from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "PhaseBegan",

@@ -19,7 +19,6 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Event, Moved
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.turns.phases import Declarations
 from rules.systems.war_and_combat import lengthy, sheet
 from rules.systems.war_and_combat.events import (
     AttackPassed,
@@ -31,10 +30,16 @@ from rules.systems.war_and_combat.events import (
     Interrupted,
     Revealed,
 )
-from rules.systems.war_and_combat.turns import begin_phase, idle, roll_of
-from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.zones import actively_engaged, danger, marginal, threat
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
+from rules.systems.war_and_combat.task import task_roll
+from rules.systems.war_and_combat.turns import begin_phase, idle, roll_of
+from rules.systems.war_and_combat.zones import (
+    actively_engaged,
+    danger,
+    marginal,
+    threat,
+)
+from rules.turns.phases import Declarations
 
 __all__ = ["INTENTS", "TACTICS", "DEFAULT_CHOICE", "begin", "declare", "force", "participants", "after_attack",
            "hold", "opponents", "in_flurry", "actions_for", "resume", "guard_of", "join", "settle",
@@ -410,7 +415,9 @@ def _spent_foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
 def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
     """"Running Out of Actions: ... he must retreat one step for every action his opponent wishes to
     press": one action, one hex straight back (``c`` follows; into a wall or a taken hex it is pinned)."""
-    from rules.systems.war_and_combat.movement import push_back  # movement reads the flurry's tactics
+    from rules.systems.war_and_combat.movement import (
+        push_back,  # movement reads the flurry's tactics
+    )
 
     t = _spent_foe(enc, c, name)
     grid = enc.grid()
@@ -448,6 +455,8 @@ def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None,
 
 def _held(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool | None]:
     """A held fighter's Restrict check "before attempting any action" (False: the action is lost)."""
-    from rules.systems.war_and_combat.attacks import restrict_check  # attacks builds on the flurry
+    from rules.systems.war_and_combat.attacks import (
+        restrict_check,  # attacks builds on the flurry
+    )
 
     return restrict_check(enc, c, dice)

@@ -25,9 +25,14 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat.attacks import downed, inflict
 from rules.systems.war_and_combat.events import EffectTaken
-from rules.systems.war_and_combat.turns import set_status
 from rules.systems.war_and_combat.state import WacCombatant, WoundRecord
-from rules.systems.war_and_combat.tables import LOCATIONS, SEVERITIES, WOUND_NATURE, wound_effect
+from rules.systems.war_and_combat.tables import (
+    LOCATIONS,
+    SEVERITIES,
+    WOUND_NATURE,
+    wound_effect,
+)
+from rules.systems.war_and_combat.turns import set_status
 
 __all__ = ["damage", "heal"]
 

@@ -18,8 +18,8 @@ from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import armour
 from rules.systems.war_and_combat.events import EffectTaken
-from rules.systems.war_and_combat.zones import engaged_with
 from rules.systems.war_and_combat.state import WacCombatant
+from rules.systems.war_and_combat.zones import engaged_with
 
 __all__ = ["begin", "finish", "break_off", "refuse_if_busy", "doing"]
 

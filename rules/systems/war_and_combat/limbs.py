@@ -18,8 +18,8 @@ from rules.events import EffectAdded
 from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import Weapon
-from rules.systems.war_and_combat.turns import add_effect
 from rules.systems.war_and_combat.state import WacCombatant
+from rules.systems.war_and_combat.turns import add_effect
 
 __all__ = ["TWO_HANDED", "unusable_code", "make_unusable", "limb_out", "arm_ready", "hands_ready", "crawling", "shield"]
 

@@ -39,9 +39,14 @@ from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.events import (
+    CarriedOver,
+    CollapsePrompt,
+    EffectTaken,
+    Engaged,
+)
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
-from rules.systems.war_and_combat.events import CarriedOver, CollapsePrompt, Engaged, EffectTaken
-from rules.systems.war_and_combat.turns import QUICK_LIMIT, acting, add_effect, fall, roll_of
+from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
     entry_cost,
@@ -52,8 +57,20 @@ from rules.systems.war_and_combat.tables_movement import (
     pace_penalty,
 )
 from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.zones import brought_into_threat, engaged_with, in_my_threat, wielded, zone_of
-from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
+from rules.systems.war_and_combat.turns import (
+    QUICK_LIMIT,
+    acting,
+    add_effect,
+    fall,
+    roll_of,
+)
+from rules.systems.war_and_combat.zones import (
+    brought_into_threat,
+    engaged_with,
+    in_my_threat,
+    wielded,
+    zone_of,
+)
 
 __all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat", "circle", "PINNED", "push_back"]
 

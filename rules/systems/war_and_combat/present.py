@@ -4,18 +4,18 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rules.events import Attacked, Checked
-from rules.models import Combatant, Encounter
 from rules.hidden import secret
+from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
 from rules.systems.war_and_combat import flurry, lengthy
 from rules.systems.war_and_combat.events import (
     AttackPassed,
+    CarriedOver,
+    CollapsePrompt,
     Declared,
     EffectTaken,
     Engaged,
     FacedAttacker,
-    CarriedOver,
-    CollapsePrompt,
     FlurryBegan,
     FlurryEnded,
     FlurryInitiative,
@@ -25,9 +25,9 @@ from rules.systems.war_and_combat.events import (
     Revealed,
     Struck,
 )
+from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.turns import QUICK_LIMIT, stunned
 from rules.systems.war_and_combat.zones import wielded
-from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 
 __all__ = ["WacPresenter", "sheet_summary"]
 

@@ -52,10 +52,10 @@ from rules.systems.war_and_combat.attacks import (
     resolve_hit,
     wielding,
 )
-from rules.systems.war_and_combat.turns import acting, quick_action, roll_of, stunned
-from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.zones import engaged_with, wielded
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
+from rules.systems.war_and_combat.task import task_roll
+from rules.systems.war_and_combat.turns import acting, quick_action, roll_of, stunned
+from rules.systems.war_and_combat.zones import engaged_with, wielded
 
 __all__ = ["outside", "within_reach", "swipe", "free_attack", "interrupt"]
 

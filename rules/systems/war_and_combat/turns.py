@@ -8,17 +8,26 @@ from __future__ import annotations
 from rules.dice import Dice
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, NotYourTurn
-from rules.events import Checked, EffectAdded, Event, InitiativeSet, Roll, RoundBegan, StatusChanged, mod
+from rules.events import (
+    Checked,
+    EffectAdded,
+    Event,
+    InitiativeSet,
+    Roll,
+    RoundBegan,
+    StatusChanged,
+    mod,
+)
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.turns.ordered import Slot, arrange, next_to_act
 from rules.systems.war_and_combat import sheet
-from rules.systems.war_and_combat.options import ATTRIBUTES
 from rules.systems.war_and_combat.events import EffectTaken, MoralePrompt, PhaseBegan
+from rules.systems.war_and_combat.options import ATTRIBUTES
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables import shock_value
 from rules.systems.war_and_combat.tables_movement import pace_points, phase_points
 from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
+from rules.turns.ordered import Slot, arrange, next_to_act
 
 __all__ = [
     "stunned",
@@ -206,7 +215,9 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     events: list[Event] = [RoundBegan(round=enc.round)]
     est = WacEncounter.of(enc)
     est.tactics, est.won = {}, []
-    from rules.systems.war_and_combat import lengthy  # a round's start finishes what is due
+    from rules.systems.war_and_combat import (
+        lengthy,  # a round's start finishes what is due
+    )
 
     for c in enc.combatants:
         st = WacCombatant.of(c)
@@ -230,7 +241,9 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 
 def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> list[Event]:
     """Begin ``phase``; a phase with nobody to act in it passes by itself to the next."""
-    from rules.systems.war_and_combat import flurry  # the flurry phase runs its own steps
+    from rules.systems.war_and_combat import (
+        flurry,  # the flurry phase runs its own steps
+    )
 
     est = WacEncounter.of(enc)
     enc.phase, est.acted, enc.current = phase, [], None

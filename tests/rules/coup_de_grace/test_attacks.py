@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from rules.errors import IllegalAction, NotFound, RulesError
 from rules.systems.coup_de_grace import DRAFT_VARIANT
 from rules.systems.coup_de_grace.events import Wounded
+from tests.rules.coup_de_grace.common import (
+    KEY,
+    SWORD,
+    events_of,
+    fight,
+    foes,
+    mods,
+    one,
+    refused,
+    resolve,
+    run,
+    text,
+)
 from tests.scenario import Scenario
-from tests.rules.coup_de_grace.common import KEY, SWORD, events_of, fight, foes, mods, one, refused, resolve, run, text
 
 
 # -- range, arc and line of sight ---------------------------------------------------------------------------

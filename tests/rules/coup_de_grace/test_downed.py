@@ -8,7 +8,17 @@ import pytest
 
 from rules.models import Encounter
 from rules.systems.coup_de_grace import DRAFT_VARIANT
-from tests.rules.coup_de_grace.common import resolve, run, refused, fight, events_of, one, mods, text, SWORD
+from tests.rules.coup_de_grace.common import (
+    SWORD,
+    events_of,
+    fight,
+    mods,
+    one,
+    refused,
+    resolve,
+    run,
+    text,
+)
 
 
 # -- downed, out of action, recovery, victory ---------------------------------------------------------------------

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from rules.systems.coup_de_grace import DRAFT_VARIANT
+from tests.rules.coup_de_grace.common import (
+    KEY,
+    SWORD,
+    SYSTEM,
+    fight,
+    foes,
+    one,
+    refused,
+    resolve,
+    run,
+)
 from tests.scenario import Scenario
-from tests.rules.coup_de_grace.common import KEY, SWORD, SYSTEM, fight, foes, one, refused, resolve, run
 
 
 # -- movement ----------------------------------------------------------------------------------------

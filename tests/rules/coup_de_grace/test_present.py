@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-
-
 from rules.report import board_report
-from tests.rules.coup_de_grace.common import resolve, run, refused, fight, text, SWORD, SYSTEM
+from tests.rules.coup_de_grace.common import (
+    SWORD,
+    SYSTEM,
+    fight,
+    refused,
+    resolve,
+    run,
+    text,
+)
 
 
 # -- presentation ---------------------------------------------------------------------------------------------------

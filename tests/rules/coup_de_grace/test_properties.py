@@ -8,12 +8,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
-from rules.actions import make_action
 from rules.systems.coup_de_grace import DRAFT_VARIANT
-from tests.rules.coup_de_grace.common import fight, SYSTEM
-
+from tests.rules.coup_de_grace.common import SYSTEM, fight
 
 # -- property: any action either applies cleanly or changes nothing -------------------------------------------------------
 NAMES = ("A", "B", "T", "U")

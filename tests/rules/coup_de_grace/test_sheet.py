@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from rules.errors import InputError, SheetError
 from rules.systems.coup_de_grace import DRAFT_VARIANT
-from tests.rules.coup_de_grace.common import resolve, run, encounter, fight, one, mods, SWORD, SYSTEM
+from tests.rules.coup_de_grace.common import (
+    SWORD,
+    SYSTEM,
+    encounter,
+    fight,
+    mods,
+    one,
+    resolve,
+    run,
+)
 
 
 # -- sheets and classes ------------------------------------------------------------------------------

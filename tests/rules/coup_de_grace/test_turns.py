@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from rules.errors import NotYourTurn, RulesError
-from tests.rules.coup_de_grace.common import resolve, run, refused, encounter, fight, events_of, text, SWORD, SYSTEM
+from tests.rules.coup_de_grace.common import (
+    SWORD,
+    SYSTEM,
+    encounter,
+    events_of,
+    fight,
+    refused,
+    resolve,
+    run,
+    text,
+)
 
 
 # -- initiative and activation ----------------------------------------------------------------------------------------

@@ -4,7 +4,14 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import IllegalAction
-from rules.systems.damage_grid.events import CloudDrifted, CoverHit, DgAttack, DgMoved, GrappleTest, ProneChanged
+from rules.systems.damage_grid.events import (
+    CloudDrifted,
+    CoverHit,
+    DgAttack,
+    DgMoved,
+    GrappleTest,
+    ProneChanged,
+)
 from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import SABER, duel, events
 from tests.scenario import Scenario

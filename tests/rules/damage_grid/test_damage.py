@@ -7,7 +7,13 @@ from hypothesis import strategies as st
 from rules.sheet import parse_pairs
 from rules.systems.damage_grid.damage import Transfer, apply_faces, harm
 from rules.systems.damage_grid.events import GridDamage
-from rules.systems.damage_grid.flips import SEARCH_LIMIT, apply_flips, best_flips, parse_flips, target_flips
+from rules.systems.damage_grid.flips import (
+    SEARCH_LIMIT,
+    apply_flips,
+    best_flips,
+    parse_flips,
+    target_flips,
+)
 from rules.systems.damage_grid.grid import HUMANOID, parse_grid
 from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import duel, events

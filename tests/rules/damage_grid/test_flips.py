@@ -7,7 +7,6 @@ from rules.errors import InputError
 from rules.sheet import parse_options, parse_pairs
 from rules.systems.damage_grid.asking import LEAST, MAX_CHOICES, choices, read_answer
 from rules.systems.damage_grid.events import DgAttack
-from tests.rules.damage_grid.build import duel, events
 from rules.systems.damage_grid.flips import (
     NEIGHBOURS,
     Flip,
@@ -18,6 +17,7 @@ from rules.systems.damage_grid.flips import (
     target_flips,
 )
 from rules.systems.damage_grid.grid import HUMANOID, parse_grid
+from tests.rules.damage_grid.build import duel, events
 
 
 def test_each_face_has_four_connected_faces():

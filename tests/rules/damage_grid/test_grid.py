@@ -4,7 +4,13 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import SheetError
-from rules.systems.damage_grid.grid import HUMANOID, HUMANOID_DEFAULTS, DamageGrid, Location, parse_grid
+from rules.systems.damage_grid.grid import (
+    HUMANOID,
+    HUMANOID_DEFAULTS,
+    DamageGrid,
+    Location,
+    parse_grid,
+)
 
 
 def test_humanoid_faces_as_the_text_draws_them():

@@ -5,7 +5,12 @@ import pytest
 
 from rules.dice import Dice
 from rules.errors import DiceError
-from rules.systems.damage_grid.mode import ModeTest, largest_group, mode_difficulty, mode_test
+from rules.systems.damage_grid.mode import (
+    ModeTest,
+    largest_group,
+    mode_difficulty,
+    mode_test,
+)
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,15 @@ import pytest
 from rules.errors import IllegalAction
 from rules.geometry import Cell, parse_cell
 from rules.systems.damage_grid.events import DgAttack
-from rules.systems.damage_grid.reach import FACING_VECTORS, in_front_rows, reach_to, sight, view
+from rules.systems.damage_grid.reach import (
+    FACING_VECTORS,
+    in_front_rows,
+    reach_to,
+    sight,
+    view,
+)
 from tests.rules.damage_grid.build import RING, SABER, duel, events
 from tests.scenario import Scenario
-
 
 #: the text's reach diagram, Meena (X) on E8 facing north: each square it labels and its label
 #: ("--" left of her: the wall; "--" in the row behind: squares she cannot attack)

@@ -1,7 +1,17 @@
 """rules.geometry: the two board kinds, the corner rule, corner lines, regions and budgeted paths."""
 from __future__ import annotations
 
-from rules.geometry import Cell, Grid, HexGrid, SquareGrid, cheapest_path, corner_lines, corner_segments, obstruction, parse_cell
+from rules.geometry import (
+    Cell,
+    Grid,
+    HexGrid,
+    SquareGrid,
+    cheapest_path,
+    corner_lines,
+    corner_segments,
+    obstruction,
+    parse_cell,
+)
 
 
 def _walk(g: Grid):

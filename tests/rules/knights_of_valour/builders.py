@@ -2,11 +2,11 @@
 actions resolved with fixed dice, and the lines the system shows."""
 from __future__ import annotations
 
+from rules.actions import make_action
 from rules.dice import Dice
 from rules.events import Event
 from rules.models import Encounter
 from rules.sheet import parse_pairs
-from rules.actions import make_action
 from rules.system import Resolution
 from rules.systems.knights_of_valour import KnightsOfValourSystem
 from tests.scenario import GM, Scenario  # noqa: F401 (GM re-exported for the tests)

@@ -6,7 +6,15 @@ import pytest
 
 from rules.events import TurnDone
 from rules.registry import get_system
-from tests.rules.knights_of_valour.builders import SYSTEM, duel, of, run, step, text, three_way
+from tests.rules.knights_of_valour.builders import (
+    SYSTEM,
+    duel,
+    of,
+    run,
+    step,
+    text,
+    three_way,
+)
 
 
 def test_move_then_attack_ends_the_turn_by_itself() -> None:

@@ -8,7 +8,6 @@ from rules.dice import Dice
 from rules.errors import DiceError, IllegalAction, InputError
 from rules.models import Encounter
 from rules.report import board_report
-from tests.scenario import Scenario
 from tests.rules.knights_of_valour.builders import (
     KNIGHT,
     ORC,
@@ -25,6 +24,7 @@ from tests.rules.knights_of_valour.builders import (
     start,
     step,
 )
+from tests.scenario import Scenario
 
 
 # -- movement ---------------------------------------------------------------------------------------

@@ -3,18 +3,27 @@ from __future__ import annotations
 
 import ast
 import random
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hypothesis import given, settings
-from pathlib import Path
 from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
 from rules.report import board_report, events_report
 from rules.systems.knights_of_valour import SIZES
-from tests.rules.knights_of_valour.builders import SYSTEM, add, duel, encounter, of, one, run, start
+from tests.rules.knights_of_valour.builders import (
+    SYSTEM,
+    add,
+    duel,
+    encounter,
+    of,
+    one,
+    run,
+    start,
+)
 
 
 # -- reports -----------------------------------------------------------------------------------------------

@@ -5,9 +5,22 @@ import pytest
 
 from rules.errors import IllegalAction, InputError, SheetError
 from rules.registry import get_system
-from rules.systems.knights_of_valour import KnightsOfValourSystem, WEAPONS, effective_range, parse_weapon, stature_modifier
-from tests.rules.knights_of_valour.builders import SYSTEM, add, defence, duel, encounter, one, run
-
+from rules.systems.knights_of_valour import (
+    WEAPONS,
+    KnightsOfValourSystem,
+    effective_range,
+    parse_weapon,
+    stature_modifier,
+)
+from tests.rules.knights_of_valour.builders import (
+    SYSTEM,
+    add,
+    defence,
+    duel,
+    encounter,
+    one,
+    run,
+)
 
 # -- the tables of the text -----------------------------------------------------------------------
 STATURE_TABLE = [  # (defender, attacker, modifier) exactly as the text's table

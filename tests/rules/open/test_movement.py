@@ -5,7 +5,11 @@ import pytest
 
 from rules.dice import Dice
 from rules.events import Moved
-from rules.systems.open.events import OpenAttack, OpportunityDeclined, OpportunityOffered
+from rules.systems.open.events import (
+    OpenAttack,
+    OpportunityDeclined,
+    OpportunityOffered,
+)
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from tests.scenario import Scenario
 

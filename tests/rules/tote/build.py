@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rules.dice import Dice
 from rules.actions import make_action
+from rules.dice import Dice
 from rules.models import Combatant, Encounter
 from rules.report import events_report
 from rules.sheet import parse_options

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-
-from rules.systems.tote import MELEE_COSTS
 from rules.errors import IllegalAction, InputError, NotYourTurn
+from rules.systems.tote import MELEE_COSTS
 from tests.rules.tote.build import (
     BORIN,
     GRAK,
@@ -21,6 +20,7 @@ from tests.rules.tote.build import (
     text,
     who,
 )
+
 
 # -- melee round costs (the text's table) ---------------------------------------------------------------------
 @pytest.mark.parametrize(

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules.models import Encounter
 from rules.errors import IllegalAction
+from rules.models import Encounter
 from tests.rules.tote.build import BORIN, SYSTEM, fight, resolve, step, text, who
+
 
 # -- injuries, unconsciousness and coup-de-grace --------------------------------------------------------
 def test_injury_bars_the_face_in_a_real_attack() -> None:

@@ -4,10 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from rules.systems.tote import DISTANCE_COSTS
 from rules.errors import IllegalAction, InputError
+from rules.systems.tote import DISTANCE_COSTS
 from rules.systems.tote.movement import band_of
-from tests.rules.tote.build import BORIN, GRAK, SYSTEM, act, fight, resolve, setup, step, text, who
+from tests.rules.tote.build import (
+    BORIN,
+    GRAK,
+    SYSTEM,
+    act,
+    fight,
+    resolve,
+    setup,
+    step,
+    text,
+    who,
+)
+
 
 # -- bands instead of cells ----------------------------------------------------------------------------
 def test_place_takes_a_band_name() -> None:

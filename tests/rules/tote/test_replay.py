@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import IllegalAction
-from tests.rules.tote.build import started
 from rules.hidden import for_reader
 from rules.sheet import parse_pairs
+from tests.rules.tote.build import started
 from tests.scenario import GM, Scenario
 
 BORIN = "shoot=2 strike=3 hawk=2 weapon=javelin:1:pierce,axe:2:slash"

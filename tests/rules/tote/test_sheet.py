@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules.systems.tote import Weapon, parse_tohit
 from rules.errors import SheetError
+from rules.systems.tote import Weapon, parse_tohit
 from tests.rules.tote.build import BORIN, SYSTEM, fight, resolve, setup, who
+
 
 # -- sheets -------------------------------------------------------------------------------------------
 def test_hero_sheet_defaults() -> None:

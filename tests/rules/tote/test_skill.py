@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
 from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.dice import Dice
 from rules.events import mod
 from rules.systems.tote import skill_test
-
 
 
 # -- the skill test ----------------------------------------------------------------------------------

@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
-import pytest
-
 import ast
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.actions import make_action
 from rules.dice import Dice
+from rules.errors import RulesError
 from rules.report import board_report
 from rules.sheet import parse_options
 from rules.systems.tote import DISTANCE_COSTS, MELEE_COSTS
-from rules.errors import RulesError
-from tests.rules.tote.build import BORIN, GRAK, SYSTEM, THRAIN, engaged_round_two, fight, resolve, who
+from tests.rules.tote.build import (
+    BORIN,
+    GRAK,
+    SYSTEM,
+    THRAIN,
+    engaged_round_two,
+    fight,
+    resolve,
+    who,
+)
+
 
 # -- every error leaves the encounter unchanged ---------------------------------------------------------------
 @pytest.mark.parametrize(

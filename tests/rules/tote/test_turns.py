@@ -5,7 +5,19 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import IllegalAction, NotYourTurn
-from tests.rules.tote.build import BORIN, GRAK, SYSTEM, act, fight, resolve, setup, step, text, who
+from tests.rules.tote.build import (
+    BORIN,
+    GRAK,
+    SYSTEM,
+    act,
+    fight,
+    resolve,
+    setup,
+    step,
+    text,
+    who,
+)
+
 
 # -- starting initiative -------------------------------------------------------------------------------
 def test_hero_initiative_is_t8_plan_successes_plus_hawk() -> None:

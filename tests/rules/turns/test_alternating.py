@@ -1,7 +1,13 @@
 """Alternating activation (`rules.turns.alternating`) on plain data: sides, counts, rolls."""
 from __future__ import annotations
 
-from rules.turns.alternating import RollOff, interleave, next_turn, order_sides, rotation
+from rules.turns.alternating import (
+    RollOff,
+    interleave,
+    next_turn,
+    order_sides,
+    rotation,
+)
 
 
 def test_the_side_with_most_goes_first() -> None:

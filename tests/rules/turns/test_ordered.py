@@ -5,7 +5,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.turns.ordered import Slot, arrange, delay_refusal, lowered, next_to_act, tied_groups
+from rules.turns.ordered import (
+    Slot,
+    arrange,
+    delay_refusal,
+    lowered,
+    next_to_act,
+    tied_groups,
+)
 
 #: Knights of Valour's tie-break: players (False) before monsters, then the GM's order
 PARTY = [

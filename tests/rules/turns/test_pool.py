@@ -5,7 +5,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.turns.pool import Entry, can_spend, gains, order, ready, round_over, up_next, waiting
+from rules.turns.pool import (
+    Entry,
+    can_spend,
+    gains,
+    order,
+    ready,
+    round_over,
+    up_next,
+    waiting,
+)
 
 
 def test_highest_pool_acts_first_and_ties_follow_the_key() -> None:

@@ -3,8 +3,8 @@ severity, action penalties, wound effects, combat options, the coup-de-grâce.""
 from __future__ import annotations
 
 from rules.events import Checked, Finished, StatusChanged, Victory
-from rules.systems.war_and_combat.sheet import wound_penalty as penalty
 from rules.systems.war_and_combat.events import EffectTaken, Struck
+from rules.systems.war_and_combat.sheet import wound_penalty as penalty
 from rules.systems.war_and_combat.state import WoundRecord
 from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry
 

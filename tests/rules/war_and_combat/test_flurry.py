@@ -2,7 +2,14 @@
 from __future__ import annotations
 
 from rules.events import Attacked
-from rules.systems.war_and_combat.events import AttackPassed, Declared, FacedAttacker, FlurryEnded, FlurryInitiative, Revealed
+from rules.systems.war_and_combat.events import (
+    AttackPassed,
+    Declared,
+    FacedAttacker,
+    FlurryEnded,
+    FlurryInitiative,
+    Revealed,
+)
 from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry, wac
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 from rules.models import Combatant
-from rules.state import state_as
 from rules.registry import get_system
 from rules.systems.war_and_combat.state import WacCombatant, WoundRecord
 from tests.rules.war_and_combat.build import near, wac

@@ -39,7 +39,6 @@ def test_a_drive_into_a_wall_pins_at_once():
     """"blocked by an impassible obstacle, then the attacker receives one extra action (for that flurry only) and the defender is penalized -1 to defense"."""
     from rules.systems.war_and_combat.attacks import defense
     from tests.rules.war_and_combat.build import BORIN, GRAK
-    from tests.scenario import Scenario
 
     s = wac(blocked=("F5",))
     s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rules.effects import active
 from rules.systems.war_and_combat.attacks import defense
-from tests.rules.war_and_combat.build import duel, fight, to_flurry
+from tests.rules.war_and_combat.build import duel, fight
 
 
 def test_the_gm_surprises_a_side_before_the_first_round_for_that_round():
