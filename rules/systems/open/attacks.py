@@ -177,7 +177,8 @@ def harm(enc: Encounter, opts: OptionValues, t: Combatant, amount: int, kind: st
             st.stable = False
             st.saves_failed = min(3, st.saves_failed + (2 if critical else 1))
             if st.saves_failed < 3:
-                return events + [StatusChanged(actor=t.name, status="downed", cause="failed_save")]
+                cause = "failed_saves" if critical else "failed_save"
+                return events + [StatusChanged(actor=t.name, status="downed", cause=cause)]
         t.status = "out"
         return events + [StatusChanged(actor=t.name, status="out", cause="harmed_down")]
     if t.hp <= 0 and t.status == "active":

@@ -75,6 +75,7 @@ class OpenPresenter(Presenter):
         "death_saves": "0 HP: it makes a death save at the start of each of its turns",
         "helpless": "0 HP: helpless until healed",
         "failed_save": "hurt while down: a failed death save",
+        "failed_saves": "a critical hit while down: two failed death saves",
         "harmed_down": "hurt while down",
         "revived": "a natural 20 on its death save: back up with 1 HP",
         "gm_hp": "HP set by the GM",

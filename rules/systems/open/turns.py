@@ -161,7 +161,7 @@ def speed_now(enc: Encounter, c: Combatant) -> int:
 
 def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
     """d20: 10 or more a success, a natural 1 two failures, a natural 20 back up with 1 HP.
-    Three successes: stable; three failures: out."""
+    Three successes: stable, and the counts start again (damage while stable restarts the saves); three failures: out."""
     st = OpenCombatant.of(c)
     with dice.rolling_for(c.name):
         d = dice.die(20)
@@ -178,6 +178,8 @@ def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         result = "dead" if st.saves_failed >= 3 else "failed"
     events.append(DeathSave(actor=c.name, roll=Roll(dice=[d], label="d20", total=d, against=10, success=d >= 10),
                             made=st.saves_made, failed=st.saves_failed, result=result))
+    if result == "stable":
+        st.saves_made, st.saves_failed = 0, 0
     if result == "dead":
         c.status = "out"
         events.append(StatusChanged(actor=c.name, status="out", cause="death_saves"))

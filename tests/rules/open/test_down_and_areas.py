@@ -182,3 +182,26 @@ def test_a_burst_on_a_hex_map_counts_hexes() -> None:
     res = s.run("attack", [3] * 8 + [1, 1], actor="Ann", target="Grak", weapon="fireball")
     area = next(e for e in res.events if isinstance(e, AreaStruck))
     assert area.caught == ["Grak", "Near"] and area.cells == 19
+
+
+def test_stable_resets_the_saves_and_damage_restarts_them() -> None:
+    """"At stable the counts start again. Damage while down is a failed death save (two on a critical hit); a stable
+    combatant that takes damage is no longer stable and makes death saves again"."""
+    s = with_bo(fight(ann=f"hp=3 ac=10 {SWORD}"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    for _ in range(3):
+        s.run("next", actor="Grak")
+        s.run("next", actor="Orc")
+        s.run("next", [12], actor="Bo")
+    ann = OpenCombatant.of(s.get("Ann"))
+    assert ann.stable and (ann.saves_made, ann.saves_failed) == (0, 0)
+    res = s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # a critical hit on the stable Ann
+    assert any("two failed death saves" in line for line in s.text(res))
+    ann = OpenCombatant.of(s.get("Ann"))
+    assert not ann.stable and (ann.saves_made, ann.saves_failed) == (0, 2)
+    s.run("next", actor="Grak")
+    s.run("next", actor="Orc")
+    s.run("next", [12], actor="Bo")
+    ann = OpenCombatant.of(s.get("Ann"))
+    assert (ann.saves_made, ann.saves_failed) == (1, 2) and s.get("Ann").status == "downed"
