@@ -1,7 +1,10 @@
 """The open system's down and out, coup de grâce, save attacks, areas and conditions (docs/systems/open.md)."""
 from __future__ import annotations
 
+from rules.geometry import Grid
+from rules.registry import get_system
 from rules.systems.open.events import AreaStruck, DeathSave, Harmed, OpenAttack, Saved
+from rules.systems.open.space import area_cells
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from tests.scenario import PLAYER, Scenario
 
@@ -151,16 +154,30 @@ def test_a_single_target_save_attack_without_half_takes_nothing_on_a_save() -> N
 
 
 def test_cones_and_lines() -> None:
-    """"a `cone` spreads from the attacker towards the point, as long as it is wide; a `line` is 5 ft wide from the
-    attacker through the point"."""
+    """"a `cone` spreads from the attacker towards the point, its width at each distance equal to that distance ...;
+    a `line` is 5 ft wide from the attacker through the point"."""
     cone = "weapons='breath:save=dex:12:2d6:fire:half:area=cone15,bolt:save=dex:12:2d6:lightning:half:area=line30'"
     s = fight(ann=f"hp=20 {cone}", grak="hp=40", grak_at="E2")
-    s.run("add", name="Side", raw_sheet={"hp": "40"}, at="D4", side="foes", init=0)
+    s.run("add", name="Side", raw_sheet={"hp": "40"}, at="E3", side="foes", init=0)
+    s.run("add", name="Wide", raw_sheet={"hp": "40"}, at="D4", side="foes", init=0)
     s.run("add", name="Back", raw_sheet={"hp": "40"}, at="A2", side="foes", init=0)
     res = s.resolve("attack", [1, 1, 1, 1], actor="Ann", target="Grak", weapon="breath")
     assert next(e for e in res.events if isinstance(e, AreaStruck)).caught == ["Grak", "Side"]
     res = s.resolve("attack", [1, 1, 1], actor="Ann", target="Grak", weapon="bolt")
     assert next(e for e in res.events if isinstance(e, AreaStruck)).caught == ["Grak"]
+
+
+def test_a_cone_is_as_wide_as_it_is_far() -> None:
+    """"a `cone` spreads from the attacker towards the point, its width at each distance equal to that distance (a cell
+    within its size is in it when its centre is: a 30 ft cone is 6 cells long, 30 ft wide at its end)"."""
+    opts = get_system("open").options.read({})
+    square = Grid("square", 20, 20)
+    cells = area_cells(square, opts, "cone", 30, square.parse("A10"), square.parse("G10"))
+    widths = [sum(1 for c in cells if c.col == col) for col in range(1, 8)]
+    assert widths == [1, 1, 3, 3, 5, 5, 0] and len(cells) == 18  # 450 square feet, the cone's area
+    hexes = Grid("hex", 20, 20)
+    cells = area_cells(hexes, opts, "cone", 30, hexes.parse("A10"), hexes.parse("G10"))
+    assert max(hexes.distance(hexes.parse("A10"), c) for c in cells) == 6 and len(cells) < 24
 
 
 def test_effects_change_ac_attack_and_speed() -> None:
