@@ -30,6 +30,14 @@ ABILITY_NAMES = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "
                  "wis": "Wisdom", "cha": "Charisma"}
 
 
+def _shown_ties(e: OpenRound) -> list[str]:
+    """The names in the roll-off whose initiative is shown and tied with another shown one: a tie
+    with a hidden combatant would tell its number."""
+    shown = {r.name: r.initiative for r in e.order if not secret(r.initiative)}
+    return [n for n in e.rolled_off if n in shown
+            and any(m != n and shown.get(m) == shown[n] for m in e.rolled_off)]
+
+
 def order_text(order: list[Ranked]) -> str:
     """``Alda 17, Grak, Borin 12``: a hidden combatant's initiative is left out."""
     return ", ".join(r.name if secret(r.initiative) else f"{r.name} {r.initiative}" for r in order)
@@ -92,7 +100,8 @@ class OpenPresenter(Presenter):
         return f"**{e.actor}** initiative **{e.value}**{roll}{shared}"
 
     def open_round(self, e: OpenRound) -> str:
-        tie = f"; ties settled by a roll-off among {', '.join(e.rolled_off)}" if e.rolled_off else ""
+        tied = _shown_ties(e)
+        tie = f"; ties settled by a roll-off among {', '.join(tied)}" if tied else ""
         return f"**Round {e.round}** begins: order {order_text(e.order)}{tie}"
 
     def turn_began(self, e: TurnBegan) -> str:
@@ -114,10 +123,13 @@ class OpenPresenter(Presenter):
 
     def harmed(self, e: Harmed) -> str:
         why = {"immune": "immune", "resist": "resistant: half", "vulnerable": "vulnerable: double", "save": "saved: half"}
-        notes = [why[w] for w in e.why]
+        notes = [why[w] for w in e.why if not secret(w)]
         if e.temp and not secret(e.temp):
             notes.append(f"{e.temp} taken by temporary HP")
-        rolled = f" of {e.rolled}" if e.why and not secret(e.rolled) and e.rolled != e.amount else ""
+        if secret(e.amount):  # a hidden target: the dice rolled, never what it made of them
+            rolled = f" of {e.rolled} rolled" if e.rolled and not secret(e.rolled) else ""
+        else:
+            rolled = f" of {e.rolled}" if e.why and not secret(e.rolled) and e.rolled != e.amount else ""
         note = f" ({'; '.join(notes)})" if notes else ""
         return (f"**{e.actor}** takes **{e.amount}**{rolled} {e.damage_type} damage{note}"
                 f"{self.health_change(e.actor, e.before, e.after, ' HP')}")
