@@ -151,7 +151,7 @@ class OpenSystem(RuleSystem):
     def turn_done(self, enc: Encounter, c: Combatant) -> bool:
         """Its action used and no movement left (and no question waiting)."""
         st = OpenCombatant.of(c)
-        return st.acted and st.feet_left == 0 and OpenEncounter.of(enc).waiting is None
+        return st.acted and turns.feet_left(enc, c) == 0 and OpenEncounter.of(enc).waiting is None
 
     def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """A combatant that fell in its own turn (by an add or an edit, a move, an attack or an act) ends it."""

@@ -23,6 +23,7 @@ from rules.systems.open.events import (
     TurnBegan,
 )
 from rules.systems.open.state import OpenCombatant, OpenEncounter
+from rules.systems.open.turns import feet_left
 
 __all__ = ["OpenPresenter", "sheet_summary"]
 
@@ -58,9 +59,9 @@ def sheet_summary(c: Combatant) -> str:
     return " ".join(parts)
 
 
-def left_text(c: Combatant) -> str:
-    st = OpenCombatant.of(c)
-    parts = [f"{st.feet_left} ft"] if st.feet_left else []
+def left_text(enc: Encounter, c: Combatant) -> str:
+    st, left = OpenCombatant.of(c), feet_left(enc, c)
+    parts = [f"{left} ft"] if left else []
     parts += [] if st.acted else ["action"]
     return (" and ".join(parts) + " left") if parts else "movement and action used"
 
@@ -186,7 +187,7 @@ class OpenPresenter(Presenter):
         elif c.status != "active":
             bits.append(c.status)
         elif enc.started and not enc.winner and c.name == enc.current:
-            bits.append("▶ " + left_text(c))
+            bits.append("▶ " + left_text(enc, c))
         return " · ".join(bits)
 
     def board_extra(self, enc: Encounter) -> list[str]:
@@ -200,4 +201,4 @@ class OpenPresenter(Presenter):
         return lines
 
     def turn_label(self, enc: Encounter, c: Combatant) -> str:
-        return f"Round {enc.round} · {c.name} to act: {left_text(c)}"
+        return f"Round {enc.round} · {c.name} to act: {left_text(enc, c)}"

@@ -159,6 +159,12 @@ def speed_now(enc: Encounter, c: Combatant) -> int:
     return max(0, sheet.speed(c) + total(enc.effects, c.name, "speed"))
 
 
+def feet_left(enc: Encounter, c: Combatant) -> int:
+    """Its movement left this turn: its speed now (once more for each dash), less what it spent."""
+    st = OpenCombatant.of(c)
+    return max(0, speed_now(enc, c) * (1 + st.dashes) - st.feet_spent)
+
+
 def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
     """d20: 10 or more a success, a natural 1 two failures, a natural 20 back up with 1 HP.
     Three successes: stable, and the counts start again (damage while stable restarts the saves); three failures: out."""
@@ -190,7 +196,7 @@ def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
 
 def _start_turn(enc: Encounter, c: Combatant) -> None:
     st = OpenCombatant.of(c)
-    st.feet_left, st.diagonals, st.acted, st.reacted, st.disengaged = speed_now(enc, c), 0, False, False, False
+    st.feet_spent, st.dashes, st.diagonals, st.acted, st.reacted, st.disengaged = 0, 0, 0, False, False, False
     OpenEncounter.of(enc).area = []
 
 
@@ -219,7 +225,7 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
                 continue
         enc.current = name
         _start_turn(enc, c)
-        return events + [TurnBegan(actor=name, speed=OpenCombatant.of(c).feet_left)]
+        return events + [TurnBegan(actor=name, speed=feet_left(enc, c))]
     return events
 
 

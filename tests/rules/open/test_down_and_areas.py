@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rules.geometry import Grid
 from rules.registry import get_system
+from rules.systems.open import turns
 from rules.systems.open.events import AreaStruck, DeathSave, Harmed, OpenAttack, Saved
 from rules.systems.open.space import area_cells
 from rules.systems.open.state import OpenCombatant, OpenEncounter
@@ -186,7 +187,7 @@ def test_effects_change_ac_attack_and_speed() -> None:
     s.run("effect_add", name="Shield", actor="Grak", rounds=1, mods="ac+5")
     res = s.resolve("attack", [9], actor="Ann", target="Grak")
     assert next(e for e in res.events if isinstance(e, OpenAttack)).roll.against == 15
-    assert OpenCombatant.of(s.get("Ann")).feet_left == 30
+    assert turns.feet_left(s.enc, s.get("Ann")) == 30
 
 
 def test_a_burst_on_a_hex_map_counts_hexes() -> None:
