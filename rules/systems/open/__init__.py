@@ -88,12 +88,12 @@ class OpenSystem(RuleSystem):
             turns.arrange(enc, self.option_values(enc))
         return []
 
-    def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
         `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
         c = enc.get(action.actor)
         before, status = c.hp, c.status
-        events = super().edit(enc, action, dice)
+        events = super().apply_edit(enc, action, dice)
         if "hp" in action.raw_sheet:
             wanted = int(c.sheet["hp"])
             if not enc.started and "max_hp" not in action.raw_sheet and wanted > sheet.max_hp(c):

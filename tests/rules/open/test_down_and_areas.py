@@ -223,3 +223,10 @@ def test_stable_resets_the_saves_and_damage_restarts_them() -> None:
     s.run("next", [12], actor="Bo")
     ann = OpenCombatant.of(s.get("Ann"))
     assert (ann.saves_made, ann.saves_failed) == (1, 2) and s.get("Ann").status == "downed"
+
+
+def test_the_gm_changes_record_the_hp_applied() -> None:
+    """"Healing (`/combatant hp change:5`, never above `max_hp`)": the board's GM changes show the HP it stopped at."""
+    s = fight(ann=f"hp=30 ac=10 {SWORD}")
+    s.run("edit", actor="Ann", hp_change=5)
+    assert s.get("Ann").hp == 30 and s.enc.gm_edits[-1] == "round 1: Ann hp=30"
