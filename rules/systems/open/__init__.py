@@ -10,6 +10,7 @@ areas), `attacks.py`, `movement.py` (and opportunity attacks), `actions.py` (the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
@@ -67,6 +68,11 @@ class OpenSystem(RuleSystem):
     newcomer_rolls = True
 
     # -- sheets -------------------------------------------------------------------------------
+    def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
+        out = super().read_sheet(enc, raw, base)
+        sheet.check_sheet(raw, out)
+        return out
+
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
         return sheet.SHEET_KEYS
 

@@ -143,6 +143,8 @@ def init_one(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> li
 
 
 def set_initiative(enc: Encounter, opts: OptionValues, c: Combatant, value: int | None) -> list[Event]:
+    if not enc.started:
+        raise IllegalAction("`/init roll` rolls every initiative and would replace this one: use `/init set` after it.")
     if value is None:
         raise InputError("Give the new initiative in `value`, like `value:15`.")
     if not INITIATIVE_MIN <= value <= INITIATIVE_MAX:
