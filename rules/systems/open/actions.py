@@ -9,7 +9,7 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionSet, choice_option, flag_word, name_word
 from rules.systems.open import sheet
 from rules.systems.open.attacks import strike
-from rules.systems.open.conditions import has
+from rules.systems.open.conditions import has, setting
 from rules.systems.open.events import OpportunityDeclined
 from rules.systems.open.movement import walk
 from rules.systems.open.state import OpenCombatant, OpenEncounter
@@ -31,7 +31,8 @@ def _use_action(ctx: ActionContext, action: Act) -> Combatant:
     if st.acted:
         raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
     if has(ctx.encounter, c, "incapacitated"):
-        raise IllegalAction(f"{c.name} cannot act: a condition on it takes its actions.")
+        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(setting(ctx.encounter, c, 'incapacitated'))}) "
+                            "takes its actions.")
     st.acted = True
     return c
 

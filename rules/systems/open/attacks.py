@@ -38,7 +38,7 @@ from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.open import sheet
-from rules.systems.open.conditions import conditions, has
+from rules.systems.open.conditions import conditions, has, setting
 from rules.systems.open.events import AreaStruck, Harmed, OpenAttack, Saved
 from rules.systems.open.sheet import Weapon
 from rules.systems.open.space import COVER_AC, area_cells, cover, feet
@@ -76,7 +76,7 @@ def _check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
     if st.acted:
         raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
     if has(enc, c, "incapacitated"):
-        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(conditions(enc, c))}) takes its actions.")
+        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(setting(enc, c, 'incapacitated'))}) takes its actions.")
     return st
 
 

@@ -230,3 +230,15 @@ def test_the_gm_changes_record_the_hp_applied() -> None:
     s = fight(ann=f"hp=30 ac=10 {SWORD}")
     s.run("edit", actor="Ann", hp_change=5)
     assert s.get("Ann").hp == 30 and s.enc.gm_edits[-1] == "round 1: Ann hp=30"
+
+
+def test_the_refusal_names_only_the_conditions_that_take_actions() -> None:
+    """"**grappled** (speed 0), **stunned** (no actions or reactions ...)": a grappled and stunned combatant cannot act
+    because it is stunned, not because it is grappled."""
+    s = fight()
+    s.run("effect_add", name="grappled", actor="Ann", rounds=1)
+    s.run("effect_add", name="stunned", actor="Ann", rounds=1)
+    message = s.refused("attack", [15, 4], actor="Ann", target="Grak")
+    assert "(stunned)" in message and "grappled" not in message
+    message = s.refused("act", actor="Ann", name="dodge")
+    assert "(stunned)" in message and "grappled" not in message
