@@ -46,7 +46,7 @@ def step_cost(grid: Grid, opts: OptionValues, here: Cell, nxt: Cell, diagonals: 
     base = 5
     if diagonal and (opts.diagonals == "10" or (opts.diagonals == "alternate" and diagonals % 2 == 1)):
         base = 10
-    return base + 5 * (grid.terrain.get(nxt) in DIFFICULT) + 5 * crawl
+    return base * (1 + (grid.terrain.get(nxt) in DIFFICULT) + crawl)
 
 
 def _refusal(enc: Encounter, grid: Grid, c: Combatant, here: Cell, nxt: Cell) -> str | None:

@@ -39,13 +39,21 @@ def test_diagonals_cost_as_the_option_says(rule: str, cost: int) -> None:
 
 
 def test_difficult_ground_costs_double_and_walls_block() -> None:
-    """"`difficult` or `rough` ground costs 5 ft more a step ... Walls block and their corners cannot be cut"."""
+    """"`difficult` or `rough` ground costs the step once more ... Walls block and their corners cannot be cut"."""
     s = walker(blocked=("C2",))
     assert "wall" in s.refused("move", actor="Ann", path="E")
     assert "corner" in s.refused("move", actor="Ann", path="NE") or "corner" in s.refused("move", actor="Ann", path="SE")
     s.enc.map.terrain["B3"] = "difficult"
     s.run("move", actor="Ann", path="S")
     assert feet_left(s) == 20
+
+
+def test_a_diagonal_into_difficult_ground_costs_double_its_10_ft() -> None:
+    """"`difficult` or `rough` ground costs the step once more (a 10 ft diagonal 20 ft)"."""
+    s = walker(diagonals="10")
+    s.enc.map.terrain["C3"] = "difficult"
+    s.run("move", actor="Ann", path="SE")
+    assert feet_left(s) == 30 - 20
 
 
 def test_move_to_finds_the_cheapest_path_within_the_speed() -> None:
@@ -144,3 +152,10 @@ def test_an_older_state_with_the_feet_left_is_read() -> None:
     """A state written when the turn kept its feet left reads back with nothing spent."""
     st = OpenCombatant.model_validate({"feet_left": 10, "acted": True})
     assert st.feet_spent == 0 and st.acted
+
+
+def test_a_held_combatant_has_no_feet_left_on_the_board() -> None:
+    """"**grappled** (speed 0)": while it holds, the turn shows no movement left."""
+    s = walker()
+    s.run("effect_add", name="grappled", actor="Ann", rounds=1)
+    assert feet_left(s) == 0 and " ft" not in s.system.present.view(s.enc).turn_label(s.enc, s.get("Ann"))
