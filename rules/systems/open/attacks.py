@@ -243,7 +243,8 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
         if w.area == "burst" and not grid.line_of_sight(c.cell, aim, corner=opts.corner):
             raise IllegalAction(f"{c.name} has no clear line to {aim.name}: walls are in the way.")
         cells = area_cells(grid, opts, w.area, w.size, c.cell, aim)
-        caught = [o for o in enc.combatants if o.in_fight and o.cell in set(cells)]
+        around_self = w.area == "burst" and w.normal is None  # like a 5e self-centred area: the attacker is left out
+        caught = [o for o in enc.combatants if o.in_fight and o.cell in set(cells) and not (around_self and o is c)]
     OpenEncounter.of(enc).area = [x.name for x in cells]
     with dice.rolling_for(c.name):
         amount, _ = _damage(w, False, dice)

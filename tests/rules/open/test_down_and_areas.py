@@ -242,3 +242,11 @@ def test_the_refusal_names_only_the_conditions_that_take_actions() -> None:
     assert "(stunned)" in message and "grappled" not in message
     message = s.refused("act", actor="Ann", name="dodge")
     assert "(stunned)" in message and "grappled" not in message
+
+
+def test_a_burst_around_the_attacker_leaves_it_out() -> None:
+    """"a burst with no range is around the attacker and leaves the attacker out"."""
+    nova = "weapons='nova:save=con:12:2d6:thunder:half:area=burst5'"
+    s = fight(ann=f"hp=20 {nova}", grak="hp=40")
+    res = s.run("attack", [3, 3, 1], actor="Ann", weapon="nova", options={"at": "B2"})
+    assert next(e for e in res.events if isinstance(e, AreaStruck)).caught == ["Grak"] and s.get("Ann").hp == 20
