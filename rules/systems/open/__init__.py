@@ -15,7 +15,7 @@ from typing import Any
 from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction
-from rules.events import Edited, Event, HitPointsChanged, StatusChanged
+from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
 from rules.sheet import SheetKey
@@ -160,13 +160,18 @@ class OpenSystem(RuleSystem):
         return st.acted and turns.feet_left(enc, c) == 0 and OpenEncounter.of(enc).waiting is None
 
     def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """A combatant that fell in its own turn (by an add or an edit, a move, an attack or an act) ends it."""
+        """The effects on a combatant that is out end; a combatant that fell in its own turn (by an add or
+        an edit, a move, an attack or an act) ends it."""
+        out = {c.name for c in enc.combatants if c.status == "out"}
+        gone = [e for e in enc.effects if e.target in out]
+        events: list[Event] = [EffectEnded(actor=e.target, name=e.name, removed=True) for e in gone]
+        enc.effects = [e for e in enc.effects if e not in gone]
         if action.kind not in ("add", "edit", "move", "attack", "act"):
-            return []
+            return events
         c = enc.find(enc.current)
         if enc.started and not enc.winner and c is not None and c.status != "active" and self.check_victory(enc) == []:
-            return turns.advance(enc, self.option_values(enc), dice)
-        return []
+            return events + turns.advance(enc, self.option_values(enc), dice)
+        return events
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
         """The last area attack's cells, and the acting combatant's melee reach."""

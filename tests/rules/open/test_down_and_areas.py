@@ -250,3 +250,11 @@ def test_a_burst_around_the_attacker_leaves_it_out() -> None:
     s = fight(ann=f"hp=20 {nova}", grak="hp=40")
     res = s.run("attack", [3, 3, 1], actor="Ann", weapon="nova", options={"at": "B2"})
     assert next(e for e in res.events if isinstance(e, AreaStruck)).caught == ["Grak"] and s.get("Ann").hp == 20
+
+
+def test_the_effects_on_a_combatant_that_is_out_end() -> None:
+    """"The GM's combatants are out at 0 HP ... The effects on a combatant that is out end"."""
+    s = fight(grak=f"hp=3 ac=10 {SWORD}")
+    s.run("effect_add", name="Bless", actor="Grak", rounds=3, mods="attack+1")
+    s.run("attack", [15, 4], actor="Ann", target="Grak")
+    assert s.get("Grak").status == "out" and s.enc.effects == []
