@@ -167,6 +167,13 @@ def feet_left(enc: Encounter, c: Combatant) -> int:
     return max(0, speed_now(enc, c) * (1 + st.dashes) - st.feet_spent)
 
 
+def _speed_as_it_begins(enc: Encounter, c: Combatant) -> int:
+    """Its movement as its turn begins: the effects that run out at the start of its turn no longer count."""
+    ending = ("turn_start", c.name)
+    running = [e for e in enc.effects if not (e.left == 1 and e.counts_at == ending)]
+    return feet_left(enc.model_copy(update={"effects": running}), c)
+
+
 def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
     """d20: 10 or more a success, a natural 1 two failures, a natural 20 back up with 1 HP.
     Three successes: stable, and the counts start again (damage while stable restarts the saves); three failures: out."""
@@ -227,7 +234,7 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
                 continue
         enc.current = name
         _start_turn(enc, c)
-        return events + [TurnBegan(actor=name, speed=feet_left(enc, c))]
+        return events + [TurnBegan(actor=name, speed=_speed_as_it_begins(enc, c))]
     return events
 
 

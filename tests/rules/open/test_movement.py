@@ -10,6 +10,7 @@ from rules.systems.open.events import (
     OpenAttack,
     OpportunityDeclined,
     OpportunityOffered,
+    TurnBegan,
 )
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from tests.scenario import Scenario
@@ -92,8 +93,9 @@ def test_the_movement_left_follows_the_speed_now() -> None:
     assert feet_left(s) == 40 - 10
     s.run("effect_add", name="Slow", actor="Ann", rounds=1, mods="speed-20", ends="start of Ann's turn")
     s.run("next", actor="Ann")
-    s.run("next", actor="Grak")  # Ann's turn begins: Slow ends, Haste (to the end of her turn) still runs
+    res = s.run("next", actor="Grak")  # Ann's turn begins: Slow ends, Haste (to the end of her turn) still runs
     assert s.enc.current == "Ann" and feet_left(s) == 40
+    assert next(e for e in res.events if isinstance(e, TurnBegan)).speed == 40
     assert "40 ft" in s.system.present.view(s.enc).turn_label(s.enc, s.get("Ann"))
 
 
