@@ -195,6 +195,20 @@ class RosterRules:
             return self.change_hp(enc, c, change)
         if not action.raw_sheet and not action.at and not action.facing and not action.side:
             raise InputError("Nothing to change: give `sheet` (key=value pairs, or changes like `hp-7`) to edit.")
+        events = self.apply_edit(enc, action, dice)
+        if action.is_gm and enc.started:  # mid-fight, only the GM changes these: the board shows the last few such changes
+            # the values applied: an `hp` past the most stops at it
+            changed = [f"{k}={c.hp if k == 'hp' and c.hp is not None else v}" for k, v in action.raw_sheet.items()]
+            changed += [f"{k} {v}" for k, v in (("at", action.at), ("facing", action.facing), ("side", action.side)) if v]
+            note = f"round {enc.round}: {c.name} {' '.join(changed)}"[:200]
+            if enc.hidden(c):  # players read that the GM changed it, not what
+                note = mark([c.name], note, f"round {enc.round}: the GM changed {c.name}")
+            enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
+        return events
+
+    def apply_edit(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """The changes of an `edit` (a system adds its own after these: an `hp` past the most...)."""
+        c = enc.get(action.actor)
         if action.raw_sheet:
             c.sheet = self.read_sheet(enc, action.raw_sheet, base=c.sheet)
         if action.side is not None:
@@ -202,13 +216,6 @@ class RosterRules:
         if action.at or action.facing:
             self.place(enc, c, action.at, action.facing)
         by_gm = action.is_gm and enc.started
-        if by_gm:  # mid-fight, only the GM changes these: the board shows the last few such changes
-            changed = [f"{k}={v}" for k, v in action.raw_sheet.items()]
-            changed += [f"{k} {v}" for k, v in (("at", action.at), ("facing", action.facing), ("side", action.side)) if v]
-            note = f"round {enc.round}: {c.name} {' '.join(changed)}"[:200]
-            if enc.hidden(c):  # players read that the GM changed it, not what
-                note = mark([c.name], note, f"round {enc.round}: the GM changed {c.name}")
-            enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
         events: list[Event] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=by_gm)]
         events += self.setup_combatant(enc, c, new=False)
         return events

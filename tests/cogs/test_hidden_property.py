@@ -50,7 +50,8 @@ class Fight:
     foe_weapons: tuple[str, ...] = ()
     #: the facings a move turns to (N E S W: towards the target), none where moves need none
     facings: tuple[str, ...] = ()
-    #: sentinels too small to stand out as numbers, found by what a text says around them
+    #: sentinels too small to stand out as numbers, found by what a text says around them (a match
+    #: that does not end in a number is a word about a hidden sheet, counted as 0)
     tells: tuple[str, ...] = ()
 
 
@@ -118,12 +119,14 @@ FIGHTS = [
         players=(("Borin", "bob", "C4", None, "hp=24 ac=16 init=+1 weapons=warhammer:+5:1d8+3:bludgeoning"),
                  ("Alda", "tess", "C5", None, "hp=18 ac=14 dex=3 weapons='longbow:+5:1d8+3:piercing:range=80/100,"
                                               "shortsword:+5:1d6+3:piercing'")),
-        foes=(("Grak", "D4", None, "hp=987 ac=47 speed=185 init=1d20+900 dex=9 weapons='claws:+4:1d6+2:slashing,"
-                                   "breath:save=dex:14:2d6:fire:half:area=cone15'"),
-              ("Snaga", "D5", None, "hp=876 ac=48 speed=164 init=1d20+150 weapons=spear:+4:1d6+2:piercing")),
+        foes=(("Grak", "D4", None, "hp=987 ac=47 speed=185 init=1d20+900 dex=9 vulnerable=bludgeoning "
+                                   "weapons='claws:+4:1d6+2:slashing,breath:save=dex:14:2d6:fire:half:area=cone15'"),
+              ("Snaga", "D5", None, "hp=876 ac=48 speed=164 init=1d20+150 resist=piercing immune=slashing "
+                                    "weapons=spear:+4:1d6+2:piercing")),
         add_sheet="hp=765 ac=46 speed=199 init=1d20+140 weapons=club:+4:1d6+2:bludgeoning",
         edit_sheet="hp=654 speed=177", secret=lambda n: 120 <= n <= 999, spots=_cells("BCDEF", range(3, 7)),
-        steps=("N", "E", "S", "W", "NE", "SW"), tells=(r"AC\D{0,3}4[5-9]\b",),
+        steps=("N", "E", "S", "W", "NE", "SW"),
+        tells=(r"AC\D{0,3}4[5-9]\b", r"vulnerable: double|resistant: half|\(immune\b"),  # the traits of a hidden sheet
         weapons={"Borin": ("warhammer",), "Alda": ("longbow", "shortsword"), "Grak": ("claws", "breath"),
                  "Snaga": ("spear",)},
         foe_weapons=("club",),
@@ -144,7 +147,7 @@ def sentinels_in(fight: Fight, text: str, noise: tuple[str, ...] = ()) -> list[i
     for known in noise:
         text = text.replace(known, " ")
     plain = PUBLIC_COUNTERS.sub(" ", text)
-    told = [int(m.group(0)[-2:]) for tell in fight.tells for m in re.finditer(tell, plain)]
+    told = [int(m.group(0)[-2:]) if m.group(0)[-2:].isdigit() else 0 for tell in fight.tells for m in re.finditer(tell, plain)]
     return [n for n in map(int, NUMBER.findall(plain)) if fight.secret(n)] + told
 
 
@@ -469,7 +472,15 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("gm", "/combatant hp", {"combatant": "Snaga", "change": "-2"}),
         ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),
         ("gm", "/move", {"combatant": "Snaga", "path": "S S"}),  # leaving Borin's reach: bob is asked
-    ),),
+    ), (  # hits on the hidden Grak (vulnerable) and Snaga (resistant): players see the dice, not the traits
+        ("gm", "/combatant edit", {"name": "Grak", "sheet": "ac=5"}),
+        ("gm", "/combatant edit", {"name": "Snaga", "sheet": "ac=5"}),
+        ("gm", "/init roll", {}),
+        *(("gm", "/init next", {"combatant": name, "confirm": "true"}) for name in ("Grak", "Snaga", "Orc 2", "Orc 1")),
+        ("tess", "/attack", {"combatant": "Alda", "target": "Snaga", "weapon": "shortsword", "roll": "15,4"}),
+        ("tess", "/init next", {"combatant": "Alda", "confirm": "true"}),
+        ("bob", "/attack", {"combatant": "Borin", "target": "Grak", "weapon": "warhammer", "roll": "15,5"}),
+    )),
     "tote": ((
         ("gm", "/init roll", {}),
         ("gm", "/combatant hp", {"combatant": "Snaga", "change": "-2"}),

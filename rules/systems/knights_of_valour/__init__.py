@@ -136,12 +136,12 @@ class KnightsOfValourSystem(RuleSystem):
     #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
     hp_key = "hp"
 
-    def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP (before the fight, the most HP too); `max_hp` sets the most HP
         and, once the fight started, leaves the current HP as it is, unless it is more than the
         new most: then the HP is lowered to it. An `hp` above the most (a heal past it) stops at it."""
         most_before = enc.get(action.actor).sheet["hp"]
-        events = super().edit(enc, action, dice)
+        events = super().apply_edit(enc, action, dice)
         c = enc.get(action.actor)
         given_hp, given_max = "hp" in action.raw_sheet, "max_hp" in action.raw_sheet
         new_hp = int(c.sheet["hp"])

@@ -10,11 +10,12 @@ areas), `attacks.py`, `movement.py` (and opportunity attacks), `actions.py` (the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction
-from rules.events import Edited, Event, HitPointsChanged, StatusChanged
+from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
 from rules.sheet import SheetKey
@@ -67,6 +68,11 @@ class OpenSystem(RuleSystem):
     newcomer_rolls = True
 
     # -- sheets -------------------------------------------------------------------------------
+    def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
+        out = super().read_sheet(enc, raw, base)
+        sheet.check_sheet(raw, out)
+        return out
+
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
         return sheet.SHEET_KEYS
 
@@ -88,12 +94,12 @@ class OpenSystem(RuleSystem):
             turns.arrange(enc, self.option_values(enc))
         return []
 
-    def edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
         `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
         c = enc.get(action.actor)
         before, status = c.hp, c.status
-        events = super().edit(enc, action, dice)
+        events = super().apply_edit(enc, action, dice)
         if "hp" in action.raw_sheet:
             wanted = int(c.sheet["hp"])
             if not enc.started and "max_hp" not in action.raw_sheet and wanted > sheet.max_hp(c):
@@ -151,16 +157,21 @@ class OpenSystem(RuleSystem):
     def turn_done(self, enc: Encounter, c: Combatant) -> bool:
         """Its action used and no movement left (and no question waiting)."""
         st = OpenCombatant.of(c)
-        return st.acted and st.feet_left == 0 and OpenEncounter.of(enc).waiting is None
+        return st.acted and turns.feet_left(enc, c) == 0 and OpenEncounter.of(enc).waiting is None
 
     def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """A combatant that fell in its own turn (by an add or an edit, a move, an attack or an act) ends it."""
+        """The effects on a combatant that is out end; a combatant that fell in its own turn (by an add or
+        an edit, a move, an attack or an act) ends it."""
+        out = {c.name for c in enc.combatants if c.status == "out"}
+        gone = [e for e in enc.effects if e.target in out]
+        events: list[Event] = [EffectEnded(actor=e.target, name=e.name, removed=True) for e in gone]
+        enc.effects = [e for e in enc.effects if e not in gone]
         if action.kind not in ("add", "edit", "move", "attack", "act"):
-            return []
+            return events
         c = enc.find(enc.current)
         if enc.started and not enc.winner and c is not None and c.status != "active" and self.check_victory(enc) == []:
-            return turns.advance(enc, self.option_values(enc), dice)
-        return []
+            return events + turns.advance(enc, self.option_values(enc), dice)
+        return events
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
         """The last area attack's cells, and the acting combatant's melee reach."""

@@ -9,11 +9,11 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionSet, choice_option, flag_word, name_word
 from rules.systems.open import sheet
 from rules.systems.open.attacks import strike
-from rules.systems.open.conditions import has
+from rules.systems.open.conditions import has, setting
 from rules.systems.open.events import OpportunityDeclined
 from rules.systems.open.movement import walk
 from rules.systems.open.state import OpenCombatant, OpenEncounter
-from rules.systems.open.turns import acting, speed_now
+from rules.systems.open.turns import acting, feet_left, speed_now
 
 __all__ = ["ACTIONS", "ANSWER"]
 
@@ -31,7 +31,8 @@ def _use_action(ctx: ActionContext, action: Act) -> Combatant:
     if st.acted:
         raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
     if has(ctx.encounter, c, "incapacitated"):
-        raise IllegalAction(f"{c.name} cannot act: a condition on it takes its actions.")
+        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(setting(ctx.encounter, c, 'incapacitated'))}) "
+                            "takes its actions.")
     st.acted = True
     return c
 
@@ -39,7 +40,7 @@ def _use_action(ctx: ActionContext, action: Act) -> Combatant:
 def _dash(ctx: ActionContext, action: Act) -> list[Event]:
     c = _use_action(ctx, action)
     extra = speed_now(ctx.encounter, c)
-    OpenCombatant.of(c).feet_left += extra
+    OpenCombatant.of(c).dashes += 1
     return [EffectAdded(actor=c.name, name="dash", ends="turn_end", left=1, mods={"speed": extra})]
 
 
@@ -65,10 +66,10 @@ def _stand(ctx: ActionContext, action: Act) -> list[Event]:
     prone = [e for e in enc.effects if e.target == c.name and e.name.casefold() == "prone"]
     if not prone:
         raise IllegalAction(f"{c.name} is not prone.")
-    st, half = OpenCombatant.of(c), sheet.speed(c) // 2
-    if st.feet_left < half or has(enc, c, "speed_zero"):
-        raise IllegalAction(f"Standing up costs {half} ft of movement and {c.name} has {st.feet_left} ft left.")
-    st.feet_left -= half
+    st, half, left = OpenCombatant.of(c), sheet.speed(c) // 2, feet_left(enc, c)
+    if left < half or has(enc, c, "speed_zero"):
+        raise IllegalAction(f"Standing up costs {half} ft of movement and {c.name} has {left} ft left.")
+    st.feet_spent += half
     enc.effects = [e for e in enc.effects if e not in prone]
     return [EffectEnded(actor=c.name, name=prone[0].name, removed=True)]
 

@@ -38,7 +38,7 @@ from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.open import sheet
-from rules.systems.open.conditions import conditions, has
+from rules.systems.open.conditions import conditions, has, setting
 from rules.systems.open.events import AreaStruck, Harmed, OpenAttack, Saved
 from rules.systems.open.sheet import Weapon
 from rules.systems.open.space import COVER_AC, area_cells, cover, feet
@@ -76,7 +76,7 @@ def _check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
     if st.acted:
         raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
     if has(enc, c, "incapacitated"):
-        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(conditions(enc, c))}) takes its actions.")
+        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(setting(enc, c, 'incapacitated'))}) takes its actions.")
     return st
 
 
@@ -177,7 +177,8 @@ def harm(enc: Encounter, opts: OptionValues, t: Combatant, amount: int, kind: st
             st.stable = False
             st.saves_failed = min(3, st.saves_failed + (2 if critical else 1))
             if st.saves_failed < 3:
-                return events + [StatusChanged(actor=t.name, status="downed", cause="failed_save")]
+                cause = "failed_saves" if critical else "failed_save"
+                return events + [StatusChanged(actor=t.name, status="downed", cause=cause)]
         t.status = "out"
         return events + [StatusChanged(actor=t.name, status="out", cause="harmed_down")]
     if t.hp <= 0 and t.status == "active":
@@ -242,7 +243,8 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
         if w.area == "burst" and not grid.line_of_sight(c.cell, aim, corner=opts.corner):
             raise IllegalAction(f"{c.name} has no clear line to {aim.name}: walls are in the way.")
         cells = area_cells(grid, opts, w.area, w.size, c.cell, aim)
-        caught = [o for o in enc.combatants if o.in_fight and o.cell in set(cells)]
+        around_self = w.area == "burst" and w.normal is None  # like a 5e self-centred area: the attacker is left out
+        caught = [o for o in enc.combatants if o.in_fight and o.cell in set(cells) and not (around_self and o is c)]
     OpenEncounter.of(enc).area = [x.name for x in cells]
     with dice.rolling_for(c.name):
         amount, _ = _damage(w, False, dice)

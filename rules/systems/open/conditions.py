@@ -76,4 +76,9 @@ def conditions(enc: Encounter, c: Combatant) -> dict[str, Condition]:
 
 def has(enc: Encounter, c: Combatant, flag: str) -> bool:
     """Whether any condition on ``c`` sets ``flag`` (``helpless``, ``speed_zero``...)."""
-    return any(getattr(k, flag) for k in conditions(enc, c).values())
+    return bool(setting(enc, c, flag))
+
+
+def setting(enc: Encounter, c: Combatant, flag: str) -> list[str]:
+    """The names of the conditions on ``c`` that set ``flag``."""
+    return [name for name, k in conditions(enc, c).items() if getattr(k, flag)]

@@ -60,7 +60,7 @@ class Harmed(Damaged):
     source: str | None = None
     damage_type: str = ""
     rolled: Annotated[int, Of("source")] = 0
-    why: list[str] = Field(default_factory=list)
+    why: Annotated[list[str], Of("actor")] = Field(default_factory=list)
     temp: Annotated[int, Of("actor")] = 0
 
 

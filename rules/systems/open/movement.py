@@ -32,7 +32,7 @@ from rules.systems.open.conditions import has
 from rules.systems.open.events import OpportunityOffered
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter, Waiting
-from rules.systems.open.turns import acting
+from rules.systems.open.turns import acting, feet_left
 
 __all__ = ["move", "walk", "step_cost", "provokers"]
 
@@ -46,7 +46,7 @@ def step_cost(grid: Grid, opts: OptionValues, here: Cell, nxt: Cell, diagonals: 
     base = 5
     if diagonal and (opts.diagonals == "10" or (opts.diagonals == "alternate" and diagonals % 2 == 1)):
         base = 10
-    return base + 5 * (grid.terrain.get(nxt) in DIFFICULT) + 5 * crawl
+    return base * (1 + (grid.terrain.get(nxt) in DIFFICULT) + crawl)
 
 
 def _refusal(enc: Encounter, grid: Grid, c: Combatant, here: Cell, nxt: Cell) -> str | None:
@@ -130,11 +130,10 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: object, dice: D
         raise InputError("Give either `to` (a cell) or `path` (steps such as `E E NE`).")
     if c.cell is None:
         raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
-    st = OpenCombatant.of(c)
-    if st.feet_left <= 0 or has(enc, c, "speed_zero"):
+    if feet_left(enc, c) <= 0 or has(enc, c, "speed_zero"):
         why = "a condition holds it (speed 0)" if has(enc, c, "speed_zero") else "it has no movement left this turn"
         raise IllegalAction(f"{c.name} cannot move: {why}. Attack, or end the turn with `/init next`.")
-    cells = _route(enc, opts, grid, c, grid.parse(to), st.feet_left) if to else _path(grid, c.cell, path or "")
+    cells = _route(enc, opts, grid, c, grid.parse(to), feet_left(enc, c)) if to else _path(grid, c.cell, path or "")
     return walk(enc, opts, grid, c, cells, dice, check=True)
 
 
@@ -155,8 +154,8 @@ def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: li
             cost += step_cost(grid, opts, at, nxt, diag, crawl)
             diag += grid.kind == "square" and at.col != nxt.col and at.row != nxt.row
             at = nxt
-        if cost > st.feet_left:
-            raise IllegalAction(f"That path costs {cost} ft but {c.name} has {st.feet_left} ft of movement left.")
+        if cost > feet_left(enc, c):
+            raise IllegalAction(f"That path costs {cost} ft but {c.name} has {feet_left(enc, c)} ft of movement left.")
         other = enc.at(at)
         if other is not None and other is not c:
             raise IllegalAction(f"{c.name} cannot stop on {at.name}: {other.name} is there. Pick a free cell.")
@@ -166,7 +165,7 @@ def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: li
     def flush() -> None:
         nonlocal trail, spent
         if len(trail) > 1:
-            events.append(Moved(actor=c.name, path=trail, cost=spent, unit="ft", left=st.feet_left))
+            events.append(Moved(actor=c.name, path=trail, cost=spent, unit="ft", left=feet_left(enc, c)))
         trail, spent = [here.name], 0
 
     for i, nxt in enumerate(cells):
@@ -183,7 +182,7 @@ def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: li
                 return events
         cost = step_cost(grid, opts, here, nxt, st.diagonals, crawl)
         st.diagonals += grid.kind == "square" and here.col != nxt.col and here.row != nxt.row
-        st.feet_left = max(0, st.feet_left - cost)
+        st.feet_spent += cost
         spent += cost
         here = nxt
         c.position = here.name

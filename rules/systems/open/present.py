@@ -23,11 +23,20 @@ from rules.systems.open.events import (
     TurnBegan,
 )
 from rules.systems.open.state import OpenCombatant, OpenEncounter
+from rules.systems.open.turns import feet_left
 
 __all__ = ["OpenPresenter", "sheet_summary"]
 
 ABILITY_NAMES = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
                  "wis": "Wisdom", "cha": "Charisma"}
+
+
+def _shown_ties(e: OpenRound) -> list[str]:
+    """The names in the roll-off whose initiative is shown and tied with another shown one: a tie
+    with a hidden combatant would tell its number."""
+    shown = {r.name: r.initiative for r in e.order if not secret(r.initiative)}
+    return [n for n in e.rolled_off if n in shown
+            and any(m != n and shown.get(m) == shown[n] for m in e.rolled_off)]
 
 
 def order_text(order: list[Ranked]) -> str:
@@ -50,9 +59,9 @@ def sheet_summary(c: Combatant) -> str:
     return " ".join(parts)
 
 
-def left_text(c: Combatant) -> str:
-    st = OpenCombatant.of(c)
-    parts = [f"{st.feet_left} ft"] if st.feet_left else []
+def left_text(enc: Encounter, c: Combatant) -> str:
+    st, left = OpenCombatant.of(c), feet_left(enc, c)
+    parts = [f"{left} ft"] if left else []
     parts += [] if st.acted else ["action"]
     return (" and ".join(parts) + " left") if parts else "movement and action used"
 
@@ -75,6 +84,7 @@ class OpenPresenter(Presenter):
         "death_saves": "0 HP: it makes a death save at the start of each of its turns",
         "helpless": "0 HP: helpless until healed",
         "failed_save": "hurt while down: a failed death save",
+        "failed_saves": "a critical hit while down: two failed death saves",
         "harmed_down": "hurt while down",
         "revived": "a natural 20 on its death save: back up with 1 HP",
         "gm_hp": "HP set by the GM",
@@ -91,7 +101,8 @@ class OpenPresenter(Presenter):
         return f"**{e.actor}** initiative **{e.value}**{roll}{shared}"
 
     def open_round(self, e: OpenRound) -> str:
-        tie = f"; ties settled by a roll-off among {', '.join(e.rolled_off)}" if e.rolled_off else ""
+        tied = _shown_ties(e)
+        tie = f"; ties settled by a roll-off among {', '.join(tied)}" if tied else ""
         return f"**Round {e.round}** begins: order {order_text(e.order)}{tie}"
 
     def turn_began(self, e: TurnBegan) -> str:
@@ -113,10 +124,13 @@ class OpenPresenter(Presenter):
 
     def harmed(self, e: Harmed) -> str:
         why = {"immune": "immune", "resist": "resistant: half", "vulnerable": "vulnerable: double", "save": "saved: half"}
-        notes = [why[w] for w in e.why]
+        notes = [why[w] for w in e.why if not secret(w)]
         if e.temp and not secret(e.temp):
             notes.append(f"{e.temp} taken by temporary HP")
-        rolled = f" of {e.rolled}" if e.why and not secret(e.rolled) and e.rolled != e.amount else ""
+        if secret(e.amount):  # a hidden target: the dice rolled, never what it made of them
+            rolled = f" of {e.rolled} rolled" if e.rolled and not secret(e.rolled) else ""
+        else:
+            rolled = f" of {e.rolled}" if e.why and not secret(e.rolled) and e.rolled != e.amount else ""
         note = f" ({'; '.join(notes)})" if notes else ""
         return (f"**{e.actor}** takes **{e.amount}**{rolled} {e.damage_type} damage{note}"
                 f"{self.health_change(e.actor, e.before, e.after, ' HP')}")
@@ -173,7 +187,7 @@ class OpenPresenter(Presenter):
         elif c.status != "active":
             bits.append(c.status)
         elif enc.started and not enc.winner and c.name == enc.current:
-            bits.append("▶ " + left_text(c))
+            bits.append("▶ " + left_text(enc, c))
         return " · ".join(bits)
 
     def board_extra(self, enc: Encounter) -> list[str]:
@@ -187,4 +201,4 @@ class OpenPresenter(Presenter):
         return lines
 
     def turn_label(self, enc: Encounter, c: Combatant) -> str:
-        return f"Round {enc.round} · {c.name} to act: {left_text(c)}"
+        return f"Round {enc.round} · {c.name} to act: {left_text(enc, c)}"

@@ -19,13 +19,16 @@ from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 
 __all__ = [
-    "ABILITIES", "SIZES", "AREAS", "Weapon", "parse_weapon", "SHEET_KEYS", "EFFECT_VALUES", "weapons", "weapon",
+    "ABILITIES", "SIZES", "AREAS", "DAMAGE_TYPES", "Weapon", "parse_weapon", "SHEET_KEYS", "EFFECT_VALUES", "weapons", "weapon",
     "init_expression", "ability", "speed", "reach", "ac", "max_hp", "is_player", "damage_types",
 ]
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 AREAS = ("burst", "cone", "line")
+#: the damage types a weapon deals and a sheet resists
+DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
+                "psychic", "radiant", "slashing", "thunder")
 #: feet a cell stands for
 CELL_FT = 5
 
@@ -130,11 +133,22 @@ def parse_weapon(item: str) -> Weapon:
     return Weapon(name=name, damage=damage, kind=kind, **fields)
 
 
+def _known_type(kind: str, where: str) -> None:
+    if kind not in DAMAGE_TYPES:
+        raise SheetError(f"{where}: `{kind[:20]}` is not a damage type. The damage types: {', '.join(DAMAGE_TYPES)}.")
+
+
 def _read_weapons(value: str) -> list[str]:
-    """The weapons in the sheet's form, one text each (a later one of the same name replaces it)."""
+    """The weapons in the sheet's form, one text each: known damage types, dice that roll something,
+    one weapon to a name."""
     out: dict[str, str] = {}
     for item in (x.strip() for x in value.split(",") if x.strip()):
         w = parse_weapon(item)
+        _known_type(w.kind, f"`weapons`: `{w.name}`")
+        if re.match(r"0+d|[0-9]+d0+(?![0-9])", w.damage) or w.damage.strip("0") == "":
+            raise _bad(item, f"has damage `{w.damage}`, which rolls nothing: give at least one die of at least one side")
+        if w.name in out:
+            raise SheetError(f"`weapons`: two weapons are called `{w.name}`: give each its own name.")
         out[w.name] = w.text()
     if len(out) > 20:
         raise SheetError("`weapons`: at most 20 weapons and save attacks on one sheet.")
@@ -160,7 +174,21 @@ def _read_types(value: str) -> list[str]:
     items = [x.strip().lower() for x in value.split(",") if x.strip()]
     if any(not _TYPE.match(x) for x in items) or len(items) > 15:
         raise SheetError("Damage types are words such as `fire,poison` (at most 15).")
+    for x in items:
+        _known_type(x, "Resistances")
     return items
+
+
+def check_sheet(raw: dict[str, str], sheet: dict[str, Any]) -> None:
+    """What no single key can check: an `hp` above the `max_hp` given with it, a damage type both
+    taken double and not at all (or halved)."""
+    if "hp" in raw and "max_hp" in raw and int(sheet["hp"]) > int(sheet["max_hp"]):
+        raise SheetError(f"`hp={sheet['hp']}` is more than `max_hp={sheet['max_hp']}`: give an `hp` up to `max_hp`.")
+    kinds = {k: set(sheet.get(k) or ()) for k in ("resist", "immune", "vulnerable")}
+    for a, b in (("immune", "vulnerable"), ("immune", "resist"), ("resist", "vulnerable")):
+        both = sorted(kinds[a] & kinds[b])
+        if both:
+            raise SheetError(f"`{', '.join(both)}` is both in `{a}` and in `{b}`: keep it in one of them.")
 
 
 SHEET_KEYS: tuple[SheetKey, ...] = (

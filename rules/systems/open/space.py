@@ -4,9 +4,10 @@ Distances: 5 ft a cell; on a square map a diagonal step costs as the option ``di
 (``5``, ``alternate``: 5 then 10 ft, ``10``). Cover: option ``cover`` (see `options.py`), with
 `rules.geometry.sight`'s corner lines and centre line; half cover adds 2 to AC (and to Dexterity
 saves), three-quarters 5, total cover cannot be targeted. Areas: a ``burst`` is every cell within
-its size of the point chosen; a ``cone`` spreads from the attacker towards the point, as wide as
-it is long (cells within its length whose centres lie within half the map's arc, 45° on squares
-and 60° on hexes, of the aim); a ``line`` is 5 ft wide, the cells within its length whose centres
+its size of the point chosen; a ``cone`` spreads from the attacker towards the point, its width at
+each distance equal to that distance (the cells within its size whose centres lie in the triangle from the middle
+of the attacker's side facing the point, as long as the size: a 30 ft cone is 6 cells long and
+30 ft wide at its end); a ``line`` is 5 ft wide, the cells within its length whose centres
 lie within half a cell of the line from the attacker through the point. Walls stop an area: a cell
 is in it only with a clear centre line from the area's origin (the burst's point, else the attacker).
 """
@@ -51,8 +52,11 @@ def cover(grid: Grid | None, opts: OptionValues, a: Cell | None, b: Cell | None)
     return "half" if not grid.line_of_sight(a, b, corner="blocks") else "none"
 
 
-def _angle(grid: Grid, a: Cell, b: Cell, aim: Cell) -> float:
-    return abs((grid.bearing(a, b) - grid.bearing(a, aim) + 180) % 360 - 180)
+def _in_cone(grid: Grid, a: Cell, aim: Cell, b: Cell, length: float) -> bool:
+    """Is ``b``'s centre in the cone of ``length`` cells from the middle of ``a``'s side towards ``aim``?"""
+    along, beside = _off_line(grid, a, aim, b)
+    along -= 0.5
+    return 0 < along <= length + 1e-9 and beside <= along / 2 + 1e-9
 
 
 def _off_line(grid: Grid, a: Cell, aim: Cell, b: Cell) -> tuple[float, float]:
@@ -73,7 +77,7 @@ def area_cells(grid: Grid, opts: OptionValues, shape: str, size: int, origin: Ce
         centre = origin
         near = [c for c in grid.cells() if c != origin and 0 < feet(grid, opts, origin, c) <= size]
         if shape == "cone":
-            found = [c for c in near if _angle(grid, origin, c, aim) <= grid.arc / 2 + 1e-9]
+            found = [c for c in near if _in_cone(grid, origin, aim, c, size / CELL_FT)]
         else:
             found = [c for c in near if (lb := _off_line(grid, origin, aim, c))[0] > 0 and lb[1] <= 0.5 + 1e-9]
     return [c for c in found if c not in grid.blocked and (c == centre or grid.line_of_sight(centre, c))]

@@ -3,9 +3,11 @@ death saves) and per encounter (who has acted this round, the last area drawn, a
 attack waiting for a player's answer)."""
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
-from rules.state import CombatantState, EncounterState
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+
+from rules.state import CombatantState, EncounterState, upgrading
 
 __all__ = ["OpenCombatant", "OpenEncounter", "Waiting"]
 
@@ -15,8 +17,10 @@ class OpenCombatant(CombatantState):
     init_mod: int = Field(0, ge=-100_000, le=100_000)
     #: the roll-off among tied combatants (higher first)
     roll_off: int = Field(0, ge=0, le=100)
-    #: feet of movement left this turn
-    feet_left: int = Field(0, ge=0, le=10_000)
+    #: feet of movement spent this turn (what is left follows its speed now: `turns.feet_left`)
+    feet_spent: int = Field(0, ge=0, le=100_000)
+    #: dash actions taken this turn (each adds its speed)
+    dashes: int = Field(0, ge=0, le=100)
     #: diagonal steps taken this turn (the `alternate` rule makes every second one cost 10 ft)
     diagonals: int = Field(0, ge=0, le=10_000)
     #: the turn's action is used (an attack or `/act`)
@@ -30,6 +34,14 @@ class OpenCombatant(CombatantState):
     stable: bool = False
     #: it took the disengage action: its moves provoke no opportunity attacks this turn
     disengaged: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_keys(cls, data: Any, info: ValidationInfo) -> Any:
+        """Older states kept the feet left, not spent: the turn under way keeps its whole movement."""
+        if upgrading(info) and isinstance(data, dict) and "feet_left" in data:
+            data = {k: v for k, v in data.items() if k != "feet_left"}
+        return data
 
 
 class Waiting(BaseModel):

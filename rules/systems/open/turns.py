@@ -143,6 +143,8 @@ def init_one(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> li
 
 
 def set_initiative(enc: Encounter, opts: OptionValues, c: Combatant, value: int | None) -> list[Event]:
+    if not enc.started:
+        raise IllegalAction("`/init roll` rolls every initiative and would replace this one: use `/init set` after it.")
     if value is None:
         raise InputError("Give the new initiative in `value`, like `value:15`.")
     if not INITIATIVE_MIN <= value <= INITIATIVE_MAX:
@@ -159,9 +161,22 @@ def speed_now(enc: Encounter, c: Combatant) -> int:
     return max(0, sheet.speed(c) + total(enc.effects, c.name, "speed"))
 
 
+def feet_left(enc: Encounter, c: Combatant) -> int:
+    """Its movement left this turn: its speed now (once more for each dash), less what it spent."""
+    st = OpenCombatant.of(c)
+    return max(0, speed_now(enc, c) * (1 + st.dashes) - st.feet_spent)
+
+
+def _speed_as_it_begins(enc: Encounter, c: Combatant) -> int:
+    """Its movement as its turn begins: the effects that run out at the start of its turn no longer count."""
+    ending = ("turn_start", c.name)
+    running = [e for e in enc.effects if not (e.left == 1 and e.counts_at == ending)]
+    return feet_left(enc.model_copy(update={"effects": running}), c)
+
+
 def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
     """d20: 10 or more a success, a natural 1 two failures, a natural 20 back up with 1 HP.
-    Three successes: stable; three failures: out."""
+    Three successes: stable, and the counts start again (damage while stable restarts the saves); three failures: out."""
     st = OpenCombatant.of(c)
     with dice.rolling_for(c.name):
         d = dice.die(20)
@@ -178,6 +193,8 @@ def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         result = "dead" if st.saves_failed >= 3 else "failed"
     events.append(DeathSave(actor=c.name, roll=Roll(dice=[d], label="d20", total=d, against=10, success=d >= 10),
                             made=st.saves_made, failed=st.saves_failed, result=result))
+    if result == "stable":
+        st.saves_made, st.saves_failed = 0, 0
     if result == "dead":
         c.status = "out"
         events.append(StatusChanged(actor=c.name, status="out", cause="death_saves"))
@@ -188,7 +205,7 @@ def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
 
 def _start_turn(enc: Encounter, c: Combatant) -> None:
     st = OpenCombatant.of(c)
-    st.feet_left, st.diagonals, st.acted, st.reacted, st.disengaged = speed_now(enc, c), 0, False, False, False
+    st.feet_spent, st.dashes, st.diagonals, st.acted, st.reacted, st.disengaged = 0, 0, 0, False, False, False
     OpenEncounter.of(enc).area = []
 
 
@@ -217,7 +234,7 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
                 continue
         enc.current = name
         _start_turn(enc, c)
-        return events + [TurnBegan(actor=name, speed=OpenCombatant.of(c).feet_left)]
+        return events + [TurnBegan(actor=name, speed=_speed_as_it_begins(enc, c))]
     return events
 
 

@@ -1,7 +1,11 @@
 """The open system's down and out, coup de grâce, save attacks, areas and conditions (docs/systems/open.md)."""
 from __future__ import annotations
 
+from rules.geometry import Grid
+from rules.registry import get_system
+from rules.systems.open import turns
 from rules.systems.open.events import AreaStruck, DeathSave, Harmed, OpenAttack, Saved
+from rules.systems.open.space import area_cells
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from tests.scenario import PLAYER, Scenario
 
@@ -151,16 +155,30 @@ def test_a_single_target_save_attack_without_half_takes_nothing_on_a_save() -> N
 
 
 def test_cones_and_lines() -> None:
-    """"a `cone` spreads from the attacker towards the point, as long as it is wide; a `line` is 5 ft wide from the
-    attacker through the point"."""
+    """"a `cone` spreads from the attacker towards the point, its width at each distance equal to that distance ...;
+    a `line` is 5 ft wide from the attacker through the point"."""
     cone = "weapons='breath:save=dex:12:2d6:fire:half:area=cone15,bolt:save=dex:12:2d6:lightning:half:area=line30'"
     s = fight(ann=f"hp=20 {cone}", grak="hp=40", grak_at="E2")
-    s.run("add", name="Side", raw_sheet={"hp": "40"}, at="D4", side="foes", init=0)
+    s.run("add", name="Side", raw_sheet={"hp": "40"}, at="E3", side="foes", init=0)
+    s.run("add", name="Wide", raw_sheet={"hp": "40"}, at="D4", side="foes", init=0)
     s.run("add", name="Back", raw_sheet={"hp": "40"}, at="A2", side="foes", init=0)
     res = s.resolve("attack", [1, 1, 1, 1], actor="Ann", target="Grak", weapon="breath")
     assert next(e for e in res.events if isinstance(e, AreaStruck)).caught == ["Grak", "Side"]
     res = s.resolve("attack", [1, 1, 1], actor="Ann", target="Grak", weapon="bolt")
     assert next(e for e in res.events if isinstance(e, AreaStruck)).caught == ["Grak"]
+
+
+def test_a_cone_is_as_wide_as_it_is_far() -> None:
+    """"a `cone` spreads from the attacker towards the point, its width at each distance equal to that distance (a cell
+    within its size is in it when its centre is: a 30 ft cone is 6 cells long, 30 ft wide at its end)"."""
+    opts = get_system("open").options.read({})
+    square = Grid("square", 20, 20)
+    cells = area_cells(square, opts, "cone", 30, square.parse("A10"), square.parse("G10"))
+    widths = [sum(1 for c in cells if c.col == col) for col in range(1, 8)]
+    assert widths == [1, 1, 3, 3, 5, 5, 0] and len(cells) == 18  # 450 square feet, the cone's area
+    hexes = Grid("hex", 20, 20)
+    cells = area_cells(hexes, opts, "cone", 30, hexes.parse("A10"), hexes.parse("G10"))
+    assert max(hexes.distance(hexes.parse("A10"), c) for c in cells) == 6 and len(cells) < 24
 
 
 def test_effects_change_ac_attack_and_speed() -> None:
@@ -169,7 +187,7 @@ def test_effects_change_ac_attack_and_speed() -> None:
     s.run("effect_add", name="Shield", actor="Grak", rounds=1, mods="ac+5")
     res = s.resolve("attack", [9], actor="Ann", target="Grak")
     assert next(e for e in res.events if isinstance(e, OpenAttack)).roll.against == 15
-    assert OpenCombatant.of(s.get("Ann")).feet_left == 30
+    assert turns.feet_left(s.enc, s.get("Ann")) == 30
 
 
 def test_a_burst_on_a_hex_map_counts_hexes() -> None:
@@ -182,3 +200,61 @@ def test_a_burst_on_a_hex_map_counts_hexes() -> None:
     res = s.run("attack", [3] * 8 + [1, 1], actor="Ann", target="Grak", weapon="fireball")
     area = next(e for e in res.events if isinstance(e, AreaStruck))
     assert area.caught == ["Grak", "Near"] and area.cells == 19
+
+
+def test_stable_resets_the_saves_and_damage_restarts_them() -> None:
+    """"At stable the counts start again. Damage while down is a failed death save (two on a critical hit); a stable
+    combatant that takes damage is no longer stable and makes death saves again"."""
+    s = with_bo(fight(ann=f"hp=3 ac=10 {SWORD}"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    for _ in range(3):
+        s.run("next", actor="Grak")
+        s.run("next", actor="Orc")
+        s.run("next", [12], actor="Bo")
+    ann = OpenCombatant.of(s.get("Ann"))
+    assert ann.stable and (ann.saves_made, ann.saves_failed) == (0, 0)
+    res = s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # a critical hit on the stable Ann
+    assert any("two failed death saves" in line for line in s.text(res))
+    ann = OpenCombatant.of(s.get("Ann"))
+    assert not ann.stable and (ann.saves_made, ann.saves_failed) == (0, 2)
+    s.run("next", actor="Grak")
+    s.run("next", actor="Orc")
+    s.run("next", [12], actor="Bo")
+    ann = OpenCombatant.of(s.get("Ann"))
+    assert (ann.saves_made, ann.saves_failed) == (1, 2) and s.get("Ann").status == "downed"
+
+
+def test_the_gm_changes_record_the_hp_applied() -> None:
+    """"Healing (`/combatant hp change:5`, never above `max_hp`)": the board's GM changes show the HP it stopped at."""
+    s = fight(ann=f"hp=30 ac=10 {SWORD}")
+    s.run("edit", actor="Ann", hp_change=5)
+    assert s.get("Ann").hp == 30 and s.enc.gm_edits[-1] == "round 1: Ann hp=30"
+
+
+def test_the_refusal_names_only_the_conditions_that_take_actions() -> None:
+    """"**grappled** (speed 0), **stunned** (no actions or reactions ...)": a grappled and stunned combatant cannot act
+    because it is stunned, not because it is grappled."""
+    s = fight()
+    s.run("effect_add", name="grappled", actor="Ann", rounds=1)
+    s.run("effect_add", name="stunned", actor="Ann", rounds=1)
+    message = s.refused("attack", [15, 4], actor="Ann", target="Grak")
+    assert "(stunned)" in message and "grappled" not in message
+    message = s.refused("act", actor="Ann", name="dodge")
+    assert "(stunned)" in message and "grappled" not in message
+
+
+def test_a_burst_around_the_attacker_leaves_it_out() -> None:
+    """"a burst with no range is around the attacker and leaves the attacker out"."""
+    nova = "weapons='nova:save=con:12:2d6:thunder:half:area=burst5'"
+    s = fight(ann=f"hp=20 {nova}", grak="hp=40")
+    res = s.run("attack", [3, 3, 1], actor="Ann", weapon="nova", options={"at": "B2"})
+    assert next(e for e in res.events if isinstance(e, AreaStruck)).caught == ["Grak"] and s.get("Ann").hp == 20
+
+
+def test_the_effects_on_a_combatant_that_is_out_end() -> None:
+    """"The GM's combatants are out at 0 HP ... The effects on a combatant that is out end"."""
+    s = fight(grak=f"hp=3 ac=10 {SWORD}")
+    s.run("effect_add", name="Bless", actor="Grak", rounds=3, mods="attack+1")
+    s.run("attack", [15, 4], actor="Ann", target="Grak")
+    assert s.get("Grak").status == "out" and s.enc.effects == []

@@ -5,10 +5,12 @@ import pytest
 
 from rules.dice import Dice
 from rules.events import Moved
+from rules.systems.open import turns
 from rules.systems.open.events import (
     OpenAttack,
     OpportunityDeclined,
     OpportunityOffered,
+    TurnBegan,
 )
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from tests.scenario import Scenario
@@ -26,7 +28,7 @@ def walker(at: str = "B2", sheet: str = "hp=20", map: str = "12x10", foe_at: str
 
 
 def feet_left(s: Scenario, name: str = "Ann") -> int:
-    return OpenCombatant.of(s.get(name)).feet_left
+    return turns.feet_left(s.enc, s.get(name))
 
 
 @pytest.mark.parametrize("rule, cost", [("5", 20), ("alternate", 30), ("10", 40)])
@@ -38,13 +40,21 @@ def test_diagonals_cost_as_the_option_says(rule: str, cost: int) -> None:
 
 
 def test_difficult_ground_costs_double_and_walls_block() -> None:
-    """"`difficult` or `rough` ground costs 5 ft more a step ... Walls block and their corners cannot be cut"."""
+    """"`difficult` or `rough` ground costs the step once more ... Walls block and their corners cannot be cut"."""
     s = walker(blocked=("C2",))
     assert "wall" in s.refused("move", actor="Ann", path="E")
     assert "corner" in s.refused("move", actor="Ann", path="NE") or "corner" in s.refused("move", actor="Ann", path="SE")
     s.enc.map.terrain["B3"] = "difficult"
     s.run("move", actor="Ann", path="S")
     assert feet_left(s) == 20
+
+
+def test_a_diagonal_into_difficult_ground_costs_double_its_10_ft() -> None:
+    """"`difficult` or `rough` ground costs the step once more (a 10 ft diagonal 20 ft)"."""
+    s = walker(diagonals="10")
+    s.enc.map.terrain["C3"] = "difficult"
+    s.run("move", actor="Ann", path="SE")
+    assert feet_left(s) == 30 - 20
 
 
 def test_move_to_finds_the_cheapest_path_within_the_speed() -> None:
@@ -72,6 +82,21 @@ def test_conditions_holding_speed_and_prone_crawling() -> None:
     s.run("effect_add", name="prone", actor="Ann", rounds=1)
     s.run("move", actor="Ann", path="E")
     assert feet_left(s) == 20
+
+
+def test_the_movement_left_follows_the_speed_now() -> None:
+    """"The movement left follows its speed now: a `speed` effect added during its turn counts at once, and one that ends
+    at the start of its turn no longer counts in that turn"."""
+    s = walker()
+    s.run("move", actor="Ann", path="E E")
+    s.run("effect_add", name="Haste", actor="Ann", rounds=2, mods="speed+10")
+    assert feet_left(s) == 40 - 10
+    s.run("effect_add", name="Slow", actor="Ann", rounds=1, mods="speed-20", ends="start of Ann's turn")
+    s.run("next", actor="Ann")
+    res = s.run("next", actor="Grak")  # Ann's turn begins: Slow ends, Haste (to the end of her turn) still runs
+    assert s.enc.current == "Ann" and feet_left(s) == 40
+    assert next(e for e in res.events if isinstance(e, TurnBegan)).speed == 40
+    assert "40 ft" in s.system.present.view(s.enc).turn_label(s.enc, s.get("Ann"))
 
 
 def test_leaving_a_gm_hostiles_reach_provokes_the_bots_opportunity_attack() -> None:
@@ -123,3 +148,16 @@ def test_the_deadline_answers_no() -> None:
     res = s.system.resolve(s.enc, lapse, Dice.fixed(()))
     assert any(isinstance(e, OpportunityDeclined) and e.lapsed for e in res.events)
     assert res.encounter.get("Grak").position == "E2" and res.encounter.get("Grak").hp == 20
+
+
+def test_an_older_state_with_the_feet_left_is_read() -> None:
+    """A state written when the turn kept its feet left reads back with nothing spent."""
+    st = OpenCombatant.model_validate({"feet_left": 10, "acted": True})
+    assert st.feet_spent == 0 and st.acted
+
+
+def test_a_held_combatant_has_no_feet_left_on_the_board() -> None:
+    """"**grappled** (speed 0)": while it holds, the turn shows no movement left."""
+    s = walker()
+    s.run("effect_add", name="grappled", actor="Ann", rounds=1)
+    assert feet_left(s) == 0 and " ft" not in s.system.present.view(s.enc).turn_label(s.enc, s.get("Ann"))

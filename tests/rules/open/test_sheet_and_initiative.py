@@ -82,3 +82,29 @@ def test_a_bad_init_is_refused() -> None:
     """`init` is a modifier or dice: anything else is refused, naming both forms."""
     with pytest.raises(RulesError, match="`\\+3`"):
         Scenario("open").add("Ann", "hp=5 init=fast", at="B2")
+
+
+@pytest.mark.parametrize("raw, says", [
+    ({"weapons": "sword:+5:1d8:slashin"}, "The damage types: acid, bludgeoning"),
+    ({"resist": "firee"}, "The damage types: acid, bludgeoning"),
+    ({"weapons": "sword:+5:0d8:slashing"}, "rolls nothing"),
+    ({"weapons": "sword:+5:1d8:slashing,sword:+3:1d6:piercing"}, "two weapons are called `sword`"),
+    ({"hp": "10", "max_hp": "5"}, "more than `max_hp=5`"),
+    ({"immune": "fire", "vulnerable": "fire"}, "`fire` is both in `immune` and in `vulnerable`"),
+])
+def test_a_sheet_the_rules_cannot_read_is_refused(raw: dict[str, str], says: str) -> None:
+    """"The damage types are acid, bludgeoning, ...; a type sits in at most one of `resist`, `immune` and `vulnerable`;
+    each weapon has its own name and damage dice that roll something; an `hp` given with `max_hp` is at most `max_hp`.
+    Anything else is refused, saying what to write"."""
+    s = Scenario("open")
+    assert says in s.refused("add", name="Ann", raw_sheet={"hp": "5", **raw})
+
+
+def test_init_set_before_the_roll_is_refused() -> None:
+    """"`/init set` replaces a number once `/init roll` has started the fight (before it, it is refused: the roll
+    would replace it)"."""
+    s = Scenario("open").add("Ann", "hp=5", at="B2").add("Cy", "hp=5", at="D2", owner=None)
+    assert "after it" in s.refused("init_set", actor="Ann", value=15)
+    s.run("init_roll", [10, 3])
+    s.run("init_set", actor="Ann", value=15)
+    assert s.get("Ann").initiative == 15
