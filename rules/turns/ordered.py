@@ -16,7 +16,10 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["Slot", "arrange", "next_to_act", "tied_groups", "DelayWindow", "delay_refusal", "lowered"]
+from rules.errors import IllegalAction, NotYourTurn
+from rules.models import Combatant, Encounter
+
+__all__ = ["Slot", "arrange", "next_to_act", "tied_groups", "DelayWindow", "delay_refusal", "lowered", "acting"]
 
 
 @dataclass(frozen=True)
@@ -96,3 +99,15 @@ def lowered(
     if by is not None:
         return max(old - by, floor)
     return None
+
+
+def acting(enc: Encounter, name: str | None) -> Combatant:
+    """The combatant ``name``, which must be the one whose turn it is (an order of one turn each)."""
+    if not enc.started:
+        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+    c = enc.get(name)
+    if enc.current is None:
+        raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
+    if c.name != enc.current:
+        raise NotYourTurn(f"It is {enc.current}'s turn, not {c.name}'s: wait for the bot to ping you.")
+    return c

@@ -22,6 +22,7 @@ from rules.systems.knights_of_valour.events import (
 )
 from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
 from rules.turns import ordered
+from rules.turns.ordered import acting
 
 __all__ = [
     "base_init",
@@ -227,18 +228,6 @@ def end_turn(enc: Encounter, action: ActionBase) -> list[Event]:
     KovEncounter.of(enc).round_start = False
     events: list[Event] = [TurnEnded(actor=current.name)] if current else []
     return events + advance(enc)
-
-
-def acting(enc: Encounter, name: str | None) -> Combatant:
-    """The combatant ``name``, which must be the one whose turn it is."""
-    if not enc.started:
-        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
-    c = enc.get(name)
-    if enc.current is None:
-        raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
-    if c.name != enc.current:
-        raise NotYourTurn(f"It is {enc.current}'s turn, not {c.name}'s: wait for the bot to ping you.")
-    return c
 
 
 def spend(enc: Encounter, c: Combatant) -> None:

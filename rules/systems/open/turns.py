@@ -14,7 +14,7 @@ import re
 from rules.actions import ActionBase
 from rules.dice import Dice, roll_expression
 from rules.effects import total
-from rules.errors import IllegalAction, InputError, NotYourTurn
+from rules.errors import IllegalAction, InputError
 from rules.events import Event, Roll, StatusChanged
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
 from rules.options import OptionValues
@@ -29,6 +29,7 @@ from rules.systems.open.events import (
 )
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
+from rules.turns.ordered import acting
 
 __all__ = ["arrange", "start", "init_one", "set_initiative", "advance", "end_turn", "acting", "speed_now",
            "group_of", "takes_turns"]
@@ -243,14 +244,3 @@ def end_turn(enc: Encounter, opts: OptionValues, action: ActionBase, dice: Dice)
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
     return advance(enc, opts, dice)
 
-
-def acting(enc: Encounter, name: str | None) -> Combatant:
-    """The combatant ``name``, which must be the one whose turn it is."""
-    if not enc.started:
-        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
-    c = enc.get(name)
-    if enc.current is None:
-        raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
-    if c.name != enc.current:
-        raise NotYourTurn(f"It is {enc.current}'s turn, not {c.name}'s: wait for the bot to ping you.")
-    return c
