@@ -20,6 +20,7 @@ from rules.geometry import Cell, Grid
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import OptionSet, OptionValues
 from rules.present import Presenter
+from rules.report import user_ref
 from rules.roster import MAX_COMBATANTS, MAX_COPIES, RosterRules, check_plain
 from rules.sheet import SheetKey, read_sheet
 from rules.state import CombatantState, EncounterState
@@ -366,6 +367,21 @@ class RuleSystem(RosterRules, FightRules):
         (None: no question waits)."""
         return None
 
+    def check_waiting(self, enc: Encounter, action: Action) -> None:
+        """While a question waits for a player's answer (`prompt`), refuse every rule action but
+        that answer, saying how a GM answers for them (the deadline's own answer, `lapse`)."""
+        asked = self.prompt(enc)
+        if asked is None or (action.kind == "act" and (getattr(action, "name", "") or "").strip().lower() == asked.action):
+            return
+        default = self.lapse(enc)
+        choice = getattr(default, "options", {}).get("choice") if default is not None else None
+        typed = f" options:\"{choice}\"" if choice else ""
+        raise IllegalAction(
+            f"{asked.waiting or 'The turn'} waits for {user_ref(asked.user_id)} to answer: {asked.title} (the buttons "
+            f"sent to them); nothing else happens until then. A GM can answer for them with `/act "
+            f"action:{asked.action} combatant:{asked.actor}{typed}`, or take it back with `/undo`."
+        )
+
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """What ``actor`` does to hold its action when its turn passes its deadline (the
         `deadline_policy` `hold`); None where the system has no way to hold (the GM is told)."""
@@ -434,6 +450,7 @@ class RuleSystem(RosterRules, FightRules):
             "effect_remove": self.remove_effect,
         }
         self.check_decided(new, action)
+        self.check_waiting(new, action)
         if new.winner and action.kind == "coupdegrace":
             handlers["coupdegrace"] = lambda e, a, d: self.finish(e, a)
         if action.kind == "edit":

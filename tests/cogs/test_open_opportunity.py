@@ -42,6 +42,7 @@ async def test_the_move_waits_for_the_players_strike(h: Harness) -> None:
     assert grak(await export(h))["position"] == "D2"
     refused = await h.run("gm", "/init next", confirm="true")
     assert refused[0].ephemeral and "waits for" in refused[0].text
+    assert '`/act action:opportunity combatant:Borin options:"no"`' in refused[0].text  # the deadline's own answer
     pressed = await h.press("bob", "Strike", DM)
     assert any("Opportunity attack: **Borin** attacks **Grak**" in s.text for s in pressed)
     assert grak(await export(h))["position"] == "F2"

@@ -53,6 +53,7 @@ async def test_the_attack_waits_for_the_owner_whose_button_resolves_it(h: Harnes
     assert juno(after)["state"] == juno(before)["state"], "nothing of the attack is applied yet"
     moved = await h.run("gm", "/move", combatant="Xul", path="W")
     assert moved[0].ephemeral and "waits for" in moved[0].text and "/act action:flips" in moved[0].text
+    assert 'options:"least-harm"`' in moved[0].text  # how a GM answers: the deadline's own answer
     status = (await h.run("gm", "/encounter status"))[0].text
     assert "Not done" not in status and "⏳ Xul's attack on Juno waits for" in status, "reading the fight goes on"
     pressed = await h.press("ann", "Onto body: 2→3, 2→3", DM)

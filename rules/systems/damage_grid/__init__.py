@@ -145,10 +145,6 @@ class DamageGridSystem(RuleSystem):
         return coup_de_grace(self.context(enc, action, dice), action)
 
     # -- a target's owner choosing its flips (`asking`) ------------------------------------------
-    def check_decided(self, enc: Encounter, action: Action) -> None:
-        super().check_decided(enc, action)
-        asking.waiting(enc, action)
-
     def prompt(self, enc: Encounter) -> Prompt | None:
         return asking.prompt(enc)
 

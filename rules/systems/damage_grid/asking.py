@@ -35,7 +35,7 @@ from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.state import Asked, DgEncounter
 
 __all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "LABEL", "FlipsWanted", "choices", "read_answer", "target_turns",
-           "declared", "answer", "prompt", "waiting", "lapse"]
+           "declared", "answer", "prompt", "lapse"]
 
 #: the `/act` action that answers, and its answers besides ``from>to`` flips
 ANSWER = "flips"
@@ -229,18 +229,6 @@ def _until(enc: Encounter) -> str:
     if enc.settings.deadline_hours > 0:
         return f"at the turn's deadline, {enc.settings.deadline_hours:g} h after the turn began, the least harm is taken"
     return "there is no turn deadline: meanwhile a GM can answer for you or take the attack back with `/undo`"
-
-
-def waiting(enc: Encounter, action: Action) -> None:
-    """Refuse every rule action but the answer while an attack waits for its target's flips."""
-    asked = DgEncounter.of(enc).asking
-    if asked is None or (action.kind == "act" and (getattr(action, "name", "") or "").strip().lower() == ANSWER):
-        return
-    raise IllegalAction(
-        f"{asked.attacker}'s attack on {asked.target} waits for {user_ref(asked.owner)} to choose {asked.target}'s "
-        f"flips (the buttons sent to them): nothing else happens until then. A GM can answer for them with "
-        f"`/act action:flips combatant:{asked.target} options:\"least-harm\"`, or take the attack back with `/undo`."
-    )
 
 
 def lapse(enc: Encounter) -> Action | None:

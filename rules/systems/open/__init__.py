@@ -14,7 +14,6 @@ from typing import Any
 
 from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
-from rules.errors import IllegalAction
 from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
@@ -195,17 +194,6 @@ class OpenSystem(RuleSystem):
         return attacks.coup_de_grace(enc, self.option_values(enc), enc.grid(), action, dice)
 
     # -- the question an opportunity attack asks a player ------------------------------------------
-    def check_decided(self, enc: Encounter, action: Action) -> None:
-        super().check_decided(enc, action)
-        waiting = OpenEncounter.of(enc).waiting
-        if waiting is None or (action.kind == "act" and getattr(action, "name", "").strip().lower() == ANSWER):
-            return
-        raise IllegalAction(
-            f"{waiting.mover}'s move waits for {waiting.attacker}'s player to take or let go an opportunity attack "
-            f"(the buttons sent to them): nothing else happens until then. The GM can answer with `/act "
-            f"action:{ANSWER} combatant:{waiting.attacker} options:\"no\"`, or take the move back with `/undo`."
-        )
-
     def prompt(self, enc: Encounter) -> Prompt | None:
         waiting = OpenEncounter.of(enc).waiting
         if waiting is None:
