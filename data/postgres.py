@@ -78,7 +78,7 @@ _LOST: tuple[type[BaseException], ...] = (
 
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
-    "undone, created_at, dice_typed, delta, version, chain, undoable"
+    "undone, created_at, dice_typed, delta, version, chain, undoable, facts"
 )
 _REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges, since, warned"
 #: one encounter's newest interaction ids, read backwards from the covering index
@@ -126,8 +126,8 @@ _CLAIM_REMINDERS = (
 _MY_SHARDS = "AND (coalesce(guild_id, '0')::bigint >> 22) % $3 = ANY($4::bigint[]) "
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
-    "state_before, created_at, dice_typed, delta, version, chain, undoable) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+    "state_before, created_at, dice_typed, delta, version, chain, undoable, facts) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
 )
 #: each encounter's newest log row as a `Link`, read backwards from the index
 _LAST_LINKS = (
@@ -192,6 +192,7 @@ def _log_entry(row: asyncpg.Record) -> LogEntry:
         undone=row["undone"],
         created_at=row["created_at"],
         dice_typed=list(row["dice_typed"]),
+        facts=row["facts"],
     )
 
 
@@ -246,7 +247,7 @@ async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
             actions.append((
                 c.encounter_id, _text(c.interaction_id), _text(c.user_id), _text(c.command),
                 _text(c.summary), c.dice, None, c.now, c.dice_typed,
-                c.undoable and c.state_before is not None,
+                c.undoable and c.state_before is not None, _text(c.facts),
             ))
         if c.undo_of is not None:
             undos.append((c.undo_of, c.encounter_id))
@@ -276,7 +277,7 @@ async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
             }
             undo = chain_rows(logged, last)
             await conn.executemany(_INSERT_ACTION, [
-                (*a[:6], snap, *a[7:9], delta, row[3], chain, a[9])
+                (*a[:6], snap, *a[7:9], delta, row[3], chain, a[9], a[10])
                 for a, row, (snap, delta, chain) in zip(actions, logged, undo)
             ])
         if undos:
@@ -510,7 +511,7 @@ class PostgresStore(Store):
                     await conn.execute(
                         _INSERT_ACTION, new_id, _text(interaction_id), _text(user_id),
                         _text(command), _text(summary), [], None, now, [], None, None, None,
-                        False,
+                        False, None,
                     )
         except asyncpg.UniqueViolationError as error:
             raise _unique_error(error) from error

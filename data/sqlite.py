@@ -85,7 +85,7 @@ _UNDO_BYTES = (
 )
 _LOG_COLS = (
     "id, encounter_id, interaction_id, user_id, command, summary, dice, state_before, "
-    "undone, created_at, dice_typed, delta, version, chain, undoable"
+    "undone, created_at, dice_typed, delta, version, chain, undoable, facts"
 )
 _REMINDER_COLS = "encounter_id, channel_id, due_at, user_ids, turn_key, nudges, since, warned"
 #: one encounter's newest interaction ids: a walk back along the (encounter_id, id) index that
@@ -101,8 +101,8 @@ _UPDATE_ENCOUNTER = (
 )
 _INSERT_ACTION = (
     "INSERT INTO actions (encounter_id, interaction_id, user_id, command, summary, dice, "
-    "state_before, created_at, dice_typed, delta, version, chain, undoable) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "state_before, created_at, dice_typed, delta, version, chain, undoable, facts) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 #: the log row of the command that created an encounter (right after its INSERT)
 _INSERT_FIRST_ACTION = (
@@ -183,6 +183,7 @@ def _log_entry(row: Sequence[Any]) -> LogEntry:
         undone=bool(row[8]),
         created_at=row[9],
         dice_typed=json.loads(row[10]) if row[10] else [],
+        facts=row[15],
     )
 
 
@@ -202,7 +203,7 @@ def _write_batch(
                 for i in {a[0] for a in actions}
             }
             undo = chain_rows([a[-1] for a in actions], last)
-            actions = [(*a[:6], snap, *a[7:9], delta, a[-1][3], chain, a[9])
+            actions = [(*a[:6], snap, *a[7:9], delta, a[-1][3], chain, a[9], a[10])
                        for a, (snap, delta, chain) in zip(actions, undo)]
         cur = conn.executemany(_UPDATE_ENCOUNTER, states)
         if cur.rowcount != len(states):
@@ -249,7 +250,7 @@ def _batch_params(changes: list[Change]) -> tuple[list[tuple[Any, ...]], ...]:
             actions.append((
                 c.encounter_id, c.interaction_id, c.user_id, c.command, c.summary,
                 json.dumps(c.dice), None, c.now, json.dumps(c.dice_typed),
-                int(c.undoable and c.state_before is not None), next(logged),
+                int(c.undoable and c.state_before is not None), c.facts, next(logged),
             ))
         if c.undo_of is not None:
             undos.append((c.undo_of, c.encounter_id))

@@ -69,7 +69,7 @@ TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "actions": ("id", (
         "id", "encounter_id", "interaction_id", "user_id", "command", "summary", "dice",
         "state_before", "undone", "created_at", "dice_typed", "delta", "version", "chain",
-        "undoable",
+        "undoable", "facts",
     )),
     "reminders": ("encounter_id", (
         "encounter_id", "channel_id", "guild_id", "due_at", "user_ids", "turn_key", "nudges",
@@ -281,6 +281,9 @@ class LogEntry:
     undone: bool
     created_at: float
     dice_typed: list[int] = field(default_factory=list)  # indexes into ``dice`` typed with `roll:`
+    #: what the command did, as `rules.logfacts.LogFacts` JSON (rendered per reader); None: a row
+    #: whose ``summary`` is its text (a roll, an import, an undo, and rows written before facts)
+    facts: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +352,8 @@ class Change:
     #: caller worked it out from the parts it changed (`data.delta.parts_diff`); None: the store
     #: diffs the two states
     delta: list[list[Any]] | None = None
+    #: what the command did, as `rules.logfacts.LogFacts` JSON (`LogEntry.facts`)
+    facts: str | None = None
 
 
 def check_change(change: Change) -> None:

@@ -7,7 +7,7 @@ its status lines and its board. Nothing here decides a rule.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.effects import modifiers, mods_text
@@ -113,6 +113,8 @@ class Presenter:
     hide: frozenset[str] = frozenset()
     #: the encounter a view shows (its combatants' conditions), None for a plain presenter
     enc: "Encounter | None" = None
+    #: the condition words of hidden combatants as recorded in the log (`recorded`)
+    conditions: Mapping[str, str] = {}
 
     def __init__(self, system: "RuleSystem") -> None:
         self.system = system
@@ -126,12 +128,21 @@ class Presenter:
         shown.enc, shown.hide = enc, hide
         return shown
 
+    def recorded(self, conditions: Mapping[str, str], hide: frozenset[str]) -> "Presenter":
+        """This presenter showing a logged command: the health of ``hide`` as the condition words
+        ``conditions`` recorded then."""
+        shown = copy.copy(self)
+        shown.enc, shown.hide, shown.conditions = None, hide, conditions
+        return shown
+
     # -- hidden information ---------------------------------------------------------------------------
     def hidden(self, name: str | None) -> bool:
         return name is not None and name in self.hide
 
     def condition(self, name: str | None) -> str:
         """``badly hurt``: the condition word of a combatant of the viewed encounter."""
+        if name is not None and name in self.conditions:
+            return self.conditions[name]
         c = self.enc.find(name) if self.enc is not None else None
         return self.system.condition(c) if c is not None else "unknown"
 

@@ -39,6 +39,7 @@ from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.geometry import parse_map_spec
 from rules.geometry.cell_lists import parse_cell_list
 from rules.hidden import everyone, players_see
+from rules.logfacts import LogFacts, Undid, log_facts
 from rules.models import (
     DEADLINE_POLICIES,
     MAX_CELL_HEIGHT,
@@ -165,12 +166,12 @@ class Service(Reminders):
             title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
             marked = events_report(title, res.events, system, res.encounter, res.encounter.hidden_names())
             report, private = views.readers(marked, res.encounter, is_gm)
-            summary = " · ".join(marked.lines) or command  # the log keeps both versions: `/log` picks per reader
+            facts = log_facts(res.events, system, res.encounter, res.encounter.hidden_names())  # `/log` renders per reader
             typed = dice.typed()
             if typed:
                 report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
             asked = system.prompt(res.encounter)
-            ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
+            ping = await self._commit(ctx, live, res.encounter, command, "", dice.values(), dice_typed=typed, facts=facts)
         fresh = asked if asked is not None and (before is None or before.tag != asked.tag) else None
         return Outcome(report, ping=ping, board_changed=True, private=private, prompt=fresh, channel_id=ctx.channel_id)
 
@@ -333,8 +334,10 @@ class Service(Reminders):
                     f"The state before {entry.command} could not be read either ({error}): "
                     "`/encounter export` the encounter as it is stored, or `/encounter end` it."
                 )
-            text = f"Undid {entry.command} by {views.who(entry.user_id)}: {entry.summary}"
-            ping = await self._commit(ctx, live, restored, "/undo", text, [], undoable=False, undo_of=entry.id)
+            undid = Undid(command=entry.command or "", user_id=entry.user_id)
+            facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}) if entry.facts else None
+            text = f"Undid {entry.command} by {views.who(entry.user_id)}: {views.entry_text(entry, get_system(restored.system))}"
+            ping = await self._commit(ctx, live, restored, "/undo", text, [], undoable=False, undo_of=entry.id, facts=facts)
         report, private = views.readers(Report("↩️ Undone", [text[:3500]]), restored, restored.is_gm(ctx.user_id))
         return Outcome(report, ping=ping, board_changed=True, private=private)
 
@@ -359,7 +362,7 @@ class Service(Reminders):
         entries = await self.store.log(entry.id, count, skip=(page - 1) * count)
         # each reader's own: the GM's with every number, unless posted for everyone
         shown = everyone if enc is not None and enc.is_gm(ctx.user_id) and not public else players_see(enc)
-        report = views.log_report(name, entries, ended=ended).for_reader(shown)
+        report = views.log_report(name, entries, views.system_of(entry), ended=ended).for_reader(shown)
         if pages > 1 or total > len(entries):
             report.footer = f"Page {page} of {pages} (page 1 is the newest) · {total} entries"
         report.more = "(a smaller `count:` shows them)"

@@ -46,6 +46,7 @@ from data.store import (
     read_state,
 )
 from rules.errors import IllegalAction, NotFound
+from rules.logfacts import LogFacts
 from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import Report
@@ -436,8 +437,12 @@ class ServiceCore:
         active: bool = True,
         dice_typed: list[int] | None = None,
         rearm: bool = False,
+        facts: LogFacts | None = None,
     ) -> Ping | None:
         """Write ``new`` and its log row, then make it the channel's cached encounter.
+
+        The log row keeps ``facts`` (what the command did, rendered per reader by `/log`) where the
+        command has them, else ``summary``'s text.
 
         ``rearm``: the turn clock's settings changed, so the waiting turn's reminder starts anew.
 
@@ -473,7 +478,8 @@ class ServiceCore:
             interaction_id=ctx.interaction_id,
             user_id=ctx.user_id,
             command=command,
-            summary=summary[:4000],
+            summary="" if facts is not None else summary[:4000],
+            facts=facts.model_dump_json(exclude_defaults=True) if facts is not None else None,
             dice=dice,
             state_before=live.json,
             undoable=undoable,

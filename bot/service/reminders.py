@@ -17,6 +17,7 @@ from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
 from rules.hidden import players_see
+from rules.logfacts import Deadline, log_facts
 from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import events_report, plural, user_ref
@@ -170,8 +171,8 @@ class Reminders(ServiceCore):
                 dice = Dice(rng=self.rng)
                 res = system.resolve(enc, action, dice)
                 marked = events_report("⏰ Deadline: no answer", res.events, system, res.encounter, res.encounter.hidden_names())
-                summary = f"⏰ the deadline answered for the player ({asked.lapse}): " + " · ".join(marked.lines)
-                await self._commit(ctx, held, res.encounter, COMMANDS["act"], summary, dice.values())
+                facts = log_facts(res.events, system, res.encounter, res.encounter.hidden_names(), lapse=asked.lapse)
+                await self._commit(ctx, held, res.encounter, COMMANDS["act"], "", dice.values(), facts=facts)
                 report = marked.for_reader(players_see(res.encounter))
         except (RulesError, DuplicateInteraction) as exc:
             log.info("deadline in %s: the waiting question stays (%s)", live.channel_id, exc)
@@ -208,8 +209,9 @@ class Reminders(ServiceCore):
                     hidden = res.encounter.hidden_names()
                     whose = short_names(turn.actors) if action.kind == "next" and turn.current is None else actor
                     marked = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
-                    summary = f"⏰ {whose}'s turn passed its {hours} deadline ({policy}): " + " · ".join(marked.lines)
-                    ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], summary, dice.values())
+                    deadline = Deadline(whose=whose, hours=enc.settings.deadline_hours, policy=policy)
+                    facts = log_facts(res.events, system, res.encounter, hidden, deadline=deadline)
+                    ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], "", dice.values(), facts=facts)
                     report = marked.for_reader(players_see(res.encounter))  # posted in the channel
             except StoreUnavailable:
                 raise

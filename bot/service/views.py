@@ -3,20 +3,24 @@ combatant's sheet, log rows, rolls and the map's description. Each takes what it
 returns text or a :class:`~rules.report.Report`; none reads or writes storage."""
 from __future__ import annotations
 
+import json
 import time
 
+from bot.service.cache import LiveEntry, StoredEntry
 from bot.service.core import Ctx
 from bot.service.reminders import BOT_USER
 from data.store import LogEntry
 from rules.dice import ExpressionResult
 from rules.errors import RulesError
 from rules.hidden import everyone, mark, marked_names, players_see, turn_line
+from rules.logfacts import LogFacts, facts_report
 from rules.models import Combatant, Encounter, MapState
 from rules.options import Option
+from rules.registry import get_system
 from rules.report import TYPED, Report, joined, user_ref
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "settings_changes", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "readers", "who"]
+__all__ = ["title", "settings_lines", "settings_changes", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "entry_text", "system_of", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "readers", "who"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -187,7 +191,34 @@ def end_report(enc: Encounter | None, logged: int) -> Report:
     return Report(f"🏁 {enc.name} has ended", lines)
 
 
-def log_report(name: str, entries: list[LogEntry], ended: bool = False) -> Report:
+def system_of(entry: StoredEntry) -> RuleSystem | None:
+    """The rules of a stored encounter, even one whose state does not read back (None: unknown)."""
+    if isinstance(entry, LiveEntry):
+        return get_system(entry.enc.system)
+    try:
+        return get_system(json.loads(entry.json)["system"])
+    except (ValueError, KeyError, TypeError, RulesError):
+        return None
+
+
+def entry_text(e: LogEntry, system: RuleSystem | None) -> str:
+    """A log row's text, both versions marked (`Report.for_reader` picks): rebuilt from its facts
+    where it has them, else the text it stored (rolls, imports, and rows written before facts)."""
+    if e.facts is None or system is None:
+        return e.summary or e.command or ""
+    facts = LogFacts.model_validate_json(e.facts)
+    text = " · ".join(facts_report(system, facts).lines) or e.command or ""
+    if facts.lapse is not None:
+        text = f"⏰ the deadline answered for the player ({facts.lapse}): {text}"
+    if facts.deadline is not None:
+        d = facts.deadline
+        text = f"⏰ {d.whose}'s turn passed its {d.hours:g} h deadline ({d.policy}): {text}"
+    if facts.undid is not None:
+        text = f"Undid {facts.undid.command} by {who(facts.undid.user_id or '')}: {text}"
+    return text
+
+
+def log_report(name: str, entries: list[LogEntry], system: RuleSystem | None, ended: bool = False) -> Report:
     """`/log` of the encounter called ``name``: one row per logged command, with every die,
     rolled or typed; an ended one says so first."""
     lines = [f"This fight has ended: {AFTER_END}"] if ended else []
@@ -195,8 +226,9 @@ def log_report(name: str, entries: list[LogEntry], ended: bool = False) -> Repor
         stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
         undone = " ~~undone~~" if e.undone else ""
         dice = _log_dice(e)
-        hiding = marked_names(e.summary)  # the dice of an entry that hides numbers are the GM's to read
-        lines.append(f"`#{e.id}` {stamp} {who(e.user_id)} {e.command}{undone}: {e.summary}{mark(hiding, dice, '') if hiding else dice}")
+        text = entry_text(e, system)
+        hiding = marked_names(text)  # the dice of an entry that hides numbers are the GM's to read
+        lines.append(f"`#{e.id}` {stamp} {who(e.user_id)} {e.command}{undone}: {text}{mark(hiding, dice, '') if hiding else dice}")
     return Report(f"📜 Log of {name}" + (" (ended)" if ended else ""), lines or ["Nothing has happened yet."])
 
 

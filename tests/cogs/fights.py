@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+from bot.offline.console import parse_line
 from bot.offline.harness import Harness
 
 BORIN = "class=heavy weapons=hammer,shield"
@@ -95,3 +97,12 @@ async def borins_turn(h: Harness, system: str, **settings: str) -> None:
             await h.run("gm", "/init set", combatant=name, value=str(value))
     else:
         await h.run("gm", "/init roll")
+
+
+#: the example fights (bot/examples), each played by the tests through the real command path
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "bot" / "examples").glob("*.txt"))
+
+
+def commands(path: Path) -> list[tuple[str, str, str, dict[str, str]]]:
+    """An example's commands: (user, channel, command, options) per line that is not a comment."""
+    return [parse_line(ln) for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.offline.console import parse_line
 from bot.offline.harness import Harness
+from tests.cogs.fights import EXAMPLES, commands
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "bot" / "examples").glob("*.txt"))
 READ_ONLY = {"/log", "/map", "/encounter status", "/encounter export", "/help", "/roll", "/combatant show"}
 
 
@@ -18,10 +17,6 @@ def changes_state(command: str, options: dict[str, str]) -> bool:
     if command == "/init order":
         return "set" in options
     return command not in READ_ONLY
-
-
-def commands(path: Path) -> list[tuple[str, str, str, dict[str, str]]]:
-    return [parse_line(ln) for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
 
 
 async def state(h: Harness, channel: str = "general") -> dict:

@@ -25,6 +25,7 @@ import pytest
 from bot.limits import choice_problems
 from bot.limits import problems as message_problems
 from bot.offline.harness import Clock, Harness, Sent, channel_id_of, user_id_of
+from bot.service.views import entry_text
 from data.store import open_store
 from rules.registry import all_systems, get_system
 from tests.cogs.fights import BORIN, GRAK, export
@@ -210,7 +211,8 @@ async def test_killed_mid_load_loses_no_acknowledged_command(url: str, tmp_path:
             log = await store.log(found.id, 1000)
             adds = [e for e in log if e.command == "/combatant add"]
             assert len(adds) == len(names), "state and log are written in one transaction"
-            assert all(f"**{n}** joins" in e.summary for n, e in zip(names, adds))  # type: ignore[operator]
+            system = get_system(found.encounter.system)
+            assert all(f"**{n}** joins" in entry_text(e, system) for n, e in zip(names, adds))
             assert len({e.interaction_id for e in log}) == len(log)
             stored_names |= set(names)
     finally:

@@ -1,0 +1,80 @@
+"""The action log's facts: what a command did, kept as its events rather than as the text of its
+reply, so that a log row is rendered for each reader (and in the words of the day it is read)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.events import Event
+from rules.report import Report
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.models import Encounter
+    from rules.system import RuleSystem
+
+__all__ = ["Deadline", "Undid", "LogFacts", "log_facts", "facts_report", "event_types"]
+
+
+class Deadline(BaseModel):
+    """A turn's deadline acted for its player: whose turn, after how long, and the policy applied."""
+
+    model_config = ConfigDict(extra="forbid")
+    whose: str
+    hours: float
+    policy: str
+
+
+class Undid(BaseModel):
+    """An `/undo`: the command it took back and who had given it."""
+
+    model_config = ConfigDict(extra="forbid")
+    command: str
+    user_id: str | None = None
+
+
+class LogFacts(BaseModel):
+    """What one logged command did, kept as facts rather than text: its events (each with its type's
+    name), the combatants whose numbers were hidden then, and the condition words players were shown
+    of them after it. `facts_report` renders it for any reader, in the words of the day it is read.
+    ``lapse``: a question nobody answered, answered by the deadline this way; ``deadline``: a turn's
+    deadline acted; ``undid``: an `/undo` of the command whose facts these are."""
+
+    model_config = ConfigDict(extra="forbid")
+    events: list[dict[str, Any]] = Field(default_factory=list)
+    hidden: list[str] = Field(default_factory=list)
+    conditions: dict[str, str] = Field(default_factory=dict)
+    lapse: str | None = None
+    deadline: Deadline | None = None
+    undid: Undid | None = None
+
+
+def log_facts(events: Sequence[Event], system: "RuleSystem", enc: "Encounter", hide: frozenset[str],
+              lapse: str | None = None, deadline: Deadline | None = None) -> LogFacts:
+    """The facts of a command that gave ``events`` and left ``enc``, its numbers of ``hide`` hidden."""
+    shown = {c.name: system.condition(c) for c in enc.combatants if c.name in hide}
+    return LogFacts(events=[{"type": type(e).__name__, **e.model_dump(exclude_defaults=True)} for e in events],
+                    hidden=sorted(hide), conditions=shown, lapse=lapse, deadline=deadline)
+
+
+def _subclasses(cls: type[Event]) -> list[type[Event]]:
+    found: list[type[Event]] = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_subclasses(sub)]
+    return found
+
+
+def event_types(system: "RuleSystem") -> dict[str, type[Event]]:
+    """The event types a system's rules give, by class name: the core's and its package's own."""
+    package = type(system).__module__
+    return {c.__name__: c for c in _subclasses(Event)
+            if c.__module__ == Event.__module__ or c.__module__ == package or c.__module__.startswith(package + ".")}
+
+
+def facts_report(system: "RuleSystem", facts: LogFacts) -> Report:
+    """The lines of a logged command rebuilt from its facts, marked for readers as its reply was."""
+    types = event_types(system)
+    events = [types[data["type"]].model_validate({k: v for k, v in data.items() if k != "type"}) for data in facts.events]
+    present = system.present.recorded(facts.conditions, frozenset(facts.hidden))
+    return present.report("", events)
