@@ -46,7 +46,7 @@ from rules.systems.damage_grid.events import (
 )
 from rules.systems.damage_grid.grid import HEALTH, MIND
 from rules.systems.damage_grid.mode import largest_group
-from rules.systems.damage_grid.movement import _find, walk
+from rules.systems.damage_grid.movement import find_path, walk
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import adjacent, reach_to
 from rules.systems.damage_grid.sheet import carried, release
@@ -157,7 +157,7 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
         goal = grid.parse(words.to)
         if not adjacent(goal, t.cell) or goal == t.cell:  # type: ignore[arg-type]
             raise IllegalAction(f"{goal.name} is not next to {t.name}: a Lunge ends next to its target.")
-        cells = _find(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != c.cell else []
+        cells = find_path(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != c.cell else []
     elif adjacent(c.cell, t.cell):  # type: ignore[arg-type]
         cells = []
     else:
@@ -170,7 +170,7 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
         cells = []
         for goal in near:
             try:
-                cells = _find(enc, grid, c, goal, st.speed_left)
+                cells = find_path(enc, grid, c, goal, st.speed_left)
                 break
             except IllegalAction:
                 continue

@@ -34,9 +34,8 @@ from rules.options import OptionValues
 from rules.systems.damage_grid import areas
 from rules.systems.damage_grid.attacks import NO_ATTACK_WORDS, check_reach, strike
 from rules.systems.damage_grid.events import CloudDrifted
-from rules.systems.damage_grid.movement import blocking
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import Sight, sight, walls_between
+from rules.systems.damage_grid.reach import Sight, blocking, sight, walls_between
 from rules.systems.damage_grid.sheet import Weapon, weapon
 
 __all__ = ["area_cells", "area_attack", "drift_clouds"]

@@ -25,8 +25,7 @@ from rules.systems.damage_grid.attacks import (
     spend_cp,
 )
 from rules.systems.damage_grid.events import CoverHit, DgAttack
-from rules.systems.damage_grid.movement import blocking
-from rules.systems.damage_grid.reach import sight, square_body
+from rules.systems.damage_grid.reach import blocking, sight, square_body
 from rules.systems.damage_grid.state import DgEncounter
 from rules.systems.damage_grid.turns import activate
 

@@ -14,25 +14,19 @@ import re
 from rules.actions import Move
 from rules.errors import IllegalAction, InputError
 from rules.events import Event
-from rules.geometry import Cell, Grid, cheapest_path, parse_cell
+from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.systems.damage_grid.events import DgMoved, ProneChanged
 from rules.systems.damage_grid.options import values
+from rules.systems.damage_grid.reach import blocking
 from rules.systems.damage_grid.sheet import release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 from rules.systems.damage_grid.turns import activate, now
 
-__all__ = ["move", "walk", "blocking", "step_cost", "MAX_PATH_STEPS"]
+__all__ = ["move", "walk", "find_path", "step_cost", "MAX_PATH_STEPS"]
 
 MAX_PATH_STEPS = 60
 ROUGH = ("rough", "difficult")
-
-
-def blocking(enc: Encounter, grid: Grid) -> set[Cell]:
-    """Squares no model enters: walls and obstacles not yet reduced to debris."""
-    debris = {parse_cell(x) for x in DgEncounter.of(enc).debris}
-    solid = set(grid.blocked) | {c for c, kind in grid.terrain.items() if kind == "obstacle"}
-    return solid - debris
 
 
 def step_cost(enc: Encounter, grid: Grid, cell: Cell) -> int:
@@ -72,7 +66,7 @@ def _open(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> str | None:
     return None
 
 
-def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
+def find_path(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
     dirs = _directions(enc, grid)
 
     def successors(cell: Cell):  # type: ignore[no-untyped-def]
@@ -141,7 +135,7 @@ def move(enc: Encounter, grid: Grid, action: Move) -> list[Event]:
     events = activate(enc, c, "move")
     st = DgCombatant.of(c)
     budget = st.speed_left - (values(enc).stand_cost if st.prone else 0)
-    cells = _find(enc, grid, c, grid.parse(action.to), max(budget, 0)) if action.to else _path_steps(enc, grid, c, action.path or "")
+    cells = find_path(enc, grid, c, grid.parse(action.to), max(budget, 0)) if action.to else _path_steps(enc, grid, c, action.path or "")
     start = c.cell
     was_prone = st.prone
     moved = walk(enc, grid, c, cells)

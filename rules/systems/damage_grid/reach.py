@@ -63,14 +63,14 @@ from functools import lru_cache
 from rules.geometry import Cell, Grid, corner_lines, parse_cell
 from rules.models import Combatant, Encounter
 from rules.systems.damage_grid.areas import reach_distance
-from rules.systems.damage_grid.movement import blocking
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.sheet import size
-from rules.systems.damage_grid.state import DgCombatant
+from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 
 __all__ = [
     "reach_distance",
     "reach_to",
+    "blocking",
     "Sight",
     "sight",
     "walls_between",
@@ -118,6 +118,13 @@ def in_front_rows(c: Combatant, target: Cell) -> bool:
 def behind(target: Combatant, attacker: Cell) -> bool:
     """``attacker`` stands in a row behind ``target`` (+1 Power)."""
     return _ahead(target.cell, target.facing, attacker)[0] < 0  # type: ignore[arg-type]
+
+
+def blocking(enc: Encounter, grid: Grid) -> set[Cell]:
+    """Squares that obstruct and that no model enters: walls and obstacles not yet reduced to debris."""
+    debris = {parse_cell(x) for x in DgEncounter.of(enc).debris}
+    solid = set(grid.blocked) | {c for c, kind in grid.terrain.items() if kind == "obstacle"}
+    return solid - debris
 
 
 @lru_cache(maxsize=256)
