@@ -40,7 +40,7 @@ __all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "LABEL", "FlipsWanted", "ch
 #: the `/act` action that answers, and its answers besides ``from>to`` flips
 ANSWER = "flips"
 NONE = flips.NO_FLIPS
-LEAST = "least-harm"
+LEAST = flips.LEAST_HARM
 #: the most answers offered as buttons (Discord: 5 rows of 5)
 MAX_CHOICES = 25
 #: the longest button label (Discord: 80); a longer one is cut and the question lists it in full

@@ -12,8 +12,6 @@ Combat Point forced in a round costs ``k`` times ``forced_penalty`` Accuracy.
 """
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from rules.dice import Dice
 from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError
@@ -26,7 +24,6 @@ from rules.systems.damage_grid.events import (
     DgAttack,
     Flip,
     GridDamage,
-    LocationHit,
     ProneChanged,
 )
 from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
@@ -36,9 +33,9 @@ from rules.systems.damage_grid.reach import (
     adjacent,
     behind,
     in_front_rows,
+    line_of_sight,
     reach_distance,
     reach_to,
-    sight,
     view,
 )
 from rules.systems.damage_grid.sheet import Weapon, grid_of, release, size, weapons
@@ -221,9 +218,7 @@ def strike(
             raise IllegalAction(
                 f"{c.name} and {t.name} both have melee weapons in reach of each other: only a melee weapon can be used."
             )
-        seen = sight(enc, grid, a, b)  # type: ignore[arg-type]
-        if seen.lines == 3:
-            raise IllegalAction(f"{c.name} has no line of sight to {t.name}: all three corner lines are obstructed.")
+        seen = line_of_sight(enc, grid, c, b, t.name)  # type: ignore[arg-type]
     else:
         d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), False, 0  # type: ignore[arg-type]
         seen = seen or Sight(0)
@@ -304,7 +299,7 @@ def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, 
     ts = DgCombatant.of(t)
     before_health = ts.values.get(HEALTH, 0)
     ts.values, ts.weapon_health = dict(applied.values), dict(applied.weapons)
-    rows = [LocationHit(**asdict(row)) for row in applied.locations]
+    rows = applied.locations
     events: list[Event] = [GridDamage(actor=t.name, locations=rows, weapon=applied.weapon, health_lost=applied.health_lost,
                                       stopped=not any(r.taken for r in rows), attacker=c.name)]
     if applied.killed or applied.inert:

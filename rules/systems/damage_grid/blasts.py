@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from rules.dice import Dice
 from rules.effects import Effect, next_id
-from rules.errors import IllegalAction
 from rules.events import EffectAdded, Event
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
@@ -35,7 +34,12 @@ from rules.systems.damage_grid import areas
 from rules.systems.damage_grid.attacks import NO_ATTACK_WORDS, check_reach, strike
 from rules.systems.damage_grid.events import CloudDrifted
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import Sight, blocking, sight, walls_between
+from rules.systems.damage_grid.reach import (
+    Sight,
+    blocking,
+    line_of_sight,
+    walls_between,
+)
 from rules.systems.damage_grid.sheet import Weapon, weapon
 
 __all__ = ["area_cells", "area_attack", "drift_clouds"]
@@ -77,9 +81,7 @@ def area_attack(
     enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon, words: OptionValues, dice: Dice, forced: int
 ) -> list[Event]:
     check_reach(enc, grid, c, centre, w)
-    seen = sight(enc, grid, c.cell, centre)  # type: ignore[arg-type]
-    if seen.lines == 3:
-        raise IllegalAction(f"{c.name} has no line of sight to {centre.name}: all three corner lines are obstructed.")
+    seen = line_of_sight(enc, grid, c, centre, centre.name)
     cells = area_cells(enc, grid, c, centre, w)
     events: list[Event] = []
     if w.area and w.area[0] == "pulse":

@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from rules.systems.damage_grid.events import LocationHit
 from rules.systems.damage_grid.grid import (
     ARSENAL,
     BODY,
@@ -43,28 +44,7 @@ from rules.systems.damage_grid.grid import (
     DamageGrid,
 )
 
-__all__ = ["LocationDamage", "Transfer", "Damage", "apply_faces", "harm"]
-
-
-@dataclass
-class LocationDamage:
-    """One location's share of an attack.
-
-    ``rolled``: dice that struck it; ``shield`` / ``body``: of those, stopped by Shield / Body;
-    ``taken``: hits it took (its own and those transferred to it); ``received``: hits transferred
-    to it; ``passed``: hits it sent on along its arrow; ``before`` / ``after``: its hits (for Arsenal
-    the struck weapon's Health; None when it carries none).
-    """
-
-    location: str
-    rolled: int = 0
-    shield: int = 0
-    body: int = 0
-    taken: int = 0
-    received: int = 0
-    passed: int = 0
-    before: int | None = None
-    after: int | None = None
+__all__ = ["Transfer", "Damage", "apply_faces", "harm"]
 
 
 @dataclass(frozen=True)
@@ -78,11 +58,12 @@ class Transfer:
 
 @dataclass
 class Damage:
-    """The result of an attack on a grid: per location (grid order, only those touched), the
-    transfers, the new hits per location and the carried weapons' new Health."""
+    """The result of an attack on a grid: per location (grid order, only those touched: the
+    `GridDamage` event's rows as they are), the transfers, the new hits per location and the
+    carried weapons' new Health."""
 
     faces: tuple[int, ...]
-    locations: list[LocationDamage]
+    locations: list[LocationHit]
     values: dict[str, int]
     weapons: dict[str, int]
     shield: int
@@ -94,7 +75,7 @@ class Damage:
     inert: bool = False
     killed: bool = False
 
-    def at(self, location: str) -> LocationDamage | None:
+    def at(self, location: str) -> LocationHit | None:
         return next((row for row in self.locations if row.location == location), None)
 
     def lost_from(self, location: str) -> int:
@@ -142,7 +123,7 @@ def apply_faces(
     stop_body = max(now.get(BODY, 0), 0) + max(extra_body, 0) if grid.has(BODY) else max(extra_body, 0)
     struck = _weapon(arms, arsenal) if grid.has(ARSENAL) else None
     counts = Counter(grid.location_of(int(f)) for f in faces)
-    rows = {name: LocationDamage(name) for name in grid.names}
+    rows = {name: LocationHit(location=name) for name in grid.names}
     for name, row in rows.items():
         row.before = arms.get(struck) if name == ARSENAL else now.get(name)
     result = Damage(tuple(int(f) for f in faces), [], now, arms, stop_shield, stop_body, struck)

@@ -60,6 +60,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rules.errors import IllegalAction
 from rules.geometry import Cell, Grid, corner_lines, parse_cell
 from rules.models import Combatant, Encounter
 from rules.systems.damage_grid.areas import reach_distance
@@ -73,6 +74,7 @@ __all__ = [
     "blocking",
     "Sight",
     "sight",
+    "line_of_sight",
     "walls_between",
     "square_body",
     "View",
@@ -91,7 +93,7 @@ FACING_VECTORS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 def adjacent(a: Cell, b: Cell) -> bool:
     """One of the nine squares around ``a`` (its own included)."""
-    return max(abs(a.col - b.col), abs(a.row - b.row)) <= 1
+    return reach_distance(a, b) <= 1
 
 
 def _ahead(origin: Cell, facing: str | None, other: Cell) -> tuple[int, int]:
@@ -150,8 +152,9 @@ def clouds(enc: Encounter) -> set[Cell]:
     return {parse_cell(x) for e in enc.effects if e.code == "cloud" and e.target is None for x in e.cells}
 
 
-def _lines(grid: Grid, a: Cell, b: Cell, solid: frozenset[Cell]) -> int:
-    return corner_lines(_plain(grid.width, grid.height, solid), a, b)
+def _lines(grid: Grid, a: Cell, b: Cell, solid: frozenset[Cell], through: bool = False) -> int:
+    """How many corner lines from ``a`` to ``b`` touch a square of ``solid`` (``through``: pass through it)."""
+    return corner_lines(_plain(grid.width, grid.height, solid), a, b, through=through)
 
 
 def walls_between(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> int:
@@ -159,15 +162,11 @@ def walls_between(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> int:
     return _lines(grid, a, b, frozenset(blocking(enc, grid)))
 
 
-def _crosses(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
-    return _lines(grid, a, b, frozenset({cell})) > 0
-
-
 def _in_the_way(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
     """A model "in the way of a model's target": a corner line passes through its square (one that
     only runs along its side leaves it beside the line, as C beside B in the text's diagram is
     "in the open")."""
-    return corner_lines(_plain(grid.width, grid.height, frozenset({cell})), a, b, through=True) > 0
+    return _lines(grid, a, b, frozenset({cell}), through=True) > 0
 
 
 def square_body(enc: Encounter, grid: Grid, cell: Cell) -> int:
@@ -193,7 +192,7 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
     best, by = 0, None
     for cell in sorted(c for c in solid if inside(c)):
         body = square_body(enc, grid, cell)
-        if body > best and _crosses(grid, a, b, cell):
+        if body > best and _lines(grid, a, b, frozenset({cell})) > 0:
             best, by = body, cell.name
     for m in enc.combatants:
         cell = m.cell
@@ -202,6 +201,15 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
             if body > best and _in_the_way(grid, a, b, cell):
                 best, by = body, m.name
     return Sight(lines, best, by)
+
+
+def line_of_sight(enc: Encounter, grid: Grid, c: Combatant, where: Cell, name: str) -> Sight:
+    """The sight from ``c`` to ``where`` (``name``: what is aimed at there), refused when all three
+    corner lines are obstructed."""
+    seen = sight(enc, grid, c.cell, where)  # type: ignore[arg-type]
+    if seen.lines == 3:
+        raise IllegalAction(f"{c.name} has no line of sight to {name}: all three corner lines are obstructed.")
+    return seen
 
 
 @dataclass(frozen=True)

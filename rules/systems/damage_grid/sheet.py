@@ -133,14 +133,19 @@ def _weapon(item: str) -> Weapon:
     return Weapon(**fields)
 
 
+def _listed(text: str, key: str, things: str) -> list[str]:
+    """The comma-separated items of the sheet's list ``key``: at most :data:`MAX_WEAPONS` ``things``."""
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if len(items) > MAX_WEAPONS:
+        raise SheetError(f"`{key}`: a model carries at most {MAX_WEAPONS} {things}.")
+    return items
+
+
 def parse_weapons(text: str) -> list[str]:
     """The sheet's ``weapons`` value: the weapon profiles, each as :meth:`Weapon.profile` writes it
     (so a stored sheet reads back the same)."""
-    items = [x.strip() for x in text.split(",") if x.strip()]
-    if len(items) > MAX_WEAPONS:
-        raise SheetError(f"`weapons`: a model carries at most {MAX_WEAPONS} weapons.")
     out: dict[str, Weapon] = {}
-    for item in items:
+    for item in _listed(text, "weapons", "weapons"):
         w = _weapon(item)
         if w.name in out:
             raise SheetError(f"`weapons`: `{w.name}` is listed twice: give each weapon once.")
@@ -151,11 +156,8 @@ def parse_weapons(text: str) -> list[str]:
 def parse_equipment(text: str) -> list[str]:
     """The sheet's ``equipment``: ``name[:health]`` items carried beside the weapons ("the attacker targets one
     Weapon or Equipment the model is carrying"), stored as ``name:health``."""
-    items = [x.strip().lower() for x in text.split(",") if x.strip()]
-    if len(items) > MAX_WEAPONS:
-        raise SheetError(f"`equipment`: a model carries at most {MAX_WEAPONS} pieces of equipment.")
     out: dict[str, int] = {}
-    for item in items:
+    for item in (x.lower() for x in _listed(text, "equipment", "pieces of equipment")):
         name, _, hp = item.partition(":")
         if not _NAME.fullmatch(name) or name == "bare":
             raise SheetError(f"`equipment`: `{item[:40]}` is not a piece of equipment: write `name` or `name:health`, "
