@@ -36,7 +36,6 @@ from rules.systems.damage_grid.attacks import (
     choose_weapon,
     spend_cp,
     strike,
-    target_of,
 )
 from rules.systems.damage_grid.events import (
     GrappleTest,
@@ -52,6 +51,7 @@ from rules.systems.damage_grid.reach import adjacent, reach_to
 from rules.systems.damage_grid.sheet import carried, release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 from rules.systems.damage_grid.turns import activate, end_if_out, pool
+from rules.targets import attack_target, need_target
 
 __all__ = ["ACTIONS", "COMMANDS", "attack", "coup_de_grace"]
 
@@ -69,6 +69,11 @@ def _free(enc: Encounter, c: Combatant | None) -> bool:
 
 def _held(enc: Encounter, c: Combatant | None) -> bool:
     return c is not None and bool(DgCombatant.of(c).grappled_by) and (_may_start(enc, c) or enc.current == c.name)
+
+
+def _model_targeted(enc: Encounter, c: Combatant, name: str | None, verb: str = "attack") -> Combatant:
+    """The model ``c`` names to attack: named, not itself, not destroyed, both on the map (`rules.targets`)."""
+    return attack_target(enc, c, name, verb=verb, gone="destroyed", on_map=True)
 
 
 #: a Lunge's words: where to, and an attack's
@@ -145,7 +150,7 @@ ACTIONS = ActionTable(
 def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
     enc, grid, words = ctx.encounter, ctx.need_grid(), ctx.words
     c = enc.get(action.actor)
-    t = target_of(enc, c, action.target)
+    t = _model_targeted(enc, c, action.target, "lunge at")
     w = choose_weapon(c, action.weapon)
     if w.cp > 1:
         raise IllegalAction(f"A Lunge spends exactly 1 Combat Point: the {w.name} costs {w.cp}. Attack with it in a Combat activation.")
@@ -211,7 +216,7 @@ def _grapple(ctx: ActionContext, action: Act) -> list[Event]:
     enc = ctx.encounter
     ctx.need_grid()
     c = enc.get(action.actor)
-    t = target_of(enc, c, action.target)
+    t = _model_targeted(enc, c, action.target, "grapple")
     if not adjacent(c.cell, t.cell):  # type: ignore[arg-type]
         raise IllegalAction(f"{t.name} is not next to {c.name}: a Grapple needs an adjacent target.")
     if c.name in DgCombatant.of(t).grappled_by:
@@ -244,9 +249,7 @@ def _marks(ctx: ActionContext, action: Act, heal: bool) -> list[Event]:
     """The GM's ``damage`` or ``heal``: ``options`` give hits per location (or carried weapon) of the target."""
     enc, hits = ctx.encounter, ctx.words.hits
     ctx.need_grid()
-    if not action.target:
-        raise InputError("Name the model in `target`.")
-    t = enc.get(action.target, "target")
+    t = enc.get(need_target(action.target, "heal" if heal else "damage"), "target")
     st = DgCombatant.of(t)
     names = [*st.values, *st.weapon_health]
     word = "clear" if heal else "mark"
@@ -292,10 +295,10 @@ def attack(ctx: ActionContext, action: Attack) -> list[Event]:
     if w.area and action.target and enc.find(action.target) is None:
         centre = grid.parse(action.target)
     elif w.area:
-        centre = target_of(enc, c, action.target).cell  # type: ignore[assignment]
+        centre = _model_targeted(enc, c, action.target).cell  # type: ignore[assignment]
     elif action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
         return cover.attack_cover(enc, grid, c, action, words, ctx.dice)
-    t = None if w.area else target_of(enc, c, action.target)
+    t = None if w.area else _model_targeted(enc, c, action.target)
     events = activate(enc, c, "combat")
     forced = spend_cp(enc, c, words, w.cp)
     if t is None:
@@ -308,7 +311,7 @@ def coup_de_grace(ctx: ActionContext, action: Action) -> list[Event]:
     assert isinstance(action, CoupDeGrace)
     enc, grid = ctx.encounter, ctx.need_grid()
     c = enc.get(action.actor)
-    t = target_of(enc, c, action.target)
+    t = _model_targeted(enc, c, action.target)
     if t.status != "downed":
         raise IllegalAction(f"{t.name} is not inert: a coup de grâce is for a model at Mind 0. Use `/attack`.")
     w = choose_weapon(c, action.weapon)

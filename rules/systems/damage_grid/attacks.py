@@ -42,7 +42,7 @@ from rules.systems.damage_grid.sheet import Weapon, grid_of, release, size, weap
 from rules.systems.damage_grid.state import DgCombatant
 from rules.systems.damage_grid.turns import end_if_out, now
 
-__all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "target_of", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
+__all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
 
 #: "a model can always attack at Reach 1 ... using the current Health attribute of the model as its Power"
 BARE = Weapon(name="bare", reach=1, power=0, accuracy=0, melee=True, health=1)
@@ -88,19 +88,6 @@ def choose_weapon(c: Combatant, name: str | None) -> Weapon:
     if found is None:
         raise IllegalAction(f"{c.name} has no usable weapon `{name}`: it carries {', '.join(w.name for w in ws) or 'none'} (and `bare`).")
     return found
-
-
-def target_of(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
-    if not name:
-        raise InputError("Name the model to attack in `target`.")
-    t = enc.get(name, "target")
-    if t is c:
-        raise IllegalAction(f"{c.name} cannot attack itself: pick another target.")
-    if t.status == "out":
-        raise IllegalAction(f"{t.name} is already destroyed: pick another target.")
-    if t.cell is None or c.cell is None:
-        raise IllegalAction(f"{t.name if t.cell is None else c.name} is not on the board.")
-    return t
 
 
 def spend_cp(enc: Encounter, c: Combatant, words: OptionValues, cost: int = 1) -> int:
