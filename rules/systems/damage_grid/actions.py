@@ -47,7 +47,7 @@ from rules.systems.damage_grid.grid import HEALTH, MIND
 from rules.systems.damage_grid.mode import largest_group
 from rules.systems.damage_grid.movement import find_path, walk
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import adjacent, reach_to
+from rules.systems.damage_grid.reach import adjacent, reach_to, square_of
 from rules.systems.damage_grid.sheet import carried, release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 from rules.systems.damage_grid.turns import activate, end_if_out, pool
@@ -151,6 +151,7 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
     enc, grid, words = ctx.encounter, ctx.need_grid(), ctx.words
     c = enc.get(action.actor)
     t = _model_targeted(enc, c, action.target, "lunge at")
+    here, there = square_of(c), square_of(t)
     w = choose_weapon(c, action.weapon)
     if w.cp > 1:
         raise IllegalAction(f"A Lunge spends exactly 1 Combat Point: the {w.name} costs {w.cp}. Attack with it in a Combat activation.")
@@ -160,18 +161,17 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
         raise IllegalAction(f"{c.name} has no Combat Point left for a Lunge this round.")
     if words.to:
         goal = grid.parse(words.to)
-        if not adjacent(goal, t.cell) or goal == t.cell:  # type: ignore[arg-type]
+        if not adjacent(goal, there) or goal == there:
             raise IllegalAction(f"{goal.name} is not next to {t.name}: a Lunge ends next to its target.")
-        cells = find_path(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != c.cell else []
-    elif adjacent(c.cell, t.cell):  # type: ignore[arg-type]
+        cells = find_path(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != here else []
+    elif adjacent(here, there):
         cells = []
     else:
-        here = c.cell
-        near = [n for n in grid.neighbours(t.cell, diagonal=True) if enc.at(n) is None]  # type: ignore[arg-type]
+        near = [n for n in grid.neighbours(there, diagonal=True) if enc.at(n) is None]
         # a square from which the weapon reaches the target (facing it), then the nearest in steps, then in a
         # straight line: the squares diagonal to the target are Reach 2
-        near.sort(key=lambda n: (reach_to(n, grid.facing_towards(n, t.cell), t.cell) > w.reach,  # type: ignore[arg-type]
-                                 grid.distance(here, n, diagonal=True), (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))  # type: ignore[arg-type]
+        near.sort(key=lambda n: (reach_to(n, grid.facing_towards(n, there), there) > w.reach,
+                                 grid.distance(here, n, diagonal=True), (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))
         cells = []
         for goal in near:
             try:
@@ -183,7 +183,7 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
             raise IllegalAction(f"{c.name} cannot reach a square next to {t.name} with {st.speed_left} Speed points.")
     moved = walk(enc, grid, c, cells)
     if cells:
-        c.facing = grid.facing_towards(c.cell, t.cell)  # type: ignore[arg-type]
+        c.facing = grid.facing_towards(square_of(c), there)
         moved.facing = c.facing
     events.append(moved)
     st.cp -= 1
@@ -198,7 +198,8 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
 
 
 def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool) -> tuple[GrappleTest, bool]:
-    helpers = [o.name for o in enc.allies_of(a) if o.status == "active" and o.cell and adjacent(o.cell, t.cell)]  # type: ignore[arg-type]
+    there = t.cell
+    helpers = [o.name for o in enc.allies_of(a) if o.status == "active" and o.cell and there and adjacent(o.cell, there)]
     helpers = [h for h in helpers if h != t.name]
     mine = max(DgCombatant.of(a).values.get("health", 0), 0) + len(helpers)
     theirs = max(DgCombatant.of(t).values.get("health", 0), 0)
@@ -217,7 +218,7 @@ def _grapple(ctx: ActionContext, action: Act) -> list[Event]:
     ctx.need_grid()
     c = enc.get(action.actor)
     t = _model_targeted(enc, c, action.target, "grapple")
-    if not adjacent(c.cell, t.cell):  # type: ignore[arg-type]
+    if not adjacent(square_of(c), square_of(t)):
         raise IllegalAction(f"{t.name} is not next to {c.name}: a Grapple needs an adjacent target.")
     if c.name in DgCombatant.of(t).grappled_by:
         raise IllegalAction(f"{c.name} already holds {t.name}.")
@@ -295,7 +296,7 @@ def attack(ctx: ActionContext, action: Attack) -> list[Event]:
     if w.area and action.target and enc.find(action.target) is None:
         centre = grid.parse(action.target)
     elif w.area:
-        centre = _model_targeted(enc, c, action.target).cell  # type: ignore[assignment]
+        centre = square_of(_model_targeted(enc, c, action.target))
     elif action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
         return cover.attack_cover(enc, grid, c, action, words, ctx.dice)
     t = None if w.area else _model_targeted(enc, c, action.target)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from rules.dice import Dice
 from rules.effects import Effect, next_id
+from rules.errors import IllegalAction
 from rules.events import EffectAdded, Event
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
@@ -38,6 +39,7 @@ from rules.systems.damage_grid.reach import (
     Sight,
     blocking,
     line_of_sight,
+    square_of,
     walls_between,
 )
 from rules.systems.damage_grid.sheet import Weapon, weapon
@@ -65,8 +67,10 @@ def unobstructed(enc: Encounter, grid: Grid, origin: Cell, cells: list[Cell], w:
 def area_cells(enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon) -> list[Cell]:
     """The squares ``w``'s area covers when aimed at ``centre`` (see :func:`unobstructed`): a burst, star burst
     or pulse seen from the targeted square, a corridor or fan from the attacker's."""
-    shape, x = w.area  # type: ignore[misc]
-    origin = c.cell
+    if w.area is None:
+        raise IllegalAction(f"The {w.name} has no area: attack a model with it.")
+    shape, x = w.area
+    origin = square_of(c)
     cells = {
         "burst": lambda: areas.burst(centre, x),
         "corridor": lambda: areas.corridor(origin, centre, x),
@@ -74,7 +78,7 @@ def area_cells(enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon
         "star": lambda: areas.star_burst(centre, x),
         "pulse": lambda: areas.pulse(centre, x, 0),
     }[shape]()
-    return unobstructed(enc, grid, origin if shape in ("corridor", "fan") else centre, cells, w)  # type: ignore[arg-type]
+    return unobstructed(enc, grid, origin if shape in ("corridor", "fan") else centre, cells, w)
 
 
 def area_attack(

@@ -83,12 +83,22 @@ __all__ = [
     "behind",
     "in_front_rows",
     "adjacent",
+    "square_of",
     "FACING_VECTORS",
     "clouds",
     "smoky",
 ]
 
 FACING_VECTORS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+
+
+def square_of(c: Combatant) -> Cell:
+    """The square ``c`` stands on. Its callers have checked that it is on the map (`rules.targets.attack_target`
+    with ``on_map``, `turns.activate`); the refusal is the same as theirs."""
+    cell = c.cell
+    if cell is None:
+        raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
+    return cell
 
 
 def adjacent(a: Cell, b: Cell) -> bool:
@@ -113,13 +123,13 @@ def reach_to(origin: Cell, facing: str | None, other: Cell) -> int:
 
 def in_front_rows(c: Combatant, target: Cell) -> bool:
     """Not in a row behind ``c``, or the square immediately behind it."""
-    ahead, aside = _ahead(c.cell, c.facing, target)  # type: ignore[arg-type]
+    ahead, aside = _ahead(square_of(c), c.facing, target)
     return ahead >= 0 or (ahead == -1 and aside == 0)
 
 
 def behind(target: Combatant, attacker: Cell) -> bool:
     """``attacker`` stands in a row behind ``target`` (+1 Power)."""
-    return _ahead(target.cell, target.facing, attacker)[0] < 0  # type: ignore[arg-type]
+    return _ahead(square_of(target), target.facing, attacker)[0] < 0
 
 
 def blocking(enc: Encounter, grid: Grid) -> set[Cell]:
@@ -195,10 +205,10 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
         if body > best and _lines(grid, a, b, frozenset({cell})) > 0:
             best, by = body, cell.name
     for m in enc.combatants:
-        cell = m.cell
-        if m.on_board and cell is not None and inside(cell):
+        at = m.cell
+        if m.on_board and at is not None and inside(at):
             body = size(m) + max(DgCombatant.of(m).values.get("body", 0), 0)
-            if body > best and _in_the_way(grid, a, b, cell):
+            if body > best and _in_the_way(grid, a, b, at):
                 best, by = body, m.name
     return Sight(lines, best, by)
 
@@ -206,7 +216,7 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
 def line_of_sight(enc: Encounter, grid: Grid, c: Combatant, where: Cell, name: str) -> Sight:
     """The sight from ``c`` to ``where`` (``name``: what is aimed at there), refused when all three
     corner lines are obstructed."""
-    seen = sight(enc, grid, c.cell, where)  # type: ignore[arg-type]
+    seen = sight(enc, grid, square_of(c), where)
     if seen.lines == 3:
         raise IllegalAction(f"{c.name} has no line of sight to {name}: all three corner lines are obstructed.")
     return seen
@@ -253,7 +263,8 @@ def view(enc: Encounter, c: Combatant, distance: int, where: Cell | None = None)
         worst = max(haze, opts.environment if opts.environment in _HAZE else "clear", key=_HAZE.index)
         if _HAZE.index(opts.smoke) > _HAZE.index(worst):
             haze, named = opts.smoke, {opts.smoke: f"smoke ({opts.smoke})"}
-    d, limited, factors = distance, False, []
+    factors: list[str] = []
+    d, limited = distance, False
     for factor in (opts.environment, haze):
         if factor == "darkness" and not dark_sight:
             d, factors = d * 2, factors + [factor]

@@ -63,14 +63,14 @@ class Weapon(BaseModel):
     melee: bool = False
     blast: bool = False
     #: Combat Points an attack with it costs ("Some special attacks cost more Combat points")
-    cp: int = Field(1, ge=1, le=5)
+    cp: int = Field(default=1, ge=1, le=5)
     #: its area goes through obstructions ("Obstructions that the Area Affect cannot penetrate")
     penetrate: bool = False
     #: ``(shape, size)`` of an area weapon, e.g. ``("burst", 2)``
     area: tuple[str, int] | None = None
     #: phases the area stays as a cloud (0: it ends with the phase)
-    cloud: int = Field(0, ge=0, le=50)
-    health: int = Field(DEFAULT_WEAPON_HEALTH, ge=1, le=99)
+    cloud: int = Field(default=0, ge=0, le=50)
+    health: int = Field(default=DEFAULT_WEAPON_HEALTH, ge=1, le=99)
 
     def profile(self) -> str:
         """``gravity-saber:2:4:2:melee``: the weapon as the sheet writes it."""

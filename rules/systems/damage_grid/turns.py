@@ -55,7 +55,8 @@ KINDS = {"move": "a Move", "combat": "a Combat activation", "lunge": "a Lunge", 
 
 def now(enc: Encounter) -> int:
     """The phase under way, counted from the fight's first (0)."""
-    return max(enc.round - 1, 0) * values(enc).phases + DgEncounter.of(enc).phase
+    phases: int = values(enc).phases
+    return max(enc.round - 1, 0) * phases + DgEncounter.of(enc).phase
 
 
 def speed(c: Combatant) -> int:
@@ -64,7 +65,8 @@ def speed(c: Combatant) -> int:
     values = DgCombatant.of(c).values
     if "speed" in values:
         return max(values["speed"], 0)
-    return int(c.sheet.get("speed") if c.sheet.get("speed") is not None else HUMANOID_DEFAULTS["speed"])
+    given = c.sheet.get("speed")
+    return int(given) if given is not None else HUMANOID_DEFAULTS["speed"]
 
 
 def _ready(enc: Encounter, c: Combatant, phase: int) -> bool:
