@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.dice import Dice
-from rules.errors import IllegalAction, InputError, NotYourTurn
+from rules.errors import IllegalAction, NotYourTurn
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.system import Turn
@@ -36,7 +36,6 @@ __all__ = [
     "pool",
     "start",
     "activate",
-    "acting",
     "next_turn",
     "on_removed",
     "turn",
@@ -199,12 +198,6 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
     if how not in ("move", "lunge"):
         st.run = 0
     return [Activated(actor=c.name, how=how, speed=st.speed_left, cp=st.cp)]
-
-
-def acting(enc: Encounter, name: str | None) -> Combatant:
-    if not name:
-        raise InputError("Name the model that acts in `combatant`.")
-    return enc.get(name)
 
 
 def _end(enc: Encounter) -> list[Event]:
