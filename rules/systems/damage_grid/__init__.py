@@ -2,11 +2,15 @@
 
 The rules are shared/rules/damage-grid.txt with the defaults of shared/rules/README.md for its
 missing pages (the turn sequence, movement, the knock-down table); every choice the GM may want
-to change is an encounter option (`options.py`). The package: `sheet.py`, `options.py`,
-`state.py`, `turns.py` (phases of alternating activations, through `rules.turns.alternating`),
-`movement.py`, `reach.py` (reach circles, the row behind, corner lines of sight, cover),
-`attacks.py`, `grid.py`, `flips.py`, `damage.py`, `mode.py` (the grid arithmetic), `cover.py`, `actions.py` (the `/act` table, its handlers and the declared `options:` words), `asking.py` (the target choosing its flips), `events.py` and
-`present.py` (all its text).
+to change is an encounter option (`options.py`). The package, bottom-up (each module imports only
+those before it; tests/rules/damage_grid/test_layers.py checks it): `grid.py`, `mode.py` and
+`areas.py` (the grid, knock-down and area arithmetic), `events.py`, `options.py`, `state.py`,
+`flips.py`, `damage.py`, `sheet.py`, `turns.py` (phases of alternating activations, through
+`rules.turns.alternating`; what else a phase's beginning does is passed in), `reach.py` (reach
+circles, the row behind, obstruction, corner lines of sight, cover), `movement.py`, `asking.py`
+(the target choosing its flips; the attack to run is passed in), `attacks.py`, `blasts.py` (area
+weapons, clouds, pulses), `cover.py` (cover as a target), `actions.py` (the `/act` table, its
+handlers and the declared `options:` words) and `present.py` (all its text).
 
 Status: a model at Mind 0 is inert (``downed``: it performs no action, and ``/coupdegrace``
 finishes it); at Health 0 it is destroyed (``out``).
@@ -22,7 +26,15 @@ from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
-from rules.systems.damage_grid import asking, attacks, movement, reach, sheet, turns
+from rules.systems.damage_grid import (
+    asking,
+    attacks,
+    blasts,
+    movement,
+    reach,
+    sheet,
+    turns,
+)
 from rules.systems.damage_grid.actions import (
     ACTIONS,
     COMMANDS,
@@ -129,13 +141,14 @@ class DamageGridSystem(RuleSystem):
         return turns.start(enc, action.actor)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return turns.next_turn(enc, action.actor, dice)
+        return turns.next_turn(enc, action.actor, dice, blasts.phase_begins)
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return turns.on_removed(enc, c)
 
     # -- actions --------------------------------------------------------------------------------
-    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:  # type: ignore[override]
+    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, Move), "the core routes only `/move` here"
         return movement.move(enc, self.need_grid(enc), action)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:

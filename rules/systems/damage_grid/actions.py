@@ -36,7 +36,6 @@ from rules.systems.damage_grid.attacks import (
     choose_weapon,
     spend_cp,
     strike,
-    target_of,
 )
 from rules.systems.damage_grid.events import (
     GrappleTest,
@@ -46,12 +45,13 @@ from rules.systems.damage_grid.events import (
 )
 from rules.systems.damage_grid.grid import HEALTH, MIND
 from rules.systems.damage_grid.mode import largest_group
-from rules.systems.damage_grid.movement import _find, walk
+from rules.systems.damage_grid.movement import find_path, walk
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import adjacent, reach_to
+from rules.systems.damage_grid.reach import adjacent, reach_to, square_of
 from rules.systems.damage_grid.sheet import carried, release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 from rules.systems.damage_grid.turns import activate, end_if_out, pool
+from rules.targets import attack_target, need_target
 
 __all__ = ["ACTIONS", "COMMANDS", "attack", "coup_de_grace"]
 
@@ -69,6 +69,11 @@ def _free(enc: Encounter, c: Combatant | None) -> bool:
 
 def _held(enc: Encounter, c: Combatant | None) -> bool:
     return c is not None and bool(DgCombatant.of(c).grappled_by) and (_may_start(enc, c) or enc.current == c.name)
+
+
+def _model_targeted(enc: Encounter, c: Combatant, name: str | None, verb: str = "attack") -> Combatant:
+    """The model ``c`` names to attack: named, not itself, not destroyed, both on the map (`rules.targets`)."""
+    return attack_target(enc, c, name, verb=verb, gone="destroyed", on_map=True)
 
 
 #: a Lunge's words: where to, and an attack's
@@ -145,7 +150,8 @@ ACTIONS = ActionTable(
 def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
     enc, grid, words = ctx.encounter, ctx.need_grid(), ctx.words
     c = enc.get(action.actor)
-    t = target_of(enc, c, action.target)
+    t = _model_targeted(enc, c, action.target, "lunge at")
+    here, there = square_of(c), square_of(t)
     w = choose_weapon(c, action.weapon)
     if w.cp > 1:
         raise IllegalAction(f"A Lunge spends exactly 1 Combat Point: the {w.name} costs {w.cp}. Attack with it in a Combat activation.")
@@ -155,22 +161,21 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
         raise IllegalAction(f"{c.name} has no Combat Point left for a Lunge this round.")
     if words.to:
         goal = grid.parse(words.to)
-        if not adjacent(goal, t.cell) or goal == t.cell:  # type: ignore[arg-type]
+        if not adjacent(goal, there) or goal == there:
             raise IllegalAction(f"{goal.name} is not next to {t.name}: a Lunge ends next to its target.")
-        cells = _find(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != c.cell else []
-    elif adjacent(c.cell, t.cell):  # type: ignore[arg-type]
+        cells = find_path(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != here else []
+    elif adjacent(here, there):
         cells = []
     else:
-        here = c.cell
-        near = [n for n in grid.neighbours(t.cell, diagonal=True) if enc.at(n) is None]  # type: ignore[arg-type]
+        near = [n for n in grid.neighbours(there, diagonal=True) if enc.at(n) is None]
         # a square from which the weapon reaches the target (facing it), then the nearest in steps, then in a
         # straight line: the squares diagonal to the target are Reach 2
-        near.sort(key=lambda n: (reach_to(n, grid.facing_towards(n, t.cell), t.cell) > w.reach,  # type: ignore[arg-type]
-                                 grid.distance(here, n, diagonal=True), (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))  # type: ignore[arg-type]
+        near.sort(key=lambda n: (reach_to(n, grid.facing_towards(n, there), there) > w.reach,
+                                 grid.distance(here, n, diagonal=True), (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))
         cells = []
         for goal in near:
             try:
-                cells = _find(enc, grid, c, goal, st.speed_left)
+                cells = find_path(enc, grid, c, goal, st.speed_left)
                 break
             except IllegalAction:
                 continue
@@ -178,7 +183,7 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
             raise IllegalAction(f"{c.name} cannot reach a square next to {t.name} with {st.speed_left} Speed points.")
     moved = walk(enc, grid, c, cells)
     if cells:
-        c.facing = grid.facing_towards(c.cell, t.cell)  # type: ignore[arg-type]
+        c.facing = grid.facing_towards(square_of(c), there)
         moved.facing = c.facing
     events.append(moved)
     st.cp -= 1
@@ -193,7 +198,8 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
 
 
 def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool) -> tuple[GrappleTest, bool]:
-    helpers = [o.name for o in enc.allies_of(a) if o.status == "active" and o.cell and adjacent(o.cell, t.cell)]  # type: ignore[arg-type]
+    there = t.cell
+    helpers = [o.name for o in enc.allies_of(a) if o.status == "active" and o.cell and there and adjacent(o.cell, there)]
     helpers = [h for h in helpers if h != t.name]
     mine = max(DgCombatant.of(a).values.get("health", 0), 0) + len(helpers)
     theirs = max(DgCombatant.of(t).values.get("health", 0), 0)
@@ -211,8 +217,8 @@ def _grapple(ctx: ActionContext, action: Act) -> list[Event]:
     enc = ctx.encounter
     ctx.need_grid()
     c = enc.get(action.actor)
-    t = target_of(enc, c, action.target)
-    if not adjacent(c.cell, t.cell):  # type: ignore[arg-type]
+    t = _model_targeted(enc, c, action.target, "grapple")
+    if not adjacent(square_of(c), square_of(t)):
         raise IllegalAction(f"{t.name} is not next to {c.name}: a Grapple needs an adjacent target.")
     if c.name in DgCombatant.of(t).grappled_by:
         raise IllegalAction(f"{c.name} already holds {t.name}.")
@@ -244,9 +250,7 @@ def _marks(ctx: ActionContext, action: Act, heal: bool) -> list[Event]:
     """The GM's ``damage`` or ``heal``: ``options`` give hits per location (or carried weapon) of the target."""
     enc, hits = ctx.encounter, ctx.words.hits
     ctx.need_grid()
-    if not action.target:
-        raise InputError("Name the model in `target`.")
-    t = enc.get(action.target, "target")
+    t = enc.get(need_target(action.target, "heal" if heal else "damage"), "target")
     st = DgCombatant.of(t)
     names = [*st.values, *st.weapon_health]
     word = "clear" if heal else "mark"
@@ -292,10 +296,10 @@ def attack(ctx: ActionContext, action: Attack) -> list[Event]:
     if w.area and action.target and enc.find(action.target) is None:
         centre = grid.parse(action.target)
     elif w.area:
-        centre = target_of(enc, c, action.target).cell  # type: ignore[assignment]
+        centre = square_of(_model_targeted(enc, c, action.target))
     elif action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
         return cover.attack_cover(enc, grid, c, action, words, ctx.dice)
-    t = None if w.area else target_of(enc, c, action.target)
+    t = None if w.area else _model_targeted(enc, c, action.target)
     events = activate(enc, c, "combat")
     forced = spend_cp(enc, c, words, w.cp)
     if t is None:
@@ -308,7 +312,7 @@ def coup_de_grace(ctx: ActionContext, action: Action) -> list[Event]:
     assert isinstance(action, CoupDeGrace)
     enc, grid = ctx.encounter, ctx.need_grid()
     c = enc.get(action.actor)
-    t = target_of(enc, c, action.target)
+    t = _model_targeted(enc, c, action.target)
     if t.status != "downed":
         raise IllegalAction(f"{t.name} is not inert: a coup de grâce is for a model at Mind 0. Use `/attack`.")
     w = choose_weapon(c, action.weapon)

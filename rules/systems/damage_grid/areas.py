@@ -93,7 +93,7 @@ def _size(x: int) -> int:
     return max(0, min(int(x), MAX_AREA))
 
 
-def reach_distance(a: Cell, b: Cell) -> int:
+def reach_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     """The reach circle (ring) ``b`` lies on round square ``a``: the steps between them, diagonals included."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
@@ -170,7 +170,7 @@ def _circle(target: Cell, radius: int, keep: Callable[[int], bool]) -> list[Cell
         (target[0] + i, target[1] + j)
         for i in range(-r - 1, r + 2)
         for j in range(-r - 1, r + 2)
-        if keep(reach_distance(target, (target[0] + i, target[1] + j)))  # type: ignore[arg-type]
+        if keep(reach_distance(target, (target[0] + i, target[1] + j)))
     )
 
 

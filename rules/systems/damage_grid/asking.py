@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rules.actions import make_action
+from rules.actions import Act, Attack, make_action
 from rules.dice import Dice, DieRoll, Typed
 from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.events import Event
@@ -30,7 +30,7 @@ from rules.report import user_ref
 from rules.system import Action, Prompt
 from rules.systems.damage_grid import flips
 from rules.systems.damage_grid.events import FlipsAsked
-from rules.systems.damage_grid.grid import DamageGrid
+from rules.systems.damage_grid.grid import FACES, DamageGrid
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.state import Asked, DgEncounter
 
@@ -40,7 +40,7 @@ __all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "LABEL", "FlipsWanted", "ch
 #: the `/act` action that answers, and its answers besides ``from>to`` flips
 ANSWER = "flips"
 NONE = flips.NO_FLIPS
-LEAST = "least-harm"
+LEAST = flips.LEAST_HARM
 #: the most answers offered as buttons (Discord: 5 rows of 5)
 MAX_CHOICES = 25
 #: the longest button label (Discord: 80); a longer one is cut and the question lists it in full
@@ -85,7 +85,7 @@ def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[
             offer(f"Onto {loc}: {_label(turns)}", turns)
     offer("No flips", [])
     for a in sorted({int(f) for f in faces}):
-        for b in flips.FACES:
+        for b in FACES:
             if b != a and flips.flip_cost(a, b) <= points:
                 one = [flips.Flip(0, a, b, flips.flip_cost(a, b))]
                 offer(f"Only {_label(one)}", one)
@@ -187,6 +187,7 @@ def answer(enc: Encounter, action: Action, words: OptionValues, dice: Dice, run:
         read_answer(text, asked.faces, asked.points)  # refused before anything is resolved
     original = make_action(asked.action["kind"], **{k: v for k, v in asked.action.items() if k != "kind"},
                            user_id=action.user_id, is_gm=action.is_gm)
+    assert isinstance(original, (Attack, Act)), "only an attack or a Lunge waits for a target's flips"
     asked.answer = text
     again = _Again(dice, asked.dice, asked.typed)
     events = run(enc, original, again)
@@ -236,4 +237,4 @@ def lapse(enc: Encounter) -> Action | None:
     asked = DgEncounter.of(enc).asking
     if asked is None:
         return None
-    return make_action("act", actor=asked.target, name=ANSWER, options={"choice": LEAST}, is_gm=True)
+    return Act(actor=asked.target, name=ANSWER, options={"choice": LEAST}, is_gm=True)

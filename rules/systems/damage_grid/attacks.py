@@ -12,8 +12,6 @@ Combat Point forced in a round costs ``k`` times ``forced_penalty`` Accuracy.
 """
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from rules.dice import Dice
 from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError
@@ -26,7 +24,6 @@ from rules.systems.damage_grid.events import (
     DgAttack,
     Flip,
     GridDamage,
-    LocationHit,
     ProneChanged,
 )
 from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
@@ -36,16 +33,17 @@ from rules.systems.damage_grid.reach import (
     adjacent,
     behind,
     in_front_rows,
+    line_of_sight,
     reach_distance,
     reach_to,
-    sight,
+    square_of,
     view,
 )
 from rules.systems.damage_grid.sheet import Weapon, grid_of, release, size, weapons
 from rules.systems.damage_grid.state import DgCombatant
 from rules.systems.damage_grid.turns import end_if_out, now
 
-__all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "target_of", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
+__all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
 
 #: "a model can always attack at Reach 1 ... using the current Health attribute of the model as its Power"
 BARE = Weapon(name="bare", reach=1, power=0, accuracy=0, melee=True, health=1)
@@ -93,19 +91,6 @@ def choose_weapon(c: Combatant, name: str | None) -> Weapon:
     return found
 
 
-def target_of(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
-    if not name:
-        raise InputError("Name the model to attack in `target`.")
-    t = enc.get(name, "target")
-    if t is c:
-        raise IllegalAction(f"{c.name} cannot attack itself: pick another target.")
-    if t.status == "out":
-        raise IllegalAction(f"{t.name} is already destroyed: pick another target.")
-    if t.cell is None or c.cell is None:
-        raise IllegalAction(f"{t.name if t.cell is None else c.name} is not on the board.")
-    return t
-
-
 def spend_cp(enc: Encounter, c: Combatant, words: OptionValues, cost: int = 1) -> int:
     """Pay the attack's ``cost`` Combat Points ("Some special attacks cost more Combat points": a weapon's
     ``cp=N``); those it lacks ``force`` forces, each at a further penalty. The Accuracy it costs."""
@@ -136,7 +121,8 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
             f"{where.name} is in a row behind {c.name} (facing {c.facing}): a model attacks only ahead, beside, or the "
             f"square immediately behind it. Turn with `/move facing:` in a Move activation first."
         )
-    d = reach_to(c.cell, c.facing, where)  # type: ignore[arg-type]
+    here = square_of(c)
+    d = reach_to(here, c.facing, where)
     seen = view(enc, c, d, where)
     if seen.limited and d > 1:
         raise IllegalAction(f"In {', '.join(seen.factors)} {c.name} can attack only at Reach 1 (this target is at {d}).")
@@ -149,16 +135,16 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
         else:
             why = f" ({', '.join(seen.factors)} make it {counted})" if seen.factors else ""
             hint = ("it is beside: turn to face it (`/move facing:` in a Move activation) and it is at Reach 1"
-                    if adjacent(c.cell, where) else "get closer")  # type: ignore[arg-type]
+                    if adjacent(here, where) else "get closer")
             raise IllegalAction(f"The target is at Reach {d}{why}, beyond the {w.name}'s Reach {w.reach}: {hint}.")
     return d, counted, seen.limited, penalty
 
 
 def _melee_needed(enc: Encounter, c: Combatant, t: Combatant, d: int) -> bool:
     """Both have melee weapons in reach of each other: only melee weapons may be used."""
-    if not in_front_rows(t, c.cell):  # type: ignore[arg-type]
+    if not in_front_rows(t, square_of(c)):
         return False
-    back = reach_to(t.cell, t.facing, c.cell)  # type: ignore[arg-type]
+    back = reach_to(square_of(t), t.facing, square_of(c))
     return any(w.melee and w.reach >= d for w in usable(c)) and any(w.melee and w.reach >= back for w in usable(t))
 
 
@@ -214,21 +200,19 @@ def strike(
     damage and the knock-down test included. ``area``: ``t`` is caught in an area centred there (the area's
     reach and sight were checked; no obstruction or cover between the centre and ``t``), ``seen`` the sight and
     cover of the targeted square for the model on it."""
-    a, b = c.cell, t.cell
+    a, b = square_of(c), square_of(t)
     if area is None:
-        d, counted, limited, extended = check_reach(enc, grid, c, b, w)  # type: ignore[arg-type]
+        d, counted, limited, extended = check_reach(enc, grid, c, b, w)
         if not w.melee and _melee_needed(enc, c, t, d):
             raise IllegalAction(
                 f"{c.name} and {t.name} both have melee weapons in reach of each other: only a melee weapon can be used."
             )
-        seen = sight(enc, grid, a, b)  # type: ignore[arg-type]
-        if seen.lines == 3:
-            raise IllegalAction(f"{c.name} has no line of sight to {t.name}: all three corner lines are obstructed.")
+        seen = line_of_sight(enc, grid, c, b, t.name)
     else:
-        d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), False, 0  # type: ignore[arg-type]
+        d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), False, 0
         seen = seen or Sight(0)
     ts = DgCombatant.of(t)
-    power, count = power_of(enc, c, w, words, from_behind=area is None and behind(t, a))  # type: ignore[arg-type]
+    power, count = power_of(enc, c, w, words, from_behind=area is None and behind(t, a))
     # Accuracy
     acc: list[Modifier] = [mod(w.name, w.accuracy)]
     if SIZE_ACCURACY[size(t)]:
@@ -263,24 +247,25 @@ def strike(
     faces = [int(x) for x in rolled]
     if not faces:
         accuracy = 0  # nothing rolled, nothing to flip
-    grid = grid_of(t)
-    aim = flips.aim_location(grid, words.aim) if words.aim else None
-    shield = not adjacent(a, b) and not w.blast  # type: ignore[arg-type]
+    target_grid = grid_of(t)
+    aim = flips.aim_location(target_grid, words.aim) if words.aim else None
+    shield = not adjacent(a, b) and not w.blast
     cover_added = max(seen.cover - count, 0)
-    hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.arsenal}
+    hit: damage.Hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.arsenal}
     if accuracy > 0 and words.flips:
         turns = flips.parse_flips(words.flips, faces, accuracy)
     elif accuracy > 0:
-        aim = aim or _best_aim(grid, faces, accuracy)
-        turns = flips.best_flips(faces, accuracy, aim, grid)
+        aim = aim or _best_aim(target_grid, faces, accuracy)
+        turns = flips.best_flips(faces, accuracy, aim, target_grid)
     elif accuracy < 0:
         if words.flips:
             flips.parse_flips(words.flips, faces, accuracy)  # refused: the target flips
-        turns = asking.target_turns(enc, t, faces, -accuracy, grid, damage.harm(grid, ts.values, **hit), area is None)
+        turns = asking.target_turns(enc, t, faces, -accuracy, target_grid, damage.harm(target_grid, ts.values, **hit),
+                                    area is None)
     else:
         turns = []
     faces = flips.apply_flips(faces, turns)
-    applied = damage.apply_faces(faces, grid, ts.values, **hit)  # type: ignore[arg-type]
+    applied = damage.apply_faces(faces, target_grid, ts.values, **hit)
     event = DgAttack(
         actor=c.name, target=t.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{count}d6", success=applied.taken > 0),
         faces=faces, flips=[Flip(before=tn.before, after=tn.after, cost=tn.cost, by=tn.by) for tn in turns],
@@ -304,7 +289,7 @@ def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, 
     ts = DgCombatant.of(t)
     before_health = ts.values.get(HEALTH, 0)
     ts.values, ts.weapon_health = dict(applied.values), dict(applied.weapons)
-    rows = [LocationHit(**asdict(row)) for row in applied.locations]
+    rows = applied.locations
     events: list[Event] = [GridDamage(actor=t.name, locations=rows, weapon=applied.weapon, health_lost=applied.health_lost,
                                       stopped=not any(r.taken for r in rows), attacker=c.name)]
     if applied.killed or applied.inert:

@@ -34,9 +34,14 @@ from rules.options import OptionValues
 from rules.systems.damage_grid import areas
 from rules.systems.damage_grid.attacks import NO_ATTACK_WORDS, check_reach, strike
 from rules.systems.damage_grid.events import CloudDrifted
-from rules.systems.damage_grid.movement import blocking
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import Sight, sight, walls_between
+from rules.systems.damage_grid.reach import (
+    Sight,
+    blocking,
+    line_of_sight,
+    square_of,
+    walls_between,
+)
 from rules.systems.damage_grid.sheet import Weapon, weapon
 
 __all__ = ["area_cells", "area_attack", "drift_clouds"]
@@ -62,8 +67,10 @@ def unobstructed(enc: Encounter, grid: Grid, origin: Cell, cells: list[Cell], w:
 def area_cells(enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon) -> list[Cell]:
     """The squares ``w``'s area covers when aimed at ``centre`` (see :func:`unobstructed`): a burst, star burst
     or pulse seen from the targeted square, a corridor or fan from the attacker's."""
-    shape, x = w.area  # type: ignore[misc]
-    origin = c.cell
+    if w.area is None:
+        raise IllegalAction(f"The {w.name} has no area: attack a model with it.")
+    shape, x = w.area
+    origin = square_of(c)
     cells = {
         "burst": lambda: areas.burst(centre, x),
         "corridor": lambda: areas.corridor(origin, centre, x),
@@ -71,16 +78,14 @@ def area_cells(enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon
         "star": lambda: areas.star_burst(centre, x),
         "pulse": lambda: areas.pulse(centre, x, 0),
     }[shape]()
-    return unobstructed(enc, grid, origin if shape in ("corridor", "fan") else centre, cells, w)  # type: ignore[arg-type]
+    return unobstructed(enc, grid, origin if shape in ("corridor", "fan") else centre, cells, w)
 
 
 def area_attack(
     enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon, words: OptionValues, dice: Dice, forced: int
 ) -> list[Event]:
     check_reach(enc, grid, c, centre, w)
-    seen = sight(enc, grid, c.cell, centre)  # type: ignore[arg-type]
-    if seen.lines == 3:
-        raise IllegalAction(f"{c.name} has no line of sight to {centre.name}: all three corner lines are obstructed.")
+    seen = line_of_sight(enc, grid, c, centre, centre.name)
     cells = area_cells(enc, grid, c, centre, w)
     events: list[Event] = []
     if w.area and w.area[0] == "pulse":

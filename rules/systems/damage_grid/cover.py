@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rules.actions import Attack
 from rules.dice import Dice
-from rules.errors import IllegalAction, InputError
+from rules.errors import InputError
 from rules.events import Event, Roll
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
@@ -25,8 +25,7 @@ from rules.systems.damage_grid.attacks import (
     spend_cp,
 )
 from rules.systems.damage_grid.events import CoverHit, DgAttack
-from rules.systems.damage_grid.movement import blocking
-from rules.systems.damage_grid.reach import sight, square_body
+from rules.systems.damage_grid.reach import blocking, line_of_sight, square_body
 from rules.systems.damage_grid.state import DgEncounter
 from rules.systems.damage_grid.turns import activate
 
@@ -49,9 +48,7 @@ def attack_cover(enc: Encounter, grid: Grid, c: Combatant, action: Attack, words
     cell = grid.parse(action.target or "")
     w = choose_weapon(c, action.weapon)
     d, counted, _, _ = check_reach(enc, grid, c, cell, w)
-    seen = sight(enc, grid, c.cell, cell)  # type: ignore[arg-type]
-    if seen.lines == 3:
-        raise IllegalAction(f"{c.name} has no line of sight to {cell.name}: all three corner lines are obstructed.")
+    seen = line_of_sight(enc, grid, c, cell, cell.name)
     events = activate(enc, c, "combat")
     forced = spend_cp(enc, c, words, w.cp)
     power, count = power_of(enc, c, w, words)  # a square has no facing: no +1 from behind

@@ -33,7 +33,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict, Unpack
 
+from rules.systems.damage_grid.events import LocationHit
 from rules.systems.damage_grid.grid import (
     ARSENAL,
     BODY,
@@ -43,28 +45,7 @@ from rules.systems.damage_grid.grid import (
     DamageGrid,
 )
 
-__all__ = ["LocationDamage", "Transfer", "Damage", "apply_faces", "harm"]
-
-
-@dataclass
-class LocationDamage:
-    """One location's share of an attack.
-
-    ``rolled``: dice that struck it; ``shield`` / ``body``: of those, stopped by Shield / Body;
-    ``taken``: hits it took (its own and those transferred to it); ``received``: hits transferred
-    to it; ``passed``: hits it sent on along its arrow; ``before`` / ``after``: its hits (for Arsenal
-    the struck weapon's Health; None when it carries none).
-    """
-
-    location: str
-    rolled: int = 0
-    shield: int = 0
-    body: int = 0
-    taken: int = 0
-    received: int = 0
-    passed: int = 0
-    before: int | None = None
-    after: int | None = None
+__all__ = ["Transfer", "Damage", "Hit", "apply_faces", "harm"]
 
 
 @dataclass(frozen=True)
@@ -78,11 +59,12 @@ class Transfer:
 
 @dataclass
 class Damage:
-    """The result of an attack on a grid: per location (grid order, only those touched), the
-    transfers, the new hits per location and the carried weapons' new Health."""
+    """The result of an attack on a grid: per location (grid order, only those touched: the
+    `GridDamage` event's rows as they are), the transfers, the new hits per location and the
+    carried weapons' new Health."""
 
     faces: tuple[int, ...]
-    locations: list[LocationDamage]
+    locations: list[LocationHit]
     values: dict[str, int]
     weapons: dict[str, int]
     shield: int
@@ -94,7 +76,7 @@ class Damage:
     inert: bool = False
     killed: bool = False
 
-    def at(self, location: str) -> LocationDamage | None:
+    def at(self, location: str) -> LocationHit | None:
         return next((row for row in self.locations if row.location == location), None)
 
     def lost_from(self, location: str) -> int:
@@ -113,6 +95,10 @@ class Damage:
     def taken(self) -> int:
         """Every hit the target took, weapons' included."""
         return sum(row.taken for row in self.locations)
+
+
+#: the counts of a location's `LocationHit` row, tallied as the attack's hits go
+_COUNTS = ("rolled", "shield", "body", "taken", "received", "passed")
 
 
 def _weapon(weapons: Mapping[str, int], named: str | None) -> str | None:
@@ -142,9 +128,15 @@ def apply_faces(
     stop_body = max(now.get(BODY, 0), 0) + max(extra_body, 0) if grid.has(BODY) else max(extra_body, 0)
     struck = _weapon(arms, arsenal) if grid.has(ARSENAL) else None
     counts = Counter(grid.location_of(int(f)) for f in faces)
-    rows = {name: LocationDamage(name) for name in grid.names}
-    for name, row in rows.items():
-        row.before = arms.get(struck) if name == ARSENAL else now.get(name)
+
+    def held(name: str) -> int | None:
+        """The location's hits now (Arsenal: the struck weapon's Health; None without one)."""
+        if name == ARSENAL:
+            return arms.get(struck) if struck is not None else None
+        return now.get(name)
+
+    before = {name: held(name) for name in grid.names}
+    tally = {name: dict.fromkeys(_COUNTS, 0) for name in grid.names}
     result = Damage(tuple(int(f) for f in faces), [], now, arms, stop_shield, stop_body, struck)
 
     def room(name: str) -> int:
@@ -153,18 +145,18 @@ def apply_faces(
         return max(now.get(name, 0), 0)
 
     def take(name: str, hits: int) -> None:
-        if name == ARSENAL:
-            arms[struck] -= hits  # type: ignore[index]
-        else:
+        if name != ARSENAL:
             now[name] -= hits
-        rows[name].taken += hits
+        elif struck is not None:  # without a weapon Arsenal has no room: it takes nothing
+            arms[struck] -= hits
+        tally[name]["taken"] += hits
 
     for name in grid.names:
-        row = rows[name]
-        row.rolled = counts.get(name, 0)
-        row.shield = min(row.rolled, stop_shield)
-        row.body = min(row.rolled - row.shield, stop_body)
-        left, here, visited = row.rolled - row.shield - row.body, name, set()
+        row = tally[name]
+        row["rolled"] = rolled = counts.get(name, 0)
+        row["shield"] = stopped = min(rolled, stop_shield)
+        row["body"] = min(rolled - stopped, stop_body)
+        left, here, visited = rolled - stopped - row["body"], name, set()
         while left > 0 and here not in visited:
             visited.add(here)
             hits = min(left, room(here))
@@ -175,19 +167,29 @@ def apply_faces(
             if not left or to is None or to in visited:
                 break
             result.transfers.append(Transfer(here, to, left))
-            rows[here].passed += left
-            rows[to].received += left
+            tally[here]["passed"] += left
+            tally[to]["received"] += left
             here = to
         result.lost += left
-    for name, row in rows.items():
-        row.after = arms.get(struck) if name == ARSENAL else now.get(name)
-    result.locations = [row for row in rows.values() if row.rolled or row.received]
+    result.locations = [
+        LocationHit.model_validate({"location": name, **row, "before": before[name], "after": held(name)})
+        for name, row in tally.items() if row["rolled"] or row["received"]
+    ]
     result.inert = grid.has(MIND) and now.get(MIND, 0) <= 0
     result.killed = grid.has(HEALTH) and now.get(HEALTH, 0) <= 0
     return result
 
 
-def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: object) -> Callable[[Sequence[int]], tuple[int, ...]]:
+class Hit(TypedDict, total=False):
+    """How an attack meets the target (:func:`apply_faces`'s keywords, which :func:`harm` passes on)."""
+
+    shield: bool
+    extra_body: int
+    weapons: Mapping[str, int] | None
+    arsenal: str | None
+
+
+def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: Unpack[Hit]) -> Callable[[Sequence[int]], tuple[int, ...]]:
     """How bad final ``faces`` are for the target (lower is better), for the target's own flips
     (:func:`rules.systems.damage_grid.flips.target_flips`): killed, then inert, then Health lost,
     Mind lost, and all hits that got through (taken, or lost for want of a location to take them,
@@ -195,7 +197,7 @@ def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: object) -> Calla
     :func:`apply_faces`'s."""
 
     def measure(faces: Sequence[int]) -> tuple[int, ...]:
-        d = apply_faces(faces, grid, values, **kwargs)  # type: ignore[arg-type]
+        d = apply_faces(faces, grid, values, **kwargs)
         return (int(d.killed), int(d.inert), d.health_lost, d.mind_lost, d.taken + d.lost)
 
     return measure

@@ -88,10 +88,14 @@ class Flip(BaseModel):
 
 
 class LocationHit(BaseModel):
-    """One location of the target's grid after an attack (`damage.LocationDamage` as an event):
-    dice that struck it, stopped by Shield and Body, hits taken, received and passed on by arrows.
-    The dice counts (``rolled`` and what Shield and Body stopped of them) are the attacker's: their
-    sum is its Power, which a hidden attacker keeps (``Of("attacker")``, a role `GridDamage` gives)."""
+    """One location's share of an attack on the target's grid (`damage.apply_faces` makes the rows).
+
+    ``rolled``: dice that struck it; ``shield`` / ``body``: of those, stopped by Shield / Body;
+    ``taken``: hits it took (its own and those transferred to it); ``received``: hits transferred
+    to it; ``passed``: hits it sent on along its arrow; ``before`` / ``after``: its hits (for Arsenal
+    the struck weapon's Health; None when it carries none). The dice counts (``rolled`` and what
+    Shield and Body stopped of them) are the attacker's: their sum is its Power, which a hidden
+    attacker keeps (``Of("attacker")``, a role `GridDamage` gives)."""
 
     location: str
     rolled: Annotated[int, Of("attacker")] = 0

@@ -172,7 +172,8 @@ def target_flips(dice: Sequence[int], points: int, harm: Callable[[Sequence[int]
     """The target's flips for a negative Accuracy of ``-points``: the fewest flips that leave the
     least ``harm(faces)`` (any comparable value; lower is better for the target) the search finds."""
     start = tuple(sorted(int(d) for d in dice))
-    best_harm, best_path = harm(start), ()
+    best_path: tuple[tuple[int, int], ...] = ()
+    best_harm = harm(start)
     frontier: list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = [(start, ())]
     seen = {start}
     for _ in range(max(points, 0)):

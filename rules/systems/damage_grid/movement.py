@@ -10,29 +10,24 @@ commands until its Speed points run out. A grappled model cannot move.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from rules.actions import Move
 from rules.errors import IllegalAction, InputError
 from rules.events import Event
-from rules.geometry import Cell, Grid, cheapest_path, parse_cell
+from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.systems.damage_grid.events import DgMoved, ProneChanged
 from rules.systems.damage_grid.options import values
+from rules.systems.damage_grid.reach import blocking, square_of
 from rules.systems.damage_grid.sheet import release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 from rules.systems.damage_grid.turns import activate, now
 
-__all__ = ["move", "walk", "blocking", "step_cost", "MAX_PATH_STEPS"]
+__all__ = ["move", "walk", "find_path", "step_cost", "MAX_PATH_STEPS"]
 
 MAX_PATH_STEPS = 60
 ROUGH = ("rough", "difficult")
-
-
-def blocking(enc: Encounter, grid: Grid) -> set[Cell]:
-    """Squares no model enters: walls and obstacles not yet reduced to debris."""
-    debris = {parse_cell(x) for x in DgEncounter.of(enc).debris}
-    solid = set(grid.blocked) | {c for c, kind in grid.terrain.items() if kind == "obstacle"}
-    return solid - debris
 
 
 def step_cost(enc: Encounter, grid: Grid, cell: Cell) -> int:
@@ -50,13 +45,13 @@ def _path_steps(enc: Encounter, grid: Grid, c: Combatant, text: str) -> list[Cel
     dirs = _directions(enc, grid)
     if not tokens or len(tokens) > MAX_PATH_STEPS:
         raise InputError(f"`path` takes 1 to {MAX_PATH_STEPS} steps like `N NE E`.")
-    here, cells = c.cell, []
+    here, cells = square_of(c), []
     for d in tokens:
         if d not in dirs:
             raise InputError(f"`{d}` is not a step here: use {' '.join(dirs)}.")
-        nxt = grid.step(here, d)  # type: ignore[arg-type]
+        nxt = grid.step(here, d)
         if nxt is None:
-            raise IllegalAction(f"The step {d} from {here.name} leaves the map.")  # type: ignore[union-attr]
+            raise IllegalAction(f"The step {d} from {here.name} leaves the map.")
         cells.append(nxt)
         here = nxt
     return cells
@@ -72,17 +67,17 @@ def _open(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> str | None:
     return None
 
 
-def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
+def find_path(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
     dirs = _directions(enc, grid)
 
-    def successors(cell: Cell):  # type: ignore[no-untyped-def]
+    def successors(cell: Cell) -> Iterator[tuple[Cell, float, str]]:
         for d in dirs:
             nxt = grid.step(cell, d)
             if nxt is not None and _open(enc, grid, c, nxt) is None:
                 yield nxt, step_cost(enc, grid, nxt), d
 
     found = cheapest_path(
-        c.cell, lambda x: x == goal, successors, budget=budget,
+        square_of(c), lambda x: x == goal, successors, budget=budget,
         heuristic=lambda x: grid.distance(x, goal, diagonal=len(dirs) > 4),
     )
     if found is None:
@@ -102,10 +97,10 @@ def walk(enc: Encounter, grid: Grid, c: Combatant, cells: list[Cell]) -> DgMoved
         stood = values(enc).stand_cost
         if stood > st.speed_left:
             raise IllegalAction(f"{c.name} is prone and needs {stood} Speed points to stand up; it has {st.speed_left}.")
-    cost, rough, here = stood or 0, [], c.cell
+    cost, rough, here = stood or 0, [], square_of(c)
     for cell in cells:
         why = _open(enc, grid, c, cell)
-        if why or not grid.adjacent(here, cell, diagonal=True):  # type: ignore[arg-type]
+        if why or not grid.adjacent(here, cell, diagonal=True):
             raise IllegalAction(f"{c.name} cannot step to {cell.name}: {why or 'not a single step'}.")
         step = step_cost(enc, grid, cell)
         if step > 1:
@@ -141,12 +136,12 @@ def move(enc: Encounter, grid: Grid, action: Move) -> list[Event]:
     events = activate(enc, c, "move")
     st = DgCombatant.of(c)
     budget = st.speed_left - (values(enc).stand_cost if st.prone else 0)
-    cells = _find(enc, grid, c, grid.parse(action.to), max(budget, 0)) if action.to else _path_steps(enc, grid, c, action.path or "")
-    start = c.cell
+    cells = find_path(enc, grid, c, grid.parse(action.to), max(budget, 0)) if action.to else _path_steps(enc, grid, c, action.path or "")
+    start = square_of(c)
     was_prone = st.prone
     moved = walk(enc, grid, c, cells)
     if cells:
-        c.facing = action.facing and grid.parse_facing(action.facing) or grid.facing_towards(start, cells[-1])  # type: ignore[arg-type]
+        c.facing = action.facing and grid.parse_facing(action.facing) or grid.facing_towards(start, cells[-1])
     elif action.facing:
         c.facing = grid.parse_facing(action.facing)
     moved.facing = c.facing

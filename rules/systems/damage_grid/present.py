@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rules.effects import active
+from rules.events import Modifier
 from rules.geometry import parse_cell
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
@@ -37,7 +38,7 @@ HOW = {
 }
 
 
-def _terms(mods: list, total_label: str) -> str:  # type: ignore[type-arg]
+def _terms(mods: list[Modifier], total_label: str) -> str:
     if not mods:
         return ""
     first, rest = mods[0], mods[1:]

@@ -60,19 +60,21 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rules.errors import IllegalAction
 from rules.geometry import Cell, Grid, corner_lines, parse_cell
 from rules.models import Combatant, Encounter
 from rules.systems.damage_grid.areas import reach_distance
-from rules.systems.damage_grid.movement import blocking
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.sheet import size
-from rules.systems.damage_grid.state import DgCombatant
+from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 
 __all__ = [
     "reach_distance",
     "reach_to",
+    "blocking",
     "Sight",
     "sight",
+    "line_of_sight",
     "walls_between",
     "square_body",
     "View",
@@ -81,6 +83,7 @@ __all__ = [
     "behind",
     "in_front_rows",
     "adjacent",
+    "square_of",
     "FACING_VECTORS",
     "clouds",
     "smoky",
@@ -89,9 +92,18 @@ __all__ = [
 FACING_VECTORS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
+def square_of(c: Combatant) -> Cell:
+    """The square ``c`` stands on. Its callers have checked that it is on the map (`rules.targets.attack_target`
+    with ``on_map``, `turns.activate`); the refusal is the same as theirs."""
+    cell = c.cell
+    if cell is None:
+        raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
+    return cell
+
+
 def adjacent(a: Cell, b: Cell) -> bool:
     """One of the nine squares around ``a`` (its own included)."""
-    return max(abs(a.col - b.col), abs(a.row - b.row)) <= 1
+    return reach_distance(a, b) <= 1
 
 
 def _ahead(origin: Cell, facing: str | None, other: Cell) -> tuple[int, int]:
@@ -111,13 +123,20 @@ def reach_to(origin: Cell, facing: str | None, other: Cell) -> int:
 
 def in_front_rows(c: Combatant, target: Cell) -> bool:
     """Not in a row behind ``c``, or the square immediately behind it."""
-    ahead, aside = _ahead(c.cell, c.facing, target)  # type: ignore[arg-type]
+    ahead, aside = _ahead(square_of(c), c.facing, target)
     return ahead >= 0 or (ahead == -1 and aside == 0)
 
 
 def behind(target: Combatant, attacker: Cell) -> bool:
     """``attacker`` stands in a row behind ``target`` (+1 Power)."""
-    return _ahead(target.cell, target.facing, attacker)[0] < 0  # type: ignore[arg-type]
+    return _ahead(square_of(target), target.facing, attacker)[0] < 0
+
+
+def blocking(enc: Encounter, grid: Grid) -> set[Cell]:
+    """Squares that obstruct and that no model enters: walls and obstacles not yet reduced to debris."""
+    debris = {parse_cell(x) for x in DgEncounter.of(enc).debris}
+    solid = set(grid.blocked) | {c for c, kind in grid.terrain.items() if kind == "obstacle"}
+    return solid - debris
 
 
 @lru_cache(maxsize=256)
@@ -143,8 +162,9 @@ def clouds(enc: Encounter) -> set[Cell]:
     return {parse_cell(x) for e in enc.effects if e.code == "cloud" and e.target is None for x in e.cells}
 
 
-def _lines(grid: Grid, a: Cell, b: Cell, solid: frozenset[Cell]) -> int:
-    return corner_lines(_plain(grid.width, grid.height, solid), a, b)
+def _lines(grid: Grid, a: Cell, b: Cell, solid: frozenset[Cell], through: bool = False) -> int:
+    """How many corner lines from ``a`` to ``b`` touch a square of ``solid`` (``through``: pass through it)."""
+    return corner_lines(_plain(grid.width, grid.height, solid), a, b, through=through)
 
 
 def walls_between(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> int:
@@ -152,15 +172,11 @@ def walls_between(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> int:
     return _lines(grid, a, b, frozenset(blocking(enc, grid)))
 
 
-def _crosses(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
-    return _lines(grid, a, b, frozenset({cell})) > 0
-
-
 def _in_the_way(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
     """A model "in the way of a model's target": a corner line passes through its square (one that
     only runs along its side leaves it beside the line, as C beside B in the text's diagram is
     "in the open")."""
-    return corner_lines(_plain(grid.width, grid.height, frozenset({cell})), a, b, through=True) > 0
+    return _lines(grid, a, b, frozenset({cell}), through=True) > 0
 
 
 def square_body(enc: Encounter, grid: Grid, cell: Cell) -> int:
@@ -186,15 +202,24 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
     best, by = 0, None
     for cell in sorted(c for c in solid if inside(c)):
         body = square_body(enc, grid, cell)
-        if body > best and _crosses(grid, a, b, cell):
+        if body > best and _lines(grid, a, b, frozenset({cell})) > 0:
             best, by = body, cell.name
     for m in enc.combatants:
-        cell = m.cell
-        if m.on_board and cell is not None and inside(cell):
+        at = m.cell
+        if m.on_board and at is not None and inside(at):
             body = size(m) + max(DgCombatant.of(m).values.get("body", 0), 0)
-            if body > best and _in_the_way(grid, a, b, cell):
+            if body > best and _in_the_way(grid, a, b, at):
                 best, by = body, m.name
     return Sight(lines, best, by)
+
+
+def line_of_sight(enc: Encounter, grid: Grid, c: Combatant, where: Cell, name: str) -> Sight:
+    """The sight from ``c`` to ``where`` (``name``: what is aimed at there), refused when all three
+    corner lines are obstructed."""
+    seen = sight(enc, grid, square_of(c), where)
+    if seen.lines == 3:
+        raise IllegalAction(f"{c.name} has no line of sight to {name}: all three corner lines are obstructed.")
+    return seen
 
 
 @dataclass(frozen=True)
@@ -238,7 +263,8 @@ def view(enc: Encounter, c: Combatant, distance: int, where: Cell | None = None)
         worst = max(haze, opts.environment if opts.environment in _HAZE else "clear", key=_HAZE.index)
         if _HAZE.index(opts.smoke) > _HAZE.index(worst):
             haze, named = opts.smoke, {opts.smoke: f"smoke ({opts.smoke})"}
-    d, limited, factors = distance, False, []
+    factors: list[str] = []
+    d, limited = distance, False
     for factor in (opts.environment, haze):
         if factor == "darkness" and not dark_sight:
             d, factors = d * 2, factors + [factor]

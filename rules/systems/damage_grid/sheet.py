@@ -63,14 +63,14 @@ class Weapon(BaseModel):
     melee: bool = False
     blast: bool = False
     #: Combat Points an attack with it costs ("Some special attacks cost more Combat points")
-    cp: int = Field(1, ge=1, le=5)
+    cp: int = Field(default=1, ge=1, le=5)
     #: its area goes through obstructions ("Obstructions that the Area Affect cannot penetrate")
     penetrate: bool = False
     #: ``(shape, size)`` of an area weapon, e.g. ``("burst", 2)``
     area: tuple[str, int] | None = None
     #: phases the area stays as a cloud (0: it ends with the phase)
-    cloud: int = Field(0, ge=0, le=50)
-    health: int = Field(DEFAULT_WEAPON_HEALTH, ge=1, le=99)
+    cloud: int = Field(default=0, ge=0, le=50)
+    health: int = Field(default=DEFAULT_WEAPON_HEALTH, ge=1, le=99)
 
     def profile(self) -> str:
         """``gravity-saber:2:4:2:melee``: the weapon as the sheet writes it."""
@@ -133,14 +133,19 @@ def _weapon(item: str) -> Weapon:
     return Weapon(**fields)
 
 
+def _listed(text: str, key: str, things: str) -> list[str]:
+    """The comma-separated items of the sheet's list ``key``: at most :data:`MAX_WEAPONS` ``things``."""
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if len(items) > MAX_WEAPONS:
+        raise SheetError(f"`{key}`: a model carries at most {MAX_WEAPONS} {things}.")
+    return items
+
+
 def parse_weapons(text: str) -> list[str]:
     """The sheet's ``weapons`` value: the weapon profiles, each as :meth:`Weapon.profile` writes it
     (so a stored sheet reads back the same)."""
-    items = [x.strip() for x in text.split(",") if x.strip()]
-    if len(items) > MAX_WEAPONS:
-        raise SheetError(f"`weapons`: a model carries at most {MAX_WEAPONS} weapons.")
     out: dict[str, Weapon] = {}
-    for item in items:
+    for item in _listed(text, "weapons", "weapons"):
         w = _weapon(item)
         if w.name in out:
             raise SheetError(f"`weapons`: `{w.name}` is listed twice: give each weapon once.")
@@ -151,11 +156,8 @@ def parse_weapons(text: str) -> list[str]:
 def parse_equipment(text: str) -> list[str]:
     """The sheet's ``equipment``: ``name[:health]`` items carried beside the weapons ("the attacker targets one
     Weapon or Equipment the model is carrying"), stored as ``name:health``."""
-    items = [x.strip().lower() for x in text.split(",") if x.strip()]
-    if len(items) > MAX_WEAPONS:
-        raise SheetError(f"`equipment`: a model carries at most {MAX_WEAPONS} pieces of equipment.")
     out: dict[str, int] = {}
-    for item in items:
+    for item in (x.lower() for x in _listed(text, "equipment", "pieces of equipment")):
         name, _, hp = item.partition(":")
         if not _NAME.fullmatch(name) or name == "bare":
             raise SheetError(f"`equipment`: `{item[:40]}` is not a piece of equipment: write `name` or `name:health`, "

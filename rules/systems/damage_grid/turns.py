@@ -11,8 +11,10 @@ Combat Points a round (option ``combat_points``), given back when the round begi
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.dice import Dice
-from rules.errors import IllegalAction, InputError, NotYourTurn
+from rules.errors import IllegalAction, NotYourTurn
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.system import Turn
@@ -34,7 +36,6 @@ __all__ = [
     "pool",
     "start",
     "activate",
-    "acting",
     "next_turn",
     "on_removed",
     "turn",
@@ -42,6 +43,10 @@ __all__ = [
 ]
 
 #: what each kind of activation is called in refusals
+#: what else happens as a phase begins (clouds drift, pulses spread: `blasts.phase_begins`, which builds
+#: on the attacks, which build on this module): the system passes it to :func:`next_turn`
+PhaseBegins = Callable[[Encounter, Dice], list[Event]]
+
 KINDS = {"move": "a Move", "combat": "a Combat activation", "lunge": "a Lunge", "grapple": "a Grapple", "pass": "a pass",
          "break": "an attempt to break a grapple",
          "lunged": "a Lunge already made"}
@@ -49,7 +54,8 @@ KINDS = {"move": "a Move", "combat": "a Combat activation", "lunge": "a Lunge", 
 
 def now(enc: Encounter) -> int:
     """The phase under way, counted from the fight's first (0)."""
-    return max(enc.round - 1, 0) * values(enc).phases + DgEncounter.of(enc).phase
+    phases: int = values(enc).phases
+    return max(enc.round - 1, 0) * phases + DgEncounter.of(enc).phase
 
 
 def speed(c: Combatant) -> int:
@@ -58,7 +64,8 @@ def speed(c: Combatant) -> int:
     values = DgCombatant.of(c).values
     if "speed" in values:
         return max(values["speed"], 0)
-    return int(c.sheet.get("speed") if c.sheet.get("speed") is not None else HUMANOID_DEFAULTS["speed"])
+    given = c.sheet.get("speed")
+    return int(given) if given is not None else HUMANOID_DEFAULTS["speed"]
 
 
 def _ready(enc: Encounter, c: Combatant, phase: int) -> bool:
@@ -79,7 +86,7 @@ def _phase_name(enc: Encounter) -> str:
     return f"phase {DgEncounter.of(enc).phase + 1}/{values(enc).phases}"
 
 
-def new_round(enc: Encounter, dice: Dice | None = None) -> list[Event]:
+def new_round(enc: Encounter, begins: Callable[[Encounter], list[Event]] | None = None) -> list[Event]:
     """Begin the next round: Combat Points back, the order of sides worked out afresh."""
     enc.round += 1
     enc.current = None
@@ -93,10 +100,10 @@ def new_round(enc: Encounter, dice: Dice | None = None) -> list[Event]:
     state.sides, state.phase, state.priority = sides, 0, None
     enc.phase = _phase_name(enc)
     enc.order = alternating.interleave([[c.name for c in pool(enc, s)] for s in sides])
-    return [NewRound(round=enc.round, sides=sides), *_drift(enc, dice), *_pass_priority(enc, None)]
+    return [NewRound(round=enc.round, sides=sides), *_drift(enc, begins), *_pass_priority(enc, None)]
 
 
-def _pass_priority(enc: Encounter, after: str | None, dice: Dice | None = None) -> list[Event]:
+def _pass_priority(enc: Encounter, after: str | None, begins: Callable[[Encounter], list[Event]] | None = None) -> list[Event]:
     state = DgEncounter.of(enc)
     phases = values(enc).phases
     first = max(enc.round - 1, 0) * phases
@@ -112,28 +119,24 @@ def _pass_priority(enc: Encounter, after: str | None, dice: Dice | None = None) 
         if not any(_ready(enc, c, now(enc) + 1) for c in enc.combatants):
             state.priority = None  # nobody can act any more: the fight waits for the GM
             return []
-        return new_round(enc, dice)
+        return new_round(enc, begins)
     events: list[Event] = []
     if nxt.phase != state.phase:
         state.phase = nxt.phase
         enc.phase = _phase_name(enc)
         events.append(PhaseBegan(round=enc.round, phase=nxt.phase + 1, phases=phases))
-        events += _drift(enc, dice)
+        events += _drift(enc, begins)
     events += [Passed(side=s) for s in nxt.passed]
     state.priority = nxt.side
     state.slot += 1
     return events + [Priority(side=nxt.side, models=[c.name for c in pool(enc, nxt.side)])]
 
 
-def _drift(enc: Encounter, dice: Dice | None) -> list[Event]:
-    """What happens as each phase begins: clouds drift, pulses spread (`blasts.phase_begins`)."""
-    if dice is None or not any(e.code in ("cloud", "pulse") for e in enc.effects):
+def _drift(enc: Encounter, begins: Callable[[Encounter], list[Event]] | None) -> list[Event]:
+    """What happens as each phase begins (`PhaseBegins`), while a cloud or a pulse is on the map."""
+    if begins is None or not any(e.code in ("cloud", "pulse") for e in enc.effects):
         return []
-    from rules.systems.damage_grid.blasts import (
-        phase_begins,  # blasts builds on attacks, which build on this module
-    )
-
-    return phase_begins(enc, dice)
+    return begins(enc)
 
 
 def start(enc: Encounter, actor: str | None) -> list[Event]:
@@ -197,12 +200,6 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
     return [Activated(actor=c.name, how=how, speed=st.speed_left, cp=st.cp)]
 
 
-def acting(enc: Encounter, name: str | None) -> Combatant:
-    if not name:
-        raise InputError("Name the model that acts in `combatant`.")
-    return enc.get(name)
-
-
 def _end(enc: Encounter) -> list[Event]:
     c = enc.get(enc.current)
     st = DgCombatant.of(c)
@@ -211,14 +208,17 @@ def _end(enc: Encounter) -> list[Event]:
     return [ActivationEnded(actor=c.name)]
 
 
-def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None) -> list[Event]:
-    """`/init next`: end the activation under way (activating ``actor`` first, doing nothing, if none is)."""
+def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None,
+              phase_begins: PhaseBegins | None = None) -> list[Event]:
+    """`/init next`: end the activation under way (activating ``actor`` first, doing nothing, if none is);
+    ``phase_begins`` runs with ``dice`` as each phase it reaches begins."""
     need_started(enc)
+    begins = None if dice is None or phase_begins is None else (lambda e: phase_begins(e, dice))
     events: list[Event] = []
     if enc.current is None:
         side = DgEncounter.of(enc).priority
         if side is None or not pool(enc, side):
-            return _pass_priority(enc, side, dice)
+            return _pass_priority(enc, side, begins)
         if not actor:
             raise NotYourTurn(
                 f"{side} must activate a model first: act with one, or `/init next combatant:NAME` to activate it "
@@ -226,7 +226,7 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None) -> li
             )
         events += activate(enc, enc.get(actor), "pass")
     side = enc.get(enc.current).side
-    return events + _end(enc) + _pass_priority(enc, side, dice)
+    return events + _end(enc) + _pass_priority(enc, side, begins)
 
 
 def end_if_out(enc: Encounter, c: Combatant) -> list[Event]:
