@@ -1,0 +1,39 @@
+"""The action log's facts (rules/logfacts.py): a system's events are stored by their type's name
+and read back as the same events."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from rules.events import Attacked, Damaged, Event, Roll, mod
+from rules.logfacts import LogFacts, _subclasses, event_types, facts_report, log_facts
+from rules.models import Combatant, Encounter
+from rules.registry import SYSTEMS, get_system
+from rules.report import events_report
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.key)
+def test_each_systems_event_types_have_distinct_names(system: type) -> None:
+    """No two event types a system can give share a class name (the log stores events by it)."""
+    package = system.__module__
+    mine = [c for c in _subclasses(Event)
+            if c.__module__ == Event.__module__ or c.__module__ == package or c.__module__.startswith(package + ".")]
+    assert [n for n, k in Counter(c.__name__ for c in mine).items() if k > 1] == []
+    assert set(event_types(get_system(system.key))) == {c.__name__ for c in mine}
+
+
+def test_events_read_back_from_their_facts_as_the_same_events() -> None:
+    """An attack and its damage, stored as facts and read back, render the same lines for the GM and for players."""
+    system = get_system("open")
+    enc = Encounter(system="open", combatants=[
+        Combatant(name="Borin", side="dwarves", hp=3, sheet={"hp": 3, "max_hp": 3}),
+        Combatant(name="Grak", side="orcs", hp=1, sheet={"hp": 3, "max_hp": 3})])
+    events = [Attacked(actor="Borin", target="Grak", weapon="hammer",
+                       roll=Roll(dice=[5], modifiers=[mod("charge", 1)], total=6, against=4, success=True)),
+              Damaged(actor="Grak", amount=2, before=3, after=1)]
+    hide = frozenset({"Grak"})
+    facts = LogFacts.model_validate_json(log_facts(events, system, enc, hide).model_dump_json())
+    assert facts.hidden == ["Grak"] and facts.conditions == {"Grak": "badly hurt"}
+    assert [e["type"] for e in facts.events] == ["Attacked", "Damaged"]
+    assert facts_report(system, facts).lines == events_report("", events, system, enc, hide).lines
