@@ -489,7 +489,7 @@ class Store(ABC):
         ``after`` (None: from the first), in key order."""
 
     @abstractmethod
-    async def read_rows_by_key(self, table: str, keys: list[int] | list[str]) -> list[Row]:
+    async def read_rows_by_key(self, table: str, keys: Sequence[int | str]) -> list[Row]:
         """The rows of ``table`` whose key is in ``keys``, in key order."""
 
     @abstractmethod

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -163,7 +163,10 @@ def _owner_mode(owner: Any, hidden: frozenset[str], inherited: str) -> str:
     return _HIDDEN if owner in hidden else _SHOWN
 
 
-def _scrub_model(m: BaseModel, mode: str, roles: dict[str, str | None], hidden: frozenset[str]) -> BaseModel:
+M = TypeVar("M", bound=BaseModel)
+
+
+def _scrub_model(m: M, mode: str, roles: dict[str, str | None], hidden: frozenset[str]) -> M:
     update: dict[str, Any] = {}
     for name in type(m).model_fields:
         value = getattr(m, name)
@@ -184,7 +187,7 @@ def _scrub_model(m: BaseModel, mode: str, roles: dict[str, str | None], hidden: 
     return m.model_copy(update=update) if update else m
 
 
-def public_copy(event: BaseModel, hidden: frozenset[str]) -> BaseModel:
+def public_copy(event: M, hidden: frozenset[str]) -> M:
     """``event`` as players may see it: the values of the ``hidden`` combatants it names replaced
     by `SECRET` (unmarked numbers too, when it names any of them). Unchanged if it names none."""
     if not hidden or not names_in(event, hidden):

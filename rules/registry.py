@@ -4,8 +4,6 @@ reading a stored encounter asks for. A new system is a new package under ``rules
 and one more entry in ``SYSTEMS``."""
 from __future__ import annotations
 
-from functools import cache
-
 from rules.errors import NotFound
 from rules.system import RuleSystem
 from rules.systems.coup_de_grace import CoupDeGraceSystem
@@ -22,10 +20,14 @@ SYSTEMS: tuple[type[RuleSystem], ...] = (CoupDeGraceSystem, KnightsOfValourSyste
 
 
 
-@cache
+_INSTANCES: dict[type[RuleSystem], RuleSystem] = {}
+
+
 def _instance(cls: type[RuleSystem]) -> RuleSystem:
     """The one instance of ``cls``: a system holds no state of its own."""
-    return cls()
+    if cls not in _INSTANCES:
+        _INSTANCES[cls] = cls()
+    return _INSTANCES[cls]
 
 
 def all_systems() -> list[RuleSystem]:

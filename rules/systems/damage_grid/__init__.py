@@ -135,7 +135,7 @@ class DamageGridSystem(RuleSystem):
         return turns.on_removed(enc, c)
 
     # -- actions --------------------------------------------------------------------------------
-    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:  # type: ignore[override]
+    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:
         return movement.move(enc, self.need_grid(enc), action)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
