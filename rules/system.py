@@ -34,7 +34,7 @@ from rules.errors import IllegalAction, InputError, RulesError
 from rules.events import EffectEnded, Event, Moved, TurnDone
 from rules.geometry import Cell, Grid
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
-from rules.options import OptionSet, OptionValues
+from rules.options import AutoEndValues, OptionSet, OptionValues
 from rules.present import Presenter
 from rules.report import user_ref
 from rules.roster import MAX_COMBATANTS, MAX_COPIES, RosterRules, check_plain
@@ -530,10 +530,13 @@ class RuleSystem(RosterRules):
 
     def _auto_end(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """End the turn of a combatant the action left with nothing to do (option ``auto_end``)."""
-        if action.kind not in AUTO_END_KINDS or enc.winner or "auto_end" not in self.options:
+        if action.kind not in AUTO_END_KINDS or enc.winner:
+            return []
+        values = self.option_values(enc)
+        if not isinstance(values, AutoEndValues) or not values.auto_end:
             return []
         c = enc.find(self.turn(enc).current)
-        if c is None or not self.option_values(enc).auto_end or not self.turn_done(enc, c):
+        if c is None or not self.turn_done(enc, c):
             return []
         end = Next(actor=c.name, user_id=action.user_id, is_gm=action.is_gm)
         return [TurnDone(actor=c.name), *self.next_turn(enc, end, dice)]
