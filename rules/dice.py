@@ -21,7 +21,7 @@ import d20
 import d20.expression as _d20_expression
 
 from rules.errors import DiceError
-from rules.report import plural
+from rules.text import plural
 
 __all__ = [
     "Dice", "DieRoll", "Typed", "parse_given", "roll_expression", "ExpressionResult", "MAX_DICE",

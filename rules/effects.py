@@ -26,8 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from rules.errors import InputError
 from rules.events import Modifier, mod
-from rules.report import signed
 from rules.sheet import SheetKey
+from rules.text import signed
 
 __all__ = [
     "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",

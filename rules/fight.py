@@ -8,21 +8,19 @@ where its downed combatants still act.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rules.actions import Action, ActionBase, CoupDeGrace, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, Finished, Victory
 from rules.models import Combatant, Encounter
-
-if TYPE_CHECKING:  # pragma: no cover
-    from rules.system import Turn
+from rules.turns import Turn
 
 __all__ = ["FightRules"]
 
 
-def _used_mark(turn: "Turn", name: str) -> str:
+def _used_mark(turn: Turn, name: str) -> str:
     """The mark of ``name`` having acted in ``turn`` (`Encounter.turn_used`)."""
     return json.dumps([list(turn.key), name], default=str)[:1000]
 
@@ -37,7 +35,7 @@ class FightRules:
 
     title: ClassVar[str]
 
-    def turn(self, enc: Encounter) -> "Turn":  # pragma: no cover - the system's own
+    def turn(self, enc: Encounter) -> Turn:  # pragma: no cover - the system's own
         raise NotImplementedError
 
     def next_turn(self, enc: Encounter, action: Next, dice: Dice) -> list[Event]:  # pragma: no cover

@@ -276,6 +276,14 @@ class Encounter(BaseModel):
         """The combatants whose numbers players see only as a condition word."""
         return frozenset(c.name for c in self.combatants if self.hidden(c))
 
+    def shown_to_players(self, name: str) -> bool:
+        """Whether players see the numbers of the combatant called ``name`` now: a player's
+        always; the GM's once revealed. A name no longer in the encounter is shown only if revealed."""
+        c = self.find(name)
+        if c is not None:
+            return not self.hidden(c)
+        return self.settings.reveal or name in self.settings.revealed
+
     def is_gm(self, user_id: str) -> bool:
         return user_id in self.gm_ids
 

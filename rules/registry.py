@@ -5,6 +5,7 @@ and one more entry in ``SYSTEMS``."""
 from __future__ import annotations
 
 from rules.errors import NotFound
+from rules.state import find_systems_with
 from rules.system import RuleSystem
 from rules.systems.coup_de_grace import CoupDeGraceSystem
 from rules.systems.damage_grid import DamageGridSystem
@@ -48,3 +49,7 @@ def get_system(key: str) -> RuleSystem:
     if system is None:
         raise NotFound(f"There is no rule system `{key}`. Systems: {', '.join(system_keys())}.")
     return system
+
+
+#: a stored encounter's state is read with the models of the system this finds (`rules.state`)
+find_systems_with(find_system)

@@ -36,10 +36,11 @@ from rules.geometry import Cell, Grid
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import AutoEndValues, OptionSet, OptionValues
 from rules.present import Presenter
-from rules.report import user_ref
 from rules.roster import MAX_COMBATANTS, MAX_COPIES, RosterRules, check_plain
 from rules.sheet import SheetKey, read_sheet
 from rules.state import CombatantState, EncounterState
+from rules.text import user_ref
+from rules.turns import Turn
 
 __all__ = [
     "Action",
@@ -56,21 +57,6 @@ __all__ = [
 
 #: the actions after which a turn with nothing left to do ends by itself (option ``auto_end``)
 AUTO_END_KINDS = frozenset({"move", "attack", "coupdegrace", "act"})
-
-
-@dataclass(frozen=True)
-class Turn:
-    """Who may act now.
-
-    ``actors``: combatants that may act now; ``key`` changes exactly when the turn passes to
-    someone new (the bot then pings the owners of ``actors``); ``label`` is a line for the board.
-    """
-
-    actors: tuple[str, ...] = ()
-    key: tuple[Any, ...] = ()
-    label: str = ""
-    current: str | None = None
-    side: str | None = None
 
 
 @dataclass(frozen=True)
@@ -447,7 +433,8 @@ class RuleSystem(RosterRules):
         """Resolve ``action`` on a copy of ``enc``: ``copy`` if the caller has one it owns (equal to
         ``enc``; the resolution changes it), else one made from ``snapshot`` (``enc`` as JSON)."""
         if copy is None:  # a deep copy through JSON: three times faster than deepcopy
-            copy = type(enc).model_validate_json(snapshot if snapshot is not None else enc.model_dump_json())
+            copy = type(enc).model_validate_json(snapshot if snapshot is not None else enc.model_dump_json(),
+                                                 context={"system": self})
         new = copy
         self.check_decided(new, action)
         self.check_waiting(new, action)
