@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
+import rules.registry  # noqa: F401  # it gives rules.state the systems whose models read a stored encounter's state
 from data.delta import UndoRow, states_before
 from rules.errors import RulesError
 from rules.models import Encounter

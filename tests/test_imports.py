@@ -8,6 +8,8 @@ where that is a module, else to ``a.b``.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -178,3 +180,15 @@ def test_the_cycle_check_sees_function_level_relative_and_type_only_imports(tmp_
     assert graph["rules.geo"] == {"rules.geo.a": 1}
     assert cycles_touching("rules.geo", graph) == ["rules.geo.a:1 -> rules.geo.b:2 -> rules.geo.a"]
     assert cycles_touching("rules.*", graph) == ["rules.x:3 -> rules.y:1 -> rules.x"]
+
+
+def test_a_stored_encounter_reads_typed_with_only_the_store_imported() -> None:
+    """A process that imports only the store reads a stored encounter's state with its system's
+    models: the registry, which gives `rules.state` its look-up, comes with the store."""
+    code = (
+        "from data.store import read_state\n"
+        "enc, error = read_state('{\"system\": \"tote\", \"state\": {\"distance\": \"far\"}}')\n"
+        "print(error, type(enc.state).__name__, enc.state.distance)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["None", "ToteEncounter", "far"]
