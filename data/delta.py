@@ -138,8 +138,8 @@ class Parts:
 
 
 _FIELDS = tuple(Encounter.model_fields)
-_HEAD = frozenset(_FIELDS[:_FIELDS.index("map")])
-_TAIL = frozenset(_FIELDS[_FIELDS.index("map") + 2:])
+_HEAD = set(_FIELDS[:_FIELDS.index("map")])
+_TAIL = set(_FIELDS[_FIELDS.index("map") + 2:])
 assert _FIELDS[_FIELDS.index("map") + 1] == "combatants", "state_parts joins the map and the combatants side by side"
 _MAP_JSON = MapState.__pydantic_serializer__.to_json
 _COMBATANT_JSON = Combatant.__pydantic_serializer__.to_json

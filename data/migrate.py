@@ -34,13 +34,21 @@ class TableCopy:
     present: int
 
 
+def _key_of(row: Row, key: str) -> int | str:
+    """``row``'s key (a number, or a text key), refused if it holds anything else."""
+    value = row[key]
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise StoreError(f"A row's key `{key}` holds {value!r}, which is no key: the source database is damaged.")
+    return value
+
+
 async def _batches(store: Store, table: str, size: int) -> AsyncIterator[list[Row]]:
     """``table``'s rows, ``size`` at a time, in key order."""
     key = TABLES[table][0]
     after: int | None = None
     while rows := await store.read_rows(table, after, size):
         yield rows
-        after = int(rows[-1][key])  # type: ignore[call-overload]
+        after = int(_key_of(rows[-1], key))
 
 
 def _comparable(row: Row) -> Row:
@@ -52,7 +60,7 @@ async def _missing(source_rows: list[Row], dest: Store, table: str) -> tuple[lis
     """The rows of ``source_rows`` the destination lacks, and how many it holds already;
     `StoreError` when it holds one that differs."""
     key = TABLES[table][0]
-    held = {r[key]: r for r in await dest.read_rows_by_key(table, [r[key] for r in source_rows])}  # type: ignore[misc]
+    held = {r[key]: r for r in await dest.read_rows_by_key(table, [_key_of(r, key) for r in source_rows])}
     missing = []
     for row in source_rows:
         theirs = held.get(row[key])

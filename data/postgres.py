@@ -214,7 +214,7 @@ def _gone(conn: asyncpg.Connection, error: BaseException) -> bool:
     if isinstance(error, _LOST):
         return True
     try:
-        return conn.is_closed()
+        return bool(conn.is_closed())
     except asyncpg.InterfaceError:  # the pool took the connection back: it was lost
         return True
 
@@ -225,7 +225,8 @@ def _unique_error(error: asyncpg.UniqueViolationError) -> Exception:
         return ChannelBusy()
     if error.constraint_name == "actions_interaction_id_key":
         return DuplicateInteraction()
-    return error
+    same: Exception = error
+    return same
 
 
 async def _write_batch(conn: asyncpg.Connection, changes: list[Change]) -> None:
@@ -523,7 +524,8 @@ class PostgresStore(Store):
 
     async def _execute(self, sql: str, *params: Any) -> str:
         async with self._connection() as conn:
-            return await conn.execute(sql, *params)
+            status: str = await conn.execute(sql, *params)
+            return status
 
     async def set_board_message(self, encounter_id: int, message_id: str | None) -> None:
         """Remember the id of the encounter's status board message."""
@@ -579,7 +581,8 @@ class PostgresStore(Store):
     # -- reads -----------------------------------------------------------------------------------
     async def _rows(self, sql: str, *params: Any) -> Sequence[asyncpg.Record]:
         async with self._connection() as conn:
-            return await conn.fetch(sql, *params)
+            rows: Sequence[asyncpg.Record] = await conn.fetch(sql, *params)
+            return rows
 
     async def _value(self, sql: str, *params: Any) -> Any:
         async with self._connection() as conn:
@@ -681,7 +684,7 @@ class PostgresStore(Store):
         )
         return [_row_out(row) for row in rows]
 
-    async def read_rows_by_key(self, table: str, keys: list[int] | list[str]) -> list[Row]:
+    async def read_rows_by_key(self, table: str, keys: Sequence[int | str]) -> list[Row]:
         """The rows of ``table`` whose key is in ``keys``, in key order."""
         key, cols = TABLES[table]
         rows = await self._rows(

@@ -427,7 +427,7 @@ class SqliteStore(Store):
         for attempt in (1, 2):
             committed: list[bool] = []
             try:
-                await db._execute(_write_batch, db._conn, params, committed)
+                await db._execute(_write_batch, db._conn, params, committed)  # type: ignore[no-untyped-call]  # aiosqlite's private primitive is not annotated
             except asyncio.CancelledError:
                 if attempt == 2:
                     raise
@@ -571,7 +571,7 @@ class SqliteStore(Store):
             ))
             if not rows:
                 return []
-            recent = await self._db._execute(_recent, self._db._conn, [row[0] for row in rows])
+            recent = await self._db._execute(_recent, self._db._conn, [row[0] for row in rows])  # type: ignore[no-untyped-call]  # aiosqlite's private primitive is not annotated
         return [_encounter(row, recent[row[0]]) for row in rows]
 
     async def load_active(self, channel_id: str) -> StoredEncounter | None:
@@ -635,7 +635,8 @@ class SqliteStore(Store):
 
     async def due_reminders(self, now: float) -> list[Reminder]:
         """Reminders due at or before ``now`` (of the guilds on `shards`, if set), soonest first."""
-        mine, params = "", [now]
+        mine = ""
+        params: list[float | str] = [now]
         if self.shards is not None:  # a guild's shard: (guild_id >> 22) % count; none: shard 0
             mine = ("AND ((coalesce(CAST(guild_id AS INTEGER), 0) >> 22) % ?) "
                     "IN (SELECT value FROM json_each(?))")
@@ -671,7 +672,7 @@ class SqliteStore(Store):
         )
         return [_row_out(cols, row) for row in rows]
 
-    async def read_rows_by_key(self, table: str, keys: list[int] | list[str]) -> list[Row]:
+    async def read_rows_by_key(self, table: str, keys: Sequence[int | str]) -> list[Row]:
         """The rows of ``table`` whose key is in ``keys``, in key order."""
         key, cols = TABLES[table]
         rows = await self._rows(

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
+import rules.registry  # noqa: F401  # it gives rules.state the systems whose models read a stored encounter's state
 from data.delta import UndoRow, states_before
 from rules.errors import RulesError
 from rules.models import Encounter
@@ -494,7 +495,7 @@ class Store(ABC):
         ``after`` (None: from the first), in key order."""
 
     @abstractmethod
-    async def read_rows_by_key(self, table: str, keys: list[int] | list[str]) -> list[Row]:
+    async def read_rows_by_key(self, table: str, keys: Sequence[int | str]) -> list[Row]:
         """The rows of ``table`` whose key is in ``keys``, in key order."""
 
     @abstractmethod

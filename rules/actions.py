@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -172,9 +172,9 @@ ActionKind = Literal[
     "add", "edit", "remove", "init_roll", "init_set", "init_order", "next", "move", "attack", "coupdegrace", "act",
     "effect_add", "effect_remove",
 ]
-ACTION_KINDS: tuple[str, ...] = ActionKind.__args__  # type: ignore[attr-defined]
+ACTION_KINDS: tuple[str, ...] = get_args(ActionKind)
 
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
 _MODELS: dict[str, type[ActionBase]] = {
@@ -183,13 +183,13 @@ _MODELS: dict[str, type[ActionBase]] = {
 }
 
 
-def make_action(kind: str, *, lenient: bool = False, **fields: Any) -> ActionBase:
+def make_action(kind: str, *, lenient: bool = False, **fields: Any) -> Action:
     """The action model of ``kind`` with ``fields``; a field it does not have is an error, or
     with ``lenient`` is left out (property tests send every field to every kind)."""
     if lenient and kind in _MODELS:
         known = _MODELS[kind].model_fields
         fields = {k: v for k, v in fields.items() if k in known}
-    return _ADAPTER.validate_python({"kind": kind, **fields})  # type: ignore[no-any-return]
+    return _ADAPTER.validate_python({"kind": kind, **fields})
 
 
 @dataclass(frozen=True)

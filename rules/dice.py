@@ -21,7 +21,7 @@ import d20
 import d20.expression as _d20_expression
 
 from rules.errors import DiceError
-from rules.report import plural
+from rules.text import plural
 
 __all__ = [
     "Dice", "DieRoll", "Typed", "parse_given", "roll_expression", "ExpressionResult", "MAX_DICE",
@@ -183,7 +183,7 @@ def roll_expression(expression: str, dice: Dice) -> ExpressionResult:
         raise DiceError(f"A dice expression may be at most {MAX_EXPRESSION} characters long.")
     start = len(dice.rolled)
     saved = _d20_expression.random
-    _d20_expression.random = _RngShim(dice)  # type: ignore[assignment]
+    _d20_expression.random = _RngShim(dice)
     try:
         result = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE)).roll(
             expression, stringifier=d20.SimpleStringifier(), allow_comments=False
@@ -200,7 +200,7 @@ def roll_expression(expression: str, dice: Dice) -> ExpressionResult:
         msg = getattr(exc, "msg", None) or "the expression cannot be rolled"
         raise DiceError(f"`{expression}`: {msg}.") from None
     finally:
-        _d20_expression.random = saved  # type: ignore[assignment]
+        _d20_expression.random = saved
     if isinstance(total, float):
         if total != total or total in (float("inf"), float("-inf")):
             raise DiceError(f"`{expression}` has no finite total.")

@@ -26,8 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from rules.errors import InputError
 from rules.events import Modifier, mod
-from rules.report import signed
 from rules.sheet import SheetKey
+from rules.text import signed
 
 __all__ = [
     "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
@@ -63,9 +63,9 @@ class Effect(BaseModel):
     target: str | None = None
     ends: Ends = "turn_end"
     of: str | None = None
-    left: int = Field(1, ge=1, le=MAX_DURATION)
+    left: int = Field(default=1, ge=1, le=MAX_DURATION)
     #: a system's code for a condition its rules read (None: a GM's reminder that changes no rule)
-    code: str | None = Field(None, max_length=40)
+    code: str | None = Field(default=None, max_length=40)
     #: cells an effect on the field covers (a cloud), as players write them
     cells: list[str] = Field(default_factory=list, max_length=400)
     #: who added it (a combatant's name, or None for the GM)
@@ -86,7 +86,7 @@ class Effect(BaseModel):
 #: one moment that passed: (kind, combatant whose turn it was or None)
 Moment = tuple[str, str | None]
 #: where the turn stands: (round, phase, the turn's key, the combatant whose turn it is or None)
-TurnPoint = tuple[int, str | None, tuple, str | None]
+TurnPoint = tuple[int, str | None, tuple[Any, ...], str | None]
 
 
 def moments(before: TurnPoint, after: TurnPoint, actor: str | None = None) -> list[Moment]:

@@ -74,7 +74,10 @@ class Roll(BaseModel):
     against_label: str | None = None
     success: bool | None = None
 
-    _fill_typed = model_validator(mode="before")(classmethod(lambda cls, data: _typed_indexes(data)))
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_typed(cls, data: Any) -> Any:
+        return _typed_indexes(data)
 
 
 class Event(BaseModel):

@@ -8,21 +8,19 @@ where its downed combatants still act.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import ClassVar
 
-from rules.actions import Action
+from rules.actions import Action, ActionBase, CoupDeGrace, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, Finished, Victory
 from rules.models import Combatant, Encounter
-
-if TYPE_CHECKING:  # pragma: no cover
-    from rules.system import Turn
+from rules.turns import Turn
 
 __all__ = ["FightRules"]
 
 
-def _used_mark(turn: "Turn", name: str) -> str:
+def _used_mark(turn: Turn, name: str) -> str:
     """The mark of ``name`` having acted in ``turn`` (`Encounter.turn_used`)."""
     return json.dumps([list(turn.key), name], default=str)[:1000]
 
@@ -35,16 +33,16 @@ def _possessive(name: str) -> str:
 class FightRules:
     """Turn control and the end of the fight, for `rules.system.RuleSystem`."""
 
-    title: str
+    title: ClassVar[str]
 
-    def turn(self, enc: Encounter) -> "Turn":  # pragma: no cover - the system's own
+    def turn(self, enc: Encounter) -> Turn:  # pragma: no cover - the system's own
         raise NotImplementedError
 
-    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:  # pragma: no cover
+    def next_turn(self, enc: Encounter, action: Next, dice: Dice) -> list[Event]:  # pragma: no cover
         raise NotImplementedError
 
     # -- who may end which turn (the same rule in every system) -------------------------------------------
-    def ending(self, enc: Encounter, action: Action) -> tuple[str | None, bool]:
+    def ending(self, enc: Encounter, action: ActionBase) -> tuple[str | None, bool]:
         """Whose turn `/init next` (``action``, its combatant filled in) ends, and whether it instead
         passes a combatant out of turn (the GM naming one who is not acting: `pass_turn`).
 
@@ -74,7 +72,7 @@ class FightRules:
             "can end a turn, and nothing was ended."
         )
 
-    def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def pass_turn(self, enc: Encounter, action: Next, dice: Dice) -> list[Event]:
         """The GM's `/init next combatant:X` while someone else acts: X loses its coming turn (a system
         that can do so overrides this); here it is refused with the reason, and nothing ends."""
         turn = self.turn(enc)
@@ -90,7 +88,7 @@ class FightRules:
         asks before ending such a turn)."""
         return enc.turn_used != _used_mark(self.turn(enc), name)
 
-    def _end_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def _end_turn(self, enc: Encounter, action: Next, dice: Dice) -> list[Event]:
         """`/init next`: the turn-control rule (`ending`), then the system's end of the turn."""
         _, passing = self.ending(enc, action)
         if passing:  # the turn under way goes on, with what its combatant has done in it
@@ -98,7 +96,7 @@ class FightRules:
         enc.turn_used = None
         return self.next_turn(enc, action, dice)
 
-    def _note_used(self, enc: Encounter, action: Action) -> None:
+    def _note_used(self, enc: Encounter, action: ActionBase) -> None:
         """Mark that the acting combatant did something in its turn (while that turn goes on)."""
         turn = self.turn(enc)
         if action.actor and (action.actor == turn.current or (turn.current is None and action.actor in turn.actors)):
@@ -150,12 +148,12 @@ class FightRules:
             f"`/encounter export` and `/encounter end` remain."
         )
 
-    def finish(self, enc: Encounter, action: Action) -> list[Event]:
+    def finish(self, enc: Encounter, action: CoupDeGrace) -> list[Event]:
         """A coup de grâce after the fight was decided: a combatant of the winning side able to act
         takes a helpless foe out of the fight, with no roll and out of any turn (nothing is left to
         resist it)."""
         c = enc.get(action.actor)
-        target = getattr(action, "target", None)
+        target = action.target
         if not target:
             names = ", ".join(o.name for o in enc.combatants if o.side != enc.winner and o.status == "downed") or "none"
             raise InputError(f"Name the helpless foe to finish with `target`: {names}.")

@@ -18,12 +18,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
-
-if TYPE_CHECKING:  # pragma: no cover
-    from rules.models import Encounter
 
 __all__ = [
     "Secret", "SECRET", "secret", "Of", "PUBLIC", "public_copy", "names_in", "mark", "marked_names", "for_reader",
@@ -163,7 +160,10 @@ def _owner_mode(owner: Any, hidden: frozenset[str], inherited: str) -> str:
     return _HIDDEN if owner in hidden else _SHOWN
 
 
-def _scrub_model(m: BaseModel, mode: str, roles: dict[str, str | None], hidden: frozenset[str]) -> BaseModel:
+M = TypeVar("M", bound=BaseModel)
+
+
+def _scrub_model(m: M, mode: str, roles: dict[str, str | None], hidden: frozenset[str]) -> M:
     update: dict[str, Any] = {}
     for name in type(m).model_fields:
         value = getattr(m, name)
@@ -184,7 +184,7 @@ def _scrub_model(m: BaseModel, mode: str, roles: dict[str, str | None], hidden: 
     return m.model_copy(update=update) if update else m
 
 
-def public_copy(event: BaseModel, hidden: frozenset[str]) -> BaseModel:
+def public_copy(event: M, hidden: frozenset[str]) -> M:
     """``event`` as players may see it: the values of the ``hidden`` combatants it names replaced
     by `SECRET` (unmarked numbers too, when it names any of them). Unchanged if it names none."""
     if not hidden or not names_in(event, hidden):
@@ -245,26 +245,27 @@ def everyone(name: str) -> bool:
     return True
 
 
-def players_see(enc: "Encounter | None") -> Callable[[str], bool]:
-    """Whether players see the numbers of the combatant called ``name`` in ``enc`` now: a player's
-    always; the GM's once revealed. A name no longer in the encounter is shown only if revealed."""
+class Seen(Protocol):
+    """What the readers below ask of an encounter (`rules.models.Encounter` answers)."""
+
+    @property
+    def round(self) -> int: ...
+    def hidden_names(self) -> frozenset[str]: ...
+    def shown_to_players(self, name: str) -> bool: ...
+
+
+def players_see(enc: Seen | None) -> Callable[[str], bool]:
+    """Whether players see the numbers of the combatant called ``name`` in ``enc`` now
+    (`rules.models.Encounter.shown_to_players`); without an encounter, nobody's."""
     if enc is None:
         return lambda name: False
-    settings = enc.settings
-
-    def shown(name: str) -> bool:
-        c = enc.find(name)
-        if c is not None:
-            return not enc.hidden(c)
-        return settings.reveal or name in settings.revealed
-
-    return shown
+    return enc.shown_to_players
 
 
 _ROUND = re.compile(r"Round [0-9]+")
 
 
-def turn_line(enc: "Encounter", label: str, actors: Iterable[str]) -> str:
+def turn_line(enc: Seen, label: str, actors: Iterable[str]) -> str:
     """A turn's label (`rules.system.Turn.label`), marked: where it names a hidden combatant and
     holds a number besides the round's, players read only whose turn it is."""
     names = [n for n in enc.hidden_names() if n in label]

@@ -54,8 +54,8 @@ class MapState(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["square", "hex", "none"] = "none"
-    width: int = Field(0, ge=0, le=MAX_SIDE)
-    height: int = Field(0, ge=0, le=MAX_SIDE)
+    width: int = Field(default=0, ge=0, le=MAX_SIDE)
+    height: int = Field(default=0, ge=0, le=MAX_SIDE)
     blocked: list[str] = Field(default_factory=list)
     terrain: dict[str, str] = Field(default_factory=dict)
     heights: dict[str, Annotated[int, Field(ge=-MAX_CELL_HEIGHT, le=MAX_CELL_HEIGHT)]] = Field(default_factory=dict)
@@ -98,13 +98,13 @@ class Combatant(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=40, pattern=r"^[^\n\r`]+$")
-    side: str = Field("", max_length=40)
+    side: str = Field(default="", max_length=40)
     owner_id: str | None = None
     position: str | None = None
     facing: str | None = None
     status: Status = "active"
-    hp: int | None = Field(None, ge=-100_000, le=100_000)
-    initiative: int | None = Field(None, ge=-100_000, le=100_000)
+    hp: int | None = Field(default=None, ge=-100_000, le=100_000)
+    initiative: int | None = Field(default=None, ge=-100_000, le=100_000)
     sheet: dict[str, Any] = Field(default_factory=dict)
     #: the system's typed per-combatant state (`rules.state`), read by the encounter's system
     state: SerializeAsAny[CombatantState] = Field(default_factory=CombatantState)
@@ -160,10 +160,10 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     player_rolls: bool = True
-    reminder_hours: float = Field(24.0, ge=0, le=REMINDER_HOURS_MAX)
-    max_nudges: int = Field(3, ge=0, le=MAX_NUDGES_LIMIT)
+    reminder_hours: float = Field(default=24.0, ge=0, le=REMINDER_HOURS_MAX)
+    max_nudges: int = Field(default=3, ge=0, le=MAX_NUDGES_LIMIT)
     #: a waiting turn's deadline in hours (0: none), and what happens then
-    deadline_hours: float = Field(0.0, ge=0, le=DEADLINE_HOURS_MAX)
+    deadline_hours: float = Field(default=0.0, ge=0, le=DEADLINE_HOURS_MAX)
     deadline_policy: Literal["pass", "hold", "gm"] = "pass"
     options: dict[str, str] = Field(default_factory=dict)
     #: show the numbers of the GM's combatants to everyone (players see a condition word otherwise)
@@ -199,8 +199,8 @@ class Encounter(BaseModel):
     format: str = EXPORT_FORMAT
     system: str
     variant: str | None = None
-    name: str = Field("Encounter", max_length=100)
-    round: int = Field(0, ge=0, le=1_000_000)
+    name: str = Field(default="Encounter", max_length=100)
+    round: int = Field(default=0, ge=0, le=1_000_000)
     phase: str | None = None
     current: str | None = None
     order: list[str] = Field(default_factory=list)
@@ -218,7 +218,7 @@ class Encounter(BaseModel):
     #: the latest move, drawn as a trail on the map
     last_move: LastMove | None = None
     #: who has done something in the turn under way, and that turn (`RuleSystem.untouched`)
-    turn_used: str | None = Field(None, max_length=1000)
+    turn_used: str | None = Field(default=None, max_length=1000)
 
     @model_validator(mode="before")
     @classmethod
@@ -253,11 +253,7 @@ class Encounter(BaseModel):
         return None
 
     def occupied(self, exclude: Combatant | None = None) -> set[Cell]:
-        return {
-            c.cell  # type: ignore[misc]
-            for c in self.combatants
-            if c.on_board and c is not exclude
-        }
+        return {cell for c in self.combatants if c.on_board and c is not exclude and (cell := c.cell) is not None}
 
     def sides(self) -> list[str]:
         seen: list[str] = []
@@ -279,6 +275,14 @@ class Encounter(BaseModel):
     def hidden_names(self) -> frozenset[str]:
         """The combatants whose numbers players see only as a condition word."""
         return frozenset(c.name for c in self.combatants if self.hidden(c))
+
+    def shown_to_players(self, name: str) -> bool:
+        """Whether players see the numbers of the combatant called ``name`` now: a player's
+        always; the GM's once revealed. A name no longer in the encounter is shown only if revealed."""
+        c = self.find(name)
+        if c is not None:
+            return not self.hidden(c)
+        return self.settings.reveal or name in self.settings.revealed
 
     def is_gm(self, user_id: str) -> bool:
         return user_id in self.gm_ids

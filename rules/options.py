@@ -2,8 +2,15 @@
 
 A system lists its options as :class:`Option` values in an :class:`OptionSet`. The same
 declaration checks ``/encounter settings options:"key=value"`` (and imports), feeds ``/help``,
-autocomplete and the docs' tables, and reads the GM's values into one typed
+autocomplete and the docs' tables, and reads the GM's values into one
 :class:`OptionValues`, parsed once per distinct set of values and shared after that.
+
+Typed access: a system declares its options' values as a subclass of :class:`OptionValues`
+with one annotation per option (``class DgValues(OptionValues): forced_penalty: int``) and
+gives it to its set (``OptionSet(..., into=DgValues)``), whose ``read`` then returns that
+class: ``values.forced_penalty`` is an ``int`` to the type checker. A test checks every
+declaration against its class (an ``int`` option is an ``int``, a choice a ``str`` or the
+``Literal`` of its choices, a yes/no a ``bool``, a ``custom`` one what its ``parse`` returns).
 
 An action's own ``options:`` words (`rules.actions.ActionSpec.words`) are declared the same
 way and read by :meth:`OptionSet.read_words`, the one reader of them: ``keep=2``, a flag such
@@ -19,13 +26,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Generic, overload
+
+from typing_extensions import TypeVar
 
 from rules.errors import InputError, SheetError
 from rules.sheet import SheetKey, read_int, unprintable, whole_number
 
 __all__ = [
-    "Option", "OptionSet", "OptionValues", "int_option", "choice_option", "yes_no_option", "text_option", "AUTO_END",
+    "Option", "OptionSet", "OptionValues", "AutoEndValues", "int_option", "choice_option", "yes_no_option", "text_option", "AUTO_END",
     "flag_word", "name_word", "keyed_words", "NO_WORDS",
 ]
 
@@ -138,7 +147,11 @@ def text_option(name: str, parse: Callable[[str], Any], default: Any, help: str,
 
 
 class OptionValues(Mapping[str, Any]):
-    """The options of one encounter as the rules use them: ``values["reach"]`` or ``values.reach``."""
+    """The options of one encounter as the rules use them: ``values["reach"]`` or ``values.reach``.
+
+    A subclass declares each option's type as an annotation (see the module's docstring); an
+    attribute it does not declare (an action's `options:` words, which are not declared so)
+    reads as ``Any``."""
 
     __slots__ = ("_values",)
 
@@ -161,14 +174,31 @@ class OptionValues(Mapping[str, Any]):
         return len(self._values)
 
 
-class OptionSet:
-    """A system's options, in the order ``/help`` and the docs list them."""
+class AutoEndValues(OptionValues):
+    """The values of a system with the shared option `AUTO_END` (its own values class derives from this)."""
 
-    def __init__(self, *options: Option) -> None:
+    auto_end: bool
+
+
+#: the class an `OptionSet` reads its values into
+V = TypeVar("V", bound=OptionValues, default=OptionValues, covariant=True)
+
+
+class OptionSet(Generic[V]):
+    """A system's options, in the order ``/help`` and the docs list them; ``into``: the class
+    their values are read into, which declares each option's type (default: untyped)."""
+
+    @overload
+    def __init__(self: OptionSet[OptionValues], *options: Option) -> None: ...
+    @overload
+    def __init__(self, *options: Option, into: type[V]) -> None: ...
+
+    def __init__(self, *options: Option, into: type[Any] = OptionValues) -> None:
         names = [o.name for o in options]
         if len(set(names)) != len(names):
             raise ValueError(f"option names repeat: {names}")
         self.options: tuple[Option, ...] = options
+        self.values_class: type[V] = into
         self._by_name = {o.name: o for o in options}
         self._read = lru_cache(maxsize=256)(self._read_items)
 
@@ -193,16 +223,16 @@ class OptionSet:
         """name -> one line of help: what the option does, what it accepts, its default."""
         return {o.name: f"{o.help} ({o.accepted()}; default {o.default_text()})" for o in self.options}
 
-    def read(self, raw: Mapping[str, str]) -> OptionValues:
+    def read(self, raw: Mapping[str, str]) -> V:
         """Every option's value; raises InputError for the first unknown key or bad value."""
         return self._read(tuple(sorted(raw.items())))
 
-    def _read_items(self, items: tuple[tuple[str, str], ...]) -> OptionValues:
+    def _read_items(self, items: tuple[tuple[str, str], ...]) -> V:
         given = dict(items)
         unknown = [k for k in given if k not in self._by_name]
         if unknown:
             self.get(unknown[0])
-        return OptionValues({o.name: o.read(given.get(o.name)) for o in self.options})
+        return self.values_class({o.name: o.read(given.get(o.name)) for o in self.options})
 
     def check(self, raw: Mapping[str, str]) -> None:
         self.read(raw)

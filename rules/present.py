@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from rules.effects import modifiers, mods_text
 from rules.events import (
@@ -43,13 +43,26 @@ from rules.hidden import (
     secret,
     turn_line,
 )
-from rules.report import COLOURS, Report, die_text, joined, signed, user_ref
+from rules.text import COLOURS, Report, die_text, joined, signed, user_ref
+from rules.turns import Turn
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
-    from rules.system import RuleSystem, Turn
 
-__all__ = ["Presenter", "roll_text"]
+__all__ = ["Presenter", "PresentedSystem", "roll_text"]
+
+
+class PresentedSystem(Protocol):
+    """What a presenter reads of its system (`rules.system.RuleSystem` gives each)."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def uses_facing(self) -> bool: ...
+    @property
+    def has_initiative_numbers(self) -> bool: ...
+    def condition(self, c: Combatant) -> str: ...
+    def turn(self, enc: Encounter) -> Turn: ...
 
 
 def roll_text(r: Roll, outcome: str | None = None) -> str:
@@ -116,7 +129,7 @@ class Presenter:
     #: the condition words of hidden combatants as recorded in the log (`recorded`)
     conditions: Mapping[str, str] = {}
 
-    def __init__(self, system: "RuleSystem") -> None:
+    def __init__(self, system: PresentedSystem) -> None:
         self.system = system
         self._methods: dict[type, Callable[[Any, Any], str]] = {}
 
@@ -368,7 +381,7 @@ class Presenter:
             bits.append(c.status)
         return " · ".join(bits)
 
-    def order_lines(self, enc: "Encounter", turn: "Turn") -> list[str]:
+    def order_lines(self, enc: "Encounter", turn: Turn) -> list[str]:
         """`/init order`: one numbered line per combatant in order, the ones acting now marked."""
         lines = []
         for i, name in enumerate(enc.order, 1):

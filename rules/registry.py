@@ -4,9 +4,8 @@ reading a stored encounter asks for. A new system is a new package under ``rules
 and one more entry in ``SYSTEMS``."""
 from __future__ import annotations
 
-from functools import cache
-
 from rules.errors import NotFound
+from rules.state import find_systems_with
 from rules.system import RuleSystem
 from rules.systems.coup_de_grace import CoupDeGraceSystem
 from rules.systems.damage_grid import DamageGridSystem
@@ -22,10 +21,14 @@ SYSTEMS: tuple[type[RuleSystem], ...] = (CoupDeGraceSystem, KnightsOfValourSyste
 
 
 
-@cache
+_INSTANCES: dict[type[RuleSystem], RuleSystem] = {}
+
+
 def _instance(cls: type[RuleSystem]) -> RuleSystem:
     """The one instance of ``cls``: a system holds no state of its own."""
-    return cls()
+    if cls not in _INSTANCES:
+        _INSTANCES[cls] = cls()
+    return _INSTANCES[cls]
 
 
 def all_systems() -> list[RuleSystem]:
@@ -46,3 +49,7 @@ def get_system(key: str) -> RuleSystem:
     if system is None:
         raise NotFound(f"There is no rule system `{key}`. Systems: {', '.join(system_keys())}.")
     return system
+
+
+#: a stored encounter's state is read with the models of the system this finds (`rules.state`)
+find_systems_with(find_system)

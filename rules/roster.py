@@ -1,15 +1,15 @@
 """Adding, editing, placing and removing combatants and effects: the same roster rules in every system.
 
 `RosterRules` is part of `rules.system.RuleSystem`, which supplies what these rules read of a
-system: its title, sheet keys and `setup_combatant`, `uses_facing`, `solid_terrain`, options,
-presenter and initiative hooks. A system overrides `setup_combatant`, `join_fight` and
-`on_removed` where its rules add to these.
+system (declared at the top of the class: its title and sides, whether it faces, its sheets,
+effect values and initiative hooks). A system overrides `setup_combatant`, `join_fight`,
+`apply_edit` and `on_removed` where its rules add to these.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, ClassVar
 
-from rules.actions import Action, make_action
+from rules.actions import Add, Edit, EffectAdd, EffectRemove, InitRoll, InitSet, Remove
 from rules.dice import Dice
 from rules.effects import (
     MAX_DURATION,
@@ -29,13 +29,12 @@ from rules.events import (
     JoinedFight,
     Removed,
 )
+from rules.fight import FightRules
 from rules.geometry.cell_lists import parse_cell_list
 from rules.hidden import mark
 from rules.models import Combatant, Encounter
-from rules.sheet import unprintable
-
-if TYPE_CHECKING:  # pragma: no cover
-    from rules.system import RuleSystem
+from rules.sheet import SheetKey, unprintable
+from rules.state import CombatantState
 
 __all__ = ["RosterRules", "check_plain", "MAX_COMBATANTS", "MAX_COPIES", "MAX_NAME"]
 
@@ -71,10 +70,39 @@ def check_plain(name: str, what: str) -> None:
 
 
 
-class RosterRules:
+class RosterRules(FightRules):
     """The roster edits of `rules.system.RuleSystem`."""
 
-    def place(self: "RuleSystem", enc: Encounter, c: Combatant, at: str | None, facing: str | None) -> None:
+    # -- what the roster reads of the system (`rules.system.RuleSystem` gives each) -------------------
+    uses_facing: ClassVar[bool]
+    default_side_player: ClassVar[str]
+    default_side_gm: ClassVar[str]
+    has_initiative_numbers: ClassVar[bool]
+    newcomer_rolls: ClassVar[bool]
+    effect_values: ClassVar[tuple[SheetKey, ...]]
+    combatant_state: ClassVar[type[CombatantState]]
+
+    def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
+        raise NotImplementedError  # pragma: no cover - the system's own
+
+    def sheet_summary(self, c: Combatant) -> str:
+        raise NotImplementedError  # pragma: no cover - the system's own
+
+    def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
+        raise NotImplementedError  # pragma: no cover - the system's own
+
+    def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
+        raise NotImplementedError  # pragma: no cover - the system's own
+
+    def roll_initiative(self, enc: Encounter, action: InitRoll, dice: Dice) -> list[Event]:
+        raise NotImplementedError  # pragma: no cover - the system's own
+
+    def set_initiative(self, enc: Encounter, action: InitSet, dice: Dice) -> list[Event]:
+        raise NotImplementedError  # pragma: no cover - the system's own
+
+    # -- the roster's own rules --------------------------------------------------------------------------
+
+    def place(self, enc: Encounter, c: Combatant, at: str | None, facing: str | None) -> None:
         """Put ``c`` on the map at ``at`` (a cell), checking the cell; no map takes no cell."""
         grid = enc.grid()
         if grid is None:
@@ -100,9 +128,9 @@ class RosterRules:
         elif c.position and not c.facing:
             c.facing = grid.facings[0]
 
-    def add(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def add(self, enc: Encounter, action: Add, dice: Dice) -> list[Event]:
         """Add one combatant, or ``action.count`` numbered copies (each through this same add)."""
-        count = getattr(action, "count", None)
+        count = action.count
         if count is not None and not 1 <= count <= MAX_COPIES:
             raise InputError(f"`count` is a whole number from 1 to {MAX_COPIES}, not {count}.")
         if count is not None and count > 1:
@@ -142,10 +170,10 @@ class RosterRules:
         events += self.setup_combatant(enc, c, new=True)
         return events + self.join_fight(enc, c, action, dice)
 
-    def join_fight(self: "RuleSystem", enc: Encounter, c: Combatant, action: Action, dice: Dice) -> list[Event]:
+    def join_fight(self, enc: Encounter, c: Combatant, action: Add, dice: Dice) -> list[Event]:
         """``c``, just added, joins the fight under way (if it is): at the initiative the GM gave
         (`/combatant add init:`), or the one the system's rule gives or rolls; announced."""
-        init = getattr(action, "init", None)
+        init = action.init
         if not enc.started:
             if init is not None:
                 raise InputError("`init` places a combatant joining a fight under way: before `/init roll`, leave it out.")
@@ -154,12 +182,12 @@ class RosterRules:
         if init is not None:
             if not self.has_initiative_numbers:
                 raise InputError(f"{self.title} has no initiative numbers: leave `init` out, and {c.name} joins its side.")
-            events = self.set_initiative(enc, make_action("init_set", actor=c.name, value=init, user_id=action.user_id, is_gm=action.is_gm), dice)
+            events = self.set_initiative(enc, InitSet(actor=c.name, value=init, user_id=action.user_id, is_gm=action.is_gm), dice)
         elif self.newcomer_rolls and c.initiative is None and c.status == "active":
-            events = self.roll_initiative(enc, make_action("init_roll", actor=c.name, user_id=action.user_id, is_gm=action.is_gm), dice)
+            events = self.roll_initiative(enc, InitRoll(actor=c.name, user_id=action.user_id, is_gm=action.is_gm), dice)
         return [*events, JoinedFight(actor=c.name, round=enc.round, initiative=c.initiative)]
 
-    def copies(self: "RuleSystem", enc: Encounter, action: Action, count: int) -> list[Action]:
+    def copies(self, enc: Encounter, action: Add, count: int) -> list[Add]:
         """The ``count`` single adds of ``/combatant add count:``: ``name 1`` .. ``name n``, on the cells ``at`` lists
         (in order; more cells than copies leaves the rest free); without a map, ``at`` (a band) is for all."""
         name = (action.name or "").strip()
@@ -188,9 +216,9 @@ class RosterRules:
         key = side.casefold()
         return next((s for s in enc.sides() if s.casefold() == key), side)
 
-    def edit(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         c = enc.get(action.actor)
-        change = getattr(action, "hp_change", None)
+        change = action.hp_change
         if change is not None and not action.raw_sheet:  # `/combatant hp` where hp is not a sheet key
             return self.change_hp(enc, c, change)
         if not action.raw_sheet and not action.at and not action.facing and not action.side:
@@ -206,7 +234,7 @@ class RosterRules:
             enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
         return events
 
-    def apply_edit(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def apply_edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         """The changes of an `edit` (a system adds its own after these: an `hp` past the most...)."""
         c = enc.get(action.actor)
         if action.raw_sheet:
@@ -220,7 +248,7 @@ class RosterRules:
         events += self.setup_combatant(enc, c, new=False)
         return events
 
-    def remove(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def remove(self, enc: Encounter, action: Remove, dice: Dice) -> list[Event]:
         c = enc.get(action.actor)
         enc.combatants.remove(c)
         enc.order = [n for n in enc.order if n != c.name]
@@ -233,7 +261,7 @@ class RosterRules:
             events += self.decide(enc, sides[0])
         return events + self.on_removed(enc, c, dice)
 
-    def add_effect(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def add_effect(self, enc: Encounter, action: EffectAdd, dice: Dice) -> list[Event]:
         """`/effect add`: a named effect on a combatant (or the field) that counts down `rounds`
         times at the moment `ends` names, changing the target's values as `mods` says (`effect_values`)
         while it runs. Once the fight has started only the GM gives changes, as only the GM edits
@@ -260,7 +288,7 @@ class RosterRules:
         enc.effects.append(effect)
         return [EffectAdded(actor=target, name=name, ends=ends, left=action.rounds, of=of, mods=mods)]
 
-    def remove_effect(self: "RuleSystem", enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def remove_effect(self, enc: Encounter, action: EffectRemove, dice: Dice) -> list[Event]:
         """`/effect remove`: the GM removes any effect; a player one of the GM's kind on their own combatant."""
         target = enc.get(action.actor).name if action.actor else None
         wanted = " ".join(action.name.split()).casefold()
@@ -280,7 +308,7 @@ class RosterRules:
         enc.effects.remove(effect)
         return [EffectEnded(actor=effect.target, name=effect.name, removed=True)]
 
-    def on_removed(self: "RuleSystem", enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+    def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         """Tidy system state after a combatant left (e.g. pass the turn on); say what changed."""
         return []
 

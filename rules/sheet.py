@@ -67,7 +67,7 @@ def _pairs(text: str | None, what: str, deltas: dict[str, int] | None) -> dict[s
     out: dict[str, str] = {}
     for part in _words(text, what, SheetError):
         relative = _RELATIVE.fullmatch(part) if deltas is not None else None
-        if relative is not None:
+        if relative is not None and deltas is not None:
             key, sign, amount = relative.groups()
             if key.lower() in deltas:
                 raise SheetError(f"`{key}` is changed twice in the {what}: give it once, e.g. `{key}-3`.")
@@ -163,7 +163,8 @@ class SheetKey:
         if self.parse is not None:
             return self.parse(value)
         if self.kind == "int":
-            n = whole_number(value, self.minimum, self.maximum)  # type: ignore[arg-type]
+            assert self.minimum is not None and self.maximum is not None, f"the whole-number key {self.name} declares its limits"
+            n = whole_number(value, self.minimum, self.maximum)
             if n is None:
                 raise SheetError(f"`{self.name}={value[:20]}` is not accepted: {self.name} is a whole number{self._range()}.")
             return n

@@ -3,18 +3,22 @@
 ``Combatant.state`` and ``Encounter.state`` hold instances of the system's models (subclasses
 of :class:`CombatantState` and :class:`EncounterState`), which the system class names
 (``RuleSystem.combatant_state``, ``RuleSystem.encounter_state``). A stored or imported
-encounter is read with the models of its ``system``, asked of the registry, so every load and
-import checks the state field by field; an unknown key or a wrong type is a validation error,
+encounter is read with the models of its ``system``, asked of the registry (which sits above
+this module and gives it its look-up, `find_systems_with`), so every load and import checks
+the state field by field; an unknown key or a wrong type is a validation error,
 never a surprise in a later command. ``Model.of(holder)`` is a combatant's or an encounter's
 state as its system's model: the one way the rules read it.
 """
 from __future__ import annotations
 
-from typing import Any, Self, TypeVar
+from collections.abc import Callable
+from typing import Any, Protocol, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo
 
-__all__ = ["CombatantState", "EncounterState", "typed_state", "state_as", "CURRENT", "upgrading"]
+__all__ = [
+    "CombatantState", "EncounterState", "typed_state", "state_as", "CURRENT", "upgrading", "Typed", "find_systems_with",
+]
 
 
 class CombatantState(BaseModel):
@@ -75,6 +79,37 @@ def state_as(holder: Any, model: type[M]) -> M:
     return holder.state
 
 
+class Typed(Protocol):
+    """What reading a stored encounter asks of its system (`rules.system.RuleSystem` gives each)."""
+
+    @property
+    def combatant_state(self) -> type[CombatantState]: ...
+    @property
+    def encounter_state(self) -> type[EncounterState]: ...
+    def upgrade_state(self, data: dict[str, Any]) -> dict[str, Any]: ...
+
+
+#: the system of a key, or None: the registry's `rules.registry.find_system`, which it gives
+#: here as it loads (`find_systems_with`); a validation's context may name the system itself
+_FIND: list[Callable[[str], Typed | None]] = []
+
+
+def find_systems_with(find: Callable[[str], Typed | None]) -> None:
+    """Read every encounter's state with the models of the system ``find`` gives for its key."""
+    _FIND[:] = [find]
+
+
+def _system(key: Any, context: dict[str, Any] | None) -> Typed | None:
+    """The system whose models read an encounter of ``key``: the one the validation's context
+    names (``{"system": ...}``, as `rules.system.RuleSystem.resolve` gives its own), else the registry's."""
+    given = (context or {}).get("system")
+    if given is not None:
+        return cast(Typed, given)
+    if not isinstance(key, str) or not _FIND:
+        return None
+    return _FIND[0](key)
+
+
 def typed_state(data: Any, info: ValidationInfo | None = None) -> Any:
     """An encounter's raw data with its state read by its system's models (before validation),
     brought up to date first unless the validation is of `CURRENT` data (`upgrading`).
@@ -84,16 +119,12 @@ def typed_state(data: Any, info: ValidationInfo | None = None) -> Any:
     """
     if not isinstance(data, dict):
         return data
-    from rules.registry import (
-        find_system,  # the registry imports every system, and they this module
-    )
-
-    system = find_system(data.get("system")) if isinstance(data.get("system"), str) else None
+    context = info.context if info is not None else None
+    system = _system(data.get("system"), context)
     if system is None:
         return data
     combatant_type, encounter_type = system.combatant_state, system.encounter_state
     out = dict(data)
-    context = info.context if info is not None else None
     if upgrading(info):
         out = system.upgrade_state(out)
     out["state"] = _typed(out.get("state"), encounter_type, context)

@@ -6,24 +6,41 @@ changed, so a rejected action changes nothing.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from rules.actions import Act, Action, ActionContext, ActionTable, make_action
+from rules.actions import (
+    Act,
+    Action,
+    ActionContext,
+    ActionTable,
+    Add,
+    Attack,
+    CoupDeGrace,
+    Edit,
+    EffectAdd,
+    EffectRemove,
+    InitOrder,
+    InitRoll,
+    InitSet,
+    Move,
+    Next,
+    Remove,
+)
 from rules.dice import Dice
 from rules.effects import TurnPoint, moments, tick
 from rules.errors import IllegalAction, InputError, RulesError
 from rules.events import EffectEnded, Event, Moved, TurnDone
-from rules.fight import FightRules
 from rules.geometry import Cell, Grid
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
-from rules.options import OptionSet, OptionValues
+from rules.options import AutoEndValues, OptionSet, OptionValues
 from rules.present import Presenter
-from rules.report import user_ref
 from rules.roster import MAX_COMBATANTS, MAX_COPIES, RosterRules, check_plain
 from rules.sheet import SheetKey, read_sheet
 from rules.state import CombatantState, EncounterState
+from rules.text import user_ref
+from rules.turns import Turn
 
 __all__ = [
     "Action",
@@ -40,21 +57,6 @@ __all__ = [
 
 #: the actions after which a turn with nothing left to do ends by itself (option ``auto_end``)
 AUTO_END_KINDS = frozenset({"move", "attack", "coupdegrace", "act"})
-
-
-@dataclass(frozen=True)
-class Turn:
-    """Who may act now.
-
-    ``actors``: combatants that may act now; ``key`` changes exactly when the turn passes to
-    someone new (the bot then pings the owners of ``actors``); ``label`` is a line for the board.
-    """
-
-    actors: tuple[str, ...] = ()
-    key: tuple[Any, ...] = ()
-    label: str = ""
-    current: str | None = None
-    side: str | None = None
 
 
 @dataclass(frozen=True)
@@ -125,17 +127,17 @@ class SystemContract(Protocol):
 
     # its turns
     def turn(self, enc: Encounter) -> Turn: ...
-    def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
-    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+    def roll_initiative(self, enc: Encounter, action: InitRoll, dice: Dice) -> list[Event]: ...
+    def next_turn(self, enc: Encounter, action: Next, dice: Dice) -> list[Event]: ...
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]: ...
 
     # `/move`, `/attack` and `/coupdegrace` (`/act` goes to the handlers in ``actions``)
-    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
-    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
-    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]: ...
+    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]: ...
+    def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]: ...
+    def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]: ...
 
 
-class RuleSystem(RosterRules, FightRules):
+class RuleSystem(RosterRules):
     """Base class of every rule system. Subclasses set the class attributes and override the
     action handlers they support; each handler mutates the private copy it is given."""
 
@@ -239,11 +241,11 @@ class RuleSystem(RosterRules, FightRules):
             )
         return int(value)
 
-    def absolute_edit(self, enc: Encounter, action: Action) -> Action:
+    def absolute_edit(self, enc: Encounter, action: Edit) -> Edit:
         """``action`` (an edit) with its relative changes (``hp-7``, `/combatant hp`) made
         into the values they give, so that every system's edit reads plain ``key=value``."""
-        deltas = dict(getattr(action, "deltas", {}))
-        change = getattr(action, "hp_change", None)
+        deltas = dict(action.deltas)
+        change = action.hp_change
         if not deltas and change is None:
             return action
         if change == 0:
@@ -294,7 +296,7 @@ class RuleSystem(RosterRules, FightRules):
         turn = self.turn(enc)
         if not turn.actors or enc.winner:
             return ()
-        end = make_action("next", actor=turn.current or turn.actors[0], is_gm=True)
+        end = Next(actor=turn.current or turn.actors[0], is_gm=True)
         try:
             after = self.resolve(enc, end, Dice.fixed(()), snapshot)  # no dice: a roll would decide, so nobody is named
         except RulesError:
@@ -308,28 +310,28 @@ class RuleSystem(RosterRules, FightRules):
         return self.actions.legal_now(enc, c)
 
     # -- handlers --------------------------------------------------------------------------------
-    def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def roll_initiative(self, enc: Encounter, action: InitRoll, dice: Dice) -> list[Event]:
         raise IllegalAction(f"{self.title} has no initiative roll.")
 
-    def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def set_initiative(self, enc: Encounter, action: InitSet, dice: Dice) -> list[Event]:
         raise IllegalAction(
             f"{self.title} has no initiative number to set: the order comes from its own procedure."
         )
 
-    def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def reorder_initiative(self, enc: Encounter, action: InitOrder, dice: Dice) -> list[Event]:
         """GM sets the order of tied combatants; ``action.name`` holds the names, comma separated."""
         raise IllegalAction(f"{self.title} has no initiative order for the GM to change.")
 
-    def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def next_turn(self, enc: Encounter, action: Next, dice: Dice) -> list[Event]:
         raise IllegalAction("There are no turns to end in this system.")
 
-    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:
         raise IllegalAction(f"{self.title} has no move action.")
 
-    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:
         raise IllegalAction(f"{self.title} has no attack action.")
 
-    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:
         raise IllegalAction(f"{self.title} has no coup-de-grace.")
 
     def words(self, action: Action) -> OptionValues:
@@ -350,9 +352,8 @@ class RuleSystem(RosterRules, FightRules):
             words=self.words(action),
         )
 
-    def act(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:
         """`/act`: the action's declared handler, given the context and the action under its table name."""
-        assert isinstance(action, Act)
         spec = self.actions.get(action.name)
         assert spec.handler is not None, f"the /act action {spec.name} declares no handler"
         return spec.handler(self.context(enc, action, dice), action.model_copy(update={"name": spec.name}))
@@ -432,36 +433,20 @@ class RuleSystem(RosterRules, FightRules):
         """Resolve ``action`` on a copy of ``enc``: ``copy`` if the caller has one it owns (equal to
         ``enc``; the resolution changes it), else one made from ``snapshot`` (``enc`` as JSON)."""
         if copy is None:  # a deep copy through JSON: three times faster than deepcopy
-            copy = type(enc).model_validate_json(snapshot if snapshot is not None else enc.model_dump_json())
+            copy = type(enc).model_validate_json(snapshot if snapshot is not None else enc.model_dump_json(),
+                                                 context={"system": self})
         new = copy
-        handlers: dict[str, Callable[[Encounter, Action, Dice], list[Event]]] = {
-            "add": self.add,
-            "edit": self.edit,
-            "remove": self.remove,
-            "init_roll": self.roll_initiative,
-            "init_set": self.set_initiative,
-            "init_order": self.reorder_initiative,
-            "next": self._end_turn,
-            "move": self.move,
-            "attack": self.attack,
-            "coupdegrace": self.coup_de_grace,
-            "act": self.act,
-            "effect_add": self.add_effect,
-            "effect_remove": self.remove_effect,
-        }
         self.check_decided(new, action)
         self.check_waiting(new, action)
-        if new.winner and action.kind == "coupdegrace":
-            handlers["coupdegrace"] = lambda e, a, d: self.finish(e, a)
-        if action.kind == "edit":
+        if isinstance(action, Edit):
             action = self.absolute_edit(new, action)
         # effects count down by the turn moments this action passed; one added now starts counting after it
         before = self.turn_point(new) if new.effects else None
         counting = {e.id for e in new.effects}
-        events = handlers[action.kind](new, action, dice)
+        events = self.handle(new, action, dice)
         events += self.after_action(new, action, dice)
         moves = [e for e in events if isinstance(e, Moved) and e.actor]
-        if moves and new.map.kind != "none":  # the map draws the last move's trail
+        if moves and moves[-1].actor and new.map.kind != "none":  # the map draws the last move's trail
             new.last_move = LastMove(actor=moves[-1].actor, path=moves[-1].path[-MAX_TRAIL:])
         events += self.check_victory(new)
         events += self._auto_end(new, action, dice)
@@ -471,6 +456,36 @@ class RuleSystem(RosterRules, FightRules):
             events += self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None, counting)
         dice.check_all_used()
         return Resolution(new, events)
+
+    def handle(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """``action`` given to the handler of its kind (a coup de grâce once the fight is decided: `finish`)."""
+        match action:
+            case Add():
+                return self.add(enc, action, dice)
+            case Edit():
+                return self.edit(enc, action, dice)
+            case Remove():
+                return self.remove(enc, action, dice)
+            case InitRoll():
+                return self.roll_initiative(enc, action, dice)
+            case InitSet():
+                return self.set_initiative(enc, action, dice)
+            case InitOrder():
+                return self.reorder_initiative(enc, action, dice)
+            case Next():
+                return self._end_turn(enc, action, dice)
+            case Move():
+                return self.move(enc, action, dice)
+            case Attack():
+                return self.attack(enc, action, dice)
+            case CoupDeGrace():
+                return self.finish(enc, action) if enc.winner else self.coup_de_grace(enc, action, dice)
+            case Act():
+                return self.act(enc, action, dice)
+            case EffectAdd():
+                return self.add_effect(enc, action, dice)
+            case EffectRemove():
+                return self.remove_effect(enc, action, dice)
 
     def turn_point(self, enc: Encounter) -> TurnPoint:
         """Where the turn stands, for counting effects down (`rules.effects.moments`)."""
@@ -502,12 +517,15 @@ class RuleSystem(RosterRules, FightRules):
 
     def _auto_end(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """End the turn of a combatant the action left with nothing to do (option ``auto_end``)."""
-        if action.kind not in AUTO_END_KINDS or enc.winner or "auto_end" not in self.options:
+        if action.kind not in AUTO_END_KINDS or enc.winner:
+            return []
+        values = self.option_values(enc)
+        if not isinstance(values, AutoEndValues) or not values.auto_end:
             return []
         c = enc.find(self.turn(enc).current)
-        if c is None or not self.option_values(enc).auto_end or not self.turn_done(enc, c):
+        if c is None or not self.turn_done(enc, c):
             return []
-        end = make_action("next", actor=c.name, user_id=action.user_id, is_gm=action.is_gm)
+        end = Next(actor=c.name, user_id=action.user_id, is_gm=action.is_gm)
         return [TurnDone(actor=c.name), *self.next_turn(enc, end, dice)]
 
     # -- helpers for subclasses ---------------------------------------------------------------------------

@@ -29,15 +29,21 @@ view, 1 or 2 partial obstruction, 3 no line of sight; :func:`corner_segments` gi
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from rules.geometry.cells import Cell
 
-if TYPE_CHECKING:
-    from rules.geometry.board import Grid
-
 __all__ = ["CORNER_RULES", "line_of_sight", "corner_lines", "obstruction", "corner_segments", "segment_hits_open_box",
            "segment_meets_box"]
+
+class Board(Protocol):
+    """What sight reads of a board (`rules.geometry.board.Grid` gives each)."""
+
+    @property
+    def blocked(self) -> frozenset[Cell]: ...
+    def line_cells(self, a: Cell, b: Cell) -> list[Cell]: ...
+    def corner_cells(self, a: Cell, b: Cell) -> list[tuple[Cell, Cell]]: ...
+
 
 CornerRule = Literal["open", "blocks", "either"]
 CORNER_RULES: tuple[str, ...] = ("open", "blocks", "either")
@@ -46,7 +52,7 @@ _CORNERS = ((0, 0), (1, 0), (0, 1), (1, 1))
 
 
 def line_of_sight(
-    grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = (), corner: str = "open"
+    grid: Board, a: Cell, b: Cell, blockers: Iterable[Cell] = (), corner: str = "open"
 ) -> bool:
     """True when the centre line from ``a`` to ``b`` is not blocked (see the module's rules)."""
     if corner not in CORNER_RULES:
@@ -98,7 +104,7 @@ def corner_segments(a: Cell, b: Cell, front: tuple[int, int] | None = None) -> l
     return [(a.col + m[0], a.row + m[1], b.col + t[0], b.row + t[1]) for m, t in _pairs(a, b, f)]
 
 
-def corner_lines(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = (), through: bool = False) -> int:
+def corner_lines(grid: Board, a: Cell, b: Cell, blockers: Iterable[Cell] = (), through: bool = False) -> int:
     """How many of the three back-corner lines from square ``a`` to square ``b`` touch a blocked square
     (the looker picks the front corner that leaves fewer); ``through``: only lines that pass through
     a blocked square's inside count (running along its side does not)."""
@@ -114,7 +120,7 @@ def corner_lines(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = (), th
     )
 
 
-def obstruction(grid: Grid, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) -> str:
+def obstruction(grid: Board, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) -> str:
     """``none``, ``partial`` or ``hidden``, from :func:`corner_lines`."""
     n = corner_lines(grid, a, b, blockers)
     return "none" if n == 0 else "hidden" if n == 3 else "partial"

@@ -1,6 +1,8 @@
 """Square boards: ``N E S W`` facings, optional diagonal steps, a 90-degree front arc."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.errors import InputError
 from rules.geometry.board import Grid
 from rules.geometry.cells import Cell
@@ -14,7 +16,7 @@ _VEC = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0),
         "NE": (1, -1), "SE": (1, 1), "SW": (-1, 1), "NW": (-1, -1)}
 _NAMES = {v: k for k, v in _VEC.items()}
 # (dx, dy) rotated so that the facing points north
-_ROTATE = {
+_ROTATE: dict[str, Callable[[int, int], tuple[int, int]]] = {
     "N": lambda dx, dy: (dx, dy), "E": lambda dx, dy: (dy, -dx),
     "S": lambda dx, dy: (-dx, -dy), "W": lambda dx, dy: (-dy, dx),
 }

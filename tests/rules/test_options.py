@@ -1,12 +1,17 @@
 """Encounter options are checked when the GM sets them, by the same readers the rules play with."""
 from __future__ import annotations
 
+from typing import Any, Literal, get_type_hints
+
 import pytest
 
 from bot.offline.harness import Harness
+from rules import registry
 from rules.errors import RulesError
 from rules.models import Encounter, Settings
+from rules.options import AutoEndValues, Option, OptionValues
 from rules.registry import get_system
+from rules.system import RuleSystem
 
 #: a good value for every option of every system
 GOOD: dict[str, dict[str, str]] = {
@@ -258,3 +263,49 @@ def test_action_words_are_refused_in_one_style(key: str, action: str, given: dic
     with pytest.raises(RulesError) as refused:
         spec.words.read_words(given, spec.name)
     assert refused.value.message == refusal
+
+
+def _declared_types(option: Option) -> list[Any]:
+    """The annotations a values class may give ``option``: what its reader returns."""
+    if option.kind == "int":
+        return [int | None] if option.default is None else [int]
+    if option.kind == "bool":
+        return [bool]
+    if option.kind == "choice":
+        return [str, Literal[tuple(option.choices)]]
+    assert option.parse is not None, f"{option.name}: a custom option reads with its parse function"
+    returns = get_type_hints(option.parse)["return"]
+    return [returns | None] if option.default is None else [returns]
+
+
+@pytest.mark.parametrize("system_class", registry.SYSTEMS, ids=[s.key for s in registry.SYSTEMS])
+def test_each_option_is_declared_typed_in_the_systems_values_class(system_class: type[RuleSystem]) -> None:
+    """Every option has an annotation of its reader's type in the values class its set reads into
+    (int -> int, choice -> str or the Literal of its choices, yes/no -> bool, custom -> what its
+    parse returns), no annotation lacks an option, and the values read are of those types."""
+    options = system_class.options
+    values_class = options.values_class
+    assert values_class is not OptionValues, f"{system_class.key} reads its options untyped"
+    hints = get_type_hints(values_class)
+    assert set(hints) == {o.name for o in options}
+    read = options.read({})
+    for o in options:
+        assert hints[o.name] in _declared_types(o), f"{o.name}: {hints[o.name]} is not one of {_declared_types(o)}"
+        assert not hasattr(OptionValues, o.name), f"{o.name} is hidden by a method of OptionValues"
+        value = getattr(read, o.name)
+        if o.kind == "choice":
+            assert value in o.choices
+        elif o.kind in ("int", "bool") and value is not None:
+            assert type(value) is (int if o.kind == "int" else bool)
+    assert isinstance(read, values_class)
+    if "auto_end" in options:  # the core ends turns by itself only for a system whose values say so
+        assert issubclass(values_class, AutoEndValues)
+
+
+def test_the_shared_auto_end_option_is_read_typed_by_the_core() -> None:
+    """`auto_end=no` read by a system with the shared option is a typed False (`AutoEndValues`)
+    that the core reads; a system without it reads values that are no `AutoEndValues`."""
+    kov, cdg = get_system("knights-of-valour"), get_system("coup-de-grace")
+    values = kov.option_values(Encounter(system=kov.key, settings=Settings(options={"auto_end": "no"})))
+    assert isinstance(values, AutoEndValues) and values.auto_end is False
+    assert not isinstance(cdg.option_values(Encounter(system=cdg.key)), AutoEndValues)

@@ -211,16 +211,16 @@ class CoupDeGraceSystem(RuleSystem):
         return turns.on_removed(enc, c, dice)
 
     # -- actions ------------------------------------------------------------------------------------------
-    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:  # type: ignore[override]
+    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:
         return movement.move(enc, self.need_grid(enc), action, dice)
 
-    def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
+    def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:
         words = self.words(action)
         grid = self.need_grid(enc)
         self.need_started(enc)
         return attacks.attack(enc, grid, action, dice, words, special_cdg=False)
 
-    def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:  # type: ignore[override]
+    def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:
         target = enc.get(attacks.need_target(action.target), "target")
         if target.status != "downed":
                 raise IllegalAction(

@@ -25,7 +25,7 @@ from rules.systems.coup_de_grace.tables import (
     normalise_weapon,
 )
 
-__all__ = ["OPTIONS", "Spell", "parse_spells", "parse_weapons", "values"]
+__all__ = ["OPTIONS", "CdgValues", "Spell", "parse_spells", "parse_weapons", "values"]
 
 #: the most spells the `spells` option lists, and the longest range or cost it takes
 MAX_SPELLS = 20
@@ -88,6 +88,27 @@ def parse_spells(text: str) -> dict[str, Spell]:
     if len(out) > MAX_SPELLS:
         raise SheetError(f"`spells` lists at most {MAX_SPELLS} spells.")
     return out
+
+
+class CdgValues(OptionValues):
+    """The options' values, typed (`rules.options`)."""
+
+    tie: str
+    range_increment: int
+    max_increments: int
+    reach: int
+    recover_on: int
+    downed_adjacent: bool
+    weapons: dict[str, Weapon]
+    spells: dict[str, Spell]
+    sight_corners: str
+    range_walls: str
+    shield_attacks: bool
+    hammer_push: str
+    diagonal_push: str
+    diagonal_squeeze: bool
+    turn_in_place: bool
+    crawl: str
 
 
 OPTIONS = OptionSet(
@@ -154,9 +175,10 @@ OPTIONS = OptionSet(
         "a downed mini's crawl: `ruleset` (N, E, S or W; the draft any of 8 directions), "
         "`orthogonal` or `any`",
     ),
+    into=CdgValues,
 )
 
 
-def values(enc: Encounter) -> OptionValues:
+def values(enc: Encounter) -> CdgValues:
     """The encounter's options as the rules use them (read once per distinct set of values)."""
     return OPTIONS.read(enc.settings.options)

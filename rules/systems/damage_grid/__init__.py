@@ -147,8 +147,7 @@ class DamageGridSystem(RuleSystem):
         return turns.on_removed(enc, c)
 
     # -- actions --------------------------------------------------------------------------------
-    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        assert isinstance(action, Move), "the core routes only `/move` here"
+    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:
         return movement.move(enc, self.need_grid(enc), action)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:

@@ -19,7 +19,7 @@ from rules.options import (
     text_option,
 )
 
-__all__ = ["OPTIONS", "ENVIRONMENTS", "values"]
+__all__ = ["OPTIONS", "DgValues", "ENVIRONMENTS", "values"]
 
 #: the text's environmental factors, each changing Reach ("Factors are cumulative")
 ENVIRONMENTS = ("darkness", "total-darkness", "brightness", "extreme-brightness", "poor-visibility", "abysmal-visibility")
@@ -43,6 +43,29 @@ def _cover_body(text: str) -> dict[str, int]:
 
 def _squares(text: str) -> frozenset[str]:
     return frozenset(c.name for c in parse_cell_list(text, _BOARD, _BOARD)) if text.strip() else frozenset()
+
+
+class DgValues(OptionValues):
+    """The options' values, typed (`rules.options`)."""
+
+    phases: int
+    combat_points: int
+    forced_penalty: int
+    stand_cost: int
+    rough_cost: int
+    diagonal: str
+    obstacle_body: int
+    wall_body: int
+    cover_body: dict[str, int]
+    environment: str
+    haze: str
+    smoke: str
+    lit: str
+    lit_squares: frozenset[str] | None
+    area_obstructed: str
+    target_flips: str
+    gravity: int
+    extended_reach: str
 
 
 OPTIONS = OptionSet(
@@ -103,9 +126,10 @@ OPTIONS = OptionSet(
         ("no", "yes"),
         "the optional rule: non-melee weapons attack past their Reach at -1 Accuracy per further multiple of it",
     ),
+    into=DgValues,
 )
 
 
-def values(enc: Encounter) -> OptionValues:
+def values(enc: Encounter) -> DgValues:
     """The encounter's options as the rules use them."""
     return OPTIONS.read(enc.settings.options)

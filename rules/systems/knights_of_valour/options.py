@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from rules.errors import InputError
 from rules.options import (
     AUTO_END,
+    AutoEndValues,
     Option,
     OptionSet,
     choice_option,
@@ -30,7 +31,7 @@ from rules.systems.knights_of_valour.tables import (
     parse_weapon,
 )
 
-__all__ = ["OPTIONS", "DEFAULT_ARMOURS", "DEFAULT_WEAPONS"]
+__all__ = ["OPTIONS", "KovValues", "DEFAULT_ARMOURS", "DEFAULT_WEAPONS"]
 
 
 def _entries(key: str, text: str) -> Iterator[tuple[str, str]]:
@@ -75,6 +76,25 @@ def _armours(text: str) -> dict[str, tuple[str, int]]:
     return table
 
 
+class KovValues(AutoEndValues):
+    """The options' values, typed (`rules.options`)."""
+
+    delay: str
+    split_move: str
+    victory: str
+    aoo: str
+    ranged_stature: str
+    min_damage: int
+    obstacle_height: int
+    height_short: int
+    height_average: int
+    height_tall: int
+    small_shield: int
+    large_shield: int
+    armors: dict[str, tuple[str, int]]
+    weapons: dict[str, Weapon]
+
+
 OPTIONS = OptionSet(
     Option(
         "delay",
@@ -113,4 +133,5 @@ OPTIONS = OptionSet(
         "e.g. `elven-blade:1d10 melee, rock:1d4 10/20, javelin:1d6 melee 30/120`",
     ),
     AUTO_END,
+    into=KovValues,
 )

@@ -1,9 +1,30 @@
 """The encounter options of the open system, each declared once (`rules.options`)."""
 from __future__ import annotations
 
-from rules.options import AUTO_END, OptionSet, choice_option, yes_no_option
+from rules.options import (
+    AUTO_END,
+    AutoEndValues,
+    OptionSet,
+    choice_option,
+    yes_no_option,
+)
 
-__all__ = ["OPTIONS"]
+__all__ = ["OPTIONS", "OpenValues"]
+
+
+class OpenValues(AutoEndValues):
+    """The options' values, typed (`rules.options`)."""
+
+    crit: bool
+    fumble: bool
+    diagonals: str
+    death_saves: bool
+    gm_at_zero: str
+    group_init: bool
+    opportunity: bool
+    cover: str
+    corner: str
+
 
 OPTIONS = OptionSet(
     yes_no_option("crit", True, "whether a natural 20 always hits and doubles the damage dice"),
@@ -30,4 +51,5 @@ OPTIONS = OptionSet(
         "`either` total only with walls on both sides",
     ),
     AUTO_END,
+    into=OpenValues,
 )

@@ -1,6 +1,8 @@
 """TOTE's encounter options, declared once (`rules.options`)."""
 from __future__ import annotations
 
+from typing import Literal
+
 from rules.models import Encounter
 from rules.options import (
     OptionSet,
@@ -11,7 +13,29 @@ from rules.options import (
 )
 from rules.systems.tote.tables import BANDS
 
-__all__ = ["OPTIONS", "opts"]
+__all__ = ["OPTIONS", "ToteValues", "opts"]
+
+
+class ToteValues(OptionValues):
+    """The options' values, typed (`rules.options`)."""
+
+    #: the bands, as `tables.BANDS` lists them
+    distance: Literal["melee", "close", "far"]
+    init_target: int
+    extra_successes: bool
+    critical_successes: int
+    damage_per_success: int
+    injury_bars: bool
+    assault_bonus: int
+    defend_penalty: int
+    unengaged_gain: int
+    first_round_gain: bool
+    intimidate_base: int
+    escape_base: int
+    grapple_damage: int
+    coup_de_grace_cost: int
+    victory: str
+
 
 OPTIONS = OptionSet(
     choice_option(
@@ -42,9 +66,10 @@ OPTIONS = OptionSet(
     choice_option(
         "victory", ("downed", "out"), "downed: a side with nobody conscious has lost; out: only when all of it is out"
     ),
+    into=ToteValues,
 )
 
 
-def opts(enc: Encounter) -> OptionValues:
+def opts(enc: Encounter) -> ToteValues:
     """The encounter's options as the rules use them (read once per distinct set of values)."""
     return OPTIONS.read(enc.settings.options)

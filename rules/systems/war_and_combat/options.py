@@ -2,10 +2,16 @@
 where the text is silent, each overridable by the GM (`/encounter settings options:"..."`)."""
 from __future__ import annotations
 
-from rules.options import OptionSet, choice_option, int_option, yes_no_option
+from rules.options import (
+    OptionSet,
+    OptionValues,
+    choice_option,
+    int_option,
+    yes_no_option,
+)
 from rules.systems.war_and_combat.catalogue import SKILLS
 
-__all__ = ["OPTIONS", "MISSILE_TARGETS", "INITIATIVE_FIELDS", "ATTRIBUTES"]
+__all__ = ["OPTIONS", "WacValues", "MISSILE_TARGETS", "INITIATIVE_FIELDS", "ATTRIBUTES"]
 
 #: what `initiative` may add in place of the Fighter rank (non-combat initiative)
 ATTRIBUTES = ("str", "agl", "dex")
@@ -18,6 +24,31 @@ MISSILE_TARGETS = {
     "erratic": "unaware, moving erratically",
     "evading": "aware, evading",
 }
+
+class WacValues(OptionValues):
+    """The options' values, typed (`rules.options`)."""
+
+    tactics_skew: bool
+    limb_side: str
+    missile_target: str
+    rear_defense: int
+    shock_stun: int
+    death_base: int
+    death_step: int
+    action_every: int
+    check_target: int
+    critical_every: int
+    initiative: str
+    swipe_base: int
+    armour_rounds: int
+    close_missile: str
+    declare: str
+    net_movement: str
+    sprint_points: int
+    polearm_limit: str
+    quick_movement: str
+    collapse: bool
+
 
 OPTIONS = OptionSet(
     yes_no_option("tactics_skew", True, "the side with the better Tactics rolls initiative with a high skew die (the text's optional rule)"),
@@ -40,4 +71,5 @@ OPTIONS = OptionSet(
     choice_option("polearm_limit", ("dropped", "kept"), "a polearm wielder limiting its zone of threat (`/act action:limit`): which obstructed hexes \"the corresponding obstructed hex(es) is considered unobstructed\" frees: `dropped`, those on the side of the threat hexes given up (the shaft still lies before the kept); `kept`, those before the hexes still threatened"),
     choice_option("quick_movement", ("half", "full"), "how far a fighter moves in a phase with a quick action (`stand`, `wield`, `pickup`, `free-attack`, a coup-de-grâce), which \"can be done with limited movement\": `half`, at most half the phase's movement points (rounded up; one who has spent more takes it in the next phase, and after it the points left are cut to what is left of the half); `full`: no limit"),
     yes_no_option("collapse", True, "a step onto `treacherous` ground asks the GM whether it collapses (\"according to GM's design\"); `no`: it never does"),
+    into=WacValues,
 )
