@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.actions import Act, ActionContext, ActionSpec, ActionTable
-from rules.effects import Effect, next_id
+from rules.effects import Effect, Ends, next_id
 from rules.errors import IllegalAction, NotAllowed
 from rules.events import EffectAdded, EffectEnded, Event
 from rules.models import Combatant, Encounter
@@ -13,7 +13,7 @@ from rules.systems.open.conditions import has, setting
 from rules.systems.open.events import OpportunityDeclined
 from rules.systems.open.movement import walk
 from rules.systems.open.state import OpenCombatant, OpenEncounter
-from rules.systems.open.turns import acting, feet_left, speed_now
+from rules.systems.open.turns import DASH, DISENGAGE, acting, feet_left
 
 __all__ = ["ACTIONS", "ANSWER"]
 
@@ -37,26 +37,27 @@ def _use_action(ctx: ActionContext, action: Act) -> Combatant:
     return c
 
 
+def _effect(enc: Encounter, c: Combatant, name: str, code: str, ends: Ends) -> list[Event]:
+    """The action's effect on ``c`` (in place of one of the same name), kept on the encounter as the
+    event says: the board lists it, the rules read it by its ``code``, and it ends at ``ends`` of its turn."""
+    enc.effects = [e for e in enc.effects if not (e.target == c.name and e.name == name)]
+    enc.effects.append(Effect(id=next_id(enc.effects), name=name, target=c.name, ends=ends, left=1, code=code,
+                              source=c.name))
+    return [EffectAdded(actor=c.name, name=name, ends=ends, left=1)]
+
+
 def _dash(ctx: ActionContext, action: Act) -> list[Event]:
-    c = _use_action(ctx, action)
-    extra = speed_now(ctx.encounter, c)
-    OpenCombatant.of(c).dashes += 1
-    return [EffectAdded(actor=c.name, name="dash", ends="turn_end", left=1, mods={"speed": extra})]
+    """Movement again, as much as its speed this turn (`turns.feet_left` reads the effect)."""
+    return _effect(ctx.encounter, _use_action(ctx, action), "dash", DASH, "turn_end")
 
 
 def _disengage(ctx: ActionContext, action: Act) -> list[Event]:
-    c = _use_action(ctx, action)
-    OpenCombatant.of(c).disengaged = True
-    return [EffectAdded(actor=c.name, name="disengage", ends="turn_end", left=1)]
+    """Its moves provoke no opportunity attacks this turn (`movement.provokers` reads the effect)."""
+    return _effect(ctx.encounter, _use_action(ctx, action), "disengage", DISENGAGE, "turn_end")
 
 
 def _dodge(ctx: ActionContext, action: Act) -> list[Event]:
-    enc = ctx.encounter
-    c = _use_action(ctx, action)
-    enc.effects = [e for e in enc.effects if not (e.target == c.name and e.name == "dodging")]
-    enc.effects.append(Effect(id=next_id(enc.effects), name="dodging", target=c.name, ends="turn_start", left=1,
-                              code="dodge", source=c.name))
-    return [EffectAdded(actor=c.name, name="dodging", ends="turn_start", left=1)]
+    return _effect(ctx.encounter, _use_action(ctx, action), "dodging", "dodge", "turn_start")
 
 
 def _stand(ctx: ActionContext, action: Act) -> list[Event]:

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator
 
 from rules.dice import Dice
+from rules.effects import active
 from rules.errors import IllegalAction, InputError, SheetError
 from rules.events import Event, Moved
 from rules.geometry import Cell, Grid, cheapest_path
@@ -32,7 +33,7 @@ from rules.systems.open.conditions import has
 from rules.systems.open.events import OpportunityOffered
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter, Waiting
-from rules.systems.open.turns import acting, feet_left
+from rules.systems.open.turns import DISENGAGE, acting, feet_left
 
 __all__ = ["move", "walk", "step_cost", "provokers"]
 
@@ -62,7 +63,7 @@ def _refusal(enc: Encounter, grid: Grid, c: Combatant, here: Cell, nxt: Cell) ->
 
 def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here: Cell, nxt: Cell) -> list[Combatant]:
     """The hostiles whose reach ``c`` leaves by stepping from ``here`` to ``nxt``, in initiative order."""
-    if not opts.opportunity or OpenCombatant.of(c).disengaged:
+    if not opts.opportunity or active(enc.effects, c.name, DISENGAGE) is not None:
         return []
     rank = {n: i for i, n in enumerate(enc.order)}
     found = []

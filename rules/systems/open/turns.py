@@ -13,7 +13,7 @@ import re
 
 from rules.actions import ActionBase
 from rules.dice import Dice, roll_expression
-from rules.effects import total
+from rules.effects import active, total
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Roll, StatusChanged
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
@@ -31,8 +31,11 @@ from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
 from rules.turns.ordered import acting
 
-__all__ = ["arrange", "start", "init_one", "set_initiative", "advance", "end_turn", "acting", "speed_now",
+__all__ = ["DASH", "DISENGAGE", "arrange", "start", "init_one", "set_initiative", "advance", "end_turn", "acting", "speed_now",
            "group_of", "takes_turns"]
+
+#: the codes of the effects the dash and disengage actions leave on their combatant until its turn ends
+DASH, DISENGAGE = "dash", "disengage"
 
 
 def group_of(enc: Encounter, c: Combatant) -> str | None:
@@ -163,9 +166,9 @@ def speed_now(enc: Encounter, c: Combatant) -> int:
 
 
 def feet_left(enc: Encounter, c: Combatant) -> int:
-    """Its movement left this turn: its speed now (once more for each dash), less what it spent."""
-    st = OpenCombatant.of(c)
-    return max(0, speed_now(enc, c) * (1 + st.dashes) - st.feet_spent)
+    """Its movement left this turn: its speed now (twice over after a dash), less what it spent."""
+    dashed = active(enc.effects, c.name, DASH) is not None
+    return max(0, speed_now(enc, c) * (1 + dashed) - OpenCombatant.of(c).feet_spent)
 
 
 def _speed_as_it_begins(enc: Encounter, c: Combatant) -> int:
@@ -206,7 +209,7 @@ def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
 
 def _start_turn(enc: Encounter, c: Combatant) -> None:
     st = OpenCombatant.of(c)
-    st.feet_spent, st.dashes, st.diagonals, st.acted, st.reacted, st.disengaged = 0, 0, 0, False, False, False
+    st.feet_spent, st.diagonals, st.acted, st.reacted = 0, 0, False, False
     OpenEncounter.of(enc).area = []
 
 

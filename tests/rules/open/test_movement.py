@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules.dice import Dice
-from rules.events import Moved
+from rules.events import EffectAdded, Moved
 from rules.systems.open import turns
 from rules.systems.open.events import (
     OpenAttack,
@@ -161,3 +161,30 @@ def test_a_held_combatant_has_no_feet_left_on_the_board() -> None:
     s = walker()
     s.run("effect_add", name="grappled", actor="Ann", rounds=1)
     assert feet_left(s) == 0 and " ft" not in s.system.present.view(s.enc).turn_label(s.enc, s.get("Ann"))
+
+
+def test_dash_is_an_effect_the_encounter_keeps_and_the_board_shows() -> None:
+    """"`/act action:dash` (movement again)": the dash the log announces is the effect the encounter keeps, shown on the
+    board, and its movement goes with it when its turn ends."""
+    s = walker()
+    res = s.run("act", actor="Ann", name="dash")
+    added = next(e for e in res.events if isinstance(e, EffectAdded))
+    kept = [e for e in s.enc.effects if e.target == "Ann"]
+    assert [(e.name, e.ends, e.left) for e in kept] == [(added.name, added.ends, added.left)] == [("dash", "turn_end", 1)]
+    assert added.mods == kept[0].mods == {}
+    assert feet_left(s) == 60
+    assert any("dash on Ann" in line for line in s.system.present.board(s.enc).lines)
+    assert any("dash" in line for line in s.text(res))
+    s.run("next", actor="Ann")
+    assert not s.enc.effects
+
+
+def test_disengage_is_an_effect_the_encounter_keeps() -> None:
+    """"`/act action:disengage` spends the action so the turn's moves provoke none": the effect announced is kept."""
+    s = walker(foe_at="C3")
+    res = s.run("act", actor="Ann", name="disengage")
+    added = next(e for e in res.events if isinstance(e, EffectAdded))
+    assert [(e.name, e.target) for e in s.enc.effects] == [(added.name, added.actor)] == [("disengage", "Ann")]
+    s.run("move", actor="Ann", path="N")
+    s.run("next", actor="Ann")
+    assert not s.enc.effects
