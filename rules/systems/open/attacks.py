@@ -14,7 +14,9 @@ Damage. The weapon's dice (doubled on a critical hit) and the damage effects; im
 none of a type, resistance half (rounded down), vulnerability double. Temporary hit points take it
 first. At 0 HP a player's combatant is down and makes death saves (option ``death_saves``), the
 GM's is out (option ``gm_at_zero``); damage to a combatant already down is a failed death save
-(two on a critical hit), or takes it out where it makes none.
+(two on a critical hit), or takes it out where it makes none. Massive damage (option
+``massive_damage``): damage that leaves over, once the combatant is at 0 HP, at least its hit point
+maximum kills it outright, with no death saves (at 0 HP already, all of the damage is left over).
 
 Save attacks. The damage dice are rolled once; each combatant caught rolls a d20 plus its
 modifier of the ability and its save effects against the DC: a success takes half (``half``) or
@@ -172,6 +174,9 @@ def harm(enc: Encounter, opts: OptionValues, t: Combatant, amount: int, kind: st
     if amount - temp <= 0:
         return events
     st = OpenCombatant.of(t)
+    if opts.massive_damage and t.status != "out" and amount - temp - before >= sheet.max_hp(t):
+        t.status = "out"
+        return events + [StatusChanged(actor=t.name, status="out", cause="massive_damage")]
     if t.status == "downed":
         if sheet.is_player(enc, t) and opts.death_saves and not _out_at_zero(enc, opts, t):
             st.stable = False

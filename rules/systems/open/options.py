@@ -14,6 +14,8 @@ OPTIONS = OptionSet(
     ),
     yes_no_option("death_saves", True, "whether a player's combatant at 0 HP is down and makes death saves "
                   "(`no`: it is out, like the GM's)"),
+    yes_no_option("massive_damage", True, "whether damage left over at 0 HP that reaches the combatant's hit point "
+                  "maximum kills it outright (no death saves)"),
     choice_option("gm_at_zero", ("out", "down"), "what the GM's combatants are at 0 HP: `out` of the fight, or "
                   "`down` (helpless, no death saves)"),
     yes_no_option("group_init", False, "whether numbered copies (`/combatant add count:`) share one initiative roll"),

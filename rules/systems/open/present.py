@@ -86,6 +86,8 @@ class OpenPresenter(Presenter):
         "failed_save": "hurt while down: a failed death save",
         "failed_saves": "a critical hit while down: two failed death saves",
         "harmed_down": "hurt while down",
+        "massive_damage": "massive damage: what was left over at 0 HP reached its hit point maximum, so it dies "
+                          "outright",
         "revived": "a natural 20 on its death save: back up with 1 HP",
         "gm_hp": "HP set by the GM",
     }

@@ -42,7 +42,7 @@ def test_the_gms_combatant_is_out_at_0_hp() -> None:
 def test_a_players_combatant_is_down_and_makes_death_saves() -> None:
     """"at 0 HP a player's combatant is down ... at the start of each of its turns, rolls a death save: a d20, 10 or
     more a success, a natural 1 two failures ... three failures and it is out"."""
-    s = with_bo(fight(ann=f"hp=3 ac=10 {SWORD}"))
+    s = with_bo(fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}"))
     s.run("next", actor="Ann")
     s.run("attack", [15, 4], actor="Grak", target="Ann")
     assert s.get("Ann").status == "downed" and s.enc.current != "Ann"
@@ -51,8 +51,8 @@ def test_a_players_combatant_is_down_and_makes_death_saves() -> None:
     res = s.run("next", [1], actor="Bo")  # round 2: Ann's turn begins with her death save
     save = next(e for e in res.events if isinstance(e, DeathSave))
     assert (save.failed, save.result) == (2, "failed") and s.enc.current == "Grak"
-    s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # advantage, a critical hit while down: two failures
-    assert s.get("Ann").status == "out"
+    res = s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # advantage, a critical hit while down: two failures
+    assert s.get("Ann").status == "out" and not any("massive" in line for line in s.text(res))
 
 
 def test_three_successes_stabilise_and_a_natural_20_revives() -> None:
@@ -205,7 +205,7 @@ def test_a_burst_on_a_hex_map_counts_hexes() -> None:
 def test_stable_resets_the_saves_and_damage_restarts_them() -> None:
     """"At stable the counts start again. Damage while down is a failed death save (two on a critical hit); a stable
     combatant that takes damage is no longer stable and makes death saves again"."""
-    s = with_bo(fight(ann=f"hp=3 ac=10 {SWORD}"))
+    s = with_bo(fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}"))
     s.run("next", actor="Ann")
     s.run("attack", [15, 4], actor="Grak", target="Ann")
     for _ in range(3):
@@ -258,3 +258,49 @@ def test_the_effects_on_a_combatant_that_is_out_end() -> None:
     s.run("effect_add", name="Bless", actor="Grak", rounds=3, mods="attack+1")
     s.run("attack", [15, 4], actor="Ann", target="Grak")
     assert s.get("Grak").status == "out" and s.enc.effects == []
+
+
+def test_massive_damage_kills_outright() -> None:
+    """"when damage reduces a combatant to 0 HP and the damage left over equals or exceeds its hit point maximum, it
+    dies outright (no death saves)"; temporary hit points take their share first."""
+    s = with_bo(fight(ann=f"hp=6 max_hp=6 temp_hp=2 ac=10 {SWORD}", grak="hp=20 ac=10 weapons=maul:+5:2d6+2:bludgeoning"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 6, 5], actor="Grak", target="Ann")  # 13: 2 to temp HP, 11 to HP, 5 left over: down
+    assert s.get("Ann").status == "downed"
+    s = with_bo(fight(ann=f"hp=6 max_hp=6 ac=10 {SWORD}", grak="hp=20 ac=10 weapons=maul:+5:2d6+2:bludgeoning"))
+    s.run("next", actor="Ann")
+    res = s.run("attack", [15, 6, 4], actor="Grak", target="Ann")  # 12: 6 left over at 0 HP, its maximum
+    assert s.get("Ann").status == "out" and any("massive damage" in line for line in s.text(res))
+    assert not any(isinstance(e, DeathSave) for name in ("Grak", "Orc", "Bo") for e in s.run("next", actor=name).events)
+
+
+def test_massive_damage_while_down_kills_outright() -> None:
+    """"Damage while down is a failed death save (two on a critical hit)", unless it reaches the hit point maximum: at 0 HP
+    all of the damage is left over, and massive damage kills outright."""
+    s = with_bo(fight(ann=f"hp=3 max_hp=8 ac=10 {SWORD}", grak="hp=20 ac=10 weapons=maul:+5:2d6+2:bludgeoning"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 1, 1], actor="Grak", target="Ann")
+    assert s.get("Ann").status == "downed"
+    for name in ("Grak", "Orc"):
+        s.run("next", actor=name)
+    s.run("next", [12], actor="Bo")  # Ann's death save: a success
+    ann = s.get("Ann")
+    s.run("attack", [15, 4, 1, 1, 1, 1], actor="Grak", target="Ann")  # a critical hit of 6: two failed death saves
+    assert ann.status == "downed" and OpenCombatant.of(s.get("Ann")).saves_failed == 2
+    s = with_bo(fight(ann=f"hp=3 max_hp=8 ac=10 {SWORD}", grak="hp=20 ac=10 weapons=maul:+5:2d6+2:bludgeoning"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 1, 1], actor="Grak", target="Ann")
+    for name in ("Grak", "Orc"):
+        s.run("next", actor=name)
+    s.run("next", [12], actor="Bo")
+    res = s.run("attack", [15, 4, 2, 2, 1, 1], actor="Grak", target="Ann")  # 8, its hit point maximum: dead
+    assert s.get("Ann").status == "out" and any("massive damage" in line for line in s.text(res))
+
+
+def test_massive_damage_is_an_option() -> None:
+    """"Option `massive_damage=no`": damage left over at 0 HP does not kill outright; the combatant is down."""
+    s = with_bo(fight(ann=f"hp=6 max_hp=6 ac=10 {SWORD}", grak="hp=20 ac=10 weapons=maul:+5:2d6+2:bludgeoning",
+                      massive_damage="no"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 6, 6], actor="Grak", target="Ann")
+    assert s.get("Ann").status == "downed"
