@@ -14,6 +14,7 @@ from typing import Any
 
 from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
+from rules.errors import IllegalAction
 from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
@@ -130,7 +131,7 @@ class OpenSystem(RuleSystem):
             return []
         turns.arrange(enc, self.option_values(enc))
         if enc.current is None and not enc.winner:
-            return turns.advance(enc, self.option_values(enc), dice)
+            return self._advance(enc, dice)
         return []
 
     # -- turns ----------------------------------------------------------------------------------
@@ -144,7 +145,9 @@ class OpenSystem(RuleSystem):
         return turns.set_initiative(enc, self.option_values(enc), enc.get(action.actor), action.value)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return turns.end_turn(enc, self.option_values(enc), action, dice)
+        if not enc.started:
+            raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+        return self._advance(enc, dice)
 
     def turn(self, enc: Encounter) -> Turn:
         c = enc.find(enc.current)
@@ -168,9 +171,26 @@ class OpenSystem(RuleSystem):
         if action.kind not in ("add", "edit", "move", "attack", "act"):
             return events
         c = enc.find(enc.current)
-        if enc.started and not enc.winner and c is not None and c.status != "active" and self.check_victory(enc) == []:
-            return events + turns.advance(enc, self.option_values(enc), dice)
+        if enc.started and not enc.winner and c is not None and c.status != "active":
+            decided = self.check_victory(enc)
+            return events + (decided or self._advance(enc, dice))
         return events
+
+    def side_defeated(self, enc: Encounter, side: str) -> bool:
+        """Nobody of ``side`` can act and (option ``victory=settled``) none of it is still making death saves."""
+        opts = self.option_values(enc)
+        if opts.victory == "downed":
+            return super().side_defeated(enc, side)
+        return not any(turns.takes_turns(enc, opts, c) for c in enc.combatants if c.side == side)
+
+    def _decided(self, enc: Encounter) -> bool:
+        """Would the fight be decided now (at most one side not defeated)?"""
+        sides = enc.sides()
+        return len(sides) > 1 and sum(not self.side_defeated(enc, s) for s in sides) <= 1
+
+    def _advance(self, enc: Encounter, dice: Dice) -> list[Event]:
+        """Pass the turn on, stopping where a death save decides the fight."""
+        return turns.advance(enc, self.option_values(enc), dice, lambda: self._decided(enc))
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
         """The last area attack's cells, and the acting combatant's melee reach."""

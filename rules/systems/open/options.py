@@ -18,6 +18,9 @@ OPTIONS = OptionSet(
                   "maximum kills it outright (no death saves)"),
     choice_option("gm_at_zero", ("out", "down"), "what the GM's combatants are at 0 HP: `out` of the fight, or "
                   "`down` (helpless, no death saves)"),
+    choice_option("victory", ("settled", "downed"),
+                  "when a side has lost: `settled`: once nobody of it can act and none of it is still making death saves "
+                  "(each is stable or dead), the foes acting on meanwhile; `downed`: as soon as nobody of it can act"),
     yes_no_option("group_init", False, "whether numbered copies (`/combatant add count:`) share one initiative roll"),
     yes_no_option("opportunity", True, "whether leaving a hostile's reach provokes an opportunity attack"),
     choice_option(

@@ -10,8 +10,8 @@ a tie, in the order they joined; a new turn of a down combatant rolls its death 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from rules.actions import ActionBase
 from rules.dice import Dice, roll_expression
 from rules.effects import active, total
 from rules.errors import IllegalAction, InputError
@@ -31,7 +31,7 @@ from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
 from rules.turns.ordered import acting
 
-__all__ = ["DASH", "DISENGAGE", "arrange", "start", "init_one", "set_initiative", "advance", "end_turn", "acting", "speed_now",
+__all__ = ["DASH", "DISENGAGE", "arrange", "start", "init_one", "set_initiative", "advance", "acting", "speed_now",
            "group_of", "takes_turns"]
 
 #: the codes of the effects the dash and disengage actions leave on their combatant until its turn ends
@@ -213,9 +213,10 @@ def _start_turn(enc: Encounter, c: Combatant) -> None:
     OpenEncounter.of(enc).area = []
 
 
-def advance(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[], bool] = lambda: False) -> list[Event]:
     """Pass the turn to the next combatant that takes turns, starting a new round when needed; a
-    down one rolls its death save and passes on (unless it is back up)."""
+    down one rolls its death save and passes on (unless it is back up), unless that save ``decided``
+    the fight."""
     enc.current = None
     st = OpenEncounter.of(enc)
     events: list[Event] = []
@@ -234,6 +235,8 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         c = enc.get(name)
         if c.status == "downed":
             events += _death_save(enc, c, dice)
+            if c.status != "active" and decided():
+                return events
             if c.status != "active":
                 continue
         enc.current = name
@@ -241,9 +244,4 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         return events + [TurnBegan(actor=name, speed=_speed_as_it_begins(enc, c))]
     return events
 
-
-def end_turn(enc: Encounter, opts: OptionValues, action: ActionBase, dice: Dice) -> list[Event]:
-    if not enc.started:
-        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
-    return advance(enc, opts, dice)
 

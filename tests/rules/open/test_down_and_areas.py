@@ -1,10 +1,18 @@
 """The open system's down and out, coup de grâce, save attacks, areas and conditions (docs/systems/open.md)."""
 from __future__ import annotations
 
+from rules.events import Victory
 from rules.geometry import Grid
 from rules.registry import get_system
 from rules.systems.open import turns
-from rules.systems.open.events import AreaStruck, DeathSave, Harmed, OpenAttack, Saved
+from rules.systems.open.events import (
+    AreaStruck,
+    DeathSave,
+    Harmed,
+    OpenAttack,
+    Saved,
+    TurnBegan,
+)
 from rules.systems.open.space import area_cells
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from tests.scenario import PLAYER, Scenario
@@ -304,3 +312,53 @@ def test_massive_damage_is_an_option() -> None:
     s.run("next", actor="Ann")
     s.run("attack", [15, 6, 6], actor="Grak", target="Ann")
     assert s.get("Ann").status == "downed"
+
+
+def test_a_side_all_at_0_hp_fights_on_while_any_is_dying() -> None:
+    """"A side with nobody able to act is beaten" once none of it is still making death saves (option
+    `victory=settled`): the foes act on meanwhile and the dying roll at their turns."""
+    s = fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}")
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    assert s.get("Ann").status == "downed" and not s.enc.winner
+    s.run("next", actor="Grak")
+    assert s.enc.current == "Orc"
+    res = s.run("next", [12], actor="Orc")  # round 2: Ann's death save, then Grak acts
+    assert [e.result for e in res.events if isinstance(e, DeathSave)] == ["made"] and s.enc.current == "Grak"
+    s.run("next", actor="Grak")
+    s.run("next", [12], actor="Orc")
+    assert not s.enc.winner and s.enc.current == "Grak"
+    s.run("next", actor="Grak")
+    res = s.run("next", [12], actor="Orc")  # the third success: stable, and the side has lost
+    assert [e.result for e in res.events if isinstance(e, DeathSave)] == ["stable"]
+    assert s.enc.winner == "foes" and s.enc.current is None
+    assert not any(isinstance(e, TurnBegan) for e in res.events)
+
+
+def test_a_side_whose_last_dying_combatant_dies_has_lost() -> None:
+    """"three failures and it is out": the last of its side to die decides the fight."""
+    s = fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}")
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    s.run("next", actor="Grak")
+    s.run("next", [1], actor="Orc")  # two failures
+    assert not s.enc.winner
+    s.run("attack", [15, 4, 1, 1], actor="Grak", target="Ann")  # a critical hit while down: two more, dead
+    assert s.get("Ann").status == "out" and s.enc.winner == "foes"
+
+
+def test_victory_downed_decides_at_once() -> None:
+    """"Option `victory=downed`": a side is beaten as soon as nobody of it can act."""
+    s = fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}", victory="downed")
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    assert s.get("Ann").status == "downed" and s.enc.winner == "foes"
+
+
+def test_falling_in_its_own_turn_announces_the_result() -> None:
+    """"A side with nobody able to act is beaten": the last of a side falling in its own turn (an opportunity attack as it
+    moves) is announced once."""
+    s = fight(ann=f"hp=3 ac=10 {SWORD}", death_saves="no")
+    res = s.run("move", [15, 4], actor="Ann", path="W")
+    assert s.get("Ann").status == "out" and s.enc.winner == "foes"
+    assert [e.side for e in res.events if isinstance(e, Victory)] == ["foes"]
