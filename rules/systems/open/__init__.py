@@ -145,9 +145,19 @@ class OpenSystem(RuleSystem):
         return turns.set_initiative(enc, self.option_values(enc), enc.get(action.actor), action.value)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """The turn passes on; a dying combatant's turn ended before its death save rolls it first."""
         if not enc.started:
             raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
-        return self._advance(enc, dice)
+        c = enc.find(enc.current)
+        events = turns.death_save(enc, self.option_values(enc), c, dice) if c is not None and turns.saving(enc, c) else []
+        if self._decided(enc):
+            return events
+        return events + self._advance(enc, dice)
+
+    def untouched(self, enc: Encounter, name: str) -> bool:
+        """A dying combatant's turn is ended without asking: that rolls its death save."""
+        c = enc.find(name)
+        return not (c is not None and turns.saving(enc, c)) and super().untouched(enc, name)
 
     def turn(self, enc: Encounter) -> Turn:
         c = enc.find(enc.current)
@@ -163,7 +173,7 @@ class OpenSystem(RuleSystem):
 
     def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """The effects on a combatant that is out end; a combatant that fell in its own turn (by an add or
-        an edit, a move, an attack or an act) ends it."""
+        an edit, a move, an attack or an act), or that rolled its death save in it, ends it."""
         out = {c.name for c in enc.combatants if c.status == "out"}
         gone = [e for e in enc.effects if e.target in out]
         events: list[Event] = [EffectEnded(actor=e.target, name=e.name, removed=True) for e in gone]
@@ -171,7 +181,7 @@ class OpenSystem(RuleSystem):
         if action.kind not in ("add", "edit", "move", "attack", "act"):
             return events
         c = enc.find(enc.current)
-        if enc.started and not enc.winner and c is not None and c.status != "active":
+        if enc.started and not enc.winner and c is not None and c.status != "active" and not turns.saving(enc, c):
             decided = self.check_victory(enc)
             return events + (decided or self._advance(enc, dice))
         return events

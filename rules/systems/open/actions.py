@@ -8,12 +8,19 @@ from rules.events import EffectAdded, EffectEnded, Event
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, choice_option, flag_word, name_word
 from rules.systems.open import sheet
-from rules.systems.open.attacks import strike
-from rules.systems.open.conditions import has, setting
+from rules.systems.open.attacks import check_turn, strike
+from rules.systems.open.conditions import has
 from rules.systems.open.events import OpportunityDeclined
 from rules.systems.open.movement import walk
 from rules.systems.open.state import OpenCombatant, OpenEncounter
-from rules.systems.open.turns import DASH, DISENGAGE, acting, feet_left
+from rules.systems.open.turns import (
+    DASH,
+    DISENGAGE,
+    acting,
+    death_save,
+    feet_left,
+    saving,
+)
 
 __all__ = ["ACTIONS", "ANSWER"]
 
@@ -27,13 +34,7 @@ def _my_turn(enc: Encounter, c: Combatant | None) -> bool:
 
 def _use_action(ctx: ActionContext, action: Act) -> Combatant:
     c = acting(ctx.encounter, action.actor)
-    st = OpenCombatant.of(c)
-    if st.acted:
-        raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
-    if has(ctx.encounter, c, "incapacitated"):
-        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(setting(ctx.encounter, c, 'incapacitated'))}) "
-                            "takes its actions.")
-    st.acted = True
+    check_turn(ctx.encounter, c).acted = True
     return c
 
 
@@ -103,6 +104,16 @@ def _opportunity(ctx: ActionContext, action: Act) -> list[Event]:
     return events
 
 
+def _death_save(ctx: ActionContext, action: Act) -> list[Event]:
+    """A dying combatant's death save at the start of its turn, its owner's d20 if typed with `roll:`."""
+    enc = ctx.encounter
+    c = acting(enc, action.actor)
+    if not saving(enc, c):
+        raise IllegalAction(f"{c.name} has no death save to roll: a player's combatant down at 0 HP rolls one as its "
+                            "turn begins. Attack, move, or end the turn with `/init next`.")
+    return death_save(enc, ctx.options, c, ctx.dice)
+
+
 ACTIONS = ActionTable(
     ActionSpec("dash", "your action: as much movement again as your speed this turn", cost="action",
                legal=_my_turn, handler=_dash),
@@ -112,6 +123,8 @@ ACTIONS = ActionTable(
                legal=_my_turn, handler=_dodge),
     ActionSpec("stand", "stand up from prone for half your speed", cost="half your speed",
                legal=lambda enc, c: c is not None and enc.current == c.name, handler=_stand),
+    ActionSpec("death-save", "at the start of its turn, a dying combatant's death save (`roll:` your own d20; ending "
+               "the turn rolls it for you)", legal=lambda enc, c: c is not None and saving(enc, c), handler=_death_save),
     ActionSpec(
         ANSWER,
         "answer the opportunity attack offered to you (the buttons send it): strike the mover, or let it go",

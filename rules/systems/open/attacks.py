@@ -45,9 +45,9 @@ from rules.systems.open.events import AreaStruck, Harmed, OpenAttack, Saved
 from rules.systems.open.sheet import Weapon
 from rules.systems.open.space import COVER_AC, area_cells, cover, feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter
-from rules.systems.open.turns import acting
+from rules.systems.open.turns import acting, saving
 
-__all__ = ["attack", "strike", "coup_de_grace", "harm", "save_attack", "d20", "mode_of"]
+__all__ = ["attack", "check_turn", "strike", "coup_de_grace", "harm", "save_attack", "d20", "mode_of"]
 
 
 def mode_of(adv: list[str], dis: list[str]) -> str | None:
@@ -73,8 +73,12 @@ def _damage(w: Weapon, critical: bool, dice: Dice) -> tuple[int, list[int]]:
     return max(0, result.total), [d.value for d in result.dice]
 
 
-def _check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
+def check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
+    """``c``'s state, once sure its action is still to take and nothing takes it."""
     st = OpenCombatant.of(c)
+    if saving(enc, c):
+        raise IllegalAction(f"{c.name} is dying: `/act action:death-save` rolls its death save, or end the turn with "
+                            "`/init next` and the bot rolls it.")
     if st.acted:
         raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
     if has(enc, c, "incapacitated"):
@@ -206,7 +210,7 @@ def _out_at_zero(enc: Encounter, opts: OptionValues, t: Combatant) -> bool:
 def attack(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, dice: Dice,
            words: Mapping[str, Any]) -> list[Event]:
     c = acting(enc, action.actor)
-    st = _check_turn(enc, c)
+    st = check_turn(enc, c)
     w = sheet.weapon(c, action.weapon)
     adv = ["adv asked"] if words["adv"] else []
     dis = ["dis asked"] if words["dis"] else []
@@ -291,7 +295,7 @@ def _save(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, o
 def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, dice: Dice) -> list[Event]:
     """An attack from within 5 ft on a helpless target (paralysed, unconscious or down): a hit is a critical hit."""
     c = acting(enc, action.actor)
-    st = _check_turn(enc, c)
+    st = check_turn(enc, c)
     t = _target(enc, c, action.target)
     if not has(enc, t, "helpless"):
         raise IllegalAction(f"{t.name} is not helpless (paralysed, unconscious or down): attack it with `/attack`.")

@@ -12,6 +12,7 @@ from rules.systems.open.conditions import conditions
 from rules.systems.open.events import (
     AreaStruck,
     DeathSave,
+    DeathSaveDue,
     Harmed,
     OpenAttack,
     OpenInitiative,
@@ -76,6 +77,7 @@ class OpenPresenter(Presenter):
         Saved: "saved",
         AreaStruck: "area_struck",
         DeathSave: "death_save",
+        DeathSaveDue: "death_save_due",
         OpportunityOffered: "opportunity_offered",
         OpportunityDeclined: "opportunity_declined",
     }
@@ -159,6 +161,10 @@ class OpenPresenter(Presenter):
         }[e.result]
         tally = f" ({e.made} success{'es' if e.made != 1 else ''}, {e.failed} failure{'s' if e.failed != 1 else ''})"
         return f"**{e.actor}** death save: {roll_text(e.roll, result)}{tally if e.result in ('made', 'failed') else ''}"
+
+    def death_save_due(self, e: DeathSaveDue) -> str:
+        return (f"**{e.actor}** is dying: `/act action:death-save` rolls its death save (add `roll:` to type your own "
+                "d20); ending the turn rolls it")
 
     def opportunity_offered(self, e: OpportunityOffered) -> str:
         return (f"**{e.mover}** leaves **{e.actor}**'s reach at {e.at}: {user_ref(e.owner)} may take an opportunity "

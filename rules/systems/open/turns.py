@@ -1,11 +1,14 @@
 """Turns in the open system: each combatant's initiative roll, highest first; ties by the higher
 modifier, then a roll-off (a d20 each, higher first, then the order they joined). A turn is its
-speed in feet of movement and one action. A player's combatant down at 0 HP rolls a death save
-at the start of its turn (option ``death_saves``) and its turn passes on.
+speed in feet of movement and one action. A player's combatant down at 0 HP makes a death save
+at the start of its turn (option ``death_saves``): its owner rolls it (`/act action:death-save`, or
+ending the turn rolls it for them), or with ``death_save_roll=bot`` the bot rolls it as the turn
+begins; either way its turn then passes on.
 
 Dice order: `/init roll` rolls each combatant's expression in the order they joined (copies
 sharing a roll with ``group_init=yes`` roll once, at the first), then a d20 for each combatant of
-a tie, in the order they joined; a new turn of a down combatant rolls its death save's d20.
+a tie, in the order they joined; a death save rolls a d20 (as the turn begins with
+``death_save_roll=bot``, else in `/act action:death-save` or the turn's end).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from rules.systems.open import sheet
 from rules.systems.open.conditions import has
 from rules.systems.open.events import (
     DeathSave,
+    DeathSaveDue,
     OpenInitiative,
     OpenRound,
     Ranked,
@@ -32,7 +36,7 @@ from rules.turns import ordered
 from rules.turns.ordered import acting
 
 __all__ = ["DASH", "DISENGAGE", "arrange", "start", "init_one", "set_initiative", "advance", "acting", "speed_now",
-           "group_of", "takes_turns"]
+           "group_of", "takes_turns", "saving", "death_save"]
 
 #: the codes of the effects the dash and disengage actions leave on their combatant until its turn ends
 DASH, DISENGAGE = "dash", "disengage"
@@ -53,6 +57,22 @@ def takes_turns(enc: Encounter, opts: OptionValues, c: Combatant) -> bool:
         return True
     st = OpenCombatant.of(c)
     return c.status == "downed" and opts.death_saves and sheet.is_player(enc, c) and not st.stable
+
+
+def saving(enc: Encounter, c: Combatant) -> bool:
+    """Is it ``c``'s turn, down, with its death save still to roll (option ``death_save_roll=player``)?"""
+    return enc.current == c.name and c.status == "downed" and not OpenCombatant.of(c).acted
+
+
+def death_save(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
+    """The death save of ``c``, whose turn it is: a natural 20 brings it back up, and its turn goes on
+    with its movement and action."""
+    OpenCombatant.of(c).acted = True
+    events = _death_save(enc, c, dice)
+    if c.status == "active":
+        _start_turn(enc, c)
+        events.append(TurnBegan(actor=c.name, speed=_speed_as_it_begins(enc, c)))
+    return events
 
 
 def _slots(enc: Encounter, opts: OptionValues) -> list[ordered.Slot]:
@@ -233,6 +253,10 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[]
             continue
         st.acted.append(name)
         c = enc.get(name)
+        if c.status == "downed" and opts.death_save_roll == "player":
+            enc.current = name
+            _start_turn(enc, c)
+            return events + [DeathSaveDue(actor=name)]
         if c.status == "downed":
             events += _death_save(enc, c, dice)
             if c.status != "active" and decided():

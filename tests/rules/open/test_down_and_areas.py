@@ -1,6 +1,10 @@
 """The open system's down and out, coup de grâce, save attacks, areas and conditions (docs/systems/open.md)."""
 from __future__ import annotations
 
+import random
+
+from rules.actions import make_action
+from rules.dice import Dice
 from rules.events import Victory
 from rules.geometry import Grid
 from rules.registry import get_system
@@ -56,7 +60,9 @@ def test_a_players_combatant_is_down_and_makes_death_saves() -> None:
     assert s.get("Ann").status == "downed" and s.enc.current != "Ann"
     s.run("next", actor="Grak")
     s.run("next", actor="Orc")
-    res = s.run("next", [1], actor="Bo")  # round 2: Ann's turn begins with her death save
+    res = s.run("next", actor="Bo")  # round 2: Ann's turn begins with her death save
+    assert s.enc.current == "Ann" and not any(isinstance(e, DeathSave) for e in res.events)
+    res = s.run("act", [1], actor="Ann", name="death-save")
     save = next(e for e in res.events if isinstance(e, DeathSave))
     assert (save.failed, save.result) == (2, "failed") and s.enc.current == "Grak"
     res = s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # advantage, a critical hit while down: two failures
@@ -70,7 +76,8 @@ def test_three_successes_stabilise_and_a_natural_20_revives() -> None:
     s.run("attack", [15, 4], actor="Grak", target="Ann")
     s.run("next", actor="Grak")
     s.run("next", actor="Orc")
-    s.run("next", [20], actor="Bo")
+    s.run("next", actor="Bo")
+    s.run("act", [20], actor="Ann", name="death-save")
     assert s.get("Ann").status == "active" and s.get("Ann").hp == 1 and s.enc.current == "Ann"
 
 
@@ -219,7 +226,8 @@ def test_stable_resets_the_saves_and_damage_restarts_them() -> None:
     for _ in range(3):
         s.run("next", actor="Grak")
         s.run("next", actor="Orc")
-        s.run("next", [12], actor="Bo")
+        s.run("next", actor="Bo")
+        s.run("next", [12], actor="Ann")
     ann = OpenCombatant.of(s.get("Ann"))
     assert ann.stable and (ann.saves_made, ann.saves_failed) == (0, 0)
     res = s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # a critical hit on the stable Ann
@@ -228,7 +236,8 @@ def test_stable_resets_the_saves_and_damage_restarts_them() -> None:
     assert not ann.stable and (ann.saves_made, ann.saves_failed) == (0, 2)
     s.run("next", actor="Grak")
     s.run("next", actor="Orc")
-    s.run("next", [12], actor="Bo")
+    s.run("next", actor="Bo")
+    s.run("next", [12], actor="Ann")
     ann = OpenCombatant.of(s.get("Ann"))
     assert (ann.saves_made, ann.saves_failed) == (1, 2) and s.get("Ann").status == "downed"
 
@@ -291,7 +300,8 @@ def test_massive_damage_while_down_kills_outright() -> None:
     assert s.get("Ann").status == "downed"
     for name in ("Grak", "Orc"):
         s.run("next", actor=name)
-    s.run("next", [12], actor="Bo")  # Ann's death save: a success
+    s.run("next", actor="Bo")
+    s.run("next", [12], actor="Ann")  # Ann's death save: a success
     ann = s.get("Ann")
     s.run("attack", [15, 4, 1, 1, 1, 1], actor="Grak", target="Ann")  # a critical hit of 6: two failed death saves
     assert ann.status == "downed" and OpenCombatant.of(s.get("Ann")).saves_failed == 2
@@ -300,7 +310,8 @@ def test_massive_damage_while_down_kills_outright() -> None:
     s.run("attack", [15, 1, 1], actor="Grak", target="Ann")
     for name in ("Grak", "Orc"):
         s.run("next", actor=name)
-    s.run("next", [12], actor="Bo")
+    s.run("next", actor="Bo")
+    s.run("next", [12], actor="Ann")
     res = s.run("attack", [15, 4, 2, 2, 1, 1], actor="Grak", target="Ann")  # 8, its hit point maximum: dead
     assert s.get("Ann").status == "out" and any("massive damage" in line for line in s.text(res))
 
@@ -323,13 +334,16 @@ def test_a_side_all_at_0_hp_fights_on_while_any_is_dying() -> None:
     assert s.get("Ann").status == "downed" and not s.enc.winner
     s.run("next", actor="Grak")
     assert s.enc.current == "Orc"
-    res = s.run("next", [12], actor="Orc")  # round 2: Ann's death save, then Grak acts
+    s.run("next", actor="Orc")
+    res = s.run("next", [12], actor="Ann")  # round 2: Ann's death save, then Grak acts
     assert [e.result for e in res.events if isinstance(e, DeathSave)] == ["made"] and s.enc.current == "Grak"
     s.run("next", actor="Grak")
-    s.run("next", [12], actor="Orc")
+    s.run("next", actor="Orc")
+    s.run("next", [12], actor="Ann")
     assert not s.enc.winner and s.enc.current == "Grak"
     s.run("next", actor="Grak")
-    res = s.run("next", [12], actor="Orc")  # the third success: stable, and the side has lost
+    s.run("next", actor="Orc")
+    res = s.run("next", [12], actor="Ann")  # the third success: stable, and the side has lost
     assert [e.result for e in res.events if isinstance(e, DeathSave)] == ["stable"]
     assert s.enc.winner == "foes" and s.enc.current is None
     assert not any(isinstance(e, TurnBegan) for e in res.events)
@@ -341,7 +355,8 @@ def test_a_side_whose_last_dying_combatant_dies_has_lost() -> None:
     s.run("next", actor="Ann")
     s.run("attack", [15, 4], actor="Grak", target="Ann")
     s.run("next", actor="Grak")
-    s.run("next", [1], actor="Orc")  # two failures
+    s.run("next", actor="Orc")
+    s.run("act", [1], actor="Ann", name="death-save")  # two failures
     assert not s.enc.winner
     s.run("attack", [15, 4, 1, 1], actor="Grak", target="Ann")  # a critical hit while down: two more, dead
     assert s.get("Ann").status == "out" and s.enc.winner == "foes"
@@ -362,3 +377,46 @@ def test_falling_in_its_own_turn_announces_the_result() -> None:
     res = s.run("move", [15, 4], actor="Ann", path="W")
     assert s.get("Ann").status == "out" and s.enc.winner == "foes"
     assert [e.side for e in res.events if isinstance(e, Victory)] == ["foes"]
+
+
+def dying_ann(**options: str) -> Scenario:
+    """Ann (the player's) down at 0 HP, the turn passed on to hers."""
+    s = with_bo(fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}", **options))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    for name in ("Grak", "Orc"):
+        s.run("next", actor=name)
+    return s
+
+
+def test_a_player_rolls_their_own_death_save() -> None:
+    """"at the start of each of its turns, rolls a death save": its owner rolls it with `/act action:death-save`, their
+    own d20 typed with `roll:` as for any other roll of theirs."""
+    s = dying_ann()
+    res = s.run("next", actor="Bo")
+    assert s.enc.current == "Ann" and any("/act action:death-save" in line for line in s.text(res))
+    mine = Dice(rng=random.Random(0), given=[17], may_type=frozenset({"Ann"}))
+    res = s.system.resolve(s.enc, make_action("act", actor="Ann", name="death-save", user_id=PLAYER), mine)
+    s.enc = res.encounter
+    save = next(e for e in res.events if isinstance(e, DeathSave))
+    assert save.roll.dice == [17] and save.roll.typed == [0] and save.result == "made"
+    assert s.enc.current == "Grak"
+    message = s.refused("act", actor="Grak", name="death-save")
+    assert "no death save" in message and "/init next" in message
+
+
+def test_ending_a_dying_turn_rolls_the_death_save() -> None:
+    """"at the start of each of its turns, rolls a death save": the GM ending the turn (or the deadline) rolls it."""
+    s = dying_ann()
+    s.run("next", actor="Bo")
+    assert not s.system.untouched(s.enc, "Ann")  # no "end the turn?" question: ending it rolls the save
+    res = s.run("next", [4], actor="Ann")
+    assert [(e.actor, e.result) for e in res.events if isinstance(e, DeathSave)] == [("Ann", "failed")]
+    assert s.enc.current == "Grak"
+
+
+def test_the_bot_rolls_death_saves_as_the_turn_begins() -> None:
+    """"Option `death_save_roll=bot`": the death save is rolled as the turn begins, and the turn passes on."""
+    s = dying_ann(death_save_roll="bot")
+    res = s.run("next", [12], actor="Bo")
+    assert [e.result for e in res.events if isinstance(e, DeathSave)] == ["made"] and s.enc.current == "Grak"
