@@ -5,8 +5,9 @@ A step costs 5 ft; a diagonal step on a square map as the option ``diagonals`` s
 counts the turn's diagonals: every second costs 10 ft). Entering ``difficult`` or ``rough`` ground
 costs 5 ft more a step, and so does crawling while prone. Walls block, and a diagonal step may not
 cut a wall's corner; cells of hostiles able to act block; allies and the fallen may be passed but
-not stopped on. `/move to:` finds the cheapest path (`rules.geometry.paths`), at equal cost the one
-provoking the fewest opportunity attacks; `path:` takes steps such as ``E E NE``.
+not stopped on. `/move to:` finds, among the paths the movement left allows (`rules.geometry.paths`),
+one provoking the fewest opportunity attacks, and of those the cheapest; `path:` takes steps such as
+``E E NE``.
 
 Opportunity attacks (option ``opportunity``). A step out of the reach of a hostile able to act
 that has its reaction provokes one melee attack from it with its first melee weapon, before the
@@ -81,32 +82,38 @@ def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here
 
 
 def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
+    """The path `/move to:` takes: of those within ``budget`` feet, one leaving the reach of the fewest
+    hostiles (each provokes at most once: its reaction), and of those the cheapest, then the straightest."""
     st, crawl = OpenCombatant.of(c), has(enc, c, "crawl")
     start = c.cell
     assert start is not None
     if goal == start:
         raise InputError(f"{c.name} is already at {goal.name}.")
+    State = tuple[Cell, int, frozenset[str]]
 
-    def successors(state: tuple[Cell, int]) -> Iterator[tuple[tuple[Cell, int], float, str]]:
-        here, diag = state
+    def successors(state: State, most: int) -> Iterator[tuple[State, float, str]]:
+        here, diag, provoked = state
         for nxt in grid.neighbours(here, diagonal=True):
             if _refusal(enc, grid, c, here, nxt) is None:
-                d = diag + (grid.kind == "square" and here.col != nxt.col and here.row != nxt.row)
-                yield (nxt, d % 2), step_cost(grid, opts, here, nxt, diag, crawl), nxt.name
+                now = provoked | {h.name for h in provokers(enc, opts, grid, c, here, nxt)}
+                if len(now) <= most:
+                    d = diag + (grid.kind == "square" and here.col != nxt.col and here.row != nxt.row)
+                    yield (nxt, d % 2, now), step_cost(grid, opts, here, nxt, diag, crawl), nxt.name
 
-    def provokes(a: tuple[Cell, int], b: tuple[Cell, int], _label: str) -> float:
-        """Fewest opportunity attacks, then the fewest diagonal steps (a straighter path)."""
-        diagonal = grid.kind == "square" and a[0].col != b[0].col and a[0].row != b[0].row
-        return len(provokers(enc, opts, grid, c, a[0], b[0])) + 0.001 * diagonal
+    def straighter(a: State, b: State, _label: str) -> float:
+        """At equal cost, the fewest diagonal steps."""
+        return float(grid.kind == "square" and a[0].col != b[0].col and a[0].row != b[0].row)
 
-    found = cheapest_path((start, st.diagonals % 2), lambda s: s[0] == goal, successors, budget=budget,
-                          heuristic=lambda s: 5 * grid.distance(s[0], goal, diagonal=True), tie=provokes)
-    if found is None:
-        raise IllegalAction(
-            f"{c.name} cannot reach {goal.name} with {budget} ft of movement left: walls or hostiles are in the way, "
-            "or it is too far. Pick a nearer cell."
-        )
-    return [state[0] for state, _ in found[1]]
+    for most in range(len(enc.enemies_of(c)) + 1):  # the fewest provoked first
+        found = cheapest_path((start, st.diagonals % 2, frozenset()), lambda s: s[0] == goal,
+                              lambda s, most=most: successors(s, most), budget=budget,
+                              heuristic=lambda s: 5 * grid.distance(s[0], goal, diagonal=True), tie=straighter)
+        if found is not None:
+            return [state[0] for state, _ in found[1]]
+    raise IllegalAction(
+        f"{c.name} cannot reach {goal.name} with {budget} ft of movement left: walls or hostiles are in the way, "
+        "or it is too far. Pick a nearer cell."
+    )
 
 
 def _path(grid: Grid, start: Cell, text: str) -> list[Cell]:

@@ -188,3 +188,31 @@ def test_disengage_is_an_effect_the_encounter_keeps() -> None:
     s.run("move", actor="Ann", path="N")
     s.run("next", actor="Ann")
     assert not s.enc.effects
+
+
+def test_move_to_prefers_a_longer_path_that_provokes_no_opportunity_attack() -> None:
+    """"`/move to:` takes, of the paths its movement left allows, one that provokes fewest opportunity attacks, and of those
+    the cheapest". Ann (A) goes to E1 past Grak (G, reach 5 ft), who holds C1:
+
+        A B C D E
+      1 A . G . *
+      2 . . . . .
+      3 . . . . .
+
+    a 20 ft path (A1 B2 C2 D2 E1) leaves Grak's reach; the 30 ft one A1 A2 B3 C3 D3 E2 E1 never enters it."""
+    s = walker(at="A1", map="5x3", foe_at="C1", sheet="hp=20 speed=30")
+    res = s.run("move", actor="Ann", to="E1")
+    assert next(e for e in res.events if isinstance(e, Moved)).path == ["A1", "A2", "B3", "C3", "D3", "E2", "E1"]
+    assert not any(isinstance(e, OpenAttack) for e in res.events) and feet_left(s) == 0
+    s = walker(at="A1", map="5x3", foe_at="C1", sheet="hp=20 speed=25")  # too slow to go around: the short way
+    res = s.run("move", [1], actor="Ann", to="E1")
+    moved = [e for e in res.events if isinstance(e, Moved)]
+    assert sum(e.cost for e in moved) == 20 and moved[-1].path == ["D2", "E1"]
+    assert any(isinstance(e, OpenAttack) and e.opportunity for e in res.events)
+
+
+def test_move_to_takes_the_shortest_of_the_equally_safe_paths() -> None:
+    """"and of those the cheapest": with the opportunity attacks off every path is as safe, and the shortest is taken."""
+    s = walker(at="A1", map="5x3", foe_at="C1", sheet="hp=20 speed=30", opportunity="no")
+    res = s.run("move", actor="Ann", to="E1")
+    assert next(e for e in res.events if isinstance(e, Moved)).cost == 20 and feet_left(s) == 10
