@@ -4,8 +4,8 @@ A turn's movement is its speed in feet (`turns.speed_now`), spent over any numbe
 A step costs 5 ft; a diagonal step on a square map as the option ``diagonals`` says (``alternate``
 counts the turn's diagonals: every second costs 10 ft). Entering ``difficult`` or ``rough`` ground
 costs 5 ft more a step, and so does crawling while prone. Walls block, and a diagonal step may not
-cut a wall's corner; cells of hostiles able to act block; allies and the fallen may be passed but
-not stopped on. `/move to:` finds, among the paths the movement left allows (`rules.geometry.paths`),
+cut a wall's corner; cells of hostiles able to act block, unless the mover is at least two sizes
+larger or smaller (``size``); allies and the fallen may be passed but not stopped on. `/move to:` finds, among the paths the movement left allows (`rules.geometry.paths`),
 one provoking the fewest opportunity attacks, and of those the cheapest; `path:` takes steps such as
 ``E E NE``.
 
@@ -36,7 +36,7 @@ from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter, Waiting
 from rules.systems.open.turns import DISENGAGE, acting, feet_left
 
-__all__ = ["move", "walk", "step_cost", "provokers"]
+__all__ = ["move", "walk", "step_cost", "provokers", "passes"]
 
 #: ground that costs 5 ft more a step
 DIFFICULT = ("difficult", "rough")
@@ -57,9 +57,14 @@ def _refusal(enc: Encounter, grid: Grid, c: Combatant, here: Cell, nxt: Cell) ->
     if grid.kind == "square" and {Cell(nxt.col, here.row), Cell(here.col, nxt.row)} & grid.blocked:
         return f"the step from {here.name} to {nxt.name} would cut the corner of a wall"
     other = enc.at(nxt)
-    if other is not None and other.side != c.side and other.status == "active":
-        return f"{nxt.name} is held by {other.name}: go around"
+    if other is not None and other.side != c.side and other.status == "active" and not passes(c, other):
+        return f"{nxt.name} is held by {other.name}: go around (only a creature two sizes larger or smaller passes through)"
     return None
+
+
+def passes(c: Combatant, other: Combatant) -> bool:
+    """May ``c`` move through the hostile ``other``'s space: is it at least two sizes larger or smaller?"""
+    return abs(sheet.size(c) - sheet.size(other)) >= 2
 
 
 def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here: Cell, nxt: Cell) -> list[Combatant]:

@@ -216,3 +216,34 @@ def test_move_to_takes_the_shortest_of_the_equally_safe_paths() -> None:
     s = walker(at="A1", map="5x3", foe_at="C1", sheet="hp=20 speed=30", opportunity="no")
     res = s.run("move", actor="Ann", to="E1")
     assert next(e for e in res.events if isinstance(e, Moved)).cost == 20 and feet_left(s) == 10
+
+
+CORRIDOR = ("A1", "B1", "C1", "A3", "B3", "C3")
+
+
+def test_a_creature_two_sizes_apart_moves_through_a_hostiles_space() -> None:
+    """"a creature may move through a hostile creature's space only if it is at least two sizes larger or smaller
+    (otherwise hostile spaces block movement)". Grak (G, medium) holds the corridor:
+
+        A B C
+      1 # # #
+      2 P G .
+      3 # # #
+    """
+    for size, through in (("tiny", True), ("small", False), ("medium", False), ("large", False), ("huge", True)):
+        s = walker(at="A2", map="3x3", foe_at="B2", sheet=f"hp=20 size={size}", blocked=CORRIDOR)
+        if through:
+            s.run("move", actor="Ann", path="E E")
+            assert s.get("Ann").position == "C2", size
+            s = walker(at="A2", map="3x3", foe_at="B2", sheet=f"hp=20 size={size}", blocked=CORRIDOR)
+            s.run("move", actor="Ann", to="C2")
+            assert s.get("Ann").position == "C2", size
+            continue
+        assert "held by Grak" in s.refused("move", actor="Ann", path="E E"), size
+        assert "cannot reach" in s.refused("move", actor="Ann", to="C2"), size
+
+
+def test_passing_through_is_not_stopping() -> None:
+    """"allies and the fallen can be passed but not stopped on": nor can a hostile's space a small enough creature passes."""
+    s = walker(at="A2", map="3x3", foe_at="B2", sheet="hp=20 size=tiny", blocked=CORRIDOR)
+    assert "cannot stop on B2" in s.refused("move", actor="Ann", path="E")
