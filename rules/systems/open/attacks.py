@@ -46,6 +46,7 @@ from rules.systems.open.sheet import Weapon
 from rules.systems.open.space import COVER_AC, area_cells, cover, feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.systems.open.turns import acting, saving
+from rules.targets import attack_target
 
 __all__ = ["attack", "check_turn", "strike", "coup_de_grace", "harm", "save_attack", "d20", "mode_of"]
 
@@ -86,23 +87,10 @@ def check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
     return st
 
 
-def _target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
-    if not name:
-        raise InputError("Name the combatant to attack with `target`.")
-    t = enc.get(name, "target")
-    if t is c:
-        raise IllegalAction(f"{c.name} cannot attack itself.")
-    if not t.in_fight:
-        raise IllegalAction(f"{t.name} is out of the fight.")
-    return t
-
-
 def _reach_and_range(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, t: Combatant,
                      w: Weapon, dis: list[str]) -> int:
     """The distance in feet, refusing a target out of reach or range (noting long range)."""
     far = feet(grid, opts, c.cell, t.cell)
-    if grid is not None and (c.cell is None or t.cell is None):
-        raise IllegalAction("Both combatants must stand on the map: the GM places them with `/combatant edit at:`.")
     if not w.ranged:
         if far > sheet.reach(c, w):
             raise IllegalAction(f"{t.name} is {far} ft away, beyond {c.name}'s {sheet.reach(c, w)} ft reach with the "
@@ -217,7 +205,8 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, d
     if w.save is not None:
         events = save_attack(enc, opts, grid, c, w, action.target, words["at"], dice)
     else:
-        events = strike(enc, opts, grid, c, _target(enc, c, action.target), w, dice, adv, dis)
+        events = strike(enc, opts, grid, c, attack_target(enc, c, action.target, on_map=grid is not None), w, dice,
+                        adv, dis)
     st.acted = True
     return events
 
@@ -230,7 +219,7 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
         if grid is None:
             raise InputError("This encounter has no map, so `at` takes no cell: name a `target`.")
         aim = grid.parse(at)
-    t = _target(enc, c, target) if target else None
+    t = attack_target(enc, c, target, on_map=grid is not None) if target else None
     if t is not None and aim is None:
         aim = t.cell
     if w.area is None:
@@ -296,7 +285,7 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid | None, action:
     """An attack from within 5 ft on a helpless target (paralysed, unconscious or down): a hit is a critical hit."""
     c = acting(enc, action.actor)
     st = check_turn(enc, c)
-    t = _target(enc, c, action.target)
+    t = attack_target(enc, c, action.target, verb="strike", on_map=grid is not None)
     if not has(enc, t, "helpless"):
         raise IllegalAction(f"{t.name} is not helpless (paralysed, unconscious or down): attack it with `/attack`.")
     w = sheet.weapon(c, action.weapon, melee_only=True)
