@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import ActionSpec, ActionTable, make_action
+from rules.actions import Act, ActionSpec, ActionTable, Edit, InitSet, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
@@ -51,7 +51,7 @@ class OpenSystem(RuleSystem):
     )
 
     key = "open"
-    title = "Open d20"
+    title = "Open d20"  # type: ignore[misc]  # rules/fight.py declares `title` an instance variable, RuleSystem a ClassVar
     map_kinds = ("square", "hex")
     default_map = "12x10"
     uses_facing = False
@@ -97,6 +97,7 @@ class OpenSystem(RuleSystem):
     def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
         `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
+        assert isinstance(action, Edit)
         c = enc.get(action.actor)
         before, status = c.hp, c.status
         events = super().apply_edit(enc, action, dice)
@@ -142,6 +143,7 @@ class OpenSystem(RuleSystem):
         return turns.start(enc, opts, dice)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitSet)
         return turns.set_initiative(enc, self.option_values(enc), enc.get(action.actor), action.value)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
@@ -240,5 +242,7 @@ class OpenSystem(RuleSystem):
         waiting = OpenEncounter.of(enc).waiting
         if waiting is None:
             return None
-        return make_action("act", actor=waiting.attacker, name=ANSWER,
-                           options={"choice": "no", "tag": waiting.tag, "deadline": "yes"}, is_gm=True)
+        answer = make_action("act", actor=waiting.attacker, name=ANSWER,
+                             options={"choice": "no", "tag": waiting.tag, "deadline": "yes"}, is_gm=True)
+        assert isinstance(answer, Act)
+        return answer

@@ -192,7 +192,7 @@ def harm(enc: Encounter, opts: OptionValues, t: Combatant, amount: int, kind: st
 def _out_at_zero(enc: Encounter, opts: OptionValues, t: Combatant) -> bool:
     if sheet.is_player(enc, t):
         return not opts.death_saves
-    return opts.gm_at_zero == "out"
+    return bool(opts.gm_at_zero == "out")
 
 
 def attack(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, dice: Dice,

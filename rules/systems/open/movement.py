@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from rules.dice import Dice
 from rules.effects import active
@@ -86,6 +86,10 @@ def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here
     return sorted(found, key=lambda h: rank.get(h.name, len(rank)))
 
 
+#: a step of the search for a path: the cell, the diagonals taken (odd or even), the hostiles it provoked
+_State = tuple[Cell, int, frozenset[str]]
+
+
 def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
     """The path `/move to:` takes: of those within ``budget`` feet, one leaving the reach of the fewest
     hostiles (each provokes at most once: its reaction), and of those the cheapest, then the straightest."""
@@ -94,24 +98,25 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
     assert start is not None
     if goal == start:
         raise InputError(f"{c.name} is already at {goal.name}.")
-    State = tuple[Cell, int, frozenset[str]]
 
-    def successors(state: State, most: int) -> Iterator[tuple[State, float, str]]:
-        here, diag, provoked = state
-        for nxt in grid.neighbours(here, diagonal=True):
-            if _refusal(enc, grid, c, here, nxt) is None:
-                now = provoked | {h.name for h in provokers(enc, opts, grid, c, here, nxt)}
-                if len(now) <= most:
-                    d = diag + (grid.kind == "square" and here.col != nxt.col and here.row != nxt.row)
-                    yield (nxt, d % 2, now), step_cost(grid, opts, here, nxt, diag, crawl), nxt.name
+    def provoking_at_most(most: int) -> Callable[[_State], Iterator[tuple[_State, float, str]]]:
+        def successors(state: _State) -> Iterator[tuple[_State, float, str]]:
+            here, diag, provoked = state
+            for nxt in grid.neighbours(here, diagonal=True):
+                if _refusal(enc, grid, c, here, nxt) is None:
+                    now = provoked | {h.name for h in provokers(enc, opts, grid, c, here, nxt)}
+                    if len(now) <= most:
+                        d = diag + (grid.kind == "square" and here.col != nxt.col and here.row != nxt.row)
+                        yield (nxt, d % 2, now), step_cost(grid, opts, here, nxt, diag, crawl), nxt.name
+        return successors
 
-    def straighter(a: State, b: State, _label: str) -> float:
+    def straighter(a: _State, b: _State, _label: str) -> float:
         """At equal cost, the fewest diagonal steps."""
         return float(grid.kind == "square" and a[0].col != b[0].col and a[0].row != b[0].row)
 
+    first: _State = (start, st.diagonals % 2, frozenset())
     for most in range(len(enc.enemies_of(c)) + 1):  # the fewest provoked first
-        found = cheapest_path((start, st.diagonals % 2, frozenset()), lambda s: s[0] == goal,
-                              lambda s, most=most: successors(s, most), budget=budget,
+        found = cheapest_path(first, lambda s: s[0] == goal, provoking_at_most(most), budget=budget,
                               heuristic=lambda s: 5 * grid.distance(s[0], goal, diagonal=True), tie=straighter)
         if found is not None:
             return [state[0] for state, _ in found[1]]
@@ -156,8 +161,9 @@ def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: li
     falls, or waits where a player is asked. ``check``: refuse a path it cannot take, before any step;
     ``skip``: the hostile whose question about the first step has been answered."""
     st, crawl = OpenCombatant.of(c), has(enc, c, "crawl")
-    here = c.cell
-    assert here is not None
+    start = c.cell
+    assert start is not None
+    here: Cell = start
     if check:
         cost, diag, at = 0, st.diagonals, here
         for nxt in cells:

@@ -68,8 +68,8 @@ def death_save(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> 
     """The death save of ``c``, whose turn it is: a natural 20 brings it back up, and its turn goes on
     with its movement and action."""
     OpenCombatant.of(c).acted = True
-    events = _death_save(enc, c, dice)
-    if c.status == "active":
+    events, up = _death_save(enc, c, dice)
+    if up:
         _start_turn(enc, c)
         events.append(TurnBegan(actor=c.name, speed=_speed_as_it_begins(enc, c)))
     return events
@@ -198,9 +198,10 @@ def _speed_as_it_begins(enc: Encounter, c: Combatant) -> int:
     return feet_left(enc.model_copy(update={"effects": running}), c)
 
 
-def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool]:
     """d20: 10 or more a success, a natural 1 two failures, a natural 20 back up with 1 HP.
-    Three successes: stable, and the counts start again (damage while stable restarts the saves); three failures: out."""
+    Three successes: stable, and the counts start again (damage while stable restarts the saves); three failures: out.
+    The events, and whether it is back up."""
     st = OpenCombatant.of(c)
     with dice.rolling_for(c.name):
         d = dice.die(20)
@@ -224,7 +225,7 @@ def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         events.append(StatusChanged(actor=c.name, status="out", cause="death_saves"))
     elif result == "revived":
         events.append(StatusChanged(actor=c.name, status="active", cause="revived"))
-    return events
+    return events, result == "revived"
 
 
 def _start_turn(enc: Encounter, c: Combatant) -> None:
@@ -258,10 +259,11 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[]
             _start_turn(enc, c)
             return events + [DeathSaveDue(actor=name)]
         if c.status == "downed":
-            events += _death_save(enc, c, dice)
-            if c.status != "active" and decided():
+            saved, up = _death_save(enc, c, dice)
+            events += saved
+            if not up and decided():
                 return events
-            if c.status != "active":
+            if not up:
                 continue
         enc.current = name
         _start_turn(enc, c)
