@@ -151,7 +151,7 @@ class OpenSystem(RuleSystem):
         if not enc.started:
             raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
         c = enc.find(enc.current)
-        events = turns.death_save(enc, self.option_values(enc), c, dice) if c is not None and turns.saving(enc, c) else []
+        events = turns.death_save(enc, c, dice, ending=True) if c is not None and turns.saving(enc, c) else []
         if self._decided(enc):
             return events
         return events + self._advance(enc, dice)

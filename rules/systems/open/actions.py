@@ -111,7 +111,7 @@ def _death_save(ctx: ActionContext, action: Act) -> list[Event]:
     if not saving(enc, c):
         raise IllegalAction(f"{c.name} has no death save to roll: a player's combatant down at 0 HP rolls one as its "
                             "turn begins. Attack, move, or end the turn with `/init next`.")
-    return death_save(enc, ctx.options, c, ctx.dice)
+    return death_save(enc, c, ctx.dice)
 
 
 ACTIONS = ActionTable(

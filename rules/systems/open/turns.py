@@ -64,12 +64,12 @@ def saving(enc: Encounter, c: Combatant) -> bool:
     return enc.current == c.name and c.status == "downed" and not OpenCombatant.of(c).acted
 
 
-def death_save(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
+def death_save(enc: Encounter, c: Combatant, dice: Dice, *, ending: bool = False) -> list[Event]:
     """The death save of ``c``, whose turn it is: a natural 20 brings it back up, and its turn goes on
-    with its movement and action."""
+    with its movement and action (unless the save is rolled as the turn is ``ending``)."""
     OpenCombatant.of(c).acted = True
     events, up = _death_save(enc, c, dice)
-    if up:
+    if up and not ending:
         _start_turn(enc, c)
         events.append(TurnBegan(actor=c.name, speed=_speed_as_it_begins(enc, c)))
     return events

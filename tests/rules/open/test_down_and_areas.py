@@ -420,3 +420,12 @@ def test_the_bot_rolls_death_saves_as_the_turn_begins() -> None:
     s = dying_ann(death_save_roll="bot")
     res = s.run("next", [12], actor="Bo")
     assert [e.result for e in res.events if isinstance(e, DeathSave)] == ["made"] and s.enc.current == "Grak"
+
+
+def test_a_natural_20_as_the_turn_ends_brings_it_up_and_the_turn_passes() -> None:
+    """"a natural 20 back up with 1 HP": rolled as the GM ends the turn, the combatant is up and the turn passes on."""
+    s = dying_ann()
+    s.run("next", actor="Bo")
+    res = s.run("next", [20], actor="Ann")
+    assert s.get("Ann").status == "active" and s.get("Ann").hp == 1 and s.enc.current == "Grak"
+    assert [e.actor for e in res.events if isinstance(e, TurnBegan)] == ["Grak"]

@@ -156,6 +156,12 @@ def test_an_older_state_with_the_feet_left_is_read() -> None:
     assert st.feet_spent == 0 and st.acted
 
 
+def test_an_older_state_counting_dashes_is_read() -> None:
+    """A state written when the turn counted its dashes and disengaging (the effects of those actions hold them now) reads back."""
+    st = OpenCombatant.model_validate({"dashes": 1, "disengaged": True, "acted": True})
+    assert st.acted and "dashes" not in st.model_dump()
+
+
 def test_a_held_combatant_has_no_feet_left_on_the_board() -> None:
     """"**grappled** (speed 0)": while it holds, the turn shows no movement left."""
     s = walker()
