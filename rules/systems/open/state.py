@@ -30,6 +30,8 @@ class OpenCombatant(CombatantState):
     saves_failed: int = Field(0, ge=0, le=3)
     #: down but stable: no more death saves
     stable: bool = False
+    #: its turn began with it down: the death save its owner rolls is due
+    save_due: bool = False
 
     @model_validator(mode="before")
     @classmethod

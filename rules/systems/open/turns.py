@@ -60,14 +60,15 @@ def takes_turns(enc: Encounter, opts: OptionValues, c: Combatant) -> bool:
 
 
 def saving(enc: Encounter, c: Combatant) -> bool:
-    """Is it ``c``'s turn, down, with its death save still to roll (option ``death_save_roll=player``)?"""
-    return enc.current == c.name and c.status == "downed" and not OpenCombatant.of(c).acted
+    """Is it ``c``'s turn, which began with it down, with its death save still to roll (option
+    ``death_save_roll=player``)? One that falls in its own turn makes none in it."""
+    return enc.current == c.name and c.status == "downed" and OpenCombatant.of(c).save_due
 
 
 def death_save(enc: Encounter, c: Combatant, dice: Dice, *, ending: bool = False) -> list[Event]:
     """The death save of ``c``, whose turn it is: a natural 20 brings it back up, and its turn goes on
     with its movement and action (unless the save is rolled as the turn is ``ending``)."""
-    OpenCombatant.of(c).acted = True
+    OpenCombatant.of(c).save_due = False
     events, up = _death_save(enc, c, dice)
     if up and not ending:
         _start_turn(enc, c)
@@ -230,7 +231,7 @@ def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], 
 
 def _start_turn(enc: Encounter, c: Combatant) -> None:
     st = OpenCombatant.of(c)
-    st.feet_spent, st.diagonals, st.acted, st.reacted = 0, 0, False, False
+    st.feet_spent, st.diagonals, st.acted, st.reacted, st.save_due = 0, 0, False, False, False
     OpenEncounter.of(enc).area = []
 
 
@@ -243,7 +244,7 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[]
     events: list[Event] = []
     for _ in range(2 * len(enc.combatants) + 2):
         able = {c.name for c in enc.combatants if takes_turns(enc, opts, c)}
-        if not any(enc.get(n).status == "active" for n in able):
+        if not able:
             return events
         name = ordered.next_to_act(enc.order, st.acted, able)
         if name is None:
@@ -257,6 +258,7 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[]
         if c.status == "downed" and opts.death_save_roll == "player":
             enc.current = name
             _start_turn(enc, c)
+            OpenCombatant.of(c).save_due = True
             return events + [DeathSaveDue(actor=name)]
         if c.status == "downed":
             saved, up = _death_save(enc, c, dice)

@@ -429,3 +429,30 @@ def test_a_natural_20_as_the_turn_ends_brings_it_up_and_the_turn_passes() -> Non
     res = s.run("next", [20], actor="Ann")
     assert s.get("Ann").status == "active" and s.get("Ann").hp == 1 and s.enc.current == "Grak"
     assert [e.actor for e in res.events if isinstance(e, TurnBegan)] == ["Grak"]
+
+
+def test_falling_in_its_own_turn_passes_it_on_with_no_death_save() -> None:
+    """"at the start of each of its turns, rolls a death save": a combatant downed in its own turn (an opportunity attack
+    as it moves) makes none in it; the turn passes on."""
+    s = with_bo(fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}"))
+    res = s.run("move", [15, 4], actor="Ann", path="W")
+    assert s.get("Ann").status == "downed" and s.enc.current == "Grak"
+    assert not any(isinstance(e, DeathSave) for e in res.events)
+
+
+def test_two_sides_both_dying_roll_on_until_one_is_settled() -> None:
+    """"while any of it is dying ... the fight goes on ... the dying rolling at their turns": with both sides dying, their
+    turns still come round."""
+    s = Scenario("open").add("Ann", f"hp=3 max_hp=12 init=+10 {SWORD}", at="B2")
+    s.add("Cat", f"hp=3 max_hp=12 init=+0 {SWORD}", at="C2", side="rivals")
+    s.run("init_roll", [10, 10])
+    s.run("edit", actor="Ann", raw_sheet={"hp": "0"})
+    assert s.enc.current == "Cat"
+    s.run("edit", actor="Cat", raw_sheet={"hp": "0"})
+    assert s.enc.current == "Ann" and not s.enc.winner  # round 2: Ann's death save is due
+    s.run("next", [1], actor="Ann")  # a natural 1: two failures each
+    s.run("next", [1], actor="Cat")
+    s.run("next", [12], actor="Ann")
+    assert not s.enc.winner and s.enc.current == "Cat"
+    s.run("next", [4], actor="Cat")  # Cat's third failure: the rivals have lost
+    assert s.get("Cat").status == "out" and s.enc.winner == "heroes"
