@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import ActionSpec, ActionTable, make_action
+from rules.actions import Act, ActionSpec, ActionTable, Edit, InitSet, make_action
 from rules.dice import Dice
+from rules.errors import IllegalAction
 from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
@@ -50,7 +51,7 @@ class OpenSystem(RuleSystem):
     )
 
     key = "open"
-    title = "Open d20"
+    title = "Open d20"  # type: ignore[misc]  # rules/fight.py declares `title` an instance variable, RuleSystem a ClassVar
     map_kinds = ("square", "hex")
     default_map = "12x10"
     uses_facing = False
@@ -96,6 +97,7 @@ class OpenSystem(RuleSystem):
     def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
         `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
+        assert isinstance(action, Edit)
         c = enc.get(action.actor)
         before, status = c.hp, c.status
         events = super().apply_edit(enc, action, dice)
@@ -130,7 +132,7 @@ class OpenSystem(RuleSystem):
             return []
         turns.arrange(enc, self.option_values(enc))
         if enc.current is None and not enc.winner:
-            return turns.advance(enc, self.option_values(enc), dice)
+            return self._advance(enc, dice)
         return []
 
     # -- turns ----------------------------------------------------------------------------------
@@ -141,10 +143,23 @@ class OpenSystem(RuleSystem):
         return turns.start(enc, opts, dice)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitSet)
         return turns.set_initiative(enc, self.option_values(enc), enc.get(action.actor), action.value)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        return turns.end_turn(enc, self.option_values(enc), action, dice)
+        """The turn passes on; a dying combatant's turn ended before its death save rolls it first."""
+        if not enc.started:
+            raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
+        c = enc.find(enc.current)
+        events = turns.death_save(enc, c, dice, ending=True) if c is not None and turns.saving(enc, c) else []
+        if self._decided(enc):
+            return events
+        return events + self._advance(enc, dice)
+
+    def untouched(self, enc: Encounter, name: str) -> bool:
+        """A dying combatant's turn is ended without asking: that rolls its death save."""
+        c = enc.find(name)
+        return not (c is not None and turns.saving(enc, c)) and super().untouched(enc, name)
 
     def turn(self, enc: Encounter) -> Turn:
         c = enc.find(enc.current)
@@ -160,7 +175,7 @@ class OpenSystem(RuleSystem):
 
     def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """The effects on a combatant that is out end; a combatant that fell in its own turn (by an add or
-        an edit, a move, an attack or an act) ends it."""
+        an edit, a move, an attack or an act), or that rolled its death save in it, ends it."""
         out = {c.name for c in enc.combatants if c.status == "out"}
         gone = [e for e in enc.effects if e.target in out]
         events: list[Event] = [EffectEnded(actor=e.target, name=e.name, removed=True) for e in gone]
@@ -168,9 +183,26 @@ class OpenSystem(RuleSystem):
         if action.kind not in ("add", "edit", "move", "attack", "act"):
             return events
         c = enc.find(enc.current)
-        if enc.started and not enc.winner and c is not None and c.status != "active" and self.check_victory(enc) == []:
-            return events + turns.advance(enc, self.option_values(enc), dice)
+        if enc.started and not enc.winner and c is not None and c.status != "active" and not turns.saving(enc, c):
+            decided = self.check_victory(enc)
+            return events + (decided or self._advance(enc, dice))
         return events
+
+    def side_defeated(self, enc: Encounter, side: str) -> bool:
+        """Nobody of ``side`` can act and (option ``victory=settled``) none of it is still making death saves."""
+        opts = self.option_values(enc)
+        if opts.victory == "downed":
+            return super().side_defeated(enc, side)
+        return not any(turns.takes_turns(enc, opts, c) for c in enc.combatants if c.side == side)
+
+    def _decided(self, enc: Encounter) -> bool:
+        """Would the fight be decided now (at most one side not defeated)?"""
+        sides = enc.sides()
+        return len(sides) > 1 and sum(not self.side_defeated(enc, s) for s in sides) <= 1
+
+    def _advance(self, enc: Encounter, dice: Dice) -> list[Event]:
+        """Pass the turn on, stopping where a death save decides the fight."""
+        return turns.advance(enc, self.option_values(enc), dice, lambda: self._decided(enc))
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
         """The last area attack's cells, and the acting combatant's melee reach."""
@@ -210,5 +242,7 @@ class OpenSystem(RuleSystem):
         waiting = OpenEncounter.of(enc).waiting
         if waiting is None:
             return None
-        return make_action("act", actor=waiting.attacker, name=ANSWER,
-                           options={"choice": "no", "tag": waiting.tag, "deadline": "yes"}, is_gm=True)
+        answer = make_action("act", actor=waiting.attacker, name=ANSWER,
+                             options={"choice": "no", "tag": waiting.tag, "deadline": "yes"}, is_gm=True)
+        assert isinstance(answer, Act)
+        return answer

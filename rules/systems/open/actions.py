@@ -2,18 +2,25 @@
 from __future__ import annotations
 
 from rules.actions import Act, ActionContext, ActionSpec, ActionTable
-from rules.effects import Effect, next_id
+from rules.effects import Effect, Ends, next_id
 from rules.errors import IllegalAction, NotAllowed
 from rules.events import EffectAdded, EffectEnded, Event
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, choice_option, flag_word, name_word
 from rules.systems.open import sheet
-from rules.systems.open.attacks import strike
-from rules.systems.open.conditions import has, setting
+from rules.systems.open.attacks import check_turn, strike
+from rules.systems.open.conditions import has
 from rules.systems.open.events import OpportunityDeclined
 from rules.systems.open.movement import walk
 from rules.systems.open.state import OpenCombatant, OpenEncounter
-from rules.systems.open.turns import acting, feet_left, speed_now
+from rules.systems.open.turns import (
+    DASH,
+    DISENGAGE,
+    acting,
+    death_save,
+    feet_left,
+    saving,
+)
 
 __all__ = ["ACTIONS", "ANSWER"]
 
@@ -27,36 +34,31 @@ def _my_turn(enc: Encounter, c: Combatant | None) -> bool:
 
 def _use_action(ctx: ActionContext, action: Act) -> Combatant:
     c = acting(ctx.encounter, action.actor)
-    st = OpenCombatant.of(c)
-    if st.acted:
-        raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
-    if has(ctx.encounter, c, "incapacitated"):
-        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(setting(ctx.encounter, c, 'incapacitated'))}) "
-                            "takes its actions.")
-    st.acted = True
+    check_turn(ctx.encounter, c).acted = True
     return c
 
 
+def _effect(enc: Encounter, c: Combatant, name: str, code: str, ends: Ends) -> list[Event]:
+    """The action's effect on ``c`` (in place of one of the same name), kept on the encounter as the
+    event says: the board lists it, the rules read it by its ``code``, and it ends at ``ends`` of its turn."""
+    enc.effects = [e for e in enc.effects if not (e.target == c.name and e.name == name)]
+    enc.effects.append(Effect(id=next_id(enc.effects), name=name, target=c.name, ends=ends, left=1, code=code,
+                              source=c.name))
+    return [EffectAdded(actor=c.name, name=name, ends=ends, left=1)]
+
+
 def _dash(ctx: ActionContext, action: Act) -> list[Event]:
-    c = _use_action(ctx, action)
-    extra = speed_now(ctx.encounter, c)
-    OpenCombatant.of(c).dashes += 1
-    return [EffectAdded(actor=c.name, name="dash", ends="turn_end", left=1, mods={"speed": extra})]
+    """Movement again, as much as its speed this turn (`turns.feet_left` reads the effect)."""
+    return _effect(ctx.encounter, _use_action(ctx, action), "dash", DASH, "turn_end")
 
 
 def _disengage(ctx: ActionContext, action: Act) -> list[Event]:
-    c = _use_action(ctx, action)
-    OpenCombatant.of(c).disengaged = True
-    return [EffectAdded(actor=c.name, name="disengage", ends="turn_end", left=1)]
+    """Its moves provoke no opportunity attacks this turn (`movement.provokers` reads the effect)."""
+    return _effect(ctx.encounter, _use_action(ctx, action), "disengage", DISENGAGE, "turn_end")
 
 
 def _dodge(ctx: ActionContext, action: Act) -> list[Event]:
-    enc = ctx.encounter
-    c = _use_action(ctx, action)
-    enc.effects = [e for e in enc.effects if not (e.target == c.name and e.name == "dodging")]
-    enc.effects.append(Effect(id=next_id(enc.effects), name="dodging", target=c.name, ends="turn_start", left=1,
-                              code="dodge", source=c.name))
-    return [EffectAdded(actor=c.name, name="dodging", ends="turn_start", left=1)]
+    return _effect(ctx.encounter, _use_action(ctx, action), "dodging", "dodge", "turn_start")
 
 
 def _stand(ctx: ActionContext, action: Act) -> list[Event]:
@@ -102,6 +104,16 @@ def _opportunity(ctx: ActionContext, action: Act) -> list[Event]:
     return events
 
 
+def _death_save(ctx: ActionContext, action: Act) -> list[Event]:
+    """A dying combatant's death save at the start of its turn, its owner's d20 if typed with `roll:`."""
+    enc = ctx.encounter
+    c = acting(enc, action.actor)
+    if not saving(enc, c):
+        raise IllegalAction(f"{c.name} has no death save to roll: a player's combatant down at 0 HP rolls one as its "
+                            "turn begins. Attack, move, or end the turn with `/init next`.")
+    return death_save(enc, c, ctx.dice)
+
+
 ACTIONS = ActionTable(
     ActionSpec("dash", "your action: as much movement again as your speed this turn", cost="action",
                legal=_my_turn, handler=_dash),
@@ -111,6 +123,8 @@ ACTIONS = ActionTable(
                legal=_my_turn, handler=_dodge),
     ActionSpec("stand", "stand up from prone for half your speed", cost="half your speed",
                legal=lambda enc, c: c is not None and enc.current == c.name, handler=_stand),
+    ActionSpec("death-save", "at the start of its turn, a dying combatant's death save (`roll:` your own d20; ending "
+               "the turn rolls it for you)", legal=lambda enc, c: c is not None and saving(enc, c), handler=_death_save),
     ActionSpec(
         ANSWER,
         "answer the opportunity attack offered to you (the buttons send it): strike the mover, or let it go",

@@ -14,7 +14,9 @@ Damage. The weapon's dice (doubled on a critical hit) and the damage effects; im
 none of a type, resistance half (rounded down), vulnerability double. Temporary hit points take it
 first. At 0 HP a player's combatant is down and makes death saves (option ``death_saves``), the
 GM's is out (option ``gm_at_zero``); damage to a combatant already down is a failed death save
-(two on a critical hit), or takes it out where it makes none.
+(two on a critical hit), or takes it out where it makes none. Massive damage (option
+``massive_damage``): damage that leaves over, once the combatant is at 0 HP, at least its hit point
+maximum kills it outright, with no death saves (at 0 HP already, all of the damage is left over).
 
 Save attacks. The damage dice are rolled once; each combatant caught rolls a d20 plus its
 modifier of the ability and its save effects against the DC: a success takes half (``half``) or
@@ -43,9 +45,10 @@ from rules.systems.open.events import AreaStruck, Harmed, OpenAttack, Saved
 from rules.systems.open.sheet import Weapon
 from rules.systems.open.space import COVER_AC, area_cells, cover, feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter
-from rules.systems.open.turns import acting
+from rules.systems.open.turns import acting, saving
+from rules.targets import attack_target
 
-__all__ = ["attack", "strike", "coup_de_grace", "harm", "save_attack", "d20", "mode_of"]
+__all__ = ["attack", "check_turn", "strike", "coup_de_grace", "harm", "save_attack", "d20", "mode_of"]
 
 
 def mode_of(adv: list[str], dis: list[str]) -> str | None:
@@ -71,8 +74,12 @@ def _damage(w: Weapon, critical: bool, dice: Dice) -> tuple[int, list[int]]:
     return max(0, result.total), [d.value for d in result.dice]
 
 
-def _check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
+def check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
+    """``c``'s state, once sure its action is still to take and nothing takes it."""
     st = OpenCombatant.of(c)
+    if saving(enc, c):
+        raise IllegalAction(f"{c.name} is dying: `/act action:death-save` rolls its death save, or end the turn with "
+                            "`/init next` and the bot rolls it.")
     if st.acted:
         raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
     if has(enc, c, "incapacitated"):
@@ -80,23 +87,10 @@ def _check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
     return st
 
 
-def _target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
-    if not name:
-        raise InputError("Name the combatant to attack with `target`.")
-    t = enc.get(name, "target")
-    if t is c:
-        raise IllegalAction(f"{c.name} cannot attack itself.")
-    if not t.in_fight:
-        raise IllegalAction(f"{t.name} is out of the fight.")
-    return t
-
-
 def _reach_and_range(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, t: Combatant,
                      w: Weapon, dis: list[str]) -> int:
     """The distance in feet, refusing a target out of reach or range (noting long range)."""
     far = feet(grid, opts, c.cell, t.cell)
-    if grid is not None and (c.cell is None or t.cell is None):
-        raise IllegalAction("Both combatants must stand on the map: the GM places them with `/combatant edit at:`.")
     if not w.ranged:
         if far > sheet.reach(c, w):
             raise IllegalAction(f"{t.name} is {far} ft away, beyond {c.name}'s {sheet.reach(c, w)} ft reach with the "
@@ -172,6 +166,9 @@ def harm(enc: Encounter, opts: OptionValues, t: Combatant, amount: int, kind: st
     if amount - temp <= 0:
         return events
     st = OpenCombatant.of(t)
+    if opts.massive_damage and t.status != "out" and amount - temp - before >= sheet.max_hp(t):
+        t.status = "out"
+        return events + [StatusChanged(actor=t.name, status="out", cause="massive_damage")]
     if t.status == "downed":
         if sheet.is_player(enc, t) and opts.death_saves and not _out_at_zero(enc, opts, t):
             st.stable = False
@@ -195,20 +192,21 @@ def harm(enc: Encounter, opts: OptionValues, t: Combatant, amount: int, kind: st
 def _out_at_zero(enc: Encounter, opts: OptionValues, t: Combatant) -> bool:
     if sheet.is_player(enc, t):
         return not opts.death_saves
-    return opts.gm_at_zero == "out"
+    return bool(opts.gm_at_zero == "out")
 
 
 def attack(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, dice: Dice,
            words: Mapping[str, Any]) -> list[Event]:
     c = acting(enc, action.actor)
-    st = _check_turn(enc, c)
+    st = check_turn(enc, c)
     w = sheet.weapon(c, action.weapon)
     adv = ["adv asked"] if words["adv"] else []
     dis = ["dis asked"] if words["dis"] else []
     if w.save is not None:
         events = save_attack(enc, opts, grid, c, w, action.target, words["at"], dice)
     else:
-        events = strike(enc, opts, grid, c, _target(enc, c, action.target), w, dice, adv, dis)
+        events = strike(enc, opts, grid, c, attack_target(enc, c, action.target, on_map=grid is not None), w, dice,
+                        adv, dis)
     st.acted = True
     return events
 
@@ -221,7 +219,7 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
         if grid is None:
             raise InputError("This encounter has no map, so `at` takes no cell: name a `target`.")
         aim = grid.parse(at)
-    t = _target(enc, c, target) if target else None
+    t = attack_target(enc, c, target, on_map=grid is not None) if target else None
     if t is not None and aim is None:
         aim = t.cell
     if w.area is None:
@@ -286,8 +284,8 @@ def _save(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, o
 def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, dice: Dice) -> list[Event]:
     """An attack from within 5 ft on a helpless target (paralysed, unconscious or down): a hit is a critical hit."""
     c = acting(enc, action.actor)
-    st = _check_turn(enc, c)
-    t = _target(enc, c, action.target)
+    st = check_turn(enc, c)
+    t = attack_target(enc, c, action.target, verb="strike", on_map=grid is not None)
     if not has(enc, t, "helpless"):
         raise IllegalAction(f"{t.name} is not helpless (paralysed, unconscious or down): attack it with `/attack`.")
     w = sheet.weapon(c, action.weapon, melee_only=True)

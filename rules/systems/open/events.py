@@ -9,7 +9,7 @@ from rules.events import Attacked, Damaged, Event, InitiativeSet, Roll, RoundBeg
 from rules.hidden import PUBLIC, Of
 
 __all__ = [
-    "Ranked", "OpenInitiative", "OpenRound", "TurnBegan", "OpenAttack", "Harmed", "Saved", "AreaStruck",
+    "Ranked", "OpenInitiative", "OpenRound", "TurnBegan", "DeathSaveDue", "OpenAttack", "Harmed", "Saved", "AreaStruck",
     "DeathSave", "OpportunityOffered", "OpportunityDeclined",
 ]
 
@@ -37,6 +37,12 @@ class OpenRound(RoundBegan):
 class TurnBegan(Event):
     kind: ClassVar[str] = "turn"
     speed: int
+
+
+class DeathSaveDue(Event):
+    """``actor``'s turn begins with the death save its owner rolls (option ``death_save_roll=player``)."""
+
+    kind: ClassVar[str] = "turn"
 
 
 class OpenAttack(Attacked):

@@ -4,9 +4,10 @@ A turn's movement is its speed in feet (`turns.speed_now`), spent over any numbe
 A step costs 5 ft; a diagonal step on a square map as the option ``diagonals`` says (``alternate``
 counts the turn's diagonals: every second costs 10 ft). Entering ``difficult`` or ``rough`` ground
 costs 5 ft more a step, and so does crawling while prone. Walls block, and a diagonal step may not
-cut a wall's corner; cells of hostiles able to act block; allies and the fallen may be passed but
-not stopped on. `/move to:` finds the cheapest path (`rules.geometry.paths`), at equal cost the one
-provoking the fewest opportunity attacks; `path:` takes steps such as ``E E NE``.
+cut a wall's corner; cells of hostiles able to act block, unless the mover is at least two sizes
+larger or smaller (``size``); allies and the fallen may be passed but not stopped on. `/move to:` finds, among the paths the movement left allows (`rules.geometry.paths`),
+one provoking the fewest opportunity attacks, and of those the cheapest; `path:` takes steps such as
+``E E NE``.
 
 Opportunity attacks (option ``opportunity``). A step out of the reach of a hostile able to act
 that has its reaction provokes one melee attack from it with its first melee weapon, before the
@@ -18,9 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from rules.dice import Dice
+from rules.effects import active
 from rules.errors import IllegalAction, InputError, SheetError
 from rules.events import Event, Moved
 from rules.geometry import Cell, Grid, cheapest_path
@@ -32,9 +34,9 @@ from rules.systems.open.conditions import has
 from rules.systems.open.events import OpportunityOffered
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter, Waiting
-from rules.systems.open.turns import acting, feet_left
+from rules.systems.open.turns import DISENGAGE, acting, feet_left
 
-__all__ = ["move", "walk", "step_cost", "provokers"]
+__all__ = ["move", "walk", "step_cost", "provokers", "passes"]
 
 #: ground that costs 5 ft more a step
 DIFFICULT = ("difficult", "rough")
@@ -55,14 +57,19 @@ def _refusal(enc: Encounter, grid: Grid, c: Combatant, here: Cell, nxt: Cell) ->
     if grid.kind == "square" and {Cell(nxt.col, here.row), Cell(here.col, nxt.row)} & grid.blocked:
         return f"the step from {here.name} to {nxt.name} would cut the corner of a wall"
     other = enc.at(nxt)
-    if other is not None and other.side != c.side and other.status == "active":
-        return f"{nxt.name} is held by {other.name}: go around"
+    if other is not None and other.side != c.side and other.status == "active" and not passes(c, other):
+        return f"{nxt.name} is held by {other.name}: go around (only a creature two sizes larger or smaller passes through)"
     return None
+
+
+def passes(c: Combatant, other: Combatant) -> bool:
+    """May ``c`` move through the hostile ``other``'s space: is it at least two sizes larger or smaller?"""
+    return abs(sheet.size(c) - sheet.size(other)) >= 2
 
 
 def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here: Cell, nxt: Cell) -> list[Combatant]:
     """The hostiles whose reach ``c`` leaves by stepping from ``here`` to ``nxt``, in initiative order."""
-    if not opts.opportunity or OpenCombatant.of(c).disengaged:
+    if not opts.opportunity or active(enc.effects, c.name, DISENGAGE) is not None:
         return []
     rank = {n: i for i, n in enumerate(enc.order)}
     found = []
@@ -79,33 +86,44 @@ def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here
     return sorted(found, key=lambda h: rank.get(h.name, len(rank)))
 
 
+#: a step of the search for a path: the cell, the diagonals taken (odd or even), the hostiles it provoked
+_State = tuple[Cell, int, frozenset[str]]
+
+
 def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
+    """The path `/move to:` takes: of those within ``budget`` feet, one leaving the reach of the fewest
+    hostiles (each provokes at most once: its reaction), and of those the cheapest, then the straightest."""
     st, crawl = OpenCombatant.of(c), has(enc, c, "crawl")
     start = c.cell
     assert start is not None
     if goal == start:
         raise InputError(f"{c.name} is already at {goal.name}.")
 
-    def successors(state: tuple[Cell, int]) -> Iterator[tuple[tuple[Cell, int], float, str]]:
-        here, diag = state
-        for nxt in grid.neighbours(here, diagonal=True):
-            if _refusal(enc, grid, c, here, nxt) is None:
-                d = diag + (grid.kind == "square" and here.col != nxt.col and here.row != nxt.row)
-                yield (nxt, d % 2), step_cost(grid, opts, here, nxt, diag, crawl), nxt.name
+    def provoking_at_most(most: int) -> Callable[[_State], Iterator[tuple[_State, float, str]]]:
+        def successors(state: _State) -> Iterator[tuple[_State, float, str]]:
+            here, diag, provoked = state
+            for nxt in grid.neighbours(here, diagonal=True):
+                if _refusal(enc, grid, c, here, nxt) is None:
+                    now = provoked | {h.name for h in provokers(enc, opts, grid, c, here, nxt)}
+                    if len(now) <= most:
+                        d = diag + (grid.kind == "square" and here.col != nxt.col and here.row != nxt.row)
+                        yield (nxt, d % 2, now), step_cost(grid, opts, here, nxt, diag, crawl), nxt.name
+        return successors
 
-    def provokes(a: tuple[Cell, int], b: tuple[Cell, int], _label: str) -> float:
-        """Fewest opportunity attacks, then the fewest diagonal steps (a straighter path)."""
-        diagonal = grid.kind == "square" and a[0].col != b[0].col and a[0].row != b[0].row
-        return len(provokers(enc, opts, grid, c, a[0], b[0])) + 0.001 * diagonal
+    def straighter(a: _State, b: _State, _label: str) -> float:
+        """At equal cost, the fewest diagonal steps."""
+        return float(grid.kind == "square" and a[0].col != b[0].col and a[0].row != b[0].row)
 
-    found = cheapest_path((start, st.diagonals % 2), lambda s: s[0] == goal, successors, budget=budget,
-                          heuristic=lambda s: 5 * grid.distance(s[0], goal, diagonal=True), tie=provokes)
-    if found is None:
-        raise IllegalAction(
-            f"{c.name} cannot reach {goal.name} with {budget} ft of movement left: walls or hostiles are in the way, "
-            "or it is too far. Pick a nearer cell."
-        )
-    return [state[0] for state, _ in found[1]]
+    first: _State = (start, st.diagonals % 2, frozenset())
+    for most in range(len(enc.enemies_of(c)) + 1):  # the fewest provoked first
+        found = cheapest_path(first, lambda s: s[0] == goal, provoking_at_most(most), budget=budget,
+                              heuristic=lambda s: 5 * grid.distance(s[0], goal, diagonal=True), tie=straighter)
+        if found is not None:
+            return [state[0] for state, _ in found[1]]
+    raise IllegalAction(
+        f"{c.name} cannot reach {goal.name} with {budget} ft of movement left: walls or hostiles are in the way, "
+        "or it is too far. Pick a nearer cell."
+    )
 
 
 def _path(grid: Grid, start: Cell, text: str) -> list[Cell]:
@@ -143,8 +161,9 @@ def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: li
     falls, or waits where a player is asked. ``check``: refuse a path it cannot take, before any step;
     ``skip``: the hostile whose question about the first step has been answered."""
     st, crawl = OpenCombatant.of(c), has(enc, c, "crawl")
-    here = c.cell
-    assert here is not None
+    start = c.cell
+    assert start is not None
+    here: Cell = start
     if check:
         cost, diag, at = 0, st.diagonals, here
         for nxt in cells:

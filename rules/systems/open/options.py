@@ -35,8 +35,17 @@ OPTIONS = OptionSet(
     ),
     yes_no_option("death_saves", True, "whether a player's combatant at 0 HP is down and makes death saves "
                   "(`no`: it is out, like the GM's)"),
+    choice_option("death_save_roll", ("player", "bot"),
+                  "who rolls a dying player's combatant's death save: `player`: its turn waits for its owner's "
+                  "`/act action:death-save` (`roll:` types their own d20), and ending the turn (`/init next`, the End turn "
+                  "button, the deadline) rolls it for them; `bot`: the bot rolls it as its turn begins and the turn passes on"),
+    yes_no_option("massive_damage", True, "whether damage left over at 0 HP that reaches the combatant's hit point "
+                  "maximum kills it outright (no death saves)"),
     choice_option("gm_at_zero", ("out", "down"), "what the GM's combatants are at 0 HP: `out` of the fight, or "
                   "`down` (helpless, no death saves)"),
+    choice_option("victory", ("settled", "downed"),
+                  "when a side has lost: `settled`: once nobody of it can act and none of it is still making death saves "
+                  "(each is stable or dead), the foes acting on meanwhile; `downed`: as soon as nobody of it can act"),
     yes_no_option("group_init", False, "whether numbered copies (`/combatant add count:`) share one initiative roll"),
     yes_no_option("opportunity", True, "whether leaving a hostile's reach provokes an opportunity attack"),
     choice_option(

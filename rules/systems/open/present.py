@@ -12,6 +12,7 @@ from rules.systems.open.conditions import conditions
 from rules.systems.open.events import (
     AreaStruck,
     DeathSave,
+    DeathSaveDue,
     Harmed,
     OpenAttack,
     OpenInitiative,
@@ -76,6 +77,7 @@ class OpenPresenter(Presenter):
         Saved: "saved",
         AreaStruck: "area_struck",
         DeathSave: "death_save",
+        DeathSaveDue: "death_save_due",
         OpportunityOffered: "opportunity_offered",
         OpportunityDeclined: "opportunity_declined",
     }
@@ -86,6 +88,8 @@ class OpenPresenter(Presenter):
         "failed_save": "hurt while down: a failed death save",
         "failed_saves": "a critical hit while down: two failed death saves",
         "harmed_down": "hurt while down",
+        "massive_damage": "massive damage: what was left over at 0 HP reached its hit point maximum, so it dies "
+                          "outright",
         "revived": "a natural 20 on its death save: back up with 1 HP",
         "gm_hp": "HP set by the GM",
     }
@@ -157,6 +161,10 @@ class OpenPresenter(Presenter):
         }[e.result]
         tally = f" ({e.made} success{'es' if e.made != 1 else ''}, {e.failed} failure{'s' if e.failed != 1 else ''})"
         return f"**{e.actor}** death save: {roll_text(e.roll, result)}{tally if e.result in ('made', 'failed') else ''}"
+
+    def death_save_due(self, e: DeathSaveDue) -> str:
+        return (f"**{e.actor}** is dying: `/act action:death-save` rolls its death save (add `roll:` to type your own "
+                "d20); ending the turn rolls it")
 
     def opportunity_offered(self, e: OpportunityOffered) -> str:
         return (f"**{e.mover}** leaves **{e.actor}**'s reach at {e.at}: {user_ref(e.owner)} may take an opportunity "

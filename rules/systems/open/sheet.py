@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from rules.dice import Dice, DiceError, roll_expression
-from rules.errors import SheetError
+from rules.dice import Dice, roll_expression
+from rules.errors import DiceError, SheetError
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 
 __all__ = [
     "ABILITIES", "SIZES", "AREAS", "DAMAGE_TYPES", "Weapon", "parse_weapon", "SHEET_KEYS", "EFFECT_VALUES", "weapons", "weapon",
-    "init_expression", "ability", "speed", "reach", "ac", "max_hp", "is_player", "damage_types",
+    "init_expression", "ability", "speed", "size", "reach", "ac", "max_hp", "is_player", "damage_types",
 ]
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
@@ -204,7 +204,8 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
     *(SheetKey(k, f"damage types it {what}, comma separated (e.g. `fire,poison`)", "custom", parse=_read_types,
                accepts="damage types")
       for k, what in (("resist", "takes half of"), ("immune", "takes none of"), ("vulnerable", "takes double of"))),
-    SheetKey("size", "size", "choice", "medium", choices=SIZES),
+    SheetKey("size", "size: a creature moves through a hostile's space only if two or more sizes apart from it",
+             "choice", "medium", choices=SIZES),
     SheetKey("reach", "melee reach in feet", "int", 5, minimum=5, maximum=100),
     SheetKey("weapons", "attacks, comma separated: `longsword:+5:1d8+3:slashing[:reach=10][:range=80/320]` or "
              "`fireball:save=dex:15:8d6:fire:half[:area=burst20][:range=150]`", "custom", parse=_read_weapons,
@@ -257,6 +258,11 @@ def ability(c: Combatant, key: str) -> int:
 
 def speed(c: Combatant) -> int:
     return int(c.sheet.get("speed", 30))
+
+
+def size(c: Combatant) -> int:
+    """Its size as a step on the scale `SIZES` (tiny 0 ... gargantuan 5)."""
+    return SIZES.index(str(c.sheet.get("size", "medium")))
 
 
 def reach(c: Combatant, w: Weapon | None = None) -> int:

@@ -19,8 +19,6 @@ class OpenCombatant(CombatantState):
     roll_off: int = Field(0, ge=0, le=100)
     #: feet of movement spent this turn (what is left follows its speed now: `turns.feet_left`)
     feet_spent: int = Field(0, ge=0, le=100_000)
-    #: dash actions taken this turn (each adds its speed)
-    dashes: int = Field(0, ge=0, le=100)
     #: diagonal steps taken this turn (the `alternate` rule makes every second one cost 10 ft)
     diagonals: int = Field(0, ge=0, le=10_000)
     #: the turn's action is used (an attack or `/act`)
@@ -32,15 +30,16 @@ class OpenCombatant(CombatantState):
     saves_failed: int = Field(0, ge=0, le=3)
     #: down but stable: no more death saves
     stable: bool = False
-    #: it took the disengage action: its moves provoke no opportunity attacks this turn
-    disengaged: bool = False
+    #: its turn began with it down: the death save its owner rolls is due
+    save_due: bool = False
 
     @model_validator(mode="before")
     @classmethod
     def _old_keys(cls, data: Any, info: ValidationInfo) -> Any:
-        """Older states kept the feet left, not spent: the turn under way keeps its whole movement."""
-        if upgrading(info) and isinstance(data, dict) and "feet_left" in data:
-            data = {k: v for k, v in data.items() if k != "feet_left"}
+        """Older states kept the feet left, not spent: the turn under way keeps its whole movement. They
+        counted dashes and disengaging here, which the effects of those actions now hold."""
+        if upgrading(info) and isinstance(data, dict) and {"feet_left", "dashes", "disengaged"} & data.keys():
+            data = {k: v for k, v in data.items() if k not in ("feet_left", "dashes", "disengaged")}
         return data
 
 

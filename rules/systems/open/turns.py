@@ -1,19 +1,22 @@
 """Turns in the open system: each combatant's initiative roll, highest first; ties by the higher
 modifier, then a roll-off (a d20 each, higher first, then the order they joined). A turn is its
-speed in feet of movement and one action. A player's combatant down at 0 HP rolls a death save
-at the start of its turn (option ``death_saves``) and its turn passes on.
+speed in feet of movement and one action. A player's combatant down at 0 HP makes a death save
+at the start of its turn (option ``death_saves``): its owner rolls it (`/act action:death-save`, or
+ending the turn rolls it for them), or with ``death_save_roll=bot`` the bot rolls it as the turn
+begins; either way its turn then passes on.
 
 Dice order: `/init roll` rolls each combatant's expression in the order they joined (copies
 sharing a roll with ``group_init=yes`` roll once, at the first), then a d20 for each combatant of
-a tie, in the order they joined; a new turn of a down combatant rolls its death save's d20.
+a tie, in the order they joined; a death save rolls a d20 (as the turn begins with
+``death_save_roll=bot``, else in `/act action:death-save` or the turn's end).
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from rules.actions import ActionBase
 from rules.dice import Dice, roll_expression
-from rules.effects import total
+from rules.effects import active, total
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Roll, StatusChanged
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
@@ -22,6 +25,7 @@ from rules.systems.open import sheet
 from rules.systems.open.conditions import has
 from rules.systems.open.events import (
     DeathSave,
+    DeathSaveDue,
     OpenInitiative,
     OpenRound,
     Ranked,
@@ -31,8 +35,11 @@ from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
 from rules.turns.ordered import acting
 
-__all__ = ["arrange", "start", "init_one", "set_initiative", "advance", "end_turn", "acting", "speed_now",
-           "group_of", "takes_turns"]
+__all__ = ["DASH", "DISENGAGE", "arrange", "start", "init_one", "set_initiative", "advance", "acting", "speed_now",
+           "group_of", "takes_turns", "saving", "death_save"]
+
+#: the codes of the effects the dash and disengage actions leave on their combatant until its turn ends
+DASH, DISENGAGE = "dash", "disengage"
 
 
 def group_of(enc: Encounter, c: Combatant) -> str | None:
@@ -50,6 +57,23 @@ def takes_turns(enc: Encounter, opts: OptionValues, c: Combatant) -> bool:
         return True
     st = OpenCombatant.of(c)
     return c.status == "downed" and opts.death_saves and sheet.is_player(enc, c) and not st.stable
+
+
+def saving(enc: Encounter, c: Combatant) -> bool:
+    """Is it ``c``'s turn, which began with it down, with its death save still to roll (option
+    ``death_save_roll=player``)? One that falls in its own turn makes none in it."""
+    return enc.current == c.name and c.status == "downed" and OpenCombatant.of(c).save_due
+
+
+def death_save(enc: Encounter, c: Combatant, dice: Dice, *, ending: bool = False) -> list[Event]:
+    """The death save of ``c``, whose turn it is: a natural 20 brings it back up, and its turn goes on
+    with its movement and action (unless the save is rolled as the turn is ``ending``)."""
+    OpenCombatant.of(c).save_due = False
+    events, up = _death_save(enc, c, dice)
+    if up and not ending:
+        _start_turn(enc, c)
+        events.append(TurnBegan(actor=c.name, speed=_speed_as_it_begins(enc, c)))
+    return events
 
 
 def _slots(enc: Encounter, opts: OptionValues) -> list[ordered.Slot]:
@@ -163,9 +187,9 @@ def speed_now(enc: Encounter, c: Combatant) -> int:
 
 
 def feet_left(enc: Encounter, c: Combatant) -> int:
-    """Its movement left this turn: its speed now (once more for each dash), less what it spent."""
-    st = OpenCombatant.of(c)
-    return max(0, speed_now(enc, c) * (1 + st.dashes) - st.feet_spent)
+    """Its movement left this turn: its speed now (twice over after a dash), less what it spent."""
+    dashed = active(enc.effects, c.name, DASH) is not None
+    return max(0, speed_now(enc, c) * (1 + dashed) - OpenCombatant.of(c).feet_spent)
 
 
 def _speed_as_it_begins(enc: Encounter, c: Combatant) -> int:
@@ -175,9 +199,10 @@ def _speed_as_it_begins(enc: Encounter, c: Combatant) -> int:
     return feet_left(enc.model_copy(update={"effects": running}), c)
 
 
-def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool]:
     """d20: 10 or more a success, a natural 1 two failures, a natural 20 back up with 1 HP.
-    Three successes: stable, and the counts start again (damage while stable restarts the saves); three failures: out."""
+    Three successes: stable, and the counts start again (damage while stable restarts the saves); three failures: out.
+    The events, and whether it is back up."""
     st = OpenCombatant.of(c)
     with dice.rolling_for(c.name):
         d = dice.die(20)
@@ -201,24 +226,25 @@ def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         events.append(StatusChanged(actor=c.name, status="out", cause="death_saves"))
     elif result == "revived":
         events.append(StatusChanged(actor=c.name, status="active", cause="revived"))
-    return events
+    return events, result == "revived"
 
 
 def _start_turn(enc: Encounter, c: Combatant) -> None:
     st = OpenCombatant.of(c)
-    st.feet_spent, st.dashes, st.diagonals, st.acted, st.reacted, st.disengaged = 0, 0, 0, False, False, False
+    st.feet_spent, st.diagonals, st.acted, st.reacted, st.save_due = 0, 0, False, False, False
     OpenEncounter.of(enc).area = []
 
 
-def advance(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[], bool] = lambda: False) -> list[Event]:
     """Pass the turn to the next combatant that takes turns, starting a new round when needed; a
-    down one rolls its death save and passes on (unless it is back up)."""
+    down one rolls its death save and passes on (unless it is back up), unless that save ``decided``
+    the fight."""
     enc.current = None
     st = OpenEncounter.of(enc)
     events: list[Event] = []
     for _ in range(2 * len(enc.combatants) + 2):
         able = {c.name for c in enc.combatants if takes_turns(enc, opts, c)}
-        if not any(enc.get(n).status == "active" for n in able):
+        if not able:
             return events
         name = ordered.next_to_act(enc.order, st.acted, able)
         if name is None:
@@ -229,18 +255,21 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             continue
         st.acted.append(name)
         c = enc.get(name)
+        if c.status == "downed" and opts.death_save_roll == "player":
+            enc.current = name
+            _start_turn(enc, c)
+            OpenCombatant.of(c).save_due = True
+            return events + [DeathSaveDue(actor=name)]
         if c.status == "downed":
-            events += _death_save(enc, c, dice)
-            if c.status != "active":
+            saved, up = _death_save(enc, c, dice)
+            events += saved
+            if not up and decided():
+                return events
+            if not up:
                 continue
         enc.current = name
         _start_turn(enc, c)
         return events + [TurnBegan(actor=name, speed=_speed_as_it_begins(enc, c))]
     return events
 
-
-def end_turn(enc: Encounter, opts: OptionValues, action: ActionBase, dice: Dice) -> list[Event]:
-    if not enc.started:
-        raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
-    return advance(enc, opts, dice)
 

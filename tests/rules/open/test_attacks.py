@@ -129,3 +129,17 @@ def test_one_action_a_turn() -> None:
     s = duel(foe="hp=30 ac=30")
     s.run("attack", [5], actor="Ann", target="Grak")
     assert "used its action" in s.refused("attack", [5], actor="Ann", target="Grak")
+
+
+def test_the_target_is_checked_as_every_system_checks_it() -> None:
+    """The one target check (rules/targets.py: "named, not itself, still in the fight ... on the map"), each refusal
+    saying what to do instead, for attacks, save attacks and the coup de grâce alike."""
+    s = duel(hero=f"hp=20 ac=15 weapons='{SWORD},ray:save=con:12:2d6:cold'")
+    assert "pick another target" in s.refused("attack", actor="Ann", target="Ann")
+    assert "pick another target" in s.refused("attack", actor="Ann", target="Ann", weapon="ray")
+    assert "cannot strike itself: pick another target" in s.refused("coupdegrace", actor="Ann", target="Ann")
+    s.run("add", name="Orc", raw_sheet={"hp": "5"}, owner_id=None, init=0)  # not placed on the map
+    assert "Orc is not on the map: the GM places it with `/combatant edit at:`" in s.refused(
+        "attack", actor="Ann", target="Orc")
+    s.get("Grak").status = "out"
+    assert "already out of the fight: pick another target" in s.refused("attack", actor="Ann", target="Grak")

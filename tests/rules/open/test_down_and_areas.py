@@ -1,10 +1,22 @@
 """The open system's down and out, coup de grâce, save attacks, areas and conditions (docs/systems/open.md)."""
 from __future__ import annotations
 
+import random
+
+from rules.actions import make_action
+from rules.dice import Dice
+from rules.events import Victory
 from rules.geometry import Grid
 from rules.registry import get_system
 from rules.systems.open import turns
-from rules.systems.open.events import AreaStruck, DeathSave, Harmed, OpenAttack, Saved
+from rules.systems.open.events import (
+    AreaStruck,
+    DeathSave,
+    Harmed,
+    OpenAttack,
+    Saved,
+    TurnBegan,
+)
 from rules.systems.open.space import area_cells
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from tests.scenario import PLAYER, Scenario
@@ -42,17 +54,19 @@ def test_the_gms_combatant_is_out_at_0_hp() -> None:
 def test_a_players_combatant_is_down_and_makes_death_saves() -> None:
     """"at 0 HP a player's combatant is down ... at the start of each of its turns, rolls a death save: a d20, 10 or
     more a success, a natural 1 two failures ... three failures and it is out"."""
-    s = with_bo(fight(ann=f"hp=3 ac=10 {SWORD}"))
+    s = with_bo(fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}"))
     s.run("next", actor="Ann")
     s.run("attack", [15, 4], actor="Grak", target="Ann")
     assert s.get("Ann").status == "downed" and s.enc.current != "Ann"
     s.run("next", actor="Grak")
     s.run("next", actor="Orc")
-    res = s.run("next", [1], actor="Bo")  # round 2: Ann's turn begins with her death save
+    res = s.run("next", actor="Bo")  # round 2: Ann's turn begins with her death save
+    assert s.enc.current == "Ann" and not any(isinstance(e, DeathSave) for e in res.events)
+    res = s.run("act", [1], actor="Ann", name="death-save")
     save = next(e for e in res.events if isinstance(e, DeathSave))
     assert (save.failed, save.result) == (2, "failed") and s.enc.current == "Grak"
-    s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # advantage, a critical hit while down: two failures
-    assert s.get("Ann").status == "out"
+    res = s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # advantage, a critical hit while down: two failures
+    assert s.get("Ann").status == "out" and not any("massive" in line for line in s.text(res))
 
 
 def test_three_successes_stabilise_and_a_natural_20_revives() -> None:
@@ -62,7 +76,8 @@ def test_three_successes_stabilise_and_a_natural_20_revives() -> None:
     s.run("attack", [15, 4], actor="Grak", target="Ann")
     s.run("next", actor="Grak")
     s.run("next", actor="Orc")
-    s.run("next", [20], actor="Bo")
+    s.run("next", actor="Bo")
+    s.run("act", [20], actor="Ann", name="death-save")
     assert s.get("Ann").status == "active" and s.get("Ann").hp == 1 and s.enc.current == "Ann"
 
 
@@ -205,13 +220,14 @@ def test_a_burst_on_a_hex_map_counts_hexes() -> None:
 def test_stable_resets_the_saves_and_damage_restarts_them() -> None:
     """"At stable the counts start again. Damage while down is a failed death save (two on a critical hit); a stable
     combatant that takes damage is no longer stable and makes death saves again"."""
-    s = with_bo(fight(ann=f"hp=3 ac=10 {SWORD}"))
+    s = with_bo(fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}"))
     s.run("next", actor="Ann")
     s.run("attack", [15, 4], actor="Grak", target="Ann")
     for _ in range(3):
         s.run("next", actor="Grak")
         s.run("next", actor="Orc")
-        s.run("next", [12], actor="Bo")
+        s.run("next", actor="Bo")
+        s.run("next", [12], actor="Ann")
     ann = OpenCombatant.of(s.get("Ann"))
     assert ann.stable and (ann.saves_made, ann.saves_failed) == (0, 0)
     res = s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # a critical hit on the stable Ann
@@ -220,7 +236,8 @@ def test_stable_resets_the_saves_and_damage_restarts_them() -> None:
     assert not ann.stable and (ann.saves_made, ann.saves_failed) == (0, 2)
     s.run("next", actor="Grak")
     s.run("next", actor="Orc")
-    s.run("next", [12], actor="Bo")
+    s.run("next", actor="Bo")
+    s.run("next", [12], actor="Ann")
     ann = OpenCombatant.of(s.get("Ann"))
     assert (ann.saves_made, ann.saves_failed) == (1, 2) and s.get("Ann").status == "downed"
 
@@ -258,3 +275,184 @@ def test_the_effects_on_a_combatant_that_is_out_end() -> None:
     s.run("effect_add", name="Bless", actor="Grak", rounds=3, mods="attack+1")
     s.run("attack", [15, 4], actor="Ann", target="Grak")
     assert s.get("Grak").status == "out" and s.enc.effects == []
+
+
+def test_massive_damage_kills_outright() -> None:
+    """"when damage reduces a combatant to 0 HP and the damage left over equals or exceeds its hit point maximum, it
+    dies outright (no death saves)"; temporary hit points take their share first."""
+    s = with_bo(fight(ann=f"hp=6 max_hp=6 temp_hp=2 ac=10 {SWORD}", grak="hp=20 ac=10 weapons=maul:+5:2d6+2:bludgeoning"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 6, 5], actor="Grak", target="Ann")  # 13: 2 to temp HP, 11 to HP, 5 left over: down
+    assert s.get("Ann").status == "downed"
+    s = with_bo(fight(ann=f"hp=6 max_hp=6 ac=10 {SWORD}", grak="hp=20 ac=10 weapons=maul:+5:2d6+2:bludgeoning"))
+    s.run("next", actor="Ann")
+    res = s.run("attack", [15, 6, 4], actor="Grak", target="Ann")  # 12: 6 left over at 0 HP, its maximum
+    assert s.get("Ann").status == "out" and any("massive damage" in line for line in s.text(res))
+    assert not any(isinstance(e, DeathSave) for name in ("Grak", "Orc", "Bo") for e in s.run("next", actor=name).events)
+
+
+def test_massive_damage_while_down_kills_outright() -> None:
+    """"Damage while down is a failed death save (two on a critical hit)", unless it reaches the hit point maximum: at 0 HP
+    all of the damage is left over, and massive damage kills outright."""
+    s = with_bo(fight(ann=f"hp=3 max_hp=8 ac=10 {SWORD}", grak="hp=20 ac=10 weapons=maul:+5:2d6+2:bludgeoning"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 1, 1], actor="Grak", target="Ann")
+    assert s.get("Ann").status == "downed"
+    for name in ("Grak", "Orc"):
+        s.run("next", actor=name)
+    s.run("next", actor="Bo")
+    s.run("next", [12], actor="Ann")  # Ann's death save: a success
+    ann = s.get("Ann")
+    s.run("attack", [15, 4, 1, 1, 1, 1], actor="Grak", target="Ann")  # a critical hit of 6: two failed death saves
+    assert ann.status == "downed" and OpenCombatant.of(s.get("Ann")).saves_failed == 2
+    s = with_bo(fight(ann=f"hp=3 max_hp=8 ac=10 {SWORD}", grak="hp=20 ac=10 weapons=maul:+5:2d6+2:bludgeoning"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 1, 1], actor="Grak", target="Ann")
+    for name in ("Grak", "Orc"):
+        s.run("next", actor=name)
+    s.run("next", actor="Bo")
+    s.run("next", [12], actor="Ann")
+    res = s.run("attack", [15, 4, 2, 2, 1, 1], actor="Grak", target="Ann")  # 8, its hit point maximum: dead
+    assert s.get("Ann").status == "out" and any("massive damage" in line for line in s.text(res))
+
+
+def test_massive_damage_is_an_option() -> None:
+    """"Option `massive_damage=no`": damage left over at 0 HP does not kill outright; the combatant is down."""
+    s = with_bo(fight(ann=f"hp=6 max_hp=6 ac=10 {SWORD}", grak="hp=20 ac=10 weapons=maul:+5:2d6+2:bludgeoning",
+                      massive_damage="no"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 6, 6], actor="Grak", target="Ann")
+    assert s.get("Ann").status == "downed"
+
+
+def test_a_side_all_at_0_hp_fights_on_while_any_is_dying() -> None:
+    """"A side with nobody able to act is beaten" once none of it is still making death saves (option
+    `victory=settled`): the foes act on meanwhile and the dying roll at their turns."""
+    s = fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}")
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    assert s.get("Ann").status == "downed" and not s.enc.winner
+    s.run("next", actor="Grak")
+    assert s.enc.current == "Orc"
+    s.run("next", actor="Orc")
+    res = s.run("next", [12], actor="Ann")  # round 2: Ann's death save, then Grak acts
+    assert [e.result for e in res.events if isinstance(e, DeathSave)] == ["made"] and s.enc.current == "Grak"
+    s.run("next", actor="Grak")
+    s.run("next", actor="Orc")
+    s.run("next", [12], actor="Ann")
+    assert not s.enc.winner and s.enc.current == "Grak"
+    s.run("next", actor="Grak")
+    s.run("next", actor="Orc")
+    res = s.run("next", [12], actor="Ann")  # the third success: stable, and the side has lost
+    assert [e.result for e in res.events if isinstance(e, DeathSave)] == ["stable"]
+    assert s.enc.winner == "foes" and s.enc.current is None
+    assert not any(isinstance(e, TurnBegan) for e in res.events)
+
+
+def test_a_side_whose_last_dying_combatant_dies_has_lost() -> None:
+    """"three failures and it is out": the last of its side to die decides the fight."""
+    s = fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}")
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    s.run("next", actor="Grak")
+    s.run("next", actor="Orc")
+    s.run("act", [1], actor="Ann", name="death-save")  # two failures
+    assert not s.enc.winner
+    s.run("attack", [15, 4, 1, 1], actor="Grak", target="Ann")  # a critical hit while down: two more, dead
+    assert s.get("Ann").status == "out" and s.enc.winner == "foes"
+
+
+def test_victory_downed_decides_at_once() -> None:
+    """"Option `victory=downed`": a side is beaten as soon as nobody of it can act."""
+    s = fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}", victory="downed")
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    assert s.get("Ann").status == "downed" and s.enc.winner == "foes"
+
+
+def test_falling_in_its_own_turn_announces_the_result() -> None:
+    """"A side with nobody able to act is beaten": the last of a side falling in its own turn (an opportunity attack as it
+    moves) is announced once."""
+    s = fight(ann=f"hp=3 ac=10 {SWORD}", death_saves="no")
+    res = s.run("move", [15, 4], actor="Ann", path="W")
+    assert s.get("Ann").status == "out" and s.enc.winner == "foes"
+    assert [e.side for e in res.events if isinstance(e, Victory)] == ["foes"]
+
+
+def dying_ann(**options: str) -> Scenario:
+    """Ann (the player's) down at 0 HP, the turn passed on to hers."""
+    s = with_bo(fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}", **options))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    for name in ("Grak", "Orc"):
+        s.run("next", actor=name)
+    return s
+
+
+def test_a_player_rolls_their_own_death_save() -> None:
+    """"at the start of each of its turns, rolls a death save": its owner rolls it with `/act action:death-save`, their
+    own d20 typed with `roll:` as for any other roll of theirs."""
+    s = dying_ann()
+    res = s.run("next", actor="Bo")
+    assert s.enc.current == "Ann" and any("/act action:death-save" in line for line in s.text(res))
+    mine = Dice(rng=random.Random(0), given=[17], may_type=frozenset({"Ann"}))
+    res = s.system.resolve(s.enc, make_action("act", actor="Ann", name="death-save", user_id=PLAYER), mine)
+    s.enc = res.encounter
+    save = next(e for e in res.events if isinstance(e, DeathSave))
+    assert save.roll.dice == [17] and save.roll.typed == [0] and save.result == "made"
+    assert s.enc.current == "Grak"
+    message = s.refused("act", actor="Grak", name="death-save")
+    assert "no death save" in message and "/init next" in message
+
+
+def test_ending_a_dying_turn_rolls_the_death_save() -> None:
+    """"at the start of each of its turns, rolls a death save": the GM ending the turn (or the deadline) rolls it."""
+    s = dying_ann()
+    s.run("next", actor="Bo")
+    assert not s.system.untouched(s.enc, "Ann")  # no "end the turn?" question: ending it rolls the save
+    res = s.run("next", [4], actor="Ann")
+    assert [(e.actor, e.result) for e in res.events if isinstance(e, DeathSave)] == [("Ann", "failed")]
+    assert s.enc.current == "Grak"
+
+
+def test_the_bot_rolls_death_saves_as_the_turn_begins() -> None:
+    """"Option `death_save_roll=bot`": the death save is rolled as the turn begins, and the turn passes on."""
+    s = dying_ann(death_save_roll="bot")
+    res = s.run("next", [12], actor="Bo")
+    assert [e.result for e in res.events if isinstance(e, DeathSave)] == ["made"] and s.enc.current == "Grak"
+
+
+def test_a_natural_20_as_the_turn_ends_brings_it_up_and_the_turn_passes() -> None:
+    """"a natural 20 back up with 1 HP": rolled as the GM ends the turn, the combatant is up and the turn passes on."""
+    s = dying_ann()
+    s.run("next", actor="Bo")
+    res = s.run("next", [20], actor="Ann")
+    assert s.get("Ann").status == "active" and s.get("Ann").hp == 1 and s.enc.current == "Grak"
+    assert [e.actor for e in res.events if isinstance(e, TurnBegan)] == ["Grak"]
+
+
+def test_falling_in_its_own_turn_passes_it_on_with_no_death_save() -> None:
+    """"at the start of each of its turns, rolls a death save": a combatant downed in its own turn (an opportunity attack
+    as it moves) makes none in it; the turn passes on."""
+    s = with_bo(fight(ann=f"hp=3 max_hp=12 ac=10 {SWORD}"))
+    res = s.run("move", [15, 4], actor="Ann", path="W")
+    assert s.get("Ann").status == "downed" and s.enc.current == "Grak"
+    assert not any(isinstance(e, DeathSave) for e in res.events)
+
+
+def test_two_sides_both_dying_roll_on_until_one_is_settled() -> None:
+    """"while any of it is dying ... the fight goes on ... the dying rolling at their turns": with both sides dying, their
+    turns still come round."""
+    s = Scenario("open").add("Ann", f"hp=3 max_hp=12 init=+10 {SWORD}", at="B2")
+    s.add("Cat", f"hp=3 max_hp=12 init=+0 {SWORD}", at="C2", side="rivals")
+    s.run("init_roll", [10, 10])
+    s.run("edit", actor="Ann", raw_sheet={"hp": "0"})
+    assert s.enc.current == "Cat"
+    s.run("edit", actor="Cat", raw_sheet={"hp": "0"})
+    assert s.enc.current == "Ann" and not s.enc.winner  # round 2: Ann's death save is due
+    s.run("next", [1], actor="Ann")  # a natural 1: two failures each
+    s.run("next", [1], actor="Cat")
+    s.run("next", [12], actor="Ann")
+    assert not s.enc.winner and s.enc.current == "Cat"
+    s.run("next", [4], actor="Cat")  # Cat's third failure: the rivals have lost
+    assert s.get("Cat").status == "out" and s.enc.winner == "heroes"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules.dice import Dice
-from rules.events import Moved
+from rules.events import EffectAdded, Moved
 from rules.systems.open import turns
 from rules.systems.open.events import (
     OpenAttack,
@@ -156,8 +156,100 @@ def test_an_older_state_with_the_feet_left_is_read() -> None:
     assert st.feet_spent == 0 and st.acted
 
 
+def test_an_older_state_counting_dashes_is_read() -> None:
+    """A state written when the turn counted its dashes and disengaging (the effects of those actions hold them now) reads back."""
+    st = OpenCombatant.model_validate({"dashes": 1, "disengaged": True, "acted": True})
+    assert st.acted and "dashes" not in st.model_dump()
+
+
 def test_a_held_combatant_has_no_feet_left_on_the_board() -> None:
     """"**grappled** (speed 0)": while it holds, the turn shows no movement left."""
     s = walker()
     s.run("effect_add", name="grappled", actor="Ann", rounds=1)
     assert feet_left(s) == 0 and " ft" not in s.system.present.view(s.enc).turn_label(s.enc, s.get("Ann"))
+
+
+def test_dash_is_an_effect_the_encounter_keeps_and_the_board_shows() -> None:
+    """"`/act action:dash` (movement again)": the dash the log announces is the effect the encounter keeps, shown on the
+    board, and its movement goes with it when its turn ends."""
+    s = walker()
+    res = s.run("act", actor="Ann", name="dash")
+    added = next(e for e in res.events if isinstance(e, EffectAdded))
+    kept = [e for e in s.enc.effects if e.target == "Ann"]
+    assert [(e.name, e.ends, e.left) for e in kept] == [(added.name, added.ends, added.left)] == [("dash", "turn_end", 1)]
+    assert added.mods == kept[0].mods == {}
+    assert feet_left(s) == 60
+    assert any("dash on Ann" in line for line in s.system.present.board(s.enc).lines)
+    assert any("dash" in line for line in s.text(res))
+    s.run("next", actor="Ann")
+    assert not s.enc.effects
+
+
+def test_disengage_is_an_effect_the_encounter_keeps() -> None:
+    """"`/act action:disengage` spends the action so the turn's moves provoke none": the effect announced is kept."""
+    s = walker(foe_at="C3")
+    res = s.run("act", actor="Ann", name="disengage")
+    added = next(e for e in res.events if isinstance(e, EffectAdded))
+    assert [(e.name, e.target) for e in s.enc.effects] == [(added.name, added.actor)] == [("disengage", "Ann")]
+    s.run("move", actor="Ann", path="N")
+    s.run("next", actor="Ann")
+    assert not s.enc.effects
+
+
+def test_move_to_prefers_a_longer_path_that_provokes_no_opportunity_attack() -> None:
+    """"`/move to:` takes, of the paths its movement left allows, one that provokes fewest opportunity attacks, and of those
+    the cheapest". Ann (A) goes to E1 past Grak (G, reach 5 ft), who holds C1:
+
+        A B C D E
+      1 A . G . *
+      2 . . . . .
+      3 . . . . .
+
+    a 20 ft path (A1 B2 C2 D2 E1) leaves Grak's reach; the 30 ft one A1 A2 B3 C3 D3 E2 E1 never enters it."""
+    s = walker(at="A1", map="5x3", foe_at="C1", sheet="hp=20 speed=30")
+    res = s.run("move", actor="Ann", to="E1")
+    assert next(e for e in res.events if isinstance(e, Moved)).path == ["A1", "A2", "B3", "C3", "D3", "E2", "E1"]
+    assert not any(isinstance(e, OpenAttack) for e in res.events) and feet_left(s) == 0
+    s = walker(at="A1", map="5x3", foe_at="C1", sheet="hp=20 speed=25")  # too slow to go around: the short way
+    res = s.run("move", [1], actor="Ann", to="E1")
+    moved = [e for e in res.events if isinstance(e, Moved)]
+    assert sum(e.cost for e in moved) == 20 and moved[-1].path == ["D2", "E1"]
+    assert any(isinstance(e, OpenAttack) and e.opportunity for e in res.events)
+
+
+def test_move_to_takes_the_shortest_of_the_equally_safe_paths() -> None:
+    """"and of those the cheapest": with the opportunity attacks off every path is as safe, and the shortest is taken."""
+    s = walker(at="A1", map="5x3", foe_at="C1", sheet="hp=20 speed=30", opportunity="no")
+    res = s.run("move", actor="Ann", to="E1")
+    assert next(e for e in res.events if isinstance(e, Moved)).cost == 20 and feet_left(s) == 10
+
+
+CORRIDOR = ("A1", "B1", "C1", "A3", "B3", "C3")
+
+
+def test_a_creature_two_sizes_apart_moves_through_a_hostiles_space() -> None:
+    """"a creature may move through a hostile creature's space only if it is at least two sizes larger or smaller
+    (otherwise hostile spaces block movement)". Grak (G, medium) holds the corridor:
+
+        A B C
+      1 # # #
+      2 P G .
+      3 # # #
+    """
+    for size, through in (("tiny", True), ("small", False), ("medium", False), ("large", False), ("huge", True)):
+        s = walker(at="A2", map="3x3", foe_at="B2", sheet=f"hp=20 size={size}", blocked=CORRIDOR)
+        if through:
+            s.run("move", actor="Ann", path="E E")
+            assert s.get("Ann").position == "C2", size
+            s = walker(at="A2", map="3x3", foe_at="B2", sheet=f"hp=20 size={size}", blocked=CORRIDOR)
+            s.run("move", actor="Ann", to="C2")
+            assert s.get("Ann").position == "C2", size
+            continue
+        assert "held by Grak" in s.refused("move", actor="Ann", path="E E"), size
+        assert "cannot reach" in s.refused("move", actor="Ann", to="C2"), size
+
+
+def test_passing_through_is_not_stopping() -> None:
+    """"allies and the fallen can be passed but not stopped on": nor can a hostile's space a small enough creature passes."""
+    s = walker(at="A2", map="3x3", foe_at="B2", sheet="hp=20 size=tiny", blocked=CORRIDOR)
+    assert "cannot stop on B2" in s.refused("move", actor="Ann", path="E")
