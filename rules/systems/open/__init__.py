@@ -51,7 +51,7 @@ class OpenSystem(RuleSystem):
     )
 
     key = "open"
-    title = "Open d20"  # type: ignore[misc]  # rules/fight.py declares `title` an instance variable, RuleSystem a ClassVar
+    title = "Open d20"
     map_kinds = ("square", "hex")
     default_map = "12x10"
     uses_facing = False

@@ -19,6 +19,9 @@ class OpenValues(AutoEndValues):
     fumble: bool
     diagonals: str
     death_saves: bool
+    death_save_roll: str
+    massive_damage: bool
+    victory: str
     gm_at_zero: str
     group_init: bool
     opportunity: bool
