@@ -94,6 +94,19 @@ class OpenSystem(RuleSystem):
             turns.arrange(enc, self.option_values(enc))
         return []
 
+    def absolute_edit(self, enc: Encounter, action: Edit) -> Edit:
+        """`/combatant hp` with a loss, mid-fight, stays a loss: `change_hp` deals it as damage."""
+        if action.hp_change is not None and action.hp_change < 0 and enc.started and not action.raw_sheet and not action.deltas:
+            return action
+        return super().absolute_edit(enc, action)
+
+    def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
+        """Hit points the GM takes away mid-fight are damage of no type: temporary HP take it first, and 0 HP,
+        damage while down and massive damage do what an attack's damage does."""
+        if c.status == "out":
+            raise IllegalAction(f"{c.name} is out of the fight: there are no hit points left to take.")
+        return attacks.harm(enc, self.option_values(enc), c, -change, "", None)
+
     def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
         `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""

@@ -136,7 +136,8 @@ class OpenPresenter(Presenter):
         else:
             rolled = f" of {e.rolled}" if e.why and not secret(e.rolled) and e.rolled != e.amount else ""
         note = f" ({'; '.join(notes)})" if notes else ""
-        return (f"**{e.actor}** takes **{e.amount}**{rolled} {e.damage_type} damage{note}"
+        kind = f" {e.damage_type}" if e.damage_type else ""
+        return (f"**{e.actor}** takes **{e.amount}**{rolled}{kind} damage{note}"
                 f"{self.health_change(e.actor, e.before, e.after, ' HP')}")
 
     def saved(self, e: Saved) -> str:

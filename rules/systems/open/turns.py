@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable
 
 from rules.dice import Dice, roll_expression
-from rules.effects import active, total
+from rules.effects import active, tick, total
 from rules.errors import IllegalAction, InputError
-from rules.events import Event, Roll, StatusChanged
+from rules.events import EffectEnded, Event, Roll, StatusChanged
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.open import sheet
@@ -235,6 +235,14 @@ def _start_turn(enc: Encounter, c: Combatant) -> None:
     OpenEncounter.of(enc).area = []
 
 
+def _pass_over(enc: Encounter, names: list[str]) -> list[Event]:
+    """The turns of ``names``, who cannot act, pass all the same: the effects timed by them count down."""
+    if not names:
+        return []
+    enc.effects, ended = tick(enc.effects, [m for n in names for m in (("turn_start", n), ("turn_end", n))])
+    return [EffectEnded(actor=e.target, name=e.name) for e in ended]
+
+
 def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[], bool] = lambda: False) -> list[Event]:
     """Pass the turn to the next combatant that takes turns, starting a new round when needed; a
     down one rolls its death save and passes on (unless it is back up), unless that save ``decided``
@@ -247,6 +255,10 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[]
         if not able:
             return events
         name = ordered.next_to_act(enc.order, st.acted, able)
+        ahead = enc.order if name is None else enc.order[:enc.order.index(name)]
+        passed = [n for n in ahead if n not in st.acted and n not in able]  # down and not dying: no turn to take
+        st.acted += passed
+        events += _pass_over(enc, passed)
         if name is None:
             enc.round += 1
             st.acted = []
@@ -263,6 +275,8 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[]
         if c.status == "downed":
             saved, up = _death_save(enc, c, dice)
             events += saved
+            if not up:
+                events += _pass_over(enc, [name])
             if not up and decided():
                 return events
             if not up:

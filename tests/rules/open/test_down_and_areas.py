@@ -456,3 +456,38 @@ def test_two_sides_both_dying_roll_on_until_one_is_settled() -> None:
     assert not s.enc.winner and s.enc.current == "Cat"
     s.run("next", [4], actor="Cat")  # Cat's third failure: the rivals have lost
     assert s.get("Cat").status == "out" and s.enc.winner == "heroes"
+
+
+def test_the_turn_of_a_combatant_that_cannot_act_still_passes_for_its_effects() -> None:
+    """"Effects count down as turns pass" (docs/commands.md): the turn of a dying combatant whose death save the bot
+    rolls, and of the GM's combatant down under `gm_at_zero=down`, passes all the same, so an effect timed by it ends."""
+    s = dying_ann(death_save_roll="bot")
+    s.run("effect_add", actor="Ann", name="frightened", rounds=1)
+    s.run("effect_add", actor="Grak", name="hexed", rounds=1, ends="end of Ann's turn")
+    s.run("next", [12], actor="Bo")  # Ann's turn: the bot rolls her death save and passes on
+    assert s.enc.current == "Grak" and [e.name for e in s.enc.effects] == []
+    s = fight(grak=f"hp=3 ac=10 {SWORD}", gm_at_zero="down")
+    s.run("attack", [15, 4], actor="Ann", target="Grak")
+    assert s.get("Grak").status == "downed"
+    s.run("effect_add", actor="Grak", name="stunned", rounds=1)
+    s.run("next", actor="Ann")  # Grak's turn passes over him: his effect runs out with it
+    assert s.enc.current == "Orc" and [e.name for e in s.enc.effects] == []
+
+
+def test_hit_points_the_gm_takes_away_mid_fight_are_damage() -> None:
+    """`/combatant hp` with a loss mid-fight is damage of no type, as docs/systems/open.md says: "temporary HP take it
+    first"; at 0 HP "a player's combatant is down ... the GM's combatants are out"; "damage while down is a failed death
+    save"; with `death_saves=no` a player's combatant is out."""
+    s = with_bo(fight(ann=f"hp=20 temp_hp=4 ac=10 {SWORD}"))
+    res = s.run("edit", actor="Ann", hp_change=-7)
+    assert (s.get("Ann").hp, s.get("Ann").sheet["temp_hp"]) == (17, 0)
+    assert any(isinstance(e, Harmed) and e.temp == 4 for e in res.events)
+    s.run("edit", actor="Grak", hp_change=-20)
+    assert s.get("Grak").status == "out"
+    s.run("edit", actor="Ann", hp_change=-17)
+    assert s.get("Ann").status == "downed" and OpenCombatant.of(s.get("Ann")).saves_failed == 0
+    s.run("edit", actor="Ann", hp_change=-1)
+    assert s.get("Ann").status == "downed" and OpenCombatant.of(s.get("Ann")).saves_failed == 1
+    s = with_bo(fight(death_saves="no"))
+    s.run("edit", actor="Bo", hp_change=-5)
+    assert s.get("Bo").status == "out"
