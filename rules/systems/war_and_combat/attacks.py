@@ -28,6 +28,7 @@ from rules.systems.war_and_combat.catalogue import weapon as catalogue_weapon
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.options import MISSILE_TARGETS
+from rules.systems.war_and_combat.rounds import after_attack
 from rules.systems.war_and_combat.state import LIMBS, WacCombatant, WoundRecord
 from rules.systems.war_and_combat.tables import (
     FALLEN,
@@ -197,7 +198,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     indefensible = tst.actions == 0 and st.actions >= 2
     events, free = restrict_check(enc, c, dice)
     if free is False:  # "If he fails, he loses an action": the attack it was to be
-        return events + flurry.after_attack(enc, opts, dice, c, t, True)
+        return events + after_attack(enc, opts, dice, c, t, True)
     st.actions -= 1
     extra = [("restricted", -1)] if free else []
     held, level = held_defense(enc, opts, grid, c, t, indefensible, dice)
@@ -209,7 +210,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     hit = roll is not None and bool(roll.success)
     if hit:
         flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))  # type: ignore[union-attr]
-    return events + flurry.after_attack(enc, opts, dice, c, t, hit)
+    return events + after_attack(enc, opts, dice, c, t, hit)
 
 
 def break_free(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
@@ -225,7 +226,7 @@ def break_free(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> 
     if check.roll.success:
         st.restrict, st.restrict_by = None, None
         events.append(EffectTaken(actor=c.name, effect="breaks_free"))
-    return events + flurry.after_attack(enc, opts, dice, c, c, True)
+    return events + after_attack(enc, opts, dice, c, c, True)
 
 
 def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, indefensible: bool,
@@ -583,5 +584,5 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
     events = set_status(t, "out", "coup")
     if enc.phase == "flurry":
         WacCombatant.of(c).actions = max(0, WacCombatant.of(c).actions - 1)
-        events += flurry.after_attack(enc, opts, dice, c, t, True)
+        events += after_attack(enc, opts, dice, c, t, True)
     return events + limit

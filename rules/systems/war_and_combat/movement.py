@@ -25,6 +25,9 @@
   an enemy into one's own zone of threat by a step or a pivot, stops the move there. With `options:"pass"` the mover tries to pass through to a hex outside every
   zone: a Tactics roll modified by Agility; a failure means a blow from the zone's wielder
   (random location, impact with a low skew die).
+- After a flurry, the manoeuvre tactics (press, retreat, circle) are the winner's one-hex
+  adjustment; within a flurry, against an adjacent opponent out of actions, one action drives it
+  a hex straight back (`drive`) or steps a hex straight away from it (`withdraw`).
 
 Dice for `roll:`, step by step: a stumble roll, an obstacle roll; then the pass-through roll
 and, if it fails, the blow's hit location and impact dice.
@@ -39,13 +42,16 @@ from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.attacks import damage, restrict_check
 from rules.systems.war_and_combat.events import (
     CarriedOver,
     CollapsePrompt,
     EffectTaken,
     Engaged,
 )
+from rules.systems.war_and_combat.flurry import actionless, opponents
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
+from rules.systems.war_and_combat.rounds import after_attack
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
@@ -72,7 +78,8 @@ from rules.systems.war_and_combat.zones import (
     zone_of,
 )
 
-__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat", "circle", "PINNED", "push_back"]
+__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat", "circle", "PINNED", "push_back",
+           "drive", "withdraw"]
 
 #: the effect code of a fighter pushed against something impassable
 PINNED = "pinned"
@@ -292,8 +299,6 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
 
 def _pass_through(enc: Encounter, opts: OptionValues, c: Combatant, wielder: Combatant, dice: Dice) -> list[Event]:
     """The pass-through: Tactics modified by Agility; a failure is a blow struck by accident."""
-    from rules.systems.war_and_combat.attacks import damage
-
     with dice.rolling_for(c.name):
         r = task_roll(dice)
     roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
@@ -400,3 +405,54 @@ def push_back(enc: Encounter, grid: Grid, c: Combatant, t: Combatant) -> list[Ev
     start, old = c.cell, t.cell
     t.position, c.position = behind.name, old.name
     return [Moved(actor=t.name, path=[old.name, behind.name]), Moved(actor=c.name, path=[start.name, old.name])]
+
+
+# -- out of actions in a flurry ----------------------------------------------------------------------
+def _spent_foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
+    if not name:
+        raise InputError("Name the opponent out of actions in `target`.")
+    t = enc.get(name, "target")
+    if t.name not in {o.name for o in opponents(enc, c)}:
+        raise IllegalAction(f"{t.name} is not {c.name}'s opponent in this flurry.")
+    if WacCombatant.of(t).actions > 0:
+        raise IllegalAction(f"{t.name} still has actions: attack it or hold; drive and withdraw are for an opponent out of actions.")
+    if t.name not in {o.name for o in actionless(enc, c)}:
+        raise IllegalAction(f"{t.name} is not next to {c.name}: drive and withdraw are against an adjacent opponent.")
+    return t
+
+
+def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
+    """"Running Out of Actions: ... he must retreat one step for every action his opponent wishes to
+    press": one action, one hex straight back (``c`` follows; into a wall or a taken hex it is pinned)."""
+    t = _spent_foe(enc, c, name)
+    grid = enc.grid()
+    assert grid is not None
+    events, free = restrict_check(enc, c, dice)  # "before attempting any action"
+    if free is False:
+        return events + after_attack(enc, opts, dice, c, t, True)
+    WacCombatant.of(c).actions -= 1
+    events += push_back(enc, grid, c, t)
+    if not any(isinstance(e, Moved) for e in events):  # pinned: "one extra action (for that flurry only)"
+        WacCombatant.of(c).actions += 1
+        enc.effects = [e.model_copy(update={"left": 1}) if e.code == "pinned" and e.target == t.name else e
+                       for e in enc.effects]
+    return events + after_attack(enc, opts, dice, c, t, True)
+
+
+def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
+    """"Alternatively, the opponent may wish to withdraw as many steps as he has actions and the
+    actionless fighter must hold": one action, one hex straight away from it."""
+    t = _spent_foe(enc, c, name)
+    grid = enc.grid()
+    assert grid is not None and c.cell is not None and t.cell is not None
+    way = grid.direction(t.cell, c.cell)
+    dest = grid.step(c.cell, way) if way is not None else None
+    if dest is None or dest in grid.blocked or dest in enc.occupied(exclude=c):
+        raise IllegalAction(f"{c.name} has no room to withdraw straight away from {t.name}: attack, drive it back or hold.")
+    events, free = restrict_check(enc, c, dice)  # "before attempting any action"
+    if free is False:
+        return events + after_attack(enc, opts, dice, c, t, True)
+    WacCombatant.of(c).actions -= 1
+    start = c.cell
+    c.position = dest.name
+    return events + [Moved(actor=c.name, path=[start.name, dest.name])] + after_attack(enc, opts, dice, c, t, True)

@@ -52,6 +52,7 @@ from rules.systems.war_and_combat.attacks import (
     resolve_hit,
     wielding,
 )
+from rules.systems.war_and_combat.rounds import join, settle
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.turns import acting, quick_action, roll_of, stunned
@@ -107,7 +108,7 @@ def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words: Op
         raise IllegalAction(f"{t.name} is not in the flurry under way: swipe at one of "
                             f"{', '.join(o.name for o in flurry.participants(enc) if o.side != c.side)}.")
     events = _strike(enc, opts, grid, c, t, action, words, dice, flurry.participants(enc))
-    return events + flurry.settle(enc, opts, dice)
+    return events + settle(enc, opts, dice)
 
 
 def free_attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words: OptionValues, dice: Dice) -> list[Event]:
@@ -188,4 +189,4 @@ def interrupt(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words
     if not within_reach(enc, c):
         raise IllegalAction(f"{c.name} is too far from the flurry: an interrupt needs an opponent in it within its "
                             f"weapon's reach + 1 hex; move closer in the movement phase.")
-    return flurry.join(enc, opts, c, words, dice)
+    return join(enc, opts, c, words, dice)
