@@ -51,7 +51,6 @@ from rules.systems.war_and_combat.tables_missile import (
 )
 from rules.systems.war_and_combat.tables_movement import pace_penalty
 from rules.systems.war_and_combat.tables_options import combat_option, secondary_effect
-from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.turns import (
     acting,
     add_effect,
@@ -59,11 +58,11 @@ from rules.systems.war_and_combat.turns import (
     fall,
     full_action,
     quick_action,
-    roll_of,
     set_status,
     slowed,
     stunned,
     surprised,
+    task,
 )
 from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
 
@@ -272,11 +271,9 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
                 missile: bool = False, aimed: str | None = None) -> list[Event]:
     """One attack roll and, on a hit, its damage. ``target_level`` replaces the Defense (missiles)."""
     against, why = target_level or defense(enc, opts, grid, t, c, indefensible)
-    with dice.rolling_for(c.name):
-        r = task_roll(dice)
     mods = [("skill", skill), ("Agility" if attr == "agl" else "Dexterity", sheet.modifier(c, attr)),
             ("wounds", sheet.wound_penalty(c)), *(extra or []), *((m.name, m.value) for m in modifiers(enc.effects, c.name, "attack"))]
-    roll = roll_of(r, "3d6", mods, against, why if target_level else f"Defense ({why})")
+    roll = task(c, dice, mods, against, why if target_level else f"Defense ({why})")
     events: list[Event] = [Attacked(actor=c.name, target=t.name, weapon=w.name, roll=roll)]
     if not roll.success:
         return events
@@ -336,9 +333,7 @@ def inflict(enc: Encounter, opts: OptionValues, t: Combatant, where: str, severi
 
 
 def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Checked:
-    with dice.rolling_for(c.name):
-        r = task_roll(dice)
-    return Checked(actor=c.name, what=what, roll=roll_of(r, "3d6", [(attr.upper(), sheet.modifier(c, attr))], target))
+    return Checked(actor=c.name, what=what, roll=task(c, dice, [(attr.upper(), sheet.modifier(c, attr))], target))
 
 
 def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:

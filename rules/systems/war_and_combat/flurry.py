@@ -12,12 +12,7 @@ from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.turns import idle
-from rules.systems.war_and_combat.zones import (
-    actively_engaged,
-    danger,
-    marginal,
-    threat,
-)
+from rules.systems.war_and_combat.zones import actively_engaged, danger, engaging
 
 __all__ = ["INTENTS", "TACTICS", "GUARDS", "DEFAULT_CHOICE", "participants", "in_flurry", "opponents", "actions_for",
            "groups", "to_declare", "guard_of", "intent_of", "success", "winner", "actionless"]
@@ -68,7 +63,7 @@ def groups(enc: Encounter) -> list[list[str]]:
             n = parent[n]
         return n
 
-    reach = {c.name: threat(grid, c) | marginal(grid, c) for c in fighters}
+    reach = {c.name: engaging(grid, c) for c in fighters}
     linked: set[str] = set()
 
     def link(c: Combatant, e: Combatant) -> None:

@@ -62,13 +62,12 @@ from rules.systems.war_and_combat.tables_movement import (
     obstacle_penalty,
     pace_penalty,
 )
-from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.turns import (
     QUICK_LIMIT,
     acting,
     add_effect,
     fall,
-    roll_of,
+    task,
 )
 from rules.systems.war_and_combat.zones import (
     brought_into_threat,
@@ -244,11 +243,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
             ob = via or obstacle(OBSTACLE_MAP[mark])  # the action the mover chooses, else the mark's own
             # "Acrobatics and Jumping": the better of the two serves, and is named
             used, level = max(((s, sheet.skill(c, s)) for s in ob.skills), key=lambda sl: sl[1])
-            with dice.rolling_for(c.name):
-                r = task_roll(dice)
-            roll = roll_of(r, "3d6", [(used, level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute)),
-                                      obstacle_penalty(ob, sheet.pace(c)), ("wounds", sheet.wound_penalty(c))],
-                             opts.check_target, ob.action)
+            roll = task(c, dice, [(used, level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute)),
+                                  obstacle_penalty(ob, sheet.pace(c)), ("wounds", sheet.wound_penalty(c))],
+                        opts.check_target, ob.action)
             events.append(Checked(actor=c.name, what="obstacle", roll=roll))
             if not roll.success:
                 break
@@ -258,10 +255,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
         if mark == "treacherous" and opts.collapse:
             events.append(CollapsePrompt(actor=c.name, at=cell.name))
         if exceeds_max_pace(terrain, sheet.pace(c)):
-            with dice.rolling_for(c.name):
-                r = task_roll(dice)
-            roll = roll_of(r, "3d6", [("AGL", sheet.modifier(c, "agl")), ("wounds", sheet.wound_penalty(c))],
-                           opts.check_target, "footing")
+            roll = task(c, dice, [("AGL", sheet.modifier(c, "agl")), ("wounds", sheet.wound_penalty(c))],
+                        opts.check_target, "footing")
             events.append(Checked(actor=c.name, what="stumble", roll=roll))
             if not roll.success:
                 st.fallen = True
@@ -299,11 +294,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
 
 def _pass_through(enc: Encounter, opts: OptionValues, c: Combatant, wielder: Combatant, dice: Dice) -> list[Event]:
     """The pass-through: Tactics modified by Agility; a failure is a blow struck by accident."""
-    with dice.rolling_for(c.name):
-        r = task_roll(dice)
-    roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                              ("pace", pace_penalty(sheet.pace(c))), ("wounds", sheet.wound_penalty(c))],
-                   opts.check_target, "pass-through")
+    roll = task(c, dice, [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
+                          ("pace", pace_penalty(sheet.pace(c))), ("wounds", sheet.wound_penalty(c))],
+                opts.check_target, "pass-through")
     events: list[Event] = [Checked(actor=c.name, what="pass", roll=roll)]
     if roll.success:
         return events
@@ -421,21 +414,28 @@ def _spent_foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
     return t
 
 
+def _spend_action(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool]:
+    """A held fighter's Restrict check "before attempting any action" (a failure loses the action),
+    else the action spent: the check's events, and whether ``c`` acts."""
+    events, free = restrict_check(enc, c, dice)
+    if free is not False:
+        WacCombatant.of(c).actions -= 1
+    return events, free is not False
+
+
 def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
     """"Running Out of Actions: ... he must retreat one step for every action his opponent wishes to
     press": one action, one hex straight back (``c`` follows; into a wall or a taken hex it is pinned)."""
     t = _spent_foe(enc, c, name)
     grid = enc.grid()
     assert grid is not None
-    events, free = restrict_check(enc, c, dice)  # "before attempting any action"
-    if free is False:
-        return events + after_attack(enc, opts, dice, c, t, True)
-    WacCombatant.of(c).actions -= 1
-    events += push_back(enc, grid, c, t)
-    if not any(isinstance(e, Moved) for e in events):  # pinned: "one extra action (for that flurry only)"
-        WacCombatant.of(c).actions += 1
-        enc.effects = [e.model_copy(update={"left": 1}) if e.code == "pinned" and e.target == t.name else e
-                       for e in enc.effects]
+    events, acts = _spend_action(enc, c, dice)
+    if acts:
+        events += push_back(enc, grid, c, t)
+        if not any(isinstance(e, Moved) for e in events):  # pinned: "one extra action (for that flurry only)"
+            WacCombatant.of(c).actions += 1
+            enc.effects = [e.model_copy(update={"left": 1}) if e.code == PINNED and e.target == t.name else e
+                           for e in enc.effects]
     return events + after_attack(enc, opts, dice, c, t, True)
 
 
@@ -449,10 +449,8 @@ def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None,
     dest = grid.step(c.cell, way) if way is not None else None
     if dest is None or dest in grid.blocked or dest in enc.occupied(exclude=c):
         raise IllegalAction(f"{c.name} has no room to withdraw straight away from {t.name}: attack, drive it back or hold.")
-    events, free = restrict_check(enc, c, dice)  # "before attempting any action"
-    if free is False:
-        return events + after_attack(enc, opts, dice, c, t, True)
-    WacCombatant.of(c).actions -= 1
-    start = c.cell
-    c.position = dest.name
-    return events + [Moved(actor=c.name, path=[start.name, dest.name])] + after_attack(enc, opts, dice, c, t, True)
+    events, acts = _spend_action(enc, c, dice)
+    if acts:
+        events.append(Moved(actor=c.name, path=[c.cell.name, dest.name]))
+        c.position = dest.name
+    return events + after_attack(enc, opts, dice, c, t, True)

@@ -49,13 +49,12 @@ from rules.systems.war_and_combat.flurry import (
 from rules.systems.war_and_combat.options import ATTRIBUTES
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables import shock_value
-from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.turns import (
     add_effect,
     can_act,
     phase_mp,
-    roll_of,
     set_status,
+    task,
 )
 from rules.turns.ordered import Slot, arrange, next_to_act
 from rules.turns.phases import Declarations
@@ -75,9 +74,7 @@ def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> lis
     strength = sheet.modifier(c, "str")
     if values and c.status == "active":
         target = max(values)
-        with dice.rolling_for(c.name):
-            r = task_roll(dice)
-        roll = roll_of(r, "3d6", [("Strength", strength)], target, "shock")
+        roll = task(c, dice, [("Strength", strength)], target, "shock")
         events.append(Checked(actor=c.name, what="shock", roll=roll))
         if not roll.success:
             st.lost += 1
@@ -86,9 +83,7 @@ def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> lis
     mortal = sum(1 for w in st.wounds if w.severity == "mortal")
     if mortal and c.status != "out":
         target = opts.death_base + opts.death_step * mortal
-        with dice.rolling_for(c.name):
-            r = task_roll(dice)
-        roll = roll_of(r, "3d6", [("Strength", strength)], target, "death")
+        roll = task(c, dice, [("Strength", strength)], target, "death")
         events.append(Checked(actor=c.name, what="death", roll=roll))
         if not roll.success:
             events += set_status(c, "out", "death")
@@ -142,9 +137,7 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         if c.status != "active":  # the downed take no part in the round
             c.initiative = None
             continue
-        with dice.rolling_for(c.name):
-            r = task_roll(dice, luck.get(c.side, 0))
-        roll = roll_of(r, "3d6" + (" high skew" if luck.get(c.side) else ""), [initiative_modifier(opts, c)])
+        roll = task(c, dice, [initiative_modifier(opts, c)], luck=luck.get(c.side, 0))
         c.initiative = roll.total
         events.append(InitiativeSet(actor=c.name, value=c.initiative or 0, roll=roll))
     enc.order = order_of(enc)
@@ -300,9 +293,7 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 def _initiative(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> FlurryInitiative:
     """``c``'s flurry initiative (3d6 + Fighter rank) and its actions for the flurry."""
     st = WacCombatant.of(c)
-    with dice.rolling_for(c.name):
-        r = task_roll(dice)
-    roll = roll_of(r, "3d6", [("Fighter", sheet.fighter(c))])
+    roll = task(c, dice, [("Fighter", sheet.fighter(c))])
     st.flurry_init, st.actions = roll.total, actions_for(enc, opts, c) + _pins(enc, c)
     return FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll)
 

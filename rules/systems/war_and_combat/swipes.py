@@ -54,8 +54,12 @@ from rules.systems.war_and_combat.attacks import (
 )
 from rules.systems.war_and_combat.rounds import join, settle
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
-from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.turns import acting, quick_action, roll_of, stunned
+from rules.systems.war_and_combat.turns import (
+    acting,
+    quick_action,
+    stunned,
+    task,
+)
 from rules.systems.war_and_combat.zones import engaged_with, wielded
 
 __all__ = ["outside", "within_reach", "swipe", "free_attack", "interrupt"]
@@ -146,10 +150,8 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
                             f"reach + 1 hex ({w.reach + 1}); move closer in the movement phase.")
     WacCombatant.of(c).swiped = enc.round
     target = opts.swipe_base + max(sheet.fighter(o) for o in fighters)
-    with dice.rolling_for(c.name):
-        r = task_roll(dice)
-    roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                              ("wounds", sheet.wound_penalty(c)), *moving(c)], target, "negotiate")
+    roll = task(c, dice, [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
+                          ("wounds", sheet.wound_penalty(c)), *moving(c)], target, "negotiate")
     events: list[Event] = [Checked(actor=c.name, what="negotiate", roll=roll)]
     if not roll.success:  # "to avoid being hit"
         return events + damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)

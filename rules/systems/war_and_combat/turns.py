@@ -5,6 +5,7 @@ and full actions of a step, and whose step it is. The round itself, phase by pha
 """
 from __future__ import annotations
 
+from rules.dice import Dice
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, NotYourTurn
 from rules.events import EffectAdded, Event, Roll, StatusChanged, mod
@@ -14,9 +15,9 @@ from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.state import WacCombatant
 from rules.systems.war_and_combat.tables_movement import pace_points, phase_points
-from rules.systems.war_and_combat.task import TaskRoll, exceeds
+from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 
-__all__ = ["stunned", "surprised", "idle", "SURPRISED", "surprise", "can_act", "roll_of", "acting", "add_effect",
+__all__ = ["stunned", "surprised", "idle", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
            "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full", "QUICK_LIMIT"]
 
 
@@ -52,6 +53,14 @@ def roll_of(r: TaskRoll, label: str, modifiers: list[tuple[str, int]], against: 
     success = None if against is None else exceeds(total, against)
     return Roll(dice=list(r.dice), label=label, kept=len(r.kept) if len(r.dice) > 3 and not r.rerolls else None,
                 modifiers=mods, total=total, against=against, against_label=against_label, success=success)
+
+
+def task(c: Combatant, dice: Dice, modifiers: list[tuple[str, int]], against: int | None = None,
+         against_label: str | None = None, luck: int = 0) -> Roll:
+    """``c``'s task roll (3d6, open-ended; ``luck`` skew dice) with ``modifiers``, as an event's `Roll`."""
+    with dice.rolling_for(c.name):
+        r = task_roll(dice, luck)
+    return roll_of(r, "3d6" + (" high skew" if luck > 0 else ""), modifiers, against, against_label)
 
 
 def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int, pending: int = 0) -> EffectAdded:
