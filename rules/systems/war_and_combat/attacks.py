@@ -65,6 +65,7 @@ from rules.systems.war_and_combat.turns import (
     task,
 )
 from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
+from rules.targets import attack_target
 
 #: the missile weapons that must be loaded again after each shot ("Load Weapon"; the project's list: a
 #: bow or sling is made ready as it shoots)
@@ -77,7 +78,7 @@ DEFENDED = frozenset({"front", "flank", "fallen", "crawling"})
 #: the Defense label of a held fighter whose Restrict check failed: it makes no defence
 RESTRICTED_NONE = "Defense (restricted: none)"
 
-__all__ = ["RELOADED", "DEFENDED", "RESTRICTED_NONE", "moving", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
+__all__ = ["RELOADED", "DEFENDED", "RESTRICTED_NONE", "moving", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -171,21 +172,9 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, words
     return _shoot(enc, opts, grid, c, action, words, dice)
 
 
-def foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
-    """The enemy named in ``target``, still in the fight."""
-    if not name:
-        raise InputError("Name the combatant to attack in `target`.")
-    t = enc.get(name, "target")
-    if t.side == c.side:
-        raise IllegalAction(f"{t.name} is on {c.name}'s side: attack an enemy.")
-    if t.status == "out":
-        raise IllegalAction(f"{t.name} is out of the fight.")
-    return t
-
-
 def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, words: OptionValues,
             dice: Dice) -> list[Event]:
-    t = foe(enc, c, action.target)
+    t = attack_target(enc, c, action.target, foe=True)
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in this flurry: attack one of {', '.join(o.name for o in flurry.opponents(enc, c))}.")
     w = wielding(enc, c, action.weapon)
@@ -465,7 +454,7 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
 def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, words: OptionValues,
            dice: Dice) -> list[Event]:
     """A ranged strike, once in each of the movement and adjustment phases."""
-    t = foe(enc, c, action.target)
+    t = attack_target(enc, c, action.target, foe=True)
     w = wielding(enc, c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
     if not w.ranged or w.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
@@ -564,7 +553,7 @@ def cdg_ready(c: Combatant) -> bool:
 def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDeGrace, dice: Dice) -> list[Event]:
     phases = ("movement", "adjustment", "flurry")
     c = acting(enc, action.actor, phases)
-    t = foe(enc, c, action.target)
+    t = attack_target(enc, c, action.target, foe=True)
     if not cdg_ready(t):
         raise IllegalAction(
             f"{t.name} is not helpless: a coup-de-grâce needs three or four limbs disabled, unconscious, or mortally wounded."

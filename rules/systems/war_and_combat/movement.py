@@ -76,6 +76,7 @@ from rules.systems.war_and_combat.zones import (
     wielded,
     zone_of,
 )
+from rules.targets import attack_target
 
 __all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat", "circle", "PINNED", "push_back",
            "drive", "withdraw"]
@@ -401,10 +402,10 @@ def push_back(enc: Encounter, grid: Grid, c: Combatant, t: Combatant) -> list[Ev
 
 
 # -- out of actions in a flurry ----------------------------------------------------------------------
-def _spent_foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
-    if not name:
-        raise InputError("Name the opponent out of actions in `target`.")
-    t = enc.get(name, "target")
+def _spent_foe(enc: Encounter, c: Combatant, name: str | None, verb: str) -> Combatant:
+    """The opponent out of actions that ``c`` may drive back or withdraw from (``verb``): an enemy in this
+    flurry (refused in the words of `attack_target`), adjacent, with no action left."""
+    t = attack_target(enc, c, name, verb=verb, foe=True)
     if t.name not in {o.name for o in opponents(enc, c)}:
         raise IllegalAction(f"{t.name} is not {c.name}'s opponent in this flurry.")
     if WacCombatant.of(t).actions > 0:
@@ -426,7 +427,7 @@ def _spend_action(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event]
 def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
     """"Running Out of Actions: ... he must retreat one step for every action his opponent wishes to
     press": one action, one hex straight back (``c`` follows; into a wall or a taken hex it is pinned)."""
-    t = _spent_foe(enc, c, name)
+    t = _spent_foe(enc, c, name, "drive back")
     grid = enc.grid()
     assert grid is not None
     events, acts = _spend_action(enc, c, dice)
@@ -442,7 +443,7 @@ def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, di
 def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
     """"Alternatively, the opponent may wish to withdraw as many steps as he has actions and the
     actionless fighter must hold": one action, one hex straight away from it."""
-    t = _spent_foe(enc, c, name)
+    t = _spent_foe(enc, c, name, "withdraw from")
     grid = enc.grid()
     assert grid is not None and c.cell is not None and t.cell is not None
     way = grid.direction(t.cell, c.cell)

@@ -46,7 +46,6 @@ from rules.systems.war_and_combat.attacks import (
     RESTRICTED_NONE,
     damage,
     defense,
-    foe,
     held_defense,
     moving,
     resolve_hit,
@@ -61,6 +60,7 @@ from rules.systems.war_and_combat.turns import (
     task,
 )
 from rules.systems.war_and_combat.zones import engaged_with, wielded
+from rules.targets import attack_target
 
 __all__ = ["outside", "within_reach", "swipe", "free_attack", "interrupt"]
 
@@ -107,7 +107,7 @@ def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words: Op
     if not est.declarations.revealed:
         raise IllegalAction("A swipe comes once the flurry's declarations are revealed.")
     _once(enc, c, "swipe")
-    t = foe(enc, c, action.target)
+    t = attack_target(enc, c, action.target, foe=True)
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in the flurry under way: swipe at one of "
                             f"{', '.join(o.name for o in flurry.participants(enc) if o.side != c.side)}.")
@@ -123,7 +123,7 @@ def free_attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, wor
     if any(c.name in g for g in coming) or engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: only an unengaged fighter makes a free attack; it fights in the flurry phase.")
     _once(enc, c, "free attack (or swipe)")
-    t = foe(enc, c, action.target)
+    t = attack_target(enc, c, action.target, foe=True)
     group = next((g for g in coming if t.name in g), None)
     if group is None:
         raise IllegalAction(f"{t.name} is engaged in no flurry: a free attack strikes \"a fighter in a flurry\"; "
