@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.actions import ActionSpec, ActionTable, make_action
+from rules.actions import Act, ActionSpec, ActionTable, Attack, CoupDeGrace, Move, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event
@@ -197,19 +197,19 @@ class WarAndCombatSystem(RuleSystem):
         if d is not None and not d.revealed:
             if actor not in flurry.to_declare(enc):
                 return None
-            return make_action("act", name="declare", actor=actor, options=dict(flurry.DEFAULT_CHOICE), is_gm=True)
+            return Act(name="declare", actor=actor, options=dict(flurry.DEFAULT_CHOICE), is_gm=True)
         if enc.current != actor:
             return None
-        return make_action("next", actor=actor, is_gm=True)
+        return Next(actor=actor, is_gm=True)
 
     # -- actions ------------------------------------------------------------------------------------
-    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:
         ctx = self.context(enc, action, dice)
         return movement.move(enc, ctx.options, self.need_grid(enc), action, ctx.words, dice)
 
-    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:
         ctx = self.context(enc, action, dice)
         return attacks.attack(enc, ctx.options, self.need_grid(enc), action, ctx.words, dice)
 
-    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:
         return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action, dice)

@@ -180,7 +180,7 @@ def _wield(ctx: ActionContext, action: Act) -> list[Event]:
         WacCombatant.of(c).wield, WacCombatant.of(c).sheathed = w.name, False  # "Draw Weapon"
         events.append(EffectTaken(actor=c.name, effect="wields", detail=w.name))
     if hand is not None:
-        WacCombatant.of(c).hand = hand.strip().lower()  # type: ignore[assignment]
+        WacCombatant.of(c).hand = hand.strip().lower()
         events.append(EffectTaken(actor=c.name, effect="switches_hand", detail=hand.strip().lower()))
     return events + limit
 
@@ -254,7 +254,7 @@ def _limit(ctx: ActionContext, action: Act) -> list[Event]:
     if word is None:
         raise InputError("Say how to limit the zone: `ahead` (the hex ahead), `left` or `right` (it and the one to that "
                          "side), or `full` (all three).")
-    WacCombatant.of(c).limit = None if word == "full" else word  # type: ignore[assignment]
+    WacCombatant.of(c).limit = None if word == "full" else word
     return [EffectTaken(actor=c.name, effect="limits_zone", detail=word)]
 
 

@@ -156,7 +156,7 @@ def moving(c: Combatant) -> list[tuple[str, int]]:
 
 
 def _side(opts: OptionValues, words: Mapping[str, Any]) -> str:
-    side = (words.get("side") or opts.limb_side).lower()
+    side = str(words.get("side") or opts.limb_side).lower()
     if side not in ("left", "right"):
         raise InputError("`side` is `left` or `right` (the arm or leg an arm or leg hit strikes).")
     return side
@@ -196,8 +196,8 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
                           target_level=level)
     roll = next((e.roll for e in events if isinstance(e, Attacked) and e.actor == c.name), None)
     hit = roll is not None and bool(roll.success)
-    if hit:
-        flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))  # type: ignore[union-attr]
+    if hit and roll is not None:
+        flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))
     return events + after_attack(enc, opts, dice, c, t, hit)
 
 
@@ -317,7 +317,8 @@ def inflict(enc: Encounter, opts: OptionValues, t: Combatant, where: str, severi
             dice: Dice) -> list[Event]:
     """A wound of ``severity`` at ``where`` (``head``, ``left arm``...) on ``t``: recorded, then the wound
     effects table's effects for its general location."""
-    WacCombatant.of(t).wounds.append(WoundRecord(location=where, severity=severity, penetrating=penetrating))  # type: ignore[arg-type]
+    record = WoundRecord.model_validate({"location": where, "severity": severity, "penetrating": penetrating})
+    WacCombatant.of(t).wounds.append(record)
     return _wound_effects(enc, opts, t, where, where.split()[-1], severity, dice)
 
 
@@ -503,7 +504,8 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", words, dice, skill=sheet.skill(c, w.name), attr="dex",
                          target_level=(level, f"Defense ({why}), point blank, aware" if confront else f"{name} range, {kind}"),
                          extra=extra, missile=True, aimed=aimed)
-    if events[0].roll.success:  # type: ignore[attr-defined]
+    shot = events[0]
+    if isinstance(shot, Attacked) and shot.roll.success:
         return events
     return events + _stray(enc, opts, grid, c, t, w, level, f"{name} range, {kind}", dice)
 

@@ -46,7 +46,7 @@ def actions_for(enc: Encounter, opts: OptionValues, c: Combatant) -> int:
     """"equal to 2, +1 every fifth Fighter rank", less the actions lost this round."""
     if idle(enc, c):  # stunned: "can take no action"; surprised: none in the first round
         return 0
-    return max(0, 2 + sheet.fighter(c) // opts.action_every - WacCombatant.of(c).lost)
+    return max(0, 2 + sheet.fighter(c) // int(opts.action_every) - WacCombatant.of(c).lost)
 
 
 def groups(enc: Encounter) -> list[list[str]]:

@@ -34,6 +34,8 @@ and, if it fails, the blow's hit location and impact dice.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.actions import Move
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
@@ -123,8 +125,9 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, keep: bool, bu
         plan = _find(enc, grid, c, goal, want, budget)
     if want is not None:
         plan.append(("pivot", want))
-    if carrying:  # the step begun in an earlier phase comes first
-        plan.insert(0, tuple(WacCombatant.of(c).carry.split(" ", 1)))  # type: ignore[arg-type,union-attr]
+    carry = WacCombatant.of(c).carry
+    if carrying and carry:  # the step begun in an earlier phase comes first
+        plan.insert(0, _step_of(carry))
     if not plan:
         raise InputError("Give `path` (hex directions like `N NE`), `to` (a hex) or `facing` (to pivot).")
     return plan
@@ -135,7 +138,7 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None
     costs 1, and a front step may turn or keep the facing, as `path:` allows."""
     taken = enc.occupied(exclude=c)
 
-    def successors(state: tuple[Cell, str]):
+    def successors(state: tuple[Cell, str]) -> Iterator[tuple[tuple[Cell, str], int, str]]:
         cell, facing = state
         for d in grid.facings:
             for kind in ("step", "keep"):
@@ -146,11 +149,19 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None
             if turn != facing:
                 yield (cell, turn), 1, f"pivot {turn}"
 
-    found = cheapest_path((c.cell, c.facing), lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
+    assert c.cell is not None and c.facing is not None  # `_plan` refused a fighter off the map
+    start: tuple[Cell, str] = (c.cell, c.facing)
+    found = cheapest_path(start, lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
                           heuristic=lambda s: grid.distance(s[0], goal))
     if found is None:
         raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left {_this_phase(c)}.")
-    return [tuple(label.split(" ", 1)) for _, label in found[1]]  # type: ignore[misc]
+    return [_step_of(label) for _, label in found[1]]
+
+
+def _step_of(label: str) -> tuple[str, str]:
+    """A plan's step from its label: ``"step N"`` -> ``("step", "N")``."""
+    kind, _, arg = label.partition(" ")
+    return kind, arg
 
 
 def _cost(grid: Grid, cell: Cell, facing: str, plan: Plan) -> int:
@@ -187,7 +198,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
                             "the next phase.")
     if enc.phase == "movement" and engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, and may adjust one hex after it.")
-    if enc.phase == "movement" and (danger_by := zone_of(enc, grid, c, c.cell)) is not None:  # type: ignore[arg-type]
+    if enc.phase == "movement" and c.cell is not None and (danger_by := zone_of(enc, grid, c, c.cell)) is not None:
         raise IllegalAction(f"{c.name} stands in {danger_by[0].name}'s zone of {danger_by[1]}: it cannot move this round "
                             "until the threat is resolved in the flurry, and may adjust one hex after it.")
     passing = words["pass"]
@@ -224,7 +235,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
         if nxt in grid.blocked:
             raise IllegalAction(f"{nxt.name} is a wall: go around it.")
         if nxt in taken:
-            raise IllegalAction(f"{nxt.name} is taken by {enc.at(nxt).name}: go around.")  # type: ignore[union-attr]
+            there = enc.at(nxt)
+            assert there is not None  # a taken hex: someone stands there
+            raise IllegalAction(f"{nxt.name} is taken by {there.name}: go around.")
         if enc.phase == "adjustment" and c.name in WacEncounter.of(enc).tactics and (hexes >= 1 or st.moved):
             raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
         if spent + cost > st.mp:

@@ -211,9 +211,11 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         if grid is None or c.cell is None or not c.facing or not foes:
             continue
         facing_one = any(o.cell is not None and grid.turn_steps(c.facing, grid.facing_towards(c.cell, o.cell)) <= 1 for o in foes)
-        if not facing_one:
-            nearest = min(foes, key=lambda o: grid.distance(c.cell, o.cell))  # type: ignore[arg-type]
-            c.facing = grid.facing_towards(c.cell, nearest.cell)  # type: ignore[arg-type]
+        here = c.cell
+        placed = [(o, o.cell) for o in foes if o.cell is not None]
+        if not facing_one and placed:
+            _, there = min(placed, key=lambda oc: grid.distance(here, oc[1]))
+            c.facing = grid.facing_towards(here, there)
             WacCombatant.of(c).turned = True
             events.append(FacedAttacker(actor=c.name, facing=c.facing))
     est.in_turn = opts.declare == "public"

@@ -9,7 +9,7 @@ from rules.dice import Dice
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, NotYourTurn
 from rules.events import EffectAdded, Event, Roll, StatusChanged, mod
-from rules.models import Combatant, Encounter
+from rules.models import Combatant, Encounter, Status
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.events import EffectTaken
@@ -88,10 +88,10 @@ def surprise(enc: Encounter, names: list[str]) -> list[Event]:
     return [add_effect(enc, enc.get(n), SURPRISED, 1) for n in names]
 
 
-def set_status(c: Combatant, status: str, cause: str) -> list[Event]:
+def set_status(c: Combatant, status: Status, cause: str) -> list[Event]:
     if c.status == status or c.status == "out":
         return []
-    c.status = status  # type: ignore[assignment]
+    c.status = status
     return [StatusChanged(actor=c.name, status=status, cause=cause)]
 
 
