@@ -27,7 +27,7 @@ from rules.systems.war_and_combat.catalogue import Weapon
 from rules.systems.war_and_combat.catalogue import weapon as catalogue_weapon
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
-from rules.systems.war_and_combat.options import MISSILE_TARGETS
+from rules.systems.war_and_combat.options import LIMB_SIDES, MISSILE_TARGETS
 from rules.systems.war_and_combat.rounds import after_attack
 from rules.systems.war_and_combat.state import LIMBS, WacCombatant, WoundRecord
 from rules.systems.war_and_combat.tables import (
@@ -157,7 +157,7 @@ def moving(c: Combatant) -> list[tuple[str, int]]:
 
 def _side(opts: OptionValues, words: Mapping[str, Any]) -> str:
     side = str(words.get("side") or opts.limb_side).lower()
-    if side not in ("left", "right"):
+    if side not in LIMB_SIDES:
         raise InputError("`side` is `left` or `right` (the arm or leg an arm or leg hit strikes).")
     return side
 
