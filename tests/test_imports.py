@@ -27,11 +27,10 @@ ACYCLIC = (
     "rules.systems.tote",
     "rules.systems.open",
     "rules.systems.damage_grid",
-)
-#: packages whose modules are being untangled; each joins `ACYCLIC` once it has no cycle
-UNTANGLING = (
     "rules.systems.war_and_combat",
 )
+#: packages whose modules are being untangled; each joins `ACYCLIC` once it has no cycle
+UNTANGLING: tuple[str, ...] = ()
 
 
 def module_name(path: Path, root: Path) -> str:

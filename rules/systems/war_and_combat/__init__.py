@@ -4,12 +4,16 @@ flurries with declared intentions, hit locations and wounds.
 The rules are shared/rules/war-and-combat.txt with the defaults of shared/rules/README.md
 (open-ended task rolls, skew dice, attribute modifiers, shock and death checks, default weapons
 and armour); every choice the GM may want to change is an encounter option (`options.py`).
-The package: `task.py` (the task roll), `catalogue.py` and `tables*.py` (the data), `sheet.py`,
-`options.py`, `state.py`, `turns.py` (the round sequence), `movement.py` and `zones.py`,
-`flurry.py` (declarations, flurry initiative, the passing attack), `attacks.py` (strikes,
-ranged strikes, wounds, combat options, coup-de-grâce), `limbs.py` (what wounded limbs may
-still do), `swipes.py` (free attacks and interrupts from outside a flurry), `lengthy.py`
-(lengthy actions), `words.py` (the declared `options:` words), `actions.py`, `events.py`, `present.py`.
+The package, bottom-up (each module imports only those before it): `task.py` (the task roll),
+`catalogue.py` and `tables*.py` (the data), `options.py`, `state.py`, `events.py`, `sheet.py`,
+`zones.py` (zones of threat, danger, marginal), `lengthy.py` (lengthy actions), `turns.py` (a
+fighter's part in the round: conditions, points, quick and full actions, whose step),
+`limbs.py` (what wounded limbs may still do), `flurry.py` (who is in a flurry, and what each
+declared), `rounds.py` (the round phase by phase, the flurry phase's declarations, flurry
+initiative and passing attack included), `attacks.py` (strikes, ranged strikes, wounds, combat
+options, coup-de-grâce), `movement.py` (moves, manoeuvre tactics, driving back and withdrawing),
+`swipes.py` (free attacks and interrupts from outside a flurry), `harm.py` (the GM's wounds),
+`words.py` (the declared `options:` words), `actions.py`, `present.py`.
 
 Dice order for ``roll:``. `/init roll` and the `/init next` that begins a round: for each
 combatant in joining order its shock check and death check (3d6 each, if wounded), then the
@@ -28,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.actions import ActionSpec, ActionTable, make_action
+from rules.actions import Act, ActionSpec, ActionTable, Attack, CoupDeGrace, Move, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event
@@ -39,6 +43,7 @@ from rules.systems.war_and_combat import (
     attacks,
     flurry,
     movement,
+    rounds,
     sheet,
     turns,
     words,
@@ -140,9 +145,9 @@ class WarAndCombatSystem(RuleSystem):
         if not enc.started or enc.winner:
             return []
         if enc.phase == "flurry":
-            return flurry.resume(enc, self.option_values(enc), dice)
+            return rounds.resume(enc, self.option_values(enc), dice)
         if enc.current is None:
-            return turns.end_step(enc, self.option_values(enc), dice)
+            return rounds.end_step(enc, self.option_values(enc), dice)
         return []
 
     # -- turns ------------------------------------------------------------------------------------
@@ -151,7 +156,7 @@ class WarAndCombatSystem(RuleSystem):
             raise IllegalAction("Initiative is rolled at the start of every round by itself: `/init next` moves the round on.")
         if len([c for c in enc.combatants if c.in_fight]) < 1:
             raise IllegalAction("Add combatants first.")
-        return turns.start_round(enc, self.option_values(enc), dice)
+        return rounds.start_round(enc, self.option_values(enc), dice)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         self.need_started(enc)
@@ -161,9 +166,9 @@ class WarAndCombatSystem(RuleSystem):
             if est.declarations is not None and not est.declarations.revealed:
                 raise IllegalAction("The flurry waits for declarations: `/act action:declare`, or the GM's `/act action:force`.")
             c = turns.acting(enc, action.actor or enc.current, ("flurry",))
-            return flurry.hold(enc, opts, c, dice)
+            return rounds.hold(enc, opts, c, dice)
         turns.acting(enc, action.actor or enc.current)
-        return turns.end_step(enc, opts, dice)
+        return rounds.end_step(enc, opts, dice)
 
     def turn(self, enc: Encounter) -> Turn:
         if not enc.started or enc.winner:
@@ -192,19 +197,19 @@ class WarAndCombatSystem(RuleSystem):
         if d is not None and not d.revealed:
             if actor not in flurry.to_declare(enc):
                 return None
-            return make_action("act", name="declare", actor=actor, options=dict(flurry.DEFAULT_CHOICE), is_gm=True)
+            return Act(name="declare", actor=actor, options=dict(flurry.DEFAULT_CHOICE), is_gm=True)
         if enc.current != actor:
             return None
-        return make_action("next", actor=actor, is_gm=True)
+        return Next(actor=actor, is_gm=True)
 
     # -- actions ------------------------------------------------------------------------------------
-    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:
         ctx = self.context(enc, action, dice)
         return movement.move(enc, ctx.options, self.need_grid(enc), action, ctx.words, dice)
 
-    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:
         ctx = self.context(enc, action, dice)
         return attacks.attack(enc, ctx.options, self.need_grid(enc), action, ctx.words, dice)
 
-    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:
         return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action, dice)

@@ -8,13 +8,19 @@ from rules.effects import active
 from rules.errors import IllegalAction, InputError
 from rules.events import Event
 from rules.models import Combatant, Encounter
-from rules.systems.war_and_combat import flurry, harm, lengthy, sheet, words
+from rules.systems.war_and_combat import flurry, harm, lengthy, rounds, sheet, words
 from rules.systems.war_and_combat.attacks import break_free, carried, load, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
-from rules.systems.war_and_combat.movement import circle, press, retreat
+from rules.systems.war_and_combat.movement import (
+    circle,
+    drive,
+    press,
+    retreat,
+    withdraw,
+)
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.swipes import (
     free_attack,
@@ -100,18 +106,18 @@ def _driving(enc: Encounter, c: Combatant | None) -> bool:
 def _declare(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
     c = enc.get(action.actor)
-    return flurry.declare(enc, opts, c, ctx.words, dice)
+    return rounds.declare(enc, opts, c, ctx.words, dice)
 
 
 def _force(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
-    return flurry.force(enc, opts, dice)
+    return rounds.force(enc, opts, dice)
 
 
 def _hold(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
     c = acting(enc, action.actor, ("flurry",))
-    return flurry.hold(enc, opts, c, dice)
+    return rounds.hold(enc, opts, c, dice)
 
 
 def _press(ctx: ActionContext, action: Act) -> list[Event]:
@@ -174,7 +180,7 @@ def _wield(ctx: ActionContext, action: Act) -> list[Event]:
         WacCombatant.of(c).wield, WacCombatant.of(c).sheathed = w.name, False  # "Draw Weapon"
         events.append(EffectTaken(actor=c.name, effect="wields", detail=w.name))
     if hand is not None:
-        WacCombatant.of(c).hand = hand.strip().lower()  # type: ignore[assignment]
+        WacCombatant.of(c).hand = hand.strip().lower()
         events.append(EffectTaken(actor=c.name, effect="switches_hand", detail=hand.strip().lower()))
     return events + limit
 
@@ -248,7 +254,7 @@ def _limit(ctx: ActionContext, action: Act) -> list[Event]:
     if word is None:
         raise InputError("Say how to limit the zone: `ahead` (the hex ahead), `left` or `right` (it and the one to that "
                          "side), or `full` (all three).")
-    WacCombatant.of(c).limit = None if word == "full" else word  # type: ignore[assignment]
+    WacCombatant.of(c).limit = None if word == "full" else word
     return [EffectTaken(actor=c.name, effect="limits_zone", detail=word)]
 
 
@@ -271,13 +277,13 @@ def _break(ctx: ActionContext, action: Act) -> list[Event]:
 def _drive(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
     c = acting(enc, action.actor, ("flurry",))
-    return flurry.drive(enc, opts, c, action.target, dice)
+    return drive(enc, opts, c, action.target, dice)
 
 
 def _withdraw(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
     c = acting(enc, action.actor, ("flurry",))
-    return flurry.withdraw(enc, opts, c, action.target, dice)
+    return withdraw(enc, opts, c, action.target, dice)
 
 
 def _surprise(ctx: ActionContext, action: Act) -> list[Event]:

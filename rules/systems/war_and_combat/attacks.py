@@ -27,7 +27,8 @@ from rules.systems.war_and_combat.catalogue import Weapon
 from rules.systems.war_and_combat.catalogue import weapon as catalogue_weapon
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
-from rules.systems.war_and_combat.options import MISSILE_TARGETS
+from rules.systems.war_and_combat.options import LIMB_SIDES, MISSILE_TARGETS
+from rules.systems.war_and_combat.rounds import after_attack
 from rules.systems.war_and_combat.state import LIMBS, WacCombatant, WoundRecord
 from rules.systems.war_and_combat.tables import (
     FALLEN,
@@ -50,7 +51,6 @@ from rules.systems.war_and_combat.tables_missile import (
 )
 from rules.systems.war_and_combat.tables_movement import pace_penalty
 from rules.systems.war_and_combat.tables_options import combat_option, secondary_effect
-from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.turns import (
     acting,
     add_effect,
@@ -58,13 +58,14 @@ from rules.systems.war_and_combat.turns import (
     fall,
     full_action,
     quick_action,
-    roll_of,
     set_status,
     slowed,
     stunned,
     surprised,
+    task,
 )
 from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
+from rules.targets import attack_target
 
 #: the missile weapons that must be loaded again after each shot ("Load Weapon"; the project's list: a
 #: bow or sling is made ready as it shoots)
@@ -77,7 +78,7 @@ DEFENDED = frozenset({"front", "flank", "fallen", "crawling"})
 #: the Defense label of a held fighter whose Restrict check failed: it makes no defence
 RESTRICTED_NONE = "Defense (restricted: none)"
 
-__all__ = ["RELOADED", "DEFENDED", "RESTRICTED_NONE", "moving", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "foe"]
+__all__ = ["RELOADED", "DEFENDED", "RESTRICTED_NONE", "moving", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -155,8 +156,8 @@ def moving(c: Combatant) -> list[tuple[str, int]]:
 
 
 def _side(opts: OptionValues, words: Mapping[str, Any]) -> str:
-    side = (words.get("side") or opts.limb_side).lower()
-    if side not in ("left", "right"):
+    side = str(words.get("side") or opts.limb_side).lower()
+    if side not in LIMB_SIDES:
         raise InputError("`side` is `left` or `right` (the arm or leg an arm or leg hit strikes).")
     return side
 
@@ -171,21 +172,9 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, words
     return _shoot(enc, opts, grid, c, action, words, dice)
 
 
-def foe(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
-    """The enemy named in ``target``, still in the fight."""
-    if not name:
-        raise InputError("Name the combatant to attack in `target`.")
-    t = enc.get(name, "target")
-    if t.side == c.side:
-        raise IllegalAction(f"{t.name} is on {c.name}'s side: attack an enemy.")
-    if t.status == "out":
-        raise IllegalAction(f"{t.name} is out of the fight.")
-    return t
-
-
 def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, words: OptionValues,
             dice: Dice) -> list[Event]:
-    t = foe(enc, c, action.target)
+    t = attack_target(enc, c, action.target, foe=True)
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in this flurry: attack one of {', '.join(o.name for o in flurry.opponents(enc, c))}.")
     w = wielding(enc, c, action.weapon)
@@ -197,7 +186,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     indefensible = tst.actions == 0 and st.actions >= 2
     events, free = restrict_check(enc, c, dice)
     if free is False:  # "If he fails, he loses an action": the attack it was to be
-        return events + flurry.after_attack(enc, opts, dice, c, t, True)
+        return events + after_attack(enc, opts, dice, c, t, True)
     st.actions -= 1
     extra = [("restricted", -1)] if free else []
     held, level = held_defense(enc, opts, grid, c, t, indefensible, dice)
@@ -207,9 +196,9 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
                           target_level=level)
     roll = next((e.roll for e in events if isinstance(e, Attacked) and e.actor == c.name), None)
     hit = roll is not None and bool(roll.success)
-    if hit:
-        flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))  # type: ignore[union-attr]
-    return events + flurry.after_attack(enc, opts, dice, c, t, hit)
+    if hit and roll is not None:
+        flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))
+    return events + after_attack(enc, opts, dice, c, t, hit)
 
 
 def break_free(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
@@ -225,7 +214,7 @@ def break_free(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> 
     if check.roll.success:
         st.restrict, st.restrict_by = None, None
         events.append(EffectTaken(actor=c.name, effect="breaks_free"))
-    return events + flurry.after_attack(enc, opts, dice, c, c, True)
+    return events + after_attack(enc, opts, dice, c, c, True)
 
 
 def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, indefensible: bool,
@@ -271,11 +260,9 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
                 missile: bool = False, aimed: str | None = None) -> list[Event]:
     """One attack roll and, on a hit, its damage. ``target_level`` replaces the Defense (missiles)."""
     against, why = target_level or defense(enc, opts, grid, t, c, indefensible)
-    with dice.rolling_for(c.name):
-        r = task_roll(dice)
     mods = [("skill", skill), ("Agility" if attr == "agl" else "Dexterity", sheet.modifier(c, attr)),
             ("wounds", sheet.wound_penalty(c)), *(extra or []), *((m.name, m.value) for m in modifiers(enc.effects, c.name, "attack"))]
-    roll = roll_of(r, "3d6", mods, against, why if target_level else f"Defense ({why})")
+    roll = task(c, dice, mods, against, why if target_level else f"Defense ({why})")
     events: list[Event] = [Attacked(actor=c.name, target=t.name, weapon=w.name, roll=roll)]
     if not roll.success:
         return events
@@ -330,14 +317,13 @@ def inflict(enc: Encounter, opts: OptionValues, t: Combatant, where: str, severi
             dice: Dice) -> list[Event]:
     """A wound of ``severity`` at ``where`` (``head``, ``left arm``...) on ``t``: recorded, then the wound
     effects table's effects for its general location."""
-    WacCombatant.of(t).wounds.append(WoundRecord(location=where, severity=severity, penetrating=penetrating))  # type: ignore[arg-type]
+    record = WoundRecord.model_validate({"location": where, "severity": severity, "penetrating": penetrating})
+    WacCombatant.of(t).wounds.append(record)
     return _wound_effects(enc, opts, t, where, where.split()[-1], severity, dice)
 
 
 def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Checked:
-    with dice.rolling_for(c.name):
-        r = task_roll(dice)
-    return Checked(actor=c.name, what=what, roll=roll_of(r, "3d6", [(attr.upper(), sheet.modifier(c, attr))], target))
+    return Checked(actor=c.name, what=what, roll=task(c, dice, [(attr.upper(), sheet.modifier(c, attr))], target))
 
 
 def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:
@@ -469,7 +455,7 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
 def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, words: OptionValues,
            dice: Dice) -> list[Event]:
     """A ranged strike, once in each of the movement and adjustment phases."""
-    t = foe(enc, c, action.target)
+    t = attack_target(enc, c, action.target, foe=True)
     w = wielding(enc, c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
     if not w.ranged or w.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
@@ -518,7 +504,8 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", words, dice, skill=sheet.skill(c, w.name), attr="dex",
                          target_level=(level, f"Defense ({why}), point blank, aware" if confront else f"{name} range, {kind}"),
                          extra=extra, missile=True, aimed=aimed)
-    if events[0].roll.success:  # type: ignore[attr-defined]
+    shot = events[0]
+    if isinstance(shot, Attacked) and shot.roll.success:
         return events
     return events + _stray(enc, opts, grid, c, t, w, level, f"{name} range, {kind}", dice)
 
@@ -568,7 +555,7 @@ def cdg_ready(c: Combatant) -> bool:
 def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDeGrace, dice: Dice) -> list[Event]:
     phases = ("movement", "adjustment", "flurry")
     c = acting(enc, action.actor, phases)
-    t = foe(enc, c, action.target)
+    t = attack_target(enc, c, action.target, foe=True)
     if not cdg_ready(t):
         raise IllegalAction(
             f"{t.name} is not helpless: a coup-de-grâce needs three or four limbs disabled, unconscious, or mortally wounded."
@@ -583,5 +570,5 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
     events = set_status(t, "out", "coup")
     if enc.phase == "flurry":
         WacCombatant.of(c).actions = max(0, WacCombatant.of(c).actions - 1)
-        events += flurry.after_attack(enc, opts, dice, c, t, True)
+        events += after_attack(enc, opts, dice, c, t, True)
     return events + limit

@@ -25,6 +25,7 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat.attacks import downed, inflict
 from rules.systems.war_and_combat.events import EffectTaken
+from rules.systems.war_and_combat.options import LIMB_SIDES
 from rules.systems.war_and_combat.state import WacCombatant, WoundRecord
 from rules.systems.war_and_combat.tables import (
     LOCATIONS,
@@ -35,9 +36,6 @@ from rules.systems.war_and_combat.tables import (
 from rules.systems.war_and_combat.turns import set_status
 
 __all__ = ["damage", "heal"]
-
-_SIDES = ("left", "right")
-
 
 def _target(enc: Encounter, action: Act) -> Combatant:
     if not action.target:
@@ -56,7 +54,7 @@ def _where(opts: OptionValues, words: list[str]) -> str:
     if len(found) != 1:
         raise InputError(f"Name one location: {', '.join(LOCATIONS)} (an arm or leg may say `left` or `right`).")
     location = found[0]
-    sides = [w for w in words if w in _SIDES]  # at most one: the words' reader refuses a second
+    sides = [w for w in words if w in LIMB_SIDES]  # at most one: the words' reader refuses a second
     if location not in ("arm", "leg"):
         if sides:
             raise InputError(f"Only an arm or leg has a side: write `{location}` without `{sides[0]}`.")

@@ -25,11 +25,16 @@
   an enemy into one's own zone of threat by a step or a pivot, stops the move there. With `options:"pass"` the mover tries to pass through to a hex outside every
   zone: a Tactics roll modified by Agility; a failure means a blow from the zone's wielder
   (random location, impact with a low skew die).
+- After a flurry, the manoeuvre tactics (press, retreat, circle) are the winner's one-hex
+  adjustment; within a flurry, against an adjacent opponent out of actions, one action drives it
+  a hex straight back (`drive`) or steps a hex straight away from it (`withdraw`).
 
 Dice for `roll:`, step by step: a stumble roll, an obstacle roll; then the pass-through roll
 and, if it fails, the blow's hit location and impact dice.
 """
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from rules.actions import Move
 from rules.dice import Dice
@@ -39,13 +44,16 @@ from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.attacks import damage, restrict_check
 from rules.systems.war_and_combat.events import (
     CarriedOver,
     CollapsePrompt,
     EffectTaken,
     Engaged,
 )
+from rules.systems.war_and_combat.flurry import actionless, opponents
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
+from rules.systems.war_and_combat.rounds import after_attack
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
@@ -56,13 +64,12 @@ from rules.systems.war_and_combat.tables_movement import (
     obstacle_penalty,
     pace_penalty,
 )
-from rules.systems.war_and_combat.task import task_roll
 from rules.systems.war_and_combat.turns import (
     QUICK_LIMIT,
     acting,
     add_effect,
     fall,
-    roll_of,
+    task,
 )
 from rules.systems.war_and_combat.zones import (
     brought_into_threat,
@@ -71,8 +78,10 @@ from rules.systems.war_and_combat.zones import (
     wielded,
     zone_of,
 )
+from rules.targets import attack_target
 
-__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat", "circle", "PINNED", "push_back"]
+__all__ = ["TERRAIN_MAP", "OBSTACLE_MAP", "move", "step_cost", "press", "retreat", "circle", "PINNED", "push_back",
+           "drive", "withdraw"]
 
 #: the effect code of a fighter pushed against something impassable
 PINNED = "pinned"
@@ -116,8 +125,9 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, keep: bool, bu
         plan = _find(enc, grid, c, goal, want, budget)
     if want is not None:
         plan.append(("pivot", want))
-    if carrying:  # the step begun in an earlier phase comes first
-        plan.insert(0, tuple(WacCombatant.of(c).carry.split(" ", 1)))  # type: ignore[arg-type,union-attr]
+    carry = WacCombatant.of(c).carry
+    if carrying and carry:  # the step begun in an earlier phase comes first
+        plan.insert(0, _step_of(carry))
     if not plan:
         raise InputError("Give `path` (hex directions like `N NE`), `to` (a hex) or `facing` (to pivot).")
     return plan
@@ -128,7 +138,7 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None
     costs 1, and a front step may turn or keep the facing, as `path:` allows."""
     taken = enc.occupied(exclude=c)
 
-    def successors(state: tuple[Cell, str]):
+    def successors(state: tuple[Cell, str]) -> Iterator[tuple[tuple[Cell, str], int, str]]:
         cell, facing = state
         for d in grid.facings:
             for kind in ("step", "keep"):
@@ -139,11 +149,19 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None
             if turn != facing:
                 yield (cell, turn), 1, f"pivot {turn}"
 
-    found = cheapest_path((c.cell, c.facing), lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
+    assert c.cell is not None and c.facing is not None  # `_plan` refused a fighter off the map
+    start: tuple[Cell, str] = (c.cell, c.facing)
+    found = cheapest_path(start, lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
                           heuristic=lambda s: grid.distance(s[0], goal))
     if found is None:
         raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left {_this_phase(c)}.")
-    return [tuple(label.split(" ", 1)) for _, label in found[1]]  # type: ignore[misc]
+    return [_step_of(label) for _, label in found[1]]
+
+
+def _step_of(label: str) -> tuple[str, str]:
+    """A plan's step from its label: ``"step N"`` -> ``("step", "N")``."""
+    kind, _, arg = label.partition(" ")
+    return kind, arg
 
 
 def _cost(grid: Grid, cell: Cell, facing: str, plan: Plan) -> int:
@@ -180,7 +198,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
                             "the next phase.")
     if enc.phase == "movement" and engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, and may adjust one hex after it.")
-    if enc.phase == "movement" and (danger_by := zone_of(enc, grid, c, c.cell)) is not None:  # type: ignore[arg-type]
+    if enc.phase == "movement" and c.cell is not None and (danger_by := zone_of(enc, grid, c, c.cell)) is not None:
         raise IllegalAction(f"{c.name} stands in {danger_by[0].name}'s zone of {danger_by[1]}: it cannot move this round "
                             "until the threat is resolved in the flurry, and may adjust one hex after it.")
     passing = words["pass"]
@@ -217,7 +235,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
         if nxt in grid.blocked:
             raise IllegalAction(f"{nxt.name} is a wall: go around it.")
         if nxt in taken:
-            raise IllegalAction(f"{nxt.name} is taken by {enc.at(nxt).name}: go around.")  # type: ignore[union-attr]
+            there = enc.at(nxt)
+            assert there is not None  # a taken hex: someone stands there
+            raise IllegalAction(f"{nxt.name} is taken by {there.name}: go around.")
         if enc.phase == "adjustment" and c.name in WacEncounter.of(enc).tactics and (hexes >= 1 or st.moved):
             raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
         if spent + cost > st.mp:
@@ -237,11 +257,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
             ob = via or obstacle(OBSTACLE_MAP[mark])  # the action the mover chooses, else the mark's own
             # "Acrobatics and Jumping": the better of the two serves, and is named
             used, level = max(((s, sheet.skill(c, s)) for s in ob.skills), key=lambda sl: sl[1])
-            with dice.rolling_for(c.name):
-                r = task_roll(dice)
-            roll = roll_of(r, "3d6", [(used, level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute)),
-                                      obstacle_penalty(ob, sheet.pace(c)), ("wounds", sheet.wound_penalty(c))],
-                             opts.check_target, ob.action)
+            roll = task(c, dice, [(used, level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute)),
+                                  obstacle_penalty(ob, sheet.pace(c)), ("wounds", sheet.wound_penalty(c))],
+                        opts.check_target, ob.action)
             events.append(Checked(actor=c.name, what="obstacle", roll=roll))
             if not roll.success:
                 break
@@ -251,10 +269,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
         if mark == "treacherous" and opts.collapse:
             events.append(CollapsePrompt(actor=c.name, at=cell.name))
         if exceeds_max_pace(terrain, sheet.pace(c)):
-            with dice.rolling_for(c.name):
-                r = task_roll(dice)
-            roll = roll_of(r, "3d6", [("AGL", sheet.modifier(c, "agl")), ("wounds", sheet.wound_penalty(c))],
-                           opts.check_target, "footing")
+            roll = task(c, dice, [("AGL", sheet.modifier(c, "agl")), ("wounds", sheet.wound_penalty(c))],
+                        opts.check_target, "footing")
             events.append(Checked(actor=c.name, what="stumble", roll=roll))
             if not roll.success:
                 st.fallen = True
@@ -292,13 +308,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
 
 def _pass_through(enc: Encounter, opts: OptionValues, c: Combatant, wielder: Combatant, dice: Dice) -> list[Event]:
     """The pass-through: Tactics modified by Agility; a failure is a blow struck by accident."""
-    from rules.systems.war_and_combat.attacks import damage
-
-    with dice.rolling_for(c.name):
-        r = task_roll(dice)
-    roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                              ("pace", pace_penalty(sheet.pace(c))), ("wounds", sheet.wound_penalty(c))],
-                   opts.check_target, "pass-through")
+    roll = task(c, dice, [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
+                          ("pace", pace_penalty(sheet.pace(c))), ("wounds", sheet.wound_penalty(c))],
+                opts.check_target, "pass-through")
     events: list[Event] = [Checked(actor=c.name, what="pass", roll=roll)]
     if roll.success:
         return events
@@ -400,3 +412,59 @@ def push_back(enc: Encounter, grid: Grid, c: Combatant, t: Combatant) -> list[Ev
     start, old = c.cell, t.cell
     t.position, c.position = behind.name, old.name
     return [Moved(actor=t.name, path=[old.name, behind.name]), Moved(actor=c.name, path=[start.name, old.name])]
+
+
+# -- out of actions in a flurry ----------------------------------------------------------------------
+def _spent_foe(enc: Encounter, c: Combatant, name: str | None, verb: str) -> Combatant:
+    """The opponent out of actions that ``c`` may drive back or withdraw from (``verb``): an enemy in this
+    flurry (refused in the words of `attack_target`), adjacent, with no action left."""
+    t = attack_target(enc, c, name, verb=verb, foe=True)
+    if t.name not in {o.name for o in opponents(enc, c)}:
+        raise IllegalAction(f"{t.name} is not {c.name}'s opponent in this flurry.")
+    if WacCombatant.of(t).actions > 0:
+        raise IllegalAction(f"{t.name} still has actions: attack it or hold; drive and withdraw are for an opponent out of actions.")
+    if t.name not in {o.name for o in actionless(enc, c)}:
+        raise IllegalAction(f"{t.name} is not next to {c.name}: drive and withdraw are against an adjacent opponent.")
+    return t
+
+
+def _spend_action(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool]:
+    """A held fighter's Restrict check "before attempting any action" (a failure loses the action),
+    else the action spent: the check's events, and whether ``c`` acts."""
+    events, free = restrict_check(enc, c, dice)
+    if free is not False:
+        WacCombatant.of(c).actions -= 1
+    return events, free is not False
+
+
+def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
+    """"Running Out of Actions: ... he must retreat one step for every action his opponent wishes to
+    press": one action, one hex straight back (``c`` follows; into a wall or a taken hex it is pinned)."""
+    t = _spent_foe(enc, c, name, "drive back")
+    grid = enc.grid()
+    assert grid is not None
+    events, acts = _spend_action(enc, c, dice)
+    if acts:
+        events += push_back(enc, grid, c, t)
+        if not any(isinstance(e, Moved) for e in events):  # pinned: "one extra action (for that flurry only)"
+            WacCombatant.of(c).actions += 1
+            enc.effects = [e.model_copy(update={"left": 1}) if e.code == PINNED and e.target == t.name else e
+                           for e in enc.effects]
+    return events + after_attack(enc, opts, dice, c, t, True)
+
+
+def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
+    """"Alternatively, the opponent may wish to withdraw as many steps as he has actions and the
+    actionless fighter must hold": one action, one hex straight away from it."""
+    t = _spent_foe(enc, c, name, "withdraw from")
+    grid = enc.grid()
+    assert grid is not None and c.cell is not None and t.cell is not None
+    way = grid.direction(t.cell, c.cell)
+    dest = grid.step(c.cell, way) if way is not None else None
+    if dest is None or dest in grid.blocked or dest in enc.occupied(exclude=c):
+        raise IllegalAction(f"{c.name} has no room to withdraw straight away from {t.name}: attack, drive it back or hold.")
+    events, acts = _spend_action(enc, c, dice)
+    if acts:
+        events.append(Moved(actor=c.name, path=[c.cell.name, dest.name]))
+        c.position = dest.name
+    return events + after_attack(enc, opts, dice, c, t, True)

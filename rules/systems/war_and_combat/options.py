@@ -11,11 +11,14 @@ from rules.options import (
 )
 from rules.systems.war_and_combat.catalogue import SKILLS
 
-__all__ = ["OPTIONS", "WacValues", "MISSILE_TARGETS", "INITIATIVE_FIELDS", "ATTRIBUTES"]
+__all__ = ["OPTIONS", "WacValues", "MISSILE_TARGETS", "INITIATIVE_FIELDS", "ATTRIBUTES", "LIMB_SIDES"]
 
 #: what `initiative` may add in place of the Fighter rank (non-combat initiative)
 ATTRIBUTES = ("str", "agl", "dex")
 INITIATIVE_FIELDS = ("fighter", *SKILLS, *ATTRIBUTES)
+
+#: the sides an arm or leg is on: an arm or leg hit strikes one (`limb_side`, `side=`)
+LIMB_SIDES = ("left", "right")
 
 #: the `missile_target` words -> the rows of MOVING TARGET MODIFIERS
 MISSILE_TARGETS = {
@@ -52,7 +55,7 @@ class WacValues(OptionValues):
 
 OPTIONS = OptionSet(
     yes_no_option("tactics_skew", True, "the side with the better Tactics rolls initiative with a high skew die (the text's optional rule)"),
-    choice_option("limb_side", ("left", "right"), "the side an arm or leg hit strikes unless the attacker says (`side=right`): a right-hander's blow hits the left"),
+    choice_option("limb_side", LIMB_SIDES, "the side an arm or leg hit strikes unless the attacker says (`side=right`): a right-hander's blow hits the left"),
     choice_option("missile_target", tuple(MISSILE_TARGETS), "how a missile's target moves unless the shooter says (`target=...`): the moving target table's row"),
     int_option("rear_defense", 3, 0, 30, "the Defense of a fighter attacked from the rear or with an indefensible attack (\"no defense\"; 3 as the helpless)"),
     int_option("shock_stun", 5, 1, 30, "failing the shock check by this much or more also stuns for 1 round"),

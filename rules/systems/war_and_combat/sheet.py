@@ -147,8 +147,8 @@ def weapons(c: Combatant) -> list[Weapon]:
 def worn(c: Combatant, location: str | None = None) -> Armour:
     """The armour worn (at ``location``, a general hit location, if given): the sheet's `armor_at`
     there, else its `armor`; once a lengthy action (don, shed) changed it, that one all over."""
-    if WacCombatant.of(c).armor:
-        return armour(WacCombatant.of(c).armor)
+    if changed := WacCombatant.of(c).armor:
+        return armour(changed)
     pieces = c.sheet.get("armor_at") or {}
     return armour(str(pieces.get(location) or c.sheet.get("armor", "none")))
 

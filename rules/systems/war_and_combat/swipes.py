@@ -46,16 +46,21 @@ from rules.systems.war_and_combat.attacks import (
     RESTRICTED_NONE,
     damage,
     defense,
-    foe,
     held_defense,
     moving,
     resolve_hit,
     wielding,
 )
+from rules.systems.war_and_combat.rounds import join, settle
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
-from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.turns import acting, quick_action, roll_of, stunned
+from rules.systems.war_and_combat.turns import (
+    acting,
+    quick_action,
+    stunned,
+    task,
+)
 from rules.systems.war_and_combat.zones import engaged_with, wielded
+from rules.targets import attack_target
 
 __all__ = ["outside", "within_reach", "swipe", "free_attack", "interrupt"]
 
@@ -102,12 +107,12 @@ def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words: Op
     if not est.declarations.revealed:
         raise IllegalAction("A swipe comes once the flurry's declarations are revealed.")
     _once(enc, c, "swipe")
-    t = foe(enc, c, action.target)
+    t = attack_target(enc, c, action.target, foe=True)
     if not flurry.in_flurry(enc, t):
         raise IllegalAction(f"{t.name} is not in the flurry under way: swipe at one of "
                             f"{', '.join(o.name for o in flurry.participants(enc) if o.side != c.side)}.")
     events = _strike(enc, opts, grid, c, t, action, words, dice, flurry.participants(enc))
-    return events + flurry.settle(enc, opts, dice)
+    return events + settle(enc, opts, dice)
 
 
 def free_attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words: OptionValues, dice: Dice) -> list[Event]:
@@ -118,7 +123,7 @@ def free_attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, wor
     if any(c.name in g for g in coming) or engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: only an unengaged fighter makes a free attack; it fights in the flurry phase.")
     _once(enc, c, "free attack (or swipe)")
-    t = foe(enc, c, action.target)
+    t = attack_target(enc, c, action.target, foe=True)
     group = next((g for g in coming if t.name in g), None)
     if group is None:
         raise IllegalAction(f"{t.name} is engaged in no flurry: a free attack strikes \"a fighter in a flurry\"; "
@@ -145,10 +150,8 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
                             f"reach + 1 hex ({w.reach + 1}); move closer in the movement phase.")
     WacCombatant.of(c).swiped = enc.round
     target = opts.swipe_base + max(sheet.fighter(o) for o in fighters)
-    with dice.rolling_for(c.name):
-        r = task_roll(dice)
-    roll = roll_of(r, "3d6", [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                              ("wounds", sheet.wound_penalty(c)), *moving(c)], target, "negotiate")
+    roll = task(c, dice, [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
+                          ("wounds", sheet.wound_penalty(c)), *moving(c)], target, "negotiate")
     events: list[Event] = [Checked(actor=c.name, what="negotiate", roll=roll)]
     if not roll.success:  # "to avoid being hit"
         return events + damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)
@@ -188,4 +191,4 @@ def interrupt(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words
     if not within_reach(enc, c):
         raise IllegalAction(f"{c.name} is too far from the flurry: an interrupt needs an opponent in it within its "
                             f"weapon's reach + 1 hex; move closer in the movement phase.")
-    return flurry.join(enc, opts, c, words, dice)
+    return join(enc, opts, c, words, dice)

@@ -50,7 +50,7 @@ def range_band(short_range: int, hexes: int) -> tuple[str, int] | None:
     Long (×3) +15, Extreme (×5) +20: (band, range modifier) of a target ``hexes`` away from a
     weapon of ``short_range`` hexes; None beyond extreme range."""
     for band, multiple, modifier in RANGE_BANDS:
-        reach = max(1, short_range * multiple) if band == "point blank" else short_range * multiple
+        reach = max(Fraction(1), short_range * multiple) if band == "point blank" else short_range * multiple
         if hexes <= reach:
             return band, modifier
     return None

@@ -1,58 +1,24 @@
-"""The War & Combat round, as the text orders it: check shock -> initiative (3d6 + Fighter
-rank, open-ended; a high skew die for the side with the better Tactics) -> movement phase in
-initiative order -> flurry phase -> adjustment phase in reverse initiative order -> morale (the
-GM is prompted: the text gives no procedure). Steps that need no choice run by themselves.
+"""A fighter's part in the War & Combat round: its conditions (stunned, surprised), timed
+effects and status, a task roll as an event's roll, the movement points of a phase, the quick
+and full actions of a step, and whose step it is. The round itself, phase by phase, is
+`rounds.py`.
 """
 from __future__ import annotations
 
 from rules.dice import Dice
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, NotYourTurn
-from rules.events import (
-    Checked,
-    EffectAdded,
-    Event,
-    InitiativeSet,
-    Roll,
-    RoundBegan,
-    StatusChanged,
-    mod,
-)
-from rules.models import Combatant, Encounter
+from rules.events import EffectAdded, Event, Roll, StatusChanged, mod
+from rules.models import Combatant, Encounter, Status
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
-from rules.systems.war_and_combat.events import EffectTaken, MoralePrompt, PhaseBegan
-from rules.systems.war_and_combat.options import ATTRIBUTES
-from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
-from rules.systems.war_and_combat.tables import shock_value
+from rules.systems.war_and_combat.events import EffectTaken
+from rules.systems.war_and_combat.state import WacCombatant
 from rules.systems.war_and_combat.tables_movement import pace_points, phase_points
 from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
-from rules.turns.ordered import Slot, arrange, next_to_act
 
-__all__ = [
-    "stunned",
-    "surprised",
-    "idle",
-    "SURPRISED",
-    "surprise",
-    "can_act",
-    "roll_of",
-    "start_round",
-    "begin_phase",
-    "end_step",
-    "acting",
-    "add_effect",
-    "set_status",
-    "phase_mp",
-    "slowed",
-    "fall",
-    "quick_action",
-    "full_action",
-    "done_full",
-]
-
-PHASES = ("movement", "flurry", "adjustment", "morale")
-
+__all__ = ["stunned", "surprised", "idle", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
+           "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full", "QUICK_LIMIT"]
 
 
 #: the effect code of the surprised (`turns.surprised`)
@@ -89,6 +55,14 @@ def roll_of(r: TaskRoll, label: str, modifiers: list[tuple[str, int]], against: 
                 modifiers=mods, total=total, against=against, against_label=against_label, success=success)
 
 
+def task(c: Combatant, dice: Dice, modifiers: list[tuple[str, int]], against: int | None = None,
+         against_label: str | None = None, luck: int = 0) -> Roll:
+    """``c``'s task roll (3d6, open-ended; ``luck`` skew dice) with ``modifiers``, as an event's `Roll`."""
+    with dice.rolling_for(c.name):
+        r = task_roll(dice, luck)
+    return roll_of(r, "3d6" + (" high skew" if luck > 0 else ""), modifiers, against, against_label)
+
+
 def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int, pending: int = 0) -> EffectAdded:
     """A timed condition (stun) on ``c`` for ``rounds`` round ends. One of the same name already
     running is never cut short: the two combine by keeping the longer ("can take no action for
@@ -114,10 +88,10 @@ def surprise(enc: Encounter, names: list[str]) -> list[Event]:
     return [add_effect(enc, enc.get(n), SURPRISED, 1) for n in names]
 
 
-def set_status(c: Combatant, status: str, cause: str) -> list[Event]:
+def set_status(c: Combatant, status: Status, cause: str) -> list[Event]:
     if c.status == status or c.status == "out":
         return []
-    c.status = status  # type: ignore[assignment]
+    c.status = status
     return [StatusChanged(actor=c.name, status=status, cause=cause)]
 
 
@@ -149,139 +123,6 @@ def slowed(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
     st = WacCombatant.of(c)
     if enc.phase in ("movement", "adjustment"):
         st.mp = min(st.mp, phase_mp(opts, c, enc.phase))
-
-
-def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
-    """Round start: the shock check against the worst shock value, then the death check."""
-    st = WacCombatant.of(c)
-    events: list[Event] = []
-    values = [v for w in st.wounds if (v := shock_value(w.severity)) is not None]
-    strength = sheet.modifier(c, "str")
-    if values and c.status == "active":
-        target = max(values)
-        with dice.rolling_for(c.name):
-            r = task_roll(dice)
-        roll = roll_of(r, "3d6", [("Strength", strength)], target, "shock")
-        events.append(Checked(actor=c.name, what="shock", roll=roll))
-        if not roll.success:
-            st.lost += 1
-            if (roll.total or 0) <= target - opts.shock_stun:
-                events.append(add_effect(enc, c, "stun", 1, pending=1 if enc.round > 1 else 0))  # the last round's end
-    mortal = sum(1 for w in st.wounds if w.severity == "mortal")
-    if mortal and c.status != "out":
-        target = opts.death_base + opts.death_step * mortal
-        with dice.rolling_for(c.name):
-            r = task_roll(dice)
-        roll = roll_of(r, "3d6", [("Strength", strength)], target, "death")
-        events.append(Checked(actor=c.name, what="death", roll=roll))
-        if not roll.success:
-            events += set_status(c, "out", "death")
-    return events
-
-
-def _luck(enc: Encounter, opts: OptionValues) -> dict[str, int]:
-    """Side -> skew dice on initiative: the side with the strictly best Tactics gets one."""
-    if not opts.tactics_skew:
-        return {}
-    best = {s: max((sheet.skill(c, "tactics") for c in enc.combatants if c.side == s and c.in_fight), default=0)
-            for s in enc.sides()}
-    if len(best) < 2:
-        return {}
-    top = max(best.values())
-    leaders = [s for s, v in best.items() if v == top]
-    return {leaders[0]: 1} if len(leaders) == 1 and top > 0 else {}
-
-
-def initiative_modifier(opts: OptionValues, c: Combatant) -> tuple[str, int]:
-    """What ``c`` adds to its initiative roll: the Fighter rank, or ("Non-combat Initiative") the
-    option `initiative`'s skill, or attribute modifier, "for both sides"."""
-    field = opts.initiative
-    if field == "fighter":
-        return "Fighter", sheet.fighter(c)
-    if field in ATTRIBUTES:
-        return field.upper(), sheet.modifier(c, field)
-    return field, sheet.skill(c, field)
-
-
-def order_of(enc: Encounter) -> list[str]:
-    slots = [Slot(c.name, c.initiative or 0, (-sheet.fighter(c), i))
-             for i, c in enumerate(enc.combatants) if c.status == "active" and c.initiative is not None]
-    return arrange(slots)
-
-
-def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
-    """A new round: shock and death checks, initiative, then the movement phase."""
-    enc.round += 1
-    events: list[Event] = [RoundBegan(round=enc.round)]
-    est = WacEncounter.of(enc)
-    est.tactics, est.won = {}, []
-    from rules.systems.war_and_combat import (
-        lengthy,  # a round's start finishes what is due
-    )
-
-    for c in enc.combatants:
-        st = WacCombatant.of(c)
-        st.lost, st.turned, st.actions, st.flurry_init = 0, False, 0, None
-        events += lengthy.finish(enc, c)
-        if c.in_fight:
-            events += _checks(enc, opts, c, dice)
-    luck = _luck(enc, opts)
-    for c in enc.combatants:
-        if c.status != "active":  # the downed take no part in the round
-            c.initiative = None
-            continue
-        with dice.rolling_for(c.name):
-            r = task_roll(dice, luck.get(c.side, 0))
-        roll = roll_of(r, "3d6" + (" high skew" if luck.get(c.side) else ""), [initiative_modifier(opts, c)])
-        c.initiative = roll.total
-        events.append(InitiativeSet(actor=c.name, value=c.initiative or 0, roll=roll))
-    enc.order = order_of(enc)
-    return events + begin_phase(enc, opts, "movement", dice)
-
-
-def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> list[Event]:
-    """Begin ``phase``; a phase with nobody to act in it passes by itself to the next."""
-    from rules.systems.war_and_combat import (
-        flurry,  # the flurry phase runs its own steps
-    )
-
-    est = WacEncounter.of(enc)
-    enc.phase, est.acted, enc.current = phase, [], None
-    if phase == "flurry":
-        return flurry.begin(enc, opts, dice)
-    if phase == "morale":  # the text gives no procedure: the GM is prompted, and the next round begins
-        return [MoralePrompt(round=enc.round), *start_round(enc, opts, dice)]
-    order = enc.order[::-1] if phase == "adjustment" else list(enc.order)
-    for c in enc.combatants:
-        st = WacCombatant.of(c)
-        st.mp, st.moved, st.shots, st.quick, st.full = phase_mp(opts, c, phase), False, 0, False, None
-        st.spent, st.quick_mp = 0, (st.mp + 1) // 2 if opts.quick_movement == "half" else None
-        if phase == "adjustment" and c.name in est.tactics:
-            st.mp = min(st.mp, 2)  # after a flurry: a one-hex adjustment
-    events: list[Event] = [PhaseBegan(phase=phase, order=order)]
-    return events + _advance(enc, opts, order, dice)
-
-
-def phase_order(enc: Encounter) -> list[str]:
-    return enc.order[::-1] if enc.phase == "adjustment" else list(enc.order)
-
-
-def _advance(enc: Encounter, opts: OptionValues, order: list[str], dice: Dice) -> list[Event]:
-    est = WacEncounter.of(enc)
-    ready = {c.name for c in enc.combatants if can_act(enc, c)}
-    enc.current = next_to_act(order, est.acted, ready)
-    if enc.current is not None:
-        return []
-    nxt = PHASES[PHASES.index(enc.phase or "movement") + 1]
-    return begin_phase(enc, opts, nxt, dice)
-
-
-def end_step(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
-    """The current combatant's step in a movement or adjustment phase is over: the next one's."""
-    est = WacEncounter.of(enc)
-    if enc.current:
-        est.acted.append(enc.current)
-    return _advance(enc, opts, phase_order(enc), dice)
 
 
 #: why the points left are fewer after a quick action (option `quick_movement=half`)

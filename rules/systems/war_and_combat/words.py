@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from rules.options import OptionSet, choice_option, flag_word, name_word
 from rules.systems.war_and_combat.flurry import GUARDS, TACTICS
-from rules.systems.war_and_combat.options import MISSILE_TARGETS
+from rules.systems.war_and_combat.options import LIMB_SIDES, MISSILE_TARGETS
 from rules.systems.war_and_combat.tables import LOCATIONS, SEVERITIES
 from rules.systems.war_and_combat.zones import LIMITS
 
 __all__ = ["DECLARE", "WAY", "ARMOUR", "WIELD", "ITEM", "WEAPON", "LIMIT", "SIDE", "ATTACK", "MOVE", "WOUND", "HEAL",
            "SURPRISE"]
-
-_SIDES = ("left", "right")
 
 #: `declare` and `interrupt`: the intention, the manoeuvre tactic, the guard and the opponent to face
 DECLARE = OptionSet(
@@ -33,7 +31,7 @@ ITEM = OptionSet(name_word("item", "the item: a weapon, or shield", bare=True, a
 WEAPON = OptionSet(name_word("weapon", "the weapon (the one in hand by default)", bare=True, accepts="WEAPON"))
 LIMIT = OptionSet(choice_option("limit", (*LIMITS, "full"), "the hexes of the zone of threat kept", bare=True))
 #: the arm or leg an arm or leg hit strikes (the default: option `limb_side`)
-SIDE = OptionSet(choice_option("side", _SIDES, "the arm or leg an arm or leg hit strikes (the default: option `limb_side`)"))
+SIDE = OptionSet(choice_option("side", LIMB_SIDES, "the arm or leg an arm or leg hit strikes (the default: option `limb_side`)"))
 #: `/attack` and `/coupdegrace`
 ATTACK = OptionSet(
     *SIDE.options,
@@ -52,13 +50,13 @@ MOVE = OptionSet(
 WOUND = OptionSet(
     choice_option("severity", SEVERITIES, "how bad the wound is", bare=True),
     choice_option("location", LOCATIONS, "where", bare=True),
-    choice_option("side", _SIDES, "an arm's or leg's side (the default: option `limb_side`)", bare=True),
+    choice_option("side", LIMB_SIDES, "an arm's or leg's side (the default: option `limb_side`)", bare=True),
     choice_option("nature", ("blunt", "penetrating"), "blunt (the default) or penetrating: the text's B or P", bare=True),
 )
 #: the GM's `heal`
 HEAL = OptionSet(
     choice_option("location", LOCATIONS, "where", bare=True),
-    choice_option("side", _SIDES, "an arm's or leg's side (the default: option `limb_side`)", bare=True),
+    choice_option("side", LIMB_SIDES, "an arm's or leg's side (the default: option `limb_side`)", bare=True),
     choice_option("severity", SEVERITIES, "only a wound this bad (the default: the worst)", bare=True),
     flag_word("all", "every wound there"),
 )

@@ -33,7 +33,7 @@ from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import Weapon
 from rules.systems.war_and_combat.state import WacCombatant
 
-__all__ = ["LIMITS", "wielded", "in_hand", "threat", "marginal", "danger", "obstructed", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
+__all__ = ["LIMITS", "wielded", "in_hand", "zones_of", "threat", "marginal", "engaging", "danger", "obstructed", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
 
 
 #: a polearm's zone of threat limited to (`/act action:limit`) -> the sides it keeps
@@ -108,13 +108,33 @@ def _zones(grid: Grid, origin: Cell, facing: str, w: Weapon, limit: str | None =
     return frozenset(threat), frozenset(edge)
 
 
+def zones_of(grid: Grid, c: Combatant, weapon: Weapon | None = None, *, at: Cell | None = None,
+             facing: str | None = None) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """(zone of threat, marginal zone) of ``c`` with ``weapon`` (the one in hand by default), standing
+    at ``at`` facing ``facing`` (where and as it stands by default); none without a melee weapon."""
+    w = _held(c, weapon)
+    origin = at if at is not None else c.cell
+    facing = facing if facing is not None else c.facing
+    if w is None or origin is None or facing is None or w.ranged or w.reach < 1:
+        return frozenset(), frozenset()
+    return _zones(grid, origin, facing, w, _limit(c, w))
+
+
 def threat(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
     """The fighter's zone of threat with ``weapon`` (the one in hand by default)."""
-    w = _held(c, weapon)
-    origin, facing = c.cell, c.facing
-    if w is None or origin is None or facing is None or w.ranged or w.reach < 1:
-        return frozenset()
-    return _zones(grid, origin, facing, w, _limit(c, w))[0]
+    return zones_of(grid, c, weapon)[0]
+
+
+def marginal(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
+    """The two hexes to either side of the zone of threat (range-2 and range-3 weapons)."""
+    return zones_of(grid, c, weapon)[1]
+
+
+def engaging(grid: Grid, c: Combatant) -> frozenset[Cell]:
+    """The hexes in which ``c`` engages an enemy: its zone of threat, and its marginal zone (the
+    wielder may attack one who ends movement there)."""
+    mine, beside = zones_of(grid, c)
+    return mine | beside
 
 
 def _limit(c: Combatant, w: Weapon) -> str | None:
@@ -138,15 +158,6 @@ def obstructed(grid: Grid, c: Combatant, reading: str = "dropped") -> frozenset[
     return frozenset(x for x in front if (_side(grid, origin, facing, x) in kept) == (reading == "dropped"))
 
 
-def marginal(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
-    """The two hexes to either side of the zone of threat (range-2 and range-3 weapons)."""
-    w = _held(c, weapon)
-    origin, facing = c.cell, c.facing
-    if w is None or origin is None or facing is None or w.ranged or w.reach < 2:
-        return frozenset()
-    return _zones(grid, origin, facing, w, _limit(c, w))[1]
-
-
 def danger(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[Cell]:
     """The fighter's zone of danger while engaged."""
     w = _held(c, weapon)
@@ -161,14 +172,14 @@ def danger(grid: Grid, c: Combatant, weapon: Weapon | None = None) -> frozenset[
 def engaged_with(enc: Encounter, grid: Grid, c: Combatant) -> list[Combatant]:
     """The active enemies ``c`` is engaged with: each holds the other in a zone of threat (or a
     marginal zone, where the wielder may attack one who ends movement there)."""
-    out = []
+    out: list[Combatant] = []
     if c.cell is None:
         return out
-    mine = threat(grid, c) | marginal(grid, c)
+    mine = engaging(grid, c)
     for e in enc.enemies_of(c):
         if e.status != "active" or e.cell is None:
             continue
-        if e.cell in mine or c.cell in threat(grid, e) | marginal(grid, e):
+        if e.cell in mine or c.cell in engaging(grid, e):
             out.append(e)
     return out
 
@@ -210,10 +221,7 @@ def brought_into_threat(enc: Encounter, grid: Grid, c: Combatant, cell: Cell, fa
     """The first active enemy (not in ``before``, the names already there) that ``c`` standing at
     ``cell`` facing ``facing`` holds in its zone of threat: "causing another character to enter
     your zone of threat engages the two figures"."""
-    w = _held(c, None)
-    if w is None or w.ranged or w.reach < 1:
-        return None
-    zone = _zones(grid, cell, facing, w, _limit(c, w))[0]
+    zone = zones_of(grid, c, at=cell, facing=facing)[0]
     for e in enc.enemies_of(c):
         if e.status == "active" and e.cell is not None and e.name not in before and e.cell in zone:
             return e
