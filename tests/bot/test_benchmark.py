@@ -9,15 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.offline.benchmark import (
-    TARGETS,
-    Bench,
-    Config,
-    measure,
-    summary,
-    targets,
-    time_rules_steps,
-)
+from bot.offline.bench import driver, growth, mix, stored
+from bot.offline.bench.driver import Bench
+from bot.offline.bench.growth import time_rules_steps
+from bot.offline.bench.mix import Config
+from bot.offline.bench.report import TARGETS, summary, targets
+from bot.offline.bench.run import measure
 from bot.outbound import DEFAULT_PER_SECOND
 from rules.registry import all_systems
 from tests.backends import PgServer
@@ -123,13 +120,11 @@ async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) ->
     """Channels that play the same script hold fights of their own (a real bot's fights all
     differ): no `/map` of the mix is answered with another channel's picture from the cache, and
     each map is a board of its own for the workers to draw and keep."""
-    from bot.offline import benchmark
-
-    h = await benchmark._harness(str(tmp_path / "own.db"), 1)
+    h = await mix._harness(str(tmp_path / "own.db"), 1)
     try:
-        names = [(f"own-{i}", benchmark._script_of(i)) for i in range(9)]  # three channels of each script
-        await benchmark._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)  # type: ignore[arg-type]
-        encounters = [await benchmark._encounter(h, ch) for ch, _ in names]
+        names = [(f"own-{i}", mix._script_of(i)) for i in range(9)]  # three channels of each script
+        await driver._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)  # type: ignore[arg-type]
+        encounters = [await driver._encounter(h, ch) for ch, _ in names]
     finally:
         await h.close()
     fights = [enc.model_dump_json() for enc in encounters]
@@ -142,7 +137,6 @@ async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) ->
 
 async def test_no_two_stored_encounters_are_the_same_fight(tmp_path: Path) -> None:
     """The stored encounters of part 3 are fights of their own too."""
-    from bot.offline import benchmark
     from data.store import open_store
 
     urls: list[str] = []
@@ -152,10 +146,10 @@ async def test_no_two_stored_encounters_are_the_same_fight(tmp_path: Path) -> No
         return urls[-1]
 
     b = Bench(fresh, io.StringIO())
-    await benchmark.run_load(b, 3, 1, prefix="templates")  # the scripts' fights, as part 1 sets them up
+    await driver.run_load(b, 3, 1, prefix="templates")  # the scripts' fights, as part 1 sets them up
     cfg = Config("t", runs=((1, 1),), floor_tasks=1, floor_writes=1, stored=9, touched=0, log_activations=1,
                  rules_repeat=1, map_repeat=1)
-    await benchmark.run_stored(b, cfg)
+    await stored.run_stored(b, cfg)
     async with await open_store(urls[-1]) as store:
         states = [stored.raw_state for stored in await store.active_encounters()]
     assert len(states) == 9 and len(set(states)) == 9
@@ -166,12 +160,11 @@ def test_a_rules_step_is_timed_by_its_cpu_not_the_wall_clock(monkeypatch: pytest
     process, here a sleep) is not the step's."""
     import time
 
-    from bot.offline import benchmark
     from rules.system import RuleSystem
 
-    enc = benchmark._rules_step_encounter("coup-de-grace", "square", 12, 2)
+    enc = growth._rules_step_encounter("coup-de-grace", "square", 12, 2)
     monkeypatch.setattr(RuleSystem, "resolve", lambda *a, **k: time.sleep(0.05))
-    seconds, outcome = benchmark._far_move("coup-de-grace", enc, "C3")
+    seconds, outcome = growth._far_move("coup-de-grace", enc, "C3")
     assert outcome == "moved" and seconds < 0.02
 
 
@@ -181,21 +174,32 @@ def test_rules_steps_are_timed_under_the_bots_collector_settings(monkeypatch: py
     import gc
 
     from bot.app import GC_THRESHOLDS
-    from bot.offline import benchmark
 
     seen = []
-    far_move = benchmark._far_move
+    far_move = growth._far_move
 
     def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
         seen.append(gc.get_threshold())
         return far_move(*args, **kwargs)
 
-    monkeypatch.setattr(benchmark, "_far_move", watched)
+    monkeypatch.setattr(growth, "_far_move", watched)
     kept = gc.get_threshold()
     gc.set_threshold(700, 10, 10)  # Python's defaults, as in a process that started no bot
     try:
-        benchmark.time_rules_steps(12, 4, 1)
+        growth.time_rules_steps(12, 4, 1)
         assert gc.get_threshold() == (700, 10, 10)
     finally:
         gc.set_threshold(*kept)
     assert seen and set(seen) == {GC_THRESHOLDS}
+
+
+def test_the_benchmark_is_a_package_of_small_modules_with_its_old_entry_point() -> None:
+    """bot/offline/bench/ holds the benchmark in modules under 600 lines each; `bot.offline.benchmark` keeps its names."""
+    from bot.offline import benchmark
+
+    package = Path(driver.__file__).parent
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in package.glob("*.py")}
+    assert {"mix.py", "floors.py", "growth.py", "pictures.py", "report.py", "run.py"} <= set(sizes)
+    assert {name: n for name, n in sizes.items() if n >= 600} == {}
+    assert len(Path(benchmark.__file__).read_text(encoding="utf-8").splitlines()) < 40
+    assert benchmark.main is __import__("bot.offline.bench.run", fromlist=["main"]).main

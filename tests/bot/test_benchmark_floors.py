@@ -6,15 +6,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from bot.offline import benchmark
-from bot.offline.benchmark import (
-    Bench,
-    Floors,
-    LoadResult,
-    floor_targets,
-    growth_report,
-    run_load,
-)
+from bot.offline.bench import floors, mix, results
+from bot.offline.bench.driver import Bench, run_load
+from bot.offline.bench.floors import Floors
+from bot.offline.bench.growth import growth_report
+from bot.offline.bench.report import floor_targets
+from bot.offline.bench.results import LoadResult
 from data.store import open_store
 
 
@@ -28,7 +25,7 @@ async def _floor_run(tmp_path: Path, write: bool, activations: int = 2) -> tuple
         return made[-1]
 
     r = await run_load(Bench(fresh, io.StringIO()), 3, activations, prefix="floor", maps=False,
-                       bot=lambda h: benchmark.floor_bot(h, write), label="floor")
+                       bot=lambda h: floors.floor_bot(h, write), label="floor")
     async with await open_store(made[-1]) as store:
         rows = [(s.version, await store.count_log(s.id)) for s in await store.active_encounters()]
     return r, rows
@@ -55,10 +52,10 @@ async def test_store_only_bot_writes_the_state_and_a_log_row_per_command(tmp_pat
 
 async def test_harness_cpu_is_counted_apart_from_the_bots(tmp_path: Path) -> None:
     """A run counts the harness's own CPU (payloads, replies, the stand-in endpoints) as a part of the process's, and the counted functions are restored after it."""
-    before = (benchmark._classify, benchmark._activation)
+    before = (results._classify, mix._activation)
     r, _ = await _floor_run(tmp_path, write=False)
     assert 0 < r.harness_cpu_seconds < r.cpu_seconds
-    assert (benchmark._classify, benchmark._activation) == before
+    assert (results._classify, mix._activation) == before
 
 
 def test_floor_ratios_and_their_target_are_printed_for_each_backend() -> None:
@@ -66,13 +63,13 @@ def test_floor_ratios_and_their_target_are_printed_for_each_backend() -> None:
     def run(label: str, cpu: float, harness: float) -> LoadResult:
         return LoadResult(label, commands=1000, cpu_seconds=cpu, harness_cpu_seconds=harness)
 
-    floors = Floors({"no-op": run("no-op bot", 0.2, 0.1), "store-only": run("store-only bot", 0.3, 0.1)},
+    floor_runs = Floors({"no-op": run("no-op bot", 0.2, 0.1), "store-only": run("store-only bot", 0.3, 0.1)},
                     run("mix", 1.1, 0.1),
                     {"no-op": run("no-op bot", 0.2, 0.1), "store-only": run("store-only bot", 0.3, 0.1)})
-    f = floors.figures()
+    f = floor_runs.figures()
     assert (round(f["floors.noop_ms"], 6), round(f["floors.store_ms"], 6), round(f["floors.mix_ms"], 6)) == (0.1, 0.2, 1.0)
     assert round(f["floors.ratio_store"], 6) == 5.0 and round(f["floors.ratio_noop"], 6) == 10.0
-    assert "Skirmish / store-only 5.00x (target <= 2.0x)" in floors.table()
+    assert "Skirmish / store-only 5.00x (target <= 2.0x)" in floor_runs.table()
     fast = {**f, "floors.mix_ms": 0.3, "floors.ratio_store": 1.5}
     table = floor_targets({"SQLite": f, "PostgreSQL": fast})
     [sqlite] = [ln for ln in table.splitlines() if ln.startswith("SQLite")]
