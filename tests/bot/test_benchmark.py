@@ -82,6 +82,10 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
     assert text.count("the longest garbage collection") == len(TINY.runs) + 1
     assert 1 < figures["cache.loaded_x"] < figures["cache.written_x"] and 0 < figures["cache.over_counted"] <= 1
     assert "a full cache (ENCOUNTER_CACHE_MIB" in text
+    # the autocomplete requests typed beside the commands, and the bot-token requests each command sends
+    assert all(figures[f"run{i}.autocompletes"] > 0 for i in range(len(TINY.runs)))
+    assert "autocomplete requests beside its" in text and "Bot-token requests each command sends" in text
+    assert figures["requests.most_per_command"] >= 1 and figures["requests.autocomplete"] == 0
 
 
 def test_targets_and_summary_list_every_backend_with_a_verdict() -> None:
@@ -122,7 +126,7 @@ async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) ->
     each map is a board of its own for the workers to draw and keep."""
     h = await mix._harness(str(tmp_path / "own.db"), 1)
     try:
-        names = [(f"own-{i}", mix._script_of(i)) for i in range(9)]  # three channels of each script
+        names = [(f"own-{i}", mix._script_of(i)) for i in range(12)]  # three channels of each script
         await driver._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)  # type: ignore[arg-type]
         encounters = [await driver._encounter(h, ch) for ch, _ in names]
     finally:
@@ -130,9 +134,22 @@ async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) ->
     fights = [enc.model_dump_json() for enc in encounters]
     assert len(set(fights)) == len(fights)
     # the first channel of each script is its template, set up through commands on the scripts' map
-    templates = {frozenset(enc.map.blocked) for enc in encounters[:3] if enc.map.kind != "none"}
-    copies = [frozenset(enc.map.blocked) for enc in encounters[3:] if enc.map.kind != "none"]
-    assert len(copies) == 4 and len(set(copies)) == 4 and not templates & set(copies)
+    templates = {frozenset(enc.map.blocked) for enc in encounters[:4] if enc.map.kind != "none"}
+    copies = [frozenset(enc.map.blocked) for enc in encounters[4:] if enc.map.kind != "none"]
+    assert len(copies) == 6 and len(set(copies)) == 6 and not templates & set(copies)
+
+
+async def test_the_mix_plays_the_open_system_beside_the_others_without_a_refusal(tmp_path: Path) -> None:
+    """A channel of each script plays its activations, the open system's too: moves round the wall, attacks, heals, turn ends, none refused."""
+    names = iter(range(100))
+
+    async def fresh(name: str) -> str:
+        return str(tmp_path / f"{name}-{next(names)}.db")
+
+    r = await driver.run_load(Bench(fresh, io.StringIO()), len(mix.SCRIPTS), 4, prefix="all", maps=False)
+    assert set(r.by_system) == {script.system for script in mix.SCRIPTS} and "open" in r.by_system
+    assert {"/move", "/attack", "/combatant edit", "/init next", "/encounter status"} <= set(r.by_system["open"])
+    assert r.commands > 0 and r.ok == r.commands and r.rejected == r.errors == 0, r.examples
 
 
 async def test_no_two_stored_encounters_are_the_same_fight(tmp_path: Path) -> None:
@@ -146,7 +163,7 @@ async def test_no_two_stored_encounters_are_the_same_fight(tmp_path: Path) -> No
         return urls[-1]
 
     b = Bench(fresh, io.StringIO())
-    await driver.run_load(b, 3, 1, prefix="templates")  # the scripts' fights, as part 1 sets them up
+    await driver.run_load(b, len(mix.SCRIPTS), 1, prefix="templates")  # the scripts' fights, as part 1 sets them up
     cfg = Config("t", runs=((1, 1),), floor_tasks=1, floor_writes=1, stored=9, touched=0, log_activations=1,
                  rules_repeat=1, map_repeat=1)
     await stored.run_stored(b, cfg)

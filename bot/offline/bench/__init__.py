@@ -6,8 +6,9 @@ itself, or the one ``--db postgresql://...`` names), in a process of its own so 
 its own, it prints:
 
 1. the realistic mix through the offline harness (the real discord.py tree, service and
-   store): every channel plays a fight of one system in turn (Coup-De-Grace and Knights of
-   Valour on a 12x10 map with walls, TOTE with no map); a mover walks `/move to:` around a
+   store): every channel plays a fight of one system in turn (Coup-De-Grace, Knights of
+   Valour and the open system on a 12x10 map with walls, TOTE with no map), each command with
+   an autocompleted option typed with 3 autocomplete requests; a mover walks `/move to:` around a
    wall to the other side of its foe, attacks that hit and damage (typed `roll:`), the GM
    restores the foe where the system lets an edit heal, an onlooker reads `/encounter status`
    or `/map`, and `/init next` ends the activation (every channel's fight and map its own). The
@@ -16,7 +17,8 @@ its own, it prints:
    command of this process and of the map workers (and the rate they allow on this
    machine's cores), and the longest event-loop stall (a probe task sleeping 1 ms records
    its lateness; garbage collections included), with the commands in flight when the loop
-   stalled over 20 ms, and the longest garbage collection (its CPU time, its generation);
+   stalled over 20 ms, and the longest garbage collection (its CPU time, its generation); the
+   autocomplete requests and the bot-token requests each command sends;
 2. the group-commit floor: the same writes (the mix's encounters, the same state sizes) as
    `Change`s through `Store.apply` from as many tasks, batched as the store batches them, and
    on SQLite the same batches with plain sqlite3 in a loop; the bot's write rate as a

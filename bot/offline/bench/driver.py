@@ -18,6 +18,7 @@ from bot.offline.bench.mix import (
     READS,
     SCRIPTS,
     STALL_MS,
+    TYPING,
     Factory,
     Script,
     _activation,
@@ -27,6 +28,7 @@ from bot.offline.bench.mix import (
     _setup_channel,
 )
 from bot.offline.bench.results import (
+    AUTOCOMPLETE,
     LoadResult,
     _classify,
     _cpu,
@@ -198,8 +200,10 @@ def _windowed(h: Harness) -> _Window:
 
 async def _timed(h: Harness, payload: dict[str, Any], cid: str, system: str, result: LoadResult,
                  in_flight: Counter[str]) -> tuple[float, str, str]:
-    """Run one command, count it in ``result``; its latency, and how it ended (`_classify`)."""
-    name = _command_name(payload)
+    """Run one command (or an autocomplete request: counted apart, `LoadResult.autocompletes`), count
+    it in ``result``; its latency, and how it ended (`_classify`)."""
+    typed = payload["type"] == AUTOCOMPLETE
+    name = _command_name(payload) + " (autocomplete)" * typed
     window = _windowed(h)
     in_flight[name] += 1
     start = window.begin()
@@ -218,6 +222,13 @@ async def _timed(h: Harness, payload: dict[str, Any], cid: str, system: str, res
     h.recorder.calls.clear()
     h.recorder.channel_of_token.pop(payload["token"], None)
     h.recorder.user_of_token.pop(payload["token"], None)
+    if typed:
+        result.autocompletes.append(latency)
+        if kind != "ok":
+            result.errors += 1
+            if len(result.examples) < 3:
+                result.examples.append(f"{name}: " + text.replace("\n", " ")[:160])
+        return latency, kind, text
     result.latencies.append(latency)
     result.by_command.setdefault(name, []).append(latency)
     result.by_system.setdefault(system, Counter())[name] += 1
@@ -257,8 +268,9 @@ async def _timed_run(result: LoadResult, work: Callable[[Counter[str]], Awaitabl
 
 
 async def _play(h: Harness, channels: list[tuple[str, Script]], activations: int, result: LoadResult,
-                profile: cProfile.Profile | None = None, maps: bool = True) -> None:
-    """Play ``activations`` activations in every channel at once, one task per channel."""
+                profile: cProfile.Profile | None = None, maps: bool = True, typing: int = TYPING) -> None:
+    """Play ``activations`` activations in every channel at once, one task per channel, each
+    command typed with ``typing`` autocomplete requests where it has an autocompleted option."""
 
     async def one(channel: str, script: Script, in_flight: Counter[str]) -> None:
         cid = str(channel_id_of(channel))
@@ -272,7 +284,7 @@ async def _play(h: Harness, channels: list[tuple[str, Script]], activations: int
                 if len(result.examples) < 3:
                     result.examples.append(f"#{channel}: nobody to act")
                 return
-            for payload in _activation(h, channel, script, enc, actors[0], n, maps):
+            for payload in _activation(h, channel, script, enc, actors[0], n, maps, typing):
                 await _timed(h, payload, cid, script.system, result, in_flight)
 
     async def work(in_flight: Counter[str]) -> None:
@@ -294,9 +306,10 @@ class Bench:
 
 async def run_load(b: Bench, channels: int, activations: int, *, prefix: str,
                    profile: cProfile.Profile | None = None, maps: bool = True,
-                   bot: Callable[[Harness], None] | None = None, label: str = "") -> LoadResult:
+                   bot: Callable[[Harness], None] | None = None, label: str = "", typing: int = TYPING) -> LoadResult:
     """Set up ``channels`` fights (the scripts in turn) on a fresh database, then time
-    ``activations`` activations in each (without ``maps``: `/encounter status` for `/map`);
+    ``activations`` activations in each (without ``maps``: `/encounter status` for `/map`), each
+    command typed with ``typing`` autocomplete requests where it has an autocompleted option;
     ``bot`` changes the harness's bot after the set-up (`floor_bot`), ``label`` names the run."""
     h = await _harness(await b.fresh(prefix), 1, BOARD_DELAY)
     try:
@@ -310,7 +323,7 @@ async def run_load(b: Bench, channels: int, activations: int, *, prefix: str,
         h.recorder.rate_limited.clear()
         h.bot.boards.staleness = result.staleness
         started = time.perf_counter()
-        await _play(h, names, activations, result, profile, maps)
+        await _play(h, names, activations, result, profile, maps, typing)
         await h.bot.boards.flush()  # the last changes' edits, outside the timed run
         result.request_seconds = time.perf_counter() - started
         result.requests = sum(h.recorder.per_second.values())
@@ -322,6 +335,30 @@ async def run_load(b: Bench, channels: int, activations: int, *, prefix: str,
         return result
     finally:
         await h.close()
+
+
+async def requests_by_command(b: Bench, activations: int = 2) -> dict[str, float]:
+    """The bot-token requests each command of the mix sends (its autocomplete requests apart): one
+    channel of each script plays ``activations`` activations one command at a time, each board
+    edited as its command ends (no delay to gather edits, as `BOARD_DELAY` does in the runs).
+    ``{command: requests, the mean}``."""
+    h = await _harness(await b.fresh("requests"), 1)
+    counts: dict[str, list[int]] = {}
+    try:
+        names = [(f"requests-{i}", _script_of(i)) for i in range(len(SCRIPTS))]
+        await _setup_channels(h, b, names)
+        for channel, script in names:
+            for n in range(activations):
+                enc = await _encounter(h, channel)
+                actor = get_system(script.system).turn(enc).actors[0]
+                for payload in _activation(h, channel, script, enc, actor, n, typing=TYPING):
+                    sent = sum(h.recorder.per_second.values())
+                    await h.run_payload(payload)
+                    name = _command_name(payload) + " (autocomplete)" * (payload["type"] == AUTOCOMPLETE)
+                    counts.setdefault(name, []).append(sum(h.recorder.per_second.values()) - sent)
+    finally:
+        await h.close()
+    return {name: sum(n) / len(n) for name, n in sorted(counts.items())}
 
 
 async def _setup_channels(h: Harness, b: Bench, names: list[tuple[str, Script]]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import sqlite3
 import time
@@ -38,10 +39,11 @@ FLOOR_ROW = ("Borin moves D5 → D4 → D3 → E3 → F3 → F4 → F5 for 7 MP,
 
 
 def floor_bot(h: Harness, write: bool) -> None:
-    """Make ``h``'s bot a floor of the same tree: every command of it answers one line (the no-op
-    bot); with ``write``, after one group-committed `Store.apply` of the channel's state as
-    stored (its JSON as cached) and a `FLOOR_ROW` log row (the store-only bot). The payloads,
-    the discord.py dispatch, its checks and transformers, the harness and the driver stay."""
+    """Make ``h``'s bot a floor of the same tree: every command of it answers one line and every
+    autocomplete request one choice, what is typed (the no-op bot); with ``write``, a command
+    answers after one group-committed `Store.apply` of the channel's state as stored (its JSON as
+    cached) and a `FLOOR_ROW` log row (the store-only bot). The payloads, the discord.py
+    dispatch, its checks and transformers, the harness and the driver stay."""
     service, store = h.bot.service, h.store
 
     async def answer(interaction: discord.Interaction, **_: Any) -> None:
@@ -56,9 +58,14 @@ def floor_bot(h: Harness, write: bool) -> None:
                 live.version += 1
         await interaction.response.send_message("Done.")
 
+    async def choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=current or "-", value=current or "-")]
+
     for command in h.bot.tree.walk_commands():
         if isinstance(command, app_commands.Command):
             command._callback, command.binding = answer, None  # type: ignore[assignment]
+            command._params = {name: dataclasses.replace(param, autocomplete=choices) if param.autocomplete else param
+                               for name, param in command._params.items()}
 
 
 @dataclass

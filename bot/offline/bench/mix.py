@@ -3,9 +3,12 @@ payloads of one activation; the run's sizes (`Config`, `QUICK`, `FULL`)."""
 from __future__ import annotations
 
 import gc
+import itertools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+
+from discord import app_commands
 
 from bot.offline.bench.results import (
     _classify,
@@ -75,6 +78,7 @@ class Script:
     rolls: dict[str, tuple[str, ...]]  # the `roll:` of an attack, by side, in turn activation by activation
     weapon: str | None = None
     heal: str | None = None  # a GM sheet edit that restores the foe after a hit
+    options: str | None = None  # `/encounter settings options:` the fight is played with
 
 
 #: two pairs, each a mover and an anchor; walls beside each anchor make a mover's way round
@@ -100,6 +104,10 @@ SCRIPTS: tuple[Script, ...] = (
     # so the 12-box tracks last 40 activations
     Script("tote", None, None, {"dwarves": f"weapon=sword:1 {TRACK}", "orcs": f"rating=2 weapon=sword:1 {TRACK}"},
            {"dwarves": ("5 3", "1 1"), "orcs": ("1 1 1",)}),
+    # d20-style: a 15 hits AC 12, the GM heals the foe; no opportunity attack when the mover steps
+    # out of its foe's reach (a player's would wait on its owner's answer)
+    Script("open", "12x10", WALLS, dict.fromkeys(("dwarves", "orcs"), "hp=30 ac=12 speed=60 weapons=sword:+5:1d6:slashing"),
+           dict.fromkeys(("dwarves", "orcs"), ("15",)), weapon="sword", heal="hp=30", options="opportunity=no"),
 )
 
 
@@ -136,15 +144,19 @@ async def _setup_channel(h: Harness, channel: str, script: Script) -> None:
         if facing:
             add["facing"] = "E" if f.posts else "W"
         await _check(h, "gm", "/combatant add", channel, **add)
+    options = [script.options] if script.options else []
     if "auto_end" in get_system(script.system).options:  # every turn of the mix ends with /init next
-        await _check(h, "gm", "/encounter settings", channel, options="auto_end=no")
+        options.append("auto_end=no")
+    if options:
+        await _check(h, "gm", "/encounter settings", channel, options=" ".join(options))
     await _check(h, "gm", "/init roll", channel)
 
 
 def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor: str, n: int = 0,
-                maps: bool = True) -> list[dict[str, Any]]:
+                maps: bool = True, typing: int = 0) -> list[dict[str, Any]]:
     """The payloads of ``actor``'s next activation in ``enc``, the channel's ``n``-th (see `FIGHTERS`);
-    without ``maps``, a `/map` of the mix is an `/encounter status` instead."""
+    without ``maps``, a `/map` of the mix is an `/encounter status` instead. With ``typing``, each
+    command with an autocompleted option comes after that many autocomplete requests (`_typing`)."""
     f = BY_NAME[actor]
     rolls = script.rolls[f.side]
     roll = rolls[n % len(rolls)]
@@ -155,6 +167,7 @@ def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor:
     out: list[dict[str, Any]] = []
 
     def add(user: str, command: str, **options: str) -> None:
+        out.extend(_typing(h, user, command, options, channel, typing))
         out.append(h.payload(user, command, options, channel))
 
     if grid is None:  # no map: strike while initiative lasts, else defend (0 initiative, a strike too)
@@ -182,6 +195,35 @@ def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor:
     if grid is not None:
         add(f.owner, "/init next")
     return out
+
+
+#: autocomplete requests a client sends while a command is typed, for each command with an
+#: autocompleted option: the option's value as it is typed, empty, a third, two thirds
+TYPING = 3
+
+
+def _typing(h: Harness, user: str, command: str, options: dict[str, str], channel: str, typing: int) -> list[dict[str, Any]]:
+    """The autocomplete payloads a client sends while ``user`` types ``command`` with ``options``: ``typing``
+    of them for its first autocompleted option (in the order typed), its value growing, with the
+    options typed before it."""
+    auto = _autocompleted(h, command)
+    name = next((k for k in options if k in auto), None)
+    if name is None or not typing:
+        return []
+    before = dict(itertools.takewhile(lambda kv: kv[0] != name, options.items()))
+    value = options[name]
+    return [h.payload(user, command, {**before, name: value[:len(value) * i // typing]}, channel, focused=name)
+            for i in range(typing)]
+
+
+def _autocompleted(h: Harness, command: str) -> frozenset[str]:
+    """The options of ``command`` in ``h``'s tree that Discord autocompletes."""
+    cmd = h.bot.tree.get_command(command.lstrip("/").split()[0])
+    for word in command.lstrip("/").split()[1:]:
+        cmd = cmd.get_command(word) if isinstance(cmd, app_commands.Group) else None
+    if not isinstance(cmd, app_commands.Command):
+        return frozenset()
+    return frozenset(p.display_name for p in cmd.parameters if p.autocomplete)
 
 
 def _command_name(payload: dict[str, Any]) -> str:

@@ -17,7 +17,9 @@ from bot.offline.bench.growth import (
     GROWTH_TARGET,
 )
 from bot.offline.bench.mix import (
+    BOARD_DELAY,
     RULES_STEP_TARGET_MS,
+    TYPING,
 )
 from bot.offline.bench.results import (
     LoadResult,
@@ -139,6 +141,31 @@ def gc_report(runs: list[LoadResult]) -> str:
         f"generation {r.gc_generation}), the most CPU one took {r.gc_most_cpu * 1000:.1f} ms; collections by "
         f"generation {', '.join(f'{n:,}' for n in r.gc_counts)}"
         for r in runs)
+
+
+def autocomplete_report(runs: list[LoadResult]) -> str:
+    """Each run's autocomplete requests beside its commands: how many, and their latencies."""
+    return "\n".join(
+        f"{r.label}: {len(r.autocompletes):,} autocomplete requests beside its {r.commands:,} commands "
+        f"({len(r.autocompletes) / max(r.commands, 1):.2f} a command: {TYPING} while each command with an "
+        f"autocompleted option is typed), p50 {r.pct(50, r.autocompletes):.2f} ms, p99 {r.pct(99, r.autocompletes):.2f} ms"
+        for r in runs)
+
+
+def requests_report(by_command: dict[str, float], run: LoadResult) -> tuple[str, dict[str, float]]:
+    """`requests_by_command`'s table, the same in ``run`` (its boards' edits gathered over
+    `BOARD_DELAY`), and the figures."""
+    rows = [[name, f"{n:.2f}"] for name, n in by_command.items()]
+    per_command = run.requests / max(run.commands, 1)
+    table = _table("Bot-token requests each command sends (one channel of each script, a command at a time, each "
+                   "board edited as its command ends; replies and pings go through the interaction's webhook)",
+                   ["command", "requests"], rows)
+    typed = [n for name, n in by_command.items() if name.endswith("(autocomplete)")]
+    return (table + f"\n{run.label}, boards edited at most every {BOARD_DELAY:g} s: {run.requests:,} bot-token "
+            f"requests for {run.commands:,} commands, {per_command:.2f} a command"), {
+        "requests.most_per_command": max(by_command.values(), default=0.0),
+        "requests.autocomplete": max(typed, default=0.0),
+        "requests.per_command": per_command}
 
 
 def cache_report(held: dict[str, tuple[float, float, float, float]]) -> tuple[str, dict[str, float]]:

@@ -22,6 +22,7 @@ class LoadResult:
     harness_cpu_seconds: float = 0.0  # ... of which the harness's and the driver's own (`_HarnessMeter`)
     map_cpu_seconds: float = 0.0  # the map worker processes' CPU time drawing the run's pictures
     latencies: list[float] = field(default_factory=list)
+    autocompletes: list[float] = field(default_factory=list)  # the autocomplete requests' latencies (not commands)
     cold: list[float] = field(default_factory=list)  # the first command to each channel, where it is a cold load
     ok: int = 0
     rejected: int = 0  # ephemeral "Not done" replies: the command was refused
@@ -73,6 +74,8 @@ def _pct(values: list[float], q: float) -> float:
 
 def _classify(sent: list[Sent], channel: str) -> tuple[str, str]:
     """``("ok" | "rejected" | "error", text)`` for the replies of one command in ``channel``."""
+    if any(s.channel == channel and s.kind == "autocomplete" for s in sent):
+        return "ok", "autocomplete"
     replies = [s for s in sent if s.channel == channel and s.kind in ("response", "followup")]
     if not replies:
         return "error", "no reply"
@@ -84,6 +87,10 @@ def _classify(sent: list[Sent], channel: str) -> tuple[str, str]:
     if first.ephemeral and "Not done" in title:
         return "rejected", text
     return "ok", text
+
+
+#: an INTERACTION_CREATE of this type is an autocomplete request
+AUTOCOMPLETE = 4
 
 
 def _cpu() -> float:

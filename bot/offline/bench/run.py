@@ -18,6 +18,7 @@ from typing import TextIO
 
 from bot.offline.bench.driver import (
     Bench,
+    requests_by_command,
     run_load,
 )
 from bot.offline.bench.floors import (
@@ -46,9 +47,11 @@ from bot.offline.bench.report import (
     _load_row,
     _profile_report,
     _share,
+    autocomplete_report,
     cache_report,
     floor_targets,
     gc_report,
+    requests_report,
     summary,
     targets,
 )
@@ -115,6 +118,11 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
             f"{r.requests_peak} in one second (OUTBOUND_PER_SECOND {DEFAULT_PER_SECOND:g}; Discord's limit 50), "
             f"{r.http_429} answered 429; the board's staleness (a change to its edit) p50 "
             f"{r.pct(50, r.staleness):,.0f} ms, p99 {r.pct(99, r.staleness):,.0f} ms over {len(r.staleness):,} edits")
+    say(autocomplete_report(runs))
+    text, sent = requests_report(await requests_by_command(b), main_run)
+    fig.update(sent)
+    fig.update({f"run{i}.autocompletes": len(r.autocompletes) for i, r in enumerate(runs[:-1])})
+    say("", text)
 
     floor, plain = await run_floor(b, cfg)
     ratio = main_run.write_rate / floor.write_rate if floor.write_rate else 0.0
