@@ -20,7 +20,8 @@ from rules.registry import all_systems
 from tests.backends import PgServer
 
 TINY = Config("tiny", runs=((1, 4), (3, 4), (4, 2)), floor_tasks=3, floor_writes=3, stored=30, touched=6,
-              log_activations=4, rules_repeat=1, map_repeat=1, largest=12, cached=2)
+              log_activations=4, rules_repeat=1, map_repeat=1, largest=12, cached=2, growth=((12, 10), (12, 12)),
+              growth_counts=(2, 10, 100))
 
 
 @pytest.fixture
@@ -69,7 +70,11 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
     assert "1b. The floors" in text and text.count("no-op bot (before)") == text.count("store-only bot (after)") == 1
     assert 0 < figures["floors.noop_ms"] and 0 < figures["floors.store_ms"] and figures["floors.ratio_store"] > 0
     assert 0 < figures["floors.harness_share"] < 1
-    assert "5b. Growth" in text and figures["growth.ratio"] > 0  # a turn's writes at 12 combatants over 10
+    # a turn's writes on each map with 2 and 10 combatants; 100 do not fit on either: a dash, and 10 over 2
+    growth = text.split("5b. Growth")[1].split("target:")[0]
+    assert figures["growth.ratio"] > 0 and figures["growth.ratio.12x10"] > 0 and figures["growth.ratio.12x12"] > 0
+    [turn] = [ln for ln in growth.splitlines() if ln.startswith("12x10") and "a turn's writes" in ln]
+    assert turn.split()[-5] == "-" and turn.endswith("(10 / 2)")
     # the map workers' CPU is counted, and the rate the CPU allows is within what one core allows the bot
     assert figures["run1.map_cpu_ms"] > 0 and "and the map workers'" in text
     assert 0 < figures["run1.cpu_ceiling"] <= 1000 / figures["run1.cpu_ms"]
@@ -220,3 +225,35 @@ def test_the_benchmark_is_a_package_of_small_modules_with_its_old_entry_point() 
     assert {name: n for name, n in sizes.items() if n >= 600} == {}
     assert len(Path(benchmark.__file__).read_text(encoding="utf-8").splitlines()) < 40
     assert benchmark.main is __import__("bot.offline.bench.run", fromlist=["main"]).main
+
+
+def test_pictures_are_measured_against_a_pillow_floor_of_the_same_board() -> None:
+    """The Pillow floor draws the `/map` picture's board at its size in a palette PNG (grid, walls, tokens in their sides' colours), and the table gives each ratio beside its target."""
+    import asyncio
+
+    from PIL import Image
+
+    from bot.maps.image import layout
+    from bot.offline.bench.pictures import (
+        _map_encounters,
+        pictures_report,
+        pillow_floor,
+        time_maps,
+    )
+
+    boards = asyncio.run(_map_encounters())
+    label, enc = boards[0]
+    assert "12x10" in label and enc.map.blocked  # the slowest rules step's walls, where no one stands
+    picture = Image.open(io.BytesIO(pillow_floor(enc)))
+    lay = layout(enc)
+    assert picture.mode == "P" and picture.size == lay.size
+    wall = lay.centre(lay.grid.parse(enc.map.blocked[0]))
+    assert picture.getpixel((int(wall[0]), int(wall[1]))) == 2
+    sides = sorted({c.side for c in enc.combatants})
+    for c in enc.combatants[:4]:
+        x, y = lay.centre(lay.grid.parse(c.position or ""))
+        assert picture.getpixel((int(x), int(y))) == 3 + sides.index(c.side)
+    drawn = time_maps(boards[:1], 2)
+    text, fig = pictures_report(drawn)
+    assert drawn[0].floor > 0 and drawn[0].first > 0 and fig["pictures.first_x"] == drawn[0].first_x > 0
+    assert "first / floor (<= 3x)" in text and "p50 / floor (<= 1.5x)" in text

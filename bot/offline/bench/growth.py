@@ -42,24 +42,37 @@ FAST_MOVER: dict[str, tuple[tuple[str, str], dict[str, str]]] = {
 }
 
 
-def _rules_step_encounter(key: str, kind: str, size: int, count: int) -> Encounter:
-    """A started ``key`` encounter on a walled ``kind`` map of ``size`` x ``size`` with ``count``
-    combatants; "Mover" at A1 may move now (the initiative is rolled until it may)."""
+#: a map's side, or its width and height
+Size = int | tuple[int, int]
+
+
+def _dims(size: Size) -> tuple[int, int]:
+    return (size, size) if isinstance(size, int) else size
+
+
+def _rules_step_encounter(key: str, kind: str, size: Size, count: int) -> Encounter:
+    """A started ``key`` encounter on a walled ``kind`` map of ``size`` x ``size`` (or width x height)
+    with ``count`` combatants; "Mover" at A1 may move now (the initiative is rolled until it may).
+    ``ValueError`` when the map has no room for them."""
     from rules.actions import make_action
     from rules.dice import Dice
     from rules.models import MapState
     from rules.sheet import parse_pairs
 
     system = get_system(key)
+    width, height = _dims(size)
     names, walls = _walled_map(size)
+    crowd = _crowd(size, count - 1, walls)
+    if len(crowd) < count - 1:
+        raise ValueError(f"a {width}x{height} map has no room for {count} combatants")
     sheets, options = FAST_MOVER.get(key, (("", ""), {}))
     enc = Encounter.model_validate({"system": key, "gm_ids": ["9"],
-                                    "map": MapState.model_validate({"kind": kind, "width": size, "height": size,
+                                    "map": MapState.model_validate({"kind": kind, "width": width, "height": height,
                                                                     "blocked": names})})
     enc.settings.options.update(options)
     grid = enc.map.grid()
     facing = grid.facings[0] if grid is not None and system.uses_facing else None
-    for i, (col, row) in enumerate([(0, 0), *_crowd(size, count - 1, walls)]):
+    for i, (col, row) in enumerate([(0, 0), *crowd]):
         action = make_action("add", is_gm=True, name="Mover" if i == 0 else f"F{i}", side="a" if i % 2 == 0 else "b",
                              raw_sheet=parse_pairs(sheets[0 if i == 0 else 1]), at=f"{_col(col)}{row + 1}",
                              facing=facing, owner_id="1")
@@ -145,35 +158,39 @@ def _map_kind(key: str) -> str | None:
     return ("hex" if "hex" in kinds else kinds[0]) if kinds else None
 
 
-def _reachable(key: str, enc: Encounter, size: int) -> str:
+def _reachable(key: str, enc: Encounter, size: Size) -> str:
     """The farthest cell along the top row or the left column that Mover may move to now."""
     taken = {c.position for c in enc.combatants}
     blocked = set(enc.map.blocked)
+    width, height = _dims(size)
     return next((cell for d in (60, 40, 30, 20, 15, 12, 10, 8, 6, 5, 4, 3, 2, 1)
-                 for cell in (f"{_col(d)}1", f"A{d + 1}")
-                 if d < size and cell not in taken and cell not in blocked
+                 for cell, room in ((f"{_col(d)}1", width), (f"A{d + 1}", height))
+                 if d < room and cell not in taken and cell not in blocked
                  and _far_move(key, enc, cell)[1] == "moved"), "B1")
 
 
-def _walled_map(size: int) -> tuple[list[str], set[tuple[int, int]]]:
-    """Walls for a ``size`` x ``size`` board: a vertical wall every 8 columns with a one-square gap
-    at alternate ends (a long winding way across), and a closed 3x3 room near the far corner."""
+def _walled_map(size: Size) -> tuple[list[str], set[tuple[int, int]]]:
+    """Walls for a ``size`` board: a vertical wall every 8 columns with a one-square gap at
+    alternate ends (a long winding way across), and a closed 3x3 room near the far corner."""
+    width, height = _dims(size)
     walls: set[tuple[int, int]] = set()
-    for col in range(6, size - 6, 8):
-        gap = size - 1 if (col // 8) % 2 == 0 else 0
-        walls |= {(col, row) for row in range(size) if row != gap}
-    room = (size - 5, size - 5)
+    for col in range(6, width - 6, 8):
+        gap = height - 1 if (col // 8) % 2 == 0 else 0
+        walls |= {(col, row) for row in range(height) if row != gap}
+    room = (width - 5, height - 5)
     walls |= {(room[0] + dx, room[1] + dy) for dx in range(-2, 3) for dy in range(-2, 3) if max(abs(dx), abs(dy)) == 2}
     return [f"{_col(c)}{r + 1}" for c, r in sorted(walls)], walls
 
 
 
-def _crowd(size: int, count: int, walls: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``count`` free squares spread over the board, away from the mover's corner."""
+def _crowd(size: Size, count: int, walls: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``count`` free squares spread over the board, away from the mover's corner (fewer where
+    the board has no room for them)."""
+    width, height = _dims(size)
     spots: list[tuple[int, int]] = []
-    for i in range(size * size):  # 7919 is prime: this visits every square once, scattered
-        col, row = divmod(i * 7919 % (size * size), size)
-        if (col, row) not in walls and col + row > 4 and max(abs(col - size + 5), abs(row - size + 5)) > 2:
+    for i in range(width * height):  # 7919 is prime: this visits every square once, scattered
+        col, row = divmod(i * 7919 % (width * height), height)
+        if (col, row) not in walls and col + row > 4 and max(abs(col - width + 5), abs(row - height + 5)) > 2:
             spots.append((col, row))
         if len(spots) == count:
             break
@@ -191,16 +208,19 @@ LARGEST_TURN: tuple[tuple[str, dict[str, str]], ...] = (
 )
 
 
-async def _big_fights(h: Harness, size: int, count: int, prefix: str) -> list[tuple[str, str, str]]:
+async def _big_fights(h: Harness, size: Size, count: int, prefix: str) -> list[tuple[str, str, str]]:
     """The slowest rules step's fight (a walled ``size`` map, ``count`` combatants) of every
     registered system with a map, stored in a channel of its own with the harness's GM as its GM:
-    ``(system, channel, the far cell its Mover may reach)``."""
+    ``(system, channel, the far cell its Mover may reach)``; none where they do not fit."""
     out = []
     for system in all_systems():
         kind = _map_kind(system.key)
         if kind is None:
             continue
-        stored, to = _big_fight(system.key, kind, size, count)
+        try:
+            stored, to = _big_fight(system.key, kind, size, count)
+        except ValueError:  # no room for them on the map
+            continue
         enc = Encounter.model_validate_json(stored)
         enc.gm_ids = [str(user_id_of("gm"))]
         channel = f"{prefix}-{system.key}"
@@ -209,8 +229,8 @@ async def _big_fights(h: Harness, size: int, count: int, prefix: str) -> list[tu
     return out
 
 
-@functools.lru_cache(maxsize=16)
-def _big_fight(key: str, kind: str, size: int, count: int) -> tuple[str, str]:
+@functools.lru_cache(maxsize=128)
+def _big_fight(key: str, kind: str, size: Size, count: int) -> tuple[str, str]:
     """`_rules_step_encounter` as JSON and the far cell its Mover may reach, worked out once a
     process (parts 5 and 5b play the same fights)."""
     enc = _rules_step_encounter(key, kind, size, count)
@@ -257,44 +277,58 @@ GROWTH_TURN: tuple[tuple[str, dict[str, str]], ...] = (
 GROWTH_TARGET = 2.0
 
 
-async def run_growth(b: Bench, size: int, counts: tuple[int, ...], repeat: int) -> dict[str, dict[int, float]]:
+async def run_growth(b: Bench, sizes: tuple[Size, ...], counts: tuple[int, ...],
+                     repeat: int) -> dict[str, dict[str, dict[int, float]]]:
     """The bot's CPU ms (the process's, the harness's own apart) of each write of `GROWTH_TURN`
-    through the harness, on the walled ``size`` x ``size`` map of the slowest rules step with
-    each of ``counts`` combatants, for every registered system with a map: the mean of
-    ``repeat`` turns. ``{command: {count: ms}}``, the systems summed."""
+    through the harness, on the walled map of the slowest rules step of each of ``sizes`` with
+    each of ``counts`` combatants that fits on it, for every registered system with a map: the
+    mean of ``repeat`` turns. ``{map: {command: {count: ms}}}``, the systems summed."""
     h = await _harness(await b.fresh("growth"), 1)
-    out: dict[str, dict[int, float]] = {}
+    out: dict[str, dict[str, dict[int, float]]] = {}
     try:
-        for count in counts:
-            for _, channel, to in await _big_fights(h, size, count, f"growth-{count}"):
-                await h.run("gm", "/encounter status", channel)  # loaded: the cold load is not a write's
-                for _ in range(repeat):
-                    for name, options in GROWTH_TURN:
-                        payload = h.payload("gm", name, {k: v or to for k, v in options.items()}, channel)
-                        with _HarnessMeter() as meter:
-                            cpu0 = _cpu()
-                            await h.run_payload(payload)
-                            spent = _cpu() - cpu0 - meter.seconds
-                        by_count = out.setdefault(name, {})
-                        by_count[count] = by_count.get(count, 0.0) + 1000 * spent / repeat / (2 if name == "/undo" else 1)
+        for size in sizes:
+            width, height = _dims(size)
+            by_command = out.setdefault(f"{width}x{height}", {})
+            for count in counts:
+                for _, channel, to in await _big_fights(h, size, count, f"growth-{width}x{height}-{count}"):
+                    await h.run("gm", "/encounter status", channel)  # loaded: the cold load is not a write's
+                    for _ in range(repeat):
+                        for name, options in GROWTH_TURN:
+                            payload = h.payload("gm", name, {k: v or to for k, v in options.items()}, channel)
+                            with _HarnessMeter() as meter:
+                                cpu0 = _cpu()
+                                await h.run_payload(payload)
+                                spent = _cpu() - cpu0 - meter.seconds
+                            by_count = by_command.setdefault(name, {})
+                            by_count[count] = by_count.get(count, 0.0) + 1000 * spent / repeat / (2 if name == "/undo" else 1)
     finally:
         await h.close()
     return out
 
 
-def growth_report(growth: dict[str, dict[int, float]], size: int) -> tuple[str, dict[str, float]]:
-    """The growth table and its figures: each write at each size, and the larger size's over the smaller."""
-    counts = sorted({n for by in growth.values() for n in by})
-    rows, fig = [], {}
-    low, high = counts[0], counts[-1]
-    for name, by in growth.items():
-        ratio = by[high] / by[low] if by.get(low) else 0.0
-        rows.append([name, *(f"{by.get(n, 0.0):.1f}" for n in counts), f"{ratio:.1f}x"])
-    total = {n: sum(by.get(n, 0.0) for by in growth.values()) for n in counts}
-    fig["growth.ratio"] = total[high] / total[low] if total[low] else 0.0
-    rows.append(["a turn's writes", *(f"{total[n]:.1f}" for n in counts), f"{fig['growth.ratio']:.1f}x"])
-    table = _table(f"5b. Growth: the bot's CPU ms of a turn's writes through the harness on the {size}x{size} walled map, "
-                   f"every system with a map summed (an undo: each of the two), by combatants",
-                   ["command", *(f"{n} combatants" for n in counts), f"{high} / {low}"], rows)
-    return table + f"\ntarget: a write at {high} combatants at most {GROWTH_TARGET:.1f}x the same at {low}", fig
+def _pair(counts: list[int]) -> tuple[int, int]:
+    """The counts the target compares: 100 combatants with 10 where measured, else the most with the fewest."""
+    high = 100 if 100 in counts else counts[-1]
+    return (10 if 10 in counts and 10 < high else counts[0]), high
 
+
+def growth_report(growth: dict[str, dict[str, dict[int, float]]]) -> tuple[str, dict[str, float]]:
+    """The growth table and its figures: each write on each map with each number of combatants (a
+    dash where they do not fit), and 100 combatants' cost over 10's (the most that fit, where 100
+    do not) beside the target; ``growth.ratio`` is the largest map's turn."""
+    counts = sorted({n for by_command in growth.values() for by in by_command.values() for n in by})
+    rows, fig = [], {}
+    for board, by_command in growth.items():
+        total = {n: sum(by[n] for by in by_command.values()) for n in counts
+                 if all(n in by for by in by_command.values()) and by_command}
+        low, high = _pair(sorted(total)) if total else (0, 0)
+        for name, by in [*by_command.items(), ("a turn's writes", total)]:
+            ratio = by[high] / by[low] if by.get(low) and high in by else 0.0
+            verdict = f"{ratio:.1f}x" + ("" if high == 100 else f" ({high} / {low})")
+            rows.append([board, name, *(f"{by[n]:.1f}" if n in by else "-" for n in counts), verdict])
+        fig[f"growth.ratio.{board}"] = total[high] / total[low] if total.get(low) else 0.0
+        fig["growth.ratio"] = fig[f"growth.ratio.{board}"]
+    table = _table("5b. Growth: the bot's CPU ms of a turn's writes through the harness on walled maps, every system "
+                   "with a map summed (an undo: each of the two), by combatants",
+                   ["map", "command", *(f"{n} combatants" for n in counts), "100 / 10"], rows)
+    return table + f"\ntarget: a write at 100 combatants at most {GROWTH_TARGET:.1f}x the same at 10 (the last map's turn is the figure)", fig

@@ -46,6 +46,9 @@ class Config:
     largest: int = 100
     #: the channels of each script whose cached encounters are measured (section 4)
     cached: int = 20
+    #: the maps (width, height) and the combatants of the growth table (section 5b)
+    growth: tuple[tuple[int, int], ...] = ((12, 10), (40, 40), (100, 100))
+    growth_counts: tuple[int, ...] = (2, 10, 30, 60, 100)
 
 
 QUICK = Config("quick", ((1, 12), (50, 6), (500, 2)), 50, 40, 10_000, 200, 40, 2, 10)

@@ -6,7 +6,7 @@ import io
 import os
 import pstats
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from bot.offline.bench.mix import (
     RULES_STEP_TARGET_MS,
     TYPING,
 )
+from bot.offline.bench.pictures import PICTURE_TARGETS
 from bot.offline.bench.results import (
     LoadResult,
     _pct,
@@ -212,19 +213,28 @@ TARGETS: tuple[tuple[str, str, Callable[[float], bool], str], ...] = (
 )
 
 
-def targets(figures: dict[str, dict[str, float]]) -> str:
-    """The targets table: each target beside its figure for each backend, PASS or MISS."""
+Target = tuple[str, str, Callable[[float], bool], str]
+
+
+def _verdicts(checks: Sequence[Target], figures: dict[str, dict[str, float]]) -> tuple[list[str], list[list[str]]]:
+    """A targets table's header and rows: each target, then its figure and PASS or MISS for each backend."""
     header = ["target"]
     for backend in figures:
         header += [backend, ""]
     rows = []
-    for label, key, ok, fmt in TARGETS:
+    for label, key, ok, fmt in checks:
         row = [label]
         for fig in figures.values():
             value = fig.get(key)
             row += ["-", ""] if value is None else [fmt.format(value), "PASS" if ok(value) else "MISS"]
         rows.append(row)
-    table = _table("Targets (issues 11 and 23: SQLite, 50 and 500 busy channels, this 2-core machine)", header, rows)
+    return header, rows
+
+
+def targets(figures: dict[str, dict[str, float]]) -> str:
+    """The targets table: each target beside its figure for each backend, PASS or MISS."""
+    table = _table("Targets (issues 11 and 23: SQLite, 50 and 500 busy channels, this 2-core machine)",
+                   *_verdicts(TARGETS, figures))
     ceilings = [f"{backend} {fig['run1.cpu_ms']:.2f} + {fig['run1.map_cpu_ms']:.2f} ms, at most "
                 f"{fig['run1.cpu_ceiling']:,.0f} commands/s" for backend, fig in figures.items() if "run1.cpu_ceiling" in fig]
     if ceilings:
@@ -233,8 +243,23 @@ def targets(figures: dict[str, dict[str, float]]) -> str:
     return table
 
 
+#: issue 25's targets: (label, figure, the test that passes it, the format of the figure)
+ISSUE25: tuple[tuple[str, str, Callable[[float], bool], str], ...] = (
+    (f"bot CPU / the store-only floor's <= {FLOOR_TARGET:.1f}x, the mix without /map", "floors.ratio_store",
+     lambda v: v <= FLOOR_TARGET, "{:.2f}x"),
+    (f"a first /map <= {PICTURE_TARGETS[0]:g}x the Pillow floor", "pictures.first_x",
+     lambda v: v <= PICTURE_TARGETS[0], "{:.1f}x"),
+    (f"a picture after a move <= {PICTURE_TARGETS[1]:g}x the Pillow floor", "pictures.repeat_x",
+     lambda v: v <= PICTURE_TARGETS[1], "{:.1f}x"),
+    ("the longest garbage collection <= 50 ms, 500 busy channels", "run2.gc_ms", lambda v: v <= 50, "{:.1f} ms"),
+    ("a cached encounter within what the cache counts", "cache.over_counted", lambda v: v <= 1, "{:.2f}x"),
+)
+
+
 def floor_targets(figures: dict[str, dict[str, float]]) -> str:
-    """Issue 25's floors: the bot's CPU per command against the no-op and store-only bots, by backend."""
+    """Issue 25's closing table: the bot's CPU per command against the no-op and store-only bots,
+    by backend; then each target beside its figure for each backend, PASS or MISS (growth for
+    each map measured), and the resident memory of a full encounter cache."""
     rows = []
     for backend, f in figures.items():
         if "floors.mix_ms" not in f:
@@ -246,12 +271,17 @@ def floor_targets(figures: dict[str, dict[str, float]]) -> str:
     table = _table("Floors (issue 25: bot CPU ms per command, 50 busy channels, the mix without /map)",
                    ["backend", "no-op", "store-only", "Skirmish", "/ no-op", "/ store-only", "target", "",
                     "harness share"], rows)
-    grown = [f"{backend} {f['growth.ratio']:.1f}x {'PASS' if f['growth.ratio'] <= GROWTH_TARGET else 'MISS'}"
-             for backend, f in figures.items() if "growth.ratio" in f]
-    if grown:
-        table += (f"\nGrowth (issue 25): a turn's writes at the most combatants over the same at 10, largest map "
-                  f"(target <= {GROWTH_TARGET:.1f}x): " + "; ".join(grown))
-    return table
+    boards = sorted({k.split(".", 2)[2] for f in figures.values() for k in f if k.startswith("growth.ratio.")},
+                    key=lambda b: [int(n) for n in b.split("x")])
+    checks = [*ISSUE25[:1],
+              *((f"growth: a turn's writes at 100 combatants <= {GROWTH_TARGET:.1f}x at 10, {board}",
+                 f"growth.ratio.{board}", lambda v: v <= GROWTH_TARGET, "{:.1f}x") for board in boards),
+              *ISSUE25[1:]]
+    header, verdicts = _verdicts(checks, figures)
+    verdicts.append(["resident memory of a full encounter cache (MiB, at most)", *(
+        item for f in figures.values() for item in (f"{f['cache.full_mib']:.0f}" if "cache.full_mib" in f else "-", ""))])
+    return table + "\n\n" + _table("Issue 25's targets", header, verdicts)
+
 
 def summary(figures: dict[str, dict[str, float]]) -> str:
     """The main figures of each backend side by side (the README's table)."""

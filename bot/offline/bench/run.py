@@ -38,7 +38,7 @@ from bot.offline.bench.mix import (
     Config,
     Factory,
 )
-from bot.offline.bench.pictures import _map_encounters, time_maps
+from bot.offline.bench.pictures import _map_encounters, pictures_report, time_maps
 from bot.offline.bench.report import (
     LOAD_HEADER,
     _by_command,
@@ -169,7 +169,7 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
         f"the worst: {worst[1]} in {worst[0]}, {worst[2]:.1f} ms; the loop's longest single step "
         f"{largest.callback * 1000:.1f} ms (in flight: {largest.callback_what or 'none'}), its longest lag "
         f"{largest.stall * 1000:.1f} ms")
-    text, grown = growth_report(await run_growth(b, cfg.largest, (10, cfg.largest), 1), cfg.largest)
+    text, grown = growth_report(await run_growth(b, cfg.growth, cfg.growth_counts, 1))
     fig.update(grown)
     say("", text)
     if prof is not None:
@@ -247,12 +247,10 @@ def _main(args: argparse.Namespace) -> None:
     print("", _table("Slowest rules step: system.resolve of a far /move, 100x100 walled map (hex where a system "
                      "takes hex maps), 100 combatants", ["move", "p50 CPU ms", "max CPU ms", "outcome"],
                      [[lbl, f"{p50:.1f}", f"{mx:.1f}", what] for lbl, p50, mx, what in steps]), sep="\n")
-    maps = time_maps(asyncio.run(_map_encounters()), cfg.map_repeat)
-    print("", _table("Map render (bot.maps.image.map_picture, as a /map worker process draws it: the first picture of "
-                     "the board, then pictures with one combatant moved each time)",
-                     ["map", "first ms", "p50 ms", "p99 ms", "PNG bytes"],
-                     [[lbl, f"{first:.1f}", f"{p50:.1f}", f"{p99:.1f}", f"{size:,}"]
-                      for lbl, first, p50, p99, size in maps]), sep="\n")
+    text, drawn = pictures_report(time_maps(asyncio.run(_map_encounters()), cfg.map_repeat))
+    for fig in figures.values():
+        fig.update(drawn)
+    print("", text, sep="\n")
     if figures:
         print("", summary(figures), "", targets(figures), "", floor_targets(figures), sep="\n")
     print(f"benchmark took {time.perf_counter() - started:.1f} s", flush=True)
