@@ -87,6 +87,10 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
     assert text.count("the longest garbage collection") == len(TINY.runs) + 1
     assert 1 < figures["cache.loaded_x"] < figures["cache.written_x"] and 0 < figures["cache.over_counted"] <= 1
     assert "a full cache (ENCOUNTER_CACHE_MIB" in text
+    # a write's work on the whole state, beside what was tried in place of the hook and the delta
+    assert "4b. A write's work on the whole state" in text and "largest, 12 combatants" in text
+    assert all(figures[f"state.{k}_us"] > 0 for k in ("serialise", "read_back", "states_one_by_one",
+                                                       "states_in_one_call", "undo_delta", "two_json.loads"))
     # the autocomplete requests typed beside the commands, and the bot-token requests each command sends
     assert all(figures[f"run{i}.autocompletes"] > 0 for i in range(len(TINY.runs)))
     assert "autocomplete requests beside its" in text and "Bot-token requests each command sends" in text

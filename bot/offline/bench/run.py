@@ -59,6 +59,7 @@ from bot.offline.bench.results import (
     _table,
     rss_mib,
 )
+from bot.offline.bench.state import largest_pair, state_report, write_costs
 from bot.offline.bench.stored import (
     log_bytes_per_action,
     run_cache_memory,
@@ -157,6 +158,11 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
     text, held = cache_report(await run_cache_memory(b, cfg.cached))
     fig.update(held)
     say(text)
+    costs = write_costs({k: (b.templates[k], b.played.get(k, b.templates[k])) for k in b.templates}, 50 * cfg.rules_repeat)
+    costs += write_costs({"largest": largest_pair(cfg.largest, cfg.largest)}, 2 * cfg.rules_repeat)
+    text, state = state_report(costs)
+    fig.update(state)
+    say("", text)
 
     turn, largest = await run_largest(b, cfg.largest, cfg.largest)
     worst = max(turn, key=lambda row: row[2])
