@@ -159,7 +159,7 @@ class _HarnessMeter:
         self._saved.clear()
 
 
-class _Window(list):  # type: ignore[type-arg]
+class _Window(list):  # type: ignore[type-arg]  # holds what the recorder holds (`Sent`), as its list did
     """The harness's list of sent messages, forgetting its head while keeping its indices, so
     that a long run measures the bot's memory and not the harness's record of every reply
     (`Harness.run_payload` slices it from the length it had when the command began)."""

@@ -63,7 +63,7 @@ def floor_bot(h: Harness, write: bool) -> None:
 
     for command in h.bot.tree.walk_commands():
         if isinstance(command, app_commands.Command):
-            command._callback, command.binding = answer, None  # type: ignore[assignment]
+            command._callback, command.binding = answer, None
             command._params = {name: dataclasses.replace(param, autocomplete=choices) if param.autocomplete else param
                                for name, param in command._params.items()}
 

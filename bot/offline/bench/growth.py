@@ -73,12 +73,13 @@ def _rules_step_encounter(key: str, kind: str, size: Size, count: int) -> Encoun
     grid = enc.map.grid()
     facing = grid.facings[0] if grid is not None and system.uses_facing else None
     for i, (col, row) in enumerate([(0, 0), *crowd]):
-        action = make_action("add", is_gm=True, name="Mover" if i == 0 else f"F{i}", side="a" if i % 2 == 0 else "b",
+        action: Any = make_action("add", is_gm=True, name="Mover" if i == 0 else f"F{i}", side="a" if i % 2 == 0 else "b",
                              raw_sheet=parse_pairs(sheets[0 if i == 0 else 1]), at=f"{_col(col)}{row + 1}",
                              facing=facing, owner_id="1")
         enc = system.resolve(enc, action, Dice.fixed([])).encounter
+    roll: Any = make_action("init_roll", is_gm=True)  # `make_action` gives the base type; `resolve` takes each kind
     for seed in range(200):
-        started = system.resolve(enc, make_action("init_roll", is_gm=True), Dice(random.Random(seed))).encounter
+        started = system.resolve(enc, roll, Dice(random.Random(seed))).encounter
         if "Mover" in system.turn(started).actors:
             return started
     raise RuntimeError("the initiative never gave Mover the first move")
@@ -93,10 +94,10 @@ def _far_move(key: str, enc: Encounter, to: str) -> tuple[float, str]:
 
     system = get_system(key)
     snapshot = enc.model_dump_json()
+    move: Any = make_action("move", is_gm=True, actor="Mover", to=to)  # as `roll` in `_rules_step_encounter`
     t0 = time.thread_time()
     try:
-        system.resolve(enc, make_action("move", is_gm=True, actor="Mover", to=to), Dice(random.Random(1)),
-                       snapshot=snapshot)
+        system.resolve(enc, move, Dice(random.Random(1)), snapshot=snapshot)
         outcome = "moved"
     except RulesError as exc:
         outcome = "refused: " + str(exc)[:60]

@@ -73,11 +73,11 @@ def pillow_floor(enc: Encounter) -> bytes:
     for name in enc.map.blocked:
         draw.polygon(lay.outline(grid.parse(name)), fill=2)
     sides = sorted({c.side for c in enc.combatants})
-    for c in enc.combatants:
-        if c.position:
-            x, y = lay.centre(grid.parse(c.position))
-            r = u * 0.4
-            draw.ellipse([x - r, y - r, x + r, y + r], fill=3 + sides.index(c.side) % 4, outline=1)
+    for fighter in enc.combatants:
+        if fighter.position:
+            x, y = lay.centre(grid.parse(fighter.position))
+            radius = u * 0.4
+            draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=3 + sides.index(fighter.side) % 4, outline=1)
     buf = io.BytesIO()
     img.save(buf, "PNG", compress_level=PNG_LEVEL)
     return buf.getvalue()

@@ -74,7 +74,7 @@ def _profile_report(prof: cProfile.Profile, top: int = 25) -> str:
     buf = io.StringIO()
     stats = pstats.Stats(prof, stream=buf)
     layers: dict[str, float] = {}
-    raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]  # pstats keeps it undeclared
     total = 0.0
     for (filename, _line, _name), (_cc, _nc, tottime, _ct, _callers) in raw.items():
         layers[_layer(filename)] = layers.get(_layer(filename), 0.0) + tottime

@@ -160,8 +160,8 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
     say(text)
     costs = write_costs({k: (b.templates[k], b.played.get(k, b.templates[k])) for k in b.templates}, 50 * cfg.rules_repeat)
     costs += write_costs({"largest": largest_pair(cfg.largest, cfg.largest)}, 2 * cfg.rules_repeat)
-    text, state = state_report(costs)
-    fig.update(state)
+    text, work = state_report(costs)
+    fig.update(work)
     say("", text)
 
     turn, largest = await run_largest(b, cfg.largest, cfg.largest)
