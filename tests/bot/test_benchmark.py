@@ -135,7 +135,7 @@ async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) ->
     each map is a board of its own for the workers to draw and keep."""
     h = await mix._harness(str(tmp_path / "own.db"), 1)
     try:
-        names = [(f"own-{i}", mix._script_of(i)) for i in range(12)]  # three channels of each script
+        names = [(f"own-{i}", mix._script_of(i)) for i in range(3 * len(mix.SCRIPTS))]  # three channels of each script
         await driver._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)  # type: ignore[arg-type]
         encounters = [await driver._encounter(h, ch) for ch, _ in names]
     finally:
@@ -143,21 +143,24 @@ async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) ->
     fights = [enc.model_dump_json() for enc in encounters]
     assert len(set(fights)) == len(fights)
     # the first channel of each script is its template, set up through commands on the scripts' map
-    templates = {frozenset(enc.map.blocked) for enc in encounters[:4] if enc.map.kind != "none"}
-    copies = [frozenset(enc.map.blocked) for enc in encounters[4:] if enc.map.kind != "none"]
-    assert len(copies) == 6 and len(set(copies)) == 6 and not templates & set(copies)
+    scripts = len(mix.SCRIPTS)
+    templates = {frozenset(enc.map.blocked) for enc in encounters[:scripts] if enc.map.kind != "none"}
+    copies = [frozenset(enc.map.blocked) for enc in encounters[scripts:] if enc.map.kind != "none"]
+    with_maps = sum(script.map is not None for script in mix.SCRIPTS)
+    assert len(copies) == 2 * with_maps and len(set(copies)) == len(copies) and not templates & set(copies)
 
 
 async def test_the_mix_plays_the_open_system_beside_the_others_without_a_refusal(tmp_path: Path) -> None:
-    """A channel of each script plays its activations, the open system's too: moves round the wall, attacks, heals, turn ends, none refused."""
+    """A channel of each script plays its activations, the open system's and the damage-grid game's too: moves round the wall, attacks, heals, turn ends, none refused."""
     names = iter(range(100))
 
     async def fresh(name: str) -> str:
         return str(tmp_path / f"{name}-{next(names)}.db")
 
-    r = await driver.run_load(Bench(fresh, io.StringIO()), len(mix.SCRIPTS), 4, prefix="all", maps=False)
+    r = await driver.run_load(Bench(fresh, io.StringIO()), len(mix.SCRIPTS), 12, prefix="all", maps=False)
     assert set(r.by_system) == {script.system for script in mix.SCRIPTS} and "open" in r.by_system
     assert {"/move", "/attack", "/combatant edit", "/init next", "/encounter status"} <= set(r.by_system["open"])
+    assert {"/move", "/attack", "/init next"} <= set(r.by_system["damage-grid"])  # a move in one activation, an attack in another
     assert r.commands > 0 and r.ok == r.commands and r.rejected == r.errors == 0, r.examples
 
 

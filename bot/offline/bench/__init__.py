@@ -7,7 +7,8 @@ its own, it prints:
 
 1. the realistic mix through the offline harness (the real discord.py tree, service and
    store): every channel plays a fight of one system in turn (Coup-De-Grace, Knights of
-   Valour and the open system on a 12x10 map with walls, TOTE with no map), each command with
+   Valour, the open system and the damage-grid game on a 12x10 map with walls, TOTE with no
+   map), each command with
    an autocompleted option typed with 3 autocomplete requests; a mover walks `/move to:` around a
    wall to the other side of its foe, attacks that hit and damage (typed `roll:`), the GM
    restores the foe where the system lets an edit heal, an onlooker reads `/encounter status`

@@ -82,6 +82,9 @@ class Script:
     weapon: str | None = None
     heal: str | None = None  # a GM sheet edit that restores the foe after a hit
     options: str | None = None  # `/encounter settings options:` the fight is played with
+    #: an activation moves or attacks, not both: movers move in one round of activations (each
+    #: fighter's one) and attack in the next, and an anchor that turns to its foe does not attack
+    one_action: bool = False
 
 
 #: two pairs, each a mover and an anchor; walls beside each anchor make a mover's way round
@@ -111,6 +114,10 @@ SCRIPTS: tuple[Script, ...] = (
     # out of its foe's reach (a player's would wait on its owner's answer)
     Script("open", "12x10", WALLS, dict.fromkeys(("dwarves", "orcs"), "hp=30 ac=12 speed=60 weapons=sword:+5:1d6:slashing"),
            dict.fromkeys(("dwarves", "orcs"), ("15",)), weapon="sword", heal="hp=30", options="opportunity=no"),
+    # the damage-grid game: a model moves or attacks in an activation; its four Power dice strike
+    # the grid, and Body with the wall's cover stops them, so the fight lasts
+    Script("damage-grid", "12x10", WALLS, dict.fromkeys(("dwarves", "orcs"), "body=2 weapons=gravity-saber:2:4:3:melee"),
+           dict.fromkeys(("dwarves", "orcs"), ("4,4,5,6",)), weapon="gravity-saber", one_action=True),
 )
 
 
@@ -180,18 +187,22 @@ def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor:
             add(f.owner, "/act", combatant=actor, action="defend", target=f.foe, roll=roll)
     else:
         here, there = grid.parse(me.position or ""), grid.parse(foe.position or "")
-        if f.posts:
+        moved = False
+        if f.posts and not (script.one_action and n // len(FIGHTERS) % 2):
             to = f.posts[1] if me.position == f.posts[0] else f.posts[0]
             move = {"combatant": actor, "to": to}
             if system.uses_facing:
                 move["facing"] = grid.facing_towards(grid.parse(to), there)
             add(f.owner, "/move", **move)
+            moved = True
         elif system.uses_facing and me.facing != (face := grid.facing_towards(here, there)):
             add(f.owner, "/move", combatant=actor, facing=face)
-        attack = {"combatant": actor, "target": f.foe, "roll": roll}
-        if script.weapon:
-            attack["weapon"] = script.weapon
-        add(f.owner, "/attack", **attack)
+            moved = True
+        if not (script.one_action and moved):
+            attack = {"combatant": actor, "target": f.foe, "roll": roll}
+            if script.weapon:
+                attack["weapon"] = script.weapon
+            add(f.owner, "/attack", **attack)
     if script.heal:
         add("gm", "/combatant edit", name=f.foe, sheet=script.heal)
     add("dave", "/map" if maps and grid is not None and not f.posts else "/encounter status")
