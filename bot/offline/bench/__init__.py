@@ -29,13 +29,18 @@ its own, it prints:
 4. RSS idle and after the commands of the run (their number is printed), bytes of undo
    data per logged action at 60 combatants, and the resident memory (`tracemalloc`) of a
    cached encounter of each script, loaded and after a write, against what the cache counts;
+   4b. a write's work on the whole state (serialise, read back, the state hook, the undo
+   delta), on the mix's fights and the largest, beside the alternatives tried;
 5. the largest map and encounter (the slowest rules step's, below): a turn's commands through
-   the harness, each once, for every system with a map, and the loop's longest step then.
+   the harness, each once, for every system with a map, and the loop's longest step then;
+   5b. growth: a turn's writes with 2 to 100 combatants on the walled 12x10, 40x40 and 100x100
+   maps, 100 over 10 beside its target.
 
 Then, once: the slowest rules step (its CPU time, under the bot's collector settings: a far
 `/move` on the largest map of every registered system with a grid, walls and 100 combatants),
-map render times, and the targets beside the figures of both backends. It never asserts and
-always exits 0. ``--quick`` takes under about two minutes, the full run under about fifteen.
+map pictures against a minimal Pillow drawing of the same board, and the targets beside the
+figures of both backends, issue 25's in a table of their own. It never asserts and always
+exits 0. ``--quick`` takes a few minutes, the full run under about fifteen.
 ``--profile`` also profiles the 50-channel run.
 """
 from bot.offline.bench.growth import time_rules_steps

@@ -264,7 +264,7 @@ def _main(args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bot benchmark", description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true", help="a shorter run (under about 2 minutes)")
+    p.add_argument("--quick", action="store_true", help="a shorter run (a few minutes)")
     p.add_argument("--profile", action="store_true", help="also profile the 50-channel run with cProfile")
     p.add_argument("--backends", default="sqlite,postgresql",
                    help="comma-separated: sqlite, postgresql (a throwaway server; default: both)")
