@@ -69,7 +69,8 @@ def diff(before: str, after: str) -> list[list[Any]] | None:
     except ValueError:
         return None
     ops: list[list[Any]] = []
-    _diff(old, new, [], ops)
+    if old != new:
+        _diff(old, new, [], ops)
     return [[path, _plain(op[0])] if op else [path] for path, *op in ops]
 
 
@@ -92,8 +93,8 @@ def _plain(value: Any) -> Any:
 
 
 def _diff(before: Any, after: Any, path: list[Any], ops: list[list[Any]]) -> None:
-    if before == after:  # numbers read exactly: equal is the same, so an equal part costs one comparison
-        return
+    """The operations from ``before`` to ``after``, which differ. Numbers are read exactly: equal
+    is the same, so an equal part costs one comparison, made before descending into it."""
     if type(before) is not type(after):
         ops.append([path, after])
     elif isinstance(before, dict):
@@ -101,13 +102,14 @@ def _diff(before: Any, after: Any, path: list[Any], ops: list[list[Any]]) -> Non
             old = before.get(key, _MISSING)
             if old is _MISSING:
                 ops.append([[*path, key], value])
-            else:
+            elif old != value:
                 _diff(old, value, [*path, key], ops)
         ops.extend([[*path, key]] for key in before if key not in after)
     elif isinstance(before, list):
         common = min(len(before), len(after))
         for i in range(common):
-            _diff(before[i], after[i], [*path, i], ops)
+            if before[i] != after[i]:
+                _diff(before[i], after[i], [*path, i], ops)
         if len(before) > common:
             ops.append([[*path, common]])
         ops.extend([[*path, i], after[i]] for i in range(common, len(after)))

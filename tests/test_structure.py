@@ -60,7 +60,7 @@ def test_the_purity_check_catches_a_forbidden_import(tmp_path: Path) -> None:
 
 UNIX_ONLY = {"fcntl", "termios", "pwd", "grp", "resource", "posix"}
 #: tools that start PostgreSQL or measure the process, which only Linux runs
-UNIX_TOOLS = {"data/pgserver.py", "bot/offline/benchmark.py"}
+UNIX_TOOLS = {"data/pgserver.py", "bot/offline/bench/results.py"}
 
 
 def test_the_bot_imports_nothing_unix_only() -> None:

@@ -128,8 +128,10 @@ def read_export(raw: bytes, importer: str) -> Encounter:
     _check_rules(enc, system)
     if importer not in enc.gm_ids:
         enc.gm_ids.append(importer)
+    stored = enc.model_dump_json()
+    _check_sizes(json.loads(stored))  # what the file becomes (text turned number...) within the file's limits
     try:  # exactly what a load of the stored row will do
-        return Encounter.model_validate_json(enc.model_dump_json())
+        return Encounter.model_validate_json(stored)
     except ValidationError as exc:
         raise _invalid(exc) from None
 

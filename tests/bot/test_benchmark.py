@@ -9,21 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from bot.offline.benchmark import (
-    TARGETS,
-    Bench,
-    Config,
-    measure,
-    summary,
-    targets,
-    time_rules_steps,
-)
+from bot.offline.bench import driver, growth, mix, stored
+from bot.offline.bench.driver import Bench
+from bot.offline.bench.growth import time_rules_steps
+from bot.offline.bench.mix import Config
+from bot.offline.bench.report import TARGETS, summary, targets
+from bot.offline.bench.run import measure
 from bot.outbound import DEFAULT_PER_SECOND
 from rules.registry import all_systems
 from tests.backends import PgServer
 
 TINY = Config("tiny", runs=((1, 4), (3, 4), (4, 2)), floor_tasks=3, floor_writes=3, stored=30, touched=6,
-              log_activations=4, rules_repeat=1, map_repeat=1, largest=12, cached=2)
+              log_activations=4, rules_repeat=1, map_repeat=1, largest=12, cached=2, growth=((12, 10), (12, 12)),
+              growth_counts=(2, 10, 100))
 
 
 @pytest.fixture
@@ -72,7 +70,11 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
     assert "1b. The floors" in text and text.count("no-op bot (before)") == text.count("store-only bot (after)") == 1
     assert 0 < figures["floors.noop_ms"] and 0 < figures["floors.store_ms"] and figures["floors.ratio_store"] > 0
     assert 0 < figures["floors.harness_share"] < 1
-    assert "5b. Growth" in text and figures["growth.ratio"] > 0  # a turn's writes at 12 combatants over 10
+    # a turn's writes on each map with 2 and 10 combatants; 100 do not fit on either: a dash, and 10 over 2
+    growth = text.split("5b. Growth")[1].split("target:")[0]
+    assert figures["growth.ratio"] > 0 and figures["growth.ratio.12x10"] > 0 and figures["growth.ratio.12x12"] > 0
+    [turn] = [ln for ln in growth.splitlines() if ln.startswith("12x10") and "a turn's writes" in ln]
+    assert turn.split()[-5] == "-" and turn.endswith("(10 / 2)")
     # the map workers' CPU is counted, and the rate the CPU allows is within what one core allows the bot
     assert figures["run1.map_cpu_ms"] > 0 and "and the map workers'" in text
     assert 0 < figures["run1.cpu_ceiling"] <= 1000 / figures["run1.cpu_ms"]
@@ -85,6 +87,14 @@ async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -
     assert text.count("the longest garbage collection") == len(TINY.runs) + 1
     assert 1 < figures["cache.loaded_x"] < figures["cache.written_x"] and 0 < figures["cache.over_counted"] <= 1
     assert "a full cache (ENCOUNTER_CACHE_MIB" in text
+    # a write's work on the whole state, beside what was tried in place of the hook and the delta
+    assert "4b. A write's work on the whole state" in text and "largest, 12 combatants" in text
+    assert all(figures[f"state.{k}_us"] > 0 for k in ("serialise", "read_back", "states_one_by_one",
+                                                       "states_in_one_call", "undo_delta", "two_json.loads"))
+    # the autocomplete requests typed beside the commands, and the bot-token requests each command sends
+    assert all(figures[f"run{i}.autocompletes"] > 0 for i in range(len(TINY.runs)))
+    assert "autocomplete requests beside its" in text and "Bot-token requests each command sends" in text
+    assert figures["requests.most_per_command"] >= 1 and figures["requests.autocomplete"] == 0
 
 
 def test_targets_and_summary_list_every_backend_with_a_verdict() -> None:
@@ -123,26 +133,39 @@ async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) ->
     """Channels that play the same script hold fights of their own (a real bot's fights all
     differ): no `/map` of the mix is answered with another channel's picture from the cache, and
     each map is a board of its own for the workers to draw and keep."""
-    from bot.offline import benchmark
-
-    h = await benchmark._harness(str(tmp_path / "own.db"), 1)
+    h = await mix._harness(str(tmp_path / "own.db"), 1)
     try:
-        names = [(f"own-{i}", benchmark._script_of(i)) for i in range(9)]  # three channels of each script
-        await benchmark._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)  # type: ignore[arg-type]
-        encounters = [await benchmark._encounter(h, ch) for ch, _ in names]
+        names = [(f"own-{i}", mix._script_of(i)) for i in range(3 * len(mix.SCRIPTS))]  # three channels of each script
+        await driver._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)  # type: ignore[arg-type]
+        encounters = [await driver._encounter(h, ch) for ch, _ in names]
     finally:
         await h.close()
     fights = [enc.model_dump_json() for enc in encounters]
     assert len(set(fights)) == len(fights)
     # the first channel of each script is its template, set up through commands on the scripts' map
-    templates = {frozenset(enc.map.blocked) for enc in encounters[:3] if enc.map.kind != "none"}
-    copies = [frozenset(enc.map.blocked) for enc in encounters[3:] if enc.map.kind != "none"]
-    assert len(copies) == 4 and len(set(copies)) == 4 and not templates & set(copies)
+    scripts = len(mix.SCRIPTS)
+    templates = {frozenset(enc.map.blocked) for enc in encounters[:scripts] if enc.map.kind != "none"}
+    copies = [frozenset(enc.map.blocked) for enc in encounters[scripts:] if enc.map.kind != "none"]
+    with_maps = sum(script.map is not None for script in mix.SCRIPTS)
+    assert len(copies) == 2 * with_maps and len(set(copies)) == len(copies) and not templates & set(copies)
+
+
+async def test_the_mix_plays_the_open_system_beside_the_others_without_a_refusal(tmp_path: Path) -> None:
+    """A channel of each script plays its activations, the open system's and the damage-grid game's too: moves round the wall, attacks, heals, turn ends, none refused."""
+    names = iter(range(100))
+
+    async def fresh(name: str) -> str:
+        return str(tmp_path / f"{name}-{next(names)}.db")
+
+    r = await driver.run_load(Bench(fresh, io.StringIO()), len(mix.SCRIPTS), 12, prefix="all", maps=False)
+    assert set(r.by_system) == {script.system for script in mix.SCRIPTS} and "open" in r.by_system
+    assert {"/move", "/attack", "/combatant edit", "/init next", "/encounter status"} <= set(r.by_system["open"])
+    assert {"/move", "/attack", "/init next"} <= set(r.by_system["damage-grid"])  # a move in one activation, an attack in another
+    assert r.commands > 0 and r.ok == r.commands and r.rejected == r.errors == 0, r.examples
 
 
 async def test_no_two_stored_encounters_are_the_same_fight(tmp_path: Path) -> None:
     """The stored encounters of part 3 are fights of their own too."""
-    from bot.offline import benchmark
     from data.store import open_store
 
     urls: list[str] = []
@@ -152,10 +175,10 @@ async def test_no_two_stored_encounters_are_the_same_fight(tmp_path: Path) -> No
         return urls[-1]
 
     b = Bench(fresh, io.StringIO())
-    await benchmark.run_load(b, 3, 1, prefix="templates")  # the scripts' fights, as part 1 sets them up
+    await driver.run_load(b, len(mix.SCRIPTS), 1, prefix="templates")  # the scripts' fights, as part 1 sets them up
     cfg = Config("t", runs=((1, 1),), floor_tasks=1, floor_writes=1, stored=9, touched=0, log_activations=1,
                  rules_repeat=1, map_repeat=1)
-    await benchmark.run_stored(b, cfg)
+    await stored.run_stored(b, cfg)
     async with await open_store(urls[-1]) as store:
         states = [stored.raw_state for stored in await store.active_encounters()]
     assert len(states) == 9 and len(set(states)) == 9
@@ -166,12 +189,11 @@ def test_a_rules_step_is_timed_by_its_cpu_not_the_wall_clock(monkeypatch: pytest
     process, here a sleep) is not the step's."""
     import time
 
-    from bot.offline import benchmark
     from rules.system import RuleSystem
 
-    enc = benchmark._rules_step_encounter("coup-de-grace", "square", 12, 2)
+    enc = growth._rules_step_encounter("coup-de-grace", "square", 12, 2)
     monkeypatch.setattr(RuleSystem, "resolve", lambda *a, **k: time.sleep(0.05))
-    seconds, outcome = benchmark._far_move("coup-de-grace", enc, "C3")
+    seconds, outcome = growth._far_move("coup-de-grace", enc, "C3")
     assert outcome == "moved" and seconds < 0.02
 
 
@@ -181,21 +203,64 @@ def test_rules_steps_are_timed_under_the_bots_collector_settings(monkeypatch: py
     import gc
 
     from bot.app import GC_THRESHOLDS
-    from bot.offline import benchmark
 
     seen = []
-    far_move = benchmark._far_move
+    far_move = growth._far_move
 
     def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
         seen.append(gc.get_threshold())
         return far_move(*args, **kwargs)
 
-    monkeypatch.setattr(benchmark, "_far_move", watched)
+    monkeypatch.setattr(growth, "_far_move", watched)
     kept = gc.get_threshold()
     gc.set_threshold(700, 10, 10)  # Python's defaults, as in a process that started no bot
     try:
-        benchmark.time_rules_steps(12, 4, 1)
+        growth.time_rules_steps(12, 4, 1)
         assert gc.get_threshold() == (700, 10, 10)
     finally:
         gc.set_threshold(*kept)
     assert seen and set(seen) == {GC_THRESHOLDS}
+
+
+def test_the_benchmark_is_a_package_of_small_modules_with_its_old_entry_point() -> None:
+    """bot/offline/bench/ holds the benchmark in modules under 600 lines each; `bot.offline.benchmark` keeps its names."""
+    from bot.offline import benchmark
+
+    package = Path(driver.__file__).parent
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in package.glob("*.py")}
+    assert {"mix.py", "floors.py", "growth.py", "pictures.py", "report.py", "run.py"} <= set(sizes)
+    assert {name: n for name, n in sizes.items() if n >= 600} == {}
+    assert len(Path(benchmark.__file__).read_text(encoding="utf-8").splitlines()) < 40
+    assert benchmark.main is __import__("bot.offline.bench.run", fromlist=["main"]).main
+
+
+def test_pictures_are_measured_against_a_pillow_floor_of_the_same_board() -> None:
+    """The Pillow floor draws the `/map` picture's board at its size in a palette PNG (grid, walls, tokens in their sides' colours), and the table gives each ratio beside its target."""
+    import asyncio
+
+    from PIL import Image
+
+    from bot.maps.image import layout
+    from bot.offline.bench.pictures import (
+        _map_encounters,
+        pictures_report,
+        pillow_floor,
+        time_maps,
+    )
+
+    boards = asyncio.run(_map_encounters())
+    label, enc = boards[0]
+    assert "12x10" in label and enc.map.blocked  # the slowest rules step's walls, where no one stands
+    picture = Image.open(io.BytesIO(pillow_floor(enc)))
+    lay = layout(enc)
+    assert picture.mode == "P" and picture.size == lay.size
+    wall = lay.centre(lay.grid.parse(enc.map.blocked[0]))
+    assert picture.getpixel((int(wall[0]), int(wall[1]))) == 2
+    sides = sorted({c.side for c in enc.combatants})
+    for c in enc.combatants[:4]:
+        x, y = lay.centre(lay.grid.parse(c.position or ""))
+        assert picture.getpixel((int(x), int(y))) == 3 + sides.index(c.side)
+    drawn = time_maps(boards[:1], 2)
+    text, fig = pictures_report(drawn)
+    assert drawn[0].floor > 0 and drawn[0].first > 0 and fig["pictures.first_x"] == drawn[0].first_x > 0
+    assert "first / floor (<= 3x)" in text and "p50 / floor (<= 1.5x)" in text

@@ -6,15 +6,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from bot.offline import benchmark
-from bot.offline.benchmark import (
-    Bench,
-    Floors,
-    LoadResult,
-    floor_targets,
-    growth_report,
-    run_load,
-)
+from bot.offline.bench import floors, mix, results
+from bot.offline.bench.driver import Bench, run_load
+from bot.offline.bench.floors import Floors
+from bot.offline.bench.growth import growth_report
+from bot.offline.bench.report import floor_targets
+from bot.offline.bench.results import LoadResult
 from data.store import open_store
 
 
@@ -28,7 +25,7 @@ async def _floor_run(tmp_path: Path, write: bool, activations: int = 2) -> tuple
         return made[-1]
 
     r = await run_load(Bench(fresh, io.StringIO()), 3, activations, prefix="floor", maps=False,
-                       bot=lambda h: benchmark.floor_bot(h, write), label="floor")
+                       bot=lambda h: floors.floor_bot(h, write), label="floor")
     async with await open_store(made[-1]) as store:
         rows = [(s.version, await store.count_log(s.id)) for s in await store.active_encounters()]
     return r, rows
@@ -55,10 +52,10 @@ async def test_store_only_bot_writes_the_state_and_a_log_row_per_command(tmp_pat
 
 async def test_harness_cpu_is_counted_apart_from_the_bots(tmp_path: Path) -> None:
     """A run counts the harness's own CPU (payloads, replies, the stand-in endpoints) as a part of the process's, and the counted functions are restored after it."""
-    before = (benchmark._classify, benchmark._activation)
+    before = (results._classify, mix._activation)
     r, _ = await _floor_run(tmp_path, write=False)
     assert 0 < r.harness_cpu_seconds < r.cpu_seconds
-    assert (benchmark._classify, benchmark._activation) == before
+    assert (results._classify, mix._activation) == before
 
 
 def test_floor_ratios_and_their_target_are_printed_for_each_backend() -> None:
@@ -66,13 +63,13 @@ def test_floor_ratios_and_their_target_are_printed_for_each_backend() -> None:
     def run(label: str, cpu: float, harness: float) -> LoadResult:
         return LoadResult(label, commands=1000, cpu_seconds=cpu, harness_cpu_seconds=harness)
 
-    floors = Floors({"no-op": run("no-op bot", 0.2, 0.1), "store-only": run("store-only bot", 0.3, 0.1)},
+    floor_runs = Floors({"no-op": run("no-op bot", 0.2, 0.1), "store-only": run("store-only bot", 0.3, 0.1)},
                     run("mix", 1.1, 0.1),
                     {"no-op": run("no-op bot", 0.2, 0.1), "store-only": run("store-only bot", 0.3, 0.1)})
-    f = floors.figures()
+    f = floor_runs.figures()
     assert (round(f["floors.noop_ms"], 6), round(f["floors.store_ms"], 6), round(f["floors.mix_ms"], 6)) == (0.1, 0.2, 1.0)
     assert round(f["floors.ratio_store"], 6) == 5.0 and round(f["floors.ratio_noop"], 6) == 10.0
-    assert "Skirmish / store-only 5.00x (target <= 2.0x)" in floors.table()
+    assert "Skirmish / store-only 5.00x (target <= 2.0x)" in floor_runs.table()
     fast = {**f, "floors.mix_ms": 0.3, "floors.ratio_store": 1.5}
     table = floor_targets({"SQLite": f, "PostgreSQL": fast})
     [sqlite] = [ln for ln in table.splitlines() if ln.startswith("SQLite")]
@@ -80,13 +77,41 @@ def test_floor_ratios_and_their_target_are_printed_for_each_backend() -> None:
     assert "5.00x" in sqlite and "MISS" in sqlite and "1.50x" in pg and "PASS" in pg
 
 
-def test_growth_compares_each_write_and_the_turn_at_the_most_combatants_with_the_fewest() -> None:
-    """The growth table gives each write's CPU at each size, its ratio, and a turn's writes summed; the floors' table marks that ratio against 2.0x."""
-    text, fig = growth_report({"/move": {10: 2.0, 100: 5.0}, "/undo": {10: 1.0, 100: 1.0}}, 100)
-    assert "2.5x" in text and "1.0x" in text and round(fig["growth.ratio"], 6) == 2.0
-    [total] = [ln for ln in text.splitlines() if ln.startswith("a turn's writes")]
-    assert total.split()[-3:] == ["3.0", "6.0", "2.0x"]
+def test_growth_compares_each_write_and_the_turn_at_100_combatants_with_10_on_each_map() -> None:
+    """The growth table gives each write's CPU on each map with each number of combatants (a dash where they do not fit), 100 over 10 (the most that fit over 10 where 100 do not), and a turn's writes summed; the targets table marks each map's ratio against 2.0x."""
+    text, fig = growth_report({
+        "12x10": {"/move": {2: 1.0, 10: 2.0, 60: 3.0}, "/undo": {2: 1.0, 10: 1.0, 60: 1.0}},
+        "100x100": {"/move": {2: 1.0, 10: 2.0, 60: 3.0, 100: 5.0}, "/undo": {2: 1.0, 10: 1.0, 60: 1.0, 100: 1.0}},
+    })
+    assert round(fig["growth.ratio.12x10"], 6) == round(4 / 3, 6) and round(fig["growth.ratio.100x100"], 6) == 2.0
+    assert fig["growth.ratio"] == fig["growth.ratio.100x100"]  # the largest map's is the figure
+    [small] = [ln for ln in text.splitlines() if ln.startswith("12x10") and "a turn's writes" in ln]
+    assert small.endswith("1.3x (60 / 10)")
+    assert small.split()[4:8] == ["2.0", "3.0", "4.0", "-"]
+    [large] = [ln for ln in text.splitlines() if ln.startswith("100x100") and "a turn's writes" in ln]
+    assert large.split()[-5:] == ["2.0", "3.0", "4.0", "6.0", "2.0x"]
     base = {"floors.noop_ms": 0.1, "floors.store_ms": 0.2, "floors.mix_ms": 1.0, "floors.ratio_noop": 10.0,
             "floors.ratio_store": 5.0, "floors.harness_share": 0.1}
-    table = floor_targets({"SQLite": {**base, **fig}, "PostgreSQL": {**base, "growth.ratio": 2.5}})
-    assert "SQLite 2.0x PASS" in table and "PostgreSQL 2.5x MISS" in table
+    table = floor_targets({"SQLite": {**base, **fig}, "PostgreSQL": {**base, "growth.ratio.100x100": 2.5}})
+    [line] = [ln for ln in table.splitlines() if "100x100" in ln]
+    assert "2.0x  PASS" in line and "2.5x  MISS" in line
+    [line] = [ln for ln in table.splitlines() if "12x10" in ln]
+    assert "1.3x  PASS" in line and line.rstrip().endswith("-")
+
+
+def test_issue_25s_targets_stand_beside_their_figures_for_each_backend() -> None:
+    """Issue 25's table puts the pictures against the Pillow floor (3x, 1.5x), the longest collection at 500 channels (50 ms) and a full cache's memory beside each backend's figures."""
+    base = {"floors.noop_ms": 0.1, "floors.store_ms": 0.2, "floors.mix_ms": 0.3, "floors.ratio_noop": 3.0,
+            "floors.ratio_store": 1.5, "floors.harness_share": 0.1, "pictures.first_x": 4.2, "pictures.repeat_x": 1.2,
+            "run2.gc_ms": 60.0, "cache.over_counted": 0.9, "cache.full_mib": 236.0}
+    table = floor_targets({"SQLite": base, "PostgreSQL": {**base, "run2.gc_ms": 20.0}})
+    lines = table.splitlines()
+
+    def row(start: str) -> str:
+        [line] = [ln for ln in lines if ln.startswith(start)]
+        return line
+
+    assert "1.50x  PASS" in row("bot CPU / the store-only")
+    assert row("a first /map").count("4.2x  MISS") == 2 and row("a picture after a move").count("1.2x  PASS") == 2
+    assert "60.0 ms  MISS" in row("the longest garbage collection") and "20.0 ms  PASS" in row("the longest garbage collection")
+    assert row("resident memory of a full encounter cache").split()[-2:] == ["236", "236"]

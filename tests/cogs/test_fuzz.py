@@ -38,6 +38,7 @@ from bot.offline.harness import (
 from bot.service import Ctx
 from rules.errors import RulesError
 from rules.registry import all_systems
+from tests.cogs import fights
 from tests.cogs.fights import BORIN, GRAK
 
 CHANNELS = ("general", "thread")
@@ -212,7 +213,17 @@ autocomplete_steps = st.builds(
     st.sampled_from(USERS), st.sampled_from(AUTOCOMPLETE), st.one_of(st.just(""), names),
 )
 steps = st.lists(st.one_of(command_steps, command_steps, command_steps, autocomplete_steps), min_size=1, max_size=15)
-setups = st.sampled_from(["empty", "started", "fight", "fight+thread", "kov", "tote"])
+#: the fights the fuzz plays in each system, by the name of its set-up (`_setup`)
+FIGHTS = {"fight": "coup-de-grace", "kov": "knights-of-valour", "tote": "tote", "damage-grid": "damage-grid",
+          "war-and-combat": "war-and-combat", "open": "open"}
+#: the open system's fight: two players' fighters against the GM's, on a square map
+OPEN_ADDS = [
+    dict(name="Borin", owner="@bob", side="dwarves", at="C3", sheet="hp=20 ac=14 speed=30 weapons=axe:+5:1d8+3:slashing"),
+    dict(name="Thrain", owner="@tess", side="dwarves", at="C4", sheet="hp=12 ac=12 weapons=bow:+4:1d6:piercing:range=80/320"),
+    dict(name="Grak", side="orcs", at="D3", sheet="hp=15 ac=13 resist=slashing weapons=club:+3:1d6:bludgeoning"),
+    dict(name="Snaga", side="orcs", at="F4", sheet="hp=7 ac=11 weapons=fireball:save=dex:13:2d6:fire:half:area=burst10"),
+]
+setups = st.sampled_from(["empty", "started", "fight+thread", *FIGHTS])
 
 
 class _Errors(logging.Handler):
@@ -336,6 +347,12 @@ async def _setup(h: Harness, kind: str) -> None:
         await ok("gm", "/encounter start", system="knights-of-valour", map="10x10")
         await ok("gm", "/combatant add", name="Alda", owner="@bob", side="knights", at="B2", sheet="hp=10 weapons=longsword:2")
         await ok("gm", "/combatant add", name="Brute", owner="@carol", side="brutes", at="C2", sheet="hp=8 weapons=mace:1")
+        await ok("gm", "/init roll")
+        return
+    if kind in ("damage-grid", "war-and-combat", "open"):
+        await ok("gm", "/encounter start", system=kind, map=fights.MAPS.get(kind, "8x6"))
+        for add in OPEN_ADDS if kind == "open" else fights.ADDS[kind]:
+            await ok("gm", "/combatant add", **add)
         await ok("gm", "/init roll")
         return
     if kind == "tote":
@@ -493,9 +510,27 @@ def test_hostile_import_is_refused_or_playable(kind: str) -> None:
     assert asyncio.run(_import_then_play(kind)) == []
 
 
+def test_an_import_is_refused_when_what_it_becomes_breaks_the_files_limits() -> None:
+    """A number written as text that the state turns into a number too large (a damage-grid weapon's health) is refused, as its export would be."""
+    from bot.service.porting import read_export
+
+    async def exported() -> dict[str, Any]:
+        h = await Harness.create(":memory:", seed=5, clock=Clock())
+        try:
+            await _setup(h, "damage-grid")
+            return await fights.export(h)
+        finally:
+            await h.close()
+
+    data = asyncio.run(exported())
+    data["combatants"][0]["state"]["weapon_health"]["Name"] = str(2**64)
+    with pytest.raises(RulesError, match="number too large"):
+        read_export(json.dumps(data).encode(), str(user_id_of("gm")))
+
+
 # -- 10,000 hostile imports and option values, straight through the service ----------------------------
 FUZZ_SEED = 7_2026
-FUZZ_CASES_PER_SYSTEM = 3_402
+FUZZ_CASES_PER_SYSTEM = 1_701
 #: the slowest single case of the last run: (seconds, what it was); printed by the test
 SLOWEST: list[tuple[float, str]] = []
 
@@ -682,16 +717,35 @@ async def _fuzz_system(setup: str, seed: int, cases: int, channels: int = 3) -> 
 
 
 async def _fuzz_all(cases: int) -> tuple[int, list[tuple[float, str]]]:
-    done = await asyncio.gather(*(_fuzz_system(setup, FUZZ_SEED + n, cases) for n, setup in enumerate(("fight", "kov", "tote"))))
+    done = await asyncio.gather(*(_fuzz_system(setup, FUZZ_SEED + n, cases) for n, setup in enumerate(FIGHTS)))
     return sum(a for a, _ in done), [s for _, s in done for s in s]
 
 
 def test_ten_thousand_hostile_imports_and_options_escape_nothing_and_refusals_change_nothing() -> None:
-    """10,206 seeded hostile imports and option values over three systems: only RulesError, and a refusal changes nothing."""
+    """10,206 seeded hostile imports and option values over the six systems: only RulesError, and a refusal changes nothing."""
     cases = FUZZ_CASES_PER_SYSTEM // 3 * 3
     accepted, slowest = asyncio.run(_fuzz_all(FUZZ_CASES_PER_SYSTEM))
-    total = 3 * cases
+    total = len(FIGHTS) * cases
     SLOWEST[:] = sorted(slowest, reverse=True)
     print(f"\nfuzzed {total} imports and options, {accepted} accepted; slowest {SLOWEST[0][0] * 1000:.1f} ms "
           f"(9 channels at once): {SLOWEST[0][1]}")
     assert total >= 10_000 and 0 < accepted < total
+
+
+def test_the_fuzz_plays_a_fight_of_every_registered_system() -> None:
+    """The fuzz's fights (`FIGHTS`) set up a started fight of each of the registered systems, the open system's among them."""
+    async def systems() -> dict[str, str]:
+        out = {}
+        for setup in FIGHTS:
+            h = await Harness.create(":memory:", seed=5, clock=Clock())
+            try:
+                await _setup(h, setup)
+                enc = await h.bot.service.encounter(str(channel_id_of("general")))
+            finally:
+                await h.close()
+            assert enc is not None and enc.round >= 1, setup
+            out[setup] = enc.system
+        return out
+
+    assert asyncio.run(systems()) == FIGHTS
+    assert set(FIGHTS.values()) == {s.key for s in all_systems()}
