@@ -189,10 +189,13 @@ def actively_engaged(enc: Encounter, grid: Grid) -> set[str]:
     in an engaged fighter's zone of danger (they "resolve the threat during the flurry phase"),
     and so on: each holds a zone of danger of its own."""
     fighters = [c for c in enc.combatants if c.status == "active" and c.cell is not None]
-    engaged = {c.name for c in fighters if engaged_with(enc, grid, c)}
+    zone = {c.name: engaging(grid, c) for c in fighters}  # each fighter's zones once, not once per enemy
+    engaged = {c.name for c in fighters
+               if any(e.side != c.side and (e.cell in zone[c.name] or c.cell in zone[e.name]) for e in fighters)}
+    dangers: dict[str, frozenset[Cell]] = {}
     grown = True
     while grown:
-        zones = [danger(grid, e) for e in fighters if e.name in engaged]
+        zones = [dangers.setdefault(e.name, danger(grid, e)) for e in fighters if e.name in engaged]
         new = {c.name for c in fighters if c.name not in engaged and any(c.cell in z for z in zones)}
         engaged |= new
         grown = bool(new)
