@@ -262,7 +262,8 @@ class Skirmish(commands.Bot):
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         settle_collector()
-        await self.service.maps.start()
+        if self.service.maps is not None:
+            await self.service.maps.start()
         if self.sync_commands:
             if self.dev_guild_id:
                 guild = discord.Object(self.dev_guild_id)
@@ -290,7 +291,7 @@ class Skirmish(commands.Bot):
                     log.exception("the reminder in %s failed; the others still go out", nudge.reminder.channel_id)
                     return False
 
-        return sum(await asyncio.gather(*(one(n) for n in await self.service.due_reminders())))
+        return sum(await asyncio.gather(*(one(n) for n in await self.service.reminders.due_reminders())))
 
     async def _send_reminder(self, nudge: Nudge) -> bool:
         """Send one nudge. It counts as given unless Discord may take it later (a passing error)."""
@@ -299,7 +300,7 @@ class Skirmish(commands.Bot):
         try:
             if self.access.missing(where, TEXT_NEEDS):  # Discord would refuse it: not sent
                 log.info("no permission to remind in %s: the reminder is not sent", where)
-                await self.service.reminded(nudge)
+                await self.service.reminders.reminded(nudge)
                 return False
             channel = self.get_partial_messageable(int(where))
             extra: dict = {}
@@ -324,7 +325,7 @@ class Skirmish(commands.Bot):
             return False
         except Exception:  # a bad stored id, a bug: it waits one interval like a sent one, never every pass
             log.exception("cannot send the reminder in %s", where)
-        await self.service.reminded(nudge)
+        await self.service.reminders.reminded(nudge)
         if nudge.kind == "deadline":
             self.boards.touch(where)
         return given

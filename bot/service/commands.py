@@ -1,25 +1,22 @@
-"""The commands of the service: each takes the channel's lock, checks who may do it
-(`bot.service.permissions`), changes the encounter, commits once (`bot.service.core`) and
-hands back an :class:`~bot.service.core.Outcome`; the read-only replies come from
-`bot.service.views`."""
+"""The service: every command a cog calls. Each takes the channel's lock with its encounter
+(`bot.service.encounters`), checks who may do it (`bot.service.permissions`), asks the rules,
+commits once and hands back an :class:`~bot.service.core.Outcome`; the replies' text comes from
+`bot.service.views`, the turn clock's pass from `bot.service.reminders`."""
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import TypeVar
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bot.service import views
-from bot.service.clock import parse_quiet, quiet_text, zone
-from bot.service.core import (
-    Ctx,
-    LiveEntry,
-    LogPage,
-    Outcome,
-    StoredEntry,
-    no_encounter,
-    resolved_again,
-    turn_tag,
-)
+from bot.service.cache import CACHE_BYTES, EncounterCache, LiveEntry, StoredEntry
+from bot.service.core import Ctx, LogPage, Outcome, no_encounter, turn_tag
+from bot.service.encounters import Encounters, Write, button_entry, resolved_again
+from bot.service.locks import ChannelLocks
 from bot.service.permissions import (
     COMMAND_NAMES,
     acting,
@@ -32,7 +29,7 @@ from bot.service.permissions import (
 )
 from bot.service.porting import read_export, set_hidden, set_options
 from bot.service.reminders import Reminders
-from data.store import DuplicateInteraction, NotifyPrefs, read_state
+from data.store import DuplicateInteraction, Store, read_state
 from rules.actions import make_action
 from rules.dice import Dice, roll_expression, with_advantage
 from rules.errors import IllegalAction, InputError, NotAllowed
@@ -54,19 +51,67 @@ from rules.report import TYPED, Report, events_report, plural, user_ref
 from rules.sheet import read_int
 from rules.system import Action, RuleSystem, check_plain
 
-__all__ = ["Service", "INLINE_IMPORT_BYTES", "NOTIFY_MODES"]
+if TYPE_CHECKING:  # the app passes the renderer in: the service does not start the drawing processes
+    from bot.maps import MapRenderer
 
-#: how nudges reach a player (`/notify mode:`)
-NOTIFY_MODES = {"channel": "a mention in the channel", "dm": "a direct message", "both": "a mention and a direct message"}
+__all__ = ["Service", "INLINE_IMPORT_BYTES"]
 
-E = TypeVar("E", bound=StoredEntry)
 
 #: an import up to this size is checked on the event loop (a few ms at most); a bigger one in a thread
 INLINE_IMPORT_BYTES = 16 * 1024
 
 
-class Service(Reminders):
-    """Every command a cog can call, one at a time per channel."""
+class Service:
+    """Every command a cog can call, one at a time per channel, composed of its parts: the
+    encounters (store, cache and locks), the turn clock's reminders and the map renderer."""
+
+    def __init__(
+        self,
+        store: Store,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
+        default_reminder_hours: float = 24.0,
+        cache_bytes: int = CACHE_BYTES,
+        maps: MapRenderer | None = None,
+    ) -> None:
+        self.store = store
+        self.rng = rng or random.Random()
+        self.clock = clock
+        #: the ``reminder_hours`` of a new encounter
+        self.default_reminder_hours = default_reminder_hours
+        self.encounters = Encounters(store, EncounterCache(cache_bytes), ChannelLocks(), clock)
+        self.reminders = Reminders(self.encounters, self.rng, clock)
+        #: where `/map` pictures are drawn (worker processes, or a thread); None: no pictures
+        self.maps = maps
+
+    async def encounter(self, channel_id: str) -> Encounter | None:
+        """The channel's active encounter (read-only use), or None (also when it does not read back)."""
+        live = await self.encounters.readable(channel_id)
+        return live.enc if live else None
+
+    # -- the cache as `python -m bot benchmark` measures it ------------------------------------------
+    @property
+    def cache_bytes(self) -> int:
+        return self.encounters.cache.bound
+
+    @cache_bytes.setter
+    def cache_bytes(self, value: int) -> None:
+        self.encounters.cache.bound = value
+
+    @property
+    def cached_bytes(self) -> int:
+        return self.encounters.cache.held
+
+    @cached_bytes.setter
+    def cached_bytes(self, value: int) -> None:
+        self.encounters.cache.held = value
+
+    @property
+    def _cache(self) -> OrderedDict[str, StoredEntry]:
+        return self.encounters.cache.entries
+
+    async def _readable(self, channel_id: str) -> LiveEntry | None:
+        return await self.encounters.readable(channel_id)
 
     # -- encounter lifecycle --------------------------------------------------------------------------
     async def start(
@@ -88,18 +133,14 @@ class Service(Reminders):
             gm_ids=[ctx.user_id],
             settings=Settings(reminder_hours=self.default_reminder_hours),
         )
-        async with self._lock(ctx.channel_id):
-            if await self._live(ctx.channel_id) is not None:
+        async with self.encounters.locks.hold(ctx.channel_id):
+            if await self.encounters.live(ctx.channel_id) is not None:
                 raise IllegalAction(
                     "This channel already has an encounter: `/encounter end` it first, or start one in a thread."
                 )
             stored = await self.store.create_encounter(ctx.channel_id, ctx.guild_id, enc, self.clock())
-            self._remember(ctx.channel_id, self._from_stored(stored))
-        lines = [f"GM: {user_ref(ctx.user_id)}", f"Map: {views.map_text(enc.map)}"]
-        if variant:
-            lines.append(f"Variant: {variant}")
-        lines.append("Add combatants with `/combatant add`, then `/init roll` to begin.")
-        return Outcome(Report(f"⚔️ {enc.name} · {system.title}", lines), board_changed=True)
+            self.encounters.created(stored)
+        return Outcome(views.start_report(system, enc, ctx.user_id), board_changed=True)
 
     @staticmethod
     def _map(system: RuleSystem, spec: str | None) -> MapState:
@@ -114,27 +155,21 @@ class Service(Reminders):
     async def end_question(self, ctx: Ctx) -> Report | None:
         """What `/encounter end` asks the GM before ending a fight that is not over (None: nothing
         to ask, the fight is won); a caller who may not end it is refused at once."""
-        entry = await self._entry(ctx.channel_id)
+        entry = await self.encounters.entry(ctx.channel_id)
         if entry is None:
             raise no_encounter()
         enc = require_gm_of(entry, ctx, "end this encounter")
         if enc is not None and enc.winner:
             return None
-        what = f"**{enc.name}** (round {enc.round}, {plural(len(enc.combatants), 'combatant')})" if enc else "this channel's encounter"
-        return Report("🏁 End the encounter?", [f"End {what}? Nothing undoes the end: {views.AFTER_END}"])
+        return views.end_question(enc)
 
     @resolved_again
     async def end(self, ctx: Ctx) -> Outcome:
-        async with self._holding_any(ctx) as entry:
+        async with self.encounters.holding_any(ctx) as entry:
             enc = require_gm_of(entry, ctx, "end this encounter")
             logged = await self.store.count_log(entry.id)
-            await self._commit(ctx, entry, enc, "/encounter end", "ended the encounter", [], undoable=False, active=False)
+            await self.encounters.commit(ctx, entry, enc, Write("/encounter end", "ended the encounter", undoable=False, active=False))
         return Outcome(views.end_report(enc, logged))
-
-    async def _ended(self, channel_id: str) -> StoredEntry | None:
-        """The channel's last ended encounter while it has no active one (for `/log` and export)."""
-        stored = await self.store.last_ended(channel_id)
-        return None if stored is None else self._from_stored(stored)
 
     # -- game actions --------------------------------------------------------------------------------
     @resolved_again
@@ -149,7 +184,7 @@ class Service(Reminders):
         return await self._act(ctx, action)
 
     async def _act(self, ctx: Ctx, action: Action) -> Outcome:
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             enc = live.enc
             system = get_system(enc.system)
             is_gm = enc.is_gm(ctx.user_id)
@@ -170,7 +205,7 @@ class Service(Reminders):
             if typed:
                 report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
             asked = system.prompt(res.encounter)
-            ping = await self._commit(ctx, live, res.encounter, command, summary, dice.values(), dice_typed=typed)
+            ping = await self.encounters.commit(ctx, live, res.encounter, Write(command, summary, dice.values(), dice_typed=typed))
         fresh = asked if asked is not None and (before is None or before.tag != asked.tag) else None
         return Outcome(report, ping=ping, board_changed=True, private=private, prompt=fresh, channel_id=ctx.channel_id)
 
@@ -178,7 +213,7 @@ class Service(Reminders):
         """A press of a question's button (`RuleSystem.prompt`), its ``index``-th choice: only the
         player asked may answer, and only the question still waiting (``tag``); the answer is that
         question's `/act` action."""
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         q = get_system(live.enc.system).prompt(live.enc)
         if q is None or q.tag != tag or not 0 <= index < len(q.choices):
             raise IllegalAction("This question has been answered or taken back: nothing was changed.")
@@ -190,7 +225,7 @@ class Service(Reminders):
     async def next_question(self, ctx: Ctx, action: Action) -> Report | None:
         """What a typed `/init next` asks before ending a turn in which its combatant has done nothing
         yet (None: nothing to ask); a caller who may not end that turn is refused at once."""
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         enc = live.enc
         system = get_system(enc.system)
         is_gm = enc.is_gm(ctx.user_id)
@@ -198,9 +233,7 @@ class Service(Reminders):
         whose, passing = system.ending(enc, action)
         if whose is None or passing or not system.untouched(enc, whose):
             return None
-        return Report("⏭️ End the turn?", [
-            f"**{whose}** has done nothing yet this turn: end {whose}'s turn now? (`confirm:true` skips this question.)",
-        ])
+        return views.next_question(whose)
 
     # -- settings, GMs, terrain --------------------------------------------------------------------
     @resolved_again
@@ -214,7 +247,7 @@ class Service(Reminders):
         deadline_hours: float | None = None,
         deadline_policy: str | None = None,
     ) -> Outcome:
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "change settings")
             system = get_system(live.enc.system)
             new = live.enc.model_copy(deep=True)
@@ -248,17 +281,17 @@ class Service(Reminders):
             if changes:  # a value the rules already use (a default typed again) changes nothing
                 clock = ("reminder_hours", "max_nudges", "deadline_hours")
                 rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in clock)
-                await self._commit(ctx, live, new, "/encounter settings", changes, [], rearm=rearm)
+                await self.encounters.commit(ctx, live, new, Write("/encounter settings", changes, rearm=rearm))
         return Outcome(Report("⚙️ Encounter settings", lines), board_changed=True)
 
     async def show_settings(self, ctx: Ctx) -> Outcome:
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         system = get_system(live.enc.system)
         return Outcome(Report("⚙️ Encounter settings", views.settings_lines(system, live.enc)), ephemeral=True)
 
     @resolved_again
     async def co_gm(self, ctx: Ctx, user_id: str, remove: bool) -> Outcome:
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "add or remove co-GMs")
             new = live.enc.model_copy(deep=True)
             if remove:
@@ -273,12 +306,12 @@ class Service(Reminders):
                     raise InputError(f"{user_ref(user_id)} is already a GM here.")
                 new.gm_ids.append(user_id)
                 text = f"{user_ref(user_id)} is now a co-GM."
-            await self._commit(ctx, live, new, "/encounter gm", text, [])
+            await self.encounters.commit(ctx, live, new, Write("/encounter gm", text))
         return Outcome(Report("👑 GMs", [text]), board_changed=True)
 
     @resolved_again
     async def terrain(self, ctx: Ctx, cells: str, kind: str, height: int | None) -> Outcome:
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "mark the map")
             grid = live.enc.grid()
             if grid is None:
@@ -312,7 +345,7 @@ class Service(Reminders):
                         m.heights.pop(name, None)
             names = " ".join(c.name for c in targets)
             text = f"{names}: {kind}" + (f", height {height} ft" if height is not None else "")
-            await self._commit(ctx, live, new, "/encounter terrain", text, [])
+            await self.encounters.commit(ctx, live, new, Write("/encounter terrain", text))
         return Outcome(Report("🗺️ Map marked", [text]), board_changed=True)
 
     # -- undo, log, export/import --------------------------------------------------------------------
@@ -320,9 +353,9 @@ class Service(Reminders):
     async def undo(self, ctx: Ctx, encounter_id: int | None = None) -> Outcome:
         """`/undo`, or the board's Undo button of the encounter ``encounter_id``."""
         if encounter_id is not None:  # an ended fight's button: say so rather than "no encounter"
-            self._button_encounter(await self._entry(ctx.channel_id), encounter_id)
-        async with self._holding_any(ctx) as live:
-            self._button_encounter(live, encounter_id)
+            button_entry(await self.encounters.entry(ctx.channel_id), encounter_id)
+        async with self.encounters.holding_any(ctx) as live:
+            button_entry(live, encounter_id)
             require_gm_of(live, ctx, "undo")
             entry = await self.store.last_undoable(live.id)
             if entry is None or entry.state_before is None:
@@ -334,17 +367,17 @@ class Service(Reminders):
                     "`/encounter export` the encounter as it is stored, or `/encounter end` it."
                 )
             text = f"Undid {entry.command} by {views.who(entry.user_id)}: {entry.summary}"
-            ping = await self._commit(ctx, live, restored, "/undo", text, [], undoable=False, undo_of=entry.id)
+            ping = await self.encounters.commit(ctx, live, restored, Write("/undo", text, undoable=False, undo_of=entry.id))
         report, private = views.readers(Report("↩️ Undone", [text[:3500]]), restored, restored.is_gm(ctx.user_id))
         return Outcome(report, ping=ping, board_changed=True, private=private)
 
     async def log(self, ctx: Ctx, count: int, public: bool = False, page: int = 1, encounter_id: int | None = None) -> Outcome:
         """`/log`: page ``page`` (1: the newest) of ``count`` entries; ``encounter_id``: a page
         button's encounter, which must still be the channel's."""
-        entry: StoredEntry | None = await self._live(ctx.channel_id)
+        entry: StoredEntry | None = await self.encounters.live(ctx.channel_id)
         ended = entry is None
         if entry is None:
-            entry = await self._ended(ctx.channel_id)
+            entry = await self.encounters.ended(ctx.channel_id)
             if entry is None:
                 raise no_encounter()
         if encounter_id is not None and entry.id != encounter_id:
@@ -366,7 +399,7 @@ class Service(Reminders):
         return Outcome(report, ephemeral=not public, log_page=LogPage(entry.id, count, page, pages))
 
     async def export(self, ctx: Ctx) -> Outcome:
-        entry = await self._entry(ctx.channel_id) or await self._ended(ctx.channel_id)
+        entry = await self.encounters.entry(ctx.channel_id) or await self.encounters.ended(ctx.channel_id)
         if entry is None:
             raise no_encounter()
         if not isinstance(entry, LiveEntry):
@@ -388,14 +421,14 @@ class Service(Reminders):
             enc = await asyncio.to_thread(read_export, raw, ctx.user_id)
         system = get_system(enc.system)
         summary = f"imported {enc.name}"
-        async with self._lock(ctx.channel_id):
-            live = await self._live(ctx.channel_id)
+        async with self.encounters.locks.hold(ctx.channel_id):
+            live = await self.encounters.live(ctx.channel_id)
             if live is None:
                 stored = await self.store.create_encounter(
                     ctx.channel_id, ctx.guild_id, enc, self.clock(),
                     interaction_id=ctx.interaction_id, user_id=ctx.user_id, command="/encounter import", summary=summary,
                 )
-                self._remember(ctx.channel_id, self._from_stored(stored))
+                self.encounters.created(stored)
             else:
                 if live.seen(ctx.interaction_id):
                     raise DuplicateInteraction()
@@ -406,14 +439,14 @@ class Service(Reminders):
                         "with the file (`/undo` brings it back), or import in a thread."
                     )
                 enc.gm_ids = list(dict.fromkeys(live.enc.gm_ids + enc.gm_ids))
-                await self._commit(ctx, live, enc, "/encounter import", summary, [])
+                await self.encounters.commit(ctx, live, enc, Write("/encounter import", summary))
         lines = [f"{system.title}: {plural(len(enc.combatants), 'combatant')}, round {enc.round}."]
         return Outcome(Report(f"📥 Imported {enc.name}", lines), board_changed=True)
 
     async def import_question(self, ctx: Ctx, raw: bytes, replace: bool) -> Report | None:
         """What an import with ``replace`` asks the GM before replacing the channel's encounter
         (None: nothing to replace); a bad file or a caller who may not replace is refused at once."""
-        live = await self._live(ctx.channel_id)
+        live = await self.encounters.live(ctx.channel_id)
         if not replace or live is None:
             return None
         if live.seen(ctx.interaction_id):
@@ -421,10 +454,7 @@ class Service(Reminders):
         require_gm(live.enc, ctx, "import over this encounter")
         enc = await asyncio.to_thread(read_export, raw, ctx.user_id) if len(raw) > INLINE_IMPORT_BYTES else read_export(raw, ctx.user_id)
         old = live.enc
-        return Report("📥 Replace the encounter?", [
-            f"Replace **{old.name}** (round {old.round}, {plural(len(old.combatants), 'combatant')}) with **{enc.name}** "
-            f"({plural(len(enc.combatants), 'combatant')}) from the file? `/undo` brings the old one back.",
-        ])
+        return views.replace_question(old, enc)
 
     read_export = staticmethod(read_export)
 
@@ -432,8 +462,8 @@ class Service(Reminders):
     async def end_turn(self, ctx: Ctx, encounter_id: int, turn: str) -> Outcome:
         """The End turn button: the `/init next` of the combatant whose turn it is, while that turn
         is still the one the button was posted for (``turn``, a `turn_tag`)."""
-        async with self._lock(ctx.channel_id):
-            live = self._button_encounter(await self._live(ctx.channel_id), encounter_id)
+        async with self.encounters.locks.hold(ctx.channel_id):
+            live = button_entry(await self.encounters.live(ctx.channel_id), encounter_id)
             if live.seen(ctx.interaction_id):
                 raise DuplicateInteraction()
             now = get_system(live.enc.system).turn(live.enc)
@@ -451,70 +481,43 @@ class Service(Reminders):
                     ) from None
             return await self.act(ctx, make_action("next", actor=actor))
 
-    @staticmethod
-    def _button_encounter(entry: E | None, encounter_id: int | None) -> E:
-        """The channel's encounter a button belongs to (``encounter_id``; None: any), or a refusal."""
-        if entry is None or (encounter_id is not None and entry.id != encounter_id):
-            raise IllegalAction("That fight has ended: its buttons no longer do anything, and nothing was changed.")
-        return entry
-
     # -- reading --------------------------------------------------------------------------------------
     async def order(self, ctx: Ctx) -> Outcome:
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         system, enc = get_system(live.enc.system), live.enc
         report = views.order_report(system, enc)  # posted for everyone: the GM's numbers follow privately
         private = views.numbers_report(report, views.order_report(system, enc, numbers=True)) if enc.is_gm(ctx.user_id) else None
         return Outcome(report, private=private)
 
     async def show(self, ctx: Ctx, name: str) -> Outcome:
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         enc = live.enc
         c = enc.get(name)
         public = enc.hidden(c) and not enc.is_gm(ctx.user_id)
         return Outcome(views.show_report(get_system(enc.system), enc, c, public_only=public), ephemeral=True)
 
-    async def notify(self, ctx: Ctx, quiet: str | None, tz: str | None, mode: str | None, reset: bool = False) -> Outcome:
-        """A player's `/notify` choices: quiet hours in a time zone, and nudges by mention, DM or both."""
-        old = NotifyPrefs(ctx.user_id) if reset else (await self.store.player_prefs([ctx.user_id])).get(ctx.user_id, NotifyPrefs(ctx.user_id))
-        start, end = old.quiet_start, old.quiet_end
-        if quiet is not None:
-            start, end = (None, None) if quiet.strip().lower() in ("", "none", "off") else parse_quiet(quiet)
-        zone_name = old.tz if tz is None else (tz.strip() or None)
-        zone(zone_name)  # refuses an unknown name
-        if mode is not None and mode not in NOTIFY_MODES:
-            raise InputError(f"`mode` is one of {', '.join(NOTIFY_MODES)}.")
-        prefs = NotifyPrefs(ctx.user_id, zone_name, start, end, mode or old.mode)
-        if prefs != old or reset:
-            await self.store.set_player_prefs(prefs)
-        lines = [
-            f"Quiet hours: **{quiet_text(prefs)}**" + (": nudges due then wait until they end" if start is not None else ""),
-            f"Nudges reach you by: **{NOTIFY_MODES[prefs.mode]}**",
-            "Turn changes always mention you in the channel; these choices are for nudges and deadline warnings, in every server.",
-        ]
-        return Outcome(Report("🔔 Your notifications", lines), ephemeral=True)
-
     async def effects(self, ctx: Ctx, public: bool = False) -> Outcome:
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         numbers = not public and live.enc.is_gm(ctx.user_id)
         return Outcome(views.effects_report(get_system(live.enc.system), live.enc, numbers), ephemeral=not public)
 
     async def board(self, channel_id: str) -> tuple[Report, Encounter, int] | None:
         """The channel's status board, its encounter and that encounter's id (None: no encounter)."""
-        live = await self._readable(channel_id)
+        live = await self.encounters.readable(channel_id)
         if live is None:
             return None
         return live.board(), live.enc, live.id
 
     async def status(self, ctx: Ctx, public: bool = False) -> Outcome:
         """The board: for the GM's own eyes with every number; posted for all, as players see it."""
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         numbers = not public and live.enc.is_gm(ctx.user_id)
         return Outcome(live.board(numbers), ephemeral=not public)
 
     @resolved_again
     async def reveal(self, ctx: Ctx, name: str | None, hide: bool = False) -> Outcome:
         """The GM shows (or hides again) the numbers of one of their combatants, or of all."""
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "reveal or hide combatants' numbers")
             new = live.enc.model_copy(deep=True)
             revealed = new.settings.revealed
@@ -535,31 +538,33 @@ class Service(Reminders):
                     revealed.append(c.name)
                 what = f"{c.name}'s numbers are " + ("hidden from players again" if hide else "shown to everyone")
             if new != live.enc:
-                await self._commit(ctx, live, new, "/encounter reveal", what, [])
+                await self.encounters.commit(ctx, live, new, Write("/encounter reveal", what))
         return Outcome(Report("👁️ Reveal", [what[0].upper() + what[1:] + "."]), board_changed=True)
 
     async def map_image(self, ctx: Ctx, encounter_id: int | None = None, ephemeral: bool = False) -> Outcome:
         """`/map`, or the Map button of the encounter ``encounter_id`` (only the presser sees it)."""
         if encounter_id is None:
-            live = await self._need(ctx.channel_id)
+            live = await self.encounters.need(ctx.channel_id)
         else:
-            live = self._button_encounter(await self._live(ctx.channel_id), encounter_id)
+            live = button_entry(await self.encounters.live(ctx.channel_id), encounter_id)
         enc = live.enc
         if enc.map.kind == "none":
             raise IllegalAction(
                 "This encounter has no map: distances are range bands. `/encounter status` shows who is where."
             )
+        if self.maps is None:
+            raise IllegalAction("This bot draws no map pictures: `/encounter status` shows who is where.")
         # drawn in a worker process from the encounter's JSON as last written: the loop runs on,
         # and later commands change nothing drawn
         png, lines = await self.maps.picture(enc.system, live.json, route=live.channel_id)
         return Outcome(Report(views.map_title(enc), lines), file=("map.png", png), ephemeral=ephemeral)
 
     async def board_message(self, channel_id: str) -> str | None:
-        live = await self._entry(channel_id)
+        live = await self.encounters.entry(channel_id)
         return live.board_message_id if live else None
 
     async def set_board_message(self, channel_id: str, message_id: str) -> None:
-        live = await self._entry(channel_id)
+        live = await self.encounters.entry(channel_id)
         if live is None:
             return
         live.board_message_id = message_id
@@ -576,14 +581,14 @@ class Service(Reminders):
         result = roll_expression(expression, Dice(rng=self.rng))
         reason = " ".join((reason or "").split())[:200] or None
         report = views.roll_report(ctx.user_id, result, reason, mode)
-        if await self._live(ctx.channel_id) is None:  # no encounter here: nothing to log, no GM
+        if await self.encounters.live(ctx.channel_id) is None:  # no encounter here: nothing to log, no GM
             if private:
                 report.lines.append("No encounter runs here, so no GM sees this roll.")
             return Outcome(report, ephemeral=private)
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             summary = views.roll_summary(result, reason, mode, private)
             dice = [] if private else [d.value for d in result.dice]
-            await self._commit(ctx, live, live.enc, "/roll", summary, dice, undoable=False)
+            await self.encounters.commit(ctx, live, live.enc, Write("/roll", summary, dice, undoable=False))
         gms = tuple(g for g in live.enc.gm_ids if g != ctx.user_id) if private else ()
         if private:
             report.lines.append("Only you and the GM see this roll.")

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import random
 
-from bot.service.core import Ctx, LiveEntry, StoredEntry
+from bot.service.cache import LiveEntry, StoredEntry
+from bot.service.core import Ctx
 from rules.dice import Dice, parse_given
 from rules.errors import InputError, NotAllowed, NotFound, RulesError
 from rules.models import Combatant, Encounter

@@ -8,30 +8,61 @@ the next due time.
 from __future__ import annotations
 
 import logging
+import random
+from collections.abc import Callable
 
-from bot.service.clock import deadline_times, duration_text, quiet_until
-from bot.service.core import Ctx, LiveEntry, Nudge, Ping, ServiceCore, turn_tag
-from bot.service.turntext import MAX_MESSAGE, mentioned, short_names, turn_text
-from data.store import DuplicateInteraction, Reminder, StoreUnavailable
+from bot.limits import MAX_MESSAGE
+from bot.service import views
+from bot.service.cache import LiveEntry
+from bot.service.clock import (
+    deadline_times,
+    duration_text,
+    parse_quiet,
+    quiet_until,
+    zone,
+)
+from bot.service.core import BOT_USER, Ctx, Nudge, Outcome
+from bot.service.encounters import Encounters, Write
+from bot.service.turntext import Ping, mentioned, short_names, turn_tag, turn_text
+from data.store import DuplicateInteraction, NotifyPrefs, Reminder, StoreUnavailable
 from rules.actions import make_action
 from rules.dice import Dice
-from rules.errors import RulesError
+from rules.errors import InputError, RulesError
 from rules.hidden import players_see
 from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import events_report, plural, user_ref
 from rules.system import Prompt
 
-__all__ = ["Reminders", "BOT_USER"]
+__all__ = ["Reminders"]
 
 log = logging.getLogger(__name__)
 
-#: the user id the bot's own log rows carry (a deadline applied by the clock)
-BOT_USER = "0"
 
+class Reminders:
+    """The turn clock's pass: the reminders due on ``clock``, each prepared from its encounter
+    (``encounters``); a deadline's action is resolved with dice from ``rng``."""
 
-class Reminders(ServiceCore):
-    """The reminder pass of the service (mixed into `Service`)."""
+    def __init__(self, encounters: Encounters, rng: random.Random, clock: Callable[[], float]) -> None:
+        self.encounters = encounters
+        self.store = encounters.store
+        self.rng = rng
+        self.clock = clock
+
+    async def notify(self, ctx: Ctx, quiet: str | None, tz: str | None, mode: str | None, reset: bool = False) -> Outcome:
+        """A player's `/notify` choices: quiet hours in a time zone, and nudges by mention, DM or both."""
+        old = NotifyPrefs(ctx.user_id) if reset else (await self.store.player_prefs([ctx.user_id])).get(ctx.user_id, NotifyPrefs(ctx.user_id))
+        start, end = old.quiet_start, old.quiet_end
+        if quiet is not None:
+            start, end = (None, None) if quiet.strip().lower() in ("", "none", "off") else parse_quiet(quiet)
+        zone_name = old.tz if tz is None else (tz.strip() or None)
+        zone(zone_name)  # refuses an unknown name
+        if mode is not None and mode not in views.NOTIFY_MODES:
+            raise InputError(f"`mode` is one of {', '.join(views.NOTIFY_MODES)}.")
+        prefs = NotifyPrefs(ctx.user_id, zone_name, start, end, mode or old.mode)
+        if prefs != old or reset:
+            await self.store.set_player_prefs(prefs)
+        return Outcome(views.notify_report(prefs), ephemeral=True)
 
     async def due_reminders(self) -> list[Nudge]:
         """Reminders whose time has come, each with its text (`reminded` records each one sent).
@@ -52,7 +83,7 @@ class Reminders(ServiceCore):
         return out
 
     async def _nudge(self, r: Reminder) -> Nudge | None:
-        live = await self._readable(r.channel_id)
+        live = await self.encounters.readable(r.channel_id)
         if live is None or live.id != r.encounter_id:
             return None
         enc, now = live.enc, self.clock()
@@ -126,7 +157,7 @@ class Reminders(ServiceCore):
         """The nudge went out (or can never go out): schedule what is due next for this turn."""
         if nudge.kind == "deadline":
             return  # its action replaced the reminder (or cleared it)
-        live = await self._readable(nudge.reminder.channel_id)
+        live = await self.encounters.readable(nudge.reminder.channel_id)
         if live is None:
             return
         await self._reschedule(live.enc, nudge.reminder, self.clock(), warned=nudge.reminder.warned or nudge.kind == "warning")
@@ -164,14 +195,14 @@ class Reminders(ServiceCore):
         action = action.model_copy(update={"user_id": BOT_USER})
         ctx = Ctx(live.channel_id, BOT_USER, interaction_id=f"lapse:{r.encounter_id}:{r.turn_key}:{r.since}")
         try:
-            async with self._holding(ctx) as held:
+            async with self.encounters.holding(ctx) as held:
                 if held.enc is not enc:
                     return ""
                 dice = Dice(rng=self.rng)
                 res = system.resolve(enc, action, dice)
                 marked = events_report("⏰ Deadline: no answer", res.events, system, res.encounter, res.encounter.hidden_names())
                 summary = f"⏰ the deadline answered for the player ({asked.lapse}): " + " · ".join(marked.lines)
-                await self._commit(ctx, held, res.encounter, COMMANDS["act"], summary, dice.values())
+                await self.encounters.commit(ctx, held, res.encounter, Write(COMMANDS["act"], summary, dice.values()))
                 report = marked.for_reader(players_see(res.encounter))
         except (RulesError, DuplicateInteraction) as exc:
             log.info("deadline in %s: the waiting question stays (%s)", live.channel_id, exc)
@@ -200,7 +231,7 @@ class Reminders(ServiceCore):
         ctx = Ctx(live.channel_id, BOT_USER, interaction_id=f"deadline:{r.encounter_id}:{r.turn_key}:{r.since}")
         if action is not None:
             try:
-                async with self._holding(ctx) as held:
+                async with self.encounters.holding(ctx) as held:
                     if held.enc is not enc:  # the turn moved on meanwhile: its own reminder takes over
                         return None
                     dice = Dice(rng=self.rng)
@@ -209,7 +240,9 @@ class Reminders(ServiceCore):
                     whose = short_names(turn.actors) if action.kind == "next" and turn.current is None else actor
                     marked = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
                     summary = f"⏰ {whose}'s turn passed its {hours} deadline ({policy}): " + " · ".join(marked.lines)
-                    ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], summary, dice.values())
+                    ping = await self.encounters.commit(
+                        ctx, held, res.encounter, Write(COMMANDS[action.kind], summary, dice.values()),
+                    )
                     report = marked.for_reader(players_see(res.encounter))  # posted in the channel
             except StoreUnavailable:
                 raise

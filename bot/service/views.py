@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import time
 
-from bot.service.core import Ctx
-from bot.service.reminders import BOT_USER
-from data.store import LogEntry
+from bot.service.clock import quiet_text
+from bot.service.core import BOT_USER, Ctx
+from data.store import LogEntry, NotifyPrefs
 from rules.dice import ExpressionResult
 from rules.errors import RulesError
 from rules.hidden import everyone, mark, marked_names, players_see, turn_line
 from rules.models import Combatant, Encounter, MapState
 from rules.options import Option
-from rules.report import TYPED, Report, joined, user_ref
+from rules.report import TYPED, Report, joined, plural, user_ref
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "settings_changes", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "readers", "who"]
+__all__ = ["title", "start_report", "end_question", "next_question", "replace_question", "notify_report", "NOTIFY_MODES",
+           "settings_lines", "settings_changes", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "readers", "who"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -32,6 +33,50 @@ def title(command: str, action: Action) -> str:
     if action.actor and action.kind in ACTOR_KINDS:
         return f"{action.actor}: {command.lstrip('/')}"
     return command
+
+
+def start_report(system: RuleSystem, enc: Encounter, gm_id: str) -> Report:
+    """`/encounter start`: the new encounter's GM, map and variant, and what to do next."""
+    lines = [f"GM: {user_ref(gm_id)}", f"Map: {map_text(enc.map)}"]
+    if enc.variant:
+        lines.append(f"Variant: {enc.variant}")
+    lines.append("Add combatants with `/combatant add`, then `/init roll` to begin.")
+    return Report(f"⚔️ {enc.name} · {system.title}", lines)
+
+
+def end_question(enc: Encounter | None) -> Report:
+    """What `/encounter end` asks the GM of a fight that is not over (``enc`` None: it does not read back)."""
+    what = f"**{enc.name}** (round {enc.round}, {plural(len(enc.combatants), 'combatant')})" if enc else "this channel's encounter"
+    return Report("🏁 End the encounter?", [f"End {what}? Nothing undoes the end: {AFTER_END}"])
+
+
+def next_question(whose: str) -> Report:
+    """What a typed `/init next` asks before ending a turn in which ``whose`` has done nothing."""
+    return Report("⏭️ End the turn?", [
+        f"**{whose}** has done nothing yet this turn: end {whose}'s turn now? (`confirm:true` skips this question.)",
+    ])
+
+
+def replace_question(old: Encounter, enc: Encounter) -> Report:
+    """What an import with ``replace`` asks the GM before replacing ``old`` with the file's ``enc``."""
+    return Report("📥 Replace the encounter?", [
+        f"Replace **{old.name}** (round {old.round}, {plural(len(old.combatants), 'combatant')}) with **{enc.name}** "
+        f"({plural(len(enc.combatants), 'combatant')}) from the file? `/undo` brings the old one back.",
+    ])
+
+
+#: how nudges reach a player (`/notify mode:`)
+NOTIFY_MODES = {"channel": "a mention in the channel", "dm": "a direct message", "both": "a mention and a direct message"}
+
+
+def notify_report(prefs: NotifyPrefs) -> Report:
+    """A player's `/notify` choices: quiet hours, and how nudges reach them."""
+    lines = [
+        f"Quiet hours: **{quiet_text(prefs)}**" + (": nudges due then wait until they end" if prefs.quiet_start is not None else ""),
+        f"Nudges reach you by: **{NOTIFY_MODES[prefs.mode]}**",
+        "Turn changes always mention you in the channel; these choices are for nudges and deadline warnings, in every server.",
+    ]
+    return Report("🔔 Your notifications", lines)
 
 
 def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
