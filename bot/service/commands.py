@@ -27,29 +27,18 @@ from bot.service.permissions import (
     require_gm,
     require_gm_of,
 )
-from bot.service.porting import read_export, set_hidden, set_options
+from bot.service.porting import read_export
 from bot.service.reminders import Reminders
 from data.store import DuplicateInteraction, Store, read_state
 from rules.actions import make_action
 from rules.dice import Dice, roll_expression, with_advantage
 from rules.errors import IllegalAction, InputError, NotAllowed
-from rules.geometry import parse_map_spec
-from rules.geometry.cell_lists import parse_cell_list
 from rules.hidden import everyone, players_see
-from rules.models import (
-    DEADLINE_POLICIES,
-    MAX_CELL_HEIGHT,
-    MAX_NUDGES_LIMIT,
-    Encounter,
-    MapState,
-    Settings,
-    deadline_hours_problem,
-    reminder_hours_problem,
-)
+from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import TYPED, Report, events_report, plural, user_ref
-from rules.sheet import read_int
-from rules.system import Action, RuleSystem, check_plain
+from rules.setup import new_encounter, with_gm, with_reveal, with_settings, with_terrain
+from rules.system import Action
 
 if TYPE_CHECKING:  # the app passes the renderer in: the service does not start the drawing processes
     from bot.maps import MapRenderer
@@ -114,25 +103,9 @@ class Service:
         return await self.encounters.readable(channel_id)
 
     # -- encounter lifecycle --------------------------------------------------------------------------
-    async def start(
-        self,
-        ctx: Ctx,
-        system_key: str,
-        name: str | None,
-        map_spec: str | None,
-        variant: str | None,
-    ) -> Outcome:
+    async def start(self, ctx: Ctx, system_key: str, name: str | None, map_spec: str | None, variant: str | None) -> Outcome:
         system = get_system(system_key)
-        variant = system.check_variant(variant)
-        check_plain(name or "", "encounter's name")
-        enc = Encounter(
-            system=system.key,
-            variant=variant,
-            name=(name or "").strip()[:100] or f"{system.title} encounter",
-            map=self._map(system, map_spec),
-            gm_ids=[ctx.user_id],
-            settings=Settings(reminder_hours=self.default_reminder_hours),
-        )
+        enc = new_encounter(system, name, map_spec, variant, ctx.user_id, self.default_reminder_hours)
         async with self.encounters.locks.hold(ctx.channel_id):
             if await self.encounters.live(ctx.channel_id) is not None:
                 raise IllegalAction(
@@ -141,16 +114,6 @@ class Service:
             stored = await self.store.create_encounter(ctx.channel_id, ctx.guild_id, enc, self.clock())
             self.encounters.created(stored)
         return Outcome(views.start_report(system, enc, ctx.user_id), board_changed=True)
-
-    @staticmethod
-    def _map(system: RuleSystem, spec: str | None) -> MapState:
-        if spec is None or not spec.strip():
-            spec = system.default_map or "none"
-        kind, width, height = parse_map_spec(spec)
-        if kind not in system.map_kinds:
-            kinds = " or ".join(f"`{k}`" for k in system.map_kinds)
-            raise InputError(f"{system.title} plays on a {kinds} map, not `{kind}`: {views.map_hint(system)}.")
-        return MapState(kind=kind, width=width, height=height)  # type: ignore[arg-type]
 
     async def end_question(self, ctx: Ctx) -> Report | None:
         """What `/encounter end` asks the GM before ending a fight that is not over (None: nothing
@@ -247,40 +210,16 @@ class Service:
         deadline_hours: float | None = None,
         deadline_policy: str | None = None,
     ) -> Outcome:
+        timing = {"reminder_hours": reminder_hours, "max_nudges": max_nudges, "deadline_hours": deadline_hours}
         async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "change settings")
             system = get_system(live.enc.system)
-            new = live.enc.model_copy(deep=True)
-            if player_rolls is not None:
-                new.settings.player_rolls = player_rolls
-            if reminder_hours is not None:
-                problem = reminder_hours_problem(reminder_hours)
-                if problem:
-                    raise InputError(problem)
-                new.settings.reminder_hours = reminder_hours
-            if max_nudges is not None:
-                if not 0 <= max_nudges <= MAX_NUDGES_LIMIT:
-                    raise InputError(f"`max_nudges` is a whole number from 0 to {MAX_NUDGES_LIMIT}, not {max_nudges}.")
-                new.settings.max_nudges = max_nudges
-            if deadline_hours is not None:
-                problem = deadline_hours_problem(deadline_hours)
-                if problem:
-                    raise InputError(problem)
-                new.settings.deadline_hours = deadline_hours
-            if deadline_policy is not None:
-                if deadline_policy not in DEADLINE_POLICIES:
-                    raise InputError(f"`deadline_policy` is one of {', '.join(DEADLINE_POLICIES)}.")
-                new.settings.deadline_policy = deadline_policy  # type: ignore[assignment]
-            options = dict(options or {})
-            if "hidden" in options:
-                set_hidden(new, options.pop("hidden"))
-            set_options(system, new.settings.options, options)
-            system.check_options(new)
+            given = {"player_rolls": player_rolls, "deadline_policy": deadline_policy, **timing}
+            new = with_settings(live.enc, system, given, options or {})
             changes = views.settings_changes(system, live.enc, new)
             lines = views.settings_lines(system, new if changes else live.enc)
             if changes:  # a value the rules already use (a default typed again) changes nothing
-                clock = ("reminder_hours", "max_nudges", "deadline_hours")
-                rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in clock)
+                rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in timing)
                 await self.encounters.commit(ctx, live, new, Write("/encounter settings", changes, rearm=rearm))
         return Outcome(Report("⚙️ Encounter settings", lines), board_changed=True)
 
@@ -293,19 +232,8 @@ class Service:
     async def co_gm(self, ctx: Ctx, user_id: str, remove: bool) -> Outcome:
         async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "add or remove co-GMs")
-            new = live.enc.model_copy(deep=True)
-            if remove:
-                if user_id not in new.gm_ids:
-                    raise InputError(f"{user_ref(user_id)} is not a GM here.")
-                if len(new.gm_ids) == 1:
-                    raise IllegalAction("An encounter needs at least one GM: add another before removing this one.")
-                new.gm_ids.remove(user_id)
-                text = f"{user_ref(user_id)} is no longer a GM here."
-            else:
-                if user_id in new.gm_ids:
-                    raise InputError(f"{user_ref(user_id)} is already a GM here.")
-                new.gm_ids.append(user_id)
-                text = f"{user_ref(user_id)} is now a co-GM."
+            new = with_gm(live.enc, user_id, remove)
+            text = f"{user_ref(user_id)} is " + ("no longer a GM here." if remove else "now a co-GM.")
             await self.encounters.commit(ctx, live, new, Write("/encounter gm", text))
         return Outcome(Report("👑 GMs", [text]), board_changed=True)
 
@@ -313,36 +241,7 @@ class Service:
     async def terrain(self, ctx: Ctx, cells: str, kind: str, height: int | None) -> Outcome:
         async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "mark the map")
-            grid = live.enc.grid()
-            if grid is None:
-                raise IllegalAction("This encounter has no map to mark.")
-            kind = (kind or "").strip().lower()
-            system = get_system(live.enc.system)
-            kinds = system.terrain_kinds
-            if kind not in kinds:
-                raise InputError(f"`{kind}` is not a terrain {system.title} uses: use one of {', '.join(kinds)}.")
-            targets = parse_cell_list(cells, grid.width, grid.height)
-            if height is not None:
-                read_int(str(height), "height", -MAX_CELL_HEIGHT, MAX_CELL_HEIGHT, hint="in feet; 0 clears it")
-            new = live.enc.model_copy(deep=True)
-            m = new.map
-            for cell in targets:
-                name = cell.name
-                if kind in system.solid_terrain and new.at(cell) is not None:
-                    article = "an" if kind[0] in "aeiou" else "a"
-                    raise IllegalAction(f"{name} holds {new.at(cell).name}: {article} {kind} cannot go there.")  # type: ignore[union-attr]
-                if name in m.blocked:
-                    m.blocked.remove(name)
-                m.terrain.pop(name, None)
-                if kind == "wall":
-                    m.blocked.append(name)
-                elif kind != "clear":
-                    m.terrain[name] = kind
-                if height is not None:
-                    if height:
-                        m.heights[name] = height
-                    else:
-                        m.heights.pop(name, None)
+            new, kind, targets = with_terrain(live.enc, get_system(live.enc.system), cells, kind, height)
             names = " ".join(c.name for c in targets)
             text = f"{names}: {kind}" + (f", height {height} ft" if height is not None else "")
             await self.encounters.commit(ctx, live, new, Write("/encounter terrain", text))
@@ -519,24 +418,9 @@ class Service:
         """The GM shows (or hides again) the numbers of one of their combatants, or of all."""
         async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "reveal or hide combatants' numbers")
-            new = live.enc.model_copy(deep=True)
-            revealed = new.settings.revealed
-            if name is None:
-                new.settings.reveal = not hide
-                if hide:
-                    revealed.clear()
-                what = "every combatant's numbers are " + ("hidden from players again" if hide else "shown to everyone")
-            else:
-                c = new.get(name)
-                if c.owner_id is not None:
-                    raise InputError(f"{c.name} is a player's: players' combatants always show their numbers.")
-                if hide and new.settings.reveal:
-                    raise InputError("Every combatant's numbers are shown: `/encounter reveal hide:true` without a name hides them all first.")
-                if hide:
-                    new.settings.revealed = [n for n in revealed if n != c.name]
-                elif c.name not in revealed:
-                    revealed.append(c.name)
-                what = f"{c.name}'s numbers are " + ("hidden from players again" if hide else "shown to everyone")
+            new, shown = with_reveal(live.enc, name, hide)
+            what = ("every combatant's" if shown is None else f"{shown}'s") + " numbers are " + (
+                "hidden from players again" if hide else "shown to everyone")
             if new != live.enc:
                 await self.encounters.commit(ctx, live, new, Write("/encounter reveal", what))
         return Outcome(Report("👁️ Reveal", [what[0].upper() + what[1:] + "."]), board_changed=True)

@@ -17,7 +17,7 @@ from rules.report import TYPED, Report, joined, plural, user_ref
 from rules.system import Action, RuleSystem
 
 __all__ = ["title", "start_report", "end_question", "next_question", "replace_question", "notify_report", "NOTIFY_MODES",
-           "settings_lines", "settings_changes", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "readers", "who"]
+           "settings_lines", "settings_changes", "map_text", "order_report", "map_title", "show_report", "end_report", "log_report", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "readers", "who"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -142,15 +142,6 @@ def settings_changes(system: RuleSystem, old: Encounter, new: Encounter, limit: 
 
 def map_text(m: MapState) -> str:
     return "none (range bands)" if m.kind == "none" else f"{m.width}x{m.height} {m.kind}"
-
-
-def map_hint(system: RuleSystem) -> str:
-    """What to write in `map` for ``system``."""
-    if system.map_kinds == ("none",):
-        return "leave `map` out"
-    if "hex" in system.map_kinds:
-        return "write a size like `12x10 hex`"
-    return "write a size like `12x10`"
 
 
 def order_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> Report:
