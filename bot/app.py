@@ -204,7 +204,7 @@ class Skirmish(commands.Bot):
         reminder_every: float = 60.0,
         log_retention_days: float = 30.0,
         outbound_per_second: float = DEFAULT_PER_SECOND,
-        **sharding: object,
+        **sharding: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -221,7 +221,7 @@ class Skirmish(commands.Bot):
         self.service = service
         #: every bot-token request of the process goes through it (all shards share the client)
         self.outbound = Outbound(outbound_per_second)
-        self.http.request = self.outbound.gate(self.http.request)  # type: ignore[method-assign]
+        self.http.request = self.outbound.gate(self.http.request)  # type: ignore[method-assign]  # every bot-token request waits for the outbound scheduler
         self.boards = BoardKeeper(self, board_delay)
         #: what the bot may post in each channel, as Discord says
         self.access = ChannelAccess(self)
@@ -262,8 +262,7 @@ class Skirmish(commands.Bot):
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         settle_collector()
-        if self.service.maps is not None:
-            await self.service.maps.start()
+        await self.service.maps.start()
         if self.sync_commands:
             if self.dev_guild_id:
                 guild = discord.Object(self.dev_guild_id)
@@ -411,7 +410,7 @@ def create_bot(
     them (None: all), that leaves other shards' guilds to the processes that run them."""
     service = Service(store, rng=rng, clock=clock, default_reminder_hours=default_reminder_hours,
                       cache_bytes=cache_bytes, maps=shared_renderer(map_workers))
-    options = dict(
+    options: dict[str, Any] = dict(
         dev_guild_id=dev_guild_id,
         sync_commands=sync_commands,
         board_delay=board_delay,
@@ -420,9 +419,9 @@ def create_bot(
         outbound_per_second=outbound_per_second,
     )
     if shard_count is None:
-        bot = Skirmish(service, **options)  # type: ignore[arg-type]
+        bot = Skirmish(service, **options)
     else:
         ids = None if shard_ids is None else list(shard_ids)
-        bot = ShardedSkirmish(service, shard_count=shard_count, shard_ids=ids, **options)  # type: ignore[arg-type]
+        bot = ShardedSkirmish(service, shard_count=shard_count, shard_ids=ids, **options)
     bot.run_shards(None if shard_count is None or shard_ids is None else ShardSlice(shard_count, tuple(shard_ids)))
     return bot

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 import discord
 from discord import app_commands
@@ -69,7 +70,8 @@ def _name(interaction: discord.Interaction) -> str:
     """The command's name, or a button's custom id, for the log."""
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
-    return str((interaction.data or {}).get("custom_id", "?"))
+    data: Mapping[str, object] = interaction.data or {}
+    return str(data.get("custom_id", "?"))
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
@@ -106,7 +108,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 _CACHED_PARTS = ("_cs_response", "_cs_followup", "_cs_namespace", "_cs_command")
 
 
-def release(interaction: discord.Interaction | None = None, view: discord.ui.View | None = None) -> None:
+def release(
+    interaction: discord.Interaction | None = None, view: discord.ui.View | discord.ui.LayoutView | None = None,
+) -> None:
     """Drop what a finished interaction caches, and the items of a view that was sent or pressed
     (its buttons answer by their custom ids): they and what they hold (the member, the user, the
     options) are then freed at once. Left as cycles, they would wait for the garbage collector,

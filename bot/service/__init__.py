@@ -5,7 +5,8 @@ Its parts, each taking what it needs in its constructor (`Service` builds them):
 - `encounters`: the channels' encounters: locks (`locks`), the cache (`cache`), loading, and the
   one write per command (`Encounters.commit` of a `Write`);
 - `reminders`: the turn clock's pass (nudges, warnings, deadlines), over the encounters;
-- `commands`: :class:`Service`, every command a cog calls, with the map renderer the app passes;
+- `commands`: :class:`Service`, every command a cog calls, with the map renderer the app passes
+  (`pictures`: what the service needs of it);
 - `core`: what the service takes and hands back (`Ctx`, `Outcome`, `Nudge`, `LogPage`);
 - `turntext`: a turn change's message (`Ping`); `clock`: the turn clock's arithmetic;
 - `permissions`: who may do what; `porting`: `encounter.json` export and import checks;

@@ -10,7 +10,6 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from bot.service import views
 from bot.service.cache import CACHE_BYTES, EncounterCache, LiveEntry, StoredEntry
@@ -27,10 +26,11 @@ from bot.service.permissions import (
     require_gm,
     require_gm_of,
 )
+from bot.service.pictures import NoPictures, Pictures
 from bot.service.porting import read_export
 from bot.service.reminders import Reminders
 from data.store import DuplicateInteraction, Store, read_state
-from rules.actions import make_action
+from rules.actions import Act, Next
 from rules.dice import Dice, roll_expression, with_advantage
 from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.hidden import everyone, players_see
@@ -39,9 +39,6 @@ from rules.registry import get_system
 from rules.report import TYPED, Report, events_report, plural, user_ref
 from rules.setup import new_encounter, with_gm, with_reveal, with_settings, with_terrain
 from rules.system import Action
-
-if TYPE_CHECKING:  # the app passes the renderer in: the service does not start the drawing processes
-    from bot.maps import MapRenderer
 
 __all__ = ["Service", "INLINE_IMPORT_BYTES"]
 
@@ -61,7 +58,7 @@ class Service:
         clock: Callable[[], float] = time.time,
         default_reminder_hours: float = 24.0,
         cache_bytes: int = CACHE_BYTES,
-        maps: MapRenderer | None = None,
+        maps: Pictures | None = None,
     ) -> None:
         self.store = store
         self.rng = rng or random.Random()
@@ -70,8 +67,8 @@ class Service:
         self.default_reminder_hours = default_reminder_hours
         self.encounters = Encounters(store, EncounterCache(cache_bytes), ChannelLocks(), clock)
         self.reminders = Reminders(self.encounters, self.rng, clock)
-        #: where `/map` pictures are drawn (worker processes, or a thread); None: no pictures
-        self.maps = maps
+        #: where `/map` pictures are drawn (the app's worker processes, or a thread)
+        self.maps: Pictures = maps if maps is not None else NoPictures()
 
     async def encounter(self, channel_id: str) -> Encounter | None:
         """The channel's active encounter (read-only use), or None (also when it does not read back)."""
@@ -183,7 +180,7 @@ class Service:
         if ctx.user_id != q.user_id:
             raise NotAllowed(f"Only {user_ref(q.user_id)}, who plays {q.actor}, can answer this.")
         options = {"choice": q.choices[index][1], "tag": tag}
-        return await self.act(ctx, make_action("act", actor=q.actor, name=q.action, options=options))
+        return await self.act(ctx, Act(actor=q.actor, name=q.action, options=options))
 
     async def next_question(self, ctx: Ctx, action: Action) -> Report | None:
         """What a typed `/init next` asks before ending a turn in which its combatant has done nothing
@@ -378,7 +375,7 @@ class Service:
                         f"More than one combatant can act now ({', '.join(now.actors[:10])}): end one's turn with "
                         "`/init next combatant:NAME`, or act with it first."
                     ) from None
-            return await self.act(ctx, make_action("next", actor=actor))
+            return await self.act(ctx, Next(actor=actor))
 
     # -- reading --------------------------------------------------------------------------------------
     async def order(self, ctx: Ctx) -> Outcome:
@@ -436,8 +433,6 @@ class Service:
             raise IllegalAction(
                 "This encounter has no map: distances are range bands. `/encounter status` shows who is where."
             )
-        if self.maps is None:
-            raise IllegalAction("This bot draws no map pictures: `/encounter status` shows who is where.")
         # drawn in a worker process from the encounter's JSON as last written: the loop runs on,
         # and later commands change nothing drawn
         png, lines = await self.maps.picture(enc.system, live.json, route=live.channel_id)

@@ -25,7 +25,7 @@ from bot.service.core import BOT_USER, Ctx, Nudge, Outcome
 from bot.service.encounters import Encounters, Write
 from bot.service.turntext import Ping, mentioned, short_names, turn_tag, turn_text
 from data.store import DuplicateInteraction, NotifyPrefs, Reminder, StoreUnavailable
-from rules.actions import make_action
+from rules.actions import Action, Next
 from rules.dice import Dice
 from rules.errors import InputError, RulesError
 from rules.hidden import players_see
@@ -96,6 +96,7 @@ class Reminders:
         turn = system.turn(enc)
         asked = system.prompt(enc)  # the turn's action waits for this player's answer: the nudges are theirs
         answer = f"`/act action:{asked.action} combatant:{asked.actor}`" if asked is not None else ""
+        users: tuple[str, ...]
         if clock is not None and not r.warned and now >= clock[0]:
             left = (clock[1] - now) / 3600
             policy = POLICY_WORDS[enc.settings.deadline_policy]
@@ -222,9 +223,9 @@ class Reminders:
         turn = system.turn(enc)
         actor = turn.current or (turn.actors[0] if turn.actors else None)
         policy = enc.settings.deadline_policy
-        action = None
+        action: Action | None = None
         if actor is not None and policy == "pass":  # every combatant the warning named passes
-            action = make_action("next", actor=actor, is_gm=True, user_id=BOT_USER, whole_turn=True)
+            action = Next(actor=actor, is_gm=True, user_id=BOT_USER, whole_turn=True)
         elif actor is not None and policy == "hold":
             action = system.hold_action(enc, actor)
         hours = f"{enc.settings.deadline_hours:g} h"

@@ -125,8 +125,8 @@ def settings_changes(system: RuleSystem, old: Encounter, new: Encounter, limit: 
     a, b = old.settings, new.settings
     changes = [f"{k} {shown(getattr(a, k))} → {shown(getattr(b, k))}" for k in SETTING_KEYS if getattr(a, k) != getattr(b, k)]
     if (a.reveal, a.revealed) != (b.reveal, b.revealed):  # `hidden=`: who sees the GM's numbers
-        was, now = ("none" if s.reveal else ("gm, some shown" if s.revealed else "gm") for s in (a, b))
-        changes.append(f"hidden {was} → {now}")
+        hidden_was, hidden_now = ("none" if s.reveal else ("gm, some shown" if s.revealed else "gm") for s in (a, b))
+        changes.append(f"hidden {hidden_was} → {hidden_now}")
     for option in system.options:
         (was, was_text), (now, now_text) = (effective(option, s.options.get(option.name)) for s in (a, b))
         if was != now:
@@ -197,9 +197,9 @@ def readers(report: Report, enc: Encounter | None, gm: bool) -> tuple[Report, Re
     return public, numbers_report(public, report.for_reader(everyone)) if gm else None
 
 
-def who(user_id: str) -> str:
+def who(user_id: str | None) -> str:
     """Who did a logged action: a user, or the turn clock (a deadline it applied)."""
-    return "⏰ the turn clock" if user_id == BOT_USER else user_ref(user_id)
+    return "⏰ the turn clock" if user_id == BOT_USER else user_ref(str(user_id))
 
 
 def end_report(enc: Encounter | None, logged: int) -> Report:
@@ -231,7 +231,7 @@ def log_report(name: str, entries: list[LogEntry], ended: bool = False) -> Repor
         stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
         undone = " ~~undone~~" if e.undone else ""
         dice = _log_dice(e)
-        hiding = marked_names(e.summary)  # the dice of an entry that hides numbers are the GM's to read
+        hiding = marked_names(e.summary or "")  # the dice of an entry that hides numbers are the GM's to read
         lines.append(f"`#{e.id}` {stamp} {who(e.user_id)} {e.command}{undone}: {e.summary}{mark(hiding, dice, '') if hiding else dice}")
     return Report(f"📜 Log of {name}" + (" (ended)" if ended else ""), lines or ["Nothing has happened yet."])
 
@@ -269,7 +269,7 @@ def _log_dice(e: LogEntry) -> str:
     typed = [str(d) for i, d in enumerate(e.dice) if i in e.dice_typed]
     parts = [f"🎲 {', '.join(rolled)}"] if rolled else []
     if typed:
-        parts.append(f"{TYPED} typed by {user_ref(e.user_id)}: {', '.join(typed)}")
+        parts.append(f"{TYPED} typed by {user_ref(str(e.user_id))}: {', '.join(typed)}")
     return " " + " · ".join(parts) if parts else ""
 
 
