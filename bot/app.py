@@ -302,7 +302,7 @@ class Skirmish(commands.Bot):
                 await self.service.reminders.reminded(nudge)
                 return False
             channel = self.get_partial_messageable(int(where))
-            extra: dict = {}
+            extra: dict[str, Any] = {}
             ping = nudge.ping
             if ping is not None and ping.encounter_id is not None and self.turn_view is not None:
                 extra["view"] = self.turn_view(ping.encounter_id, ping.turn, ping.has_map)

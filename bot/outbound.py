@@ -185,7 +185,7 @@ _TOKEN = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?]+")
 async def _send_twice(request: aiohttp.ClientRequest, handler: Any) -> aiohttp.ClientResponse:
     """aiohttp client middleware: a server error (5xx) is sent again once; a second one raises
     `discord.DiscordServerError`, so that discord.py sends it no more."""
-    response = await handler(request)
+    response: aiohttp.ClientResponse = await handler(request)
     if response.status < 500:
         return response
     where = request.method + " " + _TOKEN.sub(r"\1…", request.url.path)
@@ -197,7 +197,7 @@ async def _send_twice(request: aiohttp.ClientRequest, handler: Any) -> aiohttp.C
     data = await json_or_text(response)
     response.release()
     log.warning("Discord answered %s twice to %s: given up", response.status, where)
-    raise discord.DiscordServerError(response, data)  # type: ignore[arg-type]  # aiohttp.web's response: discord.py reads its status and reason
+    raise discord.DiscordServerError(response, data)
 
 
 def retry_server_errors_once(http: discord.http.HTTPClient) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -45,7 +46,7 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) ->
     interaction.extras[_THINKING] = "ephemeral" if ephemeral else "public"
 
 
-async def answer(interaction: discord.Interaction, *, ephemeral: bool = False, **kwargs) -> None:
+async def answer(interaction: discord.Interaction, *, ephemeral: bool = False, **kwargs: Any) -> None:
     """The one way a command's first message goes out: the response, or a follow-up once answered.
 
     The first follow-up after a deferral takes the deferral's visibility, so an ephemeral

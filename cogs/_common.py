@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import itertools
 from collections.abc import Iterable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,6 +16,7 @@ from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
 from bot.tree import NotShown, answer, defer, release
 from rules.errors import InputError, RulesError
+from rules.models import Combatant, Encounter
 from rules.registry import get_system
 from rules.report import COLOURS, Report
 from rules.sheet import parse_options, parse_pairs, parse_sheet_edit
@@ -78,7 +80,7 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
 async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> None:
     client = bot_of(interaction)
     client.access.seen(interaction)
-    kwargs: dict = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}
+    kwargs: dict[str, Any] = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}
     if outcome.file is not None:
         name, data = outcome.file
         kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
@@ -96,7 +98,7 @@ async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
         await client.send_prompt(client, outcome.channel_id, outcome.prompt)
     ping = outcome.ping
     if ping is not None:
-        extra: dict = {}
+        extra: dict[str, Any] = {}
         if client.turn_view is not None and ping.encounter_id is not None:
             extra["view"] = client.turn_view(ping.encounter_id, ping.turn, ping.has_map)
         await interaction.followup.send(
@@ -157,7 +159,7 @@ def _choices(names: Iterable[str], current: str = "") -> list[app_commands.Choic
     return [app_commands.Choice(name=n, value=n) for n in itertools.islice(hits, 25)]
 
 
-async def _encounter(interaction: discord.Interaction):
+async def _encounter(interaction: discord.Interaction) -> Encounter | None:
     if interaction.channel_id is None:
         return None
     return await service_of(interaction).encounter(str(interaction.channel_id))
@@ -183,7 +185,7 @@ async def target_autocomplete(interaction: discord.Interaction, current: str) ->
     return _choices([c.name for c in names], current)
 
 
-def _actor(enc, interaction: discord.Interaction):
+def _actor(enc: Encounter, interaction: discord.Interaction) -> Combatant | None:
     """The combatant the command would act with, by the service's own rule."""
     named = getattr(interaction.namespace, "combatant", None)
     return service_of(interaction).acting(enc, str(interaction.user.id), named)

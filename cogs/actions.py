@@ -22,7 +22,7 @@ from cogs._common import (
 )
 from rules.actions import Act, Action, Attack, CoupDeGrace, Move
 
-OptionsT = app_commands.Transform[dict, Options]
+OptionsT = app_commands.Transform[dict[str, str], Options]
 ROLL = 'Your own natural die results, comma separated, e.g. "15,4"'
 
 

@@ -62,7 +62,7 @@ async def _pressed(
         release(interaction, item.view)
 
 
-class EndTurnButton(ui.DynamicItem[ui.Button], template=r"skirmish:end:(?P<enc>\d+):(?P<turn>r\d+\.[0-9a-f]+)"):
+class EndTurnButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:end:(?P<enc>\d+):(?P<turn>r\d+\.[0-9a-f]+)"):
     """End turn: the `/init next` of the combatant whose turn it is (its owner or a GM)."""
 
     def __init__(self, encounter_id: int, turn: str) -> None:
@@ -79,7 +79,7 @@ class EndTurnButton(ui.DynamicItem[ui.Button], template=r"skirmish:end:(?P<enc>\
         await _pressed(interaction, self, lambda: service_of(interaction).end_turn(ctx_of(interaction), self.encounter_id, self.turn))
 
 
-class MapButton(ui.DynamicItem[ui.Button], template=r"skirmish:map:(?P<enc>\d+)"):
+class MapButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:map:(?P<enc>\d+)"):
     """Map: the `/map` picture, shown only to whoever pressed."""
 
     def __init__(self, encounter_id: int) -> None:
@@ -95,7 +95,7 @@ class MapButton(ui.DynamicItem[ui.Button], template=r"skirmish:map:(?P<enc>\d+)"
         await _pressed(interaction, self, lambda: service.map_image(ctx_of(interaction), self.encounter_id, ephemeral=True), slow=True)
 
 
-class UndoButton(ui.DynamicItem[ui.Button], template=r"skirmish:undo:(?P<enc>\d+)"):
+class UndoButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:undo:(?P<enc>\d+)"):
     """Undo, on the status board: the GM's `/undo`."""
 
     def __init__(self, encounter_id: int) -> None:
@@ -126,7 +126,7 @@ def board_view(encounter_id: int) -> ui.View:
     return view
 
 
-class LogPageButton(ui.DynamicItem[ui.Button], template=r"skirmish:log:(?P<enc>\d+):(?P<count>\d+):(?P<page>\d+)"):
+class LogPageButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:log:(?P<enc>\d+):(?P<count>\d+):(?P<page>\d+)"):
     """◀ Older and Newer ▶ under a `/log` page: the message shows that page instead (for
     everyone who sees it: a public log stays public)."""
 
@@ -210,7 +210,7 @@ def _questions(interaction: discord.Interaction) -> Questions:
     return bot_of(interaction).questions  # type: ignore[no-any-return]  # the bot holds it as Any: the bot module cannot import this one
 
 
-class AnswerButton(ui.DynamicItem[ui.Button], template=r"skirmish:answer:(?P<token>[0-9a-f]{16}):(?P<answer>yes|no)"):
+class AnswerButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:answer:(?P<token>[0-9a-f]{16}):(?P<answer>yes|no)"):
     """Confirm or Cancel: only the author of the question may answer, once, before it expires."""
 
     def __init__(self, token: str, yes: bool) -> None:
@@ -261,7 +261,7 @@ async def ask(interaction: discord.Interaction, question: Report, run: Callable[
 
 
 # -- a player's choice an action waits for (a target choosing its flips) ------------------------------
-class ChoiceButton(ui.DynamicItem[ui.Button], template=r"skirmish:choose:(?P<ch>\d+):(?P<tag>[0-9a-f]{8}):(?P<index>\d+)"):
+class ChoiceButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:choose:(?P<ch>\d+):(?P<tag>[0-9a-f]{8}):(?P<index>\d+)"):
     """One answer to a question the rules ask a player (`rules.system.Prompt`), sent to them by
     direct message: the encounter's channel, the question's tag and the choice travel in the
     ``custom_id``, so it works after a restart; only that player may press it, and only while the

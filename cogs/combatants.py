@@ -23,8 +23,8 @@ from rules.actions import Add, Edit, Remove
 from rules.registry import get_system
 from rules.system import MAX_COPIES
 
-SheetT = app_commands.Transform[dict, Sheet]
-SheetEditT = app_commands.Transform[tuple, SheetEdit]
+SheetT = app_commands.Transform[dict[str, str], Sheet]
+SheetEditT = app_commands.Transform[tuple[dict[str, str], dict[str, int]], SheetEdit]
 
 
 async def side_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

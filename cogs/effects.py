@@ -27,8 +27,9 @@ async def ends_autocomplete(interaction: discord.Interaction, current: str) -> l
     names: list[str] = []
     target = getattr(interaction.namespace, "target", None)
     if enc is not None:
-        if target and enc.find(target) is not None:
-            names.append(enc.find(target).name)
+        found = enc.find(target) if target else None
+        if found is not None:
+            names.append(found.name)
         names += [n for n in enc.order if n not in names]
     phrases = [f"end of {n}'s turn" for n in names] + [f"start of {n}'s turn" for n in names]
     return _choices(["end of the round", *phrases, "end of the phase"], current)

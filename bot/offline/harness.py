@@ -45,7 +45,7 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -53,6 +53,7 @@ import aiohttp
 import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType
+from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.app import Skirmish, create_bot
@@ -325,7 +326,8 @@ def _payload_of(payload: dict[str, Any] | None, multipart: list[dict[str, Any]] 
         return payload
     for part in multipart or []:
         if part.get("name") == "payload_json":
-            return json.loads(part["value"])
+            found: dict[str, Any] = json.loads(part["value"])
+            return found
     return {}
 
 
@@ -333,10 +335,13 @@ class RecordingAdapter(AsyncWebhookAdapter):
     """Stands in for Discord's webhook endpoints: interaction responses, follow-ups, edits."""
 
     def __init__(self, recorder: Recorder) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # discord.py's adapter is not annotated
         self.recorder = recorder
 
-    async def request(self, route, session, *, payload=None, multipart=None, files=None, **kwargs):  # type: ignore[override]  # records what discord.py's adapter would send
+    async def request(
+        self, route: Route, session: aiohttp.ClientSession, *, payload: dict[str, Any] | None = None,
+        multipart: list[dict[str, Any]] | None = None, files: Sequence[discord.File] | None = None, **kwargs: Any,
+    ) -> Any:
         rec = self.recorder
         body = _payload_of(payload, multipart)
         token = str(route.webhook_token)
@@ -594,7 +599,7 @@ class Harness:
             "permissions": str(discord.Permissions.text().value),
         }
 
-    def _resolve_command(self, words: list[str]) -> tuple[app_commands.Command, list[str]]:
+    def _resolve_command(self, words: list[str]) -> tuple[app_commands.Command[Any, ..., Any], list[str]]:
         tree = self.bot.tree
         if not words:
             raise HarnessError("no command given")

@@ -13,9 +13,9 @@ import functools
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
+from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from bot.service.cache import EncounterCache, LiveEntry, StoredEntry
 from bot.service.clock import turn_reminder
@@ -302,14 +302,15 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def resolved_again(method: Callable[Concatenate[S, Ctx, P], Awaitable[R]]) -> Callable[Concatenate[S, Ctx, P], Awaitable[R]]:
+def resolved_again(
+    method: Callable[Concatenate[S, Ctx, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[S, Ctx, P], Coroutine[Any, Any, R]]:
     """A command that commits, run again on the encounter as stored now each time another
     process wrote it first (`StaleEncounter`: nothing was written), after a short random pause
     that doubles, for at most `Encounters.conflict_seconds`; only then is the player told to try
     again. Two processes writing one channel so take turns instead of refusing commands."""
 
-    @functools.wraps(method)
-    async def run(self: S, ctx: Ctx, *args: P.args, **kwargs: P.kwargs) -> R:
+    async def run(self: S, ctx: Ctx, /, *args: P.args, **kwargs: P.kwargs) -> R:
         encounters = self.encounters
         # the channel's lock is held from the first try to the last, so a try again does not
         # queue behind this process's other commands in the channel (the lock is re-entrant)
@@ -325,6 +326,7 @@ def resolved_again(method: Callable[Concatenate[S, Ctx, P], Awaitable[R]]) -> Ca
                     await asyncio.sleep(encounters.jitter.uniform(pause / 2, pause))
                     pause = min(pause * 2, 0.1)
 
+    functools.update_wrapper(run, method)
     return run
 
 
