@@ -53,10 +53,8 @@ async def reach_gateway(bot: discord.Client) -> None:
 def point_at(root: str) -> None:
     """For testing only: send every REST request, interaction reply and the gateway connection
     to a stand-in for Discord at ``root`` (``DISCORD_API_BASE``)."""
-    from discord.webhook import async_ as webhook
-
     root = root.rstrip("/")
-    discord.http.Route.BASE = webhook.Route.BASE = f"{root}/api/v10"
+    discord.http.Route.BASE = f"{root}/api/v10"  # interaction replies (discord.webhook) use the same Route
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(root.replace("http", "ws", 1) + "/gateway")
 
 

@@ -73,7 +73,7 @@ class ChannelAccess:
         me = guild.me if guild is not None else None
         thread = isinstance(channel, discord.Thread)
         if me is not None and hasattr(channel, "permissions_for"):
-            allowed = channel.permissions_for(me)  # type: ignore[union-attr]
+            allowed = channel.permissions_for(me)  # type: ignore[union-attr]  # hasattr just above: a channel with permissions
             return [n for n in _in(needs, thread) if not getattr(allowed, n)]
         wanted = set(needs) | set(_in(needs, True))
         return [n for n in self._lacking.get(channel_id, ()) if n in wanted]

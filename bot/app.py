@@ -204,7 +204,7 @@ class Skirmish(commands.Bot):
         reminder_every: float = 60.0,
         log_retention_days: float = 30.0,
         outbound_per_second: float = DEFAULT_PER_SECOND,
-        **sharding: object,
+        **sharding: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -221,7 +221,7 @@ class Skirmish(commands.Bot):
         self.service = service
         #: every bot-token request of the process goes through it (all shards share the client)
         self.outbound = Outbound(outbound_per_second)
-        self.http.request = self.outbound.gate(self.http.request)  # type: ignore[method-assign]
+        self.http.request = self.outbound.gate(self.http.request)  # type: ignore[method-assign]  # every bot-token request waits for the outbound scheduler
         self.boards = BoardKeeper(self, board_delay)
         #: what the bot may post in each channel, as Discord says
         self.access = ChannelAccess(self)
@@ -290,7 +290,7 @@ class Skirmish(commands.Bot):
                     log.exception("the reminder in %s failed; the others still go out", nudge.reminder.channel_id)
                     return False
 
-        return sum(await asyncio.gather(*(one(n) for n in await self.service.due_reminders())))
+        return sum(await asyncio.gather(*(one(n) for n in await self.service.reminders.due_reminders())))
 
     async def _send_reminder(self, nudge: Nudge) -> bool:
         """Send one nudge. It counts as given unless Discord may take it later (a passing error)."""
@@ -299,10 +299,10 @@ class Skirmish(commands.Bot):
         try:
             if self.access.missing(where, TEXT_NEEDS):  # Discord would refuse it: not sent
                 log.info("no permission to remind in %s: the reminder is not sent", where)
-                await self.service.reminded(nudge)
+                await self.service.reminders.reminded(nudge)
                 return False
             channel = self.get_partial_messageable(int(where))
-            extra: dict = {}
+            extra: dict[str, Any] = {}
             ping = nudge.ping
             if ping is not None and ping.encounter_id is not None and self.turn_view is not None:
                 extra["view"] = self.turn_view(ping.encounter_id, ping.turn, ping.has_map)
@@ -324,7 +324,7 @@ class Skirmish(commands.Bot):
             return False
         except Exception:  # a bad stored id, a bug: it waits one interval like a sent one, never every pass
             log.exception("cannot send the reminder in %s", where)
-        await self.service.reminded(nudge)
+        await self.service.reminders.reminded(nudge)
         if nudge.kind == "deadline":
             self.boards.touch(where)
         return given
@@ -410,7 +410,7 @@ def create_bot(
     them (None: all), that leaves other shards' guilds to the processes that run them."""
     service = Service(store, rng=rng, clock=clock, default_reminder_hours=default_reminder_hours,
                       cache_bytes=cache_bytes, maps=shared_renderer(map_workers))
-    options = dict(
+    options: dict[str, Any] = dict(
         dev_guild_id=dev_guild_id,
         sync_commands=sync_commands,
         board_delay=board_delay,
@@ -419,9 +419,9 @@ def create_bot(
         outbound_per_second=outbound_per_second,
     )
     if shard_count is None:
-        bot = Skirmish(service, **options)  # type: ignore[arg-type]
+        bot = Skirmish(service, **options)
     else:
         ids = None if shard_ids is None else list(shard_ids)
-        bot = ShardedSkirmish(service, shard_count=shard_count, shard_ids=ids, **options)  # type: ignore[arg-type]
+        bot = ShardedSkirmish(service, shard_count=shard_count, shard_ids=ids, **options)
     bot.run_shards(None if shard_count is None or shard_ids is None else ShardSlice(shard_count, tuple(shard_ids)))
     return bot

@@ -9,11 +9,12 @@ receives as Discord would, through the same reading.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import discord
+if TYPE_CHECKING:  # only named in types: the service reads the limits without loading discord.py
+    import discord
 
-__all__ = ["LIMITS", "OverLimit", "problems", "choice_problems", "checked", "file_sizes"]
+__all__ = ["LIMITS", "MAX_MESSAGE", "OverLimit", "problems", "choice_problems", "checked", "file_sizes"]
 
 #: the limits of discord-api-docs (messages, embeds, components, interactions, uploads)
 LIMITS: dict[str, int] = {
@@ -39,6 +40,8 @@ LIMITS: dict[str, int] = {
     "files": 10,
     "upload_bytes": 10 * 1024 * 1024,  # all the files of one message together
 }
+#: the characters of a message's content (a turn ping, a nudge)
+MAX_MESSAGE = LIMITS["content"]
 
 
 class OverLimit(ValueError):

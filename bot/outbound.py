@@ -30,7 +30,7 @@ import re
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiohttp
 import discord
@@ -54,7 +54,8 @@ DEFAULT_PER_SECOND = 40.0
 #: seconds before a request Discord answered with a server error is sent again (once)
 SERVER_ERROR_PAUSE = 1.0
 
-T = TypeVar("T")
+#: an HTTP client's request function, gated with its own signature
+R = TypeVar("R", bound=Callable[..., Awaitable[Any]])
 
 _urgency: contextvars.ContextVar[int] = contextvars.ContextVar("skirmish_urgency", default=FOLLOW_UP)
 #: the turn this task holds for its next request (`Outbound.turn`): when it was taken
@@ -163,10 +164,10 @@ class Outbound:
         self._wake = None
         self._release()
 
-    def gate(self, request: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
-        """``request`` (an HTTP client's) behind the scheduler."""
+    def gate(self, request: R) -> R:
+        """``request`` (an HTTP client's) behind the scheduler, with its own signature."""
 
-        async def gated(*args: Any, **kwargs: Any) -> T:
+        async def gated(*args: Any, **kwargs: Any) -> Any:
             taken = _held.get()
             if taken is not None:  # its turn was taken in `turn`
                 _held.set(None)
@@ -174,7 +175,7 @@ class Outbound:
                 await self.wait()
             return await request(*args, **kwargs)
 
-        return gated
+        return cast(R, gated)
 
 
 #: an interaction's token in a path (``/webhooks/<app>/<token>``, ``/interactions/<id>/<token>/``): kept out of the log
@@ -184,7 +185,7 @@ _TOKEN = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?]+")
 async def _send_twice(request: aiohttp.ClientRequest, handler: Any) -> aiohttp.ClientResponse:
     """aiohttp client middleware: a server error (5xx) is sent again once; a second one raises
     `discord.DiscordServerError`, so that discord.py sends it no more."""
-    response = await handler(request)
+    response: aiohttp.ClientResponse = await handler(request)
     if response.status < 500:
         return response
     where = request.method + " " + _TOKEN.sub(r"\1…", request.url.path)
@@ -196,7 +197,7 @@ async def _send_twice(request: aiohttp.ClientRequest, handler: Any) -> aiohttp.C
     data = await json_or_text(response)
     response.release()
     log.warning("Discord answered %s twice to %s: given up", response.status, where)
-    raise discord.DiscordServerError(response, data)  # type: ignore[arg-type]
+    raise discord.DiscordServerError(response, data)
 
 
 def retry_server_errors_once(http: discord.http.HTTPClient) -> None:

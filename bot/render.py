@@ -69,7 +69,7 @@ def hidden_from_all(name: str) -> bool:
 def mentions_for(user_ids: tuple[str, ...] | list[str]) -> discord.AllowedMentions:
     """Allow exactly these users to be pinged (Discord takes at most 100), and nobody else."""
     return discord.AllowedMentions(
-        everyone=False, roles=False, replied_user=False, users=[discord.Object(int(u)) for u in list(user_ids)[:100]]
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(int(u)) for u in list(user_ids)[: LIMITS["mentions"]]]
     )
 
 

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -44,7 +46,7 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) ->
     interaction.extras[_THINKING] = "ephemeral" if ephemeral else "public"
 
 
-async def answer(interaction: discord.Interaction, *, ephemeral: bool = False, **kwargs) -> None:
+async def answer(interaction: discord.Interaction, *, ephemeral: bool = False, **kwargs: Any) -> None:
     """The one way a command's first message goes out: the response, or a follow-up once answered.
 
     The first follow-up after a deferral takes the deferral's visibility, so an ephemeral
@@ -69,7 +71,8 @@ def _name(interaction: discord.Interaction) -> str:
     """The command's name, or a button's custom id, for the log."""
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
-    return str((interaction.data or {}).get("custom_id", "?"))
+    data: Mapping[str, object] = interaction.data or {}
+    return str(data.get("custom_id", "?"))
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
@@ -106,7 +109,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 _CACHED_PARTS = ("_cs_response", "_cs_followup", "_cs_namespace", "_cs_command")
 
 
-def release(interaction: discord.Interaction | None = None, view: discord.ui.View | None = None) -> None:
+def release(
+    interaction: discord.Interaction | None = None, view: discord.ui.View | discord.ui.LayoutView | None = None,
+) -> None:
     """Drop what a finished interaction caches, and the items of a view that was sent or pressed
     (its buttons answer by their custom ids): they and what they hold (the member, the user, the
     options) are then freed at once. Left as cycles, they would wait for the garbage collector,

@@ -4,23 +4,22 @@ from __future__ import annotations
 import io
 import itertools
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.access import BOARD_NEEDS, grant_text
+from bot.app import Skirmish
 from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, Outcome, Service
 from bot.tree import NotShown, answer, defer, release
 from rules.errors import InputError, RulesError
+from rules.models import Combatant, Encounter
 from rules.registry import get_system
 from rules.report import COLOURS, Report
 from rules.sheet import parse_options, parse_pairs, parse_sheet_edit
-
-if TYPE_CHECKING:  # pragma: no cover
-    from bot.app import Skirmish
 
 __all__ = [
     "ctx_of",
@@ -36,13 +35,22 @@ __all__ = [
     "option_autocomplete",
     "words_autocomplete",
     "service_of",
+    "bot_of",
     "defer",
     "defer_path_search",
 ]
 
 
+def bot_of(interaction: discord.Interaction) -> Skirmish:
+    """The bot an interaction came to: these cogs load only into a `Skirmish`."""
+    client = interaction.client
+    if not isinstance(client, Skirmish):
+        raise TypeError(f"Skirmish's cogs run in a Skirmish bot, not in {type(client).__name__}")
+    return client
+
+
 def service_of(interaction: discord.Interaction) -> Service:
-    return interaction.client.service  # type: ignore[attr-defined]
+    return bot_of(interaction).service
 
 
 def ctx_of(interaction: discord.Interaction, roll: str | None = None) -> Ctx:
@@ -65,14 +73,14 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
         await _send_outcome(interaction, outcome)
     except discord.DiscordServerError as error:
         if outcome.board_changed and interaction.channel_id is not None:  # the board still shows the change
-            interaction.client.boards.touch(str(interaction.channel_id))  # type: ignore[attr-defined]
+            bot_of(interaction).boards.touch(str(interaction.channel_id))
         raise NotShown() from error
 
 
 async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> None:
-    client: Skirmish = interaction.client  # type: ignore[assignment]
+    client = bot_of(interaction)
     client.access.seen(interaction)
-    kwargs: dict = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}
+    kwargs: dict[str, Any] = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}
     if outcome.file is not None:
         name, data = outcome.file
         kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
@@ -83,7 +91,6 @@ async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
     release(view=kwargs.get("view"))
     if outcome.private is not None:
         await interaction.followup.send(**checked(embed=to_embed(outcome.private), allowed_mentions=NO_MENTIONS), ephemeral=True)
-    client: Skirmish = interaction.client  # type: ignore[assignment]
     if outcome.direct is not None:
         users, report = outcome.direct
         await client.send_direct(users, embed=to_embed(report))
@@ -91,7 +98,7 @@ async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
         await client.send_prompt(client, outcome.channel_id, outcome.prompt)
     ping = outcome.ping
     if ping is not None:
-        extra: dict = {}
+        extra: dict[str, Any] = {}
         if client.turn_view is not None and ping.encounter_id is not None:
             extra["view"] = client.turn_view(ping.encounter_id, ping.turn, ping.has_map)
         await interaction.followup.send(
@@ -105,7 +112,7 @@ async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
 async def _board_or_grant(interaction: discord.Interaction, channel_id: str) -> None:
     """Update the channel's board, or, where the bot may not post it, tell a GM once (privately)
     what to grant instead of sending what Discord would refuse."""
-    client: Skirmish = interaction.client  # type: ignore[assignment]
+    client = bot_of(interaction)
     lacking = client.access.missing(channel_id, BOARD_NEEDS)
     if not lacking:
         client.boards.touch(channel_id)
@@ -152,7 +159,7 @@ def _choices(names: Iterable[str], current: str = "") -> list[app_commands.Choic
     return [app_commands.Choice(name=n, value=n) for n in itertools.islice(hits, 25)]
 
 
-async def _encounter(interaction: discord.Interaction):
+async def _encounter(interaction: discord.Interaction) -> Encounter | None:
     if interaction.channel_id is None:
         return None
     return await service_of(interaction).encounter(str(interaction.channel_id))
@@ -178,7 +185,7 @@ async def target_autocomplete(interaction: discord.Interaction, current: str) ->
     return _choices([c.name for c in names], current)
 
 
-def _actor(enc, interaction: discord.Interaction):
+def _actor(enc: Encounter, interaction: discord.Interaction) -> Combatant | None:
     """The combatant the command would act with, by the service's own rule."""
     named = getattr(interaction.namespace, "combatant", None)
     return service_of(interaction).acting(enc, str(interaction.user.id), named)

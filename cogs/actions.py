@@ -20,13 +20,13 @@ from cogs._common import (
     weapon_autocomplete,
     words_autocomplete,
 )
-from rules.actions import Act, ActionBase, make_action
+from rules.actions import Act, Action, Attack, CoupDeGrace, Move
 
-OptionsT = app_commands.Transform[dict, Options]
+OptionsT = app_commands.Transform[dict[str, str], Options]
 ROLL = 'Your own natural die results, comma separated, e.g. "15,4"'
 
 
-async def _run(interaction: discord.Interaction, action: ActionBase, roll: str | None) -> None:
+async def _run(interaction: discord.Interaction, action: Action, roll: str | None) -> None:
     await reply(interaction, await service_of(interaction).act(ctx_of(interaction, roll), action))
 
 
@@ -52,7 +52,7 @@ class ActionsCog(commands.Cog):
         options: Optional[OptionsT] = None,
         roll: Optional[str] = None,
     ) -> None:
-        action = make_action("move", actor=combatant, to=to, path=path, facing=facing, options=options or {})
+        action = Move(actor=combatant, to=to, path=path, facing=facing, options=options or {})
         await defer_path_search(interaction, to)
         await _run(interaction, action, roll)
 
@@ -77,7 +77,7 @@ class ActionsCog(commands.Cog):
         roll: Optional[str] = None,
         options: Optional[OptionsT] = None,
     ) -> None:
-        action = make_action("attack", actor=combatant, target=target, weapon=weapon, options=options or {})
+        action = Attack(actor=combatant, target=target, weapon=weapon, options=options or {})
         await _run(interaction, action, roll)
 
     @app_commands.command(name="coupdegrace", description="Finish off a downed foe")
@@ -98,7 +98,7 @@ class ActionsCog(commands.Cog):
         roll: Optional[str] = None,
         options: Optional[OptionsT] = None,
     ) -> None:
-        action = make_action("coupdegrace", actor=combatant, target=target, weapon=weapon, options=options or {})
+        action = CoupDeGrace(actor=combatant, target=target, weapon=weapon, options=options or {})
         await _run(interaction, action, roll)
 
     @app_commands.command(name="act", description="Any other action of the system (see /help)")

@@ -22,14 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import ui
-from discord.ext import commands
 
 from bot.access import TEXT_NEEDS
 from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, LogPage, Outcome
 from bot.tree import answer, release, report_error
-from cogs._common import ctx_of, defer, reply, service_of
+from cogs._common import bot_of, ctx_of, defer, reply, service_of
 from rules.errors import NotAllowed
 from rules.report import COLOURS, Report, user_ref
 from rules.system import Prompt
@@ -60,10 +59,10 @@ async def _pressed(
     except Exception as exc:
         await report_error(interaction, exc)
     finally:
-        release(interaction, item.view)  # type: ignore[arg-type]
+        release(interaction, item.view)
 
 
-class EndTurnButton(ui.DynamicItem[ui.Button], template=r"skirmish:end:(?P<enc>\d+):(?P<turn>r\d+\.[0-9a-f]+)"):
+class EndTurnButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:end:(?P<enc>\d+):(?P<turn>r\d+\.[0-9a-f]+)"):
     """End turn: the `/init next` of the combatant whose turn it is (its owner or a GM)."""
 
     def __init__(self, encounter_id: int, turn: str) -> None:
@@ -73,14 +72,14 @@ class EndTurnButton(ui.DynamicItem[ui.Button], template=r"skirmish:end:(?P<enc>\
         self.encounter_id, self.turn = encounter_id, turn
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "EndTurnButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /) -> "EndTurnButton":
         return cls(int(match["enc"]), match["turn"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _pressed(interaction, self, lambda: service_of(interaction).end_turn(ctx_of(interaction), self.encounter_id, self.turn))
 
 
-class MapButton(ui.DynamicItem[ui.Button], template=r"skirmish:map:(?P<enc>\d+)"):
+class MapButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:map:(?P<enc>\d+)"):
     """Map: the `/map` picture, shown only to whoever pressed."""
 
     def __init__(self, encounter_id: int) -> None:
@@ -88,7 +87,7 @@ class MapButton(ui.DynamicItem[ui.Button], template=r"skirmish:map:(?P<enc>\d+)"
         self.encounter_id = encounter_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "MapButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /) -> "MapButton":
         return cls(int(match["enc"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -96,7 +95,7 @@ class MapButton(ui.DynamicItem[ui.Button], template=r"skirmish:map:(?P<enc>\d+)"
         await _pressed(interaction, self, lambda: service.map_image(ctx_of(interaction), self.encounter_id, ephemeral=True), slow=True)
 
 
-class UndoButton(ui.DynamicItem[ui.Button], template=r"skirmish:undo:(?P<enc>\d+)"):
+class UndoButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:undo:(?P<enc>\d+)"):
     """Undo, on the status board: the GM's `/undo`."""
 
     def __init__(self, encounter_id: int) -> None:
@@ -104,7 +103,7 @@ class UndoButton(ui.DynamicItem[ui.Button], template=r"skirmish:undo:(?P<enc>\d+
         self.encounter_id = encounter_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "UndoButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /) -> "UndoButton":
         return cls(int(match["enc"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -127,7 +126,7 @@ def board_view(encounter_id: int) -> ui.View:
     return view
 
 
-class LogPageButton(ui.DynamicItem[ui.Button], template=r"skirmish:log:(?P<enc>\d+):(?P<count>\d+):(?P<page>\d+)"):
+class LogPageButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:log:(?P<enc>\d+):(?P<count>\d+):(?P<page>\d+)"):
     """◀ Older and Newer ▶ under a `/log` page: the message shows that page instead (for
     everyone who sees it: a public log stays public)."""
 
@@ -138,8 +137,8 @@ class LogPageButton(ui.DynamicItem[ui.Button], template=r"skirmish:log:(?P<enc>\
         self.encounter_id, self.count, self.page = encounter_id, count, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "LogPageButton":
-        return cls(int(match["enc"]), int(match["count"]), int(match["page"]), item.label or "")
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /) -> "LogPageButton":
+        return cls(int(match["enc"]), int(match["count"]), int(match["page"]), (item.label if isinstance(item, ui.Button) else None) or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         view = None
@@ -208,10 +207,10 @@ class Questions:
 
 
 def _questions(interaction: discord.Interaction) -> Questions:
-    return interaction.client.questions  # type: ignore[attr-defined,no-any-return]
+    return bot_of(interaction).questions  # type: ignore[no-any-return]  # the bot holds it as Any: the bot module cannot import this one
 
 
-class AnswerButton(ui.DynamicItem[ui.Button], template=r"skirmish:answer:(?P<token>[0-9a-f]{16}):(?P<answer>yes|no)"):
+class AnswerButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:answer:(?P<token>[0-9a-f]{16}):(?P<answer>yes|no)"):
     """Confirm or Cancel: only the author of the question may answer, once, before it expires."""
 
     def __init__(self, token: str, yes: bool) -> None:
@@ -225,7 +224,7 @@ class AnswerButton(ui.DynamicItem[ui.Button], template=r"skirmish:answer:(?P<tok
         self.token, self.yes = token, yes
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "AnswerButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /) -> "AnswerButton":
         return cls(match["token"], match["answer"] == "yes")
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -262,7 +261,7 @@ async def ask(interaction: discord.Interaction, question: Report, run: Callable[
 
 
 # -- a player's choice an action waits for (a target choosing its flips) ------------------------------
-class ChoiceButton(ui.DynamicItem[ui.Button], template=r"skirmish:choose:(?P<ch>\d+):(?P<tag>[0-9a-f]{8}):(?P<index>\d+)"):
+class ChoiceButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:choose:(?P<ch>\d+):(?P<tag>[0-9a-f]{8}):(?P<index>\d+)"):
     """One answer to a question the rules ask a player (`rules.system.Prompt`), sent to them by
     direct message: the encounter's channel, the question's tag and the choice travel in the
     ``custom_id``, so it works after a restart; only that player may press it, and only while the
@@ -276,8 +275,8 @@ class ChoiceButton(ui.DynamicItem[ui.Button], template=r"skirmish:choose:(?P<ch>
         self.channel_id, self.tag, self.index, self.label = channel_id, tag, index, label
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Button, match: re.Match[str], /) -> "ChoiceButton":
-        return cls(int(match["ch"]), match["tag"], int(match["index"]), item.label or "Choose")
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /) -> "ChoiceButton":
+        return cls(int(match["ch"]), match["tag"], int(match["index"]), (item.label if isinstance(item, ui.Button) else None) or "Choose")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
@@ -285,7 +284,7 @@ class ChoiceButton(ui.DynamicItem[ui.Button], template=r"skirmish:choose:(?P<ch>
             outcome = await service_of(interaction).answer(ctx, self.tag, self.index)
             note = Report("✅ Answered", [f"{self.label}: the attack is resolved in <#{self.channel_id}>."])
             await interaction.response.edit_message(**checked(embed=to_embed(note)), view=None)
-            await post_outcome(interaction.client, str(self.channel_id), outcome)  # type: ignore[arg-type]
+            await post_outcome(bot_of(interaction), str(self.channel_id), outcome)
         except Exception as exc:
             await report_error(interaction, exc)
         finally:
@@ -342,8 +341,8 @@ async def post_outcome(client: "Skirmish", channel_id: str, outcome: Outcome) ->
 DYNAMIC_ITEMS: tuple[Any, ...] = (EndTurnButton, MapButton, UndoButton, LogPageButton, AnswerButton, ChoiceButton)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: Skirmish) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    bot.turn_view, bot.board_view, bot.log_view = turn_view, board_view, log_view  # type: ignore[attr-defined]
-    bot.send_prompt = send_prompt  # type: ignore[attr-defined]
-    bot.questions = Questions(bot.service.clock)  # type: ignore[attr-defined]
+    bot.turn_view, bot.board_view, bot.log_view = turn_view, board_view, log_view
+    bot.send_prompt = send_prompt
+    bot.questions = Questions(bot.service.clock)

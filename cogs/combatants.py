@@ -19,12 +19,12 @@ from cogs._common import (
     service_of,
     target_autocomplete,
 )
-from rules.actions import Add, make_action
+from rules.actions import Add, Edit, Remove
 from rules.registry import get_system
 from rules.system import MAX_COPIES
 
-SheetT = app_commands.Transform[dict, Sheet]
-SheetEditT = app_commands.Transform[tuple, SheetEdit]
+SheetT = app_commands.Transform[dict[str, str], Sheet]
+SheetEditT = app_commands.Transform[tuple[dict[str, str], dict[str, int]], SheetEdit]
 
 
 async def side_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -87,7 +87,7 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
         facing: Optional[str] = None,
     ) -> None:
         pairs, deltas = sheet or ({}, {})
-        action = make_action("edit", actor=name, raw_sheet=pairs, deltas=deltas, side=side, at=at, facing=facing)
+        action = Edit(actor=name, raw_sheet=pairs, deltas=deltas, side=side, at=at, facing=facing)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="hp", description="Take or give hit points: damage -7, healing 3 (GM)")
@@ -96,14 +96,14 @@ class CombatantCog(commands.GroupCog, group_name="combatant", group_description=
     async def hp(
         self, interaction: discord.Interaction, combatant: str, change: app_commands.Range[int, -1000, 1000],
     ) -> None:
-        action = make_action("edit", actor=combatant, hp_change=change)
+        action = Edit(actor=combatant, hp_change=change)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="remove", description="Remove a combatant (GM)")
     @app_commands.describe(name="Which combatant")
     @app_commands.autocomplete(name=target_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: str) -> None:
-        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), make_action("remove", actor=name)))
+        await reply(interaction, await service_of(interaction).act(ctx_of(interaction), Remove(actor=name)))
 
     @app_commands.command(name="show", description="Show one combatant's sheet and state")
     @app_commands.describe(name="Which combatant")

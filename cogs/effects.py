@@ -16,7 +16,7 @@ from cogs._common import (
     target_autocomplete,
 )
 from cogs.encounter import PUBLIC_HELP
-from rules.actions import make_action
+from rules.actions import EffectAdd, EffectRemove
 from rules.effects import MAX_DURATION
 from rules.registry import get_system
 
@@ -27,8 +27,9 @@ async def ends_autocomplete(interaction: discord.Interaction, current: str) -> l
     names: list[str] = []
     target = getattr(interaction.namespace, "target", None)
     if enc is not None:
-        if target and enc.find(target) is not None:
-            names.append(enc.find(target).name)
+        found = enc.find(target) if target else None
+        if found is not None:
+            names.append(found.name)
         names += [n for n in enc.order if n not in names]
     phrases = [f"end of {n}'s turn" for n in names] + [f"start of {n}'s turn" for n in names]
     return _choices(["end of the round", *phrases, "end of the phase"], current)
@@ -73,14 +74,14 @@ class EffectCog(commands.GroupCog, group_name="effect", group_description="Effec
         ends: Optional[str] = None,
         mods: Optional[str] = None,
     ) -> None:
-        action = make_action("effect_add", actor=target, name=name, rounds=rounds, ends=ends, mods=mods)
+        action = EffectAdd(actor=target, name=name, rounds=rounds, ends=ends, mods=mods)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="remove", description="End an effect now (its target's owner or the GM)")
     @app_commands.describe(name="Which effect", target="Whose (when several have one of that name)")
     @app_commands.autocomplete(name=effect_autocomplete, target=target_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: str, target: Optional[str] = None) -> None:
-        action = make_action("effect_remove", actor=target, name=name)
+        action = EffectRemove(actor=target, name=name)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="list", description="The effects running now and when each ends")

@@ -118,7 +118,7 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         interaction: discord.Interaction,
         player_rolls: Optional[bool] = None,
         reminder_hours: Optional[float] = None,
-        options: Optional[app_commands.Transform[dict, Options]] = None,
+        options: Optional[app_commands.Transform[dict[str, str], Options]] = None,
         max_nudges: Optional[int] = None,
         deadline_hours: Optional[float] = None,
         deadline_policy: Optional[str] = None,

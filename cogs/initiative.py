@@ -15,7 +15,7 @@ from cogs._common import (
     target_autocomplete,
 )
 from cogs.buttons import ask
-from rules.actions import make_action
+from rules.actions import InitOrder, InitRoll, InitSet, Next
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN
 
 
@@ -25,14 +25,14 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="Ini
     @app_commands.describe(combatant="Only this combatant (e.g. one who joined late)", roll='Your own die results, e.g. "4,5"')
     @app_commands.autocomplete(combatant=target_autocomplete)
     async def roll(self, interaction: discord.Interaction, combatant: Optional[str] = None, roll: Optional[str] = None) -> None:
-        action = make_action("init_roll", actor=combatant)
+        action = InitRoll(actor=combatant)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction, roll), action))
 
     @app_commands.command(name="set", description="Set a combatant's initiative number (GM)")
     @app_commands.describe(combatant="Which combatant", value="The new initiative")
     @app_commands.autocomplete(combatant=target_autocomplete)
     async def set_(self, interaction: discord.Interaction, combatant: str, value: app_commands.Range[int, INITIATIVE_MIN, INITIATIVE_MAX]) -> None:
-        action = make_action("init_set", actor=combatant, value=value)
+        action = InitSet(actor=combatant, value=value)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="next", description="End your turn or activation (owner or GM)")
@@ -45,7 +45,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="Ini
     async def next_(
         self, interaction: discord.Interaction, combatant: Optional[str] = None, roll: Optional[str] = None, confirm: bool = False
     ) -> None:
-        service, action = service_of(interaction), make_action("next", actor=combatant)
+        service, action = service_of(interaction), Next(actor=combatant)
         question = None if confirm else await service.next_question(ctx_of(interaction, roll), action)
         if question is None:
             await reply(interaction, await service.act(ctx_of(interaction, roll), action))
@@ -58,7 +58,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="Ini
         service = service_of(interaction)
         ctx = ctx_of(interaction)
         if set:
-            await reply(interaction, await service.act(ctx, make_action("init_order", name=set)))
+            await reply(interaction, await service.act(ctx, InitOrder(name=set)))
         else:
             await reply(interaction, await service.order(ctx))
 

@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service.clock import zone_names
-from bot.service.commands import NOTIFY_MODES
+from bot.service.views import NOTIFY_MODES
 from cogs._common import _choices, ctx_of, reply, service_of
 
 #: time zones offered first (any IANA name is accepted)
@@ -45,7 +45,7 @@ class NotifyCog(commands.Cog):
         mode: Optional[str] = None,
         reset: bool = False,
     ) -> None:
-        await reply(interaction, await service_of(interaction).notify(ctx_of(interaction), quiet, tz, mode, reset))
+        await reply(interaction, await service_of(interaction).reminders.notify(ctx_of(interaction), quiet, tz, mode, reset))
 
 
 async def setup(bot: commands.Bot) -> None:

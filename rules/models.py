@@ -159,12 +159,18 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    # each bound is checked here once; ``description`` words it for the refusal (`rules.setup`)
     player_rolls: bool = True
-    reminder_hours: float = Field(default=24.0, ge=0, le=REMINDER_HOURS_MAX)
-    max_nudges: int = Field(default=3, ge=0, le=MAX_NUDGES_LIMIT)
+    reminder_hours: float = Field(
+        default=24.0, ge=0, le=REMINDER_HOURS_MAX,
+        description=f"0 (never) or from {REMINDER_HOURS_FLOOR:g} to {REMINDER_HOURS_MAX:g} hours",
+    )
+    max_nudges: int = Field(default=3, ge=0, le=MAX_NUDGES_LIMIT, description=f"a whole number from 0 to {MAX_NUDGES_LIMIT}")
     #: a waiting turn's deadline in hours (0: none), and what happens then
-    deadline_hours: float = Field(default=0.0, ge=0, le=DEADLINE_HOURS_MAX)
-    deadline_policy: Literal["pass", "hold", "gm"] = "pass"
+    deadline_hours: float = Field(
+        default=0.0, ge=0, le=DEADLINE_HOURS_MAX, description=f"0 (no deadline) or from 1 to {DEADLINE_HOURS_MAX} hours",
+    )
+    deadline_policy: Literal["pass", "hold", "gm"] = Field(default="pass", description=f"one of {', '.join(DEADLINE_POLICIES)}")
     options: dict[str, str] = Field(default_factory=dict)
     #: show the numbers of the GM's combatants to everyone (players see a condition word otherwise)
     reveal: bool = False
@@ -173,9 +179,21 @@ class Settings(BaseModel):
 
     @field_validator("reminder_hours")
     @classmethod
-    def _floor(cls, v: float) -> float:
-        # a value stored before the floor existed reads back raised to it, never refused
-        return v if v == 0 or v >= REMINDER_HOURS_FLOOR else REMINDER_HOURS_FLOOR
+    def _floor(cls, v: float, info: ValidationInfo) -> float:
+        # a value given now (`GIVEN`) below the floor is refused; one stored before the floor
+        # existed reads back raised to it, never refused
+        if v == 0 or v >= REMINDER_HOURS_FLOOR:
+            return v
+        if (info.context or {}).get("given"):
+            raise ValueError("below the floor")
+        return REMINDER_HOURS_FLOOR
+
+    @field_validator("deadline_hours")
+    @classmethod
+    def _deadline_floor(cls, v: float, info: ValidationInfo) -> float:
+        if 0 < v < 1 and (info.context or {}).get("given"):  # a deadline of minutes passes turns as they start
+            raise ValueError("below an hour")
+        return v
 
 
 #: the most cells of the last move the encounter keeps for the map's trail

@@ -261,3 +261,39 @@ async def test_every_command_is_guild_only(harness: Harness) -> None:
         if c.get("dm_permission") is not False or c.get("contexts") != [0]
     ]
     assert open_to_dms == []
+
+
+def _runtime_imports(path: Path) -> list[tuple[str, int]]:
+    """The modules ``path`` imports when it runs: those under ``if TYPE_CHECKING:`` are left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+        for n in ast.walk(node)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append((node.module, node.lineno))
+    return found
+
+
+def test_the_service_loads_neither_discord_nor_the_map_processes() -> None:
+    """bot/service/ names discord.py and bot.maps only as types: the app passes the map renderer in, and the
+    message limits it keeps to come from bot/limits.py, which loads no discord.py either."""
+    paths = [*sorted((ROOT / "bot" / "service").glob("*.py")), ROOT / "bot" / "limits.py"]
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in paths
+        for module, line in _runtime_imports(path)
+        if module.split(".")[0] == "discord" or module.startswith("bot.maps")
+    ]
+    assert bad == []
+    code = "import sys, bot.service; print(sorted(m for m in ('discord', 'bot.maps') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -168,7 +168,7 @@ class Board:
              heights: Image.Image | None) -> Board:
         images = (index, interior, heights)
         return Board(index.size, palette, inside, tuple(None if im is None else zlib.compress(im.tobytes(), 1)
-                                                        for im in images))  # type: ignore[arg-type]
+                                                        for im in images))  # type: ignore[arg-type]  # three images: a triple
 
     @property
     def nbytes(self) -> int:
@@ -178,12 +178,12 @@ class Board:
     @property
     def index(self) -> Image.Image:
         """P, with ``palette``: the picture's rows down to the rule above the legend."""
-        return self._unpacked()[0]  # type: ignore[return-value]
+        return self._unpacked()[0]  # type: ignore[return-value]  # the index is always packed
 
     @property
     def interior(self) -> Image.Image:
         """L: 255 inside the cells, 0 on the grid lines (over half) and off the board."""
-        return self._unpacked()[1]  # type: ignore[return-value]
+        return self._unpacked()[1]  # type: ignore[return-value]  # the interior is always packed
 
     @property
     def heights(self) -> Image.Image | None:
@@ -201,7 +201,7 @@ class Board:
                 return images
         images = tuple(None if b is None else Image.frombytes(mode, self.size, zlib.decompress(b))
                        for mode, b in zip(("P", "L", "L"), self.packed))
-        images[0].putpalette(self.palette)  # type: ignore[union-attr]
+        images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always packed
         with _guard:
             _unpacked[self] = images
             _trim(_unpacked, lambda board, _: _pixels(board), UNPACKED_BYTES)
@@ -362,7 +362,10 @@ def _draw_layer(lay: Layout) -> Board:
         heights = heights.reduce(SS)
     image = img.reduce(SS)
     index, palette = quantize(image, BOARD_COLOURS)
-    used = 3 * (index.getextrema()[1] + 1)  # type: ignore[index]
+    high = index.getextrema()[1]  # one band: the highest palette index used
+    if not isinstance(high, (int, float)):
+        raise TypeError(f"a palette image has one band, not {index.getbands()}")
+    used = 3 * (int(high) + 1)
     inner = interior.reduce(SS).point(_HALF)
     inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
     return Board.pack(index, palette[:used], inner, inside, heights)
@@ -397,7 +400,7 @@ def quantize(img: Image.Image, colours: int) -> tuple[Image.Image, list[int]]:
     palette = chosen.getpalette() or []
     counts = Image.merge("RGBA", (*sample.split(), index)).getcolors(size[0] * size[1]) or []
     best: dict[int, int] = {}
-    for n, (r, g, b, i) in counts:  # type: ignore[misc]
+    for n, (r, g, b, i) in counts:  # type: ignore[misc]  # an RGBA image's colours: four bands
         if n > best.get(i, 0):
             best[i] = n
             palette[3 * i : 3 * i + 3] = (r, g, b)
@@ -450,7 +453,7 @@ class Canvas:
         lut = list(range(256))
         for n, i in enumerate(used):
             lut[i] = first + n
-            self.palette += tinted(tuple(self.palette[3 * i : 3 * i + 3]), kind)  # type: ignore[arg-type]
+            self.palette += tinted(tuple(self.palette[3 * i : 3 * i + 3]), kind)  # type: ignore[arg-type]  # a palette entry: three values
         self.index.paste(self.index.crop(box).point(lut), box, mask)
         self._tints.append(_Tint(box, mask, colour, alpha, Image.new("L", mask.size, 0)))
 
@@ -483,7 +486,7 @@ class Canvas:
         """The PNG: the pixels drawn over cut together to the entries the palette has left."""
         whole = (0, 0, *self.image.size)
         boxes = [b for b in (_overlap(b, whole) for b in self.drawn) if b is not None]
-        first, palette = len(self.palette) // 3, []
+        first, palette = len(self.palette) // 3, list[int]()
         pixels = b"".join(self.image.crop(b).tobytes() for b in boxes)
         if pixels:
             over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)

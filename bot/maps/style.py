@@ -221,7 +221,7 @@ def _glyphs(text: str, size: int, anchor: str, stroke: int) -> tuple[tuple[int, 
     """``text`` in the bundled font at ``size`` as masks: its letters, and its letters with a
     halo ``stroke`` wide (None without one); and where the masks' corner is from the anchor."""
     font = _font(size)
-    x0, y0, x1, y1 = font.getbbox(text, anchor=anchor, stroke_width=stroke)
+    x0, y0, x1, y1 = (int(v) for v in font.getbbox(text, anchor=anchor, stroke_width=stroke))
 
     def mask(width: int) -> Image.Image:
         img = Image.new("L", (x1 - x0, y1 - y0), 0)
@@ -287,7 +287,7 @@ def shading_tint(kind: str) -> tuple[RGB, int]:
 def tinted(base: RGB, kind: str) -> RGB:
     """``base`` under the tint of ``kind``: the colour a shaded empty cell shows."""
     colour, alpha = shading_tint(kind)
-    return tuple(round(b + (c - b) * alpha / 255) for b, c in zip(base, colour))  # type: ignore[return-value]
+    return tuple(round(b + (c - b) * alpha / 255) for b, c in zip(base, colour))  # type: ignore[return-value]  # zip of two RGB triples: three values
 
 
 def draw_trail(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], u: float, colour: RGB) -> None:

@@ -95,7 +95,7 @@ def _warm() -> int:
     from bot.maps import image
     from rules.models import MapState
 
-    image.render_map(Encounter(system="coup-de-grace", map=MapState(kind="square", width=2, height=2)))
+    image.render_map(Encounter.model_validate({"system": "coup-de-grace", "map": MapState(kind="square", width=2, height=2)}))
     return os.getpid()
 
 

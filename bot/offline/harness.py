@@ -45,13 +45,15 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType
+from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.app import Skirmish, create_bot
@@ -159,19 +161,24 @@ def _mentions(text: str) -> list[str]:
     return re.findall(r"<@!?(\d+)>", text or "")
 
 
-class _Response:
-    """Enough of an aiohttp response for discord.HTTPException."""
+class _Stand:
+    """Enough of an aiohttp response for discord.HTTPException: its status and reason."""
 
     def __init__(self, status: int, reason: str) -> None:
         self.status = status
         self.reason = reason
 
 
+def _response(status: int, reason: str) -> aiohttp.ClientResponse:
+    """A stand-in response as discord.py's errors take one (they read only its status and reason)."""
+    return cast(aiohttp.ClientResponse, _Stand(status, reason))
+
+
 def refuse_invalid(found: list[str]) -> None:
     """Answer as Discord answers a payload over its limits: HTTP 400, code 50035 (Invalid Form Body)."""
     if found:
-        raise discord.HTTPException(  # type: ignore[arg-type]
-            _Response(400, "Bad Request"), {
+        raise discord.HTTPException(
+            _response(400, "Bad Request"), {
                 "code": 50035, "message": "Invalid Form Body",
                 "errors": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": f} for f in found]},
             }
@@ -234,8 +241,8 @@ class Recorder:
         while times and times[0] <= now - OLD_EDITS[1]:
             times.popleft()
         if len(times) >= OLD_EDITS[0]:
-            raise discord.HTTPException(  # type: ignore[arg-type]
-                _Response(400, "Bad Request"),
+            raise discord.HTTPException(
+                _response(400, "Bad Request"),
                 {"code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached. Try again later"},
             )
         times.append(now)
@@ -319,7 +326,8 @@ def _payload_of(payload: dict[str, Any] | None, multipart: list[dict[str, Any]] 
         return payload
     for part in multipart or []:
         if part.get("name") == "payload_json":
-            return json.loads(part["value"])
+            found: dict[str, Any] = json.loads(part["value"])
+            return found
     return {}
 
 
@@ -327,10 +335,13 @@ class RecordingAdapter(AsyncWebhookAdapter):
     """Stands in for Discord's webhook endpoints: interaction responses, follow-ups, edits."""
 
     def __init__(self, recorder: Recorder) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # discord.py's adapter is not annotated
         self.recorder = recorder
 
-    async def request(self, route, session, *, payload=None, multipart=None, files=None, **kwargs):  # type: ignore[override]
+    async def request(
+        self, route: Route, session: aiohttp.ClientSession, *, payload: dict[str, Any] | None = None,
+        multipart: list[dict[str, Any]] | None = None, files: Sequence[discord.File] | None = None, **kwargs: Any,
+    ) -> Any:
         rec = self.recorder
         body = _payload_of(payload, multipart)
         token = str(route.webhook_token)
@@ -424,21 +435,23 @@ class Harness:
         async_context.set(RecordingAdapter(recorder))
         state = bot._connection
         state.user = discord.ClientUser(
-            state=state, data={"id": str(BOT_USER_ID), "username": "Skirmish", "discriminator": "0", "avatar": None, "bot": True}
+            state=state,
+            data={"id": str(BOT_USER_ID), "username": "Skirmish", "discriminator": "0", "avatar": None, "bot": True, "global_name": None},
         )
         state.application_id = APP_ID
         harness = cls(bot, store, recorder)
         harness.db = db
-        bot.http.request = bot.outbound.gate(harness._http_request)  # type: ignore[method-assign]
-        bot.http.get_from_cdn = harness._cdn  # type: ignore[method-assign]
+        bot.http.request = bot.outbound.gate(harness._http_request)  # type: ignore[method-assign]  # the offline Discord answers
+        bot.http.get_from_cdn = harness._cdn  # type: ignore[method-assign]  # attachments come from the offline store
         await bot._async_setup_hook()
         # the guild is cached as the GUILD_CREATE of the guilds intent would leave it
-        state._add_guild_from_data({  # type: ignore[arg-type]
+        state._add_guild_from_data({  # type: ignore[typeddict-item]  # the keys discord.py reads of a GUILD_CREATE
             "id": str(GUILD_ID), "name": "Offline", "owner_id": str(user_id_of("server-owner")), "emojis": [],
-            "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": str(APP_PERMISSIONS.value), "position": 0,
+            "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": str(APP_PERMISSIONS.value), "position": 0,  # type: ignore[typeddict-item]  # as the guild
                        "color": 0, "hoist": False, "managed": False, "mentionable": False}],
             "stickers": [], "features": [], "channels": [], "threads": [], "member_count": 2,
-            "members": [{"user": {"id": str(BOT_USER_ID), "username": "Skirmish", "discriminator": "0", "avatar": None, "bot": True},
+            "members": [{"user": {"id": str(BOT_USER_ID), "username": "Skirmish", "discriminator": "0", "avatar": None, "bot": True,
+                                  "global_name": None},
                          "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0}],
             "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,
@@ -480,7 +493,7 @@ class Harness:
                 rec.rate_limited.append(bucket.split(" ")[0] if bucket == "global" else bucket)
                 await asyncio.sleep(retry_after)
 
-    async def _http_request(self, route, *, files=None, form=None, **kwargs):  # type: ignore[no-untyped-def]
+    async def _http_request(self, route, *, files=None, form=None, **kwargs):  # type: ignore[no-untyped-def]  # HTTPClient.request's own arguments
         rec = self.recorder
         await self._rate_limits(route)
         body = kwargs.get("json") or _payload_of(None, list(form or []))
@@ -493,24 +506,24 @@ class Harness:
             if channel in rec.stalled:
                 await asyncio.Event().wait()  # until cancelled
             if rec.dm_of.get(channel) in rec.closed_dms:
-                raise discord.Forbidden(_Response(403, "Forbidden"), {"code": 50007, "message": "Cannot send messages to this user"})  # type: ignore[arg-type]
+                raise discord.Forbidden(_response(403, "Forbidden"), {"code": 50007, "message": "Cannot send messages to this user"})
             if rec.fail_sends > 0:
                 rec.fail_sends -= 1
-                raise discord.DiscordServerError(_Response(503, "Service Unavailable"), "try again")  # type: ignore[arg-type]
+                raise discord.DiscordServerError(_response(503, "Service Unavailable"), "try again")
             mid = rec.snowflake()
             rec.record("channel", channel, body, files, mid)
             return rec.message(channel, body, mid)
         if route.method == "PATCH" and "/messages/" in route.path:
             mid = int(route.url.rsplit("/", 1)[-1])
             if mid in rec.deleted:
-                raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})  # type: ignore[arg-type]
+                raise discord.NotFound(_response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
             rec.refuse_old_edit(channel, mid)
             rec.record("channel_edit", channel, body, files, mid)
             return rec.message(channel, body, mid)
         if route.method == "DELETE" and "/messages/" in route.path:
             mid = int(route.url.rsplit("/", 1)[-1])
             if mid in rec.deleted:
-                raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})  # type: ignore[arg-type]
+                raise discord.NotFound(_response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
             rec.deleted.add(mid)
             rec.record("channel_delete", channel, {}, None, mid)
             return None
@@ -550,7 +563,7 @@ class Harness:
             setattr(deny, perm, not value)
         data = {"id": str(cid), "type": 0, "name": name, "guild_id": str(GUILD_ID), "position": 0, "nsfw": False, "parent_id": None,
                 "permission_overwrites": [{"id": str(BOT_USER_ID), "type": 1, "allow": str(allow.value), "deny": str(deny.value)}]}
-        found._update(guild, data)  # type: ignore[arg-type]
+        found._update(guild, data)  # type: ignore[arg-type]  # a channel payload as the gateway sends it
 
     def _refuse_forbidden(self, channel: str, body: dict[str, Any]) -> None:
         """A channel post the bot's permissions there do not allow: 403, as Discord answers it."""
@@ -560,7 +573,7 @@ class Harness:
         needs = ["view_channel", "send_messages"] + (["embed_links"] if body.get("embeds") else [])
         if not all(getattr(allowed, n) for n in needs):
             self.recorder.forbidden.append(channel)
-            raise discord.Forbidden(_Response(403, "Forbidden"), {"code": 50013, "message": "Missing Permissions"})  # type: ignore[arg-type]
+            raise discord.Forbidden(_response(403, "Forbidden"), {"code": 50013, "message": "Missing Permissions"})
 
     def direct_messages(self, user: str) -> list[Sent]:
         """The direct messages the bot sent to ``user``."""
@@ -571,7 +584,7 @@ class Harness:
         try:
             return self.recorder.cdn[url]
         except KeyError:
-            raise discord.NotFound(_Response(404, "Not Found"), "no such attachment") from None  # type: ignore[arg-type]
+            raise discord.NotFound(_response(404, "Not Found"), "no such attachment") from None
 
     # -- interactions ---------------------------------------------------------------------------------
     def _member(self, user: str) -> dict[str, Any]:
@@ -586,7 +599,7 @@ class Harness:
             "permissions": str(discord.Permissions.text().value),
         }
 
-    def _resolve_command(self, words: list[str]) -> tuple[app_commands.Command, list[str]]:
+    def _resolve_command(self, words: list[str]) -> tuple[app_commands.Command[Any, ..., Any], list[str]]:
         tree = self.bot.tree
         if not words:
             raise HarnessError("no command given")
@@ -664,7 +677,7 @@ class Harness:
         if guild is not None and guild.get_channel(cid) is None:
             data = {"id": str(cid), "type": 0, "name": name, "guild_id": str(GUILD_ID), "position": 0,
                     "permission_overwrites": [], "nsfw": False, "parent_id": None}
-            guild._add_channel(discord.TextChannel(state=self.bot._connection, guild=guild, data=data))  # type: ignore[arg-type]
+            guild._add_channel(discord.TextChannel(state=self.bot._connection, guild=guild, data=data))  # type: ignore[arg-type]  # a channel payload as the gateway sends it
 
     def payload(
         self,
@@ -745,7 +758,7 @@ class Harness:
     async def run_payload(self, payload: dict[str, Any]) -> list[Sent]:
         """Deliver one interaction payload through the real tree; return what the bot sent."""
         start = len(self.recorder.sent)
-        interaction = discord.Interaction(data=payload, state=self.bot._connection)
+        interaction = discord.Interaction(data=payload, state=self.bot._connection)  # type: ignore[arg-type]  # a payload as the gateway sends it
         await self.bot.tree._call(interaction)
         if not self.bot.boards.delay:
             await self.bot.boards.flush(str(payload["channel_id"]))
@@ -755,7 +768,7 @@ class Harness:
         """Deliver a payload the way the gateway does (INTERACTION_CREATE), and wait for the bot."""
         start = len(self.recorder.sent)
         tasks_before = asyncio.all_tasks()
-        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]  # a payload as the gateway sends it
         new = [t for t in asyncio.all_tasks() - tasks_before if t.get_name() == "CommandTree-invoker"]
         await asyncio.gather(*new)
         await self.bot.boards.flush()
@@ -816,7 +829,7 @@ class Harness:
         """Deliver a button press payload as the gateway does, and wait for the bot."""
         start = len(self.recorder.sent)
         tasks_before = asyncio.all_tasks()
-        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]  # a payload as the gateway sends it
         new = [t for t in asyncio.all_tasks() - tasks_before if t.get_name().startswith("discord-ui-")]
         await asyncio.gather(*new)
         await self.bot.boards.flush()

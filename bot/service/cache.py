@@ -1,11 +1,12 @@
-"""The encounter cache's entries and their measured size: what one cached encounter holds (its
-JSON, its state, the next action's spare copy, its status board), and the memory that counts
-against the cache's bound (`resident_bytes`); and how often the young generations of the
+"""The encounter cache (:class:`EncounterCache`) and its entries: what one cached encounter holds
+(its JSON, its state, the next action's spare copy, its status board), the memory that counts
+against the cache's bound (`resident_bytes`), and how often the young generations of the
 garbage collector are collected as encounters are cached.
 """
 from __future__ import annotations
 
-from collections import deque
+import gc
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field, replace
 
 from data.delta import Parts
@@ -14,8 +15,8 @@ from rules.registry import get_system
 from rules.report import Report, board_report
 
 __all__ = [
-    "CACHE_BYTES", "RESIDENT_PER_JSON_BYTE", "YOUNG_EVERY", "YOUNG_MIDDLE", "RECENT_IDS", "StoredEntry", "LiveEntry",
-    "resident_bytes",
+    "CACHE_BYTES", "RESIDENT_PER_JSON_BYTE", "YOUNG_EVERY", "YOUNG_MIDDLE", "RECENT_IDS", "ABSENT_SIZE", "StoredEntry",
+    "LiveEntry", "EncounterCache", "resident_bytes",
 ]
 
 #: the resident memory of one in-memory copy of an encounter (its models, with its JSON) per byte
@@ -34,6 +35,8 @@ YOUNG_EVERY = 10
 YOUNG_MIDDLE = 5
 #: the interaction ids each cached encounter remembers (a re-delivered one is refused)
 RECENT_IDS = 256
+#: how many channels known to have no encounter are remembered (apart from the cache)
+ABSENT_SIZE = 4096
 
 
 @dataclass
@@ -100,3 +103,66 @@ def resident_bytes(entry: StoredEntry) -> int:
         return size
     copies = 1 + (entry.spare is not None)
     return size * (RESIDENT_PER_JSON_BYTE * copies + (entry.parts is not None))
+
+
+class EncounterCache:
+    """The channels' active encounter rows, the least recently used going once the entries hold
+    more than ``bound`` bytes of resident memory (`resident_bytes`), and the channels known to
+    have none (a bounded set of their own)."""
+
+    def __init__(self, bound: int = CACHE_BYTES) -> None:
+        #: the bound, in bytes of resident memory
+        self.bound = bound
+        #: the bytes of resident memory the cache counts for its entries now
+        self.held = 0
+        #: the cached rows by channel, the least recently used first
+        self.entries: OrderedDict[str, StoredEntry] = OrderedDict()
+        self._absent: OrderedDict[str, None] = OrderedDict()
+        #: encounters cached so far (`YOUNG_EVERY`)
+        self.puts = 0
+
+    def get(self, channel_id: str) -> StoredEntry | None:
+        """The channel's cached row (now the most recently used), or None."""
+        entry = self.entries.get(channel_id)
+        if entry is not None:
+            self.entries.move_to_end(channel_id)
+        return entry
+
+    def knows(self, channel_id: str) -> bool:
+        """Whether the cache has the channel's row, or knows that it has none."""
+        return channel_id in self.entries or channel_id in self._absent
+
+    def put(self, entry: StoredEntry) -> None:
+        """Cache ``entry`` as its channel's newest; the least recently used go past the bound."""
+        self.drop(entry.channel_id)
+        self._absent.pop(entry.channel_id, None)
+        self.entries[entry.channel_id] = entry
+        self.puts += 1
+        if self.puts % YOUNG_EVERY == 0:
+            gc.collect(1 if self.puts % (YOUNG_EVERY * YOUNG_MIDDLE) == 0 else 0)
+        entry.held = resident_bytes(entry)
+        self.held += entry.held
+        while self.held > self.bound and self.entries:
+            _, gone = self.entries.popitem(last=False)
+            self.held -= gone.held
+
+    def remember(self, channel_id: str, entry: StoredEntry | None) -> None:
+        """Cache the channel's encounter row, or that it has none."""
+        if entry is None:
+            self.mark_absent(channel_id)
+        else:
+            self.put(entry)
+
+    def drop(self, channel_id: str) -> None:
+        """Forget the channel's row (the next read loads it)."""
+        gone = self.entries.pop(channel_id, None)
+        if gone is not None:
+            self.held -= gone.held
+
+    def mark_absent(self, channel_id: str) -> None:
+        """Remember that the channel has no encounter."""
+        self.drop(channel_id)
+        self._absent[channel_id] = None
+        self._absent.move_to_end(channel_id)
+        while len(self._absent) > ABSENT_SIZE:
+            self._absent.popitem(last=False)

@@ -1,21 +1,26 @@
-"""The turn clock's arithmetic: a turn's deadline and its warning, and players' quiet hours.
+"""The turn clock's arithmetic: a new turn's reminder row, a turn's deadline and its warning,
+and players' quiet hours.
 
 Times are Unix timestamps in seconds; the service passes its clock in. Quiet hours are minutes
 after midnight in the player's IANA time zone, and may wrap past midnight (22:00-08:00).
 """
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime, timedelta, timezone
 from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
-from data.store import NotifyPrefs
+from bot.service.turntext import owners_of
+from data.store import NotifyPrefs, Reminder
 from rules.errors import InputError
+from rules.models import Encounter
+from rules.system import Turn
 
 __all__ = [
     "WARNING_SHARE", "WARNING_MAX_HOURS", "deadline_times", "duration_text", "quiet_until", "parse_quiet",
-    "quiet_text", "zone", "zone_names",
+    "quiet_text", "zone", "zone_names", "turn_reminder",
 ]
 
 #: the warning goes out when this share of the deadline is left...
@@ -34,6 +39,26 @@ def deadline_times(deadline_hours: float, since: float | None) -> tuple[float, f
     deadline = since + deadline_hours * 3600
     lead = min(deadline_hours * WARNING_SHARE, WARNING_MAX_HOURS) * 3600
     return deadline - lead, deadline
+
+
+def turn_reminder(enc: Encounter, turn: Turn, encounter_id: int, channel_id: str, now: float) -> Reminder | None:
+    """A new turn's reminder: its first nudge, or its deadline's warning if that is sooner (None:
+    nothing to remind, as when reminders are off and there is no deadline)."""
+    hours = enc.settings.reminder_hours
+    users = owners_of(enc, turn.actors)
+    clock = deadline_times(enc.settings.deadline_hours, now)
+    if enc.winner or not users or (hours <= 0 and clock is None):
+        return None
+    due = min([now + hours * 3600] if hours > 0 else [], default=float("inf"))
+    return Reminder(
+        encounter_id=encounter_id,
+        channel_id=channel_id,
+        due_at=min(due, clock[0]) if clock else due,
+        user_ids=list(users),
+        turn_key=json.dumps(list(turn.key), default=str),
+        nudges=0,
+        since=now,
+    )
 
 
 def duration_text(hours: float) -> str:

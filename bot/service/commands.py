@@ -1,25 +1,21 @@
-"""The commands of the service: each takes the channel's lock, checks who may do it
-(`bot.service.permissions`), changes the encounter, commits once (`bot.service.core`) and
-hands back an :class:`~bot.service.core.Outcome`; the read-only replies come from
-`bot.service.views`."""
+"""The service: every command a cog calls. Each takes the channel's lock with its encounter
+(`bot.service.encounters`), checks who may do it (`bot.service.permissions`), asks the rules,
+commits once and hands back an :class:`~bot.service.core.Outcome`; the replies' text comes from
+`bot.service.views`, the turn clock's pass from `bot.service.reminders`."""
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import TypeVar
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 
 from bot.service import views
-from bot.service.clock import parse_quiet, quiet_text, zone
-from bot.service.core import (
-    Ctx,
-    LiveEntry,
-    LogPage,
-    Outcome,
-    StoredEntry,
-    no_encounter,
-    resolved_again,
-    turn_tag,
-)
+from bot.service.cache import CACHE_BYTES, EncounterCache, LiveEntry, StoredEntry
+from bot.service.core import Ctx, LogPage, Outcome, no_encounter, turn_tag
+from bot.service.encounters import Encounters, Write, button_entry, resolved_again
+from bot.service.locks import ChannelLocks
 from bot.service.permissions import (
     COMMAND_NAMES,
     acting,
@@ -30,112 +26,111 @@ from bot.service.permissions import (
     require_gm,
     require_gm_of,
 )
-from bot.service.porting import read_export, set_hidden, set_options
+from bot.service.pictures import NoPictures, Pictures
+from bot.service.porting import read_export
 from bot.service.reminders import Reminders
-from data.store import DuplicateInteraction, NotifyPrefs, read_state
-from rules.actions import make_action
+from data.store import DuplicateInteraction, Store, read_state
+from rules.actions import Act, Next
 from rules.dice import Dice, roll_expression, with_advantage
 from rules.errors import IllegalAction, InputError, NotAllowed
-from rules.geometry import parse_map_spec
-from rules.geometry.cell_lists import parse_cell_list
 from rules.hidden import everyone, players_see
 from rules.logfacts import LogFacts, Undid, log_facts
-from rules.models import (
-    DEADLINE_POLICIES,
-    MAX_CELL_HEIGHT,
-    MAX_NUDGES_LIMIT,
-    Encounter,
-    MapState,
-    Settings,
-    deadline_hours_problem,
-    reminder_hours_problem,
-)
+from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import TYPED, Report, events_report, plural, user_ref
-from rules.sheet import read_int
-from rules.system import Action, RuleSystem, check_plain
+from rules.setup import new_encounter, with_gm, with_reveal, with_settings, with_terrain
+from rules.system import Action
 
-__all__ = ["Service", "INLINE_IMPORT_BYTES", "NOTIFY_MODES"]
+__all__ = ["Service", "INLINE_IMPORT_BYTES"]
 
-#: how nudges reach a player (`/notify mode:`)
-NOTIFY_MODES = {"channel": "a mention in the channel", "dm": "a direct message", "both": "a mention and a direct message"}
-
-E = TypeVar("E", bound=StoredEntry)
 
 #: an import up to this size is checked on the event loop (a few ms at most); a bigger one in a thread
 INLINE_IMPORT_BYTES = 16 * 1024
 
 
-class Service(Reminders):
-    """Every command a cog can call, one at a time per channel."""
+class Service:
+    """Every command a cog can call, one at a time per channel, composed of its parts: the
+    encounters (store, cache and locks), the turn clock's reminders and the map renderer."""
+
+    def __init__(
+        self,
+        store: Store,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
+        default_reminder_hours: float = 24.0,
+        cache_bytes: int = CACHE_BYTES,
+        maps: Pictures | None = None,
+    ) -> None:
+        self.store = store
+        self.rng = rng or random.Random()
+        self.clock = clock
+        #: the ``reminder_hours`` of a new encounter
+        self.default_reminder_hours = default_reminder_hours
+        self.encounters = Encounters(store, EncounterCache(cache_bytes), ChannelLocks(), clock)
+        self.reminders = Reminders(self.encounters, self.rng, clock)
+        #: where `/map` pictures are drawn (the app's worker processes, or a thread)
+        self.maps: Pictures = maps if maps is not None else NoPictures()
+
+    async def encounter(self, channel_id: str) -> Encounter | None:
+        """The channel's active encounter (read-only use), or None (also when it does not read back)."""
+        live = await self.encounters.readable(channel_id)
+        return live.enc if live else None
+
+    # -- the cache as `python -m bot benchmark` measures it ------------------------------------------
+    @property
+    def cache_bytes(self) -> int:
+        return self.encounters.cache.bound
+
+    @cache_bytes.setter
+    def cache_bytes(self, value: int) -> None:
+        self.encounters.cache.bound = value
+
+    @property
+    def cached_bytes(self) -> int:
+        return self.encounters.cache.held
+
+    @cached_bytes.setter
+    def cached_bytes(self, value: int) -> None:
+        self.encounters.cache.held = value
+
+    @property
+    def _cache(self) -> OrderedDict[str, StoredEntry]:
+        return self.encounters.cache.entries
+
+    async def _readable(self, channel_id: str) -> LiveEntry | None:
+        return await self.encounters.readable(channel_id)
 
     # -- encounter lifecycle --------------------------------------------------------------------------
-    async def start(
-        self,
-        ctx: Ctx,
-        system_key: str,
-        name: str | None,
-        map_spec: str | None,
-        variant: str | None,
-    ) -> Outcome:
+    async def start(self, ctx: Ctx, system_key: str, name: str | None, map_spec: str | None, variant: str | None) -> Outcome:
         system = get_system(system_key)
-        variant = system.check_variant(variant)
-        check_plain(name or "", "encounter's name")
-        enc = Encounter(
-            system=system.key,
-            variant=variant,
-            name=(name or "").strip()[:100] or f"{system.title} encounter",
-            map=self._map(system, map_spec),
-            gm_ids=[ctx.user_id],
-            settings=Settings(reminder_hours=self.default_reminder_hours),
-        )
-        async with self._lock(ctx.channel_id):
-            if await self._live(ctx.channel_id) is not None:
+        enc = new_encounter(system, name, map_spec, variant, ctx.user_id, self.default_reminder_hours)
+        async with self.encounters.locks.hold(ctx.channel_id):
+            if await self.encounters.live(ctx.channel_id) is not None:
                 raise IllegalAction(
                     "This channel already has an encounter: `/encounter end` it first, or start one in a thread."
                 )
             stored = await self.store.create_encounter(ctx.channel_id, ctx.guild_id, enc, self.clock())
-            self._remember(ctx.channel_id, self._from_stored(stored))
-        lines = [f"GM: {user_ref(ctx.user_id)}", f"Map: {views.map_text(enc.map)}"]
-        if variant:
-            lines.append(f"Variant: {variant}")
-        lines.append("Add combatants with `/combatant add`, then `/init roll` to begin.")
-        return Outcome(Report(f"⚔️ {enc.name} · {system.title}", lines), board_changed=True)
-
-    @staticmethod
-    def _map(system: RuleSystem, spec: str | None) -> MapState:
-        if spec is None or not spec.strip():
-            spec = system.default_map or "none"
-        kind, width, height = parse_map_spec(spec)
-        if kind not in system.map_kinds:
-            kinds = " or ".join(f"`{k}`" for k in system.map_kinds)
-            raise InputError(f"{system.title} plays on a {kinds} map, not `{kind}`: {views.map_hint(system)}.")
-        return MapState(kind=kind, width=width, height=height)  # type: ignore[arg-type]
+            self.encounters.created(stored)
+        return Outcome(views.start_report(system, enc, ctx.user_id), board_changed=True)
 
     async def end_question(self, ctx: Ctx) -> Report | None:
         """What `/encounter end` asks the GM before ending a fight that is not over (None: nothing
         to ask, the fight is won); a caller who may not end it is refused at once."""
-        entry = await self._entry(ctx.channel_id)
+        entry = await self.encounters.entry(ctx.channel_id)
         if entry is None:
             raise no_encounter()
         enc = require_gm_of(entry, ctx, "end this encounter")
         if enc is not None and enc.winner:
             return None
-        what = f"**{enc.name}** (round {enc.round}, {plural(len(enc.combatants), 'combatant')})" if enc else "this channel's encounter"
-        return Report("🏁 End the encounter?", [f"End {what}? Nothing undoes the end: {views.AFTER_END}"])
+        return views.end_question(enc)
 
     @resolved_again
     async def end(self, ctx: Ctx) -> Outcome:
-        async with self._holding_any(ctx) as entry:
+        async with self.encounters.holding_any(ctx) as entry:
             enc = require_gm_of(entry, ctx, "end this encounter")
             logged = await self.store.count_log(entry.id)
-            await self._commit(ctx, entry, enc, "/encounter end", "ended the encounter", [], undoable=False, active=False)
+            await self.encounters.commit(ctx, entry, enc, Write("/encounter end", "ended the encounter", undoable=False, active=False))
         return Outcome(views.end_report(enc, logged))
-
-    async def _ended(self, channel_id: str) -> StoredEntry | None:
-        """The channel's last ended encounter while it has no active one (for `/log` and export)."""
-        stored = await self.store.last_ended(channel_id)
-        return None if stored is None else self._from_stored(stored)
 
     # -- game actions --------------------------------------------------------------------------------
     @resolved_again
@@ -150,7 +145,7 @@ class Service(Reminders):
         return await self._act(ctx, action)
 
     async def _act(self, ctx: Ctx, action: Action) -> Outcome:
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             enc = live.enc
             system = get_system(enc.system)
             is_gm = enc.is_gm(ctx.user_id)
@@ -171,7 +166,7 @@ class Service(Reminders):
             if typed:
                 report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
             asked = system.prompt(res.encounter)
-            ping = await self._commit(ctx, live, res.encounter, command, "", dice.values(), dice_typed=typed, facts=facts)
+            ping = await self.encounters.commit(ctx, live, res.encounter, Write(command, "", dice.values(), dice_typed=typed, facts=facts))
         fresh = asked if asked is not None and (before is None or before.tag != asked.tag) else None
         return Outcome(report, ping=ping, board_changed=True, private=private, prompt=fresh, channel_id=ctx.channel_id)
 
@@ -179,19 +174,19 @@ class Service(Reminders):
         """A press of a question's button (`RuleSystem.prompt`), its ``index``-th choice: only the
         player asked may answer, and only the question still waiting (``tag``); the answer is that
         question's `/act` action."""
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         q = get_system(live.enc.system).prompt(live.enc)
         if q is None or q.tag != tag or not 0 <= index < len(q.choices):
             raise IllegalAction("This question has been answered or taken back: nothing was changed.")
         if ctx.user_id != q.user_id:
             raise NotAllowed(f"Only {user_ref(q.user_id)}, who plays {q.actor}, can answer this.")
         options = {"choice": q.choices[index][1], "tag": tag}
-        return await self.act(ctx, make_action("act", actor=q.actor, name=q.action, options=options))
+        return await self.act(ctx, Act(actor=q.actor, name=q.action, options=options))
 
     async def next_question(self, ctx: Ctx, action: Action) -> Report | None:
         """What a typed `/init next` asks before ending a turn in which its combatant has done nothing
         yet (None: nothing to ask); a caller who may not end that turn is refused at once."""
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         enc = live.enc
         system = get_system(enc.system)
         is_gm = enc.is_gm(ctx.user_id)
@@ -199,9 +194,7 @@ class Service(Reminders):
         whose, passing = system.ending(enc, action)
         if whose is None or passing or not system.untouched(enc, whose):
             return None
-        return Report("⏭️ End the turn?", [
-            f"**{whose}** has done nothing yet this turn: end {whose}'s turn now? (`confirm:true` skips this question.)",
-        ])
+        return views.next_question(whose)
 
     # -- settings, GMs, terrain --------------------------------------------------------------------
     @resolved_again
@@ -215,105 +208,41 @@ class Service(Reminders):
         deadline_hours: float | None = None,
         deadline_policy: str | None = None,
     ) -> Outcome:
-        async with self._holding(ctx) as live:
+        timing = {"reminder_hours": reminder_hours, "max_nudges": max_nudges, "deadline_hours": deadline_hours}
+        async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "change settings")
             system = get_system(live.enc.system)
-            new = live.enc.model_copy(deep=True)
-            if player_rolls is not None:
-                new.settings.player_rolls = player_rolls
-            if reminder_hours is not None:
-                problem = reminder_hours_problem(reminder_hours)
-                if problem:
-                    raise InputError(problem)
-                new.settings.reminder_hours = reminder_hours
-            if max_nudges is not None:
-                if not 0 <= max_nudges <= MAX_NUDGES_LIMIT:
-                    raise InputError(f"`max_nudges` is a whole number from 0 to {MAX_NUDGES_LIMIT}, not {max_nudges}.")
-                new.settings.max_nudges = max_nudges
-            if deadline_hours is not None:
-                problem = deadline_hours_problem(deadline_hours)
-                if problem:
-                    raise InputError(problem)
-                new.settings.deadline_hours = deadline_hours
-            if deadline_policy is not None:
-                if deadline_policy not in DEADLINE_POLICIES:
-                    raise InputError(f"`deadline_policy` is one of {', '.join(DEADLINE_POLICIES)}.")
-                new.settings.deadline_policy = deadline_policy  # type: ignore[assignment]
-            options = dict(options or {})
-            if "hidden" in options:
-                set_hidden(new, options.pop("hidden"))
-            set_options(system, new.settings.options, options)
-            system.check_options(new)
+            given = {"player_rolls": player_rolls, "deadline_policy": deadline_policy, **timing}
+            new = with_settings(live.enc, system, given, options or {})
             changes = views.settings_changes(system, live.enc, new)
             lines = views.settings_lines(system, new if changes else live.enc)
             if changes:  # a value the rules already use (a default typed again) changes nothing
-                clock = ("reminder_hours", "max_nudges", "deadline_hours")
-                rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in clock)
-                await self._commit(ctx, live, new, "/encounter settings", changes, [], rearm=rearm)
+                rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in timing)
+                await self.encounters.commit(ctx, live, new, Write("/encounter settings", changes, rearm=rearm))
         return Outcome(Report("⚙️ Encounter settings", lines), board_changed=True)
 
     async def show_settings(self, ctx: Ctx) -> Outcome:
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         system = get_system(live.enc.system)
         return Outcome(Report("⚙️ Encounter settings", views.settings_lines(system, live.enc)), ephemeral=True)
 
     @resolved_again
     async def co_gm(self, ctx: Ctx, user_id: str, remove: bool) -> Outcome:
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "add or remove co-GMs")
-            new = live.enc.model_copy(deep=True)
-            if remove:
-                if user_id not in new.gm_ids:
-                    raise InputError(f"{user_ref(user_id)} is not a GM here.")
-                if len(new.gm_ids) == 1:
-                    raise IllegalAction("An encounter needs at least one GM: add another before removing this one.")
-                new.gm_ids.remove(user_id)
-                text = f"{user_ref(user_id)} is no longer a GM here."
-            else:
-                if user_id in new.gm_ids:
-                    raise InputError(f"{user_ref(user_id)} is already a GM here.")
-                new.gm_ids.append(user_id)
-                text = f"{user_ref(user_id)} is now a co-GM."
-            await self._commit(ctx, live, new, "/encounter gm", text, [])
+            new = with_gm(live.enc, user_id, remove)
+            text = f"{user_ref(user_id)} is " + ("no longer a GM here." if remove else "now a co-GM.")
+            await self.encounters.commit(ctx, live, new, Write("/encounter gm", text))
         return Outcome(Report("👑 GMs", [text]), board_changed=True)
 
     @resolved_again
     async def terrain(self, ctx: Ctx, cells: str, kind: str, height: int | None) -> Outcome:
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "mark the map")
-            grid = live.enc.grid()
-            if grid is None:
-                raise IllegalAction("This encounter has no map to mark.")
-            kind = (kind or "").strip().lower()
-            system = get_system(live.enc.system)
-            kinds = system.terrain_kinds
-            if kind not in kinds:
-                raise InputError(f"`{kind}` is not a terrain {system.title} uses: use one of {', '.join(kinds)}.")
-            targets = parse_cell_list(cells, grid.width, grid.height)
-            if height is not None:
-                read_int(str(height), "height", -MAX_CELL_HEIGHT, MAX_CELL_HEIGHT, hint="in feet; 0 clears it")
-            new = live.enc.model_copy(deep=True)
-            m = new.map
-            for cell in targets:
-                name = cell.name
-                if kind in system.solid_terrain and new.at(cell) is not None:
-                    article = "an" if kind[0] in "aeiou" else "a"
-                    raise IllegalAction(f"{name} holds {new.at(cell).name}: {article} {kind} cannot go there.")  # type: ignore[union-attr]
-                if name in m.blocked:
-                    m.blocked.remove(name)
-                m.terrain.pop(name, None)
-                if kind == "wall":
-                    m.blocked.append(name)
-                elif kind != "clear":
-                    m.terrain[name] = kind
-                if height is not None:
-                    if height:
-                        m.heights[name] = height
-                    else:
-                        m.heights.pop(name, None)
+            new, kind, targets = with_terrain(live.enc, get_system(live.enc.system), cells, kind, height)
             names = " ".join(c.name for c in targets)
             text = f"{names}: {kind}" + (f", height {height} ft" if height is not None else "")
-            await self._commit(ctx, live, new, "/encounter terrain", text, [])
+            await self.encounters.commit(ctx, live, new, Write("/encounter terrain", text))
         return Outcome(Report("🗺️ Map marked", [text]), board_changed=True)
 
     # -- undo, log, export/import --------------------------------------------------------------------
@@ -321,9 +250,9 @@ class Service(Reminders):
     async def undo(self, ctx: Ctx, encounter_id: int | None = None) -> Outcome:
         """`/undo`, or the board's Undo button of the encounter ``encounter_id``."""
         if encounter_id is not None:  # an ended fight's button: say so rather than "no encounter"
-            self._button_encounter(await self._entry(ctx.channel_id), encounter_id)
-        async with self._holding_any(ctx) as live:
-            self._button_encounter(live, encounter_id)
+            button_entry(await self.encounters.entry(ctx.channel_id), encounter_id)
+        async with self.encounters.holding_any(ctx) as live:
+            button_entry(live, encounter_id)
             require_gm_of(live, ctx, "undo")
             entry = await self.store.last_undoable(live.id)
             if entry is None or entry.state_before is None:
@@ -337,17 +266,17 @@ class Service(Reminders):
             undid = Undid(command=entry.command or "", user_id=entry.user_id)
             facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}) if entry.facts else None
             text = f"Undid {entry.command} by {views.who(entry.user_id)}: {views.entry_text(entry, get_system(restored.system))}"
-            ping = await self._commit(ctx, live, restored, "/undo", text, [], undoable=False, undo_of=entry.id, facts=facts)
+            ping = await self.encounters.commit(ctx, live, restored, Write("/undo", text, undoable=False, undo_of=entry.id, facts=facts))
         report, private = views.readers(Report("↩️ Undone", [text[:3500]]), restored, restored.is_gm(ctx.user_id))
         return Outcome(report, ping=ping, board_changed=True, private=private)
 
     async def log(self, ctx: Ctx, count: int, public: bool = False, page: int = 1, encounter_id: int | None = None) -> Outcome:
         """`/log`: page ``page`` (1: the newest) of ``count`` entries; ``encounter_id``: a page
         button's encounter, which must still be the channel's."""
-        entry: StoredEntry | None = await self._live(ctx.channel_id)
+        entry: StoredEntry | None = await self.encounters.live(ctx.channel_id)
         ended = entry is None
         if entry is None:
-            entry = await self._ended(ctx.channel_id)
+            entry = await self.encounters.ended(ctx.channel_id)
             if entry is None:
                 raise no_encounter()
         if encounter_id is not None and entry.id != encounter_id:
@@ -369,7 +298,7 @@ class Service(Reminders):
         return Outcome(report, ephemeral=not public, log_page=LogPage(entry.id, count, page, pages))
 
     async def export(self, ctx: Ctx) -> Outcome:
-        entry = await self._entry(ctx.channel_id) or await self._ended(ctx.channel_id)
+        entry = await self.encounters.entry(ctx.channel_id) or await self.encounters.ended(ctx.channel_id)
         if entry is None:
             raise no_encounter()
         if not isinstance(entry, LiveEntry):
@@ -391,14 +320,14 @@ class Service(Reminders):
             enc = await asyncio.to_thread(read_export, raw, ctx.user_id)
         system = get_system(enc.system)
         summary = f"imported {enc.name}"
-        async with self._lock(ctx.channel_id):
-            live = await self._live(ctx.channel_id)
+        async with self.encounters.locks.hold(ctx.channel_id):
+            live = await self.encounters.live(ctx.channel_id)
             if live is None:
                 stored = await self.store.create_encounter(
                     ctx.channel_id, ctx.guild_id, enc, self.clock(),
                     interaction_id=ctx.interaction_id, user_id=ctx.user_id, command="/encounter import", summary=summary,
                 )
-                self._remember(ctx.channel_id, self._from_stored(stored))
+                self.encounters.created(stored)
             else:
                 if live.seen(ctx.interaction_id):
                     raise DuplicateInteraction()
@@ -409,14 +338,14 @@ class Service(Reminders):
                         "with the file (`/undo` brings it back), or import in a thread."
                     )
                 enc.gm_ids = list(dict.fromkeys(live.enc.gm_ids + enc.gm_ids))
-                await self._commit(ctx, live, enc, "/encounter import", summary, [])
+                await self.encounters.commit(ctx, live, enc, Write("/encounter import", summary))
         lines = [f"{system.title}: {plural(len(enc.combatants), 'combatant')}, round {enc.round}."]
         return Outcome(Report(f"📥 Imported {enc.name}", lines), board_changed=True)
 
     async def import_question(self, ctx: Ctx, raw: bytes, replace: bool) -> Report | None:
         """What an import with ``replace`` asks the GM before replacing the channel's encounter
         (None: nothing to replace); a bad file or a caller who may not replace is refused at once."""
-        live = await self._live(ctx.channel_id)
+        live = await self.encounters.live(ctx.channel_id)
         if not replace or live is None:
             return None
         if live.seen(ctx.interaction_id):
@@ -424,10 +353,7 @@ class Service(Reminders):
         require_gm(live.enc, ctx, "import over this encounter")
         enc = await asyncio.to_thread(read_export, raw, ctx.user_id) if len(raw) > INLINE_IMPORT_BYTES else read_export(raw, ctx.user_id)
         old = live.enc
-        return Report("📥 Replace the encounter?", [
-            f"Replace **{old.name}** (round {old.round}, {plural(len(old.combatants), 'combatant')}) with **{enc.name}** "
-            f"({plural(len(enc.combatants), 'combatant')}) from the file? `/undo` brings the old one back.",
-        ])
+        return views.replace_question(old, enc)
 
     read_export = staticmethod(read_export)
 
@@ -435,8 +361,8 @@ class Service(Reminders):
     async def end_turn(self, ctx: Ctx, encounter_id: int, turn: str) -> Outcome:
         """The End turn button: the `/init next` of the combatant whose turn it is, while that turn
         is still the one the button was posted for (``turn``, a `turn_tag`)."""
-        async with self._lock(ctx.channel_id):
-            live = self._button_encounter(await self._live(ctx.channel_id), encounter_id)
+        async with self.encounters.locks.hold(ctx.channel_id):
+            live = button_entry(await self.encounters.live(ctx.channel_id), encounter_id)
             if live.seen(ctx.interaction_id):
                 raise DuplicateInteraction()
             now = get_system(live.enc.system).turn(live.enc)
@@ -452,101 +378,59 @@ class Service(Reminders):
                         f"More than one combatant can act now ({', '.join(now.actors[:10])}): end one's turn with "
                         "`/init next combatant:NAME`, or act with it first."
                     ) from None
-            return await self.act(ctx, make_action("next", actor=actor))
-
-    @staticmethod
-    def _button_encounter(entry: E | None, encounter_id: int | None) -> E:
-        """The channel's encounter a button belongs to (``encounter_id``; None: any), or a refusal."""
-        if entry is None or (encounter_id is not None and entry.id != encounter_id):
-            raise IllegalAction("That fight has ended: its buttons no longer do anything, and nothing was changed.")
-        return entry
+            return await self.act(ctx, Next(actor=actor))
 
     # -- reading --------------------------------------------------------------------------------------
     async def order(self, ctx: Ctx) -> Outcome:
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         system, enc = get_system(live.enc.system), live.enc
         report = views.order_report(system, enc)  # posted for everyone: the GM's numbers follow privately
         private = views.numbers_report(report, views.order_report(system, enc, numbers=True)) if enc.is_gm(ctx.user_id) else None
         return Outcome(report, private=private)
 
     async def show(self, ctx: Ctx, name: str) -> Outcome:
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         enc = live.enc
         c = enc.get(name)
         public = enc.hidden(c) and not enc.is_gm(ctx.user_id)
         return Outcome(views.show_report(get_system(enc.system), enc, c, public_only=public), ephemeral=True)
 
-    async def notify(self, ctx: Ctx, quiet: str | None, tz: str | None, mode: str | None, reset: bool = False) -> Outcome:
-        """A player's `/notify` choices: quiet hours in a time zone, and nudges by mention, DM or both."""
-        old = NotifyPrefs(ctx.user_id) if reset else (await self.store.player_prefs([ctx.user_id])).get(ctx.user_id, NotifyPrefs(ctx.user_id))
-        start, end = old.quiet_start, old.quiet_end
-        if quiet is not None:
-            start, end = (None, None) if quiet.strip().lower() in ("", "none", "off") else parse_quiet(quiet)
-        zone_name = old.tz if tz is None else (tz.strip() or None)
-        zone(zone_name)  # refuses an unknown name
-        if mode is not None and mode not in NOTIFY_MODES:
-            raise InputError(f"`mode` is one of {', '.join(NOTIFY_MODES)}.")
-        prefs = NotifyPrefs(ctx.user_id, zone_name, start, end, mode or old.mode)
-        if prefs != old or reset:
-            await self.store.set_player_prefs(prefs)
-        lines = [
-            f"Quiet hours: **{quiet_text(prefs)}**" + (": nudges due then wait until they end" if start is not None else ""),
-            f"Nudges reach you by: **{NOTIFY_MODES[prefs.mode]}**",
-            "Turn changes always mention you in the channel; these choices are for nudges and deadline warnings, in every server.",
-        ]
-        return Outcome(Report("🔔 Your notifications", lines), ephemeral=True)
-
     async def effects(self, ctx: Ctx, public: bool = False) -> Outcome:
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         numbers = not public and live.enc.is_gm(ctx.user_id)
         return Outcome(views.effects_report(get_system(live.enc.system), live.enc, numbers), ephemeral=not public)
 
     async def board(self, channel_id: str) -> tuple[Report, Encounter, int] | None:
         """The channel's status board, its encounter and that encounter's id (None: no encounter)."""
-        live = await self._readable(channel_id)
+        live = await self.encounters.readable(channel_id)
         if live is None:
             return None
         return live.board(), live.enc, live.id
 
     async def status(self, ctx: Ctx, public: bool = False) -> Outcome:
         """The board: for the GM's own eyes with every number; posted for all, as players see it."""
-        live = await self._need(ctx.channel_id)
+        live = await self.encounters.need(ctx.channel_id)
         numbers = not public and live.enc.is_gm(ctx.user_id)
         return Outcome(live.board(numbers), ephemeral=not public)
 
     @resolved_again
     async def reveal(self, ctx: Ctx, name: str | None, hide: bool = False) -> Outcome:
         """The GM shows (or hides again) the numbers of one of their combatants, or of all."""
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "reveal or hide combatants' numbers")
-            new = live.enc.model_copy(deep=True)
-            revealed = new.settings.revealed
-            if name is None:
-                new.settings.reveal = not hide
-                if hide:
-                    revealed.clear()
-                what = "every combatant's numbers are " + ("hidden from players again" if hide else "shown to everyone")
-            else:
-                c = new.get(name)
-                if c.owner_id is not None:
-                    raise InputError(f"{c.name} is a player's: players' combatants always show their numbers.")
-                if hide and new.settings.reveal:
-                    raise InputError("Every combatant's numbers are shown: `/encounter reveal hide:true` without a name hides them all first.")
-                if hide:
-                    new.settings.revealed = [n for n in revealed if n != c.name]
-                elif c.name not in revealed:
-                    revealed.append(c.name)
-                what = f"{c.name}'s numbers are " + ("hidden from players again" if hide else "shown to everyone")
+            new, shown = with_reveal(live.enc, name, hide)
+            what = ("every combatant's" if shown is None else f"{shown}'s") + " numbers are " + (
+                "hidden from players again" if hide else "shown to everyone")
             if new != live.enc:
-                await self._commit(ctx, live, new, "/encounter reveal", what, [])
+                await self.encounters.commit(ctx, live, new, Write("/encounter reveal", what))
         return Outcome(Report("👁️ Reveal", [what[0].upper() + what[1:] + "."]), board_changed=True)
 
     async def map_image(self, ctx: Ctx, encounter_id: int | None = None, ephemeral: bool = False) -> Outcome:
         """`/map`, or the Map button of the encounter ``encounter_id`` (only the presser sees it)."""
         if encounter_id is None:
-            live = await self._need(ctx.channel_id)
+            live = await self.encounters.need(ctx.channel_id)
         else:
-            live = self._button_encounter(await self._live(ctx.channel_id), encounter_id)
+            live = button_entry(await self.encounters.live(ctx.channel_id), encounter_id)
         enc = live.enc
         if enc.map.kind == "none":
             raise IllegalAction(
@@ -558,11 +442,11 @@ class Service(Reminders):
         return Outcome(Report(views.map_title(enc), lines), file=("map.png", png), ephemeral=ephemeral)
 
     async def board_message(self, channel_id: str) -> str | None:
-        live = await self._entry(channel_id)
+        live = await self.encounters.entry(channel_id)
         return live.board_message_id if live else None
 
     async def set_board_message(self, channel_id: str, message_id: str) -> None:
-        live = await self._entry(channel_id)
+        live = await self.encounters.entry(channel_id)
         if live is None:
             return
         live.board_message_id = message_id
@@ -579,14 +463,14 @@ class Service(Reminders):
         result = roll_expression(expression, Dice(rng=self.rng))
         reason = " ".join((reason or "").split())[:200] or None
         report = views.roll_report(ctx.user_id, result, reason, mode)
-        if await self._live(ctx.channel_id) is None:  # no encounter here: nothing to log, no GM
+        if await self.encounters.live(ctx.channel_id) is None:  # no encounter here: nothing to log, no GM
             if private:
                 report.lines.append("No encounter runs here, so no GM sees this roll.")
             return Outcome(report, ephemeral=private)
-        async with self._holding(ctx) as live:
+        async with self.encounters.holding(ctx) as live:
             summary = views.roll_summary(result, reason, mode, private)
             dice = [] if private else [d.value for d in result.dice]
-            await self._commit(ctx, live, live.enc, "/roll", summary, dice, undoable=False)
+            await self.encounters.commit(ctx, live, live.enc, Write("/roll", summary, dice, undoable=False))
         gms = tuple(g for g in live.enc.gm_ids if g != ctx.user_id) if private else ()
         if private:
             report.lines.append("Only you and the GM see this roll.")

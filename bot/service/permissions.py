@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import random
 
-from bot.service.core import Ctx, LiveEntry, StoredEntry
+from bot.service.cache import LiveEntry, StoredEntry
+from bot.service.core import Ctx
+from rules.actions import Act, Add, Edit, EffectAdd, EffectRemove
 from rules.dice import Dice, parse_given
 from rules.errors import InputError, NotAllowed, NotFound, RulesError
 from rules.models import Combatant, Encounter
@@ -65,12 +67,12 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
     if kind in GM_ONLY:
         require_gm(enc, ctx, f"use {COMMAND_NAMES[kind]}")
         return action
-    if kind == "act" and action.name in system.gm_actions:
+    if isinstance(action, Act) and action.name in system.gm_actions:
         require_gm(enc, ctx, f"use `/act action:{action.name}`")
         if action.actor:
             return action.model_copy(update={"actor": enc.get(action.actor).name})
         return action
-    if kind == "add":
+    if isinstance(action, Add):
         owner = action.owner_id or (None if is_gm else user)
         if not is_gm and owner != user:
             raise NotAllowed("Players can add only their own combatants: leave `owner` out, or ask the GM.")
@@ -79,7 +81,7 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
                 f"The fight has started, so only the GM adds combatants now: ask {user_ref(enc.gm_ids[0])} to add yours."
             )
         return action.model_copy(update={"owner_id": owner})
-    if kind == "edit":
+    if isinstance(action, Edit):
         c = enc.get(action.actor)
         if not is_gm and c.owner_id != user:
             raise NotAllowed(f"{c.name} is not yours: only its owner or the GM can edit it.")
@@ -88,7 +90,7 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
         if not is_gm and enc.started:
             _cosmetic_only(enc, system, c, action)
         return action
-    if kind in ("effect_add", "effect_remove"):
+    if isinstance(action, (EffectAdd, EffectRemove)):
         if action.actor is None:
             if not is_gm and kind == "effect_add":
                 raise NotAllowed("Only the GM puts effects on the field: name a combatant of yours with `target`.")
@@ -110,7 +112,7 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
         raise InputError(f"It is {actor}'s turn and {actor} is the target: name the attacker with `combatant` ({foes}).")
     return action.model_copy(update={"actor": actor})
 
-def _cosmetic_only(enc: Encounter, system: RuleSystem, c: Combatant, action: Action) -> None:
+def _cosmetic_only(enc: Encounter, system: RuleSystem, c: Combatant, action: Edit) -> None:
     """Mid-fight, an owner's edit may touch only cosmetic sheet keys: the rest is the GM's or the rules'."""
     keys = {k.name: k for k in system.sheet_keys(enc.variant)}
     changed = [*action.raw_sheet, *getattr(action, "deltas", {})]

@@ -20,27 +20,19 @@ from pydantic import ValidationError
 from rules.effects import parse_mods
 from rules.errors import InputError, RulesError
 from rules.geometry import MAX_SIDE, parse_cell
-from rules.models import (
-    EXPORT_FORMAT,
-    Encounter,
-    deadline_hours_problem,
-    reminder_hours_problem,
-)
+from rules.models import EXPORT_FORMAT, Encounter
 from rules.registry import get_system, system_keys
+from rules.setup import set_options, setting_problem
 from rules.system import MAX_COMBATANTS, RuleSystem, check_plain
 
 __all__ = [
     "MAX_IMPORT_BYTES",
-    "set_hidden",
-    "HIDDEN_WORDS",
     "MAX_DEPTH",
     "MAX_TEXT",
     "MAX_KEYS",
     "MAX_GMS",
     "MAX_VALUES",
-    "MAX_OPTION_TEXT",
     "read_export",
-    "set_options",
     "is_snowflake",
 ]
 
@@ -57,7 +49,6 @@ MAX_LIST = MAX_SIDE * MAX_SIDE
 MAX_VALUES = 40_000
 MAX_GMS = 25
 MAX_NUMBER = 2**63
-MAX_OPTION_TEXT = 500
 _SNOWFLAKE = re.compile(r"[0-9]{1,20}")
 #: a NUL, or half of a surrogate pair: text that no database stores as it is
 _BROKEN = re.compile("[\x00\ud800-\udfff]")
@@ -66,41 +57,6 @@ _BROKEN = re.compile("[\x00\ud800-\udfff]")
 def is_snowflake(value: object) -> bool:
     """A Discord id: up to 20 ASCII digits that fit in 64 bits."""
     return isinstance(value, str) and _SNOWFLAKE.fullmatch(value) is not None and int(value) < 2**64
-
-
-def set_options(system: RuleSystem, options: dict[str, str], changes: dict[str, str]) -> None:
-    """Apply ``key=value`` option ``changes`` to ``options`` as `/encounter settings` does:
-    known keys only, ``""`` or ``default`` resets one, values of at most 500 characters."""
-    for key, value in changes.items():
-        if key not in system.options_help:
-            known = ", ".join(system.options_help) or "none"
-            raise InputError(f"`{key}` is not an option of {system.title}. Options: {known}.")
-        if value in ("", "default"):
-            options.pop(key, None)
-        elif len(value) > MAX_OPTION_TEXT:
-            raise InputError(f"The value of `{key}` may be at most {MAX_OPTION_TEXT} characters long.")
-        else:
-            options[key] = value
-
-
-#: the words of the encounter option ``hidden``: whose numbers players see as a condition word
-HIDDEN_WORDS = ("gm", "none")
-
-
-def set_hidden(enc: Encounter, value: str) -> None:
-    """``options:"hidden=none"``: every combatant's numbers are shown to everyone (as `/encounter reveal`
-    without a name); ``hidden=gm`` (the default) hides the GM's combatants' numbers again, all of them."""
-    word = value.strip().lower()
-    if word in ("", "default"):
-        word = "gm"
-    if word not in HIDDEN_WORDS:
-        raise InputError(
-            f"`hidden` is `gm` (players see the GM's combatants' health as a condition word; the default) "
-            f"or `none` (every number is shown to everyone), not `{value[:40]}`."
-        )
-    enc.settings.reveal = word == "none"
-    if word == "gm":
-        enc.settings.revealed.clear()
 
 
 def read_export(raw: bytes, importer: str) -> Encounter:
@@ -226,14 +182,14 @@ def _check_sizes(data: Any) -> None:
 
 
 def _check_settings(data: dict[str, Any]) -> None:
-    """The turn clock's numbers, through the ranges `/encounter settings` reads them with (a
-    deadline of 0.001 h would pass a turn on every reminder pass)."""
+    """The turn clock's numbers, as `/encounter settings` takes them (`rules.setup.setting_problem`:
+    a deadline of 0.001 h would pass a turn on every reminder pass)."""
     settings = data.get("settings")
     if not isinstance(settings, dict):
         return
-    for key, problem in (("reminder_hours", reminder_hours_problem), ("deadline_hours", deadline_hours_problem)):
+    for key in ("reminder_hours", "deadline_hours"):
         value = settings.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and (why := problem(value)):
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and (why := setting_problem(key, value)):
             raise InputError(f"The file's settings cannot be used: {why}")
 
 

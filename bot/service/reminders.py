@@ -8,14 +8,26 @@ the next due time.
 from __future__ import annotations
 
 import logging
+import random
+from collections.abc import Callable
 
-from bot.service.clock import deadline_times, duration_text, quiet_until
-from bot.service.core import Ctx, LiveEntry, Nudge, Ping, ServiceCore, turn_tag
-from bot.service.turntext import MAX_MESSAGE, mentioned, short_names, turn_text
-from data.store import DuplicateInteraction, Reminder, StoreUnavailable
-from rules.actions import make_action
+from bot.limits import MAX_MESSAGE
+from bot.service import views
+from bot.service.cache import LiveEntry
+from bot.service.clock import (
+    deadline_times,
+    duration_text,
+    parse_quiet,
+    quiet_until,
+    zone,
+)
+from bot.service.core import BOT_USER, Ctx, Nudge, Outcome
+from bot.service.encounters import Encounters, Write
+from bot.service.turntext import Ping, mentioned, short_names, turn_tag, turn_text
+from data.store import DuplicateInteraction, NotifyPrefs, Reminder, StoreUnavailable
+from rules.actions import Action, Next
 from rules.dice import Dice
-from rules.errors import RulesError
+from rules.errors import InputError, RulesError
 from rules.hidden import players_see
 from rules.logfacts import Deadline, log_facts
 from rules.models import Encounter
@@ -23,16 +35,35 @@ from rules.registry import get_system
 from rules.report import events_report, plural, user_ref
 from rules.system import Prompt
 
-__all__ = ["Reminders", "BOT_USER"]
+__all__ = ["Reminders"]
 
 log = logging.getLogger(__name__)
 
-#: the user id the bot's own log rows carry (a deadline applied by the clock)
-BOT_USER = "0"
 
+class Reminders:
+    """The turn clock's pass: the reminders due on ``clock``, each prepared from its encounter
+    (``encounters``); a deadline's action is resolved with dice from ``rng``."""
 
-class Reminders(ServiceCore):
-    """The reminder pass of the service (mixed into `Service`)."""
+    def __init__(self, encounters: Encounters, rng: random.Random, clock: Callable[[], float]) -> None:
+        self.encounters = encounters
+        self.store = encounters.store
+        self.rng = rng
+        self.clock = clock
+
+    async def notify(self, ctx: Ctx, quiet: str | None, tz: str | None, mode: str | None, reset: bool = False) -> Outcome:
+        """A player's `/notify` choices: quiet hours in a time zone, and nudges by mention, DM or both."""
+        old = NotifyPrefs(ctx.user_id) if reset else (await self.store.player_prefs([ctx.user_id])).get(ctx.user_id, NotifyPrefs(ctx.user_id))
+        start, end = old.quiet_start, old.quiet_end
+        if quiet is not None:
+            start, end = (None, None) if quiet.strip().lower() in ("", "none", "off") else parse_quiet(quiet)
+        zone_name = old.tz if tz is None else (tz.strip() or None)
+        zone(zone_name)  # refuses an unknown name
+        if mode is not None and mode not in views.NOTIFY_MODES:
+            raise InputError(f"`mode` is one of {', '.join(views.NOTIFY_MODES)}.")
+        prefs = NotifyPrefs(ctx.user_id, zone_name, start, end, mode or old.mode)
+        if prefs != old or reset:
+            await self.store.set_player_prefs(prefs)
+        return Outcome(views.notify_report(prefs), ephemeral=True)
 
     async def due_reminders(self) -> list[Nudge]:
         """Reminders whose time has come, each with its text (`reminded` records each one sent).
@@ -53,7 +84,7 @@ class Reminders(ServiceCore):
         return out
 
     async def _nudge(self, r: Reminder) -> Nudge | None:
-        live = await self._readable(r.channel_id)
+        live = await self.encounters.readable(r.channel_id)
         if live is None or live.id != r.encounter_id:
             return None
         enc, now = live.enc, self.clock()
@@ -66,6 +97,7 @@ class Reminders(ServiceCore):
         turn = system.turn(enc)
         asked = system.prompt(enc)  # the turn's action waits for this player's answer: the nudges are theirs
         answer = f"`/act action:{asked.action} combatant:{asked.actor}`" if asked is not None else ""
+        users: tuple[str, ...]
         if clock is not None and not r.warned and now >= clock[0]:
             left = (clock[1] - now) / 3600
             policy = POLICY_WORDS[enc.settings.deadline_policy]
@@ -127,7 +159,7 @@ class Reminders(ServiceCore):
         """The nudge went out (or can never go out): schedule what is due next for this turn."""
         if nudge.kind == "deadline":
             return  # its action replaced the reminder (or cleared it)
-        live = await self._readable(nudge.reminder.channel_id)
+        live = await self.encounters.readable(nudge.reminder.channel_id)
         if live is None:
             return
         await self._reschedule(live.enc, nudge.reminder, self.clock(), warned=nudge.reminder.warned or nudge.kind == "warning")
@@ -165,14 +197,14 @@ class Reminders(ServiceCore):
         action = action.model_copy(update={"user_id": BOT_USER})
         ctx = Ctx(live.channel_id, BOT_USER, interaction_id=f"lapse:{r.encounter_id}:{r.turn_key}:{r.since}")
         try:
-            async with self._holding(ctx) as held:
+            async with self.encounters.holding(ctx) as held:
                 if held.enc is not enc:
                     return ""
                 dice = Dice(rng=self.rng)
                 res = system.resolve(enc, action, dice)
                 marked = events_report("⏰ Deadline: no answer", res.events, system, res.encounter, res.encounter.hidden_names())
                 facts = log_facts(res.events, system, res.encounter, res.encounter.hidden_names(), lapse=asked.lapse)
-                await self._commit(ctx, held, res.encounter, COMMANDS["act"], "", dice.values(), facts=facts)
+                await self.encounters.commit(ctx, held, res.encounter, Write(COMMANDS["act"], "", dice.values(), facts=facts))
                 report = marked.for_reader(players_see(res.encounter))
         except (RulesError, DuplicateInteraction) as exc:
             log.info("deadline in %s: the waiting question stays (%s)", live.channel_id, exc)
@@ -192,16 +224,16 @@ class Reminders(ServiceCore):
         turn = system.turn(enc)
         actor = turn.current or (turn.actors[0] if turn.actors else None)
         policy = enc.settings.deadline_policy
-        action = None
+        action: Action | None = None
         if actor is not None and policy == "pass":  # every combatant the warning named passes
-            action = make_action("next", actor=actor, is_gm=True, user_id=BOT_USER, whole_turn=True)
+            action = Next(actor=actor, is_gm=True, user_id=BOT_USER, whole_turn=True)
         elif actor is not None and policy == "hold":
             action = system.hold_action(enc, actor)
         hours = f"{enc.settings.deadline_hours:g} h"
         ctx = Ctx(live.channel_id, BOT_USER, interaction_id=f"deadline:{r.encounter_id}:{r.turn_key}:{r.since}")
         if action is not None:
             try:
-                async with self._holding(ctx) as held:
+                async with self.encounters.holding(ctx) as held:
                     if held.enc is not enc:  # the turn moved on meanwhile: its own reminder takes over
                         return None
                     dice = Dice(rng=self.rng)
@@ -211,7 +243,9 @@ class Reminders(ServiceCore):
                     marked = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
                     deadline = Deadline(whose=whose, hours=enc.settings.deadline_hours, policy=policy)
                     facts = log_facts(res.events, system, res.encounter, hidden, deadline=deadline)
-                    ping = await self._commit(ctx, held, res.encounter, COMMANDS[action.kind], "", dice.values(), facts=facts)
+                    ping = await self.encounters.commit(
+                        ctx, held, res.encounter, Write(COMMANDS[action.kind], "", dice.values(), facts=facts),
+                    )
                     report = marked.for_reader(players_see(res.encounter))  # posted in the channel
             except StoreUnavailable:
                 raise

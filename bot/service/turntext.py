@@ -1,23 +1,48 @@
-"""The words of a turn change: whom one message mentions, and the line that says whose turn it
-is, within Discord's 2,000 characters (`bot.limits` holds every limit; this is its content one)."""
+"""A turn change: its message (`Ping`: whom it mentions, the line that says whose turn it is and
+who is on deck, within Discord's limits from `bot.limits`) and the tag its buttons carry."""
 from __future__ import annotations
 
+import hashlib
+import json
+from dataclasses import dataclass
+
+from bot.limits import LIMITS, MAX_MESSAGE
 from rules.hidden import for_reader, players_see, turn_line
 from rules.models import Encounter
+from rules.registry import get_system
 from rules.report import user_ref
 from rules.system import Turn
 
-__all__ = ["MAX_MESSAGE", "mentioned", "short_names", "turn_text"]
+__all__ = ["Ping", "mentioned", "owners_of", "short_names", "turn_ping", "turn_tag", "turn_text"]
 
-MAX_MESSAGE = 2000
 MENTION_ROOM = 1700  # of a message's 2000 characters; the rest says whose turn it is
+
+
+@dataclass(frozen=True)
+class Ping:
+    """A turn change: a new message that mentions exactly these users. ``encounter_id`` and
+    ``turn`` (`turn_tag`) say which encounter and turn its buttons end."""
+
+    user_ids: tuple[str, ...]
+    text: str
+    encounter_id: int | None = None
+    turn: str = ""
+    #: the encounter has a map (so the message offers the Map button)
+    has_map: bool = True
+
+
+def turn_tag(enc: Encounter, turn: Turn) -> str:
+    """A short tag of the turn under way (``r2.1a2b3c4d``): the round and a hash of the turn's key,
+    which changes exactly when the turn passes; a button carrying an older tag is stale."""
+    digest = hashlib.sha256(json.dumps(list(turn.key), default=str).encode()).hexdigest()[:8]
+    return f"r{enc.round}.{digest}"
 
 
 def mentioned(users: tuple[str, ...]) -> tuple[str, ...]:
     """As many of ``users`` as their mentions fit in one message (with Discord's 100 at most)."""
     out: list[str] = []
     size = 0
-    for u in users[:100]:
+    for u in users[: LIMITS["mentions"]]:
         size += len(u) + 4
         if size > MENTION_ROOM:
             break
@@ -28,6 +53,19 @@ def mentioned(users: tuple[str, ...]) -> tuple[str, ...]:
 def short_names(names: tuple[str, ...]) -> str:
     """``Borin, Thrain``: at most ten names, then an ellipsis."""
     return ", ".join(names[:10]) + (" …" if len(names) > 10 else "")
+
+
+def owners_of(enc: Encounter, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The users who play ``names`` (a GM's combatant: the first GM), each once."""
+    users: list[str] = []
+    for n in names:
+        c = enc.find(n)
+        if c is None:
+            continue
+        for u in [c.owner_id] if c.owner_id else enc.gm_ids[:1]:
+            if u and u not in users:
+                users.append(u)
+    return tuple(users)
 
 
 def turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> str:
@@ -41,3 +79,17 @@ def turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> 
     text = f"{mentions}: {lead} in **{enc.name}**: {who}. {label}".strip()
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
+
+def turn_ping(enc: Encounter, turn: Turn, encounter_id: int, enc_json: str | None = None) -> Ping | None:
+    """The turn-change message: who must act now (pinged) and who is on deck (named, not pinged)."""
+    if enc.winner or not turn.actors:
+        return None
+    users = owners_of(enc, turn.actors)
+    if not users:
+        return None
+    text = turn_text(enc, turn, users, "your turn")
+    on_deck = get_system(enc.system).on_deck(enc, enc_json)
+    if on_deck:
+        deck = f"\nOn deck: {short_names(on_deck)}."
+        text += deck if len(text) + len(deck) <= MAX_MESSAGE else ""
+    return Ping(mentioned(users), text, encounter_id, turn_tag(enc, turn), enc.map.kind != "none")

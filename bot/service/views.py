@@ -7,9 +7,9 @@ import json
 import time
 
 from bot.service.cache import LiveEntry, StoredEntry
-from bot.service.core import Ctx
-from bot.service.reminders import BOT_USER
-from data.store import LogEntry
+from bot.service.clock import quiet_text
+from bot.service.core import BOT_USER, Ctx
+from data.store import LogEntry, NotifyPrefs
 from rules.dice import ExpressionResult
 from rules.errors import RulesError
 from rules.hidden import everyone, mark, marked_names, players_see, turn_line
@@ -17,10 +17,13 @@ from rules.logfacts import LogFacts, facts_report
 from rules.models import Combatant, Encounter, MapState
 from rules.options import Option
 from rules.registry import get_system
-from rules.report import TYPED, Report, joined, user_ref
+from rules.report import TYPED, Report, joined, plural, user_ref
 from rules.system import Action, RuleSystem
 
-__all__ = ["title", "settings_lines", "settings_changes", "map_text", "map_hint", "order_report", "map_title", "show_report", "end_report", "log_report", "entry_text", "system_of", "roll_report", "roll_summary", "private_roll_report", "effects_report", "numbers_report", "readers", "who"]
+__all__ = ["title", "start_report", "end_question", "next_question", "replace_question", "notify_report", "NOTIFY_MODES",
+           "settings_lines", "settings_changes", "map_text", "order_report", "map_title", "show_report", "end_report",
+           "log_report", "entry_text", "system_of", "roll_report", "roll_summary", "private_roll_report", "effects_report",
+           "numbers_report", "readers", "who"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -36,6 +39,50 @@ def title(command: str, action: Action) -> str:
     if action.actor and action.kind in ACTOR_KINDS:
         return f"{action.actor}: {command.lstrip('/')}"
     return command
+
+
+def start_report(system: RuleSystem, enc: Encounter, gm_id: str) -> Report:
+    """`/encounter start`: the new encounter's GM, map and variant, and what to do next."""
+    lines = [f"GM: {user_ref(gm_id)}", f"Map: {map_text(enc.map)}"]
+    if enc.variant:
+        lines.append(f"Variant: {enc.variant}")
+    lines.append("Add combatants with `/combatant add`, then `/init roll` to begin.")
+    return Report(f"⚔️ {enc.name} · {system.title}", lines)
+
+
+def end_question(enc: Encounter | None) -> Report:
+    """What `/encounter end` asks the GM of a fight that is not over (``enc`` None: it does not read back)."""
+    what = f"**{enc.name}** (round {enc.round}, {plural(len(enc.combatants), 'combatant')})" if enc else "this channel's encounter"
+    return Report("🏁 End the encounter?", [f"End {what}? Nothing undoes the end: {AFTER_END}"])
+
+
+def next_question(whose: str) -> Report:
+    """What a typed `/init next` asks before ending a turn in which ``whose`` has done nothing."""
+    return Report("⏭️ End the turn?", [
+        f"**{whose}** has done nothing yet this turn: end {whose}'s turn now? (`confirm:true` skips this question.)",
+    ])
+
+
+def replace_question(old: Encounter, enc: Encounter) -> Report:
+    """What an import with ``replace`` asks the GM before replacing ``old`` with the file's ``enc``."""
+    return Report("📥 Replace the encounter?", [
+        f"Replace **{old.name}** (round {old.round}, {plural(len(old.combatants), 'combatant')}) with **{enc.name}** "
+        f"({plural(len(enc.combatants), 'combatant')}) from the file? `/undo` brings the old one back.",
+    ])
+
+
+#: how nudges reach a player (`/notify mode:`)
+NOTIFY_MODES = {"channel": "a mention in the channel", "dm": "a direct message", "both": "a mention and a direct message"}
+
+
+def notify_report(prefs: NotifyPrefs) -> Report:
+    """A player's `/notify` choices: quiet hours, and how nudges reach them."""
+    lines = [
+        f"Quiet hours: **{quiet_text(prefs)}**" + (": nudges due then wait until they end" if prefs.quiet_start is not None else ""),
+        f"Nudges reach you by: **{NOTIFY_MODES[prefs.mode]}**",
+        "Turn changes always mention you in the channel; these choices are for nudges and deadline warnings, in every server.",
+    ]
+    return Report("🔔 Your notifications", lines)
 
 
 def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
@@ -84,8 +131,8 @@ def settings_changes(system: RuleSystem, old: Encounter, new: Encounter, limit: 
     a, b = old.settings, new.settings
     changes = [f"{k} {shown(getattr(a, k))} → {shown(getattr(b, k))}" for k in SETTING_KEYS if getattr(a, k) != getattr(b, k)]
     if (a.reveal, a.revealed) != (b.reveal, b.revealed):  # `hidden=`: who sees the GM's numbers
-        was, now = ("none" if s.reveal else ("gm, some shown" if s.revealed else "gm") for s in (a, b))
-        changes.append(f"hidden {was} → {now}")
+        hidden_was, hidden_now = ("none" if s.reveal else ("gm, some shown" if s.revealed else "gm") for s in (a, b))
+        changes.append(f"hidden {hidden_was} → {hidden_now}")
     for option in system.options:
         (was, was_text), (now, now_text) = (effective(option, s.options.get(option.name)) for s in (a, b))
         if was != now:
@@ -101,15 +148,6 @@ def settings_changes(system: RuleSystem, old: Encounter, new: Encounter, limit: 
 
 def map_text(m: MapState) -> str:
     return "none (range bands)" if m.kind == "none" else f"{m.width}x{m.height} {m.kind}"
-
-
-def map_hint(system: RuleSystem) -> str:
-    """What to write in `map` for ``system``."""
-    if system.map_kinds == ("none",):
-        return "leave `map` out"
-    if "hex" in system.map_kinds:
-        return "write a size like `12x10 hex`"
-    return "write a size like `12x10`"
 
 
 def order_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> Report:
@@ -165,9 +203,9 @@ def readers(report: Report, enc: Encounter | None, gm: bool) -> tuple[Report, Re
     return public, numbers_report(public, report.for_reader(everyone)) if gm else None
 
 
-def who(user_id: str) -> str:
+def who(user_id: str | None) -> str:
     """Who did a logged action: a user, or the turn clock (a deadline it applied)."""
-    return "⏰ the turn clock" if user_id == BOT_USER else user_ref(user_id)
+    return "⏰ the turn clock" if user_id == BOT_USER else user_ref(str(user_id))
 
 
 def end_report(enc: Encounter | None, logged: int) -> Report:
@@ -265,7 +303,7 @@ def _log_dice(e: LogEntry) -> str:
     typed = [str(d) for i, d in enumerate(e.dice) if i in e.dice_typed]
     parts = [f"🎲 {', '.join(rolled)}"] if rolled else []
     if typed:
-        parts.append(f"{TYPED} typed by {user_ref(e.user_id)}: {', '.join(typed)}")
+        parts.append(f"{TYPED} typed by {user_ref(str(e.user_id))}: {', '.join(typed)}")
     return " " + " · ".join(parts) if parts else ""
 
 

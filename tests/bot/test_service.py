@@ -16,7 +16,7 @@ from bot.service import Ctx, Service
 from bot.service.cache import RESIDENT_PER_JSON_BYTE, resident_bytes
 from data.sqlite import SqliteStore
 from data.store import read_state
-from rules.errors import NotFound
+from rules.errors import IllegalAction, NotFound
 from rules.registry import get_system
 from tests.cogs import fights
 from tests.cogs.fights import setup_fight
@@ -71,7 +71,7 @@ async def test_edit_and_read_together_after_a_restart_lose_nothing(h: Harness) -
     await setup_fight(h)
     old = h.bot.service
     for value in range(1, 101):
-        h.bot.service = Service(h.store, rng=old.rng, clock=old.clock)
+        h.bot.service = Service(h.store, rng=old.rng, clock=old.clock, maps=old.maps)
         await race(h, value)
         assert await grak_side_everywhere(h) == (f"orcs{value}", f"orcs{value}"), f"trial {value}"
     assert await grak_side_after_a_restart(h) == "orcs100"
@@ -83,10 +83,10 @@ async def test_edit_and_read_together_after_an_eviction_lose_nothing(h: Harness)
     await setup_fight(h, "other")
     size = len((await h.store.load_active(cid())).raw_state)  # type: ignore[union-attr]
     old = h.bot.service
-    service = h.bot.service = Service(h.store, rng=old.rng, clock=old.clock, cache_bytes=size * 3 // 2)
+    service = h.bot.service = Service(h.store, rng=old.rng, clock=old.clock, cache_bytes=size * 3 // 2, maps=old.maps)
     for value in range(1, 101):
         await service.status(Ctx(cid("other"), str(user_id_of("bob"))))
-        assert cid() not in service._cache  # evicted by the other channel's load
+        assert cid() not in service.encounters.cache.entries  # evicted by the other channel's load
         await race(h, value)
         assert await grak_side_everywhere(h) == (f"orcs{value}", f"orcs{value}"), f"trial {value}"
     assert await grak_side_after_a_restart(h) == "orcs100"
@@ -132,7 +132,7 @@ async def test_an_action_resolves_on_the_copy_the_last_write_read_back(h: Harnes
 
     await setup_fight(h)
     await h.run("gm", "/combatant edit", name="Grak", side="ogres")
-    live = h.bot.service._cache[cid()]
+    live = h.bot.service.encounters.cache.entries[cid()]
     assert live.spare is not None and live.spare is not live.enc and live.spare == live.enc
     parsed = []
     real = Encounter.model_validate_json.__func__  # type: ignore[attr-defined]
@@ -331,7 +331,7 @@ async def test_channel_locks_are_released_when_idle(h: Harness) -> None:
     payloads += [h.payload("gm", "/encounter settings", {"player_rolls": "false"}, f"c{i}") for i in range(40)]
     payloads += [h.payload("bob", "/encounter status", {}, f"empty{i}") for i in range(40)]
     await asyncio.gather(*(h.run_payload(p) for p in payloads))
-    assert len(h.bot.service._locks) == 0
+    assert len(h.bot.service.encounters.locks) == 0
     assert not h.bot.boards._tasks and not h.bot.boards._dirty
 
 
@@ -367,13 +367,13 @@ async def test_the_encounter_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
         gm = str(user_id_of("gm"))
         for i in range(30):
             await service.start(Ctx(str(i), gm), "coup-de-grace", "x" * 90, "8x6", None)
-            assert service.cached_bytes == sum(resident_bytes(live) for live in service._cache.values())
+            assert service.cached_bytes == sum(resident_bytes(live) for live in service.encounters.cache.entries.values())
             assert service.cached_bytes <= bound
-        assert 0 < len(service._cache) < 30
+        assert 0 < len(service.encounters.cache.entries) < 30
         for i in range(30):
             await service.settings(Ctx(str(i), gm), False, None, {})
             await service.status(Ctx(str(i), gm))
-            assert service.cached_bytes == sum(resident_bytes(live) for live in service._cache.values())
+            assert service.cached_bytes == sum(resident_bytes(live) for live in service.encounters.cache.entries.values())
             assert service.cached_bytes <= bound
     finally:
         await store.close()
@@ -404,7 +404,7 @@ async def test_the_encounter_cache_holds_no_more_memory_than_its_bound(h: Harnes
     try:
         await fill_cache(h, b, [(f"fill-{n}", SCRIPTS[n % len(SCRIPTS)]) for n in range(30)])
         assert 0 < service.cached_bytes <= bound
-        cached = len(service._cache)
+        cached = len(service.encounters.cache.entries)
         json_bytes, counted, freed = cache_held(service)
     finally:
         tracemalloc.stop()
@@ -454,14 +454,31 @@ async def test_every_tenth_encounter_cached_collects_the_young_generations(h: Ha
         if phase == "stop":
             generations.append(info["generation"])
 
-    service._puts = 0
+    service.encounters.cache.puts = 0
     gc.callbacks.append(seen)
     gc.disable()  # only the cache's collections
     try:
         for n in range(2 * YOUNG_EVERY * YOUNG_MIDDLE):
-            service._put(StoredEntry(n, str(n % 7), "{}", None))
+            service.encounters.cache.put(StoredEntry(n, str(n % 7), "{}", None))
             assert len(generations) == (n + 1) // YOUNG_EVERY
     finally:
         gc.enable()
         gc.callbacks.remove(seen)
     assert generations == ([0] * (YOUNG_MIDDLE - 1) + [1]) * 2
+
+
+async def test_the_service_is_composed_of_parts_given_their_dependencies(tmp_path: Path) -> None:
+    """The service is no stack of base classes: its encounters (store, cache, locks) and its reminders (over the
+    same encounters, dice and clock) are parts built once; without a map renderer `/map` is refused clearly."""
+    store = await SqliteStore.open(str(tmp_path / "parts.db"))
+    try:
+        service = Service(store, clock=Clock(), cache_bytes=12345)
+        assert Service.__mro__ == (Service, object)
+        assert service.encounters.store is store and service.encounters.cache.bound == 12345
+        assert service.reminders.encounters is service.encounters and service.reminders.rng is service.rng
+        ctx = Ctx("c1", "1")
+        await service.start(ctx, "coup-de-grace", "Bridge", None, None)
+        with pytest.raises(IllegalAction, match="draws no map pictures"):
+            await service.map_image(ctx)
+    finally:
+        await store.close()

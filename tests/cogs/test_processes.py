@@ -111,7 +111,7 @@ async def test_200_commands_on_one_channel_through_two_processes(services: tuple
     plan = [("c1", NAMES[k % len(NAMES)], 1 + k % 20) for k in range(150)]
     acknowledged, refused = await run_edits(services, plan, reads=50)
     assert refused == 0 and len(acknowledged) == 150, "a command was refused under two processes' load"
-    assert a.conflicts + b.conflicts > 0, "the two caches did race"
+    assert a.encounters.conflicts + b.encounters.conflicts > 0, "the two caches did race"
     assert await check_channel(a.store, "c1", acknowledged, len(NAMES)) == len(acknowledged)
     stored = await a.store.load_active("c1")
     assert stored is not None
@@ -148,7 +148,7 @@ async def test_a_conflict_re_resolves_on_the_fresh_state_with_the_typed_dice(ser
     await b.encounter("c1")  # b caches the encounter, then a changes it
     await a.act(ctx("c1"), edit(NAMES[0], 2))  # type: ignore[arg-type]
     outcome = await b.act(ctx("c1", roll="6"), make_action("init_roll"))
-    assert b.conflicts == 1 and a.conflicts == 0
+    assert b.encounters.conflicts == 1 and a.encounters.conflicts == 0
     assert "🎲 6✍" in outcome.report.lines[0]
     stored = await a.store.load_active("c1")
     assert stored is not None and stored.encounter is not None
@@ -162,7 +162,7 @@ async def test_a_conflict_re_resolves_on_the_fresh_state_with_the_typed_dice(ser
 async def test_conflicts_past_the_bound_are_refused_and_change_nothing(services: tuple[Service, Service]) -> None:
     """When the encounter changes again before every retry lands, for longer than the bound, the command is refused with a clear message and nothing of it is stored."""
     a, b = services
-    b.conflict_seconds = 0.3
+    b.encounters.conflict_seconds = 0.3
     await setup(a, "c1", NAMES[:2])
     await b.encounter("c1")
     real_load = b.store.load_active
@@ -180,7 +180,7 @@ async def test_conflicts_past_the_bound_are_refused_and_change_nothing(services:
             await b.act(c, edit(NAMES[0], 9))  # type: ignore[arg-type]
     finally:
         b.store.load_active = real_load  # type: ignore[method-assign]
-    assert b.conflicts > 2, "the command was resolved again until the bound"
+    assert b.encounters.conflicts > 2, "the command was resolved again until the bound"
     stored = await a.store.load_active("c1")
     assert stored is not None and stored.encounter.get(NAMES[0]).hp == 2  # type: ignore[union-attr]
     assert c.interaction_id not in {e.interaction_id for e in await a.store.log(stored.id, 100)}

@@ -1,0 +1,112 @@
+"""The GM's setup of an encounter (rules.setup): settings checked once by the model, GMs,
+terrain with the wall-on-an-occupied-cell rule, and revealing numbers; each returns a copy."""
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import IllegalAction, InputError
+from rules.models import REMINDER_HOURS_FLOOR, Combatant, Encounter, Settings
+from rules.registry import get_system
+from rules.setup import (
+    new_encounter,
+    setting_problem,
+    with_gm,
+    with_reveal,
+    with_settings,
+    with_terrain,
+)
+
+CDG = get_system("coup-de-grace")
+
+
+def fight() -> Encounter:
+    """A Coup-De-Grace encounter on its default map, with Grak (the GM's) on B2 and Borin (a player's) on C3."""
+    enc = new_encounter(CDG, "Bridge", None, None, "1", 24.0)
+    enc.combatants = [
+        Combatant(name="Grak", side="orcs", position="B2"),
+        Combatant(name="Borin", side="dwarves", owner_id="2", position="C3"),
+    ]
+    return enc
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"max_nudges": 11}, "`max_nudges` is a whole number from 0 to 10, not 11."),
+        ({"max_nudges": -1}, "`max_nudges` is a whole number from 0 to 10, not -1."),
+        ({"reminder_hours": 721.0}, "`reminder_hours` is 0 (never) or from 0.25 to 720 hours, not 721."),
+        ({"reminder_hours": 0.1}, "`reminder_hours` is 0 (never) or from 0.25 to 720 hours, not 0.1."),
+        ({"deadline_hours": 0.5}, "`deadline_hours` is 0 (no deadline) or from 1 to 2160 hours, not 0.5."),
+        ({"deadline_hours": -1.0}, "`deadline_hours` is 0 (no deadline) or from 1 to 2160 hours, not -1."),
+        ({"deadline_policy": "wait"}, "`deadline_policy` is one of pass, hold, gm, not `wait`."),
+    ],
+)
+def test_a_setting_out_of_the_models_bounds_is_refused_in_its_fields_words(changes: dict[str, object], words: str) -> None:
+    """Each bound is the Settings model's own; the refusal says the range and the value given, and changes nothing."""
+    enc = fight()
+    before = enc.model_dump()
+    with pytest.raises(InputError) as refused:
+        with_settings(enc, CDG, changes, {})
+    assert refused.value.message == words
+    assert enc.model_dump() == before
+
+
+def test_settings_within_the_bounds_come_back_on_a_copy() -> None:
+    """Given values are set on a copy (None leaves one as it is); the encounter given is unchanged."""
+    enc = fight()
+    new = with_settings(enc, CDG, {"max_nudges": 10, "deadline_hours": 1, "player_rolls": None}, {"hidden": "none"})
+    assert (new.settings.max_nudges, new.settings.deadline_hours, new.settings.player_rolls) == (10, 1.0, True)
+    assert new.settings.reveal is True
+    assert (enc.settings.max_nudges, enc.settings.deadline_hours, enc.settings.reveal) == (3, 0.0, False)
+
+
+def test_a_stored_value_below_the_floor_still_reads_back_raised_to_it() -> None:
+    """Only a value given now is refused below the floor; one stored before the floor existed loads raised to it."""
+    assert Settings.model_validate({"reminder_hours": 0.01}).reminder_hours == REMINDER_HOURS_FLOOR
+    assert setting_problem("reminder_hours", 0.01) is not None
+    assert setting_problem("reminder_hours", 0) is None and setting_problem("deadline_hours", 2160) is None
+
+
+def test_a_wall_cannot_go_on_an_occupied_cell() -> None:
+    """A solid terrain on a cell someone stands on is refused, naming who stands there; nothing changes."""
+    enc = fight()
+    with pytest.raises(IllegalAction, match="B2 holds Grak: a wall cannot go there"):
+        with_terrain(enc, CDG, "A1 B2", "wall", None)
+    assert enc.map.blocked == []
+
+
+def test_terrain_marks_a_copy_and_returns_the_kind_and_cells() -> None:
+    """Walls go on free cells; clear takes them off; the kind is read in lower case."""
+    enc = fight()
+    walled, kind, cells = with_terrain(enc, CDG, "A1:A2", " Wall ", None)
+    assert (walled.map.blocked, kind, [c.name for c in cells]) == (["A1", "A2"], "wall", ["A1", "A2"])
+    assert enc.map.blocked == []
+    cleared, _, _ = with_terrain(walled, CDG, "A1", "clear", None)
+    assert cleared.map.blocked == ["A2"]
+    with pytest.raises(InputError, match="`lava` is not a terrain"):
+        with_terrain(enc, CDG, "A1", "lava", None)
+
+
+def test_an_encounter_keeps_at_least_one_gm() -> None:
+    """A co-GM is added and removed on a copy; the last GM cannot be removed, nor a GM added twice."""
+    enc = fight()
+    both = with_gm(enc, "5", remove=False)
+    assert (both.gm_ids, enc.gm_ids) == (["1", "5"], ["1"])
+    assert with_gm(both, "1", remove=True).gm_ids == ["5"]
+    with pytest.raises(IllegalAction, match="at least one GM"):
+        with_gm(enc, "1", remove=True)
+    with pytest.raises(InputError, match="already a GM"):
+        with_gm(both, "5", remove=False)
+
+
+def test_reveal_shows_one_gm_combatant_and_refuses_a_players() -> None:
+    """Grak's numbers are shown by name (as stored); a player's combatant always shows its numbers."""
+    enc = fight()
+    new, name = with_reveal(enc, "grak", hide=False)
+    assert (name, new.settings.revealed, enc.settings.revealed) == ("Grak", ["Grak"], [])
+    hidden, _ = with_reveal(new, "Grak", hide=True)
+    assert hidden.settings.revealed == []
+    with pytest.raises(InputError, match="Borin is a player's"):
+        with_reveal(enc, "Borin", hide=False)
+    everyone, none = with_reveal(enc, None, hide=False)
+    assert (everyone.settings.reveal, none) == (True, None)
