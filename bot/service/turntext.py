@@ -2,8 +2,9 @@
 is, within Discord's 2,000 characters (`bot.limits` holds every limit; this is its content one)."""
 from __future__ import annotations
 
-from rules.hidden import for_reader, players_see, turn_line
+from rules.hidden import for_reader, players_see
 from rules.models import Encounter
+from rules.registry import get_system
 from rules.report import user_ref
 from rules.system import Turn
 
@@ -37,7 +38,8 @@ def turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> 
     if len(users) > len(shown):
         mentions += f" (+{len(users) - len(shown)} more)"
     who = short_names(turn.actors)
-    label = for_reader(turn_line(enc, turn.label, turn.actors), players_see(enc))  # posted: as players see it
+    line = get_system(enc.system).present.turn_line(enc, turn)
+    label = for_reader(line, players_see(enc))  # posted: as players see it
     text = f"{mentions}: {lead} in **{enc.name}**: {who}. {label}".strip()
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 

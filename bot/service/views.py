@@ -10,7 +10,7 @@ from bot.service.reminders import BOT_USER
 from data.store import LogEntry
 from rules.dice import ExpressionResult
 from rules.errors import RulesError
-from rules.hidden import everyone, mark, marked_names, players_see, turn_line
+from rules.hidden import everyone, mark, marked_names, players_see
 from rules.models import Combatant, Encounter, MapState
 from rules.options import Option
 from rules.report import TYPED, Report, joined, user_ref
@@ -117,8 +117,9 @@ def order_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> R
     if not enc.started:
         lines.append("Combat has not started: the GM uses `/init roll`.")
     lines += present.order_lines(enc, turn)
-    if turn.label:
-        lines.append(present.readable(turn_line(enc, turn.label, turn.actors)))
+    line = present.turn_line(enc, turn)
+    if line:
+        lines.append(present.readable(line))
     return Report(f"🎯 Order · round {enc.round}", lines or ["No combatants yet."])
 
 

@@ -223,6 +223,15 @@ class CdgPresenter(Presenter):
             lines.append(f"{mark}**{side}**: " + (f"to activate: {', '.join(waiting)}" if waiting else "all activated"))
         return lines
 
+    def turn_label(self, enc: "Encounter", turn: "Turn") -> str:
+        if turn.over:
+            return f"Round {enc.round} is over: `/init next` starts round {enc.round + 1}"
+        cur = enc.find(turn.current)
+        if cur is None:
+            return f"Round {enc.round} · {turn.side} to activate: {', '.join(turn.actors)}" if turn.actors else ""
+        doing = f"{turn.points[0]}/{turn.points[1]} MP left" if turn.points else "one action (downed)"
+        return f"Round {enc.round} · {cur.name} ({cur.side}) activating: {doing}"
+
     def board_extra(self, enc: "Encounter") -> list[str]:
         if not enc.started or enc.winner:
             return []

@@ -168,15 +168,13 @@ def turn(enc: Encounter) -> Turn:
     key = (enc.round, state.slot)
     cur = enc.find(enc.current)
     if cur is not None:
-        doing = "one action (downed)" if cur.status == "downed" else f"{CdgCombatant.of(cur).mp}/{movement(enc, cur)} MP left"
-        label = f"Round {enc.round} · {cur.name} ({cur.side}) activating: {doing}"
-        return Turn((cur.name,), key, label, cur.name, cur.side)
+        points = () if cur.status == "downed" else (CdgCombatant.of(cur).mp or 0, movement(enc, cur))
+        return Turn((cur.name,), key, cur.name, cur.side, points=points)
     side = state.priority
     waiting = pool(enc, side) if side else []
     if not waiting:
-        return Turn((), (enc.round, "over"), f"Round {enc.round} is over: `/init next` starts round {enc.round + 1}")
-    names = tuple(c.name for c in waiting)
-    return Turn(names, key, f"Round {enc.round} · {side} to activate: {', '.join(names)}", None, side)
+        return Turn((), (enc.round, "over"), over=True)
+    return Turn(tuple(c.name for c in waiting), key, None, side)
 
 
 def start(enc: Encounter, actor: str | None, title: str, dice: Dice) -> list[Event]:

@@ -252,12 +252,9 @@ def turn(enc: Encounter) -> Turn:
     key = (enc.round, state.phase, state.slot)
     cur = enc.find(enc.current)
     if cur is not None:
-        st = DgCombatant.of(cur)
-        doing = f"{st.speed_left} Speed left" if st.activation in ("move", "lunge") else f"{st.cp} CP left"
-        label = f"Round {enc.round} · {enc.phase} · {cur.name} ({cur.side}) activating: {doing}"
-        return Turn((cur.name,), key, label, cur.name, cur.side)
+        return Turn((cur.name,), key, cur.name, cur.side, phase=enc.phase)
     side = state.priority
     names = tuple(c.name for c in pool(enc, side)) if side else ()
     if not names:
-        return Turn((), key, f"Round {enc.round} · {enc.phase}: `/init next` goes on")
-    return Turn(names, key, f"Round {enc.round} · {enc.phase} · {side} to activate one of: {', '.join(names)}", None, side)
+        return Turn((), key, phase=enc.phase, over=True)
+    return Turn(names, key, None, side, phase=enc.phase)

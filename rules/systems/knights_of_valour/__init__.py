@@ -202,8 +202,7 @@ class KnightsOfValourSystem(RuleSystem):
         c = enc.find(enc.current)
         if not enc.started or enc.winner or c is None:
             return Turn()
-        label = self.present.turn_label(enc, c)  # type: ignore[attr-defined]
-        return Turn(actors=(c.name,), key=(enc.round, c.name), label=label, current=c.name, side=c.side)
+        return Turn(actors=(c.name,), key=(enc.round, c.name), current=c.name, side=c.side)
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
         """The acting knight's melee reach: the squares within 5 ft, heights counted."""

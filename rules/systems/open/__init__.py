@@ -150,8 +150,8 @@ class OpenSystem(RuleSystem):
         c = enc.find(enc.current)
         if not enc.started or enc.winner or c is None:
             return Turn()
-        label = self.present.turn_label(enc, c)  # type: ignore[attr-defined]
-        return Turn(actors=(c.name,), key=(enc.round, c.name), label=label, current=c.name, side=c.side)
+        return Turn(actors=(c.name,), key=(enc.round, c.name), current=c.name, side=c.side,
+                    points=(turns.feet_left(enc, c),))
 
     def turn_done(self, enc: Encounter, c: Combatant) -> bool:
         """Its action used and no movement left (and no question waiting)."""

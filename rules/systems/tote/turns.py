@@ -67,15 +67,12 @@ def turn(enc: Encounter) -> Turn:
     pending = ToteEncounter.of(enc).pending_return
     if pending:
         foe = enc.get(pending.by)
-        label = f"{foe.name} may return {pending.against}'s Assault: `/attack` (free) or `/init next` to let it go"
-        return Turn((foe.name,), (enc.round, "return", foe.name), label, foe.name, foe.side)
+        return Turn((foe.name,), (enc.round, "return", foe.name), foe.name, foe.side, phase="return")
     left = waiting(enc)
     if not left:
-        return Turn(label="Nobody is ready to act: the GM rolls initiative with `/init roll combatant:NAME`.")
+        return Turn(over=True)
     c = left[0]
-    later = ", ".join(f"{o.name} {o.initiative}" for o in left[1:4]) + (" …" if len(left) > 4 else "")
-    label = f"{c.name} to act ({c.initiative} initiative)" + (f"; then {later}" if later else "")
-    return Turn((c.name,), (enc.round, c.name), label, c.name, c.side)
+    return Turn((c.name,), (enc.round, c.name), c.name, c.side, queue=tuple(o.name for o in left[1:]))
 
 
 def defeated(enc: Encounter, side: str) -> bool:

@@ -115,8 +115,9 @@ def test_turn_key_changes_when_the_turn_passes() -> None:
     """The turn key changes exactly when someone new is to act."""
     enc = fight()
     before = SYSTEM.turn(enc)
-    after = SYSTEM.turn(step(enc, "next", actor="Borin"))
-    assert before.key != after.key and after.actors == ("Grak",) and "Grak to act" in after.label
+    ended = step(enc, "next", actor="Borin")
+    after = SYSTEM.turn(ended)
+    assert before.key != after.key and after.actors == ("Grak",) and "Grak to act" in SYSTEM.present.turn_label(ended, after)
 
 
 def test_next_passes_and_keeps_initiative() -> None:
