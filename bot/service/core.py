@@ -390,7 +390,7 @@ class ServiceCore:
                     users.append(u)
         return tuple(users)
 
-    def _ping(self, enc: Encounter, turn: Turn, encounter_id: int, enc_json: str | None = None) -> Ping | None:
+    def _ping(self, enc: Encounter, turn: Turn, encounter_id: int) -> Ping | None:
         """The turn-change message: who must act now (pinged) and who is on deck (named, not pinged)."""
         if enc.winner or not turn.actors:
             return None
@@ -398,7 +398,7 @@ class ServiceCore:
         if not users:
             return None
         text = turn_text(enc, turn, users, "your turn")
-        on_deck = get_system(enc.system).on_deck(enc, enc_json)
+        on_deck = get_system(enc.system).on_deck(enc)
         if on_deck:
             deck = f"\nOn deck: {short_names(on_deck)}."
             text += deck if len(text) + len(deck) <= MAX_MESSAGE else ""
@@ -466,7 +466,7 @@ class ServiceCore:
             fresh = (turn_moved or rearm) and active and new.started
             reminder = self._reminder(live, new, new_turn, now) if fresh else None
             clear = (not active) or new.winner is not None or (fresh and reminder is None)
-            ping = self._ping(new, new_turn, live.id, new_json) if (turn_moved and active) else None
+            ping = self._ping(new, new_turn, live.id) if (turn_moved and active) else None
         change = Change(
             encounter_id=live.id,
             encounter=new,

@@ -12,14 +12,14 @@ not (as a code the system turns into words) under the window the system supplies
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from rules.errors import IllegalAction, NotYourTurn
 from rules.models import Combatant, Encounter
 
-__all__ = ["Slot", "arrange", "next_to_act", "tied_groups", "DelayWindow", "delay_refusal", "lowered", "acting"]
+__all__ = ["Slot", "arrange", "next_to_act", "up_next", "tied_groups", "DelayWindow", "delay_refusal", "lowered", "acting"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,15 @@ def arrange(slots: Sequence[Slot], acted: Sequence[str] = (), *, reverse: bool =
 def next_to_act(order: Sequence[str], acted: Collection[str], can_act: Collection[str]) -> str | None:
     """The first in ``order`` who has not had a turn this round and can act; None: the round is over."""
     return next((n for n in order if n not in acted and n in can_act), None)
+
+
+def up_next(order: Sequence[str], acted: Collection[str], can_act: Collection[str],
+            next_round: Callable[[], Sequence[str]]) -> str | None:
+    """Who acts once the turn under way ends (its combatant is in ``acted``): the next in ``order``
+    who has not acted and can; when the round is over, the first who can in ``next_round()`` (the
+    order the new round starts with, worked out only then). None: nobody can act."""
+    name = next_to_act(order, acted, can_act)
+    return name if name is not None else next_to_act(next_round(), (), can_act)
 
 
 def tied_groups(slots: Sequence[Slot]) -> list[list[str]]:

@@ -207,6 +207,9 @@ class CoupDeGraceSystem(RuleSystem):
     def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return turns.pass_mini(enc, enc.get(action.actor))
 
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return turns.up_next(enc, turn)
+
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return turns.on_removed(enc, c, dice)
 

@@ -204,6 +204,9 @@ class KnightsOfValourSystem(RuleSystem):
             return Turn()
         return Turn(actors=(c.name,), key=(enc.round, c.name), current=c.name, side=c.side)
 
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return turns.up_next(enc)
+
     def highlights(self, enc: Encounter) -> list[Highlight]:
         """The acting knight's melee reach: the squares within 5 ft, heights counted."""
         c = self.acting_on_map(enc)

@@ -153,6 +153,9 @@ class OpenSystem(RuleSystem):
         return Turn(actors=(c.name,), key=(enc.round, c.name), current=c.name, side=c.side,
                     points=(turns.feet_left(enc, c),))
 
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return turns.up_next(enc, self.option_values(enc))
+
     def turn_done(self, enc: Encounter, c: Combatant) -> bool:
         """Its action used and no movement left (and no question waiting)."""
         st = OpenCombatant.of(c)

@@ -31,7 +31,7 @@ from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
 from rules.turns.ordered import acting
 
-__all__ = ["arrange", "start", "init_one", "set_initiative", "advance", "end_turn", "acting", "speed_now",
+__all__ = ["arrange", "start", "init_one", "set_initiative", "advance", "up_next", "end_turn", "acting", "speed_now",
            "group_of", "takes_turns"]
 
 
@@ -237,6 +237,17 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         _start_turn(enc, c)
         return events + [TurnBegan(actor=name, speed=_speed_as_it_begins(enc, c))]
     return events
+
+
+def up_next(enc: Encounter, opts: OptionValues) -> tuple[str, ...]:
+    """Who `advance` names once the turn under way ends, read from the state: the next in the
+    order who takes turns, or the first of the next round's; nobody when that one is down (its
+    death save's roll decides whether it acts) or nobody active is left."""
+    able = {c.name for c in enc.combatants if takes_turns(enc, opts, c)}
+    if not any(enc.get(n).status == "active" for n in able):
+        return ()
+    name = ordered.up_next(enc.order, OpenEncounter.of(enc).acted, able, lambda: ordered.arrange(_slots(enc, opts)))
+    return (name,) if name is not None and enc.get(name).status == "active" else ()
 
 
 def end_turn(enc: Encounter, opts: OptionValues, action: ActionBase, dice: Dice) -> list[Event]:

@@ -157,6 +157,9 @@ class ToteSystem(RuleSystem):
         ToteEncounter.of(enc)
         return turns.turn(enc)
 
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return turns.up_next(enc, turn)
+
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return turns.roll_initiative(enc, action, dice)
 

@@ -220,10 +220,11 @@ def release(enc: Encounter, name: str, other: str | None = None) -> None:
     st.engaged = [p for p in st.engaged if name not in p or (other is not None and other not in p)]
 
 
-def disengaged(enc: Encounter, c: Combatant) -> bool:
-    """"You will count as disengaged for the next round": true from the Disengage to the end of the next round."""
+def disengaged(enc: Encounter, c: Combatant, round_: int | None = None) -> bool:
+    """"You will count as disengaged for the next round": true from the Disengage to the end of the
+    next round (in ``round_``, default the round under way)."""
     until = ToteCombatant.of(c).disengaged
-    return until is not None and enc.round <= until
+    return until is not None and (enc.round if round_ is None else round_) <= until
 
 
 def take_out(enc: Encounter, t: Combatant, status: str, cause: str) -> list[Event]:

@@ -181,6 +181,9 @@ class WarAndCombatSystem(RuleSystem):
         return Turn(actors=(c.name,), key=(enc.round, enc.phase, c.name, len(est.flurries)),
                     current=c.name, side=c.side, phase=enc.phase)
 
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return () if turn.phase == "declare" else turns.up_next(enc, self.option_values(enc))
+
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """Holding at a deadline (`deadline_policy` `hold`): a fighter yet to declare declares the
         default intention with the tactic hold; one with the initiative in a flurry holds it (the

@@ -32,7 +32,7 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.task import task_roll
-from rules.systems.war_and_combat.turns import begin_phase, idle, roll_of
+from rules.systems.war_and_combat.turns import after_phase, begin_phase, idle, roll_of
 from rules.systems.war_and_combat.zones import (
     actively_engaged,
     danger,
@@ -320,20 +320,42 @@ def intent_of(enc: Encounter, c: Combatant) -> str:
     return (d.choice(c.name).get("intent") if d is not None and d.revealed else None) or "kill"
 
 
-def _next_attacker(enc: Encounter, opts: OptionValues, dice: Dice, prefer: Combatant | None, reason: str) -> list[Event]:
-    """Give the attack to ``prefer`` if it can take it, else to the highest flurry initiative with
-    actions and an opponent; when nobody can, the flurry ends."""
-    est = WacEncounter.of(enc)
-    before = enc.current
+def _attacker(enc: Encounter, passed: list[str], prefer: Combatant | None = None) -> Combatant | None:
+    """Who takes the attack: ``prefer`` if it can, else the highest flurry initiative with actions
+    and an opponent that has not held (``passed``) since the last attack; None: nobody can."""
 
     def ready(c: Combatant) -> bool:
-        return WacCombatant.of(c).actions > 0 and c.name not in est.passed and bool(opponents(enc, c))
+        return WacCombatant.of(c).actions > 0 and c.name not in passed and bool(opponents(enc, c))
 
     pool = [c for c in participants(enc) if ready(c)]
     if prefer is not None and prefer in pool:
-        nxt: Combatant | None = prefer
-    else:
-        nxt = max(pool, key=lambda c: WacCombatant.of(c).flurry_init or 0, default=None)
+        return prefer
+    return max(pool, key=lambda c: WacCombatant.of(c).flurry_init or 0, default=None)
+
+
+def up_next(enc: Encounter, opts: OptionValues) -> tuple[str, ...]:
+    """Who acts once the attacker under way holds (`hold`), read from the state: the next attacker,
+    else those declaring in the next flurry (`opening`)."""
+    nxt = _attacker(enc, [*WacEncounter.of(enc).passed, *([enc.current] if enc.current else [])])
+    return (nxt.name,) if nxt is not None else opening(enc, opts, WacEncounter.of(enc).flurries[1:])
+
+
+def opening(enc: Encounter, opts: OptionValues, flurries: list[list[str]]) -> tuple[str, ...]:
+    """Who acts first once the next of ``flurries`` with two sides standing opens (as `_open`
+    does): all its fighters declare; nobody named when each rolls its flurry initiative first
+    (``declare=public``); with no flurry left, the adjustment phase's first."""
+    for names in flurries:
+        fighters = [c for c in enc.combatants if c.name in names and c.status == "active"]
+        if len({c.side for c in fighters}) >= 2:
+            return () if opts.declare == "public" else tuple(c.name for c in fighters)
+    return after_phase(enc, opts, "flurry")
+
+
+def _next_attacker(enc: Encounter, opts: OptionValues, dice: Dice, prefer: Combatant | None, reason: str) -> list[Event]:
+    """Give the attack to ``prefer`` if it can take it, else to the highest flurry initiative with
+    actions and an opponent; when nobody can, the flurry ends."""
+    before = enc.current
+    nxt = _attacker(enc, WacEncounter.of(enc).passed, prefer)
     if nxt is None:
         return _close(enc, opts, dice)
     enc.current = nxt.name

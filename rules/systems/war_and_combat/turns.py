@@ -38,6 +38,8 @@ __all__ = [
     "can_act",
     "roll_of",
     "start_round",
+    "up_next",
+    "after_phase",
     "begin_phase",
     "end_step",
     "acting",
@@ -274,6 +276,38 @@ def _advance(enc: Encounter, opts: OptionValues, order: list[str], dice: Dice) -
         return []
     nxt = PHASES[PHASES.index(enc.phase or "movement") + 1]
     return begin_phase(enc, opts, nxt, dice)
+
+
+def up_next(enc: Encounter, opts: OptionValues) -> tuple[str, ...]:
+    """Who acts once the step (or the flurry's attack) under way ends, read from the state: the
+    next in the phase's order who can act, else the first of the phase after. Nobody where dice
+    decide: a flurry's initiative rolled before public declarations, the next round's initiative."""
+    from rules.systems.war_and_combat import (
+        flurry,  # the flurry phase runs its own steps
+    )
+
+    if enc.phase == "flurry":
+        return flurry.up_next(enc, opts)
+    ready = {c.name for c in enc.combatants if can_act(enc, c)}
+    acted = [*WacEncounter.of(enc).acted, *([enc.current] if enc.current else [])]
+    name = next_to_act(phase_order(enc), acted, ready)
+    return (name,) if name is not None else after_phase(enc, opts, enc.phase or "movement")
+
+
+def after_phase(enc: Encounter, opts: OptionValues, phase: str) -> tuple[str, ...]:
+    """Who acts first once ``phase`` is over, read from the state (as `begin_phase` goes on)."""
+    from rules.systems.war_and_combat import (
+        flurry,  # the flurry phase runs its own steps
+    )
+
+    nxt = PHASES[PHASES.index(phase) + 1]
+    if nxt == "flurry":
+        return flurry.opening(enc, opts, flurry.groups(enc))
+    if nxt == "adjustment":
+        ready = {c.name for c in enc.combatants if can_act(enc, c)}
+        name = next_to_act(enc.order[::-1], (), ready)
+        return (name,) if name is not None else after_phase(enc, opts, nxt)
+    return ()  # the morale phase, then the next round's initiative rolls
 
 
 def end_step(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
