@@ -5,6 +5,7 @@ The system passes in one :class:`Slot` per combatant still in the fight: its ini
 characters before monsters, then the order the GM set) and whether it can act now (downed
 combatants are skipped). Those who have had their turn this round keep their places; the rest
 are sorted. ``reverse=True`` runs the same order lowest first (a War & Combat adjustment phase).
+:func:`turn` is whose turn it is, and :func:`up_next` who acts once it ends.
 
 Delay: a combatant lowers its initiative for the round. :func:`delay_refusal` says why it may
 not (as a code the system turns into words) under the window the system supplies, and
@@ -18,8 +19,9 @@ from typing import Any, Literal
 
 from rules.errors import IllegalAction, NotYourTurn
 from rules.models import Combatant, Encounter
+from rules.system import Turn
 
-__all__ = ["Slot", "arrange", "next_to_act", "up_next", "tied_groups", "DelayWindow", "delay_refusal", "lowered", "acting"]
+__all__ = ["Slot", "arrange", "next_to_act", "up_next", "tied_groups", "DelayWindow", "delay_refusal", "lowered", "turn", "acting"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,16 @@ def lowered(
     if by is not None:
         return max(old - by, floor)
     return None
+
+
+def turn(enc: Encounter, points: Callable[[Combatant], tuple[int, ...]] | None = None) -> Turn:
+    """Whose turn it is in an order of one turn each: the current combatant (nobody before the
+    fight starts, once it is decided, or between turns); ``points`` gives the presenter its allowance."""
+    c = enc.find(enc.current)
+    if not enc.started or enc.winner or c is None:
+        return Turn()
+    return Turn(actors=(c.name,), key=(enc.round, c.name), current=c.name, side=c.side,
+                points=points(c) if points is not None else ())
 
 
 def acting(enc: Encounter, name: str | None) -> Combatant:

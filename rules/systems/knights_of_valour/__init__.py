@@ -51,6 +51,7 @@ from rules.systems.knights_of_valour.tables import (
     parse_weapon,
     stature_modifier,
 )
+from rules.turns import ordered
 
 __all__ = [
     "ARMOUR",
@@ -199,10 +200,7 @@ class KnightsOfValourSystem(RuleSystem):
         return st.combat_actions == 0 and st.move_actions == 0 and st.feet_left == 0
 
     def turn(self, enc: Encounter) -> Turn:
-        c = enc.find(enc.current)
-        if not enc.started or enc.winner or c is None:
-            return Turn()
-        return Turn(actors=(c.name,), key=(enc.round, c.name), current=c.name, side=c.side)
+        return ordered.turn(enc)
 
     def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
         return turns.up_next(enc)

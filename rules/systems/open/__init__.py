@@ -25,6 +25,7 @@ from rules.systems.open.options import OPTIONS
 from rules.systems.open.present import OpenPresenter, sheet_summary
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter
+from rules.turns import ordered
 
 __all__ = ["OpenSystem", "OpenCombatant", "OpenEncounter"]
 
@@ -147,11 +148,7 @@ class OpenSystem(RuleSystem):
         return turns.end_turn(enc, self.option_values(enc), action, dice)
 
     def turn(self, enc: Encounter) -> Turn:
-        c = enc.find(enc.current)
-        if not enc.started or enc.winner or c is None:
-            return Turn()
-        return Turn(actors=(c.name,), key=(enc.round, c.name), current=c.name, side=c.side,
-                    points=(turns.feet_left(enc, c),))
+        return ordered.turn(enc, lambda c: (turns.feet_left(enc, c),))
 
     def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
         return turns.up_next(enc, self.option_values(enc))
