@@ -62,6 +62,7 @@ from rules.systems.coup_de_grace.tables import (  # noqa: F401  # noqa: F401
     Weapon,
     normalise_weapon,
 )
+from rules.targets import need_target
 
 __all__ = [
     "CLASSES",
@@ -224,7 +225,7 @@ class CoupDeGraceSystem(RuleSystem):
         return attacks.attack(enc, grid, action, dice, words, special_cdg=False)
 
     def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:  # type: ignore[override]
-        target = enc.get(attacks.need_target(action.target), "target")
+        target = enc.get(need_target(action.target), "target")
         if target.status != "downed":
                 raise IllegalAction(
                 f"{target.name} is not downed: a coup-de-grace is an attack on a downed mini (0 HP). "

@@ -50,6 +50,7 @@ from rules.systems.coup_de_grace.tables import (
     normalise_weapon,
 )
 from rules.systems.coup_de_grace.turns import activate, finish
+from rules.targets import attack_target
 
 __all__ = ["attack", "set_hp", "ATTACK_WORDS"]
 
@@ -213,22 +214,7 @@ def _shields(grid: Grid, c: Combatant, t: Combatant, melee: bool) -> list[Modifi
 def _fighters(enc: Encounter, action: Attack | CoupDeGrace) -> tuple[Combatant, Combatant]:
     """The attacker and a target it may attack at all."""
     c = enc.get(action.actor)
-    t = enc.get(need_target(action.target), "target")
-    if t is c:
-        raise IllegalAction(f"{c.name} cannot attack itself.")
-    if t.side == c.side:
-        raise IllegalAction(f"{t.name} is on {c.name}'s side: you can never attack your own minis.")
-    if t.status == "out":
-        raise IllegalAction(f"{t.name} is already out of action.")
-    if not t.on_board:
-        raise IllegalAction(f"{t.name} is not on the board.")
-    return c, t
-
-
-def need_target(target: str | None) -> str:
-    if not target:
-        raise InputError("Say who to attack: `target:NAME`.")
-    return target
+    return c, attack_target(enc, c, action.target, foe=True, gone="out of action", on_map=True)
 
 
 def _aim(

@@ -34,11 +34,11 @@ from rules.systems.knights_of_valour.tables import (
     stature_modifier,
 )
 from rules.systems.knights_of_valour.turns import acting, advance, arrange, spend_combat
+from rules.targets import attack_target
 
 __all__ = [
     "ground",
     "distance",
-    "target",
     "choose_weapon",
     "attack",
     "strike",
@@ -84,17 +84,6 @@ def left(c: Combatant) -> ActionsLeft:
                        combat_actions=st.combat_actions)
 
 
-def target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
-    if not name:
-        raise InputError("Name the combatant to attack in `target`.")
-    t = enc.get(name, "target")
-    if t is c:
-        raise IllegalAction(f"{c.name} cannot attack itself: pick another target.")
-    if not t.in_fight:
-        raise IllegalAction(f"{t.name} is already out of the fight: pick another target.")
-    return t
-
-
 def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
     levels, usable = sheet.levels(c), sheet.usable(c)
     if not name:
@@ -120,7 +109,7 @@ def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
 def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice: Dice, words: Mapping[str, Any]) -> list[Event]:
     """`/attack`; ``words``: its `ATTACK_WORDS`."""
     c = acting(enc, action.actor)
-    t = target(enc, c, action.target)
+    t = attack_target(enc, c, action.target)
     weapon = choose_weapon(opts, c, action.weapon)
     a, b, dist = _between(grid, opts, c, t)
     ranged = not (weapon.melee and dist <= SQUARE_FT and not words["throw"])
@@ -264,7 +253,7 @@ def _damage(
 
 def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDeGrace) -> list[Event]:
     c = acting(enc, action.actor)
-    t = target(enc, c, action.target)
+    t = attack_target(enc, c, action.target)
     best = sheet.best_melee(opts, c)
     weapon = choose_weapon(opts, c, action.weapon or (best.name if best else None))
     if t.status != "downed":
