@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import ActionSpec, ActionTable, Attack, CoupDeGrace, Move
+from rules.actions import ActionSpec, ActionTable, Attack, CoupDeGrace, InitOrder, Move
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
@@ -89,7 +89,7 @@ class CoupDeGraceSystem(RuleSystem):
         'A side wins when every other side is out of action.',
     )
     key = "coup-de-grace"
-    title = "Coup-De-Grace"
+    title = "Coup-De-Grace"  # type: ignore[misc]  # FightRules declares `title` an instance attribute, RuleSystem a class constant
     variants = (DRAFT_VARIANT,)
     map_kinds = ("square",)
     default_map = "12x10"
@@ -200,6 +200,7 @@ class CoupDeGraceSystem(RuleSystem):
         )
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitOrder)  # resolve hands each kind to its handler
         return turns.reorder(enc, action.name)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
@@ -215,16 +216,19 @@ class CoupDeGraceSystem(RuleSystem):
         return turns.on_removed(enc, c, dice)
 
     # -- actions ------------------------------------------------------------------------------------------
-    def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:  # type: ignore[override]
+    def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, Move)  # resolve hands each kind to its handler
         return movement.move(enc, self.need_grid(enc), action, dice)
 
-    def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:  # type: ignore[override]
+    def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, Attack)  # resolve hands each kind to its handler
         words = self.words(action)
         grid = self.need_grid(enc)
         self.need_started(enc)
         return attacks.attack(enc, grid, action, dice, words, special_cdg=False)
 
-    def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:  # type: ignore[override]
+    def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, CoupDeGrace)  # resolve hands each kind to its handler
         target = enc.get(need_target(action.target), "target")
         if target.status != "downed":
                 raise IllegalAction(

@@ -46,6 +46,7 @@ from rules.systems.coup_de_grace.tables import (
     DRAFT_CDG_COST,
     DRAFT_VARIANT,
     RANGED_COST,
+    Mode,
     Weapon,
     normalise_weapon,
 )
@@ -89,7 +90,7 @@ def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
     raise InputError(f"Say which weapon {c.name} attacks with: `weapon:` {', '.join(ready)}.")
 
 
-def _mode(w: Weapon, asked: str | None) -> str | None:
+def _mode(w: Weapon, asked: str | None) -> Mode | None:
     """``melee``/``ranged`` as the ``mode`` word asks (None: decide by the target's place)."""
     mode = ATTACK_OPTIONS[asked] if asked else None
     if mode == "melee" and not w.melee or mode == "ranged" and not w.ranged:
@@ -219,7 +220,7 @@ def _fighters(enc: Encounter, action: Attack | CoupDeGrace) -> tuple[Combatant, 
 
 def _aim(
     enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, asked: str | None
-) -> tuple[str, list[Modifier], bool, int]:
+) -> tuple[Mode, list[Modifier], bool, int]:
     """Check the attack is legal; return its mode, modifiers, whether it is a backstab, and the range."""
     mode = _mode(w, asked)
     if mode is None:  # a versatile weapon: melee when the target is in reach
@@ -292,7 +293,7 @@ def attack(
     )
     events.append(
         Struck(
-            actor=c.name, target=t.name, weapon=w.name, roll=roll, mode=mode, range=distance, dv=defence(t),  # type: ignore[arg-type]
+            actor=c.name, target=t.name, weapon=w.name, roll=roll, mode=mode, range=distance, dv=defence(t),
             cost=cost, left=left, defence=guard, coup_de_grace=t.status == "downed", reroll=len(rolled) > 1,
         )
     )

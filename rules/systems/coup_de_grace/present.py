@@ -186,7 +186,7 @@ class CdgPresenter(Presenter):
         return f"sheet hp {e.hp_max_before} → {e.hp_max}: {e.actor} has {e.before} → {e.after} HP"
 
     def cast(self, e: Cast) -> str:
-        at = f" at **{e.target}** ({plural(e.range, 'square')})" if e.target else ""
+        at = f" at **{e.target}** ({plural(e.range or 0, 'square')})" if e.target else ""
         left = f" · {e.left} MP left" if e.left is not None else ""
         return f"**{e.actor}** casts {e.spell}{at} for {e.cost} MP{left}: the GM rules on its effect"
 

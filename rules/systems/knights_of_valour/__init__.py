@@ -23,7 +23,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import ActionSpec, ActionTable, make_action
+from rules.actions import (
+    Act,
+    ActionSpec,
+    ActionTable,
+    Attack,
+    CoupDeGrace,
+    Edit,
+    InitOrder,
+    InitSet,
+    Move,
+)
 from rules.dice import Dice
 from rules.events import Edited, Event
 from rules.models import Combatant, Encounter
@@ -81,7 +91,7 @@ class KnightsOfValourSystem(RuleSystem):
     )
 
     key = "knights-of-valour"
-    title = "Knights of Valour"
+    title = "Knights of Valour"  # type: ignore[misc]  # FightRules declares `title` an instance attribute, RuleSystem a class constant
     map_kinds = ("square",)
     default_map = "12x10"
     #: the text has no facing rules
@@ -111,7 +121,7 @@ class KnightsOfValourSystem(RuleSystem):
             return None
         later = enc.order[enc.order.index(actor) + 1:]
         after = next((n for n in later if n in order), order[0])
-        return make_action("act", name="delay", actor=actor, options={"after": after}, is_gm=True)
+        return Act(name="delay", actor=actor, options={"after": after}, is_gm=True)
 
     def sheet_summary(self, c: Combatant) -> str:
         return sheet_summary(c)
@@ -141,6 +151,7 @@ class KnightsOfValourSystem(RuleSystem):
         """`hp` sets the current HP (before the fight, the most HP too); `max_hp` sets the most HP
         and, once the fight started, leaves the current HP as it is, unless it is more than the
         new most: then the HP is lowered to it. An `hp` above the most (a heal past it) stops at it."""
+        assert isinstance(action, Edit)  # resolve hands each kind to its handler
         most_before = enc.get(action.actor).sheet["hp"]
         events = super().apply_edit(enc, action, dice)
         c = enc.get(action.actor)
@@ -182,9 +193,11 @@ class KnightsOfValourSystem(RuleSystem):
         return turns.start(enc)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitSet)  # resolve hands each kind to its handler
         return turns.set_initiative(enc, enc.get(action.actor), action.value)
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitOrder)  # resolve hands each kind to its handler
         # ordering ties is the GM's (the text: players "decide ... which of them goes first")
         return turns.reorder(enc, action.name or "", action.is_gm)
 
@@ -221,13 +234,16 @@ class KnightsOfValourSystem(RuleSystem):
 
     # -- actions --------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, Move)  # resolve hands each kind to its handler
         return movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, Attack)  # resolve hands each kind to its handler
         words = self.words(action)
         return attacks.attack(enc, self.option_values(enc), self.need_grid(enc), action, dice, words)
 
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, CoupDeGrace)  # resolve hands each kind to its handler
         return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action)
 
     # -- presentation -----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Modifier, Roll, StatusChanged, mod
 from rules.geometry import Cell, Grid
-from rules.models import Combatant, Encounter
+from rules.models import Combatant, Encounter, Status
 from rules.options import OptionSet, OptionValues, flag_word, int_option
 from rules.report import signed
 from rules.systems.knights_of_valour import sheet
@@ -266,11 +266,11 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
     return [struck, *set_status(enc, t, "out", "coup"), left(c)]
 
 
-def set_status(enc: Encounter, c: Combatant, status: str, cause: str) -> list[Event]:
+def set_status(enc: Encounter, c: Combatant, status: Status, cause: str) -> list[Event]:
     """``cause``: ``zero_hp``, ``coup`` or ``gm_hp`` (the presenter names them)."""
     if c.status == status:
         return []
-    c.status = status  # type: ignore[assignment]
+    c.status = status
     if status == "out":
         arrange(enc)
     return [StatusChanged(actor=c.name, status=status, cause=cause)]

@@ -178,7 +178,7 @@ class KovPresenter(Presenter):
 
     def hp_set(self, e: HpSet) -> str:
         cap = ": no more than its `max_hp`" if e.capped else ""
-        how = "lowered" if e.capped and e.after < e.before else "set"
+        how = "lowered" if e.capped and e.before is not None and e.after < e.before else "set"
         if self.hidden(e.actor):
             return f"**{e.actor}** HP {how} by the GM{self.health_change(e.actor, e.before, e.after)}{cap}"
         return f"**{e.actor}** HP {how} to {e.after} (was {e.before}){cap}"

@@ -131,9 +131,9 @@ def _new_round(enc: Encounter) -> Event:
     return _round(enc)
 
 
-def _agility(c: Combatant, cause: str = "agility", **fields: object) -> KovInitiative:
+def _agility(c: Combatant, cause: str = "agility", *, old: int | None = None, acted: bool = False) -> KovInitiative:
     agility = sheet.stat(c, "agi")
-    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, **fields)  # type: ignore[arg-type]
+    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, old=old, acted=acted)
 
 
 def init_one(enc: Encounter, c: Combatant) -> list[Event]:
