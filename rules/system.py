@@ -50,10 +50,10 @@ class Turn:
     someone new (the bot then pings the owners of ``actors``). The rest are plain facts for the
     presenter's turn line (`rules.present.Presenter.turn_label`), which makes the sentence:
     ``phase`` names the part of the round, or a kind of turn the system has (``return``: a
-    return attack; ``declare``: declarations); ``over``:
-    nobody can act until `/init next` moves the round or phase on; ``points``: the acting
-    combatant's allowance as the system counts it (movement left, and its whole); ``queue``: those
-    waiting after ``actors``, in order, where the order is known.
+    return attack; ``declare``: declarations); ``over``: nobody can act until `/init next` moves
+    the round or phase on; ``points``: the acting combatant's allowance as the system counts it
+    (movement left, and its whole); ``queue``: those waiting after ``actors``, in order, where the
+    order is known.
     """
 
     actors: tuple[str, ...] = ()
