@@ -266,7 +266,7 @@ _ROUND = re.compile(r"Round [0-9]+")
 
 
 def turn_line(enc: Seen, label: str, actors: Iterable[str]) -> str:
-    """A turn's label (`rules.system.Turn.label`), marked: where it names a hidden combatant and
+    """A turn's line (`rules.present.Presenter.turn_label`), marked: where it names a hidden combatant and
     holds a number besides the round's, players read only whose turn it is."""
     names = [n for n in enc.hidden_names() if n in label]
     if not names or not any(ch.isdigit() for ch in _ROUND.sub("", label)):

@@ -393,6 +393,17 @@ class Presenter:
             lines.append(f"{here}{i}. **{c.name}**{init} · {c.side}" + (f" · {c.status}" if c.status != "active" else ""))
         return lines
 
+    def turn_label(self, enc: "Encounter", turn: "Turn") -> str:
+        """The line that says whose turn it is (on the board, `/init order` and the turn's ping),
+        made from ``turn``'s facts and the encounter's state: nothing is worked out here. A
+        system's presenter says it in its own words; this is the plain one."""
+        who = ", ".join(turn.actors[:10])
+        return f"Round {enc.round} · {who} to act" if who else ""
+
+    def turn_line(self, enc: "Encounter", turn: "Turn") -> str:
+        """`turn_label`, marked where it gives a hidden combatant's numbers (`rules.hidden.turn_line`)."""
+        return turn_line(enc, self.turn_label(enc, turn), turn.actors)
+
     def board_extra(self, enc: "Encounter") -> list[str]:
         """Lines the system adds under the board's head (engagements, distances...)."""
         return []
@@ -408,7 +419,7 @@ class Presenter:
             lines.append("Setting up: add combatants, then the GM uses `/init roll`.")
         else:
             lines.append(f"Round **{enc.round}**" + (f" · {enc.phase}" if enc.phase else ""))
-            lines.append(self.readable(turn_line(enc, turn.label, turn.actors)))
+            lines.append(self.readable(self.turn_line(enc, turn)))
         fields: list[tuple[str, str]] = []
         for side in enc.sides():
             rows = [self.line(enc, c) for c in enc.combatants if c.side == side]

@@ -30,7 +30,7 @@ from rules.actions import (
 )
 from rules.dice import Dice
 from rules.effects import TurnPoint, moments, tick
-from rules.errors import IllegalAction, InputError, RulesError
+from rules.errors import IllegalAction, InputError
 from rules.events import EffectEnded, Event, Moved, TurnDone
 from rules.geometry import Cell, Grid
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
@@ -289,19 +289,19 @@ class RuleSystem(RosterRules):
         ends the turn. A system whose turns can run out overrides this (and declares ``AUTO_END``)."""
         return False
 
-    def on_deck(self, enc: Encounter, snapshot: str | None = None) -> tuple[str, ...]:
-        """Who acts after the turn under way, found by ending it on a copy; nothing when that
-        needs a roll (a new round's roll-off) or the turn cannot be ended. Those acting now are
-        never named again. ``snapshot``: ``enc`` as JSON, if the caller has it."""
+    def on_deck(self, enc: Encounter) -> tuple[str, ...]:
+        """Who acts after the turn under way (`up_next`), never those acting now; nothing while
+        the fight is decided, nobody acts, or a question waits for a player's answer."""
         turn = self.turn(enc)
-        if not turn.actors or enc.winner:
+        if not turn.actors or enc.winner or self.prompt(enc) is not None:
             return ()
-        end = Next(actor=turn.current or turn.actors[0], is_gm=True)
-        try:
-            after = self.resolve(enc, end, Dice.fixed(()), snapshot)  # no dice: a roll would decide, so nobody is named
-        except RulesError:
-            return ()
-        return tuple(n for n in self.turn(after.encounter).actors if n not in turn.actors)
+        return tuple(n for n in self.up_next(enc, turn) if n not in turn.actors)
+
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        """Who may act once ``turn`` ends, as its system's turn module reads it from the state
+        (nothing is resolved or copied); nothing when a roll would decide it (a new round's
+        roll-off). A system without such an answer names nobody."""
+        return ()
 
     def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
         return []

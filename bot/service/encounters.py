@@ -232,7 +232,7 @@ class Encounters:
         fresh = (moved or write.rearm) and write.active and new.started
         reminder = turn_reminder(new, turn, live.id, live.channel_id, now) if fresh else None
         clear = (not write.active) or new.winner is not None or (fresh and reminder is None)
-        ping = turn_ping(new, turn, live.id, new_json) if (moved and write.active) else None
+        ping = turn_ping(new, turn, live.id) if (moved and write.active) else None
         return _TurnChange(ping, reminder, clear)
 
     @staticmethod

@@ -231,7 +231,7 @@ class Reminders:
             action = system.hold_action(enc, actor)
         hours = f"{enc.settings.deadline_hours:g} h"
         ctx = Ctx(live.channel_id, BOT_USER, interaction_id=f"deadline:{r.encounter_id}:{r.turn_key}:{r.since}")
-        if action is not None:
+        if action is not None and actor is not None:
             try:
                 async with self.encounters.holding(ctx) as held:
                     if held.enc is not enc:  # the turn moved on meanwhile: its own reminder takes over

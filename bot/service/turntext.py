@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 
 from bot.limits import LIMITS, MAX_MESSAGE
-from rules.hidden import for_reader, players_see, turn_line
+from rules.hidden import for_reader, players_see
 from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import user_ref
@@ -75,12 +75,13 @@ def turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> 
     if len(users) > len(shown):
         mentions += f" (+{len(users) - len(shown)} more)"
     who = short_names(turn.actors)
-    label = for_reader(turn_line(enc, turn.label, turn.actors), players_see(enc))  # posted: as players see it
+    line = get_system(enc.system).present.turn_line(enc, turn)
+    label = for_reader(line, players_see(enc))  # posted: as players see it
     text = f"{mentions}: {lead} in **{enc.name}**: {who}. {label}".strip()
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
-def turn_ping(enc: Encounter, turn: Turn, encounter_id: int, enc_json: str | None = None) -> Ping | None:
+def turn_ping(enc: Encounter, turn: Turn, encounter_id: int) -> Ping | None:
     """The turn-change message: who must act now (pinged) and who is on deck (named, not pinged)."""
     if enc.winner or not turn.actors:
         return None
@@ -88,7 +89,7 @@ def turn_ping(enc: Encounter, turn: Turn, encounter_id: int, enc_json: str | Non
     if not users:
         return None
     text = turn_text(enc, turn, users, "your turn")
-    on_deck = get_system(enc.system).on_deck(enc, enc_json)
+    on_deck = get_system(enc.system).on_deck(enc)
     if on_deck:
         deck = f"\nOn deck: {short_names(on_deck)}."
         text += deck if len(text) + len(deck) <= MAX_MESSAGE else ""

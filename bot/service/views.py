@@ -12,7 +12,7 @@ from bot.service.core import BOT_USER, Ctx
 from data.store import LogEntry, NotifyPrefs
 from rules.dice import ExpressionResult
 from rules.errors import RulesError
-from rules.hidden import everyone, mark, marked_names, players_see, turn_line
+from rules.hidden import everyone, mark, marked_names, players_see
 from rules.logfacts import LogFacts, facts_report
 from rules.models import Combatant, Encounter, MapState
 from rules.options import Option
@@ -159,8 +159,9 @@ def order_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> R
     if not enc.started:
         lines.append("Combat has not started: the GM uses `/init roll`.")
     lines += present.order_lines(enc, turn)
-    if turn.label:
-        lines.append(present.readable(turn_line(enc, turn.label, turn.actors)))
+    line = present.turn_line(enc, turn)
+    if line:
+        lines.append(present.readable(line))
     return Report(f"🎯 Order · round {enc.round}", lines or ["No combatants yet."])
 
 

@@ -14,11 +14,20 @@ class Turn:
     """Who may act now.
 
     ``actors``: combatants that may act now; ``key`` changes exactly when the turn passes to
-    someone new (the bot then pings the owners of ``actors``); ``label`` is a line for the board.
+    someone new (the bot then pings the owners of ``actors``). The rest are plain facts for the
+    presenter's turn line (`rules.present.Presenter.turn_label`), which makes the sentence:
+    ``phase`` names the part of the round, or a kind of turn the system has (``return``: a
+    return attack; ``declare``: declarations); ``over``: nobody can act until `/init next` moves
+    the round or phase on; ``points``: the acting combatant's allowance as the system counts it
+    (movement left, and its whole); ``queue``: those waiting after ``actors``, in order, where the
+    order is known.
     """
 
     actors: tuple[str, ...] = ()
     key: tuple[Any, ...] = ()
-    label: str = ""
     current: str | None = None
     side: str | None = None
+    phase: str | None = None
+    over: bool = False
+    points: tuple[int, ...] = ()
+    queue: tuple[str, ...] = ()

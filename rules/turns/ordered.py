@@ -5,6 +5,7 @@ The system passes in one :class:`Slot` per combatant still in the fight: its ini
 characters before monsters, then the order the GM set) and whether it can act now (downed
 combatants are skipped). Those who have had their turn this round keep their places; the rest
 are sorted. ``reverse=True`` runs the same order lowest first (a War & Combat adjustment phase).
+:func:`turn` is whose turn it is, and :func:`up_next` who acts once it ends.
 
 Delay: a combatant lowers its initiative for the round. :func:`delay_refusal` says why it may
 not (as a code the system turns into words) under the window the system supplies, and
@@ -12,14 +13,15 @@ not (as a code the system turns into words) under the window the system supplies
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from rules.errors import IllegalAction, NotYourTurn
 from rules.models import Combatant, Encounter
+from rules.system import Turn
 
-__all__ = ["Slot", "arrange", "next_to_act", "tied_groups", "DelayWindow", "delay_refusal", "lowered", "acting"]
+__all__ = ["Slot", "arrange", "next_to_act", "up_next", "tied_groups", "DelayWindow", "delay_refusal", "lowered", "turn", "acting"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,15 @@ def arrange(slots: Sequence[Slot], acted: Sequence[str] = (), *, reverse: bool =
 def next_to_act(order: Sequence[str], acted: Collection[str], can_act: Collection[str]) -> str | None:
     """The first in ``order`` who has not had a turn this round and can act; None: the round is over."""
     return next((n for n in order if n not in acted and n in can_act), None)
+
+
+def up_next(order: Sequence[str], acted: Collection[str], can_act: Collection[str],
+            next_round: Callable[[], Sequence[str]]) -> str | None:
+    """Who acts once the turn under way ends (its combatant is in ``acted``): the next in ``order``
+    who has not acted and can; when the round is over, the first who can in ``next_round()`` (the
+    order the new round starts with, worked out only then). None: nobody can act."""
+    name = next_to_act(order, acted, can_act)
+    return name if name is not None else next_to_act(next_round(), (), can_act)
 
 
 def tied_groups(slots: Sequence[Slot]) -> list[list[str]]:
@@ -99,6 +110,16 @@ def lowered(
     if by is not None:
         return max(old - by, floor)
     return None
+
+
+def turn(enc: Encounter, points: Callable[[Combatant], tuple[int, ...]] | None = None) -> Turn:
+    """Whose turn it is in an order of one turn each: the current combatant (nobody before the
+    fight starts, once it is decided, or between turns); ``points`` gives the presenter its allowance."""
+    c = enc.find(enc.current)
+    if not enc.started or enc.winner or c is None:
+        return Turn()
+    return Turn(actors=(c.name,), key=(enc.round, c.name), current=c.name, side=c.side,
+                points=points(c) if points is not None else ())
 
 
 def acting(enc: Encounter, name: str | None) -> Combatant:

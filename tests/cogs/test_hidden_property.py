@@ -177,8 +177,9 @@ class Watch:
 async def _turn(h: Harness) -> tuple[Encounter, tuple[str, ...], str]:
     enc = await h.bot.service.encounter(str(channel_id_of("general")))
     assert enc is not None
-    turn = get_system(enc.system).turn(enc)
-    return enc, turn.actors, turn.label
+    system = get_system(enc.system)
+    turn = system.turn(enc)
+    return enc, turn.actors, system.present.turn_label(enc, turn)
 
 
 def _nearest(enc: Encounter, actor: str, names: list[str], downed: bool = False) -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import ActionSpec, ActionTable, Attack, CoupDeGrace, Move
+from rules.actions import ActionSpec, ActionTable, Attack, CoupDeGrace, InitOrder, Move
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
@@ -62,6 +62,7 @@ from rules.systems.coup_de_grace.tables import (  # noqa: F401  # noqa: F401
     Weapon,
     normalise_weapon,
 )
+from rules.targets import need_target
 
 __all__ = [
     "CLASSES",
@@ -199,6 +200,7 @@ class CoupDeGraceSystem(RuleSystem):
         )
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitOrder)  # resolve hands each kind to its handler
         return turns.reorder(enc, action.name)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
@@ -206,6 +208,9 @@ class CoupDeGraceSystem(RuleSystem):
 
     def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return turns.pass_mini(enc, enc.get(action.actor))
+
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return turns.up_next(enc, turn)
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return turns.on_removed(enc, c, dice)
@@ -221,7 +226,7 @@ class CoupDeGraceSystem(RuleSystem):
         return attacks.attack(enc, grid, action, dice, words, special_cdg=False)
 
     def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:
-        target = enc.get(attacks.need_target(action.target), "target")
+        target = enc.get(need_target(action.target), "target")
         if target.status != "downed":
                 raise IllegalAction(
                 f"{target.name} is not downed: a coup-de-grace is an attack on a downed mini (0 HP). "

@@ -46,10 +46,12 @@ from rules.systems.coup_de_grace.tables import (
     DRAFT_CDG_COST,
     DRAFT_VARIANT,
     RANGED_COST,
+    Mode,
     Weapon,
     normalise_weapon,
 )
 from rules.systems.coup_de_grace.turns import activate, finish
+from rules.targets import attack_target
 
 __all__ = ["attack", "set_hp", "ATTACK_WORDS"]
 
@@ -88,7 +90,7 @@ def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
     raise InputError(f"Say which weapon {c.name} attacks with: `weapon:` {', '.join(ready)}.")
 
 
-def _mode(w: Weapon, asked: str | None) -> str | None:
+def _mode(w: Weapon, asked: str | None) -> Mode | None:
     """``melee``/``ranged`` as the ``mode`` word asks (None: decide by the target's place)."""
     mode = ATTACK_OPTIONS[asked] if asked else None
     if mode == "melee" and not w.melee or mode == "ranged" and not w.ranged:
@@ -213,27 +215,12 @@ def _shields(grid: Grid, c: Combatant, t: Combatant, melee: bool) -> list[Modifi
 def _fighters(enc: Encounter, action: Attack | CoupDeGrace) -> tuple[Combatant, Combatant]:
     """The attacker and a target it may attack at all."""
     c = enc.get(action.actor)
-    t = enc.get(need_target(action.target), "target")
-    if t is c:
-        raise IllegalAction(f"{c.name} cannot attack itself.")
-    if t.side == c.side:
-        raise IllegalAction(f"{t.name} is on {c.name}'s side: you can never attack your own minis.")
-    if t.status == "out":
-        raise IllegalAction(f"{t.name} is already out of action.")
-    if not t.on_board:
-        raise IllegalAction(f"{t.name} is not on the board.")
-    return c, t
-
-
-def need_target(target: str | None) -> str:
-    if not target:
-        raise InputError("Say who to attack: `target:NAME`.")
-    return target
+    return c, attack_target(enc, c, action.target, foe=True, gone="out of action", on_map=True)
 
 
 def _aim(
     enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon, asked: str | None
-) -> tuple[str, list[Modifier], bool, int]:
+) -> tuple[Mode, list[Modifier], bool, int]:
     """Check the attack is legal; return its mode, modifiers, whether it is a backstab, and the range."""
     mode = _mode(w, asked)
     if mode is None:  # a versatile weapon: melee when the target is in reach
@@ -306,7 +293,7 @@ def attack(
     )
     events.append(
         Struck(
-            actor=c.name, target=t.name, weapon=w.name, roll=roll, mode=mode, range=distance, dv=defence(t),  # type: ignore[arg-type]
+            actor=c.name, target=t.name, weapon=w.name, roll=roll, mode=mode, range=distance, dv=defence(t),
             cost=cost, left=left, defence=guard, coup_de_grace=t.status == "downed", reroll=len(rolled) > 1,
         )
     )

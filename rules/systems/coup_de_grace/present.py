@@ -186,7 +186,7 @@ class CdgPresenter(Presenter):
         return f"sheet hp {e.hp_max_before} → {e.hp_max}: {e.actor} has {e.before} → {e.after} HP"
 
     def cast(self, e: Cast) -> str:
-        at = f" at **{e.target}** ({plural(e.range, 'square')})" if e.target else ""
+        at = f" at **{e.target}** ({plural(e.range or 0, 'square')})" if e.target else ""
         left = f" · {e.left} MP left" if e.left is not None else ""
         return f"**{e.actor}** casts {e.spell}{at} for {e.cost} MP{left}: the GM rules on its effect"
 
@@ -222,6 +222,15 @@ class CdgPresenter(Presenter):
             mark = "▶️ " if side == turn.side and turn.actors else ""
             lines.append(f"{mark}**{side}**: " + (f"to activate: {', '.join(waiting)}" if waiting else "all activated"))
         return lines
+
+    def turn_label(self, enc: "Encounter", turn: "Turn") -> str:
+        if turn.over:
+            return f"Round {enc.round} is over: `/init next` starts round {enc.round + 1}"
+        cur = enc.find(turn.current)
+        if cur is None:
+            return f"Round {enc.round} · {turn.side} to activate: {', '.join(turn.actors)}" if turn.actors else ""
+        doing = f"{turn.points[0]}/{turn.points[1]} MP left" if turn.points else "one action (downed)"
+        return f"Round {enc.round} · {cur.name} ({cur.side}) activating: {doing}"
 
     def board_extra(self, enc: "Encounter") -> list[str]:
         if not enc.started or enc.winner:

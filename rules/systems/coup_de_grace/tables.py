@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 __all__ = [
     "ALL_DIRECTIONS",
@@ -43,7 +44,9 @@ MAX_PATH_STEPS = 60
 ORTHOGONAL = ("N", "E", "S", "W")
 ALL_DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 #: the words of `options:` an attack reads, and the mode each asks for
-ATTACK_OPTIONS = {"melee": "melee", "ranged": "ranged", "throw": "ranged", "shoot": "ranged"}
+#: an attack's mode
+Mode = Literal["melee", "ranged"]
+ATTACK_OPTIONS: dict[str, Mode] = {"melee": "melee", "ranged": "ranged", "throw": "ranged", "shoot": "ranged"}
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ __all__ = [
     "standing_sides",
     "start",
     "turn",
+    "up_next",
 ]
 
 
@@ -56,6 +57,12 @@ def standing_sides(enc: Encounter) -> list[str]:
     return [s for s in enc.sides() if any(c.status != "out" for c in enc.combatants if c.side == s)]
 
 
+def _counts(enc: Encounter) -> dict[str, int]:
+    """The sides' minis in the battle (deployed or not, downed included), for the order of sides."""
+    counts = {s: sum(1 for c in enc.combatants if c.side == s and c.in_fight) for s in enc.sides()}
+    return {s: n for s, n in counts.items() if n}
+
+
 def new_round(enc: Encounter, dice: Dice) -> list[Event]:
     """Start the next round: reset activations, work the initiative out afresh."""
     enc.round += 1
@@ -63,8 +70,7 @@ def new_round(enc: Encounter, dice: Dice) -> list[Event]:
     for c in enc.combatants:
         s = CdgCombatant.of(c)
         s.done, s.mp, s.used, s.reroll = False, None, {}, False
-    counts = {s: sum(1 for c in enc.combatants if c.side == s and c.in_fight) for s in enc.sides()}
-    counts = {s: n for s, n in counts.items() if n}
+    counts = _counts(enc)
 
     def roll(side: str) -> int:
         with dice.rolling_for(*(c.name for c in enc.combatants if c.side == side)):
@@ -168,15 +174,39 @@ def turn(enc: Encounter) -> Turn:
     key = (enc.round, state.slot)
     cur = enc.find(enc.current)
     if cur is not None:
-        doing = "one action (downed)" if cur.status == "downed" else f"{CdgCombatant.of(cur).mp}/{movement(enc, cur)} MP left"
-        label = f"Round {enc.round} · {cur.name} ({cur.side}) activating: {doing}"
-        return Turn((cur.name,), key, label, cur.name, cur.side)
+        points = () if cur.status == "downed" else (CdgCombatant.of(cur).mp or 0, movement(enc, cur))
+        return Turn((cur.name,), key, cur.name, cur.side, points=points)
     side = state.priority
     waiting = pool(enc, side) if side else []
     if not waiting:
-        return Turn((), (enc.round, "over"), f"Round {enc.round} is over: `/init next` starts round {enc.round + 1}")
-    names = tuple(c.name for c in waiting)
-    return Turn(names, key, f"Round {enc.round} · {side} to activate: {', '.join(names)}", None, side)
+        return Turn((), (enc.round, "over"), over=True)
+    return Turn(tuple(c.name for c in waiting), key, None, side)
+
+
+def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:
+    """Who may activate once ``turn`` ends (the activation under way, or else the first of the
+    side's minis activating and doing nothing), read from the state: the next side with minis
+    left, else the next round's first side; nothing when the new round's order needs a roll-off."""
+    ending = enc.get(turn.current or turn.actors[0])
+
+    def left(side: str) -> list[str]:
+        return [c.name for c in pool(enc, side) if c is not ending]
+
+    standing = set(standing_sides(enc)).__contains__
+    nxt = alternating.next_turn(side_order(enc), ending.side, lambda side, _phase: bool(left(side)), standing=standing)
+    if nxt.side is not None:
+        return tuple(left(nxt.side))
+    counts = _counts(enc)
+    if values(enc).tie == "roll" and len(set(counts.values())) < len(counts):
+        return ()  # a roll-off orders the tied sides
+    sides, _ = alternating.order_sides(counts, "join")
+
+    def fresh(side: str) -> list[str]:
+        return [c.name for c in enc.combatants if c.side == side and c.on_board]
+
+    first = alternating.next_turn(alternating.rotation(sides, enc.sides()), None, lambda side, _phase: bool(fresh(side)),
+                                  standing=standing)
+    return tuple(fresh(first.side)) if first.side is not None else ()
 
 
 def start(enc: Encounter, actor: str | None, title: str, dice: Dice) -> list[Event]:

@@ -146,6 +146,9 @@ class DamageGridSystem(RuleSystem):
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return turns.on_removed(enc, c)
 
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return turns.up_next(enc, turn)
+
     # -- actions --------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:
         return movement.move(enc, self.need_grid(enc), action)

@@ -1,7 +1,7 @@
 """Every sentence the damage-grid game shows: its events, its status lines and its board."""
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rules.effects import active
 from rules.events import Modifier
@@ -29,6 +29,9 @@ from rules.systems.damage_grid.events import (
     ProneChanged,
 )
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.system import Turn
 
 __all__ = ["DgPresenter", "sheet_summary"]
 
@@ -241,6 +244,16 @@ class DgPresenter(Presenter):
         if c.status != "active":
             bits.append("inert" if c.status == "downed" else "destroyed")
         return " · ".join(bits)
+
+    def turn_label(self, enc: Encounter, turn: Turn) -> str:
+        if turn.over:
+            return f"Round {enc.round} · {turn.phase}: `/init next` goes on"
+        cur = enc.find(turn.current)
+        if cur is None:
+            return f"Round {enc.round} · {turn.phase} · {turn.side} to activate one of: {', '.join(turn.actors)}" if turn.actors else ""
+        st = DgCombatant.of(cur)
+        doing = f"{st.speed_left} Speed left" if st.activation in ("move", "lunge") else f"{st.cp} CP left"
+        return f"Round {enc.round} · {turn.phase} · {cur.name} ({cur.side}) activating: {doing}"
 
     def board_extra(self, enc: Encounter) -> list[str]:
         cloud = active(enc.effects, None, "cloud")

@@ -39,6 +39,7 @@ __all__ = [
     "next_turn",
     "on_removed",
     "turn",
+    "up_next",
     "speed",
 ]
 
@@ -86,6 +87,12 @@ def _phase_name(enc: Encounter) -> str:
     return f"phase {DgEncounter.of(enc).phase + 1}/{values(enc).phases}"
 
 
+def _counts(enc: Encounter) -> dict[str, int]:
+    """The sides' active models, for the order of sides."""
+    counts = {s: sum(1 for c in enc.combatants if c.side == s and c.status == "active") for s in enc.sides()}
+    return {s: n for s, n in counts.items() if n}
+
+
 def new_round(enc: Encounter, begins: Callable[[Encounter], list[Event]] | None = None) -> list[Event]:
     """Begin the next round: Combat Points back, the order of sides worked out afresh."""
     enc.round += 1
@@ -94,8 +101,7 @@ def new_round(enc: Encounter, begins: Callable[[Encounter], list[Event]] | None 
     for c in enc.combatants:
         st = DgCombatant.of(c)
         st.cp, st.forced, st.activation, st.speed_left = opts.combat_points, 0, None, 0
-    counts = {s: sum(1 for c in enc.combatants if c.side == s and c.status == "active") for s in enc.sides()}
-    sides, _ = alternating.order_sides({s: n for s, n in counts.items() if n}, "join")
+    sides, _ = alternating.order_sides(_counts(enc), "join")
     state = DgEncounter.of(enc)
     state.sides, state.phase, state.priority = sides, 0, None
     enc.phase = _phase_name(enc)
@@ -245,6 +251,37 @@ def on_removed(enc: Encounter, c: Combatant) -> list[Event]:
     return []
 
 
+def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:
+    """Who may activate once ``turn`` ends (the activation under way, or else the first of the
+    side's models activating and doing nothing), read from the state: the next side with models
+    left in this phase or a later one, else the next round's first side. Nothing when clouds and
+    pulses drift as the next phase begins (dice decide where), or when nobody can act any more."""
+    state = DgEncounter.of(enc)
+    ending = enc.get(turn.current or turn.actors[0])
+    phases = values(enc).phases
+    first, here = max(enc.round - 1, 0) * phases, now(enc)
+
+    def left(side: str, phase: int) -> list[str]:  # the ending model has activated in the phase under way
+        return [c.name for c in pool(enc, side, first + phase) if not (c is ending and first + phase <= here)]
+
+    standing = set(_standing(enc)).__contains__
+    nxt = alternating.next_turn(alternating.rotation(state.sides, enc.sides()), ending.side,
+                                lambda side, phase: bool(left(side, phase)), phase=state.phase, phases=phases, standing=standing)
+    drifting = any(e.code in ("cloud", "pulse") for e in enc.effects)
+    if nxt.side is not None:
+        return () if drifting and nxt.phase != state.phase else tuple(left(nxt.side, nxt.phase))
+    if drifting or not any(_ready(enc, c, here + 1) for c in enc.combatants):
+        return ()
+    sides, _ = alternating.order_sides(_counts(enc), "join")
+
+    def fresh(side: str) -> list[str]:
+        return [c.name for c in enc.combatants if c.side == side and c.status == "active" and c.position is not None]
+
+    start = alternating.next_turn(alternating.rotation(sides, enc.sides()), None, lambda side, _phase: bool(fresh(side)),
+                                  standing=standing)
+    return tuple(fresh(start.side)) if start.side is not None else ()
+
+
 def turn(enc: Encounter) -> Turn:
     if not enc.started or enc.winner:
         return Turn()
@@ -252,12 +289,9 @@ def turn(enc: Encounter) -> Turn:
     key = (enc.round, state.phase, state.slot)
     cur = enc.find(enc.current)
     if cur is not None:
-        st = DgCombatant.of(cur)
-        doing = f"{st.speed_left} Speed left" if st.activation in ("move", "lunge") else f"{st.cp} CP left"
-        label = f"Round {enc.round} · {enc.phase} · {cur.name} ({cur.side}) activating: {doing}"
-        return Turn((cur.name,), key, label, cur.name, cur.side)
+        return Turn((cur.name,), key, cur.name, cur.side, phase=enc.phase)
     side = state.priority
     names = tuple(c.name for c in pool(enc, side)) if side else ()
     if not names:
-        return Turn((), key, f"Round {enc.round} · {enc.phase}: `/init next` goes on")
-    return Turn(names, key, f"Round {enc.round} · {enc.phase} · {side} to activate one of: {', '.join(names)}", None, side)
+        return Turn((), key, phase=enc.phase, over=True)
+    return Turn(names, key, None, side, phase=enc.phase)

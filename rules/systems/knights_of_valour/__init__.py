@@ -23,7 +23,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import ActionSpec, ActionTable, make_action
+from rules.actions import (
+    Act,
+    ActionSpec,
+    ActionTable,
+    Attack,
+    CoupDeGrace,
+    Edit,
+    InitOrder,
+    InitSet,
+    Move,
+)
 from rules.dice import Dice
 from rules.events import Edited, Event
 from rules.models import Combatant, Encounter
@@ -51,6 +61,7 @@ from rules.systems.knights_of_valour.tables import (
     parse_weapon,
     stature_modifier,
 )
+from rules.turns import ordered
 
 __all__ = [
     "ARMOUR",
@@ -110,7 +121,7 @@ class KnightsOfValourSystem(RuleSystem):
             return None
         later = enc.order[enc.order.index(actor) + 1:]
         after = next((n for n in later if n in order), order[0])
-        return make_action("act", name="delay", actor=actor, options={"after": after}, is_gm=True)
+        return Act(name="delay", actor=actor, options={"after": after}, is_gm=True)
 
     def sheet_summary(self, c: Combatant) -> str:
         return sheet_summary(c)
@@ -140,6 +151,7 @@ class KnightsOfValourSystem(RuleSystem):
         """`hp` sets the current HP (before the fight, the most HP too); `max_hp` sets the most HP
         and, once the fight started, leaves the current HP as it is, unless it is more than the
         new most: then the HP is lowered to it. An `hp` above the most (a heal past it) stops at it."""
+        assert isinstance(action, Edit)  # resolve hands each kind to its handler
         most_before = enc.get(action.actor).sheet["hp"]
         events = super().apply_edit(enc, action, dice)
         c = enc.get(action.actor)
@@ -181,9 +193,11 @@ class KnightsOfValourSystem(RuleSystem):
         return turns.start(enc)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitSet)  # resolve hands each kind to its handler
         return turns.set_initiative(enc, enc.get(action.actor), action.value)
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitOrder)  # resolve hands each kind to its handler
         # ordering ties is the GM's (the text: players "decide ... which of them goes first")
         return turns.reorder(enc, action.name or "", action.is_gm)
 
@@ -199,11 +213,10 @@ class KnightsOfValourSystem(RuleSystem):
         return st.combat_actions == 0 and st.move_actions == 0 and st.feet_left == 0
 
     def turn(self, enc: Encounter) -> Turn:
-        c = enc.find(enc.current)
-        if not enc.started or enc.winner or c is None:
-            return Turn()
-        label = self.present.turn_label(enc, c)  # type: ignore[attr-defined]
-        return Turn(actors=(c.name,), key=(enc.round, c.name), label=label, current=c.name, side=c.side)
+        return ordered.turn(enc)
+
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return turns.up_next(enc)
 
     def highlights(self, enc: Encounter) -> list[Highlight]:
         """The acting knight's melee reach: the squares within 5 ft, heights counted."""
@@ -221,13 +234,16 @@ class KnightsOfValourSystem(RuleSystem):
 
     # -- actions --------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, Move)  # resolve hands each kind to its handler
         return movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, Attack)  # resolve hands each kind to its handler
         words = self.words(action)
         return attacks.attack(enc, self.option_values(enc), self.need_grid(enc), action, dice, words)
 
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, CoupDeGrace)  # resolve hands each kind to its handler
         return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action)
 
     # -- presentation -----------------------------------------------------------------------------

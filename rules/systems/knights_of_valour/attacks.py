@@ -15,7 +15,7 @@ from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Modifier, Roll, StatusChanged, mod
 from rules.geometry import Cell, Grid
-from rules.models import Combatant, Encounter
+from rules.models import Combatant, Encounter, Status
 from rules.options import OptionSet, OptionValues, flag_word, int_option
 from rules.report import signed
 from rules.systems.knights_of_valour import sheet
@@ -34,11 +34,11 @@ from rules.systems.knights_of_valour.tables import (
     stature_modifier,
 )
 from rules.systems.knights_of_valour.turns import acting, advance, arrange, spend_combat
+from rules.targets import attack_target
 
 __all__ = [
     "ground",
     "distance",
-    "target",
     "choose_weapon",
     "attack",
     "strike",
@@ -84,17 +84,6 @@ def left(c: Combatant) -> ActionsLeft:
                        combat_actions=st.combat_actions)
 
 
-def target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
-    if not name:
-        raise InputError("Name the combatant to attack in `target`.")
-    t = enc.get(name, "target")
-    if t is c:
-        raise IllegalAction(f"{c.name} cannot attack itself: pick another target.")
-    if not t.in_fight:
-        raise IllegalAction(f"{t.name} is already out of the fight: pick another target.")
-    return t
-
-
 def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
     levels, usable = sheet.levels(c), sheet.usable(c)
     if not name:
@@ -120,7 +109,7 @@ def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
 def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice: Dice, words: Mapping[str, Any]) -> list[Event]:
     """`/attack`; ``words``: its `ATTACK_WORDS`."""
     c = acting(enc, action.actor)
-    t = target(enc, c, action.target)
+    t = attack_target(enc, c, action.target)
     weapon = choose_weapon(opts, c, action.weapon)
     a, b, dist = _between(grid, opts, c, t)
     ranged = not (weapon.melee and dist <= SQUARE_FT and not words["throw"])
@@ -264,7 +253,7 @@ def _damage(
 
 def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDeGrace) -> list[Event]:
     c = acting(enc, action.actor)
-    t = target(enc, c, action.target)
+    t = attack_target(enc, c, action.target)
     best = sheet.best_melee(opts, c)
     weapon = choose_weapon(opts, c, action.weapon or (best.name if best else None))
     if t.status != "downed":
@@ -277,11 +266,11 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
     return [struck, *set_status(enc, t, "out", "coup"), left(c)]
 
 
-def set_status(enc: Encounter, c: Combatant, status: str, cause: str) -> list[Event]:
+def set_status(enc: Encounter, c: Combatant, status: Status, cause: str) -> list[Event]:
     """``cause``: ``zero_hp``, ``coup`` or ``gm_hp`` (the presenter names them)."""
     if c.status == status:
         return []
-    c.status = status  # type: ignore[assignment]
+    c.status = status
     if status == "out":
         arrange(enc)
     return [StatusChanged(actor=c.name, status=status, cause=cause)]

@@ -244,7 +244,7 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
 
 def _strides(m: _Mover, start: _Pos, steps: list[_Step]) -> Iterator[tuple[_Pos, list[_Step], list[_Foe]]]:
     """Each stride (steps up to a square where one may stop) with the foes it provokes, each once."""
-    pos, stride, foes, seen = start, [], [], set()  # type: ignore[var-annotated]
+    pos, stride, foes, seen = start, [], [], set()
     for step in steps:
         for f in m.provoked(pos, step.pos):
             if f.name not in seen:

@@ -1,7 +1,7 @@
 """Every sentence Knights of Valour shows: its events, its status lines and its board."""
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.events import Moved
 from rules.hidden import secret
@@ -31,6 +31,9 @@ from rules.systems.knights_of_valour.events import (
 from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
 from rules.systems.knights_of_valour.tables import NARRATIVE
 from rules.systems.knights_of_valour.turns import effective
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.system import Turn
 
 __all__ = ["KovPresenter", "left_text", "sheet_summary"]
 
@@ -175,7 +178,7 @@ class KovPresenter(Presenter):
 
     def hp_set(self, e: HpSet) -> str:
         cap = ": no more than its `max_hp`" if e.capped else ""
-        how = "lowered" if e.capped and e.after < e.before else "set"
+        how = "lowered" if e.capped and e.before is not None and e.after < e.before else "set"
         if self.hidden(e.actor):
             return f"**{e.actor}** HP {how} by the GM{self.health_change(e.actor, e.before, e.after)}{cap}"
         return f"**{e.actor}** HP {how} to {e.after} (was {e.before}){cap}"
@@ -242,6 +245,9 @@ class KovPresenter(Presenter):
         order = ", ".join(n if self.hidden(n) else f"{n} {effective(c)}" for n in enc.order if (c := enc.find(n)))
         return [f"Order: {order}"]
 
-    def turn_label(self, enc: Encounter, c: Combatant) -> str:
+    def turn_label(self, enc: Encounter, turn: Turn) -> str:
+        c = enc.find(turn.current)
+        if c is None:
+            return ""
         st = KovCombatant.of(c)
         return f"Round {enc.round} · {c.name} to act: {left_text(st.feet_left, st.move_actions, st.combat_actions)}"

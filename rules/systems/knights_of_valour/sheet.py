@@ -119,7 +119,8 @@ def armour(opts: OptionValues, c: Combatant) -> tuple[str, int]:
     worn: Any = c.sheet.get("armor", "none")
     if isinstance(worn, int):
         return ("armour", worn)
-    return opts.armors.get(norm(worn), (worn, 0))  # type: ignore[no-any-return]
+    armors: dict[str, tuple[str, int]] = opts.armors
+    return armors.get(norm(worn), (worn, 0))
 
 
 def shield(opts: OptionValues, c: Combatant) -> tuple[str, int]:
@@ -137,7 +138,8 @@ def usable(c: Combatant) -> list[str]:
 
 
 def weapon(opts: OptionValues, name: str) -> Weapon | None:
-    return opts.weapons.get(norm(name))  # type: ignore[no-any-return]
+    weapons: dict[str, Weapon] = opts.weapons
+    return weapons.get(norm(name))
 
 
 def wielded(opts: OptionValues, c: Combatant) -> Weapon | None:

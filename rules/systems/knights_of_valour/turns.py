@@ -34,6 +34,7 @@ __all__ = [
     "set_initiative",
     "reorder",
     "advance",
+    "up_next",
     "end_turn",
     "pass_turn",
     "acting",
@@ -53,14 +54,15 @@ def effective(c: Combatant) -> int:
     return c.initiative if c.initiative is not None else base_init(c)
 
 
-def _slots(enc: Encounter) -> list[ordered.Slot]:
+def _slots(enc: Encounter, fresh: bool = False) -> list[ordered.Slot]:
+    """The order's slots now; ``fresh``: as a new round sets them (Agility again, no delay)."""
     ties = KovEncounter.of(enc).tie_order
     return [
         ordered.Slot(
             c.name,
-            effective(c),
+            base_init(c) if fresh else effective(c),
             # on a tie: players before monsters, a delayed combatant after the others, then the GM's order
-            (not sheet.is_pc(enc, c), KovCombatant.of(c).delayed, ties.index(c.name) if c.name in ties else len(ties)),
+            (not sheet.is_pc(enc, c), not fresh and KovCombatant.of(c).delayed, ties.index(c.name) if c.name in ties else len(ties)),
             c.status == "active",
         )
         for c in enc.combatants
@@ -109,6 +111,14 @@ def advance(enc: Encounter) -> list[Event]:
     return events
 
 
+def up_next(enc: Encounter) -> tuple[str, ...]:
+    """Who `advance` names once the turn under way ends, read from the state: the next active
+    combatant in the order, or the first of the next round's."""
+    active = {c.name for c in enc.combatants if c.status == "active"}
+    name = ordered.up_next(enc.order, KovEncounter.of(enc).acted, active, lambda: ordered.arrange(_slots(enc, fresh=True)))
+    return (name,) if name is not None else ()
+
+
 def _new_round(enc: Encounter) -> Event:
     enc.round += 1
     st = KovEncounter.of(enc)
@@ -121,9 +131,9 @@ def _new_round(enc: Encounter) -> Event:
     return _round(enc)
 
 
-def _agility(c: Combatant, cause: str = "agility", **fields: object) -> KovInitiative:
+def _agility(c: Combatant, cause: str = "agility", *, old: int | None = None, acted: bool = False) -> KovInitiative:
     agility = sheet.stat(c, "agi")
-    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, **fields)  # type: ignore[arg-type]
+    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, old=old, acted=acted)
 
 
 def init_one(enc: Encounter, c: Combatant) -> list[Event]:

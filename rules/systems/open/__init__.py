@@ -26,6 +26,7 @@ from rules.systems.open.options import OPTIONS
 from rules.systems.open.present import OpenPresenter, sheet_summary
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter
+from rules.turns import ordered
 
 __all__ = ["OpenSystem", "OpenCombatant", "OpenEncounter"]
 
@@ -175,11 +176,10 @@ class OpenSystem(RuleSystem):
         return not (c is not None and turns.saving(enc, c)) and super().untouched(enc, name)
 
     def turn(self, enc: Encounter) -> Turn:
-        c = enc.find(enc.current)
-        if not enc.started or enc.winner or c is None:
-            return Turn()
-        label = self.present.turn_label(enc, c)  # type: ignore[attr-defined]
-        return Turn(actors=(c.name,), key=(enc.round, c.name), label=label, current=c.name, side=c.side)
+        return ordered.turn(enc, lambda c: (turns.feet_left(enc, c),))
+
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return turns.up_next(enc, self.option_values(enc))
 
     def turn_done(self, enc: Encounter, c: Combatant) -> bool:
         """Its action used and no movement left (and no question waiting)."""

@@ -1,7 +1,7 @@
 """Every sentence the open system shows: its events, its status lines and its board."""
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
@@ -25,6 +25,9 @@ from rules.systems.open.events import (
 )
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.systems.open.turns import feet_left
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.system import Turn
 
 __all__ = ["OpenPresenter", "sheet_summary"]
 
@@ -61,9 +64,13 @@ def sheet_summary(c: Combatant) -> str:
 
 
 def left_text(enc: Encounter, c: Combatant) -> str:
-    st, left = OpenCombatant.of(c), feet_left(enc, c)
+    return left_words(feet_left(enc, c), OpenCombatant.of(c).acted)
+
+
+def left_words(left: int, acted: bool) -> str:
+    """``30 ft and action left``: the feet of movement left and whether the action is."""
     parts = [f"{left} ft"] if left else []
-    parts += [] if st.acted else ["action"]
+    parts += [] if acted else ["action"]
     return (" and ".join(parts) + " left") if parts else "movement and action used"
 
 
@@ -209,5 +216,8 @@ class OpenPresenter(Presenter):
             lines.append(f"Order: {order}")
         return lines
 
-    def turn_label(self, enc: Encounter, c: Combatant) -> str:
-        return f"Round {enc.round} · {c.name} to act: {left_text(enc, c)}"
+    def turn_label(self, enc: Encounter, turn: Turn) -> str:
+        c = enc.find(turn.current)
+        if c is None or not turn.points:
+            return ""
+        return f"Round {enc.round} · {c.name} to act: {left_words(turn.points[0], OpenCombatant.of(c).acted)}"

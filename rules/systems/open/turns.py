@@ -35,8 +35,8 @@ from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
 from rules.turns.ordered import acting
 
-__all__ = ["DASH", "DISENGAGE", "arrange", "start", "init_one", "set_initiative", "advance", "acting", "speed_now",
-           "group_of", "takes_turns", "saving", "death_save"]
+__all__ = ["DASH", "DISENGAGE", "arrange", "start", "init_one", "set_initiative", "advance", "up_next", "acting",
+           "speed_now", "group_of", "takes_turns", "saving", "death_save"]
 
 #: the codes of the effects the dash and disengage actions leave on their combatant until its turn ends
 DASH, DISENGAGE = "dash", "disengage"
@@ -286,4 +286,14 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[]
         return events + [TurnBegan(actor=name, speed=_speed_as_it_begins(enc, c))]
     return events
 
+
+def up_next(enc: Encounter, opts: OptionValues) -> tuple[str, ...]:
+    """Who `advance` names once the turn under way ends, read from the state: the next in the
+    order who takes turns, or the first of the next round's; nobody when that one is down (its
+    death save's roll decides whether it acts) or nobody active is left."""
+    able = {c.name for c in enc.combatants if takes_turns(enc, opts, c)}
+    if not any(enc.get(n).status == "active" for n in able):
+        return ()
+    name = ordered.up_next(enc.order, OpenEncounter.of(enc).acted, able, lambda: ordered.arrange(_slots(enc, opts)))
+    return (name,) if name is not None and enc.get(name).status == "active" else ()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import make_action
+from rules.actions import Attack, CoupDeGrace, InitOrder, InitRoll, InitSet, Move, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, HitPointsChanged, Victory
@@ -157,42 +157,55 @@ class ToteSystem(RuleSystem):
         ToteEncounter.of(enc)
         return turns.turn(enc)
 
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return turns.up_next(enc, turn)
+
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitRoll)  # resolve hands each kind to its handler
         return turns.roll_initiative(enc, action, dice)
 
     def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitSet)  # resolve hands each kind to its handler
         return turns.set_initiative(enc, action)
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, InitOrder)  # resolve hands each kind to its handler
         return turns.reorder(enc, action)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, Next)  # resolve hands each kind to its handler
         return turns.next_turn(enc, action)
 
     def pass_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """The GM passes a combatant out of turn: it keeps its points and loses this round's action."""
+        assert isinstance(action, Next)  # resolve hands each kind to its handler
         return turns.next_turn(enc, action)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, Attack)  # resolve hands each kind to its handler
         return actions.attack(self.context(enc, action, dice), action)
 
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, Move)  # resolve hands each kind to its handler
         return actions.move(self.context(enc, action, dice), action)
 
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        assert isinstance(action, CoupDeGrace)  # resolve hands each kind to its handler
         return actions.coup_de_grace(self.context(enc, action, dice), action)
 
     # -- presentation (made in present.py) ----------------------------------------------------------
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """Holding is passing with `/init next`: the combatant keeps its initiative points."""
-        return make_action("next", actor=actor, is_gm=True)
+        return Next(actor=actor, is_gm=True)
 
     def health(self, c: Combatant) -> tuple[int, int] | None:
         track = c.sheet.get("track")
         return (c.hp, len(track)) if c.hp is not None and track else None
 
     def sheet_summary(self, c: Combatant) -> str:
-        return self.present.sheet_summary(c)  # type: ignore[attr-defined,no-any-return]
+        present = self.present
+        assert isinstance(present, TotePresenter)
+        return present.sheet_summary(c)
 
     # -- victory and removal ------------------------------------------------------------------------
     def side_defeated(self, enc: Encounter, side: str) -> bool:

@@ -75,6 +75,11 @@ MOVE_WORDS = OptionSet(TO, KEEP, BONUS)
 Acting = Act | Attack | Move | CoupDeGrace
 
 
+def _target(action: Acting) -> str | None:
+    """The ``target`` the action names (a `/move` names none)."""
+    return None if isinstance(action, Move) else action.target
+
+
 def _in_melee(enc: Encounter, c: Combatant | None) -> bool:
     return is_melee(enc)
 
@@ -170,7 +175,7 @@ def _assault(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
 def _assist(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     enc, dice, words = ctx.encounter, ctx.dice, ctx.words
     friend = attacks.ally(enc, c, words["ally"], "assist")
-    target = attacks.foe(enc, c, action.target)
+    target = attacks.foe(enc, c, _target(action))
     if friend.initiative is None:
         raise IllegalAction(f"{friend.name} has no initiative yet to add to.")
     before = friend.initiative
@@ -181,10 +186,10 @@ def _assist(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
 
 def _defend(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     enc, dice, words = ctx.encounter, ctx.dice, ctx.words
-    strike = attacks.strike(enc, c, action, dice, words, "defend")[0] if action.target else []
+    strike = attacks.strike(enc, c, action, dice, words, "defend")[0] if _target(action) else []
     if active(enc.effects, c.name, DEFEND) is None:
         enc.effects.append(
-            Effect(id=next_id(enc.effects), name="Defend", target=c.name, ends="round_end", code=DEFEND, source=c.name)
+            Effect(id=next_id(enc.effects), name="Defend", target=c.name, ends="round_end", left=1, code=DEFEND, source=c.name)
         )
     before = c.initiative or 0
     c.initiative = before + 1
@@ -200,8 +205,8 @@ def _disengage(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     engaged = engaged_with(enc, c.name)
     if not engaged:
         raise IllegalAction(f"{c.name} is not engaged with anyone: there is nothing to disengage from.")
-    if action.target:
-        other = enc.get(action.target).name
+    if _target(action):
+        other = enc.get(_target(action)).name
         if other not in engaged:
             raise IllegalAction(f"{c.name} is not engaged with {other}: it is engaged with {', '.join(engaged)}.")
     elif len(engaged) == 1:
@@ -215,16 +220,16 @@ def _disengage(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
 
 def _grapple(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     enc, dice, words = ctx.encounter, ctx.dice, ctx.words
-    if action.weapon:
+    if not isinstance(action, Move) and action.weapon:
         raise InputError("A Grapple is a Brawl attack with bare hands: leave `weapon` out.")
-    target = attacks.foe(enc, c, action.target)
+    target = attacks.foe(enc, c, _target(action))
     hold = Weapon("bare hands", opts(enc).grapple_damage, 0, "bash")
     return attacks.attack(enc, c, target, action, dice, words=words, skill="brawl", what="grapple", melee=True, arm=hold)[0]
 
 
 def _intimidate(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     enc, dice, words = ctx.encounter, ctx.dice, ctx.words
-    t = attacks.foe(enc, c, action.target)
+    t = attacks.foe(enc, c, _target(action))
     lvl = int(t.sheet["rating"] if is_enemy(t) else t.sheet["stag"])
     base = opts(enc).intimidate_base
     r, test = run_test(enc, c, "impress", base + lvl, dice, words)
@@ -240,7 +245,7 @@ def _protect(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     enc, words = ctx.encounter, ctx.words
     if engaged_with(enc, c.name):
         raise IllegalAction(f"{c.name} is engaged: only an unengaged combatant can Protect. Disengage first.")
-    friend = attacks.ally(enc, c, action.target or words["ally"], "protect")
+    friend = attacks.ally(enc, c, _target(action) or words["ally"], "protect")
     ToteCombatant.of(c).protect = Protect(ally=friend.name, round=enc.round)
     return [Protecting(actor=c.name, ally=friend.name)]
 
@@ -253,7 +258,7 @@ def _shoot(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
 def _move(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     enc, dice, words = ctx.encounter, ctx.dice, ctx.words
     want = wanted_band(getattr(action, "to", None), words["to"])
-    only = attacks.foe(enc, c, action.target) if getattr(action, "target", None) else None
+    only = attacks.foe(enc, c, _target(action)) if _target(action) else None
     return move_band(enc, c, want, words, dice, only)
 
 
@@ -268,7 +273,7 @@ def _shoot_and_move(ctx: ActionContext, c: Combatant, action: Acting) -> list[Ev
 
 def _coup_de_grace(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     enc = ctx.encounter
-    t = attacks.foe(enc, c, action.target, downed=True)
+    t = attacks.foe(enc, c, _target(action), downed=True)
     return take_out(enc, t, "out", "coup-de-grace")
 
 
@@ -279,7 +284,7 @@ def _return_attack(ctx: ActionContext, c: Combatant, action: Acting) -> list[Eve
     assert st.pending_return is not None
     assaulter = enc.get(st.pending_return.against)
     st.pending_return = None
-    if action.target and enc.get(action.target) is not assaulter:
+    if _target(action) and enc.get(_target(action)) is not assaulter:
         raise IllegalAction(f"A return attack answers the Assault: its target is {assaulter.name}.")
     bonus = mod("Assault return", opts(enc).assault_bonus)
     events, _ = attacks.attack(
@@ -351,7 +356,7 @@ def _set_distance(ctx: ActionContext, action: Act) -> list[Event]:
     if band is None:
         raise InputError("Give one distance in `options`: `far`, `close` or `melee`, like `options:far`.")
     st = ToteEncounter.of(enc)
-    st.distance = band  # type: ignore[assignment]
+    st.distance = band
     st.pending_return = None
     all_at(enc, band)
     if band != "melee":

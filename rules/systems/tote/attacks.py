@@ -25,6 +25,7 @@ from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import Weapon, weapon, weapons
 from rules.systems.tote.skill import TestResult, run_test
 from rules.systems.tote.state import DEFEND, ToteCombatant
+from rules.targets import attack_target
 
 __all__ = ["foe", "ally", "attack", "strike", "shoot", "shooting_weapon"]
 
@@ -39,11 +40,7 @@ def foe(enc: Encounter, c: Combatant, name: str | None, *, downed: bool = False)
             name = choices[0]
         else:
             raise InputError(f"Name a `target`: {', '.join(choices) or 'there is no foe to target'}.")
-    t = enc.get(name)
-    if t.side == c.side:
-        raise IllegalAction(f"{t.name} is on {c.name}'s side: pick a foe.")
-    if t.status == "out":
-        raise IllegalAction(f"{t.name} is out of the fight.")
+    t = attack_target(enc, c, name, foe=True)
     if downed and t.status != "downed":
         raise IllegalAction(f"{t.name} is not unconscious: a coup-de-grace needs an unconscious foe. Strike instead.")
     if not downed and t.status == "downed":

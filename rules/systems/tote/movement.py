@@ -12,7 +12,7 @@ from typing import Any
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, StatusChanged
-from rules.models import Combatant, Encounter
+from rules.models import Combatant, Encounter, Status
 from rules.systems.tote.events import BandMoved, EscapeFailed, MeleeNext, Tested
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, level
@@ -99,14 +99,14 @@ def _set_pairs(enc: Encounter, c: Combatant, bands: dict[str, str]) -> None:
     ranges: dict[str, dict[str, str]] = {}
     for (a, b), band in index.items():
         ranges.setdefault(a, {})[b] = band
-    st.ranges = ranges  # type: ignore[assignment]
+    st.ranges = ranges  # type: ignore[assignment]  # bands read from the pairs set before and those passed in, each a band word
 
 
 def forget_pairs(enc: Encounter, name: str) -> None:
     """Drop the distances moves set between ``name`` and anyone (it left, or was placed again with ``at:``)."""
     st = ToteEncounter.of(enc)
     if any(name == a or name in row for a, row in st.ranges.items()):
-        st.ranges = {a: {b: v for b, v in row.items() if b != name} for a, row in st.ranges.items() if a != name}  # type: ignore[assignment]
+        st.ranges = {a: {b: v for b, v in row.items() if b != name} for a, row in st.ranges.items() if a != name}
 
 
 def place_band(enc: Encounter, c: Combatant, text: str) -> None:
@@ -129,7 +129,7 @@ def place_band(enc: Encounter, c: Combatant, text: str) -> None:
         raise IllegalAction(f"{where}, so `at:{band}` cannot hold: {fix}, or leave `at` out.")
     if not enc.started:
         _check_start(enc, c, band)
-    ToteCombatant.of(c).band = band  # type: ignore[assignment]
+    ToteCombatant.of(c).band = band  # type: ignore[assignment]  # a band word, checked against BANDS where it was read
     forget_pairs(enc, c.name)
     _set_pairs(enc, c, {o.name: band for o in enc.enemies_of(c)})
 
@@ -198,7 +198,7 @@ def all_at(enc: Encounter, band: str) -> None:
     ToteEncounter.of(enc).ranges = {}
     for c in enc.combatants:
         if c.status != "out":
-            ToteCombatant.of(c).band = band  # type: ignore[assignment]
+            ToteCombatant.of(c).band = band  # type: ignore[assignment]  # a band word, checked against BANDS where it was read
 
 
 # -- engagement ------------------------------------------------------------------------------------
@@ -207,11 +207,11 @@ def engaged_with(enc: Encounter, name: str) -> list[str]:
 
 
 def engage(enc: Encounter, a: str, b: str) -> bool:
-    pair = tuple(sorted((a, b)))
+    pair = (a, b) if a <= b else (b, a)
     st = ToteEncounter.of(enc)
     if pair in st.engaged:
         return False
-    st.engaged = [*st.engaged, pair]  # type: ignore[list-item]
+    st.engaged = [*st.engaged, pair]
     return True
 
 
@@ -220,14 +220,15 @@ def release(enc: Encounter, name: str, other: str | None = None) -> None:
     st.engaged = [p for p in st.engaged if name not in p or (other is not None and other not in p)]
 
 
-def disengaged(enc: Encounter, c: Combatant) -> bool:
-    """"You will count as disengaged for the next round": true from the Disengage to the end of the next round."""
+def disengaged(enc: Encounter, c: Combatant, round_: int | None = None) -> bool:
+    """"You will count as disengaged for the next round": true from the Disengage to the end of the
+    next round (in ``round_``, default the round under way)."""
     until = ToteCombatant.of(c).disengaged
-    return until is not None and enc.round <= until
+    return until is not None and (enc.round if round_ is None else round_) <= until
 
 
-def take_out(enc: Encounter, t: Combatant, status: str, cause: str) -> list[Event]:
-    t.status = status  # type: ignore[assignment]
+def take_out(enc: Encounter, t: Combatant, status: Status, cause: str) -> list[Event]:
+    t.status = status
     release(enc, t.name)
     return [StatusChanged(actor=t.name, status=status, cause=cause)]
 
@@ -272,7 +273,7 @@ def move_band(
     last, index = len(BANDS) - 1, ToteEncounter.of(enc).range_index()
     _set_pairs(enc, c, {o.name: BANDS[min(max(BANDS.index(pair_band(enc, c, o, index)) + delta, 0), last)] for o in foes})
     if only is None:
-        ToteCombatant.of(c).band = want  # type: ignore[assignment]
+        ToteCombatant.of(c).band = want  # type: ignore[assignment]  # a band word, checked against BANDS where it was read
     events: list[Event] = [
         BandMoved(actor=c.name, path=[here, want], unit="initiative", left=c.initiative or 0, foes=[o.name for o in foes])
     ]

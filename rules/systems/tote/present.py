@@ -24,6 +24,7 @@ from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
+    from rules.system import Turn
 
 __all__ = ["TotePresenter", "test_text"]
 
@@ -263,6 +264,20 @@ class TotePresenter(Presenter):
         elif enc.started and st.acted == enc.round:
             bits.append("acted")
         return " · ".join(bits)
+
+    def turn_label(self, enc: "Encounter", turn: "Turn") -> str:
+        if turn.over:
+            return "Nobody is ready to act: the GM rolls initiative with `/init roll combatant:NAME`."
+        c = enc.find(turn.current)
+        if c is None:
+            return ""
+        if turn.phase == "return":
+            pending = ToteEncounter.of(enc).pending_return
+            against = pending.against if pending else ""
+            return f"{c.name} may return {against}'s Assault: `/attack` (free) or `/init next` to let it go"
+        shown = [o for o in map(enc.find, turn.queue[:3]) if o is not None]
+        later = ", ".join(f"{o.name} {o.initiative}" for o in shown) + (" …" if len(turn.queue) > 3 else "")
+        return f"{c.name} to act ({c.initiative} initiative)" + (f"; then {later}" if later else "")
 
     def board_extra(self, enc: "Encounter") -> list[str]:
         if not enc.started:

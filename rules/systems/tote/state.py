@@ -72,7 +72,7 @@ class ToteEncounter(EncounterState):
     #: the GM's order for ties left after initiative, heroes-first and Hawk/Rating
     tiebreak: list[Name] = Field(default_factory=list)
     #: ``ranges`` by pair, built again whenever ``ranges`` is replaced (it is never changed in place)
-    _index: tuple[dict[str, dict[str, str]], dict[tuple[str, str], str]] | None = PrivateAttr(default=None)
+    _index: tuple[dict[Name, dict[Name, Band]], dict[tuple[str, str], str]] | None = PrivateAttr(default=None)
 
     def range_index(self) -> dict[tuple[str, str], str]:
         """(a, b) in sorted order -> the band a move set between them."""

@@ -5,6 +5,8 @@ of each melee round the unengaged gain (``unengaged_gain``); distance rounds gai
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.actions import InitOrder, InitRoll, InitSet, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotYourTurn
@@ -33,7 +35,7 @@ from rules.systems.tote.skill import run_test
 from rules.systems.tote.state import ToteCombatant, ToteEncounter
 from rules.turns import pool
 
-__all__ = ["entries", "ready", "waiting", "turn", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over"]
+__all__ = ["entries", "ready", "waiting", "turn", "up_next", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over"]
 
 
 def _active(enc: Encounter) -> list[Combatant]:
@@ -67,15 +69,12 @@ def turn(enc: Encounter) -> Turn:
     pending = ToteEncounter.of(enc).pending_return
     if pending:
         foe = enc.get(pending.by)
-        label = f"{foe.name} may return {pending.against}'s Assault: `/attack` (free) or `/init next` to let it go"
-        return Turn((foe.name,), (enc.round, "return", foe.name), label, foe.name, foe.side)
+        return Turn((foe.name,), (enc.round, "return", foe.name), foe.name, foe.side, phase="return")
     left = waiting(enc)
     if not left:
-        return Turn(label="Nobody is ready to act: the GM rolls initiative with `/init roll combatant:NAME`.")
+        return Turn(over=True)
     c = left[0]
-    later = ", ".join(f"{o.name} {o.initiative}" for o in left[1:4]) + (" …" if len(left) > 4 else "")
-    label = f"{c.name} to act ({c.initiative} initiative)" + (f"; then {later}" if later else "")
-    return Turn((c.name,), (enc.round, c.name), label, c.name, c.side)
+    return Turn((c.name,), (enc.round, c.name), c.name, c.side, queue=tuple(o.name for o in left[1:]))
 
 
 def defeated(enc: Encounter, side: str) -> bool:
@@ -107,13 +106,41 @@ def settle(enc: Encounter) -> list[Event]:
     return events
 
 
+def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:
+    """Who acts once ``turn`` ends (the one acting passes, or the foe lets the return attack go),
+    read from the state: the highest pool still to act, else the top of the next round's pools
+    after its gain step; nobody when no one has points."""
+    pending = ToteEncounter.of(enc).pending_return
+    now = pool.waiting(entries(enc))
+    left = now if pending else [e for e in now if e.name != turn.current]
+    if left:
+        return (left[0].name,)
+    if not pool.ready(entries(enc)) or over(enc):
+        return ()
+    number = enc.round + 1
+    melee = is_melee(enc) or nearest_band(enc) == "melee"
+    gains = {g.name: g.after for g in _gains(enc, number, not is_melee(enc))} if melee else {}
+    fresh = [replace(e, acted=False, points=gains.get(e.name, e.points)) for e in entries(enc)]
+    top = pool.up_next(fresh)
+    return (top.name,) if top is not None else ()
+
+
 def _unengaged(enc: Encounter, c: Combatant, number: int) -> bool:
     """"An unengaged combatant is one that neither dealt nor received melee damage in the
     previous round"; one that disengaged counts as disengaged for the next round, unless it
     is still engaged with another foe."""
     if ToteCombatant.of(c).melee_round != number - 1:
         return True
-    return disengaged(enc, c) and not engaged_with(enc, c.name)
+    return disengaged(enc, c, number) and not engaged_with(enc, c.name)
+
+
+def _gains(enc: Encounter, number: int, begins: bool) -> list[pool.Gain]:
+    """The gain step of melee round ``number`` (``begins``: the round melee begins in)."""
+    values = opts(enc)
+    if (number == 1 or begins) and not values.first_round_gain:
+        return []
+    by_name = {c.name: c for c in enc.combatants}
+    return pool.gains(entries(enc), values.unengaged_gain, lambda e: _unengaged(enc, by_name[e.name], number))
 
 
 def start_round(enc: Encounter, number: int) -> list[Event]:
@@ -133,11 +160,8 @@ def start_round(enc: Encounter, number: int) -> list[Event]:
         begins = True
     all_at(enc, "melee")
     events: list[Event] = [ToteRound(round=number, melee=True, melee_begins=begins)]
-    values = opts(enc)
-    if (number == 1 or begins) and not values.first_round_gain:
-        return events
     by_name = {c.name: c for c in enc.combatants}
-    for g in pool.gains(entries(enc), values.unengaged_gain, lambda e: _unengaged(enc, by_name[e.name], number)):
+    for g in _gains(enc, number, begins):
         by_name[g.name].initiative = g.after
         cause = "quiet" if engaged_with(enc, g.name) else "unengaged"
         events.append(InitiativeChanged(actor=g.name, before=g.before, after=g.after, cause=cause))

@@ -173,19 +173,21 @@ class WarAndCombatSystem(RuleSystem):
     def turn(self, enc: Encounter) -> Turn:
         if not enc.started or enc.winner:
             return Turn()
-        label = self.present.turn_label(enc)  # type: ignore[attr-defined]
         est = WacEncounter.of(enc)
         d = est.declarations
         if enc.phase == "flurry" and d is not None and not d.revealed:
             first = next(iter(d.participants), "")
             waiting = flurry.to_declare(enc)
             key = (enc.round, "declare", first, len(est.flurries), *(waiting if est.in_turn else ()))
-            return Turn(actors=tuple(waiting), key=key, label=label)
+            return Turn(actors=tuple(waiting), key=key, phase="declare")
         if enc.current is None:
-            return Turn(key=(enc.round, enc.phase), label=label)
+            return Turn(key=(enc.round, enc.phase), phase=enc.phase)
         c = enc.get(enc.current)
-        return Turn(actors=(c.name,), key=(enc.round, enc.phase, c.name, len(est.flurries)), label=label,
-                    current=c.name, side=c.side)
+        return Turn(actors=(c.name,), key=(enc.round, enc.phase, c.name, len(est.flurries)),
+                    current=c.name, side=c.side, phase=enc.phase)
+
+    def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        return () if turn.phase == "declare" else rounds.up_next(enc, self.option_values(enc))
 
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """Holding at a deadline (`deadline_policy` `hold`): a fighter yet to declare declares the

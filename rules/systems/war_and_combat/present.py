@@ -1,7 +1,7 @@
 """Every sentence of War & Combat: its events, status lines and board."""
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rules.events import Attacked, Checked
 from rules.hidden import secret
@@ -28,6 +28,9 @@ from rules.systems.war_and_combat.events import (
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.turns import QUICK_LIMIT, stunned
 from rules.systems.war_and_combat.zones import wielded
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.system import Turn
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
@@ -262,12 +265,12 @@ class WacPresenter(Presenter):
             lines.append(f"Flurries to come: {len(est.flurries) - 1}")
         return lines
 
-    def turn_label(self, enc: Encounter) -> str:
-        est = WacEncounter.of(enc)
-        d = est.declarations
-        if enc.phase == "flurry" and d is not None and not d.revealed:
-            return f"Round {enc.round} · flurry: declare your intentions ({', '.join(flurry.to_declare(enc))} to declare)"
-        if enc.phase == "flurry":
+    def turn_label(self, enc: Encounter, turn: Turn) -> str:
+        if not enc.started or enc.winner:
+            return ""
+        if turn.phase == "declare":
+            return f"Round {enc.round} · flurry: declare your intentions ({', '.join(turn.actors)} to declare)"
+        if turn.phase == "flurry":
             c = enc.find(enc.current)
             left = WacCombatant.of(c).actions if c else 0
             return f"Round {enc.round} · flurry: {enc.current} attacks ({left} action(s) left), or `/act action:hold`"

@@ -60,7 +60,7 @@ from rules.turns.ordered import Slot, arrange, next_to_act
 from rules.turns.phases import Declarations
 
 __all__ = ["PHASES", "start_round", "begin_phase", "end_step", "phase_order", "order_of", "initiative_modifier",
-           "begin_flurries", "declare", "force", "join", "settle", "resume", "after_attack", "hold"]
+           "begin_flurries", "declare", "force", "join", "settle", "resume", "after_attack", "hold", "up_next"]
 
 
 PHASES = ("movement", "flurry", "adjustment", "morale")
@@ -369,20 +369,24 @@ def resume(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     return []
 
 
-def _next_attacker(enc: Encounter, opts: OptionValues, dice: Dice, prefer: Combatant | None, reason: str) -> list[Event]:
-    """Give the attack to ``prefer`` if it can take it, else to the highest flurry initiative with
-    actions and an opponent; when nobody can, the flurry ends."""
-    est = WacEncounter.of(enc)
-    before = enc.current
+def _attacker(enc: Encounter, passed: list[str], prefer: Combatant | None = None) -> Combatant | None:
+    """Who takes the attack: ``prefer`` if it can, else the highest flurry initiative with actions
+    and an opponent that has not held (``passed``) since the last attack; None: nobody can."""
 
     def ready(c: Combatant) -> bool:
-        return WacCombatant.of(c).actions > 0 and c.name not in est.passed and bool(opponents(enc, c))
+        return WacCombatant.of(c).actions > 0 and c.name not in passed and bool(opponents(enc, c))
 
     pool = [c for c in participants(enc) if ready(c)]
     if prefer is not None and prefer in pool:
-        nxt: Combatant | None = prefer
-    else:
-        nxt = max(pool, key=lambda c: WacCombatant.of(c).flurry_init or 0, default=None)
+        return prefer
+    return max(pool, key=lambda c: WacCombatant.of(c).flurry_init or 0, default=None)
+
+
+def _next_attacker(enc: Encounter, opts: OptionValues, dice: Dice, prefer: Combatant | None, reason: str) -> list[Event]:
+    """Give the attack to ``prefer`` if it can take it, else to the highest flurry initiative with
+    actions and an opponent; when nobody can, the flurry ends."""
+    before = enc.current
+    nxt = _attacker(enc, WacEncounter.of(enc).passed, prefer)
     if nxt is None:
         return _close(enc, opts, dice)
     enc.current = nxt.name
@@ -422,3 +426,40 @@ def _close(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             WacCombatant.of(c).actions = 0
             WacCombatant.of(c).restrict, WacCombatant.of(c).restrict_by = None, None  # a hold lasts the flurry
     return [FlurryEnded(participants=names), *_open(enc, opts, dice)]
+
+
+# -- who is on deck, read from the state ------------------------------------------------------
+def up_next(enc: Encounter, opts: OptionValues) -> tuple[str, ...]:
+    """Who acts once the step (or the flurry's attack) under way ends, read from the state: the
+    next in the phase's order who can act, else the first of the phase after. Nobody where dice
+    decide: a flurry's initiative rolled before public declarations, the next round's initiative."""
+    if enc.phase == "flurry":
+        nxt = _attacker(enc, [*WacEncounter.of(enc).passed, *([enc.current] if enc.current else [])])
+        return (nxt.name,) if nxt is not None else _opening(enc, opts, WacEncounter.of(enc).flurries[1:])
+    ready = {c.name for c in enc.combatants if can_act(enc, c)}
+    acted = [*WacEncounter.of(enc).acted, *([enc.current] if enc.current else [])]
+    name = next_to_act(phase_order(enc), acted, ready)
+    return (name,) if name is not None else _after_phase(enc, opts, enc.phase or "movement")
+
+
+def _opening(enc: Encounter, opts: OptionValues, flurries: list[list[str]]) -> tuple[str, ...]:
+    """Who acts first once the next of ``flurries`` with two sides standing opens (as `_open`
+    does): all its fighters declare; nobody named when each rolls its flurry initiative first
+    (``declare=public``); with no flurry left, the adjustment phase's first."""
+    for names in flurries:
+        fighters = [c for c in enc.combatants if c.name in names and c.status == "active"]
+        if len({c.side for c in fighters}) >= 2:
+            return () if opts.declare == "public" else tuple(c.name for c in fighters)
+    return _after_phase(enc, opts, "flurry")
+
+
+def _after_phase(enc: Encounter, opts: OptionValues, phase: str) -> tuple[str, ...]:
+    """Who acts first once ``phase`` is over, read from the state (as `begin_phase` goes on)."""
+    nxt = PHASES[PHASES.index(phase) + 1]
+    if nxt == "flurry":
+        return _opening(enc, opts, groups(enc))
+    if nxt == "adjustment":
+        ready = {c.name for c in enc.combatants if can_act(enc, c)}
+        name = next_to_act(enc.order[::-1], (), ready)
+        return (name,) if name is not None else _after_phase(enc, opts, nxt)
+    return ()  # the morale phase, then the next round's initiative rolls

@@ -229,9 +229,9 @@ def test_weapons_that_cannot_attack_are_refused(weapon: str, message: str, error
 
 
 def test_you_can_never_attack_your_own_minis() -> None:
-    """Attacking one's own side is refused."""
+    """"You can never choose to attack your own minis": attacking one's own side is refused."""
     enc = fight(("A", "a", SWORD, "C3", "E"), ("B", "a", SWORD, "D3", "W"), ("T", "b", SWORD, "J9", "N"))
-    assert "you can never attack your own minis" in refused(enc, "attack", [6], actor="A", target="B")
+    assert "B is on A's side: pick an enemy" in refused(enc, "attack", [6], actor="A", target="B")
 
 
 def test_co_ordinated_attack_adds_one_per_ally_facing_the_target() -> None:
@@ -579,3 +579,9 @@ def test_a_push_straight_back_along_a_diagonal_follows_the_option(rule: str | No
     )
     res = resolve(enc, "attack", [6], actor="S", target="T")
     assert res.encounter.get("T").position == where
+
+
+def test_a_target_off_the_board_is_refused_naming_it() -> None:
+    """A mini the GM has not deployed cannot be attacked: the refusal names it and how it is placed."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "D3", "W"), ("R", "b", SWORD, None, None))
+    assert "R is not on the map: the GM places it" in refused(enc, "attack", [6], actor="A", target="R")

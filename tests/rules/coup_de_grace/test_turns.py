@@ -8,6 +8,7 @@ from rules.errors import NotYourTurn, RulesError
 from tests.rules.coup_de_grace.common import (
     SWORD,
     SYSTEM,
+    Mini,
     encounter,
     events_of,
     fight,
@@ -16,6 +17,7 @@ from tests.rules.coup_de_grace.common import (
     run,
     text,
 )
+from tests.rules.on_deck import on_deck_checked
 
 
 # -- initiative and activation ----------------------------------------------------------------------------------------
@@ -64,14 +66,20 @@ def test_a_tie_can_go_to_the_side_that_joined_first() -> None:
     assert "`tie=coin` is not accepted" in refused(enc, "init_roll")
 
 
+#: 3 dwarves (two of them on 1 HP) against 2 orcs
+UNEVEN: tuple[Mini, ...] = (
+    ("Borin", "dwarves", "class=heavy weapons=hammer", "B2", "E"),
+    ("Thrain", "dwarves", "class=light weapons=axe hp=1", "C6", "E"),
+    ("Dwalin", "dwarves", "class=unarmoured weapons=axe hp=1", "C8", "E"),
+    ("Snaga", "orcs", "class=light weapons=axe", "D6", "W"),
+    ("Grak", "orcs", "class=light weapons=axe", "D8", "W"),
+)
+
+
 def test_initiative_over_two_rounds_with_uneven_sides() -> None:
     """3 dwarves v 2 orcs: sides alternate, orcs pass; round 2 is worked out afresh (downed count, out do not)."""
     enc = fight(
-        ("Borin", "dwarves", "class=heavy weapons=hammer", "B2", "E"),
-        ("Thrain", "dwarves", "class=light weapons=axe hp=1", "C6", "E"),
-        ("Dwalin", "dwarves", "class=unarmoured weapons=axe hp=1", "C8", "E"),
-        ("Snaga", "orcs", "class=light weapons=axe", "D6", "W"),
-        ("Grak", "orcs", "class=light weapons=axe", "D8", "W"),
+        *UNEVEN,
         first=None,
         tie="roll",
     )
@@ -109,10 +117,11 @@ def test_the_turn_key_changes_only_when_priority_passes() -> None:
     before = SYSTEM.turn(enc)
     enc = run(enc, "move", actor="A", path="E")
     during = SYSTEM.turn(enc)
-    after = SYSTEM.turn(run(enc, "next"))
+    ended = run(enc, "next")
+    after = SYSTEM.turn(ended)
     assert before.key == during.key != after.key
-    assert (during.actors, during.label) == (("A",), "Round 1 · A (a) activating: 5/6 MP left")
-    assert (after.actors, after.label) == (("T",), "Round 1 · b to activate: T")
+    assert (during.actors, SYSTEM.present.turn_label(enc, during)) == (("A",), "Round 1 · A (a) activating: 5/6 MP left")
+    assert (after.actors, SYSTEM.present.turn_label(ended, after)) == (("T",), "Round 1 · b to activate: T")
 
 
 @pytest.mark.parametrize(
@@ -209,3 +218,48 @@ def test_an_edit_of_hp_mid_fight_shifts_current_hp() -> None:
     assert (res.encounter.get("T").hp, res.encounter.get("T").status) == (0, "downed")
 
 
+
+
+def _played(tie: str) -> list[tuple[int, str | None, tuple[str, ...], tuple[str, ...]]]:
+    """The fight above played out under ``tie``: at each step the round, the side with priority, who
+    may act and who is on deck (`on_deck`, checked against ending the turn for real)."""
+    enc = fight(
+        *UNEVEN,
+        first=None,
+        tie=tie,
+    )
+    steps: list[tuple[str, list[int], dict[str, str]]] = [
+        ("next", [], {"actor": "Borin"}),
+        ("attack", [6], {"actor": "Grak", "target": "Dwalin"}),  # Dwalin out
+        ("next", [], {}),
+        ("next", [], {"actor": "Thrain"}),
+        ("attack", [4], {"actor": "Snaga", "target": "Thrain"}),  # Thrain downed
+        ("next", [2, 5] if tie == "roll" else [], {}),
+    ]
+    seen = [(enc.round, SYSTEM.turn(enc).side, SYSTEM.turn(enc).actors, on_deck_checked(SYSTEM, enc))]
+    for kind, dice, fields in steps:
+        enc = run(enc, kind, dice, **fields)
+        seen.append((enc.round, SYSTEM.turn(enc).side, SYSTEM.turn(enc).actors, on_deck_checked(SYSTEM, enc)))
+    first = SYSTEM.turn(enc).actors[0]
+    enc = run(enc, "move", actor=first, path="N")  # its activation begins
+    seen.append((enc.round, SYSTEM.turn(enc).side, SYSTEM.turn(enc).actors, on_deck_checked(SYSTEM, enc)))
+    return seen
+
+
+def test_on_deck_read_from_the_state_names_whom_the_activations_end_names() -> None:
+    """Over a played fight, `on_deck` (no activation resolved) names whom `/init next` does: "sides then
+    take turns activating", the side passing with none left, the out mini never named, and the next round's
+    first side (`tie=join`: no roll); with `tie=roll` nobody is named where the round's roll-off decides."""
+    joined = _played("join")
+    assert joined == [
+        (1, "dwarves", ("Borin", "Thrain", "Dwalin"), ("Snaga", "Grak")),
+        (1, "orcs", ("Snaga", "Grak"), ("Thrain", "Dwalin")),
+        (1, "orcs", ("Grak",), ("Thrain",)),
+        (1, "dwarves", ("Thrain",), ("Snaga",)),
+        (1, "orcs", ("Snaga",), ("Borin", "Thrain")),
+        (1, "orcs", ("Snaga",), ("Borin", "Thrain")),
+        (2, "dwarves", ("Borin", "Thrain"), ("Snaga", "Grak")),
+        (2, "dwarves", ("Borin",), ("Snaga", "Grak")),
+    ]
+    rolled = _played("roll")
+    assert rolled[5][3] == () and rolled[6][:3] == (2, "orcs", ("Snaga", "Grak"))

@@ -8,6 +8,7 @@ from rules.events import TurnDone
 from rules.registry import get_system
 from tests.rules.knights_of_valour.builders import (
     SYSTEM,
+    add,
     duel,
     of,
     run,
@@ -15,6 +16,7 @@ from tests.rules.knights_of_valour.builders import (
     text,
     three_way,
 )
+from tests.rules.on_deck import on_deck_checked
 
 
 def test_move_then_attack_ends_the_turn_by_itself() -> None:
@@ -94,3 +96,26 @@ def test_on_deck_changes_nothing_and_is_empty_when_over() -> None:
     assert enc.model_dump_json() == before
     enc.winner = "party"
     assert SYSTEM.on_deck(enc) == ()
+
+
+def test_on_deck_read_from_the_state_names_whom_the_turns_end_names() -> None:
+    """Over a played fight, `on_deck` (no turn resolved) names whom `/init next` does: "Initiative
+    ... in descending order", a downed knight skipped, and the next round's first at a round's end."""
+    enc = add(three_way(), "Ulf", "agi=-1 hp=9 weapons=club:1", "H3", "orcs", owner=None)
+    enc = step(enc, kind="init_roll", actor="Ulf", gm=True)
+    seen = [(enc.round, enc.current, on_deck_checked(SYSTEM, enc))]
+    for actor in ("Borin", "Grak", "Ulf", "Borin", "Grak"):
+        if actor == "Grak" and enc.round == 1:
+            enc = step(enc, kind="edit", actor="Thrain", hp_change=-9, gm=True)  # Thrain is downed in Grak's turn
+            seen.append((enc.round, enc.current, on_deck_checked(SYSTEM, enc)))
+        enc = step(enc, kind="next", actor=actor, gm=True)
+        seen.append((enc.round, enc.current, on_deck_checked(SYSTEM, enc)))
+    assert seen == [
+        (1, "Borin", ("Grak",)),
+        (1, "Grak", ("Thrain",)),
+        (1, "Grak", ("Ulf",)),
+        (1, "Ulf", ("Borin",)),
+        (2, "Borin", ("Grak",)),
+        (2, "Grak", ("Ulf",)),
+        (2, "Ulf", ("Borin",)),
+    ]

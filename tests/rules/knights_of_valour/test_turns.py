@@ -188,7 +188,7 @@ def test_turn_key_and_label() -> None:
     """The turn names the acting combatant, its actions left, and its key changes with the turn."""
     enc = duel()
     turn = SYSTEM.turn(enc)
-    assert (turn.actors, turn.label) == (("Borin",), "Round 1 · Borin to act: Move Action and Combat Action left")
+    assert (turn.actors, SYSTEM.present.turn_label(enc, turn)) == (("Borin",), "Round 1 · Borin to act: Move Action and Combat Action left")
     after = step(enc, kind="next", actor="Borin")
     assert SYSTEM.turn(after).actors == ("Grak",) and SYSTEM.turn(after).key != turn.key
     again = step(after, kind="next", actor="Grak")

@@ -6,7 +6,17 @@ import pytest
 
 from rules.errors import IllegalAction
 from rules.models import Encounter
-from tests.rules.tote.build import BORIN, SYSTEM, fight, resolve, step, text, who
+from tests.rules.tote.build import (
+    BORIN,
+    GRAK,
+    SYSTEM,
+    THRAIN,
+    fight,
+    resolve,
+    step,
+    text,
+    who,
+)
 
 
 # -- injuries, unconsciousness and coup-de-grace --------------------------------------------------------
@@ -54,3 +64,14 @@ def test_victory_when_no_foe_is_conscious(victory: str | None, winner: str | Non
     assert step(enc, "attack", [2, 3, 6, 3], actor="Borin", target="Grak").winner == winner
 
 
+
+
+def test_a_strike_on_an_ally_or_a_fallen_foe_is_refused_as_in_every_system() -> None:
+    """"Make a standard Strike test against a selected foe": an ally, or a foe out of the fight, is refused by the
+    target check every system shares."""
+    enc = fight(BORIN, THRAIN, GRAK)
+    with pytest.raises(IllegalAction, match="Thrain is on Borin's side: pick an enemy"):
+        resolve(enc, "attack", [1, 1, 1, 1], actor="Borin", target="Thrain")
+    who(enc, "Grak").status = "out"  # taken out (a coup-de-grace)
+    with pytest.raises(IllegalAction, match="Grak is already out of the fight: pick another target"):
+        resolve(enc, "attack", [1, 1, 1, 1], actor="Borin", target="Grak")

@@ -5,14 +5,18 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import IllegalAction, NotYourTurn
+from rules.models import Encounter
+from tests.rules.on_deck import on_deck_checked
 from tests.rules.tote.build import (
     BORIN,
     GRAK,
     SYSTEM,
+    THRAIN,
     act,
     fight,
     resolve,
     setup,
+    started,
     step,
     text,
     who,
@@ -115,8 +119,9 @@ def test_turn_key_changes_when_the_turn_passes() -> None:
     """The turn key changes exactly when someone new is to act."""
     enc = fight()
     before = SYSTEM.turn(enc)
-    after = SYSTEM.turn(step(enc, "next", actor="Borin"))
-    assert before.key != after.key and after.actors == ("Grak",) and "Grak to act" in after.label
+    ended = step(enc, "next", actor="Borin")
+    after = SYSTEM.turn(ended)
+    assert before.key != after.key and after.actors == ("Grak",) and "Grak to act" in SYSTEM.present.turn_label(ended, after)
 
 
 def test_next_passes_and_keeps_initiative() -> None:
@@ -147,3 +152,41 @@ def test_an_action_uses_the_round() -> None:
         act(enc, "Borin", "defend")
 
 
+
+
+def _deck(enc: Encounter) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    return enc.round, SYSTEM.turn(enc).actors, on_deck_checked(SYSTEM, enc)
+
+
+def test_on_deck_read_from_the_state_names_whom_the_turns_end_names() -> None:
+    """Over a played fight, `on_deck` (no turn resolved) names whom `/init next` does: "the highest pool acts",
+    the unconscious foe skipped, and at a round's end the top pool after "the unengaged gain" (Borin, who
+    dealt melee damage, does not in round 2; everyone does in round 3)."""
+    foes = (("Grak", "rating=2 track=1,U", "foes", 3), ("Mog", "rating=1", "foes", 1))
+    enc = fight(BORIN, THRAIN, *foes)
+    seen = [_deck(enc)]
+    enc = step(enc, "attack", [2, 3, 6, 3], actor="Borin", target="Grak")  # Grak unconscious
+    seen.append(_deck(enc))
+    for _ in range(5):
+        enc = step(enc, "next", actor=enc.current)
+        seen.append(_deck(enc))
+    assert who(enc, "Grak").status == "downed"
+    assert [who(enc, n).initiative for n in ("Borin", "Thrain", "Mog")] == [5, 4, 3]
+    assert seen == [
+        (1, ("Borin",), ("Grak",)),
+        (1, ("Thrain",), ("Mog",)),
+        (1, ("Mog",), ("Borin",)),
+        (2, ("Borin",), ("Thrain",)),
+        (2, ("Thrain",), ("Mog",)),
+        (2, ("Mog",), ("Borin",)),
+        (3, ("Borin",), ("Thrain",)),
+    ]
+
+
+def test_on_deck_after_a_return_attack_names_the_next_pool() -> None:
+    """While Grak may return Borin's Assault, `on_deck` names whom letting it go names (Grak acts next, so nobody)."""
+    s = started(("Grak", "rating=2", 3), ("Mog", "rating=1", 1), hero=("Borin", BORIN[1], 5))
+    s.run("act", [2, 3, 6, 3], actor="Borin", name="assault", target="Grak")
+    assert SYSTEM.turn(s.enc).phase == "return" and on_deck_checked(SYSTEM, s.enc) == ()
+    s.run("next", actor="Grak")
+    assert (SYSTEM.turn(s.enc).actors, on_deck_checked(SYSTEM, s.enc)) == (("Grak",), ("Mog",))

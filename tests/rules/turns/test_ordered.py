@@ -5,6 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.system import Turn
+from rules.turns import ordered
 from rules.turns.ordered import (
     Slot,
     arrange,
@@ -13,6 +15,7 @@ from rules.turns.ordered import (
     next_to_act,
     tied_groups,
 )
+from tests.scenario import Scenario
 
 #: Knights of Valour's tie-break: players (False) before monsters, then the GM's order
 PARTY = [
@@ -93,3 +96,18 @@ def test_order_property(fighters: list[tuple[int, bool]], reverse: bool) -> None
     by_name = {s.name: s for s in slots}
     keys = [(-by_name[n].initiative, by_name[n].tiebreak) for n in forward]
     assert keys == sorted(keys)
+
+
+def test_the_turn_is_the_current_combatants_and_both_initiative_systems_use_it() -> None:
+    """One turn each: the turn names the current combatant, keyed by round and name; nobody before the
+    start or between turns. Knights of Valour and the open system both answer with this one function."""
+    s = Scenario("knights-of-valour").add("Borin", "agi=2 hp=9", side="party", at="B2")
+    s.add("Grak", "agi=1 hp=9", side="orcs", at="F2", owner=None)
+    assert ordered.turn(s.enc) == Turn()
+    s.run("init_roll")
+    assert ordered.turn(s.enc) == Turn(actors=("Borin",), key=(1, "Borin"), current="Borin", side="party")
+    assert ordered.turn(s.enc, lambda c: (7,)).points == (7,)
+    assert s.system.turn(s.enc) == ordered.turn(s.enc)
+    o = Scenario("open").add("Ann", "hp=10", at="B2").add("Gob", "hp=10", at="F2", owner=None)
+    o.run("init_roll", [15, 12])
+    assert o.system.turn(o.enc) == ordered.turn(o.enc, lambda c: (30,))
