@@ -43,7 +43,7 @@ class Scenario:
         self.enc = Encounter(
             system=key,
             variant=variant,
-            map=MapState(kind=kind, width=width, height=height, blocked=list(blocked)),  # type: ignore[arg-type]
+            map=MapState(kind=kind, width=width, height=height, blocked=list(blocked)),
             gm_ids=[GM],
             settings=Settings(options={k: str(v) for k, v in options.items()}),
         )

@@ -102,7 +102,7 @@ def _map_imports(path: Path) -> list[tuple[str, str, int]]:
             found += [(a.name, "", node.lineno) if a.name in MAP_MODULES else ("__init__", a.name, node.lineno)
                       for a in node.names]
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.maps."):
-            found += [(node.module.split(".")[2], a.name, node.lineno) for a in node.names]  # type: ignore[union-attr]
+            found += [(node.module.split(".")[2], a.name, node.lineno) for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level:
             found += [("relative", a.name, node.lineno) for a in node.names]
     return found

@@ -25,7 +25,7 @@ TINY = Config("tiny", runs=((1, 4), (3, 4), (4, 2)), floor_tasks=3, floor_writes
 
 
 @pytest.fixture
-def fresh(backend: str, tmp_path: Path, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+def fresh(backend: str, tmp_path: Path, request: pytest.FixtureRequest):
     """A factory of empty databases of the backend under test."""
     names = itertools.count()
     if backend == "postgresql":
@@ -40,7 +40,7 @@ def fresh(backend: str, tmp_path: Path, request: pytest.FixtureRequest):  # type
     return sqlite
 
 
-async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -> None:  # type: ignore[no-untyped-def]
+async def test_tiny_run_prints_every_section_with_numbers(fresh, backend: str) -> None:
     """A tiny run prints the mix, the floor, the stored encounters and memory, and every figure is a finite number."""
     from bot.maps.worker import shared_renderer
 
@@ -136,7 +136,7 @@ async def test_no_two_channels_of_the_mix_hold_the_same_fight(tmp_path: Path) ->
     h = await mix._harness(str(tmp_path / "own.db"), 1)
     try:
         names = [(f"own-{i}", mix._script_of(i)) for i in range(3 * len(mix.SCRIPTS))]  # three channels of each script
-        await driver._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)  # type: ignore[arg-type]
+        await driver._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)
         encounters = [await driver._encounter(h, ch) for ch, _ in names]
     finally:
         await h.close()
@@ -207,7 +207,7 @@ def test_rules_steps_are_timed_under_the_bots_collector_settings(monkeypatch: py
     seen = []
     far_move = growth._far_move
 
-    def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def watched(*args, **kwargs):
         seen.append(gc.get_threshold())
         return far_move(*args, **kwargs)
 

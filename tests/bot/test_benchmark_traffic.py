@@ -55,7 +55,7 @@ def test_typing_a_command_grows_its_first_autocompleted_option(tmp_path: Path) -
 
     typed = asyncio.run(payloads())
     assert [p["type"] for p in typed] == [4, 4, 4]
-    options = [p["data"]["options"] for p in typed]  # type: ignore[index]
+    options = [p["data"]["options"] for p in typed]
     assert [o[0]["value"] for o in options] == ["", "B", "Bor"] and all(o[0]["focused"] for o in options)
     assert all(len(o) == 1 for o in options)  # nothing typed after the focused option yet
 

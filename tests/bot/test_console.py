@@ -123,7 +123,7 @@ def test_wait_sends_due_reminders_and_delete_board_reposts(tmp_path: Path) -> No
         (lambda p: (p / "bot.db").mkdir(), "is a folder"),
     ],
 )
-def test_unusable_database_is_one_line(tmp_path: Path, make, words: str) -> None:  # type: ignore[no-untyped-def]
+def test_unusable_database_is_one_line(tmp_path: Path, make, words: str) -> None:
     """--db naming a file that cannot be used exits 2 with one line on stderr, no traceback."""
     make(tmp_path)
     result = console(tmp_path, "--db", "bot.db", stdin="@gm /encounter status\n")

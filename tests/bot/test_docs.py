@@ -34,7 +34,7 @@ def _copy_docs(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
-def test_system_page_tables_come_from_the_declarations(system) -> None:  # type: ignore[no-untyped-def]
+def test_system_page_tables_come_from_the_declarations(system) -> None:
     """Each system's sheet keys, options and actions on its page are the generated block."""
     text = system_page(system.key).read_text(encoding="utf-8")
     block = f"<!-- tables:{system.key} -->\n{system_tables(system)}\n<!-- /tables:{system.key} -->"

@@ -33,7 +33,7 @@ def test_help_lists_every_sheet_key_and_option(system) -> None:
 
 
 @pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
-def test_help_explains_every_act_action(system) -> None:  # type: ignore[no-untyped-def]
+def test_help_explains_every_act_action(system) -> None:
     """The actions page gives every declared `/act` action its line: cost, what it does, its options."""
     text = help_report(system.key, "actions").text()
     assert all(spec.line()[:60] in text for spec in system.actions)
@@ -49,7 +49,7 @@ def test_help_lists_the_declared_words_of_every_action_and_command(key: str) -> 
 
 
 @pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
-def test_help_gives_each_systems_rules_in_short_lines(system) -> None:  # type: ignore[no-untyped-def]
+def test_help_gives_each_systems_rules_in_short_lines(system) -> None:
     """`/help system:` opens with the system's rules in a few short lines."""
     assert 3 <= len(system.rules_summary) <= 8
     assert all(len(line) <= 200 for line in system.rules_summary)
@@ -77,7 +77,7 @@ def test_help_names_the_buttons_and_how_to_skip_a_question() -> None:
 
 
 @pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
-def test_the_sheet_part_shows_the_sheet_keys_alone(system) -> None:  # type: ignore[no-untyped-def]
+def test_the_sheet_part_shows_the_sheet_keys_alone(system) -> None:
     """`/help system:X part:sheet` is a page of X's sheet keys, not the system's opening page."""
     report = help_report(system.key, "sheet")
     assert report.title.endswith("sheet keys") and report.lines[0] != system.rules_summary[0]

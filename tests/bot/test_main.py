@@ -140,7 +140,7 @@ async def _fresh(path: Path) -> None:
         (_folder_under_a_file, "Cannot create the folder afile/sub"),
     ],
 )
-def test_start_up_problems_are_one_line(tmp_path: Path, make, words: str) -> None:  # type: ignore[no-untyped-def]
+def test_start_up_problems_are_one_line(tmp_path: Path, make, words: str) -> None:
     """Bad settings and unusable databases exit 2 with one line on stderr, before any login."""
     env = make(tmp_path)
     line = one_line(run_bot(tmp_path, preexec=_without_file_override, **env))

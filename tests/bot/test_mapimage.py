@@ -25,7 +25,7 @@ def _enc(
     combatants: Iterable[Combatant] = (),
     **map_kw: object,
 ) -> Encounter:
-    state = MapState(kind=kind, width=width, height=height, **map_kw)  # type: ignore[arg-type]
+    state = MapState(kind=kind, width=width, height=height, **map_kw)
     return Encounter(
         system="test", name="Test fight", round=1, map=state, combatants=list(combatants)
     )
@@ -40,7 +40,7 @@ def _image(enc: Encounter) -> Image.Image:
 
 
 def _pixel(img: Image.Image, enc: Encounter, cell: str) -> tuple[int, int, int]:
-    return img.getpixel(cell_centre_px(enc, cell, CELL))  # type: ignore[return-value]
+    return img.getpixel(cell_centre_px(enc, cell, CELL))
 
 
 def _disc_colour(img: Image.Image, enc: Encounter, cell: str) -> tuple[int, int, int]:
@@ -49,7 +49,7 @@ def _disc_colour(img: Image.Image, enc: Encounter, cell: str) -> tuple[int, int,
     x, y = cell_centre_px(enc, cell, CELL)
     h = int(CELL * 0.2)
     colours = img.crop((x - h, y - h, x + h + 1, y + h + 1)).getcolors(4096) or []
-    return max(colours)[1]  # type: ignore[return-value]
+    return max(colours)[1]
 
 
 def test_png_opens_and_its_size_follows_the_grid() -> None:
@@ -508,7 +508,7 @@ def test_hex_facing_marks_that_edge(facing: str) -> None:
 
 
 # -- /map off the event loop, from a snapshot ------------------------------------------------
-async def _big_fight(h):  # type: ignore[no-untyped-def]
+async def _big_fight(h):
     """A 100x100 map with 100 combatants (about 0.5 s to draw)."""
     from bot.offline.harness import channel_id_of
     from tests.cogs.fights import GRAK
@@ -521,7 +521,7 @@ async def _big_fight(h):  # type: ignore[no-untyped-def]
     return live
 
 
-async def test_map_is_drawn_in_another_process_while_the_loop_runs(h) -> None:  # type: ignore[no-untyped-def]
+async def test_map_is_drawn_in_another_process_while_the_loop_runs(h) -> None:
     """/map on a 100x100 map with 100 combatants is drawn by a worker process (MAP_WORKERS, by
     default 2 or one per core) while the event loop keeps ticking, and the picture is the encounter's."""
     import asyncio
@@ -546,7 +546,7 @@ async def test_map_is_drawn_in_another_process_while_the_loop_runs(h) -> None:  
 
 
 @pytest.mark.parametrize("workers", [0, 1])
-async def test_a_picture_is_drawn_from_the_json_in_a_thread_or_a_process(h, workers) -> None:  # type: ignore[no-untyped-def]
+async def test_a_picture_is_drawn_from_the_json_in_a_thread_or_a_process(h, workers) -> None:
     """The renderer draws the encounter its JSON gives, exactly as `map_picture` does; with
     MAP_WORKERS=0 a thread of the bot's own process draws it, else a worker process."""
     import os
@@ -590,7 +590,7 @@ async def test_a_dead_map_worker_is_replaced() -> None:
         renderer.close()
 
 
-async def test_map_reply_says_what_the_picture_shows(h) -> None:  # type: ignore[no-untyped-def]
+async def test_map_reply_says_what_the_picture_shows(h) -> None:
     """/map's text names the board, each side's colour, who stands where, the trail and the shading."""
     from tests.cogs.fights import started_cdg
 
@@ -606,7 +606,7 @@ async def test_map_reply_says_what_the_picture_shows(h) -> None:  # type: ignore
     assert "dwarves (" in text and "orcs (" in text
 
 
-async def test_effects_show_on_the_map(h) -> None:  # type: ignore[no-untyped-def]
+async def test_effects_show_on_the_map(h) -> None:
     """Running effects are listed in /map's words, and the legend grows a row for them."""
     import io
 
@@ -626,7 +626,7 @@ async def test_effects_show_on_the_map(h) -> None:  # type: ignore[no-untyped-de
     assert Image.open(io.BytesIO(with_effect)).height > Image.open(io.BytesIO(plain)).height
 
 
-async def test_an_unchanged_map_is_not_drawn_again(h) -> None:  # type: ignore[no-untyped-def]
+async def test_an_unchanged_map_is_not_drawn_again(h) -> None:
     """Two players looking at the same map between turns cost one drawing; a move draws anew,
     and the cached picture is the one drawn for that state."""
     from bot.maps.worker import MapRenderer
@@ -681,7 +681,7 @@ if __name__ == "__main__":
 """
 
 
-def test_map_workers_end_when_the_bot_process_is_killed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_map_workers_end_when_the_bot_process_is_killed(tmp_path) -> None:
     """A bot process killed with -9 takes its drawing processes with it (a pool's workers wait
     on queues they hold both ends of, so on their own they would wait for ever)."""
     import os
@@ -786,13 +786,13 @@ def test_effects_on_a_combatant_are_small_marks_on_its_token() -> None:
 
     def mark(cell: str) -> tuple[int, int, int]:
         x, y = cell_centre_px(enc, cell, CELL)
-        return img.getpixel((round(x + r * 0.707), round(y - r * 0.707)))  # type: ignore[return-value]
+        return img.getpixel((round(x + r * 0.707), round(y - r * 0.707)))
 
     assert min(mark("C4")) > 240  # white (the PNG's palette may take the board's near-white for it)
     assert mark("F4") == side_colours(enc)["orcs"]  # the disc itself
 
 
-async def test_the_side_to_activate_is_shown(h) -> None:  # type: ignore[no-untyped-def]
+async def test_the_side_to_activate_is_shown(h) -> None:
     """Between activations in Coup-De-Grace, /map names the side to activate and rings the minis that may."""
     import bot.maps.image
     from bot.offline.harness import channel_id_of

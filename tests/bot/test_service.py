@@ -81,7 +81,7 @@ async def test_edit_and_read_together_after_an_eviction_lose_nothing(h: Harness)
     """100 times: the channel falls out of a small cache, then an edit and a read together; nothing is lost."""
     await setup_fight(h)
     await setup_fight(h, "other")
-    size = len((await h.store.load_active(cid())).raw_state)  # type: ignore[union-attr]
+    size = len((await h.store.load_active(cid())).raw_state)
     old = h.bot.service
     service = h.bot.service = Service(h.store, rng=old.rng, clock=old.clock, cache_bytes=size * 3 // 2, maps=old.maps)
     for value in range(1, 101):
@@ -102,7 +102,7 @@ async def test_a_rules_result_that_cannot_be_read_back_is_refused_and_changes_no
     system = get_system("coup-de-grace")
     resolve = system.resolve
 
-    def crafted(enc, action, dice, snapshot=None, copy=None):  # type: ignore[no-untyped-def]
+    def crafted(enc, action, dice, snapshot=None, copy=None):
         res = resolve(enc, action, dice, snapshot, copy)
         res.encounter.get("Grak").hp = -999_999
         return res
@@ -135,9 +135,9 @@ async def test_an_action_resolves_on_the_copy_the_last_write_read_back(h: Harnes
     live = h.bot.service.encounters.cache.entries[cid()]
     assert live.spare is not None and live.spare is not live.enc and live.spare == live.enc
     parsed = []
-    real = Encounter.model_validate_json.__func__  # type: ignore[attr-defined]
+    real = Encounter.model_validate_json.__func__
 
-    def counted(cls, data, **kw):  # type: ignore[no-untyped-def]
+    def counted(cls, data, **kw):
         parsed.append(cls)
         return real(cls, data, **kw)
 
@@ -158,7 +158,7 @@ async def test_a_refused_action_leaves_no_spoiled_copy_behind(h: Harness, monkey
     system = get_system("coup-de-grace")
     resolve = system.resolve
 
-    def spoiling(enc, action, dice, snapshot=None, copy=None):  # type: ignore[no-untyped-def]
+    def spoiling(enc, action, dice, snapshot=None, copy=None):
         if copy is not None:
             copy.get("Grak").side = "spoiled"
         raise IllegalAction("Refused after a change.")
@@ -183,7 +183,7 @@ async def test_the_status_board_is_drawn_once_a_change_for_each_view(h: Harness,
     drawn: list[bool] = []
     real = cache.board_report
 
-    def counted(system, enc, numbers=False):  # type: ignore[no-untyped-def]
+    def counted(system, enc, numbers=False):
         drawn.append(numbers)
         return real(system, enc, numbers)
 
@@ -259,7 +259,7 @@ async def test_a_damaged_encounter_says_so_and_the_gm_can_export_and_undo_it(h: 
             assert "/encounter export" in text and "/undo" in text and "/encounter end" in text
         sent = await h.run("bob", "/encounter status", "other")
         assert not refused(sent[0]) and "Grak" in sent[0].text
-        h.bot.service.clock.now += 3 * 24 * 3600  # type: ignore[attr-defined]
+        h.bot.service.clock.now += 3 * 24 * 3600
         await h.reminders()  # a damaged encounter does not break the reminder pass
         sent = await h.run("gm", "/encounter export")
         assert [f for s in sent for f in s.files][0][1].decode() == raw
@@ -318,7 +318,7 @@ class CountingStore(SqliteStore):
 
     loads = 0
 
-    async def load_active(self, channel_id: str):  # type: ignore[no-untyped-def]
+    async def load_active(self, channel_id: str):
         self.loads += 1
         return await super().load_active(channel_id)
 
@@ -397,7 +397,7 @@ async def test_the_encounter_cache_holds_no_more_memory_than_its_bound(h: Harnes
     b = Bench(fresh, io.StringIO())
     for i, script in enumerate(SCRIPTS):
         await _setup_channel(h, f"set-{i}", script)
-        b.templates[script.system] = await h.bot.service.encounter(cid(f"set-{i}"))  # type: ignore[assignment]
+        b.templates[script.system] = await h.bot.service.encounter(cid(f"set-{i}"))
     service = h.bot.service
     bound = service.cache_bytes = 400_000  # about eight written fights of 2 KiB
     tracemalloc.start()

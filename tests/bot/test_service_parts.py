@@ -33,7 +33,7 @@ async def test_undo_restores_each_state_of_a_large_encounter_written_in_parts(h:
         states.append(await _state(h))
         sent = await h.run("gm", command, **options)
         assert "Not done" not in sent[0].text and await _state(h) != states[-1], (command, sent[0].text)
-    assert h.bot.service.encounters.cache.entries[CID].parts is not None  # type: ignore[union-attr]
+    assert h.bot.service.encounters.cache.entries[CID].parts is not None
     for before in reversed(states):
         await h.run("gm", "/undo")
         assert await _state(h) == before

@@ -160,7 +160,7 @@ async def test_a_question_expires(h: Harness) -> None:
     """A Confirm pressed after the question expired changes nothing."""
     await fight(h)
     await h.run("gm", "/encounter end")
-    h.bot.service.clock.now += QUESTION_SECONDS + 1  # type: ignore[attr-defined]
+    h.bot.service.clock.now += QUESTION_SECONDS + 1
     assert "expired" in refusal(await h.press("gm", "Confirm"))
     assert await current(h) == "Borin"
 

@@ -12,7 +12,7 @@ HOUR = 3600
 
 
 def clock_of(h: Harness) -> Clock:
-    return h.bot.service.clock  # type: ignore[return-value]
+    return h.bot.service.clock
 
 
 async def waiting_turn(h: Harness, **settings: str) -> None:

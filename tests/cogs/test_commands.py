@@ -264,7 +264,7 @@ async def test_reminder_nudges_the_waiting_owner_after_the_setting(h: Harness) -
     await setup_fight(h)
     await h.run("gm", "/encounter settings", reminder_hours="2")
     await h.run("gm", "/init roll", roll="6,1")
-    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    clock: Clock = h.bot.service.clock
     clock.now += 3600
     assert await h.reminders() == []
     clock.now += 2 * 3600
@@ -284,7 +284,7 @@ async def test_a_reminder_that_could_not_be_sent_is_tried_again(h: Harness) -> N
     await setup_fight(h)
     await h.run("gm", "/encounter settings", reminder_hours="1")
     await h.run("gm", "/init roll", roll="6,1")
-    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    clock: Clock = h.bot.service.clock
     clock.now += 2 * 3600
     h.recorder.fail_sends = 1
     assert await h.reminders() == []

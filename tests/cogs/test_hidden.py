@@ -211,7 +211,7 @@ async def test_hidden_numbers_follow_from_the_deadline_notice(h: Harness) -> Non
     await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H4", sheet="agi=-2 hp=12 move=55 weapons=club:2")
     await h.run("gm", "/init roll")
     clock = h.bot.service.clock
-    clock.now += 3 * 3600  # type: ignore[attr-defined]
+    clock.now += 3 * 3600
     sent = await h.reminders()
     notice = "\n".join(s.text for s in sent)
     assert "Deadline" in notice and "**Grak** to act" in notice and "55" not in notice

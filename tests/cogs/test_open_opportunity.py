@@ -22,7 +22,7 @@ async def guarded_door(h: Harness, **settings: str) -> None:
     await h.run("gm", "/init roll")
 
 
-def grak(data: dict) -> dict:  # type: ignore[type-arg]
+def grak(data: dict) -> dict:
     return next(c for c in data["combatants"] if c["name"] == "Grak")
 
 
@@ -60,7 +60,7 @@ async def test_let_it_go_lets_the_mover_pass(h: Harness) -> None:
 async def test_the_deadline_answers_no(h: Harness) -> None:
     """A question left open at the turn's deadline is answered no, and the warning and notice say so: the mover goes on unharmed."""
     await guarded_door(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
-    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    clock: Clock = h.bot.service.clock
     await h.run("gm", "/move", combatant="Grak", path="E E E")
     clock.now += 3 * HOUR
     [warning] = [s for s in await h.reminders() if "deadline" in s.text]

@@ -145,7 +145,7 @@ async def test_sqlite_disk_full_refuses_then_recovers(tmp_path: Path, caplog: py
     h = await Harness.create(str(tmp_path / "bot.db"), seed=7, clock=Clock())
     try:
         await setup_fight(h)
-        db = h.store._db  # type: ignore[attr-defined]  # the page limit belongs to the store's own connection
+        db = h.store._db  # the page limit belongs to the store's own connection
         [(pages,)] = await db.execute_fetchall("PRAGMA page_count")
         await db.execute(f"PRAGMA max_page_count = {pages}")
         caplog.set_level(logging.INFO)

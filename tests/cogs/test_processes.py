@@ -67,11 +67,11 @@ async def run_edits(
         nonlocal refused
         c = ctx(channel)
         try:
-            await both[k % 2].act(c, edit(name, hp))  # type: ignore[arg-type]
+            await both[k % 2].act(c, edit(name, hp))
         except StaleEncounter:
             refused += 1
         else:
-            acknowledged[c.interaction_id] = (name, hp)  # type: ignore[index]
+            acknowledged[c.interaction_id] = (name, hp)
 
     channels = sorted({p[0] for p in plan})
     await asyncio.gather(
@@ -94,7 +94,7 @@ async def check_channel(store: Store, channel: str, acknowledged: dict[str, tupl
     states = [read_state(e.state_before or "")[0] for e in log] + [stored.encounter]
     for entry, before, after in zip(log, states, states[1:]):
         assert before is not None and after is not None
-        name, hp = acknowledged[entry.interaction_id]  # type: ignore[index]
+        name, hp = acknowledged[entry.interaction_id]
         assert after.get(name).hp == hp, "a logged edit is not in the state after it"
         assert [c.hp for c in after.combatants if c.name != name] == [
             c.hp for c in before.combatants if c.name != name
@@ -116,7 +116,7 @@ async def test_200_commands_on_one_channel_through_two_processes(services: tuple
     stored = await a.store.load_active("c1")
     assert stored is not None
     assert await b.encounter("c1") is not None
-    final = {c.name: c.hp for c in stored.encounter.combatants}  # type: ignore[union-attr]
+    final = {c.name: c.hp for c in stored.encounter.combatants}
     last: dict[str, int] = {}
     for e in await a.store.log(stored.id, 10_000):
         if e.interaction_id in acknowledged:
@@ -146,7 +146,7 @@ async def test_a_conflict_re_resolves_on_the_fresh_state_with_the_typed_dice(ser
     a, b = services
     await setup(a, "c1", NAMES[:2])
     await b.encounter("c1")  # b caches the encounter, then a changes it
-    await a.act(ctx("c1"), edit(NAMES[0], 2))  # type: ignore[arg-type]
+    await a.act(ctx("c1"), edit(NAMES[0], 2))
     outcome = await b.act(ctx("c1", roll="6"), make_action("init_roll"))
     assert b.encounters.conflicts == 1 and a.encounters.conflicts == 0
     assert "🎲 6✍" in outcome.report.lines[0]
@@ -156,7 +156,7 @@ async def test_a_conflict_re_resolves_on_the_fresh_state_with_the_typed_dice(ser
     assert stored.encounter.round == 1
     [last] = await a.store.log(stored.id, 1)
     assert (last.command, last.dice[0], last.dice_typed) == ("/init roll", 6, [0])
-    assert read_state(last.state_before or "")[0].get(NAMES[0]).hp == 2  # type: ignore[union-attr]
+    assert read_state(last.state_before or "")[0].get(NAMES[0]).hp == 2
 
 
 async def test_conflicts_past_the_bound_are_refused_and_change_nothing(services: tuple[Service, Service]) -> None:
@@ -169,18 +169,18 @@ async def test_conflicts_past_the_bound_are_refused_and_change_nothing(services:
 
     async def load_then_race(channel: str):  # another process writes between each load and write
         stored = await real_load(channel)
-        await a.act(ctx("c1"), edit(NAMES[1], 1 + (stored.version % 20)))  # type: ignore[union-attr, arg-type]
+        await a.act(ctx("c1"), edit(NAMES[1], 1 + (stored.version % 20)))
         return stored
 
-    await a.act(ctx("c1"), edit(NAMES[0], 2))  # type: ignore[arg-type]
-    b.store.load_active = load_then_race  # type: ignore[method-assign]
+    await a.act(ctx("c1"), edit(NAMES[0], 2))
+    b.store.load_active = load_then_race
     c = ctx("c1")
     try:
         with pytest.raises(StaleEncounter, match="^Someone changed this encounter at the same moment: try again.$"):
-            await b.act(c, edit(NAMES[0], 9))  # type: ignore[arg-type]
+            await b.act(c, edit(NAMES[0], 9))
     finally:
-        b.store.load_active = real_load  # type: ignore[method-assign]
+        b.store.load_active = real_load
     assert b.encounters.conflicts > 2, "the command was resolved again until the bound"
     stored = await a.store.load_active("c1")
-    assert stored is not None and stored.encounter.get(NAMES[0]).hp == 2  # type: ignore[union-attr]
+    assert stored is not None and stored.encounter.get(NAMES[0]).hp == 2
     assert c.interaction_id not in {e.interaction_id for e in await a.store.log(stored.id, 100)}

@@ -95,7 +95,7 @@ async def test_concurrent_commands_on_one_channel_none_lost_none_twice(h: Harnes
     assert sum("updated" in r.text or "The GM changed" in r.text for r in replies) == 40  # a hidden one's numbers are the GM's
     assert sum(r.embeds[0]["title"].startswith("⚔️ Crowd") for r in replies) == 20
 
-    enc_id = (await h.store.load_active(str(channel_id_of("general")))).id  # type: ignore[union-attr]
+    enc_id = (await h.store.load_active(str(channel_id_of("general")))).id
     log = await h.store.log(enc_id, 1000)
     ids = Counter(e.interaction_id for e in log)
     assert max(ids.values()) == 1, "an interaction was logged twice"
@@ -339,7 +339,7 @@ async def test_reminder_to_a_big_side_stays_within_discord_limits(h: Harness) ->
     await h.run("gm", "/combatant add", name="Lone", owner="@bob", side="solo", at="Z50", sheet=GRAK)
     sent = await h.run("gm", "/init roll")
     assert not refused(sent[0]), sent[0].text
-    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    clock: Clock = h.bot.service.clock
     clock.now += 2 * 3600
     reminders = await h.reminders()
     assert len(reminders) == 1

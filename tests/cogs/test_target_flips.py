@@ -26,7 +26,7 @@ async def asked_fight(h: Harness, juno: str = "body=0 weapons=pistol:6:3:1", pas
         await h.run("ann", "/init next", confirm="true")
 
 
-def juno(data: dict) -> dict:  # type: ignore[type-arg]
+def juno(data: dict) -> dict:
     return next(c for c in data["combatants"] if c["name"] == "Juno")
 
 
@@ -132,7 +132,7 @@ async def test_only_the_target_owner_may_press(h: Harness) -> None:
 async def test_the_deadline_takes_the_least_harm(h: Harness) -> None:
     """A question left open at the turn's deadline is answered with the least harm, then the policy applies."""
     await asked_fight(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
-    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    clock: Clock = h.bot.service.clock
     await h.run("gm", "/attack", **ATTACK)
     clock.now += 3 * HOUR
     await h.reminders()
@@ -149,7 +149,7 @@ async def test_the_deadline_takes_the_least_harm(h: Harness) -> None:
 async def test_with_no_deadline_the_reminders_ping_the_player_who_must_answer(h: Harness) -> None:
     """No deadline: the question says the GM can answer or `/undo`; the nudge pings ann alone, the GM's notice names the answer."""
     await asked_fight(h, reminder_hours="1", max_nudges="1")
-    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    clock: Clock = h.bot.service.clock
     await h.run("gm", "/attack", **ATTACK)
     [prompt] = h.direct_messages("ann")
     assert "no turn deadline" in prompt.text and "`/undo`" in prompt.text and "least harm is taken" not in prompt.text
@@ -165,7 +165,7 @@ async def test_with_no_deadline_the_reminders_ping_the_player_who_must_answer(h:
 async def test_with_a_deadline_the_question_and_the_warning_say_so_to_the_player(h: Harness) -> None:
     """With a 4 h deadline the question says the least harm is taken then, and the warning before it pings ann saying so too."""
     await asked_fight(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
-    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    clock: Clock = h.bot.service.clock
     await h.run("gm", "/attack", **ATTACK)
     [prompt] = h.direct_messages("ann")
     assert "at the turn's deadline, 4 h after the turn began, the least harm is taken" in prompt.text

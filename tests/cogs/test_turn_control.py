@@ -159,7 +159,7 @@ async def test_a_typed_next_after_an_action_asks_nothing(h: Harness, system: str
 async def test_the_deadlines_pass_ends_the_waiting_turn_only(h: Harness, system: str) -> None:
     """Policy `pass`: at the deadline Borin's turn passes (no question is asked) and the next turn is untouched."""
     await borins_turn(h, system, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
-    clock: Clock = h.bot.service.clock  # type: ignore[assignment]
+    clock: Clock = h.bot.service.clock
     clock.now += 4 * HOUR
     sent = await h.reminders()
     deadline = next(s for s in sent if "Deadline" in s.text)

@@ -30,7 +30,7 @@ def change(encounter_id: int, iid: str | None, round: int = 1, **kw: object) -> 
         now=1000.0 + round,
     )
     args.update(kw)
-    return Change(**args)  # type: ignore[arg-type]
+    return Change(**args)
 
 
 async def query(url: str, sql: str) -> list[tuple[object, ...]]:

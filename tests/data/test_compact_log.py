@@ -95,10 +95,10 @@ async def test_undo_is_exact_over_a_long_history(store: Store) -> None:
 
 async def query_count(store: Store, encounter_id: int) -> int:
     """How many log rows of the encounter hold a whole state."""
-    url = getattr(store, "path", None) or store.url.replace("***", "")  # type: ignore[attr-defined]
+    url = getattr(store, "path", None) or store.url.replace("***", "")
     rows = await query(url, f"SELECT count(*) FROM actions WHERE encounter_id = {encounter_id} "
                             "AND state_before IS NOT NULL")
-    return int(rows[0][0])  # type: ignore[call-overload]
+    return int(rows[0][0])
 
 
 async def test_log_rebuilds_every_state_before(store: Store) -> None:
@@ -147,7 +147,7 @@ async def test_bytes_per_action_at_60_combatants(store: Store, url: str) -> None
     [(size, rows)] = await query(url, "SELECT sum(coalesce(length(state_before), 0) + "
                                       "coalesce(length(delta), 0)), count(*) FROM actions")
     assert len(start.model_dump_json()) > 5000
-    assert size / rows < 1024  # type: ignore[operator]
+    assert size / rows < 1024
 
 
 async def test_compact_drops_undo_data_of_old_ended_encounters_only(store: Store, url: str) -> None:

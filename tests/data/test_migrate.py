@@ -108,7 +108,7 @@ async def test_the_example_fights_migrate_to_postgresql_and_read_back_the_same(
             seen[where] = (await views(h), await undo_each(h))
             if where == url:
                 assert await h.reminders() == []  # not due yet: its stored time came along
-                h.bot.service.clock.now += 2 * 3600  # type: ignore[attr-defined]
+                h.bot.service.clock.now += 2 * 3600
                 assert len(await h.reminders()) == 1
         finally:
             await h.close()

@@ -77,7 +77,7 @@ async def test_migrations_run_once_and_are_recorded(pg_url: str) -> None:
     assert {"encounters_active_channel", "actions_encounter", "actions_interaction_id_key",
             "reminders_due"} <= indexes
     async with await open_store(pg_url) as s:
-        assert (await s.load_active("c1")).id == created.id  # type: ignore[union-attr]
+        assert (await s.load_active("c1")).id == created.id
     assert await query(pg_url, "SELECT count(*) FROM schema_version") == [(newest,)]
 
 
@@ -110,7 +110,7 @@ async def test_newer_schema_is_refused(pg_url: str) -> None:
          "create the database"),
     ],
 )
-async def test_connection_problems_are_one_line_without_the_password(pg_server: PgServer, make, words: str) -> None:  # type: ignore[no-untyped-def]
+async def test_connection_problems_are_one_line_without_the_password(pg_server: PgServer, make, words: str) -> None:
     """No server, or no such database, is one StoreError line naming the URL without its password."""
     with pytest.raises(StoreError, match="Cannot connect to the PostgreSQL database") as caught:
         await open_store(make(pg_server))
@@ -134,7 +134,7 @@ async def test_two_stores_on_one_database_lose_nothing(pg_url: str) -> None:
         encounter_id = next(r for r in created if not isinstance(r, ChannelBusy)).id
         other = await b.create_encounter("c2", "g", enc(), 1.0)
 
-        def deliveries(store: Store, offset: int) -> list:  # type: ignore[type-arg]
+        def deliveries(store: Store, offset: int) -> list:
             return [store.apply(change((encounter_id, other.id)[n % 2], f"i{n}", round=n + 1))
                     for n in range(offset, 200, 2)]
 

@@ -55,7 +55,7 @@ async def test_migrations_run_on_fresh_file_and_are_idempotent(db_path: Path) ->
     assert file_query(db_path, "PRAGMA journal_mode") == [("wal",)]
 
     s = await open_store(str(db_path))
-    assert (await s.load_active("c1")).id == created.id  # type: ignore[union-attr]
+    assert (await s.load_active("c1")).id == created.id
     assert await s.count_encounters() == 1
     await s.close()
     assert file_query(db_path, "PRAGMA user_version") == [(newest,)]
@@ -117,7 +117,7 @@ async def test_second_open_of_the_same_file_is_refused(db_path: Path) -> None:
         with pytest.raises(StoreError, match="Another Skirmish process is using") as caught:
             await open_store(path)
         assert str(os.getpid()) in str(caught.value)
-    assert (await first.load_active("c1")).encounter.name == "first"  # type: ignore[union-attr]
+    assert (await first.load_active("c1")).encounter.name == "first"
     await first.close()
     async with await open_store(other_spelling) as again:  # released on close
         assert await again.count_encounters() == 1
@@ -216,7 +216,7 @@ def _under_a_file(path: Path) -> str:
         (_under_a_file, "Cannot create the folder"),
     ],
 )
-async def test_unusable_files_raise_one_store_error(tmp_path: Path, make, words: str) -> None:  # type: ignore[no-untyped-def]
+async def test_unusable_files_raise_one_store_error(tmp_path: Path, make, words: str) -> None:
     """A corrupt file, a newer schema, a folder, or a path under a file is one StoreError naming the path."""
     path = make(tmp_path / "skirmish.db")
     before = sorted(p.name for p in tmp_path.iterdir())
@@ -350,9 +350,9 @@ async def test_set_board_message(store: Store) -> None:
     """The board message id is stored and can be cleared."""
     created = await store.create_encounter("c1", None, enc(), 1.0)
     await store.set_board_message(created.id, "999")
-    assert (await store.load_active("c1")).board_message_id == "999"  # type: ignore[union-attr]
+    assert (await store.load_active("c1")).board_message_id == "999"
     await store.set_board_message(created.id, None)
-    assert (await store.load_active("c1")).board_message_id is None  # type: ignore[union-attr]
+    assert (await store.load_active("c1")).board_message_id is None
 
 
 # -- apply --------------------------------------------------------------------------------------
@@ -388,7 +388,7 @@ async def test_apply_without_log_row(store: Store) -> None:
     """log=False changes the state and writes no log row."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     await store.apply(change(created.id, None, round=4, log=False))
-    assert (await store.load_active("c1")).encounter.round == 4  # type: ignore[union-attr]
+    assert (await store.load_active("c1")).encounter.round == 4
     assert await store.log(created.id, 10) == []
 
 
@@ -417,11 +417,11 @@ async def test_log_skips_the_newest_for_older_pages(store: Store) -> None:
 async def test_concurrent_applies_land_in_order_once(store: Store, url: str) -> None:
     """50 concurrent applies on 5 encounters all land, in order, none twice, in few batches."""
     ids = [(await store.create_encounter(f"c{k}", "g", enc(), 1.0)).id for k in range(5)]
-    before = store.batches  # type: ignore[attr-defined]
+    before = store.batches
     await asyncio.gather(*(
         store.apply(change(ids[n % 5], f"i{n}", round=n + 1)) for n in range(50)
     ))
-    assert store.batches - before < 10  # type: ignore[attr-defined]  # group commit: far fewer transactions than changes
+    assert store.batches - before < 10  # group commit: far fewer transactions than changes
     for k, encounter_id in enumerate(ids):
         log = await store.log(encounter_id, 100)
         expected = [f"i{n}" for n in range(k, 50, 5)]
@@ -455,8 +455,8 @@ async def test_duplicate_interaction_fails_alone(store: Store) -> None:
     assert isinstance(results[2], DuplicateInteraction) and isinstance(results[2], RulesError)
     assert [e.interaction_id for e in await store.log(a.id, 10)] == ["dup", "a2", "a3"]
     assert [e.interaction_id for e in await store.log(b.id, 10)] == ["b1", "b2"]
-    assert (await store.load_active("a")).encounter.round == 3  # type: ignore[union-attr]
-    assert (await store.load_active("b")).encounter.round == 2  # type: ignore[union-attr]
+    assert (await store.load_active("a")).encounter.round == 3
+    assert (await store.load_active("b")).encounter.round == 2
 
 
 async def test_apply_to_missing_encounter_fails_alone(store: Store) -> None:
@@ -519,7 +519,7 @@ async def test_undo_bookkeeping(store: Store) -> None:
 
     with pytest.raises(UndoConflict):  # the same row cannot be undone twice
         await store.apply(change(created.id, "undo-c-again", round=9, undo_of=c.id))
-    assert (await store.load_active("c1")).encounter.round == 2  # type: ignore[union-attr]
+    assert (await store.load_active("c1")).encounter.round == 2
     assert len(await store.log(created.id, 10)) == 4
 
 
@@ -650,7 +650,7 @@ async def test_cancelled_writer_flushes_pending_changes(url: str, yields: int) -
     async with await open_store(url) as s:
         log = await s.log(encounter_id, 100)
         assert [e.interaction_id for e in log] == [f"i{n}" for n in range(40)]
-        assert (await s.load_active("c1")).encounter.round == 40  # type: ignore[union-attr]
+        assert (await s.load_active("c1")).encounter.round == 40
         assert await s.integrity_check() == "ok"
 
 

@@ -17,7 +17,7 @@ async def test_new_encounter_is_at_version_zero_and_each_apply_adds_one(store: S
     """A new encounter reads back at version 0; every apply, logged or not, adds one."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
     assert created.version == 0
-    assert (await store.load_active("c1")).version == 0  # type: ignore[union-attr]
+    assert (await store.load_active("c1")).version == 0
     await store.apply(change(created.id, "i1", round=1, version=0))
     await store.apply(change(created.id, None, round=2, version=1, log=False))
     await store.apply(change(created.id, "i3", round=3))  # a write that does not say what it read
@@ -85,7 +85,7 @@ async def test_two_stores_racing_on_one_version_one_wins(pg_server: PgServer) ->
         assert len(log) == 20
         loaded = await first.load_active("c1")
         assert loaded is not None and loaded.version == 20
-        assert loaded.encounter.round == int(log[-1].summary.split()[-1])  # type: ignore[union-attr]
+        assert loaded.encounter.round == int(log[-1].summary.split()[-1])
     finally:
         await first.close()
         await second.close()

@@ -37,7 +37,7 @@ def on_deck_checked(system: RuleSystem, enc: Encounter) -> tuple[str, ...]:
     anything and leaving ``enc`` as it was."""
     before = enc.model_dump_json()
     expected = by_ending(system, enc)
-    system.resolve = _no_resolving  # type: ignore[method-assign]  # for this call only: on_deck must not resolve
+    system.resolve = _no_resolving  # for this call only: on_deck must not resolve
     try:
         named = system.on_deck(enc)
     finally:

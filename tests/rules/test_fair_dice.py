@@ -33,7 +33,7 @@ def build(system: str, *adds: dict, map_kind: str = "square", **options: str) ->
 
 
 def resolve(enc: Encounter, dice: Dice, **fields: object):
-    return get_system(enc.system).resolve(enc, make_action(**fields), dice)  # type: ignore[arg-type]
+    return get_system(enc.system).resolve(enc, make_action(**fields), dice)
 
 
 def test_given_results_stand_only_for_the_combatants_the_caller_may_type() -> None:

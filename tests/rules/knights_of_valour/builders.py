@@ -32,7 +32,7 @@ def encounter(
 
 def run(enc: Encounter, dice: list[int] | tuple[int, ...] = (), *, gm: bool = False, **fields: object) -> Resolution:
     """Resolve one action with fixed dice."""
-    return SYSTEM.resolve(enc, make_action(is_gm=gm, **fields), Dice.fixed(dice))  # type: ignore[arg-type]
+    return SYSTEM.resolve(enc, make_action(is_gm=gm, **fields), Dice.fixed(dice))
 
 
 def step(enc: Encounter, dice: list[int] | tuple[int, ...] = (), **fields: object) -> Encounter:
@@ -80,7 +80,7 @@ def text(e: Event) -> str:
 
 def defence(attack: Event) -> list[list[object]]:
     """An attack's Defence Value terms as ``[name, value]`` pairs."""
-    return [[m.name, m.value] for m in attack.defence]  # type: ignore[attr-defined]
+    return [[m.name, m.value] for m in attack.defence]
 
 
 def shown_path(move: Event) -> list[str]:

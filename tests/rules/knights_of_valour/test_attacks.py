@@ -119,7 +119,7 @@ def test_advantage_and_disadvantage(options: str, dice: list[int], d20s: list[in
     """Advantage keeps the higher of 2d20, Disadvantage the lower; together they cancel."""
     attack = one(run(duel(), dice, kind="attack", actor="Borin", target="Grak",
                      options=parse_options(options)).events, "attack")
-    assert (attack.roll.dice, attack.roll.label, attack.roll.total - 4) == (d20s, label, kept)  # type: ignore[operator]
+    assert (attack.roll.dice, attack.roll.label, attack.roll.total - 4) == (d20s, label, kept)
 
 
 def test_advantage_cancels_imposed_disadvantage() -> None:

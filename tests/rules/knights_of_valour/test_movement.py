@@ -120,7 +120,7 @@ def test_vault_or_climb_an_obstacle(sheet: str, obstacle: int, path: str, cost: 
     enc = duel("C4", "J9", knight=sheet + " agi=1", enc=encounter(terrain={"D4": "obstacle"}, heights={"D4": obstacle}))
     enc, events = moved(enc, path=path)
     move = one(events, "move")
-    assert (cost_of(events), shown_path(move)[1], enc.get("Borin").position) == (cost, f"D4 ({label})", end)  # type: ignore[index]
+    assert (cost_of(events), shown_path(move)[1], enc.get("Borin").position) == (cost, f"D4 ({label})", end)
 
 
 def test_vault_cannot_stop_on_the_obstacle_and_goes_straight() -> None:
@@ -135,7 +135,7 @@ def test_vault_cannot_stop_on_the_obstacle_and_goes_straight() -> None:
 def test_obstacle_height_option() -> None:
     """`obstacle_height` sets the height of unmarked obstacles (default 3 ft)."""
     enc = duel("C4", "J9", knight="agi=1 hp=9 size=short", enc=encounter(terrain={"D4": "obstacle"}, obstacle_height="6"))
-    assert "climb 6 ft" in shown_path(one(moved(enc, path="E")[1], "move"))[1]  # type: ignore[index]
+    assert "climb 6 ft" in shown_path(one(moved(enc, path="E")[1], "move"))[1]
 
 
 @pytest.mark.parametrize(("size", "gaps", "allowed"), [
@@ -149,7 +149,7 @@ def test_leap_up_to_twice_own_height(size: str, gaps: int, allowed: bool) -> Non
     if allowed:
         enc, events = moved(enc, path=path)
         assert cost_of(events) == 5 * (gaps + 1) and enc.get("Borin").position == f"{'EFG'[gaps - 1]}4"
-        assert shown_path(one(events, "move"))[1] == "D4 (leap)"  # type: ignore[index]
+        assert shown_path(one(events, "move"))[1] == "D4 (leap)"
     else:
         with pytest.raises(IllegalAction, match="leaps at most"):
             moved(enc, path=path)
@@ -192,7 +192,7 @@ def test_descend_free_up_to_own_height(drop: int, cost: int) -> None:
     """Descending up to one's height is free; further descends at half speed."""
     enc = duel("C4", "J9", enc=encounter(heights={"C4": drop}))
     _, events = moved(enc, path="E")
-    assert cost_of(events) == cost and shown_path(one(events, "move"))[1] == f"D4 (descend {drop} ft)"  # type: ignore[index]
+    assert cost_of(events) == cost and shown_path(one(events, "move"))[1] == f"D4 (descend {drop} ft)"
 
 
 # -- attacks of opportunity ------------------------------------------------------------------------------

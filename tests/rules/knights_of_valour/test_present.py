@@ -66,7 +66,7 @@ def test_rejected_actions_change_nothing(fields: dict[str, object]) -> None:
     enc = duel()
     before = enc.model_dump()
     with pytest.raises(RulesError):
-        SYSTEM.resolve(enc, make_action(**fields), Dice.fixed([10]))  # type: ignore[arg-type]
+        SYSTEM.resolve(enc, make_action(**fields), Dice.fixed([10]))
     assert enc.model_dump() == before
 
 
@@ -99,7 +99,7 @@ def test_attack_property(d20: int, seed: int, strength: int, agility: int, level
                          Dice(rng=random.Random(seed), given=[d20]))
     attack, damage = one(res.events, "attack"), of(res.events, "damage")
     assert attack.roll.total == d20 + sum(m.value for m in attack.roll.modifiers)
-    assert attack.roll.against == 10 + 2 + 8 - 3 and attack.roll.success == (attack.roll.total >= attack.roll.against)  # type: ignore[operator]
+    assert attack.roll.against == 10 + 2 + 8 - 3 and attack.roll.success == (attack.roll.total >= attack.roll.against)
     assert bool(damage) == attack.roll.success
     hurt = max(0, damage[0].roll.dice[0] + strength) if damage else 0
     assert res.encounter.get("Grak").hp == 30 - hurt

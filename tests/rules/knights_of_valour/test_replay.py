@@ -7,11 +7,11 @@ from rules.sheet import parse_pairs
 from tests.rules.knights_of_valour.builders import SYSTEM, add, duel, encounter, run
 
 
-def _edit(enc, sheet: str):  # type: ignore[no-untyped-def]
+def _edit(enc, sheet: str):
     return run(enc, kind="edit", actor="Grak", raw_sheet=parse_pairs(sheet), gm=True)
 
 
-def _hp_line(enc) -> str:  # type: ignore[no-untyped-def]
+def _hp_line(enc) -> str:
     board = board_report(SYSTEM, enc, numbers=True).text()
     return next(line for line in board.splitlines() if "**Grak**" in line)
 
@@ -76,7 +76,7 @@ def test_before_the_fight_hp_is_both_and_max_hp_starts_a_combatant_hurt() -> Non
 
 
 # -- item 17: the coup de grâce's label, melee across a wall's corner -------------------------------
-def _archer_over_downed_grak():  # type: ignore[no-untyped-def]
+def _archer_over_downed_grak():
     enc = add(encounter(), "Snaga", "agi=-2 hp=5 weapons=club:1", "J9", "orcs", owner=None)
     enc = duel(knight="agi=1 hp=12 weapons=longbow:1", enc=enc)
     return _edit(enc, "hp=0").encounter

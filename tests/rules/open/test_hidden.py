@@ -10,7 +10,7 @@ WALL = frozenset({"Wall"})
 def public(s: Scenario, res: object) -> str:
     """The reply to ``res`` as players read it while Wall is hidden."""
     view = s.system.present.view(s.enc, WALL)
-    return for_reader(view.report("", res.events).text(), lambda name: name not in WALL)  # type: ignore[attr-defined]
+    return for_reader(view.report("", res.events).text(), lambda name: name not in WALL)
 
 
 def test_a_roll_off_never_names_a_hidden_combatants_tie() -> None:

@@ -23,8 +23,8 @@ Spec = tuple[str, str, str, int | None]
 def resolve(enc: Encounter, kind: str, dice: list[int] | tuple[int, ...] = (), **fields: object) -> Resolution:
     """Resolve one action with fixed dice; ``options`` may be given as option text."""
     if isinstance(fields.get("options"), str):
-        fields["options"] = parse_options(fields["options"])  # type: ignore[arg-type]
-    return SYSTEM.resolve(enc, make_action(kind, **fields), Dice.fixed(dice))  # type: ignore[arg-type]
+        fields["options"] = parse_options(fields["options"])
+    return SYSTEM.resolve(enc, make_action(kind, **fields), Dice.fixed(dice))
 
 
 def step(enc: Encounter, kind: str, dice: list[int] | tuple[int, ...] = (), **fields: object) -> Encounter:

@@ -144,7 +144,7 @@ def test_random_play_keeps_the_state_sound(steps: list[tuple[str, str, str | Non
             options=parse_options(options),
             value=seed % 6,
             is_gm=seed % 2 == 0,
-        )  # type: ignore[arg-type]
+        )
         try:
             enc = SYSTEM.resolve(enc, action, Dice(rng=random.Random(seed))).encounter
         except RulesError:

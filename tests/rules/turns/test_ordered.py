@@ -70,7 +70,7 @@ def test_tied_groups() -> None:
 def test_delay_refusals(window: str, acted: list[str], current: str | None, used: bool, fresh: bool,
                         may: bool, refusal: str | None) -> None:
     """Delay is allowed within the system's window, before one's turn has been used, for those it allows."""
-    got = delay_refusal("Borin", window=window, acted=acted, current=current,  # type: ignore[arg-type]
+    got = delay_refusal("Borin", window=window, acted=acted, current=current,
                         turn_used=used, round_start=fresh, may_delay=may)
     assert got == refusal
 

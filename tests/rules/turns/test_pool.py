@@ -21,7 +21,7 @@ def test_highest_pool_acts_first_and_ties_follow_the_key() -> None:
     """The highest points act first; equal points go by the system's key (lower first)."""
     entries = [Entry("a", 3, key=(1,)), Entry("b", 5), Entry("c", 3, key=(0,)), Entry("d", None)]
     assert [e.name for e in ready(entries)] == ["b", "c", "a"]
-    assert up_next(entries).name == "b"  # type: ignore[union-attr]
+    assert up_next(entries).name == "b"
 
 
 def test_those_who_acted_wait_and_the_order_is_read_again() -> None:
@@ -29,7 +29,7 @@ def test_those_who_acted_wait_and_the_order_is_read_again() -> None:
     entries = [Entry("a", 1, acted=True), Entry("b", 2), Entry("c", 4)]
     assert order(entries) == ["c", "b", "a"] and [e.name for e in waiting(entries)] == ["c", "b"]
     entries = [Entry("a", 1, acted=True), Entry("b", 2), Entry("c", 0, acted=True)]
-    assert up_next(entries).name == "b" and order(entries) == ["b", "a", "c"]  # type: ignore[union-attr]
+    assert up_next(entries).name == "b" and order(entries) == ["b", "a", "c"]
 
 
 def test_the_round_ends_when_nobody_is_left_to_act() -> None:

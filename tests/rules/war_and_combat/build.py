@@ -21,7 +21,7 @@ def near(s: Scenario, cell: str, *steps: str) -> str:
 def wac(**options: object) -> Scenario:
     """A War & Combat scenario; its flurries declare hidden and all at once (`declare=hidden`) unless
     ``declare="public"`` (the text's order) is given: most tests were written with those dice."""
-    return Scenario("war-and-combat", **({"declare": "hidden"} | options))  # type: ignore[arg-type]
+    return Scenario("war-and-combat", **({"declare": "hidden"} | options))
 
 
 def duel(borin: str = "", grak: str = "", **options: object) -> Scenario:
