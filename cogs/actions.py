@@ -128,7 +128,7 @@ class ActionsCog(commands.Cog):
         facing: Optional[str] = None,
     ) -> None:
         act = Act(
-            name=action.strip().lower(), actor=combatant, target=target, options=options or {},
+            action=action.strip().lower(), actor=combatant, target=target, options=options or {},
             weapon=weapon, facing=facing,
         )
         await _run(interaction, act, roll)

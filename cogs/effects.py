@@ -74,14 +74,14 @@ class EffectCog(commands.GroupCog, group_name="effect", group_description="Effec
         ends: Optional[str] = None,
         mods: Optional[str] = None,
     ) -> None:
-        action = EffectAdd(actor=target, name=name, rounds=rounds, ends=ends, mods=mods)
+        action = EffectAdd(actor=target, effect=name, rounds=rounds, ends=ends, mods=mods)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="remove", description="End an effect now (its target's owner or the GM)")
     @app_commands.describe(name="Which effect", target="Whose (when several have one of that name)")
     @app_commands.autocomplete(name=effect_autocomplete, target=target_autocomplete)
     async def remove(self, interaction: discord.Interaction, name: str, target: Optional[str] = None) -> None:
-        action = EffectRemove(actor=target, name=name)
+        action = EffectRemove(actor=target, effect=name)
         await reply(interaction, await service_of(interaction).act(ctx_of(interaction), action))
 
     @app_commands.command(name="list", description="The effects running now and when each ends")

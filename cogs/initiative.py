@@ -58,7 +58,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="Ini
         service = service_of(interaction)
         ctx = ctx_of(interaction)
         if set:
-            await reply(interaction, await service.act(ctx, InitOrder(name=set)))
+            await reply(interaction, await service.act(ctx, InitOrder(order=set)))
         else:
             await reply(interaction, await service.order(ctx))
 

@@ -104,7 +104,7 @@ class InitSet(ActionBase):
 class InitOrder(ActionBase):
     kind: Literal["init_order"] = "init_order"
     #: names (or sides) in the order wanted, comma separated; empty shows the order
-    name: str | None = None
+    order: str | None = None
 
 
 class Next(ActionBase):
@@ -140,8 +140,8 @@ class CoupDeGrace(_Strike):
 
 class Act(_Strike):
     kind: Literal["act"] = "act"
-    #: the action's name in the system's table
-    name: str
+    #: the action's name in the system's table (`/act action:`)
+    action: str
     facing: str | None = None
 
 
@@ -149,7 +149,8 @@ class EffectAdd(ActionBase):
     """`/effect add`: ``actor`` is the target (None: an effect on the field, the GM's)."""
 
     kind: Literal["effect_add"] = "effect_add"
-    name: str
+    #: the effect's name (a condition's, or the GM's own)
+    effect: str
     rounds: int = 1
     #: when it counts down, as typed ("end of Grak's turn"); None: the end of the target's turn
     ends: str | None = None
@@ -158,10 +159,10 @@ class EffectAdd(ActionBase):
 
 
 class EffectRemove(ActionBase):
-    """`/effect remove`: the effect called ``name`` (on ``actor`` if named)."""
+    """`/effect remove`: the effect called ``effect`` (on ``actor`` if named)."""
 
     kind: Literal["effect_remove"] = "effect_remove"
-    name: str
+    effect: str
 
 
 Action = Annotated[

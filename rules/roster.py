@@ -267,7 +267,7 @@ class RosterRules(FightRules):
         while it runs. Once the fight has started only the GM gives changes, as only the GM edits
         sheets. The systems add their own effects with a code."""
         target = enc.get(action.actor).name if action.actor else None
-        name = " ".join(action.name.split())
+        name = " ".join(action.effect.split())
         if not name or len(name) > 40:
             raise InputError("An effect needs a name of 1 to 40 characters, e.g. `Bless`.")
         check_plain(name, "An effect's name")
@@ -291,11 +291,11 @@ class RosterRules(FightRules):
     def remove_effect(self, enc: Encounter, action: EffectRemove, dice: Dice) -> list[Event]:
         """`/effect remove`: the GM removes any effect; a player one of the GM's kind on their own combatant."""
         target = enc.get(action.actor).name if action.actor else None
-        wanted = " ".join(action.name.split()).casefold()
+        wanted = " ".join(action.effect.split()).casefold()
         found = [e for e in enc.effects if e.name.casefold() == wanted and (action.actor is None or e.target == target)]
         if not found:
             names = ", ".join(sorted({e.name for e in enc.effects})) or "none"
-            raise InputError(f"No effect called {action.name[:40]}" + (f" on {target}" if target else "") + f". Effects now: {names}.")
+            raise InputError(f"No effect called {action.effect[:40]}" + (f" on {target}" if target else "") + f". Effects now: {names}.")
         if len(found) > 1:
             on = ", ".join(e.target or "the field" for e in found)
             raise InputError(f"{found[0].name} is on {on}: say which with `target`.")

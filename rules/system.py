@@ -338,7 +338,7 @@ class RuleSystem(RosterRules):
         """``action``'s own `options:` words, read by the declaration of its `/act` action or its
         command (`rules.options.OptionSet.read_words`, the one reader and its one refusal)."""
         if isinstance(action, Act):
-            spec = self.actions.get(action.name)
+            spec = self.actions.get(action.action)
         elif action.kind in self.commands:
             spec = self.commands.get(action.kind)
         else:
@@ -354,7 +354,7 @@ class RuleSystem(RosterRules):
 
     def act(self, enc: Encounter, action: Act, dice: Dice) -> list[Event]:
         """`/act`: the action's declared handler, given the context and the action under its table name."""
-        spec = self.actions.get(action.name)
+        spec = self.actions.get(action.action)
         assert spec.handler is not None, f"the /act action {spec.name} declares no handler"
         return spec.handler(self.context(enc, action, dice), action.model_copy(update={"name": spec.name}))
 
@@ -372,7 +372,7 @@ class RuleSystem(RosterRules):
         """While a question waits for a player's answer (`prompt`), refuse every rule action but
         that answer, saying how a GM answers for them (the deadline's own answer, `lapse`)."""
         asked = self.prompt(enc)
-        if asked is None or (action.kind == "act" and (getattr(action, "name", "") or "").strip().lower() == asked.action):
+        if asked is None or (isinstance(action, Act) and action.action.strip().lower() == asked.action):
             return
         default = self.lapse(enc)
         choice = getattr(default, "options", {}).get("choice") if default is not None else None

@@ -155,7 +155,7 @@ class Service:
             res = system.resolve(enc, action, dice, snapshot=live.json, copy=copy)
             command = "/combatant hp" if getattr(action, "hp_change", None) is not None else COMMAND_NAMES[action.kind]
             before = system.prompt(enc)
-            if before is not None and action.kind == "act" and (getattr(action, "name", "") or "").strip().lower() == before.action:
+            if before is not None and isinstance(action, Act) and action.action.strip().lower() == before.action:
                 command = f"{command} {before.action} (the answer to {before.waiting or 'the question'})"  # logged as such
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
             title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
@@ -181,7 +181,7 @@ class Service:
         if ctx.user_id != q.user_id:
             raise NotAllowed(f"Only {user_ref(q.user_id)}, who plays {q.actor}, can answer this.")
         options = {"choice": q.choices[index][1], "tag": tag}
-        return await self.act(ctx, Act(actor=q.actor, name=q.action, options=options))
+        return await self.act(ctx, Act(actor=q.actor, action=q.action, options=options))
 
     async def next_question(self, ctx: Ctx, action: Action) -> Report | None:
         """What a typed `/init next` asks before ending a turn in which its combatant has done nothing

@@ -67,8 +67,8 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
     if kind in GM_ONLY:
         require_gm(enc, ctx, f"use {COMMAND_NAMES[kind]}")
         return action
-    if isinstance(action, Act) and action.name in system.gm_actions:
-        require_gm(enc, ctx, f"use `/act action:{action.name}`")
+    if isinstance(action, Act) and action.action in system.gm_actions:
+        require_gm(enc, ctx, f"use `/act action:{action.action}`")
         if action.actor:
             return action.model_copy(update={"actor": enc.get(action.actor).name})
         return action

@@ -34,8 +34,8 @@ ACTOR_KINDS = {"next", "move", "attack", "coupdegrace", "act"}
 
 def title(command: str, action: Action) -> str:
     """``Borin: move``: the title of a game action's reply."""
-    if action.kind == "act" and action.name:
-        return f"{action.actor}: {action.name}" if action.actor else f"/act {action.name}"
+    if action.kind == "act" and action.action:
+        return f"{action.actor}: {action.action}" if action.actor else f"/act {action.action}"
     if action.actor and action.kind in ACTOR_KINDS:
         return f"{action.actor}: {command.lstrip('/')}"
     return command

@@ -73,7 +73,7 @@ def test_the_handler_gets_the_context_and_the_action_under_its_table_name() -> N
     system = Waving()
     enc = Encounter(system=system.key, map=MapState(kind="square", width=4, height=4), combatants=[Combatant(name="Ann")])
     dice = Dice.fixed(())
-    events = system.act(enc, Act(name="WAVE", actor="ann"), dice)
+    events = system.act(enc, Act(action="WAVE", actor="ann"), dice)
     ctx, action = seen[0]
     assert events == [Narrated(actor="Ann", action="wave")]
     assert action.name == "wave" and ctx.encounter is enc and ctx.dice is dice
@@ -85,7 +85,7 @@ def test_a_handler_needing_a_map_is_refused_without_one() -> None:
     system = get_system("coup-de-grace")
     enc = Encounter(system=system.key, combatants=[Combatant(name="Ann")])
     with pytest.raises(IllegalAction, match="no map"):
-        system.context(enc, Act(name="recover", actor="Ann"), Dice.fixed(())).need_grid()
+        system.context(enc, Act(action="recover", actor="Ann"), Dice.fixed(())).need_grid()
 
 
 def _contract_names() -> set[str]:

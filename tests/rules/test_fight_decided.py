@@ -43,7 +43,7 @@ def test_a_helpless_last_foe_decides_the_fight_once_and_a_coup_de_grace_finishes
     assert s.system.check_victory(s.enc) == [Victory(side="a", helpless=["Grak"])]
     assert s.system.check_victory(s.enc) == []  # announced once
     assert "The fight is decided (a won)" in s.refused("next", actor="Borin", error=IllegalAction)
-    assert "The fight is decided" in s.refused("effect_add", name="Bless", actor="Borin", gm=False)
+    assert "The fight is decided" in s.refused("effect_add", effect="Bless", actor="Borin", gm=False)
     s.run("edit", actor="Borin", side="a")  # the GM's edits go on
     assert "not a helpless foe" in s.refused("coupdegrace", actor="Borin", target="Borin")
     res = s.run("coupdegrace", actor="Borin", target="Grak", gm=False)

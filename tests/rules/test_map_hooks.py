@@ -53,7 +53,7 @@ def test_coup_de_grace_shades_the_acting_minis_front_arc() -> None:
     s.add("M", "class=unarmoured weapons=sword", side="a", at="C3", facing="E")
     s.add("T", "class=unarmoured weapons=sword", side="b", at="H6", facing="W")
     s.run("init_roll")
-    s.run("init_order", name="a")
+    s.run("init_order", order="a")
     arc = _cells(s.system.highlights(s.enc), "arc")
     grid = s.enc.grid()
     assert grid is not None

@@ -38,7 +38,7 @@ KOV_DELAY = [
 def test_knights_of_valour_delay_numbers_are_bounded(options: dict[str, str], message: str) -> None:
     """A KoV delay by or to a number outside initiative's range is refused, naming the range."""
     with pytest.raises(InputError, match=message):
-        run(three_way(), kind="act", actor="Borin", name="delay", options=options)
+        run(three_way(), kind="act", actor="Borin", action="delay", options=options)
 
 
 @pytest.mark.parametrize("key", ["atk", "def", "dmg"])

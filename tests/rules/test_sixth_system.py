@@ -43,13 +43,13 @@ def test_a_stored_encounter_reads_back_with_its_state_models() -> None:
 def test_its_act_action_runs_its_handler_with_its_declared_word() -> None:
     """`/act action:poke options:"2"` reaches the handler with ``by=2`` typed; a bad value is refused in the one style."""
     s = duel()
-    res = s.run("act", actor="Ann", name="Poke", target="Bob", options={"2": ""})
+    res = s.run("act", actor="Ann", action="Poke", target="Bob", options={"2": ""})
     assert res.events == [HitPointsChanged(actor="Bob", change=-2, before=5, after=3)]
     assert SixthCombatant.of(s.get("Ann")).pokes == 1
-    refusal = s.refused("act", actor="Ann", name="poke", target="Bob", options={"by": "9"})
+    refusal = s.refused("act", actor="Ann", action="poke", target="Bob", options={"by": "9"})
     assert refusal == "`poke`: `by` must be a whole number from 1 to 3, not `9`. Type e.g. `options:\"by=1\"`."
     s.run("add", name="Cy", raw_sheet={}, side="b", at="F5")
-    assert "out of reach" in s.refused("act", error=IllegalAction, actor="Ann", name="poke", target="Cy")
+    assert "out of reach" in s.refused("act", error=IllegalAction, actor="Ann", action="poke", target="Cy")
 
 
 def test_its_turns_pass_in_joining_order() -> None:

@@ -201,7 +201,7 @@ class CoupDeGraceSystem(RuleSystem):
 
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         assert isinstance(action, InitOrder)  # resolve hands each kind to its handler
-        return turns.reorder(enc, action.name)
+        return turns.reorder(enc, action.order)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return turns.next_turn(enc, action.actor, dice, whole_side=getattr(action, "whole_turn", False))

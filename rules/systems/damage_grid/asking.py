@@ -212,7 +212,7 @@ def prompt(enc: Encounter) -> Prompt | None:
     lines.append(f"Each button answers at once: an **Only** button makes that one flip and no other. Other combinations: "
                  f"type `/act action:{ANSWER} combatant:{asked.target} options:\"{_combination(asked.faces, asked.points)}\"` "
                  f"in the channel.")
-    what = "Lunge" if asked.action.get("name") == "lunge" else "attack"
+    what = "Lunge" if asked.action.get("action") == "lunge" else "attack"
     return Prompt(user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
                   title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices),
                   waiting=f"{asked.attacker}'s {what} on {asked.target}", lapse="the least harm")
@@ -237,4 +237,4 @@ def lapse(enc: Encounter) -> Action | None:
     asked = DgEncounter.of(enc).asking
     if asked is None:
         return None
-    return Act(actor=asked.target, name=ANSWER, options={"choice": LEAST}, is_gm=True)
+    return Act(actor=asked.target, action=ANSWER, options={"choice": LEAST}, is_gm=True)

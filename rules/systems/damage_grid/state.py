@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from rules.state import CombatantState, EncounterState
 
@@ -64,6 +64,14 @@ class Asked(BaseModel):
     choices: list[tuple[str, str]] = Field(default_factory=list)
     #: the answer while the attack is resolved with it
     answer: str | None = None
+
+    @field_validator("action")
+    @classmethod
+    def _act_named_action(cls, value: dict[str, Any]) -> dict[str, Any]:
+        """A Lunge asked before an act's ``name`` was called ``action`` reads as one asked now."""
+        if value.get("kind") == "act" and "name" in value and "action" not in value:
+            value = {**{k: v for k, v in value.items() if k != "name"}, "action": value["name"]}
+        return value
 
 
 class DgEncounter(EncounterState):

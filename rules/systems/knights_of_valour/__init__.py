@@ -121,7 +121,7 @@ class KnightsOfValourSystem(RuleSystem):
             return None
         later = enc.order[enc.order.index(actor) + 1:]
         after = next((n for n in later if n in order), order[0])
-        return Act(name="delay", actor=actor, options={"after": after}, is_gm=True)
+        return Act(action="delay", actor=actor, options={"after": after}, is_gm=True)
 
     def sheet_summary(self, c: Combatant) -> str:
         return sheet_summary(c)
@@ -199,7 +199,7 @@ class KnightsOfValourSystem(RuleSystem):
     def reorder_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         assert isinstance(action, InitOrder)  # resolve hands each kind to its handler
         # ordering ties is the GM's (the text: players "decide ... which of them goes first")
-        return turns.reorder(enc, action.name or "", action.is_gm)
+        return turns.reorder(enc, action.order or "", action.is_gm)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         return turns.end_turn(enc, action)

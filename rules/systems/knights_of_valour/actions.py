@@ -79,7 +79,7 @@ def _narrative(ctx: ActionContext, action: Act) -> list[Event]:
     c = acting(enc, action.actor)
     t = enc.get(action.target, "target") if action.target else None
     spend_combat(enc, opts, c)
-    return [Narrated(actor=c.name, action=action.name, target=t.name if t else None), left(c)]
+    return [Narrated(actor=c.name, action=action.action, target=t.name if t else None), left(c)]
 
 
 ACTIONS = ActionTable(

@@ -255,7 +255,7 @@ class OpenSystem(RuleSystem):
         waiting = OpenEncounter.of(enc).waiting
         if waiting is None:
             return None
-        answer = make_action("act", actor=waiting.attacker, name=ANSWER,
+        answer = make_action("act", actor=waiting.attacker, action=ANSWER,
                              options={"choice": "no", "tag": waiting.tag, "deadline": "yes"}, is_gm=True)
         assert isinstance(answer, Act)
         return answer

@@ -289,11 +289,17 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[]
 
 def up_next(enc: Encounter, opts: OptionValues) -> tuple[str, ...]:
     """Who `advance` names once the turn under way ends, read from the state: the next in the
-    order who takes turns, or the first of the next round's; nobody when that one is down (its
-    death save's roll decides whether it acts) or nobody active is left."""
+    order who takes turns, or the first of the next round's; a dying one whose player rolls its
+    death save in its turn (`death_save_roll=player`) too, but nobody when the bot rolls that
+    save as the turn begins (its roll decides whether it acts), when the turn under way ends with
+    a death save, or when nobody active is left."""
     able = {c.name for c in enc.combatants if takes_turns(enc, opts, c)}
-    if not any(enc.get(n).status == "active" for n in able):
-        return ()
+    now = enc.find(enc.current)
+    if not any(enc.get(n).status == "active" for n in able) or (now is not None and OpenCombatant.of(now).save_due):
+        return ()  # (a dying one's turn ends with its death save: that roll may decide the fight)
     name = ordered.up_next(enc.order, OpenEncounter.of(enc).acted, able, lambda: ordered.arrange(_slots(enc, opts)))
-    return (name,) if name is not None and enc.get(name).status == "active" else ()
+    if name is None:
+        return ()
+    status = enc.get(name).status
+    return (name,) if status == "active" or (status == "downed" and opts.death_save_roll == "player") else ()
 

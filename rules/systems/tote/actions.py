@@ -306,10 +306,10 @@ def on_turn(step: Step) -> Handler:
     def handler(ctx: ActionContext, action: Act) -> list[Event]:
         c = acting(ctx.encounter, action)
         if ToteEncounter.of(ctx.encounter).pending_return:
-            if action.name not in ("strike", "assault"):
+            if action.action not in ("strike", "assault"):
                 raise _only_return(c)
             return _return_attack(ctx, c, action)
-        return perform(ctx, c, action.name, step, action)
+        return perform(ctx, c, action.action, step, action)
 
     return handler
 

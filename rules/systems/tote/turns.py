@@ -206,7 +206,7 @@ def set_initiative(enc: Encounter, action: InitSet) -> list[Event]:
 
 
 def reorder(enc: Encounter, action: InitOrder) -> list[Event]:
-    names = [enc.get(n).name for n in items(action.name or "")]
+    names = [enc.get(n).name for n in items(action.order or "")]
     if not names:
         raise InputError("Give the names in the order ties should break, comma separated: `Borin, Thrain`.")
     st = ToteEncounter.of(enc)

@@ -199,7 +199,7 @@ class WarAndCombatSystem(RuleSystem):
         if d is not None and not d.revealed:
             if actor not in flurry.to_declare(enc):
                 return None
-            return Act(name="declare", actor=actor, options=dict(flurry.DEFAULT_CHOICE), is_gm=True)
+            return Act(action="declare", actor=actor, options=dict(flurry.DEFAULT_CHOICE), is_gm=True)
         if enc.current != actor:
             return None
         return Next(actor=actor, is_gm=True)

@@ -63,7 +63,7 @@ def fight(*minis: Mini, first: str | None = "a", dice: tuple[int, ...] = (), **k
     """An encounter in round 1; ``first`` (a side) is given the first activation by the GM."""
     kw.setdefault("tie", "join")
     enc = run(encounter(*minis, **kw), "init_roll", dice)
-    return run(enc, "init_order", name=first) if first else enc
+    return run(enc, "init_order", order=first) if first else enc
 
 
 def events_of(res: Resolution, kind: str) -> list[Event]:

@@ -11,12 +11,12 @@ def _mage(**options: str) -> Scenario:
     s.add("M", "class=unarmoured weapons=staff", side="a", at="A3", facing="E")
     s.add("T", SWORD, side="b", at="E3", facing="W")
     s.run("init_roll")
-    s.run("init_order", name="a")
+    s.run("init_order", order="a")
     return s
 
 
 def _cast(s: Scenario, **fields: object) -> Cast:
-    return next(e for e in s.run("act", name="cast", actor="M", **fields).events if isinstance(e, Cast))
+    return next(e for e in s.run("act", action="cast", actor="M", **fields).events if isinstance(e, Cast))
 
 
 def test_the_table_declares_recover_and_cast() -> None:
@@ -34,24 +34,24 @@ def test_a_spell_without_a_cost_costs_zero() -> None:
 def test_a_spell_spends_its_cost_and_needs_a_target_in_range() -> None:
     """A spell with a range needs a target within it; its MP cost is spent; the GM rules on the effect."""
     s = _mage(spells="fireball:2:6, dart:1:3")
-    assert "out of range" in s.refused("act", name="cast", actor="M", target="T", options={"dart": ""})
-    assert "say at whom" in s.refused("act", name="cast", actor="M", options={"fireball": ""})
+    assert "out of range" in s.refused("act", action="cast", actor="M", target="T", options={"dart": ""})
+    assert "say at whom" in s.refused("act", action="cast", actor="M", options={"fireball": ""})
     cast = _cast(s, target="T", options={"fireball": ""})
     assert (cast.cost, cast.range, s.get("M").state.mp) == (2, 4, 6)
-    assert "the GM rules on its effect" in s.text(s.resolve("act", name="cast", actor="M", options={"spell": "fireball"}, target="T"))[-1]
+    assert "the GM rules on its effect" in s.text(s.resolve("act", action="cast", actor="M", options={"spell": "fireball"}, target="T"))[-1]
 
 
 def test_a_spell_needs_line_of_sight() -> None:
     """A spell at a target needs line of sight, as the text asks of ranged attacks."""
     s = _mage(spells="fireball:2:6")
     s.enc.map.terrain["C3"] = "obstacle"
-    assert "no line of sight" in s.refused("act", name="cast", actor="M", target="T", options={"fireball": ""})
+    assert "no line of sight" in s.refused("act", action="cast", actor="M", target="T", options={"fireball": ""})
 
 
 def test_no_spells_without_the_option() -> None:
     """Without the GM's `spells` option nobody casts, and autocomplete does not offer `cast`."""
     s = _mage()
-    assert "`spells` option" in s.refused("act", name="cast", actor="M", options={"blink": ""})
+    assert "`spells` option" in s.refused("act", action="cast", actor="M", options={"blink": ""})
     assert SYSTEM.actions_for(s.enc, s.get("M")) == []
     assert SYSTEM.actions_for(_mage(spells="blink").enc, s.get("M")) == ["cast"]
 
@@ -59,13 +59,13 @@ def test_no_spells_without_the_option() -> None:
 def test_a_spell_waits_for_the_casters_activation() -> None:
     """Casting is an action of the mini's activation: a mini whose side lacks priority waits."""
     s = _mage(spells="blink")
-    assert "Priority is with a" in s.refused("act", name="cast", actor="T", options={"blink": ""})
+    assert "Priority is with a" in s.refused("act", action="cast", actor="T", options={"blink": ""})
 
 
 def test_a_spell_one_square_away_says_one_square() -> None:
     """"Spells cast from Mage Foci": a touch spell at a foe next to the caster reads "(1 square)", and out of reach "reaches 1 square"."""
     s = _mage(spells="touch:0:1")
-    assert "reaches 1 square." in s.refused("act", name="cast", actor="M", target="T", options={"touch": ""})
+    assert "reaches 1 square." in s.refused("act", action="cast", actor="M", target="T", options={"touch": ""})
     s.run("edit", actor="T", at="B3")
-    lines = s.text(s.run("act", name="cast", actor="M", target="T", options={"touch": ""}))
+    lines = s.text(s.run("act", action="cast", actor="M", target="T", options={"touch": ""}))
     assert any("at **T** (1 square) for 0 MP" in line for line in lines) and not any("1 squares" in line for line in lines)

@@ -494,7 +494,7 @@ def _shooter(s: Scenario, at: str = "A1", facing: str = "E", target: str = "D2")
     s.add("S", "class=unarmoured weapons=bow", side="a", at=at, facing=facing)
     s.add("T", SWORD, side="b", at=target, facing="W")
     s.run("init_roll")
-    s.run("init_order", name="a")
+    s.run("init_order", order="a")
     return s
 
 
@@ -534,7 +534,7 @@ def test_the_shield_attack_is_an_option() -> None:
         s = Scenario(KEY, map="8x6", tie="join", shield_attacks="yes" if allowed else "no")
         s.add("A", "class=heavy weapons=shield", side="a", at="C3", facing="E").add("T", SWORD, side="b", at="D3", facing="W")
         s.run("init_roll")
-        s.run("init_order", name="a")
+        s.run("init_order", order="a")
         if allowed:
             assert one(s.run("attack", [6], actor="A", target="T"), "attack").weapon == "shield"
         else:
@@ -550,7 +550,7 @@ def test_the_hammer_push_is_optional_as_an_option(rule: str, options: dict[str, 
     s = Scenario(KEY, map="8x6", tie="join", hammer_push=rule)
     s.add("A", "class=heavy weapons=hammer", side="a", at="C3", facing="E").add("T", SWORD, side="b", at="D3", facing="W")
     s.run("init_roll")
-    s.run("init_order", name="a")
+    s.run("init_order", order="a")
     s.run("attack", [6], actor="A", target="T", options=options)
     assert s.get("T").position == ("E3" if pushed else "D3")
 
@@ -562,7 +562,7 @@ def test_the_draft_coup_de_grace_always_costs_four() -> None:
     s.add("A", "class=light weapons=sword,axe", side="a", at="B3", facing="E")
     s.add("T", "class=light hp=1", side="b", at="C3", facing="W").add("U", SWORD, side="b", at="J9", facing="N")
     s.run("init_roll")
-    s.run("init_order", name="a")
+    s.run("init_order", order="a")
     s.run("attack", [4], actor="A", target="T", weapon="sword")
     attack = one(s.run("coupdegrace", [3], actor="A", target="T", weapon="axe"), "attack")
     assert (attack.cost, attack.left) == (4, 1)

@@ -107,7 +107,7 @@ def test_dramatic_recovery_stands_up_on_five_or_more(
     roll: int, facing: str | None, options: dict[str, int], status: str, hp: int, after: str | None
 ) -> None:
     """Roll a d6: 5+ stands up with 1 HP facing as chosen (default: as before); 4 or less nothing."""
-    res = resolve(downed_fight(**options), "act", [roll], actor="T", name="recover", facing=facing)
+    res = resolve(downed_fight(**options), "act", [roll], actor="T", action="recover", facing=facing)
     t = res.encounter.get("T")
     assert (t.status, t.hp, t.facing) == (status, hp, after)
     assert one(res, "check").roll.success == (status == "active") and res.encounter.current is None
@@ -116,8 +116,8 @@ def test_dramatic_recovery_stands_up_on_five_or_more(
 def test_only_a_downed_mini_recovers() -> None:
     """`/act action:recover` is refused for a standing mini; unknown actions list the known ones."""
     enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "D3", "W"))
-    assert "A is not downed" in refused(enc, "act", [6], actor="A", name="recover")
-    assert "Actions: recover" in refused(enc, "act", actor="A", name="dance")
+    assert "A is not downed" in refused(enc, "act", [6], actor="A", action="recover")
+    assert "Actions: recover" in refused(enc, "act", actor="A", action="dance")
 
 
 def test_a_downed_mini_at_minus_one_is_out() -> None:

@@ -154,7 +154,7 @@ def test_draft_step_back_then_shoot_with_six_points() -> None:
 # -- corrections: obstacles, the kept facing, the draft's defaults as options ------------------------------------------
 def _duel(s: Scenario, first: str = "a") -> Scenario:
     s.run("init_roll")
-    s.run("init_order", name=first)
+    s.run("init_order", order=first)
     return s
 
 

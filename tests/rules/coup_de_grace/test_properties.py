@@ -56,7 +56,7 @@ def test_any_action_sequence_keeps_the_encounter_consistent(
             path=path,
             facing=facing,
             weapon=weapon,
-            name="recover",
+            action="recover",
         )
         before = enc.model_dump()
         try:

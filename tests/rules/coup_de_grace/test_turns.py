@@ -197,10 +197,10 @@ def test_there_are_no_initiative_numbers_to_set() -> None:
 def test_the_gm_sets_the_order_of_sides_before_the_first_activation() -> None:
     """`/init order` takes side or mini names, only before anyone has activated this round."""
     enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "H3", "W"), first=None)
-    assert SYSTEM.turn(run(enc, "init_order", name="T")).side == "b"
-    assert "neither a side nor a mini" in refused(enc, "init_order", name="elves")
+    assert SYSTEM.turn(run(enc, "init_order", order="T")).side == "b"
+    assert "neither a side nor a mini" in refused(enc, "init_order", order="elves")
     moved = run(enc, "move", actor="A", path="E")
-    assert "before the round's first activation" in refused(moved, "init_order", name="b")
+    assert "before the round's first activation" in refused(moved, "init_order", order="b")
 
 
 def test_removing_the_activating_mini_passes_priority() -> None:

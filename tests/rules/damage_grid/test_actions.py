@@ -20,7 +20,7 @@ from tests.scenario import Scenario
 def test_a_lunge_moves_next_to_the_target_and_attacks_with_one_cp() -> None:
     """"A model can make a Lunge activation that combines movement and combat into one ... costs 1 Combat Point\""""
     s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=9 body=0", b_at="E5")
-    res = s.run("act", [2, 2, 2, 6], actor="Meena", name="lunge", target="Hera", options={"aim": "speed"})
+    res = s.run("act", [2, 2, 2, 6], actor="Meena", action="lunge", target="Hera", options={"aim": "speed"})
     assert events(res, DgMoved)[0].path[-1] == "E6"
     assert events(res, DgAttack)[0].special == "lunge"
     assert DgCombatant.of(s.get("Meena")).cp == 1 and not DgCombatant.of(s.get("Meena")).prone
@@ -30,14 +30,14 @@ def test_a_lunge_moves_next_to_the_target_and_attacks_with_one_cp() -> None:
 def test_a_lunge_that_does_no_damage_leaves_the_lunger_prone() -> None:
     """"If the model fails to damage the target they have fallen to the ground.\""""
     s = duel(a_sheet=f"weapons={SABER}", b_sheet="body=9", b_at="E5")
-    res = s.run("act", [3, 3, 3, 3], actor="Meena", name="lunge", target="Hera")
+    res = s.run("act", [3, 3, 3, 3], actor="Meena", action="lunge", target="Hera")
     assert events(res, ProneChanged)[0].cause == "lunge" and DgCombatant.of(s.get("Meena")).prone
 
 
 def test_a_grapple_is_won_by_the_larger_group_of_equal_faces() -> None:
     """"Both model and target roll an attack using their Health as the Power. The side with the greater number of same facings is the winner.\""""
     s = duel(a_sheet="health=3", b_sheet="health=2")
-    res = s.run("act", [4, 4, 1, 2, 5], actor="Meena", name="grapple", target="Hera")
+    res = s.run("act", [4, 4, 1, 2, 5], actor="Meena", action="grapple", target="Hera")
     test = events(res, GrappleTest)[0]
     assert (test.best, test.target_best, test.won) == (2, 1, True)
     assert DgCombatant.of(s.get("Hera")).grappled_by == ["Meena"]
@@ -49,7 +49,7 @@ def test_helpers_add_power_to_a_grapple() -> None:
     s.add("Meena", "health=2", side="a", at="E8", facing="N").add("Kit", side="a", at="F7", facing="N")
     s.add("Hera", "health=2", side="b", at="E7", facing="S")
     s.run("init_roll")
-    res = s.run("act", [1, 2, 3, 6, 6], actor="Meena", name="grapple", target="Hera")
+    res = s.run("act", [1, 2, 3, 6, 6], actor="Meena", action="grapple", target="Hera")
     test = events(res, GrappleTest)[0]
     assert test.helpers == ["Kit"] and len(test.dice) == 3 and not test.won
 
@@ -61,7 +61,7 @@ def test_melee_attacks_on_a_grappled_target_gain_two_accuracy_and_it_can_break_f
     res = s.run("attack", [3, 3, 3, 3], actor="Meena", target="Hera")
     assert any(m.name == "grappled" and m.value == 2 for m in events(res, DgAttack)[0].accuracy)
     s.run("next", actor="Meena")
-    res = s.run("act", [5, 5, 1, 2, 3], actor="Hera", name="break")
+    res = s.run("act", [5, 5, 1, 2, 3], actor="Hera", action="break")
     assert events(res, GrappleTest)[0].won and DgCombatant.of(s.get("Hera")).grappled_by == []
 
 
@@ -106,7 +106,7 @@ def test_a_cloud_drifts_or_ends_on_its_d10() -> None:
 def test_a_grappler_that_moves_away_lets_go() -> None:
     """A grapple holds while the grappler stays: moving away (or falling inert) releases the target."""
     s = duel(a_sheet="health=3", b_sheet="health=2")
-    s.run("act", [4, 4, 1, 2, 5], actor="Meena", name="grapple", target="Hera")
+    s.run("act", [4, 4, 1, 2, 5], actor="Meena", action="grapple", target="Hera")
     s.run("next", actor="Meena")
     s.run("next", actor="Hera")
     s.run("move", actor="Meena", path="S")
@@ -131,15 +131,15 @@ def test_a_pulse_strikes_the_next_circle_as_each_phase_begins() -> None:
 def test_a_grappled_model_can_only_try_to_break_the_grapple(kind: str, extra: dict) -> None:
     """"A model can attempt to Grapple its target to stop it from moving and performing any other activation that to break the grapple.\""""
     s = duel(a_sheet=f"weapons={SABER} health=2", b_sheet=f"health=2 weapons={SABER}")
-    s.run("act", [4, 4, 1, 2], actor="Meena", name="grapple", target="Hera")
+    s.run("act", [4, 4, 1, 2], actor="Meena", action="grapple", target="Hera")
     s.run("next", actor="Meena")
     if kind == "coup":
         s.get("Meena").status = "downed"
     action = {"attack": "attack", "coup": "coupdegrace", "move": "move"}.get(kind, "act")
-    named = {"name": "grapple"} if kind == "grapple" else {}
+    named = {"action": "grapple"} if kind == "grapple" else {}
     message = s.refused(action, [1, 1, 1, 1], actor="Hera", error=IllegalAction, **named, **extra)
     assert "held in a grapple" in message
-    res = s.run("act", [5, 5, 1, 2], actor="Hera", name="break")
+    res = s.run("act", [5, 5, 1, 2], actor="Hera", action="break")
     assert events(res, GrappleTest)[0].won
 
 
@@ -226,7 +226,7 @@ def test_a_clouds_drift_die_is_not_rolled_in_the_phase_it_ends() -> None:
 def test_a_lunge_ends_where_the_weapon_reaches_the_target() -> None:
     """"The model must be able to move to an adjacent square from the target": with a Reach 1 claw it ends in front of the target, not diagonal (Reach 2)."""
     s = duel(a_sheet="weapons=claw:1:3:0:melee", b_sheet="health=9 body=9", a_at="D8", b_at="F5")
-    res = s.run("act", [3, 3, 3], actor="Meena", name="lunge", target="Hera")
+    res = s.run("act", [3, 3, 3], actor="Meena", action="lunge", target="Hera")
     assert events(res, DgMoved)[0].path[-1] == "F6" and events(res, DgAttack)[0].distance == 1
 
 

@@ -227,7 +227,7 @@ def test_a_special_attack_can_cost_more_combat_points() -> None:
 def test_a_lunge_spends_only_one_combat_point() -> None:
     """"A Lunge costs 1 Combat Point and this is the only CP that can be spent during the activation\""""
     s = duel(a_sheet="weapons=maul:1:2:0:melee:cp=2", b_sheet="health=20 body=9", b_at="E5")
-    assert "exactly 1 Combat Point" in s.refused("act", [1, 1], actor="Meena", name="lunge", target="Hera", error=IllegalAction)
+    assert "exactly 1 Combat Point" in s.refused("act", [1, 1], actor="Meena", action="lunge", target="Hera", error=IllegalAction)
 
 
 def test_the_target_checks_are_the_shared_ones_with_the_grids_word_for_gone() -> None:
@@ -238,11 +238,11 @@ def test_the_target_checks_are_the_shared_ones_with_the_grids_word_for_gone() ->
     s.add("Imp", side="b")
     off = s.refused("attack", [1, 1, 1, 1], actor="Meena", target="Imp", weapon="gravity-saber", error=IllegalAction)
     assert off == "Imp is not on the map: the GM places it with `/combatant edit at:`."
-    assert s.refused("act", [1], actor="Meena", name="lunge", target="Meena", error=IllegalAction) == (
+    assert s.refused("act", [1], actor="Meena", action="lunge", target="Meena", error=IllegalAction) == (
         "Meena cannot lunge at itself: pick another target.")
-    assert s.refused("act", [1], actor="Meena", name="grapple", target="Meena", error=IllegalAction) == (
+    assert s.refused("act", [1], actor="Meena", action="grapple", target="Meena", error=IllegalAction) == (
         "Meena cannot grapple itself: pick another target.")
-    s.run("act", target="Hera", name="damage", options={"health": "3"})
+    s.run("act", target="Hera", action="damage", options={"health": "3"})
     assert s.get("Hera").status == "out"
     gone = s.refused("attack", [1, 1, 1, 1], actor="Meena", target="Hera", weapon="gravity-saber", error=IllegalAction)
     assert gone == "Hera is already destroyed: pick another target."

@@ -50,12 +50,12 @@ def test_defender_wielding_a_ranged_weapon_gets_no_pl() -> None:
 
 def test_wield_switches_the_defending_weapon() -> None:
     """`/act action:wield` takes up another weapon from the sheet for free."""
-    enc = step(duel(), kind="act", actor="Borin", name="wield", options={"longbow": ""})
+    enc = step(duel(), kind="act", actor="Borin", action="wield", options={"longbow": ""})
     enc = step(enc, kind="next", actor="Borin")
     attack = one(run(enc, [1], kind="attack", actor="Grak", target="Borin").events, "attack")
     assert ["P.L. longsword", 2] not in defence(attack)
     with pytest.raises(InputError, match="Name a weapon from the sheet"):
-        run(duel(), kind="act", actor="Borin", name="wield", options={"maul": ""})
+        run(duel(), kind="act", actor="Borin", action="wield", options={"maul": ""})
 
 
 def test_ranged_attack_formula() -> None:

@@ -54,8 +54,8 @@ ILLEGAL = [  # each raises on the started duel, given the single die result 10
     {"kind": "move", "actor": "Borin", "path": "E"},  # into Grak's square
     {"kind": "move", "actor": "Borin", "to": "L10", "path": "E"},
     {"kind": "coupdegrace", "actor": "Borin", "target": "Grak"},  # Grak is not downed
-    {"kind": "act", "actor": "Borin", "name": "delay", "options": {"to": "9"}},  # not lower
-    {"kind": "init_order", "name": "Borin, Grak", "is_gm": True},  # untied
+    {"kind": "act", "actor": "Borin", "action": "delay", "options": {"to": "9"}},  # not lower
+    {"kind": "init_order", "order": "Borin, Grak", "is_gm": True},  # untied
     {"kind": "init_roll"},  # already started
 ]
 

@@ -60,7 +60,7 @@ def test_tied_players_keep_join_order_until_the_gm_changes_it() -> None:
     """Tied players act in the order they joined; `/init order` (GM) changes it for later rounds too."""
     enc = tied_party()
     assert enc.order == ["Borin", "Old Tom", "Grak"]
-    res = run(enc, kind="init_order", name="Old Tom Borin", gm=True)
+    res = run(enc, kind="init_order", order="Old Tom Borin", gm=True)
     assert "from the next round" in text(one(res.events, "order"))
     enc = step(res.encounter, kind="next", actor="Borin")
     enc = step(step(enc, kind="next", actor="Old Tom"), kind="next", actor="Grak")
@@ -71,7 +71,7 @@ def test_gm_order_applies_at_once_before_anyone_acts() -> None:
     """Reordering tied players who have not acted changes the order now (comma separated names)."""
     enc = add(encounter(), "Grak", "agi=3 hp=5", "A3", "orcs", owner=None)
     enc = add(add(enc, "Borin", "agi=1 hp=5", "A1", "party"), "Thrain", "agi=1 hp=5", "A2", "party")
-    enc = step(start(enc), kind="init_order", name="Thrain, Borin", gm=True)
+    enc = step(start(enc), kind="init_order", order="Thrain, Borin", gm=True)
     assert enc.order == ["Grak", "Thrain", "Borin"]
 
 
@@ -85,14 +85,14 @@ def test_gm_order_applies_at_once_before_anyone_acts() -> None:
 def test_reorder_errors(names: str, gm: bool, error: type[Exception], message: str) -> None:
     """Only the GM orders ties, only between tied combatants of the same kind."""
     with pytest.raises(error, match=message):
-        run(tied_party(), kind="init_order", name=names, gm=gm)
+        run(tied_party(), kind="init_order", order=names, gm=gm)
 
 
 def test_reorder_refuses_untied_combatants() -> None:
     """Combatants with different initiatives cannot be reordered: `/init set` changes numbers."""
     enc = step(tied_party(), kind="init_set", actor="Old Tom", value=0)
     with pytest.raises(IllegalAction, match="Only tied combatants.*Old Tom 0, Borin 1"):
-        run(enc, kind="init_order", name="Old Tom, Borin", gm=True)
+        run(enc, kind="init_order", order="Old Tom, Borin", gm=True)
 
 
 def test_init_order_without_names_shows_the_order() -> None:
@@ -137,7 +137,7 @@ def test_init_roll_needs_combatants() -> None:
 def test_delay_lowers_initiative_for_the_round_only() -> None:
     """A combatant may lower its initiative at the start of a round; it comes back next round."""
     enc = three_way()
-    res = run(enc, kind="act", actor="Borin", name="delay", options=parse_options("to=0"))
+    res = run(enc, kind="act", actor="Borin", action="delay", options=parse_options("to=0"))
     enc = res.encounter
     assert text(one(res.events, "initiative")).endswith(": delays for this round, from 2 to 0")
     assert (enc.order, enc.current) == (["Grak", "Thrain", "Borin"], "Grak")
@@ -152,7 +152,7 @@ def test_delay_lowers_initiative_for_the_round_only() -> None:
 ])
 def test_delay_amount_forms(options: dict[str, str], expected: int) -> None:
     """`options:"N"` and `by=N` lower by N; `after=NAME` drops below NAME."""
-    enc = step(three_way(), kind="act", actor="Borin", name="delay", options=options)
+    enc = step(three_way(), kind="act", actor="Borin", action="delay", options=options)
     assert enc.get("Borin").initiative == expected
 
 
@@ -160,14 +160,14 @@ def test_delay_amount_forms(options: dict[str, str], expected: int) -> None:
 def test_delay_amount_errors(options: dict[str, str], message: str) -> None:
     """A delay needs an amount that lowers the initiative."""
     with pytest.raises(InputError, match=message):
-        run(three_way(), kind="act", actor="Thrain", name="delay", options=options)
+        run(three_way(), kind="act", actor="Thrain", action="delay", options=options)
 
 
 def test_delay_refused_after_acting() -> None:
     """Once its turn has been used, a combatant cannot lower its initiative this round."""
     enc = step(three_way(), kind="move", actor="Borin", path="E")
     with pytest.raises(IllegalAction, match="already acted this round"):
-        run(enc, kind="act", actor="Borin", name="delay", options={"1": ""})
+        run(enc, kind="act", actor="Borin", action="delay", options={"1": ""})
 
 
 @pytest.mark.parametrize(("mode", "allowed"), [("round", True), ("start", False)])
@@ -177,10 +177,10 @@ def test_delay_window_option(mode: str, allowed: bool) -> None:
     enc.settings.options["delay"] = mode
     enc = step(enc, kind="move", actor="Borin", path="E")
     if allowed:
-        assert step(enc, kind="act", actor="Thrain", name="delay", options={"1": ""}).get("Thrain").initiative == -1
+        assert step(enc, kind="act", actor="Thrain", action="delay", options={"1": ""}).get("Thrain").initiative == -1
     else:
         with pytest.raises(IllegalAction, match="start of a round"):
-            run(enc, kind="act", actor="Thrain", name="delay", options={"1": ""})
+            run(enc, kind="act", actor="Thrain", action="delay", options={"1": ""})
 
 
 # -- turns -----------------------------------------------------------------------------------------
@@ -255,7 +255,7 @@ def test_next_naming_another_never_ends_the_turn_under_way() -> None:
 
 def test_gm_grants_an_extra_combat_action() -> None:
     """An extra Combat Action granted by the GM (item, buff, spell) can be used in the same turn."""
-    enc = step(duel(), kind="act", actor="Borin", name="grant", options={"combat": ""}, gm=True)
+    enc = step(duel(), kind="act", actor="Borin", action="grant", options={"combat": ""}, gm=True)
     enc = step(enc, [1], kind="attack", actor="Borin", target="Grak")
     assert step(enc, [1], kind="attack", actor="Borin", target="Grak").get("Borin").state.combat_actions == 0
     assert SYSTEM.actions.get("grant").gm_only  # the service lets only the GM use it
@@ -264,7 +264,7 @@ def test_gm_grants_an_extra_combat_action() -> None:
 @pytest.mark.parametrize("name", ["shove", "grapple", "throw", "release", "cast", "search", "use"])
 def test_listed_combat_actions_use_the_combat_action(name: str) -> None:
     """The text's other Combat Actions are recorded for the GM to rule on and use the Combat Action."""
-    res = run(duel(), kind="act", actor="Borin", name=name, target="Grak")
+    res = run(duel(), kind="act", actor="Borin", action=name, target="Grak")
     assert "the GM rules on the outcome" in text(res.events[0])
     assert res.encounter.get("Borin").state.combat_actions == 0
 
@@ -272,7 +272,7 @@ def test_listed_combat_actions_use_the_combat_action(name: str) -> None:
 def test_unknown_act_lists_the_actions() -> None:
     """An unknown /act name lists the system's actions."""
     with pytest.raises(IllegalAction, match="delay, wield, grant, shove"):
-        run(duel(), kind="act", actor="Borin", name="dance")
+        run(duel(), kind="act", actor="Borin", action="dance")
 
 
 # -- corrections: who may delay and when ------------------------------------------------------------------
@@ -281,24 +281,24 @@ def test_by_default_only_players_delay_and_only_at_the_start_of_the_round() -> N
     and a player may not once someone has acted."""
     enc = three_way()
     with pytest.raises(IllegalAction, match="Grak is not a player character"):
-        run(enc, kind="act", actor="Grak", name="delay", options={"1": ""}, gm=True)
-    assert step(enc, kind="act", actor="Thrain", name="delay", options={"1": ""}).get("Thrain").initiative == -1
+        run(enc, kind="act", actor="Grak", action="delay", options={"1": ""}, gm=True)
+    assert step(enc, kind="act", actor="Thrain", action="delay", options={"1": ""}).get("Thrain").initiative == -1
     moved = step(enc, kind="move", actor="Borin", path="E")
     with pytest.raises(IllegalAction, match="only be lowered at the start of a round"):
-        run(moved, kind="act", actor="Thrain", name="delay", options={"1": ""})
+        run(moved, kind="act", actor="Thrain", action="delay", options={"1": ""})
 
 
 def test_delay_round_option_lets_anyone_delay_until_its_turn() -> None:
     """`delay=round` (the looser reading) lets a monster lower its initiative on its own turn."""
     enc = three_way()
     enc.settings.options["delay"] = "round"
-    enc = step(step(enc, kind="next", actor="Borin"), kind="act", actor="Grak", name="delay", options={"1": ""})
+    enc = step(step(enc, kind="next", actor="Borin"), kind="act", actor="Grak", action="delay", options={"1": ""})
     assert (enc.get("Grak").initiative, enc.current) == (0, "Thrain")
 
 
 def test_init_roll_for_a_delayed_combatant_clears_its_delay() -> None:
     """`/init roll combatant:X` gives X its Agility back and ends its delay (no longer shown as delayed)."""
-    enc = step(three_way(), kind="act", actor="Borin", name="delay", options={"to": "0"})
+    enc = step(three_way(), kind="act", actor="Borin", action="delay", options={"to": "0"})
     assert enc.get("Borin").state.delayed
     enc = step(enc, kind="init_roll", actor="Borin", gm=True)
     borin = enc.get("Borin")

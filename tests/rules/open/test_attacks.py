@@ -53,7 +53,7 @@ def test_adv_and_dis_words_and_conditions() -> None:
     s = duel()
     a = attack_of(s.resolve("attack", [3, 15, 2], actor="Ann", target="Grak", options={"adv": ""}))
     assert a.mode == "advantage" and a.roll.kept == 15 and a.roll.success
-    s.run("effect_add", name="poisoned", actor="Ann", rounds=1)
+    s.run("effect_add", effect="poisoned", actor="Ann", rounds=1)
     a = attack_of(s.resolve("attack", [15, 3], actor="Ann", target="Grak"))
     assert a.mode == "disadvantage" and a.roll.kept == 3 and "poisoned" in a.reasons
     a = attack_of(s.resolve("attack", [15, 2], actor="Ann", target="Grak", options={"adv": ""}))
@@ -64,10 +64,10 @@ def test_restrained_and_prone_targets() -> None:
     """"**restrained** ... attacks against it advantage"; "**prone** ... melee attacks from within 5 ft against it
     advantage, others disadvantage"."""
     s = duel()
-    s.run("effect_add", name="Restrained", actor="Grak", rounds=1)
+    s.run("effect_add", effect="Restrained", actor="Grak", rounds=1)
     assert attack_of(s.resolve("attack", [3, 15, 2], actor="Ann", target="Grak")).mode == "advantage"
     s = duel(hero="hp=20 weapons=bow:+5:1d6:piercing:range=80/320", foe_at="F2")
-    s.run("effect_add", name="prone", actor="Grak", rounds=1)
+    s.run("effect_add", effect="prone", actor="Grak", rounds=1)
     assert attack_of(s.resolve("attack", [3, 15], actor="Ann", target="Grak")).mode == "disadvantage"
 
 

@@ -62,7 +62,7 @@ def test_a_players_combatant_is_down_and_makes_death_saves() -> None:
     s.run("next", actor="Orc")
     res = s.run("next", actor="Bo")  # round 2: Ann's turn begins with her death save
     assert s.enc.current == "Ann" and not any(isinstance(e, DeathSave) for e in res.events)
-    res = s.run("act", [1], actor="Ann", name="death-save")
+    res = s.run("act", [1], actor="Ann", action="death-save")
     save = next(e for e in res.events if isinstance(e, DeathSave))
     assert (save.failed, save.result) == (2, "failed") and s.enc.current == "Grak"
     res = s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # advantage, a critical hit while down: two failures
@@ -77,7 +77,7 @@ def test_three_successes_stabilise_and_a_natural_20_revives() -> None:
     s.run("next", actor="Grak")
     s.run("next", actor="Orc")
     s.run("next", actor="Bo")
-    s.run("act", [20], actor="Ann", name="death-save")
+    s.run("act", [20], actor="Ann", action="death-save")
     assert s.get("Ann").status == "active" and s.get("Ann").hp == 1 and s.enc.current == "Ann"
 
 
@@ -103,19 +103,19 @@ def test_coup_de_grace_on_a_helpless_target_is_a_critical_hit() -> None:
     down); a hit is a critical hit"."""
     s = fight(grak=f"hp=30 ac=10 {SWORD}")
     assert "not helpless" in s.refused("coupdegrace", [15, 4, 4], actor="Ann", target="Grak")
-    s.run("effect_add", name="Paralyzed", actor="Grak", rounds=1)
+    s.run("effect_add", effect="Paralyzed", actor="Grak", rounds=1)
     res = s.run("coupdegrace", [3, 15, 4, 5], actor="Ann", target="Grak")
     strike = next(e for e in res.events if isinstance(e, OpenAttack))
     assert strike.coup and strike.critical and strike.mode == "advantage" and s.get("Grak").hp == 30 - 9
     far = fight(grak=f"hp=30 ac=10 {SWORD}", grak_at="E2")
-    far.run("effect_add", name="unconscious", actor="Grak", rounds=1)
+    far.run("effect_add", effect="unconscious", actor="Grak", rounds=1)
     assert "within 5 ft" in far.refused("coupdegrace", [15, 4, 4], actor="Ann", target="Grak")
 
 
 def test_a_hit_from_within_5_ft_on_a_paralysed_target_is_critical() -> None:
     """"**paralysed** ... helpless: a hit from within 5 ft is a critical hit"."""
     s = fight()
-    s.run("effect_add", name="paralysed", actor="Grak", rounds=1)
+    s.run("effect_add", effect="paralysed", actor="Grak", rounds=1)
     res = s.run("attack", [2, 12, 3, 3], actor="Ann", target="Grak")
     assert next(e for e in res.events if isinstance(e, OpenAttack)).critical and s.get("Grak").hp == 14
 
@@ -151,11 +151,11 @@ def test_paralysed_fails_dex_saves_and_restrained_rolls_them_with_disadvantage()
     """"Paralysed, stunned and unconscious combatants fail Strength and Dexterity saves; restrained ones roll Dexterity
     saves with disadvantage"."""
     s = fight(ann=f"hp=20 {FIRE}", grak="hp=40", grak_at="H5")
-    s.run("effect_add", name="stunned", actor="Grak", rounds=1)
+    s.run("effect_add", effect="stunned", actor="Grak", rounds=1)
     res = s.run("attack", [3] * 8, actor="Ann", target="Grak", weapon="fireball")
     assert next(e for e in res.events if isinstance(e, Saved)).automatic and s.get("Grak").hp == 16
     s = fight(ann=f"hp=20 {FIRE}", grak="hp=40", grak_at="H5")
-    s.run("effect_add", name="restrained", actor="Grak", rounds=1)
+    s.run("effect_add", effect="restrained", actor="Grak", rounds=1)
     res = s.run("attack", [3] * 8 + [18, 4], actor="Ann", target="Grak", weapon="fireball")
     save = next(e for e in res.events if isinstance(e, Saved))
     assert save.mode == "disadvantage" and save.roll.kept == 4 and not save.roll.success
@@ -199,7 +199,7 @@ def test_a_cone_is_as_wide_as_it_is_far() -> None:
 def test_effects_change_ac_attack_and_speed() -> None:
     """"Effects may also change `attack`, `ac`, `damage`, `save` and `speed` (`mods:"ac+2"`)"."""
     s = fight()
-    s.run("effect_add", name="Shield", actor="Grak", rounds=1, mods="ac+5")
+    s.run("effect_add", effect="Shield", actor="Grak", rounds=1, mods="ac+5")
     res = s.resolve("attack", [9], actor="Ann", target="Grak")
     assert next(e for e in res.events if isinstance(e, OpenAttack)).roll.against == 15
     assert turns.feet_left(s.enc, s.get("Ann")) == 30
@@ -253,11 +253,11 @@ def test_the_refusal_names_only_the_conditions_that_take_actions() -> None:
     """"**grappled** (speed 0), **stunned** (no actions or reactions ...)": a grappled and stunned combatant cannot act
     because it is stunned, not because it is grappled."""
     s = fight()
-    s.run("effect_add", name="grappled", actor="Ann", rounds=1)
-    s.run("effect_add", name="stunned", actor="Ann", rounds=1)
+    s.run("effect_add", effect="grappled", actor="Ann", rounds=1)
+    s.run("effect_add", effect="stunned", actor="Ann", rounds=1)
     message = s.refused("attack", [15, 4], actor="Ann", target="Grak")
     assert "(stunned)" in message and "grappled" not in message
-    message = s.refused("act", actor="Ann", name="dodge")
+    message = s.refused("act", actor="Ann", action="dodge")
     assert "(stunned)" in message and "grappled" not in message
 
 
@@ -272,7 +272,7 @@ def test_a_burst_around_the_attacker_leaves_it_out() -> None:
 def test_the_effects_on_a_combatant_that_is_out_end() -> None:
     """"The GM's combatants are out at 0 HP ... The effects on a combatant that is out end"."""
     s = fight(grak=f"hp=3 ac=10 {SWORD}")
-    s.run("effect_add", name="Bless", actor="Grak", rounds=3, mods="attack+1")
+    s.run("effect_add", effect="Bless", actor="Grak", rounds=3, mods="attack+1")
     s.run("attack", [15, 4], actor="Ann", target="Grak")
     assert s.get("Grak").status == "out" and s.enc.effects == []
 
@@ -356,7 +356,7 @@ def test_a_side_whose_last_dying_combatant_dies_has_lost() -> None:
     s.run("attack", [15, 4], actor="Grak", target="Ann")
     s.run("next", actor="Grak")
     s.run("next", actor="Orc")
-    s.run("act", [1], actor="Ann", name="death-save")  # two failures
+    s.run("act", [1], actor="Ann", action="death-save")  # two failures
     assert not s.enc.winner
     s.run("attack", [15, 4, 1, 1], actor="Grak", target="Ann")  # a critical hit while down: two more, dead
     assert s.get("Ann").status == "out" and s.enc.winner == "foes"
@@ -396,12 +396,12 @@ def test_a_player_rolls_their_own_death_save() -> None:
     res = s.run("next", actor="Bo")
     assert s.enc.current == "Ann" and any("/act action:death-save" in line for line in s.text(res))
     mine = Dice(rng=random.Random(0), given=[17], may_type=frozenset({"Ann"}))
-    res = s.system.resolve(s.enc, make_action("act", actor="Ann", name="death-save", user_id=PLAYER), mine)
+    res = s.system.resolve(s.enc, make_action("act", actor="Ann", action="death-save", user_id=PLAYER), mine)
     s.enc = res.encounter
     save = next(e for e in res.events if isinstance(e, DeathSave))
     assert save.roll.dice == [17] and save.roll.typed == [0] and save.result == "made"
     assert s.enc.current == "Grak"
-    message = s.refused("act", actor="Grak", name="death-save")
+    message = s.refused("act", actor="Grak", action="death-save")
     assert "no death save" in message and "/init next" in message
 
 
@@ -462,14 +462,14 @@ def test_the_turn_of_a_combatant_that_cannot_act_still_passes_for_its_effects() 
     """"Effects count down as turns pass" (docs/commands.md): the turn of a dying combatant whose death save the bot
     rolls, and of the GM's combatant down under `gm_at_zero=down`, passes all the same, so an effect timed by it ends."""
     s = dying_ann(death_save_roll="bot")
-    s.run("effect_add", actor="Ann", name="frightened", rounds=1)
-    s.run("effect_add", actor="Grak", name="hexed", rounds=1, ends="end of Ann's turn")
+    s.run("effect_add", actor="Ann", effect="frightened", rounds=1)
+    s.run("effect_add", actor="Grak", effect="hexed", rounds=1, ends="end of Ann's turn")
     s.run("next", [12], actor="Bo")  # Ann's turn: the bot rolls her death save and passes on
     assert s.enc.current == "Grak" and [e.name for e in s.enc.effects] == []
     s = fight(grak=f"hp=3 ac=10 {SWORD}", gm_at_zero="down")
     s.run("attack", [15, 4], actor="Ann", target="Grak")
     assert s.get("Grak").status == "downed"
-    s.run("effect_add", actor="Grak", name="stunned", rounds=1)
+    s.run("effect_add", actor="Grak", effect="stunned", rounds=1)
     s.run("next", actor="Ann")  # Grak's turn passes over him: his effect runs out with it
     assert s.enc.current == "Orc" and [e.name for e in s.enc.effects] == []
 

@@ -76,10 +76,10 @@ def test_hex_maps_move_5_ft_a_hex() -> None:
 def test_conditions_holding_speed_and_prone_crawling() -> None:
     """"**grappled** (speed 0)"; prone: "moving costs double"."""
     s = walker()
-    s.run("effect_add", name="grappled", actor="Ann", rounds=1)
+    s.run("effect_add", effect="grappled", actor="Ann", rounds=1)
     assert "speed 0" in s.refused("move", actor="Ann", path="E")
     s = walker()
-    s.run("effect_add", name="prone", actor="Ann", rounds=1)
+    s.run("effect_add", effect="prone", actor="Ann", rounds=1)
     s.run("move", actor="Ann", path="E")
     assert feet_left(s) == 20
 
@@ -89,9 +89,9 @@ def test_the_movement_left_follows_the_speed_now() -> None:
     at the start of its turn no longer counts in that turn"."""
     s = walker()
     s.run("move", actor="Ann", path="E E")
-    s.run("effect_add", name="Haste", actor="Ann", rounds=2, mods="speed+10")
+    s.run("effect_add", effect="Haste", actor="Ann", rounds=2, mods="speed+10")
     assert feet_left(s) == 40 - 10
-    s.run("effect_add", name="Slow", actor="Ann", rounds=1, mods="speed-20", ends="start of Ann's turn")
+    s.run("effect_add", effect="Slow", actor="Ann", rounds=1, mods="speed-20", ends="start of Ann's turn")
     s.run("next", actor="Ann")
     res = s.run("next", actor="Grak")  # Ann's turn begins: Slow ends, Haste (to the end of her turn) still runs
     assert s.enc.current == "Ann" and feet_left(s) == 40
@@ -116,7 +116,7 @@ def test_no_opportunity_attack_with_the_option_off_or_after_disengage() -> None:
     s = walker(foe_at="C3", opportunity="no")
     assert not any(isinstance(e, OpenAttack) for e in s.run("move", actor="Ann", path="N").events)
     s = walker(foe_at="C3")
-    s.run("act", actor="Ann", name="disengage")
+    s.run("act", actor="Ann", action="disengage")
     assert not any(isinstance(e, OpenAttack) for e in s.run("move", actor="Ann", path="N").events)
 
 
@@ -133,7 +133,7 @@ def test_a_players_opportunity_attack_is_asked_and_the_move_waits() -> None:
     prompt = s.system.prompt(s.enc)
     assert prompt is not None and prompt.actor == "Ann" and [c[1] for c in prompt.choices] == ["yes", "no"]
     assert "waits" in s.refused("next", actor="Grak")
-    s.run("act", [15, 4], actor="Ann", name="opportunity", options={"choice": "yes", "tag": waiting.tag})
+    s.run("act", [15, 4], actor="Ann", action="opportunity", options={"choice": "yes", "tag": waiting.tag})
     assert s.get("Grak").hp == 16 and s.get("Grak").position == "F2" and s.system.prompt(s.enc) is None
 
 
@@ -165,7 +165,7 @@ def test_an_older_state_counting_dashes_is_read() -> None:
 def test_a_held_combatant_has_no_feet_left_on_the_board() -> None:
     """"**grappled** (speed 0)": while it holds, the turn shows no movement left."""
     s = walker()
-    s.run("effect_add", name="grappled", actor="Ann", rounds=1)
+    s.run("effect_add", effect="grappled", actor="Ann", rounds=1)
     assert feet_left(s) == 0 and " ft" not in s.system.present.view(s.enc).turn_label(s.enc, s.system.turn(s.enc))
 
 
@@ -173,7 +173,7 @@ def test_dash_is_an_effect_the_encounter_keeps_and_the_board_shows() -> None:
     """"`/act action:dash` (movement again)": the dash the log announces is the effect the encounter keeps, shown on the
     board, and its movement goes with it when its turn ends."""
     s = walker()
-    res = s.run("act", actor="Ann", name="dash")
+    res = s.run("act", actor="Ann", action="dash")
     added = next(e for e in res.events if isinstance(e, EffectAdded))
     kept = [e for e in s.enc.effects if e.target == "Ann"]
     assert [(e.name, e.ends, e.left) for e in kept] == [(added.name, added.ends, added.left)] == [("dash", "turn_end", 1)]
@@ -188,7 +188,7 @@ def test_dash_is_an_effect_the_encounter_keeps_and_the_board_shows() -> None:
 def test_disengage_is_an_effect_the_encounter_keeps() -> None:
     """"`/act action:disengage` spends the action so the turn's moves provoke none": the effect announced is kept."""
     s = walker(foe_at="C3")
-    res = s.run("act", actor="Ann", name="disengage")
+    res = s.run("act", actor="Ann", action="disengage")
     added = next(e for e in res.events if isinstance(e, EffectAdded))
     assert [(e.name, e.target) for e in s.enc.effects] == [(added.name, added.actor)] == [("disengage", "Ann")]
     s.run("move", actor="Ann", path="N")

@@ -51,7 +51,7 @@ def fight(*specs: Spec, at: dict[str, str] | None = None, **options: str) -> Enc
 
 
 def act(enc: Encounter, actor: str, name: str, dice: list[int] | tuple[int, ...] = (), **fields: object) -> Resolution:
-    return resolve(enc, "act", dice, actor=actor, name=name, **fields)
+    return resolve(enc, "act", dice, actor=actor, action=name, **fields)
 
 
 def who(enc: Encounter, name: str) -> Combatant:

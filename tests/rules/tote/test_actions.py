@@ -59,7 +59,7 @@ def test_cannot_spend_initiative_it_does_not_have() -> None:
     with pytest.raises(IllegalAction, match="0 initiative points and strike costs 1") as err:
         resolve(enc, "attack", [1, 1, 1], actor="Ann", target="Grak")
     assert "defend, grapple cost 0" in err.value.message
-    assert who(step(enc, "act", actor="Ann", name="defend"), "Ann").initiative == 1
+    assert who(step(enc, "act", actor="Ann", action="defend"), "Ann").initiative == 1
 
 
 # -- melee actions: effects -------------------------------------------------------------------------------
@@ -141,7 +141,7 @@ def test_assault_gets_plus_two_and_offers_a_free_return() -> None:
 
 def test_assault_return_can_be_declined() -> None:
     """`/init next` lets the Assault go unanswered: the foe keeps its action for later in the round."""
-    enc = step(fight(), "act", [1, 1, 1, 1], actor="Borin", name="assault", target="Grak")
+    enc = step(fight(), "act", [1, 1, 1, 1], actor="Borin", action="assault", target="Grak")
     enc = step(enc, "next", actor="Grak")
     assert enc.state.pending_return is None and enc.current == "Grak" and who(enc, "Grak").state.acted is None
 
@@ -156,7 +156,7 @@ def test_no_return_from_a_foe_that_already_acted() -> None:
 
 def test_only_the_return_is_open_while_it_is_pending() -> None:
     """While a return is pending, others wait and the foe may only return or decline."""
-    enc = step(fight(), "act", [1, 1, 1, 1], actor="Borin", name="assault", target="Grak")
+    enc = step(fight(), "act", [1, 1, 1, 1], actor="Borin", action="assault", target="Grak")
     with pytest.raises(NotYourTurn, match="answers Borin's Assault"):
         act(enc, "Thrain", "defend")
     with pytest.raises(IllegalAction, match="only return"):
@@ -177,7 +177,7 @@ def test_defend_gains_one_and_makes_attacks_harder() -> None:
     enc = fight(("Ann", "hawk=1", "heroes", 5), ("Grak", "rating=2", "foes", 3))
     enc_plain = step(enc, "next", actor="Ann")
     assert who(step(enc_plain, "attack", [6, 1, 3], actor="Grak"), "Ann").hp == 5  # 9 vs 8: hit, fists 1
-    enc_def = step(enc, "act", actor="Ann", name="defend")
+    enc_def = step(enc, "act", actor="Ann", action="defend")
     assert who(enc_def, "Ann").initiative == 6
     res = resolve(enc_def, "attack", [6, 1, 3], actor="Grak")
     assert who(res.encounter, "Ann").hp == 6 and "−2 Defend" in text(res)  # 9 − 2 = 7: a miss
@@ -191,7 +191,7 @@ def test_defend_may_strike_a_named_foe() -> None:
 
 def test_disengaged_counts_as_unengaged_next_round() -> None:
     """A combatant that disengaged gains initiative next round even if it took melee damage after, and stays unengaged."""
-    enc = step(engaged_round_two(), "act", actor="Borin", name="disengage")  # 4 -> 1
+    enc = step(engaged_round_two(), "act", actor="Borin", action="disengage")  # 4 -> 1
     enc = step(enc, "next", actor="Thrain")
     enc = step(enc, "attack", [6, 1, 3], actor="Grak", target="Borin")  # 3 -> 2, hits; Borin counts as disengaged
     assert enc.round == 3 and enc.state.engaged == [] and who(enc, "Borin").hp == 4
@@ -225,7 +225,7 @@ def test_protect_redirects_attacks_on_the_ally() -> None:
     """Protect (2): attacks on the ally hit the protector instead this round."""
     enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), GRAK)
     enc = step(enc, "next", actor="Borin")
-    enc = step(enc, "act", actor="Thrain", name="protect", target="Borin")
+    enc = step(enc, "act", actor="Thrain", action="protect", target="Borin")
     res = resolve(enc, "attack", [6, 1, 3], actor="Grak", target="Borin")
     assert "Thrain protects Borin" in text(res)
     assert who(res.encounter, "Thrain").hp == 4 and who(res.encounter, "Borin").hp == 6

@@ -50,7 +50,7 @@ def test_disengaged_means_unengaged_for_the_board_the_targets_and_the_gain() -> 
     s.run("next", actor="Grak")
     s.run("next", actor="Mog")
     assert s.enc.round == 2 and s.get("Borin").initiative == 4
-    s.run("act", actor="Borin", name="disengage")  # 4 -> 1
+    s.run("act", actor="Borin", action="disengage")  # 4 -> 1
     s.run("attack", [6, 1, 3], actor="Grak", target="Borin")  # hits the disengaged Borin
     assert "engaged: Grak" not in s.system.present.status_line(s.enc, s.get("Borin"))
     s.run("next", actor="Mog")
@@ -62,7 +62,7 @@ def test_disengaged_means_unengaged_for_the_board_the_targets_and_the_gain() -> 
 def test_any_damage_engages_but_only_melee_damage_stops_the_gain() -> None:
     """"Engaged: Once a foe has done damage to you or you have done damage to a foe": a Shoot's damage engages."""
     s = _fight(("Grak", "rating=2", 3), first_round_gain="no")
-    s.run("act", [6, 3], actor="Borin", name="shoot", target="Grak", weapon="bow")
+    s.run("act", [6, 3], actor="Borin", action="shoot", target="Grak", weapon="bow")
     assert s.get("Grak").hp == 5 and "Borin ⇄ Grak" in _board(s)
     s.run("next", actor="Grak")
     assert s.enc.round == 2 and (s.get("Borin").initiative, s.get("Grak").initiative) == (3, 4)

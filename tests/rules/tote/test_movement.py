@@ -48,7 +48,7 @@ def test_unplaced_combatants_stand_at_the_encounter_distance() -> None:
 # -- distance rounds -------------------------------------------------------------------------------------
 def test_gm_sets_the_distance() -> None:
     """The GM sets Far or Close with `/act action:distance`; players may not."""
-    res = resolve(fight(), "act", actor="Borin", name="distance", options="far", is_gm=True)
+    res = resolve(fight(), "act", actor="Borin", action="distance", options="far", is_gm=True)
     enc = res.encounter
     assert enc.phase == "distance: far" and all(c.state.band == "far" for c in enc.combatants)
     assert sorted(SYSTEM.actions_for(enc, None)) == sorted([*DISTANCE_COSTS, "distance"])

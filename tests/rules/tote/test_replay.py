@@ -112,7 +112,7 @@ def test_disengaging_from_one_foe_while_another_fights_on_gives_no_gain() -> Non
     s.run("next", actor="Grak")
     s.run("attack", [6, 3], actor="Snaga", target="Borin")  # hits: Borin ⇄ Snaga
     assert s.enc.round == 2 and s.get("Borin").initiative == 4
-    s.run("act", actor="Borin", name="disengage", target="Grak")  # 4 -> 1
+    s.run("act", actor="Borin", action="disengage", target="Grak")  # 4 -> 1
     s.run("next", actor="Grak")
     res = s.run("attack", [6, 3], actor="Snaga", target="Borin")  # melee damage in round 2
     assert s.enc.round == 3 and s.get("Borin").initiative == 1
@@ -123,7 +123,7 @@ def test_disengaging_from_one_foe_while_another_fights_on_gives_no_gain() -> Non
 def test_shoot_and_move_that_downs_the_last_foe_does_not_escape() -> None:
     """"Shoot & Move: Combatant makes a Shoot test at current range and then moves": with no foe left there is no Escape Foes."""
     s = _fight(("Snaga", "rating=1 track=U", 3), hero=("Ann", "shoot=2 move=1 weapon=bow:1:pierce", 5), distance="far")
-    res = s.run("act", [6, 2, 3], actor="Ann", name="shoot-and-move", target="Snaga", options={"away": ""})
+    res = s.run("act", [6, 2, 3], actor="Ann", action="shoot-and-move", target="Snaga", options={"away": ""})
     ann = s.get("Ann")
     assert s.get("Snaga").status == "downed" and s.enc.winner == "heroes"
     assert ann.status == "active" and not ann.state.escaped
@@ -150,7 +150,7 @@ def test_no_first_round_gain_also_when_melee_begins_after_distance_rounds() -> N
 def test_an_engaged_combatant_is_not_told_it_gains_as_unengaged() -> None:
     """"An unengaged combatant is one that neither dealt nor received melee damage in the previous round": a pair engaged by a Shoot gains, but not as "unengaged"."""
     s = _fight(("Grak", "rating=2", 3), hero=("Borin", "shoot=2 hawk=2 weapon=bow:1:pierce", 5), first_round_gain="no")
-    s.run("act", [6, 1, 3], actor="Borin", name="shoot", target="Grak")  # engaged, no melee damage
+    s.run("act", [6, 1, 3], actor="Borin", action="shoot", target="Grak")  # engaged, no melee damage
     res = s.run("next", actor="Grak")
     assert s.enc.round == 2 and (s.get("Borin").initiative, s.get("Grak").initiative) == (3, 4)
     gains = [line for line in s.text(res) if "initiative **" in line]
@@ -163,13 +163,13 @@ def test_the_board_and_a_refusal_name_the_same_distance() -> None:
     s.run("move", actor="Borin", to="close")
     assert s.enc.phase == "distance: close"
     assert "Distance round (distance: close)" in s.system.present.board(s.enc).text()
-    assert "distance round (distance: close)" in s.refused("act", actor="Grak", name="strike", target="Borin")
+    assert "distance round (distance: close)" in s.refused("act", actor="Grak", action="strike", target="Borin")
 
 
 def test_on_deck_never_names_the_combatant_whose_turn_it_is() -> None:
     """"The return attack does count as the foe's action for the round": Grak, who may return the Assault and then act, is not also "on deck"."""
     s = _fight(("Grak", "rating=2", 3))
-    s.run("act", [2, 3, 6, 3], actor="Borin", name="assault", target="Grak")
+    s.run("act", [2, 3, 6, 3], actor="Borin", action="assault", target="Grak")
     assert s.system.turn(s.enc).actors == ("Grak",)
     assert "Grak" not in s.system.on_deck(s.enc)
 

@@ -96,7 +96,7 @@ def test_heroes_break_ties_by_hawk_then_by_the_gm() -> None:
     """Tied heroes go by Hawk; remaining ties follow the GM's `/init order`."""
     enc = fight(("Ann", "hawk=1", "heroes", 3), ("Bea", "hawk=3", "heroes", 3), ("Cid", "hawk=1", "heroes", 3), GRAK)
     assert enc.order[:3] == ["Bea", "Ann", "Cid"]
-    enc = step(enc, "init_order", name="Cid, Ann", is_gm=True)
+    enc = step(enc, "init_order", order="Cid, Ann", is_gm=True)
     assert enc.order[:3] == ["Bea", "Cid", "Ann"]
 
 
@@ -147,7 +147,7 @@ def test_round_ends_when_everyone_has_acted_or_passed() -> None:
 
 def test_an_action_uses_the_round() -> None:
     """Each combatant takes one action a round."""
-    enc = step(fight(), "act", actor="Borin", name="defend")
+    enc = step(fight(), "act", actor="Borin", action="defend")
     with pytest.raises(NotYourTurn, match="already acted"):
         act(enc, "Borin", "defend")
 
@@ -186,7 +186,7 @@ def test_on_deck_read_from_the_state_names_whom_the_turns_end_names() -> None:
 def test_on_deck_after_a_return_attack_names_the_next_pool() -> None:
     """While Grak may return Borin's Assault, `on_deck` names whom letting it go names (Grak acts next, so nobody)."""
     s = started(("Grak", "rating=2", 3), ("Mog", "rating=1", 1), hero=("Borin", BORIN[1], 5))
-    s.run("act", [2, 3, 6, 3], actor="Borin", name="assault", target="Grak")
+    s.run("act", [2, 3, 6, 3], actor="Borin", action="assault", target="Grak")
     assert SYSTEM.turn(s.enc).phase == "return" and on_deck_checked(SYSTEM, s.enc) == ()
     s.run("next", actor="Grak")
     assert (SYSTEM.turn(s.enc).actors, on_deck_checked(SYSTEM, s.enc)) == (("Grak",), ("Mog",))

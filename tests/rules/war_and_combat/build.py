@@ -48,8 +48,8 @@ def to_flurry(s: Scenario, init: tuple[int, ...] = (5, 5, 4, 2, 3, 2)) -> None:
 def fight(s: Scenario, borin: str = "kill", grak: str = "kill", flurry_init: tuple[int, ...] = (5, 5, 4, 2, 3, 2)) -> None:
     """Bring the duel to its flurry with both declared: Borin attacks first (20 to 10)."""
     to_flurry(s)
-    s.run("act", name="declare", actor="Borin", options={"intent": borin, "tactic": "hold"})
-    s.run("act", flurry_init, name="declare", actor="Grak", options={"intent": grak, "tactic": "press"})
+    s.run("act", action="declare", actor="Borin", options={"intent": borin, "tactic": "hold"})
+    s.run("act", flurry_init, action="declare", actor="Grak", options={"intent": grak, "tactic": "press"})
 
 
 def alone(sheet: str = "", at: str = "F6", facing: str = "N", terrain: dict[str, str] | None = None, **options: object) -> Scenario:

@@ -173,8 +173,8 @@ def test_coup_de_grace_on_an_unconscious_victim():
     s = duel()
     s.add("Snaga", "fighter=1 weapons=spear", side="orcs", at="P12", facing="N", owner=None)
     to_flurry(s, init=(5, 5, 4, 2, 3, 2, 2, 2, 2))
-    s.run("act", name="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
-    s.run("act", (5, 5, 4, 2, 3, 2), name="declare", actor="Grak", options={"intent": "kill", "tactic": "press"})
+    s.run("act", action="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
+    s.run("act", (5, 5, 4, 2, 3, 2), action="declare", actor="Grak", options={"intent": "kill", "tactic": "press"})
     s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5], actor="Borin", target="Grak")
     # the flurry is over: adjustment, in reverse order, with Grak downed; Snaga still stands
     while s.enc.current != "Borin":

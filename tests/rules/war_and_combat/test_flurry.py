@@ -17,10 +17,10 @@ def test_a_declaration_stays_hidden_until_all_have_declared():
     """Declarations are collected in any order and revealed together once all have declared."""
     s = duel()
     to_flurry(s)
-    res = s.run("act", name="declare", actor="Grak", options={"intent": "disarm", "tactic": "press"})
+    res = s.run("act", action="declare", actor="Grak", options={"intent": "disarm", "tactic": "press"})
     assert isinstance(res.events[0], Declared)
     assert not any("disarm" in line for line in s.text(res))
-    res = s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
+    res = s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
     revealed = next(e for e in res.events if isinstance(e, Revealed))
     assert revealed.choices == {"Borin": ("kill", "hold"), "Grak": ("disarm", "press")}
     assert s.enc.current == "Borin"
@@ -30,8 +30,8 @@ def test_gm_forces_the_flurry_and_the_missing_kill_and_hold():
     """The GM forces the flurry: those who have not declared take kill and hold."""
     s = duel()
     to_flurry(s)
-    s.run("act", name="declare", actor="Borin", options={"intent": "subdue", "tactic": "press"})
-    res = s.run("act", [5, 5, 4, 2, 3, 2], name="force")
+    s.run("act", action="declare", actor="Borin", options={"intent": "subdue", "tactic": "press"})
+    res = s.run("act", [5, 5, 4, 2, 3, 2], action="force")
     revealed = next(e for e in res.events if isinstance(e, Revealed))
     assert revealed.choices["Grak"] == ("kill", "hold") and revealed.defaulted == ["Grak"]
 
@@ -40,12 +40,12 @@ def test_bad_declarations_are_refused():
     """An unknown intent or tactic, or a declaration outside a flurry, changes nothing."""
     s = duel()
     to_flurry(s)
-    assert "not an intention" in s.refused("act", name="declare", actor="Borin", options={"intent": "dance"})
+    assert "not an intention" in s.refused("act", action="declare", actor="Borin", options={"intent": "dance"})
     assert "`tactic` must be one of `hold`, `press`, `retreat`, `circle`, not `fly`" in s.refused(
-        "act", name="declare", actor="Borin", options={"tactic": "fly"})
+        "act", action="declare", actor="Borin", options={"tactic": "fly"})
     t = duel()
     t.run("init_roll", [5, 5, 4, 2, 3, 2])
-    assert "flurry phase" in t.refused("act", name="declare", actor="Borin", options={})
+    assert "flurry phase" in t.refused("act", action="declare", actor="Borin", options={})
 
 
 def test_a_failed_attack_passes_the_attack_to_the_defender():
@@ -62,9 +62,9 @@ def test_hold_passes_the_attack_and_the_flurry_ends_when_nobody_can_attack():
     """Holding lets another go first; when nobody with actions has an opponent, the flurry ends."""
     s = duel()
     fight(s)
-    s.run("act", name="hold", actor="Borin")
+    s.run("act", action="hold", actor="Borin")
     assert s.enc.current == "Grak"
-    res = s.run("act", name="hold", actor="Grak")
+    res = s.run("act", action="hold", actor="Grak")
     assert any(isinstance(e, FlurryEnded) for e in res.events) and s.enc.phase == "adjustment"
     assert s.enc.current == "Grak"  # reverse initiative order
 
@@ -97,8 +97,8 @@ def test_turning_to_face_costs_one_defense_for_the_flurry():
     while s.enc.phase == "movement":
         res = s.run("next", actor=s.enc.current)
     assert any(isinstance(e, FacedAttacker) and e.actor == "Grak" and e.facing == "NW" for e in res.events)
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
     res = s.run("attack", [2, 3, 3], actor="Borin", target="Grak")
     assert res.events[0].roll.against == 12
 
@@ -108,8 +108,8 @@ def test_only_flurry_participants_are_attacked_in_the_flurry():
     s = duel()
     s.add("Snaga", "weapons=spear", side="orcs", at="M10", facing="N", owner=None)
     to_flurry(s, init=(5, 5, 4, 2, 3, 2, 2, 2, 2))
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
     assert "not in this flurry" in s.refused("attack", [4, 4, 4], actor="Borin", target="Snaga")
 
 
@@ -120,16 +120,16 @@ def test_press_pushes_back_and_a_wall_behind_pins():
     s.enc.map.blocked.append(near(s, grak, "SE"))
     fight(s, borin="kill")
     s.enc.state.tactics["Borin"] = "press"
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
     s.run("next", actor="Grak")
-    s.run("act", name="press", actor="Borin", target="Grak")
+    s.run("act", action="press", actor="Borin", target="Grak")
     assert s.get("Grak").position == grak and any(e.code == "pinned" for e in s.enc.effects)
     s.run("next", actor="Borin", dice=[3, 3, 4, 3, 3, 4])  # round 2
     while s.enc.phase == "movement":
         s.run("next", actor=s.enc.current)
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
     assert st(s, "Borin").actions == 4
     res = s.run("attack", [2, 3, 3], actor="Borin", target="Grak")
     assert res.events[0].roll.against == 12
@@ -141,10 +141,10 @@ def test_press_into_open_ground_moves_both():
     borin, grak = s.get("Borin").position, s.get("Grak").position
     fight(s)
     s.enc.state.tactics["Borin"] = "press"
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
     s.run("next", actor="Grak")
-    s.run("act", name="press", actor="Borin", target="Grak")
+    s.run("act", action="press", actor="Borin", target="Grak")
     assert (s.get("Borin").position, s.get("Grak").position) == (grak, near(s, grak, "SE"))
     assert borin != grak
 
@@ -154,8 +154,8 @@ def test_removing_the_attacker_passes_the_attack_on():
     s = duel()
     s.add("Snaga", "fighter=1 weapons=axe", side="orcs", at=near(s, "D4", "S"), facing="N", owner=None)
     to_flurry(s, init=(5, 5, 4, 2, 3, 2, 2, 2, 2))
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", name="declare", actor="Grak", options={})
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", action="declare", actor="Grak", options={})
     s.run("remove", actor="Snaga", dice=[5, 5, 4, 2, 3, 2])
     assert s.enc.state.declarations.revealed and s.enc.current == "Borin"
     s.run("remove", actor="Borin")
@@ -183,7 +183,7 @@ def test_a_hold_passes_the_attack_once_and_the_holder_gets_it_back_on_a_miss():
     roll fails, the defender becomes the attacker ... This continues to the end of the flurry"."""
     s = duel()
     fight(s)
-    s.run("act", name="hold", actor="Borin")
+    s.run("act", action="hold", actor="Borin")
     assert s.enc.current == "Grak"
     res = s.run("attack", [2, 2, 2], actor="Grak", target="Borin")  # 6 + 2 = 8 vs Defense 17
     assert not res.events[0].roll.success
@@ -198,7 +198,7 @@ def test_a_holder_gets_the_attack_back_when_the_other_runs_out_of_actions():
     """A hold passes the attack once: when the one it passed to has spent its actions, the holder attacks."""
     s = duel()
     fight(s)
-    s.run("act", name="hold", actor="Borin")
+    s.run("act", action="hold", actor="Borin")
     for _ in range(2):
         s.run("attack", [6, 5, 5, 4, 4, 3, 1, 1, 1, 1], actor="Grak", target="Borin")  # 18 vs 17, absorbed
     assert st(s, "Grak").actions == 0 and s.enc.current == "Borin" and st(s, "Borin").actions == 3
@@ -210,12 +210,12 @@ def test_one_adjustment_per_phase_whatever_the_tactic():
     grak = s.get("Grak").position
     fight(s)
     s.enc.state.tactics["Borin"] = "press"
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
     s.run("next", actor="Grak")
-    s.run("act", name="press", actor="Borin", target="Grak")
+    s.run("act", action="press", actor="Borin", target="Grak")
     assert s.get("Borin").position == grak
-    assert "one hex of adjustment" in s.refused("act", name="press", actor="Borin", target="Grak")
+    assert "one hex of adjustment" in s.refused("act", action="press", actor="Borin", target="Grak")
     assert "one hex" in s.refused("move", actor="Borin", path="NW")
 
 
@@ -223,8 +223,8 @@ def test_two_one_hex_moves_are_not_one_adjustment():
     """"he may make a one hex adjustment the following phase": a second one-hex `/move` is refused."""
     s = duel()
     fight(s)
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
     s.run("next", actor="Grak")
     s.run("move", actor="Borin", path="NE")  # a front hex: 1 of the 2 points
     assert "one hex" in s.refused("move", actor="Borin", path="NE")
@@ -240,11 +240,11 @@ def test_the_flurry_rolls_initiative_first_and_the_attacker_declares_openly_firs
     inits = {e.actor: e.value for e in res.events if isinstance(e, FlurryInitiative)}
     assert inits == {"Borin": 10, "Grak": 20}
     assert s.system.turn(s.enc).actors == ("Grak",)
-    assert "Grak declares first" in s.refused("act", name="declare", actor="Borin", options={"intent": "kill"})
-    res = s.run("act", name="declare", actor="Grak", options={"intent": "disarm", "tactic": "press"})
+    assert "Grak declares first" in s.refused("act", action="declare", actor="Borin", options={"intent": "kill"})
+    res = s.run("act", action="declare", actor="Grak", options={"intent": "disarm", "tactic": "press"})
     assert "**Grak** declares: disarm, press; **Borin** responds" in s.text(res)
     assert s.system.turn(s.enc).actors == ("Borin",)
-    s.run("act", name="declare", actor="Borin", options={"intent": "kill", "tactic": "retreat"})
+    s.run("act", action="declare", actor="Borin", options={"intent": "kill", "tactic": "retreat"})
     assert s.enc.current == "Grak" and s.enc.state.tactics == {"Borin": "retreat", "Grak": "press"}
 
 
@@ -253,7 +253,7 @@ def test_the_hidden_declarations_stay_an_option():
     s = duel(declare="hidden")
     to_flurry(s)
     assert set(s.system.turn(s.enc).actors) == {"Borin", "Grak"}
-    res = s.run("act", name="declare", actor="Grak", options={"intent": "disarm"})
+    res = s.run("act", action="declare", actor="Grak", options={"intent": "disarm"})
     assert "has declared (hidden)" in s.text(res)[0]
 
 
@@ -264,10 +264,10 @@ def test_the_winner_of_the_exchanges_decides_the_net_movement():
     fight(s, grak="kill")
     s.enc.state.tactics["Borin"] = "press"
     s.run("attack", [4, 4, 3, 4, 4, 3, 1, 1, 1], actor="Borin", target="Grak")  # 15 vs 13: a hit, absorbed
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
     assert s.enc.state.won == ["Borin"] and s.enc.current == "Grak"
-    assert "did not win" in s.refused("act", name="press", actor="Grak", target="Borin")
+    assert "did not win" in s.refused("act", action="press", actor="Grak", target="Borin")
     s.run("next", actor="Grak")
-    s.run("act", name="press", actor="Borin", target="Grak")
+    s.run("act", action="press", actor="Borin", target="Grak")
     assert s.get("Borin").position == near(s, "D4", "SE")

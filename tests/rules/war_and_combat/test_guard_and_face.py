@@ -20,9 +20,9 @@ def beset() -> Scenario:
 
 
 def declare_all(s: Scenario, grak: dict[str, str]) -> None:
-    s.run("act", name="declare", actor="Front", options={})
-    s.run("act", name="declare", actor="Flank", options={})
-    s.run("act", [6, 6, 5, 2, 2, 3, 2, 2, 4], name="declare", actor="Grak", options=grak)
+    s.run("act", action="declare", actor="Front", options={})
+    s.run("act", action="declare", actor="Flank", options={})
+    s.run("act", [6, 6, 5, 2, 2, 3, 2, 2, 4], action="declare", actor="Grak", options=grak)
 
 
 def defenses(s: Scenario) -> tuple[tuple[int, str], tuple[int, str]]:
@@ -48,16 +48,16 @@ def test_guarding_the_flank_forfeits_the_front():
 def test_bad_guard_and_face_are_refused():
     """`guard` is front or flank; `face` names an opponent in the flurry."""
     s = beset()
-    assert "`guard` must be one of `front`, `flank`, not `rear`" in s.refused("act", name="declare", actor="Grak", options={"guard": "rear"})
-    assert "Front or Flank" in s.refused("act", name="declare", actor="Grak", options={"face": "Grak"})
+    assert "`guard` must be one of `front`, `flank`, not `rear`" in s.refused("act", action="declare", actor="Grak", options={"guard": "rear"})
+    assert "Front or Flank" in s.refused("act", action="declare", actor="Grak", options={"face": "Grak"})
 
 
 def test_the_defender_chooses_whom_to_face():
     """"In the case where multiple opponents attack a lone defender, the defender may choose which direction to face" (-1 Defense for turning)."""
     s = beset()
-    s.run("act", name="declare", actor="Front", options={})
-    s.run("act", name="declare", actor="Flank", options={})
-    res = s.run("act", [6, 6, 5, 2, 2, 3, 2, 2, 4], name="declare", actor="Grak", options={"face": "Flank"})
+    s.run("act", action="declare", actor="Front", options={})
+    s.run("act", action="declare", actor="Flank", options={})
+    res = s.run("act", [6, 6, 5, 2, 2, 3, 2, 2, 4], action="declare", actor="Grak", options={"face": "Flank"})
     assert any(isinstance(e, FacedAttacker) and e.actor == "Grak" and e.facing == "SE" for e in res.events)
     assert s.get("Grak").facing == "SE" and st(s, "Grak").turned
     front, flank = defenses(s)
@@ -70,6 +70,6 @@ def test_facing_one_already_in_front_costs_nothing():
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
     while s.enc.phase == "movement":
         s.run("next", actor=s.enc.current)
-    s.run("act", name="declare", actor="Borin", options={})
-    res = s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={"face": "borin"})
+    s.run("act", action="declare", actor="Borin", options={})
+    res = s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={"face": "borin"})
     assert not any(isinstance(e, FacedAttacker) for e in res.events) and not st(s, "Grak").turned

@@ -9,7 +9,7 @@ def test_the_gm_gives_a_critical_arm_wound_with_its_effect_and_penalty():
     """Wound Effects: "Arm Fumble? Fumble Disabled" and "Action Penalty —> -1 -3 -7": a critical wound to the left
     arm, given by the GM without an attack, disables the arm and costs 7 on every task roll."""
     s = duel()
-    res = s.run("act", name="damage", target="Grak", options={"critical": "", "left": "", "arm": ""})
+    res = s.run("act", action="damage", target="Grak", options={"critical": "", "left": "", "arm": ""})
     assert "**Grak** takes a critical wound to the left arm (broken bones)" in s.text(res)[0]
     assert [(w.location, w.severity, w.penetrating) for w in st(s, "Grak").wounds] == [("left arm", "critical", False)]
     assert st(s, "Grak").disabled == ["left arm"] and sheet.wound_penalty(s.get("Grak")) == -7
@@ -19,13 +19,13 @@ def test_a_gm_wound_rolls_the_tables_check_and_a_limb_takes_limb_side():
     """"Fumble?: Roll 3d6 + DEX modifier vs. 10": a light arm wound rolls it; an arm without a side is the option
     `limb_side`'s; a failure in the weapon arm drops the axe ("any item carried is dropped")."""
     s = duel()
-    res = s.run("act", [6, 6, 5], name="damage", target="Grak", options={"light": "", "arm": "", "penetrating": ""})
+    res = s.run("act", [6, 6, 5], action="damage", target="Grak", options={"light": "", "arm": "", "penetrating": ""})
     assert st(s, "Grak").wounds[0].location == "left arm" and st(s, "Grak").wounds[0].penetrating
     assert any(getattr(e, "what", None) == "fumble?" for e in res.events)
-    s.run("act", [2, 2, 2, 1], name="damage", target="Grak", options={"light": "", "right": "", "arm": ""})
+    s.run("act", [2, 2, 2, 1], action="damage", target="Grak", options={"light": "", "right": "", "arm": ""})
     assert "axe" in st(s, "Grak").dropped
     t = duel(limb_side="right")
-    t.run("act", [6, 6, 5], name="damage", target="Grak", options={"light": "", "arm": ""})
+    t.run("act", [6, 6, 5], action="damage", target="Grak", options={"light": "", "arm": ""})
     assert st(t, "Grak").wounds[0].location == "right arm"
 
 
@@ -33,13 +33,13 @@ def test_healing_makes_a_disabled_limb_whole_and_a_mortal_wound_no_longer_downs(
     """"The limb is disabled and can no longer be used until healed"; "Mortally wounded characters are incapable of
     performing any action": healed, the arm is whole and the fighter stands again."""
     s = duel()
-    s.run("act", name="damage", target="Grak", options={"critical": "", "left": "", "arm": ""})
-    s.run("act", name="damage", target="Grak", options={"mortal": "", "belly": ""})
+    s.run("act", action="damage", target="Grak", options={"critical": "", "left": "", "arm": ""})
+    s.run("act", action="damage", target="Grak", options={"mortal": "", "belly": ""})
     assert s.get("Grak").status == "downed"
-    res = s.run("act", name="heal", target="Grak", options={"left": "", "arm": ""})
+    res = s.run("act", action="heal", target="Grak", options={"left": "", "arm": ""})
     assert "**Grak** is healed of its critical left arm wound(s)" in s.text(res)[0]
     assert "left arm" not in st(s, "Grak").disabled
-    s.run("act", name="heal", target="Grak", options={"belly": ""})
+    s.run("act", action="heal", target="Grak", options={"belly": ""})
     assert s.get("Grak").status == "active" and st(s, "Grak").wounds == []
 
 
@@ -47,16 +47,16 @@ def test_heal_takes_the_worst_wound_there_and_bad_words_change_nothing():
     """Of two wounds at a location the worst goes first ("the worst wound suffered for each hit location"); a
     missing severity, an unknown word or a wound not there is refused with what to write."""
     s = duel()
-    s.run("act", name="damage", target="Grak", options={"light": "", "head": ""})
-    s.run("act", [3], name="damage", target="Grak", options={"serious": "", "head": ""})
-    s.run("act", name="heal", target="Grak", options={"head": ""})
+    s.run("act", action="damage", target="Grak", options={"light": "", "head": ""})
+    s.run("act", [3], action="damage", target="Grak", options={"serious": "", "head": ""})
+    s.run("act", action="heal", target="Grak", options={"head": ""})
     assert [w.severity for w in st(s, "Grak").wounds] == ["light"]
     before = s.enc.model_dump()
-    assert "how bad" in s.refused("act", name="damage", target="Grak", options={"head": ""})
-    assert "`nose` is not one of its `options` words" in s.refused("act", name="damage", target="Grak", options={"light": "", "nose": ""})
-    assert "one location" in s.refused("act", name="damage", target="Grak", options={"light": ""})
-    assert "no wound to the belly" in s.refused("act", name="heal", target="Grak", options={"belly": ""})
-    assert "Name the wounded" in s.refused("act", name="damage", options={"light": "", "head": ""})
+    assert "how bad" in s.refused("act", action="damage", target="Grak", options={"head": ""})
+    assert "`nose` is not one of its `options` words" in s.refused("act", action="damage", target="Grak", options={"light": "", "nose": ""})
+    assert "one location" in s.refused("act", action="damage", target="Grak", options={"light": ""})
+    assert "no wound to the belly" in s.refused("act", action="heal", target="Grak", options={"belly": ""})
+    assert "Name the wounded" in s.refused("act", action="damage", options={"light": "", "head": ""})
     assert s.enc.model_dump() == before
 
 
@@ -64,9 +64,9 @@ def test_healing_a_critical_chest_wound_takes_away_its_immobility_but_not_the_fa
     """"In the case of a chest wound, the character is conscious but immobile" until healed ("can no longer be used
     until healed"): healed, Grak is neither immobile nor downed, and stays fallen until it stands."""
     s = duel()
-    s.run("act", name="damage", target="Grak", options={"critical": "", "chest": ""})
+    s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
     assert st(s, "Grak").immobile and s.get("Grak").status == "downed" and st(s, "Grak").fallen
-    s.run("act", name="heal", target="Grak", options={"chest": ""})
+    s.run("act", action="heal", target="Grak", options={"chest": ""})
     assert not st(s, "Grak").immobile and s.get("Grak").status == "active" and st(s, "Grak").fallen
 
 
@@ -74,12 +74,12 @@ def test_healing_the_wound_that_left_it_immobile_says_so_not_a_mortal_wound():
     """"In the case of a chest wound, the character is conscious but immobile": healed, the report says the immobility
     ended, and names a mortal wound only when a mortal wound healed."""
     s = duel()
-    s.run("act", name="damage", target="Grak", options={"critical": "", "chest": ""})
-    said = "\n".join(s.text(s.run("act", name="heal", target="Grak", options={"chest": ""})))
+    s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
+    said = "\n".join(s.text(s.run("act", action="heal", target="Grak", options={"chest": ""})))
     assert "**Grak** is now **active**: its immobility ended (the wound that downed it healed)" in said
     assert "mortal" not in said
-    s.run("act", name="damage", target="Grak", options={"mortal": "", "belly": ""})
-    said = "\n".join(s.text(s.run("act", name="heal", target="Grak", options={"belly": ""})))
+    s.run("act", action="damage", target="Grak", options={"mortal": "", "belly": ""})
+    said = "\n".join(s.text(s.run("act", action="heal", target="Grak", options={"belly": ""})))
     assert "**Grak** is now **active**: its mortal wound healed" in said
 
 
@@ -87,10 +87,10 @@ def test_healing_a_critical_belly_wound_gives_back_both_legs_but_not_a_legs_own_
     """"In the case of a belly wound, both legs are disabled" until healed: healing the belly frees both legs, save a
     leg disabled by its own wound ("The limb is disabled and can no longer be used until healed")."""
     s = duel()
-    s.run("act", name="damage", target="Grak", options={"critical": "", "belly": ""})
-    s.run("act", name="damage", target="Grak", options={"critical": "", "right": "", "leg": ""})
+    s.run("act", action="damage", target="Grak", options={"critical": "", "belly": ""})
+    s.run("act", action="damage", target="Grak", options={"critical": "", "right": "", "leg": ""})
     assert sorted(st(s, "Grak").disabled) == ["left leg", "right leg"]
-    s.run("act", name="heal", target="Grak", options={"belly": ""})
+    s.run("act", action="heal", target="Grak", options={"belly": ""})
     assert st(s, "Grak").disabled == ["right leg"]
 
 
@@ -98,9 +98,9 @@ def test_healing_a_leg_keeps_it_disabled_while_the_belly_wound_stays():
     """"In the case of a belly wound, both legs are disabled": healing a leg's own wound leaves it disabled by the
     belly wound, which is still there."""
     s = duel()
-    s.run("act", name="damage", target="Grak", options={"critical": "", "belly": ""})
-    s.run("act", [6, 6, 5], name="damage", target="Grak", options={"light": "", "left": "", "leg": ""})
-    s.run("act", name="heal", target="Grak", options={"left": "", "leg": ""})
+    s.run("act", action="damage", target="Grak", options={"critical": "", "belly": ""})
+    s.run("act", [6, 6, 5], action="damage", target="Grak", options={"light": "", "left": "", "leg": ""})
+    s.run("act", action="heal", target="Grak", options={"left": "", "leg": ""})
     assert sorted(st(s, "Grak").disabled) == ["left leg", "right leg"]
 
 
@@ -108,11 +108,11 @@ def test_a_wound_with_two_severities_or_a_side_on_the_body_is_refused():
     """A wound has one severity ("Light, Serious, Critical" and mortal) and only "an arm or leg" has a side: two
     severities, two sides or a side on the head, chest or belly are refused with what to type, and change nothing."""
     s = duel()
-    assert "`severity` is given twice" in s.refused("act", name="damage", target="Grak", options={"light": "", "serious": "", "head": ""})
-    assert "Only an arm or leg" in s.refused("act", name="damage", target="Grak", options={"light": "", "left": "", "head": ""})
-    assert "`side` is given twice" in s.refused("act", name="damage", target="Grak", options={"light": "", "left": "", "right": "",
+    assert "`severity` is given twice" in s.refused("act", action="damage", target="Grak", options={"light": "", "serious": "", "head": ""})
+    assert "Only an arm or leg" in s.refused("act", action="damage", target="Grak", options={"light": "", "left": "", "head": ""})
+    assert "`side` is given twice" in s.refused("act", action="damage", target="Grak", options={"light": "", "left": "", "right": "",
                                                                                  "arm": ""})
-    s.run("act", name="damage", target="Grak", options={"light": "", "chest": ""})
-    assert "Only an arm or leg" in s.refused("act", name="heal", target="Grak", options={"left": "", "chest": ""})
-    assert "`severity` is given twice" in s.refused("act", name="heal", target="Grak", options={"light": "", "serious": "", "chest": ""})
+    s.run("act", action="damage", target="Grak", options={"light": "", "chest": ""})
+    assert "Only an arm or leg" in s.refused("act", action="heal", target="Grak", options={"left": "", "chest": ""})
+    assert "`severity` is given twice" in s.refused("act", action="heal", target="Grak", options={"light": "", "serious": "", "chest": ""})
     assert [(w.location, w.severity) for w in st(s, "Grak").wounds] == [("chest", "light")]

@@ -24,7 +24,7 @@ def to_round(s: Scenario, n: int) -> None:
 def test_shedding_armour_takes_two_rounds_and_forbids_moving_meanwhile():
     """Borin sheds his mail in round 1: no move then or in round 2, and from round 3 he wears none."""
     s = alone("armor=mail")
-    res = s.run("act", name="shed", actor="Borin")
+    res = s.run("act", action="shed", actor="Borin")
     assert any("shedding its mail, done at the start of round 3" in line for line in s.text(res))
     assert "shedding" in s.refused("move", actor="Borin", path="N")
     assert sheet.worn(s.get("Borin")).name == "mail"
@@ -42,7 +42,7 @@ def test_shedding_armour_takes_two_rounds_and_forbids_moving_meanwhile():
 def test_donning_armour_puts_it_on_when_done_and_the_option_sets_the_length():
     """`/act action:don options:"plate"` with armour_rounds=3: plate from the start of round 4."""
     s = alone(armour_rounds=3)
-    s.run("act", name="don", actor="Borin", options={"plate": ""})
+    s.run("act", action="don", actor="Borin", options={"plate": ""})
     to_round(s, 3)
     assert sheet.worn(s.get("Borin")).name == "none"
     to_round(s, 4)
@@ -53,12 +53,12 @@ def test_a_lengthy_action_needs_peace_and_a_known_armour():
     """Engaged, or after moving this phase, it cannot begin; an unknown armour is refused by name."""
     s = duel()
     s.run("init_roll", (5, 5, 4, 2, 3, 2))
-    assert "engaged" in s.refused("act", name="shed", actor="Borin")
+    assert "engaged" in s.refused("act", action="shed", actor="Borin")
     s = alone()
-    assert "none" in s.refused("act", name="shed", actor="Borin")
-    assert "cardboard" in s.refused("act", name="don", actor="Borin", options={"cardboard": ""})
+    assert "none" in s.refused("act", action="shed", actor="Borin")
+    assert "cardboard" in s.refused("act", action="don", actor="Borin", options={"cardboard": ""})
     s.run("move", actor="Borin", path="N")
-    assert "moved" in s.refused("act", name="don", actor="Borin", options={"mail": ""})
+    assert "moved" in s.refused("act", action="don", actor="Borin", options={"mail": ""})
 
 
 def test_a_fighter_drawn_into_a_flurry_breaks_off_its_lengthy_action():
@@ -66,7 +66,7 @@ def test_a_fighter_drawn_into_a_flurry_breaks_off_its_lengthy_action():
     from tests.rules.war_and_combat.build import near
 
     s = alone("armor=mail weapons=broadsword")
-    s.run("act", name="shed", actor="Borin")
+    s.run("act", action="shed", actor="Borin")
     grak = s.get("Grak")
     grak.position, grak.facing = near(s, "F6", "N"), "S"
     s.get("Borin").facing = "N"
@@ -80,6 +80,6 @@ def test_a_fighter_drawn_into_a_flurry_breaks_off_its_lengthy_action():
 def test_the_board_shows_a_lengthy_action_under_way():
     """The status board's line says what the fighter is busy with and when it is done."""
     s = alone("armor=mail")
-    s.run("act", name="shed", actor="Borin")
+    s.run("act", action="shed", actor="Borin")
     line = s.system.present.status_line(s.enc, s.get("Borin"))
     assert "shedding its mail (done at round 3)" in line

@@ -119,8 +119,8 @@ def test_after_a_flurry_only_a_one_hex_adjustment():
 
     s = duel()
     fight(s)
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
     s.run("next", actor="Grak")
     assert "one hex" in s.refused("move", actor="Borin", path="N N")
 
@@ -129,9 +129,9 @@ def test_one_quick_action_a_phase():
     """"A character may perform one quick action during each movement phase" (standing up, drawing a weapon)."""
     s = alone("weapons=broadsword,dagger")
     st(s, "Borin").fallen = True
-    s.run("act", name="stand", actor="Borin")
+    s.run("act", action="stand", actor="Borin")
     assert not st(s, "Borin").fallen
-    assert "quick action" in s.refused("act", name="wield", actor="Borin", weapon="dagger")
+    assert "quick action" in s.refused("act", action="wield", actor="Borin", weapon="dagger")
 
 
 def test_skill_rolls_while_moving_take_the_pace_penalty():
@@ -183,10 +183,10 @@ def test_after_the_danger_a_one_hex_adjustment_and_then_no_move_while_still_in_d
     """"he may make a one hex adjustment the following phase ... if the one hex adjustment puts him in another
     danger zone, he cannot move the next round until the new threat is resolved"."""
     s = _into_danger()
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2, 2, 2, 2], name="force")
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2, 2, 2, 2], action="force")
     while s.enc.phase == "flurry":
-        s.run("act", name="hold", actor=s.enc.current)
+        s.run("act", action="hold", actor=s.enc.current)
     while s.enc.current != "Alda":
         s.run("next", actor=s.enc.current)
     assert "one hex" in s.refused("move", actor="Alda", path="S S")
@@ -392,18 +392,18 @@ def test_a_polearm_limits_its_zone_of_threat_and_frees_the_corresponding_obstruc
     pike = lambda: s.get("Pike")  # noqa: E731
     cell = lambda *steps: parse_cell(near(s, "F6", *steps))  # noqa: E731
     assert obstructed(grid, pike()) == {cell("N"), cell("NE"), cell("NW")}
-    assert "holds its polearm's zone of threat to: right" in s.text(s.run("act", name="limit", actor="Pike", options={"right": ""}))[0]
+    assert "holds its polearm's zone of threat to: right" in s.text(s.run("act", action="limit", actor="Pike", options={"right": ""}))[0]
     assert threat(grid, pike()) == {cell("N", "N"), cell("N", "NE")}
     assert obstructed(grid, pike()) == {cell("N"), cell("NE")}
     marks = s.system.highlights(s.enc)
     assert {h.cell for h in marks if h.kind == "obstructed"} == {cell("N"), cell("NE")}
     assert {h.cell for h in marks if h.kind == "threat"} == {cell("N", "N"), cell("N", "NE")}
-    s.run("act", name="limit", actor="Pike", options={"ahead": ""})
+    s.run("act", action="limit", actor="Pike", options={"ahead": ""})
     assert threat(grid, pike()) == {cell("N", "N")} and obstructed(grid, pike()) == {cell("N")}
     k = pike_and_grak(polearm_limit="kept")
-    k.run("act", name="limit", actor="Pike", options={"ahead": ""})
+    k.run("act", action="limit", actor="Pike", options={"ahead": ""})
     assert {h.cell for h in k.system.highlights(k.enc) if h.kind == "obstructed"} == {cell("NE"), cell("NW")}
-    k.run("act", name="limit", actor="Pike", options={"full": ""})
+    k.run("act", action="limit", actor="Pike", options={"full": ""})
     assert len(threat(k.enc.grid(), k.get("Pike"))) == 3
 
 
@@ -415,10 +415,10 @@ def test_the_marginal_zone_follows_a_limited_zone_of_threat():
     grid = s.enc.grid()
     cell = lambda *steps: parse_cell(near(s, "F6", *steps))  # noqa: E731
     assert marginal(grid, s.get("Pike")) == {cell("NW", "NW"), cell("NE", "NE")}
-    s.run("act", name="limit", actor="Pike", options={"ahead": ""})
+    s.run("act", action="limit", actor="Pike", options={"ahead": ""})
     assert marginal(grid, s.get("Pike")) == {cell("N", "NW"), cell("N", "NE")}
     assert {h.cell for h in s.system.highlights(s.enc) if h.kind == "marginal"} == {cell("N", "NW"), cell("N", "NE")}
-    s.run("act", name="limit", actor="Pike", options={"right": ""})
+    s.run("act", action="limit", actor="Pike", options={"right": ""})
     assert marginal(grid, s.get("Pike")) == {cell("N", "NW"), cell("NE", "NE")}
 
 
@@ -427,15 +427,15 @@ def test_a_limited_polearm_no_longer_stops_one_entering_the_hex_given_up():
     for limit, stopped in ((None, True), ("right", False)):
         s = pike_and_grak()
         if limit:
-            s.run("act", name="limit", actor="Pike", options={limit: ""})
+            s.run("act", action="limit", actor="Pike", options={limit: ""})
         s.run("next", actor="Pike")
         res = s.run("move", actor="Grak", path="S")
         assert any(isinstance(e, Engaged) for e in res.events) is stopped
     s = pike_and_grak()
-    assert "`sideways` is not one of its `options` words. Type one of `ahead|left|right|full`" in s.refused("act", name="limit", actor="Pike", options={"sideways": ""})
+    assert "`sideways` is not one of its `options` words. Type one of `ahead|left|right|full`" in s.refused("act", action="limit", actor="Pike", options={"sideways": ""})
     assert s.get("Pike").state.limit is None
     t = alone("weapons=broadsword")
-    assert "no polearm" in t.refused("act", name="limit", actor="Borin", options={"ahead": ""})
+    assert "no polearm" in t.refused("act", action="limit", actor="Borin", options={"ahead": ""})
 
 
 def test_a_path_longer_than_the_points_says_what_it_costs_and_what_is_left():
@@ -449,9 +449,9 @@ def test_a_path_longer_than_the_points_says_what_it_costs_and_what_is_left():
 def test_a_weapon_one_does_not_carry_is_named_without_an_article():
     """Wielding or loading a weapon the character does not carry says it carries none (no "a axe")."""
     s = alone("weapons=bow")
-    said = s.refused("act", name="wield", actor="Borin", weapon="axe")
+    said = s.refused("act", action="wield", actor="Borin", weapon="axe")
     assert "Borin carries no axe" in said and "does not carry a" not in said
-    said = s.refused("act", name="load", actor="Borin", options={"axe": ""})
+    said = s.refused("act", action="load", actor="Borin", options={"axe": ""})
     assert "Borin carries no axe: it has bow." in said
 
 
@@ -460,7 +460,7 @@ def test_a_quick_action_says_it_limits_the_phases_movement_to_half():
     refused after it, say that the quick action limits the phase's movement to half."""
     s = alone("weapons=broadsword,dagger pace=sprint")
     s.run("move", actor="Borin", path="N N")
-    said = "\n".join(s.text(s.run("act", name="wield", actor="Borin", weapon="dagger")))
+    said = "\n".join(s.text(s.run("act", action="wield", actor="Borin", weapon="dagger")))
     assert "**Borin** has 1 movement point(s) left this phase (a quick action limits movement to half the phase's)" in said
     refused = s.refused("move", actor="Borin", path="N N")
     assert "Borin has 1 left this phase (a quick action limits movement to half the phase's)" in refused

@@ -24,8 +24,8 @@ def test_on_deck_read_from_the_state_names_whom_the_steps_end_names() -> None:
     for _ in range(3):
         s.run("next", actor=s.enc.current)
         seen.append(_deck(s))
-    s.run("act", name="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
-    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={"intent": "kill", "tactic": "hold"})
+    s.run("act", action="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={"intent": "kill", "tactic": "hold"})
     seen.append(_deck(s))
     for _ in range(4):
         s.run("next", actor=s.enc.current)

@@ -11,7 +11,7 @@ def test_drive_presses_the_actionless_back_a_step_per_action():
     fight(s)
     st(s, "Grak").actions = 0
     grak_at = s.get("Grak").position
-    res = s.run("act", name="drive", actor="Borin", target="Grak")
+    res = s.run("act", action="drive", actor="Borin", target="Grak")
     assert [e.actor for e in res.events if isinstance(e, Moved)] == ["Grak", "Borin"]
     assert s.get("Grak").position == near(s, grak_at, "SE") and s.get("Borin").position == grak_at
     assert st(s, "Borin").actions == 2 and s.enc.current == "Borin"
@@ -22,7 +22,7 @@ def test_withdraw_steps_away_from_the_actionless():
     s = duel()
     fight(s)
     st(s, "Grak").actions = 0
-    s.run("act", name="withdraw", actor="Borin", target="Grak")
+    s.run("act", action="withdraw", actor="Borin", target="Grak")
     assert s.get("Borin").position == near(s, "D4", "NW") and s.get("Grak").position == near(s, "D4", "SE")
     assert st(s, "Borin").actions == 2
 
@@ -31,8 +31,8 @@ def test_drive_and_withdraw_need_an_actionless_opponent():
     """Both are for an opponent out of actions: one with actions left is attacked or held against instead."""
     s = duel()
     fight(s)
-    assert "still has actions" in s.refused("act", name="drive", actor="Borin", target="Grak")
-    assert "still has actions" in s.refused("act", name="withdraw", actor="Borin", target="Grak")
+    assert "still has actions" in s.refused("act", action="drive", actor="Borin", target="Grak")
+    assert "still has actions" in s.refused("act", action="withdraw", actor="Borin", target="Grak")
 
 
 def test_a_drive_into_a_wall_pins_at_once():
@@ -45,7 +45,7 @@ def test_a_drive_into_a_wall_pins_at_once():
     s.add("Grak", GRAK, side="orcs", at="E5", facing="NW", owner=None)
     fight(s)
     st(s, "Grak").actions = 0
-    s.run("act", name="drive", actor="Borin", target="Grak")
+    s.run("act", action="drive", actor="Borin", target="Grak")
     assert s.get("Grak").position == "E5" and st(s, "Borin").actions == 3
     pin = next(e for e in s.enc.effects if e.code == "pinned")
     assert pin.left == 1  # this flurry's: it ends with the round
@@ -59,6 +59,6 @@ def test_a_held_fighter_checks_restrict_before_a_drive():
     fight(s)
     st(s, "Borin").restrict, st(s, "Borin").restrict_by = 16, "Grak"
     st(s, "Grak").actions = 0
-    res = s.run("act", [2, 3, 3], name="drive", actor="Borin", target="Grak")
+    res = s.run("act", [2, 3, 3], action="drive", actor="Borin", target="Grak")
     assert res.events[0].what == "restrict-16" and not any(isinstance(e, Moved) for e in res.events)
     assert st(s, "Borin").actions == 2 and s.get("Grak").position == near(s, "D4", "SE")

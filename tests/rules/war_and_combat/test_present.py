@@ -9,7 +9,7 @@ def test_board_shows_who_still_has_to_declare():
     """"the board shows who still has to declare"."""
     s = duel()
     to_flurry(s)
-    s.run("act", name="declare", actor="Grak", options={"intent": "grapple"})
+    s.run("act", action="declare", actor="Grak", options={"intent": "grapple"})
     board = s.system.present.board(s.enc).text()
     assert "still to declare: Borin" in board and "grapple" not in board
 
@@ -27,7 +27,7 @@ def test_state_mid_flurry_exports_and_reads_back():
     """An encounter stored mid-flurry, with wounds and hidden declarations, reads back the same."""
     s = duel()
     to_flurry(s)
-    s.run("act", name="declare", actor="Grak", options={"intent": "throw", "tactic": "circle"})
+    s.run("act", action="declare", actor="Grak", options={"intent": "throw", "tactic": "circle"})
     again = Encounter.model_validate_json(s.enc.model_dump_json())
     assert again == s.enc and again.state.declarations.made["Grak"]["intent"] == "throw"
 
@@ -38,8 +38,8 @@ def test_autocomplete_offers_the_actions_legal_now():
     to_flurry(s)
     assert s.system.actions_for(s.enc, s.get("Borin")) == ["declare"]
     assert "force" in s.system.actions_for(s.enc, None)
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
     assert s.system.actions_for(s.enc, s.get("Borin")) == ["hold"]
     assert s.system.actions_for(s.enc, s.get("Grak")) == ["damage", "heal"]  # the GM's tools, Grak being the GM's
 

@@ -147,13 +147,13 @@ def test_a_crossbow_must_be_loaded_before_it_shoots_again():
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
     s.run("attack", [2, 2, 2], actor="Alda", target="Grak")  # a miss
     assert st(s, "Alda").unloaded == ["crossbow"]
-    assert "shooting (a full action)" in s.refused("act", name="load", actor="Alda")
+    assert "shooting (a full action)" in s.refused("act", action="load", actor="Alda")
     s.run("next", actor="Alda")
     s.run("next", actor="Grak")
     while s.enc.current != "Alda":
         s.run("next", actor=s.enc.current)
     assert "not loaded" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak")
-    res = s.run("act", name="load", actor="Alda")
+    res = s.run("act", action="load", actor="Alda")
     assert "loads its crossbow" in s.text(res)[0] and st(s, "Alda").unloaded == [] and st(s, "Alda").mp == 0
     assert "loading (a full action)" in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak")
 
@@ -195,13 +195,13 @@ def test_aiming_a_weapon_is_a_full_action_with_no_number():
     """"Aim a Weapon" is among the full actions ("Full Actions prohibit movement"); the text gives aiming no
     modifier, so it spends the phase (no move, no shot after it) and the next shot rolls as it would."""
     s = range_(20)
-    res = s.run("act", name="aim", actor="Alda", target="Grak", weapon="bow")
+    res = s.run("act", action="aim", actor="Alda", target="Grak", weapon="bow")
     assert "aims its bow at Grak" in s.text(res)[0] and st(s, "Alda").mp == 0
     assert "aiming (a full action)" in s.refused("attack", [5, 5, 6], actor="Alda", target="Grak", weapon="bow")
     assert "ended its movement" in s.refused("move", actor="Alda", path="N")
     t = range_(20)
     t.run("move", actor="Alda", path="N")
-    assert "moved this phase" in t.refused("act", name="aim", actor="Alda")
+    assert "moved this phase" in t.refused("act", action="aim", actor="Alda")
     s.run("next", actor="Alda")
     while s.enc.current != "Alda":
         s.run("next", actor=s.enc.current)
@@ -213,28 +213,28 @@ def test_a_full_action_is_named_when_it_refuses_what_comes_after_it():
     """"Full Actions prohibit movement": after loading, aiming, sheathing or shooting, the refusal of a move, a shot or
     another full action names the full action made, not a shot never made or movement points spent."""
     s = range_(20)
-    s.run("act", name="aim", actor="Alda", target="Grak", weapon="bow")
+    s.run("act", action="aim", actor="Alda", target="Grak", weapon="bow")
     assert "aiming (a full action)" in s.refused("attack", [5, 5, 6], actor="Alda", target="Grak", weapon="bow")
     assert "aiming (a full action) ended its movement" in s.refused("move", actor="Alda", path="N")
     t = range_(20)
     t.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow")
     assert "shooting (a full action) ended its movement" in t.refused("move", actor="Alda", path="N")
-    assert "shooting (a full action)" in t.refused("act", name="aim", actor="Alda")
+    assert "shooting (a full action)" in t.refused("act", action="aim", actor="Alda")
     u = range_(20)
-    u.run("act", name="sheathe", actor="Alda")
+    u.run("act", action="sheathe", actor="Alda")
     assert "sheathing a weapon (a full action) ended its movement" in u.refused("move", actor="Alda", path="N")
     v = wac(map="40x40 hex", tactics_skew="no")
     v.add("Alda", "dex=14 fighter=3 skills=crossbow:3 weapons=crossbow", side="dwarves", at="F39", facing="N")
     v.add("Grak", "weapons=axe", side="orcs", at=near(v, "F39", *["N"] * 20), facing="N", owner=None)
     v.run("init_roll", [5, 5, 4, 2, 3, 2])
     st(v, "Alda").unloaded = ["crossbow"]
-    v.run("act", name="load", actor="Alda")
-    assert "loading (a full action)" in v.refused("act", name="aim", actor="Alda")
+    v.run("act", action="load", actor="Alda")
+    assert "loading (a full action)" in v.refused("act", action="aim", actor="Alda")
     assert "loading (a full action)" in v.refused("attack", [2, 2, 2], actor="Alda", target="Grak")
 
 
 def test_loading_a_crossbow_one_does_not_carry_says_so():
     """"Load Weapon" reloads a weapon that shot: one with no crossbow is told it has none, not how a crossbow loads."""
     s = range_(20)
-    assert "carries no crossbow" in s.refused("act", name="load", actor="Alda", options={"crossbow": ""})
-    assert "no crossbow" in s.refused("act", name="load", actor="Alda")
+    assert "carries no crossbow" in s.refused("act", action="load", actor="Alda", options={"crossbow": ""})
+    assert "no crossbow" in s.refused("act", action="load", actor="Alda")

@@ -66,8 +66,8 @@ def test_the_hold_ends_with_the_flurry():
     s = duel()
     fight(s)
     held(s)
-    s.run("act", name="hold", actor="Borin")
-    res = s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    res = s.run("act", action="hold", actor="Grak")
     assert any(isinstance(e, FlurryEnded) for e in res.events)
     assert st(s, "Grak").restrict is None
 
@@ -78,9 +78,9 @@ def test_break_free_of_a_hold_with_a_strength_task():
     fight(s)
     held(s)
     s.run("attack", [5, 5, 4, 1, 1, 2], actor="Borin", target="Grak")  # Borin misses: Grak's attack
-    res = s.run("act", [2, 3, 3], name="break", actor="Grak")  # 9: not over 10
+    res = s.run("act", [2, 3, 3], action="break", actor="Grak")  # 9: not over 10
     assert not res.events[0].roll.success and st(s, "Grak").restrict == 10 and st(s, "Grak").actions == 1
-    res = s.run("act", [5, 3, 3], name="break", actor="Grak")  # 12: free
+    res = s.run("act", [5, 3, 3], action="break", actor="Grak")  # 12: free
     assert res.events[0].roll.success and st(s, "Grak").restrict is None and st(s, "Grak").actions == 0
     assert s.enc.current == "Borin"
 
@@ -89,7 +89,7 @@ def test_break_is_for_the_held():
     """Only a held fighter with the attack breaks a hold."""
     s = duel()
     fight(s)
-    assert "not held" in s.refused("act", [5, 5, 5], name="break", actor="Borin")
+    assert "not held" in s.refused("act", [5, 5, 5], action="break", actor="Borin")
 
 
 def test_an_entangling_hit_holds_as_a_grapple():

@@ -65,7 +65,7 @@ def test_engaged_fighters_reach_the_flurry_phase_and_everyone_is_asked_to_declar
     to_flurry(s)
     turn = s.system.turn(s.enc)
     assert s.enc.phase == "flurry" and set(turn.actors) == {"Borin", "Grak"}
-    s.run("act", name="declare", actor="Grak", options={"intent": "kill", "tactic": "press"})
+    s.run("act", action="declare", actor="Grak", options={"intent": "kill", "tactic": "press"})
     after = s.system.turn(s.enc)
     assert after.actors == ("Borin",) and after.key == turn.key  # nobody is pinged again
 
@@ -120,8 +120,8 @@ def test_stunned_fighters_get_no_flurry_actions():
     s = duel()
     to_flurry(s)
     s.enc.effects.append(Effect(id=1, name="stun", target="Grak", ends="round_end", left=2, code="stun"))
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
     assert st(s, "Grak").actions == 0 and st(s, "Borin").actions == 3
 
 
@@ -167,7 +167,7 @@ def test_holding_at_a_deadline_stays_put_or_declares_hold_or_passes_the_initiati
     assert s.enc.current == "Grak" and s.get("Borin").position == "D4"
     s.run("next", actor="Grak")
     hold = system.hold_action(s.enc, "Grak")
-    assert hold is not None and hold.kind == "act" and hold.name == "declare"
+    assert hold is not None and hold.kind == "act" and hold.action == "declare"
     assert hold.options == {"intent": "kill", "tactic": "hold"}
 
 
@@ -191,10 +191,10 @@ def test_the_shock_checks_stun_lasts_the_round_it_begins():
     s = duel()
     s.enc.effects.append(Effect(id=1, name="blessed", target="Borin", ends="round_end", left=9))
     to_flurry(s)
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
     st(s, "Grak").wounds.append(WoundRecord(location="chest", severity="serious"))
     s.run("next", actor="Grak")
     s.run("next", [2, 3, 4, 5, 5, 4, 2, 3, 2], actor="Borin")  # round 2: Grak's shock 10 vs 16: stunned
@@ -209,10 +209,10 @@ def _shock_stunned_in_round_two(running: int) -> tuple[Scenario, list[str]]:
     s = duel()
     s.enc.effects.append(Effect(id=1, name="stun", target="Grak", ends="round_end", left=running, code="stun"))
     to_flurry(s)
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
     while s.enc.phase == "flurry":
-        s.run("act", name="hold", actor=s.enc.current)
+        s.run("act", action="hold", actor=s.enc.current)
     st(s, "Grak").wounds.append(WoundRecord(location="chest", severity="serious"))
     if s.enc.current == "Grak":  # a stunned Grak has no step of his own
         s.run("next", actor="Grak")

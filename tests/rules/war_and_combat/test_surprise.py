@@ -13,7 +13,7 @@ from tests.rules.war_and_combat.build import duel, fight
 def test_the_gm_surprises_a_side_before_the_first_round_for_that_round():
     """`/act action:surprise options:"side=orcs"` before `/init roll`: Grak takes no movement step in round 1."""
     s = duel()
-    res = s.run("act", name="surprise", options={"side": "orcs"})
+    res = s.run("act", action="surprise", options={"side": "orcs"})
     assert active(s.enc.effects, "Grak", "surprised") is not None
     assert active(s.enc.effects, "Borin", "surprised") is None
     assert any("surprised" in line for line in s.text(res))
@@ -26,7 +26,7 @@ def test_the_gm_surprises_a_side_before_the_first_round_for_that_round():
 def test_a_surprised_fighter_has_no_flurry_actions_and_no_defence():
     """In the first round's flurry the surprised one has no action and Defense `rear_defense` (3)."""
     s = duel()
-    s.run("act", name="surprise", target="Grak")
+    s.run("act", action="surprise", target="Grak")
     fight(s)
     grak, borin = s.get("Grak"), s.get("Borin")
     assert grak.state.actions == 0
@@ -38,7 +38,7 @@ def test_a_surprised_fighter_has_no_flurry_actions_and_no_defence():
 def test_surprise_lasts_the_first_round_only():
     """At the second round the surprised act as ever: the effect ends with round 1."""
     s = duel()
-    s.run("act", name="surprise", target="Grak")
+    s.run("act", action="surprise", target="Grak")
     fight(s)
     assert active(s.enc.effects, "Grak", "surprised") is not None
     s.run("next", actor="Borin")  # Borin holds; Grak has no action: the flurry ends
@@ -51,7 +51,7 @@ def test_surprise_lasts_the_first_round_only():
 def test_surprise_is_the_gms_and_only_before_the_first_flurry():
     """After round 1's movement phase it is refused; a side must exist; someone must be named."""
     s = duel()
-    assert "side" in s.refused("act", name="surprise", options={"side": "elves"})
-    assert "target" in s.refused("act", name="surprise")
+    assert "side" in s.refused("act", action="surprise", options={"side": "elves"})
+    assert "target" in s.refused("act", action="surprise")
     fight(s)
-    assert "first round" in s.refused("act", name="surprise", target="Grak")
+    assert "first round" in s.refused("act", action="surprise", target="Grak")

@@ -23,8 +23,8 @@ def watched(alda_at: str = "E3") -> Scenario:
 
 
 def revealed(s: Scenario) -> None:
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
     assert s.enc.current == "Borin"
 
 
@@ -32,7 +32,7 @@ def test_a_swipe_negotiates_then_strikes_and_the_target_spends_an_action_to_defe
     """"The unengaged fighter must negotiate the space ... a task modified by the tactics skill and agility"; the target defends only with an action left."""
     s = watched()
     revealed(s)
-    res = s.run("act", [6, 5, 4, 4, 4, 2], name="swipe", actor="Alda", target="Grak")
+    res = s.run("act", [6, 5, 4, 4, 4, 2], action="swipe", actor="Alda", target="Grak")
     check = res.events[0]
     assert isinstance(check, Checked) and check.what == "negotiate"
     assert check.roll.total == 15 + 1 + 1 and check.roll.against == 10 + 6 and check.roll.success
@@ -46,7 +46,7 @@ def test_a_target_without_actions_cannot_defend_a_swipe():
     s = watched()
     revealed(s)
     st(s, "Grak").actions = 0
-    res = s.run("act", [6, 5, 4, 2, 2, 2, 4, 4, 3, 1, 1, 2], name="swipe", actor="Alda", target="Grak")
+    res = s.run("act", [6, 5, 4, 2, 2, 2, 4, 4, 3, 1, 1, 2], action="swipe", actor="Alda", target="Grak")
     attack = next(e for e in res.events if isinstance(e, Attacked))
     assert attack.roll.against == 3 and attack.roll.success
 
@@ -56,7 +56,7 @@ def test_a_surprised_target_cannot_defend_a_swipe():
     s = watched()
     revealed(s)
     s.enc.effects.append(Effect(id=1, name="surprised", target="Grak", ends="round_end", code="surprised"))
-    res = s.run("act", [6, 5, 4, 2, 2, 2, 4, 4, 3, 1, 1, 2], name="swipe", actor="Alda", target="Grak")
+    res = s.run("act", [6, 5, 4, 2, 2, 2, 4, 4, 3, 1, 1, 2], action="swipe", actor="Alda", target="Grak")
     attack = next(e for e in res.events if isinstance(e, Attacked))
     assert attack.roll.against == 3 and st(s, "Grak").actions == 2
 
@@ -65,7 +65,7 @@ def test_a_failed_negotiation_is_struck_by_the_target():
     """"to avoid being hit": a failed negotiate task takes a blow from the target (random location, low skew impact), and no swipe."""
     s = watched()
     revealed(s)
-    res = s.run("act", [2, 3, 3, 4, 4, 3, 1, 1, 1, 1, 1], name="swipe", actor="Alda", target="Grak")
+    res = s.run("act", [2, 3, 3, 4, 4, 3, 1, 1, 1, 1, 1], action="swipe", actor="Alda", target="Grak")
     assert not res.events[0].roll.success
     assert any(isinstance(e, Struck) and e.actor == "Alda" for e in res.events)
     assert not any(isinstance(e, Attacked) for e in res.events)
@@ -74,33 +74,33 @@ def test_a_failed_negotiation_is_struck_by_the_target():
 def test_one_swipe_a_round_by_an_unengaged_fighter_within_a_step_of_reach():
     """One swipe a round; not by a fighter in a flurry; the target within its weapon's reach + 1 hex; not before the reveal."""
     s = watched()
-    assert "revealed" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")
+    assert "revealed" in s.refused("act", [6, 5, 4], action="swipe", actor="Alda", target="Grak")
     revealed(s)
-    assert "in the flurry" in s.refused("act", [6, 5, 4], name="swipe", actor="Borin", target="Grak")
-    s.run("act", [2, 3, 3, 4, 4, 3, 1, 1, 1, 1, 1], name="swipe", actor="Alda", target="Grak")
-    assert "once a round" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")
+    assert "in the flurry" in s.refused("act", [6, 5, 4], action="swipe", actor="Borin", target="Grak")
+    s.run("act", [2, 3, 3, 4, 4, 3, 1, 1, 1, 1, 1], action="swipe", actor="Alda", target="Grak")
+    assert "once a round" in s.refused("act", [6, 5, 4], action="swipe", actor="Alda", target="Grak")
     far = watched(alda_at="E1")
     revealed(far)
-    assert "too far" in far.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")
+    assert "too far" in far.refused("act", [6, 5, 4], action="swipe", actor="Alda", target="Grak")
 
 
 def test_an_interrupt_joins_the_flurry_under_way():
     """"Unengaged figures may interrupt flurries": it declares, rolls flurry initiative, and its actions count from then."""
     s = watched()
     revealed(s)
-    res = s.run("act", [6, 6, 6, 3, 3, 3], name="interrupt", actor="Alda", options={"intent": "kill", "tactic": "hold"})
+    res = s.run("act", [6, 6, 6, 3, 3, 3], action="interrupt", actor="Alda", options={"intent": "kill", "tactic": "hold"})
     init = next(e for e in res.events if isinstance(e, FlurryInitiative))
     assert init.actor == "Alda" and init.actions == 2
     assert "Alda" in s.enc.state.flurries[0] and s.enc.state.declarations.choice("Alda")["intent"] == "kill"
     s.run("attack", [2, 2, 2], actor="Borin", target="Grak")  # Borin misses: the attack passes to Grak
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Grak")
     assert s.enc.current == "Alda"
 
 
 def test_an_interrupt_before_the_reveal_declares_with_the_others():
     """Before the reveal the interrupter is one more participant to declare."""
     s = watched()
-    s.run("act", name="interrupt", actor="Alda")
+    s.run("act", action="interrupt", actor="Alda")
     assert s.enc.state.declarations.waiting() == ["Borin", "Grak", "Alda"]
 
 
@@ -110,7 +110,7 @@ def test_an_engaged_fighter_makes_no_swipe():
     s.add("Snaga", "weapons=spear", side="orcs", at="M10", facing="N", owner=None)
     revealed(s)
     s.get("Snaga").position, s.get("Snaga").facing = near(s, "E3", "N"), "S"  # Alda in Snaga's zone of threat
-    assert "is engaged" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda", target="Grak")
+    assert "is engaged" in s.refused("act", [6, 5, 4], action="swipe", actor="Alda", target="Grak")
 
 
 def alda_steps(**options: object) -> Scenario:
@@ -130,18 +130,18 @@ def test_a_free_attack_is_a_quick_action_of_the_movement_phase_at_a_fighter_to_b
     in a flurry without entering the flurry himself": in Alda's movement step she negotiates (vs 10 + Borin's 6)
     and strikes; Grak, "aware ... and has not used up all of his actions", defends with one of his coming flurry's."""
     s = alda_steps()
-    res = s.run("act", [6, 5, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    res = s.run("act", [6, 5, 4, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
     check = res.events[0]
     assert isinstance(check, Checked) and check.what == "negotiate" and check.roll.against == 16 and check.roll.success
     attack = res.events[1]
     assert isinstance(attack, Attacked) and attack.roll.total == 13 and attack.roll.against == 13
     assert st(s, "Alda").quick and st(s, "Alda").swiped == 1 and st(s, "Grak").lost == 1
     assert s.enc.phase == "movement" and s.enc.current == "Alda"
-    assert "once a round" in s.refused("act", [6, 5, 4], name="free-attack", actor="Alda", target="Grak")
+    assert "once a round" in s.refused("act", [6, 5, 4], action="free-attack", actor="Alda", target="Grak")
     s.run("next", actor="Alda")
-    s.run("act", name="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], name="declare", actor="Grak", options={})
-    assert st(s, "Grak").actions == 1 and "once a round" in s.refused("act", [6, 5, 4], name="swipe", actor="Alda",
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
+    assert st(s, "Grak").actions == 1 and "once a round" in s.refused("act", [6, 5, 4], action="swipe", actor="Alda",
                                                                        target="Grak")
 
 
@@ -149,12 +149,12 @@ def test_a_free_attack_is_refused_at_an_unengaged_fighter_or_by_an_engaged_one()
     """"at a fighter in a flurry" by "unengaged figures": Grak alone is no target, and Borin, engaged, makes none."""
     s = alda_steps()
     s.get("Borin").position = "A1"
-    assert "engaged in no flurry" in s.refused("act", [6, 5, 4], name="free-attack", actor="Alda", target="Grak")
+    assert "engaged in no flurry" in s.refused("act", [6, 5, 4], action="free-attack", actor="Alda", target="Grak")
     t = wac(tactics_skew="no")
     t.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
     t.add("Grak", GRAK, side="orcs", at=near(t, "D4", "SE"), facing="NW", owner=None)
     t.run("init_roll", [5, 5, 4, 2, 3, 2])
-    assert "only an unengaged fighter" in t.refused("act", [6, 5, 4], name="free-attack", actor="Borin", target="Grak")
+    assert "only an unengaged fighter" in t.refused("act", [6, 5, 4], action="free-attack", actor="Borin", target="Grak")
 
 
 def test_a_free_attack_from_the_flank_costs_an_unguarded_target_no_action():
@@ -163,7 +163,7 @@ def test_a_free_attack_from_the_flank_costs_an_unguarded_target_no_action():
     his coming flurry's actions is spent on it."""
     s = alda_steps()
     s.get("Alda").position = near(s, s.get("Grak").position, "NE", "NE")  # Grak faces NW: his right flank
-    res = s.run("act", [6, 5, 4, 1, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1], name="free-attack", actor="Alda", target="Grak")
+    res = s.run("act", [6, 5, 4, 1, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1], action="free-attack", actor="Alda", target="Grak")
     attack = next(e for e in res.events if isinstance(e, Attacked))
     assert attack.roll.against_label == "Defense (flank, unguarded)"
     assert st(s, "Grak").lost == 0
@@ -174,7 +174,7 @@ def test_a_free_attack_after_moving_takes_the_paces_penalty_on_both_rolls():
     attack's negotiate task and attack roll each take -1 (as a ranged strike after moving does)."""
     s = alda_steps()
     s.run("move", actor="Alda", path="SE")
-    res = s.run("act", [6, 6, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    res = s.run("act", [6, 6, 4, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
     check = res.events[0]
     assert isinstance(check, Checked) and ("moving", -1) in [(m.name, m.value) for m in check.roll.modifiers]
     assert check.roll.total == 16 + 1 + 1 - 1
@@ -187,12 +187,12 @@ def test_a_free_attack_is_a_quick_action_with_limited_movement():
     so with her free attack she moves at most 1: after spending 2 it is refused, and after it 1 point is left."""
     s = alda_steps()
     s.run("move", actor="Alda", path="SE", facing="S")
-    text = s.refused("act", [6, 5, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    text = s.refused("act", [6, 5, 4, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
     assert "spent 2 movement point(s)" in text and "at most 1" in text
     t = alda_steps()
-    t.run("act", [6, 5, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    t.run("act", [6, 5, 4, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
     assert st(t, "Alda").mp == 1 and "has 1 left" in t.refused("move", actor="Alda", path="N N")
     u = alda_steps(quick_movement="full")
     u.run("move", actor="Alda", path="SE", facing="S")
-    u.run("act", [6, 6, 4, 4, 4, 2], name="free-attack", actor="Alda", target="Grak")
+    u.run("act", [6, 6, 4, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
     assert st(u, "Alda").quick

@@ -30,6 +30,6 @@ def test_drive_and_withdraw_ask_for_their_target_in_their_own_verb():
     s = duel()
     fight(s)
     st(s, "Grak").actions = 0
-    assert s.refused("act", error=InputError, name="drive", actor="Borin") == "Name the combatant to drive back in `target`."
-    assert s.refused("act", error=InputError, name="withdraw", actor="Borin") == "Name the combatant to withdraw from in `target`."
-    assert "cannot withdraw from itself" in s.refused("act", name="withdraw", actor="Borin", target="Borin")
+    assert s.refused("act", error=InputError, action="drive", actor="Borin") == "Name the combatant to drive back in `target`."
+    assert s.refused("act", error=InputError, action="withdraw", actor="Borin") == "Name the combatant to withdraw from in `target`."
+    assert "cannot withdraw from itself" in s.refused("act", action="withdraw", actor="Borin", target="Borin")

@@ -8,7 +8,7 @@ from tests.scenario import Scenario
 
 def to_grak(s: Scenario) -> None:
     """Borin holds: the attack is Grak's."""
-    s.run("act", name="hold", actor="Borin")
+    s.run("act", action="hold", actor="Borin")
     assert s.enc.current == "Grak"
 
 
@@ -59,10 +59,10 @@ def test_a_failed_stumble_check_keeps_the_fighter_down_this_round():
     fight(s)
     s.run("attack", [4, 4, 3, 5, 5, 5, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
     assert st(s, "Grak").fallen
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
     assert s.enc.phase == "adjustment" and s.enc.current == "Grak"
-    assert "until the round ends" in s.refused("act", name="stand", actor="Grak")
+    assert "until the round ends" in s.refused("act", action="stand", actor="Grak")
 
 
 def test_two_impaired_legs_crawl_at_defense_five_plus_fighter_rank():
@@ -73,9 +73,9 @@ def test_two_impaired_legs_crawl_at_defense_five_plus_fighter_rank():
     grid, opts = s.enc.grid(), s.system.option_values(s.enc)
     assert defense(s.enc, opts, grid, s.get("Grak"), s.get("Borin")) == (5 + 3, "crawling")
     st(s, "Grak").fallen = True
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
-    assert "legs" in s.refused("act", name="stand", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
+    assert "legs" in s.refused("act", action="stand", actor="Grak")
 
 
 def test_switching_the_weapon_hand_is_a_quick_action():
@@ -84,9 +84,9 @@ def test_switching_the_weapon_hand_is_a_quick_action():
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
     assert s.enc.current == "Borin"
     st(s, "Borin").impaired = ["right arm"]
-    s.run("act", name="wield", actor="Borin", options={"hand": "left"})
+    s.run("act", action="wield", actor="Borin", options={"hand": "left"})
     assert st(s, "Borin").hand == "left" and st(s, "Borin").quick
-    assert "`hand` is right or left" in s.refused("act", name="wield", actor="Borin", options={"hand": "both"})
+    assert "`hand` is right or left" in s.refused("act", action="wield", actor="Borin", options={"hand": "both"})
 
 
 def test_a_disarmed_fighter_drops_its_weapon_until_it_picks_it_up():
@@ -98,11 +98,11 @@ def test_a_disarmed_fighter_drops_its_weapon_until_it_picks_it_up():
     assert st(s, "Grak").dropped == ["axe"]
     to_grak(s)
     assert "dropped its axe" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
-    s.run("act", name="hold", actor="Grak")  # Borin held already: the flurry ends
+    s.run("act", action="hold", actor="Grak")  # Borin held already: the flurry ends
     assert s.enc.phase == "adjustment" and s.enc.current == "Grak"
     assert st(s, "Grak").dropped_at == {"axe": s.get("Grak").position}
-    assert "lies on the ground" in s.refused("act", name="wield", actor="Grak", weapon="axe")
-    s.run("act", name="pickup", actor="Grak", options={"axe": ""})
+    assert "lies on the ground" in s.refused("act", action="wield", actor="Grak", weapon="axe")
+    s.run("act", action="pickup", actor="Grak", options={"axe": ""})
     assert st(s, "Grak").dropped == [] and st(s, "Grak").quick
 
 
@@ -172,13 +172,13 @@ def test_a_fumbled_shield_lies_1d6_1_metres_away_and_is_picked_up_there():
     lies = near(s, grak, "NE", "NE")
     assert st(s, "Grak").dropped_at == {"shield": lies}
     assert f"dropped shield (at {lies})" in s.system.present.status_line(s.enc, s.get("Grak"))
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
     assert s.enc.current == "Grak"
     assert any(h.kind == "dropped item" and h.cell.name == lies for h in s.system.highlights(s.enc))
-    assert f"lies at {lies}" in s.refused("act", name="pickup", actor="Grak", options={"shield": ""})
+    assert f"lies at {lies}" in s.refused("act", action="pickup", actor="Grak", options={"shield": ""})
     s.get("Grak").position = lies
-    s.run("act", name="pickup", actor="Grak", options={"shield": ""})
+    s.run("act", action="pickup", actor="Grak", options={"shield": ""})
     assert st(s, "Grak").dropped == [] and st(s, "Grak").dropped_at == {}
 
 
@@ -192,11 +192,11 @@ def test_a_sheathed_weapon_threatens_nothing_until_drawn():
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
     grid = s.enc.grid()
     assert s.enc.current == "Borin" and threat(grid, s.get("Borin"))
-    res = s.run("act", name="sheathe", actor="Borin")
+    res = s.run("act", action="sheathe", actor="Borin")
     assert "sheathes its broadsword" in s.text(res)[0] and not threat(grid, s.get("Borin"))
     assert st(s, "Borin").mp == 0
-    assert "sheathed already" in s.refused("act", name="sheathe", actor="Borin")
-    s.run("act", name="wield", actor="Borin", weapon="broadsword")
+    assert "sheathed already" in s.refused("act", action="sheathe", actor="Borin")
+    s.run("act", action="wield", actor="Borin", weapon="broadsword")
     assert threat(grid, s.get("Borin")) and not st(s, "Borin").sheathed
 
 
@@ -206,7 +206,7 @@ def test_sheathing_is_a_full_action():
     s.get("Grak").position = "L10"
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
     s.run("move", actor="Borin", path="N")
-    assert "full action" in s.refused("act", name="sheathe", actor="Borin")
+    assert "full action" in s.refused("act", action="sheathe", actor="Borin")
 
 
 def test_a_serious_leg_wound_keeps_the_fighter_down_this_round():
@@ -214,9 +214,9 @@ def test_a_serious_leg_wound_keeps_the_fighter_down_this_round():
     stand on the leg for the rest of the round": after a serious leg wound standing is refused until the round ends."""
     s = duel()
     fight(s)
-    s.run("act", name="damage", target="Grak", options={"serious": "", "left": "", "leg": ""})
+    s.run("act", action="damage", target="Grak", options={"serious": "", "left": "", "leg": ""})
     assert st(s, "Grak").fallen and st(s, "Grak").impaired == ["left leg"]
-    s.run("act", name="hold", actor="Borin")
-    s.run("act", name="hold", actor="Grak")
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
     assert s.enc.phase == "adjustment" and s.enc.current == "Grak"
-    assert "until the round ends" in s.refused("act", name="stand", actor="Grak")
+    assert "until the round ends" in s.refused("act", action="stand", actor="Grak")
