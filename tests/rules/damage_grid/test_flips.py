@@ -17,6 +17,7 @@ from rules.systems.damage_grid.flips import (
     target_flips,
 )
 from rules.systems.damage_grid.grid import HUMANOID, parse_grid
+from rules.systems.damage_grid.state import Asked
 from tests.rules.damage_grid.build import duel, events
 
 
@@ -214,3 +215,13 @@ def test_a_malformed_flip_is_refused_with_an_example_from_the_dice(text):
         parse_flips(text, dice, 1)
     example = str(refused.value).split("like `flips=", 1)[1].split("`")[0]
     assert sum(f.cost for f in parse_flips(example, dice, 1)) == 1
+
+
+def test_a_lunge_asked_before_the_act_field_was_renamed_reads_as_one() -> None:
+    """A Lunge waiting for its target's flips, stored when an act's `action` was called `name`, reads as a Lunge."""
+    old = Asked(tag="t", attacker="Meena", target="Hera", owner="1", weapon="saber",
+                action={"kind": "act", "actor": "Meena", "name": "lunge", "target": "Hera"})
+    assert old.action == {"kind": "act", "actor": "Meena", "action": "lunge", "target": "Hera"}
+    new = Asked(tag="t", attacker="Meena", target="Hera", owner="1", weapon="saber",
+                action={"kind": "attack", "actor": "Meena", "name": "x"})
+    assert new.action["name"] == "x"  # only an act's field was renamed
