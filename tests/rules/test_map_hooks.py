@@ -5,7 +5,7 @@ from rules.geometry import Cell, parse_cell
 from rules.models import Encounter
 from rules.registry import get_system
 from rules.system import Highlight, RuleSystem
-from tests.rules.knights_of_valour.builders import KNIGHT, ORC
+from tests.rules.knights_of_valour.build import KNIGHT, ORC
 from tests.scenario import Scenario
 
 SHEETS = {"coup-de-grace": "class=unarmoured weapons=sword", "knights-of-valour": KNIGHT}

@@ -6,7 +6,7 @@ import pytest
 from rules.errors import InputError
 from rules.report import plural
 from rules.sheet import read_int
-from tests.rules.knights_of_valour.builders import run, three_way
+from tests.rules.knights_of_valour.build import run, three_way
 
 
 @pytest.mark.parametrize(("text", "expected"), [("0", 0), ("-20", -20), ("40", 40), (" +7 ", 7)])

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.systems.coup_de_grace.events import Cast
-from tests.rules.coup_de_grace.common import KEY, SWORD, SYSTEM
+from tests.rules.coup_de_grace.build import KEY, SWORD, SYSTEM
 from tests.scenario import Scenario
 
 

@@ -7,7 +7,7 @@ import pytest
 from rules.errors import IllegalAction, NotFound, RulesError
 from rules.systems.coup_de_grace import DRAFT_VARIANT
 from rules.systems.coup_de_grace.events import Wounded
-from tests.rules.coup_de_grace.common import (
+from tests.rules.coup_de_grace.build import (
     KEY,
     SWORD,
     events_of,

@@ -8,7 +8,7 @@ import pytest
 
 from rules.models import Encounter
 from rules.systems.coup_de_grace import DRAFT_VARIANT
-from tests.rules.coup_de_grace.common import (
+from tests.rules.coup_de_grace.build import (
     SWORD,
     events_of,
     fight,

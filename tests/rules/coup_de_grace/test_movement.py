@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.systems.coup_de_grace import DRAFT_VARIANT
-from tests.rules.coup_de_grace.common import (
+from tests.rules.coup_de_grace.build import (
     KEY,
     SWORD,
     SYSTEM,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.report import board_report
-from tests.rules.coup_de_grace.common import (
+from tests.rules.coup_de_grace.build import (
     SWORD,
     SYSTEM,
     fight,

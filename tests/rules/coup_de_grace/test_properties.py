@@ -12,7 +12,7 @@ from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
 from rules.systems.coup_de_grace import DRAFT_VARIANT
-from tests.rules.coup_de_grace.common import SYSTEM, fight
+from tests.rules.coup_de_grace.build import SYSTEM, fight
 
 # -- property: any action either applies cleanly or changes nothing -------------------------------------------------------
 NAMES = ("A", "B", "T", "U")

@@ -6,7 +6,7 @@ import pytest
 
 from rules.errors import InputError, SheetError
 from rules.systems.coup_de_grace import DRAFT_VARIANT
-from tests.rules.coup_de_grace.common import (
+from tests.rules.coup_de_grace.build import (
     SWORD,
     SYSTEM,
     encounter,

@@ -8,7 +8,7 @@ from pydantic import ValidationError
 
 from rules.models import Encounter
 from rules.systems.coup_de_grace.state import CdgCombatant, CdgEncounter
-from tests.rules.coup_de_grace.common import SYSTEM, resolve
+from tests.rules.coup_de_grace.build import SYSTEM, resolve
 
 #: an `/encounter export` of the first version, mid-round: Borin activating with 2 MP left, Grak downed
 OLD_EXPORT = {

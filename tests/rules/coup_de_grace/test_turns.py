@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import NotYourTurn, RulesError
-from tests.rules.coup_de_grace.common import (
+from tests.rules.coup_de_grace.build import (
     SWORD,
     SYSTEM,
     Mini,

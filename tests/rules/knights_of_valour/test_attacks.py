@@ -6,7 +6,7 @@ import pytest
 from rules.errors import IllegalAction, InputError
 from rules.models import Encounter
 from rules.sheet import parse_options
-from tests.rules.knights_of_valour.builders import (
+from tests.rules.knights_of_valour.build import (
     SYSTEM,
     add,
     defence,

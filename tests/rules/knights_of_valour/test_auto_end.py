@@ -6,7 +6,7 @@ import pytest
 
 from rules.events import TurnDone
 from rules.registry import get_system
-from tests.rules.knights_of_valour.builders import (
+from tests.rules.knights_of_valour.build import (
     SYSTEM,
     add,
     duel,

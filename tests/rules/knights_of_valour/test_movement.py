@@ -8,7 +8,7 @@ from rules.dice import Dice
 from rules.errors import DiceError, IllegalAction, InputError
 from rules.models import Encounter
 from rules.report import board_report
-from tests.rules.knights_of_valour.builders import (
+from tests.rules.knights_of_valour.build import (
     KNIGHT,
     ORC,
     SYSTEM,

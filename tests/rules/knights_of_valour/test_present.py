@@ -14,7 +14,7 @@ from rules.dice import Dice
 from rules.errors import RulesError
 from rules.report import board_report, events_report
 from rules.systems.knights_of_valour import SIZES
-from tests.rules.knights_of_valour.builders import (
+from tests.rules.knights_of_valour.build import (
     SYSTEM,
     add,
     duel,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.report import board_report
 from rules.sheet import parse_pairs
-from tests.rules.knights_of_valour.builders import SYSTEM, add, duel, encounter, run
+from tests.rules.knights_of_valour.build import SYSTEM, add, duel, encounter, run
 
 
 def _edit(enc, sheet: str):

@@ -12,7 +12,7 @@ from rules.systems.knights_of_valour import (
     parse_weapon,
     stature_modifier,
 )
-from tests.rules.knights_of_valour.builders import (
+from tests.rules.knights_of_valour.build import (
     SYSTEM,
     add,
     defence,

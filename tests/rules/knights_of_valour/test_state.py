@@ -5,7 +5,7 @@ import json
 
 from rules.models import Encounter
 from rules.systems.knights_of_valour import KovCombatant, KovEncounter
-from tests.rules.knights_of_valour.builders import SYSTEM, duel, one, run
+from tests.rules.knights_of_valour.build import SYSTEM, duel, one, run
 
 #: the state as the first version stored it, before the typed models (dict keys of the old module)
 OLD_COMBATANT = {"init_set": None, "delayed": False, "moves": 0, "combat": 1, "ft": 20, "used": True,

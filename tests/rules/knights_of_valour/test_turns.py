@@ -7,7 +7,7 @@ from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn, Rul
 from rules.models import Encounter
 from rules.report import board_report
 from rules.sheet import parse_options
-from tests.rules.knights_of_valour.builders import (
+from tests.rules.knights_of_valour.build import (
     GM,
     SYSTEM,
     add,
