@@ -21,6 +21,7 @@ from rules.sheet import SheetKey
 from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
+from rules.systems.open.conditions import CONDITION_NAMES
 from rules.systems.open.options import OPTIONS
 from rules.systems.open.present import OpenPresenter, sheet_summary
 from rules.systems.open.space import feet
@@ -62,6 +63,7 @@ class OpenSystem(RuleSystem):
     combatant_state = OpenCombatant
     encounter_state = OpenEncounter
     effect_values = sheet.EFFECT_VALUES
+    rule_effect_names = CONDITION_NAMES
     #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
     hp_key = "hp"
     newcomer_rolls = True

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from rules.models import Combatant, Encounter
 
-__all__ = ["Condition", "CONDITIONS", "conditions", "has"]
+__all__ = ["Condition", "CONDITIONS", "CONDITION_NAMES", "conditions", "has"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,8 @@ CONDITIONS: dict[str, Condition] = {
     "dodging": Condition(against="dis"),
 }
 _ALIASES = {"paralyzed": "paralysed"}
+#: every name the rules read as a condition (its aliases too)
+CONDITION_NAMES = frozenset(CONDITIONS) | frozenset(_ALIASES)
 
 
 def conditions(enc: Encounter, c: Combatant) -> dict[str, Condition]:
