@@ -71,6 +71,12 @@ def _damage(w: Weapon, critical: bool, dice: Dice) -> tuple[int, list[int]]:
     return max(0, result.total), [d.value for d in result.dice]
 
 
+def _dice_count(w: Weapon, critical: bool) -> int:
+    """How many damage dice a hit with ``w`` rolls."""
+    match = re.match(r"([0-9]+)d", w.damage)
+    return (int(match.group(1)) if match else 0) * (2 if critical else 1)
+
+
 def _check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
     st = OpenCombatant.of(c)
     if st.acted:
@@ -137,12 +143,15 @@ def strike(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, 
         hit = True
     if kept == 1 and opts.fumble:
         hit = False
-    critical = hit and ((kept == 20 and opts.crit) or coup or (has(enc, t, "helpless") and far <= 5))
+    would_crit = (kept == 20 and opts.crit) or coup or (has(enc, t, "helpless") and far <= 5)
+    critical = hit and would_crit
     roll = Roll(dice=rolled, label="d20", kept=kept if len(rolled) > 1 else None, modifiers=mods, total=score,
                 against=armour, against_label="AC", success=hit)
     events: list[Event] = [OpenAttack(actor=c.name, target=t.name, weapon=w.name, roll=roll, mode=mode,
                                       reasons=adv + dis, critical=critical,
                                       cover=shelter if shelter != "none" else None, opportunity=opportunity, coup=coup)]
+    # on a miss the damage dice typed for a hit are left unused, not refused: a refusal would tell a hidden AC
+    dice.spare(0 if hit else _dice_count(w, would_crit))
     if hit:
         with dice.rolling_for(c.name):
             amount, _ = _damage(w, critical, dice)
