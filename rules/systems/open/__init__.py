@@ -178,7 +178,7 @@ class OpenSystem(RuleSystem):
         """The last area attack's cells, and the acting combatant's melee reach."""
         grid = enc.grid()
         shown = [Highlight(grid.parse(x), "area") for x in OpenEncounter.of(enc).area] if grid is not None else []
-        c = self.acting_on_map(enc)
+        c = self.acting_on_map(enc, numbers=True)
         if c is None or grid is None or c.cell is None:
             return shown
         opts, reach = self.option_values(enc), sheet.reach(c)

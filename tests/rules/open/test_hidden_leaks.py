@@ -46,3 +46,34 @@ def test_a_helpless_targets_doubled_dice_tell_nothing_either(kept: int) -> None:
     s.run("effect_add", name="paralysed", actor="Grak", rounds=3)
     dice = Dice(rng=random.Random(1), given=[kept, 1, 1], may_type=frozenset({"Ann"}))
     s.system.resolve(s.enc, make_action("attack", is_gm=False, actor="Ann", target="Grak", weapon="longsword"), dice)
+
+
+def mage() -> Scenario:
+    """The GM's hidden Mage (reach 10, speed 40) acts first; Ann is the player's."""
+    s = Scenario("open").add("Ann", "hp=30 init=+0", at="A5")
+    s.add("Mage", "hp=50 init=+60 reach=10 speed=40 weapons=staff:+4:1d6:bludgeoning", at="J5", owner=None, side="foes")
+    s.run("init_roll", [10, 10])
+    return s
+
+
+def test_the_map_shades_no_hidden_reach() -> None:
+    """docs/commands.md, "Shading": "Shading drawn from a hidden combatant's numbers (its reach, its weapons) is left
+    out: the picture is posted to everyone"; once revealed, its 10 ft reach is shaded."""
+    s = mage()
+    assert [h for h in s.system.highlights(s.enc) if h.kind == "reach"] == []
+    s.enc.settings.reveal = True
+    assert len([h for h in s.system.highlights(s.enc) if h.kind == "reach"]) == 24
+
+
+def test_a_hidden_combatants_turn_does_not_end_by_itself() -> None:
+    """docs/commands.md, "Turns that end by themselves": "A hidden combatant's turn ... does not end by itself, since
+    that would tell its movement"; a shown one's does."""
+    s = mage()
+    s.run("move", actor="Mage", path="W W W W W W W W")
+    res = s.run("attack", [15, 3], actor="Mage", target="Ann", weapon="staff")
+    assert s.enc.current == "Mage" and not any(type(e).__name__ == "TurnDone" for e in res.events)
+    s = mage()
+    s.enc.settings.reveal = True
+    s.run("move", actor="Mage", path="W W W W W W W W")
+    s.run("attack", [15, 3], actor="Mage", target="Ann", weapon="staff")
+    assert s.enc.current == "Ann"
