@@ -132,7 +132,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: object, dice: D
         raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
     if feet_left(enc, c) <= 0 or has(enc, c, "speed_zero"):
         why = "a condition holds it (speed 0)" if has(enc, c, "speed_zero") else "it has no movement left this turn"
-        raise IllegalAction(f"{c.name} cannot move: {why}. Attack, or end the turn with `/init next`.")
+        can_act = not OpenCombatant.of(c).acted and not has(enc, c, "incapacitated")
+        then = "Attack, or end the turn" if can_act else "End the turn"
+        raise IllegalAction(f"{c.name} cannot move: {why}. {then} with `/init next`.")
     cells = _route(enc, opts, grid, c, grid.parse(to), feet_left(enc, c)) if to else _path(grid, c.cell, path or "")
     return walk(enc, opts, grid, c, cells, dice, check=True)
 

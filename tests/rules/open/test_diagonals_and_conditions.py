@@ -1,6 +1,7 @@
 """The open system's diagonals, conditions that stop movement, and self-centred bursts (docs/systems/open.md)."""
 from __future__ import annotations
 
+from rules.errors import IllegalAction
 from rules.systems.open.events import OpenAttack
 from tests.scenario import Scenario
 
@@ -22,3 +23,15 @@ def test_ten_foot_diagonals_leave_a_diagonal_neighbour_within_reach() -> None:
     s.run("init_roll", [10, 1])
     s.run("move", actor="Ann", path="SE SE")
     assert s.get("Ann").state.feet_spent == 20
+
+
+def test_stunned_is_speed_0_and_the_refusal_says_to_end_the_turn() -> None:
+    """"**stunned** (speed 0: it cannot move; no actions or reactions ...)": a stunned or paralysed combatant's move
+    is refused, pointing to `/init next` only (it cannot attack either)."""
+    for condition in ("stunned", "paralysed"):
+        s = Scenario("open").add("Ann", f"hp=30 init=+60 {SWORD}", at="B5")
+        s.add("Foe", f"hp=30 {SWORD}", at="J9", owner=None, side="foes")
+        s.run("init_roll", [10, 1])
+        s.run("effect_add", name=condition, actor="Ann", rounds=2)
+        text = s.refused("move", error=IllegalAction, actor="Ann", path="S S", gm=False)
+        assert "speed 0" in text and "End the turn with `/init next`" in text and "Attack" not in text
