@@ -226,11 +226,16 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
                 target: str | None, at: str | None, dice: Dice) -> list[Event]:
     """A save attack on ``target``, or on the area at ``at`` (a cell) or around the target."""
     aim: Cell | None = None
+    around_self = w.area == "burst" and w.normal is None  # like a 5e self-centred area: the attacker is left out
     if at:
         if grid is None:
             raise InputError("This encounter has no map, so `at` takes no cell: name a `target`.")
         aim = grid.parse(at)
-    t = _target(enc, c, target) if target else None
+        if around_self and aim != c.cell:
+            raise InputError(f"The {w.name} has no range: it bursts around {c.name}. Leave `at` out (and `target`).")
+    t = _target(enc, c, target) if target and not around_self else None
+    if around_self:  # no target or cell to name: it is centred on the attacker
+        aim = c.cell
     if t is not None and aim is None:
         aim = t.cell
     if w.area is None:
@@ -245,14 +250,11 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
             raise InputError(f"The {w.name} fills an area: it needs a map, and a `target` or `options:\"at=E5\"` to aim at.")
         far = feet(grid, opts, c.cell, aim)
         reach = w.normal if w.normal is not None else (0 if w.area == "burst" else w.size)
-        if w.area == "burst" and w.normal is None and far > 0:
-            raise IllegalAction(f"The {w.name} has no range: it bursts around {c.name} (aim at its own cell).")
         if far > reach:
             raise IllegalAction(f"{aim.name} is {far} ft away, beyond the {w.name}'s range of {reach} ft.")
         if w.area == "burst" and not grid.line_of_sight(c.cell, aim, corner=opts.corner):
             raise IllegalAction(f"{c.name} has no clear line to {aim.name}: walls are in the way.")
         cells = area_cells(grid, opts, w.area, w.size, c.cell, aim)
-        around_self = w.area == "burst" and w.normal is None  # like a 5e self-centred area: the attacker is left out
         caught = [o for o in enc.combatants if o.in_fight and o.cell in set(cells) and not (around_self and o is c)]
     OpenEncounter.of(enc).area = [x.name for x in cells]
     with dice.rolling_for(c.name):

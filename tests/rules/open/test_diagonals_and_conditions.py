@@ -35,3 +35,18 @@ def test_stunned_is_speed_0_and_the_refusal_says_to_end_the_turn() -> None:
         s.run("effect_add", name=condition, actor="Ann", rounds=2)
         text = s.refused("move", error=IllegalAction, actor="Ann", path="S S", gm=False)
         assert "speed 0" in text and "End the turn with `/init next`" in text and "Attack" not in text
+
+
+def test_a_burst_without_range_is_centred_on_the_attacker() -> None:
+    """"a burst with no range is around the attacker and leaves the attacker out: `/attack weapon:nova` with no target
+    or cell, a `target` named changing nothing"; aiming it at another cell is refused, saying to leave `at` out."""
+    nova = "weapons=nova:save=wis:12:2d8:psychic:area=burst10"
+    for target in (None, "Far"):
+        s = Scenario("open").add("Wiz", f"hp=20 init=+60 {nova}", at="C6")
+        s.add("Gob", "hp=40", at="D6", owner=None, side="foes").add("Far", "hp=40", at="K6", owner=None, side="foes")
+        s.run("init_roll", [10, 1, 2])
+        res = s.run("attack", [4, 4, 1], actor="Wiz", weapon="nova", target=target)
+        assert [e.caught for e in res.events if type(e).__name__ == "AreaStruck"] == [["Gob"]]
+    s = Scenario("open").add("Wiz", f"hp=20 init=+60 {nova}", at="C6").add("Gob", "hp=40", at="D6", owner=None)
+    s.run("init_roll", [10, 1])
+    assert "Leave `at` out" in s.refused("attack", actor="Wiz", weapon="nova", options={"at": "D6"})
