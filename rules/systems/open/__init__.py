@@ -14,6 +14,7 @@ from typing import Any
 
 from rules.actions import ActionSpec, ActionTable, make_action
 from rules.dice import Dice
+from rules.errors import SheetError
 from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
@@ -72,6 +73,9 @@ class OpenSystem(RuleSystem):
     def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
         out = super().read_sheet(enc, raw, base)
         sheet.check_sheet(raw, out)
+        if base is None and int(out["hp"]) < 0:  # an edit's `hp-30` may go below 0 (it stops at 0)
+            raise SheetError(f"`hp={out['hp']}`: a combatant joins with 0 HP or more (at 0 it is down or out, "
+                             "as the options say): give `hp=0` or more.")
         return out
 
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
@@ -90,7 +94,7 @@ class OpenSystem(RuleSystem):
         if new:
             c.hp = max(0, int(c.sheet["hp"]))
             c.sheet.setdefault("max_hp", max(1, int(c.sheet["hp"])))
-            c.status = "active" if c.hp > 0 else "downed"
+            c.status = "active" if c.hp > 0 else "out" if attacks._out_at_zero(enc, self.option_values(enc), c) else "downed"
         if enc.started:
             turns.arrange(enc, self.option_values(enc))
         return []
