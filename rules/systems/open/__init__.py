@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import ActionSpec, ActionTable, make_action
+from rules.actions import ActionSpec, ActionTable, Edit, make_action
 from rules.dice import Dice
-from rules.errors import SheetError
+from rules.errors import IllegalAction, SheetError
 from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
@@ -59,7 +59,8 @@ class OpenSystem(RuleSystem):
     terrain_kinds = ("clear", "wall", "difficult", "rough")
     options = OPTIONS
     actions = ACTIONS
-    commands = ActionTable(ActionSpec("attack", "an attack or a save attack", words=ATTACK_WORDS))
+    commands = ActionTable(ActionSpec("attack", "an attack or a save attack", words=ATTACK_WORDS),
+                           ActionSpec("move", "a move"))
     presenter_class = OpenPresenter
     combatant_state = OpenCombatant
     encounter_state = OpenEncounter
@@ -99,6 +100,14 @@ class OpenSystem(RuleSystem):
             turns.arrange(enc, self.option_values(enc))
         return []
 
+    def absolute_edit(self, enc: Encounter, action: Edit) -> Edit:
+        """Healing (`/combatant hp`, `hp+5`) does not bring back a combatant that is out: the GM's `hp=` does."""
+        c = enc.get(action.actor)
+        if c.status == "out" and (action.hp_change or 0) + action.deltas.get("hp", 0) > 0:
+            raise IllegalAction(f"{c.name} is out of the fight (dead): healing does not bring it back. To bring it back "
+                                f"anyway, the GM sets its HP: `/combatant edit name:{c.name} sheet:\"hp=5\"`.")
+        return super().absolute_edit(enc, action)
+
     def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
         `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
@@ -115,7 +124,12 @@ class OpenSystem(RuleSystem):
         events = [e.model_copy(update={"summary": self.sheet_summary(c)}) if isinstance(e, Edited) else e for e in events]
         if c.hp != before and before is not None and c.hp is not None:
             events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp))
-        if c.status != "out" and c.hp is not None:
+        if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and action.is_gm:
+            c.status = "active"  # the GM brings it back with an `hp=`
+            st = OpenCombatant.of(c)
+            st.saves_made, st.saves_failed, st.stable = 0, 0, False
+            events.append(StatusChanged(actor=c.name, status="active", cause="gm_hp"))
+        elif c.status != "out" and c.hp is not None:
             if c.hp > 0 and status == "downed":
                 c.status = "active"
                 st = OpenCombatant.of(c)
@@ -191,6 +205,7 @@ class OpenSystem(RuleSystem):
 
     # -- actions --------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        self.words(action)  # a move reads no words: one typed is refused, not ignored
         return movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:

@@ -82,7 +82,8 @@ def _check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
     if st.acted:
         raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
     if has(enc, c, "incapacitated"):
-        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(setting(enc, c, 'incapacitated'))}) takes its actions.")
+        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(setting(enc, c, 'incapacitated'))}) takes its "
+                            "actions. End the turn with `/init next`.")
     return st
 
 
@@ -93,7 +94,7 @@ def _target(enc: Encounter, c: Combatant, name: str | None) -> Combatant:
     if t is c:
         raise IllegalAction(f"{c.name} cannot attack itself.")
     if not t.in_fight:
-        raise IllegalAction(f"{t.name} is out of the fight.")
+        raise IllegalAction(f"{t.name} is out of the fight: pick another target.")
     return t
 
 
