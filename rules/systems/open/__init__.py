@@ -46,7 +46,8 @@ class OpenSystem(RuleSystem):
         "A turn is the combatant's speed in feet of movement and one action; `/init next` ends it.",
         "Attack: a d20 + the weapon's bonus must reach the target's AC (+2 or +5 behind cover); a natural 20 is a "
         "critical hit, a natural 1 misses; `adv`/`dis` and conditions roll two d20s.",
-        "Save attacks: each combatant caught rolls a d20 + its ability modifier against the DC; a save halves the damage.",
+        "Save attacks: each combatant caught rolls a d20 + its ability modifier against the DC; a save halves the "
+        "damage (`half`) or takes none.",
         "Leaving a hostile's reach provokes an opportunity attack. At 0 HP a player's combatant is down and makes "
         "death saves, the GM's is out; `/coupdegrace` strikes a helpless one.",
     )
