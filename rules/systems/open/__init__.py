@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import ActionSpec, ActionTable, Edit, make_action
+from rules.actions import ActionSpec, ActionTable, Edit, InitSet, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction, SheetError
 from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
@@ -109,7 +109,7 @@ class OpenSystem(RuleSystem):
                                 f"anyway, the GM sets its HP: `/combatant edit name:{c.name} sheet:\"hp=5\"`.")
         return super().absolute_edit(enc, action)
 
-    def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def apply_edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
         `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
         c = enc.get(action.actor)
@@ -161,7 +161,7 @@ class OpenSystem(RuleSystem):
             return turns.init_one(enc, opts, enc.get(action.actor), dice)
         return turns.start(enc, opts, dice)
 
-    def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def set_initiative(self, enc: Encounter, action: InitSet, dice: Dice) -> list[Event]:
         return turns.set_initiative(enc, self.option_values(enc), enc.get(action.actor), action.value)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:

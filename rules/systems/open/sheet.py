@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from rules.dice import Dice, DiceError, roll_expression
-from rules.errors import SheetError
+from rules.dice import Dice, roll_expression
+from rules.errors import DiceError, SheetError
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 
