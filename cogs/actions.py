@@ -60,7 +60,7 @@ class ActionsCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         combatant="Who attacks (default: yours whose turn it is)",
-        target="Who is attacked",
+        target="Who is attacked (an area may be aimed with options instead)",
         weapon="Which weapon",
         roll=ROLL,
         options='Extra choices, e.g. "adv" (see /help)',
@@ -71,7 +71,7 @@ class ActionsCog(commands.Cog):
     async def attack(
         self,
         interaction: discord.Interaction,
-        target: str,
+        target: Optional[str] = None,
         combatant: Optional[str] = None,
         weapon: Optional[str] = None,
         roll: Optional[str] = None,

@@ -78,6 +78,8 @@ class Dice:
     _used: int = 0
     _for: tuple[str, ...] = ()
     _skipped: int = 0
+    _spare: int = 0
+    _sparing: bool = False
 
     @classmethod
     def fixed(cls, values: Iterable[int]) -> "Dice":
@@ -125,8 +127,18 @@ class Dice:
             raise DiceError(f"At most {MAX_DICE} dice can be rolled at once.")
         return [self.die(sides) for _ in range(count)]
 
+    def spare(self, count: int) -> None:
+        """Up to ``count`` given results the action did not need (the damage dice of a miss) are not
+        refused: whether they were needed may hang on a number the roller does not see (a hidden AC).
+        An action that may spare dice calls this whether or not it does (``count`` 0), so its refusal
+        reads the same either way."""
+        self._spare += count
+        self._sparing = True
+
     def check_all_used(self) -> None:
-        """Refuse given results that the action did not use."""
+        """Refuse given results that the action did not use (beyond those :meth:`spare` allows)."""
+        if self._used and self._used < len(self.given) <= self._used + self._spare:
+            return
         if self._used < len(self.given) and self._skipped:
             fix = f"give exactly {self._used}" if self._used else "leave `roll` out"
             raise DiceError(
@@ -135,6 +147,12 @@ class Dice:
             )
         if self.given and not self._used:
             raise DiceError("This command rolls no dice, so leave `roll` out.")
+        if self._used < len(self.given) and self._sparing:
+            most = self._used + self._spare
+            raise DiceError(
+                f"`roll` gave {plural(len(self.given), 'result')} but this action takes at most "
+                f"{plural(most, 'die', 'dice')}: give at most {most} (the bot rolls the rest)."
+            )
         if self._used < len(self.given):
             raise DiceError(
                 f"`roll` gave {plural(len(self.given), 'result')} but this action rolled only "

@@ -81,6 +81,9 @@ class RosterRules(FightRules):
     newcomer_rolls: ClassVar[bool]
     effect_values: ClassVar[tuple[SheetKey, ...]]
     combatant_state: ClassVar[type[CombatantState]]
+    #: effect names the system's rules read (its conditions, `prone`...): like `mods`, once the
+    #: fight has started only the GM adds or removes them
+    rule_effect_names: ClassVar[frozenset[str]] = frozenset()
 
     def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
         raise NotImplementedError  # pragma: no cover - the system's own
@@ -264,8 +267,9 @@ class RosterRules(FightRules):
     def add_effect(self, enc: Encounter, action: EffectAdd, dice: Dice) -> list[Event]:
         """`/effect add`: a named effect on a combatant (or the field) that counts down `rounds`
         times at the moment `ends` names, changing the target's values as `mods` says (`effect_values`)
-        while it runs. Once the fight has started only the GM gives changes, as only the GM edits
-        sheets. The systems add their own effects with a code."""
+        while it runs. Once the fight has started only the GM gives changes or conditions the rules
+        read, as only the GM edits sheets. A player's effect records its target as its ``source``
+        (None: the GM's). The systems add their own effects with a code."""
         target = enc.get(action.actor).name if action.actor else None
         name = " ".join(action.effect.split())
         if not name or len(name) > 40:
@@ -279,17 +283,23 @@ class RosterRules(FightRules):
             raise InputError(f"{name}: an effect on the field changes nobody's values: name a `target`, or leave `mods` out.")
         if mods and enc.started and not action.is_gm:
             raise NotAllowed(f"{name}: once the fight has started only the GM changes numbers: leave `mods` out, or ask the GM.")
+        if target is not None and enc.started and not action.is_gm and name.casefold() in self.rule_effect_names:
+            raise NotAllowed(f"{name} is a condition the rules read: once the fight has started only the GM puts it on. "
+                             "Ask the GM, or give your reminder another name.")
         if any(e.name.casefold() == name.casefold() and e.target == target for e in enc.effects):
             on = f"{target} already has" if target else "The field already has"
             raise InputError(f"{on} an effect called {name}: `/effect remove` it first, or choose another name.")
         if len(enc.effects) >= MAX_EFFECTS:
             raise InputError(f"This encounter has {MAX_EFFECTS} effects, the most it keeps: `/effect remove` some first.")
-        effect = Effect(id=next_id(enc.effects), name=name, target=target, ends=ends, of=of, left=action.rounds, mods=mods)
+        source = None if action.is_gm else target
+        effect = Effect(id=next_id(enc.effects), name=name, target=target, ends=ends, of=of, left=action.rounds, mods=mods,
+                        source=source)
         enc.effects.append(effect)
         return [EffectAdded(actor=target, name=name, ends=ends, left=action.rounds, of=of, mods=mods)]
 
     def remove_effect(self, enc: Encounter, action: EffectRemove, dice: Dice) -> list[Event]:
-        """`/effect remove`: the GM removes any effect; a player one of the GM's kind on their own combatant."""
+        """`/effect remove`: the GM removes any effect; a player one they put on their own combatant
+        (once the fight has started, not one that changes numbers or is a condition the rules read)."""
         target = enc.get(action.actor).name if action.actor else None
         wanted = " ".join(action.effect.split()).casefold()
         found = [e for e in enc.effects if e.name.casefold() == wanted and (action.actor is None or e.target == target)]
@@ -302,9 +312,14 @@ class RosterRules(FightRules):
         effect = found[0]
         if effect.code and not action.is_gm:
             raise NotAllowed(f"{effect.name} is a rule's effect: it ends by the rules, or the GM removes it.")
+        if enc.started and not action.is_gm and effect.name.casefold() in self.rule_effect_names:
+            raise NotAllowed(f"{effect.name} is a condition the rules read: once the fight has started it ends by itself, "
+                             "or ask the GM to remove it.")
         if effect.mods and enc.started and not action.is_gm:
             raise NotAllowed(f"{effect.name} changes {effect.target}'s numbers: once the fight has started it ends by "
                              "itself, or the GM removes it.")
+        if effect.source is None and not action.is_gm:
+            raise NotAllowed(f"The GM put {effect.name} on {effect.target}: it ends by itself, or ask the GM to remove it.")
         enc.effects.remove(effect)
         return [EffectEnded(actor=effect.target, name=effect.name, removed=True)]
 

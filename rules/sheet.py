@@ -82,6 +82,8 @@ def _pairs(text: str | None, what: str, deltas: dict[str, int] | None) -> dict[s
         key = key.strip().lower()
         if not key:
             raise SheetError(f"`{part}` in the {what} has no key before `=`.")
+        if key in out:
+            raise SheetError(f"`{key}` is given twice in the {what}: give it once, e.g. `{key}={value.strip()[:30]}`.")
         out[key] = value.strip()
     return out
 

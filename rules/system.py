@@ -420,11 +420,15 @@ class RuleSystem(RosterRules):
         none unless the system says so."""
         return []
 
-    def acting_on_map(self, enc: Encounter) -> Combatant | None:
-        """The one combatant acting now, if it stands on the map (for :meth:`highlights`)."""
+    def acting_on_map(self, enc: Encounter, *, numbers: bool = False) -> Combatant | None:
+        """The one combatant acting now, if it stands on the map (for :meth:`highlights`). With
+        ``numbers`` (shading drawn from its sheet: a reach, its weapons), only one whose numbers
+        players see: the map is posted to everyone."""
         turn = self.turn(enc)
         name = turn.current or (turn.actors[0] if len(turn.actors) == 1 else None)
         c = enc.find(name)
+        if c is not None and numbers and enc.hidden(c):
+            return None
         return c if c is not None and c.on_board and enc.grid() is not None else None
 
     # -- the one entry point ---------------------------------------------------------------------------
@@ -523,7 +527,8 @@ class RuleSystem(RosterRules):
         if not isinstance(values, AutoEndValues) or not values.auto_end:
             return []
         c = enc.find(self.turn(enc).current)
-        if c is None or not self.turn_done(enc, c):
+        # a hidden combatant's turn ends with `/init next`: ending by itself would tell its movement
+        if c is None or enc.hidden(c) or not self.turn_done(enc, c):
             return []
         end = Next(actor=c.name, user_id=action.user_id, is_gm=action.is_gm)
         return [TurnDone(actor=c.name), *self.next_turn(enc, end, dice)]

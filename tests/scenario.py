@@ -2,6 +2,7 @@
 system's own `add`, then actions resolved with fixed dice, and refusals checked to change nothing."""
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 import pytest
@@ -19,6 +20,15 @@ __all__ = ["Scenario", "GM", "PLAYER"]
 
 GM = "900000000000000001"
 PLAYER = "900000000000000002"
+
+
+def sheet_pairs(sheet: str) -> dict[str, str]:
+    """A test's sheet text as pairs, a later pair overriding an earlier one (`BORIN + " fighter=10"`),
+    where the bot refuses a key given twice."""
+    out: dict[str, str] = {}
+    for word in shlex.split(sheet):
+        out.update(parse_pairs(shlex.quote(word)))
+    return out
 
 
 class Scenario:
@@ -58,7 +68,7 @@ class Scenario:
         facing: str | None = None,
         owner: str | None = PLAYER,
     ) -> "Scenario":
-        self.run("add", name=name, raw_sheet=parse_pairs(sheet), side=side, at=at, facing=facing, owner_id=owner)
+        self.run("add", name=name, raw_sheet=sheet_pairs(sheet), side=side, at=at, facing=facing, owner_id=owner)
         return self
 
     def resolve(self, kind: str, dice: tuple[int, ...] | list[int] = (), *, gm: bool = True, **fields: Any) -> Resolution:

@@ -108,6 +108,8 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
     actor = default_actor(enc, system, user, is_gm)
     target = enc.find(getattr(action, "target", None))
     if target is not None and target.name == actor:  # the GM aims at the one whose turn it is: name the attacker
+        if not is_gm:  # a player's own combatant acts: the others are not theirs to command
+            raise InputError(f"It is {actor}'s turn and {actor} is the target: name another `target`.")
         foes = ", ".join(c.name for c in enc.enemies_of(target) if c.in_fight)
         raise InputError(f"It is {actor}'s turn and {actor} is the target: name the attacker with `combatant` ({foes}).")
     return action.model_copy(update={"actor": actor})

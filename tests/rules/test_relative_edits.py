@@ -46,7 +46,7 @@ CASES = [(key, which) for key, (_, *sheets) in SHEETS.items() for which in range
 
 @pytest.mark.parametrize("key, which", CASES)
 def test_every_numeric_sheet_value_changes_relatively(key: str, which: int) -> None:
-    """For each number a sheet holds, `key+1` and `key-1` do exactly what `key=<value now ± 1>` does, accepted or refused alike."""
+    """For each number a sheet holds, `key+1`, `key-1` (and ±5) do exactly what `key=<value now ± 1>` does, accepted or refused alike."""
     assert {k for k, _ in CASES} == {s.key for s in all_systems()}
     s = scenario(key, which)
     ada = s.get("Ada")
@@ -60,7 +60,7 @@ def test_every_numeric_sheet_value_changes_relatively(key: str, which: int) -> N
         if ada.sheet.get(name, next(k.default for k in s.system.sheet_keys() if k.name == name)) is None:
             assert "does not set" in s.refused("edit", actor="Ada", deltas={name: 1}, error=InputError)
             continue
-        for step in (1, -1):
+        for step in (1, -1, 5, -5):  # 5: a number in steps of 5 (the open system's `reach`)
             value = s.system.sheet_number(s.enc, ada, name) + step
             try:
                 absolute = s.resolve("edit", actor="Ada", raw_sheet={name: str(value)})

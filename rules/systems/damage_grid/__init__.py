@@ -105,7 +105,7 @@ class DamageGridSystem(RuleSystem):
     def highlights(self, enc: Encounter) -> list[Highlight]:
         """The acting model's reach: the squares its longest-reaching usable weapon reaches, ahead
         of it and beside it (not in the rows behind), the environment counted."""
-        c = self.acting_on_map(enc)
+        c = self.acting_on_map(enc, numbers=True)
         grid = enc.grid()
         if c is None or grid is None or c.cell is None:
             return []

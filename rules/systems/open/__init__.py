@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.actions import Act, ActionSpec, ActionTable, Edit, InitSet, make_action
 from rules.dice import Dice
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, SheetError
 from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
@@ -22,6 +22,7 @@ from rules.sheet import SheetKey
 from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
+from rules.systems.open.conditions import CONDITION_NAMES
 from rules.systems.open.options import OPTIONS
 from rules.systems.open.present import OpenPresenter, sheet_summary
 from rules.systems.open.space import feet
@@ -46,7 +47,8 @@ class OpenSystem(RuleSystem):
         "A turn is the combatant's speed in feet of movement and one action; `/init next` ends it.",
         "Attack: a d20 + the weapon's bonus must reach the target's AC (+2 or +5 behind cover); a natural 20 is a "
         "critical hit, a natural 1 misses; `adv`/`dis` and conditions roll two d20s.",
-        "Save attacks: each combatant caught rolls a d20 + its ability modifier against the DC; a save halves the damage.",
+        "Save attacks: each combatant caught rolls a d20 + its ability modifier against the DC; a save halves the "
+        "damage (`half`) or takes none.",
         "Leaving a hostile's reach provokes an opportunity attack. At 0 HP a player's combatant is down and makes "
         "death saves, the GM's is out; `/coupdegrace` strikes a helpless one.",
     )
@@ -59,11 +61,13 @@ class OpenSystem(RuleSystem):
     terrain_kinds = ("clear", "wall", "difficult", "rough")
     options = OPTIONS
     actions = ACTIONS
-    commands = ActionTable(ActionSpec("attack", "an attack or a save attack", words=ATTACK_WORDS))
+    commands = ActionTable(ActionSpec("attack", "an attack or a save attack", words=ATTACK_WORDS),
+                           ActionSpec("move", "a move"))
     presenter_class = OpenPresenter
     combatant_state = OpenCombatant
     encounter_state = OpenEncounter
     effect_values = sheet.EFFECT_VALUES
+    rule_effect_names = CONDITION_NAMES
     #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
     hp_key = "hp"
     newcomer_rolls = True
@@ -72,6 +76,9 @@ class OpenSystem(RuleSystem):
     def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
         out = super().read_sheet(enc, raw, base)
         sheet.check_sheet(raw, out)
+        if base is None and int(out["hp"]) < 0:  # an edit's `hp-30` may go below 0 (it stops at 0)
+            raise SheetError(f"`hp={out['hp']}`: a combatant joins with 0 HP or more (at 0 it is down or out, "
+                             "as the options say): give `hp=0` or more.")
         return out
 
     def sheet_keys(self, variant: str | None = None) -> Sequence[SheetKey]:
@@ -90,13 +97,18 @@ class OpenSystem(RuleSystem):
         if new:
             c.hp = max(0, int(c.sheet["hp"]))
             c.sheet.setdefault("max_hp", max(1, int(c.sheet["hp"])))
-            c.status = "active" if c.hp > 0 else "downed"
+            c.status = "active" if c.hp > 0 else "out" if attacks._out_at_zero(enc, self.option_values(enc), c) else "downed"
         if enc.started:
             turns.arrange(enc, self.option_values(enc))
         return []
 
     def absolute_edit(self, enc: Encounter, action: Edit) -> Edit:
-        """`/combatant hp` with a loss, mid-fight, stays a loss: `change_hp` deals it as damage."""
+        """Healing (`/combatant hp`, `hp+5`) does not bring back a combatant that is out: the GM's `hp=` does.
+        `/combatant hp` with a loss, mid-fight, stays a loss: `change_hp` deals it as damage."""
+        c = enc.get(action.actor)
+        if c.status == "out" and (action.hp_change or 0) + action.deltas.get("hp", 0) > 0:
+            raise IllegalAction(f"{c.name} is out of the fight (dead): healing does not bring it back. To bring it back "
+                                f"anyway, the GM sets its HP: `/combatant edit name:{c.name} sheet:\"hp=5\"`.")
         if action.hp_change is not None and action.hp_change < 0 and enc.started and not action.raw_sheet and not action.deltas:
             return action
         return super().absolute_edit(enc, action)
@@ -108,7 +120,7 @@ class OpenSystem(RuleSystem):
             raise IllegalAction(f"{c.name} is out of the fight: there are no hit points left to take.")
         return attacks.harm(enc, self.option_values(enc), c, -change, "", None)
 
-    def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def apply_edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
         `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
         assert isinstance(action, Edit)
@@ -125,7 +137,12 @@ class OpenSystem(RuleSystem):
         events = [e.model_copy(update={"summary": self.sheet_summary(c)}) if isinstance(e, Edited) else e for e in events]
         if c.hp != before and before is not None and c.hp is not None:
             events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp))
-        if c.status != "out" and c.hp is not None:
+        if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and action.is_gm:
+            c.status = "active"  # the GM brings it back with an `hp=`
+            st = OpenCombatant.of(c)
+            st.saves_made, st.saves_failed, st.stable = 0, 0, False
+            events.append(StatusChanged(actor=c.name, status="active", cause="gm_hp"))
+        elif c.status != "out" and c.hp is not None:
             if c.hp > 0 and status == "downed":
                 c.status = "active"
                 st = OpenCombatant.of(c)
@@ -156,8 +173,7 @@ class OpenSystem(RuleSystem):
             return turns.init_one(enc, opts, enc.get(action.actor), dice)
         return turns.start(enc, opts, dice)
 
-    def set_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        assert isinstance(action, InitSet)
+    def set_initiative(self, enc: Encounter, action: InitSet, dice: Dice) -> list[Event]:
         return turns.set_initiative(enc, self.option_values(enc), enc.get(action.actor), action.value)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
@@ -221,7 +237,7 @@ class OpenSystem(RuleSystem):
         """The last area attack's cells, and the acting combatant's melee reach."""
         grid = enc.grid()
         shown = [Highlight(grid.parse(x), "area") for x in OpenEncounter.of(enc).area] if grid is not None else []
-        c = self.acting_on_map(enc)
+        c = self.acting_on_map(enc, numbers=True)
         if c is None or grid is None or c.cell is None:
             return shown
         opts, reach = self.option_values(enc), sheet.reach(c)
@@ -230,6 +246,7 @@ class OpenSystem(RuleSystem):
 
     # -- actions --------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        self.words(action)  # a move reads no words: one typed is refused, not ignored
         return movement.move(enc, self.option_values(enc), self.need_grid(enc), action, dice)
 
     def attack(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:

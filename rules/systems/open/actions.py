@@ -67,7 +67,7 @@ def _stand(ctx: ActionContext, action: Act) -> list[Event]:
     c = acting(enc, action.actor)
     prone = [e for e in enc.effects if e.target == c.name and e.name.casefold() == "prone"]
     if not prone:
-        raise IllegalAction(f"{c.name} is not prone.")
+        raise IllegalAction(f"{c.name} is not prone, so it has nothing to stand up from: move or act instead.")
     st, half, left = OpenCombatant.of(c), sheet.speed(c) // 2, feet_left(enc, c)
     if left < half or has(enc, c, "speed_zero"):
         raise IllegalAction(f"Standing up costs {half} ft of movement and {c.name} has {left} ft left.")
@@ -87,6 +87,8 @@ def _opportunity(ctx: ActionContext, action: Act) -> list[Event]:
         raise IllegalAction("That question has been answered or taken back: nothing was changed.")
     attacker, mover = enc.get(waiting.attacker), enc.get(waiting.mover)
     if action.actor and enc.get(action.actor) is not attacker:
+        if not action.is_gm and action.user_id != attacker.owner_id:
+            raise NotAllowed(f"The question is {attacker.name}'s: only its owner or the GM can answer it.")
         raise NotAllowed(f"The question is {attacker.name}'s: answer with `combatant:{attacker.name}`.")
     if words["choice"] is None:
         raise IllegalAction("Answer with `options:\"yes\"` (strike) or `options:\"no\"` (let it go).")

@@ -74,6 +74,12 @@ def _damage(w: Weapon, critical: bool, dice: Dice) -> tuple[int, list[int]]:
     return max(0, result.total), [d.value for d in result.dice]
 
 
+def _dice_count(w: Weapon, critical: bool) -> int:
+    """How many damage dice a hit with ``w`` rolls."""
+    match = re.match(r"([0-9]+)d", w.damage)
+    return (int(match.group(1)) if match else 0) * (2 if critical else 1)
+
+
 def check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
     """``c``'s state, once sure its action is still to take and nothing takes it."""
     st = OpenCombatant.of(c)
@@ -83,7 +89,8 @@ def check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
     if st.acted:
         raise IllegalAction(f"{c.name} has used its action this turn: move, or end the turn with `/init next`.")
     if has(enc, c, "incapacitated"):
-        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(setting(enc, c, 'incapacitated'))}) takes its actions.")
+        raise IllegalAction(f"{c.name} cannot act: a condition on it ({', '.join(setting(enc, c, 'incapacitated'))}) takes its "
+                            "actions. End the turn with `/init next`.")
     return st
 
 
@@ -131,12 +138,15 @@ def strike(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, 
         hit = True
     if kept == 1 and opts.fumble:
         hit = False
-    critical = hit and ((kept == 20 and opts.crit) or coup or (has(enc, t, "helpless") and far <= 5))
+    would_crit = (kept == 20 and opts.crit) or coup or (has(enc, t, "helpless") and far <= 5)
+    critical = hit and would_crit
     roll = Roll(dice=rolled, label="d20", kept=kept if len(rolled) > 1 else None, modifiers=mods, total=score,
                 against=armour, against_label="AC", success=hit)
     events: list[Event] = [OpenAttack(actor=c.name, target=t.name, weapon=w.name, roll=roll, mode=mode,
                                       reasons=adv + dis, critical=critical,
                                       cover=shelter if shelter != "none" else None, opportunity=opportunity, coup=coup)]
+    # on a miss the damage dice typed for a hit are left unused, not refused: a refusal would tell a hidden AC
+    dice.spare(0 if hit else _dice_count(w, would_crit))
     if hit:
         with dice.rolling_for(c.name):
             amount, _ = _damage(w, critical, dice)
@@ -215,11 +225,16 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
                 target: str | None, at: str | None, dice: Dice) -> list[Event]:
     """A save attack on ``target``, or on the area at ``at`` (a cell) or around the target."""
     aim: Cell | None = None
+    around_self = w.area == "burst" and w.normal is None  # like a 5e self-centred area: the attacker is left out
     if at:
         if grid is None:
             raise InputError("This encounter has no map, so `at` takes no cell: name a `target`.")
         aim = grid.parse(at)
-    t = attack_target(enc, c, target, on_map=grid is not None) if target else None
+        if around_self and aim != c.cell:
+            raise InputError(f"The {w.name} has no range: it bursts around {c.name}. Leave `at` out (and `target`).")
+    t = attack_target(enc, c, target, on_map=grid is not None) if target and not around_self else None
+    if around_self:  # no target or cell to name: it is centred on the attacker
+        aim = c.cell
     if t is not None and aim is None:
         aim = t.cell
     if w.area is None:
@@ -234,14 +249,11 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
             raise InputError(f"The {w.name} fills an area: it needs a map, and a `target` or `options:\"at=E5\"` to aim at.")
         far = feet(grid, opts, c.cell, aim)
         reach = w.normal if w.normal is not None else (0 if w.area == "burst" else w.size)
-        if w.area == "burst" and w.normal is None and far > 0:
-            raise IllegalAction(f"The {w.name} has no range: it bursts around {c.name} (aim at its own cell).")
         if far > reach:
             raise IllegalAction(f"{aim.name} is {far} ft away, beyond the {w.name}'s range of {reach} ft.")
         if w.area == "burst" and not grid.line_of_sight(c.cell, aim, corner=opts.corner):
             raise IllegalAction(f"{c.name} has no clear line to {aim.name}: walls are in the way.")
         cells = area_cells(grid, opts, w.area, w.size, c.cell, aim)
-        around_self = w.area == "burst" and w.normal is None  # like a 5e self-centred area: the attacker is left out
         caught = [o for o in enc.combatants if o.in_fight and o.cell in set(cells) and not (around_self and o is c)]
     OpenEncounter.of(enc).area = [x.name for x in cells]
     with dice.rolling_for(c.name):

@@ -8,9 +8,9 @@ Each condition's reading (the common d20-style one, in this project's words):
 - **restrained**: speed 0; its attacks have disadvantage, attacks against it advantage; it has
   disadvantage on Dexterity saves.
 - **grappled**: speed 0.
-- **stunned**: it takes no actions or reactions; attacks against it have advantage; it fails
-  Strength and Dexterity saves.
-- **paralysed** (or paralyzed) and **unconscious**: as stunned, speed 0, and it is helpless: an attack
+- **stunned**: speed 0 (it cannot move); it takes no actions or reactions; attacks against it have
+  advantage; it fails Strength and Dexterity saves.
+- **paralysed** (or paralyzed) and **unconscious**: as stunned, and it is helpless: an attack
   from within 5 ft that hits is a critical hit (so is `/coupdegrace`). A combatant down at 0 HP
   counts as unconscious.
 - **frightened**, **poisoned**: its attacks have disadvantage.
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from rules.models import Combatant, Encounter
 
-__all__ = ["Condition", "CONDITIONS", "conditions", "has"]
+__all__ = ["Condition", "CONDITIONS", "CONDITION_NAMES", "conditions", "has"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ CONDITIONS: dict[str, Condition] = {
     "prone": Condition(attacks="dis", against="prone", crawl=True),
     "restrained": Condition(attacks="dis", against="adv", speed_zero=True, dex_dis=True),
     "grappled": Condition(speed_zero=True),
-    "stunned": Condition(against="adv", incapacitated=True, fails_str_dex=True),
+    "stunned": Condition(against="adv", speed_zero=True, incapacitated=True, fails_str_dex=True),
     "paralysed": _HELPLESS,
     "unconscious": _HELPLESS,
     "frightened": Condition(attacks="dis"),
@@ -58,6 +58,8 @@ CONDITIONS: dict[str, Condition] = {
     "dodging": Condition(against="dis"),
 }
 _ALIASES = {"paralyzed": "paralysed"}
+#: every name the rules read as a condition (its aliases too)
+CONDITION_NAMES = frozenset(CONDITIONS) | frozenset(_ALIASES)
 
 
 def conditions(enc: Encounter, c: Combatant) -> dict[str, Condition]:

@@ -4,7 +4,7 @@ A turn's movement is its speed in feet (`turns.speed_now`), spent over any numbe
 A step costs 5 ft; a diagonal step on a square map as the option ``diagonals`` says (``alternate``
 counts the turn's diagonals: every second costs 10 ft). Entering ``difficult`` or ``rough`` ground
 costs 5 ft more a step, and so does crawling while prone. Walls block, and a diagonal step may not
-cut a wall's corner; cells of hostiles able to act block, unless the mover is at least two sizes
+cut a wall's corner; cells of hostiles not down or out block (stunned ones too), unless the mover is at least two sizes
 larger or smaller (``size``); allies and the fallen may be passed but not stopped on. `/move to:` finds, among the paths the movement left allows (`rules.geometry.paths`),
 one provoking the fewest opportunity attacks, and of those the cheapest; `path:` takes steps such as
 ``E E NE``.
@@ -150,7 +150,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: object, dice: D
         raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
     if feet_left(enc, c) <= 0 or has(enc, c, "speed_zero"):
         why = "a condition holds it (speed 0)" if has(enc, c, "speed_zero") else "it has no movement left this turn"
-        raise IllegalAction(f"{c.name} cannot move: {why}. Attack, or end the turn with `/init next`.")
+        can_act = not OpenCombatant.of(c).acted and not has(enc, c, "incapacitated")
+        then = "Attack, or end the turn" if can_act else "End the turn"
+        raise IllegalAction(f"{c.name} cannot move: {why}. {then} with `/init next`.")
     cells = _route(enc, opts, grid, c, grid.parse(to), feet_left(enc, c)) if to else _path(grid, c.cell, path or "")
     return walk(enc, opts, grid, c, cells, dice, check=True)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rules.events import StatusChanged
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
@@ -161,6 +162,11 @@ class OpenPresenter(Presenter):
         shape = f": a {e.size} ft {e.shape}{where} ({e.cells} cells)" if e.shape else f" at {e.caught[0]}" if e.caught else ""
         caught = ", ".join(e.caught) if e.caught else "nobody"
         return f"**{e.actor}** uses the {e.weapon}{shape}; caught: {caught}"
+
+    def status_changed(self, e: StatusChanged) -> str:
+        if e.status == "out" and e.cause == "death_saves":  # the third failure, not the fall that began the saves
+            return f"**{e.actor}** is now **out**: dead after three failed death saves"
+        return super().status_changed(e)
 
     def death_save(self, e: DeathSave) -> str:
         result = {

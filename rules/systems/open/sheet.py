@@ -176,12 +176,17 @@ def _read_types(value: str) -> list[str]:
         raise SheetError("Damage types are words such as `fire,poison` (at most 15).")
     for x in items:
         _known_type(x, "Resistances")
+    twice = sorted({x for x in items if items.count(x) > 1})
+    if twice:
+        raise SheetError(f"Damage type `{twice[0]}` is listed twice: list each type once, e.g. `fire,poison`.")
     return items
 
 
 def check_sheet(raw: dict[str, str], sheet: dict[str, Any]) -> None:
-    """What no single key can check: an `hp` above the `max_hp` given with it, a damage type both
-    taken double and not at all (or halved)."""
+    """What no single key can check: a `reach` not in steps of 5 ft, an `hp` above the `max_hp` given
+    with it, a damage type both taken double and not at all (or halved)."""
+    if "reach" in raw and int(sheet["reach"]) % CELL_FT:
+        raise SheetError(f"`reach={sheet['reach']}`: give feet in steps of 5, like `reach=10`.")
     if "hp" in raw and "max_hp" in raw and int(sheet["hp"]) > int(sheet["max_hp"]):
         raise SheetError(f"`hp={sheet['hp']}` is more than `max_hp={sheet['max_hp']}`: give an `hp` up to `max_hp`.")
     kinds = {k: set(sheet.get(k) or ()) for k in ("resist", "immune", "vulnerable")}

@@ -1,7 +1,7 @@
 """Distances in feet, cover from walls, and the cells of an area, on square or hex maps.
 
-Distances: 5 ft a cell; on a square map a diagonal step costs as the option ``diagonals`` says
-(``5``, ``alternate``: 5 then 10 ft, ``10``). Cover: option ``cover`` (see `options.py`), with
+Distances: 5 ft a cell; on a square map a diagonal counts as the option ``diagonals`` says
+(``5``, ``alternate``: 5 then 10 ft; ``10`` is a step's cost only, distances count 5). Cover: option ``cover`` (see `options.py`), with
 `rules.geometry.sight`'s corner lines and centre line; half cover adds 2 to AC (and to Dexterity
 saves), three-quarters 5, total cover cannot be targeted. Areas: a ``burst`` is every cell within
 its size of the point chosen; a ``cone`` spreads from the attacker towards the point, its width at
@@ -27,15 +27,15 @@ COVER_AC = {"none": 0, "half": 2, "three-quarters": 5}
 
 
 def feet(grid: Grid | None, opts: OptionValues, a: Cell | None, b: Cell | None) -> int:
-    """The distance in feet between two cells (0 without a map or a cell)."""
+    """The distance in feet between two cells (0 without a map or a cell): for reach, range, areas and
+    opportunity attacks. ``diagonals=10`` sets only what a step costs (`movement.step_cost`): a
+    diagonal neighbour stays within 5 ft, so the distances are measured as with ``5``."""
     if grid is None or a is None or b is None:
         return 0
     if grid.kind != "square":
         return CELL_FT * grid.distance(a, b)
     dx, dy = abs(a.col - b.col), abs(a.row - b.row)
     diag, straight = min(dx, dy), abs(dx - dy)
-    if opts.diagonals == "10":
-        return CELL_FT * (straight + 2 * diag)
     if opts.diagonals == "alternate":
         return CELL_FT * (straight + diag + diag // 2)
     return CELL_FT * (straight + diag)

@@ -106,6 +106,8 @@ class WarAndCombatSystem(RuleSystem):
         threat = zones.threat(grid, c)
         danger = zones.danger(grid, c) - threat if c.name in zones.actively_engaged(enc, grid) else frozenset()
         lying = {grid.parse(x) for x in WacCombatant.of(c).dropped_at.values()}  # where its dropped items lie
+        if enc.hidden(c):  # its zones are drawn from its weapons, which the map (posted to everyone) would tell
+            return [Highlight(x, "dropped item") for x in sorted(lying)]
         blocked = zones.obstructed(grid, c, self.option_values(enc).polearm_limit) - threat - danger
         return ([Highlight(x, "threat") for x in sorted(threat)]
                 + [Highlight(x, "obstructed") for x in sorted(blocked)]

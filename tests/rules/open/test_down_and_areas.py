@@ -143,7 +143,7 @@ def test_walls_stop_an_area_and_range_limits_it() -> None:
     s.enc.map.blocked.append("I5")
     res = s.run("attack", [3] * 8 + [19], actor="Ann", target="Grak", weapon="fireball")
     assert next(e for e in res.events if isinstance(e, AreaStruck)).caught == ["Grak"]
-    s = fight(ann=f"hp=20 {FIRE}", grak="hp=40", grak_at="K9", diagonals="10")
+    s = fight(ann=f"hp=20 {FIRE}", grak="hp=40", grak_at="K9", diagonals="alternate")
     assert "range of 60 ft" in s.refused("attack", [3] * 9, actor="Ann", target="Orc", weapon="fireball")
 
 

@@ -1,0 +1,33 @@
+"""The open system's commands through the real command tree (docs/systems/open.md, docs/commands.md)."""
+from __future__ import annotations
+
+from bot.offline.harness import Harness, Sent
+
+
+def reply(sent: list[Sent]) -> Sent:
+    """The reply to the command (not the board or a ping)."""
+    return next(s for s in sent if s.kind in ("response", "followup"))
+
+
+async def nova_fight(h: Harness) -> None:
+    """Wiz (bob's, a 10 ft nova around itself) acts first; Gob (the GM's) stands next to it."""
+    await h.run("gm", "/encounter start", system="open", name="N", map="12x10")
+    await h.run("gm", "/combatant add", name="Wiz", owner="@bob", at="C6",
+                sheet="hp=20 init=+60 weapons=nova:save=wis:12:2d8:psychic:area=burst10")
+    await h.run("gm", "/combatant add", name="Gob", side="foes", at="D6", sheet="hp=40 init=+0")
+    await h.run("gm", "/init roll")
+
+
+async def test_a_burst_without_range_needs_no_target(h: Harness) -> None:
+    """"a burst with no range is around the attacker and leaves the attacker out: `/attack weapon:nova` with no target
+    or cell": it catches Gob beside Wiz."""
+    await nova_fight(h)
+    r = reply(await h.run("bob", "/attack", weapon="nova"))
+    assert "a 10 ft burst at C6" in r.text and "caught: Gob" in r.text
+
+
+async def test_a_player_naming_their_own_acting_combatant_is_not_sent_to_a_foe(h: Harness) -> None:
+    """A player's `target` naming their own acting combatant is refused without pointing them at the GM's Gob."""
+    await nova_fight(h)
+    r = reply(await h.run("bob", "/attack", weapon="nova", target="Wiz"))
+    assert r.ephemeral and "name another `target`" in r.text and "Gob" not in r.text

@@ -1,0 +1,79 @@
+"""What players read of a hidden combatant in the open system: no refusal, map shading or turn line tells its
+numbers (docs/commands.md, "Hidden information"; docs/systems/open.md)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.actions import make_action
+from rules.dice import Dice
+from rules.errors import DiceError
+from tests.scenario import Scenario
+
+
+def probe(typed: list[int]) -> str:
+    """Ann (the player's, longsword +5, 1d8+3) types ``typed`` for an attack on Grak (AC 13, the GM's); the
+    refusal's text, or "" when accepted."""
+    s = Scenario("open").add("Ann", "hp=20 init=+30 weapons=longsword:+5:1d8+3:slashing", at="B2")
+    s.add("Grak", "hp=15 ac=13", at="C2", owner=None, side="foes")
+    s.run("init_roll", [10, 1])
+    dice = Dice(rng=random.Random(1), given=typed, may_type=frozenset({"Ann"}))
+    action = make_action("attack", is_gm=False, actor="Ann", target="Grak", weapon="longsword")
+    try:
+        s.system.resolve(s.enc, action, dice)
+    except DiceError as refused:
+        return str(refused)
+    return ""
+
+
+def test_typed_damage_dice_never_tell_a_hidden_ac() -> None:
+    """"damage dice typed for an attack that misses are left unused, not refused, so whether `roll:` is accepted
+    never tells the AC": 12 (a miss) and 13 (a hit) against AC 13 are accepted or refused alike."""
+    assert probe([7, 1]) == probe([8, 1]) == ""
+    assert probe([7]) == probe([8]) == ""
+    refused = probe([7, 1, 1])
+    assert refused and refused == probe([8, 1, 1])
+    assert "at most 2" in refused
+
+
+@pytest.mark.parametrize("kept", [7, 8])
+def test_a_helpless_targets_doubled_dice_tell_nothing_either(kept: int) -> None:
+    """A hit from within 5 ft on a helpless target doubles the dice: typing them is accepted on a miss too."""
+    s = Scenario("open").add("Ann", "hp=20 init=+30 weapons=longsword:+5:1d8+3:slashing", at="B2")
+    s.add("Grak", "hp=15 ac=13", at="C2", owner=None, side="foes")
+    s.run("init_roll", [10, 1])
+    s.run("effect_add", effect="paralysed", actor="Grak", rounds=3)
+    dice = Dice(rng=random.Random(1), given=[kept, 1, 1], may_type=frozenset({"Ann"}))
+    s.system.resolve(s.enc, make_action("attack", is_gm=False, actor="Ann", target="Grak", weapon="longsword"), dice)
+
+
+def mage() -> Scenario:
+    """The GM's hidden Mage (reach 10, speed 40) acts first; Ann is the player's."""
+    s = Scenario("open").add("Ann", "hp=30 init=+0", at="A5")
+    s.add("Mage", "hp=50 init=+60 reach=10 speed=40 weapons=staff:+4:1d6:bludgeoning", at="J5", owner=None, side="foes")
+    s.run("init_roll", [10, 10])
+    return s
+
+
+def test_the_map_shades_no_hidden_reach() -> None:
+    """docs/commands.md, "Shading": "Shading drawn from a hidden combatant's numbers (its reach, its weapons) is left
+    out: the picture is posted to everyone"; once revealed, its 10 ft reach is shaded."""
+    s = mage()
+    assert [h for h in s.system.highlights(s.enc) if h.kind == "reach"] == []
+    s.enc.settings.reveal = True
+    assert len([h for h in s.system.highlights(s.enc) if h.kind == "reach"]) == 24
+
+
+def test_a_hidden_combatants_turn_does_not_end_by_itself() -> None:
+    """docs/commands.md, "Turns that end by themselves": "A hidden combatant's turn ... does not end by itself, since
+    that would tell its movement"; a shown one's does."""
+    s = mage()
+    s.run("move", actor="Mage", path="W W W W W W W W")
+    res = s.run("attack", [15, 3], actor="Mage", target="Ann", weapon="staff")
+    assert s.enc.current == "Mage" and not any(type(e).__name__ == "TurnDone" for e in res.events)
+    s = mage()
+    s.enc.settings.reveal = True
+    s.run("move", actor="Mage", path="W W W W W W W W")
+    s.run("attack", [15, 3], actor="Mage", target="Ann", weapon="staff")
+    assert s.enc.current == "Ann"
