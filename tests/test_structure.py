@@ -12,6 +12,7 @@ import pytest
 
 from bot.app import EXTENSIONS
 from bot.offline.harness import Harness
+from tests.layers import layer_problems, package_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN = {"discord", "aiosqlite", "bot", "cogs", "data", "random", "time", "datetime"}
@@ -89,45 +90,11 @@ def test_service_is_a_package_of_small_modules() -> None:
 MAP_MODULES = ("key", "style", "layer", "image", "worker", "docs")
 
 
-def _map_imports(path: Path) -> list[tuple[str, str, int]]:
-    """``(sibling, name, line)`` for each name ``path`` takes from a module of bot/maps, at any
-    depth of the file (``from bot.maps import image`` takes the module ``image``; a name the
-    package itself gives is taken from ``__init__``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [(a.name.split(".")[2], "", node.lineno) for a in node.names if a.name.startswith("bot.maps.")]
-        elif isinstance(node, ast.ImportFrom) and node.module == "bot.maps":
-            found += [(a.name, "", node.lineno) if a.name in MAP_MODULES else ("__init__", a.name, node.lineno)
-                      for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.maps."):
-            found += [(node.module.split(".")[2], a.name, node.lineno) for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level:
-            found += [("relative", a.name, node.lineno) for a in node.names]
-    return found
-
-
-def _map_problems(path: Path, module: str) -> list[str]:
-    """What ``path`` (the module ``module`` of bot/maps) takes that it must not: a private name
-    of a sibling, or anything from a sibling not below it (a cycle, or the package itself)."""
-    below = MAP_MODULES[: MAP_MODULES.index(module)]
-    bad = []
-    for sibling, name, line in _map_imports(path):
-        if sibling not in below:
-            bad.append(f"{module}:{line} imports {sibling} (only {', '.join(below) or 'no sibling'})")
-        if name.startswith("_"):
-            bad.append(f"{module}:{line} imports the private {sibling}.{name}")
-    return bad
-
-
 def test_maps_is_a_package_read_bottom_up() -> None:
     """bot/maps/ holds the map modules; each imports only public names, and only of the modules below it."""
     folder = ROOT / "bot" / "maps"
-    assert {p.stem for p in folder.glob("*.py")} == {"__init__", *MAP_MODULES}
     assert sorted(p.name for p in (ROOT / "bot").glob("map*.py")) == []
-    bad = [problem for m in MAP_MODULES for problem in _map_problems(folder / f"{m}.py", m)]
-    assert bad == []
+    assert package_problems(folder, "bot.maps", MAP_MODULES) == []
 
 
 def test_the_maps_check_catches_a_private_name_and_a_cycle(tmp_path: Path) -> None:
@@ -137,7 +104,7 @@ def test_the_maps_check_catches_a_private_name_and_a_cycle(tmp_path: Path) -> No
         "from bot.maps.key import font\nfrom bot.maps.style import _tile, tint\n"
         "def later():\n    from bot.maps import image\n    from bot.maps import map_picture\n"
     )
-    assert _map_problems(f, "layer") == [
+    assert layer_problems(f, "bot.maps", MAP_MODULES, "layer") == [
         "layer:2 imports the private style._tile",
         "layer:4 imports image (only key, style)",
         "layer:5 imports __init__ (only key, style)",

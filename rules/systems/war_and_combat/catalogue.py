@@ -94,14 +94,14 @@ FIGHTER_RANKS: dict[str, int] = {"untrained": 0, "soldier": 3, "veteran": 6, "ma
 SKILLS: tuple[str, ...] = ("tactics", "acrobatics", "jumping", "climbing", "balance")
 
 
-def _norm(name: str) -> str:
+def norm(name: str) -> str:
     return " ".join(name.strip().lower().replace("_", " ").split())
 
 
 @lru_cache(maxsize=1024)
 def weapon(name: str) -> Weapon:
     """The catalogue weapon called ``name`` (case and spacing as players type them)."""
-    key = _norm(name).replace("-", " ")
+    key = norm(name).replace("-", " ")
     found = next((w for n, w in WEAPONS.items() if n.replace("-", " ") == key), None)
     if found is None:
         raise SheetError(f"No weapon `{name[:40]}`: choose from {', '.join(WEAPONS)}.")
@@ -110,7 +110,7 @@ def weapon(name: str) -> Weapon:
 
 def armour(text: str) -> Armour:
     """A catalogue armour by name, or ``absorb/threshold`` (e.g. ``3/8``)."""
-    key = _norm(text)
+    key = norm(text)
     if key in ARMOUR:
         return ARMOUR[key]
     parts = key.split("/")

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Mapping, TypeVar
 
 from rules.errors import InputError
-from rules.systems.war_and_combat.catalogue import _norm as norm
+from rules.systems.war_and_combat.catalogue import norm
 
 __all__ = [
     "ImpactDice",
