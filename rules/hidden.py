@@ -269,7 +269,7 @@ def turn_line(enc: Seen, label: str, actors: Iterable[str]) -> str:
     """A turn's line (`rules.present.Presenter.turn_label`), marked: where it names a hidden combatant and
     holds a number besides the round's, players read only whose turn it is."""
     names = [n for n in enc.hidden_names() if n in label]
-    if not names or not any(ch.isdigit() for ch in _ROUND.sub("", label)):
-        return label
+    if not names or MARK_START in label or not any(ch.isdigit() for ch in _ROUND.sub("", label)):
+        return label  # (a line the presenter marked itself is left as it is)
     who = ", ".join(list(actors)[:10])
     return mark(names, label, f"Round {enc.round} · {who} to act" if who else f"Round {enc.round}")

@@ -146,7 +146,7 @@ class OpenSystem(RuleSystem):
             if c.hp > 0 and status == "downed":
                 c.status = "active"
                 st = OpenCombatant.of(c)
-                st.saves_made, st.saves_failed, st.stable = 0, 0, False
+                st.saves_made, st.saves_failed, st.stable, st.save_due = 0, 0, False, False  # up: no save owed now
                 events.append(StatusChanged(actor=c.name, status="active", cause="gm_hp"))
             elif c.hp <= 0 and status == "active":
                 c.status = "downed"

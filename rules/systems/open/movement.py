@@ -34,7 +34,7 @@ from rules.systems.open.conditions import has
 from rules.systems.open.events import OpportunityOffered
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter, Waiting
-from rules.systems.open.turns import DISENGAGE, acting, feet_left
+from rules.systems.open.turns import DISENGAGE, acting, feet_left, saving
 
 __all__ = ["move", "walk", "step_cost", "provokers", "passes"]
 
@@ -148,6 +148,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: object, dice: D
         raise InputError("Give either `to` (a cell) or `path` (steps such as `E E NE`).")
     if c.cell is None:
         raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
+    if saving(enc, c):
+        raise IllegalAction(f"{c.name} is dying: it cannot move. `/act action:death-save` rolls its death save, or end the "
+                            "turn with `/init next` and the bot rolls it.")
     if feet_left(enc, c) <= 0 or has(enc, c, "speed_zero"):
         why = "a condition holds it (speed 0)" if has(enc, c, "speed_zero") else "it has no movement left this turn"
         can_act = not OpenCombatant.of(c).acted and not has(enc, c, "incapacitated")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.events import StatusChanged
-from rules.hidden import secret
+from rules.hidden import mark, secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
 from rules.report import user_ref
@@ -166,6 +166,8 @@ class OpenPresenter(Presenter):
     def status_changed(self, e: StatusChanged) -> str:
         if e.status == "out" and e.cause == "death_saves":  # the third failure, not the fall that began the saves
             return f"**{e.actor}** is now **out**: dead after three failed death saves"
+        if e.cause == "massive_damage" and self.hidden(e.actor):  # why would tell its hit point maximum
+            return f"**{e.actor}** is now **{e.status}**"
         return super().status_changed(e)
 
     def death_save(self, e: DeathSave) -> str:
@@ -226,4 +228,8 @@ class OpenPresenter(Presenter):
         c = enc.find(turn.current)
         if c is None or not turn.points:
             return ""
-        return f"Round {enc.round} · {c.name} to act: {left_words(turn.points[0], OpenCombatant.of(c).acted)}"
+        if c.status == "downed":  # its turn is its death save's
+            return f"Round {enc.round} · {c.name} is dying: its death save to roll (`/act action:death-save`)"
+        line = f"Round {enc.round} · {c.name} to act: {left_words(turn.points[0], OpenCombatant.of(c).acted)}"
+        # what a hidden combatant has left tells its movement, even as words: players read whose turn it is
+        return mark([c.name], line, f"Round {enc.round} · {c.name} to act") if enc.hidden(c) else line

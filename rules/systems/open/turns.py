@@ -291,12 +291,11 @@ def up_next(enc: Encounter, opts: OptionValues) -> tuple[str, ...]:
     """Who `advance` names once the turn under way ends, read from the state: the next in the
     order who takes turns, or the first of the next round's; a dying one whose player rolls its
     death save in its turn (`death_save_roll=player`) too, but nobody when the bot rolls that
-    save as the turn begins (its roll decides whether it acts), when the turn under way ends with
-    a death save, or when nobody active is left."""
+    save as the turn begins (its roll decides whether it acts), or when nobody active is left (a
+    dying one's own turn passes on whatever its save gives)."""
     able = {c.name for c in enc.combatants if takes_turns(enc, opts, c)}
-    now = enc.find(enc.current)
-    if not any(enc.get(n).status == "active" for n in able) or (now is not None and OpenCombatant.of(now).save_due):
-        return ()  # (a dying one's turn ends with its death save: that roll may decide the fight)
+    if not any(enc.get(n).status == "active" for n in able):
+        return ()
     name = ordered.up_next(enc.order, OpenEncounter.of(enc).acted, able, lambda: ordered.arrange(_slots(enc, opts)))
     if name is None:
         return ()

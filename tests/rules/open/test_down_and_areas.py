@@ -491,3 +491,27 @@ def test_hit_points_the_gm_takes_away_mid_fight_are_damage() -> None:
     s = with_bo(fight(death_saves="no"))
     s.run("edit", actor="Bo", hp_change=-5)
     assert s.get("Bo").status == "out"
+
+
+def test_brought_up_in_its_dying_turn_then_downed_again_its_turn_passes() -> None:
+    """"One downed in its own turn makes its first save at the start of its next": healed back up in the turn it
+    was dying in, then downed again in that turn, it rolls no save now, and its turn passes on."""
+    s = dying_ann()
+    s.run("next", actor="Bo")
+    assert s.enc.current == "Ann" and s.get("Ann").status == "downed"
+    s.run("edit", actor="Ann", hp_change=4)
+    assert s.get("Ann").status == "active" and s.enc.current == "Ann"
+    s.run("edit", actor="Ann", hp_change=-5)
+    assert s.get("Ann").status == "downed" and s.enc.current == "Grak"
+    assert OpenCombatant.of(s.get("Ann")).saves_failed == 0
+
+
+def test_a_dying_combatants_turn_line_and_move_say_what_it_may_do() -> None:
+    """A dying combatant's turn is its death save ("`/act action:death-save`"): the turn line says so, not "action
+    left", and a move is refused pointing to the death save."""
+    s = dying_ann()
+    s.run("next", actor="Bo")
+    line = s.system.present.turn_label(s.enc, s.system.turn(s.enc))
+    assert "Ann is dying" in line and "death-save" in line and "left" not in line
+    message = s.refused("move", actor="Ann", path="E")
+    assert "dying" in message and "/act action:death-save" in message and "Attack" not in message

@@ -9,6 +9,7 @@ import pytest
 from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import DiceError
+from rules.hidden import for_reader, players_see
 from tests.scenario import Scenario
 
 
@@ -77,3 +78,32 @@ def test_a_hidden_combatants_turn_does_not_end_by_itself() -> None:
     s.run("move", actor="Mage", path="W W W W W W W W")
     s.run("attack", [15, 3], actor="Mage", target="Ann", weapon="staff")
     assert s.enc.current == "Ann"
+
+
+def test_the_turn_line_tells_players_nothing_of_a_hidden_combatants_movement() -> None:
+    """docs/commands.md, "Hidden information": a hidden combatant's movement is its number; the turn line players
+    read says whose turn it is, whether the Mage has moved 20 ft or all 40."""
+    seen = []
+    for path in ("W W W W", "W W W W W W W W"):
+        s = mage()
+        s.run("move", actor="Mage", path=path)
+        line = s.system.present.turn_line(s.enc, s.system.turn(s.enc))
+        seen.append(for_reader(line, players_see(s.enc)))
+        assert "ft" in for_reader(line, lambda name: True) or "action left" in for_reader(line, lambda name: True)
+    assert seen[0] == seen[1] == "Round 1 · Mage to act"
+
+
+def test_massive_damage_on_a_hidden_combatant_tells_players_only_that_it_is_out() -> None:
+    """A hidden combatant's hit point maximum is its number: killed outright by massive damage ("what is left over
+    equals or exceeds its hit point maximum", docs/systems/open.md), players read that it is out, not why."""
+    s = Scenario("open", gm_at_zero="down").add("Ann", "hp=20 init=+30 weapons=maul:+5:6d6:bludgeoning", at="B2")
+    s.add("Grak", "hp=5 ac=5", at="C2", owner=None, side="foes")
+    s.run("init_roll", [10, 1])
+    res = s.run("attack", [15, 6, 6, 6, 6, 6, 6], actor="Ann", target="Grak", weapon="maul")
+    assert s.get("Grak").status == "out"
+    lines = s.system.present.view(s.enc, s.enc.hidden_names()).report("", res.events).lines
+    players = [for_reader(line, players_see(s.enc)) for line in lines]
+    gm = [for_reader(line, lambda name: True) for line in lines]
+    assert any("massive damage" in line for line in gm)
+    assert not any("massive" in line or "maximum" in line for line in players)
+    assert any("**Grak** is now **out**" in line for line in players)

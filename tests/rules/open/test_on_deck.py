@@ -34,15 +34,16 @@ ROUND_1 = [(1, "Ann", ("Gob",)), (1, "Ann", ("Bo",)), (1, "Bo", ("Cy",)), (1, "C
 def test_on_deck_read_from_the_state_names_whom_the_turns_end_names(roll: str) -> None:
     """Over a played fight, `on_deck` (no turn resolved) names whom `/init next` does: "highest first", the GM's
     combatant out at 0 HP skipped, the next round's first at a round's end; a dying player's combatant whose owner
-    rolls its death save in its turn is named, and nobody where a death save's roll ("a d20, 10 or more") decides:
-    the bot rolling it as the turn begins (`death_save_roll=bot`), or the dying one's own turn ending with it."""
+    rolls its death save in its turn is named, and so is the one after it while it rolls (the turn passes on
+    whatever the save gives); nobody where a death save's roll ("a d20, 10 or more") decides who acts: the bot
+    rolling it as the turn begins (`death_save_roll=bot`)."""
     s, seen = _played(death_save_roll=roll)
     if roll == "player":
         s.run("next", actor="Ann")
-        seen.append((s.enc.round, s.enc.current, on_deck_checked(s.system, s.enc)))
+        seen.append((s.enc.round, s.enc.current, on_deck_checked(s.system, s.enc, [12])))  # Bo's save, whatever it gives
         s.run("next", [12], actor="Bo")
         seen.append((s.enc.round, s.enc.current, on_deck_checked(s.system, s.enc)))
-        assert seen == [*ROUND_1, (2, "Ann", ("Bo",)), (2, "Bo", ()), (2, "Cy", ("Ann",))]
+        assert seen == [*ROUND_1, (2, "Ann", ("Bo",)), (2, "Bo", ("Cy",)), (2, "Cy", ("Ann",))]
     else:
         s.run("next", [12], actor="Ann")
         seen.append((s.enc.round, s.enc.current, on_deck_checked(s.system, s.enc)))
