@@ -80,6 +80,7 @@ class Dice:
     _skipped: int = 0
     _spare: int = 0
     _sparing: bool = False
+    _spare_faces: list[int] = field(default_factory=list)
 
     @classmethod
     def fixed(cls, values: Iterable[int]) -> "Dice":
@@ -127,16 +128,20 @@ class Dice:
             raise DiceError(f"At most {MAX_DICE} dice can be rolled at once.")
         return [self.die(sides) for _ in range(count)]
 
-    def spare(self, count: int) -> None:
-        """Up to ``count`` given results the action did not need (the damage dice of a miss) are not
-        refused: whether they were needed may hang on a number the roller does not see (a hidden AC).
-        An action that may spare dice calls this whether or not it does (``count`` 0), so its refusal
-        reads the same either way."""
-        self._spare += count
+    def spare(self, faces: Sequence[int]) -> None:
+        """Given results the action did not need (the damage dice of a miss: one per die, ``faces`` its
+        sides) are not refused, but checked as those dice would check them: whether they were needed may
+        hang on a number the roller does not see (a hidden AC). An action that may spare dice calls this
+        whether or not it does (no ``faces``), so its refusal reads the same either way."""
+        self._spare += len(faces)
+        self._spare_faces += list(faces)
         self._sparing = True
 
     def check_all_used(self) -> None:
         """Refuse given results that the action did not use (beyond those :meth:`spare` allows)."""
+        for n, (value, sides) in enumerate(zip(self.given[self._used:], self._spare_faces), self._used + 1):
+            if not 1 <= value <= sides:
+                raise DiceError(f"`roll` result {value} (number {n}) cannot come from a d{sides}: give a number from 1 to {sides}.")
         if self._used and self._used < len(self.given) <= self._used + self._spare:
             return
         if self._used < len(self.given) and self._skipped:

@@ -400,6 +400,11 @@ class Presenter:
         who = ", ".join(turn.actors[:10])
         return f"Round {enc.round} · {who} to act" if who else ""
 
+    def hidden_turn(self, enc: "Encounter", c: "Combatant", line: str) -> str:
+        """``line`` (``c``'s turn line), marked where ``c`` is hidden: what it has left of its turn tells
+        its movement even in words, so players read whose turn it is."""
+        return mark([c.name], line, f"Round {enc.round} · {c.name} to act") if enc.hidden(c) else line
+
     def turn_line(self, enc: "Encounter", turn: "Turn") -> str:
         """`turn_label`, marked where it gives a hidden combatant's numbers (`rules.hidden.turn_line`)."""
         return turn_line(enc, self.turn_label(enc, turn), turn.actors)

@@ -228,21 +228,23 @@ class SheetKey:
         return str(d)
 
     def describe(self) -> str:
-        bits = [self.help]
+        """``armour class: ... (default 10)``: the key's help, then what it takes, its default or that it
+        is required, in brackets."""
+        extras = []
         if self.choices and self.kind in ("choice", "list"):
-            bits.append(f"({', '.join(self.choices)})")
+            extras.append(f"one of {', '.join(self.choices)}")
         if self.default not in (None, "", [], ()) and not self.required:
             d = self.default
             if isinstance(d, bool):
                 d = "yes" if d else "no"
             elif isinstance(d, (list, tuple)):
                 d = ",".join(str(x) for x in d)
-            bits.append(f"default {d}")
+            extras.append(f"default {d}")
         if self.required:
-            bits.append("required")
+            extras.append("required")
         if self.cosmetic:
-            bits.append("(cosmetic: its owner may change it mid-fight)")
-        return " ".join(bits)
+            extras.append("cosmetic: its owner may change it mid-fight")
+        return self.help + (f" ({'; '.join(extras)})" if extras else "")
 
 
 def read_sheet(

@@ -43,13 +43,11 @@ def order_text(order: list[Ranked]) -> str:
     return ", ".join(r.name if secret(r.initiative) else f"{r.name} {r.initiative}" for r in order)
 
 
-def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool = True, moving: bool = False) -> str:
+def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool = True) -> str:
     """``Move Action (25 ft) and Combat Action left``: "left" is said once; with both used, ``hint`` adds how the
     turn ends (an action's reply leaves it out: the turn may already have ended by itself)."""
     parts = []
-    if secret(feet_left):  # a hidden combatant's move under way: its feet are its own
-        parts += ["Move Action under way"] if moving else []
-    elif feet_left > 0:
+    if not secret(feet_left) and feet_left > 0:  # a hidden one's: whether its feet ran out would tell them
         parts.append(f"Move Action ({feet_left} ft)")
     if move_actions > 0:
         parts.append("Move Action" + (f" ×{move_actions}" if move_actions > 1 else ""))
@@ -148,7 +146,7 @@ class KovPresenter(Presenter):
         return f"**{e.actor}** ends the turn"
 
     def actions_left(self, e: ActionsLeft) -> str:
-        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions, hint=False, moving=e.moving)}"
+        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions, hint=False)}"
 
     # -- attacks --------------------------------------------------------------------------------
     def _head(self, actor: str | None, target: str, weapon: str, mode: str, dist: int) -> str:
@@ -250,4 +248,4 @@ class KovPresenter(Presenter):
         if c is None:
             return ""
         st = KovCombatant.of(c)
-        return f"Round {enc.round} · {c.name} to act: {left_text(st.feet_left, st.move_actions, st.combat_actions)}"
+        return self.hidden_turn(enc, c, f"Round {enc.round} · {c.name} to act: {left_text(st.feet_left, st.move_actions, st.combat_actions)}")

@@ -67,7 +67,7 @@ class OpenSystem(RuleSystem):
     combatant_state = OpenCombatant
     encounter_state = OpenEncounter
     effect_values = sheet.EFFECT_VALUES
-    rule_effect_names = CONDITION_NAMES
+    rule_effect_names = CONDITION_NAMES | {turns.DASH, turns.DISENGAGE}
     #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
     hp_key = "hp"
     newcomer_rolls = True

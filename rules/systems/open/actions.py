@@ -65,12 +65,18 @@ def _stand(ctx: ActionContext, action: Act) -> list[Event]:
     """Standing up from prone costs half its speed."""
     enc = ctx.encounter
     c = acting(enc, action.actor)
+    if saving(enc, c):
+        raise IllegalAction(f"{c.name} is dying and cannot stand: `/act action:death-save` rolls its death save, or end "
+                            "the turn with `/init next` and the bot rolls it.")
     prone = [e for e in enc.effects if e.target == c.name and e.name.casefold() == "prone"]
     if not prone:
         raise IllegalAction(f"{c.name} is not prone, so it has nothing to stand up from: move or act instead.")
     st, half, left = OpenCombatant.of(c), sheet.speed(c) // 2, feet_left(enc, c)
-    if left < half or has(enc, c, "speed_zero"):
-        raise IllegalAction(f"Standing up costs {half} ft of movement and {c.name} has {left} ft left.")
+    if has(enc, c, "speed_zero"):
+        raise IllegalAction(f"{c.name} cannot stand up: a condition holds it at speed 0. End the turn with `/init next`.")
+    if left < half:
+        raise IllegalAction(f"Standing up costs {half} ft of movement and {c.name} has {left} ft left: stand up next "
+                            "turn, or crawl.")
     st.feet_spent += half
     enc.effects = [e for e in enc.effects if e not in prone]
     return [EffectEnded(actor=c.name, name=prone[0].name, removed=True)]

@@ -74,10 +74,12 @@ def _damage(w: Weapon, critical: bool, dice: Dice) -> tuple[int, list[int]]:
     return max(0, result.total), [d.value for d in result.dice]
 
 
-def _dice_count(w: Weapon, critical: bool) -> int:
-    """How many damage dice a hit with ``w`` rolls."""
-    match = re.match(r"([0-9]+)d", w.damage)
-    return (int(match.group(1)) if match else 0) * (2 if critical else 1)
+def _damage_faces(w: Weapon, critical: bool) -> list[int]:
+    """The sides of each damage die a hit with ``w`` rolls, in order (a critical hit doubles the first term's)."""
+    faces: list[int] = []
+    for i, (count, sides) in enumerate(re.findall(r"([0-9]+)d([0-9]+)", w.damage)):
+        faces += [int(sides)] * (int(count) * (2 if critical and i == 0 else 1))
+    return faces
 
 
 def check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
@@ -146,7 +148,7 @@ def strike(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, 
                                       reasons=adv + dis, critical=critical,
                                       cover=shelter if shelter != "none" else None, opportunity=opportunity, coup=coup)]
     # on a miss the damage dice typed for a hit are left unused, not refused: a refusal would tell a hidden AC
-    dice.spare(0 if hit else _dice_count(w, would_crit))
+    dice.spare([] if hit else _damage_faces(w, would_crit))
     if hit:
         with dice.rolling_for(c.name):
             amount, _ = _damage(w, critical, dice)
@@ -187,7 +189,8 @@ def harm(enc: Encounter, opts: OptionValues, t: Combatant, amount: int, kind: st
                 cause = "failed_saves" if critical else "failed_save"
                 return events + [StatusChanged(actor=t.name, status="downed", cause=cause)]
         t.status = "out"
-        return events + [StatusChanged(actor=t.name, status="out", cause="harmed_down")]
+        third = sheet.is_player(enc, t) and opts.death_saves and st.saves_failed >= 3  # the damage was its third failure
+        return events + [StatusChanged(actor=t.name, status="out", cause="death_saves" if third else "harmed_down")]
     if t.hp <= 0 and t.status == "active":
         if _out_at_zero(enc, opts, t):
             t.status = "out"
@@ -232,9 +235,14 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
         aim = grid.parse(at)
         if around_self and aim != c.cell:
             raise InputError(f"The {w.name} has no range: it bursts around {c.name}. Leave `at` out (and `target`).")
+    if around_self and target:  # a target named anyway must at least be one
+        enc.get(target, "target")
     t = attack_target(enc, c, target, on_map=grid is not None) if target and not around_self else None
     if around_self:  # no target or cell to name: it is centred on the attacker
         aim = c.cell
+    if w.area in ("cone", "line") and aim is not None and aim == c.cell:
+        raise InputError(f"A {w.area} goes out from {c.name} towards a cell: aim the {w.name} with `target` or "
+                         f"`options:\"at=E5\"` at another cell than its own.")
     if t is not None and aim is None:
         aim = t.cell
     if w.area is None:

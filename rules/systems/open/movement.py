@@ -67,8 +67,11 @@ def passes(c: Combatant, other: Combatant) -> bool:
     return abs(sheet.size(c) - sheet.size(other)) >= 2
 
 
-def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here: Cell, nxt: Cell) -> list[Combatant]:
-    """The hostiles whose reach ``c`` leaves by stepping from ``here`` to ``nxt``, in initiative order."""
+def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here: Cell, nxt: Cell, *,
+              planning: bool = False) -> list[Combatant]:
+    """The hostiles whose reach ``c`` leaves by stepping from ``here`` to ``nxt``, in initiative order.
+    ``planning`` (`/move to:` choosing its path): a hidden hostile is taken to hold any weapon at the
+    default 5 ft reach, so the path chosen tells nothing of its real reach."""
     if not opts.opportunity or active(enc.effects, c.name, DISENGAGE) is not None:
         return []
     rank = {n: i for i, n in enumerate(enc.order)}
@@ -76,11 +79,14 @@ def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here
     for h in enc.enemies_of(c):
         if h.status != "active" or h.cell is None or OpenCombatant.of(h).reacted or has(enc, h, "incapacitated"):
             continue
-        try:
-            w = sheet.weapon(h, None, melee_only=True)
-        except SheetError:
-            continue
-        reach = sheet.reach(h, w)
+        if planning and enc.hidden(h):
+            reach = sheet.DEFAULT_REACH
+        else:
+            try:
+                w = sheet.weapon(h, None, melee_only=True)
+            except SheetError:
+                continue
+            reach = sheet.reach(h, w)
         if feet(grid, opts, h.cell, here) <= reach < feet(grid, opts, h.cell, nxt):
             found.append(h)
     return sorted(found, key=lambda h: rank.get(h.name, len(rank)))
@@ -104,7 +110,7 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
             here, diag, provoked = state
             for nxt in grid.neighbours(here, diagonal=True):
                 if _refusal(enc, grid, c, here, nxt) is None:
-                    now = provoked | {h.name for h in provokers(enc, opts, grid, c, here, nxt)}
+                    now = provoked | {h.name for h in provokers(enc, opts, grid, c, here, nxt, planning=True)}
                     if len(now) <= most:
                         d = diag + (grid.kind == "square" and here.col != nxt.col and here.row != nxt.row)
                         yield (nxt, d % 2, now), step_cost(grid, opts, here, nxt, diag, crawl), nxt.name

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.events import StatusChanged
-from rules.hidden import mark, secret
+from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, roll_text
 from rules.report import user_ref
@@ -230,6 +230,8 @@ class OpenPresenter(Presenter):
             return ""
         if c.status == "downed":  # its turn is its death save's
             return f"Round {enc.round} · {c.name} is dying: its death save to roll (`/act action:death-save`)"
+        held = sorted(n for n, k in conditions(enc, c).items() if k.incapacitated)
+        if held:  # a condition takes its actions (and its movement): nothing to do but end the turn
+            return f"Round {enc.round} · {c.name} cannot act ({', '.join(held)}): `/init next` ends the turn"
         line = f"Round {enc.round} · {c.name} to act: {left_words(turn.points[0], OpenCombatant.of(c).acted)}"
-        # what a hidden combatant has left tells its movement, even as words: players read whose turn it is
-        return mark([c.name], line, f"Round {enc.round} · {c.name} to act") if enc.hidden(c) else line
+        return self.hidden_turn(enc, c, line)

@@ -20,7 +20,7 @@ from rules.sheet import SheetKey
 
 __all__ = [
     "ABILITIES", "SIZES", "AREAS", "DAMAGE_TYPES", "Weapon", "parse_weapon", "SHEET_KEYS", "EFFECT_VALUES", "weapons", "weapon",
-    "init_expression", "ability", "speed", "size", "reach", "ac", "max_hp", "is_player", "damage_types",
+    "init_expression", "ability", "speed", "size", "reach", "DEFAULT_REACH", "ac", "max_hp", "is_player", "damage_types",
 ]
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
@@ -31,6 +31,8 @@ DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "ne
                 "psychic", "radiant", "slashing", "thunder")
 #: feet a cell stands for
 CELL_FT = 5
+#: a melee reach no sheet or weapon changes
+DEFAULT_REACH = 5
 
 _DICE = re.compile(r"^[0-9]{1,3}d[0-9]{1,3}([+-][0-9]{1,3})?$|^[0-9]{1,3}$")
 _NAME = re.compile(r"^[a-z][a-z0-9'-]{0,29}$")
@@ -171,7 +173,10 @@ def _read_init(value: str) -> str:
 
 
 def _read_types(value: str) -> list[str]:
-    items = [x.strip().lower() for x in value.split(",") if x.strip()]
+    items = [x.strip().lower() for x in value.split(",")]
+    if not all(items):
+        raise SheetError("Damage types are words separated by commas, such as `fire,poison`: one is missing "
+                         "between two commas or at an end.")
     if any(not _TYPE.match(x) for x in items) or len(items) > 15:
         raise SheetError("Damage types are words such as `fire,poison` (at most 15).")
     for x in items:
@@ -199,7 +204,7 @@ def check_sheet(raw: dict[str, str], sheet: dict[str, Any]) -> None:
 SHEET_KEYS: tuple[SheetKey, ...] = (
     SheetKey("hp", "hit points: at add the most and the starting HP; in a fight an edit sets the current HP",
              "int", required=True, minimum=-99, maximum=9999),
-    SheetKey("max_hp", "the most hit points (default: hp)", "int", minimum=1, maximum=9999),
+    SheetKey("max_hp", "the most hit points (default: hp, and at least 1)", "int", minimum=1, maximum=9999),
     SheetKey("temp_hp", "temporary hit points, lost before hit points", "int", 0, minimum=0, maximum=999),
     SheetKey("ac", "armour class: an attack roll must reach it to hit", "int", 10, minimum=0, maximum=50),
     SheetKey("speed", "walking speed in feet a turn", "int", 30, minimum=0, maximum=500),
@@ -211,7 +216,7 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
       for k, what in (("resist", "takes half of"), ("immune", "takes none of"), ("vulnerable", "takes double of"))),
     SheetKey("size", "size: a creature moves through a hostile's space only if two or more sizes apart from it",
              "choice", "medium", choices=SIZES),
-    SheetKey("reach", "melee reach in feet", "int", 5, minimum=5, maximum=100),
+    SheetKey("reach", "melee reach in feet", "int", DEFAULT_REACH, minimum=5, maximum=100),
     SheetKey("weapons", "attacks, comma separated: `longsword:+5:1d8+3:slashing[:reach=10][:range=80/320]` or "
              "`fireball:save=dex:15:8d6:fire:half[:area=burst20][:range=150]`", "custom", parse=_read_weapons,
              accepts="weapons and save attacks"),
@@ -221,7 +226,7 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
 EFFECT_VALUES = (
     SheetKey("attack", "attack rolls", "int", minimum=-10, maximum=10),
     SheetKey("ac", "armour class", "int", minimum=-10, maximum=10),
-    SheetKey("damage", "the damage of a hit", "int", minimum=-10, maximum=10),
+    SheetKey("damage", "the damage of a hit or a save attack", "int", minimum=-10, maximum=10),
     SheetKey("save", "saving throws", "int", minimum=-10, maximum=10),
     SheetKey("speed", "speed in feet", "int", minimum=-60, maximum=60),
 )
@@ -273,7 +278,7 @@ def size(c: Combatant) -> int:
 def reach(c: Combatant, w: Weapon | None = None) -> int:
     if w is not None and w.reach is not None:
         return w.reach
-    return int(c.sheet.get("reach", 5))
+    return int(c.sheet.get("reach", DEFAULT_REACH))
 
 
 def ac(c: Combatant) -> int:

@@ -515,3 +515,36 @@ def test_a_dying_combatants_turn_line_and_move_say_what_it_may_do() -> None:
     assert "Ann is dying" in line and "death-save" in line and "left" not in line
     message = s.refused("move", actor="Ann", path="E")
     assert "dying" in message and "/act action:death-save" in message and "Attack" not in message
+
+
+def test_a_cone_aimed_at_its_own_cell_is_refused_and_spends_nothing() -> None:
+    """"a `cone` spreads from the attacker towards the point": aimed at the attacker's own cell it has no direction, so
+    it is refused, saying to aim elsewhere, and the action is not spent."""
+    cone = "weapons='breath:save=dex:12:2d6:fire:half:area=cone15'"
+    s = fight(ann=f"hp=20 {cone}")
+    message = s.refused("attack", actor="Ann", weapon="breath", options={"at": "B2"})
+    assert "another cell than its own" in message and not OpenCombatant.of(s.get("Ann")).acted
+
+
+def test_a_third_failure_from_damage_reads_as_death() -> None:
+    """"three failures and it is out" ... "Damage while down is a failed death save": when damage is the third
+    failure, the reply says the combatant died of its failed death saves."""
+    s = with_bo(fight(ann=f"hp=3 max_hp=30 ac=10 {SWORD}"))
+    s.run("next", actor="Ann")
+    s.run("attack", [15, 4], actor="Grak", target="Ann")
+    OpenCombatant.of(s.get("Ann")).saves_failed = 2
+    res = s.run("edit", actor="Ann", hp_change=-1)
+    assert s.get("Ann").status == "out"
+    assert any("dead after three failed death saves" in line for line in s.text(res))
+
+
+def test_a_combatant_that_cannot_act_is_told_so_by_its_turn_line_and_stand() -> None:
+    """"stunned: speed 0 (it cannot move); it takes no actions": the turn line says the stunned Ann cannot act and
+    that `/init next` ends her turn, not "action left"; standing up from prone is refused saying why."""
+    s = fight()
+    s.run("effect_add", effect="stunned", actor="Ann", rounds=2)
+    s.run("effect_add", effect="prone", actor="Ann", rounds=2)
+    line = s.system.present.turn_label(s.enc, s.system.turn(s.enc))
+    assert "Ann cannot act (stunned)" in line and "/init next" in line and "left" not in line
+    message = s.refused("act", actor="Ann", action="stand")
+    assert "speed 0" in message and "/init next" in message

@@ -39,3 +39,12 @@ def test_a_player_adds_no_condition_once_the_fight_has_started() -> None:
     s.run("effect_remove", effect="Inspired", actor="Ann", gm=False)
     s.run("effect_add", effect="invisible", actor="Ann")
     assert [e.name for e in s.enc.effects] == ["dodging", "invisible"]
+
+
+def test_a_player_adds_no_dash_or_disengage_by_hand() -> None:
+    """Dash and disengage are the rules' effects (`/act action:dash`, `/act action:disengage`): one a player typed
+    by hand would look the same on the board and do nothing, so mid-fight it is refused as a condition is."""
+    s = started()
+    for name in ("dash", "Disengage"):
+        text = s.refused("effect_add", error=NotAllowed, effect=name, actor="Ann", rounds=1, gm=False)
+        assert "ask the GM" in text.casefold() or "Ask the GM" in text

@@ -9,6 +9,7 @@ import pytest
 from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import DiceError
+from rules.events import Moved
 from rules.hidden import for_reader, players_see
 from tests.scenario import Scenario
 
@@ -107,3 +108,41 @@ def test_massive_damage_on_a_hidden_combatant_tells_players_only_that_it_is_out(
     assert any("massive damage" in line for line in gm)
     assert not any("massive" in line or "maximum" in line for line in players)
     assert any("**Grak** is now **out**" in line for line in players)
+
+
+def test_a_typed_damage_die_is_checked_alike_on_a_hit_and_a_miss() -> None:
+    """The damage die a player types is checked against its faces whether the attack hits or misses, so no refusal
+    tells the AC: a 9 for the longsword's d8 is refused after a 12 (a miss against AC 13) as after a 13 (a hit)."""
+    refused = probe([7, 9])
+    assert refused == probe([8, 9]) and "cannot come from a d8" in refused
+    assert probe([7, 8]) == probe([8, 8]) == ""
+
+
+def test_knights_of_valour_tells_players_nothing_of_a_hidden_combatants_movement() -> None:
+    """Knights of Valour's replies and turn line for the GM's hidden Grak read alike to players whether his move used
+    some of his movement or all of it (docs/commands.md, "Hidden information")."""
+    seen = []
+    for path in ("W W", "W W W W W"):
+        s = Scenario("knights-of-valour").add("Ann", "str=1 agi=-3 hp=12 weapons=longsword:2", at="A5")
+        s.add("Grak", "str=2 agi=3 hp=9 move=25 weapons=greataxe:2", at="J5", owner=None, side="foes")
+        s.run("init_roll")
+        assert s.enc.current == "Grak", s.enc.current
+        res = s.run("move", actor="Grak", path=path)
+        view = s.system.present.view(s.enc, s.enc.hidden_names())
+        lines = [*view.report("", res.events).lines, view.turn_line(s.enc, s.system.turn(s.enc))]
+        seen.append([for_reader(line, players_see(s.enc)).replace(path.replace(" ", ""), "") for line in lines[-2:]])
+    assert seen[0] == seen[1]
+
+
+def test_move_to_plans_around_a_hidden_hostile_as_if_its_reach_were_the_default() -> None:
+    """`/move to:` avoids opportunity attacks as players could: a hidden hostile's reach is its number, so the path
+    chosen is the same whether the GM's hidden Ogre reaches 5 ft or 10 ft (docs/commands.md, "Hidden information")."""
+    paths = []
+    for reach in (5, 10):
+        s = Scenario("open", map="10x5").add("Ann", "hp=30 init=+30 speed=60", at="A3")
+        s.add("Ogre", f"hp=50 reach={reach} weapons=club:+4:1d6:bludgeoning", at="D3", owner=None, side="foes")
+        s.run("init_roll", [10, 1])
+        res = s.system.resolve(s.enc, make_action("move", actor="Ann", to="G3", is_gm=True), Dice(rng=random.Random(1)))
+        steps = [step for e in res.events if isinstance(e, Moved) for step in e.path]
+        paths.append([x for i, x in enumerate(steps) if i == 0 or steps[i - 1] != x])  # an interrupted move goes on
+    assert paths[0] == paths[1]

@@ -39,3 +39,11 @@ def test_a_gms_combatant_added_at_0_hp_follows_gm_at_zero(options: dict[str, str
     """"The GM's combatants are out at 0 HP (option `gm_at_zero=down`: down and helpless ...)", also when added so."""
     s = Scenario("open", **options).add("Zero", "hp=0", at="B2", owner=None, side="foes")
     assert s.get("Zero").status == status
+
+
+def test_an_empty_damage_type_is_refused() -> None:
+    """`resist=fire,` and `resist=,` leave a type out between commas: refused, saying how the list is written."""
+    for value in ("fire,", ",", "fire,,cold"):
+        s = Scenario("open")
+        with pytest.raises(SheetError, match="separated by commas"):
+            s.add("Ann", f"hp=10 resist={value}", at="B2")
