@@ -20,6 +20,7 @@ from rules.systems.open.turns import (
     death_save,
     feet_left,
     saving,
+    speed_now,
 )
 
 __all__ = ["ACTIONS", "ANSWER"]
@@ -62,7 +63,7 @@ def _dodge(ctx: ActionContext, action: Act) -> list[Event]:
 
 
 def _stand(ctx: ActionContext, action: Act) -> list[Event]:
-    """Standing up from prone costs half its speed."""
+    """Standing up from prone costs half its speed (its speed now, effects included)."""
     enc = ctx.encounter
     c = acting(enc, action.actor)
     if saving(enc, c):
@@ -71,9 +72,10 @@ def _stand(ctx: ActionContext, action: Act) -> list[Event]:
     prone = [e for e in enc.effects if e.target == c.name and e.name.casefold() == "prone"]
     if not prone:
         raise IllegalAction(f"{c.name} is not prone, so it has nothing to stand up from: move or act instead.")
-    st, half, left = OpenCombatant.of(c), sheet.speed(c) // 2, feet_left(enc, c)
+    st, half, left = OpenCombatant.of(c), speed_now(enc, c) // 2, feet_left(enc, c)
     if has(enc, c, "speed_zero"):
-        raise IllegalAction(f"{c.name} cannot stand up: a condition holds it at speed 0. End the turn with `/init next`.")
+        then = "Act, or end the turn" if not st.acted and not has(enc, c, "incapacitated") else "End the turn"
+        raise IllegalAction(f"{c.name} cannot stand up: a condition holds it at speed 0. {then} with `/init next`.")
     if left < half:
         raise IllegalAction(f"Standing up costs {half} ft of movement and {c.name} has {left} ft left: stand up next "
                             "turn, or crawl.")

@@ -173,6 +173,8 @@ def _read_init(value: str) -> str:
 
 
 def _read_types(value: str) -> list[str]:
+    if value.strip().lower() == "none":  # clears the list
+        return []
     items = [x.strip().lower() for x in value.split(",")]
     if not all(items):
         raise SheetError("Damage types are words separated by commas, such as `fire,poison`: one is missing "
@@ -211,7 +213,8 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
     SheetKey("init", "initiative: a modifier such as `+3` (a d20 plus it) or dice such as `1d20+3` "
              "(default: a d20 plus `dex`)", "custom", parse=_read_init, accepts="`+3` or `1d20+3`"),
     *(SheetKey(a, f"{a} modifier, added to {a} saves", "int", 0, minimum=-10, maximum=20) for a in ABILITIES),
-    *(SheetKey(k, f"damage types it {what}, comma separated (e.g. `fire,poison`)", "custom", parse=_read_types,
+    *(SheetKey(k, f"damage types it {what}, comma separated (e.g. `fire,poison`; `none` clears them)", "custom",
+               parse=_read_types,
                accepts="damage types")
       for k, what in (("resist", "takes half of"), ("immune", "takes none of"), ("vulnerable", "takes double of"))),
     SheetKey("size", "size: a creature moves through a hostile's space only if two or more sizes apart from it",

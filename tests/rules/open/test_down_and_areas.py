@@ -548,3 +548,18 @@ def test_a_combatant_that_cannot_act_is_told_so_by_its_turn_line_and_stand() -> 
     assert "Ann cannot act (stunned)" in line and "/init next" in line and "left" not in line
     message = s.refused("act", actor="Ann", action="stand")
     assert "speed 0" in message and "/init next" in message
+
+
+def test_standing_costs_half_the_speed_now() -> None:
+    """"Standing up from prone costs half its speed", its speed now: with `speed-10` on a speed-30 Ann it costs 10 ft;
+    grappled and prone, she cannot stand but may still act."""
+    s = fight(ann=f"hp=20 ac=10 speed=30 {SWORD}")
+    s.run("effect_add", effect="Slowed", actor="Ann", rounds=2, mods="speed-10")
+    s.run("effect_add", effect="prone", actor="Ann", rounds=2)
+    s.run("act", actor="Ann", action="stand")
+    assert OpenCombatant.of(s.get("Ann")).feet_spent == 10
+    s = fight()
+    s.run("effect_add", effect="grappled", actor="Ann", rounds=2)
+    s.run("effect_add", effect="prone", actor="Ann", rounds=2)
+    message = s.refused("act", actor="Ann", action="stand")
+    assert "speed 0" in message and "Act, or end the turn" in message

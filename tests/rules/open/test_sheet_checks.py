@@ -47,3 +47,10 @@ def test_an_empty_damage_type_is_refused() -> None:
         s = Scenario("open")
         with pytest.raises(SheetError, match="separated by commas"):
             s.add("Ann", f"hp=10 resist={value}", at="B2")
+
+
+def test_resist_none_clears_the_list() -> None:
+    """"`none` clears them": an edit `resist=none` takes the resistances away."""
+    s = Scenario("open").add("Ann", "hp=10 resist=fire", at="B2")
+    s.run("edit", actor="Ann", raw_sheet={"resist": "none"})
+    assert s.get("Ann").sheet.get("resist") in ([], None)

@@ -1,7 +1,7 @@
 """War & Combat checks a target first as every system does (`rules.targets.attack_target`), then by its own rules."""
 from __future__ import annotations
 
-from rules.errors import InputError
+from rules.errors import InputError, NotAllowed
 from tests.rules.war_and_combat.build import duel, fight, near, st
 
 
@@ -33,3 +33,12 @@ def test_drive_and_withdraw_ask_for_their_target_in_their_own_verb():
     assert s.refused("act", error=InputError, action="drive", actor="Borin") == "Name the combatant to drive back in `target`."
     assert s.refused("act", error=InputError, action="withdraw", actor="Borin") == "Name the combatant to withdraw from in `target`."
     assert "cannot withdraw from itself" in s.refused("act", action="withdraw", actor="Borin", target="Borin")
+
+
+def test_a_player_puts_no_rules_state_on_a_fighter_mid_fight() -> None:
+    """A stun, a knockout or a pin is the rules' to put on (docs/commands.md: once the fight has started only the GM
+    adds or removes an effect the rules read): a player's hand-made one, which the rules would not read, is refused."""
+    s = duel()
+    fight(s)
+    for name in ("stun", "Knockout", "pinned"):
+        assert "ask the gm" in s.refused("effect_add", error=NotAllowed, effect=name, actor="Borin", rounds=2, gm=False).casefold()
