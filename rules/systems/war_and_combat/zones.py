@@ -30,7 +30,7 @@ from functools import lru_cache
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import sheet
-from rules.systems.war_and_combat.catalogue import Weapon
+from rules.systems.war_and_combat.catalogue import WEAPONS, Weapon
 from rules.systems.war_and_combat.state import WacCombatant
 
 __all__ = ["LIMITS", "wielded", "in_hand", "zones_of", "threat", "marginal", "engaging", "danger", "obstructed", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
@@ -188,32 +188,43 @@ def actively_engaged(enc: Encounter, grid: Grid) -> set[str]:
     """The names of the fighters "actively engaged": those engaged with an enemy, and those stopped
     in an engaged fighter's zone of danger (they "resolve the threat during the flurry phase"),
     and so on: each holds a zone of danger of its own."""
-    fighters = [c for c in enc.combatants if c.status == "active" and c.cell is not None]
-    zone = {c.name: engaging(grid, c) for c in fighters}  # each fighter's zones once, not once per enemy
-    engaged = {c.name for c in fighters
-               if any(e.side != c.side and (e.cell in zone[c.name] or c.cell in zone[e.name]) for e in fighters)}
-    dangers: dict[str, frozenset[Cell]] = {}
-    grown = True
-    while grown:
-        zones = [dangers.setdefault(e.name, danger(grid, e)) for e in fighters if e.name in engaged]
-        new = {c.name for c in fighters if c.name not in engaged and any(c.cell in z for z in zones)}
+    placed = [(c, c.cell) for c in enc.combatants if c.status == "active" and c.cell is not None]
+    at = {cell: c for c, cell in placed}
+    engaged: set[str] = set()
+    for c, _ in placed:  # each fighter's zones once, and only the hexes in them looked at
+        for e in (at.get(x) for x in engaging(grid, c)):
+            if e is not None and e.side != c.side:
+                engaged |= {c.name, e.name}
+    covered: set[Cell] = set()
+    counted: set[str] = set()
+    while True:
+        for e, _ in placed:
+            if e.name in engaged and e.name not in counted:
+                covered |= danger(grid, e)
+                counted.add(e.name)
+        new = {c.name for c, cell in placed if c.name not in engaged and cell in covered}
+        if not new:
+            return engaged
         engaged |= new
-        grown = bool(new)
-    return engaged
+
+
+#: the farthest hex any fighter's zones reach from it: its weapon's reach, and the hexes beside it
+FARTHEST = max(1, *(w.reach for w in WEAPONS.values()))
 
 
 def zone_of(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> tuple[Combatant, str] | None:
     """The first active enemy whose zone of threat covers ``cell``, else the first engaged fighter,
     of either side, whose zone of danger covers it: "A zone of danger is any hex that is in range
     of a weapon held by any fighter that is actively engaged" (an ally's swing can strike by accident)."""
-    enemies = [e for e in enc.enemies_of(c) if e.status == "active" and e.cell is not None]
-    for e in enemies:
-        if cell in threat(grid, e):
+    near = [e for e in enc.combatants if e is not c and e.status == "active" and e.cell is not None
+            and grid.distance(e.cell, cell) <= FARTHEST]  # no zone reaches farther
+    for e in near:
+        if e.side != c.side and cell in threat(grid, e):
             return e, "threat"
+    if not near:
+        return None
     engaged = actively_engaged(enc, grid)
-    for e in enc.combatants:
-        if e is c or e.status != "active" or e.cell is None:
-            continue
+    for e in near:
         if cell in danger(grid, e) and e.name in engaged:
             return e, "danger"
     return None
