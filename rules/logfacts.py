@@ -2,12 +2,14 @@
 reply, so that a log row is rendered for each reader (and in the words of the day it is read)."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.events import Event
+from rules.hidden import names_in
 from rules.report import Report
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -52,10 +54,12 @@ class LogFacts(BaseModel):
 
 def log_facts(events: Sequence[Event], system: "RuleSystem", enc: "Encounter", hide: frozenset[str],
               lapse: str | None = None, deadline: Deadline | None = None) -> LogFacts:
-    """The facts of a command that gave ``events`` and left ``enc``, its numbers of ``hide`` hidden."""
-    shown = {c.name: system.condition(c) for c in enc.combatants if c.name in hide}
+    """The facts of a command that gave ``events`` and left ``enc``, its numbers of ``hide`` hidden:
+    of the hidden, only those the events name (no other is read when they are rendered)."""
+    named = set().union(*(names_in(e, hide) for e in events)) if hide else set()
+    shown = {c.name: system.condition(c) for c in enc.combatants if c.name in named}
     return LogFacts(events=[{"type": type(e).__name__, **e.model_dump(exclude_defaults=True)} for e in events],
-                    hidden=sorted(hide), conditions=shown, lapse=lapse, deadline=deadline)
+                    hidden=sorted(named), conditions=shown, lapse=lapse, deadline=deadline)
 
 
 def _subclasses(cls: type[Event]) -> list[type[Event]]:
@@ -67,7 +71,12 @@ def _subclasses(cls: type[Event]) -> list[type[Event]]:
 
 def event_types(system: "RuleSystem") -> dict[str, type[Event]]:
     """The event types a system's rules give, by class name: the core's and its package's own."""
-    package = type(system).__module__
+    return _types_of(type(system).__module__)
+
+
+@functools.cache
+def _types_of(package: str) -> dict[str, type[Event]]:
+    """`event_types` of the system defined in ``package``, worked out once (its events are imported with it)."""
     return {c.__name__: c for c in _subclasses(Event)
             if c.__module__ == Event.__module__ or c.__module__ == package or c.__module__.startswith(package + ".")}
 

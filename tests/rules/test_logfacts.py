@@ -24,15 +24,17 @@ def test_each_systems_event_types_have_distinct_names(system: type) -> None:
 
 
 def test_events_read_back_from_their_facts_as_the_same_events() -> None:
-    """An attack and its damage, stored as facts and read back, render the same lines for the GM and for players."""
+    """An attack and its damage, stored as facts and read back, render the same lines for the GM and for players; of
+    the hidden, only those the events name are kept (the Orc, hidden but not in them, is not)."""
     system = get_system("open")
     enc = Encounter(system="open", combatants=[
         Combatant(name="Borin", side="dwarves", hp=3, sheet={"hp": 3, "max_hp": 3}),
-        Combatant(name="Grak", side="orcs", hp=1, sheet={"hp": 3, "max_hp": 3})])
+        Combatant(name="Grak", side="orcs", hp=1, sheet={"hp": 3, "max_hp": 3}),
+        Combatant(name="Orc", side="orcs", hp=2, sheet={"hp": 3, "max_hp": 3})])
     events = [Attacked(actor="Borin", target="Grak", weapon="hammer",
                        roll=Roll(dice=[5], modifiers=[mod("charge", 1)], total=6, against=4, success=True)),
               Damaged(actor="Grak", amount=2, before=3, after=1)]
-    hide = frozenset({"Grak"})
+    hide = frozenset({"Grak", "Orc"})
     facts = LogFacts.model_validate_json(log_facts(events, system, enc, hide).model_dump_json())
     assert facts.hidden == ["Grak"] and facts.conditions == {"Grak": "badly hurt"}
     assert [e["type"] for e in facts.events] == ["Attacked", "Damaged"]
