@@ -80,7 +80,7 @@ def _between(grid: Grid, opts: OptionValues, c: Combatant, t: Combatant) -> tupl
 
 def left(c: Combatant) -> ActionsLeft:
     st = KovCombatant.of(c)
-    return ActionsLeft(actor=c.name, feet_left=st.feet_left, moving=st.feet_left > 0, move_actions=st.move_actions,
+    return ActionsLeft(actor=c.name, feet_left=st.feet_left, move_actions=st.move_actions,
                        combat_actions=st.combat_actions)
 
 

@@ -94,8 +94,6 @@ class ActionsLeft(Event):
     kind: ClassVar[str] = "left"
     #: the feet left of a move under way: the combatant's (they tell its Move)
     feet_left: int = 0
-    #: a move is under way (``feet_left`` above 0): the actions left are the table's to see
-    moving: bool = False
     move_actions: Annotated[int, PUBLIC] = 0
     combat_actions: Annotated[int, PUBLIC] = 0
 
