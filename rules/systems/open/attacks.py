@@ -66,20 +66,20 @@ def d20(dice: Dice, mode: str | None) -> tuple[list[int], int]:
     return rolled, rolled[0]
 
 
+def _damage_expression(w: Weapon, critical: bool) -> str:
+    """What a hit with ``w`` rolls: on a critical hit its first dice doubled, the modifier once."""
+    return re.sub(r"^([0-9]+)d", lambda m: f"{2 * int(m.group(1))}d", w.damage) if critical else w.damage
+
+
 def _damage(w: Weapon, critical: bool, dice: Dice) -> tuple[int, list[int]]:
-    expression = w.damage
-    if critical:  # the dice doubled, the modifier once
-        expression = re.sub(r"^([0-9]+)d", lambda m: f"{2 * int(m.group(1))}d", expression)
-    result = roll_expression(expression, dice)
+    result = roll_expression(_damage_expression(w, critical), dice)
     return max(0, result.total), [d.value for d in result.dice]
 
 
 def _damage_faces(w: Weapon, critical: bool) -> list[int]:
-    """The sides of each damage die a hit with ``w`` rolls, in order (a critical hit doubles the first term's)."""
-    faces: list[int] = []
-    for i, (count, sides) in enumerate(re.findall(r"([0-9]+)d([0-9]+)", w.damage)):
-        faces += [int(sides)] * (int(count) * (2 if critical and i == 0 else 1))
-    return faces
+    """The sides of each damage die a hit with ``w`` rolls, in order."""
+    return [int(sides) for count, sides in re.findall(r"([0-9]+)d([0-9]+)", _damage_expression(w, critical))
+            for _ in range(int(count))]
 
 
 def check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
