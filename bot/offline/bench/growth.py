@@ -131,23 +131,20 @@ def _as_in_the_bot() -> Any:
 
 def _time_rules_steps(size: int, count: int, repeat: int) -> list[tuple[str, float, float, str]]:
     out = []
-    for system in all_systems():
-        kind = _map_kind(system.key)
-        if kind is None:
-            continue
+    for key, kind in _mapped_systems():
         try:
-            enc = _rules_step_encounter(system.key, kind, size, count)
+            enc = _rules_step_encounter(key, kind, size, count)
         except Exception as exc:  # noqa: BLE001  (a system the benchmark cannot set up is reported, not fatal)
-            out.append((f"{system.key} ({kind}): set-up failed", 0.0, 0.0, repr(exc)[:60]))
+            out.append((f"{key} ({kind}): set-up failed", 0.0, 0.0, repr(exc)[:60]))
             continue
-        near = _reachable(system.key, enc, size)
+        near = _reachable(key, enc, size)
         for what, to in (("reachable", near), ("out of reach", f"{_col(size - 1)}{size}"),
                          ("walled off", f"{_col(size - 5)}{size - 4}")):
             times, outcome = [], ""
             for _ in range(repeat):
-                seconds, outcome = _far_move(system.key, enc, to)
+                seconds, outcome = _far_move(key, enc, to)
                 times.append(seconds)
-            out.append((f"{system.key} {kind} to {to} ({what})", statistics.median(times) * 1000, max(times) * 1000,
+            out.append((f"{key} {kind} to {to} ({what})", statistics.median(times) * 1000, max(times) * 1000,
                         outcome))
     return out
 
@@ -157,6 +154,11 @@ def _map_kind(key: str) -> str | None:
     None for a system without maps."""
     kinds = [k for k in get_system(key).map_kinds if k != "none"]
     return ("hex" if "hex" in kinds else kinds[0]) if kinds else None
+
+
+def _mapped_systems() -> list[tuple[str, str]]:
+    """``(key, map kind)`` of every registered system with a map (`_map_kind`)."""
+    return [(s.key, kind) for s in all_systems() if (kind := _map_kind(s.key)) is not None]
 
 
 def _reachable(key: str, enc: Encounter, size: Size) -> str:
@@ -214,19 +216,16 @@ async def _big_fights(h: Harness, size: Size, count: int, prefix: str) -> list[t
     registered system with a map, stored in a channel of its own with the harness's GM as its GM:
     ``(system, channel, the far cell its Mover may reach)``; none where they do not fit."""
     out = []
-    for system in all_systems():
-        kind = _map_kind(system.key)
-        if kind is None:
-            continue
+    for key, kind in _mapped_systems():
         try:
-            stored, to = _big_fight(system.key, kind, size, count)
+            stored, to = _big_fight(key, kind, size, count)
         except ValueError:  # no room for them on the map
             continue
         enc = Encounter.model_validate_json(stored)
         enc.gm_ids = [str(user_id_of("gm"))]
-        channel = f"{prefix}-{system.key}"
+        channel = f"{prefix}-{key}"
         await h.store.create_encounter(str(channel_id_of(channel)), str(GUILD_ID), enc, time.time())
-        out.append((system.key, channel, to))
+        out.append((key, channel, to))
     return out
 
 
