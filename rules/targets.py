@@ -8,9 +8,18 @@ A system passes what its text adds: ``foe`` (an attack on one's own side is refu
 from __future__ import annotations
 
 from rules.errors import IllegalAction, InputError
+from rules.geometry import Cell
 from rules.models import Combatant, Encounter
 
-__all__ = ["attack_target", "need_target"]
+__all__ = ["attack_target", "need_target", "cell_of"]
+
+
+def cell_of(c: Combatant) -> Cell:
+    """The cell ``c`` stands on, or the refusal saying the GM places it."""
+    cell = c.cell
+    if cell is None:
+        raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
+    return cell
 
 
 def need_target(name: str | None, verb: str = "attack") -> str:
@@ -31,7 +40,6 @@ def attack_target(enc: Encounter, c: Combatant, name: str | None, *, verb: str =
         raise IllegalAction(f"{t.name} is on {c.name}'s side: pick an enemy.")
     if t.status == "out":
         raise IllegalAction(f"{t.name} is already {gone}: pick another target.")
-    if on_map and (c.cell is None or t.cell is None):
-        missing = c if c.cell is None else t
-        raise IllegalAction(f"{missing.name} is not on the map: the GM places it with `/combatant edit at:`.")
+    if on_map:
+        cell_of(c), cell_of(t)
     return t

@@ -47,11 +47,11 @@ from rules.systems.damage_grid.grid import HEALTH, MIND
 from rules.systems.damage_grid.mode import largest_group
 from rules.systems.damage_grid.movement import find_path, walk
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import adjacent, reach_to, square_of
+from rules.systems.damage_grid.reach import adjacent, reach_to
 from rules.systems.damage_grid.sheet import carried, release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 from rules.systems.damage_grid.turns import activate, end_if_out, pool
-from rules.targets import attack_target, need_target
+from rules.targets import attack_target, cell_of, need_target
 
 __all__ = ["ACTIONS", "COMMANDS", "attack", "coup_de_grace"]
 
@@ -151,7 +151,7 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
     enc, grid, words = ctx.encounter, ctx.need_grid(), ctx.words
     c = enc.get(action.actor)
     t = _model_targeted(enc, c, action.target, "lunge at")
-    here, there = square_of(c), square_of(t)
+    here, there = cell_of(c), cell_of(t)
     w = choose_weapon(c, action.weapon)
     if w.cp > 1:
         raise IllegalAction(f"A Lunge spends exactly 1 Combat Point: the {w.name} costs {w.cp}. Attack with it in a Combat activation.")
@@ -183,7 +183,7 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
             raise IllegalAction(f"{c.name} cannot reach a square next to {t.name} with {st.speed_left} Speed points.")
     moved = walk(enc, grid, c, cells)
     if cells:
-        c.facing = grid.facing_towards(square_of(c), there)
+        c.facing = grid.facing_towards(cell_of(c), there)
         moved.facing = c.facing
     events.append(moved)
     st.cp -= 1
@@ -218,7 +218,7 @@ def _grapple(ctx: ActionContext, action: Act) -> list[Event]:
     ctx.need_grid()
     c = enc.get(action.actor)
     t = _model_targeted(enc, c, action.target, "grapple")
-    if not adjacent(square_of(c), square_of(t)):
+    if not adjacent(cell_of(c), cell_of(t)):
         raise IllegalAction(f"{t.name} is not next to {c.name}: a Grapple needs an adjacent target.")
     if c.name in DgCombatant.of(t).grappled_by:
         raise IllegalAction(f"{c.name} already holds {t.name}.")
@@ -296,7 +296,7 @@ def attack(ctx: ActionContext, action: Attack) -> list[Event]:
     if w.area and action.target and enc.find(action.target) is None:
         centre = grid.parse(action.target)
     elif w.area:
-        centre = square_of(_model_targeted(enc, c, action.target))
+        centre = cell_of(_model_targeted(enc, c, action.target))
     elif action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
         return cover.attack_cover(enc, grid, c, action, words, ctx.dice)
     t = None if w.area else _model_targeted(enc, c, action.target)

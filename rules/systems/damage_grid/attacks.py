@@ -36,12 +36,12 @@ from rules.systems.damage_grid.reach import (
     line_of_sight,
     reach_distance,
     reach_to,
-    square_of,
     view,
 )
 from rules.systems.damage_grid.sheet import Weapon, grid_of, release, size, weapons
 from rules.systems.damage_grid.state import DgCombatant
 from rules.systems.damage_grid.turns import end_if_out, now
+from rules.targets import cell_of
 
 __all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
 
@@ -121,7 +121,7 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
             f"{where.name} is in a row behind {c.name} (facing {c.facing}): a model attacks only ahead, beside, or the "
             f"square immediately behind it. Turn with `/move facing:` in a Move activation first."
         )
-    here = square_of(c)
+    here = cell_of(c)
     d = reach_to(here, c.facing, where)
     seen = view(enc, c, d, where)
     if seen.limited and d > 1:
@@ -142,9 +142,9 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
 
 def _melee_needed(enc: Encounter, c: Combatant, t: Combatant, d: int) -> bool:
     """Both have melee weapons in reach of each other: only melee weapons may be used."""
-    if not in_front_rows(t, square_of(c)):
+    if not in_front_rows(t, cell_of(c)):
         return False
-    back = reach_to(square_of(t), t.facing, square_of(c))
+    back = reach_to(cell_of(t), t.facing, cell_of(c))
     return any(w.melee and w.reach >= d for w in usable(c)) and any(w.melee and w.reach >= back for w in usable(t))
 
 
@@ -200,7 +200,7 @@ def strike(
     damage and the knock-down test included. ``area``: ``t`` is caught in an area centred there (the area's
     reach and sight were checked; no obstruction or cover between the centre and ``t``), ``seen`` the sight and
     cover of the targeted square for the model on it."""
-    a, b = square_of(c), square_of(t)
+    a, b = cell_of(c), cell_of(t)
     if area is None:
         d, counted, limited, extended = check_reach(enc, grid, c, b, w)
         if not w.melee and _melee_needed(enc, c, t, d):

@@ -39,10 +39,10 @@ from rules.systems.damage_grid.reach import (
     Sight,
     blocking,
     line_of_sight,
-    square_of,
     walls_between,
 )
 from rules.systems.damage_grid.sheet import Weapon, weapon
+from rules.targets import cell_of
 
 __all__ = ["area_cells", "area_attack", "drift_clouds"]
 
@@ -70,7 +70,7 @@ def area_cells(enc: Encounter, grid: Grid, c: Combatant, centre: Cell, w: Weapon
     if w.area is None:
         raise IllegalAction(f"The {w.name} has no area: attack a model with it.")
     shape, x = w.area
-    origin = square_of(c)
+    origin = cell_of(c)
     cells = {
         "burst": lambda: areas.burst(centre, x),
         "corridor": lambda: areas.corridor(origin, centre, x),

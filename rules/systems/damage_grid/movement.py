@@ -19,10 +19,11 @@ from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.systems.damage_grid.events import DgMoved, ProneChanged
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.reach import blocking, square_of
+from rules.systems.damage_grid.reach import blocking
 from rules.systems.damage_grid.sheet import release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 from rules.systems.damage_grid.turns import activate, now
+from rules.targets import cell_of
 
 __all__ = ["move", "walk", "find_path", "step_cost", "MAX_PATH_STEPS"]
 
@@ -45,7 +46,7 @@ def _path_steps(enc: Encounter, grid: Grid, c: Combatant, text: str) -> list[Cel
     dirs = _directions(enc, grid)
     if not tokens or len(tokens) > MAX_PATH_STEPS:
         raise InputError(f"`path` takes 1 to {MAX_PATH_STEPS} steps like `N NE E`.")
-    here, cells = square_of(c), []
+    here, cells = cell_of(c), []
     for d in tokens:
         if d not in dirs:
             raise InputError(f"`{d}` is not a step here: use {' '.join(dirs)}.")
@@ -77,7 +78,7 @@ def find_path(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int)
                 yield nxt, step_cost(enc, grid, nxt), d
 
     found = cheapest_path(
-        square_of(c), lambda x: x == goal, successors, budget=budget,
+        cell_of(c), lambda x: x == goal, successors, budget=budget,
         heuristic=lambda x: grid.distance(x, goal, diagonal=len(dirs) > 4),
     )
     if found is None:
@@ -97,7 +98,7 @@ def walk(enc: Encounter, grid: Grid, c: Combatant, cells: list[Cell]) -> DgMoved
         stood = values(enc).stand_cost
         if stood > st.speed_left:
             raise IllegalAction(f"{c.name} is prone and needs {stood} Speed points to stand up; it has {st.speed_left}.")
-    cost, rough, here = stood or 0, [], square_of(c)
+    cost, rough, here = stood or 0, [], cell_of(c)
     for cell in cells:
         why = _open(enc, grid, c, cell)
         if why or not grid.adjacent(here, cell, diagonal=True):
@@ -137,7 +138,7 @@ def move(enc: Encounter, grid: Grid, action: Move) -> list[Event]:
     st = DgCombatant.of(c)
     budget = st.speed_left - (values(enc).stand_cost if st.prone else 0)
     cells = find_path(enc, grid, c, grid.parse(action.to), max(budget, 0)) if action.to else _path_steps(enc, grid, c, action.path or "")
-    start = square_of(c)
+    start = cell_of(c)
     was_prone = st.prone
     moved = walk(enc, grid, c, cells)
     if cells:

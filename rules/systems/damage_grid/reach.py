@@ -67,6 +67,7 @@ from rules.systems.damage_grid.areas import reach_distance
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.sheet import size
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
+from rules.targets import cell_of
 
 __all__ = [
     "reach_distance",
@@ -83,22 +84,12 @@ __all__ = [
     "behind",
     "in_front_rows",
     "adjacent",
-    "square_of",
     "FACING_VECTORS",
     "clouds",
     "smoky",
 ]
 
 FACING_VECTORS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-
-
-def square_of(c: Combatant) -> Cell:
-    """The square ``c`` stands on. Its callers have checked that it is on the map (`rules.targets.attack_target`
-    with ``on_map``, `turns.activate`); the refusal is the same as theirs."""
-    cell = c.cell
-    if cell is None:
-        raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
-    return cell
 
 
 def adjacent(a: Cell, b: Cell) -> bool:
@@ -123,13 +114,13 @@ def reach_to(origin: Cell, facing: str | None, other: Cell) -> int:
 
 def in_front_rows(c: Combatant, target: Cell) -> bool:
     """Not in a row behind ``c``, or the square immediately behind it."""
-    ahead, aside = _ahead(square_of(c), c.facing, target)
+    ahead, aside = _ahead(cell_of(c), c.facing, target)
     return ahead >= 0 or (ahead == -1 and aside == 0)
 
 
 def behind(target: Combatant, attacker: Cell) -> bool:
     """``attacker`` stands in a row behind ``target`` (+1 Power)."""
-    return _ahead(square_of(target), target.facing, attacker)[0] < 0
+    return _ahead(cell_of(target), target.facing, attacker)[0] < 0
 
 
 def blocking(enc: Encounter, grid: Grid) -> set[Cell]:
@@ -216,7 +207,7 @@ def sight(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> Sight:
 def line_of_sight(enc: Encounter, grid: Grid, c: Combatant, where: Cell, name: str) -> Sight:
     """The sight from ``c`` to ``where`` (``name``: what is aimed at there), refused when all three
     corner lines are obstructed."""
-    seen = sight(enc, grid, square_of(c), where)
+    seen = sight(enc, grid, cell_of(c), where)
     if seen.lines == 3:
         raise IllegalAction(f"{c.name} has no line of sight to {name}: all three corner lines are obstructed.")
     return seen

@@ -34,7 +34,7 @@ from rules.systems.knights_of_valour.tables import (
     stature_modifier,
 )
 from rules.systems.knights_of_valour.turns import acting, advance, arrange, spend_combat
-from rules.targets import attack_target
+from rules.targets import attack_target, cell_of
 
 __all__ = [
     "ground",
@@ -71,10 +71,7 @@ def distance(a: Cell, a_level: int, b: Cell, b_level: int) -> int:
 
 
 def _between(grid: Grid, opts: OptionValues, c: Combatant, t: Combatant) -> tuple[Cell, Cell, int]:
-    a, b = c.cell, t.cell
-    if a is None or b is None:
-        missing = t.name if b is None else c.name
-        raise IllegalAction(f"{missing} is not on the map: the GM places it with `/combatant edit at:`.")
+    b, a = cell_of(t), cell_of(c)  # the target named first where neither is placed
     return a, b, distance(a, ground(grid, opts, a), b, ground(grid, opts, b))
 
 

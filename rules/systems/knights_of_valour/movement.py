@@ -51,6 +51,7 @@ from rules.systems.knights_of_valour.tables import (
     Weapon,
 )
 from rules.systems.knights_of_valour.turns import acting, spend
+from rules.targets import cell_of
 
 __all__ = ["move"]
 
@@ -265,9 +266,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         raise InputError("Give either `to` (a square) or `path` (steps like `N NE E`), not both.")
     if not action.to and not action.path:
         raise InputError("Give `to` (a square) or `path` (steps like `N NE E`).")
-    here = c.cell
-    if here is None:
-        raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
+    here = cell_of(c)
     st = KovCombatant.of(c)
     budget = max(st.feet_left, sheet.movement(c) if st.move_actions > 0 else 0)
     if budget <= 0:

@@ -35,6 +35,7 @@ from rules.systems.open.events import OpportunityOffered
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter, Waiting
 from rules.systems.open.turns import DISENGAGE, acting, feet_left, saving
+from rules.targets import cell_of
 
 __all__ = ["move", "walk", "step_cost", "provokers", "passes"]
 
@@ -152,8 +153,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: object, dice: D
         raise InputError("The open system has no facings: leave `facing` out.")
     if bool(to) == bool(path):
         raise InputError("Give either `to` (a cell) or `path` (steps such as `E E NE`).")
-    if c.cell is None:
-        raise IllegalAction(f"{c.name} is not on the map: the GM places it with `/combatant edit at:`.")
+    here = cell_of(c)
     if saving(enc, c):
         raise IllegalAction(f"{c.name} is dying: it cannot move. `/act action:death-save` rolls its death save, or end the "
                             "turn with `/init next` and the bot rolls it.")
@@ -162,7 +162,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: object, dice: D
         can_act = not OpenCombatant.of(c).acted and not has(enc, c, "incapacitated")
         then = "Attack, or end the turn" if can_act else "End the turn"
         raise IllegalAction(f"{c.name} cannot move: {why}. {then} with `/init next`.")
-    cells = _route(enc, opts, grid, c, grid.parse(to), feet_left(enc, c)) if to else _path(grid, c.cell, path or "")
+    cells = _route(enc, opts, grid, c, grid.parse(to), feet_left(enc, c)) if to else _path(grid, here, path or "")
     return walk(enc, opts, grid, c, cells, dice, check=True)
 
 
