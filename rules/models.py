@@ -38,7 +38,6 @@ __all__ = [
     "reminder_hours_problem",
     "DEADLINE_HOURS_MAX",
     "DEADLINE_POLICIES",
-    "deadline_hours_problem",
 ]
 
 EXPORT_FORMAT = "skirmish-encounter/1"
@@ -145,13 +144,6 @@ def reminder_hours_problem(hours: float, name: str = "`reminder_hours`") -> str 
 DEADLINE_HOURS_MAX = 24 * 90
 #: what happens when a turn's deadline passes: the turn ends, the combatant holds, or only the GM is told
 DEADLINE_POLICIES = ("pass", "hold", "gm")
-
-
-def deadline_hours_problem(hours: float) -> str | None:
-    """Why ``hours`` cannot be a turn's deadline, or None when it can."""
-    if hours == 0 or 1 <= hours <= DEADLINE_HOURS_MAX:
-        return None
-    return f"`deadline_hours` is 0 (no deadline) or from 1 to {DEADLINE_HOURS_MAX} hours, not {hours:g}."
 
 
 class Settings(BaseModel):
