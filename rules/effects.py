@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from rules.errors import InputError
-from rules.events import Modifier, mod
+from rules.events import Modifier, said
 from rules.sheet import SheetKey
 from rules.text import signed
 
@@ -250,7 +250,7 @@ def mods_text(mods: Mapping[str, Any]) -> str:
 def modifiers(effects: Iterable[Effect], target: str, value: str) -> list[Modifier]:
     """The changes the running effects on ``target`` make to ``value``: one roll modifier per
     effect, named after it (``+1 Bless``). The one reader of effects' ``mods`` in the rules."""
-    return [mod(e.name, e.mods[value]) for e in effects if e.target == target and e.mods.get(value)]
+    return [said(e.name, e.mods[value]) for e in effects if e.target == target and e.mods.get(value)]
 
 
 def total(effects: Iterable[Effect], target: str, value: str) -> int:

@@ -16,8 +16,10 @@ from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "Event",
+    "Term",
     "Modifier",
     "mod",
+    "said",
     "Roll",
     "Added",
     "Edited",
@@ -41,13 +43,41 @@ __all__ = [
 ]
 
 
-class Modifier(BaseModel):
-    name: str
+class Term(BaseModel):
+    """A game term as a fact: a ``code`` the system's presenter words (`rules.present.Presenter.terms`)
+    and what it names (a weapon's or a helper's name, a number), in ``args``. ``said`` is a term
+    given in words as they are (an effect's name, or an old log's modifier)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str
+    args: list[str | int] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_words(cls, data: Any) -> Any:
+        """Logs and exports written before terms were codes name them in words: ``said``."""
+        if isinstance(data, str):
+            return {"code": "said", "args": [data]}
+        if isinstance(data, dict) and "name" in data and "code" not in data:
+            data = {k: v for k, v in data.items() if k != "name"} | {"code": "said", "args": [data["name"]]}
+        return data
+
+
+class Modifier(Term):
+    """A term that changes a roll by ``value``: ``+1 backstab``."""
+
     value: int
 
 
-def mod(name: str, value: int) -> Modifier:
-    return Modifier(name=name, value=value)
+def mod(code: str, value: int, *args: str | int) -> Modifier:
+    """The modifier ``code`` (worded by the presenter, with ``args``) of ``value``."""
+    return Modifier(code=code, value=value, args=list(args))
+
+
+def said(words: str, value: int) -> Modifier:
+    """A modifier named in words that are data, not the rules' (an effect's name)."""
+    return Modifier(code="said", value=value, args=[words])
 
 
 def _typed_indexes(data: Any) -> Any:
@@ -71,12 +101,16 @@ class Roll(BaseModel):
     total: int | None = None
     #: the number to beat: the opponent's where the containing field names an ``against`` role
     against: Annotated[int | None, Of("against")] = None
-    against_label: str | None = None
+    #: what ``against`` is (AC, a Defense and the rule it came from...), worded by the presenter
+    versus: Term | None = None
     success: bool | None = None
 
     @model_validator(mode="before")
     @classmethod
     def _fill_typed(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "against_label" in data:  # logs written before `versus`
+            label = data["against_label"]
+            data = {k: v for k, v in data.items() if k != "against_label"} | ({"versus": label} if label else {})
         return _typed_indexes(data)
 
 

@@ -29,6 +29,7 @@ from rules.events import (
     Roll,
     RoundBegan,
     StatusChanged,
+    Term,
     TurnDone,
     Turned,
     TurnPassed,
@@ -49,7 +50,7 @@ from rules.turns import Turn
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
 
-__all__ = ["Presenter", "PresentedSystem", "roll_text"]
+__all__ = ["Presenter", "PresentedSystem"]
 
 
 class PresentedSystem(Protocol):
@@ -63,33 +64,6 @@ class PresentedSystem(Protocol):
     def has_initiative_numbers(self) -> bool: ...
     def condition(self, c: Combatant) -> str: ...
     def turn(self, enc: Encounter) -> Turn: ...
-
-
-def roll_text(r: Roll, outcome: str | None = None) -> str:
-    """``🎲 4 (d6) +1 backstab −1 distraction = 4 vs DV 5: miss``."""
-    bits: list[str] = []
-    if r.dice and any(secret(d) for d in r.dice):
-        bits.append("🎲 the GM's roll")
-    elif r.dice:
-        shown = ", ".join(die_text(d, i in r.typed) for i, d in enumerate(r.dice))
-        label = f" ({r.label})" if r.label else ""
-        kept = f" keep {r.kept}" if r.kept is not None and len(r.dice) > 1 else ""
-        bits.append(f"🎲 {shown}{label}{kept}")
-    for m in r.modifiers:
-        if not secret(m.value):
-            bits.append(f"{signed(m.value)} {m.name}")
-    text = " ".join(bits)
-    if r.total is not None and not secret(r.total):
-        text += f" = **{r.total}**"
-    if secret(r.against):
-        text += f" vs {r.against_label or 'target'}"
-    elif r.against is not None:
-        text += f" vs {r.against_label or 'target'} {r.against}"
-    if outcome is not None:
-        text += f": {outcome}"
-    elif r.success is not None:
-        text += ": " + ("success" if r.success else "failure")
-    return text
 
 
 class Presenter:
@@ -121,6 +95,10 @@ class Presenter:
     #: names for the codes of `StatusChanged.cause` and `Checked.what`
     causes: ClassVar[dict[str, str]] = {}
     checks: ClassVar[dict[str, str]] = {}
+    #: the words of the terms (`rules.events.Term`: roll modifiers, what a roll is against) the
+    #: system's rules name, by code; ``{0}``... are the term's ``args``, ``{all}`` all of them
+    #: joined by commas; merged along the class's bases like `formats`
+    terms: ClassVar[dict[str, str]] = {"said": "{0}"}
 
     #: the combatants whose health players see only as a condition word (`view`)
     hide: frozenset[str] = frozenset()
@@ -222,6 +200,48 @@ class Presenter:
                 raise TypeError(f"no text for {type(e).__name__}")
         return method(self, e)
 
+    # -- terms and rolls -------------------------------------------------------------------------------
+    def term(self, t: Term) -> str:
+        """A term's words: ``co-ordinated attack (Borin, Mira)``."""
+        words = self._term_words().get(t.code)
+        if words is None:
+            return t.code
+        return words.format(*t.args, all=", ".join(str(a) for a in t.args))
+
+    @classmethod
+    def _term_words(cls) -> dict[str, str]:
+        merged: dict[str, str] = {}
+        for klass in reversed(cls.__mro__):
+            merged.update(getattr(klass, "terms", {}))
+        return merged
+
+    def roll_text(self, r: Roll, outcome: str | None = None) -> str:
+        """``🎲 4 (d6) +1 backstab −1 distraction = 4 vs DV 5: miss``."""
+        bits: list[str] = []
+        if r.dice and any(secret(d) for d in r.dice):
+            bits.append("🎲 the GM's roll")
+        elif r.dice:
+            shown = ", ".join(die_text(d, i in r.typed) for i, d in enumerate(r.dice))
+            label = f" ({r.label})" if r.label else ""
+            kept = f" keep {r.kept}" if r.kept is not None and len(r.dice) > 1 else ""
+            bits.append(f"🎲 {shown}{label}{kept}")
+        for m in r.modifiers:
+            if not secret(m.value):
+                bits.append(f"{signed(m.value)} {self.term(m)}")
+        text = " ".join(bits)
+        if r.total is not None and not secret(r.total):
+            text += f" = **{r.total}**"
+        versus = self.term(r.versus) if r.versus is not None else "target"
+        if secret(r.against):
+            text += f" vs {versus}"
+        elif r.against is not None:
+            text += f" vs {versus} {r.against}"
+        if outcome is not None:
+            text += f": {outcome}"
+        elif r.success is not None:
+            text += ": " + ("success" if r.success else "failure")
+        return text
+
     @classmethod
     def _formats(cls) -> dict[type, str]:
         merged: dict[type, str] = {}
@@ -257,7 +277,7 @@ class Presenter:
         return f"**Round {e.round}** begins"
 
     def initiative_set(self, e: InitiativeSet) -> str:
-        roll = f" ({roll_text(e.roll)})" if e.roll is not None and e.roll.dice else ""
+        roll = f" ({self.roll_text(e.roll)})" if e.roll is not None and e.roll.dice else ""
         return f"**{e.actor}** initiative **{e.value}**{roll}"
 
     def moved(self, e: Moved) -> str:
@@ -273,7 +293,7 @@ class Presenter:
     def attacked(self, e: Attacked) -> str:
         head = f"**{e.actor}** attacks **{e.target}**" + (f" with {e.weapon}" if e.weapon else "")
         outcome = None if e.roll.success is None else ("hit" if e.roll.success else "miss")
-        return f"{head}: {roll_text(e.roll, outcome)}"
+        return f"{head}: {self.roll_text(e.roll, outcome)}"
 
     def damaged(self, e: Damaged) -> str:
         change = self.health_change(e.actor, e.before, e.after)
@@ -308,7 +328,7 @@ class Presenter:
 
     def checked(self, e: Checked) -> str:
         what = self.checks.get(e.what, e.what)
-        return f"**{e.actor}** {what}: {roll_text(e.roll)}"
+        return f"**{e.actor}** {what}: {self.roll_text(e.roll)}"
 
     #: how each moment an effect counts down at is written
     ENDS: ClassVar[dict[str, str]] = {
@@ -335,7 +355,7 @@ class Presenter:
         """`` (+1 Bless)``: what the running effects on ``c`` change ``value`` by, after the value
         on ``c``'s own line (which only views that show ``c``'s numbers draw)."""
         found = modifiers(enc.effects, c.name, value)
-        return f" ({', '.join(f'{signed(m.value)} {m.name}' for m in found)})" if found else ""
+        return f" ({', '.join(f'{signed(m.value)} {self.term(m)}' for m in found)})" if found else ""
 
     def effect_lines(self, enc: "Encounter") -> list[str]:
         """One line per running effect: ``Bless on Grak (attack +1), until the end of Grak's turn (2 times)``."""

@@ -139,5 +139,5 @@ def test_modifiers_name_each_running_effect_on_the_target_and_add_up():
         _effect(id=3, name="Bless", target="Borin", mods={"attack": 5}),
         _effect(id=4, name="Watch"),
     ]
-    assert [(m.name, m.value) for m in modifiers(effects, "Grak", "attack")] == [("Bless", 1), ("Rage", 2)]
+    assert [(m.args, m.value) for m in modifiers(effects, "Grak", "attack")] == [(["Bless"], 1), (["Rage"], 2)]
     assert total(effects, "Grak", "attack") == 3 and total(effects, "Grak", "damage") == 0

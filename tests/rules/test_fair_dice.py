@@ -10,7 +10,6 @@ from rules.dice import Dice
 from rules.errors import DiceError
 from rules.events import Checked, Roll
 from rules.models import Encounter, MapState, Settings
-from rules.present import roll_text
 from rules.registry import get_system
 from rules.report import events_report
 from rules.sheet import parse_pairs
@@ -130,7 +129,7 @@ def test_typed_dice_look_different_from_rolled_ones() -> None:
     first, second = dice.die(6), dice.die(6)
     roll = Roll(dice=[first, second], label="2d6")
     assert roll.typed == [0]
-    assert roll_text(roll).startswith(f"🎲 5✍, {second} (2d6)")
+    assert get_system("coup-de-grace").present.roll_text(roll).startswith(f"🎲 5✍, {second} (2d6)")
     event = Checked(actor="Borin", what="recover", roll=roll)
     assert "5✍" in events_report("t", [event.model_copy()], get_system("coup-de-grace")).lines[0]
     assert Roll(dice=[5]).typed == []

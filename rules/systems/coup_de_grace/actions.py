@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rules.actions import Act, ActionContext, ActionSpec, ActionTable
 from rules.errors import IllegalAction, InputError
-from rules.events import Checked, Event, Roll
+from rules.events import Checked, Event, Roll, Term
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, name_word
 from rules.report import plural
@@ -35,7 +35,7 @@ def recover(ctx: ActionContext, action: Act) -> list[Event]:
     with dice.rolling_for(c.name):
         roll = dice.die(6)
     ok = roll >= need
-    result = Roll(dice=[roll], label="d6", total=roll, against=need, against_label="dramatic recovery", success=ok)
+    result = Roll(dice=[roll], label="d6", total=roll, against=need, versus=Term(code="recovery"), success=ok)
     events.append(Checked(actor=c.name, what="recover", roll=result))
     if ok:
         events += set_hp(enc, c, 1, facing)

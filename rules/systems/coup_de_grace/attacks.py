@@ -7,7 +7,7 @@ from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
 from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError, NotFound
-from rules.events import Event, Modifier, Roll, mod
+from rules.events import Event, Modifier, Roll, Term, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, OptionValues, choice_option, flag_word
@@ -289,7 +289,7 @@ def attack(
     used[w.name] = used.get(w.name, 0) + 1
     roll = Roll(
         dice=rolled, label="d6", kept=natural if len(rolled) > 1 else None, modifiers=mods,
-        total=total, against=dv, against_label="DV", success=hit,
+        total=total, against=dv, versus=Term(code="DV"), success=hit,
     )
     events.append(
         Struck(

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rules.effects import total
 from rules.events import Checked
 from rules.hidden import secret
-from rules.present import Presenter, roll_text
+from rules.present import Presenter
 from rules.report import plural, signed
 from rules.systems.coup_de_grace.events import (
     Activated,
@@ -58,6 +58,9 @@ def blocker_text(b: Blocker) -> str:
 
 
 class CdgPresenter(Presenter):
+
+    #: the words of the terms its rules name (`rules.present.Presenter.terms`)
+    terms: ClassVar[dict[str, str]] = {"DV": "DV", "recovery": "dramatic recovery"}
     formats: ClassVar[dict[type, str]] = {
         NewRound: "new_round",
         Priority: "priority",
@@ -118,7 +121,7 @@ class CdgPresenter(Presenter):
     def checked(self, e: Checked) -> str:
         if e.what == "recover":
             outcome = "stands up with 1 HP" if e.roll.success else "nothing happens"
-            return f"**{e.actor}** {self.checks['recover']}: {roll_text(e.roll, outcome)}"
+            return f"**{e.actor}** {self.checks['recover']}: {self.roll_text(e.roll, outcome)}"
         if e.what == "roll_off":  # the actor is a side: "the dwarves roll off"
             return f"the {super().checked(e)}"
         return super().checked(e)
@@ -143,8 +146,8 @@ class CdgPresenter(Presenter):
         verb = "shoots at" if e.mode == "ranged" else "attacks"
         if e.coup_de_grace and e.mode == "ranged":
             verb = "shoots a coup-de-grace at"
-        roll = roll_text(e.roll.model_copy(update={"against": None, "success": None}), None)
-        guard = "".join(f" {signed(m.value)} {m.name}" for m in e.defence)
+        roll = self.roll_text(e.roll.model_copy(update={"against": None, "success": None}), None)
+        guard = "".join(f" {signed(m.value)} {self.term(m)}" for m in e.defence)
         dv = f"DV {e.dv}{guard}" + (f" = **{e.roll.against}**" if guard else "")
         if secret(e.dv):
             dv = f"**{e.target}**'s DV"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from rules.dice import Dice
 from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError
-from rules.events import Checked, Event, Modifier, Roll, StatusChanged, mod
+from rules.events import Checked, Event, Modifier, Roll, StatusChanged, Term, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, OptionValues, flag_word, int_option, name_word
@@ -309,7 +309,7 @@ def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, 
     if test is not None:
         events.append(Checked(actor=t.name, what="mode", roll=Roll(
             dice=list(test.dice), label=f"{len(test.dice)}d6", total=test.best, against=test.difficulty,
-            against_label="difficulty", success=test.passed)))
+            versus=Term(code="difficulty"), success=test.passed)))
         if not test.passed and not ts.prone:
             ts.prone = True
             events.append(ProneChanged(actor=t.name, prone=True, cause="knocked"))

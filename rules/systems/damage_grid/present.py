@@ -41,14 +41,6 @@ HOW = {
 }
 
 
-def _terms(mods: list[Modifier], total_label: str) -> str:
-    if not mods:
-        return ""
-    first, rest = mods[0], mods[1:]
-    text = f"{first.value} {first.name}" + "".join(f" {signed(m.value)} {m.name}" for m in rest)
-    return f"{text} = {total_label}"
-
-
 def sheet_summary(c: Combatant) -> str:
     bits = []
     for k, v in c.sheet.items():
@@ -61,6 +53,9 @@ def sheet_summary(c: Combatant) -> str:
 
 
 class DgPresenter(Presenter):
+
+    #: the words of the terms its rules name (`rules.present.Presenter.terms`)
+    terms: ClassVar[dict[str, str]] = {"difficulty": "difficulty"}
     formats: ClassVar[dict[type, str]] = {
         NewRound: "new_round",
         PhaseBegan: "phase_began",
@@ -91,6 +86,14 @@ class DgPresenter(Presenter):
         "lunge": "falls to the ground: the Lunge did no damage",
         "stood": "stands up",
     }
+
+    def terms_text(self, mods: list[Modifier], total_label: str) -> str:
+        """``3 Health +1 from behind = Power 4``."""
+        if not mods:
+            return ""
+        first, rest = mods[0], mods[1:]
+        text = f"{first.value} {self.term(first)}" + "".join(f" {signed(m.value)} {self.term(m)}" for m in rest)
+        return f"{text} = {total_label}"
 
     # -- turns ----------------------------------------------------------------------------------
     def new_round(self, e: NewRound) -> str:
@@ -137,7 +140,7 @@ class DgPresenter(Presenter):
         if not secret(power) and not secret(accuracy):
             # "as many D6 as the Power": a Power taken below 1 still rolls 1 die (power_of), and says so
             used = f"1 (at least 1, not {signed(power) if power else 0})" if power < 1 and e.roll.dice else str(power)
-            lines.append("; ".join(f"{name} {_terms(mods, total)}" for name, mods, total in
+            lines.append("; ".join(f"{name} {self.terms_text(mods, total)}" for name, mods, total in
                                    (("Power", e.power, used), ("Accuracy", e.accuracy, str(accuracy))) if mods))
         if e.sight != "none":
             lines.append("the target is " + ("partly obstructed" if e.sight == "partial" else "hidden"))

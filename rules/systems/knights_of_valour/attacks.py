@@ -13,7 +13,7 @@ from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
 from rules.effects import modifiers
 from rules.errors import IllegalAction, InputError
-from rules.events import Event, Modifier, Roll, StatusChanged, mod
+from rules.events import Event, Modifier, Roll, StatusChanged, Term, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter, Status
 from rules.options import OptionSet, OptionValues, flag_word, int_option
@@ -191,7 +191,7 @@ def strike(
     KovCombatant.of(att).wield = weapon.name
     hit = total >= against
     roll = Roll(dice=rolls, label=label, kept=kept if len(rolls) > 1 else None, modifiers=mods, total=total,
-                against=against, against_label="defence", success=hit)
+                against=against, versus=Term(code="defence"), success=hit)
     events: list[Event] = [
         KovAttack(actor=att.name, target=tgt.name, weapon=weapon.name, roll=roll, mode="ranged" if ranged else "melee",
                   range=dist, defence=defence, reasons=reasons, close=close, opportunity=opportunity)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rules.events import Moved
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
-from rules.present import Presenter, roll_text
+from rules.present import Presenter
 from rules.report import signed
 from rules.systems.knights_of_valour.events import (
     ActionsLeft,
@@ -76,6 +76,9 @@ def sheet_summary(c: Combatant) -> str:
 
 
 class KovPresenter(Presenter):
+
+    #: the words of the terms its rules name (`rules.present.Presenter.terms`)
+    terms: ClassVar[dict[str, str]] = {"defence": "defence"}
     formats: ClassVar[dict[type, str]] = {
         KovInitiative: "kov_initiative",
         KovRound: "kov_round",
@@ -159,8 +162,8 @@ class KovPresenter(Presenter):
         label = e.roll.label or "d20"
         if e.reasons:
             label += ": " + "; ".join(self.reasons[r].format(range=e.range, close=e.close) for r in e.reasons)
-        roll = roll_text(e.roll.model_copy(update={"label": label, "against": None, "success": None}))
-        defence = " ".join(f"{signed(m.value)} {m.name}" if i else f"{m.value} {m.name}" for i, m in enumerate(e.defence))
+        roll = self.roll_text(e.roll.model_copy(update={"label": label, "against": None, "success": None}))
+        defence = " ".join(f"{signed(m.value)} {self.term(m)}" if i else f"{m.value} {self.term(m)}" for i, m in enumerate(e.defence))
         result = "**hit**" if e.roll.success else "**miss**"
         if secret(e.roll.against):
             return f"{head}: {roll} vs **{e.target}**'s defence: {result}"
@@ -172,7 +175,7 @@ class KovPresenter(Presenter):
 
     def kov_damage(self, e: KovDamage) -> str:
         extra = f": raised to the minimum {e.floor}" if e.floor is not None else ""
-        return f"**{e.actor}** takes {roll_text(e.roll)} = **{e.amount}** damage{self.health_change(e.actor, e.before, e.after, ' HP')}{extra}"
+        return f"**{e.actor}** takes {self.roll_text(e.roll)} = **{e.amount}** damage{self.health_change(e.actor, e.before, e.after, ' HP')}{extra}"
 
     def hp_set(self, e: HpSet) -> str:
         cap = ": no more than its `max_hp`" if e.capped else ""

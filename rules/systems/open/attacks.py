@@ -35,7 +35,7 @@ from typing import Any
 from rules.dice import Dice, roll_expression
 from rules.effects import modifiers, total
 from rules.errors import IllegalAction, InputError
-from rules.events import Event, Roll, StatusChanged, mod
+from rules.events import Event, Roll, StatusChanged, Term, mod
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
@@ -143,7 +143,7 @@ def strike(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, 
     would_crit = (kept == 20 and opts.crit) or coup or (has(enc, t, "helpless") and far <= 5)
     critical = hit and would_crit
     roll = Roll(dice=rolled, label="d20", kept=kept if len(rolled) > 1 else None, modifiers=mods, total=score,
-                against=armour, against_label="AC", success=hit)
+                against=armour, versus=Term(code="AC"), success=hit)
     events: list[Event] = [OpenAttack(actor=c.name, target=t.name, weapon=w.name, roll=roll, mode=mode,
                                       reasons=adv + dis, critical=critical,
                                       cover=shelter if shelter != "none" else None, opportunity=opportunity, coup=coup)]
@@ -287,13 +287,13 @@ def _save(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, o
     if COVER_AC.get(shelter):
         mods.append(mod(f"{shelter} cover", COVER_AC[shelter]))
     if automatic:
-        roll = Roll(label=f"{w.save} save", modifiers=[], against=w.dc, against_label="DC", success=False)
+        roll = Roll(label=f"{w.save} save", modifiers=[], against=w.dc, versus=Term(code="DC"), success=False)
     else:
         with dice.rolling_for(o.name):
             rolled, kept = d20(dice, mode)
         score = kept + sum(m.value for m in mods)
         roll = Roll(dice=rolled, label="d20", kept=kept if len(rolled) > 1 else None, modifiers=mods, total=score,
-                    against=w.dc, against_label="DC", success=score >= w.dc)
+                    against=w.dc, versus=Term(code="DC"), success=score >= w.dc)
     events: list[Event] = [Saved(actor=o.name, source=c.name, ability=w.save, roll=roll, mode=mode, automatic=automatic)]
     taken = (amount // 2 if w.half else 0) if roll.success else amount
     if taken > 0 or not roll.success:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules.events import StatusChanged
+from rules.events import StatusChanged, Term
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
-from rules.present import Presenter, roll_text
+from rules.present import Presenter
 from rules.report import user_ref
 from rules.systems.open import sheet
 from rules.systems.open.conditions import conditions
@@ -76,6 +76,9 @@ def left_words(left: int, acted: bool) -> str:
 
 
 class OpenPresenter(Presenter):
+
+    #: the words of the terms its rules name (`rules.present.Presenter.terms`)
+    terms: ClassVar[dict[str, str]] = {"AC": "AC", "DC": "DC"}
     formats: ClassVar[dict[type, str]] = {
         OpenInitiative: "open_initiative",
         OpenRound: "open_round",
@@ -109,7 +112,7 @@ class OpenPresenter(Presenter):
         if e.by_gm:
             return f"**{e.actor}** initiative **{e.value}**: set by the GM"
         shared = f", sharing the roll of the {e.group} group" if e.group else ""
-        roll = f" ({roll_text(e.roll)})" if e.roll is not None and e.roll.dice and not shared else ""
+        roll = f" ({self.roll_text(e.roll)})" if e.roll is not None and e.roll.dice and not shared else ""
         return f"**{e.actor}** initiative **{e.value}**{roll}{shared}"
 
     def open_round(self, e: OpenRound) -> str:
@@ -132,7 +135,7 @@ class OpenPresenter(Presenter):
         notes += [f"{e.cover} cover"] if e.cover else []
         outcome = ("**critical hit**" if e.critical else "**hit**") if e.roll.success else "**miss**"
         extra = f" [{'; '.join(notes)}]" if notes else ""
-        return f"{head}{extra}: {roll_text(e.roll.model_copy(update={'against_label': 'AC'}), outcome)}"
+        return f"{head}{extra}: {self.roll_text(e.roll.model_copy(update={'versus': Term(code='AC')}), outcome)}"
 
     def harmed(self, e: Harmed) -> str:
         why = {"immune": "immune", "resist": "resistant: half", "vulnerable": "vulnerable: double", "save": "saved: half"}
@@ -154,8 +157,8 @@ class OpenPresenter(Presenter):
             return f"**{e.actor}** fails the {name} save against **{e.source}** at once (it cannot move to avoid it)"
         mode = f" [{e.mode}]" if e.mode else ""
         outcome = "saves" if e.roll.success else "fails"
-        roll = e.roll.model_copy(update={"against_label": "DC"})
-        return f"**{e.actor}** {name} save against **{e.source}**{mode}: {roll_text(roll, outcome)}"
+        roll = e.roll.model_copy(update={"versus": Term(code="DC")})
+        return f"**{e.actor}** {name} save against **{e.source}**{mode}: {self.roll_text(roll, outcome)}"
 
     def area_struck(self, e: AreaStruck) -> str:
         where = f" at {e.at}" if e.at else ""
@@ -176,7 +179,7 @@ class OpenPresenter(Presenter):
             "dead": "three failures: it dies", "revived": "a natural 20: back up with 1 HP",
         }[e.result]
         tally = f" ({e.made} success{'es' if e.made != 1 else ''}, {e.failed} failure{'s' if e.failed != 1 else ''})"
-        return f"**{e.actor}** death save: {roll_text(e.roll, result)}{tally if e.result in ('made', 'failed') else ''}"
+        return f"**{e.actor}** death save: {self.roll_text(e.roll, result)}{tally if e.result in ('made', 'failed') else ''}"
 
     def death_save_due(self, e: DeathSaveDue) -> str:
         return (f"**{e.actor}** is dying: `/act action:death-save` rolls its death save (add `roll:` to type your own "

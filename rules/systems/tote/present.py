@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
     from rules.system import Turn
 
-__all__ = ["TotePresenter", "test_text"]
+__all__ = ["TotePresenter"]
 
 #: the words of `Struck.action` and `Spent.action`
 ACTION_WORDS = {
@@ -49,28 +49,6 @@ def _label(t: ev.SkillTest) -> str:
     if not t.enemy:
         return t.skill.capitalize()
     return "To-Hit" if t.skill in ATTACK_SKILLS else "Rating dice"
-
-
-def test_text(t: ev.SkillTest, against: str | None = None, attack: bool = False) -> str:
-    """``🎲 Strike [2✍, 3✍, 6✍] keep 6 + Paragon 3✍ = **9** vs Block 8: hit, 1 success``."""
-    result = ("hit" if t.success else "miss") if attack else ("success" if t.success else "failure")
-    if secret(t.total):  # a hidden combatant's test: the outcome alone
-        return f"🎲 the GM's roll: {result}"
-    shown = ", ".join(die_text(d, i in t.typed) for i, d in enumerate(t.dice)) if t.dice else "no skill dice"
-    bits = [f"🎲 {_label(t)} [{shown}]"]
-    if t.barred:
-        bits.append(f"({', '.join(map(str, t.barred))} barred by injuries)")
-    bits.append(f"keep {t.kept}" if t.kept is not None else "nothing to keep")
-    bits.append(f"+ Paragon {die_text(t.paragon, t.paragon_typed)}")
-    bits += [f"{signed(m.value)} {m.name}" for m in t.modifiers]
-    text = " ".join(bits) + f" = **{t.total}** vs {against or f'T{t.target}'}: {result}"
-    if t.success:
-        text += f", {plural(t.successes, 'success', 'successes')}"
-        if t.critical:
-            text += " (critical)"
-    if t.keep_missing is not None:
-        text += f" (no keepable {t.keep_missing} was rolled, so the best die was kept)"
-    return text
 
 
 class TotePresenter(Presenter):
@@ -105,11 +83,32 @@ class TotePresenter(Presenter):
     }
 
     # -- events -------------------------------------------------------------------------------------
+    def test_text(self, t: ev.SkillTest, against: str | None = None, attack: bool = False) -> str:
+        """``🎲 Strike [2✍, 3✍, 6✍] keep 6 + Paragon 3✍ = **9** vs Block 8: hit, 1 success``."""
+        result = ("hit" if t.success else "miss") if attack else ("success" if t.success else "failure")
+        if secret(t.total):  # a hidden combatant's test: the outcome alone
+            return f"🎲 the GM's roll: {result}"
+        shown = ", ".join(die_text(d, i in t.typed) for i, d in enumerate(t.dice)) if t.dice else "no skill dice"
+        bits = [f"🎲 {_label(t)} [{shown}]"]
+        if t.barred:
+            bits.append(f"({', '.join(map(str, t.barred))} barred by injuries)")
+        bits.append(f"keep {t.kept}" if t.kept is not None else "nothing to keep")
+        bits.append(f"+ Paragon {die_text(t.paragon, t.paragon_typed)}")
+        bits += [f"{signed(m.value)} {self.term(m)}" for m in t.modifiers]
+        text = " ".join(bits) + f" = **{t.total}** vs {against or f'T{t.target}'}: {result}"
+        if t.success:
+            text += f", {plural(t.successes, 'success', 'successes')}"
+            if t.critical:
+                text += " (critical)"
+        if t.keep_missing is not None:
+            text += f" (no keepable {t.keep_missing} was rolled, so the best die was kept)"
+        return text
+
     def initiative_rolled(self, e: ev.InitiativeRolled) -> str:
         if secret(e.value):
             return f"**{e.actor}** has its starting initiative (the GM keeps the number)"
         base = f"{'Rating' if e.test.enemy else 'Hawk'} {e.base}"
-        return f"**{e.actor}** starting initiative **{e.value}**: {test_text(e.test)} → {e.test.successes} + {base}"
+        return f"**{e.actor}** starting initiative **{e.value}**: {self.test_text(e.test)} → {e.test.successes} + {base}"
 
     def spent(self, e: ev.Spent) -> str:
         what = ACTION_WORDS.get(e.action) if e.action == "return" else e.action.replace("-", " ").capitalize()
@@ -122,7 +121,7 @@ class TotePresenter(Presenter):
     def struck(self, e: ev.Struck) -> str:
         what = ACTION_WORDS.get(e.action, e.action)
         block = f"**{e.target}**'s Block" if secret(e.test.target) else f"Block {e.test.target}"
-        return f"**{e.actor}** · {what} at **{e.target}** with {e.weapon}: {test_text(e.test, block, True)}"
+        return f"**{e.actor}** · {what} at **{e.target}** with {e.weapon}: {self.test_text(e.test, block, True)}"
 
     def hit_points_changed(self, e: HitPointsChanged) -> str:
         """``GM: **Borin** marks 2 boxes of the Injury Track (6 → 4 left)`` (a condition word where hidden)."""
@@ -154,7 +153,7 @@ class TotePresenter(Presenter):
         source = f" ({e.level_from or 'nobody'})" if e.what == "escape" else ""
         against = f"{e.base} + {label} {e.level}{source} = {e.test.target}"
         what = f"Intimidate {e.target}" if e.what == "intimidate" else "Escape Foes"
-        return f"**{e.actor}** · {what}: {test_text(e.test, against)}"
+        return f"**{e.actor}** · {what}: {self.test_text(e.test, against)}"
 
     def initiative_changed(self, e: ev.InitiativeChanged) -> str:
         if secret(e.after):

@@ -261,7 +261,7 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
     """One attack roll and, on a hit, its damage. ``target_level`` replaces the Defense (missiles)."""
     against, why = target_level or defense(enc, opts, grid, t, c, indefensible)
     mods = [("skill", skill), ("Agility" if attr == "agl" else "Dexterity", sheet.modifier(c, attr)),
-            ("wounds", sheet.wound_penalty(c)), *(extra or []), *((m.name, m.value) for m in modifiers(enc.effects, c.name, "attack"))]
+            ("wounds", sheet.wound_penalty(c)), *(extra or []), *((str(m.args[0]), m.value) for m in modifiers(enc.effects, c.name, "attack"))]
     roll = task(c, dice, mods, against, why if target_level else f"Defense ({why})")
     events: list[Event] = [Attacked(actor=c.name, target=t.name, weapon=w.name, roll=roll)]
     if not roll.success:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rules.events import Attacked, Checked
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
-from rules.present import Presenter, roll_text
+from rules.present import Presenter
 from rules.systems.war_and_combat import flurry, lengthy
 from rules.systems.war_and_combat.events import (
     AttackPassed,
@@ -121,7 +121,7 @@ class WacPresenter(Presenter):
 
     def checked(self, e: Checked) -> str:
         what = CHECKS.get(e.what) or f"resists {e.what}"
-        return f"**{e.actor}** {what}: {roll_text(e.roll)}"
+        return f"**{e.actor}** {what}: {self.roll_text(e.roll)}"
 
     def phase_began(self, e: PhaseBegan) -> str:
         if e.phase not in PHASE_TEXT:
@@ -155,24 +155,24 @@ class WacPresenter(Presenter):
         return f"Declarations revealed: {shown}{forced}"
 
     def flurry_initiative(self, e: FlurryInitiative) -> str:
-        return f"**{e.actor}** flurry initiative **{e.value}** ({roll_text(e.roll)}), {e.actions} action(s)"
+        return f"**{e.actor}** flurry initiative **{e.value}** ({self.roll_text(e.roll)}), {e.actions} action(s)"
 
     def attack_passed(self, e: AttackPassed) -> str:
         return f"The attack passes to **{e.actor}**: {REASONS.get(e.reason, e.reason)}"
 
     def attacked(self, e: Attacked) -> str:
         outcome = None if e.roll.success is None else ("hit" if e.roll.success else "miss")
-        close = (e.roll.total or 0) >= (e.roll.against or 0) - 2 and (e.roll.against_label or "").startswith("Defense")
+        close = (e.roll.total or 0) >= (e.roll.against or 0) - 2 and e.roll.versus is not None and self.term(e.roll.versus).startswith("Defense")
         if outcome == "miss" and close:  # "within three points or so ... a parry, block, or dodge"
             outcome = "miss, parried, blocked or dodged"
-        return f"**{e.actor}** attacks **{e.target}** with the {e.weapon}: {roll_text(e.roll, outcome)}"
+        return f"**{e.actor}** attacks **{e.target}** with the {e.weapon}: {self.roll_text(e.roll, outcome)}"
 
     def struck(self, e: Struck) -> str:
         if secret(e.effective):  # a hidden fighter's wound: where and how bad, not the numbers
             wound = f"a {e.severity or 'superficial'} {e.option} result" if e.option else (f"**{e.severity}** wound" if e.severity else "no wound")
             return f"**{e.actor}** is struck in the {e.location}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
-        head = f"**{e.actor}** is struck in the {e.location}{crit}: impact {roll_text(e.impact)} (cap {e.cap})"
+        head = f"**{e.actor}** is struck in the {e.location}{crit}: impact {self.roll_text(e.impact)} (cap {e.cap})"
         if e.critical_dice:
             soak = f", effective {e.effective} (a critical goes through armour)"
         else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rules.dice import Dice
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, NotYourTurn
-from rules.events import EffectAdded, Event, Roll, StatusChanged, mod
+from rules.events import EffectAdded, Event, Roll, StatusChanged, Term, mod
 from rules.models import Combatant, Encounter, Status
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
@@ -52,7 +52,8 @@ def roll_of(r: TaskRoll, label: str, modifiers: list[tuple[str, int]], against: 
     total = r.total + sum(v for _, v in modifiers)
     success = None if against is None else exceeds(total, against)
     return Roll(dice=list(r.dice), label=label, kept=len(r.kept) if len(r.dice) > 3 and not r.rerolls else None,
-                modifiers=mods, total=total, against=against, against_label=against_label, success=success)
+                modifiers=mods, total=total, against=against, success=success,
+                versus=Term(code="said", args=[against_label]) if against_label else None)
 
 
 def task(c: Combatant, dice: Dice, modifiers: list[tuple[str, int]], against: int | None = None,

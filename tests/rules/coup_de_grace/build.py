@@ -77,7 +77,7 @@ def one(res: Resolution, kind: str) -> Event:
 
 
 def mods(event: Event) -> dict[str, int]:
-    return {m.name: m.value for m in event.roll.modifiers}
+    return {SYSTEM.present.term(m): m.value for m in event.roll.modifiers}
 
 
 def text(res: Resolution) -> str:

@@ -3,7 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.registry import get_system
 from tests.scenario import Scenario
+
+#: the system, for its presenter's words
+SYSTEM = get_system("damage-grid")
 
 SABER = "gravity-saber:2:4:2:melee"
 RING = "pulse-ring:4:3:1"

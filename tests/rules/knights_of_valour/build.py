@@ -80,7 +80,7 @@ def text(e: Event) -> str:
 
 def defence(attack: Event) -> list[list[object]]:
     """An attack's Defence Value terms as ``[name, value]`` pairs."""
-    return [[m.name, m.value] for m in attack.defence]
+    return [[SYSTEM.present.term(m), m.value] for m in attack.defence]
 
 
 def shown_path(move: Event) -> list[str]:

@@ -26,7 +26,7 @@ def test_melee_attack_formula(d20: int, hit: bool) -> None:
     """Melee: d20 + P.L. + Strength + stature vs 10 + melee P.L. + armour + shield + Agility; ties hit."""
     res = run(duel(), [d20, 5] if hit else [d20], kind="attack", actor="Borin", target="Grak", weapon="longsword")
     attack = one(res.events, "attack")
-    assert [(m.name, m.value) for m in attack.roll.modifiers] == [
+    assert [(SYSTEM.present.term(m), m.value) for m in attack.roll.modifiers] == [
         ("P.L. longsword", 2), ("strength", 1), ("stature average vs tall", 1)]
     assert defence(attack) == [["base", 10], ["P.L. greataxe", 2], ["leather", 1], ["agility", 0]]
     assert (attack.roll.total, attack.roll.against, attack.roll.success) == (d20 + 4, 13, hit)
@@ -63,7 +63,7 @@ def test_ranged_attack_formula() -> None:
     res = run(duel("C4", "K4"), [10, 4], kind="attack", actor="Borin", target="Grak", weapon="longbow")
     attack = one(res.events, "attack")
     assert attack.mode == "ranged" and attack.range == 40
-    assert [(m.name, m.value) for m in attack.roll.modifiers] == [
+    assert [(SYSTEM.present.term(m), m.value) for m in attack.roll.modifiers] == [
         ("P.L. longbow", 1), ("agility", 1), ("stature average vs tall", 1)]
     assert (attack.roll.total, attack.roll.against, attack.roll.success) == (13, 11, True)
 
@@ -73,7 +73,7 @@ def test_ranged_stature_option() -> None:
     enc = duel("C4", "K4")
     enc.settings.options["ranged_stature"] = "no"
     attack = one(run(enc, [1], kind="attack", actor="Borin", target="Grak", weapon="longbow").events, "attack")
-    assert [m.name for m in attack.roll.modifiers] == ["P.L. longbow", "agility"]
+    assert [SYSTEM.present.term(m) for m in attack.roll.modifiers] == ["P.L. longbow", "agility"]
 
 
 def test_thrown_weapon_strikes_in_melee_unless_thrown() -> None:

@@ -40,7 +40,7 @@ def test_stature_example_tall_attacker_short_defender() -> None:
     """Text example: a Tall attacker against a Short defender applies -2 to the attack roll."""
     enc = duel(knight="agi=1 hp=10 size=tall weapons=longsword:1", orc="hp=9 size=short weapons=club:1")
     attack = one(run(enc, [1], kind="attack", actor="Borin", target="Grak").events, "attack")
-    assert ("stature tall vs short", -2) in [(m.name, m.value) for m in attack.roll.modifiers]
+    assert ("stature tall vs short", -2) in [(SYSTEM.present.term(m), m.value) for m in attack.roll.modifiers]
 
 
 def test_throwing_spear_example() -> None:

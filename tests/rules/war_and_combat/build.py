@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from rules.geometry import parse_cell
+from rules.registry import get_system
 from rules.systems.war_and_combat.state import WacCombatant
 from tests.scenario import Scenario
 
+#: the system, for its presenter's words
+SYSTEM = get_system("war-and-combat")
 BORIN = "str=14 agl=13 fighter=6 skills=broadsword:3,tactics:0 weapons=broadsword armor=mail"
 GRAK = "str=15 fighter=3 skills=axe:2 weapons=axe armor=leather"
 

@@ -5,7 +5,7 @@ from rules.events import Checked, Moved, Turned
 from rules.geometry import parse_cell
 from rules.systems.war_and_combat.events import Engaged, Struck
 from rules.systems.war_and_combat.zones import marginal, obstructed, threat
-from tests.rules.war_and_combat.build import alone, near, st, wac
+from tests.rules.war_and_combat.build import SYSTEM, alone, near, st, wac
 from tests.scenario import Scenario
 
 
@@ -139,7 +139,7 @@ def test_skill_rolls_while_moving_take_the_pace_penalty():
     s = alone("pace=jog skills=acrobatics:2", terrain={"F5": "obstacle"})
     res = s.run("move", [4, 4, 3], actor="Borin", path="N")
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
-    assert any(m.name == "pace" and m.value == -2 for m in roll.modifiers) and roll.total == 11
+    assert any(SYSTEM.present.term(m) == "pace" and m.value == -2 for m in roll.modifiers) and roll.total == 11
 
 
 def test_bringing_an_enemy_into_your_zone_of_threat_stops_the_move():
@@ -291,7 +291,7 @@ def test_the_mover_chooses_the_obstacle_action():
     s = alone("str=16 skills=climbing:3,acrobatics:0", terrain={"F5": "obstacle"})
     res = s.run("move", [2, 3, 3], actor="Borin", path="N", options={"via": "climb"})
     check = next(e for e in res.events if isinstance(e, Checked))
-    assert check.roll.against_label == "climb a rope, ladder, or tree"
+    assert SYSTEM.present.term(check.roll.versus) == "climb a rope, ladder, or tree"
     assert check.roll.total == 8 + 3 + 2 - 1 and check.roll.success and s.get("Borin").position == "F5"
     t = alone(terrain={"F5": "obstacle"})
     assert "several" in t.refused("move", [2, 3, 3], actor="Borin", path="N", options={"via": "jump"})
@@ -316,7 +316,7 @@ def test_a_jump_or_dive_over_an_obstacle_takes_its_own_row_of_the_pace_table():
         s = alone("skills=acrobatics:2", terrain={"F5": "obstacle"})
         res = s.run("move", [4, 4, 3], actor="Borin", path="N", options={"via": via})
         roll = next(e for e in res.events if isinstance(e, Checked)).roll
-        assert [(m.name, m.value) for m in roll.modifiers if m.value < 0] == [(row, penalty)]
+        assert [(SYSTEM.present.term(m), m.value) for m in roll.modifiers if m.value < 0] == [(row, penalty)]
 
 
 def test_a_jump_across_a_gap_names_the_skill_it_rolls():
@@ -325,8 +325,8 @@ def test_a_jump_across_a_gap_names_the_skill_it_rolls():
     s = alone("str=10 skills=jumping:3,acrobatics:1", terrain={"F5": "gap"})
     res = s.run("move", [4, 4, 3], actor="Borin", path="N")
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
-    assert ("jumping", 3) in [(m.name, m.value) for m in roll.modifiers]
-    assert ("jump", -5) in [(m.name, m.value) for m in roll.modifiers] and roll.total == 11 + 3 - 5
+    assert ("jumping", 3) in [(SYSTEM.present.term(m), m.value) for m in roll.modifiers]
+    assert ("jump", -5) in [(SYSTEM.present.term(m), m.value) for m in roll.modifiers] and roll.total == 11 + 3 - 5
 
 
 def test_a_fighter_stopped_in_a_zone_of_danger_holds_one_of_its_own():
@@ -357,7 +357,7 @@ def test_a_sprint_moves_faster_than_a_run_and_takes_the_tables_minus_five():
     assert st(s, "Borin").mp == 5
     res = s.run("move", [4, 4, 3], actor="Borin", path="N")
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
-    assert any(m.name == "pace" and m.value == -5 for m in roll.modifiers) and roll.total == 8
+    assert any(SYSTEM.present.term(m) == "pace" and m.value == -5 for m in roll.modifiers) and roll.total == 8
     assert alone("pace=sprint", sprint_points=14).get("Borin").state.mp == 7
     rough = alone("pace=sprint", terrain={"F5": "rough"})
     res = rough.run("move", [6, 5, 4], actor="Borin", path="N")
@@ -370,7 +370,7 @@ def test_the_swim_pace_moves_four_a_round_with_no_action_penalty():
     assert st(s, "Borin").mp == 2
     res = s.run("move", [4, 4, 3], actor="Borin", path="N")
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
-    assert not any(m.name == "pace" for m in roll.modifiers) and roll.total == 13
+    assert not any(SYSTEM.present.term(m) == "pace" for m in roll.modifiers) and roll.total == 13
 
 
 def pike_and_grak(**options: object) -> Scenario:

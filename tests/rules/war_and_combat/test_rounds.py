@@ -4,7 +4,15 @@ from __future__ import annotations
 from rules.events import Checked, InitiativeSet
 from rules.systems.war_and_combat.events import MoralePrompt, PhaseBegan
 from rules.systems.war_and_combat.state import WoundRecord
-from tests.rules.war_and_combat.build import duel, fight, near, st, to_flurry, wac
+from tests.rules.war_and_combat.build import (
+    SYSTEM,
+    duel,
+    fight,
+    near,
+    st,
+    to_flurry,
+    wac,
+)
 from tests.scenario import Scenario
 
 
@@ -140,7 +148,7 @@ def test_non_combat_initiative_replaces_the_fighter_rank_for_both_sides():
     s.add("Borin", "fighter=6 skills=climbing:1", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3 skills=climbing:4", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
-    inits = {e.actor: (e.value, e.roll.modifiers[0].name) for e in res.events if isinstance(e, InitiativeSet)}
+    inits = {e.actor: (e.value, SYSTEM.present.term(e.roll.modifiers[0])) for e in res.events if isinstance(e, InitiativeSet)}
     assert inits == {"Borin": (9 + 1, "climbing"), "Grak": (15 + 4, "climbing")}
 
 
