@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from rules.effects import modifiers, mods_text
 from rules.events import (
@@ -35,6 +35,7 @@ from rules.events import (
     TurnPassed,
     Victory,
 )
+from rules.facts import Facts
 from rules.hidden import (
     SECRET,
     for_reader,
@@ -45,7 +46,6 @@ from rules.hidden import (
     turn_line,
 )
 from rules.text import COLOURS, Report, die_text, joined, signed, user_ref
-from rules.turns import Turn
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
@@ -63,10 +63,13 @@ class PresentedSystem(Protocol):
     @property
     def has_initiative_numbers(self) -> bool: ...
     def condition(self, c: Combatant) -> str: ...
-    def turn(self, enc: Encounter) -> Turn: ...
 
 
-class Presenter:
+#: the facts a system's presenter reads (`rules.facts.Facts` or the system's own)
+F = TypeVar("F", bound=Facts)
+
+
+class Presenter(Generic[F]):
     """The text of one system. Subclasses add ``formats`` entries for their own event types
     (``{MyEvent: "my_event"}``: the method of that name takes the event and returns a line)."""
 
@@ -111,7 +114,7 @@ class Presenter:
         self.system = system
         self._methods: dict[type, Callable[[Any, Any], str]] = {}
 
-    def view(self, enc: "Encounter", hide: frozenset[str] = frozenset()) -> "Presenter":
+    def view(self, enc: "Encounter", hide: frozenset[str] = frozenset()) -> "Presenter[F]":
         """This presenter showing ``enc`` with the health of ``hide`` as condition words."""
         if not hide and self.enc is None:
             return self
@@ -119,7 +122,7 @@ class Presenter:
         shown.enc, shown.hide = enc, hide
         return shown
 
-    def recorded(self, conditions: Mapping[str, str], hide: frozenset[str]) -> "Presenter":
+    def recorded(self, conditions: Mapping[str, str], hide: frozenset[str]) -> "Presenter[F]":
         """This presenter showing a logged command: the health of ``hide`` as the condition words
         ``conditions`` recorded then."""
         shown = copy.copy(self)
@@ -161,9 +164,9 @@ class Presenter:
         """Marked text (`rules.hidden.mark`) as this view's reader sees it."""
         return for_reader(text, self.shown)
 
-    def line(self, enc: "Encounter", c: "Combatant") -> str:
+    def line(self, enc: "Encounter", c: "Combatant", facts: F) -> str:
         """``c``'s board line as this view shows it."""
-        return self.hidden_line(enc, c) if self.hidden(c.name) else self.status_line(enc, c)
+        return self.hidden_line(enc, c) if self.hidden(c.name) else self.status_line(enc, c, facts)
 
     # -- events -------------------------------------------------------------------------------------
     def marked(self, e: Event) -> str:
@@ -180,7 +183,7 @@ class Presenter:
             public = f"**{e.actor}**: the GM keeps the details" if e.actor else "The GM keeps the details"
         return mark(names, full, public)
 
-    def full(self) -> "Presenter":
+    def full(self) -> "Presenter[F]":
         """This presenter showing every number (the GM's view)."""
         if not self.hide:
             return self
@@ -388,7 +391,7 @@ class Presenter:
         lines = [t for t in (self.marked(e) for e in events) if t]
         return Report(title=title, lines=lines, colour=self.colour(events))
 
-    def status_line(self, enc: "Encounter", c: "Combatant") -> str:
+    def status_line(self, enc: "Encounter", c: "Combatant", facts: F) -> str:
         """One combatant's line on the board: name, place, health, initiative, status."""
         bits = [f"**{c.name}**"]
         if c.position:
@@ -401,8 +404,9 @@ class Presenter:
             bits.append(c.status)
         return " · ".join(bits)
 
-    def order_lines(self, enc: "Encounter", turn: Turn) -> list[str]:
+    def order_lines(self, enc: "Encounter", facts: F) -> list[str]:
         """`/init order`: one numbered line per combatant in order, the ones acting now marked."""
+        turn = facts.turn
         lines = []
         for i, name in enumerate(enc.order, 1):
             c = enc.find(name)
@@ -413,11 +417,11 @@ class Presenter:
             lines.append(f"{here}{i}. **{c.name}**{init} · {c.side}" + (f" · {c.status}" if c.status != "active" else ""))
         return lines
 
-    def turn_label(self, enc: "Encounter", turn: "Turn") -> str:
+    def turn_label(self, enc: "Encounter", facts: F) -> str:
         """The line that says whose turn it is (on the board, `/init order` and the turn's ping),
-        made from ``turn``'s facts and the encounter's state: nothing is worked out here. A
-        system's presenter says it in its own words; this is the plain one."""
-        who = ", ".join(turn.actors[:10])
+        made from the facts (``facts.turn`` above all) and the encounter's state: nothing is
+        worked out here. A system's presenter says it in its own words; this is the plain one."""
+        who = ", ".join(facts.turn.actors[:10])
         return f"Round {enc.round} · {who} to act" if who else ""
 
     def hidden_turn(self, enc: "Encounter", c: "Combatant", line: str) -> str:
@@ -425,17 +429,16 @@ class Presenter:
         its movement even in words, so players read whose turn it is."""
         return mark([c.name], line, f"Round {enc.round} · {c.name} to act") if enc.hidden(c) else line
 
-    def turn_line(self, enc: "Encounter", turn: "Turn") -> str:
+    def turn_line(self, enc: "Encounter", facts: F) -> str:
         """`turn_label`, marked where it gives a hidden combatant's numbers (`rules.hidden.turn_line`)."""
-        return turn_line(enc, self.turn_label(enc, turn), turn.actors)
+        return turn_line(enc, self.turn_label(enc, facts), facts.turn.actors)
 
-    def board_extra(self, enc: "Encounter") -> list[str]:
+    def board_extra(self, enc: "Encounter", facts: F) -> list[str]:
         """Lines the system adds under the board's head (engagements, distances...)."""
         return []
 
-    def board(self, enc: "Encounter") -> Report:
+    def board(self, enc: "Encounter", facts: F) -> Report:
         """The status board: round, whose turn, and one line per combatant."""
-        turn = self.system.turn(enc)
         title = f"⚔️ {enc.name} · {self.system.title}"
         lines: list[str] = []
         if enc.winner:
@@ -444,12 +447,12 @@ class Presenter:
             lines.append("Setting up: add combatants, then the GM uses `/init roll`.")
         else:
             lines.append(f"Round **{enc.round}**" + (f" · {enc.phase}" if enc.phase else ""))
-            lines.append(self.readable(self.turn_line(enc, turn)))
+            lines.append(self.readable(self.turn_line(enc, facts)))
         fields: list[tuple[str, str]] = []
         for side in enc.sides():
-            rows = [self.line(enc, c) for c in enc.combatants if c.side == side]
+            rows = [self.line(enc, c, facts) for c in enc.combatants if c.side == side]
             fields.append((side or "no side", "\n".join(rows) or "—"))
-        lines.extend(self.board_extra(enc))
+        lines.extend(self.board_extra(enc, facts))
         if enc.effects and not enc.winner:
             lines.append("✨ Effects: " + joined(self.effect_lines(enc), 900, "(`/effect list` shows all)"))
         if enc.gm_edits and not enc.winner:

@@ -37,4 +37,4 @@ def events_report(
 def board_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> Report:
     """The status board (`rules.present.Presenter.board`): hidden combatants' health as condition
     words unless ``numbers`` (the GM's own view)."""
-    return system.present.view(enc, frozenset() if numbers else enc.hidden_names()).board(enc)
+    return system.present.view(enc, frozenset() if numbers else enc.hidden_names()).board(enc, system.facts(enc))

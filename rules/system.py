@@ -32,6 +32,7 @@ from rules.dice import Dice
 from rules.effects import TurnPoint, moments, tick
 from rules.errors import IllegalAction, InputError
 from rules.events import EffectEnded, Event, Moved, TurnDone
+from rules.facts import Facts
 from rules.geometry import Cell, Grid
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import AutoEndValues, OptionSet, OptionValues
@@ -125,8 +126,9 @@ class SystemContract(Protocol):
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]: ...
     def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]: ...
 
-    # its turns
+    # its turns, and the facts its presenter words (the turn and what the board shows)
     def turn(self, enc: Encounter) -> Turn: ...
+    def facts(self, enc: Encounter) -> Facts: ...
     def roll_initiative(self, enc: Encounter, action: InitRoll, dice: Dice) -> list[Event]: ...
     def next_turn(self, enc: Encounter, action: Next, dice: Dice) -> list[Event]: ...
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]: ...
@@ -168,7 +170,7 @@ class RuleSystem(RosterRules):
     #: the rules in short readable lines, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary: ClassVar[tuple[str, ...]] = ()
     #: shows this system's events, status lines and board (`rules.present`)
-    presenter_class: ClassVar[type[Presenter]] = Presenter
+    presenter_class: ClassVar[type[Presenter[Any]]] = Presenter
     #: the sheet key whose edit sets the current hit points (`/combatant hp` changes it), if any
     hp_key: ClassVar[str | None] = None
     #: a combatant joining a fight under way rolls its initiative (`/init roll combatant:`) by itself
@@ -205,7 +207,7 @@ class RuleSystem(RosterRules):
         return self.options.read(enc.settings.options)
 
     @property
-    def present(self) -> Presenter:
+    def present(self) -> Presenter[Any]:
         presenter = self.__dict__.get("_presenter")
         if presenter is None:
             presenter = self.__dict__["_presenter"] = self.presenter_class(self)
@@ -282,6 +284,11 @@ class RuleSystem(RosterRules):
     # -- turn order ----------------------------------------------------------------------------
     def turn(self, enc: Encounter) -> Turn:
         return Turn()
+
+    def facts(self, enc: Encounter) -> Facts:
+        """What the presenter words on the board and in the turn line: the turn, and what a
+        system's own `Facts` add."""
+        return Facts(turn=self.turn(enc))
 
     def turn_done(self, enc: Encounter, c: Combatant) -> bool:
         """Whether ``c``, whose turn it is, has nothing left to do this turn. Where it has and the

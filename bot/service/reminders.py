@@ -94,7 +94,8 @@ class Reminders:
         nudges = r.nudges - int(r.warned)
         hours = enc.settings.reminder_hours
         system = get_system(enc.system)
-        turn = system.turn(enc)
+        facts = system.facts(enc)
+        turn = facts.turn
         asked = system.prompt(enc)  # the turn's action waits for this player's answer: the nudges are theirs
         answer = f"`/act action:{asked.action} combatant:{asked.actor}`" if asked is not None else ""
         users: tuple[str, ...]
@@ -108,7 +109,7 @@ class Reminders:
             else:
                 lead = f"⏳ your turn's deadline is in about {left:.0f} h (then {policy})"
                 users, kind = tuple(r.user_ids), "warning"
-                text = turn_text(enc, turn, users, lead)
+                text = turn_text(enc, facts, users, lead)
         elif hours > 0 and nudges <= enc.settings.max_nudges:
             # how long the turn has really waited (a nudge held by quiet hours comes later)
             waited = duration_text((now - r.since) / 3600 if r.since is not None else (nudges + 1) * hours)
@@ -117,7 +118,7 @@ class Reminders:
                 text = _asked_text(enc, asked, f"⏰ still waiting for your answer (about {waited})")
             elif nudges < enc.settings.max_nudges:
                 users, kind = tuple(r.user_ids), "nudge"
-                text = turn_text(enc, turn, users, f"⏰ still your turn (waiting about {waited})")
+                text = turn_text(enc, facts, users, f"⏰ still your turn (waiting about {waited})")
             else:
                 users, kind = mentioned(tuple(enc.gm_ids)), "notice"
                 times = plural(nudges, "time")

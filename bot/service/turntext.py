@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 
 from bot.limits import LIMITS, MAX_MESSAGE
+from rules.facts import Facts
 from rules.hidden import for_reader, players_see
 from rules.models import Encounter
 from rules.registry import get_system
@@ -68,14 +69,14 @@ def owners_of(enc: Encounter, names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(users)
 
 
-def turn_text(enc: Encounter, turn: Turn, users: tuple[str, ...], lead: str) -> str:
+def turn_text(enc: Encounter, facts: Facts, users: tuple[str, ...], lead: str) -> str:
     """``@a @b: your turn in **Bridge**: Borin, Thrain. Round 2 ...``, within one message."""
     shown = mentioned(users)
     mentions = " ".join(user_ref(u) for u in shown)
     if len(users) > len(shown):
         mentions += f" (+{len(users) - len(shown)} more)"
-    who = short_names(turn.actors)
-    line = get_system(enc.system).present.turn_line(enc, turn)
+    who = short_names(facts.turn.actors)
+    line = get_system(enc.system).present.turn_line(enc, facts)
     label = for_reader(line, players_see(enc))  # posted: as players see it
     text = f"{mentions}: {lead} in **{enc.name}**: {who}. {label}".strip()
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
@@ -88,7 +89,7 @@ def turn_ping(enc: Encounter, turn: Turn, encounter_id: int) -> Ping | None:
     users = owners_of(enc, turn.actors)
     if not users:
         return None
-    text = turn_text(enc, turn, users, "your turn")
+    text = turn_text(enc, get_system(enc.system).facts(enc), users, "your turn")
     on_deck = get_system(enc.system).on_deck(enc)
     if on_deck:
         deck = f"\nOn deck: {short_names(on_deck)}."

@@ -153,13 +153,13 @@ def map_text(m: MapState) -> str:
 def order_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> Report:
     """`/init order`: who acts in which order, the ones acting now marked; the initiative of a
     hidden combatant only with ``numbers`` (the GM's view)."""
-    turn = system.turn(enc)
+    facts = system.facts(enc)
     present = system.present.view(enc, frozenset() if numbers else enc.hidden_names())
     lines: list[str] = []
     if not enc.started:
         lines.append("Combat has not started: the GM uses `/init roll`.")
-    lines += present.order_lines(enc, turn)
-    line = present.turn_line(enc, turn)
+    lines += present.order_lines(enc, facts)
+    line = present.turn_line(enc, facts)
     if line:
         lines.append(present.readable(line))
     return Report(f"🎯 Order · round {enc.round}", lines or ["No combatants yet."])
@@ -176,7 +176,7 @@ def show_report(system: RuleSystem, enc: Encounter, c: Combatant, public_only: b
     ``public_only``: what players may see of a GM's combatant whose numbers are hidden."""
     owner = user_ref(c.owner_id) if c.owner_id else "the GM"
     present = system.present.view(enc, frozenset({c.name}) if public_only else frozenset())
-    lines = [present.line(enc, c), f"Side: {c.side or '—'} · owner: {owner}"]
+    lines = [present.line(enc, c, system.facts(enc)), f"Side: {c.side or '—'} · owner: {owner}"]
     effects = [e for e in enc.effects if e.target == c.name]
     if effects:
         lines.append("Effects: " + "; ".join(

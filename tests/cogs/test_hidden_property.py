@@ -178,8 +178,8 @@ async def _turn(h: Harness) -> tuple[Encounter, tuple[str, ...], str]:
     enc = await h.bot.service.encounter(str(channel_id_of("general")))
     assert enc is not None
     system = get_system(enc.system)
-    turn = system.turn(enc)
-    return enc, turn.actors, system.present.turn_label(enc, turn)
+    facts = system.facts(enc)
+    return enc, facts.turn.actors, system.present.turn_label(enc, facts)
 
 
 def _nearest(enc: Encounter, actor: str, names: list[str], downed: bool = False) -> str:

@@ -32,6 +32,7 @@ from rules.actions import ActionSpec, ActionTable, Attack, CoupDeGrace, InitOrde
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
+from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
@@ -178,6 +179,10 @@ class CoupDeGraceSystem(RuleSystem):
         return weapons_held(enc, c)
 
     # -- turn order -------------------------------------------------------------------------------------
+    def facts(self, enc: Encounter) -> Facts:
+        """What its presenter words on the board and in the turn line."""
+        return Facts(turn=self.turn(enc))
+
     def turn(self, enc: Encounter) -> Turn:
         return turns.turn(enc)
 

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rules.effects import total
 from rules.events import Checked
+from rules.facts import Facts
 from rules.hidden import secret
 from rules.present import Presenter
 from rules.report import plural, signed
@@ -35,7 +36,6 @@ from rules.systems.coup_de_grace.turns import side_order
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
-    from rules.system import Turn
 
 __all__ = ["CdgPresenter", "blocker_text"]
 
@@ -57,7 +57,7 @@ def blocker_text(b: Blocker) -> str:
     return f"{b.cell} is taken by {b.by or 'a mini'}"
 
 
-class CdgPresenter(Presenter):
+class CdgPresenter(Presenter[Facts]):
 
     #: the words of the terms its rules name (`rules.present.Presenter.terms`)
     terms: ClassVar[dict[str, str]] = {"DV": "DV", "recovery": "dramatic recovery"}
@@ -194,7 +194,7 @@ class CdgPresenter(Presenter):
         return f"**{e.actor}** casts {e.spell}{at} for {e.cost} MP{left}: the GM rules on its effect"
 
     # -- the board -------------------------------------------------------------------------------------
-    def status_line(self, enc: "Encounter", c: "Combatant") -> str:
+    def status_line(self, enc: "Encounter", c: "Combatant", facts: Facts) -> str:
         s = CdgCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
@@ -215,7 +215,8 @@ class CdgPresenter(Presenter):
             bits.append(str(c.sheet["race"]))
         return " · ".join(bits)
 
-    def order_lines(self, enc: "Encounter", turn: "Turn") -> list[str]:
+    def order_lines(self, enc: "Encounter", facts: Facts) -> list[str]:
+        turn = facts.turn
         """Sides alternate, so the order is of sides: each side's minis still to activate, the side with priority marked."""
         if not enc.started:
             return []
@@ -226,7 +227,8 @@ class CdgPresenter(Presenter):
             lines.append(f"{mark}**{side}**: " + (f"to activate: {', '.join(waiting)}" if waiting else "all activated"))
         return lines
 
-    def turn_label(self, enc: "Encounter", turn: "Turn") -> str:
+    def turn_label(self, enc: "Encounter", facts: Facts) -> str:
+        turn = facts.turn
         if turn.over:
             return f"Round {enc.round} is over: `/init next` starts round {enc.round + 1}"
         cur = enc.find(turn.current)
@@ -235,7 +237,7 @@ class CdgPresenter(Presenter):
         doing = f"{turn.points[0]}/{turn.points[1]} MP left" if turn.points else "one action (downed)"
         return f"Round {enc.round} · {cur.name} ({cur.side}) activating: {doing}"
 
-    def board_extra(self, enc: "Encounter") -> list[str]:
+    def board_extra(self, enc: "Encounter", facts: Facts) -> list[str]:
         if not enc.started or enc.winner:
             return []
         return [f"Order of sides this round: {' → '.join(side_order(enc))}"]

@@ -23,6 +23,7 @@ from rules.actions import Move
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event
+from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
@@ -134,6 +135,10 @@ class DamageGridSystem(RuleSystem):
         return (st.values.get("health", 0), full) if full else None
 
     # -- turns ----------------------------------------------------------------------------------
+    def facts(self, enc: Encounter) -> Facts:
+        """What its presenter words on the board and in the turn line."""
+        return Facts(turn=self.turn(enc))
+
     def turn(self, enc: Encounter) -> Turn:
         return turns.turn(enc)
 

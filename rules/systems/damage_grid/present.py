@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rules.effects import active
 from rules.events import Modifier
+from rules.facts import Facts
 from rules.geometry import parse_cell
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
@@ -31,7 +32,7 @@ from rules.systems.damage_grid.events import (
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rules.system import Turn
+    pass
 
 __all__ = ["DgPresenter", "sheet_summary"]
 
@@ -52,7 +53,7 @@ def sheet_summary(c: Combatant) -> str:
     return " ".join(bits)
 
 
-class DgPresenter(Presenter):
+class DgPresenter(Presenter[Facts]):
 
     #: the words of the terms its rules name (`rules.present.Presenter.terms`)
     terms: ClassVar[dict[str, str]] = {"difficulty": "difficulty"}
@@ -230,7 +231,7 @@ class DgPresenter(Presenter):
                 f"waits for {user_ref(e.owner)} to choose {e.target}'s {flips} (asked privately)")
 
     # -- the board ----------------------------------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant) -> str:
+    def status_line(self, enc: Encounter, c: Combatant, facts: Facts) -> str:
         st = DgCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
@@ -248,7 +249,8 @@ class DgPresenter(Presenter):
             bits.append("inert" if c.status == "downed" else "destroyed")
         return " · ".join(bits)
 
-    def turn_label(self, enc: Encounter, turn: Turn) -> str:
+    def turn_label(self, enc: Encounter, facts: Facts) -> str:
+        turn = facts.turn
         if turn.over:
             return f"Round {enc.round} · {turn.phase}: `/init next` goes on"
         cur = enc.find(turn.current)
@@ -258,7 +260,7 @@ class DgPresenter(Presenter):
         doing = f"{st.speed_left} Speed left" if st.activation in ("move", "lunge") else f"{st.cp} CP left"
         return f"Round {enc.round} · {turn.phase} · {cur.name} ({cur.side}) activating: {doing}"
 
-    def board_extra(self, enc: Encounter) -> list[str]:
+    def board_extra(self, enc: Encounter, facts: Facts) -> list[str]:
         cloud = active(enc.effects, None, "cloud")
         lines = [f"Cloud on {', '.join(sorted(cloud.cells, key=lambda x: parse_cell(x)[::-1]))}"] if cloud else []
         asked = DgEncounter.of(enc).asking

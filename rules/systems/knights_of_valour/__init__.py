@@ -36,6 +36,7 @@ from rules.actions import (
 )
 from rules.dice import Dice
 from rules.events import Edited, Event
+from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
@@ -211,6 +212,10 @@ class KnightsOfValourSystem(RuleSystem):
         """Both actions spent: no Combat Action left, no Move Action to begin and no feet left of one."""
         st = KovCombatant.of(c)
         return st.combat_actions == 0 and st.move_actions == 0 and st.feet_left == 0
+
+    def facts(self, enc: Encounter) -> Facts:
+        """What its presenter words on the board and in the turn line."""
+        return Facts(turn=self.turn(enc))
 
     def turn(self, enc: Encounter) -> Turn:
         return ordered.turn(enc)

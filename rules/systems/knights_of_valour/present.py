@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.events import Moved
+from rules.facts import Facts
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
@@ -33,7 +34,7 @@ from rules.systems.knights_of_valour.tables import NARRATIVE
 from rules.systems.knights_of_valour.turns import effective
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rules.system import Turn
+    pass
 
 __all__ = ["KovPresenter", "left_text", "sheet_summary"]
 
@@ -75,7 +76,7 @@ def sheet_summary(c: Combatant) -> str:
     return " ".join(parts)
 
 
-class KovPresenter(Presenter):
+class KovPresenter(Presenter[Facts]):
 
     #: the words of the terms its rules name (`rules.present.Presenter.terms`)
     terms: ClassVar[dict[str, str]] = {"defence": "defence"}
@@ -219,7 +220,7 @@ class KovPresenter(Presenter):
         )
 
     # -- the board ----------------------------------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant) -> str:
+    def status_line(self, enc: Encounter, c: Combatant, facts: Facts) -> str:
         st = KovCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
@@ -240,13 +241,14 @@ class KovPresenter(Presenter):
                 bits.append("Move and Combat Action to come")
         return " · ".join(bits)
 
-    def board_extra(self, enc: Encounter) -> list[str]:
+    def board_extra(self, enc: Encounter, facts: Facts) -> list[str]:
         if not (enc.started and enc.order and not enc.winner):
             return []
         order = ", ".join(n if self.hidden(n) else f"{n} {effective(c)}" for n in enc.order if (c := enc.find(n)))
         return [f"Order: {order}"]
 
-    def turn_label(self, enc: Encounter, turn: Turn) -> str:
+    def turn_label(self, enc: Encounter, facts: Facts) -> str:
+        turn = facts.turn
         c = enc.find(turn.current)
         if c is None:
             return ""

@@ -16,6 +16,7 @@ from rules.actions import Act, ActionSpec, ActionTable, Edit, InitSet, make_acti
 from rules.dice import Dice
 from rules.errors import IllegalAction, SheetError
 from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
+from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
 from rules.sheet import SheetKey
@@ -190,6 +191,10 @@ class OpenSystem(RuleSystem):
         """A dying combatant's turn is ended without asking: that rolls its death save."""
         c = enc.find(name)
         return not (c is not None and turns.saving(enc, c)) and super().untouched(enc, name)
+
+    def facts(self, enc: Encounter) -> Facts:
+        """What its presenter words on the board and in the turn line."""
+        return Facts(turn=self.turn(enc))
 
     def turn(self, enc: Encounter) -> Turn:
         return ordered.turn(enc, lambda c: (turns.feet_left(enc, c),))

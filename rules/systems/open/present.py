@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.events import StatusChanged, Term
+from rules.facts import Facts
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
@@ -28,7 +29,7 @@ from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.systems.open.turns import feet_left
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rules.system import Turn
+    pass
 
 __all__ = ["OpenPresenter", "sheet_summary"]
 
@@ -75,7 +76,7 @@ def left_words(left: int, acted: bool) -> str:
     return (" and ".join(parts) + " left") if parts else "movement and action used"
 
 
-class OpenPresenter(Presenter):
+class OpenPresenter(Presenter[Facts]):
 
     #: the words of the terms its rules name (`rules.present.Presenter.terms`)
     terms: ClassVar[dict[str, str]] = {"AC": "AC", "DC": "DC"}
@@ -194,7 +195,7 @@ class OpenPresenter(Presenter):
         return f"**{e.actor}** lets **{e.mover}** go ({why})"
 
     # -- the board ----------------------------------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant) -> str:
+    def status_line(self, enc: Encounter, c: Combatant, facts: Facts) -> str:
         st = OpenCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
@@ -217,7 +218,7 @@ class OpenPresenter(Presenter):
             bits.append("▶ " + left_text(enc, c))
         return " · ".join(bits)
 
-    def board_extra(self, enc: Encounter) -> list[str]:
+    def board_extra(self, enc: Encounter, facts: Facts) -> list[str]:
         lines = []
         waiting = OpenEncounter.of(enc).waiting
         if waiting is not None:
@@ -227,7 +228,8 @@ class OpenPresenter(Presenter):
             lines.append(f"Order: {order}")
         return lines
 
-    def turn_label(self, enc: Encounter, turn: Turn) -> str:
+    def turn_label(self, enc: Encounter, facts: Facts) -> str:
+        turn = facts.turn
         c = enc.find(turn.current)
         if c is None or not turn.points:
             return ""

@@ -15,6 +15,7 @@ from rules.actions import Attack, CoupDeGrace, InitOrder, InitRoll, InitSet, Mov
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, HitPointsChanged, Victory
+from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn
@@ -153,6 +154,10 @@ class ToteSystem(RuleSystem):
         return [w.name for w in weapons(c)]
 
     # -- turns and actions ------------------------------------------------------------------------
+    def facts(self, enc: Encounter) -> Facts:
+        """What its presenter words on the board and in the turn line."""
+        return Facts(turn=self.turn(enc))
+
     def turn(self, enc: Encounter) -> Turn:
         ToteEncounter.of(enc)
         return turns.turn(enc)

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rules.effects import active
 from rules.events import HitPointsChanged
+from rules.facts import Facts
 from rules.hidden import secret
 from rules.present import Presenter
 from rules.report import die_text, plural, signed
@@ -24,7 +25,6 @@ from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
-    from rules.system import Turn
 
 __all__ = ["TotePresenter"]
 
@@ -51,7 +51,7 @@ def _label(t: ev.SkillTest) -> str:
     return "To-Hit" if t.skill in ATTACK_SKILLS else "Rating dice"
 
 
-class TotePresenter(Presenter):
+class TotePresenter(Presenter[Facts]):
     formats: ClassVar[dict[type, str]] = {
         ev.InitiativeRolled: "initiative_rolled",
         ev.Spent: "spent",
@@ -239,7 +239,7 @@ class TotePresenter(Presenter):
             parts.append(f"{k}={shown}")
         return ("enemy: " if is_enemy(c) else "hero: ") + (" ".join(parts) or "default values")
 
-    def status_line(self, enc: "Encounter", c: "Combatant") -> str:
+    def status_line(self, enc: "Encounter", c: "Combatant", facts: Facts) -> str:
         st = ToteCombatant.of(c)
         bits = [f"**{c.name}**"]
         if is_enemy(c):
@@ -264,7 +264,8 @@ class TotePresenter(Presenter):
             bits.append("acted")
         return " · ".join(bits)
 
-    def turn_label(self, enc: "Encounter", turn: "Turn") -> str:
+    def turn_label(self, enc: "Encounter", facts: Facts) -> str:
+        turn = facts.turn
         if turn.over:
             return "Nobody is ready to act: the GM rolls initiative with `/init roll combatant:NAME`."
         c = enc.find(turn.current)
@@ -278,7 +279,7 @@ class TotePresenter(Presenter):
         later = ", ".join(f"{o.name} {o.initiative}" for o in shown) + (" …" if len(turn.queue) > 3 else "")
         return f"{c.name} to act ({c.initiative} initiative)" + (f"; then {later}" if later else "")
 
-    def board_extra(self, enc: "Encounter") -> list[str]:
+    def board_extra(self, enc: "Encounter", facts: Facts) -> list[str]:
         if not enc.started:
             d = round_distance(enc)
             return [f"Starting distance: {d} (the GM changes it with `/act action:distance options:far|close|melee`)."]

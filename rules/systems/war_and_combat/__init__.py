@@ -36,6 +36,7 @@ from rules.actions import Act, ActionSpec, ActionTable, Attack, CoupDeGrace, Mov
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event
+from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, Highlight, RuleSystem, Turn
@@ -173,6 +174,10 @@ class WarAndCombatSystem(RuleSystem):
             return rounds.hold(enc, opts, c, dice)
         turns.acting(enc, action.actor or enc.current)
         return rounds.end_step(enc, opts, dice)
+
+    def facts(self, enc: Encounter) -> Facts:
+        """What its presenter words on the board and in the turn line."""
+        return Facts(turn=self.turn(enc))
 
     def turn(self, enc: Encounter) -> Turn:
         if not enc.started or enc.winner:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rules.events import Attacked, Checked
+from rules.facts import Facts
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
@@ -30,7 +31,7 @@ from rules.systems.war_and_combat.turns import QUICK_LIMIT, stunned
 from rules.systems.war_and_combat.zones import wielded
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rules.system import Turn
+    pass
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
@@ -94,7 +95,7 @@ def sheet_summary(c: Combatant) -> str:
     return " · ".join(bits)
 
 
-class WacPresenter(Presenter):
+class WacPresenter(Presenter[Facts]):
     formats: ClassVar[dict[type, str]] = {
         PhaseBegan: "phase_began",
         Engaged: "engaged",
@@ -212,7 +213,7 @@ class WacPresenter(Presenter):
                 f"(`/combatant edit` to drop it, `/encounter terrain` to change the hex)")
 
     # -- the board ----------------------------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant) -> str:
+    def status_line(self, enc: Encounter, c: Combatant, facts: Facts) -> str:
         st = WacCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
@@ -252,7 +253,7 @@ class WacPresenter(Presenter):
             bits.append(c.status)
         return " · ".join(bits)
 
-    def board_extra(self, enc: Encounter) -> list[str]:
+    def board_extra(self, enc: Encounter, facts: Facts) -> list[str]:
         if not enc.started or enc.winner:
             return []
         est = WacEncounter.of(enc)
@@ -265,7 +266,8 @@ class WacPresenter(Presenter):
             lines.append(f"Flurries to come: {len(est.flurries) - 1}")
         return lines
 
-    def turn_label(self, enc: Encounter, turn: Turn) -> str:
+    def turn_label(self, enc: Encounter, facts: Facts) -> str:
+        turn = facts.turn
         if not enc.started or enc.winner:
             return ""
         if turn.phase == "declare":

@@ -120,8 +120,8 @@ def test_the_turn_key_changes_only_when_priority_passes() -> None:
     ended = run(enc, "next")
     after = SYSTEM.turn(ended)
     assert before.key == during.key != after.key
-    assert (during.actors, SYSTEM.present.turn_label(enc, during)) == (("A",), "Round 1 · A (a) activating: 5/6 MP left")
-    assert (after.actors, SYSTEM.present.turn_label(ended, after)) == (("T",), "Round 1 · b to activate: T")
+    assert (during.actors, SYSTEM.present.turn_label(enc, SYSTEM.facts(enc))) == (("A",), "Round 1 · A (a) activating: 5/6 MP left")
+    assert (after.actors, SYSTEM.present.turn_label(ended, SYSTEM.facts(ended))) == (("T",), "Round 1 · b to activate: T")
 
 
 @pytest.mark.parametrize(

@@ -188,7 +188,7 @@ def test_the_board_shows_each_models_grid_cp_and_conditions() -> None:
     """The status board line: square and facing, the grid's values, Combat Points, prone, inert."""
     s = duel()
     DgCombatant.of(s.get("Hera")).prone = True
-    line = s.system.present.status_line(s.enc, s.get("Hera"))
+    line = s.system.present.status_line(s.enc, s.get("Hera"), s.system.facts(s.enc))
     assert line == "**Hera** · E7 S · Mi2 He3 Bo1 Sh0 Sp4 · 2 CP · prone"
 
 

@@ -41,7 +41,7 @@ def test_an_old_encounter_plays_on() -> None:
     enc = Encounter.model_validate(old_export())
     res = run(enc, kind="move", actor="Borin", path="N")
     assert res.encounter.get("Borin").position == "C3" and one(res.events, "left").feet_left == 15
-    assert SYSTEM.present.status_line(res.encounter, res.encounter.get("Borin")).startswith("**Borin** · C3 · 12/12 HP")
+    assert SYSTEM.present.status_line(res.encounter, res.encounter.get("Borin"), SYSTEM.facts(res.encounter)).startswith("**Borin** · C3 · 12/12 HP")
 
 
 def test_terrain_kinds_are_those_the_rules_read() -> None:

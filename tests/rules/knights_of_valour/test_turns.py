@@ -188,7 +188,7 @@ def test_turn_key_and_label() -> None:
     """The turn names the acting combatant, its actions left, and its key changes with the turn."""
     enc = duel()
     turn = SYSTEM.turn(enc)
-    assert (turn.actors, SYSTEM.present.turn_label(enc, turn)) == (("Borin",), "Round 1 · Borin to act: Move Action and Combat Action left")
+    assert (turn.actors, SYSTEM.present.turn_label(enc, SYSTEM.facts(enc))) == (("Borin",), "Round 1 · Borin to act: Move Action and Combat Action left")
     after = step(enc, kind="next", actor="Borin")
     assert SYSTEM.turn(after).actors == ("Grak",) and SYSTEM.turn(after).key != turn.key
     again = step(after, kind="next", actor="Grak")
@@ -303,7 +303,7 @@ def test_init_roll_for_a_delayed_combatant_clears_its_delay() -> None:
     enc = step(enc, kind="init_roll", actor="Borin", gm=True)
     borin = enc.get("Borin")
     assert (borin.initiative, borin.state.delayed) == (2, False)
-    assert "(delayed)" not in SYSTEM.present.status_line(enc, borin)
+    assert "(delayed)" not in SYSTEM.present.status_line(enc, borin, SYSTEM.facts(enc))
 
 
 def test_autocomplete_offers_delay_only_when_it_is_allowed() -> None:

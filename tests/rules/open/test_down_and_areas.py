@@ -511,7 +511,7 @@ def test_a_dying_combatants_turn_line_and_move_say_what_it_may_do() -> None:
     left", and a move is refused pointing to the death save."""
     s = dying_ann()
     s.run("next", actor="Bo")
-    line = s.system.present.turn_label(s.enc, s.system.turn(s.enc))
+    line = s.system.present.turn_label(s.enc, s.system.facts(s.enc))
     assert "Ann is dying" in line and "death-save" in line and "left" not in line
     message = s.refused("move", actor="Ann", path="E")
     assert "dying" in message and "/act action:death-save" in message and "Attack" not in message
@@ -544,7 +544,7 @@ def test_a_combatant_that_cannot_act_is_told_so_by_its_turn_line_and_stand() -> 
     s = fight()
     s.run("effect_add", effect="stunned", actor="Ann", rounds=2)
     s.run("effect_add", effect="prone", actor="Ann", rounds=2)
-    line = s.system.present.turn_label(s.enc, s.system.turn(s.enc))
+    line = s.system.present.turn_label(s.enc, s.system.facts(s.enc))
     assert "Ann cannot act (stunned)" in line and "/init next" in line and "left" not in line
     message = s.refused("act", actor="Ann", action="stand")
     assert "speed 0" in message and "/init next" in message

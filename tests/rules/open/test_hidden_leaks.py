@@ -88,7 +88,7 @@ def test_the_turn_line_tells_players_nothing_of_a_hidden_combatants_movement() -
     for path in ("W W W W", "W W W W W W W W"):
         s = mage()
         s.run("move", actor="Mage", path=path)
-        line = s.system.present.turn_line(s.enc, s.system.turn(s.enc))
+        line = s.system.present.turn_line(s.enc, s.system.facts(s.enc))
         seen.append(for_reader(line, players_see(s.enc)))
         assert "ft" in for_reader(line, lambda name: True) or "action left" in for_reader(line, lambda name: True)
     assert seen[0] == seen[1] == "Round 1 · Mage to act"
@@ -129,7 +129,7 @@ def test_knights_of_valour_tells_players_nothing_of_a_hidden_combatants_movement
         assert s.enc.current == "Grak", s.enc.current
         res = s.run("move", actor="Grak", path=path)
         view = s.system.present.view(s.enc, s.enc.hidden_names())
-        lines = [*view.report("", res.events).lines, view.turn_line(s.enc, s.system.turn(s.enc))]
+        lines = [*view.report("", res.events).lines, view.turn_line(s.enc, s.system.facts(s.enc))]
         seen.append([for_reader(line, players_see(s.enc)).replace(path.replace(" ", ""), "") for line in lines[-2:]])
     assert seen[0] == seen[1]
 

@@ -96,7 +96,7 @@ def test_the_movement_left_follows_the_speed_now() -> None:
     res = s.run("next", actor="Grak")  # Ann's turn begins: Slow ends, Haste (to the end of her turn) still runs
     assert s.enc.current == "Ann" and feet_left(s) == 40
     assert next(e for e in res.events if isinstance(e, TurnBegan)).speed == 40
-    assert "40 ft" in s.system.present.view(s.enc).turn_label(s.enc, s.system.turn(s.enc))
+    assert "40 ft" in s.system.present.view(s.enc).turn_label(s.enc, s.system.facts(s.enc))
 
 
 def test_leaving_a_gm_hostiles_reach_provokes_the_bots_opportunity_attack() -> None:
@@ -166,7 +166,7 @@ def test_a_held_combatant_has_no_feet_left_on_the_board() -> None:
     """"**grappled** (speed 0)": while it holds, the turn shows no movement left."""
     s = walker()
     s.run("effect_add", effect="grappled", actor="Ann", rounds=1)
-    assert feet_left(s) == 0 and " ft" not in s.system.present.view(s.enc).turn_label(s.enc, s.system.turn(s.enc))
+    assert feet_left(s) == 0 and " ft" not in s.system.present.view(s.enc).turn_label(s.enc, s.system.facts(s.enc))
 
 
 def test_dash_is_an_effect_the_encounter_keeps_and_the_board_shows() -> None:
@@ -179,7 +179,7 @@ def test_dash_is_an_effect_the_encounter_keeps_and_the_board_shows() -> None:
     assert [(e.name, e.ends, e.left) for e in kept] == [(added.name, added.ends, added.left)] == [("dash", "turn_end", 1)]
     assert added.mods == kept[0].mods == {}
     assert feet_left(s) == 60
-    assert any("dash on Ann" in line for line in s.system.present.board(s.enc).lines)
+    assert any("dash on Ann" in line for line in s.system.present.board(s.enc, s.system.facts(s.enc)).lines)
     assert any("dash" in line for line in s.text(res))
     s.run("next", actor="Ann")
     assert not s.enc.effects

@@ -12,6 +12,7 @@ from rules.actions import Act, ActionContext, ActionSpec, ActionTable
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
+from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, int_option
 from rules.sheet import SheetKey
@@ -81,6 +82,10 @@ class SixthSystem(RuleSystem):
 
     def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
         return []
+
+    def facts(self, enc: Encounter) -> Facts:
+        """What its presenter words on the board and in the turn line."""
+        return Facts(turn=self.turn(enc))
 
     def turn(self, enc: Encounter) -> Turn:
         if enc.current is None:

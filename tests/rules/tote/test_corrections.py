@@ -21,7 +21,7 @@ def _fight(*foes: tuple[str, str, int], hero: tuple[str, str, int] = ("Borin", B
 
 
 def _board(s: Scenario) -> str:
-    return s.system.present.board(s.enc).text()
+    return s.system.present.board(s.enc, s.system.facts(s.enc)).text()
 
 
 def test_the_unengaged_gain_comes_in_the_first_melee_round_too() -> None:
@@ -37,10 +37,10 @@ def test_two_combatants_always_agree_on_the_distance_between_them() -> None:
     s = _fight(("Archer", "rating=1 weapon=bow:1:pierce", 3), hero=("Ann", "move=1 hawk=1", 5), distance="far")
     s.run("move", actor="Ann", to="close")
     for name in ("Ann", "Archer"):
-        assert " · close · " in s.system.present.status_line(s.enc, s.get(name))
+        assert " · close · " in s.system.present.status_line(s.enc, s.get(name), s.system.facts(s.enc))
     res = s.run("move", actor="Archer", to="away")  # away from Close is Far, not an escape
     assert s.get("Archer").status == "active" and not s.enc.winner
-    assert "far" in " ".join(s.text(res)) and " · far · " in s.system.present.status_line(s.enc, s.get("Ann"))
+    assert "far" in " ".join(s.text(res)) and " · far · " in s.system.present.status_line(s.enc, s.get("Ann"), s.system.facts(s.enc))
 
 
 def test_disengaged_means_unengaged_for_the_board_the_targets_and_the_gain() -> None:
@@ -52,7 +52,7 @@ def test_disengaged_means_unengaged_for_the_board_the_targets_and_the_gain() -> 
     assert s.enc.round == 2 and s.get("Borin").initiative == 4
     s.run("act", actor="Borin", action="disengage")  # 4 -> 1
     s.run("attack", [6, 1, 3], actor="Grak", target="Borin")  # hits the disengaged Borin
-    assert "engaged: Grak" not in s.system.present.status_line(s.enc, s.get("Borin"))
+    assert "engaged: Grak" not in s.system.present.status_line(s.enc, s.get("Borin"), s.system.facts(s.enc))
     s.run("next", actor="Mog")
     assert s.enc.round == 3 and s.get("Borin").initiative == 2  # he counted as unengaged: +1
     s.run("next", actor="Mog")

@@ -42,7 +42,7 @@ def test_unplaced_combatants_stand_at_the_encounter_distance() -> None:
     """Without `at`, a combatant stands at the encounter's distance (option `distance`, default melee)."""
     enc = fight(BORIN, GRAK, distance="far")
     assert enc.phase == "distance: far"
-    assert "far" in SYSTEM.present.status_line(enc, who(enc, "Grak"))
+    assert "far" in SYSTEM.present.status_line(enc, who(enc, "Grak"), SYSTEM.facts(enc))
 
 
 # -- distance rounds -------------------------------------------------------------------------------------
@@ -129,15 +129,15 @@ def test_a_move_can_close_on_one_foe_only() -> None:
     res = act(enc, "Borin", "move", target="Mog", options="close")
     enc = res.encounter
     borin, grak, mog = who(enc, "Borin"), who(enc, "Grak"), who(enc, "Mog")
-    assert (SYSTEM.present.status_line(enc, mog).split(" · ")[2], SYSTEM.present.status_line(enc, grak).split(" · ")[2]) == ("close", "far")
-    assert "📏 Borin: Grak far, Mog close" in "\n".join(SYSTEM.present.board_extra(enc))
+    assert (SYSTEM.present.status_line(enc, mog, SYSTEM.facts(enc)).split(" · ")[2], SYSTEM.present.status_line(enc, grak, SYSTEM.facts(enc)).split(" · ")[2]) == ("close", "far")
+    assert "📏 Borin: Grak far, Mog close" in "\n".join(SYSTEM.present.board_extra(enc, SYSTEM.facts(enc)))
     assert borin.state.band is None and enc.phase == "distance: close"  # no band of its own: not moved from all
 
 
 def test_a_gm_edit_at_places_the_combatant_from_all_its_foes_again() -> None:
     """`/combatant edit at:far` puts the combatant at Far from every foe, whatever moves set before."""
     enc = step(fight(BORIN, GRAK, distance="far"), "move", actor="Borin", to="close")
-    assert SYSTEM.present.status_line(enc, who(enc, "Grak")).split(" · ")[2] == "close"
+    assert SYSTEM.present.status_line(enc, who(enc, "Grak"), SYSTEM.facts(enc)).split(" · ")[2] == "close"
     enc = step(enc, "edit", actor="Borin", at="far", is_gm=True)
-    assert SYSTEM.present.status_line(enc, who(enc, "Grak")).split(" · ")[2] == "far"
+    assert SYSTEM.present.status_line(enc, who(enc, "Grak"), SYSTEM.facts(enc)).split(" · ")[2] == "far"
     assert enc.state.ranges == {"Borin": {"Grak": "far"}}

@@ -20,7 +20,7 @@ def _fight(*foes: tuple[str, str, int], hero: tuple[str, str, int] = ("Borin", B
 
 def _band(s: Scenario, name: str) -> str:
     """The band the board shows for ``name`` (its distance from its nearest foe)."""
-    return s.system.present.status_line(s.enc, s.get(name)).split(" · ")[2 if "rating" in s.get(name).sheet else 1]
+    return s.system.present.status_line(s.enc, s.get(name), s.system.facts(s.enc)).split(" · ")[2 if "rating" in s.get(name).sheet else 1]
 
 
 # -- item 8: `at:` sets the distance of the pair ---------------------------------------------------
@@ -162,7 +162,7 @@ def test_the_board_and_a_refusal_name_the_same_distance() -> None:
     s = _fight(("Grak", "rating=2", 3), distance="far")
     s.run("move", actor="Borin", to="close")
     assert s.enc.phase == "distance: close"
-    assert "Distance round (distance: close)" in s.system.present.board(s.enc).text()
+    assert "Distance round (distance: close)" in s.system.present.board(s.enc, s.system.facts(s.enc)).text()
     assert "distance round (distance: close)" in s.refused("act", actor="Grak", action="strike", target="Borin")
 
 

@@ -28,7 +28,7 @@ def test_an_old_distance_round_export_loads_with_bands_as_pair_distances() -> No
     assert (borin.state.band, borin.state.filled, borin.state.acted) == ("far", 2, 1)
     assert pair_band(enc, borin, grak) == pair_band(enc, grak, borin) == "close"
     assert band_of(enc, thrain) == "close" and enc.state.distance == "far"
-    assert "close" in SYSTEM.present.status_line(enc, borin)
+    assert "close" in SYSTEM.present.status_line(enc, borin, SYSTEM.facts(enc))
 
 
 def test_an_old_melee_export_loads_and_play_goes_on() -> None:

@@ -60,7 +60,7 @@ def test_rejected_actions_change_nothing(kind: str, fields: dict[str, object], d
 def test_status_line_and_board_show_bands_initiative_track_and_engagements() -> None:
     """The board shows the round type, engagements, and per combatant band, initiative and injury track."""
     enc = engaged_round_two()
-    line = SYSTEM.present.status_line(enc, who(enc, "Grak"))
+    line = SYSTEM.present.status_line(enc, who(enc, "Grak"), SYSTEM.facts(enc))
     for part in ("rating 2", "melee", "init 3", "[x][x][3][2][1][U] 4 left", "engaged: Borin"):
         assert part in line
     board = board_report(SYSTEM, enc).text()

@@ -121,7 +121,7 @@ def test_turn_key_changes_when_the_turn_passes() -> None:
     before = SYSTEM.turn(enc)
     ended = step(enc, "next", actor="Borin")
     after = SYSTEM.turn(ended)
-    assert before.key != after.key and after.actors == ("Grak",) and "Grak to act" in SYSTEM.present.turn_label(ended, after)
+    assert before.key != after.key and after.actors == ("Grak",) and "Grak to act" in SYSTEM.present.turn_label(ended, SYSTEM.facts(ended))
 
 
 def test_next_passes_and_keeps_initiative() -> None:

@@ -81,5 +81,5 @@ def test_the_board_shows_a_lengthy_action_under_way():
     """The status board's line says what the fighter is busy with and when it is done."""
     s = alone("armor=mail")
     s.run("act", action="shed", actor="Borin")
-    line = s.system.present.status_line(s.enc, s.get("Borin"))
+    line = s.system.present.status_line(s.enc, s.get("Borin"), s.system.facts(s.enc))
     assert "shedding its mail (done at round 3)" in line

@@ -10,7 +10,7 @@ def test_board_shows_who_still_has_to_declare():
     s = duel()
     to_flurry(s)
     s.run("act", action="declare", actor="Grak", options={"intent": "grapple"})
-    board = s.system.present.board(s.enc).text()
+    board = s.system.present.board(s.enc, s.system.facts(s.enc)).text()
     assert "still to declare: Borin" in board and "grapple" not in board
 
 
@@ -19,7 +19,7 @@ def test_board_shows_wounds_per_location_and_conditions():
     s = duel()
     fight(s)
     s.run("attack", [4, 4, 3, 5, 5, 5, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
-    line = s.system.present.status_line(s.enc, s.get("Grak"))
+    line = s.system.present.status_line(s.enc, s.get("Grak"), s.system.facts(s.enc))
     assert "wounds left leg light" in line and "fallen" in line and s.get("Grak").hp is None
 
 

@@ -123,7 +123,7 @@ def test_the_board_shows_held_dropped_and_impaired():
     fight(s)
     st(s, "Grak").impaired, st(s, "Grak").dropped = ["right arm"], ["axe"]
     st(s, "Grak").restrict, st(s, "Grak").restrict_by = 10, "Borin"
-    line = s.system.present.status_line(s.enc, s.get("Grak"))
+    line = s.system.present.status_line(s.enc, s.get("Grak"), s.system.facts(s.enc))
     assert "impaired right arm" in line and "dropped axe" in line and "held (Restrict-10)" in line
 
 
@@ -171,7 +171,7 @@ def test_a_fumbled_shield_lies_1d6_1_metres_away_and_is_picked_up_there():
     s.run("attack", [5, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 5, 2], actor="Borin", target="Grak")
     lies = near(s, grak, "NE", "NE")
     assert st(s, "Grak").dropped_at == {"shield": lies}
-    assert f"dropped shield (at {lies})" in s.system.present.status_line(s.enc, s.get("Grak"))
+    assert f"dropped shield (at {lies})" in s.system.present.status_line(s.enc, s.get("Grak"), s.system.facts(s.enc))
     s.run("act", action="hold", actor="Borin")
     s.run("act", action="hold", actor="Grak")
     assert s.enc.current == "Grak"
