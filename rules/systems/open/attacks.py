@@ -29,7 +29,7 @@ A save attack rolls its damage dice, then each caught combatant's d20 in the ord
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.dice import Dice, roll_expression
@@ -51,7 +51,7 @@ from rules.targets import attack_target
 __all__ = ["attack", "check_turn", "strike", "coup_de_grace", "harm", "save_attack", "d20", "mode_of"]
 
 
-def mode_of(adv: list[str], dis: list[str]) -> str | None:
+def mode_of(adv: Sequence[object], dis: Sequence[object]) -> str | None:
     if adv and dis:
         return "cancel"
     return "advantage" if adv else "disadvantage" if dis else None
@@ -97,7 +97,7 @@ def check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
 
 
 def _reach_and_range(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, t: Combatant,
-                     w: Weapon, dis: list[str]) -> int:
+                     w: Weapon, dis: list[Term]) -> int:
     """The distance in feet, refusing a target out of reach or range (noting long range)."""
     far = feet(grid, opts, c.cell, t.cell)
     if not w.ranged:
@@ -108,31 +108,32 @@ def _reach_and_range(enc: Encounter, opts: OptionValues, grid: Grid | None, c: C
     if w.long is not None and far > w.long:
         raise IllegalAction(f"{t.name} is {far} ft away, beyond the {w.name}'s long range of {w.long} ft.")
     if w.normal is not None and far > w.normal:
-        dis.append("long range")
+        dis.append(Term(code="long_range"))
     if w.save is None and any(o.status == "active" and not has(enc, o, "incapacitated") and
                               feet(grid, opts, c.cell, o.cell) <= 5 for o in enc.enemies_of(c) if o.cell):
-        dis.append("a hostile within 5 ft")
+        dis.append(Term(code="hostile_near"))
     return far
 
 
 def strike(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, t: Combatant, w: Weapon,
-           dice: Dice, adv: list[str], dis: list[str], *, opportunity: bool = False, coup: bool = False) -> list[Event]:
+           dice: Dice, adv: list[Term], dis: list[Term], *, opportunity: bool = False, coup: bool = False) -> list[Event]:
     """One attack roll of ``c`` at ``t`` with ``w``, and its damage on a hit."""
     far = _reach_and_range(enc, opts, grid, c, t, w, dis)
     shelter = cover(grid, opts, c.cell, t.cell)
     if shelter == "total":
         raise IllegalAction(f"{t.name} has total cover from {c.name} behind the walls: it cannot be targeted.")
     for name, k in conditions(enc, c).items():
-        (adv if k.attacks == "adv" else dis if k.attacks == "dis" else []).append(name)
+        (adv if k.attacks == "adv" else dis if k.attacks == "dis" else []).append(Term(code="condition", args=[name]))
     for name, k in conditions(enc, t).items():
+        why = Term(code="target_condition", args=[t.name, name])
         if k.against == "prone":
-            (adv if far <= 5 and not w.ranged else dis).append(f"{t.name} {name}")
+            (adv if far <= 5 and not w.ranged else dis).append(why)
         elif k.against:
-            (adv if k.against == "adv" else dis).append(f"{t.name} {name}")
+            (adv if k.against == "adv" else dis).append(why)
     mode = mode_of(adv, dis)
     with dice.rolling_for(c.name):
         rolled, kept = d20(dice, mode)
-    mods = [mod(w.name, w.bonus or 0), *modifiers(enc.effects, c.name, "attack")]
+    mods = [mod("weapon", w.bonus or 0, w.name), *modifiers(enc.effects, c.name, "attack")]
     score = kept + sum(m.value for m in mods)
     armour = sheet.ac(t) + COVER_AC[shelter] + total(enc.effects, t.name, "ac")
     hit = score >= armour
@@ -213,8 +214,8 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, d
     c = acting(enc, action.actor)
     st = check_turn(enc, c)
     w = sheet.weapon(c, action.weapon)
-    adv = ["adv asked"] if words["adv"] else []
-    dis = ["dis asked"] if words["dis"] else []
+    adv = [Term(code="adv_asked")] if words["adv"] else []
+    dis = [Term(code="dis_asked")] if words["dis"] else []
     if w.save is not None:
         events = save_attack(enc, opts, grid, c, w, action.target, words["at"], dice)
     else:
@@ -282,12 +283,12 @@ def _save(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, o
     automatic = w.save in ("str", "dex") and any(k.fails_str_dex for k in kinds.values())
     dis = [n for n, k in kinds.items() if k.dex_dis] if w.save == "dex" else []
     mode = mode_of([], dis)
-    mods = [mod(w.save, sheet.ability(o, w.save)), *modifiers(enc.effects, o.name, "save")]
+    mods = [mod("ability", sheet.ability(o, w.save), w.save), *modifiers(enc.effects, o.name, "save")]
     shelter = cover(grid, opts, origin, o.cell) if w.save == "dex" and origin != o.cell else "none"
     if COVER_AC.get(shelter):
-        mods.append(mod(f"{shelter} cover", COVER_AC[shelter]))
+        mods.append(mod("cover", COVER_AC[shelter], shelter))
     if automatic:
-        roll = Roll(label=f"{w.save} save", modifiers=[], against=w.dc, versus=Term(code="DC"), success=False)
+        roll = Roll(modifiers=[], against=w.dc, versus=Term(code="DC"), success=False)
     else:
         with dice.rolling_for(o.name):
             rolled, kept = d20(dice, mode)

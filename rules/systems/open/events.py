@@ -5,7 +5,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, Field
 
-from rules.events import Attacked, Damaged, Event, InitiativeSet, Roll, RoundBegan
+from rules.events import Attacked, Damaged, Event, InitiativeSet, Roll, RoundBegan, Term
 from rules.hidden import PUBLIC, Of
 
 __all__ = [
@@ -50,7 +50,8 @@ class OpenAttack(Attacked):
     ``cover``, and whether it is an opportunity attack or a coup de grâce."""
 
     mode: str | None = None
-    reasons: list[str] = Field(default_factory=list)
+    #: what gave the advantage or disadvantage, as terms (``condition`` with its name, ``long_range``...)
+    reasons: list[Term] = Field(default_factory=list)
     critical: bool = False
     cover: str | None = None
     opportunity: bool = False
@@ -71,7 +72,7 @@ class Harmed(Damaged):
 
 
 class Saved(Event):
-    """``actor`` rolled a ``ability`` save against ``source``'s DC."""
+    """``actor`` rolled a ``ability`` save against ``source``'s DC (``automatic``: failed without a roll)."""
 
     kind: ClassVar[str] = "save"
     source: str

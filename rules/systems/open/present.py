@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules.events import StatusChanged, Term
+from rules.events import StatusChanged
 from rules.facts import Facts
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
@@ -78,8 +78,14 @@ def left_words(left: int, acted: bool) -> str:
 
 class OpenPresenter(Presenter[Facts]):
 
-    #: the words of the terms its rules name (`rules.present.Presenter.terms`)
-    terms: ClassVar[dict[str, str]] = {"AC": "AC", "DC": "DC"}
+    #: the words of the terms its rules name (`rules.present.Presenter.terms`): what a roll is against,
+    #: its modifiers (a weapon's bonus, an ability's modifier, cover) and what gave an attack advantage
+    #: or disadvantage (`events.OpenAttack.reasons`)
+    terms: ClassVar[dict[str, str]] = {
+        "AC": "AC", "DC": "DC", "weapon": "{0}", "ability": "{0}", "cover": "{0} cover",
+        "adv_asked": "adv asked", "dis_asked": "dis asked", "long_range": "long range",
+        "hostile_near": "a hostile within 5 ft", "condition": "{0}", "target_condition": "{0} {1}",
+    }
     formats: ClassVar[dict[type, str]] = {
         OpenInitiative: "open_initiative",
         OpenRound: "open_round",
@@ -132,11 +138,12 @@ class OpenPresenter(Presenter[Facts]):
         head = f"**{e.actor}** attacks **{e.target}** with the {e.weapon}"
         head = f"{what}: {head}" if what else head
         mode = {"advantage": "advantage", "disadvantage": "disadvantage", "cancel": "advantage and disadvantage cancel"}
-        notes = [mode[e.mode] + (f" ({', '.join(e.reasons)})" if e.reasons else "")] if e.mode else []
+        reasons = ", ".join(self.term(r) for r in e.reasons)
+        notes = [mode[e.mode] + (f" ({reasons})" if reasons else "")] if e.mode else []
         notes += [f"{e.cover} cover"] if e.cover else []
         outcome = ("**critical hit**" if e.critical else "**hit**") if e.roll.success else "**miss**"
         extra = f" [{'; '.join(notes)}]" if notes else ""
-        return f"{head}{extra}: {self.roll_text(e.roll.model_copy(update={'versus': Term(code='AC')}), outcome)}"
+        return f"{head}{extra}: {self.roll_text(e.roll, outcome)}"
 
     def harmed(self, e: Harmed) -> str:
         why = {"immune": "immune", "resist": "resistant: half", "vulnerable": "vulnerable: double", "save": "saved: half"}
@@ -158,8 +165,7 @@ class OpenPresenter(Presenter[Facts]):
             return f"**{e.actor}** fails the {name} save against **{e.source}** at once (it cannot move to avoid it)"
         mode = f" [{e.mode}]" if e.mode else ""
         outcome = "saves" if e.roll.success else "fails"
-        roll = e.roll.model_copy(update={"versus": Term(code="DC")})
-        return f"**{e.actor}** {name} save against **{e.source}**{mode}: {self.roll_text(roll, outcome)}"
+        return f"**{e.actor}** {name} save against **{e.source}**{mode}: {self.roll_text(e.roll, outcome)}"
 
     def area_struck(self, e: AreaStruck) -> str:
         where = f" at {e.at}" if e.at else ""

@@ -1,6 +1,7 @@
 """The open system's attacks, damage and cover (docs/systems/open.md, "Attacks" and "Cover")."""
 from __future__ import annotations
 
+from rules.events import Term
 from rules.systems.open.events import Harmed, OpenAttack
 from tests.scenario import Scenario
 
@@ -55,7 +56,7 @@ def test_adv_and_dis_words_and_conditions() -> None:
     assert a.mode == "advantage" and a.roll.kept == 15 and a.roll.success
     s.run("effect_add", effect="poisoned", actor="Ann", rounds=1)
     a = attack_of(s.resolve("attack", [15, 3], actor="Ann", target="Grak"))
-    assert a.mode == "disadvantage" and a.roll.kept == 3 and "poisoned" in a.reasons
+    assert a.mode == "disadvantage" and a.roll.kept == 3 and Term(code="condition", args=["poisoned"]) in a.reasons
     a = attack_of(s.resolve("attack", [15, 2], actor="Ann", target="Grak", options={"adv": ""}))
     assert a.mode == "cancel" and a.roll.dice == [15]
 
@@ -91,7 +92,7 @@ def test_reach_and_range() -> None:
     assert attack_of(s.resolve("attack", [15, 4], actor="Ann", target="Grak")).roll.success
     s = duel(hero="hp=20 weapons=sling:+5:1d4:bludgeoning:range=10/20", foe_at="E2")
     a = attack_of(s.resolve("attack", [15, 3], actor="Ann", target="Grak"))
-    assert a.mode == "disadvantage" and "long range" in a.reasons
+    assert a.mode == "disadvantage" and Term(code="long_range") in a.reasons
     s = duel(hero="hp=20 weapons=sling:+5:1d4:bludgeoning:range=10/20", foe_at="G2")
     assert "long range of 20 ft" in s.refused("attack", [15], actor="Ann", target="Grak")
 
@@ -100,7 +101,7 @@ def test_a_ranged_attack_with_a_hostile_next_to_it_has_disadvantage() -> None:
     """"with a hostile able to act within 5 ft it has disadvantage"."""
     s = duel(hero="hp=20 weapons=bow:+5:1d6:piercing:range=80/320")
     a = attack_of(s.resolve("attack", [15, 3], actor="Ann", target="Grak"))
-    assert a.mode == "disadvantage" and "a hostile within 5 ft" in a.reasons
+    assert a.mode == "disadvantage" and Term(code="hostile_near") in a.reasons
 
 
 def test_cover_from_walls_adds_to_ac_and_total_cover_blocks() -> None:
