@@ -6,11 +6,18 @@ A system with more to show subclasses `Facts` with its own fields (numbers, name
 never words), and its presenter is a ``Presenter[ItsFacts]``."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from rules.effects import modifiers
+from rules.events import Modifier
 from rules.turns import Turn
 
-__all__ = ["Facts"]
+if TYPE_CHECKING:  # pragma: no cover
+    from rules.models import Encounter
+
+__all__ = ["Facts", "effect_changes"]
 
 
 @dataclass(frozen=True)
@@ -18,3 +25,10 @@ class Facts:
     """Who may act now (`Turn`); a system's subclass adds what its board and turn line show."""
 
     turn: Turn
+
+
+def effect_changes(enc: Encounter, value: str) -> Mapping[str, tuple[Modifier, ...]]:
+    """What the running effects change ``value`` by, as the rules read it (`rules.effects.modifiers`):
+    the combatants some effect changes it of, by name, each with one modifier per effect (``+1 Bless``),
+    for a presenter to word after the value (`rules.present.Presenter.changes_note`)."""
+    return {c.name: tuple(found) for c in enc.combatants if (found := modifiers(enc.effects, c.name, value))}

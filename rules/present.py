@@ -24,6 +24,7 @@ from rules.events import (
     HitPointsChanged,
     InitiativeSet,
     JoinedFight,
+    Modifier,
     Moved,
     Removed,
     Roll,
@@ -354,11 +355,16 @@ class Presenter(Generic[F]):
         shown = {k: (v if self.shown(target) and not secret(v) else SECRET) for k, v in mods.items()}
         return f" ({mods_text(shown)})"
 
-    def effect_note(self, enc: "Encounter", c: "Combatant", value: str) -> str:
-        """`` (+1 Bless)``: what the running effects on ``c`` change ``value`` by, after the value
-        on ``c``'s own line (which only views that show ``c``'s numbers draw)."""
-        found = modifiers(enc.effects, c.name, value)
+    def changes_note(self, found: Sequence[Modifier]) -> str:
+        """`` (+1 Bless)``: the changes the running effects make to a value (``found``, from the facts:
+        `rules.facts.effect_changes`), after the value on a combatant's own line (which only views
+        that show its numbers draw); nothing where there are none."""
         return f" ({', '.join(f'{signed(m.value)} {self.term(m)}' for m in found)})" if found else ""
+
+    def effect_note(self, enc: "Encounter", c: "Combatant", value: str) -> str:
+        """`changes_note` of the running effects' changes to ``c``'s ``value``, read here, for a
+        presenter whose facts do not carry them yet."""
+        return self.changes_note(modifiers(enc.effects, c.name, value))
 
     def effect_lines(self, enc: "Encounter") -> list[str]:
         """One line per running effect: ``Bless on Grak (attack +1), until the end of Grak's turn (2 times)``."""

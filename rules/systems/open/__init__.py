@@ -5,7 +5,7 @@ every reading a table may play differently an encounter option (`options.py`). T
 `sheet.py` (the keys, weapons and save attacks), `options.py`, `state.py`, `turns.py`
 (initiative through `rules.turns.ordered`, death saves), `conditions.py`, `space.py` (feet, cover,
 areas), `attacks.py`, `movement.py` (and opportunity attacks), `actions.py` (the `/act` table),
-`events.py` and `present.py` (all its text).
+`events.py`, `facts.py` (what its board and turn line show) and `present.py` (all its text).
 """
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from rules.actions import Act, ActionSpec, ActionTable, Edit, InitSet, make_acti
 from rules.dice import Dice
 from rules.errors import IllegalAction, SheetError
 from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
-from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
 from rules.sheet import SheetKey
@@ -24,6 +23,7 @@ from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
 from rules.systems.open.conditions import CONDITION_NAMES
+from rules.systems.open.facts import OpenFacts, open_facts
 from rules.systems.open.options import OPTIONS
 from rules.systems.open.present import OpenPresenter, sheet_summary
 from rules.systems.open.space import feet
@@ -192,9 +192,9 @@ class OpenSystem(RuleSystem):
         c = enc.find(name)
         return not (c is not None and turns.saving(enc, c)) and super().untouched(enc, name)
 
-    def facts(self, enc: Encounter) -> Facts:
+    def facts(self, enc: Encounter) -> OpenFacts:
         """What its presenter words on the board and in the turn line."""
-        return Facts(turn=self.turn(enc))
+        return open_facts(enc, self.turn(enc))
 
     def turn(self, enc: Encounter) -> Turn:
         return ordered.turn(enc, lambda c: (turns.feet_left(enc, c),))

@@ -1,16 +1,13 @@
 """Every sentence the open system shows: its events, its status lines and its board."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rules.events import StatusChanged
-from rules.facts import Facts
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
 from rules.report import user_ref
-from rules.systems.open import sheet
-from rules.systems.open.conditions import conditions
 from rules.systems.open.events import (
     AreaStruck,
     DeathSave,
@@ -25,11 +22,9 @@ from rules.systems.open.events import (
     Saved,
     TurnBegan,
 )
+from rules.systems.open.facts import OpenFacts
+from rules.systems.open.sheet import SHEET_KEYS
 from rules.systems.open.state import OpenCombatant, OpenEncounter
-from rules.systems.open.turns import feet_left
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 __all__ = ["OpenPresenter", "sheet_summary"]
 
@@ -58,15 +53,11 @@ def sheet_summary(c: Combatant) -> str:
             return ",".join(v)
         return str(v)
 
-    defaults = {k.name: k.default for k in sheet.SHEET_KEYS}
+    defaults = {k.name: k.default for k in SHEET_KEYS}
     parts = [f"hp={c.hp}"] if c.hp is not None else []
     parts += [f"{k}={show(v)}" for k, v in c.sheet.items()
               if not (k == "hp" and c.hp is not None) and v != defaults.get(k) and v not in ([], {})]
     return " ".join(parts)
-
-
-def left_text(enc: Encounter, c: Combatant) -> str:
-    return left_words(feet_left(enc, c), OpenCombatant.of(c).acted)
 
 
 def left_words(left: int, acted: bool) -> str:
@@ -76,7 +67,7 @@ def left_words(left: int, acted: bool) -> str:
     return (" and ".join(parts) + " left") if parts else "movement and action used"
 
 
-class OpenPresenter(Presenter[Facts]):
+class OpenPresenter(Presenter[OpenFacts]):
 
     #: the words of the terms its rules name (`rules.present.Presenter.terms`): what a roll is against,
     #: its modifiers (a weapon's bonus, an ability's modifier, cover) and what gave an attack advantage
@@ -201,30 +192,30 @@ class OpenPresenter(Presenter[Facts]):
         return f"**{e.actor}** lets **{e.mover}** go ({why})"
 
     # -- the board ----------------------------------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant, facts: Facts) -> str:
+    def status_line(self, enc: Encounter, c: Combatant, facts: OpenFacts) -> str:
         st = OpenCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
             bits.append(c.position)
-        hp = f"{c.hp}/{sheet.max_hp(c)} HP"
-        temp = int(c.sheet.get("temp_hp", 0))
+        hp = f"{c.hp}/{facts.max_hp[c.name]} HP"
+        temp = facts.temp_hp.get(c.name, 0)
         bits.append(hp + (f" +{temp} temp" if temp else ""))
-        bits.append(f"AC {sheet.ac(c)}{self.effect_note(enc, c, 'ac')}")
+        bits.append(f"AC {facts.ac[c.name]}{self.changes_note(facts.ac_changes.get(c.name, ()))}")
         if c.initiative is not None:
             bits.append(f"init {c.initiative}")
-        shown = [k for k in conditions(enc, c) if not (k == "unconscious" and c.status == "downed")]
+        shown = [k for k in facts.conditions.get(c.name, ()) if not (k == "unconscious" and c.status == "downed")]
         if shown:
             bits.append(", ".join(shown))
         if c.status == "downed":
             saves = f" (saves {st.saves_made}✓ {st.saves_failed}✗)" if not st.stable else " (stable)"
-            bits.append("down" + (saves if sheet.is_player(enc, c) else ""))
+            bits.append("down" + (saves if c.name in facts.players else ""))
         elif c.status != "active":
             bits.append(c.status)
-        elif enc.started and not enc.winner and c.name == enc.current:
-            bits.append("▶ " + left_text(enc, c))
+        elif facts.turn.current == c.name and facts.turn.points:
+            bits.append("▶ " + left_words(facts.turn.points[0], st.acted))
         return " · ".join(bits)
 
-    def board_extra(self, enc: Encounter, facts: Facts) -> list[str]:
+    def board_extra(self, enc: Encounter, facts: OpenFacts) -> list[str]:
         lines = []
         waiting = OpenEncounter.of(enc).waiting
         if waiting is not None:
@@ -234,14 +225,14 @@ class OpenPresenter(Presenter[Facts]):
             lines.append(f"Order: {order}")
         return lines
 
-    def turn_label(self, enc: Encounter, facts: Facts) -> str:
+    def turn_label(self, enc: Encounter, facts: OpenFacts) -> str:
         turn = facts.turn
         c = enc.find(turn.current)
         if c is None or not turn.points:
             return ""
         if c.status == "downed":  # its turn is its death save's
             return f"Round {enc.round} · {c.name} is dying: its death save to roll (`/act action:death-save`)"
-        held = sorted(n for n, k in conditions(enc, c).items() if k.incapacitated)
+        held = facts.held.get(c.name, ())
         if held:  # a condition takes its actions (and its movement): nothing to do but end the turn
             return f"Round {enc.round} · {c.name} cannot act ({', '.join(held)}): `/init next` ends the turn"
         line = f"Round {enc.round} · {c.name} to act: {left_words(turn.points[0], OpenCombatant.of(c).acted)}"

@@ -1,11 +1,14 @@
-"""The open system's rules name terms by code, and its presenter words them (docs/systems/open.md)."""
+"""The open system's rules name terms by code and work out what the board shows (`OpenFacts`); its presenter words
+both and computes nothing (docs/systems/open.md)."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
-from rules.events import Term, mod
+from rules.events import Term, mod, said
 from rules.systems.open.events import OpenAttack, Saved
+from rules.systems.open.facts import OpenFacts
 from rules.systems.open.present import OpenPresenter
 from tests.scenario import Scenario
 
@@ -99,3 +102,49 @@ def test_an_automatic_failure_is_a_fact_not_a_label() -> None:
     save = next(e for e in res.events if isinstance(e, Saved))
     assert save.automatic and save.ability == "dex" and save.roll.label is None and not save.roll.dice
     assert "**Grak** fails the Dexterity save against **Ann** at once (it cannot move to avoid it)" in s.text(res)
+
+
+def test_the_facts_carry_the_numbers_the_board_shows() -> None:
+    """"`hp` (the starting and, unless `max_hp` says otherwise, the most hit points), `temp_hp`, `ac` (default 10)";
+    "Effects may also change `attack`, `ac`, ..." ; "**stunned** (... no actions or reactions ...)": the rules work
+    them out for the board."""
+    s = duel(ann=f"hp=20 max_hp=25 temp_hp=4 ac=15 {SWORD}", grak="hp=30")
+    s.run("effect_add", effect="Shield", actor="Ann", rounds=1, mods="ac+2")
+    s.run("effect_add", effect="stunned", actor="Grak", rounds=1)
+    facts = s.system.facts(s.enc)
+    assert isinstance(facts, OpenFacts)
+    assert (facts.max_hp, facts.temp_hp, facts.ac) == ({"Ann": 25, "Grak": 30}, {"Ann": 4}, {"Ann": 15, "Grak": 10})
+    assert facts.ac_changes == {"Ann": (said("Shield", 2),)}
+    assert facts.conditions == {"Grak": ("stunned",)} and facts.held == {"Grak": ("stunned",)}
+    assert facts.players == frozenset({"Ann"}) and facts.turn.current == "Ann" and facts.turn.points == (30,)
+    line = s.system.present.status_line(s.enc, s.get("Ann"), facts)
+    assert line == "**Ann** · B2 · 20/25 HP +4 temp · AC 15 (+2 Shield) · init 20 · ▶ 30 ft and action left"
+
+
+def test_the_presenter_words_the_facts_it_is_handed() -> None:
+    """The status line and the turn line read the facts, not the sheet or the effects: other facts, other words."""
+    s = duel()
+    present, facts = s.system.present, s.system.facts(s.enc)
+    other = dataclasses.replace(facts, max_hp={"Ann": 99, "Grak": 30}, ac={"Ann": 3, "Grak": 14}, temp_hp={},
+                                ac_changes={"Ann": (said("Haste", 2),)}, conditions={"Ann": ("prone",)},
+                                held={"Ann": ("stunned",)})
+    assert present.status_line(s.enc, s.get("Ann"), other).startswith("**Ann** · B2 · 20/99 HP · AC 3 (+2 Haste) · "
+                                                                        "init 20 · prone")
+    assert present.turn_label(s.enc, other) == "Round 1 · Ann cannot act (stunned): `/init next` ends the turn"
+
+
+def test_the_presenter_imports_no_rule_to_compute_with() -> None:
+    """The presenter reads events, facts, stored state and tables of words or numbers: it imports no module of the
+    rules that works something out (conditions, turns, the sheet's readers, effects)."""
+    tree = ast.parse((PACKAGE / "present.py").read_text())
+    allowed = {"__future__", "typing", "rules.events", "rules.facts", "rules.hidden", "rules.present", "rules.report",
+               "rules.text", "rules.models", "rules.turns", "rules.systems.open.events", "rules.systems.open.facts",
+               "rules.systems.open.state"}
+    imported: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            tables = node.module == "rules.systems.open.sheet" and all(a.name.isupper() for a in node.names)
+            imported += [] if tables else [node.module + ("" if node.module in allowed else f" ({', '.join(a.name for a in node.names)})")]
+    assert [m for m in imported if m not in allowed] == []
