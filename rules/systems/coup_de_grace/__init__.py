@@ -21,7 +21,7 @@ squares straight ahead over minis, not walls.
 
 Modules: ``tables`` (the text's data), ``sheet``, ``options``, ``state``, ``turns`` (the
 rounds, on `rules.turns.alternating`), ``movement``, ``attacks``, ``actions`` (the `/act`
-table), ``events`` and ``present`` (the text).
+table), ``events``, ``facts`` (what the board and the turn line show) and ``present`` (the text).
 """
 from __future__ import annotations
 
@@ -32,13 +32,13 @@ from rules.actions import ActionSpec, ActionTable, Attack, CoupDeGrace, InitOrde
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
-from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.coup_de_grace import attacks, movement, turns
 from rules.systems.coup_de_grace.actions import ACTIONS
 from rules.systems.coup_de_grace.events import HpChanged
+from rules.systems.coup_de_grace.facts import CdgFacts, board_facts
 from rules.systems.coup_de_grace.options import OPTIONS
 from rules.systems.coup_de_grace.present import CdgPresenter
 from rules.systems.coup_de_grace.sheet import (
@@ -179,9 +179,9 @@ class CoupDeGraceSystem(RuleSystem):
         return weapons_held(enc, c)
 
     # -- turn order -------------------------------------------------------------------------------------
-    def facts(self, enc: Encounter) -> Facts:
-        """What its presenter words on the board and in the turn line."""
-        return Facts(turn=self.turn(enc))
+    def facts(self, enc: Encounter) -> CdgFacts:
+        """What its presenter words on the board, in the turn line and in `/init order`."""
+        return board_facts(enc)
 
     def turn(self, enc: Encounter) -> Turn:
         return turns.turn(enc)

@@ -177,13 +177,13 @@ def _melee_modifiers(enc: Encounter, grid: Grid, c: Combatant, t: Combatant) -> 
     backstab = bool(t.facing and straight and grid.facing_towards(a, b) == t.facing)
     mods = []
     if helpers:
-        mods.append(mod(f"co-ordinated attack ({', '.join(helpers)})", len(helpers)))
+        mods.append(mod("coordinated", len(helpers), *helpers))
     if backstab:
         mods.append(mod("backstab", 1))
     if distractors:
-        mods.append(mod(f"distraction ({', '.join(distractors)})", -len(distractors)))
+        mods.append(mod("distraction", -len(distractors), *distractors))
     if t.status == "downed":
-        mods.append(mod("melee coup-de-grace", 1))
+        mods.append(mod("cdg_melee", 1))
     return mods, backstab
 
 
@@ -192,12 +192,13 @@ def _ranged_modifiers(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, di
     mods = []
     near = [a.name for a in enc.allies_of(c) if a.on_board and grid.adjacent(square_of(a), square_of(t))]
     if near:
-        mods.append(mod(f"firing into melee ({', '.join(near)})", -len(near)))
+        mods.append(mod("into_melee", -len(near), *near))
     penalty = distance // increment
     if penalty:
-        doubled = t.status == "downed"
-        name = f"range {distance} (increment {increment})" + (" ×2 vs downed" if doubled else "")
-        mods.append(mod(name, -penalty * (2 if doubled else 1)))
+        if t.status == "downed":
+            mods.append(mod("range_downed", -penalty * 2, distance, increment))
+        else:
+            mods.append(mod("range", -penalty, distance, increment))
     return mods
 
 
@@ -206,7 +207,7 @@ def _shields(grid: Grid, c: Combatant, t: Combatant, melee: bool) -> list[Modifi
     if not t.facing or not grid.in_arc(square_of(t), t.facing, square_of(c)):
         return []
     held = set(t.sheet.get("weapons") or [])
-    out = [mod("shield (Block)", 1)] if "shield" in held else []
+    out = [mod("shield", 1)] if "shield" in held else []
     if "buckler" in held and melee:
         out.append(mod("buckler", 2))
     return out
@@ -253,7 +254,7 @@ def _roll(dice: Dice, c: Combatant, w: Weapon, mods: list[Modifier], dv: int) ->
         natural = dice.die(6)
         rolled.append(natural)
     if w.name == "curved sword" and natural <= 3:
-        mods.append(mod("curved sword (natural 1-3)", 1))
+        mods.append(mod("curved_sword", 1))
     return natural, rolled
 
 

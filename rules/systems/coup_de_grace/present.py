@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from rules.effects import total
 from rules.events import Checked
-from rules.facts import Facts
 from rules.hidden import secret
 from rules.present import Presenter
 from rules.report import plural, signed
@@ -29,10 +27,9 @@ from rules.systems.coup_de_grace.events import (
     Struck,
     Wounded,
 )
-from rules.systems.coup_de_grace.sheet import defence, movement
+from rules.systems.coup_de_grace.facts import CdgFacts
 from rules.systems.coup_de_grace.state import CdgCombatant
 from rules.systems.coup_de_grace.tables import STEP_COST
-from rules.systems.coup_de_grace.turns import side_order
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
@@ -57,10 +54,24 @@ def blocker_text(b: Blocker) -> str:
     return f"{b.cell} is taken by {b.by or 'a mini'}"
 
 
-class CdgPresenter(Presenter[Facts]):
-
-    #: the words of the terms its rules name (`rules.present.Presenter.terms`)
-    terms: ClassVar[dict[str, str]] = {"DV": "DV", "recovery": "dramatic recovery"}
+class CdgPresenter(Presenter[CdgFacts]):
+    #: the words of the terms its rules name (`rules.present.Presenter.terms`): the attack's
+    #: modifiers (``{all}``: the minis named), the DV and the dramatic recovery it is against
+    terms: ClassVar[dict[str, str]] = {
+        "DV": "DV",
+        "recovery": "dramatic recovery",
+        "coordinated": "co-ordinated attack ({all})",
+        "backstab": "backstab",
+        "distraction": "distraction ({all})",
+        "cdg_melee": "melee coup-de-grace",
+        "into_melee": "firing into melee ({all})",
+        "range": "range {0} (increment {1})",
+        "range_downed": "range {0} (increment {1}) ×2 vs downed",
+        "shield": "shield (Block)",
+        "buckler": "buckler",
+        "downed": "downed",
+        "curved_sword": "curved sword (natural 1-3)",
+    }
     formats: ClassVar[dict[type, str]] = {
         NewRound: "new_round",
         Priority: "priority",
@@ -194,14 +205,15 @@ class CdgPresenter(Presenter[Facts]):
         return f"**{e.actor}** casts {e.spell}{at} for {e.cost} MP{left}: the GM rules on its effect"
 
     # -- the board -------------------------------------------------------------------------------------
-    def status_line(self, enc: "Encounter", c: "Combatant", facts: Facts) -> str:
+    def status_line(self, enc: "Encounter", c: "Combatant", facts: CdgFacts) -> str:
         s = CdgCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
             bits.append(c.position + (f" {c.facing}" if c.facing else ""))
         elif c.status != "out":
             bits.append("not deployed")
-        dv, ma = f"DV {defence(c) + total(enc.effects, c.name, 'defence')}{self.effect_note(enc, c, 'defence')}", f"MA {movement(enc, c)}{self.effect_note(enc, c, 'ma')}"
+        dv = f"DV {facts.dv[c.name]}{self.effect_note(enc, c, 'defence')}"
+        ma = f"MA {facts.ma[c.name]}{self.effect_note(enc, c, 'ma')}"
         bits.append(f"{c.hp}/{s.hp_max if s.hp_max is not None else c.hp} HP · {dv} · {ma}")
         if s.mp is not None:
             bits.append(f"▶ {s.mp} MP left")
@@ -215,19 +227,19 @@ class CdgPresenter(Presenter[Facts]):
             bits.append(str(c.sheet["race"]))
         return " · ".join(bits)
 
-    def order_lines(self, enc: "Encounter", facts: Facts) -> list[str]:
-        turn = facts.turn
+    def order_lines(self, enc: "Encounter", facts: CdgFacts) -> list[str]:
         """Sides alternate, so the order is of sides: each side's minis still to activate, the side with priority marked."""
         if not enc.started:
             return []
-        lines = [f"Order of sides this round: {' → '.join(side_order(enc))}"]
-        for side in side_order(enc):
-            waiting = [c.name for c in enc.combatants if c.side == side and c.in_fight and not CdgCombatant.of(c).done]
+        turn = facts.turn
+        lines = [f"Order of sides this round: {' → '.join(facts.sides)}"]
+        for side in facts.sides:
+            waiting = facts.waiting[side]
             mark = "▶️ " if side == turn.side and turn.actors else ""
             lines.append(f"{mark}**{side}**: " + (f"to activate: {', '.join(waiting)}" if waiting else "all activated"))
         return lines
 
-    def turn_label(self, enc: "Encounter", facts: Facts) -> str:
+    def turn_label(self, enc: "Encounter", facts: CdgFacts) -> str:
         turn = facts.turn
         if turn.over:
             return f"Round {enc.round} is over: `/init next` starts round {enc.round + 1}"
@@ -237,7 +249,7 @@ class CdgPresenter(Presenter[Facts]):
         doing = f"{turn.points[0]}/{turn.points[1]} MP left" if turn.points else "one action (downed)"
         return f"Round {enc.round} · {cur.name} ({cur.side}) activating: {doing}"
 
-    def board_extra(self, enc: "Encounter", facts: Facts) -> list[str]:
+    def board_extra(self, enc: "Encounter", facts: CdgFacts) -> list[str]:
         if not enc.started or enc.winner:
             return []
-        return [f"Order of sides this round: {' → '.join(side_order(enc))}"]
+        return [f"Order of sides this round: {' → '.join(facts.sides)}"]

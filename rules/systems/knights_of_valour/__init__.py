@@ -4,7 +4,8 @@ The rules are shared/rules/knights-of-valour.txt with the defaults of shared/rul
 (SRD 5.1 weapons and armour); every choice the GM may want to change is an encounter option
 (`options.py`). The package: `tables.py` (the text's data), `sheet.py`, `options.py`,
 `state.py`, `turns.py` (turns, through `rules.turns.ordered`), `attacks.py`,
-`movement.py`, `actions.py` (the `/act` table), `events.py` and `present.py` (all its text).
+`movement.py`, `actions.py` (the `/act` table), `events.py`, `facts.py` (what the board and
+the turn line show) and `present.py` (all its text).
 
 Turns. Initiative is Agility (``/init set`` overrides it), highest first; on a tie player
 characters act before monsters, then a delayed combatant after the others, then the order
@@ -36,13 +37,13 @@ from rules.actions import (
 )
 from rules.dice import Dice
 from rules.events import Edited, Event
-from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.knights_of_valour import attacks, movement, sheet, turns
 from rules.systems.knights_of_valour.actions import ACTIONS
 from rules.systems.knights_of_valour.events import HpSet
+from rules.systems.knights_of_valour.facts import KovFacts, board_facts
 from rules.systems.knights_of_valour.options import (
     DEFAULT_ARMOURS,
     DEFAULT_WEAPONS,
@@ -213,9 +214,9 @@ class KnightsOfValourSystem(RuleSystem):
         st = KovCombatant.of(c)
         return st.combat_actions == 0 and st.move_actions == 0 and st.feet_left == 0
 
-    def facts(self, enc: Encounter) -> Facts:
+    def facts(self, enc: Encounter) -> KovFacts:
         """What its presenter words on the board and in the turn line."""
-        return Facts(turn=self.turn(enc))
+        return board_facts(enc)
 
     def turn(self, enc: Encounter) -> Turn:
         return ordered.turn(enc)

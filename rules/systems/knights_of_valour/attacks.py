@@ -7,7 +7,7 @@ melee reach and for Attacks of Opportunity.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
@@ -168,11 +168,11 @@ def strike(
     opportunity: bool = False,
 ) -> list[Event]:
     """One melee or ranged attack: d20 (two with Advantage/Disadvantage), then damage on a hit."""
-    mods = [mod(f"P.L. {weapon.name}", sheet.levels(att)[weapon.name])]
+    mods = [mod("pl", sheet.levels(att)[weapon.name], weapon.name)]
     mods.append(mod("agility", sheet.stat(att, "agi")) if ranged else mod("strength", sheet.stat(att, "str")))
     if not ranged or opts.ranged_stature == "yes":
         sa, sd = sheet.size(att), sheet.size(tgt)
-        mods.append(mod(f"stature {sa} vs {sd}", stature_modifier(sa, sd)))
+        mods.append(mod("stature", stature_modifier(sa, sd), sa, sd))
     if words.get("atk"):
         mods.append(mod("buff", words["atk"] or 0))
     mods += modifiers(enc.effects, att.name, "attack")
@@ -185,16 +185,16 @@ def strike(
     with dice.rolling_for(att.name):
         rolls = dice.roll(2 if adv != dis else 1, 20)
     kept = (max if adv else min)(rolls) if adv != dis else rolls[0]
-    label = "d20" if adv == dis else f"2d20 {'Advantage' if adv else 'Disadvantage'}"
     total = kept + sum(m.value for m in mods)
     against = sum(m.value for m in defence)
     KovCombatant.of(att).wield = weapon.name
     hit = total >= against
-    roll = Roll(dice=rolls, label=label, kept=kept if len(rolls) > 1 else None, modifiers=mods, total=total,
-                against=against, versus=Term(code="defence"), success=hit)
+    roll = Roll(dice=rolls, label="d20" if adv == dis else "2d20", kept=kept if len(rolls) > 1 else None,
+                modifiers=mods, total=total, against=against, versus=Term(code="defence"), success=hit)
+    edge: Literal["advantage", "disadvantage"] | None = None if adv == dis else "advantage" if adv else "disadvantage"
     events: list[Event] = [
         KovAttack(actor=att.name, target=tgt.name, weapon=weapon.name, roll=roll, mode="ranged" if ranged else "melee",
-                  range=dist, defence=defence, reasons=reasons, close=close, opportunity=opportunity)
+                  range=dist, defence=defence, reasons=reasons, close=close, opportunity=opportunity, edge=edge)
     ]
     if hit:
         events += _damage(enc, opts, att, tgt, weapon, dice, words.get("dmg") or 0)
@@ -206,12 +206,12 @@ def _defence(opts: OptionValues, t: Combatant, ranged: bool, buff: int) -> list[
     terms = [mod("base", 10)]
     held = sheet.wielded(opts, t)
     if not ranged and held is not None and held.melee:
-        terms.append(mod(f"P.L. {held.name}", sheet.levels(t).get(held.name, 0)))
+        terms.append(mod("pl", sheet.levels(t).get(held.name, 0), held.name))
     (armour, dm), (shield, sm) = sheet.armour(opts, t), sheet.shield(opts, t)
     if dm:
-        terms.append(mod(armour, dm))
+        terms.append(mod("armour", dm, armour) if armour else mod("armour_value", dm))
     if sm:
-        terms.append(mod(f"{shield} shield", sm))
+        terms.append(mod("shield", sm, shield))
     terms.append(mod("agility", sheet.stat(t, "agi")))
     if buff:
         terms.append(mod("buff", buff))
@@ -226,7 +226,7 @@ def _damage(
     with dice.rolling_for(att.name):
         rolls = dice.roll(int(m.group(1)), int(m.group(2))) if m.group(1) else []
     flat = int(m.group(4) or m.group(3) or 0)
-    mods: list[Modifier] = [mod("weapon damage", flat)] if flat else []
+    mods: list[Modifier] = [mod("weapon_damage", flat)] if flat else []
     mods.append(mod("strength", sheet.stat(att, "str")))
     if buff:
         mods.append(mod("buff", buff))

@@ -1,7 +1,7 @@
 """The events of Knights of Valour: names, numbers and codes; `present.py` makes the text."""
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -104,6 +104,9 @@ class KovAttack(Attacked):
     ``past_close``, ``cancel``); ``close`` the effective close range where it matters."""
 
     mode: str
+    #: the 2d20 rolled with ``advantage`` (the higher kept) or ``disadvantage`` (the lower); None:
+    #: one d20 (or a log written when the roll's label said it: ``2d20 Advantage``)
+    edge: Literal["advantage", "disadvantage"] | None = None
     range: Annotated[int, PUBLIC]
     defence: Annotated[list[Modifier], Of("target")] = Field(default_factory=list)
     reasons: list[str] = Field(default_factory=list)

@@ -1,10 +1,9 @@
 """Every sentence Knights of Valour shows: its events, its status lines and its board."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rules.events import Moved
-from rules.facts import Facts
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
@@ -29,12 +28,9 @@ from rules.systems.knights_of_valour.events import (
     TurnEnded,
     Wielded,
 )
+from rules.systems.knights_of_valour.facts import KovFacts
 from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
 from rules.systems.knights_of_valour.tables import NARRATIVE
-from rules.systems.knights_of_valour.turns import effective
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 __all__ = ["KovPresenter", "left_text", "sheet_summary"]
 
@@ -76,10 +72,22 @@ def sheet_summary(c: Combatant) -> str:
     return " ".join(parts)
 
 
-class KovPresenter(Presenter[Facts]):
-
-    #: the words of the terms its rules name (`rules.present.Presenter.terms`)
-    terms: ClassVar[dict[str, str]] = {"defence": "defence"}
+class KovPresenter(Presenter[KovFacts]):
+    #: the words of the terms its rules name (`rules.present.Presenter.terms`): an attack's and
+    #: its damage's modifiers, the Defence Value's terms, and the defence it is against
+    terms: ClassVar[dict[str, str]] = {
+        "defence": "defence",
+        "pl": "P.L. {0}",
+        "strength": "strength",
+        "agility": "agility",
+        "stature": "stature {0} vs {1}",
+        "buff": "buff",
+        "base": "base",
+        "armour": "{0}",
+        "armour_value": "armour",
+        "shield": "{0} shield",
+        "weapon_damage": "weapon damage",
+    }
     formats: ClassVar[dict[type, str]] = {
         KovInitiative: "kov_initiative",
         KovRound: "kov_round",
@@ -105,6 +113,8 @@ class KovPresenter(Presenter[Facts]):
         "gm_hp": "HP set by the GM",
     }
     steps: ClassVar[dict[str, str]] = {"difficult": "difficult", "vault": "vault", "leap": "leap"}
+    #: the 2d20 of `KovAttack.edge`
+    edges: ClassVar[dict[str, str]] = {"advantage": "Advantage", "disadvantage": "Disadvantage"}
     reasons: ClassVar[dict[str, str]] = {
         "adv_asked": "Advantage asked",
         "dis_asked": "Disadvantage asked",
@@ -160,7 +170,7 @@ class KovPresenter(Presenter[Facts]):
         head = self._head(e.actor, e.target, e.weapon or "", e.mode, e.range)
         if e.opportunity:
             head = f"Attack of Opportunity: {head}"
-        label = e.roll.label or "d20"
+        label = (e.roll.label or "d20") + (f" {self.edges[e.edge]}" if e.edge else "")
         if e.reasons:
             label += ": " + "; ".join(self.reasons[r].format(range=e.range, close=e.close) for r in e.reasons)
         roll = self.roll_text(e.roll.model_copy(update={"label": label, "against": None, "success": None}))
@@ -220,7 +230,7 @@ class KovPresenter(Presenter[Facts]):
         )
 
     # -- the board ----------------------------------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant, facts: Facts) -> str:
+    def status_line(self, enc: Encounter, c: Combatant, facts: KovFacts) -> str:
         st = KovCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
@@ -241,13 +251,13 @@ class KovPresenter(Presenter[Facts]):
                 bits.append("Move and Combat Action to come")
         return " · ".join(bits)
 
-    def board_extra(self, enc: Encounter, facts: Facts) -> list[str]:
+    def board_extra(self, enc: Encounter, facts: KovFacts) -> list[str]:
         if not (enc.started and enc.order and not enc.winner):
             return []
-        order = ", ".join(n if self.hidden(n) else f"{n} {effective(c)}" for n in enc.order if (c := enc.find(n)))
+        order = ", ".join(n if self.hidden(n) else f"{n} {facts.initiative[n]}" for n in enc.order if n in facts.initiative)
         return [f"Order: {order}"]
 
-    def turn_label(self, enc: Encounter, facts: Facts) -> str:
+    def turn_label(self, enc: Encounter, facts: KovFacts) -> str:
         turn = facts.turn
         c = enc.find(turn.current)
         if c is None:

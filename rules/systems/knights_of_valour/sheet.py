@@ -115,10 +115,11 @@ def is_pc(enc: Encounter, c: Combatant) -> bool:
     return bool(pc)
 
 
-def armour(opts: OptionValues, c: Combatant) -> tuple[str, int]:
+def armour(opts: OptionValues, c: Combatant) -> tuple[str | None, int]:
+    """The armour worn, by name (None where the sheet gives its bonus as a number), and its bonus."""
     worn: Any = c.sheet.get("armor", "none")
     if isinstance(worn, int):
-        return ("armour", worn)
+        return (None, worn)
     armors: dict[str, tuple[str, int]] = opts.armors
     return armors.get(norm(worn), (worn, 0))
 

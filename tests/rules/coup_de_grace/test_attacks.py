@@ -69,6 +69,7 @@ def test_worked_example_range_penalty_doubles_against_a_downed_target() -> None:
     assert res.encounter.get("T").status == "downed"
     res = resolve(res.encounter, "coupdegrace", [6], actor="S", target="T", weapon="bow")
     assert mods(one(res, "attack")) == {"range 12 (increment 6) ×2 vs downed": -4}
+    assert [(m.code, m.args) for m in one(res, "attack").roll.modifiers] == [("range_downed", [12, 6])]
 
 
 @pytest.mark.parametrize(
@@ -246,6 +247,22 @@ def test_co_ordinated_attack_adds_one_per_ally_facing_the_target() -> None:
     assert mods(one(resolve(enc, "attack", [1], actor="A", target="T"), "attack")) == {
         "co-ordinated attack (B1, B2)": 2
     }
+
+
+def test_the_modifiers_name_the_minis_they_count() -> None:
+    """"For each ally adjacent to and facing towards the same target, add a +1" and "For each opponent
+    other than your target adjacent to and facing towards you, deduct 1": each modifier is a code
+    with the minis it counts as its names."""
+    enc = fight(
+        ("A", "a", SWORD, "C3", "E"),
+        ("T", "b", SWORD, "D3", "W"),
+        ("B1", "a", SWORD, "D2", "S"),
+        ("B2", "a", SWORD, "D4", "N"),
+        ("E1", "b", SWORD, "C2", "S"),
+    )
+    attack = one(resolve(enc, "attack", [6], actor="A", target="T"), "attack")
+    assert [(m.code, m.args, m.value) for m in attack.roll.modifiers] == [
+        ("coordinated", ["B1", "B2"], 2), ("distraction", ["E1"], -1)]
 
 
 @pytest.mark.parametrize(("facing", "bonus"), [("E", 1), ("W", 0), ("N", 0)])

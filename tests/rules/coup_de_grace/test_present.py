@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules.report import board_report
+from rules.systems.coup_de_grace.facts import CdgFacts
+from rules.systems.coup_de_grace.present import CdgPresenter
 from tests.rules.coup_de_grace.build import (
     SWORD,
     SYSTEM,
@@ -12,6 +16,7 @@ from tests.rules.coup_de_grace.build import (
     run,
     text,
 )
+from tests.rules.wording import dice_labels, named_terms, presenter_imports
 
 
 # -- presentation ---------------------------------------------------------------------------------------------------
@@ -71,3 +76,46 @@ def test_every_event_of_the_system_has_its_words() -> None:
     types = [getattr(events, n) for n in events.__all__ if isinstance(getattr(events, n), type)]
     shown = CdgPresenter.formats
     assert [t.__name__ for t in types if issubclass(t, Event) and t not in shown] == []
+
+
+# -- where the words are made ----------------------------------------------------------------------------------------
+def test_every_term_the_rules_name_is_a_code_the_presenter_words() -> None:
+    """The rules name each roll modifier and what a roll is against by a literal code (the minis and
+    numbers in its args), the presenter has words for every code, and a roll's label is dice."""
+    found = named_terms("coup_de_grace")
+    assert [(module, line) for module, line, code in found if code is None] == []
+    codes = {code for *_, code in found}
+    assert {"coordinated", "distraction", "into_melee", "range", "range_downed", "DV", "recovery"} <= codes
+    assert sorted(codes - set(CdgPresenter.terms)) == []
+    assert dice_labels("coup_de_grace") == []
+
+
+def test_the_presenter_imports_nothing_that_works_rules_out() -> None:
+    """The presenter imports events, facts, state, constants and word helpers only: what the board
+    shows is worked out by the rules (`CdgFacts`)."""
+    assert presenter_imports("coup_de_grace") == []
+
+
+@pytest.mark.parametrize(("armour", "dv", "ma"), [("unarmoured", 3, 8), ("light", 4, 6), ("heavy", 5, 4)])
+def test_the_facts_carry_the_defence_value_and_movement_allowance_the_board_shows(armour: str, dv: int, ma: int) -> None:
+    """"''Unarmoured'' minis have a ''defence value'' of 3 and a ''movement allowance'' of 8" (light 4
+    and 6, heavy 5 and 4): the facts hold each mini's, a running effect's change included."""
+    enc = fight(("M", "a", f"class={armour}", "C3", "E"), ("O", "b", SWORD, "H3", "W"))
+    facts = SYSTEM.facts(enc)
+    assert isinstance(facts, CdgFacts) and (facts.dv["M"], facts.ma["M"]) == (dv, ma)
+    enc = run(enc, "effect_add", effect="Bless", actor="M", rounds=2, mods="defence+1 ma-1", is_gm=True)
+    facts = SYSTEM.facts(enc)
+    assert (facts.dv["M"], facts.ma["M"]) == (dv + 1, ma - 1)
+    assert f"**M** · C3 E · 3/3 HP · DV {dv + 1} (+1 Bless) · MA {ma - 1} (−1 Bless)" in board_report(SYSTEM, enc).text()
+
+
+def test_the_facts_carry_the_order_of_sides_and_who_is_still_to_activate() -> None:
+    """"Once all minis have been activated, the round is over": the facts hold this round's order of
+    sides and each side's minis still to activate, as `/init order` lists them."""
+    enc = fight(("A1", "a", SWORD, "C3", "E"), ("A2", "a", SWORD, "C5", "E"), ("T", "b", SWORD, "H3", "W"), first="b")
+    assert (SYSTEM.facts(enc).sides, SYSTEM.facts(enc).waiting) == (("b", "a"), {"b": ("T",), "a": ("A1", "A2")})
+    enc = run(run(enc, "next", actor="T"), "next", actor="A2")
+    facts = SYSTEM.facts(enc)
+    assert facts.waiting == {"b": (), "a": ("A1",)}
+    assert SYSTEM.present.order_lines(enc, facts) == [
+        "Order of sides this round: b → a", "**b**: all activated", "▶️ **a**: to activate: A1"]

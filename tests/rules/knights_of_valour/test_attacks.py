@@ -32,6 +32,20 @@ def test_melee_attack_formula(d20: int, hit: bool) -> None:
     assert (attack.roll.total, attack.roll.against, attack.roll.success) == (d20 + 4, 13, hit)
 
 
+def test_the_terms_are_codes_naming_weapon_stature_armour_and_shield() -> None:
+    """"Target Defence Value = 10 + Target Weapon P.L. + Target Armor Defence Modifier(s) + Target Agility
+    Stat": each term is a code, the weapon, the statures, the armour and the shield named in its args."""
+    enc = step(duel(), kind="next", actor="Borin")
+    attack = one(run(enc, [1], kind="attack", actor="Grak", target="Borin").events, "attack")
+    assert [(m.code, m.args) for m in attack.roll.modifiers] == [
+        ("pl", ["greataxe"]), ("strength", []), ("stature", ["tall", "average"])]
+    assert [(m.code, m.args) for m in attack.defence] == [
+        ("base", []), ("pl", ["longsword"]), ("armour", ["chain-mail"]), ("shield", ["small"]), ("agility", [])]
+    plain = duel(orc="hp=9 armor=3 weapons=club:1")
+    attack = one(run(plain, [1], kind="attack", actor="Borin", target="Grak").events, "attack")
+    assert [(m.code, m.args, m.value) for m in attack.defence if m.code.startswith("armour")] == [("armour_value", [], 3)]
+
+
 def test_melee_defence_counts_armour_shield_and_agility() -> None:
     """The defender's wielded melee P.L., armour, shield and Agility all raise its Defence Value."""
     enc = step(duel(), kind="next", actor="Borin")
@@ -110,16 +124,20 @@ def test_only_proficient_weapons_attack(weapon: str, message: str, error: type[E
         run(enc, [10], kind="attack", actor="Borin", target="Grak", weapon=weapon)
 
 
-@pytest.mark.parametrize(("options", "dice", "d20s", "kept", "label"), [
-    ("adv", [4, 17, 1], [4, 17], 17, "2d20 Advantage"),
-    ("dis", [4, 17], [4, 17], 4, "2d20 Disadvantage"),
-    ("adv dis", [4], [4], 4, "d20"),
+@pytest.mark.parametrize(("options", "dice", "d20s", "kept", "label", "edge", "words"), [
+    ("adv", [4, 17, 1], [4, 17], 17, "2d20", "advantage", "2d20 Advantage"),
+    ("dis", [4, 17], [4, 17], 4, "2d20", "disadvantage", "2d20 Disadvantage"),
+    ("adv dis", [4], [4], 4, "d20", None, "d20"),
 ])
-def test_advantage_and_disadvantage(options: str, dice: list[int], d20s: list[int], kept: int, label: str) -> None:
-    """Advantage keeps the higher of 2d20, Disadvantage the lower; together they cancel."""
+def test_advantage_and_disadvantage(
+    options: str, dice: list[int], d20s: list[int], kept: int, label: str, edge: str | None, words: str
+) -> None:
+    """Advantage keeps the higher of 2d20, Disadvantage the lower; together they cancel. The roll's
+    label is its dice, the attack says which was kept, and the reply words both."""
     attack = one(run(duel(), dice, kind="attack", actor="Borin", target="Grak",
                      options=parse_options(options)).events, "attack")
-    assert (attack.roll.dice, attack.roll.label, attack.roll.total - 4) == (d20s, label, kept)
+    assert (attack.roll.dice, attack.roll.label, attack.edge, attack.roll.total - 4) == (d20s, label, edge, kept)
+    assert f"({words}: " in text(attack)
 
 
 def test_advantage_cancels_imposed_disadvantage() -> None:

@@ -13,7 +13,11 @@ from rules.actions import make_action
 from rules.dice import Dice
 from rules.errors import RulesError
 from rules.report import board_report, events_report
+from rules.sheet import parse_options
 from rules.systems.knights_of_valour import SIZES
+from rules.systems.knights_of_valour.events import KovAttack
+from rules.systems.knights_of_valour.facts import KovFacts
+from rules.systems.knights_of_valour.present import KovPresenter
 from tests.rules.knights_of_valour.build import (
     SYSTEM,
     add,
@@ -23,7 +27,9 @@ from tests.rules.knights_of_valour.build import (
     one,
     run,
     start,
+    step,
 )
+from tests.rules.wording import dice_labels, named_terms, presenter_imports
 
 
 # -- reports -----------------------------------------------------------------------------------------------
@@ -44,6 +50,44 @@ def test_status_board_lines() -> None:
     assert "**Borin** · C4 · 12/12 HP · init 1 · longsword · ▶ Move Action and Combat Action left" in board
     assert "Order: Borin 1, Grak\n" in board + "\n" and "Grak 0" not in board
     assert "Order: Borin 1, Grak 0" in board_report(SYSTEM, duel(), numbers=True).text()
+
+
+def test_an_attack_logged_with_its_advantage_in_the_label_reads_as_it_did() -> None:
+    """An attack stored when the roll's label said "2d20 Advantage" (before `KovAttack.edge`) shows the same words."""
+    old = {"actor": "Borin", "target": "Grak", "weapon": "longbow", "mode": "ranged", "range": 40, "reasons": ["adv_asked"],
+           "roll": {"dice": [4, 15], "label": "2d20 Advantage", "kept": 15, "total": 15, "against": 11, "success": True}}
+    assert "🎲 4, 15 (2d20 Advantage: Advantage asked) keep 15 = **15** vs defence **11**" in SYSTEM.present.text(
+        KovAttack.model_validate(old))
+
+
+# -- where the words are made -------------------------------------------------------------------------------------
+def test_every_term_the_rules_name_is_a_code_the_presenter_words() -> None:
+    """The rules name each modifier and Defence Value term by a literal code (weapons, armour, shields and
+    statures in its args), the presenter has words for every code, and a roll's label is dice."""
+    found = named_terms("knights_of_valour")
+    assert [(module, line) for module, line, code in found if code is None] == []
+    codes = {code for *_, code in found}
+    assert {"pl", "stature", "armour", "shield", "base", "defence"} <= codes
+    assert sorted(codes - set(KovPresenter.terms)) == []
+    assert dice_labels("knights_of_valour") == []
+
+
+def test_the_presenter_imports_nothing_that_works_rules_out() -> None:
+    """The presenter imports events, facts, state, constants and word helpers only: the initiatives
+    the board's order shows are worked out by the rules (`KovFacts`)."""
+    assert presenter_imports("knights_of_valour") == []
+
+
+def test_the_facts_carry_the_initiative_each_combatant_acts_on() -> None:
+    """"The order of Combat is determined by the Agility Physical Stat of each creature, which is their
+    Initiative" and "Players may elect to reduce their Initiative by any amount, for the duration of the
+    Round": the facts hold each one's, a delay included, and the board's order shows them."""
+    enc = duel()
+    facts = SYSTEM.facts(enc)
+    assert isinstance(facts, KovFacts) and facts.initiative == {"Borin": 1, "Grak": 0}
+    enc = step(enc, kind="act", actor="Borin", action="delay", options=parse_options("to=-1"))
+    assert SYSTEM.facts(enc).initiative == {"Grak": 0, "Borin": -1}
+    assert "Order: Grak 0, Borin -1\n" in board_report(SYSTEM, enc, numbers=True).text()
 
 
 # -- safety and properties ------------------------------------------------------------------------------------
