@@ -5,7 +5,7 @@ numbers only: `present.py` words them."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 from rules.effects import active
 from rules.facts import Facts
@@ -38,41 +38,38 @@ class ToteFacts(Facts):
     in such a round; ``foe_bands``, in distance rounds, for each combatant of the first side
     whose foes are not all at one distance, the distance of each foe."""
 
-    enemies: frozenset[str] = frozenset()
-    band: Mapping[str, str] = field(default_factory=dict)
-    engaged: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    disengaged: frozenset[str] = frozenset()
-    defending: frozenset[str] = frozenset()
-    acted: frozenset[str] = frozenset()
-    protecting: Mapping[str, str] = field(default_factory=dict)
-    distance: str = "close"
-    costs: Mapping[str, int] = field(default_factory=dict)
-    foe_bands: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    enemies: frozenset[str]
+    band: Mapping[str, str]
+    engaged: Mapping[str, tuple[str, ...]]
+    disengaged: frozenset[str]
+    defending: frozenset[str]
+    acted: frozenset[str]
+    protecting: Mapping[str, str]
+    distance: str
+    costs: Mapping[str, int]
+    foe_bands: Mapping[str, Mapping[str, str]]
 
 
 def board_facts(enc: Encounter, turn: Turn) -> ToteFacts:
-    """The facts of ``enc`` whose ``turn`` is under way."""
+    """The facts of ``enc`` whose ``turn`` is under way (before the fight, nobody has done anything
+    this round yet)."""
     shown = [c for c in enc.combatants if c.status != "out"]
     engaged = {c.name: tuple(engaged_with(enc, c.name)) for c in shown}
     distance = distance_now(enc) if enc.started else round_distance(enc)
-    facts = ToteFacts(
+    now = shown if enc.started else []
+    states = {c.name: ToteCombatant.of(c) for c in now}
+    return ToteFacts(
         turn=turn,
         enemies=frozenset(c.name for c in enc.combatants if is_enemy(c)),
         band={c.name: band_of(enc, c) for c in shown},
         engaged={name: with_ for name, with_ in engaged.items() if with_},
-        distance=distance,
-        costs=costs(enc),
-    )
-    if not enc.started:
-        return facts
-    states = {c.name: ToteCombatant.of(c) for c in shown}
-    return replace(
-        facts,
-        disengaged=frozenset(c.name for c in shown if disengaged(enc, c)),
-        defending=frozenset(c.name for c in shown if active(enc.effects, c.name, DEFEND) is not None),
+        disengaged=frozenset(c.name for c in now if disengaged(enc, c)),
+        defending=frozenset(c.name for c in now if active(enc.effects, c.name, DEFEND) is not None),
         acted=frozenset(name for name, st in states.items() if st.acted == enc.round),
         protecting={name: st.protect.ally for name, st in states.items() if st.protect and st.protect.round == enc.round},
-        foe_bands=_foe_bands(enc) if distance != "melee" else {},
+        distance=distance,
+        costs=costs(enc),
+        foe_bands=_foe_bands(enc) if enc.started and distance != "melee" else {},
     )
 
 
