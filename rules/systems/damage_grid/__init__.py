@@ -10,7 +10,8 @@ those before it; tests/rules/damage_grid/test_layers.py checks it): `grid.py`, `
 circles, the row behind, obstruction, corner lines of sight, cover), `movement.py`, `asking.py`
 (the target choosing its flips; the attack to run is passed in), `attacks.py`, `blasts.py` (area
 weapons, clouds, pulses), `cover.py` (cover as a target), `actions.py` (the `/act` table, its
-handlers and the declared `options:` words) and `present.py` (all its text).
+handlers and the declared `options:` words), `facts.py` (what the board shows, worked out for the
+presenter) and `present.py` (all its text).
 
 Status: a model at Mind 0 is inert (``downed``: it performs no action, and ``/coupdegrace``
 finishes it); at Health 0 it is destroyed (``out``).
@@ -23,7 +24,6 @@ from rules.actions import Move
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event
-from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
@@ -42,6 +42,7 @@ from rules.systems.damage_grid.actions import (
     coup_de_grace,
     run_declared,
 )
+from rules.systems.damage_grid.facts import DgFacts, board_facts
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.present import DgPresenter, sheet_summary
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
@@ -135,9 +136,9 @@ class DamageGridSystem(RuleSystem):
         return (st.values.get("health", 0), full) if full else None
 
     # -- turns ----------------------------------------------------------------------------------
-    def facts(self, enc: Encounter) -> Facts:
-        """What its presenter words on the board and in the turn line."""
-        return Facts(turn=self.turn(enc))
+    def facts(self, enc: Encounter) -> DgFacts:
+        """What its presenter words on the board and in the turn line (`facts.DgFacts`)."""
+        return board_facts(enc, self.turn(enc))
 
     def turn(self, enc: Encounter) -> Turn:
         return turns.turn(enc)

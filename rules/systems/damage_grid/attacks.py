@@ -169,17 +169,17 @@ def power_of(enc: Encounter, c: Combatant, w: Weapon, words: OptionValues, from_
     as the Power of the weapon": a weapon of Power 0 (a smoke grenade) rolls none, whatever the modifiers;
     any other rolls at least 1, and fewer by choice with ``dice=``."""
     base = max(DgCombatant.of(c).values.get("health", 0), 0) if w is BARE else w.power
-    power: list[Modifier] = [mod("Health" if w is BARE else w.name, base)]
+    power: list[Modifier] = [mod("health", base) if w is BARE else mod("weapon", base, w.name)]
     if w.power == 0 and w is not BARE:
         if words.dice is not None:
             raise InputError(f"The {w.name} has Power 0 and rolls no dice: leave `dice=` out.")
         return power, 0
     if words.low:
-        power.append(mod("low on power", -(base // 2)))
+        power.append(mod("low", -(base // 2)))
     if values(enc).gravity:
         power.append(mod("gravity", values(enc).gravity))
     if from_behind:
-        power.append(mod("from behind", 1))
+        power.append(mod("behind", 1))
     if words.power is not None:
         power.append(mod("ability", words.power))
     power += modifiers(enc.effects, c.name, "power")
@@ -188,7 +188,7 @@ def power_of(enc: Encounter, c: Combatant, w: Weapon, words: OptionValues, from_
     if count > most:
         raise InputError(f"`dice` must be a whole number from 1 to {most}, not `{count}`; at most the attack's Power {most}.")
     if count < most:
-        power.append(mod("fewer by choice", count - most))
+        power.append(mod("fewer", count - most))
     return power, count
 
 
@@ -214,23 +214,23 @@ def strike(
     ts = DgCombatant.of(t)
     power, count = power_of(enc, c, w, words, from_behind=area is None and behind(t, a))
     # Accuracy
-    acc: list[Modifier] = [mod(w.name, w.accuracy)]
+    acc: list[Modifier] = [mod("weapon", w.accuracy, w.name)]
     if SIZE_ACCURACY[size(t)]:
-        acc.append(mod(f"size {size(t)}", SIZE_ACCURACY[size(t)]))
+        acc.append(mod("size", SIZE_ACCURACY[size(t)], size(t)))
     if seen.lines:
-        acc.append(mod("partly obstructed" if seen.lines == 1 else "hidden", -2 if seen.lines == 1 else -4))
+        acc.append(mod("obstructed", -2) if seen.lines == 1 else mod("hidden", -4))
     if ts.prone or t.status == "downed":
         acc.append(mod("prone", -2))
     if _stationary(enc, t) or _stationary(enc, c):
         acc.append(mod("stationary", 2))
     if (m := _moving(enc, t)):
-        acc.append(mod("fast" if m == -3 else "moving", m))
+        acc.append(mod("fast", m) if m == -3 else mod("moving", m))
     if injuries(c) >= 2:
         acc.append(mod("injured", -(injuries(c) // 2)))
     if forced:
-        acc.append(mod("forced CP", -forced))
+        acc.append(mod("forced", -forced))
     if extended:
-        acc.append(mod("extended reach", -extended))
+        acc.append(mod("extended", -extended))
     if ts.grappled_by and w.melee:
         acc.append(mod("grappled", 2))
     if words.acc is not None:
@@ -239,7 +239,7 @@ def strike(
     if special == "coup":
         acc = [m for m in acc if m.value > 0]
     if limited:
-        acc = [mod("only Reach 1, no Accuracy", 0)]
+        acc = [mod("reach-1", 0)]
     accuracy = sum(m.value for m in acc)
     # the dice
     with dice.rolling_for(c.name):

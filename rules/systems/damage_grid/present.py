@@ -1,12 +1,9 @@
 """Every sentence the damage-grid game shows: its events, its status lines and its board."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from rules.effects import active
 from rules.events import Modifier
-from rules.facts import Facts
-from rules.geometry import parse_cell
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
@@ -29,10 +26,8 @@ from rules.systems.damage_grid.events import (
     Priority,
     ProneChanged,
 )
+from rules.systems.damage_grid.facts import DgFacts
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 __all__ = ["DgPresenter", "sheet_summary"]
 
@@ -53,10 +48,34 @@ def sheet_summary(c: Combatant) -> str:
     return " ".join(bits)
 
 
-class DgPresenter(Presenter[Facts]):
+class DgPresenter(Presenter[DgFacts]):
 
     #: the words of the terms its rules name (`rules.present.Presenter.terms`)
-    terms: ClassVar[dict[str, str]] = {"difficulty": "difficulty"}
+    terms: ClassVar[dict[str, str]] = {
+        # Power
+        "health": "Health",
+        "weapon": "{0}",
+        "low": "low on power",
+        "gravity": "gravity",
+        "behind": "from behind",
+        "ability": "ability",
+        "fewer": "fewer by choice",
+        # Accuracy
+        "size": "size {0}",
+        "obstructed": "partly obstructed",
+        "hidden": "hidden",
+        "prone": "prone",
+        "stationary": "stationary",
+        "fast": "fast",
+        "moving": "moving",
+        "injured": "injured",
+        "forced": "forced CP",
+        "extended": "extended reach",
+        "grappled": "grappled",
+        "reach-1": "only Reach 1, no Accuracy",
+        # the Mode (knock-down) test
+        "difficulty": "difficulty",
+    }
     formats: ClassVar[dict[type, str]] = {
         NewRound: "new_round",
         PhaseBegan: "phase_began",
@@ -139,8 +158,9 @@ class DgPresenter(Presenter[Facts]):
         accuracy = sum(m.value for m in e.accuracy)
         lines = [head]
         if not secret(power) and not secret(accuracy):
-            # "as many D6 as the Power": a Power taken below 1 still rolls 1 die (power_of), and says so
-            used = f"1 (at least 1, not {signed(power) if power else 0})" if power < 1 and e.roll.dice else str(power)
+            # "as many D6 as the Power": a Power taken below 1 still rolled its die (power_of), and says so
+            rolled = len(e.roll.dice)
+            used = f"{rolled} (at least 1, not {signed(power) if power else 0})" if rolled > power else str(power)
             lines.append("; ".join(f"{name} {self.terms_text(mods, total)}" for name, mods, total in
                                    (("Power", e.power, used), ("Accuracy", e.accuracy, str(accuracy))) if mods))
         if e.sight != "none":
@@ -231,7 +251,7 @@ class DgPresenter(Presenter[Facts]):
                 f"waits for {user_ref(e.owner)} to choose {e.target}'s {flips} (asked privately)")
 
     # -- the board ----------------------------------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant, facts: Facts) -> str:
+    def status_line(self, enc: Encounter, c: Combatant, facts: DgFacts) -> str:
         st = DgCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
@@ -249,7 +269,7 @@ class DgPresenter(Presenter[Facts]):
             bits.append("inert" if c.status == "downed" else "destroyed")
         return " · ".join(bits)
 
-    def turn_label(self, enc: Encounter, facts: Facts) -> str:
+    def turn_label(self, enc: Encounter, facts: DgFacts) -> str:
         turn = facts.turn
         if turn.over:
             return f"Round {enc.round} · {turn.phase}: `/init next` goes on"
@@ -260,9 +280,8 @@ class DgPresenter(Presenter[Facts]):
         doing = f"{st.speed_left} Speed left" if st.activation in ("move", "lunge") else f"{st.cp} CP left"
         return f"Round {enc.round} · {turn.phase} · {cur.name} ({cur.side}) activating: {doing}"
 
-    def board_extra(self, enc: Encounter, facts: Facts) -> list[str]:
-        cloud = active(enc.effects, None, "cloud")
-        lines = [f"Cloud on {', '.join(sorted(cloud.cells, key=lambda x: parse_cell(x)[::-1]))}"] if cloud else []
+    def board_extra(self, enc: Encounter, facts: DgFacts) -> list[str]:
+        lines = [f"Cloud on {', '.join(facts.cloud)}"] if facts.cloud else []
         asked = DgEncounter.of(enc).asking
         if asked is not None:
             lines.append(f"⏳ {asked.attacker}'s attack on {asked.target} waits for {user_ref(asked.owner)} to choose the flips.")

@@ -4,7 +4,8 @@ Source: ``shared/rules/tote.txt`` with the project defaults of ``shared/rules/RE
 Where each rule lives: the data of the text in `tables`, sheets in `sheet`, options in
 `options`, typed state in `state`, the skill test in `skill`, bands and engagement in
 `movement`, attacks and damage in `attacks`, the initiative pool in `turns` (on
-`rules.turns.pool`), the `/act` table and its handlers in `actions`, text in `present`.
+`rules.turns.pool`), the `/act` table and its handlers in `actions`, what the board shows in
+`facts`, text in `present`.
 """
 from __future__ import annotations
 
@@ -15,13 +16,13 @@ from rules.actions import Attack, CoupDeGrace, InitOrder, InitRoll, InitSet, Mov
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, HitPointsChanged, Victory
-from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn
 from rules.systems.tote import actions, turns
 from rules.systems.tote.actions import COMMANDS
 from rules.systems.tote.events import FightLeft
+from rules.systems.tote.facts import ToteFacts, board_facts
 from rules.systems.tote.movement import (
     forget_pairs,
     place_band,
@@ -154,9 +155,9 @@ class ToteSystem(RuleSystem):
         return [w.name for w in weapons(c)]
 
     # -- turns and actions ------------------------------------------------------------------------
-    def facts(self, enc: Encounter) -> Facts:
-        """What its presenter words on the board and in the turn line."""
-        return Facts(turn=self.turn(enc))
+    def facts(self, enc: Encounter) -> ToteFacts:
+        """What its presenter words on the board and in the turn line (`facts.ToteFacts`)."""
+        return board_facts(enc, self.turn(enc))
 
     def turn(self, enc: Encounter) -> Turn:
         ToteEncounter.of(enc)
@@ -210,7 +211,8 @@ class ToteSystem(RuleSystem):
     def sheet_summary(self, c: Combatant) -> str:
         present = self.present
         assert isinstance(present, TotePresenter)
-        return present.sheet_summary(c)
+        enemy = is_enemy(c)
+        return present.sheet_summary(c, enemy, {k.name: k.default for k in (ENEMY_KEYS if enemy else HERO_KEYS)})
 
     # -- victory and removal ------------------------------------------------------------------------
     def side_defeated(self, enc: Encounter, side: str) -> bool:

@@ -163,7 +163,7 @@ def _strike(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
 def _assault(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     enc, dice, words = ctx.encounter, ctx.dice, ctx.words
     bonus = opts(enc).assault_bonus
-    events, foe = attacks.strike(enc, c, action, dice, words, "assault", [mod("Assault", bonus)])
+    events, foe = attacks.strike(enc, c, action, dice, words, "assault", [mod("assault", bonus)])
     if foe.status != "active" or foe.initiative is None:
         return events
     if ToteCombatant.of(foe).acted == enc.round:
@@ -286,7 +286,7 @@ def _return_attack(ctx: ActionContext, c: Combatant, action: Acting) -> list[Eve
     st.pending_return = None
     if _target(action) and enc.get(_target(action)) is not assaulter:
         raise IllegalAction(f"A return attack answers the Assault: its target is {assaulter.name}.")
-    bonus = mod("Assault return", opts(enc).assault_bonus)
+    bonus = mod("return", opts(enc).assault_bonus)
     events, _ = attacks.attack(
         enc, c, assaulter, action, ctx.dice, words=ctx.words, skill="strike", what="return", melee=True, extra=[bonus]
     )

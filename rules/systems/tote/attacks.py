@@ -117,7 +117,7 @@ def attack(
     arm = arm or weapon(c, getattr(action, "weapon", None) or words.get("weapon"))
     mods = [*extra, *modifiers(enc.effects, c.name, "attack")]
     if active(enc.effects, target.name, DEFEND) is not None:
-        mods.append(mod("Defend", -opts(enc).defend_penalty))
+        mods.append(mod("defend", -opts(enc).defend_penalty))
     block = int(target.sheet["block"]) + total(enc.effects, target.name, "block")
     r, test = run_test(enc, c, skill, block, dice, words, mods)
     events.append(Struck(actor=c.name, target=target.name, weapon=arm.name, action=what, test=test))

@@ -1,27 +1,17 @@
 """Every sentence TOTE shows: its events, the status lines, the board, sheet summaries."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules.effects import active
 from rules.events import HitPointsChanged
-from rules.facts import Facts
 from rules.hidden import secret
 from rules.present import Presenter
 from rules.report import die_text, plural, signed
 from rules.systems.tote import events as ev
-from rules.systems.tote.movement import (
-    band_of,
-    disengaged,
-    distance_now,
-    engaged_with,
-    is_melee,
-    pair_band,
-    round_distance,
-)
-from rules.systems.tote.sheet import ENEMY_KEYS, HERO_KEYS, is_enemy
-from rules.systems.tote.state import DEFEND, ToteCombatant, ToteEncounter
-from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS
+from rules.systems.tote.facts import ToteFacts
+from rules.systems.tote.state import ToteCombatant, ToteEncounter
+from rules.systems.tote.tables import ATTACK_SKILLS
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
@@ -40,8 +30,6 @@ ACTION_WORDS = {
 }
 #: the words of `InitiativeChanged.cause`
 GAIN_WORDS = {"defend": "Defend", "unengaged": "unengaged", "quiet": "no melee damage last round", "gm": "set by the GM"}
-#: the names of the tests
-ATTACK_SKILLS = ("strike", "shoot", "brawl")
 
 
 def _label(t: ev.SkillTest) -> str:
@@ -51,7 +39,15 @@ def _label(t: ev.SkillTest) -> str:
     return "To-Hit" if t.skill in ATTACK_SKILLS else "Rating dice"
 
 
-class TotePresenter(Presenter[Facts]):
+class TotePresenter(Presenter[ToteFacts]):
+    #: the words of the terms its rules name (`rules.present.Presenter.terms`)
+    terms: ClassVar[dict[str, str]] = {
+        "assault": "Assault",
+        "return": "Assault return",
+        "defend": "Defend",
+        "to-hit": "to-hit bonus",
+        "bonus": "bonus",
+    }
     formats: ClassVar[dict[type, str]] = {
         ev.InitiativeRolled: "initiative_rolled",
         ev.Spent: "spent",
@@ -228,43 +224,43 @@ class TotePresenter(Presenter[Facts]):
         return f"🏃 Every one of **{e.side}** escaped: the fight is over, and nobody won it."
 
     # -- sheets, status lines, the board -------------------------------------------------------------
-    def sheet_summary(self, c: "Combatant") -> str:
-        """The sheet without its default values, led by hero or enemy."""
-        keys = {k.name: k.default for k in (ENEMY_KEYS if is_enemy(c) else HERO_KEYS)}
+    def sheet_summary(self, c: "Combatant", enemy: bool, defaults: Mapping[str, Any]) -> str:
+        """The sheet without its ``defaults`` (the values of its keys when not given), led by hero
+        or enemy."""
         parts = []
         for k, v in c.sheet.items():
-            if v == keys.get(k) or v is None:
+            if v == defaults.get(k) or v is None:
                 continue
             shown = ",".join(map(str, v)) if isinstance(v, list) else ("yes" if v is True else v)
             parts.append(f"{k}={shown}")
-        return ("enemy: " if is_enemy(c) else "hero: ") + (" ".join(parts) or "default values")
+        return ("enemy: " if enemy else "hero: ") + (" ".join(parts) or "default values")
 
-    def status_line(self, enc: "Encounter", c: "Combatant", facts: Facts) -> str:
+    def status_line(self, enc: "Encounter", c: "Combatant", facts: ToteFacts) -> str:
         st = ToteCombatant.of(c)
         bits = [f"**{c.name}**"]
-        if is_enemy(c):
+        if c.name in facts.enemies:
             bits.append(f"rating {c.sheet['rating']}" + (" group" if c.sheet.get("group") else ""))
         if c.status == "out":
             return " · ".join([*bits, "escaped" if st.escaped else "out"])
         filled = st.filled
         track = "".join(f"[{'x' if i < filled else b}]" for i, b in enumerate(c.sheet["track"]))
-        bits += [band_of(enc, c), f"init {'—' if c.initiative is None else c.initiative}", f"{track} {c.hp} left"]
-        engaged = engaged_with(enc, c.name)
+        bits += [facts.band[c.name], f"init {'—' if c.initiative is None else c.initiative}", f"{track} {c.hp} left"]
+        engaged = facts.engaged.get(c.name)
         if engaged:
             bits.append(f"engaged: {', '.join(engaged)}")
-        if enc.started and disengaged(enc, c):
+        if c.name in facts.disengaged:
             bits.append(f"disengaged until round {st.disengaged}'s end")
-        if enc.started and active(enc.effects, c.name, DEFEND) is not None:
+        if c.name in facts.defending:
             bits.append("defending")
-        if enc.started and st.protect and st.protect.round == enc.round:
-            bits.append(f"protecting {st.protect.ally}")
+        if c.name in facts.protecting:
+            bits.append(f"protecting {facts.protecting[c.name]}")
         if c.status == "downed":
             bits.append("unconscious")
-        elif enc.started and st.acted == enc.round:
+        elif c.name in facts.acted:
             bits.append("acted")
         return " · ".join(bits)
 
-    def turn_label(self, enc: "Encounter", facts: Facts) -> str:
+    def turn_label(self, enc: "Encounter", facts: ToteFacts) -> str:
         turn = facts.turn
         if turn.over:
             return "Nobody is ready to act: the GM rolls initiative with `/init roll combatant:NAME`."
@@ -279,20 +275,18 @@ class TotePresenter(Presenter[Facts]):
         later = ", ".join(f"{o.name} {o.initiative}" for o in shown) + (" …" if len(turn.queue) > 3 else "")
         return f"{c.name} to act ({c.initiative} initiative)" + (f"; then {later}" if later else "")
 
-    def board_extra(self, enc: "Encounter", facts: Facts) -> list[str]:
+    def board_extra(self, enc: "Encounter", facts: ToteFacts) -> list[str]:
         if not enc.started:
-            d = round_distance(enc)
-            return [f"Starting distance: {d} (the GM changes it with `/act action:distance options:far|close|melee`)."]
-        if is_melee(enc):
-            costs = ", ".join(f"{n} {v}" for n, v in MELEE_COSTS.items())
+            return [f"Starting distance: {facts.distance} (the GM changes it with `/act action:distance options:far|close|melee`)."]
+        costs = ", ".join(f"{n} {v}" for n, v in facts.costs.items())
+        if facts.distance == "melee":
             lines = [f"⚔️ Melee round: unengaged combatants gain initiative at the start of each. Costs: {costs}."]
         else:
-            table = ", ".join(f"{n} {v}" for n, v in DISTANCE_COSTS.items())
             lines = [
-                f"🏹 Distance round (distance: {distance_now(enc)}): no initiative gain. Costs: {table}; "
+                f"🏹 Distance round (distance: {facts.distance}): no initiative gain. Costs: {costs}; "
                 "moving in from Close starts melee, moving away from Far tries to Escape Foes."
             ]
-            lines += self._distances(enc)
+            lines += self._distances(facts)
         pairs = ToteEncounter.of(enc).engaged
         lines.append("🔗 Engaged: " + ("; ".join(f"{a} ⇄ {b}" for a, b in pairs) if pairs else "nobody"))
         pending = ToteEncounter.of(enc).pending_return
@@ -301,14 +295,7 @@ class TotePresenter(Presenter[Facts]):
         return lines
 
     @staticmethod
-    def _distances(enc: "Encounter", limit: int = 12) -> list[str]:
+    def _distances(facts: ToteFacts, limit: int = 12) -> list[str]:
         """One line per combatant whose foes are not all at one distance (at most ``limit``)."""
-        lines, index = [], ToteEncounter.of(enc).range_index()
-        for c in enc.combatants:
-            foes = [o for o in enc.enemies_of(c) if o.status == "active"]
-            if c.status != "active" or c.side != enc.sides()[0] or not foes:
-                continue
-            bands = {o.name: pair_band(enc, c, o, index) for o in foes}
-            if len(set(bands.values())) > 1:
-                lines.append(f"📏 {c.name}: " + ", ".join(f"{n} {b}" for n, b in bands.items()))
-        return lines[:limit]
+        return [f"📏 {name}: " + ", ".join(f"{n} {b}" for n, b in bands.items())
+                for name, bands in list(facts.foe_bands.items())[:limit]]

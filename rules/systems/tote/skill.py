@@ -96,7 +96,7 @@ def _pool(c: Combatant, skill: str) -> tuple[int, list[Modifier]]:
     assert m is not None
     count = int(m.group(1)) if m.group(1) is not None else rating_dice
     bonus = int(m.group(2) + m.group(3)) if m.group(2) else 0
-    return count, [mod("to-hit bonus", bonus)] if bonus else []
+    return count, [mod("to-hit", bonus)] if bonus else []
 
 
 def _barred(enc: Encounter, c: Combatant) -> frozenset[int]:

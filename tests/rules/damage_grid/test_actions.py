@@ -13,7 +13,7 @@ from rules.systems.damage_grid.events import (
     ProneChanged,
 )
 from rules.systems.damage_grid.state import DgCombatant
-from tests.rules.damage_grid.build import SABER, SYSTEM, duel, events
+from tests.rules.damage_grid.build import SABER, duel, events
 from tests.scenario import Scenario
 
 
@@ -59,7 +59,7 @@ def test_melee_attacks_on_a_grappled_target_gain_two_accuracy_and_it_can_break_f
     s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=2 body=9")
     DgCombatant.of(s.get("Hera")).grappled_by = ["Meena"]
     res = s.run("attack", [3, 3, 3, 3], actor="Meena", target="Hera")
-    assert any(SYSTEM.present.term(m) == "grappled" and m.value == 2 for m in events(res, DgAttack)[0].accuracy)
+    assert any(m.code == "grappled" and m.value == 2 for m in events(res, DgAttack)[0].accuracy)
     s.run("next", actor="Meena")
     res = s.run("act", [5, 5, 1, 2, 3], actor="Hera", action="break")
     assert events(res, GrappleTest)[0].won and DgCombatant.of(s.get("Hera")).grappled_by == []
@@ -196,7 +196,7 @@ def test_an_area_aimed_at_a_hidden_square_is_hidden_and_covered() -> None:
     s.run("init_roll")
     s.run("next", actor="B")
     attack = events(s.run("attack", [2, 2, 2], actor="Meena", target="C7"), DgAttack)[0]
-    assert attack.sight == "hidden" and any(SYSTEM.present.term(m) == "hidden" and m.value == -4 for m in attack.accuracy)
+    assert attack.sight == "hidden" and any(m.code == "hidden" and m.value == -4 for m in attack.accuracy)
     assert (attack.cover, attack.cover_added) == (10, 7) and s.get("A").status == "active"
 
 

@@ -6,7 +6,7 @@ from rules.events import Checked, StatusChanged
 from rules.hidden import for_reader
 from rules.systems.damage_grid.events import DgAttack, GridDamage, ProneChanged
 from rules.systems.damage_grid.state import DgCombatant
-from tests.rules.damage_grid.build import SABER, SYSTEM, duel, events
+from tests.rules.damage_grid.build import SABER, duel, events
 
 
 def test_meenas_gravity_saber_flips_a_five_to_a_three() -> None:
@@ -121,7 +121,7 @@ def test_an_attack_from_behind_gains_one_power() -> None:
     """"An attack from any square behind the target benefits +1 Power.\""""
     s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=30 body=9", b_at="E5", b_facing="N")
     res = s.run("attack", [6, 6, 6], actor="Meena", target="Hera")
-    assert any(SYSTEM.present.term(m) == "from behind" for m in events(res, DgAttack)[0].power)
+    assert any(m.code == "behind" and m.value == 1 for m in events(res, DgAttack)[0].power)
 
 
 def test_coup_de_grace_takes_an_inert_model_out_when_it_damages_health() -> None:
@@ -158,8 +158,8 @@ def test_size_stationary_and_injury_change_accuracy() -> None:
         s.run("next", actor="Meena")
         s.run("next", actor="Hera")
     res = s.run("attack", [6], actor="Meena", target="Hera")
-    mods = {SYSTEM.present.term(m): m.value for m in events(res, DgAttack)[0].accuracy}
-    assert mods == {"gun": 0, "size 4": 3, "stationary": 2, "injured": -1}
+    mods = {(m.code, *m.args): m.value for m in events(res, DgAttack)[0].accuracy}
+    assert mods == {("weapon", "gun"): 0, ("size", 4): 3, ("stationary",): 2, ("injured",): -1}
 
 
 def test_a_moving_target_is_harder_to_hit() -> None:
@@ -172,7 +172,7 @@ def test_a_moving_target_is_harder_to_hit() -> None:
     s.run("move", actor="Hera", path="W")
     s.run("next", actor="Hera")
     res = s.run("attack", [6], actor="Meena", target="Hera")
-    assert {SYSTEM.present.term(m): m.value for m in events(res, DgAttack)[0].accuracy}.get("moving") == -1
+    assert {m.code: m.value for m in events(res, DgAttack)[0].accuracy}.get("moving") == -1
 
 
 def test_arsenal_hits_land_on_the_named_weapon_which_is_lost_at_health_0() -> None:
@@ -221,7 +221,7 @@ def test_a_special_attack_can_cost_more_combat_points() -> None:
     message = s.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
     assert "costs 2" in message and "-6 Accuracy" in message
     attack = events(s.run("attack", [1, 1], actor="Meena", target="Hera", options={"force": ""}), DgAttack)[0]
-    assert any(SYSTEM.present.term(m) == "forced CP" and m.value == -6 for m in attack.accuracy)
+    assert any(m.code == "forced" and m.value == -6 for m in attack.accuracy)
 
 
 def test_a_lunge_spends_only_one_combat_point() -> None:

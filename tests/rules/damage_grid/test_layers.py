@@ -13,7 +13,7 @@ FOLDER = Path(__file__).resolve().parents[3] / "rules" / "systems" / "damage_gri
 #: the turn sequence, reach and sight, movement, the target's flips, attacks on models, areas and
 #: cover, the `/act` table, the text; the system class in ``__init__`` stands on all of them
 LAYERS = ("grid", "mode", "areas", "events", "options", "state", "flips", "damage", "sheet", "turns", "reach",
-          "movement", "asking", "attacks", "blasts", "cover", "actions", "present")
+          "movement", "asking", "attacks", "blasts", "cover", "actions", "facts", "present")
 
 
 def test_the_package_reads_bottom_up() -> None:

@@ -13,7 +13,7 @@ from rules.systems.damage_grid.reach import (
     sight,
     view,
 )
-from tests.rules.damage_grid.build import RING, SABER, SYSTEM, duel, events
+from tests.rules.damage_grid.build import RING, SABER, duel, events
 from tests.scenario import Scenario
 
 #: the text's reach diagram, Meena (X) on E8 facing north: each square it labels and its label
@@ -177,7 +177,7 @@ def test_a_target_past_the_walls_corner_gains_cover() -> None:
     res = s.run("attack", [3, 3, 3], actor="Meena", target="B")
     attack = events(res, DgAttack)[0]
     assert attack.sight == "partial" and attack.cover_added == 7
-    assert any(SYSTEM.present.term(m) == "partly obstructed" and m.value == -2 for m in attack.accuracy)
+    assert any(m.code == "obstructed" and m.value == -2 for m in attack.accuracy)
 
 
 def test_a_target_with_all_three_lines_through_the_wall_cannot_be_seen() -> None:
@@ -204,7 +204,7 @@ def test_the_focus_ring_at_reach_9_loses_2_accuracy_with_extended_reach() -> Non
     s = duel(a_sheet="weapons=focus-ring:4:2:3", b_sheet="health=20", a_at="A10", b_at="A1", extended_reach="yes")
     res = s.run("attack", [6, 6], actor="Meena", target="Hera")
     attack = events(res, DgAttack)[0]
-    assert attack.distance == 9 and any(SYSTEM.present.term(m) == "extended reach" and m.value == -2 for m in attack.accuracy)
+    assert attack.distance == 9 and any(m.code == "extended" and m.value == -2 for m in attack.accuracy)
     plain = duel(a_sheet="weapons=focus-ring:4:2:3", a_at="A10", b_at="A1")
     assert "beyond" in plain.refused("attack", [6, 6], actor="Meena", target="Hera", error=IllegalAction)
 

@@ -76,6 +76,6 @@ def test_enemy_to_hit_dice_default_to_rating_and_take_a_bonus() -> None:
     res = resolve(enc, "attack", [1, 2, 5], actor="Grak", target="Borin")
     attack = next(e for e in res.events if e.kind == "attack").test
     assert attack.dice == [1, 2] and attack.paragon == 5
-    assert [(SYSTEM.present.term(m), m.value) for m in attack.modifiers] == [("to-hit bonus", 1)] and attack.total == 8
+    assert [(m.code, m.value) for m in attack.modifiers] == [("to-hit", 1)] and attack.total == 8
 
 
