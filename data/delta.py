@@ -64,13 +64,24 @@ def diff(before: str, after: str) -> list[list[Any]] | None:
     list index one past the end appends) and ``[path]`` removes a key or, on a list index, cuts
     the list there; None when one of them does not parse. Numbers are read exactly
     (`_number`), so that equal parts, the most of a state, are skipped with one comparison."""
-    try:
-        old, new = (json.loads(text, parse_int=_number, parse_float=_number) for text in (before, after))
-    except ValueError:
-        return None
     ops: list[list[Any]] = []
+    return _plain_ops(ops) if _diff_texts(before, after, [], ops) else None
+
+
+def _diff_texts(before: str, after: str, path: list[Any], ops: list[list[Any]]) -> bool:
+    """Add to ``ops`` the operations from the JSON text ``before`` to ``after``, each under
+    ``path``; false when one of them does not parse."""
+    try:
+        old, new = _read(before), _read(after)
+    except ValueError:
+        return False
     if old != new:
-        _diff(old, new, [], ops)
+        _diff(old, new, path, ops)
+    return True
+
+
+def _plain_ops(ops: list[list[Any]]) -> list[list[Any]]:
+    """Operations found on values read with `_number`, their values back as plain JSON data."""
     return [[path, _plain(op[0])] if op else [path] for path, *op in ops]
 
 
@@ -78,6 +89,10 @@ def _number(text: str) -> tuple[str]:
     """A JSON number as its text in a 1-tuple: unlike ``1``, ``1.0`` and ``true`` in Python, no
     two of them compare equal unless written alike (and a JSON list is never a tuple)."""
     return (text,)
+
+
+#: JSON text read with its numbers as `_number` reads them (one decoder, made once)
+_read = json.JSONDecoder(parse_int=_number, parse_float=_number).decode
 
 
 def _plain(value: Any) -> Any:
@@ -134,10 +149,6 @@ class Parts:
         """The state's JSON, as ``model_dump_json`` writes it."""
         return (f'{self.head[:-1]},"map":{self.map},"combatants":[{",".join(self.items)}],{self.tail[1:]}')
 
-    def rest(self) -> str:
-        """The JSON object of every field but the map and the combatants."""
-        return f"{self.head[:-1]},{self.tail[1:]}"
-
 
 _FIELDS = tuple(Encounter.model_fields)
 _HEAD = set(_FIELDS[:_FIELDS.index("map")])
@@ -160,26 +171,20 @@ def parts_diff(before: Parts, after: Parts) -> list[list[Any]] | None:
     `diff`'s give (an equal part's text is equal, and `diff` leaves an equal part alone); None
     where `diff` gives None."""
     ops: list[list[Any]] = []
-    for old, new, key in ((before.rest(), after.rest(), None), (before.map, after.map, "map")):
-        if old != new:
-            found = diff(old, new)
-            if found is None:
-                return None
-            ops += found if key is None else [[[key, *op[0]], *op[1:]] for op in found]
+    for old, new, path in ((before.head, after.head, []), (before.tail, after.tail, []), (before.map, after.map, ["map"])):
+        if old != new and not _diff_texts(old, new, path, ops):
+            return None
     common = min(len(before.items), len(after.items))
     for i in range(common):
-        if before.items[i] != after.items[i]:
-            item = diff(before.items[i], after.items[i])
-            if item is None:
-                return None
-            ops += [[["combatants", i, *op[0]], *op[1:]] for op in item]
+        if before.items[i] != after.items[i] and not _diff_texts(before.items[i], after.items[i], ["combatants", i], ops):
+            return None
     if len(before.items) > common:
         ops.append([["combatants", common]])
     try:
-        ops += [[["combatants", i], json.loads(after.items[i])] for i in range(common, len(after.items))]
+        ops += [[["combatants", i], _read(after.items[i])] for i in range(common, len(after.items))]
     except ValueError:
         return None
-    return ops
+    return _plain_ops(ops)
 
 
 def patch(value: Any, ops: Iterable[list[Any]]) -> Any:

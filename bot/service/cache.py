@@ -13,6 +13,7 @@ from data.delta import Parts
 from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import Report, board_report
+from rules.turns import Turn
 
 __all__ = [
     "CACHE_BYTES", "RESIDENT_PER_JSON_BYTE", "YOUNG_EVERY", "YOUNG_MIDDLE", "RECENT_IDS", "ABSENT_SIZE", "StoredEntry",
@@ -81,6 +82,14 @@ class LiveEntry(StoredEntry):
     #: ``json`` in parts (`data.delta.Parts`) where this process wrote it: the next write's undo
     #: delta is worked out from the parts that changed
     parts: Parts | None = None
+    #: the turn ``enc`` is at (`turn`), once worked out: the next write compares its new turn to it
+    known_turn: Turn | None = None
+
+    def turn(self) -> Turn:
+        """The turn ``enc`` is at (its system's `RuleSystem.turn`), worked out once for this version."""
+        if self.known_turn is None:
+            self.known_turn = get_system(self.enc.system).turn(self.enc)
+        return self.known_turn
 
     def board(self, numbers: bool = False) -> Report:
         """The status board (`rules.report.board_report`) of this version, drawn once for all

@@ -365,7 +365,7 @@ class Service:
             live = button_entry(await self.encounters.live(ctx.channel_id), encounter_id)
             if live.seen(ctx.interaction_id):
                 raise DuplicateInteraction()
-            now = get_system(live.enc.system).turn(live.enc)
+            now = live.turn()
             if turn_tag(live.enc, now) != turn:
                 whose = f" (it is {', '.join(now.actors[:10])}'s turn now)" if now.actors else ""
                 raise IllegalAction(f"This turn has passed{whose}: that button no longer does anything, and nothing was changed.")

@@ -37,6 +37,7 @@ from rules.errors import IllegalAction
 from rules.logfacts import LogFacts
 from rules.models import Encounter
 from rules.registry import get_system
+from rules.turns import Turn
 
 __all__ = ["Encounters", "Write", "button_entry", "resolved_again", "PARTS_FROM", "CONFLICT_SECONDS", "LOG_SUMMARY"]
 
@@ -81,12 +82,13 @@ class _Saved(NamedTuple):
 
 
 class _TurnChange(NamedTuple):
-    """What a write does to the turn: the new turn's ping, its reminder, and whether the
-    waiting turn's reminder goes (when none replaces it)."""
+    """What a write does to the turn: the new turn's ping, its reminder, whether the
+    waiting turn's reminder goes (when none replaces it), and the turn the new state is at."""
 
     ping: Ping | None = None
     reminder: Reminder | None = None
     clear: bool = True
+    turn: Turn | None = None
 
 
 class Encounters:
@@ -220,7 +222,7 @@ class Encounters:
         if not write.active or new is None:
             self.cache.mark_absent(live.channel_id)
             return None
-        self._keep(ctx, live, new, saved)
+        self._keep(ctx, live, new, saved, turn.turn)
         return turn.ping
 
     def _turn_change(self, live: StoredEntry, new: Encounter, new_json: str, write: Write, now: float) -> _TurnChange:
@@ -228,12 +230,12 @@ class Encounters:
         ``rearm``); whether the waiting reminder is cleared."""
         system = get_system(new.system)
         turn = system.turn(new)
-        moved = not isinstance(live, LiveEntry) or system.turn(live.enc).key != turn.key
+        moved = not isinstance(live, LiveEntry) or live.turn().key != turn.key
         fresh = (moved or write.rearm) and write.active and new.started
         reminder = turn_reminder(new, turn, live.id, live.channel_id, now) if fresh else None
         clear = (not write.active) or new.winner is not None or (fresh and reminder is None)
         ping = turn_ping(new, turn, live.id) if (moved and write.active) else None
-        return _TurnChange(ping, reminder, clear)
+        return _TurnChange(ping, reminder, clear, turn)
 
     @staticmethod
     def _change(
@@ -251,18 +253,19 @@ class Encounters:
             version=live.version, delta=delta,
         )
 
-    def _keep(self, ctx: Ctx, live: StoredEntry, new: Encounter, saved: _Saved) -> None:
+    def _keep(self, ctx: Ctx, live: StoredEntry, new: Encounter, saved: _Saved, turn: Turn | None) -> None:
         """Make the written state the channel's cached entry (the holder of the lock commits to
-        it even if it was evicted meanwhile)."""
+        it even if it was evicted meanwhile), with the turn it is at (``turn``, as `_turn_change`
+        worked it out)."""
         self.cache.drop(live.channel_id)
         if isinstance(live, LiveEntry):
             kept, live.enc, live.json, live.version, live.spare = live, new, saved.json, live.version + 1, saved.spare
-            live.parts = saved.parts
+            live.parts, live.known_turn = saved.parts, turn
         else:
             kept = LiveEntry(
                 id=live.id, channel_id=live.channel_id, json=saved.json, board_message_id=live.board_message_id,
                 recent=live.recent, recent_set=live.recent_set, enc=new, version=live.version + 1, spare=saved.spare,
-                parts=saved.parts,
+                parts=saved.parts, known_turn=turn,
             )
         kept.remember(ctx.interaction_id)
         self.cache.put(kept)
