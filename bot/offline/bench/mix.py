@@ -186,7 +186,8 @@ async def _setup_channel(h: Harness, channel: str, script: Script) -> None:
 
 def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor: str, n: int = 0,
                 maps: bool = True, typing: int = 0) -> list[dict[str, Any]]:
-    """The payloads of ``actor``'s next activation in ``enc``, the channel's ``n``-th (see `FIGHTERS`);
+    """The payloads of ``actor``'s next activation in ``enc``, the channel's ``n``-th (see `FIGHTERS`;
+    in a fight of phases and flurries, the step its state asks for, `_flurry_step`);
     without ``maps``, a `/map` of the mix is an `/encounter status` instead. With ``typing``, each
     command with an autocompleted option comes after that many autocomplete requests (`_typing`)."""
     f = BY_NAME[actor]
