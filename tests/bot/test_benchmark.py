@@ -164,6 +164,33 @@ async def test_the_mix_plays_the_open_system_beside_the_others_without_a_refusal
     assert r.commands > 0 and r.ok == r.commands and r.rejected == r.errors == 0, r.examples
 
 
+async def test_the_mix_plays_war_and_combat_round_after_round_without_a_refusal(tmp_path: Path) -> None:
+    """The mix has a fight of every registered system; War & Combat's channels play rounds of phases and flurries (a step into contact, declarations, attacks, the GM's heals, a retreat), none refused."""
+    from bot.offline.bench.results import LoadResult
+    from rules.systems.war_and_combat import WacCombatant
+
+    assert {script.system for script in mix.SCRIPTS} == {system.key for system in all_systems()}
+    [script] = [script for script in mix.SCRIPTS if script.system == "war-and-combat"]
+    h = await mix._harness(str(tmp_path / "wac.db"), 1)
+    try:
+        names = [("wac-0", script), ("wac-1", script)]  # its fight set up through commands, and a copy on a map of its own
+        await driver._setup_channels(h, Bench(lambda name: None, io.StringIO()), names)
+        r = LoadResult("war and combat")
+        await driver._play(h, names, 56, r)  # a round is 20-22 steps
+        encounters = [await driver._encounter(h, ch) for ch, _ in names]
+    finally:
+        await h.close()
+    assert r.commands > 0 and r.ok == r.commands and r.rejected == r.errors == 0, r.examples
+    counts = r.by_system["war-and-combat"]
+    assert {"/move", "/act", "/attack", "/init next", "/encounter status", "/map"} <= set(counts)
+    assert len(r.autocompletes) > 0
+    for enc in encounters:  # two rounds over: each mover stepped in, won its flurry, retreated, stepped in again
+        assert enc.round >= 3, (enc.round, enc.phase)
+        assert all(c.status == "active" and not WacCombatant.of(c).wounds for c in enc.combatants)
+    assert counts["/move"] >= 2 * 2 * 3  # two channels, two movers, three movement phases
+    assert counts["/attack"] >= 2 * 2 * 2 * 4  # two channels, two rounds, two flurries a round, four attacks each
+
+
 async def test_no_two_stored_encounters_are_the_same_fight(tmp_path: Path) -> None:
     """The stored encounters of part 3 are fights of their own too."""
     from data.store import open_store

@@ -8,11 +8,13 @@ its own, it prints:
 1. the realistic mix through the offline harness (the real discord.py tree, service and
    store): every channel plays a fight of one system in turn (Coup-De-Grace, Knights of
    Valour, the open system and the damage-grid game on a 12x10 map with walls, TOTE with no
-   map), each command with
+   map, War & Combat on a 16x12 hex map), each command with
    an autocompleted option typed with 3 autocomplete requests; a mover walks `/move to:` around a
    wall to the other side of its foe, attacks that hit and damage (typed `roll:`), the GM
    restores the foe where the system lets an edit heal, an onlooker reads `/encounter status`
-   or `/map`, and `/init next` ends the activation (every channel's fight and map its own). The
+   or `/map`, and `/init next` ends the activation (in War & Combat, the step its phase or
+   flurry asks for: a move into contact, a declaration, an attack, a hold, a retreat; every
+   channel's fight and map its own). The
    share of each command is printed. 1, 50 and 500 busy channels (closed loop: each channel
    sends its next command when the last is answered); commands/s, p50/p95/p99, CPU per
    command of this process and of the map workers (and the rate they allow on this

@@ -17,6 +17,7 @@ from bot.offline.harness import Harness, channel_id_of
 from bot.settings import Settings
 from rules.models import Encounter
 from rules.registry import get_system
+from rules.systems.war_and_combat import WacCombatant
 
 BOARD_DELAY: float = Settings.model_fields["board_delay_seconds"].default
 #: commands that read and write nothing
@@ -78,13 +79,21 @@ class Script:
     map: str | None
     walls: str | None
     sheets: dict[str, str]  # by side
-    rolls: dict[str, tuple[str, ...]]  # the `roll:` of an attack, by side, in turn activation by activation
+    #: the `roll:` of an attack, by side (or by fighter, where a side's fighters roll apart), in
+    #: turn activation by activation
+    rolls: dict[str, tuple[str, ...]]
     weapon: str | None = None
     heal: str | None = None  # a GM sheet edit that restores the foe after a hit
     options: str | None = None  # `/encounter settings options:` the fight is played with
     #: an activation moves or attacks, not both: movers move in one round of activations (each
     #: fighter's one) and attack in the next, and an anchor that turns to its foe does not attack
     one_action: bool = False
+    #: where each fighter stands and faces, by name, on a board whose cells and facings are not
+    #: the squares of `FIGHTERS` (a hex map's)
+    places: dict[str, tuple[str, str]] | None = None
+    #: the round is phases and flurries (War & Combat): each activation is the step the fight's
+    #: state asks of the fighter acting (`_flurry_step`)
+    phases: bool = False
 
 
 #: two pairs, each a mover and an anchor; walls beside each anchor make a mover's way round
@@ -96,10 +105,13 @@ FIGHTERS: tuple[Fighter, ...] = (
 )
 BY_NAME = {f.name: f for f in FIGHTERS}
 WALLS = "E4 E6 E8 E10"
-#: cells out of the fighters' way (columns I-L of the 12x10 map), two of which, one from each
+#: cells out of the fighters' way (columns I-L, rows 1-10, of each script's map), two of which, one from each
 #: half, make the map of each channel after the first of its script a map of its own
 OWN_WALLS = (tuple(f"{c}{r}" for c in "IJ" for r in range(1, 11)), tuple(f"{c}{r}" for c in "KL" for r in range(1, 11)))
 TRACK = "track=6,6,5,5,4,4,3,3,2,1,1,U"
+#: War & Combat's blows: 3d6 12 + skill 2 against Defense 13 hits, the chest (11), impact 9 less
+#: the table's 2 and leather's 2 is a light wound; 9 + 2 is parried
+WAC_HIT, WAC_PARRY = "4,4,4,4,4,3,3,3,3", "3,3,3"
 SCRIPTS: tuple[Script, ...] = (
     # 20 HP: a fighter takes one hit per round, so a channel plays at most 19 rounds (76 activations)
     Script("coup-de-grace", "12x10", WALLS, dict.fromkeys(("dwarves", "orcs"), "class=unarmoured weapons=sword hp=20"),
@@ -118,6 +130,14 @@ SCRIPTS: tuple[Script, ...] = (
     # the grid, and Body with the wall's cover stops them, so the fight lasts
     Script("damage-grid", "12x10", WALLS, dict.fromkeys(("dwarves", "orcs"), "body=2 weapons=gravity-saber:2:4:3:melee"),
            dict.fromkeys(("dwarves", "orcs"), ("4,4,5,6",)), weapon="gravity-saber", one_action=True),
+    # War & Combat: each round a mover steps into its anchor's zone of threat (engaged), both
+    # declare (the mover retreat, the anchor hold), the flurry's attacks (the mover's hit the
+    # chest for a light wound the GM heals, the anchor's are parried), and in the adjustment
+    # phase the mover, the flurry's winner, retreats a hex; the anchors stand with their backs to walls
+    Script("war-and-combat", "16x12 hex", "C6 E6 F5 H5",
+           dict.fromkeys(("dwarves", "orcs"), "str=12 fighter=3 skills=broadsword:2 weapons=broadsword armor=leather"),
+           {"Borin": (WAC_HIT,), "Snaga": (WAC_HIT,), "Grak": (WAC_PARRY,), "Dain": (WAC_PARRY,)},
+           places={"Borin": ("D3", "S"), "Grak": ("D5", "N"), "Snaga": ("G3", "S"), "Dain": ("G5", "N")}, phases=True),
 )
 
 
@@ -153,6 +173,8 @@ async def _setup_channel(h: Harness, channel: str, script: Script) -> None:
                                "at": f.at if script.map else "melee"}
         if facing:
             add["facing"] = "E" if f.posts else "W"
+        if script.places:
+            add["at"], add["facing"] = script.places[f.name]
         await _check(h, "gm", "/combatant add", channel, **add)
     options = [script.options] if script.options else []
     if "auto_end" in get_system(script.system).options:  # every turn of the mix ends with /init next
@@ -164,11 +186,12 @@ async def _setup_channel(h: Harness, channel: str, script: Script) -> None:
 
 def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor: str, n: int = 0,
                 maps: bool = True, typing: int = 0) -> list[dict[str, Any]]:
-    """The payloads of ``actor``'s next activation in ``enc``, the channel's ``n``-th (see `FIGHTERS`);
+    """The payloads of ``actor``'s next activation in ``enc``, the channel's ``n``-th (see `FIGHTERS`;
+    in a fight of phases and flurries, the step its state asks for, `_flurry_step`);
     without ``maps``, a `/map` of the mix is an `/encounter status` instead. With ``typing``, each
     command with an autocompleted option comes after that many autocomplete requests (`_typing`)."""
     f = BY_NAME[actor]
-    rolls = script.rolls[f.side]
+    rolls = script.rolls.get(actor) or script.rolls[f.side]
     roll = rolls[n % len(rolls)]
     system = get_system(script.system)
     by = {c.name: c for c in enc.combatants}
@@ -180,6 +203,11 @@ def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor:
         out.extend(_typing(h, user, command, options, channel, typing))
         out.append(h.payload(user, command, options, channel))
 
+    if script.phases:  # the step, then an onlooker reads the board
+        for user, command, options in _flurry_step(enc, actor, roll):
+            add(user, command, **options)
+        add("dave", "/map" if maps and not f.posts else "/encounter status")
+        return out
     if grid is None:  # no map: strike while initiative lasts, else defend (0 initiative, a strike too)
         if (me.initiative or 0) >= 1:
             add(f.owner, "/attack", combatant=actor, target=f.foe, roll=roll)
@@ -209,6 +237,41 @@ def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor:
     if grid is not None:
         add(f.owner, "/init next")
     return out
+
+
+#: a command of a step: the user, the command, its options
+Command = tuple[str, str, dict[str, str]]
+
+
+def _flurry_step(enc: Encounter, actor: str, roll: str) -> list[Command]:
+    """The commands of ``actor``'s step in War & Combat's ``enc`` (`Script.phases`), as ``(user,
+    command, options)``, the `/init next` that ends a movement or adjustment step included. A
+    mover steps into its foe's zone of threat in the movement phase, declares retreat, attacks
+    with ``roll`` (a hit the GM heals) unless that would leave it no action against a foe with
+    two, whose blow would then be indefensible (it holds instead), and, the flurry's winner,
+    retreats a hex in the adjustment phase; an anchor stands, declares hold and attacks with
+    ``roll`` (parried)."""
+    f = BY_NAME[actor]
+    by = {c.name: c for c in enc.combatants}
+    me, foe = by[actor], by[f.foe]
+    who = {"combatant": actor}
+    if get_system(enc.system).turn(enc).phase == "declare":
+        tactic = "retreat" if f.posts else "hold"
+        return [(f.owner, "/act", {**who, "action": "declare", "options": f"intent=kill tactic={tactic}"})]
+    if enc.phase == "flurry":
+        if f.posts and WacCombatant.of(me).actions < 2 and WacCombatant.of(foe).actions >= 2:
+            return [(f.owner, "/act", {**who, "action": "hold"})]
+        attack: list[Command] = [(f.owner, "/attack", {**who, "target": f.foe, "roll": roll})]
+        return attack + [("gm", "/act", {"action": "heal", "target": f.foe, "options": "chest"})] * bool(f.posts)
+    if not f.posts:  # the anchor stands its ground in the movement and adjustment phases
+        return [(f.owner, "/init next", {"confirm": "true"})]
+    end: Command = (f.owner, "/init next", {})
+    if enc.phase == "adjustment":
+        return [(f.owner, "/act", {**who, "action": "retreat", "target": f.foe}), end]
+    grid = enc.map.grid()
+    ahead = grid.front(me.cell, me.facing) if grid is not None and me.cell is not None and me.facing else None
+    assert ahead is not None  # the hex it retreated from, beside its foe
+    return [(f.owner, "/move", {**who, "to": ahead.name}), end]
 
 
 #: autocomplete requests a client sends while a command is typed, for each command with an
