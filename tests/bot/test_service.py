@@ -380,7 +380,7 @@ async def test_the_encounter_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
 
 
 async def test_the_encounter_cache_holds_no_more_memory_than_its_bound(h: Harness, tmp_path: Path) -> None:
-    """Filled past its bound with the benchmark's fights of three systems, each loaded, written and read, the memory the cache holds (tracemalloc) is within its bound."""
+    """Filled past its bound with the benchmark's fights of every system, each loaded, written and read, the memory the cache holds (tracemalloc) is within its bound."""
     import tracemalloc
 
     from bot.offline.benchmark import (
