@@ -371,7 +371,7 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
                 item = "shield"
             if item is not None:
                 _drop(enc, t, item, effect.drops, dice)
-                events.append(EffectTaken(actor=t.name, effect="drops", detail=f"{item} ({effect.drops})"))
+                events.append(EffectTaken(actor=t.name, effect="drops", args=[item, effect.drops]))
         if effect.falls and not st.fallen:
             fall(enc, opts, t)
             events.append(EffectTaken(actor=t.name, effect="falls"))
@@ -459,7 +459,7 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
         events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
     if outcome.drop:
         _drop(enc, t, wielded(t).name, outcome.drop, dice)
-        events.append(EffectTaken(actor=t.name, effect="drops", detail=f"{wielded(t).name} ({outcome.drop})"))
+        events.append(EffectTaken(actor=t.name, effect="drops", args=[wielded(t).name, outcome.drop]))
     if outcome.falls and not st.fallen:
         fall(enc, opts, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))

@@ -82,8 +82,8 @@ class Revealed(Event):
     kind: ClassVar[str] = "reveal"
     choices: dict[str, tuple[str, str]]
     defaulted: list[str] = Field(default_factory=list)
-    #: name -> the defender's other choices in words ("guard flank, face Borin")
-    extra: dict[str, str] = Field(default_factory=dict)
+    #: name -> its other choices ({"guard": "flank", "face": "Borin"}; logs written before name them in words)
+    extra: dict[str, dict[str, str] | str] = Field(default_factory=dict)
 
 
 class FlurryInitiative(Event):
@@ -137,6 +137,9 @@ class EffectTaken(Event):
     effect: str
     #: what the table sees happen (rounds stunned, the limb, the weapon dropped): shown to all
     detail: Annotated[str | None, PUBLIC] = None
+    #: what the effect names where it names more than one thing (a lengthy action's armour and the
+    #: round it is done, a tactic's way and opponent...): codes, names and numbers, shown to all
+    args: Annotated[list[str | int], PUBLIC] = Field(default_factory=list)
 
 
 class FlurryEnded(Event):

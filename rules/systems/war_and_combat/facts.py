@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from rules.facts import Facts
 from rules.models import Encounter
-from rules.systems.war_and_combat import flurry, sheet
+from rules.systems.war_and_combat import flurry
+from rules.systems.war_and_combat.lengthy import busy_with
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables import SEVERITIES
 from rules.systems.war_and_combat.turns import stunned
@@ -52,7 +53,7 @@ def facts_of(enc: Encounter, turn: Turn) -> WacFacts:
         if st.limit and wielded(c).polearm:
             limits[c.name] = st.limit
         if st.busy:
-            busy[c.name] = ("shed", sheet.worn(c).name) if st.busy == "shed" else ("don", st.busy.removeprefix("don:"))
+            busy[c.name] = busy_with(c)
     d = WacEncounter.of(enc).declarations
     waiting = tuple(d.waiting()) if enc.phase == "flurry" and d is not None and not d.revealed else ()
     return WacFacts(turn=turn, wounds=wounds, stunned=frozenset(c.name for c in enc.combatants if stunned(enc, c)),

@@ -366,8 +366,10 @@ def _unmoved(c: Combatant) -> None:
         raise IllegalAction(f"{c.name} has made its one hex of adjustment this phase: `/init next` ends the step.")
 
 
-def _tactic_step(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, to: Cell | None, why: str) -> list[Event]:
-    """``c`` steps to ``to`` as its tactic (the one-hex adjustment after a flurry), facing ``t``."""
+def _tactic_step(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, to: Cell | None, why: str,
+                 tactic: list[str | int]) -> list[Event]:
+    """``c`` steps to ``to`` as its ``tactic`` (the one-hex adjustment after a flurry: its code, way and
+    opponent), facing ``t``; ``why``: the step in words, for a refusal."""
     st = WacCombatant.of(c)
     if to is None or to in grid.blocked or to in enc.occupied(exclude=c):
         raise IllegalAction(f"{c.name} cannot {why}: the hex is {'off the map' if to is None else 'a wall or taken'}. "
@@ -377,7 +379,7 @@ def _tactic_step(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, to: Cel
     c.position, c.facing = to.name, grid.facing_towards(to, t.cell)
     st.moved, st.mp = True, 0
     return [Moved(actor=c.name, path=[start.name, to.name], facing=c.facing),
-            EffectTaken(actor=c.name, effect="tactic", detail=why.replace(" ", "s ", 1))]
+            EffectTaken(actor=c.name, effect="tactic", args=tactic)]
 
 
 def retreat(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
@@ -387,7 +389,7 @@ def retreat(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     assert c.cell is not None and t.cell is not None
     way = grid.direction(t.cell, c.cell)
     assert way is not None
-    return _tactic_step(enc, grid, c, t, grid.step(c.cell, way), f"retreat {way} from {t.name}")
+    return _tactic_step(enc, grid, c, t, grid.step(c.cell, way), f"retreat {way} from {t.name}", ["retreat", way, t.name])
 
 
 def circle(enc: Encounter, c: Combatant, name: str | None, way: str | None) -> list[Event]:
@@ -403,7 +405,8 @@ def circle(enc: Encounter, c: Combatant, name: str | None, way: str | None) -> l
     assert side is not None
     facings = list(grid.facings)
     to = grid.step(t.cell, facings[(facings.index(side) + turn) % len(facings)])
-    return _tactic_step(enc, grid, c, t, to, f"circle {'clockwise' if turn == 1 else 'counter-clockwise'} round {t.name}")
+    return _tactic_step(enc, grid, c, t, to, f"circle {'clockwise' if turn == 1 else 'counter-clockwise'} round {t.name}",
+                        ["circle", "cw" if turn == 1 else "ccw", t.name])
 
 
 def push_back(enc: Encounter, grid: Grid, c: Combatant, t: Combatant) -> list[Event]:

@@ -110,8 +110,12 @@ TERM_ARGS: dict[str, dict[str, str]] = {
     "defense": DEFENSES, "defense_restricted": DEFENSES, "defense_aware": DEFENSES,
     "attribute": {"str": "STR", "agl": "AGL", "dex": "DEX"},
 }
-#: a lengthy action under way (`WacFacts.busy`), worded with the armour's name
+#: a lengthy action under way (`WacFacts.busy`, an effect's args), worded with the armour's name; and done
 BUSY = {"shed": "shedding its {0}", "don": "donning {0}"}
+DONE = {"shed": "has shed its {0}", "don": "has donned {0}"}
+#: a manoeuvre tactic's step (an effect's args: the tactic, its way, the opponent)
+TACTIC_STEPS = {"retreat": "retreats {0} from {1}", "circle": "circles {0} round {1}"}
+WAYS = {"cw": "clockwise", "ccw": "counter-clockwise"}
 REASONS = {"miss": "the attack failed, so the defender attacks", "spent": "the attacker is out of actions",
            "hold": "the attacker holds"}
 
@@ -200,9 +204,15 @@ class WacPresenter(Presenter[WacFacts]):
         return f"**{e.actor}** has declared (hidden){wait}"
 
     def revealed(self, e: Revealed) -> str:
-        shown = "; ".join(f"**{n}** {i}, {t}" + (f", {e.extra[n]}" if n in e.extra else "") for n, (i, t) in e.choices.items())
+        shown = "; ".join(f"**{n}** {i}, {t}" + (f", {self._choices(e.extra[n])}" if e.extra.get(n) else "")
+                          for n, (i, t) in e.choices.items())
         forced = f" (the GM forced it: {', '.join(e.defaulted)} kill and hold)" if e.defaulted else ""
         return f"Declarations revealed: {shown}{forced}"
+
+    @staticmethod
+    def _choices(extra: dict[str, str] | str) -> str:
+        """``guard flank, face Borin``: a fighter's declared choices besides its intention and tactic."""
+        return extra if isinstance(extra, str) else ", ".join(f"{k} {v}" for k, v in extra.items())
 
     def flurry_initiative(self, e: FlurryInitiative) -> str:
         return f"**{e.actor}** flurry initiative **{e.value}** ({self.roll_text(e.roll)}), {e.actions} action(s)"
@@ -235,9 +245,33 @@ class WacPresenter(Presenter[WacFacts]):
         return head + soak + wound
 
     def effect_taken(self, e: EffectTaken) -> str:
-        text = EFFECTS.get(e.effect, e.effect).format(d=e.detail or "")
+        detail = self._effect_detail(e.effect, e.args) if e.args else e.detail
+        text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
         joiner = "" if text.startswith("'") else " "
         return f"**{e.actor}**{joiner}{text}"
+
+    @staticmethod
+    def _effect_detail(effect: str, args: list[str | int]) -> str:
+        """The words an effect's ``args`` fill its `EFFECTS` text with (``shedding its mail, done at the
+        start of round 3``); effects logged before they had args carry these words in ``detail``."""
+        a = [str(x) for x in args]
+        if effect == "lengthy":
+            return f"{BUSY[a[0]].format(a[1])}, done at the start of round {a[2]}"
+        if effect == "lengthy_done":
+            return DONE[a[0]].format(a[1])
+        if effect == "lengthy_broken":
+            return BUSY[a[0]].format(a[1])
+        if effect == "tactic":
+            return TACTIC_STEPS[a[0]].format(*([a[1]] if a[0] == "retreat" else [WAYS[a[1]]]), a[2])
+        if effect == "aims":
+            return " at ".join(a)
+        if effect == "drops":
+            return f"{a[0]} ({a[1]})"
+        if effect == "wounded":
+            return f"a {a[0]} wound to the {a[1]} ({a[2]})"
+        if effect == "healed":
+            return ", ".join(f"{severity} {a[0]}" for severity in a[1:])
+        return ", ".join(a)
 
     def flurry_ended(self, e: FlurryEnded) -> str:
         return f"The flurry of {', '.join(e.participants)} ends"

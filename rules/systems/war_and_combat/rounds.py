@@ -281,7 +281,7 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     d = est.declarations
     assert d is not None
     choices = {n: (d.choice(n)["intent"], d.choice(n)["tactic"]) for n in d.participants}
-    extra = {n: ", ".join(f"{k} {v}" for k, v in d.choice(n).items() if k in ("guard", "face")) for n in d.participants}
+    extra = {n: {k: v for k, v in d.choice(n).items() if k in ("guard", "face")} for n in d.participants}
     events: list[Event] = []
     if not est.in_turn or d.defaulted:  # declared in turn, each was shown as it was made
         events.append(Revealed(choices=choices, defaulted=list(d.defaulted), extra={n: v for n, v in extra.items() if v}))
@@ -319,7 +319,7 @@ def join(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[str,
         return events + (declare(enc, opts, c, options, dice, in_order=False) if any(v is not None for v in options.values()) else [])
     choice = _choice(options) | _facing_choice(enc, c, options)
     d.made[c.name] = choice
-    extra = ", ".join(f"{k} {v}" for k, v in choice.items() if k in ("guard", "face"))
+    extra = {k: v for k, v in choice.items() if k in ("guard", "face")}
     events.append(Revealed(choices={c.name: (choice["intent"], choice["tactic"])}, extra={c.name: extra} if extra else {}))
     events += _face(enc, c, choice.get("face"))
     events.append(_initiative(enc, opts, c, dice))

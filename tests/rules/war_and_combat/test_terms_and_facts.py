@@ -1,5 +1,5 @@
-"""The rules name terms by code and work out what the board shows (`WacFacts`); the presenter words
-both and computes nothing: a code it has no words for, or a rules module it imports, is caught here."""
+"""The rules name terms and effects by code and work out what the board shows (`WacFacts`); the presenter words
+them and computes nothing: a code it has no words for, or a rules module it imports, is caught here."""
 from __future__ import annotations
 
 import ast
@@ -7,13 +7,21 @@ from pathlib import Path
 
 import rules.systems.war_and_combat as package
 from rules.events import InitiativeSet, Roll, Term, mod
-from rules.systems.war_and_combat.events import Struck, WacAttacked, WacInitiative
+from rules.system import Resolution
+from rules.systems.war_and_combat.events import (
+    EffectTaken,
+    Revealed,
+    Struck,
+    WacAttacked,
+    WacInitiative,
+)
 from rules.systems.war_and_combat.facts import WacFacts
 from rules.systems.war_and_combat.present import TERM_ARGS, WacPresenter
 from rules.systems.war_and_combat.state import WoundRecord
 from rules.systems.war_and_combat.turns import add_effect
 from tests.rules.war_and_combat.build import (
     SYSTEM,
+    adjusting,
     alone,
     duel,
     fight,
@@ -191,3 +199,54 @@ def test_the_facts_say_who_is_to_declare_and_who_next():
     s.run("act", action="declare", actor="Borin", options={"intent": "kill"})
     facts = SYSTEM.facts(s.enc)
     assert facts.waiting == () and facts.to_declare == ()
+
+
+def _effects(res: Resolution) -> list[EffectTaken]:
+    return [e for e in res.events if isinstance(e, EffectTaken)]
+
+
+def test_a_lengthy_actions_events_name_the_armour_and_the_round_not_words():
+    """"Lengthy Actions are Full Actions that take more than one round to perform": its event names what (shed or
+    don), the armour and the round it is done; the presenter makes the sentence."""
+    s = alone("armor=mail")
+    res = s.run("act", action="shed", actor="Borin")
+    assert [(e.effect, e.args, e.detail) for e in _effects(res)] == [("lengthy", ["shed", "mail", 3], None)]
+    assert ("**Borin** begins a lengthy action: shedding its mail, done at the start of round 3; no moving or "
+            "shooting meanwhile") in s.text(res)
+
+
+def test_a_tactics_step_names_the_tactic_its_way_and_the_opponent():
+    """"Circle: ... in a circle around the opponent" and retreat: the event names the tactic, the way and the
+    opponent; the words are the presenter's."""
+    s = adjusting("circle")
+    res = s.run("act", action="circle", actor="Borin", target="Grak", options={"way": "ccw"})
+    assert [(e.effect, e.args) for e in _effects(res)] == [("tactic", ["circle", "ccw", "Grak"])]
+    assert "**Borin** circles counter-clockwise round Grak (its manoeuvre tactic)" in s.text(res)
+    s = adjusting("retreat")
+    res = s.run("act", action="retreat", actor="Borin", target="Grak")
+    assert [(e.effect, e.args) for e in _effects(res)] == [("tactic", ["retreat", "NW", "Grak"])]
+    assert "**Borin** retreats NW from Grak (its manoeuvre tactic)" in s.text(res)
+
+
+def test_the_gms_wound_and_healing_name_severity_and_place_not_words():
+    """The GM's `damage` names the wound's severity, its place and what the text calls it ("broken bones"), and
+    `heal` the place and the severities healed; the presenter words both as before."""
+    s = duel()
+    res = s.run("act", action="damage", target="Grak", options={"critical": "", "left": "", "arm": ""})
+    assert _effects(res)[0].args == ["critical", "left arm", "broken bones"]
+    assert "**Grak** takes a critical wound to the left arm (broken bones)" in s.text(res)[0]
+    res = s.run("act", action="heal", target="Grak", options={"left": "", "arm": ""})
+    assert _effects(res)[0].args == ["left arm", "critical"]
+    assert "**Grak** is healed of its critical left arm wound(s)" in s.text(res)[0]
+
+
+def test_effects_and_reveals_logged_in_words_read_as_they_did():
+    """An effect logged with its words in ``detail``, and a reveal with a fighter's other choices in words, still
+    read as they did."""
+    present = SYSTEM.present
+    old = EffectTaken.model_validate({"actor": "Borin", "effect": "tactic", "detail": "retreats NW from Grak"})
+    assert present.text(old) == "**Borin** retreats NW from Grak (its manoeuvre tactic)"
+    reveal = Revealed.model_validate({"choices": {"Grak": ["kill", "hold"]}, "extra": {"Grak": "guard flank"}})
+    assert present.text(reveal) == "Declarations revealed: **Grak** kill, hold, guard flank"
+    new = Revealed(choices={"Grak": ("kill", "hold")}, extra={"Grak": {"guard": "flank", "face": "Borin"}})
+    assert present.text(new) == "Declarations revealed: **Grak** kill, hold, guard flank, face Borin"
