@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from rules.facts import Facts
 from rules.models import Encounter
-from rules.systems.war_and_combat import flurry
 from rules.systems.war_and_combat.lengthy import busy_with
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables import SEVERITIES
@@ -38,7 +37,8 @@ class WacFacts(Facts):
 
 
 def facts_of(enc: Encounter, turn: Turn) -> WacFacts:
-    """The facts of ``enc`` whose turn is ``turn``: one pass over its combatants."""
+    """The facts of ``enc`` whose turn is ``turn`` (`WarAndCombatSystem.turn`: declaring, its actors are
+    those whose declaration is awaited now): one pass over its combatants."""
     wounds: dict[str, tuple[tuple[str, str], ...]] = {}
     limits: dict[str, str] = {}
     busy: dict[str, tuple[str, str]] = {}
@@ -57,4 +57,5 @@ def facts_of(enc: Encounter, turn: Turn) -> WacFacts:
     d = WacEncounter.of(enc).declarations
     waiting = tuple(d.waiting()) if enc.phase == "flurry" and d is not None and not d.revealed else ()
     return WacFacts(turn=turn, wounds=wounds, stunned=frozenset(c.name for c in enc.combatants if stunned(enc, c)),
-                    zone_limits=limits, busy=busy, to_declare=tuple(flurry.to_declare(enc)), waiting=waiting)
+                    zone_limits=limits, busy=busy, to_declare=turn.actors if turn.phase == "declare" else (),
+                    waiting=waiting)
