@@ -383,6 +383,7 @@ NEVER: dict[str, dict[str, str]] = {
     },
     "war-and-combat": {
         "Damaged": "a hit's damage is part of Struck", "HitPointsChanged": "wounds are part of Struck",
+        "Attacked": "its attacks are WacAttacked", "InitiativeSet": "its initiative is WacInitiative",
     },
     "open": {
         "Attacked": "its attacks are OpenAttack", "Damaged": "its damage is Harmed",

@@ -13,7 +13,7 @@ declared), `rounds.py` (the round phase by phase, the flurry phase's declaration
 initiative and passing attack included), `attacks.py` (strikes, ranged strikes, wounds, combat
 options, coup-de-grâce), `movement.py` (moves, manoeuvre tactics, driving back and withdrawing),
 `swipes.py` (free attacks and interrupts from outside a flurry), `harm.py` (the GM's wounds),
-`words.py` (the declared `options:` words), `actions.py`, `present.py`.
+`words.py` (the declared `options:` words), `actions.py`, `facts.py` (what the board shows), `present.py`.
 
 Dice order for ``roll:``. `/init roll` and the `/init next` that begins a round: for each
 combatant in joining order its shock check and death check (3d6 each, if wounded), then the
@@ -36,7 +36,6 @@ from rules.actions import Act, ActionSpec, ActionTable, Attack, CoupDeGrace, Mov
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event
-from rules.facts import Facts
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, Highlight, RuleSystem, Turn
@@ -51,6 +50,7 @@ from rules.systems.war_and_combat import (
     zones,
 )
 from rules.systems.war_and_combat.actions import ACTIONS
+from rules.systems.war_and_combat.facts import WacFacts, facts_of
 from rules.systems.war_and_combat.options import OPTIONS
 from rules.systems.war_and_combat.present import WacPresenter, sheet_summary
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
@@ -175,9 +175,9 @@ class WarAndCombatSystem(RuleSystem):
         turns.acting(enc, action.actor or enc.current)
         return rounds.end_step(enc, opts, dice)
 
-    def facts(self, enc: Encounter) -> Facts:
-        """What its presenter words on the board and in the turn line."""
-        return Facts(turn=self.turn(enc))
+    def facts(self, enc: Encounter) -> WacFacts:
+        """What its presenter words on the board and in the turn line (`facts.WacFacts`)."""
+        return facts_of(enc, self.turn(enc))
 
     def turn(self, enc: Encounter) -> Turn:
         if not enc.started or enc.winner:

@@ -224,7 +224,7 @@ def _aim(ctx: ActionContext, action: Act) -> list[Event]:
     t = enc.get(action.target, "target") if action.target else None
     refuse_if_busy(c, "aim")
     full_action(c, "aiming")
-    return [EffectTaken(actor=c.name, effect="aims", detail=w.name + (f" at {t.name}" if t else ""))]
+    return [EffectTaken(actor=c.name, effect="aims", args=[w.name, *([t.name] if t else [])])]
 
 
 def _sheathe(ctx: ActionContext, action: Act) -> list[Event]:

@@ -18,14 +18,14 @@ from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
 from rules.effects import active, modifiers, total
 from rules.errors import IllegalAction, InputError
-from rules.events import Attacked, Checked, Event, Roll, mod
+from rules.events import Checked, Event, Modifier, Roll, Term, mod
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import flurry, limbs, sheet
 from rules.systems.war_and_combat.catalogue import Weapon
 from rules.systems.war_and_combat.catalogue import weapon as catalogue_weapon
-from rules.systems.war_and_combat.events import EffectTaken, Struck
+from rules.systems.war_and_combat.events import EffectTaken, Struck, WacAttacked
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.options import LIMB_SIDES, MISSILE_TARGETS
 from rules.systems.war_and_combat.rounds import after_attack
@@ -75,10 +75,18 @@ RELOADED = frozenset({"crossbow"})
 #: flank, surprised, helpless, indefensible) or a stunned one's, who takes no action
 DEFENDED = frozenset({"front", "flank", "fallen", "crawling"})
 
-#: the Defense label of a held fighter whose Restrict check failed: it makes no defence
-RESTRICTED_NONE = "Defense (restricted: none)"
+#: what an attack is against where it is a Defense: ``defense`` (its rule in ``args``), the Defense of a
+#: held fighter who won its Restrict check, a held fighter's whose check failed (no defence), and a
+#: point-blank shot's at an aware target (option `close_missile`)
+DEFENSE_TERMS = frozenset({"defense", "defense_restricted", "restricted_none", "defense_aware"})
 
-__all__ = ["RELOADED", "DEFENDED", "RESTRICTED_NONE", "moving", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding"]
+#: what a held fighter whose Restrict check failed defends with: no defence
+RESTRICTED_NONE = Term(code="restricted_none")
+
+#: how far short of the Defense a missed strike is a parry, block or dodge ("within three points or so")
+PARRIED_WITHIN = 2
+
+__all__ = ["RELOADED", "DEFENDED", "DEFENSE_TERMS", "RESTRICTED_NONE", "PARRIED_WITHIN", "moving", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -90,7 +98,8 @@ def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
 
 def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, attacker: Combatant | None,
             indefensible: bool = False) -> tuple[int, str]:
-    """The target's Defense against ``attacker`` and the rule it came from."""
+    """The target's Defense against ``attacker`` and the rule it came from (a code: ``front``,
+    ``flank_unguarded``...)."""
     st = WacCombatant.of(target)
     rank, agl = sheet.fighter(target), sheet.modifier(target, "agl")
     if st.unconscious or st.immobile:
@@ -104,9 +113,9 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
         return opts.rear_defense, "rear"
     guard = flurry.guard_of(enc, target)  # "only if the defender forfeits his defenses from the front hexes"
     if arc == "flank" and guard != "flank":
-        return opts.rear_defense, "flank, unguarded"
+        return opts.rear_defense, "flank_unguarded"
     if arc == "front" and guard == "flank":
-        return opts.rear_defense, "front, forfeited"
+        return opts.rear_defense, "front_forfeited"
     if stunned(enc, target):
         value, why = STUNNED.value(rank, agl), "stunned"
     elif st.fallen:
@@ -149,10 +158,10 @@ def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
     return w
 
 
-def moving(c: Combatant) -> list[tuple[str, int]]:
+def moving(c: Combatant) -> list[Modifier]:
     """"Movement rate penalizes actions that require skill rolls" (ACTION PENALTY BY PACE): the pace's penalty,
     once ``c`` has moved this phase (a ranged strike, a free attack's negotiate task and its blow)."""
-    return [("moving", pace_penalty(sheet.pace(c)))] if WacCombatant.of(c).moved else []
+    return [mod("moving", pace_penalty(sheet.pace(c)))] if WacCombatant.of(c).moved else []
 
 
 def _side(opts: OptionValues, words: Mapping[str, Any]) -> str:
@@ -188,13 +197,13 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     if free is False:  # "If he fails, he loses an action": the attack it was to be
         return events + after_attack(enc, opts, dice, c, t, True)
     st.actions -= 1
-    extra = [("restricted", -1)] if free else []
+    extra = [mod("restricted", -1)] if free else []
     held, level = held_defense(enc, opts, grid, c, t, indefensible, dice)
     events += held
     events += resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), words, dice,
                           skill=sheet.skill(c, w.name), attr="agl", indefensible=indefensible, extra=extra,
                           target_level=level)
-    roll = next((e.roll for e in events if isinstance(e, Attacked) and e.actor == c.name), None)
+    roll = next((e.roll for e in events if isinstance(e, WacAttacked) and e.actor == c.name), None)
     hit = roll is not None and bool(roll.success)
     if hit and roll is not None:
         flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))
@@ -218,7 +227,7 @@ def break_free(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> 
 
 
 def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, indefensible: bool,
-                 dice: Dice) -> tuple[list[Event], tuple[int, str] | None]:
+                 dice: Dice) -> tuple[list[Event], tuple[int, Term] | None]:
     """A defence the victim of a hold must first win (its Restrict check): the check's events and
     the Defense it leaves (-1, or none on a failure); None when ``t`` is not held or does not defend."""
     against, why = defense(enc, opts, grid, t, c, indefensible)
@@ -227,7 +236,7 @@ def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t
     events, free = restrict_check(enc, t, dice)
     if free is None:
         return events, None
-    return events, (against - 1, f"Defense ({why}, restricted)") if free else (opts.rear_defense, RESTRICTED_NONE)
+    return events, (against - 1, Term(code="defense_restricted", args=[why])) if free else (opts.rear_defense, RESTRICTED_NONE)
 
 
 def restricted(enc: Encounter, c: Combatant) -> int | None:
@@ -256,14 +265,21 @@ def restrict_check(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event
 
 def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, intent: str,
                 words: Mapping[str, Any], dice: Dice, *, skill: int, attr: str, indefensible: bool = False,
-                target_level: tuple[int, str] | None = None, extra: list[tuple[str, int]] | None = None,
+                target_level: tuple[int, Term] | None = None, extra: list[Modifier] | None = None,
                 missile: bool = False, aimed: str | None = None) -> list[Event]:
     """One attack roll and, on a hit, its damage. ``target_level`` replaces the Defense (missiles)."""
-    against, why = target_level or defense(enc, opts, grid, t, c, indefensible)
-    mods = [("skill", skill), ("Agility" if attr == "agl" else "Dexterity", sheet.modifier(c, attr)),
-            ("wounds", sheet.wound_penalty(c)), *(extra or []), *((str(m.args[0]), m.value) for m in modifiers(enc.effects, c.name, "attack"))]
-    roll = task(c, dice, mods, against, why if target_level else f"Defense ({why})")
-    events: list[Event] = [Attacked(actor=c.name, target=t.name, weapon=w.name, roll=roll)]
+    if target_level is None:
+        value, why = defense(enc, opts, grid, t, c, indefensible)
+        target_level = value, Term(code="defense", args=[why])
+    against, versus = target_level
+    ability = mod("agility", sheet.modifier(c, attr)) if attr == "agl" else mod("dexterity", sheet.modifier(c, attr))
+    mods = [mod("skill", skill), ability, mod("wounds", sheet.wound_penalty(c)), *(extra or []),
+            *modifiers(enc.effects, c.name, "attack")]
+    roll = task(c, dice, mods, against, versus)
+    # "within three points or so ... a parry, block, or dodge": a miss that close to a Defense
+    parried = (not roll.success and versus.code in DEFENSE_TERMS
+               and (roll.total or 0) >= against - PARRIED_WITHIN)
+    events: list[Event] = [WacAttacked(actor=c.name, target=t.name, weapon=w.name, roll=roll, parried=parried)]
     if not roll.success:
         return events
     over = (roll.total or 0) - against
@@ -300,7 +316,7 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
     where = location
     if location in ("arm", "leg"):
         where = f"{_side(opts, words)} {location}"
-    impact_roll = Roll(dice=[*rolled, *extra], label=spec.expression + (f" +{crit}d6 critical" if crit else ""),
+    impact_roll = Roll(dice=[*rolled, *extra], label=spec.expression,
                        modifiers=[mod("table", spec.modifier)] if spec.modifier else [], total=impact)
     events: list[Event] = [Struck(actor=t.name, by=c.name, location=where, cap=cap, dice=spec.expression, impact=impact_roll,
                                   critical_dice=crit, absorbed=max(0, absorbed), effective=effective,
@@ -323,7 +339,7 @@ def inflict(enc: Encounter, opts: OptionValues, t: Combatant, where: str, severi
 
 
 def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Checked:
-    return Checked(actor=c.name, what=what, roll=task(c, dice, [(attr.upper(), sheet.modifier(c, attr))], target))
+    return Checked(actor=c.name, what=what, roll=task(c, dice, [mod("attribute", sheet.modifier(c, attr), attr)], target))
 
 
 def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:
@@ -355,7 +371,7 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
                 item = "shield"
             if item is not None:
                 _drop(enc, t, item, effect.drops, dice)
-                events.append(EffectTaken(actor=t.name, effect="drops", detail=f"{item} ({effect.drops})"))
+                events.append(EffectTaken(actor=t.name, effect="drops", args=[item, effect.drops]))
         if effect.falls and not st.fallen:
             fall(enc, opts, t)
             events.append(EffectTaken(actor=t.name, effect="falls"))
@@ -443,7 +459,7 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
         events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
     if outcome.drop:
         _drop(enc, t, wielded(t).name, outcome.drop, dice)
-        events.append(EffectTaken(actor=t.name, effect="drops", detail=f"{wielded(t).name} ({outcome.drop})"))
+        events.append(EffectTaken(actor=t.name, effect="drops", args=[wielded(t).name, outcome.drop]))
     if outcome.falls and not st.fallen:
         fall(enc, opts, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))
@@ -483,7 +499,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     level = against if confront else moving_target(MISSILE_TARGETS[kind], range_mod, against if kind == "evading" else 0)
     if engaged_with(enc, grid, t):
         level += FIRING_INTO_MELEE
-    extra: list[tuple[str, int]] = []
+    extra: list[Modifier] = []
     aimed = words.aim
     if aimed is not None:
         aimed = aimed.strip().lower()
@@ -494,20 +510,21 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
         if call is None:
             raise IllegalAction(f"{t.name} is at {name} range: a called shot is only at point blank or short range "
                                 "(\"Otherwise hit locations are random\"); shoot without `aim=`.")
-        extra.append((f"called shot ({aimed})" if aimed in SUB_LOCATIONS else "called shot", call))
+        extra.append(mod("called_shot_at", call, aimed) if aimed in SUB_LOCATIONS else mod("called_shot", call))
         aimed = SUB_LOCATIONS.get(aimed, aimed)
     extra += moving(c)
     st.shots += 1
     st.mp, st.full = 0, "shooting"  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:
         st.unloaded.append(w.name)
+    shot_at = Term(code="range", args=[name, kind])
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", words, dice, skill=sheet.skill(c, w.name), attr="dex",
-                         target_level=(level, f"Defense ({why}), point blank, aware" if confront else f"{name} range, {kind}"),
+                         target_level=(level, Term(code="defense_aware", args=[why]) if confront else shot_at),
                          extra=extra, missile=True, aimed=aimed)
     shot = events[0]
-    if isinstance(shot, Attacked) and shot.roll.success:
+    if isinstance(shot, WacAttacked) and shot.roll.success:
         return events
-    return events + _stray(enc, opts, grid, c, t, w, level, f"{name} range, {kind}", dice)
+    return events + _stray(enc, opts, grid, c, t, w, level, shot_at, dice)
 
 
 def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
@@ -531,7 +548,7 @@ def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
 
 
 def _stray(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, level: int,
-           label: str, dice: Dice) -> list[Event]:
+           versus: Term, dice: Dice) -> list[Event]:
     """"Missed Shots: Treat accidental attacks against random targets in the missile's flight path as if
     the attacker had a skill level of -5": one of those standing between, picked with a die."""
     assert c.cell is not None and t.cell is not None
@@ -543,7 +560,7 @@ def _stray(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Comb
         pick = dice.roll(1, len(between))[0] if len(between) > 1 else 1
     victim = between[pick - 1]
     return resolve_hit(enc, opts, grid, c, victim, w, "kill", {}, dice, skill=MISSED_SHOT_SKILL, attr="dex",
-                       target_level=(level, label), missile=True)
+                       target_level=(level, versus), missile=True)
 
 
 def cdg_ready(c: Combatant) -> bool:

@@ -1,14 +1,16 @@
 """The War & Combat events: typed data, shown by `present.py` (evaluation never builds text)."""
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from rules.events import Event, Roll
+from rules.events import Attacked, Event, InitiativeSet, Roll
 from rules.hidden import PUBLIC, Of
 
 __all__ = [
+    "WacInitiative",
+    "WacAttacked",
     "PhaseBegan",
     "Engaged",
     "FlurryBegan",
@@ -25,6 +27,20 @@ __all__ = [
     "CollapsePrompt",
     "CarriedOver",
 ]
+
+
+class WacInitiative(InitiativeSet):
+    """``actor``'s initiative for the round; ``high_skew``: its side rolled it with a skew die (the
+    side with the best Tactics, option `tactics_skew`)."""
+
+    high_skew: bool = False
+
+
+class WacAttacked(Attacked):
+    """An attack roll; ``parried``: it missed a Defense by so little that the defender parried,
+    blocked or dodged it ("within three points or so")."""
+
+    parried: bool = False
 
 
 class PhaseBegan(Event):
@@ -66,8 +82,8 @@ class Revealed(Event):
     kind: ClassVar[str] = "reveal"
     choices: dict[str, tuple[str, str]]
     defaulted: list[str] = Field(default_factory=list)
-    #: name -> the defender's other choices in words ("guard flank, face Borin")
-    extra: dict[str, str] = Field(default_factory=dict)
+    #: name -> its other choices ({"guard": "flank", "face": "Borin"}; logs written before name them in words)
+    extra: dict[str, dict[str, str] | str] = Field(default_factory=dict)
 
 
 class FlurryInitiative(Event):
@@ -103,6 +119,15 @@ class Struck(Event):
     severity: str | None = None
     option: str | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _dice_only(cls, data: Any) -> Any:
+        """Logs written before the impact roll's label was its dice only named the critical dice in it too."""
+        impact = data.get("impact") if isinstance(data, dict) else None
+        if isinstance(impact, dict) and " critical" in str(impact.get("label") or ""):
+            data = data | {"impact": impact | {"label": str(impact["label"]).partition(" +")[0]}}
+        return data
+
 
 class EffectTaken(Event):
     """A wound or combat-option effect on ``actor``: ``effect`` a code (stun, knockout, falls,
@@ -112,6 +137,9 @@ class EffectTaken(Event):
     effect: str
     #: what the table sees happen (rounds stunned, the limb, the weapon dropped): shown to all
     detail: Annotated[str | None, PUBLIC] = None
+    #: what the effect names where it names more than one thing (a lengthy action's armour and the
+    #: round it is done, a tactic's way and opponent...): codes, names and numbers, shown to all
+    args: Annotated[list[str | int], PUBLIC] = Field(default_factory=list)
 
 
 class FlurryEnded(Event):

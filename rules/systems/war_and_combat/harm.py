@@ -77,8 +77,8 @@ def damage(ctx: ActionContext, action: Act) -> list[Event]:
         raise InputError(f"Say how bad the wound is: {', '.join(SEVERITIES)} (e.g. `options:\"serious left arm\"`).")
     where = _where(opts, words)
     penetrating = "penetrating" in words
-    detail = f"a {severity} wound to the {where} ({WOUND_NATURE[(severity, penetrating)]})"
-    return [EffectTaken(actor=t.name, effect="wounded", detail=detail), *inflict(enc, opts, t, where, severity, penetrating, dice)]
+    wound: list[str | int] = [severity, where, WOUND_NATURE[(severity, penetrating)]]
+    return [EffectTaken(actor=t.name, effect="wounded", args=wound), *inflict(enc, opts, t, where, severity, penetrating, dice)]
 
 
 def _lasting(wounds: list[WoundRecord]) -> tuple[set[str], set[str], bool]:
@@ -116,7 +116,7 @@ def heal(ctx: ActionContext, action: Act) -> list[Event]:
         raise InputError(f"{t.name} has no {severity + ' ' if severity else ''}wound to the {where}: its wounds are {has}.")
     gone = here if "all" in words else [max(here, key=lambda w: SEVERITIES.index(w.severity))]
     st.wounds = [w for w in st.wounds if not any(w is g for g in gone)]
-    events: list[Event] = [EffectTaken(actor=t.name, effect="healed", detail=", ".join(f"{w.severity} {where}" for w in gone))]
+    events: list[Event] = [EffectTaken(actor=t.name, effect="healed", args=[where, *(w.severity for w in gone)])]
     impaired, disabled, immobile = _lasting(st.wounds)
     st.impaired = [x for x in st.impaired if x in impaired]
     st.disabled = [x for x in st.disabled if x in disabled]

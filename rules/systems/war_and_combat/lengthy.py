@@ -21,15 +21,21 @@ from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.state import WacCombatant
 from rules.systems.war_and_combat.zones import engaged_with
 
-__all__ = ["begin", "finish", "break_off", "refuse_if_busy", "doing"]
+__all__ = ["begin", "finish", "break_off", "refuse_if_busy", "doing", "busy_with"]
+
+
+def busy_with(c: Combatant) -> tuple[str, str]:
+    """What ``c`` is busy with: (``shed`` or ``don``, the armour's name)."""
+    st = WacCombatant.of(c)
+    if st.busy == "shed":
+        return "shed", sheet.worn(c).name
+    return "don", (st.busy or "").removeprefix("don:")
 
 
 def doing(c: Combatant) -> str:
-    """What ``c`` is busy with, in words (``shedding its mail``, ``donning plate``)."""
-    st = WacCombatant.of(c)
-    if st.busy == "shed":
-        return f"shedding its {sheet.worn(c).name}"
-    return f"donning {(st.busy or '').removeprefix('don:')}"
+    """What ``c`` is busy with, in words for a refusal (``shedding its mail``, ``donning plate``)."""
+    what, armour = busy_with(c)
+    return f"shedding its {armour}" if what == "shed" else f"donning {armour}"
 
 
 def refuse_if_busy(c: Combatant, what: str) -> None:
@@ -58,7 +64,7 @@ def begin(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, what: st
             raise InputError("Name the armour to don: `options:\"mail\"` (padded, leather, scale, mail, plate).")
         busy = f"don:{armour(name).name}"
     st.busy, st.busy_until, st.mp = busy, enc.round + opts.armour_rounds, 0
-    return [EffectTaken(actor=c.name, effect="lengthy", detail=f"{doing(c)}, done at the start of round {st.busy_until}")]
+    return [EffectTaken(actor=c.name, effect="lengthy", args=[*busy_with(c), st.busy_until])]
 
 
 def finish(enc: Encounter, c: Combatant) -> list[Event]:
@@ -66,10 +72,10 @@ def finish(enc: Encounter, c: Combatant) -> list[Event]:
     st = WacCombatant.of(c)
     if not st.busy or enc.round < st.busy_until:
         return []
-    done = doing(c).replace("shedding", "has shed").replace("donning", "has donned")
+    done = busy_with(c)
     st.armor = "none" if st.busy == "shed" else st.busy.removeprefix("don:")
     st.busy, st.busy_until = None, 0
-    return [EffectTaken(actor=c.name, effect="lengthy_done", detail=done)]
+    return [EffectTaken(actor=c.name, effect="lengthy_done", args=list(done))]
 
 
 def break_off(c: Combatant) -> list[Event]:
@@ -77,6 +83,6 @@ def break_off(c: Combatant) -> list[Event]:
     st = WacCombatant.of(c)
     if not st.busy:
         return []
-    what = doing(c)
+    what = busy_with(c)
     st.busy, st.busy_until = None, 0
-    return [EffectTaken(actor=c.name, effect="lengthy_broken", detail=what)]
+    return [EffectTaken(actor=c.name, effect="lengthy_broken", args=list(what))]

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from rules.actions import Move
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
-from rules.events import Checked, Event, Moved, Turned
+from rules.events import Checked, Event, Modifier, Moved, Term, Turned, mod
 from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
@@ -57,6 +57,7 @@ from rules.systems.war_and_combat.rounds import after_attack
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables_movement import (
     OBSTACLE_COST,
+    Obstacle,
     entry_cost,
     exceeds_max_pace,
     obstacle,
@@ -65,7 +66,6 @@ from rules.systems.war_and_combat.tables_movement import (
     pace_penalty,
 )
 from rules.systems.war_and_combat.turns import (
-    QUICK_LIMIT,
     acting,
     add_effect,
     fall,
@@ -180,7 +180,7 @@ def _cost(grid: Grid, cell: Cell, facing: str, plan: Plan) -> int:
 
 def _this_phase(c: Combatant) -> str:
     """"this phase", with why the points left are fewer after a quick action (option `quick_movement`)."""
-    return f"this phase ({QUICK_LIMIT})" if WacCombatant.of(c).quick and WacCombatant.of(c).quick_mp is not None else "this phase"
+    return "this phase (a quick action limits movement to half the phase's)" if WacCombatant.of(c).quick and WacCombatant.of(c).quick_mp is not None else "this phase"
 
 
 def _too_dear(c: Combatant, cost: int, left: int) -> str:
@@ -257,9 +257,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
             ob = via or obstacle(OBSTACLE_MAP[mark])  # the action the mover chooses, else the mark's own
             # "Acrobatics and Jumping": the better of the two serves, and is named
             used, level = max(((s, sheet.skill(c, s)) for s in ob.skills), key=lambda sl: sl[1])
-            roll = task(c, dice, [(used, level), (ob.attribute.upper(), sheet.modifier(c, ob.attribute)),
-                                  obstacle_penalty(ob, sheet.pace(c)), ("wounds", sheet.wound_penalty(c))],
-                        opts.check_target, ob.action)
+            roll = task(c, dice, [mod("named_skill", level, used), mod("attribute", sheet.modifier(c, ob.attribute), ob.attribute),
+                                  _obstacle_penalty(ob, sheet.pace(c)), mod("wounds", sheet.wound_penalty(c))],
+                        opts.check_target, Term(code="obstacle", args=[ob.action]))
             events.append(Checked(actor=c.name, what="obstacle", roll=roll))
             if not roll.success:
                 break
@@ -269,8 +269,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
         if mark == "treacherous" and opts.collapse:
             events.append(CollapsePrompt(actor=c.name, at=cell.name))
         if exceeds_max_pace(terrain, sheet.pace(c)):
-            roll = task(c, dice, [("AGL", sheet.modifier(c, "agl")), ("wounds", sheet.wound_penalty(c))],
-                        opts.check_target, "footing")
+            roll = task(c, dice, [mod("attribute", sheet.modifier(c, "agl"), "agl"), mod("wounds", sheet.wound_penalty(c))],
+                        opts.check_target, Term(code="footing"))
             events.append(Checked(actor=c.name, what="stumble", roll=roll))
             if not roll.success:
                 st.fallen = True
@@ -306,11 +306,19 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
     return events
 
 
+def _obstacle_penalty(ob: Obstacle, pace: str) -> Modifier:
+    """ACTION PENALTY BY PACE for an obstacle action: the pace's row, or the movement type's
+    (``jump``, ``dive``, ``swing``) named."""
+    row, penalty = obstacle_penalty(ob, pace)
+    return mod("pace", penalty) if row == "pace" else mod("movement_type", penalty, row)
+
+
 def _pass_through(enc: Encounter, opts: OptionValues, c: Combatant, wielder: Combatant, dice: Dice) -> list[Event]:
     """The pass-through: Tactics modified by Agility; a failure is a blow struck by accident."""
-    roll = task(c, dice, [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                          ("pace", pace_penalty(sheet.pace(c))), ("wounds", sheet.wound_penalty(c))],
-                opts.check_target, "pass-through")
+    roll = task(c, dice, [mod("named_skill", sheet.skill(c, "tactics"), "tactics"),
+                          mod("attribute", sheet.modifier(c, "agl"), "agl"), mod("pace", pace_penalty(sheet.pace(c))),
+                          mod("wounds", sheet.wound_penalty(c))],
+                opts.check_target, Term(code="pass_through"))
     events: list[Event] = [Checked(actor=c.name, what="pass", roll=roll)]
     if roll.success:
         return events
@@ -358,8 +366,10 @@ def _unmoved(c: Combatant) -> None:
         raise IllegalAction(f"{c.name} has made its one hex of adjustment this phase: `/init next` ends the step.")
 
 
-def _tactic_step(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, to: Cell | None, why: str) -> list[Event]:
-    """``c`` steps to ``to`` as its tactic (the one-hex adjustment after a flurry), facing ``t``."""
+def _tactic_step(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, to: Cell | None, why: str,
+                 tactic: list[str | int]) -> list[Event]:
+    """``c`` steps to ``to`` as its ``tactic`` (the one-hex adjustment after a flurry: its code, way and
+    opponent), facing ``t``; ``why``: the step in words, for a refusal."""
     st = WacCombatant.of(c)
     if to is None or to in grid.blocked or to in enc.occupied(exclude=c):
         raise IllegalAction(f"{c.name} cannot {why}: the hex is {'off the map' if to is None else 'a wall or taken'}. "
@@ -369,7 +379,7 @@ def _tactic_step(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, to: Cel
     c.position, c.facing = to.name, grid.facing_towards(to, t.cell)
     st.moved, st.mp = True, 0
     return [Moved(actor=c.name, path=[start.name, to.name], facing=c.facing),
-            EffectTaken(actor=c.name, effect="tactic", detail=why.replace(" ", "s ", 1))]
+            EffectTaken(actor=c.name, effect="tactic", args=tactic)]
 
 
 def retreat(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
@@ -379,7 +389,7 @@ def retreat(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     assert c.cell is not None and t.cell is not None
     way = grid.direction(t.cell, c.cell)
     assert way is not None
-    return _tactic_step(enc, grid, c, t, grid.step(c.cell, way), f"retreat {way} from {t.name}")
+    return _tactic_step(enc, grid, c, t, grid.step(c.cell, way), f"retreat {way} from {t.name}", ["retreat", way, t.name])
 
 
 def circle(enc: Encounter, c: Combatant, name: str | None, way: str | None) -> list[Event]:
@@ -395,7 +405,8 @@ def circle(enc: Encounter, c: Combatant, name: str | None, way: str | None) -> l
     assert side is not None
     facings = list(grid.facings)
     to = grid.step(t.cell, facings[(facings.index(side) + turn) % len(facings)])
-    return _tactic_step(enc, grid, c, t, to, f"circle {'clockwise' if turn == 1 else 'counter-clockwise'} round {t.name}")
+    return _tactic_step(enc, grid, c, t, to, f"circle {'clockwise' if turn == 1 else 'counter-clockwise'} round {t.name}",
+                        ["circle", "cw" if turn == 1 else "ccw", t.name])
 
 
 def push_back(enc: Encounter, grid: Grid, c: Combatant, t: Combatant) -> list[Event]:

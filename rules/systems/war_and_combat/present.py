@@ -1,14 +1,12 @@
 """Every sentence of War & Combat: its events, status lines and board."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from rules.events import Attacked, Checked
-from rules.facts import Facts
+from rules.events import Attacked, Checked, Term
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
-from rules.systems.war_and_combat import flurry, lengthy
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     CarriedOver,
@@ -25,13 +23,11 @@ from rules.systems.war_and_combat.events import (
     PhaseBegan,
     Revealed,
     Struck,
+    WacAttacked,
+    WacInitiative,
 )
+from rules.systems.war_and_combat.facts import WacFacts
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
-from rules.systems.war_and_combat.turns import QUICK_LIMIT, stunned
-from rules.systems.war_and_combat.zones import wielded
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
@@ -59,7 +55,7 @@ EFFECTS = {
     "tactic": "{d} (its manoeuvre tactic)",
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",
-    "quick_limit": "has {d} movement point(s) left this phase (" + QUICK_LIMIT + ")",
+    "quick_limit": "has {d} movement point(s) left this phase (a quick action limits movement to half the phase's)",
     "picks_up": "picks up its {d}",
     "loads": "loads its {d}",
     "sheathes": "sheathes its {d}",
@@ -78,6 +74,48 @@ CHECKS = {
     "negotiate": "negotiates the space around the flurry",
     "break free": "tries to break free of the hold",
 }
+#: the words of the rules' terms: roll modifiers and what a roll is against (`rules.events.Term`)
+TERMS = {
+    "open_end": "open end",
+    "fighter": "Fighter",
+    "skill": "skill",
+    "named_skill": "{0}",
+    "agility": "Agility",
+    "dexterity": "Dexterity",
+    "strength": "Strength",
+    "attribute": "{0}",
+    "wounds": "wounds",
+    "moving": "moving",
+    "pace": "pace",
+    "movement_type": "{0}",
+    "restricted": "restricted",
+    "called_shot": "called shot",
+    "called_shot_at": "called shot ({0})",
+    "table": "table",
+    "defense": "Defense ({0})",
+    "defense_restricted": "Defense ({0}, restricted)",
+    "restricted_none": "Defense (restricted: none)",
+    "defense_aware": "Defense ({0}), point blank, aware",
+    "range": "{0} range, {1}",
+    "shock": "shock",
+    "death": "death",
+    "footing": "footing",
+    "obstacle": "{0}",
+    "pass_through": "pass-through",
+    "negotiate": "negotiate",
+}
+#: the words of the codes a term names in its ``args``, by the term's code: a Defense's rule, an attribute
+DEFENSES = {"flank_unguarded": "flank, unguarded", "front_forfeited": "front, forfeited"}
+TERM_ARGS: dict[str, dict[str, str]] = {
+    "defense": DEFENSES, "defense_restricted": DEFENSES, "defense_aware": DEFENSES,
+    "attribute": {"str": "STR", "agl": "AGL", "dex": "DEX"},
+}
+#: a lengthy action under way (`WacFacts.busy`, an effect's args), worded with the armour's name; and done
+BUSY = {"shed": "shedding its {0}", "don": "donning {0}"}
+DONE = {"shed": "has shed its {0}", "don": "has donned {0}"}
+#: a manoeuvre tactic's step (an effect's args: the tactic, its way, the opponent)
+TACTIC_STEPS = {"retreat": "retreats {0} from {1}", "circle": "circles {0} round {1}"}
+WAYS = {"cw": "clockwise", "ccw": "counter-clockwise"}
 REASONS = {"miss": "the attack failed, so the defender attacks", "spent": "the attacker is out of actions",
            "hold": "the attacker holds"}
 
@@ -95,8 +133,9 @@ def sheet_summary(c: Combatant) -> str:
     return " · ".join(bits)
 
 
-class WacPresenter(Presenter[Facts]):
+class WacPresenter(Presenter[WacFacts]):
     formats: ClassVar[dict[type, str]] = {
+        WacInitiative: "wac_initiative",
         PhaseBegan: "phase_began",
         Engaged: "engaged",
         FlurryBegan: "flurry_began",
@@ -119,6 +158,20 @@ class WacPresenter(Presenter[Facts]):
         "mobile": "its immobility ended (the wound that downed it healed)",
     }
     checks: ClassVar[dict[str, str]] = CHECKS
+    terms: ClassVar[dict[str, str]] = TERMS
+
+    def term(self, t: Term) -> str:
+        """A term's words, the codes among its ``args`` worded too (`TERM_ARGS`)."""
+        words = TERM_ARGS.get(t.code)
+        if words:
+            t = t.model_copy(update={"args": [words.get(a, a) if isinstance(a, str) else a for a in t.args]})
+        return super().term(t)
+
+    def wac_initiative(self, e: WacInitiative) -> str:
+        """``**Borin** initiative **21** (🎲 6, 5, 4, 1 (3d6 high skew) keep 3 +6 Fighter = **21**)``."""
+        if e.high_skew and e.roll is not None and e.roll.label and not secret(e.roll.label):
+            e = e.model_copy(update={"roll": e.roll.model_copy(update={"label": f"{e.roll.label} high skew"})})
+        return self.initiative_set(e)
 
     def checked(self, e: Checked) -> str:
         what = CHECKS.get(e.what) or f"resists {e.what}"
@@ -151,9 +204,15 @@ class WacPresenter(Presenter[Facts]):
         return f"**{e.actor}** has declared (hidden){wait}"
 
     def revealed(self, e: Revealed) -> str:
-        shown = "; ".join(f"**{n}** {i}, {t}" + (f", {e.extra[n]}" if n in e.extra else "") for n, (i, t) in e.choices.items())
+        shown = "; ".join(f"**{n}** {i}, {t}" + (f", {self._choices(e.extra[n])}" if e.extra.get(n) else "")
+                          for n, (i, t) in e.choices.items())
         forced = f" (the GM forced it: {', '.join(e.defaulted)} kill and hold)" if e.defaulted else ""
         return f"Declarations revealed: {shown}{forced}"
+
+    @staticmethod
+    def _choices(extra: dict[str, str] | str) -> str:
+        """``guard flank, face Borin``: a fighter's declared choices besides its intention and tactic."""
+        return extra if isinstance(extra, str) else ", ".join(f"{k} {v}" for k, v in extra.items())
 
     def flurry_initiative(self, e: FlurryInitiative) -> str:
         return f"**{e.actor}** flurry initiative **{e.value}** ({self.roll_text(e.roll)}), {e.actions} action(s)"
@@ -163,8 +222,8 @@ class WacPresenter(Presenter[Facts]):
 
     def attacked(self, e: Attacked) -> str:
         outcome = None if e.roll.success is None else ("hit" if e.roll.success else "miss")
-        close = (e.roll.total or 0) >= (e.roll.against or 0) - 2 and e.roll.versus is not None and self.term(e.roll.versus).startswith("Defense")
-        if outcome == "miss" and close:  # "within three points or so ... a parry, block, or dodge"
+        shown = not secret(e.roll.total) and not secret(e.roll.against)  # how close it came is the numbers'
+        if outcome == "miss" and isinstance(e, WacAttacked) and e.parried and shown:
             outcome = "miss, parried, blocked or dodged"
         return f"**{e.actor}** attacks **{e.target}** with the {e.weapon}: {self.roll_text(e.roll, outcome)}"
 
@@ -173,7 +232,8 @@ class WacPresenter(Presenter[Facts]):
             wound = f"a {e.severity or 'superficial'} {e.option} result" if e.option else (f"**{e.severity}** wound" if e.severity else "no wound")
             return f"**{e.actor}** is struck in the {e.location}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
-        head = f"**{e.actor}** is struck in the {e.location}{crit}: impact {self.roll_text(e.impact)} (cap {e.cap})"
+        impact = e.impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else e.impact
+        head = f"**{e.actor}** is struck in the {e.location}{crit}: impact {self.roll_text(impact)} (cap {e.cap})"
         if e.critical_dice:
             soak = f", effective {e.effective} (a critical goes through armour)"
         else:
@@ -185,9 +245,33 @@ class WacPresenter(Presenter[Facts]):
         return head + soak + wound
 
     def effect_taken(self, e: EffectTaken) -> str:
-        text = EFFECTS.get(e.effect, e.effect).format(d=e.detail or "")
+        detail = self._effect_detail(e.effect, e.args) if e.args else e.detail
+        text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
         joiner = "" if text.startswith("'") else " "
         return f"**{e.actor}**{joiner}{text}"
+
+    @staticmethod
+    def _effect_detail(effect: str, args: list[str | int]) -> str:
+        """The words an effect's ``args`` fill its `EFFECTS` text with (``shedding its mail, done at the
+        start of round 3``); effects logged before they had args carry these words in ``detail``."""
+        a = [str(x) for x in args]
+        if effect == "lengthy":
+            return f"{BUSY[a[0]].format(a[1])}, done at the start of round {a[2]}"
+        if effect == "lengthy_done":
+            return DONE[a[0]].format(a[1])
+        if effect == "lengthy_broken":
+            return BUSY[a[0]].format(a[1])
+        if effect == "tactic":
+            return TACTIC_STEPS[a[0]].format(*([a[1]] if a[0] == "retreat" else [WAYS[a[1]]]), a[2])
+        if effect == "aims":
+            return " at ".join(a)
+        if effect == "drops":
+            return f"{a[0]} ({a[1]})"
+        if effect == "wounded":
+            return f"a {a[0]} wound to the {a[1]} ({a[2]})"
+        if effect == "healed":
+            return ", ".join(f"{severity} {a[0]}" for severity in a[1:])
+        return ", ".join(a)
 
     def flurry_ended(self, e: FlurryEnded) -> str:
         return f"The flurry of {', '.join(e.participants)} ends"
@@ -213,36 +297,33 @@ class WacPresenter(Presenter[Facts]):
                 f"(`/combatant edit` to drop it, `/encounter terrain` to change the hex)")
 
     # -- the board ----------------------------------------------------------------------------
-    def status_line(self, enc: Encounter, c: Combatant, facts: Facts) -> str:
+    def status_line(self, enc: Encounter, c: Combatant, facts: WacFacts) -> str:
         st = WacCombatant.of(c)
         bits = [f"**{c.name}**"]
         if c.position:
             bits.append(c.position + (f" {c.facing}" if c.facing else ""))
         if c.initiative is not None:
             bits.append(f"init {c.initiative}")
-        worst: dict[str, str] = {}
-        order = ("light", "serious", "critical", "mortal")
-        for w in st.wounds:
-            if w.location not in worst or order.index(w.severity) > order.index(worst[w.location]):
-                worst[w.location] = w.severity
-        if worst:
-            bits.append("wounds " + ", ".join(f"{loc} {sev}" for loc, sev in worst.items()))
-        flags = [f for f, on in (("fallen", st.fallen), ("stunned", stunned(enc, c)), ("unconscious", st.unconscious),
+        wounds = facts.wounds.get(c.name)
+        if wounds:
+            bits.append("wounds " + ", ".join(f"{loc} {sev}" for loc, sev in wounds))
+        flags = [f for f, on in (("fallen", st.fallen), ("stunned", c.name in facts.stunned), ("unconscious", st.unconscious),
                                  ("immobile", st.immobile)) if on]
         bits += flags
         bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled)) if items]
         if st.sheathed:
             bits.append("weapon sheathed")
-        if st.limit and wielded(c).polearm:
-            bits.append(f"zone of threat: {st.limit}")
+        if c.name in facts.zone_limits:
+            bits.append(f"zone of threat: {facts.zone_limits[c.name]}")
         if st.unloaded:
             bits.append("unloaded " + ", ".join(st.unloaded))
         if st.dropped:
             bits.append("dropped " + ", ".join(x + (f" (at {st.dropped_at[x]})" if x in st.dropped_at else "") for x in st.dropped))
         if st.restrict is not None:
             bits.append(f"held (Restrict-{st.restrict})")
-        if st.busy:
-            bits.append(f"{lengthy.doing(c)} (done at round {st.busy_until})")
+        if c.name in facts.busy:
+            what, armour = facts.busy[c.name]
+            bits.append(f"{BUSY[what].format(armour)} (done at round {st.busy_until})")
         if st.carry:
             bits.append(f"stepping into {st.carry_to} ({st.owed} MP owed)")
         if enc.phase == "flurry" and st.flurry_init is not None and st.actions:
@@ -253,20 +334,20 @@ class WacPresenter(Presenter[Facts]):
             bits.append(c.status)
         return " · ".join(bits)
 
-    def board_extra(self, enc: Encounter, facts: Facts) -> list[str]:
+    def board_extra(self, enc: Encounter, facts: WacFacts) -> list[str]:
         if not enc.started or enc.winner:
             return []
         est = WacEncounter.of(enc)
         d = est.declarations
         lines = []
         if enc.phase == "flurry" and d is not None and not d.revealed:
-            lines.append(f"Flurry: {', '.join(d.participants)} · still to declare: {', '.join(d.waiting())}"
-                         + (f" ({flurry.to_declare(enc)[0]} next)" if est.in_turn and flurry.to_declare(enc) else ""))
+            lines.append(f"Flurry: {', '.join(d.participants)} · still to declare: {', '.join(facts.waiting)}"
+                         + (f" ({facts.to_declare[0]} next)" if est.in_turn and facts.to_declare else ""))
         if len(est.flurries) > 1:
             lines.append(f"Flurries to come: {len(est.flurries) - 1}")
         return lines
 
-    def turn_label(self, enc: Encounter, facts: Facts) -> str:
+    def turn_label(self, enc: Encounter, facts: WacFacts) -> str:
         turn = facts.turn
         if not enc.started or enc.winner:
             return ""

@@ -20,7 +20,7 @@ from typing import Any
 
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
-from rules.events import Checked, Event, InitiativeSet, RoundBegan
+from rules.events import Checked, Event, Modifier, RoundBegan, Term, mod
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import lengthy, sheet
@@ -35,6 +35,7 @@ from rules.systems.war_and_combat.events import (
     MoralePrompt,
     PhaseBegan,
     Revealed,
+    WacInitiative,
 )
 from rules.systems.war_and_combat.flurry import (
     DEFAULT_CHOICE,
@@ -74,7 +75,7 @@ def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> lis
     strength = sheet.modifier(c, "str")
     if values and c.status == "active":
         target = max(values)
-        roll = task(c, dice, [("Strength", strength)], target, "shock")
+        roll = task(c, dice, [mod("strength", strength)], target, Term(code="shock"))
         events.append(Checked(actor=c.name, what="shock", roll=roll))
         if not roll.success:
             st.lost += 1
@@ -83,7 +84,7 @@ def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> lis
     mortal = sum(1 for w in st.wounds if w.severity == "mortal")
     if mortal and c.status != "out":
         target = opts.death_base + opts.death_step * mortal
-        roll = task(c, dice, [("Strength", strength)], target, "death")
+        roll = task(c, dice, [mod("strength", strength)], target, Term(code="death"))
         events.append(Checked(actor=c.name, what="death", roll=roll))
         if not roll.success:
             events += set_status(c, "out", "death")
@@ -103,15 +104,15 @@ def _luck(enc: Encounter, opts: OptionValues) -> dict[str, int]:
     return {leaders[0]: 1} if len(leaders) == 1 and top > 0 else {}
 
 
-def initiative_modifier(opts: OptionValues, c: Combatant) -> tuple[str, int]:
+def initiative_modifier(opts: OptionValues, c: Combatant) -> Modifier:
     """What ``c`` adds to its initiative roll: the Fighter rank, or ("Non-combat Initiative") the
     option `initiative`'s skill, or attribute modifier, "for both sides"."""
     field = opts.initiative
     if field == "fighter":
-        return "Fighter", sheet.fighter(c)
+        return mod("fighter", sheet.fighter(c))
     if field in ATTRIBUTES:
-        return field.upper(), sheet.modifier(c, field)
-    return field, sheet.skill(c, field)
+        return mod("attribute", sheet.modifier(c, field), field)
+    return mod("named_skill", sheet.skill(c, field), field)
 
 
 def order_of(enc: Encounter) -> list[str]:
@@ -137,9 +138,10 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         if c.status != "active":  # the downed take no part in the round
             c.initiative = None
             continue
-        roll = task(c, dice, [initiative_modifier(opts, c)], luck=luck.get(c.side, 0))
+        skew = luck.get(c.side, 0)
+        roll = task(c, dice, [initiative_modifier(opts, c)], luck=skew)
         c.initiative = roll.total
-        events.append(InitiativeSet(actor=c.name, value=c.initiative or 0, roll=roll))
+        events.append(WacInitiative(actor=c.name, value=c.initiative or 0, roll=roll, high_skew=skew > 0))
     enc.order = order_of(enc)
     return events + begin_phase(enc, opts, "movement", dice)
 
@@ -279,7 +281,7 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     d = est.declarations
     assert d is not None
     choices = {n: (d.choice(n)["intent"], d.choice(n)["tactic"]) for n in d.participants}
-    extra = {n: ", ".join(f"{k} {v}" for k, v in d.choice(n).items() if k in ("guard", "face")) for n in d.participants}
+    extra = {n: {k: v for k, v in d.choice(n).items() if k in ("guard", "face")} for n in d.participants}
     events: list[Event] = []
     if not est.in_turn or d.defaulted:  # declared in turn, each was shown as it was made
         events.append(Revealed(choices=choices, defaulted=list(d.defaulted), extra={n: v for n, v in extra.items() if v}))
@@ -295,7 +297,7 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 def _initiative(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> FlurryInitiative:
     """``c``'s flurry initiative (3d6 + Fighter rank) and its actions for the flurry."""
     st = WacCombatant.of(c)
-    roll = task(c, dice, [("Fighter", sheet.fighter(c))])
+    roll = task(c, dice, [mod("fighter", sheet.fighter(c))])
     st.flurry_init, st.actions = roll.total, actions_for(enc, opts, c) + _pins(enc, c)
     return FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll)
 
@@ -317,7 +319,7 @@ def join(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[str,
         return events + (declare(enc, opts, c, options, dice, in_order=False) if any(v is not None for v in options.values()) else [])
     choice = _choice(options) | _facing_choice(enc, c, options)
     d.made[c.name] = choice
-    extra = ", ".join(f"{k} {v}" for k, v in choice.items() if k in ("guard", "face"))
+    extra = {k: v for k, v in choice.items() if k in ("guard", "face")}
     events.append(Revealed(choices={c.name: (choice["intent"], choice["tactic"])}, extra={c.name: extra} if extra else {}))
     events += _face(enc, c, choice.get("face"))
     events.append(_initiative(enc, opts, c, dice))

@@ -36,7 +36,7 @@ from rules.actions import Act
 from rules.dice import Dice
 from rules.effects import active
 from rules.errors import IllegalAction
-from rules.events import Checked, Event
+from rules.events import Checked, Event, Term, mod
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
@@ -150,8 +150,9 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
                             f"reach + 1 hex ({w.reach + 1}); move closer in the movement phase.")
     WacCombatant.of(c).swiped = enc.round
     target = opts.swipe_base + max(sheet.fighter(o) for o in fighters)
-    roll = task(c, dice, [("tactics", sheet.skill(c, "tactics")), ("AGL", sheet.modifier(c, "agl")),
-                          ("wounds", sheet.wound_penalty(c)), *moving(c)], target, "negotiate")
+    roll = task(c, dice, [mod("named_skill", sheet.skill(c, "tactics"), "tactics"),
+                          mod("attribute", sheet.modifier(c, "agl"), "agl"), mod("wounds", sheet.wound_penalty(c)),
+                          *moving(c)], target, Term(code="negotiate"))
     events: list[Event] = [Checked(actor=c.name, what="negotiate", roll=roll)]
     if not roll.success:  # "to avoid being hit"
         return events + damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rules.dice import Dice
 from rules.effects import Effect, active, next_id
 from rules.errors import IllegalAction, NotYourTurn
-from rules.events import EffectAdded, Event, Roll, StatusChanged, Term, mod
+from rules.events import EffectAdded, Event, Modifier, Roll, StatusChanged, Term, mod
 from rules.models import Combatant, Encounter, Status
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
@@ -18,7 +18,7 @@ from rules.systems.war_and_combat.tables_movement import pace_points, phase_poin
 from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 
 __all__ = ["stunned", "surprised", "idle", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
-           "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full", "QUICK_LIMIT"]
+           "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full"]
 
 
 #: the effect code of the surprised (`turns.surprised`)
@@ -44,24 +44,24 @@ def can_act(enc: Encounter, c: Combatant) -> bool:
     return c.status == "active" and not idle(enc, c)
 
 
-def roll_of(r: TaskRoll, label: str, modifiers: list[tuple[str, int]], against: int | None = None,
-            against_label: str | None = None) -> Roll:
-    """A task roll as an event's `Roll`: every die, the open end, the modifiers, the outcome."""
-    mods = [mod("open end", r.extra)] if r.extra else []
-    mods += [mod(n, v) for n, v in modifiers if v]
-    total = r.total + sum(v for _, v in modifiers)
+def roll_of(r: TaskRoll, modifiers: list[Modifier], against: int | None = None, versus: Term | None = None) -> Roll:
+    """A task roll as an event's `Roll`: every die, the open end, the modifiers (those of 0 left
+    out), the outcome against ``against`` (what it is: ``versus``)."""
+    mods = [mod("open_end", r.extra)] if r.extra else []
+    mods += [m for m in modifiers if m.value]
+    total = r.total + sum(m.value for m in modifiers)
     success = None if against is None else exceeds(total, against)
-    return Roll(dice=list(r.dice), label=label, kept=len(r.kept) if len(r.dice) > 3 and not r.rerolls else None,
-                modifiers=mods, total=total, against=against, success=success,
-                versus=Term(code="said", args=[against_label]) if against_label else None)
+    return Roll(dice=list(r.dice), label="3d6", kept=len(r.kept) if len(r.dice) > 3 and not r.rerolls else None,
+                modifiers=mods, total=total, against=against, success=success, versus=versus)
 
 
-def task(c: Combatant, dice: Dice, modifiers: list[tuple[str, int]], against: int | None = None,
-         against_label: str | None = None, luck: int = 0) -> Roll:
-    """``c``'s task roll (3d6, open-ended; ``luck`` skew dice) with ``modifiers``, as an event's `Roll`."""
+def task(c: Combatant, dice: Dice, modifiers: list[Modifier], against: int | None = None,
+         versus: Term | None = None, luck: int = 0) -> Roll:
+    """``c``'s task roll (3d6, open-ended; ``luck`` skew dice, which the event rolled says) with
+    ``modifiers``, as an event's `Roll`."""
     with dice.rolling_for(c.name):
         r = task_roll(dice, luck)
-    return roll_of(r, "3d6" + (" high skew" if luck > 0 else ""), modifiers, against, against_label)
+    return roll_of(r, modifiers, against, versus)
 
 
 def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int, pending: int = 0) -> EffectAdded:
@@ -124,10 +124,6 @@ def slowed(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
     st = WacCombatant.of(c)
     if enc.phase in ("movement", "adjustment"):
         st.mp = min(st.mp, phase_mp(opts, c, enc.phase))
-
-
-#: why the points left are fewer after a quick action (option `quick_movement=half`)
-QUICK_LIMIT = "a quick action limits movement to half the phase's"
 
 
 def quick_action(c: Combatant) -> list[Event]:

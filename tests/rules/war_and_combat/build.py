@@ -65,3 +65,18 @@ def alone(sheet: str = "", at: str = "F6", facing: str = "N", terrain: dict[str,
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
     assert s.enc.current == "Borin"
     return s
+
+
+def adjusting(tactic: str, blocked: tuple[str, ...] = ()) -> Scenario:
+    """The duel after a flurry in which Borin declared ``tactic``: Borin's adjustment step (each applies its
+    own tactic, `net_movement=each`: nobody scored a success)."""
+    s = duel(net_movement="each")
+    for way in blocked:
+        s.enc.map.blocked.append(near(s, "D4", way))
+    fight(s)
+    s.enc.state.tactics["Borin"] = tactic
+    s.run("act", action="hold", actor="Borin")
+    s.run("act", action="hold", actor="Grak")
+    s.run("next", actor="Grak")
+    assert s.enc.phase == "adjustment" and s.enc.current == "Borin"
+    return s

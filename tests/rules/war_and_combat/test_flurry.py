@@ -174,7 +174,7 @@ def test_flank_and_rear_defense():
     grid, opts = s.enc.grid(), s.system.option_values(s.enc)
     grak = s.get("Grak")
     assert defense(s.enc, opts, grid, grak, s.get("Front")) == (10 + 6 + 1 + 2, "front")
-    assert defense(s.enc, opts, grid, grak, s.get("Flank")) == (3, "flank, unguarded")  # no `guard=flank` declared
+    assert defense(s.enc, opts, grid, grak, s.get("Flank")) == (3, "flank_unguarded")  # no `guard=flank` declared
     assert defense(s.enc, opts, grid, grak, s.get("Rear")) == (3, "rear")
 
 

@@ -35,14 +35,14 @@ def test_flank_attacks_are_undefended_unless_the_flank_is_guarded():
     """"Attacks from the flanks may be defended against at half skill level, but only if the defender forfeits his defenses from the front hexes"."""
     s = beset()
     declare_all(s, {})
-    assert defenses(s) == ((10 + 6 + 1 + 2, "front"), (3, "flank, unguarded"))
+    assert defenses(s) == ((10 + 6 + 1 + 2, "front"), (3, "flank_unguarded"))
 
 
 def test_guarding_the_flank_forfeits_the_front():
     """`guard=flank`: flank attacks meet half the Fighter rank, front attacks no defence at all."""
     s = beset()
     declare_all(s, {"guard": "flank"})
-    assert defenses(s) == ((3, "front, forfeited"), (10 + 3 + 1, "flank"))
+    assert defenses(s) == ((3, "front_forfeited"), (10 + 3 + 1, "flank"))
 
 
 def test_bad_guard_and_face_are_refused():

@@ -12,7 +12,7 @@ FOLDER = Path(package.__file__).parent
 #: the package's modules, bottom first (the order of its docstring)
 LAYERS = ("task", "catalogue", "tables", "tables_missile", "tables_movement", "tables_options", "options", "state",
           "events", "sheet", "zones", "lengthy", "turns", "limbs", "flurry", "rounds", "attacks", "movement", "swipes",
-          "harm", "words", "actions", "present")
+          "harm", "words", "actions", "facts", "present")
 
 
 def test_the_package_reads_bottom_up() -> None:

@@ -1,11 +1,11 @@
 """Movement on hexes: facing costs, half the pace per phase, terrain, obstacles, zones, pass-through."""
 from __future__ import annotations
 
-from rules.events import Checked, Moved, Turned
+from rules.events import Checked, Moved, Term, Turned, mod
 from rules.geometry import parse_cell
 from rules.systems.war_and_combat.events import Engaged, Struck
 from rules.systems.war_and_combat.zones import marginal, obstructed, threat
-from tests.rules.war_and_combat.build import SYSTEM, alone, near, st, wac
+from tests.rules.war_and_combat.build import alone, near, st, wac
 from tests.scenario import Scenario
 
 
@@ -139,7 +139,7 @@ def test_skill_rolls_while_moving_take_the_pace_penalty():
     s = alone("pace=jog skills=acrobatics:2", terrain={"F5": "obstacle"})
     res = s.run("move", [4, 4, 3], actor="Borin", path="N")
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
-    assert any(SYSTEM.present.term(m) == "pace" and m.value == -2 for m in roll.modifiers) and roll.total == 11
+    assert mod("pace", -2) in roll.modifiers and roll.total == 11
 
 
 def test_bringing_an_enemy_into_your_zone_of_threat_stops_the_move():
@@ -291,7 +291,7 @@ def test_the_mover_chooses_the_obstacle_action():
     s = alone("str=16 skills=climbing:3,acrobatics:0", terrain={"F5": "obstacle"})
     res = s.run("move", [2, 3, 3], actor="Borin", path="N", options={"via": "climb"})
     check = next(e for e in res.events if isinstance(e, Checked))
-    assert SYSTEM.present.term(check.roll.versus) == "climb a rope, ladder, or tree"
+    assert check.roll.versus == Term(code="obstacle", args=["climb a rope, ladder, or tree"])
     assert check.roll.total == 8 + 3 + 2 - 1 and check.roll.success and s.get("Borin").position == "F5"
     t = alone(terrain={"F5": "obstacle"})
     assert "several" in t.refused("move", [2, 3, 3], actor="Borin", path="N", options={"via": "jump"})
@@ -312,11 +312,13 @@ def test_a_pivot_after_the_steps_cannot_overspend_the_phase():
 def test_a_jump_or_dive_over_an_obstacle_takes_its_own_row_of_the_pace_table():
     """ACTION PENALTY BY PACE: "Jump or Dive -5", "Swing (1-H) -4": a walker diving under a table or swinging
     across a gap takes that row, not the walk's -1; tumbling over a table keeps the walk's -1."""
-    for via, row, penalty in (("dive-under", "dive", -5), ("swing", "swing", -4), ("tumble-over", "pace", -1)):
+    rows = (("dive-under", mod("movement_type", -5, "dive")), ("swing", mod("movement_type", -4, "swing")),
+            ("tumble-over", mod("pace", -1)))
+    for via, penalty in rows:
         s = alone("skills=acrobatics:2", terrain={"F5": "obstacle"})
         res = s.run("move", [4, 4, 3], actor="Borin", path="N", options={"via": via})
         roll = next(e for e in res.events if isinstance(e, Checked)).roll
-        assert [(SYSTEM.present.term(m), m.value) for m in roll.modifiers if m.value < 0] == [(row, penalty)]
+        assert [m for m in roll.modifiers if m.value < 0] == [penalty]
 
 
 def test_a_jump_across_a_gap_names_the_skill_it_rolls():
@@ -325,8 +327,8 @@ def test_a_jump_across_a_gap_names_the_skill_it_rolls():
     s = alone("str=10 skills=jumping:3,acrobatics:1", terrain={"F5": "gap"})
     res = s.run("move", [4, 4, 3], actor="Borin", path="N")
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
-    assert ("jumping", 3) in [(SYSTEM.present.term(m), m.value) for m in roll.modifiers]
-    assert ("jump", -5) in [(SYSTEM.present.term(m), m.value) for m in roll.modifiers] and roll.total == 11 + 3 - 5
+    assert mod("named_skill", 3, "jumping") in roll.modifiers
+    assert mod("movement_type", -5, "jump") in roll.modifiers and roll.total == 11 + 3 - 5
 
 
 def test_a_fighter_stopped_in_a_zone_of_danger_holds_one_of_its_own():
@@ -357,7 +359,7 @@ def test_a_sprint_moves_faster_than_a_run_and_takes_the_tables_minus_five():
     assert st(s, "Borin").mp == 5
     res = s.run("move", [4, 4, 3], actor="Borin", path="N")
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
-    assert any(SYSTEM.present.term(m) == "pace" and m.value == -5 for m in roll.modifiers) and roll.total == 8
+    assert mod("pace", -5) in roll.modifiers and roll.total == 8
     assert alone("pace=sprint", sprint_points=14).get("Borin").state.mp == 7
     rough = alone("pace=sprint", terrain={"F5": "rough"})
     res = rough.run("move", [6, 5, 4], actor="Borin", path="N")
@@ -370,7 +372,7 @@ def test_the_swim_pace_moves_four_a_round_with_no_action_penalty():
     assert st(s, "Borin").mp == 2
     res = s.run("move", [4, 4, 3], actor="Borin", path="N")
     roll = next(e for e in res.events if isinstance(e, Checked)).roll
-    assert not any(SYSTEM.present.term(m) == "pace" for m in roll.modifiers) and roll.total == 13
+    assert not any(m.code == "pace" for m in roll.modifiers) and roll.total == 13
 
 
 def pike_and_grak(**options: object) -> Scenario:

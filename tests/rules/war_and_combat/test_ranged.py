@@ -1,9 +1,9 @@
 """Ranged strikes: twice a round, range bands, moving targets, firing into a melee, called shots."""
 from __future__ import annotations
 
-from rules.events import Attacked
+from rules.events import Attacked, Term, mod
 from rules.systems.war_and_combat.events import Struck
-from tests.rules.war_and_combat.build import SYSTEM, near, st, wac
+from tests.rules.war_and_combat.build import near, st, wac
 from tests.scenario import Scenario
 
 ARCHER = "dex=14 fighter=3 skills=bow:3 weapons=bow,dagger"
@@ -63,7 +63,7 @@ def test_called_shot_at_short_range():
     s = range_(20, target_sheet="")
     res = s.run("attack", [6, 6, 5, 3, 3], actor="Alda", target="Grak", weapon="bow", options={"aim": "head", "target": "unmoving"})
     a = attack(res)
-    assert any(SYSTEM.present.term(m) == "called shot" and m.value == -2 for m in a.roll.modifiers)
+    assert mod("called_shot", -2) in a.roll.modifiers
     assert next(e for e in res.events if isinstance(e, Struck)).location == "head"
 
 
@@ -92,7 +92,7 @@ def test_a_missed_shot_may_strike_one_in_its_path():
     s.run("init_roll", [5, 5, 4, 2, 3, 2, 1, 2, 2])
     res = s.run("attack", [2, 2, 2, 6, 6, 5], actor="Alda", target="Grak", weapon="bow")
     stray = [e for e in res.events if isinstance(e, Attacked)][1]
-    assert stray.target == "Ulf" and any(SYSTEM.present.term(m) == "skill" and m.value == -5 for m in stray.roll.modifiers)
+    assert stray.target == "Ulf" and mod("skill", -5) in stray.roll.modifiers
     assert stray.roll.total == 17 - 5 + 1 and stray.roll.success is False
 
 
@@ -120,12 +120,12 @@ def test_a_called_shot_at_a_sub_location():
     s = range_(20, target_sheet="")
     res = s.run("attack", [6, 6, 5, 3, 3, 5, 5, 5], actor="Alda", target="Grak", weapon="bow",
                 options={"aim": "hand", "target": "unmoving"})  # an arm hit: its fumble? check passes
-    assert any(SYSTEM.present.term(m) == "called shot (hand)" and m.value == -5 for m in attack(res).roll.modifiers)
+    assert mod("called_shot_at", -5, "hand") in attack(res).roll.modifiers
     assert next(e for e in res.events if isinstance(e, Struck)).location.endswith("arm")
     t = range_(2, target_sheet="")
     res = t.run("attack", [6, 6, 5, 3, 3, 2, 2], actor="Alda", target="Grak", weapon="bow",
                 options={"aim": "eye", "target": "unmoving"})  # critical: +1d6; a serious head wound stuns 1d6 rounds
-    assert any(SYSTEM.present.term(m) == "called shot (eye)" and m.value == -3 for m in attack(res).roll.modifiers)
+    assert mod("called_shot_at", -3, "eye") in attack(res).roll.modifiers
     assert next(e for e in res.events if isinstance(e, Struck)).location == "head"
 
 
@@ -165,7 +165,7 @@ def test_a_point_blank_shot_at_an_aware_target_is_confrontational():
     s = range_(2)
     s.get("Grak").facing = "S"  # facing Alda: his front Defense, 10
     res = s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})
-    assert attack(res).roll.against == 10 and "point blank, aware" in SYSTEM.present.term(attack(res).roll.versus)
+    assert attack(res).roll.against == 10 and attack(res).roll.versus == Term(code="defense_aware", args=["front"])
     t = range_(2, close_missile="archery")
     t.get("Grak").facing = "S"
     res = t.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})

@@ -1,11 +1,10 @@
 """The round as the text orders it: shock, initiative, movement, flurries, adjustment, morale."""
 from __future__ import annotations
 
-from rules.events import Checked, InitiativeSet
+from rules.events import Checked, InitiativeSet, mod
 from rules.systems.war_and_combat.events import MoralePrompt, PhaseBegan
 from rules.systems.war_and_combat.state import WoundRecord
 from tests.rules.war_and_combat.build import (
-    SYSTEM,
     duel,
     fight,
     near,
@@ -148,8 +147,8 @@ def test_non_combat_initiative_replaces_the_fighter_rank_for_both_sides():
     s.add("Borin", "fighter=6 skills=climbing:1", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3 skills=climbing:4", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
-    inits = {e.actor: (e.value, SYSTEM.present.term(e.roll.modifiers[0])) for e in res.events if isinstance(e, InitiativeSet)}
-    assert inits == {"Borin": (9 + 1, "climbing"), "Grak": (15 + 4, "climbing")}
+    inits = {e.actor: (e.value, e.roll.modifiers[0]) for e in res.events if isinstance(e, InitiativeSet)}
+    assert inits == {"Borin": (9 + 1, mod("named_skill", 1, "climbing")), "Grak": (15 + 4, mod("named_skill", 4, "climbing"))}
 
 
 def test_non_combat_initiative_on_an_attribute_adds_its_modifier():

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from rules.effects import Effect
-from rules.events import Attacked, Checked
+from rules.events import Attacked, Checked, Term, mod
 from rules.systems.war_and_combat.events import FlurryInitiative, Struck
-from tests.rules.war_and_combat.build import BORIN, GRAK, SYSTEM, near, st, wac
+from tests.rules.war_and_combat.build import BORIN, GRAK, near, st, wac
 from tests.scenario import Scenario
 
 ALDA = "agl=13 fighter=3 skills=dagger:2,tactics:1 weapons=dagger"
@@ -165,7 +165,7 @@ def test_a_free_attack_from_the_flank_costs_an_unguarded_target_no_action():
     s.get("Alda").position = near(s, s.get("Grak").position, "NE", "NE")  # Grak faces NW: his right flank
     res = s.run("act", [6, 5, 4, 1, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1], action="free-attack", actor="Alda", target="Grak")
     attack = next(e for e in res.events if isinstance(e, Attacked))
-    assert SYSTEM.present.term(attack.roll.versus) == "Defense (flank, unguarded)"
+    assert attack.roll.versus == Term(code="defense", args=["flank_unguarded"])
     assert st(s, "Grak").lost == 0
 
 
@@ -176,10 +176,10 @@ def test_a_free_attack_after_moving_takes_the_paces_penalty_on_both_rolls():
     s.run("move", actor="Alda", path="SE")
     res = s.run("act", [6, 6, 4, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
     check = res.events[0]
-    assert isinstance(check, Checked) and ("moving", -1) in [(SYSTEM.present.term(m), m.value) for m in check.roll.modifiers]
+    assert isinstance(check, Checked) and mod("moving", -1) in check.roll.modifiers
     assert check.roll.total == 16 + 1 + 1 - 1
     attack = next(e for e in res.events if isinstance(e, Attacked))
-    assert ("moving", -1) in [(SYSTEM.present.term(m), m.value) for m in attack.roll.modifiers] and attack.roll.total == 13 - 1
+    assert mod("moving", -1) in attack.roll.modifiers and attack.roll.total == 13 - 1
 
 
 def test_a_free_attack_is_a_quick_action_with_limited_movement():

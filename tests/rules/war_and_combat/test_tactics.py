@@ -3,23 +3,7 @@ movements are made during the adjustment phase, after the flurry ... (though the
 also maintain relative position)"."""
 from __future__ import annotations
 
-from tests.rules.war_and_combat.build import duel, fight, near
-from tests.scenario import Scenario
-
-
-def adjusting(tactic: str, blocked: tuple[str, ...] = ()) -> Scenario:
-    """The duel after a flurry in which Borin declared ``tactic``: Borin's adjustment step (each applies its
-    own tactic, `net_movement=each`: nobody scored a success)."""
-    s = duel(net_movement="each")
-    for way in blocked:
-        s.enc.map.blocked.append(near(s, "D4", way))
-    fight(s)
-    s.enc.state.tactics["Borin"] = tactic
-    s.run("act", action="hold", actor="Borin")
-    s.run("act", action="hold", actor="Grak")
-    s.run("next", actor="Grak")
-    assert s.enc.phase == "adjustment" and s.enc.current == "Borin"
-    return s
+from tests.rules.war_and_combat.build import adjusting, near
 
 
 def test_retreat_steps_straight_back_still_facing_the_opponent():

@@ -1,0 +1,61 @@
+"""What War & Combat's board and turn line show that the rules work out (`WacFacts`): its
+presenter words them, and reads the rest from the stored state."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rules.facts import Facts
+from rules.models import Encounter
+from rules.systems.war_and_combat.lengthy import busy_with
+from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
+from rules.systems.war_and_combat.tables import SEVERITIES
+from rules.systems.war_and_combat.turns import stunned
+from rules.systems.war_and_combat.zones import wielded
+from rules.turns import Turn
+
+__all__ = ["WacFacts", "facts_of"]
+
+
+@dataclass(frozen=True)
+class WacFacts(Facts):
+    """The board's facts, by combatant name (those a fact applies to only):
+
+    ``wounds``: the worst wound at each location wounded, as (location, severity), in the order
+    first wounded; ``stunned``: the stunned ("can take no action"); ``zone_limits``: the hexes a
+    polearm's zone of threat is held to (a limit set while wielding another weapon does not
+    show); ``busy``: a lengthy action under way, as (``shed`` or ``don``, the armour's name);
+    ``to_declare``: whose declaration the flurry awaits now (declaring in turn, the next only);
+    ``waiting``: all yet to declare."""
+
+    wounds: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    stunned: frozenset[str] = frozenset()
+    zone_limits: Mapping[str, str] = field(default_factory=dict)
+    busy: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    to_declare: tuple[str, ...] = ()
+    waiting: tuple[str, ...] = ()
+
+
+def facts_of(enc: Encounter, turn: Turn) -> WacFacts:
+    """The facts of ``enc`` whose turn is ``turn`` (`WarAndCombatSystem.turn`: declaring, its actors are
+    those whose declaration is awaited now): one pass over its combatants."""
+    wounds: dict[str, tuple[tuple[str, str], ...]] = {}
+    limits: dict[str, str] = {}
+    busy: dict[str, tuple[str, str]] = {}
+    for c in enc.combatants:
+        st = WacCombatant.of(c)
+        if st.wounds:
+            worst: dict[str, str] = {}
+            for w in st.wounds:
+                if w.location not in worst or SEVERITIES.index(w.severity) > SEVERITIES.index(worst[w.location]):
+                    worst[w.location] = w.severity
+            wounds[c.name] = tuple(worst.items())
+        if st.limit and wielded(c).polearm:
+            limits[c.name] = st.limit
+        if st.busy:
+            busy[c.name] = busy_with(c)
+    d = WacEncounter.of(enc).declarations
+    waiting = tuple(d.waiting()) if enc.phase == "flurry" and d is not None and not d.revealed else ()
+    return WacFacts(turn=turn, wounds=wounds, stunned=frozenset(c.name for c in enc.combatants if stunned(enc, c)),
+                    zone_limits=limits, busy=busy, to_declare=turn.actors if turn.phase == "declare" else (),
+                    waiting=waiting)
