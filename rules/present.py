@@ -7,10 +7,11 @@ its status lines and its board. Nothing here decides a rule.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from rules.effects import modifiers, mods_text
+from rules.effects import mods_text
 from rules.events import (
     Added,
     Attacked,
@@ -64,6 +65,15 @@ class PresentedSystem(Protocol):
     @property
     def has_initiative_numbers(self) -> bool: ...
     def condition(self, c: Combatant) -> str: ...
+
+
+@functools.cache
+def _merged(mro: tuple[type, ...], table: str) -> dict[Any, Any]:
+    """A presenter class's table (``formats``, ``terms``) merged along its bases (``mro``), the nearest last."""
+    merged: dict[Any, Any] = {}
+    for base in reversed(mro):
+        merged.update(getattr(base, table, {}))
+    return merged
 
 
 #: the facts a system's presenter reads (`rules.facts.Facts` or the system's own)
@@ -214,10 +224,7 @@ class Presenter(Generic[F]):
 
     @classmethod
     def _term_words(cls) -> dict[str, str]:
-        merged: dict[str, str] = {}
-        for klass in reversed(cls.__mro__):
-            merged.update(getattr(klass, "terms", {}))
-        return merged
+        return _merged(cls.__mro__, "terms")
 
     def roll_text(self, r: Roll, outcome: str | None = None) -> str:
         """``🎲 4 (d6) +1 backstab −1 distraction = 4 vs DV 5: miss``."""
@@ -248,10 +255,7 @@ class Presenter(Generic[F]):
 
     @classmethod
     def _formats(cls) -> dict[type, str]:
-        merged: dict[type, str] = {}
-        for klass in reversed(cls.__mro__):
-            merged.update(getattr(klass, "formats", {}))
-        return merged
+        return _merged(cls.__mro__, "formats")
 
     def added(self, e: Added) -> str:
         """``**Grak** joins **orcs** at D3 facing W, played by {user:1}: class=light``."""
@@ -360,11 +364,6 @@ class Presenter(Generic[F]):
         `rules.facts.effect_changes`), after the value on a combatant's own line (which only views
         that show its numbers draw); nothing where there are none."""
         return f" ({', '.join(f'{signed(m.value)} {self.term(m)}' for m in found)})" if found else ""
-
-    def effect_note(self, enc: "Encounter", c: "Combatant", value: str) -> str:
-        """`changes_note` of the running effects' changes to ``c``'s ``value``, read here, for a
-        presenter whose facts do not carry them yet."""
-        return self.changes_note(modifiers(enc.effects, c.name, value))
 
     def effect_lines(self, enc: "Encounter") -> list[str]:
         """One line per running effect: ``Bless on Grak (attack +1), until the end of Grak's turn (2 times)``."""

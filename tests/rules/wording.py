@@ -19,7 +19,7 @@ PRESENTER_CORE = frozenset({
 #: the standard library a presenter needs for its types
 PRESENTER_STDLIB = frozenset({"__future__", "typing", "collections.abc", "dataclasses"})
 #: a system's own modules a presenter may import whole: its events, typed state and facts; from
-#: ``tables`` it takes constants only (UPPER_CASE names)
+#: its other modules it takes constants only (UPPER_CASE names: tables of numbers or words)
 PRESENTER_OWN = frozenset({"events", "state", "facts"})
 DICE = re.compile(r"\d*d\d+([+-]\d+)?")
 
@@ -35,11 +35,11 @@ def _called(node: ast.Call) -> str:
 
 def named_terms(key: str) -> list[tuple[str, int, str | None]]:
     """``(module, line, code)`` for each term the rules of system package ``key`` make
-    (``mod(code, ...)``, ``Term(code=...)``); ``code`` is None where it is not a literal string."""
+    (``mod(code, ...)``, ``Term(code=...)``, ``Modifier(code=...)``); ``code`` is None where it is not a literal string."""
     found = []
     for module, tree in _rules_modules(key):
         for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or _called(node) not in ("mod", "Term"):
+            if not isinstance(node, ast.Call) or _called(node) not in ("mod", "Term", "Modifier"):
                 continue
             given = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "code"), None)
             code = given.value if isinstance(given, ast.Constant) and isinstance(given.value, str) else None
@@ -49,12 +49,16 @@ def named_terms(key: str) -> list[tuple[str, int, str | None]]:
 
 def _words(label: ast.expr) -> list[str]:
     """The parts of a label written in the rules that are not dice notation: a literal string
-    other than dice, or words assembled (an f-string); a name or a field is data (a weapon's dice)."""
+    other than dice, or words assembled (an f-string other than dice with a number filled in); a
+    name or a field is data (a weapon's dice)."""
     if isinstance(label, ast.IfExp):
         return _words(label.body) + _words(label.orelse)
     if isinstance(label, ast.Constant):
         return [] if label.value is None or DICE.fullmatch(str(label.value)) else [repr(label.value)]
-    return [ast.unparse(label)] if isinstance(label, (ast.JoinedStr, ast.BinOp)) else []
+    if isinstance(label, ast.JoinedStr):  # dice with a number filled in (``f"{count}d6"``) are dice
+        shape = "".join(str(v.value) if isinstance(v, ast.Constant) else "1" for v in label.values)
+        return [] if DICE.fullmatch(shape) else [ast.unparse(label)]
+    return [ast.unparse(label)] if isinstance(label, ast.BinOp) else []
 
 
 def dice_labels(key: str) -> list[tuple[str, int, str]]:
@@ -71,7 +75,7 @@ def dice_labels(key: str) -> list[tuple[str, int, str]]:
 
 def presenter_imports(key: str) -> list[str]:
     """What the presenter of system package ``key`` imports that it must not: a module of the
-    rules other than those that word facts, or a name from its ``tables`` that is not a constant."""
+    rules other than those that word facts, or a name from its other modules that is not a constant."""
     own = f"rules.systems.{key}"
     tree = ast.parse((ROOT / "rules" / "systems" / key / "present.py").read_text(encoding="utf-8"))
     bad = []
@@ -83,7 +87,9 @@ def presenter_imports(key: str) -> list[str]:
             names = [a.name for a in node.names]
             if module in PRESENTER_CORE | PRESENTER_STDLIB or module in {f"{own}.{m}" for m in PRESENTER_OWN}:
                 continue
-            if module == f"{own}.tables" and all(n.isupper() for n in names):
+            if module == own and set(names) <= PRESENTER_OWN:  # ``from <package> import events``
+                continue
+            if module.startswith(f"{own}.") and all(n.isupper() for n in names):  # its constants
                 continue
             bad.append(f"{node.lineno}: from {module} import {', '.join(names)}")
     return bad

@@ -212,8 +212,8 @@ class CdgPresenter(Presenter[CdgFacts]):
             bits.append(c.position + (f" {c.facing}" if c.facing else ""))
         elif c.status != "out":
             bits.append("not deployed")
-        dv = f"DV {facts.dv[c.name]}{self.effect_note(enc, c, 'defence')}"
-        ma = f"MA {facts.ma[c.name]}{self.effect_note(enc, c, 'ma')}"
+        dv = f"DV {facts.dv[c.name]}{self.changes_note(facts.dv_changes.get(c.name, ()))}"
+        ma = f"MA {facts.ma[c.name]}{self.changes_note(facts.ma_changes.get(c.name, ()))}"
         bits.append(f"{c.hp}/{s.hp_max if s.hp_max is not None else c.hp} HP · {dv} · {ma}")
         if s.mp is not None:
             bits.append(f"▶ {s.mp} MP left")

@@ -16,7 +16,6 @@ from tests.rules.coup_de_grace.build import (
     run,
     text,
 )
-from tests.rules.wording import dice_labels, named_terms, presenter_imports
 
 
 # -- presentation ---------------------------------------------------------------------------------------------------
@@ -71,7 +70,6 @@ def test_every_event_of_the_system_has_its_words() -> None:
     """Each of Coup-De-Grace's event types is shown by its presenter (no event falls back to a bare kind)."""
     from rules.events import Event
     from rules.systems.coup_de_grace import events
-    from rules.systems.coup_de_grace.present import CdgPresenter
 
     types = [getattr(events, n) for n in events.__all__ if isinstance(getattr(events, n), type)]
     shown = CdgPresenter.formats
@@ -79,23 +77,6 @@ def test_every_event_of_the_system_has_its_words() -> None:
 
 
 # -- where the words are made ----------------------------------------------------------------------------------------
-def test_every_term_the_rules_name_is_a_code_the_presenter_words() -> None:
-    """The rules name each roll modifier and what a roll is against by a literal code (the minis and
-    numbers in its args), the presenter has words for every code, and a roll's label is dice."""
-    found = named_terms("coup_de_grace")
-    assert [(module, line) for module, line, code in found if code is None] == []
-    codes = {code for *_, code in found}
-    assert {"coordinated", "distraction", "into_melee", "range", "range_downed", "DV", "recovery"} <= codes
-    assert sorted(codes - set(CdgPresenter.terms)) == []
-    assert dice_labels("coup_de_grace") == []
-
-
-def test_the_presenter_imports_nothing_that_works_rules_out() -> None:
-    """The presenter imports events, facts, state, constants and word helpers only: what the board
-    shows is worked out by the rules (`CdgFacts`)."""
-    assert presenter_imports("coup_de_grace") == []
-
-
 @pytest.mark.parametrize(("armour", "dv", "ma"), [("unarmoured", 3, 8), ("light", 4, 6), ("heavy", 5, 4)])
 def test_the_facts_carry_the_defence_value_and_movement_allowance_the_board_shows(armour: str, dv: int, ma: int) -> None:
     """"''Unarmoured'' minis have a ''defence value'' of 3 and a ''movement allowance'' of 8" (light 4

@@ -2,38 +2,10 @@
 its presenter words both and works nothing out."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from rules.events import mod
 from rules.systems.damage_grid.events import DgAttack
 from rules.systems.damage_grid.facts import DgFacts
-from tests.present_checks import (
-    import_problems,
-    label_problems,
-    term_codes,
-    term_problems,
-)
 from tests.rules.damage_grid.build import SABER, SYSTEM, duel, events
-
-FOLDER = Path(__file__).resolve().parents[3] / "rules" / "systems" / "damage_grid"
-#: the system's own modules its presenter may read: events, what the rules work out, stored state
-OWN = ("rules.systems.damage_grid.events", "rules.systems.damage_grid.facts", "rules.systems.damage_grid.state")
-
-
-def test_every_term_the_rules_name_is_a_literal_code_the_presenter_words() -> None:
-    """Each `mod(...)`/`Term(...)` of the rules names its term by a literal code, with words in `DgPresenter.terms`."""
-    assert term_problems(FOLDER, SYSTEM.present._term_words()) == []
-    assert {"health", "weapon", "size", "obstructed", "hidden", "fast", "moving", "reach-1"} <= set(term_codes(FOLDER))
-
-
-def test_every_roll_label_is_dice_notation() -> None:
-    """A roll's label says the dice only (``4d6``): what else it is is a fact the presenter words."""
-    assert label_problems(FOLDER) == []
-
-
-def test_the_presenter_imports_nothing_that_works_out_rules() -> None:
-    """present.py reads events, facts, stored state and word helpers; no function of the rules."""
-    assert import_problems(FOLDER / "present.py", OWN) == []
 
 
 def test_the_accuracy_terms_name_the_size_and_the_weapon_in_their_args() -> None:

@@ -17,7 +17,6 @@ from rules.sheet import parse_options
 from rules.systems.knights_of_valour import SIZES
 from rules.systems.knights_of_valour.events import KovAttack
 from rules.systems.knights_of_valour.facts import KovFacts
-from rules.systems.knights_of_valour.present import KovPresenter
 from tests.rules.knights_of_valour.build import (
     SYSTEM,
     add,
@@ -29,7 +28,6 @@ from tests.rules.knights_of_valour.build import (
     start,
     step,
 )
-from tests.rules.wording import dice_labels, named_terms, presenter_imports
 
 
 # -- reports -----------------------------------------------------------------------------------------------
@@ -61,23 +59,6 @@ def test_an_attack_logged_with_its_advantage_in_the_label_reads_as_it_did() -> N
 
 
 # -- where the words are made -------------------------------------------------------------------------------------
-def test_every_term_the_rules_name_is_a_code_the_presenter_words() -> None:
-    """The rules name each modifier and Defence Value term by a literal code (weapons, armour, shields and
-    statures in its args), the presenter has words for every code, and a roll's label is dice."""
-    found = named_terms("knights_of_valour")
-    assert [(module, line) for module, line, code in found if code is None] == []
-    codes = {code for *_, code in found}
-    assert {"pl", "stature", "armour", "shield", "base", "defence"} <= codes
-    assert sorted(codes - set(KovPresenter.terms)) == []
-    assert dice_labels("knights_of_valour") == []
-
-
-def test_the_presenter_imports_nothing_that_works_rules_out() -> None:
-    """The presenter imports events, facts, state, constants and word helpers only: the initiatives
-    the board's order shows are worked out by the rules (`KovFacts`)."""
-    assert presenter_imports("knights_of_valour") == []
-
-
 def test_the_facts_carry_the_initiative_each_combatant_acts_on() -> None:
     """"The order of Combat is determined by the Agility Physical Stat of each creature, which is their
     Initiative" and "Players may elect to reduce their Initiative by any amount, for the duration of the

@@ -3,18 +3,11 @@ words both and works nothing out."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 from rules.models import Encounter
 from rules.systems.tote.events import Struck
 from rules.systems.tote.facts import ToteFacts
 from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS
-from tests.present_checks import (
-    import_problems,
-    label_problems,
-    term_codes,
-    term_problems,
-)
 from tests.rules.tote.build import (
     BORIN,
     GRAK,
@@ -29,9 +22,6 @@ from tests.rules.tote.build import (
     who,
 )
 
-FOLDER = Path(__file__).resolve().parents[3] / "rules" / "systems" / "tote"
-#: the system's own modules its presenter may read: events, what the rules work out, stored state, the tables
-OWN = ("rules.systems.tote.events", "rules.systems.tote.facts", "rules.systems.tote.state", "rules.systems.tote.tables")
 MOG = ("Mog", "rating=1", "foes", 1)
 
 
@@ -40,17 +30,6 @@ def _facts(enc: Encounter) -> ToteFacts:
     facts = SYSTEM.facts(enc)
     assert isinstance(facts, ToteFacts)
     return facts
-
-
-def test_every_term_the_rules_name_is_a_literal_code_the_presenter_words() -> None:
-    """Each `mod(...)` of the rules names its term by a literal code, with words in `TotePresenter.terms`."""
-    assert term_problems(FOLDER, SYSTEM.present._term_words()) == [] and label_problems(FOLDER) == []
-    assert {"assault", "return", "defend", "to-hit", "bonus"} <= set(term_codes(FOLDER))
-
-
-def test_the_presenter_imports_nothing_that_works_out_rules() -> None:
-    """present.py reads events, facts, stored state, the tables and word helpers; no function of the rules."""
-    assert import_problems(FOLDER / "present.py", OWN) == []
 
 
 def test_assault_and_its_return_are_terms_by_code() -> None:

@@ -50,26 +50,6 @@ def _term_calls() -> list[tuple[str, int, ast.expr | None]]:
     return found
 
 
-def test_every_term_the_rules_name_is_a_literal_code_the_presenter_words():
-    """Each modifier and each thing a roll is against is named by a literal code (names and numbers in its args),
-    and the presenter has words for every one of them."""
-    calls = _term_calls()
-    assert len(calls) > 20
-    words = WacPresenter._term_words()
-    for where, line, code in calls:
-        assert isinstance(code, ast.Constant) and isinstance(code.value, str), f"{where}:{line}: the code is not a literal"
-        assert code.value in words, f"{where}:{line}: no words for {code.value!r}"
-
-
-def test_the_presenter_imports_no_rules_to_compute_with():
-    """The presenter module imports only the core's words, events, facts and types, and its system's events,
-    state and facts: nothing of the rules it could work a rule out with while rendering."""
-    tree = ast.parse((FOLDER / "present.py").read_text())
-    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert imported <= PRESENTER_IMPORTS, imported - PRESENTER_IMPORTS
-
-
 def test_a_defenses_rule_is_a_code_the_presenter_words():
     """"Attacks from the flank are defended at half the Fighter rank" only where the flank is guarded: the rule a
     Defense came from is a code (``flank_unguarded``), worded as players read it."""
