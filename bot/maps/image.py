@@ -12,7 +12,8 @@ wears a gold ring; a bar of three shows its condition word and small marks the e
 who is who, the trail, the shading and the terrain shown. Text is drawn in the bundled font.
 
 Everything is drawn at ``SS`` times the final size and reduced, which anti-aliases hexes, discs
-and text cheaply. The board (cells, terrain, walls, grid lines, coordinates, heights) is drawn
+and text cheaply; a square board's cells, walls and lines lie on whole pixels and are drawn at
+the final size, only its hatches and letters at ``SS``. The board (cells, terrain, walls, grid lines, coordinates, heights) is drawn
 once per process and kept (`bot.maps.layer`); a picture copies it, tints the shaded cells' insides,
 lays over it the trail and the tokens (each drawn at ``SS`` on a clear layer of its own, a token
 kept while it looks the same), writes the heights again over them and draws the legend. The PNG

@@ -3,8 +3,9 @@
 Most of a picture is its board: the background, the cells, terrain, walls, grid lines, the
 coordinates and the heights. They change only when the GM edits the map, while a picture is
 usually asked for because a combatant moved or was hit. So a process keeps its last boards
-(:func:`board`, ``CACHE_BYTES`` at most), each drawn at ``SS`` times its size, reduced and cut
-to a palette of at most ``BOARD_COLOURS`` colours; only the palette indices are kept, packed
+(:func:`board`, ``CACHE_BYTES`` at most), each drawn at ``SS`` times its size and reduced (a
+square one at its size, see :func:`_draw_board`), cut to a palette of at most ``BOARD_COLOURS``
+colours; only the palette indices are kept, packed
 (:class:`Board`), not the RGB pixels. A picture starts as a :class:`Canvas`: a copy of its
 board's palette indices and their colours. Shading tints the palette entries of the cells it
 covers (a lookup table, no colour search); what is laid over the board (trail, tokens) and the
@@ -24,6 +25,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
@@ -42,6 +44,7 @@ from bot.maps.style import (
     TerrainStyle,
     contrast,
     shading_tint,
+    small_text,
     tile,
     tinted,
 )
@@ -285,43 +288,73 @@ def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: i
 
 
 def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout) -> None:
+    """The board of ``lay`` on ``img``: at scale ``SS`` (to be reduced), or at scale 1 for a square
+    board, whose cells, walls and lines lie on whole pixels; then its hatches and letters are
+    drawn at ``SS`` on enlarged parts of ``img`` (:func:`_smoothed`) and its coordinates as
+    :func:`small_text` writes them, so they look as they would on a board reduced from ``SS``."""
     grid, u, k = lay.grid, lay.unit, lay.scale
     bx0, by0, bx1, by1 = bounds(grid)
     ox, oy = lay.origin
     _draw_cells(draw, lay, BOARD)
-    tiles: dict[str, tuple[Image.Image, Image.Image]] = {}
     for cell, kind in grid.terrain.items():
         if grid.contains(cell) and cell not in grid.blocked:
-            if kind not in tiles:
-                tiles[kind] = _terrain_tile(lay, TERRAIN_STYLES.get(kind, OTHER_TERRAIN))
-            pts = lay.outline(cell)
-            img.paste(
-                tiles[kind][0], (round(min(p[0] for p in pts)), round(pts[1][1])), tiles[kind][1]
-            )
+            if k == 1:
+                _smoothed(img, lay, cell, partial(_draw_terrain, cell=cell, kind=kind))
+            else:
+                _draw_terrain(img, lay, cell, kind)
     for cell in grid.blocked:
         if grid.contains(cell):
             draw.polygon(lay.outline(cell), fill=WALL)
     _draw_lines(draw, lay, GRID_LINE, MUTED)
-    font = _font(label_size(u / k) * k)  # coordinates on all four edges, as players type them
+    size = label_size(u / k) * k  # coordinates on all four edges, as players type them
+
+    def write(xy: tuple[float, float], text: str, anchor: str) -> None:
+        if k == 1:
+            small_text(img, (xy[0] * SS, xy[1] * SS), text, size * SS, MUTED, anchor, SS)
+        else:
+            draw.text(xy, text, font=_font(size), fill=MUTED, anchor=anchor)
+
     gap = 0.6 * PAD * k
     last_col, last_row = grid.width - 1, grid.height - 1
     for c in range(grid.width):
         letters, x = cell_name((c, 0))[:-1], lay.centre(Cell(c, 0))[0]
-        draw.text((x, oy + by0 * u - gap), letters, font=font, fill=MUTED, anchor="md")
-        bottom = lay.centre(Cell(c, last_row))[1] + u / 2 + gap
-        draw.text((x, bottom), letters, font=font, fill=MUTED, anchor="ma")
+        write((x, oy + by0 * u - gap), letters, "md")
+        write((x, lay.centre(Cell(c, last_row))[1] + u / 2 + gap), letters, "ma")
     for r in range(grid.height):
         left, right = lay.centre(Cell(0, r)), lay.centre(Cell(last_col, r))
-        draw.text((ox + bx0 * u - gap, left[1]), str(r + 1), font=font, fill=MUTED, anchor="rm")
-        draw.text((ox + bx1 * u + gap, right[1]), str(r + 1), font=font, fill=MUTED, anchor="lm")
+        write((ox + bx0 * u - gap, left[1]), str(r + 1), "rm")
+        write((ox + bx1 * u + gap, right[1]), str(r + 1), "lm")
 
 
-def _draw_heights(draw: ImageDraw.ImageDraw, lay: Layout, mask: bool = False) -> None:
-    """Each marked height in its cell's top-left corner, with a halo; ``mask``: both in 255."""
+def _draw_terrain(img: Image.Image, lay: Layout, cell: Cell, kind: str) -> None:
+    """The terrain of ``kind`` on ``cell``: its tile, pasted inside the cell's grid lines."""
+    pic, mask = _terrain_tile(lay, TERRAIN_STYLES.get(kind, OTHER_TERRAIN))
+    pts = lay.outline(cell)
+    img.paste(pic, (round(min(p[0] for p in pts)), round(pts[1][1])), mask)
+
+
+def _smoothed(img: Image.Image, lay: Layout, cell: Cell, paint: Callable[[Image.Image, Layout], None]) -> None:
+    """``paint`` the part of ``img`` (scale 1, laid out by ``lay``) around ``cell`` at scale ``SS``:
+    the part enlarged, painted with the layout scaled to it, and reduced back in place, which
+    anti-aliases what ``paint`` draws as on a board drawn at ``SS`` and keeps the rest."""
+    pts = lay.outline(cell)
+    box = (
+        max(0, math.floor(min(x for x, _ in pts)) - 1), max(0, math.floor(min(y for _, y in pts)) - 1),
+        min(img.width, math.ceil(max(x for x, _ in pts)) + 2), min(img.height, math.ceil(max(y for _, y in pts)) + 2),
+    )  # fmt: skip
+    part = img.crop(box).resize(((box[2] - box[0]) * SS, (box[3] - box[1]) * SS), Image.Resampling.NEAREST)
+    big = lay.scaled(SS)
+    paint(part, replace(big, origin=(big.origin[0] - box[0] * SS, big.origin[1] - box[1] * SS)))
+    img.paste(part.reduce(SS), box[:2])
+
+
+def _draw_heights(draw: ImageDraw.ImageDraw, lay: Layout, mask: bool = False, only: Cell | None = None) -> None:
+    """Each marked height in its cell's top-left corner, with a halo; ``mask``: both in 255;
+    ``only``: that cell's alone."""
     grid, u = lay.grid, lay.unit
     font = _font(max(7 * lay.scale, round(u * 0.22)))
     for cell, feet in grid.heights.items():
-        if not feet or not grid.contains(cell):
+        if not feet or not grid.contains(cell) or only not in (None, cell):
             continue
         x, y = lay.outline(cell)[0 if grid.kind == "square" else 1]  # the top-left corner
         if cell in grid.blocked:
@@ -343,30 +376,47 @@ def _draw_heights(draw: ImageDraw.ImageDraw, lay: Layout, mask: bool = False) ->
         )
 
 
+def _heights_on(img: Image.Image, lay: Layout, mask: bool = False) -> None:
+    """:func:`_draw_heights` on ``img`` at its scale ``lay.scale``, each height drawn at ``SS``
+    on its cell when that is 1."""
+    if lay.scale > 1:
+        _draw_heights(ImageDraw.Draw(img), lay, mask)
+        return
+    for cell, feet in lay.grid.heights.items():
+        if feet and lay.grid.contains(cell):
+            _smoothed(img, lay, cell, partial(_height_of, cell=cell, mask=mask))
+
+
+def _height_of(img: Image.Image, lay: Layout, cell: Cell, mask: bool) -> None:
+    _draw_heights(ImageDraw.Draw(img), lay, mask, cell)
+
+
 def _draw_layer(lay: Layout) -> Board:
-    """The board of ``lay`` (scale 1) and the rule under it, as every picture of it starts."""
-    big = lay.scaled(SS)
-    size = (big.size[0], (lay.legend_top + 1) * SS)
+    """The board of ``lay`` (scale 1) and the rule under it, as every picture of it starts: drawn
+    at ``SS`` and reduced, a square board at scale 1 (see :func:`_draw_board`)."""
+    k = 1 if lay.grid.kind == "square" else SS
+    big = lay.scaled(k)
+    size = (big.size[0], (lay.legend_top + 1) * k)
     img = Image.new("RGB", size, BACKGROUND)
     draw = ImageDraw.Draw(img)
     _draw_board(img, draw, big)
-    draw.line([(PAD * SS, big.legend_top), (size[0] - PAD * SS, big.legend_top)], fill=GRID_LINE, width=SS)
+    draw.line([(PAD * k, big.legend_top), (size[0] - PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
     interior = Image.new("L", size, 0)
     _draw_cells(ImageDraw.Draw(interior), big, 255)
     _draw_lines(ImageDraw.Draw(interior), big, 0, 0)
     heights = None
     if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
-        _draw_heights(draw, big)
+        _heights_on(img, big)
         heights = Image.new("L", size, 0)
-        _draw_heights(ImageDraw.Draw(heights), big, mask=True)
-        heights = heights.reduce(SS)
-    image = img.reduce(SS)
+        _heights_on(heights, big, mask=True)
+        heights = heights.reduce(k)
+    image = img.reduce(k)
     index, palette = quantize(image, BOARD_COLOURS)
     high = index.getextrema()[1]  # one band: the highest palette index used
     if not isinstance(high, (int, float)):
         raise TypeError(f"a palette image has one band, not {index.getbands()}")
     used = 3 * (int(high) + 1)
-    inner = interior.reduce(SS).point(_HALF)
+    inner = interior.reduce(k).point(_HALF)
     inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
     return Board.pack(index, palette[:used], inner, inside, heights)
 
