@@ -170,8 +170,11 @@ class Board:
     def pack(index: Image.Image, palette: list[int], interior: Image.Image, inside: tuple[int, ...],
              heights: Image.Image | None) -> Board:
         images = (index, interior, heights)
-        return Board(index.size, palette, inside, tuple(None if im is None else zlib.compress(im.tobytes(), 1)
+        made = Board(index.size, palette, inside, tuple(None if im is None else zlib.compress(im.tobytes(), 1)
                                                         for im in images))  # type: ignore[arg-type]  # three images: a triple
+        index.putpalette(palette)
+        made._keep(images)  # its first picture follows: nothing to unpack
+        return made
 
     @property
     def nbytes(self) -> int:
@@ -205,10 +208,14 @@ class Board:
         images = tuple(None if b is None else Image.frombytes(mode, self.size, zlib.decompress(b))
                        for mode, b in zip(("P", "L", "L"), self.packed))
         images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always packed
+        self._keep(images)
+        return images
+
+    def _keep(self, images: tuple[Image.Image | None, ...]) -> None:
+        """Keep ``images`` as the board unpacked, among the last drawn on (``UNPACKED_BYTES``)."""
         with _guard:
             _unpacked[self] = images
             _trim(_unpacked, lambda board, _: _pixels(board), UNPACKED_BYTES)
-        return images
 
 
 def _pixels(board: Board) -> int:
@@ -409,14 +416,14 @@ def _draw_layer(lay: Layout) -> Board:
         _heights_on(img, big)
         heights = Image.new("L", size, 0)
         _heights_on(heights, big, mask=True)
-        heights = heights.reduce(k)
-    image = img.reduce(k)
+        heights = heights.reduce(k) if k > 1 else heights
+    image = img.reduce(k) if k > 1 else img
     index, palette = quantize(image, BOARD_COLOURS)
     high = index.getextrema()[1]  # one band: the highest palette index used
     if not isinstance(high, (int, float)):
         raise TypeError(f"a palette image has one band, not {index.getbands()}")
     used = 3 * (int(high) + 1)
-    inner = interior.reduce(k).point(_HALF)
+    inner = (interior.reduce(k) if k > 1 else interior).point(_HALF)
     inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
     return Board.pack(index, palette[:used], inner, inside, heights)
 
