@@ -288,7 +288,7 @@ def _draw_shading(canvas: Canvas, lay: Layout, highlights: Sequence[Highlight]) 
         for pts in shapes:
             draw.polygon([(x - x0, y - y0) for x, y in pts], fill=255)
         box = (x0, y0, x1, y1)
-        canvas.tint(box, ImageChops.darker(mask, canvas.base.interior.crop(box)), kind)
+        canvas.tint(box, ImageChops.darker(mask, canvas.base.inner(box)), kind)
 
 
 def _columns(lay: Layout, cells: Sequence[Cell]) -> list[list[tuple[float, float]]]:

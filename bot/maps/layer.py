@@ -164,14 +164,17 @@ class Board:
     size: tuple[int, int]
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
     inside: tuple[int, ...]  #: the palette entries found inside the cells
-    packed: tuple[bytes, bytes, bytes | None]  #: ``index``, ``interior`` and ``heights``, packed
+    packed: tuple[bytes, bytes | None, bytes | None]  #: ``index``, ``interior`` and ``heights``, packed
+    #: a square board's layout, its interior drawn from it where asked (:meth:`inner`), not kept
+    lines: Layout | None = None
 
     @staticmethod
-    def pack(index: Image.Image, palette: list[int], interior: Image.Image, inside: tuple[int, ...],
+    def pack(index: Image.Image, palette: list[int], interior: Image.Image | Layout, inside: tuple[int, ...],
              heights: Image.Image | None) -> Board:
-        images = (index, interior, heights)
+        lines = interior if isinstance(interior, Layout) else None
+        images = (index, None if isinstance(interior, Layout) else interior, heights)
         made = Board(index.size, palette, inside, tuple(None if im is None else zlib.compress(im.tobytes(), 1)
-                                                        for im in images))  # type: ignore[arg-type]  # three images: a triple
+                                                        for im in images), lines)  # type: ignore[arg-type]  # three images: a triple
         index.putpalette(palette)
         made._keep(images)  # its first picture follows: nothing to unpack
         return made
@@ -186,10 +189,12 @@ class Board:
         """P, with ``palette``: the picture's rows down to the rule above the legend."""
         return self._unpacked()[0]  # type: ignore[return-value]  # the index is always packed
 
-    @property
-    def interior(self) -> Image.Image:
-        """L: 255 inside the cells, 0 on the grid lines (over half) and off the board."""
-        return self._unpacked()[1]  # type: ignore[return-value]  # the interior is always packed
+    def inner(self, box: Box) -> Image.Image:
+        """L, the part ``box`` of the board: 255 inside the cells, 0 on the grid lines (over half)
+        and off the board."""
+        if self.lines is None:
+            return self._unpacked()[1].crop(box)  # type: ignore[union-attr]  # kept when not drawn
+        return _interior(self.lines, box)
 
     @property
     def heights(self) -> Image.Image | None:
@@ -292,6 +297,16 @@ def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: i
     for r in range(grid.height + 1):
         draw.line([(ox, oy + r * u), (ox + bx1 * u, oy + r * u)], fill=fill, width=line)
     draw.rectangle([ox, oy, ox + bx1 * u, oy + by1 * u], outline=edge, width=line)
+
+
+def _interior(lay: Layout, box: Box) -> Image.Image:
+    """L, the part ``box`` of the board of ``lay``: 255 inside the cells, 0 on the grid lines and
+    off the board."""
+    at = replace(lay, origin=(lay.origin[0] - box[0], lay.origin[1] - box[1]))
+    img = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
+    _draw_cells(ImageDraw.Draw(img), at, 255)
+    _draw_lines(ImageDraw.Draw(img), at, 0, 0)
+    return img
 
 
 def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout) -> None:
@@ -408,9 +423,7 @@ def _draw_layer(lay: Layout) -> Board:
     draw = ImageDraw.Draw(img)
     _draw_board(img, draw, big)
     draw.line([(PAD * k, big.legend_top), (size[0] - PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
-    interior = Image.new("L", size, 0)
-    _draw_cells(ImageDraw.Draw(interior), big, 255)
-    _draw_lines(ImageDraw.Draw(interior), big, 0, 0)
+    interior = _interior(big, (0, 0, *size))
     heights = None
     if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
         _heights_on(img, big)
@@ -423,9 +436,9 @@ def _draw_layer(lay: Layout) -> Board:
     if not isinstance(high, (int, float)):
         raise TypeError(f"a palette image has one band, not {index.getbands()}")
     used = 3 * (int(high) + 1)
-    inner = (interior.reduce(k) if k > 1 else interior).point(_HALF)
+    inner = interior.reduce(k).point(_HALF) if k > 1 else interior
     inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
-    return Board.pack(index, palette[:used], inner, inside, heights)
+    return Board.pack(index, palette[:used], inner if k > 1 else lay, inside, heights)
 
 
 def board(lay: Layout) -> Board:
