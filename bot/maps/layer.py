@@ -413,6 +413,51 @@ def _height_of(img: Image.Image, lay: Layout, cell: Cell, mask: bool) -> None:
     _draw_heights(ImageDraw.Draw(img), lay, mask, cell)
 
 
+#: a square board's flat colours, the first entries of its palette, drawn straight as them
+_FLAT = (BACKGROUND, BOARD, GRID_LINE, MUTED, WALL)
+
+
+def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int], tuple[int, ...]]:
+    """The palette image of the square board ``img`` (RGB, scale 1, drawn by :func:`_draw_board`),
+    its palette and the entries inside its cells. Its cells, walls and lines lie on whole pixels:
+    they are drawn again straight as palette indices (``_FLAT``), and only the parts with shades
+    (the coordinates' margins, the cells with terrain or a height) are cut to the other entries."""
+    grid, (ox, oy) = lay.grid, lay.origin
+    _, _, bx1, by1 = bounds(grid)
+    index = Image.new("P", img.size, 0)
+    draw = ImageDraw.Draw(index)
+    _draw_cells(draw, lay, 1)
+    for cell in grid.blocked:
+        if grid.contains(cell):
+            draw.polygon(lay.outline(cell), fill=4)
+    _draw_lines(draw, lay, 2, 3)
+    draw.line([(PAD, lay.legend_top), (img.width - PAD, lay.legend_top)], fill=2, width=1)
+    w, h = img.width, lay.legend_top
+    left, top, right, bottom = math.floor(ox) - 1, math.floor(oy) - 1, math.ceil(ox + bx1 * lay.unit) + 2, math.ceil(oy + by1 * lay.unit) + 2
+    margins: list[Box] = [(0, 0, w, top), (0, bottom, w, h), (0, top, left, bottom), (right, top, w, bottom)]
+    cells: list[Box] = []
+    for cell in {*grid.terrain, *(c for c, feet in grid.heights.items() if feet)}:
+        if grid.contains(cell):
+            pts = lay.outline(cell)
+            cells.append((math.floor(min(x for x, _ in pts)) - 1, math.floor(min(y for _, y in pts)) - 1,
+                          math.ceil(max(x for x, _ in pts)) + 2, math.ceil(max(y for _, y in pts)) + 2))
+    boxes = [b for b in (_overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
+    pixels = b"".join(img.crop(b).tobytes() for b in boxes)
+    palette, inside = [v for c in _FLAT for v in c], {1, 4}
+    if pixels:
+        shades, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT)
+        data, at = shades.tobytes(), 0
+        for n, (x0, y0, x1, y1) in enumerate(boxes):
+            part = Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + (x1 - x0) * (y1 - y0)])
+            index.paste(part, (x0, y0))
+            if n >= len(margins):  # a cell's part
+                inside.update(i for i, count in enumerate(part.histogram()) if count)
+            at += (x1 - x0) * (y1 - y0)
+        high = shades.getextrema()[1]  # one band: the highest palette index used
+        palette = palette[: 3 * max(len(_FLAT), int(high) + 1)]  # type: ignore[arg-type]  # one band: a number
+    return index, palette, tuple(sorted(inside))
+
+
 def _draw_layer(lay: Layout) -> Board:
     """The board of ``lay`` (scale 1) and the rule under it, as every picture of it starts: drawn
     at ``SS`` and reduced, a square board at scale 1 (see :func:`_draw_board`)."""
@@ -423,22 +468,24 @@ def _draw_layer(lay: Layout) -> Board:
     draw = ImageDraw.Draw(img)
     _draw_board(img, draw, big)
     draw.line([(PAD * k, big.legend_top), (size[0] - PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
-    interior = _interior(big, (0, 0, *size))
     heights = None
     if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
         _heights_on(img, big)
         heights = Image.new("L", size, 0)
         _heights_on(heights, big, mask=True)
         heights = heights.reduce(k) if k > 1 else heights
-    image = img.reduce(k) if k > 1 else img
+    if k == 1:
+        index, palette, inside = _square_layer(lay, img)
+        return Board.pack(index, palette, lay, inside, heights)
+    image, interior = img.reduce(k), _interior(big, (0, 0, *size))
     index, palette = quantize(image, BOARD_COLOURS)
     high = index.getextrema()[1]  # one band: the highest palette index used
     if not isinstance(high, (int, float)):
         raise TypeError(f"a palette image has one band, not {index.getbands()}")
     used = 3 * (int(high) + 1)
-    inner = interior.reduce(k).point(_HALF) if k > 1 else interior
+    inner = interior.reduce(k).point(_HALF)
     inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
-    return Board.pack(index, palette[:used], inner if k > 1 else lay, inside, heights)
+    return Board.pack(index, palette[:used], inner, inside, heights)
 
 
 def board(lay: Layout) -> Board:
@@ -453,25 +500,29 @@ def board(lay: Layout) -> Board:
 
 
 # -- the PNG --------------------------------------------------------------------------------
-def quantize(img: Image.Image, colours: int) -> tuple[Image.Image, list[int]]:
+def quantize(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tuple[Image.Image, list[int]]:
     """``img`` (RGB) cut to a palette of at most ``colours`` entries: a P image and the palette
     (R, G, B values). The entries are chosen from an even sample of at most ``SAMPLE`` pixels and
     each pixel takes the nearest; then each entry is set to the commonest colour of the sampled
-    pixels it stands for (not their mean), so that flat areas keep their exact colour."""
+    pixels it stands for (not their mean), so that flat areas keep their exact colour. ``fixed``:
+    the palette's first entries, kept as they are (the others are chosen beside them)."""
     (w, h), part = img.size, min(1.0, SAMPLE / (img.width * img.height))
     if h == 1:
         size = (max(1, round(w * part)), 1)
     else:
         size = (max(1, round(w * math.sqrt(part))), max(1, round(h * math.sqrt(part))))
     sample = img.resize(size, Image.Resampling.NEAREST)
-    chosen = sample.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    chosen = sample.quantize(colours - len(fixed), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = [v for c in fixed for v in c] + (chosen.getpalette() or [])
+    if fixed:
+        chosen = Image.new("P", (1, 1))
+        chosen.putpalette(palette)
     out = img.quantize(palette=chosen, dither=Image.Dither.NONE)
     index = Image.frombytes("L", size, out.resize(size, Image.Resampling.NEAREST).tobytes())
-    palette = chosen.getpalette() or []
     counts = Image.merge("RGBA", (*sample.split(), index)).getcolors(size[0] * size[1]) or []
     best: dict[int, int] = {}
     for n, (r, g, b, i) in counts:  # type: ignore[misc]  # an RGBA image's colours: four bands
-        if n > best.get(i, 0):
+        if i >= len(fixed) and n > best.get(i, 0):
             best[i] = n
             palette[3 * i : 3 * i + 3] = (r, g, b)
     return out, palette
