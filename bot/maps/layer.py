@@ -23,7 +23,7 @@ import math
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -64,6 +64,7 @@ __all__ = [
     "HEX_R",
     "board",
     "bounds",
+    "columns",
     "forget_boards",
     "label_size",
     "quantize",
@@ -72,6 +73,7 @@ __all__ = [
 Box = tuple[int, int, int, int]  #: left, top, right, bottom (exclusive), in pixels
 
 SS = 2  #: supersampling factor
+_HEX_RUN = 6  #: hexes a shape of :func:`columns` joins, one below another: a longer zigzag fills slower
 PAD = 10
 HEX_R = 1 / math.sqrt(3)  #: circumradius of a hex whose flat-to-flat height is 1
 
@@ -299,6 +301,29 @@ def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: i
     draw.rectangle([ox, oy, ox + bx1 * u, oy + by1 * u], outline=edge, width=line)
 
 
+def columns(lay: Layout, cells: Sequence[Cell]) -> list[list[tuple[float, float]]]:
+    """The outlines of ``cells``, a run of cells one below another in a column as one shape (a
+    large shaded area or a long wall takes a few shapes, not one per cell)."""
+    hexes = lay.grid.kind == "hex"
+    longest = _HEX_RUN if hexes else lay.grid.height
+    runs: list[list[Cell]] = []
+    for cell in sorted(set(cells)):
+        if runs and runs[-1][-1] == (cell.col, cell.row - 1) and len(runs[-1]) < longest:
+            runs[-1].append(cell)
+        else:
+            runs.append([cell])
+    shapes = []
+    for run in runs:
+        first, last = lay.outline(run[0]), lay.outline(run[-1])
+        if not hexes:
+            shapes.append([first[0], first[1], last[2], last[3]])
+            continue
+        sides = [lay.outline(cell) for cell in run]  # a zigzag on each side
+        right, left = [p[i] for p in sides for i in (3, 4)], [p[i] for p in sides[::-1] for i in (5, 0)]
+        shapes.append(first[1:3] + right + left)
+    return shapes
+
+
 def _interior(lay: Layout, box: Box) -> Image.Image:
     """L, the part ``box`` of the board of ``lay``: 255 inside the cells, 0 on the grid lines and
     off the board."""
@@ -324,9 +349,8 @@ def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout) -> Non
                 _smoothed(img, lay, cell, partial(_draw_terrain, cell=cell, kind=kind))
             else:
                 _draw_terrain(img, lay, cell, kind)
-    for cell in grid.blocked:
-        if grid.contains(cell):
-            draw.polygon(lay.outline(cell), fill=WALL)
+    for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
+        draw.polygon(shape, fill=WALL)
     _draw_lines(draw, lay, GRID_LINE, MUTED)
     size = label_size(u / k) * k  # coordinates on all four edges, as players type them
 
@@ -427,9 +451,8 @@ def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int]
     index = Image.new("P", img.size, 0)
     draw = ImageDraw.Draw(index)
     _draw_cells(draw, lay, 1)
-    for cell in grid.blocked:
-        if grid.contains(cell):
-            draw.polygon(lay.outline(cell), fill=4)
+    for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
+        draw.polygon(shape, fill=4)
     _draw_lines(draw, lay, 2, 3)
     draw.line([(PAD, lay.legend_top), (img.width - PAD, lay.legend_top)], fill=2, width=1)
     w, h = img.width, lay.legend_top
