@@ -175,7 +175,7 @@ class Board:
              heights: Image.Image | None) -> Board:
         lines = interior if isinstance(interior, Layout) else None
         images = (index, None if isinstance(interior, Layout) else interior, heights)
-        made = Board(index.size, palette, inside, tuple(None if im is None else zlib.compress(im.tobytes(), 1)
+        made = Board(index.size, palette, inside, tuple(None if im is None else _pack(im)
                                                         for im in images), lines)  # type: ignore[arg-type]  # three images: a triple
         index.putpalette(palette)
         made._keep(images)  # its first picture follows: nothing to unpack
@@ -212,7 +212,7 @@ class Board:
             if (images := _unpacked.get(self)) is not None:
                 _unpacked.move_to_end(self)
                 return images
-        images = tuple(None if b is None else Image.frombytes(mode, self.size, zlib.decompress(b))
+        images = tuple(None if b is None else Image.frombytes(mode, self.size, zlib.decompress(b, -15))
                        for mode, b in zip(("P", "L", "L"), self.packed))
         images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always packed
         self._keep(images)
@@ -223,6 +223,13 @@ class Board:
         with _guard:
             _unpacked[self] = images
             _trim(_unpacked, lambda board, _: _pixels(board), UNPACKED_BYTES)
+
+
+def _pack(image: Image.Image) -> bytes:
+    """``image``'s pixels, deflated at zlib's fastest level without zlib's wrapper: no checksum
+    of bytes that never leave the process (a sixth less time)."""
+    packer = zlib.compressobj(1, zlib.DEFLATED, -15)
+    return packer.compress(image.tobytes()) + packer.flush()
 
 
 def _pixels(board: Board) -> int:
