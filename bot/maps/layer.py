@@ -84,12 +84,13 @@ SPARE_COLOURS = 64
 _HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() table
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
-#: boards kept per process, packed: a 12x10 board takes about 16 KB (so about 1,000 of them), a
-#: 60x60 one about 100 KB
+#: boards kept per process, packed: a 12x10 square board takes about 6 KB (so about 2,800 of
+#: them), a 60x60 one about 30 KB; a hex board (its interior kept too) 45 KB and 225 KB
 CACHE_BYTES = 16 * 1024 * 1024
-#: ... and unpacked, the last drawn on (at least one): a 12x10 board takes 1.2 MB (so the boards
-#: of a worker's share of 50 busy channels), a 60x60 one 6.4 MB. Drawing a large board's first
-#: picture takes about 100 MB more for a moment, so a worker stays near 200 MB
+#: ... and unpacked, the last drawn on (at least one): a 12x10 square board takes 0.6 MB (so the
+#: boards of a worker's share of 50 busy channels), a 60x60 one 3.6 MB; a hex board twice that.
+#: Drawing a large hex board's first picture takes about 100 MB more for a moment, so a worker
+#: stays near 200 MB
 UNPACKED_BYTES = 32 * 1024 * 1024
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
@@ -158,8 +159,8 @@ class Layout:
 class Board:
     """A board drawn at its final size, to be copied, never drawn on.
 
-    It is kept packed: its images as zlib-compressed bytes (about 16 KB for a 12x10 board, whose
-    pixels take 1.2 MB), so a process keeps the boards of hundreds of channels. The boards drawn
+    It is kept packed (:func:`_pack`: about 6 KB for a 12x10 square board, whose pixels take
+    0.6 MB), so a process keeps the boards of hundreds of channels. The boards drawn
     on last are kept unpacked too (``UNPACKED_BYTES``): a picture of a busy channel unpacks
     nothing, one of a board not drawn on lately about 0.5 ms."""
 
@@ -212,7 +213,7 @@ class Board:
             if (images := _unpacked.get(self)) is not None:
                 _unpacked.move_to_end(self)
                 return images
-        images = tuple(None if b is None else Image.frombytes(mode, self.size, zlib.decompress(b, -15))
+        images = tuple(None if b is None else _unpack(b, mode, self.size)
                        for mode, b in zip(("P", "L", "L"), self.packed))
         images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always packed
         self._keep(images)
@@ -226,10 +227,26 @@ class Board:
 
 
 def _pack(image: Image.Image) -> bytes:
-    """``image``'s pixels, deflated at zlib's fastest level without zlib's wrapper: no checksum
-    of bytes that never leave the process (a sixth less time)."""
+    """``image``'s pixels (P or L: a byte each) packed: a byte a row, 1 where the row is the one
+    above it again (a board's rows repeat down each cell), then the other rows deflated at zlib's
+    fastest level, without zlib's wrapper (no checksum of bytes that never leave the process)."""
+    data, width = image.tobytes(), image.width
+    rows = [data[at : at + width] for at in range(0, len(data), width)]
+    again = bytes([0] + [row == above for row, above in zip(rows[1:], rows)])
     packer = zlib.compressobj(1, zlib.DEFLATED, -15)
-    return packer.compress(image.tobytes()) + packer.flush()
+    return again + packer.compress(b"".join([row for row, same in zip(rows, again) if not same])) + packer.flush()
+
+
+def _unpack(packed: bytes, mode: str, size: tuple[int, int]) -> Image.Image:
+    """The image :func:`_pack` packed, of ``mode`` and ``size``."""
+    (width, height), at = size, 0
+    again, data = packed[:height], zlib.decompress(packed[height:], -15)
+    rows, row = [], b""
+    for same in again:
+        if not same:
+            row, at = data[at : at + width], at + width
+        rows.append(row)
+    return Image.frombytes(mode, size, b"".join(rows))
 
 
 def _pixels(board: Board) -> int:
