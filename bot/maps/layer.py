@@ -174,6 +174,8 @@ class Board:
     @staticmethod
     def pack(index: Image.Image, palette: list[int], interior: Image.Image | Layout, inside: tuple[int, ...],
              heights: Image.Image | None) -> Board:
+        """The board of these images packed, and kept unpacked for its first picture; ``interior``:
+        its image, or the layout of a square board it is drawn from."""
         lines = interior if isinstance(interior, Layout) else None
         images = (index, None if isinstance(interior, Layout) else interior, heights)
         made = Board(index.size, palette, inside, tuple(None if im is None else _pack(im)
@@ -467,18 +469,20 @@ _FLAT = (BACKGROUND, BOARD, GRID_LINE, MUTED, WALL)
 
 def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int], tuple[int, ...]]:
     """The palette image of the square board ``img`` (RGB, scale 1, drawn by :func:`_draw_board`),
-    its palette and the entries inside its cells. Its cells, walls and lines lie on whole pixels:
-    they are drawn again straight as palette indices (``_FLAT``), and only the parts with shades
-    (the coordinates' margins, the cells with terrain or a height) are cut to the other entries."""
+    its palette and the entries inside its cells (all those of a cell with terrain or a height).
+    Its cells, walls and lines lie on whole pixels: they are drawn again straight as palette
+    indices (``_FLAT``), and only the parts with shades (the coordinates' margins, the cells with
+    terrain or a height) are cut to the other entries."""
     grid, (ox, oy) = lay.grid, lay.origin
     _, _, bx1, by1 = bounds(grid)
-    index = Image.new("P", img.size, 0)
+    cells_, line, edge, wall = (_FLAT.index(c) for c in (BOARD, GRID_LINE, MUTED, WALL))
+    index = Image.new("P", img.size, _FLAT.index(BACKGROUND))
     draw = ImageDraw.Draw(index)
-    _draw_cells(draw, lay, 1)
+    _draw_cells(draw, lay, cells_)
     for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
-        draw.polygon(shape, fill=4)
-    _draw_lines(draw, lay, 2, 3)
-    draw.line([(PAD, lay.legend_top), (img.width - PAD, lay.legend_top)], fill=2, width=1)
+        draw.polygon(shape, fill=wall)
+    _draw_lines(draw, lay, line, edge)
+    draw.line([(PAD, lay.legend_top), (img.width - PAD, lay.legend_top)], fill=line, width=1)
     w, h = img.width, lay.legend_top
     left, top, right, bottom = math.floor(ox) - 1, math.floor(oy) - 1, math.ceil(ox + bx1 * lay.unit) + 2, math.ceil(oy + by1 * lay.unit) + 2
     margins: list[Box] = [(0, 0, w, top), (0, bottom, w, h), (0, top, left, bottom), (right, top, w, bottom)]
@@ -490,7 +494,7 @@ def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int]
                           math.ceil(max(x for x, _ in pts)) + 2, math.ceil(max(y for _, y in pts)) + 2))
     boxes = [b for b in (_overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
     pixels = b"".join(img.crop(b).tobytes() for b in boxes)
-    palette, inside = [v for c in _FLAT for v in c], {1, 4}
+    palette, inside = [v for c in _FLAT for v in c], {cells_, wall}
     if pixels:
         shades, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT)
         data, at = shades.tobytes(), 0
