@@ -12,7 +12,8 @@ wears a gold ring; a bar of three shows its condition word and small marks the e
 who is who, the trail, the shading and the terrain shown. Text is drawn in the bundled font.
 
 Everything is drawn at ``SS`` times the final size and reduced, which anti-aliases hexes, discs
-and text cheaply. The board (cells, terrain, walls, grid lines, coordinates, heights) is drawn
+and text cheaply; a square board's cells, walls and lines lie on whole pixels and are drawn at
+the final size, only its hatches and letters at ``SS``. The board (cells, terrain, walls, grid lines, coordinates, heights) is drawn
 once per process and kept (`bot.maps.layer`); a picture copies it, tints the shaded cells' insides,
 lays over it the trail and the tokens (each drawn at ``SS`` on a clear layer of its own, a token
 kept while it looks the same), writes the heights again over them and draws the legend. The PNG
@@ -43,7 +44,17 @@ from bot.maps.key import (
     side_colours,
     text_width,
 )
-from bot.maps.layer import HEX_R, PAD, SS, Canvas, Layout, board, bounds, label_size
+from bot.maps.layer import (
+    HEX_R,
+    PAD,
+    SS,
+    Canvas,
+    Layout,
+    board,
+    bounds,
+    columns,
+    label_size,
+)
 from bot.maps.style import (
     BACKGROUND,
     BOARD,
@@ -75,7 +86,6 @@ MAX_PX = 2000  #: neither side of the image is larger
 DEFAULT_CELL_PX = 64
 MIN_WIDTH = 440  #: room for the legend under a tiny map
 MIN_CELL_PX = 12
-_HEX_RUN = 6  #: hexes a shaded area's shape joins, one below another: a longer zigzag fills slower
 _COMPASS = {"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}
 
 
@@ -277,7 +287,7 @@ def _draw_shading(canvas: Canvas, lay: Layout, highlights: Sequence[Highlight]) 
         if lay.grid.contains(h.cell):
             by_kind.setdefault(h.kind, []).append(h.cell)
     for kind, cells in by_kind.items():
-        shapes = _columns(lay, cells)
+        shapes = columns(lay, cells)
         x0 = math.floor(min(x for pts in shapes for x, _ in pts))
         y0 = math.floor(min(y for pts in shapes for _, y in pts))
         x1 = math.ceil(max(x for pts in shapes for x, _ in pts)) + 1
@@ -287,30 +297,7 @@ def _draw_shading(canvas: Canvas, lay: Layout, highlights: Sequence[Highlight]) 
         for pts in shapes:
             draw.polygon([(x - x0, y - y0) for x, y in pts], fill=255)
         box = (x0, y0, x1, y1)
-        canvas.tint(box, ImageChops.darker(mask, canvas.base.interior.crop(box)), kind)
-
-
-def _columns(lay: Layout, cells: Sequence[Cell]) -> list[list[tuple[float, float]]]:
-    """The outlines of ``cells``, a run of cells one below another in a column as one shape (a
-    large shaded area takes a few shapes, not one per cell)."""
-    hexes = lay.grid.kind == "hex"
-    longest = _HEX_RUN if hexes else lay.grid.height
-    runs: list[list[Cell]] = []
-    for cell in sorted(set(cells)):
-        if runs and runs[-1][-1] == (cell.col, cell.row - 1) and len(runs[-1]) < longest:
-            runs[-1].append(cell)
-        else:
-            runs.append([cell])
-    shapes = []
-    for run in runs:
-        first, last = lay.outline(run[0]), lay.outline(run[-1])
-        if not hexes:
-            shapes.append([first[0], first[1], last[2], last[3]])
-            continue
-        sides = [lay.outline(cell) for cell in run]  # a zigzag on each side
-        right, left = [p[i] for p in sides for i in (3, 4)], [p[i] for p in sides[::-1] for i in (5, 0)]
-        shapes.append(first[1:3] + right + left)
-    return shapes
+        canvas.tint(box, ImageChops.darker(mask, canvas.base.inner(box)), kind)
 
 
 def _mover(enc: Encounter, grid: Grid) -> Combatant | None:

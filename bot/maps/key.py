@@ -127,18 +127,25 @@ def initials(name: str) -> str:
 def labels(enc: Encounter) -> dict[str, str]:
     """Each combatant's token label, distinct within the encounter: its initials, else the first
     letter and a later one of its name (``Borin`` ``Bo``, ``Bofur`` ``Bf``), else a number added."""
+    return dict(_labels(tuple(c.name for c in enc.combatants)))
+
+
+@lru_cache(maxsize=1024)
+def _labels(names: tuple[str, ...]) -> dict[str, str]:
+    """:func:`labels` of the combatants ``names``, in their order; kept, since every picture of an
+    encounter labels the same names again (a copy is handed out)."""
     out: dict[str, str] = {}
     used: set[str] = set()
-    for c in enc.combatants:
-        label = initials(c.name)
+    for name in names:
+        label = initials(name)
         if label in used:
-            letters = [ch for ch in c.name if ch.isalnum()]
+            letters = [ch for ch in name if ch.isalnum()]
             label = next((label[0] + ch.lower() for ch in letters[1:] if label[0] + ch.lower() not in used), label)
         n = 2
         base = label
         while label in used:
             label, n = f"{base[:2]}{n}", n + 1
-        out[c.name] = label
+        out[name] = label
         used.add(label)
     return out
 

@@ -3,8 +3,9 @@
 Most of a picture is its board: the background, the cells, terrain, walls, grid lines, the
 coordinates and the heights. They change only when the GM edits the map, while a picture is
 usually asked for because a combatant moved or was hit. So a process keeps its last boards
-(:func:`board`, ``CACHE_BYTES`` at most), each drawn at ``SS`` times its size, reduced and cut
-to a palette of at most ``BOARD_COLOURS`` colours; only the palette indices are kept, packed
+(:func:`board`, ``CACHE_BYTES`` at most), each drawn at ``SS`` times its size and reduced (a
+square one at its size, see :func:`_draw_board`), cut to a palette of at most ``BOARD_COLOURS``
+colours; only the palette indices are kept, packed
 (:class:`Board`), not the RGB pixels. A picture starts as a :class:`Canvas`: a copy of its
 board's palette indices and their colours. Shading tints the palette entries of the cells it
 covers (a lookup table, no colour search); what is laid over the board (trail, tokens) and the
@@ -22,8 +23,9 @@ import math
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
@@ -42,6 +44,7 @@ from bot.maps.style import (
     TerrainStyle,
     contrast,
     shading_tint,
+    small_text,
     tile,
     tinted,
 )
@@ -61,6 +64,7 @@ __all__ = [
     "HEX_R",
     "board",
     "bounds",
+    "columns",
     "forget_boards",
     "label_size",
     "quantize",
@@ -69,6 +73,7 @@ __all__ = [
 Box = tuple[int, int, int, int]  #: left, top, right, bottom (exclusive), in pixels
 
 SS = 2  #: supersampling factor
+_HEX_RUN = 6  #: hexes a shape of :func:`columns` joins, one below another: a longer zigzag fills slower
 PAD = 10
 HEX_R = 1 / math.sqrt(3)  #: circumradius of a hex whose flat-to-flat height is 1
 
@@ -79,12 +84,13 @@ SPARE_COLOURS = 64
 _HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() table
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
-#: boards kept per process, packed: a 12x10 board takes about 16 KB (so about 1,000 of them), a
-#: 60x60 one about 100 KB
+#: boards kept per process, packed: a 12x10 square board takes about 6 KB (so about 2,800 of
+#: them), a 60x60 one about 30 KB; a hex board (its interior kept too) 45 KB and 225 KB
 CACHE_BYTES = 16 * 1024 * 1024
-#: ... and unpacked, the last drawn on (at least one): a 12x10 board takes 1.2 MB (so the boards
-#: of a worker's share of 50 busy channels), a 60x60 one 6.4 MB. Drawing a large board's first
-#: picture takes about 100 MB more for a moment, so a worker stays near 200 MB
+#: ... and unpacked, the last drawn on (at least one): a 12x10 square board takes 0.6 MB (so the
+#: boards of a worker's share of 50 busy channels), a 60x60 one 3.6 MB; a hex board twice that.
+#: Drawing a large hex board's first picture takes about 100 MB more for a moment, so a worker
+#: stays near 200 MB
 UNPACKED_BYTES = 32 * 1024 * 1024
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
@@ -153,22 +159,30 @@ class Layout:
 class Board:
     """A board drawn at its final size, to be copied, never drawn on.
 
-    It is kept packed: its images as zlib-compressed bytes (about 16 KB for a 12x10 board, whose
-    pixels take 1.2 MB), so a process keeps the boards of hundreds of channels. The boards drawn
+    It is kept packed (:func:`_pack`: about 6 KB for a 12x10 square board, whose pixels take
+    0.6 MB), so a process keeps the boards of hundreds of channels. The boards drawn
     on last are kept unpacked too (``UNPACKED_BYTES``): a picture of a busy channel unpacks
     nothing, one of a board not drawn on lately about 0.5 ms."""
 
     size: tuple[int, int]
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
     inside: tuple[int, ...]  #: the palette entries found inside the cells
-    packed: tuple[bytes, bytes, bytes | None]  #: ``index``, ``interior`` and ``heights``, packed
+    packed: tuple[bytes, bytes | None, bytes | None]  #: ``index``, ``interior`` and ``heights``, packed
+    #: a square board's layout, its interior drawn from it where asked (:meth:`inner`), not kept
+    lines: Layout | None = None
 
     @staticmethod
-    def pack(index: Image.Image, palette: list[int], interior: Image.Image, inside: tuple[int, ...],
+    def pack(index: Image.Image, palette: list[int], interior: Image.Image | Layout, inside: tuple[int, ...],
              heights: Image.Image | None) -> Board:
-        images = (index, interior, heights)
-        return Board(index.size, palette, inside, tuple(None if im is None else zlib.compress(im.tobytes(), 1)
-                                                        for im in images))  # type: ignore[arg-type]  # three images: a triple
+        """The board of these images packed, and kept unpacked for its first picture; ``interior``:
+        its image, or the layout of a square board it is drawn from."""
+        lines = interior if isinstance(interior, Layout) else None
+        images = (index, None if isinstance(interior, Layout) else interior, heights)
+        made = Board(index.size, palette, inside, tuple(None if im is None else _pack(im)
+                                                        for im in images), lines)  # type: ignore[arg-type]  # three images: a triple
+        index.putpalette(palette)
+        made._keep(images)  # its first picture follows: nothing to unpack
+        return made
 
     @property
     def nbytes(self) -> int:
@@ -180,10 +194,12 @@ class Board:
         """P, with ``palette``: the picture's rows down to the rule above the legend."""
         return self._unpacked()[0]  # type: ignore[return-value]  # the index is always packed
 
-    @property
-    def interior(self) -> Image.Image:
-        """L: 255 inside the cells, 0 on the grid lines (over half) and off the board."""
-        return self._unpacked()[1]  # type: ignore[return-value]  # the interior is always packed
+    def inner(self, box: Box) -> Image.Image:
+        """L, the part ``box`` of the board: 255 inside the cells, 0 on the grid lines (over half)
+        and off the board."""
+        if self.lines is None:
+            return self._unpacked()[1].crop(box)  # type: ignore[union-attr]  # kept when not drawn
+        return _interior(self.lines, box)
 
     @property
     def heights(self) -> Image.Image | None:
@@ -199,13 +215,40 @@ class Board:
             if (images := _unpacked.get(self)) is not None:
                 _unpacked.move_to_end(self)
                 return images
-        images = tuple(None if b is None else Image.frombytes(mode, self.size, zlib.decompress(b))
+        images = tuple(None if b is None else _unpack(b, mode, self.size)
                        for mode, b in zip(("P", "L", "L"), self.packed))
         images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always packed
+        self._keep(images)
+        return images
+
+    def _keep(self, images: tuple[Image.Image | None, ...]) -> None:
+        """Keep ``images`` as the board unpacked, among the last drawn on (``UNPACKED_BYTES``)."""
         with _guard:
             _unpacked[self] = images
             _trim(_unpacked, lambda board, _: _pixels(board), UNPACKED_BYTES)
-        return images
+
+
+def _pack(image: Image.Image) -> bytes:
+    """``image``'s pixels (P or L: a byte each) packed: a byte a row, 1 where the row is the one
+    above it again (a board's rows repeat down each cell), then the other rows deflated at zlib's
+    fastest level, without zlib's wrapper (no checksum of bytes that never leave the process)."""
+    data, width = image.tobytes(), image.width
+    rows = [data[at : at + width] for at in range(0, len(data), width)]
+    again = bytes([0] + [row == above for row, above in zip(rows[1:], rows)])
+    packer = zlib.compressobj(1, zlib.DEFLATED, -15)
+    return again + packer.compress(b"".join([row for row, same in zip(rows, again) if not same])) + packer.flush()
+
+
+def _unpack(packed: bytes, mode: str, size: tuple[int, int]) -> Image.Image:
+    """The image :func:`_pack` packed, of ``mode`` and ``size``."""
+    (width, height), at = size, 0
+    again, data = packed[:height], zlib.decompress(packed[height:], -15)
+    rows, row = [], b""
+    for same in again:
+        if not same:
+            row, at = data[at : at + width], at + width
+        rows.append(row)
+    return Image.frombytes(mode, size, b"".join(rows))
 
 
 def _pixels(board: Board) -> int:
@@ -284,44 +327,106 @@ def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: i
     draw.rectangle([ox, oy, ox + bx1 * u, oy + by1 * u], outline=edge, width=line)
 
 
+def columns(lay: Layout, cells: Sequence[Cell]) -> list[list[tuple[float, float]]]:
+    """The outlines of ``cells``, a run of cells one below another in a column as one shape (a
+    large shaded area or a long wall takes a few shapes, not one per cell)."""
+    hexes = lay.grid.kind == "hex"
+    longest = _HEX_RUN if hexes else lay.grid.height
+    runs: list[list[Cell]] = []
+    for cell in sorted(set(cells)):
+        if runs and runs[-1][-1] == (cell.col, cell.row - 1) and len(runs[-1]) < longest:
+            runs[-1].append(cell)
+        else:
+            runs.append([cell])
+    shapes = []
+    for run in runs:
+        first, last = lay.outline(run[0]), lay.outline(run[-1])
+        if not hexes:
+            shapes.append([first[0], first[1], last[2], last[3]])
+            continue
+        sides = [lay.outline(cell) for cell in run]  # a zigzag on each side
+        right, left = [p[i] for p in sides for i in (3, 4)], [p[i] for p in sides[::-1] for i in (5, 0)]
+        shapes.append(first[1:3] + right + left)
+    return shapes
+
+
+def _interior(lay: Layout, box: Box) -> Image.Image:
+    """L, the part ``box`` of the board of ``lay``: 255 inside the cells, 0 on the grid lines and
+    off the board."""
+    at = replace(lay, origin=(lay.origin[0] - box[0], lay.origin[1] - box[1]))
+    img = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
+    _draw_cells(ImageDraw.Draw(img), at, 255)
+    _draw_lines(ImageDraw.Draw(img), at, 0, 0)
+    return img
+
+
 def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout) -> None:
+    """The board of ``lay`` on ``img``: at scale ``SS`` (to be reduced), or at scale 1 for a square
+    board, whose cells, walls and lines lie on whole pixels; then its hatches and letters are
+    drawn at ``SS`` on enlarged parts of ``img`` (:func:`_smoothed`) and its coordinates as
+    :func:`small_text` writes them, so they look as they would on a board reduced from ``SS``."""
     grid, u, k = lay.grid, lay.unit, lay.scale
     bx0, by0, bx1, by1 = bounds(grid)
     ox, oy = lay.origin
     _draw_cells(draw, lay, BOARD)
-    tiles: dict[str, tuple[Image.Image, Image.Image]] = {}
     for cell, kind in grid.terrain.items():
         if grid.contains(cell) and cell not in grid.blocked:
-            if kind not in tiles:
-                tiles[kind] = _terrain_tile(lay, TERRAIN_STYLES.get(kind, OTHER_TERRAIN))
-            pts = lay.outline(cell)
-            img.paste(
-                tiles[kind][0], (round(min(p[0] for p in pts)), round(pts[1][1])), tiles[kind][1]
-            )
-    for cell in grid.blocked:
-        if grid.contains(cell):
-            draw.polygon(lay.outline(cell), fill=WALL)
+            if k == 1:
+                _smoothed(img, lay, cell, partial(_draw_terrain, cell=cell, kind=kind))
+            else:
+                _draw_terrain(img, lay, cell, kind)
+    for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
+        draw.polygon(shape, fill=WALL)
     _draw_lines(draw, lay, GRID_LINE, MUTED)
-    font = _font(label_size(u / k) * k)  # coordinates on all four edges, as players type them
+    size = label_size(u / k) * k  # coordinates on all four edges, as players type them
+
+    def write(xy: tuple[float, float], text: str, anchor: str) -> None:
+        if k == 1:
+            small_text(img, (xy[0] * SS, xy[1] * SS), text, size * SS, MUTED, anchor, SS)
+        else:
+            draw.text(xy, text, font=_font(size), fill=MUTED, anchor=anchor)
+
     gap = 0.6 * PAD * k
     last_col, last_row = grid.width - 1, grid.height - 1
     for c in range(grid.width):
         letters, x = cell_name((c, 0))[:-1], lay.centre(Cell(c, 0))[0]
-        draw.text((x, oy + by0 * u - gap), letters, font=font, fill=MUTED, anchor="md")
-        bottom = lay.centre(Cell(c, last_row))[1] + u / 2 + gap
-        draw.text((x, bottom), letters, font=font, fill=MUTED, anchor="ma")
+        write((x, oy + by0 * u - gap), letters, "md")
+        write((x, lay.centre(Cell(c, last_row))[1] + u / 2 + gap), letters, "ma")
     for r in range(grid.height):
         left, right = lay.centre(Cell(0, r)), lay.centre(Cell(last_col, r))
-        draw.text((ox + bx0 * u - gap, left[1]), str(r + 1), font=font, fill=MUTED, anchor="rm")
-        draw.text((ox + bx1 * u + gap, right[1]), str(r + 1), font=font, fill=MUTED, anchor="lm")
+        write((ox + bx0 * u - gap, left[1]), str(r + 1), "rm")
+        write((ox + bx1 * u + gap, right[1]), str(r + 1), "lm")
 
 
-def _draw_heights(draw: ImageDraw.ImageDraw, lay: Layout, mask: bool = False) -> None:
-    """Each marked height in its cell's top-left corner, with a halo; ``mask``: both in 255."""
+def _draw_terrain(img: Image.Image, lay: Layout, cell: Cell, kind: str) -> None:
+    """The terrain of ``kind`` on ``cell``: its tile, pasted inside the cell's grid lines."""
+    pic, mask = _terrain_tile(lay, TERRAIN_STYLES.get(kind, OTHER_TERRAIN))
+    pts = lay.outline(cell)
+    img.paste(pic, (round(min(p[0] for p in pts)), round(pts[1][1])), mask)
+
+
+def _smoothed(img: Image.Image, lay: Layout, cell: Cell, paint: Callable[[Image.Image, Layout], None]) -> None:
+    """``paint`` the part of ``img`` (scale 1, laid out by ``lay``) around ``cell`` at scale ``SS``:
+    the part enlarged, painted with the layout scaled to it, and reduced back in place, which
+    anti-aliases what ``paint`` draws as on a board drawn at ``SS`` and keeps the rest."""
+    pts = lay.outline(cell)
+    box = (
+        max(0, math.floor(min(x for x, _ in pts)) - 1), max(0, math.floor(min(y for _, y in pts)) - 1),
+        min(img.width, math.ceil(max(x for x, _ in pts)) + 2), min(img.height, math.ceil(max(y for _, y in pts)) + 2),
+    )  # fmt: skip
+    part = img.crop(box).resize(((box[2] - box[0]) * SS, (box[3] - box[1]) * SS), Image.Resampling.NEAREST)
+    big = lay.scaled(SS)
+    paint(part, replace(big, origin=(big.origin[0] - box[0] * SS, big.origin[1] - box[1] * SS)))
+    img.paste(part.reduce(SS), box[:2])
+
+
+def _draw_heights(draw: ImageDraw.ImageDraw, lay: Layout, mask: bool = False, only: Cell | None = None) -> None:
+    """Each marked height in its cell's top-left corner, with a halo; ``mask``: both in 255;
+    ``only``: that cell's alone."""
     grid, u = lay.grid, lay.unit
     font = _font(max(7 * lay.scale, round(u * 0.22)))
     for cell, feet in grid.heights.items():
-        if not feet or not grid.contains(cell):
+        if not feet or not grid.contains(cell) or only not in (None, cell):
             continue
         x, y = lay.outline(cell)[0 if grid.kind == "square" else 1]  # the top-left corner
         if cell in grid.blocked:
@@ -343,30 +448,93 @@ def _draw_heights(draw: ImageDraw.ImageDraw, lay: Layout, mask: bool = False) ->
         )
 
 
+def _heights_on(img: Image.Image, lay: Layout, mask: bool = False) -> None:
+    """:func:`_draw_heights` on ``img`` at its scale ``lay.scale``, each height drawn at ``SS``
+    on its cell when that is 1."""
+    if lay.scale > 1:
+        _draw_heights(ImageDraw.Draw(img), lay, mask)
+        return
+    for cell, feet in lay.grid.heights.items():
+        if feet and lay.grid.contains(cell):
+            _smoothed(img, lay, cell, partial(_height_of, cell=cell, mask=mask))
+
+
+def _height_of(img: Image.Image, lay: Layout, cell: Cell, mask: bool) -> None:
+    _draw_heights(ImageDraw.Draw(img), lay, mask, cell)
+
+
+#: a square board's flat colours, the first entries of its palette, drawn straight as them
+_FLAT = (BACKGROUND, BOARD, GRID_LINE, MUTED, WALL)
+
+
+def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int], tuple[int, ...]]:
+    """The palette image of the square board ``img`` (RGB, scale 1, drawn by :func:`_draw_board`),
+    its palette and the entries inside its cells (all those of a cell with terrain or a height).
+    Its cells, walls and lines lie on whole pixels: they are drawn again straight as palette
+    indices (``_FLAT``), and only the parts with shades (the coordinates' margins, the cells with
+    terrain or a height) are cut to the other entries."""
+    grid, (ox, oy) = lay.grid, lay.origin
+    _, _, bx1, by1 = bounds(grid)
+    cells_, line, edge, wall = (_FLAT.index(c) for c in (BOARD, GRID_LINE, MUTED, WALL))
+    index = Image.new("P", img.size, _FLAT.index(BACKGROUND))
+    draw = ImageDraw.Draw(index)
+    _draw_cells(draw, lay, cells_)
+    for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
+        draw.polygon(shape, fill=wall)
+    _draw_lines(draw, lay, line, edge)
+    draw.line([(PAD, lay.legend_top), (img.width - PAD, lay.legend_top)], fill=line, width=1)
+    w, h = img.width, lay.legend_top
+    left, top, right, bottom = math.floor(ox) - 1, math.floor(oy) - 1, math.ceil(ox + bx1 * lay.unit) + 2, math.ceil(oy + by1 * lay.unit) + 2
+    margins: list[Box] = [(0, 0, w, top), (0, bottom, w, h), (0, top, left, bottom), (right, top, w, bottom)]
+    cells: list[Box] = []
+    for cell in {*grid.terrain, *(c for c, feet in grid.heights.items() if feet)}:
+        if grid.contains(cell):
+            pts = lay.outline(cell)
+            cells.append((math.floor(min(x for x, _ in pts)) - 1, math.floor(min(y for _, y in pts)) - 1,
+                          math.ceil(max(x for x, _ in pts)) + 2, math.ceil(max(y for _, y in pts)) + 2))
+    boxes = [b for b in (_overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
+    pixels = b"".join(img.crop(b).tobytes() for b in boxes)
+    palette, inside = [v for c in _FLAT for v in c], {cells_, wall}
+    if pixels:
+        shades, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT)
+        data, at = shades.tobytes(), 0
+        for n, (x0, y0, x1, y1) in enumerate(boxes):
+            part = Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + (x1 - x0) * (y1 - y0)])
+            index.paste(part, (x0, y0))
+            if n >= len(margins):  # a cell's part
+                inside.update(i for i, count in enumerate(part.histogram()) if count)
+            at += (x1 - x0) * (y1 - y0)
+        high = shades.getextrema()[1]  # one band: the highest palette index used
+        palette = palette[: 3 * max(len(_FLAT), int(high) + 1)]  # type: ignore[arg-type]  # one band: a number
+    return index, palette, tuple(sorted(inside))
+
+
 def _draw_layer(lay: Layout) -> Board:
-    """The board of ``lay`` (scale 1) and the rule under it, as every picture of it starts."""
-    big = lay.scaled(SS)
-    size = (big.size[0], (lay.legend_top + 1) * SS)
+    """The board of ``lay`` (scale 1) and the rule under it, as every picture of it starts: drawn
+    at ``SS`` and reduced, a square board at scale 1 (see :func:`_draw_board`)."""
+    k = 1 if lay.grid.kind == "square" else SS
+    big = lay.scaled(k)
+    size = (big.size[0], (lay.legend_top + 1) * k)
     img = Image.new("RGB", size, BACKGROUND)
     draw = ImageDraw.Draw(img)
     _draw_board(img, draw, big)
-    draw.line([(PAD * SS, big.legend_top), (size[0] - PAD * SS, big.legend_top)], fill=GRID_LINE, width=SS)
-    interior = Image.new("L", size, 0)
-    _draw_cells(ImageDraw.Draw(interior), big, 255)
-    _draw_lines(ImageDraw.Draw(interior), big, 0, 0)
+    draw.line([(PAD * k, big.legend_top), (size[0] - PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
     heights = None
     if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
-        _draw_heights(draw, big)
+        _heights_on(img, big)
         heights = Image.new("L", size, 0)
-        _draw_heights(ImageDraw.Draw(heights), big, mask=True)
-        heights = heights.reduce(SS)
-    image = img.reduce(SS)
+        _heights_on(heights, big, mask=True)
+        heights = heights.reduce(k) if k > 1 else heights
+    if k == 1:
+        index, palette, inside = _square_layer(lay, img)
+        return Board.pack(index, palette, lay, inside, heights)
+    image, interior = img.reduce(k), _interior(big, (0, 0, *size))
     index, palette = quantize(image, BOARD_COLOURS)
     high = index.getextrema()[1]  # one band: the highest palette index used
     if not isinstance(high, (int, float)):
         raise TypeError(f"a palette image has one band, not {index.getbands()}")
     used = 3 * (int(high) + 1)
-    inner = interior.reduce(SS).point(_HALF)
+    inner = interior.reduce(k).point(_HALF)
     inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
     return Board.pack(index, palette[:used], inner, inside, heights)
 
@@ -383,25 +551,29 @@ def board(lay: Layout) -> Board:
 
 
 # -- the PNG --------------------------------------------------------------------------------
-def quantize(img: Image.Image, colours: int) -> tuple[Image.Image, list[int]]:
+def quantize(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tuple[Image.Image, list[int]]:
     """``img`` (RGB) cut to a palette of at most ``colours`` entries: a P image and the palette
     (R, G, B values). The entries are chosen from an even sample of at most ``SAMPLE`` pixels and
     each pixel takes the nearest; then each entry is set to the commonest colour of the sampled
-    pixels it stands for (not their mean), so that flat areas keep their exact colour."""
+    pixels it stands for (not their mean), so that flat areas keep their exact colour. ``fixed``:
+    the palette's first entries, kept as they are (the others are chosen beside them)."""
     (w, h), part = img.size, min(1.0, SAMPLE / (img.width * img.height))
     if h == 1:
         size = (max(1, round(w * part)), 1)
     else:
         size = (max(1, round(w * math.sqrt(part))), max(1, round(h * math.sqrt(part))))
     sample = img.resize(size, Image.Resampling.NEAREST)
-    chosen = sample.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    chosen = sample.quantize(colours - len(fixed), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = [v for c in fixed for v in c] + (chosen.getpalette() or [])
+    if fixed:
+        chosen = Image.new("P", (1, 1))
+        chosen.putpalette(palette)
     out = img.quantize(palette=chosen, dither=Image.Dither.NONE)
     index = Image.frombytes("L", size, out.resize(size, Image.Resampling.NEAREST).tobytes())
-    palette = chosen.getpalette() or []
     counts = Image.merge("RGBA", (*sample.split(), index)).getcolors(size[0] * size[1]) or []
     best: dict[int, int] = {}
     for n, (r, g, b, i) in counts:  # type: ignore[misc]  # an RGBA image's colours: four bands
-        if n > best.get(i, 0):
+        if i >= len(fixed) and n > best.get(i, 0):
             best[i] = n
             palette[3 * i : 3 * i + 3] = (r, g, b)
     return out, palette

@@ -435,7 +435,8 @@ def test_kept_boards_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for cell in ("B1", "C1", "D1"):
         render_map(_enc(blocked=[cell]), cell_px=CELL)
         assert len(layer._boards) == 1
-    monkeypatch.setattr(layer, "CACHE_BYTES", 3 * next(iter(layer._boards.values())).nbytes)
+    # room for three boards, not four: their packed sizes differ by a few per cent
+    monkeypatch.setattr(layer, "CACHE_BYTES", int(3.5 * next(iter(layer._boards.values())).nbytes))
     for cell in ("E1", "F1", "G1", "H1"):
         render_map(_enc(blocked=[cell]), cell_px=CELL)
     assert len(layer._boards) == 3
