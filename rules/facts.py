@@ -17,7 +17,7 @@ from rules.turns import Turn
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Encounter
 
-__all__ = ["Facts", "effect_changes"]
+__all__ = ["Facts", "Question", "effect_changes"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,22 @@ class Facts:
     """Who may act now (`Turn`); a system's subclass adds what its board and turn line show."""
 
     turn: Turn
+
+
+@dataclass(frozen=True, kw_only=True)
+class Question:
+    """A question the rules leave to one player while an action waits, as facts (never words):
+    ``user_id`` is asked; the answer is the `/act` action ``action`` of the combatant ``actor`` with
+    ``choice=`` one of ``answers`` (codes, in the order offered) and ``tag=tag``, ``tag`` naming this
+    question so an answer to an older one changes nothing. ``kind`` names the question; a system's
+    subclass adds the facts its words need, and its presenter words it (`rules.present.Presenter.prompt`)."""
+
+    kind: str
+    user_id: str
+    tag: str
+    actor: str
+    action: str
+    answers: tuple[str, ...]
 
 
 def effect_changes(enc: Encounter, value: str) -> Mapping[str, tuple[Modifier, ...]]:

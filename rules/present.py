@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from rules.effects import mods_text
@@ -37,7 +38,7 @@ from rules.events import (
     TurnPassed,
     Victory,
 )
-from rules.facts import Facts
+from rules.facts import Facts, Question
 from rules.hidden import (
     SECRET,
     for_reader,
@@ -52,7 +53,27 @@ from rules.text import COLOURS, Report, die_text, joined, signed, user_ref
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
 
-__all__ = ["Presenter", "PresentedSystem"]
+__all__ = ["Presenter", "PresentedSystem", "Prompt"]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A question to one player in words (`Presenter.prompt` words a `rules.facts.Question`): sent
+    to ``user_id`` privately with a button per choice, ``(label, answer)``. The answer is the `/act`
+    action ``action`` of the combatant ``actor`` with ``options`` ``choice=answer`` and ``tag=tag``;
+    ``tag`` names this question, so an answer to an older one changes nothing. ``waiting`` names
+    the action that waits for it (``Xul's attack``: the log names the answer so); ``lapse`` says
+    what the turn's deadline answers for the player (``the least harm``)."""
+
+    user_id: str
+    tag: str
+    actor: str
+    action: str
+    title: str
+    lines: list[str]
+    choices: list[tuple[str, str]]
+    waiting: str = ""
+    lapse: str = "the answer that changes least"
 
 
 class PresentedSystem(Protocol):
@@ -395,6 +416,17 @@ class Presenter(Generic[F]):
         """The report of one command's events, each line marked where it hides numbers (`marked`)."""
         lines = [t for t in (self.marked(e) for e in events) if t]
         return Report(title=title, lines=lines, colour=self.colour(events))
+
+    def prompt(self, q: Question) -> Prompt:
+        """The words of a question the system's rules ask a player (`RuleSystem.question`): a system
+        whose rules ask one words it here."""
+        raise NotImplementedError(f"{type(self).__name__} has no words for the question {q.kind!r}")
+
+    @staticmethod
+    def worded(q: Question, title: str, lines: list[str], labels: Sequence[str], waiting: str, lapse: str) -> Prompt:
+        """The prompt of ``q`` in these words: ``labels`` name its answers, in order."""
+        return Prompt(user_id=q.user_id, tag=q.tag, actor=q.actor, action=q.action, title=title, lines=lines,
+                      choices=list(zip(labels, q.answers, strict=True)), waiting=waiting, lapse=lapse)
 
     def status_line(self, enc: "Encounter", c: "Combatant", facts: F) -> str:
         """One combatant's line on the board: name, place, health, initiative, status."""

@@ -32,11 +32,11 @@ from rules.dice import Dice
 from rules.effects import TurnPoint, moments, tick
 from rules.errors import IllegalAction, InputError
 from rules.events import EffectEnded, Event, Moved, TurnDone
-from rules.facts import Facts
+from rules.facts import Facts, Question
 from rules.geometry import Cell, Grid
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import AutoEndValues, OptionSet, OptionValues
-from rules.present import Presenter
+from rules.present import Presenter, Prompt
 from rules.roster import MAX_COMBATANTS, MAX_COPIES, RosterRules, check_plain
 from rules.sheet import SheetKey, read_sheet
 from rules.state import CombatantState, EncounterState
@@ -50,6 +50,7 @@ __all__ = [
     "Resolution",
     "Highlight",
     "Prompt",
+    "Question",
     "RuleSystem",
     "SystemContract",
     "MAX_COMBATANTS",
@@ -67,26 +68,6 @@ class Highlight:
 
     cell: Cell
     kind: str
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """A choice the rules leave to one player while an action waits (a target choosing its flips):
-    sent to ``user_id`` privately with a button per choice, ``(label, answer)``. The answer is the
-    `/act` action ``action`` of the combatant ``actor`` with ``options`` ``choice=answer`` and
-    ``tag=tag``; ``tag`` names this question, so an answer to an older one changes nothing.
-    ``waiting`` names the action that waits for it (``Xul's attack``: the log names the answer so);
-    ``lapse`` says what the turn's deadline answers for the player (``the least harm``)."""
-
-    user_id: str
-    tag: str
-    actor: str
-    action: str
-    title: str
-    lines: list[str]
-    choices: list[tuple[str, str]]
-    waiting: str = ""
-    lapse: str = "the answer that changes least"
 
 
 @dataclass
@@ -300,7 +281,7 @@ class RuleSystem(RosterRules):
         """Who acts after the turn under way (`up_next`), never those acting now; nothing while
         the fight is decided, nobody acts, or a question waits for a player's answer."""
         turn = self.turn(enc)
-        if not turn.actors or enc.winner or self.prompt(enc) is not None:
+        if not turn.actors or enc.winner or self.question(enc) is not None:
             return ()
         return tuple(n for n in self.up_next(enc, turn) if n not in turn.actors)
 
@@ -366,9 +347,14 @@ class RuleSystem(RosterRules):
         return spec.handler(self.context(enc, action, dice), action.model_copy(update={"name": spec.name}))
 
     # -- presentation hooks -------------------------------------------------------------------------
-    def prompt(self, enc: Encounter) -> Prompt | None:
-        """The choice an action under way waits for from a player (None: none waits)."""
+    def question(self, enc: Encounter) -> Question | None:
+        """The choice an action under way waits for from a player, as facts (None: none waits)."""
         return None
+
+    def prompt(self, enc: Encounter) -> Prompt | None:
+        """The waiting question (`question`) in the presenter's words, as the bot sends it."""
+        q = self.question(enc)
+        return None if q is None else self.present.prompt(q)
 
     def lapse(self, enc: Encounter) -> Action | None:
         """The answer the turn clock gives the waiting question when the turn's deadline passes

@@ -1,14 +1,18 @@
 """What a system's tests check of where its words are made: its rules name each term (`mod`,
 `Term`) by a literal code, and a roll's label is dice notation; its presenter imports only what
 words facts (no function of the rules to work something out while rendering). Read from the
-source with `ast`."""
+source with `ast`; and a question the rules ask a player is facts (`sentences`)."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from pathlib import Path
+from typing import Any
 
-__all__ = ["ROOT", "dice_labels", "named_terms", "presenter_imports"]
+from pydantic import BaseModel
+
+__all__ = ["ROOT", "dice_labels", "named_terms", "presenter_imports", "sentences"]
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the core modules a presenter may import: events, facts, hidden values, word helpers, types
@@ -93,3 +97,17 @@ def presenter_imports(key: str) -> list[str]:
                 continue
             bad.append(f"{node.lineno}: from {module} import {', '.join(names)}")
     return bad
+
+
+def sentences(facts: Any, where: str = "") -> list[str]:
+    """The texts in ``facts`` (a dataclass, a stored model, or what they hold) that are more than one
+    word: a question of facts holds names, cells, codes and numbers, never a sentence."""
+    if dataclasses.is_dataclass(facts) and not isinstance(facts, type):
+        return [s for f in dataclasses.fields(facts) for s in sentences(getattr(facts, f.name), f"{where}.{f.name}")]
+    if isinstance(facts, BaseModel):
+        return [s for name in type(facts).model_fields for s in sentences(getattr(facts, name), f"{where}.{name}")]
+    if isinstance(facts, (list, tuple)):
+        return [s for i, v in enumerate(facts) for s in sentences(v, f"{where}[{i}]")]
+    if isinstance(facts, dict):
+        return [s for k, v in facts.items() for s in sentences(v, f"{where}[{k!r}]")]
+    return [f"{where}: {facts!r}"] if isinstance(facts, str) and len(facts.split()) > 1 else []

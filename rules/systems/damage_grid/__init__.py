@@ -26,7 +26,7 @@ from rules.errors import IllegalAction
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
-from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
+from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.damage_grid import (
     asking,
     attacks,
@@ -42,7 +42,7 @@ from rules.systems.damage_grid.actions import (
     coup_de_grace,
     run_declared,
 )
-from rules.systems.damage_grid.facts import DgFacts, board_facts
+from rules.systems.damage_grid.facts import DgFacts, FlipsQuestion, board_facts
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.present import DgPresenter, sheet_summary
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
@@ -166,8 +166,8 @@ class DamageGridSystem(RuleSystem):
         return coup_de_grace(self.context(enc, action, dice), action)
 
     # -- a target's owner choosing its flips (`asking`) ------------------------------------------
-    def prompt(self, enc: Encounter) -> Prompt | None:
-        return asking.prompt(enc)
+    def question(self, enc: Encounter) -> FlipsQuestion | None:
+        return asking.question(enc)
 
     def lapse(self, enc: Encounter) -> Action | None:
         return asking.lapse(enc)

@@ -4,7 +4,7 @@
 attack on a player's model whose sheet keeps the default ``flips=least-harm`` does not resolve
 at once. The attack is checked and its Power dice rolled; then nothing of it is applied: the
 encounter keeps it as a question (`state.Asked`) for the model's owner, with the answers
-(:func:`choices`) the bot offers as buttons (:func:`prompt`). The answer (`/act action:flips`, which the buttons
+(:func:`choices`) the bot offers as buttons (:func:`question`). The answer (`/act action:flips`, which the buttons
 send) resolves the declared attack again with the same dice and the chosen flips. While it
 waits, every other rule action in the encounter waits too (:func:`waiting`); reading commands,
 `/undo` (which takes the attack back) and `/encounter end` go on. The turn clock's deadline, if
@@ -27,15 +27,16 @@ from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.report import user_ref
-from rules.system import Action, Prompt
+from rules.system import Action
 from rules.systems.damage_grid import flips
 from rules.systems.damage_grid.events import FlipsAsked
+from rules.systems.damage_grid.facts import FlipsQuestion
 from rules.systems.damage_grid.grid import FACES, DamageGrid
 from rules.systems.damage_grid.options import values
-from rules.systems.damage_grid.state import Asked, DgEncounter
+from rules.systems.damage_grid.state import Asked, DgEncounter, Offer
 
-__all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "LABEL", "FlipsWanted", "choices", "read_answer", "target_turns",
-           "declared", "answer", "prompt", "lapse"]
+__all__ = ["ANSWER", "NONE", "LEAST", "MAX_CHOICES", "FlipsWanted", "choices", "read_answer", "target_turns",
+           "declared", "answer", "question", "lapse"]
 
 #: the `/act` action that answers, and its answers besides ``from>to`` flips
 ANSWER = "flips"
@@ -43,14 +44,12 @@ NONE = flips.NO_FLIPS
 LEAST = flips.LEAST_HARM
 #: the most answers offered as buttons (Discord: 5 rows of 5)
 MAX_CHOICES = 25
-#: the longest button label (Discord: 80); a longer one is cut and the question lists it in full
-LABEL = 80
 
 
 class FlipsWanted(Exception):
     """Raised inside an attack when its target's owner must choose the flips (caught by :func:`declared`)."""
 
-    def __init__(self, target: Combatant, faces: list[int], points: int, offered: list[tuple[str, str]]) -> None:
+    def __init__(self, target: Combatant, faces: list[int], points: int, offered: list[Offer]) -> None:
         super().__init__(target.name)
         self.target, self.faces, self.points, self.offered = target, faces, points, offered
 
@@ -60,35 +59,28 @@ def _text(turns: Sequence[flips.Flip]) -> str:
     return ",".join(f"{f.before}>{f.after}" for f in turns) or NONE
 
 
-def _label(turns: Sequence[flips.Flip]) -> str:
-    """``2→3, 1→6 (2 flips)``: a flip to the opposite face says what it costs."""
-    return ", ".join(f"{f.before}→{f.after}" + (" (2 flips)" if f.cost == 2 else "") for f in turns) or "no flips"
+def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[[Sequence[int]], Any]) -> list[Offer]:
+    """The answers offered as buttons, each a different set of flips: the least harm (the bot's
+    choice), the most dice turned onto each location of the grid, no flips, then each single flip
+    the points allow (``only`` that flip), in order of the faces; at most :data:`MAX_CHOICES`.
+    Other combinations are typed (the question says how)."""
+    out: list[Offer] = []
 
-
-def choices(faces: Sequence[int], points: int, grid: DamageGrid, harm: Callable[[Sequence[int]], Any]) -> list[tuple[str, str]]:
-    """The answers offered as buttons, ``(label, answer)``, each a different set of flips: the least
-    harm (the bot's choice), the most dice turned onto each location of the grid, no flips, then each
-    single flip the points allow (``Only 2→1``: that flip alone), in order of the faces; at most
-    :data:`MAX_CHOICES`. Other combinations are typed (the question says how)."""
-    out: list[tuple[str, str]] = []
-
-    def offer(label: str, turns: Sequence[flips.Flip]) -> None:
+    def offer(kind: str, turns: Sequence[flips.Flip], at: str = "") -> None:
         answer = _text(turns)
-        if len(out) < MAX_CHOICES and all(a != answer for _, a in out):
-            out.append((label if len(label) <= LABEL else label[:LABEL - 1] + "…", answer))
+        if len(out) < MAX_CHOICES and all(o.answer != answer for o in out):
+            out.append(Offer(kind=kind, at=at, flips=[(f.before, f.after, f.cost) for f in turns], answer=answer))
 
-    least = flips.target_flips(faces, points, harm)
-    offer(f"Least harm: {_label(least)}", least)
+    offer("least", flips.target_flips(faces, points, harm))
     for loc in grid.names:
         turns = flips.best_flips(faces, points, loc, grid)
         if turns:
-            offer(f"Onto {loc}: {_label(turns)}", turns)
-    offer("No flips", [])
+            offer("onto", turns, loc)
+    offer("none", [])
     for a in sorted({int(f) for f in faces}):
         for b in FACES:
             if b != a and flips.flip_cost(a, b) <= points:
-                one = [flips.Flip(0, a, b, flips.flip_cost(a, b))]
-                offer(f"Only {_label(one)}", one)
+                offer("only", [flips.Flip(0, a, b, flips.flip_cost(a, b))])
     return out
 
 
@@ -196,40 +188,23 @@ def answer(enc: Encounter, action: Action, words: OptionValues, dice: Dice, run:
     return events
 
 
-def prompt(enc: Encounter) -> Prompt | None:
-    """The waiting question, as the bot sends it to the target's owner."""
+def question(enc: Encounter) -> FlipsQuestion | None:
+    """The waiting question, as facts for the presenter to word (`DgPresenter.prompt`)."""
     asked = DgEncounter.of(enc).asking
     if asked is None:
         return None
-    shown = ", ".join(map(str, asked.faces))
-    lines = [
-        (f"**{asked.attacker}** attacks **{asked.target}** with the {asked.weapon or 'attack'} at a negative Accuracy: "
-         f"you may make **{asked.points}** flip{'s' if asked.points != 1 else ''} (a neighbouring face 1, the opposite "
-         f"face 2)."),
-        f"The dice: **{shown}**. Press the flips to make; the attack waits for your answer ({_until(enc)}).",
-    ]
-    lines += [f"{label.removesuffix('…')}…: `{answer}`" for label, answer in asked.choices if label.endswith("…")]
-    lines.append(f"Each button answers at once: an **Only** button makes that one flip and no other. Other combinations: "
-                 f"type `/act action:{ANSWER} combatant:{asked.target} options:\"{_combination(asked.faces, asked.points)}\"` "
-                 f"in the channel.")
-    what = "Lunge" if asked.action.get("action") == "lunge" else "attack"
-    return Prompt(user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
-                  title=f"🎲 {asked.target}: choose the flips", lines=lines, choices=list(asked.choices),
-                  waiting=f"{asked.attacker}'s {what} on {asked.target}", lapse="the least harm")
+    return FlipsQuestion(kind=ANSWER, user_id=asked.owner, tag=asked.tag, actor=asked.target, action=ANSWER,
+                         answers=tuple(o.answer for o in asked.choices), attacker=asked.attacker, target=asked.target,
+                         weapon=asked.weapon, lunge=asked.action.get("action") == "lunge", faces=tuple(asked.faces),
+                         points=asked.points, offers=tuple(asked.choices),
+                         combination=_combination(asked.faces, asked.points),
+                         deadline_hours=enc.settings.deadline_hours)
 
 
 def _combination(faces: Sequence[int], points: int) -> str:
     """An answer of several flips that fits: each of the first dice the points allow (at most 2)
     turned to its lowest connected face (``2>1,2>1``)."""
     return ",".join(flips.example(faces[i:]) for i in range(min(points, 2, len(faces))))
-
-
-def _until(enc: Encounter) -> str:
-    """How long the question waits: to the turn's deadline, which takes the least harm, or, with no
-    deadline, until a GM answers for the player or takes the attack back."""
-    if enc.settings.deadline_hours > 0:
-        return f"at the turn's deadline, {enc.settings.deadline_hours:g} h after the turn began, the least harm is taken"
-    return "there is no turn deadline: meanwhile a GM can answer for you or take the attack back with `/undo`"
 
 
 def lapse(enc: Encounter) -> Action | None:

@@ -1,17 +1,19 @@
 """What the damage-grid game's board and turn line show, worked out for its presenter: the turn,
 and the squares of the cloud on the field (`DgFacts`). Everything else the board shows is the
-models' stored state (`state.DgCombatant`: the grid's values, Combat Points, prone, held by)."""
+models' stored state (`state.DgCombatant`: the grid's values, Combat Points, prone, held by). And
+the question a target's owner answers, its flips (`FlipsQuestion`), as facts for the presenter to word."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from rules.effects import active
-from rules.facts import Facts
+from rules.facts import Facts, Question
 from rules.geometry import parse_cell
 from rules.models import Encounter
+from rules.systems.damage_grid.state import Offer
 from rules.turns import Turn
 
-__all__ = ["DgFacts", "board_facts"]
+__all__ = ["DgFacts", "FlipsQuestion", "board_facts"]
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,26 @@ class DgFacts(Facts):
     """The turn, and ``cloud``: the squares a cloud covers, row by row (none without a cloud)."""
 
     cloud: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class FlipsQuestion(Question):
+    """``kind`` ``flips``: ``attacker`` attacks ``target`` (the question's ``actor``) with ``weapon``
+    ("": an attack with none named; ``lunge``: a Lunge) at a negative Accuracy, rolling the Power dice
+    ``faces``: which of the ``points`` flips does the target make? ``offers`` are the answers offered
+    as buttons (their ``answer`` codes are the question's ``answers``), ``combination`` an answer of
+    several flips that fits, to show how one is typed; the turn's deadline, ``deadline_hours`` after
+    the turn began (0: none), answers the least harm."""
+
+    attacker: str
+    target: str
+    weapon: str
+    lunge: bool
+    faces: tuple[int, ...]
+    points: int
+    offers: tuple[Offer, ...]
+    combination: str
+    deadline_hours: float
 
 
 def board_facts(enc: Encounter, turn: Turn) -> DgFacts:

@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rules.events import Modifier
+from rules.facts import Question
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
-from rules.present import Presenter
+from rules.present import Presenter, Prompt
 from rules.report import signed, user_ref
 from rules.systems.damage_grid.events import (
     Activated,
@@ -26,10 +27,15 @@ from rules.systems.damage_grid.events import (
     Priority,
     ProneChanged,
 )
-from rules.systems.damage_grid.facts import DgFacts
-from rules.systems.damage_grid.state import DgCombatant, DgEncounter
+from rules.systems.damage_grid.facts import DgFacts, FlipsQuestion
+from rules.systems.damage_grid.state import DgCombatant, DgEncounter, Offer
 
 __all__ = ["DgPresenter", "sheet_summary"]
+
+#: the longest button label (Discord: 80); a longer one is cut and the question lists it with its answer
+LABEL = 80
+#: the words an offered answer's button begins with, by its kind (`state.Offer`)
+OFFERS = {"least": "Least harm: {flips}", "onto": "Onto {at}: {flips}", "none": "No flips", "only": "Only {flips}"}
 
 HOW = {
     "move": "a Move", "combat": "a Combat activation", "lunge": "a Lunge", "grapple": "a Grapple",
@@ -249,6 +255,33 @@ class DgPresenter(Presenter[DgFacts]):
         flips = f"{e.points} flip{'s' if e.points != 1 else ''}"
         return (f"**{e.actor}** attacks **{e.target}**: {', '.join(map(str, e.faces))} at a negative Accuracy. The attack "
                 f"waits for {user_ref(e.owner)} to choose {e.target}'s {flips} (asked privately)")
+
+    # -- the question a target's owner answers: its flips ----------------------------------------
+    def offer_label(self, o: Offer) -> str:
+        """``Onto body: 2→3, 1→6 (2 flips)``: a flip to the opposite face says what it costs; a label
+        longer than :data:`LABEL` is cut (``…``)."""
+        turns = ", ".join(f"{a}→{b}" + (" (2 flips)" if cost == 2 else "") for a, b, cost in o.flips) or "no flips"
+        label = OFFERS[o.kind].format(at=o.at, flips=turns)
+        return label if len(label) <= LABEL else label[:LABEL - 1] + "…"
+
+    def prompt(self, q: Question) -> Prompt:
+        assert isinstance(q, FlipsQuestion), f"the damage-grid game asks no {q.kind!r} question"
+        if q.deadline_hours > 0:
+            until = f"at the turn's deadline, {q.deadline_hours:g} h after the turn began, the least harm is taken"
+        else:
+            until = "there is no turn deadline: meanwhile a GM can answer for you or take the attack back with `/undo`"
+        labels = [self.offer_label(o) for o in q.offers]
+        lines = [
+            (f"**{q.attacker}** attacks **{q.target}** with the {q.weapon or 'attack'} at a negative Accuracy: "
+             f"you may make **{q.points}** flip{'s' if q.points != 1 else ''} (a neighbouring face 1, the opposite "
+             f"face 2)."),
+            f"The dice: **{', '.join(map(str, q.faces))}**. Press the flips to make; the attack waits for your answer ({until}).",
+        ]
+        lines += [f"{label}: `{answer}`" for label, answer in zip(labels, q.answers, strict=True) if label.endswith("…")]
+        lines.append(f"Each button answers at once: an **Only** button makes that one flip and no other. Other combinations: "
+                     f"type `/act action:{q.action} combatant:{q.target} options:\"{q.combination}\"` in the channel.")
+        return self.worded(q, f"🎲 {q.target}: choose the flips", lines, labels,
+                           waiting=f"{q.attacker}'s {'Lunge' if q.lunge else 'attack'} on {q.target}", lapse="the least harm")
 
     # -- the board ----------------------------------------------------------------------------------
     def status_line(self, enc: Encounter, c: Combatant, facts: DgFacts) -> str:

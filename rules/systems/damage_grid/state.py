@@ -12,8 +12,9 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator
 
 from rules.state import CombatantState, EncounterState
+from rules.systems.damage_grid.flips import flip_cost
 
-__all__ = ["DgCombatant", "DgEncounter", "Asked", "NEVER"]
+__all__ = ["DgCombatant", "DgEncounter", "Asked", "Offer", "NEVER"]
 
 #: ``acted`` before the model has ever activated
 NEVER = -1
@@ -43,12 +44,37 @@ class DgCombatant(CombatantState):
     grappled_by: list[str] = Field(default_factory=list)
 
 
+class Offer(BaseModel):
+    """One answer offered to the target's owner as a button, as facts: ``kind`` ``least`` (the least
+    harm, the bot's choice), ``onto`` (the most dice turned onto the grid's location ``at``), ``none``
+    (no flips) or ``only`` (that one flip alone); its ``flips``, each ``(from, to, cost)``; and
+    ``answer``, the flips it sends (``5>3,4>1``, ``none``)."""
+
+    kind: str
+    at: str = ""
+    flips: list[tuple[int, int, int]] = Field(default_factory=list)
+    answer: str
+
+
+#: the words an answer's button began with before the offers were stored as facts, by kind
+_OLD_LABELS = {"Least harm: ": "least", "Onto ": "onto", "No flips": "none", "Only ": "only"}
+
+
+def _old_offer(label: str, answer: str) -> dict[str, Any]:
+    """An offer stored as its button's words (``Onto body: 2→1``) read as facts."""
+    start = next(s for s in _OLD_LABELS if label.startswith(s))
+    at = label[len(start):].split(": ", 1)[0] if _OLD_LABELS[start] == "onto" else ""
+    pairs = [tuple(map(int, f.split(">"))) for f in answer.split(",") if ">" in f]
+    return {"kind": _OLD_LABELS[start], "at": at, "answer": answer,
+            "flips": [(a, b, flip_cost(a, b)) for a, b in pairs]}
+
+
 class Asked(BaseModel):
     """An attack waiting for its target's owner to choose the flips of its negative Accuracy
     (option ``target_flips=ask``): nothing of it is applied yet. ``action`` is the attack as
     declared, ``dice`` every die it rolled until the question (rolled again as these values when
     it is answered), ``faces`` the Power dice, ``points`` the flips the target may make,
-    ``choices`` the answers offered as buttons (label, answer), ``tag`` names this question."""
+    ``choices`` the answers offered as buttons, ``tag`` names this question."""
 
     tag: str
     attacker: str
@@ -61,7 +87,7 @@ class Asked(BaseModel):
     typed: list[int] = Field(default_factory=list)
     faces: list[int] = Field(default_factory=list)
     points: int = Field(1, ge=1, le=99)
-    choices: list[tuple[str, str]] = Field(default_factory=list)
+    choices: list[Offer] = Field(default_factory=list)
     #: the answer while the attack is resolved with it
     answer: str | None = None
 
@@ -71,6 +97,15 @@ class Asked(BaseModel):
         """A Lunge asked before an act's ``name`` was called ``action`` reads as one asked now."""
         if value.get("kind") == "act" and "name" in value and "action" not in value:
             value = {**{k: v for k, v in value.items() if k != "name"}, "action": value["name"]}
+        return value
+
+    @field_validator("choices", mode="before")
+    @classmethod
+    def _offers_as_facts(cls, value: Any) -> Any:
+        """A question stored with its buttons' words, ``(label, answer)``, reads as one of offers."""
+        if isinstance(value, list):
+            return [_old_offer(*v) if isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(x, str) for x in v)
+                    else v for v in value]
         return value
 
 

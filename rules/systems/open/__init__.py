@@ -19,11 +19,11 @@ from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusCha
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
 from rules.sheet import SheetKey
-from rules.system import Action, Highlight, Prompt, RuleSystem, Turn
+from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
 from rules.systems.open.conditions import CONDITION_NAMES
-from rules.systems.open.facts import OpenFacts, open_facts
+from rules.systems.open.facts import OpenFacts, OpportunityQuestion, open_facts
 from rules.systems.open.options import OPTIONS
 from rules.systems.open.present import OpenPresenter, sheet_summary
 from rules.systems.open.space import feet
@@ -261,17 +261,13 @@ class OpenSystem(RuleSystem):
         return attacks.coup_de_grace(enc, self.option_values(enc), enc.grid(), action, dice)
 
     # -- the question an opportunity attack asks a player ------------------------------------------
-    def prompt(self, enc: Encounter) -> Prompt | None:
+    def question(self, enc: Encounter) -> OpportunityQuestion | None:
         waiting = OpenEncounter.of(enc).waiting
         if waiting is None:
             return None
-        lines = [f"**{waiting.mover}** is leaving **{waiting.attacker}**'s reach at {waiting.at}: take an "
-                 "opportunity attack with your reaction?",
-                 "The move waits for your answer; the turn's deadline answers no."]
-        return Prompt(user_id=waiting.owner, tag=waiting.tag, actor=waiting.attacker, action=ANSWER,
-                      title=f"⚔️ {waiting.attacker}: opportunity attack?", lines=lines,
-                      choices=[("Strike", "yes"), ("Let it go", "no")], waiting=f"{waiting.mover}'s move",
-                      lapse="no opportunity attack")
+        return OpportunityQuestion(kind=ANSWER, user_id=waiting.owner, tag=waiting.tag, actor=waiting.attacker,
+                                   action=ANSWER, answers=("yes", "no"), mover=waiting.mover,
+                                   attacker=waiting.attacker, at=waiting.at)
 
     def lapse(self, enc: Encounter) -> Action | None:
         waiting = OpenEncounter.of(enc).waiting

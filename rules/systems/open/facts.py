@@ -1,18 +1,30 @@
 """What the open system's board and turn line show, worked out by its rules for the presenter to
-word (`rules.facts`): numbers, names and condition names, by combatant."""
+word (`rules.facts`): numbers, names and condition names, by combatant; and the opportunity attack
+a player is asked (`OpportunityQuestion`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules.events import Modifier
-from rules.facts import Facts, effect_changes
+from rules.facts import Facts, Question, effect_changes
 from rules.models import Encounter
 from rules.systems.open import sheet
 from rules.systems.open.conditions import conditions
 from rules.turns import Turn
 
-__all__ = ["OpenFacts", "open_facts"]
+__all__ = ["OpenFacts", "OpportunityQuestion", "open_facts"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpportunityQuestion(Question):
+    """``kind`` ``opportunity``: ``mover`` is leaving ``attacker``'s reach at the cell ``at``; does
+    ``attacker`` (the question's ``actor``) take an opportunity attack with its reaction? The
+    answers: ``yes``, ``no`` (the deadline's answer)."""
+
+    mover: str
+    attacker: str
+    at: str
 
 
 @dataclass(frozen=True)

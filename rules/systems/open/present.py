@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rules.events import StatusChanged
+from rules.facts import Question
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
-from rules.present import Presenter
+from rules.present import Presenter, Prompt
 from rules.report import user_ref
 from rules.systems.open.events import (
     AreaStruck,
@@ -22,7 +23,7 @@ from rules.systems.open.events import (
     Saved,
     TurnBegan,
 )
-from rules.systems.open.facts import OpenFacts
+from rules.systems.open.facts import OpenFacts, OpportunityQuestion
 from rules.systems.open.sheet import SHEET_KEYS
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 
@@ -190,6 +191,18 @@ class OpenPresenter(Presenter[OpenFacts]):
     def opportunity_declined(self, e: OpportunityDeclined) -> str:
         why = "the deadline passed" if e.lapsed else "declined"
         return f"**{e.actor}** lets **{e.mover}** go ({why})"
+
+    # -- the question an opportunity attack asks a player -----------------------------------------
+    #: the buttons' words, by answer
+    ANSWER_LABELS: ClassVar[dict[str, str]] = {"yes": "Strike", "no": "Let it go"}
+
+    def prompt(self, q: Question) -> Prompt:
+        assert isinstance(q, OpportunityQuestion), f"the open system asks no {q.kind!r} question"
+        lines = [f"**{q.mover}** is leaving **{q.attacker}**'s reach at {q.at}: take an opportunity attack with "
+                 "your reaction?",
+                 "The move waits for your answer; the turn's deadline answers no."]
+        return self.worded(q, f"⚔️ {q.attacker}: opportunity attack?", lines, [self.ANSWER_LABELS[a] for a in q.answers],
+                           waiting=f"{q.mover}'s move", lapse="no opportunity attack")
 
     # -- the board ----------------------------------------------------------------------------------
     def status_line(self, enc: Encounter, c: Combatant, facts: OpenFacts) -> str:

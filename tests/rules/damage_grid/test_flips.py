@@ -7,6 +7,7 @@ from rules.errors import InputError
 from rules.sheet import parse_options, parse_pairs
 from rules.systems.damage_grid.asking import LEAST, MAX_CHOICES, choices, read_answer
 from rules.systems.damage_grid.events import DgAttack
+from rules.systems.damage_grid.facts import FlipsQuestion
 from rules.systems.damage_grid.flips import (
     NEIGHBOURS,
     Flip,
@@ -17,8 +18,9 @@ from rules.systems.damage_grid.flips import (
     target_flips,
 )
 from rules.systems.damage_grid.grid import HUMANOID, parse_grid
-from rules.systems.damage_grid.state import Asked
-from tests.rules.damage_grid.build import duel, events
+from rules.systems.damage_grid.state import Asked, Offer
+from tests.rules.damage_grid.build import SYSTEM, duel, events
+from tests.rules.wording import sentences
 
 
 def test_each_face_has_four_connected_faces():
@@ -188,23 +190,74 @@ def test_the_answers_offered_to_the_target_s_owner_fit_discord_and_are_real_flip
     25 buttons of at most 80 characters, each answer a set of flips within the points."""
     dice = [1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]
     offered = choices(dice, 6, HUMANOID, _mind_hits)
-    labels, answers = [label for label, _ in offered], [answer for _, answer in offered]
+    labels, answers = [SYSTEM.present.offer_label(o) for o in offered], [o.answer for o in offered]
     assert len(offered) == MAX_CHOICES and all(len(label) <= 80 for label in labels)
     assert labels[0].startswith("Least harm") and "No flips" in labels and LEAST not in answers
+    assert offered[0].kind == "least" and [o.kind for o in offered].count("none") == 1
     assert len(set(answers)) == len(answers), "each button a different answer"
     for answer in answers:
         assert sum(f.cost for f in read_answer(answer, dice, 6)) <= 6
-    one = {answer for _, answer in choices([3], 1, HUMANOID, _mind_hits)}
+    one = {o.answer for o in choices([3], 1, HUMANOID, _mind_hits)}
     assert one == {"none", "3>1", "3>2", "3>5", "3>6"}, "every flip one point buys (the opposite 4 costs 2)"
 
 
 def test_an_onto_button_that_flips_to_the_opposite_face_says_it_costs_2_flips() -> None:
     """"To flip to the opposite side would cost 2 flips, one for each face change": an **Onto** button says so as an
     **Only** button does."""
-    offered = dict(choices([1, 1], 2, HUMANOID, _mind_hits))
-    labels = {answer: label for label, answer in offered.items()}
+    offered = {o.answer: o for o in choices([1, 1], 2, HUMANOID, _mind_hits)}
+    assert (offered["1>6"].kind, offered["1>6"].at, offered["1>6"].flips) == ("onto", "speed", [(1, 6, 2)])
+    labels = {answer: SYSTEM.present.offer_label(o) for answer, o in offered.items()}
     assert labels["1>6"] == "Onto speed: 1→6 (2 flips)" and labels["1>4,1>4"] == "Onto shield: 1→4, 1→4"
-    assert {"Only 1→6 (2 flips)", "Only 2→6"} <= {label for label, _ in choices([2, 2, 1], 2, HUMANOID, _mind_hits)}
+    only = {SYSTEM.present.offer_label(o) for o in choices([2, 2, 1], 2, HUMANOID, _mind_hits)}
+    assert {"Only 1→6 (2 flips)", "Only 2→6"} <= only
+
+
+def _asked(**options: object) -> FlipsQuestion:
+    """Meena's Accuracy -10 gun rolls twelve 1s at Hera, whose owner chooses the flips (`target_flips=ask`)."""
+    s = duel(a_sheet="weapons=gun:4:12:-10", b_sheet="health=9 body=9", b_at="E6", target_flips="ask")
+    s.enc.settings.deadline_hours = float(str(options.get("deadline_hours", 0)))
+    s.run("attack", [1] * 12, actor="Meena", target="Hera")
+    q = SYSTEM.question(s.enc)
+    assert isinstance(q, FlipsQuestion)
+    return q
+
+
+def test_the_flips_question_is_facts_the_presenter_words() -> None:
+    """"A negative Accuracy allows the target to flip that many faces": the rules give the question as facts (names,
+    dice, points, the offers as codes and flips); the presenter words it, cutting a button label Discord
+    would refuse and listing it with its answer."""
+    q = _asked()
+    assert sentences(q) == []
+    assert (q.kind, q.actor, q.attacker, q.target, q.weapon, q.lunge, q.points, q.faces, q.deadline_hours) == (
+        "flips", "Hera", "Meena", "Hera", "", False, 10, (1,) * 12, 0)
+    assert q.offers[-1] == Offer(kind="only", flips=[(1, 6, 2)], answer="1>6") and q.combination == "1>2,1>2"
+    assert q.answers == tuple(o.answer for o in q.offers)
+    asked = SYSTEM.present.prompt(q)
+    cut = "Onto speed: 1→6 (2 flips), 1→6 (2 flips), 1→6 (2 flips), 1→6 (2 flips), 1→6 (2 …"
+    assert asked.title == "🎲 Hera: choose the flips" and asked.lines == [
+        "**Meena** attacks **Hera** with the attack at a negative Accuracy: you may make **10** flips (a neighbouring "
+        "face 1, the opposite face 2).",
+        "The dice: **1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1**. Press the flips to make; the attack waits for your answer "
+        "(there is no turn deadline: meanwhile a GM can answer for you or take the attack back with `/undo`).",
+        f"{cut}: `1>6,1>6,1>6,1>6,1>6`",
+        "Each button answers at once: an **Only** button makes that one flip and no other. Other combinations: type "
+        "`/act action:flips combatant:Hera options:\"1>2,1>2\"` in the channel."]
+    assert asked.choices[0] == ("Least harm: 1→2, 1→2, 1→2", "1>2,1>2,1>2") and (cut, "1>6,1>6,1>6,1>6,1>6") in asked.choices
+    assert asked.choices[-2:] == [("Only 1→5", "1>5"), ("Only 1→6 (2 flips)", "1>6")] and len(asked.choices[5][0]) == 80
+    assert (asked.waiting, asked.lapse) == ("Meena's attack on Hera", "the least harm")
+    assert "(at the turn's deadline, 4 h after the turn began, the least harm is taken)" in (
+        SYSTEM.present.prompt(_asked(deadline_hours=4)).lines[1])
+
+
+def test_a_question_stored_with_its_buttons_words_reads_as_offers() -> None:
+    """An attack asked when the offers were stored as their buttons' words, ``(label, answer)``, reads as offers the
+    presenter words as before."""
+    old = [("Least harm: no flips", "none"), ("Onto speed: 2→6, 2→6", "2>6,2>6"), ("No flips", "none"),
+           ("Only 2→5 (2 flips)", "2>5")]
+    asked = Asked(tag="t", attacker="Meena", target="Hera", owner="1", weapon="saber",
+                  action={"kind": "attack", "actor": "Meena", "target": "Hera"}, faces=[2, 2, 6], points=2, choices=old)
+    assert asked.choices[1] == Offer(kind="onto", at="speed", flips=[(2, 6, 1), (2, 6, 1)], answer="2>6,2>6")
+    assert [(SYSTEM.present.offer_label(o), o.answer) for o in asked.choices] == old
 
 
 @pytest.mark.parametrize("text", ["5-3", "", "1>9"])

@@ -9,11 +9,12 @@ from tests.layers import layer_problems, package_problems
 
 PACKAGE = "rules.systems.damage_grid"
 FOLDER = Path(__file__).resolve().parents[3] / "rules" / "systems" / "damage_grid"
-#: the package's modules, bottom first: the grid arithmetic and the plain declarations, the sheet,
+#: the package's modules, bottom first: the grid arithmetic and the plain declarations, the flips
+#: arithmetic, the stored state and the facts worked out for the text, the sheet,
 #: the turn sequence, reach and sight, movement, the target's flips, attacks on models, areas and
 #: cover, the `/act` table, the text; the system class in ``__init__`` stands on all of them
-LAYERS = ("grid", "mode", "areas", "events", "options", "state", "flips", "damage", "sheet", "turns", "reach",
-          "movement", "asking", "attacks", "blasts", "cover", "actions", "facts", "present")
+LAYERS = ("grid", "mode", "areas", "events", "options", "flips", "state", "facts", "damage", "sheet", "turns", "reach",
+          "movement", "asking", "attacks", "blasts", "cover", "actions", "present")
 
 
 def test_the_package_reads_bottom_up() -> None:
@@ -31,6 +32,6 @@ def test_the_layers_check_catches_a_cycle_inside_a_function_and_a_private_name(t
     )
     assert layer_problems(f, PACKAGE, LAYERS, "turns") == [
         "turns:2 imports the private sheet._weapon",
-        "turns:4 imports blasts (only grid, mode, areas, events, options, state, flips, damage, sheet)",
-        "turns:5 imports attacks (only grid, mode, areas, events, options, state, flips, damage, sheet)",
+        "turns:4 imports blasts (only grid, mode, areas, events, options, flips, state, facts, damage, sheet)",
+        "turns:5 imports attacks (only grid, mode, areas, events, options, flips, state, facts, damage, sheet)",
     ]

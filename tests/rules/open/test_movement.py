@@ -5,6 +5,7 @@ import pytest
 
 from rules.dice import Dice
 from rules.events import EffectAdded, Moved
+from rules.facts import Question
 from rules.systems.open import turns
 from rules.systems.open.events import (
     OpenAttack,
@@ -13,6 +14,7 @@ from rules.systems.open.events import (
     TurnBegan,
 )
 from rules.systems.open.state import OpenCombatant, OpenEncounter
+from tests.rules.wording import sentences
 from tests.scenario import Scenario
 
 SWORD = "weapons=sword:+5:1d6:slashing"
@@ -135,6 +137,27 @@ def test_a_players_opportunity_attack_is_asked_and_the_move_waits() -> None:
     assert "waits" in s.refused("next", actor="Grak")
     s.run("act", [15, 4], actor="Ann", action="opportunity", options={"choice": "yes", "tag": waiting.tag})
     assert s.get("Grak").hp == 16 and s.get("Grak").position == "F2" and s.system.prompt(s.enc) is None
+
+
+def test_the_opportunity_question_is_facts_the_presenter_words() -> None:
+    """"A player's is asked of its owner privately": the rules give who is asked, the mover, the attacker, the cell
+    and the answers as codes; the presenter makes the question's words, buttons and log notes."""
+    s = Scenario("open").add("Ann", f"hp=20 ac=10 init=+1 {SWORD}", at="C3")
+    s.add("Grak", f"hp=20 ac=10 init=+10 {SWORD}", at="B2", owner=None, side="foes")
+    s.run("init_roll", [10, 1])
+    s.run("move", actor="Grak", path="E E E E")
+    q = s.system.question(s.enc)
+    assert isinstance(q, Question) and sentences(q) == []
+    assert (q.kind, q.actor, q.action, q.mover, q.attacker, q.at, q.answers) == (
+        "opportunity", "Ann", "opportunity", "Grak", "Ann", "D2", ("yes", "no"))
+    asked = s.system.present.prompt(q)
+    assert (asked.user_id, asked.tag, asked.actor, asked.action) == (q.user_id, q.tag, "Ann", "opportunity")
+    assert asked.title == "⚔️ Ann: opportunity attack?" and asked.lines == [
+        "**Grak** is leaving **Ann**'s reach at D2: take an opportunity attack with your reaction?",
+        "The move waits for your answer; the turn's deadline answers no."]
+    assert asked.choices == [("Strike", "yes"), ("Let it go", "no")]
+    assert (asked.waiting, asked.lapse) == ("Grak's move", "no opportunity attack")
+    assert s.system.prompt(s.enc) == asked
 
 
 def test_the_deadline_answers_no() -> None:
