@@ -25,13 +25,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from rules.errors import InputError
-from rules.events import Modifier, said
+from rules.events import EffectEnded, Modifier, said
 from rules.sheet import SheetKey
 from rules.text import signed
 
 __all__ = [
     "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
-    "next_id", "parse_ends", "ENDS_HELP", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
+    "next_id", "pass_turns", "parse_ends", "ENDS_HELP", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
 ]
 
 #: the moments an effect can count down at
@@ -133,6 +133,15 @@ def tick(effects: list[Effect], passed: list[Moment]) -> tuple[list[Effect], lis
         else:
             kept.append(effect)
     return kept, ended
+
+
+def pass_turns(effects: list[Effect], names: Sequence[str]) -> tuple[list[Effect], list[EffectEnded]]:
+    """The turns of ``names``, who cannot act, pass all the same: the effects timed by them count
+    down at their start and their end. (still running, an event for each ended now)."""
+    if not names:
+        return effects, []
+    kept, ended = tick(effects, [m for n in names for m in (("turn_start", n), ("turn_end", n))])
+    return kept, [EffectEnded(actor=e.target, name=e.name) for e in ended]
 
 
 def active(effects: list[Effect], target: str | None, code: str) -> Effect | None:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.actions import ActionBase
+from rules.effects import pass_turns
 from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn
 from rules.events import Event, TurnPassed
 from rules.models import INITIATIVE_MIN, Combatant, Encounter
@@ -92,7 +93,9 @@ def _start_turn(c: Combatant) -> None:
 
 
 def advance(enc: Encounter) -> list[Event]:
-    """Pass the turn to the next active combatant, starting a new round when needed."""
+    """Pass the turn to the next active combatant, starting a new round when needed. The turns of
+    the downed passed over on the way pass all the same: the effects timed by them count down, and
+    one healed later in the round waits for the next."""
     enc.current = None
     if not any(c.status == "active" for c in enc.combatants):
         return []
@@ -101,6 +104,11 @@ def advance(enc: Encounter) -> list[Event]:
     for _ in range(2):
         active = {c.name for c in enc.combatants if c.status == "active"}
         name = ordered.next_to_act(enc.order, st.acted, active)
+        ahead = enc.order if name is None else enc.order[:enc.order.index(name)]
+        passed = [n for n in ahead if n not in st.acted and n not in active]
+        st.acted += passed
+        enc.effects, ended = pass_turns(enc.effects, passed)
+        events += ended
         if name is not None:
             st.acted.append(name)
             enc.current = name

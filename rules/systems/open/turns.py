@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable
 
 from rules.dice import Dice, roll_expression
-from rules.effects import active, tick, total
+from rules.effects import active, pass_turns, total
 from rules.errors import IllegalAction, InputError
-from rules.events import EffectEnded, Event, Roll, StatusChanged
+from rules.events import Event, Roll, StatusChanged
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.open import sheet
@@ -237,10 +237,8 @@ def _start_turn(enc: Encounter, c: Combatant) -> None:
 
 def _pass_over(enc: Encounter, names: list[str]) -> list[Event]:
     """The turns of ``names``, who cannot act, pass all the same: the effects timed by them count down."""
-    if not names:
-        return []
-    enc.effects, ended = tick(enc.effects, [m for n in names for m in (("turn_start", n), ("turn_end", n))])
-    return [EffectEnded(actor=e.target, name=e.name) for e in ended]
+    enc.effects, ended = pass_turns(enc.effects, names)
+    return list(ended)
 
 
 def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[], bool] = lambda: False) -> list[Event]:

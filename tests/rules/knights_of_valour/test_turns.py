@@ -9,6 +9,8 @@ from rules.report import board_report
 from rules.sheet import parse_options
 from tests.rules.knights_of_valour.build import (
     GM,
+    KNIGHT,
+    ORC,
     SYSTEM,
     add,
     duel,
@@ -21,6 +23,7 @@ from tests.rules.knights_of_valour.build import (
     text,
     three_way,
 )
+from tests.scenario import Scenario
 
 
 # -- initiative ------------------------------------------------------------------------------------
@@ -314,3 +317,24 @@ def test_autocomplete_offers_delay_only_when_it_is_allowed() -> None:
     moved = step(enc, kind="move", actor="Borin", path="E")
     assert "delay" not in SYSTEM.actions_for(moved, moved.get("Thrain"))
     assert "wield" in SYSTEM.actions_for(moved, moved.get("Borin")) and "shove" not in SYSTEM.actions_for(moved, moved.get("Thrain"))
+
+
+def test_the_turn_of_a_downed_combatant_passes_for_its_effects() -> None:
+    """"Down and out: at 0 HP or less a combatant is downed and skipped in the order"
+    (docs/systems/knights-of-valour.md), and "effects count down as turns pass" (docs/commands.md):
+    the skipped turn passes all the same, so an effect timed by it ends, and it is not taken later
+    in the round if the downed combatant is healed."""
+    s = Scenario("knights-of-valour", map="12x10")
+    s.add("Borin", KNIGHT, side="dwarves", at="C4").add("Mira", "agi=0 hp=6 weapons=dagger:1", side="dwarves", at="C6")
+    s.add("Grak", ORC, side="orcs", at="J4", owner=None)
+    s.run("init_roll")
+    assert s.enc.order == ["Borin", "Mira", "Grak"] and s.enc.current == "Borin"
+    s.run("edit", actor="Mira", hp_change=-6)
+    assert s.get("Mira").status == "downed"
+    s.run("effect_add", actor="Mira", effect="Bless", rounds=1, ends="end of Mira's turn")
+    s.run("next", actor="Borin")  # Mira's turn passes over her: Grak's turn, her effect ended
+    assert s.enc.current == "Grak" and [e.name for e in s.enc.effects] == []
+    s.run("edit", actor="Mira", hp_change=3)  # healed during Grak's turn: her turn this round has passed
+    assert s.get("Mira").status == "active"
+    s.run("next", actor="Grak")
+    assert (s.enc.round, s.enc.current) == (2, "Borin")
