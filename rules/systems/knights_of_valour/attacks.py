@@ -24,6 +24,7 @@ from rules.systems.knights_of_valour.events import (
     CoupDeGraceStruck,
     KovAttack,
     KovDamage,
+    TurnEnded,
 )
 from rules.systems.knights_of_valour.state import KovCombatant
 from rules.systems.knights_of_valour.tables import (
@@ -274,7 +275,9 @@ def set_status(enc: Encounter, c: Combatant, status: Status, cause: str) -> list
 
 
 def end_if_down(enc: Encounter) -> list[Event]:
-    """A combatant downed or taken out during its own turn ends it."""
+    """A combatant downed or taken out during its own turn ends it (and the reply says so)."""
     current = enc.find(enc.current)
-    return advance(enc) if current is not None and current.status != "active" else []
+    if current is None or current.status == "active":
+        return []
+    return [TurnEnded(actor=current.name), *advance(enc)]
 

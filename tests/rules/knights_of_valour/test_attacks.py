@@ -267,7 +267,7 @@ def test_gm_dropping_the_acting_combatant_passes_the_turn() -> None:
     enc = add(encounter(), "Thrain", "agi=-3 hp=9", "J9", "dwarves", owner="2")
     res = run(duel(enc=enc), kind="edit", actor="Borin", raw_sheet={"hp": "0"}, gm=True)
     assert res.encounter.get("Borin").status == "downed" and res.encounter.current == "Grak"
-    assert [e.kind for e in res.events][-2:] == ["status", "turn"]
+    assert [e.kind for e in res.events][-3:] == ["status", "turn_end", "turn"]
 
 
 def test_removing_the_acting_combatant_passes_the_turn() -> None:

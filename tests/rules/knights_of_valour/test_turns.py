@@ -338,3 +338,16 @@ def test_the_turn_of_a_downed_combatant_passes_for_its_effects() -> None:
     assert s.get("Mira").status == "active"
     s.run("next", actor="Grak")
     assert (s.enc.round, s.enc.current) == (2, "Borin")
+
+
+def test_a_combatant_downed_in_its_own_turn_is_told_its_turn_ends() -> None:
+    """A combatant downed during its own turn ("skipped in the order") ends it: the reply says so
+    before the next combatant's turn, as `/init next` does."""
+    s = Scenario("knights-of-valour", map="12x10")
+    s.add("Borin", KNIGHT, side="dwarves", at="C4").add("Mira", "agi=0 hp=6 weapons=dagger:1", side="dwarves", at="C6")
+    s.add("Grak", ORC, side="orcs", at="J4", owner=None)
+    s.run("init_roll")
+    res = s.run("edit", actor="Borin", hp_change=-12)
+    assert s.get("Borin").status == "downed" and s.enc.current == "Mira"
+    assert [e.kind for e in res.events if e.kind in ("turn_end", "turn")] == ["turn_end", "turn"]
+    assert "**Borin** ends the turn" in s.text(res)
