@@ -149,6 +149,18 @@ class Parts:
         """The state's JSON, as ``model_dump_json`` writes it."""
         return (f'{self.head[:-1]},"map":{self.map},"combatants":[{",".join(self.items)}],{self.tail[1:]}')
 
+    def changed_since(self, before: Parts | None) -> str:
+        """The JSON of a state of this one's fields with only what differs from ``before`` (which
+        read back): its other fields, its map if it changed, and the combatants whose JSON is not
+        one of ``before``'s. Read back, it proves that this whole state reads back, as an equal
+        part's text reads back as it did. Without ``before``, the whole state."""
+        if before is None:
+            return self.whole()
+        known = set(before.items)
+        items = ",".join(item for item in self.items if item not in known)
+        where = "" if self.map == before.map else f'"map":{self.map},'
+        return f'{self.head[:-1]},{where}"combatants":[{items}],{self.tail[1:]}'
+
 
 _FIELDS = tuple(Encounter.model_fields)
 _HEAD = set(_FIELDS[:_FIELDS.index("map")])

@@ -428,7 +428,8 @@ class RuleSystem(RosterRules):
     def resolve(self, enc: Encounter, action: Action, dice: Dice, snapshot: str | None = None,
                 copy: Encounter | None = None) -> Resolution:
         """Resolve ``action`` on a copy of ``enc``: ``copy`` if the caller has one it owns (equal to
-        ``enc``; the resolution changes it), else one made from ``snapshot`` (``enc`` as JSON)."""
+        ``enc``, or ``enc`` itself, changed in place: the caller puts it back if this raises),
+        else one made from ``snapshot`` (``enc`` as JSON)."""
         if copy is None:  # a deep copy through JSON: three times faster than deepcopy
             copy = type(enc).model_validate_json(snapshot if snapshot is not None else enc.model_dump_json(),
                                                  context={"system": self})

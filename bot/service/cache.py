@@ -1,5 +1,5 @@
 """The encounter cache (:class:`EncounterCache`) and its entries: what one cached encounter holds
-(its JSON, its state, the next action's spare copy, its status board), the memory that counts
+(its JSON and its parts, its state, its status board), the memory that counts
 against the cache's bound (`resident_bytes`), and how often the young generations of the
 garbage collector are collected as encounters are cached.
 """
@@ -20,10 +20,10 @@ __all__ = [
     "LiveEntry", "EncounterCache", "resident_bytes",
 ]
 
-#: the resident memory of one in-memory copy of an encounter (its models, with its JSON) per byte
-#: of its JSON, as `python -m bot benchmark` measures it (part 4: 9.0-11.4x for the mix's fights,
-#: 17.4-22.4x after a write, which keeps a second copy, the next action's spare)
-RESIDENT_PER_JSON_BYTE = 12
+#: the resident memory of a cached encounter's state (its models, with its JSON and its status
+#: boards) per byte of its JSON, as `python -m bot benchmark` measures it (part 4, the mix's
+#: fights: 9.1-11.6x loaded, 11.3-14.1x after a write and a board, with its parts)
+RESIDENT_PER_JSON_BYTE = 14
 #: the encounter cache holds at most this many bytes of resident memory (`resident_bytes`; the
 #: least recently used go): the ``ENCOUNTER_CACHE_MIB`` setting's default
 CACHE_BYTES = 256 * 1024 * 1024
@@ -73,10 +73,8 @@ class StoredEntry:
 class LiveEntry(StoredEntry):
     """An active encounter as cached in memory: the state and its JSON, as last written."""
 
+    #: the state: an action resolves on it in place (`bot.service.encounters.Encounters.changing`)
     enc: Encounter
-    #: a second copy of ``enc``, the one the last write read back: the next action resolves on it
-    #: (and so needs no copy of its own); whoever takes it sets this to None
-    spare: Encounter | None = None
     #: the status board of ``enc`` as drawn for this version, by whether it shows every number
     boards: dict[tuple[int, bool], Report] = field(default_factory=dict)
     #: ``json`` in parts (`data.delta.Parts`) where this process wrote it: the next write's undo
@@ -105,13 +103,12 @@ class LiveEntry(StoredEntry):
 
 def resident_bytes(entry: StoredEntry) -> int:
     """The resident memory a cached entry holds at most, from its JSON's size: its JSON alone
-    when it does not read back; else `RESIDENT_PER_JSON_BYTE` for each copy of the state it keeps
-    (a second after a write: the spare) and its JSON again in parts where it keeps them."""
+    when it does not read back; else `RESIDENT_PER_JSON_BYTE` for its state, and its JSON again
+    in parts where it keeps them (after a write)."""
     size = len(entry.json)
     if not isinstance(entry, LiveEntry):
         return size
-    copies = 1 + (entry.spare is not None)
-    return size * (RESIDENT_PER_JSON_BYTE * copies + (entry.parts is not None))
+    return size * (RESIDENT_PER_JSON_BYTE + (entry.parts is not None))
 
 
 class EncounterCache:

@@ -151,22 +151,23 @@ class Service:
             is_gm = enc.is_gm(ctx.user_id)
             action = authorise(enc, system, ctx, action.model_copy(update={"user_id": ctx.user_id, "is_gm": is_gm}))
             dice = dice_for(enc, ctx, is_gm, self.rng)
-            copy, live.spare = live.spare, None  # used once: a refused action may have changed it
-            res = system.resolve(enc, action, dice, snapshot=live.json, copy=copy)
             command = "/combatant hp" if getattr(action, "hp_change", None) is not None else COMMAND_NAMES[action.kind]
             before = system.prompt(enc)
             if before is not None and isinstance(action, Act) and action.action.strip().lower() == before.action:
                 command = f"{command} {before.action} (the answer to {before.waiting or 'the question'})"  # logged as such
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
-            title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
-            marked = events_report(title, res.events, system, res.encounter, res.encounter.hidden_names())
-            report, private = views.readers(marked, res.encounter, is_gm)
-            facts = log_facts(res.events, system, res.encounter, res.encounter.hidden_names())  # `/log` renders per reader
-            typed = dice.typed()
-            if typed:
-                report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
-            asked = system.prompt(res.encounter)
-            ping = await self.encounters.commit(ctx, live, res.encounter, Write(command, "", dice.values(), dice_typed=typed, facts=facts))
+            with self.encounters.changing(live) as state:  # resolved in place: a refusal puts it back
+                res = system.resolve(enc, action, dice, copy=state)
+                title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
+                marked = events_report(title, res.events, system, res.encounter, res.encounter.hidden_names())
+                report, private = views.readers(marked, res.encounter, is_gm)
+                facts = log_facts(res.events, system, res.encounter, res.encounter.hidden_names())  # `/log` renders per reader
+                typed = dice.typed()
+                if typed:
+                    report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")
+                asked = system.prompt(res.encounter)
+                write = Write(command, "", dice.values(), dice_typed=typed, facts=facts)
+                ping = await self.encounters.commit(ctx, live, res.encounter, write)
         fresh = asked if asked is not None and (before is None or before.tag != asked.tag) else None
         return Outcome(report, ping=ping, board_changed=True, private=private, prompt=fresh, channel_id=ctx.channel_id)
 

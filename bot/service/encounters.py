@@ -13,7 +13,7 @@ import functools
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
 
@@ -39,14 +39,10 @@ from rules.models import Encounter
 from rules.registry import get_system
 from rules.turns import Turn
 
-__all__ = ["Encounters", "Write", "button_entry", "resolved_again", "PARTS_FROM", "CONFLICT_SECONDS", "LOG_SUMMARY"]
+__all__ = ["Encounters", "Write", "button_entry", "resolved_again", "CONFLICT_SECONDS", "LOG_SUMMARY"]
 
 log = logging.getLogger("skirmish.service")
 
-#: from this many combatants a write serialises its state in parts (`data.delta.Parts`) and the
-#: next undo delta comes from the parts that changed (measured, a move and a hit: 4 combatants
-#: 72 µs either way, 10: 111 -> 87 µs, 30: 814 -> 290 µs, 100: 980 -> 545 µs)
-PARTS_FROM = 8
 #: how long a command is resolved again while other processes keep writing its encounter first
 CONFLICT_SECONDS = 2.0
 #: the most characters of a log row's summary
@@ -73,11 +69,10 @@ class Write:
 
 
 class _Saved(NamedTuple):
-    """A new state as it is written: its JSON, what it read back as (the next action's spare
-    copy) and its parts (`data.delta.Parts`, when written in parts)."""
+    """A new state as it is written: its JSON and its parts (`data.delta.Parts`; None for a
+    state not written by this process)."""
 
     json: str
-    spare: Encounter | None = None
     parts: Parts | None = None
 
 
@@ -190,6 +185,35 @@ class Encounters:
                 raise Unreadable(entry.error)
             yield entry
 
+    @contextlib.contextmanager
+    def changing(self, live: LiveEntry) -> Iterator[Encounter]:
+        """The held encounter's state, for the rules to change in place (no copy) and a commit
+        to write: if anything raises before that commit lands, the state goes back to its JSON
+        as last written, in place, so whoever holds it sees it unchanged (and the entry is
+        dropped if even that does not read back). The turn it was at is worked out first, for
+        the commit to compare with."""
+        live.turn()
+        version = live.version
+        try:
+            yield live.enc
+        except BaseException:
+            if live.version == version:  # nothing was committed
+                self._restore(live)
+            raise
+
+    def _restore(self, live: LiveEntry) -> None:
+        """``live``'s state as its JSON says (after a change that was not committed)."""
+        back, error = read_state(live.json)
+        if back is None:
+            log.error("encounter %s no longer reads back (%s): dropped from the cache", live.id, error)
+            self.cache.drop(live.channel_id)
+            return
+        enc = live.enc
+        for name in type(enc).model_fields:
+            setattr(enc, name, getattr(back, name))
+        object.__setattr__(enc, "__pydantic_fields_set__", set(back.model_fields_set))
+        live.boards.clear()
+
     # -- writing ------------------------------------------------------------------------------
     async def commit(self, ctx: Ctx, live: StoredEntry, new: Encounter | None, write: Write) -> Ping | None:
         """Write ``new`` and its log row (``write``), then make it the channel's cached encounter;
@@ -208,7 +232,7 @@ class Encounters:
         if new is None:
             saved, turn = _Saved(live.json), _TurnChange()
         else:
-            saved = self._saveable(new, live.channel_id, write.command, len(new.combatants) >= PARTS_FROM)
+            saved = self._saveable(new, live, write.command)
             turn = self._turn_change(live, new, saved.json, write, now)
         try:
             await self.store.apply(self._change(ctx, live, new, write, saved, turn, now))
@@ -259,32 +283,33 @@ class Encounters:
         worked it out)."""
         self.cache.drop(live.channel_id)
         if isinstance(live, LiveEntry):
-            kept, live.enc, live.json, live.version, live.spare = live, new, saved.json, live.version + 1, saved.spare
+            kept, live.enc, live.json, live.version = live, new, saved.json, live.version + 1
             live.parts, live.known_turn = saved.parts, turn
         else:
             kept = LiveEntry(
                 id=live.id, channel_id=live.channel_id, json=saved.json, board_message_id=live.board_message_id,
-                recent=live.recent, recent_set=live.recent_set, enc=new, version=live.version + 1, spare=saved.spare,
+                recent=live.recent, recent_set=live.recent_set, enc=new, version=live.version + 1,
                 parts=saved.parts, known_turn=turn,
             )
         kept.remember(ctx.interaction_id)
         self.cache.put(kept)
 
     @staticmethod
-    def _saveable(new: Encounter, channel_id: str, command: str, in_parts: bool = False) -> _Saved:
-        """``new`` as JSON once it reads back exactly as a load reads it, what it read back as,
-        and with ``in_parts`` the JSON's parts (`data.delta.Parts`, joined into it); else nothing
-        is changed."""
+    def _saveable(new: Encounter, live: StoredEntry, command: str) -> _Saved:
+        """``new`` as JSON, and in parts (`data.delta.Parts`, joined into it), once it reads back
+        exactly as a load reads it; else nothing is changed. What is read back is what changed
+        since the state ``live`` holds, when this process wrote that one in parts (an unchanged
+        part reads back as it did: `Parts.changed_since`); else the whole state."""
         try:
-            parts = state_parts(new) if in_parts else None
-            new_json = parts.whole() if parts is not None else new.model_dump_json()
+            parts = state_parts(new)
+            new_json = parts.whole()
         except Exception as exc:  # a state that cannot even be written
             error: str | None = f"{type(exc).__name__}: {exc}"[:200]
         else:
-            readable, error = read_state(new_json, current=True)
+            readable, error = read_state(parts.changed_since(live.parts if isinstance(live, LiveEntry) else None), current=True)
             if readable is not None:
-                return _Saved(new_json, readable, parts)
-        log.error("%s in channel %s would store a state that cannot be read back (%s): refused", command, channel_id, error)
+                return _Saved(new_json, parts)
+        log.error("%s in channel %s would store a state that cannot be read back (%s): refused", command, live.channel_id, error)
         raise IllegalAction(
             "That would leave the encounter in a state that cannot be saved: nothing was changed. "
             "Try other values, or tell the GM."

@@ -190,7 +190,7 @@ class Reminders:
     async def _lapse(self, live: LiveEntry, r: Reminder) -> str:
         """At the deadline, answer the question the turn's action waits for (`RuleSystem.lapse`:
         a target's flips take the least harm) and commit it on its own; its text ("" if none)."""
-        enc = live.enc
+        enc, version = live.enc, live.version
         system = get_system(enc.system)
         action, asked = system.lapse(enc), system.prompt(enc)
         if action is None or asked is None:
@@ -199,7 +199,7 @@ class Reminders:
         ctx = Ctx(live.channel_id, BOT_USER, interaction_id=f"lapse:{r.encounter_id}:{r.turn_key}:{r.since}")
         try:
             async with self.encounters.holding(ctx) as held:
-                if held.enc is not enc:
+                if held is not live or held.version != version:  # written meanwhile
                     return ""
                 dice = Dice(rng=self.rng)
                 res = system.resolve(enc, action, dice)
@@ -216,7 +216,7 @@ class Reminders:
         """Apply the encounter's deadline policy to the turn that passed its deadline (first
         answering a question the turn's action waits for, `_lapse`)."""
         lead = await self._lapse(live, r)
-        enc = live.enc
+        enc, version = live.enc, live.version
         system = get_system(enc.system)
         if lead and enc.winner:
             await self.store.clear_reminder(r.encounter_id, r.turn_key)
@@ -235,7 +235,7 @@ class Reminders:
         if action is not None and actor is not None:
             try:
                 async with self.encounters.holding(ctx) as held:
-                    if held.enc is not enc:  # the turn moved on meanwhile: its own reminder takes over
+                    if held is not live or held.version != version:  # the turn moved on meanwhile: its own reminder takes over
                         return None
                     dice = Dice(rng=self.rng)
                     res = system.resolve(enc, action, dice)

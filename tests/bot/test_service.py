@@ -125,32 +125,37 @@ async def test_a_rules_result_that_cannot_be_read_back_is_refused_and_changes_no
         await h.close()
 
 
-async def test_an_action_resolves_on_the_copy_the_last_write_read_back(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    """After a write, the next action works on the encounter the write's read-back check made, so
-    the JSON is parsed once per action (the check), not twice (the check and a copy)."""
+async def test_an_action_resolves_in_place_and_reads_back_only_what_changed(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a write, the next action changes the cached encounter itself (no copy), and its
+    read-back check parses only what changed: the other fields and the one combatant edited."""
+    import json
+
     from rules.models import Encounter
 
     await setup_fight(h)
     await h.run("gm", "/combatant edit", name="Grak", side="ogres")
     live = h.bot.service.encounters.cache.entries[cid()]
-    assert live.spare is not None and live.spare is not live.enc and live.spare == live.enc
-    parsed = []
+    enc = live.enc
+    parsed: list[dict[str, Any]] = []
     real = Encounter.model_validate_json.__func__
 
     def counted(cls, data, **kw):
-        parsed.append(cls)
+        parsed.append(json.loads(data))
         return real(cls, data, **kw)
 
     monkeypatch.setattr(Encounter, "model_validate_json", classmethod(counted))
     sent = await h.run("gm", "/combatant edit", name="Grak", side="trolls")
     assert not refused(sent[0])
+    assert live.enc is enc and enc.get("Grak").side == "trolls"
     assert len(parsed) == 1
+    assert [c["name"] for c in parsed[0]["combatants"]] == ["Grak"] and "map" not in parsed[0]
+    monkeypatch.undo()
     assert (await export(h))["combatants"][1]["side"] == "trolls"
 
 
 async def test_a_refused_action_leaves_no_spoiled_copy_behind(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An action refused after it changed its copy of the encounter changes nothing, and that
-    copy is never used again: the next action starts from the stored state."""
+    """An action refused after it changed the encounter changes nothing: the cached state is put
+    back in place (whoever holds it sees it as stored), and the next action starts from it."""
     from rules.errors import IllegalAction
 
     await setup_fight(h)
@@ -164,8 +169,10 @@ async def test_a_refused_action_leaves_no_spoiled_copy_behind(h: Harness, monkey
         raise IllegalAction("Refused after a change.")
 
     monkeypatch.setattr(system, "resolve", spoiling)
+    held = h.bot.service.encounters.cache.entries[cid()].enc
     sent = await h.run("gm", "/combatant edit", name="Grak", side="trolls")
     assert refused(sent[0])
+    assert h.bot.service.encounters.cache.entries[cid()].enc is held and held.get("Grak").side == "ogres"
     monkeypatch.setattr(system, "resolve", resolve)
     sent = await h.run("gm", "/combatant edit", name="Grak", facing="N")
     assert not refused(sent[0])

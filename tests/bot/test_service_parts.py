@@ -1,10 +1,9 @@
-"""A write keeps a large encounter's JSON in parts and the next write's undo delta comes from the
-parts that changed (`bot.service.core.PARTS_FROM`): every `/undo` still restores the state
-before its action exactly."""
+"""A write keeps an encounter's JSON in parts and the next write's undo delta comes from the
+parts that changed (`data.delta.Parts`): every `/undo` still restores the state before its
+action exactly."""
 from __future__ import annotations
 
 from bot.offline.harness import Harness, channel_id_of
-from bot.service.encounters import PARTS_FROM
 from data.store import StoredEncounter
 
 CID = str(channel_id_of("general"))
@@ -17,9 +16,9 @@ async def _state(h: Harness) -> str:
 
 
 async def test_undo_restores_each_state_of_a_large_encounter_written_in_parts(h: Harness) -> None:
-    """With more than PARTS_FROM combatants, edits, a move, an arrival and a removal undo one by one back to the fight as it began."""
+    """With nine combatants, edits, a move, an arrival and a removal undo one by one back to the fight as it began."""
     await h.run("gm", "/encounter start", system="coup-de-grace", name="Crowd", map="20x10")
-    for i in range(PARTS_FROM + 1):
+    for i in range(9):
         await h.run("gm", "/combatant add", name=f"F{i}", side="ab"[i % 2], at=f"{'ABCDEFGHIJ'[i % 10]}{1 + i // 10 * 5}",
                     facing="E", sheet="class=light weapons=sword hp=9")
     await h.run("gm", "/init roll")

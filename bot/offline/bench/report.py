@@ -172,8 +172,8 @@ def requests_report(by_command: dict[str, float], run: LoadResult) -> tuple[str,
 def cache_report(held: dict[str, tuple[float, float, float, float]]) -> tuple[str, dict[str, float]]:
     """`run_cache_memory`'s figures as lines, and the figures: the most resident memory per JSON
     byte loaded and written, and the most a written encounter holds over what the cache counts."""
-    lines = [f"the encounter cache (tracemalloc; {RESIDENT_PER_JSON_BYTE}x its JSON counted for each copy "
-             f"of a state): a cached encounter's resident memory"]
+    lines = [f"the encounter cache (tracemalloc; {RESIDENT_PER_JSON_BYTE}x its JSON counted for its state, once "
+             f"more for its parts after a write): a cached encounter's resident memory"]
     for system, (size, loaded, written, counted) in held.items():
         lines.append(f"  {system}: JSON {size:,.0f} B; loaded {loaded / 1024:.1f} KiB ({loaded / size:.1f}x), after a "
                      f"write and a board {written / 1024:.1f} KiB ({written / size:.1f}x); counted {counted / 1024:.1f} KiB")
