@@ -37,7 +37,6 @@ __all__ = [
     "service_of",
     "bot_of",
     "defer",
-    "defer_path_search",
 ]
 
 
@@ -121,14 +120,6 @@ async def _board_or_grant(interaction: discord.Interaction, channel_id: str) -> 
     if enc is not None and enc.is_gm(str(interaction.user.id)) and client.access.tell_once(channel_id):
         report = Report("🔒 The status board needs a permission", [grant_text(lacking)], colour=COLOURS["error"])
         await interaction.followup.send(**checked(embed=to_embed(report), allowed_mentions=NO_MENTIONS), ephemeral=True)
-
-
-async def defer_path_search(interaction: discord.Interaction, to: str | None) -> None:
-    """``/move to:`` searches a path on a map, which may take over a second: defer first."""
-    if to and interaction.channel_id is not None:
-        enc = await service_of(interaction).encounter(str(interaction.channel_id))
-        if enc is not None and enc.map.kind != "none":
-            await defer(interaction)
 
 
 class Sheet(app_commands.Transformer):

@@ -12,7 +12,6 @@ from cogs._common import (
     action_autocomplete,
     combatant_autocomplete,
     ctx_of,
-    defer_path_search,
     facing_autocomplete,
     reply,
     service_of,
@@ -53,7 +52,6 @@ class ActionsCog(commands.Cog):
         roll: Optional[str] = None,
     ) -> None:
         action = Move(actor=combatant, to=to, path=path, facing=facing, options=options or {})
-        await defer_path_search(interaction, to)
         await _run(interaction, action, roll)
 
     @app_commands.command(name="attack", description="Attack a target with a weapon")
