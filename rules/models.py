@@ -237,8 +237,12 @@ class Encounter(BaseModel):
 
     # -- look-ups ----------------------------------------------------------------------------
     def find(self, name: str | None) -> Combatant | None:
+        """The combatant called ``name``, in any case (names are unique so: `rules.roster`)."""
         if not name:
             return None
+        for c in self.combatants:  # most look-ups give a name as stored
+            if c.name == name:
+                return c
         key = name.strip().casefold()
         for c in self.combatants:
             if c.name.casefold() == key:
