@@ -53,6 +53,8 @@ class Grid:
         self.terrain = dict(terrain or {})
         self.heights = dict(heights or {})
         self._steps: dict[tuple[Cell, str], Cell | None] = {}
+        self._exits: dict[tuple[Cell, bool], tuple[tuple[str, Cell], ...]] = {}
+        self._around: dict[tuple[Cell, bool], tuple[Cell, ...]] = {}
         self._regions: list[int] | None = None
 
     # -- what each kind implements ------------------------------------------------------------
@@ -121,8 +123,26 @@ class Grid:
         self._steps[key] = found
         return found
 
-    def neighbours(self, cell: Cell, diagonal: bool = False) -> list[Cell]:
-        return [n for d in self.directions(diagonal) if (n := self.step(cell, d)) is not None]
+    def exits(self, cell: Cell, diagonal: bool = False) -> tuple[tuple[str, Cell], ...]:
+        """``(direction, cell)`` of each single step from ``cell`` that stays on the map, in the
+        order of `directions`; cached (a path search asks for every cell it reaches)."""
+        key = (cell, diagonal)
+        try:
+            return self._exits[key]
+        except KeyError:
+            pass
+        found = self._exits[key] = tuple((d, n) for d in self.directions(diagonal) if (n := self.step(cell, d)) is not None)
+        return found
+
+    def neighbours(self, cell: Cell, diagonal: bool = False) -> tuple[Cell, ...]:
+        """The cells one step away, in the order of `directions` (`exits`' cells); cached."""
+        key = (cell, diagonal)
+        try:
+            return self._around[key]
+        except KeyError:
+            pass
+        found = self._around[key] = tuple(n for _, n in self.exits(cell, diagonal))
+        return found
 
     def adjacent(self, a: Cell, b: Cell, diagonal: bool = False) -> bool:
         d = self.direction(a, b)

@@ -1,6 +1,8 @@
 """rules.geometry: the two board kinds, the corner rule, corner lines, regions and budgeted paths."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rules.geometry import (
     Cell,
     Grid,
@@ -120,3 +122,31 @@ def test_ties_broken_by_the_second_cost() -> None:
     found = cheapest_path(Cell(0, 0), lambda c: c == goal, _walk(g),
                           tie=lambda a, b, d: 1.0 if b == Cell(0, 1) else 0.0)
     assert found is not None and [c for c, _ in found[1]] == [Cell(1, 0), Cell(1, 1)]
+
+
+def test_among_equal_ways_the_first_found_is_kept() -> None:
+    """"Among paths of equal cost ... then the first found" (`rules.geometry.paths`): the ways a
+    search takes among ties, as players see them, on squares (4 and 8 steps) and hexes."""
+    g = Grid("square", 5, 5)
+    found = cheapest_path(Cell(0, 0), lambda c: c == Cell(2, 2), _walk(g))
+    assert found is not None and [c.name for c, _ in found[1]] == ["B1", "C1", "C2", "C3"]
+
+    def eight(c: Cell) -> Iterator[tuple[Cell, float, str]]:
+        for d, n in g.exits(c, diagonal=True):
+            yield n, 1.0, d
+
+    found = cheapest_path(Cell(0, 0), lambda c: c == Cell(3, 1), eight)
+    assert found is not None and [d for _, d in found[1]] == ["E", "E", "SE"]
+    h = Grid("hex", 8, 8)
+    goal = Cell(5, 4)
+    found = cheapest_path(Cell(1, 1), lambda c: c == goal, _walk(h), heuristic=lambda c: h.distance(c, goal))
+    assert found is not None and [c.name for c, _ in found[1]] == ["C3", "D3", "E4", "F4", "F5"]
+
+
+def test_exits_and_neighbours_follow_the_directions() -> None:
+    """A cell's steps come in the order of the board's directions, those off the map left out."""
+    g = Grid("square", 4, 4)
+    assert g.exits(Cell(0, 0), diagonal=True) == (("E", Cell(1, 0)), ("SE", Cell(1, 1)), ("S", Cell(0, 1)))
+    assert g.neighbours(Cell(1, 1)) == (Cell(1, 0), Cell(2, 1), Cell(1, 2), Cell(0, 1))
+    h = Grid("hex", 4, 4)
+    assert [d for d, _ in h.exits(Cell(1, 1))] == list(h.directions())
