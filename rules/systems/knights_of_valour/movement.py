@@ -92,9 +92,11 @@ class _Mover:
     #: enemies that may still make an Attack of Opportunity, in initiative order, by the squares
     #: next to them (so a step far from every enemy looks nothing up)
     near: dict[Cell, tuple[_Foe, ...]]
+    #: the `ground` of the squares with a height or an obstacle (every other square's is 0)
+    levels: dict[Cell, int]
 
     def ground(self, cell: Cell) -> int:
-        return ground(self.grid, self.opts, cell)
+        return self.levels.get(cell, 0)
 
     def can_stop(self, pos: _Pos) -> bool:
         return pos.mode == "stand" and pos.cell not in self.others
@@ -127,6 +129,8 @@ def _mover(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant) -> _Mov
         blockers=frozenset(e.cell for e in active if e.cell is not None),
         others=frozenset(enc.occupied(exclude=c)),
         near=_near(grid, foes),
+        levels={cell: ground(grid, opts, cell)
+                for cell in {*grid.heights, *(cell for cell, kind in grid.terrain.items() if kind == "obstacle")}},
     )
 
 
@@ -201,7 +205,7 @@ def _advance(m: _Mover, pos: _Pos, d: str, nxt: Cell) -> _Step | _No:
         if run * SQUARE_FT > 2 * m.height:
             return _No("leap", run * SQUARE_FT)
         return _Step(_Pos(nxt, "leap", d, run, pos.level), SQUARE_FT, "leap")
-    ground_ft = m.ground(nxt)
+    ground_ft = m.levels.get(nxt, 0)
     if kind == "obstacle":
         if pos.mode != "stand":
             return _No("land")
@@ -246,8 +250,18 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
     if other or goal in m.grid.blocked:
         raise IllegalAction(f"{goal.name} is {'taken by ' + other if other else 'a wall'}: pick a free square.")
 
+    walls, terrain, levels = m.grid.blocked, m.grid.terrain, m.levels
+
     def successors(pos: _Pos) -> Iterator[tuple[_Pos, float, str]]:
-        for d, nxt in m.grid.exits(pos.cell, diagonal=True):
+        here = pos.cell
+        level = pos.mode == "stand" and pos.level == 0
+        for d, nxt in m.grid.exits(here, diagonal=True):
+            if level and nxt not in terrain and nxt not in levels:
+                # `_advance` on level ground in short: 5 ft, unless a wall, an enemy or a wall's corner is in the way
+                if nxt not in walls and nxt not in m.blockers and (
+                        len(d) == 1 or (Cell(nxt.col, here.row) not in walls and Cell(here.col, nxt.row) not in walls)):
+                    yield _Pos(nxt, "stand", None, 0, 0), SQUARE_FT, d
+                continue
             step = _advance(m, pos, d, nxt)
             if isinstance(step, _Step):
                 yield step.pos, step.cost, d
