@@ -25,7 +25,7 @@ from rules.dice import Dice
 from rules.effects import active
 from rules.errors import IllegalAction, InputError, SheetError
 from rules.events import Event, Moved
-from rules.geometry import Cell, Grid, cheapest_path, parse_cell
+from rules.geometry import Cell, Grid, cheapest_path, normal_cell, parse_cell
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.open import sheet
@@ -46,8 +46,13 @@ DIFFICULT = ("difficult", "rough")
 def step_cost(grid: Grid, opts: OptionValues, here: Cell, nxt: Cell, diagonals: int, crawl: bool) -> int:
     """The feet a step costs, ``diagonals`` being the diagonal steps already taken this turn."""
     diagonal = grid.kind == "square" and here.col != nxt.col and here.row != nxt.row
+    return _feet(grid, opts.diagonals, nxt, diagonal, diagonals, crawl)
+
+
+def _feet(grid: Grid, rule: str, nxt: Cell, diagonal: bool, diagonals: int, crawl: bool) -> int:
+    """`step_cost` with the option ``diagonals`` (``rule``) read and whether the step is diagonal known."""
     base = 5
-    if diagonal and (opts.diagonals == "10" or (opts.diagonals == "alternate" and diagonals % 2 == 1)):
+    if diagonal and (rule == "10" or (rule == "alternate" and diagonals % 2 == 1)):
         base = 10
     return base * (1 + (grid.terrain.get(nxt) in DIFFICULT) + crawl)
 
@@ -70,8 +75,12 @@ def _obstacle(grid: Grid, c: Combatant, here: Cell, nxt: Cell,
     walls = grid.blocked
     if nxt in walls:
         return "wall"
-    if grid.kind == "square" and (Cell(nxt.col, here.row) in walls or Cell(here.col, nxt.row) in walls):
-        return "corner"
+    if grid.kind == "square":  # the squares beside a diagonal step; a straight step's are ``nxt`` and ``here``
+        if here.col != nxt.col and here.row != nxt.row:
+            if Cell(nxt.col, here.row) in walls or Cell(here.col, nxt.row) in walls:
+                return "corner"
+        elif here in walls:
+            return "corner"
     other = at(nxt)
     if other is not None and other.side != c.side and other.status == "active" and not passes(c, other):
         return other
@@ -91,7 +100,7 @@ def _holders(enc: Encounter) -> dict[Cell, Combatant]:
             cell = parse_cell(name)
         except InputError:
             continue
-        if cell.name == name:
+        if normal_cell(name) == name:
             out[cell] = o
     return out
 
@@ -145,7 +154,7 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
     if goal == start:
         raise InputError(f"{c.name} is already at {goal.name}.")
 
-    holders, square = _holders(enc), grid.kind == "square"
+    holders, square, rule = _holders(enc), grid.kind == "square", opts.diagonals
     threats = _threats(enc, opts, c, True)
     #: the threats whose reach holds a cell, by cell (each looked up once a search)
     inside: dict[Cell, list[tuple[Combatant, Cell, int]]] = {}
@@ -164,8 +173,8 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
                     if near:
                         now = provoked | {h.name for h, cell, reach in near if reach < feet(grid, opts, cell, nxt)}
                     if len(now) <= most:
-                        d = diag + (square and here.col != nxt.col and here.row != nxt.row)
-                        yield (nxt, d % 2, now), step_cost(grid, opts, here, nxt, diag, crawl), ""
+                        diagonal = square and here.col != nxt.col and here.row != nxt.row
+                        yield (nxt, (diag + diagonal) % 2, now), _feet(grid, rule, nxt, diagonal, diag, crawl), ""
                     else:
                         capped = True
         return successors
