@@ -55,6 +55,7 @@ class Grid:
         self._steps: dict[tuple[Cell, str], Cell | None] = {}
         self._exits: dict[tuple[Cell, bool], tuple[tuple[str, Cell], ...]] = {}
         self._around: dict[tuple[Cell, bool], tuple[Cell, ...]] = {}
+        self._ways: dict[tuple[Cell, bool], tuple[tuple[str, Cell], ...]] = {}
         self._regions: list[int] | None = None
 
     # -- what each kind implements ------------------------------------------------------------
@@ -133,6 +134,24 @@ class Grid:
             pass
         found = self._exits[key] = tuple((d, n) for d in self.directions(diagonal) if (n := self.step(cell, d)) is not None)
         return found
+
+    def ways(self, cell: Cell, diagonal: bool = False) -> tuple[tuple[str, Cell], ...]:
+        """`exits` less the steps into a wall and those that cut a wall's corner (`cuts_corner`):
+        the steps the walls leave a mover standing on ``cell``; cached."""
+        key = (cell, diagonal)
+        try:
+            return self._ways[key]
+        except KeyError:
+            pass
+        walls = self.blocked
+        found = self._ways[key] = tuple(
+            (d, n) for d, n in self.exits(cell, diagonal) if n not in walls and not self.cuts_corner(cell, n)
+        )
+        return found
+
+    def cuts_corner(self, a: Cell, b: Cell) -> bool:
+        """Does the single step from ``a`` to ``b`` cut the corner of a wall? (Never on hexes.)"""
+        return False
 
     def neighbours(self, cell: Cell, diagonal: bool = False) -> tuple[Cell, ...]:
         """The cells one step away, in the order of `directions` (`exits`' cells); cached."""

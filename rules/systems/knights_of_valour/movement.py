@@ -193,7 +193,7 @@ def _advance(m: _Mover, pos: _Pos, d: str, nxt: Cell) -> _Step | _No:
         return _No("wall")
     if nxt in m.blockers:
         return _No("enemy")
-    if len(d) == 2 and (Cell(nxt.col, here.row) in walls or Cell(here.col, nxt.row) in walls):
+    if g.cuts_corner(here, nxt):
         return _No("corner")
     if pos.mode != "stand" and d != pos.heading:
         return _No("straight")
@@ -250,17 +250,15 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
     if other or goal in m.grid.blocked:
         raise IllegalAction(f"{goal.name} is {'taken by ' + other if other else 'a wall'}: pick a free square.")
 
-    walls, terrain, levels = m.grid.blocked, m.grid.terrain, m.levels
+    blockers, terrain, levels = m.blockers, m.grid.terrain, m.levels
 
     def successors(pos: _Pos) -> Iterator[tuple[_Pos, float, str]]:
-        here = pos.cell
         level = pos.mode == "stand" and pos.level == 0
-        for d, nxt in m.grid.exits(here, diagonal=True):
+        for d, nxt in m.grid.ways(pos.cell, diagonal=True):  # no wall entered, no wall's corner cut
+            if nxt in blockers:
+                continue
             if level and nxt not in terrain and nxt not in levels:
-                # `_advance` on level ground in short: 5 ft, unless a wall, an enemy or a wall's corner is in the way
-                if nxt not in walls and nxt not in m.blockers and (
-                        len(d) == 1 or (Cell(nxt.col, here.row) not in walls and Cell(here.col, nxt.row) not in walls)):
-                    yield _Pos(nxt, "stand", None, 0, 0), SQUARE_FT, d
+                yield _Pos(nxt, "stand", None, 0, 0), SQUARE_FT, d  # `_advance` on plain level ground, in short
                 continue
             step = _advance(m, pos, d, nxt)
             if isinstance(step, _Step):

@@ -75,16 +75,17 @@ def _obstacle(grid: Grid, c: Combatant, here: Cell, nxt: Cell,
     walls = grid.blocked
     if nxt in walls:
         return "wall"
-    if grid.kind == "square":  # the squares beside a diagonal step; a straight step's are ``nxt`` and ``here``
-        if here.col != nxt.col and here.row != nxt.row:
-            if Cell(nxt.col, here.row) in walls or Cell(here.col, nxt.row) in walls:
-                return "corner"
-        elif here in walls:
-            return "corner"
+    # a straight step's squares beside it are ``nxt`` and ``here``
+    if grid.cuts_corner(here, nxt) or (grid.kind == "square" and (here.col == nxt.col or here.row == nxt.row)
+                                       and here in walls):
+        return "corner"
     other = at(nxt)
-    if other is not None and other.side != c.side and other.status == "active" and not passes(c, other):
-        return other
-    return None
+    return other if other is not None and _held(c, other) else None
+
+
+def _held(c: Combatant, other: Combatant) -> bool:
+    """Does ``other``, standing on a cell, keep ``c`` out of it? A hostile able to act unless it passes."""
+    return other.side != c.side and other.status == "active" and not passes(c, other)
 
 
 def _holders(enc: Encounter) -> dict[Cell, Combatant]:
@@ -154,7 +155,7 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
     if goal == start:
         raise InputError(f"{c.name} is already at {goal.name}.")
 
-    holders, square, rule = _holders(enc), grid.kind == "square", opts.diagonals
+    holders, square, rule, walls = _holders(enc), grid.kind == "square", opts.diagonals, grid.blocked
     threats = _threats(enc, opts, c, True)
     #: the threats whose reach holds a cell, by cell (each looked up once a search)
     inside: dict[Cell, list[tuple[Combatant, Cell, int]]] = {}
@@ -167,16 +168,22 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
             near = inside.get(here)
             if near is None:
                 near = inside[here] = [t for t in threats if feet(grid, opts, t[1], here) <= t[2]]
-            for nxt in grid.neighbours(here, diagonal=True):
-                if _obstacle(grid, c, here, nxt, holders.get) is None:
-                    now = provoked
-                    if near:
-                        now = provoked | {h.name for h, cell, reach in near if reach < feet(grid, opts, cell, nxt)}
-                    if len(now) <= most:
-                        diagonal = square and here.col != nxt.col and here.row != nxt.row
-                        yield (nxt, (diag + diagonal) % 2, now), _feet(grid, rule, nxt, diagonal, diag, crawl), ""
-                    else:
-                        capped = True
+            free = here not in walls  # then `Grid.ways` are the steps the walls leave: only who holds a cell is asked
+            for _, nxt in grid.ways(here, diagonal=True) if free else grid.exits(here, diagonal=True):
+                if free:
+                    other = holders.get(nxt)
+                    if other is not None and _held(c, other):
+                        continue
+                elif _obstacle(grid, c, here, nxt, holders.get) is not None:
+                    continue
+                now = provoked
+                if near:
+                    now = provoked | {h.name for h, cell, reach in near if reach < feet(grid, opts, cell, nxt)}
+                if len(now) > most:
+                    capped = True
+                    continue
+                diagonal = square and here.col != nxt.col and here.row != nxt.row
+                yield (nxt, (diag + diagonal) % 2, now), _feet(grid, rule, nxt, diagonal, diag, crawl), ""
         return successors
 
     def straighter(a: _State, b: _State, _label: str) -> float:

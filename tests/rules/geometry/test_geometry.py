@@ -150,3 +150,12 @@ def test_exits_and_neighbours_follow_the_directions() -> None:
     assert g.neighbours(Cell(1, 1)) == (Cell(1, 0), Cell(2, 1), Cell(1, 2), Cell(0, 1))
     h = Grid("hex", 4, 4)
     assert [d for d, _ in h.exits(Cell(1, 1))] == list(h.directions())
+
+
+def test_ways_leave_out_walls_and_cut_corners() -> None:
+    """A cell's ways are its steps less those into a wall and, on squares, the diagonals past a wall's corner."""
+    g = Grid("square", 4, 4, blocked=[Cell(2, 1)])
+    assert g.cuts_corner(Cell(1, 1), Cell(2, 2)) and not g.cuts_corner(Cell(1, 1), Cell(1, 2))
+    assert [d for d, _ in g.ways(Cell(1, 1), diagonal=True)] == ["N", "S", "SW", "W", "NW"]
+    h = Grid("hex", 4, 4, blocked=[Cell(1, 0)])
+    assert [n for _, n in h.ways(Cell(1, 1))] == [n for n in h.neighbours(Cell(1, 1)) if n != Cell(1, 0)]
