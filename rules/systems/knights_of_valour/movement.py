@@ -265,7 +265,7 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
                 yield step.pos, step.cost, d
 
     def provokes(pos: _Pos, nxt: _Pos, _d: str) -> float:
-        return len(m.provoked(pos, nxt))
+        return len(m.provoked(pos, nxt)) if pos.cell in m.near else 0
 
     def heuristic(pos: _Pos) -> float:  # every square costs at least 5 ft, diagonals too
         return m.grid.distance(pos.cell, goal, diagonal=True) * SQUARE_FT
