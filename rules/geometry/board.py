@@ -171,30 +171,56 @@ class Grid:
         """Which part of the board walled off from the others ``cell`` lies in (walls are -1)."""
         if self._regions is None:
             self._regions = self._label_regions()
-        return self._regions[cell.row * self.width + cell.col]
+        return self._regions[cell.col * self.height + cell.row]
 
     def _label_regions(self) -> list[int]:
-        """Label the open cells by the region their widest steps (diagonals too) connect them in."""
+        """Label the open cells (by column: ``col * height + row``) by the region their widest steps
+        (diagonals too) connect them in. A column's open cells between walls are a run, joined by its
+        N and S steps; the runs of neighbouring columns that a step joins are one region
+        (union-find), so the work grows with the walls, not the cells."""
         w, h = self.width, self.height
+        walls: list[list[int]] = [[] for _ in range(w)]
+        for c in self.blocked:
+            if self.contains(c):
+                walls[c.col].append(c.row)
+        runs: list[list[tuple[int, int, int]]] = []  # each column's (first row, last row, run)
+        parent: list[int] = []
+        for col in range(w):
+            here, top = [], 0
+            for row in [*sorted(walls[col]), h]:
+                if row > top:
+                    here.append((top, row - 1, len(parent)))
+                    parent.append(len(parent))
+                top = row + 1
+            runs.append(here)
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = i = parent[parent[i]]
+            return i
+
+        # a step east from a column of each parity goes lo..hi rows down
+        spans = [(min(rises), max(rises)) for parity in (0, 1)
+                 for rises in [[dr for dc, dr in self._offsets(parity) if dc == 1]]]
+        for col in range(w - 1):
+            lo, hi = spans[col & 1]
+            left, right = runs[col], runs[col + 1]
+            x = y = 0
+            while x < len(left) and y < len(right):  # the runs a step joins: [a + lo, b + hi] meets [p, q]
+                a, b, i = left[x]
+                p, q, j = right[y]
+                if p <= b + hi and a + lo <= q:
+                    ri, rj = root(i), root(j)
+                    if ri != rj:
+                        parent[max(ri, rj)] = min(ri, rj)
+                if b + hi <= q:
+                    x += 1
+                else:
+                    y += 1
         labels = [-1] * (w * h)
-        walls = {c.row * w + c.col for c in self.blocked if self.contains(c)}
-        offsets = [self._offsets(parity) for parity in (0, 1)]
-        label = 0
-        for start in range(w * h):
-            if labels[start] != -1 or start in walls:
-                continue
-            labels[start] = label
-            todo = [start]
-            while todo:
-                row, col = divmod(todo.pop(), w)
-                for dc, dr in offsets[col & 1]:
-                    c, r = col + dc, row + dr
-                    if 0 <= c < w and 0 <= r < h:
-                        i = r * w + c
-                        if labels[i] == -1 and i not in walls:
-                            labels[i] = label
-                            todo.append(i)
-            label += 1
+        for col, here in enumerate(runs):
+            for a, b, i in here:
+                labels[col * h + a:col * h + b + 1] = [root(i)] * (b - a + 1)
         return labels
 
     def _offsets(self, parity: int) -> list[tuple[int, int]]:
