@@ -53,6 +53,9 @@ class Grid:
         self.terrain = dict(terrain or {})
         self.heights = dict(heights or {})
         self._steps: dict[tuple[Cell, str], Cell | None] = {}
+        self._exits: dict[tuple[Cell, bool], tuple[tuple[str, Cell], ...]] = {}
+        self._around: dict[tuple[Cell, bool], tuple[Cell, ...]] = {}
+        self._ways: dict[tuple[Cell, bool], tuple[tuple[str, Cell], ...]] = {}
         self._regions: list[int] | None = None
 
     # -- what each kind implements ------------------------------------------------------------
@@ -121,8 +124,44 @@ class Grid:
         self._steps[key] = found
         return found
 
-    def neighbours(self, cell: Cell, diagonal: bool = False) -> list[Cell]:
-        return [n for d in self.directions(diagonal) if (n := self.step(cell, d)) is not None]
+    def exits(self, cell: Cell, diagonal: bool = False) -> tuple[tuple[str, Cell], ...]:
+        """``(direction, cell)`` of each single step from ``cell`` that stays on the map, in the
+        order of `directions`; cached (a path search asks for every cell it reaches)."""
+        key = (cell, diagonal)
+        try:
+            return self._exits[key]
+        except KeyError:
+            pass
+        found = self._exits[key] = tuple((d, n) for d in self.directions(diagonal) if (n := self.step(cell, d)) is not None)
+        return found
+
+    def ways(self, cell: Cell, diagonal: bool = False) -> tuple[tuple[str, Cell], ...]:
+        """`exits` less the steps into a wall and those that cut a wall's corner (`cuts_corner`):
+        the steps the walls leave a mover standing on ``cell``; cached."""
+        key = (cell, diagonal)
+        try:
+            return self._ways[key]
+        except KeyError:
+            pass
+        walls = self.blocked
+        found = self._ways[key] = tuple(
+            (d, n) for d, n in self.exits(cell, diagonal) if n not in walls and not self.cuts_corner(cell, n)
+        )
+        return found
+
+    def cuts_corner(self, a: Cell, b: Cell) -> bool:
+        """Does the single step from ``a`` to ``b`` cut the corner of a wall? (Never on hexes.)"""
+        return False
+
+    def neighbours(self, cell: Cell, diagonal: bool = False) -> tuple[Cell, ...]:
+        """The cells one step away, in the order of `directions` (`exits`' cells); cached."""
+        key = (cell, diagonal)
+        try:
+            return self._around[key]
+        except KeyError:
+            pass
+        found = self._around[key] = tuple(n for _, n in self.exits(cell, diagonal))
+        return found
 
     def adjacent(self, a: Cell, b: Cell, diagonal: bool = False) -> bool:
         d = self.direction(a, b)
@@ -132,30 +171,56 @@ class Grid:
         """Which part of the board walled off from the others ``cell`` lies in (walls are -1)."""
         if self._regions is None:
             self._regions = self._label_regions()
-        return self._regions[cell.row * self.width + cell.col]
+        return self._regions[cell.col * self.height + cell.row]
 
     def _label_regions(self) -> list[int]:
-        """Label the open cells by the region their widest steps (diagonals too) connect them in."""
+        """Label the open cells (by column: ``col * height + row``) by the region their widest steps
+        (diagonals too) connect them in. A column's open cells between walls are a run, joined by its
+        N and S steps; the runs of neighbouring columns that a step joins are one region
+        (union-find), so the work grows with the walls, not the cells."""
         w, h = self.width, self.height
+        walls: list[list[int]] = [[] for _ in range(w)]
+        for c in self.blocked:
+            if self.contains(c):
+                walls[c.col].append(c.row)
+        runs: list[list[tuple[int, int, int]]] = []  # each column's (first row, last row, run)
+        parent: list[int] = []
+        for col in range(w):
+            here, top = [], 0
+            for row in [*sorted(walls[col]), h]:
+                if row > top:
+                    here.append((top, row - 1, len(parent)))
+                    parent.append(len(parent))
+                top = row + 1
+            runs.append(here)
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = i = parent[parent[i]]
+            return i
+
+        # a step east from a column of each parity goes lo..hi rows down
+        spans = [(min(rises), max(rises)) for parity in (0, 1)
+                 for rises in [[dr for dc, dr in self._offsets(parity) if dc == 1]]]
+        for col in range(w - 1):
+            lo, hi = spans[col & 1]
+            left, right = runs[col], runs[col + 1]
+            x = y = 0
+            while x < len(left) and y < len(right):  # the runs a step joins: [a + lo, b + hi] meets [p, q]
+                a, b, i = left[x]
+                p, q, j = right[y]
+                if p <= b + hi and a + lo <= q:
+                    ri, rj = root(i), root(j)
+                    if ri != rj:
+                        parent[max(ri, rj)] = min(ri, rj)
+                if b + hi <= q:
+                    x += 1
+                else:
+                    y += 1
         labels = [-1] * (w * h)
-        walls = {c.row * w + c.col for c in self.blocked if self.contains(c)}
-        offsets = [self._offsets(parity) for parity in (0, 1)]
-        label = 0
-        for start in range(w * h):
-            if labels[start] != -1 or start in walls:
-                continue
-            labels[start] = label
-            todo = [start]
-            while todo:
-                row, col = divmod(todo.pop(), w)
-                for dc, dr in offsets[col & 1]:
-                    c, r = col + dc, row + dr
-                    if 0 <= c < w and 0 <= r < h:
-                        i = r * w + c
-                        if labels[i] == -1 and i not in walls:
-                            labels[i] = label
-                            todo.append(i)
-            label += 1
+        for col, here in enumerate(runs):
+            for a, b, i in here:
+                labels[col * h + a:col * h + b + 1] = [root(i)] * (b - a + 1)
         return labels
 
     def _offsets(self, parity: int) -> list[tuple[int, int]]:

@@ -63,13 +63,17 @@ def cheapest_path(
             break
         for nxt, step_cost, label in successors(state):
             new = cost + step_cost
+            old = best.get(nxt)
+            # the cheap test first: a dearer way is dropped before its tie and heuristic are asked
+            if old is not None and new > old[0]:
+                continue
+            key = (new, second + tie(state, nxt, label) if tie else second)
+            if old is not None and key >= old:
+                continue
             h = heuristic(nxt) if heuristic else 0.0
             if new + h > cap:
                 continue
-            key = (new, second + tie(state, nxt, label) if tie else second)
-            old = best.get(nxt)
-            if old is None or key < old:
-                best[nxt] = key
-                back[nxt] = (state, label)
-                push(frontier, (new + h, key[1], next(counter), new, nxt))
+            best[nxt] = key
+            back[nxt] = (state, label)
+            push(frontier, (new + h, key[1], next(counter), new, nxt))
     return None

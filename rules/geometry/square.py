@@ -44,6 +44,10 @@ class SquareGrid(Grid):
     def _adjacent_direction(self, d: str, diagonal: bool) -> bool:
         return diagonal or len(d) == 1
 
+    def cuts_corner(self, a: Cell, b: Cell) -> bool:
+        """A diagonal step with a wall on either square beside it."""
+        return a.col != b.col and a.row != b.row and (Cell(b.col, a.row) in self.blocked or Cell(a.col, b.row) in self.blocked)
+
     def distance(self, a: Cell, b: Cell, diagonal: bool = False) -> int:
         """4-way (Manhattan) or, with ``diagonal``, 8-way (Chebyshev) steps."""
         dx, dy = abs(a.col - b.col), abs(a.row - b.row)

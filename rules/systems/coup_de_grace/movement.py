@@ -68,27 +68,43 @@ def blocker(enc: Encounter, grid: Grid, cell: Cell | None) -> Blocker:
 
 def _step(enc: Encounter, grid: Grid, occupied: set[Cell], here: Cell, d: str) -> tuple[Cell | None, str]:
     """The square one legal step from ``here`` towards ``d``, or None and why not."""
+    nxt = _reach(grid, blocked(grid), occupied, here, d, values(enc).diagonal_squeeze)
+    if nxt is not None:
+        return nxt, ""
     nxt = grid.step(here, d)
     if not is_open(grid, occupied, nxt):
         return None, blocker_text(blocker(enc, grid, nxt))
-    if len(d) == 2 and not values(enc).diagonal_squeeze and not any(
-        is_open(grid, occupied, grid.step(here, s)) for s in d
+    return None, "it squeezes between two blocked squares"
+
+
+def _reach(grid: Grid, walls: frozenset[Cell], occupied: set[Cell], here: Cell, d: str, squeeze: bool) -> Cell | None:
+    """`_step` without the words (the path search asks often): ``walls`` is `blocked`, ``squeeze``
+    the option ``diagonal_squeeze``."""
+    nxt = grid.step(here, d)
+    if nxt is None or nxt in walls or nxt in occupied:
+        return None
+    if len(d) == 2 and not squeeze and not any(
+        (side := grid.step(here, s)) is not None and side not in walls and side not in occupied for s in d
     ):
-        return None, "it squeezes between two blocked squares"
-    return nxt, ""
+        return None
+    return nxt
 
 
 def multiplier(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> tuple[int, list[str]]:
     """The doubling of MP costs for ``c`` standing on ``cell``, and the enemies causing it."""
-    rules = ruleset(enc)
+    return _doubled(enc, grid, cell, _doublers(enc, c))
+
+
+def _doublers(enc: Encounter, c: Combatant) -> list[tuple[str, Cell]]:
+    """The enemies next to which ``c`` pays double (downed ones too with ``downed_adjacent``), with their squares."""
     downed_count = values(enc).downed_adjacent
-    near = [
-        o.name
-        for o in enc.enemies_of(c)
-        if o.on_board
-        and (downed_count or o.status == "active")
-        and grid.adjacent(cell, square_of(o), diagonal=rules.diagonal)
-    ]
+    return [(o.name, square_of(o)) for o in enc.enemies_of(c) if o.on_board and (downed_count or o.status == "active")]
+
+
+def _doubled(enc: Encounter, grid: Grid, cell: Cell, doublers: list[tuple[str, Cell]]) -> tuple[int, list[str]]:
+    """`multiplier` with the enemies that double (`_doublers`) found already."""
+    rules = ruleset(enc)
+    near = [name for name, square in doublers if grid.adjacent(cell, square, diagonal=rules.diagonal)]
     if rules.double_each:
         return 2 ** len(near), near
     return (2 if near else 1), near
@@ -141,20 +157,25 @@ def _steps_from_path(enc: Encounter, grid: Grid, c: Combatant, text: str, direct
 
 def _steps_to(enc: Encounter, grid: Grid, c: Combatant, dest: Cell) -> list[Step]:
     """The cheapest legal way to ``dest`` (facing is free with every step, so cells suffice)."""
-    directions = ruleset(enc).directions
+    directions, diagonal = ruleset(enc).directions, ruleset(enc).diagonal
     occupied = enc.occupied(exclude=c)
+    walls, squeeze = blocked(grid), values(enc).diagonal_squeeze
     mults: dict[Cell, int] = {}
+    doublers: list[tuple[str, Cell]] | None = None  # found when the first square is left, as `multiplier` would
 
     def successors(cell: Cell) -> Iterator[tuple[Cell, float, str]]:
+        nonlocal doublers
         if cell not in mults:
-            mults[cell] = multiplier(enc, grid, c, cell)[0]
+            if doublers is None:
+                doublers = _doublers(enc, c)
+            mults[cell] = _doubled(enc, grid, cell, doublers)[0]
         for d in directions:
-            nxt = _step(enc, grid, occupied, cell, d)[0]
+            nxt = _reach(grid, walls, occupied, cell, d, squeeze)
             if nxt is not None:
                 yield nxt, mults[cell] * STEP_COST, d
 
     def heuristic(cell: Cell) -> int:  # a step costs at least 1 MP
-        return grid.distance(cell, dest, diagonal=ruleset(enc).diagonal) * STEP_COST
+        return grid.distance(cell, dest, diagonal=diagonal) * STEP_COST
 
     start, left = square_of(c), CdgCombatant.of(c).mp or 0
     if grid.region(start) != grid.region(dest):

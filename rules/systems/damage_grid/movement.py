@@ -33,7 +33,8 @@ ROUGH = ("rough", "difficult")
 
 def step_cost(enc: Encounter, grid: Grid, cell: Cell) -> int:
     """Speed points to enter ``cell``: 1, plus ``rough_cost`` for rough ground or debris."""
-    rough = grid.terrain.get(cell) in ROUGH or cell.name in DgEncounter.of(enc).debris
+    debris = DgEncounter.of(enc).debris
+    rough = grid.terrain.get(cell) in ROUGH or (bool(debris) and cell.name in debris)
     return 1 + (values(enc).rough_cost if rough else 0)
 
 
@@ -58,9 +59,9 @@ def _path_steps(enc: Encounter, grid: Grid, c: Combatant, text: str) -> list[Cel
     return cells
 
 
-def _open(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> str | None:
-    """Why ``c`` cannot enter ``cell`` (None: it can)."""
-    if cell in blocking(enc, grid):
+def _open(enc: Encounter, grid: Grid, c: Combatant, cell: Cell, solid: set[Cell] | None = None) -> str | None:
+    """Why ``c`` cannot enter ``cell`` (None: it can); ``solid``: `blocking`, worked out already."""
+    if cell in (blocking(enc, grid) if solid is None else solid):
         return f"{cell.name} is a wall or obstacle"
     other = enc.at(cell)
     if other is not None and other is not c:
@@ -70,11 +71,12 @@ def _open(enc: Encounter, grid: Grid, c: Combatant, cell: Cell) -> str | None:
 
 def find_path(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
     dirs = _directions(enc, grid)
+    solid = blocking(enc, grid)
 
     def successors(cell: Cell) -> Iterator[tuple[Cell, float, str]]:
         for d in dirs:
             nxt = grid.step(cell, d)
-            if nxt is not None and _open(enc, grid, c, nxt) is None:
+            if nxt is not None and _open(enc, grid, c, nxt, solid) is None:
                 yield nxt, step_cost(enc, grid, nxt), d
 
     found = cheapest_path(

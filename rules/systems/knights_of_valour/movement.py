@@ -92,9 +92,11 @@ class _Mover:
     #: enemies that may still make an Attack of Opportunity, in initiative order, by the squares
     #: next to them (so a step far from every enemy looks nothing up)
     near: dict[Cell, tuple[_Foe, ...]]
+    #: the `ground` of the squares with a height or an obstacle (every other square's is 0)
+    levels: dict[Cell, int]
 
     def ground(self, cell: Cell) -> int:
-        return ground(self.grid, self.opts, cell)
+        return self.levels.get(cell, 0)
 
     def can_stop(self, pos: _Pos) -> bool:
         return pos.mode == "stand" and pos.cell not in self.others
@@ -127,6 +129,8 @@ def _mover(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant) -> _Mov
         blockers=frozenset(e.cell for e in active if e.cell is not None),
         others=frozenset(enc.occupied(exclude=c)),
         near=_near(grid, foes),
+        levels={cell: ground(grid, opts, cell)
+                for cell in {*grid.heights, *(cell for cell, kind in grid.terrain.items() if kind == "obstacle")}},
     )
 
 
@@ -138,46 +142,81 @@ def _near(grid: Grid, foes: list[_Foe]) -> dict[Cell, tuple[_Foe, ...]]:
     return {cell: tuple(fs) for cell, fs in near.items()}
 
 
+class _No(NamedTuple):
+    """Why a step cannot be taken: the reason's code and the feet its words need (`_words`)."""
+
+    why: str
+    feet: int = 0
+
+
 def _transition(m: _Mover, pos: _Pos, d: str) -> _Step | str:
     """One step from ``pos`` towards ``d``, or the reason it cannot be taken."""
-    g, here = m.grid, pos.cell
-    nxt = g.step(here, d)
-    if nxt is None:
+    nxt = m.grid.step(pos.cell, d)
+    step = _No("edge") if nxt is None else _advance(m, pos, d, nxt)
+    return step if isinstance(step, _Step) else _words(m, pos, d, nxt, step)
+
+
+def _words(m: _Mover, pos: _Pos, d: str, nxt: Cell | None, no: _No) -> str:
+    """The words of a step's refusal (`_advance` says which)."""
+    here, why = pos.cell, no.why
+    if nxt is None or why == "edge":
         return f"going {d} from {here.name} leaves the map"
-    if nxt in g.blocked:
+    if why == "wall":
         return f"{nxt.name} is a wall"
-    if nxt in m.blockers:
+    if why == "enemy":
         return f"{nxt.name} is held by an enemy: go around"
-    if len(d) == 2 and {Cell(nxt.col, here.row), Cell(here.col, nxt.row)} & g.blocked:
+    if why == "corner":
         return f"going {d} from {here.name} would cut the corner of a wall"
-    if pos.mode != "stand" and d != pos.heading:
+    if why == "straight":
         return f"a {pos.mode} goes straight on: keep going {pos.heading} from {here.name}"
+    if why == "vault-leap":
+        return f"{m.name} cannot leap the gap at {nxt.name} straight out of a vault"
+    if why == "leap":
+        return (
+            f"the gap at {nxt.name} makes a leap of {no.feet} ft; {m.name} leaps at "
+            f"most {2 * m.height} ft, twice its height"
+        )
+    if why == "land":
+        return f"{m.name} cannot land on the obstacle at {nxt.name}"
+    return (
+        f"{nxt.name} is {no.feet} ft higher than {here.name}: higher than {m.name}'s "
+        f"{m.height} ft only a square marked `climb` can be climbed"
+    )
+
+
+def _advance(m: _Mover, pos: _Pos, d: str, nxt: Cell) -> _Step | _No:
+    """The step from ``pos`` towards ``d`` into ``nxt`` (on the map), or why it cannot be taken
+    (a code: the path search asks often and needs no words)."""
+    g, here = m.grid, pos.cell
+    walls = g.blocked
+    if nxt in walls:
+        return _No("wall")
+    if nxt in m.blockers:
+        return _No("enemy")
+    if g.cuts_corner(here, nxt):
+        return _No("corner")
+    if pos.mode != "stand" and d != pos.heading:
+        return _No("straight")
     kind = g.terrain.get(nxt)
     if kind == "gap":
         run = pos.run + 1 if pos.mode == "leap" else 1
         if pos.mode == "vault":
-            return f"{m.name} cannot leap the gap at {nxt.name} straight out of a vault"
+            return _No("vault-leap")
         if run * SQUARE_FT > 2 * m.height:
-            return (
-                f"the gap at {nxt.name} makes a leap of {run * SQUARE_FT} ft; {m.name} leaps at "
-                f"most {2 * m.height} ft, twice its height"
-            )
+            return _No("leap", run * SQUARE_FT)
         return _Step(_Pos(nxt, "leap", d, run, pos.level), SQUARE_FT, "leap")
-    ground_ft = m.ground(nxt)
+    ground_ft = m.levels.get(nxt, 0)
     if kind == "obstacle":
         if pos.mode != "stand":
-            return f"{m.name} cannot land on the obstacle at {nxt.name}"
+            return _No("land")
         if ground_ft - pos.level <= m.height:
             return _Step(_Pos(nxt, "vault", d, 0, pos.level), SQUARE_FT, "vault")
     step = SQUARE_FT * (2 if kind in DIFFICULT else 1)
     rise = ground_ft - pos.level
-    land = _Pos(nxt, level=ground_ft)
+    land = _Pos(nxt, "stand", None, 0, ground_ft)
     if rise > 0:
         if rise > m.height and kind not in ("climb", "obstacle"):
-            return (
-                f"{nxt.name} is {rise} ft higher than {here.name}: higher than {m.name}'s "
-                f"{m.height} ft only a square marked `climb` can be climbed"
-            )
+            return _No("climb", rise)
         return _Step(land, step + 2 * rise, "climb", rise)
     if rise < 0:
         drop = -rise
@@ -211,14 +250,22 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
     if other or goal in m.grid.blocked:
         raise IllegalAction(f"{goal.name} is {'taken by ' + other if other else 'a wall'}: pick a free square.")
 
+    blockers, terrain, levels = m.blockers, m.grid.terrain, m.levels
+
     def successors(pos: _Pos) -> Iterator[tuple[_Pos, float, str]]:
-        for d in DIRECTIONS:
-            step = _transition(m, pos, d)
-            if not isinstance(step, str):
+        level = pos.mode == "stand" and pos.level == 0
+        for d, nxt in m.grid.ways(pos.cell, diagonal=True):  # no wall entered, no wall's corner cut
+            if nxt in blockers:
+                continue
+            if level and nxt not in terrain and nxt not in levels:
+                yield _Pos(nxt, "stand", None, 0, 0), SQUARE_FT, d  # `_advance` on plain level ground, in short
+                continue
+            step = _advance(m, pos, d, nxt)
+            if isinstance(step, _Step):
                 yield step.pos, step.cost, d
 
     def provokes(pos: _Pos, nxt: _Pos, _d: str) -> float:
-        return len(m.provoked(pos, nxt))
+        return len(m.provoked(pos, nxt)) if pos.cell in m.near else 0
 
     def heuristic(pos: _Pos) -> float:  # every square costs at least 5 ft, diagonals too
         return m.grid.distance(pos.cell, goal, diagonal=True) * SQUARE_FT
@@ -226,6 +273,7 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
     def is_goal(pos: _Pos) -> bool:
         return pos.cell == goal and pos.mode == "stand"
 
+    assert m.grid.directions(diagonal=True) == DIRECTIONS  # the search steps as `_walk` names them
     if m.grid.region(start.cell) != m.grid.region(goal):
         raise IllegalAction(f"{m.name} cannot reach {goal.name}: walls are in the way.")
     found = cheapest_path(start, is_goal, successors, budget=budget, heuristic=heuristic, tie=provokes)

@@ -25,7 +25,7 @@ from rules.dice import Dice
 from rules.effects import active
 from rules.errors import IllegalAction, InputError, SheetError
 from rules.events import Event, Moved
-from rules.geometry import Cell, Grid, cheapest_path
+from rules.geometry import Cell, Grid, cheapest_path, normal_cell, parse_cell
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.open import sheet
@@ -46,21 +46,64 @@ DIFFICULT = ("difficult", "rough")
 def step_cost(grid: Grid, opts: OptionValues, here: Cell, nxt: Cell, diagonals: int, crawl: bool) -> int:
     """The feet a step costs, ``diagonals`` being the diagonal steps already taken this turn."""
     diagonal = grid.kind == "square" and here.col != nxt.col and here.row != nxt.row
+    return _feet(grid, opts.diagonals, nxt, diagonal, diagonals, crawl)
+
+
+def _feet(grid: Grid, rule: str, nxt: Cell, diagonal: bool, diagonals: int, crawl: bool) -> int:
+    """`step_cost` with the option ``diagonals`` (``rule``) read and whether the step is diagonal known."""
     base = 5
-    if diagonal and (opts.diagonals == "10" or (opts.diagonals == "alternate" and diagonals % 2 == 1)):
+    if diagonal and (rule == "10" or (rule == "alternate" and diagonals % 2 == 1)):
         base = 10
     return base * (1 + (grid.terrain.get(nxt) in DIFFICULT) + crawl)
 
 
 def _refusal(enc: Encounter, grid: Grid, c: Combatant, here: Cell, nxt: Cell) -> str | None:
-    if nxt in grid.blocked:
+    why = _obstacle(grid, c, here, nxt, enc.at)
+    if why == "wall":
         return f"{nxt.name} is a wall"
-    if grid.kind == "square" and {Cell(nxt.col, here.row), Cell(here.col, nxt.row)} & grid.blocked:
+    if why == "corner":
         return f"the step from {here.name} to {nxt.name} would cut the corner of a wall"
-    other = enc.at(nxt)
-    if other is not None and other.side != c.side and other.status == "active" and not passes(c, other):
-        return f"{nxt.name} is held by {other.name}: go around (only a creature two sizes larger or smaller passes through)"
+    if isinstance(why, Combatant):
+        return f"{nxt.name} is held by {why.name}: go around (only a creature two sizes larger or smaller passes through)"
     return None
+
+
+def _obstacle(grid: Grid, c: Combatant, here: Cell, nxt: Cell,
+              at: Callable[[Cell], Combatant | None]) -> str | Combatant | None:
+    """What keeps ``c`` from stepping from ``here`` to ``nxt``: ``"wall"``, ``"corner"`` (a square
+    step cutting a wall's corner), the hostile holding ``nxt`` (``at`` says who stands on a cell), or None."""
+    walls = grid.blocked
+    if nxt in walls:
+        return "wall"
+    # a straight step's squares beside it are ``nxt`` and ``here``
+    if grid.cuts_corner(here, nxt) or (grid.kind == "square" and (here.col == nxt.col or here.row == nxt.row)
+                                       and here in walls):
+        return "corner"
+    other = at(nxt)
+    return other if other is not None and _held(c, other) else None
+
+
+def _held(c: Combatant, other: Combatant) -> bool:
+    """Does ``other``, standing on a cell, keep ``c`` out of it? A hostile able to act unless it passes."""
+    return other.side != c.side and other.status == "active" and not passes(c, other)
+
+
+def _holders(enc: Encounter) -> dict[Cell, Combatant]:
+    """Who `Encounter.at` says stands on each cell, in one look-up: the first combatant not out
+    whose position is written as the bot writes that cell."""
+    names: dict[str, Combatant] = {}
+    for o in enc.combatants:
+        if o.status != "out" and o.position is not None:
+            names.setdefault(o.position, o)
+    out: dict[Cell, Combatant] = {}
+    for name, o in names.items():
+        try:
+            cell = parse_cell(name)
+        except InputError:
+            continue
+        if normal_cell(name) == name:
+            out[cell] = o
+    return out
 
 
 def passes(c: Combatant, other: Combatant) -> bool:
@@ -73,12 +116,19 @@ def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here
     """The hostiles whose reach ``c`` leaves by stepping from ``here`` to ``nxt``, in initiative order.
     ``planning`` (`/move to:` choosing its path): a hidden hostile is taken to hold any weapon at the
     default 5 ft reach, so the path chosen tells nothing of its real reach."""
+    return [h for h, cell, reach in _threats(enc, opts, c, planning)
+            if feet(grid, opts, cell, here) <= reach < feet(grid, opts, cell, nxt)]
+
+
+def _threats(enc: Encounter, opts: OptionValues, c: Combatant, planning: bool) -> list[tuple[Combatant, Cell, int]]:
+    """The hostiles ``c`` may provoke by leaving their reach, with their cells and reach, in initiative order."""
     if not opts.opportunity or active(enc.effects, c.name, DISENGAGE) is not None:
         return []
     rank = {n: i for i, n in enumerate(enc.order)}
     found = []
     for h in enc.enemies_of(c):
-        if h.status != "active" or h.cell is None or OpenCombatant.of(h).reacted or has(enc, h, "incapacitated"):
+        cell = h.cell
+        if h.status != "active" or cell is None or OpenCombatant.of(h).reacted or has(enc, h, "incapacitated"):
             continue
         if planning and enc.hidden(h):
             reach = sheet.DEFAULT_REACH
@@ -88,9 +138,8 @@ def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here
             except SheetError:
                 continue
             reach = sheet.reach(h, w)
-        if feet(grid, opts, h.cell, here) <= reach < feet(grid, opts, h.cell, nxt):
-            found.append(h)
-    return sorted(found, key=lambda h: rank.get(h.name, len(rank)))
+        found.append((h, cell, reach))
+    return sorted(found, key=lambda t: rank.get(t[0].name, len(rank)))
 
 
 #: a step of the search for a path: the cell, the diagonals taken (odd or even), the hostiles it provoked
@@ -106,27 +155,52 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
     if goal == start:
         raise InputError(f"{c.name} is already at {goal.name}.")
 
+    holders, square, rule, walls = _holders(enc), grid.kind == "square", opts.diagonals, grid.blocked
+    threats = _threats(enc, opts, c, True)
+    #: the threats whose reach holds a cell, by cell (each looked up once a search)
+    inside: dict[Cell, list[tuple[Combatant, Cell, int]]] = {}
+    capped = False  # did the search drop a step for provoking too many?
+
     def provoking_at_most(most: int) -> Callable[[_State], Iterator[tuple[_State, float, str]]]:
         def successors(state: _State) -> Iterator[tuple[_State, float, str]]:
+            nonlocal capped
             here, diag, provoked = state
-            for nxt in grid.neighbours(here, diagonal=True):
-                if _refusal(enc, grid, c, here, nxt) is None:
-                    now = provoked | {h.name for h in provokers(enc, opts, grid, c, here, nxt, planning=True)}
-                    if len(now) <= most:
-                        d = diag + (grid.kind == "square" and here.col != nxt.col and here.row != nxt.row)
-                        yield (nxt, d % 2, now), step_cost(grid, opts, here, nxt, diag, crawl), nxt.name
+            near = inside.get(here)
+            if near is None:
+                near = inside[here] = [t for t in threats if feet(grid, opts, t[1], here) <= t[2]]
+            free = here not in walls  # then `Grid.ways` are the steps the walls leave: only who holds a cell is asked
+            for _, nxt in grid.ways(here, diagonal=True) if free else grid.exits(here, diagonal=True):
+                if free:
+                    other = holders.get(nxt)
+                    if other is not None and _held(c, other):
+                        continue
+                elif _obstacle(grid, c, here, nxt, holders.get) is not None:
+                    continue
+                now = provoked
+                if near:
+                    now = provoked | {h.name for h, cell, reach in near if reach < feet(grid, opts, cell, nxt)}
+                if len(now) > most:
+                    capped = True
+                    continue
+                diagonal = square and here.col != nxt.col and here.row != nxt.row
+                yield (nxt, (diag + diagonal) % 2, now), _feet(grid, rule, nxt, diagonal, diag, crawl), ""
         return successors
 
     def straighter(a: _State, b: _State, _label: str) -> float:
         """At equal cost, the fewest diagonal steps."""
-        return float(grid.kind == "square" and a[0].col != b[0].col and a[0].row != b[0].row)
+        return float(square and a[0].col != b[0].col and a[0].row != b[0].row)
 
-    first: _State = (start, st.diagonals % 2, frozenset())
-    for most in range(len(enc.enemies_of(c)) + 1):  # the fewest provoked first
-        found = cheapest_path(first, lambda s: s[0] == goal, provoking_at_most(most), budget=budget,
-                              heuristic=lambda s: 5 * grid.distance(s[0], goal, diagonal=True), tie=straighter)
-        if found is not None:
-            return [state[0] for state, _ in found[1]]
+    region = grid.region(start)
+    if grid.region(goal) >= 0 and (region < 0 or region == grid.region(goal)):  # else walled off: no path
+        first: _State = (start, st.diagonals % 2, frozenset())
+        for most in range(len(enc.enemies_of(c)) + 1):  # the fewest provoked first
+            capped = False
+            found = cheapest_path(first, lambda s: s[0] == goal, provoking_at_most(most), budget=budget,
+                                  heuristic=lambda s: 5 * grid.distance(s[0], goal, diagonal=True), tie=straighter)
+            if found is not None:
+                return [state[0] for state, _ in found[1]]
+            if not capped:  # no step was dropped for what it provoked: allowing more finds nothing more
+                break
     raise IllegalAction(
         f"{c.name} cannot reach {goal.name} with {budget} ft of movement left: walls or hostiles are in the way, "
         "or it is too far. Pick a nearer cell."

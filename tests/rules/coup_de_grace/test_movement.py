@@ -65,6 +65,14 @@ def test_move_to_finds_the_cheapest_way_round_a_wall() -> None:
     assert m.facing == "E"
 
 
+def test_move_to_among_paths_of_equal_cost_takes_the_first_found() -> None:
+    """`to:` takes the "cheapest legal path": round the wall at C2 north and south cost the same, and of such paths
+    the first the search finds (`rules.geometry.paths`), so the squares listed are always the same."""
+    enc = fight(("M", "a", "class=unarmoured", "B2", "E"), ("O", "b", SWORD, "J9", "N"), blocked=("C2",))
+    move = one(resolve(enc, "move", actor="M", to="D2"), "move")
+    assert move.path == ["B2", "B1", "C1", "D1", "D2"] and move.cost == 4
+
+
 def test_move_to_avoids_squares_next_to_enemies_when_cheaper() -> None:
     """The cheapest path skirts round an enemy instead of paying double."""
     enc = fight(("M", "a", "class=unarmoured", "B3", "E"), *foes("D4", "E4", "F4"))

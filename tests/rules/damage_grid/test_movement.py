@@ -68,3 +68,12 @@ def test_a_custom_grid_without_speed_moves_at_the_sheets_speed() -> None:
     s = duel(a_sheet="grid=1/2/3:health:4:none,4/5/6:body:2:health speed=2", b_at="J2")
     res = s.run("move", actor="Meena", path="N")
     assert events(res, DgMoved)[0].left == 1
+
+
+def test_move_to_among_paths_of_equal_cost_takes_the_first_found() -> None:
+    """"A square costs 1 (diagonals too, option `diagonal`)": round the wall at E7 the ways east and west cost the
+    same; `to` takes the first the search finds (`rules.geometry.paths`), so the squares listed are always the same."""
+    for diagonal, path in (("yes", ["E8", "F7", "F6", "E5"]), ("no", ["E8", "F8", "F7", "F6", "F5", "E5"])):
+        s = duel(b_at="J2", diagonal=diagonal, blocked=("E7",), a_sheet="speed=6")
+        res = s.run("move", actor="Meena", to="E5")
+        assert events(res, DgMoved)[0].path == path

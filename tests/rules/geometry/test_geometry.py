@@ -1,6 +1,9 @@
 """rules.geometry: the two board kinds, the corner rule, corner lines, regions and budgeted paths."""
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+
 from rules.geometry import (
     Cell,
     Grid,
@@ -120,3 +123,67 @@ def test_ties_broken_by_the_second_cost() -> None:
     found = cheapest_path(Cell(0, 0), lambda c: c == goal, _walk(g),
                           tie=lambda a, b, d: 1.0 if b == Cell(0, 1) else 0.0)
     assert found is not None and [c for c, _ in found[1]] == [Cell(1, 0), Cell(1, 1)]
+
+
+def test_among_equal_ways_the_first_found_is_kept() -> None:
+    """"Among paths of equal cost ... then the first found" (`rules.geometry.paths`): the ways a
+    search takes among ties, as players see them, on squares (4 and 8 steps) and hexes."""
+    g = Grid("square", 5, 5)
+    found = cheapest_path(Cell(0, 0), lambda c: c == Cell(2, 2), _walk(g))
+    assert found is not None and [c.name for c, _ in found[1]] == ["B1", "C1", "C2", "C3"]
+
+    def eight(c: Cell) -> Iterator[tuple[Cell, float, str]]:
+        for d, n in g.exits(c, diagonal=True):
+            yield n, 1.0, d
+
+    found = cheapest_path(Cell(0, 0), lambda c: c == Cell(3, 1), eight)
+    assert found is not None and [d for _, d in found[1]] == ["E", "E", "SE"]
+    h = Grid("hex", 8, 8)
+    goal = Cell(5, 4)
+    found = cheapest_path(Cell(1, 1), lambda c: c == goal, _walk(h), heuristic=lambda c: h.distance(c, goal))
+    assert found is not None and [c.name for c, _ in found[1]] == ["C3", "D3", "E4", "F4", "F5"]
+
+
+def test_exits_and_neighbours_follow_the_directions() -> None:
+    """A cell's steps come in the order of the board's directions, those off the map left out."""
+    g = Grid("square", 4, 4)
+    assert g.exits(Cell(0, 0), diagonal=True) == (("E", Cell(1, 0)), ("SE", Cell(1, 1)), ("S", Cell(0, 1)))
+    assert g.neighbours(Cell(1, 1)) == (Cell(1, 0), Cell(2, 1), Cell(1, 2), Cell(0, 1))
+    h = Grid("hex", 4, 4)
+    assert [d for d, _ in h.exits(Cell(1, 1))] == list(h.directions())
+
+
+def test_ways_leave_out_walls_and_cut_corners() -> None:
+    """A cell's ways are its steps less those into a wall and, on squares, the diagonals past a wall's corner."""
+    g = Grid("square", 4, 4, blocked=[Cell(2, 1)])
+    assert g.cuts_corner(Cell(1, 1), Cell(2, 2)) and not g.cuts_corner(Cell(1, 1), Cell(1, 2))
+    assert [d for d, _ in g.ways(Cell(1, 1), diagonal=True)] == ["N", "S", "SW", "W", "NW"]
+    h = Grid("hex", 4, 4, blocked=[Cell(1, 0)])
+    assert [n for _, n in h.ways(Cell(1, 1))] == [n for n in h.neighbours(Cell(1, 1)) if n != Cell(1, 0)]
+
+
+def test_regions_are_the_parts_steps_join() -> None:
+    """Two open cells lie in one region exactly when steps between open cells (diagonals too) join them; walls are -1:
+    the regions worked out by columns agree with a flood fill on seeded boards of both kinds."""
+    rng = random.Random(7)
+    for kind in ("square", "hex"):
+        for _ in range(60):
+            w, h = rng.randint(1, 16), rng.randint(1, 16)
+            walls = [c for c in Grid(kind, w, h).cells() if rng.random() < rng.choice((0.1, 0.3, 0.5))]
+            g = Grid(kind, w, h, blocked=walls)
+            flood: dict[Cell, int] = {}
+            for start in g.cells():
+                if start in g.blocked or start in flood:
+                    continue
+                flood[start], todo = len(flood), [start]
+                while todo:
+                    for n in g.neighbours(todo.pop(), diagonal=True):
+                        if n not in g.blocked and n not in flood:
+                            flood[n] = flood[start]
+                            todo.append(n)
+            same: dict[int, int] = {}
+            for c in g.cells():
+                assert (g.region(c) == -1) == (c in g.blocked)
+                if c not in g.blocked:
+                    assert same.setdefault(flood[c], g.region(c)) == g.region(c)
+            assert len(set(same.values())) == len(same)

@@ -310,3 +310,10 @@ def test_height_counts_for_attacks_of_opportunity() -> None:
     s.run("init_roll")
     res = s.run("move", actor="Borin", path="W W")
     assert not of(res.events, "attack") and s.get("Borin").position == "A4"
+
+
+def test_move_to_among_paths_of_equal_cost_takes_the_first_found() -> None:
+    """"`/move to:` finds the cheapest path" and "takes, at equal cost, the path that provokes fewest"; among paths
+    that tie on both, the first the search finds (`rules.geometry.paths`): the squares listed are always the same."""
+    enc, events = moved(duel("C4", "J9"), to="G6")
+    assert one(events, "move").path == ["C4", "D3", "E4", "F5", "G6"] and cost_of(events) == 20

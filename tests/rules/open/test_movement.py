@@ -276,3 +276,29 @@ def test_passing_through_is_not_stopping() -> None:
     """"allies and the fallen can be passed but not stopped on": nor can a hostile's space a small enough creature passes."""
     s = walker(at="A2", map="3x3", foe_at="B2", sheet="hp=20 size=tiny", blocked=CORRIDOR)
     assert "cannot stop on B2" in s.refused("move", actor="Ann", path="E")
+
+
+@pytest.mark.parametrize(("rule", "map", "path", "cost"), [
+    ("5", "12x10", ["B2", "C2", "D2", "E3", "F4"], 20),
+    ("alternate", "12x10", ["B2", "C2", "D2", "E2", "E3", "F4"], 25),
+    ("10", "12x10", ["B2", "C2", "D2", "E2", "E3", "F3", "F4"], 30),
+    ("5", "12x10 hex", ["B2", "C3", "D3", "E4", "F4"], 20),
+])
+def test_move_to_among_paths_of_equal_cost_takes_the_straightest_first_found(rule: str, map: str, path: list[str],
+                                                                             cost: int) -> None:
+    """"`/move to:` takes, of the paths its movement left allows, one that provokes fewest ..., and of those the
+    cheapest"; of those the fewest diagonal steps, then the first the search finds (`rules.geometry.paths`): the
+    trail drawn is always the same one."""
+    s = walker(map=map, diagonals=rule)
+    res = s.run("move", actor="Ann", to="F4")
+    moved = next(e for e in res.events if isinstance(e, Moved))
+    assert moved.path == path and moved.cost == cost
+
+
+def test_move_to_a_walled_off_cell_is_refused() -> None:
+    """"Walls block": a cell walled off from the mover (or a wall) is refused as out of reach, and nothing moves."""
+    s = walker(at="A1", map="6x6", blocked=("D3", "D4", "D5", "E3", "F3", "E5", "F5"), foe_at="A6", sheet="hp=20 speed=200")
+    for goal in ("E4", "D4"):
+        assert "cannot reach" in s.refused("move", actor="Ann", to=goal)
+    res = s.run("move", actor="Ann", to="C4")
+    assert next(e for e in res.events if isinstance(e, Moved)).path[-1] == "C4"

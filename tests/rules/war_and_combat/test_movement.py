@@ -468,3 +468,11 @@ def test_a_quick_action_says_it_limits_the_phases_movement_to_half():
     assert "Borin has 1 left this phase (a quick action limits movement to half the phase's)" in refused
     t = alone("weapons=broadsword,dagger pace=sprint")
     assert "limits movement" not in t.refused("move", actor="Borin", path=" ".join(["N"] * 9))
+
+
+def test_to_among_ways_of_equal_cost_takes_the_first_found():
+    """"`to:` finds the cheapest way on the same terms": two hexes N and two NE cost 4 whichever comes first, and of
+    such ways the first the search finds (`rules.geometry.paths`), so the hexes listed are always the same."""
+    s = alone("pace=run")
+    res = s.run("move", actor="Borin", to=near(s, "F6", "N", "N", "NE", "NE"))
+    assert res.events[0].path == ["F6", "F5", "F4", "G4", "H3"] and res.events[0].cost == 4
