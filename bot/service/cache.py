@@ -152,6 +152,13 @@ class EncounterCache:
             _, gone = self.entries.popitem(last=False)
             self.held -= gone.held
 
+    def recount(self, entry: StoredEntry) -> None:
+        """Count ``entry``'s resident memory again after it changed in place (if it is cached)."""
+        if self.entries.get(entry.channel_id) is entry:
+            held = resident_bytes(entry)
+            self.held += held - entry.held
+            entry.held = held
+
     def remember(self, channel_id: str, entry: StoredEntry | None) -> None:
         """Cache the channel's encounter row, or that it has none."""
         if entry is None:

@@ -191,8 +191,14 @@ class Encounters:
         to write: if anything raises before that commit lands, the state goes back to its JSON
         as last written, in place, so whoever holds it sees it unchanged (and the entry is
         dropped if even that does not read back). The turn it was at is worked out first, for
-        the commit to compare with."""
+        the commit to compare with, and the parts of a state as loaded, when they join into
+        the very JSON the load read back (then the commit reads back only what changed)."""
         live.turn()
+        if live.parts is None:  # loaded: its parts are proven if its JSON is what this code writes of it
+            parts = state_parts(live.enc)
+            if parts.whole() == live.json:
+                live.parts = parts
+                self.cache.recount(live)
         version = live.version
         try:
             yield live.enc

@@ -153,6 +153,50 @@ async def test_an_action_resolves_in_place_and_reads_back_only_what_changed(h: H
     assert (await export(h))["combatants"][1]["side"] == "trolls"
 
 
+async def test_a_loaded_encounter_reads_back_only_what_changed_if_stored_as_the_bot_writes_it(
+    h: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a restart, the first write reads back only what changed when the stored JSON is
+    exactly what the bot writes of the state it loaded (the load read that very text back);
+    stored otherwise (here indented), the whole state."""
+    import json
+
+    from rules.models import Encounter
+
+    parsed: list[dict[str, Any]] = []
+    real = Encounter.model_validate_json.__func__
+
+    def counted(cls, data, **kw):
+        parsed.append(json.loads(data))
+        return real(cls, data, **kw)
+
+    await setup_fight(h)
+    await h.run("gm", "/combatant edit", name="Grak", side="ogres")
+    h = await h.restart()
+    try:
+        await h.run("gm", "/encounter status")  # loaded
+        monkeypatch.setattr(Encounter, "model_validate_json", classmethod(counted))
+        sent = await h.run("gm", "/combatant edit", name="Grak", side="trolls")
+        assert not refused(sent[0])
+        assert [[c["name"] for c in p["combatants"]] for p in parsed] == [["Grak"]]
+        monkeypatch.undo()
+    finally:
+        await h.close()
+    stored = json.dumps(json.loads(read_raw(tmp_path)), indent=1)
+    h, _ = await damaged(h, tmp_path, stored)
+    try:
+        await h.run("gm", "/encounter status")  # loaded from JSON the bot does not write so
+        parsed.clear()
+        monkeypatch.setattr(Encounter, "model_validate_json", classmethod(counted))
+        sent = await h.run("gm", "/combatant edit", name="Grak", side="ogres")
+        assert not refused(sent[0])
+        assert [[c["name"] for c in p["combatants"]] for p in parsed] == [["Borin", "Grak"]]
+        monkeypatch.undo()
+        assert (await export(h))["combatants"][1]["side"] == "ogres"
+    finally:
+        await h.close()
+
+
 async def test_a_refused_action_leaves_no_spoiled_copy_behind(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """An action refused after it changed the encounter changes nothing: the cached state is put
     back in place (whoever holds it sees it as stored), and the next action starts from it."""
@@ -229,6 +273,13 @@ async def test_knights_of_valour_delay_far_below_the_floor_leaves_the_channel_wo
 
 
 # -- 3. a damaged channel can be recovered ------------------------------------------------------------------
+def read_raw(tmp_path: Path) -> str:
+    """The stored JSON of #general's active encounter (the bot closed)."""
+    with sqlite3.connect(str(tmp_path / "bot.db")) as conn:
+        [(raw,)] = conn.execute("SELECT state FROM encounters WHERE channel_id = ? AND active = 1", (cid(),)).fetchall()
+    return str(raw)
+
+
 async def damaged(h: Harness, tmp_path: Path, state: str | None = None) -> tuple[Harness, str]:
     """Restart the bot on a store whose row for #general was damaged behind its back; return the raw row."""
     await h.close()
