@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rules.facts import Facts
 from rules.models import Encounter
 from rules.system import RuleSystem
 from rules.text import (
@@ -34,7 +35,8 @@ def events_report(
     return present.report(title, events)
 
 
-def board_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> Report:
+def board_report(system: RuleSystem, enc: Encounter, numbers: bool = False, facts: Facts | None = None) -> Report:
     """The status board (`rules.present.Presenter.board`): hidden combatants' health as condition
-    words unless ``numbers`` (the GM's own view)."""
-    return system.present.view(enc, frozenset() if numbers else enc.hidden_names()).board(enc, system.facts(enc))
+    words unless ``numbers`` (the GM's own view); ``facts``: ``system.facts(enc)``, if worked out."""
+    facts = system.facts(enc) if facts is None else facts
+    return system.present.view(enc, frozenset() if numbers else enc.hidden_names()).board(enc, facts)

@@ -10,6 +10,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field, replace
 
 from data.delta import Parts
+from rules.facts import Facts
 from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import Report, board_report
@@ -82,12 +83,21 @@ class LiveEntry(StoredEntry):
     parts: Parts | None = None
     #: the turn ``enc`` is at (`turn`), once worked out: the next write compares its new turn to it
     known_turn: Turn | None = None
+    #: what ``enc``'s board and turn line show (`facts`), once worked out for this version
+    known_facts: Facts | None = None
 
     def turn(self) -> Turn:
         """The turn ``enc`` is at (its system's `RuleSystem.turn`), worked out once for this version."""
         if self.known_turn is None:
             self.known_turn = get_system(self.enc.system).turn(self.enc)
         return self.known_turn
+
+    def facts(self) -> Facts:
+        """What ``enc``'s board and turn line show (its system's `RuleSystem.facts`), worked out
+        once for this version (the turn ping of the write that made it may have)."""
+        if self.known_facts is None:
+            self.known_facts = get_system(self.enc.system).facts(self.enc)
+        return self.known_facts
 
     def board(self, numbers: bool = False) -> Report:
         """The status board (`rules.report.board_report`) of this version, drawn once for all
@@ -97,7 +107,7 @@ class LiveEntry(StoredEntry):
         if report is None:
             if any(v != self.version for v, _ in self.boards):
                 self.boards.clear()
-            report = self.boards[key] = board_report(get_system(self.enc.system), self.enc, numbers)
+            report = self.boards[key] = board_report(get_system(self.enc.system), self.enc, numbers, self.facts())
         return replace(report, lines=list(report.lines), fields=list(report.fields))
 
 

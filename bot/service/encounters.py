@@ -34,6 +34,7 @@ from data.store import (
     read_state,
 )
 from rules.errors import IllegalAction
+from rules.facts import Facts
 from rules.logfacts import LogFacts
 from rules.models import Encounter
 from rules.registry import get_system
@@ -78,12 +79,14 @@ class _Saved(NamedTuple):
 
 class _TurnChange(NamedTuple):
     """What a write does to the turn: the new turn's ping, its reminder, whether the
-    waiting turn's reminder goes (when none replaces it), and the turn the new state is at."""
+    waiting turn's reminder goes (when none replaces it), the turn the new state is at, and its
+    facts (`RuleSystem.facts`) where the ping worked them out."""
 
     ping: Ping | None = None
     reminder: Reminder | None = None
     clear: bool = True
     turn: Turn | None = None
+    facts: Facts | None = None
 
 
 class Encounters:
@@ -219,6 +222,7 @@ class Encounters:
             setattr(enc, name, getattr(back, name))
         object.__setattr__(enc, "__pydantic_fields_set__", set(back.model_fields_set))
         live.boards.clear()
+        live.known_facts = None  # a reader may have worked them out from the change
 
     # -- writing ------------------------------------------------------------------------------
     async def commit(self, ctx: Ctx, live: StoredEntry, new: Encounter | None, write: Write) -> Ping | None:
@@ -252,7 +256,7 @@ class Encounters:
         if not write.active or new is None:
             self.cache.mark_absent(live.channel_id)
             return None
-        self._keep(ctx, live, new, saved, turn.turn)
+        self._keep(ctx, live, new, saved, turn)
         return turn.ping
 
     def _turn_change(self, live: StoredEntry, new: Encounter, new_json: str, write: Write, now: float) -> _TurnChange:
@@ -264,8 +268,9 @@ class Encounters:
         fresh = (moved or write.rearm) and write.active and new.started
         reminder = turn_reminder(new, turn, live.id, live.channel_id, now) if fresh else None
         clear = (not write.active) or new.winner is not None or (fresh and reminder is None)
-        ping = turn_ping(new, turn, live.id) if (moved and write.active) else None
-        return _TurnChange(ping, reminder, clear, turn)
+        facts = system.facts(new) if (moved and write.active) else None
+        ping = turn_ping(new, turn, live.id, facts) if facts is not None else None
+        return _TurnChange(ping, reminder, clear, turn, facts)
 
     @staticmethod
     def _change(
@@ -283,19 +288,19 @@ class Encounters:
             version=live.version, delta=delta,
         )
 
-    def _keep(self, ctx: Ctx, live: StoredEntry, new: Encounter, saved: _Saved, turn: Turn | None) -> None:
+    def _keep(self, ctx: Ctx, live: StoredEntry, new: Encounter, saved: _Saved, turn: _TurnChange) -> None:
         """Make the written state the channel's cached entry (the holder of the lock commits to
-        it even if it was evicted meanwhile), with the turn it is at (``turn``, as `_turn_change`
-        worked it out)."""
+        it even if it was evicted meanwhile), with the turn it is at and its facts (where
+        `_turn_change` worked them out)."""
         self.cache.drop(live.channel_id)
         if isinstance(live, LiveEntry):
             kept, live.enc, live.json, live.version = live, new, saved.json, live.version + 1
-            live.parts, live.known_turn = saved.parts, turn
+            live.parts, live.known_turn, live.known_facts = saved.parts, turn.turn, turn.facts
         else:
             kept = LiveEntry(
                 id=live.id, channel_id=live.channel_id, json=saved.json, board_message_id=live.board_message_id,
                 recent=live.recent, recent_set=live.recent_set, enc=new, version=live.version + 1,
-                parts=saved.parts, known_turn=turn,
+                parts=saved.parts, known_turn=turn.turn, known_facts=turn.facts,
             )
         kept.remember(ctx.interaction_id)
         self.cache.put(kept)

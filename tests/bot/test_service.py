@@ -234,9 +234,9 @@ async def test_the_status_board_is_drawn_once_a_change_for_each_view(h: Harness,
     drawn: list[bool] = []
     real = cache.board_report
 
-    def counted(system, enc, numbers=False):
+    def counted(system, enc, numbers=False, facts=None):
         drawn.append(numbers)
-        return real(system, enc, numbers)
+        return real(system, enc, numbers, facts)
 
     monkeypatch.setattr(cache, "board_report", counted)
 
@@ -251,6 +251,31 @@ async def test_the_status_board_is_drawn_once_a_change_for_each_view(h: Harness,
     after = await board("bob")
     assert after != player and "ogres" in after
     assert drawn == [True, False]
+
+
+async def test_a_turn_change_works_its_facts_out_once_for_its_ping_and_its_board(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the board and the turn line show (the system's facts) is worked out once a version:
+    the turn ping of `/init next` and the status board after it share it, and a write that
+    changes no turn leaves it to the board."""
+    await setup_fight(h)
+    await h.run("gm", "/init roll")
+    system = get_system("coup-de-grace")
+    worked: list[int] = []
+    real = system.facts
+
+    def counted(enc):
+        worked.append(len(enc.combatants))
+        return real(enc)
+
+    monkeypatch.setattr(system, "facts", counted)
+    sent = await h.run("gm", "/init next", confirm=True)
+    assert any(s.pinged_users() for s in sent), [s.text for s in sent]  # the turn's ping
+    await h.run("bob", "/encounter status")
+    await h.run("gm", "/encounter status")
+    assert worked == [2]
+    await h.run("gm", "/combatant edit", name="Grak", side="ogres")
+    await h.run("bob", "/encounter status")
+    assert worked == [2, 2]
 
 
 async def test_knights_of_valour_delay_far_below_the_floor_leaves_the_channel_working(h: Harness) -> None:
