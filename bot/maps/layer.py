@@ -10,7 +10,12 @@ colours; only the palette indices are kept, packed
 board's palette indices and their colours. Shading tints the palette entries of the cells it
 covers (a lookup table, no colour search); what is laid over the board (trail, tokens) and the
 legend are recorded as boxes, and only those are cut to the palette's remaining entries when
-the PNG is made. So a picture costs what changed, not the whole image.
+the PNG is made. The PNG is written in bands of rows (:mod:`bot.maps.png`): the bands where the
+picture shows its board alone are compressed once for the board, and the others are kept from
+the board's last picture and compressed again only where their pixels changed (what is drawn
+over the board keeps its palette entries from one picture to the next, :func:`_in_place`, so
+the pixels that did not change keep their indices). So a picture costs what changed, not the
+whole image.
 
 Palettes keep flat colours exact: each entry is the commonest colour of the pixels it stands for
 (not their mean), and the PNG is about a third the size of an optimised RGB one.
@@ -18,7 +23,6 @@ Palettes keep flat colours exact: each entry is the commonest colour of the pixe
 
 from __future__ import annotations
 
-import io
 import math
 import threading
 import zlib
@@ -32,6 +36,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.maps.key import RGB
 from bot.maps.key import font as _font
+from bot.maps.png import BAND_ROWS, Bands, palette_png
 from bot.maps.style import (
     BACKGROUND,
     BOARD,
@@ -221,11 +226,19 @@ class Board:
         self._keep(images)
         return images
 
+    def bands(self) -> Bands:
+        """The PNG bands its pictures keep (:mod:`bot.maps.png`), while it is among the boards
+        kept unpacked (and counted with them)."""
+        with _guard:
+            return _bands.setdefault(self, Bands())
+
     def _keep(self, images: tuple[Image.Image | None, ...]) -> None:
         """Keep ``images`` as the board unpacked, among the last drawn on (``UNPACKED_BYTES``)."""
         with _guard:
             _unpacked[self] = images
             _trim(_unpacked, lambda board, _: _pixels(board), UNPACKED_BYTES)
+            for gone in [b for b in _bands if b not in _unpacked]:
+                del _bands[gone]
 
 
 def _pack(image: Image.Image) -> bytes:
@@ -252,12 +265,14 @@ def _unpack(packed: bytes, mode: str, size: tuple[int, int]) -> Image.Image:
 
 
 def _pixels(board: Board) -> int:
-    """What ``board`` takes unpacked: a byte a pixel of each image."""
-    return board.size[0] * board.size[1] * sum(b is not None for b in board.packed)
+    """What ``board`` takes unpacked: a byte a pixel of each image, and its pictures' bands."""
+    kept = _bands.get(board)
+    return board.size[0] * board.size[1] * sum(b is not None for b in board.packed) + (kept.nbytes if kept else 0)
 
 
 _boards: OrderedDict[Hashable, Board] = OrderedDict()
 _unpacked: OrderedDict[Board, tuple[Image.Image | None, ...]] = OrderedDict()
+_bands: dict[Board, Bands] = {}  #: the PNG bands of the boards kept unpacked
 _guard = threading.Lock()
 
 
@@ -584,6 +599,27 @@ def _overlap(a: Box, b: Box) -> Box | None:
     return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
 
 
+def _in_place(palette: list[int], before: Sequence[int]) -> tuple[list[int], list[int]]:
+    """``palette``'s entries reordered so that each colour ``before`` had keeps its place there (a
+    picture's unchanged pixels keep their indices, and so their PNG bands): where each entry goes
+    (256 of them, the others left in place) and the palette reordered."""
+    n = len(palette) // 3
+    if palette == before[: 3 * n]:
+        return list(range(256)), palette
+    flat, old = bytes(palette), bytes(before[: 3 * n])
+    colours = [flat[at : at + 3] for at in range(0, 3 * n, 3)]
+    spots: dict[bytes, list[int]] = {}
+    for i in range(len(old) // 3 - 1, -1, -1):
+        spots.setdefault(old[3 * i : 3 * i + 3], []).append(i)
+    place = [spots[c].pop() if spots.get(c) else -1 for c in colours]
+    free = iter(sorted(set(range(n)) - set(place)))
+    place = [p if p >= 0 else next(free) for p in place]
+    out = bytearray(3 * n)
+    for c, p in zip(colours, place):
+        out[3 * p : 3 * p + 3] = c
+    return place + list(range(n, 256)), list(out)
+
+
 @dataclass
 class _Tint:
     """Cells tinted in a picture: in the palette at once, in its pixels only under what is laid
@@ -662,12 +698,16 @@ class Canvas:
         pixels = b"".join(self.image.crop(b).tobytes() for b in boxes)
         if pixels:
             over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)
-            data, at = over.point([min(255, i + first) for i in range(256)]).tobytes(), 0
+            kept = self.base.bands()
+            place, palette = _in_place(palette, kept.colours if kept.first == first else [])
+            kept.first, kept.colours = first, palette
+            data, at = over.point([min(255, p + first) for p in place]).tobytes(), 0
             for x0, y0, x1, y1 in boxes:
                 n = (x1 - x0) * (y1 - y0)
                 self.index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
                 at += n
-        self.index.putpalette(self.palette + palette)
-        buf = io.BytesIO()
-        self.index.save(buf, "PNG", compress_level=PNG_LEVEL)
-        return buf.getvalue()
+        drawn = {n for box in [*boxes, *self.tinted] if (b := _overlap(box, whole)) is not None
+                 for n in range(b[1] // BAND_ROWS, (b[3] - 1) // BAND_ROWS + 1)}
+        below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
+        return palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
+                           self.base.bands(), lambda n: n in drawn or n >= below)
