@@ -28,7 +28,7 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -65,6 +65,7 @@ __all__ = [
     "Board",
     "Box",
     "Canvas",
+    "Keeps",
     "Layout",
     "HEX_R",
     "board",
@@ -160,6 +161,20 @@ class Layout:
 
 
 # -- the board, kept -----------------------------------------------------------------------
+@dataclass
+class Keeps:
+    """What the pictures of a board keep from one to the next: their PNG's bands
+    (:mod:`bot.maps.png`) and the last legend drawn, RGB, with what it shows (its key)."""
+
+    bands: Bands = field(default_factory=Bands)
+    legend: tuple[Hashable, Image.Image] | None = None
+
+    @property
+    def nbytes(self) -> int:
+        strip = None if self.legend is None else self.legend[1]
+        return self.bands.nbytes + (0 if strip is None else 4 * strip.width * strip.height)
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     """A board drawn at its final size, to be copied, never drawn on.
@@ -226,19 +241,19 @@ class Board:
         self._keep(images)
         return images
 
-    def bands(self) -> Bands:
-        """The PNG bands its pictures keep (:mod:`bot.maps.png`), while it is among the boards
-        kept unpacked (and counted with them)."""
+    def keeps(self) -> Keeps:
+        """What its pictures keep between them, while it is among the boards kept unpacked (and
+        counted with them)."""
         with _guard:
-            return _bands.setdefault(self, Bands())
+            return _keeps.setdefault(self, Keeps())
 
     def _keep(self, images: tuple[Image.Image | None, ...]) -> None:
         """Keep ``images`` as the board unpacked, among the last drawn on (``UNPACKED_BYTES``)."""
         with _guard:
             _unpacked[self] = images
             _trim(_unpacked, lambda board, _: _pixels(board), UNPACKED_BYTES)
-            for gone in [b for b in _bands if b not in _unpacked]:
-                del _bands[gone]
+            for gone in [b for b in _keeps if b not in _unpacked]:
+                del _keeps[gone]
 
 
 def _pack(image: Image.Image) -> bytes:
@@ -266,13 +281,13 @@ def _unpack(packed: bytes, mode: str, size: tuple[int, int]) -> Image.Image:
 
 def _pixels(board: Board) -> int:
     """What ``board`` takes unpacked: a byte a pixel of each image, and its pictures' bands."""
-    kept = _bands.get(board)
+    kept = _keeps.get(board)
     return board.size[0] * board.size[1] * sum(b is not None for b in board.packed) + (kept.nbytes if kept else 0)
 
 
 _boards: OrderedDict[Hashable, Board] = OrderedDict()
 _unpacked: OrderedDict[Board, tuple[Image.Image | None, ...]] = OrderedDict()
-_bands: dict[Board, Bands] = {}  #: the PNG bands of the boards kept unpacked
+_keeps: dict[Board, Keeps] = {}  #: what the pictures of the boards kept unpacked keep
 _guard = threading.Lock()
 
 
@@ -698,7 +713,7 @@ class Canvas:
         pixels = b"".join(self.image.crop(b).tobytes() for b in boxes)
         if pixels:
             over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)
-            kept = self.base.bands()
+            kept = self.base.keeps().bands
             place, palette = _in_place(palette, kept.colours if kept.first == first else [])
             kept.first, kept.colours = first, palette
             data, at = over.point([min(255, p + first) for p in place]).tobytes(), 0
@@ -710,4 +725,4 @@ class Canvas:
                  for n in range(b[1] // BAND_ROWS, (b[3] - 1) // BAND_ROWS + 1)}
         below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
         return palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
-                           self.base.bands(), lambda n: n in drawn or n >= below)
+                           self.base.keeps().bands, lambda n: n in drawn or n >= below)

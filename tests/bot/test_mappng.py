@@ -123,11 +123,11 @@ def test_a_move_compresses_only_the_bands_it_changed(monkeypatch: pytest.MonkeyP
     kept (the same bytes, not compressed again: what is drawn over the board keeps its palette
     entries); the bands of its two cells are new, and the picture reads as Pillow's save."""
     monkeypatch.setattr(layer, "_unpacked", type(layer._unpacked)())
-    monkeypatch.setattr(layer, "_bands", {})
+    monkeypatch.setattr(layer, "_keeps", {})
     written = _Written(monkeypatch)
     before = _enc(at="C2")
     render_map(before, cell_px=CELL)
-    [bands] = layer._bands.values()
+    [bands] = [keeps.bands for keeps in layer._keeps.values()]
     kept = {**bands.board, **bands.last}
     after = before.model_copy(update={"combatants": [before.combatants[0].model_copy(update={"position": "C6"}),
                                                      *before.combatants[1:]]})
@@ -148,16 +148,16 @@ def test_bands_are_kept_with_the_boards_kept_unpacked(monkeypatch: pytest.Monkey
     one board, pictures of two boards in turns keep the bands of one, and come out as when each
     is drawn afresh."""
     one, two = _enc(blocked=["D4"]), _enc(blocked=["H7"])
-    monkeypatch.setattr(layer, "_bands", {})
+    monkeypatch.setattr(layer, "_keeps", {})
     monkeypatch.setattr(layer, "_unpacked", type(layer._unpacked)())
     monkeypatch.setattr(layer, "UNPACKED_BYTES", 1)
     fresh = [render_map(enc, cell_px=CELL) for enc in (one, two)]
-    [kept] = layer._bands
-    assert layer._bands[kept].nbytes > 0
-    assert layer._pixels(kept) == kept.size[0] * kept.size[1] + layer._bands[kept].nbytes
+    [kept] = layer._keeps
+    assert layer._keeps[kept].nbytes > 0
+    assert layer._pixels(kept) == kept.size[0] * kept.size[1] + layer._keeps[kept].nbytes
     for _ in range(2):
         assert [render_map(one, cell_px=CELL), render_map(two, cell_px=CELL)] == fresh
-        assert list(layer._bands) == list(layer._unpacked)
+        assert list(layer._keeps) == list(layer._unpacked)
 
 
 def test_palette_entries_keep_their_places() -> None:
@@ -182,3 +182,44 @@ def test_a_palette_png_without_kept_bands_compresses_every_band() -> None:
     img = Image.open(io.BytesIO(png))
     _stream(png, img)
     assert img.tobytes() == pixels and img.getpalette() == palette
+
+
+@pytest.mark.parametrize("size, cell", [((12, 10), 48), ((7, 7), 33), ((5, 4), 48), ((13, 11), 33), ((3, 2), 64)])
+def test_the_legend_drawn_on_its_strip_is_as_drawn_on_the_picture(size: tuple[int, int], cell: int) -> None:
+    """The legend drawn on a strip of its own (to be kept) has the pixels it has drawn straight on
+    the whole picture, on boards whose legend starts at an odd row and an even one."""
+    from bot.maps import image
+    from bot.maps.key import MapView
+    from bot.maps.style import BACKGROUND
+
+    enc = _enc(width=size[0], height=size[1], at="A1", terrain={"B1": "rough"}, blocked=["A2"])
+    enc = enc.model_copy(update={"last_move": None})
+    lay, ops = image._sized(enc, cell, ("arc",), MapView.of(enc))
+    assert lay.legend_top % 2 == (0 if size in ((7, 7), (13, 11)) else 1)  # rows 278 and 410: even
+    whole = Image.new("RGB", lay.size, BACKGROUND)
+    for _, op in ops:
+        op(whole, lay.legend_top * layer.SS)
+    canvas = layer.Canvas(layer.board(lay), lay.size)
+    image._draw_legend(canvas, lay, ops)
+    box = (0, lay.legend_top + 1, *lay.size)
+    assert canvas.image.crop(box).tobytes() == whole.crop(box).tobytes()
+    assert canvas.drawn[-1] == box
+
+
+def test_a_legend_is_kept_while_it_shows_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A picture whose legend shows what the last one's did (a token moved on the board) uses
+    the legend kept with the board; a new round draws it anew, and the picture shows it."""
+    monkeypatch.setattr(layer, "_keeps", {})
+    enc = _enc(at="C2")
+    first = Image.open(io.BytesIO(render_map(enc, cell_px=CELL))).convert("RGB")
+    [keeps] = layer._keeps.values()
+    assert keeps.legend is not None
+    strip = keeps.legend[1]
+    moved = enc.model_copy(update={"combatants": [enc.combatants[0].model_copy(update={"position": "C6"}),
+                                                  *enc.combatants[1:]]})
+    render_map(moved, cell_px=CELL)
+    assert keeps.legend[1] is strip
+    later = Image.open(io.BytesIO(render_map(moved.model_copy(update={"round": 3}), cell_px=CELL))).convert("RGB")
+    assert keeps.legend[1] is not strip
+    top = layout(enc, CELL).legend_top + 1
+    assert later.crop((0, top, *later.size)).tobytes() != first.crop((0, top, *first.size)).tobytes()
