@@ -390,24 +390,27 @@ def _interior(lay: Layout, box: Box) -> Image.Image:
     return img
 
 
-def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout) -> None:
+def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, cells: bool = True) -> None:
     """The board of ``lay`` on ``img``: at scale ``SS`` (to be reduced), or at scale 1 for a square
     board, whose cells, walls and lines lie on whole pixels; then its hatches and letters are
     drawn at ``SS`` on enlarged parts of ``img`` (:func:`_smoothed`) and its coordinates as
-    :func:`small_text` writes them, so they look as they would on a board reduced from ``SS``."""
+    :func:`small_text` writes them, so they look as they would on a board reduced from ``SS``.
+    ``cells`` false: the coordinates alone (a square board of which no cell is read from ``img``,
+    :func:`_square_layer`)."""
     grid, u, k = lay.grid, lay.unit, lay.scale
     bx0, by0, bx1, by1 = bounds(grid)
     ox, oy = lay.origin
-    _draw_cells(draw, lay, BOARD)
-    for cell, kind in grid.terrain.items():
-        if grid.contains(cell) and cell not in grid.blocked:
-            if k == 1:
-                _smoothed(img, lay, cell, partial(_draw_terrain, cell=cell, kind=kind))
-            else:
-                _draw_terrain(img, lay, cell, kind)
-    for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
-        draw.polygon(shape, fill=WALL)
-    _draw_lines(draw, lay, GRID_LINE, MUTED)
+    if cells:
+        _draw_cells(draw, lay, BOARD)
+        for cell, kind in grid.terrain.items():
+            if grid.contains(cell) and cell not in grid.blocked:
+                if k == 1:
+                    _smoothed(img, lay, cell, partial(_draw_terrain, cell=cell, kind=kind))
+                else:
+                    _draw_terrain(img, lay, cell, kind)
+        for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
+            draw.polygon(shape, fill=WALL)
+        _draw_lines(draw, lay, GRID_LINE, MUTED)
     size = label_size(u / k) * k  # coordinates on all four edges, as players type them
 
     def write(xy: tuple[float, float], text: str, anchor: str) -> None:
@@ -547,7 +550,9 @@ def _draw_layer(lay: Layout) -> Board:
     size = (big.size[0], (lay.legend_top + 1) * k)
     img = Image.new("RGB", size, BACKGROUND)
     draw = ImageDraw.Draw(img)
-    _draw_board(img, draw, big)
+    # a square board's cells are read from ``img`` only where they have terrain or a height
+    read = k > 1 or any(lay.grid.contains(c) for c in [*lay.grid.terrain, *(c for c, f in lay.grid.heights.items() if f)])
+    _draw_board(img, draw, big, read)
     draw.line([(PAD * k, big.legend_top), (size[0] - PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
     heights = None
     if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):

@@ -424,6 +424,28 @@ def test_boards_are_kept_packed_and_unpacked_for_the_last_drawn_on(monkeypatch: 
         assert len(layer._unpacked) == 1
 
 
+def test_a_square_board_without_shades_is_drawn_as_with_its_rgb_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A square board with walls but no terrain or height skips drawing its cells, walls and lines
+    in RGB (nothing reads them there): its pictures have the same pixels as when they are drawn."""
+    from bot.maps import layer
+
+    people = [Combatant(name="Borin", side="dwarves", position="C4")]
+    walled = [_enc(combatants=people, blocked=["D4", "D5", "E5"]), _enc(width=30, height=20, combatants=people, blocked=["A1", "AD20"])]
+    monkeypatch.setattr(layer, "_boards", type(layer._boards)())
+    skipped = [_image(enc).tobytes() for enc in walled]
+    draw = layer._draw_board
+    asked = []
+
+    def with_cells(img: Image.Image, d: object, lay: object, cells: bool = True) -> None:
+        asked.append(cells)
+        draw(img, d, lay, True)  # type: ignore[arg-type]  # the arguments as given
+
+    monkeypatch.setattr(layer, "_draw_board", with_cells)
+    monkeypatch.setattr(layer, "_boards", type(layer._boards)())
+    assert [_image(enc).tobytes() for enc in walled] == skipped
+    assert asked == [False, False]
+
+
 def test_kept_boards_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A process keeps boards up to CACHE_BYTES (at least the last one), the least recently used
     dropped first; a board dropped is drawn again the same."""
