@@ -419,11 +419,11 @@ def _draw_legend(canvas: Canvas, lay: Layout, ops: Sequence[Op]) -> None:
     keeps = canvas.base.keeps()
     if (kept := keeps.legend) is None or kept[0] != key:
         # drawn from an even row of the picture, where each item's pixels fall as on the picture
-        top = lay.legend_top - lay.legend_top % 2
+        top = box[1] - box[1] % 2
         strip = Image.new("RGB", (lay.size[0], lay.size[1] - top), BACKGROUND)
         for _, op in ops:
             op(strip, (lay.legend_top - top) * SS)
-        kept = keeps.legend = key, strip.crop((0, box[1] - top, box[2], box[3] - top))
+        kept = keeps.legend = key, strip if top == box[1] else strip.crop((0, 1, *strip.size))
     canvas.image.paste(kept[1], box[:2])
     canvas.drawn.append(box)
 
