@@ -93,11 +93,12 @@ SAMPLE = 1 << 14
 #: boards kept per process, packed: a 12x10 square board takes about 6 KB (so about 2,800 of
 #: them), a 60x60 one about 30 KB; a hex board (its interior kept too) 45 KB and 225 KB
 CACHE_BYTES = 16 * 1024 * 1024
-#: ... and unpacked, the last drawn on (at least one): a 12x10 square board takes 0.6 MB (so the
-#: boards of a worker's share of 50 busy channels), a 60x60 one 3.6 MB; a hex board twice that.
-#: Drawing a large hex board's first picture takes about 100 MB more for a moment, so a worker
-#: stays near 200 MB
-UNPACKED_BYTES = 32 * 1024 * 1024
+#: ... and unpacked, the last drawn on (at least one), with what their last pictures keep
+#: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and its pictures' bands and legend 1.3 MB
+#: (so the boards of a worker's share of 50 busy channels), a 60x60 one 3 MB and 3.9 MB; a hex
+#: board's own pixels twice that. Drawing a large hex board's first picture takes about 100 MB
+#: more for a moment, so a worker stays near 215 MB
+UNPACKED_BYTES = 48 * 1024 * 1024
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
 PNG_LEVEL = 3
