@@ -77,7 +77,7 @@ def _zlib_header(level: int) -> bytes:
     """A zlib stream's two first bytes for deflate at ``level`` with a 32 KB window."""
     flevel = 0 if level < 2 else 1 if level < 6 else 2 if level == 6 else 3
     head = 0x78 << 8 | flevel << 6
-    return (head + 31 - head % 31).to_bytes(2, "big")
+    return (head + (31 - head % 31) % 31).to_bytes(2, "big")  # a multiple of 31, as zlib checks
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

@@ -223,3 +223,10 @@ def test_a_legend_is_kept_while_it_shows_the_same(monkeypatch: pytest.MonkeyPatc
     assert keeps.legend[1] is not strip
     top = layout(enc, CELL).legend_top + 1
     assert later.crop((0, top, *later.size)).tobytes() != first.crop((0, top, *first.size)).tobytes()
+
+
+def test_the_streams_first_bytes_are_zlibs_own() -> None:
+    """The two bytes that open the pixels' stream are those zlib writes at each level."""
+    from bot.maps.png import _zlib_header
+
+    assert [_zlib_header(level) for level in range(10)] == [zlib.compress(b"", level)[:2] for level in range(10)]
