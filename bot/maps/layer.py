@@ -58,6 +58,7 @@ from rules.geometry import Cell, Grid, cell_name
 __all__ = [
     "BOARD_COLOURS",
     "CACHE_BYTES",
+    "MARGINS_KEPT",
     "UNPACKED_BYTES",
     "PAD",
     "PNG_LEVEL",
@@ -99,6 +100,9 @@ CACHE_BYTES = 16 * 1024 * 1024
 #: board's own pixels twice that. Drawing a large hex board's first picture takes about 100 MB
 #: more for a moment, so a worker stays near 215 MB
 UNPACKED_BYTES = 48 * 1024 * 1024
+#: layouts whose square boards' margins (their coordinates) are kept cut to the palette, 84 KB
+#: for a 12x10 board's, 155 KB for a 60x60 one's
+MARGINS_KEPT = 16
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
 PNG_LEVEL = 3
@@ -501,23 +505,25 @@ def _height_of(img: Image.Image, lay: Layout, cell: Cell, mask: bool) -> None:
 _FLAT = (BACKGROUND, BOARD, GRID_LINE, MUTED, WALL)
 
 
-def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int], tuple[int, ...]]:
+def _square_layer(lay: Layout, img: Image.Image | None) -> tuple[Image.Image, list[int], tuple[int, ...]]:
     """The palette image of the square board ``img`` (RGB, scale 1, drawn by :func:`_draw_board`),
     its palette and the entries inside its cells (all those of a cell with terrain or a height).
     Its cells, walls and lines lie on whole pixels: they are drawn again straight as palette
     indices (``_FLAT``), and only the parts with shades (the coordinates' margins, the cells with
-    terrain or a height) are cut to the other entries."""
+    terrain or a height) are cut to the other entries. ``img`` None: a board without terrain or
+    heights, whose only shades are its margins, the same on every board of its layout
+    (:func:`_margins`)."""
     grid, (ox, oy) = lay.grid, lay.origin
     _, _, bx1, by1 = bounds(grid)
     cells_, line, edge, wall = (_FLAT.index(c) for c in (BOARD, GRID_LINE, MUTED, WALL))
-    index = Image.new("P", img.size, _FLAT.index(BACKGROUND))
+    w, h = lay.size[0], lay.legend_top
+    index = Image.new("P", (w, h + 1), _FLAT.index(BACKGROUND))
     draw = ImageDraw.Draw(index)
     _draw_cells(draw, lay, cells_)
     for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
         draw.polygon(shape, fill=wall)
     _draw_lines(draw, lay, line, edge)
-    draw.line([(PAD, lay.legend_top), (img.width - PAD, lay.legend_top)], fill=line, width=1)
-    w, h = img.width, lay.legend_top
+    draw.line([(PAD, lay.legend_top), (w - PAD, lay.legend_top)], fill=line, width=1)
     left, top, right, bottom = math.floor(ox) - 1, math.floor(oy) - 1, math.ceil(ox + bx1 * lay.unit) + 2, math.ceil(oy + by1 * lay.unit) + 2
     margins: list[Box] = [(0, 0, w, top), (0, bottom, w, h), (0, top, left, bottom), (right, top, w, bottom)]
     cells: list[Box] = []
@@ -527,10 +533,9 @@ def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int]
             cells.append((math.floor(min(x for x, _ in pts)) - 1, math.floor(min(y for _, y in pts)) - 1,
                           math.ceil(max(x for x, _ in pts)) + 2, math.ceil(max(y for _, y in pts)) + 2))
     boxes = [b for b in (_overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
-    pixels = b"".join(img.crop(b).tobytes() for b in boxes)
     palette, inside = [v for c in _FLAT for v in c], {cells_, wall}
-    if pixels:
-        shades, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT)
+    if (cut := _margins(lay, boxes) if img is None else _cut(img, boxes)) is not None:
+        shades, palette = cut
         data, at = shades.tobytes(), 0
         for n, (x0, y0, x1, y1) in enumerate(boxes):
             part = Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + (x1 - x0) * (y1 - y0)])
@@ -543,17 +548,49 @@ def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int]
     return index, palette, tuple(sorted(inside))
 
 
+def _cut(img: Image.Image, boxes: Sequence[Box]) -> tuple[Image.Image, list[int]] | None:
+    """The pixels of ``boxes`` in ``img`` (RGB) cut to a palette beside ``_FLAT``, one after
+    another in a row; None without pixels."""
+    pixels = b"".join(img.crop(b).tobytes() for b in boxes)
+    return quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT) if pixels else None
+
+
+def _margins(lay: Layout, boxes: Sequence[Box]) -> tuple[Image.Image, list[int]] | None:
+    """:func:`_cut` of the margins ``boxes`` of a square board of ``lay`` without terrain or
+    heights: its coordinates, the same for every board of its layout, so cut once for it (the
+    last ``MARGINS_KEPT`` layouts kept), and a board of another's size (or its walls changed)
+    draws only its cells, walls and lines."""
+    key = (lay.grid.width, lay.grid.height, lay.unit, lay.origin, lay.size[0], lay.legend_top, tuple(boxes))
+    with _guard:
+        if key in _cuts:
+            _cuts.move_to_end(key)
+            return _cuts[key]
+    img = Image.new("RGB", (lay.size[0], lay.legend_top + 1), BACKGROUND)
+    _draw_board(img, ImageDraw.Draw(img), lay, cells=False)
+    made = _cut(img, boxes)
+    with _guard:
+        _cuts[key] = made
+        while len(_cuts) > MARGINS_KEPT:
+            _cuts.popitem(last=False)
+    return made
+
+
+_cuts: OrderedDict[Hashable, tuple[Image.Image, list[int]] | None] = OrderedDict()
+
+
 def _draw_layer(lay: Layout) -> Board:
     """The board of ``lay`` (scale 1) and the rule under it, as every picture of it starts: drawn
     at ``SS`` and reduced, a square board at scale 1 (see :func:`_draw_board`)."""
     k = 1 if lay.grid.kind == "square" else SS
+    # a square board's cells are read in RGB only where they have terrain or a height
+    if k == 1 and not any(lay.grid.contains(c) for c in [*lay.grid.terrain, *(c for c, f in lay.grid.heights.items() if f)]):
+        index, palette, inside = _square_layer(lay, None)
+        return Board.pack(index, palette, lay, inside, None)
     big = lay.scaled(k)
     size = (big.size[0], (lay.legend_top + 1) * k)
     img = Image.new("RGB", size, BACKGROUND)
     draw = ImageDraw.Draw(img)
-    # a square board's cells are read from ``img`` only where they have terrain or a height
-    read = k > 1 or any(lay.grid.contains(c) for c in [*lay.grid.terrain, *(c for c, f in lay.grid.heights.items() if f)])
-    _draw_board(img, draw, big, read)
+    _draw_board(img, draw, big)
     draw.line([(PAD * k, big.legend_top), (size[0] - PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
     heights = None
     if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):

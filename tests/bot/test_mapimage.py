@@ -424,26 +424,31 @@ def test_boards_are_kept_packed_and_unpacked_for_the_last_drawn_on(monkeypatch: 
         assert len(layer._unpacked) == 1
 
 
-def test_a_square_board_without_shades_is_drawn_as_with_its_rgb_cells(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A square board with walls but no terrain or height skips drawing its cells, walls and lines
-    in RGB (nothing reads them there): its pictures have the same pixels as when they are drawn."""
+def test_a_square_board_without_shades_takes_its_layouts_margins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A square board with walls but no terrain or height is drawn as palette indices alone, its
+    margins (the coordinates) cut once for its layout and kept: a board of the same size with other
+    walls uses them, and the pictures are those of the board drawn whole in RGB and cut."""
+    from PIL import ImageDraw
+
     from bot.maps import layer
+    from bot.maps.style import BACKGROUND
 
     people = [Combatant(name="Borin", side="dwarves", position="C4")]
-    walled = [_enc(combatants=people, blocked=["D4", "D5", "E5"]), _enc(width=30, height=20, combatants=people, blocked=["A1", "AD20"])]
+    walled = [_enc(combatants=people, blocked=["D4", "D5", "E5"]), _enc(combatants=people, blocked=["H2"]),
+              _enc(width=30, height=20, combatants=people, blocked=["A1", "AD20"])]
     monkeypatch.setattr(layer, "_boards", type(layer._boards)())
-    skipped = [_image(enc).tobytes() for enc in walled]
-    draw = layer._draw_board
-    asked = []
+    monkeypatch.setattr(layer, "_cuts", type(layer._cuts)())
+    kept = [_image(enc).tobytes() for enc in walled]
+    assert len(layer._cuts) == 2  # two layouts: 12x10 twice, 30x20
 
-    def with_cells(img: Image.Image, d: object, lay: object, cells: bool = True) -> None:
-        asked.append(cells)
-        draw(img, d, lay, True)  # type: ignore[arg-type]  # the arguments as given
+    def whole(lay: layer.Layout, boxes: list[layer.Box]) -> object:
+        img = Image.new("RGB", (lay.size[0], lay.legend_top + 1), BACKGROUND)
+        layer._draw_board(img, ImageDraw.Draw(img), lay)  # its cells, walls and lines too
+        return layer._cut(img, boxes)
 
-    monkeypatch.setattr(layer, "_draw_board", with_cells)
+    monkeypatch.setattr(layer, "_margins", whole)
     monkeypatch.setattr(layer, "_boards", type(layer._boards)())
-    assert [_image(enc).tobytes() for enc in walled] == skipped
-    assert asked == [False, False]
+    assert [_image(enc).tobytes() for enc in walled] == kept
 
 
 def test_kept_boards_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
