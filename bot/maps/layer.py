@@ -92,7 +92,8 @@ _HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() 
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
 #: boards kept per process, packed: a 12x10 square board takes about 6 KB (so about 2,800 of
-#: them), a 60x60 one about 30 KB; a hex board (its interior kept too) 45 KB and 225 KB
+#: them), a 60x60 one about 30 KB; a hex board (its interior kept too) 45 KB and 225 KB; a
+#: square board without terrain or heights about 2 KB, as it is drawn again, not packed
 CACHE_BYTES = 16 * 1024 * 1024
 #: ... and unpacked, the last drawn on (at least one), with what their last pictures keep
 #: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and its pictures' bands and legend 1.3 MB
@@ -187,7 +188,9 @@ class Board:
     It is kept packed (:func:`_pack`: about 6 KB for a 12x10 square board, whose pixels take
     0.6 MB), so a process keeps the boards of hundreds of channels. The boards drawn
     on last are kept unpacked too (``UNPACKED_BYTES``): a picture of a busy channel unpacks
-    nothing, one of a board not drawn on lately about 0.5 ms."""
+    nothing, one of a board not drawn on lately about 0.5 ms. A square board without terrain or
+    heights is not packed: it is drawn again instead (``redraw``: its cells, walls and lines,
+    and its layout's kept margins)."""
 
     size: tuple[int, int]
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
@@ -195,29 +198,33 @@ class Board:
     packed: tuple[bytes, bytes | None, bytes | None]  #: ``index``, ``interior`` and ``heights``, packed
     #: a square board's layout, its interior drawn from it where asked (:meth:`inner`), not kept
     lines: Layout | None = None
+    #: where ``index`` is drawn again when not unpacked, in place of its packed pixels (``packed``
+    #: then holds none)
+    redraw: Callable[[], Image.Image] | None = None
 
     @staticmethod
     def pack(index: Image.Image, palette: list[int], interior: Image.Image | Layout, inside: tuple[int, ...],
-             heights: Image.Image | None) -> Board:
+             heights: Image.Image | None, redraw: Callable[[], Image.Image] | None = None) -> Board:
         """The board of these images packed, and kept unpacked for its first picture; ``interior``:
-        its image, or the layout of a square board it is drawn from."""
+        its image, or the layout of a square board it is drawn from; ``redraw``: how ``index`` is
+        drawn again, which it is in place of being packed and unpacked."""
         lines = interior if isinstance(interior, Layout) else None
         images = (index, None if isinstance(interior, Layout) else interior, heights)
-        made = Board(index.size, palette, inside, tuple(None if im is None else _pack(im)
-                                                        for im in images), lines)  # type: ignore[arg-type]  # three images: a triple
+        packed = (b"", None, None) if redraw else tuple(None if im is None else _pack(im) for im in images)
+        made = Board(index.size, palette, inside, packed, lines, redraw)  # type: ignore[arg-type]  # three images: a triple
         index.putpalette(palette)
         made._keep(images)  # its first picture follows: nothing to unpack
         return made
 
     @property
     def nbytes(self) -> int:
-        """What it takes kept (packed)."""
-        return sum(len(b) for b in self.packed if b is not None)
+        """What it takes kept (packed; one drawn again about what its palette and layout take)."""
+        return 1024 + 8 * len(self.palette) if self.redraw else sum(len(b) for b in self.packed if b is not None)
 
     @property
     def index(self) -> Image.Image:
         """P, with ``palette``: the picture's rows down to the rule above the legend."""
-        return self._unpacked()[0]  # type: ignore[return-value]  # the index is always packed
+        return self._unpacked()[0]  # type: ignore[return-value]  # the index is always there
 
     def inner(self, box: Box) -> Image.Image:
         """L, the part ``box`` of the board: 255 inside the cells, 0 on the grid lines (over half)
@@ -237,12 +244,15 @@ class Board:
 
     def _unpacked(self) -> tuple[Image.Image | None, ...]:
         with _guard:
-            if (images := _unpacked.get(self)) is not None:
+            if (kept := _unpacked.get(self)) is not None:
                 _unpacked.move_to_end(self)
-                return images
-        images = tuple(None if b is None else _unpack(b, mode, self.size)
-                       for mode, b in zip(("P", "L", "L"), self.packed))
-        images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always packed
+                return kept
+        if self.redraw:
+            images: tuple[Image.Image | None, ...] = (self.redraw(), None, None)
+        else:
+            images = tuple(None if b is None else _unpack(b, mode, self.size)
+                           for mode, b in zip(("P", "L", "L"), self.packed))
+        images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always there
         self._keep(images)
         return images
 
@@ -585,7 +595,7 @@ def _draw_layer(lay: Layout) -> Board:
     # a square board's cells are read in RGB only where they have terrain or a height
     if k == 1 and not any(lay.grid.contains(c) for c in [*lay.grid.terrain, *(c for c, f in lay.grid.heights.items() if f)]):
         index, palette, inside = _square_layer(lay, None)
-        return Board.pack(index, palette, lay, inside, None)
+        return Board.pack(index, palette, lay, inside, None, redraw=lambda: _square_layer(lay, None)[0])
     big = lay.scaled(k)
     size = (big.size[0], (lay.legend_top + 1) * k)
     img = Image.new("RGB", size, BACKGROUND)

@@ -451,6 +451,24 @@ def test_a_square_board_without_shades_takes_its_layouts_margins(monkeypatch: py
     assert [_image(enc).tobytes() for enc in walled] == kept
 
 
+def test_a_board_without_shades_is_drawn_again_not_packed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A square board with walls alone is kept without its pixels and drawn again when its
+    picture needs it, the same; a board with terrain is packed."""
+    from bot.maps import layer
+
+    people = [Combatant(name="Borin", side="dwarves", position="C4")]
+    walled, rough = _enc(combatants=people, blocked=["D4", "E4"]), _enc(combatants=people, terrain={"F6": "rough"})
+    monkeypatch.setattr(layer, "_boards", type(layer._boards)())
+    first = [render_map(enc, cell_px=CELL) for enc in (walled, rough)]
+    kept = list(layer._boards.values())
+    assert [b.redraw is not None for b in kept] == [True, False]
+    assert kept[0].packed == (b"", None, None) and kept[0].nbytes < len(kept[1].packed[0]) < 20_000
+    monkeypatch.setattr(layer, "_unpacked", type(layer._unpacked)())
+    monkeypatch.setattr(layer, "_keeps", {})
+    assert [render_map(enc, cell_px=CELL) for enc in (walled, rough)] == first
+    assert list(layer._boards.values()) == kept
+
+
 def test_kept_boards_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A process keeps boards up to CACHE_BYTES (at least the last one), the least recently used
     dropped first; a board dropped is drawn again the same."""
