@@ -87,7 +87,7 @@ def test_service_is_a_package_of_small_modules() -> None:
 
 
 #: bot/maps/, bottom first: each module imports only those before it
-MAP_MODULES = ("key", "style", "layer", "image", "worker", "docs")
+MAP_MODULES = ("key", "style", "png", "layer", "image", "worker", "docs")
 
 
 def test_maps_is_a_package_read_bottom_up() -> None:
@@ -106,8 +106,8 @@ def test_the_maps_check_catches_a_private_name_and_a_cycle(tmp_path: Path) -> No
     )
     assert layer_problems(f, "bot.maps", MAP_MODULES, "layer") == [
         "layer:2 imports the private style._tile",
-        "layer:4 imports image (only key, style)",
-        "layer:5 imports __init__ (only key, style)",
+        "layer:4 imports image (only key, style, png)",
+        "layer:5 imports __init__ (only key, style, png)",
     ]
 
 

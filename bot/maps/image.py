@@ -16,7 +16,8 @@ and text cheaply; a square board's cells, walls and lines lie on whole pixels an
 the final size, only its hatches and letters at ``SS``. The board (cells, terrain, walls, grid lines, coordinates, heights) is drawn
 once per process and kept (`bot.maps.layer`); a picture copies it, tints the shaded cells' insides,
 lays over it the trail and the tokens (each drawn at ``SS`` on a clear layer of its own, a token
-kept while it looks the same), writes the heights again over them and draws the legend. The PNG
+kept while it looks the same), writes the heights again over them and draws the legend (on a strip
+of its own, kept with the board while the legend shows the same). The PNG
 is cut to a 256-colour palette in which the flat colours stay exact. Geometry comes from
 :meth:`rules.geometry.Grid.centre`; :func:`layout` and :func:`cell_centre_px` give pixel positions
 to callers and tests.
@@ -25,7 +26,7 @@ to callers and tests.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -79,7 +80,8 @@ from rules.system import Highlight, RuleSystem
 __all__ = ["DEFAULT_CELL_PX", "MAX_PX", "cell_centre_px", "layout", "map_picture", "render_map"]
 
 Placed = tuple[Image.Image, tuple[int, int]]  #: an RGBA layer, and where its top-left corner goes
-Op = Callable[[Image.Image, float], None]  #: a legend item, laid on the picture at a y offset
+#: a legend item: what it draws (its kind and figures, to compare) and how, on a picture at a y offset
+Op = tuple[tuple[Hashable, ...], Callable[[Image.Image, float], None]]
 
 MAX_PX = 2000  #: neither side of the image is larger
 #: a cell's side by default: a 12x10 board is about 830 px wide, sharp in Discord's preview
@@ -163,23 +165,23 @@ def _legend(
     indent = pad + 22 * k
 
     def text(x: float, y: float, s: str, size: int = text_s, fill: RGB = INK) -> None:
-        ops.append(lambda img, oy: small_text(img, (x, y + oy), s, size, fill, "lm", k))
+        ops.append((("text", x, y, s, size, fill), lambda img, oy: small_text(img, (x, y + oy), s, size, fill, "lm", k)))
 
     def token(cx: float, y: float, u: float, colour: RGB, label: str = "", **kw: Any) -> None:
         def op(img: Image.Image, oy: float) -> None:
             _lay(img, _token_layer(cx / k, (y + oy) / k, u / k, u * 0.34 / k, colour, label, **kw))
 
-        ops.append(op)
+        ops.append((("token", cx, y, u, colour, label, *sorted(kw.items())), op))
 
     def swatch(x: float, y: float, style: TerrainStyle) -> None:
-        ops.append(lambda img, oy: img.paste(_swatch(style, k), (round(x / k), round((y + oy) / k) - 8)))
+        ops.append((("swatch", x, y, style), lambda img, oy: img.paste(_swatch(style, k), (round(x / k), round((y + oy) / k) - 8))))
 
     def trail(x: float, y: float, colour: RGB) -> None:
         def op(img: Image.Image, oy: float) -> None:
             x0, y1 = x / k, (y + oy) / k
             _lay(img, _trail_layer([(x0 + 2, y1 + 5), (x0 + 10, y1 - 5), (x0 + 20, y1 - 5)], 16, colour))
 
-        ops.append(op)
+        ops.append((("trail", x, y, colour), op))
 
     def place(w: float) -> float:
         """Where the next item of width ``w`` goes, wrapping to a new row when it must."""
@@ -410,11 +412,19 @@ def _draw_tokens(canvas: Canvas, enc: Encounter, lay: Layout, view: MapView) -> 
 
 
 def _draw_legend(canvas: Canvas, lay: Layout, ops: Sequence[Op]) -> None:
-    """The legend below the rule under the board."""
+    """The legend below the rule under the board: drawn on a strip of its own, kept with the
+    board while the next picture's legend is the same."""
     box = (0, lay.legend_top + 1, *lay.size)
-    canvas.image.paste(BACKGROUND, box)
-    for op in ops:
-        op(canvas.image, lay.legend_top * SS)
+    key = (lay.size, lay.legend_top, tuple(what for what, _ in ops))
+    keeps = canvas.base.keeps()
+    if (kept := keeps.legend) is None or kept[0] != key:
+        # drawn from an even row of the picture, where each item's pixels fall as on the picture
+        top = box[1] - box[1] % 2
+        strip = Image.new("RGB", (lay.size[0], lay.size[1] - top), BACKGROUND)
+        for _, op in ops:
+            op(strip, (lay.legend_top - top) * SS)
+        kept = keeps.legend = key, strip if top == box[1] else strip.crop((0, 1, *strip.size))
+    canvas.image.paste(kept[1], box[:2])
     canvas.drawn.append(box)
 
 

@@ -10,7 +10,12 @@ colours; only the palette indices are kept, packed
 board's palette indices and their colours. Shading tints the palette entries of the cells it
 covers (a lookup table, no colour search); what is laid over the board (trail, tokens) and the
 legend are recorded as boxes, and only those are cut to the palette's remaining entries when
-the PNG is made. So a picture costs what changed, not the whole image.
+the PNG is made. The PNG is written in bands of rows (:mod:`bot.maps.png`): the bands where the
+picture shows its board alone are compressed once for the board, and the others are kept from
+the board's last picture and compressed again only where their pixels changed (what is drawn
+over the board keeps its palette entries from one picture to the next, :func:`_in_place`, so
+the pixels that did not change keep their indices). So a picture costs what changed, not the
+whole image.
 
 Palettes keep flat colours exact: each entry is the commonest colour of the pixels it stands for
 (not their mean), and the PNG is about a third the size of an optimised RGB one.
@@ -18,13 +23,12 @@ Palettes keep flat colours exact: each entry is the commonest colour of the pixe
 
 from __future__ import annotations
 
-import io
 import math
 import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -32,6 +36,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.maps.key import RGB
 from bot.maps.key import font as _font
+from bot.maps.png import BAND_ROWS, Bands, palette_png
 from bot.maps.style import (
     BACKGROUND,
     BOARD,
@@ -53,6 +58,7 @@ from rules.geometry import Cell, Grid, cell_name
 __all__ = [
     "BOARD_COLOURS",
     "CACHE_BYTES",
+    "MARGINS_KEPT",
     "UNPACKED_BYTES",
     "PAD",
     "PNG_LEVEL",
@@ -60,6 +66,7 @@ __all__ = [
     "Board",
     "Box",
     "Canvas",
+    "Keeps",
     "Layout",
     "HEX_R",
     "board",
@@ -85,13 +92,18 @@ _HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() 
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
 #: boards kept per process, packed: a 12x10 square board takes about 6 KB (so about 2,800 of
-#: them), a 60x60 one about 30 KB; a hex board (its interior kept too) 45 KB and 225 KB
+#: them), a 60x60 one about 30 KB; a hex board (its interior kept too) 45 KB and 225 KB; a
+#: square board without terrain or heights about 2 KB, as it is drawn again, not packed
 CACHE_BYTES = 16 * 1024 * 1024
-#: ... and unpacked, the last drawn on (at least one): a 12x10 square board takes 0.6 MB (so the
-#: boards of a worker's share of 50 busy channels), a 60x60 one 3.6 MB; a hex board twice that.
-#: Drawing a large hex board's first picture takes about 100 MB more for a moment, so a worker
-#: stays near 200 MB
-UNPACKED_BYTES = 32 * 1024 * 1024
+#: ... and unpacked, the last drawn on (at least one), with what their last pictures keep
+#: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and its pictures' bands and legend 1.3 MB
+#: (so the boards of a worker's share of 50 busy channels), a 60x60 one 3 MB and 3.9 MB; a hex
+#: board's own pixels twice that. Drawing a large hex board's first picture takes about 100 MB
+#: more for a moment, so a worker stays near 215 MB
+UNPACKED_BYTES = 48 * 1024 * 1024
+#: layouts whose square boards' margins (their coordinates) are kept cut to the palette, 84 KB
+#: for a 12x10 board's, 155 KB for a 60x60 one's
+MARGINS_KEPT = 16
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
 PNG_LEVEL = 3
@@ -155,6 +167,20 @@ class Layout:
 
 
 # -- the board, kept -----------------------------------------------------------------------
+@dataclass
+class Keeps:
+    """What the pictures of a board keep from one to the next: their PNG's bands
+    (:mod:`bot.maps.png`) and the last legend drawn, RGB, with what it shows (its key)."""
+
+    bands: Bands = field(default_factory=Bands)
+    legend: tuple[Hashable, Image.Image] | None = None
+
+    @property
+    def nbytes(self) -> int:
+        strip = None if self.legend is None else self.legend[1]
+        return self.bands.nbytes + (0 if strip is None else 4 * strip.width * strip.height)
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     """A board drawn at its final size, to be copied, never drawn on.
@@ -162,7 +188,9 @@ class Board:
     It is kept packed (:func:`_pack`: about 6 KB for a 12x10 square board, whose pixels take
     0.6 MB), so a process keeps the boards of hundreds of channels. The boards drawn
     on last are kept unpacked too (``UNPACKED_BYTES``): a picture of a busy channel unpacks
-    nothing, one of a board not drawn on lately about 0.5 ms."""
+    nothing, one of a board not drawn on lately about 0.5 ms. A square board without terrain or
+    heights is not packed: it is drawn again instead (``redraw``: its cells, walls and lines,
+    and its layout's kept margins)."""
 
     size: tuple[int, int]
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
@@ -170,29 +198,33 @@ class Board:
     packed: tuple[bytes, bytes | None, bytes | None]  #: ``index``, ``interior`` and ``heights``, packed
     #: a square board's layout, its interior drawn from it where asked (:meth:`inner`), not kept
     lines: Layout | None = None
+    #: where ``index`` is drawn again when not unpacked, in place of its packed pixels (``packed``
+    #: then holds none)
+    redraw: Callable[[], Image.Image] | None = None
 
     @staticmethod
     def pack(index: Image.Image, palette: list[int], interior: Image.Image | Layout, inside: tuple[int, ...],
-             heights: Image.Image | None) -> Board:
+             heights: Image.Image | None, redraw: Callable[[], Image.Image] | None = None) -> Board:
         """The board of these images packed, and kept unpacked for its first picture; ``interior``:
-        its image, or the layout of a square board it is drawn from."""
+        its image, or the layout of a square board it is drawn from; ``redraw``: how ``index`` is
+        drawn again, which it is in place of being packed and unpacked."""
         lines = interior if isinstance(interior, Layout) else None
         images = (index, None if isinstance(interior, Layout) else interior, heights)
-        made = Board(index.size, palette, inside, tuple(None if im is None else _pack(im)
-                                                        for im in images), lines)  # type: ignore[arg-type]  # three images: a triple
+        packed = (b"", None, None) if redraw else tuple(None if im is None else _pack(im) for im in images)
+        made = Board(index.size, palette, inside, packed, lines, redraw)  # type: ignore[arg-type]  # three images: a triple
         index.putpalette(palette)
         made._keep(images)  # its first picture follows: nothing to unpack
         return made
 
     @property
     def nbytes(self) -> int:
-        """What it takes kept (packed)."""
-        return sum(len(b) for b in self.packed if b is not None)
+        """What it takes kept (packed; one drawn again about what its palette and layout take)."""
+        return 1024 + 8 * len(self.palette) if self.redraw else sum(len(b) for b in self.packed if b is not None)
 
     @property
     def index(self) -> Image.Image:
         """P, with ``palette``: the picture's rows down to the rule above the legend."""
-        return self._unpacked()[0]  # type: ignore[return-value]  # the index is always packed
+        return self._unpacked()[0]  # type: ignore[return-value]  # the index is always there
 
     def inner(self, box: Box) -> Image.Image:
         """L, the part ``box`` of the board: 255 inside the cells, 0 on the grid lines (over half)
@@ -212,20 +244,31 @@ class Board:
 
     def _unpacked(self) -> tuple[Image.Image | None, ...]:
         with _guard:
-            if (images := _unpacked.get(self)) is not None:
+            if (kept := _unpacked.get(self)) is not None:
                 _unpacked.move_to_end(self)
-                return images
-        images = tuple(None if b is None else _unpack(b, mode, self.size)
-                       for mode, b in zip(("P", "L", "L"), self.packed))
-        images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always packed
+                return kept
+        if self.redraw:
+            images: tuple[Image.Image | None, ...] = (self.redraw(), None, None)
+        else:
+            images = tuple(None if b is None else _unpack(b, mode, self.size)
+                           for mode, b in zip(("P", "L", "L"), self.packed))
+        images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always there
         self._keep(images)
         return images
+
+    def keeps(self) -> Keeps:
+        """What its pictures keep between them, while it is among the boards kept unpacked (and
+        counted with them)."""
+        with _guard:
+            return _keeps.setdefault(self, Keeps())
 
     def _keep(self, images: tuple[Image.Image | None, ...]) -> None:
         """Keep ``images`` as the board unpacked, among the last drawn on (``UNPACKED_BYTES``)."""
         with _guard:
             _unpacked[self] = images
             _trim(_unpacked, lambda board, _: _pixels(board), UNPACKED_BYTES)
+            for gone in [b for b in _keeps if b not in _unpacked]:
+                del _keeps[gone]
 
 
 def _pack(image: Image.Image) -> bytes:
@@ -252,12 +295,14 @@ def _unpack(packed: bytes, mode: str, size: tuple[int, int]) -> Image.Image:
 
 
 def _pixels(board: Board) -> int:
-    """What ``board`` takes unpacked: a byte a pixel of each image."""
-    return board.size[0] * board.size[1] * sum(b is not None for b in board.packed)
+    """What ``board`` takes unpacked: a byte a pixel of each image, and its pictures' bands."""
+    kept = _keeps.get(board)
+    return board.size[0] * board.size[1] * sum(b is not None for b in board.packed) + (kept.nbytes if kept else 0)
 
 
 _boards: OrderedDict[Hashable, Board] = OrderedDict()
 _unpacked: OrderedDict[Board, tuple[Image.Image | None, ...]] = OrderedDict()
+_keeps: dict[Board, Keeps] = {}  #: what the pictures of the boards kept unpacked keep
 _guard = threading.Lock()
 
 
@@ -360,24 +405,27 @@ def _interior(lay: Layout, box: Box) -> Image.Image:
     return img
 
 
-def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout) -> None:
+def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, cells: bool = True) -> None:
     """The board of ``lay`` on ``img``: at scale ``SS`` (to be reduced), or at scale 1 for a square
     board, whose cells, walls and lines lie on whole pixels; then its hatches and letters are
     drawn at ``SS`` on enlarged parts of ``img`` (:func:`_smoothed`) and its coordinates as
-    :func:`small_text` writes them, so they look as they would on a board reduced from ``SS``."""
+    :func:`small_text` writes them, so they look as they would on a board reduced from ``SS``.
+    ``cells`` false: the coordinates alone (a square board of which no cell is read from ``img``,
+    :func:`_square_layer`)."""
     grid, u, k = lay.grid, lay.unit, lay.scale
     bx0, by0, bx1, by1 = bounds(grid)
     ox, oy = lay.origin
-    _draw_cells(draw, lay, BOARD)
-    for cell, kind in grid.terrain.items():
-        if grid.contains(cell) and cell not in grid.blocked:
-            if k == 1:
-                _smoothed(img, lay, cell, partial(_draw_terrain, cell=cell, kind=kind))
-            else:
-                _draw_terrain(img, lay, cell, kind)
-    for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
-        draw.polygon(shape, fill=WALL)
-    _draw_lines(draw, lay, GRID_LINE, MUTED)
+    if cells:
+        _draw_cells(draw, lay, BOARD)
+        for cell, kind in grid.terrain.items():
+            if grid.contains(cell) and cell not in grid.blocked:
+                if k == 1:
+                    _smoothed(img, lay, cell, partial(_draw_terrain, cell=cell, kind=kind))
+                else:
+                    _draw_terrain(img, lay, cell, kind)
+        for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
+            draw.polygon(shape, fill=WALL)
+        _draw_lines(draw, lay, GRID_LINE, MUTED)
     size = label_size(u / k) * k  # coordinates on all four edges, as players type them
 
     def write(xy: tuple[float, float], text: str, anchor: str) -> None:
@@ -467,23 +515,25 @@ def _height_of(img: Image.Image, lay: Layout, cell: Cell, mask: bool) -> None:
 _FLAT = (BACKGROUND, BOARD, GRID_LINE, MUTED, WALL)
 
 
-def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int], tuple[int, ...]]:
+def _square_layer(lay: Layout, img: Image.Image | None) -> tuple[Image.Image, list[int], tuple[int, ...]]:
     """The palette image of the square board ``img`` (RGB, scale 1, drawn by :func:`_draw_board`),
     its palette and the entries inside its cells (all those of a cell with terrain or a height).
     Its cells, walls and lines lie on whole pixels: they are drawn again straight as palette
     indices (``_FLAT``), and only the parts with shades (the coordinates' margins, the cells with
-    terrain or a height) are cut to the other entries."""
+    terrain or a height) are cut to the other entries. ``img`` None: a board without terrain or
+    heights, whose only shades are its margins, the same on every board of its layout
+    (:func:`_margins`)."""
     grid, (ox, oy) = lay.grid, lay.origin
     _, _, bx1, by1 = bounds(grid)
     cells_, line, edge, wall = (_FLAT.index(c) for c in (BOARD, GRID_LINE, MUTED, WALL))
-    index = Image.new("P", img.size, _FLAT.index(BACKGROUND))
+    w, h = lay.size[0], lay.legend_top
+    index = Image.new("P", (w, h + 1), _FLAT.index(BACKGROUND))
     draw = ImageDraw.Draw(index)
     _draw_cells(draw, lay, cells_)
     for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
         draw.polygon(shape, fill=wall)
     _draw_lines(draw, lay, line, edge)
-    draw.line([(PAD, lay.legend_top), (img.width - PAD, lay.legend_top)], fill=line, width=1)
-    w, h = img.width, lay.legend_top
+    draw.line([(PAD, lay.legend_top), (w - PAD, lay.legend_top)], fill=line, width=1)
     left, top, right, bottom = math.floor(ox) - 1, math.floor(oy) - 1, math.ceil(ox + bx1 * lay.unit) + 2, math.ceil(oy + by1 * lay.unit) + 2
     margins: list[Box] = [(0, 0, w, top), (0, bottom, w, h), (0, top, left, bottom), (right, top, w, bottom)]
     cells: list[Box] = []
@@ -493,10 +543,9 @@ def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int]
             cells.append((math.floor(min(x for x, _ in pts)) - 1, math.floor(min(y for _, y in pts)) - 1,
                           math.ceil(max(x for x, _ in pts)) + 2, math.ceil(max(y for _, y in pts)) + 2))
     boxes = [b for b in (_overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
-    pixels = b"".join(img.crop(b).tobytes() for b in boxes)
     palette, inside = [v for c in _FLAT for v in c], {cells_, wall}
-    if pixels:
-        shades, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT)
+    if (cut := _margins(lay, boxes) if img is None else _cut(img, boxes)) is not None:
+        shades, palette = cut
         data, at = shades.tobytes(), 0
         for n, (x0, y0, x1, y1) in enumerate(boxes):
             part = Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + (x1 - x0) * (y1 - y0)])
@@ -509,10 +558,44 @@ def _square_layer(lay: Layout, img: Image.Image) -> tuple[Image.Image, list[int]
     return index, palette, tuple(sorted(inside))
 
 
+def _cut(img: Image.Image, boxes: Sequence[Box]) -> tuple[Image.Image, list[int]] | None:
+    """The pixels of ``boxes`` in ``img`` (RGB) cut to a palette beside ``_FLAT``, one after
+    another in a row; None without pixels."""
+    pixels = b"".join(img.crop(b).tobytes() for b in boxes)
+    return quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT) if pixels else None
+
+
+def _margins(lay: Layout, boxes: Sequence[Box]) -> tuple[Image.Image, list[int]] | None:
+    """:func:`_cut` of the margins ``boxes`` of a square board of ``lay`` without terrain or
+    heights: its coordinates, the same for every board of its layout, so cut once for it (the
+    last ``MARGINS_KEPT`` layouts kept), and a board of another's size (or its walls changed)
+    draws only its cells, walls and lines."""
+    key = (lay.grid.width, lay.grid.height, lay.unit, lay.origin, lay.size[0], lay.legend_top, tuple(boxes))
+    with _guard:
+        if key in _cuts:
+            _cuts.move_to_end(key)
+            return _cuts[key]
+    img = Image.new("RGB", (lay.size[0], lay.legend_top + 1), BACKGROUND)
+    _draw_board(img, ImageDraw.Draw(img), lay, cells=False)
+    made = _cut(img, boxes)
+    with _guard:
+        _cuts[key] = made
+        while len(_cuts) > MARGINS_KEPT:
+            _cuts.popitem(last=False)
+    return made
+
+
+_cuts: OrderedDict[Hashable, tuple[Image.Image, list[int]] | None] = OrderedDict()
+
+
 def _draw_layer(lay: Layout) -> Board:
     """The board of ``lay`` (scale 1) and the rule under it, as every picture of it starts: drawn
     at ``SS`` and reduced, a square board at scale 1 (see :func:`_draw_board`)."""
     k = 1 if lay.grid.kind == "square" else SS
+    # a square board's cells are read in RGB only where they have terrain or a height
+    if k == 1 and not any(lay.grid.contains(c) for c in [*lay.grid.terrain, *(c for c, f in lay.grid.heights.items() if f)]):
+        index, palette, inside = _square_layer(lay, None)
+        return Board.pack(index, palette, lay, inside, None, redraw=lambda: _square_layer(lay, None)[0])
     big = lay.scaled(k)
     size = (big.size[0], (lay.legend_top + 1) * k)
     img = Image.new("RGB", size, BACKGROUND)
@@ -582,6 +665,27 @@ def quantize(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tup
 def _overlap(a: Box, b: Box) -> Box | None:
     x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
+
+
+def _in_place(palette: list[int], before: Sequence[int]) -> tuple[list[int], list[int]]:
+    """``palette``'s entries reordered so that each colour ``before`` had keeps its place there (a
+    picture's unchanged pixels keep their indices, and so their PNG bands): where each entry goes
+    (256 of them, the others left in place) and the palette reordered."""
+    n = len(palette) // 3
+    if palette == before[: 3 * n]:
+        return list(range(256)), palette
+    flat, old = bytes(palette), bytes(before[: 3 * n])
+    colours = [flat[at : at + 3] for at in range(0, 3 * n, 3)]
+    spots: dict[bytes, list[int]] = {}
+    for i in range(len(old) // 3 - 1, -1, -1):
+        spots.setdefault(old[3 * i : 3 * i + 3], []).append(i)
+    place = [spots[c].pop() if spots.get(c) else -1 for c in colours]
+    free = iter(sorted(set(range(n)) - set(place)))
+    place = [p if p >= 0 else next(free) for p in place]
+    out = bytearray(3 * n)
+    for c, p in zip(colours, place):
+        out[3 * p : 3 * p + 3] = c
+    return place + list(range(n, 256)), list(out)
 
 
 @dataclass
@@ -662,12 +766,16 @@ class Canvas:
         pixels = b"".join(self.image.crop(b).tobytes() for b in boxes)
         if pixels:
             over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)
-            data, at = over.point([min(255, i + first) for i in range(256)]).tobytes(), 0
+            kept = self.base.keeps().bands
+            place, palette = _in_place(palette, kept.colours if kept.first == first else [])
+            kept.first, kept.colours = first, palette
+            data, at = over.point([min(255, p + first) for p in place]).tobytes(), 0
             for x0, y0, x1, y1 in boxes:
                 n = (x1 - x0) * (y1 - y0)
                 self.index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
                 at += n
-        self.index.putpalette(self.palette + palette)
-        buf = io.BytesIO()
-        self.index.save(buf, "PNG", compress_level=PNG_LEVEL)
-        return buf.getvalue()
+        drawn = {n for box in [*boxes, *self.tinted] if (b := _overlap(box, whole)) is not None
+                 for n in range(b[1] // BAND_ROWS, (b[3] - 1) // BAND_ROWS + 1)}
+        below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
+        return palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
+                           self.base.keeps().bands, lambda n: n in drawn or n >= below)

@@ -424,6 +424,51 @@ def test_boards_are_kept_packed_and_unpacked_for_the_last_drawn_on(monkeypatch: 
         assert len(layer._unpacked) == 1
 
 
+def test_a_square_board_without_shades_takes_its_layouts_margins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A square board with walls but no terrain or height is drawn as palette indices alone, its
+    margins (the coordinates) cut once for its layout and kept: a board of the same size with other
+    walls uses them, and the pictures are those of the board drawn whole in RGB and cut."""
+    from PIL import ImageDraw
+
+    from bot.maps import layer
+    from bot.maps.style import BACKGROUND
+
+    people = [Combatant(name="Borin", side="dwarves", position="C4")]
+    walled = [_enc(combatants=people, blocked=["D4", "D5", "E5"]), _enc(combatants=people, blocked=["H2"]),
+              _enc(width=30, height=20, combatants=people, blocked=["A1", "AD20"])]
+    monkeypatch.setattr(layer, "_boards", type(layer._boards)())
+    monkeypatch.setattr(layer, "_cuts", type(layer._cuts)())
+    kept = [_image(enc).tobytes() for enc in walled]
+    assert len(layer._cuts) == 2  # two layouts: 12x10 twice, 30x20
+
+    def whole(lay: layer.Layout, boxes: list[layer.Box]) -> object:
+        img = Image.new("RGB", (lay.size[0], lay.legend_top + 1), BACKGROUND)
+        layer._draw_board(img, ImageDraw.Draw(img), lay)  # its cells, walls and lines too
+        return layer._cut(img, boxes)
+
+    monkeypatch.setattr(layer, "_margins", whole)
+    monkeypatch.setattr(layer, "_boards", type(layer._boards)())
+    assert [_image(enc).tobytes() for enc in walled] == kept
+
+
+def test_a_board_without_shades_is_drawn_again_not_packed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A square board with walls alone is kept without its pixels and drawn again when its
+    picture needs it, the same; a board with terrain is packed."""
+    from bot.maps import layer
+
+    people = [Combatant(name="Borin", side="dwarves", position="C4")]
+    walled, rough = _enc(combatants=people, blocked=["D4", "E4"]), _enc(combatants=people, terrain={"F6": "rough"})
+    monkeypatch.setattr(layer, "_boards", type(layer._boards)())
+    first = [render_map(enc, cell_px=CELL) for enc in (walled, rough)]
+    kept = list(layer._boards.values())
+    assert [b.redraw is not None for b in kept] == [True, False]
+    assert kept[0].packed == (b"", None, None) and kept[0].nbytes < len(kept[1].packed[0]) < 20_000
+    monkeypatch.setattr(layer, "_unpacked", type(layer._unpacked)())
+    monkeypatch.setattr(layer, "_keeps", {})
+    assert [render_map(enc, cell_px=CELL) for enc in (walled, rough)] == first
+    assert list(layer._boards.values()) == kept
+
+
 def test_kept_boards_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A process keeps boards up to CACHE_BYTES (at least the last one), the least recently used
     dropped first; a board dropped is drawn again the same."""

@@ -1,0 +1,116 @@
+"""A palette PNG written in bands, each band's compressed bytes kept to be used again.
+
+A PNG's pixels are one zlib stream of its rows, each row a filter byte (0, none, as a palette
+image takes) and its palette indices. Here the rows are compressed a band of ``BAND_ROWS`` at a
+time, each band on its own (a full flush ends it: nothing after it refers back into it), so a
+band's compressed bytes depend on its rows alone and the stream is the bands' bytes joined. A
+picture keeps the bands of the one before it (:class:`Bands`): only the bands whose pixels
+changed are compressed again. The stream's Adler-32 is worked out from the bands' own
+(:func:`adler32_combine`), so a kept band's bytes are not read again either.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+__all__ = ["BAND_ROWS", "Band", "Bands", "adler32_combine", "compress_band", "palette_png"]
+
+#: rows a band holds: a moved token touches about its cell's height in rows, so a few bands
+BAND_ROWS = 16
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_ADLER_BASE = 65521
+_FINAL = b"\x03\x00"  #: an empty last block: the stream's end after the bands' full flushes
+_MEM_LEVEL = 9  #: as Pillow's PNG encoder
+
+
+def adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings joined, from each one's (``first``, ``second``) and the
+    second's ``length`` (zlib's ``adler32_combine``)."""
+    rem = length % _ADLER_BASE
+    low = first & 0xFFFF
+    sum1 = (low + (second & 0xFFFF) - 1) % _ADLER_BASE
+    sum2 = (rem * low + (first >> 16) + (second >> 16) - rem) % _ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
+@dataclass(frozen=True)
+class Band:
+    """A band of rows: its pixels (no filter bytes), compressed on its own, and the Adler-32 and
+    length of the rows the stream holds for it (each with its filter byte)."""
+
+    pixels: bytes
+    deflated: bytes
+    adler: int
+    length: int
+
+
+def compress_band(pixels: bytes, width: int, packer: zlib._Compress) -> Band:
+    """``pixels`` (whole rows of ``width`` palette indices) as a band of the stream, compressed by
+    ``packer`` (raw deflate, its state reset by the full flush that ends the band)."""
+    raw = b"\0" + b"\0".join([pixels[at : at + width] for at in range(0, len(pixels), width)])
+    deflated = packer.compress(raw) + packer.flush(zlib.Z_FULL_FLUSH)
+    return Band(pixels, deflated, zlib.adler32(raw), len(raw))
+
+
+class Bands:
+    """What a board's pictures keep of their bands, by place (the band ``n`` holds rows
+    ``n * BAND_ROWS`` onwards): ``board``, the bands where a picture shows the board alone (the
+    same rows in every picture of it), and ``last``, the last picture's other bands with their
+    pixels, to be compared with the next picture's."""
+
+    def __init__(self) -> None:
+        self.board: dict[int, Band] = {}
+        self.last: dict[int, Band] = {}
+        #: the last picture's palette entries from ``first`` on (what was drawn over the board)
+        self.first, self.colours = 0, list[int]()
+
+    @property
+    def nbytes(self) -> int:
+        """What the kept bands take: their pixels and compressed bytes."""
+        return sum(len(b.pixels) + len(b.deflated) for kept in (self.board, self.last) for b in kept.values())
+
+
+def _zlib_header(level: int) -> bytes:
+    """A zlib stream's two first bytes for deflate at ``level`` with a 32 KB window."""
+    flevel = 0 if level < 2 else 1 if level < 6 else 2 if level == 6 else 3
+    head = 0x78 << 8 | flevel << 6
+    return (head + (31 - head % 31) % 31).to_bytes(2, "big")  # a multiple of 31, as zlib checks
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+def palette_png(
+    size: tuple[int, int], pixels: bytes, palette: Sequence[int], level: int,
+    bands: Bands | None = None, drawn: Callable[[int], bool] = lambda n: True,
+) -> bytes:  # fmt: skip
+    """The PNG of a palette image of ``size`` (``pixels``: a byte a pixel, row by row; ``palette``:
+    R, G, B values, at most 256 entries), its rows compressed at ``level`` in bands and kept in
+    ``bands``: a band where ``drawn(n)`` is false shows the board alone and is taken from
+    ``bands.board`` once there; another is taken from ``bands.last`` when its pixels are the
+    same. Without ``bands`` every band is compressed."""
+    width, height = size
+    packer = zlib.compressobj(level, zlib.DEFLATED, -15, _MEM_LEVEL)
+    parts, adler = [_zlib_header(level)], 1
+    step = BAND_ROWS * width
+    for n, at in enumerate(range(0, width * height, step)):
+        band: Band | None
+        if bands is None:
+            band = compress_band(pixels[at : at + step], width, packer)
+        elif not drawn(n):
+            if (band := bands.board.get(n)) is None:
+                band = bands.board[n] = replace(compress_band(pixels[at : at + step], width, packer), pixels=b"")
+        else:
+            rows = pixels[at : at + step]
+            if (band := bands.last.get(n)) is None or band.pixels != rows:
+                band = bands.last[n] = compress_band(rows, width, packer)
+        parts.append(band.deflated)
+        adler = adler32_combine(adler, band.adler, band.length)
+    parts += [_FINAL, adler.to_bytes(4, "big")]
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette, no interlace
+    return b"".join([_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(palette[: 3 * 256])),
+                     _chunk(b"IDAT", b"".join(parts)), _chunk(b"IEND", b"")])
