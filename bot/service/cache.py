@@ -21,10 +21,10 @@ __all__ = [
     "LiveEntry", "EncounterCache", "resident_bytes",
 ]
 
-#: the resident memory of a cached encounter's state (its models, with its JSON and its status
-#: boards) per byte of its JSON, as `python -m bot benchmark` measures it (part 4, the mix's
-#: fights: 9.1-11.6x loaded, 11.3-14.1x after a write and a board, with its parts)
-RESIDENT_PER_JSON_BYTE = 14
+#: the resident memory of a cached encounter's state (its models, with its JSON, its status
+#: boards and facts) per byte of its JSON, as `python -m bot benchmark` measures it (part 4, the
+#: mix's fights: 9.1-11.6x loaded, 11.8-14.8x after a write and a board, with its parts)
+RESIDENT_PER_JSON_BYTE = 15
 #: the encounter cache holds at most this many bytes of resident memory (`resident_bytes`; the
 #: least recently used go): the ``ENCOUNTER_CACHE_MIB`` setting's default
 CACHE_BYTES = 256 * 1024 * 1024
