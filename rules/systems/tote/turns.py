@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from rules.actions import InitOrder, InitRoll, InitSet, Next
 from rules.dice import Dice
+from rules.effects import pass_turns
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event
 from rules.models import Combatant, Encounter
@@ -90,13 +91,18 @@ def over(enc: Encounter) -> bool:
 
 
 def settle(enc: Encounter) -> list[Event]:
-    """Start the next round when nobody is left to act, then refresh phase, order and current."""
+    """Start the next round when nobody is left to act, then refresh phase, order and current.
+    The turns of those who took none in the round that ends (unconscious, out of the fight or
+    escaped) pass all the same as it ends: the effects timed by them count down."""
     events: list[Event] = []
     st = ToteEncounter.of(enc)
     if st.pending_return and enc.get(st.pending_return.by).status != "active":
         st.pending_return = None
     live = enc.started and not enc.winner and not over(enc) and not st.pending_return
     if live and pool.round_over(entries(enc)):
+        passed = [c.name for c in enc.combatants if c.status != "active" and ToteCombatant.of(c).acted != enc.round]
+        enc.effects, ended = pass_turns(enc.effects, passed)
+        events += ended
         events += start_round(enc, enc.round + 1)
     enc.order = pool.order(entries(enc))
     if enc.started:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import IllegalAction, NotYourTurn
+from rules.events import EffectEnded
 from rules.models import Encounter
 from tests.rules.on_deck import on_deck_checked
 from tests.rules.tote.build import (
@@ -190,3 +191,23 @@ def test_on_deck_after_a_return_attack_names_the_next_pool() -> None:
     assert SYSTEM.turn(s.enc).phase == "return" and on_deck_checked(SYSTEM, s.enc) == ()
     s.run("next", actor="Grak")
     assert (SYSTEM.turn(s.enc).actors, on_deck_checked(SYSTEM, s.enc)) == (("Grak",), ("Mog",))
+
+
+def test_the_turn_of_an_unconscious_combatant_passes_for_its_effects_as_the_round_ends() -> None:
+    """"Each combatant takes one action a round or passes with `/init next` ...; the round ends
+    when nobody is left to act" (docs/systems/tote.md), and "effects count down as turns pass"
+    (docs/commands.md): an unconscious foe takes no turn, so its turn passes all the same as the
+    round ends, and an effect timed by it ends after as many rounds as it runs."""
+    foes = (("Grak", "rating=2 track=1,U", "foes", 3), ("Mog", "rating=1", "foes", 1))
+    enc = step(fight(BORIN, *foes), "attack", [2, 3, 6, 3], actor="Borin", target="Grak")
+    assert who(enc, "Grak").status == "downed"
+    enc = step(enc, "effect_add", actor="Grak", effect="Hex", rounds=2, ends="end of Grak's turn", is_gm=True)
+    res = resolve(enc, "next", actor="Mog")  # the round ends: Grak's turn passed once
+    assert res.encounter.round == 2 and [(e.name, e.left) for e in res.encounter.effects] == [("Hex", 1)]
+    assert not [e for e in res.events if isinstance(e, EffectEnded)]
+    enc, events = res.encounter, []
+    while enc.round == 2:  # everyone able passes: as round 2 ends, Grak's turn passes again
+        res = resolve(enc, "next", actor=enc.current)
+        enc, events = res.encounter, events + res.events
+    assert enc.effects == []
+    assert [(e.actor, e.name) for e in events if isinstance(e, EffectEnded)] == [("Grak", "Hex")]
