@@ -93,9 +93,13 @@ def over(enc: Encounter) -> bool:
 def settle(enc: Encounter) -> list[Event]:
     """Start the next round when nobody is left to act, then refresh phase, order and current.
     The turns of those who took none in the round that ends (unconscious, out of the fight or
-    escaped) pass all the same as it ends: the effects timed by them count down."""
+    escaped) pass all the same as it ends: the effects timed by them count down. One that went
+    down in its own turn had it (its turn ended then)."""
     events: list[Event] = []
     st = ToteEncounter.of(enc)
+    acting = enc.find(enc.current) if not st.pending_return else None
+    if acting is not None and acting.status != "active":  # down in its own turn: that turn ended, it had it
+        ToteCombatant.of(acting).acted = enc.round
     if st.pending_return and enc.get(st.pending_return.by).status != "active":
         st.pending_return = None
     live = enc.started and not enc.winner and not over(enc) and not st.pending_return
@@ -250,6 +254,9 @@ def next_turn(enc: Encounter, action: Next) -> list[Event]:
     else:
         ToteCombatant.of(c).acted = enc.round
         events = [Passed(actor=c.name, points=c.initiative or 0)]
+        if c.name != now.current:  # passed out of turn by the GM: its turn passes all the same
+            enc.effects, ended = pass_turns(enc.effects, [c.name])
+            events += ended
     return events + settle(enc)
 
 

@@ -15,6 +15,7 @@ from tests.rules.tote.build import (
     THRAIN,
     act,
     fight,
+    pass_round,
     resolve,
     setup,
     started,
@@ -211,3 +212,45 @@ def test_the_turn_of_an_unconscious_combatant_passes_for_its_effects_as_the_roun
         enc, events = res.encounter, events + res.events
     assert enc.effects == []
     assert [(e.actor, e.name) for e in events if isinstance(e, EffectEnded)] == [("Grak", "Hex")]
+
+
+def test_an_effect_of_one_knocked_out_after_its_turn_does_not_count_that_round_twice() -> None:
+    """A combatant unconscious after it "takes one action a round" (docs/systems/tote.md) had its
+    turn that round: as the round ends its turn does not pass again, and from the next round on it
+    passes once a round."""
+    grak = ("Grak", "rating=2 track=1,U", "foes", 6)
+    enc = fight(BORIN, grak, ("Mog", "rating=1", "foes", 1))
+    assert enc.current == "Grak"
+    enc = step(enc, "next", actor="Grak")  # its turn, taken
+    enc = step(enc, "effect_add", actor="Grak", effect="Hex", rounds=2, ends="end of Grak's turn", is_gm=True)
+    enc = step(enc, "attack", [2, 3, 6, 3], actor="Borin", target="Grak")
+    assert who(enc, "Grak").status == "downed" and enc.current == "Mog"
+    enc = step(enc, "next", actor="Mog")  # round 1 ends: Grak's turn was taken, it does not pass again
+    assert enc.round == 2 and [(e.name, e.left) for e in enc.effects] == [("Hex", 2)]
+    enc = pass_round(enc)  # round 2 ends: Grak took no turn, so it passes
+    assert enc.round == 3 and [(e.name, e.left) for e in enc.effects] == [("Hex", 1)]
+
+
+def test_a_combatant_down_in_its_own_turn_had_that_turn() -> None:
+    """Knocked out in its own turn before acting, a combatant's turn started and ended then ("each
+    combatant takes one action a round", docs/systems/tote.md): as the round ends its turn does
+    not pass a second time, so an effect "2 times" is still running once in round 2."""
+    grak = ("Grak", "rating=2 track=1,U", "foes", 6)
+    enc = fight(BORIN, grak, ("Mog", "rating=1", "foes", 1))
+    enc = step(enc, "effect_add", actor="Grak", effect="Hex", rounds=2, ends="end of Grak's turn", is_gm=True)
+    assert enc.current == "Grak"
+    enc = step(enc, "edit", actor="Grak", hp_change=-2, is_gm=True)  # down in its own turn: that turn ends
+    assert who(enc, "Grak").status == "downed" and [(e.name, e.left) for e in enc.effects] == [("Hex", 1)]
+    while enc.round == 1:
+        enc = step(enc, "next", actor=SYSTEM.turn(enc).current)
+    assert [(e.name, e.left) for e in enc.effects] == [("Hex", 1)]
+
+
+def test_a_combatant_the_gm_passes_out_of_turn_has_its_turn_pass() -> None:
+    """"Each combatant takes one action a round or passes with `/init next`" (docs/systems/tote.md):
+    one the GM passes out of turn has passed its turn, so an effect timed by it counts down."""
+    enc = fight()
+    enc = step(enc, "effect_add", actor="Grak", effect="Hex", rounds=1, ends="end of Grak's turn", is_gm=True)
+    assert enc.current == "Borin"
+    res = resolve(enc, "next", actor="Grak", is_gm=True)
+    assert res.encounter.effects == [] and [e.name for e in res.events if isinstance(e, EffectEnded)] == ["Hex"]
