@@ -142,10 +142,11 @@ def perform(ctx: ActionContext, c: Combatant, name: str, step: Step, action: Act
     cost = table[name] if cost is None else cost
     have = c.initiative or 0
     if cost > have:
-        free = ", ".join(n for n, v in table.items() if v == 0)
+        affordable = ", ".join(f"{n} {v}" for n, v in sorted(table.items(), key=lambda kv: kv[1]) if v <= have)
         points = plural(have, "initiative point")
         raise IllegalAction(
-            f"{c.name} has {points} and {name} costs {cost}: choose a cheaper action ({free} cost 0) or pass with `/init next`."
+            f"{c.name} has {points} and {name} costs {cost}: choose an action it can pay for ({affordable}) "
+            "or pass with `/init next`."
         )
     c.initiative = have - cost
     spent = Spent(actor=c.name, action=name, cost=cost, before=have, after=c.initiative)

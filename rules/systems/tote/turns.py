@@ -245,8 +245,13 @@ def next_turn(enc: Encounter, action: Next) -> list[Event]:
             raise NotYourTurn(
                 f"{st.pending_return.by} first answers {st.pending_return.against}'s Assault: pass {st.pending_return.by}."
             )
-        if c.status != "active" or c.initiative is None or ToteCombatant.of(c).acted == enc.round:
-            raise IllegalAction(f"{c.name} is not waiting to act this round: there is no turn of theirs to pass.")
+        if c.status != "active":
+            state = "unconscious" if c.status == "downed" else "out of the fight"
+            raise IllegalAction(f"{c.name} is {state} and takes no turn (its turn passes as the round ends): nothing to pass.")
+        if c.initiative is None:
+            raise IllegalAction(f"{c.name} has no initiative yet: roll it with `/init roll combatant:{c.name}`.")
+        if ToteCombatant.of(c).acted == enc.round:
+            raise IllegalAction(f"{c.name} has acted this round: its next turn comes in round {enc.round + 1}.")
     if st.pending_return and c.name == st.pending_return.by:
         against = st.pending_return.against
         st.pending_return = None

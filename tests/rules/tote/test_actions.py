@@ -58,8 +58,20 @@ def test_cannot_spend_initiative_it_does_not_have() -> None:
     enc = fight(("Ann", "hawk=1", "heroes", 0), ("Grak", "rating=1", "foes", 0))
     with pytest.raises(IllegalAction, match="0 initiative points and strike costs 1") as err:
         resolve(enc, "attack", [1, 1, 1], actor="Ann", target="Grak")
-    assert "defend, grapple cost 0" in err.value.message
+    assert "choose an action it can pay for (defend 0, grapple 0)" in err.value.message
     assert who(step(enc, "act", actor="Ann", action="defend"), "Ann").initiative == 1
+
+
+def test_a_refused_action_names_every_action_the_points_pay_for() -> None:
+    """"A combatant cannot spend initiative it does not have" (docs/systems/tote.md): the refusal
+    names each melee action the points still pay for, with its cost, not only the free ones."""
+    enc = fight(("Ann", "hawk=1 weapon=bow:1:pierce", "heroes", 2), ("Grak", "rating=1", "foes", 0))
+    with pytest.raises(IllegalAction) as err:
+        act(enc, "Ann", "disengage")
+    assert err.value.message == (
+        "Ann has 2 initiative points and disengage costs 3: choose an action it can pay for (defend 0, grapple 0, "
+        "assist 1, intimidate 1, strike 1, assault 2, protect 2) or pass with `/init next`."
+    )
 
 
 # -- melee actions: effects -------------------------------------------------------------------------------

@@ -254,3 +254,17 @@ def test_a_combatant_the_gm_passes_out_of_turn_has_its_turn_pass() -> None:
     assert enc.current == "Borin"
     res = resolve(enc, "next", actor="Grak", is_gm=True)
     assert res.encounter.effects == [] and [e.name for e in res.events if isinstance(e, EffectEnded)] == ["Hex"]
+
+
+def test_a_gm_pass_that_finds_no_turn_says_why() -> None:
+    """The GM's `/init next combatant:X` "passes X (out of turn if need be), or is refused"
+    (docs/systems/tote.md): the refusal says why X has no turn to pass and what comes instead."""
+    foes = (("Grak", "rating=2 track=1,U", "foes", 3), ("Mog", "rating=1", "foes", 1))
+    enc = step(fight(BORIN, *foes), "attack", [2, 3, 6, 3], actor="Borin", target="Grak")
+    assert enc.current != "Borin"
+    with pytest.raises(IllegalAction) as err:
+        resolve(enc, "next", actor="Grak", is_gm=True)
+    assert err.value.message == "Grak is unconscious and takes no turn (its turn passes as the round ends): nothing to pass."
+    with pytest.raises(IllegalAction) as err:
+        resolve(enc, "next", actor="Borin", is_gm=True)
+    assert err.value.message == "Borin has acted this round: its next turn comes in round 2."
