@@ -82,15 +82,15 @@ def turn_text(enc: Encounter, facts: Facts, users: tuple[str, ...], lead: str) -
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
-def turn_ping(enc: Encounter, turn: Turn, encounter_id: int, facts: Facts | None = None) -> Ping | None:
+def turn_ping(enc: Encounter, turn: Turn, encounter_id: int, facts: Facts) -> Ping | None:
     """The turn-change message: who must act now (pinged) and who is on deck (named, not pinged);
-    ``facts``: the system's `RuleSystem.facts` of ``enc``, if worked out."""
+    ``facts``: the system's `RuleSystem.facts` of ``enc``."""
     if enc.winner or not turn.actors:
         return None
     users = owners_of(enc, turn.actors)
     if not users:
         return None
-    text = turn_text(enc, get_system(enc.system).facts(enc) if facts is None else facts, users, "your turn")
+    text = turn_text(enc, facts, users, "your turn")
     on_deck = get_system(enc.system).on_deck(enc)
     if on_deck:
         deck = f"\nOn deck: {short_names(on_deck)}."

@@ -86,18 +86,19 @@ def _rules_step_encounter(key: str, kind: str, size: Size, count: int) -> Encoun
 
 
 def _far_move(key: str, enc: Encounter, to: str) -> tuple[float, str]:
-    """CPU seconds and outcome of resolving Mover's move to ``to`` (this thread's CPU time: what
+    """CPU seconds and outcome of resolving Mover's move to ``to`` on a copy of ``enc`` made
+    beforehand, as the bot resolves on its cached state in place (this thread's CPU time: what
     the step costs, garbage collection included, and not the time another process held the core)."""
     from rules.actions import make_action
     from rules.dice import Dice
     from rules.errors import RulesError
 
     system = get_system(key)
-    snapshot = enc.model_dump_json()
+    copy = type(enc).model_validate_json(enc.model_dump_json())
     move: Any = make_action("move", is_gm=True, actor="Mover", to=to)  # as `roll` in `_rules_step_encounter`
     t0 = time.thread_time()
     try:
-        system.resolve(enc, move, Dice(random.Random(1)), snapshot=snapshot)
+        system.resolve(enc, move, Dice(random.Random(1)), copy=copy)
         outcome = "moved"
     except RulesError as exc:
         outcome = "refused: " + str(exc)[:60]
