@@ -15,7 +15,7 @@ from pydantic import (
 )
 
 from rules.effects import MAX_EFFECTS, Effect
-from rules.errors import NotFound
+from rules.errors import InputError, NotFound
 from rules.geometry import MAX_SIDE, Cell, Grid, normal_cell, parse_cell
 from rules.state import CombatantState, EncounterState, typed_state
 
@@ -265,6 +265,23 @@ class Encounter(BaseModel):
             if c.position == name and c.status != "out":
                 return c
         return None
+
+    def holders(self) -> dict[Cell, Combatant]:
+        """Who `at` says stands on each cell, in one look-up (a path search asks it of every cell
+        it reaches): the first combatant not out whose position is written as the bot writes that cell."""
+        names: dict[str, Combatant] = {}
+        for o in self.combatants:
+            if o.status != "out" and o.position is not None:
+                names.setdefault(o.position, o)
+        out: dict[Cell, Combatant] = {}
+        for name, o in names.items():
+            try:
+                cell = parse_cell(name)
+            except InputError:
+                continue
+            if normal_cell(name) == name:
+                out[cell] = o
+        return out
 
     def occupied(self, exclude: Combatant | None = None) -> set[Cell]:
         return {cell for c in self.combatants if c.on_board and c is not exclude and (cell := c.cell) is not None}

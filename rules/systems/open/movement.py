@@ -25,7 +25,7 @@ from rules.dice import Dice
 from rules.effects import active
 from rules.errors import IllegalAction, InputError, SheetError
 from rules.events import Event, Moved
-from rules.geometry import Cell, Grid, cheapest_path, normal_cell, parse_cell
+from rules.geometry import Cell, Grid, cheapest_path
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.open import sheet
@@ -88,24 +88,6 @@ def _held(c: Combatant, other: Combatant) -> bool:
     return other.side != c.side and other.status == "active" and not passes(c, other)
 
 
-def _holders(enc: Encounter) -> dict[Cell, Combatant]:
-    """Who `Encounter.at` says stands on each cell, in one look-up: the first combatant not out
-    whose position is written as the bot writes that cell."""
-    names: dict[str, Combatant] = {}
-    for o in enc.combatants:
-        if o.status != "out" and o.position is not None:
-            names.setdefault(o.position, o)
-    out: dict[Cell, Combatant] = {}
-    for name, o in names.items():
-        try:
-            cell = parse_cell(name)
-        except InputError:
-            continue
-        if normal_cell(name) == name:
-            out[cell] = o
-    return out
-
-
 def passes(c: Combatant, other: Combatant) -> bool:
     """May ``c`` move through the hostile ``other``'s space: is it at least two sizes larger or smaller?"""
     return abs(sheet.size(c) - sheet.size(other)) >= 2
@@ -155,7 +137,7 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
     if goal == start:
         raise InputError(f"{c.name} is already at {goal.name}.")
 
-    holders, square, rule, walls = _holders(enc), grid.kind == "square", opts.diagonals, grid.blocked
+    holders, square, rule, walls = enc.holders(), grid.kind == "square", opts.diagonals, grid.blocked
     threats = _threats(enc, opts, c, True)
     #: the threats whose reach holds a cell, by cell (each looked up once a search)
     inside: dict[Cell, list[tuple[Combatant, Cell, int]]] = {}
