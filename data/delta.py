@@ -30,12 +30,15 @@ __all__ = [
     "Parts",
     "state_parts",
     "parts_diff",
+    "STR_OVERHEAD",
 ]
 
 #: a full snapshot of the state at least every this many logged rows of an encounter
 SNAPSHOT_EVERY = 50
 
 _MISSING = object()
+#: the bytes of memory a `str` of ASCII text holds beyond its characters (49), rounded up
+STR_OVERHEAD = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,25 @@ class Parts:
         items = ",".join(item for item in self.items if item not in known)
         where = "" if self.map == before.map else f'"map":{self.map},'
         return f'{self.head[:-1]},{where}"combatants":[{items}],{self.tail[1:]}'
+
+    def sharing(self, before: Parts | None) -> Parts:
+        """These parts with each one equal to one of ``before``'s as ``before``'s very string, so
+        that two versions kept side by side (`bot.service.cache.LiveEntry.history`) hold an
+        unchanged part once."""
+        if before is None:
+            return self
+        known = {item: item for item in before.items}
+        return Parts(before.head if self.head == before.head else self.head,
+                     before.tail if self.tail == before.tail else self.tail,
+                     before.map if self.map == before.map else self.map,
+                     tuple([known.get(item, item) for item in self.items]))
+
+    def bytes_beside(self, other: Parts) -> int:
+        """The bytes of memory these parts hold that ``other`` does not share (`sharing`): each
+        string of their own, and their list of combatants."""
+        shared = {id(s) for s in (other.head, other.tail, other.map, *other.items)}
+        own = (s for s in (self.head, self.tail, self.map, *self.items) if id(s) not in shared)
+        return 2 * STR_OVERHEAD + 8 * len(self.items) + sum(len(s) + STR_OVERHEAD for s in own)
 
 
 _FIELDS = tuple(Encounter.model_fields)

@@ -20,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
+from dataclasses import replace
 from typing import Any
 
 import asyncpg
@@ -193,6 +194,7 @@ def _log_entry(row: asyncpg.Record) -> LogEntry:
         created_at=row["created_at"],
         dice_typed=list(row["dice_typed"]),
         facts=row["facts"],
+        version=row["version"],
     )
 
 
@@ -622,9 +624,10 @@ class PostgresStore(Store):
         [row] = await self._rows(_UNDO_BYTES, encounter_id)
         return int(row[0]), int(row[1])
 
-    async def last_undoable(self, encounter_id: int) -> LogEntry | None:
+    async def last_undoable(self, encounter_id: int, held: Collection[int] = ()) -> LogEntry | None:
         """The newest log row that is not undone and may be undone, with its ``state_before``
-        rebuilt from the snapshot at or before it (one statement: the row, then its chain)."""
+        rebuilt from the snapshot at or before it (one statement: the row, then its chain),
+        unless its version is ``held``."""
         rows = list(await self._rows(
             f"WITH k AS (SELECT id, coalesce(chain, 0) + 1 AS n FROM actions WHERE "
             "encounter_id = $1 AND NOT undone AND undoable ORDER BY id DESC LIMIT 1) "
@@ -634,6 +637,8 @@ class PostgresStore(Store):
         ))[::-1]
         if not rows:
             return None
+        if rows[-1]["version"] is not None and rows[-1]["version"] in held:
+            return replace(_log_entry(rows[-1]), state_before=None)
         return entries_with_states([_log_entry(rows[-1])], [_undo_row(row) for row in rows])[0]
 
     async def compact(self, now: float, retention_days: float) -> int:

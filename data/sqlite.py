@@ -20,8 +20,9 @@ import json
 import os
 import re
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from contextlib import suppress
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -184,6 +185,7 @@ def _log_entry(row: Sequence[Any]) -> LogEntry:
         created_at=row[9],
         dice_typed=json.loads(row[10]) if row[10] else [],
         facts=row[15],
+        version=row[12],
     )
 
 
@@ -608,22 +610,26 @@ class SqliteStore(Store):
         [row] = await self._rows(_UNDO_BYTES, (encounter_id,))
         return int(row[0]), int(row[1])
 
-    async def last_undoable(self, encounter_id: int) -> LogEntry | None:
+    async def last_undoable(self, encounter_id: int, held: Collection[int] = ()) -> LogEntry | None:
         """The newest log row that is not undone and may be undone, with its ``state_before``
-        rebuilt from the snapshot at or before it."""
+        rebuilt from the snapshot at or before it, unless its version is ``held``."""
         async with self._lock:
             found = list(await self._db.execute_fetchall(
-                "SELECT id, chain FROM actions WHERE encounter_id = ? AND undone = 0 "
+                "SELECT id, chain, version FROM actions WHERE encounter_id = ? AND undone = 0 "
                 "AND undoable = 1 ORDER BY id DESC LIMIT 1",
                 (encounter_id,),
             ))
             if not found:
                 return None
+            row_id, chain, version = found[0]
+            keep = version is not None and version in held
             rows = list(await self._db.execute_fetchall(
                 f"SELECT {_LOG_COLS} FROM actions WHERE encounter_id = ? AND id <= ? "
                 "ORDER BY id DESC LIMIT ?",
-                (encounter_id, found[0][0], (found[0][1] or 0) + 1),
+                (encounter_id, row_id, 1 if keep else (chain or 0) + 1),
             ))[::-1]
+        if keep:
+            return replace(_log_entry(rows[-1]), state_before=None)
         return entries_with_states([_log_entry(rows[-1])], [_undo_row(row) for row in rows])[0]
 
     async def compact(self, now: float, retention_days: float) -> int:

@@ -12,7 +12,7 @@ import os
 import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any
@@ -285,6 +285,9 @@ class LogEntry:
     #: what the command did, as `rules.logfacts.LogFacts` JSON (rendered per reader); None: a row
     #: whose ``summary`` is its text (a roll, an import, an undo, and rows written before facts)
     facts: str | None = None
+    #: the encounter version the row's change read (its ``state_before`` is the state at it); None
+    #: on rows written before versions were logged
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,8 +439,10 @@ class Store(ABC):
         """The bytes of undo data (snapshots and deltas) the encounter's log stores, and its rows."""
 
     @abstractmethod
-    async def last_undoable(self, encounter_id: int) -> LogEntry | None:
-        """The newest log row that is not undone and has a ``state_before``."""
+    async def last_undoable(self, encounter_id: int, held: Collection[int] = ()) -> LogEntry | None:
+        """The newest log row that is not undone and may be undone, with its ``state_before``
+        rebuilt from the compact log; not rebuilt (None) when the row's ``version`` is one of
+        ``held``: the caller holds the state at that version itself."""
 
     @abstractmethod
     async def compact(self, now: float, retention_days: float) -> int:

@@ -17,7 +17,7 @@ from rules.report import Report, board_report
 from rules.turns import Turn
 
 __all__ = [
-    "CACHE_BYTES", "RESIDENT_PER_JSON_BYTE", "YOUNG_EVERY", "YOUNG_MIDDLE", "RECENT_IDS", "ABSENT_SIZE", "StoredEntry",
+    "CACHE_BYTES", "RESIDENT_PER_JSON_BYTE", "YOUNG_EVERY", "YOUNG_MIDDLE", "UNDO_HELD", "RECENT_IDS", "ABSENT_SIZE", "StoredEntry",
     "LiveEntry", "EncounterCache", "resident_bytes",
 ]
 
@@ -35,6 +35,8 @@ CACHE_BYTES = 256 * 1024 * 1024
 #: objects and 50-85 ms of CPU a collection; counted by writes, 5-8 ms
 YOUNG_EVERY = 10
 YOUNG_MIDDLE = 5
+#: the states before its last writes each cached encounter keeps, for `/undo` (`LiveEntry.history`)
+UNDO_HELD = 8
 #: the interaction ids each cached encounter remembers (a re-delivered one is refused)
 RECENT_IDS = 256
 #: how many channels known to have no encounter are remembered (apart from the cache)
@@ -85,6 +87,17 @@ class LiveEntry(StoredEntry):
     known_turn: Turn | None = None
     #: what ``enc``'s board and turn line show (`facts`), once worked out for this version
     known_facts: Facts | None = None
+    #: the parts of the states before the last `UNDO_HELD` writes of this process, by the version
+    #: each was, with the bytes each holds apart from the state after it (`data.delta.Parts.sharing`):
+    #: an `/undo` of one of those writes reads back only what differs from the state now
+    history: dict[int, tuple[Parts, int]] = field(default_factory=dict)
+
+    def hold(self, version: int, parts: Parts, after: Parts) -> None:
+        """Keep ``parts``, the state at ``version``, that the write to ``after`` replaces; the
+        oldest kept go past `UNDO_HELD`."""
+        self.history[version] = (parts, parts.bytes_beside(after))
+        while len(self.history) > UNDO_HELD:
+            del self.history[next(iter(self.history))]
 
     def turn(self) -> Turn:
         """The turn ``enc`` is at (its system's `RuleSystem.turn`), worked out once for this version."""
@@ -113,12 +126,13 @@ class LiveEntry(StoredEntry):
 
 def resident_bytes(entry: StoredEntry) -> int:
     """The resident memory a cached entry holds at most, from its JSON's size: its JSON alone
-    when it does not read back; else `RESIDENT_PER_JSON_BYTE` for its state, and its JSON again
-    in parts where it keeps them (after a write)."""
+    when it does not read back; else `RESIDENT_PER_JSON_BYTE` for its state, its JSON again
+    in parts where it keeps them (after a write), and what its states before hold apart
+    (`LiveEntry.history`)."""
     size = len(entry.json)
     if not isinstance(entry, LiveEntry):
         return size
-    return size * (RESIDENT_PER_JSON_BYTE + (entry.parts is not None))
+    return size * (RESIDENT_PER_JSON_BYTE + (entry.parts is not None)) + sum(held for _, held in entry.history.values())
 
 
 class EncounterCache:

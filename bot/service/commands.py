@@ -255,15 +255,16 @@ class Service:
         async with self.encounters.holding_any(ctx) as live:
             button_entry(live, encounter_id)
             require_gm_of(live, ctx, "undo")
-            entry = await self.store.last_undoable(live.id)
-            if entry is None or entry.state_before is None:
+            entry, restored = await self.encounters.last_undoable(live)
+            if entry is None or (restored is None and entry.state_before is None):
                 raise IllegalAction("Nothing left to undo in this encounter.")
-            restored, error = read_state(entry.state_before)
-            if restored is None:
-                raise IllegalAction(
-                    f"The state before {entry.command} could not be read either ({error}): "
-                    "`/encounter export` the encounter as it is stored, or `/encounter end` it."
-                )
+            if restored is None:  # rebuilt from the log
+                restored, error = read_state(entry.state_before or "")
+                if restored is None:
+                    raise IllegalAction(
+                        f"The state before {entry.command} could not be read either ({error}): "
+                        "`/encounter export` the encounter as it is stored, or `/encounter end` it."
+                    )
             undid = Undid(command=entry.command or "", user_id=entry.user_id)
             facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}) if entry.facts else None
             text = f"Undid {entry.command} by {views.who(entry.user_id)}: {views.entry_text(entry, get_system(restored.system))}"

@@ -26,6 +26,7 @@ from data.delta import Parts, parts_diff, state_parts
 from data.store import (
     Change,
     DuplicateInteraction,
+    LogEntry,
     Reminder,
     StaleEncounter,
     Store,
@@ -224,6 +225,38 @@ class Encounters:
         live.boards.clear()
         live.known_facts = None  # a reader may have worked them out from the change
 
+    async def last_undoable(self, live: StoredEntry) -> tuple[LogEntry | None, Encounter | None]:
+        """The encounter's newest log row that may be undone (`Store.last_undoable`), and the state
+        before it where the cache holds that state's parts (`LiveEntry.history`): only what differs
+        from the state now is read back, the rest is the state now's own (an undo replaces it).
+        Else None: the row's ``state_before``, rebuilt from the log, is the state before it."""
+        held = live.history if isinstance(live, LiveEntry) else {}
+        entry = await self.store.last_undoable(live.id, held)
+        if entry is None or entry.version is None or entry.version not in held:
+            return entry, None
+        assert isinstance(live, LiveEntry)
+        restored = self._held_state(live, held[entry.version][0])
+        if restored is None:  # parts that do not read back (none were kept so): the log's
+            return await self.store.last_undoable(live.id), None
+        return entry, restored
+
+    @staticmethod
+    def _held_state(live: LiveEntry, before: Parts) -> Encounter | None:
+        """The state whose parts are ``before``, read back where they differ from ``live``'s."""
+        now = live.parts
+        if now is None:
+            return None
+        back, error = read_state(before.changed_since(now), current=True)
+        if back is None:
+            log.error("a state kept for undo in encounter %s does not read back (%s)", live.id, error)
+            return None
+        same = dict(zip(now.items, live.enc.combatants))
+        fresh = iter(back.combatants)
+        back.combatants = [same[item] if item in same else next(fresh) for item in before.items]
+        if before.map == now.map:
+            back.map = live.enc.map
+        return back
+
     # -- writing ------------------------------------------------------------------------------
     async def commit(self, ctx: Ctx, live: StoredEntry, new: Encounter | None, write: Write) -> Ping | None:
         """Write ``new`` and its log row (``write``), then make it the channel's cached encounter;
@@ -294,6 +327,8 @@ class Encounters:
         `_turn_change` worked them out)."""
         self.cache.drop(live.channel_id)
         if isinstance(live, LiveEntry):
+            if live.parts is not None and saved.parts is not None:
+                live.hold(live.version, live.parts, saved.parts)
             kept, live.enc, live.json, live.version = live, new, saved.json, live.version + 1
             live.parts, live.known_turn, live.known_facts = saved.parts, turn.turn, turn.facts
         else:
@@ -312,7 +347,7 @@ class Encounters:
         since the state ``live`` holds, when this process wrote that one in parts (an unchanged
         part reads back as it did: `Parts.changed_since`); else the whole state."""
         try:
-            parts = state_parts(new)
+            parts = state_parts(new).sharing(live.parts if isinstance(live, LiveEntry) else None)
             new_json = parts.whole()
         except Exception as exc:  # a state that cannot even be written
             error: str | None = f"{type(exc).__name__}: {exc}"[:200]

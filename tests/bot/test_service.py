@@ -153,6 +153,74 @@ async def test_an_action_resolves_in_place_and_reads_back_only_what_changed(h: H
     assert (await export(h))["combatants"][1]["side"] == "trolls"
 
 
+async def test_an_undo_of_a_recent_write_parses_only_what_differs_from_the_state_now(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`/undo` of one of the last writes rebuilds the state before it from the parts the cache
+    still holds: it parses only what differs from the state now (a map, a combatant, the other
+    fields), never the whole state, and rebuilds nothing from the log; each undo gives back
+    exactly the state before its write, three in a row."""
+    import json
+
+    import data.sqlite
+    from rules.models import Encounter
+
+    await fights.started_cdg(h)
+    states = [await export(h)]
+    for user, command, options in (
+        ("gm", "/move", {"combatant": "Borin", "to": "D3"}),
+        ("gm", "/combatant edit", {"name": "Grak", "side": "trolls"}),
+        ("gm", "/encounter terrain", {"cells": "A1", "kind": "wall"}),
+    ):
+        assert not refused((await h.run(user, command, **options))[0])
+        states.append(await export(h))
+    assert len({json.dumps(s, sort_keys=True) for s in states}) == 4
+    parsed: list[dict[str, Any]] = []
+    real = Encounter.model_validate_json.__func__
+
+    def counted(cls, data, **kw):
+        parsed.append(json.loads(data))
+        return real(cls, data, **kw)
+
+    def rebuilt(*args: Any) -> Any:
+        raise AssertionError("the state before was rebuilt from the log")
+
+    for expected in reversed(states[:-1]):
+        parsed.clear()
+        with monkeypatch.context() as m:
+            m.setattr(Encounter, "model_validate_json", classmethod(counted))
+            m.setattr(data.sqlite, "entries_with_states", rebuilt)
+            sent = await h.run("gm", "/undo")
+        assert not refused(sent[0]), sent[0].text
+        assert parsed and all(len(p["combatants"]) < 2 for p in parsed), [[c["name"] for c in p["combatants"]] for p in parsed]
+        assert await export(h) == expected
+
+
+async def test_a_state_kept_for_undo_is_the_state_the_log_rebuilds_in_every_system(h: Harness) -> None:
+    """Through the benchmark's fights of every system (set up, then three activations each: moves,
+    attacks, edits, turns), each state before a write that the cache keeps rebuilds, from the
+    parts that differ from the state now, into the very state the full JSON reads back as."""
+    from bot.offline.bench.driver import _encounter
+    from bot.offline.bench.mix import SCRIPTS, _activation, _setup_channel
+    from bot.service.cache import LiveEntry
+
+    encounters = h.bot.service.encounters
+    compared = 0
+    for i, script in enumerate(SCRIPTS):
+        channel = f"kept-{i}"
+        await _setup_channel(h, channel, script)
+        for n in range(3):
+            enc = await _encounter(h, channel)
+            actor = get_system(script.system).turn(enc).actors[0]
+            for payload in _activation(h, channel, script, enc, actor, n):
+                await h.run_payload(payload)
+                live = encounters.cache.entries[cid(channel)]
+                assert isinstance(live, LiveEntry) and live.parts is not None
+                for parts, _ in live.history.values():
+                    kept, whole = encounters._held_state(live, parts), read_state(parts.whole())[0]
+                    assert kept is not None and kept == whole and kept.model_dump_json() == parts.whole()
+                    compared += 1
+    assert compared > 60 * len(SCRIPTS)
+
+
 async def test_a_loaded_encounter_reads_back_only_what_changed_if_stored_as_the_bot_writes_it(
     h: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -500,7 +568,9 @@ async def test_the_encounter_cache_holds_no_more_memory_than_its_bound(h: Harnes
 async def test_a_state_the_bot_writes_is_read_back_without_the_upgrades_of_old_data(
     h: Harness, monkeypatch: pytest.MonkeyPatch, system: str
 ) -> None:
-    """A command's new state is read back without the upgrades of data older code wrote (they run on loads), and reads back equal with them."""
+    """A command's new state is read back without the upgrades of data older code wrote (they
+    run on loads), and reads back equal with them; so is a state before kept for undo, while
+    one rebuilt from the log (older code may have written it) is upgraded."""
     from rules.registry import get_system
 
     calls: list[str] = []
@@ -511,9 +581,13 @@ async def test_a_state_the_bot_writes_is_read_back_without_the_upgrades_of_old_d
     await fights.borins_turn(h, system)
     calls.clear()
     await h.run("gm", "/combatant edit", name="Grak", side="orcs2")
+    await h.run("gm", "/combatant edit", name="Grak", side="orcs3")
     assert calls == []  # the write's new state reads back without them
     await h.run("gm", "/undo")
-    assert calls == [system]  # the state before, from the log (older code may have written it), is upgraded
+    assert calls == []  # the state before, kept by the cache as this code wrote it
+    h.bot.service.encounters.cache.drop(cid())
+    await h.run("gm", "/undo")
+    assert calls == [system] * 2  # the load, and the state before from the log (older code may have written it)
     enc = await h.bot.service.encounter(cid())
     assert enc is not None
     raw = enc.model_dump_json()
@@ -521,7 +595,7 @@ async def test_a_state_the_bot_writes_is_read_back_without_the_upgrades_of_old_d
     assert current == upgraded and current is not None and current.model_dump() == enc.model_dump()
     h = await h.restart()
     await h.run("gm", "/encounter status")
-    assert calls == [system] * 3  # a load upgrades
+    assert calls == [system] * 4  # read_state(raw) above, and this load
 
 
 async def test_every_tenth_encounter_cached_collects_the_young_generations(h: Harness) -> None:

@@ -26,7 +26,7 @@ from data import (
     sqlite_path,
 )
 from data.sqlite import RECENT_SQL, migrations
-from data.store import ShardSlice
+from data.store import ShardSlice, read_state
 from rules.errors import NotFound, RulesError
 from rules.models import Combatant, Encounter, MapState, Settings
 from rules.systems.coup_de_grace.state import CdgCombatant, CdgEncounter
@@ -498,6 +498,21 @@ async def test_invalid_changes_are_refused_before_queueing(store: Store) -> None
 
 
 # -- undo ---------------------------------------------------------------------------------------
+async def test_the_last_undoable_row_says_its_version_and_leaves_a_held_state_unbuilt(store: Store) -> None:
+    """last_undoable names the version the row's change read; when the caller holds the state at
+    that version (``held``), the row's state before is not rebuilt from the log (None)."""
+    created = await store.create_encounter("c1", "g", enc(), 1.0)
+    for n in range(3):
+        await store.apply(change(created.id, f"i{n}", round=n + 1, version=n))
+    rebuilt = await store.last_undoable(created.id)
+    assert rebuilt is not None and rebuilt.version == 2 and rebuilt.state_before is not None
+    assert read_state(rebuilt.state_before)[0] == enc(round=2)
+    kept = await store.last_undoable(created.id, held={1: None, 2: None})
+    assert kept is not None and (kept.id, kept.version, kept.state_before) == (rebuilt.id, 2, None)
+    other = await store.last_undoable(created.id, held={0: None, 1: None})
+    assert other == rebuilt
+
+
 async def test_undo_bookkeeping(store: Store) -> None:
     """last_undoable skips undone rows and rows without state_before; undo marks its row."""
     created = await store.create_encounter("c1", "g", enc(), 1.0)
