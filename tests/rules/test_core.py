@@ -248,3 +248,38 @@ def test_resolve_never_changes_the_encounter_it_is_given() -> None:
         system.resolve(res.encounter, make_action("add", name="Grak", raw_sheet={"class": "light"}, at="B2"), Dice.fixed([]))
     with pytest.raises(IllegalAction, match="already a combatant called Borin"):
         system.resolve(res.encounter, make_action("add", name="borin", raw_sheet={"class": "light"}), Dice.fixed([]))
+
+
+class _Counted(str):
+    """A name that counts the comparisons made with it."""
+
+    compared = 0
+
+    def __eq__(self, other: object) -> bool:
+        type(self).compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_a_name_is_found_in_a_look_or_two_at_100_combatants_and_rightly_after_changes() -> None:
+    """`Encounter.find` of a name as stored compares it with a name or two, not with every one
+    before it (the board and the turn order look up each combatant), and finds the right one
+    after combatants are renamed, moved in the list, added and removed in place."""
+    from rules.models import Combatant
+
+    enc = Encounter(system="open", combatants=[Combatant(name=f"F{i}") for i in range(100)])
+    for c in enc.combatants:
+        c.name = _Counted(c.name)
+    assert enc.find("F0") is enc.combatants[0]
+    _Counted.compared = 0
+    assert [enc.find(f"F{i}") for i in range(100)] == enc.combatants
+    assert _Counted.compared <= 2 * 100
+    enc.combatants[5].name = "Five"
+    enc.combatants.insert(0, Combatant(name="New"))
+    enc.combatants.reverse()
+    enc.combatants.remove(enc.get("F90"))
+    assert enc.find("F5") is None and enc.find("five") is enc.find("Five") is not None
+    for c in enc.combatants:
+        assert enc.find(c.name) is c and enc.find(c.name.upper()) is c
+    assert enc.find("F90") is None and enc.find("") is None
