@@ -186,7 +186,8 @@ class Service:
 
     async def next_question(self, ctx: Ctx, action: Action) -> Report | None:
         """What a typed `/init next` asks before ending a turn in which its combatant has done nothing
-        yet (None: nothing to ask); a caller who may not end that turn is refused at once."""
+        yet (None: nothing to ask); a caller who may not end that turn, or whose turn's end would
+        be refused (its dice typed with `roll:`, say), is refused at once rather than asked."""
         live = await self.encounters.need(ctx.channel_id)
         enc = live.enc
         system = get_system(enc.system)
@@ -195,6 +196,7 @@ class Service:
         whose, passing = system.ending(enc, action)
         if whose is None or passing or not system.untouched(enc, whose):
             return None
+        system.resolve(enc, action, dice_for(enc, ctx, is_gm, random.Random(0)))  # tried on a copy, its dice its own
         return views.next_question(whose)
 
     # -- settings, GMs, terrain --------------------------------------------------------------------

@@ -135,6 +135,18 @@ async def test_a_typed_next_on_a_turn_with_nothing_done_asks_first(h: Harness, s
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
+async def test_a_typed_next_that_would_be_refused_is_refused_before_any_question(h: Harness, system: str) -> None:
+    """A `/init next` with dice typed that ending the turn would not use is refused at once, with
+    what to do instead, on a turn with nothing done too: no "End the turn?" first, nothing changed."""
+    await borins_turn(h, system)
+    before = await export(h)
+    text = refusal(await h.run("gm", "/init next", combatant="Borin", roll=",".join(["1"] * 40)))
+    assert "End the turn?" not in text and "`roll`" in text
+    assert await export(h) == before
+    question(await h.run("gm", "/init next", combatant="Borin"))
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
 async def test_confirm_ends_the_turn_that_was_asked_about(h: Harness, system: str) -> None:
     """Confirm on the question ends Borin's turn, logged as `/init next`."""
     await borins_turn(h, system)
