@@ -291,3 +291,21 @@ def test_pictures_are_measured_against_a_pillow_floor_of_the_same_board() -> Non
     text, fig = pictures_report(drawn)
     assert drawn[0].floor > 0 and drawn[0].first > 0 and fig["pictures.first_x"] == drawn[0].first_x > 0
     assert "first / floor (<= 3x)" in text and "p50 / floor (<= 1.5x)" in text
+
+
+async def test_the_growth_tables_figure_is_the_median_of_its_turns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each write's figure in the growth table is the median of the turns played (a turn that
+    took a collection of the whole heap, or the machine's other work, does not move it): here the
+    first /move counts 100 ms more CPU than it took and the table does not show it."""
+    names = itertools.count()
+
+    async def fresh(name: str) -> str:
+        return str(tmp_path / f"{name}-{next(names)}.db")
+
+    ticks = itertools.count()
+    monkeypatch.setattr(growth, "_cpu", lambda: (n := next(ticks)) * 0.001 + (0.1 if n >= 1 else 0.0))
+    out = await growth.run_growth(Bench(fresh, io.StringIO()), ((12, 10),), (2,), 3)
+    systems = len(growth._mapped_systems())
+    assert set(out["12x10"]) == {"/move", "/init next", "/undo"}
+    for name, by_count in out["12x10"].items():
+        assert by_count[2] <= systems * 1.0 + 1e-9, (name, by_count)  # 1 ms a write (less the harness's own)

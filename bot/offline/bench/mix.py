@@ -50,11 +50,13 @@ class Config:
     #: the maps (width, height) and the combatants of the growth table (section 5b)
     growth: tuple[tuple[int, int], ...] = ((12, 10), (40, 40), (100, 100))
     growth_counts: tuple[int, ...] = (2, 10, 30, 60, 100)
+    #: the turns played at each size of the growth table, its figure their median
+    growth_repeat: int = 3
 
 
 QUICK = Config("quick", ((1, 12), (50, 6), (500, 2)), 50, 40, 10_000, 200, 40, 2, 10)
 #: 1 x 40 + 50 x 40 + 500 x 22 activations of 4-5 commands, and 2,000 touched: over 50,000 commands
-FULL = Config("full", ((1, 40), (50, 40), (500, 22)), 50, 200, 10_000, 2_000, 100, 10, 50)
+FULL = Config("full", ((1, 40), (50, 40), (500, 22)), 50, 200, 10_000, 2_000, 100, 10, 50, growth_repeat=5)
 
 
 # -- the realistic mix ---------------------------------------------------------------------------

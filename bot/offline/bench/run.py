@@ -175,7 +175,7 @@ async def measure(fresh: Factory, cfg: Config, out: TextIO, *, profile: bool = F
         f"the worst: {worst[1]} in {worst[0]}, {worst[2]:.1f} ms; the loop's longest single step "
         f"{largest.callback * 1000:.1f} ms (in flight: {largest.callback_what or 'none'}), its longest lag "
         f"{largest.stall * 1000:.1f} ms")
-    text, grown = growth_report(await run_growth(b, cfg.growth, cfg.growth_counts, 1))
+    text, grown = growth_report(await run_growth(b, cfg.growth, cfg.growth_counts, cfg.growth_repeat))
     fig.update(grown)
     say("", text)
     if prof is not None:
