@@ -146,7 +146,7 @@ def _choices(names: Iterable[str], current: str = "") -> list[app_commands.Choic
     ``current``, each with a name of 1 to 100 characters (Discord refuses the whole list for one
     empty or longer name, so such a name is left out, never offered cut)."""
     cur = current.casefold()
-    hits = (n for n in names if n.strip() and len(n) <= 100 and cur in n.casefold())
+    hits = (n for n in names if n.strip() and len(n) <= 100 and (not cur or cur in n.casefold()))
     return [app_commands.Choice(name=n, value=n) for n in itertools.islice(hits, 25)]
 
 

@@ -145,6 +145,8 @@ class Presenter(Generic[F]):
     def __init__(self, system: PresentedSystem) -> None:
         self.system = system
         self._methods: dict[type, Callable[[Any, Any], str]] = {}
+        #: `_term_words`, looked up once
+        self._terms = self._term_words()
 
     def view(self, enc: "Encounter", hide: frozenset[str] = frozenset()) -> "Presenter[F]":
         """This presenter showing ``enc`` with the health of ``hide`` as condition words."""
@@ -201,12 +203,14 @@ class Presenter(Generic[F]):
         return self.hidden_line(enc, c) if self.hidden(c.name) else self.status_line(enc, c, facts)
 
     # -- events -------------------------------------------------------------------------------------
-    def marked(self, e: Event) -> str:
+    def marked(self, e: Event, full_view: "Presenter[F] | None" = None) -> str:
         """``e``'s line in both versions (`rules.hidden.mark`): every number for the GM, and the
         text of its public copy (`rules.hidden.public_copy`) for players where it names one of
-        the combatants this view hides."""
-        full = self.text(e) if not self.hide else self.full().text(e)
-        names = names_in(e, self.hide) if self.hide else set()
+        the combatants this view hides. ``full_view``: `full`, where the caller has it."""
+        if not self.hide:
+            return self.text(e)
+        full = (full_view or self.full()).text(e)
+        names = names_in(e, self.hide)
         if not names:
             return full
         try:
@@ -238,7 +242,7 @@ class Presenter(Generic[F]):
     # -- terms and rolls -------------------------------------------------------------------------------
     def term(self, t: Term) -> str:
         """A term's words: ``co-ordinated attack (Borin, Mira)``."""
-        words = self._term_words().get(t.code)
+        words = self._terms.get(t.code)
         if words is None:
             return t.code
         return words.format(*t.args, all=", ".join(str(a) for a in t.args))
@@ -405,16 +409,20 @@ class Presenter(Generic[F]):
 
     # -- reports -----------------------------------------------------------------------------------
     def colour(self, events: Sequence[Event]) -> int:
-        if any(isinstance(e, Victory) for e in events):
-            return COLOURS["good"]
-        hits = [e.roll.success for e in events if isinstance(e, Attacked)]
+        hits: list[bool | None] = []
+        for e in events:
+            if isinstance(e, Victory):
+                return COLOURS["good"]
+            if isinstance(e, Attacked):
+                hits.append(e.roll.success)
         if hits:
             return COLOURS["hit"] if any(hits) else COLOURS["miss"]
         return COLOURS["info"]
 
     def report(self, title: str, events: Sequence[Event]) -> Report:
         """The report of one command's events, each line marked where it hides numbers (`marked`)."""
-        lines = [t for t in (self.marked(e) for e in events) if t]
+        full = self.full()
+        lines = [t for t in (self.marked(e, full) for e in events) if t]
         return Report(title=title, lines=lines, colour=self.colour(events))
 
     def prompt(self, q: Question) -> Prompt:
