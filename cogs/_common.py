@@ -163,8 +163,7 @@ async def combatant_autocomplete(interaction: discord.Interaction, current: str)
         return []
     user = str(interaction.user.id)
     is_gm = enc.is_gm(user)
-    names = [c.name for c in enc.combatants if c.in_fight and (is_gm or c.owner_id == user)]
-    return _choices(names, current)
+    return _choices((c.name for c in enc.combatants if c.in_fight and (is_gm or c.owner_id == user)), current)
 
 
 async def target_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -173,7 +172,7 @@ async def target_autocomplete(interaction: discord.Interaction, current: str) ->
         return []
     user = str(interaction.user.id)
     names = sorted((c for c in enc.combatants if c.in_fight), key=lambda c: c.owner_id == user)
-    return _choices([c.name for c in names], current)
+    return _choices((c.name for c in names), current)
 
 
 def _actor(enc: Encounter, interaction: discord.Interaction) -> Combatant | None:

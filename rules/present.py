@@ -493,10 +493,10 @@ class Presenter(Generic[F]):
         else:
             lines.append(f"Round **{enc.round}**" + (f" · {enc.phase}" if enc.phase else ""))
             lines.append(self.readable(self.turn_line(enc, facts)))
-        fields: list[tuple[str, str]] = []
-        for side in enc.sides():
-            rows = [self.line(enc, c, facts) for c in enc.combatants if c.side == side]
-            fields.append((side or "no side", "\n".join(rows) or "—"))
+        rows: dict[str, list[str]] = {}  # by side, in the order of `Encounter.sides`
+        for c in enc.combatants:
+            rows.setdefault(c.side, []).append(self.line(enc, c, facts))
+        fields = [(side or "no side", "\n".join(side_rows)) for side, side_rows in rows.items()]
         lines.extend(self.board_extra(enc, facts))
         if enc.effects and not enc.winner:
             lines.append("✨ Effects: " + joined(self.effect_lines(enc), 900, "(`/effect list` shows all)"))
