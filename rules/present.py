@@ -141,6 +141,8 @@ class Presenter(Generic[F]):
     enc: "Encounter | None" = None
     #: the condition words of hidden combatants as recorded in the log (`recorded`)
     conditions: Mapping[str, str] = {}
+    #: this view's `full` copy, once made
+    _full: "Presenter[F] | None" = None
 
     def __init__(self, system: PresentedSystem) -> None:
         self.system = system
@@ -153,14 +155,14 @@ class Presenter(Generic[F]):
         if not hide and self.enc is None:
             return self
         shown = copy.copy(self)
-        shown.enc, shown.hide = enc, hide
+        shown.enc, shown.hide, shown._full = enc, hide, None
         return shown
 
     def recorded(self, conditions: Mapping[str, str], hide: frozenset[str]) -> "Presenter[F]":
         """This presenter showing a logged command: the health of ``hide`` as the condition words
         ``conditions`` recorded then."""
         shown = copy.copy(self)
-        shown.enc, shown.hide, shown.conditions = None, hide, conditions
+        shown.enc, shown.hide, shown.conditions, shown._full = None, hide, conditions, None
         return shown
 
     # -- hidden information ---------------------------------------------------------------------------
@@ -203,13 +205,13 @@ class Presenter(Generic[F]):
         return self.hidden_line(enc, c) if self.hidden(c.name) else self.status_line(enc, c, facts)
 
     # -- events -------------------------------------------------------------------------------------
-    def marked(self, e: Event, full_view: "Presenter[F] | None" = None) -> str:
+    def marked(self, e: Event) -> str:
         """``e``'s line in both versions (`rules.hidden.mark`): every number for the GM, and the
         text of its public copy (`rules.hidden.public_copy`) for players where it names one of
-        the combatants this view hides. ``full_view``: `full`, where the caller has it."""
+        the combatants this view hides."""
         if not self.hide:
             return self.text(e)
-        full = (full_view or self.full()).text(e)
+        full = self.full().text(e)
         names = names_in(e, self.hide)
         if not names:
             return full
@@ -223,9 +225,10 @@ class Presenter(Generic[F]):
         """This presenter showing every number (the GM's view)."""
         if not self.hide:
             return self
-        shown = copy.copy(self)
-        shown.hide = frozenset()
-        return shown
+        if self._full is None:
+            self._full = copy.copy(self)
+            self._full.hide = frozenset()
+        return self._full
 
     def text(self, e: Event) -> str:
         method = self._methods.get(type(e))
@@ -421,8 +424,7 @@ class Presenter(Generic[F]):
 
     def report(self, title: str, events: Sequence[Event]) -> Report:
         """The report of one command's events, each line marked where it hides numbers (`marked`)."""
-        full = self.full()
-        lines = [t for t in (self.marked(e, full) for e in events) if t]
+        lines = [t for t in (self.marked(e) for e in events) if t]
         return Report(title=title, lines=lines, colour=self.colour(events))
 
     def prompt(self, q: Question) -> Prompt:
