@@ -8,6 +8,8 @@ GM who acts in the channel is told once, privately, what to grant.
 """
 from __future__ import annotations
 
+import functools
+
 import discord
 
 __all__ = ["ChannelAccess", "BOARD_NEEDS", "TEXT_NEEDS", "grant_text"]
@@ -26,9 +28,17 @@ _NAMES = {
 }
 
 
+@functools.cache
 def _in(needs: tuple[str, ...], thread: bool) -> tuple[str, ...]:
-    """In a thread, posting takes Send Messages in Threads instead of Send Messages."""
+    """In a thread, posting takes Send Messages in Threads instead of Send Messages (worked out
+    once for each tuple of needs)."""
     return tuple("send_messages_in_threads" if thread and n == "send_messages" else n for n in needs)
+
+
+@functools.cache
+def _bits(needs: tuple[str, ...]) -> int:
+    """The permission bits of ``needs`` (`discord.Permissions` names), all set."""
+    return discord.Permissions(**dict.fromkeys(needs, True)).value
 
 
 def grant_text(lacking: list[str]) -> str:
@@ -58,7 +68,9 @@ class ChannelAccess:
         channel_id = str(interaction.channel_id)
         thread = isinstance(interaction.channel, discord.Thread)
         allowed = interaction.app_permissions
-        lacking = tuple(n for n in _in(BOARD_NEEDS, thread) if not getattr(allowed, n))
+        needs = _in(BOARD_NEEDS, thread)
+        bits = _bits(needs)
+        lacking = () if allowed.value & bits == bits else tuple(n for n in needs if not getattr(allowed, n))
         if lacking:
             self._lacking[channel_id] = lacking
         else:
@@ -74,7 +86,9 @@ class ChannelAccess:
         thread = isinstance(channel, discord.Thread)
         if me is not None and hasattr(channel, "permissions_for"):
             allowed = channel.permissions_for(me)  # type: ignore[union-attr]  # hasattr just above: a channel with permissions
-            return [n for n in _in(needs, thread) if not getattr(allowed, n)]
+            needed = _in(needs, thread)
+            bits = _bits(needed)
+            return [] if allowed.value & bits == bits else [n for n in needed if not getattr(allowed, n)]
         wanted = set(needs) | set(_in(needs, True))
         return [n for n in self._lacking.get(channel_id, ()) if n in wanted]
 

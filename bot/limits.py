@@ -60,6 +60,10 @@ def _too_long(what: str, text: str, limit: int, *, empty: bool = True) -> list[s
     return []
 
 
+_TITLE, _DESCRIPTION, _FOOTER, _AUTHOR = LIMITS["title"], LIMITS["description"], LIMITS["footer"], LIMITS["author"]
+_FIELDS, _FIELD_NAME, _FIELD_VALUE = LIMITS["fields"], LIMITS["field_name"], LIMITS["field_value"]
+
+
 def _embed_problems(embeds: Sequence[dict[str, Any]]) -> list[str]:
     found = [f"{len(embeds)} embeds (at most {LIMITS['embeds']})"] if len(embeds) > LIMITS["embeds"] else []
     total = 0
@@ -68,14 +72,17 @@ def _embed_problems(embeds: Sequence[dict[str, Any]]) -> list[str]:
         footer = (e.get("footer") or {}).get("text") or ""
         author = (e.get("author") or {}).get("name") or ""
         fields = e.get("fields") or []
-        for key, text in (("title", title), ("description", description), ("footer", footer), ("author", author)):
-            found += _too_long(f"an embed's {key}", text, LIMITS[key])
-        if len(fields) > LIMITS["fields"]:
-            found.append(f"{len(fields)} fields in an embed (at most {LIMITS['fields']})")
+        if len(title) > _TITLE or len(description) > _DESCRIPTION or len(footer) > _FOOTER or len(author) > _AUTHOR:
+            for key, text in (("title", title), ("description", description), ("footer", footer), ("author", author)):
+                found += _too_long(f"an embed's {key}", text, LIMITS[key])
+        if len(fields) > _FIELDS:
+            found.append(f"{len(fields)} fields in an embed (at most {_FIELDS})")
         for f in fields:
-            found += _too_long("a field's name", f.get("name") or "", LIMITS["field_name"], empty=False)
-            found += _too_long("a field's value", f.get("value") or "", LIMITS["field_value"], empty=False)
-            total += len(f.get("name") or "") + len(f.get("value") or "")
+            name, value = f.get("name") or "", f.get("value") or ""
+            if not 0 < len(name) <= _FIELD_NAME or not 0 < len(value) <= _FIELD_VALUE:
+                found += _too_long("a field's name", name, _FIELD_NAME, empty=False)
+                found += _too_long("a field's value", value, _FIELD_VALUE, empty=False)
+            total += len(name) + len(value)
         total += len(title) + len(description) + len(footer) + len(author)
     if total > LIMITS["total"]:
         found.append(f"embeds of {total} characters in all (at most {LIMITS['total']})")
@@ -148,6 +155,13 @@ def file_sizes(files: Iterable[discord.File] | None) -> list[int]:
     return sizes
 
 
+def _embed_data(embed: discord.Embed) -> dict[str, Any]:
+    """What `problems` reads of an embed, as its ``to_dict()`` gives it (its title, description,
+    fields, footer and author), without the rest of that dict."""
+    return {"title": embed.title, "description": embed.description, "fields": getattr(embed, "_fields", None),
+            "footer": getattr(embed, "_footer", None), "author": getattr(embed, "_author", None)}
+
+
 def checked(**kwargs: Any) -> dict[str, Any]:
     """The keyword arguments of a send or an edit (content, embed(s), view, file(s),
     allowed_mentions), unchanged when Discord would take them; `OverLimit` otherwise."""
@@ -156,7 +170,7 @@ def checked(**kwargs: Any) -> dict[str, Any]:
     mentions = kwargs.get("allowed_mentions")
     payload: dict[str, Any] = {
         "content": str(kwargs.get("content") or ""),
-        "embeds": [e.to_dict() for e in embeds],
+        "embeds": [_embed_data(e) for e in embeds],
         "components": view.to_components() if view is not None else [],
         "allowed_mentions": mentions.to_dict() if mentions is not None else None,
     }

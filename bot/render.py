@@ -9,12 +9,15 @@ from __future__ import annotations
 import discord
 
 from bot.limits import LIMITS
-from rules.hidden import for_reader
-from rules.report import Report, render_users
+from rules.hidden import MARK_START, for_reader
+from rules.report import Report, render_users, user_ref
 
 __all__ = ["to_embed", "discord_text", "NO_MENTIONS", "mentions_for", "clip", "fit_lines"]
 
 NO_MENTIONS = discord.AllowedMentions.none()
+
+#: how every user reference (`rules.report.user_ref`) starts
+_USER_REF_START = user_ref("")[:-1]
 
 #: a field (its name, and one line or the "and N more" line) is not shown in less than this
 _MIN_FIELD = 80
@@ -60,6 +63,13 @@ def discord_text(text: str) -> str:
     return render_users(for_reader(text, hidden_from_all), lambda user_id: f"<@{user_id}>")
 
 
+def _plain(lines: list[str]) -> bool:
+    """Whether no line of ``lines`` holds a user reference or a mark: `discord_text` would leave
+    each as it is (one look at them all instead of a call for each)."""
+    text = "\n".join(lines)
+    return MARK_START not in text and _USER_REF_START not in text
+
+
 def hidden_from_all(name: str) -> bool:
     """The last step's reading of a marked text: nobody is shown (the GM's own replies are
     picked for the GM before they get here)."""
@@ -100,7 +110,7 @@ def to_embed(report: Report) -> discord.Embed:
     title = clip(discord_text(report.title), LIMITS["title"])
     footer = clip(discord_text(report.footer or ""), LIMITS["footer"])
     budget = LIMITS["total"] - len(title) - len(footer)
-    lines = [discord_text(line) for line in report.lines]
+    lines = report.lines if _plain(report.lines) else [discord_text(line) for line in report.lines]
     wanted = sum(len(n) + len(v) for n, v in report.fields)
     keep_for_fields = min(wanted + 60, budget // 2) if report.fields else 0
     description = fit_lines(lines, min(LIMITS["description"], budget - keep_for_fields), report.more)

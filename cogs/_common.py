@@ -146,7 +146,7 @@ def _choices(names: Iterable[str], current: str = "") -> list[app_commands.Choic
     ``current``, each with a name of 1 to 100 characters (Discord refuses the whole list for one
     empty or longer name, so such a name is left out, never offered cut)."""
     cur = current.casefold()
-    hits = (n for n in names if n.strip() and len(n) <= 100 and cur in n.casefold())
+    hits = (n for n in names if n.strip() and len(n) <= 100 and (not cur or cur in n.casefold()))
     return [app_commands.Choice(name=n, value=n) for n in itertools.islice(hits, 25)]
 
 
@@ -163,8 +163,7 @@ async def combatant_autocomplete(interaction: discord.Interaction, current: str)
         return []
     user = str(interaction.user.id)
     is_gm = enc.is_gm(user)
-    names = [c.name for c in enc.combatants if c.in_fight and (is_gm or c.owner_id == user)]
-    return _choices(names, current)
+    return _choices((c.name for c in enc.combatants if c.in_fight and (is_gm or c.owner_id == user)), current)
 
 
 async def target_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -173,7 +172,7 @@ async def target_autocomplete(interaction: discord.Interaction, current: str) ->
         return []
     user = str(interaction.user.id)
     names = sorted((c for c in enc.combatants if c.in_fight), key=lambda c: c.owner_id == user)
-    return _choices([c.name for c in names], current)
+    return _choices((c.name for c in names), current)
 
 
 def _actor(enc: Encounter, interaction: discord.Interaction) -> Combatant | None:

@@ -141,24 +141,28 @@ class Presenter(Generic[F]):
     enc: "Encounter | None" = None
     #: the condition words of hidden combatants as recorded in the log (`recorded`)
     conditions: Mapping[str, str] = {}
+    #: this view's `full` copy, once made
+    _full: "Presenter[F] | None" = None
 
     def __init__(self, system: PresentedSystem) -> None:
         self.system = system
         self._methods: dict[type, Callable[[Any, Any], str]] = {}
+        #: `_term_words`, looked up once
+        self._terms = self._term_words()
 
     def view(self, enc: "Encounter", hide: frozenset[str] = frozenset()) -> "Presenter[F]":
         """This presenter showing ``enc`` with the health of ``hide`` as condition words."""
         if not hide and self.enc is None:
             return self
         shown = copy.copy(self)
-        shown.enc, shown.hide = enc, hide
+        shown.enc, shown.hide, shown._full = enc, hide, None
         return shown
 
     def recorded(self, conditions: Mapping[str, str], hide: frozenset[str]) -> "Presenter[F]":
         """This presenter showing a logged command: the health of ``hide`` as the condition words
         ``conditions`` recorded then."""
         shown = copy.copy(self)
-        shown.enc, shown.hide, shown.conditions = None, hide, conditions
+        shown.enc, shown.hide, shown.conditions, shown._full = None, hide, conditions, None
         return shown
 
     # -- hidden information ---------------------------------------------------------------------------
@@ -205,8 +209,10 @@ class Presenter(Generic[F]):
         """``e``'s line in both versions (`rules.hidden.mark`): every number for the GM, and the
         text of its public copy (`rules.hidden.public_copy`) for players where it names one of
         the combatants this view hides."""
-        full = self.text(e) if not self.hide else self.full().text(e)
-        names = names_in(e, self.hide) if self.hide else set()
+        if not self.hide:
+            return self.text(e)
+        full = self.full().text(e)
+        names = names_in(e, self.hide)
         if not names:
             return full
         try:
@@ -219,9 +225,10 @@ class Presenter(Generic[F]):
         """This presenter showing every number (the GM's view)."""
         if not self.hide:
             return self
-        shown = copy.copy(self)
-        shown.hide = frozenset()
-        return shown
+        if self._full is None:
+            self._full = copy.copy(self)
+            self._full.hide = frozenset()
+        return self._full
 
     def text(self, e: Event) -> str:
         method = self._methods.get(type(e))
@@ -238,7 +245,7 @@ class Presenter(Generic[F]):
     # -- terms and rolls -------------------------------------------------------------------------------
     def term(self, t: Term) -> str:
         """A term's words: ``co-ordinated attack (Borin, Mira)``."""
-        words = self._term_words().get(t.code)
+        words = self._terms.get(t.code)
         if words is None:
             return t.code
         return words.format(*t.args, all=", ".join(str(a) for a in t.args))
@@ -405,9 +412,12 @@ class Presenter(Generic[F]):
 
     # -- reports -----------------------------------------------------------------------------------
     def colour(self, events: Sequence[Event]) -> int:
-        if any(isinstance(e, Victory) for e in events):
-            return COLOURS["good"]
-        hits = [e.roll.success for e in events if isinstance(e, Attacked)]
+        hits: list[bool | None] = []
+        for e in events:
+            if isinstance(e, Victory):
+                return COLOURS["good"]
+            if isinstance(e, Attacked):
+                hits.append(e.roll.success)
         if hits:
             return COLOURS["hit"] if any(hits) else COLOURS["miss"]
         return COLOURS["info"]
@@ -485,10 +495,10 @@ class Presenter(Generic[F]):
         else:
             lines.append(f"Round **{enc.round}**" + (f" · {enc.phase}" if enc.phase else ""))
             lines.append(self.readable(self.turn_line(enc, facts)))
-        fields: list[tuple[str, str]] = []
-        for side in enc.sides():
-            rows = [self.line(enc, c, facts) for c in enc.combatants if c.side == side]
-            fields.append((side or "no side", "\n".join(rows) or "—"))
+        rows: dict[str, list[str]] = {}  # by side, in the order of `Encounter.sides`
+        for c in enc.combatants:
+            rows.setdefault(c.side, []).append(self.line(enc, c, facts))
+        fields = [(side or "no side", "\n".join(side_rows)) for side, side_rows in rows.items()]
         lines.extend(self.board_extra(enc, facts))
         if enc.effects and not enc.winner:
             lines.append("✨ Effects: " + joined(self.effect_lines(enc), 900, "(`/effect list` shows all)"))

@@ -70,7 +70,7 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
     if isinstance(action, Act) and action.action in system.gm_actions:
         require_gm(enc, ctx, f"use `/act action:{action.action}`")
         if action.actor:
-            return action.model_copy(update={"actor": enc.get(action.actor).name})
+            return _with_actor(action, enc.get(action.actor).name)
         return action
     if isinstance(action, Add):
         owner = action.owner_id or (None if is_gm else user)
@@ -98,13 +98,13 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
         c = enc.get(action.actor)
         if not is_gm and c.owner_id != user:
             raise NotAllowed(f"{c.name} is not yours: only its owner or the GM can change its effects.")
-        return action.model_copy(update={"actor": c.name})
+        return _with_actor(action, c.name)
     # acting commands
     if action.actor:
         c = enc.get(action.actor)
         if not is_gm and c.owner_id != user:
             raise NotAllowed(f"{c.name} is not yours: you can act only for your own combatants.")
-        return action.model_copy(update={"actor": c.name})
+        return _with_actor(action, c.name)
     actor = default_actor(enc, system, user, is_gm)
     target = enc.find(getattr(action, "target", None))
     if target is not None and target.name == actor:  # the GM aims at the one whose turn it is: name the attacker
@@ -113,6 +113,11 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
         foes = ", ".join(c.name for c in enc.enemies_of(target) if c.in_fight)
         raise InputError(f"It is {actor}'s turn and {actor} is the target: name the attacker with `combatant` ({foes}).")
     return action.model_copy(update={"actor": actor})
+
+def _with_actor(action: Action, name: str) -> Action:
+    """``action`` by the combatant called ``name`` (as its roster spells it): the action itself
+    where it names it so already."""
+    return action if action.actor == name else action.model_copy(update={"actor": name})
 
 def _cosmetic_only(enc: Encounter, system: RuleSystem, c: Combatant, action: Edit) -> None:
     """Mid-fight, an owner's edit may touch only cosmetic sheet keys: the rest is the GM's or the rules'."""

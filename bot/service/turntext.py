@@ -17,6 +17,8 @@ from rules.system import Turn
 __all__ = ["Ping", "mentioned", "owners_of", "short_names", "turn_ping", "turn_tag", "turn_text"]
 
 MENTION_ROOM = 1700  # of a message's 2000 characters; the rest says whose turn it is
+#: a turn's key as JSON (`turn_tag`), as ``json.dumps(key, default=str)`` writes it
+_KEY_JSON = json.JSONEncoder(default=str)
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,7 @@ class Ping:
 def turn_tag(enc: Encounter, turn: Turn) -> str:
     """A short tag of the turn under way (``r2.1a2b3c4d``): the round and a hash of the turn's key,
     which changes exactly when the turn passes; a button carrying an older tag is stale."""
-    digest = hashlib.sha256(json.dumps(list(turn.key), default=str).encode()).hexdigest()[:8]
+    digest = hashlib.sha256(_KEY_JSON.encode(list(turn.key)).encode()).hexdigest()[:8]
     return f"r{enc.round}.{digest}"
 
 

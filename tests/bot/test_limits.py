@@ -80,3 +80,20 @@ def test_checked_reads_discord_objects_as_they_go_out() -> None:
     big = discord.File(io.BytesIO(b"\0" * (LIMITS["upload_bytes"] + 1)), filename="map.png")
     with pytest.raises(OverLimit, match="bytes"):
         checked(file=big)
+
+
+def test_checked_reads_every_part_of_an_embed_as_to_dict_gives_it() -> None:
+    """`checked` finds in an embed's fields, footer and author what `problems` finds in its `to_dict()`."""
+    embeds = []
+    for name, value, footer, author in (("n" * 257, "v", "f", "a"), ("n", "", "f", "a"), ("n", "v" * 1025, "f", "a"),
+                                        ("n", "v", "f" * 2049, "a"), ("n", "v", "f", "a" * 257), ("n", "v" * 1024, "f" * 2048, "a")):
+        embed = discord.Embed(title="t" * 256, description="d" * 2700).add_field(name=name, value=value)
+        embeds.append(embed.set_footer(text=footer).set_author(name=author))
+    for embed in embeds:
+        found = problems({"embeds": [embed.to_dict()]})
+        assert found
+        with pytest.raises(OverLimit) as refused:
+            checked(embed=embed)
+        assert refused.value.problems == found
+    fine = discord.Embed(title="t", description="d").add_field(name="n", value="v").set_footer(text="f").set_author(name="a")
+    assert checked(embeds=[fine] * 10) == {"embeds": [fine] * 10}
