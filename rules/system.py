@@ -277,10 +277,11 @@ class RuleSystem(RosterRules):
         ends the turn. A system whose turns can run out overrides this (and declares ``AUTO_END``)."""
         return False
 
-    def on_deck(self, enc: Encounter) -> tuple[str, ...]:
-        """Who acts after the turn under way (`up_next`), never those acting now; nothing while
-        the fight is decided, nobody acts, or a question waits for a player's answer."""
-        turn = self.turn(enc)
+    def on_deck(self, enc: Encounter, turn: Turn | None = None) -> tuple[str, ...]:
+        """Who acts after the turn under way (`up_next`; ``turn``: that turn, where the caller has
+        it), never those acting now; nothing while the fight is decided, nobody acts, or a
+        question waits for a player's answer."""
+        turn = self.turn(enc) if turn is None else turn
         if not turn.actors or enc.winner or self.question(enc) is not None:
             return ()
         return tuple(n for n in self.up_next(enc, turn) if n not in turn.actors)

@@ -159,9 +159,10 @@ class Service:
             with self.encounters.changing(live) as state:  # resolved in place: a refusal puts it back
                 res = system.resolve(enc, action, dice, copy=state)
                 title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
-                marked = events_report(title, res.events, system, res.encounter, res.encounter.hidden_names())
+                hidden = res.encounter.hidden_names()
+                marked = events_report(title, res.events, system, res.encounter, hidden)
                 report, private = views.readers(marked, res.encounter, is_gm)
-                facts = log_facts(res.events, system, res.encounter, res.encounter.hidden_names())  # `/log` renders per reader
+                facts = log_facts(res.events, system, res.encounter, hidden)  # `/log` renders per reader
                 typed = dice.typed()
                 if typed:
                     report.lines.append(f"{TYPED} typed with `roll:` by {user_ref(ctx.user_id)}; unmarked dice rolled by the bot")

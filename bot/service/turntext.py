@@ -93,7 +93,7 @@ def turn_ping(enc: Encounter, turn: Turn, encounter_id: int, facts: Facts) -> Pi
     if not users:
         return None
     text = turn_text(enc, facts, users, "your turn")
-    on_deck = get_system(enc.system).on_deck(enc)
+    on_deck = get_system(enc.system).on_deck(enc, turn)
     if on_deck:
         deck = f"\nOn deck: {short_names(on_deck)}."
         text += deck if len(text) + len(deck) <= MAX_MESSAGE else ""
