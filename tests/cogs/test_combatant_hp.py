@@ -49,3 +49,17 @@ async def test_relative_sheet_edit_through_the_command(h: Harness) -> None:
     assert (after["sheet"]["hp"], after["sheet"]["dv"], after["hp"]) == (5, 3, 5)
     [refusal] = await h.run("gm", "/combatant edit", name="Borin", sheet="hp-30")
     assert refusal.ephemeral and "from 1 to 20" in refusal.text
+
+
+async def test_clearing_boxes_of_an_unconscious_tote_combatant_says_what_to_do_instead(h: Harness) -> None:
+    """TOTE: the GM's `/combatant hp` on an unconscious combatant is refused, saying the track
+    stays as it is and that `/undo` takes back the command that filled it; nothing changes."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/combatant add", name="Snaga", side="foes", sheet="rating=1 track=3,2,U weapon=spear:1:pierce")
+    [answer, *_] = await h.run("gm", "/combatant hp", combatant="Snaga", change=-3)
+    assert "unconscious" in answer.text
+    before = await export(h)
+    [refusal] = await h.run("gm", "/combatant hp", combatant="Snaga", change=1)
+    assert refusal.ephemeral and "Snaga is unconscious: the track stays as it is" in refusal.text
+    assert "`/undo`" in refusal.text
+    assert await export(h) == before

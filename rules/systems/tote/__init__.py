@@ -118,7 +118,10 @@ class ToteSystem(RuleSystem):
         """`/combatant hp`: the GM marks (``change`` below 0) or clears boxes of the Injury Track,
         left to right; filling the U box leaves the combatant unconscious."""
         if c.status != "active":
-            raise IllegalAction(f"{c.name} is {'unconscious' if c.status == 'downed' else 'out of the fight'}: the track stays as it is.")
+            raise IllegalAction(
+                f"{c.name} is {'unconscious' if c.status == 'downed' else 'out of the fight'}: the track stays as it is. "
+                "If that was a mistake, `/undo` takes back the command that filled it."
+            )
         track, st = c.sheet["track"], ToteCombatant.of(c)
         filled = st.filled - change
         if not 0 <= filled <= len(track):
