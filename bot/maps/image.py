@@ -169,7 +169,7 @@ def _legend(
 
     def token(cx: float, y: float, u: float, colour: RGB, label: str = "", **kw: Any) -> None:
         def op(img: Image.Image, oy: float) -> None:
-            _lay(img, _token_layer(cx / k, (y + oy) / k, u / k, u * 0.34 / k, colour, label, **kw))
+            _lay(img, _token_layer(cx / k, (y + oy) / k, u / k, u * 0.34 / k, colour, label, **kw)[:2])
 
         ops.append((("token", cx, y, u, colour, label, *sorted(kw.items())), op))
 
@@ -329,7 +329,8 @@ def _draw_trail(canvas: Canvas, enc: Encounter, lay: Layout) -> None:
     if mover is not None and enc.last_move is not None:
         cells = [cell for x in enc.last_move.path if (cell := board_cell(x, lay.grid)) is not None]
         points = [lay.centre(cell) for cell in cells]
-        canvas.lay(*_trail_layer(points, lay.unit, side_colours(enc)[mover.side]))
+        colour = side_colours(enc)[mover.side]
+        canvas.lay(*_trail_layer(points, lay.unit, colour), ("trail", colour))
 
 
 def _side_mark(lay: Layout, cx: float, cy: float, angle: float | None) -> list[tuple[float, float]] | None:
@@ -378,17 +379,20 @@ def _token_layer(
     cx: float, cy: float, u: float, r: float, colour: RGB, label: str, *,
     downed: bool = False, current: bool = False, facing: float | None = None,
     mark: list[tuple[float, float]] | None = None, condition: str | None = None, marks: int = 0,
-) -> Placed:  # fmt: skip
-    """A token (see :func:`draw_token`) centred at ``cx``, ``cy``, and where it goes; ``mark``: the
+) -> tuple[Image.Image, tuple[int, int], Hashable]:  # fmt: skip
+    """A token (see :func:`draw_token`) centred at ``cx``, ``cy``, where it goes and what it is
+    drawn from (its sprite's figures but where it falls in a pixel: the same, the same colours);
+    ``mark``: the
     facing bar's ends from the centre; ``condition``: the word its bar shows; ``marks``: its
     effects."""
     x, y = math.floor(cx), math.floor(cy)
     reach = math.ceil(u * 0.62) + 2  # the facing bar's ends, and the arrow's tip
-    sprite, (left, top) = _sprite(
+    drawn = (
         u, r, reach, colour, label, downed, current, facing, None if mark is None else tuple(mark),
         round((cx - x) * 4) / 4, round((cy - y) * 4) / 4, condition if condition in CONDITION_BARS else None, marks,
     )  # fmt: skip
-    return sprite, (x - reach + left, y - reach + top)
+    sprite, (left, top) = _sprite(*drawn)
+    return sprite, (x - reach + left, y - reach + top), drawn[:9] + drawn[11:]  # its colours wherever it stands
 
 
 def _draw_tokens(canvas: Canvas, enc: Encounter, lay: Layout, view: MapView) -> None:
@@ -424,8 +428,14 @@ def _draw_legend(canvas: Canvas, lay: Layout, ops: Sequence[Op]) -> None:
         for _, op in ops:
             op(strip, (lay.legend_top - top) * SS)
         kept = keeps.legend = key, strip if top == box[1] else strip.crop((0, 1, *strip.size))
-    canvas.image.paste(kept[1], box[:2])
-    canvas.drawn.append(box)
+    canvas.strip(kept[0], kept[1], box, frozenset(map(_source, key[2])))
+
+
+def _source(what: tuple[Hashable, ...]) -> Hashable:
+    """What a legend item (its kind and figures, see :func:`_legend`) is drawn from, wherever it
+    stands: its words' size and colour, a token's figures, a swatch's style, a trail's colour."""
+    kind = what[0]
+    return (kind, *what[4:]) if kind == "text" else (kind, *what[3:])
 
 
 @lru_cache(maxsize=32)
@@ -456,7 +466,6 @@ def render_map(
     _draw_shading(canvas, lay, highlights)
     _draw_trail(canvas, enc, lay)
     _draw_tokens(canvas, enc, lay, view)
-    canvas.heights()  # on top, as when drawn last
     _draw_legend(canvas, lay, legend)
     return canvas.png()
 

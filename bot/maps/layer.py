@@ -107,6 +107,9 @@ MARGINS_KEPT = 16
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
 PNG_LEVEL = 3
+#: a picture draws only the boxes that changed since its board's last picture, where it can (else
+#: the whole picture, the same pixels: the tests compare the two)
+REDRAW = True
 
 
 # -- where things go ----------------------------------------------------------------------
@@ -174,11 +177,13 @@ class Keeps:
 
     bands: Bands = field(default_factory=Bands)
     legend: tuple[Hashable, Image.Image] | None = None
+    last: _Last | None = None  #: the last picture, for the next to draw only what changed
 
     @property
     def nbytes(self) -> int:
         strip = None if self.legend is None else self.legend[1]
-        return self.bands.nbytes + (0 if strip is None else 4 * strip.width * strip.height)
+        return (self.bands.nbytes + (0 if strip is None else 4 * strip.width * strip.height)
+                + (0 if self.last is None else self.last.nbytes))
 
 
 @dataclass(frozen=True, eq=False)
@@ -640,6 +645,13 @@ def quantize(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tup
     each pixel takes the nearest; then each entry is set to the commonest colour of the sampled
     pixels it stands for (not their mean), so that flat areas keep their exact colour. ``fixed``:
     the palette's first entries, kept as they are (the others are chosen beside them)."""
+    out, palette, _ = _quantized(img, colours, fixed)
+    return out, palette
+
+
+def _quantized(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tuple[Image.Image, list[int], Image.Image]:
+    """:func:`quantize`, and the P image whose palette each pixel took the nearest entry of (to
+    cut more pixels as these were: :func:`_nearest`)."""
     (w, h), part = img.size, min(1.0, SAMPLE / (img.width * img.height))
     if h == 1:
         size = (max(1, round(w * part)), 1)
@@ -659,7 +671,7 @@ def quantize(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tup
         if i >= len(fixed) and n > best.get(i, 0):
             best[i] = n
             palette[3 * i : 3 * i + 3] = (r, g, b)
-    return out, palette
+    return out, palette, chosen
 
 
 def _overlap(a: Box, b: Box) -> Box | None:
@@ -700,8 +712,179 @@ class _Tint:
     done: Image.Image  #: L, the size of ``box``: 255 where its pixels are tinted
 
 
+@dataclass(frozen=True)
+class _Laid:
+    """A layer (RGBA) laid over a picture's board, where its top-left corner goes, and what it is
+    drawn from (``source``: the same source, the same colours; None where not known)."""
+
+    layer: Image.Image
+    at: tuple[int, int]
+    source: Hashable
+
+    @property
+    def box(self) -> Box:
+        return (*self.at, self.at[0] + self.layer.width, self.at[1] + self.layer.height)
+
+    def same(self, other: _Laid) -> bool:
+        """The same pixels laid at the same place."""
+        return self.at == other.at and (self.layer is other.layer or (
+            self.layer.size == other.layer.size and self.layer.tobytes() == other.layer.tobytes()))
+
+
+@dataclass(frozen=True)
+class _Last:
+    """What a board's last picture keeps for the next: what it drew, the palette it cut what it
+    drew to (and what that palette was chosen for: ``sources``) and its palette indices. The next
+    picture of the board that draws nothing new cuts its pixels to the same palette, and one that
+    differs only where layers moved (tokens, the trail) or in its legend draws and cuts only
+    those boxes (:meth:`Canvas.png`)."""
+
+    size: tuple[int, int]
+    palette: list[int]  #: the board's entries and its tints', before what is drawn over the board
+    tints: list[tuple[Box, str, bytes]]  #: each tint's box, kind and mask
+    laid: list[_Laid]
+    legend: Hashable
+    sources: frozenset[Hashable]  #: what the entries for the pixels drawn over were chosen for
+    nearest: Image.Image  #: P: each pixel drawn over took the nearest of its palette's entries
+    lut: list[int]  #: ... and that entry's place in the picture's palette (from ``palette`` on)
+    colours: list[int]  #: the entries from ``palette`` on
+    under: Image.Image | None  #: P: the indices under what was laid (tinted), if not the board's
+    index: Image.Image  #: P: the picture
+    redraw: bool  #: whether a box of it can be drawn alone (no height or tint on a drawn box)
+
+    @property
+    def nbytes(self) -> int:
+        return self.index.width * self.index.height * (1 if self.under is None else 2)
+
+
 class Canvas:
-    """A picture being drawn over a copy of its board: its pixels, and each pixel's palette entry
+    """A picture being drawn over its board: what is tinted, laid over it and the legend, in
+    order, drawn when the PNG is made (:meth:`png`): the whole picture (:class:`_Whole`), or,
+    where the board's last picture shows the same but where layers moved, only those boxes."""
+
+    def __init__(self, base: Board, size: tuple[int, int]) -> None:
+        self.base, self.size = base, size
+        self.tints: list[tuple[Box, Image.Image, str]] = []
+        self.laid: list[_Laid] = []
+        self.legend: tuple[Hashable, Image.Image, Box, frozenset[Hashable]] | None = None
+
+    def tint(self, box: Box, mask: Image.Image, kind: str) -> None:
+        """Tint the pixels of ``box`` where ``mask`` is 255 (else 0) as cells of ``kind`` are shaded."""
+        self.tints.append((box, mask, kind))
+
+    def lay(self, layer: Image.Image, at: tuple[int, int], source: Hashable = None) -> None:
+        """Lay ``layer`` (RGBA) over the picture, its top-left corner at ``at``; ``source``: what
+        it is drawn from, whose colours it has (None: not known)."""
+        self.laid.append(_Laid(layer, at, source))
+
+    def strip(self, key: Hashable, strip: Image.Image, box: Box, sources: frozenset[Hashable]) -> None:
+        """The legend: ``strip`` (RGB) pasted at ``box``, showing what ``key`` names, drawn from
+        ``sources``."""
+        self.legend = key, strip, box, sources
+
+    def png(self) -> bytes:
+        """The PNG: only the boxes that changed since the board's last picture where that can be
+        (:func:`_changed`), else the whole picture; the pixels drawn over the board cut to the
+        last picture's palette where this one draws nothing that palette was not chosen for, else
+        to a palette chosen for them."""
+        keeps = self.base.keeps()
+        last, legend = keeps.last, self.legend
+        sources = frozenset([*(item.source for item in self.laid), *(legend[3] if legend else ())])
+        tints = [(box, kind, mask.tobytes()) for box, mask, kind in self.tints]
+        reuse = (last is not None and last.size == self.size and None not in sources
+                 and sources <= last.sources)  # fmt: skip
+        if reuse and last is not None and last.redraw and last.tints == tints and self.base.heights is None and REDRAW:
+            dirty = _changed(last, self.laid)
+            if dirty is not None:
+                return self._redrawn(last, dirty + ([] if legend is None or legend[0] == last.legend else [legend[2]]))
+        whole = _Whole(self.base, self.size)
+        for box, mask, kind in self.tints:
+            whole.tint(box, mask, kind)
+        for item in self.laid:
+            whole.lay(item.layer, item.at)
+        whole.heights()
+        if legend is not None:
+            whole.image.paste(legend[1], legend[2][:2])
+            whole.drawn.append(legend[2])
+        keep = last if reuse and last is not None and last.palette == whole.palette else None
+        png, made = whole.png(keep)
+        keeps.last = _Last(
+            self.size, whole.palette, tints, self.laid, None if legend is None else legend[0],
+            sources if keep is None else keep.sources, *made, whole.under, whole.index,
+            not whole.crowded and self.base.heights is None,
+        )  # fmt: skip
+        return png
+
+    def _redrawn(self, last: _Last, dirty: list[Box]) -> bytes:
+        """The picture as ``last`` with the boxes ``dirty`` drawn again (the board under them,
+        tinted, what is laid over them and the legend) and cut to its palette."""
+        whole = (0, 0, *self.size)
+        drawn = [item.box for item in self.laid] + ([] if self.legend is None else [self.legend[2]])
+        under = self.base.index if last.under is None else last.under
+        index = last.index.copy()
+        for box in (b for b in (_overlap(d, whole) for d in dirty) if b is not None):
+            x0, y0 = box[:2]
+            rgb = self.base.rgb(box)
+            for tbox, mask, kind in self.tints:
+                if (part := _overlap(box, tbox)) is not None:
+                    colour, alpha = shading_tint(kind)
+                    rel = (part[0] - tbox[0], part[1] - tbox[1], part[2] - tbox[0], part[3] - tbox[1])
+                    rgb.paste(colour, (part[0] - x0, part[1] - y0, part[2] - x0, part[3] - y0),
+                              mask.crop(rel).point([0] * 255 + [alpha]))
+            for item in self.laid:
+                if _overlap(box, item.box) is not None:
+                    rgb.paste(item.layer, (item.at[0] - x0, item.at[1] - y0), item.layer)
+            if self.legend is not None and _overlap(box, self.legend[2]) is not None:
+                rgb.paste(self.legend[1], (self.legend[2][0] - x0, self.legend[2][1] - y0))
+            over = Image.new("L", rgb.size, 0)
+            for b in drawn:
+                if (part := _overlap(box, b)) is not None:
+                    over.paste(255, (part[0] - x0, part[1] - y0, part[2] - x0, part[3] - y0))
+            pixels = under.crop(box)
+            pixels.paste(_nearest(rgb, last.nearest, last.lut), (0, 0), over)
+            index.paste(pixels, box[:2])
+        keeps = self.base.keeps()
+        keeps.last = replace(last, laid=self.laid, legend=None if self.legend is None else self.legend[0], index=index)
+        bands = _bands(whole, [*drawn, *(b for b, _, _ in self.tints)])
+        below = self.base.size[1] // BAND_ROWS
+        return palette_png(self.size, index.tobytes(), last.palette + last.colours, PNG_LEVEL, keeps.bands,
+                           lambda n: n in bands or n >= below)
+
+
+def _changed(last: _Last, laid: Sequence[_Laid]) -> list[Box] | None:
+    """The boxes where ``laid`` differs from what ``last`` laid: those of the layers either lays
+    and the other does not (a layer laid by both, at the same place, is the same); None where the
+    layers both lay are not laid in the same order (where two overlap, the picture differs)."""
+    pool: dict[tuple[int, int], list[tuple[int, _Laid]]] = {}
+    for i, old in enumerate(last.laid):
+        pool.setdefault(old.at, []).append((i, old))
+    dirty, before = [], -1
+    for item in laid:
+        kept = pool.get(item.at, [])
+        found = next((j for j, (_, old) in enumerate(kept) if item.same(old)), None)
+        if found is None:
+            dirty.append(item.box)
+            continue
+        i, _ = kept.pop(found)
+        if i < before:
+            return None
+        before = i
+    return dirty + [old.box for kept in pool.values() for _, old in kept]
+
+
+def _nearest(rgb: Image.Image, nearest: Image.Image, lut: Sequence[int]) -> Image.Image:
+    """``rgb``'s pixels as the entries of ``nearest``'s palette nearest them, placed by ``lut``."""
+    return rgb.quantize(palette=nearest, dither=Image.Dither.NONE).point(lut)
+
+
+def _bands(whole: Box, boxes: Sequence[Box]) -> set[int]:
+    """The PNG bands with rows of ``boxes`` (within ``whole``)."""
+    return {n for box in boxes if (b := _overlap(box, whole)) is not None
+            for n in range(b[1] // BAND_ROWS, (b[3] - 1) // BAND_ROWS + 1)}
+
+
+class _Whole:
+    """A whole picture drawn over a copy of its board: its pixels, and each pixel's palette entry
     where it is known (the board's, and their tints). What else is drawn is recorded as boxes,
     cut to the palette's remaining entries when the PNG is made (:meth:`png`)."""
 
@@ -713,6 +896,8 @@ class Canvas:
         self.drawn: list[Box] = []  #: where the index is not known
         self.tinted: list[Box] = []
         self._tints: list[_Tint] = []
+        self.crowded = False  #: a tint found no room in the palette: its box is cut with the rest
+        self.under: Image.Image | None = None  #: the indices under what was drawn, if tinted
 
     def tint(self, box: Box, mask: Image.Image, kind: str) -> None:
         """Tint the pixels of ``box`` where ``mask`` is 255 (else 0) as cells of ``kind`` are
@@ -725,6 +910,7 @@ class Canvas:
             self._tint_under(box)
             self.image.paste(colour, box, mask.point([0] * 255 + [alpha]))
             self.drawn.append(box)
+            self.crowded = True
             return
         lut = list(range(256))
         for n, i in enumerate(used):
@@ -758,24 +944,33 @@ class Canvas:
             self.image.paste(self.base.rgb(box), box, mask)
             self.index.paste(self.base.index.crop(box), box, mask.point(_HALF))
 
-    def png(self) -> bytes:
-        """The PNG: the pixels drawn over cut together to the entries the palette has left."""
+    def png(self, keep: _Last | None) -> tuple[bytes, tuple[Image.Image, list[int], list[int]]]:
+        """The PNG: the pixels drawn over cut together to the entries the palette has left (to
+        ``keep``'s, where given); and the palette they were cut to (as :class:`_Last` keeps it)."""
         whole = (0, 0, *self.image.size)
         boxes = [b for b in (_overlap(b, whole) for b in self.drawn) if b is not None]
-        first, palette = len(self.palette) // 3, list[int]()
+        first = len(self.palette) // 3
         pixels = b"".join(self.image.crop(b).tobytes() for b in boxes)
-        if pixels:
-            over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)
-            kept = self.base.keeps().bands
+        if self._tints:
+            self.under = self.index.copy()
+        strip = Image.frombytes("RGB", (max(1, len(pixels) // 3), 1), pixels or bytes(3))
+        kept = self.base.keeps().bands
+        if keep is not None:
+            nearest, lut, palette = keep.nearest, keep.lut, keep.colours
+            over = _nearest(strip, nearest, lut)
+        else:
+            over, palette, nearest = _quantized(strip, 256 - first)
             place, palette = _in_place(palette, kept.colours if kept.first == first else [])
             kept.first, kept.colours = first, palette
-            data, at = over.point([min(255, p + first) for p in place]).tobytes(), 0
-            for x0, y0, x1, y1 in boxes:
-                n = (x1 - x0) * (y1 - y0)
-                self.index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
-                at += n
-        drawn = {n for box in [*boxes, *self.tinted] if (b := _overlap(box, whole)) is not None
-                 for n in range(b[1] // BAND_ROWS, (b[3] - 1) // BAND_ROWS + 1)}
+            lut = [min(255, p + first) for p in place]
+            over = over.point(lut)
+        data, at = over.tobytes(), 0
+        for x0, y0, x1, y1 in boxes:
+            n = (x1 - x0) * (y1 - y0)
+            self.index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
+            at += n
+        drawn = _bands(whole, [*boxes, *self.tinted])
         below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
-        return palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
-                           self.base.keeps().bands, lambda n: n in drawn or n >= below)
+        png = palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
+                          kept, lambda n: n in drawn or n >= below)
+        return png, (nearest, lut, palette)

@@ -202,8 +202,8 @@ def test_the_legend_drawn_on_its_strip_is_as_drawn_on_the_picture(size: tuple[in
     canvas = layer.Canvas(layer.board(lay), lay.size)
     image._draw_legend(canvas, lay, ops)
     box = (0, lay.legend_top + 1, *lay.size)
-    assert canvas.image.crop(box).tobytes() == whole.crop(box).tobytes()
-    assert canvas.drawn[-1] == box
+    assert canvas.legend is not None and canvas.legend[2] == box
+    assert canvas.legend[1].tobytes() == whole.crop(box).tobytes()
 
 
 def test_a_legend_is_kept_while_it_shows_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
