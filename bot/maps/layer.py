@@ -107,9 +107,10 @@ MARGINS_KEPT = 16
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
 PNG_LEVEL = 3
-#: a picture draws only the boxes that changed since its board's last picture, where it can (else
-#: the whole picture, the same pixels: the tests compare the two)
-REDRAW = True
+#: a picture draws only the boxes drawn over its board, and of those only the ones that changed since
+#: its board's last picture, where it can (else the whole picture: the same pixels, the tests
+#: compare the two)
+BOXES = True
 
 
 # -- where things go ----------------------------------------------------------------------
@@ -750,7 +751,6 @@ class _Last:
     colours: list[int]  #: the entries from ``palette`` on
     under: Image.Image | None  #: P: the indices under what was laid (tinted), if not the board's
     index: Image.Image  #: P: the picture
-    redraw: bool  #: whether a box of it can be drawn alone (no height or tint on a drawn box)
 
     @property
     def nbytes(self) -> int:
@@ -783,20 +783,23 @@ class Canvas:
         self.legend = key, strip, box, sources
 
     def png(self) -> bytes:
-        """The PNG: only the boxes that changed since the board's last picture where that can be
-        (:func:`_changed`), else the whole picture; the pixels drawn over the board cut to the
+        """The PNG. Where no height is written over what is drawn and the palette has room for the
+        tints, only the boxes drawn over the board are drawn (:meth:`_boxes`), and of those only
+        the ones that changed since the board's last picture where that can be (:func:`_changed`);
+        else the whole picture (:class:`_Whole`). The pixels drawn over the board are cut to the
         last picture's palette where this one draws nothing that palette was not chosen for, else
         to a palette chosen for them."""
         keeps = self.base.keeps()
         last, legend = keeps.last, self.legend
         sources = frozenset([*(item.source for item in self.laid), *(legend[3] if legend else ())])
         tints = [(box, kind, mask.tobytes()) for box, mask, kind in self.tints]
-        reuse = (last is not None and last.size == self.size and None not in sources
-                 and sources <= last.sources)  # fmt: skip
-        if reuse and last is not None and last.redraw and last.tints == tints and self.base.heights is None and REDRAW:
-            dirty = _changed(last, self.laid)
-            if dirty is not None:
-                return self._redrawn(last, dirty + ([] if legend is None or legend[0] == last.legend else [legend[2]]))
+        palette, luts = _tint_palette(self.base, [kind for _, _, kind in self.tints])
+        keep = last if (last is not None and last.size == self.size and last.palette == palette
+                        and None not in sources and sources <= last.sources) else None  # fmt: skip
+        if BOXES and luts is not None and self.base.heights is None:
+            if keep is not None and keep.tints == tints and (dirty := _changed(keep, self.laid)) is not None:
+                return self._redrawn(keep, dirty + ([] if legend is None or legend[0] == keep.legend else [legend[2]]))
+            return self._boxes(palette, luts, keep, tints, sources)
         whole = _Whole(self.base, self.size)
         for box, mask, kind in self.tints:
             whole.tint(box, mask, kind)
@@ -806,49 +809,138 @@ class Canvas:
         if legend is not None:
             whole.image.paste(legend[1], legend[2][:2])
             whole.drawn.append(legend[2])
-        keep = last if reuse and last is not None and last.palette == whole.palette else None
         png, made = whole.png(keep)
         keeps.last = _Last(
             self.size, whole.palette, tints, self.laid, None if legend is None else legend[0],
             sources if keep is None else keep.sources, *made, whole.under, whole.index,
-            not whole.crowded and self.base.heights is None,
         )  # fmt: skip
         return png
 
-    def _redrawn(self, last: _Last, dirty: list[Box]) -> bytes:
-        """The picture as ``last`` with the boxes ``dirty`` drawn again (the board under them,
-        tinted, what is laid over them and the legend) and cut to its palette."""
+    def _drawn(self) -> list[Box]:
+        """The boxes drawn over the board (each layer's, the legend's) within the picture."""
         whole = (0, 0, *self.size)
-        drawn = [item.box for item in self.laid] + ([] if self.legend is None else [self.legend[2]])
-        under = self.base.index if last.under is None else last.under
-        index = last.index.copy()
-        for box in (b for b in (_overlap(d, whole) for d in dirty) if b is not None):
-            x0, y0 = box[:2]
+        boxes = [item.box for item in self.laid] + ([] if self.legend is None else [self.legend[2]])
+        return [b for b in (_overlap(box, whole) for box in boxes) if b is not None]
+
+    def _rgb(self, boxes: Sequence[Box]) -> list[Image.Image]:
+        """The pixels of each of ``boxes`` (RGB), as the whole picture has them: the board, its
+        tints, the layers laid over it and the legend."""
+        rows: dict[int, list[int]] = {}  # the layers by the rows of _ROWS pixels they touch
+        for i, item in enumerate(self.laid):
+            _, y0, _, y1 = item.box
+            for n in range(y0 // _ROWS, (y1 - 1) // _ROWS + 1):
+                rows.setdefault(n, []).append(i)
+        out, legend = [], self.legend
+        for box in boxes:
+            if legend is not None and box == legend[2]:  # the legend is pasted last, whole
+                out.append(legend[1])
+                continue
+            (_, y0, _, y1), at = box, (-box[0], -box[1])
             rgb = self.base.rgb(box)
             for tbox, mask, kind in self.tints:
                 if (part := _overlap(box, tbox)) is not None:
                     colour, alpha = shading_tint(kind)
                     rel = (part[0] - tbox[0], part[1] - tbox[1], part[2] - tbox[0], part[3] - tbox[1])
-                    rgb.paste(colour, (part[0] - x0, part[1] - y0, part[2] - x0, part[3] - y0),
-                              mask.crop(rel).point([0] * 255 + [alpha]))
-            for item in self.laid:
+                    rgb.paste(colour, _moved(part, at), mask.crop(rel).point([0] * 255 + [alpha]))
+            near = sorted({i for n in range(y0 // _ROWS, (y1 - 1) // _ROWS + 1) for i in rows.get(n, ())})
+            for item in (self.laid[i] for i in near):
                 if _overlap(box, item.box) is not None:
-                    rgb.paste(item.layer, (item.at[0] - x0, item.at[1] - y0), item.layer)
-            if self.legend is not None and _overlap(box, self.legend[2]) is not None:
-                rgb.paste(self.legend[1], (self.legend[2][0] - x0, self.legend[2][1] - y0))
+                    rgb.paste(item.layer, (item.at[0] + at[0], item.at[1] + at[1]), item.layer)
+            if legend is not None and _overlap(box, legend[2]) is not None:
+                rgb.paste(legend[1], (legend[2][0] + at[0], legend[2][1] + at[1]))
+            out.append(rgb)
+        return out
+
+    def _boxes(self, palette: list[int], luts: list[list[int]], keep: _Last | None,
+               tints: list[tuple[Box, str, bytes]], sources: frozenset[Hashable]) -> bytes:
+        """The picture drawn only where something is drawn over the board (no RGB image of the
+        whole picture): the board's indices, tinted, and the boxes drawn over it, cut to ``keep``'s
+        palette where given, else to one chosen for them; ``palette``: the board's entries and the
+        tints' (``luts``: each tint's, from the board's entries to its own)."""
+        index = self.base.index.crop((0, 0, *self.size))
+        for (box, mask, _), lut in zip(self.tints, luts):
+            index.paste(index.crop(box).point(lut), box, mask)
+        under = index.copy() if self.tints else None
+        boxes = self._drawn()
+        first, bands = len(palette) // 3, self.base.keeps().bands
+        rgb = self._rgb(boxes)
+        strip = b"".join(im.tobytes() for im in rgb)
+        over = Image.frombytes("RGB", (max(1, len(strip) // 3), 1), strip or bytes(3))
+        if keep is not None:
+            nearest, lut, colours = keep.nearest, keep.lut, keep.colours
+            over = _nearest(over, nearest, lut)
+        else:
+            over, colours, nearest = _quantized(over, 256 - first)
+            place, colours = _in_place(colours, bands.colours if bands.first == first else [])
+            bands.first, bands.colours = first, colours
+            lut = [min(255, p + first) for p in place]
+            over = over.point(lut)
+        data, at = over.tobytes(), 0
+        for x0, y0, x1, y1 in boxes:
+            n = (x1 - x0) * (y1 - y0)
+            index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
+            at += n
+        legend = self.legend
+        self.base.keeps().last = _Last(
+            self.size, palette, tints, self.laid, None if legend is None else legend[0],
+            sources if keep is None else keep.sources, nearest, lut, colours, under, index,
+        )  # fmt: skip
+        return self._png(index, palette + colours, boxes)
+
+    def _png(self, index: Image.Image, palette: list[int], boxes: Sequence[Box]) -> bytes:
+        """The PNG of ``index``, the bands with rows of ``boxes`` or of a tint compared with the
+        last picture's, the others the board's."""
+        drawn = _bands((0, 0, *self.size), [*boxes, *(b for b, _, _ in self.tints)])
+        below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
+        return palette_png(self.size, index.tobytes(), palette, PNG_LEVEL, self.base.keeps().bands,
+                           lambda n: n in drawn or n >= below)
+
+    def _redrawn(self, last: _Last, dirty: list[Box]) -> bytes:
+        """The picture as ``last`` with the boxes ``dirty`` drawn again (the board under them,
+        tinted, what is laid over them and the legend) and cut to its palette."""
+        whole = (0, 0, *self.size)
+        dirty = [b for b in (_overlap(d, whole) for d in dirty) if b is not None]
+        drawn = self._drawn()
+        under = self.base.index if last.under is None else last.under
+        index = last.index.copy()
+        for box, rgb in zip(dirty, self._rgb(dirty)):
             over = Image.new("L", rgb.size, 0)
             for b in drawn:
                 if (part := _overlap(box, b)) is not None:
-                    over.paste(255, (part[0] - x0, part[1] - y0, part[2] - x0, part[3] - y0))
+                    over.paste(255, _moved(part, (-box[0], -box[1])))
             pixels = under.crop(box)
             pixels.paste(_nearest(rgb, last.nearest, last.lut), (0, 0), over)
             index.paste(pixels, box[:2])
-        keeps = self.base.keeps()
-        keeps.last = replace(last, laid=self.laid, legend=None if self.legend is None else self.legend[0], index=index)
-        bands = _bands(whole, [*drawn, *(b for b, _, _ in self.tints)])
-        below = self.base.size[1] // BAND_ROWS
-        return palette_png(self.size, index.tobytes(), last.palette + last.colours, PNG_LEVEL, keeps.bands,
-                           lambda n: n in bands or n >= below)
+        self.base.keeps().last = replace(last, laid=self.laid, legend=None if self.legend is None else self.legend[0],
+                                         index=index)  # fmt: skip
+        return self._png(index, last.palette + last.colours, drawn)
+
+
+#: rows of pixels in which :meth:`Canvas._rgb` looks for the layers over a box
+_ROWS = 64
+
+
+def _moved(box: Box, by: tuple[int, int]) -> Box:
+    return (box[0] + by[0], box[1] + by[1], box[2] + by[0], box[3] + by[1])
+
+
+def _tint_palette(base: Board, kinds: Sequence[str]) -> tuple[list[int], list[list[int]] | None]:
+    """The palette of a picture of ``base`` whose cells of ``kinds`` are tinted: the board's
+    entries, then each kind's tinted copies of those inside the cells (and of the earlier
+    kinds'); and each kind's lookup table from an index to its tinted copy's. None for the tables
+    when the palette has no room for them (:meth:`_Whole.tint`)."""
+    palette, luts = list(base.palette), []
+    for kind in kinds:
+        first = len(palette) // 3
+        used = [*base.inside, *range(len(base.palette) // 3, first)]  # earlier tints too
+        if first + len(used) > 256 - SPARE_COLOURS:
+            return palette, None
+        lut = list(range(256))
+        for n, i in enumerate(used):
+            lut[i] = first + n
+            palette += tinted(tuple(palette[3 * i : 3 * i + 3]), kind)  # type: ignore[arg-type]  # a palette entry: three values
+        luts.append(lut)
+    return palette, luts
 
 
 def _changed(last: _Last, laid: Sequence[_Laid]) -> list[Box] | None:
@@ -896,7 +988,6 @@ class _Whole:
         self.drawn: list[Box] = []  #: where the index is not known
         self.tinted: list[Box] = []
         self._tints: list[_Tint] = []
-        self.crowded = False  #: a tint found no room in the palette: its box is cut with the rest
         self.under: Image.Image | None = None  #: the indices under what was drawn, if tinted
 
     def tint(self, box: Box, mask: Image.Image, kind: str) -> None:
@@ -910,7 +1001,6 @@ class _Whole:
             self._tint_under(box)
             self.image.paste(colour, box, mask.point([0] * 255 + [alpha]))
             self.drawn.append(box)
-            self.crowded = True
             return
         lut = list(range(256))
         for n, i in enumerate(used):

@@ -110,7 +110,7 @@ def test_a_picture_drawn_where_it_changed_is_the_whole_picture(
 
     monkeypatch.setattr(layer.Canvas, "_redrawn", counted)
     changed = _drawn(enc, free, cell)
-    monkeypatch.setattr(layer, "REDRAW", False)
+    monkeypatch.setattr(layer, "BOXES", False)
     whole = _drawn(enc, free, cell)
     for (label, _, _), a, b in zip(_pictures(enc, free), changed, whole, strict=True):
         assert a.getpalette() == b.getpalette(), label
