@@ -862,24 +862,8 @@ class Canvas:
             index.paste(index.crop(box).point(lut), box, mask)
         under = index.copy() if self.tints else None
         boxes = self._drawn()
-        first, bands = len(palette) // 3, self.base.keeps().bands
-        rgb = self._rgb(boxes)
-        strip = b"".join(im.tobytes() for im in rgb)
-        over = Image.frombytes("RGB", (max(1, len(strip) // 3), 1), strip or bytes(3))
-        if keep is not None:
-            nearest, lut, colours = keep.nearest, keep.lut, keep.colours
-            over = _nearest(over, nearest, lut)
-        else:
-            over, colours, nearest = _quantized(over, 256 - first)
-            place, colours = _in_place(colours, bands.colours if bands.first == first else [])
-            bands.first, bands.colours = first, colours
-            lut = [min(255, p + first) for p in place]
-            over = over.point(lut)
-        data, at = over.tobytes(), 0
-        for x0, y0, x1, y1 in boxes:
-            n = (x1 - x0) * (y1 - y0)
-            index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
-            at += n
+        nearest, lut, colours = _cut_over(index, boxes, [im.tobytes() for im in self._rgb(boxes)], len(palette) // 3,
+                                          keep, self.base.keeps().bands)  # fmt: skip
         legend = self.legend
         self.base.keeps().last = _Last(
             self.size, palette, tints, self.laid, None if legend is None else legend[0],
@@ -914,6 +898,31 @@ class Canvas:
         self.base.keeps().last = replace(last, laid=self.laid, legend=None if self.legend is None else self.legend[0],
                                          index=index)  # fmt: skip
         return self._png(index, last.palette + last.colours, drawn)
+
+
+def _cut_over(index: Image.Image, boxes: Sequence[Box], pixels: Sequence[bytes], first: int, keep: _Last | None,
+              bands: Bands) -> tuple[Image.Image, list[int], list[int]]:  # fmt: skip
+    """Cut the ``pixels`` (RGB) of ``boxes``, drawn over the board, together to the palette's
+    entries from ``first`` on, ``keep``'s where given (else chosen for them and placed where
+    ``bands`` had the last picture's colours), and write them into ``index``; the palette they
+    were cut to, as :class:`_Last` keeps it."""
+    strip = b"".join(pixels)
+    over = Image.frombytes("RGB", (max(1, len(strip) // 3), 1), strip or bytes(3))
+    if keep is not None:
+        nearest, lut, colours = keep.nearest, keep.lut, keep.colours
+        over = _nearest(over, nearest, lut)
+    else:
+        over, colours, nearest = _quantized(over, 256 - first)
+        place, colours = _in_place(colours, bands.colours if bands.first == first else [])
+        bands.first, bands.colours = first, colours
+        lut = [min(255, p + first) for p in place]
+        over = over.point(lut)
+    data, at = over.tobytes(), 0
+    for x0, y0, x1, y1 in boxes:
+        n = (x1 - x0) * (y1 - y0)
+        index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
+        at += n
+    return nearest, lut, colours
 
 
 #: rows of pixels in which :meth:`Canvas._rgb` looks for the layers over a box
@@ -1039,26 +1048,11 @@ class _Whole:
         ``keep``'s, where given); and the palette they were cut to (as :class:`_Last` keeps it)."""
         whole = (0, 0, *self.image.size)
         boxes = [b for b in (_overlap(b, whole) for b in self.drawn) if b is not None]
-        first = len(self.palette) // 3
-        pixels = b"".join(self.image.crop(b).tobytes() for b in boxes)
         if self._tints:
             self.under = self.index.copy()
-        strip = Image.frombytes("RGB", (max(1, len(pixels) // 3), 1), pixels or bytes(3))
         kept = self.base.keeps().bands
-        if keep is not None:
-            nearest, lut, palette = keep.nearest, keep.lut, keep.colours
-            over = _nearest(strip, nearest, lut)
-        else:
-            over, palette, nearest = _quantized(strip, 256 - first)
-            place, palette = _in_place(palette, kept.colours if kept.first == first else [])
-            kept.first, kept.colours = first, palette
-            lut = [min(255, p + first) for p in place]
-            over = over.point(lut)
-        data, at = over.tobytes(), 0
-        for x0, y0, x1, y1 in boxes:
-            n = (x1 - x0) * (y1 - y0)
-            self.index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
-            at += n
+        nearest, lut, palette = _cut_over(self.index, boxes, [self.image.crop(b).tobytes() for b in boxes],
+                                          len(self.palette) // 3, keep, kept)  # fmt: skip
         drawn = _bands(whole, [*boxes, *self.tinted])
         below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
         png = palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
