@@ -74,6 +74,7 @@ __all__ = [
     "columns",
     "forget_boards",
     "label_size",
+    "overlap",
     "quantize",
 ]
 
@@ -177,7 +178,8 @@ class Keeps:
     (:mod:`bot.maps.png`) and the last legend drawn, RGB, with what it shows (its key)."""
 
     bands: Bands = field(default_factory=Bands)
-    legend: tuple[Hashable, Image.Image] | None = None
+    #: the last legend: what it shows, its strip and the boxes of the strip with its items
+    legend: tuple[Hashable, Image.Image, list[Box]] | None = None
     last: _Last | None = None  #: the last picture, for the next to draw only what changed
 
     @property
@@ -548,7 +550,7 @@ def _square_layer(lay: Layout, img: Image.Image | None) -> tuple[Image.Image, li
             pts = lay.outline(cell)
             cells.append((math.floor(min(x for x, _ in pts)) - 1, math.floor(min(y for _, y in pts)) - 1,
                           math.ceil(max(x for x, _ in pts)) + 2, math.ceil(max(y for _, y in pts)) + 2))
-    boxes = [b for b in (_overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
+    boxes = [b for b in (overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
     palette, inside = [v for c in _FLAT for v in c], {cells_, wall}
     if (cut := _margins(lay, boxes) if img is None else _cut(img, boxes)) is not None:
         shades, palette = cut
@@ -675,7 +677,8 @@ def _quantized(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> t
     return out, palette, chosen
 
 
-def _overlap(a: Box, b: Box) -> Box | None:
+def overlap(a: Box, b: Box) -> Box | None:
+    """The part of box ``a`` within box ``b``, if any."""
     x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
 
@@ -685,7 +688,7 @@ def _in_place(palette: list[int], before: Sequence[int]) -> tuple[list[int], lis
     picture's unchanged pixels keep their indices, and so their PNG bands): where each entry goes
     (256 of them, the others left in place) and the palette reordered."""
     n = len(palette) // 3
-    if palette == before[: 3 * n]:
+    if not before or palette == before[: 3 * n]:  # nothing to keep: each entry where it is
         return list(range(256)), palette
     flat, old = bytes(palette), bytes(before[: 3 * n])
     colours = [flat[at : at + 3] for at in range(0, 3 * n, 3)]
@@ -757,6 +760,44 @@ class _Last:
         return self.index.width * self.index.height * (1 if self.under is None else 2)
 
 
+@dataclass(frozen=True)
+class _Legend:
+    """A picture's legend: what it shows (``key``), its strip (RGB) and where it goes (``box``),
+    what it is drawn from (``sources``), the boxes of the picture with its items (``parts``, cut
+    to the palette with the layers) and the board's entry of its ground (``BACKGROUND``), which
+    the rest of it takes (None: none, and ``parts`` is the whole strip)."""
+
+    key: Hashable
+    strip: Image.Image
+    box: Box
+    sources: frozenset[Hashable]
+    parts: list[Box]
+    ground: int | None
+
+    def inside(self, box: Box) -> Image.Image | None:
+        """The strip's pixels of ``box``, if within it (else None)."""
+        x0, y0, x1, y1 = self.box
+        if box == self.box:
+            return self.strip
+        if box[0] < x0 or box[1] < y0 or box[2] > x1 or box[3] > y1:
+            return None
+        return self.strip.crop(_moved(box, (-x0, -y0)))
+
+    def ground_under(self, index: Image.Image, at: tuple[int, int]) -> None:
+        """Give the pixels of ``index`` (its corner at ``at`` in the picture) within the legend
+        its ground's entry."""
+        if self.ground is not None and (part := overlap(self.box, (*at, at[0] + index.width, at[1] + index.height))):
+            index.paste(self.ground, _moved(part, (-at[0], -at[1])))
+
+
+def _entry(palette: Sequence[int], colour: RGB) -> int | None:
+    """The first entry of ``palette`` (R, G, B values) that is ``colour``, if any."""
+    for i in range(len(palette) // 3):
+        if tuple(palette[3 * i : 3 * i + 3]) == colour:
+            return i
+    return None
+
+
 class Canvas:
     """A picture being drawn over its board: what is tinted, laid over it and the legend, in
     order, drawn when the PNG is made (:meth:`png`): the whole picture (:class:`_Whole`), or,
@@ -766,7 +807,7 @@ class Canvas:
         self.base, self.size = base, size
         self.tints: list[tuple[Box, Image.Image, str]] = []
         self.laid: list[_Laid] = []
-        self.legend: tuple[Hashable, Image.Image, Box, frozenset[Hashable]] | None = None
+        self.legend: _Legend | None = None
 
     def tint(self, box: Box, mask: Image.Image, kind: str) -> None:
         """Tint the pixels of ``box`` where ``mask`` is 255 (else 0) as cells of ``kind`` are shaded."""
@@ -777,10 +818,12 @@ class Canvas:
         it is drawn from, whose colours it has (None: not known)."""
         self.laid.append(_Laid(layer, at, source))
 
-    def strip(self, key: Hashable, strip: Image.Image, box: Box, sources: frozenset[Hashable]) -> None:
+    def strip(self, key: Hashable, strip: Image.Image, box: Box, sources: frozenset[Hashable], parts: list[Box]) -> None:
         """The legend: ``strip`` (RGB) pasted at ``box``, showing what ``key`` names, drawn from
-        ``sources``."""
-        self.legend = key, strip, box, sources
+        ``sources``, its items within ``parts`` (boxes of the strip; the rest is ``BACKGROUND``)."""
+        ground = _entry(self.base.palette, BACKGROUND)
+        at = (box[0], box[1])
+        self.legend = _Legend(key, strip, box, sources, [box] if ground is None else [_moved(b, at) for b in parts], ground)
 
     def png(self) -> bytes:
         """The PNG. Where no height is written over what is drawn and the palette has room for the
@@ -791,14 +834,14 @@ class Canvas:
         to a palette chosen for them."""
         keeps = self.base.keeps()
         last, legend = keeps.last, self.legend
-        sources = frozenset([*(item.source for item in self.laid), *(legend[3] if legend else ())])
+        sources = frozenset([*(item.source for item in self.laid), *(legend.sources if legend else ())])
         tints = [(box, kind, mask.tobytes()) for box, mask, kind in self.tints]
         palette, luts = _tint_palette(self.base, [kind for _, _, kind in self.tints])
         keep = last if (last is not None and last.size == self.size and last.palette == palette
                         and None not in sources and sources <= last.sources) else None  # fmt: skip
         if BOXES and luts is not None and self.base.heights is None:
             if keep is not None and keep.tints == tints and (dirty := _changed(keep, self.laid)) is not None:
-                return self._redrawn(keep, dirty + ([] if legend is None or legend[0] == keep.legend else [legend[2]]))
+                return self._redrawn(keep, dirty + ([] if legend is None or legend.key == keep.legend else [legend.box]))
             return self._boxes(palette, luts, keep, tints, sources)
         whole = _Whole(self.base, self.size)
         for box, mask, kind in self.tints:
@@ -807,11 +850,12 @@ class Canvas:
             whole.lay(item.layer, item.at)
         whole.heights()
         if legend is not None:
-            whole.image.paste(legend[1], legend[2][:2])
-            whole.drawn.append(legend[2])
+            whole.image.paste(legend.strip, legend.box[:2])
+            whole.drawn += legend.parts
+            legend.ground_under(whole.index, (0, 0))
         png, made = whole.png(keep)
         keeps.last = _Last(
-            self.size, whole.palette, tints, self.laid, None if legend is None else legend[0],
+            self.size, whole.palette, tints, self.laid, None if legend is None else legend.key,
             sources if keep is None else keep.sources, *made, whole.under, whole.index,
         )  # fmt: skip
         return png
@@ -819,8 +863,8 @@ class Canvas:
     def _drawn(self) -> list[Box]:
         """The boxes drawn over the board (each layer's, the legend's) within the picture."""
         whole = (0, 0, *self.size)
-        boxes = [item.box for item in self.laid] + ([] if self.legend is None else [self.legend[2]])
-        return [b for b in (_overlap(box, whole) for box in boxes) if b is not None]
+        boxes = [item.box for item in self.laid] + ([] if self.legend is None else self.legend.parts)
+        return [b for b in (overlap(box, whole) for box in boxes) if b is not None]
 
     def _rgb(self, boxes: Sequence[Box]) -> list[Image.Image]:
         """The pixels of each of ``boxes`` (RGB), as the whole picture has them: the board, its
@@ -832,22 +876,22 @@ class Canvas:
                 rows.setdefault(n, []).append(i)
         out, legend = [], self.legend
         for box in boxes:
-            if legend is not None and box == legend[2]:  # the legend is pasted last, whole
-                out.append(legend[1])
+            if legend is not None and (inside := legend.inside(box)) is not None:  # pasted last, whole
+                out.append(inside)
                 continue
             (_, y0, _, y1), at = box, (-box[0], -box[1])
             rgb = self.base.rgb(box)
             for tbox, mask, kind in self.tints:
-                if (part := _overlap(box, tbox)) is not None:
+                if (part := overlap(box, tbox)) is not None:
                     colour, alpha = shading_tint(kind)
                     rel = (part[0] - tbox[0], part[1] - tbox[1], part[2] - tbox[0], part[3] - tbox[1])
                     rgb.paste(colour, _moved(part, at), mask.crop(rel).point([0] * 255 + [alpha]))
             near = sorted({i for n in range(y0 // _ROWS, (y1 - 1) // _ROWS + 1) for i in rows.get(n, ())})
             for item in (self.laid[i] for i in near):
-                if _overlap(box, item.box) is not None:
+                if overlap(box, item.box) is not None:
                     rgb.paste(item.layer, (item.at[0] + at[0], item.at[1] + at[1]), item.layer)
-            if legend is not None and _overlap(box, legend[2]) is not None:
-                rgb.paste(legend[1], (legend[2][0] + at[0], legend[2][1] + at[1]))
+            if legend is not None and overlap(box, legend.box) is not None:
+                rgb.paste(legend.strip, (legend.box[0] + at[0], legend.box[1] + at[1]))
             out.append(rgb)
         return out
 
@@ -858,6 +902,8 @@ class Canvas:
         palette where given, else to one chosen for them; ``palette``: the board's entries and the
         tints' (``luts``: each tint's, from the board's entries to its own)."""
         index = self.base.index.crop((0, 0, *self.size))
+        if self.legend is not None:
+            self.legend.ground_under(index, (0, 0))
         for (box, mask, _), lut in zip(self.tints, luts):
             index.paste(index.crop(box).point(lut), box, mask)
         under = index.copy() if self.tints else None
@@ -866,7 +912,7 @@ class Canvas:
                                           keep, self.base.keeps().bands)  # fmt: skip
         legend = self.legend
         self.base.keeps().last = _Last(
-            self.size, palette, tints, self.laid, None if legend is None else legend[0],
+            self.size, palette, tints, self.laid, None if legend is None else legend.key,
             sources if keep is None else keep.sources, nearest, lut, colours, under, index,
         )  # fmt: skip
         return self._png(index, palette + colours, boxes)
@@ -883,19 +929,21 @@ class Canvas:
         """The picture as ``last`` with the boxes ``dirty`` drawn again (the board under them,
         tinted, what is laid over them and the legend) and cut to its palette."""
         whole = (0, 0, *self.size)
-        dirty = [b for b in (_overlap(d, whole) for d in dirty) if b is not None]
+        dirty = [b for b in (overlap(d, whole) for d in dirty) if b is not None]
         drawn = self._drawn()
         under = self.base.index if last.under is None else last.under
         index = last.index.copy()
         for box, rgb in zip(dirty, self._rgb(dirty)):
             over = Image.new("L", rgb.size, 0)
             for b in drawn:
-                if (part := _overlap(box, b)) is not None:
+                if (part := overlap(box, b)) is not None:
                     over.paste(255, _moved(part, (-box[0], -box[1])))
             pixels = under.crop(box)
+            if self.legend is not None:
+                self.legend.ground_under(pixels, box[:2])
             pixels.paste(_nearest(rgb, last.nearest, last.lut), (0, 0), over)
             index.paste(pixels, box[:2])
-        self.base.keeps().last = replace(last, laid=self.laid, legend=None if self.legend is None else self.legend[0],
+        self.base.keeps().last = replace(last, laid=self.laid, legend=None if self.legend is None else self.legend.key,
                                          index=index)  # fmt: skip
         return self._png(index, last.palette + last.colours, drawn)
 
@@ -980,7 +1028,7 @@ def _nearest(rgb: Image.Image, nearest: Image.Image, lut: Sequence[int]) -> Imag
 
 def _bands(whole: Box, boxes: Sequence[Box]) -> set[int]:
     """The PNG bands with rows of ``boxes`` (within ``whole``)."""
-    return {n for box in boxes if (b := _overlap(box, whole)) is not None
+    return {n for box in boxes if (b := overlap(box, whole)) is not None
             for n in range(b[1] // BAND_ROWS, (b[3] - 1) // BAND_ROWS + 1)}
 
 
@@ -1028,7 +1076,7 @@ class _Whole:
     def _tint_under(self, box: Box) -> None:
         """Tint the pixels of ``box`` as its palette entries are, where not done yet."""
         for t in self._tints:
-            if (part := _overlap(box, t.box)) is not None:
+            if (part := overlap(box, t.box)) is not None:
                 rel = (part[0] - t.box[0], part[1] - t.box[1], part[2] - t.box[0], part[3] - t.box[1])
                 todo = ImageChops.subtract(t.mask.crop(rel), t.done.crop(rel))
                 self.image.paste(t.colour, part, todo.point([0] * 255 + [t.alpha]))
@@ -1047,7 +1095,7 @@ class _Whole:
         """The PNG: the pixels drawn over cut together to the entries the palette has left (to
         ``keep``'s, where given); and the palette they were cut to (as :class:`_Last` keeps it)."""
         whole = (0, 0, *self.image.size)
-        boxes = [b for b in (_overlap(b, whole) for b in self.drawn) if b is not None]
+        boxes = [b for b in (overlap(b, whole) for b in self.drawn) if b is not None]
         if self._tints:
             self.under = self.index.copy()
         kept = self.base.keeps().bands

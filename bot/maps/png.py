@@ -66,11 +66,15 @@ class Bands:
         self.last: dict[int, Band] = {}
         #: the last picture's palette entries from ``first`` on (what was drawn over the board)
         self.first, self.colours = 0, list[int]()
+        self.nbytes = 0  #: what the kept bands take: their pixels and compressed bytes
 
-    @property
-    def nbytes(self) -> int:
-        """What the kept bands take: their pixels and compressed bytes."""
-        return sum(len(b.pixels) + len(b.deflated) for kept in (self.board, self.last) for b in kept.values())
+    def keep(self, kept: dict[int, Band], n: int, band: Band) -> Band:
+        """Keep ``band`` as band ``n`` in ``kept`` (``board`` or ``last``), counted in ``nbytes``."""
+        if (old := kept.get(n)) is not None:
+            self.nbytes -= len(old.pixels) + len(old.deflated)
+        kept[n] = band
+        self.nbytes += len(band.pixels) + len(band.deflated)
+        return band
 
 
 def _zlib_header(level: int) -> bytes:
@@ -103,11 +107,11 @@ def palette_png(
             band = compress_band(pixels[at : at + step], width, packer)
         elif not drawn(n):
             if (band := bands.board.get(n)) is None:
-                band = bands.board[n] = replace(compress_band(pixels[at : at + step], width, packer), pixels=b"")
+                band = bands.keep(bands.board, n, replace(compress_band(pixels[at : at + step], width, packer), pixels=b""))
         else:
             rows = pixels[at : at + step]
             if (band := bands.last.get(n)) is None or band.pixels != rows:
-                band = bands.last[n] = compress_band(rows, width, packer)
+                band = bands.keep(bands.last, n, compress_band(rows, width, packer))
         parts.append(band.deflated)
         adler = adler32_combine(adler, band.adler, band.length)
     parts += [_FINAL, adler.to_bytes(4, "big")]
