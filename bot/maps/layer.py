@@ -738,7 +738,8 @@ class _Laid:
 @dataclass(frozen=True)
 class _Last:
     """What a board's last picture keeps for the next: what it drew, the palette it cut what it
-    drew to (and what that palette was chosen for: ``sources``) and its palette indices. The next
+    drew to (and what that palette was chosen for: ``sources``); its palette indices are kept with
+    its PNG's bands (`Bands.pixels`). The next
     picture of the board that draws nothing new cuts its pixels to the same palette, and one that
     differs only where layers moved (tokens, the trail) or in its legend draws and cuts only
     those boxes (:meth:`Canvas.png`)."""
@@ -753,11 +754,10 @@ class _Last:
     lut: list[int]  #: ... and that entry's place in the picture's palette (from ``palette`` on)
     colours: list[int]  #: the entries from ``palette`` on
     under: Image.Image | None  #: P: the indices under what was laid (tinted), if not the board's
-    index: Image.Image  #: P: the picture
 
     @property
-    def nbytes(self) -> int:
-        return self.index.width * self.index.height * (1 if self.under is None else 2)
+    def nbytes(self) -> int:  # its pixels are kept with the bands (`Bands.pixels`)
+        return 0 if self.under is None else self.under.width * self.under.height
 
 
 @dataclass(frozen=True)
@@ -856,7 +856,7 @@ class Canvas:
         png, made = whole.png(keep)
         keeps.last = _Last(
             self.size, whole.palette, tints, self.laid, None if legend is None else legend.key,
-            sources if keep is None else keep.sources, *made, whole.under, whole.index,
+            sources if keep is None else keep.sources, *made, whole.under,
         )  # fmt: skip
         return png
 
@@ -913,7 +913,7 @@ class Canvas:
         legend = self.legend
         self.base.keeps().last = _Last(
             self.size, palette, tints, self.laid, None if legend is None else legend.key,
-            sources if keep is None else keep.sources, nearest, lut, colours, under, index,
+            sources if keep is None else keep.sources, nearest, lut, colours, under,
         )  # fmt: skip
         return self._png(index, palette + colours, boxes)
 
@@ -932,7 +932,7 @@ class Canvas:
         dirty = [b for b in (overlap(d, whole) for d in dirty) if b is not None]
         drawn = self._drawn()
         under = self.base.index if last.under is None else last.under
-        index = last.index.copy()
+        index = Image.frombytes("P", self.size, self.base.keeps().bands.pixels)
         for box, rgb in zip(dirty, self._rgb(dirty)):
             over = Image.new("L", rgb.size, 0)
             for b in drawn:
@@ -943,8 +943,7 @@ class Canvas:
                 self.legend.ground_under(pixels, box[:2])
             pixels.paste(_nearest(rgb, last.nearest, last.lut), (0, 0), over)
             index.paste(pixels, box[:2])
-        self.base.keeps().last = replace(last, laid=self.laid, legend=None if self.legend is None else self.legend.key,
-                                         index=index)  # fmt: skip
+        self.base.keeps().last = replace(last, laid=self.laid, legend=None if self.legend is None else self.legend.key)
         return self._png(index, last.palette + last.colours, drawn)
 
 

@@ -144,15 +144,16 @@ def test_a_move_compresses_only_the_bands_it_changed(monkeypatch: pytest.MonkeyP
 
 
 def test_the_kept_bands_are_counted_as_they_change(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What a board's kept bands take, counted as each band is kept or replaced (not summed
-    again for every picture), is what they hold after pictures with tokens moved."""
+    """What a board's kept bands take, counted as each band is kept, replaced or dropped (not
+    summed again for every picture), is what they hold after pictures with tokens moved: their
+    compressed bytes and the last picture's pixels."""
     monkeypatch.setattr(layer, "_keeps", {})
     for at in ("C4", "D5", "J2", "C4"):
         render_map(_enc(at=at), cell_px=CELL)
     [keeps] = layer._keeps.values()
     bands = keeps.bands
-    held = sum(len(b.pixels) + len(b.deflated) for kept in (bands.board, bands.last) for b in kept.values())
-    assert bands.nbytes == held > 0
+    held = sum(len(b.deflated) for kept in (bands.board, bands.last) for b in kept.values())
+    assert bands.nbytes == held + len(bands.pixels) and held > 0 and len(bands.pixels) == keeps.last.size[0] * keeps.last.size[1]
 
 
 def test_bands_are_kept_with_the_boards_kept_unpacked(monkeypatch: pytest.MonkeyPatch) -> None:
