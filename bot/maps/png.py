@@ -111,7 +111,7 @@ def palette_png(
     packer = zlib.compressobj(level, zlib.DEFLATED, -15, _MEM_LEVEL)
     parts, adler = [_zlib_header(level)], 1
     step = BAND_ROWS * width
-    before = memoryview(b"" if bands is None or len(bands.pixels) != len(pixels) else bands.pixels)
+    before = b"" if bands is None or len(bands.pixels) != len(pixels) else bands.pixels
     for n, at in enumerate(range(0, width * height, step)):
         band: Band | None
         if bands is None:
