@@ -122,7 +122,7 @@ def palette_png(
                 band = bands.keep(bands.board, n, compress_band(pixels[at : at + step], width, packer))
         else:
             rows = pixels[at : at + step]
-            if (band := bands.last.get(n)) is None or before[at : at + step] != rows:
+            if (band := bands.last.get(n)) is None or not before.startswith(rows, at):  # (no copy of before's)
                 band = bands.keep(bands.last, n, compress_band(rows, width, packer))
         parts.append(band.deflated)
         adler = adler32_combine(adler, band.adler, band.length)
