@@ -14,10 +14,11 @@ who is who, the trail, the shading and the terrain shown. Text is drawn in the b
 Everything is drawn at ``SS`` times the final size and reduced, which anti-aliases hexes, discs
 and text cheaply; a square board's cells, walls and lines lie on whole pixels and are drawn at
 the final size, only its hatches and letters at ``SS``. The board (cells, terrain, walls, grid lines, coordinates, heights) is drawn
-once per process and kept (`bot.maps.layer`); a picture copies it, tints the shaded cells' insides,
-lays over it the trail and the tokens (each drawn at ``SS`` on a clear layer of its own, a token
-kept while it looks the same), writes the heights again over them and draws the legend (on a strip
-of its own, kept with the board while the legend shows the same). The PNG
+once per process and kept (`bot.maps.layer`); a picture tints the shaded cells' insides, lays
+over it the trail and the tokens (each drawn at ``SS`` on a clear layer of its own, a token kept
+while it looks the same), writes the heights again over them and draws the legend (on a strip
+of its own, kept with the board while the legend shows the same), each drawn only in its own box
+and, after the board's first picture, only where it changed (`bot.maps.layer.Canvas`). The PNG
 is cut to a 256-colour palette in which the flat colours stay exact. Geometry comes from
 :meth:`rules.geometry.Grid.centre`; :func:`layout` and :func:`cell_centre_px` give pixel positions
 to callers and tests.

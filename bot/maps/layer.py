@@ -6,16 +6,20 @@ usually asked for because a combatant moved or was hit. So a process keeps its l
 (:func:`board`, ``CACHE_BYTES`` at most), each drawn at ``SS`` times its size and reduced (a
 square one at its size, see :func:`_draw_board`), cut to a palette of at most ``BOARD_COLOURS``
 colours; only the palette indices are kept, packed
-(:class:`Board`), not the RGB pixels. A picture starts as a :class:`Canvas`: a copy of its
-board's palette indices and their colours. Shading tints the palette entries of the cells it
-covers (a lookup table, no colour search); what is laid over the board (trail, tokens) and the
-legend are recorded as boxes, and only those are cut to the palette's remaining entries when
-the PNG is made. The PNG is written in bands of rows (:mod:`bot.maps.png`): the bands where the
-picture shows its board alone are compressed once for the board, and the others are kept from
-the board's last picture and compressed again only where their pixels changed (what is drawn
-over the board keeps its palette entries from one picture to the next, :func:`_in_place`, so
-the pixels that did not change keep their indices). So a picture costs what changed, not the
-whole image.
+(:class:`Board`), not the RGB pixels. A picture is a :class:`Canvas`: it records what is
+drawn over its board (the shading's tints, the trail and the tokens laid over it, the legend)
+and draws it when the PNG is made. Shading tints the palette entries of the cells it covers (a
+lookup table, no colour search); what is laid over the board and the legend's items are drawn
+in RGB only in their boxes (the board's pixels under them, from its palette) and only those are
+cut to the palette's remaining entries. The board's last picture is kept (:class:`_Last`): a
+picture that draws nothing that picture's palette was not chosen for cuts its pixels to the
+same palette, and draws only the boxes where it differs from that picture (a token moved, a new
+legend). The PNG is written in bands of rows (:mod:`bot.maps.png`): the bands where the picture
+shows its board alone are compressed once for the board, and the others are kept from the
+board's last picture and compressed again only where their pixels changed (what is drawn over
+the board keeps its palette entries from one picture to the next, :func:`_in_place`, so the
+pixels that did not change keep their indices). So a picture costs what changed, not the whole
+image.
 
 Palettes keep flat colours exact: each entry is the commonest colour of the pixels it stands for
 (not their mean), and the PNG is about a third the size of an optimised RGB one.
