@@ -185,6 +185,9 @@ class Keeps:
     #: the last legend: what it shows, its strip and the boxes of the strip with its items
     legend: tuple[Hashable, Image.Image, list[Box]] | None = None
     last: _Last | None = None  #: the last picture, for the next to draw only what changed
+    #: held while a picture of the board reads and replaces what the last one kept (pictures of
+    #: two channels with the same board may be drawn at once in threads)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def nbytes(self) -> int:
@@ -837,6 +840,11 @@ class Canvas:
         last picture's palette where this one draws nothing that palette was not chosen for, else
         to a palette chosen for them."""
         keeps = self.base.keeps()
+        with keeps.lock:
+            return self._made(keeps)
+
+    def _made(self, keeps: Keeps) -> bytes:
+        """:meth:`png`, ``keeps`` held."""
         last, legend = keeps.last, self.legend
         sources = frozenset([*(item.source for item in self.laid), *(legend.sources if legend else ())])
         tints = [(box, kind, mask.tobytes()) for box, mask, kind in self.tints]

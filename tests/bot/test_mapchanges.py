@@ -136,3 +136,52 @@ def test_something_new_on_the_board_chooses_the_palette_again(monkeypatch: pytes
     newcomer = Combatant(name="Troll", side="trolls", position=free[1])
     render_map(enc.model_copy(update={"combatants": [*enc.combatants, newcomer]}), cell_px=48)
     assert keeps.last.nearest is not chosen
+
+
+def test_pictures_of_one_board_drawn_at_once_in_threads_each_show_their_own_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two channels' encounters on the same board (one kept board, one last picture kept with it)
+    drawn at once in threads, their tokens (the same fighter's, so each picture is drawn where it
+    differs from the other channel's last) moving: each picture shows its own token where it
+    stands and nothing where the other channel's stands."""
+    import threading
+
+    from bot.maps.image import cell_centre_px
+    from bot.maps.key import side_colours
+    from bot.maps.style import BOARD
+
+    monkeypatch.setattr(layer, "_keeps", {})
+    layer.forget_boards()
+    fights = [Encounter(system="test", name=f"Channel {n}", round=1, map=MapState(kind="square", width=12, height=10),
+                        combatants=[Combatant(name=name, side=side, position="C3")])
+              for n, (name, side) in enumerate((("Ana", "dwarves"), ("Ana", "dwarves")))]  # fmt: skip
+    cells = (["C3", "D3", "E3", "F3"], ["H8", "H7", "H6", "H5"])
+    wrong: list[str] = []
+
+    def play(n: int) -> None:
+        for i in range(24):
+            at = cells[n][i % 4]
+            enc = _moved(fights[n], fights[n].combatants[0].name, position=at)
+            img = Image.open(io.BytesIO(render_map(enc, cell_px=48))).convert("RGB")
+            x, y = cell_centre_px(enc, at, 48)
+            disc = max(img.crop((x - 9, y - 9, x + 10, y + 10)).getcolors(4096) or [])[1]
+            other = cells[1 - n][i % 4]
+            if disc != side_colours(enc)[enc.combatants[0].side] or img.getpixel(cell_centre_px(enc, other, 48)) != BOARD:
+                wrong.append(f"{enc.name}, picture {i}")
+
+    redrawn = 0
+    redraw = layer.Canvas._redrawn
+
+    def counted(canvas: layer.Canvas, last: Any, dirty: list[layer.Box]) -> bytes:
+        nonlocal redrawn
+        redrawn += 1
+        return redraw(canvas, last, dirty)
+
+    monkeypatch.setattr(layer.Canvas, "_redrawn", counted)
+    render_map(fights[0], cell_px=48)  # the board, drawn once
+    threads = [threading.Thread(target=play, args=(n,)) for n in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(layer._keeps) == 1  # the two channels' pictures shared one board
+    assert wrong == [] and redrawn >= 40
