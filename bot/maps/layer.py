@@ -102,7 +102,7 @@ SAMPLE = 1 << 14
 CACHE_BYTES = 16 * 1024 * 1024
 #: ... and unpacked, the last drawn on (at least one), with what their last pictures keep
 #: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and its pictures' bands and legend 1.3 MB
-#: (so the boards of a worker's share of 50 busy channels), a 60x60 one 3 MB and 3.9 MB; a hex
+#: (so the boards of a worker's share of 50 busy channels), a 60x60 one 3 MB and 5.3 MB; a hex
 #: board's own pixels twice that. Drawing a large hex board's first picture takes about 100 MB
 #: more for a moment, so a worker stays near 215 MB
 UNPACKED_BYTES = 48 * 1024 * 1024
