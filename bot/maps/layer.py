@@ -101,8 +101,9 @@ SAMPLE = 1 << 14
 #: square board without terrain or heights about 2 KB, as it is drawn again, not packed
 CACHE_BYTES = 16 * 1024 * 1024
 #: ... and unpacked, the last drawn on (at least one), with what their last pictures keep
-#: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and its pictures' bands and legend 1.3 MB
-#: (so the boards of a worker's share of 50 busy channels), a 60x60 one 3 MB and 5.3 MB; a hex
+#: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and what its pictures keep 1.8 MB (the last
+#: picture's pixels and bands 0.7, the legend 0.6, the palette's nearest entries 0.5: so the
+#: boards of a worker's share of 40 busy channels), a 60x60 one 3 MB and 5.8 MB; a hex
 #: board's own pixels twice that. Drawing a large hex board's first picture takes about 100 MB
 #: more for a moment, so a worker stays near 215 MB
 UNPACKED_BYTES = 48 * 1024 * 1024
@@ -742,6 +743,11 @@ class _Laid:
             self.layer.size == other.layer.size and self.layer.tobytes() == other.layer.tobytes()))
 
 
+#: what Pillow keeps with a palette once pixels were cut to it: each colour's nearest entry
+#: (64 x 64 x 64 two-byte entries), made as pixels are cut to it (about 0.4 ms for a picture's)
+_NEAREST_TABLE = 2 * 64**3
+
+
 @dataclass(frozen=True)
 class _Last:
     """What a board's last picture keeps for the next: what it drew, the palette it cut what it
@@ -764,7 +770,7 @@ class _Last:
 
     @property
     def nbytes(self) -> int:  # its pixels are kept with the bands (`Bands.pixels`)
-        return 0 if self.under is None else self.under.width * self.under.height
+        return _NEAREST_TABLE + (0 if self.under is None else self.under.width * self.under.height)
 
 
 @dataclass(frozen=True)
