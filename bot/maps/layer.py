@@ -752,10 +752,9 @@ _NEAREST_TABLE = 2 * 64**3
 class _Last:
     """What a board's last picture keeps for the next: what it drew, the palette it cut what it
     drew to (and what that palette was chosen for: ``sources``); its palette indices are kept with
-    its PNG's bands (`Bands.pixels`). The next
-    picture of the board that draws nothing new cuts its pixels to the same palette, and one that
-    differs only where layers moved (tokens, the trail) or in its legend draws and cuts only
-    those boxes (:meth:`Canvas.png`)."""
+    its PNG's bands (`Bands.pixels`). The next picture of the board that draws nothing new cuts its
+    pixels to the same palette, and one that differs only where layers moved (tokens, the trail)
+    or in its legend draws and cuts only those boxes (:meth:`Canvas.png`)."""
 
     size: tuple[int, int]
     palette: list[int]  #: the board's entries and its tints', before what is drawn over the board
