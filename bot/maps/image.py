@@ -14,10 +14,11 @@ who is who, the trail, the shading and the terrain shown. Text is drawn in the b
 Everything is drawn at ``SS`` times the final size and reduced, which anti-aliases hexes, discs
 and text cheaply; a square board's cells, walls and lines lie on whole pixels and are drawn at
 the final size, only its hatches and letters at ``SS``. The board (cells, terrain, walls, grid lines, coordinates, heights) is drawn
-once per process and kept (`bot.maps.layer`); a picture copies it, tints the shaded cells' insides,
-lays over it the trail and the tokens (each drawn at ``SS`` on a clear layer of its own, a token
-kept while it looks the same), writes the heights again over them and draws the legend (on a strip
-of its own, kept with the board while the legend shows the same). The PNG
+once per process and kept (`bot.maps.layer`); a picture tints the shaded cells' insides, lays
+over it the trail and the tokens (each drawn at ``SS`` on a clear layer of its own, a token kept
+while it looks the same), writes the heights again over them and draws the legend (on a strip
+of its own, kept with the board while the legend shows the same), each drawn only in its own box
+and, after the board's first picture, only where it changed (`bot.maps.layer.Canvas`). The PNG
 is cut to a 256-colour palette in which the flat colours stay exact. Geometry comes from
 :meth:`rules.geometry.Grid.centre`; :func:`layout` and :func:`cell_centre_px` give pixel positions
 to callers and tests.
@@ -49,12 +50,14 @@ from bot.maps.layer import (
     HEX_R,
     PAD,
     SS,
+    Box,
     Canvas,
     Layout,
     board,
     bounds,
     columns,
     label_size,
+    overlap,
 )
 from bot.maps.style import (
     BACKGROUND,
@@ -81,7 +84,8 @@ __all__ = ["DEFAULT_CELL_PX", "MAX_PX", "cell_centre_px", "layout", "map_picture
 
 Placed = tuple[Image.Image, tuple[int, int]]  #: an RGBA layer, and where its top-left corner goes
 #: a legend item: what it draws (its kind and figures, to compare) and how, on a picture at a y offset
-Op = tuple[tuple[Hashable, ...], Callable[[Image.Image, float], None]]
+#: (it returns the box of the picture it drew in)
+Op = tuple[tuple[Hashable, ...], Callable[[Image.Image, float], Box]]
 
 MAX_PX = 2000  #: neither side of the image is larger
 #: a cell's side by default: a 12x10 board is about 830 px wide, sharp in Discord's preview
@@ -168,18 +172,23 @@ def _legend(
         ops.append((("text", x, y, s, size, fill), lambda img, oy: small_text(img, (x, y + oy), s, size, fill, "lm", k)))
 
     def token(cx: float, y: float, u: float, colour: RGB, label: str = "", **kw: Any) -> None:
-        def op(img: Image.Image, oy: float) -> None:
-            _lay(img, _token_layer(cx / k, (y + oy) / k, u / k, u * 0.34 / k, colour, label, **kw))
+        def op(img: Image.Image, oy: float) -> Box:
+            return _lay(img, _token_layer(cx / k, (y + oy) / k, u / k, u * 0.34 / k, colour, label, **kw)[:2])
 
         ops.append((("token", cx, y, u, colour, label, *sorted(kw.items())), op))
 
     def swatch(x: float, y: float, style: TerrainStyle) -> None:
-        ops.append((("swatch", x, y, style), lambda img, oy: img.paste(_swatch(style, k), (round(x / k), round((y + oy) / k) - 8))))
+        def op(img: Image.Image, oy: float) -> Box:
+            at, tile = (round(x / k), round((y + oy) / k) - 8), _swatch(style, k)
+            img.paste(tile, at)
+            return (*at, at[0] + tile.width, at[1] + tile.height)
+
+        ops.append((("swatch", x, y, style), op))
 
     def trail(x: float, y: float, colour: RGB) -> None:
-        def op(img: Image.Image, oy: float) -> None:
+        def op(img: Image.Image, oy: float) -> Box:
             x0, y1 = x / k, (y + oy) / k
-            _lay(img, _trail_layer([(x0 + 2, y1 + 5), (x0 + 10, y1 - 5), (x0 + 20, y1 - 5)], 16, colour))
+            return _lay(img, _trail_layer([(x0 + 2, y1 + 5), (x0 + 10, y1 - 5), (x0 + 20, y1 - 5)], 16, colour))
 
         ops.append((("trail", x, y, colour), op))
 
@@ -310,9 +319,12 @@ def _mover(enc: Encounter, grid: Grid) -> Combatant | None:
     return enc.find(move.actor)
 
 
-def _lay(img: Image.Image, placed: Placed) -> None:
-    """Lay a layer over ``img`` where it goes (the legend's; the board's go through the Canvas)."""
-    img.paste(placed[0], placed[1], placed[0])
+def _lay(img: Image.Image, placed: Placed) -> Box:
+    """Lay a layer over ``img`` where it goes (the legend's; the board's go through the Canvas),
+    and the box it covers."""
+    layer, (x, y) = placed
+    img.paste(layer, (x, y), layer)
+    return (x, y, x + layer.width, y + layer.height)
 
 
 def _trail_layer(points: list[tuple[float, float]], u: float, colour: RGB) -> Placed:
@@ -329,7 +341,8 @@ def _draw_trail(canvas: Canvas, enc: Encounter, lay: Layout) -> None:
     if mover is not None and enc.last_move is not None:
         cells = [cell for x in enc.last_move.path if (cell := board_cell(x, lay.grid)) is not None]
         points = [lay.centre(cell) for cell in cells]
-        canvas.lay(*_trail_layer(points, lay.unit, side_colours(enc)[mover.side]))
+        colour = side_colours(enc)[mover.side]
+        canvas.lay(*_trail_layer(points, lay.unit, colour), ("trail", colour))
 
 
 def _side_mark(lay: Layout, cx: float, cy: float, angle: float | None) -> list[tuple[float, float]] | None:
@@ -378,17 +391,20 @@ def _token_layer(
     cx: float, cy: float, u: float, r: float, colour: RGB, label: str, *,
     downed: bool = False, current: bool = False, facing: float | None = None,
     mark: list[tuple[float, float]] | None = None, condition: str | None = None, marks: int = 0,
-) -> Placed:  # fmt: skip
-    """A token (see :func:`draw_token`) centred at ``cx``, ``cy``, and where it goes; ``mark``: the
+) -> tuple[Image.Image, tuple[int, int], Hashable]:  # fmt: skip
+    """A token (see :func:`draw_token`) centred at ``cx``, ``cy``, where it goes and what it is
+    drawn from (its sprite's figures but where it falls in a pixel: the same, the same colours);
+    ``mark``: the
     facing bar's ends from the centre; ``condition``: the word its bar shows; ``marks``: its
     effects."""
     x, y = math.floor(cx), math.floor(cy)
     reach = math.ceil(u * 0.62) + 2  # the facing bar's ends, and the arrow's tip
-    sprite, (left, top) = _sprite(
+    drawn = (
         u, r, reach, colour, label, downed, current, facing, None if mark is None else tuple(mark),
         round((cx - x) * 4) / 4, round((cy - y) * 4) / 4, condition if condition in CONDITION_BARS else None, marks,
     )  # fmt: skip
-    return sprite, (x - reach + left, y - reach + top)
+    sprite, (left, top) = _sprite(*drawn)
+    return sprite, (x - reach + left, y - reach + top), drawn[:9] + drawn[11:]  # its colours wherever it stands
 
 
 def _draw_tokens(canvas: Canvas, enc: Encounter, lay: Layout, view: MapView) -> None:
@@ -421,11 +437,38 @@ def _draw_legend(canvas: Canvas, lay: Layout, ops: Sequence[Op]) -> None:
         # drawn from an even row of the picture, where each item's pixels fall as on the picture
         top = box[1] - box[1] % 2
         strip = Image.new("RGB", (lay.size[0], lay.size[1] - top), BACKGROUND)
-        for _, op in ops:
-            op(strip, (lay.legend_top - top) * SS)
-        kept = keeps.legend = key, strip if top == box[1] else strip.crop((0, 1, *strip.size))
-    canvas.image.paste(kept[1], box[:2])
-    canvas.drawn.append(box)
+        parts = [op(strip, (lay.legend_top - top) * SS) for _, op in ops]
+        if top != box[1]:
+            strip = strip.crop((0, 1, *strip.size))
+            parts = [(x0, y0 - 1, x1, y1 - 1) for x0, y0, x1, y1 in parts]
+        whole = (0, 0, *strip.size)
+        kept = keeps.legend = key, strip, _joined([b for b in (overlap(p, whole) for p in parts) if b is not None])
+    canvas.strip(kept[0], kept[1], box, frozenset(map(_source, key[2])), kept[2])
+
+
+#: a gap between two legend items of a row narrower than this joins them in one box
+_GAP = 16
+
+
+def _joined(boxes: list[Box]) -> list[Box]:
+    """``boxes`` (a legend's items) joined where two side by side in a row (their rows
+    overlapping) are less than ``_GAP`` px apart: a box for each run of items, not for each."""
+    out: list[Box] = []
+    for box in sorted(boxes, key=lambda b: (b[1], b[0])):
+        for n, (x0, y0, x1, y1) in enumerate(out):
+            if box[1] < y1 and y0 < box[3] and box[0] - x1 < _GAP and x0 - box[2] < _GAP:
+                out[n] = (min(x0, box[0]), min(y0, box[1]), max(x1, box[2]), max(y1, box[3]))
+                break
+        else:
+            out.append(box)
+    return out
+
+
+def _source(what: tuple[Hashable, ...]) -> Hashable:
+    """What a legend item (its kind and figures, see :func:`_legend`) is drawn from, wherever it
+    stands: its words' size and colour, a token's figures, a swatch's style, a trail's colour."""
+    kind = what[0]
+    return (kind, *what[4:]) if kind == "text" else (kind, *what[3:])
 
 
 @lru_cache(maxsize=32)
@@ -456,7 +499,6 @@ def render_map(
     _draw_shading(canvas, lay, highlights)
     _draw_trail(canvas, enc, lay)
     _draw_tokens(canvas, enc, lay, view)
-    canvas.heights()  # on top, as when drawn last
     _draw_legend(canvas, lay, legend)
     return canvas.png()
 

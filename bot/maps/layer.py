@@ -6,16 +6,20 @@ usually asked for because a combatant moved or was hit. So a process keeps its l
 (:func:`board`, ``CACHE_BYTES`` at most), each drawn at ``SS`` times its size and reduced (a
 square one at its size, see :func:`_draw_board`), cut to a palette of at most ``BOARD_COLOURS``
 colours; only the palette indices are kept, packed
-(:class:`Board`), not the RGB pixels. A picture starts as a :class:`Canvas`: a copy of its
-board's palette indices and their colours. Shading tints the palette entries of the cells it
-covers (a lookup table, no colour search); what is laid over the board (trail, tokens) and the
-legend are recorded as boxes, and only those are cut to the palette's remaining entries when
-the PNG is made. The PNG is written in bands of rows (:mod:`bot.maps.png`): the bands where the
-picture shows its board alone are compressed once for the board, and the others are kept from
-the board's last picture and compressed again only where their pixels changed (what is drawn
-over the board keeps its palette entries from one picture to the next, :func:`_in_place`, so
-the pixels that did not change keep their indices). So a picture costs what changed, not the
-whole image.
+(:class:`Board`), not the RGB pixels. A picture is a :class:`Canvas`: it records what is
+drawn over its board (the shading's tints, the trail and the tokens laid over it, the legend)
+and draws it when the PNG is made. Shading tints the palette entries of the cells it covers (a
+lookup table, no colour search); what is laid over the board and the legend's items are drawn
+in RGB only in their boxes (the board's pixels under them, from its palette) and only those are
+cut to the palette's remaining entries. The board's last picture is kept (:class:`_Last`): a
+picture that draws nothing that picture's palette was not chosen for cuts its pixels to the
+same palette, and draws only the boxes where it differs from that picture (a token moved, a new
+legend). The PNG is written in bands of rows (:mod:`bot.maps.png`): the bands where the picture
+shows its board alone are compressed once for the board, and the others are kept from the
+board's last picture and compressed again only where their pixels changed (what is drawn over
+the board keeps its palette entries from one picture to the next, :func:`_in_place`, so the
+pixels that did not change keep their indices). So a picture costs what changed, not the whole
+image.
 
 Palettes keep flat colours exact: each entry is the commonest colour of the pixels it stands for
 (not their mean), and the PNG is about a third the size of an optimised RGB one.
@@ -74,6 +78,7 @@ __all__ = [
     "columns",
     "forget_boards",
     "label_size",
+    "overlap",
     "quantize",
 ]
 
@@ -96,8 +101,9 @@ SAMPLE = 1 << 14
 #: square board without terrain or heights about 2 KB, as it is drawn again, not packed
 CACHE_BYTES = 16 * 1024 * 1024
 #: ... and unpacked, the last drawn on (at least one), with what their last pictures keep
-#: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and its pictures' bands and legend 1.3 MB
-#: (so the boards of a worker's share of 50 busy channels), a 60x60 one 3 MB and 3.9 MB; a hex
+#: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and what its pictures keep 1.8 MB (the last
+#: picture's pixels and bands 0.7, the legend 0.6, the palette's nearest entries 0.5: so the
+#: boards of a worker's share of 40 busy channels), a 60x60 one 3 MB and 5.8 MB; a hex
 #: board's own pixels twice that. Drawing a large hex board's first picture takes about 100 MB
 #: more for a moment, so a worker stays near 215 MB
 UNPACKED_BYTES = 48 * 1024 * 1024
@@ -107,6 +113,10 @@ MARGINS_KEPT = 16
 #: zlib level of the PNG: 3 is the last of zlib's fast levels; 6 makes files a fifth smaller
 #: for twice the time, 9 costs 5x the time for a few per cent more
 PNG_LEVEL = 3
+#: a picture draws only the boxes drawn over its board, and of those only the ones that changed since
+#: its board's last picture, where it can (else the whole picture: the same pixels, the tests
+#: compare the two)
+BOXES = True
 
 
 # -- where things go ----------------------------------------------------------------------
@@ -173,12 +183,18 @@ class Keeps:
     (:mod:`bot.maps.png`) and the last legend drawn, RGB, with what it shows (its key)."""
 
     bands: Bands = field(default_factory=Bands)
-    legend: tuple[Hashable, Image.Image] | None = None
+    #: the last legend: what it shows, its strip and the boxes of the strip with its items
+    legend: tuple[Hashable, Image.Image, list[Box]] | None = None
+    last: _Last | None = None  #: the last picture, for the next to draw only what changed
+    #: held while a picture of the board reads and replaces what the last one kept (pictures of
+    #: two channels with the same board may be drawn at once in threads)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def nbytes(self) -> int:
         strip = None if self.legend is None else self.legend[1]
-        return self.bands.nbytes + (0 if strip is None else 4 * strip.width * strip.height)
+        return (self.bands.nbytes + (0 if strip is None else 4 * strip.width * strip.height)
+                + (0 if self.last is None else self.last.nbytes))
 
 
 @dataclass(frozen=True, eq=False)
@@ -542,7 +558,7 @@ def _square_layer(lay: Layout, img: Image.Image | None) -> tuple[Image.Image, li
             pts = lay.outline(cell)
             cells.append((math.floor(min(x for x, _ in pts)) - 1, math.floor(min(y for _, y in pts)) - 1,
                           math.ceil(max(x for x, _ in pts)) + 2, math.ceil(max(y for _, y in pts)) + 2))
-    boxes = [b for b in (_overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
+    boxes = [b for b in (overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
     palette, inside = [v for c in _FLAT for v in c], {cells_, wall}
     if (cut := _margins(lay, boxes) if img is None else _cut(img, boxes)) is not None:
         shades, palette = cut
@@ -640,6 +656,13 @@ def quantize(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tup
     each pixel takes the nearest; then each entry is set to the commonest colour of the sampled
     pixels it stands for (not their mean), so that flat areas keep their exact colour. ``fixed``:
     the palette's first entries, kept as they are (the others are chosen beside them)."""
+    out, palette, _ = _quantized(img, colours, fixed)
+    return out, palette
+
+
+def _quantized(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tuple[Image.Image, list[int], Image.Image]:
+    """:func:`quantize`, and the P image whose palette each pixel took the nearest entry of (to
+    cut more pixels as these were: :func:`_nearest`)."""
     (w, h), part = img.size, min(1.0, SAMPLE / (img.width * img.height))
     if h == 1:
         size = (max(1, round(w * part)), 1)
@@ -659,10 +682,11 @@ def quantize(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tup
         if i >= len(fixed) and n > best.get(i, 0):
             best[i] = n
             palette[3 * i : 3 * i + 3] = (r, g, b)
-    return out, palette
+    return out, palette, chosen
 
 
-def _overlap(a: Box, b: Box) -> Box | None:
+def overlap(a: Box, b: Box) -> Box | None:
+    """The part of box ``a`` within box ``b``, if any."""
     x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
 
@@ -672,7 +696,7 @@ def _in_place(palette: list[int], before: Sequence[int]) -> tuple[list[int], lis
     picture's unchanged pixels keep their indices, and so their PNG bands): where each entry goes
     (256 of them, the others left in place) and the palette reordered."""
     n = len(palette) // 3
-    if palette == before[: 3 * n]:
+    if not before or palette == before[: 3 * n]:  # nothing to keep: each entry where it is
         return list(range(256)), palette
     flat, old = bytes(palette), bytes(before[: 3 * n])
     colours = [flat[at : at + 3] for at in range(0, 3 * n, 3)]
@@ -700,8 +724,332 @@ class _Tint:
     done: Image.Image  #: L, the size of ``box``: 255 where its pixels are tinted
 
 
+@dataclass(frozen=True)
+class _Laid:
+    """A layer (RGBA) laid over a picture's board, where its top-left corner goes, and what it is
+    drawn from (``source``: the same source, the same colours; None where not known)."""
+
+    layer: Image.Image
+    at: tuple[int, int]
+    source: Hashable
+
+    @property
+    def box(self) -> Box:
+        return (*self.at, self.at[0] + self.layer.width, self.at[1] + self.layer.height)
+
+    def same(self, other: _Laid) -> bool:
+        """The same pixels laid at the same place."""
+        return self.at == other.at and (self.layer is other.layer or (
+            self.layer.size == other.layer.size and self.layer.tobytes() == other.layer.tobytes()))
+
+
+#: what Pillow keeps with a palette once pixels were cut to it: each colour's nearest entry
+#: (64 x 64 x 64 two-byte entries), made as pixels are cut to it (about 0.4 ms for a picture's)
+_NEAREST_TABLE = 2 * 64**3
+
+
+@dataclass(frozen=True)
+class _Last:
+    """What a board's last picture keeps for the next: what it drew, the palette it cut what it
+    drew to (and what that palette was chosen for: ``sources``); its palette indices are kept with
+    its PNG's bands (`Bands.pixels`). The next picture of the board that draws nothing new cuts its
+    pixels to the same palette, and one that differs only where layers moved (tokens, the trail)
+    or in its legend draws and cuts only those boxes (:meth:`Canvas.png`)."""
+
+    size: tuple[int, int]
+    palette: list[int]  #: the board's entries and its tints', before what is drawn over the board
+    tints: list[tuple[Box, str, bytes]]  #: each tint's box, kind and mask
+    laid: list[_Laid]
+    legend: Hashable
+    sources: frozenset[Hashable]  #: what the entries for the pixels drawn over were chosen for
+    nearest: Image.Image  #: P: each pixel drawn over took the nearest of its palette's entries
+    lut: list[int]  #: ... and that entry's place in the picture's palette (from ``palette`` on)
+    colours: list[int]  #: the entries from ``palette`` on
+    under: Image.Image | None  #: P: the indices under what was laid (tinted), if not the board's
+
+    @property
+    def nbytes(self) -> int:  # its pixels are kept with the bands (`Bands.pixels`)
+        return _NEAREST_TABLE + (0 if self.under is None else self.under.width * self.under.height)
+
+
+@dataclass(frozen=True)
+class _Legend:
+    """A picture's legend: what it shows (``key``), its strip (RGB) and where it goes (``box``),
+    what it is drawn from (``sources``), the boxes of the picture with its items (``parts``, cut
+    to the palette with the layers) and the board's entry of its ground (``BACKGROUND``), which
+    the rest of it takes (None: none, and ``parts`` is the whole strip)."""
+
+    key: Hashable
+    strip: Image.Image
+    box: Box
+    sources: frozenset[Hashable]
+    parts: list[Box]
+    ground: int | None
+
+    def inside(self, box: Box) -> Image.Image | None:
+        """The strip's pixels of ``box``, if within it (else None)."""
+        x0, y0, x1, y1 = self.box
+        if box == self.box:
+            return self.strip
+        if box[0] < x0 or box[1] < y0 or box[2] > x1 or box[3] > y1:
+            return None
+        return self.strip.crop(_moved(box, (-x0, -y0)))
+
+    def ground_under(self, index: Image.Image, at: tuple[int, int]) -> None:
+        """Give the pixels of ``index`` (its corner at ``at`` in the picture) within the legend
+        its ground's entry."""
+        if self.ground is not None and (part := overlap(self.box, (*at, at[0] + index.width, at[1] + index.height))):
+            index.paste(self.ground, _moved(part, (-at[0], -at[1])))
+
+
+def _entry(palette: Sequence[int], colour: RGB) -> int | None:
+    """The first entry of ``palette`` (R, G, B values) that is ``colour``, if any."""
+    for i in range(len(palette) // 3):
+        if tuple(palette[3 * i : 3 * i + 3]) == colour:
+            return i
+    return None
+
+
 class Canvas:
-    """A picture being drawn over a copy of its board: its pixels, and each pixel's palette entry
+    """A picture being drawn over its board: what is tinted, laid over it and the legend, in
+    order, drawn when the PNG is made (:meth:`png`): the whole picture (:class:`_Whole`), or,
+    where the board's last picture shows the same but where layers moved, only those boxes."""
+
+    def __init__(self, base: Board, size: tuple[int, int]) -> None:
+        self.base, self.size = base, size
+        self.tints: list[tuple[Box, Image.Image, str]] = []
+        self.laid: list[_Laid] = []
+        self.legend: _Legend | None = None
+
+    def tint(self, box: Box, mask: Image.Image, kind: str) -> None:
+        """Tint the pixels of ``box`` where ``mask`` is 255 (else 0) as cells of ``kind`` are shaded."""
+        self.tints.append((box, mask, kind))
+
+    def lay(self, layer: Image.Image, at: tuple[int, int], source: Hashable = None) -> None:
+        """Lay ``layer`` (RGBA) over the picture, its top-left corner at ``at``; ``source``: what
+        it is drawn from, whose colours it has (None: not known)."""
+        self.laid.append(_Laid(layer, at, source))
+
+    def strip(self, key: Hashable, strip: Image.Image, box: Box, sources: frozenset[Hashable], parts: list[Box]) -> None:
+        """The legend: ``strip`` (RGB) pasted at ``box``, showing what ``key`` names, drawn from
+        ``sources``, its items within ``parts`` (boxes of the strip; the rest is ``BACKGROUND``)."""
+        ground = _entry(self.base.palette, BACKGROUND)
+        at = (box[0], box[1])
+        self.legend = _Legend(key, strip, box, sources, [box] if ground is None else [_moved(b, at) for b in parts], ground)
+
+    def png(self) -> bytes:
+        """The PNG. Where no height is written over what is drawn and the palette has room for the
+        tints, only the boxes drawn over the board are drawn (:meth:`_boxes`), and of those only
+        the ones that changed since the board's last picture where that can be (:func:`_changed`);
+        else the whole picture (:class:`_Whole`). The pixels drawn over the board are cut to the
+        last picture's palette where this one draws nothing that palette was not chosen for, else
+        to a palette chosen for them."""
+        keeps = self.base.keeps()
+        with keeps.lock:
+            return self._made(keeps)
+
+    def _made(self, keeps: Keeps) -> bytes:
+        """:meth:`png`, ``keeps`` held."""
+        last, legend = keeps.last, self.legend
+        sources = frozenset([*(item.source for item in self.laid), *(legend.sources if legend else ())])
+        tints = [(box, kind, mask.tobytes()) for box, mask, kind in self.tints]
+        palette, luts = _tint_palette(self.base, [kind for _, _, kind in self.tints])
+        keep = last if (last is not None and last.size == self.size and last.palette == palette
+                        and None not in sources and sources <= last.sources) else None  # fmt: skip
+        if BOXES and luts is not None and self.base.heights is None:
+            if keep is not None and keep.tints == tints and (dirty := _changed(keep, self.laid)) is not None:
+                return self._redrawn(keep, dirty + ([] if legend is None or legend.key == keep.legend else [legend.box]))
+            return self._boxes(palette, luts, keep, tints, sources)
+        whole = _Whole(self.base, self.size)
+        for box, mask, kind in self.tints:
+            whole.tint(box, mask, kind)
+        for item in self.laid:
+            whole.lay(item.layer, item.at)
+        whole.heights()
+        if legend is not None:
+            whole.image.paste(legend.strip, legend.box[:2])
+            whole.drawn += legend.parts
+            legend.ground_under(whole.index, (0, 0))
+        png, made = whole.png(keep)
+        keeps.last = _Last(
+            self.size, whole.palette, tints, self.laid, None if legend is None else legend.key,
+            sources if keep is None else keep.sources, *made, whole.under,
+        )  # fmt: skip
+        return png
+
+    def _drawn(self) -> list[Box]:
+        """The boxes drawn over the board (each layer's, the legend's) within the picture."""
+        whole = (0, 0, *self.size)
+        boxes = [item.box for item in self.laid] + ([] if self.legend is None else self.legend.parts)
+        return [b for b in (overlap(box, whole) for box in boxes) if b is not None]
+
+    def _rgb(self, boxes: Sequence[Box]) -> list[Image.Image]:
+        """The pixels of each of ``boxes`` (RGB), as the whole picture has them: the board, its
+        tints, the layers laid over it and the legend."""
+        rows: dict[int, list[int]] = {}  # the layers by the rows of _ROWS pixels they touch
+        for i, item in enumerate(self.laid):
+            _, y0, _, y1 = item.box
+            for n in range(y0 // _ROWS, (y1 - 1) // _ROWS + 1):
+                rows.setdefault(n, []).append(i)
+        out, legend = [], self.legend
+        for box in boxes:
+            if legend is not None and (inside := legend.inside(box)) is not None:  # pasted last, whole
+                out.append(inside)
+                continue
+            (_, y0, _, y1), at = box, (-box[0], -box[1])
+            rgb = self.base.rgb(box)
+            for tbox, mask, kind in self.tints:
+                if (part := overlap(box, tbox)) is not None:
+                    colour, alpha = shading_tint(kind)
+                    rel = (part[0] - tbox[0], part[1] - tbox[1], part[2] - tbox[0], part[3] - tbox[1])
+                    rgb.paste(colour, _moved(part, at), mask.crop(rel).point([0] * 255 + [alpha]))
+            near = sorted({i for n in range(y0 // _ROWS, (y1 - 1) // _ROWS + 1) for i in rows.get(n, ())})
+            for item in (self.laid[i] for i in near):
+                if overlap(box, item.box) is not None:
+                    rgb.paste(item.layer, (item.at[0] + at[0], item.at[1] + at[1]), item.layer)
+            if legend is not None and overlap(box, legend.box) is not None:
+                rgb.paste(legend.strip, (legend.box[0] + at[0], legend.box[1] + at[1]))
+            out.append(rgb)
+        return out
+
+    def _boxes(self, palette: list[int], luts: list[list[int]], keep: _Last | None,
+               tints: list[tuple[Box, str, bytes]], sources: frozenset[Hashable]) -> bytes:
+        """The picture drawn only where something is drawn over the board (no RGB image of the
+        whole picture): the board's indices, tinted, and the boxes drawn over it, cut to ``keep``'s
+        palette where given, else to one chosen for them; ``palette``: the board's entries and the
+        tints' (``luts``: each tint's, from the board's entries to its own)."""
+        index = self.base.index.crop((0, 0, *self.size))
+        if self.legend is not None:
+            self.legend.ground_under(index, (0, 0))
+        for (box, mask, _), lut in zip(self.tints, luts):
+            index.paste(index.crop(box).point(lut), box, mask)
+        under = index.copy() if self.tints else None
+        boxes = self._drawn()
+        nearest, lut, colours = _cut_over(index, boxes, [im.tobytes() for im in self._rgb(boxes)], len(palette) // 3,
+                                          keep, self.base.keeps().bands)  # fmt: skip
+        legend = self.legend
+        self.base.keeps().last = _Last(
+            self.size, palette, tints, self.laid, None if legend is None else legend.key,
+            sources if keep is None else keep.sources, nearest, lut, colours, under,
+        )  # fmt: skip
+        return self._png(index, palette + colours, boxes)
+
+    def _png(self, index: Image.Image, palette: list[int], boxes: Sequence[Box]) -> bytes:
+        """The PNG of ``index``, the bands with rows of ``boxes`` or of a tint compared with the
+        last picture's, the others the board's."""
+        drawn = _bands((0, 0, *self.size), [*boxes, *(b for b, _, _ in self.tints)])
+        below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
+        return palette_png(self.size, index.tobytes(), palette, PNG_LEVEL, self.base.keeps().bands,
+                           lambda n: n in drawn or n >= below)
+
+    def _redrawn(self, last: _Last, dirty: list[Box]) -> bytes:
+        """The picture as ``last`` with the boxes ``dirty`` drawn again (the board under them,
+        tinted, what is laid over them and the legend) and cut to its palette."""
+        whole = (0, 0, *self.size)
+        dirty = [b for b in (overlap(d, whole) for d in dirty) if b is not None]
+        drawn = self._drawn()
+        under = self.base.index if last.under is None else last.under
+        index = Image.frombytes("P", self.size, self.base.keeps().bands.pixels)
+        for box, rgb in zip(dirty, self._rgb(dirty)):
+            over = Image.new("L", rgb.size, 0)
+            for b in drawn:
+                if (part := overlap(box, b)) is not None:
+                    over.paste(255, _moved(part, (-box[0], -box[1])))
+            pixels = under.crop(box)
+            if self.legend is not None:
+                self.legend.ground_under(pixels, box[:2])
+            pixels.paste(_nearest(rgb, last.nearest, last.lut), (0, 0), over)
+            index.paste(pixels, box[:2])
+        self.base.keeps().last = replace(last, laid=self.laid, legend=None if self.legend is None else self.legend.key)
+        return self._png(index, last.palette + last.colours, drawn)
+
+
+def _cut_over(index: Image.Image, boxes: Sequence[Box], pixels: Sequence[bytes], first: int, keep: _Last | None,
+              bands: Bands) -> tuple[Image.Image, list[int], list[int]]:  # fmt: skip
+    """Cut the ``pixels`` (RGB) of ``boxes``, drawn over the board, together to the palette's
+    entries from ``first`` on, ``keep``'s where given (else chosen for them and placed where
+    ``bands`` had the last picture's colours), and write them into ``index``; the palette they
+    were cut to, as :class:`_Last` keeps it."""
+    strip = b"".join(pixels)
+    over = Image.frombytes("RGB", (max(1, len(strip) // 3), 1), strip or bytes(3))
+    if keep is not None:
+        nearest, lut, colours = keep.nearest, keep.lut, keep.colours
+        over = _nearest(over, nearest, lut)
+    else:
+        over, colours, nearest = _quantized(over, 256 - first)
+        place, colours = _in_place(colours, bands.colours if bands.first == first else [])
+        bands.first, bands.colours = first, colours
+        lut = [min(255, p + first) for p in place]
+        over = over.point(lut)
+    data, at = over.tobytes(), 0
+    for x0, y0, x1, y1 in boxes:
+        n = (x1 - x0) * (y1 - y0)
+        index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
+        at += n
+    return nearest, lut, colours
+
+
+#: rows of pixels in which :meth:`Canvas._rgb` looks for the layers over a box
+_ROWS = 64
+
+
+def _moved(box: Box, by: tuple[int, int]) -> Box:
+    return (box[0] + by[0], box[1] + by[1], box[2] + by[0], box[3] + by[1])
+
+
+def _tint_palette(base: Board, kinds: Sequence[str]) -> tuple[list[int], list[list[int]] | None]:
+    """The palette of a picture of ``base`` whose cells of ``kinds`` are tinted: the board's
+    entries, then each kind's tinted copies of those inside the cells (and of the earlier
+    kinds'); and each kind's lookup table from an index to its tinted copy's. None for the tables
+    when the palette has no room for them (:meth:`_Whole.tint`)."""
+    palette, luts = list(base.palette), []
+    for kind in kinds:
+        first = len(palette) // 3
+        used = [*base.inside, *range(len(base.palette) // 3, first)]  # earlier tints too
+        if first + len(used) > 256 - SPARE_COLOURS:
+            return palette, None
+        lut = list(range(256))
+        for n, i in enumerate(used):
+            lut[i] = first + n
+            palette += tinted(tuple(palette[3 * i : 3 * i + 3]), kind)  # type: ignore[arg-type]  # a palette entry: three values
+        luts.append(lut)
+    return palette, luts
+
+
+def _changed(last: _Last, laid: Sequence[_Laid]) -> list[Box] | None:
+    """The boxes where ``laid`` differs from what ``last`` laid: those of the layers either lays
+    and the other does not (a layer laid by both, at the same place, is the same); None where the
+    layers both lay are not laid in the same order (where two overlap, the picture differs)."""
+    pool: dict[tuple[int, int], list[tuple[int, _Laid]]] = {}
+    for i, old in enumerate(last.laid):
+        pool.setdefault(old.at, []).append((i, old))
+    dirty, before = [], -1
+    for item in laid:
+        kept = pool.get(item.at, [])
+        found = next((j for j, (_, old) in enumerate(kept) if item.same(old)), None)
+        if found is None:
+            dirty.append(item.box)
+            continue
+        i, _ = kept.pop(found)
+        if i < before:
+            return None
+        before = i
+    return dirty + [old.box for kept in pool.values() for _, old in kept]
+
+
+def _nearest(rgb: Image.Image, nearest: Image.Image, lut: Sequence[int]) -> Image.Image:
+    """``rgb``'s pixels as the entries of ``nearest``'s palette nearest them, placed by ``lut``."""
+    return rgb.quantize(palette=nearest, dither=Image.Dither.NONE).point(lut)
+
+
+def _bands(whole: Box, boxes: Sequence[Box]) -> set[int]:
+    """The PNG bands with rows of ``boxes`` (within ``whole``)."""
+    return {n for box in boxes if (b := overlap(box, whole)) is not None
+            for n in range(b[1] // BAND_ROWS, (b[3] - 1) // BAND_ROWS + 1)}
+
+
+class _Whole:
+    """A whole picture drawn over a copy of its board: its pixels, and each pixel's palette entry
     where it is known (the board's, and their tints). What else is drawn is recorded as boxes,
     cut to the palette's remaining entries when the PNG is made (:meth:`png`)."""
 
@@ -713,6 +1061,7 @@ class Canvas:
         self.drawn: list[Box] = []  #: where the index is not known
         self.tinted: list[Box] = []
         self._tints: list[_Tint] = []
+        self.under: Image.Image | None = None  #: the indices under what was drawn, if tinted
 
     def tint(self, box: Box, mask: Image.Image, kind: str) -> None:
         """Tint the pixels of ``box`` where ``mask`` is 255 (else 0) as cells of ``kind`` are
@@ -743,7 +1092,7 @@ class Canvas:
     def _tint_under(self, box: Box) -> None:
         """Tint the pixels of ``box`` as its palette entries are, where not done yet."""
         for t in self._tints:
-            if (part := _overlap(box, t.box)) is not None:
+            if (part := overlap(box, t.box)) is not None:
                 rel = (part[0] - t.box[0], part[1] - t.box[1], part[2] - t.box[0], part[3] - t.box[1])
                 todo = ImageChops.subtract(t.mask.crop(rel), t.done.crop(rel))
                 self.image.paste(t.colour, part, todo.point([0] * 255 + [t.alpha]))
@@ -758,24 +1107,18 @@ class Canvas:
             self.image.paste(self.base.rgb(box), box, mask)
             self.index.paste(self.base.index.crop(box), box, mask.point(_HALF))
 
-    def png(self) -> bytes:
-        """The PNG: the pixels drawn over cut together to the entries the palette has left."""
+    def png(self, keep: _Last | None) -> tuple[bytes, tuple[Image.Image, list[int], list[int]]]:
+        """The PNG: the pixels drawn over cut together to the entries the palette has left (to
+        ``keep``'s, where given); and the palette they were cut to (as :class:`_Last` keeps it)."""
         whole = (0, 0, *self.image.size)
-        boxes = [b for b in (_overlap(b, whole) for b in self.drawn) if b is not None]
-        first, palette = len(self.palette) // 3, list[int]()
-        pixels = b"".join(self.image.crop(b).tobytes() for b in boxes)
-        if pixels:
-            over, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), 256 - first)
-            kept = self.base.keeps().bands
-            place, palette = _in_place(palette, kept.colours if kept.first == first else [])
-            kept.first, kept.colours = first, palette
-            data, at = over.point([min(255, p + first) for p in place]).tobytes(), 0
-            for x0, y0, x1, y1 in boxes:
-                n = (x1 - x0) * (y1 - y0)
-                self.index.paste(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + n]), (x0, y0))
-                at += n
-        drawn = {n for box in [*boxes, *self.tinted] if (b := _overlap(box, whole)) is not None
-                 for n in range(b[1] // BAND_ROWS, (b[3] - 1) // BAND_ROWS + 1)}
+        boxes = [b for b in (overlap(b, whole) for b in self.drawn) if b is not None]
+        if self._tints:
+            self.under = self.index.copy()
+        kept = self.base.keeps().bands
+        nearest, lut, palette = _cut_over(self.index, boxes, [self.image.crop(b).tobytes() for b in boxes],
+                                          len(self.palette) // 3, keep, kept)  # fmt: skip
+        drawn = _bands(whole, [*boxes, *self.tinted])
         below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
-        return palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
-                           self.base.keeps().bands, lambda n: n in drawn or n >= below)
+        png = palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
+                          kept, lambda n: n in drawn or n >= below)
+        return png, (nearest, lut, palette)

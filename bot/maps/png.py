@@ -14,7 +14,7 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 __all__ = ["BAND_ROWS", "Band", "Bands", "adler32_combine", "compress_band", "palette_png"]
 
@@ -38,10 +38,9 @@ def adler32_combine(first: int, second: int, length: int) -> int:
 
 @dataclass(frozen=True)
 class Band:
-    """A band of rows: its pixels (no filter bytes), compressed on its own, and the Adler-32 and
-    length of the rows the stream holds for it (each with its filter byte)."""
+    """A band of rows compressed on its own, and the Adler-32 and length of the rows the stream
+    holds for it (each with its filter byte)."""
 
-    pixels: bytes
     deflated: bytes
     adler: int
     length: int
@@ -52,25 +51,39 @@ def compress_band(pixels: bytes, width: int, packer: zlib._Compress) -> Band:
     ``packer`` (raw deflate, its state reset by the full flush that ends the band)."""
     raw = b"\0" + b"\0".join([pixels[at : at + width] for at in range(0, len(pixels), width)])
     deflated = packer.compress(raw) + packer.flush(zlib.Z_FULL_FLUSH)
-    return Band(pixels, deflated, zlib.adler32(raw), len(raw))
+    return Band(deflated, zlib.adler32(raw), len(raw))
 
 
 class Bands:
     """What a board's pictures keep of their bands, by place (the band ``n`` holds rows
     ``n * BAND_ROWS`` onwards): ``board``, the bands where a picture shows the board alone (the
-    same rows in every picture of it), and ``last``, the last picture's other bands with their
-    pixels, to be compared with the next picture's."""
+    same rows in every picture of it), and ``last``, the last picture's other bands, with that
+    picture's ``pixels`` to compare the next picture's with."""
 
     def __init__(self) -> None:
         self.board: dict[int, Band] = {}
         self.last: dict[int, Band] = {}
         #: the last picture's palette entries from ``first`` on (what was drawn over the board)
         self.first, self.colours = 0, list[int]()
+        self.pixels = b""  #: the last picture's pixels
+        self._deflated = 0  #: the kept bands' compressed bytes, counted as they are kept
 
     @property
     def nbytes(self) -> int:
-        """What the kept bands take: their pixels and compressed bytes."""
-        return sum(len(b.pixels) + len(b.deflated) for kept in (self.board, self.last) for b in kept.values())
+        """What the kept bands take: their compressed bytes, and the last picture's pixels."""
+        return self._deflated + len(self.pixels)
+
+    def keep(self, kept: dict[int, Band], n: int, band: Band) -> Band:
+        """Keep ``band`` as band ``n`` in ``kept`` (``board`` or ``last``), counted in ``nbytes``."""
+        self.drop(kept, n)
+        kept[n] = band
+        self._deflated += len(band.deflated)
+        return band
+
+    def drop(self, kept: dict[int, Band], n: int) -> None:
+        """Keep no band ``n`` in ``kept``."""
+        if (old := kept.pop(n, None)) is not None:
+            self._deflated -= len(old.deflated)
 
 
 def _zlib_header(level: int) -> bytes:
@@ -91,25 +104,30 @@ def palette_png(
     """The PNG of a palette image of ``size`` (``pixels``: a byte a pixel, row by row; ``palette``:
     R, G, B values, at most 256 entries), its rows compressed at ``level`` in bands and kept in
     ``bands``: a band where ``drawn(n)`` is false shows the board alone and is taken from
-    ``bands.board`` once there; another is taken from ``bands.last`` when its pixels are the
-    same. Without ``bands`` every band is compressed."""
+    ``bands.board`` once there; another is taken from ``bands.last`` when its pixels are the last
+    picture's (``bands.pixels``; ``bands.last`` holds only the bands drawn in the last picture).
+    Without ``bands`` every band is compressed."""
     width, height = size
     packer = zlib.compressobj(level, zlib.DEFLATED, -15, _MEM_LEVEL)
     parts, adler = [_zlib_header(level)], 1
     step = BAND_ROWS * width
+    before = b"" if bands is None or len(bands.pixels) != len(pixels) else bands.pixels
     for n, at in enumerate(range(0, width * height, step)):
         band: Band | None
         if bands is None:
             band = compress_band(pixels[at : at + step], width, packer)
         elif not drawn(n):
+            bands.drop(bands.last, n)
             if (band := bands.board.get(n)) is None:
-                band = bands.board[n] = replace(compress_band(pixels[at : at + step], width, packer), pixels=b"")
+                band = bands.keep(bands.board, n, compress_band(pixels[at : at + step], width, packer))
         else:
             rows = pixels[at : at + step]
-            if (band := bands.last.get(n)) is None or band.pixels != rows:
-                band = bands.last[n] = compress_band(rows, width, packer)
+            if (band := bands.last.get(n)) is None or not before.startswith(rows, at):  # (no copy of before's)
+                band = bands.keep(bands.last, n, compress_band(rows, width, packer))
         parts.append(band.deflated)
         adler = adler32_combine(adler, band.adler, band.length)
+    if bands is not None:
+        bands.pixels = pixels
     parts += [_FINAL, adler.to_bytes(4, "big")]
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette, no interlace
     return b"".join([_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(palette[: 3 * 256])),

@@ -270,14 +270,17 @@ def _reduced_glyphs(
 
 def small_text(
     img: Image.Image, xy: tuple[float, float], text: str, size: int, fill: RGB, anchor: str, k: int
-) -> None:
+) -> tuple[int, int, int, int]:
     """Write ``text`` on ``img`` as :func:`_text` would at scale ``k`` (``xy`` and ``size``) on an
-    image reduced ``k`` times afterwards: the same anti-aliasing, with no large image to reduce."""
-    if not text:
-        return
+    image reduced ``k`` times afterwards: the same anti-aliasing, with no large image to reduce;
+    the box it wrote in (left, top, right, bottom)."""
     x, y = round(xy[0]), round(xy[1])
+    if not text:
+        return (x // k, y // k, x // k, y // k)
     (dx, dy), mask = _reduced_glyphs(text, size, anchor, k, (x % k, y % k))
-    img.paste(fill, (x // k + dx, y // k + dy), mask)
+    at = (x // k + dx, y // k + dy)
+    img.paste(fill, at, mask)
+    return (*at, at[0] + mask.width, at[1] + mask.height)
 
 
 def shading_tint(kind: str) -> tuple[RGB, int]:

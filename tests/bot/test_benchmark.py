@@ -309,3 +309,39 @@ async def test_the_growth_tables_figure_is_the_median_of_its_turns(tmp_path: Pat
     assert set(out["12x10"]) == {"/move", "/init next", "/undo"}
     for name, by_count in out["12x10"].items():
         assert by_count[2] <= systems * 1.0 + 1e-9, (name, by_count)  # 1 ms a write (less the harness's own)
+
+
+def test_hex_boards_have_picture_rows_of_their_own_against_a_floor_drawing_hexes() -> None:
+    """The pictures are timed on hex boards too, each against a floor that draws its hexes (each
+    hex's outline, the walls filled); their ratios are figures of their own, apart from the
+    square boards' that issue 25's targets read."""
+    import asyncio
+
+    from PIL import Image
+
+    from bot.maps.image import layout
+    from bot.offline.bench.pictures import (
+        _map_encounters,
+        pictures_report,
+        pillow_floor,
+        time_maps,
+    )
+
+    boards = asyncio.run(_map_encounters())
+    hexes = [(label, enc) for label, enc in boards if enc.map.kind == "hex"]
+    assert [label.split(",")[0] for label, _ in hexes] == ["12x10 hex", "40x40 hex"]
+    label, enc = hexes[0]
+    picture = Image.open(io.BytesIO(pillow_floor(enc)))
+    lay = layout(enc)
+    assert picture.mode == "P" and picture.size == lay.size
+    wall = lay.centre(lay.grid.parse(enc.map.blocked[0]))
+    assert picture.getpixel((int(wall[0]), int(wall[1]))) == 2
+    x, y = lay.outline(lay.grid.parse("B2"))[0]  # a hex's left corner, on its outline (no wall near)
+    near = {picture.getpixel((round(x) + dx, round(y) + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    cx, cy = lay.centre(lay.grid.parse("B2"))
+    assert 1 in near and picture.getpixel((int(cx), int(cy))) != 1
+    drawn = time_maps([boards[0], hexes[0]], 2)
+    text, fig = pictures_report(drawn)
+    assert "12x10 hex" in text
+    assert fig["pictures.first_x"] == drawn[0].first_x and fig["pictures.hex.first_x"] == drawn[1].first_x > 0
+    assert fig["pictures.hex.repeat_x"] == drawn[1].repeat_x > 0

@@ -143,6 +143,19 @@ def test_a_move_compresses_only_the_bands_it_changed(monkeypatch: pytest.MonkeyP
     assert Image.open(io.BytesIO(png)).tobytes() == _pillows(image).tobytes()
 
 
+def test_the_kept_bands_are_counted_as_they_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a board's kept bands take, counted as each band is kept, replaced or dropped (not
+    summed again for every picture), is what they hold after pictures with tokens moved: their
+    compressed bytes and the last picture's pixels."""
+    monkeypatch.setattr(layer, "_keeps", {})
+    for at in ("C4", "D5", "J2", "C4"):
+        render_map(_enc(at=at), cell_px=CELL)
+    [keeps] = layer._keeps.values()
+    bands = keeps.bands
+    held = sum(len(b.deflated) for kept in (bands.board, bands.last) for b in kept.values())
+    assert bands.nbytes == held + len(bands.pixels) and held > 0 and len(bands.pixels) == keeps.last.size[0] * keeps.last.size[1]
+
+
 def test_bands_are_kept_with_the_boards_kept_unpacked(monkeypatch: pytest.MonkeyPatch) -> None:
     """A board's kept bands are counted with it unpacked and dropped with it: with room to unpack
     one board, pictures of two boards in turns keep the bands of one, and come out as when each
@@ -202,8 +215,14 @@ def test_the_legend_drawn_on_its_strip_is_as_drawn_on_the_picture(size: tuple[in
     canvas = layer.Canvas(layer.board(lay), lay.size)
     image._draw_legend(canvas, lay, ops)
     box = (0, lay.legend_top + 1, *lay.size)
-    assert canvas.image.crop(box).tobytes() == whole.crop(box).tobytes()
-    assert canvas.drawn[-1] == box
+    assert canvas.legend is not None and canvas.legend.box == box
+    assert canvas.legend.strip.tobytes() == whole.crop(box).tobytes()
+    # its items' boxes hold every pixel not of its ground: the rest of it is cut as the ground
+    ground = Image.new("RGB", whole.size, BACKGROUND)
+    for part in canvas.legend.parts:
+        ground.paste(whole.crop(part), part[:2])
+    assert ground.crop(box).tobytes() == whole.crop(box).tobytes()
+    assert sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in canvas.legend.parts) < (box[2] - box[0]) * (box[3] - box[1]) / 2
 
 
 def test_a_legend_is_kept_while_it_shows_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
