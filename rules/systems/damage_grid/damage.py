@@ -122,22 +122,53 @@ def apply_faces(
     Blast; ``extra_body``: what cover adds to Body; ``weapons``: carried weapons' Health by name,
     ``arsenal`` the one the attacker names.
     """
+    counted = _count(faces, grid, values, shield, extra_body, weapons, arsenal)
+    result = counted.damage
+    result.locations = [
+        LocationHit.model_validate({"location": name, **row, "before": counted.before[name], "after": counted.held(name)})
+        for name, row in counted.tally.items() if row["rolled"] or row["received"]
+    ]
+    return result
+
+
+@dataclass
+class _Counted:
+    """An attack's hits counted on the grid (`_count`), before they are made `LocationHit` rows: the
+    `Damage` without its rows, each location's counts (`_COUNTS`) and hits before it."""
+
+    damage: Damage
+    tally: dict[str, dict[str, int]]
+    before: dict[str, int | None]
+    struck: str | None
+
+    def held(self, name: str) -> int | None:
+        """The location's hits now (Arsenal: the struck weapon's Health; None without one)."""
+        if name == ARSENAL:
+            return self.damage.weapons.get(self.struck) if self.struck is not None else None
+        return self.damage.values.get(name)
+
+    def lost_from(self, name: str) -> int:
+        """`Damage.lost_from` read from the counts (a location neither rolled nor given hits has no row)."""
+        row = self.tally.get(name)
+        if row is None or not (row["rolled"] or row["received"]):
+            return 0
+        return max((self.before[name] or 0) - (self.held(name) or 0), 0)
+
+
+def _count(faces: Sequence[int], grid: DamageGrid, values: Mapping[str, int], shield: bool, extra_body: int,
+           weapons: Mapping[str, int] | None, arsenal: str | None) -> _Counted:
+    """`apply_faces`'s counting, which :func:`harm` asks of many faces and reads without the rows."""
     now = {k: int(v) for k, v in values.items()}
     arms = {k: int(v) for k, v in (weapons or {}).items()}
     stop_shield = max(now.get(SHIELD, 0), 0) if shield and grid.has(SHIELD) else 0
     stop_body = max(now.get(BODY, 0), 0) + max(extra_body, 0) if grid.has(BODY) else max(extra_body, 0)
     struck = _weapon(arms, arsenal) if grid.has(ARSENAL) else None
     counts = Counter(grid.location_of(int(f)) for f in faces)
-
-    def held(name: str) -> int | None:
-        """The location's hits now (Arsenal: the struck weapon's Health; None without one)."""
-        if name == ARSENAL:
-            return arms.get(struck) if struck is not None else None
-        return now.get(name)
-
-    before = {name: held(name) for name in grid.names}
-    tally = {name: dict.fromkeys(_COUNTS, 0) for name in grid.names}
+    names = grid.names
     result = Damage(tuple(int(f) for f in faces), [], now, arms, stop_shield, stop_body, struck)
+    counted = _Counted(result, {name: dict.fromkeys(_COUNTS, 0) for name in names}, {}, struck)
+    counted.before = {name: counted.held(name) for name in names}
+    tally = counted.tally
 
     def room(name: str) -> int:
         if name == ARSENAL:
@@ -151,7 +182,7 @@ def apply_faces(
             arms[struck] -= hits
         tally[name]["taken"] += hits
 
-    for name in grid.names:
+    for name in names:
         row = tally[name]
         row["rolled"] = rolled = counts.get(name, 0)
         row["shield"] = stopped = min(rolled, stop_shield)
@@ -171,13 +202,9 @@ def apply_faces(
             tally[to]["received"] += left
             here = to
         result.lost += left
-    result.locations = [
-        LocationHit.model_validate({"location": name, **row, "before": before[name], "after": held(name)})
-        for name, row in tally.items() if row["rolled"] or row["received"]
-    ]
     result.inert = grid.has(MIND) and now.get(MIND, 0) <= 0
     result.killed = grid.has(HEALTH) and now.get(HEALTH, 0) <= 0
-    return result
+    return counted
 
 
 class Hit(TypedDict, total=False):
@@ -196,8 +223,13 @@ def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: Unpack[Hit]) -> 
     so that the measure still falls while the worst cannot be helped). ``kwargs`` are
     :func:`apply_faces`'s."""
 
-    def measure(faces: Sequence[int]) -> tuple[int, ...]:
-        d = apply_faces(faces, grid, values, **kwargs)
-        return (int(d.killed), int(d.inert), d.health_lost, d.mind_lost, d.taken + d.lost)
+    shield, extra_body = kwargs.get("shield", True), kwargs.get("extra_body", 0)
+    weapons, arsenal = kwargs.get("weapons"), kwargs.get("arsenal")
+
+    def measure(faces: Sequence[int]) -> tuple[int, ...]:  # `apply_faces` read from its counts: no rows are made
+        counted = _count(faces, grid, values, shield, extra_body, weapons, arsenal)
+        d = counted.damage
+        taken = sum(row["taken"] for row in counted.tally.values())
+        return (int(d.killed), int(d.inert), counted.lost_from(HEALTH), counted.lost_from(MIND), taken + d.lost)
 
     return measure
