@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import d20
 import d20.expression as _d20_expression
@@ -197,6 +198,13 @@ class ExpressionResult:
     dice: Sequence[DieRoll]
 
 
+@lru_cache(maxsize=256)
+def _parsed(expression: str) -> d20.ast.Node:
+    """``expression``'s syntax tree, parsed once (a weapon's damage is rolled again and again; the
+    tree is only read by a roll). A syntax error is raised, and not kept."""
+    return d20.Roller().parse(expression, allow_comments=False)
+
+
 def roll_expression(expression: str, dice: Dice) -> ExpressionResult:
     """Roll a d20-notation expression with limits on abusive input."""
     expression = (expression or "").strip()
@@ -209,7 +217,7 @@ def roll_expression(expression: str, dice: Dice) -> ExpressionResult:
     _d20_expression.random = _RngShim(dice)
     try:
         result = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE)).roll(
-            expression, stringifier=d20.SimpleStringifier(), allow_comments=False
+            _parsed(expression), stringifier=d20.SimpleStringifier(), allow_comments=False
         )
         total = result.total
         text = str(result)
