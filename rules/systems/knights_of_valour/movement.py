@@ -251,6 +251,8 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
         raise IllegalAction(f"{goal.name} is {'taken by ' + other if other else 'a wall'}: pick a free square.")
 
     blockers, terrain, levels = m.blockers, m.grid.terrain, m.levels
+    #: the state of standing on each plain level square, made once a search
+    standing: dict[Cell, _Pos] = {}
 
     def successors(pos: _Pos) -> Iterator[tuple[_Pos, float, str]]:
         level = pos.mode == "stand" and pos.level == 0
@@ -258,7 +260,10 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
             if nxt in blockers:
                 continue
             if level and nxt not in terrain and nxt not in levels:
-                yield _Pos(nxt, "stand", None, 0, 0), SQUARE_FT, d  # `_advance` on plain level ground, in short
+                there = standing.get(nxt)
+                if there is None:
+                    there = standing[nxt] = _Pos(nxt, "stand", None, 0, 0)
+                yield there, SQUARE_FT, d  # `_advance` on plain level ground, in short
                 continue
             step = _advance(m, pos, d, nxt)
             if isinstance(step, _Step):
