@@ -30,7 +30,6 @@ Readings chosen where the text is open:
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict, Unpack
@@ -122,7 +121,7 @@ def apply_faces(
     Blast; ``extra_body``: what cover adds to Body; ``weapons``: carried weapons' Health by name,
     ``arsenal`` the one the attacker names.
     """
-    counted = _count(faces, grid, values, shield, extra_body, weapons, arsenal)
+    counted = _count(faces, _target(grid, values, shield, extra_body, weapons, arsenal))
     result = counted.damage
     result.locations = [
         LocationHit.model_validate({"location": name, **row, "before": counted.before[name], "after": counted.held(name)})
@@ -155,20 +154,44 @@ class _Counted:
         return max((self.before[name] or 0) - (self.held(name) or 0), 0)
 
 
-def _count(faces: Sequence[int], grid: DamageGrid, values: Mapping[str, int], shield: bool, extra_body: int,
-           weapons: Mapping[str, int] | None, arsenal: str | None) -> _Counted:
-    """`apply_faces`'s counting, which :func:`harm` asks of many faces and reads without the rows."""
+@dataclass(frozen=True)
+class _Target:
+    """What counting an attack's faces reads of its target, worked out once (:func:`harm` counts many faces)."""
+
+    grid: DamageGrid
+    values: dict[str, int]
+    weapons: dict[str, int]
+    shield: int
+    body: int
+    struck: str | None
+    #: each location's hits before the attack (`_Counted.held` of the target as it is)
+    before: dict[str, int | None]
+
+
+def _target(grid: DamageGrid, values: Mapping[str, int], shield: bool, extra_body: int,
+            weapons: Mapping[str, int] | None, arsenal: str | None) -> _Target:
     now = {k: int(v) for k, v in values.items()}
     arms = {k: int(v) for k, v in (weapons or {}).items()}
     stop_shield = max(now.get(SHIELD, 0), 0) if shield and grid.has(SHIELD) else 0
     stop_body = max(now.get(BODY, 0), 0) + max(extra_body, 0) if grid.has(BODY) else max(extra_body, 0)
     struck = _weapon(arms, arsenal) if grid.has(ARSENAL) else None
-    counts = Counter(grid.location_of(int(f)) for f in faces)
+    before = {name: (arms.get(struck) if struck is not None else None) if name == ARSENAL else now.get(name)
+              for name in grid.names}
+    return _Target(grid, now, arms, stop_shield, stop_body, struck, before)
+
+
+def _count(faces: Sequence[int], target: _Target) -> _Counted:
+    """`apply_faces`'s counting, which :func:`harm` asks of many faces and reads without the rows."""
+    grid, struck, stop_shield, stop_body = target.grid, target.struck, target.shield, target.body
+    now, arms = dict(target.values), dict(target.weapons)
+    counts: dict[str, int] = {}
+    for f in faces:
+        at = grid.location_of(int(f))
+        counts[at] = counts.get(at, 0) + 1
     names = grid.names
     result = Damage(tuple(int(f) for f in faces), [], now, arms, stop_shield, stop_body, struck)
-    counted = _Counted(result, {name: dict.fromkeys(_COUNTS, 0) for name in names}, {}, struck)
-    counted.before = {name: counted.held(name) for name in names}
-    tally = counted.tally
+    tally = {name: dict.fromkeys(_COUNTS, 0) for name in names}
+    counted = _Counted(result, tally, target.before, struck)
 
     def room(name: str) -> int:
         if name == ARSENAL:
@@ -183,8 +206,11 @@ def _count(faces: Sequence[int], grid: DamageGrid, values: Mapping[str, int], sh
         tally[name]["taken"] += hits
 
     for name in names:
+        rolled = counts.get(name, 0)
+        if not rolled:  # nothing struck it: a location's hits come from its own dice, or along an arrow below
+            continue
         row = tally[name]
-        row["rolled"] = rolled = counts.get(name, 0)
+        row["rolled"] = rolled
         row["shield"] = stopped = min(rolled, stop_shield)
         row["body"] = min(rolled - stopped, stop_body)
         left, here, visited = rolled - stopped - row["body"], name, set()
@@ -223,11 +249,11 @@ def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: Unpack[Hit]) -> 
     so that the measure still falls while the worst cannot be helped). ``kwargs`` are
     :func:`apply_faces`'s."""
 
-    shield, extra_body = kwargs.get("shield", True), kwargs.get("extra_body", 0)
-    weapons, arsenal = kwargs.get("weapons"), kwargs.get("arsenal")
+    target = _target(grid, values, kwargs.get("shield", True), kwargs.get("extra_body", 0), kwargs.get("weapons"),
+                     kwargs.get("arsenal"))
 
     def measure(faces: Sequence[int]) -> tuple[int, ...]:  # `apply_faces` read from its counts: no rows are made
-        counted = _count(faces, grid, values, shield, extra_body, weapons, arsenal)
+        counted = _count(faces, target)
         d = counted.damage
         taken = sum(row["taken"] for row in counted.tally.values())
         return (int(d.killed), int(d.inert), counted.lost_from(HEALTH), counted.lost_from(MIND), taken + d.lost)
