@@ -111,13 +111,20 @@ def corner_lines(grid: Board, a: Cell, b: Cell, blockers: Iterable[Cell] = (), t
     stop = (set(blockers) | grid.blocked) - {a, b}
     lo_col, hi_col = min(a.col, b.col) - 1, max(a.col, b.col) + 1
     lo_row, hi_row = min(a.row, b.row) - 1, max(a.row, b.row) + 1
-    near = [c for c in stop if lo_col <= c.col <= hi_col and lo_row <= c.row <= hi_row]
+    boxes = [(c.col, c.row, c.col + 1, c.row + 1) for c in stop if lo_col <= c.col <= hi_col and lo_row <= c.row <= hi_row]
+    if not boxes:  # nothing near enough to touch a line
+        return 0
     meets = segment_hits_open_box if through else segment_meets_box
-    return min(
-        sum(any(meets(*line, c.col, c.row, c.col + 1, c.row + 1) for c in near)
-            for line in corner_segments(a, b, front))
-        for front in _front(a, b)
-    )
+    fewest = 3
+    for front in _front(a, b):
+        touched = 0
+        for x0, y0, x1, y1 in corner_segments(a, b, front):
+            for bx0, by0, bx1, by1 in boxes:
+                if meets(x0, y0, x1, y1, bx0, by0, bx1, by1):
+                    touched += 1
+                    break
+        fewest = min(fewest, touched)
+    return fewest
 
 
 def obstruction(grid: Board, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) -> str:
