@@ -121,37 +121,52 @@ def apply_faces(
     Blast; ``extra_body``: what cover adds to Body; ``weapons``: carried weapons' Health by name,
     ``arsenal`` the one the attacker names.
     """
-    counted = _count(faces, _target(grid, values, shield, extra_body, weapons, arsenal))
-    result = counted.damage
-    result.locations = [
-        LocationHit.model_validate({"location": name, **row, "before": counted.before[name], "after": counted.held(name)})
-        for name, row in counted.tally.items() if row["rolled"] or row["received"]
-    ]
-    return result
+    target = _target(grid, values, shield, extra_body, weapons, arsenal)
+    counted = _count(faces, target)
+    rows = []
+    for name in grid.names:  # grid order, as the rows are shown
+        row = counted.tally.get(name)
+        if row is not None and (row["rolled"] or row["received"]):
+            rows.append(LocationHit.model_validate({"location": name, **row, "before": target.before[name],
+                                                    "after": counted.held(name)}))
+    return Damage(tuple(int(f) for f in faces), rows, counted.values, counted.weapons, target.shield, target.body,
+                  target.struck, counted.transfers, counted.lost, counted.inert, counted.killed)
 
 
 @dataclass
 class _Counted:
-    """An attack's hits counted on the grid (`_count`), before they are made `LocationHit` rows: the
-    `Damage` without its rows, each location's counts (`_COUNTS`) and hits before it."""
+    """An attack's hits counted on the grid (`_count`), before they are made a `Damage` and its `LocationHit` rows:
+    the hits and weapons' Health after it, the counts (`_COUNTS`) of each location it touched, the transfers and
+    the hits lost."""
 
-    damage: Damage
-    tally: dict[str, dict[str, int]]
-    before: dict[str, int | None]
-    struck: str | None
+    target: _Target
+    values: dict[str, int]
+    weapons: dict[str, int]
+    tally: dict[str, dict[str, int]] = field(default_factory=dict)
+    transfers: list[Transfer] = field(default_factory=list)
+    lost: int = 0
 
     def held(self, name: str) -> int | None:
         """The location's hits now (Arsenal: the struck weapon's Health; None without one)."""
+        struck = self.target.struck
         if name == ARSENAL:
-            return self.damage.weapons.get(self.struck) if self.struck is not None else None
-        return self.damage.values.get(name)
+            return self.weapons.get(struck) if struck is not None else None
+        return self.values.get(name)
 
     def lost_from(self, name: str) -> int:
         """`Damage.lost_from` read from the counts (a location neither rolled nor given hits has no row)."""
         row = self.tally.get(name)
         if row is None or not (row["rolled"] or row["received"]):
             return 0
-        return max((self.before[name] or 0) - (self.held(name) or 0), 0)
+        return max((self.target.before[name] or 0) - (self.held(name) or 0), 0)
+
+    @property
+    def inert(self) -> bool:
+        return self.target.grid.has(MIND) and self.values.get(MIND, 0) <= 0
+
+    @property
+    def killed(self) -> bool:
+        return self.target.grid.has(HEALTH) and self.values.get(HEALTH, 0) <= 0
 
 
 @dataclass(frozen=True)
@@ -181,17 +196,22 @@ def _target(grid: DamageGrid, values: Mapping[str, int], shield: bool, extra_bod
 
 
 def _count(faces: Sequence[int], target: _Target) -> _Counted:
-    """`apply_faces`'s counting, which :func:`harm` asks of many faces and reads without the rows."""
+    """`apply_faces`'s counting, which :func:`harm` asks of many faces and reads without making a `Damage`."""
     grid, struck, stop_shield, stop_body = target.grid, target.struck, target.shield, target.body
     now, arms = dict(target.values), dict(target.weapons)
     counts: dict[str, int] = {}
     for f in faces:
         at = grid.location_of(int(f))
         counts[at] = counts.get(at, 0) + 1
-    names = grid.names
-    result = Damage(tuple(int(f) for f in faces), [], now, arms, stop_shield, stop_body, struck)
-    tally = {name: dict.fromkeys(_COUNTS, 0) for name in names}
-    counted = _Counted(result, tally, target.before, struck)
+    counted = _Counted(target, now, arms)
+    tally = counted.tally
+
+    def row_of(name: str) -> dict[str, int]:
+        """The counts of a location, made as the attack first touches it (one untouched has none: all 0)."""
+        row = tally.get(name)
+        if row is None:
+            row = tally[name] = dict.fromkeys(_COUNTS, 0)
+        return row
 
     def room(name: str) -> int:
         if name == ARSENAL:
@@ -203,13 +223,13 @@ def _count(faces: Sequence[int], target: _Target) -> _Counted:
             now[name] -= hits
         elif struck is not None:  # without a weapon Arsenal has no room: it takes nothing
             arms[struck] -= hits
-        tally[name]["taken"] += hits
+        row_of(name)["taken"] += hits
 
-    for name in names:
+    for name in grid.names:
         rolled = counts.get(name, 0)
         if not rolled:  # nothing struck it: a location's hits come from its own dice, or along an arrow below
             continue
-        row = tally[name]
+        row = row_of(name)
         row["rolled"] = rolled
         row["shield"] = stopped = min(rolled, stop_shield)
         row["body"] = min(rolled - stopped, stop_body)
@@ -223,13 +243,11 @@ def _count(faces: Sequence[int], target: _Target) -> _Counted:
             to = grid.arrow(here)
             if not left or to is None or to in visited:
                 break
-            result.transfers.append(Transfer(here, to, left))
-            tally[here]["passed"] += left
-            tally[to]["received"] += left
+            counted.transfers.append(Transfer(here, to, left))
+            row_of(here)["passed"] += left
+            row_of(to)["received"] += left
             here = to
-        result.lost += left
-    result.inert = grid.has(MIND) and now.get(MIND, 0) <= 0
-    result.killed = grid.has(HEALTH) and now.get(HEALTH, 0) <= 0
+        counted.lost += left
     return counted
 
 
@@ -252,10 +270,10 @@ def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: Unpack[Hit]) -> 
     target = _target(grid, values, kwargs.get("shield", True), kwargs.get("extra_body", 0), kwargs.get("weapons"),
                      kwargs.get("arsenal"))
 
-    def measure(faces: Sequence[int]) -> tuple[int, ...]:  # `apply_faces` read from its counts: no rows are made
+    def measure(faces: Sequence[int]) -> tuple[int, ...]:  # `apply_faces` read from its counts: no `Damage` is made
         counted = _count(faces, target)
-        d = counted.damage
         taken = sum(row["taken"] for row in counted.tally.values())
-        return (int(d.killed), int(d.inert), counted.lost_from(HEALTH), counted.lost_from(MIND), taken + d.lost)
+        return (int(counted.killed), int(counted.inert), counted.lost_from(HEALTH), counted.lost_from(MIND),
+                taken + counted.lost)
 
     return measure
