@@ -29,6 +29,7 @@ view, 1 or 2 partial obstruction, 3 no line of sight; :func:`corner_segments` gi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Literal, Protocol
 
 from rules.geometry.cells import Cell
@@ -104,6 +105,13 @@ def corner_segments(a: Cell, b: Cell, front: tuple[int, int] | None = None) -> l
     return [(a.col + m[0], a.row + m[1], b.col + t[0], b.row + t[1]) for m, t in _pairs(a, b, f)]
 
 
+@lru_cache(maxsize=4096)
+def _fronts_lines(a: Cell, b: Cell) -> tuple[tuple[Segment, ...], ...]:
+    """`corner_segments` from ``a`` to ``b`` for each of ``a``'s front corners, worked out once a pair of squares
+    (a board's cover and sight ask them again and again)."""
+    return tuple(tuple(corner_segments(a, b, front)) for front in _front(a, b))
+
+
 def corner_lines(grid: Board, a: Cell, b: Cell, blockers: Iterable[Cell] = (), through: bool = False) -> int:
     """How many of the three back-corner lines from square ``a`` to square ``b`` touch a blocked square
     (the looker picks the front corner that leaves fewer); ``through``: only lines that pass through
@@ -116,9 +124,9 @@ def corner_lines(grid: Board, a: Cell, b: Cell, blockers: Iterable[Cell] = (), t
         return 0
     meets = segment_hits_open_box if through else segment_meets_box
     fewest = 3
-    for front in _front(a, b):
+    for lines in _fronts_lines(a, b):
         touched = 0
-        for x0, y0, x1, y1 in corner_segments(a, b, front):
+        for x0, y0, x1, y1 in lines:
             for bx0, by0, bx1, by1 in boxes:
                 if meets(x0, y0, x1, y1, bx0, by0, bx1, by1):
                     touched += 1
