@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import d20
 import d20.expression as _d20_expression
@@ -193,12 +194,26 @@ class _RngShim:
 class ExpressionResult:
     expression: str
     total: int
+    #: the roll in words (`/roll`'s reply); empty where the caller asked for none (`roll_expression`'s ``words``)
     text: str
     dice: Sequence[DieRoll]
 
 
-def roll_expression(expression: str, dice: Dice) -> ExpressionResult:
-    """Roll a d20-notation expression with limits on abusive input."""
+#: the one roller and its words: a roll resets the roller's count of dice first, and the rules roll in one thread
+_ROLLER = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE))
+_WORDS = d20.SimpleStringifier()
+
+
+@lru_cache(maxsize=256)
+def _parsed(expression: str) -> d20.ast.Node:
+    """``expression``'s syntax tree, parsed once (a weapon's damage is rolled again and again; the
+    tree is only read by a roll). A syntax error is raised, and not kept."""
+    return d20.Roller().parse(expression, allow_comments=False)
+
+
+def roll_expression(expression: str, dice: Dice, *, words: bool = True) -> ExpressionResult:
+    """Roll a d20-notation expression with limits on abusive input; without ``words``, its `text` is left
+    empty (the rules read the total and the dice)."""
     expression = (expression or "").strip()
     if not expression:
         raise DiceError("Give a dice expression such as `1d20+5` or `4d6kh3`.")
@@ -208,11 +223,9 @@ def roll_expression(expression: str, dice: Dice) -> ExpressionResult:
     saved = _d20_expression.random
     _d20_expression.random = _RngShim(dice)
     try:
-        result = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE)).roll(
-            expression, stringifier=d20.SimpleStringifier(), allow_comments=False
-        )
+        result = _ROLLER.roll(_parsed(expression), stringifier=_WORDS, allow_comments=False)
         total = result.total
-        text = str(result)
+        text = str(result) if words else ""
     except d20.TooManyRolls:
         raise DiceError(f"That expression rolls more than {MAX_DICE} dice: roll fewer.") from None
     except d20.RollSyntaxError:

@@ -20,9 +20,13 @@ from rules.turns import Turn
 __all__ = ["FightRules"]
 
 
+#: writes a turn's mark (`json.dumps` with ``default=str``, without making an encoder each time)
+_MARKS = json.JSONEncoder(default=str)
+
+
 def _used_mark(turn: Turn, name: str) -> str:
     """The mark of ``name`` having acted in ``turn`` (`Encounter.turn_used`)."""
-    return json.dumps([list(turn.key), name], default=str)[:1000]
+    return _MARKS.encode([list(turn.key), name])[:1000]
 
 
 def _possessive(name: str) -> str:

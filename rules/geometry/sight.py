@@ -29,6 +29,7 @@ view, 1 or 2 partial obstruction, 3 no line of sight; :func:`corner_segments` gi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Literal, Protocol
 
 from rules.geometry.cells import Cell
@@ -104,6 +105,13 @@ def corner_segments(a: Cell, b: Cell, front: tuple[int, int] | None = None) -> l
     return [(a.col + m[0], a.row + m[1], b.col + t[0], b.row + t[1]) for m, t in _pairs(a, b, f)]
 
 
+@lru_cache(maxsize=4096)
+def _fronts_lines(a: Cell, b: Cell) -> tuple[tuple[Segment, ...], ...]:
+    """`corner_segments` from ``a`` to ``b`` for each of ``a``'s front corners, worked out once a pair of squares
+    (a board's cover and sight ask them again and again)."""
+    return tuple(tuple(corner_segments(a, b, front)) for front in _front(a, b))
+
+
 def corner_lines(grid: Board, a: Cell, b: Cell, blockers: Iterable[Cell] = (), through: bool = False) -> int:
     """How many of the three back-corner lines from square ``a`` to square ``b`` touch a blocked square
     (the looker picks the front corner that leaves fewer); ``through``: only lines that pass through
@@ -111,13 +119,20 @@ def corner_lines(grid: Board, a: Cell, b: Cell, blockers: Iterable[Cell] = (), t
     stop = (set(blockers) | grid.blocked) - {a, b}
     lo_col, hi_col = min(a.col, b.col) - 1, max(a.col, b.col) + 1
     lo_row, hi_row = min(a.row, b.row) - 1, max(a.row, b.row) + 1
-    near = [c for c in stop if lo_col <= c.col <= hi_col and lo_row <= c.row <= hi_row]
+    boxes = [(c.col, c.row, c.col + 1, c.row + 1) for c in stop if lo_col <= c.col <= hi_col and lo_row <= c.row <= hi_row]
+    if not boxes:  # nothing near enough to touch a line
+        return 0
     meets = segment_hits_open_box if through else segment_meets_box
-    return min(
-        sum(any(meets(*line, c.col, c.row, c.col + 1, c.row + 1) for c in near)
-            for line in corner_segments(a, b, front))
-        for front in _front(a, b)
-    )
+    fewest = 3
+    for lines in _fronts_lines(a, b):
+        touched = 0
+        for x0, y0, x1, y1 in lines:
+            for bx0, by0, bx1, by1 in boxes:
+                if meets(x0, y0, x1, y1, bx0, by0, bx1, by1):
+                    touched += 1
+                    break
+        fewest = min(fewest, touched)
+    return fewest
 
 
 def obstruction(grid: Board, a: Cell, b: Cell, blockers: Iterable[Cell] = ()) -> str:

@@ -30,7 +30,6 @@ Readings chosen where the text is open:
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict, Unpack
@@ -122,22 +121,97 @@ def apply_faces(
     Blast; ``extra_body``: what cover adds to Body; ``weapons``: carried weapons' Health by name,
     ``arsenal`` the one the attacker names.
     """
+    target = _target(grid, values, shield, extra_body, weapons, arsenal)
+    counted = _count(faces, target)
+    rows = []
+    for name in grid.names:  # grid order, as the rows are shown
+        row = counted.tally.get(name)
+        if row is not None and (row["rolled"] or row["received"]):
+            rows.append(LocationHit.model_validate({"location": name, **row, "before": target.before[name],
+                                                    "after": counted.held(name)}))
+    return Damage(tuple(int(f) for f in faces), rows, counted.values, counted.weapons, target.shield, target.body,
+                  target.struck, counted.transfers, counted.lost, counted.inert, counted.killed)
+
+
+@dataclass
+class _Counted:
+    """An attack's hits counted on the grid (`_count`), before they are made a `Damage` and its `LocationHit` rows:
+    the hits and weapons' Health after it, the counts (`_COUNTS`) of each location it touched, the transfers and
+    the hits lost."""
+
+    target: _Target
+    values: dict[str, int]
+    weapons: dict[str, int]
+    tally: dict[str, dict[str, int]] = field(default_factory=dict)
+    transfers: list[Transfer] = field(default_factory=list)
+    lost: int = 0
+
+    def held(self, name: str) -> int | None:
+        """The location's hits now (Arsenal: the struck weapon's Health; None without one)."""
+        struck = self.target.struck
+        if name == ARSENAL:
+            return self.weapons.get(struck) if struck is not None else None
+        return self.values.get(name)
+
+    def lost_from(self, name: str) -> int:
+        """`Damage.lost_from` read from the counts (a location neither rolled nor given hits has no row)."""
+        row = self.tally.get(name)
+        if row is None or not (row["rolled"] or row["received"]):
+            return 0
+        return max((self.target.before[name] or 0) - (self.held(name) or 0), 0)
+
+    @property
+    def inert(self) -> bool:
+        return self.target.grid.has(MIND) and self.values.get(MIND, 0) <= 0
+
+    @property
+    def killed(self) -> bool:
+        return self.target.grid.has(HEALTH) and self.values.get(HEALTH, 0) <= 0
+
+
+@dataclass(frozen=True)
+class _Target:
+    """What counting an attack's faces reads of its target, worked out once (:func:`harm` counts many faces)."""
+
+    grid: DamageGrid
+    values: dict[str, int]
+    weapons: dict[str, int]
+    shield: int
+    body: int
+    struck: str | None
+    #: each location's hits before the attack (`_Counted.held` of the target as it is)
+    before: dict[str, int | None]
+
+
+def _target(grid: DamageGrid, values: Mapping[str, int], shield: bool, extra_body: int,
+            weapons: Mapping[str, int] | None, arsenal: str | None) -> _Target:
     now = {k: int(v) for k, v in values.items()}
     arms = {k: int(v) for k, v in (weapons or {}).items()}
     stop_shield = max(now.get(SHIELD, 0), 0) if shield and grid.has(SHIELD) else 0
     stop_body = max(now.get(BODY, 0), 0) + max(extra_body, 0) if grid.has(BODY) else max(extra_body, 0)
     struck = _weapon(arms, arsenal) if grid.has(ARSENAL) else None
-    counts = Counter(grid.location_of(int(f)) for f in faces)
+    before = {name: (arms.get(struck) if struck is not None else None) if name == ARSENAL else now.get(name)
+              for name in grid.names}
+    return _Target(grid, now, arms, stop_shield, stop_body, struck, before)
 
-    def held(name: str) -> int | None:
-        """The location's hits now (Arsenal: the struck weapon's Health; None without one)."""
-        if name == ARSENAL:
-            return arms.get(struck) if struck is not None else None
-        return now.get(name)
 
-    before = {name: held(name) for name in grid.names}
-    tally = {name: dict.fromkeys(_COUNTS, 0) for name in grid.names}
-    result = Damage(tuple(int(f) for f in faces), [], now, arms, stop_shield, stop_body, struck)
+def _count(faces: Sequence[int], target: _Target) -> _Counted:
+    """`apply_faces`'s counting, which :func:`harm` asks of many faces and reads without making a `Damage`."""
+    grid, struck, stop_shield, stop_body = target.grid, target.struck, target.shield, target.body
+    now, arms = dict(target.values), dict(target.weapons)
+    counts: dict[str, int] = {}
+    for f in faces:
+        at = grid.location_of(int(f))
+        counts[at] = counts.get(at, 0) + 1
+    counted = _Counted(target, now, arms)
+    tally = counted.tally
+
+    def row_of(name: str) -> dict[str, int]:
+        """The counts of a location, made as the attack first touches it (one untouched has none: all 0)."""
+        row = tally.get(name)
+        if row is None:
+            row = tally[name] = dict.fromkeys(_COUNTS, 0)
+        return row
 
     def room(name: str) -> int:
         if name == ARSENAL:
@@ -149,11 +223,14 @@ def apply_faces(
             now[name] -= hits
         elif struck is not None:  # without a weapon Arsenal has no room: it takes nothing
             arms[struck] -= hits
-        tally[name]["taken"] += hits
+        row_of(name)["taken"] += hits
 
     for name in grid.names:
-        row = tally[name]
-        row["rolled"] = rolled = counts.get(name, 0)
+        rolled = counts.get(name, 0)
+        if not rolled:  # nothing struck it: a location's hits come from its own dice, or along an arrow below
+            continue
+        row = row_of(name)
+        row["rolled"] = rolled
         row["shield"] = stopped = min(rolled, stop_shield)
         row["body"] = min(rolled - stopped, stop_body)
         left, here, visited = rolled - stopped - row["body"], name, set()
@@ -166,18 +243,12 @@ def apply_faces(
             to = grid.arrow(here)
             if not left or to is None or to in visited:
                 break
-            result.transfers.append(Transfer(here, to, left))
-            tally[here]["passed"] += left
-            tally[to]["received"] += left
+            counted.transfers.append(Transfer(here, to, left))
+            row_of(here)["passed"] += left
+            row_of(to)["received"] += left
             here = to
-        result.lost += left
-    result.locations = [
-        LocationHit.model_validate({"location": name, **row, "before": before[name], "after": held(name)})
-        for name, row in tally.items() if row["rolled"] or row["received"]
-    ]
-    result.inert = grid.has(MIND) and now.get(MIND, 0) <= 0
-    result.killed = grid.has(HEALTH) and now.get(HEALTH, 0) <= 0
-    return result
+        counted.lost += left
+    return counted
 
 
 class Hit(TypedDict, total=False):
@@ -196,8 +267,13 @@ def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: Unpack[Hit]) -> 
     so that the measure still falls while the worst cannot be helped). ``kwargs`` are
     :func:`apply_faces`'s."""
 
-    def measure(faces: Sequence[int]) -> tuple[int, ...]:
-        d = apply_faces(faces, grid, values, **kwargs)
-        return (int(d.killed), int(d.inert), d.health_lost, d.mind_lost, d.taken + d.lost)
+    target = _target(grid, values, kwargs.get("shield", True), kwargs.get("extra_body", 0), kwargs.get("weapons"),
+                     kwargs.get("arsenal"))
+
+    def measure(faces: Sequence[int]) -> tuple[int, ...]:  # `apply_faces` read from its counts: no `Damage` is made
+        counted = _count(faces, target)
+        taken = sum(row["taken"] for row in counted.tally.values())
+        return (int(counted.killed), int(counted.inert), counted.lost_from(HEALTH), counted.lost_from(MIND),
+                taken + counted.lost)
 
     return measure

@@ -10,7 +10,7 @@ commands until its Speed points run out. A grappled model cannot move.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from rules.actions import Move
 from rules.errors import IllegalAction, InputError
@@ -33,9 +33,17 @@ ROUGH = ("rough", "difficult")
 
 def step_cost(enc: Encounter, grid: Grid, cell: Cell) -> int:
     """Speed points to enter ``cell``: 1, plus ``rough_cost`` for rough ground or debris."""
-    debris = DgEncounter.of(enc).debris
-    rough = grid.terrain.get(cell) in ROUGH or (bool(debris) and cell.name in debris)
-    return 1 + (values(enc).rough_cost if rough else 0)
+    return _step_costs(enc, grid)(cell)
+
+
+def _step_costs(enc: Encounter, grid: Grid) -> Callable[[Cell], int]:
+    """`step_cost` of any cell, with the debris and the option ``rough_cost`` read once (a search asks it of every step)."""
+    debris, terrain, extra = DgEncounter.of(enc).debris, grid.terrain, values(enc).rough_cost
+
+    def cost(cell: Cell) -> int:
+        rough = terrain.get(cell) in ROUGH or (bool(debris) and cell.name in debris)
+        return 1 + (extra if rough else 0)
+    return cost
 
 
 def _directions(enc: Encounter, grid: Grid) -> tuple[str, ...]:
@@ -71,13 +79,14 @@ def _open(enc: Encounter, grid: Grid, c: Combatant, cell: Cell, solid: set[Cell]
 
 def find_path(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int) -> list[Cell]:
     dirs = _directions(enc, grid)
-    solid = blocking(enc, grid)
+    solid, holders, cost = blocking(enc, grid), enc.holders(), _step_costs(enc, grid)
 
     def successors(cell: Cell) -> Iterator[tuple[Cell, float, str]]:
         for d in dirs:
             nxt = grid.step(cell, d)
-            if nxt is not None and _open(enc, grid, c, nxt, solid) is None:
-                yield nxt, step_cost(enc, grid, nxt), d
+            # `_open`, with who stands where read once a search
+            if nxt is not None and nxt not in solid and holders.get(nxt, c) is c:
+                yield nxt, cost(nxt), d
 
     found = cheapest_path(
         cell_of(c), lambda x: x == goal, successors, budget=budget,

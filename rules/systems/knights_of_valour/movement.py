@@ -251,6 +251,8 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
         raise IllegalAction(f"{goal.name} is {'taken by ' + other if other else 'a wall'}: pick a free square.")
 
     blockers, terrain, levels = m.blockers, m.grid.terrain, m.levels
+    #: the state of standing on each plain level square, made once a search
+    standing: dict[Cell, _Pos] = {}
 
     def successors(pos: _Pos) -> Iterator[tuple[_Pos, float, str]]:
         level = pos.mode == "stand" and pos.level == 0
@@ -258,7 +260,10 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
             if nxt in blockers:
                 continue
             if level and nxt not in terrain and nxt not in levels:
-                yield _Pos(nxt, "stand", None, 0, 0), SQUARE_FT, d  # `_advance` on plain level ground, in short
+                there = standing.get(nxt)
+                if there is None:
+                    there = standing[nxt] = _Pos(nxt, "stand", None, 0, 0)
+                yield there, SQUARE_FT, d  # `_advance` on plain level ground, in short
                 continue
             step = _advance(m, pos, d, nxt)
             if isinstance(step, _Step):
@@ -339,20 +344,22 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     st.feet_left -= cost
     spend(enc, c)
     events: list[Event] = []
+    strides = list(_strides(m, start, steps))
     if action.to:
-        foes = [f.name for _, _, fs in _strides(m, start, steps) for f in fs]
+        foes = [f.name for _, _, fs in strides for f in fs]
         if foes:
             events.append(PathProvokes(actor=c.name, goal=goal.name, foes=foes))
-    events += _travel(enc, m, c, start, steps, available, dice)
+    events += _travel(enc, m, c, start, strides, available, dice)
     if c.status == "active":
         events.append(left(c))
     return events + end_if_down(enc)
 
 
 def _travel(
-    enc: Encounter, m: _Mover, c: Combatant, start: _Pos, steps: list[_Step], available: int, dice: Dice
+    enc: Encounter, m: _Mover, c: Combatant, start: _Pos, strides: list[tuple[_Pos, list[_Step], list[_Foe]]],
+    available: int, dice: Dice
 ) -> list[Event]:
-    """Walk the steps stride by stride, resolving the Attacks of Opportunity of each stride first."""
+    """Walk the steps stride by stride (`_strides`), resolving the Attacks of Opportunity of each stride first."""
     events: list[Event] = []
     here = start.cell
     shown: list[Step] = []
@@ -370,7 +377,7 @@ def _travel(
         shown.clear()
         seg_cost, origin = 0, here
 
-    for dest, stride, foes in _strides(m, start, steps):
+    for dest, stride, foes in strides:
         if foes:
             flush()
         for foe in foes:

@@ -72,7 +72,7 @@ def _damage_expression(w: Weapon, critical: bool) -> str:
 
 
 def _damage(w: Weapon, critical: bool, dice: Dice) -> tuple[int, list[int]]:
-    result = roll_expression(_damage_expression(w, critical), dice)
+    result = roll_expression(_damage_expression(w, critical), dice, words=False)
     return max(0, result.total), [d.value for d in result.dice]
 
 

@@ -138,6 +138,8 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
         raise InputError(f"{c.name} is already at {goal.name}.")
 
     holders, square, rule, walls = enc.holders(), grid.kind == "square", opts.diagonals, grid.blocked
+    #: whether a step's cost reads the diagonals taken: else the search keeps them at 0, and a cell is one state, not two
+    alternate = rule == "alternate"
     threats = _threats(enc, opts, c, True)
     #: the threats whose reach holds a cell, by cell (each looked up once a search)
     inside: dict[Cell, list[tuple[Combatant, Cell, int]]] = {}
@@ -165,7 +167,7 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
                     capped = True
                     continue
                 diagonal = square and here.col != nxt.col and here.row != nxt.row
-                yield (nxt, (diag + diagonal) % 2, now), _feet(grid, rule, nxt, diagonal, diag, crawl), ""
+                yield (nxt, (diag + diagonal) % 2 if alternate else 0, now), _feet(grid, rule, nxt, diagonal, diag, crawl), ""
         return successors
 
     def straighter(a: _State, b: _State, _label: str) -> float:
@@ -174,7 +176,7 @@ def _route(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, goal: C
 
     region = grid.region(start)
     if grid.region(goal) >= 0 and (region < 0 or region == grid.region(goal)):  # else walled off: no path
-        first: _State = (start, st.diagonals % 2, frozenset())
+        first: _State = (start, st.diagonals % 2 if alternate else 0, frozenset())
         for most in range(len(enc.enemies_of(c)) + 1):  # the fewest provoked first
             capped = False
             found = cheapest_path(first, lambda s: s[0] == goal, provoking_at_most(most), budget=budget,

@@ -106,7 +106,7 @@ def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int,
         c.initiative, roll = shared[group]
         return OpenInitiative(actor=c.name, value=c.initiative, roll=roll, group=group)
     with dice.rolling_for(c.name):
-        result = roll_expression(expression, dice)
+        result = roll_expression(expression, dice, words=False)
     value = max(INITIATIVE_MIN, min(INITIATIVE_MAX, result.total))
     roll = Roll(dice=[d.value for d in result.dice], label=expression, total=value)
     c.initiative = value

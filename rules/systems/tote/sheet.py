@@ -213,7 +213,7 @@ def read_tote_sheet(raw: dict[str, str], base: dict[str, Any] | None = None) -> 
         what, takes = ("an enemy (it has `rating`)", "heroes") if enemy else ("a hero (no `rating`)", "enemies")
         raise SheetError(
             f"{', '.join(f'`{w}`' for w in wrong)}: this sheet is {what}, and only {takes} take "
-            f"{'that key' if len(wrong) == 1 else 'those keys'}. It takes {', '.join(own)}."
+            f"{'that key' if len(wrong) == 1 else 'those keys'}. It takes {', '.join(k.name for k in keys)}."
         )
     return check_sheet(raw, keys, base)
 

@@ -59,19 +59,21 @@ def ready(enc: Encounter) -> list[Combatant]:
     return [by_name[e.name] for e in pool.ready(entries(enc))]
 
 
-def waiting(enc: Encounter) -> list[Combatant]:
+def waiting(enc: Encounter, now: list[pool.Entry] | None = None) -> list[Combatant]:
+    """Who is still to act this round, in acting order; ``now``: the `entries` of ``enc`` as it is, if worked out already."""
     by_name = {c.name: c for c in enc.combatants}
-    return [by_name[e.name] for e in pool.waiting(entries(enc))]
+    return [by_name[e.name] for e in pool.waiting(entries(enc) if now is None else now)]
 
 
-def turn(enc: Encounter) -> Turn:
+def turn(enc: Encounter, now: list[pool.Entry] | None = None) -> Turn:
+    """Whose turn it is; ``now``: the `entries` of ``enc`` as it is, if worked out already."""
     if not enc.started or enc.winner:
         return Turn()
     pending = ToteEncounter.of(enc).pending_return
     if pending:
         foe = enc.get(pending.by)
         return Turn((foe.name,), (enc.round, "return", foe.name), foe.name, foe.side, phase="return")
-    left = waiting(enc)
+    left = waiting(enc, now)
     if not left:
         return Turn(over=True)
     c = left[0]
@@ -103,16 +105,18 @@ def settle(enc: Encounter) -> list[Event]:
     if st.pending_return and enc.get(st.pending_return.by).status != "active":
         st.pending_return = None
     live = enc.started and not enc.winner and not over(enc) and not st.pending_return
-    if live and pool.round_over(entries(enc)):
+    pools = entries(enc)  # read again only if a new round changed them
+    if live and pool.round_over(pools):
         passed = [c.name for c in enc.combatants if c.status != "active" and ToteCombatant.of(c).acted != enc.round]
         enc.effects, ended = pass_turns(enc.effects, passed)
         events += ended
         events += start_round(enc, enc.round + 1)
-    enc.order = pool.order(entries(enc))
+        pools = entries(enc)
+    enc.order = pool.order(pools)
     if enc.started:
         now = distance_now(enc)
         enc.phase = now if now == "melee" else f"distance: {now}"
-    enc.current = turn(enc).current
+    enc.current = turn(enc, pools).current
     return events
 
 

@@ -47,6 +47,13 @@ def test_bad_sheet_values_are_named(sheet: str, words: list[str]) -> None:
     assert all(w in err.value.message for w in words)
 
 
+def test_a_key_of_the_other_kind_of_sheet_lists_this_sheets_keys_in_their_order() -> None:
+    """The refusal of a hero's key on an enemy's sheet names the enemy's keys in the order the sheet declares them."""
+    with pytest.raises(SheetError) as err:
+        setup(("X", "rating=2 hawk=3", "a", None))
+    assert err.value.message.endswith("It takes rating, tohit, resist, group, block, weapon, track.")
+
+
 def test_a_hero_cannot_be_turned_into_an_enemy_by_edit() -> None:
     """Editing `rating` onto a hero is refused: heroes and enemies have different sheets."""
     enc = setup(BORIN)
