@@ -32,9 +32,10 @@ CACHE_BYTES = 256 * 1024 * 1024
 #: were cached (loaded or written), and the middle one with it every `YOUNG_MIDDLE`-th time. A
 #: write frees about as many old objects as it makes, so the collector's own count (made less
 #: freed) stays low while the young generations grow: at 500 busy channels to 40,000-100,000
-#: objects and 50-85 ms of CPU a collection; counted by writes, 5-8 ms
-YOUNG_EVERY = 10
-YOUNG_MIDDLE = 5
+#: objects and 50-85 ms of CPU a collection; counted by writes, 12-16 ms (every 10th, the middle
+#: every 5th: 5-8 ms, but 62-67 µs of CPU a command in the mix of 50 busy channels against 43-49)
+YOUNG_EVERY = 40
+YOUNG_MIDDLE = 3
 #: the states before its last writes each cached encounter keeps, for `/undo` (`LiveEntry.history`)
 UNDO_HELD = 8
 #: the interaction ids each cached encounter remembers (a re-delivered one is refused)

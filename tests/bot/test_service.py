@@ -598,7 +598,7 @@ async def test_a_state_the_bot_writes_is_read_back_without_the_upgrades_of_old_d
     assert calls == [system] * 4  # read_state(raw) above, and this load
 
 
-async def test_every_tenth_encounter_cached_collects_the_young_generations(h: Harness) -> None:
+async def test_every_young_every_th_encounter_cached_collects_the_young_generations(h: Harness) -> None:
     """Each YOUNG_EVERY-th encounter cached (loaded or written) collects the young generation, every YOUNG_MIDDLE-th time the middle one too."""
     import gc
 
