@@ -64,7 +64,7 @@ class Settings(BaseSettings):
     encounter_cache_mib: float = Field(
         256.0, ge=1,
         description="The memory the cache of active encounters may hold, in MiB (a cached encounter of the "
-        "usual size holds 21-49 KiB; the least recently used go).",
+        "usual size holds 21-52 KiB; the least recently used go).",
     )
     log_retention_days: float = Field(
         30.0, ge=0, description="Ended encounters lose their undo data after this many days (0: kept forever)."
