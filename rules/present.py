@@ -461,8 +461,13 @@ class Presenter(Generic[F]):
                 continue
             here = "▶️ " if name in turn.actors else ""
             init = f" ({c.initiative})" if c.initiative is not None and self.shown(c.name) else ""
-            lines.append(f"{here}{i}. **{c.name}**{init} · {c.side}" + (f" · {c.status}" if c.status != "active" else ""))
+            note = self.order_note(c, facts)
+            lines.append(f"{here}{i}. **{c.name}**{init} · {c.side}" + (f" · {note}" if note else ""))
         return lines
+
+    def order_note(self, c: Combatant, facts: F) -> str:
+        """What `/init order` adds after a combatant's side: its status, where it is not active."""
+        return c.status if c.status != "active" else ""
 
     def turn_label(self, enc: "Encounter", facts: F) -> str:
         """The line that says whose turn it is (on the board, `/init order` and the turn's ping),

@@ -260,6 +260,10 @@ class TotePresenter(Presenter[ToteFacts]):
             bits.append("acted")
         return " · ".join(bits)
 
+    def order_note(self, c: Combatant, facts: ToteFacts) -> str:
+        """Its status, or that it has acted this round (the order lists those after the one acting)."""
+        return super().order_note(c, facts) or ("acted" if c.name in facts.acted else "")
+
     def turn_label(self, enc: "Encounter", facts: ToteFacts) -> str:
         turn = facts.turn
         if turn.over:

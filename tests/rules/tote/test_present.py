@@ -115,3 +115,16 @@ def test_the_sheet_summary_leaves_out_the_defaults_it_is_given() -> None:
     grak = who(enc, "Grak")
     given = {k: v for k, v in grak.sheet.items() if k != "weapon"}
     assert SYSTEM.present.sheet_summary(grak, False, given) == "hero: weapon=club:2:bash"
+
+
+def test_the_order_marks_who_has_acted_this_round() -> None:
+    """`/init order` lists those who acted this round after the one acting: each says "acted",
+    as the status board does, and the one acting does not."""
+    enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), GRAK)
+    enc = step(enc, "act", actor="Borin", action="defend")
+    facts = _facts(enc)
+    lines = SYSTEM.present.order_lines(enc, facts)
+    borin = next(line for line in lines if "**Borin**" in line)
+    assert borin.endswith(" · acted") and "▶️" not in borin
+    acting = [line for line in lines if line.startswith("▶️")]
+    assert acting and not any(line.endswith("acted") for line in acting)
