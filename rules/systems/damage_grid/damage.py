@@ -105,23 +105,10 @@ def _weapon(weapons: Mapping[str, int], named: str | None) -> str | None:
     return named if named in live else (live[0] if live else None)
 
 
-def apply_faces(
-    faces: Sequence[int],
-    grid: DamageGrid,
-    values: Mapping[str, int],
-    *,
-    shield: bool = True,
-    extra_body: int = 0,
-    weapons: Mapping[str, int] | None = None,
-    arsenal: str | None = None,
-) -> Damage:
-    """Apply the final ``faces`` to a target with hits ``values`` per location (module docstring).
-
-    ``shield``: False when the attacker is in one of the nine adjacent squares or the weapon has
-    Blast; ``extra_body``: what cover adds to Body; ``weapons``: carried weapons' Health by name,
-    ``arsenal`` the one the attacker names.
-    """
-    target = _target(grid, values, shield, extra_body, weapons, arsenal)
+def apply_faces(faces: Sequence[int], grid: DamageGrid, values: Mapping[str, int], **hit: Unpack[Hit]) -> Damage:
+    """Apply the final ``faces`` to a target with hits ``values`` per location (module docstring);
+    ``hit``: how the attack meets the target (`Hit`, its defaults `_target`'s)."""
+    target = _target(grid, values, **hit)
     counted = _count(faces, target)
     rows = []
     for name in grid.names:  # grid order, as the rows are shown
@@ -183,8 +170,12 @@ class _Target:
     before: dict[str, int | None]
 
 
-def _target(grid: DamageGrid, values: Mapping[str, int], shield: bool, extra_body: int,
-            weapons: Mapping[str, int] | None, arsenal: str | None) -> _Target:
+def _target(grid: DamageGrid, values: Mapping[str, int], *, shield: bool = True, extra_body: int = 0,
+            weapons: Mapping[str, int] | None = None, arsenal: str | None = None) -> _Target:
+    """What counting an attack's faces reads of the target (`Hit`'s keywords: ``shield``, False when
+    the attacker is in one of the nine adjacent squares or the weapon has Blast; ``extra_body``, what
+    cover adds to Body; ``weapons``, carried weapons' Health by name; ``arsenal``, the one the attacker
+    names)."""
     now = {k: int(v) for k, v in values.items()}
     arms = {k: int(v) for k, v in (weapons or {}).items()}
     stop_shield = max(now.get(SHIELD, 0), 0) if shield and grid.has(SHIELD) else 0
@@ -267,8 +258,7 @@ def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: Unpack[Hit]) -> 
     so that the measure still falls while the worst cannot be helped). ``kwargs`` are
     :func:`apply_faces`'s."""
 
-    target = _target(grid, values, kwargs.get("shield", True), kwargs.get("extra_body", 0), kwargs.get("weapons"),
-                     kwargs.get("arsenal"))
+    target = _target(grid, values, **kwargs)
 
     def measure(faces: Sequence[int]) -> tuple[int, ...]:  # `apply_faces` read from its counts: no `Damage` is made
         counted = _count(faces, target)

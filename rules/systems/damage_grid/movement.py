@@ -67,11 +67,13 @@ def _path_steps(enc: Encounter, grid: Grid, c: Combatant, text: str) -> list[Cel
     return cells
 
 
-def _open(enc: Encounter, grid: Grid, c: Combatant, cell: Cell, solid: set[Cell] | None = None) -> str | None:
-    """Why ``c`` cannot enter ``cell`` (None: it can); ``solid``: `blocking`, worked out already."""
+def _open(enc: Encounter, grid: Grid, c: Combatant, cell: Cell, solid: set[Cell] | None = None,
+          holders: dict[Cell, Combatant] | None = None) -> str | None:
+    """Why ``c`` cannot enter ``cell`` (None: it can); ``solid``: `blocking`, ``holders``:
+    `Encounter.holders`, worked out already (a search asks it of every step)."""
     if cell in (blocking(enc, grid) if solid is None else solid):
         return f"{cell.name} is a wall or obstacle"
-    other = enc.at(cell)
+    other = enc.at(cell) if holders is None else holders.get(cell)
     if other is not None and other is not c:
         return f"{cell.name} is taken by {other.name}"
     return None
@@ -84,8 +86,7 @@ def find_path(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, budget: int)
     def successors(cell: Cell) -> Iterator[tuple[Cell, float, str]]:
         for d in dirs:
             nxt = grid.step(cell, d)
-            # `_open`, with who stands where read once a search
-            if nxt is not None and nxt not in solid and holders.get(nxt, c) is c:
+            if nxt is not None and _open(enc, grid, c, nxt, solid, holders) is None:
                 yield nxt, cost(nxt), d
 
     found = cheapest_path(
