@@ -346,13 +346,14 @@ class Encounters:
         exactly as a load reads it; else nothing is changed. What is read back is what changed
         since the state ``live`` holds, when this process wrote that one in parts (an unchanged
         part reads back as it did: `Parts.changed_since`); else the whole state."""
+        before = live.parts if isinstance(live, LiveEntry) else None
         try:
-            parts = state_parts(new).sharing(live.parts if isinstance(live, LiveEntry) else None)
+            parts = state_parts(new).sharing(before)
             new_json = parts.whole()
         except Exception as exc:  # a state that cannot even be written
             error: str | None = f"{type(exc).__name__}: {exc}"[:200]
         else:
-            readable, error = read_state(parts.changed_since(live.parts if isinstance(live, LiveEntry) else None), current=True)
+            readable, error = read_state(parts.changed_since(before), current=True)
             if readable is not None:
                 return _Saved(new_json, parts)
         log.error("%s in channel %s would store a state that cannot be read back (%s): refused", command, live.channel_id, error)
