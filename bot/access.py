@@ -41,6 +41,14 @@ def _bits(needs: tuple[str, ...]) -> int:
     return discord.Permissions(**dict.fromkeys(needs, True)).value
 
 
+def _lacking(allowed: discord.Permissions, needs: tuple[str, ...], thread: bool) -> tuple[str, ...]:
+    """What ``allowed`` lacks of ``needs`` (in a thread: `_in`), in their order; one look at the
+    bits when nothing is lacking."""
+    needed = _in(needs, thread)
+    bits = _bits(needed)
+    return () if allowed.value & bits == bits else tuple(n for n in needed if not getattr(allowed, n))
+
+
 def grant_text(lacking: list[str]) -> str:
     """What the GM is told: the permissions to grant, by their names in Discord's settings."""
     names = [f"**{_NAMES.get(n, n)}**" for n in lacking]
@@ -67,10 +75,7 @@ class ChannelAccess:
             return
         channel_id = str(interaction.channel_id)
         thread = isinstance(interaction.channel, discord.Thread)
-        allowed = interaction.app_permissions
-        needs = _in(BOARD_NEEDS, thread)
-        bits = _bits(needs)
-        lacking = () if allowed.value & bits == bits else tuple(n for n in needs if not getattr(allowed, n))
+        lacking = _lacking(interaction.app_permissions, BOARD_NEEDS, thread)
         if lacking:
             self._lacking[channel_id] = lacking
         else:
@@ -86,9 +91,7 @@ class ChannelAccess:
         thread = isinstance(channel, discord.Thread)
         if me is not None and hasattr(channel, "permissions_for"):
             allowed = channel.permissions_for(me)  # type: ignore[union-attr]  # hasattr just above: a channel with permissions
-            needed = _in(needs, thread)
-            bits = _bits(needed)
-            return [] if allowed.value & bits == bits else [n for n in needed if not getattr(allowed, n)]
+            return list(_lacking(allowed, needs, thread))
         wanted = set(needs) | set(_in(needs, True))
         return [n for n in self._lacking.get(channel_id, ()) if n in wanted]
 
