@@ -63,3 +63,21 @@ async def test_clearing_boxes_of_an_unconscious_tote_combatant_says_what_to_do_i
     assert refusal.ephemeral and "Snaga is unconscious: the track stays as it is" in refusal.text
     assert "`/undo`" in refusal.text
     assert await export(h) == before
+
+
+async def test_a_tote_combatant_the_gms_hp_knocks_out_leaves_the_order_at_once(h: Harness) -> None:
+    """TOTE, "Actions are resolved in Initiative order": a combatant the GM's `/combatant hp`
+    leaves unconscious takes no more actions, so `/init order` drops it at once, as after an
+    attack, not only after some later change."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    for name, side, sheet in (("Borin", "heroes", "hawk=2"), ("Thrain", "heroes", "hawk=1"),
+                              ("Grak", "foes", "rating=3"), ("Snaga", "foes", "rating=2")):
+        await h.run("gm", "/combatant add", name=name, side=side, sheet=sheet)
+    await h.run("gm", "/init roll", roll=",".join(["1"] * 11))
+    await h.run("gm", "/combatant hp", combatant="Thrain", change=-6)
+    order = (await h.run("gm", "/init order"))[0].text
+    assert "**Grak**" in order and "Thrain" not in order
+    await h.run("gm", "/combatant edit", name="Borin", sheet="strike=2")
+    assert (await h.run("gm", "/init order"))[0].text == order
+    [refusal] = await h.run("gm", "/combatant hp", combatant="Thrain", change=1)
+    assert "`/undo` takes back the command that filled it" in refusal.text

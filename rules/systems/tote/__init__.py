@@ -116,11 +116,13 @@ class ToteSystem(RuleSystem):
 
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         """`/combatant hp`: the GM marks (``change`` below 0) or clears boxes of the Injury Track,
-        left to right; filling the U box leaves the combatant unconscious."""
+        left to right; filling the U box leaves the combatant unconscious, and out of the order
+        as an attack that fills it does (`turns.settle`)."""
         if c.status != "active":
+            downed = c.status == "downed"
             raise IllegalAction(
-                f"{c.name} is {'unconscious' if c.status == 'downed' else 'out of the fight'}: the track stays as it is. "
-                "If that was a mistake, `/undo` takes back the command that filled it."
+                f"{c.name} is {'unconscious' if downed else 'out of the fight'}: the track stays as it is. "
+                f"If that was a mistake, `/undo` takes back the command that {'filled it' if downed else 'took them out'}."
             )
         track, st = c.sheet["track"], ToteCombatant.of(c)
         filled = st.filled - change
@@ -132,7 +134,7 @@ class ToteSystem(RuleSystem):
         before, st.filled = c.hp or 0, filled
         c.hp = len(track) - filled
         events: list[Event] = [HitPointsChanged(actor=c.name, change=change, before=before, after=c.hp)]
-        return events + (take_out(enc, c, "downed", "unconscious") if c.hp == 0 else [])
+        return events + (take_out(enc, c, "downed", "unconscious") + turns.settle(enc) if c.hp == 0 else [])
 
     def check_options(self, enc: Encounter) -> None:
         """Besides the values: before the fight, `distance=melee` is refused while `at:` placed
