@@ -53,7 +53,7 @@ async def test_relative_sheet_edit_through_the_command(h: Harness) -> None:
 
 async def test_clearing_boxes_of_an_unconscious_tote_combatant_says_what_to_do_instead(h: Harness) -> None:
     """TOTE: the GM's `/combatant hp` on an unconscious combatant is refused, saying the track
-    stays as it is and that `/undo` takes back the command that filled it; nothing changes."""
+    stays as it is and to `/undo` back to the command that filled it (`/log` shows it); nothing changes."""
     await h.run("gm", "/encounter start", system="tote", name="Ford")
     await h.run("gm", "/combatant add", name="Snaga", side="foes", sheet="rating=1 track=3,2,U weapon=spear:1:pierce")
     [answer, *_] = await h.run("gm", "/combatant hp", combatant="Snaga", change=-3)
@@ -61,7 +61,7 @@ async def test_clearing_boxes_of_an_unconscious_tote_combatant_says_what_to_do_i
     before = await export(h)
     [refusal] = await h.run("gm", "/combatant hp", combatant="Snaga", change=1)
     assert refusal.ephemeral and "Snaga is unconscious: the track stays as it is" in refusal.text
-    assert "`/undo`" in refusal.text
+    assert "`/undo` back to the command that filled it (`/log` shows which it was)" in refusal.text
     assert await export(h) == before
 
 
@@ -80,4 +80,4 @@ async def test_a_tote_combatant_the_gms_hp_knocks_out_leaves_the_order_at_once(h
     await h.run("gm", "/combatant edit", name="Borin", sheet="strike=2")
     assert (await h.run("gm", "/init order"))[0].text == order
     [refusal] = await h.run("gm", "/combatant hp", combatant="Thrain", change=1)
-    assert "`/undo` takes back the command that filled it" in refusal.text
+    assert "`/undo` back to the command that filled it" in refusal.text

@@ -122,7 +122,8 @@ class ToteSystem(RuleSystem):
             downed = c.status == "downed"
             raise IllegalAction(
                 f"{c.name} is {'unconscious' if downed else 'out of the fight'}: the track stays as it is. "
-                f"If that was a mistake, `/undo` takes back the command that {'filled it' if downed else 'took them out'}."
+                f"If that was a mistake, `/undo` back to the command that {'filled it' if downed else 'took them out'} "
+                "(`/log` shows which it was)."
             )
         track, st = c.sheet["track"], ToteCombatant.of(c)
         filled = st.filled - change

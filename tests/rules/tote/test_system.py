@@ -164,11 +164,11 @@ def test_random_play_keeps_the_state_sound(steps: list[tuple[str, str, str | Non
 
 def test_the_gm_s_hp_on_one_out_of_the_fight_names_what_took_it_out() -> None:
     """The GM's `/combatant hp` on a combatant out of the fight (a coup-de-grace took it out) is
-    refused, the track as it is: `/undo` takes back the command that took it out, not one that
-    filled the track."""
+    refused, the track as it is: `/undo` back to the command that took it out (not one that
+    filled the track), which `/log` shows."""
     enc = fight(BORIN, GRAK)
     who(enc, "Grak").status = "out"
     with pytest.raises(RulesError) as refused:
         SYSTEM.change_hp(enc, who(enc, "Grak"), 1)
     assert "Grak is out of the fight: the track stays as it is" in str(refused.value)
-    assert "`/undo` takes back the command that took them out" in str(refused.value)
+    assert "`/undo` back to the command that took them out (`/log` shows which it was)" in str(refused.value)
