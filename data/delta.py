@@ -15,6 +15,8 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from rules.models import Combatant, Encounter, MapState
 
 __all__ = [
@@ -65,22 +67,47 @@ class UndoRow:
 def diff(before: str, after: str) -> list[list[Any]] | None:
     """Operations that turn the JSON text ``before`` into ``after``: ``[path, value]`` sets (a
     list index one past the end appends) and ``[path]`` removes a key or, on a list index, cuts
-    the list there; None when one of them does not parse. Numbers are read exactly
-    (`_number`), so that equal parts, the most of a state, are skipped with one comparison."""
+    the list there; None when one of them does not parse. Equal parts, the most of a state, are
+    skipped with one comparison, yet a number that only changed its type is not (`_diff_texts`)."""
     ops: list[list[Any]] = []
-    return _plain_ops(ops) if _diff_texts(before, after, [], ops) else None
+    return ops if _diff_texts(before, after, [], ops) else None
 
 
 def _diff_texts(before: str, after: str, path: list[Any], ops: list[list[Any]]) -> bool:
     """Add to ``ops`` the operations from the JSON text ``before`` to ``after``, each under
-    ``path``; false when one of them does not parse."""
-    try:
-        old, new = _read(before), _read(after)
-    except ValueError:
-        return False
-    if old != new:
-        _diff(old, new, path, ops)
+    ``path``; false when one of them does not parse.
+
+    Read with orjson first, where ``1``, ``1.0`` and ``true`` compare equal and an equal part
+    with a number of another type in it would be skipped: those operations are kept only when
+    ``before`` patched with them is ``after`` to the character (`_fast_ops`). Else, and where
+    orjson does not read a text, both are read exactly (`_number`)."""
+    found = _fast_ops(before, after)
+    if found is None:
+        try:
+            old, new = _read(before), _read(after)
+        except ValueError:
+            return False
+        found = []
+        if old != new:
+            _diff(old, new, [], found)
+        found = _plain_ops(found)
+    ops += [[[*path, *op[0]], *op[1:]] for op in found] if path else found
     return True
+
+
+def _fast_ops(before: str, after: str) -> list[list[Any]] | None:
+    """The operations from ``before`` to ``after`` (paths from their root) read with orjson,
+    where ``before`` patched with them is written by orjson as ``after`` is written (the JSON
+    of a state, as pydantic writes it, is written alike); else None."""
+    try:
+        old, new = orjson.loads(before), orjson.loads(after)
+    except orjson.JSONDecodeError:
+        return None
+    ops: list[list[Any]] = []
+    if old != new:
+        _diff(old, new, [], ops)
+    # ``old`` takes ``new``'s parts whole: no later operation reaches into one (`_diff`'s paths are disjoint)
+    return ops if orjson.dumps(patch(old, ops)) == after.encode() else None
 
 
 def _plain_ops(ops: list[list[Any]]) -> list[list[Any]]:
@@ -111,8 +138,8 @@ def _plain(value: Any) -> Any:
 
 
 def _diff(before: Any, after: Any, path: list[Any], ops: list[list[Any]]) -> None:
-    """The operations from ``before`` to ``after``, which differ. Numbers are read exactly: equal
-    is the same, so an equal part costs one comparison, made before descending into it."""
+    """The operations from ``before`` to ``after``, which differ: an equal part costs one
+    comparison, made before descending into it."""
     if type(before) is not type(after):
         ops.append([path, after])
     elif isinstance(before, dict):
@@ -214,11 +241,10 @@ def parts_diff(before: Parts, after: Parts) -> list[list[Any]] | None:
             return None
     if len(before.items) > common:
         ops.append([["combatants", common]])
-    try:
-        ops += [[["combatants", i], _read(after.items[i])] for i in range(common, len(after.items))]
-    except ValueError:
-        return None
-    return _plain_ops(ops)
+    for i in range(common, len(after.items)):  # an added combatant: set whole (from null, no part of it is equal)
+        if not _diff_texts("null", after.items[i], ["combatants", i], ops):
+            return None
+    return ops
 
 
 def patch(value: Any, ops: Iterable[list[Any]]) -> Any:

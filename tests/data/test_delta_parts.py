@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from data import Change, Store
 from data.delta import Parts, diff, parts_diff, patch, state_parts
 from rules.models import Combatant, Encounter
@@ -77,3 +79,33 @@ async def test_undo_is_exact_with_deltas_from_parts(store: Store) -> None:
     for entry, expected in zip(entries, history):
         assert entry.state_before is not None
         assert json.loads(entry.state_before) == json.loads(expected.model_dump_json())
+
+
+def test_a_write_is_diffed_without_the_exact_reader_unless_a_number_only_changes_its_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move, a hit or a turn end is diffed from orjson's reading alone; a sheet value that
+    turns from ``1`` to ``1.0`` or ``true`` (equal in Python) is read exactly instead, and each
+    delta rebuilds the state after to the character."""
+    import data.delta as delta
+
+    exact = []
+    real = delta._read
+    monkeypatch.setattr(delta, "_read", lambda text: exact.append(text) or real(text))
+    rng = random.Random(3)
+    state = fight(12)
+    for _ in range(60):
+        new = step(state, rng)
+        ops = parts_diff(parts(state), parts(new))
+        assert ops is not None and patch(json.loads(state.model_dump_json()), ops) == json.loads(new.model_dump_json())
+        state = new
+    assert exact == []
+    state.combatants[4].sheet = {"reach": 1, "mark": 1, "keep": [1, {"n": 2}]}
+    for value in (1.0, True, 1):
+        new = state.model_copy(deep=True)
+        new.combatants[4].sheet = {"reach": 1, "mark": value, "keep": [1, {"n": 2}]}
+        ops = parts_diff(parts(state), parts(new))
+        assert ops == [[["combatants", 4, "sheet", "mark"], value]]
+        assert type(ops[0][1]) is type(value)
+        rebuilt = patch(json.loads(state.model_dump_json()), ops)
+        assert json.dumps(rebuilt, separators=(",", ":")) == new.model_dump_json()
+        state = new
+    assert len(exact) == 6  # both texts of the one changed combatant, three times
