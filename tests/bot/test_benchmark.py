@@ -345,3 +345,19 @@ def test_hex_boards_have_picture_rows_of_their_own_against_a_floor_drawing_hexes
     assert "12x10 hex" in text
     assert fig["pictures.first_x"] == drawn[0].first_x and fig["pictures.hex.first_x"] == drawn[1].first_x > 0
     assert fig["pictures.hex.repeat_x"] == drawn[1].repeat_x > 0
+
+
+def test_the_drivers_reading_of_who_acts_next_is_counted_as_the_harnesss_own() -> None:
+    """Before each activation the driver asks the rules who acts next: that CPU is the driver's,
+    counted apart from the bot's as its payloads and its reading of the replies are."""
+    import time
+
+    from tests.data.stores import fight
+
+    enc = fight(30)
+    with driver._HarnessMeter() as meter:
+        t0 = time.thread_time()
+        for _ in range(300):
+            driver._actors(enc)
+        spent = time.thread_time() - t0
+    assert spent > 0 and meter.seconds >= 0.5 * spent  # (the rest: the loop and the counting itself)

@@ -22,6 +22,7 @@ from bot.offline.bench.mix import (
     Factory,
     Script,
     _activation,
+    _actors,
     _command_name,
     _harness,
     _script_of,
@@ -145,7 +146,7 @@ class _HarnessMeter:
             self._saved.append((owner, name, original))
             setattr(owner, name, wrap(original))
         # the driver's own functions, wherever a module of the benchmark calls them from
-        for fn in (_classify, _activation):
+        for fn in (_classify, _activation, _actors):
             wrapped = self._sync(fn)
             for module in [m for key, m in sys.modules.items() if key.startswith(__package__ + ".")]:
                 if getattr(module, fn.__name__, None) is fn:
@@ -274,11 +275,10 @@ async def _play(h: Harness, channels: list[tuple[str, Script]], activations: int
 
     async def one(channel: str, script: Script, in_flight: Counter[str]) -> None:
         cid = str(channel_id_of(channel))
-        system = get_system(script.system)
         for n in range(activations):
             # who acts next, and where everyone stands, is read off the clock
             enc = await h.bot.service.encounter(cid)
-            actors = system.turn(enc).actors if enc is not None else ()
+            actors = _actors(enc)
             if enc is None or not actors:
                 result.errors += 1
                 if len(result.examples) < 3:

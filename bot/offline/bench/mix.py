@@ -186,6 +186,12 @@ async def _setup_channel(h: Harness, channel: str, script: Script) -> None:
     await _check(h, "gm", "/init roll", channel)
 
 
+def _actors(enc: Encounter | None) -> list[str]:
+    """Who may act now in ``enc`` (none without one), as the driver reads it before each
+    activation: the harness's work, counted apart from the bot's."""
+    return list(get_system(enc.system).turn(enc).actors) if enc is not None else []
+
+
 def _activation(h: Harness, channel: str, script: Script, enc: Encounter, actor: str, n: int = 0,
                 maps: bool = True, typing: int = 0) -> list[dict[str, Any]]:
     """The payloads of ``actor``'s next activation in ``enc``, the channel's ``n``-th (see `FIGHTERS`;
