@@ -174,20 +174,26 @@ class Encounters:
     async def holding_any(self, ctx: Ctx) -> AsyncIterator[StoredEntry]:
         """Hold the channel's lock with its encounter row, readable or not; a re-delivered interaction is refused."""
         async with self.locks.hold(ctx.channel_id):
-            entry = await self.entry(ctx.channel_id)
-            if entry is None:
-                raise no_encounter()
-            if entry.seen(ctx.interaction_id):
-                raise DuplicateInteraction()
-            yield entry
+            yield await self._held(ctx)
 
     @contextlib.asynccontextmanager
     async def holding(self, ctx: Ctx) -> AsyncIterator[LiveEntry]:
         """Hold the channel's lock with its live encounter; a re-delivered interaction is refused."""
-        async with self.holding_any(ctx) as entry:
+        async with self.locks.hold(ctx.channel_id):
+            entry = await self._held(ctx)
             if not isinstance(entry, LiveEntry):
                 raise Unreadable(entry.error)
             yield entry
+
+    async def _held(self, ctx: Ctx) -> StoredEntry:
+        """The channel's encounter row, its lock held; refused when there is none or when the
+        interaction was seen already."""
+        entry = await self.entry(ctx.channel_id)
+        if entry is None:
+            raise no_encounter()
+        if entry.seen(ctx.interaction_id):
+            raise DuplicateInteraction()
+        return entry
 
     @contextlib.contextmanager
     def changing(self, live: LiveEntry) -> Iterator[Encounter]:

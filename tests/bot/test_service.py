@@ -486,6 +486,38 @@ async def test_channel_locks_are_released_when_idle(h: Harness) -> None:
     assert not h.bot.boards._tasks and not h.bot.boards._dirty
 
 
+async def test_a_channel_lock_is_held_by_one_task_taken_again_by_it_and_forgotten_by_a_cancelled_waiter() -> None:
+    """A channel's lock: a second task waits while the first holds it, the holder takes it again
+    at once (and still holds it after), a waiter cancelled while waiting leaves no trace, and a
+    lock nobody holds or waits for is forgotten."""
+    from bot.service.locks import ChannelLocks
+
+    locks, order = ChannelLocks(), []
+
+    async def first() -> None:
+        async with locks.hold("c"):
+            order.append("first in")
+            async with locks.hold("c"):  # again, in the task that holds it
+                order.append("again")
+            await asyncio.sleep(0.01)
+            order.append("first out")
+
+    async def second() -> None:
+        async with locks.hold("c"):
+            order.append("second")
+
+    one = asyncio.ensure_future(first())
+    await asyncio.sleep(0)
+    waiter = asyncio.ensure_future(second())
+    gone = asyncio.ensure_future(second())
+    await asyncio.sleep(0)
+    gone.cancel()
+    await asyncio.gather(one, waiter, return_exceptions=True)
+    assert gone.cancelled()
+    assert order == ["first in", "again", "first out", "second"]
+    assert len(locks) == 0
+
+
 async def test_status_in_many_empty_channels_does_not_evict_a_live_encounter(tmp_path: Path) -> None:
     """10,000 status calls in empty channels leave a live encounter cached: it is not loaded again."""
     store = await CountingStore.open(str(tmp_path / "bot.db"))
