@@ -269,16 +269,11 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
             if isinstance(step, _Step):
                 yield step.pos, step.cost, d
 
-    near, provoked = m.near, m.provoked
-
     def provokes(pos: _Pos, nxt: _Pos, _d: str) -> float:
-        return len(provoked(pos, nxt)) if pos.cell in near else 0
+        return len(m.provoked(pos, nxt)) if pos.cell in m.near else 0
 
-    goal_col, goal_row = goal
-
-    def heuristic(pos: _Pos) -> float:  # every square costs at least 5 ft, diagonals too (a square board's 8-way distance)
-        col, row = pos.cell
-        return max(abs(col - goal_col), abs(row - goal_row)) * SQUARE_FT
+    def heuristic(pos: _Pos) -> float:  # every square costs at least 5 ft, diagonals too
+        return m.grid.distance(pos.cell, goal, diagonal=True) * SQUARE_FT
 
     def is_goal(pos: _Pos) -> bool:
         return pos.cell == goal and pos.mode == "stand"
