@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -218,8 +219,10 @@ class ActionContext:
 Handler = Callable[[ActionContext, Act], list[Event]]
 
 
+@lru_cache(maxsize=1024)
 def action_name(name: str | None) -> str:
-    """An action's name as typed, in the form the tables use: ``Shoot & Move`` -> ``shoot-and-move``."""
+    """An action's name as typed, in the form the tables use: ``Shoot & Move`` -> ``shoot-and-move``
+    (cached: every action asks its table by the same few names)."""
     name = (name or "").strip().lower().replace("&", "and").replace("_", "-").replace(" ", "-")
     return re.sub("-+", "-", name)
 

@@ -7,6 +7,7 @@ and codes, and the presenter turns them into a sentence.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -65,13 +66,22 @@ class Term(BaseModel):
 
 
 class Modifier(Term):
-    """A term that changes a roll by ``value``: ``+1 backstab``."""
+    """A term that changes a roll by ``value``: ``+1 backstab``. Frozen: one is shared by every
+    roll it changes (`mod`)."""
+
+    model_config = ConfigDict(frozen=True)
 
     value: int
 
 
 def mod(code: str, value: int, *args: str | int) -> Modifier:
-    """The modifier ``code`` (worded by the presenter, with ``args``) of ``value``."""
+    """The modifier ``code`` (worded by the presenter, with ``args``) of ``value``: made once for
+    each code, value and args (an attack adds several, the same from one attack to the next)."""
+    return _modifier(code, value, args)
+
+
+@lru_cache(maxsize=4096)
+def _modifier(code: str, value: int, args: tuple[str | int, ...]) -> Modifier:
     return Modifier(code=code, value=value, args=list(args))
 
 

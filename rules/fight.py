@@ -8,7 +8,8 @@ where its downed combatants still act.
 from __future__ import annotations
 
 import json
-from typing import ClassVar
+from functools import lru_cache
+from typing import Any, ClassVar
 
 from rules.actions import Action, ActionBase, CoupDeGrace, Next
 from rules.dice import Dice
@@ -25,8 +26,19 @@ _MARKS = json.JSONEncoder(default=str)
 
 
 def _used_mark(turn: Turn, name: str) -> str:
-    """The mark of ``name`` having acted in ``turn`` (`Encounter.turn_used`)."""
-    return _MARKS.encode([list(turn.key), name])[:1000]
+    """The mark of ``name`` having acted in ``turn`` (`Encounter.turn_used`): every action asks
+    for one, so each is written once (`_mark`); a key that is no dict key is written each time."""
+    try:
+        return _mark(turn.key, name)
+    except TypeError:
+        return _write_mark(turn.key, name)
+
+
+def _write_mark(key: tuple[Any, ...], name: str) -> str:
+    return _MARKS.encode([list(key), name])[:1000]
+
+
+_mark = lru_cache(maxsize=4096)(_write_mark)
 
 
 def _possessive(name: str) -> str:

@@ -239,6 +239,14 @@ class RosterRules(FightRules):
 
     def apply_edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         """The changes of an `edit` (a system adds its own after these: an `hp` past the most...)."""
+        c = self.edit_sheet(enc, action)
+        events: list[Event] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=action.is_gm and enc.started)]
+        return events + self.setup_combatant(enc, c, new=False)
+
+    def edit_sheet(self, enc: Encounter, action: Edit) -> Combatant:
+        """The sheet, side and place an `edit` gives its combatant (returned); a system that changes
+        more before the `Edited` event sums the sheet up calls this, `setup_combatant`, then its own
+        changes, and makes the event last (the summary once, of the sheet as the edit leaves it)."""
         c = enc.get(action.actor)
         if action.raw_sheet:
             c.sheet = self.read_sheet(enc, action.raw_sheet, base=c.sheet)
@@ -246,10 +254,7 @@ class RosterRules(FightRules):
             c.side = self.side_name(enc, action.side)
         if action.at or action.facing:
             self.place(enc, c, action.at, action.facing)
-        by_gm = action.is_gm and enc.started
-        events: list[Event] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=by_gm)]
-        events += self.setup_combatant(enc, c, new=False)
-        return events
+        return c
 
     def remove(self, enc: Encounter, action: Remove, dice: Dice) -> list[Event]:
         c = enc.get(action.actor)

@@ -48,7 +48,9 @@ def _col_number(letters: str) -> int:
     return n - 1
 
 
+@lru_cache(maxsize=65536)
 def cell_name(cell: Cell | tuple[int, int]) -> str:
+    """``C4``: the name of a cell; cached (events, paths and the board name the same few cells over and over)."""
     return f"{_col_letters(cell[0])}{cell[1] + 1}"
 
 

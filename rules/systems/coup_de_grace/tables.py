@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 __all__ = [
@@ -130,7 +131,9 @@ CLASS_ALIASES = {
 }
 
 
+@lru_cache(maxsize=1024)
 def normalise_weapon(text: str) -> str:
-    """``"Assassin’s-Knife"`` -> ``"assassins knife"``: the form weapon names are compared in."""
+    """``"Assassin’s-Knife"`` -> ``"assassins knife"``: the form weapon names are compared in
+    (cached: every attack compares the same few names)."""
     text = text.lower().replace("’", "'").replace("'", "")
     return re.sub(r"[\s_-]+", " ", text).strip()

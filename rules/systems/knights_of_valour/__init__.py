@@ -155,8 +155,9 @@ class KnightsOfValourSystem(RuleSystem):
         new most: then the HP is lowered to it. An `hp` above the most (a heal past it) stops at it."""
         assert isinstance(action, Edit)  # resolve hands each kind to its handler
         most_before = enc.get(action.actor).sheet["hp"]
-        events = super().apply_edit(enc, action, dice)
-        c = enc.get(action.actor)
+        by_gm = action.is_gm and enc.started
+        c = self.edit_sheet(enc, action)
+        setup = self.setup_combatant(enc, c, new=False)
         given_hp, given_max = "hp" in action.raw_sheet, "max_hp" in action.raw_sheet
         new_hp = int(c.sheet["hp"])
         most = c.sheet.pop("max_hp", None)
@@ -173,8 +174,7 @@ class KnightsOfValourSystem(RuleSystem):
             set_hp.append(HpSet(actor=c.name, before=before, after=c.hp, capped=capped))
             if c.status != "out":
                 set_hp += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", "gm_hp")
-        events = [e.model_copy(update={"summary": self.sheet_summary(c)}) if isinstance(e, Edited) else e for e in events]
-        return events + set_hp + attacks.end_if_down(enc)
+        return [Edited(actor=c.name, summary=self.sheet_summary(c), by_gm=by_gm), *setup, *set_hp, *attacks.end_if_down(enc)]
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         st = KovEncounter.of(enc)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.errors import InputError
 
@@ -67,8 +68,10 @@ DICE_RE = re.compile(r"^(?:([1-9]\d?)d([1-9]\d{0,2})([+-]\d{1,2})?|(\d{1,2}))$")
 _RANGE_RE = re.compile(r"^(\d{1,4})/(\d{1,4})$")
 
 
+@lru_cache(maxsize=1024)
 def norm(text: str) -> str:
-    """Catalogue look-up key: ``"Chain Mail"``, ``"chain_mail"`` and ``"chain-mail"`` are one."""
+    """Catalogue look-up key: ``"Chain Mail"``, ``"chain_mail"`` and ``"chain-mail"`` are one
+    (cached: every attack looks its weapons and armour up by the same few names)."""
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 

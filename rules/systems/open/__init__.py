@@ -126,8 +126,9 @@ class OpenSystem(RuleSystem):
         `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
         assert isinstance(action, Edit)
         c = enc.get(action.actor)
-        before, status = c.hp, c.status
-        events = super().apply_edit(enc, action, dice)
+        before, status, by_gm = c.hp, c.status, action.is_gm and enc.started
+        self.edit_sheet(enc, action)
+        setup = self.setup_combatant(enc, c, new=False)
         if "hp" in action.raw_sheet:
             wanted = int(c.sheet["hp"])
             if not enc.started and "max_hp" not in action.raw_sheet and wanted > sheet.max_hp(c):
@@ -135,7 +136,7 @@ class OpenSystem(RuleSystem):
             c.hp = max(0, min(wanted, sheet.max_hp(c)))
         elif c.hp is not None and c.hp > sheet.max_hp(c):
             c.hp = sheet.max_hp(c)
-        events = [e.model_copy(update={"summary": self.sheet_summary(c)}) if isinstance(e, Edited) else e for e in events]
+        events: list[Event] = [Edited(actor=c.name, summary=self.sheet_summary(c), by_gm=by_gm), *setup]
         if c.hp != before and before is not None and c.hp is not None:
             events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp))
         if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and action.is_gm:

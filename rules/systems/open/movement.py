@@ -220,8 +220,20 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: object, dice: D
         can_act = not OpenCombatant.of(c).acted and not has(enc, c, "incapacitated")
         then = "Attack, or end the turn" if can_act else "End the turn"
         raise IllegalAction(f"{c.name} cannot move: {why}. {then} with `/init next`.")
-    cells = _route(enc, opts, grid, c, grid.parse(to), feet_left(enc, c)) if to else _path(grid, here, path or "")
-    return walk(enc, opts, grid, c, cells, dice, check=True)
+    if not to:
+        return walk(enc, opts, grid, c, _path(grid, here, path or ""), dice, check=True)
+    # the search's steps are the ones `walk`'s check allows (no wall, no wall's corner, no hostile
+    # that holds its cell, the cost within the movement left): only where it stops is still to check
+    cells = _route(enc, opts, grid, c, grid.parse(to), feet_left(enc, c))
+    _check_stop(enc, c, cells[-1])
+    return walk(enc, opts, grid, c, cells, dice)
+
+
+def _check_stop(enc: Encounter, c: Combatant, at: Cell) -> None:
+    """Refuse a path that ends on a cell someone else holds (one passes an ally's, never stops there)."""
+    other = enc.at(at)
+    if other is not None and other is not c:
+        raise IllegalAction(f"{c.name} cannot stop on {at.name}: {other.name} is there. Pick a free cell.")
 
 
 def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: list[Cell], dice: Dice,
@@ -244,9 +256,7 @@ def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: li
             at = nxt
         if cost > feet_left(enc, c):
             raise IllegalAction(f"That path costs {cost} ft but {c.name} has {feet_left(enc, c)} ft of movement left.")
-        other = enc.at(at)
-        if other is not None and other is not c:
-            raise IllegalAction(f"{c.name} cannot stop on {at.name}: {other.name} is there. Pick a free cell.")
+        _check_stop(enc, c, at)
     events: list[Event] = []
     trail, spent = [here.name], 0
 
