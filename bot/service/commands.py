@@ -269,7 +269,9 @@ class Service:
                         "`/encounter export` the encounter as it is stored, or `/encounter end` it."
                     )
             undid = Undid(command=entry.command or "", user_id=entry.user_id)
-            facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}) if entry.facts else None
+            facts = None
+            if entry.facts:
+                facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}).model_dump_json(exclude_defaults=True)
             text = f"Undid {entry.command} by {views.who(entry.user_id)}: {views.entry_text(entry, get_system(restored.system))}"
             ping = await self.encounters.commit(ctx, live, restored, Write("/undo", text, undoable=False, undo_of=entry.id, facts=facts))
         report, private = views.readers(Report("↩️ Undone", [text[:3500]]), restored, restored.is_gm(ctx.user_id))
