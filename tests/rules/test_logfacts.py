@@ -7,7 +7,14 @@ from collections import Counter
 import pytest
 
 from rules.events import Attacked, Damaged, Event, Roll, mod
-from rules.logfacts import Deadline, LogFacts, _subclasses, event_types, facts_report, log_facts
+from rules.logfacts import (
+    Deadline,
+    LogFacts,
+    _subclasses,
+    event_types,
+    facts_report,
+    log_facts,
+)
 from rules.models import Combatant, Encounter
 from rules.registry import SYSTEMS, get_system
 from rules.report import events_report
