@@ -69,10 +69,11 @@ class ChannelAccess:
         #: channels whose GM has been told what to grant
         self._told: set[str] = set()
 
-    def seen(self, interaction: discord.Interaction) -> None:
-        """Note what an interaction says the bot may do in its channel."""
+    def seen(self, interaction: discord.Interaction) -> tuple[str, ...]:
+        """Note what an interaction says the bot may do in its channel: what it lacks there of
+        `BOARD_NEEDS` (Discord's own word, as fresh as it comes; none outside a server)."""
         if interaction.channel_id is None or interaction.guild_id is None:
-            return
+            return ()
         channel_id = str(interaction.channel_id)
         thread = isinstance(interaction.channel, discord.Thread)
         lacking = _lacking(interaction.app_permissions, BOARD_NEEDS, thread)
@@ -81,6 +82,7 @@ class ChannelAccess:
         else:
             self._lacking.pop(channel_id, None)
             self._told.discard(channel_id)
+        return lacking
 
     def missing(self, channel_id: str, needs: tuple[str, ...]) -> list[str]:
         """The permissions of ``needs`` the bot lacks in the channel: from the channel's own

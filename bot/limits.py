@@ -162,11 +162,50 @@ def _embed_data(embed: discord.Embed) -> dict[str, Any]:
             "footer": getattr(embed, "_footer", None), "author": getattr(embed, "_author", None)}
 
 
+_CONTENT, _EMBEDS, _TOTAL, _MENTIONS = LIMITS["content"], LIMITS["embeds"], LIMITS["total"], LIMITS["mentions"]
+
+
+def _within(content: str, embeds: Sequence[discord.Embed], mentions: discord.AllowedMentions | None) -> bool:
+    """Whether a message of ``content``, ``embeds`` and ``mentions`` alone is within every limit
+    `problems` checks of them, read where discord.py keeps them (no payload built, nothing
+    worded); where it is not, `problems` reads the payload and words what Discord would refuse."""
+    if len(content) > _CONTENT or len(embeds) > _EMBEDS:
+        return False
+    total = 0
+    for e in embeds:
+        title, description = e.title or "", e.description or ""
+        footer, author = getattr(e, "_footer", None), getattr(e, "_author", None)
+        footer_text = (footer.get("text") or "") if footer else ""
+        author_name = (author.get("name") or "") if author else ""
+        if len(title) > _TITLE or len(description) > _DESCRIPTION or len(footer_text) > _FOOTER or len(author_name) > _AUTHOR:
+            return False
+        fields = getattr(e, "_fields", None) or ()
+        if len(fields) > _FIELDS:
+            return False
+        for f in fields:
+            name, value = f.get("name") or "", f.get("value") or ""
+            if not 0 < len(name) <= _FIELD_NAME or not 0 < len(value) <= _FIELD_VALUE:
+                return False
+            total += len(name) + len(value)
+        total += len(title) + len(description) + len(footer_text) + len(author_name)
+    if total > _TOTAL:
+        return False
+    if mentions is not None:  # users and roles are listed, or parsed or not (a flag), never both
+        for named in (mentions.users, mentions.roles):
+            if named is not False and isinstance(named, Sequence) and len(named) > _MENTIONS:
+                return False
+    return True
+
+
 def checked(**kwargs: Any) -> dict[str, Any]:
     """The keyword arguments of a send or an edit (content, embed(s), view, file(s),
-    allowed_mentions), unchanged when Discord would take them; `OverLimit` otherwise."""
+    allowed_mentions), unchanged when Discord would take them; `OverLimit` otherwise. A message
+    without a view or files is passed at a look at its sizes (`_within`) where it fits."""
     embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") is not None else [])
     view = kwargs.get("view")
+    if (view is None and kwargs.get("file") is None and not kwargs.get("files")
+            and _within(str(kwargs.get("content") or ""), embeds, kwargs.get("allowed_mentions"))):
+        return kwargs
     mentions = kwargs.get("allowed_mentions")
     payload: dict[str, Any] = {
         "content": str(kwargs.get("content") or ""),

@@ -21,6 +21,7 @@ _USER_REF_START = user_ref("")[:-1]
 
 #: a field (its name, and one line or the "and N more" line) is not shown in less than this
 _MIN_FIELD = 80
+_FIELD_NAME, _FIELD_VALUE = LIMITS["field_name"], LIMITS["field_value"]
 
 
 def clip(text: str, limit: int) -> str:
@@ -59,15 +60,16 @@ def _more_line(n: int, more: str) -> str:
 def discord_text(text: str) -> str:
     """Report text for Discord: each user reference (`rules.report.user_ref`) as a mention
     (which pings nobody unless the message's allowed_mentions name that user), and anything
-    still marked with hidden numbers (`rules.hidden.mark`) as players see it."""
-    return render_users(for_reader(text, hidden_from_all), lambda user_id: f"<@{user_id}>")
+    still marked with hidden numbers (`rules.hidden.mark`) as players see it; a text with
+    neither is itself."""
+    if MARK_START not in text and _USER_REF_START not in text:
+        return text
+    return render_users(for_reader(text, hidden_from_all), _mention)
 
 
-def _plain(lines: list[str]) -> bool:
-    """Whether no line of ``lines`` holds a user reference or a mark: `discord_text` would leave
-    each as it is (one look at them all instead of a call for each)."""
-    text = "\n".join(lines)
-    return MARK_START not in text and _USER_REF_START not in text
+def _mention(user_id: str) -> str:
+    """A user's mention as Discord writes it."""
+    return f"<@{user_id}>"
 
 
 def hidden_from_all(name: str) -> bool:
@@ -86,10 +88,14 @@ def mentions_for(user_ids: tuple[str, ...] | list[str]) -> discord.AllowedMentio
 def _fields(fields: list[tuple[str, str]], budget: int) -> list[tuple[str, str]]:
     """The fields within ``budget`` characters and 25 fields: each keeps whole lines and says
     how many it left out; the fields that find no room are named in a last one."""
-    fields = [(clip(discord_text(n or "—"), LIMITS["field_name"]), discord_text(v or "—")) for n, v in fields]
-    if (len(fields) <= LIMITS["fields"] and sum(len(n) + len(v) for n, v in fields) <= budget
-            and all(len(v) <= LIMITS["field_value"] for _, v in fields)):
-        return fields
+    fields = [(clip(discord_text(n or "—"), _FIELD_NAME), discord_text(v or "—")) for n, v in fields]
+    if len(fields) <= LIMITS["fields"]:
+        total, longest = 0, 0
+        for n, v in fields:
+            total += len(n) + len(v)
+            longest = max(longest, len(v))
+        if total <= budget and longest <= _FIELD_VALUE:
+            return fields
     last: list[tuple[str, str]] = []
     for shown in range(min(len(fields), LIMITS["fields"]), 0, -1):
         rest = fields[shown:]
@@ -108,15 +114,19 @@ def _fields(fields: list[tuple[str, str]], budget: int) -> list[tuple[str, str]]
 
 def to_embed(report: Report) -> discord.Embed:
     title = clip(discord_text(report.title), LIMITS["title"])
-    footer = clip(discord_text(report.footer or ""), LIMITS["footer"])
+    footer = clip(discord_text(report.footer), LIMITS["footer"]) if report.footer else ""
     budget = LIMITS["total"] - len(title) - len(footer)
-    lines = report.lines if _plain(report.lines) else [discord_text(line) for line in report.lines]
+    lines, text = report.lines, "\n".join(report.lines)
+    if MARK_START in text or _USER_REF_START in text:  # one look at all the lines, not a call for each
+        lines = [discord_text(line) for line in lines]
+        text = "\n".join(lines)
     wanted = sum(len(n) + len(v) for n, v in report.fields)
     keep_for_fields = min(wanted + 60, budget // 2) if report.fields else 0
-    description = fit_lines(lines, min(LIMITS["description"], budget - keep_for_fields), report.more)
+    room = min(LIMITS["description"], budget - keep_for_fields)
+    description = text if len(text) <= room else fit_lines(lines, room, report.more)  # as fit_lines would: the lines joined
     budget -= len(description)
     embed = discord.Embed(title=title, description=description or None, colour=report.colour)
-    for name, value in _fields(list(report.fields), budget):
+    for name, value in _fields(report.fields, budget):
         embed.add_field(name=name, value=value, inline=False)
     if footer:
         embed.set_footer(text=footer)

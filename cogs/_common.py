@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.access import BOARD_NEEDS, grant_text
+from bot.access import grant_text
 from bot.app import Skirmish
 from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
@@ -78,7 +78,7 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
 
 async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> None:
     client = bot_of(interaction)
-    client.access.seen(interaction)
+    lacking = client.access.seen(interaction)
     kwargs: dict[str, Any] = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}
     if outcome.file is not None:
         name, data = outcome.file
@@ -105,20 +105,20 @@ async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
         )
         release(view=extra.get("view"))
     if outcome.board_changed and interaction.channel_id is not None:
-        await _board_or_grant(interaction, str(interaction.channel_id))
+        await _board_or_grant(interaction, str(interaction.channel_id), lacking)
 
 
-async def _board_or_grant(interaction: discord.Interaction, channel_id: str) -> None:
-    """Update the channel's board, or, where the bot may not post it, tell a GM once (privately)
-    what to grant instead of sending what Discord would refuse."""
+async def _board_or_grant(interaction: discord.Interaction, channel_id: str, lacking: tuple[str, ...]) -> None:
+    """Update the channel's board, or, where the bot may not post it (``lacking``: what the
+    interaction says the bot lacks there of `BOARD_NEEDS`), tell a GM once (privately) what to
+    grant instead of sending what Discord would refuse."""
     client = bot_of(interaction)
-    lacking = client.access.missing(channel_id, BOARD_NEEDS)
     if not lacking:
         client.boards.touch(channel_id)
         return
     enc = await service_of(interaction).encounter(channel_id)
     if enc is not None and enc.is_gm(str(interaction.user.id)) and client.access.tell_once(channel_id):
-        report = Report("🔒 The status board needs a permission", [grant_text(lacking)], colour=COLOURS["error"])
+        report = Report("🔒 The status board needs a permission", [grant_text(list(lacking))], colour=COLOURS["error"])
         await interaction.followup.send(**checked(embed=to_embed(report), allowed_mentions=NO_MENTIONS), ephemeral=True)
 
 

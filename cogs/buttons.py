@@ -110,20 +110,25 @@ class UndoButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:undo:(?
         await _pressed(interaction, self, lambda: service_of(interaction).undo(ctx_of(interaction), self.encounter_id))
 
 
+def _sent_as_is(*items: ui.Item[Any]) -> ui.View:
+    """A view of the bot's dynamic items, stopped before it is sent: a press is answered by the
+    item registered for its custom id (`DYNAMIC_ITEMS`), so discord.py need not keep the view
+    for its message (it keeps none that is finished) only to drop it again when `release`d."""
+    view = ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
 def turn_view(encounter_id: int, turn: str, has_map: bool = True) -> ui.View:
     """The buttons of a turn-change message (Map only where the encounter has a map)."""
-    view = ui.View(timeout=None)
-    view.add_item(EndTurnButton(encounter_id, turn))
-    if has_map:
-        view.add_item(MapButton(encounter_id))
-    return view
+    return _sent_as_is(EndTurnButton(encounter_id, turn), *([MapButton(encounter_id)] if has_map else []))
 
 
 def board_view(encounter_id: int) -> ui.View:
     """The buttons of the status board."""
-    view = ui.View(timeout=None)
-    view.add_item(UndoButton(encounter_id))
-    return view
+    return _sent_as_is(UndoButton(encounter_id))
 
 
 class LogPageButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:log:(?P<enc>\d+):(?P<count>\d+):(?P<page>\d+)"):

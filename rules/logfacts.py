@@ -53,13 +53,27 @@ class LogFacts(BaseModel):
 
 
 def log_facts(events: Sequence[Event], system: "RuleSystem", enc: "Encounter", hide: frozenset[str],
-              lapse: str | None = None, deadline: Deadline | None = None) -> LogFacts:
-    """The facts of a command that gave ``events`` and left ``enc``, its numbers of ``hide`` hidden:
-    of the hidden, only those the events name (no other is read when they are rendered)."""
+              lapse: str | None = None, deadline: Deadline | None = None) -> str:
+    """The facts (`LogFacts`) of a command that gave ``events`` and left ``enc``, its numbers of
+    ``hide`` hidden, as the log keeps them (``model_dump_json(exclude_defaults=True)``): of the
+    hidden, only those the events name (no other is read when they are rendered). Each event is
+    written by its own model (`_event_json`), not dumped to a dict that `LogFacts` reads again."""
     named = set().union(*(names_in(e, hide) for e in events)) if hide else set()
-    shown = {c.name: system.condition(c) for c in enc.combatants if c.name in named}
-    return LogFacts(events=[{"type": type(e).__name__, **e.model_dump(exclude_defaults=True)} for e in events],
-                    hidden=sorted(named), conditions=shown, lapse=lapse, deadline=deadline)
+    rest = "{}"
+    if named or lapse is not None or deadline is not None:
+        shown = {c.name: system.condition(c) for c in enc.combatants if c.name in named}
+        rest = LogFacts(hidden=sorted(named), conditions=shown, lapse=lapse, deadline=deadline).model_dump_json(exclude_defaults=True)
+    if not events:
+        return rest
+    listed = '{"events":[' + ",".join(_event_json(e) for e in events) + "]"  # `LogFacts.events` comes first
+    return listed + ("}" if rest == "{}" else "," + rest[1:])
+
+
+def _event_json(event: Event) -> str:
+    """An event as `LogFacts.events` keeps it, ``{"type": its class's name, **its
+    model_dump(exclude_defaults=True)}``, written as JSON by its model."""
+    body = event.model_dump_json(exclude_defaults=True)
+    return f'{{"type":"{type(event).__name__}"' + ("}" if body == "{}" else "," + body[1:])
 
 
 def _subclasses(cls: type[Event]) -> list[type[Event]]:

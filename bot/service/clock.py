@@ -6,13 +6,12 @@ after midnight in the player's IANA time zone, and may wrap past midnight (22:00
 """
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timedelta, timezone
 from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
-from bot.service.turntext import owners_of
+from bot.service.turntext import owners_of, turn_key_json
 from data.store import NotifyPrefs, Reminder
 from rules.errors import InputError
 from rules.models import Encounter
@@ -55,7 +54,7 @@ def turn_reminder(enc: Encounter, turn: Turn, encounter_id: int, channel_id: str
         channel_id=channel_id,
         due_at=min(due, clock[0]) if clock else due,
         user_ids=list(users),
-        turn_key=json.dumps(list(turn.key), default=str),
+        turn_key=turn_key_json(turn),
         nudges=0,
         since=now,
     )

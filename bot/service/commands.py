@@ -149,7 +149,7 @@ class Service:
             enc = live.enc
             system = get_system(enc.system)
             is_gm = enc.is_gm(ctx.user_id)
-            action = authorise(enc, system, ctx, action.model_copy(update={"user_id": ctx.user_id, "is_gm": is_gm}))
+            action = authorise(enc, system, ctx, action.model_copy(update={"user_id": ctx.user_id, "is_gm": is_gm}), live.turn())
             dice = dice_for(enc, ctx, is_gm, self.rng)
             command = "/combatant hp" if getattr(action, "hp_change", None) is not None else COMMAND_NAMES[action.kind]
             before = system.prompt(enc)
@@ -193,7 +193,7 @@ class Service:
         enc = live.enc
         system = get_system(enc.system)
         is_gm = enc.is_gm(ctx.user_id)
-        action = authorise(enc, system, ctx, action.model_copy(update={"user_id": ctx.user_id, "is_gm": is_gm}))
+        action = authorise(enc, system, ctx, action.model_copy(update={"user_id": ctx.user_id, "is_gm": is_gm}), live.turn())
         whose, passing = system.ending(enc, action)
         if whose is None or passing or not system.untouched(enc, whose):
             return None
@@ -269,7 +269,9 @@ class Service:
                         "`/encounter export` the encounter as it is stored, or `/encounter end` it."
                     )
             undid = Undid(command=entry.command or "", user_id=entry.user_id)
-            facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}) if entry.facts else None
+            facts = None
+            if entry.facts:
+                facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}).model_dump_json(exclude_defaults=True)
             text = f"Undid {entry.command} by {views.who(entry.user_id)}: {views.entry_text(entry, get_system(restored.system))}"
             ping = await self.encounters.commit(ctx, live, restored, Write("/undo", text, undoable=False, undo_of=entry.id, facts=facts))
         report, private = views.readers(Report("↩️ Undone", [text[:3500]]), restored, restored.is_gm(ctx.user_id))
@@ -377,7 +379,7 @@ class Service:
             actor = now.current
             if actor is None:  # a side's turn (Coup-De-Grace): the presser's one mini, or say which to name
                 try:
-                    actor = default_actor(live.enc, get_system(live.enc.system), ctx.user_id, live.enc.is_gm(ctx.user_id))
+                    actor = default_actor(live.enc, get_system(live.enc.system), ctx.user_id, live.enc.is_gm(ctx.user_id), now)
                 except InputError:
                     raise InputError(
                         f"More than one combatant can act now ({', '.join(now.actors[:10])}): end one's turn with "

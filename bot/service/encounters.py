@@ -36,7 +36,6 @@ from data.store import (
 )
 from rules.errors import IllegalAction
 from rules.facts import Facts
-from rules.logfacts import LogFacts
 from rules.models import Encounter
 from rules.registry import get_system
 from rules.turns import Turn
@@ -66,8 +65,9 @@ class Write:
     undo_of: int | None = None
     active: bool = True
     rearm: bool = False
-    #: what the command did, logged in place of ``summary``'s text (`/log` renders it per reader)
-    facts: LogFacts | None = None
+    #: what the command did, logged in place of ``summary``'s text (`/log` renders it per reader):
+    #: `rules.logfacts.LogFacts` as JSON (`rules.logfacts.log_facts`)
+    facts: str | None = None
 
 
 class _Saved(NamedTuple):
@@ -320,7 +320,7 @@ class Encounters:
         return Change(
             encounter_id=live.id, encounter=new, interaction_id=ctx.interaction_id, user_id=ctx.user_id,
             command=write.command, summary="" if write.facts is not None else write.summary[:LOG_SUMMARY],
-            facts=write.facts.model_dump_json(exclude_defaults=True) if write.facts is not None else None,
+            facts=write.facts,
             dice=write.dice, state_before=live.json,
             undoable=write.undoable, now=now, undo_of=write.undo_of, active=write.active, reminder=turn.reminder,
             clear_reminder=turn.clear and turn.reminder is None, state_json=saved.json, dice_typed=write.dice_typed,

@@ -17,6 +17,7 @@ from rules.models import Combatant, Encounter
 from rules.registry import get_system
 from rules.report import user_ref
 from rules.system import Action, RuleSystem
+from rules.turns import Turn
 
 __all__ = [
     "COMMAND_NAMES", "GM_ONLY", "require_gm", "require_gm_of", "authorise", "acting", "default_actor",
@@ -59,8 +60,9 @@ def require_gm_of(entry: StoredEntry, ctx: Ctx, what: str) -> Encounter | None:
         raise not_gm(gm_ids, what)
     return None
 
-def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> Action:
-    """Check the caller may do this, and fill in the acting combatant when it was left out."""
+def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action, turn: Turn | None = None) -> Action:
+    """Check the caller may do this, and fill in the acting combatant when it was left out;
+    ``turn``: ``system.turn(enc)``, where the caller holds it already (`default_actor`)."""
     user, is_gm = ctx.user_id, action.is_gm
     kind = action.kind
     system.check_decided(enc, action)  # a decided fight says so before asking who acts
@@ -105,7 +107,7 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action) -> A
         if not is_gm and c.owner_id != user:
             raise NotAllowed(f"{c.name} is not yours: you can act only for your own combatants.")
         return _with_actor(action, c.name)
-    actor = default_actor(enc, system, user, is_gm)
+    actor = default_actor(enc, system, user, is_gm, turn)
     target = enc.find(getattr(action, "target", None))
     if target is not None and target.name == actor:  # the GM aims at the one whose turn it is: name the attacker
         if not is_gm:  # a player's own combatant acts: the others are not theirs to command
@@ -144,9 +146,10 @@ def acting(enc: Encounter, user: str, named: str | None = None) -> Combatant | N
     except RulesError:
         return None
 
-def default_actor(enc: Encounter, system: RuleSystem, user: str, is_gm: bool) -> str:
-    """The combatant a command by ``user`` acts with when it names none."""
-    turn = system.turn(enc)
+def default_actor(enc: Encounter, system: RuleSystem, user: str, is_gm: bool, turn: Turn | None = None) -> str:
+    """The combatant a command by ``user`` acts with when it names none; ``turn``: the turn
+    ``enc`` is at (``system.turn(enc)``, worked out here where not given)."""
+    turn = system.turn(enc) if turn is None else turn
     def mine(name: str) -> bool:
         c = enc.find(name)
         return c is not None and (is_gm or c.owner_id == user)

@@ -14,7 +14,7 @@ from rules.registry import get_system
 from rules.report import user_ref
 from rules.system import Turn
 
-__all__ = ["Ping", "mentioned", "owners_of", "short_names", "turn_ping", "turn_tag", "turn_text"]
+__all__ = ["Ping", "mentioned", "owners_of", "short_names", "turn_key_json", "turn_ping", "turn_tag", "turn_text"]
 
 MENTION_ROOM = 1700  # of a message's 2000 characters; the rest says whose turn it is
 #: a turn's key as JSON (`turn_tag`), as ``json.dumps(key, default=str)`` writes it
@@ -34,10 +34,16 @@ class Ping:
     has_map: bool = True
 
 
+def turn_key_json(turn: Turn) -> str:
+    """The turn's key as JSON, as ``json.dumps(list(turn.key), default=str)`` writes it, by one
+    encoder made once: what a turn's reminder row waits on, and what its tag hashes."""
+    return _KEY_JSON.encode(list(turn.key))
+
+
 def turn_tag(enc: Encounter, turn: Turn) -> str:
     """A short tag of the turn under way (``r2.1a2b3c4d``): the round and a hash of the turn's key,
     which changes exactly when the turn passes; a button carrying an older tag is stale."""
-    digest = hashlib.sha256(_KEY_JSON.encode(list(turn.key)).encode()).hexdigest()[:8]
+    digest = hashlib.sha256(turn_key_json(turn).encode()).hexdigest()[:8]
     return f"r{enc.round}.{digest}"
 
 

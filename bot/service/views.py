@@ -12,7 +12,7 @@ from bot.service.core import BOT_USER, Ctx
 from data.store import LogEntry, NotifyPrefs
 from rules.dice import ExpressionResult
 from rules.errors import RulesError
-from rules.hidden import everyone, mark, marked_names, players_see
+from rules.hidden import MARK_START, everyone, mark, marked_names, players_see
 from rules.logfacts import LogFacts, facts_report
 from rules.models import Combatant, Encounter, MapState
 from rules.options import Option
@@ -199,9 +199,16 @@ def numbers_report(public: Report, full: Report) -> Report | None:
 
 def readers(report: Report, enc: Encounter | None, gm: bool) -> tuple[Report, Report | None]:
     """A marked report (`rules.hidden.mark`) as players see it, and for a GM (``gm``) the lines
-    with the numbers that the players' version hides (None when it hides none)."""
+    with the numbers that the players' version hides (None when it hides none: also at once
+    where no text of the report is marked)."""
     public = report.for_reader(players_see(enc))
-    return public, numbers_report(public, report.for_reader(everyone)) if gm else None
+    return public, numbers_report(public, report.for_reader(everyone)) if gm and _marked(report) else None
+
+
+def _marked(report: Report) -> bool:
+    """Whether any text of ``report`` holds a mark: else every reader reads it alike."""
+    texts = (report.title, report.footer or "", *report.lines, *(text for field in report.fields for text in field))
+    return any(MARK_START in text for text in texts)
 
 
 def who(user_id: str | None) -> str:

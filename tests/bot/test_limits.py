@@ -97,3 +97,34 @@ def test_checked_reads_every_part_of_an_embed_as_to_dict_gives_it() -> None:
         assert refused.value.problems == found
     fine = discord.Embed(title="t", description="d").add_field(name="n", value="v").set_footer(text="f").set_author(name="a")
     assert checked(embeds=[fine] * 10) == {"embeds": [fine] * 10}
+
+
+def _fields(n: int, value: str = "v") -> discord.Embed:
+    embed = discord.Embed(title="t")
+    for _ in range(n):
+        embed.add_field(name="n", value=value)
+    return embed
+
+
+#: (what, a message one past a limit, the same message at it), as the bot hands them to `checked`
+AT_AND_PAST = [
+    ("content", {"content": "x" * 2001}, {"content": "x" * 2000}),
+    ("embeds", {"embeds": [discord.Embed(title="t")] * 11}, {"embeds": [discord.Embed(title="t")] * 10}),
+    ("title", {"embed": discord.Embed(title="x" * 257)}, {"embed": discord.Embed(title="x" * 256)}),
+    ("description", {"embed": discord.Embed(description="x" * 4097)}, {"embed": discord.Embed(description="x" * 4096)}),
+    ("fields", {"embed": _fields(26)}, {"embed": _fields(25)}),
+    ("6,000 in all", {"embeds": [discord.Embed(description="x" * 4000), discord.Embed(description="x" * 2001)]},
+     {"embeds": [discord.Embed(description="x" * 4000), discord.Embed(description="x" * 2000)]}),
+    ("fields in all", {"embed": _fields(6, "v" * 1000)}, {"embed": _fields(5, "v" * 1000)}),
+    ("users", {"allowed_mentions": discord.AllowedMentions(users=[discord.Object(i + 1) for i in range(101)])},
+     {"allowed_mentions": discord.AllowedMentions(users=[discord.Object(i + 1) for i in range(100)])}),
+]
+
+
+@pytest.mark.parametrize("what,past,at", AT_AND_PAST, ids=[w for w, _, _ in AT_AND_PAST])
+def test_checked_at_a_look_passes_only_what_problems_would(what: str, past: dict, at: dict) -> None:
+    """A message without a view or files, passed at a look at its sizes, is refused one past each limit (as `problems` words it) and taken at it."""
+    with pytest.raises(OverLimit) as refused:
+        checked(**past, allowed_mentions=NO_MENTIONS) if "allowed_mentions" not in past else checked(**past)
+    assert refused.value.problems
+    assert checked(**at) == at

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from bot.offline.harness import Harness, Sent, buttons_of, user_id_of
-from cogs.buttons import QUESTION_SECONDS
+from cogs.buttons import DYNAMIC_ITEMS, QUESTION_SECONDS, board_view, turn_view
 
 SHEET = "hp=10 weapons=club:1"
 
@@ -49,6 +49,13 @@ async def test_turn_message_carries_end_turn_and_map_and_names_who_is_on_deck(h:
     end, map_ = buttons_of(message)
     assert re.fullmatch(r"skirmish:end:\d+:r1\.[0-9a-f]{8}", end["custom_id"]) and len(end["custom_id"]) <= 100
     assert re.fullmatch(r"skirmish:map:\d+", map_["custom_id"])
+
+
+async def test_the_turn_messages_and_boards_buttons_go_out_in_a_view_discord_py_keeps_for_no_message() -> None:
+    """The persistent buttons' views are sent stopped: discord.py stores no finished view for its message (a press is answered by the registered dynamic item)."""
+    for view in (turn_view(7, "r2.0123abcd", True), turn_view(7, "r2.0123abcd", False), board_view(7)):
+        assert view.is_finished() and view.timeout is None and view.children
+        assert all(isinstance(item, DYNAMIC_ITEMS) for item in view.children)
 
 
 async def test_end_turn_is_init_next_for_the_owner(h: Harness) -> None:

@@ -48,3 +48,14 @@ async def test_a_refused_background_post_is_not_repeated(tmp_path) -> None:
         assert not [s for s in h.recorder.sent[-3:] if s.kind == "channel"]
     finally:
         await h.close()
+
+
+async def test_a_commands_board_check_reads_the_permissions_its_interaction_carries(h: Harness) -> None:
+    """After a command, what the bot lacks for the board is what Discord sent with it (`app_permissions`), not worked out again."""
+    await setup_fight(h)
+    h.deny("general", embed_links=False)
+    payload = h.payload("gm", "/combatant add", {"name": "Snaga", "sheet": GRAK, "side": "orcs", "at": "A1"})
+    h.deny("general", embed_links=True)  # granted again before the reply: the interaction still says it lacked it
+    sent = await h.run_payload(payload)
+    told = [s for s in sent if "needs a permission" in s.text]
+    assert len(told) == 1 and "**Embed Links**" in told[0].text and told[0].ephemeral

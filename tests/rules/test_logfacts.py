@@ -7,7 +7,14 @@ from collections import Counter
 import pytest
 
 from rules.events import Attacked, Damaged, Event, Roll, mod
-from rules.logfacts import LogFacts, _subclasses, event_types, facts_report, log_facts
+from rules.logfacts import (
+    Deadline,
+    LogFacts,
+    _subclasses,
+    event_types,
+    facts_report,
+    log_facts,
+)
 from rules.models import Combatant, Encounter
 from rules.registry import SYSTEMS, get_system
 from rules.report import events_report
@@ -35,7 +42,27 @@ def test_events_read_back_from_their_facts_as_the_same_events() -> None:
                        roll=Roll(dice=[5], modifiers=[mod("charge", 1)], total=6, against=4, success=True)),
               Damaged(actor="Grak", amount=2, before=3, after=1)]
     hide = frozenset({"Grak", "Orc"})
-    facts = LogFacts.model_validate_json(log_facts(events, system, enc, hide).model_dump_json())
+    facts = LogFacts.model_validate_json(log_facts(events, system, enc, hide))
     assert facts.hidden == ["Grak"] and facts.conditions == {"Grak": "badly hurt"}
     assert [e["type"] for e in facts.events] == ["Attacked", "Damaged"]
     assert facts_report(system, facts).lines == events_report("", events, system, enc, hide).lines
+
+
+@pytest.mark.parametrize("extra", [{}, {"lapse": "the first choice"}, {"deadline": Deadline(whose="Þrór", hours=1.5, policy="pass")}],
+                         ids=["plain", "lapse", "deadline"])
+@pytest.mark.parametrize("hide", [frozenset(), frozenset({"Grak", "Orc"})], ids=["shown", "hidden"])
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_the_facts_json_is_what_logfacts_writes_of_the_events(extra: dict, hide: frozenset[str], count: int) -> None:
+    """The log's text of a command's facts is, byte for byte, `LogFacts`' own JSON of its events' dumps (no events, hidden names, a lapse or a deadline alike)."""
+    system = get_system("open")
+    enc = Encounter(system="open", combatants=[
+        Combatant(name="Borin", side="dwarves", hp=3, sheet={"hp": 3, "max_hp": 3}),
+        Combatant(name="Grak", side="orcs", hp=1, sheet={"hp": 3, "max_hp": 3}),
+        Combatant(name="Orc", side="orcs", hp=2, sheet={"hp": 3, "max_hp": 3})])
+    events: list[Event] = [Attacked(actor="Borin", target="Grak", weapon="hämmer \"of\" 1/2",
+                                    roll=Roll(dice=[5, 1], typed=[1], modifiers=[mod("charge", 1, "Þrór", 2)], total=6, against=4, success=True)),
+                           Damaged(actor="Grak", amount=2, before=3, after=1), Event()][:count]
+    named = sorted({"Grak"} & hide) if count else []
+    expected = LogFacts(events=[{"type": type(e).__name__, **e.model_dump(exclude_defaults=True)} for e in events], hidden=named,
+                        conditions={n: "badly hurt" for n in named}, **extra).model_dump_json(exclude_defaults=True)
+    assert log_facts(events, system, enc, hide, **extra) == expected

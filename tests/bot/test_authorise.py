@@ -1,0 +1,24 @@
+"""Who acts: a command that names no combatant acts with the one whose turn it is."""
+from __future__ import annotations
+
+from bot.offline.harness import Harness, channel_id_of, user_id_of
+from bot.service import Ctx
+from bot.service.permissions import authorise
+from rules.actions import Next
+from rules.registry import get_system
+from rules.turns import Turn
+from tests.cogs.fights import started_cdg
+
+
+async def test_a_command_naming_no_combatant_acts_with_the_turn_it_is_given(h: Harness) -> None:
+    """`authorise` takes the turn its caller holds (the cached encounter's) instead of working it out again, and works it out when not given."""
+    await started_cdg(h)
+    live = await h.bot.service.encounters.need(str(channel_id_of("general")))
+    enc, system = live.enc, get_system(live.enc.system)
+    gm = Ctx(channel_id=str(channel_id_of("general")), user_id=str(user_id_of("gm")))
+    action = Next(is_gm=True, user_id=gm.user_id)
+    now = system.turn(enc)
+    other = next(c.name for c in enc.combatants if c.name not in now.actors)
+    assert authorise(enc, system, gm, action, Turn(actors=(other,), current=other)).actor == other
+    assert authorise(enc, system, gm, action).actor == now.actors[0] != other
+    assert authorise(enc, system, gm, action, live.turn()).actor == now.actors[0]
