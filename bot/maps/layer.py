@@ -40,7 +40,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.maps.key import RGB
 from bot.maps.key import font as _font
-from bot.maps.png import BAND_ROWS, Bands, palette_png
+from bot.maps.png import Bands, band_rows, palette_png
 from bot.maps.style import (
     BACKGROUND,
     BOARD,
@@ -938,7 +938,7 @@ class Canvas:
         """The PNG of ``index``, the bands with rows of ``boxes`` or of a tint compared with the
         last picture's, the others the board's."""
         drawn = _bands((0, 0, *self.size), [*boxes, *(b for b, _, _ in self.tints)])
-        below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
+        below = self.base.size[1] // band_rows(self.size[0])  # the first band with rows under the board
         return palette_png(self.size, index.tobytes(), palette, PNG_LEVEL, self.base.keeps().bands,
                            lambda n: n in drawn or n >= below)
 
@@ -1043,9 +1043,10 @@ def _nearest(rgb: Image.Image, nearest: Image.Image, lut: Sequence[int]) -> Imag
 
 
 def _bands(whole: Box, boxes: Sequence[Box]) -> set[int]:
-    """The PNG bands with rows of ``boxes`` (within ``whole``)."""
+    """The PNG bands with rows of ``boxes`` (within ``whole``, the picture)."""
+    rows = band_rows(whole[2])
     return {n for box in boxes if (b := overlap(box, whole)) is not None
-            for n in range(b[1] // BAND_ROWS, (b[3] - 1) // BAND_ROWS + 1)}
+            for n in range(b[1] // rows, (b[3] - 1) // rows + 1)}
 
 
 class _Whole:
@@ -1118,7 +1119,7 @@ class _Whole:
         nearest, lut, palette = _cut_over(self.index, boxes, [self.image.crop(b).tobytes() for b in boxes],
                                           len(self.palette) // 3, keep, kept)  # fmt: skip
         drawn = _bands(whole, [*boxes, *self.tinted])
-        below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
+        below = self.base.size[1] // band_rows(whole[2])  # the first band with rows under the board
         png = palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
                           kept, lambda n: n in drawn or n >= below)
         return png, (nearest, lut, palette)

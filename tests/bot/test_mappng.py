@@ -15,7 +15,14 @@ from PIL import Image
 from bot.maps import layer
 from bot.maps import png as bands_png
 from bot.maps.image import layout, render_map
-from bot.maps.png import BAND_ROWS, Bands, adler32_combine, palette_png
+from bot.maps.png import (
+    BAND_BYTES,
+    BAND_ROWS,
+    Bands,
+    adler32_combine,
+    band_rows,
+    palette_png,
+)
 from rules.geometry import parse_cell
 from rules.models import Combatant, Encounter, MapState
 from rules.system import Highlight
@@ -45,7 +52,7 @@ class _Written:
             png = write(size, pixels, palette, level, bands, drawn)
             image = Image.frombytes("P", size, pixels)
             image.putpalette(palette)
-            rows = -(-size[1] // BAND_ROWS)
+            rows = -(-size[1] // band_rows(size[0]))
             self.seen.append((png, image, {n for n in range(rows) if drawn(n)}))
             return png
 
@@ -124,6 +131,7 @@ def test_a_move_compresses_only_the_bands_it_changed(monkeypatch: pytest.MonkeyP
     entries); the bands of its two cells are new, and the picture reads as Pillow's save."""
     monkeypatch.setattr(layer, "_unpacked", type(layer._unpacked)())
     monkeypatch.setattr(layer, "_keeps", {})
+    monkeypatch.setattr(bands_png, "BAND_BYTES", 0)  # bands of BAND_ROWS rows: a few a cell
     written = _Written(monkeypatch)
     before = _enc(at="C2")
     render_map(before, cell_px=CELL)
@@ -135,7 +143,9 @@ def test_a_move_compresses_only_the_bands_it_changed(monkeypatch: pytest.MonkeyP
     now = {**bands.board, **bands.last}
     redone = {n for n in now if now[n] is not kept.get(n)}
     rows = [layout(before, CELL).centre(parse_cell(c))[1] for c in ("C2", "C6")]
-    near = {n for y in rows for n in range(int(y - CELL) // BAND_ROWS, int(y + CELL) // BAND_ROWS + 1)}
+    step = band_rows(layout(before, CELL).size[0])
+    assert step == BAND_ROWS
+    near = {n for y in rows for n in range(int(y - CELL) // step, int(y + CELL) // step + 1)}
     assert redone and redone <= near
     assert len(redone) < len(now) // 4
     png, image, _ = written.seen[-1]
@@ -185,10 +195,20 @@ def test_palette_entries_keep_their_places() -> None:
     assert layer._in_place(new, []) == (list(range(256)), new)
 
 
+@pytest.mark.parametrize("width", [3, 440, 641, 832, 1732, 2000, 4000])
+def test_a_band_holds_the_rows_its_bytes_take_within_zlibs_window(width: int) -> None:
+    """A band holds as many rows (each with its filter byte) as ``BAND_BYTES`` take, ``BAND_ROWS``
+    at least, and ``BAND_BYTES`` stay below the bytes after which zlib slides its window."""
+    rows = band_rows(width)
+    assert BAND_BYTES <= bands_png._WINDOW_SLIDES
+    assert rows >= BAND_ROWS
+    assert rows == BAND_ROWS or rows * (width + 1) <= BAND_BYTES < (rows + 1) * (width + 1)
+
+
 def test_a_palette_png_without_kept_bands_compresses_every_band() -> None:
     """Written without bands to keep, a palette image reads back as written, palette included."""
     rnd = random.Random(3)
-    size = (37, 3 * BAND_ROWS + 5)
+    size = (37, 3 * band_rows(37) + 5)
     pixels = bytes(rnd.randrange(4) for _ in range(size[0] * size[1]))
     palette = [rnd.randrange(256) for _ in range(12)]
     png = palette_png(size, pixels, palette, layer.PNG_LEVEL)
