@@ -660,6 +660,11 @@ def quantize(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tup
     return out, palette
 
 
+#: the sampled colours are counted with a table for this many first (one for every sampled pixel
+#: takes 0.9 MB of new pages each picture), with one that large only where there are more
+_COUNTED = 4096
+
+
 def _quantized(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tuple[Image.Image, list[int], Image.Image]:
     """:func:`quantize`, and the P image whose palette each pixel took the nearest entry of (to
     cut more pixels as these were: :func:`_nearest`)."""
@@ -676,11 +681,12 @@ def _quantized(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> t
         chosen.putpalette(palette)
     out = img.quantize(palette=chosen, dither=Image.Dither.NONE)
     index = Image.frombytes("L", size, out.resize(size, Image.Resampling.NEAREST).tobytes())
-    counts = Image.merge("RGBA", (*sample.split(), index)).getcolors(size[0] * size[1]) or []
-    best: dict[int, int] = {}
+    merged = Image.merge("RGBA", (*sample.split(), index))
+    counts = merged.getcolors(_COUNTED) or merged.getcolors(size[0] * size[1]) or []
+    best: dict[int, tuple[int, int, int, int]] = {}
     for n, (r, g, b, i) in counts:  # type: ignore[misc]  # an RGBA image's colours: four bands
-        if i >= len(fixed) and n > best.get(i, 0):
-            best[i] = n
+        if i >= len(fixed) and (n, r, g, b) > best.get(i, (0, 0, 0, 0)):  # a tie: the larger colour, in any order
+            best[i] = (n, r, g, b)
             palette[3 * i : 3 * i + 3] = (r, g, b)
     return out, palette, chosen
 

@@ -269,3 +269,26 @@ def test_the_streams_first_bytes_are_zlibs_own() -> None:
     from bot.maps.png import _zlib_header
 
     assert [_zlib_header(level) for level in range(10)] == [zlib.compress(b"", level)[:2] for level in range(10)]
+
+
+def test_a_pictures_colours_are_counted_with_a_small_table_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Choosing a first picture's palette counts its sampled colours with a table for
+    ``_COUNTED`` colours (not one for every sampled pixel), and comes out as when counted with
+    a table too small for them (counted again with one for every pixel)."""
+    asked: list[int] = []
+    count = Image.Image.getcolors
+
+    def spy(image: Image.Image, maxcolors: int = 256) -> Any:
+        asked.append(maxcolors)
+        return count(image, maxcolors)
+
+    monkeypatch.setattr(Image.Image, "getcolors", spy)
+    enc = _enc(blocked=["D4", "D5"])
+    layer.forget_boards()
+    first = render_map(enc, cell_px=CELL)
+    assert asked and max(asked) == layer._COUNTED
+    monkeypatch.setattr(layer, "_COUNTED", 1)
+    layer.forget_boards()
+    asked.clear()
+    assert render_map(enc, cell_px=CELL) == first
+    assert max(asked) > 1000
