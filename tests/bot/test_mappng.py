@@ -236,7 +236,7 @@ def test_the_legend_drawn_on_its_strip_is_as_drawn_on_the_picture(size: tuple[in
     image._draw_legend(canvas, lay, ops)
     box = (0, lay.legend_top + 1, *lay.size)
     assert canvas.legend is not None and canvas.legend.box == box
-    assert canvas.legend.strip.tobytes() == whole.crop(box).tobytes()
+    assert canvas.legend.pixels(box).tobytes() == whole.crop(box).tobytes()
     # its items' boxes hold every pixel not of its ground: the rest of it is cut as the ground
     ground = Image.new("RGB", whole.size, BACKGROUND)
     for part in canvas.legend.parts:
@@ -253,15 +253,32 @@ def test_a_legend_is_kept_while_it_shows_the_same(monkeypatch: pytest.MonkeyPatc
     first = Image.open(io.BytesIO(render_map(enc, cell_px=CELL))).convert("RGB")
     [keeps] = layer._keeps.values()
     assert keeps.legend is not None
-    strip = keeps.legend[1]
+    pieces = keeps.legend[1]
     moved = enc.model_copy(update={"combatants": [enc.combatants[0].model_copy(update={"position": "C6"}),
                                                   *enc.combatants[1:]]})
     render_map(moved, cell_px=CELL)
-    assert keeps.legend[1] is strip
+    assert keeps.legend[1] is pieces
     later = Image.open(io.BytesIO(render_map(moved.model_copy(update={"round": 3}), cell_px=CELL))).convert("RGB")
-    assert keeps.legend[1] is not strip
+    assert keeps.legend[1] is not pieces
     top = layout(enc, CELL).legend_top + 1
     assert later.crop((0, top, *later.size)).tobytes() != first.crop((0, top, *first.size)).tobytes()
+
+
+def test_a_kept_legend_holds_its_items_pixels_not_its_strips(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a board keeps of its legend is its items' boxes, each with its pixels (less than
+    half the strip's), counted so with the board; the strip's other pixels are its ground."""
+    monkeypatch.setattr(layer, "_keeps", {})
+    enc = _enc(at="C2")
+    render_map(enc, cell_px=CELL)
+    [keeps] = layer._keeps.values()
+    assert keeps.legend is not None
+    lay = layout(enc, CELL)
+    strip = lay.size[0] * (lay.size[1] - lay.legend_top - 1)
+    pieces = keeps.legend[1]
+    assert all(im.size == (x1 - x0, y1 - y0) for (x0, y0, x1, y1), im in pieces)
+    held = sum(im.width * im.height for _, im in pieces)
+    assert 0 < held < strip / 2
+    assert keeps.nbytes == keeps.bands.nbytes + 4 * held + (0 if keeps.last is None else keeps.last.nbytes)
 
 
 def test_the_streams_first_bytes_are_zlibs_own() -> None:
