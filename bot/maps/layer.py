@@ -799,7 +799,8 @@ class _Legend:
         rgb = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), BACKGROUND)
         for at, piece in self.pieces:
             if (part := overlap(box, at)) is not None:
-                rgb.paste(piece if part == at else piece.crop(_moved(part, (-at[0], -at[1]))), (part[0] - box[0], part[1] - box[1]))
+                pixels = piece if part == at else piece.crop(_moved(part, (-at[0], -at[1])))
+                rgb.paste(pixels, (part[0] - box[0], part[1] - box[1]))
         return rgb
 
     def inside(self, box: Box) -> Image.Image | None:
@@ -807,7 +808,8 @@ class _Legend:
         x0, y0, x1, y1 = self.box
         if box[0] < x0 or box[1] < y0 or box[2] > x1 or box[3] > y1:
             return None
-        return next((piece for at, piece in self.pieces if at == box), None) or self.pixels(box)
+        piece = next((piece for at, piece in self.pieces if at == box), None)  # an item's box, as cut
+        return self.pixels(box) if piece is None else piece
 
     def ground_under(self, index: Image.Image, at: tuple[int, int]) -> None:
         """Give the pixels of ``index`` (its corner at ``at`` in the picture) within the legend

@@ -2,11 +2,12 @@
 
 A PNG's pixels are one zlib stream of its rows, each row a filter byte (0, none, as a palette
 image takes) and its palette indices. Here the rows are compressed a band at a time (about
-``BAND_BYTES`` of rows, :func:`band_rows`), each band on its own (a full flush ends it: nothing after it refers back into it), so a
-band's compressed bytes depend on its rows alone and the stream is the bands' bytes joined. A
-picture keeps the bands of the one before it (:class:`Bands`): only the bands whose pixels
-changed are compressed again. The stream's Adler-32 is worked out from the bands' own
-(:func:`adler32_combine`), so a kept band's bytes are not read again either.
+``BAND_BYTES`` of rows, :func:`band_rows`), each band on its own (a full flush ends it: nothing
+after it refers back into it), so a band's compressed bytes depend on its rows alone and the
+stream is the bands' bytes joined. A picture keeps the bands of the one before it
+(:class:`Bands`): only the bands whose pixels changed are compressed again. The stream's
+Adler-32 is worked out from the bands' own (:func:`adler32_combine`), so a kept band's bytes
+are not read again either.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 __all__ = ["BAND_BYTES", "BAND_ROWS", "Band", "Bands", "adler32_combine", "band_rows", "compress_band", "palette_png"]
 
-#: rows a band holds at least: a moved token touches about its cell's height in rows, so a few bands
+#: rows a band holds at least (in a picture too wide for more in ``BAND_BYTES``)
 BAND_ROWS = 16
 #: a band's bytes at most, beyond ``BAND_ROWS`` rows (:func:`band_rows`): fewer bands, fewer full
 #: flushes (each clears zlib's 128 KB hash table); below ``_WINDOW_SLIDES``, as a full flush that
