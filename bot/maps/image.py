@@ -428,8 +428,8 @@ def _draw_tokens(canvas: Canvas, enc: Encounter, lay: Layout, view: MapView) -> 
 
 
 def _draw_legend(canvas: Canvas, lay: Layout, ops: Sequence[Op]) -> None:
-    """The legend below the rule under the board: drawn on a strip of its own, kept with the
-    board while the next picture's legend is the same."""
+    """The legend below the rule under the board: drawn on a strip of its own, its items' boxes
+    (the rest is its ground) kept with the board while the next picture's legend is the same."""
     box = (0, lay.legend_top + 1, *lay.size)
     key = (lay.size, lay.legend_top, tuple(what for what, _ in ops))
     keeps = canvas.base.keeps()
@@ -442,8 +442,9 @@ def _draw_legend(canvas: Canvas, lay: Layout, ops: Sequence[Op]) -> None:
             strip = strip.crop((0, 1, *strip.size))
             parts = [(x0, y0 - 1, x1, y1 - 1) for x0, y0, x1, y1 in parts]
         whole = (0, 0, *strip.size)
-        kept = keeps.legend = key, strip, _joined([b for b in (overlap(p, whole) for p in parts) if b is not None])
-    canvas.strip(kept[0], kept[1], box, frozenset(map(_source, key[2])), kept[2])
+        joined = _joined([b for b in (overlap(p, whole) for p in parts) if b is not None])
+        kept = keeps.legend = key, [(b, strip.crop(b)) for b in joined]
+    canvas.strip(kept[0], kept[1], box, frozenset(map(_source, key[2])))
 
 
 #: a gap between two legend items of a row narrower than this joins them in one box

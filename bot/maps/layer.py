@@ -40,7 +40,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.maps.key import RGB
 from bot.maps.key import font as _font
-from bot.maps.png import BAND_ROWS, Bands, palette_png
+from bot.maps.png import Bands, band_rows, palette_png
 from bot.maps.style import (
     BACKGROUND,
     BOARD,
@@ -101,9 +101,9 @@ SAMPLE = 1 << 14
 #: square board without terrain or heights about 2 KB, as it is drawn again, not packed
 CACHE_BYTES = 16 * 1024 * 1024
 #: ... and unpacked, the last drawn on (at least one), with what their last pictures keep
-#: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and what its pictures keep 1.8 MB (the last
-#: picture's pixels and bands 0.7, the legend 0.6, the palette's nearest entries 0.5: so the
-#: boards of a worker's share of 40 busy channels), a 60x60 one 3 MB and 5.8 MB; a hex
+#: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and what its pictures keep 1.4 MB (the last
+#: picture's pixels and bands 0.7, the legend's items 0.1, the palette's nearest entries 0.5: so
+#: the boards of a worker's share of 40 busy channels), a 60x60 one 3 MB and 4.6 MB; a hex
 #: board's own pixels twice that. Drawing a large hex board's first picture takes about 100 MB
 #: more for a moment, so a worker stays near 215 MB
 UNPACKED_BYTES = 48 * 1024 * 1024
@@ -180,11 +180,12 @@ class Layout:
 @dataclass
 class Keeps:
     """What the pictures of a board keep from one to the next: their PNG's bands
-    (:mod:`bot.maps.png`) and the last legend drawn, RGB, with what it shows (its key)."""
+    (:mod:`bot.maps.png`) and the last legend drawn, with what it shows (its key)."""
 
     bands: Bands = field(default_factory=Bands)
-    #: the last legend: what it shows, its strip and the boxes of the strip with its items
-    legend: tuple[Hashable, Image.Image, list[Box]] | None = None
+    #: the last legend: what it shows, and its items' boxes (of its strip) with their pixels (RGB;
+    #: the rest of the strip is its ground, ``BACKGROUND``, not kept)
+    legend: tuple[Hashable, list[tuple[Box, Image.Image]]] | None = None
     last: _Last | None = None  #: the last picture, for the next to draw only what changed
     #: held while a picture of the board reads and replaces what the last one kept (pictures of
     #: two channels with the same board may be drawn at once in threads)
@@ -192,8 +193,8 @@ class Keeps:
 
     @property
     def nbytes(self) -> int:
-        strip = None if self.legend is None else self.legend[1]
-        return (self.bands.nbytes + (0 if strip is None else 4 * strip.width * strip.height)
+        pieces = [] if self.legend is None else self.legend[1]
+        return (self.bands.nbytes + sum(4 * im.width * im.height for _, im in pieces)
                 + (0 if self.last is None else self.last.nbytes))
 
 
@@ -660,6 +661,11 @@ def quantize(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tup
     return out, palette
 
 
+#: the sampled colours are counted with a table for this many first (one for every sampled pixel
+#: takes 0.9 MB of new pages each picture), with one that large only where there are more
+_COUNTED = 4096
+
+
 def _quantized(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> tuple[Image.Image, list[int], Image.Image]:
     """:func:`quantize`, and the P image whose palette each pixel took the nearest entry of (to
     cut more pixels as these were: :func:`_nearest`)."""
@@ -676,11 +682,12 @@ def _quantized(img: Image.Image, colours: int, fixed: tuple[RGB, ...] = ()) -> t
         chosen.putpalette(palette)
     out = img.quantize(palette=chosen, dither=Image.Dither.NONE)
     index = Image.frombytes("L", size, out.resize(size, Image.Resampling.NEAREST).tobytes())
-    counts = Image.merge("RGBA", (*sample.split(), index)).getcolors(size[0] * size[1]) or []
-    best: dict[int, int] = {}
+    merged = Image.merge("RGBA", (*sample.split(), index))
+    counts = merged.getcolors(_COUNTED) or merged.getcolors(size[0] * size[1]) or []
+    best: dict[int, tuple[int, int, int, int]] = {}
     for n, (r, g, b, i) in counts:  # type: ignore[misc]  # an RGBA image's colours: four bands
-        if i >= len(fixed) and n > best.get(i, 0):
-            best[i] = n
+        if i >= len(fixed) and (n, r, g, b) > best.get(i, (0, 0, 0, 0)):  # a tie: the larger colour, in any order
+            best[i] = (n, r, g, b)
             palette[3 * i : 3 * i + 3] = (r, g, b)
     return out, palette, chosen
 
@@ -774,26 +781,35 @@ class _Last:
 
 @dataclass(frozen=True)
 class _Legend:
-    """A picture's legend: what it shows (``key``), its strip (RGB) and where it goes (``box``),
-    what it is drawn from (``sources``), the boxes of the picture with its items (``parts``, cut
-    to the palette with the layers) and the board's entry of its ground (``BACKGROUND``), which
-    the rest of it takes (None: none, and ``parts`` is the whole strip)."""
+    """A picture's legend: what it shows (``key``), its items' boxes of the picture with their
+    pixels (``pieces``, RGB; the rest of its strip is ``BACKGROUND``) and where its strip goes
+    (``box``), what it is drawn from (``sources``), the boxes of the picture cut to the palette
+    with the layers (``parts``) and the board's entry of its ground (``BACKGROUND``), which the
+    rest of it takes (None: none, and ``parts`` is the whole strip)."""
 
     key: Hashable
-    strip: Image.Image
+    pieces: list[tuple[Box, Image.Image]]
     box: Box
     sources: frozenset[Hashable]
     parts: list[Box]
     ground: int | None
 
+    def pixels(self, box: Box) -> Image.Image:
+        """The strip's pixels of ``box`` (RGB): its ground, and its items' where they are."""
+        rgb = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), BACKGROUND)
+        for at, piece in self.pieces:
+            if (part := overlap(box, at)) is not None:
+                pixels = piece if part == at else piece.crop(_moved(part, (-at[0], -at[1])))
+                rgb.paste(pixels, (part[0] - box[0], part[1] - box[1]))
+        return rgb
+
     def inside(self, box: Box) -> Image.Image | None:
         """The strip's pixels of ``box``, if within it (else None)."""
         x0, y0, x1, y1 = self.box
-        if box == self.box:
-            return self.strip
         if box[0] < x0 or box[1] < y0 or box[2] > x1 or box[3] > y1:
             return None
-        return self.strip.crop(_moved(box, (-x0, -y0)))
+        piece = next((piece for at, piece in self.pieces if at == box), None)  # an item's box, as cut
+        return self.pixels(box) if piece is None else piece
 
     def ground_under(self, index: Image.Image, at: tuple[int, int]) -> None:
         """Give the pixels of ``index`` (its corner at ``at`` in the picture) within the legend
@@ -830,12 +846,12 @@ class Canvas:
         it is drawn from, whose colours it has (None: not known)."""
         self.laid.append(_Laid(layer, at, source))
 
-    def strip(self, key: Hashable, strip: Image.Image, box: Box, sources: frozenset[Hashable], parts: list[Box]) -> None:
-        """The legend: ``strip`` (RGB) pasted at ``box``, showing what ``key`` names, drawn from
-        ``sources``, its items within ``parts`` (boxes of the strip; the rest is ``BACKGROUND``)."""
+    def strip(self, key: Hashable, pieces: list[tuple[Box, Image.Image]], box: Box, sources: frozenset[Hashable]) -> None:
+        """The legend: a strip at ``box``, showing what ``key`` names, drawn from ``sources``, its
+        items' ``pieces`` (their boxes of the strip and pixels, RGB; the rest is ``BACKGROUND``)."""
         ground = _entry(self.base.palette, BACKGROUND)
-        at = (box[0], box[1])
-        self.legend = _Legend(key, strip, box, sources, [box] if ground is None else [_moved(b, at) for b in parts], ground)
+        placed = [(_moved(b, (box[0], box[1])), im) for b, im in pieces]
+        self.legend = _Legend(key, placed, box, sources, [box] if ground is None else [b for b, _ in placed], ground)
 
     def png(self) -> bytes:
         """The PNG. Where no height is written over what is drawn and the palette has room for the
@@ -867,7 +883,7 @@ class Canvas:
             whole.lay(item.layer, item.at)
         whole.heights()
         if legend is not None:
-            whole.image.paste(legend.strip, legend.box[:2])
+            whole.image.paste(legend.pixels(legend.box), legend.box[:2])
             whole.drawn += legend.parts
             legend.ground_under(whole.index, (0, 0))
         png, made = whole.png(keep)
@@ -907,8 +923,8 @@ class Canvas:
             for item in (self.laid[i] for i in near):
                 if overlap(box, item.box) is not None:
                     rgb.paste(item.layer, (item.at[0] + at[0], item.at[1] + at[1]), item.layer)
-            if legend is not None and overlap(box, legend.box) is not None:
-                rgb.paste(legend.strip, (legend.box[0] + at[0], legend.box[1] + at[1]))
+            if legend is not None and (part := overlap(box, legend.box)) is not None:
+                rgb.paste(legend.pixels(part), _moved(part, at)[:2])
             out.append(rgb)
         return out
 
@@ -938,7 +954,7 @@ class Canvas:
         """The PNG of ``index``, the bands with rows of ``boxes`` or of a tint compared with the
         last picture's, the others the board's."""
         drawn = _bands((0, 0, *self.size), [*boxes, *(b for b, _, _ in self.tints)])
-        below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
+        below = self.base.size[1] // band_rows(self.size[0])  # the first band with rows under the board
         return palette_png(self.size, index.tobytes(), palette, PNG_LEVEL, self.base.keeps().bands,
                            lambda n: n in drawn or n >= below)
 
@@ -1043,9 +1059,10 @@ def _nearest(rgb: Image.Image, nearest: Image.Image, lut: Sequence[int]) -> Imag
 
 
 def _bands(whole: Box, boxes: Sequence[Box]) -> set[int]:
-    """The PNG bands with rows of ``boxes`` (within ``whole``)."""
+    """The PNG bands with rows of ``boxes`` (within ``whole``, the picture)."""
+    rows = band_rows(whole[2])
     return {n for box in boxes if (b := overlap(box, whole)) is not None
-            for n in range(b[1] // BAND_ROWS, (b[3] - 1) // BAND_ROWS + 1)}
+            for n in range(b[1] // rows, (b[3] - 1) // rows + 1)}
 
 
 class _Whole:
@@ -1118,7 +1135,7 @@ class _Whole:
         nearest, lut, palette = _cut_over(self.index, boxes, [self.image.crop(b).tobytes() for b in boxes],
                                           len(self.palette) // 3, keep, kept)  # fmt: skip
         drawn = _bands(whole, [*boxes, *self.tinted])
-        below = self.base.size[1] // BAND_ROWS  # the first band with rows under the board
+        below = self.base.size[1] // band_rows(whole[2])  # the first band with rows under the board
         png = palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
                           kept, lambda n: n in drawn or n >= below)
         return png, (nearest, lut, palette)

@@ -1,12 +1,13 @@
 """A palette PNG written in bands, each band's compressed bytes kept to be used again.
 
 A PNG's pixels are one zlib stream of its rows, each row a filter byte (0, none, as a palette
-image takes) and its palette indices. Here the rows are compressed a band of ``BAND_ROWS`` at a
-time, each band on its own (a full flush ends it: nothing after it refers back into it), so a
-band's compressed bytes depend on its rows alone and the stream is the bands' bytes joined. A
-picture keeps the bands of the one before it (:class:`Bands`): only the bands whose pixels
-changed are compressed again. The stream's Adler-32 is worked out from the bands' own
-(:func:`adler32_combine`), so a kept band's bytes are not read again either.
+image takes) and its palette indices. Here the rows are compressed a band at a time (about
+``BAND_BYTES`` of rows, :func:`band_rows`), each band on its own (a full flush ends it: nothing
+after it refers back into it), so a band's compressed bytes depend on its rows alone and the
+stream is the bands' bytes joined. A picture keeps the bands of the one before it
+(:class:`Bands`): only the bands whose pixels changed are compressed again. The stream's
+Adler-32 is worked out from the bands' own (:func:`adler32_combine`), so a kept band's bytes
+are not read again either.
 """
 
 from __future__ import annotations
@@ -16,14 +17,27 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["BAND_ROWS", "Band", "Bands", "adler32_combine", "compress_band", "palette_png"]
+__all__ = ["BAND_BYTES", "BAND_ROWS", "Band", "Bands", "adler32_combine", "band_rows", "compress_band", "palette_png"]
 
-#: rows a band holds: a moved token touches about its cell's height in rows, so a few bands
+#: rows a band holds at least (in a picture too wide for more in ``BAND_BYTES``)
 BAND_ROWS = 16
+#: a band's bytes at most, beyond ``BAND_ROWS`` rows (:func:`band_rows`): fewer bands, fewer full
+#: flushes (each clears zlib's 128 KB hash table); below ``_WINDOW_SLIDES``, as a full flush that
+#: ends a band starts the window anew, zlib never slides its window (a 64 KB copy and a pass over
+#: the hash tables) within a band
+BAND_BYTES = 56 * 1024
+#: the bytes after which zlib slides its 32 KB window: twice the window, less its least lookahead
+_WINDOW_SLIDES = 2 * 32768 - 262
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ADLER_BASE = 65521
 _FINAL = b"\x03\x00"  #: an empty last block: the stream's end after the bands' full flushes
 _MEM_LEVEL = 9  #: as Pillow's PNG encoder
+
+
+def band_rows(width: int) -> int:
+    """The rows a band holds in a picture ``width`` pixels wide: as many as ``BAND_BYTES`` take
+    (each with its filter byte), ``BAND_ROWS`` at least."""
+    return max(BAND_ROWS, BAND_BYTES // (width + 1))
 
 
 def adler32_combine(first: int, second: int, length: int) -> int:
@@ -56,7 +70,7 @@ def compress_band(pixels: bytes, width: int, packer: zlib._Compress) -> Band:
 
 class Bands:
     """What a board's pictures keep of their bands, by place (the band ``n`` holds rows
-    ``n * BAND_ROWS`` onwards): ``board``, the bands where a picture shows the board alone (the
+    ``n * band_rows(width)`` onwards): ``board``, the bands where a picture shows the board alone (the
     same rows in every picture of it), and ``last``, the last picture's other bands, with that
     picture's ``pixels`` to compare the next picture's with."""
 
@@ -110,7 +124,7 @@ def palette_png(
     width, height = size
     packer = zlib.compressobj(level, zlib.DEFLATED, -15, _MEM_LEVEL)
     parts, adler = [_zlib_header(level)], 1
-    step = BAND_ROWS * width
+    step = band_rows(width) * width
     before = b"" if bands is None or len(bands.pixels) != len(pixels) else bands.pixels
     for n, at in enumerate(range(0, width * height, step)):
         band: Band | None

@@ -15,7 +15,14 @@ from PIL import Image
 from bot.maps import layer
 from bot.maps import png as bands_png
 from bot.maps.image import layout, render_map
-from bot.maps.png import BAND_ROWS, Bands, adler32_combine, palette_png
+from bot.maps.png import (
+    BAND_BYTES,
+    BAND_ROWS,
+    Bands,
+    adler32_combine,
+    band_rows,
+    palette_png,
+)
 from rules.geometry import parse_cell
 from rules.models import Combatant, Encounter, MapState
 from rules.system import Highlight
@@ -45,7 +52,7 @@ class _Written:
             png = write(size, pixels, palette, level, bands, drawn)
             image = Image.frombytes("P", size, pixels)
             image.putpalette(palette)
-            rows = -(-size[1] // BAND_ROWS)
+            rows = -(-size[1] // band_rows(size[0]))
             self.seen.append((png, image, {n for n in range(rows) if drawn(n)}))
             return png
 
@@ -124,6 +131,7 @@ def test_a_move_compresses_only_the_bands_it_changed(monkeypatch: pytest.MonkeyP
     entries); the bands of its two cells are new, and the picture reads as Pillow's save."""
     monkeypatch.setattr(layer, "_unpacked", type(layer._unpacked)())
     monkeypatch.setattr(layer, "_keeps", {})
+    monkeypatch.setattr(bands_png, "BAND_BYTES", 0)  # bands of BAND_ROWS rows: a few a cell
     written = _Written(monkeypatch)
     before = _enc(at="C2")
     render_map(before, cell_px=CELL)
@@ -135,7 +143,9 @@ def test_a_move_compresses_only_the_bands_it_changed(monkeypatch: pytest.MonkeyP
     now = {**bands.board, **bands.last}
     redone = {n for n in now if now[n] is not kept.get(n)}
     rows = [layout(before, CELL).centre(parse_cell(c))[1] for c in ("C2", "C6")]
-    near = {n for y in rows for n in range(int(y - CELL) // BAND_ROWS, int(y + CELL) // BAND_ROWS + 1)}
+    step = band_rows(layout(before, CELL).size[0])
+    assert step == BAND_ROWS
+    near = {n for y in rows for n in range(int(y - CELL) // step, int(y + CELL) // step + 1)}
     assert redone and redone <= near
     assert len(redone) < len(now) // 4
     png, image, _ = written.seen[-1]
@@ -185,10 +195,20 @@ def test_palette_entries_keep_their_places() -> None:
     assert layer._in_place(new, []) == (list(range(256)), new)
 
 
+@pytest.mark.parametrize("width", [3, 440, 641, 832, 1732, 2000, 4000])
+def test_a_band_holds_the_rows_its_bytes_take_within_zlibs_window(width: int) -> None:
+    """A band holds as many rows (each with its filter byte) as ``BAND_BYTES`` take, ``BAND_ROWS``
+    at least, and ``BAND_BYTES`` stay below the bytes after which zlib slides its window."""
+    rows = band_rows(width)
+    assert BAND_BYTES <= bands_png._WINDOW_SLIDES
+    assert rows >= BAND_ROWS
+    assert rows == BAND_ROWS or rows * (width + 1) <= BAND_BYTES < (rows + 1) * (width + 1)
+
+
 def test_a_palette_png_without_kept_bands_compresses_every_band() -> None:
     """Written without bands to keep, a palette image reads back as written, palette included."""
     rnd = random.Random(3)
-    size = (37, 3 * BAND_ROWS + 5)
+    size = (37, 3 * band_rows(37) + 5)
     pixels = bytes(rnd.randrange(4) for _ in range(size[0] * size[1]))
     palette = [rnd.randrange(256) for _ in range(12)]
     png = palette_png(size, pixels, palette, layer.PNG_LEVEL)
@@ -216,7 +236,7 @@ def test_the_legend_drawn_on_its_strip_is_as_drawn_on_the_picture(size: tuple[in
     image._draw_legend(canvas, lay, ops)
     box = (0, lay.legend_top + 1, *lay.size)
     assert canvas.legend is not None and canvas.legend.box == box
-    assert canvas.legend.strip.tobytes() == whole.crop(box).tobytes()
+    assert canvas.legend.pixels(box).tobytes() == whole.crop(box).tobytes()
     # its items' boxes hold every pixel not of its ground: the rest of it is cut as the ground
     ground = Image.new("RGB", whole.size, BACKGROUND)
     for part in canvas.legend.parts:
@@ -233,15 +253,32 @@ def test_a_legend_is_kept_while_it_shows_the_same(monkeypatch: pytest.MonkeyPatc
     first = Image.open(io.BytesIO(render_map(enc, cell_px=CELL))).convert("RGB")
     [keeps] = layer._keeps.values()
     assert keeps.legend is not None
-    strip = keeps.legend[1]
+    pieces = keeps.legend[1]
     moved = enc.model_copy(update={"combatants": [enc.combatants[0].model_copy(update={"position": "C6"}),
                                                   *enc.combatants[1:]]})
     render_map(moved, cell_px=CELL)
-    assert keeps.legend[1] is strip
+    assert keeps.legend[1] is pieces
     later = Image.open(io.BytesIO(render_map(moved.model_copy(update={"round": 3}), cell_px=CELL))).convert("RGB")
-    assert keeps.legend[1] is not strip
+    assert keeps.legend[1] is not pieces
     top = layout(enc, CELL).legend_top + 1
     assert later.crop((0, top, *later.size)).tobytes() != first.crop((0, top, *first.size)).tobytes()
+
+
+def test_a_kept_legend_holds_its_items_pixels_not_its_strips(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a board keeps of its legend is its items' boxes, each with its pixels (less than
+    half the strip's), counted so with the board; the strip's other pixels are its ground."""
+    monkeypatch.setattr(layer, "_keeps", {})
+    enc = _enc(at="C2")
+    render_map(enc, cell_px=CELL)
+    [keeps] = layer._keeps.values()
+    assert keeps.legend is not None
+    lay = layout(enc, CELL)
+    strip = lay.size[0] * (lay.size[1] - lay.legend_top - 1)
+    pieces = keeps.legend[1]
+    assert all(im.size == (x1 - x0, y1 - y0) for (x0, y0, x1, y1), im in pieces)
+    held = sum(im.width * im.height for _, im in pieces)
+    assert 0 < held < strip / 2
+    assert keeps.nbytes == keeps.bands.nbytes + 4 * held + (0 if keeps.last is None else keeps.last.nbytes)
 
 
 def test_the_streams_first_bytes_are_zlibs_own() -> None:
@@ -249,3 +286,26 @@ def test_the_streams_first_bytes_are_zlibs_own() -> None:
     from bot.maps.png import _zlib_header
 
     assert [_zlib_header(level) for level in range(10)] == [zlib.compress(b"", level)[:2] for level in range(10)]
+
+
+def test_a_pictures_colours_are_counted_with_a_small_table_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Choosing a first picture's palette counts its sampled colours with a table for
+    ``_COUNTED`` colours (not one for every sampled pixel), and comes out as when counted with
+    a table too small for them (counted again with one for every pixel)."""
+    asked: list[int] = []
+    count = Image.Image.getcolors
+
+    def spy(image: Image.Image, maxcolors: int = 256) -> Any:
+        asked.append(maxcolors)
+        return count(image, maxcolors)
+
+    monkeypatch.setattr(Image.Image, "getcolors", spy)
+    enc = _enc(blocked=["D4", "D5"])
+    layer.forget_boards()
+    first = render_map(enc, cell_px=CELL)
+    assert asked and max(asked) == layer._COUNTED
+    monkeypatch.setattr(layer, "_COUNTED", 1)
+    layer.forget_boards()
+    asked.clear()
+    assert render_map(enc, cell_px=CELL) == first
+    assert max(asked) > 1000
