@@ -188,6 +188,22 @@ async def test_a_hidden_attackers_roll_shows_players_only_the_outcome(h: Harness
     assert "🎲 2✍ (d6) = **2**" in gm_private(sent)
 
 
+async def test_a_hidden_attackers_axe_bonus_does_not_name_its_die_to_players(h: Harness) -> None:
+    """Grak's axe hits Borin on a 6: Dolorous Blow ("+1 damage on a natural 6") adds to the damage
+    players read, but "(natural 6)" is Grak's die, hidden from players in the reply and the log
+    as the roll itself is; the GM's numbers name it."""
+    await started_cdg(h)
+    await h.run("gm", "/init next", combatant="Borin", confirm="true")
+    await h.run("gm", "/move", combatant="Grak", to="D3")
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", weapon="axe", roll="6")
+    assert "**Borin** takes 2 damage (3 → 1): 1 +1 axe Dolorous Blow" in reply(sent).text
+    assert "natural" not in public_texts(sent)
+    assert "1 +1 axe Dolorous Blow (natural 6)" in gm_private(sent)
+    logged = reply(await h.run("bob", "/log", count="1")).text
+    assert "+1 axe Dolorous Blow" in logged and "natural" not in logged
+    assert "+1 axe Dolorous Blow (natural 6)" in reply(await h.run("gm", "/log", count="1")).text
+
+
 async def test_init_order_and_turn_labels_keep_a_hidden_combatants_numbers(h: Harness) -> None:
     """Knights of Valour: players' `/init order`, the board and the turn ping leave out Grak's
     initiative and movement; the GM's order follows with them privately."""

@@ -330,7 +330,9 @@ def _on_hit(
             stop = blocker(enc, grid, square)
             if w.name == "hammer":
                 bonuses.append("hammer")
-    events = damage(enc, t, 1 + len(bonuses), bonuses, stop if w.name == "hammer" else None)
+    die = bool({"axe", "glaive"} & set(bonuses))  # a bonus the attacker's die gave: the event names both
+    events = damage(enc, t, 1 + len(bonuses), bonuses, stop if w.name == "hammer" else None,
+                    by=c.name if die else None, natural=natural if die else None)
     if w.name == "pistol" and stop is not None and t.on_board:
         events.append(PushCancelled(actor=c.name, weapon=w.name, blocker=stop))
     if push_to is not None and t.on_board:
@@ -353,9 +355,12 @@ def _push_direction(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> str:
             "counter-clockwise": {"NE": "N", "SE": "E", "SW": "S", "NW": "W"}}[turn][back]
 
 
-def damage(enc: Encounter, t: Combatant, amount: int, bonuses: list[str], stop: Blocker | None = None) -> list[Event]:
+def damage(enc: Encounter, t: Combatant, amount: int, bonuses: list[str], stop: Blocker | None = None,
+           by: str | None = None, natural: int | None = None) -> list[Event]:
+    """``t`` wounded by ``amount``, with ``bonuses`` of the attack ``by`` made with its die ``natural``."""
     before = t.hp or 0
-    event = Wounded(actor=t.name, amount=amount, before=before, after=before - amount, bonuses=bonuses, blocker=stop)
+    event = Wounded(actor=t.name, amount=amount, before=before, after=before - amount, bonuses=bonuses, blocker=stop,
+                    by=by, natural=natural)
     return [event, *set_hp(enc, t, before - amount)]
 
 

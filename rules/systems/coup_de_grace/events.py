@@ -128,12 +128,16 @@ class Finesse(Event):
 
 class Wounded(Damaged):
     """Damage with the weapon bonuses that added to it (codes: ``axe``, ``knife``, ``glaive``,
-    ``hammer``), ``blocker`` saying what stopped the hammer's push."""
+    ``hammer``), ``blocker`` saying what stopped the hammer's push; where the axe's or the
+    glaive's bonus is one, ``by``, the attacker, and ``natural``, its die that gave it (its
+    number, hidden with its other numbers; else, and in rows logged before, both None)."""
 
     #: 1 and a bonus per weapon bonus: the attacker's weapon makes it, so players see it
     amount: Annotated[int, PUBLIC]
     bonuses: list[str] = Field(default_factory=list)
     blocker: Blocker | None = None
+    by: str | None = None
+    natural: Annotated[int | None, Of("by")] = None
 
 
 class Pushed(Event):

@@ -38,11 +38,14 @@ __all__ = ["CdgPresenter", "blocker_text"]
 
 #: the damage bonuses of `Wounded.bonuses`
 BONUSES = {
-    "axe": "axe Dolorous Blow (natural 6)",
+    "axe": "axe Dolorous Blow",
     "knife": "assassin's knife Spine Stab (backstab)",
-    "glaive": "glaive Cut Down (natural 3-4)",
+    "glaive": "glaive Cut Down",
     "hammer": "hammer Bash Back",
 }
+#: the attacker's die a bonus of `BONUSES` asks for (`Wounded.natural`): named only where its
+#: numbers are shown (a hidden attacker's die is its number)
+NATURAL = {"axe": "natural 6", "glaive": "natural 3-4"}
 
 
 def blocker_text(b: Blocker) -> str:
@@ -174,8 +177,10 @@ class CdgPresenter(Presenter[CdgFacts]):
 
     def wounded(self, e: Wounded) -> str:
         change = self.health_change(e.actor, e.before, e.after)
+        die = e.natural is not None and not secret(e.natural)
         names = [
-            BONUSES[b] + (f" ({blocker_text(e.blocker)})" if b == "hammer" and e.blocker else "") for b in e.bonuses
+            BONUSES[b] + (f" ({NATURAL[b]})" if die and b in NATURAL else "")
+            + (f" ({blocker_text(e.blocker)})" if b == "hammer" and e.blocker else "") for b in e.bonuses
         ]
         note = ": " + " ".join(["1", *(f"+1 {n}" for n in names)]) if names else ""
         return f"**{e.actor}** takes {e.amount} damage{change}{note}"
