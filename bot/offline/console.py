@@ -121,9 +121,9 @@ class Console:
             "response": "reply", "followup": "message", "edit": "edited reply", "channel": "message",
             "channel_edit": "status board (edited)", "autocomplete": "suggestions",
         }[sent.kind]
-        if sent.kind == "channel" and sent.embeds and sent.embeds[0].get("title", "").startswith("⚔️"):
+        if sent.kind == "channel" and not dm and sent.embeds and sent.embeds[0].get("title", "").startswith("⚔️"):
             head = "status board (posted)"
-        lines = [f"[#{where}] {head}:"]
+        lines = [f"[{where}] {head}:" if dm else f"[#{where}] {head}:"]
         lines += ["  " + ln for ln in text.splitlines()]
         buttons = buttons_of(sent)
         if buttons:

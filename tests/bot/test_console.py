@@ -179,3 +179,23 @@ def test_console_prints_and_presses_buttons(tmp_path: Path) -> None:
     assert "Cancelled" in out and out.count("Ford has ended") == 1
     assert "no message in #general has a button 'Nope'" in out
     assert "!press" in out.split("> !frob", 1)[1]
+
+
+def test_a_direct_message_prints_as_one_to_its_player(tmp_path: Path) -> None:
+    """The question an opportunity attack asks a player goes by direct message: it prints as
+    `[DM to @bob] message:` (as the README says), not as a channel's status board."""
+    (tmp_path / "oa.txt").write_text("\n".join([
+        "@gm /encounter start system:open map:12x10",
+        '@gm /combatant add name:Ana owner:@bob side:heroes at:E5 sheet:"hp=10 ac=12 speed=30 init=+30 weapons=spear:+3:1d6:piercing"',
+        '@gm /combatant add name:Gob side:foes at:D5 sheet:"hp=30 ac=5 speed=30 weapons=club:+4:1d4:bludgeoning"',
+        "@gm /init roll",
+        "@bob /init next confirm:true",
+        "@gm /move combatant:Gob to:B5",
+    ]) + "\n")
+    result = console(tmp_path, "--seed", "3", "oa.txt")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    asked = lines.index("[DM to @bob] message:")
+    assert lines[asked + 1] == "  ⚔️ Ana: opportunity attack?"
+    assert "[#DM" not in result.stdout
+    assert "the turn's deadline answers no). The move waits.\n" in result.stdout  # the reply's sentence ends

@@ -186,7 +186,7 @@ class OpenPresenter(Presenter[OpenFacts]):
 
     def opportunity_offered(self, e: OpportunityOffered) -> str:
         return (f"**{e.mover}** leaves **{e.actor}**'s reach at {e.at}: {user_ref(e.owner)} may take an opportunity "
-                "attack (the buttons sent to them; the turn's deadline answers no). The move waits")
+                "attack (the buttons sent to them; the turn's deadline answers no). The move waits.")
 
     def opportunity_declined(self, e: OpportunityDeclined) -> str:
         why = "the deadline passed" if e.lapsed else "declined"
