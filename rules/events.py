@@ -111,8 +111,9 @@ class Roll(BaseModel):
     total: int | None = None
     #: the number to beat: the opponent's where the containing field names an ``against`` role
     against: Annotated[int | None, Of("against")] = None
-    #: what ``against`` is (AC, a Defense and the rule it came from...), worded by the presenter
-    versus: Term | None = None
+    #: what ``against`` is (AC, a Defense and the rule it came from...), worded by the presenter:
+    #: a name, not a number, shown as the rules' own words are (a hidden roller's "vs AC 14")
+    versus: Annotated[Term | None, PUBLIC] = None
     success: bool | None = None
 
     @model_validator(mode="before")

@@ -204,6 +204,35 @@ async def test_a_hidden_attackers_axe_bonus_does_not_name_its_die_to_players(h: 
     assert "+1 axe Dolorous Blow (natural 6)" in reply(await h.run("gm", "/log", count="1")).text
 
 
+async def test_a_hidden_attackers_roll_names_what_it_is_against(h: Harness) -> None:
+    """The open system: Grak's die, modifiers and total are the GM's, but Alda's AC is a player's
+    number and "AC" the rules' word: players read `the GM's roll vs AC 14`, not `vs ? 14`."""
+    await h.run("gm", "/encounter start", system="open", name="Road", map="8x6")
+    await h.run("gm", "/combatant add", name="Alda", owner="@bob", side="heroes", at="C3",
+                sheet="hp=12 ac=14 init=+20 weapons=longsword:+5:1d8+3:slashing")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", at="D3", sheet="hp=15 ac=13 weapons=club:+4:1d6+2:bludgeoning")
+    await h.run("gm", "/init roll")
+    await h.run("bob", "/init next", confirm="true")
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Alda", roll="13,5")
+    assert "**Grak** attacks **Alda** with the club: 🎲 the GM's roll vs AC 14: **hit**" in reply(sent).text
+    assert "🎲 13✍ (d20) +4 club = **17** vs AC 14" in gm_private(sent)
+    assert "vs AC 14" in reply(await h.run("bob", "/log", count="1")).text
+
+
+async def test_a_hidden_crossbows_reroll_does_not_name_its_die_to_players(h: Harness) -> None:
+    """Coup-De-Grace's crossbow ("reroll a 2 once per round"): Grak's reroll is told to players
+    without the 2 it rerolled (his die), to the GM with it."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="B3", facing="E",
+                sheet="class=light hp=9 weapons=hammer")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet="class=unarmoured hp=6 weapons=crossbow")
+    await h.run("gm", "/init roll", roll="1,6")  # the orcs win the roll-off
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", roll="2,5")
+    assert "**hit** (crossbow Accuracy: a die is rerolled, once a round)" in reply(sent).text
+    assert "2" not in public_texts(sent).split("crossbow Accuracy")[1].split(")")[0]
+    assert "(crossbow Accuracy: the missing 2 is rerolled, once a round)" in gm_private(sent)
+
+
 async def test_init_order_and_turn_labels_keep_a_hidden_combatants_numbers(h: Harness) -> None:
     """Knights of Valour: players' `/init order`, the board and the turn ping leave out Grak's
     initiative and movement; the GM's order follows with them privately."""

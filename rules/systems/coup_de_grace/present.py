@@ -166,7 +166,10 @@ class CdgPresenter(Presenter[CdgFacts]):
         if secret(e.dv):
             dv = f"**{e.target}**'s DV"
         cost = f" · {e.cost} MP, {e.left} left" if e.cost and not secret(e.cost) else ""
-        extra = " (crossbow Accuracy: the missing 2 is rerolled, once a round)" if e.reroll else ""
+        extra = ""
+        if e.reroll:  # a hidden roller's reroll is told without the die it rerolled
+            die = "a die" if any(secret(d) for d in e.roll.dice) else "the missing 2"
+            extra = f" (crossbow Accuracy: {die} is rerolled, once a round)"
         return (
             f"**{e.actor}** {verb} **{e.target}** with {e.weapon}: {roll} vs {dv}: "
             f"**{'hit' if e.roll.success else 'miss'}**{extra}{cost}"
