@@ -115,6 +115,8 @@ class Console:
         text = sent.text
         for uid, name in self.names.items():
             text = text.replace(f"<@{uid}>", f"@{name}").replace(f"<@!{uid}>", f"@{name}")
+        for cid, channel in self.channels.items():  # a channel's mention, as Discord shows it
+            text = text.replace(f"<#{cid}>", f"#{channel}")
         dm = self.h.recorder.dm_of.get(sent.channel)
         where = f"DM to @{self.names.get(dm, dm)}" if dm else self.channels.get(sent.channel, sent.channel)
         head = {

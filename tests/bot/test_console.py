@@ -183,7 +183,8 @@ def test_console_prints_and_presses_buttons(tmp_path: Path) -> None:
 
 def test_a_direct_message_prints_as_one_to_its_player(tmp_path: Path) -> None:
     """The question an opportunity attack asks a player goes by direct message: it prints as
-    `[DM to @bob] message:` (as the README says), not as a channel's status board."""
+    `[DM to @bob] message:` (as the README says), not as a channel's status board; its button
+    is pressed there with `#dm`, and the answer names the channel as Discord shows it."""
     (tmp_path / "oa.txt").write_text("\n".join([
         "@gm /encounter start system:open map:12x10",
         '@gm /combatant add name:Ana owner:@bob side:heroes at:E5 sheet:"hp=10 ac=12 speed=30 init=+30 weapons=spear:+3:1d6:piercing"',
@@ -191,6 +192,7 @@ def test_a_direct_message_prints_as_one_to_its_player(tmp_path: Path) -> None:
         "@gm /init roll",
         "@bob /init next confirm:true",
         "@gm /move combatant:Gob to:B5",
+        '@bob #dm !press "Strike"',
     ]) + "\n")
     result = console(tmp_path, "--seed", "3", "oa.txt")
     assert result.returncode == 0, result.stderr
@@ -199,3 +201,5 @@ def test_a_direct_message_prints_as_one_to_its_player(tmp_path: Path) -> None:
     assert lines[asked + 1] == "  ⚔️ Ana: opportunity attack?"
     assert "[#DM" not in result.stdout
     assert "the turn's deadline answers no). The move waits.\n" in result.stdout  # the reply's sentence ends
+    answered = lines.index("[DM to @bob] edited reply:")  # its button pressed there (`#dm`)
+    assert lines[answered + 2] == "  Strike: the attack is resolved in #general."
