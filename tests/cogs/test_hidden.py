@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from bot.offline.harness import Harness, Sent
+from bot.offline.harness import Harness, Sent, channel_id_of
 from rules.models import Combatant
 from rules.registry import get_system
 from tests.cogs.fights import export, started_cdg
@@ -233,6 +233,28 @@ async def test_a_hidden_crossbows_reroll_does_not_name_its_die_to_players(h: Har
     assert "(crossbow Accuracy: the missing 2 is rerolled, once a round)" in gm_private(sent)
 
 
+async def test_a_hidden_damage_grid_attackers_reach_is_left_out_not_shown_as_a_question_mark(h: Harness) -> None:
+    """The damage grid: where Grak's Reach counted differs from the distance, the count is his
+    number; players read "(Reach 2, melee)" as the GM's own line has no count either, not
+    "(Reach 2, counted ?, melee)"."""
+    await h.run("gm", "/encounter start", system="damage-grid", name="Yard", map="8x6")
+    sheet = "body=2 weapons=gravity-saber:2:4:3:melee,pulse-ring:4:3:1"
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="pcs", at="C3", sheet=sheet)
+    await h.run("gm", "/combatant add", name="Thrain", owner="@tess", side="pcs", at="C4", sheet=sheet)
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="D3", sheet=sheet)
+    await h.run("gm", "/init roll")
+    enc = await h.bot.service.encounter(str(channel_id_of("general")))
+    assert enc is not None
+    first = get_system(enc.system).turn(enc).actors[0]
+    if first != "Grak":  # the players' side acts first: Borin attacks and ends his activation
+        await h.run("bob", "/attack", combatant="Borin", target="Grak", weapon="gravity-saber")
+        await h.run("bob", "/init next", confirm="true")
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", weapon="gravity-saber")
+    text = reply(sent).text
+    assert "**Grak** attacks **Borin** with gravity-saber (Reach" in text
+    assert "counted ?" not in public_texts(sent)
+
+
 async def test_init_order_and_turn_labels_keep_a_hidden_combatants_numbers(h: Harness) -> None:
     """Knights of Valour: players' `/init order`, the board and the turn ping leave out Grak's
     initiative and movement; the GM's order follows with them privately."""
@@ -364,11 +386,13 @@ async def test_tote_gm_injury_change_on_a_hidden_foe_says_neither_how_many_nor_t
 
 
 async def test_tote_a_hidden_foes_hit_reads_as_a_hit(h: Harness) -> None:
-    """TOTE: Grak's Assault that wounds Borin reads "the GM's roll: hit" to players (it read "miss", its successes hidden)."""
+    """TOTE: Grak's Assault that wounds Borin reads "the GM's roll vs Block 8: hit" to players (it
+    read "miss", its successes hidden), Borin's Block his own number and named (it read "the GM's
+    roll: hit")."""
     await tote_melee(h, "Borin", "bob")
     sent = await h.run("gm", "/act", combatant="Grak", action="assault", target="Borin", roll="6,6,6,6,6,6")
     text = reply(sent).text
-    assert "**Borin** takes" in text and "🎲 the GM's roll: hit" in text and ": miss" not in text
+    assert "**Borin** takes" in text and "🎲 the GM's roll vs Block 8: hit" in text and ": miss" not in text
 
 
 async def test_tote_the_return_offered_to_a_player_shows_the_players_own_bonus(h: Harness) -> None:

@@ -158,7 +158,7 @@ class DgPresenter(Presenter[DgFacts]):
         what = {"lunge": "lunges at", "coup": "gives the coup de grâce to"}.get(e.special or "", "attacks")
         head = f"**{e.actor}** {what} **{e.target}** with {e.weapon} (" + (f"area on {e.area}, " if e.area else "")
         head += f"Reach {e.distance}"
-        head += f", counted {e.reach}" if e.reach != e.distance else ""
+        head += f", counted {e.reach}" if e.reach != e.distance and not secret(e.reach) else ""
         head += ", melee)" if e.melee else ")"
         power = sum(m.value for m in e.power)
         accuracy = sum(m.value for m in e.accuracy)
