@@ -240,8 +240,12 @@ class RosterRules(FightRules):
     def apply_edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         """The changes of an `edit` (a system adds its own after these: an `hp` past the most...)."""
         c = self.edit_sheet(enc, action)
-        events: list[Event] = [Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=action.is_gm and enc.started)]
-        return events + self.setup_combatant(enc, c, new=False)
+        return [self.edited(enc, action, c), *self.setup_combatant(enc, c, new=False)]
+
+    def edited(self, enc: Encounter, action: Edit, c: Combatant) -> Edited:
+        """The `Edited` event of ``action``: ``c``'s sheet summed up as the edit leaves it, and whether
+        it is a GM's edit in the fight (shown as such)."""
+        return Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=action.is_gm and enc.started)
 
     def edit_sheet(self, enc: Encounter, action: Edit) -> Combatant:
         """The sheet, side and place an `edit` gives its combatant (returned); a system that changes

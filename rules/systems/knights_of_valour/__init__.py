@@ -36,7 +36,7 @@ from rules.actions import (
     Move,
 )
 from rules.dice import Dice
-from rules.events import Edited, Event
+from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
@@ -155,7 +155,6 @@ class KnightsOfValourSystem(RuleSystem):
         new most: then the HP is lowered to it. An `hp` above the most (a heal past it) stops at it."""
         assert isinstance(action, Edit)  # resolve hands each kind to its handler
         most_before = enc.get(action.actor).sheet["hp"]
-        by_gm = action.is_gm and enc.started
         c = self.edit_sheet(enc, action)
         setup = self.setup_combatant(enc, c, new=False)
         given_hp, given_max = "hp" in action.raw_sheet, "max_hp" in action.raw_sheet
@@ -174,7 +173,7 @@ class KnightsOfValourSystem(RuleSystem):
             set_hp.append(HpSet(actor=c.name, before=before, after=c.hp, capped=capped))
             if c.status != "out":
                 set_hp += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", "gm_hp")
-        return [Edited(actor=c.name, summary=self.sheet_summary(c), by_gm=by_gm), *setup, *set_hp, *attacks.end_if_down(enc)]
+        return [self.edited(enc, action, c), *setup, *set_hp, *attacks.end_if_down(enc)]
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         st = KovEncounter.of(enc)

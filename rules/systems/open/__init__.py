@@ -15,7 +15,7 @@ from typing import Any
 from rules.actions import Act, ActionSpec, ActionTable, Edit, InitSet, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction, SheetError
-from rules.events import Edited, EffectEnded, Event, HitPointsChanged, StatusChanged
+from rules.events import EffectEnded, Event, HitPointsChanged, StatusChanged
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
 from rules.sheet import SheetKey
@@ -126,7 +126,7 @@ class OpenSystem(RuleSystem):
         `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
         assert isinstance(action, Edit)
         c = enc.get(action.actor)
-        before, status, by_gm = c.hp, c.status, action.is_gm and enc.started
+        before, status = c.hp, c.status
         self.edit_sheet(enc, action)
         setup = self.setup_combatant(enc, c, new=False)
         if "hp" in action.raw_sheet:
@@ -136,7 +136,7 @@ class OpenSystem(RuleSystem):
             c.hp = max(0, min(wanted, sheet.max_hp(c)))
         elif c.hp is not None and c.hp > sheet.max_hp(c):
             c.hp = sheet.max_hp(c)
-        events: list[Event] = [Edited(actor=c.name, summary=self.sheet_summary(c), by_gm=by_gm), *setup]
+        events: list[Event] = [self.edited(enc, action, c), *setup]
         if c.hp != before and before is not None and c.hp is not None:
             events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp))
         if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and action.is_gm:
