@@ -134,11 +134,8 @@ class _Counted:
     lost: int = 0
 
     def held(self, name: str) -> int | None:
-        """The location's hits now (Arsenal: the struck weapon's Health; None without one)."""
-        struck = self.target.struck
-        if name == ARSENAL:
-            return self.weapons.get(struck) if struck is not None else None
-        return self.values.get(name)
+        """The location's hits now (`_holds`)."""
+        return _holds(name, self.values, self.weapons, self.target.struck)
 
     def lost_from(self, name: str) -> int:
         """`Damage.lost_from` read from the counts (a location neither rolled nor given hits has no row)."""
@@ -181,9 +178,15 @@ def _target(grid: DamageGrid, values: Mapping[str, int], *, shield: bool = True,
     stop_shield = max(now.get(SHIELD, 0), 0) if shield and grid.has(SHIELD) else 0
     stop_body = max(now.get(BODY, 0), 0) + max(extra_body, 0) if grid.has(BODY) else max(extra_body, 0)
     struck = _weapon(arms, arsenal) if grid.has(ARSENAL) else None
-    before = {name: (arms.get(struck) if struck is not None else None) if name == ARSENAL else now.get(name)
-              for name in grid.names}
+    before = {name: _holds(name, now, arms, struck) for name in grid.names}
     return _Target(grid, now, arms, stop_shield, stop_body, struck, before)
+
+
+def _holds(name: str, values: Mapping[str, int], weapons: Mapping[str, int], struck: str | None) -> int | None:
+    """A location's hits in ``values`` (Arsenal: the ``struck`` weapon's Health of ``weapons``; None without one)."""
+    if name == ARSENAL:
+        return weapons.get(struck) if struck is not None else None
+    return values.get(name)
 
 
 def _count(faces: Sequence[int], target: _Target) -> _Counted:
