@@ -13,6 +13,7 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionSet, OptionValues, choice_option, flag_word
 from rules.report import plural
 from rules.systems.coup_de_grace.events import (
+    DIE_BONUSES,
     Blocker,
     Finesse,
     PushCancelled,
@@ -330,7 +331,7 @@ def _on_hit(
             stop = blocker(enc, grid, square)
             if w.name == "hammer":
                 bonuses.append("hammer")
-    die = bool({"axe", "glaive"} & set(bonuses))  # a bonus the attacker's die gave: the event names both
+    die = not DIE_BONUSES.isdisjoint(bonuses)  # a bonus the attacker's die gave: the event names both
     events = damage(enc, t, 1 + len(bonuses), bonuses, stop if w.name == "hammer" else None,
                     by=c.name if die else None, natural=natural if die else None)
     if w.name == "pistol" and stop is not None and t.on_board:

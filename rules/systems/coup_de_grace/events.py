@@ -18,6 +18,7 @@ from rules.events import (
 from rules.hidden import PUBLIC, Of
 
 __all__ = [
+    "DIE_BONUSES",
     "Blocker",
     "Activated",
     "ActivationEnded",
@@ -124,6 +125,11 @@ class Finesse(Event):
     kind: ClassVar[str] = "finesse"
     gained: int
     left: int
+
+
+#: the bonuses of `Wounded.bonuses` that the attacker's die gives (the axe's on a natural 6, the
+#: glaive's on a natural 3-4): a wound with one names that die (`Wounded.natural`)
+DIE_BONUSES = frozenset({"axe", "glaive"})
 
 
 class Wounded(Damaged):

@@ -8,6 +8,7 @@ from rules.hidden import secret
 from rules.present import Presenter
 from rules.report import plural, signed
 from rules.systems.coup_de_grace.events import (
+    DIE_BONUSES,
     Activated,
     ActivationEnded,
     Blocker,
@@ -43,9 +44,10 @@ BONUSES = {
     "glaive": "glaive Cut Down",
     "hammer": "hammer Bash Back",
 }
-#: the attacker's die a bonus of `BONUSES` asks for (`Wounded.natural`): named only where its
+#: the attacker's die each of `DIE_BONUSES` asks for (`Wounded.natural`): named only where its
 #: numbers are shown (a hidden attacker's die is its number)
 NATURAL = {"axe": "natural 6", "glaive": "natural 3-4"}
+assert NATURAL.keys() == DIE_BONUSES, "each bonus a die gives is worded"
 
 
 def blocker_text(b: Blocker) -> str:
