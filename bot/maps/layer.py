@@ -953,10 +953,7 @@ class Canvas:
     def _png(self, index: Image.Image, palette: list[int], boxes: Sequence[Box]) -> bytes:
         """The PNG of ``index``, the bands with rows of ``boxes`` or of a tint compared with the
         last picture's, the others the board's."""
-        drawn = _bands((0, 0, *self.size), [*boxes, *(b for b, _, _ in self.tints)])
-        below = self.base.size[1] // band_rows(self.size[0])  # the first band with rows under the board
-        return palette_png(self.size, index.tobytes(), palette, PNG_LEVEL, self.base.keeps().bands,
-                           lambda n: n in drawn or n >= below)
+        return _picture_png(self.size, index, palette, self.base, [*boxes, *(b for b, _, _ in self.tints)])
 
     def _redrawn(self, last: _Last, dirty: list[Box]) -> bytes:
         """The picture as ``last`` with the boxes ``dirty`` drawn again (the board under them,
@@ -1058,6 +1055,15 @@ def _nearest(rgb: Image.Image, nearest: Image.Image, lut: Sequence[int]) -> Imag
     return rgb.quantize(palette=nearest, dither=Image.Dither.NONE).point(lut)
 
 
+def _picture_png(size: tuple[int, int], index: Image.Image, palette: list[int], base: Board, boxes: Sequence[Box]) -> bytes:
+    """The PNG of a picture of ``size`` (``index``, cut to ``palette``) over the board ``base``: the
+    bands with rows of ``boxes`` (drawn over the board, or tinted) and those under the board
+    compared with the last picture's, the others the board's own (`palette_png`)."""
+    drawn = _bands((0, 0, *size), boxes)
+    below = base.size[1] // band_rows(size[0])  # the first band with rows under the board
+    return palette_png(size, index.tobytes(), palette, PNG_LEVEL, base.keeps().bands, lambda n: n in drawn or n >= below)
+
+
 def _bands(whole: Box, boxes: Sequence[Box]) -> set[int]:
     """The PNG bands with rows of ``boxes`` (within ``whole``, the picture)."""
     rows = band_rows(whole[2])
@@ -1134,8 +1140,5 @@ class _Whole:
         kept = self.base.keeps().bands
         nearest, lut, palette = _cut_over(self.index, boxes, [self.image.crop(b).tobytes() for b in boxes],
                                           len(self.palette) // 3, keep, kept)  # fmt: skip
-        drawn = _bands(whole, [*boxes, *self.tinted])
-        below = self.base.size[1] // band_rows(whole[2])  # the first band with rows under the board
-        png = palette_png(self.image.size, self.index.tobytes(), self.palette + palette, PNG_LEVEL,
-                          kept, lambda n: n in drawn or n >= below)
+        png = _picture_png(self.image.size, self.index, self.palette + palette, self.base, [*boxes, *self.tinted])
         return png, (nearest, lut, palette)
