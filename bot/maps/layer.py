@@ -887,11 +887,22 @@ class Canvas:
             whole.drawn += legend.parts
             legend.ground_under(whole.index, (0, 0))
         png, made = whole.png(keep)
-        keeps.last = _Last(
-            self.size, whole.palette, tints, self.laid, None if legend is None else legend.key,
-            sources if keep is None else keep.sources, *made, whole.under,
-        )  # fmt: skip
+        self._keep_last(whole.palette, tints, sources, keep, made, whole.under)
         return png
+
+    def _legend_key(self) -> Hashable:
+        """What this picture's legend shows (None: it has none)."""
+        return None if self.legend is None else self.legend.key
+
+    def _keep_last(self, palette: list[int], tints: list[tuple[Box, str, bytes]], sources: frozenset[Hashable],
+                   keep: _Last | None, cut: tuple[Image.Image, list[int], list[int]], under: Image.Image | None) -> None:
+        """Keep this picture for its board's next (`Keeps.last`): ``palette`` (the board's entries
+        and the tints'), its ``tints``, layers and legend, what the entries for the pixels drawn
+        over were chosen for (``sources``; ``keep``'s, where they were cut to its palette), ``cut``
+        (`_cut_over`'s nearest entries, their places and colours) and the indices ``under`` what
+        was laid, where tinted."""
+        self.base.keeps().last = _Last(self.size, palette, tints, self.laid, self._legend_key(),
+                                       sources if keep is None else keep.sources, *cut, under)
 
     def _drawn(self) -> list[Box]:
         """The boxes drawn over the board (each layer's, the legend's) within the picture."""
@@ -941,13 +952,10 @@ class Canvas:
             index.paste(index.crop(box).point(lut), box, mask)
         under = index.copy() if self.tints else None
         boxes = self._drawn()
-        nearest, lut, colours = _cut_over(index, boxes, [im.tobytes() for im in self._rgb(boxes)], len(palette) // 3,
-                                          keep, self.base.keeps().bands)  # fmt: skip
-        legend = self.legend
-        self.base.keeps().last = _Last(
-            self.size, palette, tints, self.laid, None if legend is None else legend.key,
-            sources if keep is None else keep.sources, nearest, lut, colours, under,
-        )  # fmt: skip
+        cut = _cut_over(index, boxes, [im.tobytes() for im in self._rgb(boxes)], len(palette) // 3, keep,
+                        self.base.keeps().bands)
+        colours = cut[2]  # the entries the pixels drawn over were cut to
+        self._keep_last(palette, tints, sources, keep, cut, under)
         return self._png(index, palette + colours, boxes)
 
     def _png(self, index: Image.Image, palette: list[int], boxes: Sequence[Box]) -> bytes:
@@ -973,7 +981,7 @@ class Canvas:
                 self.legend.ground_under(pixels, box[:2])
             pixels.paste(_nearest(rgb, last.nearest, last.lut), (0, 0), over)
             index.paste(pixels, box[:2])
-        self.base.keeps().last = replace(last, laid=self.laid, legend=None if self.legend is None else self.legend.key)
+        self.base.keeps().last = replace(last, laid=self.laid, legend=self._legend_key())
         return self._png(index, last.palette + last.colours, drawn)
 
 
