@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["Entry", "Gain", "ready", "waiting", "up_next", "order", "round_over", "can_spend", "gains"]
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One combatant in the pool: ``points`` None means it has no initiative yet (not ready)."""
+class Entry(NamedTuple):
+    """One combatant in the pool: ``points`` None means it has no initiative yet (not ready).
+    A named tuple, not a frozen dataclass: the pool is built several times an action."""
 
     name: str
     points: int | None
@@ -35,14 +35,18 @@ class Gain:
     after: int
 
 
+def _acting_order(e: Entry) -> tuple[int, tuple[Any, ...]]:
+    return -(e.points or 0), e.key
+
+
 def ready(entries: Iterable[Entry]) -> list[Entry]:
     """Entries with points, highest first, ties by the system's key."""
-    return sorted((e for e in entries if e.points is not None), key=lambda e: (-(e.points or 0), e.key))
+    return sorted((e for e in entries if e.points is not None), key=_acting_order)
 
 
 def waiting(entries: Iterable[Entry]) -> list[Entry]:
-    """Ready entries that have not acted this round, in acting order."""
-    return [e for e in ready(entries) if not e.acted]
+    """Ready entries that have not acted this round, in acting order (those left out before the sort: it is stable)."""
+    return sorted((e for e in entries if e.points is not None and not e.acted), key=_acting_order)
 
 
 def up_next(entries: Iterable[Entry]) -> Entry | None:

@@ -234,7 +234,8 @@ class ToteSystem(RuleSystem):
             return []
         sides = enc.sides()
         left = [s for s in sides if self._left(enc, s)]
-        standing = [s for s in sides if s not in left and not self.side_defeated(enc, s)]
+        beaten = turns.defeated_sides(enc)
+        standing = [s for s in sides if s not in left and s not in beaten]
         if len(standing) > 1:
             return []
         enc.current = None

@@ -5,8 +5,6 @@ of each melee round the unengaged gain (``unengaged_gain``); distance rounds gai
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rules.actions import InitOrder, InitRoll, InitSet, Next
 from rules.dice import Dice
 from rules.effects import pass_turns
@@ -36,7 +34,8 @@ from rules.systems.tote.skill import run_test
 from rules.systems.tote.state import ToteCombatant, ToteEncounter
 from rules.turns import pool
 
-__all__ = ["entries", "ready", "waiting", "turn", "up_next", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over"]
+__all__ = ["entries", "ready", "waiting", "turn", "up_next", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over",
+           "defeated", "defeated_sides"]
 
 
 def _active(enc: Encounter) -> list[Combatant]:
@@ -46,11 +45,14 @@ def _active(enc: Encounter) -> list[Combatant]:
 def entries(enc: Encounter) -> list[pool.Entry]:
     """The pool's view of the active combatants: points, acted this round, the tie key."""
     ties = ToteEncounter.of(enc).tiebreak
+    ranks: dict[str, int] = {}
+    for i, name in enumerate(ties):  # a name's first place, as `list.index` reads it
+        ranks.setdefault(name, i)
+    unranked, now = len(ties), enc.round
     out = []
     for i, c in enumerate(_active(enc)):
-        rank = ties.index(c.name) if c.name in ties else len(ties)
-        key = (int(is_enemy(c)), -level(c), rank, i)
-        out.append(pool.Entry(c.name, c.initiative, ToteCombatant.of(c).acted == enc.round, key))
+        key = (int(is_enemy(c)), -level(c), ranks.get(c.name, unranked), i)
+        out.append(pool.Entry(c.name, c.initiative, ToteCombatant.of(c).acted == now, key))
     return out
 
 
@@ -73,23 +75,34 @@ def turn(enc: Encounter, now: list[pool.Entry] | None = None) -> Turn:
     if pending:
         foe = enc.get(pending.by)
         return Turn((foe.name,), (enc.round, "return", foe.name), foe.name, foe.side, phase="return")
-    left = waiting(enc, now)
+    left = pool.waiting(entries(enc) if now is None else now)
     if not left:
         return Turn(over=True)
-    c = left[0]
+    c = enc.get(left[0].name)
     return Turn((c.name,), (enc.round, c.name), c.name, c.side, queue=tuple(o.name for o in left[1:]))
 
 
 def defeated(enc: Encounter, side: str) -> bool:
     """Everyone of ``side`` still in the fight is down; escaped heroes left it and are not defeated."""
+    return side in defeated_sides(enc)
+
+
+def defeated_sides(enc: Encounter) -> set[str]:
+    """The sides `defeated` names, worked out in one pass over the combatants."""
     down = ("out",) if opts(enc).victory == "out" else ("out", "downed")
-    staying = [c for c in enc.combatants if c.side == side and not ToteCombatant.of(c).escaped]
-    return bool(staying) and all(c.status in down for c in staying)
+    standing: dict[str, bool] = {}  # a side with someone staying -> is one of them up
+    for c in enc.combatants:
+        if not ToteCombatant.of(c).escaped:
+            standing[c.side] = standing.get(c.side, False) or c.status not in down
+    return {side for side, up in standing.items() if not up}
 
 
 def over(enc: Encounter) -> bool:
     sides = enc.sides()
-    return len(sides) >= 2 and sum(not defeated(enc, s) for s in sides) <= 1
+    if len(sides) < 2:
+        return False
+    beaten = defeated_sides(enc)
+    return sum(s not in beaten for s in sides) <= 1
 
 
 def settle(enc: Encounter) -> list[Event]:
@@ -134,7 +147,7 @@ def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:
     number = enc.round + 1
     melee = is_melee(enc) or nearest_band(enc) == "melee"
     gains = {g.name: g.after for g in _gains(enc, number, not is_melee(enc))} if melee else {}
-    fresh = [replace(e, acted=False, points=gains.get(e.name, e.points)) for e in entries(enc)]
+    fresh = [e._replace(acted=False, points=gains.get(e.name, e.points)) for e in entries(enc)]
     top = pool.up_next(fresh)
     return (top.name,) if top is not None else ()
 
