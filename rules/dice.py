@@ -140,6 +140,8 @@ class Dice:
 
     def check_all_used(self) -> None:
         """Refuse given results that the action did not use (beyond those :meth:`spare` allows)."""
+        if not self.given:  # nothing given: nothing to refuse (most actions)
+            return
         for n, (value, sides) in enumerate(zip(self.given[self._used:], self._spare_faces), self._used + 1):
             if not 1 <= value <= sides:
                 raise DiceError(f"`roll` result {value} (number {n}) cannot come from a d{sides}: give a number from 1 to {sides}.")

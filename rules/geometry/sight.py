@@ -146,16 +146,26 @@ def _clip(x0: float, y0: float, x1: float, y1: float, box: tuple[float, float, f
     bx0, by0, bx1, by1 = box
     t0, t1 = 0.0, 1.0
     dx, dy = x1 - x0, y1 - y0
-    for p, q in ((-dx, x0 - bx0), (dx, bx1 - x0), (-dy, y0 - by0), (dy, by1 - y0)):
-        if p == 0:
-            if q < 0:
-                return 1.0, 0.0
-            continue
-        t = q / p
-        if p < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
+    # Liang-Barsky, each side of the box in turn (left, right, top, bottom); written out, not looped over
+    # pairs made for each call: sight asks it for every corner line and every square near one
+    if dx == 0:
+        if x0 - bx0 < 0 or bx1 - x0 < 0:
+            return 1.0, 0.0
+    elif dx > 0:  # entering at the left side, leaving at the right
+        t0 = max(t0, (x0 - bx0) / -dx)
+        t1 = min(t1, (bx1 - x0) / dx)
+    else:
+        t1 = min(t1, (x0 - bx0) / -dx)
+        t0 = max(t0, (bx1 - x0) / dx)
+    if dy == 0:
+        if y0 - by0 < 0 or by1 - y0 < 0:
+            return 1.0, 0.0
+    elif dy > 0:
+        t0 = max(t0, (y0 - by0) / -dy)
+        t1 = min(t1, (by1 - y0) / dy)
+    else:
+        t1 = min(t1, (y0 - by0) / -dy)
+        t0 = max(t0, (by1 - y0) / dy)
     return t0, t1
 
 
