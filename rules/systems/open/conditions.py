@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.effects import Effect
 from rules.models import Combatant, Encounter
 
 __all__ = ["Condition", "CONDITIONS", "CONDITION_NAMES", "conditions", "has"]
@@ -62,10 +63,11 @@ _ALIASES = {"paralyzed": "paralysed"}
 CONDITION_NAMES = frozenset(CONDITIONS) | frozenset(_ALIASES)
 
 
-def conditions(enc: Encounter, c: Combatant) -> dict[str, Condition]:
-    """The conditions on ``c`` now, by name (a down combatant is unconscious)."""
+def conditions(enc: Encounter, c: Combatant, effects: list[Effect] | None = None) -> dict[str, Condition]:
+    """The conditions on ``c`` now, by name (a down combatant is unconscious); ``effects``: those running,
+    if not all of ``enc``'s."""
     found: dict[str, Condition] = {}
-    for e in enc.effects:
+    for e in enc.effects if effects is None else effects:
         if e.target == c.name:
             key = e.name.casefold()
             key = _ALIASES.get(key, key)
@@ -76,11 +78,11 @@ def conditions(enc: Encounter, c: Combatant) -> dict[str, Condition]:
     return found
 
 
-def has(enc: Encounter, c: Combatant, flag: str) -> bool:
+def has(enc: Encounter, c: Combatant, flag: str, effects: list[Effect] | None = None) -> bool:
     """Whether any condition on ``c`` sets ``flag`` (``helpless``, ``speed_zero``...)."""
-    return bool(setting(enc, c, flag))
+    return bool(setting(enc, c, flag, effects))
 
 
-def setting(enc: Encounter, c: Combatant, flag: str) -> list[str]:
-    """The names of the conditions on ``c`` that set ``flag``."""
-    return [name for name, k in conditions(enc, c).items() if getattr(k, flag)]
+def setting(enc: Encounter, c: Combatant, flag: str, effects: list[Effect] | None = None) -> list[str]:
+    """The names of the conditions on ``c`` that set ``flag`` (``effects``: as `conditions`)."""
+    return [name for name, k in conditions(enc, c, effects).items() if getattr(k, flag)]

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from rules.dice import Dice, roll_expression
-from rules.effects import active, pass_turns, total
+from rules.effects import Effect, active, pass_turns, total
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Roll, StatusChanged
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
@@ -179,24 +179,27 @@ def set_initiative(enc: Encounter, opts: OptionValues, c: Combatant, value: int 
     return [OpenInitiative(actor=c.name, value=value, by_gm=True)]
 
 
-def speed_now(enc: Encounter, c: Combatant) -> int:
-    """Its speed this turn: the sheet's, changed by effects; 0 while a condition holds it."""
-    if has(enc, c, "speed_zero"):
+def speed_now(enc: Encounter, c: Combatant, effects: list[Effect] | None = None) -> int:
+    """Its speed this turn: the sheet's, changed by effects (``effects``: those running, if not all of
+    ``enc``'s); 0 while a condition holds it."""
+    running = enc.effects if effects is None else effects
+    if has(enc, c, "speed_zero", running):
         return 0
-    return max(0, sheet.speed(c) + total(enc.effects, c.name, "speed"))
+    return max(0, sheet.speed(c) + total(running, c.name, "speed"))
 
 
-def feet_left(enc: Encounter, c: Combatant) -> int:
-    """Its movement left this turn: its speed now (twice over after a dash), less what it spent."""
-    dashed = active(enc.effects, c.name, DASH) is not None
-    return max(0, speed_now(enc, c) * (1 + dashed) - OpenCombatant.of(c).feet_spent)
+def feet_left(enc: Encounter, c: Combatant, effects: list[Effect] | None = None) -> int:
+    """Its movement left this turn: its speed now (twice over after a dash), less what it spent
+    (``effects``: as `speed_now`)."""
+    running = enc.effects if effects is None else effects
+    dashed = active(running, c.name, DASH) is not None
+    return max(0, speed_now(enc, c, running) * (1 + dashed) - OpenCombatant.of(c).feet_spent)
 
 
 def _speed_as_it_begins(enc: Encounter, c: Combatant) -> int:
     """Its movement as its turn begins: the effects that run out at the start of its turn no longer count."""
     ending = ("turn_start", c.name)
-    running = [e for e in enc.effects if not (e.left == 1 and e.counts_at == ending)]
-    return feet_left(enc.model_copy(update={"effects": running}), c)
+    return feet_left(enc, c, [e for e in enc.effects if not (e.left == 1 and e.counts_at == ending)])
 
 
 def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool]:
