@@ -10,11 +10,12 @@ import shlex
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from rules.errors import InputError, SheetError
 
-__all__ = ["SheetKey", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable"]
+__all__ = ["SheetKey", "per_tables", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable"]
 
 MAX_SHEET_TEXT = 1000
 
@@ -245,6 +246,36 @@ class SheetKey:
         if self.cosmetic:
             extras.append("cosmetic: its owner may change it mid-fight")
         return self.help + (f" ({'; '.join(extras)})" if extras else "")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+#: the sets of tables a `per_tables` function remembers what it made of
+TABLES_KEPT = 32
+
+
+def per_tables(make: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``make`` (a system's sheet keys, made of read-only tables: its catalogue, an option's values)
+    made once for the tables it is given and given again for the same tables, by their identity:
+    every sheet read or edited asks its keys. The tables are kept with what was made of them (so
+    another table never takes an identity while it is remembered), the last `TABLES_KEPT` sets."""
+    kept: dict[tuple[int, ...], tuple[tuple[object, ...], _R]] = {}
+
+    @wraps(make)
+    def made(*tables: _P.args, **named: _P.kwargs) -> _R:
+        assert not named, "per_tables: tables are given by position"
+        key = tuple(map(id, tables))
+        found = kept.get(key)
+        if found is not None:
+            return found[1]
+        if len(kept) >= TABLES_KEPT:
+            kept.clear()
+        result = make(*tables, **named)
+        kept[key] = (tables, result)
+        return result
+
+    return made
 
 
 def read_sheet(

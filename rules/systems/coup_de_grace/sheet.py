@@ -8,7 +8,7 @@ from rules.effects import total
 from rules.errors import IllegalAction, NotFound, SheetError
 from rules.geometry import Cell
 from rules.models import Combatant, Encounter
-from rules.sheet import SheetKey
+from rules.sheet import SheetKey, per_tables
 from rules.systems.coup_de_grace.options import values
 from rules.systems.coup_de_grace.tables import (
     CLASS_ALIASES,
@@ -63,7 +63,9 @@ def _parse_held(known_weapons: dict[str, Weapon], value: str) -> list[str]:
     return [known[normalise_weapon(x)] for x in items]
 
 
+@per_tables
 def keys(known_weapons: dict[str, Weapon]) -> tuple[SheetKey, ...]:
+    """The sheet keys, reading the weapons from the encounter's catalogue (made once for each)."""
     return (
         SheetKey(
             "class",

@@ -9,7 +9,7 @@ the Arsenal location; default 2) and ``cp=N`` (Combat Points an attack with it c
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -194,7 +194,9 @@ def _read_flips(text: str) -> str:
         raise SheetError(str(e)) from None
 
 
+@cache
 def sheet_keys() -> tuple[SheetKey, ...]:
+    """The sheet keys (made once: every sheet read asks them)."""
     locations = tuple(
         SheetKey(key, f"{key.title()} value: hits it can take (humanoid default {HUMANOID_DEFAULTS[key]})", "int",
                  minimum=0, maximum=99)

@@ -8,7 +8,7 @@ from typing import Any
 from rules.errors import SheetError
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.sheet import SheetKey, read_int
+from rules.sheet import SheetKey, per_tables, read_int
 from rules.systems.knights_of_valour.state import KovCombatant
 from rules.systems.knights_of_valour.tables import (
     MAX_ARMOUR,
@@ -36,8 +36,9 @@ __all__ = [
 ]
 
 
+@per_tables
 def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, int]]) -> tuple[SheetKey, ...]:
-    """The sheet keys, reading weapons and armour from the encounter's catalogue."""
+    """The sheet keys, reading weapons and armour from the encounter's catalogue (made once for each)."""
 
     def read_armour(value: str) -> str | int:
         found = armours.get(norm(value))
