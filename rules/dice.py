@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -67,6 +66,22 @@ def parse_given(text: str | None) -> list[int]:
     return values
 
 
+class _RollingFor:
+    """`Dice.rolling_for`'s block: whose dice are rolled inside it, and whose again after it (a class,
+    not a generator's context manager: attacks open a few such blocks each)."""
+
+    __slots__ = ("dice", "names", "saved")
+
+    def __init__(self, dice: Dice, names: tuple[str, ...]) -> None:
+        self.dice, self.names, self.saved = dice, names, dice._for
+
+    def __enter__(self) -> None:
+        self.saved, self.dice._for = self.dice._for, self.names
+
+    def __exit__(self, *exc: object) -> None:
+        self.dice._for = self.saved
+
+
 @dataclass
 class Dice:
     """A source of die results: given ones first, then the random generator."""
@@ -88,14 +103,9 @@ class Dice:
         """Dice that only ever return the given results (tests, worked examples)."""
         return cls(rng=None, given=list(values))
 
-    @contextmanager
-    def rolling_for(self, *names: str) -> Iterator[None]:
-        """The dice rolled inside belong to ``names`` (a combatant, or every member of a side)."""
-        saved, self._for = self._for, names
-        try:
-            yield
-        finally:
-            self._for = saved
+    def rolling_for(self, *names: str) -> _RollingFor:
+        """The dice rolled inside (a ``with`` block) belong to ``names`` (a combatant, or every member of a side)."""
+        return _RollingFor(self, names)
 
     def _typeable(self) -> bool:
         """May the next given result stand for this die? Dice not tagged belong to the caller's actor."""
