@@ -223,6 +223,11 @@ def _parsed(expression: str) -> d20.ast.Node:
     return d20.Roller().parse(expression, allow_comments=False)
 
 
+#: dice of one size and a number added or taken away (``2d6+3``, ``1d8``): the rules' damage and initiative
+#: rolls, which `roll_expression` rolls as d20 would (die by die, in order) without d20's tree
+_PLAIN = re.compile(r"([1-9][0-9]?)d([1-9][0-9]{0,2})(?:([+-])(0|[1-9][0-9]{0,3}))?")
+
+
 def roll_expression(expression: str, dice: Dice, *, words: bool = True) -> ExpressionResult:
     """Roll a d20-notation expression with limits on abusive input; without ``words``, its `text` is left
     empty (the rules read the total and the dice)."""
@@ -232,6 +237,13 @@ def roll_expression(expression: str, dice: Dice, *, words: bool = True) -> Expre
     if len(expression) > MAX_EXPRESSION:
         raise DiceError(f"A dice expression may be at most {MAX_EXPRESSION} characters long.")
     start = len(dice.rolled)
+    plain = None if words else _PLAIN.fullmatch(expression)
+    if plain is not None:
+        count, sides, sign, number = plain.groups()
+        total = sum(dice.die(int(sides)) for _ in range(int(count)))
+        if number:
+            total += int(number) if sign == "+" else -int(number)
+        return ExpressionResult(expression, int(total), "", tuple(dice.rolled[start:]))
     saved = _d20_expression.random
     _d20_expression.random = _RngShim(dice)
     try:

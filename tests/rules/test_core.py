@@ -76,6 +76,25 @@ def test_expression_uses_the_passed_generator() -> None:
     assert fixed.total == 13
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 99), st.integers(1, 999), st.sampled_from(["", "+", "-"]), st.integers(0, 9999),
+       st.integers(0, 10**6), st.lists(st.integers(0, 25), max_size=4))
+def test_a_plain_expression_rolls_as_d20_rolls_it(count: int, sides: int, sign: str, number: int, seed: int,
+                                                 given_values: list[int]) -> None:
+    """Dice of one size and a number (`2d6+3`), rolled for the rules (no words, without d20's tree): the
+    same total, dice and refusals as d20 gives the same expression and dice."""
+    expr = f"{count}d{sides}{sign}{number if sign else ''}"
+    outcomes = []
+    for words in (True, False):
+        dice = Dice(rng=random.Random(seed), given=list(given_values))
+        try:
+            result = roll_expression(expr, dice, words=words)
+            outcomes.append((result.total, result.dice, dice.rolled))
+        except DiceError as e:
+            outcomes.append((str(e), (), dice.rolled))
+    assert outcomes[0] == outcomes[1]
+
+
 @pytest.mark.parametrize("expr", ["", "1d", "hello", "1d6+" * 60 + "1", "1000d6", "(((("])
 def test_bad_expressions_are_handled_errors(expr: str) -> None:
     """Empty, malformed, too long or too many dice: a DiceError, never anything else."""
