@@ -158,7 +158,8 @@ def _check_ranged(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Wea
 
 
 def _faces(grid: Grid, o: Combatant, cell: Cell | None) -> bool:
-    return bool(o.facing and o.cell and grid.front(o.cell, o.facing) == cell)
+    at = o.cell
+    return bool(o.facing and at and grid.front(at, o.facing) == cell)
 
 
 def _standing(group: Iterable[Combatant]) -> list[Combatant]:

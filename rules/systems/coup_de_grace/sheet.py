@@ -133,12 +133,13 @@ def movement(enc: Encounter, c: Combatant) -> int:
 
 
 def square_of(c: Combatant) -> Cell:
-    """The square of a mini on the board."""
-    if c.cell is None:
+    """The square of a mini on the board (its position read once: an attack asks a dozen)."""
+    cell = c.cell
+    if cell is None:
         raise IllegalAction(
             f"{c.name} is not on the board: the GM places it with `/combatant edit name:{c.name} at:CELL`."
         )
-    return c.cell
+    return cell
 
 
 def facing_of(c: Combatant) -> str:
