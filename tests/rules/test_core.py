@@ -81,8 +81,7 @@ def test_expression_uses_the_passed_generator() -> None:
        st.integers(0, 10**6), st.lists(st.integers(0, 25), max_size=4))
 def test_a_plain_expression_rolls_as_d20_rolls_it(count: int, sides: int, sign: str, number: int, seed: int,
                                                  given_values: list[int]) -> None:
-    """Dice of one size and a number (`2d6+3`), rolled for the rules (no words, without d20's tree): the
-    same total, dice and refusals as d20 gives the same expression and dice."""
+    """A plain expression (`2d6+3`) rolled without words gives d20's own total, dice and refusals."""
     expr = f"{count}d{sides}{sign}{number if sign else ''}"
     outcomes = []
     for words in (True, False):
