@@ -38,8 +38,8 @@ async def test_replies_still_name_users_as_mentions_that_ping_nobody(h: Harness)
     assert len(pings) == 1 and pings[0].pinged_users() == [bob] and f"<@{bob}>" in pings[0].text
 
 
-def test_an_embed_gives_discord_pys_own_dict_key_for_key_in_its_order() -> None:
-    """`to_embed`'s embed gives what `discord.Embed.to_dict` gives it, the keys in the same order, with and without fields, footer or colour."""
+def test_an_embed_gives_the_dict_of_one_made_by_discord_pys_calls_key_for_key_in_its_order() -> None:
+    """`to_embed`'s embed gives what `discord.Embed.to_dict` gives of it, and of an embed of its parts made by `discord.Embed`, `add_field` and `set_footer`, the keys in the same order, with and without fields, footer or colour."""
     import json
 
     import discord
@@ -52,4 +52,9 @@ def test_an_embed_gives_discord_pys_own_dict_key_for_key_in_its_order() -> None:
     ]
     for report in reports:
         embed = to_embed(report)
-        assert json.dumps(embed.to_dict()) == json.dumps(discord.Embed.to_dict(embed))
+        made = discord.Embed(title=embed.title, description=embed.description, colour=report.colour)
+        for field in embed.fields:
+            made.add_field(name=field.name, value=field.value, inline=False)
+        if embed.footer.text:
+            made.set_footer(text=embed.footer.text)
+        assert json.dumps(embed.to_dict()) == json.dumps(discord.Embed.to_dict(embed)) == json.dumps(made.to_dict())
