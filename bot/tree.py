@@ -13,7 +13,7 @@ from bot.render import NO_MENTIONS, to_embed
 from rules.errors import RulesError
 from rules.report import COLOURS, Report
 
-__all__ = ["SkirmishTree", "NotShown", "send_error", "report_error", "defer", "answer", "release"]
+__all__ = ["SkirmishTree", "NotShown", "send_error", "report_error", "defer", "answer", "release", "sent_view", "SPARE_VIEWS"]
 
 log = logging.getLogger("skirmish.errors")
 
@@ -109,13 +109,37 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 _CACHED_PARTS = ("_cs_response", "_cs_followup", "_cs_namespace", "_cs_command")
 
 
+class _SentView(discord.ui.View):
+    """A view made by `sent_view`: stopped before it is sent, kept for the next one once released."""
+
+
+#: how many released views of `sent_view` are kept for the next messages' buttons
+SPARE_VIEWS = 32
+_spare: list[_SentView] = []
+
+
+def sent_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view of ``items`` (the bot's dynamic items: a press is answered by the item registered
+    for its custom id), stopped before it goes out, so that discord.py keeps no view for its
+    message; once `release`d, the view (emptied) is kept for the next message's items rather
+    than made again (a view is the larger part of a turn message's buttons: a random id, a
+    future, its rows' weights). A view is handed out to one message at a time."""
+    view = _spare.pop() if _spare else _SentView(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
 def release(
     interaction: discord.Interaction | None = None, view: discord.ui.View | discord.ui.LayoutView | None = None,
 ) -> None:
     """Drop what a finished interaction caches, and the items of a view that was sent or pressed
     (its buttons answer by their custom ids): they and what they hold (the member, the user, the
     options) are then freed at once. Left as cycles, they would wait for the garbage collector,
-    whose pauses stall every channel (17 objects a command before, 1 after)."""
+    whose pauses stall every channel (17 objects a command before, 1 after). A view of
+    `sent_view` is kept, empty, for the next (`SPARE_VIEWS` at most; once only however often it
+    is released)."""
     if interaction is not None:
         for part in _CACHED_PARTS:
             try:
@@ -125,6 +149,9 @@ def release(
     if view is not None:
         view.stop()
         view.clear_items()
+        if type(view) is _SentView and len(_spare) < SPARE_VIEWS and not any(v is view for v in _spare):
+            view.timeout = None  # as made: an ephemeral send may have set one
+            _spare.append(view)
 
 
 def _guild_only(command: object) -> bool:

@@ -27,7 +27,7 @@ from bot.access import TEXT_NEEDS
 from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, LogPage, Outcome
-from bot.tree import answer, release, report_error
+from bot.tree import answer, release, report_error, sent_view
 from cogs._common import bot_of, ctx_of, defer, reply, service_of
 from rules.errors import NotAllowed
 from rules.report import COLOURS, Report, user_ref
@@ -110,25 +110,18 @@ class UndoButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:undo:(?
         await _pressed(interaction, self, lambda: service_of(interaction).undo(ctx_of(interaction), self.encounter_id))
 
 
-def _sent_as_is(*items: ui.Item[Any]) -> ui.View:
-    """A view of the bot's dynamic items, stopped before it is sent: a press is answered by the
-    item registered for its custom id (`DYNAMIC_ITEMS`), so discord.py need not keep the view
-    for its message (it keeps none that is finished) only to drop it again when `release`d."""
-    view = ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    view.stop()
-    return view
-
-
 def turn_view(encounter_id: int, turn: str, has_map: bool = True) -> ui.View:
-    """The buttons of a turn-change message (Map only where the encounter has a map)."""
-    return _sent_as_is(EndTurnButton(encounter_id, turn), *([MapButton(encounter_id)] if has_map else []))
+    """The buttons of a turn-change message (Map only where the encounter has a map), in a view
+    stopped before it goes out (`bot.tree.sent_view`): a press is answered by the item
+    registered for its custom id (`DYNAMIC_ITEMS`)."""
+    if has_map:
+        return sent_view(EndTurnButton(encounter_id, turn), MapButton(encounter_id))
+    return sent_view(EndTurnButton(encounter_id, turn))
 
 
 def board_view(encounter_id: int) -> ui.View:
-    """The buttons of the status board."""
-    return _sent_as_is(UndoButton(encounter_id))
+    """The buttons of the status board (`bot.tree.sent_view`, as `turn_view`)."""
+    return sent_view(UndoButton(encounter_id))
 
 
 class LogPageButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:log:(?P<enc>\d+):(?P<count>\d+):(?P<page>\d+)"):

@@ -58,6 +58,31 @@ async def test_the_turn_messages_and_boards_buttons_go_out_in_a_view_discord_py_
         assert all(isinstance(item, DYNAMIC_ITEMS) for item in view.children)
 
 
+async def test_a_released_view_is_made_again_for_the_next_message_with_only_its_own_buttons() -> None:
+    """A turn message's view, once released, is the next message's, carrying exactly the buttons a new view of that message's items carries; released twice, it is kept once."""
+    from discord import ui
+
+    from bot.tree import release
+    from cogs.buttons import EndTurnButton, UndoButton
+
+    first = turn_view(7, "r2.0123abcd", True)
+    release(view=first)
+    release(view=first)
+    second, third = board_view(8), board_view(9)
+    assert second is first and third is not first
+    fresh = ui.View(timeout=None)
+    fresh.add_item(UndoButton(8))
+    assert second.to_components() == fresh.to_components() and second.is_finished() and second.timeout is None
+    assert third.to_components()[0]["components"][0]["custom_id"] == "skirmish:undo:9"
+    release(view=second)
+    again = turn_view(10, "r3.89abcdef", False)
+    alone = ui.View(timeout=None)
+    alone.add_item(EndTurnButton(10, "r3.89abcdef"))
+    assert again is second and again.to_components() == alone.to_components()
+    release(view=again)
+    release(view=third)
+
+
 async def test_end_turn_is_init_next_for_the_owner(h: Harness) -> None:
     """Bob's End turn ends Borin's turn as /init next does: logged, a new turn message for Grak, the board updated."""
     await fight(h)
