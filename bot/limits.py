@@ -197,38 +197,22 @@ def _within(content: str, embeds: Sequence[discord.Embed], mentions: discord.All
     return True
 
 
-_ROW_ITEMS, _CUSTOM_ID, _LABEL = LIMITS["row_items"], LIMITS["custom_id"], LIMITS["label"]
-
-
-def _buttons_within(view: discord.ui.View | discord.ui.LayoutView) -> bool:
-    """Whether ``view`` is a `discord.ui.View` of at most five buttons (the bot's dynamic items
-    among them), each with a custom id of 1 to 100 characters and a label within 80: then its
-    components are within every limit `problems` checks of them (five items make at most five
-    rows of at most five), read where discord.py keeps them, without building them. Any other
-    view is left to `problems`."""
-    from discord import ui
-
-    children = view.children
-    if not isinstance(view, ui.View) or len(children) > _ROW_ITEMS:
-        return False
-    for child in children:
-        button = child.item if isinstance(child, ui.DynamicItem) else child
-        if not isinstance(button, ui.Button):
-            return False
-        custom_id, label = button.custom_id, button.label
-        if not custom_id or len(custom_id) > _CUSTOM_ID or (label is not None and len(label) > _LABEL):
-            return False
-    return True
+def _at_a_look(view: Any) -> bool:
+    """Whether ``view`` finds its components within every limit `problems` checks of them, read
+    where discord.py keeps them (a view of the bot's buttons: `bot.tree.SentView.within_limits`);
+    any other view is left to `problems`."""
+    look = getattr(view, "within_limits", None)
+    return look is not None and look() is True
 
 
 def checked(**kwargs: Any) -> dict[str, Any]:
     """The keyword arguments of a send or an edit (content, embed(s), view, file(s),
     allowed_mentions), unchanged when Discord would take them; `OverLimit` otherwise. A message
-    without files, and without a view or with a few buttons (`_buttons_within`), is passed at a
-    look at its sizes (`_within`) where it fits."""
+    without files, and without a view or with a view of the bot's buttons (`_at_a_look`), is
+    passed at a look at its sizes (`_within`) where it fits."""
     embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") is not None else [])
     view = kwargs.get("view")
-    if ((view is None or _buttons_within(view)) and kwargs.get("file") is None and not kwargs.get("files")
+    if ((view is None or _at_a_look(view)) and kwargs.get("file") is None and not kwargs.get("files")
             and _within(str(kwargs.get("content") or ""), embeds, kwargs.get("allowed_mentions"))):
         return kwargs
     mentions = kwargs.get("allowed_mentions")

@@ -8,12 +8,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.limits import checked
+from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, to_embed
 from rules.errors import RulesError
 from rules.report import COLOURS, Report
 
-__all__ = ["SkirmishTree", "NotShown", "send_error", "report_error", "defer", "answer", "release", "sent_view", "SPARE_VIEWS"]
+__all__ = ["SkirmishTree", "NotShown", "send_error", "report_error", "defer", "answer", "release", "sent_view", "SentView", "kept", "SPARE_VIEWS"]
 
 log = logging.getLogger("skirmish.errors")
 
@@ -109,22 +109,60 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 _CACHED_PARTS = ("_cs_response", "_cs_followup", "_cs_namespace", "_cs_command")
 
 
-class _SentView(discord.ui.View):
-    """A view made by `sent_view`: stopped before it is sent, kept for the next one once released."""
-
-
-#: how many released views of `sent_view` are kept for the next messages' buttons
+#: how many released views of each kind are kept for the next messages' buttons
 SPARE_VIEWS = 32
-_spare: list[_SentView] = []
+_ROW_ITEMS, _CUSTOM_ID, _LABEL = LIMITS["row_items"], LIMITS["custom_id"], LIMITS["label"]
+
+
+def kept(view: "SentView", spare: list[Any]) -> bool:
+    """Keep ``view`` in ``spare`` for the next message (`SPARE_VIEWS` at most; once however
+    often it is released); whether it is kept (now or before)."""
+    if any(v is view for v in spare):
+        return True
+    if len(spare) < SPARE_VIEWS:
+        view.timeout = None  # as made: an ephemeral send may have set one
+        spare.append(view)
+        return True
+    return False
+
+
+class SentView(discord.ui.View):
+    """A view of the bot's dynamic items (a press is answered by the item registered for its
+    custom id), stopped before it goes out, so that discord.py keeps no view for its message;
+    once `release`d it is kept for the next message rather than made again (a view is the
+    larger part of a message's buttons: a random id, a future, its rows' weights). A view is
+    handed out to one message at a time."""
+
+    def within_limits(self) -> bool:
+        """Whether this view is of at most five buttons (the bot's dynamic items among them),
+        each with a custom id of 1 to 100 characters and a label within 80: then its components
+        are within every limit `bot.limits.problems` checks of them (five items make at most
+        five rows of at most five), read where discord.py keeps them, without building them
+        (`bot.limits.checked` asks)."""
+        children = self.children
+        if len(children) > _ROW_ITEMS:
+            return False
+        for child in children:
+            button = child.item if isinstance(child, discord.ui.DynamicItem) else child
+            if not isinstance(button, discord.ui.Button):
+                return False
+            custom_id, label = button.custom_id, button.label
+            if not custom_id or len(custom_id) > _CUSTOM_ID or (label is not None and len(label) > _LABEL):
+                return False
+        return True
+
+    def released(self) -> None:
+        """Sent: emptied, and kept for `sent_view`."""
+        self.clear_items()
+        kept(self, _spare)
+
+
+_spare: list[SentView] = []
 
 
 def sent_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    """A view of ``items`` (the bot's dynamic items: a press is answered by the item registered
-    for its custom id), stopped before it goes out, so that discord.py keeps no view for its
-    message; once `release`d, the view (emptied) is kept for the next message's items rather
-    than made again (a view is the larger part of a turn message's buttons: a random id, a
-    future, its rows' weights). A view is handed out to one message at a time."""
-    view = _spare.pop() if _spare else _SentView(timeout=None)
+    """A `SentView` of ``items``: one released before (emptied), or a new one."""
+    view = _spare.pop() if _spare else SentView(timeout=None)
     for item in items:
         view.add_item(item)
     view.stop()
@@ -137,9 +175,8 @@ def release(
     """Drop what a finished interaction caches, and the items of a view that was sent or pressed
     (its buttons answer by their custom ids): they and what they hold (the member, the user, the
     options) are then freed at once. Left as cycles, they would wait for the garbage collector,
-    whose pauses stall every channel (17 objects a command before, 1 after). A view of
-    `sent_view` is kept, empty, for the next (`SPARE_VIEWS` at most; once only however often it
-    is released)."""
+    whose pauses stall every channel (17 objects a command before, 1 after). A `SentView` is
+    kept for the next message (`SentView.released`)."""
     if interaction is not None:
         for part in _CACHED_PARTS:
             try:
@@ -148,10 +185,10 @@ def release(
                 pass
     if view is not None:
         view.stop()
-        view.clear_items()
-        if type(view) is _SentView and len(_spare) < SPARE_VIEWS and not any(v is view for v in _spare):
-            view.timeout = None  # as made: an ephemeral send may have set one
-            _spare.append(view)
+        if isinstance(view, SentView):
+            view.released()
+        else:
+            view.clear_items()
 
 
 def _guild_only(command: object) -> bool:

@@ -27,7 +27,7 @@ from bot.access import TEXT_NEEDS
 from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, LogPage, Outcome
-from bot.tree import answer, release, report_error, sent_view
+from bot.tree import SentView, answer, kept, release, report_error, sent_view
 from cogs._common import bot_of, ctx_of, defer, reply, service_of
 from rules.errors import NotAllowed
 from rules.report import COLOURS, Report, user_ref
@@ -66,9 +66,16 @@ class EndTurnButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:end:
     """End turn: the `/init next` of the combatant whose turn it is (its owner or a GM)."""
 
     def __init__(self, encounter_id: int, turn: str) -> None:
-        super().__init__(
-            ui.Button(label="End turn", style=discord.ButtonStyle.primary, custom_id=f"skirmish:end:{encounter_id}:{turn}")
-        )
+        super().__init__(ui.Button(label="End turn", style=discord.ButtonStyle.primary, custom_id=self.custom_id_of(encounter_id, turn)))
+        self.encounter_id, self.turn = encounter_id, turn
+
+    @staticmethod
+    def custom_id_of(encounter_id: int, turn: str) -> str:
+        return f"skirmish:end:{encounter_id}:{turn}"
+
+    def aim(self, encounter_id: int, turn: str) -> None:
+        """This button as `EndTurnButton(encounter_id, turn)` makes it (a kept turn message's: `_TurnButtons`)."""
+        self.item.custom_id = self.custom_id_of(encounter_id, turn)
         self.encounter_id, self.turn = encounter_id, turn
 
     @classmethod
@@ -83,7 +90,16 @@ class MapButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:map:(?P<
     """Map: the `/map` picture, shown only to whoever pressed."""
 
     def __init__(self, encounter_id: int) -> None:
-        super().__init__(ui.Button(label="Map", style=discord.ButtonStyle.secondary, custom_id=f"skirmish:map:{encounter_id}"))
+        super().__init__(ui.Button(label="Map", style=discord.ButtonStyle.secondary, custom_id=self.custom_id_of(encounter_id)))
+        self.encounter_id = encounter_id
+
+    @staticmethod
+    def custom_id_of(encounter_id: int) -> str:
+        return f"skirmish:map:{encounter_id}"
+
+    def aim(self, encounter_id: int) -> None:
+        """This button as `MapButton(encounter_id)` makes it (as `EndTurnButton.aim`)."""
+        self.item.custom_id = self.custom_id_of(encounter_id)
         self.encounter_id = encounter_id
 
     @classmethod
@@ -110,13 +126,41 @@ class UndoButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:undo:(?
         await _pressed(interaction, self, lambda: service_of(interaction).undo(ctx_of(interaction), self.encounter_id))
 
 
+class _TurnButtons(SentView):
+    """A turn message's view (`bot.tree.SentView`) kept with its End turn and Map buttons once
+    released, each aimed at the next message's encounter and turn (`EndTurnButton.aim`) rather
+    than made again; kept apart by whether it has the Map button."""
+
+    def __init__(self, encounter_id: int, turn: str, has_map: bool) -> None:
+        super().__init__(timeout=None)
+        self.end = EndTurnButton(encounter_id, turn)
+        self.map = MapButton(encounter_id) if has_map else None
+        self.add_item(self.end)
+        if self.map is not None:
+            self.add_item(self.map)
+        self.stop()
+
+    def aimed(self, encounter_id: int, turn: str) -> "_TurnButtons":
+        self.end.aim(encounter_id, turn)
+        if self.map is not None:
+            self.map.aim(encounter_id)
+        return self
+
+    def released(self) -> None:
+        if not kept(self, _turn_buttons[self.map is not None]):
+            self.clear_items()
+
+
+#: the released turn messages' views, without and with the Map button
+_turn_buttons: tuple[list[_TurnButtons], list[_TurnButtons]] = ([], [])
+
+
 def turn_view(encounter_id: int, turn: str, has_map: bool = True) -> ui.View:
     """The buttons of a turn-change message (Map only where the encounter has a map), in a view
-    stopped before it goes out (`bot.tree.sent_view`): a press is answered by the item
-    registered for its custom id (`DYNAMIC_ITEMS`)."""
-    if has_map:
-        return sent_view(EndTurnButton(encounter_id, turn), MapButton(encounter_id))
-    return sent_view(EndTurnButton(encounter_id, turn))
+    stopped before it goes out (`_TurnButtons`): a press is answered by the item registered for
+    its custom id (`DYNAMIC_ITEMS`)."""
+    spare = _turn_buttons[has_map]
+    return spare.pop().aimed(encounter_id, turn) if spare else _TurnButtons(encounter_id, turn, has_map)
 
 
 def board_view(encounter_id: int) -> ui.View:

@@ -107,10 +107,11 @@ def _fields(n: int, value: str = "v") -> discord.Embed:
 
 
 def _buttons(label: str = "Go", custom_id: str = "skirmish:x", end_turn: str = "r1.0a") -> discord.ui.View:
-    """A view of a plain button and the bot's End turn button (a dynamic item) of the turn ``end_turn``."""
+    """A view of the bot's buttons (`bot.tree.SentView`, which `checked` reads at a look): a plain button and the End turn button (a dynamic item) of the turn ``end_turn``."""
+    from bot.tree import SentView
     from cogs.buttons import EndTurnButton
 
-    view = discord.ui.View(timeout=None)
+    view = SentView(timeout=None)
     view.add_item(discord.ui.Button(label=label, custom_id=custom_id))
     view.add_item(EndTurnButton(1, end_turn))
     return view
