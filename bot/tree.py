@@ -13,7 +13,7 @@ from bot.render import NO_MENTIONS, to_embed
 from rules.errors import RulesError
 from rules.report import COLOURS, Report
 
-__all__ = ["SkirmishTree", "NotShown", "send_error", "report_error", "defer", "answer", "release", "sent_view", "SentView", "kept", "SPARE_VIEWS"]
+__all__ = ["SkirmishTree", "NotShown", "send_error", "report_error", "defer", "answer", "release", "SentView", "kept", "SPARE_VIEWS"]
 
 log = logging.getLogger("skirmish.errors")
 
@@ -128,10 +128,8 @@ def kept(view: "SentView", spare: list[Any]) -> bool:
 
 class SentView(discord.ui.View):
     """A view of the bot's dynamic items (a press is answered by the item registered for its
-    custom id), stopped before it goes out, so that discord.py keeps no view for its message;
-    once `release`d it is kept for the next message rather than made again (a view is the
-    larger part of a message's buttons: a random id, a future, its rows' weights). A view is
-    handed out to one message at a time."""
+    custom id), stopped before it goes out, so that discord.py keeps no view for its message.
+    A subclass may keep itself for the next message once `release`d (`released`, `kept`)."""
 
     def within_limits(self) -> bool:
         """Whether this view is of at most five buttons (the bot's dynamic items among them),
@@ -152,21 +150,8 @@ class SentView(discord.ui.View):
         return True
 
     def released(self) -> None:
-        """Sent: emptied, and kept for `sent_view`."""
+        """Sent (`release`): emptied."""
         self.clear_items()
-        kept(self, _spare)
-
-
-_spare: list[SentView] = []
-
-
-def sent_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    """A `SentView` of ``items``: one released before (emptied), or a new one."""
-    view = _spare.pop() if _spare else SentView(timeout=None)
-    for item in items:
-        view.add_item(item)
-    view.stop()
-    return view
 
 
 def release(
@@ -175,8 +160,8 @@ def release(
     """Drop what a finished interaction caches, and the items of a view that was sent or pressed
     (its buttons answer by their custom ids): they and what they hold (the member, the user, the
     options) are then freed at once. Left as cycles, they would wait for the garbage collector,
-    whose pauses stall every channel (17 objects a command before, 1 after). A `SentView` is
-    kept for the next message (`SentView.released`)."""
+    whose pauses stall every channel (17 objects a command before, 1 after); a `SentView` may
+    keep itself for the next message (`SentView.released`)."""
     if interaction is not None:
         for part in _CACHED_PARTS:
             try:

@@ -27,7 +27,7 @@ from bot.access import TEXT_NEEDS
 from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, LogPage, Outcome
-from bot.tree import SentView, answer, kept, release, report_error, sent_view
+from bot.tree import SentView, answer, kept, release, report_error
 from cogs._common import bot_of, ctx_of, defer, reply, service_of
 from rules.errors import NotAllowed
 from rules.report import COLOURS, Report, user_ref
@@ -74,7 +74,7 @@ class EndTurnButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:end:
         return f"skirmish:end:{encounter_id}:{turn}"
 
     def aim(self, encounter_id: int, turn: str) -> None:
-        """This button as `EndTurnButton(encounter_id, turn)` makes it (a kept turn message's: `_TurnButtons`)."""
+        """This button as `EndTurnButton(encounter_id, turn)` makes it (a kept message's: `_Buttons`)."""
         self.item.custom_id = self.custom_id_of(encounter_id, turn)
         self.encounter_id, self.turn = encounter_id, turn
 
@@ -97,7 +97,7 @@ class MapButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:map:(?P<
     def custom_id_of(encounter_id: int) -> str:
         return f"skirmish:map:{encounter_id}"
 
-    def aim(self, encounter_id: int) -> None:
+    def aim(self, encounter_id: int, turn: str = "") -> None:
         """This button as `MapButton(encounter_id)` makes it (as `EndTurnButton.aim`)."""
         self.item.custom_id = self.custom_id_of(encounter_id)
         self.encounter_id = encounter_id
@@ -115,7 +115,16 @@ class UndoButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:undo:(?
     """Undo, on the status board: the GM's `/undo`."""
 
     def __init__(self, encounter_id: int) -> None:
-        super().__init__(ui.Button(label="Undo", style=discord.ButtonStyle.danger, custom_id=f"skirmish:undo:{encounter_id}"))
+        super().__init__(ui.Button(label="Undo", style=discord.ButtonStyle.danger, custom_id=self.custom_id_of(encounter_id)))
+        self.encounter_id = encounter_id
+
+    @staticmethod
+    def custom_id_of(encounter_id: int) -> str:
+        return f"skirmish:undo:{encounter_id}"
+
+    def aim(self, encounter_id: int, turn: str = "") -> None:
+        """This button as `UndoButton(encounter_id)` makes it (as `EndTurnButton.aim`)."""
+        self.item.custom_id = self.custom_id_of(encounter_id)
         self.encounter_id = encounter_id
 
     @classmethod
@@ -126,46 +135,55 @@ class UndoButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:undo:(?
         await _pressed(interaction, self, lambda: service_of(interaction).undo(ctx_of(interaction), self.encounter_id))
 
 
-class _TurnButtons(SentView):
-    """A turn message's view (`bot.tree.SentView`) kept with its End turn and Map buttons once
-    released, each aimed at the next message's encounter and turn (`EndTurnButton.aim`) rather
-    than made again; kept apart by whether it has the Map button."""
+#: a button a kept view aims at each message's encounter (and turn)
+_Aimed = EndTurnButton | MapButton | UndoButton
 
-    def __init__(self, encounter_id: int, turn: str, has_map: bool) -> None:
+
+class _Buttons(SentView):
+    """A turn message's or the status board's view (`bot.tree.SentView`) kept with its buttons
+    once released (`SPARE_VIEWS` of each ``kind``: a turn's with and without Map, the board's),
+    each button aimed at the next message's encounter and turn (`EndTurnButton.aim`) rather
+    than made again (a `DynamicItem` and its `ui.Button` each, and the view)."""
+
+    def __init__(self, kind: str, *items: _Aimed) -> None:
         super().__init__(timeout=None)
-        self.end = EndTurnButton(encounter_id, turn)
-        self.map = MapButton(encounter_id) if has_map else None
-        self.add_item(self.end)
-        if self.map is not None:
-            self.add_item(self.map)
+        self.kind, self.aimed_items = kind, items
+        for item in items:
+            self.add_item(item)
         self.stop()
 
-    def aimed(self, encounter_id: int, turn: str) -> "_TurnButtons":
-        self.end.aim(encounter_id, turn)
-        if self.map is not None:
-            self.map.aim(encounter_id)
+    def aimed(self, encounter_id: int, turn: str) -> "_Buttons":
+        for item in self.aimed_items:
+            item.aim(encounter_id, turn)
         return self
 
     def released(self) -> None:
-        if not kept(self, _turn_buttons[self.map is not None]):
+        if not kept(self, _kept[self.kind]):
             self.clear_items()
 
 
-#: the released turn messages' views, without and with the Map button
-_turn_buttons: tuple[list[_TurnButtons], list[_TurnButtons]] = ([], [])
+#: the released views of each kind, for the next message of that kind
+_kept: dict[str, list[_Buttons]] = {"turn": [], "turn and map": [], "board": []}
+
+
+def _buttons(kind: str, encounter_id: int, turn: str, make: Callable[[], tuple[_Aimed, ...]]) -> ui.View:
+    """A released view of ``kind`` aimed at ``encounter_id`` and ``turn``, or a new one of ``make``'s buttons."""
+    spare = _kept[kind]
+    return spare.pop().aimed(encounter_id, turn) if spare else _Buttons(kind, *make())
 
 
 def turn_view(encounter_id: int, turn: str, has_map: bool = True) -> ui.View:
     """The buttons of a turn-change message (Map only where the encounter has a map), in a view
-    stopped before it goes out (`_TurnButtons`): a press is answered by the item registered for
-    its custom id (`DYNAMIC_ITEMS`)."""
-    spare = _turn_buttons[has_map]
-    return spare.pop().aimed(encounter_id, turn) if spare else _TurnButtons(encounter_id, turn, has_map)
+    stopped before it goes out (`_Buttons`): a press is answered by the item registered for its
+    custom id (`DYNAMIC_ITEMS`)."""
+    if has_map:
+        return _buttons("turn and map", encounter_id, turn, lambda: (EndTurnButton(encounter_id, turn), MapButton(encounter_id)))
+    return _buttons("turn", encounter_id, turn, lambda: (EndTurnButton(encounter_id, turn),))
 
 
 def board_view(encounter_id: int) -> ui.View:
-    """The buttons of the status board (`bot.tree.sent_view`, as `turn_view`)."""
-    return sent_view(UndoButton(encounter_id))
+    """The buttons of the status board (`_Buttons`, as `turn_view`)."""
+    return _buttons("board", encounter_id, "", lambda: (UndoButton(encounter_id),))
 
 
 class LogPageButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:log:(?P<enc>\d+):(?P<count>\d+):(?P<page>\d+)"):
