@@ -197,13 +197,22 @@ def _within(content: str, embeds: Sequence[discord.Embed], mentions: discord.All
     return True
 
 
+def _at_a_look(view: Any) -> bool:
+    """Whether ``view`` finds its components within every limit `problems` checks of them, read
+    where discord.py keeps them (a view of the bot's buttons: `bot.tree.SentView.within_limits`);
+    any other view is left to `problems`."""
+    look = getattr(view, "within_limits", None)
+    return look is not None and look() is True
+
+
 def checked(**kwargs: Any) -> dict[str, Any]:
     """The keyword arguments of a send or an edit (content, embed(s), view, file(s),
     allowed_mentions), unchanged when Discord would take them; `OverLimit` otherwise. A message
-    without a view or files is passed at a look at its sizes (`_within`) where it fits."""
+    without files, and without a view or with a view of the bot's buttons (`_at_a_look`), is
+    passed at a look at its sizes (`_within`) where it fits."""
     embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") is not None else [])
     view = kwargs.get("view")
-    if (view is None and kwargs.get("file") is None and not kwargs.get("files")
+    if ((view is None or _at_a_look(view)) and kwargs.get("file") is None and not kwargs.get("files")
             and _within(str(kwargs.get("content") or ""), embeds, kwargs.get("allowed_mentions"))):
         return kwargs
     mentions = kwargs.get("allowed_mentions")

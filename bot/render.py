@@ -6,11 +6,16 @@ disappears without a word. The report's footer (its hints) is kept before anythi
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 
 from bot.limits import LIMITS
 from rules.hidden import MARK_START, for_reader
 from rules.report import Report, render_users, user_ref
+
+if TYPE_CHECKING:  # pragma: no cover
+    from discord.types.embed import Embed as EmbedData
 
 __all__ = ["to_embed", "discord_text", "NO_MENTIONS", "mentions_for", "clip", "fit_lines"]
 
@@ -112,6 +117,51 @@ def _fields(fields: list[tuple[str, str]], budget: int) -> list[tuple[str, str]]
     return out + last
 
 
+class _Embed(discord.Embed):
+    """An embed as `to_embed` makes it (`made`): a title, a description, a colour, fields and a
+    footer, and none of the parts it never sets (a timestamp, an image, a thumbnail, a video, a
+    provider, an author). Its `to_dict`, which discord.py calls to send it, gives the dict
+    `discord.Embed.to_dict` gives, key for key and in its order, without asking for each of
+    the parts it never holds (an `AttributeError` each)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def made(cls, title: str, description: str | None, colour: int | None, fields: list[tuple[str, str]], footer: str) -> "_Embed":
+        """The embed ``discord.Embed(title=..., description=..., colour=...)`` makes, with an
+        `add_field(..., inline=False)` for each of ``fields`` and `set_footer(text=footer)`
+        where there is a footer, its parts set as those calls set them."""
+        embed = cls.__new__(cls)
+        embed.title, embed.type, embed.url, embed.description, embed._flags = title, "rich", None, description, 0
+        embed._colour = None if colour is None else discord.Colour(colour)
+        if fields:
+            embed._fields = [{"inline": False, "name": name, "value": value} for name, value in fields]
+        if footer:
+            embed._footer = {"text": footer}
+        return embed
+
+    def to_dict(self) -> EmbedData:
+        result: dict[str, object] = {}
+        # discord.Embed.to_dict reads its parts in ``__slots__``' order (colour, footer, fields,
+        # flags), then writes the colour's value as "color" and the plain attributes after them
+        try:
+            result["footer"] = self._footer
+        except AttributeError:
+            pass
+        try:
+            result["fields"] = self._fields
+        except AttributeError:
+            pass
+        result["flags"] = self._flags
+        colour = self._colour
+        if colour:
+            result["color"] = colour.value
+        for key, value in (("type", self.type), ("description", self.description), ("url", self.url), ("title", self.title)):
+            if value:
+                result[key] = value
+        return result  # type: ignore[return-value]  # the same keys as discord.Embed.to_dict's EmbedData
+
+
 def to_embed(report: Report) -> discord.Embed:
     title = clip(discord_text(report.title), LIMITS["title"])
     footer = clip(discord_text(report.footer), LIMITS["footer"]) if report.footer else ""
@@ -125,9 +175,4 @@ def to_embed(report: Report) -> discord.Embed:
     room = min(LIMITS["description"], budget - keep_for_fields)
     description = text if len(text) <= room else fit_lines(lines, room, report.more)  # as fit_lines would: the lines joined
     budget -= len(description)
-    embed = discord.Embed(title=title, description=description or None, colour=report.colour)
-    for name, value in _fields(report.fields, budget):
-        embed.add_field(name=name, value=value, inline=False)
-    if footer:
-        embed.set_footer(text=footer)
-    return embed
+    return _Embed.made(title, description or None, report.colour, _fields(report.fields, budget), footer)

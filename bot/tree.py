@@ -8,12 +8,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.limits import checked
+from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, to_embed
 from rules.errors import RulesError
 from rules.report import COLOURS, Report
 
-__all__ = ["SkirmishTree", "NotShown", "send_error", "report_error", "defer", "answer", "release"]
+__all__ = ["SkirmishTree", "NotShown", "send_error", "report_error", "defer", "answer", "release", "SentView", "kept", "SPARE_VIEWS"]
 
 log = logging.getLogger("skirmish.errors")
 
@@ -109,13 +109,59 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 _CACHED_PARTS = ("_cs_response", "_cs_followup", "_cs_namespace", "_cs_command")
 
 
+#: how many released views of each kind are kept for the next messages' buttons
+SPARE_VIEWS = 32
+_ROW_ITEMS, _CUSTOM_ID, _LABEL = LIMITS["row_items"], LIMITS["custom_id"], LIMITS["label"]
+
+
+def kept(view: "SentView", spare: list[Any]) -> bool:
+    """Keep ``view`` in ``spare`` for the next message (`SPARE_VIEWS` at most; once however
+    often it is released); whether it is kept (now or before)."""
+    if any(v is view for v in spare):
+        return True
+    if len(spare) < SPARE_VIEWS:
+        view.timeout = None  # as made: an ephemeral send may have set one
+        spare.append(view)
+        return True
+    return False
+
+
+class SentView(discord.ui.View):
+    """A view of the bot's dynamic items (a press is answered by the item registered for its
+    custom id), stopped before it goes out, so that discord.py keeps no view for its message.
+    A subclass may keep itself for the next message once `release`d (`released`, `kept`)."""
+
+    def within_limits(self) -> bool:
+        """Whether this view is of at most five buttons (the bot's dynamic items among them),
+        each with a custom id of 1 to 100 characters and a label within 80: then its components
+        are within every limit `bot.limits.problems` checks of them (five items make at most
+        five rows of at most five), read where discord.py keeps them, without building them
+        (`bot.limits.checked` asks)."""
+        children = self.children
+        if len(children) > _ROW_ITEMS:
+            return False
+        for child in children:
+            button = child.item if isinstance(child, discord.ui.DynamicItem) else child
+            if not isinstance(button, discord.ui.Button):
+                return False
+            custom_id, label = button.custom_id, button.label
+            if not custom_id or len(custom_id) > _CUSTOM_ID or (label is not None and len(label) > _LABEL):
+                return False
+        return True
+
+    def released(self) -> None:
+        """Sent (`release`): emptied."""
+        self.clear_items()
+
+
 def release(
     interaction: discord.Interaction | None = None, view: discord.ui.View | discord.ui.LayoutView | None = None,
 ) -> None:
     """Drop what a finished interaction caches, and the items of a view that was sent or pressed
     (its buttons answer by their custom ids): they and what they hold (the member, the user, the
     options) are then freed at once. Left as cycles, they would wait for the garbage collector,
-    whose pauses stall every channel (17 objects a command before, 1 after)."""
+    whose pauses stall every channel (17 objects a command before, 1 after); a `SentView` may
+    keep itself for the next message (`SentView.released`)."""
     if interaction is not None:
         for part in _CACHED_PARTS:
             try:
@@ -124,7 +170,10 @@ def release(
                 pass
     if view is not None:
         view.stop()
-        view.clear_items()
+        if isinstance(view, SentView):
+            view.released()
+        else:
+            view.clear_items()
 
 
 def _guild_only(command: object) -> bool:

@@ -27,7 +27,7 @@ from bot.access import TEXT_NEEDS
 from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, LogPage, Outcome
-from bot.tree import answer, release, report_error
+from bot.tree import SentView, answer, kept, release, report_error
 from cogs._common import bot_of, ctx_of, defer, reply, service_of
 from rules.errors import NotAllowed
 from rules.report import COLOURS, Report, user_ref
@@ -66,9 +66,16 @@ class EndTurnButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:end:
     """End turn: the `/init next` of the combatant whose turn it is (its owner or a GM)."""
 
     def __init__(self, encounter_id: int, turn: str) -> None:
-        super().__init__(
-            ui.Button(label="End turn", style=discord.ButtonStyle.primary, custom_id=f"skirmish:end:{encounter_id}:{turn}")
-        )
+        super().__init__(ui.Button(label="End turn", style=discord.ButtonStyle.primary, custom_id=self.custom_id_of(encounter_id, turn)))
+        self.encounter_id, self.turn = encounter_id, turn
+
+    @staticmethod
+    def custom_id_of(encounter_id: int, turn: str) -> str:
+        return f"skirmish:end:{encounter_id}:{turn}"
+
+    def aim(self, encounter_id: int, turn: str) -> None:
+        """This button as `EndTurnButton(encounter_id, turn)` makes it (a kept message's: `_Buttons`)."""
+        self.item.custom_id = self.custom_id_of(encounter_id, turn)
         self.encounter_id, self.turn = encounter_id, turn
 
     @classmethod
@@ -83,7 +90,16 @@ class MapButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:map:(?P<
     """Map: the `/map` picture, shown only to whoever pressed."""
 
     def __init__(self, encounter_id: int) -> None:
-        super().__init__(ui.Button(label="Map", style=discord.ButtonStyle.secondary, custom_id=f"skirmish:map:{encounter_id}"))
+        super().__init__(ui.Button(label="Map", style=discord.ButtonStyle.secondary, custom_id=self.custom_id_of(encounter_id)))
+        self.encounter_id = encounter_id
+
+    @staticmethod
+    def custom_id_of(encounter_id: int) -> str:
+        return f"skirmish:map:{encounter_id}"
+
+    def aim(self, encounter_id: int, turn: str = "") -> None:
+        """This button as `MapButton(encounter_id)` makes it (as `EndTurnButton.aim`)."""
+        self.item.custom_id = self.custom_id_of(encounter_id)
         self.encounter_id = encounter_id
 
     @classmethod
@@ -99,7 +115,16 @@ class UndoButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:undo:(?
     """Undo, on the status board: the GM's `/undo`."""
 
     def __init__(self, encounter_id: int) -> None:
-        super().__init__(ui.Button(label="Undo", style=discord.ButtonStyle.danger, custom_id=f"skirmish:undo:{encounter_id}"))
+        super().__init__(ui.Button(label="Undo", style=discord.ButtonStyle.danger, custom_id=self.custom_id_of(encounter_id)))
+        self.encounter_id = encounter_id
+
+    @staticmethod
+    def custom_id_of(encounter_id: int) -> str:
+        return f"skirmish:undo:{encounter_id}"
+
+    def aim(self, encounter_id: int, turn: str = "") -> None:
+        """This button as `UndoButton(encounter_id)` makes it (as `EndTurnButton.aim`)."""
+        self.item.custom_id = self.custom_id_of(encounter_id)
         self.encounter_id = encounter_id
 
     @classmethod
@@ -110,25 +135,55 @@ class UndoButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:undo:(?
         await _pressed(interaction, self, lambda: service_of(interaction).undo(ctx_of(interaction), self.encounter_id))
 
 
-def _sent_as_is(*items: ui.Item[Any]) -> ui.View:
-    """A view of the bot's dynamic items, stopped before it is sent: a press is answered by the
-    item registered for its custom id (`DYNAMIC_ITEMS`), so discord.py need not keep the view
-    for its message (it keeps none that is finished) only to drop it again when `release`d."""
-    view = ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    view.stop()
-    return view
+#: a button a kept view aims at each message's encounter (and turn)
+_Aimed = EndTurnButton | MapButton | UndoButton
+
+
+class _Buttons(SentView):
+    """A turn message's or the status board's view (`bot.tree.SentView`) kept with its buttons
+    once released (`SPARE_VIEWS` of each ``kind``: a turn's with and without Map, the board's),
+    each button aimed at the next message's encounter and turn (`EndTurnButton.aim`) rather
+    than made again (a `DynamicItem` and its `ui.Button` each, and the view)."""
+
+    def __init__(self, kind: str, *items: _Aimed) -> None:
+        super().__init__(timeout=None)
+        self.kind, self.aimed_items = kind, items
+        for item in items:
+            self.add_item(item)
+        self.stop()
+
+    def aimed(self, encounter_id: int, turn: str) -> "_Buttons":
+        for item in self.aimed_items:
+            item.aim(encounter_id, turn)
+        return self
+
+    def released(self) -> None:
+        if not kept(self, _kept[self.kind]):
+            self.clear_items()
+
+
+#: the released views of each kind, for the next message of that kind
+_kept: dict[str, list[_Buttons]] = {"turn": [], "turn and map": [], "board": []}
+
+
+def _buttons(kind: str, encounter_id: int, turn: str, make: Callable[[], tuple[_Aimed, ...]]) -> ui.View:
+    """A released view of ``kind`` aimed at ``encounter_id`` and ``turn``, or a new one of ``make``'s buttons."""
+    spare = _kept[kind]
+    return spare.pop().aimed(encounter_id, turn) if spare else _Buttons(kind, *make())
 
 
 def turn_view(encounter_id: int, turn: str, has_map: bool = True) -> ui.View:
-    """The buttons of a turn-change message (Map only where the encounter has a map)."""
-    return _sent_as_is(EndTurnButton(encounter_id, turn), *([MapButton(encounter_id)] if has_map else []))
+    """The buttons of a turn-change message (Map only where the encounter has a map), in a view
+    stopped before it goes out (`_Buttons`): a press is answered by the item registered for its
+    custom id (`DYNAMIC_ITEMS`)."""
+    if has_map:
+        return _buttons("turn and map", encounter_id, turn, lambda: (EndTurnButton(encounter_id, turn), MapButton(encounter_id)))
+    return _buttons("turn", encounter_id, turn, lambda: (EndTurnButton(encounter_id, turn),))
 
 
 def board_view(encounter_id: int) -> ui.View:
-    """The buttons of the status board."""
-    return _sent_as_is(UndoButton(encounter_id))
+    """The buttons of the status board (`_Buttons`, as `turn_view`)."""
+    return _buttons("board", encounter_id, "", lambda: (UndoButton(encounter_id),))
 
 
 class LogPageButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:log:(?P<enc>\d+):(?P<count>\d+):(?P<page>\d+)"):

@@ -65,15 +65,25 @@ def log_facts(events: Sequence[Event], system: "RuleSystem", enc: "Encounter", h
         rest = LogFacts(hidden=sorted(named), conditions=shown, lapse=lapse, deadline=deadline).model_dump_json(exclude_defaults=True)
     if not events:
         return rest
-    listed = '{"events":[' + ",".join(_event_json(e) for e in events) + "]"  # `LogFacts.events` comes first
-    return listed + ("}" if rest == "{}" else "," + rest[1:])
+    listed = b'{"events":[' + b",".join([_event_json(e) for e in events]) + b"]"  # `LogFacts.events` comes first
+    return listed.decode() + ("}" if rest == "{}" else "," + rest[1:])
 
 
-def _event_json(event: Event) -> str:
+#: the start of each event type's JSON in `LogFacts.events`, ``{"type":"Moved"``, by its class
+_HEADS: dict[type[Event], bytes] = {}
+
+
+def _event_json(event: Event) -> bytes:
     """An event as `LogFacts.events` keeps it, ``{"type": its class's name, **its
-    model_dump(exclude_defaults=True)}``, written as JSON by its model."""
-    body = event.model_dump_json(exclude_defaults=True)
-    return f'{{"type":"{type(event).__name__}"' + ("}" if body == "{}" else "," + body[1:])
+    model_dump(exclude_defaults=True)}``, written as JSON (UTF-8) by its model's serializer, as
+    its ``model_dump_json(exclude_defaults=True)`` writes it (without the call's keywords and a
+    decode for each event)."""
+    cls = type(event)
+    head = _HEADS.get(cls)
+    if head is None:
+        head = _HEADS[cls] = b'{"type":"' + cls.__name__.encode() + b'"'
+    body: bytes = cls.__pydantic_serializer__.to_json(event, exclude_defaults=True)
+    return head + b"}" if body == b"{}" else head + b"," + body[1:]
 
 
 def _subclasses(cls: type[Event]) -> list[type[Event]]:

@@ -106,6 +106,17 @@ def _fields(n: int, value: str = "v") -> discord.Embed:
     return embed
 
 
+def _buttons(label: str = "Go", custom_id: str = "skirmish:x", end_turn: str = "r1.0a") -> discord.ui.View:
+    """A view of the bot's buttons (`bot.tree.SentView`, which `checked` reads at a look): a plain button and the End turn button (a dynamic item) of the turn ``end_turn``."""
+    from bot.tree import SentView
+    from cogs.buttons import EndTurnButton
+
+    view = SentView(timeout=None)
+    view.add_item(discord.ui.Button(label=label, custom_id=custom_id))
+    view.add_item(EndTurnButton(1, end_turn))
+    return view
+
+
 #: (what, a message one past a limit, the same message at it), as the bot hands them to `checked`
 AT_AND_PAST = [
     ("content", {"content": "x" * 2001}, {"content": "x" * 2000}),
@@ -118,12 +129,16 @@ AT_AND_PAST = [
     ("fields in all", {"embed": _fields(6, "v" * 1000)}, {"embed": _fields(5, "v" * 1000)}),
     ("users", {"allowed_mentions": discord.AllowedMentions(users=[discord.Object(i + 1) for i in range(101)])},
      {"allowed_mentions": discord.AllowedMentions(users=[discord.Object(i + 1) for i in range(100)])}),
+    ("a button's label", {"content": "hi", "view": _buttons(label="x" * 81)}, {"content": "hi", "view": _buttons(label="x" * 80)}),
+    ("a button's custom id", {"view": _buttons(custom_id="x" * 101)}, {"view": _buttons(custom_id="x" * 100)}),
+    ("a dynamic item's custom id", {"view": _buttons(end_turn="r1." + "a" * 83)}, {"view": _buttons(end_turn="r1." + "a" * 82)}),
+    ("content beside buttons", {"content": "x" * 2001, "view": _buttons()}, {"content": "x" * 2000, "view": _buttons()}),
 ]
 
 
 @pytest.mark.parametrize("what,past,at", AT_AND_PAST, ids=[w for w, _, _ in AT_AND_PAST])
 def test_checked_at_a_look_passes_only_what_problems_would(what: str, past: dict, at: dict) -> None:
-    """A message without a view or files, passed at a look at its sizes, is refused one past each limit (as `problems` words it) and taken at it."""
+    """A message without files (without a view, or with a few buttons), passed at a look at its sizes, is refused one past each limit (as `problems` words it) and taken at it."""
     with pytest.raises(OverLimit) as refused:
         checked(**past, allowed_mentions=NO_MENTIONS) if "allowed_mentions" not in past else checked(**past)
     assert refused.value.problems

@@ -36,3 +36,25 @@ async def test_replies_still_name_users_as_mentions_that_ping_nobody(h: Harness)
     pings = [s for s in sent if s.pinged_users()]
     bob = str(user_id_of("bob"))
     assert len(pings) == 1 and pings[0].pinged_users() == [bob] and f"<@{bob}>" in pings[0].text
+
+
+def test_an_embed_gives_the_dict_of_one_made_by_discord_pys_calls_key_for_key_in_its_order() -> None:
+    """`to_embed`'s embed gives what `discord.Embed.to_dict` gives of it, and of an embed of its parts made by `discord.Embed`, `add_field` and `set_footer`, the keys in the same order, with and without fields, footer or colour."""
+    import json
+
+    import discord
+
+    reports = [
+        Report("⚔️ Bridge · Open", ["Round **2**", "Borin to act"], [("heroes", "**Borin** · D5"), ("orcs", "")], colour=0x3498DB),
+        Report("Log", ["one line"], footer="(`/log page:2` shows older)", colour=0),
+        Report("", [], [("a", "b")], footer="hint", more="(see /log)", colour=1),
+        Report("x", ["y" * 5000], [(f"side {i}", "z" * 300) for i in range(30)]),
+    ]
+    for report in reports:
+        embed = to_embed(report)
+        made = discord.Embed(title=embed.title, description=embed.description, colour=report.colour)
+        for field in embed.fields:
+            made.add_field(name=field.name, value=field.value, inline=False)
+        if embed.footer.text:
+            made.set_footer(text=embed.footer.text)
+        assert json.dumps(embed.to_dict()) == json.dumps(discord.Embed.to_dict(embed)) == json.dumps(made.to_dict())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from bot.offline.harness import Harness, Sent, buttons_of, user_id_of
 from cogs.buttons import DYNAMIC_ITEMS, QUESTION_SECONDS, board_view, turn_view
@@ -56,6 +57,38 @@ async def test_the_turn_messages_and_boards_buttons_go_out_in_a_view_discord_py_
     for view in (turn_view(7, "r2.0123abcd", True), turn_view(7, "r2.0123abcd", False), board_view(7)):
         assert view.is_finished() and view.timeout is None and view.children
         assert all(isinstance(item, DYNAMIC_ITEMS) for item in view.children)
+
+
+async def test_a_released_view_is_made_again_for_the_next_message_with_only_its_own_buttons() -> None:
+    """A released board's view is the next board's, a released turn message's view (with its buttons) the next turn message's of its kind, each carrying exactly the components of a new view of that message's items; released twice, a view is kept once."""
+    from discord import ui
+
+    from bot.tree import release
+    from cogs.buttons import EndTurnButton, MapButton, UndoButton
+
+    def fresh(*items: ui.Item[Any]) -> list[dict[str, Any]]:
+        view = ui.View(timeout=None)
+        for item in items:
+            view.add_item(item)
+        return view.to_components()
+
+    board = board_view(7)
+    release(view=board)
+    release(view=board)
+    again, other = board_view(8), board_view(9)
+    assert again is board and other is not board
+    assert again.to_components() == fresh(UndoButton(8)) and other.to_components() == fresh(UndoButton(9))
+    turn = turn_view(7, "r2.0123abcd", True)
+    release(view=turn)
+    release(view=turn)
+    aimed, alone, no_map = turn_view(8, "r3.89abcdef", True), turn_view(9, "r3.89abcdef", True), turn_view(8, "r3.89abcdef", False)
+    assert aimed is turn and alone is not turn and no_map is not turn
+    assert aimed.to_components() == fresh(EndTurnButton(8, "r3.89abcdef"), MapButton(8))
+    assert no_map.to_components() == fresh(EndTurnButton(8, "r3.89abcdef"))
+    assert [(getattr(b, "encounter_id", None), getattr(b, "turn", None)) for b in aimed.children] == [(8, "r3.89abcdef"), (8, None)]
+    assert all(v.is_finished() and v.timeout is None for v in (again, aimed, no_map))
+    for view in (again, other, aimed, alone, no_map):
+        release(view=view)
 
 
 async def test_end_turn_is_init_next_for_the_owner(h: Harness) -> None:
