@@ -956,12 +956,12 @@ class Canvas:
                         self.base.keeps().bands)
         colours = cut[2]  # the entries the pixels drawn over were cut to
         self._keep_last(palette, tints, sources, keep, cut, under)
-        return self._png(index, palette + colours, boxes)
+        return self._png(_rows(index), palette + colours, boxes)
 
-    def _png(self, index: Image.Image, palette: list[int], boxes: Sequence[Box]) -> bytes:
+    def _png(self, rows: bytes, palette: list[int], boxes: Sequence[Box]) -> bytes:
         """The PNG of ``index``, the bands with rows of ``boxes`` or of a tint compared with the
         last picture's, the others the board's."""
-        return _picture_png(self.size, index, palette, self.base, [*boxes, *(b for b, _, _ in self.tints)])
+        return _picture_png(self.size, rows, palette, self.base, [*boxes, *(b for b, _, _ in self.tints)])
 
     def _redrawn(self, last: _Last, dirty: list[Box]) -> bytes:
         """The picture as ``last`` with the boxes ``dirty`` drawn again (the board under them,
@@ -970,7 +970,8 @@ class Canvas:
         dirty = [b for b in (overlap(d, whole) for d in dirty) if b is not None]
         drawn = self._drawn()
         under = self.base.index if last.under is None else last.under
-        index = Image.frombytes("P", self.size, self.base.keeps().bands.pixels)
+        (w, h), rows = self.size, self.base.keeps().bands.pixels
+        index = Image.frombytes("P", (w + 1, h), rows)  # its rows, each after its filter byte: a column left of its pixels
         for box, rgb in zip(dirty, self._rgb(dirty)):
             over = Image.new("L", rgb.size, 0)
             for b in drawn:
@@ -980,9 +981,9 @@ class Canvas:
             if self.legend is not None:
                 self.legend.ground_under(pixels, box[:2])
             pixels.paste(_nearest(rgb, last.nearest, last.lut), (0, 0), over)
-            index.paste(pixels, box[:2])
+            index.paste(pixels, (box[0] + 1, box[1]))
         self.base.keeps().last = replace(last, laid=self.laid, legend=self._legend_key())
-        return self._png(index, last.palette + last.colours, drawn)
+        return self._png(index.tobytes(), last.palette + last.colours, drawn)
 
 
 def _cut_over(index: Image.Image, boxes: Sequence[Box], pixels: Sequence[bytes], first: int, keep: _Last | None,
@@ -998,6 +999,7 @@ def _cut_over(index: Image.Image, boxes: Sequence[Box], pixels: Sequence[bytes],
         over = _nearest(over, nearest, lut)
     else:
         over, colours, nearest = _quantized(over, 256 - first)
+        nearest = _untabled(nearest)  # its table made for the next picture that cuts to it, if one does
         place, colours = _in_place(colours, bands.colours if bands.first == first else [])
         bands.first, bands.colours = first, colours
         lut = [min(255, p + first) for p in place]
@@ -1058,18 +1060,36 @@ def _changed(last: _Last, laid: Sequence[_Laid]) -> list[Box] | None:
     return dirty + [old.box for kept in pool.values() for _, old in kept]
 
 
+def _untabled(palette: Image.Image) -> Image.Image:
+    """A P image of one pixel with ``palette``'s palette, without the nearest-entry table Pillow
+    keeps with a palette once pixels were cut to it (``_NEAREST_TABLE``): a board's first picture
+    cuts its pixels with the table and leaves it, so the memory is the next picture's to use again
+    (a table kept with each board kept unpacked is new memory to the process, 128 new pages); the
+    board's next picture that cuts pixels to this palette makes its table again, and keeps it."""
+    bare = Image.new("P", (1, 1))
+    bare.putpalette(palette.getpalette() or [])
+    return bare
+
+
 def _nearest(rgb: Image.Image, nearest: Image.Image, lut: Sequence[int]) -> Image.Image:
     """``rgb``'s pixels as the entries of ``nearest``'s palette nearest them, placed by ``lut``."""
     return rgb.quantize(palette=nearest, dither=Image.Dither.NONE).point(lut)
 
 
-def _picture_png(size: tuple[int, int], index: Image.Image, palette: list[int], base: Board, boxes: Sequence[Box]) -> bytes:
-    """The PNG of a picture of ``size`` (``index``, cut to ``palette``) over the board ``base``: the
+def _rows(index: Image.Image) -> bytes:
+    """The rows of ``index`` (P) as a PNG holds them, each after a filter byte of 0: cut with a
+    column of 0 left of its pixels (`bot.maps.png.filtered`, without joining each row again)."""
+    return index.crop((-1, 0, *index.size)).tobytes()
+
+
+def _picture_png(size: tuple[int, int], rows: bytes, palette: list[int], base: Board, boxes: Sequence[Box]) -> bytes:
+    """The PNG of a picture of ``size`` (``rows``: its rows, each after its filter byte, cut to
+    ``palette``; :func:`_rows`) over the board ``base``: the
     bands with rows of ``boxes`` (drawn over the board, or tinted) and those under the board
     compared with the last picture's, the others the board's own (`palette_png`)."""
     drawn = _bands((0, 0, *size), boxes)
     below = base.size[1] // band_rows(size[0])  # the first band with rows under the board
-    return palette_png(size, index.tobytes(), palette, PNG_LEVEL, base.keeps().bands, lambda n: n in drawn or n >= below)
+    return palette_png(size, rows, palette, PNG_LEVEL, base.keeps().bands, lambda n: n in drawn or n >= below)
 
 
 def _bands(whole: Box, boxes: Sequence[Box]) -> set[int]:
@@ -1148,5 +1168,5 @@ class _Whole:
         kept = self.base.keeps().bands
         nearest, lut, palette = _cut_over(self.index, boxes, [self.image.crop(b).tobytes() for b in boxes],
                                           len(self.palette) // 3, keep, kept)  # fmt: skip
-        png = _picture_png(self.image.size, self.index, self.palette + palette, self.base, [*boxes, *self.tinted])
+        png = _picture_png(self.image.size, _rows(self.index), self.palette + palette, self.base, [*boxes, *self.tinted])
         return png, (nearest, lut, palette)
