@@ -959,8 +959,8 @@ class Canvas:
         return self._png(_rows(index), palette + colours, boxes)
 
     def _png(self, rows: bytes, palette: list[int], boxes: Sequence[Box]) -> bytes:
-        """The PNG of ``index``, the bands with rows of ``boxes`` or of a tint compared with the
-        last picture's, the others the board's."""
+        """The PNG of the picture's ``rows`` (each after its filter byte: :func:`_rows`), the bands
+        with rows of ``boxes`` or of a tint compared with the last picture's, the others the board's."""
         return _picture_png(self.size, rows, palette, self.base, [*boxes, *(b for b, _, _ in self.tints)])
 
     def _redrawn(self, last: _Last, dirty: list[Box]) -> bytes:

@@ -2,7 +2,8 @@
 
 A PNG's pixels are one zlib stream of its rows, each row a filter byte (0, none, as a palette
 image takes) and its palette indices: the rows are given so (:func:`filtered`; a picture's image
-gives them itself, a column of 0 left of its pixels, with no row joined again here). Here the rows are compressed a band at a time (about
+gives them itself, a column of 0 left of its pixels, with no row joined again here). Here the
+rows are compressed a band at a time (about
 ``BAND_BYTES`` of rows, :func:`band_rows`), each band on its own (a full flush ends it: nothing
 after it refers back into it), so a band's compressed bytes depend on its rows alone and the
 stream is the bands' bytes joined. A picture keeps the bands of the one before it
