@@ -193,8 +193,8 @@ class Keeps:
 
     @property
     def nbytes(self) -> int:
-        pieces = [] if self.legend is None else self.legend[1]
-        return (self.bands.nbytes + sum(4 * im.width * im.height for _, im in pieces)
+        pieces = [] if self.legend is None else self.legend[1]  # each the size of its box: read from the box
+        return (self.bands.nbytes + sum(4 * (x1 - x0) * (y1 - y0) for (x0, y0, x1, y1), _ in pieces)
                 + (0 if self.last is None else self.last.nbytes))
 
 
