@@ -562,27 +562,30 @@ def _square_layer(lay: Layout, img: Image.Image | None) -> tuple[Image.Image, li
     boxes = [b for b in (overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
     palette, inside = [v for c in _FLAT for v in c], {cells_, wall}
     if (cut := _margins(lay, boxes) if img is None else _cut(img, boxes)) is not None:
-        shades, palette = cut
-        data, at = shades.tobytes(), 0
-        for n, (x0, y0, x1, y1) in enumerate(boxes):
-            part = Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + (x1 - x0) * (y1 - y0)])
+        parts, palette = cut
+        for n, ((x0, y0, _, _), part) in enumerate(zip(boxes, parts)):
             index.paste(part, (x0, y0))
             if n >= len(margins):  # a cell's part
                 inside.update(i for i, count in enumerate(part.histogram()) if count)
-            at += (x1 - x0) * (y1 - y0)
-        high = shades.getextrema()[1]  # one band: the highest palette index used
-        palette = palette[: 3 * max(len(_FLAT), int(high) + 1)]  # type: ignore[arg-type]  # one band: a number
     return index, palette, tuple(sorted(inside))
 
 
-def _cut(img: Image.Image, boxes: Sequence[Box]) -> tuple[Image.Image, list[int]] | None:
-    """The pixels of ``boxes`` in ``img`` (RGB) cut to a palette beside ``_FLAT``, one after
-    another in a row; None without pixels."""
+def _cut(img: Image.Image, boxes: Sequence[Box]) -> tuple[list[Image.Image], list[int]] | None:
+    """The pixels of ``boxes`` in ``img`` (RGB) cut together to a palette beside ``_FLAT``: each
+    box's part (P), and the palette's entries up to the last used; None without pixels."""
     pixels = b"".join(img.crop(b).tobytes() for b in boxes)
-    return quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT) if pixels else None
+    if not pixels:
+        return None
+    shades, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT)
+    data, at, parts = shades.tobytes(), 0, []
+    for x0, y0, x1, y1 in boxes:
+        parts.append(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + (x1 - x0) * (y1 - y0)]))
+        at += (x1 - x0) * (y1 - y0)
+    high = shades.getextrema()[1]  # one band: the highest palette index used
+    return parts, palette[: 3 * max(len(_FLAT), int(high) + 1)]  # type: ignore[arg-type]  # one band: a number
 
 
-def _margins(lay: Layout, boxes: Sequence[Box]) -> tuple[Image.Image, list[int]] | None:
+def _margins(lay: Layout, boxes: Sequence[Box]) -> tuple[list[Image.Image], list[int]] | None:
     """:func:`_cut` of the margins ``boxes`` of a square board of ``lay`` without terrain or
     heights: its coordinates, the same for every board of its layout, so cut once for it (the
     last ``MARGINS_KEPT`` layouts kept), and a board of another's size (or its walls changed)
@@ -602,7 +605,9 @@ def _margins(lay: Layout, boxes: Sequence[Box]) -> tuple[Image.Image, list[int]]
     return made
 
 
-_cuts: OrderedDict[Hashable, tuple[Image.Image, list[int]] | None] = OrderedDict()
+#: the margins of square boards cut to their palettes, by layout (:func:`_margins`): each box's part
+#: and the palette, kept as pasted, so a board of a layout drawn before only pastes them
+_cuts: OrderedDict[Hashable, tuple[list[Image.Image], list[int]] | None] = OrderedDict()
 
 
 def _draw_layer(lay: Layout) -> Board:
