@@ -961,12 +961,12 @@ class Canvas:
                         self.base.keeps().bands)
         colours = cut[2]  # the entries the pixels drawn over were cut to
         self._keep_last(palette, tints, sources, keep, cut, under)
-        return self._png(_rows(index), palette + colours, boxes)
+        return self._png(index, palette + colours, boxes)
 
-    def _png(self, rows: bytes, palette: list[int], boxes: Sequence[Box]) -> bytes:
-        """The PNG of the picture's ``rows`` (each after its filter byte: :func:`_rows`), the bands
-        with rows of ``boxes`` or of a tint compared with the last picture's, the others the board's."""
-        return _picture_png(self.size, rows, palette, self.base, [*boxes, *(b for b, _, _ in self.tints)])
+    def _png(self, index: Image.Image, palette: list[int], boxes: Sequence[Box]) -> bytes:
+        """The PNG of ``index``, the bands with rows of ``boxes`` or of a tint compared with the
+        last picture's, the others the board's."""
+        return _picture_png(self.size, index, palette, self.base, [*boxes, *(b for b, _, _ in self.tints)])
 
     def _redrawn(self, last: _Last, dirty: list[Box]) -> bytes:
         """The picture as ``last`` with the boxes ``dirty`` drawn again (the board under them,
@@ -975,8 +975,7 @@ class Canvas:
         dirty = [b for b in (overlap(d, whole) for d in dirty) if b is not None]
         drawn = self._drawn()
         under = self.base.index if last.under is None else last.under
-        (w, h), rows = self.size, self.base.keeps().bands.pixels
-        index = Image.frombytes("P", (w + 1, h), rows)  # its rows, each after its filter byte: a column left of its pixels
+        index = Image.frombytes("P", self.size, self.base.keeps().bands.pixels)
         for box, rgb in zip(dirty, self._rgb(dirty)):
             over = Image.new("L", rgb.size, 0)
             for b in drawn:
@@ -986,9 +985,9 @@ class Canvas:
             if self.legend is not None:
                 self.legend.ground_under(pixels, box[:2])
             pixels.paste(_nearest(rgb, last.nearest, last.lut), (0, 0), over)
-            index.paste(pixels, (box[0] + 1, box[1]))
+            index.paste(pixels, box[:2])
         self.base.keeps().last = replace(last, laid=self.laid, legend=self._legend_key())
-        return self._png(index.tobytes(), last.palette + last.colours, drawn)
+        return self._png(index, last.palette + last.colours, drawn)
 
 
 def _cut_over(index: Image.Image, boxes: Sequence[Box], pixels: Sequence[bytes], first: int, keep: _Last | None,
@@ -1081,20 +1080,13 @@ def _nearest(rgb: Image.Image, nearest: Image.Image, lut: Sequence[int]) -> Imag
     return rgb.quantize(palette=nearest, dither=Image.Dither.NONE).point(lut)
 
 
-def _rows(index: Image.Image) -> bytes:
-    """The rows of ``index`` (P) as a PNG holds them, each after a filter byte of 0: cut with a
-    column of 0 left of its pixels (`bot.maps.png.filtered`, without joining each row again)."""
-    return index.crop((-1, 0, *index.size)).tobytes()
-
-
-def _picture_png(size: tuple[int, int], rows: bytes, palette: list[int], base: Board, boxes: Sequence[Box]) -> bytes:
-    """The PNG of a picture of ``size`` (``rows``: its rows, each after its filter byte, cut to
-    ``palette``; :func:`_rows`) over the board ``base``: the
+def _picture_png(size: tuple[int, int], index: Image.Image, palette: list[int], base: Board, boxes: Sequence[Box]) -> bytes:
+    """The PNG of a picture of ``size`` (``index``, cut to ``palette``) over the board ``base``: the
     bands with rows of ``boxes`` (drawn over the board, or tinted) and those under the board
     compared with the last picture's, the others the board's own (`palette_png`)."""
     drawn = _bands((0, 0, *size), boxes)
     below = base.size[1] // band_rows(size[0])  # the first band with rows under the board
-    return palette_png(size, rows, palette, PNG_LEVEL, base.keeps().bands, lambda n: n in drawn or n >= below)
+    return palette_png(size, index.tobytes(), palette, PNG_LEVEL, base.keeps().bands, lambda n: n in drawn or n >= below)
 
 
 def _bands(whole: Box, boxes: Sequence[Box]) -> set[int]:
@@ -1173,5 +1165,5 @@ class _Whole:
         kept = self.base.keeps().bands
         nearest, lut, palette = _cut_over(self.index, boxes, [self.image.crop(b).tobytes() for b in boxes],
                                           len(self.palette) // 3, keep, kept)  # fmt: skip
-        png = _picture_png(self.image.size, _rows(self.index), self.palette + palette, self.base, [*boxes, *self.tinted])
+        png = _picture_png(self.image.size, self.index, self.palette + palette, self.base, [*boxes, *self.tinted])
         return png, (nearest, lut, palette)

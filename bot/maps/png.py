@@ -1,9 +1,7 @@
 """A palette PNG written in bands, each band's compressed bytes kept to be used again.
 
 A PNG's pixels are one zlib stream of its rows, each row a filter byte (0, none, as a palette
-image takes) and its palette indices: the rows are given so (:func:`filtered`; a picture's image
-gives them itself, a column of 0 left of its pixels, with no row joined again here). Here the
-rows are compressed a band at a time (about
+image takes) and its palette indices. Here the rows are compressed a band at a time (about
 ``BAND_BYTES`` of rows, :func:`band_rows`), each band on its own (a full flush ends it: nothing
 after it refers back into it), so a band's compressed bytes depend on its rows alone and the
 stream is the bands' bytes joined. A picture keeps the bands of the one before it
@@ -19,8 +17,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["BAND_BYTES", "BAND_ROWS", "Band", "Bands", "adler32_combine", "band_rows", "compress_band", "filtered",
-           "palette_png"]
+__all__ = ["BAND_BYTES", "BAND_ROWS", "Band", "Bands", "adler32_combine", "band_rows", "compress_band", "palette_png"]
 
 #: rows a band holds at least (in a picture too wide for more in ``BAND_BYTES``)
 BAND_ROWS = 16
@@ -43,11 +40,6 @@ def band_rows(width: int) -> int:
     return max(BAND_ROWS, BAND_BYTES // (width + 1))
 
 
-def filtered(pixels: bytes, width: int) -> bytes:
-    """``pixels`` (a byte a pixel, rows of ``width``) as a PNG's rows: each after its filter byte, 0."""
-    return b"".join(b"\0" + pixels[at : at + width] for at in range(0, len(pixels), width))
-
-
 def adler32_combine(first: int, second: int, length: int) -> int:
     """The Adler-32 of two byte strings joined, from each one's (``first``, ``second``) and the
     second's ``length`` (zlib's ``adler32_combine``)."""
@@ -68,9 +60,10 @@ class Band:
     length: int
 
 
-def compress_band(raw: bytes, packer: zlib._Compress) -> Band:
-    """``raw`` (whole rows, each its filter byte and its palette indices) as a band of the stream,
-    compressed by ``packer`` (raw deflate, its state reset by the full flush that ends the band)."""
+def compress_band(pixels: bytes, width: int, packer: zlib._Compress) -> Band:
+    """``pixels`` (whole rows of ``width`` palette indices) as a band of the stream, compressed by
+    ``packer`` (raw deflate, its state reset by the full flush that ends the band)."""
+    raw = b"\0" + b"\0".join([pixels[at : at + width] for at in range(0, len(pixels), width)])
     deflated = packer.compress(raw) + packer.flush(zlib.Z_FULL_FLUSH)
     return Band(deflated, zlib.adler32(raw), len(raw))
 
@@ -86,12 +79,12 @@ class Bands:
         self.last: dict[int, Band] = {}
         #: the last picture's palette entries from ``first`` on (what was drawn over the board)
         self.first, self.colours = 0, list[int]()
-        self.pixels = b""  #: the last picture's rows (each its filter byte and its pixels)
+        self.pixels = b""  #: the last picture's pixels
         self._deflated = 0  #: the kept bands' compressed bytes, counted as they are kept
 
     @property
     def nbytes(self) -> int:
-        """What the kept bands take: their compressed bytes, and the last picture's rows."""
+        """What the kept bands take: their compressed bytes, and the last picture's pixels."""
         return self._deflated + len(self.pixels)
 
     def keep(self, kept: dict[int, Band], n: int, band: Band) -> Band:
@@ -119,36 +112,36 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def palette_png(
-    size: tuple[int, int], raw: bytes, palette: Sequence[int], level: int,
+    size: tuple[int, int], pixels: bytes, palette: Sequence[int], level: int,
     bands: Bands | None = None, drawn: Callable[[int], bool] = lambda n: True,
 ) -> bytes:  # fmt: skip
-    """The PNG of a palette image of ``size`` (``raw``: its rows, each its filter byte, 0, and its
-    pixels, a byte each: :func:`filtered`; ``palette``: R, G, B values, at most 256 entries), its
-    rows compressed at ``level`` in bands and kept in ``bands``: a band where ``drawn(n)`` is false
-    shows the board alone and is taken from ``bands.board`` once there; another is taken from
-    ``bands.last`` when its rows are the last picture's (``bands.pixels``; ``bands.last`` holds only
-    the bands drawn in the last picture). Without ``bands`` every band is compressed."""
+    """The PNG of a palette image of ``size`` (``pixels``: a byte a pixel, row by row; ``palette``:
+    R, G, B values, at most 256 entries), its rows compressed at ``level`` in bands and kept in
+    ``bands``: a band where ``drawn(n)`` is false shows the board alone and is taken from
+    ``bands.board`` once there; another is taken from ``bands.last`` when its pixels are the last
+    picture's (``bands.pixels``; ``bands.last`` holds only the bands drawn in the last picture).
+    Without ``bands`` every band is compressed."""
     width, height = size
     packer = zlib.compressobj(level, zlib.DEFLATED, -15, _MEM_LEVEL)
     parts, adler = [_zlib_header(level)], 1
-    step = band_rows(width) * (width + 1)
-    before = b"" if bands is None or len(bands.pixels) != len(raw) else bands.pixels
-    for n, at in enumerate(range(0, (width + 1) * height, step)):
+    step = band_rows(width) * width
+    before = b"" if bands is None or len(bands.pixels) != len(pixels) else bands.pixels
+    for n, at in enumerate(range(0, width * height, step)):
         band: Band | None
         if bands is None:
-            band = compress_band(raw[at : at + step], packer)
+            band = compress_band(pixels[at : at + step], width, packer)
         elif not drawn(n):
             bands.drop(bands.last, n)
             if (band := bands.board.get(n)) is None:
-                band = bands.keep(bands.board, n, compress_band(raw[at : at + step], packer))
+                band = bands.keep(bands.board, n, compress_band(pixels[at : at + step], width, packer))
         else:
-            rows = raw[at : at + step]
+            rows = pixels[at : at + step]
             if (band := bands.last.get(n)) is None or not before.startswith(rows, at):  # (no copy of before's)
-                band = bands.keep(bands.last, n, compress_band(rows, packer))
+                band = bands.keep(bands.last, n, compress_band(rows, width, packer))
         parts.append(band.deflated)
         adler = adler32_combine(adler, band.adler, band.length)
     if bands is not None:
-        bands.pixels = raw
+        bands.pixels = pixels
     parts += [_FINAL, adler.to_bytes(4, "big")]
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette, no interlace
     return b"".join([_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(palette[: 3 * 256])),

@@ -21,7 +21,6 @@ from bot.maps.png import (
     Bands,
     adler32_combine,
     band_rows,
-    filtered,
     palette_png,
 )
 from rules.geometry import parse_cell
@@ -48,12 +47,10 @@ class _Written:
         self.seen: list[tuple[bytes, Image.Image, set[int]]] = []
         write = bands_png.palette_png
 
-        def spy(size: tuple[int, int], raw: bytes, palette: list[int], level: int, bands: Bands | None = None,
+        def spy(size: tuple[int, int], pixels: bytes, palette: list[int], level: int, bands: Bands | None = None,
                 drawn: Any = lambda n: True) -> bytes:
-            png = write(size, raw, palette, level, bands, drawn)
-            width, height = size
-            assert raw[:: width + 1] == bytes(height)  # each row after its filter byte, 0
-            image = Image.frombytes("P", (width + 1, height), raw).crop((1, 0, width + 1, height))
+            png = write(size, pixels, palette, level, bands, drawn)
+            image = Image.frombytes("P", size, pixels)
             image.putpalette(palette)
             rows = -(-size[1] // band_rows(size[0]))
             self.seen.append((png, image, {n for n in range(rows) if drawn(n)}))
@@ -159,15 +156,14 @@ def test_a_move_compresses_only_the_bands_it_changed(monkeypatch: pytest.MonkeyP
 def test_the_kept_bands_are_counted_as_they_change(monkeypatch: pytest.MonkeyPatch) -> None:
     """What a board's kept bands take, counted as each band is kept, replaced or dropped (not
     summed again for every picture), is what they hold after pictures with tokens moved: their
-    compressed bytes and the last picture's rows (each after its filter byte)."""
+    compressed bytes and the last picture's pixels."""
     monkeypatch.setattr(layer, "_keeps", {})
     for at in ("C4", "D5", "J2", "C4"):
         render_map(_enc(at=at), cell_px=CELL)
     [keeps] = layer._keeps.values()
     bands = keeps.bands
     held = sum(len(b.deflated) for kept in (bands.board, bands.last) for b in kept.values())
-    (width, height) = keeps.last.size
-    assert bands.nbytes == held + len(bands.pixels) and held > 0 and len(bands.pixels) == (width + 1) * height
+    assert bands.nbytes == held + len(bands.pixels) and held > 0 and len(bands.pixels) == keeps.last.size[0] * keeps.last.size[1]
 
 
 def test_bands_are_kept_with_the_boards_kept_unpacked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -215,7 +211,7 @@ def test_a_palette_png_without_kept_bands_compresses_every_band() -> None:
     size = (37, 3 * band_rows(37) + 5)
     pixels = bytes(rnd.randrange(4) for _ in range(size[0] * size[1]))
     palette = [rnd.randrange(256) for _ in range(12)]
-    png = palette_png(size, filtered(pixels, size[0]), palette, layer.PNG_LEVEL)
+    png = palette_png(size, pixels, palette, layer.PNG_LEVEL)
     img = Image.open(io.BytesIO(png))
     _stream(png, img)
     assert img.tobytes() == pixels and img.getpalette() == palette
@@ -313,20 +309,6 @@ def test_a_pictures_colours_are_counted_with_a_small_table_first(monkeypatch: py
     asked.clear()
     assert render_map(enc, cell_px=CELL) == first
     assert max(asked) > 1000
-
-
-def test_a_pictures_rows_come_with_their_filter_bytes_from_its_image(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A picture's rows reach its PNG each after its filter byte, cut so from its image (a column
-    of 0 left of its pixels), not joined again row by row: the same rows as ``filtered`` gives."""
-    joined: list[int] = []
-    monkeypatch.setattr(bands_png, "filtered", lambda pixels, width: joined.append(width) or filtered(pixels, width))
-    written = _Written(monkeypatch)
-    layer.forget_boards()
-    render_map(_enc(blocked=["D4"]), cell_px=CELL)
-    [(png, image, _)] = written.seen
-    assert joined == []
-    assert layer._keeps[layer.board(layout(_enc(blocked=["D4"]), CELL))].bands.pixels == filtered(image.tobytes(), image.width)
-    _stream(png, image)
 
 
 def test_a_first_picture_keeps_its_palette_without_its_nearest_entries(monkeypatch: pytest.MonkeyPatch) -> None:
