@@ -193,8 +193,8 @@ class Keeps:
 
     @property
     def nbytes(self) -> int:
-        pieces = [] if self.legend is None else self.legend[1]
-        return (self.bands.nbytes + sum(4 * im.width * im.height for _, im in pieces)
+        pieces = [] if self.legend is None else self.legend[1]  # each the size of its box: read from the box
+        return (self.bands.nbytes + sum(4 * (x1 - x0) * (y1 - y0) for (x0, y0, x1, y1), _ in pieces)
                 + (0 if self.last is None else self.last.nbytes))
 
 
@@ -562,27 +562,30 @@ def _square_layer(lay: Layout, img: Image.Image | None) -> tuple[Image.Image, li
     boxes = [b for b in (overlap(b, (0, 0, w, h)) for b in margins + cells) if b is not None]
     palette, inside = [v for c in _FLAT for v in c], {cells_, wall}
     if (cut := _margins(lay, boxes) if img is None else _cut(img, boxes)) is not None:
-        shades, palette = cut
-        data, at = shades.tobytes(), 0
-        for n, (x0, y0, x1, y1) in enumerate(boxes):
-            part = Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + (x1 - x0) * (y1 - y0)])
+        parts, palette = cut
+        for n, ((x0, y0, _, _), part) in enumerate(zip(boxes, parts)):
             index.paste(part, (x0, y0))
             if n >= len(margins):  # a cell's part
                 inside.update(i for i, count in enumerate(part.histogram()) if count)
-            at += (x1 - x0) * (y1 - y0)
-        high = shades.getextrema()[1]  # one band: the highest palette index used
-        palette = palette[: 3 * max(len(_FLAT), int(high) + 1)]  # type: ignore[arg-type]  # one band: a number
     return index, palette, tuple(sorted(inside))
 
 
-def _cut(img: Image.Image, boxes: Sequence[Box]) -> tuple[Image.Image, list[int]] | None:
-    """The pixels of ``boxes`` in ``img`` (RGB) cut to a palette beside ``_FLAT``, one after
-    another in a row; None without pixels."""
+def _cut(img: Image.Image, boxes: Sequence[Box]) -> tuple[list[Image.Image], list[int]] | None:
+    """The pixels of ``boxes`` in ``img`` (RGB) cut together to a palette beside ``_FLAT``: each
+    box's part (P), and the palette's entries up to the last used; None without pixels."""
     pixels = b"".join(img.crop(b).tobytes() for b in boxes)
-    return quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT) if pixels else None
+    if not pixels:
+        return None
+    shades, palette = quantize(Image.frombytes("RGB", (len(pixels) // 3, 1), pixels), BOARD_COLOURS, _FLAT)
+    data, at, parts = shades.tobytes(), 0, []
+    for x0, y0, x1, y1 in boxes:
+        parts.append(Image.frombytes("P", (x1 - x0, y1 - y0), data[at : at + (x1 - x0) * (y1 - y0)]))
+        at += (x1 - x0) * (y1 - y0)
+    high = shades.getextrema()[1]  # one band: the highest palette index used
+    return parts, palette[: 3 * max(len(_FLAT), int(high) + 1)]  # type: ignore[arg-type]  # one band: a number
 
 
-def _margins(lay: Layout, boxes: Sequence[Box]) -> tuple[Image.Image, list[int]] | None:
+def _margins(lay: Layout, boxes: Sequence[Box]) -> tuple[list[Image.Image], list[int]] | None:
     """:func:`_cut` of the margins ``boxes`` of a square board of ``lay`` without terrain or
     heights: its coordinates, the same for every board of its layout, so cut once for it (the
     last ``MARGINS_KEPT`` layouts kept), and a board of another's size (or its walls changed)
@@ -602,7 +605,9 @@ def _margins(lay: Layout, boxes: Sequence[Box]) -> tuple[Image.Image, list[int]]
     return made
 
 
-_cuts: OrderedDict[Hashable, tuple[Image.Image, list[int]] | None] = OrderedDict()
+#: the margins of square boards cut to their palettes, by layout (:func:`_margins`): each box's part
+#: and the palette, kept as pasted, so a board of a layout drawn before only pastes them
+_cuts: OrderedDict[Hashable, tuple[list[Image.Image], list[int]] | None] = OrderedDict()
 
 
 def _draw_layer(lay: Layout) -> Board:
@@ -998,6 +1003,7 @@ def _cut_over(index: Image.Image, boxes: Sequence[Box], pixels: Sequence[bytes],
         over = _nearest(over, nearest, lut)
     else:
         over, colours, nearest = _quantized(over, 256 - first)
+        nearest = _untabled(nearest)  # its table made for the next picture that cuts to it, if one does
         place, colours = _in_place(colours, bands.colours if bands.first == first else [])
         bands.first, bands.colours = first, colours
         lut = [min(255, p + first) for p in place]
@@ -1056,6 +1062,17 @@ def _changed(last: _Last, laid: Sequence[_Laid]) -> list[Box] | None:
             return None
         before = i
     return dirty + [old.box for kept in pool.values() for _, old in kept]
+
+
+def _untabled(palette: Image.Image) -> Image.Image:
+    """A P image of one pixel with ``palette``'s palette, without the nearest-entry table Pillow
+    keeps with a palette once pixels were cut to it (``_NEAREST_TABLE``): a board's first picture
+    cuts its pixels with the table and leaves it, so the memory is the next picture's to use again
+    (a table kept with each board kept unpacked is new memory to the process, 128 new pages); the
+    board's next picture that cuts pixels to this palette makes its table again, and keeps it."""
+    bare = Image.new("P", (1, 1))
+    bare.putpalette(palette.getpalette() or [])
+    return bare
 
 
 def _nearest(rgb: Image.Image, nearest: Image.Image, lut: Sequence[int]) -> Image.Image:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
+from typing import Any, cast
 
 import pytest
 from PIL import Image
@@ -449,6 +450,25 @@ def test_a_square_board_without_shades_takes_its_layouts_margins(monkeypatch: py
     monkeypatch.setattr(layer, "_margins", whole)
     monkeypatch.setattr(layer, "_boards", type(layer._boards)())
     assert [_image(enc).tobytes() for enc in walled] == kept
+
+
+def test_a_layouts_kept_margins_are_each_boxs_part_and_the_palette_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What is kept of a layout's margins is each margin box's part (P, the box's size), as a board
+    pastes it, and the palette up to its last entry used: a board of that layout pastes them, with
+    nothing cut apart or measured again."""
+    from bot.maps import layer
+
+    monkeypatch.setattr(layer, "_boards", type(layer._boards)())
+    monkeypatch.setattr(layer, "_cuts", type(layer._cuts)())
+    enc = _enc(combatants=[Combatant(name="Borin", side="dwarves", position="C4")], blocked=["D4"])
+    _image(enc)
+    [cut] = layer._cuts.values()
+    assert cut is not None
+    parts, palette = cut
+    key = cast(tuple[Any, ...], next(iter(layer._cuts)))  # the layout's figures, its boxes last
+    assert [(p.mode, p.size) for p in parts] == [("P", (x1 - x0, y1 - y0)) for x0, y0, x1, y1 in key[-1]]
+    used = max(int(p.getextrema()[1]) for p in parts)  # type: ignore[arg-type]  # one band: a number
+    assert len(palette) == 3 * max(len(layer._FLAT), used + 1)
 
 
 def test_a_board_without_shades_is_drawn_again_not_packed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -309,3 +309,29 @@ def test_a_pictures_colours_are_counted_with_a_small_table_first(monkeypatch: py
     asked.clear()
     assert render_map(enc, cell_px=CELL) == first
     assert max(asked) > 1000
+
+
+def test_a_first_picture_keeps_its_palette_without_its_nearest_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board's first picture keeps the palette it cut what it drew to as an image of one pixel
+    (Pillow's table of each colour's nearest entry, made as the pixels were cut, is left with the
+    image they were cut with, not kept with the board); the board's next pictures, cut to that
+    palette, are those drawn where the table is kept."""
+    enc = _enc(blocked=["D4", "D5"])
+    moves = [enc] + [enc.model_copy(update={"combatants": [enc.combatants[0].model_copy(update={"position": cell}),
+                                                          *enc.combatants[1:]]}) for cell in ("E2", "F3", "C4")]
+
+    def pictures() -> list[bytes]:
+        monkeypatch.setattr(layer, "_keeps", {})
+        layer.forget_boards()
+        drawn = [render_map(e, cell_px=CELL) for e in moves[:1]]
+        [keeps] = layer._keeps.values()
+        assert keeps.last is not None
+        kept.append(keeps.last.nearest.size)
+        assert len(keeps.last.nearest.getpalette() or []) == len(keeps.last.colours)
+        return drawn + [render_map(e, cell_px=CELL) for e in moves[1:]]
+
+    kept: list[tuple[int, int]] = []
+    ours = pictures()
+    monkeypatch.setattr(layer, "_untabled", lambda palette: palette)
+    assert pictures() == ours
+    assert kept[0] == (1, 1) and kept[1][0] * kept[1][1] > 1000
