@@ -402,6 +402,18 @@ async def test_tote_the_return_offered_to_a_player_shows_the_players_own_bonus(h
     assert "(free, +2;" in reply(sent).text
 
 
+async def test_tote_a_hidden_foes_defend_and_return_show_the_encounters_numbers(h: Harness) -> None:
+    """TOTE: the Defend penalty and the return attack's bonus are the encounter's options, not Grak's own numbers
+    ("No other number of a hidden combatant reaches players", docs/commands.md): players read "−2" and "+2" (they read "−?", "±?")."""
+    await tote_melee(h, "Borin", "bob")
+    await h.run("gm", "/init set", combatant="Grak", value="0")
+    sent = await h.run("bob", "/act", action="assault", target="Grak", roll="1,1,1")
+    assert "Grak may return the Assault now: `/attack target:Borin` (free, +2;" in reply(sent).text
+    await h.run("gm", "/init next", combatant="Grak", confirm="true")
+    sent = await h.run("gm", "/act", combatant="Grak", action="defend")
+    assert "Grak defends: attacks against Grak take −2 this round." in reply(sent).text
+
+
 async def test_kov_a_hidden_foes_actions_left_are_told_as_they_are(h: Harness) -> None:
     """Knights of Valour: after Grak's attack players read "Grak: Move Action left", as the GM does, not "both actions used"."""
     await h.run("gm", "/encounter start", system="knights-of-valour", name="Ford", map="12x10")

@@ -72,9 +72,9 @@ def test_tote_option_numbers_are_bounded(key: str, value: str, message: str) -> 
 
 # -- sheets and GM options: numbers inside a written item -----------------------------------------
 SHEET_ITEMS = [
-    ("tote", "weapon=axe:²", "`weapon` must be a whole number from 0 to 10"),
-    ("tote", "weapon=axe:11", "`weapon` must be a whole number from 0 to 10"),
-    ("tote", "weapon=axe:2:٣٣", "`weapon` must be a whole number from 0 to 10"),
+    ("tote", "weapon=axe:²", r"`weapon`: in `axe:²` the damage \(boxes a hit marks\) is a whole number from 0 to 10"),
+    ("tote", "weapon=axe:11", r"`weapon`: in `axe:11` the damage \(boxes a hit marks\) is a whole number from 0 to 10"),
+    ("tote", "weapon=axe:2:٣٣", r"`weapon`: in `axe:2:٣٣` the effect \(added on a critical\) is a whole number from 0 to 10"),
     ("tote", "rating=2 resist=pierce:²", "`resist` must be a whole number from 1 to 10"),
     ("tote", "rating=2 resist=pierce:0", "`resist` must be a whole number from 1 to 10"),
     ("tote", "rating=2 resist=pierce:11", "`resist` must be a whole number from 1 to 10"),

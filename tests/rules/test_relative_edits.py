@@ -90,8 +90,11 @@ def test_knights_of_valour_hp_changes_from_the_current_hit_points() -> None:
     assert s.get("Ada").hp == 9
     s.run("edit", actor="Ada", deltas={"hp": -2, "str": 1})
     assert (s.get("Ada").hp, s.get("Ada").sheet["str"]) == (7, 2)
-    s.run("edit", actor="Gob", hp_change=-7)
-    assert s.get("Gob").status == "downed"
+    assert "`hp=0` given alone is also the most hit points (`max_hp`), which is 1 to 999" in s.refused(
+        "edit", actor="Gob", hp_change=-7, error=SheetError
+    )  # before the fight `hp` is the most too: "refused as the value they give would be" (docs/commands.md)
+    s.run("edit", actor="Gob", raw_sheet={"hp": "0", "max_hp": "7"})
+    assert (s.get("Gob").hp, s.get("Gob").sheet["hp"], s.get("Gob").status) == (0, 7, "downed")
 
 
 def test_coup_de_grace_hp_moves_the_minis_hit_points_not_the_sheet() -> None:

@@ -113,7 +113,10 @@ class KnightsOfValourSystem(RuleSystem):
 
     def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
         opts = self.option_values(enc)
-        return read_sheet(raw, sheet.sheet_keys(opts.weapons, opts.armors), base)
+        out = read_sheet(raw, sheet.sheet_keys(opts.weapons, opts.armors), base)
+        most = int(base["hp"]) if base is not None and int(base["hp"]) >= 1 else None
+        sheet.check_hp(raw, out, alone_is_most=base is None or not enc.started, most=most)
+        return out
 
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """Holding is a delay until after the next combatant in the order (where the option

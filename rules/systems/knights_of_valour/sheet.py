@@ -20,7 +20,9 @@ from rules.systems.knights_of_valour.tables import (
 
 __all__ = [
     "EFFECT_VALUES",
+    "MAX_HP",
     "sheet_keys",
+    "check_hp",
     "stat",
     "size",
     "height",
@@ -34,6 +36,10 @@ __all__ = [
     "wielded",
     "best_melee",
 ]
+
+
+#: the most hit points a combatant may have (and the least: 1)
+MAX_HP = 999
 
 
 @per_tables
@@ -72,10 +78,11 @@ def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, i
         SheetKey("height", "height in feet for vault, leap, climb and descend (default by size)",
                  "int", minimum=1, maximum=60),
         SheetKey("hp", "hit points: at add the most and the starting HP; in a fight an edit sets the current HP "
-                 "only (0 or less: downed)", "int", required=True, minimum=-99, maximum=999),
-        SheetKey("max_hp", "the most hit points (default: hp); an edit in a fight leaves the current HP as it is, "
+                 "only (0 or less: downed)", "int", required=True, minimum=-99, maximum=MAX_HP),
+        SheetKey("max_hp", "the most hit points (default: hp, so an `hp` alone at add or before the fight is 1–999); "
+                 "never below `hp` given with it; an edit in a fight leaves the current HP as it is, "
                  "or lowers it to a new most below it",
-                 "int", minimum=1, maximum=999),
+                 "int", minimum=1, maximum=MAX_HP),
         SheetKey("armor", "armour name or Defence Modifier number", "custom", "none", parse=read_armour),
         SheetKey("shield", "shield", "choice", "none", choices=tuple(SHIELDS)),
         SheetKey("weapons", "name:P.L. list, e.g. longsword:2,longbow:1", "custom", parse=read_weapons),
@@ -83,6 +90,26 @@ def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, i
         SheetKey("pc", "player character (wins initiative ties): yes/no, default yes when "
                  "owned by a non-GM", "bool"),
     )
+
+
+def check_hp(raw: Mapping[str, str], sheet: Mapping[str, Any], *, alone_is_most: bool, most: int | None = None) -> None:
+    """What the keys alone cannot check: an `hp` above the `max_hp` given with it, and an `hp` given
+    alone where it is the most hit points too (``alone_is_most``: at add and before the fight)
+    outside the most's range 1 to `MAX_HP`. ``most``: the most hit points now (an edit), for the example."""
+    if "hp" not in raw:
+        return
+    hp = int(sheet["hp"])
+    if "max_hp" in raw and hp > int(sheet["max_hp"]):
+        most = int(sheet["max_hp"])
+        raise SheetError(
+            f"`hp={hp}` is more than `max_hp={most}`, the most hit points: give an `hp` up to {most}, "
+            f"or a `max_hp` of {hp} or more."
+        )
+    if "max_hp" not in raw and alone_is_most and not 1 <= hp <= MAX_HP:
+        raise SheetError(
+            f"`hp={hp}` given alone is also the most hit points (`max_hp`), which is 1 to {MAX_HP}: give an `hp` "
+            f"from 1 to {MAX_HP}, or give the most with it to start the combatant downed, like `hp={hp} max_hp={most or 12}`."
+        )
 
 
 #: the values an effect may change (`/effect add mods:"attack+1 defence+1"`), each by -10 to +10

@@ -141,14 +141,14 @@ def _known_type(kind: str, where: str) -> None:
 
 
 def _read_weapons(value: str) -> list[str]:
-    """The weapons in the sheet's form, one text each: known damage types, dice that roll something,
-    one weapon to a name."""
+    """The weapons in the sheet's form, one text each: known damage types, dice that roll something
+    (or a flat damage of 1 or more), one weapon to a name."""
     out: dict[str, str] = {}
     for item in (x.strip() for x in value.split(",") if x.strip()):
         w = parse_weapon(item)
         _known_type(w.kind, f"`weapons`: `{w.name}`")
         if re.match(r"0+d|[0-9]+d0+(?![0-9])", w.damage) or w.damage.strip("0") == "":
-            raise _bad(item, f"has damage `{w.damage}`, which rolls nothing: give at least one die of at least one side")
+            raise _bad(item, f"has damage `{w.damage}`, which rolls nothing: give at least one die of at least one side, or a flat damage of 1 or more")
         if w.name in out:
             raise SheetError(f"`weapons`: two weapons are called `{w.name}`: give each its own name.")
         out[w.name] = w.text()

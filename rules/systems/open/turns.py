@@ -7,7 +7,8 @@ begins; either way its turn then passes on.
 
 Dice order: `/init roll` rolls each combatant's expression in the order they joined (copies
 sharing a roll with ``group_init=yes`` roll once, at the first), then a d20 for each combatant of
-a tie, in the order they joined; a death save rolls a d20 (as the turn begins with
+a tie, one tied group after another (the groups in the order their first combatant joined, each
+group's combatants in the order they joined); a death save rolls a d20 (as the turn begins with
 ``death_save_roll=bot``, else in `/act action:death-save` or the turn's end).
 """
 from __future__ import annotations

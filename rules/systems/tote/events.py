@@ -183,8 +183,10 @@ class Disengaged(Event):
 
 
 class Defending(Event):
+    """``actor`` defends: attacks against it take ``penalty`` (the encounter's option, shown to everyone)."""
+
     kind: ClassVar[str] = "defend"
-    penalty: int
+    penalty: Annotated[int, PUBLIC]
 
 
 class Protecting(Event):
@@ -200,11 +202,11 @@ class Redirected(Event):
 
 
 class ReturnOffered(Event):
-    """``actor`` may return ``against``'s Assault now at ``bonus``."""
+    """``actor`` may return ``against``'s Assault now at ``bonus`` (the encounter's option, shown to everyone)."""
 
     kind: ClassVar[str] = "return_offered"
     against: str
-    bonus: Annotated[int, Of("actor")]
+    bonus: Annotated[int, PUBLIC]
 
 
 class NoReturn(Event):

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from rules.errors import InputError, SheetError
 from rules.models import Combatant
-from rules.sheet import SheetKey, read_int
+from rules.sheet import SheetKey, read_int, whole_number
 from rules.sheet import read_sheet as check_sheet
 from rules.systems.tote.tables import (
     BANDS,
@@ -57,7 +57,7 @@ class Weapon(NamedTuple):
         parts = [p.strip() for p in text.split(":")]
         if len(parts) < 2 or not parts[0] or len(parts[0]) > 30:
             raise SheetError(f"`weapon={text}` is not accepted: {_HINT}.")
-        name, damage, effect, kind, reach = parts[0], _small_int(parts[1], text), 0, None, None
+        name, damage, effect, kind, reach = parts[0], _small_int(parts[1], text, "damage"), 0, None, None
         seen: set[str] = set()
         for part in parts[2:]:
             low = part.lower()
@@ -70,7 +70,7 @@ class Weapon(NamedTuple):
             elif what == "range":
                 reach = low
             else:
-                effect = _small_int(part, text)
+                effect = _small_int(part, text, "effect")
         return cls(name, damage, effect, kind, reach)
 
     @property
@@ -92,8 +92,17 @@ class Weapon(NamedTuple):
         )
 
 
-def _small_int(value: str, whole: str) -> int:
-    return read_int(value, "weapon", 0, 10, SheetError, f"in `{whole}`, {_HINT}")
+#: what each number of a weapon is, for its refusal
+_NUMBERS = {"damage": "damage (boxes a hit marks)", "effect": "effect (added on a critical)"}
+
+
+def _small_int(value: str, whole: str, what: str) -> int:
+    n = whole_number(value, 0, 10)
+    if n is None:
+        raise SheetError(
+            f"`weapon`: in `{whole}` the {_NUMBERS[what]} is a whole number from 0 to 10, not `{value[:20]}`; {_HINT}."
+        )
+    return n
 
 
 def items(text: str) -> list[str]:
@@ -152,7 +161,7 @@ SHARED_KEYS = (
     SheetKey("block", "target number to hit this combatant", kind="int", default=8, minimum=2, maximum=20),
     SheetKey(
         "weapon",
-        "weapons as name:damage[:effect][:bash|pierce|slash][:thrown|ranged], comma separated; "
+        "weapons as name:damage[:effect][:bash|pierce|slash][:thrown|ranged], damage and effect 0–10, comma separated; "
         "the first is used unless `weapon` names another (a Shoot uses the first that shoots: "
         "bows, crossbows, slings and guns reach Far, javelins and darts Close)",
         kind="custom",
@@ -175,11 +184,10 @@ HERO_KEYS: tuple[SheetKey, ...] = (
 ENEMY_KEYS: tuple[SheetKey, ...] = (
     SheetKey(
         "rating",
-        "an enemy's level and base initiative (a sheet with rating is an enemy)",
+        "an enemy's level and base initiative: a sheet with rating is an enemy, one without it a hero",
         kind="int",
         minimum=0,
         maximum=10,
-        required=True,
     ),
     SheetKey(
         "tohit",

@@ -1,6 +1,8 @@
 """Knights of Valour: attacks, damage, downed, the coup de grâce and victory."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules.errors import IllegalAction, InputError
@@ -103,6 +105,19 @@ def test_ranged_attack_needs_line_of_sight() -> None:
     enc = duel("C4", "K4", enc=encounter(blocked=("F4",)))
     with pytest.raises(IllegalAction, match="no line of sight to Grak: the wall at F4"):
         run(enc, [10], kind="attack", actor="Borin", target="Grak", weapon="longbow")
+
+
+def test_a_shot_between_two_walls_meeting_at_a_corner_has_line_of_sight() -> None:
+    """"you must have Line-of-sight to the target" (knights-of-valour.txt) is silent on corners; the page: "only a wall
+    whose square the line crosses blocks: a line through the point where two walls meet diagonally passes, though a
+    step may not cut that corner". Borin at B2 shoots Grak at E5 between C2 and B3, and may not step to C3."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "knights-of-valour.md").read_text(encoding="utf-8").split())
+    assert ("only a wall whose square the line crosses blocks: a line through the point where two walls meet "
+            "diagonally passes, though a step may not cut that corner") in page
+    enc = duel("B2", "E5", enc=encounter(blocked=("C2", "B3")))
+    assert one(run(enc, [1], kind="attack", actor="Borin", target="Grak", weapon="longbow").events, "attack").range == 15
+    with pytest.raises(IllegalAction, match="cut the corner of a wall"):
+        run(enc, kind="move", actor="Borin", path="SE")
 
 
 def test_melee_reach_is_five_feet() -> None:

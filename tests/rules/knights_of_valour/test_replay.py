@@ -2,9 +2,20 @@
 grâce with a bow, melee reach across a wall's corner)."""
 from __future__ import annotations
 
+import pytest
+
+from rules.errors import SheetError
 from rules.report import board_report
-from rules.sheet import parse_pairs
-from tests.rules.knights_of_valour.build import SYSTEM, add, duel, encounter, run
+from rules.sheet import parse_pairs, parse_sheet_edit
+from tests.rules.knights_of_valour.build import (
+    KNIGHT,
+    SYSTEM,
+    add,
+    duel,
+    encounter,
+    run,
+    start,
+)
 
 
 def _edit(enc, sheet: str):
@@ -73,6 +84,46 @@ def test_before_the_fight_hp_is_both_and_max_hp_starts_a_combatant_hurt() -> Non
     assert (grak.hp, grak.sheet["hp"]) == (4, 9)
     enc = _edit(enc, "hp=7").encounter
     assert (enc.get("Grak").hp, enc.get("Grak").sheet["hp"]) == (7, 7)
+
+
+def _added(sheet: str):
+    return run(encounter(), kind="add", name="Grak", raw_sheet=parse_pairs(sheet), at="D4", side="orcs", owner_id=None)
+
+
+def test_an_hp_above_max_hp_given_with_it_is_refused() -> None:
+    """"`max_hp` | the most hit points (default: hp)" (docs/systems/knights-of-valour.md): `hp=12 max_hp=10` at add
+    is refused, saying what to give instead, as the open system refuses it; so is `max_hp=3 hp=8` in an edit."""
+    with pytest.raises(SheetError) as err:
+        _added("hp=12 max_hp=10")
+    assert err.value.message == "`hp=12` is more than `max_hp=10`, the most hit points: give an `hp` up to 10, or a `max_hp` of 12 or more."
+    enc = add(encounter(), "Grak", "hp=9", "D4", "orcs", owner=None)
+    for when in (enc, start(add(enc, "Borin", KNIGHT, "C4", "dwarves"))):
+        with pytest.raises(SheetError, match="`hp=8` is more than `max_hp=3`"):
+            _edit(when, "max_hp=3 hp=8")
+
+
+def test_hp_given_alone_before_the_fight_is_a_most_from_1_to_999() -> None:
+    """"`max_hp` | ... | 1–999 | default: hp": before the fight `hp` alone is the most too, so `hp=-5` or `hp=0` at add
+    is refused (give `max_hp` with it to add a combatant already down), and a relative edit is "refused as the value
+    it gives would be (a range ...)" (docs/commands.md): `hp-30` on 12 HP, nothing changed."""
+    for sheet in ("hp=-5", "hp=0"):
+        with pytest.raises(SheetError) as err:
+            _added(sheet)
+        hp = sheet.removeprefix("hp=")
+        assert err.value.message == (
+            f"`hp={hp}` given alone is also the most hit points (`max_hp`), which is 1 to 999: give an `hp` from 1 "
+            f"to 999, or give the most with it to start the combatant downed, like `hp={hp} max_hp=12`."
+        )
+    down = _added("hp=-5 max_hp=12").encounter.get("Grak")
+    assert (down.hp, down.sheet["hp"], down.status) == (-5, 12, "downed")
+    enc = add(encounter(), "Grak", "hp=12", "D4", "orcs", owner=None)
+    pairs, deltas = parse_sheet_edit("hp-30")
+    with pytest.raises(SheetError, match="`hp=-18` given alone is also the most hit points"):
+        run(enc, kind="edit", actor="Grak", raw_sheet=pairs, deltas=deltas, gm=True)
+    assert (enc.get("Grak").hp, enc.get("Grak").sheet["hp"]) == (12, 12)
+    started = start(add(enc, "Borin", KNIGHT, "C4", "dwarves"))
+    hurt = run(started, kind="edit", actor="Grak", raw_sheet=pairs, deltas=deltas, gm=True).encounter.get("Grak")
+    assert (hurt.hp, hurt.sheet["hp"], hurt.status) == (-18, 12, "downed")  # in a fight `hp` is the HP now only
 
 
 # -- item 17: the coup de grâce's label, melee across a wall's corner -------------------------------

@@ -1,6 +1,11 @@
 """The open system's attacks, damage and cover (docs/systems/open.md, "Attacks" and "Cover")."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from rules.errors import SheetError
 from rules.events import Term
 from rules.systems.open.events import Harmed, OpenAttack
 from tests.scenario import Scenario
@@ -144,3 +149,16 @@ def test_the_target_is_checked_as_every_system_checks_it() -> None:
         "attack", actor="Ann", target="Orc")
     s.get("Grak").status = "out"
     assert "already out of the fight: pick another target" in s.refused("attack", actor="Ann", target="Grak")
+
+
+def test_a_flat_damage_is_accepted_and_a_critical_does_not_double_it() -> None:
+    """"each weapon has its own name and damage dice that roll something, or a flat damage of 1 or more
+    (`club:+4:3:bludgeoning`), which a critical hit does not double" (docs/systems/open.md): `:3:` hits for 3, a
+    natural 20 too, while `:0:` is refused."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert "or a flat damage of 1 or more (`club:+4:3:bludgeoning`), which a critical hit does not double" in page
+    s = duel(hero="hp=20 ac=15 weapons=club:+4:3:bludgeoning")
+    assert harm_of(s.resolve("attack", [12], actor="Ann", target="Grak")).amount == 3
+    assert harm_of(s.resolve("attack", [20], actor="Ann", target="Grak")).amount == 3
+    with pytest.raises(SheetError, match="rolls nothing"):
+        duel(hero="hp=20 ac=15 weapons=club:+4:0:bludgeoning")

@@ -1,6 +1,8 @@
 """The open system's sheet keys and initiative (docs/systems/open.md, "Sheet" and "Initiative")."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules.errors import RulesError
@@ -47,6 +49,23 @@ def test_initiative_rolls_each_expression_modifier_or_dice() -> None:
     s.run("init_roll", [10, 3, 4, 10])
     assert [s.get(n).initiative for n in ("Ann", "Bo", "Cy")] == [13, 8, 14]
     assert s.enc.order == ["Cy", "Ann", "Bo"]
+
+
+def test_the_roll_off_d20s_go_to_one_tied_group_after_another() -> None:
+    """"For `roll:`, the initiative dice in the order the combatants joined, then the roll-off d20s, one tied group
+    after another" (docs/systems/open.md): Ava 10, Bea 11, Cid 11, Dog 10 take the d20s 5, 15, 3, 18 as Ava, Dog
+    (the group Ava joined first in), then Bea, Cid; the page gives this example."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert (
+        "then the roll-off d20s, one tied group after another: the groups in the order their first combatant joined, "
+        "each group's combatants in the order they joined (Ava 10, Bea 11, Cid 11 and Dog 10 roll off as Ava, Dog, Bea, Cid)"
+    ) in page
+    s = Scenario("open")
+    for name in ("Ava", "Bea", "Cid", "Dog"):
+        s.add(name, "hp=10 init=+0", at=None)
+    s.run("init_roll", [10, 11, 11, 10, 5, 15, 3, 18])
+    assert [OpenCombatant.of(s.get(n)).roll_off for n in ("Ava", "Dog", "Bea", "Cid")] == [5, 15, 3, 18]
+    assert s.enc.order == ["Cid", "Bea", "Dog", "Ava"]
 
 
 def test_ties_go_to_the_higher_modifier_then_a_roll_off() -> None:

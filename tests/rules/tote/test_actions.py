@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import IllegalAction, InputError, NotYourTurn
+from rules.events import EffectEnded
 from rules.systems.tote import MELEE_COSTS
 from tests.rules.tote.build import (
     BORIN,
@@ -193,6 +194,20 @@ def test_defend_gains_one_and_makes_attacks_harder() -> None:
     assert who(enc_def, "Ann").initiative == 6
     res = resolve(enc_def, "attack", [6, 1, 3], actor="Grak")
     assert who(res.encounter, "Ann").hp == 6 and "−2 Defend" in text(res)  # 9 − 2 = 7: a miss
+
+
+def test_a_defend_taken_as_the_last_action_of_a_round_ends_with_that_round() -> None:
+    """"Defend | 0 | All attacks against you suffer a -2 penalty this round" (tote.txt): a Defend that ends the
+    round ends with it, as one taken mid-round does, and the next round's attacks on the defender take nothing."""
+    enc = fight(("Ann", "strike=1 hawk=1", "heroes", 5), ("Grak", "rating=2", "foes", 3))
+    mid = resolve(step(enc, "act", actor="Ann", action="defend"), "next", actor="Grak")
+    last = resolve(step(enc, "next", actor="Ann"), "act", actor="Grak", action="defend")
+    for res, name in ((mid, "Ann"), (last, "Grak")):
+        assert [(e.actor, e.name) for e in res.events if isinstance(e, EffectEnded)] == [(name, "Defend")]
+        assert res.encounter.effects == [] and f"Effect **Defend** on **{name}** ends" in text(res)
+    assert last.encounter.round == 2
+    hit = resolve(last.encounter, "attack", [6, 2], actor="Ann", target="Grak")
+    assert "Defend" not in text(hit) and who(hit.encounter, "Grak").hp < who(last.encounter, "Grak").hp  # 6 + 2 = 8 vs 8
 
 
 def test_defend_may_strike_a_named_foe() -> None:

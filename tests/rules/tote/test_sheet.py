@@ -26,6 +26,32 @@ def test_a_sheet_with_rating_is_an_enemy() -> None:
     assert "hawk" not in c.sheet
 
 
+def test_rating_is_not_required_a_sheet_without_it_is_a_hero() -> None:
+    """"A sheet with `rating` is an enemy; any other sheet is a hero." (docs/systems/tote.md): the sheet table says so
+    (not "required"), and a sheet without `rating` is accepted as a hero."""
+    rating = next(k for k in SYSTEM.sheet_keys() if k.name == "rating")
+    assert rating.default_text() == "none" and rating.describe() == (
+        "an enemy's level and base initiative: a sheet with rating is an enemy, one without it a hero"
+    )
+    assert not SYSTEM.is_enemy(who(setup(("Ann", "strike=2", "heroes", None)), "Ann"))
+
+
+@pytest.mark.parametrize(
+    ("sheet", "message"),
+    [
+        ("weapon=sword:11", "`weapon`: in `sword:11` the damage (boxes a hit marks) is a whole number from 0 to 10, not `11`"),
+        ("weapon=fists:1,maul:3:12:bash", "`weapon`: in `maul:3:12:bash` the effect (added on a critical) is a whole number from 0 to 10, not `12`"),
+    ],
+)
+def test_a_weapons_number_out_of_range_is_named_with_its_range(sheet: str, message: str) -> None:
+    """"weapons as name:damage[:effect]..., damage and effect 0–10" (docs/systems/tote.md): `sword:11` is refused
+    naming the damage and its range, not "`weapon` must be a whole number"."""
+    with pytest.raises(SheetError) as err:
+        setup(("X", sheet, "a", None))
+    assert err.value.message.startswith(message)
+    assert "damage and effect 0–10" in next(k for k in SYSTEM.sheet_keys() if k.name == "weapon").help
+
+
 @pytest.mark.parametrize(
     ("sheet", "words"),
     [
