@@ -316,8 +316,13 @@ class Encounter(BaseModel):
         return c.owner_id is None and not self.settings.reveal and c.name not in self.settings.revealed
 
     def hidden_names(self) -> frozenset[str]:
-        """The combatants whose numbers players see only as a condition word."""
-        return frozenset(c.name for c in self.combatants if self.hidden(c))
+        """The combatants whose numbers players see only as a condition word (`hidden`, with the
+        settings read once for the list: nobody while all are revealed)."""
+        settings = self.settings
+        if settings.reveal:
+            return frozenset()
+        revealed = settings.revealed
+        return frozenset([c.name for c in self.combatants if c.owner_id is None and c.name not in revealed])
 
     def shown_to_players(self, name: str) -> bool:
         """Whether players see the numbers of the combatant called ``name`` now: a player's
