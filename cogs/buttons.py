@@ -18,7 +18,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 from discord import ui
@@ -86,50 +86,46 @@ class EndTurnButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:end:
         await _pressed(interaction, self, lambda: service_of(interaction).end_turn(ctx_of(interaction), self.encounter_id, self.turn))
 
 
-class MapButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:map:(?P<enc>\d+)"):
-    """Map: the `/map` picture, shown only to whoever pressed."""
+class _EncounterButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:(?P<kind>[a-z]+):(?P<enc>\d+)"):
+    """A button of one encounter, its custom id ``skirmish:KIND:ENCOUNTER`` (Map, Undo: each
+    registers a template of its own kind)."""
+
+    KIND: ClassVar[str]
+    LABEL: ClassVar[str]
+    STYLE: ClassVar[discord.ButtonStyle]
 
     def __init__(self, encounter_id: int) -> None:
-        super().__init__(ui.Button(label="Map", style=discord.ButtonStyle.secondary, custom_id=self.custom_id_of(encounter_id)))
+        super().__init__(ui.Button(label=self.LABEL, style=self.STYLE, custom_id=self.custom_id_of(encounter_id)))
         self.encounter_id = encounter_id
 
-    @staticmethod
-    def custom_id_of(encounter_id: int) -> str:
-        return f"skirmish:map:{encounter_id}"
+    @classmethod
+    def custom_id_of(cls, encounter_id: int) -> str:
+        return f"skirmish:{cls.KIND}:{encounter_id}"
 
     def aim(self, encounter_id: int, turn: str = "") -> None:
-        """This button as `MapButton(encounter_id)` makes it (as `EndTurnButton.aim`)."""
+        """This button as the class makes it for ``encounter_id`` (as `EndTurnButton.aim`)."""
         self.item.custom_id = self.custom_id_of(encounter_id)
         self.encounter_id = encounter_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /) -> "MapButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /) -> Self:
         return cls(int(match["enc"]))
+
+
+class MapButton(_EncounterButton, template=r"skirmish:map:(?P<enc>\d+)"):
+    """Map: the `/map` picture, shown only to whoever pressed."""
+
+    KIND, LABEL, STYLE = "map", "Map", discord.ButtonStyle.secondary
 
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         await _pressed(interaction, self, lambda: service.map_image(ctx_of(interaction), self.encounter_id, ephemeral=True), slow=True)
 
 
-class UndoButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:undo:(?P<enc>\d+)"):
+class UndoButton(_EncounterButton, template=r"skirmish:undo:(?P<enc>\d+)"):
     """Undo, on the status board: the GM's `/undo`."""
 
-    def __init__(self, encounter_id: int) -> None:
-        super().__init__(ui.Button(label="Undo", style=discord.ButtonStyle.danger, custom_id=self.custom_id_of(encounter_id)))
-        self.encounter_id = encounter_id
-
-    @staticmethod
-    def custom_id_of(encounter_id: int) -> str:
-        return f"skirmish:undo:{encounter_id}"
-
-    def aim(self, encounter_id: int, turn: str = "") -> None:
-        """This button as `UndoButton(encounter_id)` makes it (as `EndTurnButton.aim`)."""
-        self.item.custom_id = self.custom_id_of(encounter_id)
-        self.encounter_id = encounter_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /) -> "UndoButton":
-        return cls(int(match["enc"]))
+    KIND, LABEL, STYLE = "undo", "Undo", discord.ButtonStyle.danger
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _pressed(interaction, self, lambda: service_of(interaction).undo(ctx_of(interaction), self.encounter_id))
