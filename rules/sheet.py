@@ -8,14 +8,14 @@ from __future__ import annotations
 import re
 import shlex
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
 from rules.errors import InputError, SheetError
 
-__all__ = ["SheetKey", "per_tables", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable"]
+__all__ = ["SheetKey", "per_tables", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable", "check_hp_within_most"]
 
 MAX_SHEET_TEXT = 1000
 
@@ -124,6 +124,16 @@ def whole_number(text: str, lo: int, hi: int) -> int | None:
     """``text`` as a whole number from ``lo`` to ``hi`` (ASCII digits, an optional sign), else None."""
     value = int(text) if _WHOLE.fullmatch(text) else None
     return value if value is not None and lo <= value <= hi else None
+
+
+def check_hp_within_most(raw: Mapping[str, str], sheet: Mapping[str, Any]) -> None:
+    """An `hp` above the `max_hp` given with it (what neither key checks alone) is refused."""
+    if "hp" in raw and "max_hp" in raw and int(sheet["hp"]) > int(sheet["max_hp"]):
+        hp, most = int(sheet["hp"]), int(sheet["max_hp"])
+        raise SheetError(
+            f"`hp={hp}` is more than `max_hp={most}`, the most hit points: give an `hp` up to {most}, "
+            f"or a `max_hp` of {hp} or more."
+        )
 
 
 def read_int(text: str, key: str, lo: int, hi: int, error: type[InputError] = InputError, hint: str = "") -> int:

@@ -8,7 +8,7 @@ from typing import Any
 from rules.errors import SheetError
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.sheet import SheetKey, per_tables, read_int
+from rules.sheet import SheetKey, check_hp_within_most, per_tables, read_int
 from rules.systems.knights_of_valour.state import KovCombatant
 from rules.systems.knights_of_valour.tables import (
     MAX_ARMOUR,
@@ -98,13 +98,8 @@ def check_hp(raw: Mapping[str, str], sheet: Mapping[str, Any], *, alone_is_most:
     outside the most's range 1 to `MAX_HP`. ``most``: the most hit points now (an edit), for the example."""
     if "hp" not in raw:
         return
+    check_hp_within_most(raw, sheet)
     hp = int(sheet["hp"])
-    if "max_hp" in raw and hp > int(sheet["max_hp"]):
-        most = int(sheet["max_hp"])
-        raise SheetError(
-            f"`hp={hp}` is more than `max_hp={most}`, the most hit points: give an `hp` up to {most}, "
-            f"or a `max_hp` of {hp} or more."
-        )
     if "max_hp" not in raw and alone_is_most and not 1 <= hp <= MAX_HP:
         raise SheetError(
             f"`hp={hp}` given alone is also the most hit points (`max_hp`), which is 1 to {MAX_HP}: give an `hp` "

@@ -16,7 +16,7 @@ from typing import Any
 from rules.dice import Dice, roll_expression
 from rules.errors import DiceError, SheetError
 from rules.models import Combatant, Encounter
-from rules.sheet import SheetKey
+from rules.sheet import SheetKey, check_hp_within_most
 
 __all__ = [
     "ABILITIES", "SIZES", "AREAS", "DAMAGE_TYPES", "Weapon", "parse_weapon", "SHEET_KEYS", "EFFECT_VALUES", "weapons", "weapon",
@@ -194,8 +194,7 @@ def check_sheet(raw: dict[str, str], sheet: dict[str, Any]) -> None:
     with it, a damage type both taken double and not at all (or halved)."""
     if "reach" in raw and int(sheet["reach"]) % CELL_FT:
         raise SheetError(f"`reach={sheet['reach']}`: give feet in steps of 5, like `reach=10`.")
-    if "hp" in raw and "max_hp" in raw and int(sheet["hp"]) > int(sheet["max_hp"]):
-        raise SheetError(f"`hp={sheet['hp']}` is more than `max_hp={sheet['max_hp']}`: give an `hp` up to `max_hp`.")
+    check_hp_within_most(raw, sheet)
     kinds = {k: set(sheet.get(k) or ()) for k in ("resist", "immune", "vulnerable")}
     for a, b in (("immune", "vulnerable"), ("immune", "resist"), ("resist", "vulnerable")):
         both = sorted(kinds[a] & kinds[b])
