@@ -1,15 +1,15 @@
 """The events of the open system: names, numbers and codes; `present.py` makes the text."""
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from rules.events import Attacked, Damaged, Event, InitiativeSet, Roll, RoundBegan, Term
 from rules.hidden import PUBLIC, Of
 
 __all__ = [
-    "Ranked", "OpenInitiative", "OpenRound", "TurnBegan", "DeathSaveDue", "OpenAttack", "Harmed", "Saved", "AreaStruck",
+    "Ranked", "RolledOff", "OpenInitiative", "OpenRound", "TurnBegan", "DeathSaveDue", "OpenAttack", "Harmed", "Saved", "AreaStruck",
     "DeathSave", "OpportunityOffered", "OpportunityDeclined",
 ]
 
@@ -21,6 +21,14 @@ class Ranked(BaseModel):
     initiative: Annotated[int, Of("name")]
 
 
+class RolledOff(BaseModel):
+    """One combatant's roll-off d20 (``typed`` with `roll:`); None in a log written before the dice were kept."""
+
+    name: str
+    die: Annotated[int | None, Of("name")] = None
+    typed: bool = False
+
+
 class OpenInitiative(InitiativeSet):
     """``group``: the copies' name whose roll this shares; ``by_gm``: set with `/init set`."""
 
@@ -30,8 +38,14 @@ class OpenInitiative(InitiativeSet):
 
 class OpenRound(RoundBegan):
     order: list[Ranked] = Field(default_factory=list)
-    #: names whose tie the roll-off settled
-    rolled_off: list[str] = Field(default_factory=list)
+    #: the roll-off d20s of the combatants tied on initiative and modifier, one tied group after another
+    rolled_off: list[RolledOff] = Field(default_factory=list)
+
+    @field_validator("rolled_off", mode="before")
+    @classmethod
+    def _names_only(cls, v: Any) -> Any:
+        """A log written before the dice were kept holds only the names."""
+        return [{"name": x} if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
 
 
 class TurnBegan(Event):

@@ -20,12 +20,14 @@ from rules.systems.open.events import (
     OpportunityDeclined,
     OpportunityOffered,
     Ranked,
+    RolledOff,
     Saved,
     TurnBegan,
 )
 from rules.systems.open.facts import OpenFacts, OpportunityQuestion
 from rules.systems.open.sheet import SHEET_KEYS
 from rules.systems.open.state import OpenCombatant, OpenEncounter
+from rules.text import die_text
 
 __all__ = ["OpenPresenter", "sheet_summary"]
 
@@ -33,12 +35,19 @@ ABILITY_NAMES = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "
                  "wis": "Wisdom", "cha": "Charisma"}
 
 
-def _shown_ties(e: OpenRound) -> list[str]:
-    """The names in the roll-off whose initiative is shown and tied with another shown one: a tie
+def _shown_ties(e: OpenRound) -> list[RolledOff]:
+    """The roll-off d20s of those whose initiative is shown and tied with another shown one: a tie
     with a hidden combatant would tell its number."""
     shown = {r.name: r.initiative for r in e.order if not secret(r.initiative)}
-    return [n for n in e.rolled_off if n in shown
-            and any(m != n and shown.get(m) == shown[n] for m in e.rolled_off)]
+    return [t for t in e.rolled_off if t.name in shown
+            and any(o.name != t.name and shown.get(o.name) == shown[t.name] for o in e.rolled_off)]
+
+
+def roll_off_text(tied: list[RolledOff]) -> str:
+    """``a roll-off: Borin 🎲 14, Alda 🎲 9✍`` (``a roll-off among Borin, Alda`` in a log written before the dice were kept)."""
+    if any(t.die is None for t in tied):
+        return "a roll-off among " + ", ".join(t.name for t in tied)
+    return "a roll-off: " + ", ".join(f"{t.name} 🎲 {die_text(t.die or 0, t.typed)}" for t in tied)
 
 
 def order_text(order: list[Ranked]) -> str:
@@ -116,7 +125,7 @@ class OpenPresenter(Presenter[OpenFacts]):
 
     def open_round(self, e: OpenRound) -> str:
         tied = _shown_ties(e)
-        tie = f"; ties settled by a roll-off among {', '.join(tied)}" if tied else ""
+        tie = f"; ties settled by {roll_off_text(tied)}" if tied else ""
         return f"**Round {e.round}** begins: order {order_text(e.order)}{tie}"
 
     def turn_began(self, e: TurnBegan) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rules.dice import Dice, roll_expression
+from rules.dice import Dice, Typed, roll_expression
 from rules.effects import Effect, active, pass_turns, total
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Roll, StatusChanged
@@ -30,6 +30,7 @@ from rules.systems.open.events import (
     OpenInitiative,
     OpenRound,
     Ranked,
+    RolledOff,
     TurnBegan,
 )
 from rules.systems.open.state import OpenCombatant, OpenEncounter
@@ -116,10 +117,10 @@ def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int,
     return OpenInitiative(actor=c.name, value=value, roll=roll)
 
 
-def _roll_off(enc: Encounter, dice: Dice) -> list[str]:
+def _roll_off(enc: Encounter, dice: Dice) -> list[RolledOff]:
     """A d20 each for combatants tied on initiative and modifier (copies sharing a roll too: their order among themselves)."""
     fighters = [c for c in enc.combatants if c.in_fight and c.initiative is not None]
-    tied: list[str] = []
+    tied: list[RolledOff] = []
     for c in fighters:
         OpenCombatant.of(c).roll_off = 0
     keys: dict[tuple[int, int], list[Combatant]] = {}
@@ -130,8 +131,8 @@ def _roll_off(enc: Encounter, dice: Dice) -> list[str]:
             continue
         for c in group:
             with dice.rolling_for(c.name):
-                OpenCombatant.of(c).roll_off = dice.die(20)
-            tied.append(c.name)
+                die = OpenCombatant.of(c).roll_off = dice.die(20)
+            tied.append(RolledOff(name=c.name, die=die, typed=isinstance(die, Typed)))
     return tied
 
 
