@@ -22,11 +22,13 @@ class Ranked(BaseModel):
 
 
 class RolledOff(BaseModel):
-    """One combatant's roll-off d20 (``typed`` with `roll:`); None in a log written before the dice were kept."""
+    """One combatant's roll-off d20 (``typed`` with `roll:`; None in a log written before the dice were
+    kept), in the ``group`` of those tied with it (numbered from 0)."""
 
     name: str
     die: Annotated[int | None, Of("name")] = None
     typed: bool = False
+    group: Annotated[int, Of("name")] = 0
 
 
 class OpenInitiative(InitiativeSet):

@@ -44,10 +44,13 @@ def _shown_ties(e: OpenRound) -> list[RolledOff]:
 
 
 def roll_off_text(tied: list[RolledOff]) -> str:
-    """``a roll-off: Borin 🎲 14, Alda 🎲 9✍`` (``a roll-off among Borin, Alda`` in a log written before the dice were kept)."""
+    """``a roll-off: Borin 🎲 14, Alda 🎲 9✍``, naming those whose equal dice keep the order they joined
+    (``a roll-off among Borin, Alda`` in a log written before the dice were kept)."""
     if any(t.die is None for t in tied):
         return "a roll-off among " + ", ".join(t.name for t in tied)
-    return "a roll-off: " + ", ".join(f"{t.name} 🎲 {die_text(t.die or 0, t.typed)}" for t in tied)
+    dice = ", ".join(f"{t.name} 🎲 {die_text(t.die or 0, t.typed)}" for t in tied)
+    alike = [t.name for t in tied if any(o is not t and (o.group, o.die) == (t.group, t.die) for o in tied)]
+    return f"a roll-off: {dice}" + (f" (equal dice keep the order they joined: {', '.join(alike)})" if alike else "")
 
 
 def order_text(order: list[Ranked]) -> str:

@@ -1,5 +1,5 @@
 """Turns in the open system: each combatant's initiative roll, highest first; ties by the higher
-modifier, then a roll-off (a d20 each, higher first, then the order they joined). A turn is its
+modifier, then a roll-off (a d20 each, higher first; equal dice keep the order they joined: no second roll-off). A turn is its
 speed in feet of movement and one action. A player's combatant down at 0 HP makes a death save
 at the start of its turn (option ``death_saves``): its owner rolls it (`/act action:death-save`, or
 ending the turn rolls it for them), or with ``death_save_roll=bot`` the bot rolls it as the turn
@@ -126,13 +126,11 @@ def _roll_off(enc: Encounter, dice: Dice) -> list[RolledOff]:
     keys: dict[tuple[int, int], list[Combatant]] = {}
     for c in fighters:
         keys.setdefault((c.initiative or 0, OpenCombatant.of(c).init_mod), []).append(c)
-    for group in keys.values():
-        if len(group) < 2:
-            continue
+    for number, group in enumerate(g for g in keys.values() if len(g) > 1):
         for c in group:
             with dice.rolling_for(c.name):
                 die = OpenCombatant.of(c).roll_off = dice.die(20)
-            tied.append(RolledOff(name=c.name, die=die, typed=isinstance(die, Typed)))
+            tied.append(RolledOff(name=c.name, die=die, typed=isinstance(die, Typed), group=number))
     return tied
 
 

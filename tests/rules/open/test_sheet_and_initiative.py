@@ -78,6 +78,22 @@ def test_ties_go_to_the_higher_modifier_then_a_roll_off() -> None:
     assert OpenCombatant.of(s.get("Cy")).roll_off == 17
 
 
+def test_equal_roll_off_dice_keep_the_join_order_and_the_reply_says_so() -> None:
+    """"equal roll-off dice keep the order the combatants joined, with no second roll-off, and the reply says so"
+    (docs/systems/open.md): Ann and Bo both roll a 9 and Ann, who joined first, goes first."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert ("equal roll-off dice keep the order the combatants joined, with no second roll-off, and the reply says so: "
+            "`(equal dice keep the order they joined: Bea, Cid)`") in page
+    s = Scenario("open").add("Ann", "hp=5 init=+3", at="B2").add("Bo", "hp=5 init=+3", at="C2")
+    s.add("Cy", "hp=5 init=+1", at="D2").add("Dee", "hp=5 init=+1", at="E2")
+    # all four 13; Ann and Bo tie on +3 and roll 9 each, Cy and Dee on +1 and roll 9 and 4
+    res = s.run("init_roll", [10, 10, 12, 12, 9, 9, 9, 4])
+    assert s.enc.order == ["Ann", "Bo", "Cy", "Dee"]
+    text = s.system.present.view(s.enc, frozenset()).report("", res.events).text()
+    assert ("ties settled by a roll-off: Ann 🎲 9✍, Bo 🎲 9✍, Cy 🎲 9✍, Dee 🎲 4✍ "
+            "(equal dice keep the order they joined: Ann, Bo)\n") in text + "\n"
+
+
 def test_group_init_copies_share_one_roll() -> None:
     """"Option `group_init=yes`: numbered copies (`/combatant add count:`) share one roll"."""
     s = Scenario("open", group_init="yes").add("Ann", "hp=5", at="B2")
