@@ -35,6 +35,8 @@ CELL_FT = 5
 DEFAULT_REACH = 5
 
 _DICE = re.compile(r"^[0-9]{1,3}d[0-9]{1,3}([+-][0-9]{1,3})?$|^[0-9]{1,3}$")
+#: the most a weapon's damage takes: flat damage, dice, sides and the dice's modifier each (``_DICE``: three digits)
+_MOST = 999
 _NAME = re.compile(r"^[a-z][a-z0-9'-]{0,29}$")
 _TYPE = re.compile(r"^[a-z]{1,20}$")
 
@@ -109,6 +111,12 @@ def parse_weapon(item: str) -> Weapon:
             raise _bad(item, "needs an attack bonus such as `+5` after the name")
         damage, kind, rest = third, damage, ([kind] if kind else []) + rest
         fields.update(bonus=int(second))
+    if re.fullmatch(r"-?[0-9]+", damage) and not _DICE.match(damage):
+        raise _bad(item, f"has a flat damage out of range: a flat damage is a whole number from 1 to {_MOST}, like "
+                         "`club:+4:3:bludgeoning`; for more, give dice such as `20d10`")
+    if re.fullmatch(r"[0-9]+d[0-9]+([+-][0-9]+)?", damage) and not _DICE.match(damage):
+        raise _bad(item, f"has dice out of range: dice take at most {_MOST} dice of at most {_MOST} sides and a "
+                         f"modifier from -{_MOST} to +{_MOST}, like `1d8+3`")
     if not _DICE.match(damage):
         raise _bad(item, f"has damage `{damage}`: write dice like `1d8+3` or `8d6`")
     if not _TYPE.match(kind):

@@ -152,11 +152,11 @@ def test_the_target_is_checked_as_every_system_checks_it() -> None:
 
 
 def test_a_flat_damage_is_accepted_and_a_critical_does_not_double_it() -> None:
-    """"each weapon has its own name and damage dice that roll something, or a flat damage of 1 or more
+    """"each weapon has its own name and damage dice that roll something ..., or a flat damage from 1 to 999
     (`club:+4:3:bludgeoning`), which a critical hit does not double" (docs/systems/open.md): `:3:` hits for 3, a
     natural 20 too, while `:0:` is refused."""
     page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
-    assert "or a flat damage of 1 or more (`club:+4:3:bludgeoning`), which a critical hit does not double" in page
+    assert "or a flat damage from 1 to 999 (`club:+4:3:bludgeoning`), which a critical hit does not double" in page
     s = duel(hero="hp=20 ac=15 weapons=club:+4:3:bludgeoning")
     assert harm_of(s.resolve("attack", [12], actor="Ann", target="Grak")).amount == 3
     assert harm_of(s.resolve("attack", [20], actor="Ann", target="Grak")).amount == 3

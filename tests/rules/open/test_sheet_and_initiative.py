@@ -143,3 +143,19 @@ def test_init_set_before_the_roll_is_refused() -> None:
     s.run("init_roll", [10, 3])
     s.run("init_set", actor="Ann", value=15)
     assert s.get("Ann").initiative == 15
+
+
+@pytest.mark.parametrize(("damage", "said"), [
+    ("1000", "has a flat damage out of range: a flat damage is a whole number from 1 to 999, like `club:+4:3:bludgeoning`"),
+    ("-3", "has a flat damage out of range: a flat damage is a whole number from 1 to 999"),
+    ("1d8+1000", "has dice out of range: dice take at most 999 dice of at most 999 sides and a modifier from -999 to +999"),
+    ("1000d6", "has dice out of range: dice take at most 999 dice of at most 999 sides"),
+])
+def test_a_damage_out_of_range_is_refused_naming_its_range(damage: str, said: str) -> None:
+    """"damage dice that roll something (at most 999 dice of at most 999 sides, and a modifier from -999 to +999), or a
+    flat damage from 1 to 999" (docs/systems/open.md): a damage past these is refused naming the range to keep to."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert ("damage dice that roll something (at most 999 dice of at most 999 sides, and a modifier from -999 to +999), "
+            "or a flat damage from 1 to 999") in page
+    message = Scenario("open").refused("add", name="Ann", raw_sheet={"hp": "5", "weapons": f"club:+4:{damage}:bludgeoning"})
+    assert said in message
