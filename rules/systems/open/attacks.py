@@ -71,9 +71,19 @@ def _damage_expression(w: Weapon, critical: bool) -> str:
     return re.sub(r"^([0-9]+)d", lambda m: f"{2 * int(m.group(1))}d", w.damage) if critical else w.damage
 
 
-def _damage(w: Weapon, critical: bool, dice: Dice) -> tuple[int, list[int]]:
-    result = roll_expression(_damage_expression(w, critical), dice, words=False)
-    return max(0, result.total), [d.value for d in result.dice]
+def _damage(enc: Encounter, c: Combatant, w: Weapon, critical: bool, dice: Dice) -> Roll:
+    """The damage of ``c``'s hit with ``w``: its dice, the running effects' changes to it (named, as
+    an attack roll's), and its total (0 or more); a flat damage has no dice, and its number is a
+    change only where effects change it too."""
+    expression = _damage_expression(w, critical)
+    with dice.rolling_for(c.name):
+        result = roll_expression(expression, dice, words=False)
+    mods = modifiers(enc.effects, c.name, "damage")
+    amount = max(0, max(0, result.total) + sum(m.value for m in mods))
+    if not result.dice:  # a flat damage: the weapon's number, then the effects'
+        return Roll(modifiers=[mod("weapon", result.total, w.name), *mods], total=amount) if mods else Roll(total=amount)
+    return Roll(dice=[d.value for d in result.dice], typed=[i for i, d in enumerate(result.dice) if d.given],
+                label=expression, modifiers=mods, total=amount)
 
 
 def _damage_faces(w: Weapon, critical: bool) -> list[int]:
@@ -151,16 +161,15 @@ def strike(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, 
     # on a miss the damage dice typed for a hit are left unused, not refused: a refusal would tell a hidden AC
     dice.spare([] if hit else _damage_faces(w, would_crit))
     if hit:
-        with dice.rolling_for(c.name):
-            amount, _ = _damage(w, critical, dice)
-        amount = max(0, amount + total(enc.effects, c.name, "damage"))
-        events += harm(enc, opts, t, amount, w.kind, c.name, critical=critical)
+        damage = _damage(enc, c, w, critical, dice)
+        events += harm(enc, opts, t, damage.total or 0, w.kind, c.name, critical=critical, roll=damage)
     return events
 
 
 def harm(enc: Encounter, opts: OptionValues, t: Combatant, amount: int, kind: str, source: str | None,
-         *, critical: bool = False, halved: bool = False) -> list[Event]:
-    """``t`` takes ``amount`` ``kind`` damage (see the module), and what it does to it."""
+         *, critical: bool = False, halved: bool = False, roll: Roll | None = None) -> list[Event]:
+    """``t`` takes ``amount`` ``kind`` damage (see the module; ``roll``: the damage roll it came from), and what
+    it does to it."""
     why = ["save"] if halved else []
     rolled = amount
     if kind in sheet.damage_types(t, "immune"):
@@ -175,7 +184,8 @@ def harm(enc: Encounter, opts: OptionValues, t: Combatant, amount: int, kind: st
     before = t.hp or 0
     t.hp = max(0, before - (amount - temp))
     events: list[Event] = [Harmed(actor=t.name, amount=amount, before=before, after=t.hp, source=source,
-                                  damage_type=kind, rolled=rolled, why=why, temp=temp)]
+                                  damage_type=kind, rolled=rolled, why=why, temp=temp,
+                                  roll=roll if roll is not None and (roll.dice or roll.modifiers) else None)]
     if amount - temp <= 0:
         return events
     st = OpenCombatant.of(t)
@@ -265,20 +275,19 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
         cells = area_cells(grid, opts, w.area, w.size, c.cell, aim)
         caught = [o for o in enc.combatants if o.in_fight and o.cell in set(cells) and not (around_self and o is c)]
     OpenEncounter.of(enc).area = [x.name for x in cells]
-    with dice.rolling_for(c.name):
-        amount, _ = _damage(w, False, dice)
-    amount = max(0, amount + total(enc.effects, c.name, "damage"))
+    damage = _damage(enc, c, w, False, dice)
     origin = aim if w.area == "burst" else c.cell
     events: list[Event] = [AreaStruck(actor=c.name, weapon=w.name, shape=w.area, size=w.size,
                                       at=aim.name if aim else None, cells=len(cells), caught=[o.name for o in caught])]
     for o in caught:
-        events += _save(enc, opts, grid, c, o, w, origin, amount, dice)
+        events += _save(enc, opts, grid, c, o, w, origin, damage, dice)
     return events
 
 
 def _save(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, o: Combatant, w: Weapon,
-          origin: Cell | None, amount: int, dice: Dice) -> list[Event]:
+          origin: Cell | None, damage: Roll, dice: Dice) -> list[Event]:
     assert w.save is not None and w.dc is not None
+    amount = damage.total or 0
     kinds = conditions(enc, o)
     automatic = w.save in ("str", "dex") and any(k.fails_str_dex for k in kinds.values())
     dis = [n for n, k in kinds.items() if k.dex_dis] if w.save == "dex" else []
@@ -298,7 +307,7 @@ def _save(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, o
     events: list[Event] = [Saved(actor=o.name, source=c.name, ability=w.save, roll=roll, mode=mode, automatic=automatic)]
     taken = (amount // 2 if w.half else 0) if roll.success else amount
     if taken > 0 or not roll.success:
-        events += harm(enc, opts, o, taken, w.kind, c.name, halved=bool(roll.success))
+        events += harm(enc, opts, o, taken, w.kind, c.name, halved=bool(roll.success), roll=damage)
     return events
 
 

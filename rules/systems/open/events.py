@@ -77,7 +77,7 @@ class OpenAttack(Attacked):
 class Harmed(Damaged):
     """``actor`` took ``amount`` of ``rolled`` ``damage_type`` damage from ``source``: ``why`` is
     ``resist``, ``immune``, ``vulnerable`` or ``save`` (halved by a save); ``temp`` is what its
-    temporary hit points took."""
+    temporary hit points took; ``roll`` the damage roll."""
 
     amount: Annotated[int, Of("actor")]
     source: str | None = None
@@ -85,6 +85,8 @@ class Harmed(Damaged):
     rolled: Annotated[int, Of("source")] = 0
     why: Annotated[list[str], Of("actor")] = Field(default_factory=list)
     temp: Annotated[int, Of("actor")] = 0
+    #: the damage roll (its dice, the effects' named changes, its total) where it had dice or changes
+    roll: Annotated[Roll | None, Of("source")] = None
 
 
 class Saved(Event):

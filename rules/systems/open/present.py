@@ -151,11 +151,16 @@ class OpenPresenter(Presenter[OpenFacts]):
 
     def harmed(self, e: Harmed) -> str:
         why = {"immune": "immune", "resist": "resistant: half", "vulnerable": "vulnerable: double", "save": "saved: half"}
-        notes = [why[w] for w in e.why if not secret(w)]
+        roll = e.roll if e.roll is not None and not secret(e.roll.total) else None  # a hidden attacker's: not shown
+        notes = [self.roll_text(roll)] if roll is not None else []
+        notes += [why[w] for w in e.why if not secret(w)]
         if e.temp and not secret(e.temp):
             notes.append(f"{e.temp} taken by temporary HP")
         if secret(e.amount):  # a hidden target: the dice rolled, never what it made of them
             rolled = f" of {e.rolled} rolled" if e.rolled and not secret(e.rolled) else ""
+            if roll is not None and e.rolled and not secret(e.rolled) and e.rolled != roll.total:  # its save, said aloud
+                rolled = f" of {e.rolled}"
+                notes.append("halved by the save")
         else:
             rolled = f" of {e.rolled}" if e.why and not secret(e.rolled) and e.rolled != e.amount else ""
         note = f" ({'; '.join(notes)})" if notes else ""

@@ -7,6 +7,7 @@ import pytest
 
 from rules.errors import SheetError
 from rules.events import Term
+from rules.hidden import for_reader
 from rules.systems.open.events import Harmed, OpenAttack
 from tests.scenario import Scenario
 
@@ -162,3 +163,36 @@ def test_a_flat_damage_is_accepted_and_a_critical_does_not_double_it() -> None:
     assert harm_of(s.resolve("attack", [20], actor="Ann", target="Grak")).amount == 3
     with pytest.raises(SheetError, match="rolls nothing"):
         duel(hero="hp=20 ac=15 weapons=club:+4:0:bludgeoning")
+
+
+def test_the_damage_line_shows_its_typed_dice_and_named_effects_as_the_attack_line_does() -> None:
+    """"The damage line shows its roll as the attack line does: the dice (a typed one marked ✍), the `damage` effects by
+    name and the total" (docs/systems/open.md): Ann's typed 4 and her Bless, to the GM and to players; a flat club's
+    number and Bless too."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert ("The damage line shows its roll as the attack line does: the dice (a typed one marked ✍), the `damage` "
+            "effects by name and the total") in page
+    s = duel(hero=f"hp=20 ac=15 weapons={SWORD},club:+4:3:bludgeoning")
+    s.run("effect_add", effect="Bless", actor="Ann", rounds=2, mods="damage+2")
+    res = s.run("attack", [15, 4], actor="Ann", target="Grak")
+    view = s.system.present.view(s.enc, frozenset({"Grak"}))
+    gm = for_reader(view.report("", res.events).text(), lambda name: True)
+    assert "**Grak** takes **9** slashing damage (🎲 4✍ (1d8+3) +2 Bless = **9**) (30 → 21 HP)" in gm
+    players = for_reader(view.report("", res.events).text(), lambda name: name != "Grak")
+    assert "**Grak** takes **?** of 9 rolled slashing damage (🎲 4✍ (1d8+3) +2 Bless = **9**) (now hurt)" in players
+    s = duel(hero=f"hp=20 ac=15 weapons={SWORD},club:+4:3:bludgeoning")
+    s.run("effect_add", effect="Bless", actor="Ann", rounds=2, mods="damage+2")
+    res = s.run("attack", [15], actor="Ann", target="Grak", weapon="club")
+    assert "(+3 club +2 Bless = **5**) (30 → 25 HP)" in s.system.present.view(s.enc, frozenset()).report("", res.events).text()
+
+
+def test_a_hidden_attackers_damage_roll_reaches_the_gm_alone() -> None:
+    """"a hidden attacker's damage roll reaches the GM alone" (docs/systems/open.md): players read what Ann took."""
+    s = duel()
+    s.run("next", actor="Ann")
+    res = s.run("attack", [15, 5], actor="Grak", target="Ann")
+    view = s.system.present.view(s.enc, frozenset({"Grak"}))
+    players = for_reader(view.report("", res.events).text(), lambda name: name != "Grak")
+    assert "**Ann** takes **5** slashing damage (20 → 15 HP)" in players and "🎲 5" not in players
+    gm = for_reader(view.report("", res.events).text(), lambda name: True)
+    assert "**Ann** takes **5** slashing damage (🎲 5✍ (1d6) = **5**) (20 → 15 HP)" in gm
