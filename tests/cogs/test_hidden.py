@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -386,13 +387,13 @@ async def test_tote_gm_injury_change_on_a_hidden_foe_says_neither_how_many_nor_t
 
 
 async def test_tote_a_hidden_foes_hit_reads_as_a_hit(h: Harness) -> None:
-    """TOTE: Grak's Assault that wounds Borin reads "the GM's roll vs Block 8: hit" to players (it
+    """TOTE: Grak's Assault that wounds Borin reads "the GM's roll +2 Assault vs Block 8: hit" to players (it
     read "miss", its successes hidden), Borin's Block his own number and named (it read "the GM's
     roll: hit")."""
     await tote_melee(h, "Borin", "bob")
     sent = await h.run("gm", "/act", combatant="Grak", action="assault", target="Borin", roll="6,6,6,6,6,6")
     text = reply(sent).text
-    assert "**Borin** takes" in text and "🎲 the GM's roll vs Block 8: hit" in text and ": miss" not in text
+    assert "**Borin** takes" in text and "🎲 the GM's roll +2 Assault vs Block 8: hit" in text and ": miss" not in text
 
 
 async def test_tote_the_return_offered_to_a_player_shows_the_players_own_bonus(h: Harness) -> None:
@@ -412,6 +413,27 @@ async def test_tote_a_hidden_foes_defend_and_return_show_the_encounters_numbers(
     await h.run("gm", "/init next", combatant="Grak", confirm="true")
     sent = await h.run("gm", "/act", combatant="Grak", action="defend")
     assert "Grak defends: attacks against Grak take −2 this round." in reply(sent).text
+
+
+async def test_tote_a_hidden_foes_rolls_show_the_rules_numbers_but_not_its_own(h: Harness) -> None:
+    """TOTE: "with the rules' own numbers in it, which are the encounter's options and not the combatant's" (docs/commands.md,
+    "Hidden information"): players read Grak's return at +2 and his Strike at −2 against defending Borin, never his dice."""
+    page = " ".join((Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert ("with the rules' own numbers in it, which are the encounter's options and not the combatant's (TOTE: the "
+            "Assault bonus, the return attack's and a defending hero's penalty: `🎲 the GM's roll +2 Assault return vs "
+            "Block 8: hit`, `🎲 the GM's roll −2 Defend vs Block 8: hit`)") in page
+    await tote_melee(h, "Borin", "bob")
+    await h.run("gm", "/init set", combatant="Grak", value="0")
+    await h.run("gm", "/init next", combatant="Grak", confirm="true")
+    await h.run("gm", "/init next", confirm="true")
+    await h.run("bob", "/act", action="assault", target="Grak", roll="1,1,1")
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Borin", roll="5,1,5,1,4,3")
+    assert "Return attack at **Borin** with club: 🎲 the GM's roll +2 Assault return vs Block 8: hit\n" in reply(sent).text
+    assert "To-Hit" not in public_texts(sent)
+    await h.run("bob", "/act", action="defend")
+    sent = await h.run("gm", "/act", combatant="Grak", action="strike", target="Borin", roll="5,2,2,6,4,5")
+    assert "Strike at **Borin** with club: 🎲 the GM's roll −2 Defend vs Block 8: hit\n" in reply(sent).text
+    assert "−2 Defend = **9** vs Block 8" in gm_private(sent) and "To-Hit" not in public_texts(sent)
 
 
 async def test_kov_a_hidden_foes_actions_left_are_told_as_they_are(h: Harness) -> None:

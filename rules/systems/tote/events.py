@@ -37,6 +37,10 @@ __all__ = [
 ]
 
 
+#: the codes of the modifiers whose values are the encounter's options, the same for every combatant
+RULES_MODIFIERS = frozenset({"assault", "return", "defend"})
+
+
 class SkillTest(BaseModel):
     """One skill test as rolled: plain dice, Paragon die, the kept die, modifiers, total, successes."""
 
@@ -52,6 +56,9 @@ class SkillTest(BaseModel):
     paragon_typed: bool = False
     kept: int | None = None
     modifiers: list[Modifier] = Field(default_factory=list)
+    #: those of ``modifiers`` that are the encounter's numbers, not the roller's (its options: the
+    #: Assault bonus, the return's, the Defend penalty): shown with a hidden combatant's roll too
+    rules_modifiers: Annotated[list[Modifier], PUBLIC] = Field(default_factory=list)
     #: the number to beat: the opponent's where the containing field names an ``against`` role
     target: Annotated[int, Of("against")]
     total: int
@@ -85,6 +92,7 @@ class SkillTest(BaseModel):
             paragon_typed=isinstance(r.paragon, Typed),
             kept=r.kept,
             modifiers=r.modifiers,
+            rules_modifiers=[m for m in r.modifiers if m.code in RULES_MODIFIERS],
             target=r.target,
             total=r.total,
             successes=r.successes,

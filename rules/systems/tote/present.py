@@ -82,8 +82,9 @@ class TotePresenter(Presenter[ToteFacts]):
     def test_text(self, t: ev.SkillTest, against: str | None = None, attack: bool = False) -> str:
         """``🎲 Strike [2✍, 3✍, 6✍] keep 6 + Paragon 3✍ = **9** vs Block 8: hit, 1 success``."""
         result = ("hit" if t.success else "miss") if attack else ("success" if t.success else "failure")
-        if secret(t.total):  # a hidden combatant's test: the outcome alone, and what it was against by name
-            return f"🎲 the GM's roll vs {against}: {result}" if against else f"🎲 the GM's roll: {result}"
+        if secret(t.total):  # a hidden combatant's test: the outcome, what it was against by name, the rules' numbers
+            rules = "".join(f" {signed(m.value)} {self.term(m)}" for m in t.rules_modifiers)
+            return f"🎲 the GM's roll{rules} vs {against}: {result}" if against else f"🎲 the GM's roll{rules}: {result}"
         shown = ", ".join(die_text(d, i in t.typed) for i, d in enumerate(t.dice)) if t.dice else "no skill dice"
         bits = [f"🎲 {_label(t)} [{shown}]"]
         if t.barred:
