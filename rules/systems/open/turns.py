@@ -1,9 +1,9 @@
 """Turns in the open system: each combatant's initiative roll, highest first; ties by the higher
-modifier, then a roll-off (a d20 each, higher first; equal dice keep the order they joined: no second roll-off). A turn is its
-speed in feet of movement and one action. A player's combatant down at 0 HP makes a death save
-at the start of its turn (option ``death_saves``): its owner rolls it (`/act action:death-save`, or
-ending the turn rolls it for them), or with ``death_save_roll=bot`` the bot rolls it as the turn
-begins; either way its turn then passes on.
+modifier, then a roll-off (a d20 each, higher first; equal dice keep the order they joined, with no
+second roll-off). A turn is its speed in feet of movement and one action. A player's combatant
+down at 0 HP makes a death save at the start of its turn (option ``death_saves``): its owner rolls
+it (`/act action:death-save`, or ending the turn rolls it for them), or with ``death_save_roll=bot``
+the bot rolls it as the turn begins; either way its turn then passes on.
 
 Dice order: `/init roll` rolls each combatant's expression in the order they joined (copies
 sharing a roll with ``group_init=yes`` roll once, at the first), then a d20 for each combatant of
