@@ -152,6 +152,13 @@ class KnightsOfValourSystem(RuleSystem):
     #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
     hp_key = "hp"
 
+    def sheet_number(self, enc: Encounter, c: Combatant, key: str) -> int:
+        """As every system's, and `max_hp`, which the sheet keeps as its `hp` once set up, is the most HP
+        (so `max_hp+2` counts from it)."""
+        if key == "max_hp" and c.hp is not None:
+            return int(c.sheet["hp"])
+        return super().sheet_number(enc, c, key)
+
     def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP (before the fight, the most HP too); `max_hp` sets the most HP
         and, once the fight started, leaves the current HP as it is, unless it is more than the

@@ -149,3 +149,19 @@ def test_melee_reaches_across_a_wall_corner() -> None:
     res = run(enc, [20, 8], kind="attack", actor="Borin", target="Grak")
     assert res.encounter.get("Grak").hp < 9
     assert "(melee, 5 ft)" in SYSTEM.present.report("", res.events).text()
+
+
+# -- relative edits of `max_hp`, `/combatant hp` before the fight ---------------------------------
+def _relative(enc, sheet: str):
+    pairs, deltas = parse_sheet_edit(sheet)
+    return run(enc, kind="edit", actor="Grak", raw_sheet=pairs, deltas=deltas, gm=True)
+
+
+def test_max_hp_changes_relatively_from_the_most_hp() -> None:
+    """"`key+N` and `key-N` change any number a sheet holds from its value now" (docs/commands.md): Grak (4 of 9 HP)
+    takes `max_hp+3` and `max_hp-2` as `max_hp=12` and `max_hp=7`, before the fight and in it alike."""
+    hurt = add(encounter(), "Grak", "hp=4 max_hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    for enc in (hurt, start(add(hurt, "Borin", KNIGHT, "C4", "dwarves"))):
+        for relative, absolute in (("max_hp+3", "max_hp=12"), ("max_hp-2", "max_hp=7")):
+            assert _relative(enc, relative).encounter == _edit(enc, absolute).encounter, relative
+        assert _relative(enc, "max_hp-6").encounter.get("Grak").hp == 3  # the HP is never more than the most
