@@ -87,16 +87,17 @@ def test_relative_edit_names_the_range_and_what_is_not_a_number() -> None:
 
 
 def test_knights_of_valour_hp_changes_from_the_current_hit_points() -> None:
-    """Knights of Valour: editing `hp` sets the current HP, so `hp-2` and `/combatant hp` count from the HP now."""
+    """Knights of Valour: editing `hp` sets the current HP, so `hp-2` and `/combatant hp` count from the HP now; before
+    the fight `hp-7` sets the most too, `/combatant hp` the current HP only."""
     s = scenario("knights-of-valour").add("Gob", "agi=1 hp=7 weapons=warhammer:1", side="b", at="E3")
     s.run("edit", actor="Ada", hp_change=-5)
     assert s.get("Ada").hp == 9
     s.run("edit", actor="Ada", deltas={"hp": -2, "str": 1})
     assert (s.get("Ada").hp, s.get("Ada").sheet["str"]) == (7, 2)
     assert "`hp=0` given alone is also the most hit points (`max_hp`), which is 1 to 999" in s.refused(
-        "edit", actor="Gob", hp_change=-7, error=SheetError
+        "edit", actor="Gob", deltas={"hp": -7}, error=SheetError
     )  # before the fight `hp` is the most too: "refused as the value they give would be" (docs/commands.md)
-    s.run("edit", actor="Gob", raw_sheet={"hp": "0", "max_hp": "7"})
+    s.run("edit", actor="Gob", hp_change=-7)  # `/combatant hp` "changes the current hit points" only
     assert (s.get("Gob").hp, s.get("Gob").sheet["hp"], s.get("Gob").status) == (0, 7, "downed")
 
 

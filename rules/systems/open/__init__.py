@@ -18,7 +18,7 @@ from rules.errors import IllegalAction, SheetError
 from rules.events import EffectEnded, Event, HitPointsChanged, StatusChanged
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
-from rules.sheet import SheetKey
+from rules.sheet import SheetKey, current_hp_only
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
@@ -112,7 +112,11 @@ class OpenSystem(RuleSystem):
                                 f"anyway, the GM sets its HP: `/combatant edit name:{c.name} sheet:\"hp=5\"`.")
         if action.hp_change is not None and action.hp_change < 0 and enc.started and not action.raw_sheet and not action.deltas:
             return action
-        return super().absolute_edit(enc, action)
+        edit = super().absolute_edit(enc, action)
+        if action.hp_change is None or enc.started or "max_hp" in edit.raw_sheet or "hp" not in edit.raw_sheet:
+            return edit
+        # before the fight an `hp` typed alone above `max_hp` raises it; `/combatant hp` changes the HP now only
+        return edit.model_copy(update={"raw_sheet": current_hp_only(edit.raw_sheet, sheet.max_hp(c), 0)})
 
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         """Hit points the GM takes away mid-fight are damage of no type: temporary HP take it first, and 0 HP,

@@ -165,3 +165,19 @@ def test_max_hp_changes_relatively_from_the_most_hp() -> None:
         for relative, absolute in (("max_hp+3", "max_hp=12"), ("max_hp-2", "max_hp=7")):
             assert _relative(enc, relative).encounter == _edit(enc, absolute).encounter, relative
         assert _relative(enc, "max_hp-6").encounter.get("Grak").hp == 3  # the HP is never more than the most
+
+
+def test_combatant_hp_before_the_fight_changes_the_current_hp_only() -> None:
+    """"`/combatant hp combatant:Grak change:-7` changes the current hit points" (docs/commands.md), before the fight as
+    in it: Grak (4 of 9) loses 1 to 3 of 9, heals 20 to 9 of 9 (the reply says the most stopped it), and a loss
+    past 0 starts him downed (0 or less: downed), stopping at -99, never refused as a sheet edit."""
+    enc = add(encounter(), "Grak", "hp=4 max_hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    lost = run(enc, kind="edit", actor="Grak", hp_change=-1, gm=True).encounter.get("Grak")
+    assert (lost.hp, lost.sheet["hp"]) == (3, 9)
+    healed = run(enc, kind="edit", actor="Grak", hp_change=20, gm=True)
+    assert (healed.encounter.get("Grak").hp, healed.encounter.get("Grak").sheet["hp"]) == (9, 9)
+    assert "HP set to 9 (was 4): no more than its `max_hp`" in SYSTEM.present.report("", healed.events).text()
+    down = run(enc, kind="edit", actor="Grak", hp_change=-6, gm=True).encounter.get("Grak")
+    assert (down.hp, down.sheet["hp"], down.status) == (-2, 9, "downed")
+    for when in (enc, duel()):  # a loss stops at the least HP (-99) rather than being refused as `hp=-491`
+        assert run(when, kind="edit", actor="Grak", hp_change=-500, gm=True).encounter.get("Grak").hp == -99
