@@ -174,9 +174,10 @@ class KnightsOfValourSystem(RuleSystem):
         return edit.model_copy(update={"raw_sheet": raw, "hp_change": change})
 
     def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """`hp` sets the current HP (before the fight, the most HP too); `max_hp` sets the most HP
-        and, once the fight started, leaves the current HP as it is, unless it is more than the
-        new most: then the HP is lowered to it. An `hp` above the most (a heal past it) stops at it."""
+        """`hp` sets the current HP (typed alone before the fight, the most HP too); `max_hp` sets the
+        most HP and leaves the current HP as it is, unless it is more than the new most: then the HP is
+        lowered to it; before the fight a raised most raises the HP by as much. An `hp` above the most
+        (a heal past it) stops at it."""
         assert isinstance(action, Edit)  # resolve hands each kind to its handler
         most_before, hp_before = enc.get(action.actor).sheet["hp"], enc.get(action.actor).hp
         c = self.edit_sheet(enc, action)
@@ -187,7 +188,9 @@ class KnightsOfValourSystem(RuleSystem):
         if most is None:
             most = new_hp if given_hp and not enc.started else most_before
         c.sheet["hp"] = most
-        current = new_hp if given_hp else most if given_max and not enc.started else None
+        # before the fight a `max_hp` alone raises the HP by as much as the most rose (a wound stays)
+        raised = (hp_before or 0) + max(0, most - most_before)
+        current = new_hp if given_hp else raised if given_max and not enc.started and raised != hp_before else None
         capped = (given_max or given_hp) and (current if current is not None else c.hp or 0) > most
         # `/combatant hp` before the fight comes stopped at the most already (`absolute_edit`)
         capped = capped or (action.hp_change is not None and (hp_before or 0) + action.hp_change > most)

@@ -181,3 +181,15 @@ def test_combatant_hp_before_the_fight_changes_the_current_hp_only() -> None:
     assert (down.hp, down.sheet["hp"], down.status) == (-2, 9, "downed")
     for when in (enc, duel()):  # a loss stops at the least HP (-99) rather than being refused as `hp=-491`
         assert run(when, kind="edit", actor="Grak", hp_change=-500, gm=True).encounter.get("Grak").hp == -99
+
+
+def test_max_hp_alone_before_the_fight_raises_the_hp_with_it_and_never_leaves_it_above() -> None:
+    """"`max_hp` ... before the fight" (docs/systems/knights-of-valour.md): a raised most raises the HP now by as much
+    (Grak at 9 of 9 given `max_hp=12` is 12 of 12, at 4 of 9 he is 7 of 12: his wound stays); a lowered one lowers
+    only an HP above it (9 of 9 to 6 of 6, 4 of 9 to 4 of 6)."""
+    whole = add(encounter(), "Grak", "hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    hurt = add(encounter(), "Grak", "hp=4 max_hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    for enc, sheet, wanted in ((whole, "max_hp=12", (12, 12)), (hurt, "max_hp=12", (7, 12)),
+                               (whole, "max_hp=6", (6, 6)), (hurt, "max_hp=6", (4, 6))):
+        grak = _edit(enc, sheet).encounter.get("Grak")
+        assert (grak.hp, grak.sheet["hp"]) == wanted, sheet
