@@ -137,3 +137,14 @@ def test_systems_without_hit_points_refuse_a_change_of_hp(key: str) -> None:
     text = s.refused("edit", actor="Ada", hp_change=-1, error=IllegalAction)
     assert "counts no hit points" in text and "/combatant show" in text
     assert "`/act action:damage target:Ada" in text and "action:heal" in text
+
+
+@pytest.mark.parametrize("key", ["coup-de-grace", "tote", "knights-of-valour", "open"])
+def test_a_players_own_hit_point_change_names_its_player_not_the_gm(key: str) -> None:
+    """"`/combatant hp` | ... | GM; owner before the fight" (docs/commands.md): Ada's player taking her to 0 (or out)
+    before the fight reads as its player's change, where the GM's reads as the GM's."""
+    s = scenario(key)
+    full = s.get("Ada").hp or 0
+    for gm in (False, True):
+        text = s.system.present.report("", s.resolve("edit", actor="Ada", hp_change=-full, gm=gm).events).text()
+        assert ("its player" in text, "GM" in text) == (not gm, gm), text

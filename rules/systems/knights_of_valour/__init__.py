@@ -36,7 +36,7 @@ from rules.actions import (
     Move,
 )
 from rules.dice import Dice
-from rules.events import Event
+from rules.events import Event, hp_cause
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, current_hp_only, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
@@ -201,7 +201,7 @@ class KnightsOfValourSystem(RuleSystem):
             before, c.hp = c.hp, current
             set_hp.append(HpSet(actor=c.name, before=before, after=c.hp, capped=capped))
             if c.status != "out":
-                set_hp += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", "gm_hp")
+                set_hp += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", hp_cause(action.is_gm))
         return [self.edited(enc, action, c), *setup, *set_hp, *attacks.end_if_down(enc)]
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:

@@ -15,7 +15,7 @@ from typing import Any
 from rules.actions import Act, ActionSpec, ActionTable, Edit, InitSet, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction, SheetError
-from rules.events import EffectEnded, Event, HitPointsChanged, StatusChanged
+from rules.events import EffectEnded, Event, HitPointsChanged, StatusChanged, hp_cause
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
 from rules.sheet import SheetKey, current_hp_only
@@ -142,21 +142,21 @@ class OpenSystem(RuleSystem):
             c.hp = sheet.max_hp(c)
         events: list[Event] = [self.edited(enc, action, c), *setup]
         if c.hp != before and before is not None and c.hp is not None:
-            events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp))
+            events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm))
         if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and action.is_gm:
             c.status = "active"  # the GM brings it back with an `hp=`
             st = OpenCombatant.of(c)
             st.saves_made, st.saves_failed, st.stable = 0, 0, False
-            events.append(StatusChanged(actor=c.name, status="active", cause="gm_hp"))
+            events.append(StatusChanged(actor=c.name, status="active", cause=hp_cause(action.is_gm)))
         elif c.status != "out" and c.hp is not None:
             if c.hp > 0 and status == "downed":
                 c.status = "active"
                 st = OpenCombatant.of(c)
                 st.saves_made, st.saves_failed, st.stable, st.save_due = 0, 0, False, False  # up: no save owed now
-                events.append(StatusChanged(actor=c.name, status="active", cause="gm_hp"))
+                events.append(StatusChanged(actor=c.name, status="active", cause=hp_cause(action.is_gm)))
             elif c.hp <= 0 and status == "active":
                 c.status = "downed"
-                events.append(StatusChanged(actor=c.name, status="downed", cause="gm_hp"))
+                events.append(StatusChanged(actor=c.name, status="downed", cause=hp_cause(action.is_gm)))
         if enc.started:
             turns.arrange(enc, self.option_values(enc))
         return events
