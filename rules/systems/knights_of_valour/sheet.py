@@ -80,8 +80,8 @@ def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, i
         SheetKey("size", "stature", "choice", "average", choices=SIZES),
         SheetKey("height", "height in feet for vault, leap, climb and descend (default by size)",
                  "int", minimum=1, maximum=60),
-        SheetKey("hp", "hit points: at add the most and the starting HP; in a fight an edit sets the current HP "
-                 "only (0 or less: downed)", "int", required=True, minimum=LEAST_HP, maximum=MAX_HP),
+        SheetKey("hp", "hit points: at add, and typed alone before the fight, the most and the current HP; in a "
+                 "fight an edit sets the current HP only, as `/combatant hp` always does (0 or less: downed)", "int", required=True, minimum=LEAST_HP, maximum=MAX_HP),
         SheetKey("max_hp", "the most hit points (default: hp, so an `hp` alone at add or before the fight is 1–999); "
                  "never below `hp` given with it; an edit leaves the current HP as it is, or lowers it to a "
                  "new most below it (before the fight a raised most raises it by as much)",
