@@ -34,6 +34,7 @@ __all__ = [
     "Damaged",
     "HitPointsChanged",
     "StatusChanged",
+    "hp_cause",
     "Victory",
     "Checked",
     "EffectAdded",
@@ -215,12 +216,19 @@ class Damaged(Event):
 
 
 class HitPointsChanged(Event):
-    """The GM changed ``actor``'s hit points by ``change`` (`/combatant hp`): ``before`` -> ``after``."""
+    """The GM (``by_gm``) or its player changed ``actor``'s hit points by ``change`` (`/combatant hp`):
+    ``before`` -> ``after``."""
 
     kind: ClassVar[str] = "hp_change"
     change: int
     before: int
     after: int
+    by_gm: bool = True
+
+
+def hp_cause(by_gm: bool) -> str:
+    """The `StatusChanged` cause of hit points set by hand: ``gm_hp`` (the GM's), ``player_hp`` (an owner's own, before the fight)."""
+    return "gm_hp" if by_gm else "player_hp"
 
 
 class StatusChanged(Event):

@@ -53,7 +53,7 @@ from rules.text import COLOURS, Report, die_text, joined, signed, user_ref
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
 
-__all__ = ["Presenter", "PresentedSystem", "Prompt"]
+__all__ = ["Presenter", "PresentedSystem", "Prompt", "changed_by", "by_hand"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,18 @@ class PresentedSystem(Protocol):
 
 
 @functools.cache
+def changed_by(by_gm: bool) -> str:
+    """Who changed a combatant's harm by hand, as the lines name them: ``the GM`` or ``its player``
+    (an owner, before the fight)."""
+    return "the GM" if by_gm else "its player"
+
+
+def by_hand(by_gm: bool, line: str) -> str:
+    """``line`` (a change of harm made by hand) naming who made it: ``GM: line``, or
+    ``line, changed by its player``."""
+    return f"GM: {line}" if by_gm else f"{line}, changed by {changed_by(False)}"
+
+
 def _merged(mro: tuple[type, ...], table: str) -> dict[Any, Any]:
     """A presenter class's table (``formats``, ``terms``) merged along its bases (``mro``), the nearest last."""
     merged: dict[Any, Any] = {}
@@ -336,12 +348,13 @@ class Presenter(Generic[F]):
         return f"**{e.actor}** takes {e.amount} damage{change}"
 
     def hit_points_changed(self, e: HitPointsChanged) -> str:
-        """``GM: **Grak** loses 2 HP (3 → 1 HP)``, or ``... (now hurt)`` where the numbers are hidden."""
+        """``GM: **Grak** loses 2 HP (3 → 1 HP)``, or ``... (now hurt)`` where the numbers are hidden;
+        a player's own: ``**Borin** loses 2 HP (3 → 1 HP), changed by its player``."""
         change = self.health_change(e.actor, e.before, e.after, " HP")
         if self.hidden(e.actor):
             return f"GM: **{e.actor}**'s hit points changed{change}"
         how = f"loses {-e.change}" if e.change < 0 else f"gains {e.change}"
-        return f"GM: **{e.actor}** {how} HP{change}"
+        return by_hand(e.by_gm, f"**{e.actor}** {how} HP{change}")
 
     def status_changed(self, e: StatusChanged) -> str:
         cause = self.causes.get(e.cause or "", e.cause or "")

@@ -26,6 +26,7 @@ from rules.events import (
     EffectAdded,
     EffectEnded,
     Event,
+    HitPointsChanged,
     JoinedFight,
     Removed,
 )
@@ -223,7 +224,11 @@ class RosterRules(FightRules):
         c = enc.get(action.actor)
         change = action.hp_change
         if change is not None and not action.raw_sheet:  # `/combatant hp` where hp is not a sheet key
-            return self.change_hp(enc, c, change)
+            events = self.change_hp(enc, c, change)
+            for e in events:  # an owner's own, before the fight, is named as its player's
+                if isinstance(e, HitPointsChanged):
+                    e.by_gm = action.is_gm
+            return events
         if not action.raw_sheet and not action.at and not action.facing and not action.side:
             raise InputError("Nothing to change: give `sheet` (key=value pairs, or changes like `hp-7`) to edit.")
         events = self.apply_edit(enc, action, dice)

@@ -15,7 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from rules.errors import InputError, SheetError
 
-__all__ = ["SheetKey", "per_tables", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable", "check_hp_within_most"]
+__all__ = ["SheetKey", "per_tables", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable", "check_hp_within_most", "current_hp_only"]
 
 MAX_SHEET_TEXT = 1000
 
@@ -134,6 +134,13 @@ def check_hp_within_most(raw: Mapping[str, str], sheet: Mapping[str, Any]) -> No
             f"`hp={hp}` is more than `max_hp={most}`, the most hit points: give an `hp` up to {most}, "
             f"or a `max_hp` of {hp} or more."
         )
+
+
+def current_hp_only(raw: Mapping[str, str], most: int, least: int) -> dict[str, str]:
+    """An edit whose `hp` is what `/combatant hp` gives, as a change of the current hit points only
+    (where an `hp` typed alone before the fight sets the most too): its `hp` from ``least`` to
+    ``most`` (a heal stops at the most), with `max_hp` kept at ``most``."""
+    return {**raw, "hp": str(max(least, min(int(raw["hp"]), most))), "max_hp": str(most)}
 
 
 def read_int(text: str, key: str, lo: int, hi: int, error: type[InputError] = InputError, hint: str = "") -> int:

@@ -36,9 +36,9 @@ from rules.actions import (
     Move,
 )
 from rules.dice import Dice
-from rules.events import Event
+from rules.events import Event, hp_cause
 from rules.models import Combatant, Encounter
-from rules.sheet import SheetKey, read_sheet
+from rules.sheet import SheetKey, current_hp_only, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.knights_of_valour import attacks, movement, sheet, turns
 from rules.systems.knights_of_valour.actions import ACTIONS
@@ -152,12 +152,34 @@ class KnightsOfValourSystem(RuleSystem):
     #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
     hp_key = "hp"
 
+    def sheet_number(self, enc: Encounter, c: Combatant, key: str) -> int:
+        """As every system's, and `max_hp`, which the sheet keeps as its `hp` once set up, is the most HP
+        (so `max_hp+2` counts from it)."""
+        if key == "max_hp" and c.hp is not None:
+            return int(c.sheet["hp"])
+        return super().sheet_number(enc, c, key)
+
+    def absolute_edit(self, enc: Encounter, action: Edit) -> Edit:
+        """As every system's, and `/combatant hp` changes the current HP only, before the fight too (where
+        an `hp=N` typed alone sets the most as well): it reads as `hp=N max_hp=<the most now>`, a heal
+        stopping at the most (``hp_change`` is kept, so the reply says so), and any loss at `LEAST_HP`."""
+        change, c = action.hp_change, enc.get(action.actor)
+        edit = super().absolute_edit(enc, action)
+        if change is None or c.hp is None or "hp" not in edit.raw_sheet:
+            return edit
+        hp = max(sheet.LEAST_HP, int(edit.raw_sheet["hp"]))
+        if enc.started or "max_hp" in edit.raw_sheet:
+            return edit.model_copy(update={"raw_sheet": {**edit.raw_sheet, "hp": str(hp)}})
+        raw = current_hp_only(edit.raw_sheet, int(c.sheet["hp"]), sheet.LEAST_HP)
+        return edit.model_copy(update={"raw_sheet": raw, "hp_change": change})
+
     def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """`hp` sets the current HP (before the fight, the most HP too); `max_hp` sets the most HP
-        and, once the fight started, leaves the current HP as it is, unless it is more than the
-        new most: then the HP is lowered to it. An `hp` above the most (a heal past it) stops at it."""
+        """`hp` sets the current HP (typed alone before the fight, the most HP too); `max_hp` sets the
+        most HP and leaves the current HP as it is, unless it is more than the new most: then the HP is
+        lowered to it; before the fight a raised most raises the HP by as much. An `hp` above the most
+        (a heal past it) stops at it."""
         assert isinstance(action, Edit)  # resolve hands each kind to its handler
-        most_before = enc.get(action.actor).sheet["hp"]
+        most_before, hp_before = enc.get(action.actor).sheet["hp"], enc.get(action.actor).hp
         c = self.edit_sheet(enc, action)
         setup = self.setup_combatant(enc, c, new=False)
         given_hp, given_max = "hp" in action.raw_sheet, "max_hp" in action.raw_sheet
@@ -166,8 +188,12 @@ class KnightsOfValourSystem(RuleSystem):
         if most is None:
             most = new_hp if given_hp and not enc.started else most_before
         c.sheet["hp"] = most
-        current = new_hp if given_hp else most if given_max and not enc.started else None
+        # before the fight a `max_hp` alone raises the HP by as much as the most rose (a wound stays)
+        raised = (hp_before or 0) + max(0, most - most_before)
+        current = new_hp if given_hp else raised if given_max and not enc.started and raised != hp_before else None
         capped = (given_max or given_hp) and (current if current is not None else c.hp or 0) > most
+        # `/combatant hp` before the fight comes stopped at the most already (`absolute_edit`)
+        capped = capped or (action.hp_change is not None and (hp_before or 0) + action.hp_change > most)
         if capped:  # the HP is never more than the most: a lowered `max_hp`, or an `hp` (or a heal) above it
             current = most
         set_hp: list[Event] = []
@@ -175,7 +201,7 @@ class KnightsOfValourSystem(RuleSystem):
             before, c.hp = c.hp, current
             set_hp.append(HpSet(actor=c.name, before=before, after=c.hp, capped=capped))
             if c.status != "out":
-                set_hp += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", "gm_hp")
+                set_hp += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", hp_cause(action.is_gm))
         return [self.edited(enc, action, c), *setup, *set_hp, *attacks.end_if_down(enc)]
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:

@@ -265,7 +265,7 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
 
 
 def set_status(enc: Encounter, c: Combatant, status: Status, cause: str) -> list[Event]:
-    """``cause``: ``zero_hp``, ``coup`` or ``gm_hp`` (the presenter names them)."""
+    """``cause``: ``zero_hp``, ``coup``, or ``gm_hp``/``player_hp`` (`rules.events.hp_cause`; the presenter names them)."""
     if c.status == status:
         return []
     c.status = status

@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 from rules.events import Moved
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
-from rules.present import Presenter
+from rules.present import Presenter, changed_by
 from rules.report import signed
 from rules.systems.knights_of_valour.events import (
     ActionsLeft,
@@ -110,7 +110,8 @@ class KovPresenter(Presenter[KovFacts]):
     causes: ClassVar[dict[str, str]] = {
         "zero_hp": "0 HP or less; a coup de grâce takes it out",
         "coup": "coup de grâce",
-        "gm_hp": "HP set by the GM",
+        "gm_hp": f"HP set by {changed_by(True)}",
+        "player_hp": f"HP set by {changed_by(False)}",
     }
     steps: ClassVar[dict[str, str]] = {"difficult": "difficult", "vault": "vault", "leap": "leap"}
     #: the 2d20 of `KovAttack.edge`

@@ -21,6 +21,7 @@ from rules.systems.knights_of_valour.tables import (
 __all__ = [
     "EFFECT_VALUES",
     "MAX_HP",
+    "LEAST_HP",
     "sheet_keys",
     "check_hp",
     "stat",
@@ -40,6 +41,8 @@ __all__ = [
 
 #: the most hit points a combatant may have (and the least: 1)
 MAX_HP = 999
+#: the fewest hit points a combatant may have now (0 or less: downed)
+LEAST_HP = -99
 
 
 @per_tables
@@ -77,11 +80,11 @@ def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, i
         SheetKey("size", "stature", "choice", "average", choices=SIZES),
         SheetKey("height", "height in feet for vault, leap, climb and descend (default by size)",
                  "int", minimum=1, maximum=60),
-        SheetKey("hp", "hit points: at add the most and the starting HP; in a fight an edit sets the current HP "
-                 "only (0 or less: downed)", "int", required=True, minimum=-99, maximum=MAX_HP),
+        SheetKey("hp", "hit points: at add, and typed alone before the fight, the most and the current HP; in a "
+                 "fight an edit sets the current HP only, as `/combatant hp` always does (0 or less: downed)", "int", required=True, minimum=LEAST_HP, maximum=MAX_HP),
         SheetKey("max_hp", "the most hit points (default: hp, so an `hp` alone at add or before the fight is 1–999); "
-                 "never below `hp` given with it; an edit in a fight leaves the current HP as it is, "
-                 "or lowers it to a new most below it",
+                 "never below `hp` given with it; an edit leaves the current HP as it is, or lowers it to a "
+                 "new most below it (before the fight a raised most raises it by as much)",
                  "int", minimum=1, maximum=MAX_HP),
         SheetKey("armor", "armour name or Defence Modifier number", "custom", "none", parse=read_armour),
         SheetKey("shield", "shield", "choice", "none", choices=tuple(SHIELDS)),

@@ -15,10 +15,10 @@ from typing import Any
 from rules.actions import Act, ActionSpec, ActionTable, Edit, InitSet, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction, SheetError
-from rules.events import EffectEnded, Event, HitPointsChanged, StatusChanged
+from rules.events import EffectEnded, Event, HitPointsChanged, StatusChanged, hp_cause
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
-from rules.sheet import SheetKey
+from rules.sheet import SheetKey, current_hp_only
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
@@ -112,7 +112,11 @@ class OpenSystem(RuleSystem):
                                 f"anyway, the GM sets its HP: `/combatant edit name:{c.name} sheet:\"hp=5\"`.")
         if action.hp_change is not None and action.hp_change < 0 and enc.started and not action.raw_sheet and not action.deltas:
             return action
-        return super().absolute_edit(enc, action)
+        edit = super().absolute_edit(enc, action)
+        if action.hp_change is None or enc.started or "max_hp" in edit.raw_sheet or "hp" not in edit.raw_sheet:
+            return edit
+        # before the fight an `hp` typed alone above `max_hp` raises it; `/combatant hp` changes the HP now only
+        return edit.model_copy(update={"raw_sheet": current_hp_only(edit.raw_sheet, sheet.max_hp(c), 0)})
 
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         """Hit points the GM takes away mid-fight are damage of no type: temporary HP take it first, and 0 HP,
@@ -138,21 +142,21 @@ class OpenSystem(RuleSystem):
             c.hp = sheet.max_hp(c)
         events: list[Event] = [self.edited(enc, action, c), *setup]
         if c.hp != before and before is not None and c.hp is not None:
-            events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp))
+            events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm))
         if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and action.is_gm:
             c.status = "active"  # the GM brings it back with an `hp=`
             st = OpenCombatant.of(c)
             st.saves_made, st.saves_failed, st.stable = 0, 0, False
-            events.append(StatusChanged(actor=c.name, status="active", cause="gm_hp"))
+            events.append(StatusChanged(actor=c.name, status="active", cause=hp_cause(action.is_gm)))
         elif c.status != "out" and c.hp is not None:
             if c.hp > 0 and status == "downed":
                 c.status = "active"
                 st = OpenCombatant.of(c)
                 st.saves_made, st.saves_failed, st.stable, st.save_due = 0, 0, False, False  # up: no save owed now
-                events.append(StatusChanged(actor=c.name, status="active", cause="gm_hp"))
+                events.append(StatusChanged(actor=c.name, status="active", cause=hp_cause(action.is_gm)))
             elif c.hp <= 0 and status == "active":
                 c.status = "downed"
-                events.append(StatusChanged(actor=c.name, status="downed", cause="gm_hp"))
+                events.append(StatusChanged(actor=c.name, status="downed", cause=hp_cause(action.is_gm)))
         if enc.started:
             turns.arrange(enc, self.option_values(enc))
         return events

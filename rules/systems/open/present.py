@@ -7,7 +7,7 @@ from rules.events import StatusChanged
 from rules.facts import Question
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
-from rules.present import Presenter, Prompt
+from rules.present import Presenter, Prompt, changed_by
 from rules.report import user_ref
 from rules.systems.open.events import (
     AreaStruck,
@@ -113,7 +113,8 @@ class OpenPresenter(Presenter[OpenFacts]):
         "massive_damage": "massive damage: what was left over at 0 HP reached its hit point maximum, so it dies "
                           "outright",
         "revived": "a natural 20 on its death save: back up with 1 HP",
-        "gm_hp": "HP set by the GM",
+        "gm_hp": f"HP set by {changed_by(True)}",
+        "player_hp": f"HP set by {changed_by(False)}",
     }
 
     # -- turns ----------------------------------------------------------------------------------

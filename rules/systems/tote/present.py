@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.events import HitPointsChanged
 from rules.hidden import secret
-from rules.present import Presenter
+from rules.present import Presenter, by_hand
 from rules.report import die_text, plural, signed
 from rules.systems.tote import events as ev
 from rules.systems.tote.facts import ToteFacts
@@ -126,7 +126,7 @@ class TotePresenter(Presenter[ToteFacts]):
             return f"GM: **{e.actor}**'s Injury Track changed (now {self.condition(e.actor)})"
         how = f"marks {plural(-e.change, 'box', 'boxes')}" if e.change < 0 else f"clears {plural(e.change, 'box', 'boxes')}"
         left = f" ({e.before} → {e.after} left)"
-        return f"GM: **{e.actor}** {how} of the Injury Track{left}"
+        return by_hand(e.by_gm, f"**{e.actor}** {how} of the Injury Track{left}")
 
     def wounded(self, e: ev.Wounded) -> str:
         if secret(e.damage):  # a hidden attacker's weapon: the damage it did, not how

@@ -149,3 +149,47 @@ def test_melee_reaches_across_a_wall_corner() -> None:
     res = run(enc, [20, 8], kind="attack", actor="Borin", target="Grak")
     assert res.encounter.get("Grak").hp < 9
     assert "(melee, 5 ft)" in SYSTEM.present.report("", res.events).text()
+
+
+# -- relative edits of `max_hp`, `/combatant hp` before the fight ---------------------------------
+def _relative(enc, sheet: str):
+    pairs, deltas = parse_sheet_edit(sheet)
+    return run(enc, kind="edit", actor="Grak", raw_sheet=pairs, deltas=deltas, gm=True)
+
+
+def test_max_hp_changes_relatively_from_the_most_hp() -> None:
+    """"`key+N` and `key-N` change any number a sheet holds from its value now" (docs/commands.md): Grak (4 of 9 HP)
+    takes `max_hp+3` and `max_hp-2` as `max_hp=12` and `max_hp=7`, before the fight and in it alike."""
+    hurt = add(encounter(), "Grak", "hp=4 max_hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    for enc in (hurt, start(add(hurt, "Borin", KNIGHT, "C4", "dwarves"))):
+        for relative, absolute in (("max_hp+3", "max_hp=12"), ("max_hp-2", "max_hp=7")):
+            assert _relative(enc, relative).encounter == _edit(enc, absolute).encounter, relative
+        assert _relative(enc, "max_hp-6").encounter.get("Grak").hp == 3  # the HP is never more than the most
+
+
+def test_combatant_hp_before_the_fight_changes_the_current_hp_only() -> None:
+    """"`/combatant hp combatant:Grak change:-7` changes the current hit points" (docs/commands.md), before the fight as
+    in it: Grak (4 of 9) loses 1 to 3 of 9, heals 20 to 9 of 9 (the reply says the most stopped it), and a loss
+    past 0 starts him downed (0 or less: downed), stopping at -99, never refused as a sheet edit."""
+    enc = add(encounter(), "Grak", "hp=4 max_hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    lost = run(enc, kind="edit", actor="Grak", hp_change=-1, gm=True).encounter.get("Grak")
+    assert (lost.hp, lost.sheet["hp"]) == (3, 9)
+    healed = run(enc, kind="edit", actor="Grak", hp_change=20, gm=True)
+    assert (healed.encounter.get("Grak").hp, healed.encounter.get("Grak").sheet["hp"]) == (9, 9)
+    assert "HP set to 9 (was 4): no more than its `max_hp`" in SYSTEM.present.report("", healed.events).text()
+    down = run(enc, kind="edit", actor="Grak", hp_change=-6, gm=True).encounter.get("Grak")
+    assert (down.hp, down.sheet["hp"], down.status) == (-2, 9, "downed")
+    for when in (enc, duel()):  # a loss stops at the least HP (-99) rather than being refused as `hp=-491`
+        assert run(when, kind="edit", actor="Grak", hp_change=-500, gm=True).encounter.get("Grak").hp == -99
+
+
+def test_max_hp_alone_before_the_fight_raises_the_hp_with_it_and_never_leaves_it_above() -> None:
+    """"`max_hp` ... before the fight" (docs/systems/knights-of-valour.md): a raised most raises the HP now by as much
+    (Grak at 9 of 9 given `max_hp=12` is 12 of 12, at 4 of 9 he is 7 of 12: his wound stays); a lowered one lowers
+    only an HP above it (9 of 9 to 6 of 6, 4 of 9 to 4 of 6)."""
+    whole = add(encounter(), "Grak", "hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    hurt = add(encounter(), "Grak", "hp=4 max_hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    for enc, sheet, wanted in ((whole, "max_hp=12", (12, 12)), (hurt, "max_hp=12", (7, 12)),
+                               (whole, "max_hp=6", (6, 6)), (hurt, "max_hp=6", (4, 6))):
+        grak = _edit(enc, sheet).encounter.get("Grak")
+        assert (grak.hp, grak.sheet["hp"]) == wanted, sheet

@@ -159,3 +159,13 @@ def test_a_damage_out_of_range_is_refused_naming_its_range(damage: str, said: st
             "or a flat damage from 1 to 999") in page
     message = Scenario("open").refused("add", name="Ann", raw_sheet={"hp": "5", "weapons": f"club:+4:{damage}:bludgeoning"})
     assert said in message
+
+
+def test_combatant_hp_before_the_fight_changes_the_hp_now_only() -> None:
+    """"`/combatant hp combatant:Grak change:-7` changes the current hit points" (docs/commands.md): before the fight
+    a heal of 10 on Ann (15 of 20) stops at 20 and leaves `max_hp` 20, where `hp=30` typed alone raises it."""
+    s = Scenario("open", map="8x6").add("Ann", "hp=15 max_hp=20 ac=15 weapons=longsword:+5:1d8+3:slashing", side="a", at="C3")
+    healed = s.resolve("edit", actor="Ann", hp_change=10).encounter.get("Ann")
+    assert (healed.hp, healed.sheet["max_hp"]) == (20, 20)
+    typed = s.resolve("edit", actor="Ann", raw_sheet={"hp": "30"}).encounter.get("Ann")
+    assert (typed.hp, typed.sheet["max_hp"]) == (30, 30)
