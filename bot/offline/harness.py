@@ -86,6 +86,20 @@ class Clock:
         return self.now
 
 
+#: the largest whole number Discord takes in a number option, either sign
+DISCORD_NUMBER_MOST = 2**53 - 1
+
+
+def _check_range(param: app_commands.Parameter, value: float) -> None:
+    """Refuse a number past its option's declared range (or Discord's own), as Discord's client
+    does: it never sends one to the bot."""
+    low = -DISCORD_NUMBER_MOST if param.min_value is None else param.min_value
+    high = DISCORD_NUMBER_MOST if param.max_value is None else param.max_value
+    if not low <= value <= high:
+        kind = "a whole number" if param.type is AppCommandOptionType.integer else "a number"
+        raise HarnessError(f"option {param.display_name} takes {kind} from {low} to {high}, not {value}")
+
+
 class HarnessError(Exception):
     """A command line the harness could not turn into an interaction (not a bot reply)."""
 
@@ -667,6 +681,8 @@ class Harness:
             value = aid
         else:
             raise HarnessError(f"option type {t.name} is not supported offline")
+        if t in (AppCommandOptionType.integer, AppCommandOptionType.number):
+            _check_range(param, value)
         if param.choices and not any(str(c.value) == str(value) for c in param.choices):
             allowed = ", ".join(str(c.value) for c in param.choices)
             raise HarnessError(f"option {param.display_name} takes one of: {allowed}")

@@ -99,3 +99,21 @@ async def test_sheet_and_options_text_with_control_characters_is_refused(h: Harn
     else:
         sent = await h.run("gm", "/encounter settings", options=text)
     assert "cannot hold control characters" in refusal(sent)
+
+
+@pytest.mark.parametrize(("command", "options", "said"), [
+    ("/combatant hp", {"combatant": "Grak", "change": "-1001"}, "option change takes a whole number from -1000 to 1000"),
+    ("/combatant hp", {"combatant": "Grak", "change": "1001"}, "option change takes a whole number from -1000 to 1000"),
+    ("/init set", {"combatant": "Grak", "value": str(2**60)}, "option value takes a whole number from"),
+    ("/log", {"count": "0"}, "option count takes a whole number from 1 to 25"),
+])
+async def test_a_number_out_of_its_options_range_never_reaches_the_bot(h: Harness, command: str, options: dict[str, str],
+                                                                       said: str) -> None:
+    """An integer option's declared range (`change`: -1000 to 1000) is kept by Discord's client, which never sends a
+    value past it: the harness refuses it as well, naming the range, and nothing is sent or stored."""
+    from bot.offline.harness import HarnessError
+    await setup_fight(h)
+    before = await export(h)
+    with pytest.raises(HarnessError, match=said):
+        await h.run("gm", command, **options)
+    assert await export(h) == before
