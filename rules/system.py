@@ -437,9 +437,8 @@ class RuleSystem(RosterRules):
         self.check_waiting(new, action)
         if isinstance(action, Edit):
             action = self.absolute_edit(new, action)
-        # effects count down by the turn moments this action passed; one added now starts counting after it
-        before = self.turn_point(new) if new.effects else None
-        counting = {e.id for e in new.effects}
+        # effects count down by the turn moments this action passed (`tick_effects`), one it added too
+        before = self.turn_point(new)
         events = self.handle(new, action, dice)
         events += self.after_action(new, action, dice)
         moves = [e for e in events if isinstance(e, Moved) and e.actor]
@@ -449,8 +448,8 @@ class RuleSystem(RosterRules):
         events += self._auto_end(new, action, dice)
         if action.kind in AUTO_END_KINDS and not new.winner:
             self._note_used(new, action)
-        if before is not None:
-            events += self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None, counting)
+        if new.effects:
+            events += self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
         dice.check_all_used()
         return Resolution(new, events)
 
@@ -491,18 +490,15 @@ class RuleSystem(RosterRules):
         turn = self.turn(enc)
         return (enc.round, enc.phase, turn.key, turn.current)
 
-    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None,
-                     counting: set[int] | None = None) -> list[Event]:
+    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None) -> list[Event]:
         """Count the encounter's effects down by the turn moments passed since ``before`` (``actor``
-        did the action); only those in ``counting`` (ids; None: all) count, so one added by the
-        action starts counting after it. An effect whose target has left the encounter ends too.
-        Say which ended."""
+        did the action). One the action added counts them too, as it would had they passed in the
+        next action: the action's own step adds it before its turn passes (a Defend taken as the
+        last action of a round lasts "this round", that round). A rule that adds one after a moment
+        passed (at a round's start) counts that moment into its ``left``. An effect whose target
+        has left the encounter ends too. Say which ended."""
         names = {c.name for c in enc.combatants}
-        passed = moments(before, self.turn_point(enc), actor)
-        ticked, ended = tick([e for e in enc.effects if counting is None or e.id in counting], passed)
-        after = {e.id: e for e in ticked}
-        gone_ids = {e.id for e in ended}
-        kept = [after.get(e.id, e) for e in enc.effects if e.id not in gone_ids]
+        kept, ended = tick(enc.effects, moments(before, self.turn_point(enc), actor))
         gone = [e for e in kept if e.target is not None and e.target not in names]
         enc.effects = [e for e in kept if e not in gone]
         return [EffectEnded(actor=e.target, name=e.name) for e in ended + gone]

@@ -97,6 +97,18 @@ def test_resolve_ticks_effects_when_the_turn_passes():
     assert [e for e in res.events if isinstance(e, EffectEnded)] == [EffectEnded(actor=first, name="Bless")]
 
 
+def test_a_gm_effect_whose_whole_life_passes_in_one_action_ends_in_it():
+    """"`/effect add target:Grak name:Haste ends:"start of Grak's turn"`" put on in Borin's turn lasts until
+    Grak's turn starts: the one `/init next` that ends Borin's turn and starts Grak's ends it, saying so."""
+    s = Scenario("knights-of-valour", map="8x6")
+    s.add("Borin", "agi=3 hp=10", side="heroes", at="B2").add("Grak", "agi=0 hp=10", side="foes", at="F5")
+    s.run("init_roll")
+    s.run("effect_add", actor="Grak", effect="Haste", rounds=1, ends="start of Grak's turn")
+    res = s.run("next", actor="Borin")
+    assert s.enc.current == "Grak" and s.enc.effects == []
+    assert [e for e in res.events if isinstance(e, EffectEnded)] == [EffectEnded(actor="Grak", name="Haste")]
+
+
 def test_effects_on_a_removed_combatant_end_with_it():
     """Removing a combatant ends the effects on it."""
     s = Scenario("knights-of-valour", map="8x6")
