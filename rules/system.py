@@ -449,7 +449,10 @@ class RuleSystem(RosterRules):
         if action.kind in AUTO_END_KINDS and not new.winner:
             self._note_used(new, action)
         if new.effects:
-            events += self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
+            ended, later = self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
+            at = next((i for i, e in enumerate(events) if e.begins), len(events))
+            events[at:at] = ended  # told as it happened: before the round, phase or turn that begins after
+            events += later
         dice.check_all_used()
         return Resolution(new, events)
 
@@ -490,18 +493,21 @@ class RuleSystem(RosterRules):
         turn = self.turn(enc)
         return (enc.round, enc.phase, turn.key, turn.current)
 
-    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None) -> list[Event]:
+    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None) -> tuple[list[Event], list[Event]]:
         """Count the encounter's effects down by the turn moments passed since ``before`` (``actor``
         did the action). One the action added counts them too, as it would had they passed in the
         next action: the action's own step adds it before its turn passes (a Defend taken as the
         last action of a round lasts "this round", that round). A rule that adds one after a moment
         passed (at a round's start) counts that moment into its ``left``. An effect whose target
-        has left the encounter ends too. Say which ended."""
+        has left the encounter ends too. Say which ended: (those that ended as a turn, phase or
+        round ended, the rest: at a turn's start, or with their target)."""
         names = {c.name for c in enc.combatants}
         kept, ended = tick(enc.effects, moments(before, self.turn_point(enc), actor))
         gone = [e for e in kept if e.target is not None and e.target not in names]
         enc.effects = [e for e in kept if e not in gone]
-        return [EffectEnded(actor=e.target, name=e.name) for e in ended + gone]
+        early: list[Event] = [EffectEnded(actor=e.target, name=e.name) for e in ended if e.ends != "turn_start"]
+        later: list[Event] = [EffectEnded(actor=e.target, name=e.name) for e in ended if e.ends == "turn_start"]
+        return early, later + [EffectEnded(actor=e.target, name=e.name) for e in gone]
 
     def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """What the system's rules do after any action is resolved, before the fight's end is

@@ -36,6 +36,7 @@ class OpenRound(RoundBegan):
 
 class TurnBegan(Event):
     kind: ClassVar[str] = "turn"
+    begins: ClassVar[bool] = True
     speed: int
 
 

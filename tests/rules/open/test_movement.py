@@ -130,7 +130,8 @@ def test_a_disengage_that_ends_the_turn_ends_with_it() -> None:
     res = s.run("act", actor="Ann", action="disengage")
     assert s.enc.current == "Grak" and s.enc.effects == []
     assert [e for e in res.events if isinstance(e, EffectEnded)] == [EffectEnded(actor="Ann", name="disengage")]
-    assert "Effect **disengage** on **Ann** ends" in " ".join(s.text(res))
+    lines = s.text(res)  # told as it happened: the turn, and the disengage with it, ends before Grak's begins
+    assert lines.index("Effect **disengage** on **Ann** ends") < lines.index("**Grak** to act: 30 ft of movement and one action")
     s.run("next", actor="Grak")
     assert any(isinstance(e, OpenAttack) for e in s.run("move", [15, 4], actor="Ann", path="W").events)
 
