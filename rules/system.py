@@ -426,10 +426,12 @@ class RuleSystem(RosterRules):
         return c if c is not None and c.on_board and enc.grid() is not None else None
 
     # -- the one entry point ---------------------------------------------------------------------------
-    def resolve(self, enc: Encounter, action: Action, dice: Dice, copy: Encounter | None = None) -> Resolution:
+    def resolve(self, enc: Encounter, action: Action, dice: Dice, copy: Encounter | None = None,
+                turn: Turn | None = None) -> Resolution:
         """Resolve ``action`` on a copy of ``enc``: ``copy`` if the caller has one it owns (equal to
         ``enc``, or ``enc`` itself, changed in place: the caller puts it back if this raises),
-        else one made through JSON."""
+        else one made through JSON. ``turn``: ``enc``'s turn, where the caller has worked it out
+        (the effects count down from it)."""
         if copy is None:  # a deep copy through JSON: three times faster than deepcopy
             copy = type(enc).model_validate_json(enc.model_dump_json(), context={"system": self})
         new = copy
@@ -438,7 +440,7 @@ class RuleSystem(RosterRules):
         if isinstance(action, Edit):
             action = self.absolute_edit(new, action)
         # effects count down by the turn moments this action passed (`tick_effects`), one it added too
-        before = self.turn_point(new)
+        before = self.turn_point(new, turn)
         events = self.handle(new, action, dice)
         events += self.after_action(new, action, dice)
         moves = [e for e in events if isinstance(e, Moved) and e.actor]
@@ -486,11 +488,12 @@ class RuleSystem(RosterRules):
             case EffectRemove():
                 return self.remove_effect(enc, action, dice)
 
-    def turn_point(self, enc: Encounter) -> TurnPoint:
-        """Where the turn stands, for counting effects down (`rules.effects.moments`)."""
+    def turn_point(self, enc: Encounter, turn: Turn | None = None) -> TurnPoint:
+        """Where the turn stands, for counting effects down (`rules.effects.moments`); ``turn``:
+        ``enc``'s, where the caller has it."""
         if not enc.started:
             return (enc.round, enc.phase, (), None)
-        turn = self.turn(enc)
+        turn = self.turn(enc) if turn is None else turn
         return (enc.round, enc.phase, turn.key, turn.current)
 
     def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None) -> tuple[list[Event], list[Event]]:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from rules.actions import make_action
+from rules.dice import Dice
 from rules.effects import (
     Effect,
     active,
@@ -144,6 +146,18 @@ def test_an_effect_ending_with_the_round_is_told_before_the_next_round_begins(ke
     assert s.enc.effects == [] and ended < next(i for i, e in enumerate(res.events) if e.begins)
     lines = s.text(res)
     assert lines.index("Effect **Fog** ends") < next(i for i, x in enumerate(lines) if x.startswith("**Round 2** begins"))
+
+
+def test_the_turn_a_caller_gives_counts_effects_down_as_the_one_worked_out():
+    """"Effects count down as turns pass" (docs/commands.md), from the turn the caller has worked out (the bot's
+    cached one) exactly as from the one `resolve` works out itself: the same events and the same state."""
+    s = _two("open")
+    s.run("effect_add", actor="Ann", effect="Bless", rounds=1)
+    end = make_action("next", actor="Ann", is_gm=True)
+    given = s.system.resolve(s.enc, end, Dice.fixed(()), turn=s.system.turn(s.enc))
+    worked_out = s.system.resolve(s.enc, end, Dice.fixed(()))
+    assert given == worked_out and given.encounter.effects == []
+    assert EffectEnded(actor="Ann", name="Bless") in given.events
 
 
 def test_effects_on_a_removed_combatant_end_with_it():
