@@ -148,6 +148,22 @@ def test_an_effect_ending_with_the_round_is_told_before_the_next_round_begins(ke
     assert lines.index("Effect **Fog** ends") < next(i for i, x in enumerate(lines) if x.startswith("**Round 2** begins"))
 
 
+@pytest.mark.parametrize("key", [s.key for s in all_systems()])
+def test_an_effect_ending_with_a_turn_is_told_before_the_next_turn_begins(key: str):
+    """Effects "end with a line in the reply of the action that ended them" (docs/commands.md), told as it happened:
+    one lasting until the end of Borin's turn ends before the next turn (a side's activation) is told, where the reply
+    tells it (TOTE's and War & Combat's replies leave the next turn to the ping)."""
+    s = _two(key)
+    turn = s.system.turn(s.enc)
+    first = turn.current or turn.actors[0]
+    s.run("effect_add", actor=first, effect="Bless", rounds=1)
+    res = s.run("next", actor=first)
+    assert s.enc.effects == [] and [e for e in res.events if isinstance(e, EffectEnded)] == [EffectEnded(actor=first, name="Bless")]
+    lines = s.text(res)
+    other = next(c.name for c in s.enc.combatants if c.name != first)
+    assert all(i > lines.index(f"Effect **Bless** on **{first}** ends") for i, x in enumerate(lines) if other in x)
+
+
 def test_the_turn_a_caller_gives_counts_effects_down_as_the_one_worked_out():
     """"Effects count down as turns pass" (docs/commands.md), from the turn the caller has worked out (the bot's
     cached one) exactly as from the one `resolve` works out itself: the same events and the same state."""

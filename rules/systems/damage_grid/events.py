@@ -49,6 +49,7 @@ class Priority(Event):
     """``side`` activates one of ``models`` now."""
 
     kind: ClassVar[str] = "priority"
+    begins: ClassVar[bool] = True
     side: str
     models: list[str]
 
