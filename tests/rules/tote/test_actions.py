@@ -297,6 +297,15 @@ def test_a_protect_taken_as_the_last_action_of_a_round_ends_with_that_round() ->
     assert "Thrain protects Borin" not in text(hit) and who(hit.encounter, "Thrain").hp == who(enc, "Thrain").hp
 
 
+def test_a_protect_ends_with_its_protector_leaving_the_fight() -> None:
+    """"If that ally is attacked, you are instead the target of the attack": with the protector removed from the
+    encounter there is nobody to take the attack, so its Protect ends, told in the reply."""
+    enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), GRAK)
+    enc = step(step(enc, "next", actor="Borin"), "act", actor="Thrain", action="protect", target="Borin")
+    res = resolve(enc, "remove", actor="Thrain", is_gm=True)
+    assert res.encounter.effects == [] and "Effect **Protect** on **Borin** ends" in text(res)
+
+
 def test_protect_and_shoot_need_an_unengaged_combatant() -> None:
     """Protect and the melee-round Shoot are refused to an engaged combatant."""
     enc = engaged_round_two()
