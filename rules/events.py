@@ -135,6 +135,8 @@ class Event(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     kind: ClassVar[str] = "event"
+    #: it tells a new round, phase or turn beginning: effects that ended as the last one ended are told before it
+    begins: ClassVar[bool] = False
 
     actor: str | None = None
 
@@ -175,6 +177,7 @@ class Removed(Event):
 
 class RoundBegan(Event):
     kind: ClassVar[str] = "round"
+    begins: ClassVar[bool] = True
     round: Annotated[int, PUBLIC]
 
 

@@ -426,10 +426,12 @@ class RuleSystem(RosterRules):
         return c if c is not None and c.on_board and enc.grid() is not None else None
 
     # -- the one entry point ---------------------------------------------------------------------------
-    def resolve(self, enc: Encounter, action: Action, dice: Dice, copy: Encounter | None = None) -> Resolution:
+    def resolve(self, enc: Encounter, action: Action, dice: Dice, copy: Encounter | None = None,
+                turn: Turn | None = None) -> Resolution:
         """Resolve ``action`` on a copy of ``enc``: ``copy`` if the caller has one it owns (equal to
         ``enc``, or ``enc`` itself, changed in place: the caller puts it back if this raises),
-        else one made through JSON."""
+        else one made through JSON. ``turn``: ``enc``'s turn, where the caller has worked it out
+        (the effects count down from it)."""
         if copy is None:  # a deep copy through JSON: three times faster than deepcopy
             copy = type(enc).model_validate_json(enc.model_dump_json(), context={"system": self})
         new = copy
@@ -437,9 +439,8 @@ class RuleSystem(RosterRules):
         self.check_waiting(new, action)
         if isinstance(action, Edit):
             action = self.absolute_edit(new, action)
-        # effects count down by the turn moments this action passed; one added now starts counting after it
-        before = self.turn_point(new) if new.effects else None
-        counting = {e.id for e in new.effects}
+        # effects count down by the turn moments this action passed (`tick_effects`), one it added too
+        before = self.turn_point(new, turn)
         events = self.handle(new, action, dice)
         events += self.after_action(new, action, dice)
         moves = [e for e in events if isinstance(e, Moved) and e.actor]
@@ -449,8 +450,11 @@ class RuleSystem(RosterRules):
         events += self._auto_end(new, action, dice)
         if action.kind in AUTO_END_KINDS and not new.winner:
             self._note_used(new, action)
-        if before is not None:
-            events += self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None, counting)
+        if new.effects:
+            ended, later = self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
+            at = next((i for i, e in enumerate(events) if e.begins), len(events))
+            events[at:at] = ended  # told as it happened: before the round, phase or turn that begins after
+            events += later
         dice.check_all_used()
         return Resolution(new, events)
 
@@ -484,28 +488,29 @@ class RuleSystem(RosterRules):
             case EffectRemove():
                 return self.remove_effect(enc, action, dice)
 
-    def turn_point(self, enc: Encounter) -> TurnPoint:
-        """Where the turn stands, for counting effects down (`rules.effects.moments`)."""
+    def turn_point(self, enc: Encounter, turn: Turn | None = None) -> TurnPoint:
+        """Where the turn stands, for counting effects down (`rules.effects.moments`); ``turn``:
+        ``enc``'s, where the caller has it."""
         if not enc.started:
             return (enc.round, enc.phase, (), None)
-        turn = self.turn(enc)
+        turn = self.turn(enc) if turn is None else turn
         return (enc.round, enc.phase, turn.key, turn.current)
 
-    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None,
-                     counting: set[int] | None = None) -> list[Event]:
+    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None) -> tuple[list[Event], list[Event]]:
         """Count the encounter's effects down by the turn moments passed since ``before`` (``actor``
-        did the action); only those in ``counting`` (ids; None: all) count, so one added by the
-        action starts counting after it. An effect whose target has left the encounter ends too.
-        Say which ended."""
+        did the action). One the action added counts them too, as it would had they passed in the
+        next action: the action's own step adds it before its turn passes (a Defend taken as the
+        last action of a round lasts "this round", that round). A rule that adds one after a moment
+        passed (at a round's start) counts that moment into its ``left``. An effect whose target
+        has left the encounter ends too. Say which ended: (those that ended as a turn, phase or
+        round ended, the rest: at a turn's start, or with their target)."""
         names = {c.name for c in enc.combatants}
-        passed = moments(before, self.turn_point(enc), actor)
-        ticked, ended = tick([e for e in enc.effects if counting is None or e.id in counting], passed)
-        after = {e.id: e for e in ticked}
-        gone_ids = {e.id for e in ended}
-        kept = [after.get(e.id, e) for e in enc.effects if e.id not in gone_ids]
+        kept, ended = tick(enc.effects, moments(before, self.turn_point(enc), actor))
         gone = [e for e in kept if e.target is not None and e.target not in names]
         enc.effects = [e for e in kept if e not in gone]
-        return [EffectEnded(actor=e.target, name=e.name) for e in ended + gone]
+        early: list[Event] = [EffectEnded(actor=e.target, name=e.name) for e in ended if e.ends != "turn_start"]
+        later: list[Event] = [EffectEnded(actor=e.target, name=e.name) for e in ended if e.ends == "turn_start"]
+        return early, later + [EffectEnded(actor=e.target, name=e.name) for e in gone]
 
     def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """What the system's rules do after any action is resolved, before the fight's end is

@@ -102,8 +102,8 @@ async def test_a_rules_result_that_cannot_be_read_back_is_refused_and_changes_no
     system = get_system("coup-de-grace")
     resolve = system.resolve
 
-    def crafted(enc, action, dice, copy=None):
-        res = resolve(enc, action, dice, copy)
+    def crafted(enc, action, dice, copy=None, turn=None):
+        res = resolve(enc, action, dice, copy, turn)
         res.encounter.get("Grak").hp = -999_999
         return res
 
@@ -275,7 +275,7 @@ async def test_a_refused_action_leaves_no_spoiled_copy_behind(h: Harness, monkey
     system = get_system("coup-de-grace")
     resolve = system.resolve
 
-    def spoiling(enc, action, dice, copy=None):
+    def spoiling(enc, action, dice, copy=None, turn=None):
         if copy is not None:
             copy.get("Grak").side = "spoiled"
         raise IllegalAction("Refused after a change.")

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from rules.actions import make_action
+from rules.dice import Dice
 from rules.effects import (
     Effect,
     active,
@@ -95,6 +97,83 @@ def test_resolve_ticks_effects_when_the_turn_passes():
     res = s.run("next", actor=first)
     assert s.enc.effects == []
     assert [e for e in res.events if isinstance(e, EffectEnded)] == [EffectEnded(actor=first, name="Bless")]
+
+
+def test_a_gm_effect_whose_whole_life_passes_in_one_action_ends_in_it():
+    """"`/effect add target:Grak name:Haste ends:"start of Grak's turn"`" put on in Borin's turn lasts until
+    Grak's turn starts: the one `/init next` that ends Borin's turn and starts Grak's ends it, saying so."""
+    s = Scenario("knights-of-valour", map="8x6")
+    s.add("Borin", "agi=3 hp=10", side="heroes", at="B2").add("Grak", "agi=0 hp=10", side="foes", at="F5")
+    s.run("init_roll")
+    s.run("effect_add", actor="Grak", effect="Haste", rounds=1, ends="start of Grak's turn")
+    res = s.run("next", actor="Borin")
+    assert s.enc.current == "Grak" and s.enc.effects == []
+    assert [e for e in res.events if isinstance(e, EffectEnded)] == [EffectEnded(actor="Grak", name="Haste")]
+
+
+def _two(key: str) -> Scenario:
+    """A started fight of two in system ``key``, with no dice left to give until a round ends."""
+    if key == "tote":
+        s = Scenario(key, first_round_gain="no").add("Ann", "strike=1 hawk=1", side="heroes")
+        s.add("Grak", "rating=2", side="foes").run("init_set", actor="Ann", value=2)
+        s.run("init_set", actor="Grak", value=1)
+    elif key == "war-and-combat":
+        s = Scenario(key).add("Borin", "fighter=6 skills=tactics:2", side="dwarves", at="B2", facing="S")
+        s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
+    elif key == "open":
+        s = Scenario(key, map="12x10").add("Ann", "hp=20 init=+10", at="B2").add("Grak", "hp=20", at="L10", side="foes")
+    else:
+        sheets = {"coup-de-grace": ("class=heavy", "class=light"), "knights-of-valour": ("agi=3 hp=10", "agi=0 hp=10"),
+                  "damage-grid": ("", "")}[key]
+        s = Scenario(key, map="12x10", tie="join") if key == "coup-de-grace" else Scenario(key, map="12x10")
+        s.add("Borin", sheets[0], side="a", at="B3").add("Grak", sheets[1], side="b", at="F3")
+    s.run("init_roll", {"war-and-combat": [2, 3, 4, 1, 5, 6, 4], "open": [10, 1]}.get(key, []))
+    return s
+
+
+@pytest.mark.parametrize("key", [s.key for s in all_systems()])
+def test_an_effect_ending_with_the_round_is_told_before_the_next_round_begins(key: str):
+    """Effects "end with a line in the reply of the action that ended them" (docs/commands.md), told as it happened:
+    one that lasts `ends:"end of the round"` ends before the next round begins, so its line comes first."""
+    s = _two(key)
+    s.run("effect_add", effect="Fog", rounds=1, ends="end of the round")
+    while s.enc.round == 1:
+        turn = s.system.turn(s.enc)
+        # War & Combat's last adjustment ends the round, rolling the next one's initiative
+        last = key == "war-and-combat" and (s.enc.phase, s.enc.current) == ("adjustment", "Grak")
+        res = s.run("next", [3, 3, 3, 3, 4, 4, 4] if last else [], actor=turn.current or turn.actors[0])
+    ended = next(i for i, e in enumerate(res.events) if isinstance(e, EffectEnded))
+    assert s.enc.effects == [] and ended < next(i for i, e in enumerate(res.events) if e.begins)
+    lines = s.text(res)
+    assert lines.index("Effect **Fog** ends") < next(i for i, x in enumerate(lines) if x.startswith("**Round 2** begins"))
+
+
+@pytest.mark.parametrize("key", [s.key for s in all_systems()])
+def test_an_effect_ending_with_a_turn_is_told_before_the_next_turn_begins(key: str):
+    """Effects "end with a line in the reply of the action that ended them" (docs/commands.md), told as it happened:
+    one lasting until the end of Borin's turn ends before the next turn (a side's activation) is told, where the reply
+    tells it (TOTE's and War & Combat's replies leave the next turn to the ping)."""
+    s = _two(key)
+    turn = s.system.turn(s.enc)
+    first = turn.current or turn.actors[0]
+    s.run("effect_add", actor=first, effect="Bless", rounds=1)
+    res = s.run("next", actor=first)
+    assert s.enc.effects == [] and [e for e in res.events if isinstance(e, EffectEnded)] == [EffectEnded(actor=first, name="Bless")]
+    lines = s.text(res)
+    other = next(c.name for c in s.enc.combatants if c.name != first)
+    assert all(i > lines.index(f"Effect **Bless** on **{first}** ends") for i, x in enumerate(lines) if other in x)
+
+
+def test_the_turn_a_caller_gives_counts_effects_down_as_the_one_worked_out():
+    """"Effects count down as turns pass" (docs/commands.md), from the turn the caller has worked out (the bot's
+    cached one) exactly as from the one `resolve` works out itself: the same events and the same state."""
+    s = _two("open")
+    s.run("effect_add", actor="Ann", effect="Bless", rounds=1)
+    end = make_action("next", actor="Ann", is_gm=True)
+    given = s.system.resolve(s.enc, end, Dice.fixed(()), turn=s.system.turn(s.enc))
+    worked_out = s.system.resolve(s.enc, end, Dice.fixed(()))
+    assert given == worked_out and given.encounter.effects == []
+    assert EffectEnded(actor="Ann", name="Bless") in given.events
 
 
 def test_effects_on_a_removed_combatant_end_with_it():

@@ -60,6 +60,7 @@ class Priority(Event):
     """``side`` activates one of ``minis`` next."""
 
     kind: ClassVar[str] = "turn"
+    begins: ClassVar[bool] = True
     side: str
     minis: list[str]
 

@@ -32,12 +32,14 @@ __all__ = [
 
 class NewRound(Event):
     kind: ClassVar[str] = "round"
+    begins: ClassVar[bool] = True
     round: Annotated[int, PUBLIC]
     sides: list[str]
 
 
 class PhaseBegan(Event):
     kind: ClassVar[str] = "phase"
+    begins: ClassVar[bool] = True
     round: Annotated[int, PUBLIC]
     phase: Annotated[int, PUBLIC]
     phases: Annotated[int, PUBLIC]
@@ -47,6 +49,7 @@ class Priority(Event):
     """``side`` activates one of ``models`` now."""
 
     kind: ClassVar[str] = "priority"
+    begins: ClassVar[bool] = True
     side: str
     models: list[str]
 

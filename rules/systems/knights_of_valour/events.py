@@ -81,6 +81,7 @@ class TieOrdered(Event):
 
 class TurnBegan(Event):
     kind: ClassVar[str] = "turn"
+    begins: ClassVar[bool] = True
     movement: int
 
 

@@ -52,6 +52,7 @@ class OpenRound(RoundBegan):
 
 class TurnBegan(Event):
     kind: ClassVar[str] = "turn"
+    begins: ClassVar[bool] = True
     speed: int
 
 

@@ -54,8 +54,8 @@ from rules.systems.tote.sheet import Weapon, is_enemy
 from rules.systems.tote.skill import BONUS, KEEP, run_test
 from rules.systems.tote.state import (
     DEFEND,
+    PROTECT,
     Pending,
-    Protect,
     ToteCombatant,
     ToteEncounter,
 )
@@ -247,7 +247,9 @@ def _protect(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     if engaged_with(enc, c.name):
         raise IllegalAction(f"{c.name} is engaged: only an unengaged combatant can Protect. Disengage first.")
     friend = attacks.ally(enc, c, _target(action) or words["ally"], "protect")
-    ToteCombatant.of(c).protect = Protect(ally=friend.name, round=enc.round)
+    enc.effects = [e for e in enc.effects if not (e.code == PROTECT and e.source == c.name)]
+    enc.effects.append(Effect(id=next_id(enc.effects), name="Protect", target=friend.name, ends="round_end", left=1,
+                              code=PROTECT, source=c.name))
     return [Protecting(actor=c.name, ally=friend.name)]
 
 

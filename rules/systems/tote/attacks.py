@@ -24,7 +24,7 @@ from rules.systems.tote.movement import (
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import Weapon, weapon, weapons
 from rules.systems.tote.skill import TestResult, run_test
-from rules.systems.tote.state import DEFEND, ToteCombatant
+from rules.systems.tote.state import DEFEND, PROTECT, ToteCombatant
 from rules.targets import attack_target
 
 __all__ = ["foe", "ally", "attack", "strike", "shoot", "shooting_weapon"]
@@ -108,9 +108,9 @@ def attack(
     """One attack test and its damage; Protect redirects it. Returns the events and who was attacked.
     ``words``: the action's words (`weapon`, `keep`, `bonus`; those it has)."""
     events: list[Event] = []
-    for p in enc.combatants:
-        guard = ToteCombatant.of(p).protect
-        if p.status == "active" and guard and guard.ally == target.name and guard.round == enc.round and p is not c:
+    guards = {e.source for e in enc.effects if e.code == PROTECT and e.target == target.name}
+    for p in enc.combatants if guards else ():
+        if p.status == "active" and p.name in guards and p is not c:
             events.append(Redirected(actor=p.name, ally=target.name))
             target = p
             break

@@ -20,7 +20,7 @@ from rules.systems.tote.movement import (
     round_distance,
 )
 from rules.systems.tote.sheet import is_enemy
-from rules.systems.tote.state import DEFEND, ToteCombatant, ToteEncounter
+from rules.systems.tote.state import DEFEND, PROTECT, ToteCombatant, ToteEncounter
 from rules.turns import Turn
 
 __all__ = ["ToteFacts", "board_facts"]
@@ -66,7 +66,7 @@ def board_facts(enc: Encounter, turn: Turn) -> ToteFacts:
         disengaged=frozenset(c.name for c in now if disengaged(enc, c)),
         defending=frozenset(c.name for c in now if active(enc.effects, c.name, DEFEND) is not None),
         acted=frozenset(name for name, st in states.items() if st.acted == enc.round),
-        protecting={name: st.protect.ally for name, st in states.items() if st.protect and st.protect.round == enc.round},
+        protecting={e.source: e.target for e in enc.effects if e.code == PROTECT and e.source in states and e.target},
         distance=distance,
         costs=costs(enc),
         foe_bands=_foe_bands(enc) if enc.started and distance != "melee" else {},

@@ -1,5 +1,4 @@
-"""TOTE's typed state: per combatant (injuries, the round it acted, Defend, Protect, where it
-stands) and per encounter (round type, distances between foes, engagements, a pending return
+"""TOTE's typed state: per combatant (injuries, the round it acted, where it stands) and per encounter (round type, distances between foes, engagements, a pending return
 attack, the GM's tie order).
 
 Distance is kept **between two combatants**: ``ranges`` holds the pairs whose distance a move
@@ -16,18 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from rules.state import CombatantState, EncounterState
 
-__all__ = ["Band", "Protect", "Pending", "ToteCombatant", "ToteEncounter", "upgrade"]
+__all__ = ["Band", "Pending", "ToteCombatant", "ToteEncounter", "DEFEND", "PROTECT", "upgrade"]
 
 Band = Literal["melee", "close", "far"]
 #: a round number as stored (an import's text is read into a number, so it is bounded)
 RoundNo = Annotated[int, Field(ge=0, le=100_000)]
 Name = Annotated[str, Field(min_length=1, max_length=40)]
-
-
-class Protect(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    ally: Name
-    round: RoundNo
 
 
 class Pending(BaseModel):
@@ -45,7 +38,6 @@ class ToteCombatant(CombatantState):
     band: Band | None = None
     #: the round it last acted in
     acted: RoundNo | None = None
-    protect: Protect | None = None
     #: the last round it dealt or received melee damage
     melee_round: RoundNo | None = None
     #: it counts as disengaged until the end of this round (the round after its Disengage)
@@ -91,28 +83,41 @@ class ToteEncounter(EncounterState):
         return data
 
 
-#: the effect code of Defend: "attacks against you take -2 this round"
+#: the effect code of Defend, on the defender: "attacks against you take -2 this round"
 DEFEND = "defend"
+#: the effect code of Protect, on the ally, put on by the protector (its ``source``): attacks on the ally hit it instead
+PROTECT = "protect"
 
 
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:
-    """Encounters stored before Defend became an effect kept it as a round number on the
-    combatant: a Defend of the current round becomes the effect; an older one is dropped."""
+    """Encounters stored before Defend and Protect became effects kept them on the combatant
+    (Defend a round number, Protect the ally and the round): one of the current round becomes
+    the effect; an older one is dropped."""
     combatants = data.get("combatants")
     if not isinstance(combatants, list) or not any(
-        isinstance(c, dict) and isinstance(c.get("state"), dict) and "defend" in c["state"] for c in combatants
+        isinstance(c, dict) and isinstance(c.get("state"), dict) and ("defend" in c["state"] or "protect" in c["state"])
+        for c in combatants
     ):
         return data
     effects = list(data.get("effects") or [])
+
+    def add(name: str, target: str, code: str, source: str) -> None:
+        effects.append({
+            "id": max((e.get("id", 0) for e in effects if isinstance(e, dict)), default=0) + 1,
+            "name": name, "target": target, "ends": "round_end", "code": code, "source": source,
+        })
+
     fixed = []
     for c in combatants:
-        if isinstance(c, dict) and isinstance(c.get("state"), dict) and "defend" in c["state"]:
+        if isinstance(c, dict) and isinstance(c.get("state"), dict) and ("defend" in c["state"] or "protect" in c["state"]):
             state = dict(c["state"])
-            if state.pop("defend") == data.get("round") and isinstance(c.get("name"), str):
-                effects.append({
-                    "id": max((e.get("id", 0) for e in effects if isinstance(e, dict)), default=0) + 1,
-                    "name": "Defend", "target": c["name"], "ends": "round_end", "code": DEFEND, "source": c["name"],
-                })
+            name = c.get("name")
+            if state.pop("defend", None) == data.get("round") and isinstance(name, str):
+                add("Defend", name, DEFEND, name)
+            guard = state.pop("protect", None)
+            if (isinstance(guard, dict) and guard.get("round") == data.get("round") and isinstance(name, str)
+                    and isinstance(guard.get("ally"), str)):
+                add("Protect", guard["ally"], PROTECT, name)
             c = {**c, "state": state}
         fixed.append(c)
     return {**data, "combatants": fixed, "effects": effects}

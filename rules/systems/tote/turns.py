@@ -9,7 +9,7 @@ from rules.actions import InitOrder, InitRoll, InitSet, Next
 from rules.dice import Dice
 from rules.effects import pass_turns
 from rules.errors import IllegalAction, InputError, NotYourTurn
-from rules.events import EffectEnded, Event
+from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.system import Turn
 from rules.systems.tote.events import (
@@ -31,7 +31,7 @@ from rules.systems.tote.movement import (
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, items, level
 from rules.systems.tote.skill import run_test
-from rules.systems.tote.state import DEFEND, ToteCombatant, ToteEncounter
+from rules.systems.tote.state import ToteCombatant, ToteEncounter
 from rules.turns import pool
 
 __all__ = ["entries", "ready", "waiting", "turn", "up_next", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over",
@@ -124,7 +124,6 @@ def settle(enc: Encounter) -> list[Event]:
         enc.effects, ended = pass_turns(enc.effects, passed)
         events += ended
         events += start_round(enc, enc.round + 1)
-        events += _end_defends(enc)
         pools = entries(enc)
     enc.order = pool.order(pools)
     if enc.started:
@@ -132,16 +131,6 @@ def settle(enc: Encounter) -> list[Event]:
         enc.phase = now if now == "melee" else f"distance: {now}"
     enc.current = turn(enc, pools).current
     return events
-
-
-def _end_defends(enc: Encounter) -> list[Event]:
-    """"Defend | 0 | All attacks against you suffer a -2 penalty this round": every Defend ends with
-    the round it was taken in, the one taken by the action that ended the round too (counting
-    effects down after the action would leave that one running through the next round)."""
-    ended = [e for e in enc.effects if e.code == DEFEND]
-    if ended:
-        enc.effects = [e for e in enc.effects if e.code != DEFEND]
-    return [EffectEnded(actor=e.target, name=e.name) for e in ended]
 
 
 def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:

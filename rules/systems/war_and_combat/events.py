@@ -45,6 +45,7 @@ class WacAttacked(Attacked):
 
 class PhaseBegan(Event):
     kind: ClassVar[str] = "phase"
+    begins: ClassVar[bool] = True
     phase: str
     order: list[str] = Field(default_factory=list)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules.dice import Dice
-from rules.events import EffectAdded, Moved
+from rules.events import EffectAdded, EffectEnded, Moved
 from rules.facts import Question
 from rules.systems.open import turns
 from rules.systems.open.events import (
@@ -120,6 +120,34 @@ def test_no_opportunity_attack_with_the_option_off_or_after_disengage() -> None:
     s = walker(foe_at="C3")
     s.run("act", actor="Ann", action="disengage")
     assert not any(isinstance(e, OpenAttack) for e in s.run("move", actor="Ann", path="N").events)
+
+
+def test_a_disengage_that_ends_the_turn_ends_with_it() -> None:
+    """"Dash and disengage are effects on the combatant until the end of its turn": one whose action spends the
+    last of the turn (option `auto_end`) ends with that turn, and the next turn's moves provoke again."""
+    s = walker(sheet="hp=20 speed=5", foe_at="D2")
+    s.run("move", actor="Ann", path="E")  # C2, beside Grak: all its movement
+    res = s.run("act", actor="Ann", action="disengage")
+    assert s.enc.current == "Grak" and s.enc.effects == []
+    assert [e for e in res.events if isinstance(e, EffectEnded)] == [EffectEnded(actor="Ann", name="disengage")]
+    lines = s.text(res)  # told as it happened: the turn, and the disengage with it, ends before Grak's begins
+    assert lines.index("Effect **disengage** on **Ann** ends") < lines.index("**Grak** to act: 30 ft of movement and one action")
+    s.run("next", actor="Grak")
+    assert any(isinstance(e, OpenAttack) for e in s.run("move", [15, 4], actor="Ann", path="W").events)
+
+
+def test_a_dodge_that_ends_the_turn_lasts_until_the_start_of_the_next() -> None:
+    """"`dodging` until the start of its next": a dodge whose action ends the turn (option `auto_end`) lasts
+    through the foe's turn, its attack at disadvantage, and ends as the dodger's next turn starts."""
+    s = walker(sheet="hp=20 speed=5 ac=10", foe_at="D2")
+    s.run("move", actor="Ann", path="E")
+    s.run("act", actor="Ann", action="dodge")
+    assert s.enc.current == "Grak" and [e.name for e in s.enc.effects] == ["dodging"]
+    s.run("attack", [15, 4], actor="Grak", target="Ann")  # keeps the 4: 9 vs AC 10
+    assert s.get("Ann").hp == 20
+    res = s.run("next", actor="Grak")
+    assert s.enc.current == "Ann" and s.enc.effects == []
+    assert [e for e in res.events if isinstance(e, EffectEnded)] == [EffectEnded(actor="Ann", name="dodging")]
 
 
 def test_a_players_opportunity_attack_is_asked_and_the_move_waits() -> None:

@@ -6,6 +6,8 @@ import pytest
 
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import EffectEnded
+from rules.models import Encounter
+from rules.system import Resolution
 from rules.systems.tote import MELEE_COSTS
 from tests.rules.tote.build import (
     BORIN,
@@ -256,6 +258,52 @@ def test_protect_redirects_attacks_on_the_ally() -> None:
     res = resolve(enc, "attack", [6, 1, 3], actor="Grak", target="Borin")
     assert "Thrain protects Borin" in text(res)
     assert who(res.encounter, "Thrain").hp == 4 and who(res.encounter, "Borin").hp == 6
+
+
+def _round_end(enc: Encounter) -> Resolution:
+    """Everyone still to act passes until the round ends: the reply of the action that ended it."""
+    while True:
+        res = resolve(enc, "next", actor=enc.current)
+        if res.encounter.round > enc.round:
+            return res
+        enc = res.encounter
+
+
+def test_protect_is_listed_while_it_runs_and_told_when_it_ends_with_the_round() -> None:
+    """"Protect | 2 | If you are unengaged, nominate an ally. If that ally is attacked, you are instead the target of
+    the attack." (tote.txt, "Actions for the Round"): an effect on the ally for the round, as Defend is on the
+    defender: listed (`/effect list`, the board) while it runs, and its end told before the next round begins."""
+    enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), GRAK)
+    enc = step(enc, "next", actor="Borin")
+    enc = step(enc, "act", actor="Thrain", action="protect", target="Borin")
+    assert SYSTEM.present.effect_lines(enc) == ["Protect on Borin, until the end of the round"]
+    res = _round_end(enc)
+    assert [(e.actor, e.name) for e in res.events if isinstance(e, EffectEnded)] == [("Borin", "Protect")]
+    lines = text(res).splitlines()
+    assert lines.index("Effect **Protect** on **Borin** ends") < next(i for i, x in enumerate(lines) if "**Round 2**" in x)
+    assert res.encounter.effects == [] and dict(SYSTEM.facts(res.encounter).protecting) == {}
+
+
+def test_a_protect_taken_as_the_last_action_of_a_round_ends_with_that_round() -> None:
+    """"Protect | 2 | ... If that ally is attacked, you are instead the target of the attack", for the round it is
+    taken in: taken as the round's last action it ends with that round, and the next round's attack on the ally
+    hits the ally."""
+    enc = fight(BORIN, GRAK, THRAIN)  # Borin 5, Grak 3, Thrain 2: Thrain acts last
+    enc = step(step(enc, "next", actor="Borin"), "next", actor="Grak")
+    res = act(enc, "Thrain", "protect", target="Borin")
+    assert res.encounter.round == 2 and res.encounter.effects == []
+    assert "Effect **Protect** on **Borin** ends" in text(res)
+    hit = resolve(step(res.encounter, "next", actor="Borin"), "attack", [6, 1, 3], actor="Grak", target="Borin")
+    assert "Thrain protects Borin" not in text(hit) and who(hit.encounter, "Thrain").hp == who(enc, "Thrain").hp
+
+
+def test_a_protect_ends_with_its_protector_leaving_the_fight() -> None:
+    """"If that ally is attacked, you are instead the target of the attack": with the protector removed from the
+    encounter there is nobody to take the attack, so its Protect ends, told in the reply."""
+    enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), GRAK)
+    enc = step(step(enc, "next", actor="Borin"), "act", actor="Thrain", action="protect", target="Borin")
+    res = resolve(enc, "remove", actor="Thrain", is_gm=True)
+    assert res.encounter.effects == [] and "Effect **Protect** on **Borin** ends" in text(res)
 
 
 def test_protect_and_shoot_need_an_unengaged_combatant() -> None:

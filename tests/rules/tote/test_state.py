@@ -41,7 +41,7 @@ def test_an_old_melee_export_loads_and_play_goes_on() -> None:
 
 
 def test_old_state_shapes_map_onto_the_models() -> None:
-    """Old dict shapes (a pair in any order, a pending return, a protect entry, null values) read into the models."""
+    """Old dict shapes (a pair in any order, a pending return, an empty protect entry, null values) read into the models."""
     data = fight().model_dump(mode="json")
     data["state"] = {
         "distance": "melee",
@@ -49,12 +49,12 @@ def test_old_state_shapes_map_onto_the_models() -> None:
         "pending_return": {"by": "Grak", "against": "Borin"},
         "tiebreak": ["Thrain"],
     }
-    data["combatants"][0]["state"] = {"filled": 1, "band": "melee", "protect": {"ally": "Thrain", "round": 1}, "defend": None}
+    data["combatants"][0]["state"] = {"filled": 1, "band": "melee", "defend": None}
     data["combatants"][1]["state"] = {"protect": {}, "disengaged": 1}
     enc = Encounter.model_validate(data)
     assert enc.state.engaged == [("Borin", "Grak")] and enc.state.pending_return.by == "Grak"
     borin, thrain = who(enc, "Borin"), who(enc, "Thrain")
-    assert borin.state.protect.ally == "Thrain" and enc.effects == [] and thrain.state.protect is None
+    assert borin.state.filled == 1 and enc.effects == [] and thrain.state.disengaged == 1
     assert SYSTEM.turn(enc).actors == ("Grak",)
 
 
@@ -69,6 +69,21 @@ def test_an_old_defend_of_this_round_becomes_the_defend_effect() -> None:
     [effect] = enc.effects
     assert (effect.name, effect.target, effect.ends, effect.code) == ("Defend", data["combatants"][0]["name"], "round_end", "defend")
     assert Encounter.model_validate_json(enc.model_dump_json()) == enc
+
+
+def test_an_old_protect_of_this_round_becomes_the_protect_effect() -> None:
+    """Stored before Protect was an effect, a combatant's `protect` of the current round ("nominate an ally. If that
+    ally is attacked, you are instead the target of the attack") reads as the Protect effect on the ally, put on by
+    the protector and ending at the round's end; an older round's is dropped."""
+    data = fight().model_dump(mode="json")
+    data["round"] = 3
+    data["combatants"][0]["state"] = {"protect": {"ally": "Thrain", "round": 3}}
+    data["combatants"][1]["state"] = {"protect": {"ally": "Borin", "round": 2}}
+    enc = Encounter.model_validate(data)
+    [effect] = enc.effects
+    assert (effect.name, effect.target, effect.source, effect.ends, effect.code) == (
+        "Protect", "Thrain", data["combatants"][0]["name"], "round_end", "protect")
+    assert dict(SYSTEM.facts(enc).protecting) == {data["combatants"][0]["name"]: "Thrain"}
 
 
 @pytest.mark.parametrize("bad", [{"filled": -1}, {"acted": "99999999999999"}, {"band": "near"}, {"colour": "red"}])

@@ -1,6 +1,8 @@
 """The round as the text orders it: shock, initiative, movement, flurries, adjustment, morale."""
 from __future__ import annotations
 
+import pytest
+
 from rules.events import Checked, InitiativeSet, mod
 from rules.systems.war_and_combat.events import MoralePrompt, PhaseBegan
 from rules.systems.war_and_combat.state import WoundRecord
@@ -190,13 +192,15 @@ def test_a_running_stun_outlasts_the_shock_checks_one_round_stun():
     assert [e.left for e in stuns] == [6]
 
 
-def test_the_shock_checks_stun_lasts_the_round_it_begins():
-    """"failing by 5 or more stuns for 1 round": a stun rolled as a round begins holds that whole round, also
-    while another effect runs (the round's end it follows does not count it down)."""
+@pytest.mark.parametrize("running", [True, False])
+def test_the_shock_checks_stun_lasts_the_round_it_begins(running: bool):
+    """"failing by 5 or more stuns for 1 round": a stun rolled as a round begins holds that whole round, whether or
+    not another effect runs (the round's end it follows does not count it down)."""
     from rules.effects import Effect
 
     s = duel()
-    s.enc.effects.append(Effect(id=1, name="blessed", target="Borin", ends="round_end", left=9))
+    if running:
+        s.enc.effects.append(Effect(id=1, name="blessed", target="Borin", ends="round_end", left=9))
     to_flurry(s)
     s.run("act", action="declare", actor="Borin", options={})
     s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
@@ -207,6 +211,7 @@ def test_the_shock_checks_stun_lasts_the_round_it_begins():
     s.run("next", [2, 3, 4, 5, 5, 4, 2, 3, 2], actor="Borin")  # round 2: Grak's shock 10 vs 16: stunned
     assert s.enc.round == 2 and any(e.code == "stun" and e.target == "Grak" for e in s.enc.effects)
     assert s.enc.current == "Borin" and "Grak" not in s.system.turn(s.enc).actors
+    assert [e.left for e in s.enc.effects if e.code == "stun"] == [1]  # this round's end, to come
 
 
 def _shock_stunned_in_round_two(running: int) -> tuple[Scenario, list[str]]:
