@@ -190,12 +190,18 @@ class Keeps:
     #: held while a picture of the board reads and replaces what the last one kept (pictures of
     #: two channels with the same board may be drawn at once in threads)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    legend_bytes: int = 0  #: what ``legend``'s pieces take, counted as it is kept (:meth:`keep_legend`)
+
+    def keep_legend(self, key: Hashable, pieces: list[tuple[Box, Image.Image]]) -> tuple[Hashable, list[tuple[Box, Image.Image]]]:
+        """Keep the legend showing ``key``, its items' ``pieces``, counted once here (each piece the
+        size of its box, RGB: read from the box), not at each count of the boards kept unpacked."""
+        self.legend = key, pieces
+        self.legend_bytes = sum(4 * (x1 - x0) * (y1 - y0) for (x0, y0, x1, y1), _ in pieces)
+        return self.legend
 
     @property
     def nbytes(self) -> int:
-        pieces = [] if self.legend is None else self.legend[1]  # each the size of its box: read from the box
-        return (self.bands.nbytes + sum(4 * (x1 - x0) * (y1 - y0) for (x0, y0, x1, y1), _ in pieces)
-                + (0 if self.last is None else self.last.nbytes))
+        return self.bands.nbytes + self.legend_bytes + (0 if self.last is None else self.last.nbytes)
 
 
 @dataclass(frozen=True, eq=False)

@@ -299,6 +299,7 @@ def test_a_kept_legend_holds_its_items_pixels_not_its_strips(monkeypatch: pytest
     assert all(im.size == (x1 - x0, y1 - y0) for (x0, y0, x1, y1), im in pieces)
     held = sum(im.width * im.height for _, im in pieces)
     assert 0 < held < strip / 2
+    assert keeps.legend_bytes == 4 * held  # counted as it was kept
     assert keeps.nbytes == keeps.bands.nbytes + 4 * held + (0 if keeps.last is None else keeps.last.nbytes)
 
 
