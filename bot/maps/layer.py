@@ -31,7 +31,7 @@ import math
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -571,8 +571,8 @@ def _height_of(img: Image.Image, lay: Layout, cell: Cell, mask: bool) -> None:
 _FLAT = (BACKGROUND, BOARD, GRID_LINE, MUTED, WALL)
 
 
-def _square_layer(lay: Layout, img: Image.Image | None,
-                  box: Box | None = None) -> tuple[Image.Image, list[int], tuple[int, ...]]:  # fmt: skip
+def _square_layer(lay: Layout, img: Image.Image | None, box: Box | None = None,
+                  walls: Mapping[int, Sequence[Cell]] | None = None) -> tuple[Image.Image, list[int], tuple[int, ...]]:  # fmt: skip
     """The palette image of the square board ``img`` (RGB, scale 1, drawn by :func:`_draw_board`),
     its palette and the entries inside its cells (all those of a cell with terrain or a height).
     Its cells, walls and lines lie on whole pixels: they are drawn again straight as palette
@@ -580,7 +580,8 @@ def _square_layer(lay: Layout, img: Image.Image | None,
     terrain or a height) are cut to the other entries. ``img`` None: a board without terrain or
     heights, whose only shades are its margins, the same on every board of its layout
     (:func:`_margins`); ``box``: of such a board, only the pixels of ``box`` (its index 0 beyond
-    the board's rows), drawn with its layout moved by the box's corner."""
+    the board's rows), drawn with its layout moved by the box's corner; ``walls``: its walls by
+    column (:func:`_walls`), where known."""
     grid, (ox, oy) = lay.grid, lay.origin
     _, _, bx1, by1 = bounds(grid)
     cells_, line, edge, wall = (_FLAT.index(c) for c in (BOARD, GRID_LINE, MUTED, WALL))
@@ -592,12 +593,14 @@ def _square_layer(lay: Layout, img: Image.Image | None,
     index = Image.new("P", size, _FLAT.index(BACKGROUND))
     draw = ImageDraw.Draw(index)
     _draw_cells(draw, at, cells_)
-    walls = [cell for cell in grid.blocked if grid.contains(cell)]
-    if box is not None:  # the walls in the box's columns and rows of cells, and a cell round them
+    if box is None:
+        near = [cell for cell in grid.blocked if grid.contains(cell)]
+    else:  # the walls in the box's columns and rows of cells, and a cell round them
+        by_col = _walls(grid) if walls is None else walls
         c0, c1 = math.floor((x - ox) / lay.unit) - 1, math.ceil((box[2] - ox) / lay.unit) + 1
         r0, r1 = math.floor((y - oy) / lay.unit) - 1, math.ceil((box[3] - oy) / lay.unit) + 1
-        walls = [cell for cell in walls if c0 <= cell.col <= c1 and r0 <= cell.row <= r1]
-    for shape in columns(at, walls):
+        near = [cell for col in range(c0, c1 + 1) for cell in by_col.get(col, ()) if r0 <= cell.row <= r1]
+    for shape in columns(at, near):
         draw.polygon(shape, fill=wall)
     _draw_lines(draw, at, line, edge, None if box is None else size)
     draw.line([(PAD - x, lay.legend_top - y), (w - PAD - x, lay.legend_top - y)], fill=line, width=1)
@@ -621,10 +624,19 @@ def _square_layer(lay: Layout, img: Image.Image | None,
     return index, palette, tuple(sorted(inside))
 
 
-def _square_part(lay: Layout, box: Box) -> Image.Image:
+def _walls(grid: Grid) -> dict[int, list[Cell]]:
+    """The walls on ``grid``, by column."""
+    out: dict[int, list[Cell]] = {}
+    for cell in grid.blocked:
+        if grid.contains(cell):
+            out.setdefault(cell.col, []).append(cell)
+    return out
+
+
+def _square_part(lay: Layout, walls: Mapping[int, Sequence[Cell]], box: Box) -> Image.Image:
     """The pixels of ``box`` of the square board of ``lay`` without terrain or heights (P, no
-    palette), drawn again (:func:`_square_layer`)."""
-    return _square_layer(lay, None, box)[0]
+    palette), whose ``walls`` are these by column, drawn again (:func:`_square_layer`)."""
+    return _square_layer(lay, None, box, walls)[0]
 
 
 def _cut(img: Image.Image, boxes: Sequence[Box]) -> tuple[list[Image.Image], list[int]] | None:
@@ -674,7 +686,8 @@ def _draw_layer(lay: Layout) -> Board:
     # a square board's cells are read in RGB only where they have terrain or a height
     if k == 1 and not any(lay.grid.contains(c) for c in [*lay.grid.terrain, *(c for c, f in lay.grid.heights.items() if f)]):
         index, palette, inside = _square_layer(lay, None, (0, 0, *lay.size))  # as its first picture starts
-        return Board.pack(index, palette, lay, inside, None, partial(_square_part, lay), (lay.size[0], lay.legend_top + 1))
+        redraw = partial(_square_part, lay, _walls(lay.grid))
+        return Board.pack(index, palette, lay, inside, None, redraw, (lay.size[0], lay.legend_top + 1))
     big = lay.scaled(k)
     size = (big.size[0], (lay.legend_top + 1) * k)
     img = Image.new("RGB", size, BACKGROUND)
