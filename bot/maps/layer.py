@@ -250,8 +250,8 @@ class Board:
     @property
     def nbytes(self) -> int:
         """What it takes kept (packed; one drawn again about what its palette and layout take)."""
-        if self.redraw:  # and the pixels it was drawn with, until its first picture takes them
-            return 1024 + 8 * len(self.palette) + sum(im.width * im.height for im in self.fresh)
+        if self.redraw:  # (the pixels it was drawn with are its first picture's, which follows at once)
+            return 1024 + 8 * len(self.palette)
         return sum(len(b) for b in self.packed if b is not None)
 
     @property
