@@ -443,7 +443,7 @@ def _draw_legend(canvas: Canvas, lay: Layout, ops: Sequence[Op]) -> None:
             parts = [(x0, y0 - 1, x1, y1 - 1) for x0, y0, x1, y1 in parts]
         whole = (0, 0, *strip.size)
         joined = _joined([b for b in (overlap(p, whole) for p in parts) if b is not None])
-        kept = keeps.legend = key, [(b, strip.crop(b)) for b in joined]
+        kept = keeps.keep_legend(key, [(b, strip.crop(b)) for b in joined])
     canvas.strip(kept[0], kept[1], box, frozenset(map(_source, key[2])))
 
 

@@ -31,7 +31,7 @@ import math
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -190,12 +190,18 @@ class Keeps:
     #: held while a picture of the board reads and replaces what the last one kept (pictures of
     #: two channels with the same board may be drawn at once in threads)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    legend_bytes: int = 0  #: what ``legend``'s pieces take, counted as it is kept (:meth:`keep_legend`)
+
+    def keep_legend(self, key: Hashable, pieces: list[tuple[Box, Image.Image]]) -> tuple[Hashable, list[tuple[Box, Image.Image]]]:
+        """Keep the legend showing ``key``, its items' ``pieces``, counted once here (each piece the
+        size of its box, RGB: read from the box), not at each count of the boards kept unpacked."""
+        self.legend = key, pieces
+        self.legend_bytes = sum(4 * (x1 - x0) * (y1 - y0) for (x0, y0, x1, y1), _ in pieces)
+        return self.legend
 
     @property
     def nbytes(self) -> int:
-        pieces = [] if self.legend is None else self.legend[1]  # each the size of its box: read from the box
-        return (self.bands.nbytes + sum(4 * (x1 - x0) * (y1 - y0) for (x0, y0, x1, y1), _ in pieces)
-                + (0 if self.last is None else self.last.nbytes))
+        return self.bands.nbytes + self.legend_bytes + (0 if self.last is None else self.last.nbytes)
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,8 +212,9 @@ class Board:
     0.6 MB), so a process keeps the boards of hundreds of channels. The boards drawn
     on last are kept unpacked too (``UNPACKED_BYTES``): a picture of a busy channel unpacks
     nothing, one of a board not drawn on lately about 0.5 ms. A square board without terrain or
-    heights is not packed: it is drawn again instead (``redraw``: its cells, walls and lines,
-    and its layout's kept margins)."""
+    heights is neither packed nor kept unpacked: the parts of it a picture reads are drawn again
+    (``redraw``: its cells, walls and lines in that box, and its layout's kept margins), and its
+    first picture draws on the pixels it was drawn with."""
 
     size: tuple[int, int]
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
@@ -215,33 +222,61 @@ class Board:
     packed: tuple[bytes, bytes | None, bytes | None]  #: ``index``, ``interior`` and ``heights``, packed
     #: a square board's layout, its interior drawn from it where asked (:meth:`inner`), not kept
     lines: Layout | None = None
-    #: where ``index`` is drawn again when not unpacked, in place of its packed pixels (``packed``
-    #: then holds none)
-    redraw: Callable[[], Image.Image] | None = None
+    #: how a box of ``index`` is drawn again, in place of its packed pixels (``packed`` then holds
+    #: none) and of its pixels kept unpacked
+    redraw: Callable[[Box], Image.Image] | None = None
+    #: a board drawn again: the pixels it was just drawn with (a picture's size), for its first
+    #: picture to draw on (:meth:`picture`), taken once
+    fresh: list[Image.Image] = field(default_factory=list)
 
     @staticmethod
     def pack(index: Image.Image, palette: list[int], interior: Image.Image | Layout, inside: tuple[int, ...],
-             heights: Image.Image | None, redraw: Callable[[], Image.Image] | None = None) -> Board:
+             heights: Image.Image | None, redraw: Callable[[Box], Image.Image] | None = None,
+             size: tuple[int, int] | None = None) -> Board:
         """The board of these images packed, and kept unpacked for its first picture; ``interior``:
-        its image, or the layout of a square board it is drawn from; ``redraw``: how ``index`` is
-        drawn again, which it is in place of being packed and unpacked."""
+        its image, or the layout of a square board it is drawn from; ``redraw``: how a box of
+        ``index`` is drawn again, which it is in place of being packed and unpacked (``index`` then
+        a picture's size, the board's own ``size`` given, and kept for its first picture alone)."""
         lines = interior if isinstance(interior, Layout) else None
         images = (index, None if isinstance(interior, Layout) else interior, heights)
         packed = (b"", None, None) if redraw else tuple(None if im is None else _pack(im) for im in images)
-        made = Board(index.size, palette, inside, packed, lines, redraw)  # type: ignore[arg-type]  # three images: a triple
+        made = Board(size or index.size, palette, inside, packed, lines, redraw)  # type: ignore[arg-type]  # three images: a triple
         index.putpalette(palette)
-        made._keep(images)  # its first picture follows: nothing to unpack
+        if redraw:
+            made.fresh.append(index)
+        made._keep((None, None, None) if redraw else images)  # its first picture follows: nothing to unpack
         return made
 
     @property
     def nbytes(self) -> int:
         """What it takes kept (packed; one drawn again about what its palette and layout take)."""
-        return 1024 + 8 * len(self.palette) if self.redraw else sum(len(b) for b in self.packed if b is not None)
+        if self.redraw:  # (the pixels it was drawn with are its first picture's, which follows at once)
+            return 1024 + 8 * len(self.palette)
+        return sum(len(b) for b in self.packed if b is not None)
 
     @property
     def index(self) -> Image.Image:
         """P, with ``palette``: the picture's rows down to the rule above the legend."""
+        if self.redraw:
+            return self.part((0, 0, *self.size))
         return self._unpacked()[0]  # type: ignore[return-value]  # the index is always there
+
+    def part(self, box: Box) -> Image.Image:
+        """P, with ``palette``: the pixels of ``box`` (0 beyond the board's rows), a copy."""
+        if self.redraw is None:
+            return self.index.crop(box)
+        self._unpacked()  # among the boards drawn on last, with what its pictures keep
+        image = self.redraw(box)
+        image.putpalette(self.palette)
+        return image
+
+    def picture(self, size: tuple[int, int]) -> Image.Image:
+        """P, with ``palette``: the board as a picture of ``size`` starts, to draw on (its own)."""
+        if self.redraw is None:
+            return self.index.crop((0, 0, *size))
+        with _guard:
+            fresh = self.fresh.pop() if self.fresh else None
+        return fresh if fresh is not None and fresh.size == size else self.part((0, 0, *size))
 
     def inner(self, box: Box) -> Image.Image:
         """L, the part ``box`` of the board: 255 inside the cells, 0 on the grid lines (over half)
@@ -255,27 +290,24 @@ class Board:
         """L: where the heights are written (letters and halo), if any."""
         return None if self.packed[2] is None else self._unpacked()[2]
 
-    def rgb(self, box: Box) -> Image.Image:
-        """The pixels of ``box`` as RGB, in the palette's colours (no RGB copy is kept)."""
-        return self.index.crop(box).convert("RGB")
-
     def _unpacked(self) -> tuple[Image.Image | None, ...]:
         with _guard:
             if (kept := _unpacked.get(self)) is not None:
                 _unpacked.move_to_end(self)
                 return kept
-        if self.redraw:
-            images: tuple[Image.Image | None, ...] = (self.redraw(), None, None)
-        else:
+        images: tuple[Image.Image | None, ...] = (None, None, None)  # drawn again: no pixels kept
+        if not self.redraw:
             images = tuple(None if b is None else _unpack(b, mode, self.size)
                            for mode, b in zip(("P", "L", "L"), self.packed))
-        images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always there
+            images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always there
         self._keep(images)
         return images
 
     def keeps(self) -> Keeps:
         """What its pictures keep between them, while it is among the boards kept unpacked (and
         counted with them)."""
+        if self.redraw:
+            self._unpacked()  # among them without its pixels
         with _guard:
             return _keeps.setdefault(self, Keeps())
 
@@ -314,7 +346,8 @@ def _unpack(packed: bytes, mode: str, size: tuple[int, int]) -> Image.Image:
 def _pixels(board: Board) -> int:
     """What ``board`` takes unpacked: a byte a pixel of each image, and its pictures' bands."""
     kept = _keeps.get(board)
-    return board.size[0] * board.size[1] * sum(b is not None for b in board.packed) + (kept.nbytes if kept else 0)
+    images = 0 if board.redraw else sum(b is not None for b in board.packed)  # one drawn again keeps none
+    return board.size[0] * board.size[1] * images + (kept.nbytes if kept else 0)
 
 
 _boards: OrderedDict[Hashable, Board] = OrderedDict()
@@ -373,8 +406,10 @@ def _draw_cells(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB) -> None
         draw.rectangle([ox, oy, ox + bx1 * lay.unit, oy + by1 * lay.unit], fill=fill)
 
 
-def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: int | RGB) -> None:
-    """The grid lines in ``fill``, a square board's outline in ``edge``."""
+def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: int | RGB,
+                within: tuple[int, int] | None = None) -> None:
+    """The grid lines in ``fill``, a square board's outline in ``edge``; ``within``: the width and
+    height of the image drawn on, a square board's lines outside it left out (a part of a board)."""
     grid, u, line = lay.grid, lay.unit, max(1, lay.scale)
     (ox, oy), (_, _, bx1, by1) = lay.origin, bounds(grid)
     if grid.kind == "hex":
@@ -382,9 +417,13 @@ def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: i
             pts = lay.outline(cell)
             draw.line([*pts, pts[0]], fill=fill, width=line)
         return
-    for c in range(grid.width + 1):
+    cols, rows = range(grid.width + 1), range(grid.height + 1)
+    if within is not None:  # a line more than a pixel outside the image touches none of it
+        cols = range(max(0, math.floor((-2 - ox) / u)), min(grid.width, math.ceil((within[0] + 2 - ox) / u)) + 1)
+        rows = range(max(0, math.floor((-2 - oy) / u)), min(grid.height, math.ceil((within[1] + 2 - oy) / u)) + 1)
+    for c in cols:
         draw.line([(ox + c * u, oy), (ox + c * u, oy + by1 * u)], fill=fill, width=line)
-    for r in range(grid.height + 1):
+    for r in rows:
         draw.line([(ox, oy + r * u), (ox + bx1 * u, oy + r * u)], fill=fill, width=line)
     draw.rectangle([ox, oy, ox + bx1 * u, oy + by1 * u], outline=edge, width=line)
 
@@ -532,25 +571,39 @@ def _height_of(img: Image.Image, lay: Layout, cell: Cell, mask: bool) -> None:
 _FLAT = (BACKGROUND, BOARD, GRID_LINE, MUTED, WALL)
 
 
-def _square_layer(lay: Layout, img: Image.Image | None) -> tuple[Image.Image, list[int], tuple[int, ...]]:
+def _square_layer(lay: Layout, img: Image.Image | None, box: Box | None = None,
+                  walls: Mapping[int, Sequence[Cell]] | None = None) -> tuple[Image.Image, list[int], tuple[int, ...]]:  # fmt: skip
     """The palette image of the square board ``img`` (RGB, scale 1, drawn by :func:`_draw_board`),
     its palette and the entries inside its cells (all those of a cell with terrain or a height).
     Its cells, walls and lines lie on whole pixels: they are drawn again straight as palette
     indices (``_FLAT``), and only the parts with shades (the coordinates' margins, the cells with
     terrain or a height) are cut to the other entries. ``img`` None: a board without terrain or
     heights, whose only shades are its margins, the same on every board of its layout
-    (:func:`_margins`)."""
+    (:func:`_margins`); ``box``: of such a board, only the pixels of ``box`` (its index 0 beyond
+    the board's rows), drawn with its layout moved by the box's corner; ``walls``: its walls by
+    column (:func:`_walls`), where known."""
     grid, (ox, oy) = lay.grid, lay.origin
     _, _, bx1, by1 = bounds(grid)
     cells_, line, edge, wall = (_FLAT.index(c) for c in (BOARD, GRID_LINE, MUTED, WALL))
     w, h = lay.size[0], lay.legend_top
-    index = Image.new("P", (w, h + 1), _FLAT.index(BACKGROUND))
+    (x, y), size, at = (0, 0), (w, h + 1), lay
+    if box is not None:
+        (x, y), size = box[:2], (box[2] - box[0], box[3] - box[1])
+        at = replace(lay, origin=(ox - x, oy - y))
+    index = Image.new("P", size, _FLAT.index(BACKGROUND))
     draw = ImageDraw.Draw(index)
-    _draw_cells(draw, lay, cells_)
-    for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)]):
+    _draw_cells(draw, at, cells_)
+    if box is None:
+        near = [cell for cell in grid.blocked if grid.contains(cell)]
+    else:  # the walls in the box's columns and rows of cells, and a cell round them
+        by_col = _walls(grid) if walls is None else walls
+        c0, c1 = math.floor((x - ox) / lay.unit) - 1, math.ceil((box[2] - ox) / lay.unit) + 1
+        r0, r1 = math.floor((y - oy) / lay.unit) - 1, math.ceil((box[3] - oy) / lay.unit) + 1
+        near = [cell for col in range(c0, c1 + 1) for cell in by_col.get(col, ()) if r0 <= cell.row <= r1]
+    for shape in columns(at, near):
         draw.polygon(shape, fill=wall)
-    _draw_lines(draw, lay, line, edge)
-    draw.line([(PAD, lay.legend_top), (w - PAD, lay.legend_top)], fill=line, width=1)
+    _draw_lines(draw, at, line, edge, None if box is None else size)
+    draw.line([(PAD - x, lay.legend_top - y), (w - PAD - x, lay.legend_top - y)], fill=line, width=1)
     left, top, right, bottom = math.floor(ox) - 1, math.floor(oy) - 1, math.ceil(ox + bx1 * lay.unit) + 2, math.ceil(oy + by1 * lay.unit) + 2
     margins: list[Box] = [(0, 0, w, top), (0, bottom, w, h), (0, top, left, bottom), (right, top, w, bottom)]
     cells: list[Box] = []
@@ -563,11 +616,27 @@ def _square_layer(lay: Layout, img: Image.Image | None) -> tuple[Image.Image, li
     palette, inside = [v for c in _FLAT for v in c], {cells_, wall}
     if (cut := _margins(lay, boxes) if img is None else _cut(img, boxes)) is not None:
         parts, palette = cut
-        for n, ((x0, y0, _, _), part) in enumerate(zip(boxes, parts)):
-            index.paste(part, (x0, y0))
+        for n, ((x0, y0, x1, y1), part) in enumerate(zip(boxes, parts)):
+            if box is None or overlap((x0, y0, x1, y1), box) is not None:
+                index.paste(part, (x0 - x, y0 - y))
             if n >= len(margins):  # a cell's part
                 inside.update(i for i, count in enumerate(part.histogram()) if count)
     return index, palette, tuple(sorted(inside))
+
+
+def _walls(grid: Grid) -> dict[int, list[Cell]]:
+    """The walls on ``grid``, by column."""
+    out: dict[int, list[Cell]] = {}
+    for cell in grid.blocked:
+        if grid.contains(cell):
+            out.setdefault(cell.col, []).append(cell)
+    return out
+
+
+def _square_part(lay: Layout, walls: Mapping[int, Sequence[Cell]], box: Box) -> Image.Image:
+    """The pixels of ``box`` of the square board of ``lay`` without terrain or heights (P, no
+    palette), whose ``walls`` are these by column, drawn again (:func:`_square_layer`)."""
+    return _square_layer(lay, None, box, walls)[0]
 
 
 def _cut(img: Image.Image, boxes: Sequence[Box]) -> tuple[list[Image.Image], list[int]] | None:
@@ -616,8 +685,9 @@ def _draw_layer(lay: Layout) -> Board:
     k = 1 if lay.grid.kind == "square" else SS
     # a square board's cells are read in RGB only where they have terrain or a height
     if k == 1 and not any(lay.grid.contains(c) for c in [*lay.grid.terrain, *(c for c, f in lay.grid.heights.items() if f)]):
-        index, palette, inside = _square_layer(lay, None)
-        return Board.pack(index, palette, lay, inside, None, redraw=lambda: _square_layer(lay, None)[0])
+        index, palette, inside = _square_layer(lay, None, (0, 0, *lay.size))  # as its first picture starts
+        redraw = partial(_square_part, lay, _walls(lay.grid))
+        return Board.pack(index, palette, lay, inside, None, redraw, (lay.size[0], lay.legend_top + 1))
     big = lay.scaled(k)
     size = (big.size[0], (lay.legend_top + 1) * k)
     img = Image.new("RGB", size, BACKGROUND)
@@ -915,9 +985,9 @@ class Canvas:
         boxes = [item.box for item in self.laid] + ([] if self.legend is None else self.legend.parts)
         return [b for b in (overlap(box, whole) for box in boxes) if b is not None]
 
-    def _rgb(self, boxes: Sequence[Box]) -> list[Image.Image]:
-        """The pixels of each of ``boxes`` (RGB), as the whole picture has them: the board, its
-        tints, the layers laid over it and the legend."""
+    def _rgb(self, boxes: Sequence[Box], board: Callable[[Box], Image.Image]) -> list[Image.Image]:
+        """The pixels of each of ``boxes`` (RGB), as the whole picture has them: the board (``board``
+        of a box: its pixels, P), its tints, the layers laid over it and the legend."""
         rows: dict[int, list[int]] = {}  # the layers by the rows of _ROWS pixels they touch
         for i, item in enumerate(self.laid):
             _, y0, _, y1 = item.box
@@ -929,7 +999,7 @@ class Canvas:
                 out.append(inside)
                 continue
             (_, y0, _, y1), at = box, (-box[0], -box[1])
-            rgb = self.base.rgb(box)
+            rgb = board(box).convert("RGB")
             for tbox, mask, kind in self.tints:
                 if (part := overlap(box, tbox)) is not None:
                     colour, alpha = shading_tint(kind)
@@ -950,15 +1020,15 @@ class Canvas:
         whole picture): the board's indices, tinted, and the boxes drawn over it, cut to ``keep``'s
         palette where given, else to one chosen for them; ``palette``: the board's entries and the
         tints' (``luts``: each tint's, from the board's entries to its own)."""
-        index = self.base.index.crop((0, 0, *self.size))
+        index = self.base.picture(self.size)
+        boxes = self._drawn()
+        pixels = [im.tobytes() for im in self._rgb(boxes, index.crop)]  # the board's pixels: index's, as yet
         if self.legend is not None:
             self.legend.ground_under(index, (0, 0))
         for (box, mask, _), lut in zip(self.tints, luts):
             index.paste(index.crop(box).point(lut), box, mask)
         under = index.copy() if self.tints else None
-        boxes = self._drawn()
-        cut = _cut_over(index, boxes, [im.tobytes() for im in self._rgb(boxes)], len(palette) // 3, keep,
-                        self.base.keeps().bands)
+        cut = _cut_over(index, boxes, pixels, len(palette) // 3, keep, self.base.keeps().bands)
         colours = cut[2]  # the entries the pixels drawn over were cut to
         self._keep_last(palette, tints, sources, keep, cut, under)
         return self._png(index, palette + colours, boxes)
@@ -974,14 +1044,21 @@ class Canvas:
         whole = (0, 0, *self.size)
         dirty = [b for b in (overlap(d, whole) for d in dirty) if b is not None]
         drawn = self._drawn()
-        under = self.base.index if last.under is None else last.under
+        parts: dict[Box, Image.Image] = {}  # the board's pixels of each box, drawn again or cut once
+
+        def board(box: Box) -> Image.Image:
+            if box not in parts:
+                parts[box] = self.base.part(box)
+            return parts[box]
+
+        under = (lambda box: board(box).copy()) if last.under is None else last.under.crop  # each drawn on
         index = Image.frombytes("P", self.size, self.base.keeps().bands.pixels)
-        for box, rgb in zip(dirty, self._rgb(dirty)):
+        for box, rgb in zip(dirty, self._rgb(dirty, board)):
             over = Image.new("L", rgb.size, 0)
             for b in drawn:
                 if (part := overlap(box, b)) is not None:
                     over.paste(255, _moved(part, (-box[0], -box[1])))
-            pixels = under.crop(box)
+            pixels = under(box)
             if self.legend is not None:
                 self.legend.ground_under(pixels, box[:2])
             pixels.paste(_nearest(rgb, last.nearest, last.lut), (0, 0), over)
@@ -1103,8 +1180,8 @@ class _Whole:
 
     def __init__(self, base: Board, size: tuple[int, int]) -> None:
         self.base = base
-        self.image = base.rgb((0, 0, *size))
-        self.index = base.index.crop((0, 0, *size))
+        self.index = base.picture(size)
+        self.image = self.index.convert("RGB")
         self.palette = list(base.palette)
         self.drawn: list[Box] = []  #: where the index is not known
         self.tinted: list[Box] = []
@@ -1152,8 +1229,9 @@ class _Whole:
             return
         for box in self.tinted + self.drawn:
             mask = self.base.heights.crop(box)
-            self.image.paste(self.base.rgb(box), box, mask)
-            self.index.paste(self.base.index.crop(box), box, mask.point(_HALF))
+            board = self.base.part(box)
+            self.image.paste(board.convert("RGB"), box, mask)
+            self.index.paste(board, box, mask.point(_HALF))
 
     def png(self, keep: _Last | None) -> tuple[bytes, tuple[Image.Image, list[int], list[int]]]:
         """The PNG: the pixels drawn over cut together to the entries the palette has left (to

@@ -60,9 +60,10 @@ class Band:
     length: int
 
 
-def compress_band(pixels: bytes, width: int, packer: zlib._Compress) -> Band:
-    """``pixels`` (whole rows of ``width`` palette indices) as a band of the stream, compressed by
-    ``packer`` (raw deflate, its state reset by the full flush that ends the band)."""
+def compress_band(pixels: bytes | memoryview, width: int, packer: zlib._Compress) -> Band:
+    """``pixels`` (whole rows of ``width`` palette indices; a view of a picture's rows is not
+    copied) as a band of the stream, compressed by ``packer`` (raw deflate, its state reset by the
+    full flush that ends the band)."""
     raw = b"\0" + b"\0".join([pixels[at : at + width] for at in range(0, len(pixels), width)])
     deflated = packer.compress(raw) + packer.flush(zlib.Z_FULL_FLUSH)
     return Band(deflated, zlib.adler32(raw), len(raw))
@@ -126,18 +127,18 @@ def palette_png(
     parts, adler = [_zlib_header(level)], 1
     step = band_rows(width) * width
     before = b"" if bands is None or len(bands.pixels) != len(pixels) else bands.pixels
+    view = memoryview(pixels)  # a band's rows read in place, not copied out first
     for n, at in enumerate(range(0, width * height, step)):
         band: Band | None
+        rows = view[at : at + step]
         if bands is None:
-            band = compress_band(pixels[at : at + step], width, packer)
+            band = compress_band(rows, width, packer)
         elif not drawn(n):
             bands.drop(bands.last, n)
             if (band := bands.board.get(n)) is None:
-                band = bands.keep(bands.board, n, compress_band(pixels[at : at + step], width, packer))
-        else:
-            rows = pixels[at : at + step]
-            if (band := bands.last.get(n)) is None or not before.startswith(rows, at):  # (no copy of before's)
-                band = bands.keep(bands.last, n, compress_band(rows, width, packer))
+                band = bands.keep(bands.board, n, compress_band(rows, width, packer))
+        elif (band := bands.last.get(n)) is None or not before.startswith(rows, at):  # (no copy of before's)
+            band = bands.keep(bands.last, n, compress_band(rows, width, packer))
         parts.append(band.deflated)
         adler = adler32_combine(adler, band.adler, band.length)
     if bands is not None:

@@ -177,10 +177,31 @@ def test_bands_are_kept_with_the_boards_kept_unpacked(monkeypatch: pytest.Monkey
     fresh = [render_map(enc, cell_px=CELL) for enc in (one, two)]
     [kept] = layer._keeps
     assert layer._keeps[kept].nbytes > 0
-    assert layer._pixels(kept) == kept.size[0] * kept.size[1] + layer._keeps[kept].nbytes
+    assert kept.redraw is not None  # a square board without terrain or heights: no pixels of its own kept
+    assert layer._pixels(kept) == layer._keeps[kept].nbytes
     for _ in range(2):
         assert [render_map(one, cell_px=CELL), render_map(two, cell_px=CELL)] == fresh
         assert list(layer._keeps) == list(layer._unpacked)
+
+
+def test_a_board_drawn_again_keeps_no_pixels_and_draws_each_part_as_the_whole() -> None:
+    """A square board without terrain or heights keeps no pixels of its own once its first picture
+    took the pixels it was drawn with: any part of it asked again (within it or over its edges) is
+    drawn again as the same pixels the whole board has there."""
+    rng = random.Random(5)
+    for cell in (17, 48, 64):
+        enc = _enc(blocked=["D4", "E4", "E5", "A1", "L10"])
+        render_map(enc, cell_px=cell)
+        lay = layout(enc, cell)
+        base = layer.board(lay)
+        assert base.redraw is not None and not base.fresh
+        assert layer._unpacked[base] == (None, None, None)
+        whole = layer._square_layer(lay, None)[0]  # the whole board, drawn at once
+        assert whole.size == base.size and base.index.tobytes() == whole.tobytes()
+        for _ in range(60):
+            x0, y0 = rng.randrange(-5, lay.size[0]), rng.randrange(-5, lay.size[1])
+            box = (x0, y0, x0 + rng.randrange(1, 120), y0 + rng.randrange(1, 120))
+            assert base.part(box).tobytes() == whole.crop(box).tobytes(), (cell, box)
 
 
 def test_palette_entries_keep_their_places() -> None:
@@ -278,6 +299,7 @@ def test_a_kept_legend_holds_its_items_pixels_not_its_strips(monkeypatch: pytest
     assert all(im.size == (x1 - x0, y1 - y0) for (x0, y0, x1, y1), im in pieces)
     held = sum(im.width * im.height for _, im in pieces)
     assert 0 < held < strip / 2
+    assert keeps.legend_bytes == 4 * held  # counted as it was kept
     assert keeps.nbytes == keeps.bands.nbytes + 4 * held + (0 if keeps.last is None else keeps.last.nbytes)
 
 
