@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import copy
 import functools
 import hashlib
 import itertools
@@ -770,6 +771,20 @@ class Harness:
         self.recorder.channel_of_token[payload["token"]] = cid
         return {**dm, "user": user, "channel_id": cid, "context": 1,
                 "channel": {"id": cid, "type": 1, "recipients": [user]}}
+
+    @staticmethod
+    def forged(payload: dict[str, Any], option: str, value: object) -> dict[str, Any]:
+        """``payload`` with ``option`` set to ``value``, past what Discord's client sends (a number
+        out of its range): what the bot does with a request no real client makes."""
+        forged = copy.deepcopy(payload)
+        options = forged["data"]["options"]
+        while options and options[0]["type"] in (AppCommandOptionType.subcommand.value, AppCommandOptionType.subcommand_group.value):
+            options = options[0]["options"]
+        for given in options:
+            if given["name"] == option:
+                given["value"] = value
+                return forged
+        raise HarnessError(f"the payload has no option {option}")
 
     async def run_payload(self, payload: dict[str, Any]) -> list[Sent]:
         """Deliver one interaction payload through the real tree; return what the bot sent."""

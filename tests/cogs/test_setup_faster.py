@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.offline.harness import Harness, channel_id_of, user_id_of
+from bot.offline.harness import Harness, HarnessError, channel_id_of, user_id_of
 from tests.cogs.fights import GRAK, export, setup_fight
 
 TOTE_ENEMY = "rating=2"
@@ -48,7 +48,14 @@ async def test_a_bad_count_is_refused_and_adds_nobody(h: Harness, options: dict,
     """Too few cells, a count over 20, one copy's cell taken: refused with a reason, and not one copy added."""
     await setup_fight(h)
     before = await export(h)
-    sent = await h.run("gm", "/combatant add", **{"name": "Goblin", "sheet": GRAK, **options})
+    given = {"name": "Goblin", "sheet": GRAK, **options}
+    if given["count"] > 20:  # past the option's range: Discord's client never sends it, the bot refuses it all the same
+        with pytest.raises(HarnessError, match="option count takes a whole number from 1 to 20"):
+            await h.run("gm", "/combatant add", **given)
+        payload = h.payload("gm", "/combatant add", {k: str(v) for k, v in {**given, "count": 1}.items()})
+        sent = await h.run_payload(h.forged(payload, "count", given["count"]))
+    else:
+        sent = await h.run("gm", "/combatant add", **given)
     if words is None:  # Borin 1..3 do not clash with Borin: allowed
         assert not sent[0].ephemeral and "**Borin 3** joins" in sent[0].text
         return

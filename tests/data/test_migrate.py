@@ -60,11 +60,11 @@ async def play_examples(db: str, clock: Clock) -> None:
 
 
 async def views(h: Harness) -> dict[str, tuple[object, list[str]]]:
-    """Each example channel's export and /log as its GM sees them."""
+    """Each example channel's export and the first three pages of its /log (25 rows a page, the most) as its GM sees them."""
     out = {}
     for path in EXAMPLES:
-        log = await h.run("gm", "/log", path.stem, count=50)
-        out[path.stem] = (await export(h, path.stem, "gm"), [s.text for s in log])
+        log = [s.text for page in (1, 2, 3) for s in await h.run("gm", "/log", path.stem, count=25, page=page)]
+        out[path.stem] = (await export(h, path.stem, "gm"), log)
     return out
 
 
