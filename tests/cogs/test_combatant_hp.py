@@ -81,3 +81,21 @@ async def test_a_tote_combatant_the_gms_hp_knocks_out_leaves_the_order_at_once(h
     assert (await h.run("gm", "/init order"))[0].text == order
     [refusal] = await h.run("gm", "/combatant hp", combatant="Thrain", change=1)
     assert "`/undo` back to the command that filled it" in refusal.text
+
+
+async def test_an_owners_combatant_hp_before_the_fight_changes_the_current_hp_only(h: Harness) -> None:
+    """"`/combatant hp` | ... | GM; owner before the fight: in Coup-De-Grace, Knights of Valour and the open system (hit
+    points)" (docs/commands.md): bob's Borin (4 of 9) loses 1 to 3 of 9, then 10 more to -7 (downed), read as his
+    player's change; an open system player's heal stops at `max_hp`."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Ford", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="B3", sheet="hp=4 max_hp=9 weapons=club:1")
+    for change, hp in ((-1, 3), (-10, -7)):
+        sent = await h.run("bob", "/combatant hp", combatant="Borin", change=change)
+        assert not any(s.ephemeral and "Not done" in s.text for s in sent), sent[0].text
+        borin = next(c for c in (await export(h))["combatants"] if c["name"] == "Borin")
+        assert (borin["hp"], borin["sheet"]["hp"]) == (hp, 9)
+    assert "HP set by its player" in sent[0].text and "GM" not in sent[0].text
+    await h.run("gm", "/encounter start", "inn", system="open", name="Inn", map="8x6")
+    await h.run("gm", "/combatant add", "inn", name="Ann", owner="@bob", side="a", at="B3", sheet="hp=15 max_hp=20 ac=15")
+    [answer, *_] = await h.run("bob", "/combatant hp", "inn", combatant="Ann", change=10)
+    assert "**Ann** gains 5 HP (15 → 20 HP), changed by its player" in answer.text
