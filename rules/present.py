@@ -88,7 +88,6 @@ class PresentedSystem(Protocol):
     def condition(self, c: Combatant) -> str: ...
 
 
-@functools.cache
 def changed_by(by_gm: bool) -> str:
     """Who changed a combatant's harm by hand, as the lines name them: ``the GM`` or ``its player``
     (an owner, before the fight)."""
@@ -101,6 +100,7 @@ def by_hand(by_gm: bool, line: str) -> str:
     return f"GM: {line}" if by_gm else f"{line}, changed by {changed_by(False)}"
 
 
+@functools.cache
 def _merged(mro: tuple[type, ...], table: str) -> dict[Any, Any]:
     """A presenter class's table (``formats``, ``terms``) merged along its bases (``mro``), the nearest last."""
     merged: dict[Any, Any] = {}

@@ -35,3 +35,12 @@ def test_every_roll_label_is_dice_notation(system: RuleSystem) -> None:
 def test_the_presenter_imports_nothing_that_works_a_rule_out(system: RuleSystem) -> None:
     """A presenter imports events, facts, stored state, word helpers, types and constant tables only."""
     assert presenter_imports(_package(system)) == []
+
+
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
+def test_a_presenters_merged_tables_are_made_once_for_its_class(system: RuleSystem) -> None:
+    """A presenter's terms and formats, merged along its bases, are made once for its class and read
+    after that (every event's line looks its format up): the same dictionary each time."""
+    presenter = type(system.present)
+    assert presenter._term_words() is presenter._term_words()
+    assert presenter._formats() is presenter._formats()
