@@ -1,5 +1,6 @@
-"""TOTE's typed state: per combatant (injuries, the round it acted, where it stands) and per encounter (round type, distances between foes, engagements, a pending return
-attack, the GM's tie order).
+"""TOTE's typed state: per combatant (injuries, the round it acted, where it stands) and per
+encounter (round type, distances between foes, engagements, a pending return attack, the GM's
+tie order); Defend and Protect are effects (`DEFEND`, `PROTECT`).
 
 Distance is kept **between two combatants**: ``ranges`` holds the pairs whose distance a move
 or an ``at:`` set; any other pair is at the nearer of the two combatants' own bands (``band``:
