@@ -36,7 +36,7 @@ from rules.actions import (
     Move,
 )
 from rules.dice import Dice
-from rules.events import Event, hp_cause
+from rules.events import Event, HitPointsChanged, hp_cause
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, current_hp_only, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
@@ -169,7 +169,7 @@ class KnightsOfValourSystem(RuleSystem):
             return edit
         hp = max(sheet.LEAST_HP, int(edit.raw_sheet["hp"]))
         if enc.started or "max_hp" in edit.raw_sheet:
-            return edit.model_copy(update={"raw_sheet": {**edit.raw_sheet, "hp": str(hp)}})
+            return edit.model_copy(update={"raw_sheet": {**edit.raw_sheet, "hp": str(hp)}, "hp_change": change})
         raw = current_hp_only(edit.raw_sheet, int(c.sheet["hp"]), sheet.LEAST_HP)
         return edit.model_copy(update={"raw_sheet": raw, "hp_change": change})
 
@@ -197,12 +197,17 @@ class KnightsOfValourSystem(RuleSystem):
         if capped:  # the HP is never more than the most: a lowered `max_hp`, or an `hp` (or a heal) above it
             current = most
         set_hp: list[Event] = []
+        by_hand = action.hp_change is not None and hp_before is not None  # `/combatant hp`: read as every system's
         if current is not None:
             before, c.hp = c.hp, current
-            set_hp.append(HpSet(actor=c.name, before=before, after=c.hp, capped=capped))
+            if by_hand and before is not None:
+                set_hp.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm))
+            else:
+                set_hp.append(HpSet(actor=c.name, before=before, after=c.hp, capped=capped))
             if c.status != "out":
                 set_hp += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", hp_cause(action.is_gm))
-        return [self.edited(enc, action, c), *setup, *set_hp, *attacks.end_if_down(enc)]
+        edited: list[Event] = [] if by_hand else [self.edited(enc, action, c)]
+        return [*edited, *setup, *set_hp, *attacks.end_if_down(enc)]
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         st = KovEncounter.of(enc)
