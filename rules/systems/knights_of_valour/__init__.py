@@ -38,7 +38,7 @@ from rules.actions import (
 from rules.dice import Dice
 from rules.events import Event, HitPointsChanged, hp_cause
 from rules.models import Combatant, Encounter
-from rules.sheet import SheetKey, current_hp_only, read_sheet
+from rules.sheet import SheetKey, current_hp_only, hp_with_raised_most, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.knights_of_valour import attacks, movement, sheet, turns
 from rules.systems.knights_of_valour.actions import ACTIONS
@@ -176,7 +176,7 @@ class KnightsOfValourSystem(RuleSystem):
     def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP (typed alone before the fight, the most HP too); `max_hp` sets the
         most HP and leaves the current HP as it is, unless it is more than the new most: then the HP is
-        lowered to it; before the fight a raised most raises the HP by as much. An `hp` above the most
+        lowered to it; before the fight a raised most raises the HP by as much (not an HP of 0 or less). An `hp` above the most
         (a heal past it) stops at it."""
         assert isinstance(action, Edit)  # resolve hands each kind to its handler
         most_before, hp_before = enc.get(action.actor).sheet["hp"], enc.get(action.actor).hp
@@ -188,8 +188,8 @@ class KnightsOfValourSystem(RuleSystem):
         if most is None:
             most = new_hp if given_hp and not enc.started else most_before
         c.sheet["hp"] = most
-        # before the fight a `max_hp` alone raises the HP by as much as the most rose (a wound stays)
-        raised = (hp_before or 0) + max(0, most - most_before)
+        # before the fight a `max_hp` alone raises the HP by as much as the most rose (a wound stays; one down stays down)
+        raised = hp_with_raised_most(hp_before or 0, most_before, most)
         current = new_hp if given_hp else raised if given_max and not enc.started and raised != hp_before else None
         capped = (given_max or given_hp) and (current if current is not None else c.hp or 0) > most
         # `/combatant hp` before the fight comes stopped at the most already (`absolute_edit`)

@@ -207,3 +207,13 @@ def test_combatant_hp_reply_names_who_changed_it_as_every_system() -> None:
     healed = run(lost.encounter, kind="edit", actor="P", hp_change=5, gm=True)
     text = SYSTEM.present.report("", healed.events).text()
     assert "GM: **P** gains 5 HP (2 → 7 HP)" in text and "updated" not in text and "HP set" not in text, text
+
+
+def test_max_hp_alone_before_the_fight_does_not_bring_back_a_combatant_down() -> None:
+    """"one at 0 HP or less keeps its HP and stays down (0/9 then `max_hp=12` is 0/12)" (docs/systems/knights-of-valour.md):
+    Grak added at `hp=0 max_hp=9` (downed) given `max_hp=12` is 0 of 12 and still downed, with no "is now active"."""
+    enc = add(encounter(), "Grak", "hp=0 max_hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    res = _edit(enc, "max_hp=12")
+    grak = res.encounter.get("Grak")
+    assert (grak.hp, grak.sheet["hp"], grak.status) == (0, 12, "downed")
+    assert "now **active**" not in SYSTEM.present.report("", res.events).text()
