@@ -16,6 +16,7 @@ from tests.rules.knights_of_valour.build import (
     run,
     start,
 )
+from tests.rules.wording import ROOT
 
 
 def _edit(enc, sheet: str):
@@ -217,3 +218,15 @@ def test_max_hp_alone_before_the_fight_does_not_bring_back_a_combatant_down() ->
     grak = res.encounter.get("Grak")
     assert (grak.hp, grak.sheet["hp"], grak.status) == (0, 12, "downed")
     assert "now **active**" not in SYSTEM.present.report("", res.events).text()
+
+
+def test_relative_hp_is_damage_in_the_fight_and_sets_both_before_it() -> None:
+    """"in the fight `hp-7` is 7 damage, while before the fight an `hp` given alone (`hp=N`, `hp-7`) sets both the
+    current and the most HP" (docs/commands.md): Grak at 9 of 9 given `hp-7` is 2 of 2 before the fight, 2 of 9 in it."""
+    text = " ".join((ROOT / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "in the fight `hp-7` is 7 damage, while before the fight an `hp` given alone (`hp=N`, `hp-7`) sets both" in text
+    before = add(encounter(), "Grak", "hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    grak = _relative(before, "hp-7").encounter.get("Grak")
+    assert (grak.hp, grak.sheet["hp"]) == (2, 2)
+    grak = _relative(start(add(before, "Borin", KNIGHT, "C4", "dwarves")), "hp-7").encounter.get("Grak")
+    assert (grak.hp, grak.sheet["hp"]) == (2, 9)
