@@ -161,6 +161,17 @@ def test_a_damage_out_of_range_is_refused_naming_its_range(damage: str, said: st
     assert said in message
 
 
+@pytest.mark.parametrize("bonus", ["+1000", "-100", "100"])
+def test_an_attack_bonus_out_of_range_is_refused_naming_its_range(bonus: str) -> None:
+    """"an attack bonus from -99 to +99 (`+5`)" (docs/systems/open.md): `club:+1000:1d6:bludgeoning` is refused naming
+    the range and what to give, not as a weapon with no bonus."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert "an attack bonus from -99 to +99 (`+5`)" in page
+    message = Scenario("open").refused("add", name="Ann", raw_sheet={"hp": "5", "weapons": f"club:{bonus}:1d6:bludgeoning"})
+    assert "has an attack bonus out of range: an attack bonus is a whole number from -99 to +99, like `+5`" in message
+    assert "needs an attack bonus" not in message
+
+
 def test_combatant_hp_before_the_fight_changes_the_hp_now_only() -> None:
     """"`/combatant hp combatant:Grak change:-7` changes the current hit points" (docs/commands.md): before the fight
     a heal of 10 on Ann (15 of 20) stops at 20 and leaves `max_hp` 20, where `hp=30` typed alone raises it."""
