@@ -180,3 +180,16 @@ def test_combatant_hp_before_the_fight_changes_the_hp_now_only() -> None:
     assert (healed.hp, healed.sheet["max_hp"]) == (20, 20)
     typed = s.resolve("edit", actor="Ann", raw_sheet={"hp": "30"}).encounter.get("Ann")
     assert (typed.hp, typed.sheet["max_hp"]) == (30, 30)
+
+
+def test_max_hp_alone_before_the_fight_raises_the_hp_with_it_but_not_from_0() -> None:
+    """"a `max_hp` given alone before the fight ... raises the current HP by as much as the most rose" (docs/systems/open.md):
+    9/9 then `max_hp=12` is 12/12, 4/9 is 7/12, 0/9 stays 0/12 and down, and 4/9 then `max_hp=3` is 3/3."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert "a `max_hp` given alone before the fight (as in Knights of Valour; a project default) raises the current HP" in page
+    for hp, most, wanted in (("hp=9", "max_hp=12", (12, 12)), ("hp=4 max_hp=9", "max_hp=12", (7, 12)),
+                             ("hp=0 max_hp=9", "max_hp=12", (0, 12)), ("hp=4 max_hp=9", "max_hp=3", (3, 3))):
+        s = Scenario("open", map="8x6").add("Ann", hp, at="C3")
+        ann = s.resolve("edit", actor="Ann", raw_sheet={"max_hp": most.split("=")[1]}).encounter.get("Ann")
+        assert (ann.hp, int(ann.sheet["max_hp"])) == wanted, (hp, most)
+        assert ann.status == ("downed" if wanted[0] == 0 else "active"), (hp, most)
