@@ -143,6 +143,13 @@ def current_hp_only(raw: Mapping[str, str], most: int, least: int) -> dict[str, 
     return {**raw, "hp": str(max(least, min(int(raw["hp"]), most))), "max_hp": str(most)}
 
 
+def hp_with_raised_most(hp: int, most_before: int, most: int) -> int:
+    """The current HP after a `max_hp` given alone before the fight: raised by as much as the most rose
+    (an unhurt combatant stays at full, a hurt one keeps its wound), except at 0 HP or below, where it
+    stays (a GM raising a most does not mean a revival)."""
+    return hp + max(0, most - most_before) if hp > 0 else hp
+
+
 def read_int(text: str, key: str, lo: int, hi: int, error: type[InputError] = InputError, hint: str = "") -> int:
     """A whole number from ``lo`` to ``hi`` typed by a player for ``key``; anything else is
     refused with the range (and ``hint``), so no typed number can store a state that cannot be read back."""

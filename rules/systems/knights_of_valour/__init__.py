@@ -36,9 +36,9 @@ from rules.actions import (
     Move,
 )
 from rules.dice import Dice
-from rules.events import Event, hp_cause
+from rules.events import Event, HitPointsChanged, hp_cause
 from rules.models import Combatant, Encounter
-from rules.sheet import SheetKey, current_hp_only, read_sheet
+from rules.sheet import SheetKey, current_hp_only, hp_with_raised_most, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.knights_of_valour import attacks, movement, sheet, turns
 from rules.systems.knights_of_valour.actions import ACTIONS
@@ -169,14 +169,14 @@ class KnightsOfValourSystem(RuleSystem):
             return edit
         hp = max(sheet.LEAST_HP, int(edit.raw_sheet["hp"]))
         if enc.started or "max_hp" in edit.raw_sheet:
-            return edit.model_copy(update={"raw_sheet": {**edit.raw_sheet, "hp": str(hp)}})
+            return edit.model_copy(update={"raw_sheet": {**edit.raw_sheet, "hp": str(hp)}, "hp_change": change})
         raw = current_hp_only(edit.raw_sheet, int(c.sheet["hp"]), sheet.LEAST_HP)
         return edit.model_copy(update={"raw_sheet": raw, "hp_change": change})
 
     def apply_edit(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """`hp` sets the current HP (typed alone before the fight, the most HP too); `max_hp` sets the
         most HP and leaves the current HP as it is, unless it is more than the new most: then the HP is
-        lowered to it; before the fight a raised most raises the HP by as much. An `hp` above the most
+        lowered to it; before the fight a raised most raises the HP by as much (not an HP of 0 or less). An `hp` above the most
         (a heal past it) stops at it."""
         assert isinstance(action, Edit)  # resolve hands each kind to its handler
         most_before, hp_before = enc.get(action.actor).sheet["hp"], enc.get(action.actor).hp
@@ -188,8 +188,8 @@ class KnightsOfValourSystem(RuleSystem):
         if most is None:
             most = new_hp if given_hp and not enc.started else most_before
         c.sheet["hp"] = most
-        # before the fight a `max_hp` alone raises the HP by as much as the most rose (a wound stays)
-        raised = (hp_before or 0) + max(0, most - most_before)
+        # before the fight a `max_hp` alone raises the HP by as much as the most rose (a wound stays; one down stays down)
+        raised = hp_with_raised_most(hp_before or 0, most_before, most)
         current = new_hp if given_hp else raised if given_max and not enc.started and raised != hp_before else None
         capped = (given_max or given_hp) and (current if current is not None else c.hp or 0) > most
         # `/combatant hp` before the fight comes stopped at the most already (`absolute_edit`)
@@ -197,12 +197,17 @@ class KnightsOfValourSystem(RuleSystem):
         if capped:  # the HP is never more than the most: a lowered `max_hp`, or an `hp` (or a heal) above it
             current = most
         set_hp: list[Event] = []
+        by_hand = action.hp_change is not None and hp_before is not None  # `/combatant hp`: read as every system's
         if current is not None:
             before, c.hp = c.hp, current
-            set_hp.append(HpSet(actor=c.name, before=before, after=c.hp, capped=capped))
+            if by_hand and before is not None:
+                set_hp.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm))
+            else:
+                set_hp.append(HpSet(actor=c.name, before=before, after=c.hp, capped=capped))
             if c.status != "out":
                 set_hp += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", hp_cause(action.is_gm))
-        return [self.edited(enc, action, c), *setup, *set_hp, *attacks.end_if_down(enc)]
+        edited: list[Event] = [] if by_hand else [self.edited(enc, action, c)]
+        return [*edited, *setup, *set_hp, *attacks.end_if_down(enc)]
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         st = KovEncounter.of(enc)

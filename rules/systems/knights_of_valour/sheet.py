@@ -84,7 +84,7 @@ def sheet_keys(weapons: Mapping[str, Weapon], armours: Mapping[str, tuple[str, i
                  "fight an edit sets the current HP only, as `/combatant hp` always does (0 or less: downed)", "int", required=True, minimum=LEAST_HP, maximum=MAX_HP),
         SheetKey("max_hp", "the most hit points (default: hp, so an `hp` alone at add or before the fight is 1–999); "
                  "never below `hp` given with it; an edit leaves the current HP as it is, or lowers it to a "
-                 "new most below it (before the fight a raised most raises it by as much)",
+                 "new most below it (before the fight a raised most raises it by as much, unless it is 0 or less)",
                  "int", minimum=1, maximum=MAX_HP),
         SheetKey("armor", "armour name or Defence Modifier number", "custom", "none", parse=read_armour),
         SheetKey("shield", "shield", "choice", "none", choices=tuple(SHIELDS)),

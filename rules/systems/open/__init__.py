@@ -18,7 +18,7 @@ from rules.errors import IllegalAction, SheetError
 from rules.events import EffectEnded, Event, HitPointsChanged, StatusChanged, hp_cause
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
-from rules.sheet import SheetKey, current_hp_only
+from rules.sheet import SheetKey, current_hp_only, hp_with_raised_most
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
@@ -127,13 +127,15 @@ class OpenSystem(RuleSystem):
 
     def apply_edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
-        `max_hp` too); a combatant brought above 0 HP is back up, one brought to 0 is down."""
+        `max_hp` too, and a `max_hp` alone raises an HP above 0 by as much as the most rose); a combatant brought above 0 HP is back up, one brought to 0 is down."""
         assert isinstance(action, Edit)
         c = enc.get(action.actor)
-        before, status = c.hp, c.status
+        before, status, most_before = c.hp, c.status, sheet.max_hp(c)
         self.edit_sheet(enc, action)
         setup = self.setup_combatant(enc, c, new=False)
-        if "hp" in action.raw_sheet:
+        if "max_hp" in action.raw_sheet and "hp" not in action.raw_sheet and not enc.started and c.hp is not None:
+            c.hp = min(hp_with_raised_most(c.hp, most_before, sheet.max_hp(c)), sheet.max_hp(c))
+        elif "hp" in action.raw_sheet:
             wanted = int(c.sheet["hp"])
             if not enc.started and "max_hp" not in action.raw_sheet and wanted > sheet.max_hp(c):
                 c.sheet["max_hp"] = wanted

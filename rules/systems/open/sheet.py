@@ -107,6 +107,9 @@ def parse_weapon(item: str) -> Weapon:
             raise _bad(item, "needs a DC (a number such as 15) after the save")
         fields.update(save=save, dc=int(third))
     else:
+        if re.fullmatch(r"[+-]?[0-9]+", second) and not re.fullmatch(r"[+-]?[0-9]{1,2}", second):
+            raise _bad(item, "has an attack bonus out of range: an attack bonus is a whole number from -99 to +99, "
+                             "like `+5`")
         if not re.fullmatch(r"[+-]?[0-9]{1,2}", second):
             raise _bad(item, "needs an attack bonus such as `+5` after the name")
         damage, kind, rest = third, damage, ([kind] if kind else []) + rest

@@ -16,6 +16,7 @@ from tests.rules.knights_of_valour.build import (
     run,
     start,
 )
+from tests.rules.wording import ROOT
 
 
 def _edit(enc, sheet: str):
@@ -65,7 +66,8 @@ def test_hp_above_the_most_stops_at_max_hp_in_a_fight() -> None:
                         ("hp=30", _edit(hurt, "hp=30"))):
         grak = res.encounter.get("Grak")
         assert (grak.hp, grak.sheet["hp"]) == (9, 9) and "9/9 HP" in _hp_line(res.encounter), change
-        assert "HP set to 9 (was 4): no more than its `max_hp`" in SYSTEM.present.report("", res.events).text(), change
+        reply = "GM: **Grak** gains 5 HP (4 → 9 HP)" if change == "heal 20" else "HP set to 9 (was 4): no more than its `max_hp`"
+        assert reply in SYSTEM.present.report("", res.events).text(), change
 
 
 def test_the_gm_edit_reply_shows_the_hp_now_and_the_most() -> None:
@@ -169,14 +171,14 @@ def test_max_hp_changes_relatively_from_the_most_hp() -> None:
 
 def test_combatant_hp_before_the_fight_changes_the_current_hp_only() -> None:
     """"`/combatant hp combatant:Grak change:-7` changes the current hit points" (docs/commands.md), before the fight as
-    in it: Grak (4 of 9) loses 1 to 3 of 9, heals 20 to 9 of 9 (the reply says the most stopped it), and a loss
+    in it: Grak (4 of 9) loses 1 to 3 of 9, heals 20 to 9 of 9 (the reply says it gained 5), and a loss
     past 0 starts him downed (0 or less: downed), stopping at -99, never refused as a sheet edit."""
     enc = add(encounter(), "Grak", "hp=4 max_hp=9 weapons=club:1", "D4", "orcs", owner=None)
     lost = run(enc, kind="edit", actor="Grak", hp_change=-1, gm=True).encounter.get("Grak")
     assert (lost.hp, lost.sheet["hp"]) == (3, 9)
     healed = run(enc, kind="edit", actor="Grak", hp_change=20, gm=True)
     assert (healed.encounter.get("Grak").hp, healed.encounter.get("Grak").sheet["hp"]) == (9, 9)
-    assert "HP set to 9 (was 4): no more than its `max_hp`" in SYSTEM.present.report("", healed.events).text()
+    assert "GM: **Grak** gains 5 HP (4 → 9 HP)" in SYSTEM.present.report("", healed.events).text()
     down = run(enc, kind="edit", actor="Grak", hp_change=-6, gm=True).encounter.get("Grak")
     assert (down.hp, down.sheet["hp"], down.status) == (-2, 9, "downed")
     for when in (enc, duel()):  # a loss stops at the least HP (-99) rather than being refused as `hp=-491`
@@ -193,3 +195,38 @@ def test_max_hp_alone_before_the_fight_raises_the_hp_with_it_and_never_leaves_it
                                (whole, "max_hp=6", (6, 6)), (hurt, "max_hp=6", (4, 6))):
         grak = _edit(enc, sheet).encounter.get("Grak")
         assert (grak.hp, grak.sheet["hp"]) == wanted, sheet
+
+
+def test_combatant_hp_reply_names_who_changed_it_as_every_system() -> None:
+    """"the reply names who changed them, the GM or (before the fight) the combatant's player" (docs/commands.md): Bob's
+    own `/combatant hp change:-2` reads `**P** loses 2 HP (4 → 2 HP), changed by its player`, the GM's heal of 5
+    `GM: **P** gains 5 HP (2 → 7 HP)`, neither repeating the sheet."""
+    enc = add(encounter(), "P", "hp=4 max_hp=9", "A1", "heroes", owner="1")
+    lost = run(enc, kind="edit", actor="P", hp_change=-2, user_id="1")
+    text = SYSTEM.present.report("", lost.events).text()
+    assert "**P** loses 2 HP (4 → 2 HP), changed by its player" in text and "updated" not in text, text
+    healed = run(lost.encounter, kind="edit", actor="P", hp_change=5, gm=True)
+    text = SYSTEM.present.report("", healed.events).text()
+    assert "GM: **P** gains 5 HP (2 → 7 HP)" in text and "updated" not in text and "HP set" not in text, text
+
+
+def test_max_hp_alone_before_the_fight_does_not_bring_back_a_combatant_down() -> None:
+    """"one at 0 HP or less keeps its HP and stays down (0/9 then `max_hp=12` is 0/12)" (docs/systems/knights-of-valour.md):
+    Grak added at `hp=0 max_hp=9` (downed) given `max_hp=12` is 0 of 12 and still downed, with no "is now active"."""
+    enc = add(encounter(), "Grak", "hp=0 max_hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    res = _edit(enc, "max_hp=12")
+    grak = res.encounter.get("Grak")
+    assert (grak.hp, grak.sheet["hp"], grak.status) == (0, 12, "downed")
+    assert "now **active**" not in SYSTEM.present.report("", res.events).text()
+
+
+def test_relative_hp_is_damage_in_the_fight_and_sets_both_before_it() -> None:
+    """"in the fight `hp-7` is 7 damage, while before the fight an `hp` given alone (`hp=N`, `hp-7`) sets both the
+    current and the most HP" (docs/commands.md): Grak at 9 of 9 given `hp-7` is 2 of 2 before the fight, 2 of 9 in it."""
+    text = " ".join((ROOT / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "in the fight `hp-7` is 7 damage, while before the fight an `hp` given alone (`hp=N`, `hp-7`) sets both" in text
+    before = add(encounter(), "Grak", "hp=9 weapons=club:1", "D4", "orcs", owner=None)
+    grak = _relative(before, "hp-7").encounter.get("Grak")
+    assert (grak.hp, grak.sheet["hp"]) == (2, 2)
+    grak = _relative(start(add(before, "Borin", KNIGHT, "C4", "dwarves")), "hp-7").encounter.get("Grak")
+    assert (grak.hp, grak.sheet["hp"]) == (2, 9)

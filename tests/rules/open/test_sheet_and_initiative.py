@@ -161,6 +161,17 @@ def test_a_damage_out_of_range_is_refused_naming_its_range(damage: str, said: st
     assert said in message
 
 
+@pytest.mark.parametrize("bonus", ["+1000", "-100", "100"])
+def test_an_attack_bonus_out_of_range_is_refused_naming_its_range(bonus: str) -> None:
+    """"an attack bonus from -99 to +99 (`+5`)" (docs/systems/open.md): `club:+1000:1d6:bludgeoning` is refused naming
+    the range and what to give, not as a weapon with no bonus."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert "an attack bonus from -99 to +99 (`+5`)" in page
+    message = Scenario("open").refused("add", name="Ann", raw_sheet={"hp": "5", "weapons": f"club:{bonus}:1d6:bludgeoning"})
+    assert "has an attack bonus out of range: an attack bonus is a whole number from -99 to +99, like `+5`" in message
+    assert "needs an attack bonus" not in message
+
+
 def test_combatant_hp_before_the_fight_changes_the_hp_now_only() -> None:
     """"`/combatant hp combatant:Grak change:-7` changes the current hit points" (docs/commands.md): before the fight
     a heal of 10 on Ann (15 of 20) stops at 20 and leaves `max_hp` 20, where `hp=30` typed alone raises it."""
@@ -169,3 +180,16 @@ def test_combatant_hp_before_the_fight_changes_the_hp_now_only() -> None:
     assert (healed.hp, healed.sheet["max_hp"]) == (20, 20)
     typed = s.resolve("edit", actor="Ann", raw_sheet={"hp": "30"}).encounter.get("Ann")
     assert (typed.hp, typed.sheet["max_hp"]) == (30, 30)
+
+
+def test_max_hp_alone_before_the_fight_raises_the_hp_with_it_but_not_from_0() -> None:
+    """"a `max_hp` given alone before the fight ... raises the current HP by as much as the most rose" (docs/systems/open.md):
+    9/9 then `max_hp=12` is 12/12, 4/9 is 7/12, 0/9 stays 0/12 and down, and 4/9 then `max_hp=3` is 3/3."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert "a `max_hp` given alone before the fight (as in Knights of Valour; a project default) raises the current HP" in page
+    for hp, most, wanted in (("hp=9", "max_hp=12", (12, 12)), ("hp=4 max_hp=9", "max_hp=12", (7, 12)),
+                             ("hp=0 max_hp=9", "max_hp=12", (0, 12)), ("hp=4 max_hp=9", "max_hp=3", (3, 3))):
+        s = Scenario("open", map="8x6").add("Ann", hp, at="C3")
+        ann = s.resolve("edit", actor="Ann", raw_sheet={"max_hp": most.split("=")[1]}).encounter.get("Ann")
+        assert (ann.hp, int(ann.sheet["max_hp"])) == wanted, (hp, most)
+        assert ann.status == ("downed" if wanted[0] == 0 else "active"), (hp, most)
