@@ -249,3 +249,15 @@ def test_an_effect_lasting_two_activation_starts_counts_the_first_once():
     s.run("next", actor=first)
     assert [(e.name, e.left) for e in s.enc.effects] == [("Haste", 1)]
 
+
+def test_a_pass_tells_the_effect_ending_at_its_start_before_the_next_side_activates():
+    """"An activation starts with the model's first action" (docs/commands.md): a model that passes
+    (`/init next combatant:Grak`) starts its activation, so an effect ending at the start of its turn is told
+    right after its activation starts, before the next side is told to activate."""
+    s = _two("damage-grid")
+    first = s.system.turn(s.enc).actors[0]
+    s.run("effect_add", actor=first, effect="Haste", rounds=1, ends=f"start of {first}'s turn")
+    res = s.run("next", actor=first)
+    lines = s.text(res)
+    start = next(i for i, x in enumerate(lines) if x.startswith(f"**{first}** activates"))
+    assert lines[start + 1] == f"Effect **Haste** on **{first}** ends"
