@@ -220,3 +220,44 @@ def test_modifiers_name_each_running_effect_on_the_target_and_add_up():
     ]
     assert [(m.args, m.value) for m in modifiers(effects, "Grak", "attack")] == [(["Bless"], 1), (["Rage"], 2)]
     assert total(effects, "Grak", "attack") == 3 and total(effects, "Grak", "damage") == 0
+
+
+def test_an_effect_ending_at_an_activations_start_no_longer_counts_in_its_first_action():
+    """"An activation starts with the model's first action, so an effect that ends at the start of its turn no
+    longer counts in it" (docs/commands.md): an `attack+3` ending at the start of the attacker's turn is gone from the
+    attack that activates it, and its end is told right after "X activates", before the attack."""
+    s = Scenario("coup-de-grace", map="12x10", tie="join")
+    s.add("Borin", "class=heavy weapons=hammer", side="dwarves", at="C4", facing="E")
+    s.add("Grak", "class=light weapons=axe", side="orcs", at="D4", facing="W")
+    s.run("init_roll")
+    first = s.system.turn(s.enc).actors[0]
+    other = "Borin" if first == "Grak" else "Grak"
+    s.run("effect_add", actor=first, effect="Boost", rounds=1, ends=f"start of {first}'s turn", mods="attack+3")
+    res = s.run("attack", [1], actor=first, target=other)
+    lines = s.text(res)
+    assert s.enc.effects == [] and not any("Boost" in x for x in lines if "attacks" in x)
+    start = next(i for i, x in enumerate(lines) if x.startswith(f"{first} activates"))
+    assert lines[start + 1] == f"Effect **Boost** on **{first}** ends"
+
+
+def test_an_effect_lasting_two_activation_starts_counts_the_first_once():
+    """"An activation starts with the model's first action" (docs/commands.md): the start of Grak's turn is counted
+    once as it begins, not again when the action is done, so an effect for 2 starts of Grak's turn outlives the first."""
+    s = _two("coup-de-grace")
+    first = s.system.turn(s.enc).actors[0]
+    s.run("effect_add", actor=first, effect="Haste", rounds=2, ends=f"start of {first}'s turn")
+    s.run("next", actor=first)
+    assert [(e.name, e.left) for e in s.enc.effects] == [("Haste", 1)]
+
+
+def test_a_pass_tells_the_effect_ending_at_its_start_before_the_next_side_activates():
+    """"An activation starts with the model's first action" (docs/commands.md): a model that passes
+    (`/init next combatant:Grak`) starts its activation, so an effect ending at the start of its turn is told
+    right after its activation starts, before the next side is told to activate."""
+    s = _two("damage-grid")
+    first = s.system.turn(s.enc).actors[0]
+    s.run("effect_add", actor=first, effect="Haste", rounds=1, ends=f"start of {first}'s turn")
+    res = s.run("next", actor=first)
+    lines = s.text(res)
+    start = next(i for i, x in enumerate(lines) if x.startswith(f"**{first}** activates"))
+    assert lines[start + 1] == f"Effect **Haste** on **{first}** ends"
