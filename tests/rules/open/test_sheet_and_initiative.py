@@ -159,3 +159,15 @@ def test_a_damage_out_of_range_is_refused_naming_its_range(damage: str, said: st
             "or a flat damage from 1 to 999") in page
     message = Scenario("open").refused("add", name="Ann", raw_sheet={"hp": "5", "weapons": f"club:+4:{damage}:bludgeoning"})
     assert said in message
+
+
+def test_a_typed_initiative_die_is_marked_in_the_initiative_line() -> None:
+    """"Typed dice are marked ✍ in replies (`🎲 15✍ (d20)`)" (docs/commands.md): Ann's typed 15 and Bo's typed 4 and 2
+    are marked in their initiative lines, as their roll-off d20s are."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "Typed dice are marked ✍ in replies (`🎲 15✍ (d20)`)" in page
+    s = Scenario("open").add("Ann", "hp=5 init=+3", at="B2").add("Bo", "hp=5 init=2d6+3", at="C2")
+    res = s.run("init_roll", [15, 4, 2])
+    text = s.system.present.view(s.enc, frozenset()).report("", res.events).text()
+    assert "**Ann** initiative **18** (🎲 15✍ (1d20+3) = **18**)" in text
+    assert "**Bo** initiative **9** (🎲 4✍, 2✍ (2d6+3) = **9**)" in text
