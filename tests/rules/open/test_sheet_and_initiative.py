@@ -193,3 +193,15 @@ def test_max_hp_alone_before_the_fight_raises_the_hp_with_it_but_not_from_0() ->
         ann = s.resolve("edit", actor="Ann", raw_sheet={"max_hp": most.split("=")[1]}).encounter.get("Ann")
         assert (ann.hp, int(ann.sheet["max_hp"])) == wanted, (hp, most)
         assert ann.status == ("downed" if wanted[0] == 0 else "active"), (hp, most)
+
+
+def test_a_typed_initiative_die_is_marked_in_the_initiative_line() -> None:
+    """"Typed dice are marked ✍ in replies (`🎲 15✍ (d20)`)" (docs/commands.md): Ann's typed 15 and Bo's typed 4 and 2
+    are marked in their initiative lines, as their roll-off d20s are."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "Typed dice are marked ✍ in replies (`🎲 15✍ (d20)`)" in page
+    s = Scenario("open").add("Ann", "hp=5 init=+3", at="B2").add("Bo", "hp=5 init=2d6+3", at="C2")
+    res = s.run("init_roll", [15, 4, 2])
+    text = s.system.present.view(s.enc, frozenset()).report("", res.events).text()
+    assert "**Ann** initiative **18** (🎲 15✍ (1d20+3) = **18**)" in text
+    assert "**Bo** initiative **9** (🎲 4✍, 2✍ (2d6+3) = **9**)" in text
