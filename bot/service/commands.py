@@ -221,8 +221,12 @@ class Service:
             changes = views.settings_changes(system, live.enc, new)
             lines = views.settings_lines(system, new if changes else live.enc)
             if changes:  # a value the rules already use (a default typed again) changes nothing
+                # an option that says when a side has lost (`victory`) may decide the fight now
+                decided = events_report("", system.check_victory(new), system, new, new.hidden_names()).lines
+                lines += decided
                 rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in timing)
-                await self.encounters.commit(ctx, live, new, Write("/encounter settings", changes, rearm=rearm))
+                summary = "; ".join([changes, *decided])
+                await self.encounters.commit(ctx, live, new, Write("/encounter settings", summary, rearm=rearm))
         return Outcome(Report("⚙️ Encounter settings", lines), board_changed=True)
 
     async def show_settings(self, ctx: Ctx) -> Outcome:

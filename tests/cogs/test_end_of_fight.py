@@ -108,3 +108,21 @@ async def test_init_next_after_a_coup_de_grace_win_says_the_fight_is_decided(h: 
 #: the side Borin is on in each system's fight (tests.cogs.test_turn_control)
 ADDS_SIDE = {"coup-de-grace": "dwarves", "damage-grid": "crew", "knights-of-valour": "dwarves", "tote": "heroes",
              "war-and-combat": "dwarves"}
+
+
+async def test_a_victory_option_changed_mid_fight_decides_the_fight_at_once(h: Harness) -> None:
+    """Knights of Valour: "option `victory=out`: only out" kept a downed side fighting; switching to `victory=downed` decides it in the settings reply, not at the next action."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", map="8x6")
+    await h.run("gm", "/encounter settings", options="victory=out")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="B3", sheet="agi=3 hp=10 weapons=club:1")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="C3", sheet="agi=2 hp=10 weapons=club:1")
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/combatant hp", combatant="Grak", change=-10)
+    assert "win" not in accepted(await h.run("gm", "/encounter settings", options="victory=out"))
+    text = accepted(await h.run("gm", "/encounter settings", options="victory=downed"))
+    assert "**dwarves** win" in text, text
+    assert DECIDED in refusal(await h.run("bob", "/move", path="E"))
+    log = "\n".join(s.text for s in await h.run("gm", "/log"))
+    assert "dwarves** win" in log or "dwarves win" in log, log
+    await h.run("gm", "/undo")
+    assert "Not done" not in (await h.run("bob", "/move", path="S"))[0].text
