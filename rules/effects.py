@@ -31,7 +31,7 @@ from rules.text import signed
 
 __all__ = [
     "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
-    "next_id", "pass_turns", "parse_ends", "ENDS_HELP", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
+    "next_id", "pass_turns", "parse_ends", "ENDS_HELP", "ends_help", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
 ]
 
 #: the moments an effect can count down at
@@ -157,25 +157,34 @@ def next_id(effects: list[Effect]) -> int:
     return max((e.id for e in effects), default=0) + 1
 
 
-#: how `ends` is written, for help and refusals
+#: how `ends` is written, for help and refusals (in a system whose rounds have phases: `ends_help`)
 ENDS_HELP = "\"end of Grak's turn\", \"start of Grak's turn\", \"end of the round\" or \"end of the phase\""
+
+
+def ends_help(phases: bool) -> str:
+    """How `ends` is written in a system whose rounds have ``phases`` or not, for help and refusals."""
+    return ENDS_HELP if phases else "\"end of Grak's turn\", \"start of Grak's turn\" or \"end of the round\""
 
 _TURN = re.compile(r"^(?:at )?(?:the )?(start|beginning|end) of (?:(.+?)['’]s? )?(?:next )?turn$")
 _ROUND = re.compile(r"^(?:at )?(?:the )?end of (?:the |each |every )?(round|phase)$")
 
 
-def parse_ends(text: str | None, target: str | None, names: Iterable[str]) -> tuple[Ends, str | None]:
+def parse_ends(text: str | None, target: str | None, names: Iterable[str], *, phases: bool = True,
+               title: str = "This system") -> tuple[Ends, str | None]:
     """``ends`` as typed: (the moment, whose turn). Left out: the end of the target's turn (of the
-    round for an effect on the field). A name is matched whatever its case."""
+    round for an effect on the field). A name is matched whatever its case. The end of the phase
+    is refused in the system called ``title`` unless its rounds have ``phases``: it never comes."""
     words = " ".join((text or "").strip().lower().split())
     if not words:
         return ("turn_end", target) if target else ("round_end", None)
     found = _ROUND.match(words)
+    if found and found.group(1) == "phase" and not phases:
+        raise InputError(f"{title} has no phases, so an effect cannot end at the end of the phase: say {ends_help(False)}.")
     if found:
         return ("round_end" if found.group(1) == "round" else "phase_end"), None
     found = _TURN.match(words)
     if found is None:
-        raise InputError(f"`ends` should say when the effect counts down: {ENDS_HELP}.")
+        raise InputError(f"`ends` should say when the effect counts down: {ends_help(phases)}.")
     kind: Ends = "turn_end" if found.group(1) == "end" else "turn_start"
     who = found.group(2)
     if who in (None, "its", "their", "my", "his", "her"):
@@ -184,7 +193,7 @@ def parse_ends(text: str | None, target: str | None, names: Iterable[str]) -> tu
         return kind, target
     by_fold = {n.casefold(): n for n in names}
     if who not in by_fold:
-        raise InputError(f"`ends` names {who[:40]}, who is not in this encounter: name a combatant, e.g. {ENDS_HELP}.")
+        raise InputError(f"`ends` names {who[:40]}, who is not in this encounter: name a combatant, e.g. {ends_help(phases)}.")
     return kind, by_fold[who]
 
 

@@ -85,6 +85,9 @@ class RosterRules(FightRules):
     #: effect names the system's rules read (its conditions, `prone`...): like `mods`, once the
     #: fight has started only the GM adds or removes them
     rule_effect_names: ClassVar[frozenset[str]] = frozenset()
+    #: whether the system's rounds have phases (the damage grid, War & Combat): only there may an
+    #: effect end at the end of the phase
+    has_phases: ClassVar[bool] = False
 
     def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
         raise NotImplementedError  # pragma: no cover - the system's own
@@ -291,7 +294,7 @@ class RosterRules(FightRules):
         check_plain(name, "An effect's name")
         if not 1 <= action.rounds <= MAX_DURATION:
             raise InputError(f"`rounds` is how many times the effect counts down: a whole number from 1 to {MAX_DURATION}.")
-        ends, of = parse_ends(action.ends, target, (c.name for c in enc.combatants))
+        ends, of = parse_ends(action.ends, target, (c.name for c in enc.combatants), phases=self.has_phases, title=self.title)
         mods = parse_mods(action.mods, name, self.effect_values, self.title)
         if mods and target is None:
             raise InputError(f"{name}: an effect on the field changes nobody's values: name a `target`, or leave `mods` out.")

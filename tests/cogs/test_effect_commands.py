@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from bot.offline.harness import Harness, Sent
-from tests.cogs.fights import export, started_cdg
+from tests.cogs.fights import borins_turn, export, started_cdg
 
 
 def reply(sent: list[Sent]) -> Sent:
@@ -90,3 +90,22 @@ async def test_ends_autocomplete_offers_the_targets_turn_first(h: Harness) -> No
     await started_cdg(h)
     choices = await h.autocomplete("gm", "/effect add", "ends", "", target="Grak", name="Haste")
     assert choices[0] == "end of the round" and choices[1] == "end of Grak's turn"
+
+
+async def test_ends_autocomplete_offers_the_phase_only_where_rounds_have_phases(h: Harness) -> None:
+    """`"end of the phase"` is offered "only in the damage grid and War & Combat, whose rounds have phases"
+    (docs/commands.md): not in Coup-De-Grace, where it is refused."""
+    await started_cdg(h)
+    choices = await h.autocomplete("gm", "/effect add", "ends", "", target="Grak", name="Haste")
+    assert "end of the round" in choices and "end of the phase" not in choices
+    refused = reply(await h.run("gm", "/effect add", name="Haste", target="Grak", ends="end of the phase"))
+    assert refused.ephemeral and "Coup-De-Grace has no phases" in refused.text and "end of the round" in refused.text
+
+
+async def test_ends_autocomplete_offers_the_phase_in_the_damage_grid(h: Harness) -> None:
+    """The damage grid's rounds have phases ("A round has 4 phases"): `"end of the phase"` is offered and taken."""
+    await borins_turn(h, "damage-grid")
+    choices = await h.autocomplete("gm", "/effect add", "ends", "", target="Grak", name="Haste")
+    assert "end of the phase" in choices
+    await h.run("gm", "/effect add", name="Haste", target="Grak", ends="end of the phase")
+    assert [(e["name"], e["ends"]) for e in (await export(h))["effects"]] == [("Haste", "phase_end")]

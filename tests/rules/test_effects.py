@@ -261,3 +261,25 @@ def test_a_pass_tells_the_effect_ending_at_its_start_before_the_next_side_activa
     lines = s.text(res)
     start = next(i for i, x in enumerate(lines) if x.startswith(f"**{first}** activates"))
     assert lines[start + 1] == f"Effect **Haste** on **{first}** ends"
+
+
+#: the systems whose rounds have phases: "each of which consists of three phases: movement, flurries, and adjustment"
+#: (war-and-combat.txt); "A round has 4 phases" (the damage grid's default, docs/systems/damage-grid.md)
+PHASED = {"war-and-combat", "damage-grid"}
+
+
+@pytest.mark.parametrize("key", [s.key for s in all_systems()])
+def test_end_of_the_phase_only_where_rounds_have_phases(key: str):
+    """`ends` takes `"end of the phase"` "in the damage grid and War & Combat, whose rounds have phases"
+    (docs/commands.md); elsewhere it would never come, so it is refused naming the endings the system has, changing nothing."""
+    s = _two(key)
+    if key in PHASED:
+        s.run("effect_add", effect="Fog", rounds=1, ends="end of the phase")
+        assert [(e.name, e.ends) for e in s.enc.effects] == [("Fog", "phase_end")]
+        return
+    message = s.refused("effect_add", effect="Fog", rounds=1, ends="end of the phase")
+    assert message == (
+        f"{s.system.title} has no phases, so an effect cannot end at the end of the phase: say "
+        "\"end of Grak's turn\", \"start of Grak's turn\" or \"end of the round\"."
+    )
+    assert s.enc.effects == []

@@ -69,6 +69,8 @@ class DamageGridSystem(RuleSystem):
     combatant_state = DgCombatant
     encounter_state = DgEncounter
     effect_values = sheet.EFFECT_VALUES
+    #: "A round has 4 phases": an effect may end at the end of the phase
+    has_phases = True
     #: the rules in short, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary = (
         "A round has 4 phases; in each, sides alternate activating one model: Move, Combat or Lunge.",
