@@ -529,7 +529,8 @@ class RuleSystem(RosterRules):
         next action: the action's own step adds it before its turn passes (a Defend taken as the
         last action of a round lasts "this round", that round). A rule that adds one after a moment
         passed (at a round's start) counts that moment into its ``left``. An effect whose target
-        has left the encounter ends too. Say which ended: (those that ended as a turn, phase or
+        has left the encounter ends too, as does one timed by the turns of a combatant who left (its
+        turn never comes again). Say which ended: (those that ended as a turn, phase or
         round ended, the rest: at a turn's start, or with their target). ``started``: whose turn
         start was counted as the action began (`resolve`), not counted again."""
         names = {c.name for c in enc.combatants}
@@ -537,7 +538,7 @@ class RuleSystem(RosterRules):
         if started is not None and ("turn_start", started) in passed:
             passed.remove(("turn_start", started))
         kept, ended = tick(enc.effects, passed)
-        gone = [e for e in kept if e.target is not None and e.target not in names]
+        gone = [e for e in kept if any(who is not None and who not in names for who in (e.target, e.counts_at[1]))]
         enc.effects = [e for e in kept if e not in gone]
         early: list[Event] = [EffectEnded(actor=e.target, name=e.name) for e in ended if e.ends != "turn_start"]
         later: list[Event] = [EffectEnded(actor=e.target, name=e.name) for e in ended if e.ends == "turn_start"]

@@ -109,3 +109,17 @@ async def test_ends_autocomplete_offers_the_phase_in_the_damage_grid(h: Harness)
     assert "end of the phase" in choices
     await h.run("gm", "/effect add", name="Haste", target="Grak", ends="end of the phase")
     assert [(e["name"], e["ends"]) for e in (await export(h))["effects"]] == [("Haste", "phase_end")]
+
+
+async def test_removing_the_combatant_whose_turn_times_an_effect_ends_it_and_undo_brings_both_back(h: Harness) -> None:
+    """"so does an effect timed by a combatant's turn when that combatant is removed" (docs/commands.md), told in the
+    removal's reply; `/undo` brings back the combatant and the effect with its count."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant add", name="Snaga", side="orcs", at="F5", facing="W", sheet="class=light weapons=axe")
+    await h.run("bob", "/effect add", name="Bless", target="Borin", rounds="2", ends="end of Grak's turn")
+    sent = await h.run("gm", "/combatant remove", name="Grak")
+    assert "Effect **Bless** on **Borin** ends" in reply(sent).text
+    assert effects(await export(h)) == []
+    await h.run("gm", "/undo")
+    data = await export(h)
+    assert effects(data) == [("Bless", "Borin", 2)] and "Grak" in [c["name"] for c in data["combatants"]]

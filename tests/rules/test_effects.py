@@ -185,6 +185,24 @@ def test_effects_on_a_removed_combatant_end_with_it():
     assert s.enc.effects == []
 
 
+def test_an_effect_timed_by_a_removed_combatants_turn_ends_with_it():
+    """"so does an effect timed by a combatant's turn when that combatant is removed" (docs/commands.md): Haste on
+    Borin until the end of Grak's turn ends, with its line, when Grak leaves; Borin's own Bless and the round's Fog run on."""
+    s = Scenario("knights-of-valour", map="8x6")
+    s.add("Borin", "agi=3 hp=10", side="heroes", at="B2").add("Grak", "agi=0 hp=10", side="foes", at="F5")
+    s.add("Snaga", "agi=0 hp=10", side="foes", at="F3").run("init_roll")
+    s.run("effect_add", actor="Borin", effect="Haste", rounds=2, ends="end of Grak's turn")
+    s.run("effect_add", actor="Borin", effect="Ward", rounds=2, ends="start of grak's turn")
+    s.run("effect_add", actor="Borin", effect="Bless", rounds=2)
+    s.run("effect_add", effect="Fog", rounds=2, ends="end of the round")
+    res = s.run("remove", actor="Grak")
+    assert [e.name for e in s.enc.effects] == ["Bless", "Fog"]
+    assert [e for e in res.events if isinstance(e, EffectEnded)] == [
+        EffectEnded(actor="Borin", name="Haste"), EffectEnded(actor="Borin", name="Ward"),
+    ]
+    assert "Effect **Haste** on **Borin** ends" in s.text(res)
+
+
 def test_mods_are_read_against_the_systems_declared_values():
     """Every system's `mods` reader takes its own values with a sign, and refuses another system's, naming its own."""
     for system in all_systems():
