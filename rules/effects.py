@@ -165,7 +165,10 @@ def ends_help(phases: bool) -> str:
     """How `ends` is written in a system whose rounds have ``phases`` or not, for help and refusals."""
     return ENDS_HELP if phases else "\"end of Grak's turn\", \"start of Grak's turn\" or \"end of the round\""
 
-_TURN = re.compile(r"^(?:at )?(?:the )?(start|beginning|end) of (?:(.+?)['’]s? )?(?:next )?turn$")
+
+#: the words that name the target's own turn ("end of its turn")
+_OWN = ("its", "their", "my", "his", "her")
+_TURN = re.compile(rf"^(?:at )?(?:the )?(start|beginning|end) of (?:(?:({'|'.join(_OWN)})|(.+?)['’]s?) )?(?:next )?turn$")
 _ROUND = re.compile(r"^(?:at )?(?:the )?end of (?:the |each |every )?(round|phase)$")
 
 
@@ -186,8 +189,8 @@ def parse_ends(text: str | None, target: str | None, names: Iterable[str], *, ph
     if found is None:
         raise InputError(f"`ends` should say when the effect counts down: {ends_help(phases)}.")
     kind: Ends = "turn_end" if found.group(1) == "end" else "turn_start"
-    who = found.group(2)
-    if who in (None, "its", "their", "my", "his", "her"):
+    who = found.group(2) or found.group(3)
+    if who is None or who in _OWN:
         if target is None:
             raise InputError("An effect on the field counts rounds or phases: say \"end of the round\", or name whose turn.")
         return kind, target

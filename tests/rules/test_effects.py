@@ -11,6 +11,7 @@ from rules.effects import (
     modifiers,
     moments,
     next_id,
+    parse_ends,
     parse_mods,
     tick,
     total,
@@ -301,3 +302,21 @@ def test_end_of_the_phase_only_where_rounds_have_phases(key: str):
         "\"end of Grak's turn\", \"start of Grak's turn\" or \"end of the round\"."
     )
     assert s.enc.effects == []
+
+
+def test_its_turn_is_the_targets_own():
+    """`ends` "may name anyone's turn" and "`"start of its turn"` or `"end of its turn"` is the target's own"
+    (docs/commands.md): Haste on Grak until the start of its turn counts Grak's turns; the named forms still read."""
+    s = Scenario("knights-of-valour", map="8x6")
+    s.add("Borin", "agi=3 hp=10", side="heroes", at="B2").add("Grak", "agi=0 hp=10", side="foes", at="F5")
+    s.run("init_roll")
+    s.run("effect_add", actor="Grak", effect="Haste", rounds=1, ends="start of its turn")
+    s.run("effect_add", actor="Grak", effect="Rage", rounds=1, ends="End of its next turn")
+    assert [(e.name, e.counts_at) for e in s.enc.effects] == [("Haste", ("turn_start", "Grak")), ("Rage", ("turn_end", "Grak"))]
+    names = ["Borin", "Grak"]
+    assert parse_ends("at the end of their turn", "Grak", names) == ("turn_end", "Grak")
+    assert parse_ends("start of Borin's turn", "Grak", names) == ("turn_start", "Borin")
+    assert parse_ends("end of borin’s next turn", "Grak", names) == ("turn_end", "Borin")
+    assert parse_ends("end of turn", "Grak", names) == ("turn_end", "Grak")
+    with pytest.raises(InputError, match="An effect on the field counts rounds"):
+        parse_ends("start of its turn", None, names)
