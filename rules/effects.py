@@ -30,7 +30,7 @@ from rules.sheet import SheetKey
 from rules.text import signed
 
 __all__ = [
-    "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
+    "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_EFFECT_NAME", "by", "called", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
     "next_id", "pass_turns", "parse_ends", "ENDS_HELP", "ends_help", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
 ]
 
@@ -44,6 +44,10 @@ MAX_DURATION = 1000
 MAX_MODS = 8
 #: the largest change to a value any system may declare (a stored effect never holds more)
 MAX_CHANGE = 99
+
+#: the longest name an effect may have: one typed (`/effect add`) has at most 40 characters, a
+#: system's effect named after the combatant who put it on (`by`) a combatant's 40 more
+MAX_EFFECT_NAME = 60
 
 #: a value's name as a system declares it
 ValueName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z_]{0,19}$")]
@@ -59,7 +63,7 @@ class Effect(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: int = Field(ge=1)
-    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\n\r`]+$")
+    name: str = Field(min_length=1, max_length=MAX_EFFECT_NAME, pattern=r"^[^\n\r`]+$")
     target: str | None = None
     ends: Ends = "turn_end"
     of: str | None = None
@@ -81,6 +85,23 @@ class Effect(BaseModel):
         if self.ends in ("turn_start", "turn_end"):
             return self.ends, self.of or self.target
         return self.ends, None
+
+
+def by(name: str, source: str) -> str:
+    """``Protect (by Ann)``: the name of a system's effect one combatant puts on another, naming
+    who put it on, so that two on one target are told apart (in `/effect list`, on the board,
+    in its end line, by `/effect remove`)."""
+    return f"{name} (by {source})"
+
+
+def called(effects: Sequence[Effect], name: str) -> list[Effect]:
+    """The ``effects`` called ``name`` (whatever its case and spacing); none so called, those whose
+    name without its ``(by Ann)`` (`by`) is ``name``: `Protect` picks out `Protect (by Ann)`."""
+    wanted = " ".join(name.split()).casefold()
+    found = [e for e in effects if e.name.casefold() == wanted]
+    if found:
+        return found
+    return [e for e in effects if e.source and e.name.casefold() == by(wanted, e.source.casefold())]
 
 
 #: one moment that passed: (kind, combatant whose turn it was or None)

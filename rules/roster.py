@@ -15,6 +15,7 @@ from rules.effects import (
     MAX_DURATION,
     MAX_EFFECTS,
     Effect,
+    called,
     next_id,
     parse_ends,
     parse_mods,
@@ -318,14 +319,17 @@ class RosterRules(FightRules):
         """`/effect remove`: the GM removes any effect; a player one they put on their own combatant
         (once the fight has started, not one that changes numbers or is a condition the rules read)."""
         target = enc.get(action.actor).name if action.actor else None
-        wanted = " ".join(action.effect.split()).casefold()
-        found = [e for e in enc.effects if e.name.casefold() == wanted and (action.actor is None or e.target == target)]
+        found = called([e for e in enc.effects if action.actor is None or e.target == target], action.effect)
         if not found:
             names = ", ".join(sorted({e.name for e in enc.effects})) or "none"
             raise InputError(f"No effect called {action.effect[:40]}" + (f" on {target}" if target else "") + f". Effects now: {names}.")
-        if len(found) > 1:
+        if len(found) > 1 and len({e.name for e in found}) == 1:
             on = ", ".join(e.target or "the field" for e in found)
             raise InputError(f"{found[0].name} is on {on}: say which with `target`.")
+        if len(found) > 1:  # `Protect (by Ann)` and `Protect (by Bob)`
+            which = [f"`{e.name}`" + ("" if target else f" on {e.target or 'the field'}") for e in found]
+            raise InputError(f"{target or 'The encounter'} has {len(found)} effects called {' '.join(action.effect.split())[:40]}: "
+                             f"say which, {', '.join(which[:-1])} or {which[-1]}.")
         effect = found[0]
         if effect.code and not action.is_gm:
             raise NotAllowed(f"{effect.name} is a rule's effect: it ends by the rules, or the GM removes it.")
