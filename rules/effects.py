@@ -31,7 +31,7 @@ from rules.text import signed
 
 __all__ = [
     "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_EFFECT_NAME", "by", "called", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
-    "next_id", "pass_turns", "parse_ends", "ENDS_HELP", "ends_help", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
+    "next_id", "start_turn", "pass_turns", "parse_ends", "ENDS_HELP", "ends_help", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
 ]
 
 #: the moments an effect can count down at
@@ -154,6 +154,15 @@ def tick(effects: list[Effect], passed: list[Moment]) -> tuple[list[Effect], lis
         else:
             kept.append(effect)
     return kept, ended
+
+
+def start_turn(effects: list[Effect], name: str) -> tuple[list[Effect], list[EffectEnded]]:
+    """``name``'s turn starts now, in the middle of an action: in systems where a model's turn is
+    its activation, begun by its first action (`rules.system.RuleSystem.activations`), the system
+    counts it as the activation begins, so that an effect ending then no longer counts in what the
+    action does. (still running, an event for each ended now)."""
+    kept, ended = tick(effects, [("turn_start", name)])
+    return kept, [EffectEnded(actor=e.target, name=e.name) for e in ended]
 
 
 def pass_turns(effects: list[Effect], names: Sequence[str]) -> tuple[list[Effect], list[EffectEnded]]:

@@ -320,3 +320,21 @@ def test_its_turn_is_the_targets_own():
     assert parse_ends("end of turn", "Grak", names) == ("turn_end", "Grak")
     with pytest.raises(InputError, match="An effect on the field counts rounds"):
         parse_ends("start of its turn", None, names)
+
+
+def test_an_effect_ending_as_an_answered_attacks_activation_starts_no_longer_counts_in_it():
+    """"An activation starts with the model's first action, so an effect that ends at the start of its turn no
+    longer counts in it: its end is told right after the activation starts" (docs/commands.md), also when the attack
+    waits for its target's owner to choose the flips (damage grid, `target_flips=ask`): the activation starts with the
+    answer, so a `power+1` ending then neither counts in the declared attack nor in the one the answer resolves."""
+    from tests.rules.damage_grid.build import duel
+
+    s = duel(a_sheet="weapons=gun:4:12:-10", b_sheet="health=9 body=9", b_at="E6", target_flips="ask")
+    s.run("effect_add", actor="Meena", effect="Boost", rounds=1, ends="start of Meena's turn", mods="power+1")
+    asked = s.run("attack", [1] * 12, actor="Meena", target="Hera")
+    assert [e.name for e in s.enc.effects] == ["Boost"] and not any("Boost" in x for x in s.text(asked))
+    lines = s.text(s.run("act", action="flips", actor="Hera", options={"choice": "least-harm"}))
+    start = lines.index("**Meena** activates: a Combat activation (2 CP left)")
+    assert lines[start + 1] == "Effect **Boost** on **Meena** ends"
+    assert "\nPower 12 gun = 12; Accuracy -10 gun = -10\n" in lines[start + 2]
+    assert s.enc.effects == []

@@ -58,6 +58,8 @@ class DamageGridSystem(RuleSystem):
     map_kinds = ("square",)
     default_map = "12x10"
     has_initiative_numbers = False
+    #: a model's turn is its activation, begun by its first action (`turns.activate` counts its start)
+    activations = True
     #: "the target is not in any row behind the model": models face a way
     uses_facing = True
     terrain_kinds = ("clear", "wall", "obstacle", "rough", "difficult")
