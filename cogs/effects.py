@@ -22,9 +22,10 @@ from rules.registry import get_system
 
 
 async def ends_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The target's turn, the acting combatants' turns, the round and the phase."""
+    """The target's turn, the acting combatants' turns, the round and (where rounds have phases) the phase."""
     enc = await _encounter(interaction)
     names: list[str] = []
+    phase = ["end of the phase"] if enc is not None and get_system(enc.system).has_phases else []
     target = getattr(interaction.namespace, "target", None)
     if enc is not None:
         found = enc.find(target) if target else None
@@ -32,7 +33,7 @@ async def ends_autocomplete(interaction: discord.Interaction, current: str) -> l
             names.append(found.name)
         names += [n for n in enc.order if n not in names]
     phrases = [f"end of {n}'s turn" for n in names] + [f"start of {n}'s turn" for n in names]
-    return _choices(["end of the round", *phrases, "end of the phase"], current)
+    return _choices(["end of the round", *phrases, *phase], current)
 
 
 async def mods_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

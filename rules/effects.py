@@ -30,8 +30,8 @@ from rules.sheet import SheetKey
 from rules.text import signed
 
 __all__ = [
-    "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
-    "next_id", "pass_turns", "parse_ends", "ENDS_HELP", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
+    "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_EFFECT_NAME", "by", "called", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
+    "next_id", "start_turn", "pass_turns", "parse_ends", "ENDS_HELP", "ends_help", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
 ]
 
 #: the moments an effect can count down at
@@ -44,6 +44,10 @@ MAX_DURATION = 1000
 MAX_MODS = 8
 #: the largest change to a value any system may declare (a stored effect never holds more)
 MAX_CHANGE = 99
+
+#: the longest name an effect may have: one typed (`/effect add`) has at most 40 characters, a
+#: system's effect named after the combatant who put it on (`by`) a combatant's 40 more
+MAX_EFFECT_NAME = 60
 
 #: a value's name as a system declares it
 ValueName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z_]{0,19}$")]
@@ -59,7 +63,7 @@ class Effect(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: int = Field(ge=1)
-    name: str = Field(min_length=1, max_length=40, pattern=r"^[^\n\r`]+$")
+    name: str = Field(min_length=1, max_length=MAX_EFFECT_NAME, pattern=r"^[^\n\r`]+$")
     target: str | None = None
     ends: Ends = "turn_end"
     of: str | None = None
@@ -81,6 +85,23 @@ class Effect(BaseModel):
         if self.ends in ("turn_start", "turn_end"):
             return self.ends, self.of or self.target
         return self.ends, None
+
+
+def by(name: str, source: str) -> str:
+    """``Protect (by Ann)``: the name of a system's effect one combatant puts on another, naming
+    who put it on, so that two on one target are told apart (in `/effect list`, on the board,
+    in its end line, by `/effect remove`)."""
+    return f"{name} (by {source})"
+
+
+def called(effects: Sequence[Effect], name: str) -> list[Effect]:
+    """The ``effects`` called ``name`` (whatever its case and spacing); none so called, those whose
+    name without its ``(by Ann)`` (`by`) is ``name``: `Protect` picks out `Protect (by Ann)`."""
+    wanted = " ".join(name.split()).casefold()
+    found = [e for e in effects if e.name.casefold() == wanted]
+    if found:
+        return found
+    return [e for e in effects if e.source and e.name.casefold() == by(wanted, e.source.casefold())]
 
 
 #: one moment that passed: (kind, combatant whose turn it was or None)
@@ -135,6 +156,15 @@ def tick(effects: list[Effect], passed: list[Moment]) -> tuple[list[Effect], lis
     return kept, ended
 
 
+def start_turn(effects: list[Effect], name: str) -> tuple[list[Effect], list[EffectEnded]]:
+    """``name``'s turn starts now, in the middle of an action: in systems where a model's turn is
+    its activation, begun by its first action (`rules.system.RuleSystem.activations`), the system
+    counts it as the activation begins, so that an effect ending then no longer counts in what the
+    action does. (still running, an event for each ended now)."""
+    kept, ended = tick(effects, [("turn_start", name)])
+    return kept, [EffectEnded(actor=e.target, name=e.name) for e in ended]
+
+
 def pass_turns(effects: list[Effect], names: Sequence[str]) -> tuple[list[Effect], list[EffectEnded]]:
     """The turns of ``names``, who cannot act, pass all the same: the effects timed by them count
     down at their start and their end. (still running, an event for each ended now)."""
@@ -157,34 +187,46 @@ def next_id(effects: list[Effect]) -> int:
     return max((e.id for e in effects), default=0) + 1
 
 
-#: how `ends` is written, for help and refusals
+#: how `ends` is written, for help and refusals (in a system whose rounds have phases: `ends_help`)
 ENDS_HELP = "\"end of Grak's turn\", \"start of Grak's turn\", \"end of the round\" or \"end of the phase\""
 
-_TURN = re.compile(r"^(?:at )?(?:the )?(start|beginning|end) of (?:(.+?)['’]s? )?(?:next )?turn$")
+
+def ends_help(phases: bool) -> str:
+    """How `ends` is written in a system whose rounds have ``phases`` or not, for help and refusals."""
+    return ENDS_HELP if phases else "\"end of Grak's turn\", \"start of Grak's turn\" or \"end of the round\""
+
+
+#: the words that name the target's own turn ("end of its turn")
+_OWN = ("its", "their", "my", "his", "her")
+_TURN = re.compile(rf"^(?:at )?(?:the )?(start|beginning|end) of (?:(?:({'|'.join(_OWN)})|(.+?)['’]s?) )?(?:next )?turn$")
 _ROUND = re.compile(r"^(?:at )?(?:the )?end of (?:the |each |every )?(round|phase)$")
 
 
-def parse_ends(text: str | None, target: str | None, names: Iterable[str]) -> tuple[Ends, str | None]:
+def parse_ends(text: str | None, target: str | None, names: Iterable[str], *, phases: bool = True,
+               title: str = "This system") -> tuple[Ends, str | None]:
     """``ends`` as typed: (the moment, whose turn). Left out: the end of the target's turn (of the
-    round for an effect on the field). A name is matched whatever its case."""
+    round for an effect on the field). A name is matched whatever its case. The end of the phase
+    is refused in the system called ``title`` unless its rounds have ``phases``: it never comes."""
     words = " ".join((text or "").strip().lower().split())
     if not words:
         return ("turn_end", target) if target else ("round_end", None)
     found = _ROUND.match(words)
+    if found and found.group(1) == "phase" and not phases:
+        raise InputError(f"{title} has no phases, so an effect cannot end at the end of the phase: say {ends_help(False)}.")
     if found:
         return ("round_end" if found.group(1) == "round" else "phase_end"), None
     found = _TURN.match(words)
     if found is None:
-        raise InputError(f"`ends` should say when the effect counts down: {ENDS_HELP}.")
+        raise InputError(f"`ends` should say when the effect counts down: {ends_help(phases)}.")
     kind: Ends = "turn_end" if found.group(1) == "end" else "turn_start"
-    who = found.group(2)
-    if who in (None, "its", "their", "my", "his", "her"):
+    who = found.group(2) or found.group(3)
+    if who is None or who in _OWN:
         if target is None:
             raise InputError("An effect on the field counts rounds or phases: say \"end of the round\", or name whose turn.")
         return kind, target
     by_fold = {n.casefold(): n for n in names}
     if who not in by_fold:
-        raise InputError(f"`ends` names {who[:40]}, who is not in this encounter: name a combatant, e.g. {ENDS_HELP}.")
+        raise InputError(f"`ends` names {who[:40]}, who is not in this encounter: name a combatant, e.g. {ends_help(phases)}.")
     return kind, by_fold[who]
 
 

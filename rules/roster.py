@@ -15,6 +15,7 @@ from rules.effects import (
     MAX_DURATION,
     MAX_EFFECTS,
     Effect,
+    called,
     next_id,
     parse_ends,
     parse_mods,
@@ -85,6 +86,9 @@ class RosterRules(FightRules):
     #: effect names the system's rules read (its conditions, `prone`...): like `mods`, once the
     #: fight has started only the GM adds or removes them
     rule_effect_names: ClassVar[frozenset[str]] = frozenset()
+    #: whether the system's rounds have phases (the damage grid, War & Combat): only there may an
+    #: effect end at the end of the phase
+    has_phases: ClassVar[bool] = False
 
     def read_sheet(self, enc: Encounter, raw: dict[str, str], base: dict[str, Any] | None = None) -> dict[str, Any]:
         raise NotImplementedError  # pragma: no cover - the system's own
@@ -291,7 +295,7 @@ class RosterRules(FightRules):
         check_plain(name, "An effect's name")
         if not 1 <= action.rounds <= MAX_DURATION:
             raise InputError(f"`rounds` is how many times the effect counts down: a whole number from 1 to {MAX_DURATION}.")
-        ends, of = parse_ends(action.ends, target, (c.name for c in enc.combatants))
+        ends, of = parse_ends(action.ends, target, (c.name for c in enc.combatants), phases=self.has_phases, title=self.title)
         mods = parse_mods(action.mods, name, self.effect_values, self.title)
         if mods and target is None:
             raise InputError(f"{name}: an effect on the field changes nobody's values: name a `target`, or leave `mods` out.")
@@ -315,14 +319,17 @@ class RosterRules(FightRules):
         """`/effect remove`: the GM removes any effect; a player one they put on their own combatant
         (once the fight has started, not one that changes numbers or is a condition the rules read)."""
         target = enc.get(action.actor).name if action.actor else None
-        wanted = " ".join(action.effect.split()).casefold()
-        found = [e for e in enc.effects if e.name.casefold() == wanted and (action.actor is None or e.target == target)]
+        found = called([e for e in enc.effects if action.actor is None or e.target == target], action.effect)
         if not found:
             names = ", ".join(sorted({e.name for e in enc.effects})) or "none"
             raise InputError(f"No effect called {action.effect[:40]}" + (f" on {target}" if target else "") + f". Effects now: {names}.")
-        if len(found) > 1:
+        if len(found) > 1 and len({e.name for e in found}) == 1:
             on = ", ".join(e.target or "the field" for e in found)
             raise InputError(f"{found[0].name} is on {on}: say which with `target`.")
+        if len(found) > 1:  # `Protect (by Ann)` and `Protect (by Bob)`
+            which = [f"`{e.name}`" + ("" if target else f" on {e.target or 'the field'}") for e in found]
+            raise InputError(f"{target or 'The encounter'} has {len(found)} effects called {' '.join(action.effect.split())[:40]}: "
+                             f"say which, {', '.join(which[:-1])} or {which[-1]}.")
         effect = found[0]
         if effect.code and not action.is_gm:
             raise NotAllowed(f"{effect.name} is a rule's effect: it ends by the rules, or the GM removes it.")

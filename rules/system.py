@@ -29,7 +29,7 @@ from rules.actions import (
     Remove,
 )
 from rules.dice import Dice
-from rules.effects import Effect, TurnPoint, moments, tick
+from rules.effects import TurnPoint, moments, tick
 from rules.errors import IllegalAction, InputError
 from rules.events import EffectEnded, Event, Moved, TurnDone
 from rules.facts import Facts, Question
@@ -156,6 +156,11 @@ class RuleSystem(RosterRules):
     hp_key: ClassVar[str | None] = None
     #: a combatant joining a fight under way rolls its initiative (`/init roll combatant:`) by itself
     newcomer_rolls: ClassVar[bool] = False
+    #: a side's turn lets any of its models act, and a model's turn is its activation, begun by its
+    #: first action (Coup-De-Grace, the damage grid): the system itself says when an action starts one,
+    #: counting the start as the activation begins (`rules.effects.start_turn`), before what the
+    #: action does reads the effects; the countdown after the action (`tick_effects`) leaves turn starts to it
+    activations: ClassVar[bool] = False
     #: this system's typed state (`rules.state`): a combatant's, and the encounter's
     combatant_state: ClassVar[type[CombatantState]] = CombatantState
     encounter_state: ClassVar[type[EncounterState]] = EncounterState
@@ -441,18 +446,7 @@ class RuleSystem(RosterRules):
             action = self.absolute_edit(new, action)
         # effects count down by the turn moments this action passed (`tick_effects`), one it added too
         before = self.turn_point(new, turn)
-        # an activation starts with its first action: what ends at its start no longer counts in it
-        starts, saved = self._turn_starts(new, action, before, turn), new.effects
-        started: list[Event] = []
-        if starts is not None:
-            new.effects, ended_now = tick(new.effects, [("turn_start", starts)])
-            started = [EffectEnded(actor=e.target, name=e.name) for e in ended_now]
         events = self.handle(new, action, dice)
-        if starts is not None and ("turn_start", starts) not in moments(before, self.turn_point(new), starts):
-            new.effects, started, starts = self._untick(saved, new.effects), [], None  # the action started no turn
-        if started:
-            at = next((i + 1 for i, e in enumerate(events) if e.kind == "activate" and e.actor == starts), 0)
-            events[at:at] = started  # told as the activation starts, before what it does
         events += self.after_action(new, action, dice)
         moves = [e for e in events if isinstance(e, Moved) and e.actor]
         if moves and moves[-1].actor and new.map.kind != "none":  # the map draws the last move's trail
@@ -462,7 +456,7 @@ class RuleSystem(RosterRules):
         if action.kind in AUTO_END_KINDS and not new.winner:
             self._note_used(new, action)
         if new.effects:
-            ended, later = self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None, starts)
+            ended, later = self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
             at = next((i for i, e in enumerate(events) if e.begins), len(events))
             events[at:at] = ended  # told as it happened: before the round, phase or turn that begins after
             events += later
@@ -507,37 +501,22 @@ class RuleSystem(RosterRules):
         turn = self.turn(enc) if turn is None else turn
         return (enc.round, enc.phase, turn.key, turn.current)
 
-    def _turn_starts(self, enc: Encounter, action: Action, before: TurnPoint, turn: Turn | None) -> str | None:
-        """Whose turn ``action`` starts, if it is the first action of an activation nobody had
-        begun (a side's turn lets any of ``turn.actors`` act), else None."""
-        if not enc.effects or before[3] is not None or action.kind not in _TURN_KINDS or not enc.started:
-            return None
-        actors = (self.turn(enc) if turn is None else turn).actors
-        return action.actor if action.actor and action.actor in actors else None
-
-    @staticmethod
-    def _untick(saved: list[Effect], now: list[Effect]) -> list[Effect]:
-        """``now``, with the effects of ``saved`` a tick changed or ended as they were in ``saved``."""
-        old = {e.id: e for e in saved}
-        ids = {e.id for e in now}
-        return [old.get(e.id, e) for e in now] + [e for e in saved if e.id not in ids]
-
-    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None,
-                     started: str | None = None) -> tuple[list[Event], list[Event]]:
+    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None) -> tuple[list[Event], list[Event]]:
         """Count the encounter's effects down by the turn moments passed since ``before`` (``actor``
         did the action). One the action added counts them too, as it would had they passed in the
         next action: the action's own step adds it before its turn passes (a Defend taken as the
         last action of a round lasts "this round", that round). A rule that adds one after a moment
         passed (at a round's start) counts that moment into its ``left``. An effect whose target
-        has left the encounter ends too. Say which ended: (those that ended as a turn, phase or
-        round ended, the rest: at a turn's start, or with their target). ``started``: whose turn
-        start was counted as the action began (`resolve`), not counted again."""
+        has left the encounter ends too, as does one timed by the turns of a combatant who left (its
+        turn never comes again). Say which ended: (those that ended as a turn, phase or
+        round ended, the rest: at a turn's start, or with their target). A system with `activations`
+        counted the turns that started as they started, so they are not counted again."""
         names = {c.name for c in enc.combatants}
         passed = moments(before, self.turn_point(enc), actor)
-        if started is not None and ("turn_start", started) in passed:
-            passed.remove(("turn_start", started))
+        if self.activations:
+            passed = [m for m in passed if m[0] != "turn_start"]
         kept, ended = tick(enc.effects, passed)
-        gone = [e for e in kept if e.target is not None and e.target not in names]
+        gone = [e for e in kept if any(who is not None and who not in names for who in (e.target, e.counts_at[1]))]
         enc.effects = [e for e in kept if e not in gone]
         early: list[Event] = [EffectEnded(actor=e.target, name=e.name) for e in ended if e.ends != "turn_start"]
         later: list[Event] = [EffectEnded(actor=e.target, name=e.name) for e in ended if e.ends == "turn_start"]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from bot.offline.harness import Harness, Sent
-from tests.cogs.fights import export, started_cdg
+from tests.cogs.fights import borins_turn, export, started_cdg
 
 
 def reply(sent: list[Sent]) -> Sent:
@@ -90,3 +90,36 @@ async def test_ends_autocomplete_offers_the_targets_turn_first(h: Harness) -> No
     await started_cdg(h)
     choices = await h.autocomplete("gm", "/effect add", "ends", "", target="Grak", name="Haste")
     assert choices[0] == "end of the round" and choices[1] == "end of Grak's turn"
+
+
+async def test_ends_autocomplete_offers_the_phase_only_where_rounds_have_phases(h: Harness) -> None:
+    """`"end of the phase"` is offered "only in the damage grid and War & Combat, whose rounds have phases"
+    (docs/commands.md): not in Coup-De-Grace, where it is refused."""
+    await started_cdg(h)
+    choices = await h.autocomplete("gm", "/effect add", "ends", "", target="Grak", name="Haste")
+    assert "end of the round" in choices and "end of the phase" not in choices
+    refused = reply(await h.run("gm", "/effect add", name="Haste", target="Grak", ends="end of the phase"))
+    assert refused.ephemeral and "Coup-De-Grace has no phases" in refused.text and "end of the round" in refused.text
+
+
+async def test_ends_autocomplete_offers_the_phase_in_the_damage_grid(h: Harness) -> None:
+    """The damage grid's rounds have phases ("A round has 4 phases"): `"end of the phase"` is offered and taken."""
+    await borins_turn(h, "damage-grid")
+    choices = await h.autocomplete("gm", "/effect add", "ends", "", target="Grak", name="Haste")
+    assert "end of the phase" in choices
+    await h.run("gm", "/effect add", name="Haste", target="Grak", ends="end of the phase")
+    assert [(e["name"], e["ends"]) for e in (await export(h))["effects"]] == [("Haste", "phase_end")]
+
+
+async def test_removing_the_combatant_whose_turn_times_an_effect_ends_it_and_undo_brings_both_back(h: Harness) -> None:
+    """"so does an effect timed by a combatant's turn when that combatant is removed" (docs/commands.md), told in the
+    removal's reply; `/undo` brings back the combatant and the effect with its count."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant add", name="Snaga", side="orcs", at="F5", facing="W", sheet="class=light weapons=axe")
+    await h.run("bob", "/effect add", name="Bless", target="Borin", rounds="2", ends="end of Grak's turn")
+    sent = await h.run("gm", "/combatant remove", name="Grak")
+    assert "Effect **Bless** on **Borin** ends" in reply(sent).text
+    assert effects(await export(h)) == []
+    await h.run("gm", "/undo")
+    data = await export(h)
+    assert effects(data) == [("Bless", "Borin", 2)] and "Grak" in [c["name"] for c in data["combatants"]]

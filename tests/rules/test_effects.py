@@ -11,6 +11,7 @@ from rules.effects import (
     modifiers,
     moments,
     next_id,
+    parse_ends,
     parse_mods,
     tick,
     total,
@@ -185,6 +186,24 @@ def test_effects_on_a_removed_combatant_end_with_it():
     assert s.enc.effects == []
 
 
+def test_an_effect_timed_by_a_removed_combatants_turn_ends_with_it():
+    """"so does an effect timed by a combatant's turn when that combatant is removed" (docs/commands.md): Haste on
+    Borin until the end of Grak's turn ends, with its line, when Grak leaves; Borin's own Bless and the round's Fog run on."""
+    s = Scenario("knights-of-valour", map="8x6")
+    s.add("Borin", "agi=3 hp=10", side="heroes", at="B2").add("Grak", "agi=0 hp=10", side="foes", at="F5")
+    s.add("Snaga", "agi=0 hp=10", side="foes", at="F3").run("init_roll")
+    s.run("effect_add", actor="Borin", effect="Haste", rounds=2, ends="end of Grak's turn")
+    s.run("effect_add", actor="Borin", effect="Ward", rounds=2, ends="start of grak's turn")
+    s.run("effect_add", actor="Borin", effect="Bless", rounds=2)
+    s.run("effect_add", effect="Fog", rounds=2, ends="end of the round")
+    res = s.run("remove", actor="Grak")
+    assert [e.name for e in s.enc.effects] == ["Bless", "Fog"]
+    assert [e for e in res.events if isinstance(e, EffectEnded)] == [
+        EffectEnded(actor="Borin", name="Haste"), EffectEnded(actor="Borin", name="Ward"),
+    ]
+    assert "Effect **Haste** on **Borin** ends" in s.text(res)
+
+
 def test_mods_are_read_against_the_systems_declared_values():
     """Every system's `mods` reader takes its own values with a sign, and refuses another system's, naming its own."""
     for system in all_systems():
@@ -261,3 +280,61 @@ def test_a_pass_tells_the_effect_ending_at_its_start_before_the_next_side_activa
     lines = s.text(res)
     start = next(i for i, x in enumerate(lines) if x.startswith(f"**{first}** activates"))
     assert lines[start + 1] == f"Effect **Haste** on **{first}** ends"
+
+
+#: the systems whose rounds have phases: "each of which consists of three phases: movement, flurries, and adjustment"
+#: (war-and-combat.txt); "A round has 4 phases" (the damage grid's default, docs/systems/damage-grid.md)
+PHASED = {"war-and-combat", "damage-grid"}
+
+
+@pytest.mark.parametrize("key", [s.key for s in all_systems()])
+def test_end_of_the_phase_only_where_rounds_have_phases(key: str):
+    """`ends` takes `"end of the phase"` "in the damage grid and War & Combat, whose rounds have phases"
+    (docs/commands.md); elsewhere it would never come, so it is refused naming the endings the system has, changing nothing."""
+    s = _two(key)
+    if key in PHASED:
+        s.run("effect_add", effect="Fog", rounds=1, ends="end of the phase")
+        assert [(e.name, e.ends) for e in s.enc.effects] == [("Fog", "phase_end")]
+        return
+    message = s.refused("effect_add", effect="Fog", rounds=1, ends="end of the phase")
+    assert message == (
+        f"{s.system.title} has no phases, so an effect cannot end at the end of the phase: say "
+        "\"end of Grak's turn\", \"start of Grak's turn\" or \"end of the round\"."
+    )
+    assert s.enc.effects == []
+
+
+def test_its_turn_is_the_targets_own():
+    """`ends` "may name anyone's turn" and "`"start of its turn"` or `"end of its turn"` is the target's own"
+    (docs/commands.md): Haste on Grak until the start of its turn counts Grak's turns; the named forms still read."""
+    s = Scenario("knights-of-valour", map="8x6")
+    s.add("Borin", "agi=3 hp=10", side="heroes", at="B2").add("Grak", "agi=0 hp=10", side="foes", at="F5")
+    s.run("init_roll")
+    s.run("effect_add", actor="Grak", effect="Haste", rounds=1, ends="start of its turn")
+    s.run("effect_add", actor="Grak", effect="Rage", rounds=1, ends="End of its next turn")
+    assert [(e.name, e.counts_at) for e in s.enc.effects] == [("Haste", ("turn_start", "Grak")), ("Rage", ("turn_end", "Grak"))]
+    names = ["Borin", "Grak"]
+    assert parse_ends("at the end of their turn", "Grak", names) == ("turn_end", "Grak")
+    assert parse_ends("start of Borin's turn", "Grak", names) == ("turn_start", "Borin")
+    assert parse_ends("end of borin’s next turn", "Grak", names) == ("turn_end", "Borin")
+    assert parse_ends("end of turn", "Grak", names) == ("turn_end", "Grak")
+    with pytest.raises(InputError, match="An effect on the field counts rounds"):
+        parse_ends("start of its turn", None, names)
+
+
+def test_an_effect_ending_as_an_answered_attacks_activation_starts_no_longer_counts_in_it():
+    """"An activation starts with the model's first action, so an effect that ends at the start of its turn no
+    longer counts in it: its end is told right after the activation starts" (docs/commands.md), also when the attack
+    waits for its target's owner to choose the flips (damage grid, `target_flips=ask`): the activation starts with the
+    answer, so a `power+1` ending then neither counts in the declared attack nor in the one the answer resolves."""
+    from tests.rules.damage_grid.build import duel
+
+    s = duel(a_sheet="weapons=gun:4:12:-10", b_sheet="health=9 body=9", b_at="E6", target_flips="ask")
+    s.run("effect_add", actor="Meena", effect="Boost", rounds=1, ends="start of Meena's turn", mods="power+1")
+    asked = s.run("attack", [1] * 12, actor="Meena", target="Hera")
+    assert [e.name for e in s.enc.effects] == ["Boost"] and not any("Boost" in x for x in s.text(asked))
+    lines = s.text(s.run("act", action="flips", actor="Hera", options={"choice": "least-harm"}))
+    start = lines.index("**Meena** activates: a Combat activation (2 CP left)")
+    assert lines[start + 1] == "Effect **Boost** on **Meena** ends"
+    assert "\nPower 12 gun = 12; Accuracy -10 gun = -10\n" in lines[start + 2]
+    assert s.enc.effects == []

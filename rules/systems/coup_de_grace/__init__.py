@@ -95,6 +95,8 @@ class CoupDeGraceSystem(RuleSystem):
     map_kinds = ("square",)
     default_map = "12x10"
     has_initiative_numbers = False
+    #: a mini's turn is its activation, begun by its first action (`turns.activate` counts its start)
+    activations = True
     uses_facing = True
     #: "walls or other blocking obstacles": an `obstacle` blocks moves and line of sight like a wall
     terrain_kinds = ("clear", "wall", "obstacle")

@@ -8,6 +8,7 @@ first move, attack or act and ends with ``/init next`` (a downed mini's one acti
 from __future__ import annotations
 
 from rules.dice import Dice
+from rules.effects import start_turn
 from rules.errors import IllegalAction, InputError, NotFound, NotYourTurn
 from rules.events import Checked, Event, Roll, TurnPassed
 from rules.models import Combatant, Encounter
@@ -146,9 +147,10 @@ def activate(enc: Encounter, c: Combatant) -> list[Event]:
             f"{c.name} is not on the board: the GM deploys it with `/combatant edit name:{c.name} at:CELL`."
         )
     enc.current = c.name
+    enc.effects, ended = start_turn(enc.effects, c.name)  # what ends as its turn starts no longer counts in it
     downed = c.status == "downed"
     s.done, s.mp = True, 0 if downed else movement(enc, c)
-    return [Activated(actor=c.name, mp=s.mp, downed=downed)]
+    return [Activated(actor=c.name, mp=s.mp, downed=downed), *ended]
 
 
 def end_activation(enc: Encounter) -> list[Event]:

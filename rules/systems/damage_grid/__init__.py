@@ -58,6 +58,8 @@ class DamageGridSystem(RuleSystem):
     map_kinds = ("square",)
     default_map = "12x10"
     has_initiative_numbers = False
+    #: a model's turn is its activation, begun by its first action (`turns.activate` counts its start)
+    activations = True
     #: "the target is not in any row behind the model": models face a way
     uses_facing = True
     terrain_kinds = ("clear", "wall", "obstacle", "rough", "difficult")
@@ -69,6 +71,8 @@ class DamageGridSystem(RuleSystem):
     combatant_state = DgCombatant
     encounter_state = DgEncounter
     effect_values = sheet.EFFECT_VALUES
+    #: "A round has 4 phases": an effect may end at the end of the phase
+    has_phases = True
     #: the rules in short, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary = (
         "A round has 4 phases; in each, sides alternate activating one model: Move, Combat or Lunge.",

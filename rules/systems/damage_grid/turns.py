@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.dice import Dice
+from rules.effects import start_turn
 from rules.errors import IllegalAction, NotYourTurn
 from rules.events import Event
 from rules.models import Combatant, Encounter
@@ -199,11 +200,12 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
     if c.side != side:
         raise NotYourTurn(f"{side} activate a model now (one of {waiting}); {c.name} waits until it is {c.side}'s turn.")
     enc.current = c.name
+    enc.effects, ended = start_turn(enc.effects, c.name)  # what ends as its turn starts no longer counts in it
     st.activation, st.acted = how, now(enc)
     st.speed_left = speed(c) if how in ("move", "lunge") else 0
     if how not in ("move", "lunge"):
         st.run = 0
-    return [Activated(actor=c.name, how=how, speed=st.speed_left, cp=st.cp)]
+    return [Activated(actor=c.name, how=how, speed=st.speed_left, cp=st.cp), *ended]
 
 
 def _end(enc: Encounter) -> list[Event]:

@@ -17,7 +17,7 @@ from rules.actions import (
     Handler,
     Move,
 )
-from rules.effects import Effect, active, next_id
+from rules.effects import Effect, active, by, next_id
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, mod
 from rules.models import Combatant, Encounter
@@ -248,8 +248,8 @@ def _protect(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
         raise IllegalAction(f"{c.name} is engaged: only an unengaged combatant can Protect. Disengage first.")
     friend = attacks.ally(enc, c, _target(action) or words["ally"], "protect")
     enc.effects = [e for e in enc.effects if not (e.code == PROTECT and e.source == c.name)]
-    enc.effects.append(Effect(id=next_id(enc.effects), name="Protect", target=friend.name, ends="round_end", left=1,
-                              code=PROTECT, source=c.name))
+    enc.effects.append(Effect(id=next_id(enc.effects), name=by("Protect", c.name), target=friend.name, ends="round_end",
+                              left=1, code=PROTECT, source=c.name))
     return [Protecting(actor=c.name, ally=friend.name)]
 
 

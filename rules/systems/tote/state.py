@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
+from rules.effects import by
 from rules.state import CombatantState, EncounterState
 
 __all__ = ["Band", "Pending", "ToteCombatant", "ToteEncounter", "DEFEND", "PROTECT", "upgrade"]
@@ -90,10 +91,20 @@ DEFEND = "defend"
 PROTECT = "protect"
 
 
+def _unnamed(effect: Any) -> bool:
+    """A stored Protect effect not yet named after its protector (`rules.effects.by`)."""
+    return (isinstance(effect, dict) and effect.get("code") == PROTECT and effect.get("name") == "Protect"
+            and isinstance(effect.get("source"), str))
+
+
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:
     """Encounters stored before Defend and Protect became effects kept them on the combatant
     (Defend a round number, Protect the ally and the round): one of the current round becomes
-    the effect; an older one is dropped."""
+    the effect; an older one is dropped. A Protect effect stored before each was named after
+    its protector (`Protect (by Thrain)`) is named so."""
+    effects = data.get("effects")
+    if isinstance(effects, list) and any(_unnamed(e) for e in effects):
+        data = {**data, "effects": [{**e, "name": by("Protect", e["source"])} if _unnamed(e) else e for e in effects]}
     combatants = data.get("combatants")
     if not isinstance(combatants, list) or not any(
         isinstance(c, dict) and isinstance(c.get("state"), dict) and ("defend" in c["state"] or "protect" in c["state"])
@@ -118,7 +129,7 @@ def upgrade(data: dict[str, Any]) -> dict[str, Any]:
             guard = state.pop("protect", None)
             if (isinstance(guard, dict) and guard.get("round") == data.get("round") and isinstance(name, str)
                     and isinstance(guard.get("ally"), str)):
-                add("Protect", guard["ally"], PROTECT, name)
+                add(by("Protect", name), guard["ally"], PROTECT, name)
             c = {**c, "state": state}
         fixed.append(c)
     return {**data, "combatants": fixed, "effects": effects}

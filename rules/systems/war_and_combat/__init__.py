@@ -79,6 +79,8 @@ class WarAndCombatSystem(RuleSystem):
     combatant_state = WacCombatant
     encounter_state = WacEncounter
     effect_values = sheet.EFFECT_VALUES
+    #: "each of which consists of three phases: movement, flurries, and adjustment": an effect may end at the end of the phase
+    has_phases = True
     #: the rules in short, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary = (
         "Each round: shock checks, initiative (3d6 + Fighter rank, open-ended), movement in initiative order, flurries, adjustment in reverse order, morale.",

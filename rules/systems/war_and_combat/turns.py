@@ -69,14 +69,16 @@ def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int, pending: in
     running is never cut short: the two combine by keeping the longer ("can take no action for
     1d6 rounds" is not ended by a shock check's one-round stun). ``pending``: the round ends the
     action under way has passed before the condition was put on (at a round's start, 1): they will yet
-    count it down with the rest as the action ends, so it is stored with them added."""
+    count it down with the rest as the action ends, so it is stored with them added. One running that
+    those round ends end is left to end with them, told as every effect's end; the new one follows it."""
     running = active(enc.effects, c.name, code)
     if running is not None and running.left - pending >= rounds:
         rounds = running.left - pending
     else:
         effect = Effect(id=next_id(enc.effects), name=code, target=c.name, ends="round_end", left=rounds + pending,
                         code=code)
-        enc.effects = [e for e in enc.effects if not (e.code == code and e.target == c.name)] + [effect]
+        ending = running is not None and running.left <= pending
+        enc.effects = [e for e in enc.effects if ending or not (e.code == code and e.target == c.name)] + [effect]
     if code == "stun":  # "can take no action"
         WacCombatant.of(c).actions = 0
     return EffectAdded(actor=c.name, name=code, ends="round_end", left=rounds)

@@ -276,11 +276,11 @@ def test_protect_is_listed_while_it_runs_and_told_when_it_ends_with_the_round() 
     enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), GRAK)
     enc = step(enc, "next", actor="Borin")
     enc = step(enc, "act", actor="Thrain", action="protect", target="Borin")
-    assert SYSTEM.present.effect_lines(enc) == ["Protect on Borin, until the end of the round"]
+    assert SYSTEM.present.effect_lines(enc) == ["Protect (by Thrain) on Borin, until the end of the round"]
     res = _round_end(enc)
-    assert [(e.actor, e.name) for e in res.events if isinstance(e, EffectEnded)] == [("Borin", "Protect")]
+    assert [(e.actor, e.name) for e in res.events if isinstance(e, EffectEnded)] == [("Borin", "Protect (by Thrain)")]
     lines = text(res).splitlines()
-    assert lines.index("Effect **Protect** on **Borin** ends") < next(i for i, x in enumerate(lines) if "**Round 2**" in x)
+    assert lines.index("Effect **Protect (by Thrain)** on **Borin** ends") < next(i for i, x in enumerate(lines) if "**Round 2**" in x)
     assert res.encounter.effects == [] and dict(SYSTEM.facts(res.encounter).protecting) == {}
 
 
@@ -292,7 +292,7 @@ def test_a_protect_taken_as_the_last_action_of_a_round_ends_with_that_round() ->
     enc = step(step(enc, "next", actor="Borin"), "next", actor="Grak")
     res = act(enc, "Thrain", "protect", target="Borin")
     assert res.encounter.round == 2 and res.encounter.effects == []
-    assert "Effect **Protect** on **Borin** ends" in text(res)
+    assert "Effect **Protect (by Thrain)** on **Borin** ends" in text(res)
     hit = resolve(step(res.encounter, "next", actor="Borin"), "attack", [6, 1, 3], actor="Grak", target="Borin")
     assert "Thrain protects Borin" not in text(hit) and who(hit.encounter, "Thrain").hp == who(enc, "Thrain").hp
 
@@ -303,7 +303,44 @@ def test_a_protect_ends_with_its_protector_leaving_the_fight() -> None:
     enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), GRAK)
     enc = step(step(enc, "next", actor="Borin"), "act", actor="Thrain", action="protect", target="Borin")
     res = resolve(enc, "remove", actor="Thrain", is_gm=True)
-    assert res.encounter.effects == [] and "Effect **Protect** on **Borin** ends" in text(res)
+    assert res.encounter.effects == [] and "Effect **Protect (by Thrain)** on **Borin** ends" in text(res)
+
+
+def _two_protectors() -> Encounter:
+    """Thrain and Dwalin both protect Borin in round 1."""
+    enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), ("Dwalin", "strike=2 hawk=1", "heroes", 4), GRAK)
+    enc = step(enc, "next", actor="Borin")
+    enc = step(enc, "act", actor="Thrain", action="protect", target="Borin")
+    return step(enc, "act", actor="Dwalin", action="protect", target="Borin")
+
+
+def test_two_protects_on_one_ally_name_their_protectors() -> None:
+    """"Protect | 2 | If you are unengaged, nominate an ally": two protectors may nominate the same ally; each Protect
+    names its protector ("each Protect on an ally names its protector", docs/systems/tote.md) in `/effect list`, on
+    the board and in its end line, so the two are told apart."""
+    enc = _two_protectors()
+    assert SYSTEM.present.effect_lines(enc) == [
+        "Protect (by Thrain) on Borin, until the end of the round", "Protect (by Dwalin) on Borin, until the end of the round",
+    ]
+    assert "Protect (by Dwalin) on Borin" in " ".join(SYSTEM.present.board(enc, SYSTEM.facts(enc)).lines)
+    lines = text(_round_end(enc)).splitlines()
+    assert "Effect **Protect (by Thrain)** on **Borin** ends" in lines and "Effect **Protect (by Dwalin)** on **Borin** ends" in lines
+
+
+def test_effect_remove_picks_one_of_two_protects() -> None:
+    """"each Protect on an ally names its protector" (docs/systems/tote.md): `/effect remove name:"Protect (by Dwalin)"`
+    ends that one and keeps Thrain's; `name:Protect` alone, with two, is refused naming both, changing nothing."""
+    enc = _two_protectors()
+    with pytest.raises(InputError) as refused:
+        resolve(enc, "effect_remove", actor="Borin", effect="Protect", is_gm=True)
+    assert str(refused.value) == ("Borin has 2 effects called Protect: say which, `Protect (by Thrain)` or "
+                                  "`Protect (by Dwalin)`.")
+    res = resolve(enc, "effect_remove", actor="Borin", effect="protect (by dwalin)", is_gm=True)
+    assert [(e.name, e.source) for e in res.encounter.effects] == [("Protect (by Thrain)", "Thrain")]
+    assert dict(SYSTEM.facts(res.encounter).protecting) == {"Thrain": "Borin"}
+    assert "Effect **Protect (by Dwalin)** on **Borin** removed" in text(res)
+    one = resolve(res.encounter, "effect_remove", effect="Protect", is_gm=True)
+    assert one.encounter.effects == []
 
 
 def test_protect_and_shoot_need_an_unengaged_combatant() -> None:

@@ -81,9 +81,25 @@ def test_an_old_protect_of_this_round_becomes_the_protect_effect() -> None:
     data["combatants"][1]["state"] = {"protect": {"ally": "Borin", "round": 2}}
     enc = Encounter.model_validate(data)
     [effect] = enc.effects
+    protector = data["combatants"][0]["name"]
     assert (effect.name, effect.target, effect.source, effect.ends, effect.code) == (
-        "Protect", "Thrain", data["combatants"][0]["name"], "round_end", "protect")
-    assert dict(SYSTEM.facts(enc).protecting) == {data["combatants"][0]["name"]: "Thrain"}
+        f"Protect (by {protector})", "Thrain", protector, "round_end", "protect")
+    assert dict(SYSTEM.facts(enc).protecting) == {protector: "Thrain"}
+
+
+def test_a_stored_protect_effect_is_named_after_its_protector() -> None:
+    """Stored before "each Protect on an ally names its protector" (docs/systems/tote.md), a Protect effect reads as
+    `Protect (by Thrain)`: two on one ally are told apart; other effects keep their names."""
+    data = fight().model_dump(mode="json")
+    data["effects"] = [
+        {"id": 1, "name": "Protect", "target": "Borin", "ends": "round_end", "code": "protect", "source": "Thrain"},
+        {"id": 2, "name": "Protect", "target": "Borin", "ends": "round_end", "code": "protect", "source": "Grak"},
+        {"id": 3, "name": "Defend", "target": "Thrain", "ends": "round_end", "code": "defend", "source": "Thrain"},
+        {"id": 4, "name": "Protect", "target": "Grak", "ends": "round_end"},
+    ]
+    enc = Encounter.model_validate(data)
+    assert [e.name for e in enc.effects] == ["Protect (by Thrain)", "Protect (by Grak)", "Defend", "Protect"]
+    assert Encounter.model_validate_json(enc.model_dump_json()) == enc
 
 
 @pytest.mark.parametrize("bad", [{"filled": -1}, {"acted": "99999999999999"}, {"band": "near"}, {"colour": "red"}])

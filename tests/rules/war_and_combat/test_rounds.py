@@ -240,3 +240,12 @@ def test_the_shock_line_shows_the_stun_left_after_the_round_ends():
     assert any("stun" in line and "(5 times)" in line for line in text)
     t, _ = _shock_stunned_in_round_two(1)
     assert t.enc.round == 2 and [e.left for e in t.enc.effects if e.code == "stun" and e.target == "Grak"] == [1]
+
+
+def test_a_stun_that_ends_as_a_new_one_begins_gets_its_line():
+    """"Stunned characters ... can take no action for 1d6 rounds", and a shock check "failing by 5 or more stuns for
+    1 round": Grak's stun ends with round 1 and its line is told before round 2 begins, and then the new one is told."""
+    s, text = _shock_stunned_in_round_two(1)
+    ended, began = text.index("Effect **stun** on **Grak** ends"), text.index("**Round 2** begins")
+    assert ended < began < text.index("Effect **stun** on **Grak** until the end of the round")
+    assert [(e.name, e.left) for e in s.enc.effects if e.target == "Grak"] == [("stun", 1)]
