@@ -371,9 +371,14 @@ def _kept(key: Hashable, draw: Callable[[], Board]) -> Board:
 
 
 def forget_boards() -> None:
-    """Drop the kept boards, as in a new process: the next picture of each draws its board."""
+    """Drop the kept boards, their pixels kept unpacked and what their pictures keep, as in a new
+    process: the next picture of each draws its board. (Leaving the unpacked pixels and the keeps
+    of boards no picture can reach again made each first picture after it take new memory, as a
+    worker does only until its unpacked boards fill ``UNPACKED_BYTES``.)"""
     with _guard:
         _boards.clear()
+        _unpacked.clear()
+        _keeps.clear()
 
 
 def _trim(kept: OrderedDict[Any, Any], size: Callable[[Any, Any], int], limit: int) -> None:

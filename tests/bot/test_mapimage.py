@@ -425,6 +425,23 @@ def test_boards_are_kept_packed_and_unpacked_for_the_last_drawn_on(monkeypatch: 
         assert len(layer._unpacked) == 1
 
 
+def test_forgetting_the_boards_leaves_nothing_of_them_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`forget_boards` is "as in a new process": no board, no board's unpacked pixels and nothing its
+    pictures kept are left (the benchmark's first pictures start from the boards forgotten), and
+    the next picture is the same as the first."""
+    from bot.maps import layer
+
+    for name in ("_boards", "_unpacked"):
+        monkeypatch.setattr(layer, name, type(getattr(layer, name))())
+    monkeypatch.setattr(layer, "_keeps", {})
+    one, two = _enc(blocked=["D4"], heights={"E5": 10}), _enc(blocked=["H7"])
+    first = [render_map(enc, cell_px=CELL) for enc in (one, two)]
+    assert layer._boards and layer._unpacked and layer._keeps
+    layer.forget_boards()
+    assert (len(layer._boards), len(layer._unpacked), len(layer._keeps)) == (0, 0, 0)
+    assert [render_map(enc, cell_px=CELL) for enc in (one, two)] == first
+
+
 def test_a_square_board_without_shades_takes_its_layouts_margins(monkeypatch: pytest.MonkeyPatch) -> None:
     """A square board with walls but no terrain or height is drawn as palette indices alone, its
     margins (the coordinates) cut once for its layout and kept: a board of the same size with other
