@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from rules.dice import Dice, roll_expression
+from rules.dice import MAX_DICE, Dice, roll_expression
 from rules.errors import DiceError, SheetError
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, check_hp_within_most
@@ -35,8 +35,11 @@ CELL_FT = 5
 DEFAULT_REACH = 5
 
 _DICE = re.compile(r"^[0-9]{1,3}d[0-9]{1,3}([+-][0-9]{1,3})?$|^[0-9]{1,3}$")
-#: the most a weapon's damage takes: flat damage, dice, sides and the dice's modifier each (``_DICE``: three digits)
+#: the most a weapon's damage takes: flat damage, sides and the dice's modifier each (``_DICE``: three digits)
 _MOST = 999
+#: the most dice a weapon rolls: a critical hit rolls them twice, and with the attack's two d20s (advantage) they
+#: stay within what one roll (and one `roll:`) takes
+_MOST_DICE = (MAX_DICE - 2) // 2
 _NAME = re.compile(r"^[a-z][a-z0-9'-]{0,29}$")
 _TYPE = re.compile(r"^[a-z]{1,20}$")
 
@@ -88,6 +91,11 @@ def _feet(item: str, text: str, what: str) -> int:
     return int(text)
 
 
+def _dice_out_of_range(item: str) -> SheetError:
+    return _bad(item, f"has dice out of range: dice are at most {_MOST_DICE} dice, so that a critical hit's doubled dice "
+                      f"can be rolled, of at most {_MOST} sides, and a modifier from -{_MOST} to +{_MOST}, like `1d8+3`")
+
+
 @lru_cache(maxsize=1024)
 def parse_weapon(item: str) -> Weapon:
     """One weapon or save attack in the sheet's form (see the module)."""
@@ -118,8 +126,7 @@ def parse_weapon(item: str) -> Weapon:
         raise _bad(item, f"has a flat damage out of range: a flat damage is a whole number from 1 to {_MOST}, like "
                          "`club:+4:3:bludgeoning`; for more, give dice such as `20d10`")
     if re.fullmatch(r"[0-9]+d[0-9]+([+-][0-9]+)?", damage) and not _DICE.match(damage):
-        raise _bad(item, f"has dice out of range: dice take at most {_MOST} dice of at most {_MOST} sides and a "
-                         f"modifier from -{_MOST} to +{_MOST}, like `1d8+3`")
+        raise _dice_out_of_range(item)
     if not _DICE.match(damage):
         raise _bad(item, f"has damage `{damage}`: write dice like `1d8+3` or `8d6`")
     if not _TYPE.match(kind):
@@ -160,6 +167,8 @@ def _read_weapons(value: str) -> list[str]:
         _known_type(w.kind, f"`weapons`: `{w.name}`")
         if re.match(r"0+d|[0-9]+d0+(?![0-9])", w.damage) or w.damage.strip("0") == "":
             raise _bad(item, f"has damage `{w.damage}`, which rolls nothing: give at least one die of at least one side, or a flat damage of 1 or more")
+        if "d" in w.damage and int(w.damage.partition("d")[0]) > _MOST_DICE:
+            raise _dice_out_of_range(item)
         if w.name in out:
             raise SheetError(f"`weapons`: two weapons are called `{w.name}`: give each its own name.")
         out[w.name] = w.text()

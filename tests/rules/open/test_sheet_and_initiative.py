@@ -148,17 +148,40 @@ def test_init_set_before_the_roll_is_refused() -> None:
 @pytest.mark.parametrize(("damage", "said"), [
     ("1000", "has a flat damage out of range: a flat damage is a whole number from 1 to 999, like `club:+4:3:bludgeoning`"),
     ("-3", "has a flat damage out of range: a flat damage is a whole number from 1 to 999"),
-    ("1d8+1000", "has dice out of range: dice take at most 999 dice of at most 999 sides and a modifier from -999 to +999"),
-    ("1000d6", "has dice out of range: dice take at most 999 dice of at most 999 sides"),
+    ("1d8+1000", "has dice out of range: dice are at most 99 dice, so that a critical hit's doubled dice can be rolled, "
+                 "of at most 999 sides, and a modifier from -999 to +999, like `1d8+3`"),
+    ("1000d6", "has dice out of range: dice are at most 99 dice, so that a critical hit's doubled dice can be rolled"),
+    ("100d6", "has dice out of range: dice are at most 99 dice, so that a critical hit's doubled dice can be rolled"),
 ])
 def test_a_damage_out_of_range_is_refused_naming_its_range(damage: str, said: str) -> None:
-    """"damage dice that roll something (at most 999 dice of at most 999 sides, and a modifier from -999 to +999), or a
+    """"damage dice that roll something (at most 99 dice of at most 999 sides, and a modifier from -999 to +999), or a
     flat damage from 1 to 999" (docs/systems/open.md): a damage past these is refused naming the range to keep to."""
     page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
-    assert ("damage dice that roll something (at most 999 dice of at most 999 sides, and a modifier from -999 to +999), "
+    assert ("damage dice that roll something (at most 99 dice of at most 999 sides, and a modifier from -999 to +999), "
             "or a flat damage from 1 to 999") in page
     message = Scenario("open").refused("add", name="Ann", raw_sheet={"hp": "5", "weapons": f"club:+4:{damage}:bludgeoning"})
     assert said in message
+
+
+@pytest.mark.parametrize("weapon", ["big:+5:100d6:fire", "big:+5:150d6+3:fire", "blast:save=dex:15:100d6:fire"])
+def test_a_weapon_the_attack_cannot_roll_is_refused_at_the_sheet(weapon: str) -> None:
+    """"at most 99 dice ... (so that a critical hit, which rolls them twice, stays within the 200 dice one roll may
+    roll)" (docs/systems/open.md): a weapon or save attack of 100 dice or more is refused when the sheet is given."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert "(so that a critical hit, which rolls them twice, stays within the 200 dice one roll may roll)" in page
+    message = Scenario("open").refused("add", name="Ann", raw_sheet={"hp": "5", "weapons": weapon})
+    assert "has dice out of range: dice are at most 99 dice, so that a critical hit's doubled dice can be rolled" in message
+
+
+def test_the_most_dice_a_sheet_takes_roll_on_a_critical_hit() -> None:
+    """"A natural 20 hits and is a critical hit: the damage dice are rolled twice over": a 99-die weapon the sheet
+    accepts rolls its 198 dice on a critical hit, typed with `roll:` as well, and is never refused for its size."""
+    s = Scenario("open", map="8x6").add("Ann", "hp=20 weapons=big:+5:99d6:fire", side="a", at="B2")
+    s.add("Orc", "hp=9999 ac=5", side="b", at="C2", owner=None)
+    s.run("init_roll", [20, 1])
+    res = s.run("attack", [20] + [1] * 198, actor="Ann", target="Orc")
+    assert s.get("Orc").hp == 9999 - 198
+    assert any("198" in line for line in s.text(res))
 
 
 @pytest.mark.parametrize("bonus", ["+1000", "-100", "100"])
