@@ -33,6 +33,12 @@ DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "ne
 CELL_FT = 5
 #: a melee reach no sheet or weapon changes
 DEFAULT_REACH = 5
+#: the longest reach a sheet or a weapon gives, in feet
+MOST_REACH = 100
+#: the longest range, long range or area size of a weapon, in feet
+MOST_FEET = 5000
+#: a save's DC: two digits
+MOST_DC = 99
 
 _DICE = re.compile(r"^[0-9]{1,3}d[0-9]{1,3}([+-][0-9]{1,3})?$|^[0-9]{1,3}$")
 #: the most a weapon's damage takes: flat damage, sides and the dice's modifier each (``_DICE``: three digits)
@@ -85,9 +91,15 @@ def _bad(item: str, why: str) -> SheetError:
     )
 
 
-def _feet(item: str, text: str, what: str) -> int:
-    if not re.fullmatch(r"[0-9]{1,4}", text) or not 0 < int(text) <= 5000 or int(text) % CELL_FT:
-        raise _bad(item, f"has {what} `{text}`: give feet in steps of 5, like 10")
+def _feet(item: str, text: str, what: str, most: int = MOST_FEET) -> int:
+    """``text`` as feet from 5 to ``most`` in steps of 5; refused saying the range, and why."""
+    wanted = f"{'an' if what[0] in 'aeiou' else 'a'} {what} is from {CELL_FT} to {most} ft, in steps of 5, like 10"
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        raise _bad(item, f"has {what} `{text[:12]}`: {wanted}")
+    if not CELL_FT <= int(text) <= most:
+        raise _bad(item, f"has {what} `{text}`, out of range: {wanted}")
+    if int(text) % CELL_FT:
+        raise _bad(item, f"has {what} `{text}`, not in steps of 5: {wanted}")
     return int(text)
 
 
@@ -111,8 +123,10 @@ def parse_weapon(item: str) -> Weapon:
         save = second.removeprefix("save=")
         if save not in ABILITIES:
             raise _bad(item, f"saves with `{save}`: use one of {', '.join(ABILITIES)}")
+        if re.fullmatch(r"[+-]?[0-9]+", third) and not 0 <= int(third) <= MOST_DC:
+            raise _bad(item, f"has a DC out of range: a DC is a whole number from 0 to {MOST_DC}, like 15")
         if not re.fullmatch(r"[0-9]{1,2}", third):
-            raise _bad(item, "needs a DC (a number such as 15) after the save")
+            raise _bad(item, f"needs a DC (a whole number from 0 to {MOST_DC}, such as 15) after the save")
         fields.update(save=save, dc=int(third))
     else:
         if re.fullmatch(r"[+-]?[0-9]+", second) and not re.fullmatch(r"[+-]?[0-9]{1,2}", second):
@@ -136,7 +150,7 @@ def parse_weapon(item: str) -> Weapon:
         if key == "half" and not value and "save" in fields:
             fields["half"] = True
         elif key == "reach" and "bonus" in fields:
-            fields["reach"] = _feet(item, value, "reach")
+            fields["reach"] = _feet(item, value, "reach", MOST_REACH)
         elif key == "range":
             normal, _, long = value.partition("/")
             fields["normal"] = _feet(item, normal, "range")
@@ -213,7 +227,8 @@ def check_sheet(raw: dict[str, str], sheet: dict[str, Any]) -> None:
     """What no single key can check: a `reach` not in steps of 5 ft, an `hp` above the `max_hp` given
     with it, a damage type both taken double and not at all (or halved)."""
     if "reach" in raw and int(sheet["reach"]) % CELL_FT:
-        raise SheetError(f"`reach={sheet['reach']}`: give feet in steps of 5, like `reach=10`.")
+        raise SheetError(f"`reach={sheet['reach']}`: a reach is from {CELL_FT} to {MOST_REACH} ft, in steps of 5, like "
+                         "`reach=10`.")
     check_hp_within_most(raw, sheet)
     kinds = {k: set(sheet.get(k) or ()) for k in ("resist", "immune", "vulnerable")}
     for a, b in (("immune", "vulnerable"), ("immune", "resist"), ("resist", "vulnerable")):
@@ -238,7 +253,7 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
       for k, what in (("resist", "takes half of"), ("immune", "takes none of"), ("vulnerable", "takes double of"))),
     SheetKey("size", "size: a creature moves through a hostile's space only if two or more sizes apart from it",
              "choice", "medium", choices=SIZES),
-    SheetKey("reach", "melee reach in feet", "int", DEFAULT_REACH, minimum=5, maximum=100),
+    SheetKey("reach", "melee reach in feet", "int", DEFAULT_REACH, minimum=CELL_FT, maximum=MOST_REACH),
     SheetKey("weapons", "attacks, comma separated: `longsword:+5:1d8+3:slashing[:reach=10][:range=80/320]` or "
              "`fireball:save=dex:15:8d6:fire:half[:area=burst20][:range=150]`", "custom", parse=_read_weapons,
              accepts="weapons and save attacks"),
