@@ -29,6 +29,7 @@ from rules.systems.damage_grid.events import (
 )
 from rules.systems.damage_grid.facts import DgFacts, FlipsQuestion
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter, Offer
+from rules.text import die_text
 
 __all__ = ["DgPresenter", "sheet_summary"]
 
@@ -177,7 +178,7 @@ class DgPresenter(Presenter[DgFacts]):
         if any(secret(d) for d in e.roll.dice):
             lines.append("🎲 the GM's roll")
         else:
-            shown = ", ".join(("✍️" if i in e.roll.typed else "") + str(d) for i, d in enumerate(e.roll.dice))
+            shown = ", ".join(die_text(d, i in e.roll.typed) for i, d in enumerate(e.roll.dice))
             lines.append(f"🎲 {shown} ({e.roll.label})" if e.roll.dice else "🎲 no dice: Power 0")
         if e.flips and not any(secret(f) for f in e.faces):
             who = "the target flips" if e.flips[0].by == "target" else "flips"

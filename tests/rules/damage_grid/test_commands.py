@@ -1,6 +1,8 @@
 """The damage-grid game through the real command path (the offline harness): replies, typed dice, undo."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.offline.harness import Harness
 from tests.cogs.fights import export
 
@@ -22,9 +24,20 @@ async def test_a_hidden_targets_grid_shows_players_a_condition(h: Harness) -> No
     sent = await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", options="aim=mind", roll="1,3,4,4")
     text = next(s for s in sent if not s.ephemeral).text
     assert "**Hera** is hit (now down)" in text and "Body stops" not in text and "(2 → 0)" not in text
-    assert "1, ✍️3, ✍️4, ✍️4" in text  # Meena's own dice
+    assert "1✍, 3✍, 4✍, 4✍" in text  # Meena's own dice
     logged = next(s for s in await h.run("gm", "/log") if s.ephemeral).text
     assert "Body stops 2" in logged and "(2 → 0)" in logged
+
+
+async def test_typed_dice_are_marked_after_the_die_as_in_every_system(h: Harness) -> None:
+    """"Typed dice are marked ✍ in replies (`🎲 15✍ (d20)`)" (docs/commands.md): Meena's typed dice read
+    `🎲 1✍, 3✍, 4✍, 4✍ (4d6)`, the mark after each die and without a variation selector."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "Typed dice are marked ✍ in replies (`🎲 15✍ (d20)`)" in page
+    await duel(h)
+    sent = await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", options="aim=mind", roll="1,3,4,4")
+    text = next(s for s in sent if not s.ephemeral).text
+    assert "🎲 1✍, 3✍, 4✍, 4✍ (4d6)" in text and "\ufe0f" not in text
 
 
 async def test_an_aimed_attack_shows_every_die_before_and_after_the_flips(h: Harness) -> None:
@@ -32,7 +45,7 @@ async def test_an_aimed_attack_shows_every_die_before_and_after_the_flips(h: Har
     await duel(h)
     sent = await h.run("bob", "/attack", target="Hera", weapon="gravity-saber", options="aim=mind", roll="1,3,4,4")
     text = next(s for s in sent if not s.ephemeral).text
-    assert "1, ✍️3, ✍️4, ✍️4" in text and "3→1, 4→1, 4→1 → 1, 1, 1, 1" in text
+    assert "1✍, 3✍, 4✍, 4✍" in text and "3→1, 4→1, 4→1 → 1, 1, 1, 1" in text
     assert "Body stops 2" in text and "(2 → 0)" in text and "inert" in text
     hera = next(c for c in (await export(h))["combatants"] if c["name"] == "Hera")
     assert hera["status"] == "downed" and hera["state"]["values"]["mind"] == 0
