@@ -29,6 +29,20 @@ async def test_a_hidden_targets_grid_shows_players_a_condition(h: Harness) -> No
     assert "Body stops 2" in logged and "(2 → 0)" in logged
 
 
+async def test_the_phase_of_a_hidden_sides_turn_is_shown_to_players(h: Harness) -> None:
+    """"The round and the phase are everyone's: a turn line naming a hidden combatant keeps them" (docs/commands.md):
+    with Hera hidden, her side's turn reads `Round 1 · phase 1/4 · boarders to activate one of: Hera` to players."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert ("The round and the phase are everyone's: a turn line naming a hidden combatant keeps them (`Round 1 · "
+            "phase 1/4 · boarders to activate one of: Hera`)") in page
+    await duel(h, reveal=False)
+    sent = await h.run("bob", "/init next", confirm="true")
+    turn = next(s for s in sent if "your turn in" in s.text).text
+    assert "Round 1 · phase 1/4 · boarders to activate one of: Hera" in turn
+    board = next(s for s in sent if s.text.startswith("⚔️")).text
+    assert "Round 1 · phase 1/4 · boarders to activate one of: Hera" in board
+
+
 async def test_typed_dice_are_marked_after_the_die_as_in_every_system(h: Harness) -> None:
     """"Typed dice are marked ✍ in replies (`🎲 15✍ (d20)`)" (docs/commands.md): Meena's typed dice read
     `🎲 1✍, 3✍, 4✍, 4✍ (4d6)`, the mark after each die and without a variation selector."""
