@@ -314,6 +314,23 @@ class DgPresenter(Presenter[DgFacts]):
         doing = f"{st.speed_left} Speed left" if st.activation in ("move", "lunge") else f"{st.cp} CP left"
         return f"Round {enc.round} · {turn.phase} · {cur.name} ({cur.side}) activating: {doing}"
 
+    def order_lines(self, enc: Encounter, facts: DgFacts) -> list[str]:
+        """The sides alternate activating one model each phase: the order of sides, and each side's models still to
+        activate, the side to activate (or the model activating) marked."""
+        if not facts.waiting:
+            return []
+        turn = facts.turn
+        lines = [f"{(turn.phase or '').capitalize()}: the sides alternate activating one model, {' → '.join(facts.waiting)}"]
+        for side, names in facts.waiting.items():
+            here = "▶️ " if side == turn.side and turn.actors else ""
+            doing = [f"{turn.current} activating"] if here and turn.current else []
+            if names:
+                doing.append(f"to activate: {', '.join(names)}")
+            elif not doing:
+                doing.append("all activated")
+            lines.append(f"{here}**{side}**: " + "; ".join(doing))
+        return lines
+
     def board_extra(self, enc: Encounter, facts: DgFacts) -> list[str]:
         lines = [f"Cloud on {', '.join(facts.cloud)}"] if facts.cloud else []
         asked = DgEncounter.of(enc).asking

@@ -34,6 +34,7 @@ from rules.turns import alternating
 __all__ = [
     "now",
     "pool",
+    "waiting",
     "start",
     "activate",
     "next_turn",
@@ -280,6 +281,14 @@ def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:
     start = alternating.next_turn(alternating.rotation(sides, enc.sides()), None, lambda side, _phase: bool(fresh(side)),
                                   standing=standing)
     return tuple(fresh(start.side)) if start.side is not None else ()
+
+
+def waiting(enc: Encounter) -> dict[str, tuple[str, ...]]:
+    """The sides in this round's order, each with its models still to activate in the phase (none before the fight)."""
+    if not enc.started or enc.winner:
+        return {}
+    return {side: tuple(c.name for c in pool(enc, side) if c.name != enc.current)
+            for side in alternating.rotation(DgEncounter.of(enc).sides, enc.sides())}
 
 
 def turn(enc: Encounter) -> Turn:

@@ -86,3 +86,26 @@ async def test_coupdegrace_takes_strike_options(h: Harness) -> None:
     assert not sent[0].ephemeral, sent[0].text
     hera = next(c for c in (await export(h))["combatants"] if c["name"] == "Hera")
     assert hera["status"] == "out"
+
+
+async def test_init_order_shows_the_sides_alternating_in_the_phase(h: Harness) -> None:
+    """"In each phase the sides alternate activating one model" (docs/systems/damage-grid.md): `/init order` reads
+    so, the phase, the order of sides and each side's models still to activate, the side to activate marked."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "damage-grid.md").read_text(encoding="utf-8").split())
+    assert ("`/init order` reads as the activation order goes: the phase, the order of sides, and each side's models still "
+            "to activate in the phase, the side to activate (or the model activating) marked ▶️") in page
+    await h.run("gm", "/encounter start", system="damage-grid", map="12x10")
+    for name, side, at in (("Meena", "crew", "E8"), ("Vex", "crew", "C8"), ("Xul", "raiders", "H4"), ("Juno", "raiders", "E5")):
+        await h.run("gm", "/combatant add", name=name, side=side, at=at, facing="N", sheet="body=1")
+    await h.run("gm", "/init roll")
+    order = next(s for s in await h.run("gm", "/init order")).text
+    assert ("Phase 1/4: the sides alternate activating one model, crew → raiders\n"
+            "▶️ **crew**: to activate: Meena, Vex\n"
+            "**raiders**: to activate: Xul, Juno") in order
+    assert order.count("▶️") == 1
+    await h.run("gm", "/move", combatant="Meena", to="E7")
+    order = next(s for s in await h.run("gm", "/init order")).text
+    assert "▶️ **crew**: Meena activating; to activate: Vex\n**raiders**: to activate: Xul, Juno" in order
+    await h.run("gm", "/init next")
+    order = next(s for s in await h.run("gm", "/init order")).text
+    assert "**crew**: to activate: Vex\n▶️ **raiders**: to activate: Xul, Juno" in order
