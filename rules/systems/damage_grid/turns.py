@@ -29,6 +29,7 @@ from rules.systems.damage_grid.events import (
 from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
+from rules.text import possessive
 from rules.turns import alternating
 
 __all__ = [
@@ -198,7 +199,7 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
             f"Still to activate for {side}: {waiting}."
         )
     if c.side != side:
-        raise NotYourTurn(f"{side} activate a model now (one of {waiting}); {c.name} waits until it is {c.side}'s turn.")
+        raise NotYourTurn(f"{side} activate a model now (one of {waiting}); {c.name} waits until it is the {possessive(c.side or '')} turn.")
     enc.current = c.name
     st.activation, st.acted = how, now(enc)
     st.speed_left = speed(c) if how in ("move", "lunge") else 0
