@@ -9,8 +9,9 @@ Dice order: `/init roll` rolls each combatant's expression in the order they joi
 sharing a roll with ``group_init=yes`` roll once, at the first), then a d20 for each combatant of
 a tie, one tied group after another (the groups in the order their first combatant joined, each
 group's combatants in the order they joined; copies sharing a roll roll one d20, at the first of
-them); one joining the fight on a tie rolls its initiative, then the tie's new roll-off d20s; a death save rolls a d20 (as the turn begins with
-``death_save_roll=bot``, else in `/act action:death-save` or the turn's end).
+them); one joining the fight on a tie rolls its initiative, then the tie's new roll-off d20s; a
+death save rolls a d20 (as the turn begins with ``death_save_roll=bot``, else in
+`/act action:death-save` or the turn's end).
 """
 from __future__ import annotations
 
@@ -128,7 +129,7 @@ def expression_dice(result: ExpressionResult) -> list[int]:
     return [Typed(d.value) if d.given else d.value for d in result.dice]
 
 
-def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int, Roll]], opts: OptionValues) -> OpenInitiative:
+def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int, Roll]], opts: OptionValues) -> Event:
     expression, modifier = sheet.init_expression(c)
     OpenCombatant.of(c).init_mod = modifier
     group = group_of(enc, c) if opts.group_init else None
@@ -192,7 +193,7 @@ def start(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     if not fighters:
         raise IllegalAction("There is nobody to fight yet: add combatants with `/combatant add` first.")
     shared: dict[str, tuple[int, Roll]] = {}
-    events: list[Event] = [_roll(enc, c, dice, shared, opts) for c in fighters]
+    events = [_roll(enc, c, dice, shared, opts) for c in fighters]
     tied = _roll_off(enc, opts, dice)
     enc.round = 1
     OpenEncounter.of(enc).acted = []
@@ -211,9 +212,9 @@ def init_one(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> li
         if mate is not None:
             shared[group] = (mate.initiative or 0, Roll(total=mate.initiative))
     event = _roll(enc, c, dice, shared, opts)
-    event.rolled_off = _settle_tie(enc, opts, c, dice)
+    tied = _settle_tie(enc, opts, c, dice)
     arrange(enc, opts)
-    return [event]
+    return [event.model_copy(update={"rolled_off": tied})]
 
 
 def set_initiative(enc: Encounter, opts: OptionValues, c: Combatant, value: int | None, dice: Dice) -> list[Event]:
