@@ -16,6 +16,7 @@ from rules.dice import Dice
 from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, Finished, Victory
 from rules.models import Combatant, Encounter
+from rules.text import possessive
 from rules.turns import Turn
 
 __all__ = ["FightRules"]
@@ -39,11 +40,6 @@ def _write_mark(key: tuple[Any, ...], name: str) -> str:
 
 
 _mark = lru_cache(maxsize=4096)(_write_mark)
-
-
-def _possessive(name: str) -> str:
-    """``Grak's``, ``orcs'``."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 class FightRules:
@@ -82,9 +78,9 @@ class FightRules:
             return None, bool(now or turn.actors)
         if now is None and not turn.actors:
             raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
-        whose = _possessive(now or turn.side or ", ".join(turn.actors[:10]))
+        whose = possessive(now or turn.side or ", ".join(turn.actors[:10]))
         raise NotYourTurn(
-            f"It is {whose} turn now, not {_possessive(named.name)}: only the owner of the combatant acting, or the GM, "
+            f"It is {whose} turn now, not {possessive(named.name)}: only the owner of the combatant acting, or the GM, "
             "can end a turn, and nothing was ended."
         )
 
@@ -96,7 +92,7 @@ class FightRules:
         raise IllegalAction(
             f"{action.actor} is not acting now ({now} is), and {self.title} cannot pass a combatant before its "
             f"turn comes: nothing was ended. End the turn under way with `/init next` first, or wait for "
-            f"{_possessive(action.actor or '')} turn."
+            f"{possessive(action.actor or '')} turn."
         )
 
     def untouched(self, enc: Encounter, name: str) -> bool:

@@ -250,6 +250,8 @@ class Seen(Protocol):
 
     @property
     def round(self) -> int: ...
+    @property
+    def phase(self) -> str | None: ...
     def hidden_names(self) -> frozenset[str]: ...
     def shown_to_players(self, name: str) -> bool: ...
 
@@ -267,9 +269,12 @@ _ROUND = re.compile(r"Round [0-9]+")
 
 def turn_line(enc: Seen, label: str, actors: Iterable[str]) -> str:
     """A turn's line (`rules.present.Presenter.turn_label`), marked: where it names a hidden combatant and
-    holds a number besides the round's, players read only whose turn it is."""
+    holds a number besides the round's and the phase's (everyone's), players read only the round, the phase
+    and whose turn it is."""
     names = [n for n in enc.hidden_names() if n in label]
-    if not names or MARK_START in label or not any(ch.isdigit() for ch in _ROUND.sub("", label)):
+    numbers = _ROUND.sub("", label.replace(enc.phase, "") if enc.phase else label)
+    if not names or MARK_START in label or not any(ch.isdigit() for ch in numbers):
         return label  # (a line the presenter marked itself is left as it is)
     who = ", ".join(list(actors)[:10])
-    return mark(names, label, f"Round {enc.round} · {who} to act" if who else f"Round {enc.round}")
+    public = [f"Round {enc.round}", *([enc.phase] if enc.phase and enc.phase in label else []), *([f"{who} to act"] if who else [])]
+    return mark(names, label, " · ".join(public))

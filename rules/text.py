@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from rules.hidden import for_reader, secret
 
-__all__ = ["Report", "user_ref", "render_users", "die_text", "TYPED", "signed", "plural", "COLOURS", "joined"]
+__all__ = ["Report", "user_ref", "render_users", "die_text", "TYPED", "signed", "plural", "possessive", "COLOURS", "joined"]
 
 COLOURS = {
     "info": 0x5865F2,
@@ -93,6 +93,11 @@ def plural(n: float, word: str, many: str | None = None) -> str:
     """``1 square``, ``2 squares``, ``3 successes`` (``many``: the plural where it is not ``word + "s"``)."""
     shown = f"{n:g}" if isinstance(n, float) else str(n)
     return f"{shown} {word if n == 1 else (many or word + 's')}"
+
+
+def possessive(name: str) -> str:
+    """``Grak's``, ``orcs'``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 #: follows a die result that the caller typed with `roll:`; a result the bot rolled stands bare

@@ -132,8 +132,9 @@ def _cosmetic_only(enc: Encounter, system: RuleSystem, c: Combatant, action: Edi
         return
     cosmetic = [k for k, key in keys.items() if key.cosmetic]
     still = f"; you may still change {', '.join(cosmetic)}" if cosmetic else ""
+    agrees = "changes" if len(refused) == 1 and refused[0] != "hit points" else "change"  # one key; hit points are many
     raise NotAllowed(
-        f"The fight has started: {c.name}'s {', '.join(refused)} change now only by rule actions or by the GM's "
+        f"The fight has started: {c.name}'s {', '.join(refused)} {agrees} now only by rule actions or by the GM's "
         f"edit. Ask {user_ref(enc.gm_ids[0])}{still}."
     )
 

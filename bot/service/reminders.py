@@ -100,14 +100,14 @@ class Reminders:
         answer = f"`/act action:{asked.action} combatant:{asked.actor}`" if asked is not None else ""
         users: tuple[str, ...]
         if clock is not None and not r.warned and now >= clock[0]:
-            left = (clock[1] - now) / 3600
+            left = duration_text((clock[1] - now) / 3600)
             policy = POLICY_WORDS[enc.settings.deadline_policy]
             if asked is not None:
                 users, kind = (asked.user_id,), "warning"
-                text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left:.0f} h (then the deadline "
+                text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left} (then the deadline "
                                                 f"answers for you: {asked.lapse}, and {policy})")
             else:
-                lead = f"⏳ your turn's deadline is in about {left:.0f} h (then {policy})"
+                lead = f"⏳ your turn's deadline is in about {left} (then {policy})"
                 users, kind = tuple(r.user_ids), "warning"
                 text = turn_text(enc, facts, users, lead)
         elif hours > 0 and nudges <= enc.settings.max_nudges:

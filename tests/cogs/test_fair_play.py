@@ -15,6 +15,15 @@ async def test_owner_cannot_raise_stats_mid_fight_and_nothing_changes(h: Harness
     assert await export(h) == before
 
 
+async def test_the_refusal_of_an_edit_mid_fight_agrees_with_what_it_names(h: Harness) -> None:
+    """One key refused reads `Borin's hp changes now only by rule actions`; several, and hit points, `change`."""
+    await started_cdg(h)
+    sent = await h.run("bob", "/combatant edit", name="Borin", sheet="hp=20")
+    assert "Borin's hp changes now only by rule actions or by the GM's edit" in sent[0].text
+    sent = await h.run("bob", "/combatant edit", name="Borin", sheet="hp=20 dv=12")
+    assert "Borin's hp, dv change now only by rule actions" in sent[0].text
+
+
 async def test_owner_cannot_teleport_or_turn_by_edit_mid_fight(h: Harness) -> None:
     """Once the fight has started, an owner's edit with `at:` or `facing:` is refused and changes nothing."""
     await started_cdg(h)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 
@@ -53,6 +54,18 @@ async def test_a_warning_then_the_deadline_passes_the_turn(h: Harness) -> None:
     log = reply(await h.run("gm", "/log", count="1")).text
     assert "⏰ the turn clock /init next: ⏰ Borin's turn passed its 4 h deadline (pass)" in log
     assert "Borin's activation ends" in log
+
+
+async def test_a_warning_less_than_an_hour_before_the_deadline_says_minutes(h: Harness) -> None:
+    """"less than an hour before it, in minutes: `about 30 min`" (docs/commands.md): a 2 h deadline warns bob
+    half an hour before, in minutes, not `about 0 h`."""
+    page = " ".join((Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "less than an hour before it, in minutes: `about 30 min`" in page
+    await waiting_turn(h, reminder_hours="0", deadline_hours="2", deadline_policy="pass")
+    clock_of(h).now += 1.5 * HOUR
+    [warning] = await h.reminders()
+    assert "⏳ your turn's deadline is in about 30 min (then the turn passes)" in warning.text
+    assert "0 h" not in warning.text
 
 
 async def test_undo_of_a_deadline_gives_the_turn_a_fresh_clock(h: Harness) -> None:
@@ -131,7 +144,7 @@ async def test_a_deadline_set_mid_turn_counts_from_then_and_survives_a_restart(h
         assert await h2.reminders() == []
         clock.now += HOUR / 4  # a quarter of the deadline before it
         [warning] = await h2.reminders()
-        assert "deadline is in about 1 h" in warning.text
+        assert "deadline is in about 45 min" in warning.text
         clock.now += 3 * HOUR / 4
         [notice] = await h2.reminders()
         assert "passed its 3 h deadline" in notice.text

@@ -142,7 +142,7 @@ class DamageGridSystem(RuleSystem):
     # -- turns ----------------------------------------------------------------------------------
     def facts(self, enc: Encounter) -> DgFacts:
         """What its presenter words on the board and in the turn line (`facts.DgFacts`)."""
-        return board_facts(enc, self.turn(enc))
+        return board_facts(enc, self.turn(enc), turns.waiting(enc))
 
     def turn(self, enc: Encounter) -> Turn:
         return turns.turn(enc)

@@ -4,7 +4,8 @@ models' stored state (`state.DgCombatant`: the grid's values, Combat Points, pro
 the question a target's owner answers, its flips (`FlipsQuestion`), as facts for the presenter to word."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from rules.effects import active
 from rules.facts import Facts, Question
@@ -18,9 +19,11 @@ __all__ = ["DgFacts", "FlipsQuestion", "board_facts"]
 
 @dataclass(frozen=True)
 class DgFacts(Facts):
-    """The turn, and ``cloud``: the squares a cloud covers, row by row (none without a cloud)."""
+    """The turn, ``cloud``: the squares a cloud covers, row by row (none without a cloud), and ``waiting``: the sides
+    in this round's order, each with its models still to activate in the phase (none before the fight)."""
 
     cloud: tuple[str, ...] = ()
+    waiting: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,8 +46,8 @@ class FlipsQuestion(Question):
     deadline_hours: float
 
 
-def board_facts(enc: Encounter, turn: Turn) -> DgFacts:
-    """The facts of ``enc`` whose ``turn`` is under way."""
+def board_facts(enc: Encounter, turn: Turn, waiting: Mapping[str, tuple[str, ...]]) -> DgFacts:
+    """The facts of ``enc`` whose ``turn`` is under way, the sides ``waiting`` as `turns.waiting` gives them."""
     cloud = active(enc.effects, None, "cloud")
     cells = tuple(sorted(cloud.cells, key=lambda x: parse_cell(x)[::-1])) if cloud else ()
-    return DgFacts(turn=turn, cloud=cells)
+    return DgFacts(turn=turn, cloud=cells, waiting=waiting)

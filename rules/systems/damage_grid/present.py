@@ -29,6 +29,7 @@ from rules.systems.damage_grid.events import (
 )
 from rules.systems.damage_grid.facts import DgFacts, FlipsQuestion
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter, Offer
+from rules.text import die_text
 
 __all__ = ["DgPresenter", "sheet_summary"]
 
@@ -177,7 +178,7 @@ class DgPresenter(Presenter[DgFacts]):
         if any(secret(d) for d in e.roll.dice):
             lines.append("🎲 the GM's roll")
         else:
-            shown = ", ".join(("✍️" if i in e.roll.typed else "") + str(d) for i, d in enumerate(e.roll.dice))
+            shown = ", ".join(die_text(d, i in e.roll.typed) for i, d in enumerate(e.roll.dice))
             lines.append(f"🎲 {shown} ({e.roll.label})" if e.roll.dice else "🎲 no dice: Power 0")
         if e.flips and not any(secret(f) for f in e.faces):
             who = "the target flips" if e.flips[0].by == "target" else "flips"
@@ -312,6 +313,23 @@ class DgPresenter(Presenter[DgFacts]):
         st = DgCombatant.of(cur)
         doing = f"{st.speed_left} Speed left" if st.activation in ("move", "lunge") else f"{st.cp} CP left"
         return f"Round {enc.round} · {turn.phase} · {cur.name} ({cur.side}) activating: {doing}"
+
+    def order_lines(self, enc: Encounter, facts: DgFacts) -> list[str]:
+        """The sides alternate activating one model each phase: the order of sides, and each side's models still to
+        activate, the side to activate (or the model activating) marked."""
+        if not facts.waiting:
+            return []
+        turn = facts.turn
+        lines = [f"{(turn.phase or '').capitalize()}: the sides alternate activating one model, {' → '.join(facts.waiting)}"]
+        for side, names in facts.waiting.items():
+            here = "▶️ " if side == turn.side and turn.actors else ""
+            doing = [f"{turn.current} activating"] if here and turn.current else []
+            if names:
+                doing.append(f"to activate: {', '.join(names)}")
+            elif not doing:
+                doing.append("all activated")
+            lines.append(f"{here}**{side}**: " + "; ".join(doing))
+        return lines
 
     def board_extra(self, enc: Encounter, facts: DgFacts) -> list[str]:
         lines = [f"Cloud on {', '.join(facts.cloud)}"] if facts.cloud else []

@@ -30,11 +30,13 @@ from rules.systems.damage_grid.events import (
 from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
+from rules.text import possessive
 from rules.turns import alternating
 
 __all__ = [
     "now",
     "pool",
+    "waiting",
     "start",
     "activate",
     "next_turn",
@@ -198,7 +200,7 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
             f"Still to activate for {side}: {waiting}."
         )
     if c.side != side:
-        raise NotYourTurn(f"{side} activate a model now (one of {waiting}); {c.name} waits until it is {c.side}'s turn.")
+        raise NotYourTurn(f"{side} activate a model now (one of {waiting}); {c.name} waits until it is the {possessive(c.side or '')} turn.")
     enc.current = c.name
     enc.effects, ended = start_turn(enc.effects, c.name)  # what ends as its turn starts no longer counts in it
     st.activation, st.acted = how, now(enc)
@@ -282,6 +284,14 @@ def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:
     start = alternating.next_turn(alternating.rotation(sides, enc.sides()), None, lambda side, _phase: bool(fresh(side)),
                                   standing=standing)
     return tuple(fresh(start.side)) if start.side is not None else ()
+
+
+def waiting(enc: Encounter) -> dict[str, tuple[str, ...]]:
+    """The sides in this round's order, each with its models still to activate in the phase (none before the fight)."""
+    if not enc.started or enc.winner:
+        return {}
+    return {side: tuple(c.name for c in pool(enc, side) if c.name != enc.current)
+            for side in alternating.rotation(DgEncounter.of(enc).sides, enc.sides())}
 
 
 def turn(enc: Encounter) -> Turn:

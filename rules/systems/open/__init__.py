@@ -182,7 +182,7 @@ class OpenSystem(RuleSystem):
         return turns.start(enc, opts, dice)
 
     def set_initiative(self, enc: Encounter, action: InitSet, dice: Dice) -> list[Event]:
-        return turns.set_initiative(enc, self.option_values(enc), enc.get(action.actor), action.value)
+        return turns.set_initiative(enc, self.option_values(enc), enc.get(action.actor), action.value, dice)
 
     def next_turn(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """The turn passes on; a dying combatant's turn ended before its death save rolls it first."""

@@ -23,19 +23,23 @@ class Ranked(BaseModel):
 
 class RolledOff(BaseModel):
     """One combatant's roll-off d20 (``typed`` with `roll:`; None in a log written before the dice were
-    kept), in the ``group`` of those tied with it (numbered from 0)."""
+    kept), in the ``group`` of those tied with it (numbered from 0); ``shared``: the copies' name whose
+    roll ``name``, the first of them, shares, who roll off as one."""
 
     name: str
     die: Annotated[int | None, Of("name")] = None
     typed: bool = False
     group: Annotated[int, Of("name")] = 0
+    shared: str | None = None
 
 
 class OpenInitiative(InitiativeSet):
-    """``group``: the copies' name whose roll this shares; ``by_gm``: set with `/init set`."""
+    """``group``: the copies' name whose roll this shares; ``by_gm``: set with `/init set`; ``rolled_off``: the
+    roll-off d20s of those it ties, in the fight."""
 
     group: str | None = None
     by_gm: bool = False
+    rolled_off: list[RolledOff] = Field(default_factory=list)
 
 
 class OpenRound(RoundBegan):

@@ -46,10 +46,13 @@ def _shown_ties(e: OpenRound) -> list[RolledOff]:
 def roll_off_text(tied: list[RolledOff]) -> str:
     """``a roll-off: Borin 🎲 14, Alda 🎲 9✍``, naming those whose equal dice keep the order they joined
     (``a roll-off among Borin, Alda`` in a log written before the dice were kept)."""
+    def who(t: RolledOff) -> str:
+        return f"the {t.shared} group" if t.shared else t.name
+
     if any(t.die is None for t in tied):
-        return "a roll-off among " + ", ".join(t.name for t in tied)
-    dice = ", ".join(f"{t.name} 🎲 {die_text(t.die or 0, t.typed)}" for t in tied)
-    alike = [t.name for t in tied if any(o is not t and (o.group, o.die) == (t.group, t.die) for o in tied)]
+        return "a roll-off among " + ", ".join(who(t) for t in tied)
+    dice = ", ".join(f"{who(t)} 🎲 {die_text(t.die or 0, t.typed)}" for t in tied)
+    alike = [who(t) for t in tied if any(o is not t and (o.group, o.die) == (t.group, t.die) for o in tied)]
     return f"a roll-off: {dice}" + (f" (equal dice keep the order they joined: {', '.join(alike)})" if alike else "")
 
 
@@ -121,11 +124,13 @@ class OpenPresenter(Presenter[OpenFacts]):
     def open_initiative(self, e: OpenInitiative) -> str:
         if secret(e.value):
             return f"**{e.actor}** has its initiative (the GM keeps the number)"
+        shown = [t for t in e.rolled_off if not secret(t.die)]  # a tie with a hidden combatant would tell its number
+        tie = f"; tied with others: {roll_off_text(shown)}" if len(shown) > 1 else ""
         if e.by_gm:
-            return f"**{e.actor}** initiative **{e.value}**: set by the GM"
+            return f"**{e.actor}** initiative **{e.value}**: set by the GM{tie}"
         shared = f", sharing the roll of the {e.group} group" if e.group else ""
         roll = f" ({self.roll_text(e.roll)})" if e.roll is not None and e.roll.dice and not shared else ""
-        return f"**{e.actor}** initiative **{e.value}**{roll}{shared}"
+        return f"**{e.actor}** initiative **{e.value}**{roll}{shared}{tie}"
 
     def open_round(self, e: OpenRound) -> str:
         tied = _shown_ties(e)

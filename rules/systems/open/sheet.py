@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from rules.dice import Dice, roll_expression
+from rules.dice import MAX_DICE, Dice, roll_expression
 from rules.errors import DiceError, SheetError
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey, check_hp_within_most
@@ -33,10 +33,19 @@ DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "ne
 CELL_FT = 5
 #: a melee reach no sheet or weapon changes
 DEFAULT_REACH = 5
+#: the longest reach a sheet or a weapon gives, in feet
+MOST_REACH = 100
+#: the longest range, long range or area size of a weapon, in feet
+MOST_FEET = 5000
+#: a save's DC: two digits
+MOST_DC = 99
 
 _DICE = re.compile(r"^[0-9]{1,3}d[0-9]{1,3}([+-][0-9]{1,3})?$|^[0-9]{1,3}$")
-#: the most a weapon's damage takes: flat damage, dice, sides and the dice's modifier each (``_DICE``: three digits)
+#: the most a weapon's damage takes: flat damage, sides and the dice's modifier each (``_DICE``: three digits)
 _MOST = 999
+#: the most dice a weapon rolls: a critical hit rolls them twice, and with the attack's two d20s (advantage) they
+#: stay within what one roll (and one `roll:`) takes
+_MOST_DICE = (MAX_DICE - 2) // 2
 _NAME = re.compile(r"^[a-z][a-z0-9'-]{0,29}$")
 _TYPE = re.compile(r"^[a-z]{1,20}$")
 
@@ -82,10 +91,21 @@ def _bad(item: str, why: str) -> SheetError:
     )
 
 
-def _feet(item: str, text: str, what: str) -> int:
-    if not re.fullmatch(r"[0-9]{1,4}", text) or not 0 < int(text) <= 5000 or int(text) % CELL_FT:
-        raise _bad(item, f"has {what} `{text}`: give feet in steps of 5, like 10")
+def _feet(item: str, text: str, what: str, most: int = MOST_FEET) -> int:
+    """``text`` as feet from 5 to ``most`` in steps of 5; refused saying the range, and why."""
+    wanted = f"{'an' if what[0] in 'aeiou' else 'a'} {what} is from {CELL_FT} to {most} ft, in steps of 5, like 10"
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        raise _bad(item, f"has {what} `{text[:12]}`: {wanted}")
+    if not CELL_FT <= int(text) <= most:
+        raise _bad(item, f"has {what} `{text}`, out of range: {wanted}")
+    if int(text) % CELL_FT:
+        raise _bad(item, f"has {what} `{text}`, not in steps of 5: {wanted}")
     return int(text)
+
+
+def _dice_out_of_range(item: str) -> SheetError:
+    return _bad(item, f"has dice out of range: dice are at most {_MOST_DICE} dice, so that a critical hit's doubled dice "
+                      f"can be rolled, of at most {_MOST} sides, and a modifier from -{_MOST} to +{_MOST}, like `1d8+3`")
 
 
 @lru_cache(maxsize=1024)
@@ -103,8 +123,10 @@ def parse_weapon(item: str) -> Weapon:
         save = second.removeprefix("save=")
         if save not in ABILITIES:
             raise _bad(item, f"saves with `{save}`: use one of {', '.join(ABILITIES)}")
+        if re.fullmatch(r"[+-]?[0-9]+", third) and not 0 <= int(third) <= MOST_DC:
+            raise _bad(item, f"has a DC out of range: a DC is a whole number from 0 to {MOST_DC}, like 15")
         if not re.fullmatch(r"[0-9]{1,2}", third):
-            raise _bad(item, "needs a DC (a number such as 15) after the save")
+            raise _bad(item, f"needs a DC (a whole number from 0 to {MOST_DC}, such as 15) after the save")
         fields.update(save=save, dc=int(third))
     else:
         if re.fullmatch(r"[+-]?[0-9]+", second) and not re.fullmatch(r"[+-]?[0-9]{1,2}", second):
@@ -118,8 +140,7 @@ def parse_weapon(item: str) -> Weapon:
         raise _bad(item, f"has a flat damage out of range: a flat damage is a whole number from 1 to {_MOST}, like "
                          "`club:+4:3:bludgeoning`; for more, give dice such as `20d10`")
     if re.fullmatch(r"[0-9]+d[0-9]+([+-][0-9]+)?", damage) and not _DICE.match(damage):
-        raise _bad(item, f"has dice out of range: dice take at most {_MOST} dice of at most {_MOST} sides and a "
-                         f"modifier from -{_MOST} to +{_MOST}, like `1d8+3`")
+        raise _dice_out_of_range(item)
     if not _DICE.match(damage):
         raise _bad(item, f"has damage `{damage}`: write dice like `1d8+3` or `8d6`")
     if not _TYPE.match(kind):
@@ -129,7 +150,7 @@ def parse_weapon(item: str) -> Weapon:
         if key == "half" and not value and "save" in fields:
             fields["half"] = True
         elif key == "reach" and "bonus" in fields:
-            fields["reach"] = _feet(item, value, "reach")
+            fields["reach"] = _feet(item, value, "reach", MOST_REACH)
         elif key == "range":
             normal, _, long = value.partition("/")
             fields["normal"] = _feet(item, normal, "range")
@@ -160,6 +181,8 @@ def _read_weapons(value: str) -> list[str]:
         _known_type(w.kind, f"`weapons`: `{w.name}`")
         if re.match(r"0+d|[0-9]+d0+(?![0-9])", w.damage) or w.damage.strip("0") == "":
             raise _bad(item, f"has damage `{w.damage}`, which rolls nothing: give at least one die of at least one side, or a flat damage of 1 or more")
+        if "d" in w.damage and int(w.damage.partition("d")[0]) > _MOST_DICE:
+            raise _dice_out_of_range(item)
         if w.name in out:
             raise SheetError(f"`weapons`: two weapons are called `{w.name}`: give each its own name.")
         out[w.name] = w.text()
@@ -204,7 +227,8 @@ def check_sheet(raw: dict[str, str], sheet: dict[str, Any]) -> None:
     """What no single key can check: a `reach` not in steps of 5 ft, an `hp` above the `max_hp` given
     with it, a damage type both taken double and not at all (or halved)."""
     if "reach" in raw and int(sheet["reach"]) % CELL_FT:
-        raise SheetError(f"`reach={sheet['reach']}`: give feet in steps of 5, like `reach=10`.")
+        raise SheetError(f"`reach={sheet['reach']}`: a reach is from {CELL_FT} to {MOST_REACH} ft, in steps of 5, like "
+                         "`reach=10`.")
     check_hp_within_most(raw, sheet)
     kinds = {k: set(sheet.get(k) or ()) for k in ("resist", "immune", "vulnerable")}
     for a, b in (("immune", "vulnerable"), ("immune", "resist"), ("resist", "vulnerable")):
@@ -229,7 +253,7 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
       for k, what in (("resist", "takes half of"), ("immune", "takes none of"), ("vulnerable", "takes double of"))),
     SheetKey("size", "size: a creature moves through a hostile's space only if two or more sizes apart from it",
              "choice", "medium", choices=SIZES),
-    SheetKey("reach", "melee reach in feet", "int", DEFAULT_REACH, minimum=5, maximum=100),
+    SheetKey("reach", "melee reach in feet", "int", DEFAULT_REACH, minimum=CELL_FT, maximum=MOST_REACH),
     SheetKey("weapons", "attacks, comma separated: `longsword:+5:1d8+3:slashing[:reach=10][:range=80/320]` or "
              "`fireball:save=dex:15:8d6:fire:half[:area=burst20][:range=150]`", "custom", parse=_read_weapons,
              accepts="weapons and save attacks"),

@@ -8,8 +8,10 @@ the bot rolls it as the turn begins; either way its turn then passes on.
 Dice order: `/init roll` rolls each combatant's expression in the order they joined (copies
 sharing a roll with ``group_init=yes`` roll once, at the first), then a d20 for each combatant of
 a tie, one tied group after another (the groups in the order their first combatant joined, each
-group's combatants in the order they joined); a death save rolls a d20 (as the turn begins with
-``death_save_roll=bot``, else in `/act action:death-save` or the turn's end).
+group's combatants in the order they joined; copies sharing a roll roll one d20, at the first of
+them); one joining the fight on a tie rolls its initiative, then the tie's new roll-off d20s; a
+death save rolls a d20 (as the turn begins with ``death_save_roll=bot``, else in
+`/act action:death-save` or the turn's end).
 """
 from __future__ import annotations
 
@@ -78,15 +80,37 @@ def death_save(enc: Encounter, c: Combatant, dice: Dice, *, ending: bool = False
     return events
 
 
+def _number(c: Combatant) -> int:
+    """A copy's number (``3`` of ``Goblin 3``)."""
+    return int(c.name.rsplit(" ", 1)[1])
+
+
+def _ties(enc: Encounter, opts: OptionValues, fighters: list[Combatant]) -> dict[tuple[int, int], list[list[Combatant]]]:
+    """``fighters`` by initiative and modifier, each tie as the units that roll off in it: one combatant, or the
+    copies sharing a roll (``group_init=yes``) in number order; the units in the order their first joined."""
+    ties: dict[tuple[int, int], dict[tuple[bool, str], list[Combatant]]] = {}
+    for c in fighters:
+        group = group_of(enc, c) if opts.group_init else None
+        unit = (True, group) if group is not None else (False, c.name)
+        ties.setdefault((c.initiative or 0, OpenCombatant.of(c).init_mod), {}).setdefault(unit, []).append(c)
+    return {key: [sorted(u, key=_number) if shared else u for (shared, _), u in units.items()]
+            for key, units in ties.items()}
+
+
 def _slots(enc: Encounter, opts: OptionValues) -> list[ordered.Slot]:
-    joined = {c.name: i for i, c in enumerate(enc.combatants)}
+    fighters = [c for c in enc.combatants if c.in_fight]
+    joined = {c.name: (i, 0) for i, c in enumerate(enc.combatants)}
+    if opts.group_init:  # copies sharing a roll: together, at their first's place, in number order
+        for unit in (u for units in _ties(enc, opts, fighters).values() for u in units if len(u) > 1):
+            first = min(joined[c.name][0] for c in unit)
+            joined.update((c.name, (first, _number(c))) for c in unit)
     return [
         ordered.Slot(
             c.name, c.initiative if c.initiative is not None else -99,
             (-OpenCombatant.of(c).init_mod, -OpenCombatant.of(c).roll_off, joined[c.name]),
             takes_turns(enc, opts, c),
         )
-        for c in enc.combatants if c.in_fight
+        for c in fighters
     ]
 
 
@@ -122,21 +146,41 @@ def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int,
     return OpenInitiative(actor=c.name, value=value, roll=roll)
 
 
-def _roll_off(enc: Encounter, dice: Dice) -> list[RolledOff]:
-    """A d20 each for combatants tied on initiative and modifier (copies sharing a roll too: their order among themselves)."""
+def _roll_unit(enc: Encounter, unit: list[Combatant], dice: Dice, number: int, *, again: bool = True) -> RolledOff:
+    """The roll-off d20 of one unit of a tie (rolled at its first, unless it has one and not ``again``), shared by all of it."""
+    first = OpenCombatant.of(unit[0])
+    if again or not first.roll_off:
+        with dice.rolling_for(unit[0].name):
+            first.roll_off = dice.die(20)
+    die = first.roll_off
+    for c in unit:
+        OpenCombatant.of(c).roll_off = die
+    return RolledOff(name=unit[0].name, die=die, typed=isinstance(die, Typed), group=number,
+                     shared=group_of(enc, unit[0]) if len(unit) > 1 else None)
+
+
+def _roll_off(enc: Encounter, opts: OptionValues, dice: Dice) -> list[RolledOff]:
+    """A d20 each for combatants tied on initiative and modifier, one for copies sharing a roll."""
     fighters = [c for c in enc.combatants if c.in_fight and c.initiative is not None]
-    tied: list[RolledOff] = []
     for c in fighters:
         OpenCombatant.of(c).roll_off = 0
-    keys: dict[tuple[int, int], list[Combatant]] = {}
-    for c in fighters:
-        keys.setdefault((c.initiative or 0, OpenCombatant.of(c).init_mod), []).append(c)
-    for number, group in enumerate(g for g in keys.values() if len(g) > 1):
-        for c in group:
-            with dice.rolling_for(c.name):
-                die = OpenCombatant.of(c).roll_off = dice.die(20)
-            tied.append(RolledOff(name=c.name, die=die, typed=isinstance(die, Typed), group=number))
-    return tied
+    ties = [units for units in _ties(enc, opts, fighters).values() if len(units) > 1]
+    return [_roll_unit(enc, unit, dice, number) for number, units in enumerate(ties) for unit in units]
+
+
+def _settle_tie(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[RolledOff]:
+    """``c``'s initiative, rolled or set in the fight, ties others on initiative and modifier: it (or the copies whose
+    roll it now shares) and each unit of the tie with no roll-off d20 yet roll one, in the order they joined; the
+    others keep theirs. The tie's d20s (none if ``c`` ties nobody)."""
+    OpenCombatant.of(c).roll_off = 0
+    fighters = [o for o in enc.combatants if o.in_fight and o.initiative is not None]
+    units = _ties(enc, opts, fighters).get((c.initiative or 0, OpenCombatant.of(c).init_mod), [])
+    mates = [o for u in units if c in u for o in u if o is not c]
+    if mates:  # it takes the roll-off d20 of the copies whose roll it shares
+        OpenCombatant.of(c).roll_off = OpenCombatant.of(mates[0]).roll_off
+    if len(units) < 2:
+        return []
+    return [_roll_unit(enc, unit, dice, 0, again=False) for unit in units]
 
 
 def start(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
@@ -150,7 +194,7 @@ def start(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         raise IllegalAction("There is nobody to fight yet: add combatants with `/combatant add` first.")
     shared: dict[str, tuple[int, Roll]] = {}
     events = [_roll(enc, c, dice, shared, opts) for c in fighters]
-    tied = _roll_off(enc, dice)
+    tied = _roll_off(enc, opts, dice)
     enc.round = 1
     OpenEncounter.of(enc).acted = []
     arrange(enc, opts)
@@ -168,11 +212,12 @@ def init_one(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> li
         if mate is not None:
             shared[group] = (mate.initiative or 0, Roll(total=mate.initiative))
     event = _roll(enc, c, dice, shared, opts)
+    tied = _settle_tie(enc, opts, c, dice)
     arrange(enc, opts)
-    return [event]
+    return [event.model_copy(update={"rolled_off": tied})]
 
 
-def set_initiative(enc: Encounter, opts: OptionValues, c: Combatant, value: int | None) -> list[Event]:
+def set_initiative(enc: Encounter, opts: OptionValues, c: Combatant, value: int | None, dice: Dice) -> list[Event]:
     if not enc.started:
         raise IllegalAction("`/init roll` rolls every initiative and would replace this one: use `/init set` after it.")
     if value is None:
@@ -180,8 +225,9 @@ def set_initiative(enc: Encounter, opts: OptionValues, c: Combatant, value: int 
     if not INITIATIVE_MIN <= value <= INITIATIVE_MAX:
         raise InputError(f"An initiative is a whole number from {INITIATIVE_MIN} to {INITIATIVE_MAX}.")
     c.initiative = value
+    tied = _settle_tie(enc, opts, c, dice)
     arrange(enc, opts)
-    return [OpenInitiative(actor=c.name, value=value, by_gm=True)]
+    return [OpenInitiative(actor=c.name, value=value, by_gm=True, rolled_off=tied)]
 
 
 def speed_now(enc: Encounter, c: Combatant, effects: list[Effect] | None = None) -> int:

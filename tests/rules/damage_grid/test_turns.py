@@ -43,6 +43,16 @@ def test_a_model_activates_once_a_phase_and_only_on_its_sides_turn() -> None:
     assert "already activated" in s.refused("move", actor="Meena", to="E9", error=NotYourTurn)
 
 
+def test_a_model_out_of_its_sides_turn_waits_for_the_sides_turn() -> None:
+    """"In each phase the sides alternate activating one model": Vex of the raiders, refused in the crew's turn,
+    waits until it is "the raiders' turn" (a side's name ending in s takes the apostrophe alone)."""
+    s = Scenario("damage-grid")
+    s.add("Meena", side="crew", at="B2").add("Ann", side="crew", at="B4").add("Vex", side="raiders", at="F2")
+    s.run("init_roll")
+    said = s.refused("move", actor="Vex", to="F3", error=NotYourTurn)
+    assert "Vex waits until it is the raiders' turn." in said and "raiders's" not in said
+
+
 def test_a_model_cannot_move_and_then_attack_in_one_activation() -> None:
     """"Generally a model cannot move and then use a combat point to attack, requiring two activations instead.\""""
     s = duel(a_at="E9")

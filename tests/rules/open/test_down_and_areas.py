@@ -125,7 +125,7 @@ def test_a_burst_catches_everyone_within_it_and_a_save_halves() -> None:
     "a `burst` is every cell within its size of the point aimed at"."""
     s = fight(ann=f"hp=20 {FIRE}", grak="hp=40 dex=2", grak_at="H5")
     s.run("add", name="Snaga", raw_sheet={"hp": "40"}, at="I6", side="foes", init=0)
-    s.run("add", name="Far", raw_sheet={"hp": "40"}, at="H8", side="foes", init=0)
+    s.run("add", [2, 1], name="Far", raw_sheet={"hp": "40"}, at="H8", side="foes", init=0)  # ties Snaga: a roll-off
     dice = [3] * 8 + [13, 2, 5]  # 24 fire; Grak 13+2 saves, Orc (far away) is not caught, Snaga 2 fails
     res = s.run("attack", dice[:10], actor="Ann", target="Grak", weapon="fireball")
     area = next(e for e in res.events if isinstance(e, AreaStruck))
@@ -175,8 +175,8 @@ def test_cones_and_lines() -> None:
     cone = "weapons='breath:save=dex:12:2d6:fire:half:area=cone15,bolt:save=dex:12:2d6:lightning:half:area=line30'"
     s = fight(ann=f"hp=20 {cone}", grak="hp=40", grak_at="E2")
     s.run("add", name="Side", raw_sheet={"hp": "40"}, at="E3", side="foes", init=0)
-    s.run("add", name="Wide", raw_sheet={"hp": "40"}, at="D4", side="foes", init=0)
-    s.run("add", name="Back", raw_sheet={"hp": "40"}, at="A2", side="foes", init=0)
+    s.run("add", [2, 1], name="Wide", raw_sheet={"hp": "40"}, at="D4", side="foes", init=0)  # ties Side: a roll-off
+    s.run("add", [1], name="Back", raw_sheet={"hp": "40"}, at="A2", side="foes", init=0)  # ties both: it rolls
     res = s.resolve("attack", [1, 1, 1, 1], actor="Ann", target="Grak", weapon="breath")
     assert next(e for e in res.events if isinstance(e, AreaStruck)).caught == ["Grak", "Side"]
     res = s.resolve("attack", [1, 1, 1], actor="Ann", target="Grak", weapon="bolt")

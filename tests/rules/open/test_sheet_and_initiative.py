@@ -98,8 +98,49 @@ def test_group_init_copies_share_one_roll() -> None:
     """"Option `group_init=yes`: numbered copies (`/combatant add count:`) share one roll"."""
     s = Scenario("open", group_init="yes").add("Ann", "hp=5", at="B2")
     s.run("add", name="Goblin", raw_sheet={"hp": "5", "dex": "2"}, at="E2 F2 G2", count=3, owner_id=None)
-    s.run("init_roll", [11, 7, 20, 19, 18])  # Ann 11; the goblins one 7 (+2); the tied goblins roll off
+    s.run("init_roll", [11, 7])  # Ann 11; the goblins one 7 (+2), and no roll-off among themselves
     assert [s.get(f"Goblin {i}").initiative for i in (1, 2, 3)] == [9, 9, 9]
+    assert s.enc.order == ["Ann", "Goblin 1", "Goblin 2", "Goblin 3"]
+
+
+def _page() -> str:
+    return " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+
+
+def test_copies_sharing_a_roll_stay_together_in_number_order_and_roll_off_as_one() -> None:
+    """"copies sharing a roll stay together in number order (Goblin 1, Goblin 2, Goblin 3) and roll off as one against
+    the others they tie, one d20 for them all (`the Goblin group 🎲 12`)" (docs/systems/open.md): the Goblins and the
+    Orc tie on 8 and +0; the group rolls 5, the Orc 12."""
+    assert ("copies sharing a roll stay together in number order (Goblin 1, Goblin 2, Goblin 3) and roll off as one "
+            "against the others they tie, one d20 for them all (`the Goblin group 🎲 12`)") in _page()
+    s = Scenario("open", group_init="yes")
+    for name in ("Goblin 3", "Goblin 1", "Goblin 2", "Orc"):  # joined out of number order
+        s.add(name, "hp=5 init=+0", at=None, owner=None)
+    res = s.run("init_roll", [8, 8, 5, 12])
+    assert s.enc.order == ["Orc", "Goblin 1", "Goblin 2", "Goblin 3"]
+    text = s.system.present.view(s.enc, frozenset()).report("", res.events).text()
+    assert "order Orc 8, Goblin 1 8, Goblin 2 8, Goblin 3 8; ties settled by a roll-off: the Goblin group 🎲 5✍, Orc 🎲 12✍" in text
+    s = Scenario("open", group_init="yes")
+    for name in ("Goblin 1", "Goblin 2", "Orc"):
+        s.add(name, "hp=5 init=+0", at=None, owner=None)
+    s.run("init_roll", [8, 8, 9, 9])  # equal dice: the group joined first, and goes first
+    assert s.enc.order == ["Goblin 1", "Goblin 2", "Orc"]
+
+
+def test_a_combatant_joining_on_a_tie_rolls_off_with_those_it_ties() -> None:
+    """"A combatant joining the fight under way ... that ties others on initiative and modifier rolls off with them"
+    (docs/systems/open.md): Newt joins on Orc's 8 and +0; Orc rolls 4 and Newt 17, so Newt goes first, and the reply
+    shows the roll-off."""
+    assert ("A combatant joining the fight under way (or whose initiative is rolled again or set) that ties others on "
+            "initiative and modifier rolls off with them") in _page()
+    s = Scenario("open").add("Ann", "hp=5 init=+0", at="B2").add("Orc", "hp=5 init=+0", at="D2", owner=None)
+    s.run("init_roll", [15, 8])
+    res = s.run("add", [8, 4, 17], name="Newt", raw_sheet={"hp": "5", "init": "+0"}, at="F2", owner_id=None)
+    assert s.enc.order == ["Ann", "Newt", "Orc"]
+    text = s.system.present.view(s.enc, frozenset()).report("", res.events).text()
+    assert "**Newt** initiative **8** (🎲 8✍ (1d20+0) = **8**); tied with others: a roll-off: Orc 🎲 4✍, Newt 🎲 17✍" in text
+    s.run("init_set", [11], actor="Ann", value=8)  # Ann set on 8 too: she rolls, Orc and Newt keep their dice
+    assert [OpenCombatant.of(s.get(n)).roll_off for n in ("Ann", "Orc", "Newt")] == [11, 4, 17]
 
 
 def test_init_set_replaces_a_number() -> None:
@@ -148,17 +189,40 @@ def test_init_set_before_the_roll_is_refused() -> None:
 @pytest.mark.parametrize(("damage", "said"), [
     ("1000", "has a flat damage out of range: a flat damage is a whole number from 1 to 999, like `club:+4:3:bludgeoning`"),
     ("-3", "has a flat damage out of range: a flat damage is a whole number from 1 to 999"),
-    ("1d8+1000", "has dice out of range: dice take at most 999 dice of at most 999 sides and a modifier from -999 to +999"),
-    ("1000d6", "has dice out of range: dice take at most 999 dice of at most 999 sides"),
+    ("1d8+1000", "has dice out of range: dice are at most 99 dice, so that a critical hit's doubled dice can be rolled, "
+                 "of at most 999 sides, and a modifier from -999 to +999, like `1d8+3`"),
+    ("1000d6", "has dice out of range: dice are at most 99 dice, so that a critical hit's doubled dice can be rolled"),
+    ("100d6", "has dice out of range: dice are at most 99 dice, so that a critical hit's doubled dice can be rolled"),
 ])
 def test_a_damage_out_of_range_is_refused_naming_its_range(damage: str, said: str) -> None:
-    """"damage dice that roll something (at most 999 dice of at most 999 sides, and a modifier from -999 to +999), or a
+    """"damage dice that roll something (at most 99 dice of at most 999 sides, and a modifier from -999 to +999), or a
     flat damage from 1 to 999" (docs/systems/open.md): a damage past these is refused naming the range to keep to."""
     page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
-    assert ("damage dice that roll something (at most 999 dice of at most 999 sides, and a modifier from -999 to +999), "
+    assert ("damage dice that roll something (at most 99 dice of at most 999 sides, and a modifier from -999 to +999), "
             "or a flat damage from 1 to 999") in page
     message = Scenario("open").refused("add", name="Ann", raw_sheet={"hp": "5", "weapons": f"club:+4:{damage}:bludgeoning"})
     assert said in message
+
+
+@pytest.mark.parametrize("weapon", ["big:+5:100d6:fire", "big:+5:150d6+3:fire", "blast:save=dex:15:100d6:fire"])
+def test_a_weapon_the_attack_cannot_roll_is_refused_at_the_sheet(weapon: str) -> None:
+    """"at most 99 dice ... (so that a critical hit, which rolls them twice, stays within the 200 dice one roll may
+    roll)" (docs/systems/open.md): a weapon or save attack of 100 dice or more is refused when the sheet is given."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert "(so that a critical hit, which rolls them twice, stays within the 200 dice one roll may roll)" in page
+    message = Scenario("open").refused("add", name="Ann", raw_sheet={"hp": "5", "weapons": weapon})
+    assert "has dice out of range: dice are at most 99 dice, so that a critical hit's doubled dice can be rolled" in message
+
+
+def test_the_most_dice_a_sheet_takes_roll_on_a_critical_hit() -> None:
+    """"A natural 20 hits and is a critical hit: the damage dice are rolled twice over": a 99-die weapon the sheet
+    accepts rolls its 198 dice on a critical hit, typed with `roll:` as well, and is never refused for its size."""
+    s = Scenario("open", map="8x6").add("Ann", "hp=20 weapons=big:+5:99d6:fire", side="a", at="B2")
+    s.add("Orc", "hp=9999 ac=5", side="b", at="C2", owner=None)
+    s.run("init_roll", [20, 1])
+    res = s.run("attack", [20] + [1] * 198, actor="Ann", target="Orc")
+    assert s.get("Orc").hp == 9999 - 198
+    assert any("198" in line for line in s.text(res))
 
 
 @pytest.mark.parametrize("bonus", ["+1000", "-100", "100"])

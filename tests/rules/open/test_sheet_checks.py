@@ -1,6 +1,8 @@
 """The open system's sheet refusals (docs/systems/open.md, "Sheet": "Anything else is refused, saying what to write")."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules.errors import SheetError
@@ -54,3 +56,39 @@ def test_resist_none_clears_the_list() -> None:
     s = Scenario("open").add("Ann", "hp=10 resist=fire", at="B2")
     s.run("edit", actor="Ann", raw_sheet={"resist": "none"})
     assert s.get("Ann").sheet.get("resist") in ([], None)
+
+
+def _page(*parts: str) -> str:
+    root = Path(__file__).parents[3] / "docs"
+    return " ".join(root.joinpath(*parts).read_text(encoding="utf-8").split())
+
+
+@pytest.mark.parametrize(("weapon", "says"), [
+    ("bow:+5:1d8:piercing:range=80/5005", "has long range `5005`, out of range: a long range is from 5 to 5000 ft"),
+    ("bow:+5:1d8:piercing:range=80/10000", "has long range `10000`, out of range: a long range is from 5 to 5000 ft"),
+    ("bow:+5:1d8:piercing:range=0", "has range `0`, out of range: a range is from 5 to 5000 ft"),
+    ("pike:+5:1d8:piercing:reach=100000", "has reach `100000`, out of range: a reach is from 5 to 100 ft"),
+    ("pike:+5:1d8:piercing:reach=1005", "has reach `1005`, out of range: a reach is from 5 to 100 ft"),
+    ("nova:save=dex:15:1d8:fire:area=burst10000", "has area size `10000`, out of range: an area size is from 5 to 5000 ft"),
+    ("bow:+5:1d8:piercing:range=82", "has range `82`, not in steps of 5: a range is from 5 to 5000 ft, in steps of 5"),
+    ("nova:save=dex:100:1d8:fire", "has a DC out of range: a DC is a whole number from 0 to 99, like 15"),
+    ("nova:save=dex:-5:1d8:fire", "has a DC out of range: a DC is a whole number from 0 to 99, like 15"),
+    ("nova:save=dex:hard:1d8:fire", "needs a DC (a whole number from 0 to 99, such as 15) after the save"),
+])
+def test_a_weapons_number_out_of_range_is_refused_naming_its_range(weapon: str, says: str) -> None:
+    """"Every number you type (in `options`, a sheet, or an encounter option) must be a whole number in its range, and a
+    refusal names the range" (docs/commands.md): a weapon's feet and a save's DC are refused saying the range, and why."""
+    assert "must be a whole number in its range, and a refusal names the range" in _page("commands.md")
+    assert ("a weapon's `reach=` from 5 to 100 ft as the sheet's, `range=` and an area's size from 5 to 5000 ft, each in "
+            "steps of 5; a save's DC from 0 to 99") in _page("systems", "open.md")
+    assert says in Scenario("open").refused("add", error=SheetError, name="Pc", raw_sheet={"hp": "5", "weapons": weapon})
+
+
+def test_a_weapons_reach_keeps_to_the_sheets_range() -> None:
+    """"`reach` | melee reach in feet | 5–100" (docs/systems/open.md): a weapon's `reach=100` is taken, `reach=105` is not,
+    and the sheet's `reach=7` is refused naming the range."""
+    s = Scenario("open").add("Pc", "hp=5 weapons=pike:+5:1d8:piercing:reach=100", at="A1")
+    assert "reach=100" in s.get("Pc").sheet["weapons"][0]
+    assert "from 5 to 100 ft" in s.refused("add", name="Pd", raw_sheet={"hp": "5", "weapons": "pike:+5:1d8:piercing:reach=105"})
+    assert "`reach=7`: a reach is from 5 to 100 ft, in steps of 5, like `reach=10`" in s.refused(
+        "add", name="Pe", raw_sheet={"hp": "5", "reach": "7"})
