@@ -110,7 +110,6 @@ def test_coup_de_grace_hp_moves_the_minis_hit_points_not_the_sheet() -> None:
     ]
     assert (s.get("Ada").hp, s.get("Ada").status, s.get("Ada").sheet.get("hp", 3)) == (0, "downed", 3)
     assert "GM: **Ada** loses 3 HP (3 → 0 HP)" in s.text(res)
-    assert "heal at most 3" in s.refused("edit", actor="Ada", hp_change=4, error=IllegalAction)
     s.run("edit", actor="Ada", hp_change=2)
     assert (s.get("Ada").hp, s.get("Ada").status) == (2, "active")
     assert "not 0" in s.refused("edit", actor="Ada", hp_change=0, error=InputError)
@@ -128,6 +127,25 @@ def test_tote_hp_marks_and_clears_injury_track_boxes() -> None:
     s.run("edit", actor="Ada", hp_change=-5)
     assert (s.get("Ada").hp, s.get("Ada").status) == (0, "downed")
     assert "unconscious" in s.refused("edit", actor="Ada", hp_change=1, error=IllegalAction)
+
+
+def test_a_coup_de_grace_heal_past_the_most_stops_at_it() -> None:
+    """"healing stops at the most: the sheet's `hp` in Coup-De-Grace" (docs/commands.md): Ada at 1 of 3
+    HP healed by 5 has 3, and the reply shows the 2 HP she gained."""
+    s = scenario("coup-de-grace")
+    s.run("edit", actor="Ada", hp_change=-2)
+    res = s.run("edit", actor="Ada", hp_change=5)
+    assert (s.get("Ada").hp, s.get("Ada").status) == (3, "active")
+    assert s.text(res) == ["GM: **Ada** gains 2 HP (1 → 3 HP)"]
+
+
+def test_a_tote_clear_past_the_track_stops_with_every_box_free() -> None:
+    """TOTE, "healing stops at the most" (docs/commands.md) read for the Injury Track: Ada with 4 of 6 boxes
+    free clearing 5 has all 6 free, and the reply shows the 2 boxes cleared."""
+    s = scenario("tote", 1)
+    s.run("edit", actor="Ada", hp_change=-2)
+    res = s.run("edit", actor="Ada", hp_change=5)
+    assert (s.get("Ada").hp, s.text(res)) == (6, ["GM: **Ada** clears 2 boxes of the Injury Track (4 → 6 left)"])
 
 
 @pytest.mark.parametrize("key", ["damage-grid", "war-and-combat"])

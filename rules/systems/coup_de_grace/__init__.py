@@ -119,18 +119,14 @@ class CoupDeGraceSystem(RuleSystem):
 
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         """`/combatant hp`: the mini's HP move by ``change`` (the sheet's `hp` is its maximum):
-        0 downs it, -1 or less puts it out of action, above 0 a downed mini stands."""
+        0 downs it, -1 or less puts it out of action, above 0 a downed mini stands; a heal stops at the most."""
         if c.status == "out" or c.hp is None:
             raise IllegalAction(f"{c.name} is out of action: the fight is over for it.")
         full = CdgCombatant.of(c).hp_max or DEFAULT_HP
-        if c.hp + change > full:
-            raise IllegalAction(
-                f"{c.name} has {c.hp} of {full} HP: heal at most {full - c.hp}, or raise the sheet's `hp` "
-                "(`/combatant edit sheet:\"hp+1\"`)."
-            )
         before = c.hp
-        return [HitPointsChanged(actor=c.name, change=change, before=before, after=before + change),
-                *attacks.set_hp(enc, c, before + change)]
+        after = min(before + change, max(full, before))  # a heal stops at the most (the sheet's `hp`)
+        return [HitPointsChanged(actor=c.name, change=after - before, before=before, after=after),
+                *attacks.set_hp(enc, c, after)]
 
     def health(self, c: Combatant) -> tuple[int, int] | None:
         full = CdgCombatant.of(c).hp_max
