@@ -98,6 +98,9 @@ class RosterRules(FightRules):
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         raise NotImplementedError  # pragma: no cover - the system's own
 
+    def health(self, c: Combatant) -> tuple[int, int] | None:
+        raise NotImplementedError  # pragma: no cover - the system's own
+
     def roll_initiative(self, enc: Encounter, action: InitRoll, dice: Dice) -> list[Event]:
         raise NotImplementedError  # pragma: no cover - the system's own
 
@@ -223,8 +226,10 @@ class RosterRules(FightRules):
     def edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         c = enc.get(action.actor)
         change = action.hp_change
+        was = c.model_dump()
         if change is not None and not action.raw_sheet:  # `/combatant hp` where hp is not a sheet key
             events = self.change_hp(enc, c, change)
+            self.check_changed(c, was)
             for e in events:  # an owner's own, before the fight, is named as its player's
                 if isinstance(e, HitPointsChanged):
                     e.by_gm = action.is_gm
@@ -232,6 +237,9 @@ class RosterRules(FightRules):
         if not action.raw_sheet and not action.at and not action.facing and not action.side:
             raise InputError("Nothing to change: give `sheet` (key=value pairs, or changes like `hp-7`) to edit.")
         events = self.apply_edit(enc, action, dice)
+        by_change = change is not None or "hp" in action.deltas  # `/combatant hp`, `sheet:"hp+3"`
+        if by_change and set(action.raw_sheet) <= {"hp", "max_hp"} and not (action.at or action.facing or action.side):
+            self.check_changed(c, was)  # a change of hit points alone
         if action.is_gm and enc.started:  # mid-fight, only the GM changes these: the board shows the last few such changes
             # the values applied: an `hp` past the most stops at it
             changed = [f"{k}={c.hp if k == 'hp' and c.hp is not None else v}" for k, v in action.raw_sheet.items()]
@@ -241,6 +249,17 @@ class RosterRules(FightRules):
                 note = mark([c.name], note, f"round {enc.round}: the GM changed {c.name}")
             enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
         return events
+
+    def check_changed(self, c: Combatant, was: dict[str, Any]) -> None:
+        """A change of hit points that leaves ``c`` as it ``was`` (a heal at the most, a loss at the
+        least) is refused, so that no reply, log row or undo step tells of a change that is none."""
+        if c.model_dump() == was:
+            raise IllegalAction(f"{self.health_words(c)}; nothing changed.")
+
+    def health_words(self, c: Combatant) -> str:
+        """``Borin is already at 9/9 HP``: where ``c``'s hit points stand, for a change that moved none."""
+        health = self.health(c)
+        return f"{c.name} is already at {c.hp if health is None else f'{health[0]}/{health[1]}'} HP"
 
     def apply_edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         """The changes of an `edit` (a system adds its own after these: an `hp` past the most...)."""

@@ -99,3 +99,25 @@ async def test_an_owners_combatant_hp_before_the_fight_changes_the_current_hp_on
     await h.run("gm", "/combatant add", "inn", name="Ann", owner="@bob", side="a", at="B3", sheet="hp=15 max_hp=20 ac=15")
     [answer, *_] = await h.run("bob", "/combatant hp", "inn", combatant="Ann", change=10)
     assert "**Ann** gains 5 HP (15 → 20 HP), changed by its player" in answer.text
+
+
+async def test_a_heal_at_full_is_refused_and_leaves_no_log_row_or_undo_step(h: Harness) -> None:
+    """"healing stops at the most" (docs/commands.md): the GM's `/combatant hp change:2` on Borin at 3 of 3 HP,
+    or `sheet:"hp+2"` in Knights of Valour mid-fight, moves nothing: refused as such, with no log row and no undo
+    step (`/undo` then takes back the change before it)."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant hp", combatant="Grak", change=-1)
+    before, [log] = await export(h), await h.run("gm", "/log", count=1)
+    [refusal] = await h.run("gm", "/combatant hp", combatant="Borin", change=2)
+    assert refusal.ephemeral and refusal.text.endswith("Borin is already at 3/3 HP; nothing changed.")
+    assert await export(h) == before and (await h.run("gm", "/log", count=1))[0].text == log.text
+    await h.run("gm", "/undo")
+    assert next(c for c in (await export(h))["combatants"] if c["name"] == "Grak")["hp"] == 3
+    await h.run("gm", "/encounter start", "kov", system="knights-of-valour", name="Ford", map="8x6")
+    await h.run("gm", "/combatant add", "kov", name="Borin", owner="@bob", side="a", at="B3", sheet="hp=9 weapons=club:1")
+    await h.run("gm", "/combatant add", "kov", name="Grak", side="b", at="F3", sheet="hp=9 weapons=club:1")
+    await h.run("gm", "/init roll", "kov")
+    before = await export(h, "kov")
+    [refusal] = await h.run("gm", "/combatant edit", "kov", name="Borin", sheet="hp+2")
+    assert refusal.ephemeral and refusal.text.endswith("Borin is already at 9/9 HP; nothing changed.")
+    assert await export(h, "kov") == before

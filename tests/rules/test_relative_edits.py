@@ -148,6 +148,34 @@ def test_a_tote_clear_past_the_track_stops_with_every_box_free() -> None:
     assert (s.get("Ada").hp, s.text(res)) == (6, ["GM: **Ada** clears 2 boxes of the Injury Track (4 → 6 left)"])
 
 
+@pytest.mark.parametrize("key, which, full", [("coup-de-grace", 0, "3/3 HP"), ("knights-of-valour", 0, "14/14 HP"),
+                                              ("open", 0, "24/24 HP")])
+def test_a_change_of_hit_points_that_changes_nothing_is_refused(key: str, which: int, full: str) -> None:
+    """"healing stops at the most" (docs/commands.md): a heal at full moves no hit point, so `/combatant hp` is
+    refused saying so, and changes nothing (no "gains 0 HP (9 → 9 HP)" reply, no log row)."""
+    s = scenario(key, which)
+    assert s.refused("edit", actor="Ada", hp_change=3) == f"Ada is already at {full}; nothing changed."
+
+
+def test_a_tote_clear_with_every_box_free_is_refused() -> None:
+    """TOTE: clearing boxes of a track with every box free clears none: refused, nothing changed."""
+    s = scenario("tote", 1)
+    assert s.refused("edit", actor="Ada", hp_change=2) == (
+        "Ada's Injury Track already has 6 of 6 boxes free; nothing changed."
+    )
+
+
+def test_a_knights_of_valour_loss_at_the_least_hp_is_refused() -> None:
+    """Knights of Valour stops a loss at -99 HP ("hp ... -99–999", docs/systems/knights-of-valour.md): a loss
+    there moves nothing, and neither does a relative sheet edit (`hp+3`) at the most, mid-fight."""
+    s = scenario("knights-of-valour").add("Gob", "agi=1 hp=7 weapons=warhammer:1", side="b", at="E3")
+    s.run("init_roll")
+    s.run("edit", actor="Gob", hp_change=-200)
+    assert s.get("Gob").hp == -99
+    assert s.refused("edit", actor="Gob", hp_change=-1) == "Gob is already at -99/7 HP; nothing changed."
+    assert s.refused("edit", actor="Ada", deltas={"hp": 3}) == "Ada is already at 14/14 HP; nothing changed."
+
+
 @pytest.mark.parametrize("key", ["damage-grid", "war-and-combat"])
 def test_systems_without_hit_points_refuse_a_change_of_hp(key: str) -> None:
     """Where harm is not a number, `/combatant hp` is refused, saying where to look and what to use."""

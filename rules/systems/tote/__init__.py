@@ -214,6 +214,10 @@ class ToteSystem(RuleSystem):
         track = c.sheet.get("track")
         return (c.hp, len(track)) if c.hp is not None and track else None
 
+    def health_words(self, c: Combatant) -> str:
+        """``Snaga's Injury Track already has 3 of 3 boxes free``."""
+        return f"{c.name}'s Injury Track already has {c.hp} of {len(c.sheet['track'])} boxes free"
+
     def sheet_summary(self, c: Combatant) -> str:
         present = self.present
         assert isinstance(present, TotePresenter)
