@@ -139,6 +139,34 @@ def test_a_coup_de_grace_heal_past_the_most_stops_at_it() -> None:
     assert s.text(res) == ["GM: **Ada** gains 2 HP (1 → 3 HP)"]
 
 
+def test_a_coup_de_grace_loss_stops_at_minus_one() -> None:
+    """"If a mini is reduced to -1HP or less it is considered to be ''out of action''" (coup-de-grace.txt): no HP
+    below -1 means more, so a loss of 50 from 3 HP stops at -1 (not -47), the reply showing the 4 lost."""
+    s = scenario("coup-de-grace")
+    res = s.run("edit", actor="Ada", hp_change=-50)
+    assert (s.get("Ada").hp, s.get("Ada").status) == (-1, "out")
+    assert s.text(res)[0] == "GM: **Ada** loses 4 HP (3 → -1 HP)"
+
+
+def test_a_coup_de_grace_mini_put_out_before_the_fight_is_healed_back() -> None:
+    """`/combatant hp` "changes the current hit points in one step, before the fight too" (docs/commands.md):
+    before the fight a heal brings back a mini put out, off the board (not deployed) until placed; once the
+    fight has started an out mini "takes no further part in the battle" (coup-de-grace.txt): refused."""
+    s = scenario("coup-de-grace").add("Gob", "class=light weapons=axe", side="b", at="F3", facing="W")
+    s.add("Cid", "class=light weapons=axe", side="a", at="C4", facing="E")
+    s.run("edit", actor="Ada", hp_change=-4)
+    assert s.refused("edit", actor="Ada", hp_change=-1) == "Ada is already at -1/3 HP; nothing changed."
+    res = s.run("edit", actor="Ada", hp_change=3, gm=False)
+    assert (s.get("Ada").hp, s.get("Ada").status, s.get("Ada").position) == (2, "active", None)
+    assert s.text(res) == ["**Ada** gains 3 HP (-1 → 2 HP), changed by its player",
+                           "**Ada** is now **active**: back in the battle, not deployed: place it with `/combatant edit at:`"]
+    s.run("edit", actor="Ada", at="C3", facing="N")
+    s.run("edit", actor="Ada", hp_change=-3)
+    assert s.get("Ada").status == "out"
+    s.run("init_roll", [6, 1])
+    assert "out of action" in s.refused("edit", actor="Ada", hp_change=3)
+
+
 def test_a_tote_clear_past_the_track_stops_with_every_box_free() -> None:
     """TOTE, "healing stops at the most" (docs/commands.md) read for the Injury Track: Ada with 4 of 6 boxes
     free clearing 5 has all 6 free, and the reply shows the 2 boxes cleared."""
