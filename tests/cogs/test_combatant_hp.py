@@ -1,8 +1,10 @@
 """`/combatant hp` and relative sheet edits through the real command path."""
 from __future__ import annotations
 
+import pytest
+
 from bot.offline.harness import Harness
-from tests.cogs.fights import export, started_cdg
+from tests.cogs.fights import borins_turn, export, started_cdg
 
 
 async def test_gm_changes_hit_points_with_one_command(h: Harness) -> None:
@@ -121,3 +123,24 @@ async def test_a_heal_at_full_is_refused_and_leaves_no_log_row_or_undo_step(h: H
     [refusal] = await h.run("gm", "/combatant edit", "kov", name="Borin", sheet="hp+2")
     assert refusal.ephemeral and refusal.text.endswith("Borin is already at 9/9 HP; nothing changed.")
     assert await export(h, "kov") == before
+
+
+@pytest.mark.parametrize("system, line", [
+    ("coup-de-grace", "Thrain hp-1 (now 2)"), ("knights-of-valour", "Thrain hp-1 (now 9)"), ("tote", "Thrain hp-1 (now 5)"),
+    ("open", "Thrain hp-1 (now 8)"),
+])
+async def test_the_gms_combatant_hp_mid_fight_shows_under_gm_changes(h: Harness, system: str, line: str) -> None:
+    """Hit points then "change only by rule actions or by the GM's edit, which the reply and `/log` call a "GM edit"
+    and the status board lists under "GM changes"" (docs/commands.md): the GM's `/combatant hp` too, in every
+    system that has it (the open system's loss as damage)."""
+    if system == "open":
+        await h.run("gm", "/encounter start", system="open", name="Inn", map="8x6")
+        for name, owner, side, at in (("Thrain", "@tess", "a", "B3"), ("Grak", None, "b", "F3")):
+            await h.run("gm", "/combatant add", name=name, side=side, at=at, sheet="hp=9 ac=12",
+                        **({"owner": owner} if owner else {}))
+        await h.run("gm", "/init roll")
+    else:
+        await borins_turn(h, system)
+    await h.run("gm", "/combatant hp", combatant="Thrain", change=-1)
+    board = [s for s in h.recorder.sent if s.kind in ("channel", "channel_edit")][-1]
+    assert f"🛠️ GM changes: round 1: {line}" in board.text, board.text

@@ -113,7 +113,10 @@ class OpenSystem(RuleSystem):
         if action.hp_change is not None and action.hp_change < 0 and enc.started and not action.raw_sheet and not action.deltas:
             return action
         edit = super().absolute_edit(enc, action)
-        if action.hp_change is None or enc.started or "max_hp" in edit.raw_sheet or "hp" not in edit.raw_sheet:
+        if action.hp_change is None or "hp" not in edit.raw_sheet:
+            return edit
+        edit = edit.model_copy(update={"hp_change": action.hp_change})  # kept: the reply and board read it as such
+        if enc.started or "max_hp" in edit.raw_sheet:
             return edit
         # before the fight an `hp` typed alone above `max_hp` raises it; `/combatant hp` changes the HP now only
         return edit.model_copy(update={"raw_sheet": current_hp_only(edit.raw_sheet, sheet.max_hp(c), 0)})
@@ -140,6 +143,7 @@ class OpenSystem(RuleSystem):
             if not enc.started and "max_hp" not in action.raw_sheet and wanted > sheet.max_hp(c):
                 c.sheet["max_hp"] = wanted
             c.hp = max(0, min(wanted, sheet.max_hp(c)))
+            c.sheet["hp"] = c.hp  # the value applied: a heal past the most stops at it
         elif c.hp is not None and c.hp > sheet.max_hp(c):
             c.hp = sheet.max_hp(c)
         events: list[Event] = [self.edited(enc, action, c), *setup]

@@ -243,10 +243,13 @@ def test_stable_resets_the_saves_and_damage_restarts_them() -> None:
 
 
 def test_the_gm_changes_record_the_hp_applied() -> None:
-    """"Healing (`/combatant hp change:5`, never above `max_hp`)": the board's GM changes show the HP it stopped at."""
+    """"Healing (`/combatant hp change:5`, never above `max_hp`)": the board's GM changes show the HP it stopped at,
+    and the sheet's `hp` is the value applied."""
     s = fight(ann=f"hp=30 ac=10 {SWORD}")
+    s.run("edit", actor="Ann", hp_change=-3)
     s.run("edit", actor="Ann", hp_change=5)
-    assert s.get("Ann").hp == 30 and s.enc.gm_edits[-1] == "round 1: Ann hp=30"
+    assert (s.get("Ann").hp, s.get("Ann").sheet["hp"]) == (30, 30)
+    assert s.enc.gm_edits[-2:] == ["round 1: Ann hp-3 (now 27)", "round 1: Ann hp+3 (now 30)"]
 
 
 def test_the_refusal_names_only_the_conditions_that_take_actions() -> None:
