@@ -154,6 +154,8 @@ class OpenSystem(RuleSystem):
             st = OpenCombatant.of(c)
             st.saves_made, st.saves_failed, st.stable = 0, 0, False
             events.append(StatusChanged(actor=c.name, status="active", cause=hp_cause(action.is_gm)))
+            if enc.started:  # one turn a round: not again in one it has had (or whose place has passed)
+                turns.back_in(enc, self.option_values(enc), c)
         elif c.status != "out" and c.hp is not None:
             if c.hp > 0 and status == "downed":
                 c.status = "active"

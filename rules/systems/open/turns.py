@@ -37,7 +37,7 @@ from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
 from rules.turns.ordered import acting
 
-__all__ = ["DASH", "DISENGAGE", "expression_dice", "arrange", "start", "init_one", "set_initiative", "advance", "up_next", "acting",
+__all__ = ["DASH", "DISENGAGE", "expression_dice", "arrange", "back_in", "start", "init_one", "set_initiative", "advance", "up_next", "acting",
            "speed_now", "group_of", "takes_turns", "saving", "death_save"]
 
 #: the codes of the effects the dash and disengage actions leave on their combatant until its turn ends
@@ -91,9 +91,22 @@ def _slots(enc: Encounter, opts: OptionValues) -> list[ordered.Slot]:
 
 
 def arrange(enc: Encounter, opts: OptionValues) -> None:
+    """The round's order; those who acted in it (or were passed over) stay so while out of the fight,
+    so that one brought back takes no second turn in the round."""
     st = OpenEncounter.of(enc)
-    st.acted = [n for n in st.acted if (c := enc.find(n)) and c.in_fight]
+    st.acted = [n for n in st.acted if enc.find(n) is not None]
     enc.order = ordered.arrange(_slots(enc, opts), st.acted)
+
+
+def back_in(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
+    """``c``, out of the fight and brought back mid-round, takes its turn at its place in the order
+    (one turn a round): where that place has passed (before the one acting now), it waits for the next round."""
+    st = OpenEncounter.of(enc)
+    places = ordered.arrange(_slots(enc, opts))
+    if enc.current in places and c.name in places and c.name not in st.acted:
+        if places.index(c.name) < places.index(enc.current):
+            st.acted.append(c.name)
+    arrange(enc, opts)
 
 
 def _ranking(enc: Encounter) -> list[Ranked]:
