@@ -144,3 +144,18 @@ async def test_the_gms_combatant_hp_mid_fight_shows_under_gm_changes(h: Harness,
     await h.run("gm", "/combatant hp", combatant="Thrain", change=-1)
     board = [s for s in h.recorder.sent if s.kind in ("channel", "channel_edit")][-1]
     assert f"🛠️ GM changes: round 1: {line}" in board.text, board.text
+
+
+async def test_the_open_systems_combatant_hp_reply_reads_as_every_systems(h: Harness) -> None:
+    """`/combatant hp` "changes the current hit points in one step" (docs/commands.md): in the open system, as in
+    the others, its reply is the hit-point line (`GM: **Ann** gains 5 HP (4 → 9 HP)`), before and in the fight,
+    not a sheet's "updated: hp=… max_hp=…" line."""
+    await h.run("gm", "/encounter start", system="open", name="Inn", map="8x6")
+    await h.run("gm", "/combatant add", name="Ann", owner="@bob", side="a", at="B3", sheet="hp=4 max_hp=9 ac=12")
+    await h.run("gm", "/combatant add", name="Grak", side="b", at="F3", sheet="hp=9 ac=12")
+    [answer, *_] = await h.run("gm", "/combatant hp", combatant="Ann", change=5)
+    assert answer.text.splitlines()[1:] == ["GM: **Ann** gains 5 HP (4 → 9 HP)"], answer.text
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/combatant hp", combatant="Ann", change=-3)
+    [answer, *_] = await h.run("gm", "/combatant hp", combatant="Ann", change=2)
+    assert answer.text.splitlines()[1:] == ["GM: **Ann** gains 2 HP (6 → 8 HP)"], answer.text

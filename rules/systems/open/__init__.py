@@ -146,7 +146,8 @@ class OpenSystem(RuleSystem):
             c.sheet["hp"] = c.hp  # the value applied: a heal past the most stops at it
         elif c.hp is not None and c.hp > sheet.max_hp(c):
             c.hp = sheet.max_hp(c)
-        events: list[Event] = [self.edited(enc, action, c), *setup]
+        # `/combatant hp` reads as in every system: the hit-point line alone, no sheet's "updated" line
+        events: list[Event] = [*([] if action.hp_change is not None else [self.edited(enc, action, c)]), *setup]
         if c.hp != before and before is not None and c.hp is not None:
             events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm))
         if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and action.is_gm:
