@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rules.dice import Dice, ExpressionResult, Typed, roll_expression
+from rules.dice import Dice, Typed, roll_expression
 from rules.effects import Effect, active, pass_turns, total
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Roll, StatusChanged
@@ -37,7 +37,7 @@ from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
 from rules.turns.ordered import acting
 
-__all__ = ["DASH", "DISENGAGE", "expression_dice", "arrange", "back_in", "start", "init_one", "set_initiative", "advance", "up_next", "acting",
+__all__ = ["DASH", "DISENGAGE", "arrange", "back_in", "start", "init_one", "set_initiative", "advance", "up_next", "acting",
            "speed_now", "group_of", "takes_turns", "saving", "death_save"]
 
 #: the codes of the effects the dash and disengage actions leave on their combatant until its turn ends
@@ -113,11 +113,6 @@ def _ranking(enc: Encounter) -> list[Ranked]:
     return [Ranked(name=n, initiative=enc.get(n).initiative or 0) for n in enc.order]
 
 
-def expression_dice(result: ExpressionResult) -> list[int]:
-    """``result``'s dice for a roll's line, a typed one kept `Typed` (marked ✍ there)."""
-    return [Typed(d.value) if d.given else d.value for d in result.dice]
-
-
 def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int, Roll]], opts: OptionValues) -> Event:
     expression, modifier = sheet.init_expression(c)
     OpenCombatant.of(c).init_mod = modifier
@@ -128,7 +123,7 @@ def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int,
     with dice.rolling_for(c.name):
         result = roll_expression(expression, dice, words=False)
     value = max(INITIATIVE_MIN, min(INITIATIVE_MAX, result.total))
-    roll = Roll(dice=expression_dice(result), label=expression, total=value)
+    roll = Roll(dice=result.marked_dice(), label=expression, total=value)
     c.initiative = value
     if group is not None:
         shared[group] = (value, roll)
