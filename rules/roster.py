@@ -226,7 +226,8 @@ class RosterRules(FightRules):
     def edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         c = enc.get(action.actor)
         change = action.hp_change
-        was = c.model_dump()
+        by_change = change is not None or "hp" in action.deltas  # `/combatant hp`, `sheet:"hp+3"`
+        was = c.model_dump() if by_change else {}  # what a change of hit points that moves none leaves
         if change is not None and not action.raw_sheet:  # `/combatant hp` where hp is not a sheet key
             events = self.change_hp(enc, c, change)
             self.check_changed(c, was)
@@ -240,11 +241,10 @@ class RosterRules(FightRules):
         if not action.raw_sheet and not action.at and not action.facing and not action.side:
             raise InputError("Nothing to change: give `sheet` (key=value pairs, or changes like `hp-7`) to edit.")
         events = self.apply_edit(enc, action, dice)
-        by_change = change is not None or "hp" in action.deltas  # `/combatant hp`, `sheet:"hp+3"`
         if by_change and set(action.raw_sheet) <= {"hp", "max_hp"} and not (action.at or action.facing or action.side):
             self.check_changed(c, was)  # a change of hit points alone
         if change is not None and c.hp is not None:  # `/combatant hp` where hp is a sheet key: read as everywhere
-            self.note_gm_edit(enc, action, c, [f"hp{c.hp - int(was['hp']):+d} (now {c.hp})"])
+            self.note_gm_edit(enc, action, c, [f"hp{c.hp - int(was['hp'] or 0):+d} (now {c.hp})"])
             return events
         # the values applied: an `hp` past the most stops at it
         changed = [f"{k}={c.hp if k == 'hp' and c.hp is not None else v}" for k, v in action.raw_sheet.items()]
