@@ -210,6 +210,10 @@ class ExpressionResult:
     text: str
     dice: Sequence[DieRoll]
 
+    def marked_dice(self) -> list[int]:
+        """The dice for a roll's line, a typed one kept `Typed` (marked ✍ there)."""
+        return [Typed(d.value) if d.given else d.value for d in self.dice]
+
 
 #: the one roller and its words: a roll resets the roller's count of dice first, and the rules roll in one thread
 _ROLLER = d20.Roller(context=d20.RollContext(max_rolls=MAX_DICE))

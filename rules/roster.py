@@ -102,6 +102,9 @@ class RosterRules(FightRules):
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         raise NotImplementedError  # pragma: no cover - the system's own
 
+    def health(self, c: Combatant) -> tuple[int, int] | None:
+        raise NotImplementedError  # pragma: no cover - the system's own
+
     def roll_initiative(self, enc: Encounter, action: InitRoll, dice: Dice) -> list[Event]:
         raise NotImplementedError  # pragma: no cover - the system's own
 
@@ -227,24 +230,52 @@ class RosterRules(FightRules):
     def edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         c = enc.get(action.actor)
         change = action.hp_change
+        by_change = change is not None or "hp" in action.deltas  # `/combatant hp`, `sheet:"hp+3"`
+        was = c.model_dump() if by_change else {}  # what a change of hit points that moves none leaves
         if change is not None and not action.raw_sheet:  # `/combatant hp` where hp is not a sheet key
             events = self.change_hp(enc, c, change)
+            self.check_changed(c, was)
             for e in events:  # an owner's own, before the fight, is named as its player's
                 if isinstance(e, HitPointsChanged):
                     e.by_gm = action.is_gm
+            # the change applied (a heal past the most stops at it); a loss the rules deal as damage, as given
+            applied = next((e.change for e in events if isinstance(e, HitPointsChanged)), change)
+            self.note_gm_edit(enc, action, c, [f"hp{applied:+d} (now {c.hp})"])
             return events
         if not action.raw_sheet and not action.at and not action.facing and not action.side:
             raise InputError("Nothing to change: give `sheet` (key=value pairs, or changes like `hp-7`) to edit.")
         events = self.apply_edit(enc, action, dice)
-        if action.is_gm and enc.started:  # mid-fight, only the GM changes these: the board shows the last few such changes
-            # the values applied: an `hp` past the most stops at it
-            changed = [f"{k}={c.hp if k == 'hp' and c.hp is not None else v}" for k, v in action.raw_sheet.items()]
-            changed += [f"{k} {v}" for k, v in (("at", action.at), ("facing", action.facing), ("side", action.side)) if v]
-            note = f"round {enc.round}: {c.name} {' '.join(changed)}"[:200]
-            if enc.hidden(c):  # players read that the GM changed it, not what
-                note = mark([c.name], note, f"round {enc.round}: the GM changed {c.name}")
-            enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
+        if by_change and set(action.raw_sheet) <= {"hp", "max_hp"} and not (action.at or action.facing or action.side):
+            self.check_changed(c, was)  # a change of hit points alone
+        if change is not None and c.hp is not None:  # `/combatant hp` where hp is a sheet key: read as everywhere
+            self.note_gm_edit(enc, action, c, [f"hp{c.hp - int(was['hp'] or 0):+d} (now {c.hp})"])
+            return events
+        # the values applied: an `hp` past the most stops at it
+        changed = [f"{k}={c.hp if k == 'hp' and c.hp is not None else v}" for k, v in action.raw_sheet.items()]
+        changed += [f"{k} {v}" for k, v in (("at", action.at), ("facing", action.facing), ("side", action.side)) if v]
+        self.note_gm_edit(enc, action, c, changed)
         return events
+
+    def note_gm_edit(self, enc: Encounter, action: Edit, c: Combatant, changed: list[str]) -> None:
+        """Mid-fight, only the GM changes sheets and hit points: the board shows the last few such
+        changes (``round 2: Grak hp=3``), a hidden combatant's as that the GM changed it."""
+        if not (action.is_gm and enc.started):
+            return
+        note = f"round {enc.round}: {c.name} {' '.join(changed)}"[:200]
+        if enc.hidden(c):  # players read that the GM changed it, not what
+            note = mark([c.name], note, f"round {enc.round}: the GM changed {c.name}")
+        enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
+
+    def check_changed(self, c: Combatant, was: dict[str, Any]) -> None:
+        """A change of hit points that leaves ``c`` as it ``was`` (a heal at the most, a loss at the
+        least) is refused, so that no reply, log row or undo step tells of a change that is none."""
+        if c.model_dump() == was:
+            raise IllegalAction(f"{self.health_words(c)}; nothing changed.")
+
+    def health_words(self, c: Combatant) -> str:
+        """``Borin is already at 9/9 HP``: where ``c``'s hit points stand, for a change that moved none."""
+        health = self.health(c)
+        return f"{c.name} is already at {c.hp if health is None else f'{health[0]}/{health[1]}'} HP"
 
     def apply_edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         """The changes of an `edit` (a system adds its own after these: an `hp` past the most...)."""

@@ -231,7 +231,8 @@ class RuleSystem(RosterRules):
 
     def absolute_edit(self, enc: Encounter, action: Edit) -> Edit:
         """``action`` (an edit) with its relative changes (``hp-7``, `/combatant hp`) made
-        into the values they give, so that every system's edit reads plain ``key=value``."""
+        into the values they give, so that every system's edit reads plain ``key=value``; its
+        ``deltas`` stay, saying which values were changes (one that moves nothing is refused)."""
         deltas = dict(action.deltas)
         change = action.hp_change
         if not deltas and change is None:
@@ -245,7 +246,7 @@ class RuleSystem(RosterRules):
         raw = dict(action.raw_sheet)
         for key, amount in deltas.items():
             raw[key] = str(self.sheet_number(enc, c, key) + amount)
-        return action.model_copy(update={"raw_sheet": raw, "deltas": {}, "hp_change": change})
+        return action.model_copy(update={"raw_sheet": raw, "deltas": deltas, "hp_change": change})
 
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         """`/combatant hp`: ``c`` gains ``change`` hit points (loses, if negative). A system

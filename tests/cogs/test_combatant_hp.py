@@ -1,8 +1,10 @@
 """`/combatant hp` and relative sheet edits through the real command path."""
 from __future__ import annotations
 
+import pytest
+
 from bot.offline.harness import Harness
-from tests.cogs.fights import export, started_cdg
+from tests.cogs.fights import borins_turn, export, started_cdg
 
 
 async def test_gm_changes_hit_points_with_one_command(h: Harness) -> None:
@@ -99,3 +101,61 @@ async def test_an_owners_combatant_hp_before_the_fight_changes_the_current_hp_on
     await h.run("gm", "/combatant add", "inn", name="Ann", owner="@bob", side="a", at="B3", sheet="hp=15 max_hp=20 ac=15")
     [answer, *_] = await h.run("bob", "/combatant hp", "inn", combatant="Ann", change=10)
     assert "**Ann** gains 5 HP (15 → 20 HP), changed by its player" in answer.text
+
+
+async def test_a_heal_at_full_is_refused_and_leaves_no_log_row_or_undo_step(h: Harness) -> None:
+    """"healing stops at the most" (docs/commands.md): the GM's `/combatant hp change:2` on Borin at 3 of 3 HP,
+    or `sheet:"hp+2"` in Knights of Valour mid-fight, moves nothing: refused as such, with no log row and no undo
+    step (`/undo` then takes back the change before it)."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant hp", combatant="Grak", change=-1)
+    before, [log] = await export(h), await h.run("gm", "/log", count=1)
+    [refusal] = await h.run("gm", "/combatant hp", combatant="Borin", change=2)
+    assert refusal.ephemeral and refusal.text.endswith("Borin is already at 3/3 HP; nothing changed.")
+    assert await export(h) == before and (await h.run("gm", "/log", count=1))[0].text == log.text
+    await h.run("gm", "/undo")
+    assert next(c for c in (await export(h))["combatants"] if c["name"] == "Grak")["hp"] == 3
+    await h.run("gm", "/encounter start", "kov", system="knights-of-valour", name="Ford", map="8x6")
+    await h.run("gm", "/combatant add", "kov", name="Borin", owner="@bob", side="a", at="B3", sheet="hp=9 weapons=club:1")
+    await h.run("gm", "/combatant add", "kov", name="Grak", side="b", at="F3", sheet="hp=9 weapons=club:1")
+    await h.run("gm", "/init roll", "kov")
+    before = await export(h, "kov")
+    [refusal] = await h.run("gm", "/combatant edit", "kov", name="Borin", sheet="hp+2")
+    assert refusal.ephemeral and refusal.text.endswith("Borin is already at 9/9 HP; nothing changed.")
+    assert await export(h, "kov") == before
+
+
+@pytest.mark.parametrize("system, line", [
+    ("coup-de-grace", "Thrain hp-1 (now 2)"), ("knights-of-valour", "Thrain hp-1 (now 9)"), ("tote", "Thrain hp-1 (now 5)"),
+    ("open", "Thrain hp-1 (now 8)"),
+])
+async def test_the_gms_combatant_hp_mid_fight_shows_under_gm_changes(h: Harness, system: str, line: str) -> None:
+    """Hit points then "change only by rule actions or by the GM's edit, which the reply and `/log` call a "GM edit"
+    and the status board lists under "GM changes"" (docs/commands.md): the GM's `/combatant hp` too, in every
+    system that has it (the open system's loss as damage)."""
+    if system == "open":
+        await h.run("gm", "/encounter start", system="open", name="Inn", map="8x6")
+        for name, owner, side, at in (("Thrain", "@tess", "a", "B3"), ("Grak", None, "b", "F3")):
+            await h.run("gm", "/combatant add", name=name, side=side, at=at, sheet="hp=9 ac=12",
+                        **({"owner": owner} if owner else {}))
+        await h.run("gm", "/init roll")
+    else:
+        await borins_turn(h, system)
+    await h.run("gm", "/combatant hp", combatant="Thrain", change=-1)
+    board = [s for s in h.recorder.sent if s.kind in ("channel", "channel_edit")][-1]
+    assert f"🛠️ GM changes: round 1: {line}" in board.text, board.text
+
+
+async def test_the_open_systems_combatant_hp_reply_reads_as_every_systems(h: Harness) -> None:
+    """`/combatant hp` "changes the current hit points in one step" (docs/commands.md): in the open system, as in
+    the others, its reply is the hit-point line (`GM: **Ann** gains 5 HP (4 → 9 HP)`), before and in the fight,
+    not a sheet's "updated: hp=… max_hp=…" line."""
+    await h.run("gm", "/encounter start", system="open", name="Inn", map="8x6")
+    await h.run("gm", "/combatant add", name="Ann", owner="@bob", side="a", at="B3", sheet="hp=4 max_hp=9 ac=12")
+    await h.run("gm", "/combatant add", name="Grak", side="b", at="F3", sheet="hp=9 ac=12")
+    [answer, *_] = await h.run("gm", "/combatant hp", combatant="Ann", change=5)
+    assert answer.text.splitlines()[1:] == ["GM: **Ann** gains 5 HP (4 → 9 HP)"], answer.text
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/combatant hp", combatant="Ann", change=-3)
+    [answer, *_] = await h.run("gm", "/combatant hp", combatant="Ann", change=2)
+    assert answer.text.splitlines()[1:] == ["GM: **Ann** gains 2 HP (6 → 8 HP)"], answer.text

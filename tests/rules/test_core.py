@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.actions import make_action
-from rules.dice import Dice, parse_given, roll_expression
+from rules.dice import Dice, Typed, parse_given, roll_expression
 from rules.errors import DiceError, IllegalAction, InputError, SheetError
 from rules.geometry import (
     Cell,
@@ -74,6 +74,15 @@ def test_expression_uses_the_passed_generator() -> None:
     assert a.total == b.total and len(a.dice) == 4
     fixed = roll_expression("2d6+1", Dice.fixed([6, 6]))
     assert fixed.total == 13
+
+
+def test_an_expressions_marked_dice_keep_the_typed_ones_typed() -> None:
+    """"Typed dice are marked ✍ in replies (`🎲 15✍ (d20)`)" (docs/commands.md): of `2d6+1` with one die typed,
+    `marked_dice` gives the typed one as `Typed` (marked ✍ in a roll's line), the bot's as a plain number."""
+    result = roll_expression("2d6+1", Dice(rng=random.Random(1), given=[6]), words=False)
+    marked = result.marked_dice()
+    assert marked == [6, result.dice[1].value] and result.total == 7 + result.dice[1].value
+    assert [type(d) for d in marked] == [Typed, int]
 
 
 @settings(max_examples=300, deadline=None)

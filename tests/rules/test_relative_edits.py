@@ -110,7 +110,6 @@ def test_coup_de_grace_hp_moves_the_minis_hit_points_not_the_sheet() -> None:
     ]
     assert (s.get("Ada").hp, s.get("Ada").status, s.get("Ada").sheet.get("hp", 3)) == (0, "downed", 3)
     assert "GM: **Ada** loses 3 HP (3 → 0 HP)" in s.text(res)
-    assert "heal at most 3" in s.refused("edit", actor="Ada", hp_change=4, error=IllegalAction)
     s.run("edit", actor="Ada", hp_change=2)
     assert (s.get("Ada").hp, s.get("Ada").status) == (2, "active")
     assert "not 0" in s.refused("edit", actor="Ada", hp_change=0, error=InputError)
@@ -128,6 +127,81 @@ def test_tote_hp_marks_and_clears_injury_track_boxes() -> None:
     s.run("edit", actor="Ada", hp_change=-5)
     assert (s.get("Ada").hp, s.get("Ada").status) == (0, "downed")
     assert "unconscious" in s.refused("edit", actor="Ada", hp_change=1, error=IllegalAction)
+
+
+def test_a_coup_de_grace_heal_past_the_most_stops_at_it() -> None:
+    """"healing stops at the most: the sheet's `hp` in Coup-De-Grace" (docs/commands.md): Ada at 1 of 3
+    HP healed by 5 has 3, and the reply shows the 2 HP she gained."""
+    s = scenario("coup-de-grace")
+    s.run("edit", actor="Ada", hp_change=-2)
+    res = s.run("edit", actor="Ada", hp_change=5)
+    assert (s.get("Ada").hp, s.get("Ada").status) == (3, "active")
+    assert s.text(res) == ["GM: **Ada** gains 2 HP (1 → 3 HP)"]
+
+
+def test_a_coup_de_grace_loss_stops_at_minus_one() -> None:
+    """"If a mini is reduced to -1HP or less it is considered to be ''out of action''" (coup-de-grace.txt): no HP
+    below -1 means more, so a loss of 50 from 3 HP stops at -1 (not -47), the reply showing the 4 lost."""
+    s = scenario("coup-de-grace")
+    res = s.run("edit", actor="Ada", hp_change=-50)
+    assert (s.get("Ada").hp, s.get("Ada").status) == (-1, "out")
+    assert s.text(res)[0] == "GM: **Ada** loses 4 HP (3 → -1 HP)"
+
+
+def test_a_coup_de_grace_mini_put_out_before_the_fight_is_healed_back() -> None:
+    """`/combatant hp` "changes the current hit points in one step, before the fight too" (docs/commands.md):
+    before the fight a heal brings back a mini put out, off the board (not deployed) until placed; once the
+    fight has started an out mini "takes no further part in the battle" (coup-de-grace.txt): refused."""
+    s = scenario("coup-de-grace").add("Gob", "class=light weapons=axe", side="b", at="F3", facing="W")
+    s.add("Cid", "class=light weapons=axe", side="a", at="C4", facing="E")
+    s.run("edit", actor="Ada", hp_change=-4)
+    assert s.refused("edit", actor="Ada", hp_change=-1) == "Ada is already at -1/3 HP; nothing changed."
+    res = s.run("edit", actor="Ada", hp_change=3, gm=False)
+    assert (s.get("Ada").hp, s.get("Ada").status, s.get("Ada").position) == (2, "active", None)
+    assert s.text(res) == ["**Ada** gains 3 HP (-1 → 2 HP), changed by its player",
+                           "**Ada** is now **active**: back in the battle, not deployed: place it with `/combatant edit at:`"]
+    s.run("edit", actor="Ada", at="C3", facing="N")
+    s.run("edit", actor="Ada", hp_change=-3)
+    assert s.get("Ada").status == "out"
+    s.run("init_roll", [6, 1])
+    assert "out of action" in s.refused("edit", actor="Ada", hp_change=3)
+
+
+def test_a_tote_clear_past_the_track_stops_with_every_box_free() -> None:
+    """TOTE, "healing stops at the most" (docs/commands.md) read for the Injury Track: Ada with 4 of 6 boxes
+    free clearing 5 has all 6 free, and the reply shows the 2 boxes cleared."""
+    s = scenario("tote", 1)
+    s.run("edit", actor="Ada", hp_change=-2)
+    res = s.run("edit", actor="Ada", hp_change=5)
+    assert (s.get("Ada").hp, s.text(res)) == (6, ["GM: **Ada** clears 2 boxes of the Injury Track (4 → 6 left)"])
+
+
+@pytest.mark.parametrize("key, which, full", [("coup-de-grace", 0, "3/3 HP"), ("knights-of-valour", 0, "14/14 HP"),
+                                              ("open", 0, "24/24 HP")])
+def test_a_change_of_hit_points_that_changes_nothing_is_refused(key: str, which: int, full: str) -> None:
+    """"healing stops at the most" (docs/commands.md): a heal at full moves no hit point, so `/combatant hp` is
+    refused saying so, and changes nothing (no "gains 0 HP (9 → 9 HP)" reply, no log row)."""
+    s = scenario(key, which)
+    assert s.refused("edit", actor="Ada", hp_change=3) == f"Ada is already at {full}; nothing changed."
+
+
+def test_a_tote_clear_with_every_box_free_is_refused() -> None:
+    """TOTE: clearing boxes of a track with every box free clears none: refused, nothing changed."""
+    s = scenario("tote", 1)
+    assert s.refused("edit", actor="Ada", hp_change=2) == (
+        "Ada's Injury Track already has 6 of 6 boxes free; nothing changed."
+    )
+
+
+def test_a_knights_of_valour_loss_at_the_least_hp_is_refused() -> None:
+    """Knights of Valour stops a loss at -99 HP ("hp ... -99–999", docs/systems/knights-of-valour.md): a loss
+    there moves nothing, and neither does a relative sheet edit (`hp+3`) at the most, mid-fight."""
+    s = scenario("knights-of-valour").add("Gob", "agi=1 hp=7 weapons=warhammer:1", side="b", at="E3")
+    s.run("init_roll")
+    s.run("edit", actor="Gob", hp_change=-200)
+    assert s.get("Gob").hp == -99
+    assert s.refused("edit", actor="Gob", hp_change=-1) == "Gob is already at -99/7 HP; nothing changed."
+    assert s.refused("edit", actor="Ada", deltas={"hp": 3}) == "Ada is already at 14/14 HP; nothing changed."
 
 
 @pytest.mark.parametrize("key", ["damage-grid", "war-and-combat"])

@@ -37,7 +37,7 @@ from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.coup_de_grace import attacks, movement, turns
 from rules.systems.coup_de_grace.actions import ACTIONS
-from rules.systems.coup_de_grace.events import HpChanged
+from rules.systems.coup_de_grace.events import HpChanged, Standing
 from rules.systems.coup_de_grace.facts import CdgFacts, board_facts
 from rules.systems.coup_de_grace.options import OPTIONS
 from rules.systems.coup_de_grace.present import CdgPresenter
@@ -57,6 +57,7 @@ from rules.systems.coup_de_grace.tables import (  # noqa: F401  # noqa: F401
     DEFENCE_VALUE,
     DRAFT,
     DRAFT_VARIANT,
+    LEAST_HP,
     NEWER,
     WEAPONS,
     Ruleset,
@@ -121,18 +122,19 @@ class CoupDeGraceSystem(RuleSystem):
 
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         """`/combatant hp`: the mini's HP move by ``change`` (the sheet's `hp` is its maximum):
-        0 downs it, -1 or less puts it out of action, above 0 a downed mini stands."""
-        if c.status == "out" or c.hp is None:
+        0 downs it, -1 or less puts it out of action, above 0 a downed mini stands; a heal stops at the
+        most, a loss at -1 (`LEAST_HP`). Before the fight a heal brings back a mini put out (off the board)."""
+        if c.hp is None or c.status == "out" and enc.started:
             raise IllegalAction(f"{c.name} is out of action: the fight is over for it.")
         full = CdgCombatant.of(c).hp_max or DEFAULT_HP
-        if c.hp + change > full:
-            raise IllegalAction(
-                f"{c.name} has {c.hp} of {full} HP: heal at most {full - c.hp}, or raise the sheet's `hp` "
-                "(`/combatant edit sheet:\"hp+1\"`)."
-            )
         before = c.hp
-        return [HitPointsChanged(actor=c.name, change=change, before=before, after=before + change),
-                *attacks.set_hp(enc, c, before + change)]
+        # a heal stops at the most (the sheet's `hp`), a loss at -1: "-1HP or less" is out of action
+        after = max(LEAST_HP, min(before + change, max(full, before)))
+        changed: list[Event] = [HitPointsChanged(actor=c.name, change=after - before, before=before, after=after)]
+        if c.status == "out" and after > LEAST_HP:  # before the fight: back, off the board until placed
+            c.hp, c.status = after, "active" if after > 0 else "downed"
+            return [*changed, Standing(actor=c.name, status=c.status, cause="back")]
+        return [*changed, *attacks.set_hp(enc, c, after)]
 
     def health(self, c: Combatant) -> tuple[int, int] | None:
         full = CdgCombatant.of(c).hp_max

@@ -46,6 +46,7 @@ from rules.systems.coup_de_grace.tables import (
     DOWNED_PENALTY,
     DRAFT_CDG_COST,
     DRAFT_VARIANT,
+    LEAST_HP,
     RANGED_COST,
     Mode,
     Weapon,
@@ -369,7 +370,7 @@ def damage(enc: Encounter, t: Combatant, amount: int, bonuses: list[str], stop: 
 def set_hp(enc: Encounter, c: Combatant, hp: int, facing: str | None = None) -> list[Event]:
     """Set HP and the status it means: 0 downed, -1 or less out of action."""
     c.hp = hp
-    if hp <= -1 and c.status != "out":
+    if hp <= LEAST_HP and c.status != "out":
         c.status, c.position, c.facing = "out", None, None
         enc.order = [n for n in enc.order if n != c.name]
         return [Standing(actor=c.name, status="out", cause="out")]

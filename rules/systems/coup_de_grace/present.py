@@ -201,6 +201,7 @@ class CdgPresenter(Presenter[CdgFacts]):
             "out": "out of action, removed from the board",
             "zero": "0 HP: lies down, no facing",
             "stands": f"stands up facing {e.facing}",
+            "back": "back in the battle, not deployed: place it with `/combatant edit at:`",
         }.get(e.cause or "", "")
         return f"**{e.actor}** is now **{e.status}**" + (f": {cause}" if cause else "")
 

@@ -11,6 +11,7 @@ __all__ = [
     "CLASSES",
     "CLASS_ALIASES",
     "DEFAULT_HP",
+    "LEAST_HP",
     "DEFENCE_VALUE",
     "DOWNED_PENALTY",
     "DRAFT",
@@ -33,6 +34,8 @@ DRAFT_VARIANT = "draft-2013-11-11"
 CLASSES = ("unarmoured", "light", "heavy")
 DEFENCE_VALUE = {"unarmoured": 3, "light": 4, "heavy": 5}
 DEFAULT_HP = 3
+#: "If a mini is reduced to -1HP or less it is considered to be ''out of action''": no HP below means more
+LEAST_HP = -1
 STEP_COST = 1
 TURN_COST = 1
 RANGED_COST = 4

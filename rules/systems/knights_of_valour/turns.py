@@ -266,10 +266,14 @@ def spend_combat(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
     spend(enc, c)
 
 
+_BEGUN = ("{name}'s turn has already begun: initiative is lowered before one's own turn is announced (the first to "
+          "act in a round may still lower it at the start of the round, before doing anything). ")
 _DELAY_REFUSALS = {
     "not_allowed": "{name} is not a player character: at the start of a round only players may lower their "
     "initiative (the GM allows anyone with the option `delay=round`).",
     "acted": "{name} has already acted this round: initiative can be lowered before its turn.",
+    "begun_start": _BEGUN + "The GM allows it later in the round, until one's turn, with the option `delay=round`.",
+    "begun_round": _BEGUN + "End this turn with `/init next`.",
     "not_start": "Initiative can only be lowered at the start of a round, before anyone has acted "
     "(the GM allows it later with the option `delay=round`).",
 }
@@ -301,8 +305,12 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
 
 
 def delay_refusal(enc: Encounter, opts: OptionValues, c: Combatant) -> str | None:
-    """Why ``c`` may not lower its initiative now (a code of `rules.turns.ordered.delay_refusal`)."""
+    """Why ``c`` may not lower its initiative now (a code of `rules.turns.ordered.delay_refusal`, or
+    ``begun_start`` / ``begun_round``: its turn has been announced, after the start of the round: the
+    text's delay is declared "At the start of a Round", before one's turn)."""
     st = KovEncounter.of(enc)
+    if c.name == enc.current and not st.round_start and not KovCombatant.of(c).spent:
+        return "begun_start" if opts.delay == "start" else "begun_round"
     window: ordered.DelayWindow = "start" if opts.delay == "start" else "turn"
     return ordered.delay_refusal(
         c.name,

@@ -113,7 +113,10 @@ class OpenSystem(RuleSystem):
         if action.hp_change is not None and action.hp_change < 0 and enc.started and not action.raw_sheet and not action.deltas:
             return action
         edit = super().absolute_edit(enc, action)
-        if action.hp_change is None or enc.started or "max_hp" in edit.raw_sheet or "hp" not in edit.raw_sheet:
+        if action.hp_change is None or "hp" not in edit.raw_sheet:
+            return edit
+        edit = edit.model_copy(update={"hp_change": action.hp_change})  # kept: the reply and board read it as such
+        if enc.started or "max_hp" in edit.raw_sheet:
             return edit
         # before the fight an `hp` typed alone above `max_hp` raises it; `/combatant hp` changes the HP now only
         return edit.model_copy(update={"raw_sheet": current_hp_only(edit.raw_sheet, sheet.max_hp(c), 0)})
@@ -140,9 +143,11 @@ class OpenSystem(RuleSystem):
             if not enc.started and "max_hp" not in action.raw_sheet and wanted > sheet.max_hp(c):
                 c.sheet["max_hp"] = wanted
             c.hp = max(0, min(wanted, sheet.max_hp(c)))
+            c.sheet["hp"] = c.hp  # the value applied: a heal past the most stops at it
         elif c.hp is not None and c.hp > sheet.max_hp(c):
             c.hp = sheet.max_hp(c)
-        events: list[Event] = [self.edited(enc, action, c), *setup]
+        # `/combatant hp` reads as in every system: the hit-point line alone, no sheet's "updated" line
+        events: list[Event] = [*([] if action.hp_change is not None else [self.edited(enc, action, c)]), *setup]
         if c.hp != before and before is not None and c.hp is not None:
             events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm))
         if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and action.is_gm:
@@ -150,6 +155,8 @@ class OpenSystem(RuleSystem):
             st = OpenCombatant.of(c)
             st.saves_made, st.saves_failed, st.stable = 0, 0, False
             events.append(StatusChanged(actor=c.name, status="active", cause=hp_cause(action.is_gm)))
+            if enc.started:  # one turn a round: not again in one it has had (or whose place has passed)
+                turns.back_in(enc, self.option_values(enc), c)
         elif c.status != "out" and c.hp is not None:
             if c.hp > 0 and status == "downed":
                 c.status = "active"

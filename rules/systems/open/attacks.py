@@ -45,7 +45,7 @@ from rules.systems.open.events import AreaStruck, Harmed, OpenAttack, Saved
 from rules.systems.open.sheet import Weapon
 from rules.systems.open.space import COVER_AC, area_cells, cover, feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter
-from rules.systems.open.turns import acting, expression_dice, saving
+from rules.systems.open.turns import acting, saving
 from rules.targets import attack_target
 
 __all__ = ["attack", "check_turn", "strike", "coup_de_grace", "harm", "save_attack", "d20", "mode_of"]
@@ -82,7 +82,7 @@ def _damage(enc: Encounter, c: Combatant, w: Weapon, critical: bool, dice: Dice)
     amount = max(0, max(0, result.total) + sum(m.value for m in mods))
     if not result.dice:  # a flat damage: the weapon's number, then the effects'
         return Roll(modifiers=[mod("weapon", result.total, w.name), *mods], total=amount) if mods else Roll(total=amount)
-    return Roll(dice=expression_dice(result), label=expression, modifiers=mods, total=amount)
+    return Roll(dice=result.marked_dice(), label=expression, modifiers=mods, total=amount)
 
 
 def _damage_faces(w: Weapon, critical: bool) -> list[int]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rules.dice import Dice, ExpressionResult, Typed, roll_expression
+from rules.dice import Dice, Typed, roll_expression
 from rules.effects import Effect, active, pass_turns, total
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, Roll, StatusChanged
@@ -39,7 +39,7 @@ from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
 from rules.turns.ordered import acting
 
-__all__ = ["DASH", "DISENGAGE", "expression_dice", "arrange", "start", "init_one", "set_initiative", "advance", "up_next", "acting",
+__all__ = ["DASH", "DISENGAGE", "arrange", "back_in", "start", "init_one", "set_initiative", "advance", "up_next", "acting",
            "speed_now", "group_of", "takes_turns", "saving", "death_save"]
 
 #: the codes of the effects the dash and disengage actions leave on their combatant until its turn ends
@@ -115,18 +115,26 @@ def _slots(enc: Encounter, opts: OptionValues) -> list[ordered.Slot]:
 
 
 def arrange(enc: Encounter, opts: OptionValues) -> None:
+    """The round's order; those who acted in it (or were passed over) stay so while out of the fight,
+    so that one brought back takes no second turn in the round."""
     st = OpenEncounter.of(enc)
-    st.acted = [n for n in st.acted if (c := enc.find(n)) and c.in_fight]
+    st.acted = [n for n in st.acted if enc.find(n) is not None]
     enc.order = ordered.arrange(_slots(enc, opts), st.acted)
+
+
+def back_in(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
+    """``c``, out of the fight and brought back mid-round, takes its turn at its place in the order
+    (one turn a round): where that place has passed (before the one acting now), it waits for the next round."""
+    st = OpenEncounter.of(enc)
+    places = ordered.arrange(_slots(enc, opts))
+    if enc.current in places and c.name in places and c.name not in st.acted:
+        if places.index(c.name) < places.index(enc.current):
+            st.acted.append(c.name)
+    arrange(enc, opts)
 
 
 def _ranking(enc: Encounter) -> list[Ranked]:
     return [Ranked(name=n, initiative=enc.get(n).initiative or 0) for n in enc.order]
-
-
-def expression_dice(result: ExpressionResult) -> list[int]:
-    """``result``'s dice for a roll's line, a typed one kept `Typed` (marked ✍ there)."""
-    return [Typed(d.value) if d.given else d.value for d in result.dice]
 
 
 def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int, Roll]], opts: OptionValues) -> Event:
@@ -139,7 +147,7 @@ def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int,
     with dice.rolling_for(c.name):
         result = roll_expression(expression, dice, words=False)
     value = max(INITIATIVE_MIN, min(INITIATIVE_MAX, result.total))
-    roll = Roll(dice=expression_dice(result), label=expression, total=value)
+    roll = Roll(dice=result.marked_dice(), label=expression, total=value)
     c.initiative = value
     if group is not None:
         shared[group] = (value, roll)

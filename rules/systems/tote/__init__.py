@@ -116,7 +116,7 @@ class ToteSystem(RuleSystem):
 
     def change_hp(self, enc: Encounter, c: Combatant, change: int) -> list[Event]:
         """`/combatant hp`: the GM marks (``change`` below 0) or clears boxes of the Injury Track,
-        left to right; filling the U box leaves the combatant unconscious, and out of the order
+        left to right (clearing stops with every box free); filling the U box leaves the combatant unconscious, and out of the order
         as an attack that fills it does (`turns.settle`)."""
         if c.status != "active":
             downed = c.status == "downed"
@@ -126,15 +126,15 @@ class ToteSystem(RuleSystem):
                 "(`/log` shows which it was)."
             )
         track, st = c.sheet["track"], ToteCombatant.of(c)
-        filled = st.filled - change
-        if not 0 <= filled <= len(track):
+        filled = max(0, st.filled - change)  # clearing stops with every box free, as a heal stops at the most
+        if filled > len(track):
             raise IllegalAction(
                 f"{c.name}'s Injury Track has {len(track) - st.filled} of {len(track)} boxes free: mark at most "
-                f"{len(track) - st.filled} (`change:-{len(track) - st.filled}`) or clear at most {st.filled}."
+                f"{len(track) - st.filled} (`change:-{len(track) - st.filled}`)."
             )
         before, st.filled = c.hp or 0, filled
         c.hp = len(track) - filled
-        events: list[Event] = [HitPointsChanged(actor=c.name, change=change, before=before, after=c.hp)]
+        events: list[Event] = [HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp)]
         return events + (take_out(enc, c, "downed", "unconscious") + turns.settle(enc) if c.hp == 0 else [])
 
     def check_options(self, enc: Encounter) -> None:
@@ -213,6 +213,10 @@ class ToteSystem(RuleSystem):
     def health(self, c: Combatant) -> tuple[int, int] | None:
         track = c.sheet.get("track")
         return (c.hp, len(track)) if c.hp is not None and track else None
+
+    def health_words(self, c: Combatant) -> str:
+        """``Snaga's Injury Track already has 3 of 3 boxes free``."""
+        return f"{c.name}'s Injury Track already has {c.hp} of {len(c.sheet['track'])} boxes free"
 
     def sheet_summary(self, c: Combatant) -> str:
         present = self.present

@@ -292,11 +292,34 @@ def test_by_default_only_players_delay_and_only_at_the_start_of_the_round() -> N
 
 
 def test_delay_round_option_lets_anyone_delay_until_its_turn() -> None:
-    """`delay=round` (the looser reading) lets a monster lower its initiative on its own turn."""
+    """"option `delay=round`: any combatant, until its own turn has begun" (docs/systems/knights-of-valour.md): a
+    monster may lower its initiative while another acts, after the start of the round."""
     enc = three_way()
     enc.settings.options["delay"] = "round"
-    enc = step(step(enc, kind="next", actor="Borin"), kind="act", actor="Grak", action="delay", options={"1": ""})
-    assert (enc.get("Grak").initiative, enc.current) == (0, "Thrain")
+    enc = step(step(enc, kind="move", actor="Borin", path="E"), kind="act", actor="Grak", action="delay", options={"2": ""}, gm=True)
+    assert (enc.get("Grak").initiative, enc.current) == (-1, "Borin")
+    assert step(enc, kind="next", actor="Borin").current == "Thrain"
+
+
+@pytest.mark.parametrize("mode", ["start", "round"])
+def test_delay_is_refused_once_the_delayers_turn_has_begun(mode: str) -> None:
+    """"At the start of a Round, Players may elect to reduce their Initiative" (knights-of-valour.txt); with
+    `delay=round` "until its own turn has begun": once the bot has announced Thrain's turn (after the start of the
+    round) a delay is refused, saying when one can be declared; the first to act may still delay at the start."""
+    enc = three_way()
+    enc.settings.options["delay"] = mode
+    enc = step(enc, kind="act", actor="Borin", action="delay", options={"to": "-5"})
+    assert enc.current == "Grak"
+    enc = step(enc, kind="next", actor="Grak", gm=True)
+    assert enc.current == "Thrain"
+    with pytest.raises(IllegalAction) as refusal:
+        run(enc, kind="act", actor="Thrain", action="delay", options={"1": ""})
+    assert str(refusal.value) == (
+        "Thrain's turn has already begun: initiative is lowered before one's own turn is announced (the first to "
+        "act in a round may still lower it at the start of the round, before doing anything). "
+        + ("The GM allows it later in the round, until one's turn, with the option `delay=round`."
+           if mode == "start" else "End this turn with `/init next`.")
+    )
 
 
 def test_init_roll_for_a_delayed_combatant_clears_its_delay() -> None:

@@ -98,6 +98,48 @@ def test_healing_brings_a_down_combatant_back() -> None:
     assert s.get("Ann").status == "active" and s.get("Ann").hp == 3
 
 
+def test_one_brought_back_in_a_round_it_has_acted_in_waits_for_the_next() -> None:
+    """Initiative: "Highest first"; "**A turn** is the combatant's speed ... and one action" (docs/systems/open.md):
+    one turn a round, at its place. Grak, out in his own turn and brought back by "the GM's `/combatant edit
+    sheet:"hp=5"`", acts again only in round 2; Ann, out at 0 HP (`death_saves=no`) in hers, the same."""
+    s = with_bo(fight())
+    s.run("next", actor="Ann")
+    s.run("edit", actor="Grak", hp_change=-30)
+    s.run("edit", actor="Grak", raw_sheet={"hp": "5"})
+    assert s.get("Grak").status == "active" and s.enc.current == "Orc"
+    s.run("next", actor="Orc")
+    assert s.enc.current == "Bo"
+    s.run("next", actor="Bo")
+    assert (s.enc.round, s.enc.current) == (2, "Ann")
+    s = with_bo(fight(death_saves="no"))
+    s.run("edit", actor="Ann", hp_change=-30)
+    s.run("edit", actor="Ann", raw_sheet={"hp": "5"})
+    for name in ("Grak", "Orc", "Bo"):
+        assert s.enc.current == name
+        s.run("next", actor=name)
+    assert (s.enc.round, s.enc.current) == (2, "Ann")
+
+
+def test_one_brought_back_acts_at_its_place_if_it_has_not_passed() -> None:
+    """"Highest first" (docs/systems/open.md): Orc (initiative 1), out in Ann's turn and brought back in it, still acts
+    in round 1 after Grak; out in Ann's turn and brought back in Bo's (initiative 0), after his place has passed, he
+    waits for round 2, as one skipped."""
+    s = with_bo(fight())
+    s.run("edit", actor="Orc", hp_change=-30)
+    s.run("edit", actor="Orc", raw_sheet={"hp": "5"})
+    for name in ("Ann", "Grak", "Orc", "Bo"):
+        assert s.enc.current == name
+        s.run("next", actor=name)
+    s = with_bo(fight())
+    s.run("edit", actor="Orc", hp_change=-30)
+    s.run("next", actor="Ann")
+    s.run("next", actor="Grak")
+    assert s.enc.current == "Bo"
+    s.run("edit", actor="Orc", raw_sheet={"hp": "5"})
+    s.run("next", actor="Bo")
+    assert (s.enc.round, s.enc.current) == (2, "Ann")
+
+
 def test_coup_de_grace_on_a_helpless_target_is_a_critical_hit() -> None:
     """"`/coupdegrace target:X` is a melee attack from within 5 ft on a helpless target (paralysed, unconscious or
     down); a hit is a critical hit"."""
@@ -243,10 +285,13 @@ def test_stable_resets_the_saves_and_damage_restarts_them() -> None:
 
 
 def test_the_gm_changes_record_the_hp_applied() -> None:
-    """"Healing (`/combatant hp change:5`, never above `max_hp`)": the board's GM changes show the HP it stopped at."""
+    """"Healing (`/combatant hp change:5`, never above `max_hp`)": the board's GM changes show the HP it stopped at,
+    and the sheet's `hp` is the value applied."""
     s = fight(ann=f"hp=30 ac=10 {SWORD}")
+    s.run("edit", actor="Ann", hp_change=-3)
     s.run("edit", actor="Ann", hp_change=5)
-    assert s.get("Ann").hp == 30 and s.enc.gm_edits[-1] == "round 1: Ann hp=30"
+    assert (s.get("Ann").hp, s.get("Ann").sheet["hp"]) == (30, 30)
+    assert s.enc.gm_edits[-2:] == ["round 1: Ann hp-3 (now 27)", "round 1: Ann hp+3 (now 30)"]
 
 
 def test_the_refusal_names_only_the_conditions_that_take_actions() -> None:
