@@ -8,7 +8,7 @@ first move, attack or act and ends with ``/init next`` (a downed mini's one acti
 from __future__ import annotations
 
 from rules.dice import Dice
-from rules.effects import start_turn
+from rules.effects import end_turn, start_turn
 from rules.errors import IllegalAction, InputError, NotFound, NotYourTurn
 from rules.events import Checked, Event, Roll, TurnPassed
 from rules.models import Combatant, Encounter
@@ -159,7 +159,8 @@ def end_activation(enc: Encounter) -> list[Event]:
     left = s.mp or 0
     s.mp = None
     enc.current = None
-    return [ActivationEnded(actor=c.name, unused=left if c.status == "active" else 0)]
+    enc.effects, ended = end_turn(enc.effects, c.name)  # told with the activation's end
+    return [ActivationEnded(actor=c.name, unused=left if c.status == "active" else 0), *ended]
 
 
 def finish(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
@@ -256,7 +257,8 @@ def reorder(enc: Encounter, names: str | None) -> list[Event]:
 def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = False) -> list[Event]:
     """`/init next`: end the activation under way (activating ``actor`` first if none is).
     ``whole_side`` (a deadline): when no mini is activating, every mini the side still had to
-    activate this round passes its activation, not ``actor`` alone."""
+    activate this round passes its activation, not ``actor`` alone: each activates and ends in
+    turn, as its own `/init next` would."""
     need_started(enc)
     events: list[Event] = []
     others: list[Combatant] = []
@@ -275,8 +277,7 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = 
     side = enc.get(enc.current).side
     events += end_activation(enc)
     for c in others:
-        CdgCombatant.of(c).done = True
-        events.append(ActivationEnded(actor=c.name, unused=movement(enc, c) if c.status == "active" else 0))
+        events += activate(enc, c) + end_activation(enc)
     return events + advance(enc, side, dice)
 
 

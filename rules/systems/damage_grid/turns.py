@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.dice import Dice
-from rules.effects import start_turn
+from rules.effects import end_turn, start_turn
 from rules.errors import IllegalAction, NotYourTurn
 from rules.events import Event
 from rules.models import Combatant, Encounter
@@ -213,7 +213,8 @@ def _end(enc: Encounter) -> list[Event]:
     st = DgCombatant.of(c)
     st.activation, st.speed_left = None, 0
     enc.current = None
-    return [ActivationEnded(actor=c.name)]
+    enc.effects, ended = end_turn(enc.effects, c.name)  # told with the activation's end
+    return [ActivationEnded(actor=c.name), *ended]
 
 
 def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None,
