@@ -8,7 +8,7 @@ first move, attack or act and ends with ``/init next`` (a downed mini's one acti
 from __future__ import annotations
 
 from rules.dice import Dice
-from rules.effects import end_turn, start_turn
+from rules.effects import end_turn, pass_turns, start_turn
 from rules.errors import IllegalAction, InputError, NotFound, NotYourTurn
 from rules.events import Checked, Event, Roll, TurnPassed
 from rules.models import Combatant, Encounter
@@ -292,10 +292,12 @@ def on_removed(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
 
 
 def pass_mini(enc: Encounter, c: Combatant) -> list[Event]:
-    """The GM passes ``c`` while another mini activates: it loses its activation this round."""
+    """The GM passes ``c`` while another mini activates: it loses its activation this round, which
+    passes unplayed all the same (the effects timed by its turn count down)."""
     if c not in pool(enc, c.side):
         raise IllegalAction(
             f"{c.name} has no activation left this round to pass (it has activated, or is not on the board): nothing was ended."
         )
     CdgCombatant.of(c).done = True
-    return [TurnPassed(actor=c.name)]
+    enc.effects, ended = pass_turns(enc.effects, [c.name])
+    return [TurnPassed(actor=c.name), *ended]

@@ -295,3 +295,19 @@ def test_a_deadline_pass_of_a_side_activates_each_mini_as_its_own_init_next_does
     assert res.encounter.effects == []
     single = resolve(enc, "next", actor="Thrain", is_gm=True)
     assert text(single).splitlines()[:4] == text(res).splitlines()[4:8]
+
+
+def test_a_mini_the_gm_passes_passes_its_turn_for_its_effects() -> None:
+    """"Effects count down as turns pass" (docs/commands.md), a turn passed unplayed too: the GM's
+    `/init next combatant:Snaga` while Grak activates ("**Snaga** is passed by the GM: it loses its coming
+    turn") ends Snaga's effects timed by the start and the end of its turn, told after the pass."""
+    enc = _marked(fight(("Borin", "a", SWORD, "B3", "E"), ("Grak", "b", SWORD, "F3", "W"), ("Snaga", "b", SWORD, "F5", "W"),
+                        first="b"), "Snaga")
+    enc = run(enc, "move", actor="Grak", path="W")
+    res = resolve(enc, "next", actor="Snaga", is_gm=True)
+    assert text(res).splitlines() == [
+        "**Snaga** is passed by the GM: it loses its coming turn this round",
+        "Effect **StartSnaga** on **Snaga** ends",
+        "Effect **EndSnaga** on **Snaga** ends",
+    ]
+    assert res.encounter.current == "Grak" and res.encounter.effects == []
