@@ -117,8 +117,9 @@ def need_started(enc: Encounter) -> None:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
 
 
-def activate(enc: Encounter, c: Combatant) -> list[Event]:
-    """Make ``c`` the activating mini (its first action this activation), or refuse."""
+def activate(enc: Encounter, c: Combatant, passing: bool = False) -> list[Event]:
+    """Make ``c`` the activating mini (its first action this activation), or refuse; ``passing``:
+    only to end its activation at once, unplayed (`next_turn`)."""
     need_started(enc)
     if enc.current == c.name:
         return []
@@ -150,7 +151,7 @@ def activate(enc: Encounter, c: Combatant) -> list[Event]:
     enc.effects, ended = start_turn(enc.effects, c.name)  # what ends as its turn starts no longer counts in it
     downed = c.status == "downed"
     s.done, s.mp = True, 0 if downed else movement(enc, c)
-    return [Activated(actor=c.name, mp=s.mp, downed=downed), *ended]
+    return [Activated(actor=c.name, mp=s.mp, downed=downed, passing=passing), *ended]
 
 
 def end_activation(enc: Encounter) -> list[Event]:
@@ -273,11 +274,11 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = 
                 f"it and do nothing."
             )
         others = [c for c in pool(enc, side) if c.name != actor] if whole_side else []
-        events += activate(enc, enc.get(actor))
+        events += activate(enc, enc.get(actor), passing=True)
     side = enc.get(enc.current).side
     events += end_activation(enc)
     for c in others:
-        events += activate(enc, c) + end_activation(enc)
+        events += activate(enc, c, passing=True) + end_activation(enc)
     return events + advance(enc, side, dice)
 
 

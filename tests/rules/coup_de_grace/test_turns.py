@@ -311,3 +311,17 @@ def test_a_mini_the_gm_passes_passes_its_turn_for_its_effects() -> None:
         "Effect **EndSnaga** on **Snaga** ends",
     ]
     assert res.encounter.current == "Grak" and res.encounter.effects == []
+
+
+@pytest.mark.parametrize("whole_turn", [True, False])
+def test_a_downed_minis_activation_passed_unplayed_names_no_action_to_take(whole_turn: bool) -> None:
+    """"On its activation it takes ONE action" (docs/systems/coup-de-grace.md): the reply offers that action when a
+    downed mini's activation begins to be played, not when it passes unplayed at once (a deadline's pass, or the GM's
+    `/init next combatant:Grak`): "Grak activates while downed", then its activation ends."""
+    enc = fight(("Borin", "a", SWORD, "B3", "E"), ("Grak", "b", SWORD, "F3", "W"), first="b")
+    enc = run(enc, "edit", actor="Grak", hp_change=-3, is_gm=True)
+    assert enc.get("Grak").status == "downed"
+    res = resolve(enc, "next", actor="Grak", is_gm=True, whole_turn=whole_turn)
+    assert text(res).splitlines()[:2] == ["Grak activates while downed", "Grak's activation ends."]
+    played = resolve(enc, "move", actor="Grak", path="E")
+    assert text(played).splitlines()[0].startswith("Grak activates while downed: ONE action (crawl one square")
