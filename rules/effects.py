@@ -31,7 +31,7 @@ from rules.text import signed
 
 __all__ = [
     "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_EFFECT_NAME", "by", "called", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
-    "next_id", "start_turn", "pass_turns", "parse_ends", "ENDS_HELP", "ends_help", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
+    "next_id", "start_turn", "end_turn", "pass_turns", "parse_ends", "ENDS_HELP", "ends_help", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
 ]
 
 #: the moments an effect can count down at
@@ -156,22 +156,33 @@ def tick(effects: list[Effect], passed: list[Moment]) -> tuple[list[Effect], lis
     return kept, ended
 
 
+def _told(effects: list[Effect], passed: list[Moment]) -> tuple[list[Effect], list[EffectEnded]]:
+    """`tick`, with an event for each effect ended now."""
+    kept, ended = tick(effects, passed)
+    return kept, [EffectEnded(actor=e.target, name=e.name) for e in ended]
+
+
 def start_turn(effects: list[Effect], name: str) -> tuple[list[Effect], list[EffectEnded]]:
     """``name``'s turn starts now, in the middle of an action: in systems where a model's turn is
     its activation, begun by its first action (`rules.system.RuleSystem.activations`), the system
     counts it as the activation begins, so that an effect ending then no longer counts in what the
     action does. (still running, an event for each ended now)."""
-    kept, ended = tick(effects, [("turn_start", name)])
-    return kept, [EffectEnded(actor=e.target, name=e.name) for e in ended]
+    return _told(effects, [("turn_start", name)])
+
+
+def end_turn(effects: list[Effect], name: str) -> tuple[list[Effect], list[EffectEnded]]:
+    """``name``'s turn ends now: in systems where a model's turn is its activation, the system
+    counts its end as the activation ends (`start_turn`'s other half), so each activation's lines
+    are told together, also when one action passes several. (still running, an event for each ended now)."""
+    return _told(effects, [("turn_end", name)])
 
 
 def pass_turns(effects: list[Effect], names: Sequence[str]) -> tuple[list[Effect], list[EffectEnded]]:
-    """The turns of ``names``, who cannot act, pass all the same: the effects timed by them count
-    down at their start and their end. (still running, an event for each ended now)."""
+    """The turns of ``names``, who cannot act or lose them, pass unplayed all the same: the effects
+    timed by them count down at their start and their end. (still running, an event for each ended now)."""
     if not names:
         return effects, []
-    kept, ended = tick(effects, [m for n in names for m in (("turn_start", n), ("turn_end", n))])
-    return kept, [EffectEnded(actor=e.target, name=e.name) for e in ended]
+    return _told(effects, [m for n in names for m in (("turn_start", n), ("turn_end", n))])
 
 
 def active(effects: list[Effect], target: str | None, code: str) -> Effect | None:

@@ -159,7 +159,8 @@ class RuleSystem(RosterRules):
     #: a side's turn lets any of its models act, and a model's turn is its activation, begun by its
     #: first action (Coup-De-Grace, the damage grid): the system itself says when an action starts one,
     #: counting the start as the activation begins (`rules.effects.start_turn`), before what the
-    #: action does reads the effects; the countdown after the action (`tick_effects`) leaves turn starts to it
+    #: action does reads the effects, and the end as it ends (`rules.effects.end_turn`); the countdown
+    #: after the action (`tick_effects`) leaves turn starts and ends to it
     activations: ClassVar[bool] = False
     #: this system's typed state (`rules.state`): a combatant's, and the encounter's
     combatant_state: ClassVar[type[CombatantState]] = CombatantState
@@ -511,11 +512,12 @@ class RuleSystem(RosterRules):
         has left the encounter ends too, as does one timed by the turns of a combatant who left (its
         turn never comes again). Say which ended: (those that ended as a turn, phase or
         round ended, the rest: at a turn's start, or with their target). A system with `activations`
-        counted the turns that started as they started, so they are not counted again."""
+        counted the turns that started and ended as they did, so they are not counted again; only an
+        activation still under way as the fight is decided ends here."""
         names = {c.name for c in enc.combatants}
         passed = moments(before, self.turn_point(enc), actor)
-        if self.activations:
-            passed = [m for m in passed if m[0] != "turn_start"]
+        if self.activations:  # counted as the activations began and ended; one the fight's end cut short ends here
+            passed = [m for m in passed if m[0] not in ("turn_start", "turn_end") or m == ("turn_end", enc.current)]
         kept, ended = tick(enc.effects, passed)
         gone = [e for e in kept if any(who is not None and who not in names for who in (e.target, e.counts_at[1]))]
         enc.effects = [e for e in kept if e not in gone]

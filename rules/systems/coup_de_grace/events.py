@@ -85,9 +85,13 @@ class OrderSet(Event):
 
 
 class Activated(Event):
+    """``actor`` activates with ``mp``; ``passing``: `/init next` activated it to end the activation
+    at once, unplayed (its own, or a deadline's pass of its side)."""
+
     kind: ClassVar[str] = "activate"
     mp: int
     downed: bool = False
+    passing: bool = False
 
 
 class ActivationEnded(Event):

@@ -123,6 +123,8 @@ class CdgPresenter(Presenter[CdgFacts]):
         return f"Order of sides this round: {' → '.join(e.sides)}."
 
     def activated(self, e: Activated) -> str:
+        if e.downed and e.passing:  # no action to take: the activation ends at once
+            return f"{e.actor} activates while downed"
         if e.downed:
             return (
                 f"{e.actor} activates while downed: ONE action (crawl one square, attack at −2, "

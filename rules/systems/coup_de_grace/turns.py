@@ -8,7 +8,7 @@ first move, attack or act and ends with ``/init next`` (a downed mini's one acti
 from __future__ import annotations
 
 from rules.dice import Dice
-from rules.effects import start_turn
+from rules.effects import end_turn, pass_turns, start_turn
 from rules.errors import IllegalAction, InputError, NotFound, NotYourTurn
 from rules.events import Checked, Event, Roll, TurnPassed
 from rules.models import Combatant, Encounter
@@ -117,8 +117,9 @@ def need_started(enc: Encounter) -> None:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
 
 
-def activate(enc: Encounter, c: Combatant) -> list[Event]:
-    """Make ``c`` the activating mini (its first action this activation), or refuse."""
+def activate(enc: Encounter, c: Combatant, passing: bool = False) -> list[Event]:
+    """Make ``c`` the activating mini (its first action this activation), or refuse; ``passing``:
+    only to end its activation at once, unplayed (`next_turn`)."""
     need_started(enc)
     if enc.current == c.name:
         return []
@@ -150,7 +151,7 @@ def activate(enc: Encounter, c: Combatant) -> list[Event]:
     enc.effects, ended = start_turn(enc.effects, c.name)  # what ends as its turn starts no longer counts in it
     downed = c.status == "downed"
     s.done, s.mp = True, 0 if downed else movement(enc, c)
-    return [Activated(actor=c.name, mp=s.mp, downed=downed), *ended]
+    return [Activated(actor=c.name, mp=s.mp, downed=downed, passing=passing), *ended]
 
 
 def end_activation(enc: Encounter) -> list[Event]:
@@ -159,7 +160,8 @@ def end_activation(enc: Encounter) -> list[Event]:
     left = s.mp or 0
     s.mp = None
     enc.current = None
-    return [ActivationEnded(actor=c.name, unused=left if c.status == "active" else 0)]
+    enc.effects, ended = end_turn(enc.effects, c.name)  # told with the activation's end
+    return [ActivationEnded(actor=c.name, unused=left if c.status == "active" else 0), *ended]
 
 
 def finish(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
@@ -256,7 +258,8 @@ def reorder(enc: Encounter, names: str | None) -> list[Event]:
 def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = False) -> list[Event]:
     """`/init next`: end the activation under way (activating ``actor`` first if none is).
     ``whole_side`` (a deadline): when no mini is activating, every mini the side still had to
-    activate this round passes its activation, not ``actor`` alone."""
+    activate this round passes its activation, not ``actor`` alone: each activates and ends in
+    turn, as its own `/init next` would."""
     need_started(enc)
     events: list[Event] = []
     others: list[Combatant] = []
@@ -271,12 +274,11 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = 
                 f"it and do nothing."
             )
         others = [c for c in pool(enc, side) if c.name != actor] if whole_side else []
-        events += activate(enc, enc.get(actor))
+        events += activate(enc, enc.get(actor), passing=True)
     side = enc.get(enc.current).side
     events += end_activation(enc)
     for c in others:
-        CdgCombatant.of(c).done = True
-        events.append(ActivationEnded(actor=c.name, unused=movement(enc, c) if c.status == "active" else 0))
+        events += activate(enc, c, passing=True) + end_activation(enc)
     return events + advance(enc, side, dice)
 
 
@@ -291,10 +293,12 @@ def on_removed(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
 
 
 def pass_mini(enc: Encounter, c: Combatant) -> list[Event]:
-    """The GM passes ``c`` while another mini activates: it loses its activation this round."""
+    """The GM passes ``c`` while another mini activates: it loses its activation this round, which
+    passes unplayed all the same (the effects timed by its turn count down)."""
     if c not in pool(enc, c.side):
         raise IllegalAction(
             f"{c.name} has no activation left this round to pass (it has activated, or is not on the board): nothing was ended."
         )
     CdgCombatant.of(c).done = True
-    return [TurnPassed(actor=c.name)]
+    enc.effects, ended = pass_turns(enc.effects, [c.name])
+    return [TurnPassed(actor=c.name), *ended]

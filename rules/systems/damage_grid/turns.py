@@ -3,7 +3,8 @@
 A round has 4 phases (option ``phases``). In each phase the sides alternate activating one model
 at a time, through `rules.turns.alternating`: the side with the most models in the fight first
 (ties: the order the sides joined), and a side with no model left to activate in the phase
-passes. Every active model on the board activates once a phase; inert (Mind 0) models do not.
+passes. Every active model on the board activates once a phase; inert (Mind 0) models do not, but
+their activations pass unplayed as each phase ends (the effects timed by their turns count down).
 An activation is a Move, a Combat activation or a Lunge (or a Grapple, which is a Combat
 activation); it begins with the model's first action and ends with ``/init next``
 (``/init next combatant:NAME`` activates a model and does nothing with it). Each model has 2
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.dice import Dice
-from rules.effects import start_turn
+from rules.effects import end_turn, pass_turns, start_turn
 from rules.errors import IllegalAction, NotYourTurn
 from rules.events import Event
 from rules.models import Combatant, Encounter
@@ -128,9 +129,10 @@ def _pass_priority(enc: Encounter, after: str | None, begins: Callable[[Encounte
         if not any(_ready(enc, c, now(enc) + 1) for c in enc.combatants):
             state.priority = None  # nobody can act any more: the fight waits for the GM
             return []
-        return new_round(enc, begins)
+        return _pass_inert(enc) + new_round(enc, begins)
     events: list[Event] = []
     if nxt.phase != state.phase:
+        events += _pass_inert(enc)
         state.phase = nxt.phase
         enc.phase = _phase_name(enc)
         events.append(PhaseBegan(round=enc.round, phase=nxt.phase + 1, phases=phases))
@@ -139,6 +141,16 @@ def _pass_priority(enc: Encounter, after: str | None, begins: Callable[[Encounte
     state.priority = nxt.side
     state.slot += 1
     return events + [Priority(side=nxt.side, models=[c.name for c in pool(enc, nxt.side)])]
+
+
+def _pass_inert(enc: Encounter) -> list[Event]:
+    """The phase under way ends: the activation each inert model on the board had in it passes
+    unplayed. Inert (Mind 0) it "can no longer perform Actions", yet it is not destroyed and a `heal`
+    makes it active again, so the effects timed by its turn count down as a skipped turn's do."""
+    here = now(enc)
+    names = [c.name for c in enc.combatants if c.status == "downed" and c.position is not None and DgCombatant.of(c).acted < here]
+    enc.effects, ended = pass_turns(enc.effects, names)
+    return list(ended)
 
 
 def _drift(enc: Encounter, begins: Callable[[Encounter], list[Event]] | None) -> list[Event]:
@@ -215,7 +227,8 @@ def _end(enc: Encounter) -> list[Event]:
     st = DgCombatant.of(c)
     st.activation, st.speed_left = None, 0
     enc.current = None
-    return [ActivationEnded(actor=c.name)]
+    enc.effects, ended = end_turn(enc.effects, c.name)  # told with the activation's end
+    return [ActivationEnded(actor=c.name), *ended]
 
 
 def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None,

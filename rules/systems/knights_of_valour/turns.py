@@ -342,10 +342,12 @@ def _delay_target(enc: Encounter, words: Mapping[str, Any], old: int) -> int:
 
 def pass_turn(enc: Encounter, c: Combatant) -> list[Event]:
     """The GM passes ``c`` while another combatant acts: it loses its coming turn this round
-    (it counts as having had it, just before the one acting now)."""
+    (it counts as having had it, just before the one acting now), which passes unplayed all the
+    same (the effects timed by it count down)."""
     st = KovEncounter.of(enc)
     if c.status != "active" or c.name in st.acted:
         raise IllegalAction(f"{c.name} has no turn left this round to pass: nothing was ended.")
     st.acted.insert(max(len(st.acted) - 1, 0), c.name)
     arrange(enc)
-    return [TurnPassed(actor=c.name)]
+    enc.effects, ended = pass_turns(enc.effects, [c.name])
+    return [TurnPassed(actor=c.name), *ended]

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import Dice
+from rules.effects import pass_turns
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Modifier, RoundBegan, Term, mod
 from rules.models import Combatant, Encounter
@@ -175,8 +176,11 @@ def _advance(enc: Encounter, opts: OptionValues, order: list[str], dice: Dice) -
     enc.current = next_to_act(order, est.acted, ready)
     if enc.current is not None:
         return []
+    # the phase ends: the step of each fighter who took none (down, stunned, surprised) passes unplayed
+    skipped = [c.name for c in enc.combatants if c.in_fight and c.initiative is not None and c.name not in est.acted]
+    enc.effects, ended = pass_turns(enc.effects, skipped)
     nxt = PHASES[PHASES.index(enc.phase or "movement") + 1]
-    return begin_phase(enc, opts, nxt, dice)
+    return [*ended, *begin_phase(enc, opts, nxt, dice)]
 
 
 def end_step(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:

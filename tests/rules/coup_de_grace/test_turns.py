@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import NotYourTurn, RulesError
+from rules.models import Encounter
 from tests.rules.coup_de_grace.build import (
     SWORD,
     SYSTEM,
@@ -263,3 +264,64 @@ def test_on_deck_read_from_the_state_names_whom_the_activations_end_names() -> N
     ]
     rolled = _played("roll")
     assert rolled[5][3] == () and rolled[6][:3] == (2, "orcs", ("Snaga", "Grak"))
+
+
+def _marked(enc: Encounter, *names: str) -> Encounter:
+    """``enc`` with two effects on each of ``names``: one until the start of its turn, one until its end."""
+    for name in names:
+        enc = run(enc, "effect_add", actor=name, effect=f"Start{name}", rounds=1, ends=f"start of {name}'s turn", is_gm=True)
+        enc = run(enc, "effect_add", actor=name, effect=f"End{name}", rounds=1, ends=f"end of {name}'s turn", is_gm=True)
+    return enc
+
+
+def test_a_deadline_pass_of_a_side_activates_each_mini_as_its_own_init_next_does() -> None:
+    """"At the deadline the policy applies: `pass` ends the turn as if its owner had used `/init next` (in
+    Coup-De-Grace, [...] each of them passes its activation this round" (docs/commands.md): each mini activates
+    and its activation ends, as `/init next combatant:` does, and the effects timed by its turn end in its lines."""
+    enc = _marked(fight(("Borin", "a", SWORD, "B3", "E"), ("Thrain", "a", SWORD, "B5", "E"), ("Grak", "b", SWORD, "F3", "W")),
+                  "Borin", "Thrain")
+    res = resolve(enc, "next", actor="Borin", is_gm=True, whole_turn=True)
+    assert text(res).splitlines() == [
+        "Borin activates with 6 MP",
+        "Effect **StartBorin** on **Borin** ends",
+        "Borin's activation ends (6 MP unused).",
+        "Effect **EndBorin** on **Borin** ends",
+        "Thrain activates with 6 MP",
+        "Effect **StartThrain** on **Thrain** ends",
+        "Thrain's activation ends (6 MP unused).",
+        "Effect **EndThrain** on **Thrain** ends",
+        "**b** to activate a mini: Grak",
+    ]
+    assert res.encounter.effects == []
+    single = resolve(enc, "next", actor="Thrain", is_gm=True)
+    assert text(single).splitlines()[:4] == text(res).splitlines()[4:8]
+
+
+def test_a_mini_the_gm_passes_passes_its_turn_for_its_effects() -> None:
+    """"Effects count down as turns pass" (docs/commands.md), a turn passed unplayed too: the GM's
+    `/init next combatant:Snaga` while Grak activates ("**Snaga** is passed by the GM: it loses its coming
+    turn") ends Snaga's effects timed by the start and the end of its turn, told after the pass."""
+    enc = _marked(fight(("Borin", "a", SWORD, "B3", "E"), ("Grak", "b", SWORD, "F3", "W"), ("Snaga", "b", SWORD, "F5", "W"),
+                        first="b"), "Snaga")
+    enc = run(enc, "move", actor="Grak", path="W")
+    res = resolve(enc, "next", actor="Snaga", is_gm=True)
+    assert text(res).splitlines() == [
+        "**Snaga** is passed by the GM: it loses its coming turn this round",
+        "Effect **StartSnaga** on **Snaga** ends",
+        "Effect **EndSnaga** on **Snaga** ends",
+    ]
+    assert res.encounter.current == "Grak" and res.encounter.effects == []
+
+
+@pytest.mark.parametrize("whole_turn", [True, False])
+def test_a_downed_minis_activation_passed_unplayed_names_no_action_to_take(whole_turn: bool) -> None:
+    """"On its activation it takes ONE action" (docs/systems/coup-de-grace.md): the reply offers that action when a
+    downed mini's activation begins to be played, not when it passes unplayed at once (a deadline's pass, or the GM's
+    `/init next combatant:Grak`): "Grak activates while downed", then its activation ends."""
+    enc = fight(("Borin", "a", SWORD, "B3", "E"), ("Grak", "b", SWORD, "F3", "W"), first="b")
+    enc = run(enc, "edit", actor="Grak", hp_change=-3, is_gm=True)
+    assert enc.get("Grak").status == "downed"
+    res = resolve(enc, "next", actor="Grak", is_gm=True, whole_turn=whole_turn)
+    assert text(res).splitlines()[:2] == ["Grak activates while downed", "Grak's activation ends."]
+    played = resolve(enc, "move", actor="Grak", path="E")
+    assert text(played).splitlines()[0].startswith("Grak activates while downed: ONE action (crawl one square")

@@ -59,3 +59,28 @@ def test_a_model_cannot_move_and_then_attack_in_one_activation() -> None:
     s.run("move", actor="Meena", to="E8")
     message = s.refused("attack", [1, 1, 1, 1], actor="Meena", target="Hera", weapon="gravity-saber", error=IllegalAction)
     assert "Lunge" in message
+
+
+def test_an_inert_models_activation_passes_unplayed_each_phase_for_its_effects() -> None:
+    """"When Mind reaches 0 the model can no longer perform Actions and becomes inert" (damage-grid.txt), yet
+    it is "unconscious", not destroyed, and a GM's `heal` makes it active again (docs/systems/damage-grid.md):
+    each phase that ends without its activation, that activation passes unplayed, so the effects timed by its
+    turn count down as the phase ends, told before the next phase begins."""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", "", side="a", at="E8", facing="N").add("Mira", "", side="a", at="G8", facing="N")
+    s.add("Hera", "", side="b", at="E5", facing="S").add("Hana", "", side="b", at="G5", facing="S")
+    s.run("init_roll")
+    s.run("effect_add", actor="Meena", effect="Mark", rounds=2, ends="start of Meena's turn")
+    s.run("effect_add", actor="Hera", effect="Watch", rounds=1, ends="end of Meena's turn")
+    s.run("act", target="Meena", action="damage", options={"mind": "2"})
+    assert s.get("Meena").status == "downed"
+    for who in ("Mira", "Hera"):
+        s.run("next", actor=who)
+    lines = s.text(s.run("next", actor="Hana"))
+    assert lines[lines.index("**Hana** ends its activation") + 1:] == [
+        "Effect **Watch** on **Hera** ends", "**Phase 2/4** of round 1 begins", "**a** activate a model: Mira",
+    ]
+    assert [(e.name, e.left) for e in s.enc.effects] == [("Mark", 1)]
+    for who in ("Mira", "Hera"):
+        s.run("next", actor=who)
+    assert "Effect **Mark** on **Meena** ends" in s.text(s.run("next", actor="Hana")) and s.enc.effects == []

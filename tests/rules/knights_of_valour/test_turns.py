@@ -374,3 +374,22 @@ def test_a_combatant_downed_in_its_own_turn_is_told_its_turn_ends() -> None:
     assert s.get("Borin").status == "downed" and s.enc.current == "Mira"
     assert [e.kind for e in res.events if e.kind in ("turn_end", "turn")] == ["turn_end", "turn"]
     assert "**Borin** ends the turn" in s.text(res)
+
+
+def test_a_turn_the_gm_passes_passes_for_its_effects() -> None:
+    """A downed combatant's turn "passes all the same: the effects timed by it count down"
+    (docs/systems/knights-of-valour.md); so does a turn the GM passes unplayed (`/init next combatant:Bren`
+    while Borin acts): "end of Bren's turn" and "start of Bren's turn" end, told after the pass."""
+    s = Scenario("knights-of-valour", map="12x10")
+    s.add("Borin", KNIGHT, side="dwarves", at="C4").add("Bren", "agi=0 hp=6 weapons=dagger:1", side="dwarves", at="C6")
+    s.add("Grak", ORC, side="orcs", at="J4", owner=None)
+    s.run("init_roll")
+    s.run("effect_add", actor="Bren", effect="Bless", rounds=1, ends="end of Bren's turn")
+    s.run("effect_add", actor="Grak", effect="Mark", rounds=1, ends="start of Bren's turn")
+    passed = s.run("next", actor="Bren")
+    assert s.text(passed) == [
+        "**Bren** is passed by the GM: it loses its coming turn this round",
+        "Effect **Bless** on **Bren** ends",
+        "Effect **Mark** on **Grak** ends",
+    ]
+    assert s.enc.current == "Borin" and s.enc.effects == []

@@ -55,3 +55,24 @@ def test_surprise_is_the_gms_and_only_before_the_first_flurry():
     assert "target" in s.refused("act", action="surprise")
     fight(s)
     assert "first round" in s.refused("act", action="surprise", target="Grak")
+
+
+def test_a_surprised_fighters_skipped_steps_pass_for_its_effects():
+    """The surprised "take no step" in the first round, yet "effects count down as turns pass" (docs/commands.md),
+    a turn passed unplayed as a played one: as the movement phase ends without Grak's step, "end of Grak's turn"
+    ends and "start of Grak's turn" counts down, told before the flurry; the adjustment phase's skipped step too."""
+    s = duel()
+    s.run("act", action="surprise", target="Grak")
+    s.run("effect_add", actor="Borin", effect="Watch", rounds=1, ends="end of Grak's turn")
+    s.run("effect_add", actor="Grak", effect="Mark", rounds=2, ends="start of Grak's turn")
+    s.run("init_roll", (2, 2, 2, 6, 6, 5))
+    lines = s.text(s.run("next", actor="Borin"))
+    assert s.enc.phase == "flurry" and lines[0] == "Effect **Watch** on **Borin** ends" and "**Flurry**" in lines[1]
+    assert [(e.name, e.left) for e in s.enc.effects if e.code is None] == [("Mark", 1)]
+    s.run("act", action="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
+    s.run("act", (5, 5, 4, 2, 3, 2), action="declare", actor="Grak", options={"intent": "kill", "tactic": "press"})
+    s.run("next", actor="Borin")  # Borin holds; Grak has no action: the flurry ends
+    assert s.enc.phase == "adjustment"
+    s.run("effect_add", actor="Borin", effect="Late", rounds=1, ends="end of Grak's turn")
+    lines = s.text(s.run("next", (3, 3, 3, 3, 3, 3), actor="Borin"))
+    assert lines.index("Effect **Late** on **Borin** ends") < next(i for i, x in enumerate(lines) if "Morale" in x)
