@@ -251,7 +251,8 @@ def strike(
     aim = flips.aim_location(target_grid, words.aim) if words.aim else None
     shield = not adjacent(a, b) and not w.blast
     cover_added = max(seen.cover - count, 0)
-    hit: damage.Hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.arsenal}
+    hit: damage.Hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.arsenal,
+                       "per_location": values(enc).protection == "location"}
     if accuracy > 0 and words.flips:
         turns = flips.parse_flips(words.flips, faces, accuracy)
     elif accuracy > 0:

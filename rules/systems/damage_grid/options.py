@@ -66,6 +66,7 @@ class DgValues(OptionValues):
     target_flips: str
     gravity: int
     extended_reach: str
+    protection: str
 
 
 OPTIONS = OptionSet(
@@ -125,6 +126,14 @@ OPTIONS = OptionSet(
         "extended_reach",
         ("no", "yes"),
         "the optional rule: non-melee weapons attack past their Reach at -1 Accuracy per further multiple of it",
+    ),
+    choice_option(
+        "protection",
+        ("attack", "location"),
+        "how Shield and Body stop hits: `attack`, each stops its value in hits once an attack (the text's "
+        "\"damage will be = faces - (Shield + Body)\"), the hits that would harm the target most; `location`, each "
+        "stops its value on every location's hits (\"remove as many faces from all grid squares\" read as from each). "
+        "Either way Shield stops none on the Shield square and Body none on the Body square (\"other grid squares\")",
     ),
     into=DgValues,
 )

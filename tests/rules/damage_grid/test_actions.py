@@ -30,7 +30,7 @@ def test_a_lunge_moves_next_to_the_target_and_attacks_with_one_cp() -> None:
 def test_a_lunge_that_does_no_damage_leaves_the_lunger_prone() -> None:
     """"If the model fails to damage the target they have fallen to the ground.\""""
     s = duel(a_sheet=f"weapons={SABER}", b_sheet="body=9", b_at="E5")
-    res = s.run("act", [3, 3, 3, 3], actor="Meena", action="lunge", target="Hera")
+    res = s.run("act", [2, 2, 2, 2], actor="Meena", action="lunge", target="Hera")
     assert events(res, ProneChanged)[0].cause == "lunge" and DgCombatant.of(s.get("Meena")).prone
 
 
