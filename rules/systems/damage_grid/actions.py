@@ -34,6 +34,7 @@ from rules.systems.damage_grid.attacks import (
     ATTACK_WORDS,
     FORCE_WORDS,
     choose_weapon,
+    one_weapon,
     spend_cp,
     strike,
 )
@@ -301,6 +302,7 @@ def attack(ctx: ActionContext, action: Attack) -> list[Event]:
         return cover.attack_cover(enc, grid, c, action, words, ctx.dice)
     t = None if w.area else _model_targeted(enc, c, action.target)
     events = activate(enc, c, "combat")
+    one_weapon(c, w)
     forced = spend_cp(enc, c, words, w.cp)
     if t is None:
         return events + blasts.area_attack(enc, grid, c, centre, w, words, ctx.dice, forced)
@@ -317,6 +319,7 @@ def coup_de_grace(ctx: ActionContext, action: Action) -> list[Event]:
         raise IllegalAction(f"{t.name} is not inert: a coup de grâce is for a model at Mind 0. Use `/attack`.")
     w = choose_weapon(c, action.weapon)
     events = activate(enc, c, "combat")
+    one_weapon(c, w)
     forced = spend_cp(enc, c, ctx.words, w.cp)
     return events + strike(enc, grid, c, t, w, ctx.words, ctx.dice, special="coup", forced=forced)
 

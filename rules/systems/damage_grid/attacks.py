@@ -43,7 +43,7 @@ from rules.systems.damage_grid.state import DgCombatant
 from rules.systems.damage_grid.turns import end_if_out, now
 from rules.targets import cell_of
 
-__all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
+__all__ = ["BARE", "choose_weapon", "one_weapon", "check_reach", "power_of", "strike", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
 
 #: "a model can always attack at Reach 1 ... using the current Health attribute of the model as its Power"
 BARE = Weapon(name="bare", reach=1, power=0, accuracy=0, melee=True, health=1)
@@ -89,6 +89,19 @@ def choose_weapon(c: Combatant, name: str | None) -> Weapon:
     if found is None:
         raise IllegalAction(f"{c.name} has no usable weapon `{name}`: it carries {', '.join(w.name for w in ws) or 'none'} (and `bare`).")
     return found
+
+
+def one_weapon(c: Combatant, w: Weapon) -> None:
+    """"A model can only make an attack with one weapon each Action unless explained otherwise" (an Action is an
+    activation: "regardless who is Actioning this phase"): refuse a second weapon in the activation under way."""
+    st = DgCombatant.of(c)
+    if st.weapon is not None and st.weapon != w.name:
+        raise IllegalAction(
+            f"{c.name} has attacked with the {st.weapon} in this activation, and a model attacks with one weapon each "
+            f"Action: attack with the {st.weapon} again, or end the activation with `/init next` and use the {w.name} "
+            f"in a later one."
+        )
+    st.weapon = w.name
 
 
 def spend_cp(enc: Encounter, c: Combatant, words: OptionValues, cost: int = 1) -> int:

@@ -101,7 +101,7 @@ def new_round(enc: Encounter, begins: Callable[[Encounter], list[Event]] | None 
     opts = values(enc)
     for c in enc.combatants:
         st = DgCombatant.of(c)
-        st.cp, st.forced, st.activation, st.speed_left = opts.combat_points, 0, None, 0
+        st.cp, st.forced, st.activation, st.speed_left, st.weapon = opts.combat_points, 0, None, 0, None
     sides, _ = alternating.order_sides(_counts(enc), "join")
     state = DgEncounter.of(enc)
     state.sides, state.phase, state.priority = sides, 0, None
@@ -201,7 +201,7 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
         raise NotYourTurn(f"{side} activate a model now (one of {waiting}); {c.name} waits until it is {c.side}'s turn.")
     enc.current = c.name
     enc.effects, ended = start_turn(enc.effects, c.name)  # what ends as its turn starts no longer counts in it
-    st.activation, st.acted = how, now(enc)
+    st.activation, st.acted, st.weapon = how, now(enc), None
     st.speed_left = speed(c) if how in ("move", "lunge") else 0
     if how not in ("move", "lunge"):
         st.run = 0
@@ -211,7 +211,7 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
 def _end(enc: Encounter) -> list[Event]:
     c = enc.get(enc.current)
     st = DgCombatant.of(c)
-    st.activation, st.speed_left = None, 0
+    st.activation, st.speed_left, st.weapon = None, 0, None
     enc.current = None
     return [ActivationEnded(actor=c.name)]
 

@@ -49,3 +49,17 @@ def test_a_model_cannot_move_and_then_attack_in_one_activation() -> None:
     s.run("move", actor="Meena", to="E8")
     message = s.refused("attack", [1, 1, 1, 1], actor="Meena", target="Hera", weapon="gravity-saber", error=IllegalAction)
     assert "Lunge" in message
+
+
+def test_a_model_attacks_with_one_weapon_each_activation() -> None:
+    """"A model can only make an attack with one weapon each Action unless explained otherwise" (an Action is an
+    activation: "regardless who is Actioning this phase"): a second weapon waits for a later activation."""
+    s = duel(a_sheet="weapons=gun:8:2:3,saber:2:4:2:melee", b_sheet="health=30 body=9", b_at="E6")
+    s.run("attack", [2, 2, 2, 2], actor="Meena", target="Hera", weapon="saber")
+    message = s.refused("attack", [2, 2], actor="Meena", target="Hera", weapon="gun", error=IllegalAction)
+    assert "one weapon each Action" in message and "saber" in message and "/init next" in message
+    assert DgCombatant.of(s.get("Meena")).cp == 1
+    s.run("attack", [2, 2, 2, 2], actor="Meena", target="Hera", weapon="saber")
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    s.run("attack", [2, 2], actor="Meena", target="Hera", weapon="gun", options={"force": ""})
