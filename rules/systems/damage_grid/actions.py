@@ -3,8 +3,9 @@
 - ``lunge``: "A Lunge costs 1 Combat Point and this is the only CP that can be spent during the
   activation. The model must be able to move to an adjacent square from the target. If the model
   fails to damage the target they have fallen to the ground." The move is paid in Speed points
-  (``to=CELL``, else the nearest free square next to the target from which the weapon reaches it,
-  facing it: a square diagonal to the target is Reach 2); then one attack.
+  (``to=CELL``, else the nearest square next to the target from which the weapon reaches it, its own
+  when it is there: a square diagonal to the target is Reach 2), and the lunger ends facing the target
+  (one beside a target it does not face turns to it); then one attack.
 - ``grapple``: "Both model and target roll an attack using their Health as the Power. The side
   with the greater number of same facings is the winner" (a tie holds nobody); each ally of the
   grappler next to the target adds 1 Power. 1 Combat Point. Dice for ``roll:``: the grappler's,
@@ -26,6 +27,7 @@ from rules.actions import (
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, StatusChanged
+from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, keyed_words, name_word
 from rules.system import Action
@@ -49,7 +51,7 @@ from rules.systems.damage_grid.mode import largest_group
 from rules.systems.damage_grid.movement import find_path, walk
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import adjacent, reach_to
-from rules.systems.damage_grid.sheet import carried, release
+from rules.systems.damage_grid.sheet import Weapon, carried, release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 from rules.systems.damage_grid.turns import activate, end_if_out, pool
 from rules.targets import attack_target, cell_of, need_target
@@ -165,28 +167,14 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
         if not adjacent(goal, there) or goal == there:
             raise IllegalAction(f"{goal.name} is not next to {t.name}: a Lunge ends next to its target.")
         cells = find_path(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != here else []
-    elif adjacent(here, there):
-        cells = []
     else:
-        near = [n for n in grid.neighbours(there, diagonal=True) if enc.at(n) is None]
-        # a square from which the weapon reaches the target (facing it), then the nearest in steps, then in a
-        # straight line: the squares diagonal to the target are Reach 2
-        near.sort(key=lambda n: (reach_to(n, grid.facing_towards(n, there), there) > w.reach,
-                                 grid.distance(here, n, diagonal=True), (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))
-        cells = []
-        for goal in near:
-            try:
-                cells = find_path(enc, grid, c, goal, st.speed_left)
-                break
-            except IllegalAction:
-                continue
-        else:
-            raise IllegalAction(f"{c.name} cannot reach a square next to {t.name} with {st.speed_left} Speed points.")
+        cells = _lunge_path(enc, grid, c, t, w)
     moved = walk(enc, grid, c, cells)
-    if cells:
-        c.facing = grid.facing_towards(cell_of(c), there)
-        moved.facing = c.facing
-    events.append(moved)
+    facing = grid.facing_towards(cell_of(c), there)  # "combines movement and combat": it ends facing the target
+    if reach_to(cell_of(c), c.facing, there) > reach_to(cell_of(c), facing, there) or cells:
+        c.facing = moved.facing = facing
+    if cells or moved.facing or moved.stood is not None:
+        events.append(moved)
     st.cp -= 1
     st.activation, st.speed_left = "lunged", 0
     struck = strike(enc, grid, c, t, w, words, ctx.dice, special="lunge")
@@ -196,6 +184,36 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
         st.prone = True
         events.append(ProneChanged(actor=c.name, prone=True, cause="lunge"))
     return events
+
+
+def _lunge_path(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon) -> list[Cell]:
+    """The steps of a Lunge with ``w`` at ``t`` (no ``to=``): to the square next to the target, its own when it is
+    there, from which the weapon reaches it facing it (a square diagonal to the target is Reach 2), then the
+    nearest in steps, then in a straight line; refused, saying why, when none it can reach will do."""
+    here, there, left = cell_of(c), cell_of(t), DgCombatant.of(c).speed_left
+
+    def reaches(n: Cell) -> bool:
+        return reach_to(n, grid.facing_towards(n, there), there) <= w.reach
+
+    near = [n for n in grid.neighbours(there, diagonal=True) if enc.at(n) is None or n == here]
+    near.sort(key=lambda n: (not reaches(n), grid.distance(here, n, diagonal=True),
+                             (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))
+    for goal in near:
+        try:
+            found = find_path(enc, grid, c, goal, left) if goal != here else []
+        except IllegalAction:
+            continue
+        if reaches(goal) or (values(enc).extended_reach == "yes" and not w.melee):
+            return found
+        break
+    if any(reaches(n) for n in near):
+        why = f"cannot reach a square next to {t.name} from which the {w.name} (Reach {w.reach}) reaches it"
+    else:
+        why = f"cannot reach a square next to {t.name}"
+    raise IllegalAction(
+        f"{c.name} {why} with {left} Speed points (a square diagonal to the target is Reach 2): lunge with another "
+        f"weapon, or move closer in a Move activation and attack in the next."
+    )
 
 
 def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool) -> tuple[GrappleTest, bool]:

@@ -147,8 +147,11 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
             penalty = -(-counted // w.reach) - 1
         else:
             why = f" ({', '.join(seen.factors)} make it {counted})" if seen.factors else ""
-            hint = ("it is beside: turn to face it (`/move facing:` in a Move activation) and it is at Reach 1"
-                    if adjacent(here, where) else "get closer")
+            turned = reach_to(here, grid.facing_towards(here, where), where)
+            hint = (f"it is beside: turn to face it (`/move facing:{grid.facing_towards(here, where)}` in a Move "
+                    f"activation, or lunge at it: a Lunge turns to face its target) and it is at Reach {turned}"
+                    if adjacent(here, where) and turned < d
+                    else "attack with a weapon of longer Reach" if adjacent(here, where) else "get closer")
             raise IllegalAction(f"The target is at Reach {d}{why}, beyond the {w.name}'s Reach {w.reach}: {hint}.")
     return d, counted, seen.limited, penalty
 

@@ -143,8 +143,11 @@ class DgPresenter(Presenter[DgFacts]):
 
     # -- movement -------------------------------------------------------------------------------
     def dg_moved(self, e: DgMoved) -> str:
-        if len(e.path) <= 1 and e.facing:
-            return f"**{e.actor}** turns to face {e.facing}"
+        if len(e.path) <= 1:  # it stayed on its square: it stood up, turned, or both
+            left = f", {e.left:g} left" if e.left is not None and not secret(e.left) else ""
+            stood = f"stands up ({e.stood} Speed point{'s' if e.stood != 1 else ''}{left})" if e.stood is not None else ""
+            turned = f"turns to face {e.facing}" if e.facing else ""
+            return f"**{e.actor}** " + (" and ".join(x for x in (stood, turned) if x) or f"stays on {e.path[0] if e.path else '?'}")
         text = super().moved(e)
         notes = []
         if e.stood is not None:

@@ -34,6 +34,51 @@ def test_a_lunge_that_does_no_damage_leaves_the_lunger_prone() -> None:
     assert events(res, ProneChanged)[0].cause == "lunge" and DgCombatant.of(s.get("Meena")).prone
 
 
+def _xul_and_h(xul_at: str, xul_sheet: str = "weapons=club:1:2:0:melee", facing: str = "S",
+               blocked: tuple[str, ...] = ()) -> Scenario:
+    """Xul (side a) with a Reach 1 club on ``xul_at``, H (side b) on E4 facing S; the fight begun."""
+    s = Scenario("damage-grid", map="12x12", blocked=blocked)
+    s.add("Xul", xul_sheet, side="a", at=xul_at, facing=facing)
+    s.add("H", "body=1 health=4 mind=3", side="b", at="E4", facing="S")
+    s.run("init_roll")
+    return s
+
+
+def test_a_lunge_turns_to_face_a_target_beside_it() -> None:
+    """"A model can make a Lunge activation that combines movement and combat into one ... The model must be able to
+    move to an adjacent square from the target": Xul beside H, facing away from it, turns to face it and strikes at
+    Reach 1 with the club."""
+    s = _xul_and_h("D4", "body=3 weapons=club:1:2:0:melee")
+    res = s.run("act", [6, 6], actor="Xul", action="lunge", target="H")
+    (moved,) = events(res, DgMoved)
+    assert moved.path == ["D4"] and moved.facing == "E" and s.get("Xul").facing == "E"
+    assert events(res, DgAttack)[0].distance == 1
+    assert s.system.present.text(moved) == "**Xul** turns to face E"
+
+
+def test_a_prone_lunger_beside_its_target_stands_up_where_it_is() -> None:
+    """A Lunge "combines movement and combat into one": a prone model already beside its target stands up (1 Speed
+    point) and strikes; the reply says it stood up, not that it moved."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=9 body=0", b_at="E7")
+    DgCombatant.of(s.get("Meena")).prone = True
+    res = s.run("act", [2, 2, 2, 6], actor="Meena", action="lunge", target="Hera", options={"aim": "speed"})
+    (moved,) = events(res, DgMoved)
+    assert s.system.present.text(moved) == "**Meena** stands up (1 Speed point, 3 left)"
+    assert not DgCombatant.of(s.get("Meena")).prone
+
+
+def test_a_lunge_leaves_a_diagonal_square_for_one_its_weapon_reaches_from() -> None:
+    """A square diagonal to the target is Reach 2 ("The model must be able to move to an adjacent square from the
+    target"): Xul on a diagonal with a Reach 1 club steps beside H, facing it; with nowhere to go the refusal says why."""
+    s = _xul_and_h("D5", facing="N")
+    res = s.run("act", [6, 6], actor="Xul", action="lunge", target="H")
+    (moved,) = events(res, DgMoved)
+    assert moved.path[-1] in ("D4", "E5") and events(res, DgAttack)[0].distance == 1
+    walled = _xul_and_h("D5", "weapons=club:1:2:0:melee speed=0", "N", ("D4", "E5", "C5", "D6", "C4", "C6", "E6"))
+    message = walled.refused("act", [6, 6], actor="Xul", action="lunge", target="H", error=IllegalAction)
+    assert "Reach 1" in message and "/move facing:" not in message
+
+
 def test_a_grapple_is_won_by_the_larger_group_of_equal_faces() -> None:
     """"Both model and target roll an attack using their Health as the Power. The side with the greater number of same facings is the winner.\""""
     s = duel(a_sheet="health=3", b_sheet="health=2")
