@@ -216,12 +216,20 @@ def _lunge_path(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapo
     )
 
 
-def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool) -> tuple[GrappleTest, bool]:
+def _helpers(enc: Encounter, a: Combatant, t: Combatant) -> list[str]:
+    """``a``'s allies next to ``t``, who aid it: "Additional models can aid in a Grapple each increasing the Power"."""
     there = t.cell
-    helpers = [o.name for o in enc.allies_of(a) if o.status == "active" and o.cell and there and adjacent(o.cell, there)]
-    helpers = [h for h in helpers if h != t.name]
+    return [o.name for o in enc.allies_of(a)
+            if o.status == "active" and o.cell and there and adjacent(o.cell, there) and o.name != t.name]
+
+
+def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool) -> tuple[GrappleTest, bool]:
+    """``a`` grapples ``t``, or (``breaking``) tries to break ``t``'s grapple: "The test is the same", so the
+    holder's helpers still next to the held model add to the grapple's Power as they did to the grapple."""
+    helpers = _helpers(enc, a, t)
+    target_helpers = _helpers(enc, t, a) if breaking else []
     mine = max(DgCombatant.of(a).values.get("health", 0), 0) + len(helpers)
-    theirs = max(DgCombatant.of(t).values.get("health", 0), 0)
+    theirs = max(DgCombatant.of(t).values.get("health", 0), 0) + len(target_helpers)
     with dice.rolling_for(a.name):
         rolled = [int(x) for x in dice.roll(max(mine, 1), 6)]
     with dice.rolling_for(t.name):
@@ -229,7 +237,8 @@ def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool
     best, their_best = largest_group(rolled), largest_group(other)
     won = best > their_best
     return GrappleTest(actor=a.name, target=t.name, dice=rolled, target_dice=other, best=best,
-                       target_best=their_best, helpers=helpers, won=won, breaking=breaking), won
+                       target_best=their_best, helpers=helpers, target_helpers=target_helpers, won=won,
+                       breaking=breaking), won
 
 
 def _grapple(ctx: ActionContext, action: Act) -> list[Event]:

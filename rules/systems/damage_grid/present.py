@@ -225,10 +225,11 @@ class DgPresenter(Presenter[DgFacts]):
 
     def grapple_test(self, e: GrappleTest) -> str:
         helpers = f" (helped by {', '.join(e.helpers)})" if e.helpers else ""
+        theirs = f", helped by {', '.join(e.target_helpers)}" if e.target_helpers else ""
         what = "tries to break free of" if e.breaking else "grapples"
         result = ("breaks free" if e.breaking else "holds the target") if e.won else "fails"
         return (f"**{e.actor}** {what} **{e.target}**{helpers}: 🎲 {', '.join(map(str, e.dice))} (best group {e.best}) "
-                f"vs 🎲 {', '.join(map(str, e.target_dice))} (best group {e.target_best}): {result}")
+                f"vs 🎲 {', '.join(map(str, e.target_dice))} (best group {e.target_best}{theirs}): {result}")
 
     def cloud_placed(self, e: CloudPlaced) -> str:
         return f"A cloud ({e.name}) covers {', '.join(e.cells)} for {e.phases} phases"

@@ -99,6 +99,22 @@ def test_helpers_add_power_to_a_grapple() -> None:
     assert test.helpers == ["Kit"] and len(test.dice) == 3 and not test.won
 
 
+def test_the_holders_helpers_add_power_when_the_held_model_breaks_free() -> None:
+    """"If the target is grappled it must break the grapple spending 1 Combat Point. The test is the same." and
+    "Additional models can aid in a Grapple each increasing the Power of the grapple by 1": Kit, still next to Hera,
+    adds 1 to Meena's dice when Hera tries to break free."""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", "health=2", side="a", at="E8", facing="N").add("Kit", side="a", at="F7", facing="N")
+    s.add("Hera", "health=2", side="b", at="E7", facing="S")
+    s.run("init_roll")
+    DgCombatant.of(s.get("Hera")).grappled_by = ["Meena"]
+    s.run("next", actor="Meena")
+    res = s.run("act", [5, 5, 1, 2, 3], actor="Hera", action="break")
+    test = events(res, GrappleTest)[0]
+    assert test.target_helpers == ["Kit"] and len(test.target_dice) == 2 + 1 and test.won
+    assert "helped by Kit" in s.system.present.text(test)
+
+
 def test_melee_attacks_on_a_grappled_target_gain_two_accuracy_and_it_can_break_free() -> None:
     """"Melee attacks against a grappled target benefit Accuracy +2"; "it must break the grapple spending 1 Combat Point.\""""
     s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=2 body=9")
