@@ -8,7 +8,8 @@
   (one beside a target it does not face turns to it); then one attack.
 - ``grapple``: "Both model and target roll an attack using their Health as the Power. The side
   with the greater number of same facings is the winner" (a tie holds nobody); each ally of the
-  grappler next to the target adds 1 Power. 1 Combat Point. Dice for ``roll:``: the grappler's,
+  grappler next to the target adds 1 Power. 1 Combat Point: it is one of the text's "Special Attacks",
+  made in a Combat activation, before or after the model's other attacks in it. Dice for ``roll:``: the grappler's,
   then the target's.
 - ``break``: the grappled model spends 1 Combat Point on the same test against its strongest holder.
   A held model can do nothing else: "stop it from moving and performing any other activation
@@ -250,7 +251,7 @@ def _grapple(ctx: ActionContext, action: Act) -> list[Event]:
         raise IllegalAction(f"{t.name} is not next to {c.name}: a Grapple needs an adjacent target.")
     if c.name in DgCombatant.of(t).grappled_by:
         raise IllegalAction(f"{c.name} already holds {t.name}.")
-    events = activate(enc, c, "grapple")
+    events = activate(enc, c, "combat")  # one of the "Special Attacks": it shares a Combat activation with attacks
     spend_cp(enc, c, ctx.words)
     test, won = _test(enc, c, t, ctx.dice, False)
     if won:

@@ -179,7 +179,7 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
         if st.activation != how:
             raise IllegalAction(
                 f"{c.name} is in {KINDS[st.activation or 'pass']}, so it cannot begin {KINDS[how]} now: a model cannot "
-                f"move and then attack in one activation (a Lunge does both). `/init next` ends the activation."
+                f"both move and attack in one activation (a Lunge does both). `/init next` ends the activation."
             )
         return []
     if c.status == "out":

@@ -88,6 +88,19 @@ def test_a_grapple_is_won_by_the_larger_group_of_equal_faces() -> None:
     assert DgCombatant.of(s.get("Hera")).grappled_by == ["Meena"]
 
 
+def test_a_grapple_and_an_attack_share_a_combat_activation() -> None:
+    """A Grapple is one of the text's "Special Attacks" ("Both model and target roll an attack using their Health as the
+    Power"), and "Making an attack ... costs 1 Combat point": with 2 CP a model attacks and then grapples in one Combat
+    activation, or grapples and then attacks."""
+    for first in ("attack", "grapple"):
+        s = duel(a_sheet=f"health=3 weapons={SABER}", b_sheet="health=2 body=9")
+        steps = {"attack": lambda: s.run("attack", [2, 2, 2, 2], actor="Meena", target="Hera"),
+                 "grapple": lambda: s.run("act", [4, 4, 1, 2, 5], actor="Meena", action="grapple", target="Hera")}
+        steps[first]()
+        steps["grapple" if first == "attack" else "attack"]()
+        assert DgCombatant.of(s.get("Meena")).cp == 0 and DgCombatant.of(s.get("Hera")).grappled_by == ["Meena"]
+
+
 def test_helpers_add_power_to_a_grapple() -> None:
     """"Additional models can aid in a Grapple each increasing the Power of the grapple by 1.\""""
     s = Scenario("damage-grid", map="12x10")
