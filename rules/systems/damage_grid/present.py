@@ -78,7 +78,7 @@ class DgPresenter(Presenter[DgFacts]):
         "forced": "forced CP",
         "extended": "extended reach",
         "grappled": "grappled",
-        "reach-1": "only Reach 1, no Accuracy",
+        "reach-1": "{0}: only Reach 1, without any Accuracy",
         # the Mode (knock-down) test
         "difficulty": "difficulty",
     }
@@ -135,7 +135,8 @@ class DgPresenter(Presenter[DgFacts]):
         return f"{e.side} have no model left to activate in this phase"
 
     def activated(self, e: Activated) -> str:
-        left = f" ({e.speed} Speed points)" if e.how in ("move", "lunge") else f" ({e.cp} CP left)" if e.how != "pass" else ""
+        points = f" ({e.speed} Speed point{'s' if e.speed != 1 else ''})" if e.how in ("move", "lunge") else ""
+        left = points or (f" ({e.cp} CP)" if e.how != "pass" else "")
         return f"**{e.actor}** activates: {HOW.get(e.how, e.how)}{left}"
 
     def activation_ended(self, e: ActivationEnded) -> str:
@@ -195,7 +196,8 @@ class DgPresenter(Presenter[DgFacts]):
         if secret(e.health_lost):  # a hidden target: its condition, not its grid
             if e.stopped:
                 return f"**{e.actor}**: no hit gets through (now {self.condition(e.actor)})"
-            return f"**{e.actor}** is hit (now {self.condition(e.actor)})"
+            now = self.condition(e.actor)  # its Health's word: "unhurt" while Health is whole
+            return f"**{e.actor}** is hit{', but its Health is whole' if now == 'unhurt' else ''} (now {now})"
         if not e.locations:
             return f"**{e.actor}**: no face lands"
         parts = []
