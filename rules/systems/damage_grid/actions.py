@@ -199,6 +199,8 @@ def _lunge_path(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapo
     near = [n for n in grid.neighbours(there, diagonal=True) if enc.at(n) is None or n == here]
     near.sort(key=lambda n: (not reaches(n), grid.distance(here, n, diagonal=True),
                              (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))
+    stranded = True  # no square next to the target within its Speed points
+    points = f"{left} Speed point{'s' if left != 1 else ''}"
     for goal in near:
         try:
             found = find_path(enc, grid, c, goal, left) if goal != here else []
@@ -206,14 +208,15 @@ def _lunge_path(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapo
             continue
         if reaches(goal) or (values(enc).extended_reach == "yes" and not w.melee):
             return found
+        stranded = False
         break
-    if any(reaches(n) for n in near):
-        why = f"cannot reach a square next to {t.name} from which the {w.name} (Reach {w.reach}) reaches it"
-    else:
-        why = f"cannot reach a square next to {t.name}"
+    if stranded:
+        raise IllegalAction(f"{c.name} cannot reach a square next to {t.name} with {points}: move closer in a "
+                            f"Move activation and attack in the next.")
     raise IllegalAction(
-        f"{c.name} {why} with {left} Speed points (a square diagonal to the target is Reach 2): lunge with another "
-        f"weapon, or move closer in a Move activation and attack in the next."
+        f"From the squares next to {t.name} that {c.name} can reach with {points} the {w.name} (Reach "
+        f"{w.reach}) does not reach it (a square diagonal to the target is Reach 2): lunge with a weapon of longer "
+        f"Reach, or move in a Move activation and attack in the next."
     )
 
 

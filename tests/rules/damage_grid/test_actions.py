@@ -76,7 +76,10 @@ def test_a_lunge_leaves_a_diagonal_square_for_one_its_weapon_reaches_from() -> N
     assert moved.path[-1] in ("D4", "E5") and events(res, DgAttack)[0].distance == 1
     walled = _xul_and_h("D5", "weapons=club:1:2:0:melee speed=0", "N", ("D4", "E5", "C5", "D6", "C4", "C6", "E6"))
     message = walled.refused("act", [6, 6], actor="Xul", action="lunge", target="H", error=IllegalAction)
-    assert "Reach 1" in message and "/move facing:" not in message
+    assert "Reach 1" in message and "longer Reach" in message and "/move facing:" not in message
+    far = _xul_and_h("D8", "weapons=club:1:2:0:melee speed=1", "N")
+    message = far.refused("act", [6, 6], actor="Xul", action="lunge", target="H", error=IllegalAction)
+    assert "cannot reach a square next to H with 1 Speed point: move closer" in message
 
 
 def test_a_grapple_is_won_by_the_larger_group_of_equal_faces() -> None:
