@@ -158,7 +158,7 @@ class Service:
             gm_edit = action.kind == "edit" and is_gm and enc.started  # mid-fight: the GM's, shown as such
             with self.encounters.changing(live) as state:  # resolved in place: a refusal puts it back
                 res = system.resolve(enc, action, dice, copy=state, turn=live.turn())
-                title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action)
+                title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action, system.gm_actions)
                 hidden = res.encounter.hidden_names()
                 marked = events_report(title, res.events, system, res.encounter, hidden)
                 report, private = views.readers(marked, res.encounter, is_gm)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Collection
 
 from bot.service.cache import LiveEntry, StoredEntry
 from bot.service.clock import quiet_text
@@ -32,8 +33,11 @@ AFTER_END = "`/log` and `/encounter export` show it here until a new encounter s
 ACTOR_KINDS = {"next", "move", "attack", "coupdegrace", "act"}
 
 
-def title(command: str, action: Action) -> str:
-    """``Borin: move``: the title of a game action's reply."""
+def title(command: str, action: Action, gm_actions: Collection[str] = ()) -> str:
+    """``Borin: move``: the title of a game action's reply; an `/act` of the system's ``gm_actions`` is the GM's,
+    whichever combatant is named with it (``GM: damage on Juno``)."""
+    if action.kind == "act" and action.action in gm_actions:
+        return f"GM: {action.action}" + (f" on {action.target}" if action.target else "")
     if action.kind == "act" and action.action:
         return f"{action.actor}: {action.action}" if action.actor else f"/act {action.action}"
     if action.actor and action.kind in ACTOR_KINDS:

@@ -37,6 +37,15 @@ async def test_the_gm_marks_hits_on_a_location_and_a_weapon(h: Harness) -> None:
     assert juno["status"] == "active"
 
 
+async def test_the_gms_damage_is_headed_as_the_gms_on_its_target(h: Harness) -> None:
+    """`/act action:damage` is the GM's, whichever combatant is named with it: the reply is headed "GM: damage on
+    Juno", not "Meena: damage" (Meena does nothing)."""
+    await crew_fight(h)
+    for named in ({"combatant": "Meena"}, {}):
+        sent = text(await h.run("gm", "/act", action="damage", target="Juno", options="health=1", **named))
+        assert sent.splitlines()[0] == "GM: damage on Juno" and "Meena" not in sent
+
+
 async def test_mind_zero_is_inert_and_heal_brings_it_back(h: Harness) -> None:
     """Marking Mind to 0 makes the model inert; clearing a hit of Mind makes it active again."""
     await crew_fight(h)

@@ -3,11 +3,13 @@
 - ``lunge``: "A Lunge costs 1 Combat Point and this is the only CP that can be spent during the
   activation. The model must be able to move to an adjacent square from the target. If the model
   fails to damage the target they have fallen to the ground." The move is paid in Speed points
-  (``to=CELL``, else the nearest free square next to the target from which the weapon reaches it,
-  facing it: a square diagonal to the target is Reach 2); then one attack.
+  (``to=CELL``, else the nearest square next to the target from which the weapon reaches it, its own
+  when it is there: a square diagonal to the target is Reach 2), and the lunger ends facing the target
+  (one beside a target it does not face turns to it); then one attack.
 - ``grapple``: "Both model and target roll an attack using their Health as the Power. The side
   with the greater number of same facings is the winner" (a tie holds nobody); each ally of the
-  grappler next to the target adds 1 Power. 1 Combat Point. Dice for ``roll:``: the grappler's,
+  grappler next to the target adds 1 Power. 1 Combat Point: it is one of the text's "Special Attacks",
+  made in a Combat activation, before or after the model's other attacks in it. Dice for ``roll:``: the grappler's,
   then the target's.
 - ``break``: the grappled model spends 1 Combat Point on the same test against its strongest holder.
   A held model can do nothing else: "stop it from moving and performing any other activation
@@ -26,6 +28,7 @@ from rules.actions import (
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, StatusChanged
+from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, keyed_words, name_word
 from rules.system import Action
@@ -34,6 +37,7 @@ from rules.systems.damage_grid.attacks import (
     ATTACK_WORDS,
     FORCE_WORDS,
     choose_weapon,
+    one_weapon,
     spend_cp,
     strike,
 )
@@ -48,7 +52,7 @@ from rules.systems.damage_grid.mode import largest_group
 from rules.systems.damage_grid.movement import find_path, walk
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import adjacent, reach_to
-from rules.systems.damage_grid.sheet import carried, release
+from rules.systems.damage_grid.sheet import Weapon, carried, release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
 from rules.systems.damage_grid.turns import activate, end_if_out, pool
 from rules.targets import attack_target, cell_of, need_target
@@ -164,28 +168,14 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
         if not adjacent(goal, there) or goal == there:
             raise IllegalAction(f"{goal.name} is not next to {t.name}: a Lunge ends next to its target.")
         cells = find_path(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != here else []
-    elif adjacent(here, there):
-        cells = []
     else:
-        near = [n for n in grid.neighbours(there, diagonal=True) if enc.at(n) is None]
-        # a square from which the weapon reaches the target (facing it), then the nearest in steps, then in a
-        # straight line: the squares diagonal to the target are Reach 2
-        near.sort(key=lambda n: (reach_to(n, grid.facing_towards(n, there), there) > w.reach,
-                                 grid.distance(here, n, diagonal=True), (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))
-        cells = []
-        for goal in near:
-            try:
-                cells = find_path(enc, grid, c, goal, st.speed_left)
-                break
-            except IllegalAction:
-                continue
-        else:
-            raise IllegalAction(f"{c.name} cannot reach a square next to {t.name} with {st.speed_left} Speed points.")
+        cells = _lunge_path(enc, grid, c, t, w)
     moved = walk(enc, grid, c, cells)
-    if cells:
-        c.facing = grid.facing_towards(cell_of(c), there)
-        moved.facing = c.facing
-    events.append(moved)
+    facing = grid.facing_towards(cell_of(c), there)  # "combines movement and combat": it ends facing the target
+    if reach_to(cell_of(c), c.facing, there) > reach_to(cell_of(c), facing, there) or cells:
+        c.facing = moved.facing = facing
+    if cells or moved.facing or moved.stood is not None:
+        events.append(moved)
     st.cp -= 1
     st.activation, st.speed_left = "lunged", 0
     struck = strike(enc, grid, c, t, w, words, ctx.dice, special="lunge")
@@ -197,12 +187,53 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
     return events
 
 
-def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool) -> tuple[GrappleTest, bool]:
+def _lunge_path(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon) -> list[Cell]:
+    """The steps of a Lunge with ``w`` at ``t`` (no ``to=``): to the square next to the target, its own when it is
+    there, from which the weapon reaches it facing it (a square diagonal to the target is Reach 2), then the
+    nearest in steps, then in a straight line; refused, saying why, when none it can reach will do."""
+    here, there, left = cell_of(c), cell_of(t), DgCombatant.of(c).speed_left
+
+    def reaches(n: Cell) -> bool:
+        return reach_to(n, grid.facing_towards(n, there), there) <= w.reach
+
+    near = [n for n in grid.neighbours(there, diagonal=True) if enc.at(n) is None or n == here]
+    near.sort(key=lambda n: (not reaches(n), grid.distance(here, n, diagonal=True),
+                             (n.col - here.col) ** 2 + (n.row - here.row) ** 2, n.row, n.col))
+    stranded = True  # no square next to the target within its Speed points
+    points = f"{left} Speed point{'s' if left != 1 else ''}"
+    for goal in near:
+        try:
+            found = find_path(enc, grid, c, goal, left) if goal != here else []
+        except IllegalAction:
+            continue
+        if reaches(goal) or (values(enc).extended_reach == "yes" and not w.melee):
+            return found
+        stranded = False
+        break
+    if stranded:
+        raise IllegalAction(f"{c.name} cannot reach a square next to {t.name} with {points}: move closer in a "
+                            f"Move activation and attack in the next.")
+    raise IllegalAction(
+        f"From the squares next to {t.name} that {c.name} can reach with {points} the {w.name} (Reach "
+        f"{w.reach}) does not reach it (a square diagonal to the target is Reach 2): lunge with a weapon of longer "
+        f"Reach, or move in a Move activation and attack in the next."
+    )
+
+
+def _helpers(enc: Encounter, a: Combatant, t: Combatant) -> list[str]:
+    """``a``'s allies next to ``t``, who aid it: "Additional models can aid in a Grapple each increasing the Power"."""
     there = t.cell
-    helpers = [o.name for o in enc.allies_of(a) if o.status == "active" and o.cell and there and adjacent(o.cell, there)]
-    helpers = [h for h in helpers if h != t.name]
+    return [o.name for o in enc.allies_of(a)
+            if o.status == "active" and o.cell and there and adjacent(o.cell, there) and o.name != t.name]
+
+
+def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool) -> tuple[GrappleTest, bool]:
+    """``a`` grapples ``t``, or (``breaking``) tries to break ``t``'s grapple: "The test is the same", so the
+    holder's helpers still next to the held model add to the grapple's Power as they did to the grapple."""
+    helpers = _helpers(enc, a, t)
+    target_helpers = _helpers(enc, t, a) if breaking else []
     mine = max(DgCombatant.of(a).values.get("health", 0), 0) + len(helpers)
-    theirs = max(DgCombatant.of(t).values.get("health", 0), 0)
+    theirs = max(DgCombatant.of(t).values.get("health", 0), 0) + len(target_helpers)
     with dice.rolling_for(a.name):
         rolled = [int(x) for x in dice.roll(max(mine, 1), 6)]
     with dice.rolling_for(t.name):
@@ -210,7 +241,8 @@ def _test(enc: Encounter, a: Combatant, t: Combatant, dice: Dice, breaking: bool
     best, their_best = largest_group(rolled), largest_group(other)
     won = best > their_best
     return GrappleTest(actor=a.name, target=t.name, dice=rolled, target_dice=other, best=best,
-                       target_best=their_best, helpers=helpers, won=won, breaking=breaking), won
+                       target_best=their_best, helpers=helpers, target_helpers=target_helpers, won=won,
+                       breaking=breaking), won
 
 
 def _grapple(ctx: ActionContext, action: Act) -> list[Event]:
@@ -222,7 +254,7 @@ def _grapple(ctx: ActionContext, action: Act) -> list[Event]:
         raise IllegalAction(f"{t.name} is not next to {c.name}: a Grapple needs an adjacent target.")
     if c.name in DgCombatant.of(t).grappled_by:
         raise IllegalAction(f"{c.name} already holds {t.name}.")
-    events = activate(enc, c, "grapple")
+    events = activate(enc, c, "combat")  # one of the "Special Attacks": it shares a Combat activation with attacks
     spend_cp(enc, c, ctx.words)
     test, won = _test(enc, c, t, ctx.dice, False)
     if won:
@@ -301,6 +333,7 @@ def attack(ctx: ActionContext, action: Attack) -> list[Event]:
         return cover.attack_cover(enc, grid, c, action, words, ctx.dice)
     t = None if w.area else _model_targeted(enc, c, action.target)
     events = activate(enc, c, "combat")
+    one_weapon(c, w)
     forced = spend_cp(enc, c, words, w.cp)
     if t is None:
         return events + blasts.area_attack(enc, grid, c, centre, w, words, ctx.dice, forced)
@@ -317,6 +350,7 @@ def coup_de_grace(ctx: ActionContext, action: Action) -> list[Event]:
         raise IllegalAction(f"{t.name} is not inert: a coup de grâce is for a model at Mind 0. Use `/attack`.")
     w = choose_weapon(c, action.weapon)
     events = activate(enc, c, "combat")
+    one_weapon(c, w)
     forced = spend_cp(enc, c, ctx.words, w.cp)
     return events + strike(enc, grid, c, t, w, ctx.words, ctx.dice, special="coup", forced=forced)
 

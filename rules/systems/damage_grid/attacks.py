@@ -43,10 +43,12 @@ from rules.systems.damage_grid.state import DgCombatant
 from rules.systems.damage_grid.turns import end_if_out, now
 from rules.targets import cell_of
 
-__all__ = ["BARE", "choose_weapon", "check_reach", "power_of", "strike", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
+__all__ = ["BARE", "choose_weapon", "one_weapon", "check_reach", "power_of", "strike", "spend_cp", "ATTACK_WORDS", "NO_ATTACK_WORDS", "FORCE_WORDS", "SIZE_ACCURACY"]
 
 #: "a model can always attack at Reach 1 ... using the current Health attribute of the model as its Power"
 BARE = Weapon(name="bare", reach=1, power=0, accuracy=0, melee=True, health=1)
+#: the environments that allow "only Reach 1 and without any Accuracy"
+LIMITING = ("total-darkness", "extreme-brightness")
 #: Accuracy by the target's size
 SIZE_ACCURACY = {0: -3, 1: -1, 2: 0, 3: 1, 4: 3}
 #: where the bot aims when the attacker names no location, in order of preference
@@ -86,9 +88,26 @@ def choose_weapon(c: Combatant, name: str | None) -> Weapon:
     if key == "bare":
         return BARE
     found = next((w for w in ws if w.name == key), None)
+    others = ", ".join(f"`{w.name}`" for w in ws)
+    if found is None and any(w.name == key for w in weapons(c)):
+        raise IllegalAction(f"{c.name}'s {key} is ruined (its Health is 0): attack with {others + ' or ' if others else ''}"
+                            f"`bare` (Reach 1, its Health as Power).")
     if found is None:
         raise IllegalAction(f"{c.name} has no usable weapon `{name}`: it carries {', '.join(w.name for w in ws) or 'none'} (and `bare`).")
     return found
+
+
+def one_weapon(c: Combatant, w: Weapon) -> None:
+    """"A model can only make an attack with one weapon each Action unless explained otherwise" (an Action is an
+    activation: "regardless who is Actioning this phase"): refuse a second weapon in the activation under way."""
+    st = DgCombatant.of(c)
+    if st.weapon is not None and st.weapon != w.name:
+        raise IllegalAction(
+            f"{c.name} has attacked with the {st.weapon} in this activation, and a model attacks with one weapon each "
+            f"Action: attack with the {st.weapon} again, or end the activation with `/init next` and use the {w.name} "
+            f"in a later one."
+        )
+    st.weapon = w.name
 
 
 def spend_cp(enc: Encounter, c: Combatant, words: OptionValues, cost: int = 1) -> int:
@@ -112,8 +131,9 @@ def spend_cp(enc: Encounter, c: Combatant, words: OptionValues, cost: int = 1) -
     return forced
 
 
-def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon, melee_only: bool = False) -> tuple[int, int, bool, int]:
-    """Refuse an attack out of reach; ``(distance, counted, limited, extended-reach penalty)``."""
+def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon, melee_only: bool = False) -> tuple[int, int, str, int]:
+    """Refuse an attack out of reach; ``(distance, counted, limited, extended-reach penalty)``, ``limited`` naming the
+    factors that allow only Reach 1 without Accuracy (empty: none do)."""
     if w.reach <= 2 and not w.melee:
         raise IllegalAction(f"The {w.name} has Reach {w.reach} and no melee: it cannot be used to attack.")
     if not in_front_rows(c, where):
@@ -133,11 +153,15 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
         if values(enc).extended_reach == "yes" and not w.melee and not melee_only:
             penalty = -(-counted // w.reach) - 1
         else:
-            why = f" ({', '.join(seen.factors)} make it {counted})" if seen.factors else ""
-            hint = ("it is beside: turn to face it (`/move facing:` in a Move activation) and it is at Reach 1"
-                    if adjacent(here, where) else "get closer")
+            why = f" ({', '.join(seen.factors)} make{'s' if len(seen.factors) == 1 else ''} it {counted})" if seen.factors else ""
+            turned = reach_to(here, grid.facing_towards(here, where), where)
+            hint = (f"it is beside: turn to face it (`/move facing:{grid.facing_towards(here, where)}` in a Move "
+                    f"activation, or lunge at it: a Lunge turns to face its target) and it is at Reach {turned}"
+                    if adjacent(here, where) and turned < d
+                    else "attack with a weapon of longer Reach" if adjacent(here, where) else "get closer")
             raise IllegalAction(f"The target is at Reach {d}{why}, beyond the {w.name}'s Reach {w.reach}: {hint}.")
-    return d, counted, seen.limited, penalty
+    limiting = [f for f in seen.factors if f in LIMITING] if seen.limited else []
+    return d, counted, ", ".join(limiting), penalty
 
 
 def _melee_needed(enc: Encounter, c: Combatant, t: Combatant, d: int) -> bool:
@@ -209,7 +233,7 @@ def strike(
             )
         seen = line_of_sight(enc, grid, c, b, t.name)
     else:
-        d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), False, 0
+        d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), "", 0
         seen = seen or Sight(0)
     ts = DgCombatant.of(t)
     power, count = power_of(enc, c, w, words, from_behind=area is None and behind(t, a))
@@ -238,8 +262,8 @@ def strike(
     acc += modifiers(enc.effects, c.name, "accuracy")
     if special == "coup":
         acc = [m for m in acc if m.value > 0]
-    if limited:
-        acc = [mod("reach-1", 0)]
+    if limited:  # "only attack at Reach 1 and without any Accuracy": the modifiers shown, then taken away
+        acc.append(mod("reach-1", -sum(m.value for m in acc), limited))
     accuracy = sum(m.value for m in acc)
     # the dice
     with dice.rolling_for(c.name):
@@ -251,7 +275,8 @@ def strike(
     aim = flips.aim_location(target_grid, words.aim) if words.aim else None
     shield = not adjacent(a, b) and not w.blast
     cover_added = max(seen.cover - count, 0)
-    hit: damage.Hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.arsenal}
+    hit: damage.Hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.arsenal,
+                       "per_location": values(enc).protection == "location"}
     if accuracy > 0 and words.flips:
         turns = flips.parse_flips(words.flips, faces, accuracy)
     elif accuracy > 0:

@@ -21,6 +21,7 @@ from rules.options import OptionValues
 from rules.systems.damage_grid.attacks import (
     check_reach,
     choose_weapon,
+    one_weapon,
     power_of,
     spend_cp,
 )
@@ -50,6 +51,7 @@ def attack_cover(enc: Encounter, grid: Grid, c: Combatant, action: Attack, words
     d, counted, _, _ = check_reach(enc, grid, c, cell, w)
     seen = line_of_sight(enc, grid, c, cell, cell.name)
     events = activate(enc, c, "combat")
+    one_weapon(c, w)
     forced = spend_cp(enc, c, words, w.cp)
     power, count = power_of(enc, c, w, words)  # a square has no facing: no +1 from behind
     with dice.rolling_for(c.name):

@@ -12,9 +12,19 @@ squares until they are reduced to 0 themselves or cannot be used to block an att
 
 Readings chosen where the text is open:
 
-- Shield and Body are subtracted from *each* location's group ("from all grid squares"), with
-  their values as they were before this attack (an attack that ruins Body still meets the Body
-  it had); ``extra_body`` is what cover adds ("the difference is added to the Body of the target").
+- Shield and Body each stop their value in hits **once per attack** ("Effectively the damage will
+  be = faces - (Shield + Body)", the text's own summary), with their values as they were before
+  this attack (the text removes the faces before it counts the damage: an attack that ruins Body
+  still meets the Body it had); ``extra_body`` is what cover adds ("the difference is added to the
+  Body of the target"). They "stop damage to *other* grid squares": Shield stops no hit on the
+  Shield square and Body none on the Body square (those hits wear the protection itself down).
+  The text does not say which faces they take off; they are the target's protection, so they
+  stop the hits that would harm it most: one hit at a time, the one whose stopping leaves the
+  least harm by :func:`harm`'s measure (death, then inertness, then Health lost, then Mind lost),
+  at equal harm the earliest location in grid order; Shield first, then Body on what is left.
+  The encounter option ``protection=location`` reads "remove as many faces from all grid squares"
+  as from *each* square instead: each location's hits lose the Shield, then the Body (the same
+  values before the attack, and the same squares left out).
 - What gets through lowers the location's hits. Hits beyond them, or on a location already
   ruined ("value is 0") "or ignored", follow the transfer arrow to the next location, and on
   along the arrows while hits are left; Shield and Body are not subtracted again on the way.
@@ -109,7 +119,8 @@ def apply_faces(faces: Sequence[int], grid: DamageGrid, values: Mapping[str, int
     """Apply the final ``faces`` to a target with hits ``values`` per location (module docstring);
     ``hit``: how the attack meets the target (`Hit`, its defaults `_target`'s)."""
     target = _target(grid, values, **hit)
-    counted = _count(faces, target)
+    counts = _counts(faces, grid)
+    counted = _flow(counts, _stops(counts, target), target)
     rows = []
     for name in grid.names:  # grid order, as the rows are shown
         row = counted.tally.get(name)
@@ -132,17 +143,16 @@ class _Counted:
     tally: dict[str, dict[str, int]] = field(default_factory=dict)
     transfers: list[Transfer] = field(default_factory=list)
     lost: int = 0
+    #: the hits Shield and Body did not stop (taken, or lost)
+    through: int = 0
 
     def held(self, name: str) -> int | None:
         """The location's hits now (`_holds`)."""
         return _holds(name, self.values, self.weapons, self.target.struck)
 
     def lost_from(self, name: str) -> int:
-        """`Damage.lost_from` read from the counts (a location neither rolled nor given hits has no row)."""
-        row = self.tally.get(name)
-        if row is None or not (row["rolled"] or row["received"]):
-            return 0
-        return max((self.target.before[name] or 0) - (self.held(name) or 0), 0)
+        """`Damage.lost_from` read from the hits before and now (a location the attack did not reach lost none)."""
+        return max((self.target.before.get(name) or 0) - (self.held(name) or 0), 0)
 
     @property
     def inert(self) -> bool:
@@ -165,21 +175,25 @@ class _Target:
     struck: str | None
     #: each location's hits before the attack (`_Counted.held` of the target as it is)
     before: dict[str, int | None]
+    #: Shield and Body stop their value on each location's hits (option ``protection=location``), not once an attack
+    per_location: bool = False
+    #: the harm (`_measure`) of the hits that get through to each location (in grid order), as `_stops` weighs them
+    weighed: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
 
 
 def _target(grid: DamageGrid, values: Mapping[str, int], *, shield: bool = True, extra_body: int = 0,
-            weapons: Mapping[str, int] | None = None, arsenal: str | None = None) -> _Target:
+            weapons: Mapping[str, int] | None = None, arsenal: str | None = None, per_location: bool = False) -> _Target:
     """What counting an attack's faces reads of the target (`Hit`'s keywords: ``shield``, False when
     the attacker is in one of the nine adjacent squares or the weapon has Blast; ``extra_body``, what
     cover adds to Body; ``weapons``, carried weapons' Health by name; ``arsenal``, the one the attacker
-    names)."""
+    names; ``per_location``, option ``protection=location``)."""
     now = {k: int(v) for k, v in values.items()}
     arms = {k: int(v) for k, v in (weapons or {}).items()}
     stop_shield = max(now.get(SHIELD, 0), 0) if shield and grid.has(SHIELD) else 0
     stop_body = max(now.get(BODY, 0), 0) + max(extra_body, 0) if grid.has(BODY) else max(extra_body, 0)
     struck = _weapon(arms, arsenal) if grid.has(ARSENAL) else None
     before = {name: _holds(name, now, arms, struck) for name in grid.names}
-    return _Target(grid, now, arms, stop_shield, stop_body, struck, before)
+    return _Target(grid, now, arms, stop_shield, stop_body, struck, before, per_location)
 
 
 def _holds(name: str, values: Mapping[str, int], weapons: Mapping[str, int], struck: str | None) -> int | None:
@@ -189,14 +203,59 @@ def _holds(name: str, values: Mapping[str, int], weapons: Mapping[str, int], str
     return values.get(name)
 
 
-def _count(faces: Sequence[int], target: _Target) -> _Counted:
-    """`apply_faces`'s counting, which :func:`harm` asks of many faces and reads without making a `Damage`."""
-    grid, struck, stop_shield, stop_body = target.grid, target.struck, target.shield, target.body
-    now, arms = dict(target.values), dict(target.weapons)
+def _counts(faces: Sequence[int], grid: DamageGrid) -> dict[str, int]:
+    """The dice on each location the ``faces`` strike."""
     counts: dict[str, int] = {}
     for f in faces:
         at = grid.location_of(int(f))
         counts[at] = counts.get(at, 0) + 1
+    return counts
+
+
+def _stops(counts: Mapping[str, int], target: _Target) -> dict[str, tuple[int, int]]:
+    """What Shield and Body stop of each location's ``counts`` (module docstring): ``(shield, body)`` by name."""
+    grid, per_location = target.grid, target.per_location
+    shield = dict.fromkeys(counts, 0)
+    body = dict.fromkeys(counts, 0)
+    for stop, out, own in ((target.shield, shield, SHIELD), (target.body, body, BODY)):
+        left = {n: counts[n] - shield[n] - body[n] for n in counts}
+        open_ = [n for n in grid.names if n != own and left.get(n, 0) > 0]  # "damage to other grid squares"
+        if per_location:
+            for n in open_:
+                out[n] = min(left[n], stop)
+            continue
+        if stop >= sum(left[n] for n in open_):
+            for n in open_:
+                out[n] = left[n]
+            continue
+        for _ in range(stop):  # the target's least harm, one hit at a time
+            best = min((n for n in open_ if left[n] > 0), key=lambda n: _through_harm({**left, n: left[n] - 1}, target))
+            left[best] -= 1
+            out[best] += 1
+    return {n: (shield[n], body[n]) for n in counts}
+
+
+def _through_harm(through: Mapping[str, int], target: _Target) -> tuple[int, ...]:
+    """The harm of ``through`` hits getting through to each location (weighed once a target)."""
+    key = tuple(through.get(n, 0) for n in target.grid.names)
+    found = target.weighed.get(key)
+    if found is None:
+        found = target.weighed[key] = _measure(_flow(through, {}, target, record=False))
+    return found
+
+
+def _measure(counted: _Counted) -> tuple[int, ...]:
+    """:func:`harm`'s measure of counted hits (lower is better for the target)."""
+    return int(counted.killed), int(counted.inert), counted.lost_from(HEALTH), counted.lost_from(MIND), counted.through
+
+
+def _flow(counts: Mapping[str, int], stops: Mapping[str, tuple[int, int]], target: _Target,
+          record: bool = True) -> _Counted:
+    """The hits of each location's ``counts`` less what Shield and Body ``stops`` (by name; none when left out),
+    taken and passed on along the arrows; ``record``: tally each location's counts and the transfers (`_measure`
+    reads neither)."""
+    grid, struck = target.grid, target.struck
+    now, arms = dict(target.values), dict(target.weapons)
     counted = _Counted(target, now, arms)
     tally = counted.tally
 
@@ -207,39 +266,36 @@ def _count(faces: Sequence[int], target: _Target) -> _Counted:
             row = tally[name] = dict.fromkeys(_COUNTS, 0)
         return row
 
-    def room(name: str) -> int:
-        if name == ARSENAL:
-            return max(arms.get(struck, 0), 0) if struck else 0
-        return max(now.get(name, 0), 0)
-
-    def take(name: str, hits: int) -> None:
-        if name != ARSENAL:
-            now[name] -= hits
-        elif struck is not None:  # without a weapon Arsenal has no room: it takes nothing
-            arms[struck] -= hits
-        row_of(name)["taken"] += hits
-
     for name in grid.names:
         rolled = counts.get(name, 0)
         if not rolled:  # nothing struck it: a location's hits come from its own dice, or along an arrow below
             continue
-        row = row_of(name)
-        row["rolled"] = rolled
-        row["shield"] = stopped = min(rolled, stop_shield)
-        row["body"] = min(rolled - stopped, stop_body)
-        left, here, visited = rolled - stopped - row["body"], name, set()
+        shield, body = stops.get(name, (0, 0))
+        if record:
+            row = row_of(name)
+            row["rolled"], row["shield"], row["body"] = rolled, shield, body
+        left, here, visited = rolled - shield - body, name, set()
+        counted.through += left
         while left > 0 and here not in visited:
             visited.add(here)
-            hits = min(left, room(here))
-            if hits:
-                take(here, hits)
+            if here != ARSENAL:
+                hits = min(left, max(now.get(here, 0), 0))
+                now[here] -= hits
+            elif struck is not None:  # without a weapon Arsenal has no room: it takes nothing
+                hits = min(left, max(arms.get(struck, 0), 0))
+                arms[struck] -= hits
+            else:
+                hits = 0
+            if hits and record:
+                row_of(here)["taken"] += hits
             left -= hits
             to = grid.arrow(here)
             if not left or to is None or to in visited:
                 break
-            counted.transfers.append(Transfer(here, to, left))
-            row_of(here)["passed"] += left
-            row_of(to)["received"] += left
+            if record:
+                counted.transfers.append(Transfer(here, to, left))
+                row_of(here)["passed"] += left
+                row_of(to)["received"] += left
             here = to
         counted.lost += left
     return counted
@@ -252,6 +308,7 @@ class Hit(TypedDict, total=False):
     extra_body: int
     weapons: Mapping[str, int] | None
     arsenal: str | None
+    per_location: bool
 
 
 def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: Unpack[Hit]) -> Callable[[Sequence[int]], tuple[int, ...]]:
@@ -264,9 +321,8 @@ def harm(grid: DamageGrid, values: Mapping[str, int], **kwargs: Unpack[Hit]) -> 
     target = _target(grid, values, **kwargs)
 
     def measure(faces: Sequence[int]) -> tuple[int, ...]:  # `apply_faces` read from its counts: no `Damage` is made
-        counted = _count(faces, target)
-        taken = sum(row["taken"] for row in counted.tally.values())
-        return (int(counted.killed), int(counted.inert), counted.lost_from(HEALTH), counted.lost_from(MIND),
-                taken + counted.lost)
+        counts = _counts(faces, grid)
+        stops = _stops(counts, target)
+        return _through_harm({n: c - sum(stops[n]) for n, c in counts.items()}, target)
 
     return measure

@@ -178,6 +178,8 @@ class GrappleTest(Event):
     best: Annotated[int, Of("actor")]
     target_best: Annotated[int, Of("target")]
     helpers: list[str] = Field(default_factory=list)
+    #: the holder's helpers, when the held model tries to break free (``breaking``)
+    target_helpers: list[str] = Field(default_factory=list)
     won: bool
     breaking: bool = False
 

@@ -90,6 +90,7 @@ class DamageGrid:
     locations: tuple[Location, ...]
     _by_name: dict[str, Location] = field(init=False, repr=False, compare=False, hash=False)
     _by_face: dict[int, str] = field(init=False, repr=False, compare=False, hash=False)
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         faces = sorted(f for loc in self.locations for f in loc.faces)
@@ -100,10 +101,11 @@ class DamageGrid:
             raise ValueError("a transfer arrow names a location not on the grid")
         object.__setattr__(self, "_by_name", {loc.name: loc for loc in self.locations})
         object.__setattr__(self, "_by_face", {f: loc.name for loc in self.locations for f in loc.faces})
+        object.__setattr__(self, "_names", tuple(loc.name for loc in self.locations))
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(self._by_name)
+        return self._names
 
     def location(self, name: str) -> Location:
         return self._by_name[name]

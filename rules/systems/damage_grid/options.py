@@ -29,8 +29,10 @@ _BOARD = 99
 
 
 def _cover_body(text: str) -> dict[str, int]:
-    """``C6/14, D6-D8/5``: the Body of each listed wall or obstacle square, by the square's name."""
+    """``C6/14, D6-D8/5``: the Body of each listed wall or obstacle square, by the square's name (``none``: no square)."""
     out: dict[str, int] = {}
+    if _none(text):
+        return out
     for item in (x.strip() for x in re.split(r",\s*|\s+(?=[A-Za-z])", text or "") if x.strip()):
         cells, _, body = item.rpartition("/")
         if not cells or not body.isdigit() or int(body) > 99:
@@ -41,8 +43,13 @@ def _cover_body(text: str) -> dict[str, int]:
     return out
 
 
+def _none(text: str) -> bool:
+    """The list is empty: nothing, or ``none`` (the default `/help` shows)."""
+    return (text or "").strip().lower() in ("", "none")
+
+
 def _squares(text: str) -> frozenset[str]:
-    return frozenset(c.name for c in parse_cell_list(text, _BOARD, _BOARD)) if text.strip() else frozenset()
+    return frozenset() if _none(text) else frozenset(c.name for c in parse_cell_list(text, _BOARD, _BOARD))
 
 
 class DgValues(OptionValues):
@@ -66,6 +73,7 @@ class DgValues(OptionValues):
     target_flips: str
     gravity: int
     extended_reach: str
+    protection: str
 
 
 OPTIONS = OptionSet(
@@ -125,6 +133,14 @@ OPTIONS = OptionSet(
         "extended_reach",
         ("no", "yes"),
         "the optional rule: non-melee weapons attack past their Reach at -1 Accuracy per further multiple of it",
+    ),
+    choice_option(
+        "protection",
+        ("attack", "location"),
+        "how Shield and Body stop hits: `attack`, each stops its value in hits once an attack (the text's "
+        "\"damage will be = faces - (Shield + Body)\"), the hits that would harm the target most; `location`, each "
+        "stops its value on every location's hits (\"remove as many faces from all grid squares\" read as from each). "
+        "Either way Shield stops none on the Shield square and Body none on the Body square (\"other grid squares\")",
     ),
     into=DgValues,
 )

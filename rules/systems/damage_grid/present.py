@@ -79,7 +79,7 @@ class DgPresenter(Presenter[DgFacts]):
         "forced": "forced CP",
         "extended": "extended reach",
         "grappled": "grappled",
-        "reach-1": "only Reach 1, no Accuracy",
+        "reach-1": "{0}: only Reach 1, without any Accuracy",
         # the Mode (knock-down) test
         "difficulty": "difficulty",
     }
@@ -136,7 +136,8 @@ class DgPresenter(Presenter[DgFacts]):
         return f"{e.side} have no model left to activate in this phase"
 
     def activated(self, e: Activated) -> str:
-        left = f" ({e.speed} Speed points)" if e.how in ("move", "lunge") else f" ({e.cp} CP left)" if e.how != "pass" else ""
+        points = f" ({e.speed} Speed point{'s' if e.speed != 1 else ''})" if e.how in ("move", "lunge") else ""
+        left = points or (f" ({e.cp} CP)" if e.how != "pass" else "")
         return f"**{e.actor}** activates: {HOW.get(e.how, e.how)}{left}"
 
     def activation_ended(self, e: ActivationEnded) -> str:
@@ -144,8 +145,11 @@ class DgPresenter(Presenter[DgFacts]):
 
     # -- movement -------------------------------------------------------------------------------
     def dg_moved(self, e: DgMoved) -> str:
-        if len(e.path) <= 1 and e.facing:
-            return f"**{e.actor}** turns to face {e.facing}"
+        if len(e.path) <= 1:  # it stayed on its square: it stood up, turned, or both
+            left = f", {e.left:g} left" if e.left is not None and not secret(e.left) else ""
+            stood = f"stands up ({e.stood} Speed point{'s' if e.stood != 1 else ''}{left})" if e.stood is not None else ""
+            turned = f"turns to face {e.facing}" if e.facing else ""
+            return f"**{e.actor}** " + (" and ".join(x for x in (stood, turned) if x) or f"stays on {e.path[0] if e.path else '?'}")
         text = super().moved(e)
         notes = []
         if e.stood is not None:
@@ -193,7 +197,8 @@ class DgPresenter(Presenter[DgFacts]):
         if secret(e.health_lost):  # a hidden target: its condition, not its grid
             if e.stopped:
                 return f"**{e.actor}**: no hit gets through (now {self.condition(e.actor)})"
-            return f"**{e.actor}** is hit (now {self.condition(e.actor)})"
+            now = self.condition(e.actor)  # its Health's word: "unhurt" while Health is whole
+            return f"**{e.actor}** is hit{', but its Health is whole' if now == 'unhurt' else ''} (now {now})"
         if not e.locations:
             return f"**{e.actor}**: no face lands"
         parts = []
@@ -223,10 +228,11 @@ class DgPresenter(Presenter[DgFacts]):
 
     def grapple_test(self, e: GrappleTest) -> str:
         helpers = f" (helped by {', '.join(e.helpers)})" if e.helpers else ""
+        theirs = f", helped by {', '.join(e.target_helpers)}" if e.target_helpers else ""
         what = "tries to break free of" if e.breaking else "grapples"
         result = ("breaks free" if e.breaking else "holds the target") if e.won else "fails"
         return (f"**{e.actor}** {what} **{e.target}**{helpers}: 🎲 {', '.join(map(str, e.dice))} (best group {e.best}) "
-                f"vs 🎲 {', '.join(map(str, e.target_dice))} (best group {e.target_best}): {result}")
+                f"vs 🎲 {', '.join(map(str, e.target_dice))} (best group {e.target_best}{theirs}): {result}")
 
     def cloud_placed(self, e: CloudPlaced) -> str:
         return f"A cloud ({e.name}) covers {', '.join(e.cells)} for {e.phases} phases"

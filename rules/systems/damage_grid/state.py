@@ -31,6 +31,8 @@ class DgCombatant(CombatantState):
     forced: int = Field(0, ge=0, le=99)
     #: the activation under way: ``move``, ``combat`` or ``lunge`` (None: not activating)
     activation: str | None = None
+    #: the weapon it attacked with in the activation under way ("one weapon each Action"; None: none yet)
+    weapon: str | None = None
     #: Speed points left in a Move activation
     speed_left: int = Field(0, ge=0, le=999)
     #: the phase (counted from the fight's first, 0) it last activated in

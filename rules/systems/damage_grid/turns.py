@@ -104,7 +104,7 @@ def new_round(enc: Encounter, begins: Callable[[Encounter], list[Event]] | None 
     opts = values(enc)
     for c in enc.combatants:
         st = DgCombatant.of(c)
-        st.cp, st.forced, st.activation, st.speed_left = opts.combat_points, 0, None, 0
+        st.cp, st.forced, st.activation, st.speed_left, st.weapon = opts.combat_points, 0, None, 0, None
     sides, _ = alternating.order_sides(_counts(enc), "join")
     state = DgEncounter.of(enc)
     state.sides, state.phase, state.priority = sides, 0, None
@@ -193,7 +193,7 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
         if st.activation != how:
             raise IllegalAction(
                 f"{c.name} is in {KINDS[st.activation or 'pass']}, so it cannot begin {KINDS[how]} now: a model cannot "
-                f"move and then attack in one activation (a Lunge does both). `/init next` ends the activation."
+                f"both move and attack in one activation (a Lunge does both). `/init next` ends the activation."
             )
         return []
     if c.status == "out":
@@ -215,7 +215,7 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
         raise NotYourTurn(f"{side} activate a model now (one of {waiting}); {c.name} waits until it is the {possessive(c.side or '')} turn.")
     enc.current = c.name
     enc.effects, ended = start_turn(enc.effects, c.name)  # what ends as its turn starts no longer counts in it
-    st.activation, st.acted = how, now(enc)
+    st.activation, st.acted, st.weapon = how, now(enc), None
     st.speed_left = speed(c) if how in ("move", "lunge") else 0
     if how not in ("move", "lunge"):
         st.run = 0
@@ -225,7 +225,7 @@ def activate(enc: Encounter, c: Combatant, how: str) -> list[Event]:
 def _end(enc: Encounter) -> list[Event]:
     c = enc.get(enc.current)
     st = DgCombatant.of(c)
-    st.activation, st.speed_left = None, 0
+    st.activation, st.speed_left, st.weapon = None, 0, None
     enc.current = None
     enc.effects, ended = end_turn(enc.effects, c.name)  # told with the activation's end
     return [ActivationEnded(actor=c.name), *ended]

@@ -30,8 +30,56 @@ def test_a_lunge_moves_next_to_the_target_and_attacks_with_one_cp() -> None:
 def test_a_lunge_that_does_no_damage_leaves_the_lunger_prone() -> None:
     """"If the model fails to damage the target they have fallen to the ground.\""""
     s = duel(a_sheet=f"weapons={SABER}", b_sheet="body=9", b_at="E5")
-    res = s.run("act", [3, 3, 3, 3], actor="Meena", action="lunge", target="Hera")
+    res = s.run("act", [2, 2, 2, 2], actor="Meena", action="lunge", target="Hera")
     assert events(res, ProneChanged)[0].cause == "lunge" and DgCombatant.of(s.get("Meena")).prone
+
+
+def _xul_and_h(xul_at: str, xul_sheet: str = "weapons=club:1:2:0:melee", facing: str = "S",
+               blocked: tuple[str, ...] = ()) -> Scenario:
+    """Xul (side a) with a Reach 1 club on ``xul_at``, H (side b) on E4 facing S; the fight begun."""
+    s = Scenario("damage-grid", map="12x12", blocked=blocked)
+    s.add("Xul", xul_sheet, side="a", at=xul_at, facing=facing)
+    s.add("H", "body=1 health=4 mind=3", side="b", at="E4", facing="S")
+    s.run("init_roll")
+    return s
+
+
+def test_a_lunge_turns_to_face_a_target_beside_it() -> None:
+    """"A model can make a Lunge activation that combines movement and combat into one ... The model must be able to
+    move to an adjacent square from the target": Xul beside H, facing away from it, turns to face it and strikes at
+    Reach 1 with the club."""
+    s = _xul_and_h("D4", "body=3 weapons=club:1:2:0:melee")
+    res = s.run("act", [6, 6], actor="Xul", action="lunge", target="H")
+    (moved,) = events(res, DgMoved)
+    assert moved.path == ["D4"] and moved.facing == "E" and s.get("Xul").facing == "E"
+    assert events(res, DgAttack)[0].distance == 1
+    assert s.system.present.text(moved) == "**Xul** turns to face E"
+
+
+def test_a_prone_lunger_beside_its_target_stands_up_where_it_is() -> None:
+    """A Lunge "combines movement and combat into one": a prone model already beside its target stands up (1 Speed
+    point) and strikes; the reply says it stood up, not that it moved."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=9 body=0", b_at="E7")
+    DgCombatant.of(s.get("Meena")).prone = True
+    res = s.run("act", [2, 2, 2, 6], actor="Meena", action="lunge", target="Hera", options={"aim": "speed"})
+    (moved,) = events(res, DgMoved)
+    assert s.system.present.text(moved) == "**Meena** stands up (1 Speed point, 3 left)"
+    assert not DgCombatant.of(s.get("Meena")).prone
+
+
+def test_a_lunge_leaves_a_diagonal_square_for_one_its_weapon_reaches_from() -> None:
+    """A square diagonal to the target is Reach 2 ("The model must be able to move to an adjacent square from the
+    target"): Xul on a diagonal with a Reach 1 club steps beside H, facing it; with nowhere to go the refusal says why."""
+    s = _xul_and_h("D5", facing="N")
+    res = s.run("act", [6, 6], actor="Xul", action="lunge", target="H")
+    (moved,) = events(res, DgMoved)
+    assert moved.path[-1] in ("D4", "E5") and events(res, DgAttack)[0].distance == 1
+    walled = _xul_and_h("D5", "weapons=club:1:2:0:melee speed=0", "N", ("D4", "E5", "C5", "D6", "C4", "C6", "E6"))
+    message = walled.refused("act", [6, 6], actor="Xul", action="lunge", target="H", error=IllegalAction)
+    assert "Reach 1" in message and "longer Reach" in message and "/move facing:" not in message
+    far = _xul_and_h("D8", "weapons=club:1:2:0:melee speed=1", "N")
+    message = far.refused("act", [6, 6], actor="Xul", action="lunge", target="H", error=IllegalAction)
+    assert "cannot reach a square next to H with 1 Speed point: move closer" in message
 
 
 def test_a_grapple_is_won_by_the_larger_group_of_equal_faces() -> None:
@@ -43,6 +91,19 @@ def test_a_grapple_is_won_by_the_larger_group_of_equal_faces() -> None:
     assert DgCombatant.of(s.get("Hera")).grappled_by == ["Meena"]
 
 
+def test_a_grapple_and_an_attack_share_a_combat_activation() -> None:
+    """A Grapple is one of the text's "Special Attacks" ("Both model and target roll an attack using their Health as the
+    Power"), and "Making an attack ... costs 1 Combat point": with 2 CP a model attacks and then grapples in one Combat
+    activation, or grapples and then attacks."""
+    for first in ("attack", "grapple"):
+        s = duel(a_sheet=f"health=3 weapons={SABER}", b_sheet="health=2 body=9")
+        steps = {"attack": lambda: s.run("attack", [2, 2, 2, 2], actor="Meena", target="Hera"),
+                 "grapple": lambda: s.run("act", [4, 4, 1, 2, 5], actor="Meena", action="grapple", target="Hera")}
+        steps[first]()
+        steps["grapple" if first == "attack" else "attack"]()
+        assert DgCombatant.of(s.get("Meena")).cp == 0 and DgCombatant.of(s.get("Hera")).grappled_by == ["Meena"]
+
+
 def test_helpers_add_power_to_a_grapple() -> None:
     """"Additional models can aid in a Grapple each increasing the Power of the grapple by 1.\""""
     s = Scenario("damage-grid", map="12x10")
@@ -52,6 +113,22 @@ def test_helpers_add_power_to_a_grapple() -> None:
     res = s.run("act", [1, 2, 3, 6, 6], actor="Meena", action="grapple", target="Hera")
     test = events(res, GrappleTest)[0]
     assert test.helpers == ["Kit"] and len(test.dice) == 3 and not test.won
+
+
+def test_the_holders_helpers_add_power_when_the_held_model_breaks_free() -> None:
+    """"If the target is grappled it must break the grapple spending 1 Combat Point. The test is the same." and
+    "Additional models can aid in a Grapple each increasing the Power of the grapple by 1": Kit, still next to Hera,
+    adds 1 to Meena's dice when Hera tries to break free."""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", "health=2", side="a", at="E8", facing="N").add("Kit", side="a", at="F7", facing="N")
+    s.add("Hera", "health=2", side="b", at="E7", facing="S")
+    s.run("init_roll")
+    DgCombatant.of(s.get("Hera")).grappled_by = ["Meena"]
+    s.run("next", actor="Meena")
+    res = s.run("act", [5, 5, 1, 2, 3], actor="Hera", action="break")
+    test = events(res, GrappleTest)[0]
+    assert test.target_helpers == ["Kit"] and len(test.target_dice) == 2 + 1 and test.won
+    assert "helped by Kit" in s.system.present.text(test)
 
 
 def test_melee_attacks_on_a_grappled_target_gain_two_accuracy_and_it_can_break_free() -> None:

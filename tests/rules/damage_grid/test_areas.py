@@ -1,6 +1,8 @@
 """Area effect shapes on the square grid, and clouds drifting on a d10."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules.dice import Dice
@@ -41,6 +43,14 @@ def test_burst_1_is_the_targeted_square():
 def test_burst_2_is_four_squares_round_the_top_right_corner():
     """The Smoke grenade "is Burst 2 ... it will occupy 4 concentrated squares", from the top right corner."""
     assert set(burst(T, 2)) == _block((5, 6), (4, 5))
+
+
+def test_the_system_page_gives_burst_2_as_the_block_the_rules_make():
+    """docs/systems/damage-grid.md says what the code makes of "Burst 2 ... will occupy 4 concentrated squares" (a 2 x 2
+    block at the targeted square's top right corner), not the rings round it that a Star Burst counts."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "damage-grid.md").read_text(encoding="utf-8").split())
+    assert len(burst(T, 2)) == 4 and "Area shapes count the same rings" not in page
+    assert "Burst 2 the 2 × 2 block at the targeted square's top right corner" in page
 
 
 def test_burst_3_and_4():

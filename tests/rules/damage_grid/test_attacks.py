@@ -97,6 +97,16 @@ def test_fewer_dice_by_choice_and_half_power_when_low() -> None:
     assert len(events(res, DgAttack)[0].roll.dice) == 2
 
 
+def test_body_two_stops_two_hits_of_an_attack_unless_the_gm_reads_it_per_location() -> None:
+    """"Effectively the damage will be = faces - (Shield + Body)": Body 2 against 1, 1, 2, 2 lets 4 - 2 = 2 through;
+    option `protection=location` stops 2 on each of Mind and Health."""
+    for protection, through, mode in (("attack", 2, [6]), ("location", 0, [])):
+        s = duel(a_sheet="weapons=gravity-saber:2:4:3:melee", b_sheet="body=2 mind=2", protection=protection)
+        res = s.run("attack", [1, 1, 2, 2, *mode], actor="Meena", target="Hera", options={"flips": "none"})
+        (grid,) = events(res, GridDamage)
+        assert sum(r.taken for r in grid.locations) == through and sum(r.body for r in grid.locations) == 4 - through
+
+
 def test_a_power_taken_below_one_is_shown_as_the_one_die_rolled() -> None:
     """"An attack can always roll less power than it has to a minimum of 1": Power 5 −7 rolls 1 die and says Power 1, not −2."""
     s = duel(a_sheet="weapons=gun:4:5:0", b_sheet="health=30 body=9", b_at="E4")
@@ -110,7 +120,7 @@ def test_a_power_taken_below_one_is_shown_as_the_one_die_rolled() -> None:
 def test_a_hidden_target_whose_body_stops_every_hit_is_not_said_to_be_hit() -> None:
     """"Shields and Body will always stop damage": when they stop every hit on a hidden target, players read that none got through."""
     s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=30 body=9", b_at="E4")
-    res = s.run("attack", [3, 3], actor="Meena", target="Hera")
+    res = s.run("attack", [2, 2], actor="Meena", target="Hera")
     (grid,) = events(res, GridDamage)
     public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(grid), lambda name: name != "Hera")
     assert public == "**Hera**: no hit gets through (now unhurt)"

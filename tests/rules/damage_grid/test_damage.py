@@ -32,24 +32,56 @@ def test_mind_hit_through_body_two_renders_the_target_inert():
 
 
 def test_meenas_gravity_saber_on_a_default_humanoid():
-    """3, 3, 5, 4 with the flip 5>3 (3, 3, 3, 4) from the front: no Shield; Body 1 stops one hit on each square."""
+    """3, 3, 5, 4 with the flip 5>3 (3, 3, 3, 4) from the front: no Shield; Body 1 stops the Shield square's hit, as
+    "Shields and Body will always stop damage to other grid squares", and the three on Body wear it down."""
     faces = apply_flips([3, 3, 5, 4], parse_flips("5>3", [3, 3, 5, 4], 2))
     d = apply_faces(faces, HUMANOID, HUMANOID.start_values(), shield=False)
     body, shield = d.at("body"), d.at("shield")
-    assert (body.rolled, body.body, body.taken, body.passed) == (3, 1, 1, 1)
+    assert (body.rolled, body.body, body.taken, body.passed) == (3, 0, 1, 2)
     assert (shield.rolled, shield.body, shield.taken) == (1, 1, 0)
-    assert d.transfers == [Transfer("body", "health", 1)]
-    assert d.values == {"mind": 2, "health": 2, "body": 0, "shield": 0, "speed": 4} and d.health_lost == 1
+    assert d.transfers == [Transfer("body", "health", 2)]
+    assert d.values == {"mind": 2, "health": 1, "body": 0, "shield": 0, "speed": 4} and d.health_lost == 2
 
 
-def test_shield_then_body_from_every_location():
-    """"remove as many faces from all grid squares as the value of the target's Shield ... Then ... Body":
-    damage = faces - (Shield + Body) on each square."""
-    d = apply_faces([2, 2, 2, 2, 6, 6], HUMANOID, FULL)
+def test_shield_and_body_stop_their_value_once_an_attack():
+    """"remove as many faces from all grid squares as the value of the target's Shield ... Then remove as many faces
+    from all grid squares the value of the target's Body. Effectively the damage will be = faces - (Shield + Body)":
+    Body 2 against two dice on Mind and two on Health stops 2 of the 4, not 2 on each square."""
+    d = apply_faces([1, 1, 2, 2], HUMANOID, {"mind": 2, "health": 3, "body": 2, "shield": 0, "speed": 4}, shield=False)
+    assert sum(r.body for r in d.locations) == 2 and d.taken == 4 - 2
+    full = apply_faces([2, 2, 2, 2, 6, 6], HUMANOID, FULL)
+    assert sum(r.shield for r in full.locations) == 1 and sum(r.body for r in full.locations) == 2
+    assert full.taken == 6 - (1 + 2)
+
+
+def test_body_and_shield_stop_hits_on_other_squares_only():
+    """"Shields and Body will always stop damage to other grid squares until they are reduced to 0 themselves": the
+    two hits on Body wear it down to 0 (they are not stopped by it), and Body stops the two on Mind."""
+    d = apply_faces([3, 3, 1, 1], HUMANOID, {"mind": 2, "health": 3, "body": 2, "shield": 0, "speed": 4}, shield=False)
+    body, mind = d.at("body"), d.at("mind")
+    assert (body.rolled, body.body, body.taken, body.after) == (2, 0, 2, 0)
+    assert (mind.rolled, mind.body, mind.taken) == (2, 2, 0)
+    shielded = apply_faces([4, 4], HUMANOID, {"mind": 2, "health": 3, "body": 0, "shield": 2, "speed": 4})
+    assert (shielded.at("shield").shield, shielded.at("shield").taken) == (0, 2)
+
+
+def test_the_protection_stops_the_hits_that_would_harm_the_target_most():
+    """Body 1 against one hit on Mind and one on Health with 1 Health left: it stops the one that would kill."""
+    d = apply_faces([1, 2], HUMANOID, {"mind": 2, "health": 1, "body": 1, "shield": 0, "speed": 4}, shield=False)
+    assert (d.at("health").body, d.at("mind").body) == (1, 0) and not d.killed and d.values["mind"] == 1
+
+
+def test_shield_then_body_from_every_location_with_protection_location():
+    """Option `protection=location` reads "remove as many faces from all grid squares as the value of the target's
+    Shield ... Then ... Body" as from each square: damage = faces - (Shield + Body) on each square."""
+    d = apply_faces([2, 2, 2, 2, 6, 6], HUMANOID, FULL, per_location=True)
     health, speed = d.at("health"), d.at("speed")
     assert (health.rolled, health.shield, health.body, health.taken) == (4, 1, 2, 1)
     assert (speed.rolled, speed.shield, speed.body, speed.taken) == (2, 1, 1, 0)
     assert (d.shield, d.body) == (1, 2)
+    own = apply_faces([3, 3, 1, 1], HUMANOID, {"mind": 2, "health": 3, "body": 2, "shield": 0, "speed": 4}, shield=False,
+                      per_location=True)
+    assert (own.at("body").body, own.at("mind").body) == (0, 2)
 
 
 def test_no_shield_from_adjacent_squares_or_against_blast():
@@ -158,10 +190,10 @@ def test_target_flips_never_cost_more_nor_hurt_more(faces, values, points):
 
 
 def test_target_flips_help_a_target_doomed_either_way_and_stay_bounded():
-    """20 dice on Mind and Health, 10 points: the target still spreads them (fewer hits get through), weighing at
-    most SEARCH_LIMIT positions."""
+    """20 dice on Mind and Health, 10 points, Shield and Body stopping on each location (`protection=location`): the
+    target still spreads them (fewer hits get through), weighing at most SEARCH_LIMIT positions."""
     values = {"mind": 3, "health": 5, "body": 1, "shield": 1, "speed": 4}
-    measure, weighed = harm(HUMANOID, values), []
+    measure, weighed = harm(HUMANOID, values, per_location=True), []
 
     def counted(faces):
         weighed.append(1)

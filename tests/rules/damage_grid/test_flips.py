@@ -242,7 +242,7 @@ def test_the_flips_question_is_facts_the_presenter_words() -> None:
         f"{cut}: `1>6,1>6,1>6,1>6,1>6`",
         "Each button answers at once: an **Only** button makes that one flip and no other. Other combinations: type "
         "`/act action:flips combatant:Hera options:\"1>2,1>2\"` in the channel."]
-    assert asked.choices[0] == ("Least harm: 1→2, 1→2, 1→2", "1>2,1>2,1>2") and (cut, "1>6,1>6,1>6,1>6,1>6") in asked.choices
+    assert asked.choices[0] == ("Least harm: 1→3, 1→3, 1→3", "1>3,1>3,1>3") and (cut, "1>6,1>6,1>6,1>6,1>6") in asked.choices
     assert asked.choices[-2:] == [("Only 1→5", "1>5"), ("Only 1→6 (2 flips)", "1>6")] and len(asked.choices[5][0]) == 80
     assert (asked.waiting, asked.lapse) == ("Meena's attack on Hera", "the least harm")
     assert "(at the turn's deadline, 4 h after the turn began, the least harm is taken)" in (

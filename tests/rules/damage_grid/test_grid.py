@@ -1,6 +1,8 @@
 """The damage grid: the humanoid default as the text draws it, and custom grids from the sheet."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules.errors import SheetError
@@ -85,3 +87,13 @@ def test_grid_model_refuses_a_face_twice():
     """The frozen model itself holds each face once."""
     with pytest.raises(ValueError):
         DamageGrid((Location("health", (1, 2, 3, 4, 5, 6), 3), Location("mind", (1,), 1)))
+
+
+def test_the_system_page_gives_the_arrows_as_the_text_draws_them():
+    """docs/systems/damage-grid.md names each location's transfer arrow as the text's grid does ("^ 3 Body": Body
+    passes its hits up to Health)."""
+    page = (Path(__file__).parents[3] / "docs" / "systems" / "damage-grid.md").read_text(encoding="utf-8")
+    arrows = {loc.name: loc.arrow for loc in HUMANOID.locations if loc.arrow}
+    assert arrows["body"] == "health"
+    said = "(Mind to Health, Health to Mind, Body to Health, Shield, Arsenal and Speed to Body)"
+    assert said in " ".join(page.split())

@@ -3,8 +3,11 @@ its presenter words both and works nothing out."""
 from __future__ import annotations
 
 from rules.events import mod
-from rules.systems.damage_grid.events import DgAttack
+from rules.hidden import for_reader
+from rules.systems.damage_grid.events import Activated, DgAttack, GridDamage
 from rules.systems.damage_grid.facts import DgFacts
+from rules.systems.damage_grid.options import OPTIONS
+from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import SABER, SYSTEM, duel, events
 
 
@@ -24,12 +27,48 @@ def test_the_bare_attacks_power_is_the_health_term() -> None:
     assert "Power 3 Health = 3; Accuracy 0 bare = 0" in SYSTEM.present.text(attack)
 
 
-def test_total_darkness_leaves_the_reach_1_term_alone() -> None:
-    """"Total Darkness ... the model can only attack at Reach 1 and without any Accuracy"."""
+def test_total_darkness_shows_the_accuracy_it_takes_away() -> None:
+    """"Total Darkness ... the model can only attack at Reach 1 and without any Accuracy": the saber's Accuracy 2 is
+    shown, and the darkness taking it away, not a bare 0 that reads as if the weapon had none."""
     s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=20", environment="total-darkness")
     attack = events(s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera"), DgAttack)[0]
-    assert attack.accuracy == [mod("reach-1", 0)]
-    assert "Accuracy 0 only Reach 1, no Accuracy = 0" in SYSTEM.present.text(attack)
+    assert attack.accuracy == [mod("weapon", 2, "gravity-saber"), mod("reach-1", -2, "total-darkness")]
+    assert ("Accuracy 2 gravity-saber −2 total-darkness: only Reach 1, without any Accuracy = 0"
+            in SYSTEM.present.text(attack))
+
+
+def test_a_ruined_weapon_is_said_to_be_ruined() -> None:
+    """"Each weapon has its own Health value and takes damage like anything else": one at Health 0 is refused as
+    ruined, naming what the model can attack with instead."""
+    s = duel(a_sheet="weapons=knife:1:2:0:melee", b_sheet="health=20")
+    DgCombatant.of(s.get("Meena")).weapon_health["knife"] = 0
+    message = s.refused("attack", [3], actor="Meena", target="Hera", weapon="knife")
+    assert "knife is ruined" in message and "`bare`" in message and "carries none" not in message
+
+
+def test_an_activation_says_the_combat_points_the_model_has() -> None:
+    """The Combat activation's line, shown before its first attack spends a Combat Point, gives the CP the model has
+    (not "left", which the attack then changes); a Move's Speed points are counted in the singular when 1."""
+    assert SYSTEM.present.text(Activated(actor="Meena", how="combat", cp=2)) == (
+        "**Meena** activates: a Combat activation (2 CP)")
+    assert SYSTEM.present.text(Activated(actor="Meena", how="move", speed=1)) == "**Meena** activates: a Move (1 Speed point)"
+
+
+def test_a_hidden_target_hit_with_its_health_whole_is_said_so() -> None:
+    """A hit that lands on Speed of a hidden target leaves its Health whole: players read that it is hit but its Health
+    is whole, not "is hit (now unhurt)"."""
+    s = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=30 body=0", b_at="E4")
+    res = s.run("attack", [6, 6], actor="Meena", target="Hera")
+    (grid,) = events(res, GridDamage)
+    public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(grid), lambda name: name != "Hera")
+    assert public == "**Hera** is hit, but its Health is whole (now unhurt)"
+
+
+def test_one_environment_factor_makes_the_reach() -> None:
+    """"Poor Visibility: Rain, smoke ... The Reach to the target is increased by 50% rounded up": one factor "makes" it."""
+    s = duel(a_sheet="weapons=gun:3:2:0", b_sheet="health=20", b_at="E5", environment="poor-visibility")
+    message = s.refused("attack", [3, 3], actor="Meena", target="Hera")
+    assert "(poor-visibility makes it 5)" in message
 
 
 def test_the_sight_terms_are_worded_as_the_text_names_them() -> None:
@@ -54,3 +93,10 @@ def test_the_board_words_the_cloud_it_is_handed() -> None:
     s = duel()
     facts = DgFacts(turn=s.system.turn(s.enc), cloud=("A1", "B1"))
     assert s.system.present.board_extra(s.enc, facts) == ["Cloud on A1, B1"]
+
+
+def test_the_options_listed_with_the_default_none_take_none() -> None:
+    """`/help` lists `lit_squares` and `cover_body` with the default `none`: setting them so is taken as that default."""
+    opts = OPTIONS.read({"lit_squares": "none", "cover_body": "none"})
+    assert not opts.lit_squares and opts.cover_body == {}
+    assert OPTIONS.get("lit_squares").default_text() == "none" and OPTIONS.get("cover_body").default_text() == "none"

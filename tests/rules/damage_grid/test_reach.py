@@ -289,7 +289,7 @@ def test_a_wall_beside_a_line_in_one_column_gives_cover_as_well_as_minus_2() -> 
 def test_darkness_does_not_double_the_reach_to_a_lit_target() -> None:
     """"Darkness. If a model cannot see in the dark or the target is not illuminated, the Reach to the target is doubled": `lit=yes` on the target's sheet."""
     dark = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=20", b_at="E5", environment="darkness")
-    assert "make it 6" in dark.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
+    assert "darkness makes it 6" in dark.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
     lit = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=20 lit=yes", b_at="E5", environment="darkness")
     assert events(lit.run("attack", [1, 1], actor="Meena", target="Hera"), DgAttack)[0].reach == 3
 
@@ -319,7 +319,7 @@ def test_darkness_does_not_double_the_reach_to_a_target_on_a_lit_square() -> Non
     lit = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=20", b_at="E5", environment="darkness", lit_squares="D4:F5")
     assert events(lit.run("attack", [1, 1], actor="Meena", target="Hera"), DgAttack)[0].reach == 3
     dark = duel(a_sheet="weapons=gun:4:2:0", b_sheet="health=20", b_at="E5", environment="darkness", lit_squares="D2:F3")
-    assert "make it 6" in dark.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
+    assert "darkness makes it 6" in dark.refused("attack", [1, 1], actor="Meena", target="Hera", error=IllegalAction)
 
 
 def test_a_target_beside_in_darkness_is_reached_by_turning_to_face_it() -> None:

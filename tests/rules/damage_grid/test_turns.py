@@ -84,3 +84,17 @@ def test_an_inert_models_activation_passes_unplayed_each_phase_for_its_effects()
     for who in ("Mira", "Hera"):
         s.run("next", actor=who)
     assert "Effect **Mark** on **Meena** ends" in s.text(s.run("next", actor="Hana")) and s.enc.effects == []
+
+
+def test_a_model_attacks_with_one_weapon_each_activation() -> None:
+    """"A model can only make an attack with one weapon each Action unless explained otherwise" (an Action is an
+    activation: "regardless who is Actioning this phase"): a second weapon waits for a later activation."""
+    s = duel(a_sheet="weapons=gun:8:2:3,saber:2:4:2:melee", b_sheet="health=30 body=9", b_at="E6")
+    s.run("attack", [2, 2, 2, 2], actor="Meena", target="Hera", weapon="saber")
+    message = s.refused("attack", [2, 2], actor="Meena", target="Hera", weapon="gun", error=IllegalAction)
+    assert "one weapon each Action" in message and "saber" in message and "/init next" in message
+    assert DgCombatant.of(s.get("Meena")).cp == 1
+    s.run("attack", [2, 2, 2, 2], actor="Meena", target="Hera", weapon="saber")
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    s.run("attack", [2, 2], actor="Meena", target="Hera", weapon="gun", options={"force": ""})
