@@ -104,8 +104,8 @@ CACHE_BYTES = 16 * 1024 * 1024
 #: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and what its pictures keep 1.4 MB (the last
 #: picture's pixels and bands 0.7, the legend's items 0.1, the palette's nearest entries 0.5: so
 #: the boards of a worker's share of 40 busy channels), a 60x60 one 3 MB and 4.6 MB; a hex
-#: board's own pixels twice that. Drawing a large hex board's first picture takes about 100 MB
-#: more for a moment, so a worker stays near 215 MB
+#: board's own pixels twice that. Drawing a large hex board's first picture takes about 30 MB
+#: more for a moment (a 40x40 one: 28 MB; 75 MB while its board was drawn whole at ``SS``)
 UNPACKED_BYTES = 48 * 1024 * 1024
 #: layouts whose square boards' margins (their coordinates) are kept cut to the palette, 84 KB
 #: for a 12x10 board's, 155 KB for a 60x60 one's
@@ -402,9 +402,10 @@ def _terrain_tile(lay: Layout, style: TerrainStyle) -> tuple[Image.Image, Image.
     return tile(style, size, max(3.0, lay.unit / 5), lay.scale), mask
 
 
-def _draw_cells(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB) -> None:
+def _draw_cells(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, hexes: Sequence[Cell] | None = None) -> None:
+    """The board's cells filled with ``fill``; ``hexes``: of a hex board, only these."""
     if lay.grid.kind == "hex":
-        for cell in lay.grid.cells():
+        for cell in lay.grid.cells() if hexes is None else hexes:
             draw.polygon(lay.outline(cell), fill=fill)
     else:
         (ox, oy), (_, _, bx1, by1) = lay.origin, bounds(lay.grid)
@@ -412,13 +413,14 @@ def _draw_cells(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB) -> None
 
 
 def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: int | RGB,
-                within: tuple[int, int] | None = None) -> None:
+                within: tuple[int, int] | None = None, hexes: Sequence[Cell] | None = None) -> None:
     """The grid lines in ``fill``, a square board's outline in ``edge``; ``within``: the width and
-    height of the image drawn on, a square board's lines outside it left out (a part of a board)."""
+    height of the image drawn on, a square board's lines outside it left out (a part of a board);
+    ``hexes``: of a hex board, only these cells' outlines."""
     grid, u, line = lay.grid, lay.unit, max(1, lay.scale)
     (ox, oy), (_, _, bx1, by1) = lay.origin, bounds(grid)
     if grid.kind == "hex":
-        for cell in grid.cells():  # lines: a wide polygon outline costs a full-size mask
+        for cell in grid.cells() if hexes is None else hexes:  # lines: a wide polygon outline costs a full-size mask
             pts = lay.outline(cell)
             draw.line([*pts, pts[0]], fill=fill, width=line)
         return
@@ -466,17 +468,195 @@ def _interior(lay: Layout, box: Box) -> Image.Image:
     return img
 
 
-def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, cells: bool = True) -> None:
+#: a hex board's map (:func:`_hex_map`, L): its values off the board, inside a cell and on a grid
+#: line, chosen so that a pixel of the map reduced by ``SS`` tells how many of each it stands for
+#: (the inside ones and five times the line ones: :data:`_REDUCED`); and its colours on the board
+_OFF, _IN, _ON = 0, 4, 20
+_HEX_COLOURS = [v for i in range(256) for v in {_OFF: BACKGROUND, _IN: BOARD, _ON: GRID_LINE, 1: WALL, 255: GRID_LINE}.get(i, (0, 0, 0))]
+
+
+def _reduced() -> tuple[list[int], list[int]]:
+    """Of each pixel of a hex board's map reduced by ``SS`` (:func:`_hex_map`, 2 x 2 pixels): the
+    colour the board's pixels reduce to there (its palette entry, R, G, B values) and whether its
+    interior does (255 or 0), reduced by Pillow as the board and interior drawn whole are."""
+    colours, inner = [0] * 3 * 256, [0] * 256
+    for cells in range(5):
+        for lines in range(5 - cells):
+            block = [_IN] * cells + [_ON] * lines + [_OFF] * (4 - cells - lines)
+            code = (cells * _IN + lines * _ON) // 4
+            rgb = Image.new("RGB", (2, 2))
+            rgb.putdata([{_OFF: BACKGROUND, _IN: BOARD, _ON: GRID_LINE}[v] for v in block])
+            colours[3 * code : 3 * code + 3] = rgb.reduce(2).getpixel((0, 0))  # type: ignore[assignment]  # RGB: three values
+            mask = Image.new("L", (2, 2))
+            mask.putdata([255 if v == _IN else 0 for v in block])
+            inner[code] = _HALF[int(mask.reduce(2).getpixel((0, 0)))]  # type: ignore[arg-type]  # L: one value
+    return colours, inner
+
+
+#: :func:`_reduced`, when ``SS`` is 2
+_REDUCED = _reduced() if SS == 2 else None
+
+
+def _hex_map(lay: Layout, size: tuple[int, int]) -> Image.Image:
+    """L, ``size``: the hex board of ``lay`` (at its scale) as :func:`_draw_cells` and then
+    :func:`_draw_lines` draw it, its cells ``_IN``, its grid lines ``_ON``, the rest ``_OFF``.
+    Where a cell is a whole number of pixels high (``lay.unit``), each band of that many rows
+    from the top of the board down is the one above it again but at the board's top and bottom
+    (the pixels of a band are those of the cells of three rows, the same cells a row lower a
+    band lower): only the first three and the last two rows of cells are drawn, and the second
+    band is copied down to the last but two (a board of 40 rows draws an eighth of its cells)."""
+    grid, step = lay.grid, lay.unit
+    img = Image.new("L", size, _OFF)
+    draw = ImageDraw.Draw(img)
+    banded = step.is_integer() and step >= 8 and grid.height > 5
+    rows = [*range(3), grid.height - 2, grid.height - 1] if banded else range(grid.height)
+    hexes = [Cell(col, row) for row in rows for col in range(grid.width)]
+    _draw_cells(draw, lay, _IN, hexes)
+    _draw_lines(draw, lay, _ON, _ON, hexes=hexes)
+    if banded:
+        top, rows_px = math.floor(lay.origin[1]), int(step)
+        band = img.crop((0, top + rows_px, size[0], top + 2 * rows_px))
+        for n in range(2, grid.height - 1):
+            img.paste(band, (0, top + n * rows_px))
+    return img
+
+
+def _hex_rgb(hexes: Image.Image) -> Image.Image:
+    """RGB: the hex board's map ``hexes`` (:func:`_hex_map`, or a part of it) in the board's colours."""
+    coloured = Image.frombytes("P", hexes.size, hexes.tobytes())
+    coloured.putpalette(_HEX_COLOURS)
+    return coloured.convert("RGB")
+
+
+def _hex_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, hexes: Image.Image, paste: bool) -> None:
+    """The hex board of ``lay`` on ``img`` (RGB, at ``lay``'s scale) from its map ``hexes``
+    (:func:`_hex_map`; ``paste``: pasted on ``img`` first, else ``img`` is its colours): its terrain
+    and walls over the cells, and the grid lines over them again, as drawn last."""
+    if paste:
+        img.paste(_hex_rgb(hexes), (0, 0), hexes.point([0] + [255] * 255))
+    terrain, walls = _hex_parts(lay)
+    for _, cell, kind in terrain:
+        _draw_terrain(img, lay, cell, kind)
+    for _, shape in walls:
+        draw.polygon(shape, fill=WALL)
+    img.paste(GRID_LINE, (0, 0), hexes.point(_LINES))
+
+
+def _hex_parts(lay: Layout) -> tuple[list[tuple[Box, Cell, str]], list[tuple[Box, list[tuple[float, float]]]]]:
+    """What is drawn over the cells of the hex board of ``lay`` (at its scale, ``lay.size`` the
+    image's) before its grid lines are drawn over them again, in order, each with its box: its
+    terrain (each cell and its kind), then its walls (:func:`columns`)."""
+    grid, size = lay.grid, lay.size
+    terrain = [(_around(lay.outline(cell), size), cell, kind)
+               for cell, kind in grid.terrain.items() if grid.contains(cell) and cell not in grid.blocked]
+    walls = [(_around(shape, size), shape) for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)])]
+    return terrain, walls
+
+
+#: in a hex board's map (:func:`_hex_map`): a wall drawn over it, and a grid line drawn over that again
+_WALL_AT, _LINE_AT = 1, 255
+#: a table (``point``) of the map's pixels: 255 on a grid line, else 0
+_LINES = [255 if i in (_ON, _LINE_AT) else 0 for i in range(256)]
+
+
+def _hex_layer(lay: Layout) -> tuple[Image.Image, Image.Image]:
+    """The hex board of ``lay`` without heights, with the rule under it (RGB, at its size), and its
+    interior (L: 255 inside the cells, 0 on the grid lines (over half) and off the board), as
+    :func:`_draw_board` draws it at ``SS`` and as reduced, with no RGB image of that size: its map
+    (:func:`_hex_map`) reduced, each pixel's colour and interior looked up (``_REDUCED``); then in
+    the box of each thing drawn over its cells and lines (a cell of terrain, a run of walls, a
+    row or column of coordinates, the rule) the map's pixels, all that is drawn over them there
+    (walls as palette entries, with the lines over them again), in RGB, reduced and put in place."""
+    assert _REDUCED is not None
+    big = lay.scaled(SS)
+    size = (big.size[0], (lay.legend_top + 1) * SS)
+    hexes = _hex_map(big, size)
+    codes = hexes.reduce(SS)
+    image = Image.frombytes("P", codes.size, codes.tobytes())
+    image.putpalette(_REDUCED[0])
+    image = image.convert("RGB")
+    terrain, walls = _hex_parts(replace(big, size=size))
+    margins = _hex_margins(big, size)
+    for box in [_even(b, size) for b in [*(b for b, _, _ in terrain), *(b for b, _ in walls), *(b for b, _ in margins)]]:
+        at = (-box[0], -box[1])
+        index = hexes.crop(box)
+        if near := [shape for b, shape in walls if overlap(b, box)]:
+            draw = ImageDraw.Draw(index)
+            for shape in near:
+                draw.polygon([(x + at[0], y + at[1]) for x, y in shape], fill=_WALL_AT)
+            index = ImageChops.lighter(index, hexes.crop(box).point([_LINE_AT if i == _ON else 0 for i in range(256)]))
+        part = _hex_rgb(index)
+        for b, cell, kind in terrain:
+            if (inside := overlap(b, box)) is not None:  # the terrain's tile, under the walls and lines
+                _draw_terrain(part, replace(big, origin=(big.origin[0] + at[0], big.origin[1] + at[1])), cell, kind)
+                inside = _moved(inside, at)
+                covers = index.crop(inside)
+                part.paste(WALL, inside, covers.point([255 if i == _WALL_AT else 0 for i in range(256)]))
+                part.paste(GRID_LINE, inside, covers.point(_LINES))
+        draw = ImageDraw.Draw(part)
+        for b, paint in margins:
+            if overlap(b, box) is not None:
+                paint(draw, at)
+        image.paste(part.reduce(SS), (box[0] // SS, box[1] // SS))
+    return image, codes.point(_REDUCED[1])
+
+
+def _hex_margins(lay: Layout, size: tuple[int, int]) -> list[tuple[Box, Callable[[ImageDraw.ImageDraw, tuple[int, int]], None]]]:
+    """The coordinates of the hex board of ``lay`` (at ``SS``) by edge, and the rule under it, as
+    :func:`_draw_board` and :func:`_draw_layer` draw them on an image of ``size``: each one's box,
+    and how it is drawn moved by a number of pixels."""
+    out: list[tuple[Box, Callable[[ImageDraw.ImageDraw, tuple[int, int]], None]]] = []
+    font = _font(label_size(lay.unit / lay.scale) * lay.scale)
+    scratch = ImageDraw.Draw(Image.new("L", (1, 1)))
+    written = _coordinates(lay)
+    for edge in range(4):
+        texts = [(xy, text, anchor) for side, xy, text, anchor in written if side == edge]
+        boxes = [scratch.textbbox(xy, text, font=font, anchor=anchor) for xy, text, anchor in texts]
+        if boxes:
+            out.append((_around([p for b in boxes for p in ((b[0], b[1]), (b[2], b[3]))], size), partial(_texts_at, font, texts)))
+    k, top = lay.scale, lay.legend_top
+    rule = [(PAD * k, top), (size[0] - PAD * k, top)]
+    out.append((_around(rule, size), partial(_rule_at, rule, k)))
+    return out
+
+
+def _texts_at(font: Any, texts: Sequence[tuple[tuple[float, float], str, str]], draw: ImageDraw.ImageDraw,
+              by: tuple[int, int]) -> None:
+    """The coordinates ``texts`` (where, what, anchor) on ``draw``'s image, moved ``by`` pixels."""
+    for (x, y), text, anchor in texts:
+        draw.text((x + by[0], y + by[1]), text, font=font, fill=MUTED, anchor=anchor)
+
+
+def _rule_at(rule: Sequence[tuple[float, float]], width: int, draw: ImageDraw.ImageDraw, by: tuple[int, int]) -> None:
+    """The rule under the board from ``rule``'s first point to its last, on ``draw``'s image, moved ``by`` pixels."""
+    draw.line([(x + by[0], y + by[1]) for x, y in rule], fill=GRID_LINE, width=width)
+
+
+def _around(points: Sequence[tuple[float, float]], size: tuple[int, int]) -> Box:
+    """The box of ``points`` with two pixels round it, within an image of ``size``."""
+    return (max(0, math.floor(min(x for x, _ in points)) - 2), max(0, math.floor(min(y for _, y in points)) - 2),
+            min(size[0], math.ceil(max(x for x, _ in points)) + 3), min(size[1], math.ceil(max(y for _, y in points)) + 3))
+
+
+def _even(box: Box, size: tuple[int, int]) -> Box:
+    """``box`` grown to even pixels (whole pixels of the board reduced by ``SS``), within ``size``."""
+    return (box[0] - box[0] % SS, box[1] - box[1] % SS, min(size[0], box[2] + (-box[2]) % SS),
+            min(size[1], box[3] + (-box[3]) % SS))
+
+
+def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, cells: bool = True,
+                hexes: Image.Image | None = None) -> None:
     """The board of ``lay`` on ``img``: at scale ``SS`` (to be reduced), or at scale 1 for a square
     board, whose cells, walls and lines lie on whole pixels; then its hatches and letters are
     drawn at ``SS`` on enlarged parts of ``img`` (:func:`_smoothed`) and its coordinates as
     :func:`small_text` writes them, so they look as they would on a board reduced from ``SS``.
     ``cells`` false: the coordinates alone (a square board of which no cell is read from ``img``,
-    :func:`_square_layer`)."""
+    :func:`_square_layer`); ``hexes``: a hex board's :func:`_hex_map`, ``img`` already its colours
+    (else it is drawn, and pasted on ``img``)."""
     grid, u, k = lay.grid, lay.unit, lay.scale
-    bx0, by0, bx1, by1 = bounds(grid)
-    ox, oy = lay.origin
-    if cells:
+    if cells and grid.kind == "hex":
+        _hex_board(img, draw, lay, _hex_map(lay, img.size) if hexes is None else hexes, hexes is None)
+    elif cells:
         _draw_cells(draw, lay, BOARD)
         for cell, kind in grid.terrain.items():
             if grid.contains(cell) and cell not in grid.blocked:
@@ -488,23 +668,36 @@ def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, cells:
             draw.polygon(shape, fill=WALL)
         _draw_lines(draw, lay, GRID_LINE, MUTED)
     size = label_size(u / k) * k  # coordinates on all four edges, as players type them
-
-    def write(xy: tuple[float, float], text: str, anchor: str) -> None:
+    for _, xy, text, anchor in _coordinates(lay):
         if k == 1:
             small_text(img, (xy[0] * SS, xy[1] * SS), text, size * SS, MUTED, anchor, SS)
         else:
             draw.text(xy, text, font=_font(size), fill=MUTED, anchor=anchor)
 
-    gap = 0.6 * PAD * k
+
+#: a coordinate written on a board's edge: the edge (0 top, 1 bottom, 2 left, 3 right), where, the
+#: text and its anchor
+_Text = tuple[int, tuple[float, float], str, str]
+
+
+def _coordinates(lay: Layout) -> list[_Text]:
+    """The coordinates on all four edges of the board of ``lay``, as players type them, in the
+    order they are written: each column's letters above and below, then each row's number left
+    and right."""
+    grid, u, gap = lay.grid, lay.unit, 0.6 * PAD * lay.scale
+    bx0, by0, bx1, _ = bounds(grid)
+    ox, oy = lay.origin
     last_col, last_row = grid.width - 1, grid.height - 1
+    out: list[_Text] = []
     for c in range(grid.width):
         letters, x = cell_name((c, 0))[:-1], lay.centre(Cell(c, 0))[0]
-        write((x, oy + by0 * u - gap), letters, "md")
-        write((x, lay.centre(Cell(c, last_row))[1] + u / 2 + gap), letters, "ma")
+        out.append((0, (x, oy + by0 * u - gap), letters, "md"))
+        out.append((1, (x, lay.centre(Cell(c, last_row))[1] + u / 2 + gap), letters, "ma"))
     for r in range(grid.height):
         left, right = lay.centre(Cell(0, r)), lay.centre(Cell(last_col, r))
-        write((ox + bx0 * u - gap, left[1]), str(r + 1), "rm")
-        write((ox + bx1 * u + gap, right[1]), str(r + 1), "lm")
+        out.append((2, (ox + bx0 * u - gap, left[1]), str(r + 1), "rm"))
+        out.append((3, (ox + bx1 * u + gap, right[1]), str(r + 1), "lm"))
+    return out
 
 
 def _draw_terrain(img: Image.Image, lay: Layout, cell: Cell, kind: str) -> None:
@@ -693,28 +886,32 @@ def _draw_layer(lay: Layout) -> Board:
         index, palette, inside = _square_layer(lay, None, (0, 0, *lay.size))  # as its first picture starts
         redraw = partial(_square_part, lay, _walls(lay.grid))
         return Board.pack(index, palette, lay, inside, None, redraw, (lay.size[0], lay.legend_top + 1))
-    big = lay.scaled(k)
-    size = (big.size[0], (lay.legend_top + 1) * k)
-    img = Image.new("RGB", size, BACKGROUND)
-    draw = ImageDraw.Draw(img)
-    _draw_board(img, draw, big)
-    draw.line([(PAD * k, big.legend_top), (size[0] - PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
     heights = None
-    if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
-        _heights_on(img, big)
-        heights = Image.new("L", size, 0)
-        _heights_on(heights, big, mask=True)
-        heights = heights.reduce(k) if k > 1 else heights
-    if k == 1:
-        index, palette, inside = _square_layer(lay, img)
-        return Board.pack(index, palette, lay, inside, heights)
-    image, interior = img.reduce(k), _interior(big, (0, 0, *size))
+    if k > 1 and _REDUCED is not None and not any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
+        image, inner = _hex_layer(lay)  # no RGB image at SS
+    else:
+        big = lay.scaled(k)
+        size = (big.size[0], (lay.legend_top + 1) * k)
+        hexes = _hex_map(big, size) if k > 1 else None
+        img = Image.new("RGB", size, BACKGROUND) if hexes is None else _hex_rgb(hexes)
+        draw = ImageDraw.Draw(img)
+        _draw_board(img, draw, big, hexes=hexes)
+        draw.line([(PAD * k, big.legend_top), (size[0] - PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
+        if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
+            _heights_on(img, big)
+            heights = Image.new("L", size, 0)
+            _heights_on(heights, big, mask=True)
+            heights = heights.reduce(k) if k > 1 else heights
+        if hexes is None:  # a square board, at scale 1
+            index, palette, inside = _square_layer(lay, img)
+            return Board.pack(index, palette, lay, inside, heights)
+        image = img.reduce(k)
+        inner = hexes.point([255 if i == _IN else 0 for i in range(256)]).reduce(k).point(_HALF)
     index, palette = quantize(image, BOARD_COLOURS)
     high = index.getextrema()[1]  # one band: the highest palette index used
     if not isinstance(high, (int, float)):
         raise TypeError(f"a palette image has one band, not {index.getbands()}")
     used = 3 * (int(high) + 1)
-    inner = interior.reduce(k).point(_HALF)
     inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
     return Board.pack(index, palette[:used], inner, inside, heights)
 

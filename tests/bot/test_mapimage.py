@@ -567,6 +567,89 @@ def test_hex_centres_follow_the_geometry() -> None:
             assert bearing == pytest.approx(60 * i, abs=0.01)
 
 
+@pytest.mark.parametrize("width, height, cell", [(12, 10, 48), (9, 7, 24), (40, 40, 13), (1, 8, 31), (2, 6, 12), (5, 5, 48)])
+def test_a_hex_boards_map_drawn_in_bands_is_every_cell_drawn(width: int, height: int, cell: int,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hex board's cells and grid lines drawn for its first three and last two rows of cells, the
+    band of pixels of the second row copied down, are every pixel of all its cells drawn."""
+    from PIL import ImageDraw
+
+    from bot.maps import layer
+
+    big = layout(_enc("hex", width, height), cell).scaled(layer.SS)
+    size = (big.size[0], big.legend_top + layer.SS)
+    drawn: list[int] = []
+    draw_cells = layer._draw_cells
+
+    def counted(draw: ImageDraw.ImageDraw, lay: layer.Layout, fill: Any, hexes: Any = None) -> None:
+        drawn.append(len(hexes))
+        draw_cells(draw, lay, fill, hexes)
+
+    monkeypatch.setattr(layer, "_draw_cells", counted)
+    banded = layer._hex_map(big, size)
+    assert drawn == [width * (5 if height > 5 else height)]
+    whole = Image.new("P", size, layer._OFF)
+    draw = ImageDraw.Draw(whole)
+    draw_cells(draw, big, layer._IN)
+    layer._draw_lines(draw, big, layer._ON, layer._ON)
+    assert banded.tobytes() == whole.tobytes()
+    assert banded.getcolors() == whole.getcolors()  # cells, lines and ground all there
+
+
+def test_a_hex_board_drawn_without_its_map_is_drawn_from_one() -> None:
+    """A hex board (walls, terrain) drawn on a blank image is the board drawn on its map's colours."""
+    from PIL import ImageDraw
+
+    from bot.maps import layer
+    from bot.maps.style import BACKGROUND
+
+    enc = _enc("hex", 9, 8, blocked=["C3", "C4", "A1", "I8"], terrain={"E5": "water", "B2": "rough"})
+    big = layout(enc, 24).scaled(layer.SS)
+    size = (big.size[0], big.legend_top + layer.SS)
+    blank = Image.new("RGB", size, BACKGROUND)
+    layer._draw_board(blank, ImageDraw.Draw(blank), big)
+    hexes = layer._hex_map(big, size)
+    coloured = layer._hex_rgb(hexes)
+    layer._draw_board(coloured, ImageDraw.Draw(coloured), big, hexes=hexes)
+    assert blank.tobytes() == coloured.tobytes()
+    assert WALL in {c for _, c in blank.getcolors(1 << 16) or []}
+
+
+HEX_BOARDS = [
+    (12, 10, 48, {"blocked": ["C3", "C4", "C5", "D5", "A1", "L10", "L9", "F1"]}),
+    (9, 8, 24, {"blocked": ["C3", "C4", "I8", "A8"], "terrain": {"E5": "water", "B2": "rough", "C2": "mud", "D3": "difficult"}}),
+    (40, 40, 13, {"blocked": [f"{cell_name((c, r))}" for c in range(3, 30, 4) for r in range(40) if r % 9]}),
+    (1, 1, 64, {}),
+    (3, 2, 20, {"terrain": {"A1": "water", "C2": "rough"}, "blocked": ["B1"]}),
+]
+
+
+@pytest.mark.parametrize("width, height, cell, map_kw", HEX_BOARDS)
+def test_a_hex_board_drawn_in_its_boxes_is_the_board_drawn_whole(width: int, height: int, cell: int,
+                                                                  map_kw: dict[str, Any]) -> None:
+    """A hex board without heights, drawn as its map reduced and, in RGB at twice its size, only the
+    boxes of its walls, terrain, coordinates and rule, is every pixel of the board drawn whole at
+    twice its size and reduced, and so is its interior."""
+    from PIL import ImageDraw
+
+    from bot.maps import layer
+    from bot.maps.style import BACKGROUND, GRID_LINE
+
+    lay = layout(_enc("hex", width, height, **map_kw), cell)
+    image, inner = layer._hex_layer(lay)
+    k, big = layer.SS, lay.scaled(layer.SS)
+    whole = Image.new("RGB", (big.size[0], (lay.legend_top + 1) * k), BACKGROUND)
+    draw = ImageDraw.Draw(whole)
+    layer._draw_board(whole, draw, big)
+    draw.line([(layer.PAD * k, big.legend_top), (whole.width - layer.PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
+    assert image.tobytes() == whole.reduce(k).tobytes()
+    interior = Image.new("L", whole.size)
+    layer._draw_cells(ImageDraw.Draw(interior), big, 255)
+    layer._draw_lines(ImageDraw.Draw(interior), big, 0, 0)
+    assert inner.tobytes() == interior.reduce(k).point(layer._HALF).tobytes()
+    assert WALL in {c for _, c in image.getcolors(1 << 16) or []} or not map_kw.get("blocked")
+
+
 @pytest.mark.parametrize("facing", ["N", "NE", "SE", "S", "SW", "NW"])
 def test_hex_facing_marks_that_edge(facing: str) -> None:
     """A hex token's facing is a mark on the middle of the edge it faces, and on no other edge."""
