@@ -576,8 +576,14 @@ def _hex_layer(lay: Layout) -> tuple[Image.Image, Image.Image]:
     image.putpalette(_REDUCED[0])
     image = image.convert("RGB")
     terrain, walls = _hex_parts(replace(big, size=size))
-    margins = _hex_margins(big, size)
-    for box in [_even(b, size) for b in [*(b for b, _, _ in terrain), *(b for b, _ in walls), *(b for b, _ in margins)]]:
+    margins = _hex_edges(big, size, hexes)
+    over = [_even(b, size) for b in [*(b for b, _, _ in terrain), *(b for b, _ in walls)]]
+    for box, _, pixels in margins:
+        if not any(overlap(box, b) for b in over):  # as kept for the layout
+            image.paste(pixels, (box[0] // SS, box[1] // SS))
+        else:
+            over.append(box)
+    for box in over:
         at = (-box[0], -box[1])
         index = hexes.crop(box)
         if near := [shape for b, shape in walls if overlap(b, box)]:
@@ -594,18 +600,50 @@ def _hex_layer(lay: Layout) -> tuple[Image.Image, Image.Image]:
                 part.paste(WALL, inside, covers.point([255 if i == _WALL_AT else 0 for i in range(256)]))
                 part.paste(GRID_LINE, inside, covers.point(_LINES))
         draw = ImageDraw.Draw(part)
-        for b, paint in margins:
+        for b, paint, _ in margins:
             if overlap(b, box) is not None:
                 paint(draw, at)
         image.paste(part.reduce(SS), (box[0] // SS, box[1] // SS))
     return image, codes.point(_REDUCED[1])
 
 
-def _hex_margins(lay: Layout, size: tuple[int, int]) -> list[tuple[Box, Callable[[ImageDraw.ImageDraw, tuple[int, int]], None]]]:
+def _hex_edges(lay: Layout, size: tuple[int, int], hexes: Image.Image) -> list[tuple[Box, _Margin, Image.Image]]:
+    """The margins of the hex board of ``lay`` (:func:`_hex_margins`), each box grown to even
+    pixels, with its pixels drawn from the board's map ``hexes`` and reduced (RGB): the same for
+    every board of its layout, so drawn once for it (the last ``MARGINS_KEPT`` layouts kept)."""
+    key = ("hex", lay.grid.width, lay.grid.height, lay.unit, lay.origin, size)
+    with _guard:
+        if key in _hex_cuts:
+            _hex_cuts.move_to_end(key)
+            return _hex_cuts[key]
+    margins = [(_even(box, size), paint) for box, paint in _hex_margins(lay, size)]
+    made = []
+    for box, paint in margins:
+        part = _hex_rgb(hexes.crop(box))
+        draw = ImageDraw.Draw(part)
+        for other, also in margins:
+            if overlap(box, other) is not None:
+                also(draw, (-box[0], -box[1]))
+        made.append((box, paint, part.reduce(SS)))
+    with _guard:
+        _hex_cuts[key] = made
+        while len(_hex_cuts) > MARGINS_KEPT:
+            _hex_cuts.popitem(last=False)
+    return made
+
+
+#: how a margin of a hex board is drawn on an image, moved by a number of pixels (:func:`_hex_margins`)
+_Margin = Callable[[ImageDraw.ImageDraw, tuple[int, int]], None]
+#: the margins of hex boards by layout (:func:`_hex_edges`): each one's box, how it is drawn, its
+#: pixels reduced (about 0.5 MB for a 40x40 board's, 0.2 MB for a 12x10 one's)
+_hex_cuts: OrderedDict[Hashable, list[tuple[Box, _Margin, Image.Image]]] = OrderedDict()
+
+
+def _hex_margins(lay: Layout, size: tuple[int, int]) -> list[tuple[Box, _Margin]]:
     """The coordinates of the hex board of ``lay`` (at ``SS``) by edge, and the rule under it, as
     :func:`_draw_board` and :func:`_draw_layer` draw them on an image of ``size``: each one's box,
     and how it is drawn moved by a number of pixels."""
-    out: list[tuple[Box, Callable[[ImageDraw.ImageDraw, tuple[int, int]], None]]] = []
+    out: list[tuple[Box, _Margin]] = []
     font = _font(label_size(lay.unit / lay.scale) * lay.scale)
     scratch = ImageDraw.Draw(Image.new("L", (1, 1)))
     written = _coordinates(lay)

@@ -624,30 +624,63 @@ HEX_BOARDS = [
 ]
 
 
-@pytest.mark.parametrize("width, height, cell, map_kw", HEX_BOARDS)
-def test_a_hex_board_drawn_in_its_boxes_is_the_board_drawn_whole(width: int, height: int, cell: int,
-                                                                  map_kw: dict[str, Any]) -> None:
-    """A hex board without heights, drawn as its map reduced and, in RGB at twice its size, only the
-    boxes of its walls, terrain, coordinates and rule, is every pixel of the board drawn whole at
-    twice its size and reduced, and so is its interior."""
+def _hex_drawn_whole(lay: Any) -> tuple[bytes, bytes]:
+    """The pixels of the hex board of ``lay`` (with its rule) drawn whole at ``SS`` in RGB and
+    reduced, and of its interior (255 inside the cells, 0 on the lines, over half)."""
     from PIL import ImageDraw
 
     from bot.maps import layer
     from bot.maps.style import BACKGROUND, GRID_LINE
 
-    lay = layout(_enc("hex", width, height, **map_kw), cell)
-    image, inner = layer._hex_layer(lay)
     k, big = layer.SS, lay.scaled(layer.SS)
     whole = Image.new("RGB", (big.size[0], (lay.legend_top + 1) * k), BACKGROUND)
     draw = ImageDraw.Draw(whole)
     layer._draw_board(whole, draw, big)
     draw.line([(layer.PAD * k, big.legend_top), (whole.width - layer.PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
-    assert image.tobytes() == whole.reduce(k).tobytes()
     interior = Image.new("L", whole.size)
     layer._draw_cells(ImageDraw.Draw(interior), big, 255)
     layer._draw_lines(ImageDraw.Draw(interior), big, 0, 0)
-    assert inner.tobytes() == interior.reduce(k).point(layer._HALF).tobytes()
+    return whole.reduce(k).tobytes(), interior.reduce(k).point(layer._HALF).tobytes()
+
+
+@pytest.mark.parametrize("width, height, cell, map_kw", HEX_BOARDS)
+def test_a_hex_board_drawn_in_its_boxes_is_the_board_drawn_whole(width: int, height: int, cell: int, map_kw: dict[str, Any],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hex board without heights, drawn as its map reduced and, in RGB at twice its size, only the
+    boxes of its walls, terrain, coordinates and rule, is every pixel of the board drawn whole at
+    twice its size and reduced, and so is its interior."""
+    from bot.maps import layer
+
+    monkeypatch.setattr(layer, "_hex_cuts", type(layer._hex_cuts)())
+    lay = layout(_enc("hex", width, height, **map_kw), cell)
+    image, inner = layer._hex_layer(lay)
+    assert (image.tobytes(), inner.tobytes()) == _hex_drawn_whole(lay)
     assert WALL in {c for _, c in image.getcolors(1 << 16) or []} or not map_kw.get("blocked")
+
+
+def test_a_hex_board_takes_its_layouts_margins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hex board's margins (its coordinates and the rule) are drawn once for its layout and kept:
+    a board of the same size with other walls and terrain takes them, and its pixels are those of
+    the board drawn whole; a board of another size draws its own."""
+    from bot.maps import layer
+
+    monkeypatch.setattr(layer, "_hex_cuts", type(layer._hex_cuts)())
+    drawn: list[int] = []
+    margins = layer._hex_margins
+
+    def counted(lay: layer.Layout, size: tuple[int, int]) -> Any:
+        drawn.append(lay.grid.width)
+        return margins(lay, size)
+
+    monkeypatch.setattr(layer, "_hex_margins", counted)
+    boards = [_enc("hex", 12, 10, blocked=["A1", "L10", "F5"]), _enc("hex", 12, 10, blocked=["C3"], terrain={"A10": "water"}),
+              _enc("hex", 11, 10, blocked=["C3"])]
+    for enc in boards:
+        lay = layout(enc, CELL)
+        image, inner = layer._hex_layer(lay)
+        assert (image.tobytes(), inner.tobytes()) == _hex_drawn_whole(lay)
+    assert drawn == [12, 11]
+    assert len(layer._hex_cuts) == 2
 
 
 @pytest.mark.parametrize("facing", ["N", "NE", "SE", "S", "SW", "NW"])
