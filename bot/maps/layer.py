@@ -497,28 +497,104 @@ def _reduced() -> tuple[list[int], list[int]]:
 _REDUCED = _reduced() if SS == 2 else None
 
 
-def _hex_map(lay: Layout, size: tuple[int, int]) -> Image.Image:
+@dataclass(frozen=True)
+class _HexMap:
+    """A hex board's map (:func:`_hex_map`), kept in three parts: its rows down to the end of the
+    second band (``top``), that band (``band``, rows ``band_at`` on, ``step`` high) which every band
+    below repeats down to the rows ``bottom`` holds from ``bottom_at`` on; or whole in ``top``."""
+
+    size: tuple[int, int]
+    top: Image.Image
+    band: Image.Image | None = None
+    band_at: int = 0
+    step: int = 0
+    bottom: Image.Image | None = None
+    bottom_at: int = 0
+
+    def _runs(self, y0: int, y1: int) -> list[tuple[Image.Image, int, int, int]]:
+        """Rows ``y0`` to ``y1`` (not included) as runs of rows of the parts: the part, its first
+        row, the run's length and its first row in the map."""
+        out, y = [], y0
+        while y < y1:
+            if self.band is None or self.bottom is None or y < self.band_at + self.step:
+                run = y1 - y if self.band is None else min(y1, self.band_at + self.step) - y
+                out.append((self.top, y, run, y))
+            elif y >= self.bottom_at:
+                out.append((self.bottom, y - self.bottom_at, y1 - y, y))
+                run = y1 - y
+            else:
+                inside = (y - self.band_at) % self.step
+                run = min(y1, self.bottom_at, y + self.step - inside) - y
+                out.append((self.band, inside, run, y))
+            y += run
+        return out
+
+    def crop(self, box: Box) -> Image.Image:
+        """L: the map's pixels of ``box``."""
+        x0, y0, x1, y1 = box
+        if self.band is None:
+            return self.top.crop(box)
+        out = Image.new("L", (x1 - x0, y1 - y0))
+        for part, row, run, y in self._runs(y0, y1):
+            out.paste(part.crop((x0, row, x1, row + run)), (0, y - y0))
+        return out
+
+    def whole(self) -> Image.Image:
+        """L: the whole map."""
+        return self.crop((0, 0, *self.size))
+
+    def reduced(self, lut: Sequence[int], palette: Sequence[int] | None = None) -> Image.Image:
+        """The map reduced by ``SS``, each pixel through ``lut`` (L), or, with ``palette``, in its
+        colours (RGB); each part reduced once, and the band pasted down."""
+        def made(part: Image.Image) -> Image.Image:
+            small = part.reduce(SS)
+            if palette is None:
+                return small.point(lut)
+            coloured = Image.frombytes("P", small.size, small.tobytes())
+            coloured.putpalette(palette)
+            return coloured.convert("RGB")
+
+        if self.band is None or self.bottom is None:
+            return made(self.top)
+        out = Image.new("L" if palette is None else "RGB", (self.size[0] // SS, self.size[1] // SS))
+        out.paste(made(self.top), (0, 0))
+        band, step = made(self.band), self.step // SS
+        for y in range((self.band_at + self.step) // SS, self.bottom_at // SS, step):
+            out.paste(band, (0, y))
+        out.paste(made(self.bottom), (0, self.bottom_at // SS))
+        return out
+
+
+def _hex_map(lay: Layout, size: tuple[int, int]) -> _HexMap:
     """L, ``size``: the hex board of ``lay`` (at its scale) as :func:`_draw_cells` and then
     :func:`_draw_lines` draw it, its cells ``_IN``, its grid lines ``_ON``, the rest ``_OFF``.
-    Where a cell is a whole number of pixels high (``lay.unit``), each band of that many rows
-    from the top of the board down is the one above it again but at the board's top and bottom
-    (the pixels of a band are those of the cells of three rows, the same cells a row lower a
-    band lower): only the first three and the last two rows of cells are drawn, and the second
-    band is copied down to the last but two (a board of 40 rows draws an eighth of its cells)."""
+    Where a cell is a whole even number of pixels high (``lay.unit``), each band of that many rows
+    from the top of the board (from an even row) down is the one above it again but at the
+    board's top and bottom (the pixels of a band are those of the cells of three rows, the same
+    cells a row lower a band lower): only the first three rows of cells are drawn, to the end of
+    the second band, and the last two, from the start of the last band; the second band stands
+    for the others (a board of 40 rows draws an eighth of its cells, and keeps as many pixels)."""
     grid, step = lay.grid, lay.unit
-    img = Image.new("L", size, _OFF)
-    draw = ImageDraw.Draw(img)
-    banded = step.is_integer() and step >= 8 and grid.height > 5
-    rows = [*range(3), grid.height - 2, grid.height - 1] if banded else range(grid.height)
-    hexes = [Cell(col, row) for row in rows for col in range(grid.width)]
-    _draw_cells(draw, lay, _IN, hexes)
-    _draw_lines(draw, lay, _ON, _ON, hexes=hexes)
-    if banded:
-        top, rows_px = math.floor(lay.origin[1]), int(step)
-        band = img.crop((0, top + rows_px, size[0], top + 2 * rows_px))
-        for n in range(2, grid.height - 1):
-            img.paste(band, (0, top + n * rows_px))
-    return img
+    if not (step.is_integer() and step >= 10 and int(step) % SS == 0 and grid.height > 5):
+        img = Image.new("L", size, _OFF)
+        draw = ImageDraw.Draw(img)
+        _draw_cells(draw, lay, _IN)
+        _draw_lines(draw, lay, _ON, _ON)
+        return _HexMap(size, img)
+    rows_px = int(step)
+    band_at = math.floor(lay.origin[1]) // SS * SS + rows_px
+    bottom_at = band_at + (grid.height - 2) * rows_px
+    parts = []
+    for rows, y0, y1 in (((0, 1, 2), 0, band_at + rows_px), ((grid.height - 2, grid.height - 1), bottom_at, size[1])):
+        img = Image.new("L", (size[0], y1 - y0), _OFF)
+        draw = ImageDraw.Draw(img)
+        at = replace(lay, origin=(lay.origin[0], lay.origin[1] - y0))
+        hexes = [Cell(col, row) for row in rows for col in range(grid.width)]
+        _draw_cells(draw, at, _IN, hexes)
+        _draw_lines(draw, at, _ON, _ON, hexes=hexes)
+        parts.append(img)
+    top, bottom = parts
+    return _HexMap(size, top, top.crop((0, band_at, size[0], band_at + rows_px)), band_at, rows_px, bottom, bottom_at)
 
 
 def _hex_rgb(hexes: Image.Image) -> Image.Image:
@@ -571,10 +647,7 @@ def _hex_layer(lay: Layout) -> tuple[Image.Image, Image.Image]:
     big = lay.scaled(SS)
     size = (big.size[0], (lay.legend_top + 1) * SS)
     hexes = _hex_map(big, size)
-    codes = hexes.reduce(SS)
-    image = Image.frombytes("P", codes.size, codes.tobytes())
-    image.putpalette(_REDUCED[0])
-    image = image.convert("RGB")
+    image = hexes.reduced(_REDUCED[1], _REDUCED[0])
     terrain, walls = _hex_parts(replace(big, size=size))
     margins = _hex_edges(big, size, hexes)
     over = [_even(b, size) for b in [*(b for b, _, _ in terrain), *(b for b, _ in walls)]]
@@ -604,10 +677,10 @@ def _hex_layer(lay: Layout) -> tuple[Image.Image, Image.Image]:
             if overlap(b, box) is not None:
                 paint(draw, at)
         image.paste(part.reduce(SS), (box[0] // SS, box[1] // SS))
-    return image, codes.point(_REDUCED[1])
+    return image, hexes.reduced(_REDUCED[1])
 
 
-def _hex_edges(lay: Layout, size: tuple[int, int], hexes: Image.Image) -> list[tuple[Box, _Margin, Image.Image]]:
+def _hex_edges(lay: Layout, size: tuple[int, int], hexes: _HexMap) -> list[tuple[Box, _Margin, Image.Image]]:
     """The margins of the hex board of ``lay`` (:func:`_hex_margins`), each box grown to even
     pixels, with its pixels drawn from the board's map ``hexes`` and reduced (RGB): the same for
     every board of its layout, so drawn once for it (the last ``MARGINS_KEPT`` layouts kept)."""
@@ -693,7 +766,7 @@ def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, cells:
     (else it is drawn, and pasted on ``img``)."""
     grid, u, k = lay.grid, lay.unit, lay.scale
     if cells and grid.kind == "hex":
-        _hex_board(img, draw, lay, _hex_map(lay, img.size) if hexes is None else hexes, hexes is None)
+        _hex_board(img, draw, lay, _hex_map(lay, img.size).whole() if hexes is None else hexes, hexes is None)
     elif cells:
         _draw_cells(draw, lay, BOARD)
         for cell, kind in grid.terrain.items():
@@ -930,7 +1003,7 @@ def _draw_layer(lay: Layout) -> Board:
     else:
         big = lay.scaled(k)
         size = (big.size[0], (lay.legend_top + 1) * k)
-        hexes = _hex_map(big, size) if k > 1 else None
+        hexes = _hex_map(big, size).whole() if k > 1 else None
         img = Image.new("RGB", size, BACKGROUND) if hexes is None else _hex_rgb(hexes)
         draw = ImageDraw.Draw(img)
         _draw_board(img, draw, big, hexes=hexes)

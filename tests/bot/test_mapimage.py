@@ -571,7 +571,8 @@ def test_hex_centres_follow_the_geometry() -> None:
 def test_a_hex_boards_map_drawn_in_bands_is_every_cell_drawn(width: int, height: int, cell: int,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """A hex board's cells and grid lines drawn for its first three and last two rows of cells, the
-    band of pixels of the second row copied down, are every pixel of all its cells drawn."""
+    band of pixels of the second row standing for those below, are every pixel of all its cells
+    drawn, and so is each part of it (the pixels of a box) and the map reduced."""
     from PIL import ImageDraw
 
     from bot.maps import layer
@@ -582,18 +583,23 @@ def test_a_hex_boards_map_drawn_in_bands_is_every_cell_drawn(width: int, height:
     draw_cells = layer._draw_cells
 
     def counted(draw: ImageDraw.ImageDraw, lay: layer.Layout, fill: Any, hexes: Any = None) -> None:
-        drawn.append(len(hexes))
+        drawn.append(width * height if hexes is None else len(hexes))
         draw_cells(draw, lay, fill, hexes)
 
     monkeypatch.setattr(layer, "_draw_cells", counted)
-    banded = layer._hex_map(big, size)
-    assert drawn == [width * (5 if height > 5 else height)]
-    whole = Image.new("P", size, layer._OFF)
+    banded = layer._hex_map(big, size).whole()
+    assert drawn == ([3 * width, 2 * width] if height > 5 else [width * height])
+    whole = Image.new("L", size, layer._OFF)
     draw = ImageDraw.Draw(whole)
     draw_cells(draw, big, layer._IN)
     layer._draw_lines(draw, big, layer._ON, layer._ON)
     assert banded.tobytes() == whole.tobytes()
     assert banded.getcolors() == whole.getcolors()  # cells, lines and ground all there
+    kept = layer._hex_map(big, size)
+    for box in [(0, 0, 40, 60), (10, size[1] // 3, size[0] - 7, size[1] - 5), (3, size[1] - 41, 90, size[1])]:
+        assert kept.crop(box).tobytes() == whole.crop(box).tobytes()
+    lut = list(range(256))
+    assert kept.reduced(lut).tobytes() == whole.reduce(layer.SS).tobytes()
 
 
 def test_a_hex_board_drawn_without_its_map_is_drawn_from_one() -> None:
@@ -608,7 +614,7 @@ def test_a_hex_board_drawn_without_its_map_is_drawn_from_one() -> None:
     size = (big.size[0], big.legend_top + layer.SS)
     blank = Image.new("RGB", size, BACKGROUND)
     layer._draw_board(blank, ImageDraw.Draw(blank), big)
-    hexes = layer._hex_map(big, size)
+    hexes = layer._hex_map(big, size).whole()
     coloured = layer._hex_rgb(hexes)
     layer._draw_board(coloured, ImageDraw.Draw(coloured), big, hexes=hexes)
     assert blank.tobytes() == coloured.tobytes()
