@@ -97,15 +97,17 @@ _HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() 
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
 #: boards kept per process, packed: a 12x10 square board takes about 6 KB (so about 2,800 of
-#: them), a 60x60 one about 30 KB; a hex board (its interior kept too) 45 KB and 225 KB; a
-#: square board without terrain or heights about 2 KB, as it is drawn again, not packed
+#: them), a 60x60 one about 30 KB; a hex board (its interior kept too, as its map's parts) 36 KB
+#: at 12x10 and 132 KB at 40x40; a square board without terrain or heights about 2 KB, as it is
+#: drawn again, not packed
 CACHE_BYTES = 16 * 1024 * 1024
 #: ... and unpacked, the last drawn on (at least one), with what their last pictures keep
 #: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and what its pictures keep 1.4 MB (the last
 #: picture's pixels and bands 0.7, the legend's items 0.1, the palette's nearest entries 0.5: so
 #: the boards of a worker's share of 40 busy channels), a 60x60 one 3 MB and 4.6 MB; a hex
-#: board's own pixels twice that. Drawing a large hex board's first picture takes about 30 MB
-#: more for a moment (a 40x40 one: 28 MB; 75 MB while its board was drawn whole at ``SS``)
+#: board's own pixels 0.8 MB at 12x10 and 3 MB at 40x40 (its index and its interior's parts).
+#: Drawing a large hex board's first picture takes about 20 MB more for a moment (a 40x40 one:
+#: 21 MB; 75 MB while its board was drawn whole at ``SS``)
 UNPACKED_BYTES = 48 * 1024 * 1024
 #: layouts whose square boards' margins (their coordinates) are kept cut to the palette, 84 KB
 #: for a 12x10 board's, 155 KB for a 60x60 one's
@@ -220,8 +222,9 @@ class Board:
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
     inside: tuple[int, ...]  #: the palette entries found inside the cells
     packed: tuple[bytes, bytes | None, bytes | None]  #: ``index``, ``interior`` and ``heights``, packed
-    #: a square board's layout, its interior drawn from it where asked (:meth:`inner`), not kept
-    lines: Layout | None = None
+    #: a square board's layout, its interior drawn from it where asked (:meth:`inner`), not kept; or
+    #: a hex board's interior in parts (:class:`_HexMap`), each part packed
+    lines: Layout | _PackedMap | None = None
     #: how a box of ``index`` is drawn again, in place of its packed pixels (``packed`` then holds
     #: none) and of its pixels kept unpacked
     redraw: Callable[[Box], Image.Image] | None = None
@@ -230,21 +233,22 @@ class Board:
     fresh: list[Image.Image] = field(default_factory=list)
 
     @staticmethod
-    def pack(index: Image.Image, palette: list[int], interior: Image.Image | Layout, inside: tuple[int, ...],
+    def pack(index: Image.Image, palette: list[int], interior: Image.Image | Layout | _HexMap, inside: tuple[int, ...],
              heights: Image.Image | None, redraw: Callable[[Box], Image.Image] | None = None,
              size: tuple[int, int] | None = None) -> Board:
         """The board of these images packed, and kept unpacked for its first picture; ``interior``:
-        its image, or the layout of a square board it is drawn from; ``redraw``: how a box of
+        its image, the layout of a square board it is drawn from, or a hex board's in parts; ``redraw``: how a box of
         ``index`` is drawn again, which it is in place of being packed and unpacked (``index`` then
         a picture's size, the board's own ``size`` given, and kept for its first picture alone)."""
-        lines = interior if isinstance(interior, Layout) else None
-        images = (index, None if isinstance(interior, Layout) else interior, heights)
+        lines = _PackedMap.of(interior) if isinstance(interior, _HexMap) else None if isinstance(interior, Image.Image) else interior
+        images = (index, interior if isinstance(interior, Image.Image) else None, heights)
         packed = (b"", None, None) if redraw else tuple(None if im is None else _pack(im) for im in images)
         made = Board(size or index.size, palette, inside, packed, lines, redraw)  # type: ignore[arg-type]  # three images: a triple
         index.putpalette(palette)
         if redraw:
             made.fresh.append(index)
-        made._keep((None, None, None) if redraw else images)  # its first picture follows: nothing to unpack
+        kept = (index, interior, heights) if isinstance(interior, _HexMap) else images
+        made._keep((None, None, None) if redraw else kept)  # its first picture follows: nothing to unpack
         return made
 
     @property
@@ -252,7 +256,12 @@ class Board:
         """What it takes kept (packed; one drawn again about what its palette and layout take)."""
         if self.redraw:  # (the pixels it was drawn with are its first picture's, which follows at once)
             return 1024 + 8 * len(self.palette)
-        return sum(len(b) for b in self.packed if b is not None)
+        return sum(len(b) for b in self.packed if b is not None) + self._parts
+
+    @property
+    def _parts(self) -> int:
+        """What a hex board's interior takes packed in parts."""
+        return self.lines.nbytes if isinstance(self.lines, _PackedMap) else 0
 
     @property
     def index(self) -> Image.Image:
@@ -281,25 +290,27 @@ class Board:
     def inner(self, box: Box) -> Image.Image:
         """L, the part ``box`` of the board: 255 inside the cells, 0 on the grid lines (over half)
         and off the board."""
-        if self.lines is None:
+        if self.lines is None or isinstance(self.lines, _PackedMap):
             return self._unpacked()[1].crop(box)  # type: ignore[union-attr]  # kept when not drawn
         return _interior(self.lines, box)
 
     @property
     def heights(self) -> Image.Image | None:
         """L: where the heights are written (letters and halo), if any."""
-        return None if self.packed[2] is None else self._unpacked()[2]
+        return None if self.packed[2] is None else self._unpacked()[2]  # type: ignore[return-value]  # an image: packed as one
 
-    def _unpacked(self) -> tuple[Image.Image | None, ...]:
+    def _unpacked(self) -> tuple[Image.Image | _HexMap | None, ...]:
         with _guard:
             if (kept := _unpacked.get(self)) is not None:
                 _unpacked.move_to_end(self)
                 return kept
-        images: tuple[Image.Image | None, ...] = (None, None, None)  # drawn again: no pixels kept
+        images: tuple[Image.Image | _HexMap | None, ...] = (None, None, None)  # drawn again: no pixels kept
         if not self.redraw:
             images = tuple(None if b is None else _unpack(b, mode, self.size)
                            for mode, b in zip(("P", "L", "L"), self.packed))
             images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always there
+            if isinstance(self.lines, _PackedMap):
+                images = (images[0], self.lines.unpacked(), images[2])
         self._keep(images)
         return images
 
@@ -311,7 +322,7 @@ class Board:
         with _guard:
             return _keeps.setdefault(self, Keeps())
 
-    def _keep(self, images: tuple[Image.Image | None, ...]) -> None:
+    def _keep(self, images: tuple[Image.Image | _HexMap | None, ...]) -> None:
         """Keep ``images`` as the board unpacked, among the last drawn on (``UNPACKED_BYTES``)."""
         with _guard:
             _unpacked[self] = images
@@ -347,11 +358,12 @@ def _pixels(board: Board) -> int:
     """What ``board`` takes unpacked: a byte a pixel of each image, and its pictures' bands."""
     kept = _keeps.get(board)
     images = 0 if board.redraw else sum(b is not None for b in board.packed)  # one drawn again keeps none
-    return board.size[0] * board.size[1] * images + (kept.nbytes if kept else 0)
+    parts = board.lines.pixels if isinstance(board.lines, _PackedMap) else 0  # a hex board's interior
+    return board.size[0] * board.size[1] * images + parts + (kept.nbytes if kept else 0)
 
 
 _boards: OrderedDict[Hashable, Board] = OrderedDict()
-_unpacked: OrderedDict[Board, tuple[Image.Image | None, ...]] = OrderedDict()
+_unpacked: OrderedDict[Board, tuple[Image.Image | _HexMap | None, ...]] = OrderedDict()
 _keeps: dict[Board, Keeps] = {}  #: what the pictures of the boards kept unpacked keep
 _guard = threading.Lock()
 
@@ -543,6 +555,18 @@ class _HexMap:
         """L: the whole map."""
         return self.crop((0, 0, *self.size))
 
+    @property
+    def nbytes(self) -> int:
+        """What its parts take (a byte a pixel)."""
+        return sum(im.width * im.height for im in (self.top, self.band, self.bottom) if im is not None)
+
+    def scaled(self, lut: Sequence[int]) -> _HexMap:
+        """The map reduced by ``SS``, each pixel through ``lut``, in parts."""
+        top, band, bottom = (None if im is None else im.reduce(SS).point(lut) for im in (self.top, self.band, self.bottom))
+        assert top is not None
+        return _HexMap((self.size[0] // SS, self.size[1] // SS), top, band, self.band_at // SS, self.step // SS,
+                       bottom, self.bottom_at // SS)
+
     def reduced(self, lut: Sequence[int], palette: Sequence[int] | None = None) -> Image.Image:
         """The map reduced by ``SS``, each pixel through ``lut`` (L), or, with ``palette``, in its
         colours (RGB); each part reduced once, and the band pasted down."""
@@ -563,6 +587,37 @@ class _HexMap:
             out.paste(band, (0, y))
         out.paste(made(self.bottom), (0, self.bottom_at // SS))
         return out
+
+
+@dataclass(frozen=True)
+class _PackedMap:
+    """A :class:`_HexMap` packed, each part by :func:`_pack` (with its size), to keep with a board."""
+
+    size: tuple[int, int]
+    parts: tuple[tuple[tuple[int, int], bytes] | None, ...]  #: ``top``, ``band`` and ``bottom``
+    band_at: int
+    step: int
+    bottom_at: int
+
+    @staticmethod
+    def of(hexes: _HexMap) -> _PackedMap:
+        parts = tuple(None if im is None else (im.size, _pack(im)) for im in (hexes.top, hexes.band, hexes.bottom))
+        return _PackedMap(hexes.size, parts, hexes.band_at, hexes.step, hexes.bottom_at)
+
+    def unpacked(self) -> _HexMap:
+        top, band, bottom = (None if p is None else _unpack(p[1], "L", p[0]) for p in self.parts)
+        assert top is not None
+        return _HexMap(self.size, top, band, self.band_at, self.step, bottom, self.bottom_at)
+
+    @property
+    def nbytes(self) -> int:
+        """What it takes packed."""
+        return sum(len(p[1]) for p in self.parts if p is not None)
+
+    @property
+    def pixels(self) -> int:
+        """What it takes unpacked (a byte a pixel)."""
+        return sum(w * h for (w, h), _ in (p for p in self.parts if p is not None))
 
 
 def _hex_map(lay: Layout, size: tuple[int, int]) -> _HexMap:
@@ -635,7 +690,7 @@ _WALL_AT, _LINE_AT = 1, 255
 _LINES = [255 if i in (_ON, _LINE_AT) else 0 for i in range(256)]
 
 
-def _hex_layer(lay: Layout) -> tuple[Image.Image, Image.Image]:
+def _hex_layer(lay: Layout) -> tuple[Image.Image, _HexMap]:
     """The hex board of ``lay`` without heights, with the rule under it (RGB, at its size), and its
     interior (L: 255 inside the cells, 0 on the grid lines (over half) and off the board), as
     :func:`_draw_board` draws it at ``SS`` and as reduced, with no RGB image of that size: its map
@@ -677,7 +732,7 @@ def _hex_layer(lay: Layout) -> tuple[Image.Image, Image.Image]:
             if overlap(b, box) is not None:
                 paint(draw, at)
         image.paste(part.reduce(SS), (box[0] // SS, box[1] // SS))
-    return image, hexes.reduced(_REDUCED[1])
+    return image, hexes.scaled(_REDUCED[1])
 
 
 def _hex_edges(lay: Layout, size: tuple[int, int], hexes: _HexMap) -> list[tuple[Box, _Margin, Image.Image]]:
@@ -998,6 +1053,7 @@ def _draw_layer(lay: Layout) -> Board:
         redraw = partial(_square_part, lay, _walls(lay.grid))
         return Board.pack(index, palette, lay, inside, None, redraw, (lay.size[0], lay.legend_top + 1))
     heights = None
+    inner: Image.Image | _HexMap
     if k > 1 and _REDUCED is not None and not any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
         image, inner = _hex_layer(lay)  # no RGB image at SS
     else:
@@ -1023,7 +1079,7 @@ def _draw_layer(lay: Layout) -> Board:
     if not isinstance(high, (int, float)):
         raise TypeError(f"a palette image has one band, not {index.getbands()}")
     used = 3 * (int(high) + 1)
-    inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
+    inside = tuple(i for i, n in enumerate(index.histogram(inner.whole() if isinstance(inner, _HexMap) else inner)) if n)
     return Board.pack(index, palette[:used], inner, inside, heights)
 
 

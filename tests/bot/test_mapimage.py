@@ -660,7 +660,7 @@ def test_a_hex_board_drawn_in_its_boxes_is_the_board_drawn_whole(width: int, hei
     monkeypatch.setattr(layer, "_hex_cuts", type(layer._hex_cuts)())
     lay = layout(_enc("hex", width, height, **map_kw), cell)
     image, inner = layer._hex_layer(lay)
-    assert (image.tobytes(), inner.tobytes()) == _hex_drawn_whole(lay)
+    assert (image.tobytes(), inner.whole().tobytes()) == _hex_drawn_whole(lay)
     assert WALL in {c for _, c in image.getcolors(1 << 16) or []} or not map_kw.get("blocked")
 
 
@@ -684,9 +684,32 @@ def test_a_hex_board_takes_its_layouts_margins(monkeypatch: pytest.MonkeyPatch) 
     for enc in boards:
         lay = layout(enc, CELL)
         image, inner = layer._hex_layer(lay)
-        assert (image.tobytes(), inner.tobytes()) == _hex_drawn_whole(lay)
+        assert (image.tobytes(), inner.whole().tobytes()) == _hex_drawn_whole(lay)
     assert drawn == [12, 11]
     assert len(layer._hex_cuts) == 2
+
+
+def test_a_hex_boards_interior_is_kept_in_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hex board keeps its interior as its map's parts reduced, each packed, and unpacks them
+    where it is unpacked: a fraction of its pixels, counted with the board, each box of them that
+    of the interior drawn whole."""
+    from bot.maps import layer
+
+    monkeypatch.setattr(layer, "_boards", type(layer._boards)())
+    monkeypatch.setattr(layer, "_unpacked", type(layer._unpacked)())
+    lay = layout(_enc("hex", 20, 24, blocked=["C3", "D4"]), 24)
+    board = layer.board(lay)
+    assert board.packed[1] is None and isinstance(board.lines, layer._PackedMap)
+    assert board.lines.pixels < board.size[0] * board.size[1] // 3
+    assert board.nbytes == len(board.packed[0]) + board.lines.nbytes
+    assert layer._pixels(board) == board.size[0] * board.size[1] + board.lines.pixels
+    whole = Image.frombytes("L", board.size, _hex_drawn_whole(lay)[1][: board.size[0] * board.size[1]])
+    boxes = [(0, 0, 50, 50), (30, 100, 200, 400), (5, board.size[1] - 90, board.size[0], board.size[1])]
+    for unpacked in (True, False):
+        if not unpacked:
+            layer._unpacked.clear()
+        for box in boxes:
+            assert board.inner(box).tobytes() == whole.crop(box).tobytes()
 
 
 @pytest.mark.parametrize("facing", ["N", "NE", "SE", "S", "SW", "NW"])
