@@ -97,15 +97,17 @@ _HALF = [0] * 128 + [255] * 128  #: a mask's pixels over half set, as a point() 
 #: pixels a palette is chosen from, at most: an even sample of the image
 SAMPLE = 1 << 14
 #: boards kept per process, packed: a 12x10 square board takes about 6 KB (so about 2,800 of
-#: them), a 60x60 one about 30 KB; a hex board (its interior kept too) 45 KB and 225 KB; a
-#: square board without terrain or heights about 2 KB, as it is drawn again, not packed
+#: them), a 60x60 one about 30 KB; a hex board (its interior kept too, as its map's parts) 36 KB
+#: at 12x10 and 132 KB at 40x40; a square board without terrain or heights about 2 KB, as it is
+#: drawn again, not packed
 CACHE_BYTES = 16 * 1024 * 1024
 #: ... and unpacked, the last drawn on (at least one), with what their last pictures keep
 #: (:class:`Keeps`): a 12x10 square board takes 0.6 MB and what its pictures keep 1.4 MB (the last
 #: picture's pixels and bands 0.7, the legend's items 0.1, the palette's nearest entries 0.5: so
 #: the boards of a worker's share of 40 busy channels), a 60x60 one 3 MB and 4.6 MB; a hex
-#: board's own pixels twice that. Drawing a large hex board's first picture takes about 100 MB
-#: more for a moment, so a worker stays near 215 MB
+#: board's own pixels 0.8 MB at 12x10 and 3 MB at 40x40 (its index and its interior's parts).
+#: Drawing a large hex board's first picture takes about 20 MB more for a moment (a 40x40 one:
+#: 21 MB; 75 MB while its board was drawn whole at ``SS``)
 UNPACKED_BYTES = 48 * 1024 * 1024
 #: layouts whose square boards' margins (their coordinates) are kept cut to the palette, 84 KB
 #: for a 12x10 board's, 155 KB for a 60x60 one's
@@ -220,8 +222,9 @@ class Board:
     palette: list[int]  #: the entries ``index`` uses, as R, G, B values
     inside: tuple[int, ...]  #: the palette entries found inside the cells
     packed: tuple[bytes, bytes | None, bytes | None]  #: ``index``, ``interior`` and ``heights``, packed
-    #: a square board's layout, its interior drawn from it where asked (:meth:`inner`), not kept
-    lines: Layout | None = None
+    #: a square board's layout, its interior drawn from it where asked (:meth:`inner`), not kept; or
+    #: a hex board's interior in parts (:class:`_HexMap`), each part packed
+    lines: Layout | _PackedMap | None = None
     #: how a box of ``index`` is drawn again, in place of its packed pixels (``packed`` then holds
     #: none) and of its pixels kept unpacked
     redraw: Callable[[Box], Image.Image] | None = None
@@ -230,21 +233,22 @@ class Board:
     fresh: list[Image.Image] = field(default_factory=list)
 
     @staticmethod
-    def pack(index: Image.Image, palette: list[int], interior: Image.Image | Layout, inside: tuple[int, ...],
+    def pack(index: Image.Image, palette: list[int], interior: Image.Image | Layout | _HexMap, inside: tuple[int, ...],
              heights: Image.Image | None, redraw: Callable[[Box], Image.Image] | None = None,
              size: tuple[int, int] | None = None) -> Board:
         """The board of these images packed, and kept unpacked for its first picture; ``interior``:
-        its image, or the layout of a square board it is drawn from; ``redraw``: how a box of
+        its image, the layout of a square board it is drawn from, or a hex board's in parts; ``redraw``: how a box of
         ``index`` is drawn again, which it is in place of being packed and unpacked (``index`` then
         a picture's size, the board's own ``size`` given, and kept for its first picture alone)."""
-        lines = interior if isinstance(interior, Layout) else None
-        images = (index, None if isinstance(interior, Layout) else interior, heights)
+        lines = _PackedMap.of(interior) if isinstance(interior, _HexMap) else None if isinstance(interior, Image.Image) else interior
+        images = (index, interior if isinstance(interior, Image.Image) else None, heights)
         packed = (b"", None, None) if redraw else tuple(None if im is None else _pack(im) for im in images)
         made = Board(size or index.size, palette, inside, packed, lines, redraw)  # type: ignore[arg-type]  # three images: a triple
         index.putpalette(palette)
         if redraw:
             made.fresh.append(index)
-        made._keep((None, None, None) if redraw else images)  # its first picture follows: nothing to unpack
+        kept = (index, interior, heights) if isinstance(interior, _HexMap) else images
+        made._keep((None, None, None) if redraw else kept)  # its first picture follows: nothing to unpack
         return made
 
     @property
@@ -252,7 +256,12 @@ class Board:
         """What it takes kept (packed; one drawn again about what its palette and layout take)."""
         if self.redraw:  # (the pixels it was drawn with are its first picture's, which follows at once)
             return 1024 + 8 * len(self.palette)
-        return sum(len(b) for b in self.packed if b is not None)
+        return sum(len(b) for b in self.packed if b is not None) + self._parts
+
+    @property
+    def _parts(self) -> int:
+        """What a hex board's interior takes packed in parts."""
+        return self.lines.nbytes if isinstance(self.lines, _PackedMap) else 0
 
     @property
     def index(self) -> Image.Image:
@@ -281,25 +290,27 @@ class Board:
     def inner(self, box: Box) -> Image.Image:
         """L, the part ``box`` of the board: 255 inside the cells, 0 on the grid lines (over half)
         and off the board."""
-        if self.lines is None:
+        if self.lines is None or isinstance(self.lines, _PackedMap):
             return self._unpacked()[1].crop(box)  # type: ignore[union-attr]  # kept when not drawn
         return _interior(self.lines, box)
 
     @property
     def heights(self) -> Image.Image | None:
         """L: where the heights are written (letters and halo), if any."""
-        return None if self.packed[2] is None else self._unpacked()[2]
+        return None if self.packed[2] is None else self._unpacked()[2]  # type: ignore[return-value]  # an image: packed as one
 
-    def _unpacked(self) -> tuple[Image.Image | None, ...]:
+    def _unpacked(self) -> tuple[Image.Image | _HexMap | None, ...]:
         with _guard:
             if (kept := _unpacked.get(self)) is not None:
                 _unpacked.move_to_end(self)
                 return kept
-        images: tuple[Image.Image | None, ...] = (None, None, None)  # drawn again: no pixels kept
+        images: tuple[Image.Image | _HexMap | None, ...] = (None, None, None)  # drawn again: no pixels kept
         if not self.redraw:
             images = tuple(None if b is None else _unpack(b, mode, self.size)
                            for mode, b in zip(("P", "L", "L"), self.packed))
             images[0].putpalette(self.palette)  # type: ignore[union-attr]  # the index is always there
+            if isinstance(self.lines, _PackedMap):
+                images = (images[0], self.lines.unpacked(), images[2])
         self._keep(images)
         return images
 
@@ -311,7 +322,7 @@ class Board:
         with _guard:
             return _keeps.setdefault(self, Keeps())
 
-    def _keep(self, images: tuple[Image.Image | None, ...]) -> None:
+    def _keep(self, images: tuple[Image.Image | _HexMap | None, ...]) -> None:
         """Keep ``images`` as the board unpacked, among the last drawn on (``UNPACKED_BYTES``)."""
         with _guard:
             _unpacked[self] = images
@@ -347,11 +358,12 @@ def _pixels(board: Board) -> int:
     """What ``board`` takes unpacked: a byte a pixel of each image, and its pictures' bands."""
     kept = _keeps.get(board)
     images = 0 if board.redraw else sum(b is not None for b in board.packed)  # one drawn again keeps none
-    return board.size[0] * board.size[1] * images + (kept.nbytes if kept else 0)
+    parts = board.lines.pixels if isinstance(board.lines, _PackedMap) else 0  # a hex board's interior
+    return board.size[0] * board.size[1] * images + parts + (kept.nbytes if kept else 0)
 
 
 _boards: OrderedDict[Hashable, Board] = OrderedDict()
-_unpacked: OrderedDict[Board, tuple[Image.Image | None, ...]] = OrderedDict()
+_unpacked: OrderedDict[Board, tuple[Image.Image | _HexMap | None, ...]] = OrderedDict()
 _keeps: dict[Board, Keeps] = {}  #: what the pictures of the boards kept unpacked keep
 _guard = threading.Lock()
 
@@ -402,9 +414,10 @@ def _terrain_tile(lay: Layout, style: TerrainStyle) -> tuple[Image.Image, Image.
     return tile(style, size, max(3.0, lay.unit / 5), lay.scale), mask
 
 
-def _draw_cells(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB) -> None:
+def _draw_cells(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, hexes: Sequence[Cell] | None = None) -> None:
+    """The board's cells filled with ``fill``; ``hexes``: of a hex board, only these."""
     if lay.grid.kind == "hex":
-        for cell in lay.grid.cells():
+        for cell in lay.grid.cells() if hexes is None else hexes:
             draw.polygon(lay.outline(cell), fill=fill)
     else:
         (ox, oy), (_, _, bx1, by1) = lay.origin, bounds(lay.grid)
@@ -412,13 +425,14 @@ def _draw_cells(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB) -> None
 
 
 def _draw_lines(draw: ImageDraw.ImageDraw, lay: Layout, fill: int | RGB, edge: int | RGB,
-                within: tuple[int, int] | None = None) -> None:
+                within: tuple[int, int] | None = None, hexes: Sequence[Cell] | None = None) -> None:
     """The grid lines in ``fill``, a square board's outline in ``edge``; ``within``: the width and
-    height of the image drawn on, a square board's lines outside it left out (a part of a board)."""
+    height of the image drawn on, a square board's lines outside it left out (a part of a board);
+    ``hexes``: of a hex board, only these cells' outlines."""
     grid, u, line = lay.grid, lay.unit, max(1, lay.scale)
     (ox, oy), (_, _, bx1, by1) = lay.origin, bounds(grid)
     if grid.kind == "hex":
-        for cell in grid.cells():  # lines: a wide polygon outline costs a full-size mask
+        for cell in grid.cells() if hexes is None else hexes:  # lines: a wide polygon outline costs a full-size mask
             pts = lay.outline(cell)
             draw.line([*pts, pts[0]], fill=fill, width=line)
         return
@@ -466,17 +480,349 @@ def _interior(lay: Layout, box: Box) -> Image.Image:
     return img
 
 
-def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, cells: bool = True) -> None:
+#: a hex board's map (:func:`_hex_map`, L): its values off the board, inside a cell and on a grid
+#: line, chosen so that a pixel of the map reduced by ``SS`` tells how many of each it stands for
+#: (the inside ones and five times the line ones: :data:`_REDUCED`); and its colours on the board
+_OFF, _IN, _ON = 0, 4, 20
+_HEX_COLOURS = [v for i in range(256) for v in {_OFF: BACKGROUND, _IN: BOARD, _ON: GRID_LINE, 1: WALL, 255: GRID_LINE}.get(i, (0, 0, 0))]
+
+
+def _reduced() -> tuple[list[int], list[int]]:
+    """Of each pixel of a hex board's map reduced by ``SS`` (:func:`_hex_map`, 2 x 2 pixels): the
+    colour the board's pixels reduce to there (its palette entry, R, G, B values) and whether its
+    interior does (255 or 0), reduced by Pillow as the board and interior drawn whole are."""
+    colours, inner = [0] * 3 * 256, [0] * 256
+    for cells in range(5):
+        for lines in range(5 - cells):
+            block = [_IN] * cells + [_ON] * lines + [_OFF] * (4 - cells - lines)
+            code = (cells * _IN + lines * _ON) // 4
+            rgb = Image.new("RGB", (2, 2))
+            rgb.putdata([{_OFF: BACKGROUND, _IN: BOARD, _ON: GRID_LINE}[v] for v in block])
+            colours[3 * code : 3 * code + 3] = rgb.reduce(2).getpixel((0, 0))  # type: ignore[assignment]  # RGB: three values
+            mask = Image.new("L", (2, 2))
+            mask.putdata([255 if v == _IN else 0 for v in block])
+            inner[code] = _HALF[int(mask.reduce(2).getpixel((0, 0)))]  # type: ignore[arg-type]  # L: one value
+    return colours, inner
+
+
+#: :func:`_reduced`, when ``SS`` is 2
+_REDUCED = _reduced() if SS == 2 else None
+
+
+@dataclass(frozen=True)
+class _HexMap:
+    """A hex board's map (:func:`_hex_map`), kept in three parts: its rows down to the end of the
+    second band (``top``), that band (``band``, rows ``band_at`` on, ``step`` high) which every band
+    below repeats down to the rows ``bottom`` holds from ``bottom_at`` on; or whole in ``top``."""
+
+    size: tuple[int, int]
+    top: Image.Image
+    band: Image.Image | None = None
+    band_at: int = 0
+    step: int = 0
+    bottom: Image.Image | None = None
+    bottom_at: int = 0
+
+    def _runs(self, y0: int, y1: int) -> list[tuple[Image.Image, int, int, int]]:
+        """Rows ``y0`` to ``y1`` (not included) as runs of rows of the parts: the part, its first
+        row, the run's length and its first row in the map."""
+        out, y = [], y0
+        while y < y1:
+            if self.band is None or self.bottom is None or y < self.band_at + self.step:
+                run = y1 - y if self.band is None else min(y1, self.band_at + self.step) - y
+                out.append((self.top, y, run, y))
+            elif y >= self.bottom_at:
+                out.append((self.bottom, y - self.bottom_at, y1 - y, y))
+                run = y1 - y
+            else:
+                inside = (y - self.band_at) % self.step
+                run = min(y1, self.bottom_at, y + self.step - inside) - y
+                out.append((self.band, inside, run, y))
+            y += run
+        return out
+
+    def crop(self, box: Box) -> Image.Image:
+        """L: the map's pixels of ``box``."""
+        x0, y0, x1, y1 = box
+        if self.band is None:
+            return self.top.crop(box)
+        out = Image.new("L", (x1 - x0, y1 - y0))
+        for part, row, run, y in self._runs(y0, y1):
+            out.paste(part.crop((x0, row, x1, row + run)), (0, y - y0))
+        return out
+
+    def whole(self) -> Image.Image:
+        """L: the whole map."""
+        return self.crop((0, 0, *self.size))
+
+    @property
+    def nbytes(self) -> int:
+        """What its parts take (a byte a pixel)."""
+        return sum(im.width * im.height for im in (self.top, self.band, self.bottom) if im is not None)
+
+    def scaled(self, lut: Sequence[int]) -> _HexMap:
+        """The map reduced by ``SS``, each pixel through ``lut``, in parts."""
+        top, band, bottom = (None if im is None else im.reduce(SS).point(lut) for im in (self.top, self.band, self.bottom))
+        assert top is not None
+        return _HexMap((self.size[0] // SS, self.size[1] // SS), top, band, self.band_at // SS, self.step // SS,
+                       bottom, self.bottom_at // SS)
+
+    def reduced(self, lut: Sequence[int], palette: Sequence[int] | None = None) -> Image.Image:
+        """The map reduced by ``SS``, each pixel through ``lut`` (L), or, with ``palette``, in its
+        colours (RGB); each part reduced once, and the band pasted down."""
+        def made(part: Image.Image) -> Image.Image:
+            small = part.reduce(SS)
+            if palette is None:
+                return small.point(lut)
+            coloured = Image.frombytes("P", small.size, small.tobytes())
+            coloured.putpalette(palette)
+            return coloured.convert("RGB")
+
+        if self.band is None or self.bottom is None:
+            return made(self.top)
+        out = Image.new("L" if palette is None else "RGB", (self.size[0] // SS, self.size[1] // SS))
+        out.paste(made(self.top), (0, 0))
+        band, step = made(self.band), self.step // SS
+        for y in range((self.band_at + self.step) // SS, self.bottom_at // SS, step):
+            out.paste(band, (0, y))
+        out.paste(made(self.bottom), (0, self.bottom_at // SS))
+        return out
+
+
+@dataclass(frozen=True)
+class _PackedMap:
+    """A :class:`_HexMap` packed, each part by :func:`_pack` (with its size), to keep with a board."""
+
+    size: tuple[int, int]
+    parts: tuple[tuple[tuple[int, int], bytes] | None, ...]  #: ``top``, ``band`` and ``bottom``
+    band_at: int
+    step: int
+    bottom_at: int
+
+    @staticmethod
+    def of(hexes: _HexMap) -> _PackedMap:
+        parts = tuple(None if im is None else (im.size, _pack(im)) for im in (hexes.top, hexes.band, hexes.bottom))
+        return _PackedMap(hexes.size, parts, hexes.band_at, hexes.step, hexes.bottom_at)
+
+    def unpacked(self) -> _HexMap:
+        top, band, bottom = (None if p is None else _unpack(p[1], "L", p[0]) for p in self.parts)
+        assert top is not None
+        return _HexMap(self.size, top, band, self.band_at, self.step, bottom, self.bottom_at)
+
+    @property
+    def nbytes(self) -> int:
+        """What it takes packed."""
+        return sum(len(p[1]) for p in self.parts if p is not None)
+
+    @property
+    def pixels(self) -> int:
+        """What it takes unpacked (a byte a pixel)."""
+        return sum(w * h for (w, h), _ in (p for p in self.parts if p is not None))
+
+
+def _hex_map(lay: Layout, size: tuple[int, int]) -> _HexMap:
+    """L, ``size``: the hex board of ``lay`` (at its scale) as :func:`_draw_cells` and then
+    :func:`_draw_lines` draw it, its cells ``_IN``, its grid lines ``_ON``, the rest ``_OFF``.
+    Where a cell is a whole even number of pixels high (``lay.unit``), each band of that many rows
+    from the top of the board (from an even row) down is the one above it again but at the
+    board's top and bottom (the pixels of a band are those of the cells of three rows, the same
+    cells a row lower a band lower): only the first three rows of cells are drawn, to the end of
+    the second band, and the last two, from the start of the last band; the second band stands
+    for the others (a board of 40 rows draws an eighth of its cells, and keeps as many pixels)."""
+    grid, step = lay.grid, lay.unit
+    if not (step.is_integer() and step >= 10 and int(step) % SS == 0 and grid.height > 5):
+        img = Image.new("L", size, _OFF)
+        draw = ImageDraw.Draw(img)
+        _draw_cells(draw, lay, _IN)
+        _draw_lines(draw, lay, _ON, _ON)
+        return _HexMap(size, img)
+    rows_px = int(step)
+    band_at = math.floor(lay.origin[1]) // SS * SS + rows_px
+    bottom_at = band_at + (grid.height - 2) * rows_px
+    parts = []
+    for rows, y0, y1 in (((0, 1, 2), 0, band_at + rows_px), ((grid.height - 2, grid.height - 1), bottom_at, size[1])):
+        img = Image.new("L", (size[0], y1 - y0), _OFF)
+        draw = ImageDraw.Draw(img)
+        at = replace(lay, origin=(lay.origin[0], lay.origin[1] - y0))
+        hexes = [Cell(col, row) for row in rows for col in range(grid.width)]
+        _draw_cells(draw, at, _IN, hexes)
+        _draw_lines(draw, at, _ON, _ON, hexes=hexes)
+        parts.append(img)
+    top, bottom = parts
+    return _HexMap(size, top, top.crop((0, band_at, size[0], band_at + rows_px)), band_at, rows_px, bottom, bottom_at)
+
+
+def _hex_rgb(hexes: Image.Image) -> Image.Image:
+    """RGB: the hex board's map ``hexes`` (:func:`_hex_map`, or a part of it) in the board's colours."""
+    coloured = Image.frombytes("P", hexes.size, hexes.tobytes())
+    coloured.putpalette(_HEX_COLOURS)
+    return coloured.convert("RGB")
+
+
+def _hex_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, hexes: Image.Image, paste: bool) -> None:
+    """The hex board of ``lay`` on ``img`` (RGB, at ``lay``'s scale) from its map ``hexes``
+    (:func:`_hex_map`; ``paste``: pasted on ``img`` first, else ``img`` is its colours): its terrain
+    and walls over the cells, and the grid lines over them again, as drawn last."""
+    if paste:
+        img.paste(_hex_rgb(hexes), (0, 0), hexes.point([0] + [255] * 255))
+    terrain, walls = _hex_parts(lay)
+    for _, cell, kind in terrain:
+        _draw_terrain(img, lay, cell, kind)
+    for _, shape in walls:
+        draw.polygon(shape, fill=WALL)
+    img.paste(GRID_LINE, (0, 0), hexes.point(_LINES))
+
+
+def _hex_parts(lay: Layout) -> tuple[list[tuple[Box, Cell, str]], list[tuple[Box, list[tuple[float, float]]]]]:
+    """What is drawn over the cells of the hex board of ``lay`` (at its scale, ``lay.size`` the
+    image's) before its grid lines are drawn over them again, in order, each with its box: its
+    terrain (each cell and its kind), then its walls (:func:`columns`)."""
+    grid, size = lay.grid, lay.size
+    terrain = [(_around(lay.outline(cell), size), cell, kind)
+               for cell, kind in grid.terrain.items() if grid.contains(cell) and cell not in grid.blocked]
+    walls = [(_around(shape, size), shape) for shape in columns(lay, [cell for cell in grid.blocked if grid.contains(cell)])]
+    return terrain, walls
+
+
+#: in a hex board's map (:func:`_hex_map`): a wall drawn over it, and a grid line drawn over that again
+_WALL_AT, _LINE_AT = 1, 255
+#: a table (``point``) of the map's pixels: 255 on a grid line, else 0
+_LINES = [255 if i in (_ON, _LINE_AT) else 0 for i in range(256)]
+
+
+def _hex_layer(lay: Layout) -> tuple[Image.Image, _HexMap]:
+    """The hex board of ``lay`` without heights, with the rule under it (RGB, at its size), and its
+    interior (L: 255 inside the cells, 0 on the grid lines (over half) and off the board), as
+    :func:`_draw_board` draws it at ``SS`` and as reduced, with no RGB image of that size: its map
+    (:func:`_hex_map`) reduced, each pixel's colour and interior looked up (``_REDUCED``); then in
+    the box of each thing drawn over its cells and lines (a cell of terrain, a run of walls, a
+    row or column of coordinates, the rule) the map's pixels, all that is drawn over them there
+    (walls as palette entries, with the lines over them again), in RGB, reduced and put in place."""
+    assert _REDUCED is not None
+    big = lay.scaled(SS)
+    size = (big.size[0], (lay.legend_top + 1) * SS)
+    hexes = _hex_map(big, size)
+    image = hexes.reduced(_REDUCED[1], _REDUCED[0])
+    terrain, walls = _hex_parts(replace(big, size=size))
+    margins = _hex_edges(big, size, hexes)
+    over = [_even(b, size) for b in [*(b for b, _, _ in terrain), *(b for b, _ in walls)]]
+    for box, _, pixels in margins:
+        if not any(overlap(box, b) for b in over):  # as kept for the layout
+            image.paste(pixels, (box[0] // SS, box[1] // SS))
+        else:
+            over.append(box)
+    for box in over:
+        at = (-box[0], -box[1])
+        index = hexes.crop(box)
+        if near := [shape for b, shape in walls if overlap(b, box)]:
+            draw = ImageDraw.Draw(index)
+            for shape in near:
+                draw.polygon([(x + at[0], y + at[1]) for x, y in shape], fill=_WALL_AT)
+            index = ImageChops.lighter(index, hexes.crop(box).point([_LINE_AT if i == _ON else 0 for i in range(256)]))
+        part = _hex_rgb(index)
+        for b, cell, kind in terrain:
+            if (inside := overlap(b, box)) is not None:  # the terrain's tile, under the walls and lines
+                _draw_terrain(part, replace(big, origin=(big.origin[0] + at[0], big.origin[1] + at[1])), cell, kind)
+                inside = _moved(inside, at)
+                covers = index.crop(inside)
+                part.paste(WALL, inside, covers.point([255 if i == _WALL_AT else 0 for i in range(256)]))
+                part.paste(GRID_LINE, inside, covers.point(_LINES))
+        draw = ImageDraw.Draw(part)
+        for b, paint, _ in margins:
+            if overlap(b, box) is not None:
+                paint(draw, at)
+        image.paste(part.reduce(SS), (box[0] // SS, box[1] // SS))
+    return image, hexes.scaled(_REDUCED[1])
+
+
+def _hex_edges(lay: Layout, size: tuple[int, int], hexes: _HexMap) -> list[tuple[Box, _Margin, Image.Image]]:
+    """The margins of the hex board of ``lay`` (:func:`_hex_margins`), each box grown to even
+    pixels, with its pixels drawn from the board's map ``hexes`` and reduced (RGB): the same for
+    every board of its layout, so drawn once for it (the last ``MARGINS_KEPT`` layouts kept)."""
+    key = ("hex", lay.grid.width, lay.grid.height, lay.unit, lay.origin, size)
+    with _guard:
+        if key in _hex_cuts:
+            _hex_cuts.move_to_end(key)
+            return _hex_cuts[key]
+    margins = [(_even(box, size), paint) for box, paint in _hex_margins(lay, size)]
+    made = []
+    for box, paint in margins:
+        part = _hex_rgb(hexes.crop(box))
+        draw = ImageDraw.Draw(part)
+        for other, also in margins:
+            if overlap(box, other) is not None:
+                also(draw, (-box[0], -box[1]))
+        made.append((box, paint, part.reduce(SS)))
+    with _guard:
+        _hex_cuts[key] = made
+        while len(_hex_cuts) > MARGINS_KEPT:
+            _hex_cuts.popitem(last=False)
+    return made
+
+
+#: how a margin of a hex board is drawn on an image, moved by a number of pixels (:func:`_hex_margins`)
+_Margin = Callable[[ImageDraw.ImageDraw, tuple[int, int]], None]
+#: the margins of hex boards by layout (:func:`_hex_edges`): each one's box, how it is drawn, its
+#: pixels reduced (about 0.5 MB for a 40x40 board's, 0.2 MB for a 12x10 one's)
+_hex_cuts: OrderedDict[Hashable, list[tuple[Box, _Margin, Image.Image]]] = OrderedDict()
+
+
+def _hex_margins(lay: Layout, size: tuple[int, int]) -> list[tuple[Box, _Margin]]:
+    """The coordinates of the hex board of ``lay`` (at ``SS``) by edge, and the rule under it, as
+    :func:`_draw_board` and :func:`_draw_layer` draw them on an image of ``size``: each one's box,
+    and how it is drawn moved by a number of pixels."""
+    out: list[tuple[Box, _Margin]] = []
+    font = _font(label_size(lay.unit / lay.scale) * lay.scale)
+    scratch = ImageDraw.Draw(Image.new("L", (1, 1)))
+    written = _coordinates(lay)
+    for edge in range(4):
+        texts = [(xy, text, anchor) for side, xy, text, anchor in written if side == edge]
+        boxes = [scratch.textbbox(xy, text, font=font, anchor=anchor) for xy, text, anchor in texts]
+        if boxes:
+            out.append((_around([p for b in boxes for p in ((b[0], b[1]), (b[2], b[3]))], size), partial(_texts_at, font, texts)))
+    k, top = lay.scale, lay.legend_top
+    rule = [(PAD * k, top), (size[0] - PAD * k, top)]
+    out.append((_around(rule, size), partial(_rule_at, rule, k)))
+    return out
+
+
+def _texts_at(font: Any, texts: Sequence[tuple[tuple[float, float], str, str]], draw: ImageDraw.ImageDraw,
+              by: tuple[int, int]) -> None:
+    """The coordinates ``texts`` (where, what, anchor) on ``draw``'s image, moved ``by`` pixels."""
+    for (x, y), text, anchor in texts:
+        draw.text((x + by[0], y + by[1]), text, font=font, fill=MUTED, anchor=anchor)
+
+
+def _rule_at(rule: Sequence[tuple[float, float]], width: int, draw: ImageDraw.ImageDraw, by: tuple[int, int]) -> None:
+    """The rule under the board from ``rule``'s first point to its last, on ``draw``'s image, moved ``by`` pixels."""
+    draw.line([(x + by[0], y + by[1]) for x, y in rule], fill=GRID_LINE, width=width)
+
+
+def _around(points: Sequence[tuple[float, float]], size: tuple[int, int]) -> Box:
+    """The box of ``points`` with two pixels round it, within an image of ``size``."""
+    return (max(0, math.floor(min(x for x, _ in points)) - 2), max(0, math.floor(min(y for _, y in points)) - 2),
+            min(size[0], math.ceil(max(x for x, _ in points)) + 3), min(size[1], math.ceil(max(y for _, y in points)) + 3))
+
+
+def _even(box: Box, size: tuple[int, int]) -> Box:
+    """``box`` grown to even pixels (whole pixels of the board reduced by ``SS``), within ``size``."""
+    return (box[0] - box[0] % SS, box[1] - box[1] % SS, min(size[0], box[2] + (-box[2]) % SS),
+            min(size[1], box[3] + (-box[3]) % SS))
+
+
+def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, cells: bool = True,
+                hexes: Image.Image | None = None) -> None:
     """The board of ``lay`` on ``img``: at scale ``SS`` (to be reduced), or at scale 1 for a square
     board, whose cells, walls and lines lie on whole pixels; then its hatches and letters are
     drawn at ``SS`` on enlarged parts of ``img`` (:func:`_smoothed`) and its coordinates as
     :func:`small_text` writes them, so they look as they would on a board reduced from ``SS``.
     ``cells`` false: the coordinates alone (a square board of which no cell is read from ``img``,
-    :func:`_square_layer`)."""
+    :func:`_square_layer`); ``hexes``: a hex board's :func:`_hex_map`, ``img`` already its colours
+    (else it is drawn, and pasted on ``img``)."""
     grid, u, k = lay.grid, lay.unit, lay.scale
-    bx0, by0, bx1, by1 = bounds(grid)
-    ox, oy = lay.origin
-    if cells:
+    if cells and grid.kind == "hex":
+        _hex_board(img, draw, lay, _hex_map(lay, img.size).whole() if hexes is None else hexes, hexes is None)
+    elif cells:
         _draw_cells(draw, lay, BOARD)
         for cell, kind in grid.terrain.items():
             if grid.contains(cell) and cell not in grid.blocked:
@@ -488,23 +834,36 @@ def _draw_board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, cells:
             draw.polygon(shape, fill=WALL)
         _draw_lines(draw, lay, GRID_LINE, MUTED)
     size = label_size(u / k) * k  # coordinates on all four edges, as players type them
-
-    def write(xy: tuple[float, float], text: str, anchor: str) -> None:
+    for _, xy, text, anchor in _coordinates(lay):
         if k == 1:
             small_text(img, (xy[0] * SS, xy[1] * SS), text, size * SS, MUTED, anchor, SS)
         else:
             draw.text(xy, text, font=_font(size), fill=MUTED, anchor=anchor)
 
-    gap = 0.6 * PAD * k
+
+#: a coordinate written on a board's edge: the edge (0 top, 1 bottom, 2 left, 3 right), where, the
+#: text and its anchor
+_Text = tuple[int, tuple[float, float], str, str]
+
+
+def _coordinates(lay: Layout) -> list[_Text]:
+    """The coordinates on all four edges of the board of ``lay``, as players type them, in the
+    order they are written: each column's letters above and below, then each row's number left
+    and right."""
+    grid, u, gap = lay.grid, lay.unit, 0.6 * PAD * lay.scale
+    bx0, by0, bx1, _ = bounds(grid)
+    ox, oy = lay.origin
     last_col, last_row = grid.width - 1, grid.height - 1
+    out: list[_Text] = []
     for c in range(grid.width):
         letters, x = cell_name((c, 0))[:-1], lay.centre(Cell(c, 0))[0]
-        write((x, oy + by0 * u - gap), letters, "md")
-        write((x, lay.centre(Cell(c, last_row))[1] + u / 2 + gap), letters, "ma")
+        out.append((0, (x, oy + by0 * u - gap), letters, "md"))
+        out.append((1, (x, lay.centre(Cell(c, last_row))[1] + u / 2 + gap), letters, "ma"))
     for r in range(grid.height):
         left, right = lay.centre(Cell(0, r)), lay.centre(Cell(last_col, r))
-        write((ox + bx0 * u - gap, left[1]), str(r + 1), "rm")
-        write((ox + bx1 * u + gap, right[1]), str(r + 1), "lm")
+        out.append((2, (ox + bx0 * u - gap, left[1]), str(r + 1), "rm"))
+        out.append((3, (ox + bx1 * u + gap, right[1]), str(r + 1), "lm"))
+    return out
 
 
 def _draw_terrain(img: Image.Image, lay: Layout, cell: Cell, kind: str) -> None:
@@ -693,29 +1052,34 @@ def _draw_layer(lay: Layout) -> Board:
         index, palette, inside = _square_layer(lay, None, (0, 0, *lay.size))  # as its first picture starts
         redraw = partial(_square_part, lay, _walls(lay.grid))
         return Board.pack(index, palette, lay, inside, None, redraw, (lay.size[0], lay.legend_top + 1))
-    big = lay.scaled(k)
-    size = (big.size[0], (lay.legend_top + 1) * k)
-    img = Image.new("RGB", size, BACKGROUND)
-    draw = ImageDraw.Draw(img)
-    _draw_board(img, draw, big)
-    draw.line([(PAD * k, big.legend_top), (size[0] - PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
     heights = None
-    if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
-        _heights_on(img, big)
-        heights = Image.new("L", size, 0)
-        _heights_on(heights, big, mask=True)
-        heights = heights.reduce(k) if k > 1 else heights
-    if k == 1:
-        index, palette, inside = _square_layer(lay, img)
-        return Board.pack(index, palette, lay, inside, heights)
-    image, interior = img.reduce(k), _interior(big, (0, 0, *size))
+    inner: Image.Image | _HexMap
+    if k > 1 and _REDUCED is not None and not any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
+        image, inner = _hex_layer(lay)  # no RGB image at SS
+    else:
+        big = lay.scaled(k)
+        size = (big.size[0], (lay.legend_top + 1) * k)
+        hexes = _hex_map(big, size).whole() if k > 1 else None
+        img = Image.new("RGB", size, BACKGROUND) if hexes is None else _hex_rgb(hexes)
+        draw = ImageDraw.Draw(img)
+        _draw_board(img, draw, big, hexes=hexes)
+        draw.line([(PAD * k, big.legend_top), (size[0] - PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
+        if any(feet and lay.grid.contains(cell) for cell, feet in lay.grid.heights.items()):
+            _heights_on(img, big)
+            heights = Image.new("L", size, 0)
+            _heights_on(heights, big, mask=True)
+            heights = heights.reduce(k) if k > 1 else heights
+        if hexes is None:  # a square board, at scale 1
+            index, palette, inside = _square_layer(lay, img)
+            return Board.pack(index, palette, lay, inside, heights)
+        image = img.reduce(k)
+        inner = hexes.point([255 if i == _IN else 0 for i in range(256)]).reduce(k).point(_HALF)
     index, palette = quantize(image, BOARD_COLOURS)
     high = index.getextrema()[1]  # one band: the highest palette index used
     if not isinstance(high, (int, float)):
         raise TypeError(f"a palette image has one band, not {index.getbands()}")
     used = 3 * (int(high) + 1)
-    inner = interior.reduce(k).point(_HALF)
-    inside = tuple(i for i, n in enumerate(index.histogram(inner)) if n)
+    inside = tuple(i for i, n in enumerate(index.histogram(inner.whole() if isinstance(inner, _HexMap) else inner)) if n)
     return Board.pack(index, palette[:used], inner, inside, heights)
 
 

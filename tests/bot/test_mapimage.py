@@ -567,6 +567,151 @@ def test_hex_centres_follow_the_geometry() -> None:
             assert bearing == pytest.approx(60 * i, abs=0.01)
 
 
+@pytest.mark.parametrize("width, height, cell", [(12, 10, 48), (9, 7, 24), (40, 40, 13), (1, 8, 31), (2, 6, 12), (5, 5, 48)])
+def test_a_hex_boards_map_drawn_in_bands_is_every_cell_drawn(width: int, height: int, cell: int,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hex board's cells and grid lines drawn for its first three and last two rows of cells, the
+    band of pixels of the second row standing for those below, are every pixel of all its cells
+    drawn, and so is each part of it (the pixels of a box) and the map reduced."""
+    from PIL import ImageDraw
+
+    from bot.maps import layer
+
+    big = layout(_enc("hex", width, height), cell).scaled(layer.SS)
+    size = (big.size[0], big.legend_top + layer.SS)
+    drawn: list[int] = []
+    draw_cells = layer._draw_cells
+
+    def counted(draw: ImageDraw.ImageDraw, lay: layer.Layout, fill: Any, hexes: Any = None) -> None:
+        drawn.append(width * height if hexes is None else len(hexes))
+        draw_cells(draw, lay, fill, hexes)
+
+    monkeypatch.setattr(layer, "_draw_cells", counted)
+    banded = layer._hex_map(big, size).whole()
+    assert drawn == ([3 * width, 2 * width] if height > 5 else [width * height])
+    whole = Image.new("L", size, layer._OFF)
+    draw = ImageDraw.Draw(whole)
+    draw_cells(draw, big, layer._IN)
+    layer._draw_lines(draw, big, layer._ON, layer._ON)
+    assert banded.tobytes() == whole.tobytes()
+    assert banded.getcolors() == whole.getcolors()  # cells, lines and ground all there
+    kept = layer._hex_map(big, size)
+    for box in [(0, 0, 40, 60), (10, size[1] // 3, size[0] - 7, size[1] - 5), (3, size[1] - 41, 90, size[1])]:
+        assert kept.crop(box).tobytes() == whole.crop(box).tobytes()
+    lut = list(range(256))
+    assert kept.reduced(lut).tobytes() == whole.reduce(layer.SS).tobytes()
+
+
+def test_a_hex_board_drawn_without_its_map_is_drawn_from_one() -> None:
+    """A hex board (walls, terrain) drawn on a blank image is the board drawn on its map's colours."""
+    from PIL import ImageDraw
+
+    from bot.maps import layer
+    from bot.maps.style import BACKGROUND
+
+    enc = _enc("hex", 9, 8, blocked=["C3", "C4", "A1", "I8"], terrain={"E5": "water", "B2": "rough"})
+    big = layout(enc, 24).scaled(layer.SS)
+    size = (big.size[0], big.legend_top + layer.SS)
+    blank = Image.new("RGB", size, BACKGROUND)
+    layer._draw_board(blank, ImageDraw.Draw(blank), big)
+    hexes = layer._hex_map(big, size).whole()
+    coloured = layer._hex_rgb(hexes)
+    layer._draw_board(coloured, ImageDraw.Draw(coloured), big, hexes=hexes)
+    assert blank.tobytes() == coloured.tobytes()
+    assert WALL in {c for _, c in blank.getcolors(1 << 16) or []}
+
+
+HEX_BOARDS = [
+    (12, 10, 48, {"blocked": ["C3", "C4", "C5", "D5", "A1", "L10", "L9", "F1"]}),
+    (9, 8, 24, {"blocked": ["C3", "C4", "I8", "A8"], "terrain": {"E5": "water", "B2": "rough", "C2": "mud", "D3": "difficult"}}),
+    (40, 40, 13, {"blocked": [f"{cell_name((c, r))}" for c in range(3, 30, 4) for r in range(40) if r % 9]}),
+    (1, 1, 64, {}),
+    (3, 2, 20, {"terrain": {"A1": "water", "C2": "rough"}, "blocked": ["B1"]}),
+]
+
+
+def _hex_drawn_whole(lay: Any) -> tuple[bytes, bytes]:
+    """The pixels of the hex board of ``lay`` (with its rule) drawn whole at ``SS`` in RGB and
+    reduced, and of its interior (255 inside the cells, 0 on the lines, over half)."""
+    from PIL import ImageDraw
+
+    from bot.maps import layer
+    from bot.maps.style import BACKGROUND, GRID_LINE
+
+    k, big = layer.SS, lay.scaled(layer.SS)
+    whole = Image.new("RGB", (big.size[0], (lay.legend_top + 1) * k), BACKGROUND)
+    draw = ImageDraw.Draw(whole)
+    layer._draw_board(whole, draw, big)
+    draw.line([(layer.PAD * k, big.legend_top), (whole.width - layer.PAD * k, big.legend_top)], fill=GRID_LINE, width=k)
+    interior = Image.new("L", whole.size)
+    layer._draw_cells(ImageDraw.Draw(interior), big, 255)
+    layer._draw_lines(ImageDraw.Draw(interior), big, 0, 0)
+    return whole.reduce(k).tobytes(), interior.reduce(k).point(layer._HALF).tobytes()
+
+
+@pytest.mark.parametrize("width, height, cell, map_kw", HEX_BOARDS)
+def test_a_hex_board_drawn_in_its_boxes_is_the_board_drawn_whole(width: int, height: int, cell: int, map_kw: dict[str, Any],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hex board without heights, drawn as its map reduced and, in RGB at twice its size, only the
+    boxes of its walls, terrain, coordinates and rule, is every pixel of the board drawn whole at
+    twice its size and reduced, and so is its interior."""
+    from bot.maps import layer
+
+    monkeypatch.setattr(layer, "_hex_cuts", type(layer._hex_cuts)())
+    lay = layout(_enc("hex", width, height, **map_kw), cell)
+    image, inner = layer._hex_layer(lay)
+    assert (image.tobytes(), inner.whole().tobytes()) == _hex_drawn_whole(lay)
+    assert WALL in {c for _, c in image.getcolors(1 << 16) or []} or not map_kw.get("blocked")
+
+
+def test_a_hex_board_takes_its_layouts_margins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hex board's margins (its coordinates and the rule) are drawn once for its layout and kept:
+    a board of the same size with other walls and terrain takes them, and its pixels are those of
+    the board drawn whole; a board of another size draws its own."""
+    from bot.maps import layer
+
+    monkeypatch.setattr(layer, "_hex_cuts", type(layer._hex_cuts)())
+    drawn: list[int] = []
+    margins = layer._hex_margins
+
+    def counted(lay: layer.Layout, size: tuple[int, int]) -> Any:
+        drawn.append(lay.grid.width)
+        return margins(lay, size)
+
+    monkeypatch.setattr(layer, "_hex_margins", counted)
+    boards = [_enc("hex", 12, 10, blocked=["A1", "L10", "F5"]), _enc("hex", 12, 10, blocked=["C3"], terrain={"A10": "water"}),
+              _enc("hex", 11, 10, blocked=["C3"])]
+    for enc in boards:
+        lay = layout(enc, CELL)
+        image, inner = layer._hex_layer(lay)
+        assert (image.tobytes(), inner.whole().tobytes()) == _hex_drawn_whole(lay)
+    assert drawn == [12, 11]
+    assert len(layer._hex_cuts) == 2
+
+
+def test_a_hex_boards_interior_is_kept_in_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hex board keeps its interior as its map's parts reduced, each packed, and unpacks them
+    where it is unpacked: a fraction of its pixels, counted with the board, each box of them that
+    of the interior drawn whole."""
+    from bot.maps import layer
+
+    monkeypatch.setattr(layer, "_boards", type(layer._boards)())
+    monkeypatch.setattr(layer, "_unpacked", type(layer._unpacked)())
+    lay = layout(_enc("hex", 20, 24, blocked=["C3", "D4"]), 24)
+    board = layer.board(lay)
+    assert board.packed[1] is None and isinstance(board.lines, layer._PackedMap)
+    assert board.lines.pixels < board.size[0] * board.size[1] // 3
+    assert board.nbytes == len(board.packed[0]) + board.lines.nbytes
+    assert layer._pixels(board) == board.size[0] * board.size[1] + board.lines.pixels
+    whole = Image.frombytes("L", board.size, _hex_drawn_whole(lay)[1][: board.size[0] * board.size[1]])
+    boxes = [(0, 0, 50, 50), (30, 100, 200, 400), (5, board.size[1] - 90, board.size[0], board.size[1])]
+    for unpacked in (True, False):
+        if not unpacked:
+            layer._unpacked.clear()
+        for box in boxes:
+            assert board.inner(box).tobytes() == whole.crop(box).tobytes()
+
+
 @pytest.mark.parametrize("facing", ["N", "NE", "SE", "S", "SW", "NW"])
 def test_hex_facing_marks_that_edge(facing: str) -> None:
     """A hex token's facing is a mark on the middle of the edge it faces, and on no other edge."""
