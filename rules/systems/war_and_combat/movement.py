@@ -18,9 +18,9 @@
   (no pace penalty on it: it is no action "that require[s] skill rolls" but the balance the
   pace itself risks, whose difficulty is the GM's, option `check_target`).
   `obstacle` (tumble over a table) and `gap` (jump across a gap) are obstacle actions at +1
-  movement point with their skill roll; a failure halts movement before the hex. The mover may
-  choose another of the obstacles table's actions (`options:"via=dive-under"`: its skill and
-  attribute roll instead).
+  movement point with their skill roll; a failure halts movement before the hex for the rest of
+  the phase. The mover may choose another of the obstacles table's actions
+  (`options:"via=dive-under"`: its skill and attribute roll instead).
 - Entering an enemy's zone of threat (or the zone of danger of an engaged enemy), or bringing
   an enemy into one's own zone of threat by a step or a pivot, stops the move there. With `options:"pass"` the mover tries to pass through to a hex outside every
   zone: a Tactics roll modified by Agility; a failure means a blow from the zone's wielder
@@ -196,6 +196,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
     if st.full:  # "Full Actions prohibit movement"
         raise IllegalAction(f"{c.name}'s {st.full} (a full action) ended its movement this phase: it moves again in "
                             "the next phase.")
+    if st.halted:  # "a failed action halts movement"
+        raise IllegalAction(f"{c.name}'s failed obstacle roll halted its movement this phase: it moves again in the "
+                            "next phase.")
     if enc.phase == "movement" and engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, and may adjust one hex after it.")
     if enc.phase == "movement" and c.cell is not None and (danger_by := zone_of(enc, grid, c, c.cell)) is not None:
@@ -261,7 +264,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
                                   _obstacle_penalty(ob, sheet.pace(c)), mod("wounds", sheet.wound_penalty(c))],
                         opts.check_target, Term(code="obstacle", args=[ob.action]))
             events.append(Checked(actor=c.name, what="obstacle", roll=roll))
-            if not roll.success:
+            if not roll.success:  # "a failed action halts movement": for the rest of the phase
+                st.halted = True
                 break
         terrain = TERRAIN_MAP.get(mark, "open")
         cell, facing, spent, hexes = nxt, after, spent + cost, hexes + 1
@@ -289,13 +293,13 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
         raise IllegalAction("A pass-through must reach a hex outside every zone of threat and danger in one go.")
     c.position, c.facing = cell.name, facing
     st.spent += min(st.mp, spent)
-    st.mp -= min(st.mp, spent)
+    st.mp = 0 if st.halted else st.mp - min(st.mp, spent)
     if st.fallen:  # a fall on the way: it crawls from that moment
         fall(enc, opts, c)
     st.moved = st.moved or hexes > 0 or begun is not None
     if hexes:
         events.insert(0, Moved(actor=c.name, path=path, cost=spent, left=st.mp, facing=facing))
-    elif pivots or begun is None:
+    elif pivots or (begun is None and not st.halted):
         events.insert(0, Turned(actor=c.name, facing=facing, cost=pivots))
     if begun is not None:
         events.append(begun)

@@ -158,7 +158,7 @@ def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> l
     for c in enc.combatants:
         st = WacCombatant.of(c)
         st.mp, st.moved, st.shots, st.quick, st.full = phase_mp(opts, c, phase), False, 0, False, None
-        st.spent, st.quick_mp = 0, (st.mp + 1) // 2 if opts.quick_movement == "half" else None
+        st.spent, st.quick_mp, st.halted = 0, (st.mp + 1) // 2 if opts.quick_movement == "half" else None, False
         if phase == "adjustment" and c.name in est.tactics:
             st.mp = min(st.mp, 2)  # after a flurry: a one-hex adjustment
     events: list[Event] = [PhaseBegan(phase=phase, order=order)]
