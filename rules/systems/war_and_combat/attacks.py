@@ -104,7 +104,8 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
     rank, agl = sheet.fighter(target), sheet.modifier(target, "agl")
     if st.unconscious or st.immobile:
         return HELPLESS.value(rank, agl), "helpless"
-    if indefensible:
+    down = stunned(enc, target)
+    if indefensible and not down:  # a stunned fighter's Defense is its own rule: "lose half their Defense"
         return opts.rear_defense, "indefensible"
     if surprised(enc, target):  # "can only be defended against if the target is ... not surprised"
         return opts.rear_defense, "surprised"
@@ -116,12 +117,9 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
         return opts.rear_defense, "flank_unguarded"
     if arc == "front" and guard == "flank":
         return opts.rear_defense, "front_forfeited"
-    if stunned(enc, target):
-        value, why = STUNNED.value(rank, agl), "stunned"
-    elif st.fallen:
-        value, why = FALLEN.value(rank, agl), "fallen"
-    elif limbs.crawling(target):
-        value, why = FALLEN.value(rank, agl), "crawling"
+    if down or st.fallen or limbs.crawling(target):  # option `down_agility`: with the Agility modifier too
+        value = (STUNNED if down else FALLEN).value(rank, agl) + (agl if opts.down_agility else 0)
+        why = "stunned" if down else "fallen" if st.fallen else "crawling"
     elif arc == "flank":
         value, why = 10 + rank // 2 + agl, "flank"
     else:

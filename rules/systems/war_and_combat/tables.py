@@ -325,10 +325,11 @@ class DefenseRule:
 
 
 #: "A fallen character that can still move has a base Defense of 5, then adds Fighter rank"
-#: (also "A crawling character has a base Defense of 5, plus Fighter rank")
-FALLEN = DefenseRule(5, "full", True)
+#: (also "A crawling character has a base Defense of 5, plus Fighter rank"); no Agility modifier
+#: unless the GM adds it (option `down_agility`)
+FALLEN = DefenseRule(5, "full", False)
 #: "Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank)"
-STUNNED = DefenseRule(5, "half", True)
+STUNNED = DefenseRule(5, "half", False)
 #: "Unconscious characters have a base Defense of 3 and get no Fighter rank or Agility
 #: modifiers"; "A fallen, immobile character has a base Defense of 3, and gets no Fighter rank
 #: or Agility modifier"

@@ -114,9 +114,30 @@ def test_serious_head_wound_stuns_for_1d6_rounds():
     assert stun.left == 4 and stun.target == "Grak" and st(s, "Grak").actions == 0
 
 
+def test_a_stunned_defender_keeps_half_its_defense_even_against_an_indefensible_attack():
+    """Stun: "Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank)": 5 + 1 for Grak's
+    Fighter 3, no Agility modifier (+1 at AGL 13), though Borin has the two actions of an indefensible attack."""
+    s = duel(grak="agl=13")
+    fight(s)
+    s.run("attack", [4, 4, 3, 1, 1, 2, 4, 3, 3, 4], actor="Borin", target="Grak")
+    assert st(s, "Grak").actions == 0 and st(s, "Borin").actions == 2
+    res = s.run("attack", [1, 1, 2, 3, 3, 4, 1, 1, 1], actor="Borin", target="Grak")  # 8 hits; chest, impact 1
+    assert res.events[0].roll.against == 6 and res.events[0].roll.versus.args == ["stunned"]
+
+
+def test_the_agility_modifier_joins_a_lowered_defense_as_an_option():
+    """Option `down_agility`: the text's "Base 5 + half Fighter rank" with the Agility modifier added (6 + 1)."""
+    s = duel(grak="agl=13", down_agility=True)
+    fight(s)
+    s.run("attack", [4, 4, 3, 1, 1, 2, 4, 3, 3, 4], actor="Borin", target="Grak")
+    res = s.run("attack", [1, 1, 2, 3, 3, 4, 1, 1, 1], actor="Borin", target="Grak")
+    assert res.events[0].roll.against == 7
+
+
 def test_light_leg_wound_may_fell_the_victim():
-    """Stumble?: "Roll 3d6 + AGL modifier vs. 10. Failure means the victim falls" (then Defense 5 + Fighter rank)."""
-    s = duel()
+    """Stumble?: "Roll 3d6 + AGL modifier vs. 10. Failure means the victim falls" ("A fallen character that can
+    still move has a base Defense of 5, then adds Fighter rank": 8, no Agility modifier at AGL 13)."""
+    s = duel(grak="agl=13")
     fight(s)
     s.run("attack", [4, 4, 3, 5, 5, 5, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
     assert st(s, "Grak").fallen
