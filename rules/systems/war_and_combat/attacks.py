@@ -421,13 +421,13 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None
 
 
 def downed(t: Combatant) -> list[Event]:
+    """Unconscious or mortally wounded is downed: "Only mortally wounded characters are incapable of performing any
+    action", and the unconscious none; one "conscious but immobile" still acts where it lies."""
     st = WacCombatant.of(t)
     if st.unconscious:
         return set_status(t, "downed", "unconscious")
     if any(w.severity == "mortal" for w in st.wounds):
         return set_status(t, "downed", "mortal")
-    if st.immobile:
-        return set_status(t, "downed", "immobile")
     return []
 
 

@@ -12,8 +12,8 @@ leg, left or right). Where the text is silent (the project's defaults):
   `all` every wound there) and what it caused that lasts ("can no longer be used until
   healed"): a limb is impaired or disabled, and the fighter immobile, only while a wound left
   causes it (a critical belly wound keeps both legs disabled, a critical chest wound keeps it
-  immobile); one downed by a mortal wound or immobility is active again once nothing else keeps
-  it down. A fall is a position: it stays fallen until it stands. A knockout or a stun is not
+  immobile: one "conscious but immobile" is not downed, it acts where it lies); one downed by a
+  mortal wound is active again once nothing else keeps it down. A fall is a position: it stays fallen until it stands. A knockout or a stun is not
   undone by it (`/effect remove` ends a stun).
 """
 from __future__ import annotations
@@ -120,7 +120,9 @@ def heal(ctx: ActionContext, action: Act) -> list[Event]:
     impaired, disabled, immobile = _lasting(st.wounds)
     st.impaired = [x for x in st.impaired if x in impaired]
     st.disabled = [x for x in st.disabled if x in disabled]
-    st.immobile = st.immobile and immobile
+    if st.immobile and not immobile:
+        st.immobile = False
+        events.append(EffectTaken(actor=t.name, effect="mobile"))
     if t.status == "downed" and not st.unconscious and not st.immobile and not any(w.severity == "mortal" for w in st.wounds):
         events += set_status(t, "active", "healed" if any(w.severity == "mortal" for w in gone) else "mobile")
     return events + downed(t)

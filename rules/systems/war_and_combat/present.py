@@ -43,6 +43,7 @@ EFFECTS = {
     "falls": "falls down",
     "knockout": "is knocked out",
     "immobile": "is conscious but immobile",
+    "mobile": "is no longer immobile (the wound that held it healed)",
     "disabled": "'s {d} is disabled",
     "impaired": "'s {d} is impaired",
     "mortal": "is mortally wounded: no more actions",

@@ -223,6 +223,18 @@ def test_coup_de_grace_refused_on_a_fighter_still_standing():
     assert "not helpless" in s.refused("coupdegrace", actor="Borin", target="Grak")
 
 
+def test_a_conscious_but_immobile_foe_still_fights_and_is_no_coup_de_grace_victim():
+    """"In the case of a chest wound, the character is conscious but immobile"; "Only mortally wounded characters
+    are incapable of performing any action": Grak is not beaten, and no coup-de-grâce condition ("any three limbs
+    disabled, all four limbs disabled, unconscious, or mortally wounded") holds."""
+    s = duel()
+    fight(s)
+    res = s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
+    assert st(s, "Grak").immobile and s.get("Grak").status == "active"
+    assert not s.enc.winner and not any(isinstance(e, Victory) for e in res.events)
+    assert "not helpless" in s.refused("coupdegrace", actor="Borin", target="Grak")
+
+
 def test_coup_de_grace_refused_while_engaged_with_another():
     """"the deliverer of the coup-de-grâce must not be engaged with another opponent"."""
     s = duel()

@@ -62,10 +62,11 @@ def test_heal_takes_the_worst_wound_there_and_bad_words_change_nothing():
 
 def test_healing_a_critical_chest_wound_takes_away_its_immobility_but_not_the_fall():
     """"In the case of a chest wound, the character is conscious but immobile" until healed ("can no longer be used
-    until healed"): healed, Grak is neither immobile nor downed, and stays fallen until it stands."""
+    until healed"): healed, Grak is no longer immobile, and stays fallen until it stands (conscious, it was never
+    downed: "Only mortally wounded characters are incapable of performing any action")."""
     s = duel()
     s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
-    assert st(s, "Grak").immobile and s.get("Grak").status == "downed" and st(s, "Grak").fallen
+    assert st(s, "Grak").immobile and s.get("Grak").status == "active" and st(s, "Grak").fallen
     s.run("act", action="heal", target="Grak", options={"chest": ""})
     assert not st(s, "Grak").immobile and s.get("Grak").status == "active" and st(s, "Grak").fallen
 
@@ -76,8 +77,8 @@ def test_healing_the_wound_that_left_it_immobile_says_so_not_a_mortal_wound():
     s = duel()
     s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
     said = "\n".join(s.text(s.run("act", action="heal", target="Grak", options={"chest": ""})))
-    assert "**Grak** is now **active**: its immobility ended (the wound that downed it healed)" in said
-    assert "mortal" not in said
+    assert "**Grak** is no longer immobile (the wound that held it healed)" in said
+    assert "mortal" not in said and "now **active**" not in said
     s.run("act", action="damage", target="Grak", options={"mortal": "", "belly": ""})
     said = "\n".join(s.text(s.run("act", action="heal", target="Grak", options={"belly": ""})))
     assert "**Grak** is now **active**: its mortal wound healed" in said
