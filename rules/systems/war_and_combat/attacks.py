@@ -189,6 +189,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
         raise IllegalAction(f"A {w.name} shoots in the movement and adjustment phases, not in a flurry: strike with a melee weapon.")
     if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > w.reach:
         raise IllegalAction(f"{t.name} is beyond the {w.name}'s reach of {w.reach} hex(es).")
+    gap = _in_gap(opts, grid, c, t, w)
     st, tst = WacCombatant.of(c), WacCombatant.of(t)
     indefensible = tst.actions == 0 and st.actions >= 2
     events, free = restrict_check(enc, c, dice)
@@ -196,6 +197,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
         return events + after_attack(enc, opts, dice, c, t, True)
     st.actions -= 1
     extra = [mod("restricted", -1)] if free else []
+    extra += gap
     held, level = held_defense(enc, opts, grid, c, t, indefensible, dice)
     events += held
     events += resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), words, dice,
@@ -206,6 +208,18 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     if hit and roll is not None:
         flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))
     return events + after_attack(enc, opts, dice, c, t, hit)
+
+
+def _in_gap(opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon) -> list[Modifier]:
+    """A polearm's blow at a foe a hex away, in "the space between the zone of threat and the fighter [that] is
+    considered obstructed": refused (option `polearm_gap=refused`), or at the text's "+5 to task target level if
+    the target is obstructed" (`obstructed`). Nothing for another weapon or a foe farther off."""
+    if not w.polearm or c.cell is None or t.cell is None or grid.distance(c.cell, t.cell) > 1:
+        return []
+    if opts.polearm_gap == "refused":
+        raise IllegalAction(f"{t.name} stands in the gap before the {w.name}'s head, which strikes only at its zone of "
+                            f"threat {w.reach} hexes off: strike with another weapon (`weapon:`), or hold.")
+    return [mod("obstructed", -5)]
 
 
 def break_free(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:

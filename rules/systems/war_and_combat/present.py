@@ -90,6 +90,7 @@ TERMS = {
     "pace": "pace",
     "movement_type": "{0}",
     "restricted": "restricted",
+    "obstructed": "obstructed",
     "called_shot": "called shot",
     "called_shot_at": "called shot ({0})",
     "table": "table",

@@ -2,7 +2,7 @@
 severity, action penalties, wound effects, combat options, the coup-de-grâce."""
 from __future__ import annotations
 
-from rules.events import Checked, Finished, StatusChanged, Victory
+from rules.events import Checked, Finished, StatusChanged, Victory, mod
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.sheet import wound_penalty as penalty
 from rules.systems.war_and_combat.state import WoundRecord
@@ -187,6 +187,27 @@ def test_tackle_ignores_armour():
     fight(s, borin="tackle")
     res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 5, 5], actor="Borin", target="Grak")
     assert struck(res).absorbed == 0 and struck(res).effective == 4
+
+
+def test_a_polearm_cannot_strike_into_the_obstructed_gap_before_its_head():
+    """"For polearms, the zone of threat leaves a gap between the polearm head and the wielder ... The space between
+    the zone of threat and the fighter is considered obstructed": Borin, a hex away, is in no zone of its head."""
+    s = duel(grak="weapons=polearm,dagger skills=polearm:2")
+    fight(s)
+    s.run("act", action="hold", actor="Borin")
+    assert "gap before the polearm's head" in s.refused("attack", [4, 4, 3], actor="Grak", target="Borin")
+    res = s.run("attack", [1, 1, 2], actor="Grak", target="Borin", weapon="dagger")
+    assert res.events[0].weapon == "dagger"
+
+
+def test_a_polearm_strikes_into_its_gap_at_plus_five_as_an_option():
+    """Option `polearm_gap=obstructed`: the blow is allowed, and the text's "Add +5 to task target level if the target
+    is obstructed" takes 5 off the roll."""
+    s = duel(grak="weapons=polearm skills=polearm:2", polearm_gap="obstructed")
+    fight(s)
+    s.run("act", action="hold", actor="Borin")
+    res = s.run("attack", [1, 1, 2], actor="Grak", target="Borin")
+    assert mod("obstructed", -5) in res.events[0].roll.modifiers
 
 
 def test_coup_de_grace_on_an_unconscious_victim():
