@@ -351,7 +351,11 @@ def inflict(enc: Encounter, opts: OptionValues, t: Combatant, where: str, severi
 
 
 def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Checked:
-    return Checked(actor=c.name, what=what, roll=task(c, dice, [mod("attribute", sheet.modifier(c, attr), attr)], target))
+    """A check the text gives as a task (fumble?, stumble?, a combat option's Fumble-XX, Stumble-XX or Shock-XX,
+    the Restrict "strength task"): 3d6 + the attribute's modifier + the wound penalties ("Action penalties are
+    applied against any task roll the character attempts"), with the wound just taken."""
+    mods = [mod("attribute", sheet.modifier(c, attr), attr), mod("wounds", sheet.wound_penalty(c))]
+    return Checked(actor=c.name, what=what, roll=task(c, dice, mods, target))
 
 
 def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:

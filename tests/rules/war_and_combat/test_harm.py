@@ -1,7 +1,9 @@
 """The GM's wounds without an attack: `/act action:damage` gives a wound at a location and severity, `heal` takes it away."""
 from __future__ import annotations
 
+from rules.events import Checked, mod
 from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.state import WoundRecord
 from tests.rules.war_and_combat.build import duel, st
 
 
@@ -117,3 +119,13 @@ def test_a_wound_with_two_severities_or_a_side_on_the_body_is_refused():
     assert "Only an arm or leg" in s.refused("act", action="heal", target="Grak", options={"left": "", "chest": ""})
     assert "`severity` is given twice" in s.refused("act", action="heal", target="Grak", options={"light": "", "serious": "", "chest": ""})
     assert [(w.location, w.severity) for w in st(s, "Grak").wounds] == [("chest", "light")]
+
+
+def test_a_fumble_check_takes_the_wound_penalties():
+    """Fumble?: "Roll 3d6 + DEX modifier vs. 10"; "Action penalties are applied against any task roll the character
+    attempts": the light arm wound's own -1 and a serious belly wound's -3 count (11 - 4 = 7: a fumble)."""
+    s = duel()
+    st(s, "Grak").wounds.append(WoundRecord(location="belly", severity="serious"))
+    res = s.run("act", [4, 4, 3, 1], action="damage", target="Grak", options={"light": "", "right": "", "arm": ""})
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.what == "fumble?" and mod("wounds", -4) in check.roll.modifiers and not check.roll.success
