@@ -11,7 +11,9 @@
   round"); being drawn into a flurry ends it.
 - Terrain marked on the map: `rough` is the chart's rough ground (2, max pace run),
   `difficult` (or `water`) its water, mired or sandy ground (2, max jog), `climb` and `uphill`
-  uphill (double, unless coming down from a higher hex: the map's heights), `slick` (2, max
+  uphill on open ground (double, unless coming down from a higher hex); a step onto a higher
+  hex (the map's heights) is uphill too, on whatever ground the hex is ("double that of
+  dominant terrain": rough uphill 4, max pace rough's), `slick` (2, max
   walk), `treacherous` (as open ground, max "creep": only a crawl keeps within it; the GM is
   asked whether it collapses, option `collapse`); faster
   than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls
@@ -95,6 +97,17 @@ OBSTACLE_MAP = {"obstacle": "tumble over a table", "gap": "jump across a gap"}
 Plan = list[tuple[str, str]]
 
 
+def _ground(grid: Grid, cell: Cell, nxt: Cell) -> tuple[str, bool]:
+    """The dominant terrain of ``nxt`` (a TERRAIN EFFECTS CHART row) and whether the step from ``cell`` onto it is
+    uphill ("movement costs are double that of dominant terrain"): onto a higher hex (the map's heights), or onto a
+    hex marked `uphill` or `climb` (open ground) unless coming down from a higher one."""
+    mark = grid.terrain.get(nxt, "clear")
+    rise = grid.heights.get(nxt, 0) - grid.heights.get(cell, 0)
+    if TERRAIN_MAP.get(mark) == "uphill":
+        return "open", rise >= 0
+    return TERRAIN_MAP.get(mark, "open"), rise > 0
+
+
 def step_cost(grid: Grid, cell: Cell, facing: str, direction: str, keep: bool = False) -> tuple[Cell | None, int, str]:
     """Where one step towards ``direction`` lands, its cost, and the facing after it: a front step
     turns that way for free, or with ``keep`` keeps the facing (as free: "changing face costs
@@ -102,10 +115,9 @@ def step_cost(grid: Grid, cell: Cell, facing: str, direction: str, keep: bool = 
     nxt = grid.step(cell, direction)
     if nxt is None:
         return None, 0, facing
-    kind = grid.terrain.get(nxt, "clear")
-    if kind == "uphill" and grid.heights.get(cell, 0) > grid.heights.get(nxt, 0):
-        kind = "clear"  # coming down the slope from a higher hex
-    cost = entry_cost(TERRAIN_MAP.get(kind, "open")) + (OBSTACLE_COST if kind in OBSTACLE_MAP else 0)
+    dominant, up = _ground(grid, cell, nxt)
+    mark = grid.terrain.get(nxt, "clear")
+    cost = entry_cost("uphill" if up else dominant, dominant) + (OBSTACLE_COST if mark in OBSTACLE_MAP else 0)
     if grid.turn_steps(facing, direction) <= 1:
         return nxt, cost, facing if keep else direction
     return nxt, 2 * cost, facing
@@ -267,7 +279,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
             if not roll.success:  # "a failed action halts movement": for the rest of the phase
                 st.halted = True
                 break
-        terrain = TERRAIN_MAP.get(mark, "open")
+        terrain = _ground(grid, cell, nxt)[0]  # uphill's "maximum pace is the same as dominant terrain"
         cell, facing, spent, hexes = nxt, after, spent + cost, hexes + 1
         path.append(cell.name)
         if mark == "treacherous" and opts.collapse:
