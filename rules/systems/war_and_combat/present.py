@@ -68,6 +68,10 @@ EFFECTS = {
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
 }
+#: how a Stumble-XX failure falls, by its "Miss by" row ("1-3 Fall to knees. 4-6 Fall to your hands and knees. 7+
+#: Fall on back, side, or face"): each is a fall (the text gives kneeling no rule of its own), named as the row says
+FALLS = {"knees": "falls to its knees", "hands and knees": "falls to its hands and knees",
+         "back, side, or face": "falls on its back, side or face"}
 CHECKS = {
     "shock": "checks shock", "death": "makes a death check", "fumble?": "checks for a fumble",
     "stumble?": "checks for a stumble", "obstacle": "tries the obstacle", "stumble": "tries to keep its footing",
@@ -248,6 +252,8 @@ class WacPresenter(Presenter[WacFacts]):
 
     def effect_taken(self, e: EffectTaken) -> str:
         detail = self._effect_detail(e.effect, e.args) if e.args else e.detail
+        if e.effect == "falls" and detail in FALLS:  # the Stumble-XX row: how it falls
+            return f"**{e.actor}** {FALLS[detail]}"
         text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
         joiner = "" if text.startswith("'") else " "
         return f"**{e.actor}**{joiner}{text}"

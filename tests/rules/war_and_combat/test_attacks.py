@@ -182,6 +182,20 @@ def test_disarm_at_critical_breaks_the_weapon():
     assert st(s, "Grak").broken == ["axe"]
 
 
+def test_a_failed_stumble_check_names_how_the_victim_falls():
+    """Stumble-XX: "1-3 Fall to knees. 4-6 Fall to your hands and knees. 7+ Fall on back, side, or face": the text gives
+    kneeling no rule of its own, so each is the fall ("On a failure, fall down") and the reply names the row."""
+    said = {}
+    for roll, row in (([4, 4, 3], 2), ([2, 2, 1], 8)):  # a light result: Stumble-13
+        s = duel()
+        fight(s, borin="tackle")
+        res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, *roll], actor="Borin", target="Grak")
+        assert st(s, "Grak").fallen
+        said[row] = "\n".join(s.text(res)).replace("**", "")
+    assert "Grak falls to its knees" in said[2]
+    assert "Grak falls on its back, side or face" in said[8]
+
+
 def test_tackle_ignores_armour():
     """"Tackles typically do little damage, but have the advantage of ignoring armour"."""
     s = duel()
