@@ -304,10 +304,12 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
            low_skew: bool = False) -> list[Event]:
     """Hit location, impact, absorption, penetration, severity, and the wound's effects."""
     with dice.rolling_for(c.name):
+        loc_roll = None
         if aimed:
             location = aimed
         else:
             loc_dice = dice.roll(3, 6)
+            loc_roll = Roll(dice=loc_dice, label="3d6", total=sum(loc_dice))
             location = (missile_hit_location if missile else hit_location)(sum(loc_dice))
     option = None if intent in ("kill", "outmanoeuvre") else intent
     cap = sheet.attr(c, "str") + (0 if option else w.impact)
@@ -321,18 +323,21 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
     if crit or option == "tackle":
         absorbed, effective, penetrating = 0, impact, bool(crit)
     else:
-        absorbed = min(armour.absorb, impact)
-        effective = impact - armour.absorb
-        penetrating = effective > armour.threshold - w.penetration
+        absorbed = min(armour.absorb, impact)  # "blows with an impact less than this value is ignored"
+        effective = impact - absorbed
+        penetrating = effective > 0 and effective > armour.threshold - w.penetration
     hurt = wound(effective, sheet.size(t), penetrating)
     where = location
     if location in ("arm", "leg"):
         where = f"{_side(opts, words)} {location}"
-    impact_roll = Roll(dice=[*rolled, *extra], label=spec.expression,
+    skewed = low_skew and spec.count > 0  # "add a low skew die": the worst of one die more are kept
+    impact_roll = Roll(dice=[*rolled, *extra], label=f"{spec.expression} low skew" if skewed else spec.expression,
+                       kept=spec.count if skewed else None,
                        modifiers=[mod("table", spec.modifier)] if spec.modifier else [], total=impact)
     events: list[Event] = [Struck(actor=t.name, by=c.name, location=where, cap=cap, dice=spec.expression, impact=impact_roll,
                                   critical_dice=crit, absorbed=max(0, absorbed), effective=effective,
-                                  penetrating=penetrating, severity=hurt.severity if hurt else None, option=option)]
+                                  penetrating=penetrating, severity=hurt.severity if hurt else None, option=option,
+                                  location_roll=loc_roll)]
     if option:
         column = hurt.severity if hurt else "superficial"
         return events + _option_effect(enc, opts, c, t, w, option, column, dice)

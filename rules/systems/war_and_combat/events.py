@@ -119,6 +119,8 @@ class Struck(Event):
     penetrating: bool
     severity: str | None = None
     option: str | None = None
+    #: the hit location's 3d6 (None: a called shot, or a log written before it was kept)
+    location_roll: Annotated[Roll | None, Of("by")] = None
 
     @model_validator(mode="before")
     @classmethod

@@ -239,7 +239,8 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}** is struck in the {e.location}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
         impact = e.impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else e.impact
-        head = f"**{e.actor}** is struck in the {e.location}{crit}: impact {self.roll_text(impact)} (cap {e.cap})"
+        where = f" ({self.roll_text(e.location_roll)})" if e.location_roll is not None else ""
+        head = f"**{e.actor}** is struck in the {e.location}{where}{crit}: impact {self.roll_text(impact)} (cap {e.cap})"
         if e.critical_dice:
             soak = f", effective {e.effective} (a critical goes through armour)"
         else:

@@ -196,6 +196,16 @@ def test_a_failed_stumble_check_names_how_the_victim_falls():
     assert "Grak falls on its back, side or face" in said[8]
 
 
+def test_a_blow_the_armour_absorbs_leaves_no_negative_impact():
+    """"blows with an impact less than this value is ignored. Subtract the Absorption Value from the Impact Value. The
+    remaining impact is transferred": impact 1 on leather (2) absorbs 1 and leaves 0, neither -1 nor penetrating."""
+    s = duel(borin="str=3")
+    fight(s)
+    res = s.run("attack", [4, 4, 3, 3, 3, 4, 1], actor="Borin", target="Grak")  # cap 3 + 2 = 5: 1d6
+    assert (struck(res).absorbed, struck(res).effective, struck(res).penetrating) == (1, 0, False)
+    assert "absorbed 1, effective 0, blunt: no wound" in "\n".join(s.text(res))
+
+
 def test_tackle_ignores_armour():
     """"Tackles typically do little damage, but have the advantage of ignoring armour"."""
     s = duel()

@@ -123,6 +123,19 @@ def test_pass_through_failure_is_an_accidental_blow():
     assert hit.location == "chest" and hit.impact.total == 1 + 2 + 3 - 2
 
 
+def test_the_pass_throughs_blow_shows_its_location_dice_and_the_low_skew():
+    """"Randomly roll for hit location and severity, but add a low skew die for impact": the reply shows the location's
+    3d6 and names the four impact dice a low skew, three kept."""
+    s = wac(tactics_skew="no")
+    s.add("Borin", "fighter=6 pace=run", side="dwarves", at="F6", facing="N")
+    s.add("Grak", "weapons=axe str=10", side="orcs", at=near(s, "F6", "N", "NE"), facing="SW", owner=None)
+    s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F6", "N", "NE", "SE"), facing="NW", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 1, 2, 2])
+    res = s.run("move", [2, 3, 2, 4, 4, 3, 6, 1, 2, 3], actor="Borin", path="N N N N", options={"pass": ""})
+    said = "\n".join(s.text(res)).replace("✍", "").replace("**", "")
+    assert "Borin is struck in the chest (🎲 4, 4, 3 (3d6) = 11): impact 🎲 6, 1, 2, 3 (3d6-2 low skew) keep 3" in said
+
+
 def test_after_a_flurry_only_a_one_hex_adjustment():
     """"If the character is allowed to enter the hex, he may make a one hex adjustment the following phase"."""
     from tests.rules.war_and_combat.build import duel, fight
