@@ -378,7 +378,8 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
         if effect.no_action_rounds:
             with dice.rolling_for(t.name):
                 rounds = dice.roll(1, 6)[0]
-            events.append(EffectTaken(actor=t.name, effect="stun", detail=str(rounds)))
+            events.append(EffectTaken(actor=t.name, effect="stun", detail=str(rounds),
+                                      roll=Roll(dice=[rounds], label="1d6")))
             events.append(add_effect(enc, t, "stun", rounds))
         if effect.actions_lost:
             st.lost += effect.actions_lost
@@ -391,8 +392,7 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
             elif where == sheet.shield_arm(t) and sheet.shield_bonus(t) and "shield" not in st.dropped:
                 item = "shield"
             if item is not None:
-                _drop(enc, t, item, effect.drops, dice)
-                events.append(EffectTaken(actor=t.name, effect="drops", args=[item, effect.drops]))
+                events.append(_drop(enc, t, item, effect.drops, dice))
         if effect.falls and not st.fallen:
             fall(enc, opts, t)
             events.append(EffectTaken(actor=t.name, effect="falls"))
@@ -417,30 +417,38 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
     return events + downed(t)
 
 
-def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None:
+def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> EffectTaken:
     """"any item carried is dropped": the weapon (or the shield) that arm held, until picked up. Where
     it lands (``how``, the table's words): "1d6-1 m" (a 1d6, less 1, in metres: two to a hex; then a
     1d6 for the direction if it leaves the hex), "at feet", or "1d6 hexes, random direction" (a 1d6
-    for the hexes, one for the direction). It stops short of a wall or the map's edge."""
+    for the hexes, one for the direction). It stops short of a wall or the map's edge. The event
+    names the item, ``how``, the hex it lies in, and carries the dice."""
     st = WacCombatant.of(t)
     if item not in st.dropped:
         st.dropped.append(item)
     grid, at = enc.grid(), t.cell
     if grid is None or at is None:
-        return
-    hexes = 0
+        return EffectTaken(actor=t.name, effect="drops", args=[item, how])
+    hexes, rolled, way = 0, [], grid.facings[0]
     with dice.rolling_for(t.name):
         if how == "1d6-1 m":
-            hexes = (dice.roll(1, 6)[0] - 1) // 2
+            rolled = dice.roll(1, 6)
+            hexes = (rolled[0] - 1) // 2
         elif how != "at feet":
-            hexes = dice.roll(1, 6)[0]
-        way = grid.facings[dice.roll(1, 6)[0] - 1] if hexes else None
+            rolled = dice.roll(1, 6)
+            hexes = rolled[0]
+        if hexes:
+            rolled += dice.roll(1, 6)
+            way = grid.facings[rolled[-1] - 1]
     for _ in range(hexes):
-        nxt = grid.step(at, way) if way else None
+        nxt = grid.step(at, way)
         if nxt is None or nxt in grid.blocked:
             break
         at = nxt
     st.dropped_at[item] = at.name
+    label = ", ".join(("1d6-1 m" if how == "1d6-1 m" else "1d6 hexes", "direction")[:len(rolled)])
+    roll = Roll(dice=rolled, label=label) if rolled else None
+    return EffectTaken(actor=t.name, effect="drops", args=[item, how, at.name], roll=roll)
 
 
 def downed(t: Combatant) -> list[Event]:
@@ -479,8 +487,7 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
         st.actions = max(0, st.actions - outcome.actions_lost)
         events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
     if outcome.drop:
-        _drop(enc, t, wielded(t).name, outcome.drop, dice)
-        events.append(EffectTaken(actor=t.name, effect="drops", args=[wielded(t).name, outcome.drop]))
+        events.append(_drop(enc, t, wielded(t).name, outcome.drop, dice))
     if outcome.falls and not st.fallen:
         fall(enc, opts, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))

@@ -143,6 +143,8 @@ class EffectTaken(Event):
     #: what the effect names where it names more than one thing (a lengthy action's armour and the
     #: round it is done, a tactic's way and opponent...): codes, names and numbers, shown to all
     args: Annotated[list[str | int], PUBLIC] = Field(default_factory=list)
+    #: the dice the effect rolled (a stun's 1d6 rounds; where a dropped item lands), shown to all
+    roll: Annotated[Roll | None, PUBLIC] = None
 
 
 class FlurryEnded(Event):

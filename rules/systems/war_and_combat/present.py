@@ -257,7 +257,12 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}** {FALLS[detail]}"
         text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
         joiner = "" if text.startswith("'") else " "
-        return f"**{e.actor}**{joiner}{text}"
+        shown = e.roll is not None and bool(e.roll.dice)
+        if e.effect == "drops" and len(e.args) > 2:  # where it landed, after its dice
+            how = f": {self.roll_text(e.roll)}" if e.roll is not None and shown else f" ({e.args[1]})"
+            return f"**{e.actor}** drops its {e.args[0]}{how}, it lies at {e.args[2]}"
+        rolled = f" ({self.roll_text(e.roll)})" if e.roll is not None and shown else ""
+        return f"**{e.actor}**{joiner}{text}{rolled}"
 
     @staticmethod
     def _effect_detail(effect: str, args: list[str | int]) -> str:

@@ -77,7 +77,8 @@ def test_a_fumble_drops_only_what_the_arm_carries():
     t = duel(grak="hand=left")
     fight(t)
     res = t.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 1], actor="Borin", target="Grak")
-    assert "Grak drops its axe (1d6-1 m)" in "\n".join(t.text(res)).replace("**", "") and st(t, "Grak").dropped == ["axe"]
+    said = "\n".join(t.text(res)).replace("**", "").replace("✍", "")
+    assert f"Grak drops its axe: 🎲 1 (1d6-1 m), it lies at {near(t, 'D4', 'SE')}" in said and st(t, "Grak").dropped == ["axe"]
 
 
 def test_a_passed_fumble_check_has_no_effect():
@@ -107,12 +108,14 @@ def test_critical_head_wound_knocks_out_and_downs():
 
 
 def test_serious_head_wound_stuns_for_1d6_rounds():
-    """Stun: "can take no action for 1d6 rounds": an effect counted down at each round's end."""
+    """Stun: "can take no action for 1d6 rounds": an effect counted down at each round's end; the reply shows the 1d6."""
     s = duel()
     fight(s)
-    s.run("attack", [4, 4, 3, 1, 1, 2, 4, 3, 3, 4], actor="Borin", target="Grak")  # 10 - 2 = 8: serious
+    res = s.run("attack", [4, 4, 3, 1, 1, 2, 4, 3, 3, 4], actor="Borin", target="Grak")  # 10 - 2 = 8: serious
     stun = next(e for e in s.enc.effects if e.code == "stun")
     assert stun.left == 4 and stun.target == "Grak" and st(s, "Grak").actions == 0
+    said = "\n".join(s.text(res)).replace("**", "").replace("✍", "")
+    assert "Grak is stunned: no action for 4 round(s), Defense 5 + half Fighter rank (🎲 4 (1d6))" in said
 
 
 def test_a_stunned_defender_keeps_half_its_defense_even_against_an_indefensible_attack():
