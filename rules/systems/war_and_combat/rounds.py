@@ -27,6 +27,7 @@ from rules.systems.war_and_combat import lengthy, sheet
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     Declared,
+    EffectTaken,
     FacedAttacker,
     FlurryBegan,
     FlurryEnded,
@@ -79,6 +80,7 @@ def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> lis
         events.append(Checked(actor=c.name, what="shock", roll=roll))
         if not roll.success:
             st.lost += 1
+            events.append(EffectTaken(actor=c.name, effect="loses_action", detail="1"))
             if (roll.total or 0) <= target - opts.shock_stun:
                 events.append(add_effect(enc, c, "stun", 1, pending=1 if enc.round > 1 else 0))  # the last round's end
     mortal = sum(1 for w in st.wounds if w.severity == "mortal")
