@@ -78,7 +78,7 @@ DEFENDED = frozenset({"front", "flank", "fallen", "crawling"})
 #: what an attack is against where it is a Defense: ``defense`` (its rule in ``args``), the Defense of a
 #: held fighter who won its Restrict check, a held fighter's whose check failed (no defence), and a
 #: point-blank shot's at an aware target (option `close_missile`)
-DEFENSE_TERMS = frozenset({"defense", "defense_restricted", "restricted_none", "defense_aware"})
+DEFENSE_TERMS = frozenset({"defense", "defense_restricted", "restricted_none", "defense_aware", "defense_aware_melee"})
 
 #: what a held fighter whose Restrict check failed defends with: no defence
 RESTRICTED_NONE = Term(code="restricted_none")
@@ -525,8 +525,8 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     against, why = defense(enc, opts, grid, t, c)
     confront = kind == "evading" and name == "point blank" and opts.close_missile == "defense"
     level = against if confront else moving_target(MISSILE_TARGETS[kind], range_mod, against if kind == "evading" else 0)
-    if engaged_with(enc, grid, t):
-        level += FIRING_INTO_MELEE
+    melee = [str(FIRING_INTO_MELEE)] if engaged_with(enc, grid, t) else []
+    level += FIRING_INTO_MELEE if melee else 0
     extra: list[Modifier] = []
     aimed = words.aim
     if aimed is not None:
@@ -545,9 +545,10 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     st.mp, st.full = 0, "shooting"  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:
         st.unloaded.append(w.name)
-    shot_at = Term(code="range", args=[name, kind])
+    shot_at = Term(code="range_melee" if melee else "range", args=[name, kind, *melee])  # the +5 named
+    aware = Term(code="defense_aware_melee" if melee else "defense_aware", args=[why, *melee])
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", words, dice, skill=sheet.skill(c, w.name), attr="dex",
-                         target_level=(level, Term(code="defense_aware", args=[why]) if confront else shot_at),
+                         target_level=(level, aware if confront else shot_at),
                          extra=extra, missile=True, aimed=aimed)
     shot = events[0]
     if isinstance(shot, WacAttacked) and shot.roll.success:

@@ -102,7 +102,9 @@ TERMS = {
     "defense_restricted": "Defense ({0}, restricted)",
     "restricted_none": "Defense (restricted: none)",
     "defense_aware": "Defense ({0}), point blank, aware",
+    "defense_aware_melee": "Defense ({0}), point blank, aware, +{1} into a mêlée",
     "range": "{0} range, {1}",
+    "range_melee": "{0} range, {1}, +{2} into a mêlée",
     "shock": "shock",
     "death": "death",
     "footing": "footing",
@@ -113,7 +115,7 @@ TERMS = {
 #: the words of the codes a term names in its ``args``, by the term's code: a Defense's rule, an attribute
 DEFENSES = {"flank_unguarded": "flank, unguarded", "front_forfeited": "front, forfeited"}
 TERM_ARGS: dict[str, dict[str, str]] = {
-    "defense": DEFENSES, "defense_restricted": DEFENSES, "defense_aware": DEFENSES,
+    "defense": DEFENSES, "defense_restricted": DEFENSES, "defense_aware": DEFENSES, "defense_aware_melee": DEFENSES,
     "attribute": {"str": "STR", "agl": "AGL", "dex": "DEX"},
 }
 #: a lengthy action under way (`WacFacts.busy`, an effect's args), worded with the armour's name; and done

@@ -56,6 +56,7 @@ def test_firing_into_a_melee_adds_five():
     s.run("init_roll", [5, 5, 4, 2, 3, 2, 1, 2, 2])
     res = s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow")
     assert attack(res).roll.against == 25
+    assert "vs short range, moving, +5 into a mêlée 25" in s.text(res)[0].replace("**", "")
 
 
 def test_called_shot_at_short_range():
