@@ -75,6 +75,9 @@ RELOADED = frozenset({"crossbow"})
 #: flank, surprised, helpless, indefensible) or a stunned one's, who takes no action
 DEFENDED = frozenset({"front", "flank", "fallen", "crawling"})
 
+#: the Defenses ``defense`` adjusts (turned, pinned, effects); the others are fixed numbers
+ADJUSTED = frozenset({"front", "flank", "stunned", "fallen", "crawling"})
+
 #: what an attack is against where it is a Defense: ``defense`` (its rule in ``args``), the Defense of a
 #: held fighter who won its Restrict check, a held fighter's whose check failed (no defence), and a
 #: point-blank shot's at an aware target (option `close_missile`)
@@ -124,8 +127,25 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
         value, why = 10 + rank // 2 + agl, "flank"
     else:
         value, why = 10 + rank + agl + limbs.shield(enc, target), "front"
-    pinned = active(enc.effects, target.name, "pinned") is not None
-    return value - (1 if st.turned else 0) - (1 if pinned else 0) + total(enc.effects, target.name, "defense"), why
+    return value + sum(n for _, n in _adjustments(enc, target)), why
+
+
+def _adjustments(enc: Encounter, target: Combatant) -> list[tuple[str, int]]:
+    """What changes a Defense made (front, flank, stunned, fallen, crawling): turned to face an attacker (-1 for the
+    flurry), pinned against something impassable (-1), and effects (`defense+2`), each a code and its amount."""
+    out = [("turned", -1)] if WacCombatant.of(target).turned else []
+    if active(enc.effects, target.name, "pinned") is not None:
+        out.append(("pinned", -1))
+    if bonus := total(enc.effects, target.name, "defense"):
+        out.append((f"{bonus:+d} effects".replace("-", "−"), bonus))  # the presenter's minus sign
+    return out
+
+
+def defense_term(enc: Encounter, code: str, target: Combatant, why: str) -> Term:
+    """The `Term` of a Defense (``code``: ``defense``, ``defense_restricted``) from its rule ``why``, naming the
+    adjustments in it ("Defense (front, -1 turned to face) 12")."""
+    made = why in ADJUSTED
+    return Term(code=code, args=[why, *(name for name, _ in (_adjustments(enc, target) if made else []))])
 
 
 def carried(c: Combatant, name: str | None) -> Weapon:
@@ -248,7 +268,7 @@ def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t
     events, free = restrict_check(enc, t, dice)
     if free is None:
         return events, None
-    return events, (against - 1, Term(code="defense_restricted", args=[why])) if free else (opts.rear_defense, RESTRICTED_NONE)
+    return events, (against - 1, defense_term(enc, "defense_restricted", t, why)) if free else (opts.rear_defense, RESTRICTED_NONE)
 
 
 def restricted(enc: Encounter, c: Combatant) -> int | None:
@@ -282,7 +302,7 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
     """One attack roll and, on a hit, its damage. ``target_level`` replaces the Defense (missiles)."""
     if target_level is None:
         value, why = defense(enc, opts, grid, t, c, indefensible)
-        target_level = value, Term(code="defense", args=[why])
+        target_level = value, defense_term(enc, "defense", t, why)
     against, versus = target_level
     ability = mod("agility", sheet.modifier(c, attr)) if attr == "agl" else mod("dexterity", sheet.modifier(c, attr))
     mods = [mod("skill", skill), ability, mod("wounds", sheet.wound_penalty(c)), *(extra or []),

@@ -98,8 +98,8 @@ TERMS = {
     "called_shot": "called shot",
     "called_shot_at": "called shot ({0})",
     "table": "table",
-    "defense": "Defense ({0})",
-    "defense_restricted": "Defense ({0}, restricted)",
+    "defense": "Defense ({all})",
+    "defense_restricted": "Defense ({all}, restricted)",
     "restricted_none": "Defense (restricted: none)",
     "defense_aware": "Defense ({0}), point blank, aware",
     "defense_aware_melee": "Defense ({0}), point blank, aware, +{1} into a mêlée",
@@ -113,7 +113,8 @@ TERMS = {
     "negotiate": "negotiate",
 }
 #: the words of the codes a term names in its ``args``, by the term's code: a Defense's rule, an attribute
-DEFENSES = {"flank_unguarded": "flank, unguarded", "front_forfeited": "front, forfeited"}
+DEFENSES = {"flank_unguarded": "flank, unguarded", "front_forfeited": "front, forfeited", "turned": "−1 turned to face",
+            "pinned": "−1 pinned"}
 TERM_ARGS: dict[str, dict[str, str]] = {
     "defense": DEFENSES, "defense_restricted": DEFENSES, "defense_aware": DEFENSES, "defense_aware_melee": DEFENSES,
     "attribute": {"str": "STR", "agl": "AGL", "dex": "DEX"},

@@ -2,6 +2,7 @@
 severity, action penalties, wound effects, combat options, the coup-de-grâce."""
 from __future__ import annotations
 
+from rules.effects import Effect
 from rules.events import Checked, Finished, StatusChanged, Victory, mod
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.sheet import wound_penalty as penalty
@@ -215,6 +216,19 @@ def test_tackle_ignores_armour():
     fight(s, borin="tackle")
     res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 5, 5], actor="Borin", target="Grak")
     assert struck(res).absorbed == 0 and struck(res).effective == 4
+
+
+def test_the_defense_names_what_changed_it():
+    """"A fighter who must turn to place the attacker into his zone of threat receives a -1 penalty to Defense";
+    "the defender is penalized -1 to defense due to limited ability to move"; an effect's `defense+2`: Grak's 13 reads
+    as the front's, less 1 turned, less 1 pinned, plus 2."""
+    s = duel()
+    fight(s)
+    st(s, "Grak").turned = True
+    s.enc.effects += [Effect(id=1, name="pinned", target="Grak", ends="round_end", code="pinned"),
+                      Effect(id=2, name="ward", target="Grak", ends="round_end", mods={"defense": 2})]
+    res = s.run("attack", [1, 1, 2], actor="Borin", target="Grak")
+    assert "vs Defense (front, −1 turned to face, −1 pinned, +2 effects) 13: miss" in s.text(res)[0].replace("**", "")
 
 
 def test_a_polearm_cannot_strike_into_the_obstructed_gap_before_its_head():
