@@ -169,9 +169,10 @@ def carried(c: Combatant, name: str | None) -> Weapon:
 
 
 def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
-    """The weapon ``c`` strikes with now (named, or the one in hand), refused when its arms cannot wield it."""
-    limbs.arm_ready(enc, c)
+    """The weapon ``c`` strikes with now (named, or the one in hand), refused when it lies on the ground (that
+    first: no other hand takes it up there) or its arms cannot wield it."""
     w = carried(c, name)
+    limbs.arm_ready(enc, c)
     limbs.hands_ready(enc, c, w)
     return w
 
