@@ -30,8 +30,8 @@ from rules.systems.war_and_combat.state import WacCombatant, WoundRecord
 from rules.systems.war_and_combat.tables import (
     LOCATIONS,
     SEVERITIES,
-    WOUND_NATURE,
     wound_effect,
+    wound_nature,
 )
 from rules.systems.war_and_combat.turns import set_status
 
@@ -77,7 +77,7 @@ def damage(ctx: ActionContext, action: Act) -> list[Event]:
         raise InputError(f"Say how bad the wound is: {', '.join(SEVERITIES)} (e.g. `options:\"serious left arm\"`).")
     where = _where(opts, words)
     penetrating = "penetrating" in words
-    wound: list[str | int] = [severity, where, WOUND_NATURE[(severity, penetrating)]]
+    wound: list[str | int] = [severity, where, wound_nature(severity, penetrating, where)]
     return [EffectTaken(actor=t.name, effect="wounded", args=wound), *inflict(enc, opts, t, where, severity, penetrating, dice)]
 
 

@@ -56,6 +56,8 @@ __all__ = [
     "Wound",
     "wound",
     "WOUND_NATURE",
+    "MORTAL_NATURE",
+    "wound_nature",
     "ACTION_PENALTIES",
     "action_penalty",
     "SHOCK_VALUES",
@@ -232,6 +234,30 @@ WOUND_NATURE: dict[tuple[str, bool], str] = {
     ("mortal", False): "shattered bones or disrupted internal organs",
     ("mortal", True): "pierced, impaled, severed or disembowelled",
 }
+#: a mortal wound's nature by general location: "Mortal blunt wounds shatter bones in the arms, legs or chest,
+#: shatter the skull, or disrupt the internal organs in the belly. Mortal punctures to the chest pierce the lungs or
+#: heart, to the neck or belly impale. Mortal punctures to the arms or legs hit major blood vessel and cause serious
+#: bleeding. Mortal cuts to the belly disembowel the victim; to the chest break ribs and hack internal organs; sever
+#: the arms or legs." (a penetrating wound is a cut or a puncture: both are named; the head's is the neck's)
+MORTAL_NATURE: dict[tuple[str, bool], str] = {
+    ("head", False): "shattered skull",
+    ("arm", False): "shattered bones",
+    ("leg", False): "shattered bones",
+    ("chest", False): "shattered bones",
+    ("belly", False): "disrupted internal organs",
+    ("head", True): "impaled",
+    ("arm", True): "a major blood vessel hit (serious bleeding), or severed",
+    ("leg", True): "a major blood vessel hit (serious bleeding), or severed",
+    ("chest", True): "lungs or heart pierced, or ribs broken and internal organs hacked",
+    ("belly", True): "impaled or disembowelled",
+}
+
+
+def wound_nature(severity: str, penetrating: bool, location: str) -> str:
+    """What a wound of ``severity`` does at ``location`` (``left arm``, ``head``...), blunt or penetrating."""
+    if severity == "mortal":
+        return MORTAL_NATURE[(location.split()[-1], penetrating)]
+    return WOUND_NATURE[(severity, penetrating)]
 
 
 def severity(effective_impact: int, size: int) -> str | None:

@@ -129,3 +129,14 @@ def test_a_fumble_check_takes_the_wound_penalties():
     res = s.run("act", [4, 4, 3, 1], action="damage", target="Grak", options={"light": "", "right": "", "arm": ""})
     check = next(e for e in res.events if isinstance(e, Checked))
     assert check.what == "fumble?" and mod("wounds", -4) in check.roll.modifiers and not check.roll.success
+
+
+def test_a_mortal_wound_reads_as_the_text_says_for_its_location():
+    """"Mortal punctures to the arms or legs hit major blood vessel and cause serious bleeding ... Mortal cuts to the belly
+    disembowel the victim; ... sever the arms or legs": no arm is disembowelled."""
+    s = duel()
+    arm = "\n".join(s.text(s.run("act", action="damage", target="Grak", options={"mortal": "", "left": "", "arm": "",
+                                                                                "penetrating": ""})))
+    assert "(a major blood vessel hit (serious bleeding), or severed)" in arm and "disembowel" not in arm
+    belly = "\n".join(s.text(s.run("act", action="damage", target="Grak", options={"mortal": "", "belly": ""})))
+    assert "(disrupted internal organs)" in belly
