@@ -11,7 +11,7 @@ from rules.systems.war_and_combat.lengthy import busy_with
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables import SEVERITIES
 from rules.systems.war_and_combat.turns import stunned
-from rules.systems.war_and_combat.zones import wielded
+from rules.systems.war_and_combat.zones import engaged_with, wielded, zone_of
 from rules.turns import Turn
 
 __all__ = ["WacFacts", "facts_of"]
@@ -26,7 +26,8 @@ class WacFacts(Facts):
     polearm's zone of threat is held to (a limit set while wielding another weapon does not
     show); ``busy``: a lengthy action under way, as (``shed`` or ``don``, the armour's name);
     ``to_declare``: whose declaration the flurry awaits now (declaring in turn, the next only);
-    ``waiting``: all yet to declare."""
+    ``waiting``: all yet to declare; ``stopped``: why the fighter whose movement step it is may not move
+    (``engaged with Grak``, ``in Grak's zone of threat``), or None."""
 
     wounds: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     stunned: frozenset[str] = frozenset()
@@ -34,6 +35,7 @@ class WacFacts(Facts):
     busy: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     to_declare: tuple[str, ...] = ()
     waiting: tuple[str, ...] = ()
+    stopped: str | None = None
 
 
 def facts_of(enc: Encounter, turn: Turn) -> WacFacts:
@@ -58,4 +60,17 @@ def facts_of(enc: Encounter, turn: Turn) -> WacFacts:
     waiting = tuple(d.waiting()) if enc.phase == "flurry" and d is not None and not d.revealed else ()
     return WacFacts(turn=turn, wounds=wounds, stunned=frozenset(c.name for c in enc.combatants if stunned(enc, c)),
                     zone_limits=limits, busy=busy, to_declare=turn.actors if turn.phase == "declare" else (),
-                    waiting=waiting)
+                    waiting=waiting, stopped=_stopped(enc))
+
+
+def _stopped(enc: Encounter) -> str | None:
+    """Why the fighter whose movement step it is may not move (`movement.move` refuses it): engaged, or standing in
+    a zone whose threat the flurry resolves first."""
+    c = enc.find(enc.current) if enc.phase == "movement" and enc.current else None
+    grid = enc.grid()
+    if c is None or grid is None or c.cell is None:
+        return None
+    if foes := engaged_with(enc, grid, c):
+        return f"engaged with {foes[0].name}"
+    zone = zone_of(enc, grid, c, c.cell)
+    return f"in {zone[0].name}'s zone of {zone[1]}" if zone is not None else None

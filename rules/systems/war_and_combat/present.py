@@ -346,7 +346,7 @@ class WacPresenter(Presenter[WacFacts]):
         if enc.phase == "flurry" and st.flurry_init is not None and st.actions:
             bits.append(f"{st.actions} action(s)")
         if enc.phase in ("movement", "adjustment") and c.name == enc.current:
-            bits.append(f"▶ {st.mp} MP")
+            bits.append(f"▶ {facts.stopped}: no moving" if facts.stopped else f"▶ {st.mp} MP")
         if c.status != "active":
             bits.append(c.status)
         return " · ".join(bits)
@@ -375,5 +375,5 @@ class WacPresenter(Presenter[WacFacts]):
             left = WacCombatant.of(c).actions if c else 0
             return f"Round {enc.round} · flurry: {enc.current} attacks ({left} action(s) left), or `/act action:hold`"
         c = enc.find(enc.current)
-        mp = WacCombatant.of(c).mp if c else 0
-        return f"Round {enc.round} · {enc.phase} phase: {enc.current} ({mp} MP), then `/init next`"
+        mp = f"{facts.stopped}: no moving" if facts.stopped else f"{WacCombatant.of(c).mp if c else 0} MP"
+        return f"Round {enc.round} · {enc.phase} phase: {enc.current} ({mp}), then `/init next`"
