@@ -26,10 +26,10 @@ Where the text is ambiguous, the reading chosen:
   A disabled chest ("conscious but immobile") is fallen, as the Defense it gets is the one of
   "a fallen, immobile character"; a disabled arm, leg or belly says nothing of falling, so
   the table does not make the victim fall (the mechanics may).
-- Defense after a wound effect: the text names what it takes away ("no Fighter rank or
-  Agility modifier"); where it does not, the Agility modifier stays. Stun's "lose half their
-  Defense (i.e., Base 5 + half Fighter rank)" is read as base 5, half the Fighter rank
-  rounded down, plus the Agility modifier.
+- Defense after a wound effect: what the text names, no more: stun's "lose half their Defense
+  (i.e., Base 5 + half Fighter rank)" is base 5 and half the Fighter rank rounded down, a
+  fallen or crawling fighter's "base Defense of 5, then adds Fighter rank"; neither adds the
+  Agility modifier unless the GM says so (option `down_agility`).
 - Shock values (README: 4/10/16/19) follow the combat options columns (Superficial, Light,
   Serious, Critical), which the text's own example confirms ("a serious blunt wound to the
   head could be written as B16"). A mortal wound has no shock value: it calls for a death check.
