@@ -406,15 +406,19 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
             st.lost += effect.actions_lost
             st.actions = max(0, st.actions - effect.actions_lost)
             events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(effect.actions_lost)))
-        if effect.drops:  # "any item carried is dropped": what that arm holds, if anything
+        drops, falls = effect.drops, effect.falls
+        if effect.limb in ("disabled", "both legs disabled") and opts.disabled_limbs == "unusable":
+            # "can no longer be used": an arm holds nothing (an impaired one "may still carry"), a leg bears no weight
+            drops, falls = ("at feet", falls) if where.endswith("arm") else (drops, True)
+        if drops:  # "any item carried is dropped": what that arm holds, if anything
             held, item = in_hand(t), None
             if held is not None and (where == sheet.weapon_arm(t) or held.name in limbs.TWO_HANDED):
                 item = held.name
             elif where == sheet.shield_arm(t) and sheet.shield_bonus(t) and "shield" not in st.dropped:
                 item = "shield"
             if item is not None:
-                events.append(_drop(enc, t, item, effect.drops, dice))
-        if effect.falls and not st.fallen:
+                events.append(_drop(enc, t, item, drops, dice))
+        if falls and not st.fallen:
             fall(enc, opts, t)
             events.append(EffectTaken(actor=t.name, effect="falls"))
         if effect.unconscious:

@@ -25,7 +25,9 @@ Where the text is ambiguous, the reading chosen:
   (no column) takes the Critical column's effect; the wounded is also incapable of any action.
   A disabled chest ("conscious but immobile") is fallen, as the Defense it gets is the one of
   "a fallen, immobile character"; a disabled arm, leg or belly says nothing of falling, so
-  the table does not make the victim fall (the mechanics may).
+  the table does not make the victim fall; its "can no longer be used" does, as the wound
+  effects apply it (`attacks.py`, option `disabled_limbs`): a disabled leg bears no weight and a
+  disabled arm holds nothing.
 - Defense after a wound effect: what the text names, no more: stun's "lose half their Defense
   (i.e., Base 5 + half Fighter rank)" is base 5 and half the Fighter rank rounded down, a
   fallen or crawling fighter's "base Defense of 5, then adds Fighter rank"; neither adds the

@@ -140,3 +140,18 @@ def test_a_mortal_wound_reads_as_the_text_says_for_its_location():
     assert "(a major blood vessel hit (serious bleeding), or severed)" in arm and "disembowel" not in arm
     belly = "\n".join(s.text(s.run("act", action="damage", target="Grak", options={"mortal": "", "belly": ""})))
     assert "(disrupted internal organs)" in belly
+
+
+def test_a_disabled_arm_drops_what_it_holds_and_a_disabled_leg_fells():
+    """"Disabled: The limb is disabled and can no longer be used until healed", where the milder impaired arm "may still
+    carry hand held items" and a failed Stumble? "may not stand on the leg": a critical right arm drops the axe at
+    Grak's feet, a critical leg fells him; option `disabled_limbs=table` keeps to what the table's row names."""
+    s = duel()
+    s.run("act", action="damage", target="Grak", options={"critical": "", "right": "", "arm": ""})
+    assert st(s, "Grak").dropped == ["axe"] and st(s, "Grak").dropped_at == {"axe": s.get("Grak").position}
+    s.run("act", action="damage", target="Grak", options={"critical": "", "left": "", "leg": ""})
+    assert st(s, "Grak").fallen
+    t = duel(disabled_limbs="table")
+    t.run("act", action="damage", target="Grak", options={"critical": "", "right": "", "arm": ""})
+    t.run("act", action="damage", target="Grak", options={"critical": "", "left": "", "leg": ""})
+    assert not st(t, "Grak").dropped and not st(t, "Grak").fallen

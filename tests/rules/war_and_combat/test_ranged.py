@@ -180,8 +180,8 @@ def test_a_point_blank_shot_at_an_aware_target_is_confrontational():
 def test_a_leg_disabled_by_a_shot_halves_the_rest_of_the_phase():
     """"Disabled: The limb is disabled and can no longer be used until healed"; an impaired leg already "reduce[s]
     movement rate by 1/2 if one leg is so injured": a runner (4 points a phase) whose leg a shot disables keeps 2,
-    and cannot run its 4 hexes."""
-    s = wac()
+    and cannot run its 4 hexes (option `disabled_limbs=table`: by default the disabled leg also fells it)."""
+    s = wac(disabled_limbs="table")
     s.add("Alda", "dex=14 fighter=9 skills=bow:3 weapons=bow", side="dwarves", at="F10", facing="N")
     s.add("Grak", "fighter=0 pace=run weapons=axe", side="orcs", at="F6", facing="S", owner=None)
     s.run("init_roll", [6, 6, 5, 1, 1, 2])
