@@ -16,7 +16,7 @@ from typing import Any
 
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
-from rules.effects import active, modifiers, total
+from rules.effects import active, modifiers
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Modifier, Roll, Term, mod
 from rules.geometry import Grid
@@ -132,12 +132,13 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
 
 def _adjustments(enc: Encounter, target: Combatant) -> list[tuple[str, int]]:
     """What changes a Defense made (front, flank, stunned, fallen, crawling): turned to face an attacker (-1 for the
-    flurry), pinned against something impassable (-1), and effects (`defense+2`), each a code and its amount."""
+    flurry), pinned against something impassable (-1), and effects (`defense+2`: ``+2 Shield``), each a code (or the
+    words) and its amount."""
     out = [("turned", -1)] if WacCombatant.of(target).turned else []
     if active(enc.effects, target.name, "pinned") is not None:
         out.append(("pinned", -1))
-    if bonus := total(enc.effects, target.name, "defense"):
-        out.append((f"{bonus:+d} effects".replace("-", "−"), bonus))  # the presenter's minus sign
+    for m in modifiers(enc.effects, target.name, "defense"):  # each effect by its name, as an attack's are
+        out.append((f"{'−' if m.value < 0 else '+'}{abs(m.value)} {m.args[0]}", m.value))  # the presenter's minus
     return out
 
 

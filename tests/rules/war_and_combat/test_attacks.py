@@ -231,7 +231,7 @@ def test_the_defense_names_what_changed_it():
     s.enc.effects += [Effect(id=1, name="pinned", target="Grak", ends="round_end", code="pinned"),
                       Effect(id=2, name="ward", target="Grak", ends="round_end", mods={"defense": 2})]
     res = s.run("attack", [1, 1, 2], actor="Borin", target="Grak")
-    assert "vs Defense (front, −1 turned to face, −1 pinned, +2 effects) 13: miss" in s.text(res)[0].replace("**", "")
+    assert "vs Defense (front, −1 turned to face, −1 pinned, +2 ward) 13: miss" in s.text(res)[0].replace("**", "")
 
 
 def test_a_polearm_cannot_strike_into_the_obstructed_gap_before_its_head():
