@@ -323,7 +323,7 @@ class WacPresenter(Presenter[WacFacts]):
             bits.append(f"init {c.initiative}")
         wounds = facts.wounds.get(c.name)
         if wounds:
-            bits.append("wounds " + ", ".join(f"{loc} {sev}" for loc, sev in wounds))
+            bits.append("wounds " + ", ".join(f"{loc} {sev} {record}" for loc, sev, record in wounds))
         flags = [f for f, on in (("fallen", st.fallen), ("stunned", c.name in facts.stunned), ("unconscious", st.unconscious),
                                  ("immobile", st.immobile)) if on]
         bits += flags

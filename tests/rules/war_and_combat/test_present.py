@@ -26,12 +26,14 @@ def test_the_board_shows_an_engaged_fighters_step_without_movement_points():
 
 
 def test_board_shows_wounds_per_location_and_conditions():
-    """The status line carries the worst wound of each location and the conditions (hp is null)."""
+    """The status line carries the worst wound of each location, recorded as the text says ("indicate the wound severity
+    and shock check value ... whether the impact was non-penetrating (blunt) or penetrating": P10), and the conditions
+    (hp is null)."""
     s = duel()
     fight(s)
     s.run("attack", [4, 4, 3, 5, 5, 5, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
     line = s.system.present.status_line(s.enc, s.get("Grak"), s.system.facts(s.enc))
-    assert "wounds left leg light" in line and "fallen" in line and s.get("Grak").hp is None
+    assert "wounds left leg light P10" in line and "fallen" in line and s.get("Grak").hp is None
 
 
 def test_state_mid_flurry_exports_and_reads_back():
