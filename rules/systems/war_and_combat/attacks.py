@@ -142,11 +142,11 @@ def _adjustments(enc: Encounter, target: Combatant) -> list[tuple[str, int]]:
     return out
 
 
-def defense_term(enc: Encounter, code: str, target: Combatant, why: str) -> Term:
-    """The `Term` of a Defense (``code``: ``defense``, ``defense_restricted``) from its rule ``why``, naming the
-    adjustments in it ("Defense (front, -1 turned to face) 12")."""
-    made = why in ADJUSTED
-    return Term(code=code, args=[why, *(name for name, _ in (_adjustments(enc, target) if made else []))])
+def defense_term(enc: Encounter, target: Combatant, why: str, restricted: bool = False) -> Term:
+    """The `Term` of a Defense from its rule ``why`` (a held fighter's who won its Restrict check when
+    ``restricted``), naming the adjustments in it ("Defense (front, -1 turned to face) 12")."""
+    args: list[str | int] = [why, *(name for name, _ in (_adjustments(enc, target) if why in ADJUSTED else []))]
+    return Term(code="defense_restricted", args=args) if restricted else Term(code="defense", args=args)
 
 
 def carried(c: Combatant, name: str | None) -> Weapon:
@@ -270,7 +270,7 @@ def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t
     events, free = restrict_check(enc, t, dice)
     if free is None:
         return events, None
-    return events, (against - 1, defense_term(enc, "defense_restricted", t, why)) if free else (opts.rear_defense, RESTRICTED_NONE)
+    return events, (against - 1, defense_term(enc, t, why, restricted=True)) if free else (opts.rear_defense, RESTRICTED_NONE)
 
 
 def restricted(enc: Encounter, c: Combatant) -> int | None:
@@ -304,7 +304,7 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
     """One attack roll and, on a hit, its damage. ``target_level`` replaces the Defense (missiles)."""
     if target_level is None:
         value, why = defense(enc, opts, grid, t, c, indefensible)
-        target_level = value, defense_term(enc, "defense", t, why)
+        target_level = value, defense_term(enc, t, why)
     against, versus = target_level
     ability = mod("agility", sheet.modifier(c, attr)) if attr == "agl" else mod("dexterity", sheet.modifier(c, attr))
     mods = [mod("skill", skill), ability, mod("wounds", sheet.wound_penalty(c)), *(extra or []),
@@ -353,13 +353,12 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
     if location in ("arm", "leg"):
         where = f"{_side(opts, words)} {location}"
     skewed = low_skew and spec.count > 0  # "add a low skew die": the worst of one die more are kept
-    impact_roll = Roll(dice=[*rolled, *extra], label=f"{spec.expression} low skew" if skewed else spec.expression,
-                       kept=spec.count if skewed else None,
+    impact_roll = Roll(dice=[*rolled, *extra], label=spec.expression, kept=spec.count if skewed else None,
                        modifiers=[mod("table", spec.modifier)] if spec.modifier else [], total=impact)
     events: list[Event] = [Struck(actor=t.name, by=c.name, location=where, cap=cap, dice=spec.expression, impact=impact_roll,
                                   critical_dice=crit, absorbed=max(0, absorbed), effective=effective,
                                   penetrating=penetrating, severity=hurt.severity if hurt else None, option=option,
-                                  location_roll=loc_roll)]
+                                  location_roll=loc_roll, low_skew=skewed)]
     if option:
         column = hurt.severity if hurt else "superficial"
         return events + _option_effect(enc, opts, c, t, w, option, column, dice)
@@ -472,8 +471,7 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> Effe
             break
         at = nxt
     st.dropped_at[item] = at.name
-    label = ", ".join(("1d6-1 m" if how == "1d6-1 m" else "1d6 hexes", "direction")[:len(rolled)])
-    roll = Roll(dice=rolled, label=label) if rolled else None
+    roll = Roll(dice=rolled) if rolled else None  # the distance's die, then the direction's: the presenter says so
     return EffectTaken(actor=t.name, effect="drops", args=[item, how, at.name], roll=roll)
 
 
@@ -571,8 +569,10 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     st.mp, st.full = 0, "shooting"  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:
         st.unloaded.append(w.name)
-    shot_at = Term(code="range_melee" if melee else "range", args=[name, kind, *melee])  # the +5 named
-    aware = Term(code="defense_aware_melee" if melee else "defense_aware", args=[why, *melee])
+    if melee:  # the +5 named
+        shot_at, aware = Term(code="range_melee", args=[name, kind, *melee]), Term(code="defense_aware_melee", args=[why, *melee])
+    else:
+        shot_at, aware = Term(code="range", args=[name, kind]), Term(code="defense_aware", args=[why])
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", words, dice, skill=sheet.skill(c, w.name), attr="dex",
                          target_level=(level, aware if confront else shot_at),
                          extra=extra, missile=True, aimed=aimed)

@@ -121,6 +121,8 @@ class Struck(Event):
     option: str | None = None
     #: the hit location's 3d6 (None: a called shot, or a log written before it was kept)
     location_roll: Annotated[Roll | None, Of("by")] = None
+    #: the impact was rolled with a low skew die (an accidental blow): one die more, the worst kept
+    low_skew: bool = False
 
     @model_validator(mode="before")
     @classmethod

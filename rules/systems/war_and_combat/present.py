@@ -242,6 +242,8 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}** is struck in the {e.location}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
         impact = e.impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else e.impact
+        if e.low_skew and not secret(e.impact.label):
+            impact = impact.model_copy(update={"label": f"{impact.label} low skew"})
         where = f" ({self.roll_text(e.location_roll)})" if e.location_roll is not None else ""
         head = f"**{e.actor}** is struck in the {e.location}{where}{crit}: impact {self.roll_text(impact)} (cap {e.cap})"
         if e.critical_dice:
@@ -261,8 +263,11 @@ class WacPresenter(Presenter[WacFacts]):
         text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
         joiner = "" if text.startswith("'") else " "
         shown = e.roll is not None and bool(e.roll.dice)
-        if e.effect == "drops" and len(e.args) > 2:  # where it landed, after its dice
-            how = f": {self.roll_text(e.roll)}" if e.roll is not None and shown else f" ({e.args[1]})"
+        if e.effect == "drops" and len(e.args) > 2:  # where it landed, after its dice: the distance's, the direction's
+            how = f" ({e.args[1]})"
+            if e.roll is not None and shown:
+                dice = f"{e.args[1]}, direction" if len(e.roll.dice) > 1 and "direction" not in str(e.args[1]) else e.args[1]
+                how = f": {self.roll_text(e.roll.model_copy(update={'label': dice}))}"
             return f"**{e.actor}** drops its {e.args[0]}{how}, it lies at {e.args[2]}"
         rolled = f" ({self.roll_text(e.roll)})" if e.roll is not None and shown else ""
         return f"**{e.actor}**{joiner}{text}{rolled}"
