@@ -200,7 +200,7 @@ async def test_war_and_combat_bless_and_a_shield_change_the_attack_and_the_defen
     await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
     await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
     sent = await h.run("bob", "/attack", target="Grak", roll="4,4,4,3,5,4")
-    assert "+3 skill +1 Agility +2 Bless = **18** vs Defense (front) 14: hit" in reply(sent).text
+    assert "+3 skill +1 Agility +2 Bless = **18** vs Defense (front, +1 Shield) 14: hit" in reply(sent).text
 
 
 async def test_an_imported_effect_changes_only_what_mods_could_change(h: Harness) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from rules.actions import Attack, CoupDeGrace
 from rules.dice import Dice
-from rules.effects import active, modifiers, total
+from rules.effects import active, modifiers
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Modifier, Roll, Term, mod
 from rules.geometry import Grid
@@ -75,10 +75,13 @@ RELOADED = frozenset({"crossbow"})
 #: flank, surprised, helpless, indefensible) or a stunned one's, who takes no action
 DEFENDED = frozenset({"front", "flank", "fallen", "crawling"})
 
+#: the Defenses ``defense`` adjusts (turned, pinned, effects); the others are fixed numbers
+ADJUSTED = frozenset({"front", "flank", "stunned", "fallen", "crawling"})
+
 #: what an attack is against where it is a Defense: ``defense`` (its rule in ``args``), the Defense of a
 #: held fighter who won its Restrict check, a held fighter's whose check failed (no defence), and a
 #: point-blank shot's at an aware target (option `close_missile`)
-DEFENSE_TERMS = frozenset({"defense", "defense_restricted", "restricted_none", "defense_aware"})
+DEFENSE_TERMS = frozenset({"defense", "defense_restricted", "restricted_none", "defense_aware", "defense_aware_melee"})
 
 #: what a held fighter whose Restrict check failed defends with: no defence
 RESTRICTED_NONE = Term(code="restricted_none")
@@ -104,7 +107,8 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
     rank, agl = sheet.fighter(target), sheet.modifier(target, "agl")
     if st.unconscious or st.immobile:
         return HELPLESS.value(rank, agl), "helpless"
-    if indefensible:
+    down = stunned(enc, target)
+    if indefensible and not down:  # a stunned fighter's Defense is its own rule: "lose half their Defense"
         return opts.rear_defense, "indefensible"
     if surprised(enc, target):  # "can only be defended against if the target is ... not surprised"
         return opts.rear_defense, "surprised"
@@ -116,18 +120,33 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
         return opts.rear_defense, "flank_unguarded"
     if arc == "front" and guard == "flank":
         return opts.rear_defense, "front_forfeited"
-    if stunned(enc, target):
-        value, why = STUNNED.value(rank, agl), "stunned"
-    elif st.fallen:
-        value, why = FALLEN.value(rank, agl), "fallen"
-    elif limbs.crawling(target):
-        value, why = FALLEN.value(rank, agl), "crawling"
+    if down or st.fallen or limbs.crawling(target):  # option `down_agility`: with the Agility modifier too
+        value = (STUNNED if down else FALLEN).value(rank, agl) + (agl if opts.down_agility else 0)
+        why = "stunned" if down else "fallen" if st.fallen else "crawling"
     elif arc == "flank":
         value, why = 10 + rank // 2 + agl, "flank"
     else:
         value, why = 10 + rank + agl + limbs.shield(enc, target), "front"
-    pinned = active(enc.effects, target.name, "pinned") is not None
-    return value - (1 if st.turned else 0) - (1 if pinned else 0) + total(enc.effects, target.name, "defense"), why
+    return value + sum(n for _, n in _adjustments(enc, target)), why
+
+
+def _adjustments(enc: Encounter, target: Combatant) -> list[tuple[str, int]]:
+    """What changes a Defense made (front, flank, stunned, fallen, crawling): turned to face an attacker (-1 for the
+    flurry), pinned against something impassable (-1), and effects (`defense+2`: ``+2 Shield``), each a code (or the
+    words) and its amount."""
+    out = [("turned", -1)] if WacCombatant.of(target).turned else []
+    if active(enc.effects, target.name, "pinned") is not None:
+        out.append(("pinned", -1))
+    for m in modifiers(enc.effects, target.name, "defense"):  # each effect by its name, as an attack's are
+        out.append((f"{'−' if m.value < 0 else '+'}{abs(m.value)} {m.args[0]}", m.value))  # the presenter's minus
+    return out
+
+
+def defense_term(enc: Encounter, target: Combatant, why: str, restricted: bool = False) -> Term:
+    """The `Term` of a Defense from its rule ``why`` (a held fighter's who won its Restrict check when
+    ``restricted``), naming the adjustments in it ("Defense (front, -1 turned to face) 12")."""
+    args: list[str | int] = [why, *(name for name, _ in (_adjustments(enc, target) if why in ADJUSTED else []))]
+    return Term(code="defense_restricted", args=args) if restricted else Term(code="defense", args=args)
 
 
 def carried(c: Combatant, name: str | None) -> Weapon:
@@ -151,9 +170,10 @@ def carried(c: Combatant, name: str | None) -> Weapon:
 
 
 def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
-    """The weapon ``c`` strikes with now (named, or the one in hand), refused when its arms cannot wield it."""
-    limbs.arm_ready(enc, c)
+    """The weapon ``c`` strikes with now (named, or the one in hand), refused when it lies on the ground (that
+    first: no other hand takes it up there) or its arms cannot wield it."""
     w = carried(c, name)
+    limbs.arm_ready(enc, c)
     limbs.hands_ready(enc, c, w)
     return w
 
@@ -191,6 +211,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
         raise IllegalAction(f"A {w.name} shoots in the movement and adjustment phases, not in a flurry: strike with a melee weapon.")
     if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > w.reach:
         raise IllegalAction(f"{t.name} is beyond the {w.name}'s reach of {w.reach} hex(es).")
+    gap = _in_gap(opts, grid, c, t, w)
     st, tst = WacCombatant.of(c), WacCombatant.of(t)
     indefensible = tst.actions == 0 and st.actions >= 2
     events, free = restrict_check(enc, c, dice)
@@ -198,6 +219,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
         return events + after_attack(enc, opts, dice, c, t, True)
     st.actions -= 1
     extra = [mod("restricted", -1)] if free else []
+    extra += gap
     held, level = held_defense(enc, opts, grid, c, t, indefensible, dice)
     events += held
     events += resolve_hit(enc, opts, grid, c, t, w, flurry.intent_of(enc, c), words, dice,
@@ -208,6 +230,18 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     if hit and roll is not None:
         flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))
     return events + after_attack(enc, opts, dice, c, t, hit)
+
+
+def _in_gap(opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon) -> list[Modifier]:
+    """A polearm's blow at a foe a hex away, in "the space between the zone of threat and the fighter [that] is
+    considered obstructed": refused (option `polearm_gap=refused`), or at the text's "+5 to task target level if
+    the target is obstructed" (`obstructed`). Nothing for another weapon or a foe farther off."""
+    if not w.polearm or c.cell is None or t.cell is None or grid.distance(c.cell, t.cell) > 1:
+        return []
+    if opts.polearm_gap == "refused":
+        raise IllegalAction(f"{t.name} stands in the gap before the {w.name}'s head, which strikes only at its zone of "
+                            f"threat {w.reach} hexes off: strike with another weapon (`weapon:`), or hold.")
+    return [mod("obstructed", -5)]
 
 
 def break_free(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> list[Event]:
@@ -236,7 +270,7 @@ def held_defense(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t
     events, free = restrict_check(enc, t, dice)
     if free is None:
         return events, None
-    return events, (against - 1, Term(code="defense_restricted", args=[why])) if free else (opts.rear_defense, RESTRICTED_NONE)
+    return events, (against - 1, defense_term(enc, t, why, restricted=True)) if free else (opts.rear_defense, RESTRICTED_NONE)
 
 
 def restricted(enc: Encounter, c: Combatant) -> int | None:
@@ -270,7 +304,7 @@ def resolve_hit(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
     """One attack roll and, on a hit, its damage. ``target_level`` replaces the Defense (missiles)."""
     if target_level is None:
         value, why = defense(enc, opts, grid, t, c, indefensible)
-        target_level = value, Term(code="defense", args=[why])
+        target_level = value, defense_term(enc, t, why)
     against, versus = target_level
     ability = mod("agility", sheet.modifier(c, attr)) if attr == "agl" else mod("dexterity", sheet.modifier(c, attr))
     mods = [mod("skill", skill), ability, mod("wounds", sheet.wound_penalty(c)), *(extra or []),
@@ -292,10 +326,12 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
            low_skew: bool = False) -> list[Event]:
     """Hit location, impact, absorption, penetration, severity, and the wound's effects."""
     with dice.rolling_for(c.name):
+        loc_roll = None
         if aimed:
             location = aimed
         else:
             loc_dice = dice.roll(3, 6)
+            loc_roll = Roll(dice=loc_dice, label="3d6", total=sum(loc_dice))
             location = (missile_hit_location if missile else hit_location)(sum(loc_dice))
     option = None if intent in ("kill", "outmanoeuvre") else intent
     cap = sheet.attr(c, "str") + (0 if option else w.impact)
@@ -309,18 +345,20 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
     if crit or option == "tackle":
         absorbed, effective, penetrating = 0, impact, bool(crit)
     else:
-        absorbed = min(armour.absorb, impact)
-        effective = impact - armour.absorb
-        penetrating = effective > armour.threshold - w.penetration
+        absorbed = min(armour.absorb, impact)  # "blows with an impact less than this value is ignored"
+        effective = impact - absorbed
+        penetrating = effective > 0 and effective > armour.threshold - w.penetration
     hurt = wound(effective, sheet.size(t), penetrating)
     where = location
     if location in ("arm", "leg"):
         where = f"{_side(opts, words)} {location}"
-    impact_roll = Roll(dice=[*rolled, *extra], label=spec.expression,
+    skewed = low_skew and spec.count > 0  # "add a low skew die": the worst of one die more are kept
+    impact_roll = Roll(dice=[*rolled, *extra], label=spec.expression, kept=spec.count if skewed else None,
                        modifiers=[mod("table", spec.modifier)] if spec.modifier else [], total=impact)
     events: list[Event] = [Struck(actor=t.name, by=c.name, location=where, cap=cap, dice=spec.expression, impact=impact_roll,
                                   critical_dice=crit, absorbed=max(0, absorbed), effective=effective,
-                                  penetrating=penetrating, severity=hurt.severity if hurt else None, option=option)]
+                                  penetrating=penetrating, severity=hurt.severity if hurt else None, option=option,
+                                  location_roll=loc_roll, low_skew=skewed)]
     if option:
         column = hurt.severity if hurt else "superficial"
         return events + _option_effect(enc, opts, c, t, w, option, column, dice)
@@ -339,7 +377,11 @@ def inflict(enc: Encounter, opts: OptionValues, t: Combatant, where: str, severi
 
 
 def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Checked:
-    return Checked(actor=c.name, what=what, roll=task(c, dice, [mod("attribute", sheet.modifier(c, attr), attr)], target))
+    """A check the text gives as a task (fumble?, stumble?, a combat option's Fumble-XX, Stumble-XX or Shock-XX,
+    the Restrict "strength task"): 3d6 + the attribute's modifier + the wound penalties ("Action penalties are
+    applied against any task roll the character attempts"), with the wound just taken."""
+    mods = [mod("attribute", sheet.modifier(c, attr), attr), mod("wounds", sheet.wound_penalty(c))]
+    return Checked(actor=c.name, what=what, roll=task(c, dice, mods, target))
 
 
 def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str, location: str, severity: str, dice: Dice) -> list[Event]:
@@ -357,22 +399,26 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
         if effect.no_action_rounds:
             with dice.rolling_for(t.name):
                 rounds = dice.roll(1, 6)[0]
-            events.append(EffectTaken(actor=t.name, effect="stun", detail=str(rounds)))
+            events.append(EffectTaken(actor=t.name, effect="stun", detail=str(rounds),
+                                      roll=Roll(dice=[rounds], label="1d6")))
             events.append(add_effect(enc, t, "stun", rounds))
         if effect.actions_lost:
             st.lost += effect.actions_lost
             st.actions = max(0, st.actions - effect.actions_lost)
             events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(effect.actions_lost)))
-        if effect.drops:  # "any item carried is dropped": what that arm holds, if anything
+        drops, falls = effect.drops, effect.falls
+        if effect.limb in ("disabled", "both legs disabled") and opts.disabled_limbs == "unusable":
+            # "can no longer be used": an arm holds nothing (an impaired one "may still carry"), a leg bears no weight
+            drops, falls = ("at feet", falls) if where.endswith("arm") else (drops, True)
+        if drops:  # "any item carried is dropped": what that arm holds, if anything
             held, item = in_hand(t), None
             if held is not None and (where == sheet.weapon_arm(t) or held.name in limbs.TWO_HANDED):
                 item = held.name
             elif where == sheet.shield_arm(t) and sheet.shield_bonus(t) and "shield" not in st.dropped:
                 item = "shield"
             if item is not None:
-                _drop(enc, t, item, effect.drops, dice)
-                events.append(EffectTaken(actor=t.name, effect="drops", args=[item, effect.drops]))
-        if effect.falls and not st.fallen:
+                events.append(_drop(enc, t, item, drops, dice))
+        if falls and not st.fallen:
             fall(enc, opts, t)
             events.append(EffectTaken(actor=t.name, effect="falls"))
         if effect.unconscious:
@@ -396,40 +442,47 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
     return events + downed(t)
 
 
-def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> None:
+def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> EffectTaken:
     """"any item carried is dropped": the weapon (or the shield) that arm held, until picked up. Where
     it lands (``how``, the table's words): "1d6-1 m" (a 1d6, less 1, in metres: two to a hex; then a
     1d6 for the direction if it leaves the hex), "at feet", or "1d6 hexes, random direction" (a 1d6
-    for the hexes, one for the direction). It stops short of a wall or the map's edge."""
+    for the hexes, one for the direction). It stops short of a wall or the map's edge. The event
+    names the item, ``how``, the hex it lies in, and carries the dice."""
     st = WacCombatant.of(t)
     if item not in st.dropped:
         st.dropped.append(item)
     grid, at = enc.grid(), t.cell
     if grid is None or at is None:
-        return
-    hexes = 0
+        return EffectTaken(actor=t.name, effect="drops", args=[item, how])
+    hexes, rolled, way = 0, [], grid.facings[0]
     with dice.rolling_for(t.name):
         if how == "1d6-1 m":
-            hexes = (dice.roll(1, 6)[0] - 1) // 2
+            rolled = dice.roll(1, 6)
+            hexes = (rolled[0] - 1) // 2
         elif how != "at feet":
-            hexes = dice.roll(1, 6)[0]
-        way = grid.facings[dice.roll(1, 6)[0] - 1] if hexes else None
+            rolled = dice.roll(1, 6)
+            hexes = rolled[0]
+        if hexes:
+            rolled += dice.roll(1, 6)
+            way = grid.facings[rolled[-1] - 1]
     for _ in range(hexes):
-        nxt = grid.step(at, way) if way else None
+        nxt = grid.step(at, way)
         if nxt is None or nxt in grid.blocked:
             break
         at = nxt
     st.dropped_at[item] = at.name
+    roll = Roll(dice=rolled) if rolled else None  # the distance's die, then the direction's: the presenter says so
+    return EffectTaken(actor=t.name, effect="drops", args=[item, how, at.name], roll=roll)
 
 
 def downed(t: Combatant) -> list[Event]:
+    """Unconscious or mortally wounded is downed: "Only mortally wounded characters are incapable of performing any
+    action", and the unconscious none; one "conscious but immobile" still acts where it lies."""
     st = WacCombatant.of(t)
     if st.unconscious:
         return set_status(t, "downed", "unconscious")
     if any(w.severity == "mortal" for w in st.wounds):
         return set_status(t, "downed", "mortal")
-    if st.immobile:
-        return set_status(t, "downed", "immobile")
     return []
 
 
@@ -458,8 +511,7 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
         st.actions = max(0, st.actions - outcome.actions_lost)
         events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
     if outcome.drop:
-        _drop(enc, t, wielded(t).name, outcome.drop, dice)
-        events.append(EffectTaken(actor=t.name, effect="drops", args=[wielded(t).name, outcome.drop]))
+        events.append(_drop(enc, t, wielded(t).name, outcome.drop, dice))
     if outcome.falls and not st.fallen:
         fall(enc, opts, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))
@@ -497,8 +549,8 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     against, why = defense(enc, opts, grid, t, c)
     confront = kind == "evading" and name == "point blank" and opts.close_missile == "defense"
     level = against if confront else moving_target(MISSILE_TARGETS[kind], range_mod, against if kind == "evading" else 0)
-    if engaged_with(enc, grid, t):
-        level += FIRING_INTO_MELEE
+    melee = [str(FIRING_INTO_MELEE)] if engaged_with(enc, grid, t) else []
+    level += FIRING_INTO_MELEE if melee else 0
     extra: list[Modifier] = []
     aimed = words.aim
     if aimed is not None:
@@ -517,9 +569,12 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     st.mp, st.full = 0, "shooting"  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:
         st.unloaded.append(w.name)
-    shot_at = Term(code="range", args=[name, kind])
+    if melee:  # the +5 named
+        shot_at, aware = Term(code="range_melee", args=[name, kind, *melee]), Term(code="defense_aware_melee", args=[why, *melee])
+    else:
+        shot_at, aware = Term(code="range", args=[name, kind]), Term(code="defense_aware", args=[why])
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", words, dice, skill=sheet.skill(c, w.name), attr="dex",
-                         target_level=(level, Term(code="defense_aware", args=[why]) if confront else shot_at),
+                         target_level=(level, aware if confront else shot_at),
                          extra=extra, missile=True, aimed=aimed)
     shot = events[0]
     if isinstance(shot, WacAttacked) and shot.roll.success:

@@ -119,6 +119,10 @@ class Struck(Event):
     penetrating: bool
     severity: str | None = None
     option: str | None = None
+    #: the hit location's 3d6 (None: a called shot, or a log written before it was kept)
+    location_roll: Annotated[Roll | None, Of("by")] = None
+    #: the impact was rolled with a low skew die (an accidental blow): one die more, the worst kept
+    low_skew: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -141,6 +145,8 @@ class EffectTaken(Event):
     #: what the effect names where it names more than one thing (a lengthy action's armour and the
     #: round it is done, a tactic's way and opponent...): codes, names and numbers, shown to all
     args: Annotated[list[str | int], PUBLIC] = Field(default_factory=list)
+    #: the dice the effect rolled (a stun's 1d6 rounds; where a dropped item lands), shown to all
+    roll: Annotated[Roll | None, PUBLIC] = None
 
 
 class FlurryEnded(Event):

@@ -11,7 +11,7 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
-from rules.systems.war_and_combat.turns import idle
+from rules.systems.war_and_combat.turns import idle, to_declare
 from rules.systems.war_and_combat.zones import actively_engaged, danger, engaging
 
 __all__ = ["INTENTS", "TACTICS", "GUARDS", "DEFAULT_CHOICE", "participants", "in_flurry", "opponents", "actions_for",
@@ -85,17 +85,6 @@ def groups(enc: Encounter) -> list[list[str]]:
             groups.setdefault(root(c.name), []).append(c.name)
     out = [sorted(g, key=lambda n: rank.get(n, 999)) for g in groups.values()]
     return sorted(out, key=lambda g: rank.get(g[0], 999))
-
-
-def to_declare(enc: Encounter) -> list[str]:
-    """Whose declaration the flurry under way awaits now: all yet to declare, or, declaring in
-    turn, the next of them ("The attacker has the benefit of declaring his intention first, to
-    which the defender must respond")."""
-    est = WacEncounter.of(enc)
-    d = est.declarations
-    if enc.phase != "flurry" or d is None or d.revealed:
-        return []
-    return d.waiting()[:1] if est.in_turn else d.waiting()
 
 
 def guard_of(enc: Encounter, c: Combatant) -> str:

@@ -12,8 +12,8 @@ leg, left or right). Where the text is silent (the project's defaults):
   `all` every wound there) and what it caused that lasts ("can no longer be used until
   healed"): a limb is impaired or disabled, and the fighter immobile, only while a wound left
   causes it (a critical belly wound keeps both legs disabled, a critical chest wound keeps it
-  immobile); one downed by a mortal wound or immobility is active again once nothing else keeps
-  it down. A fall is a position: it stays fallen until it stands. A knockout or a stun is not
+  immobile: one "conscious but immobile" is not downed, it acts where it lies); one downed by a
+  mortal wound is active again once nothing else keeps it down. A fall is a position: it stays fallen until it stands. A knockout or a stun is not
   undone by it (`/effect remove` ends a stun).
 """
 from __future__ import annotations
@@ -30,8 +30,8 @@ from rules.systems.war_and_combat.state import WacCombatant, WoundRecord
 from rules.systems.war_and_combat.tables import (
     LOCATIONS,
     SEVERITIES,
-    WOUND_NATURE,
     wound_effect,
+    wound_nature,
 )
 from rules.systems.war_and_combat.turns import set_status
 
@@ -77,7 +77,7 @@ def damage(ctx: ActionContext, action: Act) -> list[Event]:
         raise InputError(f"Say how bad the wound is: {', '.join(SEVERITIES)} (e.g. `options:\"serious left arm\"`).")
     where = _where(opts, words)
     penetrating = "penetrating" in words
-    wound: list[str | int] = [severity, where, WOUND_NATURE[(severity, penetrating)]]
+    wound: list[str | int] = [severity, where, wound_nature(severity, penetrating, where)]
     return [EffectTaken(actor=t.name, effect="wounded", args=wound), *inflict(enc, opts, t, where, severity, penetrating, dice)]
 
 
@@ -120,7 +120,9 @@ def heal(ctx: ActionContext, action: Act) -> list[Event]:
     impaired, disabled, immobile = _lasting(st.wounds)
     st.impaired = [x for x in st.impaired if x in impaired]
     st.disabled = [x for x in st.disabled if x in disabled]
-    st.immobile = st.immobile and immobile
+    if st.immobile and not immobile:
+        st.immobile = False
+        events.append(EffectTaken(actor=t.name, effect="mobile"))
     if t.status == "downed" and not st.unconscious and not st.immobile and not any(w.severity == "mortal" for w in st.wounds):
         events += set_status(t, "active", "healed" if any(w.severity == "mortal" for w in gone) else "mobile")
     return events + downed(t)

@@ -11,16 +11,18 @@
   round"); being drawn into a flurry ends it.
 - Terrain marked on the map: `rough` is the chart's rough ground (2, max pace run),
   `difficult` (or `water`) its water, mired or sandy ground (2, max jog), `climb` and `uphill`
-  uphill (double, unless coming down from a higher hex: the map's heights), `slick` (2, max
+  uphill on open ground (double, unless coming down from a higher hex); a step onto a higher
+  hex (the map's heights) is uphill too, on whatever ground the hex is ("double that of
+  dominant terrain": rough uphill 4, max pace rough's), `slick` (2, max
   walk), `treacherous` (as open ground, max "creep": only a crawl keeps within it; the GM is
   asked whether it collapses, option `collapse`); faster
   than the terrain's maximum pace calls for an Agility roll or the mover stumbles and falls
   (no pace penalty on it: it is no action "that require[s] skill rolls" but the balance the
   pace itself risks, whose difficulty is the GM's, option `check_target`).
   `obstacle` (tumble over a table) and `gap` (jump across a gap) are obstacle actions at +1
-  movement point with their skill roll; a failure halts movement before the hex. The mover may
-  choose another of the obstacles table's actions (`options:"via=dive-under"`: its skill and
-  attribute roll instead).
+  movement point with their skill roll; a failure halts movement before the hex for the rest of
+  the phase. The mover may choose another of the obstacles table's actions
+  (`options:"via=dive-under"`: its skill and attribute roll instead).
 - Entering an enemy's zone of threat (or the zone of danger of an engaged enemy), or bringing
   an enemy into one's own zone of threat by a step or a pivot, stops the move there. With `options:"pass"` the mover tries to pass through to a hex outside every
   zone: a Tactics roll modified by Agility; a failure means a blow from the zone's wielder
@@ -95,6 +97,17 @@ OBSTACLE_MAP = {"obstacle": "tumble over a table", "gap": "jump across a gap"}
 Plan = list[tuple[str, str]]
 
 
+def _ground(grid: Grid, cell: Cell, nxt: Cell) -> tuple[str, bool]:
+    """The dominant terrain of ``nxt`` (a TERRAIN EFFECTS CHART row) and whether the step from ``cell`` onto it is
+    uphill ("movement costs are double that of dominant terrain"): onto a higher hex (the map's heights), or onto a
+    hex marked `uphill` or `climb` (open ground) unless coming down from a higher one."""
+    mark = grid.terrain.get(nxt, "clear")
+    rise = grid.heights.get(nxt, 0) - grid.heights.get(cell, 0)
+    if TERRAIN_MAP.get(mark) == "uphill":
+        return "open", rise >= 0
+    return TERRAIN_MAP.get(mark, "open"), rise > 0
+
+
 def step_cost(grid: Grid, cell: Cell, facing: str, direction: str, keep: bool = False) -> tuple[Cell | None, int, str]:
     """Where one step towards ``direction`` lands, its cost, and the facing after it: a front step
     turns that way for free, or with ``keep`` keeps the facing (as free: "changing face costs
@@ -102,10 +115,9 @@ def step_cost(grid: Grid, cell: Cell, facing: str, direction: str, keep: bool = 
     nxt = grid.step(cell, direction)
     if nxt is None:
         return None, 0, facing
-    kind = grid.terrain.get(nxt, "clear")
-    if kind == "uphill" and grid.heights.get(cell, 0) > grid.heights.get(nxt, 0):
-        kind = "clear"  # coming down the slope from a higher hex
-    cost = entry_cost(TERRAIN_MAP.get(kind, "open")) + (OBSTACLE_COST if kind in OBSTACLE_MAP else 0)
+    dominant, up = _ground(grid, cell, nxt)
+    mark = grid.terrain.get(nxt, "clear")
+    cost = entry_cost("uphill" if up else dominant, dominant) + (OBSTACLE_COST if mark in OBSTACLE_MAP else 0)
     if grid.turn_steps(facing, direction) <= 1:
         return nxt, cost, facing if keep else direction
     return nxt, 2 * cost, facing
@@ -196,6 +208,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
     if st.full:  # "Full Actions prohibit movement"
         raise IllegalAction(f"{c.name}'s {st.full} (a full action) ended its movement this phase: it moves again in "
                             "the next phase.")
+    if st.halted:  # "a failed action halts movement"
+        raise IllegalAction(f"{c.name}'s failed obstacle roll halted its movement this phase: it moves again in the "
+                            "next phase.")
     if enc.phase == "movement" and engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, and may adjust one hex after it.")
     if enc.phase == "movement" and c.cell is not None and (danger_by := zone_of(enc, grid, c, c.cell)) is not None:
@@ -261,9 +276,10 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
                                   _obstacle_penalty(ob, sheet.pace(c)), mod("wounds", sheet.wound_penalty(c))],
                         opts.check_target, Term(code="obstacle", args=[ob.action]))
             events.append(Checked(actor=c.name, what="obstacle", roll=roll))
-            if not roll.success:
+            if not roll.success:  # "a failed action halts movement": for the rest of the phase
+                st.halted = True
                 break
-        terrain = TERRAIN_MAP.get(mark, "open")
+        terrain = _ground(grid, cell, nxt)[0]  # uphill's "maximum pace is the same as dominant terrain"
         cell, facing, spent, hexes = nxt, after, spent + cost, hexes + 1
         path.append(cell.name)
         if mark == "treacherous" and opts.collapse:
@@ -289,13 +305,13 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
         raise IllegalAction("A pass-through must reach a hex outside every zone of threat and danger in one go.")
     c.position, c.facing = cell.name, facing
     st.spent += min(st.mp, spent)
-    st.mp -= min(st.mp, spent)
+    st.mp = 0 if st.halted else st.mp - min(st.mp, spent)
     if st.fallen:  # a fall on the way: it crawls from that moment
         fall(enc, opts, c)
     st.moved = st.moved or hexes > 0 or begun is not None
     if hexes:
         events.insert(0, Moved(actor=c.name, path=path, cost=spent, left=st.mp, facing=facing))
-    elif pivots or begun is None:
+    elif pivots or (begun is None and not st.halted):
         events.insert(0, Turned(actor=c.name, facing=facing, cost=pivots))
     if begun is not None:
         events.append(begun)

@@ -51,6 +51,9 @@ class WacValues(OptionValues):
     polearm_limit: str
     quick_movement: str
     collapse: bool
+    down_agility: bool
+    polearm_gap: str
+    disabled_limbs: str
 
 
 OPTIONS = OptionSet(
@@ -74,5 +77,8 @@ OPTIONS = OptionSet(
     choice_option("polearm_limit", ("dropped", "kept"), "a polearm wielder limiting its zone of threat (`/act action:limit`): which obstructed hexes \"the corresponding obstructed hex(es) is considered unobstructed\" frees: `dropped`, those on the side of the threat hexes given up (the shaft still lies before the kept); `kept`, those before the hexes still threatened"),
     choice_option("quick_movement", ("half", "full"), "how far a fighter moves in a phase with a quick action (`stand`, `wield`, `pickup`, `free-attack`, a coup-de-grâce), which \"can be done with limited movement\": `half`, at most half the phase's movement points (rounded up; one who has spent more takes it in the next phase, and after it the points left are cut to what is left of the half); `full`: no limit"),
     yes_no_option("collapse", True, "a step onto `treacherous` ground asks the GM whether it collapses (\"according to GM's design\"); `no`: it never does"),
+    yes_no_option("down_agility", False, "the Agility modifier is added to the Defense of a stunned (\"Base 5 + half Fighter rank\"), fallen or crawling (\"base Defense of 5, then adds Fighter rank\") fighter: `no`, the parts the text names only"),
+    choice_option("polearm_gap", ("refused", "obstructed"), "a polearm's blow at a foe one hex off, in the gap its zone of threat leaves (\"The space between the zone of threat and the fighter is considered obstructed\"): `refused`, the head strikes only its zone of threat; `obstructed`: allowed at the text's \"+5 to task target level if the target is obstructed\" (−5 on the roll)"),
+    choice_option("disabled_limbs", ("unusable", "table"), "what a disabled limb (a critical arm, leg or belly wound) does at once: `unusable`, \"can no longer be used\": a disabled arm drops what it holds at its feet and a disabled leg fells the fighter (milder wounds already do so); `table`: only what the wound effects table's row names"),
     into=WacValues,
 )

@@ -43,6 +43,7 @@ EFFECTS = {
     "falls": "falls down",
     "knockout": "is knocked out",
     "immobile": "is conscious but immobile",
+    "mobile": "is no longer immobile (the wound that held it healed)",
     "disabled": "'s {d} is disabled",
     "impaired": "'s {d} is impaired",
     "mortal": "is mortally wounded: no more actions",
@@ -67,6 +68,10 @@ EFFECTS = {
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
 }
+#: how a Stumble-XX failure falls, by its "Miss by" row ("1-3 Fall to knees. 4-6 Fall to your hands and knees. 7+
+#: Fall on back, side, or face"): each is a fall (the text gives kneeling no rule of its own), named as the row says
+FALLS = {"knees": "falls to its knees", "hands and knees": "falls to its hands and knees",
+         "back, side, or face": "falls on its back, side or face"}
 CHECKS = {
     "shock": "checks shock", "death": "makes a death check", "fumble?": "checks for a fumble",
     "stumble?": "checks for a stumble", "obstacle": "tries the obstacle", "stumble": "tries to keep its footing",
@@ -89,14 +94,17 @@ TERMS = {
     "pace": "pace",
     "movement_type": "{0}",
     "restricted": "restricted",
+    "obstructed": "obstructed",
     "called_shot": "called shot",
     "called_shot_at": "called shot ({0})",
     "table": "table",
-    "defense": "Defense ({0})",
-    "defense_restricted": "Defense ({0}, restricted)",
+    "defense": "Defense ({all})",
+    "defense_restricted": "Defense ({all}, restricted)",
     "restricted_none": "Defense (restricted: none)",
     "defense_aware": "Defense ({0}), point blank, aware",
+    "defense_aware_melee": "Defense ({0}), point blank, aware, +{1} into a mêlée",
     "range": "{0} range, {1}",
+    "range_melee": "{0} range, {1}, +{2} into a mêlée",
     "shock": "shock",
     "death": "death",
     "footing": "footing",
@@ -105,9 +113,10 @@ TERMS = {
     "negotiate": "negotiate",
 }
 #: the words of the codes a term names in its ``args``, by the term's code: a Defense's rule, an attribute
-DEFENSES = {"flank_unguarded": "flank, unguarded", "front_forfeited": "front, forfeited"}
+DEFENSES = {"flank_unguarded": "flank, unguarded", "front_forfeited": "front, forfeited", "turned": "−1 turned to face",
+            "pinned": "−1 pinned"}
 TERM_ARGS: dict[str, dict[str, str]] = {
-    "defense": DEFENSES, "defense_restricted": DEFENSES, "defense_aware": DEFENSES,
+    "defense": DEFENSES, "defense_restricted": DEFENSES, "defense_aware": DEFENSES, "defense_aware_melee": DEFENSES,
     "attribute": {"str": "STR", "agl": "AGL", "dex": "DEX"},
 }
 #: a lengthy action under way (`WacFacts.busy`, an effect's args), worded with the armour's name; and done
@@ -233,7 +242,10 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}** is struck in the {e.location}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
         impact = e.impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else e.impact
-        head = f"**{e.actor}** is struck in the {e.location}{crit}: impact {self.roll_text(impact)} (cap {e.cap})"
+        if e.low_skew and not secret(e.impact.label):
+            impact = impact.model_copy(update={"label": f"{impact.label} low skew"})
+        where = f" ({self.roll_text(e.location_roll)})" if e.location_roll is not None else ""
+        head = f"**{e.actor}** is struck in the {e.location}{where}{crit}: impact {self.roll_text(impact)} (cap {e.cap})"
         if e.critical_dice:
             soak = f", effective {e.effective} (a critical goes through armour)"
         else:
@@ -246,9 +258,19 @@ class WacPresenter(Presenter[WacFacts]):
 
     def effect_taken(self, e: EffectTaken) -> str:
         detail = self._effect_detail(e.effect, e.args) if e.args else e.detail
+        if e.effect == "falls" and detail in FALLS:  # the Stumble-XX row: how it falls
+            return f"**{e.actor}** {FALLS[detail]}"
         text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
         joiner = "" if text.startswith("'") else " "
-        return f"**{e.actor}**{joiner}{text}"
+        shown = e.roll is not None and bool(e.roll.dice)
+        if e.effect == "drops" and len(e.args) > 2:  # where it landed, after its dice: the distance's, the direction's
+            how = f" ({e.args[1]})"
+            if e.roll is not None and shown:
+                dice = f"{e.args[1]}, direction" if len(e.roll.dice) > 1 and "direction" not in str(e.args[1]) else e.args[1]
+                how = f": {self.roll_text(e.roll.model_copy(update={'label': dice}))}"
+            return f"**{e.actor}** drops its {e.args[0]}{how}, it lies at {e.args[2]}"
+        rolled = f" ({self.roll_text(e.roll)})" if e.roll is not None and shown else ""
+        return f"**{e.actor}**{joiner}{text}{rolled}"
 
     @staticmethod
     def _effect_detail(effect: str, args: list[str | int]) -> str:
@@ -306,7 +328,7 @@ class WacPresenter(Presenter[WacFacts]):
             bits.append(f"init {c.initiative}")
         wounds = facts.wounds.get(c.name)
         if wounds:
-            bits.append("wounds " + ", ".join(f"{loc} {sev}" for loc, sev in wounds))
+            bits.append("wounds " + ", ".join(f"{loc} {sev} {record}" for loc, sev, record in wounds))
         flags = [f for f, on in (("fallen", st.fallen), ("stunned", c.name in facts.stunned), ("unconscious", st.unconscious),
                                  ("immobile", st.immobile)) if on]
         bits += flags
@@ -329,7 +351,7 @@ class WacPresenter(Presenter[WacFacts]):
         if enc.phase == "flurry" and st.flurry_init is not None and st.actions:
             bits.append(f"{st.actions} action(s)")
         if enc.phase in ("movement", "adjustment") and c.name == enc.current:
-            bits.append(f"▶ {st.mp} MP")
+            bits.append(f"▶ {facts.stopped}: no moving" if facts.stopped else f"▶ {st.mp} MP")
         if c.status != "active":
             bits.append(c.status)
         return " · ".join(bits)
@@ -358,5 +380,5 @@ class WacPresenter(Presenter[WacFacts]):
             left = WacCombatant.of(c).actions if c else 0
             return f"Round {enc.round} · flurry: {enc.current} attacks ({left} action(s) left), or `/act action:hold`"
         c = enc.find(enc.current)
-        mp = WacCombatant.of(c).mp if c else 0
-        return f"Round {enc.round} · {enc.phase} phase: {enc.current} ({mp} MP), then `/init next`"
+        mp = f"{facts.stopped}: no moving" if facts.stopped else f"{WacCombatant.of(c).mp if c else 0} MP"
+        return f"Round {enc.round} · {enc.phase} phase: {enc.current} ({mp}), then `/init next`"

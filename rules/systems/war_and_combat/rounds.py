@@ -28,6 +28,7 @@ from rules.systems.war_and_combat import lengthy, sheet
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     Declared,
+    EffectTaken,
     FacedAttacker,
     FlurryBegan,
     FlurryEnded,
@@ -80,6 +81,7 @@ def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> lis
         events.append(Checked(actor=c.name, what="shock", roll=roll))
         if not roll.success:
             st.lost += 1
+            events.append(EffectTaken(actor=c.name, effect="loses_action", detail="1"))
             if (roll.total or 0) <= target - opts.shock_stun:
                 events.append(add_effect(enc, c, "stun", 1, pending=1 if enc.round > 1 else 0))  # the last round's end
     mortal = sum(1 for w in st.wounds if w.severity == "mortal")
@@ -159,7 +161,7 @@ def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> l
     for c in enc.combatants:
         st = WacCombatant.of(c)
         st.mp, st.moved, st.shots, st.quick, st.full = phase_mp(opts, c, phase), False, 0, False, None
-        st.spent, st.quick_mp = 0, (st.mp + 1) // 2 if opts.quick_movement == "half" else None
+        st.spent, st.quick_mp, st.halted = 0, (st.mp + 1) // 2 if opts.quick_movement == "half" else None, False
         if phase == "adjustment" and c.name in est.tactics:
             st.mp = min(st.mp, 2)  # after a flurry: a one-hex adjustment
     events: list[Event] = [PhaseBegan(phase=phase, order=order)]

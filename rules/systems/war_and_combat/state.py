@@ -43,6 +43,8 @@ class WacCombatant(CombatantState):
     #: the full action made this phase (``loading``, ``aiming``, ``sheathing a weapon``, ``shooting``): no more
     #: moving, shooting or full action in it
     full: str | None = Field(None, max_length=40)
+    #: a failed obstacle roll this phase ("a failed action halts movement"): no more moving in it
+    halted: bool = False
     #: actions left in the flurry under way
     actions: int = Field(0, ge=0, le=100)
     #: actions lost this round (shock, fumbles), taken off the next flurry's

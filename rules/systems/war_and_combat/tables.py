@@ -25,11 +25,13 @@ Where the text is ambiguous, the reading chosen:
   (no column) takes the Critical column's effect; the wounded is also incapable of any action.
   A disabled chest ("conscious but immobile") is fallen, as the Defense it gets is the one of
   "a fallen, immobile character"; a disabled arm, leg or belly says nothing of falling, so
-  the table does not make the victim fall (the mechanics may).
-- Defense after a wound effect: the text names what it takes away ("no Fighter rank or
-  Agility modifier"); where it does not, the Agility modifier stays. Stun's "lose half their
-  Defense (i.e., Base 5 + half Fighter rank)" is read as base 5, half the Fighter rank
-  rounded down, plus the Agility modifier.
+  the table does not make the victim fall; its "can no longer be used" does, as the wound
+  effects apply it (`attacks.py`, option `disabled_limbs`): a disabled leg bears no weight and a
+  disabled arm holds nothing.
+- Defense after a wound effect: what the text names, no more: stun's "lose half their Defense
+  (i.e., Base 5 + half Fighter rank)" is base 5 and half the Fighter rank rounded down, a
+  fallen or crawling fighter's "base Defense of 5, then adds Fighter rank"; neither adds the
+  Agility modifier unless the GM says so (option `down_agility`).
 - Shock values (README: 4/10/16/19) follow the combat options columns (Superficial, Light,
   Serious, Critical), which the text's own example confirms ("a serious blunt wound to the
   head could be written as B16"). A mortal wound has no shock value: it calls for a death check.
@@ -56,6 +58,8 @@ __all__ = [
     "Wound",
     "wound",
     "WOUND_NATURE",
+    "MORTAL_NATURE",
+    "wound_nature",
     "ACTION_PENALTIES",
     "action_penalty",
     "SHOCK_VALUES",
@@ -232,6 +236,30 @@ WOUND_NATURE: dict[tuple[str, bool], str] = {
     ("mortal", False): "shattered bones or disrupted internal organs",
     ("mortal", True): "pierced, impaled, severed or disembowelled",
 }
+#: a mortal wound's nature by general location: "Mortal blunt wounds shatter bones in the arms, legs or chest,
+#: shatter the skull, or disrupt the internal organs in the belly. Mortal punctures to the chest pierce the lungs or
+#: heart, to the neck or belly impale. Mortal punctures to the arms or legs hit major blood vessel and cause serious
+#: bleeding. Mortal cuts to the belly disembowel the victim; to the chest break ribs and hack internal organs; sever
+#: the arms or legs." (a penetrating wound is a cut or a puncture: both are named; the head's is the neck's)
+MORTAL_NATURE: dict[tuple[str, bool], str] = {
+    ("head", False): "shattered skull",
+    ("arm", False): "shattered bones",
+    ("leg", False): "shattered bones",
+    ("chest", False): "shattered bones",
+    ("belly", False): "disrupted internal organs",
+    ("head", True): "impaled",
+    ("arm", True): "a major blood vessel hit (serious bleeding), or severed",
+    ("leg", True): "a major blood vessel hit (serious bleeding), or severed",
+    ("chest", True): "lungs or heart pierced, or ribs broken and internal organs hacked",
+    ("belly", True): "impaled or disembowelled",
+}
+
+
+def wound_nature(severity: str, penetrating: bool, location: str) -> str:
+    """What a wound of ``severity`` does at ``location`` (``left arm``, ``head``...), blunt or penetrating."""
+    if severity == "mortal":
+        return MORTAL_NATURE[(location.split()[-1], penetrating)]
+    return WOUND_NATURE[(severity, penetrating)]
 
 
 def severity(effective_impact: int, size: int) -> str | None:
@@ -325,10 +353,11 @@ class DefenseRule:
 
 
 #: "A fallen character that can still move has a base Defense of 5, then adds Fighter rank"
-#: (also "A crawling character has a base Defense of 5, plus Fighter rank")
-FALLEN = DefenseRule(5, "full", True)
+#: (also "A crawling character has a base Defense of 5, plus Fighter rank"); no Agility modifier
+#: unless the GM adds it (option `down_agility`)
+FALLEN = DefenseRule(5, "full", False)
 #: "Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank)"
-STUNNED = DefenseRule(5, "half", True)
+STUNNED = DefenseRule(5, "half", False)
 #: "Unconscious characters have a base Defense of 3 and get no Fighter rank or Agility
 #: modifiers"; "A fallen, immobile character has a base Defense of 3, and gets no Fighter rank
 #: or Agility modifier"

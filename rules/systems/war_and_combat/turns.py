@@ -13,12 +13,12 @@ from rules.models import Combatant, Encounter, Status
 from rules.options import OptionValues
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.events import EffectTaken
-from rules.systems.war_and_combat.state import WacCombatant
+from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables_movement import pace_points, phase_points
 from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 
 __all__ = ["stunned", "surprised", "idle", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
-           "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full"]
+           "to_declare", "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full"]
 
 
 #: the effect code of the surprised (`turns.surprised`)
@@ -174,5 +174,19 @@ def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movemen
     if enc.phase not in phases:
         raise IllegalAction(f"That is done in the {' or '.join(phases)} phase; this is the {enc.phase} phase.")
     if enc.current != c.name:
+        if waiting := to_declare(enc):
+            raise NotYourTurn(f"The flurry awaits {' and '.join(waiting)}'s declaration (`/act action:declare`): its "
+                              "attacks come after.")
         raise NotYourTurn(f"It is {enc.current or 'nobody'}'s step in the {enc.phase} phase, not {c.name}'s.")
     return c
+
+
+def to_declare(enc: Encounter) -> list[str]:
+    """Whose declaration the flurry under way awaits now: all yet to declare, or, declaring in
+    turn, the next of them ("The attacker has the benefit of declaring his intention first, to
+    which the defender must respond")."""
+    est = WacEncounter.of(enc)
+    d = est.declarations
+    if enc.phase != "flurry" or d is None or d.revealed:
+        return []
+    return d.waiting()[:1] if est.in_turn else d.waiting()

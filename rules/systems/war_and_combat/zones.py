@@ -16,7 +16,8 @@
 - Missile weapons (range 0 in melee) have no zones.
 - Obstructed hexes: a polearm's hexes at range 1 in front ("The space between the zone of
   threat and the fighter is considered obstructed, but not impassible"; the text gives
-  obstruction no cost, so it is shown, not charged). A polearm wielder may limit its zone of
+  obstruction no cost, so it is shown, not charged; the polearm's head strikes no foe there:
+  option `polearm_gap`, in `attacks.py`). A polearm wielder may limit its zone of
   threat (`/act action:limit`) to the hex ahead, or to it and the one to its left or right:
   "the corresponding obstructed hex(es) is considered unobstructed" - by default those on the
   side of the hexes given up (option `polearm_limit=dropped`; `kept`: those before the hexes

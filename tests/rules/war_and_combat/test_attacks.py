@@ -2,7 +2,8 @@
 severity, action penalties, wound effects, combat options, the coup-de-grâce."""
 from __future__ import annotations
 
-from rules.events import Checked, Finished, StatusChanged, Victory
+from rules.effects import Effect
+from rules.events import Checked, Finished, StatusChanged, Victory, mod
 from rules.systems.war_and_combat.events import EffectTaken, Struck
 from rules.systems.war_and_combat.sheet import wound_penalty as penalty
 from rules.systems.war_and_combat.state import WoundRecord
@@ -56,13 +57,14 @@ def test_action_penalties_take_the_worst_per_location_and_add_locations():
 
 
 def test_light_arm_wound_calls_the_fumble_check():
-    """Fumble?: "Roll 3d6 + DEX modifier vs. 10. Failure means ... dropped ... one action is lost this round"."""
+    """Fumble?: "Roll 3d6 + DEX modifier vs. 10. Failure means ... dropped ... one action is lost this round" (9, less
+    the light wound's own -1)."""
     s = duel()
     fight(s)
     res = s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
     assert struck(res).location == "left arm" and struck(res).severity == "light"
     check = next(e for e in res.events if isinstance(e, Checked))
-    assert check.what == "fumble?" and check.roll.total == 9 and not check.roll.success
+    assert check.what == "fumble?" and check.roll.total == 8 and not check.roll.success
     assert effects(res) == ["loses_action"] and st(s, "Grak").actions == 1  # his left hand is empty
 
 
@@ -76,14 +78,18 @@ def test_a_fumble_drops_only_what_the_arm_carries():
     t = duel(grak="hand=left")
     fight(t)
     res = t.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 1], actor="Borin", target="Grak")
-    assert "Grak drops its axe (1d6-1 m)" in "\n".join(t.text(res)).replace("**", "") and st(t, "Grak").dropped == ["axe"]
+    said = "\n".join(t.text(res)).replace("**", "").replace("✍", "")
+    assert f"Grak drops its axe: 🎲 1 (1d6-1 m), it lies at {near(t, 'D4', 'SE')}" in said and st(t, "Grak").dropped == ["axe"]
+    t.run("act", action="hold", actor="Borin")
+    refused = t.refused("attack", [6, 6, 5], actor="Grak", target="Borin")  # the axe is on the ground, not in the other hand
+    assert "has dropped its axe (it lies at" in refused and "other hand" not in refused
 
 
 def test_a_passed_fumble_check_has_no_effect():
-    """A fumble? roll that exceeds 10 leaves the arm as it was."""
+    """A fumble? roll that exceeds 10 (12, less the light wound's -1) leaves the arm as it was."""
     s = duel()
     fight(s)
-    res = s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 4, 4, 3], actor="Borin", target="Grak")
+    res = s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 4, 4, 4], actor="Borin", target="Grak")
     assert effects(res) == [] and st(s, "Grak").actions == 2
 
 
@@ -91,7 +97,7 @@ def test_hit_to_the_right_side_when_the_attacker_says():
     """Arm and leg hits strike the left side unless the attacker specifies a preference (`side=right`)."""
     s = duel()
     fight(s)
-    res = s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 4, 4, 3], actor="Borin", target="Grak", options={"side": "right"})
+    res = s.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 4, 4, 4], actor="Borin", target="Grak", options={"side": "right"})
     assert struck(res).location == "right arm"
 
 
@@ -106,17 +112,40 @@ def test_critical_head_wound_knocks_out_and_downs():
 
 
 def test_serious_head_wound_stuns_for_1d6_rounds():
-    """Stun: "can take no action for 1d6 rounds": an effect counted down at each round's end."""
+    """Stun: "can take no action for 1d6 rounds": an effect counted down at each round's end; the reply shows the 1d6."""
     s = duel()
     fight(s)
-    s.run("attack", [4, 4, 3, 1, 1, 2, 4, 3, 3, 4], actor="Borin", target="Grak")  # 10 - 2 = 8: serious
+    res = s.run("attack", [4, 4, 3, 1, 1, 2, 4, 3, 3, 4], actor="Borin", target="Grak")  # 10 - 2 = 8: serious
     stun = next(e for e in s.enc.effects if e.code == "stun")
     assert stun.left == 4 and stun.target == "Grak" and st(s, "Grak").actions == 0
+    said = "\n".join(s.text(res)).replace("**", "").replace("✍", "")
+    assert "Grak is stunned: no action for 4 round(s), Defense 5 + half Fighter rank (🎲 4 (1d6))" in said
+
+
+def test_a_stunned_defender_keeps_half_its_defense_even_against_an_indefensible_attack():
+    """Stun: "Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank)": 5 + 1 for Grak's
+    Fighter 3, no Agility modifier (+1 at AGL 13), though Borin has the two actions of an indefensible attack."""
+    s = duel(grak="agl=13")
+    fight(s)
+    s.run("attack", [4, 4, 3, 1, 1, 2, 4, 3, 3, 4], actor="Borin", target="Grak")
+    assert st(s, "Grak").actions == 0 and st(s, "Borin").actions == 2
+    res = s.run("attack", [1, 1, 2, 3, 3, 4, 1, 1, 1], actor="Borin", target="Grak")  # 8 hits; chest, impact 1
+    assert res.events[0].roll.against == 6 and res.events[0].roll.versus.args == ["stunned"]
+
+
+def test_the_agility_modifier_joins_a_lowered_defense_as_an_option():
+    """Option `down_agility`: the text's "Base 5 + half Fighter rank" with the Agility modifier added (6 + 1)."""
+    s = duel(grak="agl=13", down_agility=True)
+    fight(s)
+    s.run("attack", [4, 4, 3, 1, 1, 2, 4, 3, 3, 4], actor="Borin", target="Grak")
+    res = s.run("attack", [1, 1, 2, 3, 3, 4, 1, 1, 1], actor="Borin", target="Grak")
+    assert res.events[0].roll.against == 7
 
 
 def test_light_leg_wound_may_fell_the_victim():
-    """Stumble?: "Roll 3d6 + AGL modifier vs. 10. Failure means the victim falls" (then Defense 5 + Fighter rank)."""
-    s = duel()
+    """Stumble?: "Roll 3d6 + AGL modifier vs. 10. Failure means the victim falls" ("A fallen character that can
+    still move has a base Defense of 5, then adds Fighter rank": 8, no Agility modifier at AGL 13)."""
+    s = duel(grak="agl=13")
     fight(s)
     s.run("attack", [4, 4, 3, 5, 5, 5, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
     assert st(s, "Grak").fallen
@@ -160,12 +189,70 @@ def test_disarm_at_critical_breaks_the_weapon():
     assert st(s, "Grak").broken == ["axe"]
 
 
+def test_a_failed_stumble_check_names_how_the_victim_falls():
+    """Stumble-XX: "1-3 Fall to knees. 4-6 Fall to your hands and knees. 7+ Fall on back, side, or face": the text gives
+    kneeling no rule of its own, so each is the fall ("On a failure, fall down") and the reply names the row."""
+    said = {}
+    for roll, row in (([4, 4, 3], 2), ([2, 2, 1], 8)):  # a light result: Stumble-13
+        s = duel()
+        fight(s, borin="tackle")
+        res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, *roll], actor="Borin", target="Grak")
+        assert st(s, "Grak").fallen
+        said[row] = "\n".join(s.text(res)).replace("**", "")
+    assert "Grak falls to its knees" in said[2]
+    assert "Grak falls on its back, side or face" in said[8]
+
+
+def test_a_blow_the_armour_absorbs_leaves_no_negative_impact():
+    """"blows with an impact less than this value is ignored. Subtract the Absorption Value from the Impact Value. The
+    remaining impact is transferred": impact 1 on leather (2) absorbs 1 and leaves 0, neither -1 nor penetrating."""
+    s = duel(borin="str=3")
+    fight(s)
+    res = s.run("attack", [4, 4, 3, 3, 3, 4, 1], actor="Borin", target="Grak")  # cap 3 + 2 = 5: 1d6
+    assert (struck(res).absorbed, struck(res).effective, struck(res).penetrating) == (1, 0, False)
+    assert "absorbed 1, effective 0, blunt: no wound" in "\n".join(s.text(res))
+
+
 def test_tackle_ignores_armour():
     """"Tackles typically do little damage, but have the advantage of ignoring armour"."""
     s = duel()
     fight(s, borin="tackle")
     res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 5, 5], actor="Borin", target="Grak")
     assert struck(res).absorbed == 0 and struck(res).effective == 4
+
+
+def test_the_defense_names_what_changed_it():
+    """"A fighter who must turn to place the attacker into his zone of threat receives a -1 penalty to Defense";
+    "the defender is penalized -1 to defense due to limited ability to move"; an effect's `defense+2`: Grak's 13 reads
+    as the front's, less 1 turned, less 1 pinned, plus 2."""
+    s = duel()
+    fight(s)
+    st(s, "Grak").turned = True
+    s.enc.effects += [Effect(id=1, name="pinned", target="Grak", ends="round_end", code="pinned"),
+                      Effect(id=2, name="ward", target="Grak", ends="round_end", mods={"defense": 2})]
+    res = s.run("attack", [1, 1, 2], actor="Borin", target="Grak")
+    assert "vs Defense (front, −1 turned to face, −1 pinned, +2 ward) 13: miss" in s.text(res)[0].replace("**", "")
+
+
+def test_a_polearm_cannot_strike_into_the_obstructed_gap_before_its_head():
+    """"For polearms, the zone of threat leaves a gap between the polearm head and the wielder ... The space between
+    the zone of threat and the fighter is considered obstructed": Borin, a hex away, is in no zone of its head."""
+    s = duel(grak="weapons=polearm,dagger skills=polearm:2")
+    fight(s)
+    s.run("act", action="hold", actor="Borin")
+    assert "gap before the polearm's head" in s.refused("attack", [4, 4, 3], actor="Grak", target="Borin")
+    res = s.run("attack", [1, 1, 2], actor="Grak", target="Borin", weapon="dagger")
+    assert res.events[0].weapon == "dagger"
+
+
+def test_a_polearm_strikes_into_its_gap_at_plus_five_as_an_option():
+    """Option `polearm_gap=obstructed`: the blow is allowed, and the text's "Add +5 to task target level if the target
+    is obstructed" takes 5 off the roll."""
+    s = duel(grak="weapons=polearm skills=polearm:2", polearm_gap="obstructed")
+    fight(s)
+    s.run("act", action="hold", actor="Borin")
+    res = s.run("attack", [1, 1, 2], actor="Grak", target="Borin")
+    assert mod("obstructed", -5) in res.events[0].roll.modifiers
 
 
 def test_coup_de_grace_on_an_unconscious_victim():
@@ -199,6 +286,18 @@ def test_coup_de_grace_refused_on_a_fighter_still_standing():
     """Coup-de-grâce conditions: three or four limbs disabled, unconscious, or mortally wounded."""
     s = duel()
     fight(s)
+    assert "not helpless" in s.refused("coupdegrace", actor="Borin", target="Grak")
+
+
+def test_a_conscious_but_immobile_foe_still_fights_and_is_no_coup_de_grace_victim():
+    """"In the case of a chest wound, the character is conscious but immobile"; "Only mortally wounded characters
+    are incapable of performing any action": Grak is not beaten, and no coup-de-grâce condition ("any three limbs
+    disabled, all four limbs disabled, unconscious, or mortally wounded") holds."""
+    s = duel()
+    fight(s)
+    res = s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
+    assert st(s, "Grak").immobile and s.get("Grak").status == "active"
+    assert not s.enc.winner and not any(isinstance(e, Victory) for e in res.events)
     assert "not helpless" in s.refused("coupdegrace", actor="Borin", target="Grak")
 
 

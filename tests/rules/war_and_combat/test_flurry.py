@@ -232,7 +232,8 @@ def test_two_one_hex_moves_are_not_one_adjustment():
 
 def test_the_flurry_rolls_initiative_first_and_the_attacker_declares_openly_first():
     """"Flurry Procedure 1. Roll for Flurry Initiative 2. Declare Intention"; "The attacker has the benefit of
-    declaring his intention first, to which the defender must respond" (the default, `declare=public`)."""
+    declaring his intention first, to which the defender must respond" (the default, `declare=public`); an attack
+    before the declarations is told whose is awaited."""
     s = duel(declare="public")
     s.run("init_roll", [5, 5, 4, 2, 3, 2])
     s.run("next", actor="Borin")
@@ -241,8 +242,10 @@ def test_the_flurry_rolls_initiative_first_and_the_attacker_declares_openly_firs
     assert inits == {"Borin": 10, "Grak": 20}
     assert s.system.turn(s.enc).actors == ("Grak",)
     assert "Grak declares first" in s.refused("act", action="declare", actor="Borin", options={"intent": "kill"})
+    assert "The flurry awaits Grak's declaration" in s.refused("attack", [6, 6, 5], actor="Borin", target="Grak")
     res = s.run("act", action="declare", actor="Grak", options={"intent": "disarm", "tactic": "press"})
     assert "**Grak** declares: disarm, press; **Borin** responds" in s.text(res)
+    assert "The flurry awaits Borin's declaration" in s.refused("attack", [6, 6, 5], actor="Grak", target="Borin")
     assert s.system.turn(s.enc).actors == ("Borin",)
     s.run("act", action="declare", actor="Borin", options={"intent": "kill", "tactic": "retreat"})
     assert s.enc.current == "Grak" and s.enc.state.tactics == {"Borin": "retreat", "Grak": "press"}

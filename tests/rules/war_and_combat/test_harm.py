@@ -1,7 +1,9 @@
 """The GM's wounds without an attack: `/act action:damage` gives a wound at a location and severity, `heal` takes it away."""
 from __future__ import annotations
 
+from rules.events import Checked, mod
 from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat.state import WoundRecord
 from tests.rules.war_and_combat.build import duel, st
 
 
@@ -62,10 +64,11 @@ def test_heal_takes_the_worst_wound_there_and_bad_words_change_nothing():
 
 def test_healing_a_critical_chest_wound_takes_away_its_immobility_but_not_the_fall():
     """"In the case of a chest wound, the character is conscious but immobile" until healed ("can no longer be used
-    until healed"): healed, Grak is neither immobile nor downed, and stays fallen until it stands."""
+    until healed"): healed, Grak is no longer immobile, and stays fallen until it stands (conscious, it was never
+    downed: "Only mortally wounded characters are incapable of performing any action")."""
     s = duel()
     s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
-    assert st(s, "Grak").immobile and s.get("Grak").status == "downed" and st(s, "Grak").fallen
+    assert st(s, "Grak").immobile and s.get("Grak").status == "active" and st(s, "Grak").fallen
     s.run("act", action="heal", target="Grak", options={"chest": ""})
     assert not st(s, "Grak").immobile and s.get("Grak").status == "active" and st(s, "Grak").fallen
 
@@ -76,8 +79,8 @@ def test_healing_the_wound_that_left_it_immobile_says_so_not_a_mortal_wound():
     s = duel()
     s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
     said = "\n".join(s.text(s.run("act", action="heal", target="Grak", options={"chest": ""})))
-    assert "**Grak** is now **active**: its immobility ended (the wound that downed it healed)" in said
-    assert "mortal" not in said
+    assert "**Grak** is no longer immobile (the wound that held it healed)" in said
+    assert "mortal" not in said and "now **active**" not in said
     s.run("act", action="damage", target="Grak", options={"mortal": "", "belly": ""})
     said = "\n".join(s.text(s.run("act", action="heal", target="Grak", options={"belly": ""})))
     assert "**Grak** is now **active**: its mortal wound healed" in said
@@ -116,3 +119,39 @@ def test_a_wound_with_two_severities_or_a_side_on_the_body_is_refused():
     assert "Only an arm or leg" in s.refused("act", action="heal", target="Grak", options={"left": "", "chest": ""})
     assert "`severity` is given twice" in s.refused("act", action="heal", target="Grak", options={"light": "", "serious": "", "chest": ""})
     assert [(w.location, w.severity) for w in st(s, "Grak").wounds] == [("chest", "light")]
+
+
+def test_a_fumble_check_takes_the_wound_penalties():
+    """Fumble?: "Roll 3d6 + DEX modifier vs. 10"; "Action penalties are applied against any task roll the character
+    attempts": the light arm wound's own -1 and a serious belly wound's -3 count (11 - 4 = 7: a fumble)."""
+    s = duel()
+    st(s, "Grak").wounds.append(WoundRecord(location="belly", severity="serious"))
+    res = s.run("act", [4, 4, 3, 1], action="damage", target="Grak", options={"light": "", "right": "", "arm": ""})
+    check = next(e for e in res.events if isinstance(e, Checked))
+    assert check.what == "fumble?" and mod("wounds", -4) in check.roll.modifiers and not check.roll.success
+
+
+def test_a_mortal_wound_reads_as_the_text_says_for_its_location():
+    """"Mortal punctures to the arms or legs hit major blood vessel and cause serious bleeding ... Mortal cuts to the belly
+    disembowel the victim; ... sever the arms or legs": no arm is disembowelled."""
+    s = duel()
+    arm = "\n".join(s.text(s.run("act", action="damage", target="Grak", options={"mortal": "", "left": "", "arm": "",
+                                                                                "penetrating": ""})))
+    assert "(a major blood vessel hit (serious bleeding), or severed)" in arm and "disembowel" not in arm
+    belly = "\n".join(s.text(s.run("act", action="damage", target="Grak", options={"mortal": "", "belly": ""})))
+    assert "(disrupted internal organs)" in belly
+
+
+def test_a_disabled_arm_drops_what_it_holds_and_a_disabled_leg_fells():
+    """"Disabled: The limb is disabled and can no longer be used until healed", where the milder impaired arm "may still
+    carry hand held items" and a failed Stumble? "may not stand on the leg": a critical right arm drops the axe at
+    Grak's feet, a critical leg fells him; option `disabled_limbs=table` keeps to what the table's row names."""
+    s = duel()
+    s.run("act", action="damage", target="Grak", options={"critical": "", "right": "", "arm": ""})
+    assert st(s, "Grak").dropped == ["axe"] and st(s, "Grak").dropped_at == {"axe": s.get("Grak").position}
+    s.run("act", action="damage", target="Grak", options={"critical": "", "left": "", "leg": ""})
+    assert st(s, "Grak").fallen
+    t = duel(disabled_limbs="table")
+    t.run("act", action="damage", target="Grak", options={"critical": "", "right": "", "arm": ""})
+    t.run("act", action="damage", target="Grak", options={"critical": "", "left": "", "leg": ""})
+    assert not st(t, "Grak").dropped and not st(t, "Grak").fallen

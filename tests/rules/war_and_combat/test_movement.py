@@ -64,6 +64,16 @@ def test_an_obstacle_costs_one_more_and_a_failed_roll_halts_before_it():
     assert t.get("Borin").position == "F5" and res.events[0].cost == 2
 
 
+def test_a_failed_obstacle_roll_ends_the_movement_of_the_phase():
+    """Obstacles: "a failed action halts movement": no second try in the phase, and no turn to the facing held."""
+    s = alone("pace=run", terrain={"F5": "obstacle"})
+    res = s.run("move", [4, 4, 3], actor="Borin", path="N")
+    assert not any(isinstance(e, Turned) for e in res.events) and st(s, "Borin").mp == 0
+    assert "halted its movement this phase" in s.refused("move", [6, 6, 5], actor="Borin", path="N")
+    assert "halted" in s.refused("move", actor="Borin", facing="S")
+    assert s.get("Borin").position == "F6"
+
+
 def test_entering_a_zone_of_threat_stops_movement_and_engages():
     """"A character entering a zone of danger must stop upon entering a hex covered by the zone"."""
     s = wac()
@@ -111,6 +121,8 @@ def test_pass_through_failure_is_an_accidental_blow():
     res = s.run("move", [2, 3, 2, 4, 4, 3, 6, 1, 2, 3], actor="Borin", path="N N N N", options={"pass": ""})
     hit = next(e for e in res.events if isinstance(e, Struck))
     assert hit.location == "chest" and hit.impact.total == 1 + 2 + 3 - 2
+    said = "\n".join(s.text(res)).replace("✍", "").replace("**", "")  # the location's 3d6 and the low skew, shown
+    assert "Borin is struck in the chest (🎲 4, 4, 3 (3d6) = 11): impact 🎲 6, 1, 2, 3 (3d6-2 low skew) keep 3" in said
 
 
 def test_after_a_flurry_only_a_one_hex_adjustment():

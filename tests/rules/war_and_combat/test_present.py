@@ -14,13 +14,26 @@ def test_board_shows_who_still_has_to_declare():
     assert "still to declare: Borin" in board and "grapple" not in board
 
 
+def test_the_board_shows_an_engaged_fighters_step_without_movement_points():
+    """"Two opponents become engaged when one or both enters the other's danger zones. At this point, movement stops":
+    Borin's movement step shows why he may not move, not points he cannot spend."""
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    facts = s.system.facts(s.enc)
+    assert "▶ engaged with Grak: no moving" in s.system.present.status_line(s.enc, s.get("Borin"), facts)
+    assert "Borin (engaged with Grak: no moving)" in s.system.present.turn_label(s.enc, facts)
+    assert "engaged" in s.refused("move", actor="Borin", path="N")
+
+
 def test_board_shows_wounds_per_location_and_conditions():
-    """The status line carries the worst wound of each location and the conditions (hp is null)."""
+    """The status line carries the worst wound of each location, recorded as the text says ("indicate the wound severity
+    and shock check value ... whether the impact was non-penetrating (blunt) or penetrating": P10), and the conditions
+    (hp is null)."""
     s = duel()
     fight(s)
     s.run("attack", [4, 4, 3, 5, 5, 5, 3, 2, 2, 3, 3, 3], actor="Borin", target="Grak")
     line = s.system.present.status_line(s.enc, s.get("Grak"), s.system.facts(s.enc))
-    assert "wounds left leg light" in line and "fallen" in line and s.get("Grak").hp is None
+    assert "wounds left leg light P10" in line and "fallen" in line and s.get("Grak").hp is None
 
 
 def test_state_mid_flurry_exports_and_reads_back():

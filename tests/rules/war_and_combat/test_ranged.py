@@ -56,6 +56,7 @@ def test_firing_into_a_melee_adds_five():
     s.run("init_roll", [5, 5, 4, 2, 3, 2, 1, 2, 2])
     res = s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow")
     assert attack(res).roll.against == 25
+    assert "vs short range, moving, +5 into a mêlée 25" in s.text(res)[0].replace("**", "")
 
 
 def test_called_shot_at_short_range():
@@ -179,8 +180,8 @@ def test_a_point_blank_shot_at_an_aware_target_is_confrontational():
 def test_a_leg_disabled_by_a_shot_halves_the_rest_of_the_phase():
     """"Disabled: The limb is disabled and can no longer be used until healed"; an impaired leg already "reduce[s]
     movement rate by 1/2 if one leg is so injured": a runner (4 points a phase) whose leg a shot disables keeps 2,
-    and cannot run its 4 hexes."""
-    s = wac()
+    and cannot run its 4 hexes (option `disabled_limbs=table`: by default the disabled leg also fells it)."""
+    s = wac(disabled_limbs="table")
     s.add("Alda", "dex=14 fighter=9 skills=bow:3 weapons=bow", side="dwarves", at="F10", facing="N")
     s.add("Grak", "fighter=0 pace=run weapons=axe", side="orcs", at="F6", facing="S", owner=None)
     s.run("init_roll", [6, 6, 5, 1, 1, 2])

@@ -1,8 +1,9 @@
 """Restrict: a grapple's lasting hold, checked before each action of the victim."""
 from __future__ import annotations
 
-from rules.events import Attacked, Checked
+from rules.events import Attacked, Checked, mod
 from rules.systems.war_and_combat.events import EffectTaken, FlurryEnded
+from rules.systems.war_and_combat.state import WoundRecord
 from tests.rules.war_and_combat.build import duel, fight, st
 
 
@@ -32,6 +33,19 @@ def test_a_failed_restrict_check_loses_the_attack():
     assert isinstance(check, Checked) and check.what == "restrict-10" and not check.roll.success
     assert not [e for e in res.events if isinstance(e, Attacked)]
     assert st(s, "Grak").actions == 1 and s.enc.current == "Grak"
+
+
+def test_the_restrict_check_takes_the_wound_penalties():
+    """"The victim rolls a strength task"; "Action penalties are applied against any task roll the character
+    attempts": Grak's serious leg wound (-3) counts against his check."""
+    s = duel()
+    fight(s)
+    held(s)
+    st(s, "Grak").wounds.append(WoundRecord(location="left leg", severity="serious"))
+    s.run("attack", [5, 5, 4, 1, 1, 2], actor="Borin", target="Grak")  # Grak's check, then Borin misses
+    res = s.run("attack", [4, 4, 4], actor="Grak", target="Borin")  # 12 + 1 - 3 = 10: not over 10
+    check = res.events[0]
+    assert isinstance(check, Checked) and mod("wounds", -3) in check.roll.modifiers and not check.roll.success
 
 
 def test_a_passed_restrict_check_attacks_at_minus_one():

@@ -262,10 +262,11 @@ def test_stun_knockout_and_disabled_details():
 
 @pytest.mark.parametrize(
     "rule, rank, agility, value",
-    [(STUNNED, 6, 1, 9), (STUNNED, 5, 0, 7), (FALLEN, 6, 1, 12), (HELPLESS, 10, 3, 3)],
+    [(STUNNED, 6, 1, 8), (STUNNED, 5, 0, 7), (FALLEN, 6, 1, 11), (HELPLESS, 10, 3, 3)],
 )
 def test_defense_after_a_wound_effect(rule, rank, agility, value):
-    """Stunned: 5 + half Fighter rank; fallen: 5 + Fighter rank; helpless: 3, with no rank or Agility."""
+    """"Base 5 + half Fighter rank", "a base Defense of 5, then adds Fighter rank", "a base Defense of 3, and gets
+    no Fighter rank or Agility modifier": none adds the Agility modifier."""
     assert rule.value(rank, agility) == value
 
 

@@ -131,10 +131,10 @@ def test_the_facts_carry_the_worst_wound_of_each_location_and_the_stunned():
     add_effect(s.enc, s.get("Grak"), "stun", 2)
     facts = SYSTEM.facts(s.enc)
     assert isinstance(facts, WacFacts)
-    assert facts.wounds == {"Grak": (("left leg", "serious"), ("chest", "critical"))}
+    assert facts.wounds == {"Grak": (("left leg", "serious", "B16"), ("chest", "critical", "B19"))}
     assert facts.stunned == frozenset({"Grak"})
     line = SYSTEM.present.status_line(s.enc, s.get("Grak"), facts)
-    assert "wounds left leg serious, chest critical" in line and "stunned" in line
+    assert "wounds left leg serious B16, chest critical B19" in line and "stunned" in line
     assert "stunned" not in SYSTEM.present.status_line(s.enc, s.get("Borin"), facts)
 
 

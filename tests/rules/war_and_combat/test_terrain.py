@@ -58,6 +58,28 @@ def test_uphill_doubles_the_cost_going_up_and_not_coming_down():
     assert down.run("move", actor="Borin", path="N").events[0].cost == 1
 
 
+def test_a_rise_doubles_the_dominant_terrains_cost():
+    """"Uphill ×2 ***": "movement costs are double that of dominant terrain": rough ground (2) on a rise (the map's
+    heights) costs 4 going up and 2 coming down; open ground on a rise 2."""
+    s = alone("pace=run", terrain={"F5": "rough"})
+    s.enc.map.heights["F5"] = 10
+    assert s.run("move", actor="Borin", path="N").events[0].cost == 4
+    down = alone(terrain={"F5": "rough"})
+    down.enc.map.heights["F6"] = 10
+    assert down.run("move", actor="Borin", path="N").events[0].cost == 2
+    hill = alone()
+    hill.enc.map.heights["F5"] = 10
+    assert hill.run("move", actor="Borin", path="N").events[0].cost == 2
+
+
+def test_uphill_rough_ground_keeps_roughs_maximum_pace():
+    """"*** ... maximum pace is the same as dominant terrain": sprinting up rough ground (max run) calls for the roll."""
+    s = alone("pace=sprint", terrain={"F5": "rough"})
+    s.enc.map.heights["F5"] = 10
+    res = s.run("move", [5, 5, 5], actor="Borin", path="N")
+    assert res.events[0].cost == 4 and any(isinstance(e, Checked) and e.what == "stumble" for e in res.events)
+
+
 def test_uphill_keeps_the_dominant_terrains_maximum_pace():
     """"*** ... maximum pace is the same as dominant terrain": running uphill on open ground needs no roll."""
     s = alone("pace=run", terrain={"F5": "uphill"})

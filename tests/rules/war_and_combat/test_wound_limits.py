@@ -20,6 +20,8 @@ def test_a_failed_fumble_check_makes_the_arm_unusable_this_round():
     effect = next(e for e in s.enc.effects if e.target == "Grak")
     assert (effect.code, effect.ends, effect.left) == ("right arm unusable", "round_end", 1)
     to_grak(s)
+    assert "has dropped its axe" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")  # "any item carried is dropped"
+    st(s, "Grak").dropped.clear()  # picked up again: the arm still serves no action this round
     text = s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
     assert "right arm" in text and "hand=left" in text
 
@@ -31,6 +33,8 @@ def test_a_fumble_impairs_the_weapon_arm_for_good():
     s.run("attack", [4, 4, 3, 2, 2, 3, 4, 3, 3, 1], actor="Borin", target="Grak", options={"side": "right"})
     assert st(s, "Grak").impaired == ["right arm"]
     to_grak(s)
+    assert "has dropped its axe" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")  # "automatically dropped"
+    st(s, "Grak").dropped.clear()  # picked up again: the arm still makes no attack
     assert "right arm" in s.refused("attack", [4, 4, 4], actor="Grak", target="Borin")
 
 
