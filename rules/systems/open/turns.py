@@ -233,6 +233,7 @@ def set_initiative(enc: Encounter, opts: OptionValues, c: Combatant, value: int 
     if not INITIATIVE_MIN <= value <= INITIATIVE_MAX:
         raise InputError(f"An initiative is a whole number from {INITIATIVE_MIN} to {INITIATIVE_MAX}.")
     c.initiative = value
+    OpenCombatant.of(c).init_mod = sheet.init_expression(c)[1]  # ties as a roll would: on its sheet's modifier
     tied = _settle_tie(enc, opts, c, dice)
     arrange(enc, opts)
     return [OpenInitiative(actor=c.name, value=value, by_gm=True, rolled_off=tied)]

@@ -269,3 +269,22 @@ def test_a_typed_initiative_die_is_marked_in_the_initiative_line() -> None:
     text = s.system.present.view(s.enc, frozenset()).report("", res.events).text()
     assert "**Ann** initiative **18** (🎲 15✍ (1d20+3) = **18**)" in text
     assert "**Bo** initiative **9** (🎲 4✍, 2✍ (2d6+3) = **9**)" in text
+
+
+def test_a_combatant_joining_with_init_or_set_on_a_tie_rolls_off_with_those_it_ties() -> None:
+    """"A combatant joining the fight under way (or whose initiative is rolled again or set) that ties others on
+    initiative and modifier rolls off with them" (docs/systems/open.md), `init:` and `/init set` too: Newt (+1) is set on
+    Orc's 11 and +1; its modifier counts as its sheet gives it, and the bot rolls the tie's d20s."""
+    page = _page()
+    assert ("A combatant joining the fight under way (or whose initiative is rolled again or set) that ties others on "
+            "initiative and modifier rolls off with them") in page
+    assert "`/combatant add init:` and `/init set` take no `roll:`: the bot rolls the tie's d20s" in page
+    s = Scenario("open").add("Ann", "hp=5 init=+1", at="B2").add("Orc", "hp=5 init=+1", at="D2", owner=None)
+    s.run("init_roll", [15, 10])
+    res = s.run("add", [4, 17], name="Newt", raw_sheet={"hp": "5", "init": "+1"}, at="F2", owner_id=None, init=11)
+    assert s.enc.order == ["Ann", "Newt", "Orc"]
+    text = s.system.present.view(s.enc, frozenset()).report("", res.events).text()
+    assert "tied with others: a roll-off: Orc 🎲 4✍, Newt 🎲 17✍" in text
+    res = s.run("init_set", [2], actor="Newt", value=11)  # set again: Newt rolls again, Orc keeps its 4
+    assert s.enc.order == ["Ann", "Orc", "Newt"]
+    assert "tied with others: a roll-off: Orc 🎲 4, Newt 🎲 2✍" in s.system.present.view(s.enc, frozenset()).report("", res.events).text()
