@@ -288,3 +288,37 @@ def test_a_combatant_joining_with_init_or_set_on_a_tie_rolls_off_with_those_it_t
     res = s.run("init_set", [2], actor="Newt", value=11)  # set again: Newt rolls again, Orc keeps its 4
     assert s.enc.order == ["Ann", "Orc", "Newt"]
     assert "tied with others: a roll-off: Orc 🎲 4, Newt 🎲 2✍" in s.system.present.view(s.enc, frozenset()).report("", res.events).text()
+
+
+def _goblins_and_heroes(goblin_2: str = "+1") -> Scenario:
+    s = Scenario("open", group_init="yes").add("Ava", "hp=12 init=+1", at="B2")
+    s.run("add", name="Goblin", raw_sheet={"hp": "7", "init": "+1"}, at="H2 H3 H4", count=3, owner_id=None)
+    if goblin_2 != "+1":
+        s.run("edit", actor="Goblin 2", raw_sheet={"init": goblin_2})
+    return s.add("Bea", "hp=10 init=+1", at="B4")
+
+
+def test_copies_sharing_a_roll_stay_together_while_one_joins_on_their_tie_or_above_them() -> None:
+    """"copies sharing a roll stay together in number order (Goblin 1, Goblin 2, Goblin 3)" (docs/systems/open.md), also
+    when one joins in the group's turns: Newt wins the roll-off on the group's 11, Kit joins at 20, both while Goblin 1
+    acts; they come after Goblin 3, the group's turns being under way."""
+    assert "one joining in the group's turns with a higher initiative (or winning its tie) acts after the last of them" in _page()
+    s = _goblins_and_heroes()
+    s.run("init_roll", [10, 10, 10, 7, 12, 8])  # all 11; roll-off Ava 7, the group 12, Bea 8
+    assert s.enc.order == ["Goblin 1", "Goblin 2", "Goblin 3", "Bea", "Ava"] and s.enc.current == "Goblin 1"
+    s.run("add", [10, 20], name="Newt", raw_sheet={"hp": "5", "init": "+1"}, at="H6", owner_id=None)
+    assert s.enc.order == ["Goblin 1", "Goblin 2", "Goblin 3", "Newt", "Bea", "Ava"]
+    s.run("add", name="Kit", raw_sheet={"hp": "5", "init": "+1"}, at="H7", owner_id=None, init=20)
+    assert s.enc.order == ["Goblin 1", "Goblin 2", "Goblin 3", "Kit", "Newt", "Bea", "Ava"]
+    s.run("next", actor="Goblin 1")
+    assert s.enc.current == "Goblin 2"
+
+
+def test_a_copy_edited_to_another_initiative_rolls_its_own() -> None:
+    """"copies sharing a roll stay together in number order" (docs/systems/open.md): a copy whose `init` is edited away
+    from its group's no longer shares the roll; it rolls its own and takes its own place."""
+    assert "A copy whose `init` differs from the others' no longer shares their roll: it rolls its own" in _page()
+    s = _goblins_and_heroes("+5")
+    s.run("init_roll", [12, 10, 3, 2])  # Ava 13, Goblins 1 and 3 11, Goblin 2 8, Bea 3
+    assert [s.get(n).initiative for n in ("Goblin 1", "Goblin 2", "Goblin 3")] == [11, 8, 11]
+    assert s.enc.order == ["Ava", "Goblin 1", "Goblin 3", "Goblin 2", "Bea"]
