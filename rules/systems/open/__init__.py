@@ -222,11 +222,12 @@ class OpenSystem(RuleSystem):
         return st.acted and turns.feet_left(enc, c) == 0 and OpenEncounter.of(enc).waiting is None
 
     def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """The effects on a combatant that is out end; a combatant that fell in its own turn (by an add or
-        an edit, a move, an attack or an act), or that rolled its death save in it, ends it."""
+        """The effects on a combatant that is out end, and those timed by its turn (it takes no turn again); a combatant
+        that fell in its own turn (by an add or an edit, a move, an attack or an act), or that rolled its death save in
+        it, ends it."""
         out = {c.name for c in enc.combatants if c.status == "out"}
-        gone = [e for e in enc.effects if e.target in out]
-        events: list[Event] = [EffectEnded(actor=e.target, name=e.name, removed=True) for e in gone]
+        gone = [e for e in enc.effects if e.target in out or e.counts_at[1] in out]
+        events: list[Event] = [EffectEnded(actor=e.target, name=e.name, removed=e.target in out) for e in gone]
         enc.effects = [e for e in enc.effects if e not in gone]
         if action.kind not in ("add", "edit", "move", "attack", "act"):
             return events

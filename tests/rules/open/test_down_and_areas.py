@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from rules.actions import make_action
 from rules.dice import Dice
@@ -320,6 +321,21 @@ def test_the_effects_on_a_combatant_that_is_out_end() -> None:
     s.run("effect_add", effect="Bless", actor="Grak", rounds=3, mods="attack+1")
     s.run("attack", [15, 4], actor="Ann", target="Grak")
     assert s.get("Grak").status == "out" and s.enc.effects == []
+
+
+def test_the_effects_timed_by_the_turn_of_a_combatant_that_is_out_end() -> None:
+    """"The effects on a combatant that is out end, and so do the effects timed by its turn (it takes no turn again ..."
+    (docs/systems/open.md): Mark on Ann until Grak's turn ends ends as Grak goes out, with its line in the reply."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert "The effects on a combatant that is out end, and so do the effects timed by its turn (it takes no turn again" in page
+    commands = " ".join((Path(__file__).parents[3] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "an effect timed by a combatant's turn when that combatant is removed or, in Open d20, out of the fight" in commands
+    s = fight(grak=f"hp=7 ac=10 {SWORD}")
+    s.run("effect_add", effect="Mark", actor="Ann", rounds=3, ends="end of Grak's turn")
+    s.run("effect_add", effect="Bless", actor="Ann", rounds=3)
+    res = s.run("edit", actor="Grak", hp_change=-7)
+    assert s.get("Grak").status == "out" and [e.name for e in s.enc.effects] == ["Bless"]
+    assert any("Mark" in line and "ends" in line for line in s.text(res))
 
 
 def test_massive_damage_kills_outright() -> None:
