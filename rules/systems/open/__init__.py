@@ -23,6 +23,7 @@ from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
 from rules.systems.open.conditions import CONDITION_NAMES
+from rules.systems.open.events import Harmed
 from rules.systems.open.facts import OpenFacts, OpportunityQuestion, open_facts
 from rules.systems.open.options import OPTIONS
 from rules.systems.open.present import OpenPresenter, sheet_summary
@@ -127,6 +128,11 @@ class OpenSystem(RuleSystem):
         if c.status == "out":
             raise IllegalAction(f"{c.name} is out of the fight: there are no hit points left to take.")
         return attacks.harm(enc, self.option_values(enc), c, -change, "", None)
+
+    def hp_change_note(self, c: Combatant, applied: int, events: list[Event]) -> str:
+        """What temporary hit points took of a loss too: ``hp-2, 2 to temporary HP (now 7)``."""
+        took = sum(e.temp for e in events if isinstance(e, Harmed) and e.actor == c.name)
+        return f"hp{applied:+d}, {took} to temporary HP (now {c.hp})" if took else super().hp_change_note(c, applied, events)
 
     def apply_edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises

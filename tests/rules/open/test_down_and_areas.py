@@ -554,6 +554,20 @@ def test_hit_points_the_gm_takes_away_mid_fight_are_damage() -> None:
     assert s.get("Bo").status == "out"
 
 
+def test_the_boards_gm_changes_say_what_temporary_hp_took() -> None:
+    """docs/commands.md: the board lists the GM's `/combatant hp` "as the change applied and the HP it left", in Open
+    d20 with what temporary HP took: `Grak hp-2, 2 to temporary HP (now 7)`."""
+    commands = " ".join((Path(__file__).parents[3] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "as the change applied and the HP it left: `Grak hp-1 (now 2)`; in Open d20 with what temporary HP took" in commands
+    s = fight(ann=f"hp=7 temp_hp=3 ac=10 {SWORD}")
+    s.run("edit", actor="Ann", hp_change=-2)
+    assert s.enc.gm_edits[-1] == "round 1: Ann hp-2, 2 to temporary HP (now 7)"
+    s.run("edit", actor="Ann", hp_change=-3)
+    assert s.enc.gm_edits[-1] == "round 1: Ann hp-3, 1 to temporary HP (now 5)"
+    s.run("edit", actor="Ann", hp_change=-1)
+    assert s.enc.gm_edits[-1] == "round 1: Ann hp-1 (now 4)"
+
+
 def test_brought_up_in_its_dying_turn_then_downed_again_its_turn_passes() -> None:
     """"One downed in its own turn makes its first save at the start of its next": healed back up in the turn it
     was dying in, then downed again in that turn, it rolls no save now, and its turn passes on."""
