@@ -240,7 +240,7 @@ class RosterRules(FightRules):
                     e.by_gm = action.is_gm
             # the change applied (a heal past the most stops at it); a loss the rules deal as damage, as given
             applied = next((e.change for e in events if isinstance(e, HitPointsChanged)), change)
-            self.note_gm_edit(enc, action, c, [f"hp{applied:+d} (now {c.hp})"])
+            self.note_gm_edit(enc, action, c, [self.hp_change_note(c, applied, events)])
             return events
         if not action.raw_sheet and not action.at and not action.facing and not action.side:
             raise InputError("Nothing to change: give `sheet` (key=value pairs, or changes like `hp-7`) to edit.")
@@ -265,6 +265,11 @@ class RosterRules(FightRules):
         if enc.hidden(c):  # players read that the GM changed it, not what
             note = mark([c.name], note, f"round {enc.round}: the GM changed {c.name}")
         enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
+
+    def hp_change_note(self, c: Combatant, applied: int, events: list[Event]) -> str:
+        """The board's GM change for `/combatant hp`: the change ``applied`` and the HP it left (a system whose
+        hit points have more to them, seen in the change's ``events``, says that too)."""
+        return f"hp{applied:+d} (now {c.hp})"
 
     def check_changed(self, c: Combatant, was: dict[str, Any]) -> None:
         """A change of hit points that leaves ``c`` as it ``was`` (a heal at the most, a loss at the

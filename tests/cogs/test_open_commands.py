@@ -1,6 +1,8 @@
 """The open system's commands through the real command tree (docs/systems/open.md, docs/commands.md)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.offline.harness import Harness, Sent
 
 
@@ -31,3 +33,29 @@ async def test_a_player_naming_their_own_acting_combatant_is_not_sent_to_a_foe(h
     await nova_fight(h)
     r = reply(await h.run("bob", "/attack", weapon="nova", target="Wiz"))
     assert r.ephemeral and "name another `target`" in r.text and "Gob" not in r.text
+
+
+def _commands() -> str:
+    return " ".join((Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+
+
+async def test_the_gm_cannot_pass_a_combatant_before_its_turn(h: Harness) -> None:
+    """docs/commands.md: "the damage-grid game, War & Combat and the open system have no way to pass a combatant before
+    its turn and refuse, saying why": the GM's `/init next combatant:Gob` in Wiz's turn is refused."""
+    assert ("the damage-grid game, War & Combat and the open system have no way to pass a combatant before its turn "
+            "and refuse, saying why") in _commands()
+    await nova_fight(h)
+    r = reply(await h.run("gm", "/init next", combatant="Gob"))
+    assert r.ephemeral and "Open d20 cannot pass a combatant before its turn comes" in r.text
+
+
+async def test_init_places_one_joining_mid_fight(h: Harness) -> None:
+    """docs/commands.md: "`init:12` sets its initiative and places it in the order (where the system counts initiative:
+    Knights of Valour, TOTE, the open system)": Orc joins at 30, ahead of Gob (a d20 and +0)."""
+    assert ("`init:12` sets its initiative and places it in the order (where the system counts initiative: Knights of "
+            "Valour, TOTE, the open system)") in _commands()
+    await nova_fight(h)
+    r = reply(await h.run("gm", "/combatant add", name="Orc", side="foes", at="H6", sheet="hp=5", init=30))
+    assert "**Orc** joins the fight in round 1" in r.text
+    order = reply(await h.run("gm", "/init order")).text
+    assert order.index("**Wiz**") < order.index("**Orc**") < order.index("**Gob**")

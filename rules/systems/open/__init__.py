@@ -23,6 +23,7 @@ from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
 from rules.systems.open.conditions import CONDITION_NAMES
+from rules.systems.open.events import Harmed
 from rules.systems.open.facts import OpenFacts, OpportunityQuestion, open_facts
 from rules.systems.open.options import OPTIONS
 from rules.systems.open.present import OpenPresenter, sheet_summary
@@ -128,6 +129,11 @@ class OpenSystem(RuleSystem):
             raise IllegalAction(f"{c.name} is out of the fight: there are no hit points left to take.")
         return attacks.harm(enc, self.option_values(enc), c, -change, "", None)
 
+    def hp_change_note(self, c: Combatant, applied: int, events: list[Event]) -> str:
+        """What temporary hit points took of a loss too: ``hp-2, 2 to temporary HP (now 7)``."""
+        took = sum(e.temp for e in events if isinstance(e, Harmed) and e.actor == c.name)
+        return f"hp{applied:+d}, {took} to temporary HP (now {c.hp})" if took else super().hp_change_note(c, applied, events)
+
     def apply_edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
         """`hp` sets the current HP, never above `max_hp` (before the fight, an `hp` above it raises
         `max_hp` too, and a `max_hp` alone raises an HP above 0 by as much as the most rose); a combatant brought above 0 HP is back up, one brought to 0 is down."""
@@ -222,11 +228,12 @@ class OpenSystem(RuleSystem):
         return st.acted and turns.feet_left(enc, c) == 0 and OpenEncounter.of(enc).waiting is None
 
     def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """The effects on a combatant that is out end; a combatant that fell in its own turn (by an add or
-        an edit, a move, an attack or an act), or that rolled its death save in it, ends it."""
+        """The effects on a combatant that is out end, and those timed by its turn (it takes no turn again); a combatant
+        that fell in its own turn (by an add or an edit, a move, an attack or an act), or that rolled its death save in
+        it, ends it."""
         out = {c.name for c in enc.combatants if c.status == "out"}
-        gone = [e for e in enc.effects if e.target in out]
-        events: list[Event] = [EffectEnded(actor=e.target, name=e.name, removed=True) for e in gone]
+        gone = [e for e in enc.effects if e.target in out or e.counts_at[1] in out]
+        events: list[Event] = [EffectEnded(actor=e.target, name=e.name, removed=e.target in out) for e in gone]
         enc.effects = [e for e in enc.effects if e not in gone]
         if action.kind not in ("add", "edit", "move", "attack", "act"):
             return events

@@ -85,13 +85,20 @@ def _number(c: Combatant) -> int:
     return int(c.name.rsplit(" ", 1)[1])
 
 
+def _sharing(enc: Encounter, opts: OptionValues, c: Combatant) -> tuple[str, str] | None:
+    """What copies sharing a roll (``group_init=yes``) have in common: their name and their initiative expression
+    (a copy whose `init` was edited away from the others' rolls its own); None: ``c`` shares no roll."""
+    group = group_of(enc, c) if opts.group_init else None
+    return None if group is None else (group, sheet.init_expression(c)[0])
+
+
 def _ties(enc: Encounter, opts: OptionValues, fighters: list[Combatant]) -> dict[tuple[int, int], list[list[Combatant]]]:
     """``fighters`` by initiative and modifier, each tie as the units that roll off in it: one combatant, or the
     copies sharing a roll (``group_init=yes``) in number order; the units in the order their first joined."""
-    ties: dict[tuple[int, int], dict[tuple[bool, str], list[Combatant]]] = {}
+    ties: dict[tuple[int, int], dict[tuple[bool, str | tuple[str, str]], list[Combatant]]] = {}
     for c in fighters:
-        group = group_of(enc, c) if opts.group_init else None
-        unit = (True, group) if group is not None else (False, c.name)
+        shares = _sharing(enc, opts, c)
+        unit: tuple[bool, str | tuple[str, str]] = (True, shares) if shares is not None else (False, c.name)
         ties.setdefault((c.initiative or 0, OpenCombatant.of(c).init_mod), {}).setdefault(unit, []).append(c)
     return {key: [sorted(u, key=_number) if shared else u for (shared, _), u in units.items()]
             for key, units in ties.items()}
@@ -116,10 +123,18 @@ def _slots(enc: Encounter, opts: OptionValues) -> list[ordered.Slot]:
 
 def arrange(enc: Encounter, opts: OptionValues) -> None:
     """The round's order; those who acted in it (or were passed over) stay so while out of the fight,
-    so that one brought back takes no second turn in the round."""
+    so that one brought back takes no second turn in the round. Copies sharing a roll whose turns are under way
+    (some acted, some not) take theirs next: one joining ahead of them, or winning their tie, comes after."""
     st = OpenEncounter.of(enc)
     st.acted = [n for n in st.acted if enc.find(n) is not None]
-    enc.order = ordered.arrange(_slots(enc, opts), st.acted)
+    order = ordered.arrange(_slots(enc, opts), st.acted)
+    if opts.group_init:
+        fighters = [c for c in enc.combatants if c.in_fight]
+        started = [c.name for units in _ties(enc, opts, fighters).values() for u in units if len(u) > 1
+                   and any(c.name in st.acted for c in u) for c in u if c.name not in st.acted]
+        done = len([n for n in order if n in st.acted])
+        order = order[:done] + started + [n for n in order[done:] if n not in started]
+    enc.order = order
 
 
 def back_in(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
@@ -137,20 +152,20 @@ def _ranking(enc: Encounter) -> list[Ranked]:
     return [Ranked(name=n, initiative=enc.get(n).initiative or 0) for n in enc.order]
 
 
-def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[str, tuple[int, Roll]], opts: OptionValues) -> Event:
+def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[tuple[str, str], tuple[int, Roll]], opts: OptionValues) -> Event:
     expression, modifier = sheet.init_expression(c)
     OpenCombatant.of(c).init_mod = modifier
-    group = group_of(enc, c) if opts.group_init else None
-    if group is not None and group in shared:
-        c.initiative, roll = shared[group]
-        return OpenInitiative(actor=c.name, value=c.initiative, roll=roll, group=group)
+    shares = _sharing(enc, opts, c)
+    if shares is not None and shares in shared:
+        c.initiative, roll = shared[shares]
+        return OpenInitiative(actor=c.name, value=c.initiative, roll=roll, group=shares[0])
     with dice.rolling_for(c.name):
         result = roll_expression(expression, dice, words=False)
     value = max(INITIATIVE_MIN, min(INITIATIVE_MAX, result.total))
     roll = Roll(dice=result.marked_dice(), label=expression, total=value)
     c.initiative = value
-    if group is not None:
-        shared[group] = (value, roll)
+    if shares is not None:
+        shared[shares] = (value, roll)
     return OpenInitiative(actor=c.name, value=value, roll=roll)
 
 
@@ -200,7 +215,7 @@ def start(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     fighters = [c for c in enc.combatants if c.in_fight]
     if not fighters:
         raise IllegalAction("There is nobody to fight yet: add combatants with `/combatant add` first.")
-    shared: dict[str, tuple[int, Roll]] = {}
+    shared: dict[tuple[str, str], tuple[int, Roll]] = {}
     events = [_roll(enc, c, dice, shared, opts) for c in fighters]
     tied = _roll_off(enc, opts, dice)
     enc.round = 1
@@ -214,11 +229,11 @@ def init_one(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> li
     """`/init roll combatant:X`: X rolls its initiative again (or for the first time, joining)."""
     if not c.in_fight:
         raise IllegalAction(f"{c.name} is out of the fight: it takes no initiative.")
-    shared: dict[str, tuple[int, Roll]] = {}
-    if opts.group_init and (group := group_of(enc, c)) is not None:
-        mate = next((o for o in enc.combatants if o is not c and group_of(enc, o) == group and o.initiative is not None), None)
+    shared: dict[tuple[str, str], tuple[int, Roll]] = {}
+    if (shares := _sharing(enc, opts, c)) is not None:
+        mate = next((o for o in enc.combatants if o is not c and _sharing(enc, opts, o) == shares and o.initiative is not None), None)
         if mate is not None:
-            shared[group] = (mate.initiative or 0, Roll(total=mate.initiative))
+            shared[shares] = (mate.initiative or 0, Roll(total=mate.initiative))
     event = _roll(enc, c, dice, shared, opts)
     tied = _settle_tie(enc, opts, c, dice)
     arrange(enc, opts)
@@ -233,6 +248,7 @@ def set_initiative(enc: Encounter, opts: OptionValues, c: Combatant, value: int 
     if not INITIATIVE_MIN <= value <= INITIATIVE_MAX:
         raise InputError(f"An initiative is a whole number from {INITIATIVE_MIN} to {INITIATIVE_MAX}.")
     c.initiative = value
+    OpenCombatant.of(c).init_mod = sheet.init_expression(c)[1]  # ties as a roll would: on its sheet's modifier
     tied = _settle_tie(enc, opts, c, dice)
     arrange(enc, opts)
     return [OpenInitiative(actor=c.name, value=value, by_gm=True, rolled_off=tied)]

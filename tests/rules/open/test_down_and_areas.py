@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from rules.actions import make_action
 from rules.dice import Dice
@@ -322,6 +323,21 @@ def test_the_effects_on_a_combatant_that_is_out_end() -> None:
     assert s.get("Grak").status == "out" and s.enc.effects == []
 
 
+def test_the_effects_timed_by_the_turn_of_a_combatant_that_is_out_end() -> None:
+    """"The effects on a combatant that is out end, and so do the effects timed by its turn (it takes no turn again ..."
+    (docs/systems/open.md): Mark on Ann until Grak's turn ends ends as Grak goes out, with its line in the reply."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "open.md").read_text(encoding="utf-8").split())
+    assert "The effects on a combatant that is out end, and so do the effects timed by its turn (it takes no turn again" in page
+    commands = " ".join((Path(__file__).parents[3] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "an effect timed by a combatant's turn when that combatant is removed or, in Open d20, out of the fight" in commands
+    s = fight(grak=f"hp=7 ac=10 {SWORD}")
+    s.run("effect_add", effect="Mark", actor="Ann", rounds=3, ends="end of Grak's turn")
+    s.run("effect_add", effect="Bless", actor="Ann", rounds=3)
+    res = s.run("edit", actor="Grak", hp_change=-7)
+    assert s.get("Grak").status == "out" and [e.name for e in s.enc.effects] == ["Bless"]
+    assert any("Mark" in line and "ends" in line for line in s.text(res))
+
+
 def test_massive_damage_kills_outright() -> None:
     """"when damage reduces a combatant to 0 HP and the damage left over equals or exceeds its hit point maximum, it
     dies outright (no death saves)"; temporary hit points take their share first."""
@@ -536,6 +552,20 @@ def test_hit_points_the_gm_takes_away_mid_fight_are_damage() -> None:
     s = with_bo(fight(death_saves="no"))
     s.run("edit", actor="Bo", hp_change=-5)
     assert s.get("Bo").status == "out"
+
+
+def test_the_boards_gm_changes_say_what_temporary_hp_took() -> None:
+    """docs/commands.md: the board lists the GM's `/combatant hp` "as the change applied and the HP it left", in Open
+    d20 with what temporary HP took: `Grak hp-2, 2 to temporary HP (now 7)`."""
+    commands = " ".join((Path(__file__).parents[3] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "as the change applied and the HP it left: `Grak hp-1 (now 2)`; in Open d20 with what temporary HP took" in commands
+    s = fight(ann=f"hp=7 temp_hp=3 ac=10 {SWORD}")
+    s.run("edit", actor="Ann", hp_change=-2)
+    assert s.enc.gm_edits[-1] == "round 1: Ann hp-2, 2 to temporary HP (now 7)"
+    s.run("edit", actor="Ann", hp_change=-3)
+    assert s.enc.gm_edits[-1] == "round 1: Ann hp-3, 1 to temporary HP (now 5)"
+    s.run("edit", actor="Ann", hp_change=-1)
+    assert s.enc.gm_edits[-1] == "round 1: Ann hp-1 (now 4)"
 
 
 def test_brought_up_in_its_dying_turn_then_downed_again_its_turn_passes() -> None:

@@ -269,3 +269,56 @@ def test_a_typed_initiative_die_is_marked_in_the_initiative_line() -> None:
     text = s.system.present.view(s.enc, frozenset()).report("", res.events).text()
     assert "**Ann** initiative **18** (🎲 15✍ (1d20+3) = **18**)" in text
     assert "**Bo** initiative **9** (🎲 4✍, 2✍ (2d6+3) = **9**)" in text
+
+
+def test_a_combatant_joining_with_init_or_set_on_a_tie_rolls_off_with_those_it_ties() -> None:
+    """"A combatant joining the fight under way (or whose initiative is rolled again or set) that ties others on
+    initiative and modifier rolls off with them" (docs/systems/open.md), `init:` and `/init set` too: Newt (+1) is set on
+    Orc's 11 and +1; its modifier counts as its sheet gives it, and the bot rolls the tie's d20s."""
+    page = _page()
+    assert ("A combatant joining the fight under way (or whose initiative is rolled again or set) that ties others on "
+            "initiative and modifier rolls off with them") in page
+    assert "`/combatant add init:` and `/init set` take no `roll:`: the bot rolls the tie's d20s" in page
+    s = Scenario("open").add("Ann", "hp=5 init=+1", at="B2").add("Orc", "hp=5 init=+1", at="D2", owner=None)
+    s.run("init_roll", [15, 10])
+    res = s.run("add", [4, 17], name="Newt", raw_sheet={"hp": "5", "init": "+1"}, at="F2", owner_id=None, init=11)
+    assert s.enc.order == ["Ann", "Newt", "Orc"]
+    text = s.system.present.view(s.enc, frozenset()).report("", res.events).text()
+    assert "tied with others: a roll-off: Orc 🎲 4✍, Newt 🎲 17✍" in text
+    res = s.run("init_set", [2], actor="Newt", value=11)  # set again: Newt rolls again, Orc keeps its 4
+    assert s.enc.order == ["Ann", "Orc", "Newt"]
+    assert "tied with others: a roll-off: Orc 🎲 4, Newt 🎲 2✍" in s.system.present.view(s.enc, frozenset()).report("", res.events).text()
+
+
+def _goblins_and_heroes(goblin_2: str = "+1") -> Scenario:
+    s = Scenario("open", group_init="yes").add("Ava", "hp=12 init=+1", at="B2")
+    s.run("add", name="Goblin", raw_sheet={"hp": "7", "init": "+1"}, at="H2 H3 H4", count=3, owner_id=None)
+    if goblin_2 != "+1":
+        s.run("edit", actor="Goblin 2", raw_sheet={"init": goblin_2})
+    return s.add("Bea", "hp=10 init=+1", at="B4")
+
+
+def test_copies_sharing_a_roll_stay_together_while_one_joins_on_their_tie_or_above_them() -> None:
+    """"copies sharing a roll stay together in number order (Goblin 1, Goblin 2, Goblin 3)" (docs/systems/open.md), also
+    when one joins in the group's turns: Newt wins the roll-off on the group's 11, Kit joins at 20, both while Goblin 1
+    acts; they come after Goblin 3, the group's turns being under way."""
+    assert "one joining in the group's turns with a higher initiative (or winning its tie) acts after the last of them" in _page()
+    s = _goblins_and_heroes()
+    s.run("init_roll", [10, 10, 10, 7, 12, 8])  # all 11; roll-off Ava 7, the group 12, Bea 8
+    assert s.enc.order == ["Goblin 1", "Goblin 2", "Goblin 3", "Bea", "Ava"] and s.enc.current == "Goblin 1"
+    s.run("add", [10, 20], name="Newt", raw_sheet={"hp": "5", "init": "+1"}, at="H6", owner_id=None)
+    assert s.enc.order == ["Goblin 1", "Goblin 2", "Goblin 3", "Newt", "Bea", "Ava"]
+    s.run("add", name="Kit", raw_sheet={"hp": "5", "init": "+1"}, at="H7", owner_id=None, init=20)
+    assert s.enc.order == ["Goblin 1", "Goblin 2", "Goblin 3", "Kit", "Newt", "Bea", "Ava"]
+    s.run("next", actor="Goblin 1")
+    assert s.enc.current == "Goblin 2"
+
+
+def test_a_copy_edited_to_another_initiative_rolls_its_own() -> None:
+    """"copies sharing a roll stay together in number order" (docs/systems/open.md): a copy whose `init` is edited away
+    from its group's no longer shares the roll; it rolls its own and takes its own place."""
+    assert "A copy whose `init` differs from the others' no longer shares their roll: it rolls its own" in _page()
+    s = _goblins_and_heroes("+5")
+    s.run("init_roll", [12, 10, 3, 2])  # Ava 13, Goblins 1 and 3 11, Goblin 2 8, Bea 3
+    assert [s.get(n).initiative for n in ("Goblin 1", "Goblin 2", "Goblin 3")] == [11, 8, 11]
+    assert s.enc.order == ["Ava", "Goblin 1", "Goblin 3", "Goblin 2", "Bea"]
