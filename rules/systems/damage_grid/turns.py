@@ -260,12 +260,14 @@ def end_if_out(enc: Encounter, c: Combatant) -> list[Event]:
 
 
 def on_removed(enc: Encounter, c: Combatant) -> list[Event]:
+    """``c`` left the fight: if it was activating, that activation is used and the other side activates
+    next ("the sides alternate activating one model"); priority also passes on when its side has nothing
+    left to activate."""
     if not enc.started or enc.winner:
         return []
-    side = DgEncounter.of(enc).priority
-    if enc.current is None and side is not None and not pool(enc, side):
-        return _pass_priority(enc, side)
-    return []
+    passes, after = alternating.after_removal(c.side, DgCombatant.of(c).activation is not None, enc.current is None,
+                                              DgEncounter.of(enc).priority, lambda side: bool(pool(enc, side)))
+    return _pass_priority(enc, after) if passes else []
 
 
 def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:

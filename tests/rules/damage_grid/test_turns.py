@@ -84,3 +84,21 @@ def test_an_inert_models_activation_passes_unplayed_each_phase_for_its_effects()
     for who in ("Mira", "Hera"):
         s.run("next", actor=who)
     assert "Effect **Mark** on **Meena** ends" in s.text(s.run("next", actor="Hana")) and s.enc.effects == []
+
+
+def test_removing_the_activating_model_passes_the_activation_to_the_other_side() -> None:
+    """"In each phase the sides alternate activating one model" (docs/systems/damage-grid.md): when the GM
+    removes the model whose activation is under way, that activation is used and the other side activates
+    next, told as priority passing, not a second activation in a row for the removed model's side."""
+    s = Scenario("damage-grid", map="10x8")
+    s.add("Meena", side="crew", at="B2", facing="E").add("Vex", side="crew", at="B6", facing="E")
+    s.add("Hera", side="boarders", at="G2", facing="W").add("Xul", side="boarders", at="G6", facing="W")
+    s.run("init_roll")
+    s.run("next", actor="Meena")
+    s.run("move", actor="Hera", to="F2")
+    said = s.text(s.run("remove", actor="Hera"))
+    turn = s.system.turn(s.enc)
+    assert (s.enc.current, turn.side, turn.actors) == (None, "crew", ("Vex",))
+    assert said[0] == "**Hera** removed from the encounter" and any("crew" in line and "Vex" in line for line in said[1:])
+    s.run("move", actor="Vex", to="C6")
+    assert s.system.turn(s.enc).actors == ("Vex",)
