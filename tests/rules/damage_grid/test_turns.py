@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rules.errors import IllegalAction, NotYourTurn
+from rules.systems.damage_grid.events import CloudDrifted
 from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import duel
 from tests.scenario import Scenario
@@ -102,3 +103,19 @@ def test_removing_the_activating_model_passes_the_activation_to_the_other_side()
     assert said[0] == "**Hera** removed from the encounter" and any("crew" in line and "Vex" in line for line in said[1:])
     s.run("move", actor="Vex", to="C6")
     assert s.system.turn(s.enc).actors == ("Vex",)
+
+
+def test_a_removal_that_ends_the_phase_drifts_the_clouds_as_the_next_phase_begins() -> None:
+    """"Each phase roll a D10. On a 0 the Cloud disappears prematurely. Any other result the cloud is moved": removing
+    the phase's last activating model begins the next phase, and the cloud rolls then, as `/init next` would make it."""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", "weapons=smoke:5:1:0:area=burst1:cloud=4", side="a", at="E8", facing="N")
+    s.add("Mira", side="a", at="G8", facing="N").add("Hera", "health=9 body=9", side="b", at="E4", facing="S")
+    s.run("init_roll")
+    s.run("attack", actor="Meena", target="E6", weapon="smoke")
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    s.run("move", actor="Mira", to="G7")
+    res = s.run("remove", [3], actor="Mira")
+    assert s.enc.phase == "phase 2/4" and [e.direction for e in res.events if isinstance(e, CloudDrifted)] == ["E"]
+    assert s.enc.effects[0].cells == ["F6"]
