@@ -36,6 +36,7 @@ from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.hidden import everyone, players_see
 from rules.logfacts import LogFacts, Undid, log_facts
 from rules.models import Encounter
+from rules.present import Prompt
 from rules.registry import get_system
 from rules.report import TYPED, Report, events_report, plural, user_ref
 from rules.setup import new_encounter, with_gm, with_reveal, with_settings, with_terrain
@@ -46,6 +47,12 @@ __all__ = ["Service", "INLINE_IMPORT_BYTES"]
 
 #: an import up to this size is checked on the event loop (a few ms at most); a bigger one in a thread
 INLINE_IMPORT_BYTES = 16 * 1024
+
+
+def fresh_prompt(before: Prompt | None, asked: Prompt | None) -> Prompt | None:
+    """The question to send once a command changed the encounter: the one that waits now (``asked``),
+    unless it is the one that waited before (its buttons were sent then)."""
+    return asked if asked is not None and (before is None or before.tag != asked.tag) else None
 
 
 class Service:
@@ -169,8 +176,8 @@ class Service:
                 asked = system.prompt(res.encounter)
                 write = Write(command, "", dice.values(), dice_typed=typed, facts=facts)
                 ping = await self.encounters.commit(ctx, live, res.encounter, write)
-        fresh = asked if asked is not None and (before is None or before.tag != asked.tag) else None
-        return Outcome(report, ping=ping, board_changed=True, private=private, prompt=fresh, channel_id=ctx.channel_id)
+        return Outcome(report, ping=ping, board_changed=True, private=private, prompt=fresh_prompt(before, asked),
+                       channel_id=ctx.channel_id)
 
     async def answer(self, ctx: Ctx, tag: str, index: int) -> Outcome:
         """A press of a question's button (`RuleSystem.prompt`), its ``index``-th choice: only the
@@ -272,14 +279,19 @@ class Service:
                         f"The state before {entry.command} could not be read either ({error}): "
                         "`/encounter export` the encounter as it is stored, or `/encounter end` it."
                     )
+            system = get_system(restored.system)
+            before = system.prompt(live.enc) if isinstance(live, LiveEntry) else None  # one that did not read back asked nothing
+            asked = system.prompt(restored)
             undid = Undid(command=entry.command or "", user_id=entry.user_id)
             facts = None
             if entry.facts:
                 facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}).model_dump_json(exclude_defaults=True)
-            text = f"Undid {entry.command} by {views.who(entry.user_id)}: {views.entry_text(entry, get_system(restored.system))}"
+            text = f"Undid {entry.command} by {views.who(entry.user_id)}: {views.entry_text(entry, system)}"
             ping = await self.encounters.commit(ctx, live, restored, Write("/undo", text, undoable=False, undo_of=entry.id, facts=facts))
         report, private = views.readers(Report("↩️ Undone", [text[:3500]]), restored, restored.is_gm(ctx.user_id))
-        return Outcome(report, ping=ping, board_changed=True, private=private)
+        # a question the undo brings back (its answer undone) is asked again, with live buttons
+        return Outcome(report, ping=ping, board_changed=True, private=private, prompt=fresh_prompt(before, asked),
+                       channel_id=ctx.channel_id)
 
     async def log(self, ctx: Ctx, count: int, public: bool = False, page: int = 1, encounter_id: int | None = None) -> Outcome:
         """`/log`: page ``page`` (1: the newest) of ``count`` entries; ``encounter_id``: a page

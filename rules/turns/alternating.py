@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import zip_longest
 
-__all__ = ["RollOff", "Next", "order_sides", "rotation", "next_turn", "interleave", "MAX_ROLL_OFFS"]
+__all__ = ["RollOff", "Next", "order_sides", "rotation", "next_turn", "after_removal", "interleave", "MAX_ROLL_OFFS"]
 
 #: after this many tied roll-offs in a row the joining order decides (dice given by hand can tie forever)
 MAX_ROLL_OFFS = 10
@@ -114,6 +114,17 @@ def next_turn(
                 passed.append(side)
         start = 0
     return Next(None, phases - 1, passed)
+
+
+def after_removal(side: str | None, activating: bool, idle: bool, priority: str | None,
+                  left: Callable[[str], bool]) -> tuple[bool, str | None]:
+    """A combatant of ``side`` left a fight under way: whether priority passes on, and after which side.
+    It passes from ``side`` when the combatant was ``activating`` (that activation is used, as if it had
+    ended); else, with nobody activating (``idle``), from the side with ``priority`` when that side has
+    nothing ``left`` to activate."""
+    if activating:
+        return True, side
+    return idle and priority is not None and not left(priority), priority
 
 
 def interleave(pools: Sequence[Sequence[str]]) -> list[str]:

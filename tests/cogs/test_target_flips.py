@@ -199,6 +199,32 @@ async def test_undo_takes_the_waiting_attack_back(h: Harness) -> None:
     assert stale.ephemeral and "answered or taken back" in stale.text
 
 
+async def test_undo_of_the_answer_asks_the_owner_again_with_live_buttons(h: Harness) -> None:
+    """`/undo` of ann's answer brings the waiting attack back, so she gets "the dice by direct message with a button
+    per answer" (docs/systems/damage-grid.md) afresh: a new question, whose press resolves the attack."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **ATTACK)
+    await h.press("ann", "No flips", DM)
+    undone = await h.run("gm", "/undo")
+    assert "waits for" in (await h.run("gm", "/encounter status"))[0].text
+    first, again = [s for s in h.direct_messages("ann") if buttons_of(s)]
+    assert again in undone and "**2, 2, 3**" in again.text
+    assert labels(again) == labels(first), "the same choices, on live buttons"
+    pressed = await h.press("ann", "Onto body: 2→3, 2→3", DM)
+    assert any("the target flips: 2→3, 2→3" in s.text for s in pressed)
+    assert "waits for" not in (await h.run("gm", "/encounter status"))[0].text
+
+
+async def test_an_undo_that_leaves_the_question_waiting_does_not_ask_again(h: Harness) -> None:
+    """An undo of something done while the attack waits (a GM's setting) leaves the question as it was: not sent twice."""
+    await asked_fight(h)
+    await h.run("gm", "/attack", **ATTACK)
+    await h.run("gm", "/encounter settings", reminder_hours="12")
+    assert "Undid /encounter settings" in reply(await h.run("gm", "/undo")).text
+    assert "waits for" in (await h.run("gm", "/encounter status"))[0].text
+    assert len([s for s in h.direct_messages("ann") if buttons_of(s)]) == 1
+
+
 async def test_a_gm_may_answer_by_typing_a_player_may_not_for_another(h: Harness) -> None:
     """`/act action:flips` typed: the GM answers for the player; bob, who does not play Juno, is refused."""
     await asked_fight(h)

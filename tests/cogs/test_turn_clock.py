@@ -257,3 +257,25 @@ async def test_hold_in_war_and_combat_ends_the_step_in_place(h: Harness) -> None
     data = await export(h)
     assert data["current"] == "Grak"
     assert [c["position"] for c in data["combatants"] if c["name"] == "Borin"] == ["B2"]
+
+
+async def test_a_damage_grid_deadline_passes_the_first_model_of_the_side_then_the_other_side_activates(h: Harness) -> None:
+    """"in the damage-grid game, where a side's turn with no model activating names all of its models still to
+    activate in the phase, the first of them (in the order they joined) passes its activation as
+    `/init next combatant:` would, the others keep theirs, and the other side activates next" (docs/commands.md)."""
+    page = " ".join((Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert ("in the damage-grid game, where a side's turn with no model activating names all of its models still to "
+            "activate in the phase, the first of them (in the order they joined) passes its activation as "
+            "`/init next combatant:` would, the others keep theirs, and the other side activates next") in page
+    await h.run("gm", "/encounter start", system="damage-grid", name="D", map="10x8")
+    await h.run("gm", "/combatant add", name="Meena", owner="@ann", side="crew", at="B2", facing="E")
+    await h.run("gm", "/combatant add", name="Vex", owner="@bob", side="crew", at="B6", facing="E")
+    await h.run("gm", "/combatant add", name="Hera", side="boarders", at="G2", facing="W")
+    await h.run("gm", "/combatant add", name="Xul", side="boarders", at="G6", facing="W")
+    await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    await h.run("gm", "/init roll")
+    clock_of(h).now += 4 * HOUR
+    deadline = next(s for s in await h.reminders() if "Deadline" in s.text)
+    assert "**Meena** activates: nothing (passes)" in deadline.text and "**Vex** activates" not in deadline.text
+    assert "boarders to activate one of: Hera, Xul" in deadline.text and "On deck: Vex" in deadline.text
+    assert deadline.pinged_users() == [str(user_id_of("gm"))]

@@ -285,11 +285,9 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice, whole_side: bool = 
 def on_removed(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
     if not enc.started or enc.winner:
         return []
-    side = CdgEncounter.of(enc).priority
-    activating = CdgCombatant.of(c).mp is not None
-    if activating or (enc.current is None and side and not pool(enc, side)):
-        return advance(enc, c.side if activating else side, dice)
-    return []
+    passes, after = alternating.after_removal(c.side, CdgCombatant.of(c).mp is not None, enc.current is None,
+                                              CdgEncounter.of(enc).priority, lambda side: bool(pool(enc, side)))
+    return advance(enc, after, dice) if passes else []
 
 
 def pass_mini(enc: Encounter, c: Combatant) -> list[Event]:

@@ -154,7 +154,7 @@ class DamageGridSystem(RuleSystem):
         return turns.next_turn(enc, action.actor, dice, blasts.phase_begins)
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
-        return turns.on_removed(enc, c)
+        return turns.on_removed(enc, c, dice, blasts.phase_begins)
 
     def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
         return turns.up_next(enc, turn)

@@ -231,12 +231,19 @@ def _end(enc: Encounter) -> list[Event]:
     return [ActivationEnded(actor=c.name), *ended]
 
 
+def _begins(dice: Dice | None, phase_begins: PhaseBegins | None) -> Callable[[Encounter], list[Event]] | None:
+    """``phase_begins`` rolling ``dice`` (None without either)."""
+    if dice is None or phase_begins is None:
+        return None
+    return lambda enc: phase_begins(enc, dice)
+
+
 def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None,
               phase_begins: PhaseBegins | None = None) -> list[Event]:
     """`/init next`: end the activation under way (activating ``actor`` first, doing nothing, if none is);
     ``phase_begins`` runs with ``dice`` as each phase it reaches begins."""
     need_started(enc)
-    begins = None if dice is None or phase_begins is None else (lambda e: phase_begins(e, dice))
+    begins = _begins(dice, phase_begins)
     events: list[Event] = []
     if enc.current is None:
         side = DgEncounter.of(enc).priority
@@ -259,13 +266,15 @@ def end_if_out(enc: Encounter, c: Combatant) -> list[Event]:
     return _end(enc) + _pass_priority(enc, c.side)
 
 
-def on_removed(enc: Encounter, c: Combatant) -> list[Event]:
+def on_removed(enc: Encounter, c: Combatant, dice: Dice | None = None, phase_begins: PhaseBegins | None = None) -> list[Event]:
+    """``c`` left the fight: if it was activating, that activation is used and the other side activates
+    next ("the sides alternate activating one model"); priority also passes on when its side has nothing
+    left to activate. A phase it reaches begins as with `next_turn` (``phase_begins`` with ``dice``)."""
     if not enc.started or enc.winner:
         return []
-    side = DgEncounter.of(enc).priority
-    if enc.current is None and side is not None and not pool(enc, side):
-        return _pass_priority(enc, side)
-    return []
+    passes, after = alternating.after_removal(c.side, DgCombatant.of(c).activation is not None, enc.current is None,
+                                              DgEncounter.of(enc).priority, lambda side: bool(pool(enc, side)))
+    return _pass_priority(enc, after, _begins(dice, phase_begins)) if passes else []
 
 
 def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:

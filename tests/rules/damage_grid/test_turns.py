@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rules.errors import IllegalAction, NotYourTurn
+from rules.systems.damage_grid.events import CloudDrifted
 from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import duel
 from tests.scenario import Scenario
@@ -98,3 +99,37 @@ def test_a_model_attacks_with_one_weapon_each_activation() -> None:
     s.run("next", actor="Meena")
     s.run("next", actor="Hera")
     s.run("attack", [2, 2], actor="Meena", target="Hera", weapon="gun", options={"force": ""})
+
+
+def test_removing_the_activating_model_passes_the_activation_to_the_other_side() -> None:
+    """"In each phase the sides alternate activating one model" (docs/systems/damage-grid.md): when the GM
+    removes the model whose activation is under way, that activation is used and the other side activates
+    next, told as priority passing, not a second activation in a row for the removed model's side."""
+    s = Scenario("damage-grid", map="10x8")
+    s.add("Meena", side="crew", at="B2", facing="E").add("Vex", side="crew", at="B6", facing="E")
+    s.add("Hera", side="boarders", at="G2", facing="W").add("Xul", side="boarders", at="G6", facing="W")
+    s.run("init_roll")
+    s.run("next", actor="Meena")
+    s.run("move", actor="Hera", to="F2")
+    said = s.text(s.run("remove", actor="Hera"))
+    turn = s.system.turn(s.enc)
+    assert (s.enc.current, turn.side, turn.actors) == (None, "crew", ("Vex",))
+    assert said[0] == "**Hera** removed from the encounter" and any("crew" in line and "Vex" in line for line in said[1:])
+    s.run("move", actor="Vex", to="C6")
+    assert s.system.turn(s.enc).actors == ("Vex",)
+
+
+def test_a_removal_that_ends_the_phase_drifts_the_clouds_as_the_next_phase_begins() -> None:
+    """"Each phase roll a D10. On a 0 the Cloud disappears prematurely. Any other result the cloud is moved": removing
+    the phase's last activating model begins the next phase, and the cloud rolls then, as `/init next` would make it."""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", "weapons=smoke:5:1:0:area=burst1:cloud=4", side="a", at="E8", facing="N")
+    s.add("Mira", side="a", at="G8", facing="N").add("Hera", "health=9 body=9", side="b", at="E4", facing="S")
+    s.run("init_roll")
+    s.run("attack", actor="Meena", target="E6", weapon="smoke")
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    s.run("move", actor="Mira", to="G7")
+    res = s.run("remove", [3], actor="Mira")
+    assert s.enc.phase == "phase 2/4" and [e.direction for e in res.events if isinstance(e, CloudDrifted)] == ["E"]
+    assert s.enc.effects[0].cells == ["F6"]
