@@ -473,10 +473,15 @@ class Presenter(Generic[F]):
             if c is None:
                 continue
             here = "▶️ " if name in turn.actors else ""
-            init = f" ({c.initiative})" if c.initiative is not None and self.shown(c.name) else ""
+            init = f" ({c.initiative})" if c.initiative is not None and self.initiative_shown(c) else ""
             note = self.order_note(c, facts)
             lines.append(f"{here}{i}. **{c.name}**{init} · {c.side}" + (f" · {note}" if note else ""))
         return lines
+
+    def initiative_shown(self, c: "Combatant") -> bool:
+        """May this view show ``c``'s initiative? (where its numbers are shown; a system whose initiative
+        can tell another's says when not)"""
+        return self.shown(c.name)
 
     def order_note(self, c: Combatant, facts: F) -> str:
         """What `/init order` adds after a combatant's side: its status, where it is not active."""

@@ -403,8 +403,8 @@ class Service:
         live = await self.encounters.need(ctx.channel_id)
         enc = live.enc
         c = enc.get(name)
-        public = enc.hidden(c) and not enc.is_gm(ctx.user_id)
-        return Outcome(views.show_report(get_system(enc.system), enc, c, public_only=public), ephemeral=True)
+        gm = enc.is_gm(ctx.user_id)
+        return Outcome(views.show_report(get_system(enc.system), enc, c, public_only=enc.hidden(c) and not gm, numbers=gm), ephemeral=True)
 
     async def effects(self, ctx: Ctx, public: bool = False) -> Outcome:
         live = await self.encounters.need(ctx.channel_id)

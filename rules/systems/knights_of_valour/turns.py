@@ -79,7 +79,7 @@ def arrange(enc: Encounter) -> None:
 
 
 def ranking(enc: Encounter) -> list[Ranked]:
-    return [Ranked(name=n, initiative=effective(enc.get(n))) for n in enc.order]
+    return [Ranked(name=n, initiative=effective(c), after=KovCombatant.of(c).delay_after) for n in enc.order if (c := enc.get(n))]
 
 
 def _round(enc: Encounter) -> KovRound:
@@ -134,22 +134,27 @@ def _new_round(enc: Encounter) -> Event:
     for c in enc.combatants:
         if c.in_fight:
             c.initiative = base_init(c)
-            KovCombatant.of(c).delayed = False
+            _undelay(c)
     arrange(enc)
     return _round(enc)
 
 
+def _undelay(c: Combatant) -> None:
+    st = KovCombatant.of(c)
+    st.delayed, st.delay_after = False, []
+
+
 def _agility(c: Combatant, cause: str = "agility", *, old: int | None = None, acted: bool = False) -> KovInitiative:
-    agility = sheet.stat(c, "agi")
-    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, old=old, acted=acted)
+    agility, after = sheet.stat(c, "agi"), KovCombatant.of(c).delay_after
+    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, old=old, acted=acted, after=after)
 
 
 def init_one(enc: Encounter, c: Combatant) -> list[Event]:
     """`/init roll combatant:X`: X's initiative is its Agility again, and any delay is over."""
     if not c.in_fight:
         raise IllegalAction(f"{c.name} is out of the fight: it takes no initiative.")
-    st = KovCombatant.of(c)
-    st.init_set, st.delayed = None, False
+    KovCombatant.of(c).init_set = None
+    _undelay(c)
     c.initiative = base_init(c)
     arrange(enc)
     return [_agility(c)]
@@ -166,7 +171,7 @@ def start(enc: Encounter) -> list[Event]:
         raise IllegalAction("There is nobody to fight yet: add combatants with `/combatant add` first.")
     for c in fighters:
         c.initiative = base_init(c)
-        KovCombatant.of(c).delayed = False
+        _undelay(c)
     enc.round = 1
     st = KovEncounter.of(enc)
     st.acted, st.round_start = [], True
@@ -183,8 +188,8 @@ def set_initiative(enc: Encounter, c: Combatant, value: int | None) -> list[Even
         raise InputError("Give the new initiative in `value`, like `value:3`.")
     if not -20 <= value <= 40:
         raise InputError("An initiative is a whole number from -20 to 40.")
-    st = KovCombatant.of(c)
-    st.init_set, st.delayed = value, False
+    KovCombatant.of(c).init_set = value
+    _undelay(c)
     c.initiative = value
     arrange(enc)
     return [_agility(c, "set", acted=c.name in KovEncounter.of(enc).acted)]
@@ -296,6 +301,11 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
         raise InputError(f"A delay must lower initiative: {c.name}'s is {old}, and {new} is not lower.")
     c.initiative = new
     KovCombatant.of(c).delayed = True
+    if words["after"]:  # its new number tells theirs: the one it follows, and whom that one followed
+        ahead = enc.get(words["after"])
+        KovCombatant.of(c).delay_after = list(dict.fromkeys([ahead.name, *KovCombatant.of(ahead).delay_after]))
+    else:
+        KovCombatant.of(c).delay_after = []
     if c.name == enc.current:
         st.acted.remove(c.name)
         enc.current = None
