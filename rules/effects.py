@@ -30,7 +30,7 @@ from rules.sheet import SheetKey
 from rules.text import signed
 
 __all__ = [
-    "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_EFFECT_NAME", "by", "called", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
+    "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_EFFECT_NAME", "by", "called", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active", "put_off_turn",
     "next_id", "start_turn", "end_turn", "pass_turns", "parse_ends", "ENDS_HELP", "ends_help", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
 ]
 
@@ -183,6 +183,14 @@ def pass_turns(effects: list[Effect], names: Sequence[str]) -> tuple[list[Effect
     if not names:
         return effects, []
     return _told(effects, [m for n in names for m in (("turn_start", n), ("turn_end", n))])
+
+
+def put_off_turn(effects: list[Effect], name: str) -> list[Effect]:
+    """``name``'s turn, announced, is put off until later in the round (a delay): it is one turn, whose
+    start and end count when it is played. The effects timed by it get back the start counted as it
+    was announced, and the end that its passing on now would count. (the effects, counts given back)"""
+    back = {("turn_start", name), ("turn_end", name)}
+    return [e.model_copy(update={"left": min(e.left + 1, MAX_DURATION)}) if e.counts_at in back else e for e in effects]
 
 
 def active(effects: list[Effect], target: str | None, code: str) -> Effect | None:

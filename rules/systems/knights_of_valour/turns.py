@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.actions import ActionBase
-from rules.effects import pass_turns
+from rules.effects import pass_turns, put_off_turn
 from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn
 from rules.events import Event, TurnPassed
 from rules.models import INITIATIVE_MIN, Combatant, Encounter
@@ -306,9 +306,10 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
         KovCombatant.of(c).delay_after = list(dict.fromkeys([ahead.name, *KovCombatant.of(ahead).delay_after]))
     else:
         KovCombatant.of(c).delay_after = []
-    if c.name == enc.current:
+    if c.name == enc.current:  # its announced turn is put off: one turn, counted when it is played
         st.acted.remove(c.name)
         enc.current = None
+        enc.effects = put_off_turn(enc.effects, c.name)
     arrange(enc)
     events: list[Event] = [_agility(c, "delay", old=old)]
     return events + (advance(enc) if enc.current is None else [])

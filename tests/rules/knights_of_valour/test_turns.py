@@ -393,3 +393,26 @@ def test_a_turn_the_gm_passes_passes_for_its_effects() -> None:
         "Effect **Mark** on **Grak** ends",
     ]
     assert s.enc.current == "Borin" and s.enc.effects == []
+
+
+def test_a_delayed_turn_counts_once_for_the_effects_timed_by_it() -> None:
+    """"At the start of a Round, Players may elect to reduce their Initiative" (knights-of-valour.txt): a delay moves
+    the turn, it takes no second one. Alda, whose turn was announced as round 1 began, delays after Grak: her turn
+    starts and ends once in round 1, when she plays it, so Ward ("start of Alda's turn") and Hex ("end of Alda's
+    turn"), two turns each, still run in round 2 and end with her turn there (by the deadline's hold too)."""
+    s = Scenario("knights-of-valour", map="8x6")
+    s.add("Alda", "hp=9 agi=3 weapons=longsword:1", side="heroes", at="B2")
+    s.add("Grak", "hp=6 agi=-2 weapons=longsword:1", side="foes", at="G3", owner=None)
+    s.run("effect_add", actor="Grak", effect="Hex", rounds=2, ends="end of Alda's turn")
+    s.run("effect_add", actor="Grak", effect="Ward", rounds=2, ends="start of Alda's turn")
+    s.run("init_roll")
+    hold = SYSTEM.hold_action(s.enc, "Alda")
+    assert hold is not None
+    delayed = s.run(hold.kind, **hold.model_dump(exclude={"kind", "is_gm"}))
+    assert "Effect **Hex** on **Grak** ends" not in s.text(delayed) and s.enc.current == "Grak"
+    s.run("next", actor="Grak")
+    s.run("next", actor="Alda")
+    assert (s.enc.round, s.enc.current) == (2, "Alda")
+    assert [(e.name, e.left) for e in s.enc.effects] == [("Hex", 1)]
+    s.run("next", actor="Alda")
+    assert s.enc.effects == []
