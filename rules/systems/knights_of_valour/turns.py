@@ -277,11 +277,13 @@ _DELAY_REFUSALS = {
     "not_allowed": "{name} is not a player character: at the start of a round only players may lower their "
     "initiative (the GM allows anyone with the option `delay=round`).",
     "acted": "{name} has already acted this round: initiative can be lowered before its turn.",
-    "begun_start": _BEGUN + "The GM allows it later in the round, until one's turn, with the option `delay=round`.",
-    "begun_round": _BEGUN + "End this turn with `/init next`.",
+    # `delay=round` names no hint here: it too refuses a delay once one's turn has begun
+    "begun": _BEGUN + "End this turn with `/init next`.",
     "not_start": "Initiative can only be lowered at the start of a round, before anyone has acted "
     "(the GM allows it later with the option `delay=round`).",
 }
+#: the refusals whose reply says `delay=round` would allow the delay
+_ROUND_HINTS = ("not_allowed", "not_start")
 
 
 def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, Any]) -> list[Event]:
@@ -292,6 +294,8 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
     if c.status != "active":
         raise IllegalAction(f"{c.name} is {c.status}: it does not act this round.")
     refusal = delay_refusal(enc, opts, c)
+    if refusal in _ROUND_HINTS:  # its reply names `delay=round`: only where that would allow the delay
+        refusal = delay_refusal(enc, opts, c, "round") or refusal
     if refusal is not None:
         raise IllegalAction(_DELAY_REFUSALS[refusal].format(name=c.name))
     st = KovEncounter.of(enc)
@@ -315,14 +319,15 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
     return events + (advance(enc) if enc.current is None else [])
 
 
-def delay_refusal(enc: Encounter, opts: OptionValues, c: Combatant) -> str | None:
+def delay_refusal(enc: Encounter, opts: OptionValues, c: Combatant, mode: str | None = None) -> str | None:
     """Why ``c`` may not lower its initiative now (a code of `rules.turns.ordered.delay_refusal`, or
-    ``begun_start`` / ``begun_round``: its turn has been announced, after the start of the round: the
-    text's delay is declared "At the start of a Round", before one's turn)."""
-    st = KovEncounter.of(enc)
+    ``begun``: its turn has been announced, after the start of the round (whatever the option `delay`): the
+    text's delay is declared "At the start of a Round", before one's turn); ``mode``: under that value of
+    the option `delay` instead of the encounter's."""
+    st, mode = KovEncounter.of(enc), mode or opts.delay
     if c.name == enc.current and not st.round_start and not KovCombatant.of(c).spent:
-        return "begun_start" if opts.delay == "start" else "begun_round"
-    window: ordered.DelayWindow = "start" if opts.delay == "start" else "turn"
+        return "begun"
+    window: ordered.DelayWindow = "start" if mode == "start" else "turn"
     return ordered.delay_refusal(
         c.name,
         window=window,

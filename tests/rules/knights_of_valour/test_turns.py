@@ -305,7 +305,8 @@ def test_delay_round_option_lets_anyone_delay_until_its_turn() -> None:
 def test_delay_is_refused_once_the_delayers_turn_has_begun(mode: str) -> None:
     """"At the start of a Round, Players may elect to reduce their Initiative" (knights-of-valour.txt); with
     `delay=round` "until its own turn has begun": once the bot has announced Thrain's turn (after the start of the
-    round) a delay is refused, saying when one can be declared; the first to act may still delay at the start."""
+    round) a delay is refused, saying when one can be declared; the first to act may still delay at the start.
+    The reply names no option that would allow it: `delay=round` refuses it as well."""
     enc = three_way()
     enc.settings.options["delay"] = mode
     enc = step(enc, kind="act", actor="Borin", action="delay", options={"to": "-5"})
@@ -316,10 +317,9 @@ def test_delay_is_refused_once_the_delayers_turn_has_begun(mode: str) -> None:
         run(enc, kind="act", actor="Thrain", action="delay", options={"1": ""})
     assert str(refusal.value) == (
         "Thrain's turn has already begun: initiative is lowered before one's own turn is announced (the first to "
-        "act in a round may still lower it at the start of the round, before doing anything). "
-        + ("The GM allows it later in the round, until one's turn, with the option `delay=round`."
-           if mode == "start" else "End this turn with `/init next`.")
-    )
+        "act in a round may still lower it at the start of the round, before doing anything). End this turn with "
+        "`/init next`."
+    )  # no hint of `delay=round` under `delay=start`: it refuses a delay once the turn has begun too
 
 
 def test_init_roll_for_a_delayed_combatant_clears_its_delay() -> None:
@@ -416,3 +416,17 @@ def test_a_delayed_turn_counts_once_for_the_effects_timed_by_it() -> None:
     assert [(e.name, e.left) for e in s.enc.effects] == [("Hex", 1)]
     s.run("next", actor="Alda")
     assert s.enc.effects == []
+
+
+def test_a_delay_refusal_names_delay_round_only_where_it_would_allow_the_delay() -> None:
+    """"option `delay=round`: any combatant, until its own turn has begun" (docs/systems/knights-of-valour.md): Grak,
+    a monster whose turn is over, is told it has acted, not that `delay=round` would let it delay (it would not);
+    Thrain, still to act after Borin moved, is told `delay=round` would."""
+    enc = step(step(three_way(), kind="move", actor="Borin", path="E"), kind="next", actor="Borin")
+    enc = step(enc, kind="next", actor="Grak", gm=True)
+    with pytest.raises(IllegalAction) as refusal:
+        run(enc, kind="act", actor="Grak", action="delay", options={"1": ""}, gm=True)
+    assert str(refusal.value) == "Grak has already acted this round: initiative can be lowered before its turn."
+    moved = step(three_way(), kind="move", actor="Borin", path="E")
+    with pytest.raises(IllegalAction, match="allows it later with the option `delay=round`"):
+        run(moved, kind="act", actor="Thrain", action="delay", options={"1": ""})
