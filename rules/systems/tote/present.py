@@ -125,7 +125,7 @@ class TotePresenter(Presenter[ToteFacts]):
         if self.hidden(e.actor):  # the boxes marked are its numbers too: "clears ? boxes" read as healing
             return f"GM: **{e.actor}**'s Injury Track changed (now {self.condition(e.actor)})"
         how = f"marks {plural(-e.change, 'box', 'boxes')}" if e.change < 0 else f"clears {plural(e.change, 'box', 'boxes')}"
-        left = f" ({e.before} → {e.after} left)"
+        left = f" ({e.before} → {e.after} left{self.stopped(e)})"
         return by_hand(e.by_gm, f"**{e.actor}** {how} of the Injury Track{left}")
 
     def wounded(self, e: ev.Wounded) -> str:
