@@ -193,7 +193,10 @@ class TotePresenter(Presenter[ToteFacts]):
         return f"{e.actor} lets {e.against}'s Assault go unanswered and keeps its action"
 
     def passed(self, e: ev.Passed) -> str:
-        return f"{e.actor} passes, keeping {plural(e.points, 'initiative point')}"
+        points = "its initiative points" if secret(e.points) else plural(e.points, "initiative point")
+        if e.by_gm:  # out of turn: its action this round is gone
+            return f"**{e.actor}** is passed by the GM: it loses its action this round, keeping {points}"
+        return f"{e.actor} passes, keeping {points}"
 
     def melee_next(self, e: ev.MeleeNext) -> str:
         return f"{e.actor} moves in from Close: melee rounds begin next round."
