@@ -217,7 +217,7 @@ def ends_help(phases: bool) -> str:
 
 #: the words that name the target's own turn ("end of its turn")
 _OWN = ("its", "their", "my", "his", "her")
-_TURN = re.compile(rf"^(?:at )?(?:the )?(start|beginning|end) of (?:(?:({'|'.join(_OWN)})|(.+?)['’]s?) )?(?:next )?turn$")
+_TURN = re.compile(rf"^(?:at )?(?:the )?(start|beginning|end) of (?:(?:({'|'.join(_OWN)})|(.+?)['’]s?) )?(?:next )?turn$", re.IGNORECASE)
 _ROUND = re.compile(r"^(?:at )?(?:the )?end of (?:the |each |every )?(round|phase)$")
 
 
@@ -226,7 +226,8 @@ def parse_ends(text: str | None, target: str | None, names: Iterable[str], *, ph
     """``ends`` as typed: (the moment, whose turn). Left out: the end of the target's turn (of the
     round for an effect on the field). A name is matched whatever its case. The end of the phase
     is refused in the system called ``title`` unless its rounds have ``phases``: it never comes."""
-    words = " ".join((text or "").strip().lower().split())
+    typed = " ".join((text or "").strip().split())  # a name is quoted back as typed
+    words = typed.lower()
     if not words:
         return ("turn_end", target) if target else ("round_end", None)
     found = _ROUND.match(words)
@@ -234,19 +235,19 @@ def parse_ends(text: str | None, target: str | None, names: Iterable[str], *, ph
         raise InputError(f"{title} has no phases, so an effect cannot end at the end of the phase: say {ends_help(False)}.")
     if found:
         return ("round_end" if found.group(1) == "round" else "phase_end"), None
-    found = _TURN.match(words)
+    found = _TURN.match(typed)
     if found is None:
         raise InputError(f"`ends` should say when the effect counts down: {ends_help(phases)}.")
-    kind: Ends = "turn_end" if found.group(1) == "end" else "turn_start"
-    who = found.group(2) or found.group(3)
-    if who is None or who in _OWN:
+    kind: Ends = "turn_end" if found.group(1).lower() == "end" else "turn_start"
+    who = found.group(3)
+    if who is None or who.lower() in _OWN:
         if target is None:
             raise InputError("An effect on the field counts rounds or phases: say \"end of the round\", or name whose turn.")
         return kind, target
     by_fold = {n.casefold(): n for n in names}
-    if who not in by_fold:
-        raise InputError(f"`ends` names {who[:40]}, who is not in this encounter: name a combatant, e.g. {ends_help(phases)}.")
-    return kind, by_fold[who]
+    if who.casefold() not in by_fold:
+        raise InputError(f"`ends` names \"{who[:40]}\", who is not in this encounter: name a combatant, e.g. {ends_help(phases)}.")
+    return kind, by_fold[who.casefold()]
 
 
 #: how `mods` is written, for help (each system's refusals give an example of its own values: `mods_example`)
