@@ -224,6 +224,8 @@ class Service:
                 # an option that says when a side has lost (`victory`) may decide the fight now
                 decided = events_report("", system.check_victory(new), system, new, new.hidden_names()).lines
                 lines += decided
+                if live.enc.winner and new.settings.options != live.enc.settings.options:  # a rule changed too late to undecide
+                    lines.append(f"The fight stays decided ({live.enc.winner} won): `/undo` back to what decided it to reopen it.")
                 rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in timing)
                 summary = "; ".join([changes, *decided])
                 await self.encounters.commit(ctx, live, new, Write("/encounter settings", summary, rearm=rearm))
