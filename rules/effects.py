@@ -30,7 +30,7 @@ from rules.sheet import SheetKey
 from rules.text import signed
 
 __all__ = [
-    "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_EFFECT_NAME", "by", "called", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active",
+    "Effect", "Ends", "Moment", "TurnPoint", "MAX_EFFECTS", "MAX_EFFECT_NAME", "by", "called", "MAX_DURATION", "MAX_MODS", "moments", "tick", "active", "put_off_turn",
     "next_id", "start_turn", "end_turn", "pass_turns", "parse_ends", "ENDS_HELP", "ends_help", "parse_mods", "mods_example", "change_range", "mods_text", "modifiers", "total", "MODS_HELP",
 ]
 
@@ -185,6 +185,14 @@ def pass_turns(effects: list[Effect], names: Sequence[str]) -> tuple[list[Effect
     return _told(effects, [m for n in names for m in (("turn_start", n), ("turn_end", n))])
 
 
+def put_off_turn(effects: list[Effect], name: str) -> list[Effect]:
+    """``name``'s turn, announced, is put off until later in the round (a delay): it is one turn, whose
+    start and end count when it is played. The effects timed by it get back the start counted as it
+    was announced, and the end that its passing on now would count. (the effects, counts given back)"""
+    back = {("turn_start", name), ("turn_end", name)}
+    return [e.model_copy(update={"left": min(e.left + 1, MAX_DURATION)}) if e.counts_at in back else e for e in effects]
+
+
 def active(effects: list[Effect], target: str | None, code: str) -> Effect | None:
     """The first running effect with ``code`` on ``target`` (None: on the field), or None."""
     for effect in effects:
@@ -209,7 +217,7 @@ def ends_help(phases: bool) -> str:
 
 #: the words that name the target's own turn ("end of its turn")
 _OWN = ("its", "their", "my", "his", "her")
-_TURN = re.compile(rf"^(?:at )?(?:the )?(start|beginning|end) of (?:(?:({'|'.join(_OWN)})|(.+?)['’]s?) )?(?:next )?turn$")
+_TURN = re.compile(rf"^(?:at )?(?:the )?(start|beginning|end) of (?:(?:({'|'.join(_OWN)})|(.+?)['’]s?) )?(?:next )?turn$", re.IGNORECASE)
 _ROUND = re.compile(r"^(?:at )?(?:the )?end of (?:the |each |every )?(round|phase)$")
 
 
@@ -218,7 +226,8 @@ def parse_ends(text: str | None, target: str | None, names: Iterable[str], *, ph
     """``ends`` as typed: (the moment, whose turn). Left out: the end of the target's turn (of the
     round for an effect on the field). A name is matched whatever its case. The end of the phase
     is refused in the system called ``title`` unless its rounds have ``phases``: it never comes."""
-    words = " ".join((text or "").strip().lower().split())
+    typed = " ".join((text or "").strip().split())  # a name is quoted back as typed
+    words = typed.lower()
     if not words:
         return ("turn_end", target) if target else ("round_end", None)
     found = _ROUND.match(words)
@@ -226,19 +235,19 @@ def parse_ends(text: str | None, target: str | None, names: Iterable[str], *, ph
         raise InputError(f"{title} has no phases, so an effect cannot end at the end of the phase: say {ends_help(False)}.")
     if found:
         return ("round_end" if found.group(1) == "round" else "phase_end"), None
-    found = _TURN.match(words)
+    found = _TURN.match(typed)
     if found is None:
         raise InputError(f"`ends` should say when the effect counts down: {ends_help(phases)}.")
-    kind: Ends = "turn_end" if found.group(1) == "end" else "turn_start"
-    who = found.group(2) or found.group(3)
-    if who is None or who in _OWN:
+    kind: Ends = "turn_end" if found.group(1).lower() == "end" else "turn_start"
+    who = found.group(3)
+    if who is None or who.lower() in _OWN:
         if target is None:
             raise InputError("An effect on the field counts rounds or phases: say \"end of the round\", or name whose turn.")
         return kind, target
     by_fold = {n.casefold(): n for n in names}
-    if who not in by_fold:
-        raise InputError(f"`ends` names {who[:40]}, who is not in this encounter: name a combatant, e.g. {ends_help(phases)}.")
-    return kind, by_fold[who]
+    if who.casefold() not in by_fold:
+        raise InputError(f"`ends` names \"{who[:40]}\", who is not in this encounter: name a combatant, e.g. {ends_help(phases)}.")
+    return kind, by_fold[who.casefold()]
 
 
 #: how `mods` is written, for help (each system's refusals give an example of its own values: `mods_example`)

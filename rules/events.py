@@ -227,6 +227,14 @@ class HitPointsChanged(Event):
     before: int
     after: int
     by_gm: bool = True
+    #: the change asked, where the most (a heal) or the least (a loss) stopped it at ``change``
+    asked: int | None = None
+
+    @model_validator(mode="after")
+    def _asked_only_where_cut(self) -> "HitPointsChanged":
+        if self.asked == self.change:  # applied whole: nothing to say
+            self.asked = None
+        return self
 
 
 def hp_cause(by_gm: bool) -> str:

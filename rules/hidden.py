@@ -81,7 +81,7 @@ def secret(value: Any) -> bool:
 
 class Of:
     """Field marker: the value is the combatant's named by the field ``who`` of the same event
-    (``Of("target")``), or by a role the containing field gives (``Of("actor", against="target")``
+    (``Of("target")``; a list of names: hidden if any of them is), or by a role the containing field gives (``Of("actor", against="target")``
     on a `Roll`: the roll's own values are the actor's, its ``Of("against")`` values the target's).
     ``Of(None)``: nobody's (a distance, a count of rounds): always shown."""
 
@@ -155,6 +155,8 @@ def _one_secret(items: list[Any]) -> list[Any]:
 
 
 def _owner_mode(owner: Any, hidden: frozenset[str], inherited: str) -> str:
+    if isinstance(owner, list) and owner and all(isinstance(o, str) for o in owner):  # a value several tell
+        return _HIDDEN if any(o in hidden for o in owner) else _SHOWN
     if not isinstance(owner, str):
         return inherited
     return _HIDDEN if owner in hidden else _SHOWN

@@ -350,11 +350,16 @@ class Presenter(Generic[F]):
     def hit_points_changed(self, e: HitPointsChanged) -> str:
         """``GM: **Grak** loses 2 HP (3 → 1 HP)``, or ``... (now hurt)`` where the numbers are hidden;
         a player's own: ``**Borin** loses 2 HP (3 → 1 HP), changed by its player``."""
-        change = self.health_change(e.actor, e.before, e.after, " HP")
         if self.hidden(e.actor):
-            return f"GM: **{e.actor}**'s hit points changed{change}"
+            return f"GM: **{e.actor}**'s hit points changed{self.health_change(e.actor, e.before, e.after)}"
         how = f"loses {-e.change}" if e.change < 0 else f"gains {e.change}"
-        return by_hand(e.by_gm, f"**{e.actor}** {how} HP{change}")
+        return by_hand(e.by_gm, f"**{e.actor}** {how} HP ({e.before} → {e.after} HP{self.stopped(e)})")
+
+    def stopped(self, e: HitPointsChanged) -> str:
+        """``; +9 stops at its most``: the change asked, where the most (a heal) or the least (a loss) cut it."""
+        if e.asked is None or e.asked == e.change:
+            return ""
+        return f"; {signed(e.asked)} stops at its {'most' if e.asked > e.change else 'least'}"
 
     def status_changed(self, e: StatusChanged) -> str:
         cause = self.causes.get(e.cause or "", e.cause or "")
@@ -473,10 +478,15 @@ class Presenter(Generic[F]):
             if c is None:
                 continue
             here = "▶️ " if name in turn.actors else ""
-            init = f" ({c.initiative})" if c.initiative is not None and self.shown(c.name) else ""
+            init = f" ({c.initiative})" if c.initiative is not None and self.initiative_shown(c) else ""
             note = self.order_note(c, facts)
             lines.append(f"{here}{i}. **{c.name}**{init} · {c.side}" + (f" · {note}" if note else ""))
         return lines
+
+    def initiative_shown(self, c: "Combatant") -> bool:
+        """May this view show ``c``'s initiative? (where its numbers are shown; a system whose initiative
+        can tell another's says when not)"""
+        return self.shown(c.name)
 
     def order_note(self, c: Combatant, facts: F) -> str:
         """What `/init order` adds after a combatant's side: its status, where it is not active."""

@@ -359,26 +359,34 @@ class RosterRules(FightRules):
         if not found:
             names = ", ".join(sorted({e.name for e in enc.effects})) or "none"
             raise InputError(f"No effect called {action.effect[:40]}" + (f" on {target}" if target else "") + f". Effects now: {names}.")
+        typed = " ".join(action.effect.split())[:40]
+        refusals = {self._removal_refusal(enc, e, action, typed if len(found) > 1 else e.name) for e in found}
+        if None not in refusals:  # the player may remove none of them: said at once, not "say which"
+            raise NotAllowed(min(r for r in refusals if r is not None))
         if len(found) > 1 and len({e.name for e in found}) == 1:
             on = ", ".join(e.target or "the field" for e in found)
             raise InputError(f"{found[0].name} is on {on}: say which with `target`.")
         if len(found) > 1:  # `Protect (by Ann)` and `Protect (by Bob)`
             which = [f"`{e.name}`" + ("" if target else f" on {e.target or 'the field'}") for e in found]
-            raise InputError(f"{target or 'The encounter'} has {len(found)} effects called {' '.join(action.effect.split())[:40]}: "
+            raise InputError(f"{target or 'The encounter'} has {len(found)} effects called {typed}: "
                              f"say which, {', '.join(which[:-1])} or {which[-1]}.")
         effect = found[0]
-        if effect.code and not action.is_gm:
-            raise NotAllowed(f"{effect.name} is a rule's effect: it ends by the rules, or the GM removes it.")
-        if enc.started and not action.is_gm and effect.name.casefold() in self.rule_effect_names:
-            raise NotAllowed(f"{effect.name} is a condition the rules read: once the fight has started it ends by itself, "
-                             "or ask the GM to remove it.")
-        if effect.mods and enc.started and not action.is_gm:
-            raise NotAllowed(f"{effect.name} changes {effect.target}'s numbers: once the fight has started it ends by "
-                             "itself, or the GM removes it.")
-        if effect.source is None and not action.is_gm:
-            raise NotAllowed(f"The GM put {effect.name} on {effect.target}: it ends by itself, or ask the GM to remove it.")
         enc.effects.remove(effect)
         return [EffectEnded(actor=effect.target, name=effect.name, removed=True)]
+
+    def _removal_refusal(self, enc: Encounter, effect: Effect, action: EffectRemove, name: str) -> str | None:
+        """Why the one who asks may not remove ``effect`` (called ``name`` in the reply), or None."""
+        if action.is_gm:
+            return None
+        if effect.code:
+            return f"{name} is a rule's effect: it ends by the rules, or the GM removes it."
+        if enc.started and effect.name.casefold() in self.rule_effect_names:
+            return f"{name} is a condition the rules read: once the fight has started it ends by itself, or ask the GM to remove it."
+        if effect.mods and enc.started:
+            return f"{name} changes {effect.target}'s numbers: once the fight has started it ends by itself, or the GM removes it."
+        if effect.source is None:
+            return f"The GM put {name} on {effect.target}: it ends by itself, or ask the GM to remove it."
+        return None
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         """Tidy system state after a combatant left (e.g. pass the turn on); say what changed."""

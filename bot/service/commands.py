@@ -231,6 +231,8 @@ class Service:
                 # an option that says when a side has lost (`victory`) may decide the fight now
                 decided = events_report("", system.check_victory(new), system, new, new.hidden_names()).lines
                 lines += decided
+                if live.enc.winner and new.settings.options != live.enc.settings.options:  # a rule changed too late to undecide
+                    lines.append(f"The fight stays decided ({live.enc.winner} won): `/undo` back to what decided it to reopen it.")
                 rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in timing)
                 summary = "; ".join([changes, *decided])
                 await self.encounters.commit(ctx, live, new, Write("/encounter settings", summary, rearm=rearm))
@@ -415,8 +417,8 @@ class Service:
         live = await self.encounters.need(ctx.channel_id)
         enc = live.enc
         c = enc.get(name)
-        public = enc.hidden(c) and not enc.is_gm(ctx.user_id)
-        return Outcome(views.show_report(get_system(enc.system), enc, c, public_only=public), ephemeral=True)
+        gm = enc.is_gm(ctx.user_id)
+        return Outcome(views.show_report(get_system(enc.system), enc, c, public_only=enc.hidden(c) and not gm, numbers=gm), ephemeral=True)
 
     async def effects(self, ctx: Ctx, public: bool = False) -> Outcome:
         live = await self.encounters.need(ctx.channel_id)

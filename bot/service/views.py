@@ -175,11 +175,12 @@ def map_title(enc: Encounter) -> str:
     return f"🗺️ {enc.name} · {when}"
 
 
-def show_report(system: RuleSystem, enc: Encounter, c: Combatant, public_only: bool = False) -> Report:
+def show_report(system: RuleSystem, enc: Encounter, c: Combatant, public_only: bool = False, numbers: bool = True) -> Report:
     """`/combatant show`: one combatant's line (as the system shows it), side, owner and sheet;
-    ``public_only``: what players may see of a GM's combatant whose numbers are hidden."""
+    ``public_only``: what players may see of a GM's combatant whose numbers are hidden; without
+    ``numbers`` (a player's view), no number that tells a hidden combatant's either."""
     owner = user_ref(c.owner_id) if c.owner_id else "the GM"
-    present = system.present.view(enc, frozenset({c.name}) if public_only else frozenset())
+    present = system.present.view(enc, enc.hidden_names() | ({c.name} if public_only else set()) if not numbers or public_only else frozenset())
     lines = [present.line(enc, c, system.facts(enc)), f"Side: {c.side or '—'} · owner: {owner}"]
     effects = [e for e in enc.effects if e.target == c.name]
     if effects:

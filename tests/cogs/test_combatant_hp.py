@@ -100,7 +100,7 @@ async def test_an_owners_combatant_hp_before_the_fight_changes_the_current_hp_on
     await h.run("gm", "/encounter start", "inn", system="open", name="Inn", map="8x6")
     await h.run("gm", "/combatant add", "inn", name="Ann", owner="@bob", side="a", at="B3", sheet="hp=15 max_hp=20 ac=15")
     [answer, *_] = await h.run("bob", "/combatant hp", "inn", combatant="Ann", change=10)
-    assert "**Ann** gains 5 HP (15 → 20 HP), changed by its player" in answer.text
+    assert "**Ann** gains 5 HP (15 → 20 HP; +10 stops at its most), changed by its player" in answer.text
 
 
 async def test_a_heal_at_full_is_refused_and_leaves_no_log_row_or_undo_step(h: Harness) -> None:
@@ -159,3 +159,26 @@ async def test_the_open_systems_combatant_hp_reply_reads_as_every_systems(h: Har
     await h.run("gm", "/combatant hp", combatant="Ann", change=-3)
     [answer, *_] = await h.run("gm", "/combatant hp", combatant="Ann", change=2)
     assert answer.text.splitlines()[1:] == ["GM: **Ann** gains 2 HP (6 → 8 HP)"], answer.text
+
+
+@pytest.mark.parametrize("system, line", [
+    ("coup-de-grace", "GM: **Thrain** gains 1 HP (2 → 3 HP; +5 stops at its most)"),
+    ("knights-of-valour", "GM: **Thrain** gains 1 HP (9 → 10 HP; +5 stops at its most)"),
+    ("tote", "GM: **Thrain** clears 1 box of the Injury Track (5 → 6 left; +5 stops at its most)"),
+])
+async def test_a_heal_cut_at_the_most_says_so(h: Harness, system: str, line: str) -> None:
+    """"a heal stops at `max_hp` (the reply says so)" (docs/systems/knights-of-valour.md): the GM's `change:+5` on
+    Thrain one short of the most gains 1, and the hit-point line, every system's, says the +5 stopped at the most."""
+    await borins_turn(h, system)
+    await h.run("gm", "/combatant hp", combatant="Thrain", change=-1)
+    [answer, *_] = await h.run("gm", "/combatant hp", combatant="Thrain", change=5)
+    assert line in answer.text.splitlines(), answer.text
+
+
+async def test_a_loss_cut_at_the_least_says_so(h: Harness) -> None:
+    """Knights of Valour: "a heal stops at `max_hp` (the reply says so)" (docs/systems/knights-of-valour.md), and
+    likewise a loss at the least HP, -99: `change:-200` on Borin at 9 HP reads "−200 stops at its least"."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Ford", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="a", at="B3", sheet="hp=9 weapons=club:1")
+    [answer, *_] = await h.run("gm", "/combatant hp", combatant="Borin", change=-200)
+    assert "GM: **Borin** loses 108 HP (9 → -99 HP; −200 stops at its least)" in answer.text.splitlines(), answer.text

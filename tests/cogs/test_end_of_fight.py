@@ -126,3 +126,16 @@ async def test_a_victory_option_changed_mid_fight_decides_the_fight_at_once(h: H
     assert "dwarves** win" in log or "dwarves win" in log, log
     await h.run("gm", "/undo")
     assert "Not done" not in (await h.run("bob", "/move", path="S"))[0].text
+
+
+async def test_a_victory_option_changed_after_the_fight_is_decided_says_it_stays_decided(h: Harness) -> None:
+    """Knights of Valour: "A side with everyone downed or out is beaten (option `victory=out`: only out)"
+    (docs/systems/knights-of-valour.md): once Grak's fall decided the fight, `victory=out` is taken, and the reply
+    says the fight stays decided and how to reopen it (`/undo`), rather than nothing."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    await h.run("gm", "/combatant add", name="Alda", owner="@ann", side="heroes", at="B2", sheet="hp=9 agi=3 weapons=longsword:1")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", at="G3", sheet="hp=6 agi=-2 weapons=longsword:1")
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/combatant hp", combatant="Grak", change=-6)
+    [answer, *_] = await h.run("gm", "/encounter settings", options="victory=out")
+    assert "The fight stays decided (heroes won): `/undo` back to what decided it to reopen it." in answer.text.splitlines(), answer.text

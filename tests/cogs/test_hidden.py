@@ -454,3 +454,39 @@ async def test_a_hidden_newcomer_joins_in_its_round_without_its_initiative(h: Ha
     sent = await h.run("gm", "/combatant add", name="Orc", side="orcs", at="F4", sheet="agi=2 hp=7 weapons=warhammer:1", init="12")
     assert "**Orc** joins the fight in round 1\n" in reply(sent).text + "\n" and "initiative ?" not in public_texts(sent)
     assert "**Orc** joins the fight in round 1, at initiative 12" in gm_private(sent)
+
+
+async def kov_alda_and_hidden_grak(h: Harness, grak_agi: str = "-2", **settings: str) -> None:
+    """Knights of Valour: Alda (@ann, agi 3) and the GM's hidden Grak, combat started (Alda first)."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    if settings:
+        await h.run("gm", "/encounter settings", **settings)
+    await h.run("gm", "/combatant add", name="Alda", owner="@ann", side="heroes", at="B2", sheet="hp=9 agi=3 weapons=longsword:1")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", at="G3", sheet=f"hp=6 agi={grak_agi} weapons=longsword:1")
+    await h.run("gm", "/init roll")
+
+
+async def test_kov_a_delay_after_a_hidden_foe_does_not_tell_players_its_initiative(h: Harness) -> None:
+    """docs/commands.md, Hidden information: "No other number of a hidden combatant reaches players … initiative":
+    Alda's delay `after=Grak` (3 to -3) reads "until after Grak" for players (the -3 tells Grak's -2) in the reply,
+    the board, `/init order`, `/combatant show` and `/log`; the GM reads the -3."""
+    await kov_alda_and_hidden_grak(h)
+    sent = await h.run("ann", "/act", action="delay", options="after=Grak")
+    shown = public_texts(sent)
+    assert "**Alda** delays for this round, from 3 until after Grak" in shown and "-3" not in shown
+    assert "delayed until after Grak" in board(sent) and "Order: Grak, Alda\n" in board(sent) + "\n"
+    order = reply(await h.run("ann", "/init order")).text
+    assert "**Alda** · heroes" in order and "-3" not in order
+    assert "**Alda** (-3)" in gm_private(await h.run("gm", "/init order"))
+    assert "-3" not in reply(await h.run("ann", "/combatant show", name="Alda")).text
+    assert "-3" not in reply(await h.run("ann", "/log")).text
+    assert "from 3 to -3" in reply(await h.run("gm", "/log")).text
+
+
+async def test_kov_a_deadline_hold_before_a_hidden_foe_does_not_tell_players_its_initiative(h: Harness) -> None:
+    """docs/commands.md, Hidden information: "No other number of a hidden combatant reaches players … initiative":
+    the deadline's hold delays Alda after Grak (agi 2): players read "until after Grak", not "from 3 to 1"."""
+    await kov_alda_and_hidden_grak(h, grak_agi="2", reminder_hours="0", deadline_hours="2", deadline_policy="hold")
+    h.bot.service.clock.now += 3 * 3600
+    notice = "\n".join(s.text for s in await h.reminders() if not s.ephemeral)
+    assert "until after Grak" in notice and "to 1" not in notice

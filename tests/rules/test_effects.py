@@ -338,3 +338,12 @@ def test_an_effect_ending_as_an_answered_attacks_activation_starts_no_longer_cou
     assert lines[start + 1] == "Effect **Boost** on **Meena** ends"
     assert "\nPower 12 gun = 12; Accuracy -10 gun = -10\n" in lines[start + 2]
     assert s.enc.effects == []
+
+
+def test_ends_naming_nobody_here_quotes_the_name_as_typed():
+    """"`ends` may name anyone's turn (`"start of Borin's turn"`)" (docs/commands.md): one naming nobody in the
+    encounter is refused quoting the name as typed ("Nobody", not "nobody"), and the words it expects."""
+    with pytest.raises(InputError) as refusal:
+        parse_ends("end of Nobody's turn", "Alda", ["Alda", "Grak"])
+    assert str(refusal.value).startswith('`ends` names "Nobody", who is not in this encounter: name a combatant')
+    assert parse_ends("END OF GRAK'S TURN", "Alda", ["Alda", "Grak"]) == ("turn_end", "Grak")

@@ -136,7 +136,7 @@ def test_a_coup_de_grace_heal_past_the_most_stops_at_it() -> None:
     s.run("edit", actor="Ada", hp_change=-2)
     res = s.run("edit", actor="Ada", hp_change=5)
     assert (s.get("Ada").hp, s.get("Ada").status) == (3, "active")
-    assert s.text(res) == ["GM: **Ada** gains 2 HP (1 → 3 HP)"]
+    assert s.text(res) == ["GM: **Ada** gains 2 HP (1 → 3 HP; +5 stops at its most)"]
 
 
 def test_a_coup_de_grace_loss_stops_at_minus_one() -> None:
@@ -145,7 +145,7 @@ def test_a_coup_de_grace_loss_stops_at_minus_one() -> None:
     s = scenario("coup-de-grace")
     res = s.run("edit", actor="Ada", hp_change=-50)
     assert (s.get("Ada").hp, s.get("Ada").status) == (-1, "out")
-    assert s.text(res)[0] == "GM: **Ada** loses 4 HP (3 → -1 HP)"
+    assert s.text(res)[0] == "GM: **Ada** loses 4 HP (3 → -1 HP; −50 stops at its least)"
 
 
 def test_a_coup_de_grace_mini_put_out_before_the_fight_is_healed_back() -> None:
@@ -173,7 +173,7 @@ def test_a_tote_clear_past_the_track_stops_with_every_box_free() -> None:
     s = scenario("tote", 1)
     s.run("edit", actor="Ada", hp_change=-2)
     res = s.run("edit", actor="Ada", hp_change=5)
-    assert (s.get("Ada").hp, s.text(res)) == (6, ["GM: **Ada** clears 2 boxes of the Injury Track (4 → 6 left)"])
+    assert (s.get("Ada").hp, s.text(res)) == (6, ["GM: **Ada** clears 2 boxes of the Injury Track (4 → 6 left; +5 stops at its most)"])
 
 
 @pytest.mark.parametrize("key, which, full", [("coup-de-grace", 0, "3/3 HP"), ("knights-of-valour", 0, "14/14 HP"),

@@ -130,7 +130,7 @@ class CoupDeGraceSystem(RuleSystem):
         before = c.hp
         # a heal stops at the most (the sheet's `hp`), a loss at -1: "-1HP or less" is out of action
         after = max(LEAST_HP, min(before + change, max(full, before)))
-        changed: list[Event] = [HitPointsChanged(actor=c.name, change=after - before, before=before, after=after)]
+        changed: list[Event] = [HitPointsChanged(actor=c.name, change=after - before, before=before, after=after, asked=change)]
         if c.status == "out" and after > LEAST_HP:  # before the fight: back, off the board until placed
             c.hp, c.status = after, "active" if after > 0 else "downed"
             return [*changed, Standing(actor=c.name, status=c.status, cause="back")]

@@ -201,7 +201,7 @@ class KnightsOfValourSystem(RuleSystem):
         if current is not None:
             before, c.hp = c.hp, current
             if by_hand and before is not None:
-                set_hp.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm))
+                set_hp.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm, asked=action.hp_change))
             else:
                 set_hp.append(HpSet(actor=c.name, before=before, after=c.hp, capped=capped))
             if c.status != "out":

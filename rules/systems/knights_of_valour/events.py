@@ -44,7 +44,14 @@ class Ranked(BaseModel):
     """One place in the order: a name and its initiative."""
 
     name: str
-    initiative: Annotated[int, Of("name")]
+    initiative: Annotated[int, Of("owners")]
+    #: the combatants a delay placed it after, whose numbers its initiative tells
+    after: list[str] = Field(default_factory=list)
+
+    @property
+    def owners(self) -> list[str]:
+        """Whose numbers the initiative tells: its own, and those of the ones it was delayed after."""
+        return [self.name, *self.after]
 
 
 class KovInitiative(InitiativeSet):
@@ -52,11 +59,19 @@ class KovInitiative(InitiativeSet):
     ``delay`` (lowered for the round)."""
 
     cause: str
-    agility: int = 0
+    value: Annotated[int, Of("owners")]
+    agility: Annotated[int, Of("actor")] = 0
     #: the initiative before a delay
-    old: int | None = None
+    old: Annotated[int | None, Of("actor")] = None
+    #: the combatants a delay (`after=`) placed it after, whose numbers the new initiative tells
+    after: list[str] = Field(default_factory=list)
     #: it has already acted this round (a new place counts from the next round)
     acted: bool = False
+
+    @property
+    def owners(self) -> list[str]:
+        """Whose numbers ``value`` tells: the actor's, and those of the ones it was delayed after."""
+        return [n for n in (self.actor, *self.after) if n is not None]
 
 
 class KovRound(RoundBegan):

@@ -126,6 +126,9 @@ class KovPresenter(Presenter[KovFacts]):
 
     # -- turns ----------------------------------------------------------------------------------
     def kov_initiative(self, e: KovInitiative) -> str:
+        if secret(e.value) and e.cause == "delay" and e.after:  # a number after a hidden one's: its place in words
+            since = "" if secret(e.old) else f", from {e.old}"
+            return f"**{e.actor}** delays for this round{since} until after {e.after[0]}"
         if secret(e.value):
             return f"**{e.actor}** has its initiative (the GM keeps the number)"
         agility = f"Agility {signed(e.agility)}"
@@ -237,7 +240,9 @@ class KovPresenter(Presenter[KovFacts]):
         if c.position:
             bits.append(c.position)
         bits.append(f"{c.hp}/{c.sheet.get('hp')} HP")
-        if c.initiative is not None:
+        if c.initiative is not None and not self.initiative_shown(c):
+            bits.append(f"delayed until after {st.delay_after[0]}")
+        elif c.initiative is not None:
             bits.append(f"init {c.initiative}" + (" (delayed)" if st.delayed else ""))
         if st.wield:
             bits.append(st.wield)
@@ -255,8 +260,14 @@ class KovPresenter(Presenter[KovFacts]):
     def board_extra(self, enc: Encounter, facts: KovFacts) -> list[str]:
         if not (enc.started and enc.order and not enc.winner):
             return []
-        order = ", ".join(n if self.hidden(n) else f"{n} {facts.initiative[n]}" for n in enc.order if n in facts.initiative)
+        order = ", ".join(
+            f"{n} {facts.initiative[n]}" if self.initiative_shown(enc.get(n)) else n for n in enc.order if n in facts.initiative
+        )
         return [f"Order: {order}"]
+
+    def initiative_shown(self, c: Combatant) -> bool:
+        """As every system's, and not where a delay placed ``c`` after a hidden combatant (its number tells theirs)."""
+        return super().initiative_shown(c) and not any(self.hidden(n) for n in KovCombatant.of(c).delay_after)
 
     def turn_label(self, enc: Encounter, facts: KovFacts) -> str:
         turn = facts.turn

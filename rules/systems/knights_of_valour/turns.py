@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.actions import ActionBase
-from rules.effects import pass_turns
+from rules.effects import pass_turns, put_off_turn
 from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn
 from rules.events import Event, TurnPassed
 from rules.models import INITIATIVE_MIN, Combatant, Encounter
@@ -79,7 +79,7 @@ def arrange(enc: Encounter) -> None:
 
 
 def ranking(enc: Encounter) -> list[Ranked]:
-    return [Ranked(name=n, initiative=effective(enc.get(n))) for n in enc.order]
+    return [Ranked(name=n, initiative=effective(c), after=KovCombatant.of(c).delay_after) for n in enc.order if (c := enc.get(n))]
 
 
 def _round(enc: Encounter) -> KovRound:
@@ -134,22 +134,27 @@ def _new_round(enc: Encounter) -> Event:
     for c in enc.combatants:
         if c.in_fight:
             c.initiative = base_init(c)
-            KovCombatant.of(c).delayed = False
+            _undelay(c)
     arrange(enc)
     return _round(enc)
 
 
+def _undelay(c: Combatant) -> None:
+    st = KovCombatant.of(c)
+    st.delayed, st.delay_after = False, []
+
+
 def _agility(c: Combatant, cause: str = "agility", *, old: int | None = None, acted: bool = False) -> KovInitiative:
-    agility = sheet.stat(c, "agi")
-    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, old=old, acted=acted)
+    agility, after = sheet.stat(c, "agi"), KovCombatant.of(c).delay_after
+    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, old=old, acted=acted, after=after)
 
 
 def init_one(enc: Encounter, c: Combatant) -> list[Event]:
     """`/init roll combatant:X`: X's initiative is its Agility again, and any delay is over."""
     if not c.in_fight:
         raise IllegalAction(f"{c.name} is out of the fight: it takes no initiative.")
-    st = KovCombatant.of(c)
-    st.init_set, st.delayed = None, False
+    KovCombatant.of(c).init_set = None
+    _undelay(c)
     c.initiative = base_init(c)
     arrange(enc)
     return [_agility(c)]
@@ -166,7 +171,7 @@ def start(enc: Encounter) -> list[Event]:
         raise IllegalAction("There is nobody to fight yet: add combatants with `/combatant add` first.")
     for c in fighters:
         c.initiative = base_init(c)
-        KovCombatant.of(c).delayed = False
+        _undelay(c)
     enc.round = 1
     st = KovEncounter.of(enc)
     st.acted, st.round_start = [], True
@@ -183,8 +188,8 @@ def set_initiative(enc: Encounter, c: Combatant, value: int | None) -> list[Even
         raise InputError("Give the new initiative in `value`, like `value:3`.")
     if not -20 <= value <= 40:
         raise InputError("An initiative is a whole number from -20 to 40.")
-    st = KovCombatant.of(c)
-    st.init_set, st.delayed = value, False
+    KovCombatant.of(c).init_set = value
+    _undelay(c)
     c.initiative = value
     arrange(enc)
     return [_agility(c, "set", acted=c.name in KovEncounter.of(enc).acted)]
@@ -272,11 +277,13 @@ _DELAY_REFUSALS = {
     "not_allowed": "{name} is not a player character: at the start of a round only players may lower their "
     "initiative (the GM allows anyone with the option `delay=round`).",
     "acted": "{name} has already acted this round: initiative can be lowered before its turn.",
-    "begun_start": _BEGUN + "The GM allows it later in the round, until one's turn, with the option `delay=round`.",
-    "begun_round": _BEGUN + "End this turn with `/init next`.",
+    # `delay=round` names no hint here: it too refuses a delay once one's turn has begun
+    "begun": _BEGUN + "End this turn with `/init next`.",
     "not_start": "Initiative can only be lowered at the start of a round, before anyone has acted "
     "(the GM allows it later with the option `delay=round`).",
 }
+#: the refusals whose reply says `delay=round` would allow the delay
+_ROUND_HINTS = ("not_allowed", "not_start")
 
 
 def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, Any]) -> list[Event]:
@@ -287,6 +294,8 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
     if c.status != "active":
         raise IllegalAction(f"{c.name} is {c.status}: it does not act this round.")
     refusal = delay_refusal(enc, opts, c)
+    if refusal in _ROUND_HINTS:  # its reply names `delay=round`: only where that would allow the delay
+        refusal = delay_refusal(enc, opts, c, "round") or refusal
     if refusal is not None:
         raise IllegalAction(_DELAY_REFUSALS[refusal].format(name=c.name))
     st = KovEncounter.of(enc)
@@ -296,22 +305,29 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
         raise InputError(f"A delay must lower initiative: {c.name}'s is {old}, and {new} is not lower.")
     c.initiative = new
     KovCombatant.of(c).delayed = True
-    if c.name == enc.current:
+    if words["after"]:  # its new number tells theirs: the one it follows, and whom that one followed
+        ahead = enc.get(words["after"])
+        KovCombatant.of(c).delay_after = list(dict.fromkeys([ahead.name, *KovCombatant.of(ahead).delay_after]))
+    else:
+        KovCombatant.of(c).delay_after = []
+    if c.name == enc.current:  # its announced turn is put off: one turn, counted when it is played
         st.acted.remove(c.name)
         enc.current = None
+        enc.effects = put_off_turn(enc.effects, c.name)
     arrange(enc)
     events: list[Event] = [_agility(c, "delay", old=old)]
     return events + (advance(enc) if enc.current is None else [])
 
 
-def delay_refusal(enc: Encounter, opts: OptionValues, c: Combatant) -> str | None:
+def delay_refusal(enc: Encounter, opts: OptionValues, c: Combatant, mode: str | None = None) -> str | None:
     """Why ``c`` may not lower its initiative now (a code of `rules.turns.ordered.delay_refusal`, or
-    ``begun_start`` / ``begun_round``: its turn has been announced, after the start of the round: the
-    text's delay is declared "At the start of a Round", before one's turn)."""
-    st = KovEncounter.of(enc)
+    ``begun``: its turn has been announced, after the start of the round (whatever the option `delay`): the
+    text's delay is declared "At the start of a Round", before one's turn); ``mode``: under that value of
+    the option `delay` instead of the encounter's."""
+    st, mode = KovEncounter.of(enc), mode or opts.delay
     if c.name == enc.current and not st.round_start and not KovCombatant.of(c).spent:
-        return "begun_start" if opts.delay == "start" else "begun_round"
-    window: ordered.DelayWindow = "start" if opts.delay == "start" else "turn"
+        return "begun"
+    window: ordered.DelayWindow = "start" if mode == "start" else "turn"
     return ordered.delay_refusal(
         c.name,
         window=window,

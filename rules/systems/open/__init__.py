@@ -155,7 +155,7 @@ class OpenSystem(RuleSystem):
         # `/combatant hp` reads as in every system: the hit-point line alone, no sheet's "updated" line
         events: list[Event] = [*([] if action.hp_change is not None else [self.edited(enc, action, c)]), *setup]
         if c.hp != before and before is not None and c.hp is not None:
-            events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm))
+            events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm, asked=action.hp_change))
         if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and action.is_gm:
             c.status = "active"  # the GM brings it back with an `hp=`
             st = OpenCombatant.of(c)

@@ -134,7 +134,7 @@ class ToteSystem(RuleSystem):
             )
         before, st.filled = c.hp or 0, filled
         c.hp = len(track) - filled
-        events: list[Event] = [HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp)]
+        events: list[Event] = [HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, asked=change)]
         return events + (take_out(enc, c, "downed", "unconscious") + turns.settle(enc) if c.hp == 0 else [])
 
     def check_options(self, enc: Encounter) -> None:

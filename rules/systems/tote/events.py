@@ -227,8 +227,11 @@ class ReturnDeclined(Event):
 
 
 class Passed(Event):
+    """``actor`` passes, keeping its initiative ``points``; ``by_gm``: the GM passed it out of turn."""
+
     kind: ClassVar[str] = "pass"
     points: int
+    by_gm: bool = False
 
 
 class BandMoved(Moved):

@@ -125,7 +125,7 @@ class TotePresenter(Presenter[ToteFacts]):
         if self.hidden(e.actor):  # the boxes marked are its numbers too: "clears ? boxes" read as healing
             return f"GM: **{e.actor}**'s Injury Track changed (now {self.condition(e.actor)})"
         how = f"marks {plural(-e.change, 'box', 'boxes')}" if e.change < 0 else f"clears {plural(e.change, 'box', 'boxes')}"
-        left = f" ({e.before} → {e.after} left)"
+        left = f" ({e.before} → {e.after} left{self.stopped(e)})"
         return by_hand(e.by_gm, f"**{e.actor}** {how} of the Injury Track{left}")
 
     def wounded(self, e: ev.Wounded) -> str:
@@ -193,7 +193,10 @@ class TotePresenter(Presenter[ToteFacts]):
         return f"{e.actor} lets {e.against}'s Assault go unanswered and keeps its action"
 
     def passed(self, e: ev.Passed) -> str:
-        return f"{e.actor} passes, keeping {plural(e.points, 'initiative point')}"
+        points = "its initiative points" if secret(e.points) else plural(e.points, "initiative point")
+        if e.by_gm:  # out of turn: its action this round is gone
+            return f"**{e.actor}** is passed by the GM: it loses its action this round, keeping {points}"
+        return f"{e.actor} passes, keeping {points}"
 
     def melee_next(self, e: ev.MeleeNext) -> str:
         return f"{e.actor} moves in from Close: melee rounds begin next round."

@@ -275,7 +275,7 @@ def next_turn(enc: Encounter, action: Next) -> list[Event]:
         events: list[Event] = [ReturnDeclined(actor=c.name, against=against)]
     else:
         ToteCombatant.of(c).acted = enc.round
-        events = [Passed(actor=c.name, points=c.initiative or 0)]
+        events = [Passed(actor=c.name, points=c.initiative or 0, by_gm=c.name != now.current)]
         if c.name != now.current:  # passed out of turn by the GM: its turn passes all the same
             enc.effects, ended = pass_turns(enc.effects, [c.name])
             events += ended

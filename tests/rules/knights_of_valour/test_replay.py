@@ -66,7 +66,7 @@ def test_hp_above_the_most_stops_at_max_hp_in_a_fight() -> None:
                         ("hp=30", _edit(hurt, "hp=30"))):
         grak = res.encounter.get("Grak")
         assert (grak.hp, grak.sheet["hp"]) == (9, 9) and "9/9 HP" in _hp_line(res.encounter), change
-        reply = "GM: **Grak** gains 5 HP (4 → 9 HP)" if change == "heal 20" else "HP set to 9 (was 4): no more than its `max_hp`"
+        reply = "GM: **Grak** gains 5 HP (4 → 9 HP; +20 stops at its most)" if change == "heal 20" else "HP set to 9 (was 4): no more than its `max_hp`"
         assert reply in SYSTEM.present.report("", res.events).text(), change
 
 
@@ -178,7 +178,7 @@ def test_combatant_hp_before_the_fight_changes_the_current_hp_only() -> None:
     assert (lost.hp, lost.sheet["hp"]) == (3, 9)
     healed = run(enc, kind="edit", actor="Grak", hp_change=20, gm=True)
     assert (healed.encounter.get("Grak").hp, healed.encounter.get("Grak").sheet["hp"]) == (9, 9)
-    assert "GM: **Grak** gains 5 HP (4 → 9 HP)" in SYSTEM.present.report("", healed.events).text()
+    assert "GM: **Grak** gains 5 HP (4 → 9 HP; +20 stops at its most)" in SYSTEM.present.report("", healed.events).text()
     down = run(enc, kind="edit", actor="Grak", hp_change=-6, gm=True).encounter.get("Grak")
     assert (down.hp, down.sheet["hp"], down.status) == (-2, 9, "downed")
     for when in (enc, duel()):  # a loss stops at the least HP (-99) rather than being refused as `hp=-491`

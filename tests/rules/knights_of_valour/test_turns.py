@@ -305,7 +305,8 @@ def test_delay_round_option_lets_anyone_delay_until_its_turn() -> None:
 def test_delay_is_refused_once_the_delayers_turn_has_begun(mode: str) -> None:
     """"At the start of a Round, Players may elect to reduce their Initiative" (knights-of-valour.txt); with
     `delay=round` "until its own turn has begun": once the bot has announced Thrain's turn (after the start of the
-    round) a delay is refused, saying when one can be declared; the first to act may still delay at the start."""
+    round) a delay is refused, saying when one can be declared; the first to act may still delay at the start.
+    The reply names no option that would allow it: `delay=round` refuses it as well."""
     enc = three_way()
     enc.settings.options["delay"] = mode
     enc = step(enc, kind="act", actor="Borin", action="delay", options={"to": "-5"})
@@ -316,10 +317,9 @@ def test_delay_is_refused_once_the_delayers_turn_has_begun(mode: str) -> None:
         run(enc, kind="act", actor="Thrain", action="delay", options={"1": ""})
     assert str(refusal.value) == (
         "Thrain's turn has already begun: initiative is lowered before one's own turn is announced (the first to "
-        "act in a round may still lower it at the start of the round, before doing anything). "
-        + ("The GM allows it later in the round, until one's turn, with the option `delay=round`."
-           if mode == "start" else "End this turn with `/init next`.")
-    )
+        "act in a round may still lower it at the start of the round, before doing anything). End this turn with "
+        "`/init next`."
+    )  # no hint of `delay=round` under `delay=start`: it refuses a delay once the turn has begun too
 
 
 def test_init_roll_for_a_delayed_combatant_clears_its_delay() -> None:
@@ -393,3 +393,40 @@ def test_a_turn_the_gm_passes_passes_for_its_effects() -> None:
         "Effect **Mark** on **Grak** ends",
     ]
     assert s.enc.current == "Borin" and s.enc.effects == []
+
+
+def test_a_delayed_turn_counts_once_for_the_effects_timed_by_it() -> None:
+    """"At the start of a Round, Players may elect to reduce their Initiative" (knights-of-valour.txt): a delay moves
+    the turn, it takes no second one. Alda, whose turn was announced as round 1 began, delays after Grak: her turn
+    starts and ends once in round 1, when she plays it, so Ward ("start of Alda's turn") and Hex ("end of Alda's
+    turn"), two turns each, still run in round 2 and end with her turn there (by the deadline's hold too)."""
+    s = Scenario("knights-of-valour", map="8x6")
+    s.add("Alda", "hp=9 agi=3 weapons=longsword:1", side="heroes", at="B2")
+    s.add("Grak", "hp=6 agi=-2 weapons=longsword:1", side="foes", at="G3", owner=None)
+    s.run("effect_add", actor="Grak", effect="Hex", rounds=2, ends="end of Alda's turn")
+    s.run("effect_add", actor="Grak", effect="Ward", rounds=2, ends="start of Alda's turn")
+    s.run("init_roll")
+    hold = SYSTEM.hold_action(s.enc, "Alda")
+    assert hold is not None
+    delayed = s.run(hold.kind, **hold.model_dump(exclude={"kind", "is_gm"}))
+    assert "Effect **Hex** on **Grak** ends" not in s.text(delayed) and s.enc.current == "Grak"
+    s.run("next", actor="Grak")
+    s.run("next", actor="Alda")
+    assert (s.enc.round, s.enc.current) == (2, "Alda")
+    assert [(e.name, e.left) for e in s.enc.effects] == [("Hex", 1)]
+    s.run("next", actor="Alda")
+    assert s.enc.effects == []
+
+
+def test_a_delay_refusal_names_delay_round_only_where_it_would_allow_the_delay() -> None:
+    """"option `delay=round`: any combatant, until its own turn has begun" (docs/systems/knights-of-valour.md): Grak,
+    a monster whose turn is over, is told it has acted, not that `delay=round` would let it delay (it would not);
+    Thrain, still to act after Borin moved, is told `delay=round` would."""
+    enc = step(step(three_way(), kind="move", actor="Borin", path="E"), kind="next", actor="Borin")
+    enc = step(enc, kind="next", actor="Grak", gm=True)
+    with pytest.raises(IllegalAction) as refusal:
+        run(enc, kind="act", actor="Grak", action="delay", options={"1": ""}, gm=True)
+    assert str(refusal.value) == "Grak has already acted this round: initiative can be lowered before its turn."
+    moved = step(three_way(), kind="move", actor="Borin", path="E")
+    with pytest.raises(IllegalAction, match="allows it later with the option `delay=round`"):
+        run(moved, kind="act", actor="Thrain", action="delay", options={"1": ""})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import IllegalAction, InputError, NotYourTurn
+from rules.errors import IllegalAction, InputError, NotAllowed, NotYourTurn
 from rules.events import EffectEnded
 from rules.models import Encounter
 from rules.system import Resolution
@@ -365,3 +365,19 @@ def test_distance_actions_are_refused_in_melee() -> None:
         resolve(fight(), "move", actor="Borin", to="close")
 
 
+
+
+def test_a_player_removing_two_protects_is_told_the_gm_removes_them() -> None:
+    """"Protect | 2 | If you are unengaged, nominate an ally." (tote.txt): two allies protect Borin, and his player's
+    `/effect remove name:Protect target:Borin` is told at once that Protect is a rule's effect the GM removes, not
+    asked to say which of two they could remove neither of; the GM is still asked which."""
+    enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), ("Ann", "strike=2 hawk=1", "heroes", 3), GRAK)
+    enc = step(enc, "next", actor="Borin")
+    enc = step(enc, "act", actor="Thrain", action="protect", target="Borin")
+    enc = step(enc, "act", actor="Ann", action="protect", target="Borin")
+    assert len(enc.effects) == 2
+    with pytest.raises(NotAllowed) as refusal:
+        resolve(enc, "effect_remove", actor="Borin", effect="Protect", is_gm=False)
+    assert str(refusal.value) == "Protect is a rule's effect: it ends by the rules, or the GM removes it."
+    with pytest.raises(InputError, match="say which"):
+        resolve(enc, "effect_remove", actor="Borin", effect="Protect", is_gm=True)

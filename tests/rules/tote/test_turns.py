@@ -268,3 +268,20 @@ def test_a_gm_pass_that_finds_no_turn_says_why() -> None:
     with pytest.raises(IllegalAction) as err:
         resolve(enc, "next", actor="Borin", is_gm=True)
     assert err.value.message == "Borin has acted this round: its next turn comes in round 2."
+
+
+def test_a_gm_pass_out_of_turn_says_the_gm_passed_it() -> None:
+    """The GM's `/init next combatant:X` while another acts: "X is passed (it loses its coming turn or activation
+    this round, and the log says so" (docs/commands.md): in TOTE's terms, "Each combatant takes one action a round or
+    passes" (docs/systems/tote.md), Grak loses its action this round and keeps its initiative points; a hidden
+    Grak's points are left out, not shown as "?"."""
+    enc = fight()
+    res = resolve(enc, "next", actor="Grak", is_gm=True)
+    points = res.encounter.get("Grak").initiative
+    assert SYSTEM.present.report("", res.events).lines[0] == (
+        f"**Grak** is passed by the GM: it loses its action this round, keeping {points} initiative points"
+    )
+    hidden = SYSTEM.present.view(enc, frozenset({"Grak"}))
+    assert hidden.readable(hidden.marked(res.events[0])) == (
+        "**Grak** is passed by the GM: it loses its action this round, keeping its initiative points"
+    )
