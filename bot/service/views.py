@@ -180,7 +180,9 @@ def show_report(system: RuleSystem, enc: Encounter, c: Combatant, public_only: b
     ``public_only``: what players may see of a GM's combatant whose numbers are hidden; without
     ``numbers`` (a player's view), no number that tells a hidden combatant's either."""
     owner = user_ref(c.owner_id) if c.owner_id else "the GM"
-    present = system.present.view(enc, enc.hidden_names() | ({c.name} if public_only else set()) if not numbers or public_only else frozenset())
+    # a player's view: no number that tells a hidden combatant's; ``public_only``: none of this one's either
+    hidden = frozenset() if numbers and not public_only else enc.hidden_names() | ({c.name} if public_only else frozenset())
+    present = system.present.view(enc, hidden)
     lines = [present.line(enc, c, system.facts(enc)), f"Side: {c.side or '—'} · owner: {owner}"]
     effects = [e for e in enc.effects if e.target == c.name]
     if effects:
