@@ -488,3 +488,16 @@ def test_to_among_ways_of_equal_cost_takes_the_first_found():
     s = alone("pace=run")
     res = s.run("move", actor="Borin", to=near(s, "F6", "N", "N", "NE", "NE"))
     assert res.events[0].path == ["F6", "F5", "F4", "G4", "H3"] and res.events[0].cost == 4
+
+
+def test_a_fighter_stunned_during_its_movement_moves_no_further_that_phase():
+    """"Stunned characters ... can take no action for 1d6 rounds": a stun that lands in the fighter's own
+    movement step (the GM's serious head wound here; a failed pass-through's blow alike) ends its moving."""
+    s = alone("pace=run")
+    s.run("move", actor="Borin", path="N")
+    assert st(s, "Borin").mp > 0
+    s.run("act", [3], action="damage", target="Borin", options={"serious": "", "head": ""})
+    assert any(e.code == "stun" and e.target == "Borin" for e in s.enc.effects)
+    assert st(s, "Borin").mp == 0
+    assert "stunned" in s.refused("move", actor="Borin", path="N")
+    assert "stunned" in s.refused("move", actor="Borin", facing="S")
