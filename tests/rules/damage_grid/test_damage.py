@@ -71,6 +71,29 @@ def test_the_protection_stops_the_hits_that_would_harm_the_target_most():
     assert (d.at("health").body, d.at("mind").body) == (1, 0) and not d.killed and d.values["mind"] == 1
 
 
+def test_shield_and_body_share_their_stops_for_the_least_harm_over_the_attack():
+    """"Effectively the damage will be = faces - (Shield + Body)" and they "stop damage to other grid squares": Shield 1
+    and Body 1 against 1, 1, 3, 3 stop a Body-square hit (Shield) and a Mind hit (Body), leaving Health whole, rather
+    than both stopping on Mind and a Body hit reaching Health."""
+    hera = {"mind": 2, "health": 3, "body": 1, "shield": 1, "speed": 4}
+    d = apply_faces([1, 1, 3, 3], HUMANOID, hera)
+    mind, body = d.at("mind"), d.at("body")
+    assert (mind.shield, mind.body, mind.taken, mind.after) == (0, 1, 1, 1)
+    assert (body.shield, body.body, body.taken, body.passed, body.after) == (1, 0, 1, 0, 0)
+    assert d.at("health") is None and d.values["health"] == 3
+    d = apply_faces([2, 3, 3], HUMANOID, hera)
+    assert (d.at("body").shield, d.at("health").body, d.at("body").taken, d.values["health"]) == (1, 1, 1, 3)
+
+
+def test_cover_and_shield_stop_all_they_can_before_a_hit_reaches_health():
+    """Cover "is added to the Body of the target": Shield 1 and Body 1 + 4 against 1, 1, 2, 2, 3, 3 stop every hit but
+    one of the Body square's, which only Shield can stop: it wears Body down (1 → 0) and Health stays whole."""
+    d = apply_faces([1, 1, 2, 2, 3, 3], HUMANOID, {"mind": 2, "health": 3, "body": 1, "shield": 1, "speed": 4},
+                    extra_body=4)
+    assert sum(r.shield for r in d.locations) == 1 and sum(r.body for r in d.locations) == 4
+    assert d.values == {"mind": 2, "health": 3, "body": 0, "shield": 1, "speed": 4} and d.transfers == []
+
+
 def test_shield_then_body_from_every_location_with_protection_location():
     """Option `protection=location` reads "remove as many faces from all grid squares as the value of the target's
     Shield ... Then ... Body" as from each square: damage = faces - (Shield + Body) on each square."""
