@@ -295,7 +295,7 @@ def strike(
         actor=c.name, target=t.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{count}d6", success=applied.taken > 0),
         faces=faces, flips=[Flip(before=tn.before, after=tn.after, cost=tn.cost, by=tn.by) for tn in turns],
         power=power, accuracy=acc, aim=aim, distance=d, reach=counted, sight=seen.level, cover=seen.cover,
-        cover_by=seen.cover_by, cover_added=cover_added, forced=forced, melee=w.melee, special=special,
+        cover_by=seen.cover_by, cover_added=cover_added, cp=w.cp, forced=forced, melee=w.melee, special=special,
         area=area.name if area is not None else None,
     )
     return [event, *_damage(enc, c, t, applied, dice, special)]

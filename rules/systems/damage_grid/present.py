@@ -137,7 +137,7 @@ class DgPresenter(Presenter[DgFacts]):
 
     def activated(self, e: Activated) -> str:
         points = f" ({e.speed} Speed point{'s' if e.speed != 1 else ''})" if e.how in ("move", "lunge") else ""
-        left = points or (f" ({e.cp} CP)" if e.how != "pass" else "")
+        left = points or (f" ({e.cp} CP to spend)" if e.how != "pass" else "")
         return f"**{e.actor}** activates: {HOW.get(e.how, e.how)}{left}"
 
     def activation_ended(self, e: ActivationEnded) -> str:
@@ -164,7 +164,8 @@ class DgPresenter(Presenter[DgFacts]):
         head = f"**{e.actor}** {what} **{e.target}** with {e.weapon} (" + (f"area on {e.area}, " if e.area else "")
         head += f"Reach {e.distance}"
         head += f", counted {e.reach}" if e.reach != e.distance and not secret(e.reach) else ""
-        head += ", melee)" if e.melee else ")"
+        head += ", melee" if e.melee else ""
+        head += f", {e.cp} CP)" if e.cp != 1 and not secret(e.cp) else ")"  # "Some special attacks cost more"
         power = sum(m.value for m in e.power)
         accuracy = sum(m.value for m in e.accuracy)
         lines = [head]

@@ -48,9 +48,11 @@ def test_a_ruined_weapon_is_said_to_be_ruined() -> None:
 
 def test_an_activation_says_the_combat_points_the_model_has() -> None:
     """The Combat activation's line, shown before its first attack spends a Combat Point, gives the CP the model has
-    (not "left", which the attack then changes); a Move's Speed points are counted in the singular when 1."""
+    to spend (not "left", which the attack then changes, nor "(2 CP)", which reads as a cost); a Move's Speed points
+    are counted in the singular when 1."""
     assert SYSTEM.present.text(Activated(actor="Meena", how="combat", cp=2)) == (
-        "**Meena** activates: a Combat activation (2 CP)")
+        "**Meena** activates: a Combat activation (2 CP to spend)")
+    assert SYSTEM.present.text(Activated(actor="Kor", how="break", cp=1)).endswith("(1 CP to spend)")
     assert SYSTEM.present.text(Activated(actor="Meena", how="move", speed=1)) == "**Meena** activates: a Move (1 Speed point)"
 
 
@@ -100,3 +102,13 @@ def test_the_options_listed_with_the_default_none_take_none() -> None:
     opts = OPTIONS.read({"lit_squares": "none", "cover_body": "none"})
     assert not opts.lit_squares and opts.cover_body == {}
     assert OPTIONS.get("lit_squares").default_text() == "none" and OPTIONS.get("cover_body").default_text() == "none"
+
+
+def test_an_attack_with_a_weapon_costing_two_combat_points_says_so() -> None:
+    """"Some special attacks cost more Combat points": a `cp=2` weapon's attack line gives its cost; a 1-CP one does not."""
+    s = duel(a_sheet="weapons=hammer:1:5:0:melee:cp=2,knife:1:3:0:melee", b_sheet="health=30 body=9")
+    res = s.run("attack", [6] * 5, actor="Meena", target="Hera", weapon="hammer")
+    assert "(Reach 1, melee, 2 CP)" in SYSTEM.present.text(events(res, DgAttack)[0])
+    s = duel(a_sheet="weapons=hammer:1:5:0:melee:cp=2,knife:1:3:0:melee", b_sheet="health=30 body=9")
+    res = s.run("attack", [6] * 3, actor="Meena", target="Hera", weapon="knife")
+    assert "(Reach 1, melee)" in SYSTEM.present.text(events(res, DgAttack)[0])
