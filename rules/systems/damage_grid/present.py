@@ -194,12 +194,17 @@ class DgPresenter(Presenter[DgFacts]):
             lines.append(f"forced Combat Point: -{e.forced} Accuracy")
         return "\n".join(lines)
 
+    def hit_now(self, name: str) -> str:
+        """A hidden model hit: ``is hit (now wounded)``, or ``is hit, but its Health is whole (now unhurt)`` (its
+        condition is its Health's word, "unhurt" while Health is whole, whatever else the hit struck)."""
+        now = self.condition(name)
+        return f"is hit{', but its Health is whole' if now == 'unhurt' else ''} (now {now})"
+
     def grid_damage(self, e: GridDamage) -> str:
         if secret(e.health_lost):  # a hidden target: its condition, not its grid
             if e.stopped:
                 return f"**{e.actor}**: no hit gets through (now {self.condition(e.actor)})"
-            now = self.condition(e.actor)  # its Health's word: "unhurt" while Health is whole
-            return f"**{e.actor}** is hit{', but its Health is whole' if now == 'unhurt' else ''} (now {now})"
+            return f"**{e.actor}** {self.hit_now(e.actor)}"
         if not e.locations:
             return f"**{e.actor}**: no face lands"
         parts = []
@@ -250,7 +255,7 @@ class DgPresenter(Presenter[DgFacts]):
     def grid_marked(self, e: GridMarked) -> str:
         """``GM: **Juno**'s Health: 2 hits marked (3 → 1)`` (a condition word where hidden)."""
         if secret(e.change):
-            return f"GM: **{e.actor}** is {'healed' if e.healed else 'hit'} (now {self.condition(e.actor)})"
+            return f"GM: **{e.actor}** " + (f"is healed (now {self.condition(e.actor)})" if e.healed else self.hit_now(e.actor))
         how = f"{-e.change} hit{'s' if e.change != -1 else ''} marked" if e.change < 0 else f"{e.change} hit{'s' if e.change != 1 else ''} cleared"
         return f"GM: **{e.actor}**'s {e.location.title()}: {how} ({e.before} → {e.after})"
 

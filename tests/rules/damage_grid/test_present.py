@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.events import mod
 from rules.hidden import for_reader
-from rules.systems.damage_grid.events import Activated, DgAttack, GridDamage
+from rules.systems.damage_grid.events import Activated, DgAttack, GridDamage, GridMarked
 from rules.systems.damage_grid.facts import DgFacts
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.state import DgCombatant
@@ -64,6 +64,16 @@ def test_a_hidden_target_hit_with_its_health_whole_is_said_so() -> None:
     (grid,) = events(res, GridDamage)
     public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(grid), lambda name: name != "Hera")
     assert public == "**Hera** is hit, but its Health is whole (now unhurt)"
+
+
+def test_a_gm_hit_on_a_hidden_target_with_its_health_whole_reads_as_an_attacks() -> None:
+    """The GM's `/act action:damage` on Mind of a hidden target reads as an attack's hit does: "is hit, but its Health
+    is whole (now unhurt)", not "is hit (now unhurt)"."""
+    s = duel(b_sheet="health=30")
+    res = s.run("act", target="Hera", action="damage", options={"mind": "1"})
+    (marked,) = events(res, GridMarked)
+    public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(marked), lambda name: name != "Hera")
+    assert public == "GM: **Hera** is hit, but its Health is whole (now unhurt)"
 
 
 def test_one_environment_factor_makes_the_reach() -> None:
