@@ -194,7 +194,7 @@ class DgPresenter(Presenter[DgFacts]):
             lines.append(f"forced Combat Point: -{e.forced} Accuracy")
         return "\n".join(lines)
 
-    def hit_now(self, name: str) -> str:
+    def hit_now(self, name: str | None) -> str:
         """A hidden model hit: ``is hit (now wounded)``, or ``is hit, but its Health is whole (now unhurt)`` (its
         condition is its Health's word, "unhurt" while Health is whole, whatever else the hit struck)."""
         now = self.condition(name)
