@@ -21,6 +21,7 @@ from rules.systems.damage_grid.events import (
     GrappleTest,
     GridDamage,
     GridMarked,
+    LocationHit,
     NewRound,
     Passed,
     PhaseBegan,
@@ -211,7 +212,7 @@ class DgPresenter(Presenter[DgFacts]):
         for h in e.locations:  # a hidden attacker's dice counts are secret: the locations and the harm only
             stops = ", ".join(s for s in (f"Shield stops {h.shield}" if h.shield and not secret(h.shield) else "",
                                           f"Body stops {h.body}" if h.body and not secret(h.body) else "") if s)
-            name = f"Arsenal ({e.weapon})" if h.location == "arsenal" and e.weapon else h.location.title()
+            name = f"Arsenal ({self.landed(e, h)})" if h.location == "arsenal" and e.weapon else h.location.title()
             bits = [name + (f" ×{h.rolled}" if h.rolled and not secret(h.rolled) else "") + (f" ({stops})" if stops else "")]
             if h.received:
                 bits.append(f"{h.received} passed on to it")
@@ -224,6 +225,16 @@ class DgPresenter(Presenter[DgFacts]):
             parts.append(", ".join(bits))
         now = f" (now {self.condition(e.actor)})" if self.hidden(e.actor) else ""
         return f"**{e.actor}**'s grid: " + "; ".join(parts) + now
+
+    @staticmethod
+    def landed(e: GridDamage, h: LocationHit) -> str:
+        """The weapon an Arsenal row's hits land on: ``gun``, or ``claw is ruined: the hit lands on the gun`` when the
+        attacker named another it could not land on."""
+        if e.named is None:
+            return str(e.weapon)
+        why = f"{e.named} is ruined" if e.carried else f"{e.actor} carries no {e.named}"
+        hits = h.rolled + h.received
+        return f"{why}: the hit{'s land' if hits != 1 else ' lands'} on the {e.weapon}"
 
     def prone_changed(self, e: ProneChanged) -> str:
         return f"**{e.actor}** " + self.prone_causes.get(e.cause, e.cause)

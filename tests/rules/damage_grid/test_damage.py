@@ -241,3 +241,19 @@ def test_equipment_and_a_weapon_cannot_share_a_name() -> None:
     s = duel(start=False)
     message = s.refused("add", name="Kit", raw_sheet=parse_pairs("weapons=knife:1:1:0:melee equipment=knife"), side="a", at="A1", facing="N")
     assert "also a weapon" in message
+
+
+def test_an_arsenal_hit_meant_for_a_ruined_weapon_says_where_it_lands() -> None:
+    """"the attacker targets one Weapon or Equipment the model is carrying. Each weapon has its own Health value": a
+    ruined claw (Health 0) takes nothing, so the hit lands on the gun, and the reply says so; a name the target does
+    not carry is said too."""
+    s = duel(a_sheet="weapons=pulse-ring:4:6:0", b_sheet="body=0 weapons=claw:1:2:0:melee:health=1,gun:3:3:1", b_at="E4")
+    s.run("act", target="Hera", action="damage", options={"claw": "1"})
+    res = s.run("attack", [5], actor="Meena", target="Hera", options={"arsenal": "claw", "dice": "1", "flips": "none"})
+    (grid,) = events(res, GridDamage)
+    assert "Arsenal (claw is ruined: the hit lands on the gun) ×1, takes 1 (2 → 1)" in s.system.present.text(grid)
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    res = s.run("attack", [5], actor="Meena", target="Hera", options={"arsenal": "knife", "dice": "1", "flips": "none"})
+    text = s.system.present.text(events(res, GridDamage)[0])
+    assert "Arsenal (Hera carries no knife: the hit lands on the gun) ×1, takes 1 (1 → 0)" in text
