@@ -5,7 +5,7 @@
   fails to damage the target they have fallen to the ground." The move is paid in Speed points
   (``to=CELL``, else the nearest square next to the target from which the weapon reaches it, its own
   when it is there: a square diagonal to the target is Reach 2), and the lunger ends facing the target
-  (one beside a target it does not face turns to it); then one attack.
+  (one beside a target it does not face, or with the target directly behind, turns to it); then one attack.
 - ``grapple``: "Both model and target roll an attack using their Health as the Power. The side
   with the greater number of same facings is the winner" (a tie holds nobody); each ally of the
   grappler next to the target adds 1 Power. 1 Combat Point: it is one of the text's "Special Attacks",
@@ -172,7 +172,7 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
         cells = _lunge_path(enc, grid, c, t, w)
     moved = walk(enc, grid, c, cells)
     facing = grid.facing_towards(cell_of(c), there)  # "combines movement and combat": it ends facing the target
-    if reach_to(cell_of(c), c.facing, there) > reach_to(cell_of(c), facing, there) or cells:
+    if facing != c.facing or cells:  # (one directly behind too, which it reaches either way)
         c.facing = moved.facing = facing
     if cells or moved.facing or moved.stood is not None:
         events.append(moved)

@@ -56,6 +56,16 @@ def test_a_lunge_turns_to_face_a_target_beside_it() -> None:
     assert s.system.present.text(moved) == "**Xul** turns to face E"
 
 
+def test_a_lunge_at_the_target_directly_behind_turns_to_face_it() -> None:
+    """The Lunge "combines movement and combat into one" and the lunger ends facing its target: Xul facing N with H in
+    the square directly behind (Reach 1 either way) turns to face it, as it does beside it."""
+    s = _xul_and_h("E3", "body=3 weapons=club:1:2:0:melee", facing="N")
+    res = s.run("act", [6, 6, 6], actor="Xul", action="lunge", target="H")  # from behind H: Power +1
+    (moved,) = events(res, DgMoved)
+    assert moved.path == ["E3"] and moved.facing == "S" and s.get("Xul").facing == "S"
+    assert s.system.present.text(moved) == "**Xul** turns to face S"
+
+
 def test_a_prone_lunger_beside_its_target_stands_up_where_it_is() -> None:
     """A Lunge "combines movement and combat into one": a prone model already beside its target stands up (1 Speed
     point) and strikes; the reply says it stood up, not that it moved."""
