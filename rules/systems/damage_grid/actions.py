@@ -167,6 +167,12 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
         goal = grid.parse(words.to)
         if not adjacent(goal, there) or goal == there:
             raise IllegalAction(f"{goal.name} is not next to {t.name}: a Lunge ends next to its target.")
+        lying = reach_to(goal, grid.facing_towards(goal, there), there)  # a square diagonal to the target: Reach 2
+        if lying > w.reach and not (values(enc).extended_reach == "yes" and not w.melee):
+            raise IllegalAction(
+                f"{goal.name} is diagonal to {t.name} (Reach {lying}), beyond the {w.name}'s Reach {w.reach}: lunge to "
+                f"a square beside {t.name}, or leave out `to=` to step beside it."
+            )
         cells = find_path(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != here else []
     else:
         cells = _lunge_path(enc, grid, c, t, w)

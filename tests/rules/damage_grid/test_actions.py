@@ -66,6 +66,15 @@ def test_a_lunge_at_the_target_directly_behind_turns_to_face_it() -> None:
     assert s.system.present.text(moved) == "**Xul** turns to face S"
 
 
+def test_a_lunge_to_a_square_diagonal_to_the_target_says_so() -> None:
+    """"The model must be able to move to an adjacent square from the target": `to=D3`, diagonal to H, is Reach 2,
+    beyond the club's Reach 1; the refusal names the square and says that leaving out `to=` steps beside H."""
+    s = _xul_and_h("D6", facing="N")
+    message = s.refused("act", [6, 6], actor="Xul", action="lunge", target="H", options={"to": "D3"}, error=IllegalAction)
+    assert "D3 is diagonal to H (Reach 2)" in message and "the club's Reach 1" in message
+    assert "leave out `to=`" in message and s.get("Xul").cell.name == "D6"
+
+
 def test_a_prone_lunger_beside_its_target_stands_up_where_it_is() -> None:
     """A Lunge "combines movement and combat into one": a prone model already beside its target stands up (1 Speed
     point) and strikes; the reply says it stood up, not that it moved."""
