@@ -38,7 +38,14 @@ from rules.systems.damage_grid.reach import (
     reach_to,
     view,
 )
-from rules.systems.damage_grid.sheet import Weapon, grid_of, release, size, weapons
+from rules.systems.damage_grid.sheet import (
+    Weapon,
+    grid_of,
+    release,
+    size,
+    weapon_said,
+    weapons,
+)
 from rules.systems.damage_grid.state import DgCombatant
 from rules.systems.damage_grid.turns import end_if_out, now
 from rules.targets import cell_of
@@ -103,9 +110,9 @@ def one_weapon(c: Combatant, w: Weapon) -> None:
     st = DgCombatant.of(c)
     if st.weapon is not None and st.weapon != w.name:
         raise IllegalAction(
-            f"{c.name} has attacked with the {st.weapon} in this activation, and a model attacks with one weapon each "
-            f"Action: attack with the {st.weapon} again, or end the activation with `/init next` and use the {w.name} "
-            f"in a later one."
+            f"{c.name} has attacked with {weapon_said(st.weapon, True)} in this activation, and a model attacks with one "
+            f"weapon each Action: attack with {weapon_said(st.weapon, True)} again, or end the activation with `/init "
+            f"next` and use {weapon_said(w.name, True)} in a later one."
         )
     st.weapon = w.name
 

@@ -29,6 +29,7 @@ from rules.systems.damage_grid.events import (
     ProneChanged,
 )
 from rules.systems.damage_grid.facts import DgFacts, FlipsQuestion
+from rules.systems.damage_grid.sheet import weapon_said
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter, Offer
 from rules.text import die_text
 
@@ -120,7 +121,12 @@ class DgPresenter(Presenter[DgFacts]):
         if not mods:
             return ""
         first, rest = mods[0], mods[1:]
-        text = f"{first.value} {self.term(first)}" + "".join(f" {signed(m.value)} {self.term(m)}" for m in rest)
+        text = f"{first.value} {self.term(first)}"
+        for m in rest:
+            if m.code == "reach-1" and m.value > 0:  # "without any Accuracy": the penalties are taken away, not added
+                text += f", {m.args[0]} takes the {signed(-m.value)} away: only Reach 1, without any Accuracy"
+            else:
+                text += f" {signed(m.value)} {self.term(m)}"
         return f"{text} = {total_label}"
 
     # -- turns ----------------------------------------------------------------------------------
@@ -162,7 +168,7 @@ class DgPresenter(Presenter[DgFacts]):
     # -- attacks --------------------------------------------------------------------------------
     def dg_attack(self, e: DgAttack) -> str:
         what = {"lunge": "lunges at", "coup": "gives the coup de grâce to"}.get(e.special or "", "attacks")
-        head = f"**{e.actor}** {what} **{e.target}** with {e.weapon} (" + (f"area on {e.area}, " if e.area else "")
+        head = f"**{e.actor}** {what} **{e.target}** with {weapon_said(e.weapon)} (" + (f"area on {e.area}, " if e.area else "")
         head += f"Reach {e.distance}"
         head += f", counted {e.reach}" if e.reach != e.distance and not secret(e.reach) else ""
         head += ", melee" if e.melee else ""

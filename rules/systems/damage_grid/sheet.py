@@ -22,6 +22,7 @@ from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS, DamageGrid, parse_
 from rules.systems.damage_grid.state import DgCombatant
 
 __all__ = [
+    "weapon_said",
     "EFFECT_VALUES",
     "Weapon",
     "AREA_SHAPES",
@@ -49,6 +50,14 @@ DEFAULT_WEAPON_HEALTH = 2
 LOCATION_KEYS = ("mind", "health", "body", "shield", "speed")
 MAX_WEAPONS = 8
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,29}")
+
+
+def weapon_said(name: str | None, the: bool = False) -> str:
+    """A weapon as the replies name it: ``bare`` (the Reach 1 attack with Health as its Power) is ``bare hands``;
+    ``the``: the others with the article (``the saber``)."""
+    if name == "bare":
+        return "bare hands"
+    return f"the {name}" if the else str(name)
 
 
 class Weapon(BaseModel):

@@ -37,6 +37,29 @@ def test_total_darkness_shows_the_accuracy_it_takes_away() -> None:
             in SYSTEM.present.text(attack))
 
 
+def test_total_darkness_takes_away_a_negative_accuracy_too() -> None:
+    """"the model can only attack at Reach 1 and without any Accuracy": an ability's −5 on the saber's 2 is −3, and the
+    darkness takes the −3 away (it read "+3 total-darkness", as if the darkness added Accuracy)."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=20", environment="total-darkness")
+    attack = events(s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera", options={"acc": "-5"}), DgAttack)[0]
+    text = SYSTEM.present.text(attack)
+    assert ("Accuracy 2 gravity-saber −5 ability, total-darkness takes the −3 away: only Reach 1, without any "
+            "Accuracy = 0") in text and "+3 total-darkness" not in text
+
+
+def test_bare_hands_are_named_so() -> None:
+    """The Reach 1 attack "using the current Health attribute of the model as its Power" is made with bare hands: the
+    attack line and the one-weapon refusal say "bare hands", not "bare"."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=20 body=9")
+    attack = events(s.run("attack", [3, 3, 5], actor="Meena", target="Hera", weapon="bare"), DgAttack)[0]
+    assert "**Meena** attacks **Hera** with bare hands (Reach 1, melee)" in SYSTEM.present.text(attack)
+    message = s.refused("attack", [3, 3, 3, 3], actor="Meena", target="Hera", weapon="gravity-saber")
+    assert "attacked with bare hands in this activation" in message and "attack with bare hands again" in message
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=20 body=9")
+    s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera")
+    assert "use bare hands in a later one" in s.refused("attack", [3, 3, 3], actor="Meena", target="Hera", weapon="bare")
+
+
 def test_a_ruined_weapon_is_said_to_be_ruined() -> None:
     """"Each weapon has its own Health value and takes damage like anything else": one at Health 0 is refused as
     ruined, naming what the model can attack with instead."""
