@@ -161,6 +161,18 @@ def test_melee_attacks_on_a_grappled_target_gain_two_accuracy_and_it_can_break_f
     assert events(res, GrappleTest)[0].won and DgCombatant.of(s.get("Hera")).grappled_by == []
 
 
+def test_a_tie_on_a_grapple_break_keeps_the_model_held() -> None:
+    """"If the target is grappled it must break the grapple spending 1 Combat Point. The test is the same": the text
+    leaves a tie open; the grapple stands until broken, so a tie keeps Hera held (as docs/systems/damage-grid.md says)."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=2 body=9")
+    DgCombatant.of(s.get("Hera")).grappled_by = ["Meena"]
+    s.run("next", actor="Meena")
+    res = s.run("act", [5, 5, 1, 1, 2], actor="Hera", action="break")
+    test = events(res, GrappleTest)[0]
+    assert (test.best, test.target_best, test.won) == (2, 2, False)
+    assert DgCombatant.of(s.get("Hera")).grappled_by == ["Meena"]
+
+
 def test_cover_can_be_shot_to_debris() -> None:
     """"When the Health of the cover is reduced to 0 it is destroyed or reduced to debris that will not provide cover anymore\""""
     s = duel(a_sheet="weapons=cannon:4:6:0", b_at="J2", obstacle_body="5")
