@@ -29,7 +29,7 @@ from rules.systems.damage_grid.events import (
     ProneChanged,
 )
 from rules.systems.damage_grid.facts import DgFacts, FlipsQuestion
-from rules.systems.damage_grid.sheet import weapon_said
+from rules.systems.damage_grid.sheet import WEAPON_WORDS
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter, Offer
 from rules.text import die_text
 
@@ -168,7 +168,7 @@ class DgPresenter(Presenter[DgFacts]):
     # -- attacks --------------------------------------------------------------------------------
     def dg_attack(self, e: DgAttack) -> str:
         what = {"lunge": "lunges at", "coup": "gives the coup de grâce to"}.get(e.special or "", "attacks")
-        head = f"**{e.actor}** {what} **{e.target}** with {weapon_said(e.weapon)} (" + (f"area on {e.area}, " if e.area else "")
+        head = f"**{e.actor}** {what} **{e.target}** with {WEAPON_WORDS.get(e.weapon or '', e.weapon)} (" + (f"area on {e.area}, " if e.area else "")
         head += f"Reach {e.distance}"
         head += f", counted {e.reach}" if e.reach != e.distance and not secret(e.reach) else ""
         head += ", melee" if e.melee else ""

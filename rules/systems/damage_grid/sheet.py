@@ -22,6 +22,7 @@ from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS, DamageGrid, parse_
 from rules.systems.damage_grid.state import DgCombatant
 
 __all__ = [
+    "WEAPON_WORDS",
     "weapon_said",
     "EFFECT_VALUES",
     "Weapon",
@@ -52,12 +53,13 @@ MAX_WEAPONS = 8
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,29}")
 
 
-def weapon_said(name: str | None, the: bool = False) -> str:
-    """A weapon as the replies name it: ``bare`` (the Reach 1 attack with Health as its Power) is ``bare hands``;
-    ``the``: the others with the article (``the saber``)."""
-    if name == "bare":
-        return "bare hands"
-    return f"the {name}" if the else str(name)
+#: the weapons the replies name otherwise: ``bare``, the Reach 1 attack with Health as its Power, is bare hands
+WEAPON_WORDS = {"bare": "bare hands"}
+
+
+def weapon_said(name: str, the: bool = False) -> str:
+    """A weapon as the replies name it (`WEAPON_WORDS`); ``the``: the others with the article (``the saber``)."""
+    return WEAPON_WORDS.get(name) or (f"the {name}" if the else name)
 
 
 class Weapon(BaseModel):
