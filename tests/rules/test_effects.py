@@ -334,7 +334,7 @@ def test_an_effect_ending_as_an_answered_attacks_activation_starts_no_longer_cou
     asked = s.run("attack", [1] * 12, actor="Meena", target="Hera")
     assert [e.name for e in s.enc.effects] == ["Boost"] and not any("Boost" in x for x in s.text(asked))
     lines = s.text(s.run("act", action="flips", actor="Hera", options={"choice": "least-harm"}))
-    start = lines.index("**Meena** activates: a Combat activation (2 CP)")
+    start = lines.index("**Meena** activates: a Combat activation (2 CP to spend)")
     assert lines[start + 1] == "Effect **Boost** on **Meena** ends"
     assert "\nPower 12 gun = 12; Accuracy -10 gun = -10\n" in lines[start + 2]
     assert s.enc.effects == []

@@ -5,7 +5,7 @@
   fails to damage the target they have fallen to the ground." The move is paid in Speed points
   (``to=CELL``, else the nearest square next to the target from which the weapon reaches it, its own
   when it is there: a square diagonal to the target is Reach 2), and the lunger ends facing the target
-  (one beside a target it does not face turns to it); then one attack.
+  (one beside a target it does not face, or with the target directly behind, turns to it); then one attack.
 - ``grapple``: "Both model and target roll an attack using their Health as the Power. The side
   with the greater number of same facings is the winner" (a tie holds nobody); each ally of the
   grappler next to the target adds 1 Power. 1 Combat Point: it is one of the text's "Special Attacks",
@@ -167,12 +167,18 @@ def _lunge(ctx: ActionContext, action: Act) -> list[Event]:
         goal = grid.parse(words.to)
         if not adjacent(goal, there) or goal == there:
             raise IllegalAction(f"{goal.name} is not next to {t.name}: a Lunge ends next to its target.")
+        lying = reach_to(goal, grid.facing_towards(goal, there), there)  # a square diagonal to the target: Reach 2
+        if lying > w.reach and not (values(enc).extended_reach == "yes" and not w.melee):
+            raise IllegalAction(
+                f"{goal.name} is diagonal to {t.name} (Reach {lying}), beyond the {w.name}'s Reach {w.reach}: lunge to "
+                f"a square beside {t.name}, or leave out `to=` to step beside it."
+            )
         cells = find_path(enc, grid, c, goal, st.speed_left - (1 if st.prone else 0)) if goal != here else []
     else:
         cells = _lunge_path(enc, grid, c, t, w)
     moved = walk(enc, grid, c, cells)
     facing = grid.facing_towards(cell_of(c), there)  # "combines movement and combat": it ends facing the target
-    if reach_to(cell_of(c), c.facing, there) > reach_to(cell_of(c), facing, there) or cells:
+    if facing != c.facing or cells:  # (one directly behind too, which it reaches either way)
         c.facing = moved.facing = facing
     if cells or moved.facing or moved.stood is not None:
         events.append(moved)

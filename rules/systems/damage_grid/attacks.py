@@ -26,7 +26,7 @@ from rules.systems.damage_grid.events import (
     GridDamage,
     ProneChanged,
 )
-from rules.systems.damage_grid.grid import HEALTH, MIND, DamageGrid
+from rules.systems.damage_grid.grid import ARSENAL, HEALTH, MIND, DamageGrid
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import (
     Sight,
@@ -38,7 +38,14 @@ from rules.systems.damage_grid.reach import (
     reach_to,
     view,
 )
-from rules.systems.damage_grid.sheet import Weapon, grid_of, release, size, weapons
+from rules.systems.damage_grid.sheet import (
+    Weapon,
+    grid_of,
+    release,
+    size,
+    weapon_said,
+    weapons,
+)
 from rules.systems.damage_grid.state import DgCombatant
 from rules.systems.damage_grid.turns import end_if_out, now
 from rules.targets import cell_of
@@ -103,9 +110,9 @@ def one_weapon(c: Combatant, w: Weapon) -> None:
     st = DgCombatant.of(c)
     if st.weapon is not None and st.weapon != w.name:
         raise IllegalAction(
-            f"{c.name} has attacked with the {st.weapon} in this activation, and a model attacks with one weapon each "
-            f"Action: attack with the {st.weapon} again, or end the activation with `/init next` and use the {w.name} "
-            f"in a later one."
+            f"{c.name} has attacked with {weapon_said(st.weapon, True)} in this activation, and a model attacks with one "
+            f"weapon each Action: attack with {weapon_said(st.weapon, True)} again, or end the activation with `/init "
+            f"next` and use {weapon_said(w.name, True)} in a later one."
         )
     st.weapon = w.name
 
@@ -295,10 +302,10 @@ def strike(
         actor=c.name, target=t.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{count}d6", success=applied.taken > 0),
         faces=faces, flips=[Flip(before=tn.before, after=tn.after, cost=tn.cost, by=tn.by) for tn in turns],
         power=power, accuracy=acc, aim=aim, distance=d, reach=counted, sight=seen.level, cover=seen.cover,
-        cover_by=seen.cover_by, cover_added=cover_added, forced=forced, melee=w.melee, special=special,
+        cover_by=seen.cover_by, cover_added=cover_added, cp=w.cp, forced=forced, melee=w.melee, special=special,
         area=area.name if area is not None else None,
     )
-    return [event, *_damage(enc, c, t, applied, dice, special)]
+    return [event, *_damage(enc, c, t, applied, dice, special, words.arsenal)]
 
 
 def _best_aim(grid: DamageGrid, faces: list[int], accuracy: int) -> str:
@@ -310,13 +317,18 @@ def _best_aim(grid: DamageGrid, faces: list[int], accuracy: int) -> str:
     return max((loc for loc in AIMS if grid.has(loc)), key=score, default=grid.names[0])
 
 
-def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, dice: Dice, special: str | None) -> list[Event]:
+def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, dice: Dice, special: str | None,
+            named: str | None = None) -> list[Event]:
+    """What ``applied`` does to ``t``: its grid, inert or out, the Mode test; ``named``: the weapon or equipment the
+    attacker named for Arsenal (`option arsenal`), told when the hit landed on another."""
     ts = DgCombatant.of(t)
+    landed = applied.weapon is not None and named is not None and named != applied.weapon and applied.at(ARSENAL)
     before_health = ts.values.get(HEALTH, 0)
     ts.values, ts.weapon_health = dict(applied.values), dict(applied.weapons)
     rows = applied.locations
     events: list[Event] = [GridDamage(actor=t.name, locations=rows, weapon=applied.weapon, health_lost=applied.health_lost,
-                                      stopped=not any(r.taken for r in rows), attacker=c.name)]
+                                      stopped=not any(r.taken for r in rows), attacker=c.name,
+                                      named=named if landed else None, carried=named in ts.weapon_health)]
     if applied.killed or applied.inert:
         release(enc, t)
     if applied.killed or (special == "coup" and applied.health_lost):

@@ -65,5 +65,5 @@ def attack_cover(enc: Encounter, grid: Grid, c: Combatant, action: Attack, words
         state.debris.append(cell.name)
     events.append(DgAttack(actor=c.name, target=cell.name, weapon=w.name, roll=Roll(dice=list(rolled), label=f"{count}d6"),
                            faces=[int(x) for x in rolled], power=power, distance=d, reach=counted, sight=seen.level,
-                           forced=forced, melee=w.melee))
+                           cp=w.cp, forced=forced, melee=w.melee))
     return events + [CoverHit(cell=cell.name, hits=taken, left=max(left, 0), debris=left <= 0)]

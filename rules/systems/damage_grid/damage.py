@@ -18,10 +18,12 @@ Readings chosen where the text is open:
   still meets the Body it had); ``extra_body`` is what cover adds ("the difference is added to the
   Body of the target"). They "stop damage to *other* grid squares": Shield stops no hit on the
   Shield square and Body none on the Body square (those hits wear the protection itself down).
-  The text does not say which faces they take off; they are the target's protection, so they
-  stop the hits that would harm it most: one hit at a time, the one whose stopping leaves the
-  least harm by :func:`harm`'s measure (death, then inertness, then Health lost, then Mind lost),
-  at equal harm the earliest location in grid order; Shield first, then Body on what is left.
+  The text does not say which faces they take off; they are the target's protection, so together
+  they stop as many hits as they can, spread over the locations for the least harm over the whole
+  attack by :func:`harm`'s measure (death, then inertness, then Health lost, then Mind lost): every
+  way is weighed, so Shield stops a hit on the Body square when that lets Body stop one elsewhere.
+  At equal harm the most are stopped on the earliest locations in grid order. The reply tells
+  Shield's on the Body square and Body's on the Shield square, then Shield's first in grid order.
   The encounter option ``protection=location`` reads "remove as many faces from all grid squares"
   as from *each* square instead: each location's hits lose the Shield, then the Body (the same
   values before the attack, and the same squares left out).
@@ -146,6 +148,13 @@ class _Counted:
     #: the hits Shield and Body did not stop (taken, or lost)
     through: int = 0
 
+    def row(self, name: str) -> dict[str, int]:
+        """The counts of a location, made as the attack first touches it (one untouched has none: all 0)."""
+        row = self.tally.get(name)
+        if row is None:
+            row = self.tally[name] = dict.fromkeys(_COUNTS, 0)
+        return row
+
     def held(self, name: str) -> int | None:
         """The location's hits now (`_holds`)."""
         return _holds(name, self.values, self.weapons, self.target.struck)
@@ -179,6 +188,12 @@ class _Target:
     per_location: bool = False
     #: the harm (`_measure`) of the hits that get through to each location (in grid order), as `_stops` weighs them
     weighed: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    #: the least harm of each way the hits on the later locations meet a grid (`_least_harm`), and what it stops
+    least: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict,
+                                                                                    compare=False, repr=False)
+    #: what Shield and Body stop (`_stops`) of the dice on each location (in grid order)
+    stopped: dict[tuple[int, ...], dict[str, tuple[int, int]]] = field(default_factory=dict, compare=False,
+                                                                       repr=False)
 
 
 def _target(grid: DamageGrid, values: Mapping[str, int], *, shield: bool = True, extra_body: int = 0,
@@ -214,25 +229,85 @@ def _counts(faces: Sequence[int], grid: DamageGrid) -> dict[str, int]:
 
 def _stops(counts: Mapping[str, int], target: _Target) -> dict[str, tuple[int, int]]:
     """What Shield and Body stop of each location's ``counts`` (module docstring): ``(shield, body)`` by name."""
-    grid, per_location = target.grid, target.per_location
-    shield = dict.fromkeys(counts, 0)
-    body = dict.fromkeys(counts, 0)
-    for stop, out, own in ((target.shield, shield, SHIELD), (target.body, body, BODY)):
-        left = {n: counts[n] - shield[n] - body[n] for n in counts}
-        open_ = [n for n in grid.names if n != own and left.get(n, 0) > 0]  # "damage to other grid squares"
-        if per_location:
-            for n in open_:
-                out[n] = min(left[n], stop)
-            continue
-        if stop >= sum(left[n] for n in open_):
-            for n in open_:
-                out[n] = left[n]
-            continue
-        for _ in range(stop):  # the target's least harm, one hit at a time
-            best = min((n for n in open_ if left[n] > 0), key=lambda n: _through_harm({**left, n: left[n] - 1}, target))
-            left[best] -= 1
-            out[best] += 1
-    return {n: (shield[n], body[n]) for n in counts}
+    if target.per_location:
+        shield = dict.fromkeys(counts, 0)
+        body = dict.fromkeys(counts, 0)
+        for stop, out, own in ((target.shield, shield, SHIELD), (target.body, body, BODY)):
+            for n in counts:  # "damage to other grid squares"
+                if n != own:
+                    out[n] = min(counts[n] - shield[n] - body[n], stop)
+        return {n: (shield[n], body[n]) for n in counts}
+    key = tuple(counts.get(n, 0) for n in target.grid.names)
+    found = target.stopped.get(key)
+    if found is None:
+        found = target.stopped[key] = _split(_least_harm(counts, target), counts, target)
+    return found
+
+
+def _least_harm(counts: Mapping[str, int], target: _Target) -> dict[str, int]:
+    """The hits Shield and Body stop together on each location (by name): as many as they can (their values; Shield
+    none on the Shield square, Body none on the Body square), spread over the locations for the least harm (death,
+    then inertness, Health lost, Mind lost: the same number of hits gets through whichever way they are spread); at
+    equal harm the most on the earliest locations in grid order. Every spread is weighed, location by location as
+    `_flow` pours their hits, each grid left by the earlier locations weighed once."""
+    names = [n for n in target.grid.names if counts.get(n, 0) > 0]
+    # the most each location's hits can lose: Shield alone stops the Body square's, Body alone the Shield square's
+    cap = {n: min(counts[n], target.shield if n == BODY else target.body if n == SHIELD else counts[n]) for n in names}
+    total = min(target.shield + target.body, sum(cap.values()))
+    if total == sum(cap.values()):
+        return cap
+    # the most the later locations can still stop, for each position in ``names``
+    room = [sum(cap[n] for n in names[i:]) for i in range(len(names) + 1)]
+    least = target.least
+
+    def spread(i: int, left: int, now: dict[str, int], arms: dict[str, int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The least harm stopping ``left`` hits on ``names[i:]`` of a grid at ``now`` (weapons ``arms``), and the
+        hits stopped on each."""
+        if i == len(names):
+            return _grid_harm(now, target), ()
+        key = (*((n, counts[n]) for n in names[i:]), left, *now.values(), *arms.values())
+        found = least.get(key)
+        if found is None:
+            n = names[i]
+            for k in range(min(cap[n], left), max(left - room[i + 1], 0) - 1, -1):  # the most on the earliest first
+                after, arms_after = dict(now), dict(arms)
+                _pour(n, counts[n] - k, after, arms_after, target)
+                harm, rest = spread(i + 1, left - k, after, arms_after)
+                if found is None or harm < found[0]:
+                    found = harm, (k, *rest)
+                if not any(harm):  # nothing can do better
+                    break
+            assert found is not None  # total is at most room[0]: some spread fits
+            least[key] = found
+        return found
+
+    return dict(zip(names, spread(0, total, dict(target.values), dict(target.weapons))[1], strict=True))
+
+
+def _grid_harm(now: Mapping[str, int], target: _Target) -> tuple[int, ...]:
+    """`_measure` of a target's hits ``now`` without the hits through: killed, inert, Health lost, Mind lost."""
+    grid, before = target.grid, target.before
+    return (int(grid.has(HEALTH) and now.get(HEALTH, 0) <= 0), int(grid.has(MIND) and now.get(MIND, 0) <= 0),
+            max((before.get(HEALTH) or 0) - now.get(HEALTH, 0), 0) if grid.has(HEALTH) else 0,
+            max((before.get(MIND) or 0) - now.get(MIND, 0), 0) if grid.has(MIND) else 0)
+
+
+def _split(stopped: Mapping[str, int], counts: Mapping[str, int], target: _Target) -> dict[str, tuple[int, int]]:
+    """The hits ``stopped`` on each location told as Shield's and Body's ``(shield, body)`` by name: Shield's on the
+    Body square and Body's on the Shield square, then Shield first over the rest in grid order, Body after it."""
+    shield_left = target.shield - stopped.get(BODY, 0)
+    out = {}
+    for n in (n for n in target.grid.names if n in counts):
+        k = stopped.get(n, 0)
+        if n == BODY:
+            out[n] = (k, 0)
+        elif n == SHIELD:
+            out[n] = (0, k)
+        else:
+            by_shield = min(k, shield_left)
+            shield_left -= by_shield
+            out[n] = (by_shield, k - by_shield)
+    return out
 
 
 def _through_harm(through: Mapping[str, int], target: _Target) -> tuple[int, ...]:
@@ -252,53 +327,52 @@ def _measure(counted: _Counted) -> tuple[int, ...]:
 def _flow(counts: Mapping[str, int], stops: Mapping[str, tuple[int, int]], target: _Target,
           record: bool = True) -> _Counted:
     """The hits of each location's ``counts`` less what Shield and Body ``stops`` (by name; none when left out),
-    taken and passed on along the arrows; ``record``: tally each location's counts and the transfers (`_measure`
-    reads neither)."""
-    grid, struck = target.grid, target.struck
-    now, arms = dict(target.values), dict(target.weapons)
-    counted = _Counted(target, now, arms)
-    tally = counted.tally
-
-    def row_of(name: str) -> dict[str, int]:
-        """The counts of a location, made as the attack first touches it (one untouched has none: all 0)."""
-        row = tally.get(name)
-        if row is None:
-            row = tally[name] = dict.fromkeys(_COUNTS, 0)
-        return row
-
-    for name in grid.names:
+    taken and passed on along the arrows (`_pour`); ``record``: tally each location's counts and the transfers
+    (`_measure` reads neither)."""
+    counted = _Counted(target, dict(target.values), dict(target.weapons))
+    for name in target.grid.names:
         rolled = counts.get(name, 0)
         if not rolled:  # nothing struck it: a location's hits come from its own dice, or along an arrow below
             continue
         shield, body = stops.get(name, (0, 0))
         if record:
-            row = row_of(name)
+            row = counted.row(name)
             row["rolled"], row["shield"], row["body"] = rolled, shield, body
-        left, here, visited = rolled - shield - body, name, set()
+        left = rolled - shield - body
         counted.through += left
-        while left > 0 and here not in visited:
-            visited.add(here)
-            if here != ARSENAL:
-                hits = min(left, max(now.get(here, 0), 0))
-                now[here] -= hits
-            elif struck is not None:  # without a weapon Arsenal has no room: it takes nothing
-                hits = min(left, max(arms.get(struck, 0), 0))
-                arms[struck] -= hits
-            else:
-                hits = 0
-            if hits and record:
-                row_of(here)["taken"] += hits
-            left -= hits
-            to = grid.arrow(here)
-            if not left or to is None or to in visited:
-                break
-            if record:
-                counted.transfers.append(Transfer(here, to, left))
-                row_of(here)["passed"] += left
-                row_of(to)["received"] += left
-            here = to
-        counted.lost += left
+        counted.lost += _pour(name, left, counted.values, counted.weapons, target, counted if record else None)
     return counted
+
+
+def _pour(name: str, left: int, now: dict[str, int], arms: dict[str, int], target: _Target,
+          counted: _Counted | None = None) -> int:
+    """Lower the hits ``now`` (and the weapons' Health ``arms``) by ``left`` hits that got through on location
+    ``name``, passing what it cannot take on along the arrows (module docstring); ``counted``: tally the locations'
+    counts and the transfers there. The hits lost."""
+    grid, struck = target.grid, target.struck
+    here, visited = name, set()
+    while left > 0 and here not in visited:
+        visited.add(here)
+        if here != ARSENAL:
+            hits = min(left, max(now.get(here, 0), 0))
+            now[here] -= hits
+        elif struck is not None:  # without a weapon Arsenal has no room: it takes nothing
+            hits = min(left, max(arms.get(struck, 0), 0))
+            arms[struck] -= hits
+        else:
+            hits = 0
+        if hits and counted is not None:
+            counted.row(here)["taken"] += hits
+        left -= hits
+        to = grid.arrow(here)
+        if not left or to is None or to in visited:
+            break
+        if counted is not None:
+            counted.transfers.append(Transfer(here, to, left))
+            counted.row(here)["passed"] += left
+            counted.row(to)["received"] += left
+        here = to
+    return left
 
 
 class Hit(TypedDict, total=False):

@@ -139,7 +139,8 @@ class DgAttack(Attacked):
 class GridDamage(Event):
     """What an attack did to ``actor``'s grid, per location; ``weapon`` is the carried weapon the
     Arsenal location stands for (its row's before and after are that weapon's Health); ``stopped``:
-    no location took a hit; ``attacker``: whose dice struck (their counts are its numbers)."""
+    no location took a hit; ``attacker``: whose dice struck (their counts are its numbers); ``named``: a weapon the
+    attacker named for Arsenal that the hit could not land on."""
 
     kind: ClassVar[str] = "grid"
     locations: Annotated[list[LocationHit], Of("actor", attacker="attacker")] = Field(default_factory=list)
@@ -148,6 +149,10 @@ class GridDamage(Event):
     #: no hit got through (Shield and Body stopped every one): shown even for a hidden target
     stopped: bool = False
     attacker: str | None = None
+    #: the weapon or equipment the attacker named for Arsenal when the hit landed on ``weapon`` instead: ruined
+    #: (``carried``) or not carried at all
+    named: str | None = None
+    carried: bool = False
 
 
 class ProneChanged(Event):

@@ -21,6 +21,7 @@ from rules.systems.damage_grid.events import (
     GrappleTest,
     GridDamage,
     GridMarked,
+    LocationHit,
     NewRound,
     Passed,
     PhaseBegan,
@@ -28,6 +29,7 @@ from rules.systems.damage_grid.events import (
     ProneChanged,
 )
 from rules.systems.damage_grid.facts import DgFacts, FlipsQuestion
+from rules.systems.damage_grid.sheet import WEAPON_WORDS
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter, Offer
 from rules.text import die_text
 
@@ -119,7 +121,12 @@ class DgPresenter(Presenter[DgFacts]):
         if not mods:
             return ""
         first, rest = mods[0], mods[1:]
-        text = f"{first.value} {self.term(first)}" + "".join(f" {signed(m.value)} {self.term(m)}" for m in rest)
+        text = f"{first.value} {self.term(first)}"
+        for m in rest:
+            if m.code == "reach-1" and m.value > 0:  # "without any Accuracy": the penalties are taken away, not added
+                text += f", {m.args[0]} takes the {signed(-m.value)} away: only Reach 1, without any Accuracy"
+            else:
+                text += f" {signed(m.value)} {self.term(m)}"
         return f"{text} = {total_label}"
 
     # -- turns ----------------------------------------------------------------------------------
@@ -137,7 +144,7 @@ class DgPresenter(Presenter[DgFacts]):
 
     def activated(self, e: Activated) -> str:
         points = f" ({e.speed} Speed point{'s' if e.speed != 1 else ''})" if e.how in ("move", "lunge") else ""
-        left = points or (f" ({e.cp} CP)" if e.how != "pass" else "")
+        left = points or (f" ({e.cp} CP to spend)" if e.how != "pass" else "")
         return f"**{e.actor}** activates: {HOW.get(e.how, e.how)}{left}"
 
     def activation_ended(self, e: ActivationEnded) -> str:
@@ -161,10 +168,11 @@ class DgPresenter(Presenter[DgFacts]):
     # -- attacks --------------------------------------------------------------------------------
     def dg_attack(self, e: DgAttack) -> str:
         what = {"lunge": "lunges at", "coup": "gives the coup de grâce to"}.get(e.special or "", "attacks")
-        head = f"**{e.actor}** {what} **{e.target}** with {e.weapon} (" + (f"area on {e.area}, " if e.area else "")
+        head = f"**{e.actor}** {what} **{e.target}** with {WEAPON_WORDS.get(e.weapon or '', e.weapon)} (" + (f"area on {e.area}, " if e.area else "")
         head += f"Reach {e.distance}"
         head += f", counted {e.reach}" if e.reach != e.distance and not secret(e.reach) else ""
-        head += ", melee)" if e.melee else ")"
+        head += ", melee" if e.melee else ""
+        head += f", {e.cp} CP)" if e.cp != 1 and not secret(e.cp) else ")"  # "Some special attacks cost more"
         power = sum(m.value for m in e.power)
         accuracy = sum(m.value for m in e.accuracy)
         lines = [head]
@@ -193,19 +201,24 @@ class DgPresenter(Presenter[DgFacts]):
             lines.append(f"forced Combat Point: -{e.forced} Accuracy")
         return "\n".join(lines)
 
+    def hit_now(self, name: str | None) -> str:
+        """A hidden model hit: ``is hit (now wounded)``, or ``is hit, but its Health is whole (now unhurt)`` (its
+        condition is its Health's word, "unhurt" while Health is whole, whatever else the hit struck)."""
+        now = self.condition(name)
+        return f"is hit{', but its Health is whole' if now == 'unhurt' else ''} (now {now})"
+
     def grid_damage(self, e: GridDamage) -> str:
         if secret(e.health_lost):  # a hidden target: its condition, not its grid
             if e.stopped:
                 return f"**{e.actor}**: no hit gets through (now {self.condition(e.actor)})"
-            now = self.condition(e.actor)  # its Health's word: "unhurt" while Health is whole
-            return f"**{e.actor}** is hit{', but its Health is whole' if now == 'unhurt' else ''} (now {now})"
+            return f"**{e.actor}** {self.hit_now(e.actor)}"
         if not e.locations:
             return f"**{e.actor}**: no face lands"
         parts = []
         for h in e.locations:  # a hidden attacker's dice counts are secret: the locations and the harm only
             stops = ", ".join(s for s in (f"Shield stops {h.shield}" if h.shield and not secret(h.shield) else "",
                                           f"Body stops {h.body}" if h.body and not secret(h.body) else "") if s)
-            name = f"Arsenal ({e.weapon})" if h.location == "arsenal" and e.weapon else h.location.title()
+            name = f"Arsenal ({self.landed(e, h)})" if h.location == "arsenal" and e.weapon else h.location.title()
             bits = [name + (f" ×{h.rolled}" if h.rolled and not secret(h.rolled) else "") + (f" ({stops})" if stops else "")]
             if h.received:
                 bits.append(f"{h.received} passed on to it")
@@ -218,6 +231,16 @@ class DgPresenter(Presenter[DgFacts]):
             parts.append(", ".join(bits))
         now = f" (now {self.condition(e.actor)})" if self.hidden(e.actor) else ""
         return f"**{e.actor}**'s grid: " + "; ".join(parts) + now
+
+    @staticmethod
+    def landed(e: GridDamage, h: LocationHit) -> str:
+        """The weapon an Arsenal row's hits land on: ``gun``, or ``claw is ruined: the hit lands on the gun`` when the
+        attacker named another it could not land on."""
+        if e.named is None:
+            return str(e.weapon)
+        why = f"{e.named} is ruined" if e.carried else f"{e.actor} carries no {e.named}"
+        hits = h.rolled + h.received
+        return f"{why}: the hit{'s land' if hits != 1 else ' lands'} on the {e.weapon}"
 
     def prone_changed(self, e: ProneChanged) -> str:
         return f"**{e.actor}** " + self.prone_causes.get(e.cause, e.cause)
@@ -249,7 +272,7 @@ class DgPresenter(Presenter[DgFacts]):
     def grid_marked(self, e: GridMarked) -> str:
         """``GM: **Juno**'s Health: 2 hits marked (3 → 1)`` (a condition word where hidden)."""
         if secret(e.change):
-            return f"GM: **{e.actor}** is {'healed' if e.healed else 'hit'} (now {self.condition(e.actor)})"
+            return f"GM: **{e.actor}** " + (f"is healed (now {self.condition(e.actor)})" if e.healed else self.hit_now(e.actor))
         how = f"{-e.change} hit{'s' if e.change != -1 else ''} marked" if e.change < 0 else f"{e.change} hit{'s' if e.change != 1 else ''} cleared"
         return f"GM: **{e.actor}**'s {e.location.title()}: {how} ({e.before} → {e.after})"
 

@@ -22,6 +22,8 @@ from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS, DamageGrid, parse_
 from rules.systems.damage_grid.state import DgCombatant
 
 __all__ = [
+    "WEAPON_WORDS",
+    "weapon_said",
     "EFFECT_VALUES",
     "Weapon",
     "AREA_SHAPES",
@@ -49,6 +51,15 @@ DEFAULT_WEAPON_HEALTH = 2
 LOCATION_KEYS = ("mind", "health", "body", "shield", "speed")
 MAX_WEAPONS = 8
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,29}")
+
+
+#: the weapons the replies name otherwise: ``bare``, the Reach 1 attack with Health as its Power, is bare hands
+WEAPON_WORDS = {"bare": "bare hands"}
+
+
+def weapon_said(name: str, the: bool = False) -> str:
+    """A weapon as the replies name it (`WEAPON_WORDS`); ``the``: the others with the article (``the saber``)."""
+    return WEAPON_WORDS.get(name) or (f"the {name}" if the else name)
 
 
 class Weapon(BaseModel):

@@ -56,6 +56,25 @@ def test_a_lunge_turns_to_face_a_target_beside_it() -> None:
     assert s.system.present.text(moved) == "**Xul** turns to face E"
 
 
+def test_a_lunge_at_the_target_directly_behind_turns_to_face_it() -> None:
+    """The Lunge "combines movement and combat into one" and the lunger ends facing its target: Xul facing N with H in
+    the square directly behind (Reach 1 either way) turns to face it, as it does beside it."""
+    s = _xul_and_h("E3", "body=3 weapons=club:1:2:0:melee", facing="N")
+    res = s.run("act", [6, 6, 6], actor="Xul", action="lunge", target="H")  # from behind H: Power +1
+    (moved,) = events(res, DgMoved)
+    assert moved.path == ["E3"] and moved.facing == "S" and s.get("Xul").facing == "S"
+    assert s.system.present.text(moved) == "**Xul** turns to face S"
+
+
+def test_a_lunge_to_a_square_diagonal_to_the_target_says_so() -> None:
+    """"The model must be able to move to an adjacent square from the target": `to=D3`, diagonal to H, is Reach 2,
+    beyond the club's Reach 1; the refusal names the square and says that leaving out `to=` steps beside H."""
+    s = _xul_and_h("D6", facing="N")
+    message = s.refused("act", [6, 6], actor="Xul", action="lunge", target="H", options={"to": "D3"}, error=IllegalAction)
+    assert "D3 is diagonal to H (Reach 2)" in message and "the club's Reach 1" in message
+    assert "leave out `to=`" in message and s.get("Xul").cell.name == "D6"
+
+
 def test_a_prone_lunger_beside_its_target_stands_up_where_it_is() -> None:
     """A Lunge "combines movement and combat into one": a prone model already beside its target stands up (1 Speed
     point) and strikes; the reply says it stood up, not that it moved."""
@@ -140,6 +159,18 @@ def test_melee_attacks_on_a_grappled_target_gain_two_accuracy_and_it_can_break_f
     s.run("next", actor="Meena")
     res = s.run("act", [5, 5, 1, 2, 3], actor="Hera", action="break")
     assert events(res, GrappleTest)[0].won and DgCombatant.of(s.get("Hera")).grappled_by == []
+
+
+def test_a_tie_on_a_grapple_break_keeps_the_model_held() -> None:
+    """"If the target is grappled it must break the grapple spending 1 Combat Point. The test is the same": the text
+    leaves a tie open; the grapple stands until broken, so a tie keeps Hera held (as docs/systems/damage-grid.md says)."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=2 body=9")
+    DgCombatant.of(s.get("Hera")).grappled_by = ["Meena"]
+    s.run("next", actor="Meena")
+    res = s.run("act", [5, 5, 1, 1, 2], actor="Hera", action="break")
+    test = events(res, GrappleTest)[0]
+    assert (test.best, test.target_best, test.won) == (2, 2, False)
+    assert DgCombatant.of(s.get("Hera")).grappled_by == ["Meena"]
 
 
 def test_cover_can_be_shot_to_debris() -> None:

@@ -258,3 +258,13 @@ def test_the_target_checks_are_the_shared_ones_with_the_grids_word_for_gone() ->
     assert gone == "Hera is already destroyed: pick another target."
     assert s.refused("attack", [1], actor="Meena", weapon="gravity-saber", error=InputError) == (
         "Name the combatant to attack in `target`.")
+
+
+def test_shield_stops_a_body_square_hit_so_that_body_stops_a_mind_hit() -> None:
+    """"Effectively the damage will be = faces - (Shield + Body)": Shield 1 and Body 1 against 1, 1, 3, 3 from afar
+    stop one hit each where it harms least, and Health stays whole."""
+    s = duel(a_sheet="weapons=ring:4:6:0", b_sheet="body=1 mind=2 shield=1", b_at="E5")
+    res = s.run("attack", [1, 1, 3, 3], actor="Meena", target="Hera", options={"flips": "none", "dice": "4"})
+    text = s.system.present.text(events(res, GridDamage)[0])
+    assert "Mind ×2 (Body stops 1), takes 1 (2 → 1); Body ×2 (Shield stops 1), takes 1 (1 → 0)" in text
+    assert DgCombatant.of(s.get("Hera")).values["health"] == 3

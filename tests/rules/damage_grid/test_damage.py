@@ -71,6 +71,29 @@ def test_the_protection_stops_the_hits_that_would_harm_the_target_most():
     assert (d.at("health").body, d.at("mind").body) == (1, 0) and not d.killed and d.values["mind"] == 1
 
 
+def test_shield_and_body_share_their_stops_for_the_least_harm_over_the_attack():
+    """"Effectively the damage will be = faces - (Shield + Body)" and they "stop damage to other grid squares": Shield 1
+    and Body 1 against 1, 1, 3, 3 stop a Body-square hit (Shield) and a Mind hit (Body), leaving Health whole, rather
+    than both stopping on Mind and a Body hit reaching Health."""
+    hera = {"mind": 2, "health": 3, "body": 1, "shield": 1, "speed": 4}
+    d = apply_faces([1, 1, 3, 3], HUMANOID, hera)
+    mind, body = d.at("mind"), d.at("body")
+    assert (mind.shield, mind.body, mind.taken, mind.after) == (0, 1, 1, 1)
+    assert (body.shield, body.body, body.taken, body.passed, body.after) == (1, 0, 1, 0, 0)
+    assert d.at("health") is None and d.values["health"] == 3
+    d = apply_faces([2, 3, 3], HUMANOID, hera)
+    assert (d.at("body").shield, d.at("health").body, d.at("body").taken, d.values["health"]) == (1, 1, 1, 3)
+
+
+def test_cover_and_shield_stop_all_they_can_before_a_hit_reaches_health():
+    """Cover "is added to the Body of the target": Shield 1 and Body 1 + 4 against 1, 1, 2, 2, 3, 3 stop every hit but
+    one of the Body square's, which only Shield can stop: it wears Body down (1 → 0) and Health stays whole."""
+    d = apply_faces([1, 1, 2, 2, 3, 3], HUMANOID, {"mind": 2, "health": 3, "body": 1, "shield": 1, "speed": 4},
+                    extra_body=4)
+    assert sum(r.shield for r in d.locations) == 1 and sum(r.body for r in d.locations) == 4
+    assert d.values == {"mind": 2, "health": 3, "body": 0, "shield": 1, "speed": 4} and d.transfers == []
+
+
 def test_shield_then_body_from_every_location_with_protection_location():
     """Option `protection=location` reads "remove as many faces from all grid squares as the value of the target's
     Shield ... Then ... Body" as from each square: damage = faces - (Shield + Body) on each square."""
@@ -218,3 +241,19 @@ def test_equipment_and_a_weapon_cannot_share_a_name() -> None:
     s = duel(start=False)
     message = s.refused("add", name="Kit", raw_sheet=parse_pairs("weapons=knife:1:1:0:melee equipment=knife"), side="a", at="A1", facing="N")
     assert "also a weapon" in message
+
+
+def test_an_arsenal_hit_meant_for_a_ruined_weapon_says_where_it_lands() -> None:
+    """"the attacker targets one Weapon or Equipment the model is carrying. Each weapon has its own Health value": a
+    ruined claw (Health 0) takes nothing, so the hit lands on the gun, and the reply says so; a name the target does
+    not carry is said too."""
+    s = duel(a_sheet="weapons=pulse-ring:4:6:0", b_sheet="body=0 weapons=claw:1:2:0:melee:health=1,gun:3:3:1", b_at="E4")
+    s.run("act", target="Hera", action="damage", options={"claw": "1"})
+    res = s.run("attack", [5], actor="Meena", target="Hera", options={"arsenal": "claw", "dice": "1", "flips": "none"})
+    (grid,) = events(res, GridDamage)
+    assert "Arsenal (claw is ruined: the hit lands on the gun) ×1, takes 1 (2 → 1)" in s.system.present.text(grid)
+    s.run("next", actor="Meena")
+    s.run("next", actor="Hera")
+    res = s.run("attack", [5], actor="Meena", target="Hera", options={"arsenal": "knife", "dice": "1", "flips": "none"})
+    text = s.system.present.text(events(res, GridDamage)[0])
+    assert "Arsenal (Hera carries no knife: the hit lands on the gun) ×1, takes 1 (1 → 0)" in text

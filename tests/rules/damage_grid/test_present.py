@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.events import mod
 from rules.hidden import for_reader
-from rules.systems.damage_grid.events import Activated, DgAttack, GridDamage
+from rules.systems.damage_grid.events import Activated, DgAttack, GridDamage, GridMarked
 from rules.systems.damage_grid.facts import DgFacts
 from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.state import DgCombatant
@@ -37,6 +37,29 @@ def test_total_darkness_shows_the_accuracy_it_takes_away() -> None:
             in SYSTEM.present.text(attack))
 
 
+def test_total_darkness_takes_away_a_negative_accuracy_too() -> None:
+    """"the model can only attack at Reach 1 and without any Accuracy": an ability's −5 on the saber's 2 is −3, and the
+    darkness takes the −3 away (it read "+3 total-darkness", as if the darkness added Accuracy)."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=20", environment="total-darkness")
+    attack = events(s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera", options={"acc": "-5"}), DgAttack)[0]
+    text = SYSTEM.present.text(attack)
+    assert ("Accuracy 2 gravity-saber −5 ability, total-darkness takes the −3 away: only Reach 1, without any "
+            "Accuracy = 0") in text and "+3 total-darkness" not in text
+
+
+def test_bare_hands_are_named_so() -> None:
+    """The Reach 1 attack "using the current Health attribute of the model as its Power" is made with bare hands: the
+    attack line and the one-weapon refusal say "bare hands", not "bare"."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=20 body=9")
+    attack = events(s.run("attack", [3, 3, 5], actor="Meena", target="Hera", weapon="bare"), DgAttack)[0]
+    assert "**Meena** attacks **Hera** with bare hands (Reach 1, melee)" in SYSTEM.present.text(attack)
+    message = s.refused("attack", [3, 3, 3, 3], actor="Meena", target="Hera", weapon="gravity-saber")
+    assert "attacked with bare hands in this activation" in message and "attack with bare hands again" in message
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=20 body=9")
+    s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera")
+    assert "use bare hands in a later one" in s.refused("attack", [3, 3, 3], actor="Meena", target="Hera", weapon="bare")
+
+
 def test_a_ruined_weapon_is_said_to_be_ruined() -> None:
     """"Each weapon has its own Health value and takes damage like anything else": one at Health 0 is refused as
     ruined, naming what the model can attack with instead."""
@@ -48,9 +71,11 @@ def test_a_ruined_weapon_is_said_to_be_ruined() -> None:
 
 def test_an_activation_says_the_combat_points_the_model_has() -> None:
     """The Combat activation's line, shown before its first attack spends a Combat Point, gives the CP the model has
-    (not "left", which the attack then changes); a Move's Speed points are counted in the singular when 1."""
+    to spend (not "left", which the attack then changes, nor "(2 CP)", which reads as a cost); a Move's Speed points
+    are counted in the singular when 1."""
     assert SYSTEM.present.text(Activated(actor="Meena", how="combat", cp=2)) == (
-        "**Meena** activates: a Combat activation (2 CP)")
+        "**Meena** activates: a Combat activation (2 CP to spend)")
+    assert SYSTEM.present.text(Activated(actor="Kor", how="break", cp=1)).endswith("(1 CP to spend)")
     assert SYSTEM.present.text(Activated(actor="Meena", how="move", speed=1)) == "**Meena** activates: a Move (1 Speed point)"
 
 
@@ -62,6 +87,16 @@ def test_a_hidden_target_hit_with_its_health_whole_is_said_so() -> None:
     (grid,) = events(res, GridDamage)
     public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(grid), lambda name: name != "Hera")
     assert public == "**Hera** is hit, but its Health is whole (now unhurt)"
+
+
+def test_a_gm_hit_on_a_hidden_target_with_its_health_whole_reads_as_an_attacks() -> None:
+    """The GM's `/act action:damage` on Mind of a hidden target reads as an attack's hit does: "is hit, but its Health
+    is whole (now unhurt)", not "is hit (now unhurt)"."""
+    s = duel(b_sheet="health=30")
+    res = s.run("act", target="Hera", action="damage", options={"mind": "1"})
+    (marked,) = events(res, GridMarked)
+    public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(marked), lambda name: name != "Hera")
+    assert public == "GM: **Hera** is hit, but its Health is whole (now unhurt)"
 
 
 def test_one_environment_factor_makes_the_reach() -> None:
@@ -100,3 +135,13 @@ def test_the_options_listed_with_the_default_none_take_none() -> None:
     opts = OPTIONS.read({"lit_squares": "none", "cover_body": "none"})
     assert not opts.lit_squares and opts.cover_body == {}
     assert OPTIONS.get("lit_squares").default_text() == "none" and OPTIONS.get("cover_body").default_text() == "none"
+
+
+def test_an_attack_with_a_weapon_costing_two_combat_points_says_so() -> None:
+    """"Some special attacks cost more Combat points": a `cp=2` weapon's attack line gives its cost; a 1-CP one does not."""
+    s = duel(a_sheet="weapons=hammer:1:5:0:melee:cp=2,knife:1:3:0:melee", b_sheet="health=30 body=9")
+    res = s.run("attack", [6] * 5, actor="Meena", target="Hera", weapon="hammer")
+    assert "(Reach 1, melee, 2 CP)" in SYSTEM.present.text(events(res, DgAttack)[0])
+    s = duel(a_sheet="weapons=hammer:1:5:0:melee:cp=2,knife:1:3:0:melee", b_sheet="health=30 body=9")
+    res = s.run("attack", [6] * 3, actor="Meena", target="Hera", weapon="knife")
+    assert "(Reach 1, melee)" in SYSTEM.present.text(events(res, DgAttack)[0])
