@@ -182,9 +182,12 @@ class RoundBegan(Event):
 
 
 class InitiativeSet(Event):
+    """``actor``'s initiative ``value`` and the ``roll`` that made it: its own numbers, also where the
+    event names others (those it ties with)."""
+
     kind: ClassVar[str] = "initiative"
-    value: int
-    roll: Roll | None = None
+    value: Annotated[int, Of("actor")]
+    roll: Annotated[Roll | None, Of("actor")] = None
 
 
 class Moved(Event):

@@ -490,3 +490,28 @@ async def test_kov_a_deadline_hold_before_a_hidden_foe_does_not_tell_players_its
     h.bot.service.clock.now += 3 * 3600
     notice = "\n".join(s.text for s in await h.reminders() if not s.ephemeral)
     assert "until after Grak" in notice and "to 1" not in notice
+
+
+async def test_a_players_initiative_tied_with_a_hidden_combatant_stays_shown(h: Harness) -> None:
+    """The open system: Ava's initiative is her player's number. Set or rolled level with the GM's
+    hidden Grak, the tie's roll-off is Grak's too: players read Ava's number without the tie (which
+    would tell them Grak's), and only the GM reads the roll-off's dice."""
+    await h.run("gm", "/encounter start", system="open", name="Road", map="8x6")
+    await h.run("gm", "/combatant add", name="Ava", owner="@bob", side="heroes", at="C3",
+                sheet="hp=12 ac=14 init=+0 weapons=longsword:+5:1d8+3:slashing")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", at="F3", sheet="hp=15 ac=13 init=+0")
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/init set", combatant="Grak", value="11")
+    sent = await h.run("gm", "/init set", combatant="Ava", value="11")
+    public = public_texts(sent)
+    assert "**Ava** initiative **11**: set by the GM" in public
+    assert "the GM keeps the number" not in public and "roll-off" not in public
+    assert "**Ava** initiative **11**: set by the GM; tied with others: a roll-off: " in gm_private(sent)
+    logged = reply(await h.run("bob", "/log", count="1")).text
+    assert "**Ava** initiative **11**: set by the GM" in logged and "roll-off" not in logged
+    sent = await h.run("gm", "/combatant add", name="Bea", owner="@bob", side="heroes", at="C4",
+                       sheet="hp=12 ac=14 init=+0", init="11")
+    public = public_texts(sent)  # Bea ties Ava too: that roll-off is the players' own to read
+    assert "the GM keeps the number" not in public and "Grak 🎲" not in public
+    assert "**Bea** initiative **11**: set by the GM; tied with others: a roll-off: Ava 🎲 3, Bea 🎲 18" in public
+    assert "a roll-off: Ava 🎲 3, Grak 🎲 2, Bea 🎲 18" in gm_private(sent)
