@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -148,14 +148,20 @@ class Dice:
         self._spare_faces += list(faces)
         self._sparing = True
 
-    def check_all_used(self) -> None:
-        """Refuse given results that the action did not use (beyond those :meth:`spare` allows)."""
+    def check_all_used(self, hidden: Callable[[], bool] | None = None) -> None:
+        """Refuse given results that the action did not use (beyond those :meth:`spare` allows).
+        ``hidden``: whether the action touched a combatant whose numbers the caller does not see;
+        then a player's results past those used are left unused, not refused, as how many an action
+        uses may tell such a number (a hit rolls damage, a miss none), and a refusal changes nothing,
+        so it could be tried again and again."""
         if not self.given:  # nothing given: nothing to refuse (most actions)
             return
         for n, (value, sides) in enumerate(zip(self.given[self._used:], self._spare_faces), self._used + 1):
             if not 1 <= value <= sides:
                 raise DiceError(f"`roll` result {value} (number {n}) cannot come from a d{sides}: give a number from 1 to {sides}.")
         if self._used and self._used < len(self.given) <= self._used + self._spare:
+            return
+        if self._used and self.may_type is not None and not self._sparing and hidden is not None and hidden():
             return
         if self._used < len(self.given) and self._skipped:
             fix = f"give exactly {self._used}" if self._used else "leave `roll` out"

@@ -34,6 +34,7 @@ from rules.errors import IllegalAction, InputError
 from rules.events import EffectEnded, Event, Moved, TurnDone
 from rules.facts import Facts, Question
 from rules.geometry import Cell, Grid
+from rules.hidden import names_in
 from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import AutoEndValues, OptionSet, OptionValues
 from rules.present import Presenter, Prompt
@@ -462,7 +463,7 @@ class RuleSystem(RosterRules):
             at = next((i for i, e in enumerate(events) if e.begins), len(events))
             events[at:at] = ended  # told as it happened: before the round, phase or turn that begins after
             events += later
-        dice.check_all_used()
+        dice.check_all_used(lambda: bool(names_in(events, new.hidden_names())))
         return Resolution(new, events)
 
     def handle(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:

@@ -515,3 +515,23 @@ async def test_a_players_initiative_tied_with_a_hidden_combatant_stays_shown(h: 
     assert "the GM keeps the number" not in public and "Grak 🎲" not in public
     assert "**Bea** initiative **11**: set by the GM; tied with others: a roll-off: Ava 🎲 3, Bea 🎲 18" in public
     assert "a roll-off: Ava 🎲 3, Grak 🎲 2, Bea 🎲 18" in gm_private(sent)
+
+
+async def test_typed_dice_against_a_hidden_target_do_not_tell_whether_it_would_hit(h: Harness) -> None:
+    """Knights of Valour: Alda's hit rolls her damage die, a miss does not. A `roll:` with more
+    results than a miss uses was refused with "rolled only 1 die" and taken on a hit, so a player
+    could try dice against the GM's hidden Grak, change nothing, and learn his defence. Against a
+    hidden combatant the results an action did not need are left unused instead; against one
+    whose numbers players see, they are still refused as a slip."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Keep", map="8x6")
+    await h.run("gm", "/combatant add", name="Alda", owner="@bob", at="B3", sheet="str=1 agi=2 hp=10 weapons=longsword:2")
+    await h.run("gm", "/combatant add", name="Grak", at="C3", sheet="agi=1 hp=9 weapons=greataxe:2")
+    await h.run("gm", "/init roll")
+    for dice in ("1,1,1", "19,1,1"):  # a miss (one die used) and a hit (two), each with a spare result
+        sent = await h.run("bob", "/attack", target="Grak", roll=dice)
+        texts = "\n".join(s.text for s in sent)
+        assert "**Alda** attacks **Grak**" in reply(sent).text and "rolled only" not in texts
+        assert "undone" in reply(await h.run("gm", "/undo")).text.lower()
+    await h.run("gm", "/encounter reveal", combatant="Grak")
+    sent = await h.run("bob", "/attack", target="Grak", roll="1,1,1")
+    assert "`roll` gave 3 results but this action rolled only 1 die: give exactly 1." in reply(sent).text
