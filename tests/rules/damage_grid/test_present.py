@@ -24,7 +24,16 @@ def test_the_bare_attacks_power_is_the_health_term() -> None:
     s = duel(a_sheet="", b_sheet="health=20")
     attack = events(s.run("attack", [3, 3, 5], actor="Meena", target="Hera"), DgAttack)[0]
     assert [(m.code, m.value) for m in attack.power] == [("health", 3)]
-    assert "Power 3 Health = 3; Accuracy 0 bare = 0" in SYSTEM.present.text(attack)
+    text = SYSTEM.present.text(attack)
+    assert "Power 3 Health = 3; bare hands, Accuracy 0\n" in text + "\n" and "0 bare" not in text
+
+
+def test_bare_hands_accuracy_reads_as_english_with_its_modifiers() -> None:
+    """"A model can always attack at Reach 1, even if they do not have any weapons": bare hands' Accuracy 0 is named as
+    bare hands first ("bare hands, Accuracy 0 +3 size 4 = 3"), not "Accuracy 0 bare"."""
+    s = duel(a_sheet="", b_sheet="size=4 health=20")
+    attack = events(s.run("attack", [3, 3, 5], actor="Meena", target="Hera"), DgAttack)[0]
+    assert "bare hands, Accuracy 0 +3 size 4 = 3" in SYSTEM.present.text(attack)
 
 
 def test_total_darkness_shows_the_accuracy_it_takes_away() -> None:
