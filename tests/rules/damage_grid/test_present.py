@@ -6,7 +6,6 @@ from rules.events import mod
 from rules.hidden import for_reader
 from rules.systems.damage_grid.events import Activated, DgAttack, GridDamage, GridMarked
 from rules.systems.damage_grid.facts import DgFacts
-from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import SABER, SYSTEM, duel, events
 
@@ -137,13 +136,6 @@ def test_the_board_words_the_cloud_it_is_handed() -> None:
     s = duel()
     facts = DgFacts(turn=s.system.turn(s.enc), cloud=("A1", "B1"))
     assert s.system.present.board_extra(s.enc, facts) == ["Cloud on A1, B1"]
-
-
-def test_the_options_listed_with_the_default_none_take_none() -> None:
-    """`/help` lists `lit_squares` and `cover_body` with the default `none`: setting them so is taken as that default."""
-    opts = OPTIONS.read({"lit_squares": "none", "cover_body": "none"})
-    assert not opts.lit_squares and opts.cover_body == {}
-    assert OPTIONS.get("lit_squares").default_text() == "none" and OPTIONS.get("cover_body").default_text() == "none"
 
 
 def test_an_attack_with_a_weapon_costing_two_combat_points_says_so() -> None:
