@@ -42,6 +42,8 @@ __all__ = [
 _CHANGE_IT = "the GM changes it with `/encounter settings`"
 #: the longest value the GM may give one option
 MAX_OPTION_TEXT = 500
+#: the word that empties a list option (`text_option`), as the list's default is shown when empty
+NONE = "none"
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ class Option:
     choices: Sequence[str] = ()
     parse: Callable[[str], Any] | None = field(default=None, compare=False)
     accepts: str | None = None
+    #: a list (`text_option`): ``none``, in any case, is the empty list, read as nothing typed
+    listed: bool = False
     #: as an action's word: it may be typed alone: a flag's name (``push``), one of the choices
     #: (``far`` for ``to=far``), or the value of a number or a name (``3`` for ``by=3``)
     bare: bool = False
@@ -92,6 +96,8 @@ class Option:
             )
         if self.kind == "int" and self.minimum is not None and self.maximum is not None:
             return read_int(raw.strip(), self.name, self.minimum, self.maximum, hint=_CHANGE_IT)
+        if self.listed and raw.strip().lower() == NONE:
+            raw = ""
         try:
             return self._key().read(raw.strip())
         except SheetError as exc:
@@ -143,7 +149,8 @@ def yes_no_option(name: str, default: bool, help: str) -> Option:
 
 
 def text_option(name: str, parse: Callable[[str], Any], default: Any, help: str, accepts: str) -> Option:
-    return Option(name, help, "custom", default, parse=parse, accepts=accepts)
+    """A list (weapons, squares), read by ``parse``; ``none`` is the empty list: ``parse`` reads it as ``""``."""
+    return Option(name, help, "custom", default, parse=parse, accepts=accepts, listed=True)
 
 
 class OptionValues(Mapping[str, Any]):

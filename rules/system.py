@@ -385,6 +385,11 @@ class RuleSystem(RosterRules):
             f"action:{asked.action} combatant:{asked.actor}{typed}`, or take it back with `/undo`."
         )
 
+    def deadline_passes(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        """The combatants whose turn the deadline's `pass` ends (``turn``: the turn under way): the
+        deadline's warning goes to their owners. Every combatant the turn names (`Next.whole_turn`)."""
+        return turn.actors
+
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """What ``actor`` does to hold its action when its turn passes its deadline (the
         `deadline_policy` `hold`); None where the system has no way to hold (the GM is told)."""

@@ -23,7 +23,14 @@ from bot.service.clock import (
 )
 from bot.service.core import BOT_USER, Ctx, Nudge, Outcome
 from bot.service.encounters import Encounters, Write
-from bot.service.turntext import Ping, mentioned, short_names, turn_tag, turn_text
+from bot.service.turntext import (
+    Ping,
+    mentioned,
+    owners_of,
+    short_names,
+    turn_tag,
+    turn_text,
+)
 from data.store import DuplicateInteraction, NotifyPrefs, Reminder, StoreUnavailable
 from rules.actions import Action, Next
 from rules.dice import Dice
@@ -107,8 +114,12 @@ class Reminders:
                 text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left} (then the deadline "
                                                 f"answers for you: {asked.lapse}, and {policy})")
             else:
-                lead = f"⏳ your turn's deadline is in about {left} (then {policy})"
                 users, kind = tuple(r.user_ids), "warning"
+                passing = system.deadline_passes(enc, turn)
+                if enc.settings.deadline_policy == "pass" and passing != turn.actors:
+                    # the owners of what the deadline passes are warned, not all of the turn's
+                    users, policy = owners_of(enc, passing), f"{short_names(passing)}'s turn passes"
+                lead = f"⏳ your turn's deadline is in about {left} (then {policy})"
                 text = turn_text(enc, facts, users, lead)
         elif hours > 0 and nudges <= enc.settings.max_nudges:
             # how long the turn has really waited (a nudge held by quiet hours comes later)
@@ -240,7 +251,7 @@ class Reminders:
                     dice = Dice(rng=self.rng)
                     res = system.resolve(enc, action, dice)
                     hidden = res.encounter.hidden_names()
-                    whose = short_names(turn.actors) if action.kind == "next" and turn.current is None else actor
+                    whose = short_names(system.deadline_passes(enc, turn)) if action.kind == "next" and turn.current is None else actor
                     marked = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
                     deadline = Deadline(whose=whose, hours=enc.settings.deadline_hours, policy=policy)
                     facts = log_facts(res.events, system, res.encounter, hidden, deadline=deadline)

@@ -279,3 +279,39 @@ async def test_a_damage_grid_deadline_passes_the_first_model_of_the_side_then_th
     assert "**Meena** activates: nothing (passes)" in deadline.text and "**Vex** activates" not in deadline.text
     assert "boarders to activate one of: Hera, Xul" in deadline.text and "On deck: Vex" in deadline.text
     assert deadline.pinged_users() == [str(user_id_of("gm"))]
+
+
+async def test_a_damage_grid_warning_pings_only_the_owner_of_the_model_the_deadline_passes(h: Harness) -> None:
+    """"the owners of what the deadline will pass are warned" (docs/commands.md): in the damage-grid game the
+    deadline passes only the side's first model (Meena, ann's), so ann alone is warned, not bob (Vex)."""
+    page = " ".join((Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "the owners of what the deadline will pass are warned" in page
+    await h.run("gm", "/encounter start", system="damage-grid", name="D", map="10x8")
+    await h.run("gm", "/combatant add", name="Meena", owner="@ann", side="crew", at="B2", facing="E")
+    await h.run("gm", "/combatant add", name="Vex", owner="@bob", side="crew", at="B6", facing="E")
+    await h.run("gm", "/combatant add", name="Hera", side="boarders", at="G2", facing="W")
+    await h.run("gm", "/combatant add", name="Xul", side="boarders", at="G6", facing="W")
+    await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    await h.run("gm", "/init roll")
+    clock_of(h).now += 3 * HOUR
+    [warning] = await h.reminders()
+    assert warning.pinged_users() == [str(user_id_of("ann"))]
+    assert "deadline is in about 1 h (then Meena's turn passes)" in warning.text
+    clock_of(h).now += HOUR
+    deadline = next(s for s in await h.reminders() if "Deadline" in s.text)
+    assert "Deadline: Meena's turn" in deadline.text
+
+
+async def test_a_coup_de_grace_warning_pings_every_owner_of_the_side_it_passes(h: Harness) -> None:
+    """"each of them passes its activation this round" (docs/commands.md): in Coup-De-Grace the deadline passes every
+    mini the side still has to activate, so the owners of all of them are warned."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=BORIN)
+    await h.run("gm", "/combatant add", name="Thrain", owner="@ann", side="dwarves", at="C5", facing="E", sheet=BORIN)
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet=GRAK)
+    await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    await h.run("gm", "/init roll")
+    clock_of(h).now += 3 * HOUR
+    [warning] = await h.reminders()
+    assert sorted(warning.pinged_users()) == sorted([str(user_id_of("bob")), str(user_id_of("ann"))])
+    assert "deadline is in about 1 h (then the turn passes)" in warning.text

@@ -1,6 +1,7 @@
 """Encounter options are checked when the GM sets them, by the same readers the rules play with."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Literal, get_type_hints
 
 import pytest
@@ -309,3 +310,21 @@ def test_the_shared_auto_end_option_is_read_typed_by_the_core() -> None:
     values = kov.option_values(Encounter(system=kov.key, settings=Settings(options={"auto_end": "no"})))
     assert isinstance(values, AutoEndValues) and values.auto_end is False
     assert not isinstance(cdg.option_values(Encounter(system=cdg.key)), AutoEndValues)
+
+
+#: every system's list options: each reads a comma-separated list with its own reader
+LISTS = [(s.key, o.name) for s in registry.SYSTEMS for o in s.options if o.kind == "custom"]
+
+
+@pytest.mark.parametrize(("system", "key"), LISTS)
+def test_none_clears_every_list_option(system: str, key: str) -> None:
+    """"`none` (any case) is an empty list" (docs/commands.md): every system's list option reads `none` as it
+    reads nothing listed (the catalogue alone where the list adds to one), and never as an item called `none`."""
+    page = " ".join((Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert "`none` (any case) is an empty list" in page
+    options = get_system(system).options
+    parse = options.get(key).parse
+    assert parse is not None and options.get(key).listed
+    empty = parse("")
+    for typed in ("none", "None", " NONE "):
+        assert options.read({key: typed})[key] == empty

@@ -28,7 +28,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import ActionSpec, ActionTable, Attack, CoupDeGrace, InitOrder, Move
+from rules.actions import (
+    ActionSpec,
+    ActionTable,
+    Attack,
+    CoupDeGrace,
+    Edit,
+    InitOrder,
+    Move,
+)
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
@@ -223,6 +231,12 @@ class CoupDeGraceSystem(RuleSystem):
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         return turns.on_removed(enc, c, dice)
+
+    def edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
+        """The GM's edit; one that puts the activating mini out of action ("Remove the mini from the board")
+        ends its activation, and priority passes on as when it is removed (`turns.taken_out`)."""
+        events = super().edit(enc, action, dice)
+        return events + turns.taken_out(enc, enc.get(action.actor), dice)
 
     # -- actions ------------------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:

@@ -360,11 +360,13 @@ def _push_direction(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> str:
 
 def damage(enc: Encounter, t: Combatant, amount: int, bonuses: list[str], stop: Blocker | None = None,
            by: str | None = None, natural: int | None = None) -> list[Event]:
-    """``t`` wounded by ``amount``, with ``bonuses`` of the attack ``by`` made with its die ``natural``."""
+    """``t`` wounded by ``amount``, with ``bonuses`` of the attack ``by`` made with its die ``natural``; its HP
+    stop at -1 (`LEAST_HP`), as `/combatant hp` stops them: "-1HP or less" is out of action, off the board."""
     before = t.hp or 0
-    event = Wounded(actor=t.name, amount=amount, before=before, after=before - amount, bonuses=bonuses, blocker=stop,
+    after = max(LEAST_HP, before - amount)
+    event = Wounded(actor=t.name, amount=amount, before=before, after=after, bonuses=bonuses, blocker=stop,
                     by=by, natural=natural)
-    return [event, *set_hp(enc, t, before - amount)]
+    return [event, *set_hp(enc, t, after)]
 
 
 def set_hp(enc: Encounter, c: Combatant, hp: int, facing: str | None = None) -> list[Event]:

@@ -184,6 +184,9 @@ class CdgPresenter(Presenter[CdgFacts]):
 
     def wounded(self, e: Wounded) -> str:
         change = self.health_change(e.actor, e.before, e.after)
+        if self.shown(e.actor) and e.before is not None and e.after is not None and e.before - e.amount < e.after:
+            # HP stop at -1 ("-1HP or less" is out of action), as `/combatant hp` stops them
+            change = f" ({e.before} → {e.after}; stops at {e.after}, out of action)"
         die = e.natural is not None and not secret(e.natural)
         names = [
             BONUSES[b] + (f" ({NATURAL[b]})" if die and b in NATURAL else "")

@@ -31,6 +31,7 @@ __all__ = [
     "activate",
     "advance",
     "finish",
+    "taken_out",
     "new_round",
     "next_turn",
     "on_removed",
@@ -169,6 +170,13 @@ def finish(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
     if len(standing_sides(enc)) < 2 or enc.current != c.name:
         return []
     return end_activation(enc) + advance(enc, c.side, dice)
+
+
+def taken_out(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
+    """``c``, activating, was put out of action (by the GM's edit of its HP): "Remove the mini from the board, and
+    it takes no further part in the battle", so its activation ends, used, and priority passes on from its side,
+    as when it is removed (`on_removed`: `alternating.after_removal` of an activating mini)."""
+    return finish(enc, c, dice) if c.status == "out" else []
 
 
 def turn(enc: Encounter) -> Turn:

@@ -159,6 +159,11 @@ class DamageGridSystem(RuleSystem):
     def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
         return turns.up_next(enc, turn)
 
+    def deadline_passes(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
+        """A side's turn is one activation ("sides alternate activating one model"): the deadline passes
+        the activating model's, or else the first of the side's models (`/init next combatant:`)."""
+        return turn.actors[:1]
+
     # -- actions --------------------------------------------------------------------------------
     def move(self, enc: Encounter, action: Move, dice: Dice) -> list[Event]:
         return movement.move(enc, self.need_grid(enc), action)

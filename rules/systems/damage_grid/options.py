@@ -29,10 +29,8 @@ _BOARD = 99
 
 
 def _cover_body(text: str) -> dict[str, int]:
-    """``C6/14, D6-D8/5``: the Body of each listed wall or obstacle square, by the square's name (``none``: no square)."""
+    """``C6/14, D6-D8/5``: the Body of each listed wall or obstacle square, by the square's name."""
     out: dict[str, int] = {}
-    if _none(text):
-        return out
     for item in (x.strip() for x in re.split(r",\s*|\s+(?=[A-Za-z])", text or "") if x.strip()):
         cells, _, body = item.rpartition("/")
         if not cells or not body.isdigit() or int(body) > 99:
@@ -43,13 +41,8 @@ def _cover_body(text: str) -> dict[str, int]:
     return out
 
 
-def _none(text: str) -> bool:
-    """The list is empty: nothing, or ``none`` (the default `/help` shows)."""
-    return (text or "").strip().lower() in ("", "none")
-
-
 def _squares(text: str) -> frozenset[str]:
-    return frozenset() if _none(text) else frozenset(c.name for c in parse_cell_list(text, _BOARD, _BOARD))
+    return frozenset(c.name for c in parse_cell_list(text, _BOARD, _BOARD)) if text.strip() else frozenset()
 
 
 class DgValues(OptionValues):

@@ -116,12 +116,16 @@ class DgPresenter(Presenter[DgFacts]):
         "stood": "stands up",
     }
 
-    def terms_text(self, mods: list[Modifier], total_label: str) -> str:
-        """``3 Health +1 from behind = Power 4``."""
+    def terms_text(self, name: str, mods: list[Modifier], total_label: str) -> str:
+        """``Power 3 Health +1 from behind = 4``; a weapon the replies name otherwise (`WEAPON_WORDS`) comes
+        first, with nothing more when it is the only term: ``bare hands, Accuracy 0``."""
         if not mods:
             return ""
         first, rest = mods[0], mods[1:]
-        text = f"{first.value} {self.term(first)}"
+        said = WEAPON_WORDS.get(str(first.args[0])) if first.code == "weapon" and first.args else None
+        if said is not None and not rest:
+            return f"{said}, {name} {first.value}"
+        text = f"{said}, {name} {first.value}" if said is not None else f"{name} {first.value} {self.term(first)}"
         for m in rest:
             if m.code == "reach-1" and m.value > 0:  # "without any Accuracy": the penalties are taken away, not added
                 text += f", {m.args[0]} takes the {signed(-m.value)} away: only Reach 1, without any Accuracy"
@@ -180,7 +184,7 @@ class DgPresenter(Presenter[DgFacts]):
             # "as many D6 as the Power": a Power taken below 1 still rolled its die (power_of), and says so
             rolled = len(e.roll.dice)
             used = f"{rolled} (at least 1, not {signed(power) if power else 0})" if rolled > power else str(power)
-            lines.append("; ".join(f"{name} {self.terms_text(mods, total)}" for name, mods, total in
+            lines.append("; ".join(self.terms_text(name, mods, total) for name, mods, total in
                                    (("Power", e.power, used), ("Accuracy", e.accuracy, str(accuracy))) if mods))
         if e.sight != "none":
             lines.append("the target is " + ("partly obstructed" if e.sight == "partial" else "hidden"))

@@ -40,12 +40,14 @@ def _use_action(ctx: ActionContext, action: Act) -> Combatant:
 
 
 def _effect(enc: Encounter, c: Combatant, name: str, code: str, ends: Ends) -> list[Event]:
-    """The action's effect on ``c`` (in place of one of the same name), kept on the encounter as the
-    event says: the board lists it, the rules read it by its ``code``, and it ends at ``ends`` of its turn."""
-    enc.effects = [e for e in enc.effects if not (e.target == c.name and e.name == name)]
+    """The action's effect on ``c``, kept on the encounter as the event says: the board lists it, the rules
+    read it by its ``code``, and it ends at ``ends`` of its turn. One of the same name on ``c`` (a GM's, say)
+    ends first, and the reply tells its end before the new one begins."""
+    old = [e for e in enc.effects if e.target == c.name and e.name.casefold() == name]
+    enc.effects = [e for e in enc.effects if e not in old]
     enc.effects.append(Effect(id=next_id(enc.effects), name=name, target=c.name, ends=ends, left=1, code=code,
                               source=c.name))
-    return [EffectAdded(actor=c.name, name=name, ends=ends, left=1)]
+    return [*(EffectEnded(actor=c.name, name=e.name) for e in old), EffectAdded(actor=c.name, name=name, ends=ends, left=1)]
 
 
 def _dash(ctx: ActionContext, action: Act) -> list[Event]:

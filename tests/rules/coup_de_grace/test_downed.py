@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -44,6 +45,26 @@ def test_worked_example_two_damage_to_a_one_hp_mini_is_out_of_action() -> None:
     assert (t.hp, t.status, t.position, t.facing) == (-1, "out", None, None)
     assert [e.status for e in events_of(res, "status")] == ["out"]
     assert (res.encounter.winner, one(res, "victory").side) == ("a", "a")
+
+
+def test_an_attack_stops_hit_points_at_minus_one_as_the_hp_command_does() -> None:
+    """"If a mini is reduced to -1HP or less it is considered to be out of action. Remove the mini from the board, and
+    it takes no further part in the battle": 2 HP damage (the axe's 6) to a downed mini at 0 HP leaves it at -1, where
+    `/combatant hp` stops too, and the reply says where it stopped."""
+    enc = fight(
+        ("A", "a", "class=light weapons=sword,axe", "C3", "E"),
+        ("T", "b", "class=light hp=1", "D3", "W"),
+        ("U", "b", SWORD, "J9", "N"),
+    )
+    enc = run(enc, "attack", [4], actor="A", target="T", weapon="sword")
+    assert enc.get("T").hp == 0
+    res = resolve(enc, "attack", [6], actor="A", target="T", weapon="axe")
+    wounded = one(res, "damage")
+    assert (wounded.amount, wounded.before, wounded.after, res.encounter.get("T").hp) == (2, 0, -1, -1)
+    assert "**T** takes 2 damage (0 → -1; stops at -1, out of action)" in text(res)
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "coup-de-grace.md").read_text(encoding="utf-8").split())
+    assert "an attack's damage and `/combatant hp` stop a loss at −1" in page
+    assert res.encounter.get("T").status == "out"
 
 
 def test_a_downed_mini_has_no_facing_and_attacks_once_at_minus_two() -> None:

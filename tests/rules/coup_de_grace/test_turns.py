@@ -211,6 +211,24 @@ def test_removing_the_activating_mini_passes_priority() -> None:
     assert (enc.current, SYSTEM.turn(enc).actors) == (None, ("T",))
 
 
+@pytest.mark.parametrize("edit", [{"hp_change": -5}, {"raw_sheet": {"hp": "1"}, "deltas": {}}])
+def test_the_activating_mini_put_out_of_action_by_the_gm_passes_priority_as_its_removal_does(edit: dict[str, object]) -> None:
+    """"If a mini is reduced to -1HP or less it is considered to be out of action. Remove the mini from the board, and it
+    takes no further part in the battle": A, activating, put out by the GM's `/combatant hp` (or a lower sheet `hp`
+    after a wound), leaves the board as a removed mini does: its activation ends and the other side activates next."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("B", "a", SWORD, "C5", "E"), ("T", "b", SWORD, "H3", "W"))
+    enc = run(enc, "move", actor="A", path="E")
+    if "raw_sheet" in edit:
+        enc.get("A").hp = 1  # wounded twice: a sheet of hp=1 (from 3) takes it to -1
+    res = resolve(enc, "edit", actor="A", is_gm=True, **edit)
+    out = res.encounter
+    assert out.get("A").status == "out"
+    assert (out.current, SYSTEM.turn(out).actors) == (None, ("T",))
+    assert "A's activation ends" in text(res)
+    removed = run(enc, "remove", actor="A")
+    assert SYSTEM.turn(removed).actors == SYSTEM.turn(out).actors
+
+
 def test_an_edit_of_hp_mid_fight_shifts_current_hp() -> None:
     """Raising or lowering the sheet's hp moves current HP by the same amount, with the status it means."""
     enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "D3", "W"))

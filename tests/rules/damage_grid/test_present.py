@@ -6,7 +6,6 @@ from rules.events import mod
 from rules.hidden import for_reader
 from rules.systems.damage_grid.events import Activated, DgAttack, GridDamage, GridMarked
 from rules.systems.damage_grid.facts import DgFacts
-from rules.systems.damage_grid.options import OPTIONS
 from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import SABER, SYSTEM, duel, events
 
@@ -24,7 +23,16 @@ def test_the_bare_attacks_power_is_the_health_term() -> None:
     s = duel(a_sheet="", b_sheet="health=20")
     attack = events(s.run("attack", [3, 3, 5], actor="Meena", target="Hera"), DgAttack)[0]
     assert [(m.code, m.value) for m in attack.power] == [("health", 3)]
-    assert "Power 3 Health = 3; Accuracy 0 bare = 0" in SYSTEM.present.text(attack)
+    text = SYSTEM.present.text(attack)
+    assert "Power 3 Health = 3; bare hands, Accuracy 0\n" in text + "\n" and "0 bare" not in text
+
+
+def test_bare_hands_accuracy_reads_as_english_with_its_modifiers() -> None:
+    """"A model can always attack at Reach 1, even if they do not have any weapons": bare hands' Accuracy 0 is named as
+    bare hands first ("bare hands, Accuracy 0 +3 size 4 = 3"), not "Accuracy 0 bare"."""
+    s = duel(a_sheet="", b_sheet="size=4 health=20")
+    attack = events(s.run("attack", [3, 3, 5], actor="Meena", target="Hera"), DgAttack)[0]
+    assert "bare hands, Accuracy 0 +3 size 4 = 3" in SYSTEM.present.text(attack)
 
 
 def test_total_darkness_shows_the_accuracy_it_takes_away() -> None:
@@ -128,13 +136,6 @@ def test_the_board_words_the_cloud_it_is_handed() -> None:
     s = duel()
     facts = DgFacts(turn=s.system.turn(s.enc), cloud=("A1", "B1"))
     assert s.system.present.board_extra(s.enc, facts) == ["Cloud on A1, B1"]
-
-
-def test_the_options_listed_with_the_default_none_take_none() -> None:
-    """`/help` lists `lit_squares` and `cover_body` with the default `none`: setting them so is taken as that default."""
-    opts = OPTIONS.read({"lit_squares": "none", "cover_body": "none"})
-    assert not opts.lit_squares and opts.cover_body == {}
-    assert OPTIONS.get("lit_squares").default_text() == "none" and OPTIONS.get("cover_body").default_text() == "none"
 
 
 def test_an_attack_with_a_weapon_costing_two_combat_points_says_so() -> None:

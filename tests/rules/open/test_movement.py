@@ -247,6 +247,21 @@ def test_disengage_is_an_effect_the_encounter_keeps() -> None:
     assert not s.enc.effects
 
 
+@pytest.mark.parametrize("action, name", [("dash", "dash"), ("disengage", "disengage"), ("dodge", "dodging")])
+def test_an_action_taken_again_tells_the_end_of_the_effect_it_replaces(action: str, name: str) -> None:
+    """"Dash and disengage are effects on the combatant until the end of its turn (`dodging` until the start of its
+    next), listed on the board like any other" (docs/systems/open.md): taken while one of that name is on Ann (the
+    GM's, for three turns), the old one's end is told before the new one begins, and one is left."""
+    s = walker()
+    s.run("effect_add", effect=name, actor="Ann", rounds=3)
+    res = s.run("act", actor="Ann", action=action)
+    told = [(type(e).__name__, e.name) for e in res.events if isinstance(e, (EffectEnded, EffectAdded))]
+    assert told == [("EffectEnded", name), ("EffectAdded", name)]
+    text = " ".join(s.text(res))
+    assert text.index(f"Effect **{name}** on **Ann** ends") < text.index(f"Effect **{name}** on **Ann** until")
+    assert [(e.name, e.left) for e in s.enc.effects if e.target == "Ann"] == [(name, 1)]
+
+
 def test_move_to_prefers_a_longer_path_that_provokes_no_opportunity_attack() -> None:
     """"`/move to:` takes, of the paths its movement left allows, one that provokes fewest opportunity attacks, and of those
     the cheapest". Ann (A) goes to E1 past Grak (G, reach 5 ft), who holds C1:
