@@ -515,3 +515,30 @@ async def test_a_players_initiative_tied_with_a_hidden_combatant_stays_shown(h: 
     assert "the GM keeps the number" not in public and "Grak 🎲" not in public
     assert "**Bea** initiative **11**: set by the GM; tied with others: a roll-off: Ava 🎲 3, Bea 🎲 18" in public
     assert "a roll-off: Ava 🎲 3, Grak 🎲 2, Bea 🎲 18" in gm_private(sent)
+
+
+async def kov_alda_grak_zug(h: Harness, grak: str = "agi=1 hp=9 size=tall weapons=greataxe:2",
+                            zug: str = "agi=0 hp=9 weapons=greataxe:2", **settings: str) -> None:
+    """Knights of Valour: Alda (@bob, agi 2) at B3 beside the GM's hidden Grak at C3, and hidden Zug at F5; combat started."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    if settings:
+        await h.run("gm", "/encounter settings", **settings)
+    await h.run("gm", "/combatant add", name="Alda", owner="@bob", side="heroes", at="B3",
+                sheet="str=1 agi=2 hp=10 weapons=longsword:2")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", at="C3", sheet=grak)
+    await h.run("gm", "/combatant add", name="Zug", side="foes", at="F5", sheet=zug)
+    await h.run("gm", "/init roll")
+
+
+async def test_kov_a_players_attack_does_not_tell_the_hidden_targets_stature(h: Harness) -> None:
+    """Knights of Valour: "the Attack Dice roll is modified by the Player's Size relative to the Target"; the
+    target's size is Grak's number: Alda's attack on the hidden, tall Grak reads without the stature term (and without
+    the total, which would tell it), in the reply and `/log`; the GM's `/log` reads "+1 stature average vs tall"."""
+    await kov_alda_grak_zug(h)
+    sent = await h.run("bob", "/attack", target="Grak", weapon="longsword", roll="10")
+    public = public_texts(sent)
+    assert "🎲 10✍ (d20) +2 P.L. longsword +1 strength vs **Grak**'s defence: **hit**" in public
+    assert "stature" not in public and "tall" not in public and "**14**" not in public
+    logged = reply(await h.run("bob", "/log", count="1")).text
+    assert "stature" not in logged and "tall" not in logged
+    assert "+1 stature average vs tall = **14**" in reply(await h.run("gm", "/log", count="1")).text

@@ -177,7 +177,10 @@ class KovPresenter(Presenter[KovFacts]):
         label = (e.roll.label or "d20") + (f" {self.edges[e.edge]}" if e.edge else "")
         if e.reasons:
             label += ": " + "; ".join(self.reasons[r].format(range=e.range, close=e.close) for r in e.reasons)
-        roll = self.roll_text(e.roll.model_copy(update={"label": label, "against": None, "success": None}))
+        shown = {"label": label, "against": None, "success": None}
+        if self.hidden(e.target):  # the stature term counts the target's size, and the total would tell it
+            shown |= {"modifiers": [m for m in e.roll.modifiers if m.code != "stature"], "total": None}
+        roll = self.roll_text(e.roll.model_copy(update=shown))
         defence = " ".join(f"{signed(m.value)} {self.term(m)}" if i else f"{m.value} {self.term(m)}" for i, m in enumerate(e.defence))
         result = "**hit**" if e.roll.success else "**miss**"
         if secret(e.roll.against):
