@@ -542,3 +542,34 @@ async def test_kov_a_players_attack_does_not_tell_the_hidden_targets_stature(h: 
     logged = reply(await h.run("bob", "/log", count="1")).text
     assert "stature" not in logged and "tall" not in logged
     assert "+1 stature average vs tall = **14**" in reply(await h.run("gm", "/log", count="1")).text
+
+
+async def test_kov_a_further_delay_after_a_hidden_foe_does_not_tell_players_its_initiative(h: Harness) -> None:
+    """docs/commands.md, Hidden information: "No other number of a hidden combatant reaches players … initiative":
+    Alda (2) delays `after=Zug` (the GM's, -1) to -2, which tells Zug's; then `after=Grak` (3) is refused and `by=1`
+    lowers her to -3: neither the refusal nor the reply nor `/init order` tells players -2 or -3; the GM reads them."""
+    await kov_alda_grak_zug(h, grak="agi=3 hp=9 weapons=greataxe:2", zug="agi=-1 hp=9 weapons=greataxe:2")
+    await h.run("bob", "/act", action="delay", options="after=Zug")
+    refused = reply(await h.run("bob", "/act", action="delay", options="after=Grak")).text
+    assert "Alda already acts after Grak" in refused and "-2" not in refused
+    sent = await h.run("bob", "/act", action="delay", options="by=1")
+    public = public_texts(sent)
+    assert "**Alda** delays for this round: 1 lower, still after Zug" in public
+    assert "-3" not in public and "-2" not in public
+    assert "-3" not in reply(await h.run("bob", "/init order")).text
+    assert "from -2 to -3" in reply(await h.run("gm", "/log", count="1")).text
+    refused = reply(await h.run("bob", "/act", action="delay", options="to=1")).text
+    assert "`to=1` is not lower than Alda's initiative" in refused and "-3" not in refused
+    refused = reply(await h.run("gm", "/act", action="delay", combatant="Alda", options="to=1")).text
+    assert "Alda's is -3, and 1 is not lower" in refused
+
+
+async def test_kov_a_refused_delay_after_a_hidden_delayed_foe_does_not_tell_players_its_initiative(h: Harness) -> None:
+    """As above, with `delay=round`: the GM delays Grak (3) after Zug (-1), then Alda after Grak (-3): her refused
+    `to=1` does not print -3, which tells Grak's -2 and Zug's -1."""
+    await kov_alda_grak_zug(h, grak="agi=3 hp=9 weapons=greataxe:2", zug="agi=-1 hp=9 weapons=greataxe:2",
+                            options="delay=round")
+    await h.run("gm", "/act", action="delay", combatant="Grak", options="after=Zug")
+    await h.run("bob", "/act", action="delay", options="after=Grak")
+    refused = reply(await h.run("bob", "/act", action="delay", options="to=1")).text
+    assert "is not lower" in refused and "-3" not in refused

@@ -126,6 +126,8 @@ class KovPresenter(Presenter[KovFacts]):
 
     # -- turns ----------------------------------------------------------------------------------
     def kov_initiative(self, e: KovInitiative) -> str:
+        if secret(e.value) and e.cause == "delay" and e.after and e.lowered and not secret(e.lowered):
+            return f"**{e.actor}** delays for this round: {e.lowered} lower, still after {e.after[0]}"
         if secret(e.value) and e.cause == "delay" and e.after:  # a number after a hidden one's: its place in words
             since = "" if secret(e.old) else f", from {e.old}"
             return f"**{e.actor}** delays for this round{since} until after {e.after[0]}"
@@ -137,7 +139,7 @@ class KovPresenter(Presenter[KovFacts]):
             "agility": agility,
             "gm": "set by the GM",
             "set": f"set by the GM ({agility}){acted}",
-            "delay": f"delays for this round, from {e.old} to {e.value}",
+            "delay": f"delays for this round to {e.value}" if secret(e.old) else f"delays for this round, from {e.old} to {e.value}",
         }[e.cause]
         return f"**{e.actor}** initiative **{e.value}**: {note}"
 
@@ -177,7 +179,7 @@ class KovPresenter(Presenter[KovFacts]):
         label = (e.roll.label or "d20") + (f" {self.edges[e.edge]}" if e.edge else "")
         if e.reasons:
             label += ": " + "; ".join(self.reasons[r].format(range=e.range, close=e.close) for r in e.reasons)
-        shown = {"label": label, "against": None, "success": None}
+        shown: dict[str, Any] = {"label": label, "against": None, "success": None}
         if self.hidden(e.target):  # the stature term counts the target's size, and the total would tell it
             shown |= {"modifiers": [m for m in e.roll.modifiers if m.code != "stature"], "total": None}
         roll = self.roll_text(e.roll.model_copy(update=shown))
