@@ -573,3 +573,35 @@ async def test_kov_a_refused_delay_after_a_hidden_delayed_foe_does_not_tell_play
     await h.run("bob", "/act", action="delay", options="after=Grak")
     refused = reply(await h.run("bob", "/act", action="delay", options="to=1")).text
     assert "is not lower" in refused and "-3" not in refused
+
+
+async def kov_two_players_two_foes(h: Harness) -> None:
+    """Knights of Valour: Alda (@bob) and Bren (@ann), both agi 2, and the GM's hidden Grak and Zug, both agi 1; started."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    await h.run("gm", "/combatant add", name="Alda", owner="@bob", side="heroes", at="B3", sheet="str=1 agi=2 hp=10 weapons=longsword:2")
+    await h.run("gm", "/combatant add", name="Bren", owner="@ann", side="heroes", at="B4", sheet="str=1 agi=2 hp=10 weapons=longsword:2")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", at="E3", sheet="agi=1 hp=9 weapons=greataxe:2")
+    await h.run("gm", "/combatant add", name="Zug", side="foes", at="F5", sheet="agi=1 hp=9 weapons=greataxe:2")
+    await h.run("gm", "/init roll")
+
+
+async def test_kov_the_gms_order_of_hidden_combatants_does_not_tell_players_they_tie(h: Harness) -> None:
+    """docs/commands.md, Hidden information: "No other number of a hidden combatant reaches players … initiative":
+    the GM ordering Zug and Grak tells players only that the GM set their order (a tie would tell their numbers
+    are equal); the GM reads "the tie at 1"."""
+    await kov_two_players_two_foes(h)
+    sent = await h.run("gm", "/init order", set="Zug, Grak")
+    public = public_texts(sent)
+    assert "The GM sets the order of Zug, then Grak. Order: Alda 2, Bren 2, Zug, Grak" in public
+    assert "tie" not in public and "?" not in public
+    assert "The GM orders the tie at 1: Zug, then Grak" in gm_private(sent)
+    assert "tie" not in reply(await h.run("bob", "/log", count="1")).text
+
+
+async def test_kov_the_gms_order_of_tied_players_shows_their_number(h: Harness) -> None:
+    """Players' initiatives are theirs to read: the GM ordering Bren and Alda, tied at 2, says "the tie at 2"
+    (it read "the tie at ?" whenever a hidden combatant was in the order)."""
+    await kov_two_players_two_foes(h)
+    sent = await h.run("gm", "/init order", set="Bren, Alda")
+    assert "The GM orders the tie at 2: Bren, then Alda" in public_texts(sent) and "at ?" not in public_texts(sent)
+    assert "The GM orders the tie at 2: Bren, then Alda" in reply(await h.run("bob", "/log", count="1")).text

@@ -96,11 +96,17 @@ class OrderShown(Event):
 
 class TieOrdered(Event):
     kind: ClassVar[str] = "order"
-    initiative: int
+    #: the initiative they tie at: theirs (and, where a delay placed them after others, those others')
+    initiative: Annotated[int, Of("owners")]
     names: list[str]
     #: some of them have acted: the new order counts from the next round for them
     later: bool = False
     order: list[Ranked] = Field(default_factory=list)
+
+    @property
+    def owners(self) -> list[str]:
+        """Whose numbers ``initiative`` tells: the tied ones', and those of the ones a delay placed them after."""
+        return [*self.names, *(a for r in self.order if r.name in self.names for a in r.after)]
 
 
 class TurnBegan(Event):
