@@ -605,3 +605,15 @@ async def test_kov_the_gms_order_of_tied_players_shows_their_number(h: Harness) 
     sent = await h.run("gm", "/init order", set="Bren, Alda")
     assert "The GM orders the tie at 2: Bren, then Alda" in public_texts(sent) and "at ?" not in public_texts(sent)
     assert "The GM orders the tie at 2: Bren, then Alda" in reply(await h.run("bob", "/log", count="1")).text
+
+
+async def test_kov_a_hidden_attackers_damage_to_a_player_shows_the_damage_taken(h: Harness) -> None:
+    """The damage a player's combatant takes is its own number (its HP change shows it): Grak's hit on Alda reads
+    "Alda takes **4** damage (10 → 6 HP)" (it read "= **?** damage"), without Grak's dice or modifiers; the GM
+    reads the dice."""
+    await kov_alda_grak_zug(h, grak="str=2 agi=3 hp=9 weapons=greataxe:2")
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Alda", roll="19,2")
+    public = public_texts(sent)
+    assert "**Alda** takes **4** damage (10 → 6 HP)" in public
+    assert "?" not in public and "strength" not in public.split("takes", 1)[1].split("\n", 1)[0]
+    assert "**Alda** takes 🎲 2✍ (1d12) +2 strength = **4** damage (10 → 6 HP)" in gm_private(sent)

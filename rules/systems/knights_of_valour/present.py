@@ -196,8 +196,12 @@ class KovPresenter(Presenter[KovFacts]):
         return f"{head}: coup de grâce, an automatic hit on a downed target"
 
     def kov_damage(self, e: KovDamage) -> str:
-        extra = f": raised to the minimum {e.floor}" if e.floor is not None else ""
-        return f"**{e.actor}** takes {self.roll_text(e.roll)} = **{e.amount}** damage{self.health_change(e.actor, e.before, e.after, ' HP')}{extra}"
+        extra = f": raised to the minimum {e.floor}" if e.floor is not None and not secret(e.floor) else ""
+        change = self.health_change(e.actor, e.before, e.after, " HP")
+        if secret(e.amount) and not self.hidden(e.actor) and e.before is not None and e.after is not None:
+            # a hidden attacker's dice, on a player's combatant: the damage it takes is its own (the HP show it)
+            return f"**{e.actor}** takes **{e.before - e.after}** damage{change}"
+        return f"**{e.actor}** takes {self.roll_text(e.roll)} = **{e.amount}** damage{change}{extra}"
 
     def hp_set(self, e: HpSet) -> str:
         cap = ": no more than its `max_hp`" if e.capped else ""
