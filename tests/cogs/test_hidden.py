@@ -617,3 +617,17 @@ async def test_kov_a_hidden_attackers_damage_to_a_player_shows_the_damage_taken(
     assert "**Alda** takes **4** damage (10 → 6 HP)" in public
     assert "?" not in public and "strength" not in public.split("takes", 1)[1].split("\n", 1)[0]
     assert "**Alda** takes 🎲 2✍ (1d12) +2 strength = **4** damage (10 → 6 HP)" in gm_private(sent)
+
+
+async def test_kov_a_hidden_foe_that_moved_then_attacked_is_not_told_as_done(h: Harness) -> None:
+    """With `split_move=yes` ("the rest of the movement may follow the Combat Action"), Grak moves 10 ft, then attacks:
+    it still has 20 ft of its Move Action (the GM reads "Move Action (20 ft) left"), so players do not read the false
+    "both actions used", nor how far it may still go; Grak then moves on."""
+    await kov_alda_grak_zug(h, grak="str=2 agi=3 hp=9 weapons=greataxe:2", options="split_move=yes")
+    await h.run("gm", "/move", combatant="Grak", to="D3")
+    await h.run("gm", "/move", combatant="Grak", to="C3")
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Alda", roll="2")
+    public = public_texts(sent)
+    assert "Grak: Combat Action used" in public and "both actions used" not in public and "25 ft" not in public
+    assert "Move Action (20 ft) left" in gm_private(sent)
+    assert "**Grak** moves" in reply(await h.run("gm", "/move", combatant="Grak", to="C4")).text

@@ -52,6 +52,8 @@ def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool
         parts.append("Combat Action" + (f" ×{combat_actions}" if combat_actions > 1 else ""))
     if parts:
         return " and ".join(parts) + " left"
+    if secret(feet_left):  # whether a hidden one's Move Action under way has feet left is its number
+        return "Combat Action used"
     return "both actions used, `/init next` ends the turn" if hint else "both actions used"
 
 
