@@ -1,6 +1,8 @@
 """Knights of Valour: movement, terrain, heights and Attacks of Opportunity."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules.actions import make_action
@@ -193,6 +195,20 @@ def test_descend_free_up_to_own_height(drop: int, cost: int) -> None:
     enc = duel("C4", "J9", enc=encounter(heights={"C4": drop}))
     _, events = moved(enc, path="E")
     assert cost_of(events) == cost and shown_path(one(events, "move"))[1] == f"D4 (descend {drop} ft)"
+
+
+@pytest.mark.parametrize(("rise", "cost"), [(-7, 19), (-6, 5), (4, 13), (7, 19)])
+def test_the_docs_worked_example_of_climb_and_descend_is_what_the_bot_charges(rise: int, cost: int) -> None:
+    """Text: "A character can descend a distance equal to its own height without using any Movement points. If the
+    distance is greater than the models height then the character descends as though it were Difficult Terrain
+    (1/2 Movement)": the whole drop at 2 ft per foot. docs/systems/knights-of-valour.md works the example of an
+    average (6 ft) knight stepping 5 ft across: 7 ft down costs 19 ft, 6 ft down 5 ft, 4 ft up 13 ft, 7 ft up a `climb` square 19 ft."""
+    docs = (Path(__file__).parents[3] / "docs" / "systems" / "knights-of-valour.md").read_text()
+    assert "5 + 2 × 7 = 19 ft" in docs and "6 ft down costs 5 ft" in docs and "5 + 2 × 4 = 13 ft" in docs
+    heights = {"C4": -rise} if rise < 0 else {"D4": rise}
+    terrain = {"D4": "climb"} if rise > 6 else None
+    _, events = moved(duel("C4", "J9", enc=encounter(terrain=terrain, heights=heights)), path="E")
+    assert cost_of(events) == cost
 
 
 # -- attacks of opportunity ------------------------------------------------------------------------------
