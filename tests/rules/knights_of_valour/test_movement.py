@@ -333,3 +333,21 @@ def test_move_to_among_paths_of_equal_cost_takes_the_first_found() -> None:
     that tie on both, the first the search finds (`rules.geometry.paths`): the squares listed are always the same."""
     enc, events = moved(duel("C4", "J9"), to="G6")
     assert one(events, "move").path == ["C4", "D3", "E4", "F5", "G6"] and cost_of(events) == 20
+
+
+def test_a_path_too_long_names_where_the_movement_left_reaches() -> None:
+    """A refusal says what to do instead: a path of 40 ft with 30 ft left names the last square of it Borin may
+    stop on within 30 ft, for `/move to:`."""
+    enc = duel("A1", "J9")
+    with pytest.raises(IllegalAction) as refused:
+        moved(enc, path="E E E E E E E E")
+    assert "That path costs 40 ft but Borin has 30 ft of movement left" in str(refused.value)
+    assert "`/move to:G1`" in str(refused.value) and "shorter path" in str(refused.value)
+
+
+def test_a_leap_too_wide_says_to_go_around() -> None:
+    """A refusal says what to do instead: a gap too wide to leap is gone around (`/move to:` finds the way)."""
+    enc = duel("C4", "J9", knight="agi=1 hp=9 size=short", enc=encounter(terrain={"D4": "gap", "E4": "gap"}))
+    with pytest.raises(IllegalAction) as refused:
+        moved(enc, path="E E E")
+    assert "leaps at most 8 ft" in str(refused.value) and "go around the gap" in str(refused.value)
