@@ -39,7 +39,9 @@ async def test_kov_bless_adds_to_the_attack_and_the_defence_while_it_lasts(h: Ha
     sent = await h.run("gm", "/effect add", name="Bless", target="Borin", rounds="3", mods="attack+1 defence+1")
     assert "Effect **Bless** on **Borin** (attack +1, defence +1) until the end of Borin's turn (3 times)" in reply(sent).text
     sent = await h.run("bob", "/attack", target="Grak", roll="10")
-    assert "+1 Bless = **12**" in reply(sent).text
+    # the total counts the hidden Grak's stature: players read the terms without it, the GM's log the total
+    assert "+1 Bless vs **Grak**'s defence" in reply(sent).text
+    assert "+1 Bless = **12**" in reply(await h.run("gm", "/log", count="1")).text
     await h.run("bob", "/init next")
     sent = await h.run("gm", "/attack", target="Borin", roll="13")
     assert "= **14** vs defence **15** (10 base +1 P.L. club +3 agility +1 Bless): **miss**" in gm_numbers(sent)

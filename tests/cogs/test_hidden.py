@@ -535,3 +535,119 @@ async def test_typed_dice_against_a_hidden_target_do_not_tell_whether_it_would_h
     await h.run("gm", "/encounter reveal", combatant="Grak")
     sent = await h.run("bob", "/attack", target="Grak", roll="1,1,1")
     assert "`roll` gave 3 results but this action rolled only 1 die: give exactly 1." in reply(sent).text
+
+
+async def kov_alda_grak_zug(h: Harness, grak: str = "agi=1 hp=9 size=tall weapons=greataxe:2",
+                            zug: str = "agi=0 hp=9 weapons=greataxe:2", **settings: str) -> None:
+    """Knights of Valour: Alda (@bob, agi 2) at B3 beside the GM's hidden Grak at C3, and hidden Zug at F5; combat started."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    if settings:
+        await h.run("gm", "/encounter settings", **settings)
+    await h.run("gm", "/combatant add", name="Alda", owner="@bob", side="heroes", at="B3",
+                sheet="str=1 agi=2 hp=10 weapons=longsword:2")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", at="C3", sheet=grak)
+    await h.run("gm", "/combatant add", name="Zug", side="foes", at="F5", sheet=zug)
+    await h.run("gm", "/init roll")
+
+
+async def test_kov_a_players_attack_does_not_tell_the_hidden_targets_stature(h: Harness) -> None:
+    """Knights of Valour: "the Attack Dice roll is modified by the Player's Size relative to the Target"; the
+    target's size is Grak's number: Alda's attack on the hidden, tall Grak reads without the stature term (and without
+    the total, which would tell it), in the reply and `/log`; the GM's `/log` reads "+1 stature average vs tall"."""
+    await kov_alda_grak_zug(h)
+    sent = await h.run("bob", "/attack", target="Grak", weapon="longsword", roll="10")
+    public = public_texts(sent)
+    assert "🎲 10✍ (d20) +2 P.L. longsword +1 strength vs **Grak**'s defence: **hit**" in public
+    assert "stature" not in public and "tall" not in public and "**14**" not in public
+    logged = reply(await h.run("bob", "/log", count="1")).text
+    assert "stature" not in logged and "tall" not in logged
+    assert "+1 stature average vs tall = **14**" in reply(await h.run("gm", "/log", count="1")).text
+
+
+async def test_kov_a_further_delay_after_a_hidden_foe_does_not_tell_players_its_initiative(h: Harness) -> None:
+    """docs/commands.md, Hidden information: "No other number of a hidden combatant reaches players … initiative":
+    Alda (2) delays `after=Zug` (the GM's, -1) to -2, which tells Zug's; then `after=Grak` (3) is refused and `by=1`
+    lowers her to -3: neither the refusal nor the reply nor `/init order` tells players -2 or -3; the GM reads them."""
+    await kov_alda_grak_zug(h, grak="agi=3 hp=9 weapons=greataxe:2", zug="agi=-1 hp=9 weapons=greataxe:2")
+    await h.run("bob", "/act", action="delay", options="after=Zug")
+    refused = reply(await h.run("bob", "/act", action="delay", options="after=Grak")).text
+    assert "Alda already acts after Grak" in refused and "-2" not in refused
+    sent = await h.run("bob", "/act", action="delay", options="by=1")
+    public = public_texts(sent)
+    assert "**Alda** delays for this round: 1 lower, still after Zug" in public
+    assert "-3" not in public and "-2" not in public
+    assert "-3" not in reply(await h.run("bob", "/init order")).text
+    assert "from -2 to -3" in reply(await h.run("gm", "/log", count="1")).text
+    refused = reply(await h.run("bob", "/act", action="delay", options="to=1")).text
+    assert "`to=1` is not lower than Alda's initiative" in refused and "-3" not in refused
+    refused = reply(await h.run("gm", "/act", action="delay", combatant="Alda", options="to=1")).text
+    assert "Alda's is -3, and 1 is not lower" in refused
+
+
+async def test_kov_a_refused_delay_after_a_hidden_delayed_foe_does_not_tell_players_its_initiative(h: Harness) -> None:
+    """As above, with `delay=round`: the GM delays Grak (3) after Zug (-1), then Alda after Grak (-3): her refused
+    `to=1` does not print -3, which tells Grak's -2 and Zug's -1."""
+    await kov_alda_grak_zug(h, grak="agi=3 hp=9 weapons=greataxe:2", zug="agi=-1 hp=9 weapons=greataxe:2",
+                            options="delay=round")
+    await h.run("gm", "/act", action="delay", combatant="Grak", options="after=Zug")
+    await h.run("bob", "/act", action="delay", options="after=Grak")
+    refused = reply(await h.run("bob", "/act", action="delay", options="to=1")).text
+    assert "is not lower" in refused and "-3" not in refused
+
+
+async def kov_two_players_two_foes(h: Harness) -> None:
+    """Knights of Valour: Alda (@bob) and Bren (@ann), both agi 2, and the GM's hidden Grak and Zug, both agi 1; started."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    await h.run("gm", "/combatant add", name="Alda", owner="@bob", side="heroes", at="B3", sheet="str=1 agi=2 hp=10 weapons=longsword:2")
+    await h.run("gm", "/combatant add", name="Bren", owner="@ann", side="heroes", at="B4", sheet="str=1 agi=2 hp=10 weapons=longsword:2")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", at="E3", sheet="agi=1 hp=9 weapons=greataxe:2")
+    await h.run("gm", "/combatant add", name="Zug", side="foes", at="F5", sheet="agi=1 hp=9 weapons=greataxe:2")
+    await h.run("gm", "/init roll")
+
+
+async def test_kov_the_gms_order_of_hidden_combatants_does_not_tell_players_they_tie(h: Harness) -> None:
+    """docs/commands.md, Hidden information: "No other number of a hidden combatant reaches players … initiative":
+    the GM ordering Zug and Grak tells players only that the GM set their order (a tie would tell their numbers
+    are equal); the GM reads "the tie at 1"."""
+    await kov_two_players_two_foes(h)
+    sent = await h.run("gm", "/init order", set="Zug, Grak")
+    public = public_texts(sent)
+    assert "The GM sets the order of Zug, then Grak. Order: Alda 2, Bren 2, Zug, Grak" in public
+    assert "tie" not in public and "?" not in public
+    assert "The GM orders the tie at 1: Zug, then Grak" in gm_private(sent)
+    assert "tie" not in reply(await h.run("bob", "/log", count="1")).text
+
+
+async def test_kov_the_gms_order_of_tied_players_shows_their_number(h: Harness) -> None:
+    """Players' initiatives are theirs to read: the GM ordering Bren and Alda, tied at 2, says "the tie at 2"
+    (it read "the tie at ?" whenever a hidden combatant was in the order)."""
+    await kov_two_players_two_foes(h)
+    sent = await h.run("gm", "/init order", set="Bren, Alda")
+    assert "The GM orders the tie at 2: Bren, then Alda" in public_texts(sent) and "at ?" not in public_texts(sent)
+    assert "The GM orders the tie at 2: Bren, then Alda" in reply(await h.run("bob", "/log", count="1")).text
+
+
+async def test_kov_a_hidden_attackers_damage_to_a_player_shows_the_damage_taken(h: Harness) -> None:
+    """The damage a player's combatant takes is its own number (its HP change shows it): Grak's hit on Alda reads
+    "Alda takes **4** damage (10 → 6 HP)" (it read "= **?** damage"), without Grak's dice or modifiers; the GM
+    reads the dice."""
+    await kov_alda_grak_zug(h, grak="str=2 agi=3 hp=9 weapons=greataxe:2")
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Alda", roll="19,2")
+    public = public_texts(sent)
+    assert "**Alda** takes **4** damage (10 → 6 HP)" in public
+    assert "?" not in public and "strength" not in public.split("takes", 1)[1].split("\n", 1)[0]
+    assert "**Alda** takes 🎲 2✍ (1d12) +2 strength = **4** damage (10 → 6 HP)" in gm_private(sent)
+
+
+async def test_kov_a_hidden_foe_that_moved_then_attacked_is_not_told_as_done(h: Harness) -> None:
+    """With `split_move=yes` ("the rest of the movement may follow the Combat Action"), Grak moves 10 ft, then attacks:
+    it still has 20 ft of its Move Action (the GM reads "Move Action (20 ft) left"), so players do not read the false
+    "both actions used", nor how far it may still go; Grak then moves on."""
+    await kov_alda_grak_zug(h, grak="str=2 agi=3 hp=9 weapons=greataxe:2", options="split_move=yes")
+    await h.run("gm", "/move", combatant="Grak", to="D3")
+    await h.run("gm", "/move", combatant="Grak", to="C3")
+    sent = await h.run("gm", "/attack", combatant="Grak", target="Alda", roll="2")
+    public = public_texts(sent)
+    assert "Grak: Combat Action used" in public and "both actions used" not in public and "25 ft" not in public
+    assert "Move Action (20 ft) left" in gm_private(sent)
+    assert "**Grak** moves" in reply(await h.run("gm", "/move", combatant="Grak", to="C4")).text

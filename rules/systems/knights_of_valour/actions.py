@@ -38,7 +38,7 @@ def _may_delay(enc: Encounter, c: Combatant | None) -> bool:
 
 def _delay(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts = ctx.encounter, ctx.options
-    return delay(enc, opts, enc.get(action.actor), ctx.words)
+    return delay(enc, opts, enc.get(action.actor), ctx.words, action.is_gm)
 
 
 def _wield(ctx: ActionContext, action: Act) -> list[Event]:

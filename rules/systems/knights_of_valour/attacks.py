@@ -115,7 +115,10 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice:
         _check_ranged(opts, c, t, weapon, dist, words["throw"])
         wall = next((x for x in grid.line_cells(a, b) if x in grid.blocked), None)
         if wall is not None:
-            raise IllegalAction(f"{c.name} has no line of sight to {t.name}: the wall at {wall.name} is in the way.")
+            raise IllegalAction(
+                f"{c.name} has no line of sight to {t.name}: the wall at {wall.name} is in the way: move where it is "
+                f"not between {c.name} and {t.name}, or attack another target."
+            )
     spend_combat(enc, opts, c)
     return [*strike(enc, opts, c, t, weapon, ranged, dist, dice, words), left(c)]
 
@@ -133,12 +136,29 @@ def _check_ranged(opts: OptionValues, c: Combatant, t: Combatant, weapon: Weapon
     if far == 0:
         raise IllegalAction(
             f"With Strength {signed(strength)} the effective maximum range of "
-            f"{weapon.name} is 0 ft: {c.name} cannot make a ranged attack with it."
+            f"{weapon.name} is 0 ft: {c.name} cannot make a ranged attack with it{_instead(opts, c, t, weapon, dist)}."
         )
     if dist > far:
         raise IllegalAction(
             f"{t.name} is {dist} ft away, past the effective maximum range of {weapon.name} ({far} ft): move closer."
         )
+
+
+def _instead(opts: OptionValues, c: Combatant, t: Combatant, weapon: Weapon, dist: int) -> str:
+    """``: use longbow instead``: the other weapons of ``c`` that reach ``t`` from ``dist`` ft, or what to do if none."""
+    strength, reach, melee = sheet.stat(c, "str"), [], []
+    for name in sheet.usable(c):
+        w = sheet.weapon(opts, name)
+        if w is None or w.name == weapon.name:
+            continue
+        if w.melee:
+            melee.append(w.name)
+        if (w.melee and dist <= SQUARE_FT) or (w.ranged and 0 < dist <= effective_range(w, strength)[1]):
+            reach.append(w.name)
+    if reach:
+        return f": use {' or '.join(reach)} instead"
+    closer = f": move next to it for the {' or '.join(melee)}" if melee else ""
+    return f"; none of {c.name}'s other weapons reaches {t.name} from {dist} ft{closer}"
 
 
 def _imposed(c: Combatant, weapon: Weapon, ranged: bool, dist: int) -> tuple[list[str], int | None]:

@@ -62,9 +62,13 @@ class KovInitiative(InitiativeSet):
     value: Annotated[int, Of("owners")]
     agility: Annotated[int, Of("actor")] = 0
     #: the initiative before a delay
-    old: Annotated[int | None, Of("actor")] = None
-    #: the combatants a delay (`after=`) placed it after, whose numbers the new initiative tells
+    old: Annotated[int | None, Of("old_owners")] = None
+    #: the combatants a delay (`after=`, then `by=`) placed it after, whose numbers the new initiative tells
     after: list[str] = Field(default_factory=list)
+    #: the combatants an earlier delay had placed it after, whose numbers ``old`` tells
+    old_after: list[str] = Field(default_factory=list)
+    #: how much a delay `by=` lowered it
+    lowered: Annotated[int | None, Of("actor")] = None
     #: it has already acted this round (a new place counts from the next round)
     acted: bool = False
 
@@ -72,6 +76,11 @@ class KovInitiative(InitiativeSet):
     def owners(self) -> list[str]:
         """Whose numbers ``value`` tells: the actor's, and those of the ones it was delayed after."""
         return [n for n in (self.actor, *self.after) if n is not None]
+
+    @property
+    def old_owners(self) -> list[str]:
+        """Whose numbers ``old`` tells: the actor's, and those of the ones an earlier delay placed it after."""
+        return [n for n in (self.actor, *self.old_after) if n is not None]
 
 
 class KovRound(RoundBegan):
@@ -87,11 +96,17 @@ class OrderShown(Event):
 
 class TieOrdered(Event):
     kind: ClassVar[str] = "order"
-    initiative: int
+    #: the initiative they tie at: theirs (and, where a delay placed them after others, those others')
+    initiative: Annotated[int, Of("owners")]
     names: list[str]
     #: some of them have acted: the new order counts from the next round for them
     later: bool = False
     order: list[Ranked] = Field(default_factory=list)
+
+    @property
+    def owners(self) -> list[str]:
+        """Whose numbers ``initiative`` tells: the tied ones', and those of the ones a delay placed them after."""
+        return [*self.names, *(a for r in self.order if r.name in self.names for a in r.after)]
 
 
 class TurnBegan(Event):

@@ -174,7 +174,7 @@ def _words(m: _Mover, pos: _Pos, d: str, nxt: Cell | None, no: _No) -> str:
     if why == "leap":
         return (
             f"the gap at {nxt.name} makes a leap of {no.feet} ft; {m.name} leaps at "
-            f"most {2 * m.height} ft, twice its height"
+            f"most {2 * m.height} ft, twice its height: go around the gap (`/move to:` finds a way)"
         )
     if why == "land":
         return f"{m.name} cannot land on the obstacle at {nxt.name}"
@@ -311,6 +311,20 @@ def _strides(m: _Mover, start: _Pos, steps: list[_Step]) -> Iterator[tuple[_Pos,
             stride, foes = [], []
 
 
+def _shorter(m: _Mover, steps: list[_Step], budget: int) -> str:
+    """What to do instead of a path past the movement left: `/move to:` the last square of it one may stop on
+    within ``budget`` ft, or a shorter path."""
+    spent, reach = 0, None
+    for step in steps:
+        spent += step.cost
+        if spent > budget:
+            break
+        if m.can_stop(step.pos):
+            reach = step.pos.cell
+    there = f"`/move to:{reach.name}` (the farthest square of it within {budget} ft), or " if reach is not None else ""
+    return f"{there}give a shorter path"
+
+
 def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dice) -> list[Event]:
     c = acting(enc, action.actor)
     if action.facing:
@@ -336,7 +350,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     steps = _walk(m, start, dirs)
     cost = sum(s.cost for s in steps)
     if cost > budget:
-        raise IllegalAction(f"That path costs {cost} ft but {c.name} has {budget} ft of movement left.")
+        raise IllegalAction(f"That path costs {cost} ft but {c.name} has {budget} ft of movement left: {_shorter(m, steps, budget)}.")
     if cost > st.feet_left:
         st.move_actions -= 1
         st.feet_left = sheet.movement(c)

@@ -52,6 +52,8 @@ def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool
         parts.append("Combat Action" + (f" ×{combat_actions}" if combat_actions > 1 else ""))
     if parts:
         return " and ".join(parts) + " left"
+    if secret(feet_left):  # whether a hidden one's Move Action under way has feet left is its number
+        return "Combat Action used"
     return "both actions used, `/init next` ends the turn" if hint else "both actions used"
 
 
@@ -126,6 +128,8 @@ class KovPresenter(Presenter[KovFacts]):
 
     # -- turns ----------------------------------------------------------------------------------
     def kov_initiative(self, e: KovInitiative) -> str:
+        if secret(e.value) and e.cause == "delay" and e.after and e.lowered and not secret(e.lowered):
+            return f"**{e.actor}** delays for this round: {e.lowered} lower, still after {e.after[0]}"
         if secret(e.value) and e.cause == "delay" and e.after:  # a number after a hidden one's: its place in words
             since = "" if secret(e.old) else f", from {e.old}"
             return f"**{e.actor}** delays for this round{since} until after {e.after[0]}"
@@ -137,7 +141,7 @@ class KovPresenter(Presenter[KovFacts]):
             "agility": agility,
             "gm": "set by the GM",
             "set": f"set by the GM ({agility}){acted}",
-            "delay": f"delays for this round, from {e.old} to {e.value}",
+            "delay": f"delays for this round to {e.value}" if secret(e.old) else f"delays for this round, from {e.old} to {e.value}",
         }[e.cause]
         return f"**{e.actor}** initiative **{e.value}**: {note}"
 
@@ -153,6 +157,8 @@ class KovPresenter(Presenter[KovFacts]):
 
     def tie_ordered(self, e: TieOrdered) -> str:
         later = " (from the next round for those who have acted)" if e.later else ""
+        if secret(e.initiative):  # that they tie would tell players their numbers are equal
+            return f"The GM sets the order of {', then '.join(e.names)}{later}. Order: {order_text(e.order)}"
         return f"The GM orders the tie at {e.initiative}: {', then '.join(e.names)}{later}. Order: {order_text(e.order)}"
 
     def turn_began(self, e: TurnBegan) -> str:
@@ -177,7 +183,10 @@ class KovPresenter(Presenter[KovFacts]):
         label = (e.roll.label or "d20") + (f" {self.edges[e.edge]}" if e.edge else "")
         if e.reasons:
             label += ": " + "; ".join(self.reasons[r].format(range=e.range, close=e.close) for r in e.reasons)
-        roll = self.roll_text(e.roll.model_copy(update={"label": label, "against": None, "success": None}))
+        shown: dict[str, Any] = {"label": label, "against": None, "success": None}
+        if self.hidden(e.target):  # the stature term counts the target's size, and the total would tell it
+            shown |= {"modifiers": [m for m in e.roll.modifiers if m.code != "stature"], "total": None}
+        roll = self.roll_text(e.roll.model_copy(update=shown))
         defence = " ".join(f"{signed(m.value)} {self.term(m)}" if i else f"{m.value} {self.term(m)}" for i, m in enumerate(e.defence))
         result = "**hit**" if e.roll.success else "**miss**"
         if secret(e.roll.against):
@@ -189,8 +198,12 @@ class KovPresenter(Presenter[KovFacts]):
         return f"{head}: coup de grâce, an automatic hit on a downed target"
 
     def kov_damage(self, e: KovDamage) -> str:
-        extra = f": raised to the minimum {e.floor}" if e.floor is not None else ""
-        return f"**{e.actor}** takes {self.roll_text(e.roll)} = **{e.amount}** damage{self.health_change(e.actor, e.before, e.after, ' HP')}{extra}"
+        extra = f": raised to the minimum {e.floor}" if e.floor is not None and not secret(e.floor) else ""
+        change = self.health_change(e.actor, e.before, e.after, " HP")
+        if secret(e.amount) and not self.hidden(e.actor) and e.before is not None and e.after is not None:
+            # a hidden attacker's dice, on a player's combatant: the damage it takes is its own (the HP show it)
+            return f"**{e.actor}** takes **{e.before - e.after}** damage{change}"
+        return f"**{e.actor}** takes {self.roll_text(e.roll)} = **{e.amount}** damage{change}{extra}"
 
     def hp_set(self, e: HpSet) -> str:
         cap = ": no more than its `max_hp`" if e.capped else ""

@@ -144,9 +144,11 @@ def _undelay(c: Combatant) -> None:
     st.delayed, st.delay_after = False, []
 
 
-def _agility(c: Combatant, cause: str = "agility", *, old: int | None = None, acted: bool = False) -> KovInitiative:
+def _agility(c: Combatant, cause: str = "agility", *, old: int | None = None, acted: bool = False,
+             old_after: list[str] | None = None, lowered: int | None = None) -> KovInitiative:
     agility, after = sheet.stat(c, "agi"), KovCombatant.of(c).delay_after
-    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, old=old, acted=acted, after=after)
+    return KovInitiative(actor=c.name, value=effective(c), cause=cause, agility=agility, old=old, acted=acted, after=after,
+                         old_after=old_after or [], lowered=lowered)
 
 
 def init_one(enc: Encounter, c: Combatant) -> list[Event]:
@@ -286,9 +288,10 @@ _DELAY_REFUSALS = {
 _ROUND_HINTS = ("not_allowed", "not_start")
 
 
-def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, Any]) -> list[Event]:
+def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, Any], is_gm: bool = False) -> list[Event]:
     """Lower ``c``'s initiative for the round (text: "At the start of a Round, Players may elect to
-    reduce their Initiative"; option ``delay=round``: anyone, until its own turn has begun)."""
+    reduce their Initiative"; option ``delay=round``: anyone, until its own turn has begun). ``is_gm``: the GM
+    asks (a refusal may give numbers a delay after a hidden combatant took from it)."""
     if not enc.started:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
     if c.status != "active":
@@ -302,21 +305,40 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
     old = effective(c)
     new = _delay_target(enc, words, old)
     if new >= old:
-        raise InputError(f"A delay must lower initiative: {c.name}'s is {old}, and {new} is not lower.")
+        raise InputError(_not_lower(enc, c, words, old, new, is_gm))
+    mine = KovCombatant.of(c)
+    before = mine.delay_after
     c.initiative = new
-    KovCombatant.of(c).delayed = True
+    mine.delayed = True
     if words["after"]:  # its new number tells theirs: the one it follows, and whom that one followed
         ahead = enc.get(words["after"])
-        KovCombatant.of(c).delay_after = list(dict.fromkeys([ahead.name, *KovCombatant.of(ahead).delay_after]))
-    else:
-        KovCombatant.of(c).delay_after = []
+        mine.delay_after = list(dict.fromkeys([ahead.name, *KovCombatant.of(ahead).delay_after]))
+    elif words["to"] is not None or new == INITIATIVE_MIN:  # a number of its own (`to=`, or the least)
+        mine.delay_after = []
+    # else `by=`: counted down from the old number, it still tells theirs
     if c.name == enc.current:  # its announced turn is put off: one turn, counted when it is played
         st.acted.remove(c.name)
         enc.current = None
         enc.effects = put_off_turn(enc.effects, c.name)
     arrange(enc)
-    events: list[Event] = [_agility(c, "delay", old=old)]
+    lowered = None if words["after"] or words["to"] is not None else old - new
+    events: list[Event] = [_agility(c, "delay", old=old, old_after=before, lowered=lowered)]
     return events + (advance(enc) if enc.current is None else [])
+
+
+def _not_lower(enc: Encounter, c: Combatant, words: Mapping[str, Any], old: int, new: int, is_gm: bool) -> str:
+    """The refusal of a delay that lowers nothing, saying what would; to a player, without an initiative a delay
+    after a hidden combatant took from it (the GM's number)."""
+    head = "A delay must lower initiative"
+    if words["after"]:
+        return (f"{head}: {c.name} already acts after {words['after']}. Give `after=` someone who acts after "
+                f"{c.name} now, or lower it `by=` a number (`by=1`).")
+    if old <= INITIATIVE_MIN:
+        return f"{head}: {c.name}'s is already the least there is ({INITIATIVE_MIN}), so it cannot be lowered."
+    if not is_gm and any(enc.hidden(a) for n in KovCombatant.of(c).delay_after if (a := enc.find(n))):
+        return (f"{head}: `to={new}` is not lower than {c.name}'s initiative (it follows "
+                f"{KovCombatant.of(c).delay_after[0]}'s, the GM's number). Lower it `by=` a number (`by=1`) instead.")
+    return f"{head}: {c.name}'s is {old}, and {new} is not lower. Give `to={old - 1}` or less, or `by=` a number (`by=1`)."
 
 
 def delay_refusal(enc: Encounter, opts: OptionValues, c: Combatant, mode: str | None = None) -> str | None:

@@ -309,3 +309,26 @@ def test_zero_close_range_gives_disadvantage_in_melee_too() -> None:
     enc = duel("C4", "D4", knight="str=-2 agi=1 hp=10 weapons=rock:1", enc=enc)
     attack = one(run(enc, [15, 2], kind="attack", actor="Borin", target="Grak").events, "attack")
     assert (attack.mode, attack.roll.dice, attack.roll.kept, attack.reasons) == ("melee", [15, 2], 2, ["close_zero"])
+
+
+def test_no_line_of_sight_says_what_to_do_instead() -> None:
+    """A refusal says what to do instead: another target, or a move to where the wall is not in the way."""
+    enc = duel("C4", "K4", enc=encounter(blocked=("F4",)))
+    with pytest.raises(IllegalAction) as refused:
+        run(enc, [10], kind="attack", actor="Borin", target="Grak", weapon="longbow")
+    assert "the wall at F4 is in the way: move where it is not between Borin and Grak, or attack another target" in str(refused.value)
+
+
+def test_a_weapon_with_no_range_names_the_weapons_that_could_be_used() -> None:
+    """Text: the effective range is the weapon's range + Strength × 5 ft; at 0 ft the ranged attack is refused, and
+    the refusal names Borin's other weapons that reach Grak (the longbow), or says none does."""
+    enc = duel("C4", "G4", knight="str=-2 agi=1 hp=9 weapons=pebble:1,longbow:1,longsword:1",
+               enc=encounter(weapons="pebble:1d4 5/10"))
+    with pytest.raises(IllegalAction) as refused:
+        run(enc, [10], kind="attack", actor="Borin", target="Grak", weapon="pebble")
+    assert "effective maximum range of pebble is 0 ft" in str(refused.value)
+    assert "use longbow instead" in str(refused.value)
+    enc = duel("C4", "G4", knight="str=-2 agi=1 hp=9 weapons=pebble:1,longsword:1", enc=encounter(weapons="pebble:1d4 5/10"))
+    with pytest.raises(IllegalAction) as refused:
+        run(enc, [10], kind="attack", actor="Borin", target="Grak", weapon="pebble")
+    assert "none of Borin's other weapons reaches Grak from 20 ft: move next to it for the longsword" in str(refused.value)

@@ -1,6 +1,8 @@
 """Knights of Valour: movement, terrain, heights and Attacks of Opportunity."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules.actions import make_action
@@ -195,6 +197,20 @@ def test_descend_free_up_to_own_height(drop: int, cost: int) -> None:
     assert cost_of(events) == cost and shown_path(one(events, "move"))[1] == f"D4 (descend {drop} ft)"
 
 
+@pytest.mark.parametrize(("rise", "cost"), [(-7, 19), (-6, 5), (4, 13), (7, 19)])
+def test_the_docs_worked_example_of_climb_and_descend_is_what_the_bot_charges(rise: int, cost: int) -> None:
+    """Text: "A character can descend a distance equal to its own height without using any Movement points. If the
+    distance is greater than the models height then the character descends as though it were Difficult Terrain
+    (1/2 Movement)": the whole drop at 2 ft per foot. docs/systems/knights-of-valour.md works the example of an
+    average (6 ft) knight stepping 5 ft across: 7 ft down costs 19 ft, 6 ft down 5 ft, 4 ft up 13 ft, 7 ft up a `climb` square 19 ft."""
+    docs = (Path(__file__).parents[3] / "docs" / "systems" / "knights-of-valour.md").read_text()
+    assert "5 + 2 × 7 = 19 ft" in docs and "6 ft down costs 5 ft" in docs and "5 + 2 × 4 = 13 ft" in docs
+    heights = {"C4": -rise} if rise < 0 else {"D4": rise}
+    terrain = {"D4": "climb"} if rise > 6 else None
+    _, events = moved(duel("C4", "J9", enc=encounter(terrain=terrain, heights=heights)), path="E")
+    assert cost_of(events) == cost
+
+
 # -- attacks of opportunity ------------------------------------------------------------------------------
 def test_leaving_an_engaged_enemy_provokes() -> None:
     """Moving more than 5 ft away from an adjacent enemy provokes its free attack first."""
@@ -317,3 +333,21 @@ def test_move_to_among_paths_of_equal_cost_takes_the_first_found() -> None:
     that tie on both, the first the search finds (`rules.geometry.paths`): the squares listed are always the same."""
     enc, events = moved(duel("C4", "J9"), to="G6")
     assert one(events, "move").path == ["C4", "D3", "E4", "F5", "G6"] and cost_of(events) == 20
+
+
+def test_a_path_too_long_names_where_the_movement_left_reaches() -> None:
+    """A refusal says what to do instead: a path of 40 ft with 30 ft left names the last square of it Borin may
+    stop on within 30 ft, for `/move to:`."""
+    enc = duel("A1", "J9")
+    with pytest.raises(IllegalAction) as refused:
+        moved(enc, path="E E E E E E E E")
+    assert "That path costs 40 ft but Borin has 30 ft of movement left" in str(refused.value)
+    assert "`/move to:G1`" in str(refused.value) and "shorter path" in str(refused.value)
+
+
+def test_a_leap_too_wide_says_to_go_around() -> None:
+    """A refusal says what to do instead: a gap too wide to leap is gone around (`/move to:` finds the way)."""
+    enc = duel("C4", "J9", knight="agi=1 hp=9 size=short", enc=encounter(terrain={"D4": "gap", "E4": "gap"}))
+    with pytest.raises(IllegalAction) as refused:
+        moved(enc, path="E E E")
+    assert "leaps at most 8 ft" in str(refused.value) and "go around the gap" in str(refused.value)

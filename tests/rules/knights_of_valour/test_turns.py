@@ -166,6 +166,17 @@ def test_delay_amount_errors(options: dict[str, str], message: str) -> None:
         run(three_way(), kind="act", actor="Thrain", action="delay", options=options)
 
 
+@pytest.mark.parametrize(("options", "message"), [
+    ({"to": "5"}, "Thrain's is 0, and 5 is not lower. Give `to=-1` or less, or `by=` a number (`by=1`)."),
+    ({"after": "Borin"}, "Thrain already acts after Borin. Give `after=` someone who acts after Thrain now, or lower it `by=`"),
+])
+def test_a_delay_that_lowers_nothing_says_what_would(options: dict[str, str], message: str) -> None:
+    """A refusal says what to do instead: the `to=` or `by=` that would lower the initiative."""
+    with pytest.raises(InputError) as refused:
+        run(three_way(), kind="act", actor="Thrain", action="delay", options=options)
+    assert message in str(refused.value)
+
+
 def test_delay_refused_after_acting() -> None:
     """Once its turn has been used, a combatant cannot lower its initiative this round."""
     enc = step(three_way(), kind="move", actor="Borin", path="E")
