@@ -515,3 +515,22 @@ async def test_a_players_initiative_tied_with_a_hidden_combatant_stays_shown(h: 
     assert "the GM keeps the number" not in public and "Grak 🎲" not in public
     assert "**Bea** initiative **11**: set by the GM; tied with others: a roll-off: Ava 🎲 3, Bea 🎲 18" in public
     assert "a roll-off: Ava 🎲 3, Grak 🎲 2, Bea 🎲 18" in gm_private(sent)
+
+
+async def test_tote_escape_foes_does_not_tell_a_hidden_foes_rating(h: Harness) -> None:
+    """TOTE: "Escape Foes: a Move test against 7 + the highest enemy Rating" (shared/rules/README.md): the 7 is the
+    public option ``escape_base``, so the target number would tell Zug's hidden Rating. Players read ``= ?`` as for
+    Intimidate (it read ``vs ? + Rating ? (Zug) = 10``); the GM's `/log` keeps the numbers."""
+    await h.run("gm", "/encounter start", system="tote", name="T", map="none")
+    await h.run("gm", "/encounter settings", options="distance=far")
+    await h.run("gm", "/combatant add", name="Thrain", owner="@bob", sheet="hawk=3 move=2 weapon=bow:2:ranged")
+    await h.run("gm", "/combatant add", name="Zug", sheet="rating=3 weapon=club:2")
+    await h.run("gm", "/init roll", roll="6,6,1,1,1,1")
+    await h.run("bob", "/attack", target="Zug", roll="1,1")
+    await h.run("gm", "/init next", combatant="Zug", confirm="true")
+    sent = await h.run("bob", "/act", action="move", options="escape", roll="1,1,1")
+    text = public_texts(sent)
+    assert "Escape Foes: 🎲 Move [1✍, 1✍] keep 1 + Paragon 1✍ = **2** vs ? + Rating ? (Zug) = ?: failure" in text
+    assert "= 10" not in text and "Rating 3" not in text
+    assert "vs 7 + Rating 3 (Zug) = 10: failure" in reply(await h.run("gm", "/log")).text
+    assert "(Zug) = 10" not in reply(await h.run("bob", "/log")).text

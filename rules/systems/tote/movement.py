@@ -291,6 +291,7 @@ def _escape(enc: Encounter, c: Combatant, words: Mapping[str, Any], dice: Dice) 
     tested = Tested(
         actor=c.name,
         what="escape",
+        target=top.name if top else None,
         test=test,
         base=base,
         level=lvl,
