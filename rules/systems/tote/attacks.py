@@ -78,9 +78,13 @@ def shooting_weapon(enc: Encounter, c: Combatant, t: Combatant, name: str | None
     else:
         candidates = [w for w in weapons(c) if w.reach is not None]
         if not candidates:
+            instead = (
+                "or Strike" if is_melee(enc)
+                else "or Move instead, the other distance-round action (`/move to:in`, or `to:away`)"
+            )
             raise IllegalAction(
                 f"{c.name} has no weapon that can shoot: give it one (a bow, sling, javelin..., or a weapon marked "
-                f"`:thrown` or `:ranged`), or Strike in melee."
+                f"`:thrown` or `:ranged`), {instead}."
             )
     for w in candidates:
         if w.reaches(band):

@@ -75,6 +75,14 @@ def test_shoot_needs_a_weapon_that_shoots() -> None:
     assert "no weapon that can shoot" in s.refused("attack", [6, 6, 6], actor="Grak", target="Ann")
 
 
+def test_no_weapon_to_shoot_in_a_distance_round_names_what_it_can_do() -> None:
+    """"In a distance round, there are three choices for each combatant: Move, Shoot, Shoot & Move": one with no
+    weapon that shoots is told to Move (or to get a weapon that shoots), not to Strike, a melee-round action."""
+    s = _fight(("Grak", "rating=2 weapon=club:2:bash", 5), hero=("Ann", "hawk=1", 3), distance="far")
+    refused = s.refused("attack", [6, 6, 6], actor="Grak", target="Ann")
+    assert "Strike" not in refused and "`/move to:in`" in refused and "`:ranged`" in refused
+
+
 def test_shoot_needs_a_target_in_range() -> None:
     """"makes a Shoot test, if a target is in range": a javelin reaches Close, not Far."""
     s = _fight(("Grak", "rating=2", 3), hero=("Ann", "shoot=2 weapon=javelin:2:pierce", 5), distance="far")
