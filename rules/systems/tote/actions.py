@@ -414,7 +414,7 @@ ACTIONS = ActionTable(
 #: the words of `/attack` (a Strike or a Shoot, or the answer to an Assault) and `/move`
 COMMANDS = ActionTable(
     ActionSpec("attack", "a Strike in a melee round, a Shoot in a distance round", words=STRIKE_WORDS),
-    ActionSpec("move", "one band, as `/act action:move`", words=MOVE_WORDS),
+    ActionSpec("move", "one band from every foe, as `/act action:move` (which alone takes a `target` foe)", words=MOVE_WORDS),
 )
 
 # the distance table's names are the `/act` names too

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from rules.actions import Move
 from rules.errors import IllegalAction, InputError
 from rules.systems.tote import DISTANCE_COSTS
 from rules.systems.tote.movement import band_of
@@ -132,6 +135,14 @@ def test_a_move_can_close_on_one_foe_only() -> None:
     assert (SYSTEM.present.status_line(enc, mog, SYSTEM.facts(enc)).split(" · ")[2], SYSTEM.present.status_line(enc, grak, SYSTEM.facts(enc)).split(" · ")[2]) == ("close", "far")
     assert "📏 Borin: Grak far, Mog close" in "\n".join(SYSTEM.present.board_extra(enc, SYSTEM.facts(enc)))
     assert borin.state.band is None and enc.phase == "distance: close"  # no band of its own: not moved from all
+
+
+def test_the_docs_move_from_one_foe_with_the_command_that_takes_a_target() -> None:
+    """`/move` has no `target` option (its action has no such field), so docs/systems/tote.md names `/act action:move
+    target:` for a move from one foe (it said "`/move to:` ... or to one foe with `target:`")."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "tote.md").read_text(encoding="utf-8").split())
+    assert "target" not in Move.model_fields
+    assert "or to one foe with `target:`" not in page and "`/act action:move target:NAME`" in page
 
 
 def test_a_gm_edit_at_places_the_combatant_from_all_its_foes_again() -> None:
