@@ -1,7 +1,7 @@
 """TOTE attacks: choosing the foe (engagement restricts it), the weapon (a Shoot needs one
 that shoots and reaches), the attack test against Block, Protect, damage on the injury track,
-and what damage does: any damage engages the pair; melee damage also counts for the next
-round's initiative gain."""
+and what damage does: melee damage engages the pair (a Shoot's too with option
+``shot_engages``) and counts for the next round's initiative gain."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -168,10 +168,14 @@ def _wound(enc: Encounter, c: Combatant, t: Combatant, arm: Weapon, r: TestResul
 
 def _engage_by_damage(enc: Encounter, c: Combatant, t: Combatant, melee: bool) -> list[Event]:
     """"Once a foe has done damage to you or you have done damage to a foe, you are engaged with
-    that foe": any damage engages, except damage taken while counting as disengaged (damage
-    dealt then re-engages and ends the disengagement). Only melee damage counts for the gain."""
+    that foe", read with "An unengaged combatant is one that neither dealt nor received melee
+    damage": melee damage engages (a Shoot's too with option ``shot_engages``), except damage
+    taken while counting as disengaged (damage dealt then re-engages and ends the
+    disengagement). Only melee damage counts for the gain."""
     if melee:
         ToteCombatant.of(c).melee_round = ToteCombatant.of(t).melee_round = enc.round
+    elif not opts(enc).shot_engages:
+        return []
     if disengaged(enc, c):
         ToteCombatant.of(c).disengaged = None
     if disengaged(enc, t):

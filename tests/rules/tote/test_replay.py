@@ -149,8 +149,9 @@ def test_no_first_round_gain_also_when_melee_begins_after_distance_rounds() -> N
 # -- item 13: the words of the gain ----------------------------------------------------------------
 def test_an_engaged_combatant_is_not_told_it_gains_as_unengaged() -> None:
     """"An unengaged combatant is one that neither dealt nor received melee damage in the previous round": a pair engaged by a Shoot gains, but not as "unengaged"."""
-    s = _fight(("Grak", "rating=2", 3), hero=("Borin", "shoot=2 hawk=2 weapon=bow:1:pierce", 5), first_round_gain="no")
-    s.run("act", [6, 1, 3], actor="Borin", action="shoot", target="Grak")  # engaged, no melee damage
+    s = _fight(("Grak", "rating=2", 3), hero=("Borin", "shoot=2 hawk=2 weapon=bow:1:pierce", 5), first_round_gain="no",
+               shot_engages="yes")
+    s.run("act", [6, 1, 3], actor="Borin", action="shoot", target="Grak")  # engaged (option), no melee damage
     res = s.run("next", actor="Grak")
     assert s.enc.round == 2 and (s.get("Borin").initiative, s.get("Grak").initiative) == (3, 4)
     gains = [line for line in s.text(res) if "initiative **" in line]
