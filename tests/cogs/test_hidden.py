@@ -534,3 +534,14 @@ async def test_tote_escape_foes_does_not_tell_a_hidden_foes_rating(h: Harness) -
     assert "= 10" not in text and "Rating 3" not in text
     assert "vs 7 + Rating 3 (Zug) = 10: failure" in reply(await h.run("gm", "/log")).text
     assert "(Zug) = 10" not in reply(await h.run("bob", "/log")).text
+
+
+async def test_tote_the_board_shows_a_hidden_foes_band(h: Harness) -> None:
+    """TOTE: "Combatants that move from Close go into Melee Rounds": where each combatant stands (a band, no number of
+    its own) is on the board for every combatant, the GM's hidden Zug too (his line read "**Zug** · unhurt")."""
+    await h.run("gm", "/encounter start", system="tote", name="T", map="none")
+    await h.run("gm", "/encounter settings", options="distance=far")
+    await h.run("gm", "/combatant add", name="Thrain", owner="@bob", sheet="hawk=3 move=2 weapon=bow:2:ranged")
+    await h.run("gm", "/combatant add", name="Zug", sheet="rating=3 weapon=club:2")
+    sent = await h.run("gm", "/init roll", roll="6,6,1,1,1,1")
+    assert "foes: **Zug** · far · unhurt" in board(sent) and "rating 3" not in board(sent)

@@ -27,7 +27,7 @@ from rules.systems.tote.skill import TestResult, run_test
 from rules.systems.tote.state import DEFEND, PROTECT, ToteCombatant
 from rules.targets import attack_target
 
-__all__ = ["foe", "ally", "attack", "strike", "shoot", "shooting_weapon"]
+__all__ = ["foe", "ally", "in_melee", "attack", "strike", "shoot", "shooting_weapon"]
 
 
 def foe(enc: Encounter, c: Combatant, name: str | None, *, downed: bool = False) -> Combatant:
@@ -61,6 +61,17 @@ def ally(enc: Encounter, c: Combatant, name: str | None, action_name: str) -> Co
     if a.side != c.side or a is c or a.status != "active":
         raise IllegalAction(f"{a.name} is not a conscious ally of {c.name}: {action_name} needs one.")
     return a
+
+
+def in_melee(enc: Encounter, c: Combatant, t: Combatant) -> None:
+    """A melee attack (Strike, Assault, Assist, Defend, Grapple, a coup-de-grace) needs ``t`` in melee
+    with ``c``: in melee rounds one that did not move in from Close keeps its distance."""
+    band = pair_band(enc, c, t)
+    if band != "melee":
+        raise IllegalAction(
+            f"{c.name} is at {band.capitalize()} from {t.name}: a melee attack needs a foe in melee. "
+            f"Shoot (`/act action:shoot`, if unengaged) or move in first (`/move to:in`)."
+        )
 
 
 def shooting_weapon(enc: Encounter, c: Combatant, t: Combatant, name: str | None) -> Weapon:
@@ -111,6 +122,8 @@ def attack(
 ) -> tuple[list[Event], Combatant]:
     """One attack test and its damage; Protect redirects it. Returns the events and who was attacked.
     ``words``: the action's words (`weapon`, `keep`, `bonus`; those it has)."""
+    if melee:
+        in_melee(enc, c, target)
     events: list[Event] = []
     guards = {e.source for e in enc.effects if e.code == PROTECT and e.target == target.name}
     for p in enc.combatants if guards else ():

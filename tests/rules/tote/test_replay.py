@@ -97,11 +97,16 @@ def test_at_melee_beside_a_combatant_placed_at_far_is_refused_before_the_fight()
     assert "Cid stands in melee" in text and "`at:far` cannot hold" in text
 
 
-def test_at_close_is_refused_in_a_melee_round() -> None:
-    """"Melee Rounds": in a melee round every pair of foes is in melee, so a GM edit `at:close` is refused with the distance action to use."""
-    s = _fight(("Grak", "rating=2", 3))
+def test_at_close_is_refused_in_a_melee_round_where_everyone_is_in_melee() -> None:
+    """"Melee Rounds": with option `into_melee=everyone` every pair of foes is in melee in a melee round, so a GM edit
+    `at:close` is refused with the distance action to use; by default ("Combatants that move from Close go into Melee
+    Rounds": only they) one may stand at Close in melee rounds, so the edit places Grak there."""
+    s = _fight(("Grak", "rating=2", 3), into_melee="everyone")
     text = s.refused("edit", actor="Grak", at="close")
     assert "melee round" in text and "/act action:distance options:close" in text
+    s = _fight(("Grak", "rating=2", 3))
+    s.run("edit", actor="Grak", at="close")
+    assert " · close · " in s.system.present.status_line(s.enc, s.get("Grak"), s.system.facts(s.enc))
 
 
 # -- item 10: disengaging from one foe while another stays engaged ---------------------------------
