@@ -651,3 +651,33 @@ async def test_kov_a_hidden_foe_that_moved_then_attacked_is_not_told_as_done(h: 
     assert "Grak: Combat Action used" in public and "both actions used" not in public and "25 ft" not in public
     assert "Move Action (20 ft) left" in gm_private(sent)
     assert "**Grak** moves" in reply(await h.run("gm", "/move", combatant="Grak", to="C4")).text
+
+
+async def test_tote_escape_foes_does_not_tell_a_hidden_foes_rating(h: Harness) -> None:
+    """TOTE: "Escape Foes: a Move test against 7 + the highest enemy Rating" (shared/rules/README.md): the 7 is the
+    public option ``escape_base``, so the target number would tell Zug's hidden Rating. Players read ``= ?`` as for
+    Intimidate (it read ``vs ? + Rating ? (Zug) = 10``); the GM's `/log` keeps the numbers."""
+    await h.run("gm", "/encounter start", system="tote", name="T", map="none")
+    await h.run("gm", "/encounter settings", options="distance=far")
+    await h.run("gm", "/combatant add", name="Thrain", owner="@bob", sheet="hawk=3 move=2 weapon=bow:2:ranged")
+    await h.run("gm", "/combatant add", name="Zug", sheet="rating=3 weapon=club:2")
+    await h.run("gm", "/init roll", roll="6,6,1,1,1,1")
+    await h.run("bob", "/attack", target="Zug", roll="1,1")
+    await h.run("gm", "/init next", combatant="Zug", confirm="true")
+    sent = await h.run("bob", "/act", action="move", options="escape", roll="1,1,1")
+    text = public_texts(sent)
+    assert "Escape Foes: 🎲 Move [1✍, 1✍] keep 1 + Paragon 1✍ = **2** vs ? + Rating ? (Zug) = ?: failure" in text
+    assert "= 10" not in text and "Rating 3" not in text
+    assert "vs 7 + Rating 3 (Zug) = 10: failure" in reply(await h.run("gm", "/log")).text
+    assert "(Zug) = 10" not in reply(await h.run("bob", "/log")).text
+
+
+async def test_tote_the_board_shows_a_hidden_foes_band(h: Harness) -> None:
+    """TOTE: "Combatants that move from Close go into Melee Rounds": where each combatant stands (a band, no number of
+    its own) is on the board for every combatant, the GM's hidden Zug too (his line read "**Zug** · unhurt")."""
+    await h.run("gm", "/encounter start", system="tote", name="T", map="none")
+    await h.run("gm", "/encounter settings", options="distance=far")
+    await h.run("gm", "/combatant add", name="Thrain", owner="@bob", sheet="hawk=3 move=2 weapon=bow:2:ranged")
+    await h.run("gm", "/combatant add", name="Zug", sheet="rating=3 weapon=club:2")
+    sent = await h.run("gm", "/init roll", roll="6,6,1,1,1,1")
+    assert "foes: **Zug** · far · unhurt" in board(sent) and "rating 3" not in board(sent)

@@ -39,6 +39,7 @@ from rules.systems.tote.events import (
 from rules.systems.tote.movement import (
     BAND_WORDS,
     all_at,
+    band_of,
     costs,
     distance_now,
     engaged_with,
@@ -71,6 +72,8 @@ DISTANCE = choice_option("to", BANDS, "the distance", bare=True)
 TEST_WORDS = OptionSet(KEEP, BONUS)
 STRIKE_WORDS = OptionSet(WEAPON, KEEP, BONUS)
 MOVE_WORDS = OptionSet(TO, KEEP, BONUS)
+#: the melee-round actions that attack a foe in melee (one at a distance from every foe cannot take them)
+MELEE_ATTACKS = frozenset({"assault", "assist", "grapple", "strike"})
 #: the actions a combatant takes on its turn
 Acting = Act | Attack | Move | CoupDeGrace
 
@@ -84,13 +87,24 @@ def _in_melee(enc: Encounter, c: Combatant | None) -> bool:
     return is_melee(enc)
 
 
+def _in_melee_with_a_foe(enc: Encounter, c: Combatant | None) -> bool:
+    """A melee attack: in melee rounds, for one in melee with a foe."""
+    return is_melee(enc) and (c is None or band_of(enc, c) == "melee")
+
+
 def _at_distance(enc: Encounter, c: Combatant | None) -> bool:
     return not is_melee(enc)
 
 
+def _may_move(enc: Encounter, c: Combatant | None) -> bool:
+    """Move: in distance rounds, and in melee rounds for one not in melee with any foe (it kept its distance)."""
+    return not is_melee(enc) or c is None or band_of(enc, c) != "melee"
+
+
 def _melee_action(name: str, help: str, step: Step, *, target: bool = True, words: OptionSet = STRIKE_WORDS) -> ActionSpec:
     return ActionSpec(
-        name, help, f"{MELEE_COSTS[name]} initiative, melee round", target=target, words=words, legal=_in_melee,
+        name, help, f"{MELEE_COSTS[name]} initiative, melee round", target=target, words=words,
+        legal=_in_melee_with_a_foe if name in MELEE_ATTACKS else _in_melee,
         handler=on_turn(step),
     )
 
@@ -129,6 +143,8 @@ def perform(ctx: ActionContext, c: Combatant, name: str, step: Step, action: Act
     """Check the round type and the cost, take the step, spend, and pass the turn on."""
     enc = ctx.encounter
     table = costs(enc)
+    if name == "move" and cost is None and is_melee(enc) and _may_move(enc, c):  # one that kept its distance moves too
+        cost = opts(enc).melee_move_cost
     if name not in table and cost is None:
         if is_melee(enc):
             raise IllegalAction(
@@ -142,7 +158,11 @@ def perform(ctx: ActionContext, c: Combatant, name: str, step: Step, action: Act
     cost = table[name] if cost is None else cost
     have = c.initiative or 0
     if cost > have:
-        affordable = ", ".join(f"{n} {v}" for n, v in sorted(table.items(), key=lambda kv: kv[1]) if v <= have)
+        choices = dict(table)
+        if is_melee(enc) and _may_move(enc, c):  # at a distance in a melee round: no melee attack, but a move
+            choices = {n: v for n, v in choices.items() if n not in MELEE_ATTACKS}
+            choices["move"] = opts(enc).melee_move_cost
+        affordable = ", ".join(f"{n} {v}" for n, v in sorted(choices.items(), key=lambda kv: kv[1]) if v <= have)
         points = plural(have, "initiative point")
         raise IllegalAction(
             f"{c.name} has {points} and {name} costs {cost}: choose an action it can pay for ({affordable}) "
@@ -277,6 +297,7 @@ def _shoot_and_move(ctx: ActionContext, c: Combatant, action: Acting) -> list[Ev
 def _coup_de_grace(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
     enc = ctx.encounter
     t = attacks.foe(enc, c, _target(action), downed=True)
+    attacks.in_melee(enc, c, t)
     return take_out(enc, t, "out", "coup-de-grace")
 
 
@@ -334,9 +355,9 @@ def move(ctx: ActionContext, action: Move) -> list[Event]:
     if action.path or action.facing:
         raise InputError("TOTE has no map: move with `to:` a band (far, close, melee) or `in`, `away`, `escape`.")
     c = acting(enc, action)
-    if is_melee(enc):
+    if not _may_move(enc, c):
         raise IllegalAction(
-            "In melee rounds nobody moves between bands: break off with `/act action:disengage` (3 initiative); "
+            "In melee rounds nobody in melee moves between bands: break off with `/act action:disengage` (3 initiative); "
             "the GM sets a new distance with `/act action:distance`."
         )
     return perform(ctx, c, "move", _move, action)
@@ -387,10 +408,10 @@ ACTIONS = ActionTable(
     ActionSpec(
         "move",
         "one band nearer or farther from your foes (or from the `target` foe); away from Far tries to Escape Foes",
-        "0 initiative, distance round",
+        "0 initiative, distance round; melee round: one not in melee, option `melee_move_cost`",
         target=True,
         words=MOVE_WORDS,
-        legal=_at_distance,
+        legal=_may_move,
         handler=on_turn(_move),
     ),
     ActionSpec(
@@ -414,7 +435,7 @@ ACTIONS = ActionTable(
 #: the words of `/attack` (a Strike or a Shoot, or the answer to an Assault) and `/move`
 COMMANDS = ActionTable(
     ActionSpec("attack", "a Strike in a melee round, a Shoot in a distance round", words=STRIKE_WORDS),
-    ActionSpec("move", "one band, as `/act action:move`", words=MOVE_WORDS),
+    ActionSpec("move", "one band from every foe, as `/act action:move` (which alone takes a `target` foe)", words=MOVE_WORDS),
 )
 
 # the distance table's names are the `/act` names too

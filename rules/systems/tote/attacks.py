@@ -1,7 +1,7 @@
 """TOTE attacks: choosing the foe (engagement restricts it), the weapon (a Shoot needs one
 that shoots and reaches), the attack test against Block, Protect, damage on the injury track,
-and what damage does: any damage engages the pair; melee damage also counts for the next
-round's initiative gain."""
+and what damage does: melee damage engages the pair (a Shoot's too with option
+``shot_engages``) and counts for the next round's initiative gain."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -27,7 +27,7 @@ from rules.systems.tote.skill import TestResult, run_test
 from rules.systems.tote.state import DEFEND, PROTECT, ToteCombatant
 from rules.targets import attack_target
 
-__all__ = ["foe", "ally", "attack", "strike", "shoot", "shooting_weapon"]
+__all__ = ["foe", "ally", "in_melee", "attack", "strike", "shoot", "shooting_weapon"]
 
 
 def foe(enc: Encounter, c: Combatant, name: str | None, *, downed: bool = False) -> Combatant:
@@ -63,6 +63,17 @@ def ally(enc: Encounter, c: Combatant, name: str | None, action_name: str) -> Co
     return a
 
 
+def in_melee(enc: Encounter, c: Combatant, t: Combatant) -> None:
+    """A melee attack (Strike, Assault, Assist, Defend, Grapple, a coup-de-grace) needs ``t`` in melee
+    with ``c``: in melee rounds one that did not move in from Close keeps its distance."""
+    band = pair_band(enc, c, t)
+    if band != "melee":
+        raise IllegalAction(
+            f"{c.name} is at {band.capitalize()} from {t.name}: a melee attack needs a foe in melee. "
+            f"Shoot (`/act action:shoot`, if unengaged) or move in first (`/move to:in`)."
+        )
+
+
 def shooting_weapon(enc: Encounter, c: Combatant, t: Combatant, name: str | None) -> Weapon:
     """"Makes a Shoot test, if a target is in range": the named weapon, or the first that shoots
     as far as ``t`` is; refused when it cannot shoot or does not reach."""
@@ -78,9 +89,13 @@ def shooting_weapon(enc: Encounter, c: Combatant, t: Combatant, name: str | None
     else:
         candidates = [w for w in weapons(c) if w.reach is not None]
         if not candidates:
+            instead = (
+                "or Strike" if is_melee(enc)
+                else "or Move instead, the other distance-round action (`/move to:in`, or `to:away`)"
+            )
             raise IllegalAction(
                 f"{c.name} has no weapon that can shoot: give it one (a bow, sling, javelin..., or a weapon marked "
-                f"`:thrown` or `:ranged`), or Strike in melee."
+                f"`:thrown` or `:ranged`), {instead}."
             )
     for w in candidates:
         if w.reaches(band):
@@ -107,6 +122,8 @@ def attack(
 ) -> tuple[list[Event], Combatant]:
     """One attack test and its damage; Protect redirects it. Returns the events and who was attacked.
     ``words``: the action's words (`weapon`, `keep`, `bonus`; those it has)."""
+    if melee:
+        in_melee(enc, c, target)
     events: list[Event] = []
     guards = {e.source for e in enc.effects if e.code == PROTECT and e.target == target.name}
     for p in enc.combatants if guards else ():
@@ -164,10 +181,14 @@ def _wound(enc: Encounter, c: Combatant, t: Combatant, arm: Weapon, r: TestResul
 
 def _engage_by_damage(enc: Encounter, c: Combatant, t: Combatant, melee: bool) -> list[Event]:
     """"Once a foe has done damage to you or you have done damage to a foe, you are engaged with
-    that foe": any damage engages, except damage taken while counting as disengaged (damage
-    dealt then re-engages and ends the disengagement). Only melee damage counts for the gain."""
+    that foe", read with "An unengaged combatant is one that neither dealt nor received melee
+    damage": melee damage engages (a Shoot's too with option ``shot_engages``), except damage
+    taken while counting as disengaged (damage dealt then re-engages and ends the
+    disengagement). Only melee damage counts for the gain."""
     if melee:
         ToteCombatant.of(c).melee_round = ToteCombatant.of(t).melee_round = enc.round
+    elif not opts(enc).shot_engages:
+        return []
     if disengaged(enc, c):
         ToteCombatant.of(c).disengaged = None
     if disengaged(enc, t):

@@ -156,7 +156,9 @@ class Wounded(Event):
 
 class Tested(Event):
     """A test that is not an attack: ``what`` is intimidate or escape; the target number is
-    ``base`` + ``level`` (a Rating, or a hero's Stag or Hawk) of ``against``."""
+    ``base`` + ``level`` (a Rating, or a hero's Stag or Hawk) of ``target``: the foe intimidated,
+    or for Escape Foes the foe whose level sets the number (``level_from``), so a hidden foe's
+    number is hidden with its level."""
 
     kind: ClassVar[str] = "check"
     what: str
@@ -166,6 +168,14 @@ class Tested(Event):
     level: int
     level_of_enemy: bool
     level_from: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _escape_target(cls, data: Any) -> Any:
+        """Escape Foes stored before named only ``level_from``: the target number is that foe's."""
+        if isinstance(data, dict) and data.get("what") == "escape" and not data.get("target") and data.get("level_from"):
+            return {**data, "target": data["level_from"]}
+        return data
 
 
 class InitiativeChanged(Event):

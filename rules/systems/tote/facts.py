@@ -35,8 +35,9 @@ class ToteFacts(Facts):
 
     ``distance`` is the round's: before the fight the one it starts at (option ``distance``),
     then melee or the nearest band between two foes; ``costs`` the initiative each action costs
-    in such a round; ``foe_bands``, in distance rounds, for each combatant of the first side
-    whose foes are not all at one distance, the distance of each foe."""
+    in such a round; ``foe_bands``, once the fight started, for each combatant of the first side
+    whose foes are not all at one distance, the distance of each foe; ``apart``, in melee rounds,
+    the combatants still in the fight in melee with no foe (they kept their distance)."""
 
     enemies: frozenset[str]
     band: Mapping[str, str]
@@ -48,6 +49,7 @@ class ToteFacts(Facts):
     distance: str
     costs: Mapping[str, int]
     foe_bands: Mapping[str, Mapping[str, str]]
+    apart: tuple[str, ...] = ()
 
 
 def board_facts(enc: Encounter, turn: Turn) -> ToteFacts:
@@ -57,11 +59,12 @@ def board_facts(enc: Encounter, turn: Turn) -> ToteFacts:
     engaged = {c.name: tuple(engaged_with(enc, c.name)) for c in shown}
     distance = distance_now(enc) if enc.started else round_distance(enc)
     now = shown if enc.started else []
+    bands = {c.name: band_of(enc, c) for c in shown}
     states = {c.name: ToteCombatant.of(c) for c in now}
     return ToteFacts(
         turn=turn,
         enemies=frozenset(c.name for c in enc.combatants if is_enemy(c)),
-        band={c.name: band_of(enc, c) for c in shown},
+        band=bands,
         engaged={name: with_ for name, with_ in engaged.items() if with_},
         disengaged=frozenset(c.name for c in now if disengaged(enc, c)),
         defending=frozenset(c.name for c in now if active(enc.effects, c.name, DEFEND) is not None),
@@ -69,7 +72,8 @@ def board_facts(enc: Encounter, turn: Turn) -> ToteFacts:
         protecting={e.source: e.target for e in enc.effects if e.code == PROTECT and e.source in states and e.target},
         distance=distance,
         costs=costs(enc),
-        foe_bands=_foe_bands(enc) if enc.started and distance != "melee" else {},
+        foe_bands=_foe_bands(enc) if enc.started else {},
+        apart=tuple(c.name for c in now if c.status == "active" and bands[c.name] != "melee") if distance == "melee" else (),
     )
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "wanted_band",
     "move_band",
     "all_at",
+    "hold_pairs",
 ]
 
 BAND_WORDS = (*BANDS, "in", "away", "escape")
@@ -80,8 +81,6 @@ def pair_band(enc: Encounter, a: Combatant, b: Combatant, index: dict[tuple[str,
 
     ``index`` is `ToteEncounter.range_index()` when the caller looks up many pairs."""
     st = ToteEncounter.of(enc)
-    if st.distance == "melee":
-        return "melee"
     pair = (a.name, b.name) if a.name < b.name else (b.name, a.name)
     band = (st.range_index() if index is None else index).get(pair)
     if band is not None:
@@ -112,10 +111,11 @@ def forget_pairs(enc: Encounter, name: str) -> None:
 def place_band(enc: Encounter, c: Combatant, text: str) -> None:
     """``at:`` puts ``c`` at that band from every foe, whatever a foe's own band says.
 
-    In melee rounds (and before a fight that starts in melee) every pair of foes is in melee,
-    so a farther band could not hold: it is refused with what to do instead."""
+    Before a fight that starts in melee every pair of foes is in melee at `/init roll`, and so
+    is it in melee rounds with option ``into_melee=everyone``: a farther band could not hold, so
+    it is refused with what to do instead. Otherwise one placed in a melee round keeps its band."""
     band = band_name(text, "at")
-    if band != "melee" and is_melee(enc):
+    if band != "melee" and is_melee(enc) and (not enc.started or opts(enc).into_melee == "everyone"):
         where = (
             "This is a melee round: every pair of foes is in melee"
             if enc.started
@@ -141,9 +141,9 @@ def placed_apart(enc: Encounter, but: Combatant | None = None) -> list[Combatant
 
 def _check_start(enc: Encounter, c: Combatant, band: str) -> None:
     """Before a fight that starts in distance rounds, a pair placed in Melee starts melee rounds
-    at `/init roll`, where every pair of foes is in melee: ``at:melee`` beside a combatant placed
+    at `/init roll`, where one placed in melee is in melee with every foe: ``at:melee`` beside a combatant placed
     at close or far (or the other way round) could not hold both, so it is refused."""
-    rule = '("Combatants that move from Close go into Melee Rounds": at `/init roll` every pair of foes is then in melee)'
+    rule = '("Combatants that move from Close go into Melee Rounds": one placed in melee is in melee with every foe)'
     if band == "melee":
         apart = placed_apart(enc, c)
         if apart:
@@ -199,6 +199,17 @@ def all_at(enc: Encounter, band: str) -> None:
     for c in enc.combatants:
         if c.status != "out":
             ToteCombatant.of(c).band = band  # type: ignore[assignment]  # a band word, checked against BANDS where it was read
+
+
+def hold_pairs(enc: Encounter) -> None:
+    """Melee rounds begin: every pair of foes not out keeps the distance it is at now, written
+    down, so that the round type changing to melee moves nobody ("Combatants that move from
+    Close go into Melee Rounds": only those). Called before the round type changes."""
+    shown = [c for c in enc.combatants if c.status != "out"]
+    index = ToteEncounter.of(enc).range_index()
+    for c in shown:
+        _set_pairs(enc, c, {o.name: pair_band(enc, c, o, index) for o in shown if o.side != c.side and o.name > c.name})
+        index = ToteEncounter.of(enc).range_index()
 
 
 # -- engagement ------------------------------------------------------------------------------------
@@ -277,7 +288,7 @@ def move_band(
     events: list[Event] = [
         BandMoved(actor=c.name, path=[here, want], unit="initiative", left=c.initiative or 0, foes=[o.name for o in foes])
     ]
-    if want == "melee":
+    if want == "melee" and not is_melee(enc):
         events.append(MeleeNext(actor=c.name))
     return events
 
@@ -291,6 +302,7 @@ def _escape(enc: Encounter, c: Combatant, words: Mapping[str, Any], dice: Dice) 
     tested = Tested(
         actor=c.name,
         what="escape",
+        target=top.name if top else None,
         test=test,
         base=base,
         level=lvl,

@@ -30,6 +30,9 @@ class ToteValues(OptionValues):
     defend_penalty: int
     unengaged_gain: int
     first_round_gain: bool
+    shot_engages: bool
+    into_melee: str
+    melee_move_cost: int
     intimidate_base: int
     escape_base: int
     grapple_damage: int
@@ -58,6 +61,22 @@ OPTIONS = OptionSet(
         True,
         "yes: the unengaged gain also comes at the start of the first melee round, as the text says; "
         "no: the starting initiative counts as the first round's",
+    ),
+    yes_no_option(
+        "shot_engages",
+        False,
+        "yes: a Shoot's damage engages the pair too (\"once a foe has done damage to you\"); "
+        "no: only melee damage engages, as an unengaged combatant is one that \"neither dealt nor received melee damage\"",
+    ),
+    choice_option(
+        "into_melee",
+        ("movers", "everyone"),
+        "movers: when melee rounds begin, only the pairs a move brought into melee are in it, the others keep their "
+        "distance (\"Combatants that move from Close go into Melee Rounds\"); everyone: every pair of foes is in melee",
+    ),
+    int_option(
+        "melee_move_cost", 0, 0, 99,
+        "initiative a Move costs in a melee round, for one not in melee with any foe (the melee-round table has no Move)",
     ),
     int_option("intimidate_base", 7, 0, 99, "Intimidate target: this + the foe's Rating, or a hero's Stag"),
     int_option("escape_base", 7, 0, 99, "Escape Foes target: this + the highest foe Rating, a hero counting its Hawk"),

@@ -264,6 +264,12 @@ class TotePresenter(Presenter[ToteFacts]):
             bits.append("acted")
         return " · ".join(bits)
 
+    def line(self, enc: "Encounter", c: "Combatant", facts: ToteFacts) -> str:
+        """A hidden combatant's line shows its band too: where it stands is no number of its own."""
+        if self.hidden(c.name) and c.name in facts.band:
+            return " · ".join([f"**{c.name}**", facts.band[c.name], self.system.condition(c)])
+        return super().line(enc, c, facts)
+
     def order_note(self, c: Combatant, facts: ToteFacts) -> str:
         """Its status, or that it has acted this round (the order lists those after the one acting)."""
         return super().order_note(c, facts) or ("acted" if c.name in facts.acted else "")
@@ -289,6 +295,9 @@ class TotePresenter(Presenter[ToteFacts]):
         costs = ", ".join(f"{n} {v}" for n, v in facts.costs.items())
         if facts.distance == "melee":
             lines = [f"⚔️ Melee round: unengaged combatants gain initiative at the start of each. Costs: {costs}."]
+            if facts.apart:
+                lines.append(f"🏹 Not in melee: {', '.join(facts.apart)}: Shoot (if unengaged) or move (`/move to:in`), no melee attack.")
+            lines += self._distances(facts)
         else:
             lines = [
                 f"🏹 Distance round (distance: {facts.distance}): no initiative gain. Costs: {costs}; "

@@ -25,6 +25,7 @@ from rules.systems.tote.movement import (
     disengaged,
     distance_now,
     engaged_with,
+    hold_pairs,
     is_melee,
     nearest_band,
 )
@@ -183,9 +184,14 @@ def start_round(enc: Encounter, number: int) -> list[Event]:
     if not is_melee(enc):
         if nearest_band(enc) != "melee":
             return [ToteRound(round=number, melee=False)]
+        if opts(enc).into_melee == "everyone":
+            all_at(enc, "melee")
+        else:
+            hold_pairs(enc)
         st.distance = "melee"
         begins = True
-    all_at(enc, "melee")
+    elif number == 1:
+        all_at(enc, "melee")
     events: list[Event] = [ToteRound(round=number, melee=True, melee_begins=begins)]
     by_name = {c.name: c for c in enc.combatants}
     for g in _gains(enc, number, begins):

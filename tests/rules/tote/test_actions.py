@@ -352,10 +352,11 @@ def test_protect_and_shoot_need_an_unengaged_combatant() -> None:
         act(enc, "Borin", "shoot", [6, 6], target="Grak")
 
 
-def test_shoot_in_melee_engages_without_melee_damage() -> None:
-    """Shoot (3) hits any foe; its damage engages the pair but is not melee damage."""
+def test_shoot_in_melee_does_not_engage() -> None:
+    """"Shoot | 3 | If you are unengaged, make a Shoot test against any one foe": its damage is not melee damage
+    ("An unengaged combatant is one that neither dealt nor received melee damage"), so it engages nobody."""
     res = act(fight(), "Borin", "shoot", [6, 3], target="Grak", weapon="bow")
-    assert who(res.encounter, "Grak").hp == 5 and res.encounter.state.engaged == [("Borin", "Grak")]
+    assert who(res.encounter, "Grak").hp == 5 and res.encounter.state.engaged == []
     assert who(res.encounter, "Borin").state.melee_round is None
 
 

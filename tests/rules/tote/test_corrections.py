@@ -11,7 +11,7 @@ import pytest
 from rules.errors import RulesError
 from rules.registry import get_system
 from tests.rules.tote.build import started
-from tests.scenario import Scenario
+from tests.scenario import GM, Scenario
 
 BORIN = "strike=3 hawk=2 weapon=axe:2:slash,bow:1:pierce"
 
@@ -59,9 +59,34 @@ def test_disengaged_means_unengaged_for_the_board_the_targets_and_the_gain() -> 
     s.run("attack", [1, 1, 1, 1], actor="Borin", target="Mog")  # not held to Grak
 
 
-def test_any_damage_engages_but_only_melee_damage_stops_the_gain() -> None:
-    """"Engaged: Once a foe has done damage to you or you have done damage to a foe": a Shoot's damage engages."""
-    s = _fight(("Grak", "rating=2", 3), first_round_gain="no")
+def test_a_shot_does_not_engage() -> None:
+    """"An unengaged combatant is one that neither dealt nor received melee damage in the previous round": a Shoot's
+    damage engages nobody. In a distance round Grak, shot by Borin, still shoots and moves at Thrain (it was refused
+    with "Grak is engaged with Borin"); in a melee round Borin, who shot, may Shoot again."""
+    s = Scenario("tote", distance="far")
+    s.add("Borin", BORIN, side="heroes")
+    s.add("Thrain", "hawk=1", side="heroes")
+    s.add("Grak", "rating=2 weapon=bow:1:pierce", side="foes", owner=GM)
+    for name, points in (("Borin", 5), ("Grak", 3), ("Thrain", 2)):
+        s.run("init_set", actor=name, value=points)
+    s.run("init_roll")
+    s.run("act", [6, 3], actor="Borin", action="shoot", target="Grak", weapon="bow")
+    assert s.get("Grak").hp == 5 and "Engaged: nobody" in _board(s)
+    s.run("act", [6, 1, 3], actor="Grak", action="shoot-and-move", target="Thrain", options={"to": "close"})
+    assert s.get("Thrain").hp == 5 and "Engaged: nobody" in _board(s)
+    melee = _fight(("Grak", "rating=2", 3), first_round_gain="no")
+    melee.run("act", [6, 3], actor="Borin", action="shoot", target="Grak", weapon="bow")
+    melee.run("next", actor="Grak")
+    assert melee.enc.round == 2 and "Engaged: nobody" in _board(melee)
+    melee.run("next", actor="Grak")
+    melee.run("act", [6, 3], actor="Borin", action="shoot", target="Grak", weapon="bow")
+    assert melee.get("Grak").hp == 4
+
+
+def test_a_shot_engages_with_the_option() -> None:
+    """Option `shot_engages=yes` reads "Engaged: Once a foe has done damage to you or you have done damage to a foe"
+    as any damage: a Shoot's damage engages the pair, and only melee damage stops the next round's gain."""
+    s = _fight(("Grak", "rating=2", 3), first_round_gain="no", shot_engages="yes")
     s.run("act", [6, 3], actor="Borin", action="shoot", target="Grak", weapon="bow")
     assert s.get("Grak").hp == 5 and "Borin ⇄ Grak" in _board(s)
     s.run("next", actor="Grak")
@@ -73,6 +98,14 @@ def test_shoot_needs_a_weapon_that_shoots() -> None:
     s = _fight(("Grak", "rating=2 weapon=club:2:bash", 5), hero=("Ann", "hawk=1", 3), distance="far")
     assert "cannot shoot" in s.refused("attack", [6, 6, 6], actor="Grak", target="Ann", weapon="club")
     assert "no weapon that can shoot" in s.refused("attack", [6, 6, 6], actor="Grak", target="Ann")
+
+
+def test_no_weapon_to_shoot_in_a_distance_round_names_what_it_can_do() -> None:
+    """"In a distance round, there are three choices for each combatant: Move, Shoot, Shoot & Move": one with no
+    weapon that shoots is told to Move (or to get a weapon that shoots), not to Strike, a melee-round action."""
+    s = _fight(("Grak", "rating=2 weapon=club:2:bash", 5), hero=("Ann", "hawk=1", 3), distance="far")
+    refused = s.refused("attack", [6, 6, 6], actor="Grak", target="Ann")
+    assert "Strike" not in refused and "`/move to:in`" in refused and "`:ranged`" in refused
 
 
 def test_shoot_needs_a_target_in_range() -> None:

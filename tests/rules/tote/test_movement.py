@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from rules.actions import Move
 from rules.errors import IllegalAction, InputError
+from rules.models import Encounter
 from rules.systems.tote import DISTANCE_COSTS
+from rules.systems.tote.actions import ACTIONS
 from rules.systems.tote.movement import band_of
 from tests.rules.tote.build import (
     BORIN,
@@ -75,8 +80,69 @@ def test_moving_in_from_close_starts_melee_rounds() -> None:
     enc = step(enc, "next", actor="Grak")
     res = resolve(enc, "next", actor="Thrain")
     enc = res.encounter
-    assert enc.round == 2 and enc.phase == "melee" and all(c.state.band == "melee" for c in enc.combatants)
+    assert enc.round == 2 and enc.phase == "melee"
     assert "melee rounds begin" in text(res) and who(enc, "Grak").initiative == 4  # unengaged gain
+
+
+ANN = ("Ann", "shoot=2 hawk=1 weapon=bow:1:pierce", "heroes", 4)
+
+
+def _melee_begun(**options: str) -> Encounter:
+    """Close: Borin moves in on Grak, Ann stays at Close; round 2 is the first melee round."""
+    enc = step(fight(BORIN, ANN, GRAK, distance="close", **options), "move", actor="Borin", to="in")
+    enc = step(enc, "next", actor="Ann")
+    enc = step(enc, "next", actor="Grak")
+    assert enc.round == 2 and enc.phase == "melee"
+    return enc
+
+
+def _band_shown(enc: Encounter, name: str) -> str:
+    return SYSTEM.present.status_line(enc, who(enc, name), SYSTEM.facts(enc)).split(" · ")[1]
+
+
+def test_only_who_moves_in_from_close_goes_into_melee() -> None:
+    """"Combatants that move from Close go into Melee Rounds": Ann, who stayed at Close, keeps her band in melee rounds
+    (the board shows it), may not Strike Grak from there, and may Shoot ("If you are unengaged, make a Shoot test
+    against any one foe") or move in."""
+    enc = _melee_begun()
+    assert (_band_shown(enc, "Borin"), _band_shown(enc, "Ann")) == ("melee", "close")
+    extra = "\n".join(SYSTEM.present.board_extra(enc, SYSTEM.facts(enc)))
+    assert "📏" not in extra and "🏹 Not in melee: Ann: Shoot (if unengaged) or move (`/move to:in`)" in extra
+    enc = step(enc, "next", actor="Borin")
+    with pytest.raises(IllegalAction, match="Ann is at Close from Grak"):
+        act(enc, "Ann", "strike", [6, 6], target="Grak")
+    poor = step(step(enc, "init_set", actor="Ann", value=2, is_gm=True), "next", actor="Grak")
+    with pytest.raises(IllegalAction) as refusal:
+        act(poor, "Ann", "shoot", [6, 1, 3], target="Grak")
+    assert "(defend 0, move 0, intimidate 1, protect 2)" in str(refusal.value)
+    assert "strike" not in ACTIONS.legal_now(enc, who(enc, "Ann")) and "move" in ACTIONS.legal_now(enc, who(enc, "Ann"))
+    assert "strike" in ACTIONS.legal_now(enc, who(enc, "Borin")) and "move" not in ACTIONS.legal_now(enc, who(enc, "Borin"))
+    shot = act(enc, "Ann", "shoot", [6, 1, 3], target="Grak")
+    assert who(shot.encounter, "Grak").hp == 5 and who(shot.encounter, "Ann").initiative == 1
+    moved = resolve(enc, "move", actor="Ann", to="in")
+    assert _band_shown(moved.encounter, "Ann") == "melee" and who(moved.encounter, "Ann").initiative == 4
+    assert "melee rounds begin" not in text(moved)
+
+
+def test_a_move_in_a_melee_round_costs_the_option() -> None:
+    """The melee-round table has no Move; one that kept its distance moves at Move's distance-round cost ("Move | 0"),
+    or at option `melee_move_cost`."""
+    enc = step(_melee_begun(melee_move_cost="2"), "next", actor="Borin")
+    moved = act(enc, "Ann", "move", options="in")
+    assert who(moved.encounter, "Ann").initiative == 2 and "spends 2 initiative" in text(moved)
+
+
+def test_in_melee_nobody_moves_between_bands() -> None:
+    """In melee rounds one in melee with a foe does not Move: it breaks off with Disengage."""
+    enc = _melee_begun()
+    with pytest.raises(IllegalAction, match="disengage"):
+        resolve(enc, "move", actor="Borin", to="away")
+
+
+def test_everyone_into_melee_with_the_option() -> None:
+    """Option `into_melee=everyone`: once melee rounds begin, every pair of foes is in melee."""
+    enc = _melee_begun(into_melee="everyone")
+    assert (_band_shown(enc, "Borin"), _band_shown(enc, "Ann")) == ("melee", "melee")
 
 
 def test_no_initiative_gain_in_distance_rounds() -> None:
@@ -132,6 +198,14 @@ def test_a_move_can_close_on_one_foe_only() -> None:
     assert (SYSTEM.present.status_line(enc, mog, SYSTEM.facts(enc)).split(" · ")[2], SYSTEM.present.status_line(enc, grak, SYSTEM.facts(enc)).split(" · ")[2]) == ("close", "far")
     assert "📏 Borin: Grak far, Mog close" in "\n".join(SYSTEM.present.board_extra(enc, SYSTEM.facts(enc)))
     assert borin.state.band is None and enc.phase == "distance: close"  # no band of its own: not moved from all
+
+
+def test_the_docs_move_from_one_foe_with_the_command_that_takes_a_target() -> None:
+    """`/move` has no `target` option (its action has no such field), so docs/systems/tote.md names `/act action:move
+    target:` for a move from one foe (it said "`/move to:` ... or to one foe with `target:`")."""
+    page = " ".join((Path(__file__).parents[3] / "docs" / "systems" / "tote.md").read_text(encoding="utf-8").split())
+    assert "target" not in Move.model_fields
+    assert "or to one foe with `target:`" not in page and "`/act action:move target:NAME`" in page
 
 
 def test_a_gm_edit_at_places_the_combatant_from_all_its_foes_again() -> None:

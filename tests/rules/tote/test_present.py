@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.models import Encounter
+from rules.systems.tote import events
 from rules.systems.tote.events import Struck
 from rules.systems.tote.facts import ToteFacts
 from rules.systems.tote.tables import DISTANCE_COSTS, MELEE_COSTS
@@ -128,3 +129,11 @@ def test_the_order_marks_who_has_acted_this_round() -> None:
     assert borin.endswith(" · acted") and "▶️" not in borin
     acting = [line for line in lines if line.startswith("▶️")]
     assert acting and not any(line.endswith("acted") for line in acting)
+
+
+def test_an_escape_stored_before_names_its_target_number_as_the_foes() -> None:
+    """Escape Foes: "a Move test against 7 + the highest enemy Rating": an escape stored naming only the foe whose
+    Rating set the number (``level_from``) reads back with that foe as its ``target``, so a hidden foe's number stays hidden."""
+    stored = {"actor": "Thrain", "what": "escape", "base": 7, "level": 3, "level_of_enemy": True, "level_from": "Zug",
+              "test": {"skill": "move", "paragon": 1, "target": 10, "total": 2, "successes": 0}}
+    assert events.Tested.model_validate(stored).target == "Zug"

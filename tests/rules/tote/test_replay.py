@@ -97,11 +97,16 @@ def test_at_melee_beside_a_combatant_placed_at_far_is_refused_before_the_fight()
     assert "Cid stands in melee" in text and "`at:far` cannot hold" in text
 
 
-def test_at_close_is_refused_in_a_melee_round() -> None:
-    """"Melee Rounds": in a melee round every pair of foes is in melee, so a GM edit `at:close` is refused with the distance action to use."""
-    s = _fight(("Grak", "rating=2", 3))
+def test_at_close_is_refused_in_a_melee_round_where_everyone_is_in_melee() -> None:
+    """"Melee Rounds": with option `into_melee=everyone` every pair of foes is in melee in a melee round, so a GM edit
+    `at:close` is refused with the distance action to use; by default ("Combatants that move from Close go into Melee
+    Rounds": only they) one may stand at Close in melee rounds, so the edit places Grak there."""
+    s = _fight(("Grak", "rating=2", 3), into_melee="everyone")
     text = s.refused("edit", actor="Grak", at="close")
     assert "melee round" in text and "/act action:distance options:close" in text
+    s = _fight(("Grak", "rating=2", 3))
+    s.run("edit", actor="Grak", at="close")
+    assert " · close · " in s.system.present.status_line(s.enc, s.get("Grak"), s.system.facts(s.enc))
 
 
 # -- item 10: disengaging from one foe while another stays engaged ---------------------------------
@@ -149,8 +154,9 @@ def test_no_first_round_gain_also_when_melee_begins_after_distance_rounds() -> N
 # -- item 13: the words of the gain ----------------------------------------------------------------
 def test_an_engaged_combatant_is_not_told_it_gains_as_unengaged() -> None:
     """"An unengaged combatant is one that neither dealt nor received melee damage in the previous round": a pair engaged by a Shoot gains, but not as "unengaged"."""
-    s = _fight(("Grak", "rating=2", 3), hero=("Borin", "shoot=2 hawk=2 weapon=bow:1:pierce", 5), first_round_gain="no")
-    s.run("act", [6, 1, 3], actor="Borin", action="shoot", target="Grak")  # engaged, no melee damage
+    s = _fight(("Grak", "rating=2", 3), hero=("Borin", "shoot=2 hawk=2 weapon=bow:1:pierce", 5), first_round_gain="no",
+               shot_engages="yes")
+    s.run("act", [6, 1, 3], actor="Borin", action="shoot", target="Grak")  # engaged (option), no melee damage
     res = s.run("next", actor="Grak")
     assert s.enc.round == 2 and (s.get("Borin").initiative, s.get("Grak").initiative) == (3, 4)
     gains = [line for line in s.text(res) if "initiative **" in line]
