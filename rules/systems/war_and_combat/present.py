@@ -82,6 +82,8 @@ CHECKS = {
 #: the words of the rules' terms: roll modifiers and what a roll is against (`rules.events.Term`)
 TERMS = {
     "open_end": "open end",
+    "open_end_high": "natural 18: the excess over 10 of the 3d6 rolled again",
+    "open_end_low": "natural 3: the shortfall below 10 of the 3d6 rolled again",
     "fighter": "Fighter",
     "skill": "skill",
     "named_skill": "{0}",
@@ -179,7 +181,8 @@ class WacPresenter(Presenter[WacFacts]):
     def wac_initiative(self, e: WacInitiative) -> str:
         """``**Borin** initiative **21** (🎲 6, 5, 4, 1 (3d6 high skew) keep 3 +6 Fighter = **21**)``."""
         if e.high_skew and e.roll is not None and e.roll.label and not secret(e.roll.label):
-            e = e.model_copy(update={"roll": e.roll.model_copy(update={"label": f"{e.roll.label} high skew"})})
+            label = e.roll.label.replace("3d6", "3d6 high skew", 1)
+            e = e.model_copy(update={"roll": e.roll.model_copy(update={"label": label})})
         return self.initiative_set(e)
 
     def checked(self, e: Checked) -> str:

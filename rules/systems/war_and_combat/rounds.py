@@ -142,7 +142,7 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             c.initiative = None
             continue
         skew = luck.get(c.side, 0)
-        roll = task(c, dice, [initiative_modifier(opts, c)], luck=skew)
+        roll = task(c, dice, [initiative_modifier(opts, c)], luck=skew, open_ended=opts.initiative_open)
         c.initiative = roll.total
         events.append(WacInitiative(actor=c.name, value=c.initiative or 0, roll=roll, high_skew=skew > 0))
     enc.order = order_of(enc)
@@ -303,7 +303,7 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 def _initiative(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> FlurryInitiative:
     """``c``'s flurry initiative (3d6 + Fighter rank) and its actions for the flurry."""
     st = WacCombatant.of(c)
-    roll = task(c, dice, [mod("fighter", sheet.fighter(c))])
+    roll = task(c, dice, [mod("fighter", sheet.fighter(c))], open_ended=opts.initiative_open)
     st.flurry_init, st.actions = roll.total, actions_for(enc, opts, c) + _pins(enc, c)
     return FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll)
 

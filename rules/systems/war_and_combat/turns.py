@@ -46,21 +46,32 @@ def can_act(enc: Encounter, c: Combatant) -> bool:
 
 def roll_of(r: TaskRoll, modifiers: list[Modifier], against: int | None = None, versus: Term | None = None) -> Roll:
     """A task roll as an event's `Roll`: every die, the open end, the modifiers (those of 0 left
-    out), the outcome against ``against`` (what it is: ``versus``)."""
-    mods = [mod("open_end", r.extra)] if r.extra else []
+    out), the outcome against ``against`` (what it is: ``versus``). A roll rolled again for a natural
+    18 or 3 says so in its label, and its open end is shown even when it adds nothing."""
+    mods: list[Modifier] = []
+    label, kept = "3d6", len(r.kept) if len(r.dice) > 3 else None
+    if r.rerolls:  # "a natural 18 rerolls and adds the new roll minus 10": the dice after the first throw
+        high = r.natural == 18
+        again = len(r.rerolls)
+        label = (f"3d6 keep {kept}" if kept else "3d6") + ", then 3d6 again" + (f" ×{again}" if again > 1 else "") + \
+            f" for the natural {r.natural}"
+        kept = None
+        mods.append(mod("open_end_high" if high else "open_end_low", r.extra))
+    elif r.extra:
+        mods.append(mod("open_end", r.extra))
     mods += [m for m in modifiers if m.value]
     total = r.total + sum(m.value for m in modifiers)
     success = None if against is None else exceeds(total, against)
-    return Roll(dice=list(r.dice), label="3d6", kept=len(r.kept) if len(r.dice) > 3 and not r.rerolls else None,
-                modifiers=mods, total=total, against=against, success=success, versus=versus)
+    return Roll(dice=list(r.dice), label=label, kept=kept, modifiers=mods, total=total, against=against, success=success,
+                versus=versus)
 
 
 def task(c: Combatant, dice: Dice, modifiers: list[Modifier], against: int | None = None,
-         versus: Term | None = None, luck: int = 0) -> Roll:
-    """``c``'s task roll (3d6, open-ended; ``luck`` skew dice, which the event rolled says) with
-    ``modifiers``, as an event's `Roll`."""
+         versus: Term | None = None, luck: int = 0, open_ended: bool = True) -> Roll:
+    """``c``'s task roll (3d6, open-ended unless ``open_ended`` is false; ``luck`` skew dice, which the
+    event rolled says) with ``modifiers``, as an event's `Roll`."""
     with dice.rolling_for(c.name):
-        r = task_roll(dice, luck)
+        r = task_roll(dice, luck, open_ended)
     return roll_of(r, modifiers, against, versus)
 
 
