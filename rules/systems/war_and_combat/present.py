@@ -178,6 +178,15 @@ class WacPresenter(Presenter[WacFacts]):
             t = t.model_copy(update={"args": [words.get(a, a) if isinstance(a, str) else a for a in t.args]})
         return super().term(t)
 
+    def effect_ends(self, ends: str, of: str | None, left: int) -> str:
+        """A condition counted in rounds, as the text counts a stun ("can take no action for 1d6 rounds"):
+        ``for 6 rounds: this one and the next 5``; one of a round ``until the end of this round``."""
+        if ends != "round_end" or secret(left):
+            return super().effect_ends(ends, of, left)
+        if left <= 1:
+            return "until the end of this round"
+        return f"for {left} rounds: this one and the next" + (f" {left - 1}" if left > 2 else "")
+
     def wac_initiative(self, e: WacInitiative) -> str:
         """``**Borin** initiative **21** (🎲 6, 5, 4, 1 (3d6 high skew) keep 3 +6 Fighter = **21**)``."""
         if e.high_skew and e.roll is not None and e.roll.label and not secret(e.roll.label):

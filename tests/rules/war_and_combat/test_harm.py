@@ -155,3 +155,16 @@ def test_a_disabled_arm_drops_what_it_holds_and_a_disabled_leg_fells():
     t.run("act", action="damage", target="Grak", options={"critical": "", "right": "", "arm": ""})
     t.run("act", action="damage", target="Grak", options={"critical": "", "left": "", "leg": ""})
     assert not st(t, "Grak").dropped and not st(t, "Grak").fallen
+
+
+def test_a_stuns_line_counts_its_rounds_in_words():
+    """"Stunned characters ... can take no action for 1d6 rounds": a stun of 6 says it lasts 6 rounds, this one and the
+    next 5, on its line and on the board; one of a round says it ends with this round."""
+    s = duel()
+    res = s.run("act", [6], action="damage", target="Grak", options={"serious": "", "chest": ""})
+    assert "Effect **stun** on **Grak** for 6 rounds: this one and the next 5" in s.text(res)
+    assert s.system.present.effect_lines(s.enc) == ["stun on Grak, for 6 rounds: this one and the next 5"]
+    assert not any("times" in line for line in s.text(res))
+    t = duel()
+    res = t.run("act", [1], action="damage", target="Grak", options={"serious": "", "chest": ""})
+    assert "Effect **stun** on **Grak** until the end of this round" in t.text(res)

@@ -238,7 +238,7 @@ def test_the_shock_line_shows_the_stun_left_after_the_round_ends():
     line says so (not 6); a running stun with one round left does not swallow the shock check's new one-round stun."""
     s, text = _shock_stunned_in_round_two(6)
     assert s.enc.round == 2 and [e.left for e in s.enc.effects if e.code == "stun" and e.target == "Grak"] == [5]
-    assert any("stun" in line and "(5 times)" in line for line in text)
+    assert any("stun" in line and "for 5 rounds: this one and the next 4" in line for line in text)
     t, _ = _shock_stunned_in_round_two(1)
     assert t.enc.round == 2 and [e.left for e in t.enc.effects if e.code == "stun" and e.target == "Grak"] == [1]
 
@@ -248,7 +248,7 @@ def test_a_stun_that_ends_as_a_new_one_begins_gets_its_line():
     1 round": Grak's stun ends with round 1 and its line is told before round 2 begins, and then the new one is told."""
     s, text = _shock_stunned_in_round_two(1)
     ended, began = text.index("Effect **stun** on **Grak** ends"), text.index("**Round 2** begins")
-    assert ended < began < text.index("Effect **stun** on **Grak** until the end of the round")
+    assert ended < began < text.index("Effect **stun** on **Grak** until the end of this round")
     assert [(e.name, e.left) for e in s.enc.effects if e.target == "Grak"] == [("stun", 1)]
 
 
