@@ -120,14 +120,43 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
         return opts.rear_defense, "flank_unguarded"
     if arc == "front" and guard == "flank":
         return opts.rear_defense, "front_forfeited"
-    if down or st.fallen or limbs.crawling(target):  # option `down_agility`: with the Agility modifier too
-        value = (STUNNED if down else FALLEN).value(rank, agl) + (agl if opts.down_agility else 0)
-        why = "stunned" if down else "fallen" if st.fallen else "crawling"
+    lowered = down_defense(enc, opts, target)
+    if lowered is not None:
+        value, why = lowered
     elif arc == "flank":
         value, why = 10 + rank // 2 + agl, "flank"
     else:
         value, why = 10 + rank + agl + limbs.shield(enc, target), "front"
     return value + sum(n for _, n in _adjustments(enc, target)), why
+
+
+def down_defense(enc: Encounter, opts: OptionValues, target: Combatant) -> tuple[int, str] | None:
+    """The Defense of a stunned, fallen or crawling ``target`` (that rule's code), or None: stunned "Base 5 + half
+    Fighter rank", fallen or crawling "a base Defense of 5, then adds Fighter rank"; with the Agility modifier
+    too where option `down_agility` adds it."""
+    st = WacCombatant.of(target)
+    down = stunned(enc, target)
+    if not (down or st.fallen or limbs.crawling(target)):
+        return None
+    rank, agl = sheet.fighter(target), sheet.modifier(target, "agl")
+    value = (STUNNED if down else FALLEN).value(rank, agl) + (agl if opts.down_agility else 0)
+    return value, "stunned" if down else "fallen" if st.fallen else "crawling"
+
+
+def _stun_taken(enc: Encounter, opts: OptionValues, t: Combatant, rounds: int) -> EffectTaken:
+    """A stun's line, with the Defense attacks will use while it lasts and why: ``rounds`` and the Defense's rule
+    (``stunned``, ``stunned_agility``; a helpless fighter's lower one: ``unconscious``, ``immobile``), then its own
+    numbers: that Defense, the Fighter rank's half and the Agility modifier."""
+    st = WacCombatant.of(t)
+    rank, agl = sheet.fighter(t), sheet.modifier(t, "agl")
+    if st.unconscious or st.immobile:  # "Unconscious characters have a base Defense of 3": it stays the lower
+        value, why = HELPLESS.value(rank, agl), "unconscious" if st.unconscious else "immobile"
+    else:
+        value = STUNNED.value(rank, agl) + (agl if opts.down_agility else 0)
+        why = "stunned_agility" if opts.down_agility else "stunned"
+    return EffectTaken(actor=t.name, effect="stun", detail=str(rounds), args=[rounds, why],
+                       values=[value, rank // 2, agl],
+                       roll=Roll(dice=[rounds], label="1d6"))
 
 
 def _adjustments(enc: Encounter, target: Combatant) -> list[tuple[str, int]]:
@@ -399,9 +428,7 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
         if effect.no_action_rounds:
             with dice.rolling_for(t.name):
                 rounds = dice.roll(1, 6)[0]
-            events.append(EffectTaken(actor=t.name, effect="stun", detail=str(rounds),
-                                      roll=Roll(dice=[rounds], label="1d6")))
-            events.append(add_effect(enc, t, "stun", rounds))
+            events += [_stun_taken(enc, opts, t, rounds), add_effect(enc, t, "stun", rounds)]
         if effect.actions_lost:
             st.lost += effect.actions_lost
             st.actions = max(0, st.actions - effect.actions_lost)

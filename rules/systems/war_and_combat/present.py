@@ -7,6 +7,7 @@ from rules.events import Attacked, Checked, Term
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
+from rules.text import signed
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     CarriedOver,
@@ -37,7 +38,7 @@ PHASE_TEXT = {
                   "shoot again, then `/init next`",
 }
 EFFECTS = {
-    "stun": "is stunned: no action for {d} round(s), Defense 5 + half Fighter rank",
+    "stun": "is stunned: no action for {d}",
     "loses_action": "loses {d} action(s) this round",
     "drops": "drops its {d}",
     "falls": "falls down",
@@ -270,6 +271,8 @@ class WacPresenter(Presenter[WacFacts]):
 
     def effect_taken(self, e: EffectTaken) -> str:
         detail = self._effect_detail(e.effect, e.args) if e.args else e.detail
+        if e.effect == "stun":  # the Defense used while stunned, and why (logged before: the rule's words)
+            detail = self._stun_defense(e.args, e.values) if len(e.args) == 2 else f"{detail} round(s), Defense 5 + half Fighter rank"
         if e.effect == "falls" and detail in FALLS:  # the Stumble-XX row: how it falls
             return f"**{e.actor}** {FALLS[detail]}"
         text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
@@ -283,6 +286,22 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}** drops its {e.args[0]}{how}, it lies at {e.args[2]}"
         rolled = f" ({self.roll_text(e.roll)})" if e.roll is not None and shown else ""
         return f"**{e.actor}**{joiner}{text}{rolled}"
+
+    @staticmethod
+    def _stun_defense(args: list[str | int], values: list[int]) -> str:
+        """``6 round(s), Defense 5 + half Fighter rank 1 = 6``: a stun's rounds and the Defense used while it lasts
+        (`attacks._stun_taken`), its numbers left out where this view hides them."""
+        rounds, why = args
+        if why in ("unconscious", "immobile"):
+            words = f"Defense 3, not the stunned 5 + half Fighter rank: {why}, it gets no Fighter rank or Agility modifier"
+        elif len(values) != 3 or any(secret(v) for v in values):
+            words = "Defense 5 + half Fighter rank" + (" + Agility modifier (option `down_agility`)"
+                                                       if why == "stunned_agility" else "")
+        else:
+            value, half, agl = values
+            agility = f" + Agility modifier {signed(agl)} (option `down_agility`)" if why == "stunned_agility" else ""
+            words = f"Defense 5 + half Fighter rank {half}{agility} = {value}"
+        return f"{rounds} round(s), {words}"
 
     @staticmethod
     def _effect_detail(effect: str, args: list[str | int]) -> str:
