@@ -7,7 +7,6 @@ from rules.events import Attacked, Checked, Term
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
-from rules.text import signed
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     CarriedOver,
@@ -29,6 +28,7 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.facts import WacFacts
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
+from rules.text import signed
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
