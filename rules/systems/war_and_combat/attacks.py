@@ -533,13 +533,17 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
         held = wielded(t)
         st.broken.append(held.name)
         events.append(EffectTaken(actor=t.name, effect="break", detail=held.name))
+    if miss_by == 0 and effect.name in ("stumble", "fumble"):  # "0 You slip, but catch yourself" / "Item slips, but is caught"
+        events.append(EffectTaken(actor=t.name, effect="slips", args=[effect.name, effect.target or 0, wielded(t).name]))
     if outcome.actions_lost:
         st.lost += outcome.actions_lost
         st.actions = max(0, st.actions - outcome.actions_lost)
         events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
     if outcome.drop:
         events.append(_drop(enc, t, wielded(t).name, outcome.drop, dice))
-    if outcome.falls and not st.fallen:
+    if outcome.falls and st.fallen:  # "On a failure, fall down": one down already stays so
+        events.append(EffectTaken(actor=t.name, effect="stays_fallen", detail=outcome.text.rstrip(".")))
+    elif outcome.falls:
         fall(enc, opts, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))
     if outcome.stunned_rounds:

@@ -42,6 +42,7 @@ EFFECTS = {
     "loses_action": "loses {d} action(s) this round",
     "drops": "drops its {d}",
     "falls": "falls down",
+    "stays_fallen": "fails to keep its feet (\"{d}\"), but is already fallen: it stays down",
     "knockout": "is knocked out",
     "immobile": "is conscious but immobile",
     "mobile": "is no longer immobile (the wound that held it healed)",
@@ -273,6 +274,12 @@ class WacPresenter(Presenter[WacFacts]):
         detail = self._effect_detail(e.effect, e.args) if e.args else e.detail
         if e.effect == "stun":  # the Defense used while stunned, and why (logged before: the rule's words)
             detail = self._stun_defense(e.args, e.values) if len(e.args) == 2 else f"{detail} round(s), Defense 5 + half Fighter rank"
+        if e.effect == "slips" and len(e.args) == 3:  # a Stumble-XX or Fumble-XX missed by 0
+            name, target, item = e.args
+            row = f"({str(name).title()}-{target} missed by 0)"
+            if name == "stumble":
+                return f"**{e.actor}** slips, but catches itself {row}"
+            return f"**{e.actor}**'s {item} slips, but is caught {row}"
         if e.effect == "falls" and detail in FALLS:  # the Stumble-XX row: how it falls
             return f"**{e.actor}** {FALLS[detail]}"
         text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")

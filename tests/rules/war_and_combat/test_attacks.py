@@ -327,3 +327,20 @@ def test_a_piece_of_armour_covers_its_own_location():
     fight(t)
     res = t.run("attack", [4, 4, 3, 4, 4, 3, 1, 1, 2], actor="Borin", target="Grak")  # chest: impact 4 - 2 = 2
     assert next(e for e in res.events if isinstance(e, Struck)).absorbed == 2
+
+
+def test_a_stumble_missed_by_0_slips_and_a_fallen_victim_stays_down():
+    """Stumble-XX: "Roll 3d6 + Agility modifier vs. target. On a failure, fall down. Miss by: 0 You slip, but catch
+    yourself. Lose 1 action this round. ... 7+ Fall on back, side, or face": a roll equal to the target (no more
+    than it) slips and the reply says so; a victim already fallen has the row it missed by named, and stays down."""
+    s = duel()
+    fight(s, borin="tackle")
+    res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 4, 4], actor="Borin", target="Grak")  # 13 vs Stumble-13
+    said = "\n".join(s.text(res)).replace("**", "")
+    assert "Grak slips, but catches itself (Stumble-13 missed by 0)" in said and not st(s, "Grak").fallen
+    t = duel()
+    fight(t, borin="tackle")
+    st(t, "Grak").fallen = True
+    res = t.run("attack", [3, 3, 2, 4, 4, 3, 2, 2, 2, 2, 2, 1], actor="Borin", target="Grak")  # 5 vs 13: missed by 8
+    said = "\n".join(t.text(res)).replace("**", "")
+    assert "Grak fails to keep its feet (\"Fall on back, side, or face\"), but is already fallen: it stays down" in said
