@@ -190,10 +190,12 @@ class WacPresenter(Presenter[WacFacts]):
         return f"for {left} rounds: this one and the next" + (f" {left - 1}" if left > 2 else "")
 
     def wac_initiative(self, e: WacInitiative) -> str:
-        """``**Borin** initiative **21** (🎲 6, 5, 4, 1 (3d6 high skew) keep 3 +6 Fighter = **21**)``."""
+        """``**Borin** initiative **21** (🎲 6, 5, 4, 1 (3d6 + a high skew die, the best 3 kept: the side with the
+        better Tactics) +6 Fighter = **21**)``."""
         if e.high_skew and e.roll is not None and e.roll.label and not secret(e.roll.label):
-            label = e.roll.label.replace("3d6", "3d6 high skew", 1)
-            e = e.model_copy(update={"roll": e.roll.model_copy(update={"label": label})})
+            label = e.roll.label.replace("3d6 keep 3", "3d6").replace(  # "a high skew die" = 4d6 keep the best 3
+                "3d6", "3d6 + a high skew die, the best 3 kept: the side with the better Tactics", 1)
+            e = e.model_copy(update={"roll": e.roll.model_copy(update={"label": label, "kept": None})})
         return self.initiative_set(e)
 
     def checked(self, e: Checked) -> str:
@@ -256,8 +258,10 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}** is struck in the {e.location}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
         impact = e.impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else e.impact
-        if e.low_skew and not secret(e.impact.label):
-            impact = impact.model_copy(update={"label": f"{impact.label} low skew"})
+        if e.low_skew and not secret(e.impact.label):  # "add a low skew die for impact, since the blow is unintentional"
+            worst = f", the worst {impact.kept} kept" if impact.kept else ""
+            impact = impact.model_copy(update={"label": f"{impact.label} + a low skew die{worst}: the blow is unintentional",
+                                               "kept": None})
         where = f" ({self.roll_text(e.location_roll)})" if e.location_roll is not None else ""
         head = f"**{e.actor}** is struck in the {e.location}{where}{crit}: impact {self.roll_text(impact)} (cap {e.cap})"
         if e.critical_dice:

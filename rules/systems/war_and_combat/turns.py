@@ -49,7 +49,8 @@ def roll_of(r: TaskRoll, modifiers: list[Modifier], against: int | None = None, 
     out), the outcome against ``against`` (what it is: ``versus``). A roll rolled again for a natural
     18 or 3 says so in its label, and its open end is shown even when it adds nothing."""
     mods: list[Modifier] = []
-    label, kept = "3d6", len(r.kept) if len(r.dice) > 3 else None
+    first = len(r.dice) - 3 * len(r.rerolls)  # the first throw: 3d6 and any skew dice
+    label, kept = "3d6", len(r.kept) if first > 3 else None
     if r.rerolls:  # "a natural 18 rerolls and adds the new roll minus 10": the dice after the first throw
         high = r.natural == 18
         again = len(r.rerolls)

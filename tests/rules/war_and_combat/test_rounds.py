@@ -261,7 +261,7 @@ def test_a_natural_18_on_initiative_names_its_second_roll_and_adds_its_excess():
     borin = next(e for e in res.events if isinstance(e, InitiativeSet) and e.actor == "Borin")
     assert borin.value == 24
     line = next(t for t in s.text(res) if t.startswith("**Borin** initiative"))
-    assert "(3d6 high skew keep 3, then 3d6 again for the natural 18)" in line
+    assert "(3d6 + a high skew die, the best 3 kept: the side with the better Tactics, then 3d6 again for the natural 18)" in line
     assert "+0 natural 18: the excess over 10 of the 3d6 rolled again" in line and line.endswith("= **24**)")
     s = apart()
     res = s.run("init_roll", [6, 6, 6, 1, 6, 5, 4, 1, 2, 3])  # again 6,5,4 = 15: +5
