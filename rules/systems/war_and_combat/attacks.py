@@ -474,7 +474,8 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> Effe
     it lands (``how``, the table's words): "1d6-1 m" (a 1d6, less 1, in metres: two to a hex; then a
     1d6 for the direction if it leaves the hex), "at feet", or "1d6 hexes, random direction" (a 1d6
     for the hexes, one for the direction). It stops short of a wall or the map's edge. The event
-    names the item, ``how``, the hex it lies in, and carries the dice."""
+    names the item, ``how``, the hex it lies in, the hexes the dice gave, those it went and the
+    direction, and carries the dice."""
     st = WacCombatant.of(t)
     if item not in st.dropped:
         st.dropped.append(item)
@@ -492,14 +493,15 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> Effe
         if hexes:
             rolled += dice.roll(1, 6)
             way = grid.facings[rolled[-1] - 1]
+    moved = 0
     for _ in range(hexes):
         nxt = grid.step(at, way)
         if nxt is None or nxt in grid.blocked:
             break
-        at = nxt
+        at, moved = nxt, moved + 1
     st.dropped_at[item] = at.name
     roll = Roll(dice=rolled) if rolled else None  # the distance's die, then the direction's: the presenter says so
-    return EffectTaken(actor=t.name, effect="drops", args=[item, how, at.name], roll=roll)
+    return EffectTaken(actor=t.name, effect="drops", args=[item, how, at.name, hexes, moved, way], roll=roll)
 
 
 def downed(t: Combatant) -> list[Event]:

@@ -70,6 +70,8 @@ EFFECTS = {
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
 }
+#: the hex directions in words: where a dropped item goes
+WAY_WORDS = {"N": "north", "NE": "north-east", "SE": "south-east", "S": "south", "SW": "south-west", "NW": "north-west"}
 #: how a Stumble-XX failure falls, by its "Miss by" row ("1-3 Fall to knees. 4-6 Fall to your hands and knees. 7+
 #: Fall on back, side, or face"): each is a fall (the text gives kneeling no rule of its own), named as the row says
 FALLS = {"knees": "falls to its knees", "hands and knees": "falls to its hands and knees",
@@ -289,6 +291,8 @@ class WacPresenter(Presenter[WacFacts]):
         text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
         joiner = "" if text.startswith("'") else " "
         shown = e.roll is not None and bool(e.roll.dice)
+        if e.effect == "drops" and len(e.args) == 6:  # where it landed, in words, after its dice
+            return self._landed(e)
         if e.effect == "drops" and len(e.args) > 2:  # where it landed, after its dice: the distance's, the direction's
             how = f" ({e.args[1]})"
             if e.roll is not None and shown:
@@ -297,6 +301,27 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}** drops its {e.args[0]}{how}, it lies at {e.args[2]}"
         rolled = f" ({self.roll_text(e.roll)})" if e.roll is not None and shown else ""
         return f"**{e.actor}**{joiner}{text}{rolled}"
+
+    def _landed(self, e: EffectTaken) -> str:
+        """``**Grak** drops its axe: 🎲 5, 2 (1d6-1 m, then 1d6 for the direction): it lands 4 m away, 2 hexes to the
+        north-east, at G4``: a dropped item's dice, then how far and which way it went, in words."""
+        item, how, at, hexes, moved, way = e.args
+        if how == "at feet":
+            return f"**{e.actor}** drops its {item} at its feet, at {at}"
+        dice = ""
+        if e.roll is not None and e.roll.dice:
+            label = f"{str(how).split(',')[0]}, then 1d6 for the direction" if len(e.roll.dice) > 1 else str(how)
+            dice = f": {self.roll_text(e.roll.model_copy(update={'label': label}))}"
+        shown = how == "1d6-1 m" and e.roll is not None and bool(e.roll.dice) and not secret(e.roll.dice[0])
+        metres = int(e.roll.dice[0]) - 1 if shown and e.roll is not None else None
+        away = f"{metres} m away, " if metres else ""
+        if not hexes:
+            where = "at its feet" if metres == 0 else f"{away}in its own hex"
+            return f"**{e.actor}** drops its {item}{dice}: it lands {where}, at {at}"
+        short = f" (stopped {int(hexes) - int(moved)} short of the {hexes} by a wall or the map's edge)" if moved != hexes else ""
+        verb = "lands" if how == "1d6-1 m" else "flies"
+        count = f"{moved} hex{'es' if moved != 1 else ''}"
+        return f"**{e.actor}** drops its {item}{dice}: it {verb} {away}{count} to the {WAY_WORDS.get(str(way), way)}{short}, at {at}"
 
     @staticmethod
     def _stun_defense(args: list[str | int], values: list[int]) -> str:

@@ -79,7 +79,7 @@ def test_a_fumble_drops_only_what_the_arm_carries():
     fight(t)
     res = t.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 1], actor="Borin", target="Grak")
     said = "\n".join(t.text(res)).replace("**", "").replace("✍", "")
-    assert f"Grak drops its axe: 🎲 1 (1d6-1 m), it lies at {near(t, 'D4', 'SE')}" in said and st(t, "Grak").dropped == ["axe"]
+    assert f"Grak drops its axe: 🎲 1 (1d6-1 m): it lands at its feet, at {near(t, 'D4', 'SE')}" in said and st(t, "Grak").dropped == ["axe"]
     t.run("act", action="hold", actor="Borin")
     refused = t.refused("attack", [6, 6, 5], actor="Grak", target="Borin")  # the axe is on the ground, not in the other hand
     assert "has dropped its axe (it lies at" in refused and "other hand" not in refused
