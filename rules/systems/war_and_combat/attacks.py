@@ -430,9 +430,7 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
                 rounds = dice.roll(1, 6)[0]
             events += [_stun_taken(enc, opts, t, rounds), add_effect(enc, t, "stun", rounds)]
         if effect.actions_lost:
-            st.lost += effect.actions_lost
-            st.actions = max(0, st.actions - effect.actions_lost)
-            events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(effect.actions_lost)))
+            events.append(lose_actions(enc, t, effect.actions_lost))
         drops, falls = effect.drops, effect.falls
         if effect.limb in ("disabled", "both legs disabled") and opts.disabled_limbs == "unusable":
             # "can no longer be used": an arm holds nothing (an impaired one "may still carry"), a leg bears no weight
@@ -504,6 +502,17 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> Effe
     return EffectTaken(actor=t.name, effect="drops", args=[item, how, at.name, hexes, moved, way], roll=roll)
 
 
+def lose_actions(enc: Encounter, t: Combatant, n: int) -> EffectTaken:
+    """"one action is lost this round": ``t`` loses ``n``, from the flurry under way, or from its coming flurry's
+    when that has not begun. One whose flurry has begun with no action left, or whose round has no flurry left (the
+    adjustment phase), loses nothing, and the event says so (``args`` ``none_left``)."""
+    st = WacCombatant.of(t)
+    nothing = enc.phase == "adjustment" or (st.flurry_init is not None and st.actions == 0)
+    st.lost += n
+    st.actions = max(0, st.actions - n)
+    return EffectTaken(actor=t.name, effect="loses_action", detail=str(n), args=["none_left"] if nothing else [])
+
+
 def downed(t: Combatant) -> list[Event]:
     """Unconscious or mortally wounded is downed: "Only mortally wounded characters are incapable of performing any
     action", and the unconscious none; one "conscious but immobile" still acts where it lies."""
@@ -538,9 +547,7 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
     if miss_by == 0 and effect.name in ("stumble", "fumble"):  # "0 You slip, but catch yourself" / "Item slips, but is caught"
         events.append(EffectTaken(actor=t.name, effect="slips", args=[effect.name, effect.target or 0, wielded(t).name]))
     if outcome.actions_lost:
-        st.lost += outcome.actions_lost
-        st.actions = max(0, st.actions - outcome.actions_lost)
-        events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
+        events.append(lose_actions(enc, t, outcome.actions_lost))
     if outcome.drop:
         events.append(_drop(enc, t, wielded(t).name, outcome.drop, dice))
     if outcome.falls and st.fallen:  # "On a failure, fall down": one down already stays so

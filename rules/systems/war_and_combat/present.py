@@ -280,6 +280,8 @@ class WacPresenter(Presenter[WacFacts]):
         detail = self._effect_detail(e.effect, e.args) if e.args else e.detail
         if e.effect == "stun":  # the Defense used while stunned, and why (logged before: the rule's words)
             detail = self._stun_defense(e.args, e.values) if len(e.args) == 2 else f"{detail} round(s), Defense 5 + half Fighter rank"
+        if e.effect == "loses_action" and e.args == ["none_left"]:
+            return f"**{e.actor}** would lose {e.detail} action, but has none left this round: nothing is lost"
         if e.effect == "slips" and len(e.args) == 3:  # a Stumble-XX or Fumble-XX missed by 0
             name, target, item = e.args
             row = f"({str(name).title()}-{target} missed by 0)"

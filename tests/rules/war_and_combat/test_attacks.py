@@ -344,3 +344,19 @@ def test_a_stumble_missed_by_0_slips_and_a_fallen_victim_stays_down():
     res = t.run("attack", [3, 3, 2, 4, 4, 3, 2, 2, 2, 2, 2, 1], actor="Borin", target="Grak")  # 5 vs 13: missed by 8
     said = "\n".join(t.text(res)).replace("**", "")
     assert "Grak fails to keep its feet (\"Fall on back, side, or face\"), but is already fallen: it stays down" in said
+
+
+def test_an_action_lost_by_one_with_none_left_is_said_to_lose_nothing():
+    """"0 You slip, but catch yourself. Lose 1 action this round": Grak, his flurry's actions spent, has none to lose,
+    and the reply says nothing is lost; with actions left, one is lost."""
+    s = duel(rear_defense=11)  # with no action left Grak is open to an indefensible attack: Defense 11, no critical
+    fight(s, borin="tackle")
+    st(s, "Grak").actions = 0
+    res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 4, 4], actor="Borin", target="Grak")  # 13 vs Stumble-13
+    said = "\n".join(s.text(res)).replace("**", "")
+    assert "Grak would lose 1 action, but has none left this round: nothing is lost" in said
+    assert "loses 1 action" not in said
+    t = duel()
+    fight(t, borin="tackle")
+    res = t.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 4, 4], actor="Borin", target="Grak")
+    assert "Grak loses 1 action(s) this round" in "\n".join(t.text(res)).replace("**", "") and st(t, "Grak").actions == 1
