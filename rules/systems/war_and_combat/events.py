@@ -163,10 +163,12 @@ class MoralePrompt(Event):
 
 
 class FacedAttacker(Event):
-    """Turned to face an attacker as the flurry began (free; -1 Defense for the flurry)."""
+    """Turned to face an attacker as the flurry began (free; -1 Defense for the flurry where it ``penalty``)."""
 
     kind: ClassVar[str] = "face_flurry"
     facing: str
+    #: the turn places the attacker in its zone of threat: -1 Defense for the flurry (not a polearm's foe in its gap)
+    penalty: bool = True
 
 
 class Interrupted(Event):

@@ -372,6 +372,9 @@ class WacPresenter(Presenter[WacFacts]):
                 f"side that needs it (`/roll`, and `/combatant remove` for those who flee)")
 
     def faced(self, e: FacedAttacker) -> str:
+        if not e.penalty:
+            return (f"**{e.actor}** turns to face {e.facing} as the flurry begins (no Defense penalty: the turn does not "
+                    "place the attacker in its zone of threat)")
         return f"**{e.actor}** turns to face {e.facing} as the flurry begins (-1 Defense this flurry)"
 
     def interrupted(self, e: Interrupted) -> str:

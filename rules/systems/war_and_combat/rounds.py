@@ -22,9 +22,10 @@ from rules.dice import Dice
 from rules.effects import pass_turns
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Modifier, RoundBegan, Term, mod
+from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.systems.war_and_combat import lengthy, sheet
+from rules.systems.war_and_combat import lengthy, sheet, zones
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     Declared,
@@ -223,9 +224,7 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         placed = [(o, o.cell) for o in foes if o.cell is not None]
         if not facing_one and placed:
             _, there = min(placed, key=lambda oc: grid.distance(here, oc[1]))
-            c.facing = grid.facing_towards(here, there)
-            WacCombatant.of(c).turned = True
-            events.append(FacedAttacker(actor=c.name, facing=c.facing))
+            events.append(_turn_to(grid, c, there))
     est.in_turn = opts.declare == "public"
     if est.in_turn:  # "1. Roll for Flurry Initiative 2. Declare Intention": the attacker declares first
         events += [_initiative(enc, opts, c, dice) for c in fighters]
@@ -351,9 +350,18 @@ def _face(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     want = grid.facing_towards(c.cell, foe.cell)
     if grid.turn_steps(c.facing, want) <= 1:
         return []
-    c.facing = want
-    WacCombatant.of(c).turned = True
-    return [FacedAttacker(actor=c.name, facing=want)]
+    return [_turn_to(grid, c, foe.cell)]
+
+
+def _turn_to(grid: Grid, c: Combatant, there: Cell) -> FacedAttacker:
+    """``c`` turned to face the opponent at ``there`` (free). "A fighter who must turn to place the attacker into
+    his zone of threat receives a -1 penalty to Defense for the entire flurry": only where the turn places it there
+    (a polearm's foe a hex off stays in the gap before its head: no penalty)."""
+    assert c.cell is not None
+    c.facing = grid.facing_towards(c.cell, there)
+    penalty = there in zones.threat(grid, c)
+    WacCombatant.of(c).turned = penalty
+    return FacedAttacker(actor=c.name, facing=c.facing, penalty=penalty)
 
 
 def _pins(enc: Encounter, c: Combatant) -> int:
