@@ -96,3 +96,15 @@ def test_a_polearm_turned_to_a_foe_in_its_gap_takes_no_penalty():
     assert s.enc.phase == "flurry" and s.get("Grak").facing == "SE" and not st(s, "Grak").turned
     t = _turned_polearm("SE SE", "weapons=spear")
     assert t.enc.phase == "flurry" and t.get("Grak").facing == "SE" and st(t, "Grak").turned
+
+
+def test_a_fighter_with_no_zone_of_threat_turned_to_face_takes_the_penalty():
+    """"A fighter who must turn to place the attacker into his zone of threat receives a -1 penalty to Defense": Grak
+    with a bow in hand has no zone of threat; his turn to face Borin is read as bringing him before it, at -1."""
+    s = wac()
+    s.add("Grak", "fighter=3 weapons=bow", side="orcs", at="D4", facing="NW", owner=None)
+    s.add("Borin", "fighter=6 weapons=broadsword", side="dwarves", at=near(s, "D4", "SE"), facing="NW")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    assert s.enc.phase == "flurry" and s.get("Grak").facing == "SE" and st(s, "Grak").turned
