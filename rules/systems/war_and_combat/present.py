@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rules.events import Attacked, Checked, Term
+from rules.events import Attacked, Checked, Roll, Term
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
@@ -182,6 +182,18 @@ class WacPresenter(Presenter[WacFacts]):
             t = t.model_copy(update={"args": [words.get(a, a) if isinstance(a, str) else a for a in t.args]})
         return super().term(t)
 
+    def roll_text(self, r: Roll, outcome: str | None = None) -> str:
+        """A task roll's line, saying why dice after the first throw were rolled: ``(3d6, then 3d6 again for the natural
+        18) +0 natural 18: the excess over 10 of the 3d6 rolled again``."""
+        again = next((m for m in r.modifiers if m.code in ("open_end_high", "open_end_low")), None)
+        if again is not None and r.label and not secret(r.label):
+            times = again.args[0] if again.args and isinstance(again.args[0], int) else 1
+            keep = f" keep {r.kept}" if r.kept else ""
+            natural = 18 if again.code == "open_end_high" else 3
+            label = f"{r.label}{keep}, then 3d6 again" + (f" ×{times}" if times > 1 else "") + f" for the natural {natural}"
+            r = r.model_copy(update={"label": label, "kept": None})
+        return super().roll_text(r, outcome)
+
     def effect_ends(self, ends: str, of: str | None, left: int) -> str:
         """A condition counted in rounds, as the text counts a stun ("can take no action for 1d6 rounds"):
         ``for 6 rounds: this one and the next 5``; one of a round ``until the end of this round``."""
@@ -195,8 +207,7 @@ class WacPresenter(Presenter[WacFacts]):
         """``**Borin** initiative **21** (🎲 6, 5, 4, 1 (3d6 + a high skew die, the best 3 kept: the side with the
         better Tactics) +6 Fighter = **21**)``."""
         if e.high_skew and e.roll is not None and e.roll.label and not secret(e.roll.label):
-            label = e.roll.label.replace("3d6 keep 3", "3d6").replace(  # "a high skew die" = 4d6 keep the best 3
-                "3d6", "3d6 + a high skew die, the best 3 kept: the side with the better Tactics", 1)
+            label = f"{e.roll.label} + a high skew die, the best {e.roll.kept or 3} kept: the side with the better Tactics"
             e = e.model_copy(update={"roll": e.roll.model_copy(update={"label": label, "kept": None})})
         return self.initiative_set(e)
 
