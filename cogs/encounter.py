@@ -139,13 +139,13 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         await reply(interaction, await service_of(interaction).co_gm(ctx_of(interaction), str(user.id), remove))
 
     @app_commands.command(name="terrain", description="Mark map cells: walls, difficult ground, heights (GM)")
-    @app_commands.describe(cells='Cells, e.g. "D4 D5 E5", a range "A1-A4" or a rectangle "B2:D4"', kind="What is there", height="Height in feet (0 clears)")
+    @app_commands.describe(cells='Cells, e.g. "D4 D5 E5", a range "A1-A4" or a rectangle "B2:D4"', kind="What is there (left out: each cell keeps its own)", height="Height in feet (0 clears)")
     @app_commands.choices(kind=TERRAIN_CHOICES)
     async def terrain(
         self,
         interaction: discord.Interaction,
         cells: str,
-        kind: str,
+        kind: Optional[str] = None,
         height: Optional[app_commands.Range[int, -MAX_CELL_HEIGHT, MAX_CELL_HEIGHT]] = None,
     ) -> None:
         await reply(interaction, await service_of(interaction).terrain(ctx_of(interaction), cells, kind, height))

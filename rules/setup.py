@@ -163,16 +163,19 @@ def with_gm(enc: Encounter, user_id: str, remove: bool) -> Encounter:
 
 
 def with_terrain(
-    enc: Encounter, system: RuleSystem, cells: str, kind: str, height: int | None,
-) -> tuple[Encounter, str, list[Cell]]:
+    enc: Encounter, system: RuleSystem, cells: str, kind: str | None, height: int | None,
+) -> tuple[Encounter, str | None, list[Cell]]:
     """``enc`` with ``cells`` (a cell list: ``A1 B2:C4``) marked as the terrain ``kind`` (``clear``
-    clears them) and, with ``height``, raised to it in feet (0 clears it); the kind as read, and
-    the cells. A solid terrain (a wall) cannot go on a cell someone stands on."""
+    clears them; None keeps each cell's) and, with ``height``, raised to it in feet (0 clears it);
+    the kind as read, and the cells. A solid terrain (a wall) cannot go on a cell someone stands on."""
     grid = enc.grid()
     if grid is None:
         raise IllegalAction("This encounter has no map to mark.")
-    kind = (kind or "").strip().lower()
-    if kind not in system.terrain_kinds:
+    if kind is None and height is None:
+        raise InputError("Give `kind` (what is there), `height` (in feet; 0 clears it) or both: "
+                         "a height alone keeps what each cell holds.")
+    kind = None if kind is None else kind.strip().lower()
+    if kind is not None and kind not in system.terrain_kinds:
         raise InputError(f"`{kind}` is not a terrain {system.title} uses: use one of {', '.join(system.terrain_kinds)}.")
     targets = parse_cell_list(cells, grid.width, grid.height)
     if height is not None:
@@ -182,16 +185,17 @@ def with_terrain(
     for cell in targets:
         name = cell.name
         there = new.at(cell)
-        if kind in system.solid_terrain and there is not None:
+        if kind is not None and kind in system.solid_terrain and there is not None:
             article = "an" if kind[0] in "aeiou" else "a"
             raise IllegalAction(f"{name} holds {there.name}: {article} {kind} cannot go there.")
-        if name in m.blocked:
-            m.blocked.remove(name)
-        m.terrain.pop(name, None)
-        if kind == "wall":
-            m.blocked.append(name)
-        elif kind != "clear":
-            m.terrain[name] = kind
+        if kind is not None:
+            if name in m.blocked:
+                m.blocked.remove(name)
+            m.terrain.pop(name, None)
+            if kind == "wall":
+                m.blocked.append(name)
+            elif kind != "clear":
+                m.terrain[name] = kind
         if height is not None:
             if height:
                 m.heights[name] = height

@@ -253,12 +253,13 @@ class Service:
         return Outcome(Report("👑 GMs", [text]), board_changed=True)
 
     @resolved_again
-    async def terrain(self, ctx: Ctx, cells: str, kind: str, height: int | None) -> Outcome:
+    async def terrain(self, ctx: Ctx, cells: str, kind: str | None, height: int | None) -> Outcome:
         async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "mark the map")
             new, kind, targets = with_terrain(live.enc, get_system(live.enc.system), cells, kind, height)
             names = " ".join(c.name for c in targets)
-            text = f"{names}: {kind}" + (f", height {height} ft" if height is not None else "")
+            marks = ([kind] if kind else []) + ([f"height {height} ft"] if height is not None else [])
+            text = f"{names}: {', '.join(marks)}"
             await self.encounters.commit(ctx, live, new, Write("/encounter terrain", text))
         return Outcome(Report("🗺️ Map marked", [text]), board_changed=True)
 

@@ -110,3 +110,17 @@ def test_reveal_shows_one_gm_combatant_and_refuses_a_players() -> None:
         with_reveal(enc, "Borin", hide=False)
     everyone, none = with_reveal(enc, None, hide=False)
     assert (everyone.settings.reveal, none) == (True, None)
+
+
+def test_a_height_alone_keeps_each_cells_kind() -> None:
+    """`/encounter terrain height:` without `kind` raises the cells and keeps what is there (War & Combat: "Uphill ×2
+    ... movement costs are double that of dominant terrain", so rough ground on a rise stays rough); with neither, it is
+    refused with what to give, and nothing changes."""
+    wac = get_system("war-and-combat")
+    enc = new_encounter(wac, "Ford", "16x12 hex", None, "1", 24.0)
+    rough, _, _ = with_terrain(enc, wac, "D4 D5", "rough", None)
+    raised, kind, cells = with_terrain(rough, wac, "D4", None, 6)
+    assert (raised.map.terrain, raised.map.heights, kind, [c.name for c in cells]) == (
+        {"D4": "rough", "D5": "rough"}, {"D4": 6}, None, ["D4"])
+    with pytest.raises(InputError, match="`kind`.*`height`"):
+        with_terrain(rough, wac, "D4", None, None)

@@ -120,14 +120,43 @@ def defense(enc: Encounter, opts: OptionValues, grid: Grid, target: Combatant, a
         return opts.rear_defense, "flank_unguarded"
     if arc == "front" and guard == "flank":
         return opts.rear_defense, "front_forfeited"
-    if down or st.fallen or limbs.crawling(target):  # option `down_agility`: with the Agility modifier too
-        value = (STUNNED if down else FALLEN).value(rank, agl) + (agl if opts.down_agility else 0)
-        why = "stunned" if down else "fallen" if st.fallen else "crawling"
+    lowered = down_defense(enc, opts, target)
+    if lowered is not None:
+        value, why = lowered
     elif arc == "flank":
         value, why = 10 + rank // 2 + agl, "flank"
     else:
         value, why = 10 + rank + agl + limbs.shield(enc, target), "front"
     return value + sum(n for _, n in _adjustments(enc, target)), why
+
+
+def down_defense(enc: Encounter, opts: OptionValues, target: Combatant) -> tuple[int, str] | None:
+    """The Defense of a stunned, fallen or crawling ``target`` (that rule's code), or None: stunned "Base 5 + half
+    Fighter rank", fallen or crawling "a base Defense of 5, then adds Fighter rank"; with the Agility modifier
+    too where option `down_agility` adds it."""
+    st = WacCombatant.of(target)
+    down = stunned(enc, target)
+    if not (down or st.fallen or limbs.crawling(target)):
+        return None
+    rank, agl = sheet.fighter(target), sheet.modifier(target, "agl")
+    value = (STUNNED if down else FALLEN).value(rank, agl) + (agl if opts.down_agility else 0)
+    return value, "stunned" if down else "fallen" if st.fallen else "crawling"
+
+
+def _stun_taken(enc: Encounter, opts: OptionValues, t: Combatant, rounds: int) -> EffectTaken:
+    """A stun's line, with the Defense attacks will use while it lasts and why: ``rounds`` and the Defense's rule
+    (``stunned``, ``stunned_agility``; a helpless fighter's lower one: ``unconscious``, ``immobile``), then its own
+    numbers: that Defense, the Fighter rank's half and the Agility modifier."""
+    st = WacCombatant.of(t)
+    rank, agl = sheet.fighter(t), sheet.modifier(t, "agl")
+    if st.unconscious or st.immobile:  # "Unconscious characters have a base Defense of 3": it stays the lower
+        value, why = HELPLESS.value(rank, agl), "unconscious" if st.unconscious else "immobile"
+    else:
+        value = STUNNED.value(rank, agl) + (agl if opts.down_agility else 0)
+        why = "stunned_agility" if opts.down_agility else "stunned"
+    return EffectTaken(actor=t.name, effect="stun", detail=str(rounds), args=[rounds, why],
+                       values=[value, rank // 2, agl],
+                       roll=Roll(dice=[rounds], label="1d6"))
 
 
 def _adjustments(enc: Encounter, target: Combatant) -> list[tuple[str, int]]:
@@ -399,13 +428,9 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
         if effect.no_action_rounds:
             with dice.rolling_for(t.name):
                 rounds = dice.roll(1, 6)[0]
-            events.append(EffectTaken(actor=t.name, effect="stun", detail=str(rounds),
-                                      roll=Roll(dice=[rounds], label="1d6")))
-            events.append(add_effect(enc, t, "stun", rounds))
+            events += [_stun_taken(enc, opts, t, rounds), add_effect(enc, t, "stun", rounds)]
         if effect.actions_lost:
-            st.lost += effect.actions_lost
-            st.actions = max(0, st.actions - effect.actions_lost)
-            events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(effect.actions_lost)))
+            events.append(lose_actions(enc, t, effect.actions_lost))
         drops, falls = effect.drops, effect.falls
         if effect.limb in ("disabled", "both legs disabled") and opts.disabled_limbs == "unusable":
             # "can no longer be used": an arm holds nothing (an impaired one "may still carry"), a leg bears no weight
@@ -447,7 +472,8 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> Effe
     it lands (``how``, the table's words): "1d6-1 m" (a 1d6, less 1, in metres: two to a hex; then a
     1d6 for the direction if it leaves the hex), "at feet", or "1d6 hexes, random direction" (a 1d6
     for the hexes, one for the direction). It stops short of a wall or the map's edge. The event
-    names the item, ``how``, the hex it lies in, and carries the dice."""
+    names the item, ``how``, the hex it lies in, the hexes the dice gave, those it went and the
+    direction, and carries the dice."""
     st = WacCombatant.of(t)
     if item not in st.dropped:
         st.dropped.append(item)
@@ -465,14 +491,26 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> Effe
         if hexes:
             rolled += dice.roll(1, 6)
             way = grid.facings[rolled[-1] - 1]
+    moved = 0
     for _ in range(hexes):
         nxt = grid.step(at, way)
         if nxt is None or nxt in grid.blocked:
             break
-        at = nxt
+        at, moved = nxt, moved + 1
     st.dropped_at[item] = at.name
     roll = Roll(dice=rolled) if rolled else None  # the distance's die, then the direction's: the presenter says so
-    return EffectTaken(actor=t.name, effect="drops", args=[item, how, at.name], roll=roll)
+    return EffectTaken(actor=t.name, effect="drops", args=[item, how, at.name, hexes, moved, way], roll=roll)
+
+
+def lose_actions(enc: Encounter, t: Combatant, n: int) -> EffectTaken:
+    """"one action is lost this round": ``t`` loses ``n``, from the flurry under way, or from its coming flurry's
+    when that has not begun. One whose flurry has begun with no action left, or whose round has no flurry left (the
+    adjustment phase), loses nothing, and the event says so (``args`` ``none_left``)."""
+    st = WacCombatant.of(t)
+    nothing = enc.phase == "adjustment" or (st.flurry_init is not None and st.actions == 0)
+    st.lost += n
+    st.actions = max(0, st.actions - n)
+    return EffectTaken(actor=t.name, effect="loses_action", detail=str(n), args=["none_left"] if nothing else [])
 
 
 def downed(t: Combatant) -> list[Event]:
@@ -506,13 +544,15 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
         held = wielded(t)
         st.broken.append(held.name)
         events.append(EffectTaken(actor=t.name, effect="break", detail=held.name))
+    if miss_by == 0 and effect.name in ("stumble", "fumble"):  # "0 You slip, but catch yourself" / "Item slips, but is caught"
+        events.append(EffectTaken(actor=t.name, effect="slips", args=[effect.name, effect.target or 0, wielded(t).name]))
     if outcome.actions_lost:
-        st.lost += outcome.actions_lost
-        st.actions = max(0, st.actions - outcome.actions_lost)
-        events.append(EffectTaken(actor=t.name, effect="loses_action", detail=str(outcome.actions_lost)))
+        events.append(lose_actions(enc, t, outcome.actions_lost))
     if outcome.drop:
         events.append(_drop(enc, t, wielded(t).name, outcome.drop, dice))
-    if outcome.falls and not st.fallen:
+    if outcome.falls and st.fallen:  # "On a failure, fall down": one down already stays so
+        events.append(EffectTaken(actor=t.name, effect="stays_fallen", detail=outcome.text.rstrip(".")))
+    elif outcome.falls:
         fall(enc, opts, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))
     if outcome.stunned_rounds:

@@ -147,6 +147,9 @@ class EffectTaken(Event):
     args: Annotated[list[str | int], PUBLIC] = Field(default_factory=list)
     #: the dice the effect rolled (a stun's 1d6 rounds; where a dropped item lands), shown to all
     roll: Annotated[Roll | None, PUBLIC] = None
+    #: the actor's own numbers the effect names (a stun's Defense, the half Fighter rank and the Agility modifier in
+    #: it): hidden where the actor's numbers are
+    values: list[int] = Field(default_factory=list)
 
 
 class FlurryEnded(Event):
@@ -160,10 +163,12 @@ class MoralePrompt(Event):
 
 
 class FacedAttacker(Event):
-    """Turned to face an attacker as the flurry began (free; -1 Defense for the flurry)."""
+    """Turned to face an attacker as the flurry began (free; -1 Defense for the flurry where it ``penalty``)."""
 
     kind: ClassVar[str] = "face_flurry"
     facing: str
+    #: the turn places the attacker in its zone of threat: -1 Defense for the flurry (not a polearm's foe in its gap)
+    penalty: bool = True
 
 
 class Interrupted(Event):

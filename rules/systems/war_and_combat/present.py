@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rules.events import Attacked, Checked, Term
+from rules.events import Attacked, Checked, Roll, Term
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
@@ -28,6 +28,7 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.facts import WacFacts
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
+from rules.text import signed
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
@@ -37,10 +38,11 @@ PHASE_TEXT = {
                   "shoot again, then `/init next`",
 }
 EFFECTS = {
-    "stun": "is stunned: no action for {d} round(s), Defense 5 + half Fighter rank",
+    "stun": "is stunned: no action for {d}",
     "loses_action": "loses {d} action(s) this round",
     "drops": "drops its {d}",
     "falls": "falls down",
+    "stays_fallen": "fails to keep its feet (\"{d}\"), but is already fallen: it stays down",
     "knockout": "is knocked out",
     "immobile": "is conscious but immobile",
     "mobile": "is no longer immobile (the wound that held it healed)",
@@ -68,6 +70,8 @@ EFFECTS = {
     "breaks_free": "breaks free of the hold",
     "restricted": "is held by a grapple (Restrict-{d}): a Strength task before each of its actions, until the flurry ends",
 }
+#: the hex directions in words: where a dropped item goes
+WAY_WORDS = {"N": "north", "NE": "north-east", "SE": "south-east", "S": "south", "SW": "south-west", "NW": "north-west"}
 #: how a Stumble-XX failure falls, by its "Miss by" row ("1-3 Fall to knees. 4-6 Fall to your hands and knees. 7+
 #: Fall on back, side, or face"): each is a fall (the text gives kneeling no rule of its own), named as the row says
 FALLS = {"knees": "falls to its knees", "hands and knees": "falls to its hands and knees",
@@ -82,6 +86,8 @@ CHECKS = {
 #: the words of the rules' terms: roll modifiers and what a roll is against (`rules.events.Term`)
 TERMS = {
     "open_end": "open end",
+    "open_end_high": "natural 18: the excess over 10 of the 3d6 rolled again",
+    "open_end_low": "natural 3: the shortfall below 10 of the 3d6 rolled again",
     "fighter": "Fighter",
     "skill": "skill",
     "named_skill": "{0}",
@@ -176,10 +182,33 @@ class WacPresenter(Presenter[WacFacts]):
             t = t.model_copy(update={"args": [words.get(a, a) if isinstance(a, str) else a for a in t.args]})
         return super().term(t)
 
+    def roll_text(self, r: Roll, outcome: str | None = None) -> str:
+        """A task roll's line, saying why dice after the first throw were rolled: ``(3d6, then 3d6 again for the natural
+        18) +0 natural 18: the excess over 10 of the 3d6 rolled again``."""
+        again = next((m for m in r.modifiers if m.code in ("open_end_high", "open_end_low")), None)
+        if again is not None and r.label and not secret(r.label):
+            times = again.args[0] if again.args and isinstance(again.args[0], int) else 1
+            keep = f" keep {r.kept}" if r.kept else ""
+            natural = 18 if again.code == "open_end_high" else 3
+            label = f"{r.label}{keep}, then 3d6 again" + (f" ×{times}" if times > 1 else "") + f" for the natural {natural}"
+            r = r.model_copy(update={"label": label, "kept": None})
+        return super().roll_text(r, outcome)
+
+    def effect_ends(self, ends: str, of: str | None, left: int) -> str:
+        """A condition counted in rounds, as the text counts a stun ("can take no action for 1d6 rounds"):
+        ``for 6 rounds: this one and the next 5``; one of a round ``until the end of this round``."""
+        if ends != "round_end" or secret(left):
+            return super().effect_ends(ends, of, left)
+        if left <= 1:
+            return "until the end of this round"
+        return f"for {left} rounds: this one and the next" + (f" {left - 1}" if left > 2 else "")
+
     def wac_initiative(self, e: WacInitiative) -> str:
-        """``**Borin** initiative **21** (🎲 6, 5, 4, 1 (3d6 high skew) keep 3 +6 Fighter = **21**)``."""
+        """``**Borin** initiative **21** (🎲 6, 5, 4, 1 (3d6 + a high skew die, the best 3 kept: the side with the
+        better Tactics) +6 Fighter = **21**)``."""
         if e.high_skew and e.roll is not None and e.roll.label and not secret(e.roll.label):
-            e = e.model_copy(update={"roll": e.roll.model_copy(update={"label": f"{e.roll.label} high skew"})})
+            label = f"{e.roll.label} + a high skew die, the best {e.roll.kept or 3} kept: the side with the better Tactics"
+            e = e.model_copy(update={"roll": e.roll.model_copy(update={"label": label, "kept": None})})
         return self.initiative_set(e)
 
     def checked(self, e: Checked) -> str:
@@ -242,8 +271,10 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}** is struck in the {e.location}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
         impact = e.impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else e.impact
-        if e.low_skew and not secret(e.impact.label):
-            impact = impact.model_copy(update={"label": f"{impact.label} low skew"})
+        if e.low_skew and not secret(e.impact.label):  # "add a low skew die for impact, since the blow is unintentional"
+            worst = f", the worst {impact.kept} kept" if impact.kept else ""
+            impact = impact.model_copy(update={"label": f"{impact.label} + a low skew die{worst}: the blow is unintentional",
+                                               "kept": None})
         where = f" ({self.roll_text(e.location_roll)})" if e.location_roll is not None else ""
         head = f"**{e.actor}** is struck in the {e.location}{where}{crit}: impact {self.roll_text(impact)} (cap {e.cap})"
         if e.critical_dice:
@@ -258,11 +289,23 @@ class WacPresenter(Presenter[WacFacts]):
 
     def effect_taken(self, e: EffectTaken) -> str:
         detail = self._effect_detail(e.effect, e.args) if e.args else e.detail
+        if e.effect == "stun":  # the Defense used while stunned, and why (logged before: the rule's words)
+            detail = self._stun_defense(e.args, e.values) if len(e.args) == 2 else f"{detail} round(s), Defense 5 + half Fighter rank"
+        if e.effect == "loses_action" and e.args == ["none_left"]:
+            return f"**{e.actor}** would lose {e.detail} action, but has none left this round: nothing is lost"
+        if e.effect == "slips" and len(e.args) == 3:  # a Stumble-XX or Fumble-XX missed by 0
+            name, target, item = e.args
+            row = f"({str(name).title()}-{target} missed by 0)"
+            if name == "stumble":
+                return f"**{e.actor}** slips, but catches itself {row}"
+            return f"**{e.actor}**'s {item} slips, but is caught {row}"
         if e.effect == "falls" and detail in FALLS:  # the Stumble-XX row: how it falls
             return f"**{e.actor}** {FALLS[detail]}"
         text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
         joiner = "" if text.startswith("'") else " "
         shown = e.roll is not None and bool(e.roll.dice)
+        if e.effect == "drops" and len(e.args) == 6:  # where it landed, in words, after its dice
+            return self._landed(e)
         if e.effect == "drops" and len(e.args) > 2:  # where it landed, after its dice: the distance's, the direction's
             how = f" ({e.args[1]})"
             if e.roll is not None and shown:
@@ -271,6 +314,43 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}** drops its {e.args[0]}{how}, it lies at {e.args[2]}"
         rolled = f" ({self.roll_text(e.roll)})" if e.roll is not None and shown else ""
         return f"**{e.actor}**{joiner}{text}{rolled}"
+
+    def _landed(self, e: EffectTaken) -> str:
+        """``**Grak** drops its axe: 🎲 5, 2 (1d6-1 m, then 1d6 for the direction): it lands 4 m away, 2 hexes to the
+        north-east, at G4``: a dropped item's dice, then how far and which way it went, in words."""
+        item, how, at, hexes, moved, way = e.args
+        if how == "at feet":
+            return f"**{e.actor}** drops its {item} at its feet, at {at}"
+        dice = ""
+        if e.roll is not None and e.roll.dice:
+            label = f"{str(how).split(',')[0]}, then 1d6 for the direction" if len(e.roll.dice) > 1 else str(how)
+            dice = f": {self.roll_text(e.roll.model_copy(update={'label': label}))}"
+        shown = how == "1d6-1 m" and e.roll is not None and bool(e.roll.dice) and not secret(e.roll.dice[0])
+        metres = int(e.roll.dice[0]) - 1 if shown and e.roll is not None else None
+        away = f"{metres} m away, " if metres else ""
+        if not hexes:
+            where = "at its feet" if metres == 0 else f"{away}in its own hex"
+            return f"**{e.actor}** drops its {item}{dice}: it lands {where}, at {at}"
+        short = f" (stopped {int(hexes) - int(moved)} short of the {hexes} by a wall or the map's edge)" if moved != hexes else ""
+        verb = "lands" if how == "1d6-1 m" else "flies"
+        count = f"{moved} hex{'es' if moved != 1 else ''}"
+        return f"**{e.actor}** drops its {item}{dice}: it {verb} {away}{count} to the {WAY_WORDS.get(str(way), way)}{short}, at {at}"
+
+    @staticmethod
+    def _stun_defense(args: list[str | int], values: list[int]) -> str:
+        """``6 round(s), Defense 5 + half Fighter rank 1 = 6``: a stun's rounds and the Defense used while it lasts
+        (`attacks._stun_taken`), its numbers left out where this view hides them."""
+        rounds, why = args
+        if why in ("unconscious", "immobile"):
+            words = f"Defense 3, not the stunned 5 + half Fighter rank: {why}, it gets no Fighter rank or Agility modifier"
+        elif len(values) != 3 or any(secret(v) for v in values):
+            words = "Defense 5 + half Fighter rank" + (" + Agility modifier (option `down_agility`)"
+                                                       if why == "stunned_agility" else "")
+        else:
+            value, half, agl = values
+            agility = f" + Agility modifier {signed(agl)} (option `down_agility`)" if why == "stunned_agility" else ""
+            words = f"Defense 5 + half Fighter rank {half}{agility} = {value}"
+        return f"{rounds} round(s), {words}"
 
     @staticmethod
     def _effect_detail(effect: str, args: list[str | int]) -> str:
@@ -303,6 +383,9 @@ class WacPresenter(Presenter[WacFacts]):
                 f"side that needs it (`/roll`, and `/combatant remove` for those who flee)")
 
     def faced(self, e: FacedAttacker) -> str:
+        if not e.penalty:
+            return (f"**{e.actor}** turns to face {e.facing} as the flurry begins (no Defense penalty: the turn does not "
+                    "place the attacker in its zone of threat)")
         return f"**{e.actor}** turns to face {e.facing} as the flurry begins (-1 Defense this flurry)"
 
     def interrupted(self, e: Interrupted) -> str:

@@ -22,9 +22,10 @@ from rules.dice import Dice
 from rules.effects import pass_turns
 from rules.errors import IllegalAction, InputError
 from rules.events import Checked, Event, Modifier, RoundBegan, Term, mod
+from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
-from rules.systems.war_and_combat import lengthy, sheet
+from rules.systems.war_and_combat import lengthy, sheet, zones
 from rules.systems.war_and_combat.events import (
     AttackPassed,
     Declared,
@@ -142,7 +143,7 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             c.initiative = None
             continue
         skew = luck.get(c.side, 0)
-        roll = task(c, dice, [initiative_modifier(opts, c)], luck=skew)
+        roll = task(c, dice, [initiative_modifier(opts, c)], luck=skew, open_ended=opts.initiative_open)
         c.initiative = roll.total
         events.append(WacInitiative(actor=c.name, value=c.initiative or 0, roll=roll, high_skew=skew > 0))
     enc.order = order_of(enc)
@@ -223,9 +224,7 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         placed = [(o, o.cell) for o in foes if o.cell is not None]
         if not facing_one and placed:
             _, there = min(placed, key=lambda oc: grid.distance(here, oc[1]))
-            c.facing = grid.facing_towards(here, there)
-            WacCombatant.of(c).turned = True
-            events.append(FacedAttacker(actor=c.name, facing=c.facing))
+            events.append(_turn_to(grid, c, there))
     est.in_turn = opts.declare == "public"
     if est.in_turn:  # "1. Roll for Flurry Initiative 2. Declare Intention": the attacker declares first
         events += [_initiative(enc, opts, c, dice) for c in fighters]
@@ -303,7 +302,7 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
 def _initiative(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> FlurryInitiative:
     """``c``'s flurry initiative (3d6 + Fighter rank) and its actions for the flurry."""
     st = WacCombatant.of(c)
-    roll = task(c, dice, [mod("fighter", sheet.fighter(c))])
+    roll = task(c, dice, [mod("fighter", sheet.fighter(c))], open_ended=opts.initiative_open)
     st.flurry_init, st.actions = roll.total, actions_for(enc, opts, c) + _pins(enc, c)
     return FlurryInitiative(actor=c.name, value=st.flurry_init or 0, actions=st.actions, roll=roll)
 
@@ -351,9 +350,20 @@ def _face(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     want = grid.facing_towards(c.cell, foe.cell)
     if grid.turn_steps(c.facing, want) <= 1:
         return []
-    c.facing = want
-    WacCombatant.of(c).turned = True
-    return [FacedAttacker(actor=c.name, facing=want)]
+    return [_turn_to(grid, c, foe.cell)]
+
+
+def _turn_to(grid: Grid, c: Combatant, there: Cell) -> FacedAttacker:
+    """``c`` turned to face the opponent at ``there`` (free). "A fighter who must turn to place the attacker into
+    his zone of threat receives a -1 penalty to Defense for the entire flurry": only where the turn places it there
+    (a polearm's foe a hex off stays in the gap before its head: no penalty). One with no zone of threat (a bow, a
+    weapon dropped or sheathed) is read as turning to bring the attacker before it: the penalty stands."""
+    assert c.cell is not None
+    c.facing = grid.facing_towards(c.cell, there)
+    zone = zones.threat(grid, c)
+    penalty = not zone or there in zone
+    WacCombatant.of(c).turned = penalty
+    return FacedAttacker(actor=c.name, facing=c.facing, penalty=penalty)
 
 
 def _pins(enc: Encounter, c: Combatant) -> int:

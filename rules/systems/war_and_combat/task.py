@@ -48,18 +48,18 @@ class TaskRoll:
         return self.natural + self.extra
 
 
-def task_roll(dice: Dice, luck: int = 0) -> TaskRoll:
+def task_roll(dice: Dice, luck: int = 0, open_ended: bool = True) -> TaskRoll:
     """Roll 3d6 for a task: ``luck`` > 0 rolls that many extra dice and keeps the best three
     (high skew), < 0 the worst three (low skew). Open-ended: a natural 18 rerolls 3d6 and adds
     the new roll minus 10 (at least 0); a natural 3 rerolls and subtracts the shortfall below
-    10 (at least 0). A reroll of 18 (or 3) goes on the same way."""
+    10 (at least 0). A reroll of 18 (or 3) goes on the same way. ``open_ended=False``: the 3d6 alone."""
     first = dice.roll(3 + abs(luck), 6)
     ordered = sorted(first, reverse=luck > 0)
     kept = tuple(ordered[:3]) if luck else tuple(first)
     extra = 0
     rerolls: list[tuple[int, ...]] = []
     natural = sum(kept)
-    if natural in (3, 18):
+    if open_ended and natural in (3, 18):
         high = natural == 18
         while True:
             again = tuple(dice.roll(3, 6))

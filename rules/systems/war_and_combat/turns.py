@@ -46,21 +46,28 @@ def can_act(enc: Encounter, c: Combatant) -> bool:
 
 def roll_of(r: TaskRoll, modifiers: list[Modifier], against: int | None = None, versus: Term | None = None) -> Roll:
     """A task roll as an event's `Roll`: every die, the open end, the modifiers (those of 0 left
-    out), the outcome against ``against`` (what it is: ``versus``)."""
-    mods = [mod("open_end", r.extra)] if r.extra else []
+    out), the outcome against ``against`` (what it is: ``versus``). A roll rolled again for a natural
+    18 or 3 carries its open end even when it adds nothing, with how many times 3d6 were rolled again,
+    for the presenter to say why the dice after the first throw were rolled."""
+    mods: list[Modifier] = []
+    if r.rerolls and r.natural == 18:  # "a natural 18 rerolls and adds the new roll minus 10"
+        mods.append(mod("open_end_high", r.extra, len(r.rerolls)))
+    elif r.rerolls:  # "a natural 3 rerolls and subtracts the shortfall below 10"
+        mods.append(mod("open_end_low", r.extra, len(r.rerolls)))
     mods += [m for m in modifiers if m.value]
     total = r.total + sum(m.value for m in modifiers)
     success = None if against is None else exceeds(total, against)
-    return Roll(dice=list(r.dice), label="3d6", kept=len(r.kept) if len(r.dice) > 3 and not r.rerolls else None,
-                modifiers=mods, total=total, against=against, success=success, versus=versus)
+    first = len(r.dice) - 3 * len(r.rerolls)  # the first throw: 3d6 and any skew dice
+    return Roll(dice=list(r.dice), label="3d6", kept=len(r.kept) if first > 3 else None, modifiers=mods, total=total,
+                against=against, success=success, versus=versus)
 
 
 def task(c: Combatant, dice: Dice, modifiers: list[Modifier], against: int | None = None,
-         versus: Term | None = None, luck: int = 0) -> Roll:
-    """``c``'s task roll (3d6, open-ended; ``luck`` skew dice, which the event rolled says) with
-    ``modifiers``, as an event's `Roll`."""
+         versus: Term | None = None, luck: int = 0, open_ended: bool = True) -> Roll:
+    """``c``'s task roll (3d6, open-ended unless ``open_ended`` is false; ``luck`` skew dice, which the
+    event rolled says) with ``modifiers``, as an event's `Roll`."""
     with dice.rolling_for(c.name):
-        r = task_roll(dice, luck)
+        r = task_roll(dice, luck, open_ended)
     return roll_of(r, modifiers, against, versus)
 
 

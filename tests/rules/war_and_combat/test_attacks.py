@@ -79,7 +79,7 @@ def test_a_fumble_drops_only_what_the_arm_carries():
     fight(t)
     res = t.run("attack", [4, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 1], actor="Borin", target="Grak")
     said = "\n".join(t.text(res)).replace("**", "").replace("✍", "")
-    assert f"Grak drops its axe: 🎲 1 (1d6-1 m), it lies at {near(t, 'D4', 'SE')}" in said and st(t, "Grak").dropped == ["axe"]
+    assert f"Grak drops its axe: 🎲 1 (1d6-1 m): it lands at its feet, at {near(t, 'D4', 'SE')}" in said and st(t, "Grak").dropped == ["axe"]
     t.run("act", action="hold", actor="Borin")
     refused = t.refused("attack", [6, 6, 5], actor="Grak", target="Borin")  # the axe is on the ground, not in the other hand
     assert "has dropped its axe (it lies at" in refused and "other hand" not in refused
@@ -119,7 +119,7 @@ def test_serious_head_wound_stuns_for_1d6_rounds():
     stun = next(e for e in s.enc.effects if e.code == "stun")
     assert stun.left == 4 and stun.target == "Grak" and st(s, "Grak").actions == 0
     said = "\n".join(s.text(res)).replace("**", "").replace("✍", "")
-    assert "Grak is stunned: no action for 4 round(s), Defense 5 + half Fighter rank (🎲 4 (1d6))" in said
+    assert "Grak is stunned: no action for 4 round(s), Defense 5 + half Fighter rank 1 = 6 (🎲 4 (1d6))" in said
 
 
 def test_a_stunned_defender_keeps_half_its_defense_even_against_an_indefensible_attack():
@@ -327,3 +327,36 @@ def test_a_piece_of_armour_covers_its_own_location():
     fight(t)
     res = t.run("attack", [4, 4, 3, 4, 4, 3, 1, 1, 2], actor="Borin", target="Grak")  # chest: impact 4 - 2 = 2
     assert next(e for e in res.events if isinstance(e, Struck)).absorbed == 2
+
+
+def test_a_stumble_missed_by_0_slips_and_a_fallen_victim_stays_down():
+    """Stumble-XX: "Roll 3d6 + Agility modifier vs. target. On a failure, fall down. Miss by: 0 You slip, but catch
+    yourself. Lose 1 action this round. ... 7+ Fall on back, side, or face": a roll equal to the target (no more
+    than it) slips and the reply says so; a victim already fallen has the row it missed by named, and stays down."""
+    s = duel()
+    fight(s, borin="tackle")
+    res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 4, 4], actor="Borin", target="Grak")  # 13 vs Stumble-13
+    said = "\n".join(s.text(res)).replace("**", "")
+    assert "Grak slips, but catches itself (Stumble-13 missed by 0)" in said and not st(s, "Grak").fallen
+    t = duel()
+    fight(t, borin="tackle")
+    st(t, "Grak").fallen = True
+    res = t.run("attack", [3, 3, 2, 4, 4, 3, 2, 2, 2, 2, 2, 1], actor="Borin", target="Grak")  # 5 vs 13: missed by 8
+    said = "\n".join(t.text(res)).replace("**", "")
+    assert "Grak fails to keep its feet (\"Fall on back, side, or face\"), but is already fallen: it stays down" in said
+
+
+def test_an_action_lost_by_one_with_none_left_is_said_to_lose_nothing():
+    """"0 You slip, but catch yourself. Lose 1 action this round": Grak, his flurry's actions spent, has none to lose,
+    and the reply says nothing is lost; with actions left, one is lost."""
+    s = duel(rear_defense=11)  # with no action left Grak is open to an indefensible attack: Defense 11, no critical
+    fight(s, borin="tackle")
+    st(s, "Grak").actions = 0
+    res = s.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 4, 4], actor="Borin", target="Grak")  # 13 vs Stumble-13
+    said = "\n".join(s.text(res)).replace("**", "")
+    assert "Grak would lose 1 action, but has none left this round: nothing is lost" in said
+    assert "loses 1 action" not in said
+    t = duel()
+    fight(t, borin="tackle")
+    res = t.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 4, 4], actor="Borin", target="Grak")
+    assert "Grak loses 1 action(s) this round" in "\n".join(t.text(res)).replace("**", "") and st(t, "Grak").actions == 1

@@ -73,3 +73,38 @@ def test_facing_one_already_in_front_costs_nothing():
     s.run("act", action="declare", actor="Borin", options={})
     res = s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={"face": "borin"})
     assert not any(isinstance(e, FacedAttacker) for e in res.events) and not st(s, "Grak").turned
+
+
+def _turned_polearm(borin_at: str, borin: str) -> Scenario:
+    """Grak with a polearm, his back to Borin (at ``borin_at`` steps from D4, with ``borin``'s weapon), brought to
+    the flurry: he is turned to face Borin as it begins."""
+    s = wac()
+    s.add("Grak", "fighter=3 weapons=polearm", side="orcs", at="D4", facing="NW", owner=None)
+    s.add("Borin", f"fighter=6 {borin}", side="dwarves", at=near(s, "D4", *borin_at.split()), facing="NW")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    return s
+
+
+def test_a_polearm_turned_to_a_foe_in_its_gap_takes_no_penalty():
+    """"A fighter who must turn to place the attacker into his zone of threat receives a -1 penalty to Defense for the
+    entire flurry"; "For polearms, the zone of threat leaves a gap between the polearm head and the wielder": Grak,
+    turned to face Borin a hex off, does not place him in his zone of threat (the gap), so his Defense is not cut; at
+    two hexes the turn places Borin in it, and costs the -1."""
+    s = _turned_polearm("SE", "weapons=broadsword")
+    assert s.enc.phase == "flurry" and s.get("Grak").facing == "SE" and not st(s, "Grak").turned
+    t = _turned_polearm("SE SE", "weapons=spear")
+    assert t.enc.phase == "flurry" and t.get("Grak").facing == "SE" and st(t, "Grak").turned
+
+
+def test_a_fighter_with_no_zone_of_threat_turned_to_face_takes_the_penalty():
+    """"A fighter who must turn to place the attacker into his zone of threat receives a -1 penalty to Defense": Grak
+    with a bow in hand has no zone of threat; his turn to face Borin is read as bringing him before it, at -1."""
+    s = wac()
+    s.add("Grak", "fighter=3 weapons=bow", side="orcs", at="D4", facing="NW", owner=None)
+    s.add("Borin", "fighter=6 weapons=broadsword", side="dwarves", at=near(s, "D4", "SE"), facing="NW")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    assert s.enc.phase == "flurry" and s.get("Grak").facing == "SE" and st(s, "Grak").turned

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rules.events import Checked, mod
+from rules.hidden import public_copy
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.state import WoundRecord
 from tests.rules.war_and_combat.build import duel, st
@@ -155,3 +156,36 @@ def test_a_disabled_arm_drops_what_it_holds_and_a_disabled_leg_fells():
     t.run("act", action="damage", target="Grak", options={"critical": "", "right": "", "arm": ""})
     t.run("act", action="damage", target="Grak", options={"critical": "", "left": "", "leg": ""})
     assert not st(t, "Grak").dropped and not st(t, "Grak").fallen
+
+
+def test_a_stuns_line_counts_its_rounds_in_words():
+    """"Stunned characters ... can take no action for 1d6 rounds": a stun of 6 says it lasts 6 rounds, this one and the
+    next 5, on its line and on the board; one of a round says it ends with this round."""
+    s = duel()
+    res = s.run("act", [6], action="damage", target="Grak", options={"serious": "", "chest": ""})
+    assert "Effect **stun** on **Grak** for 6 rounds: this one and the next 5" in s.text(res)
+    assert s.system.present.effect_lines(s.enc) == ["stun on Grak, for 6 rounds: this one and the next 5"]
+    assert not any("times" in line for line in s.text(res))
+    t = duel()
+    res = t.run("act", [1], action="damage", target="Grak", options={"serious": "", "chest": ""})
+    assert "Effect **stun** on **Grak** until the end of this round" in t.text(res)
+
+
+def test_the_stun_line_shows_the_defense_used_and_why():
+    """"Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank)": the line gives the Defense the
+    attacks will use, with the Agility modifier where option `down_agility=yes` adds it, and the helpless one's
+    ("Unconscious characters have a base Defense of 3", "A fallen, immobile character has a base Defense of 3") where
+    that is lower and is used instead."""
+    s = duel("", "agl=13")  # Grak: Fighter 3, Agility modifier +1
+    res = s.run("act", [6], action="damage", target="Grak", options={"serious": "", "chest": ""})
+    assert "Defense 5 + half Fighter rank 1 = 6" in s.text(res)[1]
+    public = s.system.present.report("", [public_copy(e, frozenset({"Grak"})) for e in res.events]).lines
+    assert "Defense 5 + half Fighter rank (" in public[1]  # a hidden fighter's numbers stay the GM's
+    t = duel("", "agl=13", down_agility="yes")
+    res = t.run("act", [6], action="damage", target="Grak", options={"serious": "", "chest": ""})
+    assert "Defense 5 + half Fighter rank 1 + Agility modifier +1 (option `down_agility`) = 7" in t.text(res)[1]
+    u = duel("", "agl=13", down_agility="yes")
+    u.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
+    res = u.run("act", [4], action="damage", target="Grak", options={"serious": "", "belly": ""})
+    line = next(x for x in u.text(res) if "is stunned" in x)
+    assert "Defense 3, not the stunned 5 + half Fighter rank: immobile" in line and "= 7" not in line

@@ -122,7 +122,8 @@ def test_pass_through_failure_is_an_accidental_blow():
     hit = next(e for e in res.events if isinstance(e, Struck))
     assert hit.location == "chest" and hit.impact.total == 1 + 2 + 3 - 2
     said = "\n".join(s.text(res)).replace("✍", "").replace("**", "")  # the location's 3d6 and the low skew, shown
-    assert "Borin is struck in the chest (🎲 4, 4, 3 (3d6) = 11): impact 🎲 6, 1, 2, 3 (3d6-2 low skew) keep 3" in said
+    assert ("Borin is struck in the chest (🎲 4, 4, 3 (3d6) = 11): impact 🎲 6, 1, 2, 3 (3d6-2 + a low skew die, the worst 3 "
+            "kept: the blow is unintentional)") in said
 
 
 def test_after_a_flurry_only_a_one_hex_adjustment():

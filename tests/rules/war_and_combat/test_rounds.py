@@ -238,7 +238,7 @@ def test_the_shock_line_shows_the_stun_left_after_the_round_ends():
     line says so (not 6); a running stun with one round left does not swallow the shock check's new one-round stun."""
     s, text = _shock_stunned_in_round_two(6)
     assert s.enc.round == 2 and [e.left for e in s.enc.effects if e.code == "stun" and e.target == "Grak"] == [5]
-    assert any("stun" in line and "(5 times)" in line for line in text)
+    assert any("stun" in line and "for 5 rounds: this one and the next 4" in line for line in text)
     t, _ = _shock_stunned_in_round_two(1)
     assert t.enc.round == 2 and [e.left for e in t.enc.effects if e.code == "stun" and e.target == "Grak"] == [1]
 
@@ -248,5 +248,30 @@ def test_a_stun_that_ends_as_a_new_one_begins_gets_its_line():
     1 round": Grak's stun ends with round 1 and its line is told before round 2 begins, and then the new one is told."""
     s, text = _shock_stunned_in_round_two(1)
     ended, began = text.index("Effect **stun** on **Grak** ends"), text.index("**Round 2** begins")
-    assert ended < began < text.index("Effect **stun** on **Grak** until the end of the round")
+    assert ended < began < text.index("Effect **stun** on **Grak** until the end of this round")
     assert [(e.name, e.left) for e in s.enc.effects if e.target == "Grak"] == [("stun", 1)]
+
+
+def test_a_natural_18_on_initiative_names_its_second_roll_and_adds_its_excess():
+    """"each participant rolls 3d6 and adds his Fighter rank" (the text says no more of an 18; every 3d6 roll of the system
+    is open-ended, shared/rules/README.md: "a natural 18 rerolls and adds the new roll minus 10, floored at 0"): the
+    line names the high skew die kept, the 3d6 rolled again for the natural 18 and what they add, even when it is 0."""
+    s = apart()
+    res = s.run("init_roll", [6, 6, 6, 4, 4, 3, 2, 1, 2, 3])  # Borin 6,6,6 (4 dropped), again 4,3,2 = 9: +0
+    borin = next(e for e in res.events if isinstance(e, InitiativeSet) and e.actor == "Borin")
+    assert borin.value == 24
+    line = next(t for t in s.text(res) if t.startswith("**Borin** initiative"))
+    assert "(3d6 + a high skew die, the best 3 kept: the side with the better Tactics, then 3d6 again for the natural 18)" in line
+    assert "+0 natural 18: the excess over 10 of the 3d6 rolled again" in line and line.endswith("= **24**)")
+    s = apart()
+    res = s.run("init_roll", [6, 6, 6, 1, 6, 5, 4, 1, 2, 3])  # again 6,5,4 = 15: +5
+    assert next(e.value for e in res.events if isinstance(e, InitiativeSet) and e.actor == "Borin") == 29
+
+
+def test_initiative_may_be_the_texts_plain_3d6():
+    """"each participant rolls 3d6 and adds his Fighter rank": option `initiative_open=no` rolls no second 3d6 on an 18."""
+    s = wac(initiative_open="no", tactics_skew="no")
+    s.add("Borin", "fighter=6", side="dwarves", at="B2", facing="S")
+    s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
+    res = s.run("init_roll", [6, 6, 6, 1, 2, 3])
+    assert {e.actor: e.value for e in res.events if isinstance(e, InitiativeSet)} == {"Borin": 24, "Grak": 9}

@@ -61,3 +61,16 @@ def test_catalogue_lookups():
     assert armour("4/9").threshold == 9
     with pytest.raises(SheetError, match="choose from"):
         weapon("banana")
+
+
+def test_an_open_ended_attack_says_why_it_rolled_more_dice():
+    """"a natural 18 rerolls and adds the new roll minus 10" (shared/rules/README.md): the attack's line says the
+    second 3d6 were rolled again for the natural 18, and what their excess adds; no skew die, so nothing is kept."""
+    from tests.rules.war_and_combat.build import duel, fight
+
+    s = duel(borin="skills=broadsword:9")
+    fight(s)
+    res = s.run("attack", [6, 6, 6, 5, 6, 6, 4, 4, 3, 2, 2, 2, 3, 3, 6, 1], actor="Borin", target="Grak")
+    line = s.text(res)[0]
+    assert "(3d6, then 3d6 again for the natural 18) +7 natural 18: the excess over 10 of the 3d6 rolled again" in line
+    assert "keep" not in line

@@ -74,7 +74,8 @@ def test_the_skew_die_is_a_fact_of_the_initiative_not_its_label():
     assert isinstance(borin, WacInitiative) and borin.high_skew and borin.roll is not None and borin.roll.label == "3d6"
     assert isinstance(grak, WacInitiative) and not grak.high_skew
     assert borin.roll.modifiers == [mod("fighter", 6)]
-    assert "**Borin** initiative **15** (🎲 2✍, 3✍, 4✍, 1✍ (3d6 high skew) keep 3 +6 Fighter = **15**)" in s.text(res)
+    assert ("**Borin** initiative **15** (🎲 2✍, 3✍, 4✍, 1✍ (3d6 + a high skew die, the best 3 kept: the side with the "
+            "better Tactics) +6 Fighter = **15**)") in s.text(res)
 
 
 def test_critical_dice_are_a_fact_of_the_blow_not_the_impact_label():

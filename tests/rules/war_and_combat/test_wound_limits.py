@@ -224,3 +224,19 @@ def test_a_serious_leg_wound_keeps_the_fighter_down_this_round():
     s.run("act", action="hold", actor="Grak")
     assert s.enc.phase == "adjustment" and s.enc.current == "Grak"
     assert "until the round ends" in s.refused("act", action="stand", actor="Grak")
+
+
+def test_a_dropped_item_says_how_far_and_which_way_it_lands():
+    """Fumble?: "any item carried is dropped 1d6-1 meters from the character"; Fumble-XX "4+ Item goes flying 1d6 hexes
+    away in random direction": the reply says in words the distance (metres and hexes) and the direction the dice
+    gave, and the hex, not the dice alone."""
+    from tests.rules.war_and_combat.build import near
+
+    s = duel(grak="shield=large")
+    fight(s)
+    grak = s.get("Grak").position
+    res = s.run("attack", [5, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 5, 2], actor="Borin", target="Grak")
+    said = "\n".join(s.text(res)).replace("**", "").replace("✍", "")
+    lies = near(s, grak, "NE", "NE")
+    assert (f"Grak drops its shield: 🎲 5, 2 (1d6-1 m, then 1d6 for the direction): it lands 4 m away, 2 hexes to the "
+            f"north-east, at {lies}") in said
