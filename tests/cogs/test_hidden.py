@@ -681,3 +681,42 @@ async def test_tote_the_board_shows_a_hidden_foes_band(h: Harness) -> None:
     await h.run("gm", "/combatant add", name="Zug", sheet="rating=3 weapon=club:2")
     sent = await h.run("gm", "/init roll", roll="6,6,1,1,1,1")
     assert "foes: **Zug** · far · unhurt" in board(sent) and "rating 3" not in board(sent)
+
+
+async def dg_shot_past_hidden_hera(h: Harness, who: str) -> list[Sent]:
+    """The damage grid: bob's Meena (B4) shoots ann's Juno (H4) with a Power 3 rifle; the GM's hidden Hera stands
+    at E4, on the line of fire, as cover of Body 10 (size 4 + Body 6): +7 to Juno's Body, which stops all 3 hits."""
+    await h.run("gm", "/encounter start", system="damage-grid", name="Hold", map="10x8")
+    await h.run("gm", "/combatant add", name="Meena", owner="@bob", side="crew", at="B4", facing="E",
+                sheet="body=2 weapons=rifle:6:3:1")
+    await h.run("gm", "/combatant add", name="Juno", owner="@ann", side="rebels", at="H4", facing="W",
+                sheet="body=1 weapons=rifle:6:3:1")
+    await h.run("gm", "/combatant add", name="Hera", side="boarders", at="E4", facing="N",
+                sheet="mind=3 health=4 body=6 size=4 weapons=claw:2:5:2:melee")
+    await h.run("gm", "/init roll")
+    return await h.run(who, "/attack", combatant="Meena", target="Juno", weapon="rifle", roll="2,2,2")
+
+
+async def test_a_shot_between_players_covered_by_a_hidden_model_shows_the_players_numbers_only(h: Harness) -> None:
+    """The damage grid: "Other models can be in the way of a model's target just like an obstructing providing
+    cover ... and creates a cover of Body the sum of the models size and Body attributes." Hera's cover is her
+    numbers (size and Body), hidden; Meena's Power and Accuracy are her player's, and stay shown."""
+    sent = await dg_shot_past_hidden_hera(h, "bob")
+    public = public_texts(sent)
+    assert "Power 3 rifle = 3; Accuracy 1 rifle = 1" in public
+    assert "cover (Hera): the GM keeps its Body hidden" in public
+    assert "Body 10" not in public and "+7" not in public and "Body stops" not in public
+    assert "**Juno**'s grid: Health ×3, no hit gets through" in public
+    logged = reply(await h.run("gm", "/log", count="1")).text
+    assert "cover of Body 10 (Hera): +7 Body" in logged and "Health ×3 (Body stops 3)" in logged
+    players_log = reply(await h.run("ann", "/log", count="1")).text
+    assert "Power 3 rifle = 3" in players_log and "Body 10" not in players_log and "Body stops" not in players_log
+
+
+async def test_the_gm_resolving_a_shot_covered_by_a_hidden_model_gets_the_cover_privately(h: Harness) -> None:
+    """The damage grid: the GM resolves Meena's shot past the hidden Hera: the public reply has Meena's Power and
+    Accuracy, the GM's private copy the cover's Body ("the difference is added to the Body of the target")."""
+    sent = await dg_shot_past_hidden_hera(h, "gm")
+    assert "Power 3 rifle = 3; Accuracy 1 rifle = 1" in public_texts(sent) and "Body 10" not in public_texts(sent)
+    private = gm_private(sent)
+    assert "cover of Body 10 (Hera): +7 Body" in private and "Health ×3 (Body stops 3)" in private

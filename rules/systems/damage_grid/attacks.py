@@ -305,7 +305,7 @@ def strike(
         cover_by=seen.cover_by, cover_added=cover_added, cp=w.cp, forced=forced, melee=w.melee, special=special,
         area=area.name if area is not None else None,
     )
-    return [event, *_damage(enc, c, t, applied, dice, special, words.arsenal)]
+    return [event, *_damage(enc, c, t, applied, dice, special, words.arsenal, seen.cover_by)]
 
 
 def _best_aim(grid: DamageGrid, faces: list[int], accuracy: int) -> str:
@@ -318,16 +318,17 @@ def _best_aim(grid: DamageGrid, faces: list[int], accuracy: int) -> str:
 
 
 def _damage(enc: Encounter, c: Combatant, t: Combatant, applied: damage.Damage, dice: Dice, special: str | None,
-            named: str | None = None) -> list[Event]:
+            named: str | None = None, cover_by: str | None = None) -> list[Event]:
     """What ``applied`` does to ``t``: its grid, inert or out, the Mode test; ``named``: the weapon or equipment the
-    attacker named for Arsenal (`option arsenal`), told when the hit landed on another."""
+    attacker named for Arsenal (`option arsenal`), told when the hit landed on another; ``cover_by``: the square or
+    model whose cover added to ``t``'s Body."""
     ts = DgCombatant.of(t)
     landed = applied.weapon is not None and named is not None and named != applied.weapon and applied.at(ARSENAL)
     before_health = ts.values.get(HEALTH, 0)
     ts.values, ts.weapon_health = dict(applied.values), dict(applied.weapons)
     rows = applied.locations
     events: list[Event] = [GridDamage(actor=t.name, locations=rows, weapon=applied.weapon, health_lost=applied.health_lost,
-                                      stopped=not any(r.taken for r in rows), attacker=c.name,
+                                      stopped=not any(r.taken for r in rows), attacker=c.name, cover_by=cover_by,
                                       named=named if landed else None, carried=named in ts.weapon_health)]
     if applied.killed or applied.inert:
         release(enc, t)

@@ -103,7 +103,7 @@ class LocationHit(BaseModel):
     location: str
     rolled: Annotated[int, Of("attacker")] = 0
     shield: Annotated[int, Of("attacker")] = 0
-    body: Annotated[int, Of("attacker")] = 0
+    body: Annotated[int, Of("body")] = 0
     taken: int = 0
     received: int = 0
     passed: int = 0
@@ -117,23 +117,34 @@ class DgAttack(Attacked):
     Reach after the environment; ``sight`` none, partial or hidden; ``cover`` the cover's Body
     (``cover_by``: a square or a model) and what it added to the target's Body."""
 
-    faces: list[int] = Field(default_factory=list)
-    flips: list[Flip] = Field(default_factory=list)
-    power: list[Modifier] = Field(default_factory=list)
-    accuracy: list[Modifier] = Field(default_factory=list)
+    faces: Annotated[list[int], Of("duel")] = Field(default_factory=list)
+    flips: Annotated[list[Flip], Of("duel")] = Field(default_factory=list)
+    power: Annotated[list[Modifier], Of("duel")] = Field(default_factory=list)
+    accuracy: Annotated[list[Modifier], Of("duel")] = Field(default_factory=list)
     aim: str | None = None
     distance: Annotated[int, PUBLIC] = 0
     reach: Annotated[int, Of("actor")] = 0
     sight: str = "none"
-    cover: int = 0
+    cover: Annotated[int, Of("cover_by")] = 0
     cover_by: str | None = None
-    cover_added: int = 0
+    cover_added: Annotated[int, Of("cover_owners")] = 0
     cp: Annotated[int, Of("actor")] = 1
     forced: Annotated[int, Of("actor")] = 0
     melee: bool = False
     special: str | None = None
     #: the square an area weapon was centred on (each model in it is attacked separately)
     area: str | None = None
+
+    @property
+    def duel(self) -> list[str]:
+        """Whose numbers the Power, the Accuracy and the flips tell: the attacker's, and the target's (its size
+        and facing count in them, its grid in the flips). Not a model giving cover: its Body is ``cover``."""
+        return [n for n in (self.actor, self.target) if n]
+
+    @property
+    def cover_owners(self) -> list[str]:
+        """Whose numbers what the cover added tells: the cover's Body less the Power."""
+        return [*self.duel, *([self.cover_by] if self.cover_by else [])]
 
 
 class GridDamage(Event):
@@ -143,16 +154,24 @@ class GridDamage(Event):
     attacker named for Arsenal that the hit could not land on."""
 
     kind: ClassVar[str] = "grid"
-    locations: Annotated[list[LocationHit], Of("actor", attacker="attacker")] = Field(default_factory=list)
+    locations: Annotated[list[LocationHit], Of("actor", attacker="attacker", body="stoppers")] = Field(default_factory=list)
     weapon: str | None = None
     health_lost: Annotated[int, Of("actor")] = 0
     #: no hit got through (Shield and Body stopped every one): shown even for a hidden target
     stopped: bool = False
     attacker: str | None = None
+    #: what gave the target cover, a square or a model in the way (its Body counts in what Body stopped)
+    cover_by: str | None = None
     #: the weapon or equipment the attacker named for Arsenal when the hit landed on ``weapon`` instead: ruined
     #: (``carried``) or not carried at all
     named: str | None = None
     carried: bool = False
+
+    @property
+    def stoppers(self) -> list[str]:
+        """Whose numbers what Body stopped tells: the attacker's (its dice), the target's and a model's giving cover
+        (their Body)."""
+        return [n for n in (self.actor, self.attacker, self.cover_by) if n]
 
 
 class ProneChanged(Event):

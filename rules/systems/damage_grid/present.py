@@ -188,8 +188,10 @@ class DgPresenter(Presenter[DgFacts]):
                                    (("Power", e.power, used), ("Accuracy", e.accuracy, str(accuracy))) if mods))
         if e.sight != "none":
             lines.append("the target is " + ("partly obstructed" if e.sight == "partial" else "hidden"))
-        if e.cover and not secret(e.cover):
-            added = f": +{e.cover_added} Body" if e.cover_added else ": the Power penetrates it"
+        if e.cover_by is not None and secret(e.cover):  # a hidden model's cover: its size and Body are the GM's
+            lines.append(f"cover ({e.cover_by}): the GM keeps its Body hidden")
+        elif e.cover_by is not None and e.cover:
+            added = "" if secret(e.cover_added) else f": +{e.cover_added} Body" if e.cover_added else ": the Power penetrates it"
             lines.append(f"cover of Body {e.cover} ({e.cover_by}){added}")
         if any(secret(d) for d in e.roll.dice):
             lines.append("🎲 the GM's roll")
