@@ -109,6 +109,9 @@ class Reminders:
         if clock is not None and not r.warned and now >= clock[0]:
             left = duration_text((clock[1] - now) / 3600)
             policy = POLICY_WORDS[enc.settings.deadline_policy]
+            holder = turn.current or (turn.actors[0] if turn.actors else None)
+            if enc.settings.deadline_policy == "hold" and (holder is None or system.hold_action(enc, holder) is None):
+                policy = f"the GM is told: {system.title} has no way to hold it"  # as the deadline will
             if asked is not None:
                 users, kind = (asked.user_id,), "warning"
                 text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left} (then the deadline "

@@ -259,6 +259,31 @@ async def test_hold_in_war_and_combat_ends_the_step_in_place(h: Harness) -> None
     assert [c["position"] for c in data["combatants"] if c["name"] == "Borin"] == ["B2"]
 
 
+async def crews_with_a_deadline(h: Harness, policy: str) -> None:
+    """A damage-grid fight begun with a 4 h deadline under ``policy``: the crew (Meena, ann's; Vex, bob's)
+    against the GM's boarders (Hera, Xul); the crew activate first."""
+    await h.run("gm", "/encounter start", system="damage-grid", name="D", map="10x8")
+    await h.run("gm", "/combatant add", name="Meena", owner="@ann", side="crew", at="B2", facing="E")
+    await h.run("gm", "/combatant add", name="Vex", owner="@bob", side="crew", at="B6", facing="E")
+    await h.run("gm", "/combatant add", name="Hera", side="boarders", at="G2", facing="W")
+    await h.run("gm", "/combatant add", name="Xul", side="boarders", at="G6", facing="W")
+    await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="4", deadline_policy=policy)
+    await h.run("gm", "/init roll")
+
+
+async def test_a_warning_under_hold_where_the_system_cannot_hold_says_the_gm_is_told(h: Harness) -> None:
+    """"`hold`: ... where the system has no way to hold, the GM is told" (docs/commands.md): the damage
+    grid has no hold, so the warning says what the deadline will do, not that the model holds its action."""
+    await crews_with_a_deadline(h, "hold")
+    clock_of(h).now += 3 * HOUR
+    [warning] = await h.reminders()
+    assert "holds its action" not in warning.text
+    assert "deadline is in about 1 h (then the GM is told: Damage Grid has no way to hold it)" in warning.text
+    clock_of(h).now += HOUR
+    [told] = await h.reminders()
+    assert "Damage Grid has no way to hold it" in told.text and told.pinged_users() == [str(user_id_of("gm"))]
+
+
 async def test_a_damage_grid_deadline_passes_the_first_model_of_the_side_then_the_other_side_activates(h: Harness) -> None:
     """"in the damage-grid game, where a side's turn with no model activating names all of its models still to
     activate in the phase, the first of them (in the order they joined) passes its activation as
@@ -267,13 +292,7 @@ async def test_a_damage_grid_deadline_passes_the_first_model_of_the_side_then_th
     assert ("in the damage-grid game, where a side's turn with no model activating names all of its models still to "
             "activate in the phase, the first of them (in the order they joined) passes its activation as "
             "`/init next combatant:` would, the others keep theirs, and the other side activates next") in page
-    await h.run("gm", "/encounter start", system="damage-grid", name="D", map="10x8")
-    await h.run("gm", "/combatant add", name="Meena", owner="@ann", side="crew", at="B2", facing="E")
-    await h.run("gm", "/combatant add", name="Vex", owner="@bob", side="crew", at="B6", facing="E")
-    await h.run("gm", "/combatant add", name="Hera", side="boarders", at="G2", facing="W")
-    await h.run("gm", "/combatant add", name="Xul", side="boarders", at="G6", facing="W")
-    await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="4", deadline_policy="pass")
-    await h.run("gm", "/init roll")
+    await crews_with_a_deadline(h, "pass")
     clock_of(h).now += 4 * HOUR
     deadline = next(s for s in await h.reminders() if "Deadline" in s.text)
     assert "**Meena** activates: nothing (passes)" in deadline.text and "**Vex** activates" not in deadline.text
@@ -286,13 +305,7 @@ async def test_a_damage_grid_warning_pings_only_the_owner_of_the_model_the_deadl
     deadline passes only the side's first model (Meena, ann's), so ann alone is warned, not bob (Vex)."""
     page = " ".join((Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8").split())
     assert "the owners of what the deadline will pass are warned" in page
-    await h.run("gm", "/encounter start", system="damage-grid", name="D", map="10x8")
-    await h.run("gm", "/combatant add", name="Meena", owner="@ann", side="crew", at="B2", facing="E")
-    await h.run("gm", "/combatant add", name="Vex", owner="@bob", side="crew", at="B6", facing="E")
-    await h.run("gm", "/combatant add", name="Hera", side="boarders", at="G2", facing="W")
-    await h.run("gm", "/combatant add", name="Xul", side="boarders", at="G6", facing="W")
-    await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="4", deadline_policy="pass")
-    await h.run("gm", "/init roll")
+    await crews_with_a_deadline(h, "pass")
     clock_of(h).now += 3 * HOUR
     [warning] = await h.reminders()
     assert warning.pinged_users() == [str(user_id_of("ann"))]
