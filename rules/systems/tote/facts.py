@@ -35,7 +35,7 @@ class ToteFacts(Facts):
 
     ``distance`` is the round's: before the fight the one it starts at (option ``distance``),
     then melee or the nearest band between two foes; ``costs`` the initiative each action costs
-    in such a round; ``foe_bands``, once the fight started, for each combatant of the first side
+    in such a round; ``foe_bands``, once the fight started, for each combatant (of any side)
     whose foes are not all at one distance, the distance of each foe; ``apart``, in melee rounds,
     the combatants still in the fight in melee with no foe (they kept their distance)."""
 
@@ -78,12 +78,11 @@ def board_facts(enc: Encounter, turn: Turn) -> ToteFacts:
 
 
 def _foe_bands(enc: Encounter) -> dict[str, dict[str, str]]:
-    """Each active combatant of the first side whose active foes are not all at one distance: each foe's."""
+    """Each active combatant, of any side, whose active foes are not all at one distance: each foe's."""
     found, index = {}, ToteEncounter.of(enc).range_index()
-    first = enc.sides()[0] if enc.sides() else None
     for c in enc.combatants:
         foes = [o for o in enc.enemies_of(c) if o.status == "active"]
-        if c.status != "active" or c.side != first or not foes:
+        if c.status != "active" or not foes:
             continue
         bands = {o.name: pair_band(enc, c, o, index) for o in foes}
         if len(set(bands.values())) > 1:

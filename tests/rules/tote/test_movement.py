@@ -107,7 +107,7 @@ def test_only_who_moves_in_from_close_goes_into_melee() -> None:
     enc = _melee_begun()
     assert (_band_shown(enc, "Borin"), _band_shown(enc, "Ann")) == ("melee", "close")
     extra = "\n".join(SYSTEM.present.board_extra(enc, SYSTEM.facts(enc)))
-    assert "📏" not in extra and "🏹 Not in melee: Ann: Shoot (if unengaged) or move (`/move to:in`)" in extra
+    assert "📏 Grak: Borin melee, Ann close" in extra and "🏹 Not in melee: Ann: Shoot (if unengaged) or move (`/move to:in`)" in extra
     enc = step(enc, "next", actor="Borin")
     with pytest.raises(IllegalAction, match="Ann is at Close from Grak"):
         act(enc, "Ann", "strike", [6, 6], target="Grak")

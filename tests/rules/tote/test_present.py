@@ -137,3 +137,13 @@ def test_an_escape_stored_before_names_its_target_number_as_the_foes() -> None:
     stored = {"actor": "Thrain", "what": "escape", "base": 7, "level": 3, "level_of_enemy": True, "level_from": "Zug",
               "test": {"skill": "move", "paragon": 1, "target": 10, "total": 2, "successes": 0}}
     assert events.Tested.model_validate(stored).target == "Zug"
+
+
+def test_a_foe_of_the_second_side_shows_its_foes_distances_too() -> None:
+    """"Combatants that move from Close go into Melee Rounds": when one hero moves in and the other
+    keeps its distance, the foe they face has foes at two distances, and the board says so."""
+    enc = fight(("Ann", "hawk=5", "heroes", 5), ("Cid", "hawk=4", "heroes", 4), GRAK, distance="close")
+    enc = act(enc, "Ann", "move", target="Grak", options="melee").encounter
+    facts = _facts(enc)
+    assert facts.foe_bands["Grak"] == {"Ann": "melee", "Cid": "close"}
+    assert "📏 Grak: Ann melee, Cid close" in SYSTEM.present.board_extra(enc, facts)
