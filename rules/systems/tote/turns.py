@@ -99,11 +99,13 @@ def defeated_sides(enc: Encounter) -> set[str]:
 
 
 def over(enc: Encounter) -> bool:
+    """At most one side is still in the fight: the others are defeated or every one of them escaped."""
     sides = enc.sides()
     if len(sides) < 2:
         return False
     beaten = defeated_sides(enc)
-    return sum(s not in beaten for s in sides) <= 1
+    staying = {c.side for c in enc.combatants if not ToteCombatant.of(c).escaped}
+    return sum(s in staying and s not in beaten for s in sides) <= 1
 
 
 def settle(enc: Encounter) -> list[Event]:

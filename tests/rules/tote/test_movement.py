@@ -215,3 +215,13 @@ def test_a_gm_edit_at_places_the_combatant_from_all_its_foes_again() -> None:
     enc = step(enc, "edit", actor="Borin", at="far", is_gm=True)
     assert SYSTEM.present.status_line(enc, who(enc, "Grak"), SYSTEM.facts(enc)).split(" · ")[2] == "far"
     assert enc.state.ranges == {"Borin": {"Grak": "far"}}
+
+
+def test_an_escape_that_ends_the_fight_begins_no_round() -> None:
+    """"Combatants that move away from Far are attempty to Escape Foes": when the last hero to act escapes and every
+    hero has, the fight is over: no next round begins."""
+    enc = fight(("Ann", "move=1", "heroes", 1), ("Grak", "rating=2", "foes", 5), ("Mog", "rating=1", "foes", 3), distance="far")
+    enc = step(step(enc, "next", actor="Grak"), "next", actor="Mog")
+    res = resolve(enc, "move", [6, 4], actor="Ann", to="away")
+    assert "escaped: the fight is over" in text(res)
+    assert "begins" not in text(res) and res.encounter.round == 1
