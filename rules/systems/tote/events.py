@@ -158,13 +158,14 @@ class Tested(Event):
     """A test that is not an attack: ``what`` is intimidate or escape; the target number is
     ``base`` + ``level`` (a Rating, or a hero's Stag or Hawk) of ``target``: the foe intimidated,
     or for Escape Foes the foe whose level sets the number (``level_from``), so a hidden foe's
-    number is hidden with its level."""
+    number is hidden with its level. ``base`` is an option's (``intimidate_base``, ``escape_base``):
+    always shown."""
 
     kind: ClassVar[str] = "check"
     what: str
     target: str | None = None
     test: Annotated[SkillTest, Of("actor", against="target")]
-    base: int
+    base: Annotated[int, PUBLIC]
     level: int
     level_of_enemy: bool
     level_from: str | None = None

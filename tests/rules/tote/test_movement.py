@@ -225,3 +225,14 @@ def test_an_escape_that_ends_the_fight_begins_no_round() -> None:
     res = resolve(enc, "move", [6, 4], actor="Ann", to="away")
     assert "escaped: the fight is over" in text(res)
     assert "begins" not in text(res) and res.encounter.round == 1
+
+
+def test_a_hidden_foes_escape_number_shows_the_public_base() -> None:
+    """Escape Foes: "a Move test against 7 + the highest enemy Rating" (shared/rules/README.md): the 7 is the public
+    option ``escape_base``, so players read it; the hidden foe's Rating and the total stay hidden."""
+    enc = fight(("Ann", "move=1", "heroes", 5), ("Grak", "rating=2", "foes", 3), distance="far")
+    res = resolve(enc, "move", [2, 1], actor="Ann", to="away")
+    hidden = SYSTEM.present.view(enc, frozenset({"Grak"}))
+    (tested,) = [e for e in res.events if e.kind == "check"]
+    line = hidden.readable(hidden.marked(tested))
+    assert "vs 7 + Rating ? (Grak) = ?" in line and "9" not in line
