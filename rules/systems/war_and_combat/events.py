@@ -5,12 +5,13 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from rules.events import Attacked, Event, InitiativeSet, Roll
+from rules.events import Attacked, Checked, Event, InitiativeSet, Roll
 from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "WacInitiative",
     "WacAttacked",
+    "Negotiated",
     "PhaseBegan",
     "Engaged",
     "FlurryBegan",
@@ -41,6 +42,14 @@ class WacAttacked(Attacked):
     blocked or dodged it ("within three points or so")."""
 
     parried: bool = False
+
+
+class Negotiated(Checked):
+    """``actor``'s negotiate task to swipe at a flurry (``what`` "negotiate"): its target is set by the best
+    Fighter rank among ``fighters``, so it is theirs (hidden from players while any of them is hidden)."""
+
+    fighters: list[str] = Field(default_factory=list)
+    roll: Annotated[Roll, Of("actor", against="fighters")]
 
 
 class PhaseBegan(Event):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rules.effects import Effect
 from rules.events import Attacked, Checked, Term, mod
+from rules.hidden import public_copy
 from rules.systems.war_and_combat.events import FlurryInitiative, Struck
 from tests.rules.war_and_combat.build import BORIN, GRAK, near, st, wac
 from tests.scenario import Scenario
@@ -196,3 +197,22 @@ def test_a_free_attack_is_a_quick_action_with_limited_movement():
     u.run("move", actor="Alda", path="SE", facing="S")
     u.run("act", [6, 6, 4, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
     assert st(u, "Alda").quick
+
+
+def test_a_negotiate_target_set_by_a_hidden_fighters_rank_is_not_shown_to_players():
+    """The negotiate task's target is option `swipe_base` (10) + "the highest Fighter rank in the flurry": with the
+    GM's hidden Grak in it, that number could tell Grak's rank, so players read "vs negotiate" without it (swipe and
+    free attack alike); the GM reads the number, and the swiping player's own dice and modifiers stay shown."""
+    hidden = frozenset({"Grak"})
+    s = watched()
+    s.enc.get("Grak").sheet["fighter"] = 8
+    revealed(s)
+    res = s.run("act", [6, 6, 5, 4, 4, 2], action="swipe", actor="Alda", target="Grak")
+    assert "vs negotiate 18" in s.text(res)[0]
+    public = s.system.present.report("", [public_copy(e, hidden) for e in res.events]).lines[0]
+    assert public.endswith("vs negotiate: success") and "🎲 6✍, 6✍, 5✍ (3d6) +1 tactics +1 AGL = **19**" in public
+    t = alda_steps()
+    t.enc.get("Grak").sheet["fighter"] = 8
+    res = t.run("act", [6, 6, 5, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
+    public = t.system.present.report("", [public_copy(e, hidden) for e in res.events]).lines[0]
+    assert public.endswith("vs negotiate: success") and "vs negotiate 18" in t.text(res)[0]
