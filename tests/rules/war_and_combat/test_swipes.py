@@ -216,3 +216,21 @@ def test_a_negotiate_target_set_by_a_hidden_fighters_rank_is_not_shown_to_player
     res = t.run("act", [6, 6, 5, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
     public = t.system.present.report("", [public_copy(e, hidden) for e in res.events]).lines[0]
     assert public.endswith("vs negotiate: success") and "vs negotiate 18" in t.text(res)[0]
+
+
+def test_a_hidden_fighters_blow_shows_players_where_it_struck_and_their_own_armour():
+    """"determine the location struck so that the defender's armor can be considered": the hit location (3d6 on the
+    target's body) and the target's armour are the target's numbers, shown to players when the target is theirs, while
+    the hidden striker's impact (its dice, cap and the effective impact they would give away) stays the GM's; where
+    the armour takes a blow smaller than itself, players read what the armour absorbs, not the smaller impact."""
+    hidden = frozenset({"Grak"})
+    for impact, absorbed in (([6, 6, 6, 6, 6], 3), ([1, 1, 1, 1, 1], 1)):
+        s = watched()
+        s.enc.get("Alda").sheet["armor"] = "mail"  # absorbs 3
+        revealed(s)
+        res = s.run("act", [2, 3, 3, 4, 4, 3, *impact], action="swipe", actor="Alda", target="Grak")
+        gm = s.text(res)[1]
+        assert f"absorbed {absorbed}, effective" in gm and "impact 🎲" in gm
+        public = s.system.present.report("", [public_copy(e, hidden) for e in res.events]).lines[1]
+        assert public.startswith("**Alda** is struck in the chest (🎲 4✍, 4✍, 3✍ (3d6) = **11**): the armour absorbs up to 3")
+        assert "impact" not in public and "cap" not in public and "effective" not in public and "absorbed" not in public
