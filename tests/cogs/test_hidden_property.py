@@ -455,6 +455,7 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("tess", "/act", {"combatant": "Alda", "action": "declare", "options": "intent=kill tactic=press"}),
         ("gm", "/act", {"combatant": "Grak", "action": "declare", "options": "intent=kill tactic=hold"}),
         ("gm", "/act", {"combatant": "Snaga", "action": "declare", "options": "intent=kill tactic=hold"}),
+        ("bob", "/act", {"combatant": "Borin", "action": "swipe", "target": "Grak", "roll": "1,1,1"}),  # from outside: struck
         ("gm", "/act", {"combatant": "Snaga", "action": "hold"}),
         ("gm", "/act", {"combatant": "Grak", "action": "hold"}),
         ("tess", "/attack", {"combatant": "Alda", "target": "Grak", "weapon": "short-sword", "roll": "6,6,6"}),  # a light wound

@@ -122,13 +122,15 @@ async def test_an_opponent_out_of_actions_is_driven_back(h: Harness) -> None:
 
 
 async def test_the_gm_sets_the_swipe_target(h: Harness) -> None:
-    """`/encounter settings options:"swipe_base=8"` lowers the negotiate target to 8 + the flurry's best Fighter rank (6)."""
+    """`/encounter settings options:"swipe_base=8"` lowers the negotiate target to 8 + the flurry's best Fighter rank (6):
+    the GM's log gives it; players read it without the number, as the GM's hidden Grak is in the flurry."""
     await to_flurry(h, ("Alda", "E3", "S", "@ann"))
     await h.run("gm", "/encounter settings", options="swipe_base=8")
     await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
     await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold", roll="5,5,5,3,3,3")
     sent = await h.run("ann", "/act", combatant="Alda", action="swipe", target="Grak", roll="6,5,4,1,1,2")
-    assert "vs negotiate 14" in reply(sent).text
+    assert "vs negotiate: " in reply(sent).text and "vs negotiate 14" not in reply(sent).text
+    assert "vs negotiate 14" in reply(await h.run("gm", "/log")).text
 
 
 async def test_withdraw_steps_away_from_an_opponent_out_of_actions(h: Harness) -> None:

@@ -387,7 +387,8 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
     events: list[Event] = [Struck(actor=t.name, by=c.name, location=where, cap=cap, dice=spec.expression, impact=impact_roll,
                                   critical_dice=crit, absorbed=max(0, absorbed), effective=effective,
                                   penetrating=penetrating, severity=hurt.severity if hurt else None, option=option,
-                                  location_roll=loc_roll, low_skew=skewed)]
+                                  location_roll=loc_roll, low_skew=skewed,
+                                  armour=None if crit or option == "tackle" else armour.absorb)]
     if option:
         column = hurt.severity if hurt else "superficial"
         return events + _option_effect(enc, opts, c, t, w, option, column, dice)

@@ -5,12 +5,13 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from rules.events import Attacked, Event, InitiativeSet, Roll
+from rules.events import Attacked, Checked, Event, InitiativeSet, Roll
 from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "WacInitiative",
     "WacAttacked",
+    "Negotiated",
     "PhaseBegan",
     "Engaged",
     "FlurryBegan",
@@ -41,6 +42,14 @@ class WacAttacked(Attacked):
     blocked or dodged it ("within three points or so")."""
 
     parried: bool = False
+
+
+class Negotiated(Checked):
+    """``actor``'s negotiate task to swipe at a flurry (``what`` "negotiate"): its target is set by the best
+    Fighter rank among ``fighters``, so it is theirs (hidden from players while any of them is hidden)."""
+
+    fighters: list[str] = Field(default_factory=list)
+    roll: Annotated[Roll, Of("actor", against="fighters")]
 
 
 class PhaseBegan(Event):
@@ -119,8 +128,10 @@ class Struck(Event):
     penetrating: bool
     severity: str | None = None
     option: str | None = None
-    #: the hit location's 3d6 (None: a called shot, or a log written before it was kept)
-    location_roll: Annotated[Roll | None, Of("by")] = None
+    #: the hit location's 3d6, rolled on the target's body (None: a called shot, or a log written before it was kept)
+    location_roll: Annotated[Roll | None, Of("actor")] = None
+    #: what the target's armour at ``location`` absorbs at most (None: none counted, or a log written before it was kept)
+    armour: Annotated[int | None, Of("actor")] = None
     #: the impact was rolled with a low skew die (an accidental blow): one die more, the worst kept
     low_skew: bool = False
 

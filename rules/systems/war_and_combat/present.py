@@ -266,9 +266,13 @@ class WacPresenter(Presenter[WacFacts]):
         return f"**{e.actor}** attacks **{e.target}** with the {e.weapon}: {self.roll_text(e.roll, outcome)}"
 
     def struck(self, e: Struck) -> str:
-        if secret(e.effective):  # a hidden fighter's wound: where and how bad, not the numbers
+        if secret(e.effective):  # a hidden fighter's blow or wound: where and how bad, not the impact's numbers
             wound = f"a {e.severity or 'superficial'} {e.option} result" if e.option else (f"**{e.severity}** wound" if e.severity else "no wound")
-            return f"**{e.actor}** is struck in the {e.location}: {wound}"
+            shown = e.location_roll is not None and not secret(e.location_roll.total)  # the target's, if shown
+            where = f" ({self.roll_text(e.location_roll)})" if shown and e.location_roll is not None else ""
+            # the armour's own value, not what it took: a blow smaller than the armour would tell its impact
+            soak = f": the armour absorbs up to {e.armour}" if e.armour and not secret(e.armour) else ""
+            return f"**{e.actor}** is struck in the {e.location}{where}{soak}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
         impact = e.impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else e.impact
         if e.low_skew and not secret(e.impact.label):  # "add a low skew die for impact, since the blow is unintentional"

@@ -36,7 +36,7 @@ from rules.actions import Act
 from rules.dice import Dice
 from rules.effects import active
 from rules.errors import IllegalAction
-from rules.events import Checked, Event, Term, mod
+from rules.events import Event, Term, mod
 from rules.geometry import Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
@@ -51,6 +51,7 @@ from rules.systems.war_and_combat.attacks import (
     resolve_hit,
     wielding,
 )
+from rules.systems.war_and_combat.events import Negotiated
 from rules.systems.war_and_combat.rounds import join, settle
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.turns import (
@@ -153,7 +154,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
     roll = task(c, dice, [mod("named_skill", sheet.skill(c, "tactics"), "tactics"),
                           mod("attribute", sheet.modifier(c, "agl"), "agl"), mod("wounds", sheet.wound_penalty(c)),
                           *moving(c)], target, Term(code="negotiate"))
-    events: list[Event] = [Checked(actor=c.name, what="negotiate", roll=roll)]
+    events: list[Event] = [Negotiated(actor=c.name, what="negotiate", roll=roll, fighters=[o.name for o in fighters])]
     if not roll.success:  # "to avoid being hit"
         return events + damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)
     defended = _may_defend(enc, opts, t)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rules.effects import Effect
 from rules.events import Attacked, Checked, Term, mod
+from rules.hidden import public_copy
 from rules.systems.war_and_combat.events import FlurryInitiative, Struck
 from tests.rules.war_and_combat.build import BORIN, GRAK, near, st, wac
 from tests.scenario import Scenario
@@ -196,3 +197,40 @@ def test_a_free_attack_is_a_quick_action_with_limited_movement():
     u.run("move", actor="Alda", path="SE", facing="S")
     u.run("act", [6, 6, 4, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
     assert st(u, "Alda").quick
+
+
+def test_a_negotiate_target_set_by_a_hidden_fighters_rank_is_not_shown_to_players():
+    """The negotiate task's target is option `swipe_base` (10) + "the highest Fighter rank in the flurry": with the
+    GM's hidden Grak in it, that number could tell Grak's rank, so players read "vs negotiate" without it (swipe and
+    free attack alike); the GM reads the number, and the swiping player's own dice and modifiers stay shown."""
+    hidden = frozenset({"Grak"})
+    s = watched()
+    s.enc.get("Grak").sheet["fighter"] = 8
+    revealed(s)
+    res = s.run("act", [6, 6, 5, 4, 4, 2], action="swipe", actor="Alda", target="Grak")
+    assert "vs negotiate 18" in s.text(res)[0]
+    public = s.system.present.report("", [public_copy(e, hidden) for e in res.events]).lines[0]
+    assert public.endswith("vs negotiate: success") and "🎲 6✍, 6✍, 5✍ (3d6) +1 tactics +1 AGL = **19**" in public
+    t = alda_steps()
+    t.enc.get("Grak").sheet["fighter"] = 8
+    res = t.run("act", [6, 6, 5, 4, 4, 2], action="free-attack", actor="Alda", target="Grak")
+    public = t.system.present.report("", [public_copy(e, hidden) for e in res.events]).lines[0]
+    assert public.endswith("vs negotiate: success") and "vs negotiate 18" in t.text(res)[0]
+
+
+def test_a_hidden_fighters_blow_shows_players_where_it_struck_and_their_own_armour():
+    """"determine the location struck so that the defender's armor can be considered": the hit location (3d6 on the
+    target's body) and the target's armour are the target's numbers, shown to players when the target is theirs, while
+    the hidden striker's impact (its dice, cap and the effective impact they would give away) stays the GM's; where
+    the armour takes a blow smaller than itself, players read what the armour absorbs, not the smaller impact."""
+    hidden = frozenset({"Grak"})
+    for impact, absorbed in (([6, 6, 6, 6, 6], 3), ([1, 1, 1, 1, 1], 1)):
+        s = watched()
+        s.enc.get("Alda").sheet["armor"] = "mail"  # absorbs 3
+        revealed(s)
+        res = s.run("act", [2, 3, 3, 4, 4, 3, *impact], action="swipe", actor="Alda", target="Grak")
+        gm = s.text(res)[1]
+        assert f"absorbed {absorbed}, effective" in gm and "impact 🎲" in gm
+        public = s.system.present.report("", [public_copy(e, hidden) for e in res.events]).lines[1]
+        assert public.startswith("**Alda** is struck in the chest (🎲 4✍, 4✍, 3✍ (3d6) = **11**): the armour absorbs up to 3")
+        assert "impact" not in public and "cap" not in public and "effective" not in public and "absorbed" not in public
