@@ -176,7 +176,10 @@ class WacPresenter(Presenter[WacFacts]):
     terms: ClassVar[dict[str, str]] = TERMS
 
     def term(self, t: Term) -> str:
-        """A term's words, the codes among its ``args`` worded too (`TERM_ARGS`)."""
+        """A term's words, the codes among its ``args`` worded too (`TERM_ARGS`); an open end of 3d6 rolled again
+        more than once in the plural: ``natural 18: the excesses over 10 of the 3d6 rolled again``."""
+        if t.code in ("open_end_high", "open_end_low") and t.args and isinstance(t.args[0], int) and t.args[0] > 1:
+            return TERMS[t.code].replace("the excess ", "the excesses ").replace("the shortfall ", "the shortfalls ")
         words = TERM_ARGS.get(t.code)
         if words:
             t = t.model_copy(update={"args": [words.get(a, a) if isinstance(a, str) else a for a in t.args]})
