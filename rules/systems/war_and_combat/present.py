@@ -83,6 +83,12 @@ CHECKS = {
     "negotiate": "negotiates the space around the flurry",
     "break free": "tries to break free of the hold",
 }
+#: why turning to face an attacker as the flurry begins costs no Defense (`FacedAttacker.reason`)
+FACED_NO_PENALTY = {
+    "gap": "the turn does not place the attacker in its zone of threat",
+    "missile": "with a missile weapon in hand it has no zone of threat to place the attacker in",
+    "unarmed": "with no weapon in hand it has no zone of threat to place the attacker in",
+}
 #: the words of the rules' terms: roll modifiers and what a roll is against (`rules.events.Term`)
 TERMS = {
     "open_end": "open end",
@@ -387,8 +393,8 @@ class WacPresenter(Presenter[WacFacts]):
 
     def faced(self, e: FacedAttacker) -> str:
         if not e.penalty:
-            return (f"**{e.actor}** turns to face {e.facing} as the flurry begins (no Defense penalty: the turn does not "
-                    "place the attacker in its zone of threat)")
+            why = FACED_NO_PENALTY.get(e.reason or "gap", FACED_NO_PENALTY["gap"])
+            return f"**{e.actor}** turns to face {e.facing} as the flurry begins (no Defense penalty: {why})"
         return f"**{e.actor}** turns to face {e.facing} as the flurry begins (-1 Defense this flurry)"
 
     def interrupted(self, e: Interrupted) -> str:
