@@ -302,9 +302,11 @@ class WacPresenter(Presenter[WacFacts]):
             detail = self._stun_defense(e.args, e.values) if len(e.args) == 2 else f"{detail} round(s), Defense 5 + half Fighter rank"
         if e.effect == "loses_action" and e.args == ["none_left"]:
             return f"**{e.actor}** would lose {e.detail} action, but has none left this round: nothing is lost"
-        if e.effect == "slips" and len(e.args) == 3:  # a Stumble-XX or Fumble-XX missed by 0
-            name, target, item = e.args
+        if e.effect == "slips" and len(e.args) in (3, 4):  # a Stumble-XX or Fumble-XX missed by 0 (4th: already down)
+            name, target, item = e.args[:3]
             row = f"({str(name).title()}-{target} missed by 0)"
+            if name == "stumble" and e.args[3:] == ["down"]:  # nothing to catch on the ground
+                return f"**{e.actor}** slips, but is already down {row}"
             if name == "stumble":
                 return f"**{e.actor}** slips, but catches itself {row}"
             return f"**{e.actor}**'s {item} slips, but is caught {row}"
