@@ -279,7 +279,11 @@ class WacPresenter(Presenter[WacFacts]):
             wound = f"a {e.severity or 'superficial'} {e.option} result" if e.option else (f"**{e.severity}** wound" if e.severity else "no wound")
             return f"**{e.actor}** is struck in the {e.location}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
-        impact = e.impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else e.impact
+        impact = e.impact
+        if not secret(impact.label):  # the table's modifier is in the dice's label (3d6-2): shown once
+            table = [m for m in impact.modifiers if m.code == "table" or (m.code == "said" and m.args == ["table"])]
+            impact = impact.model_copy(update={"modifiers": [m for m in impact.modifiers if m not in table]})
+        impact = impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else impact
         if e.low_skew and not secret(e.impact.label):  # "add a low skew die for impact, since the blow is unintentional"
             worst = f", the worst {impact.kept} kept" if impact.kept else ""
             impact = impact.model_copy(update={"label": f"{impact.label} + a low skew die{worst}: the blow is unintentional",
