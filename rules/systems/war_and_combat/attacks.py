@@ -546,7 +546,8 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
         st.broken.append(held.name)
         events.append(EffectTaken(actor=t.name, effect="break", detail=held.name))
     if miss_by == 0 and effect.name in ("stumble", "fumble"):  # "0 You slip, but catch yourself" / "Item slips, but is caught"
-        events.append(EffectTaken(actor=t.name, effect="slips", args=[effect.name, effect.target or 0, wielded(t).name]))
+        events.append(EffectTaken(actor=t.name, effect="slips",
+                                  args=[effect.name, effect.target or 0, wielded(t).name, "down" if st.fallen else ""]))
     if outcome.actions_lost:
         events.append(lose_actions(enc, t, outcome.actions_lost))
     if outcome.drop:

@@ -180,6 +180,9 @@ class FacedAttacker(Event):
     facing: str
     #: the turn places the attacker in its zone of threat: -1 Defense for the flurry (not a polearm's foe in its gap)
     penalty: bool = True
+    #: why there is no penalty: ``gap`` (a polearm's foe a hex off), ``missile`` (a missile weapon in hand: no zone of
+    #: threat), ``unarmed`` (its weapon dropped or sheathed: no zone of threat)
+    reason: str | None = None
 
 
 class Interrupted(Event):

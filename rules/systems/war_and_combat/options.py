@@ -81,6 +81,6 @@ OPTIONS = OptionSet(
     yes_no_option("down_agility", False, "the Agility modifier is added to the Defense of a stunned (\"Base 5 + half Fighter rank\"), fallen or crawling (\"base Defense of 5, then adds Fighter rank\") fighter: `no`, the parts the text names only"),
     choice_option("polearm_gap", ("refused", "obstructed"), "a polearm's blow at a foe one hex off, in the gap its zone of threat leaves (\"The space between the zone of threat and the fighter is considered obstructed\"): `refused`, the head strikes only its zone of threat; `obstructed`: allowed at the text's \"+5 to task target level if the target is obstructed\" (−5 on the roll)"),
     choice_option("disabled_limbs", ("unusable", "table"), "what a disabled limb (a critical arm, leg or belly wound) does at once: `unusable`, \"can no longer be used\": a disabled arm drops what it holds at its feet and a disabled leg fells the fighter (milder wounds already do so); `table`: only what the wound effects table's row names"),
-    yes_no_option("initiative_open", True, "a natural 18 (or 3) on initiative or flurry initiative rolls 3d6 again and adds the excess over 10 (takes off the shortfall below 10), as every 3d6 roll of the system; `no`: the text's plain \"rolls 3d6 and adds his Fighter rank\""),
+    yes_no_option("initiative_open", False, "the text's plain \"rolls 3d6 and adds his Fighter rank\"; `yes`: a natural 18 (or 3) on initiative or flurry initiative rolls 3d6 again and adds the excess over 10 (takes off the shortfall below 10), as every task roll"),
     into=WacValues,
 )

@@ -83,6 +83,12 @@ CHECKS = {
     "negotiate": "negotiates the space around the flurry",
     "break free": "tries to break free of the hold",
 }
+#: why turning to face an attacker as the flurry begins costs no Defense (`FacedAttacker.reason`)
+FACED_NO_PENALTY = {
+    "gap": "the turn does not place the attacker in its zone of threat",
+    "missile": "with a missile weapon in hand it has no zone of threat to place the attacker in",
+    "unarmed": "with no weapon in hand it has no zone of threat to place the attacker in",
+}
 #: the words of the rules' terms: roll modifiers and what a roll is against (`rules.events.Term`)
 TERMS = {
     "open_end": "open end",
@@ -176,7 +182,10 @@ class WacPresenter(Presenter[WacFacts]):
     terms: ClassVar[dict[str, str]] = TERMS
 
     def term(self, t: Term) -> str:
-        """A term's words, the codes among its ``args`` worded too (`TERM_ARGS`)."""
+        """A term's words, the codes among its ``args`` worded too (`TERM_ARGS`); an open end of 3d6 rolled again
+        more than once in the plural: ``natural 18: the excesses over 10 of the 3d6 rolled again``."""
+        if t.code in ("open_end_high", "open_end_low") and t.args and isinstance(t.args[0], int) and t.args[0] > 1:
+            return TERMS[t.code].replace("the excess ", "the excesses ").replace("the shortfall ", "the shortfalls ")
         words = TERM_ARGS.get(t.code)
         if words:
             t = t.model_copy(update={"args": [words.get(a, a) if isinstance(a, str) else a for a in t.args]})
@@ -274,7 +283,11 @@ class WacPresenter(Presenter[WacFacts]):
             soak = f": the armour absorbs up to {e.armour}" if e.armour and not secret(e.armour) else ""
             return f"**{e.actor}** is struck in the {e.location}{where}{soak}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
-        impact = e.impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else e.impact
+        impact = e.impact
+        if not secret(impact.label):  # the table's modifier is in the dice's label (3d6-2): shown once
+            table = [m for m in impact.modifiers if m.code == "table" or (m.code == "said" and m.args == ["table"])]
+            impact = impact.model_copy(update={"modifiers": [m for m in impact.modifiers if m not in table]})
+        impact = impact.model_copy(update={"label": f"{e.impact.label} +{e.critical_dice}d6 critical"}) if e.critical_dice else impact
         if e.low_skew and not secret(e.impact.label):  # "add a low skew die for impact, since the blow is unintentional"
             worst = f", the worst {impact.kept} kept" if impact.kept else ""
             impact = impact.model_copy(update={"label": f"{impact.label} + a low skew die{worst}: the blow is unintentional",
@@ -297,9 +310,11 @@ class WacPresenter(Presenter[WacFacts]):
             detail = self._stun_defense(e.args, e.values) if len(e.args) == 2 else f"{detail} round(s), Defense 5 + half Fighter rank"
         if e.effect == "loses_action" and e.args == ["none_left"]:
             return f"**{e.actor}** would lose {e.detail} action, but has none left this round: nothing is lost"
-        if e.effect == "slips" and len(e.args) == 3:  # a Stumble-XX or Fumble-XX missed by 0
-            name, target, item = e.args
+        if e.effect == "slips" and len(e.args) in (3, 4):  # a Stumble-XX or Fumble-XX missed by 0 (4th: already down)
+            name, target, item = e.args[:3]
             row = f"({str(name).title()}-{target} missed by 0)"
+            if name == "stumble" and e.args[3:] == ["down"]:  # nothing to catch on the ground
+                return f"**{e.actor}** slips, but is already down {row}"
             if name == "stumble":
                 return f"**{e.actor}** slips, but catches itself {row}"
             return f"**{e.actor}**'s {item} slips, but is caught {row}"
@@ -388,8 +403,8 @@ class WacPresenter(Presenter[WacFacts]):
 
     def faced(self, e: FacedAttacker) -> str:
         if not e.penalty:
-            return (f"**{e.actor}** turns to face {e.facing} as the flurry begins (no Defense penalty: the turn does not "
-                    "place the attacker in its zone of threat)")
+            why = FACED_NO_PENALTY.get(e.reason or "gap", FACED_NO_PENALTY["gap"])
+            return f"**{e.actor}** turns to face {e.facing} as the flurry begins (no Defense penalty: {why})"
         return f"**{e.actor}** turns to face {e.facing} as the flurry begins (-1 Defense this flurry)"
 
     def interrupted(self, e: Interrupted) -> str:

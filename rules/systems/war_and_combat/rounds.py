@@ -355,15 +355,16 @@ def _face(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
 
 def _turn_to(grid: Grid, c: Combatant, there: Cell) -> FacedAttacker:
     """``c`` turned to face the opponent at ``there`` (free). "A fighter who must turn to place the attacker into
-    his zone of threat receives a -1 penalty to Defense for the entire flurry": only where the turn places it there
-    (a polearm's foe a hex off stays in the gap before its head: no penalty). One with no zone of threat (a bow, a
-    weapon dropped or sheathed) is read as turning to bring the attacker before it: the penalty stands."""
+    his zone of threat receives a -1 penalty to Defense for the entire flurry": only where the turn places it there.
+    A polearm's foe a hex off stays in the gap before its head; one with no zone of threat (a bow in hand, a weapon
+    dropped or sheathed) places nobody in it: no penalty, and the event says why (``reason``)."""
     assert c.cell is not None
     c.facing = grid.facing_towards(c.cell, there)
-    zone = zones.threat(grid, c)
-    penalty = not zone or there in zone
+    penalty = there in zones.threat(grid, c)
     WacCombatant.of(c).turned = penalty
-    return FacedAttacker(actor=c.name, facing=c.facing, penalty=penalty)
+    held = zones.in_hand(c)
+    reason = None if penalty else "unarmed" if held is None else "missile" if held.ranged else "gap"
+    return FacedAttacker(actor=c.name, facing=c.facing, penalty=penalty, reason=reason)
 
 
 def _pins(enc: Encounter, c: Combatant) -> int:

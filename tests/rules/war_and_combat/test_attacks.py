@@ -346,6 +346,18 @@ def test_a_stumble_missed_by_0_slips_and_a_fallen_victim_stays_down():
     assert "Grak fails to keep its feet (\"Fall on back, side, or face\"), but is already fallen: it stays down" in said
 
 
+def test_a_stumble_missed_by_0_by_one_already_down_says_so():
+    """Stumble-XX: "Miss by: 0 You slip, but catch yourself. Lose 1 action this round": Grak, already fallen, has
+    nothing to catch: the reply says he slips but is already down, and he loses the row's action."""
+    s = duel()
+    fight(s, borin="tackle")
+    st(s, "Grak").fallen = True
+    res = s.run("attack", [4, 4, 3, 4, 4, 3, 1, 1, 1, 1, 5, 4, 4], actor="Borin", target="Grak")  # 13 vs Stumble-13
+    said = "\n".join(s.text(res)).replace("**", "")
+    assert "Grak slips, but is already down (Stumble-13 missed by 0)" in said and "catches itself" not in said
+    assert "Grak loses 1 action" in said and st(s, "Grak").fallen
+
+
 def test_an_action_lost_by_one_with_none_left_is_said_to_lose_nothing():
     """"0 You slip, but catch yourself. Lose 1 action this round": Grak, his flurry's actions spent, has none to lose,
     and the reply says nothing is lost; with actions left, one is lost."""

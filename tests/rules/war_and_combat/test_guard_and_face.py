@@ -98,13 +98,30 @@ def test_a_polearm_turned_to_a_foe_in_its_gap_takes_no_penalty():
     assert t.enc.phase == "flurry" and t.get("Grak").facing == "SE" and st(t, "Grak").turned
 
 
-def test_a_fighter_with_no_zone_of_threat_turned_to_face_takes_the_penalty():
-    """"A fighter who must turn to place the attacker into his zone of threat receives a -1 penalty to Defense": Grak
-    with a bow in hand has no zone of threat; his turn to face Borin is read as bringing him before it, at -1."""
+def _turned_without_zone(grak: str, **state: object) -> tuple[Scenario, list[str]]:
+    """Grak (``grak``'s sheet, his combat state set to ``state``), his back to Borin a hex off, turned to face him
+    as the flurry begins: the flurry's replies."""
     s = wac()
-    s.add("Grak", "fighter=3 weapons=bow", side="orcs", at="D4", facing="NW", owner=None)
+    s.add("Grak", f"fighter=3 {grak}", side="orcs", at="D4", facing="NW", owner=None)
     s.add("Borin", "fighter=6 weapons=broadsword", side="dwarves", at=near(s, "D4", "SE"), facing="NW")
-    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    grak_state = st(s, "Grak")
+    for k, v in state.items():
+        setattr(grak_state, k, v)
+    text = s.text(s.run("init_roll", [5, 5, 4, 2, 3, 2]))
     while s.enc.phase == "movement":
-        s.run("next", actor=s.enc.current)
-    assert s.enc.phase == "flurry" and s.get("Grak").facing == "SE" and st(s, "Grak").turned
+        text += s.text(s.run("next", actor=s.enc.current))
+    return s, text
+
+
+def test_a_fighter_with_no_zone_of_threat_turned_to_face_takes_no_penalty():
+    """"A fighter who must turn to place the attacker into his zone of threat receives a -1 penalty to Defense for the
+    entire flurry": Grak with a bow in hand, or his axe dropped or sheathed, has no zone of threat, so his turn to
+    face Borin places nobody in it: no penalty, and the reply says why, as for a polearm's gap."""
+    cases = [("weapons=bow", {}, "a missile weapon in hand"), ("weapons=axe", {"dropped": ["axe"]}, "no weapon in hand"),
+             ("weapons=axe", {"sheathed": True}, "no weapon in hand")]
+    for grak, state, why in cases:
+        s, text = _turned_without_zone(grak, **state)
+        assert s.enc.phase == "flurry" and s.get("Grak").facing == "SE" and not st(s, "Grak").turned, grak
+        line = next(t for t in text if t.startswith("**Grak** turns to face SE"))
+        assert "no Defense penalty" in line and why in line and "no zone of threat" in line, line
+

@@ -17,8 +17,8 @@ from tests.rules.war_and_combat.build import (
 from tests.scenario import Scenario
 
 
-def apart() -> Scenario:
-    s = wac()
+def apart(**options: object) -> Scenario:
+    s = wac(**options)
     s.add("Borin", "fighter=6 skills=tactics:2", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
     return s
@@ -253,19 +253,41 @@ def test_a_stun_that_ends_as_a_new_one_begins_gets_its_line():
 
 
 def test_a_natural_18_on_initiative_names_its_second_roll_and_adds_its_excess():
-    """"each participant rolls 3d6 and adds his Fighter rank" (the text says no more of an 18; every 3d6 roll of the system
-    is open-ended, shared/rules/README.md: "a natural 18 rerolls and adds the new roll minus 10, floored at 0"): the
-    line names the high skew die kept, the 3d6 rolled again for the natural 18 and what they add, even when it is 0."""
-    s = apart()
+    """"each participant rolls 3d6 and adds his Fighter rank" (the text says no more of an 18; option
+    `initiative_open=yes` rolls it again as a task roll, shared/rules/README.md: "a natural 18 rerolls and adds the new
+    roll minus 10, floored at 0"): the line names the high skew die kept, the 3d6 rolled again for the natural 18 and
+    what they add, even when it is 0."""
+    s = apart(initiative_open="yes")
     res = s.run("init_roll", [6, 6, 6, 4, 4, 3, 2, 1, 2, 3])  # Borin 6,6,6 (4 dropped), again 4,3,2 = 9: +0
     borin = next(e for e in res.events if isinstance(e, InitiativeSet) and e.actor == "Borin")
     assert borin.value == 24
     line = next(t for t in s.text(res) if t.startswith("**Borin** initiative"))
     assert "(3d6 + a high skew die, the best 3 kept: the side with the better Tactics, then 3d6 again for the natural 18)" in line
     assert "+0 natural 18: the excess over 10 of the 3d6 rolled again" in line and line.endswith("= **24**)")
-    s = apart()
+    s = apart(initiative_open="yes")
     res = s.run("init_roll", [6, 6, 6, 1, 6, 5, 4, 1, 2, 3])  # again 6,5,4 = 15: +5
     assert next(e.value for e in res.events if isinstance(e, InitiativeSet) and e.actor == "Borin") == 29
+
+
+def test_initiative_is_the_texts_plain_3d6_by_default():
+    """"each participant rolls 3d6 and adds his Fighter rank": no target, so not a task roll, the only roll
+    shared/rules/README.md makes open-ended; by default an 18 rolls no second 3d6."""
+    s = wac(tactics_skew="no")
+    s.add("Borin", "fighter=6", side="dwarves", at="B2", facing="S")
+    s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
+    res = s.run("init_roll", [6, 6, 6, 1, 2, 3])
+    assert {e.actor: e.value for e in res.events if isinstance(e, InitiativeSet)} == {"Borin": 24, "Grak": 9}
+    assert not any("again" in t for t in s.text(res))
+
+
+def test_initiative_rolled_again_more_than_once_says_so_in_the_plural():
+    """Option `initiative_open=yes` ("a natural 18 rerolls and adds the new roll minus 10", shared/rules/README.md):
+    an 18 rolled again twice reads "the excesses over 10 of the 3d6 rolled again"."""
+    s = apart(initiative_open="yes", tactics_skew="no")
+    res = s.run("init_roll", [6, 6, 6, 6, 6, 6, 4, 4, 3, 1, 2, 3])  # 18, again 18 (+8), again 11 (+1)
+    line = next(t for t in s.text(res) if t.startswith("**Borin** initiative"))
+    assert "×2" in line and "natural 18: the excesses over 10 of the 3d6 rolled again" in line
+    assert next(e.value for e in res.events if isinstance(e, InitiativeSet) and e.actor == "Borin") == 33
 
 
 def test_initiative_may_be_the_texts_plain_3d6():

@@ -89,7 +89,7 @@ def test_an_interrupt_joins_the_flurry_under_way():
     """"Unengaged figures may interrupt flurries": it declares, rolls flurry initiative, and its actions count from then."""
     s = watched()
     revealed(s)
-    res = s.run("act", [6, 6, 6, 3, 3, 3], action="interrupt", actor="Alda", options={"intent": "kill", "tactic": "hold"})
+    res = s.run("act", [6, 6, 6], action="interrupt", actor="Alda", options={"intent": "kill", "tactic": "hold"})
     init = next(e for e in res.events if isinstance(e, FlurryInitiative))
     assert init.actor == "Alda" and init.actions == 2
     assert "Alda" in s.enc.state.flurries[0] and s.enc.state.declarations.choice("Alda")["intent"] == "kill"
