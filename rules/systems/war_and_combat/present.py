@@ -307,7 +307,7 @@ class WacPresenter(Presenter[WacFacts]):
     def effect_taken(self, e: EffectTaken) -> str:
         detail = self._effect_detail(e.effect, e.args) if e.args else e.detail
         if e.effect == "stun":  # the Defense used while stunned, and why (logged before: the rule's words)
-            detail = self._stun_defense(e.args, e.values) if len(e.args) == 2 else f"{detail} round(s), Defense 5 + half Fighter rank"
+            detail = self._stun_defense(e.args, e.values) if len(e.args) == 2 else f"{detail} rounds, Defense 5 + half Fighter rank"
         if e.effect == "loses_action" and e.args == ["none_left"]:
             return f"**{e.actor}** would lose {e.detail} action, but has none left this round: nothing is lost"
         if e.effect == "slips" and len(e.args) in (3, 4):  # a Stumble-XX or Fumble-XX missed by 0 (4th: already down)
@@ -357,7 +357,7 @@ class WacPresenter(Presenter[WacFacts]):
 
     @staticmethod
     def _stun_defense(args: list[str | int], values: list[int]) -> str:
-        """``6 round(s), Defense 5 + half Fighter rank 1 = 6``: a stun's rounds and the Defense used while it lasts
+        """``6 rounds, Defense 5 + half Fighter rank 1 = 6``: a stun's rounds and the Defense used while it lasts
         (`attacks._stun_taken`), its numbers left out where this view hides them."""
         rounds, why = args
         if why in ("unconscious", "immobile"):
@@ -369,7 +369,7 @@ class WacPresenter(Presenter[WacFacts]):
             value, half, agl = values
             agility = f" + Agility modifier {signed(agl)} (option `down_agility`)" if why == "stunned_agility" else ""
             words = f"Defense 5 + half Fighter rank {half}{agility} = {value}"
-        return f"{rounds} round(s), {words}"
+        return f"{rounds} round{'' if str(rounds) == '1' else 's'}, {words}"
 
     @staticmethod
     def _effect_detail(effect: str, args: list[str | int]) -> str:

@@ -119,7 +119,7 @@ def test_serious_head_wound_stuns_for_1d6_rounds():
     stun = next(e for e in s.enc.effects if e.code == "stun")
     assert stun.left == 4 and stun.target == "Grak" and st(s, "Grak").actions == 0
     said = "\n".join(s.text(res)).replace("**", "").replace("✍", "")
-    assert "Grak is stunned: no action for 4 round(s), Defense 5 + half Fighter rank 1 = 6 (🎲 4 (1d6))" in said
+    assert "Grak is stunned: no action for 4 rounds, Defense 5 + half Fighter rank 1 = 6 (🎲 4 (1d6))" in said
 
 
 def test_a_stunned_defender_keeps_half_its_defense_even_against_an_indefensible_attack():
