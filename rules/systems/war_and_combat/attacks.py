@@ -34,6 +34,7 @@ from rules.systems.war_and_combat.tables import (
     FALLEN,
     HELPLESS,
     STUNNED,
+    DefenseRule,
     hit_location,
     impact_dice,
     wound,
@@ -139,8 +140,13 @@ def down_defense(enc: Encounter, opts: OptionValues, target: Combatant) -> tuple
     if not (down or st.fallen or limbs.crawling(target)):
         return None
     rank, agl = sheet.fighter(target), sheet.modifier(target, "agl")
-    value = (STUNNED if down else FALLEN).value(rank, agl) + (agl if opts.down_agility else 0)
-    return value, "stunned" if down else "fallen" if st.fallen else "crawling"
+    return _lowered(STUNNED if down else FALLEN, opts, rank, agl), "stunned" if down else "fallen" if st.fallen else "crawling"
+
+
+def _lowered(rule: DefenseRule, opts: OptionValues, rank: int, agl: int) -> int:
+    """A stunned, fallen or crawling fighter's Defense by ``rule``, with the Agility modifier ``agl`` where
+    option `down_agility` adds it."""
+    return rule.value(rank, agl) + (agl if opts.down_agility else 0)
 
 
 def _stun_taken(enc: Encounter, opts: OptionValues, t: Combatant, rounds: int) -> EffectTaken:
@@ -152,7 +158,7 @@ def _stun_taken(enc: Encounter, opts: OptionValues, t: Combatant, rounds: int) -
     if st.unconscious or st.immobile:  # "Unconscious characters have a base Defense of 3": it stays the lower
         value, why = HELPLESS.value(rank, agl), "unconscious" if st.unconscious else "immobile"
     else:
-        value = STUNNED.value(rank, agl) + (agl if opts.down_agility else 0)
+        value = _lowered(STUNNED, opts, rank, agl)
         why = "stunned_agility" if opts.down_agility else "stunned"
     return EffectTaken(actor=t.name, effect="stun", detail=str(rounds), args=[rounds, why],
                        values=[value, rank // 2, agl],
