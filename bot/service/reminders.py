@@ -41,6 +41,7 @@ from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import events_report, plural, user_ref
 from rules.system import Prompt
+from rules.turns import Turn
 
 __all__ = ["Reminders"]
 
@@ -109,9 +110,9 @@ class Reminders:
         if clock is not None and not r.warned and now >= clock[0]:
             left = duration_text((clock[1] - now) / 3600)
             policy = POLICY_WORDS[enc.settings.deadline_policy]
-            holder = turn.current or (turn.actors[0] if turn.actors else None)
+            holder = _deadline_actor(turn)
             if enc.settings.deadline_policy == "hold" and (holder is None or system.hold_action(enc, holder) is None):
-                policy = f"the GM is told: {system.title} has no way to hold it"  # as the deadline will
+                policy = f"the GM is told: {_no_way(system.title, 'hold')}"  # as the deadline will
             if asked is not None:
                 users, kind = (asked.user_id,), "warning"
                 text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left} (then the deadline "
@@ -237,7 +238,7 @@ class Reminders:
             return Nudge(r, lead[:MAX_MESSAGE], (), kind="deadline")
         lead = f"{lead}\n" if lead else ""
         turn = system.turn(enc)
-        actor = turn.current or (turn.actors[0] if turn.actors else None)
+        actor = _deadline_actor(turn)
         policy = enc.settings.deadline_policy
         action: Action | None = None
         if actor is not None and policy == "pass":  # every combatant the warning named passes
@@ -272,13 +273,23 @@ class Reminders:
                     return Nudge(r, f"{text}\n{ping.text}"[:MAX_MESSAGE], ping.user_ids, kind="deadline", ping=ping)
                 return Nudge(r, text[:MAX_MESSAGE], (), kind="deadline")
         gms = mentioned(tuple(enc.gm_ids))
-        why = "" if policy == "gm" else f" ({system.title} has no way to {'hold' if policy == 'hold' else 'pass'} it)"
+        why = "" if policy == "gm" else f" ({_no_way(system.title, 'hold' if policy == 'hold' else 'pass')})"
         text = (
             f"{lead}{' '.join(user_ref(g) for g in gms)}: ⏰ {short_names(turn.actors) or 'the turn'} passed its {hours} "
             f"deadline in **{enc.name}**; it is up to you{why}."
         )[:MAX_MESSAGE]
         await self.store.clear_reminder(r.encounter_id, r.turn_key)
         return Nudge(r, text, gms, kind="deadline")
+
+
+def _deadline_actor(turn: Turn) -> str | None:
+    """Whom a deadline's policy acts for: the combatant acting now, else the first the turn names."""
+    return turn.current or (turn.actors[0] if turn.actors else None)
+
+
+def _no_way(system: str, verb: str) -> str:
+    """``Damage Grid has no way to hold it``: why the GM is told at a deadline instead."""
+    return f"{system} has no way to {verb} it"
 
 
 def _asked_text(enc: Encounter, asked: Prompt, lead: str) -> str:
