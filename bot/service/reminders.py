@@ -275,7 +275,8 @@ class Reminders:
         gms = mentioned(tuple(enc.gm_ids))
         why = "" if policy == "gm" else f" ({_no_way(system.title, 'hold' if policy == 'hold' else 'pass')})"
         text = (
-            f"{lead}{' '.join(user_ref(g) for g in gms)}: ⏰ {short_names(turn.actors) or 'the turn'} passed its {hours} "
+            f"{lead}{' '.join(user_ref(g) for g in gms)}: ⏰ {short_names(turn.actors) or 'the turn'} passed "
+            f"{'their' if len(turn.actors) > 1 else 'its'} {hours} "
             f"deadline in **{enc.name}**; it is up to you{why}."
         )[:MAX_MESSAGE]
         await self.store.clear_reminder(r.encounter_id, r.turn_key)

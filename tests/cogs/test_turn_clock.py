@@ -282,6 +282,7 @@ async def test_a_warning_under_hold_where_the_system_cannot_hold_says_the_gm_is_
     clock_of(h).now += HOUR
     [told] = await h.reminders()
     assert "Damage Grid has no way to hold it" in told.text and told.pinged_users() == [str(user_id_of("gm"))]
+    assert "Meena, Vex passed their 4 h deadline" in told.text  # two models: "their", as one has "its"
 
 
 async def test_a_damage_grid_deadline_passes_the_first_model_of_the_side_then_the_other_side_activates(h: Harness) -> None:
