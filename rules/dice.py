@@ -159,7 +159,9 @@ class Dice:
         for n, (value, sides) in enumerate(zip(self.given[self._used:], self._spare_faces), self._used + 1):
             if not 1 <= value <= sides:
                 raise DiceError(f"`roll` result {value} (number {n}) cannot come from a d{sides}: give a number from 1 to {sides}.")
-        if self._used and self._used < len(self.given) <= self._used + self._spare:
+        if len(self.given) <= self._used:  # every result used (the hidden walk below is not needed)
+            return
+        if self._used and len(self.given) <= self._used + self._spare:
             return
         if self._used and self.may_type is not None and not self._sparing and hidden is not None and hidden():
             return
