@@ -59,11 +59,11 @@ FLOOR_PALETTE = [255, 255, 255, 90, 90, 90, 40, 40, 40, 200, 60, 60, 60, 90, 200
 def pillow_floor(enc: Encounter) -> bytes:
     """A minimal Pillow drawing of ``enc``'s board, the size of its `/map` picture: the grid's lines
     (each hex's outline on a hex map), the walls filled, each combatant a disc in its side's
-    colour, drawn straight into a palette image and saved as PNG at the pictures' compression."""
+    colour, drawn straight into a palette image and saved as PNG by Pillow at zlib's level
+    ``FLOOR_LEVEL``."""
     from PIL import Image, ImageDraw
 
     from bot.maps.image import layout
-    from bot.maps.layer import PNG_LEVEL
 
     lay = layout(enc)
     grid, u = lay.grid, lay.unit
@@ -88,10 +88,13 @@ def pillow_floor(enc: Encounter) -> bytes:
             radius = u * 0.4
             draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=3 + sides.index(fighter.side) % 4, outline=1)
     buf = io.BytesIO()
-    img.save(buf, "PNG", compress_level=PNG_LEVEL)
+    img.save(buf, "PNG", compress_level=FLOOR_LEVEL)
     return buf.getvalue()
 
 
+#: the zlib level of the Pillow floor's PNG: the level the pictures were written at with zlib (they
+#: are now deflated by ISA-L, `bot.maps.png`, and smaller for it), kept so the floor stays the same
+FLOOR_LEVEL = 3
 #: a board's first picture at most this many times its Pillow floor; a picture after a move, this many
 PICTURE_TARGETS = (3.0, 1.5)
 #: a board's first picture is timed this many times (each after the boards are forgotten), the median kept
