@@ -768,3 +768,39 @@ async def test_kov_an_after_delay_from_a_number_following_a_hidden_foes_does_not
         assert "Order: Grak, Bren 0, Alda\n" in board(sent) + "\n"
         replies.append(reply(await h.run("ann", "/act", f"after{grak_agi}", action="delay", options="after=Bren")).text)
     assert replies[0] == replies[1] and "Alda already acts after Bren" in replies[0], replies
+
+
+async def test_kov_the_gms_order_of_a_tie_with_a_hidden_number_and_a_shown_one_names_neither(h: Harness) -> None:
+    """Knights of Valour: "Players with the same Initiative decide, at the start of the Round, which of them goes
+    first." Borin (2) delays `after=Grak` (the GM's, 0), so players do not read his -1; the GM orders him before
+    Thrain (-1). The order takes effect (it did not: a delayed combatant stayed after those it tied with), and the
+    public line does not name the two (only tied combatants can be ordered, so it told players Borin's -1, and so
+    Grak's 0); the GM reads the tie."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="heroes", at="B2", sheet="hp=9 agi=2 weapons=longsword:1")
+    await h.run("gm", "/combatant add", name="Thrain", owner="@ann", side="heroes", at="B3", sheet="hp=9 agi=-1 weapons=longsword:1")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", at="G3", sheet="hp=6 agi=0 weapons=longsword:1")
+    await h.run("gm", "/init roll")
+    await h.run("bob", "/act", action="delay", options="after=Grak")
+    sent = await h.run("gm", "/init order", set="Borin, Thrain")
+    public = public_texts(sent)
+    assert "The GM sets the order of tied combatants. Order: Grak, Borin, Thrain -1" in public
+    assert "Borin, then" not in public and "tie" not in public.replace("tied combatants", "")
+    assert "The GM orders the tie at -1: Borin, then Thrain" in gm_private(sent)
+    assert "Borin, then" not in reply(await h.run("bob", "/log", count="1")).text
+
+
+async def test_kov_the_gms_order_of_hidden_and_shown_monsters_does_not_name_them(h: Harness) -> None:
+    """Knights of Valour: the GM orders hidden Zug and Grak with Snaga, revealed, all at 1: the public line does not
+    name them (it told players the hidden two are at Snaga's 1)."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    await h.run("gm", "/combatant add", name="Alda", owner="@bob", side="heroes", at="B2", sheet="hp=9 agi=2 weapons=longsword:1")
+    for name, at in (("Grak", "G2"), ("Zug", "G3"), ("Snaga", "G4")):
+        await h.run("gm", "/combatant add", name=name, side="foes", at=at, sheet="hp=6 agi=1 weapons=longsword:1")
+    await h.run("gm", "/encounter reveal", combatant="Snaga")
+    await h.run("gm", "/init roll")
+    sent = await h.run("gm", "/init order", set="Zug, Snaga, Grak")
+    public = public_texts(sent)
+    assert "The GM sets the order of tied combatants. Order: Alda 2, Zug, Snaga 1, Grak" in public
+    assert "Zug, then" not in public
+    assert "The GM orders the tie at 1: Zug, then Snaga, then Grak" in gm_private(sent)

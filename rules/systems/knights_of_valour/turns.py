@@ -62,13 +62,21 @@ def _slots(enc: Encounter, fresh: bool = False) -> list[ordered.Slot]:
         ordered.Slot(
             c.name,
             base_init(c) if fresh else effective(c),
-            # on a tie: players before monsters, a delayed combatant after the others, then the GM's order
-            (not sheet.is_pc(enc, c), not fresh and KovCombatant.of(c).delayed, ties.index(c.name) if c.name in ties else len(ties)),
+            # on a tie: players before monsters, a delayed combatant after the others unless the GM has placed it
+            # since ("Players with the same Initiative decide, at the start of the Round, which of them goes
+            # first"), then the GM's order
+            (not sheet.is_pc(enc, c), not fresh and _delayed_last(c), ties.index(c.name) if c.name in ties else len(ties)),
             c.status == "active",
         )
         for c in enc.combatants
         if c.in_fight
     ]
+
+
+def _delayed_last(c: Combatant) -> bool:
+    """``c`` has delayed and the GM has not set its place in a tie since: it acts after those it ties with."""
+    st = KovCombatant.of(c)
+    return st.delayed and not st.tie_placed
 
 
 def arrange(enc: Encounter) -> None:
@@ -141,7 +149,7 @@ def _new_round(enc: Encounter) -> Event:
 
 def _undelay(c: Combatant) -> None:
     st = KovCombatant.of(c)
-    st.delayed, st.delay_after = False, []
+    st.delayed, st.delay_after, st.tie_placed = False, [], False
 
 
 def _agility(c: Combatant, cause: str = "agility", *, old: int | None = None, acted: bool = False,
@@ -237,6 +245,7 @@ def reorder(enc: Encounter, text: str, by_gm: bool) -> list[Event]:
     ties.extend(c.name for c in chosen if c.name not in ties)
     for slot, c in zip(sorted(ties.index(c.name) for c in chosen), chosen):
         ties[slot] = c.name
+        KovCombatant.of(c).tie_placed = KovCombatant.of(c).delayed
     arrange(enc)
     later = any(c.name in KovEncounter.of(enc).acted for c in chosen)
     names = [c.name for c in chosen]
@@ -318,7 +327,7 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
     mine = KovCombatant.of(c)
     before = mine.delay_after
     c.initiative = new
-    mine.delayed = True
+    mine.delayed, mine.tie_placed = True, False
     if words["after"]:  # its new number tells theirs: the one it follows, and whom that one followed
         ahead = enc.get(words["after"])
         mine.delay_after = list(dict.fromkeys([ahead.name, *KovCombatant.of(ahead).delay_after]))

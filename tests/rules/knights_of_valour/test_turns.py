@@ -78,6 +78,20 @@ def test_gm_order_applies_at_once_before_anyone_acts() -> None:
     assert enc.order == ["Grak", "Thrain", "Borin"]
 
 
+def test_gm_order_of_a_tie_a_delay_made_applies_to_the_delayed_one_too() -> None:
+    """"Players with the same Initiative decide, at the start of the Round, which of them goes first." Borin (2)
+    delays `to=-1`, tying Thrain (-1): by default the delayed one acts after those it ties with, but the order the
+    GM sets for the tie (Borin first, then Thrain first) takes effect."""
+    enc = add(encounter(), "Grak", "agi=0 hp=5", "A3", "orcs", owner=None)
+    enc = add(add(enc, "Borin", "agi=2 hp=5", "A1", "party"), "Thrain", "agi=-1 hp=5", "A2", "party")
+    enc = step(start(enc), kind="act", actor="Borin", action="delay", options=parse_options("to=-1"))
+    assert enc.order == ["Grak", "Thrain", "Borin"]
+    enc = step(enc, kind="init_order", order="Borin, Thrain", gm=True)
+    assert enc.order == ["Grak", "Borin", "Thrain"]
+    enc = step(enc, kind="init_order", order="Thrain, Borin", gm=True)
+    assert enc.order == ["Grak", "Thrain", "Borin"]
+
+
 @pytest.mark.parametrize(("names", "gm", "error", "message"), [
     ("Borin, Grak", True, IllegalAction, "Player characters always act before monsters"),
     ("Borin", True, InputError, "two or more different"),
