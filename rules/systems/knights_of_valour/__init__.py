@@ -120,14 +120,26 @@ class KnightsOfValourSystem(RuleSystem):
         return out
 
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
-        """Holding is a delay until after the next combatant in the order (where the option
-        `delay` allows it now; otherwise the delay is refused and the GM is told)."""
+        """Holding is a delay until after the next combatant in the order, where the option `delay` allows it now
+        (the round's first turn, before anything is done); otherwise there is none and the GM is told."""
         order = [n for n in enc.order if n != actor and (c := enc.find(n)) is not None and c.status == "active"]
-        if actor not in enc.order or not order:
+        if actor not in enc.order or not order or turns.delay_refusal(enc, self.option_values(enc), enc.get(actor)):
             return None
         later = enc.order[enc.order.index(actor) + 1:]
         after = next((n for n in later if n in order), order[0])
         return Act(action="delay", actor=actor, options={"after": after}, is_gm=True)
+
+    def cannot_hold(self, enc: Encounter, actor: str) -> str:
+        c = enc.find(actor)
+        refusal = turns.delay_refusal(enc, self.option_values(enc), c) if c is not None and actor in enc.order else None
+        if refusal == "not_allowed":
+            return (f"{actor} cannot hold: at the start of a round only players may lower their initiative (the option "
+                    f"`delay=round` allows anyone)")
+        if refusal is not None:  # the text: "At the start of a Round, Players may elect to reduce their Initiative"
+            return f"{actor} cannot hold this turn: a delay is made only at the start of a round, before anyone has acted"
+        if c is not None and c.in_fight:
+            return f"{actor} cannot hold: nobody else is left to act after it"
+        return super().cannot_hold(enc, actor)
 
     def sheet_summary(self, c: Combatant) -> str:
         return sheet_summary(c)
