@@ -446,6 +446,29 @@ async def test_kov_a_hidden_foes_actions_left_are_told_as_they_are(h: Harness) -
     assert "Grak: Move Action left" in reply(sent).text and "both actions used" not in public_texts(sent)
 
 
+async def test_kov_the_page_tells_a_hidden_foes_actions_left_as_the_bot_prints_them(h: Harness) -> None:
+    """docs/systems/knights-of-valour.md quotes what players read of a hidden Grak's actions left: after attacking
+    before it moves, `Grak: Move Action left`; after moving, `Grak: Combat Action left` (no feet); after moving and
+    attacking, in either order, `Grak: Combat Action used` (the page gave only this one, for any attack)."""
+    page = " ".join((Path(__file__).parents[2] / "docs" / "systems" / "knights-of-valour.md").read_text(encoding="utf-8").split())
+    assert ("after an attack before it moves they read `Grak: Move Action left`; after a move, `Grak: Combat Action "
+            "left`; and after both, in either order, `Grak: Combat Action used`") in page
+    seen = []
+    for first, channel in (("attack", "a"), ("move", "m")):
+        await h.run("gm", "/encounter start", channel, system="knights-of-valour", name="Ford", map="12x10")
+        await h.run("gm", "/combatant add", channel, name="Borin", owner="@bob", side="dwarves", at="C4", sheet="agi=1 hp=14 weapons=warhammer:2")
+        await h.run("gm", "/combatant add", channel, name="Grak", side="orcs", at="D4", sheet="agi=3 hp=40 weapons=club:2")
+        await h.run("gm", "/encounter settings", channel, options="split_move=yes")
+        await h.run("gm", "/init roll", channel)
+        for step in (first, "move" if first == "attack" else "attack"):
+            if step == "attack":
+                sent = await h.run("gm", "/attack", channel, combatant="Grak", target="Borin", weapon="club")
+            else:
+                sent = await h.run("gm", "/move", channel, combatant="Grak", path="S")
+            seen.append(next((line for line in reply(sent).text.split("\n") if line.startswith("Grak: ") and "Action" in line), reply(sent).text))
+    assert seen == ["Grak: Move Action left", "Grak: Combat Action used", "Grak: Combat Action left", "Grak: Combat Action used"]
+
+
 async def test_a_hidden_newcomer_joins_in_its_round_without_its_initiative(h: Harness) -> None:
     """A hidden Orc added mid-fight at init:12 joins "in round 1" for players (it read "round ?, at initiative ?"); the GM reads the 12."""
     await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
