@@ -827,3 +827,20 @@ async def test_kov_the_gms_order_of_hidden_and_shown_monsters_does_not_name_them
     assert "The GM sets the order of tied combatants. Order: Alda 2, Zug, Snaga 1, Grak" in public
     assert "Zug, then" not in public
     assert "The GM orders the tie at 1: Zug, then Snaga, then Grak" in gm_private(sent)
+
+
+async def test_kov_a_delay_after_a_hidden_foe_stands_in_the_order_alike_whatever_its_number(h: Harness) -> None:
+    """Knights of Valour: Borin (2) delays `after=Grak` (the GM's) with Thrain (a player's, -1) in the fight. With Grak at
+    0, Borin's -1 tied Thrain's and the delay put him after Thrain; with Grak at 1 he stood before Thrain: the order
+    told players Grak's number. A delay `after=` acts first of those at its number, so both read alike."""
+    boards = []
+    for grak_agi in ("0", "1"):
+        channel = f"g{grak_agi}"
+        await h.run("gm", "/encounter start", channel, system="knights-of-valour", name="K", map="8x6")
+        await h.run("gm", "/combatant add", channel, name="Borin", owner="@bob", side="heroes", at="B2", sheet="hp=9 agi=2 weapons=longsword:1")
+        await h.run("gm", "/combatant add", channel, name="Thrain", owner="@ann", side="heroes", at="B3", sheet="hp=9 agi=-1 weapons=longsword:1")
+        await h.run("gm", "/combatant add", channel, name="Grak", side="foes", at="G3", sheet=f"hp=6 agi={grak_agi} weapons=longsword:1")
+        await h.run("gm", "/init roll", channel)
+        sent = await h.run("bob", "/act", channel, action="delay", options="after=Grak")
+        boards.append(next(line for line in board(sent).split("\n") if line.startswith("Order:")))
+    assert boards == ["Order: Grak, Borin, Thrain -1"] * 2

@@ -8,8 +8,8 @@ The rules are shared/rules/knights-of-valour.txt with the defaults of shared/rul
 the turn line show) and `present.py` (all its text).
 
 Turns. Initiative is Agility (``/init set`` overrides it), highest first; on a tie player
-characters act before monsters, then a delayed combatant after the others (unless the GM has
-set its place with ``/init order`` since), then the order the GM set with ``/init order`` (else
+characters act before monsters, then one delayed `after=` someone first and any other delayed
+combatant after the others (unless the GM has set its place with ``/init order`` since), then the order the GM set with ``/init order`` (else
 the order they joined). A turn is one Move Action and
 one Combat Action in either order; the Move Action may be spread over several ``/move``
 commands until the Combat Action is taken (option ``split_move``). At the start of a round a

@@ -62,10 +62,10 @@ def _slots(enc: Encounter, fresh: bool = False) -> list[ordered.Slot]:
         ordered.Slot(
             c.name,
             base_init(c) if fresh else effective(c),
-            # on a tie: players before monsters, a delayed combatant after the others unless the GM has placed it
-            # since ("Players with the same Initiative decide, at the start of the Round, which of them goes
-            # first"), then the GM's order
-            (not sheet.is_pc(enc, c), not fresh and _delayed_last(c), ties.index(c.name) if c.name in ties else len(ties)),
+            # on a tie: players before monsters, a delay `after=` someone first and any other delayed combatant
+            # last unless the GM has placed it since ("Players with the same Initiative decide, at the start of
+            # the Round, which of them goes first"), then the GM's order
+            (not sheet.is_pc(enc, c), 1 if fresh else _delayed_rank(c), ties.index(c.name) if c.name in ties else len(ties)),
             c.status == "active",
         )
         for c in enc.combatants
@@ -73,10 +73,15 @@ def _slots(enc: Encounter, fresh: bool = False) -> list[ordered.Slot]:
     ]
 
 
-def _delayed_last(c: Combatant) -> bool:
-    """``c`` has delayed and the GM has not set its place in a tie since: it acts after those it ties with."""
+def _delayed_rank(c: Combatant) -> int:
+    """Where ``c`` stands among those it ties with (players and monsters apart): 0, first, after a delay `after=`
+    someone (so it acts just after them, not after the others at the number it took: that place would tell players
+    whether a hidden number it followed was one above a shown one); 2, last, after any other delay; 1, by the GM's
+    order, for the rest and for one the GM has placed since its delay."""
     st = KovCombatant.of(c)
-    return st.delayed and not st.tie_placed
+    if not st.delayed or st.tie_placed:
+        return 1
+    return 0 if st.just_after else 2
 
 
 def arrange(enc: Encounter) -> None:
@@ -149,7 +154,7 @@ def _new_round(enc: Encounter) -> Event:
 
 def _undelay(c: Combatant) -> None:
     st = KovCombatant.of(c)
-    st.delayed, st.delay_after, st.tie_placed = False, [], False
+    st.delayed, st.delay_after, st.tie_placed, st.just_after = False, [], False, False
 
 
 def _agility(c: Combatant, cause: str = "agility", *, old: int | None = None, acted: bool = False,
@@ -327,7 +332,7 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
     mine = KovCombatant.of(c)
     before = mine.delay_after
     c.initiative = new
-    mine.delayed, mine.tie_placed = True, False
+    mine.delayed, mine.tie_placed, mine.just_after = True, False, bool(words["after"])
     if words["after"]:  # its new number tells theirs: the one it follows, and whom that one followed
         ahead = enc.get(words["after"])
         mine.delay_after = list(dict.fromkeys([ahead.name, *KovCombatant.of(ahead).delay_after]))
