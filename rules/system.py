@@ -395,6 +395,11 @@ class RuleSystem(RosterRules):
         `deadline_policy` `hold`); None where the system has no way to hold (the GM is told)."""
         return None
 
+    def cannot_hold(self, enc: Encounter, actor: str) -> str:
+        """Why ``actor``'s turn is not held at its deadline where `hold_action` gives nothing (or what it gives is
+        refused): the GM is told this instead."""
+        return f"{self.title} has no way to hold it"
+
     def health(self, c: Combatant) -> tuple[int, int] | None:
         """``c``'s health now and when unhurt, for its condition word (None: this system has no
         health number for it). The default reads `hp` against the sheet's `hp`."""

@@ -40,7 +40,7 @@ from rules.logfacts import Deadline, log_facts
 from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import events_report, plural, user_ref
-from rules.system import Prompt
+from rules.system import Prompt, RuleSystem
 from rules.turns import Turn
 
 __all__ = ["Reminders"]
@@ -112,7 +112,7 @@ class Reminders:
             policy = POLICY_WORDS[enc.settings.deadline_policy]
             holder = _deadline_actor(turn)
             if enc.settings.deadline_policy == "hold" and (holder is None or system.hold_action(enc, holder) is None):
-                policy = f"the GM is told: {_no_way(system.title, 'hold')}"  # as the deadline will
+                policy = f"the GM is told: {_cannot_hold(system, enc, holder)}"  # as the deadline will
             if asked is not None:
                 users, kind = (asked.user_id,), "warning"
                 text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left} (then the deadline "
@@ -273,7 +273,7 @@ class Reminders:
                     return Nudge(r, f"{text}\n{ping.text}"[:MAX_MESSAGE], ping.user_ids, kind="deadline", ping=ping)
                 return Nudge(r, text[:MAX_MESSAGE], (), kind="deadline")
         gms = mentioned(tuple(enc.gm_ids))
-        why = "" if policy == "gm" else f" ({_no_way(system.title, 'hold' if policy == 'hold' else 'pass')})"
+        why = "" if policy == "gm" else f" ({_cannot_hold(system, enc, actor) if policy == 'hold' else _no_way(system.title, 'pass')})"
         text = (
             f"{lead}{' '.join(user_ref(g) for g in gms)}: ⏰ {short_names(turn.actors) or 'the turn'} passed "
             f"{'their' if len(turn.actors) > 1 else 'its'} {hours} "
@@ -291,6 +291,11 @@ def _deadline_actor(turn: Turn) -> str | None:
 def _no_way(system: str, verb: str) -> str:
     """``Damage Grid has no way to hold it``: why the GM is told at a deadline instead."""
     return f"{system} has no way to {verb} it"
+
+
+def _cannot_hold(system: RuleSystem, enc: Encounter, actor: str | None) -> str:
+    """Why the deadline does not hold ``actor``'s turn: the GM is told instead."""
+    return system.cannot_hold(enc, actor) if actor is not None else _no_way(system.title, "hold")
 
 
 def _asked_text(enc: Encounter, asked: Prompt, lead: str) -> str:

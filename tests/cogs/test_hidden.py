@@ -446,6 +446,29 @@ async def test_kov_a_hidden_foes_actions_left_are_told_as_they_are(h: Harness) -
     assert "Grak: Move Action left" in reply(sent).text and "both actions used" not in public_texts(sent)
 
 
+async def test_kov_the_page_tells_a_hidden_foes_actions_left_as_the_bot_prints_them(h: Harness) -> None:
+    """docs/systems/knights-of-valour.md quotes what players read of a hidden Grak's actions left: after attacking
+    before it moves, `Grak: Move Action left`; after moving, `Grak: Combat Action left` (no feet); after moving and
+    attacking, in either order, `Grak: Combat Action used` (the page gave only this one, for any attack)."""
+    page = " ".join((Path(__file__).parents[2] / "docs" / "systems" / "knights-of-valour.md").read_text(encoding="utf-8").split())
+    assert ("after an attack before it moves they read `Grak: Move Action left`; after a move, `Grak: Combat Action "
+            "left`; and after both, in either order, `Grak: Combat Action used`") in page
+    seen = []
+    for first, channel in (("attack", "a"), ("move", "m")):
+        await h.run("gm", "/encounter start", channel, system="knights-of-valour", name="Ford", map="12x10")
+        await h.run("gm", "/combatant add", channel, name="Borin", owner="@bob", side="dwarves", at="C4", sheet="agi=1 hp=14 weapons=warhammer:2")
+        await h.run("gm", "/combatant add", channel, name="Grak", side="orcs", at="D4", sheet="agi=3 hp=40 weapons=club:2")
+        await h.run("gm", "/encounter settings", channel, options="split_move=yes")
+        await h.run("gm", "/init roll", channel)
+        for step in (first, "move" if first == "attack" else "attack"):
+            if step == "attack":
+                sent = await h.run("gm", "/attack", channel, combatant="Grak", target="Borin", weapon="club")
+            else:
+                sent = await h.run("gm", "/move", channel, combatant="Grak", path="S")
+            seen.append(next((line for line in reply(sent).text.split("\n") if line.startswith("Grak: ") and "Action" in line), reply(sent).text))
+    assert seen == ["Grak: Move Action left", "Grak: Combat Action used", "Grak: Combat Action left", "Grak: Combat Action used"]
+
+
 async def test_a_hidden_newcomer_joins_in_its_round_without_its_initiative(h: Harness) -> None:
     """A hidden Orc added mid-fight at init:12 joins "in round 1" for players (it read "round ?, at initiative ?"); the GM reads the 12."""
     await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
@@ -567,7 +590,8 @@ async def test_kov_a_players_attack_does_not_tell_the_hidden_targets_stature(h: 
 async def test_kov_a_further_delay_after_a_hidden_foe_does_not_tell_players_its_initiative(h: Harness) -> None:
     """docs/commands.md, Hidden information: "No other number of a hidden combatant reaches players … initiative":
     Alda (2) delays `after=Zug` (the GM's, -1) to -2, which tells Zug's; then `after=Grak` (3) is refused and `by=1`
-    lowers her to -3: neither the refusal nor the reply nor `/init order` tells players -2 or -3; the GM reads them."""
+    lowers her to -3: neither the refusal nor the reply nor `/init order` tells players -2 or -3; the GM reads them.
+    A player's `to=` is refused then whatever its number (see below); the GM's names Alda's -3."""
     await kov_alda_grak_zug(h, grak="agi=3 hp=9 weapons=greataxe:2", zug="agi=-1 hp=9 weapons=greataxe:2")
     await h.run("bob", "/act", action="delay", options="after=Zug")
     refused = reply(await h.run("bob", "/act", action="delay", options="after=Grak")).text
@@ -579,7 +603,8 @@ async def test_kov_a_further_delay_after_a_hidden_foe_does_not_tell_players_its_
     assert "-3" not in reply(await h.run("bob", "/init order")).text
     assert "from -2 to -3" in reply(await h.run("gm", "/log", count="1")).text
     refused = reply(await h.run("bob", "/act", action="delay", options="to=1")).text
-    assert "`to=1` is not lower than Alda's initiative" in refused and "-3" not in refused
+    assert "Alda's initiative follows Zug's, the GM's number, so a delay `to=` a number is not taken" in refused
+    assert "-3" not in refused
     refused = reply(await h.run("gm", "/act", action="delay", combatant="Alda", options="to=1")).text
     assert "Alda's is -3, and 1 is not lower" in refused
 
@@ -592,7 +617,7 @@ async def test_kov_a_refused_delay_after_a_hidden_delayed_foe_does_not_tell_play
     await h.run("gm", "/act", action="delay", combatant="Grak", options="after=Zug")
     await h.run("bob", "/act", action="delay", options="after=Grak")
     refused = reply(await h.run("bob", "/act", action="delay", options="to=1")).text
-    assert "is not lower" in refused and "-3" not in refused
+    assert "Alda's initiative follows Grak's" in refused and "-3" not in refused
 
 
 async def kov_two_players_two_foes(h: Harness) -> None:
@@ -720,3 +745,102 @@ async def test_the_gm_resolving_a_shot_covered_by_a_hidden_model_gets_the_cover_
     assert "Power 3 rifle = 3; Accuracy 1 rifle = 1" in public_texts(sent) and "Body 10" not in public_texts(sent)
     private = gm_private(sent)
     assert "cover of Body 10 (Hera): +7 Body" in private and "Health ×3 (Body stops 3)" in private
+
+
+async def kov_alda_bren_hidden_grak(h: Harness, channel: str, grak_agi: str) -> None:
+    """Knights of Valour in ``channel``: Alda (@ann, agi 3), Bren (@bob, agi 0) and the GM's hidden Grak; started."""
+    await h.run("gm", "/encounter start", channel, system="knights-of-valour", name="K", map="8x6")
+    await h.run("gm", "/combatant add", channel, name="Alda", owner="@ann", side="heroes", at="B2", sheet="hp=9 agi=3 weapons=longsword:1")
+    await h.run("gm", "/combatant add", channel, name="Bren", owner="@bob", side="heroes", at="B3", sheet="hp=9 agi=0 weapons=longsword:1")
+    await h.run("gm", "/combatant add", channel, name="Grak", side="foes", at="G3", sheet=f"hp=6 agi={grak_agi} weapons=longsword:1")
+    await h.run("gm", "/init roll", channel)
+
+
+async def test_kov_a_to_delay_from_a_number_following_a_hidden_foes_is_refused_whatever_it_is(h: Harness) -> None:
+    """Knights of Valour: "At the start of a Round, Players may elect to reduce their Initiative by any amount".
+    Alda (3) delays `after=Grak` (the GM's), so her initiative is Grak's less one, which players do not read. With
+    Grak at 1 `to=0` was refused ("not lower") and `to=-1` taken, telling Grak's: a refusal changes nothing, so it
+    could be tried until taken. Now any `to=` is refused alike for every Grak, saying to use `by=` or `after=`; the
+    GM's own `to=` is still taken."""
+    replies = []
+    for grak_agi in ("1", "2"):
+        await kov_alda_bren_hidden_grak(h, f"to{grak_agi}", grak_agi)
+        await h.run("ann", "/act", f"to{grak_agi}", action="delay", options="after=Grak")
+        for to in ("1", "0", "-1", "-50"):
+            sent = await h.run("ann", "/act", f"to{grak_agi}", action="delay", options=f"to={to}")
+            refused = reply(sent).text
+            assert "Not done" in refused and "Alda's initiative follows Grak's" in refused, refused
+            assert "`by=`" in refused and "`after=`" in refused and "is not lower" not in refused
+            assert not public_texts(sent)
+            replies.append(refused)
+    assert len(set(replies)) == 1  # one refusal, whatever the number and whatever Grak's
+    sent = await h.run("gm", "/act", "to2", action="delay", combatant="Alda", options="to=-50")
+    assert "**Alda** initiative **-50**" in reply(sent).text
+
+
+async def test_kov_an_after_delay_from_a_number_following_a_hidden_foes_does_not_tell_it(h: Harness) -> None:
+    """Knights of Valour: Alda (3) delays `after=Grak` (the GM's) then `by=2`, behind Bren (a player's, 0) in the
+    order either way; her `after=Bren` was taken with Grak at 3 (Alda at 0, tied with Bren) and refused with Grak at 2
+    (Alda at -1), telling Grak's. Now whether it is taken follows the order players read: Alda already acts after
+    Bren, so it is refused alike, in the same words."""
+    replies = []
+    for grak_agi in ("2", "3"):
+        await kov_alda_bren_hidden_grak(h, f"after{grak_agi}", grak_agi)
+        await h.run("ann", "/act", f"after{grak_agi}", action="delay", options="after=Grak")
+        sent = await h.run("ann", "/act", f"after{grak_agi}", action="delay", options="by=2")
+        assert "Order: Grak, Bren 0, Alda\n" in board(sent) + "\n"
+        replies.append(reply(await h.run("ann", "/act", f"after{grak_agi}", action="delay", options="after=Bren")).text)
+    assert replies[0] == replies[1] and "Alda already acts after Bren" in replies[0], replies
+
+
+async def test_kov_the_gms_order_of_a_tie_with_a_hidden_number_and_a_shown_one_names_neither(h: Harness) -> None:
+    """Knights of Valour: "Players with the same Initiative decide, at the start of the Round, which of them goes
+    first." Borin (2) delays `after=Grak` (the GM's, 0), so players do not read his -1; the GM orders him before
+    Thrain (-1). The order takes effect (it did not: a delayed combatant stayed after those it tied with), and the
+    public line does not name the two (only tied combatants can be ordered, so it told players Borin's -1, and so
+    Grak's 0); the GM reads the tie."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="heroes", at="B2", sheet="hp=9 agi=2 weapons=longsword:1")
+    await h.run("gm", "/combatant add", name="Thrain", owner="@ann", side="heroes", at="B3", sheet="hp=9 agi=-1 weapons=longsword:1")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", at="G3", sheet="hp=6 agi=0 weapons=longsword:1")
+    await h.run("gm", "/init roll")
+    await h.run("bob", "/act", action="delay", options="after=Grak")
+    sent = await h.run("gm", "/init order", set="Borin, Thrain")
+    public = public_texts(sent)
+    assert "The GM sets the order of tied combatants. Order: Grak, Borin, Thrain -1" in public
+    assert "Borin, then" not in public and "tie" not in public.replace("tied combatants", "")
+    assert "The GM orders the tie at -1: Borin, then Thrain" in gm_private(sent)
+    assert "Borin, then" not in reply(await h.run("bob", "/log", count="1")).text
+
+
+async def test_kov_the_gms_order_of_hidden_and_shown_monsters_does_not_name_them(h: Harness) -> None:
+    """Knights of Valour: the GM orders hidden Zug and Grak with Snaga, revealed, all at 1: the public line does not
+    name them (it told players the hidden two are at Snaga's 1)."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="K", map="8x6")
+    await h.run("gm", "/combatant add", name="Alda", owner="@bob", side="heroes", at="B2", sheet="hp=9 agi=2 weapons=longsword:1")
+    for name, at in (("Grak", "G2"), ("Zug", "G3"), ("Snaga", "G4")):
+        await h.run("gm", "/combatant add", name=name, side="foes", at=at, sheet="hp=6 agi=1 weapons=longsword:1")
+    await h.run("gm", "/encounter reveal", combatant="Snaga")
+    await h.run("gm", "/init roll")
+    sent = await h.run("gm", "/init order", set="Zug, Snaga, Grak")
+    public = public_texts(sent)
+    assert "The GM sets the order of tied combatants. Order: Alda 2, Zug, Snaga 1, Grak" in public
+    assert "Zug, then" not in public
+    assert "The GM orders the tie at 1: Zug, then Snaga, then Grak" in gm_private(sent)
+
+
+async def test_kov_a_delay_after_a_hidden_foe_stands_in_the_order_alike_whatever_its_number(h: Harness) -> None:
+    """Knights of Valour: Borin (2) delays `after=Grak` (the GM's) with Thrain (a player's, -1) in the fight. With Grak at
+    0, Borin's -1 tied Thrain's and the delay put him after Thrain; with Grak at 1 he stood before Thrain: the order
+    told players Grak's number. A delay `after=` acts first of those at its number, so both read alike."""
+    boards = []
+    for grak_agi in ("0", "1"):
+        channel = f"g{grak_agi}"
+        await h.run("gm", "/encounter start", channel, system="knights-of-valour", name="K", map="8x6")
+        await h.run("gm", "/combatant add", channel, name="Borin", owner="@bob", side="heroes", at="B2", sheet="hp=9 agi=2 weapons=longsword:1")
+        await h.run("gm", "/combatant add", channel, name="Thrain", owner="@ann", side="heroes", at="B3", sheet="hp=9 agi=-1 weapons=longsword:1")
+        await h.run("gm", "/combatant add", channel, name="Grak", side="foes", at="G3", sheet=f"hp=6 agi={grak_agi} weapons=longsword:1")
+        await h.run("gm", "/init roll", channel)
+        sent = await h.run("bob", "/act", channel, action="delay", options="after=Grak")
+        boards.append(next(line for line in board(sent).split("\n") if line.startswith("Order:")))
+    assert boards == ["Order: Grak, Borin, Thrain -1"] * 2

@@ -118,6 +118,28 @@ async def test_hold_in_knights_of_valour_delays_after_the_next_combatant(h: Harn
     assert data["current"] == "Grak"
 
 
+async def test_hold_in_knights_of_valour_on_a_later_turn_says_why_this_turn_cannot_hold(h: Harness) -> None:
+    """Knights of Valour: "At the start of a Round, Players may elect to reduce their Initiative": it holds by a
+    delay, on the round's first turn only. Borin's turn comes after Grak's: the warning and the GM's notice say
+    Borin cannot hold this turn, and why (it read "Knights of Valour has no way to hold it"); nothing changes."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="B2", sheet="agi=0 hp=10")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F5", sheet="agi=3 hp=10")
+    await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="4", deadline_policy="hold",
+                options="delay=round")
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/init next", confirm="true")
+    clock_of(h).now += 3 * HOUR
+    warning = "\n".join(s.text for s in await h.reminders())
+    why = "Borin cannot hold this turn: a delay is made only at the start of a round, before anyone has acted"
+    assert why in warning and "holds its action" not in warning, warning
+    before = await export(h)
+    clock_of(h).now += 1 * HOUR
+    notice = "\n".join(s.text for s in await h.reminders())
+    assert f"it is up to you ({why})" in notice and "has no way" not in notice, notice
+    assert await export(h) == before
+
+
 async def test_nudges_still_come_and_the_notice_keeps_the_deadline(h: Harness) -> None:
     """With reminders every hour and one nudge, bob is nudged, the GM is told the deadline still applies, then the warning comes."""
     await waiting_turn(h, reminder_hours="1", max_nudges="1", deadline_hours="8")

@@ -8,8 +8,9 @@ The rules are shared/rules/knights-of-valour.txt with the defaults of shared/rul
 the turn line show) and `present.py` (all its text).
 
 Turns. Initiative is Agility (``/init set`` overrides it), highest first; on a tie player
-characters act before monsters, then a delayed combatant after the others, then the order
-the GM set with ``/init order`` (else the order they joined). A turn is one Move Action and
+characters act before monsters, then one delayed `after=` someone first and any other delayed
+combatant after the others (unless the GM has set its place with ``/init order`` since), then the order the GM set with ``/init order`` (else
+the order they joined). A turn is one Move Action and
 one Combat Action in either order; the Move Action may be spread over several ``/move``
 commands until the Combat Action is taken (option ``split_move``). At the start of a round a
 player may lower its initiative for the round (``/act action:delay``; option ``delay``).
@@ -119,14 +120,26 @@ class KnightsOfValourSystem(RuleSystem):
         return out
 
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
-        """Holding is a delay until after the next combatant in the order (where the option
-        `delay` allows it now; otherwise the delay is refused and the GM is told)."""
+        """Holding is a delay until after the next combatant in the order, where the option `delay` allows it now
+        (the round's first turn, before anything is done); otherwise there is none and the GM is told."""
         order = [n for n in enc.order if n != actor and (c := enc.find(n)) is not None and c.status == "active"]
-        if actor not in enc.order or not order:
+        if actor not in enc.order or not order or turns.delay_refusal(enc, self.option_values(enc), enc.get(actor)):
             return None
         later = enc.order[enc.order.index(actor) + 1:]
         after = next((n for n in later if n in order), order[0])
         return Act(action="delay", actor=actor, options={"after": after}, is_gm=True)
+
+    def cannot_hold(self, enc: Encounter, actor: str) -> str:
+        c = enc.find(actor)
+        refusal = turns.delay_refusal(enc, self.option_values(enc), c) if c is not None and actor in enc.order else None
+        if refusal == "not_allowed":
+            return (f"{actor} cannot hold: at the start of a round only players may lower their initiative (the option "
+                    f"`delay=round` allows anyone)")
+        if refusal is not None:  # the text: "At the start of a Round, Players may elect to reduce their Initiative"
+            return f"{actor} cannot hold this turn: a delay is made only at the start of a round, before anyone has acted"
+        if c is not None and c.in_fight:
+            return f"{actor} cannot hold: nobody else is left to act after it"
+        return super().cannot_hold(enc, actor)
 
     def sheet_summary(self, c: Combatant) -> str:
         return sheet_summary(c)

@@ -89,7 +89,8 @@ ACTIONS = ActionTable(
         words=OptionSet(
             int_option("by", None, 1, 99, "lower it by N", bare=True),
             int_option("to", None, INITIATIVE_MIN, INITIATIVE_MAX, "lower it to N"),
-            name_word("after", "act just after NAME"),
+            name_word("after", "take NAME's initiative less one, and act first of those at it (after the players there, "
+                               "for a monster: players go first on a tie), so just after NAME unless others tie with NAME"),
         ),
         legal=_may_delay,
         handler=_delay,

@@ -158,6 +158,8 @@ class KovPresenter(Presenter[KovFacts]):
     def tie_ordered(self, e: TieOrdered) -> str:
         later = " (from the next round for those who have acted)" if e.later else ""
         if secret(e.initiative):  # that they tie would tell players their numbers are equal
+            if any(not secret(r.initiative) for r in e.order if r.name in e.names):  # and a hidden one's is a shown one's
+                return f"The GM sets the order of tied combatants{later}. Order: {order_text(e.order)}"
             return f"The GM sets the order of {', then '.join(e.names)}{later}. Order: {order_text(e.order)}"
         return f"The GM orders the tie at {e.initiative}: {', then '.join(e.names)}{later}. Order: {order_text(e.order)}"
 

@@ -27,6 +27,10 @@ class KovCombatant(CombatantState):
     init_set: int | None = Field(None, ge=-100_000, le=100_000)
     #: initiative lowered for this round
     delayed: bool = False
+    #: the GM set its place among those it ties with since its delay (else, delayed, it acts after them)
+    tie_placed: bool = False
+    #: its delay was `after=` someone: it acts first of those at its new number (players first)
+    just_after: bool = False
     #: the combatants a delay placed it after (`after=`): its lowered initiative tells theirs
     delay_after: list[str] = Field(default_factory=list)
     #: Move Actions not yet begun this turn

@@ -62,13 +62,26 @@ def _slots(enc: Encounter, fresh: bool = False) -> list[ordered.Slot]:
         ordered.Slot(
             c.name,
             base_init(c) if fresh else effective(c),
-            # on a tie: players before monsters, a delayed combatant after the others, then the GM's order
-            (not sheet.is_pc(enc, c), not fresh and KovCombatant.of(c).delayed, ties.index(c.name) if c.name in ties else len(ties)),
+            # on a tie: players before monsters, a delay `after=` someone first and any other delayed combatant
+            # last unless the GM has placed it since ("Players with the same Initiative decide, at the start of
+            # the Round, which of them goes first"), then the GM's order
+            (not sheet.is_pc(enc, c), 1 if fresh else _delayed_rank(c), ties.index(c.name) if c.name in ties else len(ties)),
             c.status == "active",
         )
         for c in enc.combatants
         if c.in_fight
     ]
+
+
+def _delayed_rank(c: Combatant) -> int:
+    """Where ``c`` stands among those it ties with (players and monsters apart): 0, first, after a delay `after=`
+    someone (so it acts just after them, not after the others at the number it took: that place would tell players
+    whether a hidden number it followed was one above a shown one); 2, last, after any other delay; 1, by the GM's
+    order, for the rest and for one the GM has placed since its delay."""
+    st = KovCombatant.of(c)
+    if not st.delayed or st.tie_placed:
+        return 1
+    return 0 if st.just_after else 2
 
 
 def arrange(enc: Encounter) -> None:
@@ -141,7 +154,7 @@ def _new_round(enc: Encounter) -> Event:
 
 def _undelay(c: Combatant) -> None:
     st = KovCombatant.of(c)
-    st.delayed, st.delay_after = False, []
+    st.delayed, st.delay_after, st.tie_placed, st.just_after = False, [], False, False
 
 
 def _agility(c: Combatant, cause: str = "agility", *, old: int | None = None, acted: bool = False,
@@ -237,6 +250,7 @@ def reorder(enc: Encounter, text: str, by_gm: bool) -> list[Event]:
     ties.extend(c.name for c in chosen if c.name not in ties)
     for slot, c in zip(sorted(ties.index(c.name) for c in chosen), chosen):
         ties[slot] = c.name
+        KovCombatant.of(c).tie_placed = KovCombatant.of(c).delayed
     arrange(enc)
     later = any(c.name in KovEncounter.of(enc).acted for c in chosen)
     names = [c.name for c in chosen]
@@ -291,7 +305,8 @@ _ROUND_HINTS = ("not_allowed", "not_start")
 def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, Any], is_gm: bool = False) -> list[Event]:
     """Lower ``c``'s initiative for the round (text: "At the start of a Round, Players may elect to
     reduce their Initiative"; option ``delay=round``: anyone, until its own turn has begun). ``is_gm``: the GM
-    asks (a refusal may give numbers a delay after a hidden combatant took from it)."""
+    asks (a player's `to=` is refused while ``c``'s number follows a hidden combatant's: whether it is lower would
+    tell theirs)."""
     if not enc.started:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
     if c.status != "active":
@@ -303,13 +318,21 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
         raise IllegalAction(_DELAY_REFUSALS[refusal].format(name=c.name))
     st = KovEncounter.of(enc)
     old = effective(c)
+    if words["after"]:
+        _check_after(enc, c, enc.get(words["after"]))
+    elif words["to"] is not None and not is_gm and (keeper := _hidden_ahead(enc, c)) is not None:
+        raise InputError(
+            f"{c.name}'s initiative follows {keeper}'s, the GM's number, so a delay `to=` a number is not taken: whether "
+            f"it is lower would tell {keeper}'s. Lower it `by=` a number (`by=1`), or `after=` someone who acts after "
+            f"{c.name} now."
+        )
     new = _delay_target(enc, words, old)
     if new >= old:
-        raise InputError(_not_lower(enc, c, words, old, new, is_gm))
+        raise InputError(_not_lower(c, old, new))
     mine = KovCombatant.of(c)
     before = mine.delay_after
     c.initiative = new
-    mine.delayed = True
+    mine.delayed, mine.tie_placed, mine.just_after = True, False, bool(words["after"])
     if words["after"]:  # its new number tells theirs: the one it follows, and whom that one followed
         ahead = enc.get(words["after"])
         mine.delay_after = list(dict.fromkeys([ahead.name, *KovCombatant.of(ahead).delay_after]))
@@ -326,18 +349,29 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
     return events + (advance(enc) if enc.current is None else [])
 
 
-def _not_lower(enc: Encounter, c: Combatant, words: Mapping[str, Any], old: int, new: int, is_gm: bool) -> str:
-    """The refusal of a delay that lowers nothing, saying what would; to a player, without an initiative a delay
-    after a hidden combatant took from it (the GM's number)."""
+def _hidden_ahead(enc: Encounter, c: Combatant) -> str | None:
+    """The hidden combatant whose initiative ``c``'s follows (a delay `after=` it, or after one that did), if any:
+    then players do not read ``c``'s number."""
+    return next((n for n in KovCombatant.of(c).delay_after if (a := enc.find(n)) and enc.hidden(a)), None)
+
+
+def _check_after(enc: Encounter, c: Combatant, ahead: Combatant) -> None:
+    """Refuse a delay `after=` ``ahead`` that ``c`` cannot take. Whether ``c`` already acts after it is read from the
+    order, which players see, not from the numbers: a number a delay after a hidden combatant took is the GM's."""
+    if ahead is c:
+        raise InputError(f"{c.name} cannot act after itself: give `after=` someone else, or lower it `by=` a number (`by=1`).")
+    if ahead.name not in enc.order:
+        raise IllegalAction(f"{ahead.name} is out of the fight: give `after=` someone in the order (`/init order`).")
+    if enc.order.index(ahead.name) < enc.order.index(c.name):
+        raise InputError(f"A delay must lower initiative: {c.name} already acts after {ahead.name}. Give `after=` someone "
+                         f"who acts after {c.name} now, or lower it `by=` a number (`by=1`).")
+
+
+def _not_lower(c: Combatant, old: int, new: int) -> str:
+    """The refusal of a delay `to=` or `by=` that lowers nothing, saying what would."""
     head = "A delay must lower initiative"
-    if words["after"]:
-        return (f"{head}: {c.name} already acts after {words['after']}. Give `after=` someone who acts after "
-                f"{c.name} now, or lower it `by=` a number (`by=1`).")
     if old <= INITIATIVE_MIN:
         return f"{head}: {c.name}'s is already the least there is ({INITIATIVE_MIN}), so it cannot be lowered."
-    if not is_gm and any(enc.hidden(a) for n in KovCombatant.of(c).delay_after if (a := enc.find(n))):
-        return (f"{head}: `to={new}` is not lower than {c.name}'s initiative (it follows "
-                f"{KovCombatant.of(c).delay_after[0]}'s, the GM's number). Lower it `by=` a number (`by=1`) instead.")
     return f"{head}: {c.name}'s is {old}, and {new} is not lower. Give `to={old - 1}` or less, or `by=` a number (`by=1`)."
 
 
@@ -367,7 +401,8 @@ def _delay_target(enc: Encounter, words: Mapping[str, Any], old: int) -> int:
         old,
         floor=INITIATIVE_MIN,
         to=words["to"],
-        below=effective(enc.get(words["after"])) if words["after"] else None,
+        # one its turn comes before now (one acting now, or raised by the GM since) is followed from its own number
+        below=min(effective(enc.get(words["after"])), old) if words["after"] else None,
         by=words["by"],
     )
     if new is None:

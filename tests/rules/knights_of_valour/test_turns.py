@@ -78,6 +78,38 @@ def test_gm_order_applies_at_once_before_anyone_acts() -> None:
     assert enc.order == ["Grak", "Thrain", "Borin"]
 
 
+def test_gm_order_of_a_tie_a_delay_made_applies_to_the_delayed_one_too() -> None:
+    """"Players with the same Initiative decide, at the start of the Round, which of them goes first." Borin (2)
+    delays `to=-1`, tying Thrain (-1): by default the delayed one acts after those it ties with, but the order the
+    GM sets for the tie (Borin first, then Thrain first) takes effect."""
+    enc = add(encounter(), "Grak", "agi=0 hp=5", "A3", "orcs", owner=None)
+    enc = add(add(enc, "Borin", "agi=2 hp=5", "A1", "party"), "Thrain", "agi=-1 hp=5", "A2", "party")
+    enc = step(start(enc), kind="act", actor="Borin", action="delay", options=parse_options("to=-1"))
+    assert enc.order == ["Grak", "Thrain", "Borin"]
+    enc = step(enc, kind="init_order", order="Borin, Thrain", gm=True)
+    assert enc.order == ["Grak", "Borin", "Thrain"]
+    enc = step(enc, kind="init_order", order="Thrain, Borin", gm=True)
+    assert enc.order == ["Grak", "Thrain", "Borin"]
+
+
+def test_a_delay_after_someone_acts_first_of_those_at_the_number_it_takes() -> None:
+    """"At the start of a Round, Players may elect to reduce their Initiative by any amount ... e.g. to ensure that
+    they act after another character"; "Where there is a tie for Initiative between Players & Monsters, Players always
+    go first." `after=Borin` (0) takes -1 and acts first of those at -1 (it acted after them all), after the
+    players there when it is a monster: Thrain (-1, a player), then Grak, then Zug (-1, a monster); Alda's `after=Borin`
+    puts her just after Borin, before Thrain. A `by=` or `to=` delay still acts after those at its number."""
+    enc = add(encounter(delay="round"), "Grak", "agi=2 hp=5", "A3", "orcs", owner=None)
+    enc = add(enc, "Zug", "agi=-1 hp=5", "A4", "orcs", owner=None)
+    enc = add(add(enc, "Borin", "agi=0 hp=5", "A1", "party"), "Thrain", "agi=-1 hp=5", "A2", "party")
+    enc = add(enc, "Alda", "agi=1 hp=5", "A5", "party", owner="2")
+    enc = step(start(enc), kind="act", actor="Grak", action="delay", options=parse_options("after=Borin"), gm=True)
+    assert enc.order == ["Alda", "Borin", "Thrain", "Grak", "Zug"]
+    enc = step(enc, kind="act", actor="Alda", action="delay", options=parse_options("after=Borin"))
+    assert enc.order == ["Borin", "Alda", "Thrain", "Grak", "Zug"]
+    enc = step(enc, kind="act", actor="Alda", action="delay", options=parse_options("by=1"))
+    assert enc.order == ["Borin", "Thrain", "Grak", "Zug", "Alda"]
+
+
 @pytest.mark.parametrize(("names", "gm", "error", "message"), [
     ("Borin, Grak", True, IllegalAction, "Player characters always act before monsters"),
     ("Borin", True, InputError, "two or more different"),
