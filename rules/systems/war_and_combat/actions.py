@@ -31,6 +31,7 @@ from rules.systems.war_and_combat.swipes import (
 )
 from rules.systems.war_and_combat.turns import (
     acting,
+    done_full,
     full_action,
     quick_action,
     surprise,
@@ -116,7 +117,7 @@ def _force(ctx: ActionContext, action: Act) -> list[Event]:
 
 def _hold(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
-    c = acting(enc, action.actor, ("flurry",))
+    c = acting(enc, action.actor, ("flurry",), passing=True)
     return rounds.hold(enc, opts, c, dice)
 
 
@@ -140,6 +141,7 @@ def _lengthy(what: str) -> Handler:
     def handler(ctx: ActionContext, action: Act) -> list[Event]:
         enc, opts = ctx.encounter, ctx.options
         c = acting(enc, action.actor, ("movement",))
+        done_full(c, "a lengthy action is a full action too: begin it in your next movement step")  # "Lengthy Actions are Full Actions"
         return lengthy.begin(enc, opts, ctx.need_grid(), c, what, ctx.words.get("armour"))
     return handler
 
@@ -174,6 +176,10 @@ def _wield(ctx: ActionContext, action: Act) -> list[Event]:
         raise InputError(f"{c.name} carries no {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
     if w is not None and w.name in WacCombatant.of(c).dropped:
         raise IllegalAction(f"{c.name}'s {w.name} lies on the ground: `/act action:pickup options:\"{w.name}\"` where it lies.")
+    held = in_hand(c)
+    if w is not None and held is not None and held.name == w.name and (hand is None or hand.strip().lower() == WacCombatant.of(c).hand):
+        raise IllegalAction(f"{c.name} already has the {w.name} in hand: nothing to draw (its quick action is left for "
+                            "another), or name another weapon.")
     limit = quick_action(c)
     events: list[Event] = []
     if w is not None:

@@ -71,7 +71,6 @@ from rules.systems.war_and_combat.turns import (
     acting,
     add_effect,
     fall,
-    stunned,
     task,
 )
 from rules.systems.war_and_combat.zones import (
@@ -209,8 +208,6 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
     if st.full:  # "Full Actions prohibit movement"
         raise IllegalAction(f"{c.name}'s {st.full} (a full action) ended its movement this phase: it moves again in "
                             "the next phase.")
-    if stunned(enc, c):  # "can take no action for 1d6 rounds"
-        raise IllegalAction(f"{c.name} is stunned and can take no action: it moves again once the stun ends.")
     if st.halted:  # "a failed action halts movement"
         raise IllegalAction(f"{c.name}'s failed obstacle roll halted its movement this phase: it moves again in the "
                             "next phase.")

@@ -57,6 +57,7 @@ from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.turns import (
     acting,
     quick_action,
+    refuse_if_stunned,
     stunned,
     task,
 )
@@ -93,8 +94,9 @@ def _outsider(enc: Encounter, grid: Grid, c: Combatant, what: str) -> None:
         raise IllegalAction(f"A {what} is made at a flurry under way, in the flurry phase.")
     if any(c.name in g for g in est.flurries):
         raise IllegalAction(f"{c.name} is in the flurry: it fights there with `/attack` when the attack is its.")
-    if c.status != "active" or stunned(enc, c):
+    if c.status != "active":
         raise IllegalAction(f"{c.name} cannot act now.")
+    refuse_if_stunned(enc, c)
     if engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: only an unengaged fighter makes a {what}.")
 
