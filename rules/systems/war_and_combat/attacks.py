@@ -432,10 +432,6 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
             events.append(check)
             if check.roll.success:
                 return events + downed(t)
-        if effect.no_action_rounds:
-            with dice.rolling_for(t.name):
-                rounds = dice.roll(1, 6)[0]
-            events += [_stun_taken(enc, opts, t, rounds), add_effect(enc, t, "stun", rounds)]
         if effect.actions_lost:
             events.append(lose_actions(enc, t, effect.actions_lost))
         drops, falls = effect.drops, effect.falls
@@ -459,6 +455,10 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
         if effect.immobile:
             st.immobile = True
             events.append(EffectTaken(actor=t.name, effect="immobile"))
+        if effect.no_action_rounds:  # after a knockout or immobility: its line gives the lower Defense that follows
+            with dice.rolling_for(t.name):
+                rounds = dice.roll(1, 6)[0]
+            events += [_stun_taken(enc, opts, t, rounds), add_effect(enc, t, "stun", rounds)]
         if (effect.limb == "unusable this round" or effect.this_round) and where in LIMBS:
             events.append(limbs.make_unusable(enc, t, where))
         hurt_limbs = [where] if effect.limb in ("disabled", "impaired") else []

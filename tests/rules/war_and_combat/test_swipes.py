@@ -224,7 +224,7 @@ def test_a_hidden_fighters_blow_shows_players_where_it_struck_and_their_own_armo
     the hidden striker's impact (its dice, cap and the effective impact they would give away) stays the GM's; where
     the armour takes a blow smaller than itself, players read what the armour absorbs, not the smaller impact."""
     hidden = frozenset({"Grak"})
-    for impact, absorbed in (([6, 6, 6, 6, 6], 3), ([1, 1, 1, 1, 1], 1)):
+    for impact, absorbed in (([6, 6, 6, 6, 6, 3], 3), ([1, 1, 1, 1, 1], 1)):  # a critical chest wound stuns: 1d6
         s = watched()
         s.enc.get("Alda").sheet["armor"] = "mail"  # absorbs 3
         revealed(s)
