@@ -394,7 +394,7 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
                                   critical_dice=crit, absorbed=max(0, absorbed), effective=effective,
                                   penetrating=penetrating, severity=hurt.severity if hurt else None, option=option,
                                   location_roll=loc_roll, low_skew=skewed,
-                                  armour=None if crit or option == "tackle" else armour.absorb)]
+                                  armour=None if option == "tackle" else armour.absorb)]  # a critical's too: see `Struck`
     if option:
         column = hurt.severity if hurt else "superficial"
         return events + _option_effect(enc, opts, c, t, w, option, column, dice)

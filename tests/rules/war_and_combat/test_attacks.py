@@ -372,3 +372,21 @@ def test_an_action_lost_by_one_with_none_left_is_said_to_lose_nothing():
     fight(t, borin="tackle")
     res = t.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 4, 4], actor="Borin", target="Grak")
     assert "Grak loses 1 action(s) this round" in "\n".join(t.text(res)).replace("**", "") and st(t, "Grak").actions == 1
+
+
+def test_players_read_a_hidden_attackers_critical_as_any_other_blow():
+    """"Critical Hits: If an attack roll exceed the required target (i.e., the DEF of the target) by 5 or more" is the
+    hidden attacker's number: the players' line of a critical blow keeps the armour's "absorbs up to" as any blow's
+    does, so its shape does not tell them the attack beat the Defense by 5 or more (the wound itself is shown)."""
+    from rules.hidden import public_copy
+
+    lines = []
+    # 18, then 12 (+2) + 2 skill = 22 against Borin's 17: a critical (+1d6); 16 + 2 = 18: a plain hit; both in the leg
+    for attack, impact in (([6, 6, 6, 4, 4, 4], [3] * 5), ([6, 5, 5], [3] * 4)):
+        s = duel()
+        fight(s)
+        s.run("act", action="hold", actor="Borin")
+        res = s.run("attack", [*attack, 5, 5, 5, *impact], actor="Grak", target="Borin")
+        public = [s.system.present.report("", [public_copy(e, frozenset({"Grak"})) for e in res.events]).lines]
+        lines.append(next(x for x in public[0] if "is struck in" in x))
+    assert all(": the armour absorbs up to 3: " in x for x in lines), lines
