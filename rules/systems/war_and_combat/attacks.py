@@ -213,10 +213,13 @@ def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
     return w
 
 
-def moving(c: Combatant) -> list[Modifier]:
+def moving(enc: Encounter, c: Combatant) -> list[Modifier]:
     """"Movement rate penalizes actions that require skill rolls" (ACTION PENALTY BY PACE): the pace's penalty,
-    once ``c`` has moved this phase (a ranged strike, a free attack's negotiate task and its blow)."""
-    return [mod("moving", pace_penalty(sheet.pace(c)))] if WacCombatant.of(c).moved else []
+    once ``c`` has moved in this movement or adjustment phase (a ranged strike, a free attack's negotiate task and its
+    blow). The table is under "Actions During Movement Phase" ("Actions of non-engaged combatants occur simultaneously
+    with movement"): a swipe in the flurry phase is made standing, whatever the fighter walked before it."""
+    moved = enc.phase in ("movement", "adjustment") and WacCombatant.of(c).moved
+    return [mod("moving", pace_penalty(sheet.pace(c)))] if moved else []
 
 
 def _side(opts: OptionValues, words: Mapping[str, Any]) -> str:
@@ -612,7 +615,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
                                 "(\"Otherwise hit locations are random\"); shoot without `aim=`.")
         extra.append(mod("called_shot_at", call, aimed) if aimed in SUB_LOCATIONS else mod("called_shot", call))
         aimed = SUB_LOCATIONS.get(aimed, aimed)
-    extra += moving(c)
+    extra += moving(enc, c)
     st.shots += 1
     st.mp, st.full = 0, "shooting"  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:
