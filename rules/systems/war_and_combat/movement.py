@@ -256,6 +256,11 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
         if enc.phase == "adjustment" and c.name in WacEncounter.of(enc).tactics and (hexes >= 1 or st.moved):
             raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
         if spent + cost > st.mp:
+            if passing:  # "reach a safety hex in one go": no step of a pass-through waits for the next phase's points
+                raise IllegalAction(_too_dear(c, spent + cost + _cost(grid, nxt, after, plan[i + 1:]), st.mp)
+                                    + " A pass-through reaches a hex outside every zone \"in one go\": none of its steps "
+                                      "is carried over to the next phase. Pass with this phase's points, or move without "
+                                      "`pass`.")
             if i < len(plan) - 1 or spent >= st.mp:
                 raise IllegalAction(_too_dear(c, spent + cost + _cost(grid, nxt, after, plan[i + 1:]), st.mp)
                                     + " Give a shorter path (its last step may cost more than the points left: it is "
