@@ -283,13 +283,13 @@ def _break(ctx: ActionContext, action: Act) -> list[Event]:
 def _drive(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
     c = acting(enc, action.actor, ("flurry",))
-    return drive(enc, opts, c, action.target, dice)
+    return drive(enc, opts, c, action.target, dice, action.is_gm)
 
 
 def _withdraw(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
     c = acting(enc, action.actor, ("flurry",))
-    return withdraw(enc, opts, c, action.target, dice)
+    return withdraw(enc, opts, c, action.target, dice, action.is_gm)
 
 
 def _surprise(ctx: ActionContext, action: Act) -> list[Event]:
