@@ -34,6 +34,7 @@ from rules.systems.war_and_combat.turns import (
     done_full,
     full_action,
     quick_action,
+    stunned,
     surprise,
 )
 from rules.systems.war_and_combat.zones import in_hand, wielded
@@ -69,7 +70,8 @@ def _tactic(name: str) -> Callable[[Encounter, Combatant | None], bool]:
 
 
 def _my_step(enc: Encounter, c: Combatant | None) -> bool:
-    return c is not None and enc.phase in ("movement", "adjustment") and enc.current == c.name
+    """Offered in one's own movement or adjustment step, unless stunned ("can take no action")."""
+    return c is not None and enc.phase in ("movement", "adjustment") and enc.current == c.name and not stunned(enc, c)
 
 
 def _swiping(enc: Encounter, c: Combatant | None) -> bool:
@@ -93,7 +95,7 @@ def _interrupting(enc: Encounter, c: Combatant | None) -> bool:
 
 
 def _breaking(enc: Encounter, c: Combatant | None) -> bool:
-    return _attacking(enc, c) and c is not None and restricted(enc, c) is not None
+    return _attacking(enc, c) and c is not None and not stunned(enc, c) and restricted(enc, c) is not None
 
 
 def _surprising(enc: Encounter, c: Combatant | None) -> bool:
@@ -101,7 +103,7 @@ def _surprising(enc: Encounter, c: Combatant | None) -> bool:
 
 
 def _driving(enc: Encounter, c: Combatant | None) -> bool:
-    return _attacking(enc, c) and c is not None and bool(flurry.actionless(enc, c))
+    return _attacking(enc, c) and c is not None and not stunned(enc, c) and bool(flurry.actionless(enc, c))
 
 
 def _declare(ctx: ActionContext, action: Act) -> list[Event]:

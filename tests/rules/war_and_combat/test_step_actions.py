@@ -57,6 +57,7 @@ def test_a_fighter_stunned_in_its_own_step_takes_no_action_in_it(kind: str, fiel
     msg = s.refused(kind, [5, 5, 5] if kind == "attack" else [], actor="Alda", **fields)
     assert "Alda is stunned" in msg and "3 rounds" in msg and "/init next" in msg
     assert "stunned: no action" in s.system.present.turn_label(s.enc, s.system.facts(s.enc))
+    assert not set(s.system.actions_for(s.enc, s.get("Alda"))) & {"shed", "wield", "aim", "sheathe", "stand", "free-attack"}
     s.run("next", actor="Alda")
     assert s.enc.current != "Alda"
 
