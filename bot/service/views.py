@@ -104,7 +104,11 @@ def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
     ]
     for key, text in system.options_help.items():
         value = s.options.get(key)
-        lines.append(f"`{key}` = **{value}**: {text}" if value else f"`{key}` (default): {text}")
+        option = system.options.get(key)
+        if value and option.kind == "bool" and option.read(value) is False:  # the help says what `yes` does
+            lines.append(f"`{key}` = **{value}**: off (when `yes`: {text})")
+        else:
+            lines.append(f"`{key}` = **{value}**: {text}" if value else f"`{key}` (default): {text}")
     return lines
 
 

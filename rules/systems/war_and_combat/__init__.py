@@ -172,9 +172,9 @@ class WarAndCombatSystem(RuleSystem):
             est = WacEncounter.of(enc)
             if est.declarations is not None and not est.declarations.revealed:
                 raise IllegalAction("The flurry waits for declarations: `/act action:declare`, or the GM's `/act action:force`.")
-            c = turns.acting(enc, action.actor or enc.current, ("flurry",))
+            c = turns.acting(enc, action.actor or enc.current, ("flurry",), passing=True)
             return rounds.hold(enc, opts, c, dice)
-        turns.acting(enc, action.actor or enc.current)
+        turns.acting(enc, action.actor or enc.current, passing=True)
         return rounds.end_step(enc, opts, dice)
 
     def facts(self, enc: Encounter) -> WacFacts:

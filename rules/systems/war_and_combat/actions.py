@@ -31,8 +31,10 @@ from rules.systems.war_and_combat.swipes import (
 )
 from rules.systems.war_and_combat.turns import (
     acting,
+    done_full,
     full_action,
     quick_action,
+    stunned,
     surprise,
 )
 from rules.systems.war_and_combat.zones import in_hand, wielded
@@ -68,7 +70,8 @@ def _tactic(name: str) -> Callable[[Encounter, Combatant | None], bool]:
 
 
 def _my_step(enc: Encounter, c: Combatant | None) -> bool:
-    return c is not None and enc.phase in ("movement", "adjustment") and enc.current == c.name
+    """Offered in one's own movement or adjustment step, unless stunned ("can take no action")."""
+    return c is not None and enc.phase in ("movement", "adjustment") and enc.current == c.name and not stunned(enc, c)
 
 
 def _swiping(enc: Encounter, c: Combatant | None) -> bool:
@@ -92,7 +95,7 @@ def _interrupting(enc: Encounter, c: Combatant | None) -> bool:
 
 
 def _breaking(enc: Encounter, c: Combatant | None) -> bool:
-    return _attacking(enc, c) and c is not None and restricted(enc, c) is not None
+    return _attacking(enc, c) and c is not None and not stunned(enc, c) and restricted(enc, c) is not None
 
 
 def _surprising(enc: Encounter, c: Combatant | None) -> bool:
@@ -100,7 +103,7 @@ def _surprising(enc: Encounter, c: Combatant | None) -> bool:
 
 
 def _driving(enc: Encounter, c: Combatant | None) -> bool:
-    return _attacking(enc, c) and c is not None and bool(flurry.actionless(enc, c))
+    return _attacking(enc, c) and c is not None and not stunned(enc, c) and bool(flurry.actionless(enc, c))
 
 
 def _declare(ctx: ActionContext, action: Act) -> list[Event]:
@@ -116,7 +119,7 @@ def _force(ctx: ActionContext, action: Act) -> list[Event]:
 
 def _hold(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
-    c = acting(enc, action.actor, ("flurry",))
+    c = acting(enc, action.actor, ("flurry",), passing=True)
     return rounds.hold(enc, opts, c, dice)
 
 
@@ -140,6 +143,7 @@ def _lengthy(what: str) -> Handler:
     def handler(ctx: ActionContext, action: Act) -> list[Event]:
         enc, opts = ctx.encounter, ctx.options
         c = acting(enc, action.actor, ("movement",))
+        done_full(c, "a lengthy action is a full action too: begin it in your next movement step")  # "Lengthy Actions are Full Actions"
         return lengthy.begin(enc, opts, ctx.need_grid(), c, what, ctx.words.get("armour"))
     return handler
 
@@ -174,6 +178,10 @@ def _wield(ctx: ActionContext, action: Act) -> list[Event]:
         raise InputError(f"{c.name} carries no {w.name}: it has {', '.join(x.name for x in sheet.weapons(c))}.")
     if w is not None and w.name in WacCombatant.of(c).dropped:
         raise IllegalAction(f"{c.name}'s {w.name} lies on the ground: `/act action:pickup options:\"{w.name}\"` where it lies.")
+    held = in_hand(c)
+    if w is not None and held is not None and held.name == w.name and (hand is None or hand.strip().lower() == WacCombatant.of(c).hand):
+        raise IllegalAction(f"{c.name} already has the {w.name} in hand: nothing to draw (its quick action is left for "
+                            "another), or name another weapon.")
     limit = quick_action(c)
     events: list[Event] = []
     if w is not None:
@@ -277,13 +285,13 @@ def _break(ctx: ActionContext, action: Act) -> list[Event]:
 def _drive(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
     c = acting(enc, action.actor, ("flurry",))
-    return drive(enc, opts, c, action.target, dice)
+    return drive(enc, opts, c, action.target, dice, action.is_gm)
 
 
 def _withdraw(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts, dice = ctx.encounter, ctx.options, ctx.dice
     c = acting(enc, action.actor, ("flurry",))
-    return withdraw(enc, opts, c, action.target, dice)
+    return withdraw(enc, opts, c, action.target, dice, action.is_gm)
 
 
 def _surprise(ctx: ActionContext, action: Act) -> list[Event]:

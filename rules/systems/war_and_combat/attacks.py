@@ -213,10 +213,13 @@ def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
     return w
 
 
-def moving(c: Combatant) -> list[Modifier]:
+def moving(enc: Encounter, c: Combatant) -> list[Modifier]:
     """"Movement rate penalizes actions that require skill rolls" (ACTION PENALTY BY PACE): the pace's penalty,
-    once ``c`` has moved this phase (a ranged strike, a free attack's negotiate task and its blow)."""
-    return [mod("moving", pace_penalty(sheet.pace(c)))] if WacCombatant.of(c).moved else []
+    once ``c`` has moved in this movement or adjustment phase (a ranged strike, a free attack's negotiate task and its
+    blow). The table is under "Actions During Movement Phase" ("Actions of non-engaged combatants occur simultaneously
+    with movement"): a swipe in the flurry phase is made standing, whatever the fighter walked before it."""
+    moved = enc.phase in ("movement", "adjustment") and WacCombatant.of(c).moved
+    return [mod("moving", pace_penalty(sheet.pace(c)))] if moved else []
 
 
 def _side(opts: OptionValues, words: Mapping[str, Any]) -> str:
@@ -394,7 +397,7 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
                                   critical_dice=crit, absorbed=max(0, absorbed), effective=effective,
                                   penetrating=penetrating, severity=hurt.severity if hurt else None, option=option,
                                   location_roll=loc_roll, low_skew=skewed,
-                                  armour=None if crit or option == "tackle" else armour.absorb)]
+                                  armour=None if option == "tackle" else armour.absorb)]  # a critical's too: see `Struck`
     if option:
         column = hurt.severity if hurt else "superficial"
         return events + _option_effect(enc, opts, c, t, w, option, column, dice)
@@ -432,10 +435,6 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
             events.append(check)
             if check.roll.success:
                 return events + downed(t)
-        if effect.no_action_rounds:
-            with dice.rolling_for(t.name):
-                rounds = dice.roll(1, 6)[0]
-            events += [_stun_taken(enc, opts, t, rounds), add_effect(enc, t, "stun", rounds)]
         if effect.actions_lost:
             events.append(lose_actions(enc, t, effect.actions_lost))
         drops, falls = effect.drops, effect.falls
@@ -459,6 +458,10 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
         if effect.immobile:
             st.immobile = True
             events.append(EffectTaken(actor=t.name, effect="immobile"))
+        if effect.no_action_rounds:  # after a knockout or immobility: its line gives the lower Defense that follows
+            with dice.rolling_for(t.name):
+                rounds = dice.roll(1, 6)[0]
+            events += [_stun_taken(enc, opts, t, rounds), add_effect(enc, t, "stun", rounds)]
         if (effect.limb == "unusable this round" or effect.this_round) and where in LIMBS:
             events.append(limbs.make_unusable(enc, t, where))
         hurt_limbs = [where] if effect.limb in ("disabled", "impaired") else []
@@ -612,7 +615,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
                                 "(\"Otherwise hit locations are random\"); shoot without `aim=`.")
         extra.append(mod("called_shot_at", call, aimed) if aimed in SUB_LOCATIONS else mod("called_shot", call))
         aimed = SUB_LOCATIONS.get(aimed, aimed)
-    extra += moving(c)
+    extra += moving(enc, c)
     st.shots += 1
     st.mp, st.full = 0, "shooting"  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:

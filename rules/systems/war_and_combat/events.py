@@ -130,7 +130,9 @@ class Struck(Event):
     option: str | None = None
     #: the hit location's 3d6, rolled on the target's body (None: a called shot, or a log written before it was kept)
     location_roll: Annotated[Roll | None, Of("actor")] = None
-    #: what the target's armour at ``location`` absorbs at most (None: none counted, or a log written before it was kept)
+    #: what the target's armour at ``location`` absorbs at most, kept for a critical too (which goes through it) so that
+    #: the players' line of a hidden attacker's blow has one shape, critical or not (None: a tackle, which ignores armour,
+    #: or a log written before it was kept)
     armour: Annotated[int | None, Of("actor")] = None
     #: the impact was rolled with a low skew die (an accidental blow): one die more, the worst kept
     low_skew: bool = False

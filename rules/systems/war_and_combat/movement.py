@@ -71,7 +71,6 @@ from rules.systems.war_and_combat.turns import (
     acting,
     add_effect,
     fall,
-    stunned,
     task,
 )
 from rules.systems.war_and_combat.zones import (
@@ -209,8 +208,6 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
     if st.full:  # "Full Actions prohibit movement"
         raise IllegalAction(f"{c.name}'s {st.full} (a full action) ended its movement this phase: it moves again in "
                             "the next phase.")
-    if stunned(enc, c):  # "can take no action for 1d6 rounds"
-        raise IllegalAction(f"{c.name} is stunned and can take no action: it moves again once the stun ends.")
     if st.halted:  # "a failed action halts movement"
         raise IllegalAction(f"{c.name}'s failed obstacle roll halted its movement this phase: it moves again in the "
                             "next phase.")
@@ -259,6 +256,11 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
         if enc.phase == "adjustment" and c.name in WacEncounter.of(enc).tactics and (hexes >= 1 or st.moved):
             raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
         if spent + cost > st.mp:
+            if passing:  # "reach a safety hex in one go": no step of a pass-through waits for the next phase's points
+                raise IllegalAction(_too_dear(c, spent + cost + _cost(grid, nxt, after, plan[i + 1:]), st.mp)
+                                    + " A pass-through reaches a hex outside every zone \"in one go\": none of its steps "
+                                      "is carried over to the next phase. Pass with this phase's points, or move without "
+                                      "`pass`.")
             if i < len(plan) - 1 or spent >= st.mp:
                 raise IllegalAction(_too_dear(c, spent + cost + _cost(grid, nxt, after, plan[i + 1:]), st.mp)
                                     + " Give a shorter path (its last step may cost more than the points left: it is "
@@ -445,14 +447,18 @@ def push_back(enc: Encounter, grid: Grid, c: Combatant, t: Combatant) -> list[Ev
 
 
 # -- out of actions in a flurry ----------------------------------------------------------------------
-def _spent_foe(enc: Encounter, c: Combatant, name: str | None, verb: str) -> Combatant:
+def _spent_foe(enc: Encounter, c: Combatant, name: str | None, verb: str, gm: bool) -> Combatant:
     """The opponent out of actions that ``c`` may drive back or withdraw from (``verb``): an enemy in this
-    flurry (refused in the words of `attack_target`), adjacent, with no action left."""
+    flurry (refused in the words of `attack_target`), adjacent, with no action left. Refused while it has some: with
+    their count to the GM (``gm``) or where players see its numbers, else in words that do not depend on the count
+    (it follows the hidden Fighter rank: "2, +1 every fifth Fighter rank")."""
     t = attack_target(enc, c, name, verb=verb, foe=True)
     if t.name not in {o.name for o in opponents(enc, c)}:
         raise IllegalAction(f"{t.name} is not {c.name}'s opponent in this flurry.")
-    if WacCombatant.of(t).actions > 0:
-        raise IllegalAction(f"{t.name} still has actions: attack it or hold; drive and withdraw are for an opponent out of actions.")
+    left = WacCombatant.of(t).actions
+    if left > 0:
+        has = f"still has {left} action(s)" if gm or enc.shown_to_players(t.name) else "is not out of actions"
+        raise IllegalAction(f"{t.name} {has}: attack it or hold; drive and withdraw are for an opponent out of actions.")
     if t.name not in {o.name for o in actionless(enc, c)}:
         raise IllegalAction(f"{t.name} is not next to {c.name}: drive and withdraw are against an adjacent opponent.")
     return t
@@ -467,10 +473,10 @@ def _spend_action(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event]
     return events, free is not False
 
 
-def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
+def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice, gm: bool) -> list[Event]:
     """"Running Out of Actions: ... he must retreat one step for every action his opponent wishes to
     press": one action, one hex straight back (``c`` follows; into a wall or a taken hex it is pinned)."""
-    t = _spent_foe(enc, c, name, "drive back")
+    t = _spent_foe(enc, c, name, "drive back", gm)
     grid = enc.grid()
     assert grid is not None
     events, acts = _spend_action(enc, c, dice)
@@ -483,10 +489,11 @@ def drive(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, di
     return events + after_attack(enc, opts, dice, c, t, True)
 
 
-def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice) -> list[Event]:
+def withdraw(enc: Encounter, opts: OptionValues, c: Combatant, name: str | None, dice: Dice,
+             gm: bool) -> list[Event]:
     """"Alternatively, the opponent may wish to withdraw as many steps as he has actions and the
     actionless fighter must hold": one action, one hex straight away from it."""
-    t = _spent_foe(enc, c, name, "withdraw from")
+    t = _spent_foe(enc, c, name, "withdraw from", gm)
     grid = enc.grid()
     assert grid is not None and c.cell is not None and t.cell is not None
     way = grid.direction(t.cell, c.cell)

@@ -477,10 +477,14 @@ class WacPresenter(Presenter[WacFacts]):
             return ""
         if turn.phase == "declare":
             return f"Round {enc.round} · flurry: declare your intentions ({', '.join(turn.actors)} to declare)"
+        stunned = enc.current in facts.stunned  # "can take no action": only passing is offered
         if turn.phase == "flurry":
+            if stunned:
+                return f"Round {enc.round} · flurry: {enc.current} is stunned and can take no action: `/act action:hold`"
             c = enc.find(enc.current)
             left = WacCombatant.of(c).actions if c else 0
             return f"Round {enc.round} · flurry: {enc.current} attacks ({left} action(s) left), or `/act action:hold`"
         c = enc.find(enc.current)
-        mp = f"{facts.stopped}: no moving" if facts.stopped else f"{WacCombatant.of(c).mp if c else 0} MP"
+        mp = ("stunned: no action" if stunned else f"{facts.stopped}: no moving" if facts.stopped
+              else f"{WacCombatant.of(c).mp if c else 0} MP")
         return f"Round {enc.round} · {enc.phase} phase: {enc.current} ({mp}), then `/init next`"

@@ -25,8 +25,9 @@ Where the text is silent (the project's defaults):
   free attack in the movement phase) it has all of its actions, and the one spent is taken off
   its coming flurry's;
 - one free attack or swipe a round, whichever comes first;
-- after moving in the phase, the negotiate task and the blow take the pace's action penalty
-  ("Movement rate penalizes actions that require skill rolls"), as a ranged strike does;
+- a free attack after moving in its movement step: the negotiate task and the blow take the pace's action penalty
+  ("Movement rate penalizes actions that require skill rolls"), as a ranged strike does; a swipe in the flurry
+  phase takes none (the table is for "Actions During Movement Phase", made "simultaneously with movement");
 - an interrupt joins the flurry under way: before the reveal it declares with the others,
   after it its declaration is public at once and it rolls its flurry initiative.
 """
@@ -57,6 +58,7 @@ from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.turns import (
     acting,
     quick_action,
+    refuse_if_stunned,
     stunned,
     task,
 )
@@ -93,8 +95,9 @@ def _outsider(enc: Encounter, grid: Grid, c: Combatant, what: str) -> None:
         raise IllegalAction(f"A {what} is made at a flurry under way, in the flurry phase.")
     if any(c.name in g for g in est.flurries):
         raise IllegalAction(f"{c.name} is in the flurry: it fights there with `/attack` when the attack is its.")
-    if c.status != "active" or stunned(enc, c):
+    if c.status != "active":
         raise IllegalAction(f"{c.name} cannot act now.")
+    refuse_if_stunned(enc, c)
     if engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: only an unengaged fighter makes a {what}.")
 
@@ -153,7 +156,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
     target = opts.swipe_base + max(sheet.fighter(o) for o in fighters)
     roll = task(c, dice, [mod("named_skill", sheet.skill(c, "tactics"), "tactics"),
                           mod("attribute", sheet.modifier(c, "agl"), "agl"), mod("wounds", sheet.wound_penalty(c)),
-                          *moving(c)], target, Term(code="negotiate"))
+                          *moving(enc, c)], target, Term(code="negotiate"))
     events: list[Event] = [Negotiated(actor=c.name, what="negotiate", roll=roll, fighters=[o.name for o in fighters])]
     if not roll.success:  # "to avoid being hit"
         return events + damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)
@@ -166,7 +169,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
             _spend(enc, t)  # only a defence made spends the action
     return events + held + resolve_hit(enc, opts, grid, c, t, w, "kill", words, dice,
                                        skill=sheet.skill(c, w.name), attr="agl", indefensible=not defended,
-                                       target_level=level, extra=moving(c))
+                                       target_level=level, extra=moving(enc, c))
 
 
 def _may_defend(enc: Encounter, opts: OptionValues, t: Combatant) -> bool:

@@ -21,7 +21,9 @@ Where the text is ambiguous, the reading chosen:
   penetrating) and the shock record ("B16").
 - The wound effects table prints two effects for the head, chest and belly under three
   columns; "Stun: ... cause stun when the light threshold is exceeded" puts them under Serious
-  and Critical, so a light wound there has no effect beyond its action penalty. A mortal wound
+  and Critical, so a light wound there has no effect beyond its action penalty. A critical wound
+  exceeds the light threshold too, so it stuns as well: the Critical column names what it adds
+  (knockout, a disabled chest, both legs disabled), not that the stun stops. A mortal wound
   (no column) takes the Critical column's effect; the wounded is also incapable of any action.
   A disabled chest ("conscious but immobile") is fallen, as the Defense it gets is the one of
   "a fallen, immobile character"; a disabled arm, leg or belly says nothing of falling, so
@@ -405,6 +407,7 @@ WOUND_EFFECTS: dict[tuple[str, str], WoundEffect] = {
     ("head", "critical"): WoundEffect(
         "knockout",
         "The character automatically falls unconscious.",
+        no_action_rounds="1d6",
         falls=True,
         unconscious=True,
         defense=HELPLESS,
@@ -434,6 +437,7 @@ WOUND_EFFECTS: dict[tuple[str, str], WoundEffect] = {
         "disabled",
         "In the case of a chest wound, the character is conscious but immobile. A fallen, "
         "immobile character has a base Defense of 3, and gets no Fighter rank or Agility modifier.",
+        no_action_rounds="1d6",
         falls=True,
         immobile=True,
         defense=HELPLESS,
@@ -442,6 +446,7 @@ WOUND_EFFECTS: dict[tuple[str, str], WoundEffect] = {
     ("belly", "critical"): WoundEffect(
         "disabled",
         "In the case of a belly wound, both legs are disabled.",
+        no_action_rounds="1d6",
         limb="both legs disabled",
     ),
     ("leg", "light"): WoundEffect(
@@ -474,7 +479,8 @@ def wound_effect(location: str, severity: str) -> WoundEffect | None:
     """Wound Effects ("Wounds to different hit locations have different effects"):
     Head: -, Stun, Knockout; Arm: Fumble?, Fumble, Disabled; Chest and Belly: -, Stun, Disabled;
     Leg: Stumble?, Stumble, Disabled (Light, Serious, Critical). A mortal wound reads the
-    Critical column (it is past the Destroyed threshold, beyond every column)."""
+    Critical column (it is past the Destroyed threshold, beyond every column). The head's, chest's and belly's
+    Critical effects stun too ("cause stun when the light threshold is exceeded")."""
     where = pick({name: name for name in LOCATIONS}, location, "hit location")
     how = pick({name: name for name in SEVERITIES}, severity, "wound severity")
     return WOUND_EFFECTS.get((where, "critical" if how == "mortal" else how))

@@ -18,7 +18,8 @@ from rules.systems.war_and_combat.tables_movement import pace_points, phase_poin
 from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 
 __all__ = ["stunned", "surprised", "idle", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
-           "to_declare", "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full"]
+           "to_declare", "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full",
+           "refuse_if_stunned"]
 
 
 #: the effect code of the surprised (`turns.surprised`)
@@ -27,6 +28,18 @@ SURPRISED = "surprised"
 
 def stunned(enc: Encounter, c: Combatant) -> bool:
     return active(enc.effects, c.name, "stun") is not None
+
+
+def refuse_if_stunned(enc: Encounter, c: Combatant) -> None:
+    """"Stunned characters ... can take no action for 1d6 rounds": refuse any action of a stunned ``c`` (an attack, a
+    shot, a move, a quick, full or lengthy action), saying how long the stun lasts and what is left to do."""
+    stun = active(enc.effects, c.name, "stun")
+    if stun is None:
+        return
+    left = "until the end of this round" if stun.left <= 1 else f"for {stun.left} rounds, this one included"
+    then = "`/act action:hold` passes the attack on" if enc.phase == "flurry" else "`/init next` ends its step"
+    raise IllegalAction(f"{c.name} is stunned and can take no action {left}: {then}, and it waits for the stun to end "
+                        f"(the GM may end it early with `/effect remove name:stun target:{c.name}`).")
 
 
 def surprised(enc: Encounter, c: Combatant) -> bool:
@@ -174,8 +187,10 @@ def done_full(c: Combatant, then: str) -> None:
         raise IllegalAction(f"{c.name} has spent this phase {made} (a full action): {then}.")
 
 
-def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movement", "adjustment")) -> Combatant:
-    """The combatant whose step it is, named ``name``; refused out of its step or phase."""
+def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movement", "adjustment"),
+           passing: bool = False) -> Combatant:
+    """The combatant whose step it is, named ``name``; refused out of its step or phase, and refused when stunned
+    unless it is ``passing`` (ending its step, holding the initiative): a stunned fighter "can take no action"."""
     if not enc.started:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
     c = enc.get(name)
@@ -186,6 +201,8 @@ def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movemen
             raise NotYourTurn(f"The flurry awaits {' and '.join(waiting)}'s declaration (`/act action:declare`): its "
                               "attacks come after.")
         raise NotYourTurn(f"It is {enc.current or 'nobody'}'s step in the {enc.phase} phase, not {c.name}'s.")
+    if not passing:
+        refuse_if_stunned(enc, c)
     return c
 
 

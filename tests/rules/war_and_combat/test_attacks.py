@@ -105,7 +105,7 @@ def test_critical_head_wound_knocks_out_and_downs():
     """Knockout: "The character automatically falls unconscious" - downed, and Defense 3."""
     s = duel()
     fight(s)
-    res = s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5], actor="Borin", target="Grak")
+    res = s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5, 3], actor="Borin", target="Grak")
     assert struck(res).severity == "critical" and struck(res).location == "head"
     assert "knockout" in effects(res) and s.get("Grak").status == "downed"
     assert any(isinstance(e, StatusChanged) and e.cause == "unconscious" for e in res.events)
@@ -157,7 +157,7 @@ def test_critical_belly_wound_disables_both_legs():
     """"In the case of a belly wound, both legs are disabled"."""
     s = duel()
     fight(s)
-    s.run("attack", [4, 4, 3, 4, 4, 4, 6, 6, 5], actor="Borin", target="Grak")
+    s.run("attack", [4, 4, 3, 4, 4, 4, 6, 6, 5, 3], actor="Borin", target="Grak")  # the stun: 3 rounds
     assert st(s, "Grak").disabled == ["left leg", "right leg"]
 
 
@@ -165,7 +165,7 @@ def test_mortal_wound_downs():
     """"Mortally wounded characters are incapable of performing any action": downed."""
     s = duel(borin="skills=broadsword:9")
     fight(s)
-    res = s.run("attack", [5, 5, 4, 4, 4, 3, 6, 6, 5, 6, 6], actor="Borin", target="Grak")
+    res = s.run("attack", [5, 5, 4, 4, 4, 3, 6, 6, 5, 6, 6, 3], actor="Borin", target="Grak")
     assert struck(res).severity == "mortal" and s.get("Grak").status == "downed"
 
 
@@ -262,7 +262,7 @@ def test_coup_de_grace_on_an_unconscious_victim():
     to_flurry(s, init=(5, 5, 4, 2, 3, 2, 2, 2, 2))
     s.run("act", action="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
     s.run("act", (5, 5, 4, 2, 3, 2), action="declare", actor="Grak", options={"intent": "kill", "tactic": "press"})
-    s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5], actor="Borin", target="Grak")
+    s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5, 3], actor="Borin", target="Grak")
     # the flurry is over: adjustment, in reverse order, with Grak downed; Snaga still stands
     while s.enc.current != "Borin":
         s.run("next", actor=s.enc.current)
@@ -275,7 +275,7 @@ def test_the_last_foe_unconscious_decides_the_fight_and_the_stroke_still_finishe
     """The last foe "unconscious" can no longer act: the fight is decided, and "An automatic killing stroke" still takes him out."""
     s = duel()
     fight(s)
-    res = s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5], actor="Borin", target="Grak")
+    res = s.run("attack", [4, 4, 3, 1, 1, 2, 6, 6, 5, 3], actor="Borin", target="Grak")
     assert s.enc.winner == "dwarves" and [e.helpless for e in res.events if isinstance(e, Victory)] == [["Grak"]]
     assert "The fight is decided" in s.refused("next", actor="Borin")
     res = s.run("coupdegrace", actor="Borin", target="Grak")
@@ -295,7 +295,7 @@ def test_a_conscious_but_immobile_foe_still_fights_and_is_no_coup_de_grace_victi
     disabled, all four limbs disabled, unconscious, or mortally wounded") holds."""
     s = duel()
     fight(s)
-    res = s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
+    res = s.run("act", [3], action="damage", target="Grak", options={"critical": "", "chest": ""})
     assert st(s, "Grak").immobile and s.get("Grak").status == "active"
     assert not s.enc.winner and not any(isinstance(e, Victory) for e in res.events)
     assert "not helpless" in s.refused("coupdegrace", actor="Borin", target="Grak")
@@ -372,3 +372,21 @@ def test_an_action_lost_by_one_with_none_left_is_said_to_lose_nothing():
     fight(t, borin="tackle")
     res = t.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 4, 4], actor="Borin", target="Grak")
     assert "Grak loses 1 action(s) this round" in "\n".join(t.text(res)).replace("**", "") and st(t, "Grak").actions == 1
+
+
+def test_players_read_a_hidden_attackers_critical_as_any_other_blow():
+    """"Critical Hits: If an attack roll exceed the required target (i.e., the DEF of the target) by 5 or more" is the
+    hidden attacker's number: the players' line of a critical blow keeps the armour's "absorbs up to" as any blow's
+    does, so its shape does not tell them the attack beat the Defense by 5 or more (the wound itself is shown)."""
+    from rules.hidden import public_copy
+
+    lines = []
+    # 18, then 12 (+2) + 2 skill = 22 against Borin's 17: a critical (+1d6); 16 + 2 = 18: a plain hit; both in the leg
+    for attack, impact in (([6, 6, 6, 4, 4, 4], [3] * 5), ([6, 5, 5], [3] * 4)):
+        s = duel()
+        fight(s)
+        s.run("act", action="hold", actor="Borin")
+        res = s.run("attack", [*attack, 5, 5, 5, *impact], actor="Grak", target="Borin")
+        public = [s.system.present.report("", [public_copy(e, frozenset({"Grak"})) for e in res.events]).lines]
+        lines.append(next(x for x in public[0] if "is struck in" in x))
+    assert all(": the armour absorbs up to 3: " in x for x in lines), lines

@@ -37,7 +37,7 @@ def test_healing_makes_a_disabled_limb_whole_and_a_mortal_wound_no_longer_downs(
     performing any action": healed, the arm is whole and the fighter stands again."""
     s = duel()
     s.run("act", action="damage", target="Grak", options={"critical": "", "left": "", "arm": ""})
-    s.run("act", action="damage", target="Grak", options={"mortal": "", "belly": ""})
+    s.run("act", [3], action="damage", target="Grak", options={"mortal": "", "belly": ""})
     assert s.get("Grak").status == "downed"
     res = s.run("act", action="heal", target="Grak", options={"left": "", "arm": ""})
     assert "**Grak** is healed of its critical left arm wound(s)" in s.text(res)[0]
@@ -68,7 +68,7 @@ def test_healing_a_critical_chest_wound_takes_away_its_immobility_but_not_the_fa
     until healed"): healed, Grak is no longer immobile, and stays fallen until it stands (conscious, it was never
     downed: "Only mortally wounded characters are incapable of performing any action")."""
     s = duel()
-    s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
+    s.run("act", [3], action="damage", target="Grak", options={"critical": "", "chest": ""})
     assert st(s, "Grak").immobile and s.get("Grak").status == "active" and st(s, "Grak").fallen
     s.run("act", action="heal", target="Grak", options={"chest": ""})
     assert not st(s, "Grak").immobile and s.get("Grak").status == "active" and st(s, "Grak").fallen
@@ -78,11 +78,11 @@ def test_healing_the_wound_that_left_it_immobile_says_so_not_a_mortal_wound():
     """"In the case of a chest wound, the character is conscious but immobile": healed, the report says the immobility
     ended, and names a mortal wound only when a mortal wound healed."""
     s = duel()
-    s.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
+    s.run("act", [3], action="damage", target="Grak", options={"critical": "", "chest": ""})
     said = "\n".join(s.text(s.run("act", action="heal", target="Grak", options={"chest": ""})))
     assert "**Grak** is no longer immobile (the wound that held it healed)" in said
     assert "mortal" not in said and "now **active**" not in said
-    s.run("act", action="damage", target="Grak", options={"mortal": "", "belly": ""})
+    s.run("act", [3], action="damage", target="Grak", options={"mortal": "", "belly": ""})
     said = "\n".join(s.text(s.run("act", action="heal", target="Grak", options={"belly": ""})))
     assert "**Grak** is now **active**: its mortal wound healed" in said
 
@@ -91,7 +91,7 @@ def test_healing_a_critical_belly_wound_gives_back_both_legs_but_not_a_legs_own_
     """"In the case of a belly wound, both legs are disabled" until healed: healing the belly frees both legs, save a
     leg disabled by its own wound ("The limb is disabled and can no longer be used until healed")."""
     s = duel()
-    s.run("act", action="damage", target="Grak", options={"critical": "", "belly": ""})
+    s.run("act", [3], action="damage", target="Grak", options={"critical": "", "belly": ""})
     s.run("act", action="damage", target="Grak", options={"critical": "", "right": "", "leg": ""})
     assert sorted(st(s, "Grak").disabled) == ["left leg", "right leg"]
     s.run("act", action="heal", target="Grak", options={"belly": ""})
@@ -102,7 +102,7 @@ def test_healing_a_leg_keeps_it_disabled_while_the_belly_wound_stays():
     """"In the case of a belly wound, both legs are disabled": healing a leg's own wound leaves it disabled by the
     belly wound, which is still there."""
     s = duel()
-    s.run("act", action="damage", target="Grak", options={"critical": "", "belly": ""})
+    s.run("act", [3], action="damage", target="Grak", options={"critical": "", "belly": ""})
     s.run("act", [6, 6, 5], action="damage", target="Grak", options={"light": "", "left": "", "leg": ""})
     s.run("act", action="heal", target="Grak", options={"left": "", "leg": ""})
     assert sorted(st(s, "Grak").disabled) == ["left leg", "right leg"]
@@ -139,7 +139,7 @@ def test_a_mortal_wound_reads_as_the_text_says_for_its_location():
     arm = "\n".join(s.text(s.run("act", action="damage", target="Grak", options={"mortal": "", "left": "", "arm": "",
                                                                                 "penetrating": ""})))
     assert "(a major blood vessel hit (serious bleeding), or severed)" in arm and "disembowel" not in arm
-    belly = "\n".join(s.text(s.run("act", action="damage", target="Grak", options={"mortal": "", "belly": ""})))
+    belly = "\n".join(s.text(s.run("act", [3], action="damage", target="Grak", options={"mortal": "", "belly": ""})))
     assert "(disrupted internal organs)" in belly
 
 
@@ -185,7 +185,17 @@ def test_the_stun_line_shows_the_defense_used_and_why():
     res = t.run("act", [6], action="damage", target="Grak", options={"serious": "", "chest": ""})
     assert "Defense 5 + half Fighter rank 1 + Agility modifier +1 (option `down_agility`) = 7" in t.text(res)[1]
     u = duel("", "agl=13", down_agility="yes")
-    u.run("act", action="damage", target="Grak", options={"critical": "", "chest": ""})
+    u.run("act", [3], action="damage", target="Grak", options={"critical": "", "chest": ""})
     res = u.run("act", [4], action="damage", target="Grak", options={"serious": "", "belly": ""})
     line = next(x for x in u.text(res) if "is stunned" in x)
     assert "Defense 3, not the stunned 5 + half Fighter rank: immobile" in line and "= 7" not in line
+
+
+def test_a_critical_belly_wound_stuns_and_disables_both_legs():
+    """"Attacks to the head, chest, or belly cause stun when the light threshold is exceeded" and "In the case of a
+    belly wound, both legs are disabled": a critical belly wound does both, the stun for its 1d6 rounds."""
+    s = duel()
+    res = s.run("act", [4], action="damage", target="Grak", options={"critical": "", "belly": ""})
+    assert any(e.code == "stun" and e.target == "Grak" and e.left == 4 for e in s.enc.effects)
+    assert st(s, "Grak").disabled == ["left leg", "right leg"]
+    assert any("is stunned: no action for 4 rounds" in line for line in s.text(res))

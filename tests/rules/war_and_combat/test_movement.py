@@ -1,6 +1,8 @@
 """Movement on hexes: facing costs, half the pace per phase, terrain, obstacles, zones, pass-through."""
 from __future__ import annotations
 
+import pytest
+
 from rules.events import Checked, Moved, Term, Turned, mod
 from rules.geometry import parse_cell
 from rules.systems.war_and_combat.events import Engaged, Struck
@@ -502,3 +504,25 @@ def test_a_fighter_stunned_during_its_movement_moves_no_further_that_phase():
     assert st(s, "Borin").mp == 0
     assert "stunned" in s.refused("move", actor="Borin", path="N")
     assert "stunned" in s.refused("move", actor="Borin", facing="S")
+
+
+def _p2() -> Scenario:
+    """Borin (walk: 2 points a phase) at D4 facing SE, Grak at F5 facing NW; Borin's movement step."""
+    s = wac(tactics_skew="no")
+    s.add("Borin", "str=14 agl=13 fighter=6 skills=broadsword:3,tactics:2 weapons=broadsword", side="dwarves", at="D4",
+          facing="SE")
+    s.add("Grak", "str=15 agl=12 fighter=8 skills=axe:2 weapons=axe", side="orcs", at="F5", facing="NW", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert s.enc.current == "Borin" and st(s, "Borin").mp == 2
+    return s
+
+
+@pytest.mark.parametrize("path", ["SE N", "S NE"])
+def test_a_pass_through_without_the_points_to_finish_it_is_refused_for_the_points(path: str):
+    """The pass-through "attempts to pass through a zone of danger ... and reach a safety hex in one go": a path whose
+    last step would be carried over ("that movement action is carried over to the next phase") is no pass in one go;
+    it is refused for the points it lacks (3 needed, 2 left), and no step into Grak's zone is begun without the roll."""
+    s = _p2()
+    msg = s.refused("move", actor="Borin", path=path, options={"pass": ""})
+    assert "costs 3 movement point(s) and Borin has 2 left" in msg and "in one go" in msg
+    assert st(s, "Borin").carry is None

@@ -31,8 +31,8 @@ def test_drive_and_withdraw_need_an_actionless_opponent():
     """Both are for an opponent out of actions: one with actions left is attacked or held against instead."""
     s = duel()
     fight(s)
-    assert "still has actions" in s.refused("act", action="drive", actor="Borin", target="Grak")
-    assert "still has actions" in s.refused("act", action="withdraw", actor="Borin", target="Grak")
+    assert "Grak still has 2 action(s)" in s.refused("act", action="drive", actor="Borin", target="Grak")
+    assert "Grak still has 2 action(s)" in s.refused("act", action="withdraw", actor="Borin", target="Grak")
 
 
 def test_a_drive_into_a_wall_pins_at_once():
@@ -62,3 +62,18 @@ def test_a_held_fighter_checks_restrict_before_a_drive():
     res = s.run("act", [2, 3, 3], action="drive", actor="Borin", target="Grak")
     assert res.events[0].what == "restrict-16" and not any(isinstance(e, Moved) for e in res.events)
     assert st(s, "Borin").actions == 2 and s.get("Grak").position == near(s, "D4", "SE")
+
+
+def test_a_players_refused_drive_says_nothing_of_a_hidden_foes_count_and_the_gms_gives_it():
+    """"A character may perform a limited number of actions in a flurry, equal to 2, +1 every fifth Fighter rank": a
+    hidden fighter's count follows its hidden rank, so a player's refused drive against it reads the same whatever the
+    count (only that it is not out of actions, which the table sees: "When he runs out of actions, he must
+    disengage"); the GM's refusal gives the count."""
+    said = []
+    for left in (1, 2):
+        s = duel()
+        fight(s)
+        st(s, "Grak").actions = left
+        said.append(s.refused("act", action="drive", actor="Borin", target="Grak", gm=False))
+        assert f"Grak still has {left} action(s)" in s.refused("act", action="withdraw", actor="Borin", target="Grak")
+    assert said[0] == said[1] and not any(ch.isdigit() for ch in said[0]) and "not out of actions" in said[0]

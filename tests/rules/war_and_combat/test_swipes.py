@@ -224,7 +224,7 @@ def test_a_hidden_fighters_blow_shows_players_where_it_struck_and_their_own_armo
     the hidden striker's impact (its dice, cap and the effective impact they would give away) stays the GM's; where
     the armour takes a blow smaller than itself, players read what the armour absorbs, not the smaller impact."""
     hidden = frozenset({"Grak"})
-    for impact, absorbed in (([6, 6, 6, 6, 6], 3), ([1, 1, 1, 1, 1], 1)):
+    for impact, absorbed in (([6, 6, 6, 6, 6, 3], 3), ([1, 1, 1, 1, 1], 1)):  # a critical chest wound stuns: 1d6
         s = watched()
         s.enc.get("Alda").sheet["armor"] = "mail"  # absorbs 3
         revealed(s)
@@ -234,3 +234,17 @@ def test_a_hidden_fighters_blow_shows_players_where_it_struck_and_their_own_armo
         public = s.system.present.report("", [public_copy(e, hidden) for e in res.events]).lines[1]
         assert public.startswith("**Alda** is struck in the chest (🎲 4✍, 4✍, 3✍ (3d6) = **11**): the armour absorbs up to 3")
         assert "impact" not in public and "cap" not in public and "effective" not in public and "absorbed" not in public
+
+
+def test_a_swipe_in_the_flurry_phase_takes_no_penalty_for_moving_earlier_in_the_round():
+    """"Actions During Movement Phase: Actions of non-engaged combatants occur simultaneously with movement ...
+    Movement rate penalizes actions that require skill rolls": the pace's penalty is for acting while moving; Alda,
+    who walked in the movement phase, swipes in the flurry phase standing, and neither roll takes it."""
+    s = alda_steps()
+    s.run("move", actor="Alda", path="SE")
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    revealed(s)
+    res = s.run("act", [6, 6, 4, 4, 4, 2], action="swipe", actor="Alda", target="Grak")
+    rolls = [e.roll for e in res.events if getattr(e, "roll", None) is not None]
+    assert len(rolls) >= 2 and not any(m.code == "moving" for r in rolls for m in r.modifiers)

@@ -274,3 +274,12 @@ def test_wound_effect_refuses_unknown_names():
     """An unknown location is an input error listing the five."""
     with pytest.raises(InputError, match="head, arm, chest, belly, leg"):
         wound_effect("tail", "light")
+
+
+@pytest.mark.parametrize("location", ["head", "chest", "belly"])
+def test_every_wound_past_the_light_threshold_stuns_at_head_chest_and_belly(location):
+    """"Stun: Attacks to the head, chest, or belly cause stun when the light threshold is exceeded": a critical or
+    mortal wound exceeds it as a serious one does, so it stuns too, beside the Critical column's own effect (the
+    table's "Head Stun Knockout", "Chest Stun Disabled", "Belly Stun Disabled" name what each column adds)."""
+    assert wound_effect(location, "light") is None
+    assert [wound_effect(location, s).no_action_rounds for s in ("serious", "critical", "mortal")] == ["1d6"] * 3

@@ -70,7 +70,7 @@ def test_an_open_ended_attack_says_why_it_rolled_more_dice():
 
     s = duel(borin="skills=broadsword:9")
     fight(s)
-    res = s.run("attack", [6, 6, 6, 5, 6, 6, 4, 4, 3, 2, 2, 2, 3, 3, 6, 1], actor="Borin", target="Grak")
+    res = s.run("attack", [6, 6, 6, 5, 6, 6, 4, 4, 3, 2, 2, 2, 3, 3, 6, 1, 3], actor="Borin", target="Grak")
     line = s.text(res)[0]
     assert "(3d6, then 3d6 again for the natural 18) +7 natural 18: the excess over 10 of the 3d6 rolled again" in line
     assert "keep" not in line
