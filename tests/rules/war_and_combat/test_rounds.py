@@ -222,8 +222,7 @@ def _shock_stunned_in_round_two(running: int) -> tuple[Scenario, list[str]]:
     s = duel()
     s.enc.effects.append(Effect(id=1, name="stun", target="Grak", ends="round_end", left=running, code="stun"))
     to_flurry(s)
-    s.run("act", action="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
+    s.run("act", [5, 5, 4], action="declare", actor="Borin", options={})  # the stunned Grak declares nothing
     while s.enc.phase == "flurry":
         s.run("act", action="hold", actor=s.enc.current)
     st(s, "Grak").wounds.append(WoundRecord(location="chest", severity="serious"))
