@@ -1,5 +1,5 @@
 """The War & Combat round, phase by phase, as the text orders it: check shock -> initiative (3d6 +
-Fighter rank, open-ended; a high skew die for the side with the better Tactics) -> movement phase
+Fighter rank, open-ended with option `initiative_open=yes`; with option `tactics_skew`, the text's optional rule, a high skew die for the side with the better Tactics) -> movement phase
 in initiative order -> flurry phase -> adjustment phase in reverse initiative order -> morale (the
 GM is prompted: the text gives no procedure). Steps that need no choice run by themselves.
 
