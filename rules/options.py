@@ -31,7 +31,7 @@ from typing import Any, Generic, overload
 from typing_extensions import TypeVar
 
 from rules.errors import InputError, SheetError
-from rules.sheet import SheetKey, read_int, unprintable, whole_number
+from rules.sheet import NONE, SheetKey, read_int, unprintable, whole_number
 
 __all__ = [
     "Option", "OptionSet", "OptionValues", "AutoEndValues", "int_option", "choice_option", "yes_no_option", "text_option", "AUTO_END",
@@ -42,8 +42,6 @@ __all__ = [
 _CHANGE_IT = "the GM changes it with `/encounter settings`"
 #: the longest value the GM may give one option
 MAX_OPTION_TEXT = 500
-#: the word that empties a list option (`text_option`), as the list's default is shown when empty
-NONE = "none"
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,11 @@ from typing import Any, ParamSpec, TypeVar
 
 from rules.errors import InputError, SheetError
 
-__all__ = ["SheetKey", "per_tables", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable", "check_hp_within_most", "current_hp_only"]
+__all__ = ["NONE", "SheetKey", "per_tables", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable", "check_hp_within_most", "current_hp_only"]
 
 MAX_SHEET_TEXT = 1000
+#: the word that empties a list (a sheet's `weapons=none`, a list option), as an empty list is shown
+NONE = "none"
 
 
 def unprintable(text: str) -> bool:
@@ -187,6 +189,8 @@ class SheetKey:
     accepts: str | None = None
 
     def read(self, value: str) -> Any:
+        if self.kind == "list" and value.strip().lower() == NONE:  # `weapons=none`: the empty list
+            return []
         if self.parse is not None:
             return self.parse(value)
         if self.kind == "int":

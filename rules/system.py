@@ -39,7 +39,7 @@ from rules.models import MAX_TRAIL, Combatant, Encounter, LastMove
 from rules.options import AutoEndValues, OptionSet, OptionValues
 from rules.present import Presenter, Prompt
 from rules.roster import MAX_COMBATANTS, MAX_COPIES, RosterRules, check_plain
-from rules.sheet import SheetKey, read_sheet
+from rules.sheet import NONE, SheetKey, read_sheet
 from rules.state import CombatantState, EncounterState
 from rules.text import user_ref
 from rules.turns import Turn
@@ -422,8 +422,8 @@ class RuleSystem(RosterRules):
     def sheet_summary(self, c: Combatant) -> str:
         parts = []
         for k, v in c.sheet.items():
-            if isinstance(v, list):
-                v = ",".join(str(x) for x in v)
+            if isinstance(v, list):  # an empty one as it is typed (`weapons=none`), so the line reads back
+                v = ",".join(str(x) for x in v) or NONE
             parts.append(f"{k}={v}")
         return " ".join(parts)
 

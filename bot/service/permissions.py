@@ -107,6 +107,9 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action, turn
         if not is_gm and c.owner_id != user:
             raise NotAllowed(f"{c.name} is not yours: you can act only for your own combatants.")
         return _with_actor(action, c.name)
+    turn = system.turn(enc) if turn is None else turn
+    if kind == "next" and is_gm and enc.started and turn.current is None and not turn.actors:
+        return action  # nobody is acting (a round nobody can act in): the GM moves the fight on, naming nobody
     actor = default_actor(enc, system, user, is_gm, turn)
     target = enc.find(getattr(action, "target", None))
     if target is not None and target.name == actor:  # the GM aims at the one whose turn it is: name the attacker

@@ -81,3 +81,19 @@ async def test_a_crawler_crosses_rough_ground_over_two_phases(h: Harness) -> Non
     assert "C4 → C5" in sent[0].text, sent[0].text
     borin = [c for c in (await export(h))["combatants"] if c["name"] == "Borin"][0]
     assert borin["position"] == "C5" and borin["state"]["owed"] == 0
+
+
+async def test_a_round_nobody_can_act_in_waits_for_the_gms_init_next(h: Harness) -> None:
+    """"Stunned characters ... can take no action for 1d6 rounds": with both fighters stunned, round 1 stops at its
+    start and says so; the GM's plain `/init next` (no combatant named) lets it pass, and round 2 begins; a player's
+    is refused, saying the GM moves the fight on."""
+    await start_wac(h)
+    for name in ("Borin", "Grak"):
+        await h.run("gm", "/act", action="damage", target=name, options="serious head", roll="2")
+    sent = await h.run("gm", "/init roll", roll="1,1,1,1,1,1,5,5,4,2,3,2")  # shock checks, then initiative
+    assert "Nobody standing can take an action in round 1" in "\n".join(s.text for s in sent)
+    refused = await h.run("bob", "/init next")
+    assert refused[0].ephemeral and "the GM moves the fight on with `/init next`" in refused[0].text
+    sent = await h.run("gm", "/init next", roll="1,1,1,1,1,1,5,5,4,2,3,2")
+    assert not sent[0].ephemeral, sent[0].text
+    assert (await export(h))["round"] == 2

@@ -67,6 +67,12 @@ ATTACK_WORDS = OptionSet(
 def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
     known = catalogue(enc)
     held: list[str] = list(c.sheet.get("weapons") or [])
+    if not held:  # `weapons=none`: the text attacks only with a weapon, and gives no unarmed attack
+        raise IllegalAction(
+            f"{c.name} holds no weapon: \"a mini with a melee weapon can make a melee attack\" (a ranged one, a ranged "
+            f"attack), and the rules give no unarmed attack. It can still move and turn; the GM gives it a weapon with "
+            f"`/combatant edit name:{c.name} sheet:\"weapons=sword\"`, or end the activation with `/init next`."
+        )
     used = CdgCombatant.of(c).used
     ready = [w for w in dict.fromkeys(held) if known.get(w, Weapon(w)).attacks and used.get(w, 0) < held.count(w)]
     if asked:

@@ -78,7 +78,7 @@ def keys(known_weapons: dict[str, Weapon]) -> tuple[SheetKey, ...]:
         SheetKey("hp", "hit points", kind="int", default=DEFAULT_HP, minimum=1, maximum=20),
         SheetKey(
             "weapons",
-            "weapons in hand, comma separated",
+            "weapons in hand, comma separated (`none`: no weapon, and no attack)",
             kind="list",
             choices=tuple(known_weapons),
             parse=partial(_parse_held, known_weapons),

@@ -174,6 +174,8 @@ class WarAndCombatSystem(RuleSystem):
                 raise IllegalAction("The flurry waits for declarations: `/act action:declare`, or the GM's `/act action:force`.")
             c = turns.acting(enc, action.actor or enc.current, ("flurry",), passing=True)
             return rounds.hold(enc, opts, c, dice)
+        if enc.current is None and enc.phase == "movement":  # a round nobody could act in, waiting for the GM
+            return rounds.end_step(enc, opts, dice)
         turns.acting(enc, action.actor or enc.current, passing=True)
         return rounds.end_step(enc, opts, dice)
 

@@ -23,6 +23,7 @@ __all__ = [
     "EffectTaken",
     "FlurryEnded",
     "MoralePrompt",
+    "NobodyActs",
     "FacedAttacker",
     "Interrupted",
     "CollapsePrompt",
@@ -70,11 +71,14 @@ class Engaged(Event):
 
 
 class FlurryBegan(Event):
-    """A flurry begins; ``in_turn``: its initiative comes first and each declares openly in turn."""
+    """A flurry begins; ``in_turn``: its initiative comes first and each declares openly in turn. ``idle``: those
+    in it who can take no action (name -> why: ``stunned``, ``surprised``), who neither declare nor roll its
+    initiative."""
 
     kind: ClassVar[str] = "flurry"
     participants: list[str]
     in_turn: bool = False
+    idle: dict[str, str] = Field(default_factory=dict)
 
 
 class Declared(Event):
@@ -172,6 +176,14 @@ class FlurryEnded(Event):
 
 class MoralePrompt(Event):
     kind: ClassVar[str] = "morale"
+    round: Annotated[int, PUBLIC]
+
+
+class NobodyActs(Event):
+    """Round ``round`` begins with nobody standing able to take an action (stunned, surprised): it waits for the
+    GM's `/init next`, which lets it pass."""
+
+    kind: ClassVar[str] = "nobody_acts"
     round: Annotated[int, PUBLIC]
 
 

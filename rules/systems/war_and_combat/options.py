@@ -58,7 +58,7 @@ class WacValues(OptionValues):
 
 
 OPTIONS = OptionSet(
-    yes_no_option("tactics_skew", True, "the side with the better Tactics rolls initiative with a high skew die (the text's optional rule)"),
+    yes_no_option("tactics_skew", False, "the side with the better Tactics rolls initiative with a high skew die (the text's optional rule, off unless the GM turns it on)"),
     choice_option("limb_side", LIMB_SIDES, "the side an arm or leg hit strikes unless the attacker says (`side=right`): a right-hander's blow hits the left"),
     choice_option("missile_target", tuple(MISSILE_TARGETS), "how a missile's target moves unless the shooter says (`target=...`): the moving target table's row"),
     int_option("rear_defense", 3, 0, 30, "the Defense of a fighter attacked from the rear or with an indefensible attack (\"no defense\"; 3 as the helpless)"),

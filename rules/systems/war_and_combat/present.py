@@ -20,6 +20,7 @@ from rules.systems.war_and_combat.events import (
     FlurryInitiative,
     Interrupted,
     MoralePrompt,
+    NobodyActs,
     PhaseBegan,
     Revealed,
     Struck,
@@ -31,6 +32,9 @@ from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.text import signed
 
 __all__ = ["WacPresenter", "sheet_summary"]
+
+#: a stunned fighter, on the board: "can take no action for 1d6 rounds"
+STUNNED = "stunned: no action this round"
 
 PHASE_TEXT = {
     "movement": "each in initiative order moves (`/move`), may shoot (`/attack`), then `/init next`",
@@ -168,6 +172,7 @@ class WacPresenter(Presenter[WacFacts]):
         EffectTaken: "effect_taken",
         FlurryEnded: "flurry_ended",
         MoralePrompt: "morale",
+        NobodyActs: "nobody_acts",
         FacedAttacker: "faced",
         Interrupted: "interrupted",
         CollapsePrompt: "collapse",
@@ -236,11 +241,17 @@ class WacPresenter(Presenter[WacFacts]):
         return f"**{e.actor}** enters {e.by}'s zone of {e.zone} at {e.at}: movement stops, they are engaged"
 
     def flurry_began(self, e: FlurryBegan) -> str:
+        """The flurry's fighters and how they declare; those who can take no action say so, and are not asked."""
+        still = "".join(f". **{n}** is {why}: no action this round (no declaration, no flurry initiative)"
+                        for n, why in e.idle.items())
+        declaring = [n for n in e.participants if n not in e.idle]
+        if not declaring:
+            return f"⚔️ **Flurry**: {', '.join(e.participants)}{still}. Nobody in it can act: it ends at once"
         if e.in_turn:
             return (f"⚔️ **Flurry**: {', '.join(e.participants)}. In flurry-initiative order each declares openly with "
-                    f"`/act action:declare options:\"intent=kill tactic=press\"`: **{e.participants[0]}** first")
+                    f"`/act action:declare options:\"intent=kill tactic=press\"`: **{declaring[0]}** first{still}")
         return (f"⚔️ **Flurry**: {', '.join(e.participants)}. Each declares with "
-                f"`/act action:declare options:\"intent=kill tactic=press\"` (hidden until all have declared)")
+                f"`/act action:declare options:\"intent=kill tactic=press\"` (hidden until all have declared){still}")
 
     def declared(self, e: Declared) -> str:
         if e.choice is not None:
@@ -401,6 +412,10 @@ class WacPresenter(Presenter[WacFacts]):
         return (f"**Morale** (end of round {e.round}): the text gives no procedure, so the GM checks morale for any "
                 f"side that needs it (`/roll`, and `/combatant remove` for those who flee)")
 
+    def nobody_acts(self, e: NobodyActs) -> str:
+        return (f"Nobody standing can take an action in round {e.round} (stunned or surprised): the GM's `/init next` "
+                "lets the round pass")
+
     def faced(self, e: FacedAttacker) -> str:
         if not e.penalty:
             why = FACED_NO_PENALTY.get(e.reason or "gap", FACED_NO_PENALTY["gap"])
@@ -431,7 +446,7 @@ class WacPresenter(Presenter[WacFacts]):
         wounds = facts.wounds.get(c.name)
         if wounds:
             bits.append("wounds " + ", ".join(f"{loc} {sev} {record}" for loc, sev, record in wounds))
-        flags = [f for f, on in (("fallen", st.fallen), ("stunned", c.name in facts.stunned), ("unconscious", st.unconscious),
+        flags = [f for f, on in (("fallen", st.fallen), (STUNNED, c.name in facts.stunned), ("unconscious", st.unconscious),
                                  ("immobile", st.immobile)) if on]
         bits += flags
         bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled)) if items]
@@ -465,8 +480,10 @@ class WacPresenter(Presenter[WacFacts]):
         d = est.declarations
         lines = []
         if enc.phase == "flurry" and d is not None and not d.revealed:
-            lines.append(f"Flurry: {', '.join(d.participants)} · still to declare: {', '.join(facts.waiting)}"
-                         + (f" ({facts.to_declare[0]} next)" if est.in_turn and facts.to_declare else ""))
+            names = [n for n in (est.flurries[0] if est.flurries else d.participants) if n in d.participants or n in facts.stunned]
+            lines.append(f"Flurry: {', '.join(names)} · still to declare: {', '.join(facts.waiting)}"
+                         + (f" ({facts.to_declare[0]} next)" if est.in_turn and facts.to_declare else "")
+                         + "".join(f" · {n} {STUNNED}" for n in names if n not in d.participants and n in facts.stunned))
         if len(est.flurries) > 1:
             lines.append(f"Flurries to come: {len(est.flurries) - 1}")
         return lines
@@ -485,6 +502,10 @@ class WacPresenter(Presenter[WacFacts]):
             left = WacCombatant.of(c).actions if c else 0
             return f"Round {enc.round} · flurry: {enc.current} attacks ({left} action(s) left), or `/act action:hold`"
         c = enc.find(enc.current)
+        if c is None and enc.phase == "movement":  # `rounds.begin_phase`: a round nobody could act in as it began
+            if any(x.status == "active" and x.name not in facts.stunned for x in enc.combatants):  # its stuns ended since
+                return f"Round {enc.round} · movement phase: the GM's `/init next` gives the first step"
+            return f"Round {enc.round} · nobody standing can take an action: the GM's `/init next` lets the round pass"
         mp = ("stunned: no action" if stunned else f"{facts.stopped}: no moving" if facts.stopped
               else f"{WacCombatant.of(c).mp if c else 0} MP")
         return f"Round {enc.round} · {enc.phase} phase: {enc.current} ({mp}), then `/init next`"

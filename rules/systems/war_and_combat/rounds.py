@@ -1,5 +1,5 @@
 """The War & Combat round, phase by phase, as the text orders it: check shock -> initiative (3d6 +
-Fighter rank, open-ended; a high skew die for the side with the better Tactics) -> movement phase
+Fighter rank, open-ended with option `initiative_open=yes`; with option `tactics_skew`, the text's optional rule, a high skew die for the side with the better Tactics) -> movement phase
 in initiative order -> flurry phase -> adjustment phase in reverse initiative order -> morale (the
 GM is prompted: the text gives no procedure). Steps that need no choice run by themselves.
 
@@ -36,6 +36,7 @@ from rules.systems.war_and_combat.events import (
     FlurryInitiative,
     Interrupted,
     MoralePrompt,
+    NobodyActs,
     PhaseBegan,
     Revealed,
     WacInitiative,
@@ -56,8 +57,10 @@ from rules.systems.war_and_combat.tables import shock_value
 from rules.systems.war_and_combat.turns import (
     add_effect,
     can_act,
+    idle,
     phase_mp,
     set_status,
+    stunned,
     task,
 )
 from rules.turns.ordered import Slot, arrange, next_to_act
@@ -166,6 +169,10 @@ def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> l
         if phase == "adjustment" and c.name in est.tactics:
             st.mp = min(st.mp, 2)  # after a flurry: a one-hex adjustment
     events: list[Event] = [PhaseBegan(phase=phase, order=order)]
+    if phase == "movement" and not any(can_act(enc, c) for c in enc.combatants):
+        # nobody standing can take an action: the round waits for the GM's `/init next`, so that each round's end
+        # counts the stuns down (one round end an action), rather than the rounds running on by themselves
+        return [*events, NobodyActs(round=enc.round)]
     return events + _advance(enc, opts, order, dice)
 
 
@@ -187,7 +194,8 @@ def _advance(enc: Encounter, opts: OptionValues, order: list[str], dice: Dice) -
 
 
 def end_step(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
-    """The current combatant's step in a movement or adjustment phase is over: the next one's."""
+    """The current combatant's step in a movement or adjustment phase is over: the next one's (with nobody's step
+    under way, a round in which nobody could act: the first who can now, or the round passes)."""
     est = WacEncounter.of(enc)
     if enc.current:
         est.acted.append(enc.current)
@@ -211,6 +219,11 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         return begin_phase(enc, opts, "adjustment", dice)
     fighters = participants(enc)
     events: list[Event] = [FlurryBegan(participants=[c.name for c in fighters])]
+    # "can take no action": the stunned (and the surprised) neither declare nor roll the flurry's initiative
+    still = {c.name: "stunned" if stunned(enc, c) else "surprised" for c in fighters if idle(enc, c)}
+    for c in fighters:
+        if c.name in still:
+            WacCombatant.of(c).actions, WacCombatant.of(c).flurry_init = 0, None
     grid = enc.grid()
     for c in fighters:
         WacCombatant.of(c).turned = False
@@ -226,11 +239,15 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
             _, there = min(placed, key=lambda oc: grid.distance(here, oc[1]))
             events.append(_turn_to(grid, c, there))
     est.in_turn = opts.declare == "public"
+    declaring = [c for c in fighters if c.name not in still]
     if est.in_turn:  # "1. Roll for Flurry Initiative 2. Declare Intention": the attacker declares first
-        events += [_initiative(enc, opts, c, dice) for c in fighters]
-        fighters = sorted(fighters, key=lambda c: (WacCombatant.of(c).actions > 0, WacCombatant.of(c).flurry_init or 0), reverse=True)
-    est.declarations = Declarations(participants={c.name: c.side for c in fighters})
-    events[0] = FlurryBegan(participants=[c.name for c in fighters], in_turn=est.in_turn)
+        events += [_initiative(enc, opts, c, dice) for c in declaring]
+        declaring = sorted(declaring, key=lambda c: (WacCombatant.of(c).actions > 0, WacCombatant.of(c).flurry_init or 0), reverse=True)
+    est.declarations = Declarations(participants={c.name: c.side for c in declaring})
+    events[0] = FlurryBegan(participants=[c.name for c in declaring] + list(still), in_turn=est.in_turn, idle=still)
+    if not declaring:  # nobody in it can take an action: nothing to wait for
+        est.declarations.revealed = True
+        events += _reveal(enc, opts, dice)
     return events
 
 
@@ -261,6 +278,10 @@ def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[s
     d = est.declarations
     if enc.phase != "flurry" or d is None:
         raise IllegalAction("Declarations are made when a flurry begins, in the flurry phase.")
+    if c.name not in d.participants and idle(enc, c):
+        why = "stunned" if stunned(enc, c) else "surprised"
+        raise IllegalAction(f"{c.name} is {why}: no action this round, so it declares nothing; the flurry goes on "
+                            "without its declaration.")
     waiting = to_declare(enc)
     if in_order and est.in_turn and waiting and c.name not in waiting:
         raise IllegalAction(f"{waiting[0]} declares first (the flurry initiative's order: \"the attacker has the benefit of "
@@ -288,11 +309,14 @@ def _reveal(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     choices = {n: (d.choice(n)["intent"], d.choice(n)["tactic"]) for n in d.participants}
     extra = {n: {k: v for k, v in d.choice(n).items() if k in ("guard", "face")} for n in d.participants}
     events: list[Event] = []
-    if not est.in_turn or d.defaulted:  # declared in turn, each was shown as it was made
+    if choices and (not est.in_turn or d.defaulted):  # declared in turn, each was shown as it was made
         events.append(Revealed(choices=choices, defaulted=list(d.defaulted), extra={n: v for n, v in extra.items() if v}))
     for c in participants(enc):
         events += _face(enc, c, d.choice(c.name).get("face"))
     for c in participants(enc):
+        if c.name not in choices:  # it could take no action: it holds where it stands, to be pressed or not
+            est.tactics[c.name] = DEFAULT_CHOICE["tactic"]
+            continue
         if not est.in_turn:
             events.append(_initiative(enc, opts, c, dice))
         est.tactics[c.name] = choices[c.name][1]
@@ -468,7 +492,7 @@ def _opening(enc: Encounter, opts: OptionValues, flurries: list[list[str]]) -> t
     for names in flurries:
         fighters = [c for c in enc.combatants if c.name in names and c.status == "active"]
         if len({c.side for c in fighters}) >= 2:
-            return () if opts.declare == "public" else tuple(c.name for c in fighters)
+            return () if opts.declare == "public" else tuple(c.name for c in fighters if not idle(enc, c))
     return _after_phase(enc, opts, "flurry")
 
 

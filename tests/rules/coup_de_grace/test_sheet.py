@@ -13,6 +13,7 @@ from tests.rules.coup_de_grace.build import (
     fight,
     mods,
     one,
+    refused,
     resolve,
     run,
 )
@@ -110,3 +111,41 @@ def test_worked_example_dwarf_with_hammer_and_shield() -> None:
     assert (attack.roll.against, attack.roll.success) == (6, False)  # DV 5 +1 shield against a frontal attack
 
 
+
+
+def test_a_mini_without_weapons_is_written_weapons_none() -> None:
+    """"a mini with a melee weapon can make a melee attack ...", "a mini with a ranged weapon can make a ranged
+    attack ...", "a mini with any weapon can make a melee coup-de-grace": the text speaks of minis with weapons and
+    names no unarmed attack, so a mini may hold none. `weapons=none` (as `none` empties a list elsewhere) adds it
+    with an empty list, which `/combatant edit` also writes to take its weapons away; the board says "no weapons"."""
+    sheet = SYSTEM.read_sheet(encounter(), {"class": "unarmoured", "weapons": "None"})
+    assert sheet["weapons"] == []
+    enc = fight(("Bare", "a", "class=unarmoured weapons=none", "C3", "E"), ("T", "b", SWORD, "D3", "W"))
+    assert enc.get("Bare").sheet["weapons"] == []
+    assert "no weapons" in SYSTEM.present.status_line(enc, enc.get("Bare"), SYSTEM.facts(enc))
+    armed = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "D3", "W"))
+    assert run(armed, "edit", actor="A", raw_sheet={"weapons": "none"}, deltas={}).get("A").sheet["weapons"] == []
+
+
+def test_a_mini_without_weapons_is_told_it_cannot_attack_and_what_to_do() -> None:
+    """"For ZERO movement points, a mini with a melee weapon can make a melee attack against an adjacent opponent in
+    his front facing" and "a mini with any weapon can make a melee coup-de-grace": one holding no weapon is refused
+    an attack and a coup-de-grace, the refusal saying why and what to type; nothing changes."""
+    enc = fight(("Bare", "a", "class=unarmoured weapons=none", "C3", "E"), ("T", "b", "class=light hp=1", "D3", "W"))
+    said = refused(enc, "attack", [6], actor="Bare", target="T")
+    assert "Bare holds no weapon" in said and "a mini with a melee weapon" in said
+    assert "`/combatant edit name:Bare sheet:\"weapons=" in said and "`/init next`" in said
+    armed = run(fight(("A", "a", SWORD, "C3", "E"), ("T", "b", "class=light hp=1", "D3", "W")), "attack", [6],
+                actor="A", target="T")
+    bare = run(armed, "edit", actor="A", raw_sheet={"weapons": "none"}, deltas={})
+    assert bare.get("T").status == "downed"
+    said = refused(bare, "coupdegrace", [6], actor="A", target="T")
+    assert "A holds no weapon" in said
+
+
+def test_a_mini_without_weapons_shows_its_sheet_as_typed() -> None:
+    """A mini holding no weapon (`weapons=none`) shows its sheet line as it is typed, `weapons=none`, which reads back."""
+    enc = encounter(("Bare", "a", "class=unarmoured weapons=none", "C3", "E"))
+    line = SYSTEM.sheet_summary(enc.get("Bare"))
+    assert "weapons=none" in line.split()
+    assert SYSTEM.read_sheet(enc, dict(p.split("=", 1) for p in line.split()))["weapons"] == []

@@ -26,7 +26,7 @@ def apart(**options: object) -> Scenario:
 
 def test_initiative_is_3d6_plus_fighter_rank_highest_first():
     """"each participant rolls 3d6 and adds his Fighter rank ... The highest value goes first"."""
-    s = apart()
+    s = apart(tactics_skew="yes")  # the GM turns the optional rule on
     res = s.run("init_roll", [2, 3, 4, 1, 5, 6, 6])
     inits = {e.actor: e.value for e in res.events if isinstance(e, InitiativeSet)}
     # Borin's side has the better Tactics: a high skew die (4d6 keep the best 3: 3+4+2 of 2,3,4,1 = 9)
@@ -34,19 +34,22 @@ def test_initiative_is_3d6_plus_fighter_rank_highest_first():
     assert s.enc.order == ["Grak", "Borin"] and s.enc.phase == "movement" and s.enc.current == "Grak"
 
 
-def test_skew_die_can_be_turned_off():
-    """"Optional: the side with the higher tactics skill gets a high skew die": option tactics_skew=no."""
-    s = wac(tactics_skew="no")
+@pytest.mark.parametrize("options", [{}, {"tactics_skew": "no"}])
+def test_the_optional_skew_die_is_off_unless_the_gm_turns_it_on(options: dict[str, str]):
+    """"Optional: the side with the higher tactics skill gets a high skew die for the roll": an optional rule, so
+    by default (and with option tactics_skew=no) each rolls 3d6 alone, whatever its side's Tactics."""
+    s = wac(**options)
     s.add("Borin", "fighter=6 skills=tactics:2", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [2, 3, 4, 5, 6, 4])
     assert [e.roll.dice for e in res.events if isinstance(e, InitiativeSet)] == [[2, 3, 4], [5, 6, 4]]
+    assert not s.system.option_values(s.enc).tactics_skew
 
 
 def test_movement_in_initiative_order_then_adjustment_in_reverse_then_morale():
     """"Movement Phase: Initiative Order ... Adjustment Phase: Reverse Initiative Order ... Check Morale"."""
     s = apart()
-    s.run("init_roll", [2, 3, 4, 1, 5, 6, 4])  # Borin 9 + 6 = 15, Grak 15 + 3 = 18
+    s.run("init_roll", [2, 3, 4, 5, 6, 4])  # Borin 9 + 6 = 15, Grak 15 + 3 = 18
     assert s.enc.current == "Grak"
     s.run("next", actor="Grak")
     assert s.enc.current == "Borin"
@@ -54,7 +57,7 @@ def test_movement_in_initiative_order_then_adjustment_in_reverse_then_morale():
     assert s.enc.phase == "adjustment" and s.enc.current == "Borin"  # no flurry: nobody engaged
     assert any(isinstance(e, PhaseBegan) and e.order == ["Borin", "Grak"] for e in res.events)
     s.run("next", actor="Borin")
-    res = s.run("next", actor="Grak", dice=[3, 3, 3, 3, 4, 4, 4])
+    res = s.run("next", actor="Grak", dice=[3, 3, 3, 4, 4, 4])
     assert any(isinstance(e, MoralePrompt) for e in res.events)
     assert s.enc.round == 2 and s.enc.phase == "movement"
 
@@ -62,7 +65,7 @@ def test_movement_in_initiative_order_then_adjustment_in_reverse_then_morale():
 def test_a_step_out_of_turn_is_refused():
     """Only the one whose step it is moves or ends its step: the GM naming another ends nothing."""
     s = apart()
-    s.run("init_roll", [2, 3, 4, 1, 5, 6, 4])
+    s.run("init_roll", [2, 3, 4, 5, 6, 4])
     assert "Grak's step" in s.refused("move", actor="Borin", path="N")
     assert "Borin is not acting now (Grak is)" in s.refused("next", actor="Borin")
     assert s.enc.current == "Grak"
@@ -222,8 +225,7 @@ def _shock_stunned_in_round_two(running: int) -> tuple[Scenario, list[str]]:
     s = duel()
     s.enc.effects.append(Effect(id=1, name="stun", target="Grak", ends="round_end", left=running, code="stun"))
     to_flurry(s)
-    s.run("act", action="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
+    s.run("act", [5, 5, 4], action="declare", actor="Borin", options={})  # the stunned Grak declares nothing
     while s.enc.phase == "flurry":
         s.run("act", action="hold", actor=s.enc.current)
     st(s, "Grak").wounds.append(WoundRecord(location="chest", severity="serious"))
@@ -257,14 +259,14 @@ def test_a_natural_18_on_initiative_names_its_second_roll_and_adds_its_excess():
     `initiative_open=yes` rolls it again as a task roll, shared/rules/README.md: "a natural 18 rerolls and adds the new
     roll minus 10, floored at 0"): the line names the high skew die kept, the 3d6 rolled again for the natural 18 and
     what they add, even when it is 0."""
-    s = apart(initiative_open="yes")
+    s = apart(initiative_open="yes", tactics_skew="yes")
     res = s.run("init_roll", [6, 6, 6, 4, 4, 3, 2, 1, 2, 3])  # Borin 6,6,6 (4 dropped), again 4,3,2 = 9: +0
     borin = next(e for e in res.events if isinstance(e, InitiativeSet) and e.actor == "Borin")
     assert borin.value == 24
     line = next(t for t in s.text(res) if t.startswith("**Borin** initiative"))
     assert "(3d6 + a high skew die, the best 3 kept: the side with the better Tactics, then 3d6 again for the natural 18)" in line
     assert "+0 natural 18: the excess over 10 of the 3d6 rolled again" in line and line.endswith("= **24**)")
-    s = apart(initiative_open="yes")
+    s = apart(initiative_open="yes", tactics_skew="yes")
     res = s.run("init_roll", [6, 6, 6, 1, 6, 5, 4, 1, 2, 3])  # again 6,5,4 = 15: +5
     assert next(e.value for e in res.events if isinstance(e, InitiativeSet) and e.actor == "Borin") == 29
 

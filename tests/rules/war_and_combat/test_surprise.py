@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from rules.effects import active
 from rules.systems.war_and_combat.attacks import defense
-from tests.rules.war_and_combat.build import duel, fight
+from tests.rules.war_and_combat.build import duel, fight, to_flurry
+from tests.scenario import Scenario
+
+
+def surprised_flurry(s: Scenario) -> None:
+    """To the duel's flurry with Grak surprised: Borin's declaration alone reveals (the surprised Grak takes no action,
+    so it declares nothing and rolls no flurry initiative); Borin's flurry initiative 14 + 6."""
+    to_flurry(s)
+    s.run("act", (5, 5, 4), action="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
 
 
 def test_the_gm_surprises_a_side_before_the_first_round_for_that_round():
@@ -27,7 +35,7 @@ def test_a_surprised_fighter_has_no_flurry_actions_and_no_defence():
     """In the first round's flurry the surprised one has no action and Defense `rear_defense` (3)."""
     s = duel()
     s.run("act", action="surprise", target="Grak")
-    fight(s)
+    surprised_flurry(s)
     grak, borin = s.get("Grak"), s.get("Borin")
     assert grak.state.actions == 0
     opts = s.system.option_values(s.enc)
@@ -39,7 +47,7 @@ def test_surprise_lasts_the_first_round_only():
     """At the second round the surprised act as ever: the effect ends with round 1."""
     s = duel()
     s.run("act", action="surprise", target="Grak")
-    fight(s)
+    surprised_flurry(s)
     assert active(s.enc.effects, "Grak", "surprised") is not None
     s.run("next", actor="Borin")  # Borin holds; Grak has no action: the flurry ends
     assert s.enc.phase == "adjustment" and s.enc.current == "Borin"
@@ -69,8 +77,7 @@ def test_a_surprised_fighters_skipped_steps_pass_for_its_effects():
     lines = s.text(s.run("next", actor="Borin"))
     assert s.enc.phase == "flurry" and lines[0] == "Effect **Watch** on **Borin** ends" and "**Flurry**" in lines[1]
     assert [(e.name, e.left) for e in s.enc.effects if e.code is None] == [("Mark", 1)]
-    s.run("act", action="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
-    s.run("act", (5, 5, 4, 2, 3, 2), action="declare", actor="Grak", options={"intent": "kill", "tactic": "press"})
+    s.run("act", (5, 5, 4), action="declare", actor="Borin", options={"intent": "kill", "tactic": "hold"})
     s.run("next", actor="Borin")  # Borin holds; Grak has no action: the flurry ends
     assert s.enc.phase == "adjustment"
     s.run("effect_add", actor="Borin", effect="Late", rounds=1, ends="end of Grak's turn")

@@ -64,8 +64,8 @@ def test_a_defenses_rule_is_a_code_the_presenter_words():
 
 def test_the_skew_die_is_a_fact_of_the_initiative_not_its_label():
     """"Optional: the side with the higher tactics skill gets a high skew die for the roll": the roll's label
-    stays its dice, the event says the skew die, and the text reads as it did."""
-    s = wac()
+    stays its dice, the event says the skew die, and the text reads as it did (the GM turns the optional rule on)."""
+    s = wac(tactics_skew="yes")
     s.add("Borin", "fighter=6 skills=tactics:2", side="dwarves", at="B2", facing="S")
     s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [2, 3, 4, 1, 5, 6, 6])

@@ -1,0 +1,91 @@
+"""A fighter who can take no action (stunned, surprised) in the flurry phase: not asked to declare, no flurry
+initiative, not awaited; still in the flurry, attacked at its lowered Defense; a round nobody can act in waits
+for the GM."""
+from __future__ import annotations
+
+from rules.effects import Effect
+from rules.systems.war_and_combat.events import FlurryInitiative
+from rules.systems.war_and_combat.flurry import to_declare
+from tests.rules.war_and_combat.build import SYSTEM, duel, st
+from tests.scenario import Scenario
+
+STUN = ("Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank) and can take no action for "
+        "1d6 rounds")
+
+
+def stun(s: Scenario, name: str, rounds: int = 2) -> None:
+    """``name`` stunned for ``rounds`` round ends, as a wound's stun is stored."""
+    ids = [e.id for e in s.enc.effects]
+    s.enc.effects.append(Effect(id=max(ids, default=0) + 1, name="stun", target=name, ends="round_end", left=rounds,
+                                code="stun"))
+
+
+def said(lines: list[str]) -> str:
+    return "\n".join(lines).replace("**", "")
+
+
+def test_a_stunned_fighter_declares_nothing_and_rolls_no_flurry_initiative():
+    """Stun: "Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank) and can take no action
+    for 1d6 rounds": declaring in turn, the flurry rolls no flurry initiative for the stunned Grak and awaits only
+    Borin's declaration; Grak's own is refused and changes nothing; Grak stays in the flurry, attacked at 5 + half
+    Fighter rank."""
+    s = duel(declare="public")
+    stun(s, "Grak")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])  # Borin 14 + 6 = 20, Grak 7 + 3 = 10
+    res = s.run("next", [5, 5, 4], actor="Borin")  # Grak has no step; the flurry opens: Borin's flurry initiative only
+    assert s.enc.phase == "flurry"
+    assert [e.actor for e in res.events if isinstance(e, FlurryInitiative)] == ["Borin"]
+    assert to_declare(s.enc) == ["Borin"] and st(s, "Grak").flurry_init is None
+    assert "Grak is stunned: no action this round" in said(s.text(res))
+    refusal = s.refused("act", action="declare", actor="Grak", options={"intent": "kill"})
+    assert "Grak is stunned" in refusal and "no action" in refusal
+    s.run("act", action="declare", actor="Borin", options={"intent": "kill", "tactic": "press"})
+    assert s.enc.current == "Borin" and st(s, "Grak").actions == 0 and st(s, "Borin").actions == 3
+    res = s.run("attack", [1, 1, 2, 3, 3, 4, 1, 1, 1], actor="Borin", target="Grak")  # 4 + 3 + 1 = 8 vs 6: hit
+    assert res.events[0].roll.against == 5 + 3 // 2 and res.events[0].roll.versus.args == ["stunned"]
+
+
+def test_declaring_all_at_once_the_stunned_are_not_awaited():
+    """Stun: "... can take no action for 1d6 rounds": with `declare=hidden` Borin's declaration alone reveals the
+    flurry's; only Borin rolls flurry initiative, and the attack is his."""
+    s = duel()
+    stun(s, "Grak")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("next", actor="Borin")
+    assert s.enc.phase == "flurry" and to_declare(s.enc) == ["Borin"]
+    res = s.run("act", [5, 5, 4], action="declare", actor="Borin", options={"intent": "kill", "tactic": "press"})
+    assert [e.actor for e in res.events if isinstance(e, FlurryInitiative)] == ["Borin"]
+    assert s.enc.current == "Borin" and st(s, "Grak").actions == 0
+    assert s.enc.state.tactics == {"Borin": "press", "Grak": "hold"}  # Grak was in the flurry: press works on him
+
+
+def test_the_board_says_the_stunned_takes_no_action():
+    """Stun: "... can take no action for 1d6 rounds": the board's flurry line names the stunned as taking no
+    action this round, and lists only Borin as still to declare; Grak's line says it in the same words."""
+    s = duel()
+    stun(s, "Grak")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("next", actor="Borin")
+    facts = SYSTEM.facts(s.enc)
+    board = SYSTEM.present.board(s.enc, facts).text().replace("**", "")
+    assert "still to declare: Borin ·" in board or board.count("still to declare: Borin\n") == 1
+    assert "Grak stunned: no action this round" in board
+    assert "stunned: no action this round" in SYSTEM.present.status_line(s.enc, s.get("Grak"), facts)
+
+
+def test_a_round_in_which_nobody_can_act_waits_for_the_gm_and_does_not_stall():
+    """Stun: "... can take no action for 1d6 rounds": with both fighters stunned nobody declares, so the flurry
+    cannot wait for anyone; the round nobody can act in stops at its start for the GM's `/init next`, which lets
+    it pass (its end counts the stuns down), and the fighters act again once their stuns end."""
+    s = duel()
+    stun(s, "Grak", 1)
+    stun(s, "Borin", 1)
+    res = s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert s.enc.round == 1 and s.enc.phase == "movement" and s.enc.current is None
+    assert "Nobody standing can take an action" in said(s.text(res))
+    assert "nobody standing can take an action" in SYSTEM.present.turn_label(s.enc, SYSTEM.facts(s.enc))
+    s.run("next", [5, 5, 4, 2, 3, 2])  # round 1 passes, its end ends both stuns (as the action ends); round 2 begins
+    assert s.enc.round == 2 and s.enc.phase == "movement" and not [e for e in s.enc.effects if e.code == "stun"]
+    assert "the GM's `/init next` gives the first step" in SYSTEM.present.turn_label(s.enc, SYSTEM.facts(s.enc))
+    s.run("next")
+    assert s.enc.round == 2 and s.enc.current == "Borin"
