@@ -12,7 +12,7 @@ from bot.service.cache import LiveEntry, StoredEntry
 from bot.service.core import Ctx
 from rules.actions import Act, Add, Edit, EffectAdd, EffectRemove
 from rules.dice import Dice, parse_given
-from rules.errors import InputError, NotAllowed, NotFound, RulesError
+from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
 from rules.models import Combatant, Encounter
 from rules.registry import get_system
 from rules.report import user_ref
@@ -165,6 +165,11 @@ def default_actor(enc: Encounter, system: RuleSystem, user: str, is_gm: bool, tu
     if len(owned) == 1:
         return owned[0]
     if not owned and not is_gm:
+        fallen = [c.name for c in enc.combatants if c.owner_id == user]
+        if fallen:
+            one = len(fallen) == 1
+            raise IllegalAction(f"{', '.join(fallen[:20])} {'is' if one else 'are'} out of the fight and cannot act: ask "
+                                f"the GM whether {'it comes' if one else 'they come'} back.")
         raise NotFound("You have no combatant in this encounter: add one with `/combatant add`.")
     now = f" It is {', '.join(turn.actors)}'s turn." if turn.actors else ""
     raise InputError(f"Say which combatant acts with `combatant`.{now}")
