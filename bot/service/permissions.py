@@ -107,9 +107,10 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action, turn
         if not is_gm and c.owner_id != user:
             raise NotAllowed(f"{c.name} is not yours: you can act only for your own combatants.")
         return _with_actor(action, c.name)
+    turn = system.turn(enc) if turn is None else turn
     actor = default_actor(enc, system, user, is_gm, turn)
     target = enc.find(getattr(action, "target", None))
-    if target is not None and target.name == actor:  # the GM aims at the one whose turn it is: name the attacker
+    if target is not None and target.name == actor and actor in turn.actors:  # the GM aims at the one whose turn it is: name the attacker
         if not is_gm:  # a player's own combatant acts: the others are not theirs to command
             raise InputError(f"It is {actor}'s turn and {actor} is the target: name another `target`.")
         foes = ", ".join(c.name for c in enc.enemies_of(target) if c.in_fight)
