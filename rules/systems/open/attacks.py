@@ -225,6 +225,13 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, d
     w = sheet.weapon(c, action.weapon)
     adv = [Term(code="adv_asked")] if words["adv"] else []
     dis = [Term(code="dis_asked")] if words["dis"] else []
+    asked = [k for k in ("adv", "dis") if words[k]]
+    if w.save is not None and asked:
+        raise InputError(f"The {w.name} is a save attack: those caught roll saves, and no attack d20 is rolled for "
+                         f"`{asked[0]}` to change: leave `{asked[0]}` out.")
+    if w.save is None and words["at"]:
+        raise InputError(f"The {w.name} is a weapon attack on its `target`: `at=` aims only a save attack's area: "
+                         "leave `at=` out.")
     if w.save is not None:
         events = save_attack(enc, opts, grid, c, w, action.target, words["at"], dice)
     else:

@@ -196,3 +196,19 @@ def test_a_hidden_attackers_damage_roll_reaches_the_gm_alone() -> None:
     assert "**Ann** takes **5** slashing damage (20 → 15 HP)" in players and "🎲 5" not in players
     gm = for_reader(view.report("", res.events).text(), lambda name: True)
     assert "**Ann** takes **5** slashing damage (🎲 5✍ (1d6) = **5**) (20 → 15 HP)" in gm
+
+
+@pytest.mark.parametrize(("hero", "weapon", "options", "says"), [
+    ("hp=20 weapons=fb:save=dex:13:3d6:fire:half:area=burst10:range=60", "fb", {"adv": ""}, "leave `adv` out"),
+    ("hp=20 weapons=fb:save=dex:13:3d6:fire:half:area=burst10:range=60", "fb", {"dis": ""}, "leave `dis` out"),
+    (f"hp=20 weapons={SWORD}", "longsword", {"at": "C2"}, "leave `at=` out"),
+])
+def test_words_an_attack_of_the_other_kind_reads_are_refused_not_dropped(
+        hero: str, weapon: str, options: dict[str, str], says: str) -> None:
+    """docs/systems/open.md: "`adv`: advantage: roll two d20s and keep the higher", "`at=NAME`: the cell a save
+    attack's area is aimed at"; a save attack rolls no attack d20, a weapon attack aims at no cell: the word is refused,
+    saying to leave it out, and nothing changes (docs/commands.md: "Errors are shown only to you and change nothing")."""
+    from rules.errors import InputError
+    s = duel(hero=hero)
+    text = s.refused("attack", error=InputError, actor="Ann", target="Grak", weapon=weapon, options=options)
+    assert says in text and s.get("Grak").hp == 30
