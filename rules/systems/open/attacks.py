@@ -115,7 +115,8 @@ def _reach_and_range(enc: Encounter, opts: OptionValues, grid: Grid | None, c: C
                                 f"{w.name}: move closer first.")
         return far
     if w.long is not None and far > w.long:
-        raise IllegalAction(f"{t.name} is {far} ft away, beyond the {w.name}'s long range of {w.long} ft.")
+        raise IllegalAction(f"{t.name} is {far} ft away, beyond the {w.name}'s long range of {w.long} ft: move closer "
+                            "first, or pick a nearer target.")
     if w.normal is not None and far > w.normal:
         dis.append(Term(code="long_range"))
     if w.save is None and any(o.status == "active" and not has(enc, o, "incapacitated") and
@@ -275,7 +276,8 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
         far = feet(grid, opts, c.cell, aim)
         reach = w.normal if w.normal is not None else (0 if w.area == "burst" else w.size)
         if far > reach:
-            raise IllegalAction(f"{aim.name} is {far} ft away, beyond the {w.name}'s range of {reach} ft.")
+            raise IllegalAction(f"{aim.name} is {far} ft away, beyond the {w.name}'s range of {reach} ft: move closer "
+                                "first, or aim nearer.")
         if w.area == "burst" and not grid.line_of_sight(c.cell, aim, corner=opts.corner):
             raise IllegalAction(f"{c.name} has no clear line to {aim.name}: walls are in the way.")
         cells = area_cells(grid, opts, w.area, w.size, c.cell, aim)

@@ -212,3 +212,13 @@ def test_words_an_attack_of_the_other_kind_reads_are_refused_not_dropped(
     s = duel(hero=hero)
     text = s.refused("attack", error=InputError, actor="Ann", target="Grak", weapon=weapon, options=options)
     assert says in text and s.get("Grak").hp == 30
+
+
+def test_a_target_or_cell_past_the_range_is_refused_saying_what_to_do() -> None:
+    """"past its long range it is refused"; docs/commands.md: "Bad input gets a clear message that says what to do
+    instead": the refusal says to move closer or pick a nearer target (or cell), as the reach's says "move closer
+    first"."""
+    s = duel(hero="hp=20 weapons=sling:+5:1d4:bludgeoning:range=10/20", foe_at="G2")
+    assert "move closer first, or pick a nearer target" in s.refused("attack", [15], actor="Ann", target="Grak")
+    s = duel(hero="hp=20 weapons=ball:save=dex:15:4d6:fire:half:area=burst5:range=10")
+    assert "move closer first, or aim nearer" in s.refused("attack", actor="Ann", weapon="ball", options={"at": "H2"})
