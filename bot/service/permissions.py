@@ -12,7 +12,7 @@ from bot.service.cache import LiveEntry, StoredEntry
 from bot.service.core import Ctx
 from rules.actions import Act, Add, Edit, EffectAdd, EffectRemove
 from rules.dice import Dice, parse_given
-from rules.errors import InputError, NotAllowed, NotFound, RulesError
+from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
 from rules.models import Combatant, Encounter
 from rules.registry import get_system
 from rules.report import user_ref
@@ -112,7 +112,7 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action, turn
         return action  # nobody is acting (a round nobody can act in): the GM moves the fight on, naming nobody
     actor = default_actor(enc, system, user, is_gm, turn)
     target = enc.find(getattr(action, "target", None))
-    if target is not None and target.name == actor:  # the GM aims at the one whose turn it is: name the attacker
+    if target is not None and target.name == actor and actor in turn.actors:  # the GM aims at the one whose turn it is: name the attacker
         if not is_gm:  # a player's own combatant acts: the others are not theirs to command
             raise InputError(f"It is {actor}'s turn and {actor} is the target: name another `target`.")
         foes = ", ".join(c.name for c in enc.enemies_of(target) if c.in_fight)
@@ -168,6 +168,11 @@ def default_actor(enc: Encounter, system: RuleSystem, user: str, is_gm: bool, tu
     if len(owned) == 1:
         return owned[0]
     if not owned and not is_gm:
+        fallen = [c.name for c in enc.combatants if c.owner_id == user]
+        if fallen:
+            one = len(fallen) == 1
+            raise IllegalAction(f"{', '.join(fallen[:20])} {'is' if one else 'are'} out of the fight and cannot act: ask "
+                                f"the GM whether {'it comes' if one else 'they come'} back.")
         raise NotFound("You have no combatant in this encounter: add one with `/combatant add`.")
     now = f" It is {', '.join(turn.actors)}'s turn." if turn.actors else ""
     raise InputError(f"Say which combatant acts with `combatant`.{now}")

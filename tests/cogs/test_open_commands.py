@@ -59,3 +59,24 @@ async def test_init_places_one_joining_mid_fight(h: Harness) -> None:
     assert "**Orc** joins the fight in round 1" in r.text
     order = reply(await h.run("gm", "/init order")).text
     assert order.index("**Wiz**") < order.index("**Orc**") < order.index("**Gob**")
+
+
+async def test_a_player_whose_only_combatant_is_dead_is_told_so(h: Harness) -> None:
+    """docs/systems/open.md: "one that is out (dead) stays out: `/combatant hp` on it is refused, and the GM's
+    `/combatant edit sheet:"hp=5"` brings it back"; docs/commands.md: "Errors are shown only to you and change
+    nothing". Wiz killed outright, bob's `/attack` says Wiz is out of the fight, not that bob has no combatant."""
+    await nova_fight(h)
+    await h.run("gm", "/combatant add", name="Ana", owner="@ann", at="A1", sheet="hp=20")
+    await h.run("gm", "/combatant hp", combatant="Wiz", change=-40)
+    r = reply(await h.run("bob", "/attack", target="Gob"))
+    assert r.ephemeral and "Wiz is out of the fight" in r.text and "add one" not in r.text
+
+
+async def test_naming_ones_own_combatant_as_target_before_the_fight_is_not_told_it_is_its_turn(h: Harness) -> None:
+    """docs/commands.md: "Where `combatant` is left out, it is your combatant whose turn it is (or your only one)":
+    before `/init roll` it is nobody's turn, so bob's `/attack target:Wiz` is told the fight has not started, not
+    "It is Wiz's turn"."""
+    await h.run("gm", "/encounter start", system="open", name="N", map="12x10")
+    await h.run("gm", "/combatant add", name="Wiz", owner="@bob", at="C6", sheet="hp=20")
+    r = reply(await h.run("bob", "/attack", target="Wiz"))
+    assert r.ephemeral and "turn" not in r.text.replace("`/init roll`", "") and "Combat has not started" in r.text

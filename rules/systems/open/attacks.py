@@ -115,7 +115,8 @@ def _reach_and_range(enc: Encounter, opts: OptionValues, grid: Grid | None, c: C
                                 f"{w.name}: move closer first.")
         return far
     if w.long is not None and far > w.long:
-        raise IllegalAction(f"{t.name} is {far} ft away, beyond the {w.name}'s long range of {w.long} ft.")
+        raise IllegalAction(f"{t.name} is {far} ft away, beyond the {w.name}'s long range of {w.long} ft: move closer "
+                            "first, or pick a nearer target.")
     if w.normal is not None and far > w.normal:
         dis.append(Term(code="long_range"))
     if w.save is None and any(o.status == "active" and not has(enc, o, "incapacitated") and
@@ -225,6 +226,13 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, d
     w = sheet.weapon(c, action.weapon)
     adv = [Term(code="adv_asked")] if words["adv"] else []
     dis = [Term(code="dis_asked")] if words["dis"] else []
+    asked = [k for k in ("adv", "dis") if words[k]]
+    if w.save is not None and asked:
+        raise InputError(f"The {w.name} is a save attack: those caught roll saves, and no attack d20 is rolled for "
+                         f"`{asked[0]}` to change: leave `{asked[0]}` out.")
+    if w.save is None and words["at"]:
+        raise InputError(f"The {w.name} is a weapon attack on its `target`: `at=` aims only a save attack's area: "
+                         "leave `at=` out.")
     if w.save is not None:
         events = save_attack(enc, opts, grid, c, w, action.target, words["at"], dice)
     else:
@@ -268,7 +276,8 @@ def save_attack(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combat
         far = feet(grid, opts, c.cell, aim)
         reach = w.normal if w.normal is not None else (0 if w.area == "burst" else w.size)
         if far > reach:
-            raise IllegalAction(f"{aim.name} is {far} ft away, beyond the {w.name}'s range of {reach} ft.")
+            raise IllegalAction(f"{aim.name} is {far} ft away, beyond the {w.name}'s range of {reach} ft: move closer "
+                                "first, or aim nearer.")
         if w.area == "burst" and not grid.line_of_sight(c.cell, aim, corner=opts.corner):
             raise IllegalAction(f"{c.name} has no clear line to {aim.name}: walls are in the way.")
         cells = area_cells(grid, opts, w.area, w.size, c.cell, aim)

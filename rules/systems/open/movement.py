@@ -224,8 +224,11 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: object, dice: D
         return walk(enc, opts, grid, c, _path(grid, here, path or ""), dice, check=True)
     # the search's steps are the ones `walk`'s check allows (no wall, no wall's corner, no hostile
     # that holds its cell, the cost within the movement left): only where it stops is still to check
-    cells = _route(enc, opts, grid, c, grid.parse(to), feet_left(enc, c))
-    _check_stop(enc, c, cells[-1])
+    goal = grid.parse(to)
+    if goal in grid.blocked:
+        raise IllegalAction(f"{goal.name} is a wall: {c.name} cannot stand there. Pick an open cell.")
+    _check_stop(enc, c, goal)  # whose cell it is, said before a search that could only fail
+    cells = _route(enc, opts, grid, c, goal, feet_left(enc, c))
     return walk(enc, opts, grid, c, cells, dice)
 
 

@@ -145,8 +145,12 @@ def parse_weapon(item: str) -> Weapon:
         raise _bad(item, f"has damage `{damage}`: write dice like `1d8+3` or `8d6`")
     if not _TYPE.match(kind):
         raise _bad(item, "needs a damage type such as `slashing` or `fire` after the damage")
+    given: set[str] = set()
     for extra in (r for r in rest if r):
         key, _, value = extra.partition("=")
+        if key in given:
+            raise _bad(item, f"gives `{key}{'' if key == 'half' else '='}` twice: give it once")
+        given.add(key)
         if key == "half" and not value and "save" in fields:
             fields["half"] = True
         elif key == "reach" and "bonus" in fields:
@@ -162,6 +166,12 @@ def parse_weapon(item: str) -> Weapon:
             if shape is None:
                 raise _bad(item, f"has area `{value}`: use burst, cone or line and feet, like `burst20`")
             fields.update(area=shape, size=_feet(item, value.removeprefix(shape), "area size"))
+        elif key in ("half", "area") and "bonus" in fields:
+            raise _bad(item, f"has `{extra}`: `half` and `area=` belong to a save attack (`save=dex:15` after the "
+                             "name, not an attack bonus); a weapon attack takes `reach=` or `range=`")
+        elif key == "reach" and "save" in fields:
+            raise _bad(item, f"has `{extra}`: `reach=` belongs to a weapon attack; a save attack takes `half`, "
+                             "`area=` or `range=`")
         else:
             raise _bad(item, f"has `{extra}`, which is not `reach=`, `range=`, `area=` or `half` here")
     return Weapon(name=name, damage=damage, kind=kind, **fields)

@@ -196,3 +196,29 @@ def test_a_hidden_attackers_damage_roll_reaches_the_gm_alone() -> None:
     assert "**Ann** takes **5** slashing damage (20 → 15 HP)" in players and "🎲 5" not in players
     gm = for_reader(view.report("", res.events).text(), lambda name: True)
     assert "**Ann** takes **5** slashing damage (🎲 5✍ (1d6) = **5**) (20 → 15 HP)" in gm
+
+
+@pytest.mark.parametrize(("hero", "weapon", "options", "says"), [
+    ("hp=20 weapons=fb:save=dex:13:3d6:fire:half:area=burst10:range=60", "fb", {"adv": ""}, "leave `adv` out"),
+    ("hp=20 weapons=fb:save=dex:13:3d6:fire:half:area=burst10:range=60", "fb", {"dis": ""}, "leave `dis` out"),
+    (f"hp=20 weapons={SWORD}", "longsword", {"at": "C2"}, "leave `at=` out"),
+])
+def test_words_an_attack_of_the_other_kind_reads_are_refused_not_dropped(
+        hero: str, weapon: str, options: dict[str, str], says: str) -> None:
+    """docs/systems/open.md: "`adv`: advantage: roll two d20s and keep the higher", "`at=NAME`: the cell a save
+    attack's area is aimed at"; a save attack rolls no attack d20, a weapon attack aims at no cell: the word is refused,
+    saying to leave it out, and nothing changes (docs/commands.md: "Errors are shown only to you and change nothing")."""
+    from rules.errors import InputError
+    s = duel(hero=hero)
+    text = s.refused("attack", error=InputError, actor="Ann", target="Grak", weapon=weapon, options=options)
+    assert says in text and s.get("Grak").hp == 30
+
+
+def test_a_target_or_cell_past_the_range_is_refused_saying_what_to_do() -> None:
+    """"past its long range it is refused"; docs/commands.md: "Bad input gets a clear message that says what to do
+    instead": the refusal says to move closer or pick a nearer target (or cell), as the reach's says "move closer
+    first"."""
+    s = duel(hero="hp=20 weapons=sling:+5:1d4:bludgeoning:range=10/20", foe_at="G2")
+    assert "move closer first, or pick a nearer target" in s.refused("attack", [15], actor="Ann", target="Grak")
+    s = duel(hero="hp=20 weapons=ball:save=dex:15:4d6:fire:half:area=burst5:range=10")
+    assert "move closer first, or aim nearer" in s.refused("attack", actor="Ann", weapon="ball", options={"at": "H2"})

@@ -339,9 +339,22 @@ def test_move_to_among_paths_of_equal_cost_takes_the_straightest_first_found(rul
 
 
 def test_move_to_a_walled_off_cell_is_refused() -> None:
-    """"Walls block": a cell walled off from the mover (or a wall) is refused as out of reach, and nothing moves."""
+    """"Walls block": a cell walled off from the mover is refused as out of reach, a wall as a wall, and nothing
+    moves."""
     s = walker(at="A1", map="6x6", blocked=("D3", "D4", "D5", "E3", "F3", "E5", "F5"), foe_at="A6", sheet="hp=20 speed=200")
-    for goal in ("E4", "D4"):
-        assert "cannot reach" in s.refused("move", actor="Ann", to=goal)
+    assert "cannot reach" in s.refused("move", actor="Ann", to="E4")
+    assert "D4 is a wall" in s.refused("move", actor="Ann", to="D4")
     res = s.run("move", actor="Ann", to="C4")
     assert next(e for e in res.events if isinstance(e, Moved)).path[-1] == "C4"
+
+
+@pytest.mark.parametrize(("to", "says"), [
+    ("D2", "Ann cannot stop on D2: Grak is there. Pick a free cell."),
+    ("C3", "C3 is a wall: Ann cannot stand there. Pick an open cell."),
+])
+def test_a_move_to_a_hostiles_cell_or_a_wall_says_why(to: str, says: str) -> None:
+    """"Walls block ... hostiles not down or out block ...; allies and the fallen can be passed but not stopped on";
+    docs/commands.md: "Bad input gets a clear message that says what to do instead": `/move to:` a hostile's cell or a
+    wall says so, as it does for an ally's cell, not that the cell is too far or walled off."""
+    s = walker(foe_at="D2", blocked=("C3",))
+    assert s.refused("move", actor="Ann", to=to) == says

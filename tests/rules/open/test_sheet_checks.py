@@ -92,3 +92,19 @@ def test_a_weapons_reach_keeps_to_the_sheets_range() -> None:
     assert "from 5 to 100 ft" in s.refused("add", name="Pd", raw_sheet={"hp": "5", "weapons": "pike:+5:1d8:piercing:reach=105"})
     assert "`reach=7`: a reach is from 5 to 100 ft, in steps of 5, like `reach=10`" in s.refused(
         "add", name="Pe", raw_sheet={"hp": "5", "reach": "7"})
+
+
+@pytest.mark.parametrize(("weapon", "says", "not_says"), [
+    ("sword:+5:1d8+3:slashing:reach=10:reach=15", "gives `reach=` twice: give it once", ""),
+    ("bow:+5:1d8:piercing:range=80/320:range=30", "gives `range=` twice: give it once", ""),
+    ("sword:+5:1d8+3:slashing:half", "`half` and `area=` belong to a save attack", "not `reach=`, `range=`, `area=` or `half`"),
+    ("fb:save=dex:15:8d6:fire:half:reach=10", "`reach=` belongs to a weapon attack", "not `reach=`, `range=`, `area=` or `half`"),
+])
+def test_a_weapons_part_given_twice_or_of_the_other_kind_of_attack_is_refused_saying_why(
+        weapon: str, says: str, not_says: str) -> None:
+    """"an attack is `longsword:+5:1d8+3:slashing` with optional `:reach=10` and `:range=80/320` ...; a save attack is
+    `fireball:save=dex:15:8d6:fire:half:area=burst20:range=150` ... Anything else is refused, saying what to write": a
+    part given twice is refused, not read as the last one, and `half` on a weapon attack is not told it "is not `half`"."""
+    s = Scenario("open")
+    text = s.refused("add", error=SheetError, name="Pc", raw_sheet=parse_pairs(f"hp=5 weapons={weapon}"), at="A1")
+    assert says in text and (not not_says or not_says not in text)
