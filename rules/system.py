@@ -403,6 +403,14 @@ class RuleSystem(RosterRules):
             return None
         return c.hp, full
 
+    def kept_from_players(self, enc: Encounter) -> str | None:
+        """What of ``enc`` its stored form (an export) holds that players may not see now, worded to
+        follow "while ..." with what ends it; None: nothing. Only the GM exports it then, privately.
+        The default: the numbers of the GM's hidden combatants (removed ones' too, in the GM changes)."""
+        if enc.hidden_names():
+            return "its combatants' numbers are hidden from players (or reveal them with `/encounter reveal`)"
+        return None
+
     def condition(self, c: Combatant) -> str:
         """What players see of a hidden combatant's health: unhurt, hurt, badly hurt, down, out."""
         if c.status == "out":

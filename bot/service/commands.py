@@ -327,15 +327,20 @@ class Service:
         entry = await self.encounters.entry(ctx.channel_id) or await self.encounters.ended(ctx.channel_id)
         if entry is None:
             raise no_encounter()
-        if not isinstance(entry, LiveEntry):
-            lines = [f"It could not be read ({entry.error}): this is the file exactly as it is stored."]
-            return Outcome(Report("📦 Export", lines), file=("encounter.json", entry.json.encode()))
+        if not isinstance(entry, LiveEntry):  # what it hides cannot be told: its GMs' alone, privately
+            require_gm_of(entry, ctx, "export an encounter that does not read back")
+            lines = [f"It could not be read ({entry.error}): this is the file exactly as it is stored, for you alone."]
+            return Outcome(Report("📦 Export", lines), file=("encounter.json", entry.json.encode()), ephemeral=True)
         live = entry
-        if live.enc.hidden_names() and not live.enc.is_gm(ctx.user_id):
-            raise not_gm(live.enc.gm_ids, "export it while its combatants' numbers are hidden from players (or reveal them with `/encounter reveal`)")
+        kept = get_system(live.enc.system).kept_from_players(live.enc)
+        if kept is not None and not live.enc.is_gm(ctx.user_id):
+            raise not_gm(live.enc.gm_ids, f"export it while {kept}")
         data = json.dumps(json.loads(live.json), indent=2, ensure_ascii=False).encode()
-        report = Report("📦 Export", [f"{live.enc.name}: {plural(len(live.enc.combatants), 'combatant')}, round {live.enc.round}."])
-        return Outcome(report, file=("encounter.json", data))
+        lines = [f"{live.enc.name}: {plural(len(live.enc.combatants), 'combatant')}, round {live.enc.round}."]
+        if kept is not None:
+            lines.append(f"Only you see this file while {kept}.")
+        # the file holds what players may not see: the GM's alone then
+        return Outcome(Report("📦 Export", lines), file=("encounter.json", data), ephemeral=kept is not None)
 
     @resolved_again
     async def import_(self, ctx: Ctx, raw: bytes, replace: bool = False) -> Outcome:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -720,3 +721,30 @@ async def test_the_gm_resolving_a_shot_covered_by_a_hidden_model_gets_the_cover_
     assert "Power 3 rifle = 3; Accuracy 1 rifle = 1" in public_texts(sent) and "Body 10" not in public_texts(sent)
     private = gm_private(sent)
     assert "cover of Body 10 (Hera): +7 Body" in private and "Health ×3 (Body stops 3)" in private
+
+
+async def test_the_gms_export_is_private_while_anything_is_hidden(h: Harness) -> None:
+    """docs/commands.md: "While anything is hidden only the GM can `/encounter export`": the file holds the
+    hidden combatant's sheet, so the GM's export goes to the GM alone; once all is revealed it is posted."""
+    await started_cdg(h)
+    sent = await h.run("gm", "/encounter export")
+    given = [s for s in sent if s.files]
+    assert given and all(s.ephemeral for s in given)
+    await h.run("gm", "/encounter reveal")
+    assert [s for s in await h.run("gm", "/encounter export") if s.files and not s.ephemeral]
+
+
+async def test_an_encounter_that_does_not_read_back_is_exported_to_its_gm_alone(h: Harness) -> None:
+    """Stored as it is, the file holds the GM's hidden combatants' sheets ("While anything is hidden only
+    the GM can `/encounter export`"): its GMs (read from the stored text) get it privately, players not at all."""
+    await started_cdg(h)
+    with sqlite3.connect(h.store_path) as db:
+        db.execute("UPDATE encounters SET state = json_set(state, '$.round', -5)")
+    h = await h.restart()
+    try:
+        refused = reply(await h.run("bob", "/encounter export"))
+        assert refused.ephemeral and not refused.files and "Only the GM" in refused.text
+        given = [s for s in await h.run("gm", "/encounter export") if s.files]
+        assert given and all(s.ephemeral for s in given)
+    finally:
+        await h.close()
