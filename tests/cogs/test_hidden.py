@@ -10,7 +10,7 @@ import pytest
 from bot.offline.harness import Harness, Sent, channel_id_of
 from rules.models import Combatant
 from rules.registry import get_system
-from tests.cogs.fights import export, started_cdg
+from tests.cogs.fights import BORIN, GRAK, export, started_cdg
 
 
 def system_state(system, **fields):
@@ -732,6 +732,40 @@ async def test_the_gms_export_is_private_while_anything_is_hidden(h: Harness) ->
     assert given and all(s.ephemeral for s in given)
     await h.run("gm", "/encounter reveal")
     assert [s for s in await h.run("gm", "/encounter export") if s.files and not s.ephemeral]
+
+
+async def removed_after_an_edit(h: Harness) -> list[Sent]:
+    """Grak (the GM's, hidden) edited mid-fight and removed; Snaga (the GM's, revealed by name) fights on."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant add", name="Snaga", side="orcs", at="G5", facing="W", sheet=GRAK)
+    await h.run("gm", "/encounter reveal", combatant="Snaga")
+    await h.run("gm", "/combatant edit", name="Grak", sheet="dv=6 hp+2")
+    return await h.run("gm", "/combatant remove", name="Grak")
+
+
+async def test_a_removed_hidden_combatants_gm_changes_stay_hidden(h: Harness) -> None:
+    """An edited hidden combatant's "board's GM changes say `the GM changed Grak`", and still do once
+    it is removed: on the board, in a player's status, and no player's export holds the numbers."""
+    sent = await removed_after_an_edit(h)
+    assert "the GM changed Grak" in board(sent) and "dv=6" not in board(sent)
+    status = reply(await h.run("bob", "/encounter status")).text
+    assert "the GM changed Grak" in status and "dv=6" not in status
+    refused = reply(await h.run("bob", "/encounter export"))
+    assert refused.ephemeral and "hidden from players" in refused.text and not refused.files
+    assert "dv=6" in reply(await h.run("gm", "/encounter status")).text
+
+
+async def test_a_removed_hidden_combatants_name_is_not_given_again(h: Harness) -> None:
+    """`/log` entries made while a combatant was hidden "hide them again when it is hidden again": a new
+    combatant under a removed hidden one's name would show them, so the name is refused (any case)."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet=GRAK + " hp=5 dv=6")
+    await h.run("gm", "/combatant remove", name="Grak")
+    for who, name in (("bob", "Grak"), ("gm", "grak")):
+        refused = reply(await h.run(who, "/combatant add", name=name, side="dwarves", at="B3", facing="E", sheet=BORIN))
+        assert refused.ephemeral and "pick another name" in refused.text
+    log = reply(await h.run("bob", "/log", count="4")).text
+    assert "dv=6" not in log and "hp=5" not in log
 
 
 async def test_an_encounter_that_does_not_read_back_is_exported_to_its_gm_alone(h: Harness) -> None:
