@@ -411,6 +411,12 @@ class RuleSystem(RosterRules):
             return "its combatants' numbers are hidden from players (or reveal them with `/encounter reveal`)"
         return None
 
+    def hidden_again(self, enc: Encounter) -> str | None:
+        """What ``enc``, the state an `/undo` goes back to, hides from players again that the undone
+        command told (worded to follow "while"); None: nothing. The undo's reply then says that
+        instead of what it undid, and players' `/log` leaves out the undone rows meanwhile."""
+        return None
+
     def condition(self, c: Combatant) -> str:
         """What players see of a hidden combatant's health: unhurt, hurt, badly hurt, down, out."""
         if c.status == "out":

@@ -289,7 +289,10 @@ class Service:
             facts = None
             if entry.facts:
                 facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}).model_dump_json(exclude_defaults=True)
-            text = f"Undid {entry.command} by {views.who(entry.user_id)}: {views.entry_text(entry, system)}"
+            again = system.hidden_again(restored)
+            if again is not None:  # what the undone command told is hidden again: said, not told again
+                facts = None
+            text = f"Undid {entry.command} by {views.who(entry.user_id)}: {again or views.entry_text(entry, system)}"
             ping = await self.encounters.commit(ctx, live, restored, Write("/undo", text, undoable=False, undo_of=entry.id, facts=facts))
         report, private = views.readers(Report("↩️ Undone", [text[:3500]]), restored, restored.is_gm(ctx.user_id))
         # a question the undo brings back (its answer undone) is asked again, with live buttons
@@ -316,8 +319,11 @@ class Service:
             raise InputError(f"The log has {plural(pages, 'page')} of {count} entries: give a `page:` from 1 to {pages}.")
         entries = await self.store.log(entry.id, count, skip=(page - 1) * count)
         # each reader's own: the GM's with every number, unless posted for everyone
-        shown = everyone if enc is not None and enc.is_gm(ctx.user_id) and not public else players_see(enc)
-        report = views.log_report(name, entries, views.system_of(entry), ended=ended).for_reader(shown)
+        gm = enc is not None and enc.is_gm(ctx.user_id) and not public
+        shown = everyone if gm else players_see(enc)
+        system = views.system_of(entry)
+        again = system.hidden_again(enc) if enc is not None and system is not None and not gm else None
+        report = views.log_report(name, entries, system, ended=ended, hidden_undone=again).for_reader(shown)
         if pages > 1 or total > len(entries):
             report.footer = f"Page {page} of {pages} (page 1 is the newest) · {total} entries"
         report.more = "(a smaller `count:` shows them)"

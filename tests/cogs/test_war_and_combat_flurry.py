@@ -254,3 +254,16 @@ async def test_hidden_declarations_are_in_no_players_export(h: Harness) -> None:
     await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
     assert (await export(h, who="bob"))["state"]["declarations"]["revealed"] is True
 
+
+async def test_an_undone_reveal_does_not_tell_the_declarations_hidden_again(h: Harness) -> None:
+    """`declare=hidden`: "hidden until all have declared". The GM's `/undo` of the declaration that revealed
+    them hides them again (Grak's stands): neither the undo's reply nor the log tells Grak's any more."""
+    await to_flurry(h)
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=grapple tactic=retreat")
+    assert "grapple" in said(await h.run("bob", "/act", action="declare", options="intent=kill tactic=press"))
+    sent = await h.run("gm", "/undo")
+    public = [s for s in sent if not s.ephemeral]
+    assert public and "Undid /act" in said(public) and "grapple" not in said(public)
+    assert "declarations are hidden until all have declared" in reply(sent).text
+    log = reply(await h.run("bob", "/log", count="5")).text
+    assert "Undid /act" in log and "grapple" not in log and "retreat" not in log

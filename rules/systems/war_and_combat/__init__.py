@@ -108,6 +108,12 @@ class WarAndCombatSystem(RuleSystem):
                     "or the GM's `/act action:force` reveals them)")
         return super().kept_from_players(enc)
 
+    def hidden_again(self, enc: Encounter) -> str | None:
+        """An undo back to before the reveal hides the declarations made again (each may declare anew)."""
+        if self.declarations_hidden(enc):
+            return "the flurry's declarations are hidden until all have declared (anyone may declare again: the new one replaces the old)"
+        return None
+
     @staticmethod
     def declarations_hidden(enc: Encounter) -> bool:
         """Declarations made under `declare=hidden` and not yet revealed?"""
