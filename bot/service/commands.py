@@ -330,7 +330,8 @@ class Service:
         return Outcome(report, ephemeral=not public, log_page=LogPage(entry.id, count, page, pages))
 
     async def export(self, ctx: Ctx) -> Outcome:
-        entry = await self.encounters.entry(ctx.channel_id) or await self.encounters.ended(ctx.channel_id)
+        active = await self.encounters.entry(ctx.channel_id)
+        entry = active or await self.encounters.ended(ctx.channel_id)
         if entry is None:
             raise no_encounter()
         if not isinstance(entry, LiveEntry):  # what it hides cannot be told: its GMs' alone, privately
@@ -340,7 +341,9 @@ class Service:
         live = entry
         kept = get_system(live.enc.system).kept_from_players(live.enc)
         if kept is not None and not live.enc.is_gm(ctx.user_id):
-            raise not_gm(live.enc.gm_ids, f"export it while {kept}")
+            # an ended fight is revealed no more: only its GM can give the file
+            raise not_gm(live.enc.gm_ids, f"export it while {kept}" if active is not None else
+                         "export this ended fight: its file holds what is hidden from players")
         data = json.dumps(json.loads(live.json), indent=2, ensure_ascii=False).encode()
         lines = [f"{live.enc.name}: {plural(len(live.enc.combatants), 'combatant')}, round {live.enc.round}."]
         if kept is not None:

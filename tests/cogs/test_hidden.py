@@ -782,3 +782,12 @@ async def test_an_encounter_that_does_not_read_back_is_exported_to_its_gm_alone(
         assert given and all(s.ephemeral for s in given)
     finally:
         await h.close()
+
+
+async def test_a_players_export_of_an_ended_fight_with_hidden_numbers_says_to_ask_the_gm(h: Harness) -> None:
+    """An ended fight can no longer be revealed: the refusal asks the GM rather than suggesting `/encounter reveal`."""
+    await started_cdg(h)
+    await h.run("gm", "/encounter end", confirm="true")
+    refused = reply(await h.run("bob", "/encounter export"))
+    assert refused.ephemeral and not refused.files and "ask" in refused.text
+    assert "/encounter reveal" not in refused.text and "ended" in refused.text
