@@ -230,6 +230,9 @@ class Encounter(BaseModel):
     last_move: LastMove | None = None
     #: who has done something in the turn under way, and that turn (`RuleSystem.untouched`)
     turn_used: str | None = Field(default=None, max_length=1000)
+    #: the names of the GM's combatants removed from the fight: what the log and the board's GM
+    #: changes hold of them stays as hidden as theirs was, so no combatant is given such a name again
+    removed_hidden: list[str] = Field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod
@@ -322,11 +325,15 @@ class Encounter(BaseModel):
         if settings.reveal:
             return frozenset()
         revealed = settings.revealed
-        return frozenset([c.name for c in self.combatants if c.owner_id is None and c.name not in revealed])
+        names = [c.name for c in self.combatants if c.owner_id is None and c.name not in revealed]
+        return frozenset(names + [n for n in self.removed_hidden if n not in revealed])
 
     def shown_to_players(self, name: str) -> bool:
         """Whether players see the numbers of the combatant called ``name`` now: a player's
-        always; the GM's once revealed. A name no longer in the encounter is shown only if revealed."""
+        always; the GM's once revealed. A name no longer in the encounter (a removed GM's
+        combatant's above all) is shown only if revealed."""
+        if name in self.removed_hidden:
+            return self.settings.reveal or name in self.settings.revealed
         c = self.find(name)
         if c is not None:
             return not self.hidden(c)

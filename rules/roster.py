@@ -158,6 +158,12 @@ class RosterRules(FightRules):
         existing = enc.find(name)
         if existing is not None:
             raise IllegalAction(f"There is already a combatant called {existing.name}: pick another name.")
+        gone = next((n for n in enc.removed_hidden if n.casefold() == name.casefold()), None)
+        if gone is not None:
+            raise IllegalAction(
+                f"The GM's {gone} was removed from this fight and what was logged of it stays hidden under that name: "
+                f"pick another name (`{gone} 2`)."
+            )
         if len(enc.combatants) >= MAX_COMBATANTS:
             raise IllegalAction(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
         if enc.winner:
@@ -308,6 +314,8 @@ class RosterRules(FightRules):
     def remove(self, enc: Encounter, action: Remove, dice: Dice) -> list[Event]:
         c = enc.get(action.actor)
         enc.combatants.remove(c)
+        if c.owner_id is None and c.name not in enc.removed_hidden:  # its log entries and GM changes keep its name
+            enc.removed_hidden = [*enc.removed_hidden, c.name]
         enc.order = [n for n in enc.order if n != c.name]
         if enc.current == c.name:
             enc.current = None

@@ -408,6 +408,20 @@ class RuleSystem(RosterRules):
             return None
         return c.hp, full
 
+    def kept_from_players(self, enc: Encounter) -> str | None:
+        """What of ``enc`` its stored form (an export) holds that players may not see now, worded to
+        follow "while ..." with what ends it; None: nothing. Only the GM exports it then, privately.
+        The default: the numbers of the GM's hidden combatants (removed ones' too, in the GM changes)."""
+        if enc.hidden_names():
+            return "its combatants' numbers are hidden from players (or reveal them with `/encounter reveal`)"
+        return None
+
+    def hidden_again(self, enc: Encounter) -> str | None:
+        """What ``enc``, the state an `/undo` goes back to, hides from players again that the undone
+        command told (worded to follow "while"); None: nothing. The undo's reply then says that
+        instead of what it undid, and players' `/log` leaves out the undone rows meanwhile."""
+        return None
+
     def condition(self, c: Combatant) -> str:
         """What players see of a hidden combatant's health: unhurt, hurt, badly hurt, down, out."""
         if c.status == "out":

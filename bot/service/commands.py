@@ -289,7 +289,10 @@ class Service:
             facts = None
             if entry.facts:
                 facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}).model_dump_json(exclude_defaults=True)
-            text = f"Undid {entry.command} by {views.who(entry.user_id)}: {views.entry_text(entry, system)}"
+            again = system.hidden_again(restored)
+            if again is not None:  # what the undone command told is hidden again: said, not told again
+                facts = None
+            text = f"Undid {entry.command} by {views.who(entry.user_id)}: {again or views.entry_text(entry, system)}"
             ping = await self.encounters.commit(ctx, live, restored, Write("/undo", text, undoable=False, undo_of=entry.id, facts=facts))
         report, private = views.readers(Report("↩️ Undone", [text[:3500]]), restored, restored.is_gm(ctx.user_id))
         # a question the undo brings back (its answer undone) is asked again, with live buttons
@@ -316,26 +319,37 @@ class Service:
             raise InputError(f"The log has {plural(pages, 'page')} of {count} entries: give a `page:` from 1 to {pages}.")
         entries = await self.store.log(entry.id, count, skip=(page - 1) * count)
         # each reader's own: the GM's with every number, unless posted for everyone
-        shown = everyone if enc is not None and enc.is_gm(ctx.user_id) and not public else players_see(enc)
-        report = views.log_report(name, entries, views.system_of(entry), ended=ended).for_reader(shown)
+        gm = enc is not None and enc.is_gm(ctx.user_id) and not public
+        shown = everyone if gm else players_see(enc)
+        system = views.system_of(entry)
+        again = system.hidden_again(enc) if enc is not None and system is not None and not gm else None
+        report = views.log_report(name, entries, system, ended=ended, hidden_undone=again).for_reader(shown)
         if pages > 1 or total > len(entries):
             report.footer = f"Page {page} of {pages} (page 1 is the newest) · {total} entries"
         report.more = "(a smaller `count:` shows them)"
         return Outcome(report, ephemeral=not public, log_page=LogPage(entry.id, count, page, pages))
 
     async def export(self, ctx: Ctx) -> Outcome:
-        entry = await self.encounters.entry(ctx.channel_id) or await self.encounters.ended(ctx.channel_id)
+        active = await self.encounters.entry(ctx.channel_id)
+        entry = active or await self.encounters.ended(ctx.channel_id)
         if entry is None:
             raise no_encounter()
-        if not isinstance(entry, LiveEntry):
-            lines = [f"It could not be read ({entry.error}): this is the file exactly as it is stored."]
-            return Outcome(Report("📦 Export", lines), file=("encounter.json", entry.json.encode()))
+        if not isinstance(entry, LiveEntry):  # what it hides cannot be told: its GMs' alone, privately
+            require_gm_of(entry, ctx, "export an encounter that does not read back")
+            lines = [f"It could not be read ({entry.error}): this is the file exactly as it is stored, for you alone."]
+            return Outcome(Report("📦 Export", lines), file=("encounter.json", entry.json.encode()), ephemeral=True)
         live = entry
-        if live.enc.hidden_names() and not live.enc.is_gm(ctx.user_id):
-            raise not_gm(live.enc.gm_ids, "export it while its combatants' numbers are hidden from players (or reveal them with `/encounter reveal`)")
+        kept = get_system(live.enc.system).kept_from_players(live.enc)
+        if kept is not None and not live.enc.is_gm(ctx.user_id):
+            # an ended fight is revealed no more: only its GM can give the file
+            raise not_gm(live.enc.gm_ids, f"export it while {kept}" if active is not None else
+                         "export this ended fight: its file holds what is hidden from players")
         data = json.dumps(json.loads(live.json), indent=2, ensure_ascii=False).encode()
-        report = Report("📦 Export", [f"{live.enc.name}: {plural(len(live.enc.combatants), 'combatant')}, round {live.enc.round}."])
-        return Outcome(report, file=("encounter.json", data))
+        lines = [f"{live.enc.name}: {plural(len(live.enc.combatants), 'combatant')}, round {live.enc.round}."]
+        if kept is not None:
+            lines.append(f"Only you see this file while {kept}.")
+        # the file holds what players may not see: the GM's alone then
+        return Outcome(Report("📦 Export", lines), file=("encounter.json", data), ephemeral=kept is not None)
 
     @resolved_again
     async def import_(self, ctx: Ctx, raw: bytes, replace: bool = False) -> Outcome:

@@ -275,13 +275,18 @@ def entry_text(e: LogEntry, system: RuleSystem | None) -> str:
     return text
 
 
-def log_report(name: str, entries: list[LogEntry], system: RuleSystem | None, ended: bool = False) -> Report:
+def log_report(name: str, entries: list[LogEntry], system: RuleSystem | None, ended: bool = False,
+               hidden_undone: str | None = None) -> Report:
     """`/log` of the encounter called ``name``: one row per logged command, with every die,
-    rolled or typed; an ended one says so first."""
+    rolled or typed; an ended one says so first. ``hidden_undone``: what an undo hid again
+    (`RuleSystem.hidden_again`): the undone rows say only that, meanwhile."""
     lines = [f"This fight has ended: {AFTER_END}"] if ended else []
     for e in entries:
         stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
         undone = " ~~undone~~" if e.undone else ""
+        if e.undone and hidden_undone is not None:
+            lines.append(f"`#{e.id}` {stamp} {who(e.user_id)} {e.command}{undone}: not shown while {hidden_undone}")
+            continue
         dice = _log_dice(e)
         text = entry_text(e, system)
         hiding = marked_names(text)  # the dice of an entry that hides numbers are the GM's to read

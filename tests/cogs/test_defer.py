@@ -26,6 +26,7 @@ async def test_slow_commands_defer_publicly_then_deliver_their_result(h: Harness
     await setup_fight(h)
     path = await export_file(h, tmp_path)
     await h.run("gm", "/init roll")
+    await h.run("gm", "/encounter reveal")  # (while anything is hidden the GM's export is private)
     cases = [
         (("bob", "/map"), {}, "map.png"),
         (("gm", "/encounter export"), {}, "encounter.json"),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from bot.offline.harness import Harness, Sent, channel_id_of
 from rules.models import Combatant
 from rules.registry import get_system
-from tests.cogs.fights import export, started_cdg
+from tests.cogs.fights import BORIN, GRAK, export, started_cdg
 
 
 def system_state(system, **fields):
@@ -844,3 +845,73 @@ async def test_kov_a_delay_after_a_hidden_foe_stands_in_the_order_alike_whatever
         sent = await h.run("bob", "/act", channel, action="delay", options="after=Grak")
         boards.append(next(line for line in board(sent).split("\n") if line.startswith("Order:")))
     assert boards == ["Order: Grak, Borin, Thrain -1"] * 2
+
+
+async def test_the_gms_export_is_private_while_anything_is_hidden(h: Harness) -> None:
+    """docs/commands.md: "While anything is hidden only the GM can `/encounter export`": the file holds the
+    hidden combatant's sheet, so the GM's export goes to the GM alone; once all is revealed it is posted."""
+    await started_cdg(h)
+    sent = await h.run("gm", "/encounter export")
+    given = [s for s in sent if s.files]
+    assert given and all(s.ephemeral for s in given)
+    await h.run("gm", "/encounter reveal")
+    assert [s for s in await h.run("gm", "/encounter export") if s.files and not s.ephemeral]
+
+
+async def removed_after_an_edit(h: Harness) -> list[Sent]:
+    """Grak (the GM's, hidden) edited mid-fight and removed; Snaga (the GM's, revealed by name) fights on."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant add", name="Snaga", side="orcs", at="G5", facing="W", sheet=GRAK)
+    await h.run("gm", "/encounter reveal", combatant="Snaga")
+    await h.run("gm", "/combatant edit", name="Grak", sheet="dv=6 hp+2")
+    return await h.run("gm", "/combatant remove", name="Grak")
+
+
+async def test_a_removed_hidden_combatants_gm_changes_stay_hidden(h: Harness) -> None:
+    """An edited hidden combatant's "board's GM changes say `the GM changed Grak`", and still do once
+    it is removed: on the board, in a player's status, and no player's export holds the numbers."""
+    sent = await removed_after_an_edit(h)
+    assert "the GM changed Grak" in board(sent) and "dv=6" not in board(sent)
+    status = reply(await h.run("bob", "/encounter status")).text
+    assert "the GM changed Grak" in status and "dv=6" not in status
+    refused = reply(await h.run("bob", "/encounter export"))
+    assert refused.ephemeral and "hidden from players" in refused.text and not refused.files
+    assert "dv=6" in reply(await h.run("gm", "/encounter status")).text
+
+
+async def test_a_removed_hidden_combatants_name_is_not_given_again(h: Harness) -> None:
+    """`/log` entries made while a combatant was hidden "hide them again when it is hidden again": a new
+    combatant under a removed hidden one's name would show them, so the name is refused (any case)."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet=GRAK + " hp=5 dv=6")
+    await h.run("gm", "/combatant remove", name="Grak")
+    for who, name in (("bob", "Grak"), ("gm", "grak")):
+        refused = reply(await h.run(who, "/combatant add", name=name, side="dwarves", at="B3", facing="E", sheet=BORIN))
+        assert refused.ephemeral and "pick another name" in refused.text
+    log = reply(await h.run("bob", "/log", count="4")).text
+    assert "dv=6" not in log and "hp=5" not in log
+
+
+async def test_an_encounter_that_does_not_read_back_is_exported_to_its_gm_alone(h: Harness) -> None:
+    """Stored as it is, the file holds the GM's hidden combatants' sheets ("While anything is hidden only
+    the GM can `/encounter export`"): its GMs (read from the stored text) get it privately, players not at all."""
+    await started_cdg(h)
+    with sqlite3.connect(h.store_path) as db:
+        db.execute("UPDATE encounters SET state = json_set(state, '$.round', -5)")
+    h = await h.restart()
+    try:
+        refused = reply(await h.run("bob", "/encounter export"))
+        assert refused.ephemeral and not refused.files and "Only the GM" in refused.text
+        given = [s for s in await h.run("gm", "/encounter export") if s.files]
+        assert given and all(s.ephemeral for s in given)
+    finally:
+        await h.close()
+
+
+async def test_a_players_export_of_an_ended_fight_with_hidden_numbers_says_to_ask_the_gm(h: Harness) -> None:
+    """An ended fight can no longer be revealed: the refusal asks the GM rather than suggesting `/encounter reveal`."""
+    await started_cdg(h)
+    await h.run("gm", "/encounter end", confirm="true")
+    refused = reply(await h.run("bob", "/encounter export"))
+    assert refused.ephemeral and not refused.files and "ask" in refused.text
+    assert "/encounter reveal" not in refused.text and "ended" in refused.text

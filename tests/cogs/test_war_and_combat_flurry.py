@@ -233,3 +233,37 @@ async def test_a_six_round_stun_outlasts_the_shock_checks(h: Harness) -> None:
     else:
         raise AssertionError(f"round 7 with Grak to act never came: {data['round']}, {data['phase']}")
     assert len([s for s in shocks if "Grak" in s]) >= 5
+
+
+async def test_hidden_declarations_are_in_no_players_export(h: Harness) -> None:
+    """`declare=hidden`: "all declare at once, hidden until all have": between two players' fighters (nothing
+    else hidden), a declaration waiting for the other's is in no export but the GM's, which only the GM sees."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Duel", map="16x12 hex")
+    await h.run("gm", "/encounter settings", options="declare=hidden")
+    await h.run("bob", "/combatant add", name="Borin", side="dwarves", at="D4", facing="SE", sheet=BORIN)
+    await h.run("tess", "/combatant add", name="Rolf", side="raiders", at="E5", facing="NW", sheet=GRAK)
+    await h.run("gm", "/init roll", roll="6,5,4,1,5,5")
+    await h.run("bob", "/init next", confirm="true")
+    await h.run("tess", "/init next", confirm="true")
+    await h.run("tess", "/act", action="declare", options="intent=throw tactic=circle")
+    for who in ("bob", "eve"):
+        refused = reply(await h.run(who, "/encounter export"))
+        assert refused.ephemeral and not refused.files and "declarations are hidden" in refused.text
+    sent = await h.run("gm", "/encounter export")
+    assert [s for s in sent if s.files] and all(s.ephemeral for s in sent if s.files)
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=hold")
+    assert (await export(h, who="bob"))["state"]["declarations"]["revealed"] is True
+
+
+async def test_an_undone_reveal_does_not_tell_the_declarations_hidden_again(h: Harness) -> None:
+    """`declare=hidden`: "hidden until all have declared". The GM's `/undo` of the declaration that revealed
+    them hides them again (Grak's stands): neither the undo's reply nor the log tells Grak's any more."""
+    await to_flurry(h)
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=grapple tactic=retreat")
+    assert "grapple" in said(await h.run("bob", "/act", action="declare", options="intent=kill tactic=press"))
+    sent = await h.run("gm", "/undo")
+    public = [s for s in sent if not s.ephemeral]
+    assert public and "Undid /act" in said(public) and "grapple" not in said(public)
+    assert "declarations are hidden until all have declared" in reply(sent).text
+    log = reply(await h.run("bob", "/log", count="5")).text
+    assert "Undid /act" in log and "grapple" not in log and "retreat" not in log

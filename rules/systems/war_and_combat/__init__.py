@@ -100,6 +100,27 @@ class WarAndCombatSystem(RuleSystem):
             return "unhurt"
         return "hurt" if worst == {"light"} else "badly hurt"
 
+    def kept_from_players(self, enc: Encounter) -> str | None:
+        """Besides hidden numbers, declarations made under `declare=hidden` ("all declare at once, hidden
+        until all have"): the export holds them, so it waits for the reveal (the GM's is private)."""
+        if self.declarations_hidden(enc):
+            return ("the flurry's declarations are hidden (export once all have declared, "
+                    "or the GM's `/act action:force` reveals them)")
+        return super().kept_from_players(enc)
+
+    def hidden_again(self, enc: Encounter) -> str | None:
+        """An undo back to before the reveal hides the declarations made again (each may declare anew)."""
+        if self.declarations_hidden(enc):
+            return "the flurry's declarations are hidden until all have declared (anyone may declare again: the new one replaces the old)"
+        return None
+
+    @staticmethod
+    def declarations_hidden(enc: Encounter) -> bool:
+        """Declarations made under `declare=hidden` and not yet revealed?"""
+        est = WacEncounter.of(enc)
+        d = est.declarations
+        return d is not None and bool(d.made) and not d.revealed and not est.in_turn
+
     def highlights(self, enc: Encounter) -> list[Highlight]:
         """The acting fighter's zones: threat (its weapon's front hexes in range), a polearm's
         obstructed hexes, marginal (beside it, range 2 and 3), and, only while it is engaged, the rest of its zone of danger ("any hex
