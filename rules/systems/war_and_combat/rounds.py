@@ -58,9 +58,9 @@ from rules.systems.war_and_combat.turns import (
     add_effect,
     can_act,
     idle,
+    idle_why,
     phase_mp,
     set_status,
-    stunned,
     task,
 )
 from rules.turns.ordered import Slot, arrange, next_to_act
@@ -220,7 +220,7 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     fighters = participants(enc)
     events: list[Event] = [FlurryBegan(participants=[c.name for c in fighters])]
     # "can take no action": the stunned (and the surprised) neither declare nor roll the flurry's initiative
-    still = {c.name: "stunned" if stunned(enc, c) else "surprised" for c in fighters if idle(enc, c)}
+    still = {c.name: why for c in fighters if (why := idle_why(enc, c)) is not None}
     for c in fighters:
         if c.name in still:
             WacCombatant.of(c).actions, WacCombatant.of(c).flurry_init = 0, None
@@ -278,8 +278,7 @@ def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[s
     d = est.declarations
     if enc.phase != "flurry" or d is None:
         raise IllegalAction("Declarations are made when a flurry begins, in the flurry phase.")
-    if c.name not in d.participants and idle(enc, c):
-        why = "stunned" if stunned(enc, c) else "surprised"
+    if c.name not in d.participants and (why := idle_why(enc, c)) is not None:
         raise IllegalAction(f"{c.name} is {why}: no action this round, so it declares nothing; the flurry goes on "
                             "without its declaration.")
     waiting = to_declare(enc)

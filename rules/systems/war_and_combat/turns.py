@@ -17,7 +17,7 @@ from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables_movement import pace_points, phase_points
 from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 
-__all__ = ["stunned", "surprised", "idle", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
+__all__ = ["stunned", "surprised", "idle", "idle_why", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
            "to_declare", "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full",
            "refuse_if_stunned"]
 
@@ -49,7 +49,12 @@ def surprised(enc: Encounter, c: Combatant) -> bool:
 
 def idle(enc: Encounter, c: Combatant) -> bool:
     """Taking no action now: stunned or surprised."""
-    return stunned(enc, c) or surprised(enc, c)
+    return idle_why(enc, c) is not None
+
+
+def idle_why(enc: Encounter, c: Combatant) -> str | None:
+    """Why ``c`` takes no action now: "stunned", "surprised", or None (it may act)."""
+    return "stunned" if stunned(enc, c) else "surprised" if surprised(enc, c) else None
 
 
 def can_act(enc: Encounter, c: Combatant) -> bool:
