@@ -332,9 +332,7 @@ class Encounter(BaseModel):
         """Whether players see the numbers of the combatant called ``name`` now: a player's
         always; the GM's once revealed. A name no longer in the encounter (a removed GM's
         combatant's above all) is shown only if revealed."""
-        if name in self.removed_hidden:
-            return self.settings.reveal or name in self.settings.revealed
-        c = self.find(name)
+        c = None if name in self.removed_hidden else self.find(name)  # a removed one's name answers for it
         if c is not None:
             return not self.hidden(c)
         return self.settings.reveal or name in self.settings.revealed
