@@ -58,7 +58,7 @@ from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.turns import (
     acting,
     quick_action,
-    refuse_if_stunned,
+    refuse_if_idle,
     stunned,
     task,
 )
@@ -97,7 +97,7 @@ def _outsider(enc: Encounter, grid: Grid, c: Combatant, what: str) -> None:
         raise IllegalAction(f"{c.name} is in the flurry: it fights there with `/attack` when the attack is its.")
     if c.status != "active":
         raise IllegalAction(f"{c.name} cannot act now.")
-    refuse_if_stunned(enc, c)
+    refuse_if_idle(enc, c)
     if engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: only an unengaged fighter makes a {what}.")
 

@@ -19,7 +19,7 @@ from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 
 __all__ = ["stunned", "surprised", "idle", "idle_why", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
            "to_declare", "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full",
-           "refuse_if_stunned"]
+           "refuse_if_idle"]
 
 
 #: the effect code of the surprised (`turns.surprised`)
@@ -30,11 +30,16 @@ def stunned(enc: Encounter, c: Combatant) -> bool:
     return active(enc.effects, c.name, "stun") is not None
 
 
-def refuse_if_stunned(enc: Encounter, c: Combatant) -> None:
+def refuse_if_idle(enc: Encounter, c: Combatant) -> None:
     """"Stunned characters ... can take no action for 1d6 rounds": refuse any action of a stunned ``c`` (an attack, a
-    shot, a move, a quick, full or lengthy action), saying how long the stun lasts and what is left to do."""
+    shot, a move, a quick, full or lengthy action), saying how long the stun lasts and what is left to do; and any
+    of a surprised one, who takes no action in the round it is surprised (`surprised`)."""
     stun = active(enc.effects, c.name, "stun")
     if stun is None:
+        if surprised(enc, c):
+            raise IllegalAction(f"{c.name} is surprised and takes no action in round {enc.round}: it acts from the "
+                                f"next round (the GM may end the surprise early with `/effect remove name:surprised "
+                                f"target:{c.name}`).")
         return
     left = "until the end of this round" if stun.left <= 1 else f"for {stun.left} rounds, this one included"
     then = "`/act action:hold` passes the attack on" if enc.phase == "flurry" else "`/init next` ends its step"
@@ -207,7 +212,7 @@ def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movemen
                               "attacks come after.")
         raise NotYourTurn(f"It is {enc.current or 'nobody'}'s step in the {enc.phase} phase, not {c.name}'s.")
     if not passing:
-        refuse_if_stunned(enc, c)
+        refuse_if_idle(enc, c)
     return c
 
 
