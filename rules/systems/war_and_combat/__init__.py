@@ -223,6 +223,11 @@ class WarAndCombatSystem(RuleSystem):
     def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
         return () if turn.phase == "declare" else rounds.up_next(enc, self.option_values(enc))
 
+    def untouched(self, enc: Encounter, name: str) -> bool:
+        """A stunned or surprised fighter "can take no action": ending its turn asks nothing first."""
+        c = enc.find(name)
+        return super().untouched(enc, name) and not (c is not None and turns.idle(enc, c))
+
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """Holding at a deadline (`deadline_policy` `hold`): a fighter yet to declare declares the
         default intention with the tactic hold; one with the initiative in a flurry holds it (the

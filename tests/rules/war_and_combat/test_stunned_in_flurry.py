@@ -89,3 +89,13 @@ def test_a_round_in_which_nobody_can_act_waits_for_the_gm_and_does_not_stall():
     assert "the GM's `/init next` gives the first step" in SYSTEM.present.turn_label(s.enc, SYSTEM.facts(s.enc))
     s.run("next")
     assert s.enc.round == 2 and s.enc.current == "Borin"
+
+
+def test_a_stunned_fighters_turn_is_ended_without_asking():
+    """A stunned fighter "can take no action": a typed `/init next` on its turn has nothing to ask first ("has done
+    nothing yet: end the turn now?" is for one who could still act), so the turn reads as not untouched."""
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert s.enc.current == "Borin" and s.system.untouched(s.enc, "Borin")
+    stun(s, "Borin")
+    assert not s.system.untouched(s.enc, "Borin")
