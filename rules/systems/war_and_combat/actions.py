@@ -380,6 +380,6 @@ ACTIONS = ActionTable(
                "one downed only by that wound is active again", gm_only=True, target=True, legal=_gm_side,
                words=words.HEAL, handler=harm.heal),
     ActionSpec("surprise", "before the first round's flurries, mark a fighter (`target`) or a whole side surprised: "
-               "in the first round it takes no step and no flurry action, and cannot defend", gm_only=True,
+               "in the first round it takes no step and no flurry action (no interrupt or swipe either), and cannot defend", gm_only=True,
                target=True, words=words.SURPRISE, legal=_surprising, handler=_surprise),
 )
