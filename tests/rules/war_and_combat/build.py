@@ -80,3 +80,28 @@ def adjusting(tactic: str, blocked: tuple[str, ...] = ()) -> Scenario:
     s.run("next", actor="Grak")
     assert s.enc.phase == "adjustment" and s.enc.current == "Borin"
     return s
+
+
+ALDA = "agl=13 fighter=3 skills=dagger:2,tactics:1 weapons=dagger"
+
+
+def watched(alda_at: str = "E3", surprised: str | None = None) -> Scenario:
+    """Borin and Grak engaged (Borin attacks first); Alda (dwarves) unengaged two hexes N of Grak; ``surprised``:
+    the one the GM surprises before the first round."""
+    s = wac(tactics_skew="no")
+    s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
+    s.add("Grak", GRAK, side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
+    s.add("Alda", ALDA, side="dwarves", at=alda_at, facing="S")
+    if surprised is not None:
+        s.run("act", action="surprise", target=surprised)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    return s
+
+
+def revealed(s: Scenario) -> None:
+    """Both of the flurry declare: the declarations are revealed and Borin attacks first."""
+    s.run("act", action="declare", actor="Borin", options={})
+    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
+    assert s.enc.current == "Borin"

@@ -7,16 +7,7 @@ from __future__ import annotations
 
 from rules.effects import active
 from rules.systems.war_and_combat.attacks import defense
-from tests.rules.war_and_combat.build import (
-    BORIN,
-    GRAK,
-    duel,
-    fight,
-    near,
-    to_flurry,
-    wac,
-)
-from tests.rules.war_and_combat.test_swipes import ALDA, revealed
+from tests.rules.war_and_combat.build import duel, fight, revealed, to_flurry, watched
 from tests.scenario import Scenario
 
 
@@ -98,14 +89,7 @@ def test_a_surprised_fighter_neither_interrupts_nor_swipes_at_a_flurry():
     """The surprised "take no action" in the first round (the text: "Surprise occurs when one side takes action
     unexpected or unperceived by the other"): an unengaged surprised fighter may not "interrupt flurries, or attempt
     to make a free attack (or swipe) at a fighter in a flurry" that round; the refusal says so and changes nothing."""
-    s = wac(tactics_skew="no")
-    s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
-    s.add("Grak", GRAK, side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
-    s.add("Alda", ALDA, side="dwarves", at="E3", facing="S")
-    s.run("act", action="surprise", target="Alda")
-    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
-    while s.enc.phase == "movement":
-        s.run("next", actor=s.enc.current)
+    s = watched(surprised="Alda")
     revealed(s)
     before = s.enc.model_dump_json()
     for action, extra in (("interrupt", {}), ("swipe", {"target": "Grak"})):

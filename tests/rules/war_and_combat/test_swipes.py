@@ -5,28 +5,17 @@ from rules.effects import Effect
 from rules.events import Attacked, Checked, Term, mod
 from rules.hidden import public_copy
 from rules.systems.war_and_combat.events import FlurryInitiative, Struck
-from tests.rules.war_and_combat.build import BORIN, GRAK, near, st, wac
+from tests.rules.war_and_combat.build import (
+    ALDA,
+    BORIN,
+    GRAK,
+    near,
+    revealed,
+    st,
+    wac,
+    watched,
+)
 from tests.scenario import Scenario
-
-ALDA = "agl=13 fighter=3 skills=dagger:2,tactics:1 weapons=dagger"
-
-
-def watched(alda_at: str = "E3") -> Scenario:
-    """Borin and Grak engaged (Borin attacks first); Alda (dwarves) unengaged two hexes N of Grak."""
-    s = wac(tactics_skew="no")
-    s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
-    s.add("Grak", GRAK, side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
-    s.add("Alda", ALDA, side="dwarves", at=alda_at, facing="S")
-    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
-    while s.enc.phase == "movement":
-        s.run("next", actor=s.enc.current)
-    return s
-
-
-def revealed(s: Scenario) -> None:
-    s.run("act", action="declare", actor="Borin", options={})
-    s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
-    assert s.enc.current == "Borin"
 
 
 def test_a_swipe_negotiates_then_strikes_and_the_target_spends_an_action_to_defend():
