@@ -32,9 +32,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.actions import Act, ActionSpec, ActionTable, Attack, CoupDeGrace, Move, Next
+from rules.actions import (
+    Act,
+    ActionSpec,
+    ActionTable,
+    Attack,
+    CoupDeGrace,
+    EffectAdd,
+    Move,
+    Next,
+)
 from rules.dice import Dice
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, InputError
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
@@ -56,6 +65,10 @@ from rules.systems.war_and_combat.present import WacPresenter, sheet_summary
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 
 __all__ = ["WarAndCombatSystem", "WacCombatant", "WacEncounter"]
+
+
+#: the effects `/effect add` puts on a fighter as the rules' own conditions, by name: their codes
+RULE_CONDITIONS = {"stun": "stun", "stunned": "stun", "surprised": turns.SURPRISED}
 
 
 class WarAndCombatSystem(RuleSystem):
@@ -222,6 +235,23 @@ class WarAndCombatSystem(RuleSystem):
 
     def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
         return () if turn.phase == "declare" else rounds.up_next(enc, self.option_values(enc))
+
+    def add_effect(self, enc: Encounter, action: EffectAdd, dice: Dice) -> list[Event]:
+        """A stun or surprise given with `/effect add` on a fighter is the rules' own condition (the stun: "can take
+        no action for 1d6 rounds", here for the ``rounds`` given), counted down at each round's end; any other
+        effect is a named one."""
+        name = " ".join(action.effect.split())
+        code = RULE_CONDITIONS.get(name.casefold())
+        if code is None or action.actor is None:
+            return super().add_effect(enc, action, dice)
+        if action.mods or action.ends:
+            raise InputError(f"{name} is the rules' condition: it lasts whole rounds, ending with "
+                             f"a round, and changes no numbers itself: give only `rounds` (and `target`).")
+        super().add_effect(enc, action, dice)  # the checks of any effect (who may, one of that name already on)
+        c = enc.get(action.actor)
+        enc.effects = [e for e in enc.effects if not (e.target == c.name and e.code is None
+                                                      and e.name.casefold() == name.casefold())]
+        return [turns.add_effect(enc, c, code, action.rounds)]
 
     def untouched(self, enc: Encounter, name: str) -> bool:
         """A stunned or surprised fighter "can take no action": ending its turn asks nothing first."""

@@ -99,3 +99,21 @@ def test_a_stunned_fighters_turn_is_ended_without_asking():
     assert s.enc.current == "Borin" and s.system.untouched(s.enc, "Borin")
     stun(s, "Borin")
     assert not s.system.untouched(s.enc, "Borin")
+
+
+def test_the_gms_stun_effect_is_the_rules_stun():
+    """The GM's `/effect add name:stun target:Borin rounds:2` puts on the rules' stun ("Stunned characters ... can take
+    no action for 1d6 rounds", here for the rounds the GM gives): Borin's move is refused, and the stun counts down at
+    the round's end as a wound's does. A stun with `mods` or its own `ends` is refused, changing nothing."""
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert s.enc.current == "Borin"
+    before = s.enc.model_dump_json()
+    assert "whole rounds" in s.refused("effect_add", actor="Borin", effect="Stun", rounds=2, mods="defense-1")
+    assert "whole rounds" in s.refused("effect_add", actor="Borin", effect="stun", rounds=2, ends="end of Grak's turn")
+    assert s.enc.model_dump_json() == before
+    s.run("effect_add", actor="Borin", effect="Stun", rounds=2)
+    stun = next(e for e in s.enc.effects if e.target == "Borin")
+    assert (stun.code, stun.name, stun.ends, stun.left) == ("stun", "stun", "round_end", 2)
+    assert "Borin is stunned" in s.refused("move", actor="Borin", path="D5")
+    assert not s.system.untouched(s.enc, "Borin")
