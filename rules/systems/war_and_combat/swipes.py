@@ -92,20 +92,20 @@ def _outsider(enc: Encounter, grid: Grid, c: Combatant, what: str) -> None:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
     est = WacEncounter.of(enc)
     if enc.phase != "flurry" or est.declarations is None or not est.flurries:
-        raise IllegalAction(f"A {what} is made at a flurry under way, in the flurry phase.")
+        raise IllegalAction(f"{what.capitalize()} is made at a flurry under way, in the flurry phase.")
     if any(c.name in g for g in est.flurries):
         raise IllegalAction(f"{c.name} is in the flurry: it fights there with `/attack` when the attack is its.")
     if c.status != "active":
         raise IllegalAction(f"{c.name} cannot act now.")
     refuse_if_idle(enc, c)
     if engaged_with(enc, grid, c):
-        raise IllegalAction(f"{c.name} is engaged: only an unengaged fighter makes a {what}.")
+        raise IllegalAction(f"{c.name} is engaged: only an unengaged fighter makes {what}.")
 
 
 def swipe(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words: OptionValues, dice: Dice) -> list[Event]:
     """`/act action:swipe target:X`: the negotiate task, then a free attack (or the target's blow)."""
     c = enc.get(action.actor)
-    _outsider(enc, grid, c, "swipe")
+    _outsider(enc, grid, c, "a swipe")
     est = WacEncounter.of(enc)
     assert est.declarations is not None
     if not est.declarations.revealed:
@@ -192,7 +192,7 @@ def _spend(enc: Encounter, t: Combatant) -> None:
 def interrupt(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words: OptionValues, dice: Dice) -> list[Event]:
     """`/act action:interrupt`: join the flurry under way (with `intent=`, `tactic=`... to declare at once)."""
     c = enc.get(action.actor)
-    _outsider(enc, grid, c, "interrupt")
+    _outsider(enc, grid, c, "an interrupt")
     if not within_reach(enc, c):
         raise IllegalAction(f"{c.name} is too far from the flurry: an interrupt needs an opponent in it within its "
                             f"weapon's reach + 1 hex; move closer in the movement phase.")

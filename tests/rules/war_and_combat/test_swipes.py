@@ -237,3 +237,11 @@ def test_a_swipe_in_the_flurry_phase_takes_no_penalty_for_moving_earlier_in_the_
     res = s.run("act", [6, 6, 4, 4, 4, 2], action="swipe", actor="Alda", target="Grak")
     rolls = [e.roll for e in res.events if getattr(e, "roll", None) is not None]
     assert len(rolls) >= 2 and not any(m.code == "moving" for r in rolls for m in r.modifiers)
+
+
+def test_an_interrupt_out_of_the_flurry_phase_is_refused_in_plain_words():
+    """"Unengaged figures may interrupt flurries": in the movement phase there is none to interrupt; the refusal reads
+    "An interrupt", and a swipe's "A swipe"."""
+    s = alda_steps()
+    assert s.refused("act", action="interrupt", actor="Alda").startswith("An interrupt is made at a flurry under way")
+    assert s.refused("act", action="swipe", actor="Alda", target="Grak").startswith("A swipe is made at a flurry")
