@@ -36,10 +36,11 @@ def refuse_if_idle(enc: Encounter, c: Combatant) -> None:
     of a surprised one, who takes no action in the round it is surprised (`surprised`)."""
     stun = active(enc.effects, c.name, "stun")
     if stun is None:
-        if surprised(enc, c):
-            raise IllegalAction(f"{c.name} is surprised and takes no action in round {enc.round}: it acts from the "
-                                f"next round (the GM may end the surprise early with `/effect remove name:surprised "
-                                f"target:{c.name}`).")
+        surprise = active(enc.effects, c.name, SURPRISED)
+        if surprise is not None:  # it ends with the round its last round end counts
+            raise IllegalAction(f"{c.name} is surprised and takes no action until the end of round "
+                                f"{enc.round + max(surprise.left, 1) - 1}: it acts from the round after (the GM may "
+                                f"end the surprise early with `/effect remove name:surprised target:{c.name}`).")
         return
     left = "until the end of this round" if stun.left <= 1 else f"for {stun.left} rounds, this one included"
     then = "`/act action:hold` passes the attack on" if enc.phase == "flurry" else "`/init next` ends its step"

@@ -3,9 +3,13 @@ initiative, not awaited; still in the flurry, attacked at its lowered Defense; a
 for the GM."""
 from __future__ import annotations
 
+import pytest
+
 from rules.effects import Effect
+from rules.errors import IllegalAction
 from rules.systems.war_and_combat.events import FlurryInitiative
 from rules.systems.war_and_combat.flurry import to_declare
+from rules.systems.war_and_combat.turns import refuse_if_idle
 from tests.rules.war_and_combat.build import SYSTEM, duel, st
 from tests.scenario import Scenario
 
@@ -117,3 +121,15 @@ def test_the_gms_stun_effect_is_the_rules_stun():
     assert (stun.code, stun.name, stun.ends, stun.left) == ("stun", "stun", "round_end", 2)
     assert "Borin is stunned" in s.refused("move", actor="Borin", path="D5")
     assert not s.system.untouched(s.enc, "Borin")
+
+
+def test_the_gms_surprised_effect_is_the_rules_surprise_for_its_rounds():
+    """`/effect add name:surprised target:Grak rounds:2` is the rules' surprise (Grak takes no action): any action of
+    Grak's is refused, saying until the end of which round (round 1 + 2 round ends: the end of round 2)."""
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("effect_add", actor="Grak", effect="surprised", rounds=2)
+    surprise = next(e for e in s.enc.effects if e.target == "Grak")
+    assert (surprise.code, surprise.left) == ("surprised", 2)
+    with pytest.raises(IllegalAction, match="Grak is surprised and takes no action until the end of round 2"):
+        refuse_if_idle(s.enc, s.get("Grak"))
