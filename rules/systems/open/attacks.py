@@ -106,14 +106,15 @@ def check_turn(enc: Encounter, c: Combatant) -> OpenCombatant:
 
 
 def _reach_and_range(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, t: Combatant,
-                     w: Weapon, dis: list[Term]) -> int:
-    """The distance in feet, refusing a target out of reach or range (noting long range)."""
+                     w: Weapon, dis: list[Term]) -> tuple[int, bool]:
+    """The distance in feet, and whether the attack is a melee one (a thrown weapon's within its reach); refusing a
+    target out of reach or range (noting long range)."""
     far = feet(grid, opts, c.cell, t.cell)
-    if not w.ranged:
+    if w.melee and (not w.ranged or far <= sheet.reach(c, w)):
         if far > sheet.reach(c, w):
             raise IllegalAction(f"{t.name} is {far} ft away, beyond {c.name}'s {sheet.reach(c, w)} ft reach with the "
                                 f"{w.name}: move closer first.")
-        return far
+        return far, True
     if w.long is not None and far > w.long:
         raise IllegalAction(f"{t.name} is {far} ft away, beyond the {w.name}'s long range of {w.long} ft: move closer "
                             "first, or pick a nearer target.")
@@ -122,13 +123,13 @@ def _reach_and_range(enc: Encounter, opts: OptionValues, grid: Grid | None, c: C
     if w.save is None and any(o.status == "active" and not has(enc, o, "incapacitated") and
                               feet(grid, opts, c.cell, o.cell) <= 5 for o in enc.enemies_of(c) if o.cell):
         dis.append(Term(code="hostile_near"))
-    return far
+    return far, False
 
 
 def strike(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, t: Combatant, w: Weapon,
            dice: Dice, adv: list[Term], dis: list[Term], *, opportunity: bool = False, coup: bool = False) -> list[Event]:
     """One attack roll of ``c`` at ``t`` with ``w``, and its damage on a hit."""
-    far = _reach_and_range(enc, opts, grid, c, t, w, dis)
+    far, melee = _reach_and_range(enc, opts, grid, c, t, w, dis)
     shelter = cover(grid, opts, c.cell, t.cell)
     if shelter == "total":
         raise IllegalAction(f"{t.name} has total cover from {c.name} behind the walls: it cannot be targeted.")
@@ -137,7 +138,7 @@ def strike(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, 
     for name, k in conditions(enc, t).items():
         why = Term(code="target_condition", args=[t.name, name])
         if k.against == "prone":
-            (adv if far <= 5 and not w.ranged else dis).append(why)
+            (adv if far <= 5 and melee else dis).append(why)
         elif k.against:
             (adv if k.against == "adv" else dis).append(why)
     mode = mode_of(adv, dis)
@@ -327,7 +328,7 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid | None, action:
     if not has(enc, t, "helpless"):
         raise IllegalAction(f"{t.name} is not helpless (paralysed, unconscious or down): attack it with `/attack`.")
     w = sheet.weapon(c, action.weapon, melee_only=True)
-    if w.ranged or w.save is not None:
+    if not w.melee:
         raise IllegalAction(f"A coup de grâce is a melee attack: the {w.name} is not a melee weapon.")
     if feet(grid, opts, c.cell, t.cell) > 5:
         raise IllegalAction(f"{t.name} is {feet(grid, opts, c.cell, t.cell)} ft away: a coup de grâce is struck from "

@@ -69,7 +69,14 @@ class Weapon:
 
     @property
     def ranged(self) -> bool:
+        """It may be thrown or shot (a `range=`)."""
         return self.normal is not None
+
+    @property
+    def melee(self) -> bool:
+        """It strikes in melee: an attack roll without a `range=`, or a thrown weapon (a `reach=` and a `range=`:
+        a melee attack within its reach, thrown beyond it)."""
+        return self.save is None and (self.normal is None or self.reach is not None)
 
     def text(self) -> str:
         """The weapon in the sheet's form."""
@@ -291,7 +298,7 @@ def weapon(c: Combatant, name: str | None, melee_only: bool = False) -> Weapon:
         if w is None:
             raise SheetError(f"{c.name} has no weapon `{name[:30]}`: its weapons are {', '.join(found) or 'none'}.")
         return w
-    usable = [w for w in found.values() if not melee_only or (w.save is None and not w.ranged)]
+    usable = [w for w in found.values() if not melee_only or w.melee]
     if not usable:
         raise SheetError(f"{c.name}'s sheet has no {'melee ' if melee_only else ''}weapon: add one with `weapons=`.")
     return usable[0]

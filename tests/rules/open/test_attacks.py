@@ -9,6 +9,7 @@ from rules.errors import SheetError
 from rules.events import Term
 from rules.hidden import for_reader
 from rules.systems.open.events import Harmed, OpenAttack
+from rules.systems.open.sheet import weapon
 from tests.scenario import Scenario
 
 SWORD = "longsword:+5:1d8+3:slashing"
@@ -107,6 +108,29 @@ def test_a_ranged_attack_with_a_hostile_next_to_it_has_disadvantage() -> None:
     """"with a hostile able to act within 5 ft it has disadvantage"."""
     s = duel(hero="hp=20 weapons=bow:+5:1d6:piercing:range=80/320")
     a = attack_of(s.resolve("attack", [15, 3], actor="Ann", target="Grak"))
+    assert a.mode == "disadvantage" and Term(code="hostile_near") in a.reasons
+
+
+DAGGER = "dagger:+4:1d4+2:piercing:reach=5:range=20/60"
+
+
+def test_a_weapon_with_reach_and_range_strikes_in_melee_within_its_reach_and_is_thrown_beyond() -> None:
+    """A weapon given both `reach=` and `range=` (a thrown dagger, as the docs say: "A melee weapon reaches its `reach=`
+    ...; a ranged one past its normal range has disadvantage ... and with a hostile able to act within 5 ft it has
+    disadvantage"): next to Grak it is a melee attack (no disadvantage for the hostile near), it may strike an
+    opportunity attack or a coup de grace as any melee weapon; at 15 ft it is thrown, a ranged attack."""
+    s = duel(hero=f"hp=20 weapons={DAGGER}")
+    a = attack_of(s.resolve("attack", [15, 3], actor="Ann", target="Grak"))
+    assert a.mode is None and a.reasons == []
+    assert weapon(s.get("Ann"), None, melee_only=True).name == "dagger"
+    s = duel(hero=f"hp=20 weapons={DAGGER}", foe_at="E2")
+    a = attack_of(s.resolve("attack", [15, 3], actor="Ann", target="Grak"))
+    assert a.roll.success and a.mode is None
+    s = Scenario("open").add("Ann", f"hp=20 weapons={DAGGER} init=+10", at="B2")
+    s.add("Grak", "hp=30 ac=14 weapons=claws:+4:1d6:slashing", at="C2", owner=None)
+    s.add("Snaga", "hp=5 ac=10", at="E2", owner=None)
+    s.run("init_roll", [10, 2, 1])
+    a = attack_of(s.resolve("attack", [15, 14, 3], actor="Ann", target="Snaga"))
     assert a.mode == "disadvantage" and Term(code="hostile_near") in a.reasons
 
 
