@@ -57,9 +57,9 @@ from rules.systems.war_and_combat.rounds import join, settle
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.turns import (
     acting,
+    idle,
     quick_action,
     refuse_if_idle,
-    stunned,
     task,
 )
 from rules.systems.war_and_combat.zones import engaged_with, wielded
@@ -69,11 +69,12 @@ __all__ = ["outside", "within_reach", "swipe", "free_attack", "interrupt"]
 
 
 def outside(enc: Encounter, c: Combatant | None) -> bool:
-    """``c`` may act from outside the flurry under way: standing, not stunned, in no flurry to come, engaged with nobody."""
+    """``c`` may act from outside the flurry under way: standing, neither stunned nor surprised (`refuse_if_idle`), in no
+    flurry to come, engaged with nobody."""
     est = WacEncounter.of(enc)
     grid = enc.grid()
     return (c is not None and grid is not None and enc.phase == "flurry" and est.declarations is not None
-            and bool(est.flurries) and c.status == "active" and not stunned(enc, c)
+            and bool(est.flurries) and c.status == "active" and not idle(enc, c)
             and not any(c.name in g for g in est.flurries) and not engaged_with(enc, grid, c))
 
 

@@ -6,6 +6,7 @@ aware of the attack and not surprised")."""
 from __future__ import annotations
 
 from rules.effects import active
+from rules.systems.war_and_combat.actions import ACTIONS
 from rules.systems.war_and_combat.attacks import defense
 from tests.rules.war_and_combat.build import duel, fight, revealed, to_flurry, watched
 from tests.scenario import Scenario
@@ -96,3 +97,13 @@ def test_a_surprised_fighter_neither_interrupts_nor_swipes_at_a_flurry():
         refusal = s.refused("act", [6, 6, 6, 6, 6, 6], action=action, actor="Alda", **extra)
         assert "Alda is surprised and takes no action until the end of round 1" in refusal, refusal
     assert s.enc.model_dump_json() == before
+
+
+def test_a_surprised_fighter_is_not_offered_an_interrupt_or_a_swipe():
+    """What is refused is not offered: the surprised Alda's actions at the flurry (autocomplete) hold neither
+    "interrupt" nor "swipe", which an unsurprised Alda is offered."""
+    for who, offered in ((None, True), ("Alda", False)):
+        s = watched(surprised=who)
+        revealed(s)
+        legal = ACTIONS.legal_now(s.enc, s.get("Alda"))
+        assert ("interrupt" in legal, "swipe" in legal) == (offered, offered), legal
