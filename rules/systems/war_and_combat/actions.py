@@ -33,8 +33,8 @@ from rules.systems.war_and_combat.turns import (
     acting,
     done_full,
     full_action,
+    idle,
     quick_action,
-    stunned,
     surprise,
 )
 from rules.systems.war_and_combat.zones import in_hand, wielded
@@ -70,8 +70,8 @@ def _tactic(name: str) -> Callable[[Encounter, Combatant | None], bool]:
 
 
 def _my_step(enc: Encounter, c: Combatant | None) -> bool:
-    """Offered in one's own movement or adjustment step, unless stunned ("can take no action")."""
-    return c is not None and enc.phase in ("movement", "adjustment") and enc.current == c.name and not stunned(enc, c)
+    """Offered in one's own movement or adjustment step, unless stunned or surprised ("can take no action": `refuse_if_idle`)."""
+    return c is not None and enc.phase in ("movement", "adjustment") and enc.current == c.name and not idle(enc, c)
 
 
 def _swiping(enc: Encounter, c: Combatant | None) -> bool:
@@ -95,7 +95,7 @@ def _interrupting(enc: Encounter, c: Combatant | None) -> bool:
 
 
 def _breaking(enc: Encounter, c: Combatant | None) -> bool:
-    return _attacking(enc, c) and c is not None and not stunned(enc, c) and restricted(enc, c) is not None
+    return _attacking(enc, c) and c is not None and not idle(enc, c) and restricted(enc, c) is not None
 
 
 def _surprising(enc: Encounter, c: Combatant | None) -> bool:
@@ -103,7 +103,7 @@ def _surprising(enc: Encounter, c: Combatant | None) -> bool:
 
 
 def _driving(enc: Encounter, c: Combatant | None) -> bool:
-    return _attacking(enc, c) and c is not None and not stunned(enc, c) and bool(flurry.actionless(enc, c))
+    return _attacking(enc, c) and c is not None and not idle(enc, c) and bool(flurry.actionless(enc, c))
 
 
 def _declare(ctx: ActionContext, action: Act) -> list[Event]:

@@ -7,6 +7,7 @@ import pytest
 
 from rules.effects import Effect
 from rules.errors import IllegalAction
+from rules.systems.war_and_combat.actions import ACTIONS
 from rules.systems.war_and_combat.events import FlurryInitiative
 from rules.systems.war_and_combat.flurry import to_declare
 from rules.systems.war_and_combat.turns import refuse_if_idle
@@ -133,3 +134,14 @@ def test_the_gms_surprised_effect_is_the_rules_surprise_for_its_rounds():
     assert (surprise.code, surprise.left) == ("surprised", 2)
     with pytest.raises(IllegalAction, match="Grak is surprised and takes no action until the end of round 2"):
         refuse_if_idle(s.enc, s.get("Grak"))
+
+
+def test_a_fighter_surprised_in_its_own_step_is_offered_none_of_its_steps_actions():
+    """The GM's surprise on Borin in his own movement step: every action of the step is refused (he "takes no action"),
+    so none is offered, as for a stunned fighter; before it, they are. Left: the GM's own `surprise` (before the first
+    flurry), which is no action of Borin's."""
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert s.enc.current == "Borin" and "wield" in ACTIONS.legal_now(s.enc, s.get("Borin"))
+    s.run("effect_add", actor="Borin", effect="surprised", rounds=1)
+    assert ACTIONS.legal_now(s.enc, s.get("Borin")) == ["surprise"], ACTIONS.legal_now(s.enc, s.get("Borin"))
