@@ -109,11 +109,11 @@ def _reach_and_range(enc: Encounter, opts: OptionValues, grid: Grid | None, c: C
                      w: Weapon, dis: list[Term]) -> tuple[int, bool]:
     """The distance in feet, and whether the attack is a melee one (a thrown weapon's within its reach); refusing a
     target out of reach or range (noting long range)."""
-    far = feet(grid, opts, c.cell, t.cell)
-    if w.melee and (not w.ranged or far <= sheet.reach(c, w)):
-        if far > sheet.reach(c, w):
-            raise IllegalAction(f"{t.name} is {far} ft away, beyond {c.name}'s {sheet.reach(c, w)} ft reach with the "
-                                f"{w.name}: move closer first.")
+    far, reach = feet(grid, opts, c.cell, t.cell), sheet.reach(c, w)
+    if w.melee and (not w.ranged or far <= reach):
+        if far > reach:
+            raise IllegalAction(f"{t.name} is {far} ft away, beyond {c.name}'s {reach} ft reach with the {w.name}: move "
+                                "closer first.")
         return far, True
     if w.long is not None and far > w.long:
         raise IllegalAction(f"{t.name} is {far} ft away, beyond the {w.name}'s long range of {w.long} ft: move closer "

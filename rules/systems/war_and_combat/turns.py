@@ -35,17 +35,16 @@ def refuse_if_idle(enc: Encounter, c: Combatant) -> None:
     shot, a move, a quick, full or lengthy action), saying how long the stun lasts and what is left to do; and any
     of a surprised one, who takes no action in the round it is surprised (`surprised`)."""
     stun = active(enc.effects, c.name, "stun")
-    if stun is None:
-        surprise = active(enc.effects, c.name, SURPRISED)
-        if surprise is not None:  # it ends with the round its last round end counts
-            raise IllegalAction(f"{c.name} is surprised and takes no action until the end of round "
-                                f"{enc.round + max(surprise.left, 1) - 1}: it acts from the round after (the GM may "
-                                f"end the surprise early with `/effect remove name:surprised target:{c.name}`).")
-        return
-    left = "until the end of this round" if stun.left <= 1 else f"for {stun.left} rounds, this one included"
-    then = "`/act action:hold` passes the attack on" if enc.phase == "flurry" else "`/init next` ends its step"
-    raise IllegalAction(f"{c.name} is stunned and can take no action {left}: {then}, and it waits for the stun to end "
-                        f"(the GM may end it early with `/effect remove name:stun target:{c.name}`).")
+    if stun is not None:
+        left = "until the end of this round" if stun.left <= 1 else f"for {stun.left} rounds, this one included"
+        then = "`/act action:hold` passes the attack on" if enc.phase == "flurry" else "`/init next` ends its step"
+        raise IllegalAction(f"{c.name} is stunned and can take no action {left}: {then}, and it waits for the stun to "
+                            f"end (the GM may end it early with `/effect remove name:stun target:{c.name}`).")
+    surprise = active(enc.effects, c.name, SURPRISED)
+    if surprise is not None:  # it ends with the round its last round end counts
+        raise IllegalAction(f"{c.name} is surprised and takes no action until the end of round "
+                            f"{enc.round + max(surprise.left, 1) - 1}: it acts from the round after (the GM may "
+                            f"end the surprise early with `/effect remove name:surprised target:{c.name}`).")
 
 
 def surprised(enc: Encounter, c: Combatant) -> bool:
