@@ -80,7 +80,7 @@ class WarAndCombatSystem(RuleSystem):
     default_map = "16x12 hex"
     uses_facing = True
     #: the states the rules put on and read: a player does not add or remove one by hand mid-fight
-    rule_effect_names = frozenset({"stun", "stunned", "knockout", "knocked out", "pinned", "surprised"})
+    rule_effect_names = frozenset(RULE_CONDITIONS) | {"knockout", "knocked out", "pinned"}
     terrain_kinds = ("clear", "wall", "rough", "difficult", "climb", "obstacle", "gap", "treacherous", "uphill", "slick", "water")
     options = OPTIONS
     actions = ACTIONS
