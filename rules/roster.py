@@ -353,11 +353,19 @@ class RosterRules(FightRules):
             raise InputError(f"{on} an effect called {name}: `/effect remove` it first, or choose another name.")
         if len(enc.effects) >= MAX_EFFECTS:
             raise InputError(f"This encounter has {MAX_EFFECTS} effects, the most it keeps: `/effect remove` some first.")
+        if target is not None and (events := self.put_condition(enc, enc.get(target), name, action)) is not None:
+            return events
         source = None if action.is_gm else target
         effect = Effect(id=next_id(enc.effects), name=name, target=target, ends=ends, of=of, left=action.rounds, mods=mods,
                         source=source)
         enc.effects.append(effect)
         return [EffectAdded(actor=target, name=name, ends=ends, left=action.rounds, of=of, mods=mods)]
+
+    def put_condition(self, enc: Encounter, c: Combatant, name: str, action: EffectAdd) -> list[Event] | None:
+        """`/effect add` of ``name`` on ``c``, once it passed every effect's checks: the rules' own
+        condition of that name put on (its events), or None for a named effect. None here; a system
+        whose conditions are effects of its own (with a code) puts them on."""
+        return None
 
     def remove_effect(self, enc: Encounter, action: EffectRemove, dice: Dice) -> list[Event]:
         """`/effect remove`: the GM removes any effect; a player one they put on their own combatant

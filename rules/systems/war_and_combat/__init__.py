@@ -236,21 +236,16 @@ class WarAndCombatSystem(RuleSystem):
     def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
         return () if turn.phase == "declare" else rounds.up_next(enc, self.option_values(enc))
 
-    def add_effect(self, enc: Encounter, action: EffectAdd, dice: Dice) -> list[Event]:
+    def put_condition(self, enc: Encounter, c: Combatant, name: str, action: EffectAdd) -> list[Event] | None:
         """A stun or surprise given with `/effect add` on a fighter is the rules' own condition (the stun: "can take
         no action for 1d6 rounds", here for the ``rounds`` given), counted down at each round's end; any other
         effect is a named one."""
-        name = " ".join(action.effect.split())
         code = RULE_CONDITIONS.get(name.casefold())
-        if code is None or action.actor is None:
-            return super().add_effect(enc, action, dice)
+        if code is None:
+            return None
         if action.mods or action.ends:
             raise InputError(f"{name} is the rules' condition: it lasts whole rounds, ending with "
                              f"a round, and changes no numbers itself: give only `rounds` (and `target`).")
-        super().add_effect(enc, action, dice)  # the checks of any effect (who may, one of that name already on)
-        c = enc.get(action.actor)
-        enc.effects = [e for e in enc.effects if not (e.target == c.name and e.code is None
-                                                      and e.name.casefold() == name.casefold())]
         return [turns.add_effect(enc, c, code, action.rounds)]
 
     def untouched(self, enc: Encounter, name: str) -> bool:
