@@ -225,8 +225,6 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, d
     c = acting(enc, action.actor)
     st = check_turn(enc, c)
     w = sheet.weapon(c, action.weapon)
-    adv = [Term(code="adv_asked")] if words["adv"] else []
-    dis = [Term(code="dis_asked")] if words["dis"] else []
     asked = [k for k in ("adv", "dis") if words[k]]
     if w.save is not None and asked:
         raise InputError(f"The {w.name} is a save attack: those caught roll saves, and no attack d20 is rolled for "
@@ -237,6 +235,8 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid | None, action: Any, d
     if w.save is not None:
         events = save_attack(enc, opts, grid, c, w, action.target, words["at"], dice)
     else:
+        adv = [Term(code="adv_asked")] if words["adv"] else []
+        dis = [Term(code="dis_asked")] if words["dis"] else []
         events = strike(enc, opts, grid, c, attack_target(enc, c, action.target, on_map=grid is not None), w, dice,
                         adv, dis)
     st.acted = True
