@@ -81,11 +81,10 @@ def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
             raise NotFound(f"{c.name} holds no {asked}: {c.name}'s weapons are {', '.join(held) or 'none'}.")
         chosen = weapon(enc, name)
         if not chosen.attacks:
-            raise IllegalAction(f"A {name} cannot attack (it only defends). Ready: {', '.join(ready) or 'none'}.")
+            raise IllegalAction(f"A {name} cannot attack (it only defends){_ready(ready)}")
         if name not in ready:
             raise IllegalAction(
-                f"{c.name} has already attacked with the {name} this round: each weapon attacks once "
-                f"a round. Ready: {', '.join(ready) or 'none'}."
+                f"{c.name} has already attacked with the {name} this round: each weapon attacks once a round{_ready(ready)}"
             )
         return chosen
     if len(ready) == 1:
@@ -96,6 +95,11 @@ def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
             f"end the activation with `/init next`."
         )
     raise InputError(f"Say which weapon {c.name} attacks with: `weapon:` {', '.join(ready)}.")
+
+
+def _ready(ready: list[str]) -> str:
+    """The end of a refusal of a weapon that may not attack: the weapons that may, or what to do instead."""
+    return f". Ready: {', '.join(ready)}." if ready else ", and none is ready: end the activation with `/init next`."
 
 
 def _mode(w: Weapon, asked: str | None) -> Mode | None:
@@ -139,8 +143,9 @@ def _check_melee(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weap
             f"{c.facing}): turn with `/move facing:{side}` first."
         )
     reach = _reach(enc, w)
-    more = f" (the {w.name} reaches {reach} squares straight ahead)" if reach > 1 else ""
-    raise IllegalAction(f"{c.name} is not adjacent to {t.name}: melee needs an adjacent target in the front facing{more}.")
+    more = f" (the {w.name} reaches {reach} squares straight ahead): move within reach" if reach > 1 else ": move next to it"
+    raise IllegalAction(f"{c.name} is not adjacent to {t.name}: melee needs an adjacent target in the front facing{more} "
+                        f"with `/move` first.")
 
 
 def _check_ranged(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Weapon) -> tuple[int, int]:
@@ -156,7 +161,7 @@ def _check_ranged(enc: Encounter, grid: Grid, c: Combatant, t: Combatant, w: Wea
     longest = increment * values(enc).max_increments
     if distance is None or distance > longest:
         away = "no way round the walls" if distance is None else f"{plural(distance, 'square')} away"
-        raise IllegalAction(f"{t.name} is {away}: the {w.name} reaches {longest} at most.")
+        raise IllegalAction(f"{t.name} is {away}: the {w.name} reaches {longest} at most: move closer with `/move` first.")
     if not clear_line(enc, grid, a, b, enc.occupied(exclude=c) - {b}):
         raise IllegalAction(
             f"{c.name} has no line of sight to {t.name}: a mini or an obstacle is in the way. Move to a clear line first."

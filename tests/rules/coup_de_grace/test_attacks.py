@@ -78,7 +78,7 @@ def test_worked_example_range_penalty_doubles_against_a_downed_target() -> None:
         ((), (), "A1", {}, "not in S's front 90 degree arc (facing E): turn towards N"),
         (("C2",), (), "F2", {}, "no line of sight to T"),
         ((), ("D2",), "F2", {}, "no line of sight to T"),
-        ((), (), "I2", {"max_increments": 1}, "T is 7 squares away: the bow reaches 6 at most"),
+        ((), (), "I2", {"max_increments": 1}, "T is 7 squares away: the bow reaches 6 at most: move closer with `/move` first"),
     ],
 )
 def test_ranged_attacks_need_arc_sight_and_range(
@@ -158,8 +158,9 @@ def test_a_melee_attack_hits_on_the_defence_value_or_more(roll: int, hit: bool) 
             "C4",
             "T is next to A but not in A's front facing square (A faces E): turn with `/move facing:S` first",
         ),
-        ("E3", "A is not adjacent to T: melee needs an adjacent target in the front facing"),
-        ("D4", "A is not adjacent to T"),
+        ("E3", "A is not adjacent to T: melee needs an adjacent target in the front facing: move next to it with "
+               "`/move` first"),
+        ("D4", "A is not adjacent to T: melee needs an adjacent target in the front facing: move next to it"),
     ],
 )
 def test_melee_needs_an_adjacent_target_in_the_front_facing(target: str, message: str) -> None:
@@ -210,6 +211,9 @@ def test_each_weapon_attacks_once_per_round() -> None:
     res = resolve(enc, "attack", [1], actor="A", target="T")
     assert one(res, "attack").weapon == "axe"
     assert "no weapon ready" in refused(res.encounter, "attack", [1], actor="A", target="T")
+    # the weapon named when none is left ready says what to do instead, as the weapon left out does
+    assert refused(res.encounter, "attack", [1], actor="A", target="T", weapon="axe").endswith(
+        "each weapon attacks once a round, and none is ready: end the activation with `/init next`.")
 
 
 def test_two_of_the_same_weapon_attack_twice() -> None:
