@@ -31,17 +31,32 @@ from typing import Any, Generic, overload
 from typing_extensions import TypeVar
 
 from rules.errors import InputError, SheetError
-from rules.sheet import NONE, SheetKey, read_int, unprintable, whole_number
+from rules.sheet import MARKDOWN, NONE, SheetKey, read_int, unprintable, whole_number
 
 __all__ = [
     "Option", "OptionSet", "OptionValues", "AutoEndValues", "int_option", "choice_option", "yes_no_option", "text_option", "AUTO_END",
-    "flag_word", "name_word", "keyed_words", "NO_WORDS",
+    "flag_word", "name_word", "keyed_words", "NO_WORDS", "listed_name",
 ]
 
 #: how a refusal of an option's value ends
 _CHANGE_IT = "the GM changes it with `/encounter settings`"
 #: the longest value the GM may give one option
 MAX_OPTION_TEXT = 500
+
+
+def listed_name(key: str, item: str, name: str, compared: str, seen: set[str]) -> None:
+    """The one check of the name a list option gives an item (`weapons`, `armors`, `spells`): not
+    ``none`` (the word that empties a list, and a sheet's list), no Markdown character (the board
+    would misshow it), and not twice in the list: ``compared`` (the name as the rules compare
+    names) is not in ``seen``, the names before it, and is added to it."""
+    if compared == NONE:
+        raise SheetError(f"`{key}` item `{item}`: `none` is the word for no {key}: name it another way.")
+    if any(ch in name for ch in MARKDOWN):
+        raise SheetError(f"`{key}` item `{item}`: a name cannot hold the Markdown characters * _ ~ | ` or \\ "
+                         f"(Discord would not show it as typed): write it without them, e.g. with hyphens.")
+    if compared in seen:
+        raise SheetError(f"`{key}` names `{name}` twice: give each once.")
+    seen.add(compared)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from rules.fight import FightRules
 from rules.geometry.cell_lists import parse_cell_list
 from rules.hidden import mark
 from rules.models import Combatant, Encounter
-from rules.sheet import SheetKey, unprintable
+from rules.sheet import MARKDOWN, SheetKey, unprintable
 from rules.state import CombatantState
 
 __all__ = ["RosterRules", "check_plain", "MAX_COMBATANTS", "MAX_COPIES", "MAX_NAME"]
@@ -49,10 +49,6 @@ MAX_COPIES = 20
 
 #: how many of the GM's mid-fight edits the encounter keeps to show on the board
 GM_EDITS_SHOWN = 3
-
-
-#: characters Discord reads as Markdown: a name holding them would not show as typed
-MARKDOWN = "*_~|`\\"
 
 
 def check_plain(name: str, what: str) -> None:

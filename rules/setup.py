@@ -100,7 +100,9 @@ def set_options(system: RuleSystem, options: dict[str, str], changes: Mapping[st
     for key, value in changes.items():
         if key not in system.options_help:
             known = ", ".join(system.options_help) or "none"
-            raise InputError(f"`{key}` is not an option of {system.title}. Options: {known}.")
+            cut = next((k for k, v in changes.items() if v.endswith(",")), None)  # `weapons=a:b, c:d` unquoted
+            quote = f" (`{cut}`'s list goes on after a space: quote it whole, `{cut}='{changes[cut]} {key}'`)" if cut else ""
+            raise InputError(f"`{key}` is not an option of {system.title}{quote}. Options: {known}.")
         if value in ("", "default"):
             options.pop(key, None)
         elif len(value) > MAX_OPTION_TEXT:

@@ -15,11 +15,13 @@ from typing import Any, ParamSpec, TypeVar
 
 from rules.errors import InputError, SheetError
 
-__all__ = ["NONE", "SheetKey", "per_tables", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable", "check_hp_within_most", "current_hp_only"]
+__all__ = ["MARKDOWN", "NONE", "SheetKey", "per_tables", "parse_pairs", "parse_sheet_edit", "read_sheet", "parse_options", "yes_no", "read_int", "whole_number", "unprintable", "check_hp_within_most", "current_hp_only"]
 
 MAX_SHEET_TEXT = 1000
 #: the word that empties a list (a sheet's `weapons=none`, a list option), as an empty list is shown
 NONE = "none"
+#: the characters Discord reads as Markdown: no name takes them (every reply, board and ping would misshow it)
+MARKDOWN = "*_~|`\\"
 
 
 def unprintable(text: str) -> bool:

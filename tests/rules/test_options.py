@@ -12,6 +12,8 @@ from rules.errors import RulesError
 from rules.models import Encounter, Settings
 from rules.options import AutoEndValues, Option, OptionValues
 from rules.registry import get_system
+from rules.setup import set_options
+from rules.sheet import parse_options
 from rules.system import RuleSystem
 
 #: a good value for every option of every system
@@ -89,6 +91,12 @@ BAD: dict[str, list[tuple[str, str]]] = {
         ("weapons", "a:melee:1:2"),
         ("spells", "fireball:lots"),
         ("spells", "a:1:2:3"),
+        # a name given twice, `none` (the word that empties a list), a Markdown character a board would misshow
+        ("weapons", "longbow:ranged:8, longbow:melee:2"),
+        ("weapons", "none:melee:2"),
+        ("weapons", "hal*berd:melee:2"),
+        ("spells", "blink:1, Blink:2"),
+        ("spells", "fire*ball:2:6"),
         ("sight_corners", "sometimes"),
         ("range_walls", "through"),
         ("shield_attacks", "maybe"),
@@ -120,6 +128,11 @@ BAD: dict[str, list[tuple[str, str]]] = {
         ("weapons", "elven-blade:xyz"),
         ("weapons", "rock:1d4 20/10"),
         ("weapons", "***:1d4 melee"),
+        ("weapons", "axe-two:1d4 melee, Axe Two:1d6 melee"),
+        ("weapons", "none:1d4 melee"),
+        ("weapons", "hal*berd:1d10 melee"),
+        ("armors", "mithril:2, Mithril:3"),
+        ("armors", "mith|ril:2"),
     ],
     "tote": [
         ("distance", "near"),
@@ -334,3 +347,12 @@ def test_none_clears_every_list_option(system: str, key: str) -> None:
     empty = parse("")
     for typed in ("none", "None", " NONE "):
         assert options.read({key: typed})[key] == empty
+
+
+def test_an_unquoted_list_is_refused_saying_to_quote_it() -> None:
+    """`options:"weapons=longbow:ranged:8, halberd:melee:2"` splits the list at its space: the refusal of the
+    second half says to quote the list whole."""
+    options: dict[str, str] = {}
+    with pytest.raises(RulesError) as info:
+        set_options(get_system("coup-de-grace"), options, parse_options("weapons=longbow:ranged:8, halberd:melee:2"))
+    assert "quote it whole, `weapons='longbow:ranged:8, halberd:melee:2'`" in str(info.value)

@@ -14,6 +14,7 @@ from rules.options import (
     OptionValues,
     choice_option,
     int_option,
+    listed_name,
     text_option,
     yes_no_option,
 )
@@ -36,6 +37,7 @@ def parse_weapons(text: str) -> dict[str, Weapon]:
     """The weapon list: the catalogue plus the GM's ``weapons`` items ``name:kind[:number]``."""
     out = dict(WEAPONS)
     known = {normalise_weapon(n): n for n in out}
+    seen: set[str] = set()
     for item in (x.strip() for x in text.split(",")):
         if not item:
             continue
@@ -48,6 +50,7 @@ def parse_weapons(text: str) -> dict[str, Weapon]:
                 f"`weapons` item `{item}` is not `name:melee|ranged|versatile[:number]`, "
                 f"like `longbow:ranged:8` or `halberd:melee:2`."
             )
+        listed_name("weapons", item, parts[0], normalise_weapon(parts[0]), seen)
         hint = f"in `{item}`, the reach or range increment in squares"
         n = read_int(number, "weapons", 1, MAX_REACH, SheetError, hint) if number is not None else None
         base = out.get(name, Weapon(name))
@@ -74,6 +77,7 @@ class Spell:
 def parse_spells(text: str) -> dict[str, Spell]:
     """``"fireball:2:6, blink, heal:1"`` -> spells by their compared name (``name[:MP[:range]]``)."""
     out: dict[str, Spell] = {}
+    seen: set[str] = set()
     for item in (x.strip() for x in text.split(",")):
         if not item:
             continue
@@ -81,6 +85,7 @@ def parse_spells(text: str) -> dict[str, Spell]:
         name = normalise_weapon(parts[0])
         if not name or len(name) > 30 or len(parts) > 3 or any(ch in name for ch in "`=\n"):
             raise SheetError(f"`spells` item `{item}` is not `name[:MP cost[:range]]`, like `fireball:2:6`.")
+        listed_name("spells", item, name, name, seen)
         hint = f"in `{item}`"
         cost = read_int(parts[1], "spells", 0, MAX_SPELL_NUMBER, SheetError, hint) if len(parts) > 1 else 0
         reach = read_int(parts[2], "spells", 1, MAX_SPELL_NUMBER, SheetError, hint) if len(parts) > 2 else None

@@ -15,6 +15,7 @@ from rules.options import (
     OptionSet,
     choice_option,
     int_option,
+    listed_name,
     text_option,
 )
 from rules.sheet import read_int
@@ -60,7 +61,9 @@ DEFAULT_WEAPONS: dict[str, Weapon] = dict(WEAPON_INDEX)
 
 def _weapons(text: str) -> dict[str, Weapon]:
     table = dict(DEFAULT_WEAPONS)
+    seen: set[str] = set()
     for name, spec in _entries("weapons", text):
+        listed_name("weapons", f"{name}:{spec}", name, norm(name), seen)
         try:
             table[norm(name)] = parse_weapon(name, spec)
         except InputError as exc:
@@ -70,7 +73,9 @@ def _weapons(text: str) -> dict[str, Weapon]:
 
 def _armours(text: str) -> dict[str, tuple[str, int]]:
     table = dict(DEFAULT_ARMOURS)
+    seen: set[str] = set()
     for name, value in _entries("armors", text):
+        listed_name("armors", f"{name}:{value}", name, norm(name), seen)
         hint = f"in the entry `{name}:{value[:20]}`"
         table[norm(name)] = (name, read_int(value, "armors", 0, MAX_ARMOUR, hint=hint))
     return table
