@@ -67,11 +67,13 @@ ATTACK_WORDS = OptionSet(
 def _pick_weapon(enc: Encounter, c: Combatant, asked: str | None) -> Weapon:
     known = catalogue(enc)
     held: list[str] = list(c.sheet.get("weapons") or [])
-    if not held:  # `weapons=none`: the text attacks only with a weapon, and gives no unarmed attack
+    defending = [w for w in dict.fromkeys(held) if not known.get(w, Weapon(w)).attacks]
+    if len(defending) == len(set(held)):  # `weapons=none`: the text attacks only with a weapon, and gives no unarmed attack
+        only = f" that attacks ({', '.join(defending)}: {'it only defends' if len(defending) == 1 else 'they only defend'})"
         raise IllegalAction(
-            f"{c.name} holds no weapon: \"a mini with a melee weapon can make a melee attack\" (a ranged one, a ranged "
-            f"attack), and the rules give no unarmed attack. It can still move and turn; the GM gives it a weapon with "
-            f"`/combatant edit name:{c.name} sheet:\"weapons=sword\"`, or end the activation with `/init next`."
+            f"{c.name} holds no weapon{only if held else ''}: \"a mini with a melee weapon can make a melee attack\" (a "
+            f"ranged one, a ranged attack), and the rules give no unarmed attack. It can still move and turn; the GM gives "
+            f"it a weapon with `/combatant edit name:{c.name} sheet:\"weapons=sword\"`, or end the activation with `/init next`."
         )
     used = CdgCombatant.of(c).used
     ready = [w for w in dict.fromkeys(held) if known.get(w, Weapon(w)).attacks and used.get(w, 0) < held.count(w)]
@@ -106,7 +108,7 @@ def _mode(w: Weapon, asked: str | None) -> Mode | None:
     """``melee``/``ranged`` as the ``mode`` word asks (None: decide by the target's place)."""
     mode = ATTACK_OPTIONS[asked] if asked else None
     if mode == "melee" and not w.melee or mode == "ranged" and not w.ranged:
-        raise InputError(f"A {w.name} is not a {mode} weapon.")
+        raise InputError(f"A {w.name} is not a {mode} weapon: leave `{asked}` out, or name a {mode} weapon with `weapon:`.")
     if mode is None and w.melee != w.ranged:
         mode = "melee" if w.melee else "ranged"
     return mode

@@ -438,7 +438,7 @@ def test_attack_options_are_checked() -> None:
     assert "`attack`: `mode` is given twice in `options`. Type e.g. `options:\"melee\"`." in refused(
         enc, "attack", [6], actor="A", target="T", options={"melee": "", "ranged": ""}
     )
-    assert "A sword is not a ranged weapon" in refused(
+    assert "A sword is not a ranged weapon: leave `ranged` out, or name a ranged weapon with `weapon:`." in refused(
         enc, "attack", [6], actor="A", target="T", options={"ranged": ""}
     )
 
@@ -559,7 +559,7 @@ def test_the_shield_attack_is_an_option() -> None:
         if allowed:
             assert one(s.run("attack", [6], actor="A", target="T"), "attack").weapon == "shield"
         else:
-            assert "cannot attack" in s.refused("attack", [6], actor="A", target="T", weapon="shield")
+            assert "shield: it only defends" in s.refused("attack", [6], actor="A", target="T", weapon="shield")
 
 
 @pytest.mark.parametrize(("rule", "options", "pushed"), [

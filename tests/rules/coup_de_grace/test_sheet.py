@@ -143,6 +143,19 @@ def test_a_mini_without_weapons_is_told_it_cannot_attack_and_what_to_do() -> Non
     assert "A holds no weapon" in said
 
 
+def test_a_mini_holding_only_what_defends_is_told_it_holds_no_weapon_that_attacks() -> None:
+    """A mini whose weapons only defend (a buckler; a shield where the option `shield_attacks` is `no`) can never
+    attack: it is told so and how the GM gives it a weapon, not that its weapons are used this round."""
+    enc = fight(("Buck", "a", "class=light weapons=buckler", "C3", "E"), ("T", "b", "class=light", "D3", "W"))
+    said = refused(enc, "attack", [6], actor="Buck", target="T")
+    assert "Buck holds no weapon that attacks (buckler: it only defends)" in said
+    assert "`/combatant edit name:Buck sheet:\"weapons=" in said and "this round" not in said
+    shield = fight(("Sh", "a", "class=light weapons=shield", "C3", "E"), ("T", "b", "class=light", "D3", "W"),
+                   shield_attacks="no")
+    assert "Sh holds no weapon that attacks (shield: it only defends)" in refused(shield, "attack", [6], actor="Sh",
+                                                                                   target="T")
+
+
 def test_a_mini_without_weapons_shows_its_sheet_as_typed() -> None:
     """A mini holding no weapon (`weapons=none`) shows its sheet line as it is typed, `weapons=none`, which reads back."""
     enc = encounter(("Bare", "a", "class=unarmoured weapons=none", "C3", "E"))
