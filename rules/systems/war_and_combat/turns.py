@@ -37,8 +37,10 @@ def refuse_if_idle(enc: Encounter, c: Combatant) -> None:
     stun = active(enc.effects, c.name, "stun")
     if stun is not None:
         left = "until the end of this round" if stun.left <= 1 else f"for {stun.left} rounds, this one included"
-        then = "`/act action:hold` passes the attack on" if enc.phase == "flurry" else "`/init next` ends its step"
-        raise IllegalAction(f"{c.name} is stunned and can take no action {left}: {then}, and it waits for the stun to "
+        # what is left to it: passing on the attack it holds, ending its own step; elsewhere only the wait
+        then = "" if enc.current != c.name else (
+            "`/act action:hold` passes the attack on, and " if enc.phase == "flurry" else "`/init next` ends its step, and ")
+        raise IllegalAction(f"{c.name} is stunned and can take no action {left}: {then}it waits for the stun to "
                             f"end (the GM may end it early with `/effect remove name:stun target:{c.name}`).")
     surprise = active(enc.effects, c.name, SURPRISED)
     if surprise is not None:  # it ends with the round its last round end counts

@@ -11,7 +11,7 @@ from rules.systems.war_and_combat.actions import ACTIONS
 from rules.systems.war_and_combat.events import FlurryInitiative
 from rules.systems.war_and_combat.flurry import to_declare
 from rules.systems.war_and_combat.turns import refuse_if_idle
-from tests.rules.war_and_combat.build import SYSTEM, duel, st
+from tests.rules.war_and_combat.build import SYSTEM, duel, revealed, st, watched
 from tests.scenario import Scenario
 
 STUN = ("Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank) and can take no action for "
@@ -145,3 +145,25 @@ def test_a_fighter_surprised_in_its_own_step_is_offered_none_of_its_steps_action
     assert s.enc.current == "Borin" and "wield" in ACTIONS.legal_now(s.enc, s.get("Borin"))
     s.run("effect_add", actor="Borin", effect="surprised", rounds=1)
     assert ACTIONS.legal_now(s.enc, s.get("Borin")) == ["surprise"], ACTIONS.legal_now(s.enc, s.get("Borin"))
+
+
+def test_a_stunned_fighters_refusal_says_what_is_left_to_it_where_it_stands():
+    """A stunned fighter "can take no action": the refusal says what is left to do where it stands. In its own
+    movement step `/init next` ends it; holding the attack in its flurry, `/act action:hold` passes it on; a fighter
+    outside the flurry (it may not "interrupt flurries, or attempt to make a free attack (or swipe)") has nothing to
+    end: it waits for the stun to end."""
+    s = watched()
+    revealed(s)
+    stun(s, "Alda")
+    stun(s, "Borin")
+    outside = s.refused("act", [6, 6, 6, 6, 6, 6], action="swipe", actor="Alda", target="Grak")
+    assert outside.startswith("Alda is stunned and can take no action for 2 rounds, this one included: it waits for "
+                              "the stun to end"), outside
+    assert "hold" not in outside and "/init next" not in outside
+    inside = s.refused("attack", [6, 6, 6, 6, 6, 6], actor="Borin", target="Grak")
+    assert "`/act action:hold` passes the attack on" in inside, inside
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    assert s.enc.current == "Borin"
+    stun(s, "Borin")
+    assert "`/init next` ends its step, and it waits for the stun to end" in s.refused("move", actor="Borin", path="D5")
