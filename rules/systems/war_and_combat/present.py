@@ -291,7 +291,7 @@ class WacPresenter(Presenter[WacFacts]):
             shown = e.location_roll is not None and not secret(e.location_roll.total)  # the target's, if shown
             where = f" ({self.roll_text(e.location_roll)})" if shown and e.location_roll is not None else ""
             # the armour's own value, not what it took: a blow smaller than the armour would tell its impact
-            soak = f": the armour absorbs up to {e.armour}" if e.armour and not secret(e.armour) else ""
+            soak = f": the armour absorbs up to {e.armour} (a critical goes through it)" if e.armour and not secret(e.armour) else ""
             return f"**{e.actor}** is struck in the {e.location}{where}{soak}: {wound}"
         crit = f", critical +{e.critical_dice}d6" if e.critical_dice else ""
         impact = e.impact

@@ -377,7 +377,8 @@ def test_an_action_lost_by_one_with_none_left_is_said_to_lose_nothing():
 def test_players_read_a_hidden_attackers_critical_as_any_other_blow():
     """"Critical Hits: If an attack roll exceed the required target (i.e., the DEF of the target) by 5 or more" is the
     hidden attacker's number: the players' line of a critical blow keeps the armour's "absorbs up to" as any blow's
-    does, so its shape does not tell them the attack beat the Defense by 5 or more (the wound itself is shown)."""
+    does, so its shape does not tell them the attack beat the Defense by 5 or more (the wound itself is shown); the
+    line says a critical goes through it ("Critical hits automatically penetrate armour"), true of both blows."""
     from rules.hidden import public_copy
 
     lines = []
@@ -389,4 +390,4 @@ def test_players_read_a_hidden_attackers_critical_as_any_other_blow():
         res = s.run("attack", [*attack, 5, 5, 5, *impact], actor="Grak", target="Borin")
         public = [s.system.present.report("", [public_copy(e, frozenset({"Grak"})) for e in res.events]).lines]
         lines.append(next(x for x in public[0] if "is struck in" in x))
-    assert all(": the armour absorbs up to 3: " in x for x in lines), lines
+    assert all(": the armour absorbs up to 3 (a critical goes through it): " in x for x in lines), lines

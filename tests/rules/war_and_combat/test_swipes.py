@@ -221,7 +221,7 @@ def test_a_hidden_fighters_blow_shows_players_where_it_struck_and_their_own_armo
         gm = s.text(res)[1]
         assert f"absorbed {absorbed}, effective" in gm and "impact 🎲" in gm
         public = s.system.present.report("", [public_copy(e, hidden) for e in res.events]).lines[1]
-        assert public.startswith("**Alda** is struck in the chest (🎲 4✍, 4✍, 3✍ (3d6) = **11**): the armour absorbs up to 3")
+        assert public.startswith("**Alda** is struck in the chest (🎲 4✍, 4✍, 3✍ (3d6) = **11**): the armour absorbs up to 3 (a critical goes through it)")
         assert "impact" not in public and "cap" not in public and "effective" not in public and "absorbed" not in public
 
 
