@@ -162,6 +162,9 @@ class EffectTaken(Event):
     #: what the effect names where it names more than one thing (a lengthy action's armour and the
     #: round it is done, a tactic's way and opponent...): codes, names and numbers, shown to all
     args: Annotated[list[str | int], PUBLIC] = Field(default_factory=list)
+    #: the actor's own thing the effect names (a lengthy action's armour): hidden where the actor's numbers are, as
+    #: its sheet is (a lengthy action logged before this field names its armour in ``args``)
+    item: Annotated[str | None, Of("actor")] = None
     #: the dice the effect rolled (a stun's 1d6 rounds; where a dropped item lands), shown to all
     roll: Annotated[Roll | None, PUBLIC] = None
     #: the actor's own numbers the effect names (a stun's Defense, the half Fighter rank and the Agility modifier in

@@ -64,7 +64,8 @@ def begin(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, what: st
             raise InputError("Name the armour to don: `options:\"mail\"` (padded, leather, scale, mail, plate).")
         busy = f"don:{armour(name).name}"
     st.busy, st.busy_until, st.mp = busy, enc.round + opts.armour_rounds, 0
-    return [EffectTaken(actor=c.name, effect="lengthy", args=[*busy_with(c), st.busy_until])]
+    what, item = busy_with(c)
+    return [EffectTaken(actor=c.name, effect="lengthy", args=[what, st.busy_until], item=item)]
 
 
 def finish(enc: Encounter, c: Combatant) -> list[Event]:
@@ -72,10 +73,10 @@ def finish(enc: Encounter, c: Combatant) -> list[Event]:
     st = WacCombatant.of(c)
     if not st.busy or enc.round < st.busy_until:
         return []
-    done = busy_with(c)
+    what, item = busy_with(c)
     st.armor = "none" if st.busy == "shed" else st.busy.removeprefix("don:")
     st.busy, st.busy_until = None, 0
-    return [EffectTaken(actor=c.name, effect="lengthy_done", args=list(done))]
+    return [EffectTaken(actor=c.name, effect="lengthy_done", args=[what], item=item)]
 
 
 def break_off(c: Combatant) -> list[Event]:
@@ -83,6 +84,6 @@ def break_off(c: Combatant) -> list[Event]:
     st = WacCombatant.of(c)
     if not st.busy:
         return []
-    what = busy_with(c)
+    what, item = busy_with(c)
     st.busy, st.busy_until = None, 0
-    return [EffectTaken(actor=c.name, effect="lengthy_broken", args=list(what))]
+    return [EffectTaken(actor=c.name, effect="lengthy_broken", args=[what], item=item)]

@@ -316,7 +316,7 @@ class WacPresenter(Presenter[WacFacts]):
         return head + soak + wound
 
     def effect_taken(self, e: EffectTaken) -> str:
-        detail = self._effect_detail(e.effect, e.args) if e.args else e.detail
+        detail = self._effect_detail(e.effect, e.args, e.item) if e.args else e.detail
         if e.effect == "stun":  # the Defense used while stunned, and why (logged before: the rule's words)
             detail = self._stun_defense(e.args, e.values) if len(e.args) == 2 else f"{detail} rounds, Defense 5 + half Fighter rank"
         if e.effect == "loses_action" and e.args == ["none_left"]:
@@ -383,16 +383,17 @@ class WacPresenter(Presenter[WacFacts]):
         return f"{rounds} round{'' if str(rounds) == '1' else 's'}, {words}"
 
     @staticmethod
-    def _effect_detail(effect: str, args: list[str | int]) -> str:
-        """The words an effect's ``args`` fill its `EFFECTS` text with (``shedding its mail, done at the
-        start of round 3``); effects logged before they had args carry these words in ``detail``."""
+    def _effect_detail(effect: str, args: list[str | int], item: str | None = None) -> str:
+        """The words an effect's ``args`` (and ``item``, the actor's armour: `armour` where it is hidden) fill its
+        `EFFECTS` text with (``shedding its mail, done at the start of round 3``); effects logged before they had args
+        carry these words in ``detail``, and lengthy actions logged before ``item`` their armour second in ``args``."""
         a = [str(x) for x in args]
-        if effect == "lengthy":
-            return f"{BUSY[a[0]].format(a[1])}, done at the start of round {a[2]}"
-        if effect == "lengthy_done":
-            return DONE[a[0]].format(a[1])
-        if effect == "lengthy_broken":
-            return BUSY[a[0]].format(a[1])
+        if effect.startswith("lengthy"):
+            if item is None and len(a) > 1 and (effect != "lengthy" or len(a) > 2):
+                item = a.pop(1)
+            words = BUSY if effect != "lengthy_done" else DONE
+            said = words[a[0]].format("armour" if item is None or secret(item) else item)
+            return f"{said}, done at the start of round {a[1]}" if effect == "lengthy" else said
         if effect == "tactic":
             return TACTIC_STEPS[a[0]].format(*([a[1]] if a[0] == "retreat" else [WAYS[a[1]]]), a[2])
         if effect == "aims":

@@ -193,9 +193,33 @@ def test_a_lengthy_actions_events_name_the_armour_and_the_round_not_words():
     don), the armour and the round it is done; the presenter makes the sentence."""
     s = alone("armor=mail")
     res = s.run("act", action="shed", actor="Borin")
-    assert [(e.effect, e.args, e.detail) for e in _effects(res)] == [("lengthy", ["shed", "mail", 3], None)]
+    assert [(e.effect, e.args, e.item, e.detail) for e in _effects(res)] == [("lengthy", ["shed", 3], "mail", None)]
     assert ("**Borin** begins a lengthy action: shedding its mail, done at the start of round 3; no moving or "
             "shooting meanwhile") in s.text(res)
+    # as logged before the armour had a field of its own: the same sentence
+    logged = EffectTaken(actor="Borin", effect="lengthy", args=["shed", "mail", 3])
+    assert s.system.present.report("", [logged]).lines == [line for line in s.text(res) if "lengthy" in line]
+
+
+def test_a_hidden_fighters_lengthy_action_keeps_its_armour_from_players():
+    """A hidden fighter's sheet is the GM's: its lengthy action ("Lengthy Actions are Full Actions that take more than
+    one round to perform") is told to players without the armour it sheds or dons, begun, done or broken off; the
+    round it is done is everyone's."""
+    from rules.hidden import public_copy
+    from rules.systems.war_and_combat import lengthy
+
+    s = alone("armor=mail")
+    events = s.run("act", action="shed", actor="Borin").events
+    done, broken = s.enc.model_copy(deep=True), s.enc.model_copy(deep=True)
+    done.round = 3
+    events += lengthy.finish(done, done.get("Borin")) + lengthy.break_off(broken.get("Borin"))
+    gm = s.system.present.report("", events).lines
+    players = s.system.present.report("", [public_copy(e, frozenset({"Borin"})) for e in events]).lines
+    assert [x for x in gm if "mail" in x] == [
+        "**Borin** begins a lengthy action: shedding its mail, done at the start of round 3; no moving or shooting "
+        "meanwhile", "**Borin** has shed its mail", "**Borin** is drawn into a fight: it stops shedding its mail (a "
+        "lengthy action broken off)"]
+    assert [x for x in players if "armour" in x] == [x.replace("mail", "armour") for x in gm if "mail" in x], players
 
 
 def test_a_tactics_step_names_the_tactic_its_way_and_the_opponent():
