@@ -246,7 +246,7 @@ class WarAndCombatSystem(RuleSystem):
         if action.mods or action.ends:
             raise InputError(f"{name} is the rules' condition: it lasts whole rounds, ending with "
                              f"a round, and changes no numbers itself: give only `rounds` (and `target`).")
-        return [turns.add_effect(enc, c, code, action.rounds)]
+        return [turns.add_effect(enc, c, code, action.rounds), *turns.stopped(enc, c)]
 
     def untouched(self, enc: Encounter, name: str) -> bool:
         """A stunned or surprised fighter "can take no action": ending its turn asks nothing first."""

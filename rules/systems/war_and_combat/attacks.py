@@ -61,6 +61,7 @@ from rules.systems.war_and_combat.turns import (
     quick_action,
     set_status,
     slowed,
+    stopped,
     stunned,
     surprised,
     task,
@@ -400,7 +401,7 @@ def damage(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatant, w: We
                                   armour=None if option == "tackle" else armour.absorb)]  # a critical's too: see `Struck`
     if option:
         column = hurt.severity if hurt else "superficial"
-        return events + _option_effect(enc, opts, c, t, w, option, column, dice)
+        return events + _option_effect(enc, opts, c, t, w, option, column, dice) + stopped(enc, t)
     if hurt is None:
         return events
     return events + inflict(enc, opts, t, where, hurt.severity, penetrating, dice)
@@ -412,7 +413,7 @@ def inflict(enc: Encounter, opts: OptionValues, t: Combatant, where: str, severi
     effects table's effects for its general location."""
     record = WoundRecord.model_validate({"location": where, "severity": severity, "penetrating": penetrating})
     WacCombatant.of(t).wounds.append(record)
-    return _wound_effects(enc, opts, t, where, where.split()[-1], severity, dice)
+    return _wound_effects(enc, opts, t, where, where.split()[-1], severity, dice) + stopped(enc, t)
 
 
 def _check(c: Combatant, what: str, attr: str, target: int, dice: Dice) -> Checked:

@@ -54,7 +54,8 @@ def begin(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, what: st
     if st.moved:
         raise IllegalAction(f"{c.name} has moved this phase: a lengthy action is begun standing still, next phase.")
     if engaged_with(enc, grid, c):
-        raise IllegalAction(f"{c.name} is engaged: there is no time for a lengthy action in a fight.")
+        raise IllegalAction(f"{c.name} is engaged: there is no time for a lengthy action in a fight: begin it out of "
+                            f"every foe's reach.")
     if what == "shed":
         if sheet.worn(c).name == "none":
             raise IllegalAction(f"{c.name} wears no armour (none) to shed.")
@@ -79,11 +80,12 @@ def finish(enc: Encounter, c: Combatant) -> list[Event]:
     return [EffectTaken(actor=c.name, effect="lengthy_done", args=[what], item=item)]
 
 
-def break_off(c: Combatant) -> list[Event]:
-    """``c`` is drawn into a flurry: its lengthy action is broken off, nothing changes."""
+def break_off(c: Combatant, why: str = "lengthy_broken") -> list[Event]:
+    """``c`` is drawn into a flurry (``why``: or can take no action, ``lengthy_stopped``): its lengthy action is
+    broken off, nothing changes."""
     st = WacCombatant.of(c)
     if not st.busy:
         return []
     what, item = busy_with(c)
     st.busy, st.busy_until = None, 0
-    return [EffectTaken(actor=c.name, effect="lengthy_broken", args=[what], item=item)]
+    return [EffectTaken(actor=c.name, effect=why, args=[what], item=item)]

@@ -59,6 +59,7 @@ EFFECTS = {
     "lengthy": "begins a lengthy action: {d}; no moving or shooting meanwhile",
     "lengthy_done": "{d}",
     "lengthy_broken": "is drawn into a fight: it stops {d} (a lengthy action broken off)",
+    "lengthy_stopped": "can take no action: it stops {d} (a lengthy action broken off)",
     "tactic": "{d} (its manoeuvre tactic)",
     "pinned": "is pressed against something impassable by {d}: in their next flurry {d} has +1 action and it -1 Defense",
     "wields": "takes the {d} in hand",

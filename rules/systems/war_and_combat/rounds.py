@@ -61,6 +61,7 @@ from rules.systems.war_and_combat.turns import (
     idle_why,
     phase_mp,
     set_status,
+    stopped,
     task,
 )
 from rules.turns.ordered import Slot, arrange, next_to_act
@@ -88,6 +89,7 @@ def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> lis
             events.append(EffectTaken(actor=c.name, effect="loses_action", detail="1"))
             if (roll.total or 0) <= target - opts.shock_stun:
                 events.append(add_effect(enc, c, "stun", 1, pending=1 if enc.round > 1 else 0))  # the last round's end
+                events += stopped(enc, c)
     mortal = sum(1 for w in st.wounds if w.severity == "mortal")
     if mortal and c.status != "out":
         target = opts.death_base + opts.death_step * mortal

@@ -11,7 +11,7 @@ from rules.errors import IllegalAction, NotYourTurn
 from rules.events import EffectAdded, Event, Modifier, Roll, StatusChanged, Term, mod
 from rules.models import Combatant, Encounter, Status
 from rules.options import OptionValues
-from rules.systems.war_and_combat import sheet
+from rules.systems.war_and_combat import lengthy, sheet
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables_movement import pace_points, phase_points
@@ -19,7 +19,7 @@ from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 
 __all__ = ["stunned", "surprised", "idle", "idle_why", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
            "to_declare", "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full",
-           "refuse_if_idle"]
+           "refuse_if_idle", "stopped"]
 
 
 #: the effect code of the surprised (`turns.surprised`)
@@ -47,6 +47,14 @@ def refuse_if_idle(enc: Encounter, c: Combatant) -> None:
         raise IllegalAction(f"{c.name} is surprised and takes no action until the end of round "
                             f"{enc.round + max(surprise.left, 1) - 1}: it acts from the round after (the GM may "
                             f"end the surprise early with `/effect remove name:surprised target:{c.name}`).")
+
+
+def stopped(enc: Encounter, c: Combatant) -> list[Event]:
+    """``c`` can take no action now (stunned, surprised, knocked out, down): its lengthy action under way, a "Full
+    Action" of more than one round, stops; nothing changes."""
+    if c.status == "active" and not WacCombatant.of(c).unconscious and not idle(enc, c):
+        return []
+    return lengthy.break_off(c, "lengthy_stopped")
 
 
 def surprised(enc: Encounter, c: Combatant) -> bool:

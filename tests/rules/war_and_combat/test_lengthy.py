@@ -83,3 +83,25 @@ def test_the_board_shows_a_lengthy_action_under_way():
     s.run("act", action="shed", actor="Borin")
     line = s.system.present.status_line(s.enc, s.get("Borin"), s.system.facts(s.enc))
     assert "shedding its mail (done at round 3)" in line
+
+
+def test_a_stun_or_a_knockout_stops_a_lengthy_action():
+    """A lengthy action is a Full Action "that take[s] more than one round to perform", and "Stunned characters ...
+    can take no action for 1d6 rounds": a fighter stunned (by the GM, or a wound) or knocked out while shedding stops,
+    keeping its mail; from the round it would have been done it is not said to have shed it. The engaged one's
+    refusal says what to do instead."""
+    s = alone("armor=mail")
+    s.run("act", action="shed", actor="Borin")
+    res = s.run("effect_add", actor="Borin", effect="stun", rounds=1)
+    assert "**Borin** can take no action: it stops shedding its mail (a lengthy action broken off)" in s.text(res)
+    assert WacCombatant.of(s.get("Borin")).busy is None and sheet.worn(s.get("Borin")).name == "mail"
+    for options, rolls in (({"serious": "", "head": ""}, [3]), ({"critical": "", "head": ""}, [3])):
+        s = alone("armor=mail")
+        s.run("act", action="shed", actor="Borin")
+        res = s.run("act", rolls, action="damage", target="Borin", options=options)
+        assert any("it stops shedding its mail" in line for line in s.text(res)), s.text(res)
+        assert WacCombatant.of(s.get("Borin")).busy is None and sheet.worn(s.get("Borin")).name == "mail"
+    s = duel()
+    s.run("init_roll", (5, 5, 4, 2, 3, 2))
+    assert "engaged: there is no time for a lengthy action in a fight: begin it out of every foe's reach" in s.refused(
+        "act", action="shed", actor="Borin")
