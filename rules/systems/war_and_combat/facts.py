@@ -10,7 +10,7 @@ from rules.models import Encounter
 from rules.systems.war_and_combat.lengthy import busy_with
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter, WoundRecord
 from rules.systems.war_and_combat.tables import SEVERITIES, Wound
-from rules.systems.war_and_combat.turns import stunned
+from rules.systems.war_and_combat.turns import idle_why
 from rules.systems.war_and_combat.zones import engaged_with, wielded, zone_of
 from rules.turns import Turn
 
@@ -22,7 +22,7 @@ class WacFacts(Facts):
     """The board's facts, by combatant name (those a fact applies to only):
 
     ``wounds``: the worst wound at each location wounded, as (location, severity, the text's record:
-    "B16", blunt or penetrating and the shock value), in the order first wounded; ``stunned``: the stunned ("can take no action"); ``zone_limits``: the hexes a
+    "B16", blunt or penetrating and the shock value), in the order first wounded; ``idle``: why those who can take no action cannot (``stunned``, ``surprised``); ``zone_limits``: the hexes a
     polearm's zone of threat is held to (a limit set while wielding another weapon does not
     show); ``busy``: a lengthy action under way, as (``shed`` or ``don``, the armour's name);
     ``to_declare``: whose declaration the flurry awaits now (declaring in turn, the next only);
@@ -30,7 +30,7 @@ class WacFacts(Facts):
     (``engaged with Grak``, ``in Grak's zone of threat``), or None."""
 
     wounds: Mapping[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
-    stunned: frozenset[str] = frozenset()
+    idle: Mapping[str, str] = field(default_factory=dict)
     zone_limits: Mapping[str, str] = field(default_factory=dict)
     busy: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     to_declare: tuple[str, ...] = ()
@@ -58,7 +58,7 @@ def facts_of(enc: Encounter, turn: Turn) -> WacFacts:
             busy[c.name] = busy_with(c)
     d = WacEncounter.of(enc).declarations
     waiting = tuple(d.waiting()) if enc.phase == "flurry" and d is not None and not d.revealed else ()
-    return WacFacts(turn=turn, wounds=wounds, stunned=frozenset(c.name for c in enc.combatants if stunned(enc, c)),
+    return WacFacts(turn=turn, wounds=wounds, idle={c.name: why for c in enc.combatants if (why := idle_why(enc, c))},
                     zone_limits=limits, busy=busy, to_declare=turn.actors if turn.phase == "declare" else (),
                     waiting=waiting, stopped=_stopped(enc))
 

@@ -33,8 +33,8 @@ from rules.text import signed
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
-#: a stunned fighter, on the board: "can take no action for 1d6 rounds"
-STUNNED = "stunned: no action this round"
+#: a stunned or surprised fighter, on the board (``why``: `turns.idle_why`): "can take no action for 1d6 rounds"
+NO_ACTION = "{why}: no action this round"
 
 PHASE_TEXT = {
     "movement": "each in initiative order moves (`/move`), may shoot (`/attack`), then `/init next`",
@@ -448,7 +448,8 @@ class WacPresenter(Presenter[WacFacts]):
         wounds = facts.wounds.get(c.name)
         if wounds:
             bits.append("wounds " + ", ".join(f"{loc} {sev} {record}" for loc, sev, record in wounds))
-        flags = [f for f, on in (("fallen", st.fallen), (STUNNED, c.name in facts.stunned), ("unconscious", st.unconscious),
+        why = facts.idle.get(c.name)
+        flags = [f for f, on in (("fallen", st.fallen), (NO_ACTION.format(why=why), why), ("unconscious", st.unconscious),
                                  ("immobile", st.immobile)) if on]
         bits += flags
         bits += [f"{what} {', '.join(items)}" for what, items in (("impaired", st.impaired), ("disabled", st.disabled)) if items]
@@ -482,10 +483,11 @@ class WacPresenter(Presenter[WacFacts]):
         d = est.declarations
         lines = []
         if enc.phase == "flurry" and d is not None and not d.revealed:
-            names = [n for n in (est.flurries[0] if est.flurries else d.participants) if n in d.participants or n in facts.stunned]
+            names = [n for n in (est.flurries[0] if est.flurries else d.participants) if n in d.participants or n in facts.idle]
             lines.append(f"Flurry: {', '.join(names)} · still to declare: {', '.join(facts.waiting)}"
                          + (f" ({facts.to_declare[0]} next)" if est.in_turn and facts.to_declare else "")
-                         + "".join(f" · {n} {STUNNED}" for n in names if n not in d.participants and n in facts.stunned))
+                         + "".join(f" · {n} {NO_ACTION.format(why=facts.idle[n])}" for n in names
+                                   if n not in d.participants and n in facts.idle))
         if len(est.flurries) > 1:
             lines.append(f"Flurries to come: {len(est.flurries) - 1}")
         return lines
@@ -496,18 +498,18 @@ class WacPresenter(Presenter[WacFacts]):
             return ""
         if turn.phase == "declare":
             return f"Round {enc.round} · flurry: declare your intentions ({', '.join(turn.actors)} to declare)"
-        stunned = enc.current in facts.stunned  # "can take no action": only passing is offered
+        why = facts.idle.get(enc.current or "")  # "can take no action": only passing is offered
         if turn.phase == "flurry":
-            if stunned:
-                return f"Round {enc.round} · flurry: {enc.current} is stunned and can take no action: `/act action:hold`"
+            if why:
+                return f"Round {enc.round} · flurry: {enc.current} is {why} and can take no action: `/act action:hold`"
             c = enc.find(enc.current)
             left = WacCombatant.of(c).actions if c else 0
             return f"Round {enc.round} · flurry: {enc.current} attacks ({left} action(s) left), or `/act action:hold`"
         c = enc.find(enc.current)
         if c is None and enc.phase == "movement":  # `rounds.begin_phase`: a round nobody could act in as it began
-            if any(x.status == "active" and x.name not in facts.stunned for x in enc.combatants):  # its stuns ended since
+            if any(x.status == "active" and x.name not in facts.idle for x in enc.combatants):  # its stuns ended since
                 return f"Round {enc.round} · movement phase: the GM's `/init next` gives the first step"
             return f"Round {enc.round} · nobody standing can take an action: the GM's `/init next` lets the round pass"
-        mp = ("stunned: no action" if stunned else f"{facts.stopped}: no moving" if facts.stopped
+        mp = (f"{why}: no action" if why else f"{facts.stopped}: no moving" if facts.stopped
               else f"{WacCombatant.of(c).mp if c else 0} MP")
         return f"Round {enc.round} · {enc.phase} phase: {enc.current} ({mp}), then `/init next`"

@@ -119,7 +119,7 @@ def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int, pending: in
                         code=code)
         ending = running is not None and running.left <= pending
         enc.effects = [e for e in enc.effects if ending or not (e.code == code and e.target == c.name)] + [effect]
-    if code == "stun":  # "can take no action": no flurry action, and no further step of a movement under way
+    if code in ("stun", SURPRISED):  # "can take no action": no flurry action, and no further step of a movement under way
         st = WacCombatant.of(c)
         st.actions, st.mp = 0, 0
     return EffectAdded(actor=c.name, name=code, ends="round_end", left=rounds)

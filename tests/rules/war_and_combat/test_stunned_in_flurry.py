@@ -136,6 +136,26 @@ def test_the_gms_surprised_effect_is_the_rules_surprise_for_its_rounds():
         refuse_if_idle(s.enc, s.get("Grak"))
 
 
+def test_the_board_says_the_surprised_takes_no_action_as_it_says_the_stunned_does():
+    """The surprised "take no action" (step 2, "Check Surprise"; the project's procedure: in the first round): the
+    flurry line names Grak surprised, taking no action this round, as it names the stunned; Grak's line says so; and
+    the GM's surprise on Borin in his own step shows his step as one of no action, with no MP left."""
+    s = duel()
+    s.run("act", action="surprise", target="Grak")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("next", actor="Borin")
+    facts = SYSTEM.facts(s.enc)
+    board = SYSTEM.present.board(s.enc, facts).text().replace("**", "")
+    assert "Flurry: Borin, Grak · still to declare: Borin" in board and "Grak surprised: no action this round" in board
+    assert "surprised: no action this round" in SYSTEM.present.status_line(s.enc, s.get("Grak"), facts)
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("effect_add", actor="Borin", effect="surprised", rounds=1)
+    facts = SYSTEM.facts(s.enc)
+    assert SYSTEM.present.turn_label(s.enc, facts).endswith("Borin (surprised: no action), then `/init next`")
+    assert st(s, "Borin").mp == 0
+
+
 def test_a_fighter_surprised_in_its_own_step_is_offered_none_of_its_steps_actions():
     """The GM's surprise on Borin in his own movement step: every action of the step is refused (he "takes no action"),
     so none is offered, as for a stunned fighter; before it, they are. Left: the GM's own `surprise` (before the first

@@ -135,7 +135,7 @@ def test_the_facts_carry_the_worst_wound_of_each_location_and_the_stunned():
     facts = SYSTEM.facts(s.enc)
     assert isinstance(facts, WacFacts)
     assert facts.wounds == {"Grak": (("left leg", "serious", "B16"), ("chest", "critical", "B19"))}
-    assert facts.stunned == frozenset({"Grak"})
+    assert facts.idle == {"Grak": "stunned"}
     line = SYSTEM.present.status_line(s.enc, s.get("Grak"), facts)
     assert "wounds left leg serious B16, chest critical B19" in line and "stunned" in line
     assert "stunned" not in SYSTEM.present.status_line(s.enc, s.get("Borin"), facts)
