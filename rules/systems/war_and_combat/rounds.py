@@ -152,11 +152,13 @@ def start_round(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         c.initiative = roll.total
         events.append(WacInitiative(actor=c.name, value=c.initiative or 0, roll=roll, high_skew=skew > 0))
     enc.order = order_of(enc)
-    return events + begin_phase(enc, opts, "movement", dice)
+    # the round that ended is counted down after this action (`rules.effects.moments`): what it ends is over
+    return events + begin_phase(enc, opts, "movement", dice, pending=1 if enc.round > 1 else 0)
 
 
-def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> list[Event]:
-    """Begin ``phase``; a phase with nobody to act in it passes by itself to the next."""
+def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice, pending: int = 0) -> list[Event]:
+    """Begin ``phase``; a phase with nobody to act in it passes by itself to the next (``pending``: as
+    `turns.can_act`'s)."""
     est = WacEncounter.of(enc)
     enc.phase, est.acted, enc.current = phase, [], None
     if phase == "flurry":
@@ -171,20 +173,20 @@ def begin_phase(enc: Encounter, opts: OptionValues, phase: str, dice: Dice) -> l
         if phase == "adjustment" and c.name in est.tactics:
             st.mp = min(st.mp, 2)  # after a flurry: a one-hex adjustment
     events: list[Event] = [PhaseBegan(phase=phase, order=order)]
-    if phase == "movement" and not any(can_act(enc, c) for c in enc.combatants):
+    if phase == "movement" and not any(can_act(enc, c, pending) for c in enc.combatants):
         # nobody standing can take an action: the round waits for the GM's `/init next`, so that each round's end
         # counts the stuns down (one round end an action), rather than the rounds running on by themselves
         return [*events, NobodyActs(round=enc.round)]
-    return events + _advance(enc, opts, order, dice)
+    return events + _advance(enc, opts, order, dice, pending)
 
 
 def phase_order(enc: Encounter) -> list[str]:
     return enc.order[::-1] if enc.phase == "adjustment" else list(enc.order)
 
 
-def _advance(enc: Encounter, opts: OptionValues, order: list[str], dice: Dice) -> list[Event]:
+def _advance(enc: Encounter, opts: OptionValues, order: list[str], dice: Dice, pending: int = 0) -> list[Event]:
     est = WacEncounter.of(enc)
-    ready = {c.name for c in enc.combatants if can_act(enc, c)}
+    ready = {c.name for c in enc.combatants if can_act(enc, c, pending)}
     enc.current = next_to_act(order, est.acted, ready)
     if enc.current is not None:
         return []

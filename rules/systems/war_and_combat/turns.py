@@ -26,8 +26,16 @@ __all__ = ["stunned", "surprised", "idle", "idle_why", "SURPRISED", "surprise", 
 SURPRISED = "surprised"
 
 
-def stunned(enc: Encounter, c: Combatant) -> bool:
-    return active(enc.effects, c.name, "stun") is not None
+def stunned(enc: Encounter, c: Combatant, pending: int = 0) -> bool:
+    """Stunned: "can take no action for 1d6 rounds" (``pending``: round ends this action has passed that the effects'
+    countdown, after the action, has yet to count: a stun they end is over)."""
+    return _running(enc, c, "stun", pending)
+
+
+def _running(enc: Encounter, c: Combatant, code: str, pending: int) -> bool:
+    """``c`` has the condition ``code`` after ``pending`` round ends more are counted."""
+    effect = active(enc.effects, c.name, code)
+    return effect is not None and effect.left > pending
 
 
 def refuse_if_idle(enc: Encounter, c: Combatant) -> None:
@@ -57,24 +65,27 @@ def stopped(enc: Encounter, c: Combatant) -> list[Event]:
     return lengthy.break_off(c, "lengthy_stopped")
 
 
-def surprised(enc: Encounter, c: Combatant) -> bool:
-    """Surprised (the GM's `/act action:surprise`): no step, no flurry action, no defence this round."""
-    return active(enc.effects, c.name, SURPRISED) is not None
+def surprised(enc: Encounter, c: Combatant, pending: int = 0) -> bool:
+    """Surprised (the GM's `/act action:surprise`): no step, no flurry action, no defence this round (``pending``: as
+    `stunned`'s)."""
+    return _running(enc, c, SURPRISED, pending)
 
 
-def idle(enc: Encounter, c: Combatant) -> bool:
-    """Taking no action now: stunned or surprised."""
-    return idle_why(enc, c) is not None
+def idle(enc: Encounter, c: Combatant, pending: int = 0) -> bool:
+    """Taking no action now: stunned or surprised (``pending``: as `stunned`'s)."""
+    return idle_why(enc, c, pending) is not None
 
 
-def idle_why(enc: Encounter, c: Combatant) -> str | None:
-    """Why ``c`` takes no action now: "stunned", "surprised", or None (it may act)."""
-    return "stunned" if stunned(enc, c) else "surprised" if surprised(enc, c) else None
+def idle_why(enc: Encounter, c: Combatant, pending: int = 0) -> str | None:
+    """Why ``c`` takes no action now: "stunned", "surprised", or None (it may act); ``pending``: as `stunned`'s."""
+    return "stunned" if stunned(enc, c, pending) else "surprised" if surprised(enc, c, pending) else None
 
 
-def can_act(enc: Encounter, c: Combatant) -> bool:
-    """Able to take a step now: active (not downed or out), neither stunned nor surprised."""
-    return c.status == "active" and not idle(enc, c)
+def can_act(enc: Encounter, c: Combatant, pending: int = 0) -> bool:
+    """Able to take a step now: active (not downed or out), neither stunned nor surprised; ``pending``: round ends
+    this action has passed that the effects' countdown has yet to count (a round's first phase, begun in the action
+    that ended the last round: 1), whose ending conditions are over."""
+    return c.status == "active" and not idle(enc, c, pending)
 
 
 def roll_of(r: TaskRoll, modifiers: list[Modifier], against: int | None = None, versus: Term | None = None) -> Roll:

@@ -107,3 +107,19 @@ def test_a_surprised_fighter_is_not_offered_an_interrupt_or_a_swipe():
         revealed(s)
         legal = ACTIONS.legal_now(s.enc, s.get("Alda"))
         assert ("interrupt" in legal, "swipe" in legal) == (offered, offered), legal
+
+
+def test_a_surprise_that_ended_with_the_first_round_leaves_the_surprised_their_step_in_the_second():
+    """The surprised "take no action" in the first round only: with Borin stunned into round 2 and Grak's surprise
+    ended with round 1, round 2's movement phase gives Grak his step at once (the round does not wait for the GM as
+    though nobody could act, nor pass Grak's step by)."""
+    s = duel()
+    s.run("act", action="surprise", target="Grak")
+    s.run("init_roll", [6, 6, 6, 4, 4, 4])
+    assert s.enc.current == "Borin"
+    s.run("effect_add", actor="Borin", effect="stun", rounds=2)
+    while s.enc.round == 1:
+        res = s.run("next", [3, 3, 3, 3, 3, 3], actor=s.enc.current)
+    assert not any("Nobody standing can take an action" in line for line in s.text(res)), s.text(res)
+    assert (s.enc.round, s.enc.phase, s.enc.current) == (2, "movement", "Grak")
+    assert active(s.enc.effects, "Grak", "surprised") is None
