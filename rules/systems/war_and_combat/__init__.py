@@ -68,7 +68,7 @@ __all__ = ["WarAndCombatSystem", "WacCombatant", "WacEncounter"]
 
 
 #: the effects `/effect add` puts on a fighter as the rules' own conditions, by name: their codes
-RULE_CONDITIONS = {"stun": "stun", "stunned": "stun", "surprised": turns.SURPRISED}
+RULE_CONDITIONS = {"stun": "stun", "stunned": "stun", "surprise": turns.SURPRISED, "surprised": turns.SURPRISED}
 
 
 class WarAndCombatSystem(RuleSystem):

@@ -124,13 +124,14 @@ def test_the_gms_stun_effect_is_the_rules_stun():
 
 
 def test_the_gms_surprised_effect_is_the_rules_surprise_for_its_rounds():
-    """`/effect add name:surprised target:Grak rounds:2` is the rules' surprise (Grak takes no action): any action of
-    Grak's is refused, saying until the end of which round (round 1 + 2 round ends: the end of round 2)."""
-    s = duel()
-    s.run("init_roll", [5, 5, 4, 2, 3, 2])
-    s.run("effect_add", actor="Grak", effect="surprised", rounds=2)
-    surprise = next(e for e in s.enc.effects if e.target == "Grak")
-    assert (surprise.code, surprise.left) == ("surprised", 2)
+    """`/effect add name:surprised target:Grak rounds:2` (or `name:surprise`) is the rules' surprise (Grak takes no
+    action): any action of Grak's is refused, saying until the end of which round (round 1 + 2 round ends: the end of round 2)."""
+    for name in ("surprised", "Surprise"):  # as `stun` and `stunned` are one
+        s = duel()
+        s.run("init_roll", [5, 5, 4, 2, 3, 2])
+        s.run("effect_add", actor="Grak", effect=name, rounds=2)
+        surprise = next(e for e in s.enc.effects if e.target == "Grak")
+        assert (surprise.code, surprise.left) == ("surprised", 2)
     with pytest.raises(IllegalAction, match="Grak is surprised and takes no action until the end of round 2"):
         refuse_if_idle(s.enc, s.get("Grak"))
 
