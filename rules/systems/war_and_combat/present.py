@@ -29,6 +29,7 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.facts import WacFacts
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
+from rules.systems.war_and_combat.turns import idle_why
 from rules.text import signed
 
 __all__ = ["WacPresenter", "sheet_summary"]
@@ -438,6 +439,11 @@ class WacPresenter(Presenter[WacFacts]):
                 f"(`/combatant edit` to drop it, `/encounter terrain` to change the hex)")
 
     # -- the board ----------------------------------------------------------------------------
+    def hidden_line(self, enc: Encounter, c: Combatant) -> str:
+        """A hidden fighter's line, and that it takes no action, as the effects line tells everyone."""
+        line, why = super().hidden_line(enc, c), idle_why(enc, c)
+        return f"{line} · {NO_ACTION.format(why=why)}" if why else line
+
     def status_line(self, enc: Encounter, c: Combatant, facts: WacFacts) -> str:
         st = WacCombatant.of(c)
         bits = [f"**{c.name}**"]

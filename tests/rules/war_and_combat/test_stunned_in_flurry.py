@@ -136,6 +136,17 @@ def test_the_gms_surprised_effect_is_the_rules_surprise_for_its_rounds():
         refuse_if_idle(s.enc, s.get("Grak"))
 
 
+def test_a_hidden_fighters_line_tells_players_it_takes_no_action():
+    """A stun or a surprise is everyone's (the effects line names it): a hidden fighter's board line, which shows no
+    number of its own, says it takes no action, as a shown fighter's does."""
+    s = duel()
+    stun(s, "Grak")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    players = SYSTEM.present.view(s.enc, frozenset({"Grak"}))
+    line = players.line(s.enc, s.get("Grak"), SYSTEM.facts(s.enc))
+    assert "stunned: no action this round" in line and "init" not in line, line
+
+
 def test_the_board_says_the_surprised_takes_no_action_as_it_says_the_stunned_does():
     """The surprised "take no action" (step 2, "Check Surprise"; the project's procedure: in the first round): the
     flurry line names Grak surprised, taking no action this round, as it names the stunned; Grak's line says so; and
