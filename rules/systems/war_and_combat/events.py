@@ -51,6 +51,8 @@ class Negotiated(Checked):
 
     fighters: list[str] = Field(default_factory=list)
     roll: Annotated[Roll, Of("actor", against="fighters")]
+    #: a failure that takes no blow: nobody in the flurry can take an action (stunned, surprised) to swing
+    unswung: bool = False
 
 
 class PhaseBegan(Event):

@@ -20,6 +20,7 @@ from rules.systems.war_and_combat.events import (
     FlurryInitiative,
     Interrupted,
     MoralePrompt,
+    Negotiated,
     NobodyActs,
     PhaseBegan,
     Revealed,
@@ -229,7 +230,8 @@ class WacPresenter(Presenter[WacFacts]):
 
     def checked(self, e: Checked) -> str:
         what = CHECKS.get(e.what) or f"resists {e.what}"
-        return f"**{e.actor}** {what}: {self.roll_text(e.roll)}"
+        unswung = ": nobody in the flurry can swing at it (stunned or surprised)" if isinstance(e, Negotiated) and e.unswung else ""
+        return f"**{e.actor}** {what}: {self.roll_text(e.roll)}{unswung}"
 
     def phase_began(self, e: PhaseBegan) -> str:
         if e.phase not in PHASE_TEXT:

@@ -17,7 +17,9 @@ Where the text is silent (the project's defaults):
   a swipe once its declarations are revealed, one a round;
 - the negotiate task: 3d6 + Tactics + Agility modifier + wound penalties must exceed
   `swipe_base` (10) + the highest Fighter rank in the flurry; a failure is struck by the
-  target instead (random location, impact with a low skew die: the pass-through's blow);
+  target instead (random location, impact with a low skew die: the pass-through's blow), or where
+  the target takes no action (stunned, surprised) by the first fighter in the flurry who can act
+  (nobody: no blow);
 - the target may defend unless it has no action left or is under an effect with code
   "surprised"; otherwise the swipe is indefensible; only a defence actually made (from the
   front, a guarded flank, fallen or crawling, and not lost to a hold's failed check) spends
@@ -158,9 +160,13 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
     roll = task(c, dice, [mod("named_skill", sheet.skill(c, "tactics"), "tactics"),
                           mod("attribute", sheet.modifier(c, "agl"), "agl"), mod("wounds", sheet.wound_penalty(c)),
                           *moving(enc, c)], target, Term(code="negotiate"))
-    events: list[Event] = [Negotiated(actor=c.name, what="negotiate", roll=roll, fighters=[o.name for o in fighters])]
-    if not roll.success:  # "to avoid being hit"
-        return events + damage(enc, opts, t, c, wielded(t), "kill", {}, dice, 0, low_skew=True)
+    # "to avoid being hit": by the target's weapon, or where it takes no action another's swinging in the flurry
+    striker = None if roll.success else next((o for o in [t, *fighters] if o.status == "active" and not idle(enc, o)), None)
+    events: list[Event] = [Negotiated(actor=c.name, what="negotiate", roll=roll, fighters=[o.name for o in fighters],
+                                      unswung=not roll.success and striker is None)]
+    if not roll.success:
+        return events if striker is None else events + damage(enc, opts, striker, c, wielded(striker), "kill", {}, dice,
+                                                                0, low_skew=True)
     defended = _may_defend(enc, opts, t)
     held: list[Event] = []
     level = None

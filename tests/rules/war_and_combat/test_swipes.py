@@ -61,6 +61,25 @@ def test_a_failed_negotiation_is_struck_by_the_target():
     assert not any(isinstance(e, Attacked) for e in res.events)
 
 
+def test_a_failed_negotiation_is_struck_by_a_fighter_who_can_act():
+    """"to avoid being hit": the blow a failed negotiation takes comes from a fighter swinging in the flurry; a target
+    that takes no action (surprised: "unexpected or unperceived"; stunned: "can take no action") swings at nobody,
+    so it is another's in the flurry, and with nobody in it able to act there is no blow."""
+    s = watched()
+    revealed(s)
+    s.enc.effects.append(Effect(id=1, name="surprised", target="Grak", ends="round_end", code="surprised"))
+    res = s.run("act", [2, 3, 3, 4, 4, 3, 1, 1, 1, 1], action="swipe", actor="Alda", target="Grak")  # Borin's blow
+    assert not res.events[0].roll.success
+    assert [e.by for e in res.events if isinstance(e, Struck)] == ["Borin"]
+    s = watched()
+    revealed(s)
+    s.enc.effects += [Effect(id=1, name="stun", target="Grak", ends="round_end", left=2, code="stun"),
+                      Effect(id=2, name="stun", target="Borin", ends="round_end", left=2, code="stun")]
+    res = s.run("act", [2, 3, 3], action="swipe", actor="Alda", target="Grak")
+    assert not res.events[0].roll.success and not any(isinstance(e, (Struck, Attacked)) for e in res.events)
+    assert any("nobody in the flurry can swing" in line for line in s.text(res)), s.text(res)
+
+
 def test_one_swipe_a_round_by_an_unengaged_fighter_within_a_step_of_reach():
     """One swipe a round; not by a fighter in a flurry; the target within its weapon's reach + 1 hex; not before the reveal."""
     s = watched()
