@@ -30,7 +30,6 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.facts import WacFacts
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
-from rules.systems.war_and_combat.turns import idle_why
 from rules.text import signed
 
 __all__ = ["WacPresenter", "sheet_summary"]
@@ -441,10 +440,11 @@ class WacPresenter(Presenter[WacFacts]):
                 f"(`/combatant edit` to drop it, `/encounter terrain` to change the hex)")
 
     # -- the board ----------------------------------------------------------------------------
-    def hidden_line(self, enc: Encounter, c: Combatant) -> str:
-        """A hidden fighter's line, and that it takes no action, as the effects line tells everyone."""
-        line, why = super().hidden_line(enc, c), idle_why(enc, c)
-        return f"{line} · {NO_ACTION.format(why=why)}" if why else line
+    def line(self, enc: Encounter, c: Combatant, facts: WacFacts) -> str:
+        """``c``'s board line as this view shows it: a hidden fighter's, too, says that it takes no action, as the
+        effects line tells everyone."""
+        line, why = super().line(enc, c, facts), facts.idle.get(c.name)
+        return f"{line} · {NO_ACTION.format(why=why)}" if why and self.hidden(c.name) else line
 
     def status_line(self, enc: Encounter, c: Combatant, facts: WacFacts) -> str:
         st = WacCombatant.of(c)
