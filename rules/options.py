@@ -50,7 +50,7 @@ def listed_name(key: str, item: str, name: str, compared: str, seen: set[str]) -
     would misshow it), and not twice in the list: ``compared`` (the name as the rules compare
     names) is not in ``seen``, the names before it, and is added to it."""
     if compared == NONE:
-        raise SheetError(f"`{key}` item `{item}`: `none` is the word for no {key}: name it another way.")
+        raise SheetError(f"`{key}` item `{item}`: `none` is the word that empties the list: name it another way.")
     if any(ch in name for ch in MARKDOWN):
         raise SheetError(f"`{key}` item `{item}`: a name cannot hold the Markdown characters * _ ~ | ` or \\ "
                          f"(Discord would not show it as typed): write it without them, e.g. with hyphens.")

@@ -97,6 +97,7 @@ BAD: dict[str, list[tuple[str, str]]] = {
         ("weapons", "hal*berd:melee:2"),
         ("spells", "blink:1, Blink:2"),
         ("spells", "fire*ball:2:6"),
+        ("spells", "fire_ball:2:6"),
         ("sight_corners", "sometimes"),
         ("range_walls", "through"),
         ("shield_attacks", "maybe"),

@@ -85,7 +85,7 @@ def parse_spells(text: str) -> dict[str, Spell]:
         name = normalise_weapon(parts[0])
         if not name or len(name) > 30 or len(parts) > 3 or any(ch in name for ch in "`=\n"):
             raise SheetError(f"`spells` item `{item}` is not `name[:MP cost[:range]]`, like `fireball:2:6`.")
-        listed_name("spells", item, name, name, seen)
+        listed_name("spells", item, parts[0], name, seen)  # as typed: the settings show the option as typed
         hint = f"in `{item}`"
         cost = read_int(parts[1], "spells", 0, MAX_SPELL_NUMBER, SheetError, hint) if len(parts) > 1 else 0
         reach = read_int(parts[2], "spells", 1, MAX_SPELL_NUMBER, SheetError, hint) if len(parts) > 2 else None
