@@ -392,7 +392,7 @@ class WacPresenter(Presenter[WacFacts]):
         carry these words in ``detail``, and lengthy actions logged before ``item`` their armour second in ``args``."""
         a = [str(x) for x in args]
         if effect.startswith("lengthy"):
-            if item is None and len(a) > 1 and (effect != "lengthy" or len(a) > 2):
+            if len(a) == (3 if effect == "lengthy" else 2):  # logged before ``item``: the armour second
                 item = a.pop(1)
             words = BUSY if effect != "lengthy_done" else DONE
             said = words[a[0]].format("armour" if item is None or secret(item) else item)

@@ -59,7 +59,7 @@ from rules.systems.war_and_combat.rounds import join, settle
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.turns import (
     acting,
-    idle,
+    can_act,
     quick_action,
     refuse_if_idle,
     task,
@@ -76,7 +76,7 @@ def outside(enc: Encounter, c: Combatant | None) -> bool:
     est = WacEncounter.of(enc)
     grid = enc.grid()
     return (c is not None and grid is not None and enc.phase == "flurry" and est.declarations is not None
-            and bool(est.flurries) and c.status == "active" and not idle(enc, c)
+            and bool(est.flurries) and can_act(enc, c)
             and not any(c.name in g for g in est.flurries) and not engaged_with(enc, grid, c))
 
 
@@ -161,7 +161,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
                           mod("attribute", sheet.modifier(c, "agl"), "agl"), mod("wounds", sheet.wound_penalty(c)),
                           *moving(enc, c)], target, Term(code="negotiate"))
     # "to avoid being hit": by the target's weapon, or where it takes no action another's swinging in the flurry
-    striker = None if roll.success else next((o for o in [t, *fighters] if o.status == "active" and not idle(enc, o)), None)
+    striker = None if roll.success else next((o for o in [t, *fighters] if can_act(enc, o)), None)
     events: list[Event] = [Negotiated(actor=c.name, what="negotiate", roll=roll, fighters=[o.name for o in fighters],
                                       unswung=not roll.success and striker is None)]
     if not roll.success:

@@ -60,7 +60,7 @@ def refuse_if_idle(enc: Encounter, c: Combatant) -> None:
 def stopped(enc: Encounter, c: Combatant) -> list[Event]:
     """``c`` can take no action now (stunned, surprised, knocked out, down): its lengthy action under way, a "Full
     Action" of more than one round, stops; nothing changes."""
-    if c.status == "active" and not WacCombatant.of(c).unconscious and not idle(enc, c):
+    if can_act(enc, c) and not WacCombatant.of(c).unconscious:
         return []
     return lengthy.break_off(c, "lengthy_stopped")
 
