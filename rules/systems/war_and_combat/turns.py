@@ -142,7 +142,7 @@ def surprise(enc: Encounter, names: list[str]) -> list[Event]:
     if enc.round > 1 or (enc.round == 1 and enc.phase != "movement"):
         raise IllegalAction("Surprise is checked before the first round's flurries (\"2. Check Surprise\"): "
                             "now `/effect add` can mark anything else.")
-    return [add_effect(enc, enc.get(n), SURPRISED, 1) for n in names]
+    return [e for n in names for e in (add_effect(enc, enc.get(n), SURPRISED, 1), *stopped(enc, enc.get(n)))]
 
 
 def set_status(c: Combatant, status: Status, cause: str) -> list[Event]:

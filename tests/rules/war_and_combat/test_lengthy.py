@@ -105,3 +105,14 @@ def test_a_stun_or_a_knockout_stops_a_lengthy_action():
     s.run("init_roll", (5, 5, 4, 2, 3, 2))
     assert "engaged: there is no time for a lengthy action in a fight: begin it out of every foe's reach" in s.refused(
         "act", action="shed", actor="Borin")
+
+
+def test_the_gms_surprise_in_the_first_round_stops_a_lengthy_action():
+    """"Surprise occurs when one side takes action unexpected or unperceived by the other": the surprised take no
+    action, so the GM's `/act action:surprise` on a fighter already shedding (the first round's movement phase) stops
+    it, as a stun does; it keeps its mail."""
+    s = alone("armor=mail")
+    s.run("act", action="shed", actor="Borin")
+    res = s.run("act", action="surprise", target="Borin")
+    assert "**Borin** can take no action: it stops shedding its mail (a lengthy action broken off)" in s.text(res)
+    assert WacCombatant.of(s.get("Borin")).busy is None and sheet.worn(s.get("Borin")).name == "mail"
