@@ -53,6 +53,9 @@ class Negotiated(Checked):
     roll: Annotated[Roll, Of("actor", against="fighters")]
     #: a failure that takes no blow: nobody in the flurry can take an action (stunned, surprised) to swing
     unswung: bool = False
+    #: a failure whose blow is another fighter's, as ``target`` (at whom the swipe was aimed) can take no action
+    striker: str | None = None
+    target: str | None = None
 
 
 class PhaseBegan(Event):

@@ -229,8 +229,12 @@ class WacPresenter(Presenter[WacFacts]):
 
     def checked(self, e: Checked) -> str:
         what = CHECKS.get(e.what) or f"resists {e.what}"
-        unswung = ": nobody in the flurry can swing at it (stunned or surprised)" if isinstance(e, Negotiated) and e.unswung else ""
-        return f"**{e.actor}** {what}: {self.roll_text(e.roll)}{unswung}"
+        blow = ""
+        if isinstance(e, Negotiated) and e.unswung:
+            blow = ": nobody in the flurry can swing at it (stunned or surprised)"
+        elif isinstance(e, Negotiated) and e.striker:
+            blow = f": the blow is **{e.striker}**'s ({e.target} can take no action)"
+        return f"**{e.actor}** {what}: {self.roll_text(e.roll)}{blow}"
 
     def phase_began(self, e: PhaseBegan) -> str:
         if e.phase not in PHASE_TEXT:

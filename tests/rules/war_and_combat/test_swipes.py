@@ -71,6 +71,12 @@ def test_a_failed_negotiation_is_struck_by_a_fighter_who_can_act():
     res = s.run("act", [2, 3, 3, 4, 4, 3, 1, 1, 1, 1], action="swipe", actor="Alda", target="Grak")  # Borin's blow
     assert not res.events[0].roll.success
     assert [e.by for e in res.events if isinstance(e, Struck)] == ["Borin"]
+    text = s.text(res)  # the blow is named as Borin's, not read as the target's
+    assert "the blow is **Borin**'s (Grak can take no action)" in text[0], text
+    unsurprised = watched()
+    revealed(unsurprised)
+    res = unsurprised.run("act", [2, 3, 3, 4, 4, 3, 1, 1, 1, 1, 1], action="swipe", actor="Alda", target="Grak")
+    assert "the blow is" not in unsurprised.text(res)[0], unsurprised.text(res)  # the target's own: as ever
     s = watched()
     revealed(s)
     s.enc.effects += [Effect(id=1, name="stun", target="Grak", ends="round_end", left=2, code="stun"),
