@@ -133,7 +133,8 @@ def activate(enc: Encounter, c: Combatant, passing: bool = False) -> list[Event]
     side = CdgEncounter.of(enc).priority
     if side is None:
         raise NotYourTurn(f"Round {enc.round} is over: `/init next` starts round {enc.round + 1}.")
-    waiting = ", ".join(x.name for x in pool(enc, side))
+    minis = [x.name for x in pool(enc, side)]
+    waiting = ", ".join(minis)
     s = CdgCombatant.of(c)
     if s.done:
         raise NotYourTurn(
@@ -142,7 +143,8 @@ def activate(enc: Encounter, c: Combatant, passing: bool = False) -> list[Event]
         )
     if c.side != side:
         raise NotYourTurn(
-            f"Priority is with {side}, who activate one of {waiting}; {c.name} waits until priority passes to {c.side}."
+            f"Priority is with {side}, " + (f"whose {waiting} activates next" if len(minis) == 1 else f"who activate one of {waiting}")
+            + f"; {c.name} waits until priority passes to {c.side}."
         )
     if c.position is None:
         raise IllegalAction(

@@ -189,6 +189,15 @@ def test_init_roll_is_refused_when_it_cannot_start_the_fight(
         assert "needs minis on at least two sides" in refused(enc, "init_roll")
 
 
+def test_a_side_with_one_mini_left_to_activate_is_named_so() -> None:
+    """"Each player activates one mini at a time ... After a mini is activated, priority then passes to another
+    player": a mini of the other side is told who has priority; where that side has one mini left, it is named as the
+    one to activate, not as "one of" a list."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "H3", "W"), first="a")
+    assert "Priority is with a, whose A activates next; T waits until priority passes to b." in refused(
+        enc, "move", error=NotYourTurn, actor="T", path="W")
+
+
 def test_there_are_no_initiative_numbers_to_set() -> None:
     """`/init set` explains how the order is decided."""
     enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "H3", "W"))
