@@ -159,7 +159,7 @@ class WarAndCombatSystem(RuleSystem):
         return sheet.SHEET_KEYS
 
     def sheet_summary(self, c: Combatant) -> str:
-        return sheet_summary(c)
+        return sheet_summary(c, WacCombatant.of(c).armor)
 
     def weapons_of(self, enc: Encounter, c: Combatant) -> list[str]:
         return [w.name for w in sheet.weapons(c)]

@@ -147,11 +147,13 @@ REASONS = {"miss": "the attack failed, so the defender attacks", "spent": "the a
            "hold": "the attacker holds"}
 
 
-def sheet_summary(c: Combatant) -> str:
+def sheet_summary(c: Combatant, worn: str | None = None) -> str:
+    """The sheet as typed; ``worn``: the armour a lengthy action has put on or shed since (None: the sheet's)."""
     s = c.sheet
     skills = ",".join(f"{k}:{v}" for k, v in (s.get("skills") or {}).items())
+    now = f" (wears {worn} now)" if worn is not None and worn != s.get("armor") else ""
     bits = [f"STR {s.get('str')} AGL {s.get('agl')} DEX {s.get('dex')}", f"Fighter {s.get('fighter')}",
-            f"size {s.get('size')}", "weapons " + ",".join(s.get("weapons") or []), f"armor {s.get('armor')}"]
+            f"size {s.get('size')}", "weapons " + ",".join(s.get("weapons") or []), f"armor {s.get('armor')}{now}"]
     if s.get("shield", "none") != "none":
         bits.append(f"{s['shield']} shield")
     if skills:

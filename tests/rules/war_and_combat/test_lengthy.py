@@ -37,6 +37,14 @@ def test_shedding_armour_takes_two_rounds_and_forbids_moving_meanwhile():
     to_round(s, 3)
     assert sheet.worn(s.get("Borin")).name == "none" and WacCombatant.of(s.get("Borin")).busy is None
     s.run("move", actor="Borin", path="N")
+    # the sheet as typed, and the armour worn now beside it (`/combatant show`)
+    assert "armor mail (wears none now)" in s.system.sheet_summary(s.get("Borin"))
+
+
+def test_the_sheet_summary_names_no_worn_armour_while_it_is_the_sheets():
+    """Until a lengthy action changes it, the armour worn is the sheet's: the summary says it once."""
+    s = alone("armor=mail")
+    assert "armor mail ·" in s.system.sheet_summary(s.get("Borin")) and "wears" not in s.system.sheet_summary(s.get("Borin"))
 
 
 def test_donning_armour_puts_it_on_when_done_and_the_option_sets_the_length():
