@@ -280,18 +280,20 @@ def strike(
         accuracy = 0  # nothing rolled, nothing to flip
     target_grid = grid_of(t)
     aim = flips.aim_location(target_grid, words.aim) if words.aim else None
+    if accuracy <= 0:  # only the attacker's own flips are aimed: at a negative Accuracy the target flips
+        aim = None
     shield = not adjacent(a, b) and not w.blast
     cover_added = max(seen.cover - count, 0)
     hit: damage.Hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.arsenal,
                        "per_location": values(enc).protection == "location"}
+    if accuracy <= 0 and words.flips:
+        flips.parse_flips(words.flips, faces, accuracy)  # refused but for `none`: no flips to make, or the target's
     if accuracy > 0 and words.flips:
         turns = flips.parse_flips(words.flips, faces, accuracy)
     elif accuracy > 0:
         aim = aim or _best_aim(target_grid, faces, accuracy)
         turns = flips.best_flips(faces, accuracy, aim, target_grid)
     elif accuracy < 0:
-        if words.flips:
-            flips.parse_flips(words.flips, faces, accuracy)  # refused: the target flips
         turns = asking.target_turns(enc, t, faces, -accuracy, target_grid, damage.harm(target_grid, ts.values, **hit),
                                     area is None)
     else:

@@ -200,7 +200,7 @@ class DgPresenter(Presenter[DgFacts]):
             lines.append(f"🎲 {shown} ({e.roll.label})" if e.roll.dice else "🎲 no dice: Power 0")
         if e.flips and not any(secret(f) for f in e.faces):
             who = "the target flips" if e.flips[0].by == "target" else "flips"
-            aim = f" aiming at {e.aim.title()}" if e.aim else ""
+            aim = f" aiming at {e.aim.title()}" if e.aim and who == "flips" else ""  # an aim logged with the target's
             lines.append(f"{who}{aim}: " + ", ".join(f"{f.before}→{f.after}" + (" (2)" if f.cost == 2 else "") for f in e.flips)
                          + f" → {', '.join(map(str, e.faces))}")
         if e.forced and not secret(e.forced):

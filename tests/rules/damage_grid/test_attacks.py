@@ -6,7 +6,7 @@ from rules.events import Checked, StatusChanged
 from rules.hidden import for_reader
 from rules.systems.damage_grid.events import DgAttack, GridDamage, ProneChanged
 from rules.systems.damage_grid.state import DgCombatant
-from tests.rules.damage_grid.build import SABER, duel, events
+from tests.rules.damage_grid.build import SABER, SYSTEM, duel, events
 
 
 def test_meenas_gravity_saber_flips_a_five_to_a_three() -> None:
@@ -268,3 +268,29 @@ def test_shield_stops_a_body_square_hit_so_that_body_stops_a_mind_hit() -> None:
     text = s.system.present.text(events(res, GridDamage)[0])
     assert "Mind ×2 (Body stops 1), takes 1 (2 → 1); Body ×2 (Shield stops 1), takes 1 (1 → 0)" in text
     assert DgCombatant.of(s.get("Hera")).values["health"] == 3
+
+
+def test_flips_asked_at_an_accuracy_of_0_are_refused_as_at_a_negative_one() -> None:
+    """"The model may then perform as many face flips with the total Accuracy of its attack": at Accuracy 0 (the
+    saber's 2, "A prone target ... decreases Accuracy by 2") there are none to make, so flips asked for are refused
+    saying so (changing nothing), not dropped in silence; `flips=none` asks for none and is taken."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=9")
+    DgCombatant.of(s.get("Hera")).prone = True
+    message = s.refused("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber",
+                        options={"flips": "5>3"}, error=InputError)
+    assert "Accuracy is 0, so there are no flips: leave `flips` out" in message
+    res = s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber", options={"flips": "none"})
+    assert events(res, DgAttack)[0].faces == [3, 3, 5, 4]
+
+
+def test_the_attacker_s_aim_is_not_told_as_the_target_s_at_a_negative_accuracy() -> None:
+    """"A negative Accuracy allows the target to flip that many faces": the target's flips take dice off its worst
+    location, so the attack's line says the target flips, not that it aims where the attacker asked (`aim=body`)."""
+    s = duel(a_sheet=f"weapons={SABER}", b_sheet="health=9 size=0")
+    res = s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber", options={"aim": "body"})
+    attack = events(res, DgAttack)[0]
+    assert attack.flips and attack.flips[0].by == "target" and attack.aim is None
+    line = next(x for x in s.text(res) if "the target flips" in x)
+    assert "aiming" not in line, line
+    logged = attack.model_copy(update={"aim": "body"})  # a log written while the aim was kept with the target's flips
+    assert "aiming" not in SYSTEM.present.text(logged)
