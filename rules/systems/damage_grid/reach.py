@@ -165,8 +165,7 @@ def walls_between(enc: Encounter, grid: Grid, a: Cell, b: Cell) -> int:
 
 def _in_the_way(grid: Grid, a: Cell, b: Cell, cell: Cell) -> bool:
     """A model "in the way of a model's target": a corner line passes through its square (one that
-    only runs along its side leaves it beside the line, as C beside B in the text's diagram is
-    "in the open")."""
+    only runs along its side leaves it beside the line: a model next to a melee target is not in the way)."""
     return _lines(grid, a, b, frozenset({cell}), through=True) > 0
 
 

@@ -68,6 +68,17 @@ def test_the_texts_diagram_a_is_obstructed_b_has_cover_from_the_wall_beside_meen
     assert (attack.sight, attack.cover, attack.cover_by, attack.cover_added) == ("partial", 10, "C4", 7)
 
 
+def test_the_texts_diagram_c_in_the_open_as_b_is_and_behind_b_on_one_corner_line() -> None:
+    """"B is directly in front of Meena. C is also in the open and can be seen easily": "also", as B, who "will gain
+    the benefits of cover" from the wall: in the open is unobstructed (no corner line touches a wall), which both are.
+    Cover is apart: "Other models can be in the way of a model's target just like an obstructing providing cover",
+    and one of C's corner lines (Meena's corner to C's, D4's top left to F2's) runs through B's square corner to
+    corner, so B is in C's way as Xul is in the text's "Xul is standing between Meena and her target"."""
+    s = _diagram()
+    seen = sight(s.enc, s.enc.grid(), parse_cell("D4"), parse_cell("F2"))
+    assert (seen.lines, seen.cover_by, seen.cover) == (0, "B", 2)  # B: size 2, Body 0
+
+
 @pytest.mark.parametrize(("walls", "lines", "cover_by"), [
     (("C6",), 1, "C6"),  # beside the attacker
     (("C3",), 1, "C3"),  # beside the target
