@@ -337,6 +337,8 @@ def attack(ctx: ActionContext, action: Attack) -> list[Event]:
         centre = cell_of(_model_targeted(enc, c, action.target))
     elif action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
         return cover.attack_cover(enc, grid, c, action, words, ctx.dice)
+    elif action.target and enc.find(action.target) is None and (why := cover.not_a_target(enc, grid, action.target)):
+        raise InputError(why)
     t = None if w.area else _model_targeted(enc, c, action.target)
     events = activate(enc, c, "combat")
     one_weapon(c, w)

@@ -30,7 +30,7 @@ from rules.systems.damage_grid.reach import blocking, line_of_sight, square_body
 from rules.systems.damage_grid.state import DgEncounter
 from rules.systems.damage_grid.turns import activate
 
-__all__ = ["is_cover", "cover_body", "attack_cover"]
+__all__ = ["is_cover", "not_a_target", "cover_body", "attack_cover"]
 
 
 def is_cover(enc: Encounter, grid: Grid, text: str) -> bool:
@@ -39,6 +39,20 @@ def is_cover(enc: Encounter, grid: Grid, text: str) -> bool:
     except InputError:
         return False
     return cell in blocking(enc, grid)
+
+
+def not_a_target(enc: Encounter, grid: Grid, text: str) -> str | None:
+    """Why the square ``text`` (neither a model's name nor cover) is no target for a weapon without an area: debris,
+    a model's square, or an empty one; None when ``text`` is not a square."""
+    try:
+        cell = grid.parse(text)
+    except InputError:
+        return None
+    if cell.name in DgEncounter.of(enc).debris:
+        return f"{cell.name} is debris now: it gives no cover and is no target. Attack a model, or cover still standing."
+    if (m := enc.at(cell)) is not None:
+        return f"{cell.name} is where {m.name} stands: attack it by name (`target:{m.name}`)."
+    return f"{cell.name} is an empty square: only an area weapon attacks a square. Attack a model or a cover square."
 
 
 def cover_body(enc: Encounter, grid: Grid, name: str) -> int:

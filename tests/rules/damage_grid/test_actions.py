@@ -185,6 +185,18 @@ def test_cover_can_be_shot_to_debris() -> None:
     assert moved.rough == ["E6"]
 
 
+def test_debris_and_an_empty_square_are_refused_as_targets_saying_why() -> None:
+    """Debris "will not provide cover anymore": attacked again, the square is refused as debris (no cover, so no
+    target), not as a name the bot does not know; an empty square is refused as one an area weapon aims at."""
+    s = duel(a_sheet="weapons=cannon:4:6:0", b_at="J2", obstacle_body="5")
+    s.enc.map.terrain = {"E6": "obstacle"}
+    s.run("attack", [1, 2, 3, 4, 5, 6], actor="Meena", target="E6")
+    again = s.refused("attack", [1, 2, 3, 4, 5, 6], actor="Meena", target="E6")
+    assert "E6 is debris now: it gives no cover and is no target" in again, again
+    empty = s.refused("attack", [1, 2, 3, 4, 5, 6], actor="Meena", target="F6")
+    assert "F6 is an empty square" in empty and "area weapon" in empty, empty
+
+
 def test_an_area_weapon_attacks_every_model_in_it_with_separate_dice() -> None:
     """"Any model in the Area Affect is affected ... with separate die rolls. This includes models friendly\""""
     s = Scenario("damage-grid", map="12x10")
