@@ -166,7 +166,8 @@ class Tested(Event):
     target: str | None = None
     test: Annotated[SkillTest, Of("actor", against="target")]
     base: Annotated[int, PUBLIC]
-    level: int
+    #: the target's (the foe intimidated or the hero whose Stag it is; for Escape Foes the foe named in ``level_from``)
+    level: Annotated[int, Of("target")]
     level_of_enemy: bool
     level_from: str | None = None
 
@@ -184,8 +185,9 @@ class InitiativeChanged(Event):
     still engaged with a foe that no melee damage passed between), intimidated, gm."""
 
     kind: ClassVar[str] = "initiative_change"
-    before: int | None
-    after: int
+    #: the actor's own, as the board shows it (an Intimidate's by a hidden foe too: its successes are the drop)
+    before: Annotated[int | None, Of("actor")]
+    after: Annotated[int, Of("actor")]
     cause: str
     by: str | None = None
 

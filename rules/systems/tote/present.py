@@ -147,7 +147,9 @@ class TotePresenter(Presenter[ToteFacts]):
 
     def tested(self, e: ev.Tested) -> str:
         label = ("Rating" if e.level_of_enemy else ("Stag" if e.what == "intimidate" else "Hawk"))
-        source = f" ({e.level_from or 'nobody'})" if e.what == "escape" else ""
+        source = ""
+        if e.what == "escape":  # a hidden foe unnamed: which of them has the highest Rating is theirs to keep
+            source = " (the highest foe's)" if secret(e.level) else f" ({e.level_from or 'nobody'})"
         against = f"{e.base} + {label} {e.level}{source} = {e.test.target}"
         what = f"Intimidate {e.target}" if e.what == "intimidate" else "Escape Foes"
         return f"**{e.actor}** · {what}: {self.test_text(e.test, against)}"

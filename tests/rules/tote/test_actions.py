@@ -250,6 +250,18 @@ def test_intimidate_against_a_hero_uses_stag() -> None:
     assert who(res.encounter, "Ann").initiative == 0  # 12: 2 successes + critical 1 = 3, floored at 0
 
 
+def test_a_hidden_foes_intimidate_shows_players_the_heros_own_numbers() -> None:
+    """"Players' combatants always show their numbers" (docs/systems/tote.md): a hidden foe's Intimidate against a
+    hero ("7 + the hero's Stag") hides the foe's roll, not the hero's Stag, nor the hero's initiative it lowers
+    (the board shows it to everyone)."""
+    enc = fight(("Ann", "stag=3", "heroes", 2), ("Grak", "rating=2", "foes", 4))
+    res = act(enc, "Grak", "intimidate", [6, 4, 6], target="Ann")
+    hidden = SYSTEM.present.view(enc, frozenset({"Grak"}))
+    lines = [hidden.readable(hidden.marked(e)) for e in res.events]
+    assert any("the GM's roll vs 7 + Stag 3 = 10: success" in line for line in lines), lines
+    assert any("**Ann** initiative **" in line and "intimidated" in line for line in lines), lines
+
+
 def test_protect_redirects_attacks_on_the_ally() -> None:
     """Protect (2): attacks on the ally hit the protector instead this round."""
     enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), GRAK)

@@ -235,4 +235,18 @@ def test_a_hidden_foes_escape_number_shows_the_public_base() -> None:
     hidden = SYSTEM.present.view(enc, frozenset({"Grak"}))
     (tested,) = [e for e in res.events if e.kind == "check"]
     line = hidden.readable(hidden.marked(tested))
-    assert "vs 7 + Rating ? (Grak) = ?" in line and "9" not in line
+    assert "vs 7 + Rating ? (the highest foe's) = ?" in line and "9" not in line and "Grak" not in line
+
+
+def test_a_hidden_escape_number_does_not_name_which_hidden_foe_is_highest() -> None:
+    """"7 + the highest enemy Rating": with two hidden foes, naming the one whose Rating sets the number would tell
+    players which Rating is the higher: the line names neither."""
+    enc = fight(("Ann", "move=1", "heroes", 5), ("Orc", "rating=1", "foes", 3), ("Gob", "rating=4", "foes", 1),
+                distance="far")
+    res = resolve(enc, "move", [6, 2], actor="Ann", to="away")
+    hidden = SYSTEM.present.view(enc, frozenset({"Orc", "Gob"}))
+    (tested,) = [e for e in res.events if e.kind == "check"]
+    line = hidden.readable(hidden.marked(tested))
+    assert "Gob" not in line and "Orc" not in line and "Rating ?" in line, line
+    shown = SYSTEM.present.view(enc, frozenset()).readable(SYSTEM.present.view(enc, frozenset()).marked(tested))
+    assert "vs 7 + Rating 4 (Gob) = 11" in shown, shown  # the GM, or a foe shown: as before
