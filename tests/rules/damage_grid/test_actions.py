@@ -1,6 +1,8 @@
 """`/act`: Lunge, Grapple and breaking free; attacks on cover squares."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules.errors import IllegalAction
@@ -341,6 +343,29 @@ def test_a_clouds_drift_die_is_not_rolled_in_the_phase_it_ends() -> None:
     s.run("next", actor="Meena")
     third = s.run("next", actor="Hera")
     assert not events(third, CloudDrifted) and not events(third, DgAttack) and not s.enc.effects
+
+
+def test_a_clouds_drift_die_is_its_throwers_for_typed_results() -> None:
+    """"Roll a D10 ... the Cloud is moved" each phase: the d10 is the cloud's thrower's. A player ending another's
+    activation types only their own models' dice (docs/commands.md): the d10 of Meena's cloud stands for a result
+    typed by her player (or the GM), not by Hera's, whose typed result is left unused."""
+    import random
+
+    from rules.dice import Dice
+    from rules.systems.damage_grid.blasts import drift_clouds
+
+    s = duel(a_sheet="weapons=gas:5:1:0:area=burst1:cloud=3", b_sheet="health=9 mind=9 body=0", b_at="E6")
+    s.run("attack", [2], actor="Meena", target="E6", weapon="gas")
+    heras = Dice(rng=random.Random(7), given=[10], may_type=frozenset({"Hera"}))
+    drifted = events_of_kind(drift_clouds(s.enc.model_copy(deep=True), heras), CloudDrifted)
+    assert drifted and not drifted[0].gone and heras.rolled[0].given is False
+    meenas = Dice(rng=random.Random(7), given=[10], may_type=frozenset({"Meena"}))
+    drifted = events_of_kind(drift_clouds(s.enc.model_copy(deep=True), meenas), CloudDrifted)
+    assert drifted[0].gone and meenas.rolled[0].given
+
+
+def events_of_kind(found: list[object], kind: type) -> list[Any]:
+    return [e for e in found if isinstance(e, kind)]
 
 
 def test_a_lunge_ends_where_the_weapon_reaches_the_target() -> None:
