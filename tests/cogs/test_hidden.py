@@ -681,7 +681,8 @@ async def test_kov_a_hidden_foe_that_moved_then_attacked_is_not_told_as_done(h: 
 
 async def test_tote_escape_foes_does_not_tell_a_hidden_foes_rating(h: Harness) -> None:
     """TOTE: "Escape Foes: a Move test against 7 + the highest enemy Rating" (shared/rules/README.md): the 7 is the
-    public option ``escape_base``, so the target number would tell Zug's hidden Rating. Players read ``vs 7 + Rating ? (Zug) = ?``, as for
+    public option ``escape_base``, so the target number would tell Zug's hidden Rating. Players read ``vs 7 + Rating ? (the highest
+    foe's) = ?`` (naming no hidden foe: which one's Rating is the highest is theirs), as for
     Intimidate (it read ``vs ? + Rating ? (Zug) = 10``); the GM's `/log` keeps the numbers."""
     await h.run("gm", "/encounter start", system="tote", name="T", map="none")
     await h.run("gm", "/encounter settings", options="distance=far")
@@ -692,7 +693,7 @@ async def test_tote_escape_foes_does_not_tell_a_hidden_foes_rating(h: Harness) -
     await h.run("gm", "/init next", combatant="Zug", confirm="true")
     sent = await h.run("bob", "/act", action="move", options="escape", roll="1,1,1")
     text = public_texts(sent)
-    assert "Escape Foes: 🎲 Move [1✍, 1✍] keep 1 + Paragon 1✍ = **2** vs 7 + Rating ? (Zug) = ?: failure" in text
+    assert "Escape Foes: 🎲 Move [1✍, 1✍] keep 1 + Paragon 1✍ = **2** vs 7 + Rating ? (the highest foe's) = ?: failure" in text
     assert "= 10" not in text and "Rating 3" not in text
     assert "vs 7 + Rating 3 (Zug) = 10: failure" in reply(await h.run("gm", "/log")).text
     assert "(Zug) = 10" not in reply(await h.run("bob", "/log")).text

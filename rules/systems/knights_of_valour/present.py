@@ -147,8 +147,10 @@ class KovPresenter(Presenter[KovFacts]):
 
     def kov_round(self, e: KovRound) -> str:
         note = f"order {order_text(e.order)}"
-        if e.tied:
-            groups = "; ".join(", ".join(t) for t in e.tied)
+        # a hidden combatant in a tie would tell its number (a shown one's, or another hidden one's): left out
+        tied = [shown for t in e.tied if len(shown := [n for n in t if not self.hidden(n)]) > 1]
+        if tied:
+            groups = "; ".join(", ".join(t) for t in tied)
             note += f"; tied players ({groups}) may ask the GM for another order with `/init order`"
         return f"**Round {e.round}** begins: {note}"
 

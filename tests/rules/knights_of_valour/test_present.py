@@ -142,3 +142,23 @@ def test_rules_module_is_pure() -> None:
     }
     assert "rules" in roots
     assert not roots & {"discord", "aiosqlite", "bot", "cogs", "data", "random", "time", "datetime"}
+
+
+def test_a_hidden_combatant_is_not_named_among_tied_players_as_a_round_begins() -> None:
+    """Ties are ordered "players first, then monsters" and "the GM orders tied players": the round's line tells players
+    which tie they may ask about, but a hidden combatant named there would tell its hidden number (equal to the
+    player's shown one), so players read the ties without it; the GM reads them all."""
+    from tests.rules.knights_of_valour.build import add, encounter, start
+
+    enc = add(encounter(), "A", "hp=30 agi=2 weapons=longsword:1", "C4", "a", owner="1")
+    enc = add(enc, "Ally", "hp=30 agi=2 pc=yes weapons=longsword:1", "C6", "a", owner=None)
+    enc = add(enc, "Bly", "hp=30 agi=1 pc=yes weapons=longsword:1", "C7", "a", owner=None)
+    enc = add(enc, "Cly", "hp=30 agi=1 pc=yes weapons=longsword:1", "C8", "a", owner=None)
+    enc = add(enc, "Orc", "hp=9 agi=0 weapons=greataxe:1", "H4", "b", owner=None)
+    (began,) = [e for e in SYSTEM.resolve(enc, make_action(kind="init_roll"), Dice.fixed([])).events if e.kind == "round"]
+    gm = SYSTEM.present.view(enc, frozenset()).text(began)
+    assert "tied players (A, Ally; Bly, Cly)" in gm, gm
+    hidden = SYSTEM.present.view(enc, frozenset({"Ally", "Bly", "Cly"}))
+    public = hidden.readable(hidden.marked(began))
+    assert "tied players" not in public and public.startswith("**Round 1** begins: order A 2, Ally, Bly, Cly"), public
+    assert start(enc).round == 1
