@@ -17,7 +17,9 @@ Readings chosen where the text is open:
   this attack (the text removes the faces before it counts the damage: an attack that ruins Body
   still meets the Body it had); ``extra_body`` is what cover adds ("the difference is added to the
   Body of the target"). They "stop damage to *other* grid squares": Shield stops no hit on the
-  Shield square and Body none on the Body square (those hits wear the protection itself down).
+  Shield square and the target's own Body none on the Body square (those hits wear the protection
+  itself down); the Body cover adds is not the target's square, so it stops hits there too (a wall
+  beside the target is not worn down by them: "faces - (Shield + Body)").
   The text does not say which faces they take off; they are the target's protection, so together
   they stop as many hits as they can, spread over the locations for the least harm over the whole
   attack by :func:`harm`'s measure (death, then inertness, then Health lost, then Mind lost): every
@@ -186,6 +188,8 @@ class _Target:
     before: dict[str, int | None]
     #: Shield and Body stop their value on each location's hits (option ``protection=location``), not once an attack
     per_location: bool = False
+    #: the part of ``body`` that cover adds: it stops hits on the Body square too
+    cover: int = 0
     #: the harm (`_measure`) of the hits that get through to each location (in grid order), as `_stops` weighs them
     weighed: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     #: the least harm of each way the hits on the later locations meet a grid (`_least_harm`), and what it stops
@@ -208,7 +212,7 @@ def _target(grid: DamageGrid, values: Mapping[str, int], *, shield: bool = True,
     stop_body = max(now.get(BODY, 0), 0) + max(extra_body, 0) if grid.has(BODY) else max(extra_body, 0)
     struck = _weapon(arms, arsenal) if grid.has(ARSENAL) else None
     before = {name: _holds(name, now, arms, struck) for name in grid.names}
-    return _Target(grid, now, arms, stop_shield, stop_body, struck, before, per_location)
+    return _Target(grid, now, arms, stop_shield, stop_body, struck, before, per_location, cover=max(extra_body, 0))
 
 
 def _holds(name: str, values: Mapping[str, int], weapons: Mapping[str, int], struck: str | None) -> int | None:
@@ -233,9 +237,8 @@ def _stops(counts: Mapping[str, int], target: _Target) -> dict[str, tuple[int, i
         shield = dict.fromkeys(counts, 0)
         body = dict.fromkeys(counts, 0)
         for stop, out, own in ((target.shield, shield, SHIELD), (target.body, body, BODY)):
-            for n in counts:  # "damage to other grid squares"
-                if n != own:
-                    out[n] = min(counts[n] - shield[n] - body[n], stop)
+            for n in counts:  # "damage to other grid squares" (cover's Body: every square)
+                out[n] = min(counts[n] - shield[n] - body[n], stop if n != own else target.cover if own == BODY else 0)
         return {n: (shield[n], body[n]) for n in counts}
     key = tuple(counts.get(n, 0) for n in target.grid.names)
     found = target.stopped.get(key)
@@ -251,8 +254,9 @@ def _least_harm(counts: Mapping[str, int], target: _Target) -> dict[str, int]:
     equal harm the most on the earliest locations in grid order. Every spread is weighed, location by location as
     `_flow` pours their hits, each grid left by the earlier locations weighed once."""
     names = [n for n in target.grid.names if counts.get(n, 0) > 0]
-    # the most each location's hits can lose: Shield alone stops the Body square's, Body alone the Shield square's
-    cap = {n: min(counts[n], target.shield if n == BODY else target.body if n == SHIELD else counts[n]) for n in names}
+    # the most each location's hits can lose: Shield and cover alone stop the Body square's, Body the Shield square's
+    cap = {n: min(counts[n], target.shield + target.cover if n == BODY else target.body if n == SHIELD else counts[n])
+           for n in names}
     total = min(target.shield + target.body, sum(cap.values()))
     if total == sum(cap.values()):
         return cap
@@ -294,13 +298,15 @@ def _grid_harm(now: Mapping[str, int], target: _Target) -> tuple[int, ...]:
 
 def _split(stopped: Mapping[str, int], counts: Mapping[str, int], target: _Target) -> dict[str, tuple[int, int]]:
     """The hits ``stopped`` on each location told as Shield's and Body's ``(shield, body)`` by name: Shield's on the
-    Body square and Body's on the Shield square, then Shield first over the rest in grid order, Body after it."""
-    shield_left = target.shield - stopped.get(BODY, 0)
+    Body square (then cover's, as Body), Body's on the Shield square, then Shield first over the rest in grid order,
+    Body after it."""
+    on_body = min(stopped.get(BODY, 0), target.shield)
+    shield_left = target.shield - on_body
     out = {}
     for n in (n for n in target.grid.names if n in counts):
         k = stopped.get(n, 0)
         if n == BODY:
-            out[n] = (k, 0)
+            out[n] = (on_body, k - on_body)
         elif n == SHIELD:
             out[n] = (0, k)
         else:

@@ -133,7 +133,7 @@ OPTIONS = OptionSet(
         "how Shield and Body stop hits: `attack`, each stops its value in hits once an attack (the text's "
         "\"damage will be = faces - (Shield + Body)\"), the hits that would harm the target most; `location`, each "
         "stops its value on every location's hits (\"remove as many faces from all grid squares\" read as from each). "
-        "Either way Shield stops none on the Shield square and Body none on the Body square (\"other grid squares\")",
+        "Either way Shield stops none on the Shield square and the target's own Body none on the Body square (\"other grid squares\"); cover's Body stops hits there too",
     ),
     into=DgValues,
 )

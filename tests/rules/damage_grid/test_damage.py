@@ -86,12 +86,29 @@ def test_shield_and_body_share_their_stops_for_the_least_harm_over_the_attack():
 
 
 def test_cover_and_shield_stop_all_they_can_before_a_hit_reaches_health():
-    """Cover "is added to the Body of the target": Shield 1 and Body 1 + 4 against 1, 1, 2, 2, 3, 3 stop every hit but
-    one of the Body square's, which only Shield can stop: it wears Body down (1 → 0) and Health stays whole."""
+    """Cover "is added to the Body of the target": Shield 1 and Body 1 + 4 against 1, 1, 2, 2, 3, 3 stop every hit,
+    "Effectively the damage will be = faces - (Shield + Body)": 6 - (1 + 5). The target's own Body stops no hit on its
+    own square, but cover (a wall, not the target) stops those too: Body stays 1 and Health whole."""
     d = apply_faces([1, 1, 2, 2, 3, 3], HUMANOID, {"mind": 2, "health": 3, "body": 1, "shield": 1, "speed": 4},
                     extra_body=4)
-    assert sum(r.shield for r in d.locations) == 1 and sum(r.body for r in d.locations) == 4
-    assert d.values == {"mind": 2, "health": 3, "body": 0, "shield": 1, "speed": 4} and d.transfers == []
+    assert sum(r.shield for r in d.locations) == 1 and sum(r.body for r in d.locations) == 5
+    assert d.values == {"mind": 2, "health": 3, "body": 1, "shield": 1, "speed": 4} and d.transfers == []
+
+
+def test_cover_stops_hits_on_the_body_square_the_targets_own_body_does_not():
+    """"If the Body of the cover is greater than the Power of the attack the difference is added to the Body of the
+    target" and "Effectively the damage will be = faces - (Shield + Body)": B (Body 1) behind a wall adding 5 against
+    four dice on the Body square and one on Health takes nothing (5 - 6); without the wall its own Body stops the
+    Health hit, the four wear Body down (1 -> 0) and pass 3 on to Health ("Shields and Body will always stop damage to
+    other grid squares")."""
+    values = {"mind": 2, "health": 5, "body": 1, "shield": 0, "speed": 4}
+    covered = apply_faces([3, 3, 3, 3, 2], HUMANOID, values, shield=False, extra_body=5)
+    assert covered.values == values and covered.taken == 0
+    assert (covered.at("body").body, covered.at("health").body) == (4, 1)
+    bare = apply_faces([3, 3, 3, 3, 2], HUMANOID, values, shield=False)
+    assert (bare.values["body"], bare.values["health"]) == (0, 2) and bare.transfers == [Transfer("body", "health", 3)]
+    location = apply_faces([3, 3, 3, 3, 2], HUMANOID, values, shield=False, extra_body=5, per_location=True)
+    assert location.values == values  # `protection=location`: each square loses the Body cover adds, the Body square too
 
 
 def test_shield_then_body_from_every_location_with_protection_location():
