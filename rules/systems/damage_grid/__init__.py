@@ -76,10 +76,10 @@ class DamageGridSystem(RuleSystem):
     #: the rules in short, for `/help system:` (docs/systems/<key>.md has them in full)
     rules_summary = (
         "A round has 4 phases; in each, sides alternate activating one model: Move, Combat or Lunge.",
-        "Move: 1 Speed point a square (rough and debris +1). Combat: 1 Combat Point an attack, 2 CP a round; more CP cost -2 Accuracy each.",
+        "Move: 1 Speed point a square (rough and debris +1). Combat: 1 Combat Point an attack, 2 CP a round; the k-th CP forced in a round costs k x 2 Accuracy.",
         "A target must be in the weapon's Reach circles, not in a row behind, and seen along the three back-corner lines.",
         "Attack: roll Power d6; Accuracy flips faces (a neighbouring face costs 1, the opposite 2); each face hits its grid location.",
-        "Shield (not from adjacent squares, not against Blast), then Body, is taken from every location; a ruined location passes hits by its arrow.",
+        "Shield (not from adjacent squares, not against Blast), then Body (and cover), stop their value in hits once an attack; a ruined location passes hits by its arrow.",
         "Mind 0: inert (downed), and `/coupdegrace` can finish it; Health 0: destroyed (out). Heavy Health loss calls for a knock-down test.",
     )
 
