@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.errors import InputError, SheetError
 from rules.models import Combatant, Encounter
-from rules.sheet import SheetKey, read_int
+from rules.sheet import NONE, SheetKey, read_int
 from rules.systems.damage_grid.flips import LEAST_HARM, read_preference
 from rules.systems.damage_grid.grid import HUMANOID_DEFAULTS, DamageGrid, parse_grid
 from rules.systems.damage_grid.state import DgCombatant
@@ -145,7 +145,10 @@ def _weapon(item: str) -> Weapon:
 
 
 def _listed(text: str, key: str, things: str) -> list[str]:
-    """The comma-separated items of the sheet's list ``key``: at most :data:`MAX_WEAPONS` ``things``."""
+    """The comma-separated items of the sheet's list ``key``: at most :data:`MAX_WEAPONS` ``things``; ``none``: none,
+    as every list key reads it."""
+    if text.strip().lower() == NONE:
+        return []
     items = [x.strip() for x in text.split(",") if x.strip()]
     if len(items) > MAX_WEAPONS:
         raise SheetError(f"`{key}`: a model carries at most {MAX_WEAPONS} {things}.")

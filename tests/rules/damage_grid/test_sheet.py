@@ -59,3 +59,14 @@ def test_equipment_is_shown_on_the_sheet_as_written() -> None:
     """The sheet's `equipment` reads back as `name:health` items, comma separated."""
     s = duel(b_sheet="equipment=Scanner:3,medkit", start=False)
     assert "equipment=scanner:3,medkit:2" in sheet_summary(s.get("Hera"))
+
+
+def test_weapons_and_equipment_none_are_the_empty_list_as_every_list_key_reads_it() -> None:
+    """docs/commands.md: "A sheet's list key reads `none` the same way" (the empty list): a model carrying nothing,
+    whose sheet reads back."""
+    from rules.systems.damage_grid.sheet import parse_equipment
+
+    assert parse_weapons("none") == [] and parse_weapons(" None ") == [] and parse_equipment("none") == []
+    s = duel(b_sheet="weapons=none equipment=none")
+    assert weapons(s.get("Hera")) == [] and s.get("Hera").sheet.get("weapons") == []
+    assert "weapons=none equipment=none" in sheet_summary(s.get("Hera"))  # as typed: it reads back
