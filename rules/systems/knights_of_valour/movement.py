@@ -15,8 +15,8 @@ but not stopped on.
 
 Attacks of Opportunity. Text: "use a Move Action that takes you more than 5 ft away from an
 adjacent enemy": every square left next to an active enemy for one more than 5 ft from it
-provokes that enemy's free melee attack (wielded melee weapon, else its best one), once per
-enemy per turn, including squares passed in an ally's space or in a vault or leap. They are
+provokes that enemy's free attack ("a free Combat Attack Action": its wielded melee weapon, else its best one;
+with none, a shot from a ranged weapon that reaches 5 ft), once per enemy per turn, including squares passed in an ally's space or in a vault or leap. They are
 resolved before the stride (the steps up to the next square where one may stop) begins, in
 the order of the steps and then of initiative; a mover dropped by one stops where it was.
 """
@@ -49,6 +49,7 @@ from rules.systems.knights_of_valour.tables import (
     DIRECTIONS,
     SQUARE_FT,
     Weapon,
+    effective_range,
 )
 from rules.systems.knights_of_valour.turns import acting, spend
 from rules.targets import cell_of
@@ -79,6 +80,8 @@ class _Foe:
     cell: Cell
     level: int
     weapon: Weapon
+    #: its free attack is a shot (it has no melee weapon)
+    ranged: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,17 +113,31 @@ class _Mover:
         ]
 
 
+def _opportunity_weapon(opts: OptionValues, e: Combatant) -> tuple[Weapon, bool] | None:
+    """What ``e`` makes "a free Combat Attack Action" with, and whether it is a shot: its melee weapon (`best_melee`),
+    else a ranged one it is proficient in that reaches 5 ft (the wielded one, else the highest P.L.); None: it has
+    none."""
+    melee = sheet.best_melee(opts, e)
+    if melee is not None:
+        return melee, False
+    levels, strength, held = sheet.levels(e), sheet.stat(e, "str"), sheet.wielded(opts, e)
+    shots = [w for n in sheet.usable(e) if (w := sheet.weapon(opts, n)) and w.ranged
+             and effective_range(w, strength)[1] >= SQUARE_FT]
+    best = held if held in shots else max(shots, key=lambda w: levels[w.name], default=None)
+    return None if best is None else (best, True)
+
+
 def _mover(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant) -> _Mover:
     active = [e for e in enc.enemies_of(c) if e.status == "active" and e.cell is not None]
     foes: list[_Foe] = []
     if opts.aoo == "yes":
         rank = {n: i for i, n in enumerate(enc.order)}
         for e in sorted(active, key=lambda e: rank.get(e.name, len(rank))):
-            weapon = sheet.best_melee(opts, e)
-            if weapon is not None and e.name not in KovCombatant.of(c).provoked:
+            armed = _opportunity_weapon(opts, e)
+            if armed is not None and e.name not in KovCombatant.of(c).provoked:
                 cell = e.cell
                 assert cell is not None
-                foes.append(_Foe(e.name, cell, ground(grid, opts, cell), weapon))
+                foes.append(_Foe(e.name, cell, ground(grid, opts, cell), *armed))
     return _Mover(
         name=c.name,
         grid=grid,
@@ -397,7 +414,7 @@ def _travel(
         for foe in foes:
             KovCombatant.of(c).provoked.append(foe.name)
             attacker = enc.get(foe.name)
-            events += strike(enc, m.opts, attacker, c, foe.weapon, False, SQUARE_FT, dice, {}, opportunity=True)
+            events += strike(enc, m.opts, attacker, c, foe.weapon, foe.ranged, SQUARE_FT, dice, {}, opportunity=True)
             if c.status != "active":
                 return events + [Fell(actor=c.name, at=here.name)]
         for s in stride:

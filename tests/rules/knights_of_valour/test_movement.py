@@ -223,6 +223,17 @@ def test_leaving_an_engaged_enemy_provokes() -> None:
     assert res.encounter.get("Grak").state.combat_actions == 0  # a free attack: Grak's own turn is untouched
 
 
+def test_an_enemy_with_only_a_ranged_weapon_shoots_its_attack_of_opportunity() -> None:
+    """"any enemy so engaged can make a free Combat Attack Action against you": a shot is a Combat Attack Action, so
+    an archer with no melee weapon next to the mover shoots it (Agility, the ranged Defence), as it may shoot a foe
+    5 ft away on its own turn."""
+    archer = "str=0 agi=0 hp=9 weapons=longbow:2"
+    res = run(duel(orc=archer), [17, 3], kind="move", actor="Borin", path="W W")
+    attack = one(res.events, "attack")
+    assert (attack.actor, attack.weapon, attack.mode, attack.opportunity) == ("Grak", "longbow", "ranged", True)
+    assert [m.code for m in attack.roll.modifiers][:2] == ["pl", "agility"]
+
+
 def test_staying_within_reach_does_not_provoke() -> None:
     """Stepping to another square next to the enemy provokes nothing."""
     res = run(duel(), kind="move", actor="Borin", path="N")
