@@ -46,6 +46,7 @@ from rules.systems.tote.movement import (
     foes_in_fight,
     is_melee,
     move_band,
+    pair_band,
     release,
     take_out,
     wanted_band,
@@ -236,7 +237,11 @@ def _disengage(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
         raise InputError(f"Name the foe to disengage from as `target`: {', '.join(engaged)}.")
     release(enc, c.name, other)
     ToteCombatant.of(c).disengaged = enc.round + 1
-    return [Disengaged(actor=c.name, other=other, until=enc.round + 1)]
+    events: list[Event] = [Disengaged(actor=c.name, other=other, until=enc.round + 1)]
+    foe = enc.get(other)
+    if pair_band(enc, c, foe) == "melee":  # "Move away from a foe": one band, to Close from it
+        events += move_band(enc, c, "away", {}, ctx.dice, only=foe)
+    return events
 
 
 def _grapple(ctx: ActionContext, c: Combatant, action: Acting) -> list[Event]:
@@ -392,7 +397,8 @@ ACTIONS = ActionTable(
     _melee_action("assault", "attack a foe at +2 to hit; the foe may return an attack at +2 for free, as its action", _assault),
     _melee_action("assist", "an ally gains 1 initiative, and a Strike test at a foe", _assist, words=OptionSet(ALLY, WEAPON, KEEP, BONUS)),
     _melee_action("defend", "attacks against you take -2 this round, gain 1 initiative; a Strike test if you name a target", _defend),
-    _melee_action("disengage", "break off from a foe: you count as disengaged for the next round", _disengage, words=NO_WORDS),
+    _melee_action("disengage", "break off from a foe and move away from it, to Close: you count as disengaged for the next round",
+                  _disengage, words=NO_WORDS),
     _melee_action("grapple", "a Brawl attack with bare hands", _grapple, words=TEST_WORDS),
     _melee_action("intimidate", "an Impress test against 7 + the foe's Rating (or a hero's Stag): each success takes 1 initiative from it", _intimidate, words=TEST_WORDS),
     _melee_action("protect", "if unengaged, name an ally: attacks on it hit you instead this round", _protect, words=OptionSet(name_word("ally", "the ally (or `target`)"))),

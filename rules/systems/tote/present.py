@@ -64,6 +64,7 @@ class TotePresenter(Presenter[ToteFacts]):
         ev.NoReturn: "no_return",
         ev.ReturnDeclined: "return_declined",
         ev.Passed: "passed",
+        ev.BandMoved: "band_moved",
         ev.MeleeNext: "melee_next",
         ev.EscapeFailed: "escape_failed",
         ev.NoMove: "no_move",
@@ -144,6 +145,13 @@ class TotePresenter(Presenter[ToteFacts]):
         cap = f", capped at the {plural(len(e.boxes), 'box', 'boxes')} left on the track" if capped else ""
         boxes = f"fills {' '.join(f'[{b}]' for b in e.boxes)}" if e.boxes else "no box filled"
         return f"**{e.actor}** takes {len(e.boxes)} damage ({e.before} → {e.after}): {' '.join(parts)} = {e.amount}{cap}; {boxes}"
+
+    def band_moved(self, e: ev.BandMoved) -> str:
+        """``**Borin** moves melee → close from Grak (1 initiative left)``: the foes whose distance changed, and the
+        initiative left (not the injury boxes a bare "left" reads as)."""
+        whom = f" from {', '.join(e.foes)}" if e.foes else ""
+        left = f" ({e.left:g} initiative left)" if e.left is not None else ""
+        return f"**{e.actor}** moves {' → '.join(e.path)}{whom}{left}"
 
     def tested(self, e: ev.Tested) -> str:
         label = ("Rating" if e.level_of_enemy else ("Stag" if e.what == "intimidate" else "Hawk"))

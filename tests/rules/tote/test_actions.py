@@ -49,11 +49,15 @@ def test_melee_action_costs(name: str, target: str | None, options: str, dice: l
 
 
 def test_disengage_costs_three() -> None:
-    """Disengage costs 3 and ends the engagement."""
+    """"Disengage | 3 | Move away from a foe. You will count as disengaged for the next round": it costs 3, ends the
+    engagement and moves one band away from that foe, to Close (the other foes keep their distance)."""
     res = act(engaged_round_two(), "Borin", "disengage")
     enc = res.encounter
     assert who(enc, "Borin").initiative == 1 and enc.state.engaged == []
-    assert "Borin disengages from Grak" in text(res)
+    assert "Borin disengages from Grak" in text(res) and "**Borin** moves melee → close from Grak (1 initiative left)" in text(res)
+    assert enc.state.ranges == {"Borin": {"Grak": "close"}}
+    with pytest.raises(IllegalAction, match="Grak is at Close from Borin"):  # Grak moves in before it strikes again
+        resolve(step(enc, "next", actor="Thrain"), "attack", [6, 1, 3], actor="Grak", target="Borin")
 
 
 def test_cannot_spend_initiative_it_does_not_have() -> None:
@@ -219,12 +223,13 @@ def test_defend_may_strike_a_named_foe() -> None:
 
 
 def test_disengaged_counts_as_unengaged_next_round() -> None:
-    """A combatant that disengaged gains initiative next round even if it took melee damage after, and stays unengaged."""
-    enc = step(engaged_round_two(), "act", actor="Borin", action="disengage")  # 4 -> 1
+    """"You will count as disengaged for the next round": a combatant that disengaged gains initiative next round
+    ("all unengaged combatants gain 1 Initiative") and stays unengaged."""
+    enc = step(engaged_round_two(), "act", actor="Borin", action="disengage")  # 4 -> 1, at Close from Grak
     enc = step(enc, "next", actor="Thrain")
-    enc = step(enc, "attack", [6, 1, 3], actor="Grak", target="Borin")  # 3 -> 2, hits; Borin counts as disengaged
-    assert enc.round == 3 and enc.state.engaged == [] and who(enc, "Borin").hp == 4
-    assert (who(enc, "Borin").initiative, who(enc, "Grak").initiative, who(enc, "Thrain").initiative) == (2, 2, 4)
+    enc = step(enc, "next", actor="Grak")
+    assert enc.round == 3 and enc.state.engaged == []
+    assert (who(enc, "Borin").initiative, who(enc, "Grak").initiative, who(enc, "Thrain").initiative) == (2, 4, 4)
 
 
 def test_disengage_needs_an_engagement() -> None:

@@ -50,12 +50,14 @@ def test_disengaged_means_unengaged_for_the_board_the_targets_and_the_gain() -> 
     s.run("next", actor="Grak")
     s.run("next", actor="Mog")
     assert s.enc.round == 2 and s.get("Borin").initiative == 4
-    s.run("act", actor="Borin", action="disengage")  # 4 -> 1
-    s.run("attack", [6, 1, 3], actor="Grak", target="Borin")  # hits the disengaged Borin
+    s.run("act", actor="Borin", action="disengage")  # 4 -> 1, "Move away from a foe": at Close from Grak
+    assert "at Close from Borin" in s.refused("attack", [6, 1, 3], actor="Grak", target="Borin")
+    s.run("next", actor="Grak")
     assert "engaged: Grak" not in s.system.present.status_line(s.enc, s.get("Borin"), s.system.facts(s.enc))
     s.run("next", actor="Mog")
     assert s.enc.round == 3 and s.get("Borin").initiative == 2  # he counted as unengaged: +1
-    s.run("next", actor="Mog")
+    while s.enc.current != "Borin":  # Grak, unengaged too, gained and acts first
+        s.run("next", actor=s.enc.current)
     s.run("attack", [1, 1, 1, 1], actor="Borin", target="Mog")  # not held to Grak
 
 
