@@ -265,7 +265,10 @@ def move_band(
     step = BANDS.index(here)
     if want == "in":
         if step == 0:
-            raise IllegalAction(f"{c.name} is already in melee.")
+            farther = [] if only is not None else [o for o in foes_in_fight(enc, c) if pair_band(enc, c, o) != "melee"]
+            closer = (f"; to close on {farther[0].name} (at {pair_band(enc, c, farther[0]).capitalize()}) alone: "
+                      f"`/act action:move target:{farther[0].name} options:in`") if farther else ""
+            raise IllegalAction(f"{c.name} is already in melee{' with ' + only.name if only else ''}{closer}.")
         want = BANDS[step - 1]
     elif want == "away":
         want = "escape" if here == "far" else BANDS[step + 1]

@@ -189,6 +189,16 @@ def test_moving_away_from_far_tries_to_escape(dice: list[int], escaped: bool) ->
 
 
 
+def test_moving_in_while_in_melee_with_one_foe_points_to_the_move_on_another() -> None:
+    """"Combatant adds to or reduces the distance to the foe": in melee with Grak, Borin cannot come nearer to all his
+    foes; the refusal says so and names the move that closes on Mog, at Far, alone."""
+    enc = fight(BORIN, GRAK, ("Mog", "rating=1", "foes", 1), distance="far")
+    enc.state.ranges = {"Borin": {"Grak": "melee"}}  # as moves left them, the round still a distance round
+    with pytest.raises(IllegalAction, match="Borin is already in melee; to close on Mog \\(at Far\\) alone: "
+                                            "`/act action:move target:Mog options:in`"):
+        resolve(enc, "move", actor="Borin", to="in")
+
+
 def test_a_move_can_close_on_one_foe_only() -> None:
     """`/act action:move target:X` changes the distance to X alone; both of that pair see the new band."""
     enc = fight(BORIN, GRAK, ("Mog", "rating=1", "foes", 1), distance="far")
