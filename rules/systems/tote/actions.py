@@ -394,7 +394,8 @@ def _set_distance(ctx: ActionContext, action: Act) -> list[Event]:
 
 
 ACTIONS = ActionTable(
-    _melee_action("assault", "attack a foe at +2 to hit; the foe may return an attack at +2 for free, as its action", _assault),
+    _melee_action("assault", "attack a foe at +2 to hit; the foe may return an attack at +2 for free, as its action for "
+                  "the round (\"does count as the foe's action\": a foe that has acted this round returns none)", _assault),
     _melee_action("assist", "an ally gains 1 initiative, and a Strike test at a foe", _assist, words=OptionSet(ALLY, WEAPON, KEEP, BONUS)),
     _melee_action("defend", "attacks against you take -2 this round, gain 1 initiative; a Strike test if you name a target", _defend),
     _melee_action("disengage", "break off from a foe and move away from it, to Close: you count as disengaged for the next round",
