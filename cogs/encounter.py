@@ -100,7 +100,7 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
 
     @app_commands.command(name="settings", description="Show or change the encounter's settings (GM changes)")
     @app_commands.describe(
-        player_rolls="May players give their own die results with roll:?",
+        player_rolls="May players type their own die results (roll:) and roll modifiers (atk=, bonus=, adv)?",
         reminder_hours="Nudge a waiting player after this many hours (0: never, else 0.25-720)",
         options='Rule options, "key=value ..." (see /help); "key=default" resets one',
         max_nudges="Nudges per turn (0-10, default 3); then only the GM is told, once",

@@ -82,6 +82,9 @@ class Option:
     #: as an action's word: it may be typed alone: a flag's name (``push``), one of the choices
     #: (``far`` for ``to=far``), or the value of a number or a name (``3`` for ``by=3``)
     bare: bool = False
+    #: as an action's word: a modifier a player types into their own roll (``atk=2``, ``adv``), which the GM's
+    #: ``player_rolls`` off refuses to players as it refuses their `roll:` (`RuleSystem.check_player_modifiers`)
+    modifier: bool = False
 
     def _key(self) -> SheetKey:
         return SheetKey(
@@ -130,8 +133,9 @@ class Option:
         return SheetKey(self.name, self.help, default=value).default_text() if not isinstance(value, Mapping) else "none"
 
 
-def int_option(name: str, default: int | None, minimum: int, maximum: int, help: str, *, bare: bool = False) -> Option:
-    return Option(name, help, "int", default, minimum, maximum, bare=bare)
+def int_option(name: str, default: int | None, minimum: int, maximum: int, help: str, *, bare: bool = False,
+               modifier: bool = False) -> Option:
+    return Option(name, help, "int", default, minimum, maximum, bare=bare, modifier=modifier)
 
 
 def choice_option(name: str, choices: Sequence[str], help: str, *, bare: bool = False) -> Option:
@@ -139,9 +143,9 @@ def choice_option(name: str, choices: Sequence[str], help: str, *, bare: bool = 
     return Option(name, help, "choice", None, choices=tuple(choices), bare=bare)
 
 
-def flag_word(name: str, help: str) -> Option:
+def flag_word(name: str, help: str, *, modifier: bool = False) -> Option:
     """An action's word that is there or not: ``push`` (``push=yes`` and ``push=no`` are read too)."""
-    return Option(name, help, "bool", False, bare=True)
+    return Option(name, help, "bool", False, bare=True, modifier=modifier)
 
 
 def name_word(name: str, help: str, *, bare: bool = False, accepts: str = "NAME") -> Option:

@@ -14,6 +14,7 @@ from rules.actions import (
     Act,
     Action,
     ActionContext,
+    ActionSpec,
     ActionTable,
     Add,
     Attack,
@@ -30,7 +31,7 @@ from rules.actions import (
 )
 from rules.dice import Dice
 from rules.effects import TurnPoint, moments, tick
-from rules.errors import IllegalAction, InputError
+from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.events import EffectEnded, Event, Moved, TurnDone
 from rules.facts import Facts, Question
 from rules.geometry import Cell, Grid
@@ -331,16 +332,34 @@ class RuleSystem(RosterRules):
     def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:
         raise IllegalAction(f"{self.title} has no coup-de-grace.")
 
+    def _words_spec(self, action: Action) -> ActionSpec | None:
+        """The declaration whose words ``action`` types: its `/act` action's or its command's (None: it reads none)."""
+        if isinstance(action, Act):
+            return self.actions.get(action.action)
+        return self.commands.get(action.kind) if action.kind in self.commands else None
+
     def words(self, action: Action) -> OptionValues:
         """``action``'s own `options:` words, read by the declaration of its `/act` action or its
         command (`rules.options.OptionSet.read_words`, the one reader and its one refusal)."""
-        if isinstance(action, Act):
-            spec = self.actions.get(action.action)
-        elif action.kind in self.commands:
-            spec = self.commands.get(action.kind)
-        else:
+        spec = self._words_spec(action)
+        if spec is None:
             return OptionValues({})
         return spec.words.read_words(getattr(action, "options", {}), spec.name)
+
+    def check_player_modifiers(self, enc: Encounter, action: Action) -> None:
+        """With the GM's ``player_rolls`` off, a player's own roll modifiers (the words declared ``modifier``:
+        ``atk=2``, ``bonus=1``, ``adv``) are refused as their `roll:` is: the bot and the GM decide the numbers."""
+        spec = self._words_spec(action)
+        if action.is_gm or enc.settings.player_rolls or spec is None or not getattr(action, "options", None):
+            return
+        words = self.words(action)
+        typed = [o.name for o in spec.words.options if o.modifier and words.get(o.name) not in (None, False)]
+        if typed:
+            raise NotAllowed(
+                f"The GM has turned off `roll:` for players in this encounter, and with it the modifiers you type "
+                f"({', '.join(f'`{n}`' for n in typed)}): leave {'it' if len(typed) == 1 else 'them'} out, or ask the GM "
+                "(a standing bonus is an effect: `/effect add mods:`)."
+            )
 
     def context(self, enc: Encounter, action: Action, dice: Dice) -> ActionContext:
         """What a handler works with (`rules.actions.ActionContext`) for ``action`` on ``enc``."""
@@ -469,6 +488,7 @@ class RuleSystem(RosterRules):
         new = copy
         self.check_decided(new, action)
         self.check_waiting(new, action)
+        self.check_player_modifiers(new, action)
         if isinstance(action, Edit):
             action = self.absolute_edit(new, action)
         # effects count down by the turn moments this action passed (`tick_effects`), one it added too

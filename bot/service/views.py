@@ -93,7 +93,7 @@ def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
     """The encounter's settings and the system's options, one line each."""
     s = enc.settings
     lines = [
-        f"Players may give their own rolls (`roll:`): **{'yes' if s.player_rolls else 'no'}**",
+        f"Players may give their own rolls (`roll:`) and roll modifiers: **{'yes' if s.player_rolls else 'no'}**",
         f"Reminder after: **{s.reminder_hours:g} h**" if s.reminder_hours else "Reminders: **off**",
         f"Nudges per turn before only the GM is told, `max_nudges`: **{s.max_nudges}**",
         (f"Turn deadline, `deadline_hours`: **{s.deadline_hours:g} h**, then `deadline_policy` **{s.deadline_policy}**"

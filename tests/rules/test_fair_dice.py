@@ -133,3 +133,25 @@ def test_typed_dice_look_different_from_rolled_ones() -> None:
     event = Checked(actor="Borin", what="recover", roll=roll)
     assert "5✍" in events_report("t", [event.model_copy()], get_system("coup-de-grace")).lines[0]
     assert Roll(dice=[5]).typed == []
+
+
+def test_player_rolls_off_refuses_a_players_own_roll_modifiers() -> None:
+    """Fair play: "Once the fight has started, only the GM changes sheets ... owners change them only through rule
+    actions" (DESIGN.md). With `player_rolls` off the GM decides the numbers: a player's typed buffs (Knights of
+    Valour's `atk=20 dmg=20 def=-20`, from "[+ Attacker Buff Modifiers]") are refused with their `roll:`, changing
+    nothing; the GM's are taken, and with `player_rolls` on a player's are too."""
+    from rules.errors import NotAllowed
+    from tests.rules.knights_of_valour.build import SYSTEM, duel
+
+    enc = duel()
+    enc.settings.player_rolls = False
+    before = enc.model_dump_json()
+    attack = {"kind": "attack", "actor": "Borin", "target": "Grak", "options": {"atk": "20", "dmg": "20", "def": "-20"}}
+    with pytest.raises(NotAllowed, match="`atk`, `def`, `dmg`"):
+        SYSTEM.resolve(enc, make_action(**attack), Dice.fixed([5, 3]))
+    assert enc.model_dump_json() == before
+    plain = SYSTEM.resolve(enc, make_action(**{**attack, "options": {"dis": ""}}), Dice(rng=random.Random(1)))
+    assert plain.events  # a word that is no buff of one's own: taken
+    assert SYSTEM.resolve(enc, make_action(**attack, is_gm=True), Dice(rng=random.Random(1))).events
+    enc.settings.player_rolls = True
+    assert SYSTEM.resolve(enc, make_action(**attack), Dice(rng=random.Random(1))).events

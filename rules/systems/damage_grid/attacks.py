@@ -67,8 +67,8 @@ ATTACK_WORDS = OptionSet(
     int_option("dice", None, 1, 99, "roll fewer Power dice than the attack's Power"),
     flag_word("low", "a weapon low on power: half its Power"),
     flag_word("force", "force the Combat Points the model lacks, each at a further Accuracy penalty"),
-    int_option("acc", None, -20, 20, "an ability's Accuracy modifier"),
-    int_option("power", None, -20, 20, "an ability's Power modifier"),
+    int_option("acc", None, -20, 20, "an ability's Accuracy modifier", modifier=True),
+    int_option("power", None, -20, 20, "an ability's Power modifier", modifier=True),
     name_word("arsenal", "the carried weapon an Arsenal hit damages", accepts="WEAPON"),
 )
 #: an attack's words when none is given (a pulse's or cloud's later strikes)

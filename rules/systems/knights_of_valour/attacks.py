@@ -51,12 +51,12 @@ __all__ = [
 
 #: the `options:` words of `/attack`
 ATTACK_WORDS = OptionSet(
-    flag_word("adv", "Advantage: roll 2d20, keep the higher"),
+    flag_word("adv", "Advantage: roll 2d20, keep the higher", modifier=True),
     flag_word("dis", "Disadvantage: roll 2d20, keep the lower"),
     flag_word("throw", "throw the weapon"),
-    int_option("atk", None, -20, 20, "a buff to the attack roll"),
-    int_option("def", None, -20, 20, "a buff to the target's defence"),
-    int_option("dmg", None, -20, 20, "a buff to the damage"),
+    int_option("atk", None, -20, 20, "a buff to the attack roll", modifier=True),
+    int_option("def", None, -20, 20, "a buff to the target's defence", modifier=True),
+    int_option("dmg", None, -20, 20, "a buff to the damage", modifier=True),
 )
 
 

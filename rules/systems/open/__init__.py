@@ -34,7 +34,8 @@ from rules.turns import ordered
 __all__ = ["OpenSystem", "OpenCombatant", "OpenEncounter"]
 
 ATTACK_WORDS = OptionSet(
-    flag_word("adv", "advantage: roll two d20s and keep the higher (a weapon attack's d20: a save attack refuses it)"),
+    flag_word("adv", "advantage: roll two d20s and keep the higher (a weapon attack's d20: a save attack refuses it)",
+              modifier=True),
     flag_word("dis", "disadvantage: roll two d20s and keep the lower (a weapon attack's d20: a save attack refuses it)"),
     name_word("at", "the cell a save attack's area is aimed at (else the target's cell; a weapon attack refuses it)"),
 )

@@ -23,7 +23,7 @@ __all__ = ["TestResult", "skill_test", "run_test", "KEEP", "BONUS"]
 
 #: the `options:` words of an action with a skill test
 KEEP = int_option("keep", None, 1, 6, "the skill die to keep")
-BONUS = int_option("bonus", None, -10, 10, "a bonus")
+BONUS = int_option("bonus", None, -10, 10, "a bonus", modifier=True)
 
 
 @dataclass
