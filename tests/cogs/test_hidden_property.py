@@ -75,7 +75,7 @@ FIGHTS = [
         "knights-of-valour", "12x10",
         players=(("Borin", "bob", "C4", None, "str=1 agi=1 hp=14 armor=chain-mail shield=small weapons=warhammer:2,light-crossbow:1"),
                  ("Alda", "tess", "C5", None, "agi=2 hp=10 armor=leather weapons=longbow:2,shortsword:1")),
-        foes=(("Grak", "D4", None, "str=3 agi=3 hp=987 move=187 armor=19 weapons=club:2"),
+        foes=(("Grak", "D4", None, "str=3 agi=3 hp=987 move=187 armor=19 weapons=club:2,dagger:1"),
               ("Snaga", "D5", None, "agi=-3 hp=876 move=164 armor=18 weapons=spear:1")),
         add_sheet="str=3 hp=765 move=199 armor=17 weapons=club:2", edit_sheet="hp=654 move=177 armor=20",
         secret=lambda n: 120 <= n <= 999, spots=_cells("BCDEF", range(3, 7)),
@@ -417,7 +417,7 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
     "knights-of-valour": ((
         ("gm", "/init roll", {}),
         ("gm", "/init order", {"set": "Orc 2, Orc 1"}),  # tied
-        ("gm", "/act", {"combatant": "Grak", "action": "wield", "options": "club"}),
+        ("gm", "/act", {"combatant": "Grak", "action": "wield", "options": "dagger"}),
         ("gm", "/move", {"combatant": "Grak", "to": "E4"}),
     ),),
     "damage-grid": ((

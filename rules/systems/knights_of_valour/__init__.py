@@ -88,7 +88,7 @@ class KnightsOfValourSystem(RuleSystem):
     rules_summary = (
         'Initiative is Agility, highest first; players win ties; players may lower theirs at the start of the round (`/act action:delay`).',
         'A turn is one Move Action and one Combat Action, in either order; `/init next` ends it.',
-        "Attack: d20 + modifiers must reach 10 + the target's modifiers; damage is the weapon's dice.",
+        "Attack: d20 + modifiers must reach 10 + the target's modifiers; damage is the weapon's dice + Strength.",
         'Leaving a square next to an enemy provokes an Attack of Opportunity; walls block; difficult ground costs double.',
         'At 0 HP a combatant is downed; a coup de grace takes it out. A side wins when the others are all downed (option `victory`).',
     )

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.actions import Act, ActionContext, ActionSpec, ActionTable
-from rules.errors import InputError, NotYourTurn, RulesError
+from rules.errors import IllegalAction, InputError, NotYourTurn, RulesError
 from rules.events import Event
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
 from rules.options import OptionSet, flag_word, int_option, name_word
@@ -55,6 +55,8 @@ def _wield(ctx: ActionContext, action: Act) -> list[Event]:
             f"Name a weapon from the sheet to wield, like `options:\"{example}\"`: "
             f"{c.name} has {', '.join(levels) or 'none'}."
         )
+    if KovCombatant.of(c).wield == weapon.name:
+        raise IllegalAction(f"{c.name} already wields the {weapon.name}: nothing to change.")
     KovCombatant.of(c).wield = weapon.name
     return [Wielded(actor=c.name, weapon=weapon.name, melee=weapon.melee, level=levels[weapon.name])]
 

@@ -89,8 +89,13 @@ def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
         name = held if levels.get(held or "", 0) > 0 else None
         if name is None and len(usable) == 1:
             name = usable[0]
+    if not name and not usable:  # "you may only make Attacks with Weapons that you are Proficient in"
+        raise IllegalAction(
+            f"{c.name} is proficient in no weapon (P.L. 1 or more), so it cannot attack: it may still move, or the GM "
+            f"raises a weapon's P.L. with `/combatant edit`."
+        )
     if not name:
-        raise InputError(f"Name the weapon in `weapon`: {c.name} is proficient in {', '.join(usable) or 'none'}.")
+        raise InputError(f"Name the weapon in `weapon`: {c.name} is proficient in {', '.join(usable)}.")
     weapon = sheet.weapon(opts, name)
     if weapon is None or weapon.name not in levels:
         raise IllegalAction(
@@ -110,6 +115,8 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice:
     t = attack_target(enc, c, action.target)
     weapon = choose_weapon(opts, c, action.weapon)
     a, b, dist = _between(grid, opts, c, t)
+    if words["throw"] and weapon.ranged and not weapon.melee:  # thrown: a melee weapon with ranges (a spear)
+        raise IllegalAction(f"A {weapon.name} shoots: it is not thrown. Leave out `throw`.")
     ranged = not (weapon.melee and dist <= SQUARE_FT and not words["throw"])
     if ranged:
         _check_ranged(opts, c, t, weapon, dist, words["throw"])
@@ -134,9 +141,11 @@ def _check_ranged(opts: OptionValues, c: Combatant, t: Combatant, weapon: Weapon
     strength = sheet.stat(c, "str")
     far = effective_range(weapon, strength)[1]
     if far == 0:
+        melee = thrown and weapon.melee and dist <= SQUARE_FT
+        instead = ": leave out `throw` to strike with it in melee" if melee else _instead(opts, c, t, weapon, dist)
         raise IllegalAction(
             f"With Strength {signed(strength)} the effective maximum range of "
-            f"{weapon.name} is 0 ft: {c.name} cannot make a ranged attack with it{_instead(opts, c, t, weapon, dist)}."
+            f"{weapon.name} is 0 ft: {c.name} cannot make a ranged attack with it{instead}."
         )
     if dist > far:
         raise IllegalAction(

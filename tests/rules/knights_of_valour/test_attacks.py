@@ -72,6 +72,9 @@ def test_wield_switches_the_defending_weapon() -> None:
     assert ["P.L. longsword", 2] not in defence(attack)
     with pytest.raises(InputError, match="Name a weapon from the sheet"):
         run(duel(), kind="act", actor="Borin", action="wield", options={"maul": ""})
+    with pytest.raises(IllegalAction, match="Borin already wields the longbow: nothing to change"):
+        run(step(duel(), kind="act", actor="Borin", action="wield", options={"longbow": ""}),
+            kind="act", actor="Borin", action="wield", options={"longbow": ""})  # a log row and undo step for nothing
 
 
 def test_ranged_attack_formula() -> None:
@@ -98,6 +101,27 @@ def test_thrown_weapon_strikes_in_melee_unless_thrown() -> None:
     assert one(run(enc, [1], kind="attack", actor="Borin", target="Grak").events, "attack").mode == "melee"
     thrown = run(enc, [1], kind="attack", actor="Borin", target="Grak", options={"throw": ""})
     assert one(thrown.events, "attack").mode == "ranged"
+
+
+def test_throw_is_refused_for_a_weapon_that_shoots_and_said_for_a_thrown_one_too_weak_to_throw() -> None:
+    """A thrown weapon is one with melee and ranges ("1d6 melee 20/60"): a longbow shoots and is not thrown, so
+    `throw` is refused (it was taken as a plain shot); a shiv whose effective range is 0 at Strength -2 is told to
+    strike in melee without `throw` (it was told no weapon of the attacker reaches)."""
+    enc = duel()
+    with pytest.raises(IllegalAction, match="longbow shoots: it is not thrown. Leave out `throw`"):
+        run(enc, [10], kind="attack", actor="Borin", target="Grak", weapon="longbow", options={"throw": ""})
+    enc = encounter(weapons="shiv:1d4 melee 5/10")
+    weak = duel(knight="str=-2 agi=1 hp=9 weapons=shiv:1", enc=enc)
+    with pytest.raises(IllegalAction, match="leave out `throw` to strike with it in melee"):
+        run(weak, [10], kind="attack", actor="Borin", target="Grak", options={"throw": ""})
+
+
+def test_a_combatant_proficient_in_no_weapon_is_told_it_cannot_attack() -> None:
+    """"In Combat you may only make Attacks with Weapons that you are Proficient in": with no weapon at P.L. 1 or more
+    the refusal says it cannot attack and what is left, not to name a weapon."""
+    enc = duel(knight="agi=1 hp=9 weapons=longsword:0")
+    with pytest.raises(IllegalAction, match="Borin is proficient in no weapon .P.L. 1 or more., so it cannot attack"):
+        run(enc, [10], kind="attack", actor="Borin", target="Grak")
 
 
 def test_ranged_attack_needs_line_of_sight() -> None:
