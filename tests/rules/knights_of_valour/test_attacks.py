@@ -318,9 +318,11 @@ def test_removing_the_acting_combatant_passes_the_turn() -> None:
 
 # -- corrections: height and reach, zero close range ------------------------------------------------------
 def test_height_counts_for_melee_reach() -> None:
-    """Melee needs a target within 5 ft: one standing 10 ft higher on the next square is out of reach."""
+    """Melee needs a target within 5 ft: one standing 10 ft higher on the next square is out of reach, and the refusal
+    says it is the height (not to move next to Grak, whom Borin stands beside)."""
     enc = encounter(heights={"D4": 10})
-    with pytest.raises(IllegalAction, match="Grak is 10 ft away: longsword reaches 5 ft"):
+    with pytest.raises(IllegalAction, match="Grak is beside Borin but 10 ft higher or lower: longsword reaches 5 ft. "
+                                            "Climb or descend to within 5 ft of its height"):
         run(duel("C4", "D4", enc=enc), [10], kind="attack", actor="Borin", target="Grak", weapon="longsword")
     low = encounter(heights={"D4": 5})
     assert one(run(duel("C4", "D4", enc=low), [1], kind="attack", actor="Borin", target="Grak").events, "attack").range == 5
