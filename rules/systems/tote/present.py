@@ -223,6 +223,8 @@ class TotePresenter(Presenter[ToteFacts]):
         return f"The GM sets the distance: {text}{when}; everyone is at {e.band.capitalize()}."
 
     def ties_ordered(self, e: ev.TiesOrdered) -> str:
+        if any(self.hidden(n) for n in e.names):  # naming them would tell players their hidden initiatives tie
+            return "The GM sets the order ties break in, after heroes first and Hawk/Rating"
         return f"Ties left after initiative, heroes-first and Hawk/Rating now break in this order: {', '.join(e.names)}"
 
     def tote_round(self, e: ev.ToteRound) -> str:

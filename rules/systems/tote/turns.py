@@ -241,7 +241,13 @@ def set_initiative(enc: Encounter, action: InitSet) -> list[Event]:
 
 
 def reorder(enc: Encounter, action: InitOrder) -> list[Event]:
-    names = [enc.get(n).name for n in items(action.order or "")]
+    typed = items(action.order or "")
+    for item in typed:  # `Gob Orc`: two names, not one
+        words = item.split()
+        if enc.find(item) is None and len(words) > 1 and all(enc.find(w) is not None for w in words):
+            raise InputError(f"`{item[:40]}` names {len(words)} combatants: separate the names with commas: "
+                             f"`{', '.join(words)}`.")
+    names = [enc.get(n).name for n in typed]
     if not names:
         raise InputError("Give the names in the order ties should break, comma separated: `Borin, Thrain`.")
     st = ToteEncounter.of(enc)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import IllegalAction, NotYourTurn
+from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import EffectEnded
 from rules.models import Encounter
 from tests.rules.on_deck import on_deck_checked
@@ -100,6 +100,20 @@ def test_heroes_break_ties_by_hawk_then_by_the_gm() -> None:
     assert enc.order[:3] == ["Bea", "Ann", "Cid"]
     enc = step(enc, "init_order", order="Cid, Ann", is_gm=True)
     assert enc.order[:3] == ["Bea", "Cid", "Ann"]
+
+
+def test_the_gms_tie_order_of_hidden_foes_names_none_of_them_to_players() -> None:
+    """"heroes win ties against foes": which foes the GM orders tells players their hidden initiatives are equal, so
+    players read that the GM set the order without the names; names typed without commas are told to use them."""
+    enc = fight(BORIN, ("Orc", "rating=1", "foes", 2), ("Gob", "rating=1", "foes", 2))
+    res = resolve(enc, "init_order", order="Gob, Orc", is_gm=True)
+    (ordered,) = [e for e in res.events if e.kind == "ties"]
+    hidden = SYSTEM.present.view(enc, frozenset({"Orc", "Gob"}))
+    public = hidden.readable(hidden.marked(ordered))
+    assert "Gob" not in public and "Orc" not in public and "The GM sets the order ties break in" in public, public
+    assert "Gob, Orc" in SYSTEM.present.view(enc, frozenset()).text(ordered)
+    with pytest.raises(InputError, match="separate the names with commas: `Gob, Orc`"):
+        resolve(enc, "init_order", order="Gob Orc", is_gm=True)
 
 
 def test_acting_out_of_order_is_refused() -> None:
