@@ -33,7 +33,7 @@ from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.damage_grid import areas
 from rules.systems.damage_grid.attacks import NO_ATTACK_WORDS, check_reach, strike
-from rules.systems.damage_grid.events import CloudDrifted
+from rules.systems.damage_grid.events import AreaEmpty, CloudDrifted, DgAttack
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import (
     Sight,
@@ -99,7 +99,10 @@ def area_attack(
                         cells=names, source=c.name)
         enc.effects = [*enc.effects, effect]
         events.append(EffectAdded(actor=None, name=effect.name, ends="phase_end", left=w.cloud))
-    return events + _caught(enc, grid, c, cells, centre, w, words, dice, forced, seen)
+    caught = _caught(enc, grid, c, cells, centre, w, words, dice, forced, seen)
+    if w.power and not any(isinstance(e, DgAttack) for e in caught):  # said, not left silent: the CP is spent
+        caught.append(AreaEmpty(actor=c.name, weapon=w.name, at=centre.name))
+    return events + caught
 
 
 def _caught(enc: Encounter, grid: Grid, c: Combatant, cells: list[Cell], centre: Cell, w: Weapon,

@@ -227,6 +227,14 @@ class CloudDrifted(Event):
     blocked: bool = False
 
 
+class AreaEmpty(Event):
+    """``actor``'s area attack with ``weapon`` aimed at ``at`` caught no model (its Combat Point is spent)."""
+
+    kind: ClassVar[str] = "area_empty"
+    weapon: str
+    at: str
+
+
 class FlipsAsked(Event):
     """``actor``'s attack on ``target`` rolled ``faces`` at a negative Accuracy: it waits for the
     target's owner ``owner`` to choose ``points`` flips (nothing of it is applied yet)."""

@@ -12,6 +12,7 @@ from rules.report import signed, user_ref
 from rules.systems.damage_grid.events import (
     Activated,
     ActivationEnded,
+    AreaEmpty,
     CloudDrifted,
     CloudPlaced,
     CoverHit,
@@ -100,6 +101,7 @@ class DgPresenter(Presenter[DgFacts]):
         GrappleTest: "grapple_test",
         CloudPlaced: "cloud_placed",
         CloudDrifted: "cloud_drifted",
+        AreaEmpty: "area_empty",
         FlipsAsked: "flips_asked",
         GridMarked: "grid_marked",
     }
@@ -265,6 +267,9 @@ class DgPresenter(Presenter[DgFacts]):
 
     def cloud_placed(self, e: CloudPlaced) -> str:
         return f"A cloud ({e.name}) covers {', '.join(e.cells)} for {e.phases} phases"
+
+    def area_empty(self, e: AreaEmpty) -> str:
+        return f"**{e.actor}**'s {e.weapon} on {e.at} catches no model"
 
     def cloud_drifted(self, e: CloudDrifted) -> str:
         if e.gone:

@@ -345,6 +345,15 @@ def test_a_clouds_drift_die_is_not_rolled_in_the_phase_it_ends() -> None:
     assert not events(third, CloudDrifted) and not events(third, DgAttack) and not s.enc.effects
 
 
+def test_an_area_attack_that_catches_no_model_says_so() -> None:
+    """"Any model in the Area Affect is affected": with none in it, the reply says the area caught no model (the
+    Combat Point is spent), rather than nothing after the activation line."""
+    s = duel(a_sheet="weapons=grenade:5:2:0:area=burst1", b_sheet="health=9 body=9", b_at="E3")
+    res = s.run("attack", [], actor="Meena", target="H6", weapon="grenade")
+    assert "**Meena**'s grenade on H6 catches no model" in s.text(res)
+    assert not events(res, DgAttack)
+
+
 def test_a_clouds_drift_die_is_its_throwers_for_typed_results() -> None:
     """"Roll a D10 ... the Cloud is moved" each phase: the d10 is the cloud's thrower's. A player ending another's
     activation types only their own models' dice (docs/commands.md): the d10 of Meena's cloud stands for a result
