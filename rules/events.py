@@ -161,6 +161,10 @@ class Edited(Event):
     kind: ClassVar[str] = "edited"
     summary: Annotated[str | None, Of("actor")] = None
     by_gm: bool = False
+    #: where the edit put it, the way it faces and its side now, where the edit gave them (the board shows them all)
+    at: Annotated[str | None, PUBLIC] = None
+    facing: Annotated[str | None, PUBLIC] = None
+    side: Annotated[str | None, PUBLIC] = None
 
 
 class JoinedFight(Event):

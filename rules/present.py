@@ -307,10 +307,13 @@ class Presenter(Generic[F]):
         return f"**{e.actor}** joins{side}{where}{facing}, {owner}{summary}"
 
     def edited(self, e: Edited) -> str:
+        placed = ", ".join(x for x in (f"side **{e.side}**" if e.side else "", f"at {e.at}" if e.at else "",
+                                        f"facing {e.facing}" if e.facing else "") if x)
+        placed = f" ({placed})" if placed else ""  # where it is now: the board's, for everyone
         if secret(e.summary):
-            return f"The GM changed **{e.actor}**"
+            return f"The GM changed **{e.actor}**{placed}"
         who = "GM edit: " if e.by_gm else ""
-        return f"{who}**{e.actor}** updated" + (f": {e.summary}" if e.summary else "")
+        return f"{who}**{e.actor}** updated{placed}" + (f": {e.summary}" if e.summary else "")
 
     def joined_fight(self, e: JoinedFight) -> str:
         """``**Snaga** joins the fight in round 2, at initiative 12``."""

@@ -292,7 +292,9 @@ class RosterRules(FightRules):
     def edited(self, enc: Encounter, action: Edit, c: Combatant) -> Edited:
         """The `Edited` event of ``action``: ``c``'s sheet summed up as the edit leaves it, and whether
         it is a GM's edit in the fight (shown as such)."""
-        return Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=action.is_gm and enc.started)
+        return Edited(actor=c.name, summary=self.sheet_summary(c) or None, by_gm=action.is_gm and enc.started,
+                      at=(c.position or action.at) if action.at else None, facing=c.facing if action.facing else None,
+                      side=c.side if action.side else None)
 
     def edit_sheet(self, enc: Encounter, action: Edit) -> Combatant:
         """The sheet, side and place an `edit` gives its combatant (returned); a system that changes

@@ -124,3 +124,19 @@ def test_a_height_alone_keeps_each_cells_kind() -> None:
         {"D4": "rough", "D5": "rough"}, {"D4": 6}, None, ["D4"])
     with pytest.raises(InputError, match="`kind`.*`height`"):
         with_terrain(rough, wac, "D4", None, None)
+
+
+@pytest.mark.parametrize(("key", "sheet"), [("damage-grid", ""), ("coup-de-grace", "class=light"), ("war-and-combat", "")])
+def test_an_edit_that_places_or_turns_a_combatant_says_where_it_is_now(key: str, sheet: str) -> None:
+    """`/combatant edit at: facing:` moves and turns: its line says where to and which way (it told only the sheet),
+    for everyone, as the board shows it; a hidden combatant's too, without its sheet."""
+    from tests.scenario import Scenario
+
+    s = Scenario(key, map="12x12")
+    s.add("Meena", sheet, side="crew", at="E8", facing="N", owner="7")
+    res = s.run("edit", actor="Meena", at="B7", facing="E")
+    line = s.text(res)[0]
+    assert "**Meena** updated (at B7, facing E)" in line, line
+    hidden = s.system.present.view(s.enc, frozenset({"Meena"}))
+    (edited,) = [e for e in res.events if e.kind == "edited"]
+    assert hidden.readable(hidden.marked(edited)) == "The GM changed **Meena** (at B7, facing E)"
