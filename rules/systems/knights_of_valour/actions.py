@@ -80,8 +80,8 @@ def _narrative(ctx: ActionContext, action: Act) -> list[Event]:
     enc, opts = ctx.encounter, ctx.options
     c = acting(enc, action.actor)
     t = enc.get(action.target, "target") if action.target else None
-    spend_combat(enc, opts, c)
-    return [Narrated(actor=c.name, action=action.action, target=t.name if t else None), left(c)]
+    lost = spend_combat(enc, opts, c)
+    return [Narrated(actor=c.name, action=action.action, target=t.name if t else None), left(c, lost)]
 
 
 ACTIONS = ActionTable(

@@ -76,10 +76,11 @@ def _between(grid: Grid, opts: OptionValues, c: Combatant, t: Combatant) -> tupl
     return a, b, distance(a, ground(grid, opts, a), b, ground(grid, opts, b))
 
 
-def left(c: Combatant) -> ActionsLeft:
+def left(c: Combatant, lost: int = 0) -> ActionsLeft:
+    """What ``c`` has left of its turn; ``lost``: the feet of its move the Combat Action just forfeited."""
     st = KovCombatant.of(c)
     return ActionsLeft(actor=c.name, feet_left=st.feet_left, move_actions=st.move_actions,
-                       combat_actions=st.combat_actions)
+                       combat_actions=st.combat_actions, lost=lost)
 
 
 def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:
@@ -126,8 +127,8 @@ def attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Attack, dice:
                 f"{c.name} has no line of sight to {t.name}: the wall at {wall.name} is in the way: move where it is "
                 f"not between {c.name} and {t.name}, or attack another target."
             )
-    spend_combat(enc, opts, c)
-    return [*strike(enc, opts, c, t, weapon, ranged, dist, dice, words), left(c)]
+    lost = spend_combat(enc, opts, c)
+    return [*strike(enc, opts, c, t, weapon, ranged, dist, dice, words), left(c, lost)]
 
 
 def _check_ranged(opts: OptionValues, c: Combatant, t: Combatant, weapon: Weapon, dist: int, thrown: bool) -> None:
@@ -291,10 +292,10 @@ def coup_de_grace(enc: Encounter, opts: OptionValues, grid: Grid, action: CoupDe
         raise IllegalAction(f"{t.name} is not downed: a coup de grâce needs a downed target, so `/attack` it first.")
     if _between(grid, opts, c, t)[2] > SQUARE_FT:
         raise IllegalAction(f"{c.name} is not adjacent to {t.name}: a coup de grâce needs a target within 5 ft.")
-    spend_combat(enc, opts, c)
+    lost = spend_combat(enc, opts, c)
     mode = "melee" if weapon.melee else "ranged"
     struck = CoupDeGraceStruck(actor=c.name, target=t.name, weapon=weapon.name, mode=mode)
-    return [struck, *set_status(enc, t, "out", "coup"), left(c)]
+    return [struck, *set_status(enc, t, "out", "coup"), left(c, lost)]
 
 
 def set_status(enc: Encounter, c: Combatant, status: Status, cause: str) -> list[Event]:

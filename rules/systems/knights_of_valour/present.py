@@ -174,7 +174,9 @@ class KovPresenter(Presenter[KovFacts]):
         return f"**{e.actor}** ends the turn"
 
     def actions_left(self, e: ActionsLeft) -> str:
-        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions, hint=False)}"
+        lost = "" if not e.lost or secret(e.lost) else (
+            f" ({e.lost} ft of the move were left: lost, as option `split_move=no` has it; `split_move=yes` keeps them)")
+        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions, hint=False)}{lost}"
 
     # -- attacks --------------------------------------------------------------------------------
     def _head(self, actor: str | None, target: str, weapon: str, mode: str, dist: int) -> str:

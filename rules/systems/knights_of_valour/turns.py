@@ -274,7 +274,8 @@ def spend(enc: Encounter, c: Combatant) -> None:
     KovEncounter.of(enc).round_start = False
 
 
-def spend_combat(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
+def spend_combat(enc: Encounter, opts: OptionValues, c: Combatant) -> int:
+    """Spend ``c``'s Combat Action; the feet of a move under way it forfeits (option ``split_move=no``)."""
     st = KovCombatant.of(c)
     if st.combat_actions < 1:
         raise IllegalAction(
@@ -282,9 +283,11 @@ def spend_combat(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
             f"or end the turn with `/init next`."
         )
     st.combat_actions -= 1
+    lost = 0
     if opts.split_move == "no":
-        st.feet_left = 0
+        lost, st.feet_left = st.feet_left, 0
     spend(enc, c)
+    return lost
 
 
 _BEGUN = ("{name}'s turn has already begun: initiative is lowered before one's own turn is announced (the first to "

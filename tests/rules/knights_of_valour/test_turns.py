@@ -272,7 +272,9 @@ def test_combat_action_ends_a_move_under_way(split: str, allowed: bool) -> None:
 
 
 def test_reply_and_board_show_actions_left() -> None:
-    """The reply and the status board say which of the two actions is left."""
+    """The reply and the status board say which of the two actions is left; "one Move Action and one Combat Action, in
+    any order": with `split_move=no` (the default) the Combat Action ends the move, and the reply says the feet left
+    are lost and how to keep them."""
     enc = duel("C4", "E4")
     res = run(enc, kind="move", actor="Borin", path="E")
     assert text(one(res.events, "left")) == "Borin: Move Action (25 ft) and Combat Action left"
@@ -280,7 +282,9 @@ def test_reply_and_board_show_actions_left() -> None:
     assert "▶ Move Action (25 ft) and Combat Action left" in board
     assert "Move and Combat Action to come" in board
     done = run(res.encounter, [1], kind="attack", actor="Borin", target="Grak")
-    assert text(one(done.events, "left")) == "Borin: both actions used"  # the turn ends by itself: no `/init next` to suggest
+    # the turn ends by itself: no `/init next` to suggest
+    assert text(one(done.events, "left")) == ("Borin: both actions used (25 ft of the move were left: lost, as option "
+                                              "`split_move=no` has it; `split_move=yes` keeps them)")
 
 
 def test_acting_out_of_turn_is_refused() -> None:
