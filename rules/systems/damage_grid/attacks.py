@@ -286,10 +286,11 @@ def strike(
     cover_added = max(seen.cover - count, 0)
     hit: damage.Hit = {"shield": shield, "extra_body": cover_added, "weapons": ts.weapon_health, "arsenal": words.arsenal,
                        "per_location": values(enc).protection == "location"}
+    kept = enc.hidden(t)  # its Accuracy is the GM's to keep: no refusal tells it
     if accuracy <= 0 and words.flips:
-        flips.parse_flips(words.flips, faces, accuracy)  # refused but for `none`: no flips to make, or the target's
+        flips.parse_flips(words.flips, faces, accuracy, hidden=kept)  # refused but for `none`: no flips, or the target's
     if accuracy > 0 and words.flips:
-        turns = flips.parse_flips(words.flips, faces, accuracy)
+        turns = flips.parse_flips(words.flips, faces, accuracy, hidden=kept)
     elif accuracy > 0:
         aim = aim or _best_aim(target_grid, faces, accuracy)
         turns = flips.best_flips(faces, accuracy, aim, target_grid)

@@ -115,10 +115,12 @@ def best_flips(dice: Sequence[int], accuracy: int, aim: str, grid: DamageGrid) -
     return sorted(chosen, key=lambda f: f.index)
 
 
-def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None = None) -> list[Flip]:
+def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None = None, hidden: bool = False) -> list[Flip]:
     """Read ``flips=5>3,4>1`` (or ``none``) against the rolled ``dice`` and the attack's ``accuracy``
-    (``who``: the target, ``accuracy`` being the flips it may make)."""
-    if (text or "").strip().lower() == NO_FLIPS:
+    (``who``: the target, ``accuracy`` being the flips it may make). ``hidden``: the Accuracy is a hidden target's
+    to keep (its size and cover count in it), so a refusal would tell it: the flips are made in the order typed
+    while the Accuracy lasts, and none at an Accuracy of 0 or less."""
+    if (text or "").strip().lower() == NO_FLIPS or (hidden and accuracy <= 0):
         return []
     if accuracy <= 0:
         raise InputError(
@@ -147,6 +149,13 @@ def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None =
         used.add(i)
         out.append(Flip(i, a, b, flip_cost(a, b)))
     spent = sum(f.cost for f in out)
+    if spent > accuracy and hidden:
+        kept: list[Flip] = []
+        for f in out:
+            if f.cost > accuracy - sum(k.cost for k in kept):
+                break
+            kept.append(f)
+        out, spent = kept, sum(k.cost for k in kept)
     if spent > accuracy:
         budget = f"{who} may make {accuracy}" if who else f"the attack's Accuracy is {accuracy}"
         each = ", ".join(f"{f.before}>{f.after}: {f.cost}" for f in out)

@@ -7,6 +7,7 @@ from rules.hidden import for_reader
 from rules.systems.damage_grid.events import DgAttack, GridDamage, ProneChanged
 from rules.systems.damage_grid.state import DgCombatant
 from tests.rules.damage_grid.build import SABER, SYSTEM, duel, events
+from tests.scenario import Scenario
 
 
 def test_meenas_gravity_saber_flips_a_five_to_a_three() -> None:
@@ -294,3 +295,23 @@ def test_the_attacker_s_aim_is_not_told_as_the_target_s_at_a_negative_accuracy()
     assert "aiming" not in line, line
     logged = attack.model_copy(update={"aim": "body"})  # a log written while the aim was kept with the target's flips
     assert "aiming" not in SYSTEM.present.text(logged)
+
+
+def test_flips_against_a_hidden_target_refuse_nothing_that_would_tell_its_accuracy() -> None:
+    """A hidden model's size and cover count in the attack's Accuracy, which players do not read ("The model may then
+    perform as many face flips with the total Accuracy of its attack"): against it, a refusal naming the Accuracy
+    would tell it, so flips typed past it are made in order while it lasts, and at 0 none are made."""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", f"weapons={SABER}", side="a", at="E8", facing="N")
+    s.add("Hera", "health=9 size=1", side="b", at="E7", facing="S", owner=None)  # the GM's: hidden; size 1: Accuracy 1
+    s.run("init_roll")
+    assert s.enc.hidden(s.get("Hera"))
+    res = s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber", options={"flips": "5>3,4>3"})
+    assert [(f.before, f.after) for f in events(res, DgAttack)[0].flips] == [(5, 3)]  # 4>3 (cost 2) past Accuracy 1
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", f"weapons={SABER}", side="a", at="E8", facing="N")
+    s.add("Hera", "health=9", side="b", at="E7", facing="S", owner=None)
+    s.run("init_roll")
+    DgCombatant.of(s.get("Hera")).prone = True  # Accuracy 2 - 2 = 0
+    res = s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber", options={"flips": "5>3"})
+    assert events(res, DgAttack)[0].faces == [3, 3, 5, 4]
