@@ -233,7 +233,7 @@ class WacPresenter(Presenter[WacFacts]):
         what = CHECKS.get(e.what) or f"resists {e.what}"
         blow = ""
         if isinstance(e, Negotiated) and e.unswung:
-            blow = ": nobody in the flurry can swing at it (stunned or surprised)"
+            blow = ": no foe in the flurry can swing at it (stunned or surprised)"
         elif isinstance(e, Negotiated) and e.striker:
             blow = f": the blow is **{e.striker}**'s ({e.target} can take no action)"
         return f"**{e.actor}** {what}: {self.roll_text(e.roll)}{blow}"

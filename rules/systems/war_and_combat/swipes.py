@@ -161,7 +161,7 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
                           mod("attribute", sheet.modifier(c, "agl"), "agl"), mod("wounds", sheet.wound_penalty(c)),
                           *moving(enc, c)], target, Term(code="negotiate"))
     # "to avoid being hit": by the target's weapon, or where it takes no action another's swinging in the flurry
-    striker = None if roll.success else next((o for o in [t, *fighters] if can_act(enc, o)), None)
+    striker = None if roll.success else next((o for o in [t, *fighters] if o.side != c.side and can_act(enc, o)), None)
     other = striker.name if striker is not None and striker is not t else None  # named: not read as the target's
     events: list[Event] = [Negotiated(actor=c.name, what="negotiate", roll=roll, fighters=[o.name for o in fighters],
                                       unswung=not roll.success and striker is None,
