@@ -241,10 +241,11 @@ def reorder(enc: Encounter, text: str, by_gm: bool) -> list[Event]:
     if len({effective(c) for c in chosen}) > 1:
         shown = ", ".join(f"{c.name} {effective(c)}" for c in chosen)
         raise IllegalAction(f"Only tied combatants can be put in order ({shown}): change a number with `/init set`.")
-    if len({sheet.is_pc(enc, c) for c in chosen}) > 1:
+    kinds = [sheet.is_pc(enc, c) for c in chosen]
+    if kinds != sorted(kinds, reverse=True):  # a monster named before a player character
         raise IllegalAction(
-            "Player characters always act before monsters on a tie: order the players and the "
-            "monsters separately (or change a sheet's `pc`)."
+            "Player characters always act before monsters on a tie: name the players first, then the "
+            "monsters (or change a sheet's `pc`)."
         )
     ties = KovEncounter.of(enc).tie_order
     ties.extend(c.name for c in chosen if c.name not in ties)

@@ -111,16 +111,23 @@ def test_a_delay_after_someone_acts_first_of_those_at_the_number_it_takes() -> N
 
 
 @pytest.mark.parametrize(("names", "gm", "error", "message"), [
-    ("Borin, Grak", True, IllegalAction, "Player characters always act before monsters"),
+    ("Grak, Borin", True, IllegalAction, "Player characters always act before monsters on a tie: name the players first"),
     ("Borin", True, InputError, "two or more different"),
     ("Borin Borin", True, InputError, "two or more different"),
     ("Borin, Nobody", True, RulesError, "no combatant called `Nobody`"),
     ("Old Tom, Borin", False, NotAllowed, "Only the GM"),
 ])
 def test_reorder_errors(names: str, gm: bool, error: type[Exception], message: str) -> None:
-    """Only the GM orders ties, only between tied combatants of the same kind."""
+    """Only the GM orders ties, only between tied combatants, players before monsters."""
     with pytest.raises(error, match=message):
         run(tied_party(), kind="init_order", order=names, gm=gm)
+
+
+def test_reorder_takes_players_then_monsters_in_one_order() -> None:
+    """"Where there is a tie for Initiative between Players & Monsters, Players always go first": an order that names
+    the tied players, then the tied monsters, already keeps that, so it is taken (it was refused for naming both)."""
+    res = run(tied_party(), kind="init_order", order="Old Tom, Borin, Grak", gm=True)
+    assert [e.names for e in res.events if e.kind == "order"][0] == ["Old Tom", "Borin", "Grak"]
 
 
 def test_reorder_refuses_untied_combatants() -> None:
