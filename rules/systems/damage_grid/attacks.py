@@ -166,7 +166,9 @@ def check_reach(enc: Encounter, grid: Grid, c: Combatant, where: Cell, w: Weapon
                     f"activation, or lunge at it: a Lunge turns to face its target) and it is at Reach {turned}"
                     if adjacent(here, where) and turned < d
                     else "attack with a weapon of longer Reach" if adjacent(here, where) else "get closer")
-            raise IllegalAction(f"The target is at Reach {d}{why}, beyond the {w.name}'s Reach {w.reach}: {hint}.")
+            said = weapon_said(w.name, the=True)  # `the saber`, `bare hands`
+            raise IllegalAction(f"The target is at Reach {d}{why}, beyond {said}'{'' if said.endswith('s') else 's'} "
+                                f"Reach {w.reach}: {hint}.")
     limiting = [f for f in seen.factors if f in LIMITING] if seen.limited else []
     return d, counted, ", ".join(limiting), penalty
 

@@ -70,3 +70,5 @@ def test_weapons_and_equipment_none_are_the_empty_list_as_every_list_key_reads_i
     s = duel(b_sheet="weapons=none equipment=none")
     assert weapons(s.get("Hera")) == [] and s.get("Hera").sheet.get("weapons") == []
     assert "weapons=none equipment=none" in sheet_summary(s.get("Hera"))  # as typed: it reads back
+    far = duel(a_sheet="weapons=none", b_at="E4")  # bare hands, as the replies name them
+    assert "beyond bare hands' Reach 1" in far.refused("attack", [1, 1, 1], actor="Meena", target="Hera")
