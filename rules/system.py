@@ -349,8 +349,10 @@ class RuleSystem(RosterRules):
     def check_player_modifiers(self, enc: Encounter, action: Action) -> None:
         """With the GM's ``player_rolls`` off, a player's own roll modifiers (the words declared ``modifier``:
         ``atk=2``, ``bonus=1``, ``adv``) are refused as their `roll:` is: the bot and the GM decide the numbers."""
+        if action.is_gm or enc.settings.player_rolls or not getattr(action, "options", None):
+            return
         spec = self._words_spec(action)
-        if action.is_gm or enc.settings.player_rolls or spec is None or not getattr(action, "options", None):
+        if spec is None:
             return
         words = self.words(action)
         typed = [o.name for o in spec.words.options if o.modifier and words.get(o.name) not in (None, False)]
