@@ -331,13 +331,14 @@ def attack(ctx: ActionContext, action: Attack) -> list[Event]:
     enc, grid, words = ctx.encounter, ctx.need_grid(), ctx.words
     c = enc.get(action.actor)
     w = choose_weapon(c, action.weapon)
-    if w.area and action.target and enc.find(action.target) is None:
-        centre = grid.parse(action.target)
+    square = action.target if action.target and enc.find(action.target) is None else None  # not a model's name
+    if w.area and square:
+        centre = grid.parse(square)
     elif w.area:
         centre = cell_of(_model_targeted(enc, c, action.target))
-    elif action.target and enc.find(action.target) is None and cover.is_cover(enc, grid, action.target):
+    elif square and cover.is_cover(enc, grid, square):
         return cover.attack_cover(enc, grid, c, action, words, ctx.dice)
-    elif action.target and enc.find(action.target) is None and (why := cover.not_a_target(enc, grid, action.target)):
+    elif square and (why := cover.not_a_target(enc, grid, square)):
         raise InputError(why)
     t = None if w.area else _model_targeted(enc, c, action.target)
     events = activate(enc, c, "combat")

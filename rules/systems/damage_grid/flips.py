@@ -150,12 +150,13 @@ def parse_flips(text: str, dice: Sequence[int], accuracy: int, who: str | None =
         out.append(Flip(i, a, b, flip_cost(a, b)))
     spent = sum(f.cost for f in out)
     if spent > accuracy and hidden:
-        kept: list[Flip] = []
+        left, kept = accuracy, []
         for f in out:
-            if f.cost > accuracy - sum(k.cost for k in kept):
+            if f.cost > left:
                 break
             kept.append(f)
-        out, spent = kept, sum(k.cost for k in kept)
+            left -= f.cost
+        out, spent = kept, accuracy - left
     if spent > accuracy:
         budget = f"{who} may make {accuracy}" if who else f"the attack's Accuracy is {accuracy}"
         each = ", ".join(f"{f.before}>{f.after}: {f.cost}" for f in out)

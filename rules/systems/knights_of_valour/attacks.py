@@ -138,8 +138,7 @@ def _check_ranged(opts: OptionValues, c: Combatant, t: Combatant, weapon: Weapon
         if thrown:
             raise IllegalAction(f"{weapon.name} cannot be thrown: it has no range.")
         instead = f", or use a ranged weapon ({', '.join(others)})" if others else ""
-        a, b = cell_of(c), cell_of(t)
-        if max(abs(a.col - b.col), abs(a.row - b.row)) <= 1:  # beside it: the height is what is too far
+        if distance(cell_of(c), 0, cell_of(t), 0) <= SQUARE_FT:  # beside it: the height is what is too far
             raise IllegalAction(f"{t.name} is beside {c.name} but {dist} ft higher or lower: {weapon.name} reaches 5 ft. "
                                 f"Climb or descend to within 5 ft of its height{instead}.")
         raise IllegalAction(f"{t.name} is {dist} ft away: {weapon.name} reaches 5 ft. Move next to {t.name}{instead}.")

@@ -265,9 +265,10 @@ def move_band(
     step = BANDS.index(here)
     if want == "in":
         if step == 0:
-            farther = [] if only is not None else [o for o in foes_in_fight(enc, c) if pair_band(enc, c, o) != "melee"]
-            closer = (f"; to close on {farther[0].name} (at {pair_band(enc, c, farther[0]).capitalize()}) alone: "
-                      f"`/act action:move target:{farther[0].name} options:in`") if farther else ""
+            bands = [] if only is not None else [(o, pair_band(enc, c, o)) for o in foes_in_fight(enc, c)]
+            farther = [(o, band) for o, band in bands if band != "melee"]
+            closer = (f"; to close on {farther[0][0].name} (at {farther[0][1].capitalize()}) alone: "
+                      f"`/act action:move target:{farther[0][0].name} options:in`") if farther else ""
             raise IllegalAction(f"{c.name} is already in melee{' with ' + only.name if only else ''}{closer}.")
         want = BANDS[step - 1]
     elif want == "away":
