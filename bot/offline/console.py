@@ -36,12 +36,20 @@ HELP = (
 )
 
 
-def parse_line(line: str) -> tuple[str, str, str, dict[str, str]]:
-    """``@alice #tavern /move to:D4`` -> ``("alice", "tavern", "/move", {"to": "D4"})``."""
+def _words(line: str) -> list[str]:
+    """A line's words, split as a shell splits them at spaces and quotes, but every backslash
+    kept as typed (Discord passes an option's text as it is)."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=False)
+    lexer.whitespace_split, lexer.escape, lexer.commenters = True, "", ""
     try:
-        words = shlex.split(line)
+        return list(lexer)
     except ValueError:
         raise HarnessError("unclosed quote") from None
+
+
+def parse_line(line: str) -> tuple[str, str, str, dict[str, str]]:
+    """``@alice #tavern /move to:D4`` -> ``("alice", "tavern", "/move", {"to": "D4"})``."""
+    words = _words(line)
     if not words or not words[0].startswith("@") or len(words[0]) < 2:
         raise HarnessError("a line starts with the user who types it, like @alice /encounter status")
     user = words[0][1:]
@@ -68,10 +76,7 @@ def parse_line(line: str) -> tuple[str, str, str, dict[str, str]]:
 
 def parse_press(line: str) -> tuple[str, str, str] | None:
     """``@bob #tavern !press "End turn"`` -> ``("bob", "tavern", "End turn")``; None for other lines."""
-    try:
-        words = shlex.split(line)
-    except ValueError:
-        raise HarnessError("unclosed quote") from None
+    words = _words(line)
     if len(words) < 2 or not words[0].startswith("@") or len(words[0]) < 2:
         return None
     channel, rest = "general", words[1:]

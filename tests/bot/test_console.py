@@ -41,6 +41,9 @@ def console(tmp_path: Path, *args: str, stdin: str | None = None) -> subprocess.
         ("@alice /encounter status", ("alice", "general", "/encounter status", {})),
         ("@alice #tavern /move to:D4", ("alice", "tavern", "/move", {"to": "D4"})),
         ('@gm /combatant add name:"Old Tom" sheet:"weapons=longsword:2"', ("gm", "general", "/combatant add", {"name": "Old Tom", "sheet": "weapons=longsword:2"})),
+        # a backslash is kept as typed, quoted or not, as Discord passes an option's text
+        (r'@gm /combatant add name:"Tom\\Jr" side:a\b', ("gm", "general", "/combatant add", {"name": r"Tom\\Jr", "side": r"a\b"})),
+        ("@gm /note text:\"it's\"", ("gm", "general", "/note", {"text": "it's"})),
     ],
 )
 def test_parse_line(line: str, expected: tuple) -> None:
