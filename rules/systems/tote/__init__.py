@@ -15,7 +15,7 @@ from typing import Any
 from rules.actions import Attack, CoupDeGrace, InitOrder, InitRoll, InitSet, Move, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
-from rules.events import EffectEnded, Event, HitPointsChanged, Victory
+from rules.events import Event, HitPointsChanged, Victory
 from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn
@@ -24,6 +24,7 @@ from rules.systems.tote.actions import COMMANDS
 from rules.systems.tote.events import FightLeft
 from rules.systems.tote.facts import ToteFacts, board_facts
 from rules.systems.tote.movement import (
+    end_protects,
     forget_pairs,
     place_band,
     placed_apart,
@@ -47,7 +48,7 @@ from rules.systems.tote.sheet import (
     weapons,
 )
 from rules.systems.tote.skill import TestResult, skill_test
-from rules.systems.tote.state import PROTECT, ToteCombatant, ToteEncounter, upgrade
+from rules.systems.tote.state import ToteCombatant, ToteEncounter, upgrade
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS, SKILLS, TOTEMS
 
 __all__ = [
@@ -255,6 +256,4 @@ class ToteSystem(RuleSystem):
             st.pending_return = None
         st.tiebreak = [n for n in st.tiebreak if n != c.name]
         forget_pairs(enc, c.name)
-        guards = [e for e in enc.effects if e.code == PROTECT and e.source == c.name]  # nobody left to take the attack
-        enc.effects = [e for e in enc.effects if e not in guards]
-        return [*(EffectEnded(actor=e.target, name=e.name) for e in guards), *turns.settle(enc)]
+        return [*end_protects(enc, c.name), *turns.settle(enc)]

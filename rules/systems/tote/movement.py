@@ -11,13 +11,13 @@ from typing import Any
 
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
-from rules.events import Event, StatusChanged
+from rules.events import EffectEnded, Event, StatusChanged
 from rules.models import Combatant, Encounter, Status
 from rules.systems.tote.events import BandMoved, EscapeFailed, MeleeNext, Tested
 from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, level
 from rules.systems.tote.skill import run_test
-from rules.systems.tote.state import ToteCombatant, ToteEncounter
+from rules.systems.tote.state import PROTECT, ToteCombatant, ToteEncounter
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "release",
     "disengaged",
     "take_out",
+    "end_protects",
     "wanted_band",
     "move_band",
     "all_at",
@@ -239,9 +240,18 @@ def disengaged(enc: Encounter, c: Combatant, round_: int | None = None) -> bool:
 
 
 def take_out(enc: Encounter, t: Combatant, status: Status, cause: str) -> list[Event]:
+    """``t`` unconscious or out of the fight: its engagements and the Protects it gave end."""
     t.status = status
     release(enc, t.name)
-    return [StatusChanged(actor=t.name, status=status, cause=cause)]
+    return [StatusChanged(actor=t.name, status=status, cause=cause), *end_protects(enc, t.name)]
+
+
+def end_protects(enc: Encounter, name: str) -> list[Event]:
+    """The Protects ``name`` gave end: "If that ally is attacked, you are instead the target of the
+    attack", and a protector unconscious or gone takes no attack."""
+    guards = [e for e in enc.effects if e.code == PROTECT and e.source == name]
+    enc.effects = [e for e in enc.effects if e not in guards]
+    return [EffectEnded(actor=e.target, name=e.name) for e in guards]
 
 
 # -- moves ----------------------------------------------------------------------------------------

@@ -323,6 +323,24 @@ def test_a_protect_ends_with_its_protector_leaving_the_fight() -> None:
     assert res.encounter.effects == [] and "Effect **Protect (by Thrain)** on **Borin** ends" in text(res)
 
 
+@pytest.mark.parametrize("how", ["attack", "hp"])
+def test_a_protect_ends_with_its_protector_unconscious(how: str) -> None:
+    """"If that ally is attacked, you are instead the target of the attack": a protector left unconscious (by the
+    attack it took for the ally, or the GM's marks) takes no attack, so its Protect ends, told in the reply, and is
+    no longer listed."""
+    enc = fight(BORIN, ("Thrain", "strike=2 hawk=1 track=1,U", "heroes", 4), GRAK, ("Dwalin", "strike=2 hawk=1", "heroes", 1))
+    enc = step(step(enc, "next", actor="Borin"), "act", actor="Thrain", action="protect", target="Borin")
+    if how == "attack":
+        res = resolve(enc, "attack", [6, 6, 6], actor="Grak", target="Borin")
+        assert "Thrain protects Borin" in text(res)
+    else:
+        res = resolve(enc, "edit", actor="Thrain", hp_change=-2, is_gm=True)
+    enc = res.encounter
+    assert who(enc, "Thrain").status == "downed" and enc.round == 1  # Dwalin is still to act
+    assert enc.effects == [] and "Effect **Protect (by Thrain)** on **Borin** ends" in text(res)
+    assert SYSTEM.present.effect_lines(enc) == []
+
+
 def _two_protectors() -> Encounter:
     """Thrain and Dwalin both protect Borin in round 1."""
     enc = fight(BORIN, ("Thrain", "strike=2 hawk=1", "heroes", 4), ("Dwalin", "strike=2 hawk=1", "heroes", 4), GRAK)
