@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from rules.dice import Dice
-from rules.geometry import Cell
+from rules.geometry import Cell, parse_cell
 
 __all__ = [
     "DRIFT",
@@ -71,6 +71,7 @@ __all__ = [
     "Drift",
     "drift",
     "roll_drift",
+    "row_by_row",
 ]
 
 #: the largest X (or reach) an area shape takes
@@ -223,3 +224,8 @@ def drift(cells: Iterable[Cell], roll: int, width: int, height: int, blocked: It
 def roll_drift(dice: Dice, cells: Iterable[Cell], width: int, height: int, blocked: Iterable[Cell] = ()) -> Drift:
     """Roll the cloud's d10 for this phase and move it."""
     return drift(cells, dice.die(10), width, height, blocked)
+
+
+def row_by_row(names: Iterable[str]) -> list[str]:
+    """Square names as a reader scans the board: row by row, each row left to right."""
+    return sorted(names, key=lambda x: parse_cell(x)[::-1])

@@ -27,13 +27,18 @@ from __future__ import annotations
 from rules.dice import Dice
 from rules.effects import Effect, next_id
 from rules.errors import IllegalAction
-from rules.events import EffectAdded, Event
+from rules.events import Event
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.damage_grid import areas
 from rules.systems.damage_grid.attacks import NO_ATTACK_WORDS, check_reach, strike
-from rules.systems.damage_grid.events import AreaEmpty, CloudDrifted, DgAttack
+from rules.systems.damage_grid.events import (
+    AreaEmpty,
+    CloudDrifted,
+    CloudPlaced,
+    DgAttack,
+)
 from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import (
     Sight,
@@ -98,7 +103,7 @@ def area_attack(
         effect = Effect(id=next_id(enc.effects), name=f"{w.name}{CLOUD}", ends="phase_end", left=w.cloud, code="cloud",
                         cells=names, source=c.name)
         enc.effects = [*enc.effects, effect]
-        events.append(EffectAdded(actor=None, name=effect.name, ends="phase_end", left=w.cloud))
+        events.append(CloudPlaced(name=effect.name, cells=areas.row_by_row(names), phases=w.cloud))
     caught = _caught(enc, grid, c, cells, centre, w, words, dice, forced, seen)
     if w.power and not any(isinstance(e, DgAttack) for e in caught):  # said, not left silent: the CP is spent
         caught.append(AreaEmpty(actor=c.name, weapon=w.name, at=centre.name))

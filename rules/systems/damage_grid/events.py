@@ -209,6 +209,9 @@ class GrappleTest(Event):
 
 
 class CloudPlaced(Event):
+    """An area weapon left a cloud, ``name``, on ``cells`` (row by row) for ``phases`` phases (the board shows
+    them all: it names no combatant)."""
+
     kind: ClassVar[str] = "cloud"
     name: str
     cells: list[str]

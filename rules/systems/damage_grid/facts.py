@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from rules.effects import active
 from rules.facts import Facts, Question
-from rules.geometry import parse_cell
 from rules.models import Encounter
+from rules.systems.damage_grid.areas import row_by_row
 from rules.systems.damage_grid.state import Offer
 from rules.turns import Turn
 
@@ -49,5 +49,5 @@ class FlipsQuestion(Question):
 def board_facts(enc: Encounter, turn: Turn, waiting: Mapping[str, tuple[str, ...]]) -> DgFacts:
     """The facts of ``enc`` whose ``turn`` is under way, the sides ``waiting`` as `turns.waiting` gives them."""
     cloud = active(enc.effects, None, "cloud")
-    cells = tuple(sorted(cloud.cells, key=lambda x: parse_cell(x)[::-1])) if cloud else ()
+    cells = tuple(row_by_row(cloud.cells)) if cloud else ()
     return DgFacts(turn=turn, cloud=cells, waiting=waiting)

@@ -9,6 +9,7 @@ from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, Prompt
 from rules.report import signed, user_ref
+from rules.systems.damage_grid.areas import row_by_row
 from rules.systems.damage_grid.events import (
     Activated,
     ActivationEnded,
@@ -266,7 +267,7 @@ class DgPresenter(Presenter[DgFacts]):
                 f"vs 🎲 {', '.join(map(str, e.target_dice))} (best group {e.target_best}{theirs}): {result}")
 
     def cloud_placed(self, e: CloudPlaced) -> str:
-        return f"A cloud ({e.name}) covers {', '.join(e.cells)} for {e.phases} phases"
+        return f"A {e.name} covers {', '.join(e.cells)} for {e.phases} phase{'s' if e.phases != 1 else ''}, this one included"
 
     def area_empty(self, e: AreaEmpty) -> str:
         return f"**{e.actor}**'s {e.weapon} on {e.at} catches no model"
@@ -278,7 +279,7 @@ class DgPresenter(Presenter[DgFacts]):
             return f"The {e.name} rolls {e.roll}: blocked, it stays"
         if e.direction is None:
             return f"The {e.name} rolls {e.roll} and stays where it is"
-        return f"The {e.name} rolls {e.roll} and drifts {e.direction}"
+        return f"The {e.name} rolls {e.roll} and drifts {e.direction}, to {', '.join(row_by_row(e.cells))}"
 
     def grid_marked(self, e: GridMarked) -> str:
         """``GM: **Juno**'s Health: 2 hits marked (3 → 1)`` (a condition word where hidden)."""

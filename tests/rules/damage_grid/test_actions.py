@@ -220,6 +220,7 @@ def test_a_cloud_drifts_or_ends_on_its_d10() -> None:
     s.run("next", actor="Meena")
     res = s.run("next", [3], actor="Hera")
     assert events(res, CloudDrifted)[0].direction == "E" and s.enc.effects[0].cells == ["F6"]
+    assert "The smoke cloud rolls 3 and drifts E, to F6" in s.text(res)  # where it is now, as the board shows
     s.run("next", actor="Meena")
     res = s.run("next", [10], actor="Hera")
     assert events(res, CloudDrifted)[0].gone and not s.enc.effects

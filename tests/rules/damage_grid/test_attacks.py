@@ -222,6 +222,7 @@ def test_the_smoke_grenade_burst_2_cloud_4_is_a_harmless_cloud() -> None:
     assert not events(res, DgAttack) and DgCombatant.of(s.get("Hera")).values == before
     (cloud,) = s.enc.effects
     assert (cloud.code, cloud.left, sorted(cloud.cells)) == ("cloud", 4, ["E5", "E6", "F5", "F6"])
+    assert "A smoke-grenade cloud covers E5, F5, E6, F6 for 4 phases, this one included" in s.text(res)
 
 
 def test_a_special_attack_can_cost_more_combat_points() -> None:
