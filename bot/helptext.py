@@ -11,20 +11,28 @@ __all__ = ["help_report", "COMMANDS", "PART_NAMES"]
 #: the parts of a system's help page
 PART_NAMES = {"sheet": "sheet keys", "actions": "`/act` actions", "options": "encounter options"}
 
+#: the command overview: each line's commands with every option they take (a test holds it to the tree)
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("/encounter start system name map variant", "open an encounter here; you become its GM"),
-    ("/encounter status · end confirm · export · import file replace confirm", "show, close, save to or load from encounter.json"),
-    ("/encounter settings player_rolls reminder_hours max_nudges options", "show or change settings (GM changes)"),
+    ("/encounter status public · end confirm · export · import file replace confirm", "show, close, save to or load from encounter.json"),
+    ("/encounter settings player_rolls reminder_hours options max_nudges deadline_hours deadline_policy",
+     "show or change settings: who rolls, the turn clock, the system's options (GM changes)"),
     ("/encounter gm user remove · terrain cells kind height", "co-GMs; mark walls, terrain, heights (GM)"),
     ("/encounter reveal combatant hide", "show players the numbers of the GM's combatants, or hide them again (GM)"),
-    ("/combatant add name sheet owner side at facing", "add a combatant (GM, or a player adding their own before the fight)"),
-    ("/combatant edit · remove · show", "change (GM; owners before the fight), remove (GM), look at a sheet"),
-    ("/init roll · set · next · order", "start combat, set a number, end a turn, show or reorder"),
-    ("/move to path facing", "move (cheapest legal path to a cell, or exact steps) or turn"),
-    ("/attack target weapon roll options · /coupdegrace target weapon roll", "attack; finish a downed foe"),
-    ("/act action target options roll", "the system's other actions"),
-    ("/effect add name target rounds ends · remove · list", "effects that last some turns or rounds, shown on the board"),
-    ("/roll dice reason · /log count page · /undo · /map · /help system", "dice, the log, undo (GM), map picture, help"),
+    ("/combatant add name sheet owner side at facing count init",
+     "add a combatant, or `count` of them (GM, or a player adding their own before the fight); `init` joins a fight under way"),
+    ("/combatant edit name sheet side at facing · hp combatant change · remove name · show name",
+     "change (GM; owners before the fight), damage or heal (GM), remove (GM), look at a sheet"),
+    ("/init roll combatant roll · set combatant value · next combatant roll confirm · order set",
+     "start combat, set a number, end a turn, show or reorder"),
+    ("/move combatant to path facing options roll", "move (cheapest legal path to a cell, or exact steps) or turn"),
+    ("/attack target combatant weapon roll options · /coupdegrace target combatant weapon roll options", "attack; finish a downed foe"),
+    ("/act action combatant target options roll weapon facing", "the system's other actions"),
+    ("/effect add name target rounds ends mods · remove name target · list public",
+     "effects that last some turns or rounds (`mods` change numbers), shown on the board"),
+    ("/roll dice for adv dis private · /log count public page · /undo · /map · /help system part",
+     "dice (`private`: you and the GM), the log, undo (GM), map picture, help"),
+    ("/notify quiet tz mode reset", "your own nudges: quiet hours, by direct message or in the channel"),
 )
 
 

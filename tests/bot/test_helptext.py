@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.helptext import help_report
+from discord import app_commands
+
+from bot.helptext import COMMANDS, help_report
+from bot.offline.harness import Harness
 from bot.render import to_embed
 from rules.errors import InputError
 from rules.options import OptionSet
@@ -89,3 +92,38 @@ def test_an_unknown_part_is_refused_in_one_line_naming_the_parts() -> None:
     with pytest.raises(InputError) as caught:
         help_report("tote", "weapons")
     assert str(caught.value) == "`part:weapons` is not a part of the help: use `sheet`, `actions`, `options`."
+
+
+def _overview_options() -> dict[str, list[str]]:
+    """The help overview's commands with the options it names for each (`COMMANDS`): a segment that starts with
+    `/` names its command (a group's, with the subcommand after it), one that does not a subcommand of the last
+    group named."""
+    named: dict[str, list[str]] = {}
+    for line, _ in COMMANDS:
+        group = ""
+        for segment in line.split(" · "):
+            words = segment.split()
+            if words[0].startswith("/"):
+                group, words = words[0][1:], words[1:]
+                name, options = (f"{group} {words[0]}", words[1:]) if group in GROUPS else (group, words)
+            else:
+                name, options = f"{group} {words[0]}", words[1:]
+            assert name not in named, f"/{name} is named twice"
+            named[name] = options
+    return named
+
+
+GROUPS = ("encounter", "combatant", "init", "effect")
+
+
+async def test_the_overview_names_every_command_with_every_option(harness_db: str) -> None:
+    """`/help` names each slash command of the tree, each with every option it takes, in the order and with the
+    names Discord shows."""
+    h = await Harness.create(harness_db)
+    try:
+        tree = {c.qualified_name: [p.display_name for p in c.parameters] for c in h.bot.tree.walk_commands()
+                if isinstance(c, app_commands.Command)}
+    finally:
+        await h.close()
+    assert {c.partition(" ")[0] for c in tree if " " in c} == set(GROUPS)
+    assert _overview_options() == tree
