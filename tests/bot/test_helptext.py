@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-
 from discord import app_commands
 
 from bot.helptext import COMMANDS, help_report
