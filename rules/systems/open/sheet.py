@@ -255,7 +255,8 @@ def check_sheet(raw: dict[str, str], sheet: dict[str, Any]) -> None:
 
 
 SHEET_KEYS: tuple[SheetKey, ...] = (
-    SheetKey("hp", "hit points: at add the most and the starting HP; in a fight an edit sets the current HP",
+    SheetKey("hp", "hit points: at add (0 or more) the most and the starting HP; in a fight an edit sets the current "
+             "HP (`hp-30` stops at 0)",
              "int", required=True, minimum=-99, maximum=9999),
     SheetKey("max_hp", "the most hit points (default: hp, and at least 1)", "int", minimum=1, maximum=9999),
     SheetKey("temp_hp", "temporary hit points, lost before hit points", "int", 0, minimum=0, maximum=999),
