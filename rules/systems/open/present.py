@@ -200,6 +200,8 @@ class OpenPresenter(Presenter[OpenFacts]):
             "made": "a success", "failed": "a failure", "stable": "three successes: stable",
             "dead": "three failures: it dies", "revived": "a natural 20: back up with 1 HP",
         }[e.result]
+        if e.result == "failed" and e.roll.dice[:1] == [1]:
+            result = "a natural 1: two failures"
         tally = f" ({e.made} success{'es' if e.made != 1 else ''}, {e.failed} failure{'s' if e.failed != 1 else ''})"
         return f"**{e.actor}** death save: {self.roll_text(e.roll, result)}{tally if e.result in ('made', 'failed') else ''}"
 

@@ -66,6 +66,7 @@ def test_a_players_combatant_is_down_and_makes_death_saves() -> None:
     res = s.run("act", [1], actor="Ann", action="death-save")
     save = next(e for e in res.events if isinstance(e, DeathSave))
     assert (save.failed, save.result) == (2, "failed") and s.enc.current == "Grak"
+    assert "a natural 1: two failures (0 successes, 2 failures)" in "\n".join(s.text(res))  # not "a failure" counted twice
     res = s.run("attack", [15, 4, 4, 4], actor="Grak", target="Ann")  # advantage, a critical hit while down: two failures
     assert s.get("Ann").status == "out" and not any("massive" in line for line in s.text(res))
 
