@@ -471,6 +471,8 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
     ),),
     "open": ((
         ("gm", "/init roll", {}),  # Grak first, then Snaga
+        ("gm", "/effect add", {"name": "prone", "target": "Grak"}),
+        ("gm", "/act", {"combatant": "Grak", "action": "stand"}),  # what standing cost tells its speed
         ("gm", "/attack", {"combatant": "Grak", "target": "Borin", "weapon": "breath"}),  # Borin saves against its DC
         ("gm", "/combatant hp", {"combatant": "Snaga", "change": "-2"}),
         ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),

@@ -10,7 +10,7 @@ from rules.options import OptionSet, choice_option, flag_word, name_word
 from rules.systems.open import sheet
 from rules.systems.open.attacks import check_turn, strike
 from rules.systems.open.conditions import has
-from rules.systems.open.events import OpportunityDeclined
+from rules.systems.open.events import OpportunityDeclined, StoodUp
 from rules.systems.open.movement import walk
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.systems.open.turns import (
@@ -83,7 +83,7 @@ def _stand(ctx: ActionContext, action: Act) -> list[Event]:
                             "turn, or crawl.")
     st.feet_spent += half
     enc.effects = [e for e in enc.effects if e not in prone]
-    return [EffectEnded(actor=c.name, name=prone[0].name, removed=True)]
+    return [EffectEnded(actor=c.name, name=prone[0].name, removed=True), StoodUp(actor=c.name, cost=half, left=left - half)]
 
 
 def _opportunity(ctx: ActionContext, action: Act) -> list[Event]:

@@ -10,7 +10,7 @@ from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "Ranked", "RolledOff", "OpenInitiative", "OpenRound", "TurnBegan", "DeathSaveDue", "OpenAttack", "Harmed", "Saved", "AreaStruck",
-    "DeathSave", "OpportunityOffered", "OpportunityDeclined",
+    "DeathSave", "OpportunityOffered", "OpportunityDeclined", "StoodUp",
 ]
 
 
@@ -125,6 +125,14 @@ class DeathSave(Event):
     made: int
     failed: int
     result: str
+
+
+class StoodUp(Event):
+    """``actor`` stood up from prone for ``cost`` feet of its movement, ``left`` feet left."""
+
+    kind: ClassVar[str] = "move"
+    cost: Annotated[int, Of("actor")]
+    left: Annotated[int, Of("actor")]
 
 
 class OpportunityOffered(Event):

@@ -22,6 +22,7 @@ from rules.systems.open.events import (
     Ranked,
     RolledOff,
     Saved,
+    StoodUp,
     TurnBegan,
 )
 from rules.systems.open.facts import OpenFacts, OpportunityQuestion
@@ -102,6 +103,7 @@ class OpenPresenter(Presenter[OpenFacts]):
         Saved: "saved",
         AreaStruck: "area_struck",
         DeathSave: "death_save",
+        StoodUp: "stood_up",
         DeathSaveDue: "death_save_due",
         OpportunityOffered: "opportunity_offered",
         OpportunityDeclined: "opportunity_declined",
@@ -194,6 +196,9 @@ class OpenPresenter(Presenter[OpenFacts]):
         if e.cause == "massive_damage" and self.hidden(e.actor):  # why would tell its hit point maximum
             return f"**{e.actor}** is now **{e.status}**"
         return super().status_changed(e)
+
+    def stood_up(self, e: StoodUp) -> str:
+        return f"**{e.actor}** stands up for {e.cost} ft of movement ({e.left} ft left)"
 
     def death_save(self, e: DeathSave) -> str:
         result = {

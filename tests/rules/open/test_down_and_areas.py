@@ -632,8 +632,9 @@ def test_standing_costs_half_the_speed_now() -> None:
     s = fight(ann=f"hp=20 ac=10 speed=30 {SWORD}")
     s.run("effect_add", effect="Slowed", actor="Ann", rounds=2, mods="speed-10")
     s.run("effect_add", effect="prone", actor="Ann", rounds=2)
-    s.run("act", actor="Ann", action="stand")
+    res = s.run("act", actor="Ann", action="stand")
     assert OpenCombatant.of(s.get("Ann")).feet_spent == 10
+    assert "**Ann** stands up for 10 ft of movement (10 ft left)" in s.text(res)  # what the 10 ft went on
     s = fight()
     s.run("effect_add", effect="grappled", actor="Ann", rounds=2)
     s.run("effect_add", effect="prone", actor="Ann", rounds=2)
