@@ -255,7 +255,7 @@ class OpenPresenter(Presenter[OpenFacts]):
         elif c.status != "active":
             bits.append(c.status)
         elif facts.turn.current == c.name and facts.turn.points:
-            bits.append("▶ " + left_words(facts.turn.points[0], st.acted))
+            bits.append("▶ " + ("cannot act" if facts.held.get(c.name) else left_words(facts.turn.points[0], st.acted)))
         return " · ".join(bits)
 
     def board_extra(self, enc: Encounter, facts: OpenFacts) -> list[str]:

@@ -616,12 +616,16 @@ def test_a_third_failure_from_damage_reads_as_death() -> None:
 
 def test_a_combatant_that_cannot_act_is_told_so_by_its_turn_line_and_stand() -> None:
     """"stunned: speed 0 (it cannot move); it takes no actions": the turn line says the stunned Ann cannot act and
-    that `/init next` ends her turn, not "action left"; standing up from prone is refused saying why."""
+    that `/init next` ends her turn, not "action left" (and so does her board line); standing up from prone is
+    refused saying why."""
     s = fight()
     s.run("effect_add", effect="stunned", actor="Ann", rounds=2)
     s.run("effect_add", effect="prone", actor="Ann", rounds=2)
     line = s.system.present.turn_label(s.enc, s.system.facts(s.enc))
     assert "Ann cannot act (stunned)" in line and "/init next" in line and "left" not in line
+    facts = s.system.facts(s.enc)
+    status = s.system.present.status_line(s.enc, s.get("Ann"), facts)
+    assert "▶ cannot act" in status and "left" not in status  # her board line agrees with the turn line
     message = s.refused("act", actor="Ann", action="stand")
     assert "speed 0" in message and "/init next" in message
 
