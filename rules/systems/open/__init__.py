@@ -12,10 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.actions import Act, ActionSpec, ActionTable, Edit, InitSet, make_action
+from rules.actions import Act, ActionSpec, ActionTable, Add, Edit, InitSet, make_action
 from rules.dice import Dice
 from rules.errors import IllegalAction, SheetError
-from rules.events import EffectEnded, Event, HitPointsChanged, StatusChanged, hp_cause
+from rules.events import (
+    EffectEnded,
+    Event,
+    HitPointsChanged,
+    JoinedFight,
+    StatusChanged,
+    hp_cause,
+)
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, flag_word, name_word
 from rules.sheet import SheetKey, current_hp_only, hp_with_raised_most
@@ -187,6 +194,17 @@ class OpenSystem(RuleSystem):
         if enc.current is None and not enc.winner:
             return self._advance(enc, dice)
         return []
+
+    def join_fight(self, enc: Encounter, c: Combatant, action: Add, dice: Dice) -> list[Event]:
+        """One joining the fight under way takes its turns at its place in the order: where that place has passed
+        (before the one acting now), from the next round (a project default, as for one brought back)."""
+        events = super().join_fight(enc, c, action, dice)
+        if not enc.started or c.initiative is None or c.status != "active":
+            return events
+        turns.back_in(enc, self.option_values(enc), c)
+        if c.name not in OpenEncounter.of(enc).acted:
+            return events
+        return [e.model_copy(update={"round": enc.round + 1}) if isinstance(e, JoinedFight) else e for e in events]
 
     # -- turns ----------------------------------------------------------------------------------
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:

@@ -139,12 +139,15 @@ def arrange(enc: Encounter, opts: OptionValues) -> None:
 
 def back_in(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
     """``c``, out of the fight and brought back mid-round, takes its turn at its place in the order
-    (one turn a round): where that place has passed (before the one acting now), it waits for the next round."""
+    (one turn a round): where that place has passed (before the one acting now), it waits for the next round,
+    listed in its place among those who have acted."""
     st = OpenEncounter.of(enc)
     places = ordered.arrange(_slots(enc, opts))
     if enc.current in places and c.name in places and c.name not in st.acted:
-        if places.index(c.name) < places.index(enc.current):
-            st.acted.append(c.name)
+        place = places.index(c.name)
+        if place < places.index(enc.current):
+            after = [i for i, n in enumerate(st.acted) if n in places and places.index(n) > place]
+            st.acted.insert(after[0] if after else len(st.acted), c.name)
     arrange(enc, opts)
 
 

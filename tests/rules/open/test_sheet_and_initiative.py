@@ -143,6 +143,27 @@ def test_a_combatant_joining_on_a_tie_rolls_off_with_those_it_ties() -> None:
     assert [OpenCombatant.of(s.get(n)).roll_off for n in ("Ann", "Orc", "Newt")] == [11, 4, 17]
 
 
+def test_a_combatant_joining_after_its_place_has_passed_takes_its_first_turn_next_round() -> None:
+    """"Highest first"; "a combatant added during the fight rolls its own (or takes `init:`)": in round 1 Drake (20)
+    has acted and Alda (15) acts; Newt joins at 17, a place that has passed, so its first turn is in round 2 (as
+    one brought back after its place has passed, a project default), listed in its place; Pip joins at 10, after
+    Alda: its place is still to come, so it acts this round, before Borin (5)."""
+    s = Scenario("open").add("Borin", "hp=9", at="B2").add("Alda", "hp=9", at="C2").add("Drake", "hp=9", at="D2", owner=None)
+    s.run("init_roll", [5, 15, 20])
+    s.run("next", actor="Drake")
+    res = s.run("add", name="Newt", raw_sheet={"hp": "5"}, at="F2", owner_id=None, init=17)
+    assert s.enc.order == ["Drake", "Newt", "Alda", "Borin"] and s.enc.current == "Alda"
+    assert "**Newt** joins the fight in round 2, at initiative 17" in s.text(res)
+    res = s.run("add", name="Pip", raw_sheet={"hp": "5"}, at="G2", owner_id=None, init=10)
+    assert "**Pip** joins the fight in round 1, at initiative 10" in s.text(res)
+    s.run("next", actor="Alda")
+    assert s.enc.current == "Pip"
+    s.run("next", actor="Pip")
+    assert s.enc.current == "Borin"
+    s.run("next", actor="Borin")
+    assert s.enc.round == 2 and s.enc.current == "Drake" and s.enc.order == ["Drake", "Newt", "Alda", "Pip", "Borin"]
+
+
 def test_init_set_replaces_a_number() -> None:
     """"`/init set` replaces a number"."""
     s = Scenario("open").add("Ann", "hp=5", at="B2").add("Bo", "hp=5", at="C2", owner=None)
@@ -301,17 +322,21 @@ def _goblins_and_heroes(goblin_2: str = "+1") -> Scenario:
 def test_copies_sharing_a_roll_stay_together_while_one_joins_on_their_tie_or_above_them() -> None:
     """"copies sharing a roll stay together in number order (Goblin 1, Goblin 2, Goblin 3)" (docs/systems/open.md), also
     when one joins in the group's turns: Newt wins the roll-off on the group's 11, Kit joins at 20, both while Goblin 1
-    acts; they come after Goblin 3, the group's turns being under way."""
-    assert "one joining in the group's turns with a higher initiative (or winning its tie) acts after the last of them" in _page()
+    acts; their places have passed, so they take their first turns next round, listed before the group: the group's
+    turns go on together."""
+    assert ("one joining in the group's turns with a higher initiative (or winning its tie) has seen its place pass: "
+            "it takes its first turn next round") in _page()
     s = _goblins_and_heroes()
     s.run("init_roll", [10, 10, 10, 7, 12, 8])  # all 11; roll-off Ava 7, the group 12, Bea 8
     assert s.enc.order == ["Goblin 1", "Goblin 2", "Goblin 3", "Bea", "Ava"] and s.enc.current == "Goblin 1"
     s.run("add", [10, 20], name="Newt", raw_sheet={"hp": "5", "init": "+1"}, at="H6", owner_id=None)
-    assert s.enc.order == ["Goblin 1", "Goblin 2", "Goblin 3", "Newt", "Bea", "Ava"]
+    assert s.enc.order == ["Newt", "Goblin 1", "Goblin 2", "Goblin 3", "Bea", "Ava"]
     s.run("add", name="Kit", raw_sheet={"hp": "5", "init": "+1"}, at="H7", owner_id=None, init=20)
-    assert s.enc.order == ["Goblin 1", "Goblin 2", "Goblin 3", "Kit", "Newt", "Bea", "Ava"]
-    s.run("next", actor="Goblin 1")
-    assert s.enc.current == "Goblin 2"
+    assert s.enc.order == ["Kit", "Newt", "Goblin 1", "Goblin 2", "Goblin 3", "Bea", "Ava"]
+    for name in ("Goblin 1", "Goblin 2", "Goblin 3", "Bea"):
+        s.run("next", actor=name)
+    s.run("next", actor="Ava")
+    assert s.enc.round == 2 and s.enc.current == "Kit"
 
 
 def test_a_copy_edited_to_another_initiative_rolls_its_own() -> None:
