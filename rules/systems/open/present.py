@@ -7,7 +7,7 @@ from rules.events import StatusChanged
 from rules.facts import Question
 from rules.hidden import secret
 from rules.models import Combatant, Encounter
-from rules.present import Presenter, Prompt, changed_by
+from rules.present import Presenter, Prompt, by_hand, changed_by
 from rules.report import user_ref
 from rules.systems.open.events import (
     AreaStruck,
@@ -173,8 +173,8 @@ class OpenPresenter(Presenter[OpenFacts]):
             rolled = f" of {e.rolled}" if e.why and not secret(e.rolled) and e.rolled != e.amount else ""
         note = f" ({'; '.join(notes)})" if notes else ""
         kind = f" {e.damage_type}" if e.damage_type else ""
-        return (f"**{e.actor}** takes **{e.amount}**{rolled}{kind} damage{note}"
-                f"{self.health_change(e.actor, e.before, e.after, ' HP')}")
+        line = f"**{e.actor}** takes **{e.amount}**{rolled}{kind} damage{note}{self.health_change(e.actor, e.before, e.after, ' HP')}"
+        return line if e.source is not None else by_hand(True, line)  # no source: the GM's `/combatant hp`, mid-fight
 
     def saved(self, e: Saved) -> str:
         name = ABILITY_NAMES.get(e.ability, e.ability)

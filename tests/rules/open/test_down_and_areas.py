@@ -544,6 +544,7 @@ def test_hit_points_the_gm_takes_away_mid_fight_are_damage() -> None:
     res = s.run("edit", actor="Ann", hp_change=-7)
     assert (s.get("Ann").hp, s.get("Ann").sheet["temp_hp"]) == (17, 0)
     assert any(isinstance(e, Harmed) and e.temp == 4 for e in res.events)
+    assert "GM: **Ann** takes **7** damage (4 taken by temporary HP) (20 → 17 HP)" in s.text(res)  # as every system names the GM's
     s.run("edit", actor="Grak", hp_change=-20)
     assert s.get("Grak").status == "out"
     s.run("edit", actor="Ann", hp_change=-17)
