@@ -161,7 +161,7 @@ def drift_clouds(enc: Encounter, dice: Dice) -> list[Event]:
         with dice.rolling_for(e.source or e.name):  # its thrower's d10: typed by its player or the GM, nobody else
             moved = areas.roll_drift(dice, [grid.parse(x) for x in e.cells], grid.width, grid.height, blocking(enc, grid))
         events.append(CloudDrifted(name=e.name, roll=moved.roll, direction=moved.direction,
-                                   cells=[x.name for x in moved.cells], gone=moved.gone, blocked=moved.blocked))
+                                   cells=areas.row_by_row(x.name for x in moved.cells), gone=moved.gone, blocked=moved.blocked))
         if moved.gone:
             continue
         kept.append(e.model_copy(update={"cells": [x.name for x in moved.cells]}))

@@ -219,7 +219,7 @@ class CloudPlaced(Event):
 
 
 class CloudDrifted(Event):
-    """A cloud rolled ``roll`` on its d10: gone on a 0 (a 10), else moved ``direction``."""
+    """A cloud rolled ``roll`` on its d10: gone on a 0 (a 10), else moved ``direction`` to ``cells`` (row by row)."""
 
     kind: ClassVar[str] = "cloud"
     name: str

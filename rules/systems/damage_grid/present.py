@@ -9,7 +9,6 @@ from rules.hidden import secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, Prompt
 from rules.report import signed, user_ref
-from rules.systems.damage_grid.areas import row_by_row
 from rules.systems.damage_grid.events import (
     Activated,
     ActivationEnded,
@@ -279,7 +278,7 @@ class DgPresenter(Presenter[DgFacts]):
             return f"The {e.name} rolls {e.roll}: blocked, it stays"
         if e.direction is None:
             return f"The {e.name} rolls {e.roll} and stays where it is"
-        return f"The {e.name} rolls {e.roll} and drifts {e.direction}, to {', '.join(row_by_row(e.cells))}"
+        return f"The {e.name} rolls {e.roll} and drifts {e.direction}, to {', '.join(e.cells)}"
 
     def grid_marked(self, e: GridMarked) -> str:
         """``GM: **Juno**'s Health: 2 hits marked (3 → 1)`` (a condition word where hidden)."""
