@@ -259,14 +259,8 @@ class RosterRules(FightRules):
         return events
 
     def note_gm_edit(self, enc: Encounter, action: Edit, c: Combatant, changed: list[str]) -> None:
-        """Mid-fight, only the GM changes sheets and hit points: the board shows the last few such
-        changes (``round 2: Grak hp=3``), a hidden combatant's as that the GM changed it."""
-        if not (action.is_gm and enc.started):
-            return
-        note = f"round {enc.round}: {c.name} {' '.join(changed)}"[:200]
-        if enc.hidden(c):  # players read that the GM changed it, not what
-            note = mark([c.name], note, f"round {enc.round}: the GM changed {c.name}")
-        enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]
+        """The GM's edit, noted for the board (`note_gm_change`)."""
+        note_gm_change(enc, action.is_gm, c, changed)
 
     def hp_change_note(self, c: Combatant, applied: int, events: list[Event]) -> str:
         """The board's GM change for `/combatant hp`: the change ``applied`` and the HP it left (a system whose
@@ -406,3 +400,14 @@ class RosterRules(FightRules):
         """Tidy system state after a combatant left (e.g. pass the turn on); say what changed."""
         return []
 
+
+def note_gm_change(enc: Encounter, is_gm: bool, c: Combatant, changed: list[str]) -> None:
+    """Mid-fight, only the GM changes sheets and harm by hand (an edit, `/combatant hp`, a system's
+    own GM action such as War & Combat's `damage`): the board shows the last few such changes
+    (``round 2: Grak hp=3``), a hidden combatant's as that the GM changed it."""
+    if not (is_gm and enc.started):
+        return
+    note = f"round {enc.round}: {c.name} {' '.join(changed)}"[:200]
+    if enc.hidden(c):  # players read that the GM changed it, not what
+        note = mark([c.name], note, f"round {enc.round}: the GM changed {c.name}")
+    enc.gm_edits = [*enc.gm_edits, note][-GM_EDITS_SHOWN:]

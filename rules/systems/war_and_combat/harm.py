@@ -1,4 +1,5 @@
-"""The GM's wounds without an attack: `/act action:damage` and `/act action:heal`.
+"""The GM's wounds without an attack: `/act action:damage` and `/act action:heal`, listed under the
+board's GM changes as every system's hand-made harm is.
 
 War & Combat's harm is no number but wounds per location, so the GM's vocabulary is a wound:
 its severity (light, serious, critical, mortal) and location (head, chest, belly, or an arm or
@@ -23,6 +24,7 @@ from rules.errors import InputError
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.options import OptionValues
+from rules.roster import note_gm_change
 from rules.systems.war_and_combat.attacks import downed, inflict
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.options import LIMB_SIDES
@@ -78,6 +80,7 @@ def damage(ctx: ActionContext, action: Act) -> list[Event]:
     where = _where(opts, words)
     penetrating = "penetrating" in words
     wound: list[str | int] = [severity, where, wound_nature(severity, penetrating, where)]
+    note_gm_change(enc, action.is_gm, t, [f"{severity} {where} wound"])
     return [EffectTaken(actor=t.name, effect="wounded", args=wound), *inflict(enc, opts, t, where, severity, penetrating, dice)]
 
 
@@ -116,6 +119,7 @@ def heal(ctx: ActionContext, action: Act) -> list[Event]:
         raise InputError(f"{t.name} has no {severity + ' ' if severity else ''}wound to the {where}: its wounds are {has}.")
     gone = here if "all" in words else [max(here, key=lambda w: SEVERITIES.index(w.severity))]
     st.wounds = [w for w in st.wounds if not any(w is g for g in gone)]
+    note_gm_change(enc, action.is_gm, t, [f"{where} wound{'s' if len(gone) > 1 else ''} healed"])
     events: list[Event] = [EffectTaken(actor=t.name, effect="healed", args=[where, *(w.severity for w in gone)])]
     impaired, disabled, immobile = _lasting(st.wounds)
     st.impaired = [x for x in st.impaired if x in impaired]

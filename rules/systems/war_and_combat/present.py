@@ -30,7 +30,7 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.facts import WacFacts
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
-from rules.text import signed
+from rules.text import plural, signed
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
@@ -44,7 +44,7 @@ PHASE_TEXT = {
 }
 EFFECTS = {
     "stun": "is stunned: no action for {d}",
-    "loses_action": "loses {d} action(s) this round",
+    "loses_action": "loses {d} this round",
     "drops": "drops its {d}",
     "falls": "falls down",
     "stays_fallen": "fails to keep its feet (\"{d}\"), but is already fallen: it stays down",
@@ -70,7 +70,7 @@ EFFECTS = {
     "sheathes": "sheathes its {d}",
     "aims": "aims its {d}",
     "wounded": "takes {d}",
-    "healed": "is healed of its {d} wound(s)",
+    "healed": "is healed of {d}",
     "limits_zone": "holds its polearm's zone of threat to: {d}",
     "switches_hand": "takes its weapon in the {d} hand (the shield on the other arm)",
     "breaks_free": "breaks free of the hold",
@@ -340,6 +340,8 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}**'s {item} slips, but is caught {row}"
         if e.effect == "falls" and detail in FALLS:  # the Stumble-XX row: how it falls
             return f"**{e.actor}** {FALLS[detail]}"
+        if e.effect == "loses_action" and detail and detail.isdigit():
+            detail = plural(int(detail), "action")
         text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
         joiner = "" if text.startswith("'") else " "
         shown = e.roll is not None and bool(e.roll.dice)
@@ -411,8 +413,10 @@ class WacPresenter(Presenter[WacFacts]):
             return f"{a[0]} ({a[1]})"
         if effect == "wounded":
             return f"a {a[0]} wound to the {a[1]} ({a[2]})"
-        if effect == "healed":
-            return ", ".join(f"{severity} {a[0]}" for severity in a[1:])
+        if effect == "healed":  # "its critical left arm wound", "its serious and light left arm wounds"
+            severities = a[1:]
+            listed = severities[0] if len(severities) < 2 else f"{', '.join(severities[:-1])} and {severities[-1]}"
+            return f"its {listed} {a[0]} wound{'s' if len(severities) > 1 else ''}"
         return ", ".join(a)
 
     def flurry_ended(self, e: FlurryEnded) -> str:

@@ -371,7 +371,7 @@ def test_an_action_lost_by_one_with_none_left_is_said_to_lose_nothing():
     t = duel()
     fight(t, borin="tackle")
     res = t.run("attack", [4, 4, 3, 4, 4, 3, 2, 2, 2, 5, 4, 4], actor="Borin", target="Grak")
-    assert "Grak loses 1 action(s) this round" in "\n".join(t.text(res)).replace("**", "") and st(t, "Grak").actions == 1
+    assert "Grak loses 1 action this round" in "\n".join(t.text(res)).replace("**", "") and st(t, "Grak").actions == 1
 
 
 def test_players_read_a_hidden_attackers_critical_as_any_other_blow():

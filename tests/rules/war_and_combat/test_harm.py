@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rules.events import Checked, mod
-from rules.hidden import public_copy
+from rules.hidden import for_reader, players_see, public_copy
 from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.state import WoundRecord
 from tests.rules.war_and_combat.build import duel, st
@@ -40,7 +40,7 @@ def test_healing_makes_a_disabled_limb_whole_and_a_mortal_wound_no_longer_downs(
     s.run("act", [3], action="damage", target="Grak", options={"mortal": "", "belly": ""})
     assert s.get("Grak").status == "downed"
     res = s.run("act", action="heal", target="Grak", options={"left": "", "arm": ""})
-    assert "**Grak** is healed of its critical left arm wound(s)" in s.text(res)[0]
+    assert "**Grak** is healed of its critical left arm wound" in s.text(res)[0]
     assert "left arm" not in st(s, "Grak").disabled
     s.run("act", action="heal", target="Grak", options={"belly": ""})
     assert s.get("Grak").status == "active" and st(s, "Grak").wounds == []
@@ -199,3 +199,20 @@ def test_a_critical_belly_wound_stuns_and_disables_both_legs():
     assert any(e.code == "stun" and e.target == "Grak" and e.left == 4 for e in s.enc.effects)
     assert st(s, "Grak").disabled == ["left leg", "right leg"]
     assert any("is stunned: no action for 4 rounds" in line for line in s.text(res))
+
+
+def test_the_gms_wounds_and_heals_mid_fight_are_listed_under_gm_changes() -> None:
+    """docs/commands.md, "Fair play": once the fight has started, harm changes "only by rule actions or by the GM's
+    edit, which ... the status board lists under "GM changes"": the GM's wound and heal without an attack are such
+    changes, listed as a `/combatant hp` is in the other systems (a hidden fighter's as that the GM changed it); the
+    lines count their wounds and actions in words ("its critical left arm wound", "1 action")."""
+    s = duel()
+    s.run("init_roll", (5, 5, 4, 2, 3, 2))
+    s.run("act", action="damage", target="Borin", options={"serious": "", "left": "", "arm": ""})
+    s.run("act", action="damage", target="Borin", options={"critical": "", "left": "", "arm": ""})
+    res = s.run("act", action="heal", target="Borin", options={"left": "", "arm": "", "all": ""})
+    assert s.enc.gm_edits[-3:] == ["round 1: Borin serious left arm wound", "round 1: Borin critical left arm wound",
+                                   "round 1: Borin left arm wounds healed"]
+    assert "**Borin** is healed of its serious and critical left arm wounds" in s.text(res)
+    s.run("act", action="damage", target="Grak", options={"light": "", "head": ""})
+    assert for_reader(s.enc.gm_edits[-1], players_see(s.enc)) == "round 1: the GM changed Grak"

@@ -90,7 +90,7 @@ def test_shock_check_at_round_start_loses_an_action_on_failure():
     check = next(e for e in res.events if isinstance(e, Checked))
     assert check.actor == "Grak" and check.roll.against == 16 and not check.roll.success
     assert st(s, "Grak").lost == 1
-    assert "Grak loses 1 action(s) this round" in "\n".join(s.text(res)).replace("**", "")
+    assert "Grak loses 1 action this round" in "\n".join(s.text(res)).replace("**", "")
 
 
 def test_shock_failed_by_five_also_stuns():

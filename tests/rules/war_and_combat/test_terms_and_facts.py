@@ -244,7 +244,7 @@ def test_the_gms_wound_and_healing_name_severity_and_place_not_words():
     assert "**Grak** takes a critical wound to the left arm (broken bones)" in s.text(res)[0]
     res = s.run("act", action="heal", target="Grak", options={"left": "", "arm": ""})
     assert _effects(res)[0].args == ["left arm", "critical"]
-    assert "**Grak** is healed of its critical left arm wound(s)" in s.text(res)[0]
+    assert "**Grak** is healed of its critical left arm wound" in s.text(res)[0]
 
 
 def test_effects_and_reveals_logged_in_words_read_as_they_did():
