@@ -31,6 +31,7 @@ from rules.events import Event, StatusChanged
 from rules.geometry import Cell, Grid
 from rules.models import Combatant, Encounter
 from rules.options import OptionSet, keyed_words, name_word
+from rules.roster import note_gm_change
 from rules.system import Action
 from rules.systems.damage_grid import asking, blasts, cover
 from rules.systems.damage_grid.attacks import (
@@ -312,6 +313,7 @@ def _marks(ctx: ActionContext, action: Act, heal: bool) -> list[Event]:
             raise IllegalAction(f"{t.name}'s {loc.title()} {has}: {room}.")
         table[loc] = after = before + n if heal else before - n
         events.append(GridMarked(actor=t.name, location=loc, change=after - before, before=before, after=after, healed=heal))
+    note_gm_change(enc, action.is_gm, t, [f"{e.location}{e.change:+d} (now {e.after})" for e in events if isinstance(e, GridMarked)])
     if heal:
         if t.status == "downed" and st.values.get(MIND, 1) > 0:
             t.status = "active"

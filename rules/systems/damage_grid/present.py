@@ -1,14 +1,15 @@
 """Every sentence the damage-grid game shows: its events, its status lines and its board."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
-from rules.events import Modifier
+from rules.events import Event, Modifier
 from rules.facts import Question
-from rules.hidden import secret
+from rules.hidden import mark, names_in, public_copy, secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, Prompt
-from rules.report import signed, user_ref
+from rules.report import Report, signed, user_ref
 from rules.systems.damage_grid.events import (
     Activated,
     ActivationEnded,
@@ -284,8 +285,35 @@ class DgPresenter(Presenter[DgFacts]):
         """``GM: **Juno**'s Health: 2 hits marked (3 → 1)`` (a condition word where hidden)."""
         if secret(e.change):
             return f"GM: **{e.actor}** " + (f"is healed (now {self.condition(e.actor)})" if e.healed else self.hit_now(e.actor))
+        return f"GM: **{e.actor}**'s {self.location_marked(e)}"
+
+    @staticmethod
+    def location_marked(e: GridMarked) -> str:
+        """``Health: 2 hits marked (3 → 1)``."""
         how = f"{-e.change} hit{'s' if e.change != -1 else ''} marked" if e.change < 0 else f"{e.change} hit{'s' if e.change != 1 else ''} cleared"
-        return f"GM: **{e.actor}**'s {e.location.title()}: {how} ({e.before} → {e.after})"
+        return f"{e.location.title()}: {how} ({e.before} → {e.after})"
+
+    def report(self, title: str, events: Sequence[Event]) -> Report:
+        """As every presenter's, but the GM's marks on one model's locations read as one line (a hidden model's as
+        one hit: players do not count its locations by the lines)."""
+        merged: list[Event | list[GridMarked]] = []
+        for e in events:
+            last = merged[-1] if merged else None
+            if isinstance(e, GridMarked) and isinstance(last, list) and last[0].actor == e.actor:
+                last.append(e)
+            else:
+                merged.append([e] if isinstance(e, GridMarked) else e)
+        lines = [t for t in (self._marks_line(x) if isinstance(x, list) else self.marked(x) for x in merged) if t]
+        return Report(title=title, lines=lines, colour=self.colour(events))
+
+    def _marks_line(self, marks: list[GridMarked]) -> str:
+        """One line for the GM's marks on one model: each location's for the GM, the last mark's line (the
+        model's condition now) for players where the model is hidden."""
+        if len(marks) == 1:
+            return self.marked(marks[0])
+        full = f"GM: **{marks[0].actor}**'s " + "; ".join(self.location_marked(e) for e in marks)
+        names = names_in(marks[-1], self.hide) if self.hide else set()
+        return mark(names, full, self.text(public_copy(marks[-1], self.hide))) if names else full
 
     def flips_asked(self, e: FlipsAsked) -> str:
         """``**Xul** attacks **Juno**: 2, 2, 3 at a negative Accuracy; ... chooses Juno's 2 flips`` (a hidden

@@ -146,3 +146,21 @@ def test_an_attack_with_a_weapon_costing_two_combat_points_says_so() -> None:
     s = duel(a_sheet="weapons=hammer:1:5:0:melee:cp=2,knife:1:3:0:melee", b_sheet="health=30 body=9")
     res = s.run("attack", [6] * 3, actor="Meena", target="Hera", weapon="knife")
     assert "(Reach 1, melee)" in SYSTEM.present.text(events(res, DgAttack)[0])
+
+
+def test_the_gms_marks_are_one_line_a_model_and_listed_under_gm_changes() -> None:
+    """docs/commands.md, "Fair play": harm changes mid-fight "only by rule actions or by the GM's edit, which ... the
+    status board lists under "GM changes"": the GM's `/act action:damage` and `heal` are listed there as a `/combatant
+    hp` is elsewhere (a hidden model's as that the GM changed it). The marks on several locations read as one line,
+    so players do not count a hidden model's locations by its lines."""
+    s = duel(b_sheet="health=30 mind=9")
+    res = s.run("act", target="Hera", action="damage", options={"health": "2", "mind": "1"})
+    view = s.system.present.view(s.enc, frozenset({"Hera"}))
+    report = view.report("GM", res.events)
+    gm = [for_reader(line, lambda name: True) for line in report.lines]
+    public = [for_reader(line, lambda name: name != "Hera") for line in report.lines]
+    assert gm == ["GM: **Hera**'s Health: 2 hits marked (30 → 28); Mind: 1 hit marked (9 → 8)"]
+    assert public == ["GM: **Hera** is hit (now hurt)"]
+    assert s.enc.gm_edits[-1] == "round 1: Hera health-2 (now 28) mind-1 (now 8)"
+    s.run("act", target="Hera", action="heal", options={"mind": "1"})
+    assert s.enc.gm_edits[-1] == "round 1: Hera mind+1 (now 9)"
