@@ -158,6 +158,8 @@ class RuleSystem(RosterRules):
     hp_key: ClassVar[str | None] = None
     #: a combatant joining a fight under way rolls its initiative (`/init roll combatant:`) by itself
     newcomer_rolls: ClassVar[bool] = False
+    #: the system has a way to hold a turn at its deadline (`hold_action`): else `deadline_policy` `hold` tells the GM
+    can_hold: ClassVar[bool] = False
     #: a side's turn lets any of its models act, and a model's turn is its activation, begun by its
     #: first action (Coup-De-Grace, the damage grid): the system itself says when an action starts one,
     #: counting the start as the activation begins (`rules.effects.start_turn`), before what the

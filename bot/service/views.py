@@ -97,6 +97,8 @@ def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
         f"Reminder after: **{s.reminder_hours:g} h**" if s.reminder_hours else "Reminders: **off**",
         f"Nudges per turn before only the GM is told, `max_nudges`: **{s.max_nudges}**",
         (f"Turn deadline, `deadline_hours`: **{s.deadline_hours:g} h**, then `deadline_policy` **{s.deadline_policy}**"
+         + (f" ({system.title} has no hold: at the deadline the GM is told, as with `gm`)"
+            if s.deadline_policy == "hold" and not system.can_hold else "")
          if s.deadline_hours else f"Turn deadline: **none** (`deadline_policy` {s.deadline_policy} once `deadline_hours` is set)"),
         "Players' numbers: all shown; the GM's combatants, `hidden`: " + ("**none** (shown)" if s.reveal else "**gm** (a condition word)")
         + (f", except {', '.join(s.revealed)}" if s.revealed and not s.reveal else ""),

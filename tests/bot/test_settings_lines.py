@@ -1,7 +1,13 @@
 """The settings reply's line for each option reads as the value set means."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from bot.service.views import settings_lines
+from rules.registry import all_systems
+from rules.system import RuleSystem
 from tests.scenario import Scenario
 
 
@@ -14,3 +20,18 @@ def test_a_yes_no_option_set_to_no_reads_as_what_no_means():
     on = Scenario("war-and-combat", tactics_skew="yes")
     line = next(x for x in settings_lines(on.system, on.enc) if x.startswith("`tactics_skew`"))
     assert line.startswith("`tactics_skew` = **yes**: the side with the better Tactics")
+
+
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)
+def test_hold_at_a_system_with_no_hold_says_the_gm_is_told(system) -> None:
+    """docs/commands.md: `deadline_policy` `hold` in a system with no hold tells the GM at the deadline, "and the
+    warning says so": the settings reply says so at once, when the GM sets it; the docs name every such system (a
+    system that holds answers `hold_action`)."""
+    s = Scenario(system.key)
+    s.enc.settings.deadline_hours, s.enc.settings.deadline_policy = 4, "hold"
+    line = next(x for x in settings_lines(s.system, s.enc) if x.startswith("Turn deadline"))
+    told = f"{system.title} has no hold: at the deadline the GM is told"
+    assert (told in line) is (not system.can_hold)
+    assert (type(system).hold_action is not RuleSystem.hold_action) is system.can_hold
+    docs = " ".join((Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8").split())
+    assert (system.title in docs.split("have no hold", 1)[0][-60:]) is (not system.can_hold)

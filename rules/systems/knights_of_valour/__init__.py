@@ -119,6 +119,8 @@ class KnightsOfValourSystem(RuleSystem):
         sheet.check_hp(raw, out, alone_is_most=base is None or not enc.started, most=most)
         return out
 
+    can_hold = True
+
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """Holding is a delay until after the next combatant in the order, where the option `delay` allows it now
         (the round's first turn, before anything is done); otherwise there is none and the GM is told."""

@@ -206,6 +206,8 @@ class ToteSystem(RuleSystem):
         assert isinstance(action, CoupDeGrace)  # resolve hands each kind to its handler
         return actions.coup_de_grace(self.context(enc, action, dice), action)
 
+    can_hold = True
+
     # -- presentation (made in present.py) ----------------------------------------------------------
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """Holding is passing with `/init next`: the combatant keeps its initiative points."""

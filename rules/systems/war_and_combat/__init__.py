@@ -253,6 +253,8 @@ class WarAndCombatSystem(RuleSystem):
         c = enc.find(name)
         return super().untouched(enc, name) and not (c is not None and turns.idle(enc, c))
 
+    can_hold = True
+
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """Holding at a deadline (`deadline_policy` `hold`): a fighter yet to declare declares the
         default intention with the tactic hold; one with the initiative in a flurry holds it (the
