@@ -95,6 +95,7 @@ class KnightsOfValourSystem(RuleSystem):
 
     key = "knights-of-valour"
     title = "Knights of Valour"
+    can_hold = True
     map_kinds = ("square",)
     default_map = "12x10"
     #: the text has no facing rules
@@ -118,8 +119,6 @@ class KnightsOfValourSystem(RuleSystem):
         most = int(base["hp"]) if base is not None and int(base["hp"]) >= 1 else None
         sheet.check_hp(raw, out, alone_is_most=base is None or not enc.started, most=most)
         return out
-
-    can_hold = True
 
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """Holding is a delay until after the next combatant in the order, where the option `delay` allows it now

@@ -81,6 +81,7 @@ class ToteSystem(RuleSystem):
     )
     key = "tote"
     title = "TOTE"
+    can_hold = True
     map_kinds = ("none",)
     default_map = None
     uses_facing = False
@@ -205,8 +206,6 @@ class ToteSystem(RuleSystem):
     def coup_de_grace(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         assert isinstance(action, CoupDeGrace)  # resolve hands each kind to its handler
         return actions.coup_de_grace(self.context(enc, action, dice), action)
-
-    can_hold = True
 
     # -- presentation (made in present.py) ----------------------------------------------------------
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:

@@ -76,6 +76,7 @@ class WarAndCombatSystem(RuleSystem):
 
     key = "war-and-combat"
     title = "War & Combat"
+    can_hold = True
     map_kinds = ("hex",)
     default_map = "16x12 hex"
     uses_facing = True
@@ -252,8 +253,6 @@ class WarAndCombatSystem(RuleSystem):
         """A stunned or surprised fighter "can take no action": ending its turn asks nothing first."""
         c = enc.find(name)
         return super().untouched(enc, name) and not (c is not None and turns.idle(enc, c))
-
-    can_hold = True
 
     def hold_action(self, enc: Encounter, actor: str) -> Action | None:
         """Holding at a deadline (`deadline_policy` `hold`): a fighter yet to declare declares the
