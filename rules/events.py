@@ -296,8 +296,8 @@ class EffectAdded(Event):
     ends: str
     left: Annotated[int, PUBLIC]
     of: str | None = None
-    #: the changes it makes to its target's values (the target's numbers: hidden with it)
-    mods: dict[str, int] = Field(default_factory=dict)
+    #: the changes it makes to its target's values (the target's numbers: hidden with it, whoever's turn times it)
+    mods: Annotated[dict[str, int], Of("actor")] = Field(default_factory=dict)
 
 
 class EffectEnded(Event):

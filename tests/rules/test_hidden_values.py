@@ -1,7 +1,7 @@
 """The hidden-information model: whose each event value is, the public copy, and marked text per reader."""
 from __future__ import annotations
 
-from rules.events import Attacked, Damaged, Event, Roll, mod
+from rules.events import Attacked, Damaged, EffectAdded, Event, Roll, mod
 from rules.hidden import SECRET, for_reader, mark, public_copy, secret
 from rules.systems.damage_grid.events import GrappleTest
 from rules.systems.knights_of_valour.events import KovDamage, KovRound, Ranked
@@ -85,3 +85,12 @@ def test_a_hidden_combatants_dice_are_one_secret_not_a_count() -> None:
     e = GrappleTest(actor="Borin", target="Grak", dice=[2, 5], best=1, target_dice=[1] * 12, target_best=12, won=False)
     shown = public_copy(e, HIDE)
     assert shown.dice == [2, 5] and len(shown.target_dice) == 1 and secret(shown.target_dice[0])
+
+
+def test_an_effects_changes_are_its_targets_whoever_times_it() -> None:
+    """An effect's changes are its target's numbers: Borin's Bless timed by the hidden Grak's turn ("until the start of
+    Grak's turn") shows Borin's +1 to players, as the board does; on Grak they are hidden."""
+    on_borin = public_copy(EffectAdded(actor="Borin", name="Bless", ends="turn_start", left=2, of="Grak", mods={"attack": 1}), HIDE)
+    assert on_borin.mods == {"attack": 1}
+    on_grak = public_copy(EffectAdded(actor="Grak", name="Bless", ends="turn_start", left=2, of="Borin", mods={"attack": 1}), HIDE)
+    assert secret(on_grak.mods["attack"])
