@@ -323,7 +323,8 @@ class Service:
         shown = everyone if gm else players_see(enc)
         system = views.system_of(entry)
         again = system.hidden_again(enc) if enc is not None and system is not None and not gm else None
-        report = views.log_report(name, entries, system, ended=ended, hidden_undone=again).for_reader(shown)
+        last = total - (page - 1) * count  # the rows count 1, 2, 3... within the encounter
+        report = views.log_report(name, entries, system, ended=ended, hidden_undone=again, last=last).for_reader(shown)
         if pages > 1 or total > len(entries):
             report.footer = f"Page {page} of {pages} (page 1 is the newest) · {total} entries"
         report.more = "(a smaller `count:` shows them)"

@@ -278,21 +278,24 @@ def entry_text(e: LogEntry, system: RuleSystem | None) -> str:
 
 
 def log_report(name: str, entries: list[LogEntry], system: RuleSystem | None, ended: bool = False,
-               hidden_undone: str | None = None) -> Report:
+               hidden_undone: str | None = None, last: int | None = None) -> Report:
     """`/log` of the encounter called ``name``: one row per logged command, with every die,
     rolled or typed; an ended one says so first. ``hidden_undone``: what an undo hid again
-    (`RuleSystem.hidden_again`): the undone rows say only that, meanwhile."""
+    (`RuleSystem.hidden_again`): the undone rows say only that, meanwhile. ``last``: the newest
+    row's number in its encounter (its rows count 1, 2, 3...; without it, each row's id)."""
     lines = [f"This fight has ended: {AFTER_END}"] if ended else []
-    for e in entries:
+    first = None if last is None else last - len(entries) + 1
+    for n, e in enumerate(entries):
+        number = e.id if first is None else first + n
         stamp = time.strftime("%d %b %H:%M", time.gmtime(e.created_at))
         undone = " ~~undone~~" if e.undone else ""
         if e.undone and hidden_undone is not None:
-            lines.append(f"`#{e.id}` {stamp} {who(e.user_id)} {e.command}{undone}: not shown while {hidden_undone}")
+            lines.append(f"`#{number}` {stamp} {who(e.user_id)} {e.command}{undone}: not shown while {hidden_undone}")
             continue
         dice = _log_dice(e)
         text = entry_text(e, system)
         hiding = marked_names(text)  # the dice of an entry that hides numbers are the GM's to read
-        lines.append(f"`#{e.id}` {stamp} {who(e.user_id)} {e.command}{undone}: {text}{mark(hiding, dice, '') if hiding else dice}")
+        lines.append(f"`#{number}` {stamp} {who(e.user_id)} {e.command}{undone}: {text}{mark(hiding, dice, '') if hiding else dice}")
     return Report(f"📜 Log of {name}" + (" (ended)" if ended else ""), lines or ["Nothing has happened yet."])
 
 

@@ -15,7 +15,7 @@ from rules.logfacts import LogFacts
 from rules.registry import get_system
 from rules.report import render_users
 from tests.backends import on_each_backend  # noqa: F401 (the h harness on SQLite and PostgreSQL)
-from tests.cogs.fights import EXAMPLES, commands, started_cdg
+from tests.cogs.fights import EXAMPLES, commands, setup_fight, started_cdg
 
 #: the lines a reply adds to the command's own (not part of what the command did)
 NOT_LOGGED = ("✍ typed with `roll:`",)
@@ -104,3 +104,15 @@ async def test_an_undo_row_keeps_the_facts_of_what_it_took_back(h: Harness) -> N
     assert row.summary == "" and facts.undid is not None and facts.undid.command == "/combatant hp"
     sent = await h.run("gm", "/log", count="2")
     assert "Undid /combatant hp by" in sent[0].text and "Grak" in sent[0].text
+
+
+async def test_log_rows_are_numbered_within_their_encounter(h: Harness) -> None:
+    """`/log` numbers an encounter's rows 1, 2, 3... however many other channels log meanwhile, the newest page
+    ending at the encounter's count: no gaps for a GM to take for lost or hidden rows."""
+    await setup_fight(h, "a")
+    await setup_fight(h, "b")
+    await h.run("gm", "/combatant edit", "a", name="Grak", at="E3")
+    text = (await h.run("gm", "/log", "a", count=2))[0].text
+    assert "`#2` " in text and "`#3` " in text and "`#1` " not in text and "· 3 entries" in text
+    text = (await h.run("gm", "/log", "a", count=2, page=2))[0].text
+    assert "`#1` " in text and "`#2` " not in text
