@@ -130,5 +130,6 @@ def acting(enc: Encounter, name: str | None) -> Combatant:
     if enc.current is None:
         raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
     if c.name != enc.current:
-        raise NotYourTurn(f"It is {enc.current}'s turn, not {c.name}'s: wait for the bot to ping you.")
+        raise NotYourTurn(f"It is {enc.current}'s turn, not {c.name}'s: {c.name} acts when its turn comes (the bot pings "
+                          f"its owner), or the GM ends {enc.current}'s turn first with `/init next`.")
     return c

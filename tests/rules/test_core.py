@@ -22,6 +22,7 @@ from rules.geometry import (
 from rules.models import Encounter, MapState
 from rules.registry import get_system, system_keys
 from rules.sheet import SheetKey, parse_options, parse_pairs, read_sheet
+from tests.scenario import Scenario
 
 
 # -- dice -----------------------------------------------------------------------------------
@@ -310,3 +311,13 @@ def test_a_name_is_found_in_a_look_or_two_at_100_combatants_and_rightly_after_ch
     for c in enc.combatants:
         assert enc.find(c.name) is c and enc.find(c.name.upper()) is c
     assert enc.find("F90") is None and enc.find("") is None
+
+
+def test_acting_out_of_turn_says_how_the_turn_comes() -> None:
+    """Bad input "gets a clear message that says what to do instead": one acting out of turn is told to wait for its
+    turn, and that the GM moves the turn under way on with `/init next` (a GM acting for a monster out of turn is
+    not told to wait for a ping of their own)."""
+    s = Scenario("open").add("Ann", "hp=9", at="B2").add("Wight", "hp=9", at="D2", owner=None)
+    s.run("init_roll", [15, 5])
+    message = s.refused("attack", actor="Wight", target="Ann")
+    assert "It is Ann's turn, not Wight's" in message and "`/init next`" in message and "ping you" not in message
