@@ -269,8 +269,8 @@ def roll_expression(expression: str, dice: Dice, *, words: bool = True) -> Expre
             f"`{expression}` is not dice notation: try `1d20+5`, `2d6`, `4d6kh3` or `1d20 + 1d4`."
         ) from None
     except (d20.RollError, ZeroDivisionError, OverflowError, RecursionError, ValueError) as exc:
-        msg = getattr(exc, "msg", None) or "the expression cannot be rolled"
-        raise DiceError(f"`{expression}`: {msg}.") from None
+        why = (getattr(exc, "msg", None) or str(exc) or "it cannot be rolled").rstrip(".")
+        raise DiceError(f"`{expression}` cannot be rolled ({why[:80]}): try `1d20+5`, `2d6` or `4d6kh3`.") from None
     finally:
         _d20_expression.random = saved
     if isinstance(total, float):

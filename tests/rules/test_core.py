@@ -321,3 +321,12 @@ def test_acting_out_of_turn_says_how_the_turn_comes() -> None:
     s.run("init_roll", [15, 5])
     message = s.refused("attack", actor="Wight", target="Ann")
     assert "It is Ann's turn, not Wight's" in message and "`/init next`" in message and "ping you" not in message
+
+
+@pytest.mark.parametrize(("expression", "why"), [("1d0", "0-sided"), ("1d20/0", "divide by zero")])
+def test_an_expression_that_cannot_be_rolled_says_why_and_what_to_write(expression: str, why: str) -> None:
+    """Bad input "gets a clear message that says what to do instead": `1d0` says it has a 0-sided die, with the forms
+    that roll."""
+    with pytest.raises(DiceError) as refused:
+        roll_expression(expression, Dice(rng=random.Random(1)))
+    assert why in refused.value.message and "`1d20+5`" in refused.value.message
