@@ -49,11 +49,10 @@ def parse_given(text: str | None) -> list[int]:
     """Read ``"15,4"`` into ``[15, 4]``; empty or None gives ``[]``."""
     if text is None or not text.strip():
         return []
+    if any(not chunk.strip() for chunk in text.split(",")):
+        raise DiceError(f"`roll:{text.strip()[:40]}` has an empty result between commas: give each result once, like `15,4`.")
     values: list[int] = []
-    for part in text.replace(" ", ",").split(","):
-        part = part.strip()
-        if not part:
-            continue
+    for part in re.split(r"[,\s]+", text.strip()):
         try:
             values.append(int(part))
         except ValueError:

@@ -68,6 +68,13 @@ def test_parse_given_refuses_words() -> None:
         parse_given("4,x")
 
 
+@pytest.mark.parametrize("text", ["10,,3", "10,3,", ",10"])
+def test_parse_given_refuses_an_empty_result_between_commas(text: str) -> None:
+    """`roll:"10,,3"` is not taken as `10,3` without a word: the typist meant another number, or one result fewer."""
+    with pytest.raises(DiceError, match="empty"):
+        parse_given(text)
+
+
 def test_expression_uses_the_passed_generator() -> None:
     """d20 expressions draw from the Dice passed in: same seed, same result; given results work too."""
     a = roll_expression("4d6kh3+2", Dice(rng=random.Random(9)))
