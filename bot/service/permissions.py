@@ -163,7 +163,7 @@ def default_actor(enc: Encounter, system: RuleSystem, user: str, is_gm: bool, tu
     if len(candidates) == 1:
         return candidates[0]
     if len(candidates) > 1:
-        raise InputError(f"Say which combatant acts with `combatant`: {', '.join(candidates[:20])}.")
+        raise InputError(f"Name the combatant with `combatant`: {', '.join(candidates[:20])}.")
     owned = [c.name for c in enc.combatants if c.owner_id == user and c.in_fight]
     if len(owned) == 1:
         return owned[0]
@@ -175,7 +175,7 @@ def default_actor(enc: Encounter, system: RuleSystem, user: str, is_gm: bool, tu
                                 f"the GM whether {'it comes' if one else 'they come'} back.")
         raise NotFound("You have no combatant in this encounter: add one with `/combatant add`.")
     now = f" It is {', '.join(turn.actors)}'s turn." if turn.actors else ""
-    raise InputError(f"Say which combatant acts with `combatant`.{now}")
+    raise InputError(f"Name the combatant with `combatant`.{now}")
 
 
 def dice_for(enc: Encounter, ctx: Ctx, is_gm: bool, rng: random.Random) -> Dice:

@@ -1,13 +1,17 @@
 """Who acts: a command that names no combatant acts with the one whose turn it is."""
 from __future__ import annotations
 
+import pytest
+
 from bot.offline.harness import Harness, channel_id_of, user_id_of
 from bot.service import Ctx
-from bot.service.permissions import authorise
+from bot.service.permissions import authorise, default_actor
 from rules.actions import Next
+from rules.errors import InputError
 from rules.registry import get_system
 from rules.turns import Turn
 from tests.cogs.fights import started_cdg
+from tests.scenario import Scenario
 
 
 async def test_a_command_naming_no_combatant_acts_with_the_turn_it_is_given(h: Harness) -> None:
@@ -22,3 +26,16 @@ async def test_a_command_naming_no_combatant_acts_with_the_turn_it_is_given(h: H
     assert authorise(enc, system, gm, action, Turn(actors=(other,), current=other)).actor == other
     assert authorise(enc, system, gm, action).actor == now.actors[0] != other
     assert authorise(enc, system, gm, action, live.turn()).actor == now.actors[0]
+
+
+def test_a_gm_with_two_combatants_to_act_is_asked_to_name_one_not_which_acts() -> None:
+    """Coup-De-Grace: the dwarves' activation, either dwarf may take it; the GM's `/init next` naming neither is
+    asked to name one (it ends an activation: "which acts" would read wrong), listing both."""
+    s = Scenario("coup-de-grace", map="8x6")
+    s.add("Borin", "class=heavy weapons=hammer", side="dwarves", at="B2", facing="E", owner=None)
+    s.add("Thrain", "class=heavy weapons=hammer", side="dwarves", at="B4", facing="E", owner=None)
+    s.add("Grak", "class=light weapons=axe", side="orcs", at="F3", facing="W", owner=None)
+    s.run("init_roll")
+    with pytest.raises(InputError) as asked:
+        default_actor(s.enc, s.system, "gm-id", is_gm=True)
+    assert asked.value.message == "Name the combatant with `combatant`: Borin, Thrain."

@@ -102,7 +102,7 @@ async def test_init_next_after_a_coup_de_grace_win_says_the_fight_is_decided(h: 
     await h.run("bob", "/coupdegrace", target="Grak", weapon="hammer", roll="6")
     assert (await export(h))["winner"] == "dwarves"
     text = refusal(await h.run("gm", "/init next"))
-    assert DECIDED in text and "Say which combatant" not in text
+    assert DECIDED in text and "Name the combatant" not in text
 
 
 #: the side Borin is on in each system's fight (tests.cogs.test_turn_control)
