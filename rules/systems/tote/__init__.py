@@ -50,6 +50,7 @@ from rules.systems.tote.sheet import (
 from rules.systems.tote.skill import TestResult, skill_test
 from rules.systems.tote.state import ToteCombatant, ToteEncounter, upgrade
 from rules.systems.tote.tables import BANDS, DISTANCE_COSTS, MELEE_COSTS, SKILLS, TOTEMS
+from rules.text import plural
 
 __all__ = [
     "ToteSystem",
@@ -138,6 +139,11 @@ class ToteSystem(RuleSystem):
         c.hp = len(track) - filled
         events: list[Event] = [HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, asked=change)]
         return events + (take_out(enc, c, "downed", "unconscious") + turns.settle(enc) if c.hp == 0 else [])
+
+    def hp_change_note(self, c: Combatant, applied: int, events: list[Event]) -> str:
+        """The board's GM change in the Injury Track's words: ``2 boxes marked (4 left)``."""
+        boxes = plural(abs(applied), "box", "boxes")
+        return f"{boxes} {'marked' if applied < 0 else 'cleared'} ({c.hp} left)"
 
     def check_options(self, enc: Encounter) -> None:
         """Besides the values: before the fight, `distance=melee` is refused while `at:` placed

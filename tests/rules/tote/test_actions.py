@@ -417,3 +417,12 @@ def test_a_player_removing_two_protects_is_told_the_gm_removes_them() -> None:
     assert str(refusal.value) == "Protect is a rule's effect: it ends by the rules, or the GM removes it."
     with pytest.raises(InputError, match="say which"):
         resolve(enc, "effect_remove", actor="Borin", effect="Protect", is_gm=True)
+
+
+def test_the_boards_gm_change_counts_injury_track_boxes() -> None:
+    """TOTE has no hit points but an Injury Track: the GM's `/combatant hp` is listed under the board's GM changes as
+    the boxes marked or cleared and those left, in the reply's words, not as `hp-2`."""
+    enc = step(fight(BORIN, GRAK), "edit", actor="Borin", hp_change=-2, is_gm=True)
+    assert enc.gm_edits[-1] == "round 1: Borin 2 boxes marked (4 left)"
+    enc = step(enc, "edit", actor="Borin", hp_change=1, is_gm=True)
+    assert enc.gm_edits[-1] == "round 1: Borin 1 box cleared (5 left)"
