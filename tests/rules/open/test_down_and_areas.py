@@ -560,7 +560,8 @@ def test_the_boards_gm_changes_say_what_temporary_hp_took() -> None:
     """docs/commands.md: the board lists the GM's `/combatant hp` "as the change applied and the HP it left", in Open
     d20 with what temporary HP took: `Grak hp-2, 2 to temporary HP (now 7)`."""
     commands = " ".join((Path(__file__).parents[3] / "docs" / "commands.md").read_text(encoding="utf-8").split())
-    assert "as the change applied and the HP it left: `Grak hp-1 (now 2)`; in Open d20 with what temporary HP took" in commands
+    assert "as the change applied and the HP it left: `Grak hp-1 (now 2)`" in commands
+    assert "in Open d20 with what temporary HP took" in commands
     s = fight(ann=f"hp=7 temp_hp=3 ac=10 {SWORD}")
     s.run("edit", actor="Ann", hp_change=-2)
     assert s.enc.gm_edits[-1] == "round 1: Ann hp-2, 2 to temporary HP (now 7)"
