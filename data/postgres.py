@@ -211,9 +211,23 @@ def _reminder(row: asyncpg.Record) -> Reminder:
     )
 
 
+def _lost_cause(error: BaseException) -> BaseException | None:
+    """The error that says the server went away, ``error`` itself or one it was raised while
+    handling (the driver's error for the roll-back or the reset after the server ended the session
+    mid-operation, such as "another operation is in progress", comes from the server's); None if none."""
+    seen: set[int] = set()
+    at: BaseException | None = error
+    while at is not None and id(at) not in seen:
+        if isinstance(at, _LOST):
+            return at
+        seen.add(id(at))
+        at = at.__cause__ or at.__context__
+    return None
+
+
 def _gone(conn: asyncpg.Connection, error: BaseException) -> bool:
     """Whether ``error`` on ``conn`` means the server went away (whatever the driver raised)."""
-    if isinstance(error, _LOST):
+    if _lost_cause(error) is not None:
         return True
     try:
         return bool(conn.is_closed())
@@ -373,19 +387,29 @@ class PostgresStore(Store):
         starts the outage: logged once, the server tried again with back-off)."""
         if self.outage.down:
             raise self.outage.refused()
+        conn: asyncpg.Connection | None = None
+        left: BaseException | None = None  # the operation's own error, as it left the block
         try:
             async with self._pool.acquire() as conn:
                 try:
                     yield conn
                 except Exception as error:
                     if _gone(conn, error):
-                        raise self._lost(error) from error
+                        left = self._lost(error)
+                        raise left from error
+                    left = error
                     raise
         except _LOST as error:
             raise self._lost(error) from error
+        except Exception as error:
+            if conn is None or error is left:
+                raise
+            # giving the connection back failed (its reset found the session ended, and the pool
+            # closed it): the server is gone, and the outage is the one logged
+            raise self._lost(error) from error
 
     def _lost(self, error: BaseException) -> StoreUnavailable:
-        unavailable = self.outage.failed(error)
+        unavailable = self.outage.failed(_lost_cause(error) or error)
         if not self._closed and (self._reconnecting is None or self._reconnecting.done()):
             self._reconnecting = asyncio.create_task(self._reconnect(), name="postgres-reconnect")
         return unavailable
@@ -395,12 +419,22 @@ class PostgresStore(Store):
         outage ends and commands go through again."""
         while self.outage.down and not self._closed:
             await asyncio.sleep(max(self.outage.next_try - self.outage.clock(), 0.0))
+            conn: asyncpg.Connection | None = None
+            left: BaseException | None = None
+            gone = False
             try:
                 async with self._pool.acquire(timeout=_CONNECT_SECONDS) as conn:
-                    await conn.fetchval("SELECT 1")
-            except _LOST as error:
-                self.outage.failed(error)
-            except Exception as error:  # not an outage as we know it: keep trying, and say what it was
+                    try:
+                        await conn.fetchval("SELECT 1")
+                    except Exception as error:
+                        left, gone = error, _gone(conn, error)
+                        raise
+            except Exception as error:
+                released = conn is not None and error is not left  # giving it back failed
+                if gone or released or _lost_cause(error) is not None:
+                    self.outage.failed(error)  # the same outage: logged when it began
+                    continue
+                # not an outage as we know it: keep trying, and say what it was
                 log.exception("trying the database %s again failed", self.url)
                 self.outage.failed(error)
             else:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.offline.harness import channel_id_of
@@ -186,3 +187,79 @@ async def test_consoles_share_a_postgres_database(pg_url: str, tmp_path: Path) -
             assert sorted(c.name for c in loaded.encounter.combatants) == sorted(
                 [f"{ch}u{n}" for n in range(5)] + extra
             )
+
+
+# -- outages --------------------------------------------------------------------------------------
+class _EndedSession:
+    """A pooled connection, as asyncpg's pool gives it, whose server ends the session (stopped with
+    ``pg_ctl -m fast``) while a batch is written on it: once the pool has closed it, the server
+    answers again (a new connection)."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self.ended = True  #: the session ends under the next batch
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+    async def fetchval(self, sql: str) -> int:
+        return 1
+
+    def acquire(self, timeout: float | None = None) -> _EndedSession:
+        return self
+
+    async def __aenter__(self) -> _EndedSession:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Giving it back resets it; with the server's error still being read that fails (asyncpg's
+        own words), and the pool closes the connection."""
+        if self.ended:
+            self.ended, self.closed = False, True
+            raise asyncpg.InternalClientError("cannot switch to state 15; another operation (2) is in progress")
+
+    async def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("committed", [False, True])
+async def test_a_session_ended_under_a_batch_is_one_outage(committed: bool, monkeypatch: pytest.MonkeyPatch,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    """The server ends the session under a batch: before its commit (asyncpg raises its roll-back's
+    "another operation is in progress", raised while handling the server's shutdown error, before
+    it has seen the connection close) or after it; either way the reset of the connection given
+    back fails. The batch is refused as the database being unreachable, or acknowledged where it was
+    committed, and that is the outage, logged at ERROR once and its end at WARNING, not a failed
+    batch logged as a bug besides."""
+    import logging
+
+    import data.postgres
+    from data import StoreUnavailable
+
+    async def shut_down(conn: object, changes: object) -> None:
+        if committed:
+            return
+        try:
+            raise asyncpg.AdminShutdownError("terminating connection due to administrator command")
+        except asyncpg.AdminShutdownError:  # the transaction's roll-back, on the same connection
+            raise asyncpg.InternalClientError("cannot switch to state 15; another operation (2) is in progress")
+
+    monkeypatch.setattr(data.postgres, "_write_batch", shut_down)
+    caplog.set_level(logging.INFO, logger="skirmish.store")
+    session = _EndedSession()
+    store = PostgresStore(session, "postgresql://postgres@/test")  # type: ignore[arg-type]  # the pool's part of it
+    try:
+        if committed:
+            await store.apply(change(1, "i1"))
+        else:
+            with pytest.raises(StoreUnavailable):
+                await store.apply(change(1, "i1"))
+        assert store.outage.down
+        async with asyncio.timeout(5):
+            while store.outage.down:
+                await asyncio.sleep(0.05)
+    finally:
+        await store.close()
+    ours = [r for r in caplog.records if r.name == "skirmish.store"]
+    assert [r.levelname for r in ours] == ["ERROR", "WARNING"], [r.getMessage() for r in ours]
+    assert "cannot be reached" in ours[0].getMessage() and "is back" in ours[1].getMessage()
