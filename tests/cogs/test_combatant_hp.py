@@ -126,7 +126,7 @@ async def test_a_heal_at_full_is_refused_and_leaves_no_log_row_or_undo_step(h: H
 
 
 @pytest.mark.parametrize("system, line", [
-    ("coup-de-grace", "Thrain hp-1 (now 2)"), ("knights-of-valour", "Thrain hp-1 (now 9)"), ("tote", "Thrain hp-1 (now 5)"),
+    ("coup-de-grace", "Thrain hp-1 (now 2)"), ("knights-of-valour", "Thrain hp-1 (now 9)"), ("tote", "Thrain 1 box marked (5 left)"),
     ("open", "Thrain hp-1 (now 8)"),
 ])
 async def test_the_gms_combatant_hp_mid_fight_shows_under_gm_changes(h: Harness, system: str, line: str) -> None:
