@@ -361,6 +361,7 @@ class Service:
             enc = await asyncio.to_thread(read_export, raw, ctx.user_id)
         system = get_system(enc.system)
         summary = f"imported {enc.name}"
+        # a fight under way comes in at a turn: a new one where it lands, pinged and clocked from now
         async with self.encounters.locks.hold(ctx.channel_id):
             live = await self.encounters.live(ctx.channel_id)
             if live is None:
@@ -368,7 +369,10 @@ class Service:
                     ctx.channel_id, ctx.guild_id, enc, self.clock(),
                     interaction_id=ctx.interaction_id, user_id=ctx.user_id, command="/encounter import", summary=summary,
                 )
-                self.encounters.created(stored)
+                created = self.encounters.created(stored)
+                # the row is the log's first: the turn's clock is written after it, not logged again
+                clocked = Write("/encounter import", summary, anew=True, log=False)
+                ping = await self.encounters.commit(ctx, created, enc, clocked) if enc.started else None
             else:
                 if live.seen(ctx.interaction_id):
                     raise DuplicateInteraction()
@@ -379,9 +383,9 @@ class Service:
                         "with the file (`/undo` brings it back), or import in a thread."
                     )
                 enc.gm_ids = list(dict.fromkeys(live.enc.gm_ids + enc.gm_ids))
-                await self.encounters.commit(ctx, live, enc, Write("/encounter import", summary))
+                ping = await self.encounters.commit(ctx, live, enc, Write("/encounter import", summary, anew=True))
         lines = [f"{system.title}: {plural(len(enc.combatants), 'combatant')}, round {enc.round}."]
-        return Outcome(Report(f"📥 Imported {enc.name}", lines), board_changed=True)
+        return Outcome(Report(f"📥 Imported {enc.name}", lines), ping=ping, board_changed=True)
 
     async def import_question(self, ctx: Ctx, raw: bytes, replace: bool) -> Report | None:
         """What an import with ``replace`` asks the GM before replacing the channel's encounter

@@ -54,8 +54,10 @@ LOG_SUMMARY = 4000
 class Write:
     """What a commit logs with the new state: the command, its facts or summary and its dice (those
     typed with `roll:` by index), whether `/undo` may take it back (``undo_of``: the row an undo
-    takes back), whether the encounter stays active, and ``rearm``: the turn clock's settings
-    changed, so the waiting turn's reminder starts anew."""
+    takes back), whether the encounter stays active, ``rearm``: the turn clock's settings
+    changed, so the waiting turn's reminder starts anew, ``anew``: the state replaces the
+    encounter as a whole (an import), so its turn is a new one, pinged and clocked from now as a
+    turn change is, and ``log``: whether the write is a log row of its own."""
 
     command: str
     summary: str
@@ -65,6 +67,8 @@ class Write:
     undo_of: int | None = None
     active: bool = True
     rearm: bool = False
+    anew: bool = False
+    log: bool = True
     #: what the command did, logged in place of ``summary``'s text (`/log` renders it per reader):
     #: `rules.logfacts.LogFacts` as JSON (`rules.logfacts.log_facts`)
     facts: str | None = None
@@ -145,9 +149,11 @@ class Encounters:
         stored = await self.store.last_ended(channel_id)
         return None if stored is None else self.from_stored(stored)
 
-    def created(self, stored: StoredEncounter) -> None:
-        """A new encounter row (started or imported) is its channel's cached encounter."""
-        self.cache.put(self.from_stored(stored))
+    def created(self, stored: StoredEncounter) -> StoredEntry:
+        """A new encounter row (started or imported) is its channel's cached encounter (returned)."""
+        entry = self.from_stored(stored)
+        self.cache.put(entry)
+        return entry
 
     @staticmethod
     def from_stored(stored: StoredEncounter) -> StoredEntry:
@@ -300,10 +306,10 @@ class Encounters:
 
     def _turn_change(self, live: StoredEntry, new: Encounter, new_json: str, write: Write, now: float) -> _TurnChange:
         """The ping and reminder of the turn ``new`` is at, if the write moved the turn (or
-        ``rearm``); whether the waiting reminder is cleared."""
+        ``anew``; the reminder alone for ``rearm``); whether the waiting reminder is cleared."""
         system = get_system(new.system)
         turn = system.turn(new)
-        moved = not isinstance(live, LiveEntry) or live.turn().key != turn.key
+        moved = write.anew or not isinstance(live, LiveEntry) or live.turn().key != turn.key
         fresh = (moved or write.rearm) and write.active and new.started
         reminder = turn_reminder(new, turn, live.id, live.channel_id, now) if fresh else None
         clear = (not write.active) or new.winner is not None or (fresh and reminder is None)
@@ -324,7 +330,7 @@ class Encounters:
             dice=write.dice, state_before=live.json,
             undoable=write.undoable, now=now, undo_of=write.undo_of, active=write.active, reminder=turn.reminder,
             clear_reminder=turn.clear and turn.reminder is None, state_json=saved.json, dice_typed=write.dice_typed,
-            version=live.version, delta=delta,
+            version=live.version, delta=delta, log=write.log,
         )
 
     def _keep(self, ctx: Ctx, live: StoredEntry, new: Encounter, saved: _Saved, turn: _TurnChange) -> None:

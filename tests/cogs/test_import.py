@@ -17,6 +17,8 @@ from rules.system import MAX_COMBATANTS
 from tests.backends import on_each_backend  # noqa: F401 (the h harness on SQLite and PostgreSQL)
 from tests.cogs.fights import BORIN, GRAK
 
+HOUR = 3600
+
 
 async def _fight(h: Harness, channel: str = "general") -> dict[str, Any]:
     await h.run("gm", "/encounter start", channel, system="coup-de-grace", name="Bridge", map="8x6")
@@ -220,3 +222,66 @@ async def test_nul_and_lone_surrogates_anywhere_are_refused(h: Harness) -> None:
     assert "`name` in the file holds a NUL or a broken character" in _refusal(raw)
     data["combatants"][0]["sheet"]["x\u0000"] = 1
     assert "combatants.0.sheet` in the file holds a NUL" in _refusal(data)
+
+
+async def _clocked_file(h: Harness, tmp_path: Path) -> Path:
+    """A started fight in #general whose first turn is Borin's (bob's), with a 2 h reminder and a 4 h deadline
+    (policy pass), exported to a file."""
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=BORIN)
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet=GRAK)
+    await h.run("gm", "/encounter settings", reminder_hours="2", deadline_hours="4", deadline_policy="pass")
+    await h.run("gm", "/init roll", roll="6,1")
+    exported = (await h.bot.service.export(Ctx(str(channel_id_of("general")), str(user_id_of("gm"))))).file
+    assert exported is not None
+    path = tmp_path / "encounter.json"
+    path.write_bytes(exported[1])
+    return path
+
+
+async def _clock_runs_from_the_import(h: Harness, sent: list[Any], channel: str) -> None:
+    """The import pinged bob (Borin's turn) once, and that turn's nudge (2 h), warning (3 h) and deadline (4 h)
+    count from the import."""
+    bob = str(user_id_of("bob"))
+    pings = [s for s in sent if s.pinged_users()]
+    assert [s.pinged_users() for s in pings] == [[bob]], "the import pings whoever must act, once"
+    assert "your turn" in pings[0].text and pings[0].channel == str(channel_id_of(channel))
+    clock = h.bot.service.clock
+    start = clock.now
+    clock.now = start + 2 * HOUR - 60
+    assert await h.reminders() == []
+    clock.now = start + 2 * HOUR
+    [nudge] = await h.reminders()
+    assert nudge.pinged_users() == [bob] and nudge.channel == str(channel_id_of(channel))
+    clock.now = start + 3 * HOUR
+    [warning] = await h.reminders()
+    assert "deadline is in about 1 h" in warning.text
+    clock.now = start + 4 * HOUR - 60
+    assert await h.reminders() == []
+    clock.now = start + 4 * HOUR
+    sent = await h.reminders()
+    assert any("Deadline" in s.text and "Borin's turn" in s.text for s in sent), "the deadline passes the turn"
+
+
+async def test_an_import_of_a_fight_under_way_pings_the_turn_and_starts_its_clock(h: Harness, tmp_path: Path) -> None:
+    """"An imported fight under way (with or without `replace:true`) comes in as a turn change: whoever must act
+    is pinged, and that turn's reminders and deadline count from the import" (docs/commands.md): here into
+    another channel (a thread), the fight's own channel having ended it."""
+    path = await _clocked_file(h, tmp_path)
+    await h.run("gm", "/encounter end", confirm="true")
+    h.bot.service.clock.now += 10 * HOUR
+    sent = await h.run("gm", "/encounter import", "thread", file=str(path))
+    assert "Imported Bridge" in sent[0].text
+    await _clock_runs_from_the_import(h, sent, "thread")
+
+
+async def test_an_import_with_replace_restarts_the_turn_clock_from_the_import(h: Harness, tmp_path: Path) -> None:
+    """A backup of the same turn imported with replace:true over the fight: the turn is pinged again and its
+    deadline counts from the import, not from when the turn began."""
+    path = await _clocked_file(h, tmp_path)
+    h.bot.service.clock.now += 3 * HOUR
+    [warning] = await h.reminders()
+    assert "deadline is in about 1 h" in warning.text
+    sent = await h.run("gm", "/encounter import", file=str(path), replace="true", confirm="true")
+    assert any("Imported Bridge" in s.text for s in sent)
+    await _clock_runs_from_the_import(h, sent, "general")
