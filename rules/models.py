@@ -29,6 +29,7 @@ __all__ = [
     "MAX_TRAIL",
     "Status",
     "EXPORT_FORMAT",
+    "HP_LIMIT",
     "TERRAIN_KINDS",
     "REMINDER_HOURS_FLOOR",
     "REMINDER_HOURS_MAX",
@@ -94,6 +95,10 @@ def _grid(
     )
 
 
+#: the most hit points, above or below 0, any combatant of any system holds (a file's beyond is refused)
+HP_LIMIT = 100_000
+
+
 class Combatant(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -103,7 +108,7 @@ class Combatant(BaseModel):
     position: str | None = None
     facing: str | None = None
     status: Status = "active"
-    hp: int | None = Field(default=None, ge=-100_000, le=100_000)
+    hp: int | None = Field(default=None, ge=-HP_LIMIT, le=HP_LIMIT)
     initiative: int | None = Field(default=None, ge=-100_000, le=100_000)
     sheet: dict[str, Any] = Field(default_factory=dict)
     #: the system's typed per-combatant state (`rules.state`), read by the encounter's system

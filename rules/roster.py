@@ -7,6 +7,7 @@ effect values and initiative hooks). A system overrides `setup_combatant`, `join
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rules.actions import Add, Edit, EffectAdd, EffectRemove, InitRoll, InitSet, Remove
@@ -34,7 +35,7 @@ from rules.events import (
 from rules.fight import FightRules
 from rules.geometry.cell_lists import parse_cell_list
 from rules.hidden import mark
-from rules.models import Combatant, Encounter
+from rules.models import HP_LIMIT, Combatant, Encounter, Status
 from rules.sheet import MARKDOWN, SheetKey, unprintable
 from rules.state import CombatantState
 
@@ -66,6 +67,13 @@ def check_plain(name: str, what: str) -> None:
             f"write it without them, e.g. with spaces or hyphens."
         )
 
+
+
+def _span(hp: range) -> str:
+    """``from 1 to 7``, ``of 0``, ``of 0 or less``: the hit points of ``hp`` as a GM writes them."""
+    if len(hp) == 1:
+        return f"of {hp[0]}"
+    return f"of {hp[-1]} or less" if hp[0] <= -HP_LIMIT else f"from {hp[0]} to {hp[-1]}"
 
 
 class RosterRules(FightRules):
@@ -272,6 +280,28 @@ class RosterRules(FightRules):
         least) is refused, so that no reply, log row or undo step tells of a change that is none."""
         if c.model_dump() == was:
             raise IllegalAction(f"{self.health_words(c)}; nothing changed.")
+
+    def hp_ranges(self, enc: Encounter, c: Combatant) -> Mapping[Status, range] | None:
+        """The hit points ``c`` may have in each status, as this system's rules leave them (`check_hp`
+        reads a file's `hp` and `status` against them); None: the system counts no hit points."""
+        return None
+
+    def check_hp(self, enc: Encounter, c: Combatant) -> None:
+        """``c``'s `hp` and `status` as a file gives them (an import) within `hp_ranges`; else refused,
+        naming the combatant, the field and what to write."""
+        ranges = self.hp_ranges(enc, c)
+        if ranges is None or c.hp is None or c.hp in ranges[c.status]:
+            return
+        own = ranges[c.status]
+        fits = next((status for status, r in ranges.items() if c.hp in r), None)
+        write = " or ".join([*([f"an `hp` {_span(own)}"] if own else []), *([f"`status` `{fits}`"] if fits else [])])
+        most = max(r[-1] for r in ranges.values() if r)
+        least = min(r[0] for r in ranges.values() if r)
+        if c.hp > most:
+            raise InputError(f"{c.name}'s `hp` in the file is {c.hp}, above its most ({most}): write {write}.")
+        if c.hp < least:
+            raise InputError(f"{c.name}'s `hp` in the file is {c.hp}, below the least {self.title} counts ({least}): write {write}.")
+        raise InputError(f"{c.name} is `{c.status}` in the file with {c.hp} HP, which {self.title} does not allow: write {write}.")
 
     def health_words(self, c: Combatant) -> str:
         """``Borin is already at 9/9 HP``: where ``c``'s hit points stand, for a change that moved none."""

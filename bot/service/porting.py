@@ -15,12 +15,13 @@ import math
 import re
 from typing import Any
 
+import annotated_types
 from pydantic import ValidationError
 
 from rules.effects import parse_mods
 from rules.errors import InputError, RulesError
 from rules.geometry import MAX_SIDE, parse_cell
-from rules.models import EXPORT_FORMAT, Encounter
+from rules.models import EXPORT_FORMAT, Combatant, Encounter
 from rules.registry import get_system, system_keys
 from rules.setup import set_options, setting_problem
 from rules.system import MAX_COMBATANTS, RuleSystem, check_plain
@@ -69,7 +70,7 @@ def read_export(raw: bytes, importer: str) -> Encounter:
     try:
         enc = Encounter.model_validate(data)
     except ValidationError as exc:
-        raise _invalid(exc) from None
+        raise _invalid(exc, data) from None
     except RulesError as exc:
         raise InputError(f"The file is not valid: {exc.message}") from None
     system = get_system(enc.system)
@@ -92,9 +93,58 @@ def read_export(raw: bytes, importer: str) -> Encounter:
         raise _invalid(exc) from None
 
 
-def _invalid(exc: ValidationError) -> InputError:
+def _invalid(exc: ValidationError, data: Any = None) -> InputError:
+    """A file the models refuse, in the GM's words where they can be had: a state of another system
+    than the file's `system` says so, a combatant's number out of range names it and the range."""
+    if (meant := _state_of(data)) is not None:
+        return InputError(
+            f"This file's state is for {meant.title}, not {get_system(data['system']).title}: set its `system` back to "
+            f"`{meant.key}`, or export the encounter again."
+        )
     first = exc.errors()[0]
-    return InputError(f"The file is not valid at `{_where(first['loc'])}`: {first['msg']}.")
+    loc = first["loc"]
+    if len(loc) == 3 and loc[0] == "combatants" and isinstance(loc[1], int) and (bounds := _bounds(str(loc[2]))):
+        field, (least, most) = str(loc[2]), bounds
+        most_of = " (and at most its sheet's most)" if field == "hp" else ""
+        return InputError(
+            f"{_combatant(data, loc[1])}'s `{field}` in the file is {str(first.get('input'))[:30]}: a combatant's `{field}` "
+            f"is from {least} to {most}{most_of}: write one in that range, or export the encounter again."
+        )
+    return InputError(f"The file is not valid at `{_where(loc)}`: {first['msg']}.")
+
+
+def _state_of(data: Any) -> RuleSystem | None:
+    """The system whose state a file the models refuse holds, when its `system` names another (a changed `system`)."""
+    if not isinstance(data, dict):
+        return None
+    for key in system_keys():
+        if key == data.get("system"):
+            continue
+        try:
+            Encounter.model_validate({**data, "system": key})
+        except (ValidationError, RulesError):
+            continue
+        return get_system(key)
+    return None
+
+
+def _bounds(field: str) -> tuple[int, int] | None:
+    """The least and the most a combatant's number ``field`` holds in any system (None: not a bounded number)."""
+    info = Combatant.model_fields.get(field)
+    if info is None:
+        return None
+    least = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
+    most = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
+    return (int(least), int(most)) if isinstance(least, int) and isinstance(most, int) else None
+
+
+def _combatant(data: Any, index: int) -> str:
+    """The name of the file's combatant at ``index`` (as the file spells it), or its place."""
+    try:
+        name = data["combatants"][index]["name"]
+    except (KeyError, IndexError, TypeError):
+        name = None
+    return name[:40] if isinstance(name, str) and name.strip() else f"Combatant {index + 1}"
 
 
 def _where(path: tuple[Any, ...] | list[Any]) -> str:
@@ -222,7 +272,7 @@ def _check_ids(data: dict[str, Any]) -> None:
 
 
 def _check_rules(enc: Encounter, system: RuleSystem) -> None:
-    """The map, positions, order, sheets and state fit the system's rules."""
+    """The map, positions, order, sheets, hit points and state fit the system's rules."""
     if enc.map.kind not in system.map_kinds and not (enc.map.kind == "none" and "none" in system.map_kinds):
         raise InputError(f"{system.title} cannot play on a `{enc.map.kind}` map.")
     try:  # names and sides through the readers the commands use
@@ -261,6 +311,7 @@ def _check_rules(enc: Encounter, system: RuleSystem) -> None:
             raise InputError(f"The sheet of {c.name} in the file is not valid: {exc.message}") from None
         if sheet != c.sheet:
             raise InputError(f"The sheet of {c.name} in the file does not read back the same: export it again.")
+        system.check_hp(enc, c)  # its hit points and status, as its sheet and the rules leave them
     for e in enc.effects:  # the changes effects make, through the reader `/effect add mods:` uses
         if not e.mods:
             continue

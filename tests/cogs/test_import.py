@@ -15,7 +15,7 @@ from data.store import DuplicateInteraction, Store
 from rules.errors import InputError, RulesError
 from rules.system import MAX_COMBATANTS
 from tests.backends import on_each_backend  # noqa: F401 (the h harness on SQLite and PostgreSQL)
-from tests.cogs.fights import BORIN, GRAK
+from tests.cogs.fights import ADDS, BORIN, GRAK, MAPS, export
 
 HOUR = 3600
 
@@ -285,3 +285,81 @@ async def test_an_import_with_replace_restarts_the_turn_clock_from_the_import(h:
     sent = await h.run("gm", "/encounter import", file=str(path), replace="true", confirm="true")
     assert any("Imported Bridge" in s.text for s in sent)
     await _clock_runs_from_the_import(h, sent, "general")
+
+
+async def _open_fight(h: Harness) -> dict[str, Any]:
+    """An Open d20 fight under way: Borin (bob's, 24 HP) and the GM's Goblin 1 (7 HP), exported."""
+    await h.run("gm", "/encounter start", system="open", name="Crypt", map="12x10")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", at="C4", sheet="hp=24 ac=16")
+    await h.run("gm", "/combatant add", name="Goblin 1", at="H4", sheet="hp=7 ac=15")
+    await h.run("gm", "/init roll")
+    return await export(h)
+
+
+@pytest.mark.parametrize(
+    "name, changes, words",
+    [
+        ("Goblin 1", {"hp": 50000}, "Goblin 1's `hp` in the file is 50000, above its most (7): write an `hp` from 1 to 7."),
+        ("Borin", {"hp": -50}, "Borin's `hp` in the file is -50, below the least Open d20 counts (0): write an `hp` from 1 to 24."),
+        ("Borin", {"hp": 0}, "Borin is `active` in the file with 0 HP, which Open d20 does not allow: write an `hp` from 1 "
+                             "to 24 or `status` `downed`."),
+        ("Borin", {"hp": 10, "status": "downed"}, "Borin is `downed` in the file with 10 HP, which Open d20 does not allow: "
+                                                  "write an `hp` of 0 or `status` `active`."),
+    ],
+)
+async def test_hit_points_the_sheet_would_not_give_are_refused_naming_what_to_write(
+    h: Harness, tmp_path: Path, name: str, changes: dict[str, Any], words: str
+) -> None:
+    """"An import takes back exactly what an export wrote, checked"; "an `hp` above its most, below the least the
+    system counts, or one its `status` does not have ... is refused, naming the combatant and what to write"
+    (docs/commands.md): privately, and nothing is imported."""
+    data = await _open_fight(h)
+    next(c for c in data["combatants"] if c["name"] == name).update(changes)
+    path = tmp_path / "hp.json"
+    path.write_text(json.dumps(data))
+    sent = await h.run("gm", "/encounter import", "thread", file=str(path))
+    assert sent[0].ephemeral and words in sent[0].text
+    assert await h.store.load_active(str(channel_id_of("thread"))) is None
+
+
+@pytest.mark.parametrize(
+    "system, name, changes, words",
+    [
+        ("coup-de-grace", "Grak", {"hp": 99}, "Grak's `hp` in the file is 99, above its most ("),
+        ("coup-de-grace", "Grak", {"hp": -1}, "Grak is `active` in the file with -1 HP, which Coup-De-Grace does not "
+                                              "allow: write an `hp` from 1 to"),
+        ("knights-of-valour", "Borin", {"hp": -5}, "Borin is `active` in the file with -5 HP, which Knights of Valour does "
+                                                   "not allow: write an `hp` from 1 to 10 or `status` `downed`."),
+        ("knights-of-valour", "Borin", {"hp": 11}, "Borin's `hp` in the file is 11, above its most (10)"),
+        ("tote", "Grak", {"hp": 9}, "Grak's `hp` in the file is 9, above its most ("),
+    ],
+)
+async def test_each_system_checks_hit_points_against_its_own_rules(
+    h: Harness, system: str, name: str, changes: dict[str, Any], words: str
+) -> None:
+    """Each system with hit points checks a file's `hp` and `status` as its rules leave them."""
+    await h.run("gm", "/encounter start", system=system, name="Ford", **({"map": MAPS[system]} if system in MAPS else {}))
+    for add in ADDS[system]:
+        await h.run("gm", "/combatant add", **add)
+    data = await export(h)
+    Service.read_export(json.dumps(data).encode(), "1")  # the file as exported imports; only the change is refused
+    next(c for c in data["combatants"] if c["name"] == name).update(changes)
+    assert words in _refusal(data)
+
+
+async def test_a_file_whose_system_was_changed_says_whose_state_it_holds(h: Harness) -> None:
+    """"a file whose `system` was changed is told which system its state is for" (docs/commands.md), not which
+    inner key the validator stopped at."""
+    data = await _open_fight(h)
+    message = _refusal(dict(data, system="knights-of-valour"))
+    assert "This file's state is for Open d20, not Knights of Valour: set its `system` back to `open`" in message
+    assert "`area`" not in message and "Extra inputs" not in message
+
+
+async def test_hit_points_beyond_any_sheet_name_the_combatant_and_the_range(h: Harness) -> None:
+    """An `hp` beyond what any combatant holds names the combatant and the range, not the validator's words."""
+    data = await _open_fight(h)
+    data["combatants"][1]["hp"] = 200_000
+    message = _refusal(data)
+    assert "Goblin 1's `hp` in the file is 200000: a combatant's `hp` is from -100000 to 100000" in message
+    assert "Input should be" not in message and "combatants.1" not in message

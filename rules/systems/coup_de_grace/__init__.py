@@ -25,7 +25,7 @@ table), ``events``, ``facts`` (what the board and the turn line show) and ``pres
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.actions import (
@@ -40,7 +40,7 @@ from rules.actions import (
 from rules.dice import Dice
 from rules.errors import IllegalAction
 from rules.events import Event, HitPointsChanged
-from rules.models import Combatant, Encounter
+from rules.models import HP_LIMIT, Combatant, Encounter, Status
 from rules.sheet import SheetKey, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.coup_de_grace import attacks, movement, turns
@@ -143,6 +143,11 @@ class CoupDeGraceSystem(RuleSystem):
             c.hp, c.status = after, "active" if after > 0 else "downed"
             return [*changed, Standing(actor=c.name, status=c.status, cause="back")]
         return [*changed, *attacks.set_hp(enc, c, after)]
+
+    def hp_ranges(self, enc: Encounter, c: Combatant) -> Mapping[Status, range] | None:
+        """Standing at 1 HP to the sheet's `hp`, downed at 0; out of action at -1 (or what an earlier version left)."""
+        most = int(c.sheet.get("hp", DEFAULT_HP))
+        return {"active": range(1, most + 1), "downed": range(0, 1), "out": range(-HP_LIMIT, most + 1)}
 
     def health(self, c: Combatant) -> tuple[int, int] | None:
         full = CdgCombatant.of(c).hp_max

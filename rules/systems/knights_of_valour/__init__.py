@@ -22,7 +22,7 @@ in step and then initiative order, that attack's d20 and then its damage dice on
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.actions import (
@@ -38,7 +38,7 @@ from rules.actions import (
 )
 from rules.dice import Dice
 from rules.events import Event, HitPointsChanged, hp_cause
-from rules.models import Combatant, Encounter
+from rules.models import HP_LIMIT, Combatant, Encounter, Status
 from rules.sheet import SheetKey, current_hp_only, hp_with_raised_most, read_sheet
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.knights_of_valour import attacks, movement, sheet, turns
@@ -165,6 +165,11 @@ class KnightsOfValourSystem(RuleSystem):
 
     #: editing `hp` sets the current HP, so `/combatant hp` and `hp-7` change it
     hp_key = "hp"
+
+    def hp_ranges(self, enc: Encounter, c: Combatant) -> Mapping[Status, range] | None:
+        """Up at 1 HP to the most (the sheet's `hp` once set up), downed at 0 or less (damage goes on below it)."""
+        most = int(c.sheet["hp"])
+        return {"active": range(1, most + 1), "downed": range(-HP_LIMIT, 1), "out": range(-HP_LIMIT, most + 1)}
 
     def sheet_number(self, enc: Encounter, c: Combatant, key: str) -> int:
         """As every system's, and `max_hp`, which the sheet keeps as its `hp` once set up, is the most HP

@@ -9,7 +9,7 @@ areas), `attacks.py`, `movement.py` (and opportunity attacks), `actions.py` (the
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.actions import Act, ActionSpec, ActionTable, Add, Edit, InitSet, make_action
@@ -23,7 +23,7 @@ from rules.events import (
     StatusChanged,
     hp_cause,
 )
-from rules.models import Combatant, Encounter
+from rules.models import Combatant, Encounter, Status
 from rules.options import OptionSet, flag_word, name_word
 from rules.sheet import SheetKey, current_hp_only, hp_with_raised_most
 from rules.system import Action, Highlight, RuleSystem, Turn
@@ -102,6 +102,11 @@ class OpenSystem(RuleSystem):
 
     def health(self, c: Combatant) -> tuple[int, int] | None:
         return None if c.hp is None else (c.hp, sheet.max_hp(c))
+
+    def hp_ranges(self, enc: Encounter, c: Combatant) -> Mapping[Status, range] | None:
+        """Up at 1 HP to `max_hp`, down at 0; out at any HP to the most (as it was when it went)."""
+        most = sheet.max_hp(c)
+        return {"active": range(1, most + 1), "downed": range(0, 1), "out": range(0, most + 1)}
 
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         if new:

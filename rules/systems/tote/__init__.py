@@ -9,14 +9,14 @@ Where each rule lives: the data of the text in `tables`, sheets in `sheet`, opti
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.actions import Attack, CoupDeGrace, InitOrder, InitRoll, InitSet, Move, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, HitPointsChanged, Victory
-from rules.models import Combatant, Encounter
+from rules.models import Combatant, Encounter, Status
 from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn
 from rules.systems.tote import actions, turns
@@ -221,6 +221,15 @@ class ToteSystem(RuleSystem):
     def health(self, c: Combatant) -> tuple[int, int] | None:
         track = c.sheet.get("track")
         return (c.hp, len(track)) if c.hp is not None and track else None
+
+    def hp_ranges(self, enc: Encounter, c: Combatant) -> Mapping[Status, range] | None:
+        """The boxes of the Injury Track left free: conscious while any is, unconscious when none is."""
+        track = c.sheet.get("track")
+        if not isinstance(track, list):
+            return None
+        free = len(track) - min(ToteCombatant.of(c).filled, len(track))
+        return {"active": range(free, free + 1) if free else range(0), "downed": range(0, 1) if not free else range(0),
+                "out": range(free, free + 1)}
 
     def health_words(self, c: Combatant) -> str:
         """``Snaga's Injury Track already has 3 of 3 boxes free``."""
