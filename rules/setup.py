@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rules.errors import IllegalAction, InputError
+from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.geometry import Cell, parse_map_spec
 from rules.geometry.cell_lists import parse_cell_list
 from rules.models import MAX_CELL_HEIGHT, Encounter, MapState, Settings
@@ -148,12 +148,19 @@ def with_settings(
     return new
 
 
-def with_gm(enc: Encounter, user_id: str, remove: bool) -> Encounter:
-    """``enc`` with ``user_id`` a GM too, or (``remove``) no longer one; one GM always stays."""
+def with_gm(enc: Encounter, user_id: str, remove: bool, by: str) -> Encounter:
+    """``enc`` with ``user_id`` a GM too, or (``remove``) no longer one, as the GM ``by`` asks; one GM
+    always stays. The first GM (who started the encounter; once they step down, the next) is
+    removed only by themselves: co-GMs help the GM, they do not depose them."""
     new = enc.model_copy(deep=True)
     if remove:
         if user_id not in new.gm_ids:
             raise InputError(f"{user_ref(user_id)} is not a GM here.")
+        if user_id == new.gm_ids[0] and by != user_id:
+            raise NotAllowed(
+                f"Only {user_ref(user_id)} can remove {user_ref(user_id)} as GM: an encounter's first GM "
+                "(who started it) stays until they step down themselves."
+            )
         if len(new.gm_ids) == 1:
             raise IllegalAction("An encounter needs at least one GM: add another before removing this one.")
         new.gm_ids.remove(user_id)

@@ -247,7 +247,7 @@ class Service:
     async def co_gm(self, ctx: Ctx, user_id: str, remove: bool) -> Outcome:
         async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "add or remove co-GMs")
-            new = with_gm(live.enc, user_id, remove)
+            new = with_gm(live.enc, user_id, remove, by=ctx.user_id)
             text = f"{user_ref(user_id)} is " + ("no longer a GM here." if remove else "now a co-GM.")
             await self.encounters.commit(ctx, live, new, Write("/encounter gm", text))
         return Outcome(Report("👑 GMs", [text]), board_changed=True)

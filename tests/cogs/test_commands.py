@@ -313,6 +313,20 @@ async def test_co_gm_can_run_the_encounter(h: Harness) -> None:
     assert not sent[0].ephemeral
 
 
+async def test_a_co_gm_cannot_remove_the_gm_who_made_them_one(h: Harness) -> None:
+    """docs/commands.md: "`/encounter gm` ... GM: add or remove co-GMs" (the first GM, who started the
+    encounter, is removed only by themselves): the co-GM's attempt is refused privately, saying so,
+    and the GM still runs the encounter; the GM may step down once another GM is there."""
+    await setup_fight(h)
+    await h.run("gm", "/encounter gm", user="@ann")
+    sent = await h.run("ann", "/encounter gm", user="@gm", remove="true")
+    assert sent[0].ephemeral and "first GM" in sent[0].text and "step down themselves" in sent[0].text
+    sent = await h.run("gm", "/init roll")
+    assert not sent[0].ephemeral
+    sent = await h.run("gm", "/encounter gm", user="@gm", remove="true")
+    assert not sent[0].ephemeral and "is no longer a GM here" in sent[0].text
+
+
 async def test_owner_acts_only_for_own_combatants(h: Harness) -> None:
     """Bob cannot move Grak; the refusal says why."""
     await setup_fight(h)

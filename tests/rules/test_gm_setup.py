@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import IllegalAction, InputError
+from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.models import REMINDER_HOURS_FLOOR, Combatant, Encounter, Settings
 from rules.registry import get_system
 from rules.setup import (
@@ -90,13 +90,34 @@ def test_terrain_marks_a_copy_and_returns_the_kind_and_cells() -> None:
 def test_an_encounter_keeps_at_least_one_gm() -> None:
     """A co-GM is added and removed on a copy; the last GM cannot be removed, nor a GM added twice."""
     enc = fight()
-    both = with_gm(enc, "5", remove=False)
+    both = with_gm(enc, "5", remove=False, by="1")
     assert (both.gm_ids, enc.gm_ids) == (["1", "5"], ["1"])
-    assert with_gm(both, "1", remove=True).gm_ids == ["5"]
+    assert with_gm(both, "1", remove=True, by="1").gm_ids == ["5"]
     with pytest.raises(IllegalAction, match="at least one GM"):
-        with_gm(enc, "1", remove=True)
+        with_gm(enc, "1", remove=True, by="1")
     with pytest.raises(InputError, match="already a GM"):
-        with_gm(both, "5", remove=False)
+        with_gm(both, "5", remove=False, by="1")
+
+
+def test_a_co_gm_cannot_remove_the_gm_who_started_the_encounter() -> None:
+    """docs/commands.md: "`/encounter gm` ... GM: add or remove co-GMs"; the GM who started the
+    encounter (the first of its GMs) is removed only by themselves: a co-GM's attempt is refused
+    saying so, and nothing changes. A co-GM may still remove another co-GM, and once the starter
+    steps down, the next GM is the first and stays only theirs to remove."""
+    enc = with_gm(with_gm(fight(), "5", remove=False, by="1"), "6", remove=False, by="1")
+    before = enc.model_dump()
+    with pytest.raises(NotAllowed) as refused:
+        with_gm(enc, "1", remove=True, by="5")
+    assert refused.value.message == (
+        "Only {user:1} can remove {user:1} as GM: an encounter's first GM (who started it) stays "
+        "until they step down themselves."
+    )
+    assert enc.model_dump() == before
+    assert with_gm(enc, "6", remove=True, by="5").gm_ids == ["1", "5"]
+    stepped_down = with_gm(enc, "1", remove=True, by="1")
+    assert stepped_down.gm_ids == ["5", "6"]
+    with pytest.raises(NotAllowed, match="first GM"):
+        with_gm(stepped_down, "5", remove=True, by="6")
 
 
 def test_reveal_shows_one_gm_combatant_and_refuses_a_players() -> None:
