@@ -18,9 +18,10 @@ from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.geometry import Cell, parse_map_spec
 from rules.geometry.cell_lists import parse_cell_list
 from rules.models import MAX_CELL_HEIGHT, Encounter, MapState, Settings
-from rules.report import user_ref
+from rules.report import joined, user_ref
 from rules.sheet import read_int
 from rules.system import RuleSystem, check_plain
+from rules.text import article
 
 __all__ = [
     "GIVEN", "HIDDEN_WORDS", "MAX_OPTION_TEXT", "new_encounter", "map_of", "map_hint", "setting_problem",
@@ -173,10 +174,12 @@ def with_gm(enc: Encounter, user_id: str, remove: bool, by: str) -> Encounter:
 
 def with_terrain(
     enc: Encounter, system: RuleSystem, cells: str, kind: str | None, height: int | None,
-) -> tuple[Encounter, str | None, list[Cell]]:
+) -> tuple[Encounter, str | None, list[Cell], list[Cell]]:
     """``enc`` with ``cells`` (a cell list: ``A1 B2:C4``) marked as the terrain ``kind`` (``clear``
     clears them; None keeps each cell's) and, with ``height``, raised to it in feet (0 clears it);
-    the kind as read, and the cells. A solid terrain (a wall) cannot go on a cell someone stands on."""
+    the kind as read, the cells, and the walls among them a kind other than ``wall`` or ``clear``
+    left standing (a kind that would change nothing but walls is refused). A solid terrain (a
+    wall) cannot go on a cell someone stands on."""
     grid = enc.grid()
     if grid is None:
         raise IllegalAction("This encounter has no map to mark.")
@@ -191,26 +194,35 @@ def with_terrain(
         read_int(str(height), "height", -MAX_CELL_HEIGHT, MAX_CELL_HEIGHT, hint="in feet; 0 clears it")
     new = enc.model_copy(deep=True)
     m = new.map
+    # a terrain is painted around walls, not over them: only `clear` takes a wall away
+    kept = [c for c in targets if c.name in m.blocked] if kind not in (None, "clear", "wall") else []
+    if kept and len(kept) == len(targets) and height is None:
+        one = len(kept) == 1
+        raise InputError(
+            f"{joined([c.name for c in kept], 300, sep=' ')} {'is a wall' if one else 'are walls'}, and `kind:{kind}` "
+            f"leaves walls standing: mark {'it' if one else 'them'} `kind:clear` first to take {'it' if one else 'them'} away."
+        )
     for cell in targets:
         name = cell.name
         there = new.at(cell)
         if kind is not None and kind in system.solid_terrain and there is not None:
-            article = "an" if kind[0] in "aeiou" else "a"
-            raise IllegalAction(f"{name} holds {there.name}: {article} {kind} cannot go there.")
-        if kind is not None:
-            if name in m.blocked:
-                m.blocked.remove(name)
+            raise IllegalAction(f"{name} holds {there.name}: {article(kind)} {kind} cannot go there.")
+        if kind is not None and cell not in kept:
             m.terrain.pop(name, None)
             if kind == "wall":
-                m.blocked.append(name)
-            elif kind != "clear":
-                m.terrain[name] = kind
+                if name not in m.blocked:
+                    m.blocked.append(name)
+            else:
+                if name in m.blocked:
+                    m.blocked.remove(name)
+                if kind != "clear":
+                    m.terrain[name] = kind
         if height is not None:
             if height:
                 m.heights[name] = height
             else:
                 m.heights.pop(name, None)
-    return new, kind, targets
+    return new, kind, targets, kept
 
 
 def with_reveal(enc: Encounter, name: str | None, hide: bool) -> tuple[Encounter, str | None]:

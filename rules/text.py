@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 
 from rules.hidden import for_reader, secret
 
-__all__ = ["Report", "user_ref", "render_users", "die_text", "TYPED", "signed", "plural", "possessive", "COLOURS", "joined"]
+__all__ = [
+    "Report", "user_ref", "render_users", "die_text", "TYPED", "signed", "plural", "possessive", "article", "COLOURS", "joined",
+]
 
 COLOURS = {
     "info": 0x5865F2,
@@ -93,6 +95,11 @@ def plural(n: float, word: str, many: str | None = None) -> str:
     """``1 square``, ``2 squares``, ``3 successes`` (``many``: the plural where it is not ``word + "s"``)."""
     shown = f"{n:g}" if isinstance(n, float) else str(n)
     return f"{shown} {word if n == 1 else (many or word + 's')}"
+
+
+def article(word: str) -> str:
+    """``a`` or ``an``, by the first letter of ``word``: ``a wall``, ``an obstacle``, ``an encounter's name``."""
+    return "an" if word[:1].lower() in tuple("aeiou") else "a"
 
 
 def possessive(name: str) -> str:

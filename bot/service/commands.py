@@ -33,12 +33,13 @@ from data.store import DuplicateInteraction, Store, read_state
 from rules.actions import Act, Next
 from rules.dice import Dice, roll_expression, with_advantage
 from rules.errors import IllegalAction, InputError, NotAllowed
+from rules.geometry.cell_lists import cell_list_text
 from rules.hidden import everyone, players_see
 from rules.logfacts import LogFacts, Undid, log_facts
 from rules.models import Encounter
 from rules.present import Prompt
 from rules.registry import get_system
-from rules.report import TYPED, Report, events_report, plural, user_ref
+from rules.report import TYPED, Report, events_report, joined, plural, user_ref
 from rules.setup import new_encounter, with_gm, with_reveal, with_settings, with_terrain
 from rules.system import Action
 
@@ -256,10 +257,12 @@ class Service:
     async def terrain(self, ctx: Ctx, cells: str, kind: str | None, height: int | None) -> Outcome:
         async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "mark the map")
-            new, kind, targets = with_terrain(live.enc, get_system(live.enc.system), cells, kind, height)
-            names = " ".join(c.name for c in targets)
+            new, kind, _, kept = with_terrain(live.enc, get_system(live.enc.system), cells, kind, height)
             marks = ([kind] if kind else []) + ([f"height {height} ft"] if height is not None else [])
-            text = f"{names}: {', '.join(marks)}"
+            text = f"{cell_list_text(cells)}: {', '.join(marks)}"
+            if kept:
+                walls = joined([c.name for c in kept], 300, sep=" ")
+                text += f" ({walls} {'stays a wall' if len(kept) == 1 else 'stay walls'}: `kind:clear` takes a wall away)"
             await self.encounters.commit(ctx, live, new, Write("/encounter terrain", text))
         return Outcome(Report("🗺️ Map marked", [text]), board_changed=True)
 

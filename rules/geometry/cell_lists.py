@@ -7,7 +7,7 @@ import re
 from rules.errors import InputError
 from rules.geometry.cells import Cell, cell_name, parse_cell
 
-__all__ = ["parse_cell_list", "MAX_LISTED_CELLS"]
+__all__ = ["parse_cell_list", "cell_list_text", "MAX_LISTED_CELLS"]
 
 #: the most cells one list may name (ranges and rectangles counted cell by cell)
 MAX_LISTED_CELLS = 400
@@ -24,6 +24,18 @@ def parse_cell_list(text: str, width: int, height: int, limit: int = MAX_LISTED_
     if not cells:
         raise InputError('Give the cells to mark, like `cells:"D4 D5 E5"`, a range `A1-A4` or a rectangle `B2:D4`.')
     return list(dict.fromkeys(cells))
+
+
+def cell_list_text(text: str) -> str:
+    """A cell list as written, each cell spelt as the map names it: ``"a1-a3, f2:g3"`` ->
+    ``"A1-A3 F2:G3"`` (a reply echoes a range, not the 120 cells in it); ``text`` is one
+    `parse_cell_list` has read."""
+    words = []
+    for token in _SEPARATORS.split(text or ""):
+        sep = ":" if ":" in token else "-" if "-" in token else ""
+        if token:
+            words.append(sep.join(parse_cell(end).name for end in (token.split(sep) if sep else [token])))
+    return " ".join(words)
 
 
 def _expand(token: str, width: int, height: int, room: int) -> list[Cell]:

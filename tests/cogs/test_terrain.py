@@ -74,3 +74,26 @@ async def test_no_obstacle_goes_under_a_standing_mini(h: Harness) -> None:
         sent = await h.run("gm", "/encounter terrain", cells="C1 D3", kind=kind)
         assert sent[0].ephemeral and f"D3 holds Grak: a{'n' if kind == 'obstacle' else ''} {kind} cannot go there" in sent[0].text
         assert await export(h) == before
+
+
+async def test_terrain_over_a_room_keeps_its_walls_and_echoes_the_range(h: Harness) -> None:
+    """docs/commands.md: a `kind` other than `wall` and `clear` "marks the cells around walls and leaves
+    the walls standing (the reply names them)". Rough ground painted over a room keeps its two walls,
+    the reply echoes the range as typed rather than its 12 cells and names the walls kept; `kind:clear`
+    then takes everything away."""
+    await h.run("gm", "/encounter start", system="open", name="Crypt", map="12x10")
+    await h.run("gm", "/encounter terrain", cells="F2 F3", kind="wall")
+    sent = await h.run("gm", "/encounter terrain", cells="e1:g4", kind="difficult")
+    assert not sent[0].ephemeral
+    assert "E1:G4: difficult (F2 F3 stay walls: `kind:clear` takes a wall away)" in sent[0].text, sent[0].text
+    assert "F1" not in sent[0].text
+    marked = (await export(h))["map"]
+    assert marked["blocked"] == ["F2", "F3"] and len(marked["terrain"]) == 10 and "F2" not in marked["terrain"]
+    before = await export(h)
+    sent = await h.run("gm", "/encounter terrain", cells="F2-F3", kind="difficult")
+    assert sent[0].ephemeral and "F2 F3 are walls" in sent[0].text and "`kind:clear`" in sent[0].text
+    assert await export(h) == before
+    sent = await h.run("gm", "/encounter terrain", cells="A1:L10", kind="clear")
+    assert "A1:L10: clear" in sent[0].text and "stay" not in sent[0].text
+    cleared = (await export(h))["map"]
+    assert (cleared["blocked"], cleared["terrain"]) == ([], {})

@@ -78,13 +78,41 @@ def test_a_wall_cannot_go_on_an_occupied_cell() -> None:
 def test_terrain_marks_a_copy_and_returns_the_kind_and_cells() -> None:
     """Walls go on free cells; clear takes them off; the kind is read in lower case."""
     enc = fight()
-    walled, kind, cells = with_terrain(enc, CDG, "A1:A2", " Wall ", None)
+    walled, kind, cells, _ = with_terrain(enc, CDG, "A1:A2", " Wall ", None)
     assert (walled.map.blocked, kind, [c.name for c in cells]) == (["A1", "A2"], "wall", ["A1", "A2"])
     assert enc.map.blocked == []
-    cleared, _, _ = with_terrain(walled, CDG, "A1", "clear", None)
+    cleared, _, _, _ = with_terrain(walled, CDG, "A1", "clear", None)
     assert cleared.map.blocked == ["A2"]
     with pytest.raises(InputError, match="`lava` is not a terrain"):
         with_terrain(enc, CDG, "A1", "lava", None)
+
+
+def test_a_terrain_over_walls_marks_the_rest_and_keeps_the_walls() -> None:
+    """docs/commands.md: a `kind` other than `wall` and `clear` "marks the cells around walls and leaves
+    the walls standing (the reply names them)": painting rough ground over a room keeps its walls;
+    `kind:clear` takes them away and `kind:wall` turns terrain into walls. Marking only walls with
+    another kind is refused, saying how to take a wall away, and changes nothing."""
+    opn = get_system("open")
+    enc = new_encounter(opn, "Crypt", "12x10", None, "1", 24.0)
+    walled, _, _, kept = with_terrain(enc, opn, "F2 F3", "wall", None)
+    assert kept == []
+    swamp, kind, cells, kept = with_terrain(walled, opn, "E1:G4", "difficult", None)
+    assert (kind, len(cells), [c.name for c in kept]) == ("difficult", 12, ["F2", "F3"])
+    assert swamp.map.blocked == ["F2", "F3"]
+    assert sorted(swamp.map.terrain) == sorted(["E1", "F1", "G1", "E2", "G2", "E3", "G3", "E4", "F4", "G4"])
+    before = swamp.model_dump()
+    with pytest.raises(InputError) as refused:
+        with_terrain(swamp, opn, "F2:F3", "rough", None)
+    assert refused.value.message == (
+        "F2 F3 are walls, and `kind:rough` leaves walls standing: mark them `kind:clear` first to take them away."
+    )
+    assert swamp.model_dump() == before
+    raised, _, _, kept = with_terrain(swamp, opn, "F2", "rough", 10)
+    assert (raised.map.blocked, raised.map.heights, [c.name for c in kept]) == (["F2", "F3"], {"F2": 10}, ["F2"])
+    cleared, _, _, kept = with_terrain(swamp, opn, "E1:G4", "clear", None)
+    assert (cleared.map.blocked, cleared.map.terrain, kept) == ([], {}, [])
+    rewalled, _, _, _ = with_terrain(swamp, opn, "E1 F2", "wall", None)
+    assert (rewalled.map.blocked, "E1" in rewalled.map.terrain) == (["F2", "F3", "E1"], False)
 
 
 def test_an_encounter_keeps_at_least_one_gm() -> None:
@@ -139,8 +167,8 @@ def test_a_height_alone_keeps_each_cells_kind() -> None:
     refused with what to give, and nothing changes."""
     wac = get_system("war-and-combat")
     enc = new_encounter(wac, "Ford", "16x12 hex", None, "1", 24.0)
-    rough, _, _ = with_terrain(enc, wac, "D4 D5", "rough", None)
-    raised, kind, cells = with_terrain(rough, wac, "D4", None, 6)
+    rough, _, _, _ = with_terrain(enc, wac, "D4 D5", "rough", None)
+    raised, kind, cells, _ = with_terrain(rough, wac, "D4", None, 6)
     assert (raised.map.terrain, raised.map.heights, kind, [c.name for c in cells]) == (
         {"D4": "rough", "D5": "rough"}, {"D4": 6}, None, ["D4"])
     with pytest.raises(InputError, match="`kind`.*`height`"):
