@@ -7,6 +7,7 @@ effect values and initiative hooks). A system overrides `setup_combatant`, `join
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -38,6 +39,7 @@ from rules.hidden import mark
 from rules.models import HP_LIMIT, Combatant, Encounter, Status
 from rules.sheet import MARKDOWN, SheetKey, unprintable
 from rules.state import CombatantState
+from rules.text import article
 
 __all__ = ["RosterRules", "check_plain", "MAX_COMBATANTS", "MAX_COPIES", "MAX_NAME"]
 
@@ -52,19 +54,33 @@ MAX_COPIES = 20
 GM_EDITS_SHOWN = 3
 
 
+#: Discord's mention syntax, which it shows as a pill rather than as typed: a member ``<@123>`` or
+#: ``<@!123>``, a channel ``<#123>``, a role ``<@&123>``, a time ``<t:1700000000:R>``, a custom
+#: emoji ``<:orc:123>`` or ``<a:orc:123>``, a slash command ``</encounter start:123>``, a server
+#: page ``<id:browse>``
+MENTION = re.compile(r"<(?:@[!&]?\d+|#\d+|a?:\w+:\d+|t:-?\d+(?::\w)?|/[^<>]+:\d+|id:\w+)>")
+
+
 def check_plain(name: str, what: str) -> None:
-    """The one reader of a name (a combatant's, a side's, an effect's, an encounter's): it refuses
-    control characters (NUL, line breaks, ...) and lone surrogates, which no database stores as
-    typed, and Markdown characters, which every reply, board and ping would misshow."""
+    """The one reader of a name (a combatant's, a side's, an effect's, an encounter's; ``what``:
+    ``"combatant's name"``): it refuses control characters (NUL, line breaks, ...) and lone
+    surrogates, which no database stores as typed, and Markdown characters and Discord's mention
+    syntax (`MENTION`), which every reply, board and ping would misshow."""
+    the = f"{article(what).capitalize()} {what}"
     if unprintable(name):
         raise InputError(
-            f"A {what} cannot hold control characters (such as NUL or a line break) or broken "
+            f"{the} cannot hold control characters (such as NUL or a line break) or broken "
             "characters: write it with letters, digits, spaces and punctuation."
         )
     if any(ch in name for ch in MARKDOWN):
         raise InputError(
-            f"A {what} cannot hold the Markdown characters * _ ~ | ` or \\ (Discord would not show it as typed): "
+            f"{the} cannot hold the Markdown characters * _ ~ | ` or \\ (Discord would not show it as typed): "
             f"write it without them, e.g. with spaces or hyphens."
+        )
+    if (mention := MENTION.search(name)) is not None:
+        raise InputError(
+            f"{the} cannot hold Discord's mention syntax such as `{mention.group()[:40]}` (Discord would show a member, "
+            "channel, role, time or emoji there, not what was typed): write the name in plain words, e.g. `Grak`."
         )
 
 
@@ -358,7 +374,7 @@ class RosterRules(FightRules):
         name = " ".join(action.effect.split())
         if not name or len(name) > 40:
             raise InputError("An effect needs a name of 1 to 40 characters, e.g. `Bless`.")
-        check_plain(name, "An effect's name")
+        check_plain(name, "effect's name")
         if not 1 <= action.rounds <= MAX_DURATION:
             raise InputError(f"`rounds` is how many times the effect counts down: a whole number from 1 to {MAX_DURATION}.")
         ends, of = parse_ends(action.ends, target, (c.name for c in enc.combatants), phases=self.has_phases, title=self.title)

@@ -36,6 +36,42 @@ async def test_a_side_or_encounter_name_with_a_nul_is_refused(h: Harness, option
     assert "control characters" in refusal(sent)
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["<@123456789012345678>", "Grak <@!1234>", "<#123>", "<@&55> raid", "at <t:1700000000:R>", "<:orc:987654321>",
+     "<a:dance:42>", "</encounter start:123>"],
+)
+async def test_discord_mention_syntax_in_a_name_is_refused(h: Harness, name: str) -> None:
+    """docs/commands.md: names of combatants, sides and encounters "Nor can they hold Discord's mention
+    syntax (`<@123>`, `<#123>`, `<@&123>`, `<t:...>`, `<:emoji:123>`): Discord would show a member,
+    channel, role, time or emoji instead of the name". Each is refused with what to write, as an
+    encounter's, a combatant's and a side's name, and nothing is stored."""
+    sent = await h.run("gm", "/encounter start", system="coup-de-grace", name=name, map="8x6")
+    text = refusal(sent)
+    assert "An encounter's name cannot hold Discord's mention syntax" in text and "write the name in plain words" in text
+    await setup_fight(h, "other")
+    for option in ("name", "side"):
+        given = {"name": "Snaga", "side": "orcs", option: name}
+        text = refusal(await h.run("gm", "/combatant add", "other", at="E3", sheet=GRAK, **given))
+        what = "A combatant's name" if option == "name" else "A side's name"
+        assert f"{what} cannot hold Discord's mention syntax" in text
+    assert [c["name"] for c in (await export(h, "other"))["combatants"]] == ["Borin", "Grak"]
+
+
+async def test_a_name_with_angle_brackets_or_an_at_sign_alone_is_kept(h: Harness) -> None:
+    """Only the mention forms are refused: `<Grak>`, `Grak <3` and `@everyone` (which pings nobody) show as typed."""
+    await setup_fight(h)
+    for name in ("<Grak>", "Grak <3", "@everyone"):
+        sent = await h.run("gm", "/combatant add", name=name, side="orcs", sheet=GRAK)
+        assert not sent[0].ephemeral, sent[0].text
+
+
+async def test_the_refusal_of_an_encounters_name_reads_an_encounter(h: Harness) -> None:
+    """The name reader puts "a" or "an" by the noun: "An encounter's name cannot hold the Markdown characters"."""
+    text = refusal(await h.run("gm", "/encounter start", system="coup-de-grace", name="**Big**"))
+    assert "An encounter's name cannot hold the Markdown characters" in text and "A encounter" not in text
+
+
 @pytest.mark.parametrize("side", ["   ", ""])
 async def test_a_side_is_never_empty(h: Harness, side: str) -> None:
     """/combatant edit side:"   " (or an empty side) is refused with what to write, and the side stays."""
