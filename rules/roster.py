@@ -190,8 +190,8 @@ class RosterRules(FightRules):
             raise IllegalAction("This fight is over: start a new encounter.")
         sheet = self.read_sheet(enc, action.raw_sheet)
         owner = action.owner_id
-        side = (action.side or "").strip()
-        if not side:
+        side = action.side  # left out: the default side; given, never empty (`side_name`)
+        if side is None:
             side = self.default_side_gm if (owner is None or owner in enc.gm_ids) else self.default_side_player
         side = self.side_name(enc, side)
         c = Combatant(name=name, side=side, owner_id=owner, sheet=sheet, state=self.combatant_state())

@@ -73,6 +73,18 @@ async def test_the_refusal_of_an_encounters_name_reads_an_encounter(h: Harness) 
 
 
 @pytest.mark.parametrize("side", ["   ", ""])
+async def test_a_side_given_empty_on_add_is_refused(h: Harness, side: str) -> None:
+    """docs/commands.md: "a side is never empty (`side:"   "` is refused)": /combatant add with a blank
+    side is refused with what to write and adds nothing (leaving `side` out gives the default side)."""
+    await setup_fight(h)
+    sent = await h.run("gm", "/combatant add", name="Snaga", side=side, at="E3", sheet=GRAK)
+    assert "A side needs a name of 1 to 40 characters" in refusal(sent)
+    assert [c["name"] for c in (await export(h))["combatants"]] == ["Borin", "Grak"]
+    sent = await h.run("gm", "/combatant add", name="Snaga", at="E3", sheet=GRAK)
+    assert not sent[0].ephemeral and "**foes**" in sent[0].text, sent[0].text
+
+
+@pytest.mark.parametrize("side", ["   ", ""])
 async def test_a_side_is_never_empty(h: Harness, side: str) -> None:
     """/combatant edit side:"   " (or an empty side) is refused with what to write, and the side stays."""
     await setup_fight(h)
