@@ -241,7 +241,7 @@ def end_report(enc: Encounter | None, logged: int) -> Report:
     winner = "no one: every side fell" if enc.winner == "nobody" else enc.winner
     lines = [
         f"Rounds played: **{enc.round}**",
-        f"Winner: **{winner}**" if winner else "Winner: none yet",
+        f"Winner: **{winner}**" if winner else "Winner: none",
         f"Actions logged: **{logged}**",
         AFTER_END,
         "Fell: " + ("; ".join(fell[:1]) if fell else "nobody"),

@@ -47,11 +47,12 @@ async def test_end_posts_rounds_winner_the_fallen_and_the_log_length(h: Harness,
     assert f"Actions logged: **{logged}**" in text
 
 
-async def test_end_before_anyone_won_says_no_winner_yet(h: Harness) -> None:
-    """Ending an undecided fight says there is no winner yet and that nobody fell."""
+async def test_end_before_anyone_won_says_no_winner(h: Harness) -> None:
+    """docs/commands.md: "`/encounter end` posts a summary: rounds played, the winner (or none)": the
+    fight has ended, so nobody will win it: "Winner: none", not "none yet"; and nobody fell."""
     await started_cdg(h)
     text = reply(await h.run("gm", "/encounter end", confirm="true")).text
-    assert "Winner: none yet" in text and "Fell: nobody" in text
+    assert "Winner: none\n" in text + "\n" and "none yet" not in text and "Fell: nobody" in text
 
 
 async def test_ended_fights_log_and_export_work_until_a_new_encounter(h: Harness, tmp_path: Path) -> None:
