@@ -94,7 +94,8 @@ def _pairs(text: str | None, what: str, deltas: dict[str, int] | None) -> dict[s
 
 
 def parse_options(text: str | None) -> dict[str, str]:
-    """Options: words and ``key=value`` pairs: ``"adv keep=3"`` -> ``{"adv": "", "keep": "3"}``.
+    """Options: words and ``key=value`` pairs: ``"adv keep=3"`` -> ``{"adv": "", "keep": "3"}``; a
+    word or key given twice is refused.
     Bare ``from>to`` words are one list, in order and repeats kept: ``"2>1,2>1"`` and ``"2>1 2>1"``
     -> ``{"2>1,2>1": ""}``."""
     if not text or not text.strip():
@@ -106,12 +107,14 @@ def parse_options(text: str | None) -> dict[str, str]:
             turns += [t for t in part.split(",") if t.strip()]
             continue
         for piece in part.split(",") if "=" not in part else [part]:
-            piece = piece.strip()
-            if "=" in piece:
-                k, v = piece.split("=", 1)
-                out[k.strip().lower()] = v.strip()
-            elif piece:
-                out[piece.lower()] = ""
+            key, is_pair, value = piece.strip().partition("=")
+            key = key.strip().lower()
+            if not key and not is_pair:
+                continue
+            if key in out:  # as a sheet key given twice: refused, never the last one silently winning
+                example = f", e.g. `{key}={value.strip()[:30]}`" if is_pair else ""
+                raise InputError(f"`{key}` is given twice in `options`: give it once{example}.")
+            out[key] = value.strip()
     if turns:
         out[",".join(t.strip().lower() for t in turns)] = ""
     return out

@@ -165,3 +165,13 @@ async def test_a_number_out_of_its_options_range_never_reaches_the_bot(h: Harnes
     with pytest.raises(HarnessError, match=said):
         await h.run("gm", command, **options)
     assert await export(h) == before
+
+
+async def test_an_encounter_option_given_twice_is_refused(h: Harness) -> None:
+    """docs/commands.md: "A key given twice is refused (give it once)": `/encounter settings
+    options:"crit=no fumble=no crit=yes"` is refused as a sheet key given twice is, and changes nothing."""
+    await h.run("gm", "/encounter start", system="open", name="Crypt", map="12x10")
+    before = await export(h)
+    text = refusal(await h.run("gm", "/encounter settings", options="crit=no fumble=no crit=yes"))
+    assert "`crit` is given twice in `options`: give it once" in text
+    assert await export(h) == before

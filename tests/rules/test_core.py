@@ -244,6 +244,22 @@ def test_options_words_and_pairs() -> None:
     assert parse_options("far,close") == {"far": "", "close": ""}
 
 
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("crit=no fumble=no crit=yes", "`crit` is given twice in `options`: give it once, e.g. `crit=yes`."),
+        ("adv keep=3 ADV", "`adv` is given twice in `options`: give it once."),
+        ("far,far", "`far` is given twice in `options`: give it once."),
+    ],
+)
+def test_an_option_given_twice_is_refused(text: str, words: str) -> None:
+    """docs/commands.md: "A key given twice is refused (give it once)", in `options` as in `sheet`:
+    `options:"crit=no fumble=no crit=yes"` is refused rather than the last one winning."""
+    with pytest.raises(InputError) as refused:
+        parse_options(text)
+    assert refused.value.message == words
+
+
 def test_read_sheet_names_bad_keys_and_values() -> None:
     """Unknown keys list the accepted ones; bad values say what is accepted; required keys are asked for."""
     keys = [
