@@ -35,6 +35,7 @@ __all__ = [
     "REMINDER_HOURS_MAX",
     "MAX_NUDGES_LIMIT",
     "MAX_CELL_HEIGHT",
+    "MAX_ENCOUNTER_NAME",
     "INITIATIVE_MIN",
     "INITIATIVE_MAX",
     "reminder_hours_problem",
@@ -49,6 +50,8 @@ TERRAIN_KINDS = ("clear", "wall", "difficult", "rough", "obstacle", "gap", "clim
 Status = Literal["active", "downed", "out"]
 #: a map cell's height (elevation) in feet is from -MAX_CELL_HEIGHT to MAX_CELL_HEIGHT
 MAX_CELL_HEIGHT = 1000
+#: the longest name an encounter may have
+MAX_ENCOUNTER_NAME = 100
 
 
 class MapState(BaseModel):
@@ -215,7 +218,7 @@ class Encounter(BaseModel):
     format: str = EXPORT_FORMAT
     system: str
     variant: str | None = None
-    name: str = Field(default="Encounter", max_length=100)
+    name: str = Field(default="Encounter", max_length=MAX_ENCOUNTER_NAME)
     round: int = Field(default=0, ge=0, le=1_000_000)
     phase: str | None = None
     current: str | None = None

@@ -17,7 +17,13 @@ from pydantic import ValidationError
 from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.geometry import Cell, parse_map_spec
 from rules.geometry.cell_lists import parse_cell_list
-from rules.models import MAX_CELL_HEIGHT, Encounter, MapState, Settings
+from rules.models import (
+    MAX_CELL_HEIGHT,
+    MAX_ENCOUNTER_NAME,
+    Encounter,
+    MapState,
+    Settings,
+)
 from rules.report import joined, user_ref
 from rules.sheet import read_int
 from rules.system import RuleSystem, check_plain
@@ -63,11 +69,16 @@ def new_encounter(
 ) -> Encounter:
     """A new encounter of ``system`` run by ``gm_id``, before anyone is added."""
     variant = system.check_variant(variant)
-    check_plain(name or "", "encounter's name")
+    name = (name or "").strip()
+    if len(name) > MAX_ENCOUNTER_NAME:
+        raise InputError(
+            f"An encounter's name is at most {MAX_ENCOUNTER_NAME} characters (this one has {len(name)}): shorten it."
+        )
+    check_plain(name, "encounter's name")
     return Encounter(
         system=system.key,
         variant=variant,
-        name=(name or "").strip()[:100] or f"{system.title} encounter",
+        name=name or f"{system.title} encounter",
         map=map_of(system, map_spec),
         gm_ids=[gm_id],
         settings=Settings(reminder_hours=reminder_hours),

@@ -175,3 +175,15 @@ async def test_an_encounter_option_given_twice_is_refused(h: Harness) -> None:
     text = refusal(await h.run("gm", "/encounter settings", options="crit=no fumble=no crit=yes"))
     assert "`crit` is given twice in `options`: give it once" in text
     assert await export(h) == before
+
+
+async def test_a_long_encounter_name_is_refused_not_cut(h: Harness) -> None:
+    """docs/commands.md: "an encounter's at most 100 ...; a longer one is refused, never cut": an
+    encounter's name over 100 characters is refused saying the limit and its length, as a combatant's
+    name over 40 is, and no encounter starts; 100 fit."""
+    text = refusal(await h.run("gm", "/encounter start", system="open", name="a" * 111, map="12x10"))
+    assert "An encounter's name is at most 100 characters (this one has 111)" in text
+    sent = await h.run("gm", "/encounter status")
+    assert sent[0].ephemeral and "a" * 100 not in sent[0].text
+    await h.run("gm", "/encounter start", system="open", name="b" * 100, map="12x10")
+    assert (await export(h))["name"] == "b" * 100
