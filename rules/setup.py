@@ -170,8 +170,8 @@ def with_gm(enc: Encounter, user_id: str, remove: bool, by: str) -> Encounter:
             raise InputError(f"{user_ref(user_id)} is not a GM here.")
         if user_id == new.gm_ids[0] and by != user_id:
             raise NotAllowed(
-                f"Only {user_ref(user_id)} can remove {user_ref(user_id)} as GM: an encounter's first GM "
-                "(who started it) stays until they step down themselves."
+                f"Only {user_ref(user_id)} can remove themselves as GM: an encounter's first GM "
+                "(who started it) stays until they step down."
             )
         if len(new.gm_ids) == 1:
             raise IllegalAction("An encounter needs at least one GM: add another before removing this one.")

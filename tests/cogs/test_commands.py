@@ -320,7 +320,7 @@ async def test_a_co_gm_cannot_remove_the_gm_who_made_them_one(h: Harness) -> Non
     await setup_fight(h)
     await h.run("gm", "/encounter gm", user="@ann")
     sent = await h.run("ann", "/encounter gm", user="@gm", remove="true")
-    assert sent[0].ephemeral and "first GM" in sent[0].text and "step down themselves" in sent[0].text
+    assert sent[0].ephemeral and "first GM" in sent[0].text and f"Only <@{user_id_of('gm')}> can remove themselves as GM" in sent[0].text
     sent = await h.run("gm", "/init roll")
     assert not sent[0].ephemeral
     sent = await h.run("gm", "/encounter gm", user="@gm", remove="true")

@@ -137,8 +137,8 @@ def test_a_co_gm_cannot_remove_the_gm_who_started_the_encounter() -> None:
     with pytest.raises(NotAllowed) as refused:
         with_gm(enc, "1", remove=True, by="5")
     assert refused.value.message == (
-        "Only {user:1} can remove {user:1} as GM: an encounter's first GM (who started it) stays "
-        "until they step down themselves."
+        "Only {user:1} can remove themselves as GM: an encounter's first GM (who started it) stays "
+        "until they step down."
     )
     assert enc.model_dump() == before
     assert with_gm(enc, "6", remove=True, by="5").gm_ids == ["1", "5"]
