@@ -260,7 +260,7 @@ HOSTILE_NAMES = ["@everyone", "@here", "<@&123456789012345678>", "<@123456789012
 
 async def test_every_outgoing_payload_is_within_discord_limits(h: Harness, tmp_path: Path) -> None:
     """A long, varied session: every payload sent stays within Discord's limits and restricts mentions."""
-    await h.run("gm", "/encounter start", system="coup-de-grace", name="N" * 300, map="60x60")
+    await h.run("gm", "/encounter start", system="coup-de-grace", name="N" * 100, map="60x60")  # the longest name
     await h.run("gm", "/encounter settings", reminder_hours="1", options="range_increment=6")
     for i in range(60):
         name = HOSTILE_NAMES[i] if i < len(HOSTILE_NAMES) else f"Fighter number {i} " + "z" * 18
