@@ -151,21 +151,29 @@ class Reminders:
         # a nudge or warning offers the turn's buttons; the GM's notice and a reminder of a question do not
         mine = kind != "notice" and asked is None
         buttons = Ping(users, "", live.id, turn_tag(enc, turn), enc.map.kind != "none") if mine else None
-        return await self._addressed(r, text, users, kind, now, clock[1] if clock else None, buttons)
+        return await self._addressed(r, text, users, kind, now, clock, buttons)
 
     async def _addressed(
-        self, r: Reminder, text: str, users: tuple[str, ...], kind: str, now: float, deadline: float | None,
+        self, r: Reminder, text: str, users: tuple[str, ...], kind: str, now: float, clock: tuple[float, float] | None,
         buttons: Ping | None = None,
     ) -> Nudge | None:
         """The nudge for the players awake now, by channel mention or DM as each asked; if all
-        are in their quiet hours it waits until the first of them ends (never past the deadline)."""
+        are in their quiet hours it waits until the first of them ends, never past the deadline
+        (``clock``: the warning's time and the deadline's) nor past a warning still to come. A
+        warning cannot wait for quiet hours that end only after the deadline: it goes out to
+        those players now, saying so."""
         prefs = await self.store.player_prefs(users)
         quiet = {u: t for u in users if u in prefs and (t := quiet_until(prefs[u], now)) is not None}
-        awake = [u for u in users if u not in quiet]
+        late = {u for u, t in quiet.items() if kind == "warning" and clock is not None and t >= clock[1]}
+        awake = [u for u in users if u not in quiet or u in late]
         if users and not awake:
-            wake = min(quiet.values())
-            await self.store.postpone_reminder(r.encounter_id, min(wake, deadline) if deadline else wake)
+            later = [min(quiet.values())]
+            if clock is not None:
+                later += [clock[1]] + ([clock[0]] if not r.warned and clock[0] > now else [])
+            await self.store.postpone_reminder(r.encounter_id, min(later))
             return None
+        if late:
+            text = f"{text[:MAX_MESSAGE - len(QUIET_WARNING) - 1]}\n{QUIET_WARNING}"
         mode = {u: prefs[u].mode if u in prefs else "channel" for u in awake}
         pings = tuple(u for u in awake if mode[u] in ("channel", "both"))
         dms = tuple(u for u in awake if mode[u] in ("dm", "both"))
@@ -307,6 +315,8 @@ def _asked_text(enc: Encounter, asked: Prompt, lead: str) -> str:
     )[:MAX_MESSAGE]
 
 
+#: the line a deadline's warning sent in quiet hours ends with
+QUIET_WARNING = "🌙 Sent in quiet hours: they end only after the deadline."
 #: the command a deadline's action is logged as
 COMMANDS = {"next": "/init next", "act": "/act"}
 #: what a deadline policy does, in a few words

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import pytest
+
 from bot.offline.harness import Clock, Harness, Sent, user_id_of
 from bot.service.clock import duration_text
 from tests.cogs.fights import BORIN, GRAK
@@ -84,3 +86,47 @@ async def test_coup_de_grace_deadline_passes_the_whole_sides_activation_the_warn
     assert "orcs** to activate a mini: Grak" in deadline.text
     board = (await h.run("bob", "/encounter status"))[0]
     assert "**Borin** · C3 E" in board.text and board.text.count("· activated ·") == 2, board.text
+
+
+async def quarter_hourly(h: Harness, hours: float) -> list[tuple[float, Sent]]:
+    """Move the clock on a quarter of an hour at a time; what the reminder pass sent, with the hours passed."""
+    out = []
+    for step in range(1, int(hours * 4) + 1):
+        clock_of(h).now += HOUR / 4
+        out += [(step / 4, s) for s in await h.reminders()]
+    return out
+
+
+@pytest.mark.parametrize("policy, then", [("pass", "then the turn passes"), ("gm", "then the GM is told")])
+async def test_a_warning_quiet_hours_would_hold_past_the_deadline_reaches_the_player_before_it(
+    h: Harness, policy: str, then: str,
+) -> None:
+    """`/notify quiet` "holds nudges and deadline warnings due in those hours until they end (never
+    past the deadline itself)" (docs/commands.md): bob is quiet 04:00-12:00 UTC and his turn, from
+    05:00, has a 6 h deadline. The warning is not held past 11:00: it goes out at its time (09:30),
+    saying why it comes in his quiet hours; the nudges due at 07:00 and 09:00 give way to it."""
+    clock_of(h).now = datetime(2027, 1, 15, 5, 0, tzinfo=timezone.utc).timestamp()
+    await h.run("bob", "/notify", quiet="04:00-12:00", tz="UTC")
+    await waiting_turn(h, reminder_hours="2", deadline_hours="6", deadline_policy=policy)
+    bob = str(user_id_of("bob"))
+    sent = await quarter_hourly(h, 9)
+    to_bob = [(hours, s) for hours, s in sent if bob in s.pinged_users()]
+    [(hours, warning)] = to_bob
+    assert hours == 4.5, f"the warning went out {hours} h into the turn"
+    assert f"⏳ your turn's deadline is in about 1.5 h ({then})" in warning.text
+    assert "quiet hours" in warning.text and "after the deadline" in warning.text
+    deadline = [hours for hours, s in sent if "deadline in **Bridge**" in s.text or "Deadline:" in s.text]
+    assert deadline == [6], sent
+
+
+async def test_a_warning_held_by_quiet_hours_that_end_before_the_deadline_goes_out_as_they_end(h: Harness) -> None:
+    """Quiet hours 04:00-10:00 UTC and a turn from 05:00 with a 6 h deadline: the warning due at 09:30
+    waits until 10:00 ("holds nudges and deadline warnings due in those hours until they end") and
+    says the hour left, without a word about quiet hours."""
+    clock_of(h).now = datetime(2027, 1, 15, 5, 0, tzinfo=timezone.utc).timestamp()
+    await h.run("bob", "/notify", quiet="04:00-10:00", tz="UTC")
+    await waiting_turn(h, reminder_hours="2", deadline_hours="6", deadline_policy="pass")
+    bob = str(user_id_of("bob"))
+    [(hours, warning)] = [(hours, s) for hours, s in await quarter_hourly(h, 6) if bob in s.pinged_users()]
+    assert hours == 5 and "⏳ your turn's deadline is in about 1 h (then the turn passes)" in warning.text
+    assert "quiet hours" not in warning.text
