@@ -4,7 +4,8 @@ Each line is ``@user [#channel] /command option:value option:"value with spaces"
 ``# text`` is a comment; blank lines are skipped. Buttons are printed under their message
 (``[End turn] [Map]``); ``@user [#channel] !press "End turn"`` presses the button with that
 label (or custom id) on the latest message in the channel that has it. Console-only lines
-start with ``!``: ``!wait HOURS`` moves the clock on and sends due reminders;
+start with ``!``: ``!wait HOURS`` moves the clock on and sends due reminders (and
+the status board edit of a deadline that moved the turn on);
 ``!delete-board [#channel]`` deletes the status board message (the bot posts it again on the
 next change).
 """
@@ -184,7 +185,9 @@ class Console:
             except ValueError:
                 raise HarnessError("!wait takes a number of hours") from None
             self.clock.offset += hours * 3600
-            for s in await self.h.reminders():
+            start = len(self.h.recorder.sent)
+            await self.h.reminders()
+            for s in self.h.recorder.sent[start:]:  # with the board edits a deadline makes
                 print(self.render(s), file=self.out)
             print(file=self.out)
             return

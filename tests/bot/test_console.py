@@ -119,6 +119,24 @@ def test_wait_sends_due_reminders_and_delete_board_reposts(tmp_path: Path) -> No
     assert "status board (posted)" in after.split("> @gm /combatant edit")[1]
 
 
+def test_wait_shows_the_board_edit_a_deadline_makes(tmp_path: Path) -> None:
+    """A deadline that passes the turn edits the status board, as the bot does: `!wait` prints that
+    edit (the board now names Grak's side) after the deadline's message, as a command prints its own."""
+    script = "\n".join([
+        "@gm /encounter start system:coup-de-grace map:6x6",
+        '@gm /combatant add name:A owner:@bob side:x at:A1 sheet:"class=light"',
+        '@gm /combatant add name:Grak side:y at:F6 sheet:"class=light"',
+        "@gm /encounter settings reminder_hours:0 deadline_hours:4 deadline_policy:pass",
+        '@gm /init roll roll:"6,1"',
+        "!wait 4",
+        "",
+    ])
+    waited = console(tmp_path, stdin=script).stdout.split("> !wait 4")[1]
+    assert "Deadline: A's turn" in waited
+    deadline, board = waited.split("[#general] status board (edited):")
+    assert "y to activate: Grak" in board.splitlines()[3], board
+
+
 @pytest.mark.parametrize(
     "make, words",
     [

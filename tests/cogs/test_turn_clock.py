@@ -56,6 +56,17 @@ async def test_a_warning_then_the_deadline_passes_the_turn(h: Harness) -> None:
     assert "Borin's activation ends" in log
 
 
+async def test_a_deadline_that_passes_the_turn_edits_the_status_board(h: Harness) -> None:
+    """The board follows the deadline's pass as it follows an `/init next`: edited to the next turn
+    with the deadline's post, not left reading "Borin" until the next command."""
+    await waiting_turn(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    start = len(h.recorder.sent)
+    clock_of(h).now += 4 * HOUR
+    await h.reminders()
+    [board] = [s for s in h.recorder.sent[start:] if s.kind == "channel_edit"]
+    assert "Round 1 · orcs to activate: Grak" in board.text and "**Borin** · C3 E · 3/3 HP · DV 5 · MA 4 · activated" in board.text
+
+
 async def test_a_warning_less_than_an_hour_before_the_deadline_says_minutes(h: Harness) -> None:
     """"less than an hour before it, in minutes: `about 30 min`" (docs/commands.md): a 2 h deadline warns bob
     half an hour before, in minutes, not `about 0 h`."""
