@@ -83,7 +83,9 @@ def notify_report(prefs: NotifyPrefs) -> Report:
     """A player's `/notify` choices: quiet hours, and how nudges reach them."""
     lines = [
         f"Quiet hours: **{quiet_text(prefs)}**" + (": nudges due then wait until they end" if prefs.quiet_start is not None else ""),
-        f"Nudges reach you by: **{NOTIFY_MODES[prefs.mode]}**",
+        f"Nudges reach you by: **{NOTIFY_MODES[prefs.mode]}**" + (
+            "; each also shows in the channel without mentioning you, for its End turn and Map buttons"
+            if prefs.mode == "dm" else ""),
         "Turn changes always mention you in the channel; these choices are for nudges and deadline warnings, in every server.",
     ]
     return Report("🔔 Your notifications", lines)

@@ -231,6 +231,26 @@ async def test_dm_mode_sends_the_nudge_by_direct_message(h: Harness) -> None:
     assert any(s.pinged_users() == [str(user_id_of("bob"))] for s in sent)
 
 
+async def test_dm_mode_keeps_a_copy_without_a_mention_in_the_channel_for_the_buttons(h: Harness) -> None:
+    """`mode:dm` sends nudges "by direct message instead of a channel mention" (docs/commands.md):
+    the nudge still shows in the channel, mentioning no one, because it carries the turn's End turn
+    and Map buttons, which work only there ("End turn | the turn message, and the reminders and
+    deadline warnings of that turn"); the DM has none. The /notify reply says so."""
+    r = reply(await h.run("bob", "/notify", mode="dm"))
+    assert r.ephemeral and "Nudges reach you by: **a direct message**" in r.text
+    assert "also shows in the channel without mentioning you, for its End turn and Map buttons" in r.text
+    for mode in ("channel", "both"):
+        assert "without mentioning you" not in reply(await h.run("bob", "/notify", mode=mode)).text
+    await h.run("bob", "/notify", mode="dm")
+    await waiting_turn(h, reminder_hours="1")
+    clock_of(h).now += HOUR
+    sent = await h.reminders()
+    [dm] = h.direct_messages("bob")
+    [channel] = [s for s in sent if s is not dm]
+    assert channel.pinged_users() == [] and "End turn" in str(channel.payload.get("components"))
+    assert "End turn" not in str(dm.payload.get("components"))
+
+
 async def test_closed_dms_fall_back_to_the_channel_and_log_a_warning(h: Harness, caplog: pytest.LogCaptureFixture) -> None:
     """mode dm with direct messages closed to the bot: bob is pinged in the channel instead, and a warning is logged."""
     await h.run("bob", "/notify", mode="dm")
