@@ -72,3 +72,31 @@ async def test_the_deadline_answers_no(h: Harness) -> None:
     assert grak(data)["position"] == "E2" and grak(data)["hp"] == 30 and data["state"]["waiting"] is None
     [stale] = await h.press("bob", "Strike", DM)
     assert "answered or taken back" in stale.text
+
+
+async def two_guards(h: Harness, **settings: str) -> None:
+    """bob's Borin (C4) and ann's Alda (C5) both have the GM's Orc (D4, acting first) in reach; the Orc steps E."""
+    await h.run("gm", "/encounter start", system="open", name="Opp3", map="12x10")
+    await h.run("gm", "/encounter settings", options="hidden=none", **settings)
+    await h.run("bob", "/combatant add", name="Borin", at="C4", sheet="hp=30 init=+0 weapons=axe:+5:1d8+3:slashing")
+    await h.run("ann", "/combatant add", name="Alda", at="C5", sheet="hp=30 init=+0 weapons=axe:+5:1d8+3:slashing")
+    await h.run("gm", "/combatant add", name="Orc", at="D4", sheet="hp=40 ac=5 init=+20 weapons=axe:+5:9:slashing")
+    await h.run("gm", "/init roll", roll="5,3,10")
+    await h.run("gm", "/move", combatant="Orc", path="E")
+
+
+def orc(data: dict) -> dict:
+    return next(c for c in data["combatants"] if c["name"] == "Orc")
+
+
+async def test_a_deadline_on_a_step_two_players_may_strike_answers_both_and_passes_the_turn(h: Harness) -> None:
+    """"the turn's deadline answers no; being the mover's turn's deadline, it then also does to that turn what
+    `deadline_policy` says, as any deadline": the Orc's move ends unharmed and its turn passes."""
+    await two_guards(h, reminder_hours="0", deadline_hours="2", deadline_policy="pass")
+    clock: Clock = h.bot.service.clock
+    clock.now += 3 * HOUR
+    said = " ".join(s.text for s in await h.reminders())
+    assert "up to you" not in said
+    data = await export(h)
+    assert orc(data)["position"] == "E4" and orc(data)["hp"] == 40 and data["state"]["waiting"] is None
+    assert data["current"] == "Borin"

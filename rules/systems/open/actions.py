@@ -87,7 +87,8 @@ def _stand(ctx: ActionContext, action: Act) -> list[Event]:
 
 
 def _opportunity(ctx: ActionContext, action: Act) -> list[Event]:
-    """The answer to an opportunity attack offered: ``yes`` strikes, ``no`` lets the mover go; the move goes on."""
+    """The answer to an opportunity attack offered: ``yes`` strikes, ``no`` lets the mover go; the move goes on,
+    asking those not yet asked about the step (the deadline's answer answers them all: `movement.walk`)."""
     enc, opts, words = ctx.encounter, ctx.options, ctx.words
     st = OpenEncounter.of(enc)
     waiting = st.waiting
@@ -100,6 +101,9 @@ def _opportunity(ctx: ActionContext, action: Act) -> list[Event]:
         if not action.is_gm and action.user_id != attacker.owner_id:
             raise NotAllowed(f"The question is {attacker.name}'s: only its owner or the GM can answer it.")
         raise NotAllowed(f"The question is {attacker.name}'s: answer with `combatant:{attacker.name}`.")
+    if words["deadline"] and not action.is_gm:
+        raise NotAllowed("`deadline` is the answer the turn's deadline gives: answer with `options:\"yes\"` (strike) "
+                         "or `options:\"no\"` (let it go).")
     if words["choice"] is None:
         raise IllegalAction("Answer with `options:\"yes\"` (strike) or `options:\"no\"` (let it go).")
     st.waiting = None
@@ -112,7 +116,8 @@ def _opportunity(ctx: ActionContext, action: Act) -> list[Event]:
     else:
         events.append(OpportunityDeclined(actor=attacker.name, mover=mover.name, lapsed=bool(words["deadline"])))
     if mover.status == "active" and waiting.rest:
-        events += walk(enc, opts, grid, mover, [grid.parse(x) for x in waiting.rest], ctx.dice, skip=attacker.name)
+        events += walk(enc, opts, grid, mover, [grid.parse(x) for x in waiting.rest], ctx.dice,
+                       skip={*waiting.answered, attacker.name}, lapsed=bool(words["deadline"]))
     return events
 
 

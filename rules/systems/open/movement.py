@@ -13,13 +13,15 @@ Opportunity attacks (option ``opportunity``). A step out of the reach of a hosti
 that has its reaction provokes one melee attack from it with its first melee weapon, before the
 step. The bot takes the GM's at once; a player's is offered to its owner as a private question
 (`prompt`): the mover waits on the cell before the step until the answer (`/act action:opportunity`,
-which the buttons send; the turn's deadline answers no), then goes on along the rest of its path.
+which the buttons send), then goes on along the rest of its path. Each hostile is asked once a step: one
+that let the mover go is not asked again about the same step. The turn's deadline answers no, for every
+player the rest of the move would ask, so the move ends and the deadline's policy applies to the turn.
 """
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from rules.dice import Dice
 from rules.effects import active
@@ -31,7 +33,7 @@ from rules.options import OptionValues
 from rules.systems.open import sheet
 from rules.systems.open.attacks import strike
 from rules.systems.open.conditions import has
-from rules.systems.open.events import OpportunityOffered
+from rules.systems.open.events import OpportunityDeclined, OpportunityOffered
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter, Waiting
 from rules.systems.open.turns import DISENGAGE, acting, feet_left, saving
@@ -240,10 +242,11 @@ def _check_stop(enc: Encounter, c: Combatant, at: Cell) -> None:
 
 
 def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: list[Cell], dice: Dice,
-         check: bool = False, skip: str | None = None) -> list[Event]:
+         check: bool = False, skip: Collection[str] = (), lapsed: bool = False) -> list[Event]:
     """``c`` steps along ``cells``, the opportunity attacks each step provokes first; it stops where it
     falls, or waits where a player is asked. ``check``: refuse a path it cannot take, before any step;
-    ``skip``: the hostile whose question about the first step has been answered."""
+    ``skip``: the hostiles whose questions about the first step have been answered; ``lapsed``: the turn's
+    deadline has passed, and answers no for every player instead of asking."""
     st, crawl = OpenCombatant.of(c), has(enc, c, "crawl")
     start = c.cell
     assert start is not None
@@ -271,11 +274,14 @@ def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: li
 
     for i, nxt in enumerate(cells):
         for h in provokers(enc, opts, grid, c, here, nxt):
-            if i == 0 and h.name == skip:
+            if i == 0 and h.name in skip:
                 continue
             flush()
+            if sheet.is_player(enc, h) and lapsed:
+                events.append(OpportunityDeclined(actor=h.name, mover=c.name, lapsed=True))
+                continue
             if sheet.is_player(enc, h):
-                return events + _ask(enc, h, c, here, cells[i:])
+                return events + _ask(enc, h, c, here, cells[i:], sorted(skip) if i == 0 else [])
             OpenCombatant.of(h).reacted = True
             events += strike(enc, opts, grid, h, c, sheet.weapon(h, None, melee_only=True), dice, [], [],
                              opportunity=True)
@@ -292,12 +298,13 @@ def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: li
     return events
 
 
-def _ask(enc: Encounter, h: Combatant, c: Combatant, here: Cell, rest: list[Cell]) -> list[Event]:
-    """Offer ``h``'s owner an opportunity attack at ``c``, which waits on ``here``."""
+def _ask(enc: Encounter, h: Combatant, c: Combatant, here: Cell, rest: list[Cell], answered: list[str]) -> list[Event]:
+    """Offer ``h``'s owner an opportunity attack at ``c``, which waits on ``here`` (``answered``: the hostiles
+    asked about the same step before)."""
     st = OpenEncounter.of(enc)
     st.asked += 1
     assert h.owner_id is not None
     tag = hashlib.sha256(f"{st.asked}:{h.name}:{c.name}:{here.name}".encode()).hexdigest()[:8]
     st.waiting = Waiting(attacker=h.name, mover=c.name, owner=h.owner_id, tag=tag, at=here.name,
-                         rest=[x.name for x in rest])
+                         rest=[x.name for x in rest], answered=answered)
     return [OpportunityOffered(actor=h.name, mover=c.name, owner=h.owner_id, at=here.name)]

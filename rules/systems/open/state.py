@@ -45,7 +45,8 @@ class OpenCombatant(CombatantState):
 
 class Waiting(BaseModel):
     """An opportunity attack offered to a player: the mover stopped at ``at`` and goes on along
-    ``rest`` (cells) once ``owner`` answers for ``attacker`` (question ``tag``)."""
+    ``rest`` (cells) once ``owner`` answers for ``attacker`` (question ``tag``); ``answered``: the
+    hostiles already asked about the same step (each is asked once a step)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -55,6 +56,7 @@ class Waiting(BaseModel):
     tag: str
     at: str
     rest: list[str] = Field(default_factory=list, max_length=200)
+    answered: list[str] = Field(default_factory=list, max_length=1000)
 
 
 class OpenEncounter(EncounterState):

@@ -358,3 +358,70 @@ def test_a_move_to_a_hostiles_cell_or_a_wall_says_why(to: str, says: str) -> Non
     wall says so, as it does for an ally's cell, not that the cell is too far or walled off."""
     s = walker(foe_at="D2", blocked=("C3",))
     assert s.refused("move", actor="Ann", to=to) == says
+
+
+def two_guards() -> Scenario:
+    """The s33 set-up: bob's Borin (C4) and ann's Alda (C5) both have the GM's Orc (D4, acting first) in reach."""
+    s = Scenario("open", map="12x10").add("Borin", f"hp=30 init=+0 {SWORD}", at="C4", owner="bob")
+    s.add("Alda", f"hp=30 init=+0 {SWORD}", at="C5", owner="ann")
+    s.add("Orc", f"hp=40 ac=5 init=+20 {SWORD}", at="D4", owner=None, side="foes")
+    s.run("init_roll", [5, 3, 10])
+    s.run("move", actor="Orc", path="E")
+    return s
+
+
+def answer(s: Scenario, choice: str, dice: tuple[int, ...] = ()) -> str:
+    """Answer the waiting question as the GM; whose it was."""
+    waiting = OpenEncounter.of(s.enc).waiting
+    assert waiting is not None
+    s.run("act", dice, actor=waiting.attacker, action="opportunity", options={"choice": choice, "tag": waiting.tag})
+    return waiting.attacker
+
+
+def test_a_step_out_of_two_players_reach_asks_each_once_and_goes_on_when_both_decline() -> None:
+    """"a step out of the reach of a hostile able to act that has its reaction provokes one melee attack from it
+    ... the move waits on the cell before the step ... and goes on after the answer": each hostile is asked once
+    for that step, and after both let the mover go it steps on."""
+    s = two_guards()
+    asked = [answer(s, "no")]
+    assert s.get("Orc").position == "D4"
+    asked.append(answer(s, "no"))
+    assert sorted(asked) == ["Alda", "Borin"]
+    assert OpenEncounter.of(s.enc).waiting is None and s.get("Orc").position == "E4"
+
+
+def test_one_who_declined_is_not_asked_again_after_the_other_strikes() -> None:
+    """"provokes one melee attack from it": one who let the mover go is not asked again for that step when the
+    other strikes."""
+    s = two_guards()
+    first = answer(s, "no")
+    second = answer(s, "yes", (3, 1))  # a miss
+    assert second != first
+    assert OpenEncounter.of(s.enc).waiting is None and s.get("Orc").position == "E4"
+
+
+def test_the_deadline_answers_no_for_every_hostile_the_waiting_move_passes() -> None:
+    """"the turn's deadline answers no; being the mover's turn's deadline, it then also does to that turn what
+    `deadline_policy` says": the deadline answers for each hostile the step leaves, so the move ends and the
+    turn can pass."""
+    s = two_guards()
+    lapse = s.system.lapse(s.enc)
+    assert lapse is not None
+    res = s.system.resolve(s.enc, lapse, Dice.fixed(()))
+    s.enc = res.encounter
+    declined = [e for e in res.events if isinstance(e, OpportunityDeclined)]
+    assert sorted(e.actor for e in declined) == ["Alda", "Borin"] and all(e.lapsed for e in declined)
+    assert OpenEncounter.of(s.enc).waiting is None and s.get("Orc").position == "E4"
+    s.run("next", actor="Orc")
+    assert s.enc.current == "Borin"
+
+
+def test_a_player_cannot_give_the_deadlines_answer() -> None:
+    """"the turn's deadline answers no": only the deadline (the bot, as the GM) gives that answer, which answers for
+    every player the move passes; a player's `deadline` is refused and changes nothing."""
+    s = two_guards()
+    waiting = OpenEncounter.of(s.enc).waiting
+    assert waiting is not None
+    text = s.refused("act", gm=False, user_id=waiting.owner, actor=waiting.attacker, action="opportunity",
+                     options={"choice": "no", "tag": waiting.tag, "deadline": "yes"})
+    assert 'options:"no"' in text
