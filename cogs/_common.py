@@ -24,6 +24,7 @@ from rules.sheet import parse_options, parse_pairs, parse_sheet_edit
 __all__ = [
     "ctx_of",
     "reply",
+    "send_question",
     "Sheet",
     "SheetEdit",
     "Options",
@@ -93,8 +94,7 @@ async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
     if outcome.direct is not None:
         users, report = outcome.direct
         await client.send_direct(users, embed=to_embed(report))
-    if outcome.prompt is not None and outcome.channel_id is not None and client.send_prompt is not None:
-        await client.send_prompt(client, outcome.channel_id, outcome.prompt)
+    await send_question(client, outcome)
     ping = outcome.ping
     if ping is not None:
         extra: dict[str, Any] = {}
@@ -106,6 +106,14 @@ async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
         release(view=extra.get("view"))
     if outcome.board_changed and interaction.channel_id is not None:
         await _board_or_grant(interaction, str(interaction.channel_id), lacking)
+
+
+async def send_question(client: Skirmish, outcome: Outcome) -> None:
+    """Send the question the command left waiting (``outcome.prompt``: one a player answers by
+    button, such as the next opportunity attack of a move), whichever way the command came: typed,
+    a button's press in a direct message, or the turn clock."""
+    if outcome.prompt is not None and outcome.channel_id is not None and client.send_prompt is not None:
+        await client.send_prompt(client, outcome.channel_id, outcome.prompt)
 
 
 async def _board_or_grant(interaction: discord.Interaction, channel_id: str, lacking: tuple[str, ...]) -> None:

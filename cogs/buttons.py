@@ -28,7 +28,7 @@ from bot.limits import LIMITS, checked
 from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
 from bot.service import Ctx, LogPage, Outcome
 from bot.tree import SentView, answer, kept, release, report_error
-from cogs._common import bot_of, ctx_of, defer, reply, service_of
+from cogs._common import bot_of, ctx_of, defer, reply, send_question, service_of
 from rules.errors import NotAllowed
 from rules.report import COLOURS, Report, user_ref
 from rules.system import Prompt
@@ -372,7 +372,8 @@ async def send_prompt(client: "Skirmish", channel_id: str, q: Prompt) -> None:
 
 async def post_outcome(client: "Skirmish", channel_id: str, outcome: Outcome) -> None:
     """Post in the encounter's channel what a command answered elsewhere (a direct message) did:
-    its report, a turn change's ping with its buttons, and the status board. The answer is already
+    its report, a turn change's ping with its buttons, the question it leaves waiting (sent to its
+    player, as after a typed answer), and the status board. The answer is already
     applied: where the channel refuses the post, that is logged and the board still follows."""
     channel = client.get_partial_messageable(int(channel_id))
     try:
@@ -389,6 +390,7 @@ async def post_outcome(client: "Skirmish", channel_id: str, outcome: Outcome) ->
             release(view=view)
     except discord.HTTPException:
         log.warning("cannot post an answer's result in %s", channel_id)
+    await send_question(client, outcome)  # the next question, as a typed answer sends it
     if outcome.board_changed:
         client.boards.touch(channel_id)
 

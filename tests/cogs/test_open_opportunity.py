@@ -89,6 +89,22 @@ def orc(data: dict) -> dict:
     return next(c for c in data["combatants"] if c["name"] == "Orc")
 
 
+async def test_the_next_players_question_is_sent_after_a_button_answer(h: Harness) -> None:
+    """"A player's is asked of its owner privately, with a Strike and a Let it go button": after bob's button answers
+    his question, ann's question about the same step comes to her with its buttons, and her press answers it."""
+    await two_guards(h)
+    [first] = h.direct_messages("bob")
+    assert [b["label"] for b in buttons_of(first)] == ["Strike", "Let it go"]
+    await h.press("bob", "Let it go", DM)
+    [second] = h.direct_messages("ann")
+    assert "leaving **Alda**'s reach" in second.text
+    assert [b["label"] for b in buttons_of(second)] == ["Strike", "Let it go"]
+    await h.press("ann", "Let it go", DM)
+    data = await export(h)
+    assert orc(data)["position"] == "E4" and data["state"]["waiting"] is None
+    assert len([m for m in h.direct_messages("bob") if "reach" in m.text]) == 1  # bob, who let the Orc go, is not asked again about the step
+
+
 async def test_a_deadline_on_a_step_two_players_may_strike_answers_both_and_passes_the_turn(h: Harness) -> None:
     """"the turn's deadline answers no; being the mover's turn's deadline, it then also does to that turn what
     `deadline_policy` says, as any deadline": the Orc's move ends unharmed and its turn passes."""
