@@ -175,6 +175,8 @@ class OpenSystem(RuleSystem):
             st.saves_made, st.saves_failed, st.stable = 0, 0, False
             events.append(StatusChanged(actor=c.name, status="active", cause=hp_cause(action.is_gm)))
             if enc.started:  # one turn a round: not again in one it has had (or whose place has passed)
+                if c.initiative is None:  # it joined the fight out: it rolls its place now, as any joiner
+                    events += turns.init_one(enc, self.option_values(enc), c, dice)
                 turns.back_in(enc, self.option_values(enc), c)
         elif c.status != "out" and c.hp is not None:
             if c.hp > 0 and status == "downed":
@@ -202,9 +204,14 @@ class OpenSystem(RuleSystem):
 
     def join_fight(self, enc: Encounter, c: Combatant, action: Add, dice: Dice) -> list[Event]:
         """One joining the fight under way takes its turns at its place in the order: where that place has passed
-        (before the one acting now), from the next round (a project default, as for one brought back)."""
+        (before the one acting now), from the next round (a project default, as for one brought back). One joining
+        down rolls its initiative too (its turns are its death saves'); one joining out rolls it when brought back."""
         events = super().join_fight(enc, c, action, dice)
-        if not enc.started or c.initiative is None or c.status != "active":
+        if enc.started and c.initiative is None and c.status == "downed":
+            rolled = turns.init_one(enc, self.option_values(enc), c, dice)
+            events = [*rolled, *(e.model_copy(update={"initiative": c.initiative}) if isinstance(e, JoinedFight) else e
+                                 for e in events)]
+        if not enc.started or c.initiative is None or not c.in_fight:
             return events
         turns.back_in(enc, self.option_values(enc), c)
         if c.name not in OpenEncounter.of(enc).acted:

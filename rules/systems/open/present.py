@@ -264,7 +264,8 @@ class OpenPresenter(Presenter[OpenFacts]):
         if waiting is not None:
             lines.append(f"⏳ {waiting.mover} waits at {waiting.at}: {waiting.attacker} may take an opportunity attack")
         if enc.started and enc.order and not enc.winner:
-            order = ", ".join(n if self.hidden(n) else f"{n} {c.initiative}" for n in enc.order if (c := enc.find(n)))
+            order = ", ".join(n if self.hidden(n) or c.initiative is None else f"{n} {c.initiative}"
+                              for n in enc.order if (c := enc.find(n)))
             lines.append(f"Order: {order}")
         return lines
 

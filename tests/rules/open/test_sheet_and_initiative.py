@@ -347,3 +347,30 @@ def test_a_copy_edited_to_another_initiative_rolls_its_own() -> None:
     s.run("init_roll", [12, 10, 3, 2])  # Ava 13, Goblins 1 and 3 11, Goblin 2 8, Bea 3
     assert [s.get(n).initiative for n in ("Goblin 1", "Goblin 2", "Goblin 3")] == [11, 8, 11]
     assert s.enc.order == ["Ava", "Goblin 1", "Goblin 3", "Goblin 2", "Bea"]
+
+
+def test_a_player_joining_mid_fight_at_0_hp_rolls_its_initiative() -> None:
+    """"a combatant added during the fight rolls its own (or takes `init:`)"; "a combatant added at 0 HP is down or
+    out as the options below say for 0 HP": a dying joiner rolls its place for its death saves, and the board's
+    order names a number, never "None"."""
+    s = Scenario("open").add("Borin", "hp=5 init=+0", at="C4").add("Orc", "hp=40 ac=5 init=+0", at="D4", owner=None)
+    s.run("init_roll", [5, 10])
+    res = s.run("add", [8], name="Pip", raw_sheet={"hp": "0", "init": "+0"}, at="C9", owner_id="cid")
+    assert s.get("Pip").status == "downed" and s.get("Pip").initiative == 8
+    assert s.enc.order == ["Orc", "Pip", "Borin"]
+    assert any("**Pip** initiative **8**" in line for line in s.text(res))
+    board = s.system.present.board_extra(s.enc, s.system.facts(s.enc))
+    assert "Order: Orc 10, Pip 8, Borin 5" in board and not any("None" in line for line in board)
+
+
+def test_a_gms_combatant_joining_out_at_0_hp_rolls_its_initiative_when_brought_back() -> None:
+    """"a combatant added during the fight rolls its own"; "the GM's `/combatant edit sheet:"hp=5"` brings it back;
+    mid-fight it takes its turns at its place in the order": one that joined out rolls its place as it comes back."""
+    s = Scenario("open").add("Borin", "hp=5 init=+0", at="C4").add("Orc", "hp=40 ac=5 init=+0", at="D4", owner=None)
+    s.run("init_roll", [5, 10])
+    s.run("add", name="Zed", raw_sheet={"hp": "0", "init": "+0"}, at="C8", owner_id=None)
+    assert s.get("Zed").status == "out"
+    res = s.run("edit", [7], actor="Zed", raw_sheet={"hp": "5"})
+    assert s.get("Zed").status == "active" and s.get("Zed").initiative == 7
+    assert s.enc.order == ["Orc", "Zed", "Borin"]
+    assert not any("None" in line for line in [*s.text(res), *s.system.present.board_extra(s.enc, s.system.facts(s.enc))])
