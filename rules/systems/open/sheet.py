@@ -16,7 +16,7 @@ from typing import Any
 from rules.dice import MAX_DICE, Dice, roll_expression
 from rules.errors import DiceError, SheetError
 from rules.models import Combatant, Encounter
-from rules.sheet import SheetKey, check_hp_within_most
+from rules.sheet import NONE, SheetKey, check_hp_within_most
 
 __all__ = [
     "ABILITIES", "SIZES", "AREAS", "DAMAGE_TYPES", "Weapon", "parse_weapon", "SHEET_KEYS", "EFFECT_VALUES", "weapons", "weapon",
@@ -191,7 +191,9 @@ def _known_type(kind: str, where: str) -> None:
 
 def _read_weapons(value: str) -> list[str]:
     """The weapons in the sheet's form, one text each: known damage types, dice that roll something
-    (or a flat damage of 1 or more), one weapon to a name."""
+    (or a flat damage of 1 or more), one weapon to a name; ``none`` is no weapon (as every sheet's list reads it)."""
+    if value.strip().lower() == NONE:
+        return []
     out: dict[str, str] = {}
     for item in (x.strip() for x in value.split(",") if x.strip()):
         w = parse_weapon(item)
@@ -224,7 +226,7 @@ def _read_init(value: str) -> str:
 
 
 def _read_types(value: str) -> list[str]:
-    if value.strip().lower() == "none":  # clears the list
+    if value.strip().lower() == NONE:  # clears the list
         return []
     items = [x.strip().lower() for x in value.split(",")]
     if not all(items):
@@ -273,7 +275,7 @@ SHEET_KEYS: tuple[SheetKey, ...] = (
              "choice", "medium", choices=SIZES),
     SheetKey("reach", "melee reach in feet", "int", DEFAULT_REACH, minimum=CELL_FT, maximum=MOST_REACH),
     SheetKey("weapons", "attacks, comma separated: `longsword:+5:1d8+3:slashing[:reach=10][:range=80/320]` or "
-             "`fireball:save=dex:15:8d6:fire:half[:area=burst20][:range=150]`", "custom", parse=_read_weapons,
+             "`fireball:save=dex:15:8d6:fire:half[:area=burst20][:range=150]`; `none`: no weapon", "custom", parse=_read_weapons,
              accepts="weapons and save attacks"),
 )
 

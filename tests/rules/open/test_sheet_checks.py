@@ -108,3 +108,16 @@ def test_a_weapons_part_given_twice_or_of_the_other_kind_of_attack_is_refused_sa
     s = Scenario("open")
     text = s.refused("add", error=SheetError, name="Pc", raw_sheet=parse_pairs(f"hp=5 weapons={weapon}"), at="A1")
     assert says in text and (not not_says or not_says not in text)
+
+
+def test_weapons_none_is_an_empty_list() -> None:
+    """docs/commands.md: "In an option whose value is a list (weapons, spells, squares), `none` (any case) is an empty
+    list ... A sheet's list key reads `none` the same way": `weapons=none` adds a combatant with no weapon, and the
+    GM's edit mid-fight takes the last weapon away."""
+    s = Scenario("open").add("Alda", "hp=30 weapons=NONE", at="C4")
+    assert s.get("Alda").sheet["weapons"] == []
+    s.add("Orc", "hp=30 weapons=axe:+5:1d8+3:slashing", at="D4", owner=None, side="foes")
+    s.run("init_roll", [1, 10])
+    s.run("edit", actor="Orc", raw_sheet={"weapons": "none"})
+    assert s.get("Orc").sheet["weapons"] == []
+    assert "no weapon" in s.refused("attack", actor="Orc", target="Alda")
