@@ -12,7 +12,8 @@ Each condition's reading (the common d20-style one, in this project's words):
   advantage; it fails Strength and Dexterity saves.
 - **paralysed** (or paralyzed) and **unconscious**: as stunned, and it is helpless: an attack
   from within 5 ft that hits is a critical hit (so is `/coupdegrace`). A combatant down at 0 HP
-  counts as unconscious.
+  counts as unconscious. One down or unconscious is not also prone: attacks against it have advantage,
+  ranged ones too (`attacks.strike` passes over its prone).
 - **frightened**, **poisoned**: its attacks have disadvantage.
 - **blinded**: its attacks have disadvantage, attacks against it advantage.
 - **invisible**: its attacks have advantage, attacks against it disadvantage.

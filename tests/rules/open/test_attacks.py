@@ -79,6 +79,23 @@ def test_restrained_and_prone_targets() -> None:
     assert attack_of(s.resolve("attack", [3, 15], actor="Ann", target="Grak")).mode == "disadvantage"
 
 
+def test_a_target_down_or_unconscious_is_not_also_prone() -> None:
+    """"A combatant down or unconscious is not also prone: attacks against it have advantage, ranged ones too": a
+    ranged attack on a prone target that is unconscious, or down, has advantage, not a cancelled roll."""
+    s = duel(hero="hp=20 weapons=bow:+5:1d6:piercing:range=80/320", foe_at="F2")
+    s.run("effect_add", effect="prone", actor="Grak", rounds=5)
+    s.run("effect_add", effect="unconscious", actor="Grak", rounds=5)
+    a = attack_of(s.resolve("attack", [3, 15, 2], actor="Ann", target="Grak"))
+    assert a.mode == "advantage" and a.roll.kept == 15
+    assert Term(code="target_condition", args=["Grak", "prone"]) not in a.reasons
+    s = duel(hero="hp=20 weapons=bow:+5:1d6:piercing:range=80/320", foe_at="F2", gm_at_zero="down")
+    s.run("add", [5], name="Orc", raw_sheet={"hp": "30"}, at="J9", owner_id=None, side="foes")  # the fight goes on
+    s.run("effect_add", effect="prone", actor="Grak", rounds=5)
+    s.run("edit", actor="Grak", raw_sheet={"hp": "0"})
+    assert s.get("Grak").status == "downed"
+    assert attack_of(s.resolve("attack", [3, 15, 2], actor="Ann", target="Grak")).mode == "advantage"
+
+
 def test_resistance_immunity_vulnerability_and_temporary_hit_points() -> None:
     """"immunity takes none, resistance half (rounded down), vulnerability double; temporary hit points are lost
     first"."""
