@@ -11,7 +11,7 @@ from rules.systems.open import sheet
 from rules.systems.open.attacks import check_turn, strike
 from rules.systems.open.conditions import has
 from rules.systems.open.events import OpportunityDeclined, StoodUp
-from rules.systems.open.movement import walk
+from rules.systems.open.movement import fall, walk
 from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.systems.open.turns import (
     DASH,
@@ -109,15 +109,18 @@ def _opportunity(ctx: ActionContext, action: Act) -> list[Event]:
     st.waiting = None
     grid = ctx.need_grid()
     events: list[Event] = []
+    stand = grid.parse(waiting.stand or waiting.at)
     if words["choice"] == "yes":
         OpenCombatant.of(attacker).reacted = True
         events += strike(enc, opts, grid, attacker, mover, sheet.weapon(attacker, None, melee_only=True),
                          ctx.dice, [], [], opportunity=True)
+        if mover.status != "active":
+            events += fall(enc, mover, stand)
     else:
         events.append(OpportunityDeclined(actor=attacker.name, mover=mover.name, lapsed=bool(words["deadline"])))
     if mover.status == "active" and waiting.rest:
         events += walk(enc, opts, grid, mover, [grid.parse(x) for x in waiting.rest], ctx.dice,
-                       skip={*waiting.answered, attacker.name}, lapsed=bool(words["deadline"]))
+                       skip={*waiting.answered, attacker.name}, lapsed=bool(words["deadline"]), stand=stand)
     return events
 
 

@@ -10,7 +10,7 @@ from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "Ranked", "RolledOff", "OpenInitiative", "OpenRound", "TurnBegan", "DeathSaveDue", "OpenAttack", "Harmed", "Saved", "AreaStruck",
-    "DeathSave", "OpportunityOffered", "OpportunityDeclined", "StoodUp",
+    "DeathSave", "OpportunityOffered", "OpportunityDeclined", "StoodUp", "FellBack",
 ]
 
 
@@ -133,6 +133,16 @@ class StoodUp(Event):
     kind: ClassVar[str] = "move"
     cost: Annotated[int, Of("actor")]
     left: Annotated[int, Of("actor")]
+
+
+class FellBack(Event):
+    """``actor``, struck down at ``at`` while passing ``holder``'s cell, lies on ``to``, the last cell of its
+    path it could stop on."""
+
+    kind: ClassVar[str] = "move"
+    at: str
+    to: str
+    holder: str
 
 
 class OpportunityOffered(Event):

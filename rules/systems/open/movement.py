@@ -5,7 +5,8 @@ A step costs 5 ft; a diagonal step on a square map as the option ``diagonals`` s
 counts the turn's diagonals: every second costs 10 ft). Entering ``difficult`` or ``rough`` ground
 costs 5 ft more a step, and so does crawling while prone. Walls block, and a diagonal step may not
 cut a wall's corner; cells of hostiles not down or out block (stunned ones too), unless the mover is at least two sizes
-larger or smaller (``size``); allies and the fallen may be passed but not stopped on. `/move to:` finds, among the paths the movement left allows (`rules.geometry.paths`),
+larger or smaller (``size``); allies and the fallen may be passed but not stopped on (one struck down on
+such a cell lies on the last cell of its path it could stop on: `fall`). `/move to:` finds, among the paths the movement left allows (`rules.geometry.paths`),
 one provoking the fewest opportunity attacks, and of those the cheapest; `path:` takes steps such as
 ``E E NE``.
 
@@ -33,13 +34,13 @@ from rules.options import OptionValues
 from rules.systems.open import sheet
 from rules.systems.open.attacks import strike
 from rules.systems.open.conditions import has
-from rules.systems.open.events import OpportunityDeclined, OpportunityOffered
+from rules.systems.open.events import FellBack, OpportunityDeclined, OpportunityOffered
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter, Waiting
 from rules.systems.open.turns import DISENGAGE, acting, feet_left, saving
 from rules.targets import cell_of
 
-__all__ = ["move", "walk", "step_cost", "provokers", "passes"]
+__all__ = ["move", "walk", "fall", "step_cost", "provokers", "passes"]
 
 #: ground that costs 5 ft more a step
 DIFFICULT = ("difficult", "rough")
@@ -242,15 +243,17 @@ def _check_stop(enc: Encounter, c: Combatant, at: Cell) -> None:
 
 
 def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: list[Cell], dice: Dice,
-         check: bool = False, skip: Collection[str] = (), lapsed: bool = False) -> list[Event]:
+         check: bool = False, skip: Collection[str] = (), lapsed: bool = False, stand: Cell | None = None) -> list[Event]:
     """``c`` steps along ``cells``, the opportunity attacks each step provokes first; it stops where it
-    falls, or waits where a player is asked. ``check``: refuse a path it cannot take, before any step;
-    ``skip``: the hostiles whose questions about the first step have been answered; ``lapsed``: the turn's
-    deadline has passed, and answers no for every player instead of asking."""
+    falls (on the last cell it could stop on, if it falls on someone else's: `fall`), or waits where a
+    player is asked. ``check``: refuse a path it cannot take, before any step; ``skip``: the hostiles whose
+    questions about the first step have been answered; ``lapsed``: the turn's deadline has passed, and
+    answers no for every player instead of asking; ``stand``: the last cell it could stop on, if not its own."""
     st, crawl = OpenCombatant.of(c), has(enc, c, "crawl")
     start = c.cell
     assert start is not None
     here: Cell = start
+    stand = stand or start
     if check:
         cost, diag, at = 0, st.diagonals, here
         for nxt in cells:
@@ -281,12 +284,12 @@ def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: li
                 events.append(OpportunityDeclined(actor=h.name, mover=c.name, lapsed=True))
                 continue
             if sheet.is_player(enc, h):
-                return events + _ask(enc, h, c, here, cells[i:], sorted(skip) if i == 0 else [])
+                return events + _ask(enc, h, c, here, cells[i:], sorted(skip) if i == 0 else [], stand)
             OpenCombatant.of(h).reacted = True
             events += strike(enc, opts, grid, h, c, sheet.weapon(h, None, melee_only=True), dice, [], [],
                              opportunity=True)
             if c.status != "active":
-                return events
+                return events + fall(enc, c, stand)
         cost = step_cost(grid, opts, here, nxt, st.diagonals, crawl)
         st.diagonals += grid.kind == "square" and here.col != nxt.col and here.row != nxt.row
         st.feet_spent += cost
@@ -294,17 +297,36 @@ def walk(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, cells: li
         here = nxt
         c.position = here.name
         trail.append(here.name)
+        if _holder(enc, c, here) is None:
+            stand = here
     flush()
     return events
 
 
-def _ask(enc: Encounter, h: Combatant, c: Combatant, here: Cell, rest: list[Cell], answered: list[str]) -> list[Event]:
+def _holder(enc: Encounter, c: Combatant, cell: Cell) -> Combatant | None:
+    """Who else holds ``cell`` (one not out), where ``c`` may pass but not stop."""
+    return next((o for o in enc.combatants if o is not c and o.position == cell.name and o.status != "out"), None)
+
+
+def fall(enc: Encounter, c: Combatant, stand: Cell) -> list[Event]:
+    """``c``, struck down mid-move on someone else's cell, lies on ``stand``, the last cell of its path it could
+    stop on (a project default): it never shares a cell."""
+    here = c.cell
+    other = _holder(enc, c, here) if here is not None else None
+    if here is None or other is None or stand == here:
+        return []
+    c.position = stand.name
+    return [FellBack(actor=c.name, at=here.name, to=stand.name, holder=other.name)]
+
+
+def _ask(enc: Encounter, h: Combatant, c: Combatant, here: Cell, rest: list[Cell], answered: list[str],
+         stand: Cell) -> list[Event]:
     """Offer ``h``'s owner an opportunity attack at ``c``, which waits on ``here`` (``answered``: the hostiles
-    asked about the same step before)."""
+    asked about the same step before; ``stand``: the last cell it could stop on)."""
     st = OpenEncounter.of(enc)
     st.asked += 1
     assert h.owner_id is not None
     tag = hashlib.sha256(f"{st.asked}:{h.name}:{c.name}:{here.name}".encode()).hexdigest()[:8]
     st.waiting = Waiting(attacker=h.name, mover=c.name, owner=h.owner_id, tag=tag, at=here.name,
-                         rest=[x.name for x in rest], answered=answered)
+                         rest=[x.name for x in rest], answered=answered, stand="" if stand == here else stand.name)
     return [OpportunityOffered(actor=h.name, mover=c.name, owner=h.owner_id, at=here.name)]

@@ -13,6 +13,7 @@ from rules.systems.open.events import (
     AreaStruck,
     DeathSave,
     DeathSaveDue,
+    FellBack,
     Harmed,
     OpenAttack,
     OpenInitiative,
@@ -104,6 +105,7 @@ class OpenPresenter(Presenter[OpenFacts]):
         AreaStruck: "area_struck",
         DeathSave: "death_save",
         StoodUp: "stood_up",
+        FellBack: "fell_back",
         DeathSaveDue: "death_save_due",
         OpportunityOffered: "opportunity_offered",
         OpportunityDeclined: "opportunity_declined",
@@ -199,6 +201,9 @@ class OpenPresenter(Presenter[OpenFacts]):
 
     def stood_up(self, e: StoodUp) -> str:
         return f"**{e.actor}** stands up for {e.cost} ft of movement ({e.left} ft left)"
+
+    def fell_back(self, e: FellBack) -> str:
+        return f"**{e.actor}** falls on {e.to}, the last cell of its path it could stop on ({e.at} is **{e.holder}**'s)"
 
     def death_save(self, e: DeathSave) -> str:
         result = {

@@ -46,7 +46,8 @@ class OpenCombatant(CombatantState):
 class Waiting(BaseModel):
     """An opportunity attack offered to a player: the mover stopped at ``at`` and goes on along
     ``rest`` (cells) once ``owner`` answers for ``attacker`` (question ``tag``); ``answered``: the
-    hostiles already asked about the same step (each is asked once a step)."""
+    hostiles already asked about the same step (each is asked once a step); ``stand``: the last cell of
+    its path it could stop on, where it lies if struck down at ``at``, someone else's cell ("": ``at``)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -57,6 +58,7 @@ class Waiting(BaseModel):
     at: str
     rest: list[str] = Field(default_factory=list, max_length=200)
     answered: list[str] = Field(default_factory=list, max_length=1000)
+    stand: str = ""
 
 
 class OpenEncounter(EncounterState):

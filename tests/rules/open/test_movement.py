@@ -425,3 +425,33 @@ def test_a_player_cannot_give_the_deadlines_answer() -> None:
     text = s.refused("act", gm=False, user_id=waiting.owner, actor=waiting.attacker, action="opportunity",
                      options={"choice": "no", "tag": waiting.tag, "deadline": "yes"})
     assert 'options:"no"' in text
+
+
+def test_a_mover_downed_on_an_allys_cell_lies_on_the_last_cell_it_could_stop_on() -> None:
+    """"allies and the fallen can be passed but not stopped on": the GM's Orc, passing through Gob's cell (D5), is
+    struck down there by Borin's opportunity attack; it falls on the last cell of its path it could stop on (E4,
+    a project default), never sharing Gob's cell, and the reply says so."""
+    s = Scenario("open", map="12x10", gm_at_zero="down")
+    s.add("Borin", "hp=50 init=+0 weapons=axe:+5:25:slashing", at="C4", owner="bob")
+    s.add("Orc", "hp=20 ac=5 init=+20", at="E4", owner=None, side="foes")
+    s.add("Gob", "hp=10 ac=5 init=+0", at="D5", owner=None, side="foes")
+    s.run("init_roll", [1, 10, 2])
+    s.run("move", actor="Orc", path="SW SW")
+    waiting = OpenEncounter.of(s.enc).waiting
+    assert waiting is not None and waiting.at == "D5"
+    res = s.run("act", [15], actor="Borin", action="opportunity", options={"choice": "yes", "tag": waiting.tag})
+    assert s.get("Orc").status == "downed"
+    assert s.get("Orc").position == "E4" and s.get("Gob").position == "D5"
+    assert any("**Orc** falls on E4" in line for line in s.text(res))
+
+
+def test_a_mover_the_gms_attack_downs_on_an_allys_cell_lies_on_the_last_cell_it_could_stop_on() -> None:
+    """"allies and the fallen can be passed but not stopped on": a player's mover struck down by the GM's
+    opportunity attack (taken at once) while passing an ally's cell lies on the last cell it could stop on."""
+    s = Scenario("open", map="12x10")
+    s.add("Ann", "hp=5 init=+20 weapons=axe:+5:1d8:slashing", at="E4")
+    s.add("Bo", "hp=10 init=+0", at="D5")
+    s.add("Grak", "hp=20 ac=5 init=+0 weapons=axe:+5:6:slashing", at="C4", owner=None, side="foes")
+    s.run("init_roll", [10, 1, 2])
+    s.run("move", [15], actor="Ann", path="SW SW")
+    assert s.get("Ann").status == "downed" and s.get("Ann").position == "E4"
