@@ -25,7 +25,6 @@ import re
 from collections.abc import Callable, Collection, Iterator
 
 from rules.dice import Dice
-from rules.effects import active
 from rules.errors import IllegalAction, InputError, SheetError
 from rules.events import Event, Moved
 from rules.geometry import Cell, Grid, cheapest_path
@@ -37,7 +36,7 @@ from rules.systems.open.conditions import has
 from rules.systems.open.events import FellBack, OpportunityDeclined, OpportunityOffered
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter, Waiting
-from rules.systems.open.turns import DISENGAGE, acting, feet_left, saving
+from rules.systems.open.turns import DISENGAGE, acting, feet_left, saving, taken
 from rules.targets import cell_of
 
 __all__ = ["move", "walk", "fall", "step_cost", "provokers", "passes"]
@@ -107,7 +106,7 @@ def provokers(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, here
 
 def _threats(enc: Encounter, opts: OptionValues, c: Combatant, planning: bool) -> list[tuple[Combatant, Cell, int]]:
     """The hostiles ``c`` may provoke by leaving their reach, with their cells and reach, in initiative order."""
-    if not opts.opportunity or active(enc.effects, c.name, DISENGAGE) is not None:
+    if not opts.opportunity or taken(enc.effects, c, DISENGAGE):
         return []
     rank = {n: i for i, n in enumerate(enc.order)}
     found = []

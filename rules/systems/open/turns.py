@@ -39,7 +39,7 @@ from rules.systems.open.state import OpenCombatant, OpenEncounter
 from rules.turns import ordered
 from rules.turns.ordered import acting
 
-__all__ = ["DASH", "DISENGAGE", "arrange", "back_in", "start", "init_one", "set_initiative", "advance", "up_next", "acting",
+__all__ = ["DASH", "DISENGAGE", "taken", "arrange", "back_in", "start", "init_one", "set_initiative", "advance", "up_next", "acting",
            "speed_now", "group_of", "takes_turns", "saving", "death_save"]
 
 #: the codes of the effects the dash and disengage actions leave on their combatant until its turn ends
@@ -266,11 +266,18 @@ def speed_now(enc: Encounter, c: Combatant, effects: list[Effect] | None = None)
     return max(0, sheet.speed(c) + total(running, c.name, "speed"))
 
 
+def taken(effects: list[Effect], c: Combatant, code: str) -> bool:
+    """Is the effect of the action ``code`` (`DASH`, `DISENGAGE`) on ``c``: the action's own, or one of
+    that name the GM put on (which gives what the action's gives)?"""
+    return active(effects, c.name, code) is not None or any(
+        e.target == c.name and e.code is None and e.name.casefold() == code for e in effects)
+
+
 def feet_left(enc: Encounter, c: Combatant, effects: list[Effect] | None = None) -> int:
     """Its movement left this turn: its speed now (twice over after a dash), less what it spent
     (``effects``: as `speed_now`)."""
     running = enc.effects if effects is None else effects
-    dashed = active(running, c.name, DASH) is not None
+    dashed = taken(running, c, DASH)
     return max(0, speed_now(enc, c, running) * (1 + dashed) - OpenCombatant.of(c).feet_spent)
 
 

@@ -455,3 +455,17 @@ def test_a_mover_the_gms_attack_downs_on_an_allys_cell_lies_on_the_last_cell_it_
     s.run("init_roll", [10, 1, 2])
     s.run("move", [15], actor="Ann", path="SW SW")
     assert s.get("Ann").status == "downed" and s.get("Ann").position == "E4"
+
+
+def test_a_dash_or_disengage_the_gm_puts_on_gives_what_the_action_gives() -> None:
+    """"Dash and disengage are effects on the combatant until the end of its turn ..., listed on the board like any
+    other; the GM removing one takes back what it gives. Taken while an effect of that name is on the combatant (one
+    the GM put on, say)": one the GM puts on gives what the action's does, as a GM-put `dodging` does."""
+    s = walker(foe_at="C3")
+    s.run("effect_add", effect="Disengage", actor="Ann")
+    assert not any(isinstance(e, OpenAttack) for e in s.run("move", actor="Ann", path="N").events)
+    s = walker()
+    s.run("effect_add", effect="dash", actor="Ann")
+    assert feet_left(s) == 60
+    s.run("move", actor="Ann", path="E E E E E E E")
+    assert s.get("Ann").position == "I2" and feet_left(s) == 25
