@@ -29,7 +29,7 @@ from rules.sheet import SheetKey, current_hp_only, hp_with_raised_most
 from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
-from rules.systems.open.conditions import CONDITION_NAMES
+from rules.systems.open.conditions import CONDITION_NAMES, has
 from rules.systems.open.events import Harmed
 from rules.systems.open.facts import OpenFacts, OpportunityQuestion, open_facts
 from rules.systems.open.options import OPTIONS
@@ -239,9 +239,11 @@ class OpenSystem(RuleSystem):
         return events + self._advance(enc, dice)
 
     def untouched(self, enc: Encounter, name: str) -> bool:
-        """A dying combatant's turn is ended without asking: that rolls its death save."""
+        """A dying combatant's turn is ended without asking: that rolls its death save; nor is the turn of one a
+        condition stops from acting (stunned, paralysed, unconscious): it "can take no action"."""
         c = enc.find(name)
-        return not (c is not None and turns.saving(enc, c)) and super().untouched(enc, name)
+        return (not (c is not None and (turns.saving(enc, c) or has(enc, c, "incapacitated")))
+                and super().untouched(enc, name))
 
     def facts(self, enc: Encounter) -> OpenFacts:
         """What its presenter words on the board and in the turn line."""

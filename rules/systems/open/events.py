@@ -55,9 +55,13 @@ class OpenRound(RoundBegan):
 
 
 class TurnBegan(Event):
+    """``actor``'s turn begins with ``speed`` feet of movement; ``held``: the conditions that take its actions
+    (none: it may act)."""
+
     kind: ClassVar[str] = "turn"
     begins: ClassVar[bool] = True
     speed: int
+    held: list[str] = Field(default_factory=list)
 
 
 class DeathSaveDue(Event):

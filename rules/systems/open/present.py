@@ -142,6 +142,8 @@ class OpenPresenter(Presenter[OpenFacts]):
         return f"**Round {e.round}** begins: order {order_text(e.order)}{tie}"
 
     def turn_began(self, e: TurnBegan) -> str:
+        if e.held:  # a condition takes its actions: nothing to do but end the turn
+            return f"**{e.actor}**'s turn: it cannot act ({', '.join(e.held)}): `/init next` ends the turn"
         if secret(e.speed):
             return f"**{e.actor}** to act: movement and one action"
         return f"**{e.actor}** to act: {e.speed} ft of movement and one action"

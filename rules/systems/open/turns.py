@@ -25,7 +25,7 @@ from rules.events import Event, Roll, StatusChanged
 from rules.models import INITIATIVE_MAX, INITIATIVE_MIN, Combatant, Encounter
 from rules.options import OptionValues
 from rules.systems.open import sheet
-from rules.systems.open.conditions import has
+from rules.systems.open.conditions import has, setting
 from rules.systems.open.events import (
     DeathSave,
     DeathSaveDue,
@@ -76,7 +76,7 @@ def death_save(enc: Encounter, c: Combatant, dice: Dice, *, ending: bool = False
     events, up = _death_save(enc, c, dice)
     if up and not ending:
         _start_turn(enc, c)
-        events.append(TurnBegan(actor=c.name, speed=_speed_as_it_begins(enc, c)))
+        events.append(_turn_began(enc, c))
     return events
 
 
@@ -281,10 +281,16 @@ def feet_left(enc: Encounter, c: Combatant, effects: list[Effect] | None = None)
     return max(0, speed_now(enc, c, running) * (1 + dashed) - OpenCombatant.of(c).feet_spent)
 
 
-def _speed_as_it_begins(enc: Encounter, c: Combatant) -> int:
-    """Its movement as its turn begins: the effects that run out at the start of its turn no longer count."""
+def _as_it_begins(enc: Encounter, c: Combatant) -> list[Effect]:
+    """The effects as its turn begins: those that run out at the start of its turn no longer count."""
     ending = ("turn_start", c.name)
-    return feet_left(enc, c, [e for e in enc.effects if not (e.left == 1 and e.counts_at == ending)])
+    return [e for e in enc.effects if not (e.left == 1 and e.counts_at == ending)]
+
+
+def _turn_began(enc: Encounter, c: Combatant) -> TurnBegan:
+    """Its turn begins: its movement, and the conditions that take its actions, as it begins."""
+    running = _as_it_begins(enc, c)
+    return TurnBegan(actor=c.name, speed=feet_left(enc, c, running), held=sorted(setting(enc, c, "incapacitated", running)))
 
 
 def _death_save(enc: Encounter, c: Combatant, dice: Dice) -> tuple[list[Event], bool]:
@@ -369,7 +375,7 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[]
                 continue
         enc.current = name
         _start_turn(enc, c)
-        return events + [TurnBegan(actor=name, speed=_speed_as_it_begins(enc, c))]
+        return events + [_turn_began(enc, c)]
     return events
 
 

@@ -50,3 +50,24 @@ def test_a_burst_without_range_is_centred_on_the_attacker() -> None:
     s = Scenario("open").add("Wiz", f"hp=20 init=+60 {nova}", at="C6").add("Gob", "hp=40", at="D6", owner=None)
     s.run("init_roll", [10, 1])
     assert "Leave `at` out" in s.refused("attack", actor="Wiz", weapon="nova", options={"at": "D6"})
+
+
+def test_ending_the_turn_of_one_a_condition_stops_from_acting_asks_nothing() -> None:
+    """docs/commands.md (`/init next`): "asks Confirm / Cancel first if the combatant has done nothing yet in it and
+    could: not for one that can take no action"; open.md: "**stunned** (... no actions or reactions ...)",
+    "**paralysed** ... and **unconscious** (as stunned ...)"; a grappled one (speed 0) can still act: it is asked."""
+    for condition in ("stunned", "paralysed", "unconscious"):
+        s = Scenario("open").add("Borin", "hp=9 init=+0", at="B2").add("Alda", "hp=9 init=+0", at="D2")
+        s.add("Orc", "hp=9 init=+0", at="J9", owner=None, side="foes")
+        s.run("init_roll", [15, 10, 5])
+        s.run("effect_add", effect=condition, actor="Alda", rounds=1)
+        res = s.run("next", actor="Borin")
+        assert s.enc.current == "Alda" and not s.system.untouched(s.enc, "Alda")
+        begun = " ".join(s.text(res))
+        assert f"**Alda**'s turn: it cannot act ({condition})" in begun and "one action" not in begun
+    s = Scenario("open").add("Borin", "hp=9 init=+0", at="B2").add("Alda", "hp=9 init=+0", at="D2")
+    s.add("Orc", "hp=9 init=+0", at="J9", owner=None, side="foes")
+    s.run("init_roll", [15, 10, 5])
+    s.run("effect_add", effect="grappled", actor="Alda", rounds=1)
+    s.run("next", actor="Borin")
+    assert s.system.untouched(s.enc, "Alda")
