@@ -175,9 +175,13 @@ class OpenPresenter(Presenter[OpenFacts]):
                 notes.append("halved by the save")
         else:
             rolled = f" of {e.rolled}" if e.why and not secret(e.rolled) and e.rolled != e.amount else ""
-        note = f" ({'; '.join(notes)})" if notes else ""
         kind = f" {e.damage_type}" if e.damage_type else ""
-        line = f"**{e.actor}** takes **{e.amount}**{rolled}{kind} damage{note}{self.health_change(e.actor, e.before, e.after, ' HP')}"
+        if rolled and not secret(e.amount) and e.amount > e.rolled:  # doubled: more than was rolled, not a part of it
+            taken = f"**{e.amount}**{kind} damage from {e.rolled} rolled"
+        else:
+            taken = f"**{e.amount}**{rolled}{kind} damage"
+        note = f" ({'; '.join(notes)})" if notes else ""
+        line = f"**{e.actor}** takes {taken}{note}{self.health_change(e.actor, e.before, e.after, ' HP')}"
         return line if e.source is not None else by_hand(True, line)  # no source: the GM's `/combatant hp`, mid-fight
 
     def saved(self, e: Saved) -> str:

@@ -107,6 +107,17 @@ def test_resistance_immunity_vulnerability_and_temporary_hit_points() -> None:
     assert harm_of(res).temp == 5 and s.get("Grak").hp == 28 and s.get("Grak").sheet["temp_hp"] == 0
 
 
+def test_damage_doubled_by_vulnerability_reads_from_what_was_rolled() -> None:
+    """"vulnerability double": a reply reads "takes **14** slashing damage from 7 rolled", never "takes 14 of 7" (which
+    reads as a part of what was rolled, as resistance's "takes 3 of 7" is)."""
+    s = duel(foe="hp=30 ac=10 vulnerable=slashing")
+    lines = s.text(s.resolve("attack", [15, 4], actor="Ann", target="Grak"))
+    assert any("**Grak** takes **14** slashing damage from 7 rolled (" in line for line in lines)
+    assert not any("14** of 7" in line for line in lines)
+    s = duel(foe="hp=30 ac=10 resist=slashing")
+    assert any("**Grak** takes **3** of 7 slashing damage" in line for line in s.text(s.resolve("attack", [15, 4], actor="Ann", target="Grak")))
+
+
 def test_reach_and_range() -> None:
     """"A melee weapon reaches its `reach=` or the sheet's `reach`; a ranged one past its normal range has
     disadvantage, past its long range it is refused"."""
