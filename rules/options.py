@@ -85,6 +85,9 @@ class Option:
     #: as an action's word: a modifier a player types into their own roll (``atk=2``, ``adv``), which the GM's
     #: ``player_rolls`` off refuses to players as it refuses their `roll:` (`RuleSystem.check_player_modifiers`)
     modifier: bool = False
+    #: as an action's word: one the bot gives (the turn clock's answer at a deadline), never typed: `/help`,
+    #: refusals and autocomplete leave it out
+    internal: bool = False
 
     def _key(self) -> SheetKey:
         return SheetKey(
@@ -143,9 +146,10 @@ def choice_option(name: str, choices: Sequence[str], help: str, *, bare: bool = 
     return Option(name, help, "choice", None, choices=tuple(choices), bare=bare)
 
 
-def flag_word(name: str, help: str, *, modifier: bool = False) -> Option:
-    """An action's word that is there or not: ``push`` (``push=yes`` and ``push=no`` are read too)."""
-    return Option(name, help, "bool", False, bare=True, modifier=modifier)
+def flag_word(name: str, help: str, *, modifier: bool = False, internal: bool = False) -> Option:
+    """An action's word that is there or not: ``push`` (``push=yes`` and ``push=no`` are read too);
+    ``internal``: one only the bot gives (`Option.internal`)."""
+    return Option(name, help, "bool", False, bare=True, modifier=modifier, internal=internal)
 
 
 def name_word(name: str, help: str, *, bare: bool = False, accepts: str = "NAME") -> Option:
@@ -337,7 +341,11 @@ class OptionSet(Generic[V]):
         return value if option.bare and option.kind == "choice" else f"{option.name}={value}"
 
     def forms(self) -> str:
-        return ", ".join(f"`{self.form(o)}`" for o in self.options)
+        return ", ".join(f"`{self.form(o)}`" for o in self.typed())
+
+    def typed(self) -> list[Option]:
+        """The words a caller types: all but the bot's own (`Option.internal`)."""
+        return [o for o in self.options if not o.internal]
 
     @staticmethod
     def example(option: Option) -> str:
@@ -355,7 +363,7 @@ class OptionSet(Generic[V]):
     def word_lines(self) -> str:
         """The words for ``/help`` and the docs: `` `keep=N`: the skill die to keep (1–6).``"""
         out = []
-        for o in self.options:
+        for o in self.typed():
             bounds = f" (from {o.minimum} to {o.maximum})" if o.kind == "int" and o.minimum is not None else ""
             bounds = f" (N from {o.minimum} to {o.maximum})" if o.kind == "keyed" else bounds
             alone = f" (or alone: `{o.accepts or 'N'}`)" if o.bare and o.kind in ("int", "custom") else ""
@@ -366,7 +374,7 @@ class OptionSet(Generic[V]):
         """The words that complete ``word`` (what is typed so far), for autocomplete."""
         key, eq, value = word.lower().partition("=")
         out: list[str] = []
-        for o in self.options:
+        for o in self.typed():
             if eq:
                 if o.name == key and o.kind == "choice":
                     out += [f"{o.name}={c}" for c in o.choices if c.startswith(value)]

@@ -95,7 +95,9 @@ def _opportunity(ctx: ActionContext, action: Act) -> list[Event]:
     if waiting is None:
         raise IllegalAction("No opportunity attack waits for an answer: nothing was changed.")
     if words["tag"] and words["tag"] != waiting.tag:
-        raise IllegalAction("That question has been answered or taken back: nothing was changed.")
+        raise IllegalAction(f"`tag={words['tag'][:20]}` names no question waiting (answered, taken back or mistyped): "
+                            f"answer the one waiting, {waiting.attacker}'s, with `options:\"yes\"` (strike) or "
+                            "`options:\"no\"` (let it go). Nothing was changed.")
     attacker, mover = enc.get(waiting.attacker), enc.get(waiting.mover)
     if action.actor and enc.get(action.actor) is not attacker:
         if not action.is_gm and action.user_id != attacker.owner_id:
@@ -151,7 +153,7 @@ ACTIONS = ActionTable(
         words=OptionSet(
             choice_option("choice", ("yes", "no"), "`yes`: strike; `no`: let it go", bare=True),
             name_word("tag", "the question answered (the buttons fill it in)"),
-            flag_word("deadline", "the turn's deadline answered"),
+            flag_word("deadline", "the turn's deadline answered", internal=True),
         ),
         legal=lambda enc, c: c is not None and (w := OpenEncounter.of(enc).waiting) is not None and w.attacker == c.name,
         handler=_opportunity,

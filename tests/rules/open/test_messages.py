@@ -72,3 +72,20 @@ def test_the_third_failed_death_save_says_dead() -> None:
     s = duel()
     line = s.system.present.text(StatusChanged(actor="Aria", status="out", cause="death_saves"))
     assert line == "**Aria** is now **out**: dead after three failed death saves"
+
+
+def test_the_opportunity_answer_offers_only_words_a_player_types() -> None:
+    """open.md: "`/act action:opportunity options:"yes"` types it; the GM can answer for them; the turn's deadline
+    answers no": `deadline` is the bot's word at the deadline, so neither `/help` nor a refusal offers it to a player;
+    a `tag` naming no waiting question says so, not that the waiting one was answered."""
+    s = Scenario("open").add("Aria", f"hp=20 init=+0 {SWORD}", at="E5")
+    s.add("Grak", f"hp=60 init=+60 {SWORD}", at="F5", owner=None, side="foes")
+    s.run("init_roll", [10, 1])
+    s.run("move", actor="Grak", path="E")
+    text = s.refused("act", actor="Aria", action="opportunity", options={"maybe": ""}, gm=False, user_id=PLAYER)
+    assert "`yes|no`" in text and "deadline" not in text
+    words = s.system.actions.get("opportunity").words
+    assert "deadline" not in words.word_lines() and "deadline" not in words.completions("d")
+    text = s.refused("act", actor="Aria", action="opportunity", options={"tag": "foo", "yes": ""}, gm=False,
+                     user_id=PLAYER)
+    assert "`tag=foo` names no question waiting" in text and 'options:"yes"' in text
