@@ -303,7 +303,9 @@ def weapon(c: Combatant, name: str | None, melee_only: bool = False) -> Weapon:
         return w
     usable = [w for w in found.values() if not melee_only or w.melee]
     if not usable:
-        raise SheetError(f"{c.name}'s sheet has no {'melee ' if melee_only else ''}weapon: add one with `weapons=`.")
+        raise SheetError(f"{c.name}'s sheet has no {'melee ' if melee_only else ''}weapon: the GM gives it one with "
+                         f"`/combatant edit name:{c.name} sheet:\"weapons=longsword:+5:1d8+3:slashing\"` (before the "
+                         "fight its owner can too).")
     return usable[0]
 
 

@@ -89,3 +89,12 @@ def test_the_opportunity_answer_offers_only_words_a_player_types() -> None:
     text = s.refused("act", actor="Aria", action="opportunity", options={"tag": "foo", "yes": ""}, gm=False,
                      user_id=PLAYER)
     assert "`tag=foo` names no question waiting" in text and 'options:"yes"' in text
+
+
+def test_a_combatant_with_no_weapon_is_told_who_can_add_one() -> None:
+    """docs/commands.md: once the fight has started "an owner's `/combatant edit` may change only cosmetic sheet
+    keys": a player whose combatant has no weapon mid-fight is told the GM adds one, with the command to use."""
+    s = Scenario("open").add("Borin", "hp=30 init=+0", at="B2").add("Grak", "hp=9", at="C2", owner=None, side="foes")
+    s.run("init_roll", [15, 1])
+    text = s.refused("attack", actor="Borin", target="Grak", gm=False, user_id=PLAYER)
+    assert "the GM" in text and '`/combatant edit name:Borin sheet:"weapons=' in text
