@@ -4,6 +4,7 @@ returns text or a :class:`~rules.report.Report`; none reads or writes storage.""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Collection
 
@@ -110,10 +111,18 @@ def settings_lines(system: RuleSystem, enc: Encounter) -> list[str]:
         value = s.options.get(key)
         option = system.options.get(key)
         if value and option.kind == "bool" and option.read(value) is False:  # the help says what `yes` does
-            lines.append(f"`{key}` = **{value}**: off (when `yes`: {text})")
+            lines.append(f"`{key}` = **{value}**: off ({_when_yes(text)})")
         else:
             lines.append(f"`{key}` = **{value}**: {text}" if value else f"`{key}` (default): {text}")
     return lines
+
+
+def _when_yes(text: str) -> str:
+    """A yes/no option's help as what `yes` does: ``when `yes`: a natural 1 always misses`` (from "whether a natural
+    1 always misses"); a help that already says what `yes` and `no` do stays as it is."""
+    if re.match(r"`?yes`?:", text):
+        return text
+    return "when `yes`: " + re.sub(r"^whether ", "", text)
 
 
 #: the encounter settings `/encounter settings` takes besides the system's options

@@ -35,3 +35,14 @@ def test_hold_at_a_system_with_no_hold_says_the_gm_is_told(system) -> None:
     assert (type(system).hold_action is not RuleSystem.hold_action) is system.can_hold
     docs = " ".join((Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8").split())
     assert (system.title in docs.split("have no hold", 1)[0][-60:]) is (not system.can_hold)
+
+
+def test_a_yes_no_option_set_to_no_reads_once_whatever_its_help_says():
+    """docs/commands.md: "a yes/no option set to `no` reads "off (when `yes`: ...)"": a help that asks "whether ..."
+    reads as what `yes` does, and one that already says what `yes` and `no` do is not told "when `yes`" again."""
+    off = Scenario("open", massive_damage="no", auto_end="no")
+    lines = settings_lines(off.system, off.enc)
+    massive = next(x for x in lines if x.startswith("`massive_damage`"))
+    assert massive.startswith("`massive_damage` = **no**: off (when `yes`: damage left over at 0 HP")
+    auto = next(x for x in lines if x.startswith("`auto_end`"))
+    assert auto.startswith("`auto_end` = **no**: off (`yes`: a turn ends by itself") and "when `yes`" not in auto
