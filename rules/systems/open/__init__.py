@@ -30,7 +30,7 @@ from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.open import attacks, movement, sheet, turns
 from rules.systems.open.actions import ACTIONS, ANSWER
 from rules.systems.open.conditions import CONDITION_NAMES, has
-from rules.systems.open.events import Harmed
+from rules.systems.open.events import Harmed, StillDying
 from rules.systems.open.facts import OpenFacts, OpportunityQuestion, open_facts
 from rules.systems.open.options import OPTIONS
 from rules.systems.open.present import OpenPresenter, sheet_summary
@@ -282,6 +282,14 @@ class OpenSystem(RuleSystem):
         if opts.victory == "downed":
             return super().side_defeated(enc, side)
         return not any(turns.takes_turns(enc, opts, c) for c in enc.combatants if c.side == side)
+
+    def decide(self, enc: Encounter, side: str | None) -> list[Event]:
+        """The fight is decided; the winners still dying are named, for the GM to settle (no more death saves)."""
+        events = super().decide(enc, side)
+        opts = self.option_values(enc)
+        dying = [c.name for c in enc.combatants if side and c.side == side and c.status == "downed"
+                 and turns.takes_turns(enc, opts, c)]
+        return events + ([StillDying(names=dying)] if dying else [])
 
     def _decided(self, enc: Encounter) -> bool:
         """Would the fight be decided now (at most one side not defeated)?"""

@@ -10,7 +10,7 @@ from rules.hidden import PUBLIC, Of
 
 __all__ = [
     "Ranked", "RolledOff", "OpenInitiative", "OpenRound", "TurnBegan", "DeathSaveDue", "OpenAttack", "Harmed", "Saved", "AreaStruck",
-    "DeathSave", "OpportunityOffered", "OpportunityDeclined", "StoodUp", "FellBack",
+    "DeathSave", "OpportunityOffered", "OpportunityDeclined", "StoodUp", "FellBack", "StillDying",
 ]
 
 
@@ -137,6 +137,13 @@ class StoodUp(Event):
     kind: ClassVar[str] = "move"
     cost: Annotated[int, Of("actor")]
     left: Annotated[int, Of("actor")]
+
+
+class StillDying(Event):
+    """The fight is decided with ``names`` of the winning side still dying: no more death saves; the GM settles them."""
+
+    kind: ClassVar[str] = "victory"
+    names: list[str] = Field(default_factory=list, max_length=1000)
 
 
 class FellBack(Event):

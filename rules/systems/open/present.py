@@ -23,6 +23,7 @@ from rules.systems.open.events import (
     Ranked,
     RolledOff,
     Saved,
+    StillDying,
     StoodUp,
     TurnBegan,
 )
@@ -106,6 +107,7 @@ class OpenPresenter(Presenter[OpenFacts]):
         DeathSave: "death_save",
         StoodUp: "stood_up",
         FellBack: "fell_back",
+        StillDying: "still_dying",
         DeathSaveDue: "death_save_due",
         OpportunityOffered: "opportunity_offered",
         OpportunityDeclined: "opportunity_declined",
@@ -207,6 +209,12 @@ class OpenPresenter(Presenter[OpenFacts]):
 
     def stood_up(self, e: StoodUp) -> str:
         return f"**{e.actor}** stands up for {e.cost} ft of movement ({e.left} ft left)"
+
+    def still_dying(self, e: StillDying) -> str:
+        who, them = ", ".join(f"**{n}**" for n in e.names[:10]), "them" if len(e.names) > 1 else "it"
+        more = f" and {len(e.names) - 10} more" if len(e.names) > 10 else ""
+        return (f"{who}{more} {'are' if len(e.names) > 1 else 'is'} still dying: no more death saves are rolled; the GM "
+                f"settles {them} with `/combatant hp` (healing) or `/combatant edit`")
 
     def fell_back(self, e: FellBack) -> str:
         return f"**{e.actor}** falls on {e.to}, the last cell of its path it could stop on ({e.at} is **{e.holder}**'s)"

@@ -646,3 +646,18 @@ def test_standing_costs_half_the_speed_now() -> None:
     s.run("effect_add", effect="prone", actor="Ann", rounds=2)
     message = s.refused("act", actor="Ann", action="stand")
     assert "speed 0" in message and "Act, or end the turn" in message
+
+
+def test_a_win_with_a_winner_dying_names_the_dying_for_the_gm_to_settle() -> None:
+    """"A side whose foes are all gone ... wins, even with its own combatants dying: the fight is decided, no more
+    death saves are rolled, and the GM settles the dying with `/combatant hp` (healing) or `/combatant edit`": the
+    announcement says who is still dying and how the GM settles them."""
+    s = Scenario("open").add("Borin", f"hp=5 init=+0 {SWORD}", at="B2").add("Ann", f"hp=20 init=+0 {SWORD}", at="C3")
+    s.add("Orc", f"hp=5 ac=5 init=+0 {SWORD}", at="C2", owner=None, side="foes")
+    s.run("init_roll", [15, 10, 5])
+    s.run("edit", actor="Borin", raw_sheet={"hp": "0"})
+    assert s.get("Borin").status == "downed" and s.enc.current == "Ann"
+    res = s.run("attack", [15, 6], actor="Ann", target="Orc")
+    assert s.enc.winner == "heroes"
+    said = " ".join(s.text(res))
+    assert "**Borin** is still dying" in said and "`/combatant hp`" in said and "`/combatant edit`" in said
