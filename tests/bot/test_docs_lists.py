@@ -45,3 +45,11 @@ def test_the_open_systems_help_says_a_save_may_take_nothing() -> None:
     """docs/systems/open.md: "a success takes half (`half`) or nothing": `/help system:open` says both."""
     summary = " ".join(next(s for s in all_systems() if s.key == "open").rules_summary)
     assert "a save halves the damage (`half`) or takes none" in summary
+
+
+def test_the_readme_cites_the_open_rules_reference_of_the_open_systems_conditions() -> None:
+    """Issue #27, item 6: "Conditions ... with the advantage/disadvantage and speed effects each one names in an open
+    rules reference the README cites": the README names the reference (SRD 5.1) and its licence (CC-BY-4.0)."""
+    assert "System Reference Document 5.1" in README and "CC-BY-4.0" in README
+    cited = README[README.index("System Reference Document 5.1") - 300:README.index("System Reference Document 5.1")]
+    assert "Open d20" in cited
