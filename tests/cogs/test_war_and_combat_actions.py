@@ -119,6 +119,6 @@ async def test_the_gm_wounds_and_heals_without_an_attack(h: Harness) -> None:
     grak = await fighter(h, "Grak")
     assert grak["state"]["disabled"] == ["left leg"]
     sent = await h.run("gm", "/act", action="heal", target="Grak", options="left leg")
-    assert "**Grak** is healed of its critical left leg wound(s)" in said(sent)
+    assert "**Grak** is healed of its critical left leg wound" in said(sent)
     grak = await fighter(h, "Grak")
     assert grak["state"]["wounds"] == [] and grak["state"]["disabled"] == []
