@@ -331,7 +331,14 @@ async def test_hit_points_the_sheet_would_not_give_are_refused_naming_what_to_wr
         ("knights-of-valour", "Borin", {"hp": -5}, "Borin is `active` in the file with -5 HP, which Knights of Valour does "
                                                    "not allow: write an `hp` from 1 to 10 or `status` `downed`."),
         ("knights-of-valour", "Borin", {"hp": 11}, "Borin's `hp` in the file is 11, above its most (10)"),
-        ("tote", "Grak", {"hp": 9}, "Grak's `hp` in the file is 9, above its most ("),
+        ("tote", "Grak", {"hp": 9}, "Grak's `hp` in the file is 9, but its Injury Track has 6 of 6 boxes free (`state.filled` 0): "
+                                    "write `hp` 6."),
+        ("tote", "Grak", {"hp": 4}, "Grak's `hp` in the file is 4, but its Injury Track has 6 of 6 boxes free (`state.filled` 0): "
+                                    "write `hp` 6, or mark 2 boxes with `state.filled` 2."),
+        ("tote", "Grak", {"hp": 0, "status": "downed"}, "Grak's `hp` in the file is 0, but its Injury Track has 6 of 6 "
+                                                         "boxes free (`state.filled` 0): write `hp` 6, or mark 6 boxes with `state.filled` 6."),
+        ("tote", "Grak", {"hp": 6, "status": "downed"}, "Grak is `downed` in the file with 6 boxes of its Injury Track "
+                                                         "free: write `status` `active`, or mark every box (`state.filled` 6, `hp` 0)."),
     ],
 )
 async def test_each_system_checks_hit_points_against_its_own_rules(

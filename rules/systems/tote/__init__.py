@@ -9,14 +9,14 @@ Where each rule lives: the data of the text in `tables`, sheets in `sheet`, opti
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rules.actions import Attack, CoupDeGrace, InitOrder, InitRoll, InitSet, Move, Next
 from rules.dice import Dice
 from rules.errors import IllegalAction, InputError
 from rules.events import Event, HitPointsChanged, Victory
-from rules.models import Combatant, Encounter, Status
+from rules.models import Combatant, Encounter
 from rules.sheet import SheetKey
 from rules.system import Action, RuleSystem, Turn
 from rules.systems.tote import actions, turns
@@ -222,14 +222,25 @@ class ToteSystem(RuleSystem):
         track = c.sheet.get("track")
         return (c.hp, len(track)) if c.hp is not None and track else None
 
-    def hp_ranges(self, enc: Encounter, c: Combatant) -> Mapping[Status, range] | None:
-        """The boxes of the Injury Track left free: conscious while any is, unconscious when none is."""
+    def check_hp(self, enc: Encounter, c: Combatant) -> None:
+        """TOTE's hit points are the Injury Track's free boxes: a file's `hp` is their count, and its `status` is
+        conscious while any box is free (unconscious when none is); else refused, saying what to write."""
         track = c.sheet.get("track")
-        if not isinstance(track, list):
-            return None
-        free = len(track) - min(ToteCombatant.of(c).filled, len(track))
-        return {"active": range(free, free + 1) if free else range(0), "downed": range(0, 1) if not free else range(0),
-                "out": range(free, free + 1)}
+        if not isinstance(track, list) or c.hp is None:
+            return
+        filled = min(ToteCombatant.of(c).filled, len(track))
+        free = len(track) - filled
+        if c.hp != free:
+            mark = (f", or mark {plural(len(track) - c.hp, 'box', 'boxes')} with `state.filled` {len(track) - c.hp}"
+                    if 0 <= c.hp < len(track) else "")
+            raise InputError(f"{c.name}'s `hp` in the file is {c.hp}, but its Injury Track has {free} of {len(track)} boxes "
+                             f"free (`state.filled` {filled}): write `hp` {free}{mark}.")
+        if c.status == "active" and free == 0:
+            raise InputError(f"{c.name} is `active` in the file with no box of its Injury Track free: write `status` "
+                             f"`downed`, or free a box (`state.filled` {len(track) - 1}, `hp` 1).")
+        if c.status == "downed" and free:
+            raise InputError(f"{c.name} is `downed` in the file with {free} boxes of its Injury Track free: write `status` "
+                             f"`active`, or mark every box (`state.filled` {len(track)}, `hp` 0).")
 
     def health_words(self, c: Combatant) -> str:
         """``Snaga's Injury Track already has 3 of 3 boxes free``."""
