@@ -173,7 +173,8 @@ def _wound(enc: Encounter, c: Combatant, t: Combatant, arm: Weapon, r: TestResul
         )
     ]
     if newly:
-        events += _engage_by_damage(enc, c, t, melee)
+        engaged = _engage_by_damage(enc, c, t, melee)
+        events += engaged if t.hp else [e for e in engaged if not isinstance(e, Engaged)]  # one unconscious engages nobody
     if t.hp == 0:
         events += take_out(enc, t, "downed", "unconscious")
     return events

@@ -332,7 +332,7 @@ def test_a_protect_ends_with_its_protector_unconscious(how: str) -> None:
     enc = step(step(enc, "next", actor="Borin"), "act", actor="Thrain", action="protect", target="Borin")
     if how == "attack":
         res = resolve(enc, "attack", [6, 6, 6], actor="Grak", target="Borin")
-        assert "Thrain protects Borin" in text(res)
+        assert "Thrain protects Borin" in text(res) and "now engaged" not in text(res)  # one left unconscious engages nobody
     else:
         res = resolve(enc, "edit", actor="Thrain", hp_change=-2, is_gm=True)
     enc = res.encounter
