@@ -39,7 +39,7 @@ from rules.hidden import mark
 from rules.models import HP_LIMIT, Combatant, Encounter, Status
 from rules.sheet import MARKDOWN, SheetKey, unprintable
 from rules.state import CombatantState
-from rules.text import article
+from rules.text import article, possessive
 
 __all__ = ["RosterRules", "check_plain", "MAX_COMBATANTS", "MAX_COPIES", "MAX_NAME"]
 
@@ -411,8 +411,11 @@ class RosterRules(FightRules):
         target = enc.get(action.actor).name if action.actor else None
         found = called([e for e in enc.effects if action.actor is None or e.target == target], action.effect)
         if not found:
-            names = ", ".join(sorted({e.name for e in enc.effects})) or "none"
-            raise InputError(f"No effect called {action.effect[:40]}" + (f" on {target}" if target else "") + f". Effects now: {names}.")
+            if target:
+                names = ", ".join(sorted({e.name for e in enc.effects if e.target == target})) or "none"
+                raise InputError(f"No effect called {action.effect[:40]} on {target}. {possessive(target)} effects: {names}.")
+            names = ", ".join(sorted({e.name + (f" on {e.target}" if e.target else "") for e in enc.effects})) or "none"
+            raise InputError(f"No effect called {action.effect[:40]}. Effects now: {names}.")
         typed = " ".join(action.effect.split())[:40]
         refusals = {self._removal_refusal(enc, e, action, typed if len(found) > 1 else e.name) for e in found}
         if None not in refusals:  # the player may remove none of them: said at once, not "say which"

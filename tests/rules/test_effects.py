@@ -347,3 +347,14 @@ def test_ends_naming_nobody_here_quotes_the_name_as_typed():
         parse_ends("end of Nobody's turn", "Alda", ["Alda", "Grak"])
     assert str(refusal.value).startswith('`ends` names "Nobody", who is not in this encounter: name a combatant')
     assert parse_ends("END OF GRAK'S TURN", "Alda", ["Alda", "Grak"]) == ("turn_end", "Grak")
+
+
+def test_removing_an_effect_the_target_has_not_lists_the_targets_effects_only() -> None:
+    """Bad input "gets a clear message that says what to do instead": `/effect remove name:prone target:Borin` when
+    Borin is not prone lists Borin's effects, not the others' (which read as if Borin had them); with no target, each
+    effect is listed with whom it is on."""
+    s = Scenario("open").add("Borin", "hp=9", at="B2").add("Ann", "hp=9", at="C2")
+    s.run("effect_add", effect="blessed", actor="Ann", rounds=2)
+    message = s.refused("effect_remove", effect="prone", actor="Borin", error=InputError)
+    assert message == "No effect called prone on Borin. Borin's effects: none."
+    assert s.refused("effect_remove", effect="prone", error=InputError) == "No effect called prone. Effects now: blessed on Ann."
