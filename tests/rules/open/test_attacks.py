@@ -94,6 +94,9 @@ def test_a_target_down_or_unconscious_is_not_also_prone() -> None:
     s.run("edit", actor="Grak", raw_sheet={"hp": "0"})
     assert s.get("Grak").status == "downed"
     assert attack_of(s.resolve("attack", [3, 15, 2], actor="Ann", target="Grak")).mode == "advantage"
+    line = s.system.present.status_line(s.enc, s.get("Grak"), s.system.facts(s.enc))
+    assert "prone" not in line and "down" in line  # the board does not show it prone either (the effect stays)
+    assert any(e.name == "prone" for e in s.enc.effects)
 
 
 def test_resistance_immunity_vulnerability_and_temporary_hit_points() -> None:
