@@ -135,11 +135,8 @@ def strike(enc: Encounter, opts: OptionValues, grid: Grid | None, c: Combatant, 
         raise IllegalAction(f"{t.name} has total cover from {c.name} behind the walls: it cannot be targeted.")
     for name, k in conditions(enc, c).items():
         (adv if k.attacks == "adv" else dis if k.attacks == "dis" else []).append(Term(code="condition", args=[name]))
-    against = conditions(enc, t)
-    for name, k in against.items():
+    for name, k in conditions(enc, t).items():
         why = Term(code="target_condition", args=[t.name, name])
-        if k.against == "prone" and "unconscious" in against:  # down or unconscious, it is not also prone
-            continue
         if k.against == "prone":
             (adv if far <= 5 and melee else dis).append(why)
         elif k.against:

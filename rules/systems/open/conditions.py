@@ -13,7 +13,7 @@ Each condition's reading (the common d20-style one, in this project's words):
 - **paralysed** (or paralyzed) and **unconscious**: as stunned, and it is helpless: an attack
   from within 5 ft that hits is a critical hit (so is `/coupdegrace`). A combatant down at 0 HP
   counts as unconscious. One down or unconscious is not also prone: attacks against it have advantage,
-  ranged ones too (`attacks.strike` passes over its prone).
+  ranged ones too (`conditions` leaves its prone out).
 - **frightened**, **poisoned**: its attacks have disadvantage.
 - **blinded**: its attacks have disadvantage, attacks against it advantage.
 - **invisible**: its attacks have advantage, attacks against it disadvantage.
@@ -65,8 +65,8 @@ CONDITION_NAMES = frozenset(CONDITIONS) | frozenset(_ALIASES)
 
 
 def conditions(enc: Encounter, c: Combatant, effects: list[Effect] | None = None) -> dict[str, Condition]:
-    """The conditions on ``c`` now, by name (a down combatant is unconscious); ``effects``: those running,
-    if not all of ``enc``'s."""
+    """The conditions on ``c`` now, by name (a down combatant is unconscious, and one unconscious is not also
+    prone: its prone effect waits for it to be up); ``effects``: those running, if not all of ``enc``'s."""
     found: dict[str, Condition] = {}
     for e in enc.effects if effects is None else effects:
         if e.target == c.name:
@@ -76,6 +76,8 @@ def conditions(enc: Encounter, c: Combatant, effects: list[Effect] | None = None
                 found[key] = CONDITIONS[key]
     if c.status == "downed":
         found["unconscious"] = CONDITIONS["unconscious"]
+    if "unconscious" in found:
+        found.pop("prone", None)
     return found
 
 

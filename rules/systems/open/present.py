@@ -265,9 +265,7 @@ class OpenPresenter(Presenter[OpenFacts]):
         bits.append(f"AC {facts.ac[c.name]}{self.changes_note(facts.ac_changes.get(c.name, ()))}")
         if c.initiative is not None:
             bits.append(f"init {c.initiative}")
-        held = facts.conditions.get(c.name, ())
-        out_cold = c.status == "downed" or "unconscious" in held  # "not also prone": its prone is not shown
-        shown = [k for k in held if not (k == "unconscious" and c.status == "downed") and not (k == "prone" and out_cold)]
+        shown = [k for k in facts.conditions.get(c.name, ()) if not (k == "unconscious" and c.status == "downed")]
         if shown:
             bits.append(", ".join(shown))
         if c.status == "downed":
