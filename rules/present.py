@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -445,8 +445,11 @@ class Presenter(Generic[F]):
 
     def report(self, title: str, events: Sequence[Event]) -> Report:
         """The report of one command's events, each line marked where it hides numbers (`marked`)."""
-        lines = [t for t in (self.marked(e) for e in events) if t]
-        return Report(title=title, lines=lines, colour=self.colour(events))
+        return Report(title=title, lines=[t for t in self.lines(events) if t], colour=self.colour(events))
+
+    def lines(self, events: Sequence[Event]) -> Iterator[str]:
+        """The marked lines of ``events``, one an event (a system may word some events together)."""
+        return (self.marked(e) for e in events)
 
     def prompt(self, q: Question) -> Prompt:
         """The words of a question the system's rules ask a player (`RuleSystem.question`): a system

@@ -1,7 +1,7 @@
 """Every sentence the damage-grid game shows: its events, its status lines and its board."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from rules.events import Event, Modifier
@@ -9,7 +9,7 @@ from rules.facts import Question
 from rules.hidden import mark, names_in, public_copy, secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter, Prompt
-from rules.report import Report, signed, user_ref
+from rules.report import signed, user_ref
 from rules.systems.damage_grid.events import (
     Activated,
     ActivationEnded,
@@ -293,7 +293,7 @@ class DgPresenter(Presenter[DgFacts]):
         how = f"{-e.change} hit{'s' if e.change != -1 else ''} marked" if e.change < 0 else f"{e.change} hit{'s' if e.change != 1 else ''} cleared"
         return f"{e.location.title()}: {how} ({e.before} → {e.after})"
 
-    def report(self, title: str, events: Sequence[Event]) -> Report:
+    def lines(self, events: Sequence[Event]) -> Iterator[str]:
         """As every presenter's, but the GM's marks on one model's locations read as one line (a hidden model's as
         one hit: players do not count its locations by the lines)."""
         merged: list[Event | list[GridMarked]] = []
@@ -303,8 +303,7 @@ class DgPresenter(Presenter[DgFacts]):
                 last.append(e)
             else:
                 merged.append([e] if isinstance(e, GridMarked) else e)
-        lines = [t for t in (self._marks_line(x) if isinstance(x, list) else self.marked(x) for x in merged) if t]
-        return Report(title=title, lines=lines, colour=self.colour(events))
+        return (self._marks_line(x) if isinstance(x, list) else self.marked(x) for x in merged)
 
     def _marks_line(self, marks: list[GridMarked]) -> str:
         """One line for the GM's marks on one model: each location's for the GM, the last mark's line (the
