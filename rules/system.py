@@ -502,6 +502,8 @@ class RuleSystem(RosterRules):
         moves = [e for e in events if isinstance(e, Moved) and e.actor]
         if moves and moves[-1].actor and new.map.kind != "none":  # the map draws the last move's trail
             new.last_move = LastMove(actor=moves[-1].actor, path=moves[-1].path[-MAX_TRAIL:])
+        if new.last_move is not None and events:
+            self._trail_to_stand(new, new.last_move)
         events += self.check_victory(new)
         events += self._auto_end(new, action, dice)
         if action.kind in AUTO_END_KINDS and not new.winner:
@@ -513,6 +515,15 @@ class RuleSystem(RosterRules):
             events += later
         dice.check_all_used(lambda: bool(names_in(events, new.hidden_names())))
         return Resolution(new, events)
+
+    @staticmethod
+    def _trail_to_stand(enc: Encounter, last: LastMove) -> None:
+        """The map's trail ends where its mover stands: one struck down on a cell it could not stop on
+        (an ally's, in the open system) and fallen back onto an earlier cell of its path leaves it there."""
+        mover = enc.find(last.actor)
+        at = mover.position if mover is not None else None
+        if at is not None and last.path and last.path[-1] != at and at in last.path:
+            last.path = last.path[:len(last.path) - last.path[::-1].index(at)]
 
     def handle(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """``action`` given to the handler of its kind (a coup de grâce once the fight is decided: `finish`)."""

@@ -443,6 +443,8 @@ def test_a_mover_downed_on_an_allys_cell_lies_on_the_last_cell_it_could_stop_on(
     assert s.get("Orc").status == "downed"
     assert s.get("Orc").position == "E4" and s.get("Gob").position == "D5"
     assert any("**Orc** falls on E4" in line for line in s.text(res))
+    # the map's trail of the move ends where the Orc lies, not on Gob's cell
+    assert s.enc.last_move is not None and s.enc.last_move.path[-1] == "E4"
 
 
 def test_a_mover_the_gms_attack_downs_on_an_allys_cell_lies_on_the_last_cell_it_could_stop_on() -> None:
@@ -455,6 +457,7 @@ def test_a_mover_the_gms_attack_downs_on_an_allys_cell_lies_on_the_last_cell_it_
     s.run("init_roll", [10, 1, 2])
     s.run("move", [15], actor="Ann", path="SW SW")
     assert s.get("Ann").status == "downed" and s.get("Ann").position == "E4"
+    assert s.enc.last_move is not None and s.enc.last_move.path[-1] == "E4"  # the map's trail ends where Ann lies
 
 
 def test_a_dash_or_disengage_the_gm_puts_on_gives_what_the_action_gives() -> None:
