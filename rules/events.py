@@ -155,6 +155,8 @@ class Added(Event):
     on_map: bool = False
     #: the system uses facings, so the text says which way it faces
     faces: bool = False
+    #: how it joins when not able to act (its hit points at the least, say): ``down``, ``out``
+    status: str | None = None
 
 
 class Edited(Event):

@@ -302,9 +302,10 @@ class Presenter(Generic[F]):
         side = f" **{e.side}**" if e.side else ""
         where = f" at {e.at}" if e.at else " (not on the map yet)" if e.on_map else ""
         facing = f" facing {e.facing}" if e.faces and e.facing else ""
+        status = f", already {e.status}" if e.status else ""
         owner = f"played by {user_ref(e.owner_id)}" if e.owner_id else "the GM's"
         summary = f": {e.summary}" if e.summary and not secret(e.summary) else ""
-        return f"**{e.actor}** joins{side}{where}{facing}, {owner}{summary}"
+        return f"**{e.actor}** joins{side}{where}{facing}{status}, {owner}{summary}"
 
     def edited(self, e: Edited) -> str:
         placed = ", ".join(x for x in (f"side **{e.side}**" if e.side else "", f"at {e.at}" if e.at else "",

@@ -125,6 +125,9 @@ class RosterRules(FightRules):
     def health(self, c: Combatant) -> tuple[int, int] | None:
         raise NotImplementedError  # pragma: no cover - the system's own
 
+    def condition(self, c: Combatant) -> str:
+        raise NotImplementedError  # pragma: no cover - `rules.system.RuleSystem`'s
+
     def roll_initiative(self, enc: Encounter, action: InitRoll, dice: Dice) -> list[Event]:
         raise NotImplementedError  # pragma: no cover - the system's own
 
@@ -198,14 +201,14 @@ class RosterRules(FightRules):
         self.place(enc, c, action.at, action.facing)
         enc.combatants.append(c)
         where = c.position or getattr(c.state, "band", None)
-        events = [
-            Added(
-                actor=name, summary=self.sheet_summary(c) or None, side=side, owner_id=owner,
-                at=where, facing=c.facing, on_map=enc.grid() is not None, faces=self.uses_facing,
-            )
-        ]
-        events += self.setup_combatant(enc, c, new=True)
-        return events + self.join_fight(enc, c, action, dice)
+        summary = self.sheet_summary(c) or None  # the sheet as given
+        setup = self.setup_combatant(enc, c, new=True)
+        added = Added(
+            actor=name, summary=summary, side=side, owner_id=owner,
+            at=where, facing=c.facing, on_map=enc.grid() is not None, faces=self.uses_facing,
+            status=self.condition(c) if c.status != "active" else None,
+        )
+        return [added, *setup, *self.join_fight(enc, c, action, dice)]
 
     def join_fight(self, enc: Encounter, c: Combatant, action: Add, dice: Dice) -> list[Event]:
         """``c``, just added, joins the fight under way (if it is): at the initiative the GM gave

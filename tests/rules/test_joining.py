@@ -6,7 +6,7 @@ import pytest
 
 from rules.errors import InputError
 from rules.events import JoinedFight
-from tests.scenario import Scenario
+from tests.scenario import PLAYER, Scenario
 
 KOV = "agi=1 hp=7 weapons=warhammer:1"
 
@@ -70,3 +70,17 @@ def test_copies_join_at_the_same_initiative(count: int) -> None:
     res = s.run("add", name="Orc", raw_sheet={"agi": "0", "hp": "5", "weapons": "warhammer:1"}, side="orcs", at="F4 F5", init=9, count=count)
     assert [s.get(f"Orc {i}").initiative for i in (1, 2)] == [9, 9]
     assert [e.actor for e in res.events if isinstance(e, JoinedFight)] == ["Orc 1", "Orc 2"]
+
+
+def test_one_added_at_its_least_joins_already_down_or_out() -> None:
+    """The open system: "The GM's combatants are out at 0 HP" and "at 0 HP a player's combatant is down": one
+    added at 0 HP is announced as joining already out (the GM's) or already down (a player's), as the board shows
+    it, not as one joining able to act; one added able to act is announced as before."""
+    s = Scenario("open", map="12x10")
+    res = s.run("add", name="Orc", raw_sheet={"hp": "0"}, side="foes", at="E4", owner_id=None)
+    assert s.get("Orc").status == "out"
+    assert s.text(res)[0] == "**Orc** joins **foes** at E4, already out, the GM's: hp=0"
+    res = s.run("add", name="Ann", raw_sheet={"hp": "0"}, at="B2", owner_id=PLAYER)
+    assert s.get("Ann").status == "downed" and ", already down, played by" in s.text(res)[0]
+    res = s.run("add", name="Bo", raw_sheet={"hp": "5"}, at="B3")
+    assert "already" not in s.text(res)[0]
