@@ -17,9 +17,7 @@ _SEPARATORS = re.compile(r"[\s,]+")
 def parse_cell_list(text: str, width: int, height: int, limit: int = MAX_LISTED_CELLS) -> list[Cell]:
     """The cells ``text`` names on a ``width`` x ``height`` map, in the order written, each once."""
     cells: list[Cell] = []
-    for token in _SEPARATORS.split(text or ""):
-        if not token:
-            continue
+    for token in _tokens(text):
         cells += _expand(token, width, height, limit - len(cells))
     if not cells:
         raise InputError('Give the cells to mark, like `cells:"D4 D5 E5"`, a range `A1-A4` or a rectangle `B2:D4`.')
@@ -30,20 +28,25 @@ def cell_list_text(text: str) -> str:
     """A cell list as written, each cell spelt as the map names it: ``"a1-a3, f2:g3"`` ->
     ``"A1-A3 F2:G3"`` (a reply echoes a range, not the 120 cells in it); ``text`` is one
     `parse_cell_list` has read."""
-    words = []
-    for token in _SEPARATORS.split(text or ""):
-        sep = ":" if ":" in token else "-" if "-" in token else ""
-        if token:
-            words.append(sep.join(parse_cell(end).name for end in (token.split(sep) if sep else [token])))
-    return " ".join(words)
+    return " ".join((sep or "").join(parse_cell(end).name for end in ends) for sep, ends in map(_ends, _tokens(text)))
+
+
+def _tokens(text: str) -> list[str]:
+    """The words of a cell list: cells, ranges and rectangles."""
+    return [token for token in _SEPARATORS.split(text or "") if token]
+
+
+def _ends(token: str) -> tuple[str | None, list[str]]:
+    """A word's separator (``:`` a rectangle, ``-`` a range, None a cell) and the cells it names at its ends."""
+    sep = ":" if ":" in token else "-" if "-" in token else None
+    return sep, token.split(sep) if sep else [token]
 
 
 def _expand(token: str, width: int, height: int, room: int) -> list[Cell]:
-    sep = ":" if ":" in token else "-" if "-" in token else None
+    sep, ends = _ends(token)
     if sep is None:
         corners = [_on_map(token, width, height)]
     else:
-        ends = token.split(sep)
         if len(ends) != 2 or not all(ends):
             raise InputError(f"`{token}` is not a range or rectangle: write `A1-A4` or `B2:D4`.")
         corners = [_on_map(end, width, height) for end in ends]
