@@ -221,6 +221,6 @@ def test_a_direct_message_prints_as_one_to_its_player(tmp_path: Path) -> None:
     asked = lines.index("[DM to @bob] message:")
     assert lines[asked + 1] == "  ⚔️ Ana: opportunity attack?"
     assert "[#DM" not in result.stdout
-    assert "the turn's deadline answers no). The move waits.\n" in result.stdout  # the reply's sentence ends
+    assert "a GM can answer for them). The move waits.\n" in result.stdout  # the reply's sentence ends
     answered = lines.index("[DM to @bob] edited reply:")  # its button pressed there (`#dm`)
     assert lines[answered + 2] == "  Strike: the attack is resolved in #general."

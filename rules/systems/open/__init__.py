@@ -329,7 +329,8 @@ class OpenSystem(RuleSystem):
             return None
         return OpportunityQuestion(kind=ANSWER, user_id=waiting.owner, tag=waiting.tag, actor=waiting.attacker,
                                    action=ANSWER, answers=("yes", "no"), mover=waiting.mover,
-                                   attacker=waiting.attacker, at=waiting.at)
+                                   attacker=waiting.attacker, at=waiting.at,
+                                   deadline_hours=enc.settings.deadline_hours)
 
     def lapse(self, enc: Encounter) -> Action | None:
         waiting = OpenEncounter.of(enc).waiting

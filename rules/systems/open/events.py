@@ -163,6 +163,8 @@ class OpportunityOffered(Event):
     mover: str
     owner: str
     at: str
+    #: the turns have a deadline (`/encounter settings deadline_hours`), which answers no
+    deadline: bool = True
 
 
 class OpportunityDeclined(Event):

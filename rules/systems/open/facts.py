@@ -20,11 +20,12 @@ __all__ = ["OpenFacts", "OpportunityQuestion", "open_facts"]
 class OpportunityQuestion(Question):
     """``kind`` ``opportunity``: ``mover`` is leaving ``attacker``'s reach at the cell ``at``; does
     ``attacker`` (the question's ``actor``) take an opportunity attack with its reaction? The
-    answers: ``yes``, ``no`` (the deadline's answer)."""
+    answers: ``yes``, ``no`` (the deadline's answer, where the turns have one: ``deadline_hours``)."""
 
     mover: str
     attacker: str
     at: str
+    deadline_hours: float = 0
 
 
 @dataclass(frozen=True)

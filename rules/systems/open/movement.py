@@ -328,4 +328,5 @@ def _ask(enc: Encounter, h: Combatant, c: Combatant, here: Cell, rest: list[Cell
     tag = hashlib.sha256(f"{st.asked}:{h.name}:{c.name}:{here.name}".encode()).hexdigest()[:8]
     st.waiting = Waiting(attacker=h.name, mover=c.name, owner=h.owner_id, tag=tag, at=here.name,
                          rest=[x.name for x in rest], answered=answered, stand="" if stand == here else stand.name)
-    return [OpportunityOffered(actor=h.name, mover=c.name, owner=h.owner_id, at=here.name)]
+    return [OpportunityOffered(actor=h.name, mover=c.name, owner=h.owner_id, at=here.name,
+                               deadline=enc.settings.deadline_hours > 0)]

@@ -234,8 +234,9 @@ class OpenPresenter(Presenter[OpenFacts]):
                 "d20); ending the turn rolls it")
 
     def opportunity_offered(self, e: OpportunityOffered) -> str:
+        until = "the turn's deadline answers no" if e.deadline else "no turn deadline: meanwhile a GM can answer for them"
         return (f"**{e.mover}** leaves **{e.actor}**'s reach at {e.at}: {user_ref(e.owner)} may take an opportunity "
-                "attack (the buttons sent to them; the turn's deadline answers no). The move waits.")
+                f"attack (the buttons sent to them; {until}). The move waits.")
 
     def opportunity_declined(self, e: OpportunityDeclined) -> str:
         why = "the deadline passed" if e.lapsed else "declined"
@@ -249,7 +250,9 @@ class OpenPresenter(Presenter[OpenFacts]):
         assert isinstance(q, OpportunityQuestion), f"the open system asks no {q.kind!r} question"
         lines = [f"**{q.mover}** is leaving **{q.attacker}**'s reach at {q.at}: take an opportunity attack with "
                  "your reaction?",
-                 "The move waits for your answer; the turn's deadline answers no."]
+                 "The move waits for your answer; the turn's deadline answers no." if q.deadline_hours > 0 else
+                 "The move waits for your answer (there is no turn deadline: meanwhile a GM can answer for you or take "
+                 "the move back with `/undo`)."]
         return self.worded(q, f"⚔️ {q.attacker}: opportunity attack?", lines, [self.ANSWER_LABELS[a] for a in q.answers],
                            waiting=f"{q.mover}'s move", lapse="no opportunity attack")
 

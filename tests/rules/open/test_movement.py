@@ -182,10 +182,30 @@ def test_the_opportunity_question_is_facts_the_presenter_words() -> None:
     assert (asked.user_id, asked.tag, asked.actor, asked.action) == (q.user_id, q.tag, "Ann", "opportunity")
     assert asked.title == "⚔️ Ann: opportunity attack?" and asked.lines == [
         "**Grak** is leaving **Ann**'s reach at D2: take an opportunity attack with your reaction?",
-        "The move waits for your answer; the turn's deadline answers no."]
+        "The move waits for your answer (there is no turn deadline: meanwhile a GM can answer for you or take the "
+        "move back with `/undo`)."]
     assert asked.choices == [("Strike", "yes"), ("Let it go", "no")]
     assert (asked.waiting, asked.lapse) == ("Grak's move", "no opportunity attack")
     assert s.system.prompt(s.enc) == asked
+
+
+def test_the_opportunity_question_says_the_turns_deadline_answers_no_where_there_is_one() -> None:
+    """"The turn's deadline answers no" (docs/systems/open.md): said to the player and in the channel where the turns
+    have a deadline (`deadline_hours`); with none (the default), nothing would answer: both say a GM can."""
+    s = Scenario("open").add("Ann", f"hp=20 ac=10 init=+1 {SWORD}", at="C3")
+    s.add("Grak", f"hp=20 ac=10 init=+10 {SWORD}", at="B2", owner=None, side="foes")
+    s.enc.settings.deadline_hours = 48
+    s.run("init_roll", [10, 1])
+    res = s.run("move", actor="Grak", path="E E E E")
+    assert "(the buttons sent to them; the turn's deadline answers no). The move waits." in s.text(res)[-1]
+    q = s.system.question(s.enc)
+    assert q is not None and s.system.present.prompt(q).lines[-1] == (
+        "The move waits for your answer; the turn's deadline answers no.")
+    s = Scenario("open").add("Ann", f"hp=20 ac=10 init=+1 {SWORD}", at="C3")
+    s.add("Grak", f"hp=20 ac=10 init=+10 {SWORD}", at="B2", owner=None, side="foes")
+    s.run("init_roll", [10, 1])
+    res = s.run("move", actor="Grak", path="E E E E")
+    assert "(the buttons sent to them; no turn deadline: meanwhile a GM can answer for them)." in s.text(res)[-1]
 
 
 def test_the_deadline_answers_no() -> None:
