@@ -175,10 +175,13 @@ def finish(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
 
 
 def taken_out(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
-    """``c``, activating, was put out of action (by the GM's edit of its HP): "Remove the mini from the board, and
-    it takes no further part in the battle", so its activation ends, used, and priority passes on from its side,
-    as when it is removed (`on_removed`: `alternating.after_removal` of an activating mini)."""
-    return finish(enc, c, dice) if c.status == "out" else []
+    """``c`` was put out of action (by the GM's edit of its HP): "Remove the mini from the board, and it takes no
+    further part in the battle", so priority moves as when it is removed (`on_removed`): activating, its activation
+    ends, used, and priority passes on from its side; the last mini of the side with priority while nobody
+    activates, that side "has run out of minis to activate" and passes."""
+    if c.status != "out" or len(standing_sides(enc)) < 2:
+        return []
+    return finish(enc, c, dice) if enc.current == c.name else on_removed(enc, c, dice)
 
 
 def turn(enc: Encounter) -> Turn:

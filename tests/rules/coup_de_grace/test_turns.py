@@ -238,6 +238,28 @@ def test_the_activating_mini_put_out_of_action_by_the_gm_passes_priority_as_its_
     assert SYSTEM.turn(removed).actors == SYSTEM.turn(out).actors
 
 
+@pytest.mark.parametrize("edit", [{"hp_change": -5}, {"raw_sheet": {"hp": "1"}, "deltas": {}}])
+def test_the_last_mini_of_the_side_with_priority_put_out_by_the_gm_passes_priority(edit: dict[str, object]) -> None:
+    """"A player who has run out of minis to activate cannot act, and must pass to the next player. Once all minis
+    have been activated, the round is over": A activated, then T; B, side a's last mini to activate, put out of action
+    by the GM (`/combatant hp`, or a lower sheet `hp` after a wound) while nobody activates leaves side a nothing to
+    activate, so priority passes to side b (U still to activate), as B's removal passes it; the round is not over."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("B", "a", SWORD, "C5", "E"), ("T", "b", SWORD, "H3", "W"),
+                ("U", "b", SWORD, "H8", "W"), first="a")
+    enc = run(enc, "next", actor="A", is_gm=True)
+    enc = run(enc, "next", actor="T", is_gm=True)
+    assert SYSTEM.turn(enc).actors == ("B",)
+    if "raw_sheet" in edit:
+        enc.get("B").hp = 1  # wounded twice: a sheet of hp=1 (from 3) takes it to -1
+    res = resolve(enc, "edit", actor="B", is_gm=True, **edit)
+    out = res.encounter
+    assert out.get("B").status == "out"
+    assert (out.round, SYSTEM.turn(out).actors) == (1, ("U",))
+    assert "**b** to activate a mini: U" in text(res)
+    removed = run(enc, "remove", actor="B")
+    assert SYSTEM.turn(removed).actors == SYSTEM.turn(out).actors
+
+
 def test_an_edit_of_hp_mid_fight_shifts_current_hp() -> None:
     """Raising or lowering the sheet's hp moves current HP by the same amount, with the status it means."""
     enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "D3", "W"))
