@@ -55,7 +55,7 @@ from rules.systems.damage_grid.options import values
 from rules.systems.damage_grid.reach import adjacent, reach_to
 from rules.systems.damage_grid.sheet import Weapon, carried, release
 from rules.systems.damage_grid.state import DgCombatant, DgEncounter
-from rules.systems.damage_grid.turns import activate, end_if_out, pool
+from rules.systems.damage_grid.turns import activate, marked_out, pool
 from rules.targets import attack_target, cell_of, need_target
 
 __all__ = ["ACTIONS", "COMMANDS", "attack", "coup_de_grace"]
@@ -324,7 +324,7 @@ def _marks(ctx: ActionContext, action: Act, heal: bool) -> list[Event]:
         release(enc, t)
         t.status = "out" if gone else "downed"
         events.append(StatusChanged(actor=t.name, status=t.status, cause="health0" if gone else "mind0"))
-        events += end_if_out(enc, t)
+        events += marked_out(enc, t, ctx.dice, blasts.phase_begins)
     return events
 
 

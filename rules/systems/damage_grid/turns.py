@@ -41,6 +41,7 @@ __all__ = [
     "start",
     "activate",
     "next_turn",
+    "marked_out",
     "on_removed",
     "turn",
     "up_next",
@@ -264,6 +265,17 @@ def end_if_out(enc: Encounter, c: Combatant) -> list[Event]:
     if enc.current != c.name or c.status == "active" or len(_standing(enc)) < 2:
         return []
     return _end(enc) + _pass_priority(enc, c.side)
+
+
+def marked_out(enc: Encounter, c: Combatant, dice: Dice, phase_begins: PhaseBegins) -> list[Event]:
+    """``c`` was made inert or destroyed by the GM's marks: activating, its activation ends and priority passes
+    (`end_if_out`); the last model of the side to activate while nobody activates, that side has nothing left to
+    activate and passes, as when it is removed (`on_removed`)."""
+    if enc.current == c.name:
+        return end_if_out(enc, c)
+    if c.status == "active" or len(_standing(enc)) < 2:
+        return []
+    return on_removed(enc, c, dice, phase_begins)
 
 
 def on_removed(enc: Encounter, c: Combatant, dice: Dice | None = None, phase_begins: PhaseBegins | None = None) -> list[Event]:

@@ -62,6 +62,25 @@ def test_a_model_cannot_move_and_then_attack_in_one_activation() -> None:
     assert "Lunge" in message
 
 
+def test_the_last_model_of_the_side_to_activate_marked_out_by_the_gm_passes_the_activation() -> None:
+    """"In each phase sides alternate activating one model": Meena and Hera have activated; Juno, side a's last
+    model to activate in the phase, destroyed by the GM's `damage` while nobody activates leaves side a nothing
+    to activate, so side b activates next (Xul), as when Juno is removed; the phase is not over."""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", "", side="a", at="E8", facing="N").add("Juno", "", side="a", at="C8", facing="N")
+    s.add("Hera", "", side="b", at="E5", facing="S").add("Xul", "", side="b", at="H4", facing="S")
+    s.run("init_roll")
+    s.run("next", actor="Meena", whole_turn=False)
+    s.run("next", actor="Hera", whole_turn=False)
+    assert s.system.turn(s.enc).actors == ("Juno",)
+    removed = s.resolve("remove", actor="Juno").encounter
+    res = s.run("act", target="Juno", action="damage", options={"health": "3"})
+    assert s.get("Juno").status == "out" and s.enc.phase == "phase 1/4"
+    turn = s.system.turn(s.enc)
+    assert (turn.side, turn.actors) == ("b", ("Xul",)) == (s.system.turn(removed).side, s.system.turn(removed).actors)
+    assert "**b** activate a model: Xul" in s.text(res)
+
+
 def test_an_inert_models_activation_passes_unplayed_each_phase_for_its_effects() -> None:
     """"When Mind reaches 0 the model can no longer perform Actions and becomes inert" (damage-grid.txt), yet
     it is "unconscious", not destroyed, and a GM's `heal` makes it active again (docs/systems/damage-grid.md):
