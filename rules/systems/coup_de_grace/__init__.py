@@ -238,8 +238,15 @@ class CoupDeGraceSystem(RuleSystem):
         return turns.on_removed(enc, c, dice)
 
     def edit(self, enc: Encounter, action: Edit, dice: Dice) -> list[Event]:
-        """The GM's edit; one that puts the activating mini out of action ("Remove the mini from the board")
-        ends its activation, and priority passes on as when it is removed (`turns.taken_out`)."""
+        """The GM's edit; one that puts a mini out of action ("Remove the mini from the board") moves priority as
+        its removal does (`turns.taken_out`). A mini out of action in a fight under way "takes no further part in
+        the battle": it is not placed or turned again."""
+        c = enc.get(action.actor)
+        if enc.started and c.status == "out" and (action.at or action.facing):
+            raise IllegalAction(
+                f"{c.name} is out of action, off the board: it takes no further part in the battle, so it is not "
+                "placed or turned again (`/undo` takes back what put it out; `/combatant remove` takes it away)."
+            )
         events = super().edit(enc, action, dice)
         return events + turns.taken_out(enc, enc.get(action.actor), dice)
 

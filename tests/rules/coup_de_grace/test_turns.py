@@ -260,6 +260,18 @@ def test_the_last_mini_of_the_side_with_priority_put_out_by_the_gm_passes_priori
     assert SYSTEM.turn(removed).actors == SYSTEM.turn(out).actors
 
 
+@pytest.mark.parametrize("place", [{"at": "E6"}, {"facing": "N"}])
+def test_a_mini_out_of_action_is_not_placed_or_turned_again_in_the_fight(place: dict[str, str]) -> None:
+    """"If a mini is reduced to -1HP or less it is considered to be out of action. Remove the mini from the board, and it
+    takes no further part in the battle": the GM's edit placing or turning A once it is out is refused, and nothing
+    changes (it was taken, and listed A on a square another mini could then stand on)."""
+    enc = fight(("A", "a", SWORD, "E5", "E"), ("B", "a", SWORD, "A1", "E"), ("T", "b", SWORD, "F5", "W"), first="b")
+    enc = run(enc, "edit", actor="A", hp_change=-4, is_gm=True)
+    assert enc.get("A").status == "out"
+    assert "takes no further part in the battle" in refused(enc, "edit", actor="A", is_gm=True, **place)
+    assert run(enc, "edit", actor="B", at="B1", is_gm=True).get("B").position == "B1"  # a mini still in it may be
+
+
 def test_an_edit_of_hp_mid_fight_shifts_current_hp() -> None:
     """Raising or lowering the sheet's hp moves current HP by the same amount, with the status it means."""
     enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "D3", "W"))
