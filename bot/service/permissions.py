@@ -12,7 +12,14 @@ from bot.service.cache import LiveEntry, StoredEntry
 from bot.service.core import Ctx
 from rules.actions import Act, Add, Edit, EffectAdd, EffectRemove
 from rules.dice import Dice, parse_given
-from rules.errors import IllegalAction, InputError, NotAllowed, NotFound, RulesError
+from rules.errors import (
+    IllegalAction,
+    InputError,
+    NotAllowed,
+    NotFound,
+    NotYourTurn,
+    RulesError,
+)
 from rules.models import Combatant, Encounter
 from rules.registry import get_system
 from rules.report import user_ref
@@ -174,8 +181,12 @@ def default_actor(enc: Encounter, system: RuleSystem, user: str, is_gm: bool, tu
             raise IllegalAction(f"{', '.join(fallen[:20])} {'is' if one else 'are'} out of the fight and cannot act: ask "
                                 f"the GM whether {'it comes' if one else 'they come'} back.")
         raise NotFound("You have no combatant in this encounter: add one with `/combatant add`.")
-    now = f" It is {', '.join(turn.actors)}'s turn." if turn.actors else ""
-    raise InputError(f"Name the combatant with `combatant`.{now}")
+    yours = ", ".join(owned[:20])
+    if turn.actors and owned and not is_gm:  # several of theirs, none of them acting now
+        raise NotYourTurn(f"It is {', '.join(turn.actors[:20])}'s turn, not one of yours ({yours}): wait for your turn, "
+                          "or name yours with `combatant` for what it may do out of turn.")
+    now = f" It is {', '.join(turn.actors[:20])}'s turn." if turn.actors else ""
+    raise InputError(f"Name the combatant with `combatant`{f' (yours: {yours})' if owned else ''}.{now}")
 
 
 def dice_for(enc: Encounter, ctx: Ctx, is_gm: bool, rng: random.Random) -> Dice:

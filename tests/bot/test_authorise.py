@@ -7,7 +7,7 @@ from bot.offline.harness import Harness, channel_id_of, user_id_of
 from bot.service import Ctx
 from bot.service.permissions import authorise, default_actor
 from rules.actions import Next
-from rules.errors import InputError
+from rules.errors import InputError, NotYourTurn
 from rules.registry import get_system
 from rules.turns import Turn
 from tests.cogs.fights import started_cdg
@@ -39,3 +39,23 @@ def test_a_gm_with_two_combatants_to_act_is_asked_to_name_one_not_which_acts() -
     with pytest.raises(InputError) as asked:
         default_actor(s.enc, s.system, "gm-id", is_gm=True)
     assert asked.value.message == "Name the combatant with `combatant`: Borin, Thrain."
+
+
+def test_a_player_with_several_combatants_none_acting_is_told_whose_turn_it_is() -> None:
+    """"A player's `/init next` ends only a turn of their own combatant" (docs/commands.md): Coup-De-Grace, the orcs'
+    activation; a player with two dwarves, neither able to act, naming none is told it is the orcs' turn and not
+    one of theirs (they were asked to name a combatant, which `/init next` then refuses), as with one dwarf; before
+    the fight, asked to name one, theirs are listed."""
+    s = Scenario("coup-de-grace", map="8x6")
+    s.add("Borin", "class=heavy weapons=hammer", side="dwarves", at="B2", facing="E", owner="bob")
+    s.add("Thrain", "class=heavy weapons=hammer", side="dwarves", at="B4", facing="E", owner="bob")
+    with pytest.raises(InputError) as asked:
+        default_actor(s.enc, s.system, "bob", is_gm=False)
+    assert asked.value.message == "Name the combatant with `combatant` (yours: Borin, Thrain)."
+    s.add("Grak", "class=light weapons=axe", side="orcs", at="F3", facing="W", owner=None)
+    s.add("Snaga", "class=light weapons=axe", side="orcs", at="F5", facing="W", owner=None)
+    s.add("Ugluk", "class=light weapons=axe", side="orcs", at="F1", facing="W", owner=None)
+    s.run("init_roll")
+    with pytest.raises(NotYourTurn) as told:
+        default_actor(s.enc, s.system, "bob", is_gm=False)
+    assert told.value.message.startswith("It is Grak, Snaga, Ugluk's turn, not one of yours (Borin, Thrain): wait for your turn")
