@@ -164,6 +164,12 @@ class Dice:
             return
         if self._used and self.may_type is not None and not self._sparing and hidden is not None and hidden():
             return
+        if not self._used and self.may_type is not None:  # a player's, none used: whether the action rolled others'
+            # dice (the GM's, whose numbers may be hidden: a hidden foe's reach) or none, in the same words
+            raise DiceError(
+                f"`roll` gave {plural(len(self.given), 'result')} but this command rolled none of your combatants' dice "
+                "(any others are the bot's to roll, or the GM's to type), so leave `roll` out."
+            )
         if self._used < len(self.given) and self._skipped:
             fix = f"give exactly {self._used}" if self._used else "leave `roll` out"
             raise DiceError(

@@ -916,3 +916,23 @@ async def test_a_players_export_of_an_ended_fight_with_hidden_numbers_says_to_as
     refused = reply(await h.run("bob", "/encounter export"))
     assert refused.ephemeral and not refused.files and "ask" in refused.text
     assert "/encounter reveal" not in refused.text and "ended" in refused.text
+
+
+async def test_a_players_roll_left_over_on_a_move_says_the_same_whatever_a_hidden_foes_reach(h: Harness) -> None:
+    """"No other number of a hidden combatant reaches players either, on any path": a player's `/move ... roll:5`
+    past Grak (the GM's, hidden) is refused in the same words whether Grak's reach of 10 ft makes the move provoke
+    his opportunity attack (his dice, the GM's to type) or his reach of 5 ft does not (no dice at all); the refusal
+    changes nothing, so different words would let a player probe his reach move after move."""
+    async def refusal(grak: str) -> str:
+        await h.run("gm", "/encounter end", confirm="true")
+        await h.run("gm", "/encounter start", system="open", map="12x10")
+        await h.run("ann", "/combatant add", name="Alda", at="D6", sheet="hp=18 ac=14 init=+40 weapons=sword:+5:1d6+3:piercing")
+        await h.run("gm", "/combatant add", name="Grak", side="orcs", at="D4", sheet=f"hp=30 ac=13 {grak}")
+        await h.run("gm", "/combatant add", name="Snot", side="orcs", at="J1", sheet="hp=30 ac=13 weapons=axe:+4:1d12+2:slashing")
+        await h.run("gm", "/init roll")
+        sent = await h.run("ann", "/move", to="D9", roll="5")
+        assert reply(sent).ephemeral and h.bot.service is not None
+        return reply(sent).text
+    far = await refusal("weapons=glaive:+4:1d10+2:slashing:reach=10")
+    near = await refusal("weapons=axe:+4:1d12+2:slashing")
+    assert far == near and "leave `roll` out" in far

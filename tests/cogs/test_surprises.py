@@ -50,7 +50,7 @@ async def test_roll_on_a_command_without_dice_says_to_leave_it_out(h: Harness) -
     sent = await h.run("bob", "/move", to="D3", roll="3")
     text = sent[0].text
     assert sent[0].ephemeral and "0 die" not in text
-    assert "rolls no dice" in text and "leave `roll` out" in text
+    assert "rolled none of your combatants' dice" in text and "leave `roll` out" in text
 
 
 async def test_roll_off_is_worded_for_a_side(h: Harness) -> None:

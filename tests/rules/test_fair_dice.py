@@ -61,7 +61,7 @@ def test_results_left_over_because_they_were_someone_elses_are_refused_with_the_
     dice = Dice(rng=random.Random(1), given=[20], may_type=frozenset({"Borin"}))
     with dice.rolling_for("Grak"):
         dice.die(20)
-    with pytest.raises(DiceError, match="your own combatants.*Leave `roll` out"):
+    with pytest.raises(DiceError, match="none of your combatants' dice .*the bot's to roll.*leave `roll` out"):
         dice.check_all_used()
 
 
