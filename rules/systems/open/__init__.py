@@ -108,11 +108,16 @@ class OpenSystem(RuleSystem):
         most = sheet.max_hp(c)
         return {"active": range(1, most + 1), "downed": range(0, 1), "out": range(0, most + 1)}
 
+    def _at_zero(self, enc: Encounter, c: Combatant) -> Status:
+        """What ``c`` is at 0 HP: a player's down (out with `death_saves=no`), the GM's out (down with
+        `gm_at_zero=down`)."""
+        return "out" if attacks._out_at_zero(enc, self.option_values(enc), c) else "downed"
+
     def setup_combatant(self, enc: Encounter, c: Combatant, new: bool) -> list[Event]:
         if new:
             c.hp = max(0, int(c.sheet["hp"]))
             c.sheet.setdefault("max_hp", max(1, int(c.sheet["hp"])))
-            c.status = "active" if c.hp > 0 else "out" if attacks._out_at_zero(enc, self.option_values(enc), c) else "downed"
+            c.status = "active" if c.hp > 0 else self._at_zero(enc, c)
         if enc.started:
             turns.arrange(enc, self.option_values(enc))
         return []
@@ -185,8 +190,8 @@ class OpenSystem(RuleSystem):
                 st.saves_made, st.saves_failed, st.stable, st.save_due = 0, 0, False, False  # up: no save owed now
                 events.append(StatusChanged(actor=c.name, status="active", cause=hp_cause(action.is_gm)))
             elif c.hp <= 0 and status == "active":
-                c.status = "downed"
-                events.append(StatusChanged(actor=c.name, status="downed", cause=hp_cause(action.is_gm)))
+                c.status = self._at_zero(enc, c)
+                events.append(StatusChanged(actor=c.name, status=c.status, cause=hp_cause(action.is_gm)))
         if enc.started:
             turns.arrange(enc, self.option_values(enc))
         return events

@@ -52,6 +52,22 @@ def test_the_gms_combatant_is_out_at_0_hp() -> None:
     assert s.get("Grak").status == "downed"
 
 
+def test_the_gms_combatant_brought_to_0_hp_by_the_gm_before_the_fight_is_out_as_in_it() -> None:
+    """"The GM's combatants are out at 0 HP (option `gm_at_zero=down`: down and helpless, out at the next damage)":
+    the GM's `/combatant hp` (or a sheet's `hp=0`) bringing Grak to 0 HP before the fight puts him out, as the same
+    command does in the fight and as adding him at 0 HP does (he was down: in the order, a coup de grâce's target);
+    with `gm_at_zero=down` he is down; a player's combatant so brought is down (it makes death saves)."""
+    for edit, status in (({"hp_change": -20}, "out"), ({"raw_sheet": {"hp": "0"}}, "out")):
+        s = Scenario("open").add("Ann", f"hp=20 ac=10 {SWORD}", at="B2").add("Grak", f"hp=20 ac=10 {SWORD}", at="C2", owner=None, side="foes")
+        s.run("edit", actor="Grak", **edit)
+        assert s.get("Grak").status == status and s.get("Grak").hp == 0
+        s.run("edit", actor="Ann", **edit)
+        assert s.get("Ann").status == "downed"
+    s = Scenario("open", gm_at_zero="down").add("Grak", f"hp=20 ac=10 {SWORD}", at="C2", owner=None, side="foes")
+    s.run("edit", actor="Grak", hp_change=-20)
+    assert s.get("Grak").status == "downed"
+
+
 def test_a_players_combatant_is_down_and_makes_death_saves() -> None:
     """"at 0 HP a player's combatant is down ... at the start of each of its turns, rolls a death save: a d20, 10 or
     more a success, a natural 1 two failures ... three failures and it is out"."""
