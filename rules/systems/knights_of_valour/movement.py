@@ -352,7 +352,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         raise InputError("Give `to` (a square) or `path` (steps like `N NE E`).")
     here = cell_of(c)
     st = KovCombatant.of(c)
-    budget = max(st.feet_left, sheet.movement(c) if st.move_actions > 0 else 0)
+    # a move past what is left of the Move Action under way goes on into the next ("sub-actions that the player can
+    # string together"; an extra one granted "can be used in any order")
+    budget = st.feet_left + sheet.movement(c) * st.move_actions
     if budget <= 0:
         raise IllegalAction(
             f"{c.name} has no movement left this turn: use the Combat Action or end the turn with `/init next`."
@@ -368,9 +370,9 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     cost = sum(s.cost for s in steps)
     if cost > budget:
         raise IllegalAction(f"That path costs {cost} ft but {c.name} has {budget} ft of movement left: {_shorter(m, steps, budget)}.")
-    if cost > st.feet_left:
+    while cost > st.feet_left:
         st.move_actions -= 1
-        st.feet_left = sheet.movement(c)
+        st.feet_left += sheet.movement(c)
     available = st.feet_left
     st.feet_left -= cost
     spend(enc, c)
