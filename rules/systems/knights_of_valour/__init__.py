@@ -89,7 +89,8 @@ class KnightsOfValourSystem(RuleSystem):
         'Initiative is Agility, highest first; players win ties; players may lower theirs at the start of the round (`/act action:delay`).',
         'A turn is one Move Action and one Combat Action, in either order; `/init next` ends it.',
         "Attack: d20 + modifiers must reach 10 + the target's modifiers; damage is the weapon's dice + Strength.",
-        'Leaving a square next to an enemy provokes an Attack of Opportunity; walls block; difficult ground costs double.',
+        'Moving from next to an enemy to more than 5 ft from it provokes an Attack of Opportunity; walls block; '
+        'difficult ground costs double.',
         'At 0 HP a combatant is downed; a coup de grace takes it out. A side wins when the others are all downed (option `victory`).',
     )
 
@@ -226,7 +227,7 @@ class KnightsOfValourSystem(RuleSystem):
             if c.status != "out":
                 set_hp += attacks.set_status(enc, c, "active" if c.hp > 0 else "downed", hp_cause(action.is_gm))
         edited: list[Event] = [] if by_hand else [self.edited(enc, action, c)]
-        return [*edited, *setup, *set_hp, *attacks.end_if_down(enc)]
+        return [*edited, *setup, *set_hp, *attacks.end_if_down(enc, self.option_values(enc))]
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
         st = KovEncounter.of(enc)
@@ -237,7 +238,7 @@ class KnightsOfValourSystem(RuleSystem):
         return []
 
     def side_defeated(self, enc: Encounter, side: str) -> bool:
-        beaten = ("out",) if self.option_values(enc).victory == "out" else ("out", "downed")
+        beaten = attacks.beaten(self.option_values(enc))
         return all(c.status in beaten for c in enc.combatants if c.side == side)
 
     # -- turns ----------------------------------------------------------------------------------

@@ -307,10 +307,19 @@ def set_status(enc: Encounter, c: Combatant, status: Status, cause: str) -> list
     return [StatusChanged(actor=c.name, status=status, cause=cause)]
 
 
-def end_if_down(enc: Encounter) -> list[Event]:
-    """A combatant downed or taken out during its own turn ends it (and the reply says so)."""
+def beaten(opts: OptionValues) -> tuple[Status, ...]:
+    """The statuses of a beaten side's combatants (option ``victory``): downed or out, or out only."""
+    return ("out",) if opts.victory == "out" else ("out", "downed")
+
+
+def end_if_down(enc: Encounter, opts: OptionValues) -> list[Event]:
+    """A combatant downed or taken out during its own turn ends it (and the reply says so); the next turn begins
+    unless that fall decided the fight (one side alone is not `beaten`), whose end the reply then announces."""
     current = enc.find(enc.current)
     if current is None or current.status == "active":
         return []
+    standing = {c.side for c in enc.combatants if c.status not in beaten(opts)}
+    if len(standing) < 2 and len(enc.sides()) > 1:
+        return [TurnEnded(actor=current.name)]
     return [TurnEnded(actor=current.name), *advance(enc)]
 

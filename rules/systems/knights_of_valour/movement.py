@@ -356,9 +356,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     # string together"; an extra one granted "can be used in any order")
     budget = st.feet_left + sheet.movement(c) * st.move_actions
     if budget <= 0:
-        raise IllegalAction(
-            f"{c.name} has no movement left this turn: use the Combat Action or end the turn with `/init next`."
-        )
+        instead = "use the Combat Action or end" if st.combat_actions > 0 else "end"
+        raise IllegalAction(f"{c.name} has no movement left this turn: {instead} the turn with `/init next`.")
     m = _mover(enc, opts, grid, c)
     start = _Pos(here, level=m.ground(here))
     if action.to:
@@ -385,7 +384,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
     events += _travel(enc, m, c, start, strides, available, dice)
     if c.status == "active":
         events.append(left(c))
-    return events + end_if_down(enc)
+    return events + end_if_down(enc, opts)
 
 
 def _travel(

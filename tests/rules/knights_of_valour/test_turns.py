@@ -509,3 +509,44 @@ def test_a_move_past_what_is_left_of_a_move_action_goes_on_into_the_next() -> No
     s.run("move", actor="M", path="E E")
     s.run("act", actor="M", action="grant", options={"move": ""})
     assert "has 50 ft of movement left" in s.refused("move", actor="M", path=" ".join(["E"] * 11))
+
+
+def test_a_fall_in_ones_own_turn_that_decides_the_fight_begins_no_next_turn() -> None:
+    """"A side with everyone downed or out is beaten" (docs/systems/knights-of-valour.md) and "When one side alone has
+    combatants able to act ... the bot announces the result once" (docs/commands.md): X, the last of side b able to
+    act, downed by the GM in its own turn, ends it, and the win is announced with no "Round 2 begins" or "to act"
+    before it; the fight stays in round 1."""
+    s = Scenario("knights-of-valour", map="20x10")
+    s.add("A", "hp=20 agi=2 weapons=longsword:1", side="a", at="B1")
+    s.add("Z", "hp=0 max_hp=20 weapons=club:1", side="b", at="C1")
+    s.add("X", "hp=10 max_hp=20 weapons=club:1", side="b", at="C2")
+    s.run("init_roll")
+    s.run("next", actor="A")
+    assert s.enc.current == "X"
+    res = s.run("edit", actor="X", hp_change=-10)
+    lines = s.text(res)
+    assert s.enc.winner == "a" and s.enc.round == 1
+    assert lines[-2:] == ["**X** ends the turn", "🏆 **a** win: no other side has anyone able to act. The fight is "
+                          "decided; `/coupdegrace` may still finish Z, X"]
+
+
+def test_with_both_actions_used_a_move_is_refused_naming_only_the_end_of_the_turn() -> None:
+    """"On a Turn a creature can take one Move Action and one Combat Action": with both used, a further move is
+    refused saying to end the turn, not to "use the Combat Action" already used; with the Combat Action left, it
+    says that too (option `auto_end=no`: the turn waits for `/init next`)."""
+    s = Scenario("knights-of-valour", map="20x10", auto_end="no")
+    s.add("A", "hp=40 agi=3 weapons=shortbow:1", side="a", at="B5")
+    s.add("G", "hp=20 weapons=club:1", side="b", at="T5", owner=None)
+    s.run("init_roll")
+    s.run("move", actor="A", path="E E E E E E")
+    assert s.refused("move", actor="A", path="E").endswith("use the Combat Action or end the turn with `/init next`.")
+    s.run("attack", [1], actor="A", target="G")
+    assert s.refused("move", actor="A", path="E") == "A has no movement left this turn: end the turn with `/init next`."
+
+
+def test_the_help_says_an_attack_of_opportunity_comes_from_moving_more_than_5_ft_away() -> None:
+    """"If you re engaged in Combat, and use a Move Action that takes you more than 5" away from an adjacent enemy,
+    then you suffer an immediate Attack Of Opportunity": `/help`'s line says so (it said leaving a square next to an
+    enemy provokes, which a step to another square beside it does not)."""
+    s = Scenario("knights-of-valour")
+    assert any("to more than 5 ft from it provokes an Attack of Opportunity" in line for line in s.system.rules_summary)
