@@ -194,7 +194,8 @@ def _words(m: _Mover, pos: _Pos, d: str, nxt: Cell | None, no: _No) -> str:
             f"most {2 * m.height} ft, twice its height: go around the gap (`/move to:` finds a way)"
         )
     if why == "land":
-        return f"{m.name} cannot land on the obstacle at {nxt.name}"
+        return (f"{m.name} cannot land on the obstacle at {nxt.name}: a vault clears one square of an obstacle no "
+                f"higher than {m.name} (a deeper one is climbed only where the GM marks its squares `climb`)")
     return (
         f"{nxt.name} is {no.feet} ft higher than {here.name}: higher than {m.name}'s "
         f"{m.height} ft only a square marked `climb` can be climbed"
@@ -251,10 +252,9 @@ def _walk(m: _Mover, start: _Pos, dirs: Sequence[str]) -> list[_Step]:
         steps.append(step)
         pos = step.pos
     if steps and not m.can_stop(pos):
-        raise IllegalAction(
-            f"{m.name} cannot stop at {pos.cell.name}: a vault or leap lands beyond it and an "
-            f"occupied square can only be passed. Add steps to a free square."
-        )
+        why = (f"a {pos.mode} lands beyond it" if pos.mode != "stand" else
+               "someone else stands there, and an occupied square can only be passed")
+        raise IllegalAction(f"{m.name} cannot stop at {pos.cell.name}: {why}. Add steps to a free square.")
     return steps
 
 

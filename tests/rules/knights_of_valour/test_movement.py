@@ -126,10 +126,16 @@ def test_vault_or_climb_an_obstacle(sheet: str, obstacle: int, path: str, cost: 
 
 
 def test_vault_cannot_stop_on_the_obstacle_and_goes_straight() -> None:
-    """A vault lands beyond the obstacle, straight on."""
+    """A vault lands beyond the obstacle, straight on; the refusal to stop on it says that, not that the square
+    is occupied (nobody stands there), and one two squares deep says a vault clears one square and what the GM can
+    mark instead."""
     enc = duel("C4", "J9", enc=encounter(terrain={"D4": "obstacle"}))
-    with pytest.raises(IllegalAction, match="cannot stop at D4"):
+    with pytest.raises(IllegalAction, match="cannot stop at D4") as stopped:
         moved(enc, path="E")
+    assert "Borin cannot stop at D4: a vault lands beyond it." in str(stopped.value) and "occupied" not in str(stopped.value)
+    deep = duel("C4", "J9", enc=encounter(terrain={"D4": "obstacle", "E4": "obstacle"}))
+    with pytest.raises(IllegalAction, match="a vault clears one square of an obstacle no higher than Borin .*`climb`"):
+        moved(deep, path="E E E")
     with pytest.raises(IllegalAction, match="a vault goes straight on: keep going E"):
         moved(enc, path="E N")
 
