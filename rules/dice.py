@@ -171,7 +171,7 @@ class Dice:
                 "(any others are the bot's to roll, or the GM's to type), so leave `roll` out."
             )
         if self._used < len(self.given) and self._skipped:
-            fix = f"give exactly {self._used}" if self._used else "leave `roll` out"
+            fix = f"give at most {self._used}" if self._used else "leave `roll` out"
             raise DiceError(
                 f"`roll` gave {plural(len(self.given), 'result')} but only {self._used} of this action's dice are your own "
                 f"combatants': the others are the bot's to roll, or the GM's to type. {fix.capitalize()}."
@@ -187,7 +187,7 @@ class Dice:
         if self._used < len(self.given):
             raise DiceError(
                 f"`roll` gave {plural(len(self.given), 'result')} but this action rolled only "
-                f"{plural(self._used, 'die', 'dice')}: give exactly {self._used}."
+                f"{plural(self._used, 'die', 'dice')}: give at most {self._used} (the bot rolls the rest)."
             )
 
     @property

@@ -100,7 +100,7 @@ def parse_quiet(text: str) -> tuple[int, int]:
         raise InputError(f"`quiet` times run from 00:00 to 23:59, not `{text[:40]}`.")
     start, end = h1 * 60 + m1, h2 * 60 + m2
     if start == end:
-        raise InputError("`quiet` must start and end at different times (leave it out for no quiet hours).")
+        raise InputError("`quiet` must start and end at different times (`quiet:none` for no quiet hours).")
     return start, end
 
 

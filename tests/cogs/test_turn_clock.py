@@ -275,7 +275,8 @@ async def test_closed_dms_fall_back_to_the_channel_and_log_a_warning(h: Harness,
         ({"tz": "../../etc/passwd"}, "is not a time zone name"),
         ({"quiet": "22:00"}, "a span of the day such as `22:00-08:00`"),
         ({"quiet": "25:00-08:00"}, "run from 00:00 to 23:59"),
-        ({"quiet": "08:00-08:00"}, "different times"),
+        # leaving `quiet` out keeps the quiet hours chosen before: `quiet:none` clears them
+        ({"quiet": "08:00-08:00"}, "must start and end at different times (`quiet:none` for no quiet hours)"),
     ],
 )
 async def test_bad_notify_choices_are_refused_and_change_nothing(h: Harness, options: dict, message: str) -> None:

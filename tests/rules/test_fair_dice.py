@@ -155,3 +155,15 @@ def test_player_rolls_off_refuses_a_players_own_roll_modifiers() -> None:
     assert SYSTEM.resolve(enc, make_action(**attack, is_gm=True), Dice(rng=random.Random(1))).events
     enc.settings.player_rolls = True
     assert SYSTEM.resolve(enc, make_action(**attack), Dice(rng=random.Random(1))).events
+
+
+def test_results_past_what_the_action_rolled_are_refused_saying_fewer_may_be_given() -> None:
+    """"If you give fewer results than the action rolls, the bot rolls the rest ...; more results than the action
+    uses ... is refused" (docs/commands.md): the refusal of six results for five dice says to give at most five (the
+    bot rolls the rest), not exactly five, which fewer would not need to be."""
+    dice = Dice(rng=random.Random(1), given=[1] * 6)
+    for _ in range(5):
+        dice.die(6)
+    with pytest.raises(DiceError) as refused:
+        dice.check_all_used()
+    assert str(refused.value) == "`roll` gave 6 results but this action rolled only 5 dice: give at most 5 (the bot rolls the rest)."
