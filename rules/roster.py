@@ -61,12 +61,18 @@ GM_EDITS_SHOWN = 3
 MENTION = re.compile(r"<(?:@[!&]?\d+|#\d+|a?:\w+:\d+|t:-?\d+(?::\w)?|/[^<>]+:\d+|id:\w+)>")
 
 
-def check_plain(name: str, what: str) -> None:
+def check_plain(name: str, what: str, listed: bool = False) -> None:
     """The one reader of a name (a combatant's, a side's, an effect's, an encounter's; ``what``:
     ``"combatant's name"``): it refuses control characters (NUL, line breaks, ...) and lone
     surrogates, which no database stores as typed, and Markdown characters and Discord's mention
-    syntax (`MENTION`), which every reply, board and ping would misshow."""
+    syntax (`MENTION`), which every reply, board and ping would misshow; a name ``listed`` with
+    others by commas (a combatant's or a side's: `/init order set:"Grak, Borin"`) cannot hold one."""
     the = f"{article(what).capitalize()} {what}"
+    if listed and "," in name:
+        raise InputError(
+            f"{the} cannot hold a comma: commands list such names with commas (`/init order set:\"Grak, Borin\"`), "
+            "so it could not be named there. Write it without, e.g. with a space."
+        )
     if unprintable(name):
         raise InputError(
             f"{the} cannot hold control characters (such as NUL or a line break) or broken "
@@ -177,7 +183,7 @@ class RosterRules(FightRules):
             raise InputError(f"A combatant needs a name of 1 to {MAX_NAME} characters.")
         if any(ch in name for ch in "\n\r"):
             raise InputError("A combatant's name cannot hold line breaks.")
-        check_plain(name, "combatant's name")
+        check_plain(name, "combatant's name", listed=True)
         existing = enc.find(name)
         if existing is not None:
             raise IllegalAction(f"There is already a combatant called {existing.name}: pick another name.")
@@ -252,7 +258,7 @@ class RosterRules(FightRules):
         side = side.strip()
         if not side or len(side) > 40:
             raise InputError("A side needs a name of 1 to 40 characters, e.g. `heroes`.")
-        check_plain(side, "side's name")
+        check_plain(side, "side's name", listed=True)
         key = side.casefold()
         return next((s for s in enc.sides() if s.casefold() == key), side)
 

@@ -278,7 +278,7 @@ def _check_rules(enc: Encounter, system: RuleSystem) -> None:
     try:  # names and sides through the readers the commands use
         check_plain(enc.name, "encounter's name")
         for c in enc.combatants:
-            check_plain(c.name, "combatant's name")
+            check_plain(c.name, "combatant's name", listed=True)
             if system.side_name(enc, c.side) != c.side:
                 raise InputError(f"{c.name}'s side is spelt `{c.side}`, while another combatant's is spelt otherwise.")
     except RulesError as exc:

@@ -66,6 +66,18 @@ async def test_a_name_with_angle_brackets_or_an_at_sign_alone_is_kept(h: Harness
         assert not sent[0].ephemeral, sent[0].text
 
 
+async def test_a_combatants_or_sides_name_with_a_comma_is_refused(h: Harness) -> None:
+    """`/init order set` takes "tied names in order" separated by commas (docs/commands.md): a combatant or a side
+    called `x,y` could never be named there, so such a name is refused with what to write, and nothing is stored."""
+    await setup_fight(h)
+    for option in ("name", "side"):
+        given = {"name": "Snaga", "side": "orcs", option: "x,y"}
+        text = refusal(await h.run("gm", "/combatant add", at="E3", sheet=GRAK, **given))
+        what = "A combatant's name" if option == "name" else "A side's name"
+        assert f"{what} cannot hold a comma" in text and "Write it without" in text
+    assert [c["name"] for c in (await export(h))["combatants"]] == ["Borin", "Grak"]
+
+
 async def test_the_refusal_of_an_encounters_name_reads_an_encounter(h: Harness) -> None:
     """The name reader puts "a" or "an" by the noun: "An encounter's name cannot hold the Markdown characters"."""
     text = refusal(await h.run("gm", "/encounter start", system="coup-de-grace", name="**Big**"))
