@@ -936,3 +936,12 @@ async def test_a_players_roll_left_over_on_a_move_says_the_same_whatever_a_hidde
     far = await refusal("weapons=glaive:+4:1d10+2:slashing:reach=10")
     near = await refusal("weapons=axe:+4:1d12+2:slashing")
     assert far == near and "leave `roll` out" in far
+
+
+async def test_combatant_show_gives_a_players_sheet_to_anyone_and_a_hidden_ones_to_the_gm_alone(h: Harness) -> None:
+    """"`/combatant show` gives its board line, side, owner, effects and its sheet (a hidden combatant's to the GM
+    alone; any other's to anyone, as its `/combatant add` reply showed it)" (docs/commands.md)."""
+    await started_cdg(h)
+    assert "weapons=hammer,shield" in reply(await h.run("carol", "/combatant show", name="Borin")).text
+    assert "weapons=axe" not in reply(await h.run("bob", "/combatant show", name="Grak")).text
+    assert "weapons=axe" in reply(await h.run("gm", "/combatant show", name="Grak")).text
