@@ -519,12 +519,17 @@ class Presenter(Generic[F]):
         """Lines the system adds under the board's head (engagements, distances...)."""
         return []
 
+    @staticmethod
+    def over_line(enc: "Encounter") -> str:
+        """The line of a decided fight: ``🏆 Over: **heroes** won.``"""
+        return f"🏆 Over: **{enc.winner}** won."
+
     def board(self, enc: "Encounter", facts: F) -> Report:
         """The status board: round, whose turn, and one line per combatant."""
         title = f"⚔️ {enc.name} · {self.system.title}"
         lines: list[str] = []
         if enc.winner:
-            lines.append(f"🏆 Over: **{enc.winner}** won.")
+            lines.append(self.over_line(enc))
         elif not enc.started:
             lines.append("Setting up: add combatants, then the GM uses `/init roll`.")
         else:

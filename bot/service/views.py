@@ -177,7 +177,9 @@ def order_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> R
     facts = system.facts(enc)
     present = system.present.view(enc, frozenset() if numbers else enc.hidden_names())
     lines: list[str] = []
-    if not enc.started:
+    if enc.winner:
+        lines.append(present.over_line(enc))
+    elif not enc.started:
         lines.append("Combat has not started: the GM uses `/init roll`.")
     lines += present.order_lines(enc, facts)
     line = present.turn_line(enc, facts)

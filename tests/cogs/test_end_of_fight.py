@@ -41,6 +41,9 @@ async def test_damage_grid_finishes_the_last_inert_foe_after_the_win(h: Harness)
     assert "**Juno** finishes **Hera**" in text and "win" not in text
     assert await status_of(h, "Hera") == "out"
     assert "not a helpless foe" in refusal(await h.run("bob", "/coupdegrace", target="Hera"))
+    # `/init order` of the decided fight says so (it said "No combatants yet": nobody is left to activate)
+    order = accepted(await h.run("bob", "/init order"))
+    assert "🏆 Over: **crew** won." in order and "No combatants yet" not in order
 
 
 async def test_war_and_combat_decides_when_the_last_foe_falls_unconscious(h: Harness) -> None:
