@@ -174,8 +174,8 @@ class OpenSystem(RuleSystem):
         events: list[Event] = [*([] if action.hp_change is not None else [self.edited(enc, action, c)]), *setup]
         if c.hp != before and before is not None and c.hp is not None:
             events.append(HitPointsChanged(actor=c.name, change=c.hp - before, before=before, after=c.hp, by_gm=action.is_gm, asked=action.hp_change))
-        if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and action.is_gm:
-            c.status = "active"  # the GM brings it back with an `hp=`
+        if status == "out" and c.hp is not None and c.hp > 0 and "hp" in action.raw_sheet and (action.is_gm or not enc.started):
+            c.status = "active"  # the GM brings it back with an `hp=` (its owner too, setting it up before the fight)
             st = OpenCombatant.of(c)
             st.saves_made, st.saves_failed, st.stable = 0, 0, False
             events.append(StatusChanged(actor=c.name, status="active", cause=hp_cause(action.is_gm)))

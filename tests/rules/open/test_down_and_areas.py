@@ -68,6 +68,17 @@ def test_the_gms_combatant_brought_to_0_hp_by_the_gm_before_the_fight_is_out_as_
     assert s.get("Grak").status == "downed"
 
 
+def test_an_owner_setting_hp_before_the_fight_brings_an_out_combatant_back() -> None:
+    """"one that is out (dead) stays out: `/combatant hp` on it is refused, and the GM's `/combatant edit sheet:"hp=5"`
+    brings it back" (docs/systems/open.md), and its owner edits its sheet before the fight: Alda, out at 0 HP
+    (`death_saves=no`), given `hp=4` by her player before the fight is back up (she was left "4/10 HP · out")."""
+    s = Scenario("open", death_saves="no").add("Alda", f"hp=10 ac=10 {SWORD}", at="C5")
+    s.run("edit", actor="Alda", hp_change=-10, gm=False, user_id=PLAYER)
+    assert s.get("Alda").status == "out"
+    s.run("edit", actor="Alda", raw_sheet={"hp": "4"}, gm=False, user_id=PLAYER)
+    assert (s.get("Alda").hp, s.get("Alda").status) == (4, "active")
+
+
 def test_a_players_combatant_is_down_and_makes_death_saves() -> None:
     """"at 0 HP a player's combatant is down ... at the start of each of its turns, rolls a death save: a d20, 10 or
     more a success, a natural 1 two failures ... three failures and it is out"."""
