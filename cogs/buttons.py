@@ -227,6 +227,9 @@ class Question:
     user_id: int
     expires_at: float
     run: Callable[[discord.Interaction], Awaitable[Outcome]]
+    #: refuses a Confirm once what was asked about has passed (a turn that ended meanwhile), before
+    #: the question is answered; None: the command itself says so
+    check: Callable[[discord.Interaction], Awaitable[None]] | None = None
 
 
 class Questions:
@@ -243,7 +246,10 @@ class Questions:
     def __len__(self) -> int:
         return len(self._waiting)
 
-    def add(self, user_id: int, run: Callable[[discord.Interaction], Awaitable[Outcome]], about: tuple[int | None, str] = (None, "")) -> str:
+    def add(
+        self, user_id: int, run: Callable[[discord.Interaction], Awaitable[Outcome]], about: tuple[int | None, str] = (None, ""),
+        check: Callable[[discord.Interaction], Awaitable[None]] | None = None,
+    ) -> str:
         """A new question of ``user_id`` about ``about`` (its channel and command); its token."""
         now = self.clock()
         self._waiting = {t: q for t, q in self._waiting.items() if q.expires_at > now}
@@ -251,7 +257,7 @@ class Questions:
         self._waiting.pop(self._asked.get(key, ""), None)
         self._asked = {k: t for k, t in self._asked.items() if t in self._waiting}
         token = self._asked[key] = secrets.token_hex(8)
-        self._waiting[token] = Question(user_id, now + QUESTION_SECONDS, run)
+        self._waiting[token] = Question(user_id, now + QUESTION_SECONDS, run, check)
         return token
 
     def get(self, token: str) -> Question | None:
@@ -291,6 +297,8 @@ class AnswerButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:answe
                 raise NotAllowed("This question has expired or was asked again: nothing was changed. Run the command again, or answer the newest question.")
             if interaction.user.id != q.user_id:
                 raise NotAllowed(f"Only {user_ref(str(q.user_id))}, who ran the command, can answer this.")
+            if self.yes and q.check is not None:
+                await q.check(interaction)
             questions.drop(self.token)
             note = Report("✅ Confirmed", ["Done as asked: see the reply below."]) if self.yes else Report(
                 "Cancelled", ["Nothing was changed."]
@@ -302,11 +310,15 @@ class AnswerButton(ui.DynamicItem[ui.Button[ui.View]], template=r"skirmish:answe
             await report_error(interaction, exc)
 
 
-async def ask(interaction: discord.Interaction, question: Report, run: Callable[[discord.Interaction], Awaitable[Outcome]]) -> None:
+async def ask(
+    interaction: discord.Interaction, question: Report, run: Callable[[discord.Interaction], Awaitable[Outcome]],
+    check: Callable[[discord.Interaction], Awaitable[None]] | None = None,
+) -> None:
     """Ask the command's author ``question`` (only they see it) with Confirm / Cancel; Confirm calls
-    ``run`` with the press's interaction, whose outcome is the reply the command would have sent."""
+    ``run`` with the press's interaction, whose outcome is the reply the command would have sent,
+    unless ``check`` first refuses the press (what was asked about has passed)."""
     command = interaction.command.qualified_name if interaction.command is not None else ""
-    token = _questions(interaction).add(interaction.user.id, run, (interaction.channel_id, command))
+    token = _questions(interaction).add(interaction.user.id, run, (interaction.channel_id, command), check)
     view = ui.View(timeout=None)
     view.add_item(AnswerButton(token, True))
     view.add_item(AnswerButton(token, False))

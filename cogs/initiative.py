@@ -46,11 +46,13 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="Ini
         self, interaction: discord.Interaction, combatant: Optional[str] = None, roll: Optional[str] = None, confirm: bool = False
     ) -> None:
         service, action = service_of(interaction), Next(actor=combatant)
-        question = None if confirm else await service.next_question(ctx_of(interaction, roll), action)
-        if question is None:
+        asked = None if confirm else await service.next_question(ctx_of(interaction, roll), action)
+        if asked is None:
             await reply(interaction, await service.act(ctx_of(interaction, roll), action))
-        else:
-            await ask(interaction, question, lambda pressed: service.act(ctx_of(pressed, roll), action))
+        else:  # Confirm ends the turn asked about, or nothing once it has passed
+            enc, turn = asked.encounter_id, asked.turn
+            await ask(interaction, asked.report, lambda pressed: service.end_turn(ctx_of(pressed, roll), enc, turn, action),
+                      lambda pressed: service.check_turn(ctx_of(pressed), enc, turn))
 
     @app_commands.command(name="order", description="Show the initiative order; the GM may reorder tied combatants")
     @app_commands.describe(set='GM: the tied combatants in the order they act, e.g. "Alda, Bren"')

@@ -16,7 +16,15 @@ Nothing here knows about Discord.
 """
 from bot.service.cache import CACHE_BYTES
 from bot.service.commands import Service
-from bot.service.core import Ctx, LogPage, Nudge, Outcome, Ping, Unreadable
+from bot.service.core import (
+    Ctx,
+    LogPage,
+    Nudge,
+    Outcome,
+    Ping,
+    TurnQuestion,
+    Unreadable,
+)
 from bot.service.porting import MAX_IMPORT_BYTES
 
-__all__ = ["Service", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]
+__all__ = ["Service", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "TurnQuestion", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]

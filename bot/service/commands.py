@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.service import views
 from bot.service.cache import CACHE_BYTES, EncounterCache, LiveEntry, StoredEntry
-from bot.service.core import Ctx, LogPage, Outcome, no_encounter, turn_tag
+from bot.service.core import Ctx, LogPage, Outcome, TurnQuestion, no_encounter, turn_tag
 from bot.service.encounters import Encounters, Write, button_entry, resolved_again
 from bot.service.locks import ChannelLocks
 from bot.service.permissions import (
@@ -41,7 +41,7 @@ from rules.present import Prompt
 from rules.registry import get_system
 from rules.report import TYPED, Report, events_report, joined, plural, user_ref
 from rules.setup import new_encounter, with_gm, with_reveal, with_settings, with_terrain
-from rules.system import Action
+from rules.system import Action, Turn
 
 __all__ = ["Service", "INLINE_IMPORT_BYTES"]
 
@@ -54,6 +54,16 @@ def fresh_prompt(before: Prompt | None, asked: Prompt | None) -> Prompt | None:
     """The question to send once a command changed the encounter: the one that waits now (``asked``),
     unless it is the one that waited before (its buttons were sent then)."""
     return asked if asked is not None and (before is None or before.tag != asked.tag) else None
+
+
+def turn_now(live: LiveEntry, turn: str) -> Turn:
+    """The turn ``live`` is at, while it is still ``turn`` (a `turn_tag`: the one a button or a
+    question was made for); a refusal saying whose turn it is now once that turn has passed."""
+    now = live.turn()
+    if turn_tag(live.enc, now) != turn:
+        whose = f" (it is {', '.join(now.actors[:10])}'s turn now)" if now.actors else ""
+        raise IllegalAction(f"This turn has passed{whose}: that button no longer does anything, and nothing was changed.")
+    return now
 
 
 class Service:
@@ -193,20 +203,22 @@ class Service:
         options = {"choice": q.choices[index][1], "tag": tag}
         return await self.act(ctx, Act(actor=q.actor, action=q.action, options=options))
 
-    async def next_question(self, ctx: Ctx, action: Action) -> Report | None:
+    async def next_question(self, ctx: Ctx, action: Action) -> TurnQuestion | None:
         """What a typed `/init next` asks before ending a turn in which its combatant has done nothing
-        yet (None: nothing to ask); a caller who may not end that turn, or whose turn's end would
-        be refused (its dice typed with `roll:`, say), is refused at once rather than asked."""
+        yet, with the turn it asks about (None: nothing to ask); a caller who may not end that turn,
+        or whose turn's end would be refused (its dice typed with `roll:`, say), is refused at once
+        rather than asked. Its Confirm is `end_turn` with the action, for that turn alone."""
         live = await self.encounters.need(ctx.channel_id)
         enc = live.enc
         system = get_system(enc.system)
         is_gm = enc.is_gm(ctx.user_id)
-        action = authorise(enc, system, ctx, action.model_copy(update={"user_id": ctx.user_id, "is_gm": is_gm}), live.turn())
+        now = live.turn()
+        action = authorise(enc, system, ctx, action.model_copy(update={"user_id": ctx.user_id, "is_gm": is_gm}), now)
         whose, passing = system.ending(enc, action)
         if whose is None or passing or not system.untouched(enc, whose):
             return None
         system.resolve(enc, action, dice_for(enc, ctx, is_gm, random.Random(0)))  # tried on a copy, its dice its own
-        return views.next_question(whose)
+        return TurnQuestion(views.next_question(whose), live.id, turn_tag(enc, now))
 
     # -- settings, GMs, terrain --------------------------------------------------------------------
     @resolved_again
@@ -406,17 +418,17 @@ class Service:
     read_export = staticmethod(read_export)
 
     # -- buttons --------------------------------------------------------------------------------------
-    async def end_turn(self, ctx: Ctx, encounter_id: int, turn: str) -> Outcome:
+    async def end_turn(self, ctx: Ctx, encounter_id: int, turn: str, action: Next | None = None) -> Outcome:
         """The End turn button: the `/init next` of the combatant whose turn it is, while that turn
-        is still the one the button was posted for (``turn``, a `turn_tag`)."""
+        is still the one the button was posted for (``turn``, a `turn_tag`); with ``action``, the
+        typed `/init next` whose question (`next_question`) asked about that turn, confirmed."""
         async with self.encounters.locks.hold(ctx.channel_id):
             live = button_entry(await self.encounters.live(ctx.channel_id), encounter_id)
             if live.seen(ctx.interaction_id):
                 raise DuplicateInteraction()
-            now = live.turn()
-            if turn_tag(live.enc, now) != turn:
-                whose = f" (it is {', '.join(now.actors[:10])}'s turn now)" if now.actors else ""
-                raise IllegalAction(f"This turn has passed{whose}: that button no longer does anything, and nothing was changed.")
+            now = turn_now(live, turn)
+            if action is not None:
+                return await self.act(ctx, action)
             actor = now.current
             if actor is None:  # a side's turn (Coup-De-Grace): the presser's one mini, or say which to name
                 try:
@@ -427,6 +439,11 @@ class Service:
                         "`/init next combatant:NAME`, or act with it first."
                     ) from None
             return await self.act(ctx, Next(actor=actor))
+
+    async def check_turn(self, ctx: Ctx, encounter_id: int, turn: str) -> None:
+        """Refuse, as a stale End turn is refused, a press for a turn (``turn``, a `turn_tag`) of
+        the encounter ``encounter_id`` that has passed; nothing is changed either way."""
+        turn_now(button_entry(await self.encounters.live(ctx.channel_id), encounter_id), turn)
 
     # -- reading --------------------------------------------------------------------------------------
     async def order(self, ctx: Ctx) -> Outcome:

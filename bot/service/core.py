@@ -11,7 +11,7 @@ from rules.errors import IllegalAction, NotFound
 from rules.report import Report
 from rules.system import Prompt
 
-__all__ = ["Ctx", "Outcome", "LogPage", "Ping", "Nudge", "Unreadable", "no_encounter", "turn_tag", "BOT_USER"]
+__all__ = ["Ctx", "Outcome", "LogPage", "Ping", "Nudge", "TurnQuestion", "Unreadable", "no_encounter", "turn_tag", "BOT_USER"]
 
 #: the user id the bot's own log rows carry (a deadline applied by the clock)
 BOT_USER = "0"
@@ -55,6 +55,17 @@ class LogPage:
     count: int
     page: int
     pages: int
+
+
+@dataclass(frozen=True)
+class TurnQuestion:
+    """What a typed `/init next` asks before ending a turn in which nothing was done yet, and the
+    turn it asks about: the encounter and its `turn_tag`, so that a Confirm after that turn has
+    passed ends nothing."""
+
+    report: Report
+    encounter_id: int
+    turn: str
 
 
 @dataclass

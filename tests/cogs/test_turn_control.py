@@ -158,6 +158,42 @@ async def test_confirm_ends_the_turn_that_was_asked_about(h: Harness, system: st
     assert "/init next" in log[0].text
 
 
+@pytest.mark.parametrize("system", SYSTEMS)
+async def test_a_confirm_after_the_turn_asked_about_has_passed_changes_nothing(h: Harness, system: str) -> None:
+    """docs/commands.md: a typed `/init next` "that would end a turn in which that combatant has done
+    nothing yet asks first (the player may own the next combatant too, and the GM may not have seen
+    the turn change)", and "A turn's End turn pressed after that turn has passed says "This turn has
+    passed" and changes nothing": the GM's question about Borin's turn, confirmed after bob ended
+    that turn, ends (or passes) nobody."""
+    await borins_turn(h, system)
+    question(await h.run("gm", "/init next", combatant="Borin"))
+    await h.run("bob", "/init next", confirm="true")
+    before = await export(h)
+    text = refusal(await h.press("gm", "Confirm"))
+    assert "This turn has passed" in text and "nothing was changed" in text
+    assert await export(h) == before
+    assert await acting(h) == AFTER_BORIN[system]
+
+
+async def test_a_confirm_after_the_gms_own_next_changes_nothing(h: Harness) -> None:
+    """docs/commands.md: "A `/init next` question is about one turn: its Confirm once that turn has
+    passed (ended by anyone meanwhile) says "This turn has passed" and changes nothing." The open
+    system: the GM's `/init next` asks about Alda's turn; once the GM ends it with `confirm:true`,
+    Confirm on the first question ends nothing and Grak's turn goes on."""
+    await h.run("gm", "/encounter start", system="open", name="N")
+    await h.run("ann", "/combatant add", name="Alda", side="heroes", sheet="hp=18 ac=14 init=+30")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", sheet="hp=20 ac=12 init=+20")
+    await h.run("gm", "/combatant add", name="Gob", side="orcs", sheet="hp=7 ac=12")
+    await h.run("gm", "/init roll")
+    question(await h.run("gm", "/init next"))
+    await h.run("gm", "/init next", confirm="true")
+    assert await acting(h) == ("Grak",)
+    before = await export(h)
+    text = refusal(await h.press("gm", "Confirm"))
+    assert "This turn has passed (it is Grak's turn now)" in text
+    assert await export(h) == before
+
+
 @pytest.mark.parametrize("system", sorted(BORIN_ACTS))
 async def test_a_typed_next_after_an_action_asks_nothing(h: Harness, system: str) -> None:
     """Once Borin has done something, bob's `/init next` ends his turn with no question."""
