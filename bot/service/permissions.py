@@ -114,6 +114,8 @@ def authorise(enc: Encounter, system: RuleSystem, ctx: Ctx, action: Action, turn
         if not is_gm and c.owner_id != user:
             raise NotAllowed(f"{c.name} is not yours: you can act only for your own combatants.")
         return _with_actor(action, c.name)
+    if kind == "next":  # before the fight no turn can end, whoever would be named
+        system.need_started(enc)
     turn = system.turn(enc) if turn is None else turn
     if kind == "next" and is_gm and enc.started and turn.current is None and not turn.actors:
         return action  # nobody is acting (a round nobody can act in): the GM moves the fight on, naming nobody

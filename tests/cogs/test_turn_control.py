@@ -7,7 +7,7 @@ import pytest
 
 from bot.offline.harness import Clock, Harness, Sent
 from rules.registry import get_system
-from tests.cogs.fights import ADDS, SYSTEMS, borins_turn, export
+from tests.cogs.fights import ADDS, MAPS, SYSTEMS, borins_turn, export
 
 HOUR = 3600
 
@@ -117,6 +117,21 @@ async def test_a_players_next_ends_only_their_own_combatants_turn(h: Harness, sy
     whose = "Grak's" if len(after) == 1 else ("orcs'" if system == "coup-de-grace" else "boarders'")
     assert f"It is {whose} turn now, not Borin's" in text
     assert await acting(h) == after
+
+
+@pytest.mark.parametrize("system", [*SYSTEMS, "open"])
+async def test_the_gms_next_before_the_fight_says_it_has_not_started(h: Harness, system: str) -> None:
+    """docs/commands.md: "Errors are shown only to you and change nothing." The GM's `/init next`
+    before `/init roll`, with or without `combatant`, says "Combat has not started: the GM starts it
+    with `/init roll`." (not to name a combatant, which cannot help)."""
+    await h.run("gm", "/encounter start", system=system, name="Ford", **({"map": MAPS[system]} if system in MAPS else {}))
+    for add in ADDS.get(system, [dict(name="Grak", side="orcs", sheet="hp=20 ac=12"), dict(name="Snaga", side="orcs", sheet="hp=7 ac=12")]):
+        await h.run("gm", "/combatant add", **add)
+    before = await export(h)
+    for options in ({}, {"combatant": "Grak"}):
+        text = refusal(await h.run("gm", "/init next", **options))
+        assert "Combat has not started: the GM starts it with `/init roll`." in text and "Name the combatant" not in text
+    assert await export(h) == before
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
