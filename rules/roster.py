@@ -451,7 +451,7 @@ class RosterRules(FightRules):
         if effect.mods and enc.started:
             return f"{name} changes {effect.target}'s numbers: once the fight has started it ends by itself, or the GM removes it."
         if effect.source is None:
-            return f"The GM put {name} on {effect.target}: it ends by itself, or ask the GM to remove it."
+            return f"The GM put {name} on {effect.target or 'the field'}: it ends by itself, or ask the GM to remove it."
         return None
 
     def on_removed(self, enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:

@@ -51,6 +51,19 @@ async def test_round_effects_on_the_field_are_the_gms(h: Harness) -> None:
     assert effects(await export(h)) == [("Fog", None, 2)]
 
 
+async def test_a_player_removing_the_gms_field_effect_is_told_it_is_on_the_field(h: Harness) -> None:
+    """docs/commands.md: `/effect remove` is "the target's owner (an effect they put on ...), or GM"
+    and `/effect add` is "(GM only on the field: no `target`)": bob's removal of the GM's Fog is
+    refused, saying it is on the field, and changes nothing."""
+    await started_cdg(h)
+    await h.run("gm", "/effect add", name="Fog", rounds="3")
+    before = await export(h)
+    refused = reply(await h.run("bob", "/effect remove", name="Fog"))
+    assert refused.ephemeral and "The GM put Fog on the field: it ends by itself, or ask the GM to remove it." in refused.text
+    assert "None" not in refused.text
+    assert await export(h) == before and effects(before) == [("Fog", None, 3)]
+
+
 async def test_refusals_change_nothing(h: Harness) -> None:
     """Someone else's combatant, an unreadable `ends`, a duplicate name and an unknown effect are refused with what to do."""
     await started_cdg(h)
