@@ -106,9 +106,50 @@ def setting_problem(key: str, value: object) -> str | None:
     return None
 
 
+def _value_forms(system: RuleSystem, key: str) -> str:
+    """What to write for the option ``key``: its values as pairs (``crit=yes``, ``crit=no``) or, for a
+    number or a longer list of words, its form (``reach=N`` and N's range), then ``key=default``."""
+    values: tuple[str, ...]
+    if key == "hidden":
+        values, default = HIDDEN_WORDS, HIDDEN_WORDS[0]
+    else:
+        option = system.options.get(key)
+        values = ("yes", "no") if option.kind == "bool" else tuple(option.choices) if option.kind == "choice" else ()
+        default = option.default_text()
+        if not values or len(values) > 4:
+            word, what = ("N", f"from {option.minimum} to {option.maximum}") if option.kind == "int" else ("VALUE", option.accepted())
+            return f"`{key}={word}` ({word}: {what}) or `{key}=default` ({default})"
+    return f"{', '.join(f'`{key}={v}`' for v in values)} or `{key}=default` ({default})"
+
+
+def _reads(system: RuleSystem, key: str, word: str) -> bool:
+    """Whether the option ``key`` takes ``word`` as its value."""
+    if key == "hidden":
+        return word in HIDDEN_WORDS
+    try:
+        system.options.get(key).read(word)
+    except InputError:
+        return False
+    return True
+
+
+def _check_values(system: RuleSystem, options: Mapping[str, str]) -> None:
+    """Refuse a known option given without a value (``crit``, ``crit=``): only ``key=default`` puts one
+    back, never a key typed alone; a word after ``crit= `` is named as the value it meant to be."""
+    keys = list(options)
+    for at, key in enumerate(keys):
+        if options[key] or (key != "hidden" and key not in system.options):
+            continue
+        after = keys[at + 1] if at + 1 < len(keys) else None
+        if after is not None and not options[after] and _reads(system, key, after):
+            raise InputError(f"`{key}` has no value (`{after[:40]}` after a space is a word of its own: write `{key}={after[:40]}`).")
+        raise InputError(f"`{key}` has no value: write {_value_forms(system, key)}.")
+
+
 def set_options(system: RuleSystem, options: dict[str, str], changes: Mapping[str, str]) -> None:
-    """Apply ``key=value`` option ``changes`` to ``options`` as `/encounter settings` does:
-    known keys only, ``""`` or ``default`` resets one, values of at most 500 characters."""
+    """Apply ``key=value`` option ``changes`` to ``options``: known keys only, ``default`` resets
+    one (as does ``""``, which a file may hold: `/encounter settings` refuses it first,
+    `with_settings`), values of at most 500 characters."""
     for key, value in changes.items():
         if key not in system.options_help:
             known = ", ".join(system.options_help) or "none"
@@ -152,6 +193,7 @@ def with_settings(
     new = enc.model_copy(deep=True)
     for key in given:
         setattr(new.settings, key, getattr(checked, key))
+    _check_values(system, options)
     rest = dict(options)
     if "hidden" in rest:
         set_hidden(new, rest.pop("hidden"))

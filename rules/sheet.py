@@ -111,6 +111,9 @@ def parse_options(text: str | None) -> dict[str, str]:
             key = key.strip().lower()
             if not key and not is_pair:
                 continue
+            if not key:
+                raise InputError(f"`{piece.strip()[:40]}` in `options` has no name before `=`: "
+                                 f"write the option's name, then `={value.strip()[:30]}`.")
             if key in out:  # as a sheet key given twice: refused, never the last one silently winning
                 example = f", e.g. `{key}={value.strip()[:30]}`" if is_pair else ""
                 raise InputError(f"`{key}` is given twice in `options`: give it once{example}.")

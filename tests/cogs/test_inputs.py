@@ -189,6 +189,29 @@ async def test_an_encounter_option_given_twice_is_refused(h: Harness) -> None:
     assert await export(h) == before
 
 
+@pytest.mark.parametrize(("options", "said"), [
+    ("crit", "`crit` has no value: write `crit=yes`, `crit=no` or `crit=default` (yes)."),
+    ("crit=", "`crit` has no value: write `crit=yes`, `crit=no` or `crit=default` (yes)."),
+    ("fumble=no crit", "`crit` has no value: write `crit=yes`, `crit=no` or `crit=default` (yes)."),
+    ("crit= no", "`crit` has no value (`no` after a space is a word of its own: write `crit=no`)."),
+    ("hidden", "`hidden` has no value: write `hidden=gm`, `hidden=none` or `hidden=default` (gm)."),
+    ("diagonals", "`diagonals` has no value: write `diagonals=5`, `diagonals=alternate`, `diagonals=10` or "
+                  "`diagonals=default` (5)."),
+    ("=no", "`=no` in `options` has no name before `=`: write the option's name, then `=no`."),
+])
+async def test_an_encounter_option_without_a_value_is_refused(h: Harness, options: str, said: str) -> None:
+    """docs/commands.md: `options` (`key=value ...`); "`key=default` puts it back". A bare key (`crit`) or an
+    empty value (`crit=`) is refused as a sheet's bare key is, saying the values to write, and changes nothing:
+    the option set before stays set (it was put back to its default silently), and no log row is written."""
+    await h.run("gm", "/encounter start", system="open", name="Crypt", map="12x10")
+    await h.run("gm", "/encounter settings", options="crit=no")
+    before, log = await export(h), (await h.run("gm", "/log"))[0].text
+    text = refusal(await h.run("gm", "/encounter settings", options=options))
+    assert said in text, text
+    assert await export(h) == before
+    assert (await h.run("gm", "/log"))[0].text == log
+
+
 async def test_a_long_encounter_name_is_refused_not_cut(h: Harness) -> None:
     """docs/commands.md: "an encounter's at most 100 ...; a longer one is refused, never cut": an
     encounter's name over 100 characters is refused saying the limit and its length, as a combatant's
