@@ -340,6 +340,7 @@ class Service:
         again = system.hidden_again(enc) if enc is not None and system is not None and not gm else None
         last = total - (page - 1) * count  # the rows count 1, 2, 3... within the encounter
         report = views.log_report(name, entries, system, ended=ended, hidden_undone=again, last=last).for_reader(shown)
+        report.lines = [views.fit_entry(line) for line in report.lines]  # each reader's row, as long as it reads for them
         if pages > 1 or total > len(entries):
             report.footer = f"Page {page} of {pages} (page 1 is the newest) · {total} entries"
         report.more = "(a smaller `count:` shows them)"

@@ -8,6 +8,7 @@ import re
 import time
 from collections.abc import Collection
 
+from bot.limits import LIMITS
 from bot.service.cache import LiveEntry, StoredEntry
 from bot.service.clock import quiet_text
 from bot.service.core import BOT_USER, Ctx
@@ -310,6 +311,32 @@ def log_report(name: str, entries: list[LogEntry], system: RuleSystem | None, en
         hiding = marked_names(text)  # the dice of an entry that hides numbers are the GM's to read
         lines.append(f"`#{number}` {stamp} {who(e.user_id)} {e.command}{undone}: {text}{mark(hiding, dice, '') if hiding else dice}")
     return Report(f"📜 Log of {name}" + (" (ended)" if ended else ""), lines or ["Nothing has happened yet."])
+
+
+#: the longest `/log` row: what an embed's description holds, less room for the title and the page's footer
+ENTRY_ROOM = LIMITS["description"] - 200
+#: where a reader finds what a `/log` row longer than a message had no room for
+ENTRY_MORE = "(this entry is longer than a message holds: `/init order` and `/encounter status` show where things stand now)"
+
+
+def fit_entry(line: str, limit: int = ENTRY_ROOM) -> str:
+    """A `/log` row (as its reader sees it) within ``limit`` characters: its first part, then as many
+    whole parts (`` · `` between them) from its end as fit (how the command ended: the round's order,
+    who acts), with how many it leaves out between them and where to look (`ENTRY_MORE`); cut in a
+    part's middle only where its first part alone is longer than that."""
+    if len(line) <= limit:
+        return line
+    parts = line.split(" · ")
+    room = limit - len(parts[0]) - len(f" … and {len(parts)} more {ENTRY_MORE}") - 40  # the first part and the count
+    cut = len(parts)
+    while cut > 1 and len(" · ".join(parts[cut - 1:])) + 3 <= room:
+        cut -= 1
+    tail = " · ".join(parts[cut:])
+    head = joined(parts[:cut], limit - (len(tail) + 3 if tail else 0), ENTRY_MORE, sep=" · ")
+    if head.startswith("… and"):  # not even the first part fits: it, clipped, and the count of the rest
+        note = (f" and {len(parts) - 1} more " if len(parts) > 1 else " ") + ENTRY_MORE
+        return f"{parts[0][: limit - len(note) - 1]}…{note}"
+    return f"{head} · {tail}" if tail else head
 
 
 def roll_report(user_id: str, result: ExpressionResult, reason: str | None, mode: str | None = None) -> Report:

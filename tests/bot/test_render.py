@@ -1,6 +1,7 @@
 """Reports to Discord: user references become mentions that ping nobody, except the turn ping."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot.offline.harness import Harness, user_id_of
@@ -58,3 +59,19 @@ def test_an_embed_gives_the_dict_of_one_made_by_discord_pys_calls_key_for_key_in
         if embed.footer.text:
             made.set_footer(text=embed.footer.text)
         assert json.dumps(embed.to_dict()) == json.dumps(discord.Embed.to_dict(embed)) == json.dumps(made.to_dict())
+
+
+def test_a_log_row_longer_than_a_message_keeps_whole_parts_and_counts_the_rest() -> None:
+    """docs/commands.md: "**Nothing is cut silently.**": a `/log` row over its room keeps its first part and whole
+    parts from its end, counting those between; a first part alone too long is cut with "…" and the count."""
+    from bot.service.views import ENTRY_MORE, fit_entry
+    parts = [f"part {i:03}" for i in range(400)]
+    fitted = fit_entry(" · ".join(parts), 1000)
+    assert len(fitted) <= 1000 and fitted.startswith("part 000 · ") and fitted.endswith(" · part 399")
+    kept = [p for p in parts if re.search(rf"(^|· ){p}( ·|$| …)", fitted)]
+    left = re.search(r"… and (\d+) more ", fitted)
+    assert left and len(kept) + int(left.group(1)) == 400 and ENTRY_MORE in fitted
+    long_first = fit_entry("x" * 2000 + " · tail", 1000)
+    assert len(long_first) <= 1000 and long_first.startswith("x" * 100) and long_first.endswith(f"x… and 1 more {ENTRY_MORE}")
+    assert fit_entry("y" * 2000, 1000).endswith(f"y… {ENTRY_MORE}")
+    assert fit_entry("short · row", 1000) == "short · row"

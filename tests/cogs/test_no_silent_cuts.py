@@ -68,6 +68,38 @@ async def test_a_log_too_long_for_one_message_says_what_it_left_out(h: Harness) 
     assert left and len(shown) + int(left.group(1)) == 25
 
 
+async def test_a_log_entry_longer_than_a_message_says_what_it_left_out(h: Harness) -> None:
+    """docs/commands.md: "**Nothing is cut silently.** A reply longer than a Discord message holds keeps whole
+    lines and ends with `… and 12 more lines`; `/log` says so with the way to see them". One entry longer than a
+    message (`/init roll` of 100 combatants) is not cut in a name's middle even at `count:1`: it keeps whole parts
+    from its start and its end (who acts first, and the round's order where it fits), and counts the parts
+    between them, naming where to look."""
+    await h.run("gm", "/encounter start", system="open", name="Horde", map="40x40")
+    for letter, column in zip("ABCDE", "ABCDE"):
+        await h.run("gm", "/combatant add", name=f"Goblin Warrior {letter}", count="20", side=f"side{letter}",
+                    at=f"{column}1:{column}20", sheet="hp=7")
+    await h.run("gm", "/init roll")
+    first = (await h.run("bob", "/init order"))[0].text.split("\n")[1]
+    acting = re.search(r"\*\*(Goblin Warrior [A-E] \d+)\*\*", first)
+    assert acting, first
+    for user, fact in (("bob", r"\*\*Goblin Warrior [A-E] \d+\*\* has its initiative \(the GM keeps the number\)"),
+                       ("gm", r"\*\*Goblin Warrior [A-E] \d+\*\* initiative \*\*\d+\*\* \(🎲 \d+ \(1d20\+0\) = \*\*\d+\*\*\)")):
+        text = (await h.run(user, "/log", count=1))[0].text
+        row = next(line for line in text.split("\n") if line.startswith("`#6`"))
+        parts = row.split(": ", 1)[1].split(" · ")
+        noted = next(i for i, part in enumerate(parts) if " … and " in part)
+        left = re.fullmatch(rf"({fact}) … and (\d+) more \(this entry is longer than a message holds: `/init order` and "
+                            r"`/encounter status` show where things stand now\)", parts[noted])
+        assert left, parts[noted]
+        order = [part for part in parts if part.startswith("**Round 1** begins: order ")]
+        assert all(part.count(", ") == 99 for part in order), order  # the round's order whole, or left out and counted
+        rolls = [part for part in parts if part not in order]
+        assert all(re.fullmatch(fact, part) for part in rolls[:noted] + rolls[noted + 1:-1]), user
+        assert len(rolls) - 1 + len(order) + int(left.group(2)) == 101, user  # every roll and the order shown or counted
+        assert parts[-1].startswith(f"**{acting.group(1)}** to act"), parts[-1]
+        assert order or user == "gm", user  # the players' order is short enough to be shown (the GM's lists tie rolls)
+
+
 async def test_board_of_many_sides_lists_each_and_counts_the_rest(h: Harness) -> None:
     """100 combatants in 30 sides: every shown side keeps whole lines with "and N more", the others are named."""
     await h.run("gm", "/encounter start", system="coup-de-grace", name="Melee", map="40x40")
