@@ -67,11 +67,12 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
     @app_commands.describe(confirm=CONFIRM_HELP)
     async def end(self, interaction: discord.Interaction, confirm: bool = False) -> None:
         service = service_of(interaction)
-        question = None if confirm else await service.end_question(ctx_of(interaction))
-        if question is None:
+        asked = None if confirm else await service.end_question(ctx_of(interaction))
+        if asked is None:
             await reply(interaction, await service.end(ctx_of(interaction)))
-        else:
-            await ask(interaction, question, lambda pressed: service.end(ctx_of(pressed)))
+        else:  # Confirm ends the encounter asked about, or nothing once it has ended
+            await ask(interaction, asked.report, lambda pressed: service.end(ctx_of(pressed), asked.encounter_id),
+                      lambda pressed: service.check_asked(ctx_of(pressed), asked))
 
     @app_commands.command(name="export", description="Download the encounter as encounter.json")
     async def export(self, interaction: discord.Interaction) -> None:
@@ -92,11 +93,12 @@ class EncounterCog(commands.GroupCog, group_name="encounter", group_description=
         await defer(interaction)
         raw = await file.read()
         service = service_of(interaction)
-        question = None if confirm else await service.import_question(ctx_of(interaction), raw, replace)
-        if question is None:
+        asked = None if confirm else await service.import_question(ctx_of(interaction), raw, replace)
+        if asked is None:
             await reply(interaction, await service.import_(ctx_of(interaction), raw, replace))
-        else:
-            await ask(interaction, question, lambda pressed: service.import_(ctx_of(pressed), raw, True))
+        else:  # Confirm replaces the encounter asked about, or nothing once it has ended
+            await ask(interaction, asked.report, lambda pressed: service.import_(ctx_of(pressed), raw, True, asked.encounter_id),
+                      lambda pressed: service.check_asked(ctx_of(pressed), asked))
 
     @app_commands.command(name="settings", description="Show or change the encounter's settings (GM changes)")
     @app_commands.describe(

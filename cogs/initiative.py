@@ -52,7 +52,7 @@ class InitiativeCog(commands.GroupCog, group_name="init", group_description="Ini
         else:  # Confirm ends the turn asked about, or nothing once it has passed
             enc, turn = asked.encounter_id, asked.turn
             await ask(interaction, asked.report, lambda pressed: service.end_turn(ctx_of(pressed, roll), enc, turn, action),
-                      lambda pressed: service.check_turn(ctx_of(pressed), enc, turn))
+                      lambda pressed: service.check_asked(ctx_of(pressed), asked))
 
     @app_commands.command(name="order", description="Show the initiative order; the GM may reorder tied combatants")
     @app_commands.describe(set='GM: the tied combatants in the order they act, e.g. "Alda, Bren"')

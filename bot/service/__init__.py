@@ -17,14 +17,14 @@ Nothing here knows about Discord.
 from bot.service.cache import CACHE_BYTES
 from bot.service.commands import Service
 from bot.service.core import (
+    Asked,
     Ctx,
     LogPage,
     Nudge,
     Outcome,
     Ping,
-    TurnQuestion,
     Unreadable,
 )
 from bot.service.porting import MAX_IMPORT_BYTES
 
-__all__ = ["Service", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "TurnQuestion", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]
+__all__ = ["Service", "Ctx", "Outcome", "LogPage", "Ping", "Nudge", "Asked", "MAX_IMPORT_BYTES", "CACHE_BYTES", "Unreadable"]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.service import views
 from bot.service.cache import CACHE_BYTES, EncounterCache, LiveEntry, StoredEntry
-from bot.service.core import Ctx, LogPage, Outcome, TurnQuestion, no_encounter, turn_tag
+from bot.service.core import Asked, Ctx, LogPage, Outcome, no_encounter, turn_tag
 from bot.service.encounters import Encounters, Write, button_entry, resolved_again
 from bot.service.locks import ChannelLocks
 from bot.service.permissions import (
@@ -131,20 +131,24 @@ class Service:
             self.encounters.created(stored)
         return Outcome(views.start_report(system, enc, ctx.user_id), board_changed=True)
 
-    async def end_question(self, ctx: Ctx) -> Report | None:
+    async def end_question(self, ctx: Ctx) -> Asked | None:
         """What `/encounter end` asks the GM before ending a fight that is not over (None: nothing
-        to ask, the fight is won); a caller who may not end it is refused at once."""
+        to ask, the fight is won), about that encounter; a caller who may not end it is refused at once."""
         entry = await self.encounters.entry(ctx.channel_id)
         if entry is None:
             raise no_encounter()
         enc = require_gm_of(entry, ctx, "end this encounter")
         if enc is not None and enc.winner:
             return None
-        return views.end_question(enc)
+        return Asked(views.end_question(enc), entry.id)
 
     @resolved_again
-    async def end(self, ctx: Ctx) -> Outcome:
+    async def end(self, ctx: Ctx, encounter_id: int | None = None) -> Outcome:
+        """`/encounter end`; with ``encounter_id``, the Confirm of its question about that encounter
+        (refused once it has ended: a later one in the channel is not ended)."""
         async with self.encounters.holding_any(ctx) as entry:
+            if encounter_id is not None:
+                button_entry(entry, encounter_id)
             enc = require_gm_of(entry, ctx, "end this encounter")
             logged = await self.store.count_log(entry.id)
             await self.encounters.commit(ctx, entry, enc, Write("/encounter end", "ended the encounter", undoable=False, active=False))
@@ -203,7 +207,7 @@ class Service:
         options = {"choice": q.choices[index][1], "tag": tag}
         return await self.act(ctx, Act(actor=q.actor, action=q.action, options=options))
 
-    async def next_question(self, ctx: Ctx, action: Action) -> TurnQuestion | None:
+    async def next_question(self, ctx: Ctx, action: Action) -> Asked | None:
         """What a typed `/init next` asks before ending a turn in which its combatant has done nothing
         yet, with the turn it asks about (None: nothing to ask); a caller who may not end that turn,
         or whose turn's end would be refused (its dice typed with `roll:`, say), is refused at once
@@ -218,7 +222,7 @@ class Service:
         if whose is None or passing or not system.untouched(enc, whose):
             return None
         system.resolve(enc, action, dice_for(enc, ctx, is_gm, random.Random(0)))  # tried on a copy, its dice its own
-        return TurnQuestion(views.next_question(whose), live.id, turn_tag(enc, now))
+        return Asked(views.next_question(whose), live.id, turn_tag(enc, now))
 
     # -- settings, GMs, terrain --------------------------------------------------------------------
     @resolved_again
@@ -369,8 +373,10 @@ class Service:
         return Outcome(Report("📦 Export", lines), file=("encounter.json", data), ephemeral=kept is not None)
 
     @resolved_again
-    async def import_(self, ctx: Ctx, raw: bytes, replace: bool = False) -> Outcome:
-        """Load an ``encounter.json``; over an active encounter only the GM may, with ``replace``."""
+    async def import_(self, ctx: Ctx, raw: bytes, replace: bool = False, encounter_id: int | None = None) -> Outcome:
+        """Load an ``encounter.json``; over an active encounter only the GM may, with ``replace``;
+        with ``encounter_id``, the Confirm of its question about replacing that encounter (refused
+        once it has ended: a later one in the channel is not replaced)."""
         if len(raw) <= INLINE_IMPORT_BYTES:
             enc = read_export(raw, ctx.user_id)
         else:  # up to 512 KiB: over 100 ms of checks, in a thread so that the event loop runs on
@@ -380,6 +386,8 @@ class Service:
         # a fight under way comes in at a turn: a new one where it lands, pinged and clocked from now
         async with self.encounters.locks.hold(ctx.channel_id):
             live = await self.encounters.live(ctx.channel_id)
+            if encounter_id is not None:
+                button_entry(live, encounter_id)
             if live is None:
                 stored = await self.store.create_encounter(
                     ctx.channel_id, ctx.guild_id, enc, self.clock(),
@@ -403,7 +411,7 @@ class Service:
         lines = [f"{system.title}: {plural(len(enc.combatants), 'combatant')}, round {enc.round}."]
         return Outcome(Report(f"📥 Imported {enc.name}", lines), ping=ping, board_changed=True)
 
-    async def import_question(self, ctx: Ctx, raw: bytes, replace: bool) -> Report | None:
+    async def import_question(self, ctx: Ctx, raw: bytes, replace: bool) -> Asked | None:
         """What an import with ``replace`` asks the GM before replacing the channel's encounter
         (None: nothing to replace); a bad file or a caller who may not replace is refused at once."""
         live = await self.encounters.live(ctx.channel_id)
@@ -413,8 +421,7 @@ class Service:
             raise DuplicateInteraction()
         require_gm(live.enc, ctx, "import over this encounter")
         enc = await asyncio.to_thread(read_export, raw, ctx.user_id) if len(raw) > INLINE_IMPORT_BYTES else read_export(raw, ctx.user_id)
-        old = live.enc
-        return views.replace_question(old, enc)
+        return Asked(views.replace_question(live.enc, enc), live.id)
 
     read_export = staticmethod(read_export)
 
@@ -441,10 +448,14 @@ class Service:
                     ) from None
             return await self.act(ctx, Next(actor=actor))
 
-    async def check_turn(self, ctx: Ctx, encounter_id: int, turn: str) -> None:
-        """Refuse, as a stale End turn is refused, a press for a turn (``turn``, a `turn_tag`) of
-        the encounter ``encounter_id`` that has passed; nothing is changed either way."""
-        turn_now(button_entry(await self.encounters.live(ctx.channel_id), encounter_id), turn)
+    async def check_asked(self, ctx: Ctx, asked: Asked) -> None:
+        """Refuse, as a stale button is refused, a Confirm of ``asked`` once the encounter it asked
+        about has ended, or the turn it asked about (where it asked about one) has passed; nothing
+        is changed either way."""
+        if not asked.turn:
+            button_entry(await self.encounters.entry(ctx.channel_id), asked.encounter_id)
+        else:
+            turn_now(button_entry(await self.encounters.live(ctx.channel_id), asked.encounter_id), asked.turn)
 
     # -- reading --------------------------------------------------------------------------------------
     async def order(self, ctx: Ctx) -> Outcome:

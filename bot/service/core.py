@@ -11,7 +11,7 @@ from rules.errors import IllegalAction, NotFound
 from rules.report import Report
 from rules.system import Prompt
 
-__all__ = ["Ctx", "Outcome", "LogPage", "Ping", "Nudge", "TurnQuestion", "Unreadable", "no_encounter", "turn_tag", "BOT_USER"]
+__all__ = ["Ctx", "Outcome", "LogPage", "Ping", "Nudge", "Asked", "Unreadable", "no_encounter", "turn_tag", "BOT_USER"]
 
 #: the user id the bot's own log rows carry (a deadline applied by the clock)
 BOT_USER = "0"
@@ -58,14 +58,15 @@ class LogPage:
 
 
 @dataclass(frozen=True)
-class TurnQuestion:
-    """What a typed `/init next` asks before ending a turn in which nothing was done yet, and the
-    turn it asks about: the encounter and its `turn_tag`, so that a Confirm after that turn has
-    passed ends nothing."""
+class Asked:
+    """What a command asks before it acts (a typed `/init next` ending a turn in which nothing was
+    done yet, `/encounter end` of a fight under way, an import replacing an encounter), and what it
+    asks about: the encounter, and the turn (its `turn_tag`) where it asks about one, so that a
+    Confirm once that encounter has ended, or that turn has passed, changes nothing."""
 
     report: Report
     encounter_id: int
-    turn: str
+    turn: str = ""
 
 
 @dataclass

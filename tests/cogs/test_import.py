@@ -370,3 +370,21 @@ async def test_hit_points_beyond_any_sheet_name_the_combatant_and_the_range(h: H
     message = _refusal(data)
     assert "Goblin 1's `hp` in the file is 200000: a combatant's `hp` is from -100000 to 100000" in message
     assert "Input should be" not in message and "combatants.1" not in message
+
+
+async def test_a_replace_confirmed_after_its_encounter_ended_replaces_nothing(h: Harness, tmp_path: Path) -> None:
+    """docs/commands.md: "An `/encounter end` or import question is about the encounter it names: its Confirm once
+    that encounter has ended says so and changes nothing": the GM's import asks to replace Bridge; Bridge is ended
+    and another encounter started; the old question's Confirm replaces nothing (it replaced the new one)."""
+    data = await _fight(h)
+    data["name"] = "Second bridge"
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps(data))
+    sent = await h.run("gm", "/encounter import", file=str(path), replace="true")
+    assert "Replace the encounter?" in sent[-1].text
+    await h.run("gm", "/encounter end", confirm="true")
+    await h.run("gm", "/encounter start", system="tote", name="New")
+    sent = await h.press("gm", "Confirm")
+    assert [s.text for s in sent if s.ephemeral][0].splitlines()[1].startswith("That fight has ended")
+    enc = await h.bot.service.encounter(str(channel_id_of("general")))
+    assert enc is not None and enc.name == "New"

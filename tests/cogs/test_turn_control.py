@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.offline.harness import Clock, Harness, Sent
+from bot.offline.harness import Clock, Harness, Sent, channel_id_of
 from rules.registry import get_system
 from tests.cogs.fights import ADDS, MAPS, SYSTEMS, borins_turn, export
 
@@ -268,3 +268,20 @@ async def test_init_next_takes_the_new_rounds_initiative_dice(h: Harness) -> Non
     text = "\n".join(s.text for s in await h.run("gm", "/init next", confirm="true", roll="4,4,4,3,3,3"))  # with the GM's own follow-up
     assert "**Round 2** begins" in text
     assert "**Borin** initiative **18** (🎲 4✍, 4✍, 4✍" in text and "**Grak** initiative **14** (🎲 3✍, 3✍, 3✍" in text
+
+
+async def test_an_end_confirmed_after_its_encounter_ended_ends_nothing(h: Harness) -> None:
+    """docs/commands.md: "An `/encounter end` or import question is about the encounter it names: its Confirm once
+    that encounter has ended says so and changes nothing": the GM's question about ending Old, confirmed after Old
+    was ended and New started, leaves New as it is (it ended New, which nothing undoes)."""
+    await h.run("gm", "/encounter start", system="open", name="Old")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", sheet="hp=5")
+    await h.run("gm", "/init roll")
+    asked = await h.run("gm", "/encounter end")
+    assert asked[0].ephemeral and "End **Old**" in asked[0].text, [s.text for s in asked]
+    await h.run("gm", "/encounter end", confirm="true")
+    await h.run("gm", "/encounter start", system="open", name="New")
+    text = refusal(await h.press("gm", "Confirm"))
+    assert "That fight has ended" in text and "nothing was changed" in text
+    enc = await h.bot.service.encounter(str(channel_id_of("general")))
+    assert enc is not None and enc.name == "New"
