@@ -24,6 +24,7 @@ from rules.models import Combatant, Encounter
 from rules.registry import get_system
 from rules.report import user_ref
 from rules.system import Action, RuleSystem
+from rules.text import possessive
 from rules.turns import Turn
 
 __all__ = [
@@ -185,7 +186,10 @@ def default_actor(enc: Encounter, system: RuleSystem, user: str, is_gm: bool, tu
         raise NotFound("You have no combatant in this encounter: add one with `/combatant add`.")
     yours = ", ".join(owned[:20])
     if turn.actors and owned and not is_gm:  # several of theirs, none of them acting now
-        raise NotYourTurn(f"It is {', '.join(turn.actors[:20])}'s turn, not one of yours ({yours}): wait for your turn, "
+        actors = ", ".join(turn.actors[:20])
+        # a side's turn (Coup-De-Grace, the damage grid): the side activates one of them
+        whose = f"{possessive(turn.side)} turn (to activate one of {actors})" if turn.side and not turn.current else f"{actors}'s turn"
+        raise NotYourTurn(f"It is {whose}, not one of yours ({yours}): wait for your turn, "
                           "or name yours with `combatant` for what it may do out of turn.")
     now = f" It is {', '.join(turn.actors[:20])}'s turn." if turn.actors else ""
     raise InputError(f"Name the combatant with `combatant`{f' (yours: {yours})' if owned else ''}.{now}")

@@ -58,4 +58,5 @@ def test_a_player_with_several_combatants_none_acting_is_told_whose_turn_it_is()
     s.run("init_roll")
     with pytest.raises(NotYourTurn) as told:
         default_actor(s.enc, s.system, "bob", is_gm=False)
-    assert told.value.message.startswith("It is Grak, Snaga, Ugluk's turn, not one of yours (Borin, Thrain): wait for your turn")
+    assert told.value.message.startswith(
+        "It is orcs' turn (to activate one of Grak, Snaga, Ugluk), not one of yours (Borin, Thrain): wait for your turn")
