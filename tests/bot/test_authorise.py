@@ -28,12 +28,17 @@ async def test_a_command_naming_no_combatant_acts_with_the_turn_it_is_given(h: H
     assert authorise(enc, system, gm, action, live.turn()).actor == now.actors[0]
 
 
+def dwarves(owner: str | None) -> Scenario:
+    """A Coup-De-Grace encounter with two dwarves of ``owner`` (None: the GM's), Borin and Thrain."""
+    s = Scenario("coup-de-grace", map="8x6")
+    s.add("Borin", "class=heavy weapons=hammer", side="dwarves", at="B2", facing="E", owner=owner)
+    return s.add("Thrain", "class=heavy weapons=hammer", side="dwarves", at="B4", facing="E", owner=owner)
+
+
 def test_a_gm_with_two_combatants_to_act_is_asked_to_name_one_not_which_acts() -> None:
     """Coup-De-Grace: the dwarves' activation, either dwarf may take it; the GM's `/init next` naming neither is
     asked to name one (it ends an activation: "which acts" would read wrong), listing both."""
-    s = Scenario("coup-de-grace", map="8x6")
-    s.add("Borin", "class=heavy weapons=hammer", side="dwarves", at="B2", facing="E", owner=None)
-    s.add("Thrain", "class=heavy weapons=hammer", side="dwarves", at="B4", facing="E", owner=None)
+    s = dwarves(owner=None)
     s.add("Grak", "class=light weapons=axe", side="orcs", at="F3", facing="W", owner=None)
     s.run("init_roll")
     with pytest.raises(InputError) as asked:
@@ -46,9 +51,7 @@ def test_a_player_with_several_combatants_none_acting_is_told_whose_turn_it_is()
     activation; a player with two dwarves, neither able to act, naming none is told it is the orcs' turn and not
     one of theirs (they were asked to name a combatant, which `/init next` then refuses), as with one dwarf; before
     the fight, asked to name one, theirs are listed."""
-    s = Scenario("coup-de-grace", map="8x6")
-    s.add("Borin", "class=heavy weapons=hammer", side="dwarves", at="B2", facing="E", owner="bob")
-    s.add("Thrain", "class=heavy weapons=hammer", side="dwarves", at="B4", facing="E", owner="bob")
+    s = dwarves(owner="bob")
     with pytest.raises(InputError) as asked:
         default_actor(s.enc, s.system, "bob", is_gm=False)
     assert asked.value.message == "Name the combatant with `combatant` (yours: Borin, Thrain)."

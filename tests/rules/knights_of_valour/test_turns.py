@@ -486,29 +486,30 @@ def test_a_delay_refusal_names_delay_round_only_where_it_would_allow_the_delay()
         run(moved, kind="act", actor="Thrain", action="delay", options={"1": ""})
 
 
+def granted(walked: str) -> Scenario:
+    """M (30 ft a Move Action) has walked ``walked`` and is granted an extra Move Action."""
+    s = Scenario("knights-of-valour", map="20x10")
+    s.add("M", "hp=40 agi=3 weapons=longsword:1", side="a", at="B5")
+    s.add("E1", "hp=20 weapons=longsword:1", side="b", at="T10", owner=None)
+    s.run("init_roll")
+    s.run("move", actor="M", path=walked)
+    s.run("act", actor="M", action="grant", options={"move": ""})
+    return s
+
+
 def test_a_move_past_what_is_left_of_a_move_action_goes_on_into_the_next() -> None:
     """"A Move Action can consist of one or more sub-actions that the player can string together. Each sub-action
     uses a portion of the characters Movement", and "If an Item, Buff or Spell grants a Player an Extra Move Action
     or Combat Action, this can be used in any order": M (30 ft a Move Action) walks 20 ft, is granted an extra Move
     Action, and walks 25 ft: the 10 ft left of the first and 15 of the second (15 ft left), however the path is cut
-    (its 10 ft were lost without a word); a path past both is refused, naming the 40 ft left."""
-    s = Scenario("knights-of-valour", map="20x10")
-    s.add("M", "hp=40 agi=3 weapons=longsword:1", side="a", at="B5")
-    s.add("E1", "hp=20 weapons=longsword:1", side="b", at="T10", owner=None)
-    s.run("init_roll")
-    s.run("move", actor="M", path="E E E E")
-    s.run("act", actor="M", action="grant", options={"move": ""})
+    (its 10 ft were lost without a word); after 10 ft and the grant, a path past both is refused, naming the 50 ft
+    left."""
+    s = granted("E E E E")
     res = s.run("move", actor="M", path="E E E E E")
     st = s.get("M").state
     assert (s.get("M").position, st.feet_left, st.move_actions) == ("K5", 15, 0)
     assert "M: Move Action (15 ft) and Combat Action left" in s.text(res)
-    s = Scenario("knights-of-valour", map="20x10")
-    s.add("M", "hp=40 agi=3 weapons=longsword:1", side="a", at="B5")
-    s.add("E1", "hp=20 weapons=longsword:1", side="b", at="T10", owner=None)
-    s.run("init_roll")
-    s.run("move", actor="M", path="E E")
-    s.run("act", actor="M", action="grant", options={"move": ""})
-    assert "has 50 ft of movement left" in s.refused("move", actor="M", path=" ".join(["E"] * 11))
+    assert "has 50 ft of movement left" in granted("E E").refused("move", actor="M", path=" ".join(["E"] * 11))
 
 
 def test_a_fall_in_ones_own_turn_that_decides_the_fight_begins_no_next_turn() -> None:
