@@ -2,7 +2,9 @@
 
 A report longer than an embed holds keeps whole lines: what is left out is counted in a last
 line (``… and 12 more lines``, followed by the report's own `Report.more` hint), so nothing
-disappears without a word. The report's footer (its hints) is kept before anything else.
+disappears without a word. The report's footer (its hints) is kept before anything else. A
+report that shows every line (`Report.whole`) goes on instead in more embeds and messages
+(`to_messages`).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from rules.report import Report, render_users, user_ref
 if TYPE_CHECKING:  # pragma: no cover
     from discord.types.embed import Embed as EmbedData
 
-__all__ = ["to_embed", "discord_text", "NO_MENTIONS", "mentions_for", "clip", "fit_lines"]
+__all__ = ["to_embed", "discord_text", "NO_MENTIONS", "mentions_for", "clip", "fit_lines", "to_messages"]
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -176,3 +178,33 @@ def to_embed(report: Report) -> discord.Embed:
     description = text if len(text) <= room else fit_lines(lines, room, report.more)  # as fit_lines would: the lines joined
     budget -= len(description)
     return _Embed.made(title, description or None, report.colour, _fields(report.fields, budget), footer)
+
+
+def to_messages(report: Report) -> list[list[discord.Embed]]:
+    """The messages (each a list of embeds) that carry ``report``: one embed (`to_embed`), or for a
+    report that shows every line (`Report.whole`) as many embeds of whole lines as its lines need,
+    as few messages as hold them (10 embeds and 6,000 characters a message), the title on the
+    first and its fields and footer after the last line."""
+    if not report.whole:
+        return [[to_embed(report)]]
+    title = clip(discord_text(report.title), LIMITS["title"])
+    lines = [clip(discord_text(line), LIMITS["description"]) for line in report.lines]
+    room = LIMITS["description"]
+    chunks: list[list[str]] = [[]]
+    for line in lines:
+        if chunks[-1] and len("\n".join([*chunks[-1], line])) > room:
+            chunks.append([])
+        chunks[-1].append(line)
+    embeds: list[discord.Embed] = [_Embed.made(title if i == 0 else "", "\n".join(chunk) or None, report.colour, [], "") for i, chunk in enumerate(chunks)]
+    if report.fields or report.footer:
+        embeds.append(to_embed(Report("", [], report.fields, report.colour, report.footer)))
+    messages: list[list[discord.Embed]] = [[]]
+    used = 0
+    for embed in embeds:
+        size = len(embed)
+        if messages[-1] and (used + size > LIMITS["total"] or len(messages[-1]) == LIMITS["embeds"]):
+            messages.append([])
+            used = 0
+        messages[-1].append(embed)
+        used += size
+    return messages

@@ -12,7 +12,14 @@ from discord import app_commands
 from bot.access import grant_text
 from bot.app import Skirmish
 from bot.limits import LIMITS, checked
-from bot.render import NO_MENTIONS, clip, discord_text, mentions_for, to_embed
+from bot.render import (
+    NO_MENTIONS,
+    clip,
+    discord_text,
+    mentions_for,
+    to_embed,
+    to_messages,
+)
 from bot.service import Ctx, Outcome, Service
 from bot.tree import NotShown, answer, defer, release
 from rules.errors import InputError, RulesError
@@ -80,7 +87,8 @@ async def reply(interaction: discord.Interaction, outcome: Outcome) -> None:
 async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> None:
     client = bot_of(interaction)
     lacking = client.access.seen(interaction)
-    kwargs: dict[str, Any] = {"embed": to_embed(outcome.report), "allowed_mentions": NO_MENTIONS}
+    first, *more = to_messages(outcome.report)
+    kwargs: dict[str, Any] = {"embeds": first, "allowed_mentions": NO_MENTIONS}
     if outcome.file is not None:
         name, data = outcome.file
         kwargs["file"] = discord.File(io.BytesIO(data), filename=name)
@@ -89,6 +97,8 @@ async def _send_outcome(interaction: discord.Interaction, outcome: Outcome) -> N
         kwargs["view"] = view
     await answer(interaction, ephemeral=outcome.ephemeral, **kwargs)
     release(view=kwargs.get("view"))
+    for embeds in more:  # a report that shows every line goes on where one message had no room
+        await interaction.followup.send(**checked(embeds=embeds, allowed_mentions=NO_MENTIONS), ephemeral=outcome.ephemeral)
     if outcome.private is not None:
         await interaction.followup.send(**checked(embed=to_embed(outcome.private), allowed_mentions=NO_MENTIONS), ephemeral=True)
     if outcome.direct is not None:

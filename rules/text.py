@@ -48,6 +48,9 @@ class Report:
     footer: str | None = None
     #: where a reader finds the lines a message had no room for (after "… and N more lines")
     more: str = ""
+    #: every line is shown: the lines one message has no room for go on in more embeds and messages
+    #: (a list the docs promise whole, such as `/encounter settings`), instead of "… and N more lines"
+    whole: bool = False
 
     def for_reader(self, shown: Callable[[str], bool]) -> "Report":
         """This report as one reader sees it: each marked part (`rules.hidden.mark`) in the GM's
@@ -59,6 +62,7 @@ class Report:
             colour=self.colour,
             footer=for_reader(self.footer, shown) if self.footer else self.footer,
             more=self.more,
+            whole=self.whole,
         )
 
     def text(self) -> str:

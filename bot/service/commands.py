@@ -253,12 +253,12 @@ class Service:
                 rearm = any(getattr(new.settings, k) != getattr(live.enc.settings, k) for k in timing)
                 summary = "; ".join([changes, *decided])
                 await self.encounters.commit(ctx, live, new, Write("/encounter settings", summary, rearm=rearm))
-        return Outcome(Report("⚙️ Encounter settings", lines), board_changed=True)
+        return Outcome(Report("⚙️ Encounter settings", lines, whole=True), board_changed=True)
 
     async def show_settings(self, ctx: Ctx) -> Outcome:
         live = await self.encounters.need(ctx.channel_id)
         system = get_system(live.enc.system)
-        return Outcome(Report("⚙️ Encounter settings", views.settings_lines(system, live.enc)), ephemeral=True)
+        return Outcome(Report("⚙️ Encounter settings", views.settings_lines(system, live.enc), whole=True), ephemeral=True)
 
     @resolved_again
     async def co_gm(self, ctx: Ctx, user_id: str, remove: bool) -> Outcome:

@@ -4,8 +4,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.limits import problems
 from bot.offline.harness import Harness, user_id_of
-from bot.render import discord_text, to_embed
+from bot.render import discord_text, to_embed, to_messages
 from rules.report import Report, user_ref
 from tests.cogs.fights import setup_fight
 
@@ -75,3 +76,21 @@ def test_a_log_row_longer_than_a_message_keeps_whole_parts_and_counts_the_rest()
     assert len(long_first) <= 1000 and long_first.startswith("x" * 100) and long_first.endswith(f"x… and 1 more {ENTRY_MORE}")
     assert fit_entry("y" * 2000, 1000).endswith(f"y… {ENTRY_MORE}")
     assert fit_entry("short · row", 1000) == "short · row"
+
+
+def test_a_report_that_shows_every_line_goes_on_in_more_embeds_and_messages_within_the_limits() -> None:
+    """A `Report.whole` of 300 lines (about 30,000 characters, with fields and a footer) keeps every line whole and in
+    order, over embeds and messages Discord takes; the title once, the fields and footer after the last line."""
+    lines = [f"line {i} " + "x" * (i % 170) for i in range(300)]
+    report = Report(f"All of it {user_ref('7')}", lines, [("Owner", user_ref("9"))], footer="a hint", whole=True)
+    messages = to_messages(report)
+    assert len(messages) > 4
+    for embeds in messages:
+        assert problems({"embeds": [e.to_dict() for e in embeds]}) == []
+    embeds = [e for m in messages for e in m]
+    shown = [line for e in embeds if e.description for line in e.description.split("\n")]
+    assert shown == lines
+    assert [e.title for e in embeds if e.title] == ["All of it <@7>"] and embeds[0].title
+    assert embeds[-1].fields[0].value == "<@9>" and embeds[-1].footer.text == "a hint"
+    (cut,), = to_messages(Report("Cut", lines))  # any other report: one embed, the rest counted
+    assert (cut.description or "").split("\n")[-1].startswith("… and ")

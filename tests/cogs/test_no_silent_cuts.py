@@ -6,7 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from bot.offline.harness import Harness, buttons_of
+from bot.limits import LIMITS
+from bot.offline.harness import Harness, Sent, buttons_of
+from rules.registry import get_system
 from tests.cogs.fights import BORIN, GRAK, export, setup_fight
 
 
@@ -135,6 +137,28 @@ async def test_long_order_and_end_summary_keep_whole_lines_and_counts(h: Harness
     summary = next(s for s in await h.run("gm", "/encounter end", confirm="true") if "Rounds played" in s.text).text
     assert "Actions logged" in summary and "`/log` and `/encounter export`" in summary
     assert re.search(r"… and \d+ more", summary)
+
+
+def replies(sent: list[Sent]) -> list[Sent]:
+    """The messages that answered the caller (its reply and the follow-ups that go on with it)."""
+    return [s for s in sent if s.kind in ("response", "followup")]
+
+
+async def test_settings_show_every_option_value_even_when_they_fill_more_than_a_message(h: Harness) -> None:
+    """docs/commands.md: "The reply lists every option with its value" and "**Nothing is cut silently.**": War &
+    Combat's options fill more than an embed holds, and every one of them is shown with its value, to the GM who
+    changed one and to a player, in embeds and messages within Discord's limits."""
+    await h.run("gm", "/encounter start", system="war-and-combat", map="16x12 hex")
+    changed = replies(await h.run("gm", "/encounter settings", options="initiative_open=yes"))
+    shown = replies(await h.run("bob", "/encounter settings"))
+    keys = list(get_system("war-and-combat").options_help)
+    for sent in (changed, shown):
+        text = "\n".join(s.text for s in sent)
+        assert len(text) > LIMITS["description"] and "more line" not in text
+        assert "`initiative_open` = **yes**" in text
+        assert all(f"`{key}` = **" in text or f"`{key}` (default)" in text for key in keys), text
+        assert text.count("⚙️ Encounter settings") == 1 and "GMs: " in text
+    assert all(s.ephemeral for s in shown)
 
 
 async def test_a_long_effect_list_keeps_whole_lines_and_the_board_counts_the_rest(h: Harness) -> None:
