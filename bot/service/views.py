@@ -377,8 +377,9 @@ def _log_dice(e: LogEntry) -> str:
 
 
 def effects_report(system: RuleSystem, enc: Encounter, numbers: bool = False) -> Report:
-    """`/effect list`: every running effect, what it changes and when it ends; the changes an
-    effect makes to a hidden combatant's values only with ``numbers`` (the GM's view)."""
+    """`/effect list`: every running effect (all of them, in as many messages as they need), what it changes
+    and when it ends; the changes an effect makes to a hidden combatant's values only with ``numbers`` (the
+    GM's view)."""
     present = system.present.view(enc, frozenset() if numbers else enc.hidden_names())
     lines = present.effect_lines(enc) or ["No effects running: `/effect add` puts one on a combatant."]
-    return Report(title=f"Effects · {enc.name}", lines=lines)
+    return Report(title=f"Effects · {enc.name}", lines=lines, whole=True)
