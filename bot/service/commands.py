@@ -183,6 +183,7 @@ class Service:
                 title = f"🛠️ GM edit: {action.actor}" if gm_edit else views.title(command, action, system.gm_actions)
                 hidden = res.encounter.hidden_names()
                 marked = events_report(title, res.events, system, res.encounter, hidden)
+                marked.more = views.WHERE_THINGS_STAND  # where a reply cut to whole lines sends its reader
                 report, private = views.readers(marked, res.encounter, is_gm)
                 facts = log_facts(res.events, system, res.encounter, hidden)  # `/log` renders per reader
                 typed = dice.typed()

@@ -315,8 +315,9 @@ def log_report(name: str, entries: list[LogEntry], system: RuleSystem | None, en
 
 #: the longest `/log` row: what an embed's description holds, less room for the title and the page's footer
 ENTRY_ROOM = LIMITS["description"] - 200
-#: where a reader finds what a `/log` row longer than a message had no room for
-ENTRY_MORE = "(this entry is longer than a message holds: `/init order` and `/encounter status` show where things stand now)"
+#: where a reader finds how things stand that a reply or a `/log` row longer than a message had no room for
+WHERE_THINGS_STAND = "(`/init order` and `/encounter status` show where things stand now)"
+ENTRY_MORE = "(this entry is longer than a message holds: " + WHERE_THINGS_STAND[1:]
 
 
 def fit_entry(line: str, limit: int = ENTRY_ROOM) -> str:

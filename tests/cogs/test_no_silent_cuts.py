@@ -80,7 +80,9 @@ async def test_a_log_entry_longer_than_a_message_says_what_it_left_out(h: Harnes
     for letter, column in zip("ABCDE", "ABCDE"):
         await h.run("gm", "/combatant add", name=f"Goblin Warrior {letter}", count="20", side=f"side{letter}",
                     at=f"{column}1:{column}20", sheet="hp=7")
-    await h.run("gm", "/init roll")
+    rolled = (await h.run("gm", "/init roll"))[0].text
+    # the reply itself, cut to whole lines, says where to see where things stand
+    assert re.search(r"… and \d+ more lines \(`/init order` and `/encounter status` show where things stand now\)$", rolled), rolled[-200:]
     first = (await h.run("bob", "/init order"))[0].text.split("\n")[1]
     acting = re.search(r"\*\*(Goblin Warrior [A-E] \d+)\*\*", first)
     assert acting, first
