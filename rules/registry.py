@@ -22,6 +22,8 @@ SYSTEMS: tuple[type[RuleSystem], ...] = (CoupDeGraceSystem, KnightsOfValourSyste
 
 
 _INSTANCES: dict[type[RuleSystem], RuleSystem] = {}
+#: each system's one instance by its key, made as it is first asked for (`find_system`)
+_BY_KEY: dict[str, RuleSystem] = {}
 
 
 def _instance(cls: type[RuleSystem]) -> RuleSystem:
@@ -40,8 +42,13 @@ def system_keys() -> list[str]:
 
 
 def find_system(key: str | None) -> RuleSystem | None:
-    """The system called ``key``, or None."""
-    return next((_instance(cls) for cls in SYSTEMS if cls.key == key), None)
+    """The system called ``key``, or None (asked at every read of a state: one look-up)."""
+    system = _BY_KEY.get(key) if isinstance(key, str) else None
+    if system is None:
+        system = next((_instance(cls) for cls in SYSTEMS if cls.key == key), None)
+        if system is not None:
+            _BY_KEY[system.key] = system
+    return system
 
 
 def get_system(key: str) -> RuleSystem:
