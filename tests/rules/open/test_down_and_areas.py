@@ -668,6 +668,10 @@ def test_standing_costs_half_the_speed_now() -> None:
     res = s.run("act", actor="Ann", action="stand")
     assert OpenCombatant.of(s.get("Ann")).feet_spent == 10
     assert "**Ann** stands up for 10 ft of movement (10 ft left)" in s.text(res)  # what the 10 ft went on
+    s = fight(ann=f"hp=20 ac=10 speed=25 {SWORD}")  # the docs: "half its speed now, rounded down: 12 ft of a 25 ft speed"
+    s.run("effect_add", effect="prone", actor="Ann", rounds=2)
+    s.run("act", actor="Ann", action="stand")
+    assert OpenCombatant.of(s.get("Ann")).feet_spent == 12
     s = fight()
     s.run("effect_add", effect="grappled", actor="Ann", rounds=2)
     s.run("effect_add", effect="prone", actor="Ann", rounds=2)
